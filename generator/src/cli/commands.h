@@ -1,0 +1,24 @@
+// The simdgen subcommands. Each returns the process exit code and prints its own diagnostics.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace simdgen::cli {
+
+struct GenerateOptions {
+  std::vector<std::string> specs;
+  std::string outDir = ".";
+  bool check = false;   // exit 1 and list files that differ, write nothing
+  bool dryRun = false;  // print what would change, write nothing
+};
+
+int runGenerate(const GenerateOptions& o, const std::string& templatesDir);
+int runExplain(const std::string& spec, const std::string& target, const std::string& templatesDir);
+int runValidate(const std::vector<std::string>& specs);
+int runCheck(const std::vector<std::string>& inputs, const std::string& templatesDir);
+
+// --templates, else $SIMDGEN_TEMPLATES, else <exe>/../share/simdgen/templates, else the source tree.
+std::string findTemplates(const std::string& explicitDir, const char* argv0);
+
+}  // namespace simdgen::cli

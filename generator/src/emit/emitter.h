@@ -1,0 +1,39 @@
+// Turns a spec's plans into the C++ text of NAME.h and NAME.cpp through templates/.
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "ir/plan.h"
+#include "spec/spec.h"
+#include "targets/target.h"
+
+namespace simdgen::emit {
+
+struct Templates {
+  std::string header, source, clangFormat;
+  static Templates load(const std::filesystem::path& dir);  // throws std::runtime_error
+};
+
+struct Variant {
+  Target target;
+  ir::Plan plan;
+  std::string body;           // lowered function body
+  std::vector<std::string> notes;
+};
+
+struct GeneratedKernel {
+  std::string name;
+  std::string header, source;       // unformatted; the CLI formats them with clang::format
+  std::vector<Variant> variants;    // what was emitted, best first
+  std::vector<std::string> dropped; // variants identical to another one, with the reason
+};
+
+// `specRef` is how the provenance header names the spec (a path relative to the output dir).
+GeneratedKernel generate(const KernelSpec& spec, const Templates& templates, const std::string& specRef);
+
+// FNV-1a 64-bit of the spec bytes, as 16 hex digits (recorded in the provenance header).
+std::string specHash(const std::string& text);
+
+}  // namespace simdgen::emit

@@ -1,0 +1,146 @@
+// Structural checks on a plan: every variable defined before use and declared once per scope,
+// operand types consistent with each op's lane rules, loops and counts well formed.
+#include <map>
+#include <set>
+
+#include "ir/plan.h"
+
+namespace simdgen::ir {
+
+namespace {
+
+struct Verifier {
+  const Plan& plan;
+  std::vector<std::string> problems;
+  std::vector<std::map<std::string, VecType>> scopes;
+  std::set<std::string> symbols;
+
+  void fail(const std::string& where, const std::string& what) { problems.push_back(where + ": " + what); }
+
+  const VecType* lookup(const std::string& v) const {
+    for (auto it = scopes.rbegin(); it != scopes.rend(); ++it)
+      if (auto f = it->find(v); f != it->end()) return &f->second;
+    return nullptr;
+  }
+
+  void checkIndex(const std::string& where, const Index& idx) {
+    for (const auto& t : idx.terms)
+      for (const auto& s : t.symbols)
+        if (!symbols.count(s) && !lookup(s)) fail(where, "unknown symbol '" + s + "' in index");
+  }
+
+  void checkOp(const Stmt& s) {
+    const std::string where = s.dst.empty() ? "store" : s.dst;
+    std::vector<VecType> in;
+    for (const auto& a : s.args) {
+      const VecType* t = lookup(a);
+      if (!t) {
+        fail(where, "uses undefined variable '" + a + "'");
+        return;
+      }
+      in.push_back(*t);
+    }
+    auto need = [&](size_t n) {
+      if (in.size() != n) fail(where, "expects " + std::to_string(n) + " operands");
+      return in.size() == n;
+    };
+    switch (s.op) {
+      case OpKind::Splat:
+        if (s.literal.empty()) fail(where, "splat without a value");
+        break;
+      case OpKind::Load: checkIndex(where, s.index); break;
+      case OpKind::LoadPartial:
+      case OpKind::GatherRows:
+        checkIndex(where, s.index);
+        checkIndex(where, s.count);
+        if (s.op == OpKind::LoadPartial && s.count.terms.empty()) fail(where, "partial load without a count");
+        if (!s.count.terms.empty() && s.literal.empty()) fail(where, "partial load without a fill value");
+        break;
+      case OpKind::Extend:
+        if (!need(1)) break;
+        if (bitsOf(s.type.elem) < bitsOf(in[0].elem)) fail(where, "extend narrows");
+        if (s.type.lanes * (s.part + 1) > in[0].lanes) fail(where, "extend part out of range");
+        break;
+      case OpKind::Binary:
+        if (!need(2)) break;
+        if (!(in[0] == s.type) || !(in[1] == s.type))
+          fail(where, "binary operands " + toString(in[0]) + ", " + toString(in[1]) + " do not match " + toString(s.type));
+        if (!opSupports(s.rop, s.type.elem)) fail(where, "op not defined on " + toString(s.type));
+        break;
+      case OpKind::DotAccumulate:
+        if (!need(2)) break;
+        if (!(in[0] == s.type)) fail(where, "accumulator type mismatch");
+        if (in[1].lanes != s.type.lanes * s.group) fail(where, "dot group does not tile the input lanes");
+        if (s.rop != ReduceOp::add) fail(where, "dot_accumulate only adds");
+        break;
+      case OpKind::ReduceLanes:
+        if (!need(1)) break;
+        if (s.type.lanes != 1 || s.type.elem != in[0].elem) fail(where, "reduce_lanes yields a scalar of the operand type");
+        if (in[0].lanes & (in[0].lanes - 1)) fail(where, "reduce_lanes needs a power-of-two lane count");
+        break;
+      case OpKind::ReduceRows:
+        if (static_cast<int>(in.size()) != s.type.lanes || s.network.lanes != s.type.lanes)
+          fail(where, "reduce_rows needs as many rows as lanes");
+        for (const auto& t : in)
+          if (!(t == s.type)) fail(where, "reduce_rows operand type mismatch");
+        break;
+      case OpKind::Convert:
+        if (!need(1)) break;
+        if (in[0].lanes != s.type.lanes) fail(where, "convert changes the lane count");
+        break;
+      case OpKind::Store:
+        if (!need(1)) break;
+        checkIndex(where, s.index);
+        checkIndex(where, s.count);
+        if (in[0].elem != plan.output) fail(where, "stores " + toString(in[0]) + " into " + std::string(nameOf(plan.output)) + " output");
+        break;
+    }
+    if (s.op == OpKind::Store) return;
+    if (s.declare) {
+      if (scopes.back().count(s.dst)) fail(where, "declared twice in one scope");
+      scopes.back()[s.dst] = s.type;
+    } else if (const VecType* t = lookup(s.dst); !t) {
+      fail(where, "assigned before it is declared");
+    } else if (!(*t == s.type)) {
+      fail(where, "reassigned with type " + toString(s.type) + " (declared " + toString(*t) + ")");
+    }
+  }
+
+  void block(const Block& b) {
+    for (const Stmt& s : b) {
+      switch (s.kind) {
+        case Stmt::Kind::Comment: break;
+        case Stmt::Kind::Op: checkOp(s); break;
+        case Stmt::Kind::For:
+          if (s.step <= 0) fail("for " + s.var, "step must be positive");
+          checkIndex("for " + s.var, s.lo);
+          checkIndex("for " + s.var, s.hi);
+          if (s.continues && !symbols.count(s.var)) fail("for " + s.var, "continues a loop variable that does not exist");
+          symbols.insert(s.var);
+          scopes.emplace_back();
+          block(s.body);
+          scopes.pop_back();
+          break;
+        case Stmt::Kind::If:
+          checkIndex("if", s.cmpLhs);
+          checkIndex("if", s.cmpRhs);
+          scopes.emplace_back();
+          block(s.body);
+          scopes.pop_back();
+          break;
+      }
+    }
+  }
+};
+
+}  // namespace
+
+std::vector<std::string> Plan::verify() const {
+  Verifier v{*this, {}, {{}}, {}};
+  for (const auto& s : symbols) v.symbols.insert(s);
+  for (const auto& c : constants) v.symbols.insert(c.first);
+  v.block(body);
+  return v.problems;
+}
+
+}  // namespace simdgen::ir

@@ -1,0 +1,56 @@
+#include "ir/simplify.h"
+
+#include <map>
+#include <optional>
+
+namespace simdgen::ir {
+
+namespace {
+
+using Known = std::map<std::string, int64_t>;
+
+std::optional<int64_t> evalKnown(const Index& idx, const Known& known) {
+  int64_t v = 0;
+  for (const auto& t : idx.terms) {
+    int64_t p = t.coef;
+    for (const auto& s : t.symbols) {
+      auto it = known.find(s);
+      if (it == known.end()) return std::nullopt;
+      p *= it->second;
+    }
+    v += p;
+  }
+  return v;
+}
+
+// Walks a block in order, tracking loop variables whose value is known after their loop.
+void simplify(Block& block, Known known) {
+  Block out;
+  for (Stmt& s : block) {
+    if (s.kind == Stmt::Kind::For) {
+      std::optional<int64_t> lo = s.continues ? (known.count(s.var) ? std::optional(known[s.var]) : std::nullopt) : evalKnown(s.lo, known);
+      std::optional<int64_t> hi = evalKnown(s.hi, known);
+      // A cleanup loop that cannot run goes; a first loop stays, it declares the variable.
+      if (s.continues && lo && hi && *lo + s.step > *hi) continue;
+      simplify(s.body, known);
+      if (lo && hi) known[s.var] = *lo + (*hi - *lo) / s.step * s.step;
+      else known.erase(s.var);
+    } else if (s.kind == Stmt::Kind::If) {
+      auto l = evalKnown(s.cmpLhs, known), r = evalKnown(s.cmpRhs, known);
+      if (l && r && !(*l < *r)) continue;
+      simplify(s.body, known);
+    }
+    out.push_back(std::move(s));
+  }
+  block = std::move(out);
+}
+
+}  // namespace
+
+void removeDeadLoops(Plan& plan) {
+  Known known;
+  for (const auto& [name, value] : plan.constants) known[name] = value;
+  simplify(plan.body, known);
+}
+
+}  // namespace simdgen::ir

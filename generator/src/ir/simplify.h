@@ -1,0 +1,11 @@
+// Static simplification: with static extents, some cleanup loops and tails provably never run.
+// Removing them keeps static kernels short and stops compilers warning about dead loops.
+#pragma once
+
+#include "ir/plan.h"
+
+namespace simdgen::ir {
+
+void removeDeadLoops(Plan& plan);
+
+}  // namespace simdgen::ir

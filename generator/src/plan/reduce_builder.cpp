@@ -1,0 +1,516 @@
+// The `reduce` family: row reductions (three strategies from the IREE proposal) and column
+// reductions. Each strategy is written once; targets differ only in lane counts and in the
+// capabilities they report (dot products, masked tails), never in kernel logic.
+#include "plan/reduce_builder.h"
+
+#include <algorithm>
+
+#include "ir/simplify.h"
+
+namespace simdgen {
+
+using ir::Index;
+using ir::OpKind;
+using ir::Stmt;
+using ir::VecType;
+
+Strategy resolveStrategy(const KernelSpec& spec) {
+  if (spec.strategy != Strategy::automatic) return spec.strategy;
+  if (spec.order == FloatOrder::sequential && isFloat(spec.input)) return Strategy::inner_parallel;
+  return Strategy::vector_accumulator;
+}
+
+namespace {
+
+const char* kReserved[] = {"i", "j", "input", "output", "kRows", "kCols", "kStride"};
+
+// Shared state and helpers for one plan.
+struct Builder {
+  const KernelSpec& spec;
+  const Target& target;
+  ir::Plan plan;
+  std::string rows, cols, stride;  // symbols (runtime names or kRows/kCols/kStride)
+  int counter = 0;
+
+  Builder(const KernelSpec& s, const Target& t) : spec(s), target(t) {
+    for (const Extent* e : {&spec.rows, &spec.cols})
+      if (!e->isStatic())
+        for (const char* r : kReserved)
+          if (e->name == r)
+            throw PlanError("runtime extent name '" + e->name + "' is reserved by the generated code");
+    rows = bind(spec.rows, "kRows");
+    cols = bind(spec.cols, "kCols");
+    stride = spec.rowStride ? bind(*spec.rowStride, "kStride") : cols;
+    plan.rowStride = stride;
+    plan.kernel = spec.name;
+    plan.target = target.spelling;
+    plan.vectorBits = target.vectorBits;
+    plan.input = spec.input;
+    plan.output = spec.output;
+    plan.rop = spec.op;
+  }
+
+  std::string bind(const Extent& e, const char* staticName) {
+    if (e.isStatic()) {
+      plan.constants.push_back({staticName, *e.value});
+      return staticName;
+    }
+    plan.symbols.push_back(e.name);
+    return e.name;
+  }
+
+  std::string fresh(const std::string& base) { return base + std::to_string(counter++); }
+
+  Stmt make(OpKind k, const std::string& dst, VecType t, std::vector<std::string> args = {},
+            bool declare = true) {
+    Stmt s = ir::op(k, dst, t, std::move(args));
+    s.declare = declare;
+    s.rop = spec.op;
+    return s;
+  }
+  Stmt splatIdentity(const std::string& dst, VecType t) {
+    Stmt s = make(OpKind::Splat, dst, t);
+    s.literal = identityLiteral(spec.op, t.elem);
+    return s;
+  }
+  Stmt load(const std::string& dst, VecType t, Index at) {
+    Stmt s = make(OpKind::Load, dst, t);
+    s.index = std::move(at);
+    return s;
+  }
+  Stmt loadPartial(const std::string& dst, VecType t, Index at, Index count) {
+    Stmt s = make(OpKind::LoadPartial, dst, t);
+    s.index = std::move(at);
+    s.count = std::move(count);
+    s.literal = identityLiteral(spec.op, t.elem);
+    return s;
+  }
+  // acc = rop(x, acc): the new data first, so min/max keep the accumulator on ties and NaN.
+  Stmt combine(const std::string& acc, const std::string& x, VecType t) {
+    return make(OpKind::Binary, acc, t, {x, acc}, false);
+  }
+  Stmt store(const std::string& v, VecType t, Index at, Index count = {}) {
+    Stmt s = make(OpKind::Store, "", t, {v}, false);
+    s.index = std::move(at);
+    s.count = std::move(count);
+    return s;
+  }
+  Index rowStart(const std::string& rowVar, int rowOffset = 0) const {
+    return Index::symbol(rowVar).times(stride) + Index::symbol(stride, rowOffset);
+  }
+  Index sym(const std::string& s) const { return Index::symbol(s); }
+  void note(const std::string& line) { plan.summary.push_back(line); }
+};
+
+// How a vector of input lanes is folded into an accumulator (the part that differs between
+// same-type reductions, widening conversions and dot-product instructions).
+struct Accumulation {
+  VecType in, acc;                      // input vector and accumulator types
+  std::optional<DotCapability> dot;     // set when a dot-product instruction does the widening
+  int parts = 1;                        // Extend parts per input vector (widening without dot)
+};
+
+struct RowPlanner {
+  Builder& b;
+  Accumulation a;
+  DType work;  // the type reductions run in before the final conversion
+
+  explicit RowPlanner(Builder& builder) : b(builder) {
+    const KernelSpec& s = b.spec;
+    work = commutesWithWidening(s.op) ? s.input : s.output;
+    a.in = {s.input, b.target.lanes(s.input)};
+    if (s.op == ReduceOp::add && s.input != s.output) a.dot = b.target.dot(s.input, s.output);
+    if (a.dot) {
+      work = a.dot->acc;
+      a.acc = {work, a.in.lanes / a.dot->group};
+    } else {
+      a.acc = {work, b.target.lanes(work)};
+      a.parts = a.in.lanes / a.acc.lanes;
+    }
+  }
+
+  // Statements folding input vector `x` into accumulator `acc`.
+  void accumulate(ir::Block& out, const std::string& acc, const std::string& x, VecType xt,
+                  VecType accT) {
+    if (a.dot && xt.lanes > 1) {
+      Stmt d = b.make(OpKind::DotAccumulate, acc, accT, {acc, x}, false);
+      d.group = a.dot->group;
+      out.push_back(d);
+      return;
+    }
+    if (xt.elem == accT.elem) {
+      out.push_back(b.combine(acc, x, accT));
+      return;
+    }
+    const int parts = xt.lanes / accT.lanes;
+    for (int p = 0; p < parts; ++p) {
+      std::string w = x + "_w" + std::to_string(p);
+      Stmt e = b.make(xt.lanes == 1 ? OpKind::Convert : OpKind::Extend, w, accT, {x});
+      e.part = p;
+      out.push_back(e);
+      out.push_back(b.combine(acc, w, accT));
+    }
+  }
+
+  // out[i] = convert(s) for a scalar of the work type.
+  void storeScalar(ir::Block& out, const std::string& s, const Index& at) {
+    std::string v = s;
+    if (work != b.spec.output) {
+      v = s + "_out";
+      out.push_back(b.make(OpKind::Convert, v, {b.spec.output, 1}, {s}));
+    }
+    out.push_back(b.store(v, {b.spec.output, 1}, at));
+  }
+
+  // A plain scalar loop over the rest of row `rowIdx` from column j, into scalar `sacc`.
+  void scalarTail(ir::Block& out, const Index& rowIdx, const std::string& sacc) {
+    ir::Block body;
+    VecType in1{b.spec.input, 1};
+    body.push_back(b.load("x", in1, rowIdx + b.sym("j")));
+    accumulate(body, sacc, "x", in1, {work, 1});
+    out.push_back(ir::forLoop("j", {}, b.sym(b.cols), 1, std::move(body), true, "scalar tail"));
+  }
+
+  bool tailExact() const {
+    if (b.spec.tail != TailPolicy::none) return false;
+    const int64_t c = *b.spec.cols.value;
+    if (c % a.in.lanes != 0)
+      throw PlanError("tail \"none\": cols = " + std::to_string(c) + " is not a multiple of the " +
+                      std::to_string(a.in.lanes) + " " + std::string(nameOf(b.spec.input)) +
+                      " lanes of " + b.target.spelling + "; use tail \"predicated\" or \"scalar\"");
+    return true;
+  }
+
+  // The vector tail of a row (columns j..cols) for each (accumulator, row start) pair.
+  void vectorTail(ir::Block& out, const std::vector<std::pair<std::string, Index>>& rowsAcc) {
+    if (tailExact() || b.spec.tail != TailPolicy::predicated || a.in.lanes == 1) return;
+    ir::Block body;
+    for (size_t r = 0; r < rowsAcc.size(); ++r) {
+      std::string t = "tail" + std::to_string(r);
+      body.push_back(b.loadPartial(t, a.in, rowsAcc[r].second + b.sym("j"), b.sym(b.cols) - b.sym("j")));
+      accumulate(body, rowsAcc[r].first, t, a.in, a.acc);
+    }
+    out.push_back(ir::ifLess(b.sym("j"), b.sym(b.cols), std::move(body),
+                             "predicated tail: lanes past the row end read the identity"));
+  }
+
+  // Folds accumulators acc[0..k) into acc[0] as a balanced tree.
+  void combineTree(ir::Block& out, const std::vector<std::string>& accs, VecType t) {
+    for (size_t step = 1; step < accs.size(); step *= 2)
+      for (size_t k = 0; k + step < accs.size(); k += 2 * step)
+        out.push_back(b.combine(accs[k], accs[k + step], t));
+  }
+
+  // --- vector_accumulator: K vector accumulators per row, one horizontal reduction at the end.
+  ir::Block singleRowVectorAccumulator(bool continues) {
+    const int k = b.spec.schedule.accumulators.value_or(a.in.lanes == 1 ? 4 : 4);
+    const int unroll = b.spec.schedule.unroll.value_or(1);
+    ir::Block row;
+    std::vector<std::string> accs;
+    for (int q = 0; q < k; ++q) {
+      accs.push_back("acc" + std::to_string(q));
+      row.push_back(b.splatIdentity(accs.back(), a.acc));
+    }
+    const Index start = b.rowStart("i");
+    const int perIter = k * unroll;
+    ir::Block mainBody;
+    for (int v = 0; v < perIter; ++v) {
+      std::string x = "x" + std::to_string(v);
+      mainBody.push_back(b.load(x, a.in, start + b.sym("j") + int64_t(v) * a.in.lanes));
+      accumulate(mainBody, accs[v % k], x, a.in, a.acc);
+    }
+    row.push_back(ir::forLoop("j", Index::constant(0), b.sym(b.cols), int64_t(perIter) * a.in.lanes,
+                              std::move(mainBody), false,
+                              std::to_string(perIter) + " vectors per iteration"));
+    if (perIter > 1) {
+      ir::Block one;
+      one.push_back(b.load("x0", a.in, start + b.sym("j")));
+      accumulate(one, accs[0], "x0", a.in, a.acc);
+      row.push_back(ir::forLoop("j", {}, b.sym(b.cols), a.in.lanes, std::move(one), true,
+                                "one vector at a time"));
+    }
+    vectorTail(row, {{accs[0], start}});
+    combineTree(row, accs, a.acc);
+    std::string sum = "row_sum";
+    if (a.acc.lanes > 1) {
+      row.push_back(b.make(OpKind::ReduceLanes, sum, {a.acc.elem, 1}, {accs[0]}));
+    } else {
+      sum = accs[0];
+    }
+    if (b.spec.tail == TailPolicy::scalar && a.in.lanes > 1) scalarTail(row, start, sum);
+    storeScalar(row, sum, b.sym("i"));
+    return {ir::forLoop("i", Index::constant(0), b.sym(b.rows), 1, std::move(row), continues,
+                        continues ? "remaining rows one at a time" : "")};
+  }
+
+  // R rows at once, one accumulator each; their final reductions are combined by a fold network
+  // (the seed's "8x16 -> 8" step) so short rows do not pay a full horizontal reduction each.
+  bool multiRowApplies() const {
+    const int r = b.spec.schedule.rows.value_or(0);
+    if (r == 1 || a.acc.lanes < 2 || a.acc.lanes > 16) return false;
+    if (bitsOf(a.acc.elem) < 32 || a.acc.elem != b.spec.output) return false;
+    if (b.spec.tail == TailPolicy::scalar) return false;
+    return true;
+  }
+
+  ir::Block multiRowVectorAccumulator() {
+    const int rcount = a.acc.lanes;
+    ir::Block block, colBody;
+    std::vector<std::string> accs;
+    std::vector<std::pair<std::string, Index>> rowsAcc;
+    for (int r = 0; r < rcount; ++r) {
+      accs.push_back("acc_r" + std::to_string(r));
+      block.push_back(b.splatIdentity(accs.back(), a.acc));
+      rowsAcc.push_back({accs.back(), b.rowStart("i", r)});
+    }
+    for (int r = 0; r < rcount; ++r) {
+      std::string x = "x_r" + std::to_string(r);
+      colBody.push_back(b.load(x, a.in, rowsAcc[r].second + b.sym("j")));
+      accumulate(colBody, accs[r], x, a.in, a.acc);
+    }
+    block.push_back(ir::forLoop("j", Index::constant(0), b.sym(b.cols), a.in.lanes, std::move(colBody)));
+    vectorTail(block, rowsAcc);
+    Stmt rr = b.make(OpKind::ReduceRows, "row_sums", a.acc, {});
+    rr.network = ir::FoldNetwork::make(rcount, bitsOf(a.acc.elem));
+    for (int m = 0; m < rcount; ++m) rr.args.push_back(accs[rr.network.inputOrder[m]]);
+    block.push_back(rr);
+    block.push_back(b.store("row_sums", a.acc, b.sym("i")));
+    b.note("rows are reduced " + std::to_string(rcount) + " at a time; their " +
+           std::to_string(rcount) + " final horizontal reductions share one fold network (" +
+           std::to_string(rr.network.blockLanes.size()) + " stages)");
+    return {ir::forLoop("i", Index::constant(0), b.sym(b.rows), rcount, std::move(block), false,
+                        std::to_string(rcount) + " rows per block")};
+  }
+
+  // --- inner_reduction: a horizontal reduction of every vector into a scalar accumulator.
+  ir::Block innerReduction() {
+    ir::Block row;
+    VecType s1{work, 1};
+    row.push_back(b.splatIdentity("row_acc", s1));
+    const Index start = b.rowStart("i");
+    auto reduceVector = [&](ir::Block& out, Stmt loadStmt) {
+      const std::string x = loadStmt.dst;
+      out.push_back(std::move(loadStmt));
+      std::string v = x;
+      if (a.in.lanes > 1) {
+        // Float min/max first pass through an identity accumulator so NaN lanes drop out
+        // (a NaN folded horizontally would hide the other lanes of its vector).
+        const bool nanFilter = isFloat(a.in.elem) && (b.spec.op == ReduceOp::min || b.spec.op == ReduceOp::max);
+        if (a.in.elem != a.acc.elem || nanFilter) {
+          v = x + "_acc";
+          out.push_back(b.splatIdentity(v, a.acc));
+          accumulate(out, v, x, a.in, a.acc);
+        }
+        out.push_back(b.make(OpKind::ReduceLanes, x + "_sum", {a.acc.elem, 1}, {v}));
+        out.push_back(b.combine("row_acc", x + "_sum", s1));
+      } else {
+        accumulate(out, "row_acc", x, a.in, s1);
+      }
+    };
+    ir::Block body;
+    reduceVector(body, b.load("x", a.in, start + b.sym("j")));
+    row.push_back(ir::forLoop("j", Index::constant(0), b.sym(b.cols), a.in.lanes, std::move(body), false,
+                              "horizontal reduction every iteration"));
+    if (!tailExact() && a.in.lanes > 1) {
+      if (b.spec.tail == TailPolicy::predicated) {
+        ir::Block tail;
+        reduceVector(tail, b.loadPartial("tail", a.in, start + b.sym("j"), b.sym(b.cols) - b.sym("j")));
+        row.push_back(ir::ifLess(b.sym("j"), b.sym(b.cols), std::move(tail), "predicated tail"));
+      } else {
+        scalarTail(row, start, "row_acc");
+      }
+    }
+    storeScalar(row, "row_acc", b.sym("i"));
+    return {ir::forLoop("i", Index::constant(0), b.sym(b.rows), 1, std::move(row))};
+  }
+};
+
+// --- inner_parallel: lane = row. Each lane walks its row left to right (the only strategy that
+// keeps a float reduction in sequential order). Lanes hold the output type, so every op of the
+// reduction (and its wrap-around) is the output type's.
+ir::Block innerParallel(Builder& b) {
+  const KernelSpec& s = b.spec;
+  const DType lane = s.output;
+  const VecType acc{lane, b.target.lanes(lane)};
+  // The input type's identity (widened): an empty row gives what a narrow loop would.
+  auto identitySplat = [&](const std::string& dst, VecType t) {
+    Stmt z = b.splatIdentity(dst, t);
+    z.literal = identityLiteral(s.op, s.input);
+    return z;
+  };
+  auto rowGroup = [&](bool partial) {
+    ir::Block blk, body;
+    blk.push_back(identitySplat("lane_acc", acc));
+    Stmt g = b.make(OpKind::GatherRows, "column", acc);
+    g.index = b.rowStart("i") + b.sym("j");
+    if (partial) {
+      g.count = b.sym(b.rows) - b.sym("i");
+      g.literal = identityLiteral(s.op, s.input);
+    }
+    body.push_back(g);
+    body.push_back(b.combine("lane_acc", "column", acc));
+    blk.push_back(ir::forLoop("j", Index::constant(0), b.sym(b.cols), 1, std::move(body), false,
+                              "sequential along the row"));
+    blk.push_back(b.store("lane_acc", acc, b.sym("i"),
+                          partial ? b.sym(b.rows) - b.sym("i") : Index{}));
+    return blk;
+  };
+  ir::Block out;
+  out.push_back(ir::forLoop("i", Index::constant(0), b.sym(b.rows), acc.lanes, rowGroup(false), false,
+                            acc.lanes > 1 ? std::to_string(acc.lanes) + " rows per vector, lane = row" : ""));
+  if (acc.lanes > 1) {
+    if (s.tail == TailPolicy::scalar) {
+      // A one-lane version of the same loop finishes the remaining rows.
+      ir::Block scalarRows;
+      VecType s1{lane, 1};
+      scalarRows.push_back(identitySplat("lane_acc", s1));
+      ir::Block body;
+      Stmt g = b.make(OpKind::GatherRows, "column", s1);
+      g.index = b.rowStart("i") + b.sym("j");
+      body.push_back(g);
+      body.push_back(b.combine("lane_acc", "column", s1));
+      scalarRows.push_back(ir::forLoop("j", Index::constant(0), b.sym(b.cols), 1, std::move(body)));
+      scalarRows.push_back(b.store("lane_acc", s1, b.sym("i")));
+      out.push_back(ir::forLoop("i", {}, b.sym(b.rows), 1, std::move(scalarRows), true, "scalar tail rows"));
+    } else if (s.tail == TailPolicy::predicated || !s.rows.isStatic() || *s.rows.value % acc.lanes) {
+      out.push_back(ir::ifLess(b.sym("i"), b.sym(b.rows), rowGroup(true), "remaining rows: predicated lanes"));
+    }
+  }
+  b.note("strategy inner_parallel: lane r reduces row i + r in sequential order; columns are gathered (" +
+         std::string(nameOf(lane)) + " lanes)");
+  return out;
+}
+
+// --- column reductions (axis 0): lanes run along the columns, every row is one vertical step,
+// so each column is reduced in sequential order and no horizontal reduction is needed.
+ir::Block columnReduction(Builder& b) {
+  const KernelSpec& s = b.spec;
+  const DType work = commutesWithWidening(s.op) ? s.input : s.output;
+  const VecType in{s.input, b.target.lanes(s.input)};
+  const VecType acc{work, b.target.lanes(work)};
+  const VecType outT{s.output, b.target.lanes(s.output)};
+  const int parts = in.lanes / acc.lanes;
+  const int blocks = in.lanes == 1 ? 1 : b.spec.schedule.accumulators.value_or(2);
+  auto columnBlock = [&](int nblocks, bool partial) {
+    ir::Block blk, body;
+    std::vector<std::string> accs;
+    for (int k = 0; k < nblocks; ++k)
+      for (int p = 0; p < parts; ++p) {
+        accs.push_back("acc" + std::to_string(k) + (parts > 1 ? "_" + std::to_string(p) : ""));
+        blk.push_back(b.splatIdentity(accs.back(), acc));
+      }
+    const Index remaining = b.sym(b.cols) - b.sym("j");
+    for (int k = 0; k < nblocks; ++k) {
+      std::string x = "x" + std::to_string(k);
+      const Index at = b.rowStart("r") + b.sym("j") + int64_t(k) * in.lanes;
+      body.push_back(partial ? b.loadPartial(x, in, at, remaining) : b.load(x, in, at));
+      for (int p = 0; p < parts; ++p) {
+        std::string v = x;
+        if (parts > 1 || work != s.input) {
+          v = x + "_w" + std::to_string(p);
+          Stmt e = b.make(in.lanes == 1 ? OpKind::Convert : OpKind::Extend, v, acc, {x});
+          e.part = p;
+          body.push_back(e);
+        }
+        body.push_back(b.combine(accs[k * parts + p], v, acc));
+      }
+    }
+    blk.push_back(ir::forLoop("r", Index::constant(0), b.sym(b.rows), 1, std::move(body), false,
+                              "one row per step: each lane is one column"));
+    for (int k = 0; k < nblocks; ++k)
+      for (int p = 0; p < parts; ++p) {
+        const std::string& a = accs[k * parts + p];
+        const int64_t base = int64_t(k) * in.lanes + int64_t(p) * acc.lanes;
+        // Widen the narrow work type to the output lane by lane (min/max/bitwise ran narrow).
+        const int outParts = acc.lanes / outT.lanes;
+        for (int q = 0; q < outParts; ++q) {
+          std::string o = a;
+          if (work != s.output) {
+            o = a + "_out" + std::to_string(q);
+            Stmt e = b.make(acc.lanes == 1 ? OpKind::Convert : OpKind::Extend, o, outT, {a});
+            e.part = q;
+            blk.push_back(e);
+          }
+          const int64_t off = base + int64_t(q) * outT.lanes;
+          blk.push_back(b.store(o, outT, b.sym("j") + off,
+                                partial ? remaining - Index::constant(off) : Index{}));
+        }
+      }
+    return blk;
+  };
+  ir::Block out;
+  out.push_back(ir::forLoop("j", Index::constant(0), b.sym(b.cols), int64_t(blocks) * in.lanes,
+                            columnBlock(blocks, false), false,
+                            std::to_string(blocks * in.lanes) + " columns per step"));
+  if (blocks > 1)
+    out.push_back(ir::forLoop("j", {}, b.sym(b.cols), in.lanes, columnBlock(1, false), true));
+  if (in.lanes > 1) {
+    bool exact = false;
+    if (s.tail == TailPolicy::none) {
+      if (*s.cols.value % in.lanes)
+        throw PlanError("tail \"none\": cols = " + std::to_string(*s.cols.value) +
+                        " is not a multiple of the " + std::to_string(in.lanes) + " lanes of " +
+                        b.target.spelling + "; use tail \"predicated\" or \"scalar\"");
+      exact = true;
+    }
+    if (!exact && s.tail == TailPolicy::predicated)
+      out.push_back(ir::ifLess(b.sym("j"), b.sym(b.cols), columnBlock(1, true), "predicated tail columns"));
+    if (!exact && s.tail == TailPolicy::scalar) {
+      // The one-lane plan of the same loop finishes the columns.
+      Builder scalarB(b.spec, makeTarget({"scalar", {}}));
+      ir::Block tail = columnReduction(scalarB);
+      tail.front().continues = true;
+      tail.front().text = "scalar tail columns";
+      out.insert(out.end(), tail.begin(), tail.begin() + 1);
+    }
+  }
+  b.note("column reduction: lanes = columns, rows walked in order (sequential per column)");
+  return out;
+}
+
+}  // namespace
+
+ir::Plan buildReducePlan(const KernelSpec& spec, const Target& target) {
+  Builder b(spec, target);
+  if (spec.axis == 0) {
+    b.plan.body = columnReduction(b);
+  } else {
+    const Strategy strategy = resolveStrategy(spec);
+    if (spec.order == FloatOrder::sequential && isFloat(spec.input) && strategy != Strategy::inner_parallel)
+      throw PlanError("order \"sequential\" on floats needs strategy inner_parallel");
+    if (strategy == Strategy::inner_parallel) {
+      b.plan.body = innerParallel(b);
+    } else {
+      RowPlanner rp(b);
+      if (rp.a.dot) b.note("widening sum: " + rp.a.dot->instruction);
+      if (strategy == Strategy::inner_reduction) {
+        b.note("strategy inner_reduction: one horizontal reduction per vector");
+        b.plan.body = rp.innerReduction();
+      } else {
+        b.note("strategy vector_accumulator: vector accumulators, one horizontal reduction per row");
+        if (rp.multiRowApplies()) {
+          b.plan.body = rp.multiRowVectorAccumulator();
+          ir::Block rest = rp.singleRowVectorAccumulator(true);
+          b.plan.body.insert(b.plan.body.end(), rest.begin(), rest.end());
+        } else {
+          b.plan.body = rp.singleRowVectorAccumulator(false);
+        }
+      }
+      if (rp.work != spec.input && !rp.a.dot && rp.a.parts > 1)
+        b.note("inputs are widened to " + std::string(nameOf(rp.work)) + " in " +
+               std::to_string(rp.a.parts) + " parts per vector");
+      if (commutesWithWidening(spec.op) && spec.input != spec.output)
+        b.note(std::string(nameOf(spec.op)) + " runs in " + std::string(nameOf(spec.input)) +
+               " and is widened once per row");
+    }
+  }
+  if (spec.tail == TailPolicy::predicated && target.vectorBits)
+    b.note(target.maskRegisters ? "tails: masked loads with the identity in inactive lanes"
+                                : "tails: masked loads (32/64-bit) or a staged copy (8/16-bit), identity elsewhere");
+  ir::removeDeadLoops(b.plan);
+  if (auto problems = b.plan.verify(); !problems.empty())
+    throw std::logic_error("internal error: plan for " + target.spelling + " fails verification: " + problems.front());
+  return b.plan;
+}
+
+}  // namespace simdgen

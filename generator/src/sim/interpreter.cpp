@@ -1,0 +1,270 @@
+#include "sim/interpreter.h"
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <vector>
+
+#include "ir/fold_stage.h"
+
+namespace simdgen::sim {
+
+namespace {
+
+using ir::OpKind;
+using ir::Stmt;
+
+// One lane: integers as their 64-bit two's-complement pattern (sign-extended for signed types),
+// floats as a double holding the exactly rounded float/double value.
+struct Lane {
+  uint64_t u = 0;
+  double f = 0;
+};
+struct Value {
+  ir::VecType type;
+  std::vector<Lane> lanes;
+};
+
+uint64_t normalize(DType t, uint64_t v) {
+  const int bits = bitsOf(t);
+  if (bits == 64) return v;
+  const uint64_t mask = (uint64_t{1} << bits) - 1;
+  v &= mask;
+  if (isSigned(t) && (v >> (bits - 1)) & 1) v |= ~mask;
+  return v;
+}
+double roundTo(DType t, double v) { return t == DType::f32 ? static_cast<double>(static_cast<float>(v)) : v; }
+
+Lane readElem(DType t, const void* base, size_t i) {
+  Lane l;
+  const auto* p = static_cast<const unsigned char*>(base) + i * bytesOf(t);
+  if (t == DType::f32) {
+    float v;
+    std::memcpy(&v, p, 4);
+    l.f = v;
+  } else if (t == DType::f64) {
+    std::memcpy(&l.f, p, 8);
+  } else {
+    uint64_t v = 0;
+    std::memcpy(&v, p, bytesOf(t));  // little endian
+    l.u = normalize(t, v);
+  }
+  return l;
+}
+void writeElem(DType t, void* base, size_t i, Lane l) {
+  auto* p = static_cast<unsigned char*>(base) + i * bytesOf(t);
+  if (t == DType::f32) {
+    float v = static_cast<float>(l.f);
+    std::memcpy(p, &v, 4);
+  } else if (t == DType::f64) {
+    std::memcpy(p, &l.f, 8);
+  } else {
+    std::memcpy(p, &l.u, bytesOf(t));
+  }
+}
+
+Lane convert(DType from, DType to, Lane l) {
+  Lane r;
+  if (isFloat(to)) {
+    r.f = roundTo(to, isFloat(from) ? l.f : isSigned(from) ? double(int64_t(l.u)) : double(l.u));
+  } else {
+    r.u = normalize(to, l.u);  // integer widening keeps the value, narrowing wraps
+  }
+  return r;
+}
+
+// C literals as the generated code spells them (see identityLiteral).
+Lane parseLiteral(DType t, std::string s) {
+  Lane l;
+  const bool neg = s.rfind("-", 0) == 0;
+  if (s.find("inf") != std::string::npos) {
+    l.f = neg ? -std::numeric_limits<double>::infinity() : std::numeric_limits<double>::infinity();
+    return l;
+  }
+  if (s.rfind("(", 0) == 0) {  // "(-2147483647 - 1)": the minimum of a signed type
+    l.u = normalize(t, uint64_t(1) << (bitsOf(t) - 1));
+    return l;
+  }
+  while (!s.empty() && (s.back() == 'u' || s.back() == 'l' || s.back() == 'f')) s.pop_back();
+  if (isFloat(t)) {
+    l.f = roundTo(t, std::stod(s));
+  } else {
+    l.u = normalize(t, neg ? uint64_t(std::stoll(s)) : std::stoull(s));
+  }
+  return l;
+}
+
+Lane binary(ReduceOp op, DType t, Lane a, Lane b) {
+  Lane r;
+  if (isFloat(t)) {
+    switch (op) {
+      case ReduceOp::add: r.f = roundTo(t, a.f + b.f); break;
+      case ReduceOp::mul: r.f = roundTo(t, a.f * b.f); break;
+      case ReduceOp::min: r.f = a.f < b.f ? a.f : b.f; break;
+      case ReduceOp::max: r.f = a.f > b.f ? a.f : b.f; break;
+      default: throw std::logic_error("bitwise op on a float");
+    }
+    return r;
+  }
+  const bool s = isSigned(t);
+  auto less = [&](Lane x, Lane y) { return s ? int64_t(x.u) < int64_t(y.u) : x.u < y.u; };
+  switch (op) {
+    case ReduceOp::add: r.u = a.u + b.u; break;
+    case ReduceOp::mul: r.u = a.u * b.u; break;
+    case ReduceOp::min: r = less(a, b) ? a : b; break;
+    case ReduceOp::max: r = less(b, a) ? a : b; break;
+    case ReduceOp::bit_and: r.u = a.u & b.u; break;
+    case ReduceOp::bit_or: r.u = a.u | b.u; break;
+    case ReduceOp::bit_xor: r.u = a.u ^ b.u; break;
+  }
+  r.u = normalize(t, r.u);
+  return r;
+}
+
+struct Machine {
+  const ir::Plan& plan;
+  std::map<std::string, int64_t> symbols;
+  std::map<std::string, Value> vars;
+  const void* input;
+  size_t inputElems;
+  void* output;
+  size_t outputElems;
+
+  int64_t eval(const ir::Index& idx) const {
+    int64_t v = 0;
+    for (const auto& t : idx.terms) {
+      int64_t p = t.coef;
+      for (const auto& s : t.symbols) p *= symbols.at(s);
+      v += p;
+    }
+    return v;
+  }
+  Lane in(int64_t i, const Stmt& s) const {
+    if (i < 0 || size_t(i) >= inputElems)
+      throw OutOfBounds("read of input[" + std::to_string(i) + "] outside 0.." + std::to_string(inputElems) +
+                        " by '" + s.dst + "'");
+    return readElem(plan.input, input, size_t(i));
+  }
+  const Value& var(const std::string& n) const { return vars.at(n); }
+
+  void exec(const Stmt& s) {
+    Value v{s.type, std::vector<Lane>(s.type.lanes)};
+    const DType t = s.type.elem;
+    switch (s.op) {
+      case OpKind::Splat:
+        for (auto& l : v.lanes) l = parseLiteral(t, s.literal);
+        break;
+      case OpKind::Load: {
+        const int64_t base = eval(s.index);
+        for (int l = 0; l < s.type.lanes; ++l) v.lanes[l] = in(base + l, s);
+        break;
+      }
+      case OpKind::LoadPartial: {
+        const int64_t base = eval(s.index), n = eval(s.count);
+        if (n <= 0 || n >= s.type.lanes) throw std::logic_error("load_partial count out of range");
+        for (int l = 0; l < s.type.lanes; ++l) v.lanes[l] = l < n ? in(base + l, s) : parseLiteral(t, s.literal);
+        break;
+      }
+      case OpKind::GatherRows: {
+        const int64_t base = eval(s.index), stride = symbols.at(plan.rowStride);
+        const int64_t n = s.count.terms.empty() ? s.type.lanes : eval(s.count);
+        for (int r = 0; r < s.type.lanes; ++r)
+          v.lanes[r] = r < n ? convert(plan.input, t, in(base + r * stride, s)) : parseLiteral(t, s.literal);
+        break;
+      }
+      case OpKind::Extend: {
+        const Value& a = var(s.args[0]);
+        for (int l = 0; l < s.type.lanes; ++l)
+          v.lanes[l] = convert(a.type.elem, t, a.lanes[s.part * s.type.lanes + l]);
+        break;
+      }
+      case OpKind::Convert: {
+        const Value& a = var(s.args[0]);
+        for (int l = 0; l < s.type.lanes; ++l) v.lanes[l] = convert(a.type.elem, t, a.lanes[l]);
+        break;
+      }
+      case OpKind::Binary: {
+        const Value &a = var(s.args[0]), &b = var(s.args[1]);
+        for (int l = 0; l < s.type.lanes; ++l) v.lanes[l] = binary(s.rop, t, a.lanes[l], b.lanes[l]);
+        break;
+      }
+      case OpKind::DotAccumulate: {
+        const Value &acc = var(s.args[0]), &x = var(s.args[1]);
+        for (int l = 0; l < s.type.lanes; ++l) {
+          Lane sum = acc.lanes[l];
+          for (int g = 0; g < s.group; ++g)
+            sum = binary(ReduceOp::add, t, sum, convert(x.type.elem, t, x.lanes[l * s.group + g]));
+          v.lanes[l] = sum;
+        }
+        break;
+      }
+      case OpKind::ReduceLanes: {
+        std::vector<Lane> a = var(s.args[0]).lanes;
+        while (a.size() > 1) {
+          const size_t h = a.size() / 2;
+          for (size_t l = 0; l < h; ++l) a[l] = binary(s.rop, t, a[l], a[l + h]);
+          a.resize(h);
+        }
+        v.lanes = a;
+        break;
+      }
+      case OpKind::ReduceRows: {
+        std::vector<std::vector<Lane>> rows;
+        for (const auto& n : s.args) rows.push_back(var(n).lanes);
+        v.lanes = ir::runFoldNetwork(rows, s.network.blockLanes, s.network.elemBits,
+                                     [&](Lane a, Lane b) { return binary(s.rop, t, a, b); });
+        break;
+      }
+      case OpKind::Store: {
+        const Value& a = var(s.args[0]);
+        const int64_t base = eval(s.index);
+        const int64_t n = s.count.terms.empty() ? a.type.lanes : std::min<int64_t>(eval(s.count), a.type.lanes);
+        for (int64_t l = 0; l < n; ++l) {
+          if (base + l < 0 || size_t(base + l) >= outputElems)
+            throw OutOfBounds("write of output[" + std::to_string(base + l) + "] outside 0.." +
+                              std::to_string(outputElems));
+          writeElem(plan.output, output, size_t(base + l), a.lanes[l]);
+        }
+        return;
+      }
+    }
+    vars[s.dst] = std::move(v);
+  }
+
+  void block(const ir::Block& b) {
+    for (const Stmt& s : b) {
+      switch (s.kind) {
+        case Stmt::Kind::Comment: break;
+        case Stmt::Kind::Op: exec(s); break;
+        case Stmt::Kind::If:
+          if (eval(s.cmpLhs) < eval(s.cmpRhs)) block(s.body);
+          break;
+        case Stmt::Kind::For: {
+          if (!s.continues) symbols[s.var] = eval(s.lo);
+          const int64_t hi = eval(s.hi);
+          while (symbols[s.var] + s.step <= hi) {
+            block(s.body);
+            symbols[s.var] += s.step;
+          }
+          break;
+        }
+      }
+    }
+  }
+};
+
+}  // namespace
+
+void runPlan(const ir::Plan& plan, const std::map<std::string, int64_t>& params, const void* input,
+             size_t inputElems, void* output, size_t outputElems) {
+  Machine m{plan, {}, {}, input, inputElems, output, outputElems};
+  for (const auto& [name, value] : plan.constants) m.symbols[name] = value;
+  for (const auto& name : plan.symbols) {
+    auto it = params.find(name);
+    if (it == params.end()) throw std::invalid_argument("no value for plan parameter '" + name + "'");
+    m.symbols[name] = it->second;
+  }
+  m.block(plan.body);
+}
+
+}  // namespace simdgen::sim

@@ -1,0 +1,26 @@
+// The reference interpreter: runs any plan on concrete data, lane by lane, with the exact
+// semantics documented in ir/plan.h (same reassociation as the generated code). Plans are
+// tested with it at any vector length without a compiler. Every memory access is bounds-checked,
+// so a plan that would read past a row's end fails here.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <stdexcept>
+#include <string>
+
+#include "ir/plan.h"
+
+namespace simdgen::sim {
+
+struct OutOfBounds : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// `input` holds inputElems elements of plan.input; `output` outputElems of plan.output.
+// `params` binds the plan's runtime symbols.
+void runPlan(const ir::Plan& plan, const std::map<std::string, int64_t>& params, const void* input,
+             size_t inputElems, void* output, size_t outputElems);
+
+}  // namespace simdgen::sim

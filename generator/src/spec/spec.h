@@ -1,0 +1,79 @@
+// The validated kernel spec: what spec/ hands to the plan builders. Only spec/ touches JSON.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "core/dtype.h"
+
+namespace simdgen {
+
+// A dimension: a compile-time number, or a runtime parameter with a C identifier name.
+struct Extent {
+  std::optional<int64_t> value;  // set when static
+  std::string name;              // set when runtime
+  bool isStatic() const { return value.has_value(); }
+};
+
+enum class KernelKind { reduce };
+enum class Strategy { automatic, inner_parallel, inner_reduction, vector_accumulator };
+enum class TailPolicy { predicated, scalar, none };
+enum class FloatOrder { any, sequential };
+
+// One requested variant: an ISA plus optional features, spelled "avx512+vnni" in the spec.
+struct TargetRequest {
+  std::string isa;                    // "scalar" | "avx2" | "avx512"
+  std::vector<std::string> features;  // avx2: "fma", "avx_vnni"; avx512: "vnni" (sorted, unique)
+  std::string spelling() const;       // "avx512+vnni"
+};
+
+struct Schedule {
+  std::optional<int> accumulators;  // vector accumulators per row (1..16); unset = chosen by the builder
+  std::optional<int> unroll;        // extra unrolling of the main loop (1..8); unset = 1
+  std::optional<int> rows;          // rows reduced together (1..16); unset = chosen by the builder
+};
+
+struct KernelSpec {
+  std::filesystem::path file;  // where it came from (for messages and provenance)
+  std::string text;            // the spec file's exact bytes (hashed into the provenance header)
+
+  std::string name;  // C identifier; also the output file stem
+  std::string description;
+  KernelKind kind = KernelKind::reduce;
+  ReduceOp op = ReduceOp::add;
+  DType input = DType::i8;
+  DType output = DType::i32;
+  int rank = 2;             // input rank: 1 ([cols]) or 2 ([rows, cols])
+  Extent rows{1, ""};       // always 1 for rank 1
+  Extent cols;              // the innermost extent
+  std::optional<Extent> rowStride;  // elements between row starts; unset = cols (contiguous)
+  int axis = 1;             // reduced axis in the normalised [rows, cols] view: 1 = rows sums, 0 = column sums
+  std::vector<TargetRequest> targets;
+  Strategy strategy = Strategy::automatic;
+  FloatOrder order = FloatOrder::any;
+  Schedule schedule;
+  TailPolicy tail = TailPolicy::predicated;
+};
+
+// Every spec problem is reported as one of these: where (file:line:col and the JSON pointer),
+// what was found, and what is allowed.
+struct SpecError : std::runtime_error {
+  std::string file;
+  std::string pointer;  // JSON pointer, "" for the whole document
+  int line = 0, column = 0;  // 1-based; 0 when unknown
+  SpecError(std::string file, std::string pointer, int line, int column, const std::string& message);
+};
+
+// Parse and validate one spec. Throws SpecError.
+KernelSpec parseSpecText(const std::string& text, const std::filesystem::path& file);
+KernelSpec loadSpec(const std::filesystem::path& file);
+
+std::string_view nameOf(Strategy s);
+std::string_view nameOf(TailPolicy t);
+std::string_view nameOf(FloatOrder o);
+
+}  // namespace simdgen

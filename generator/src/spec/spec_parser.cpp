@@ -1,0 +1,597 @@
+// JSON spec -> KernelSpec. All validation lives here so later layers can trust the KernelSpec;
+// every problem becomes a SpecError pointing at the offending value in the file.
+#include <algorithm>
+#include <cctype>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <span>
+#include <sstream>
+
+#include "spec/json_locate.h"
+#include "spec/spec.h"
+
+namespace simdgen {
+
+using nlohmann::json;
+
+namespace {
+
+using Names = std::span<const std::string_view>;
+
+constexpr int kFormatVersion = 1;
+constexpr int64_t kMaxExtent = int64_t{1} << 40;
+constexpr std::size_t kMaxNameLength = 64;
+// Generated code indexes the input with int64_t byte offsets; keep well inside that range.
+constexpr int64_t kMaxInputBytes = int64_t{1} << 62;
+
+constexpr std::string_view kTopKeys[] = {"$schema",  "simdgen", "name",     "description", "kind",
+                                         "op",       "input",   "output",   "axis",        "targets",
+                                         "strategy", "order",   "schedule", "tail"};
+constexpr std::string_view kInputKeys[] = {"dtype", "shape", "row_stride"};
+constexpr std::string_view kOutputKeys[] = {"dtype"};
+constexpr std::string_view kScheduleKeys[] = {"accumulators", "unroll", "rows"};
+
+constexpr std::string_view kKindNames[] = {"reduce"};
+constexpr std::string_view kStrategyNames[] = {"auto", "inner_parallel", "inner_reduction",
+                                               "vector_accumulator"};
+constexpr std::string_view kTailNames[] = {"predicated", "scalar", "none"};
+constexpr std::string_view kOrderNames[] = {"any", "sequential"};
+
+struct IsaFeatures {
+  std::string_view isa;
+  Names features;  // sorted
+};
+constexpr std::string_view kAvx2Features[] = {"avx_vnni", "fma"};
+constexpr std::string_view kAvx512Features[] = {"vnni"};
+constexpr IsaFeatures kIsas[] = {{"scalar", {}}, {"avx2", kAvx2Features}, {"avx512", kAvx512Features}};
+constexpr std::string_view kIsaNames[] = {"scalar", "avx2", "avx512"};
+constexpr std::string_view kDefaultTargets[] = {"avx512+vnni", "avx512", "avx2", "scalar"};
+
+// Names that would not compile as (or would clash inside) the generated C++.
+constexpr std::string_view kCppKeywords[] = {
+    "alignas",     "alignof",   "and",        "and_eq",    "asm",      "auto",         "bitand",
+    "bitor",       "bool",      "break",      "case",      "catch",    "char",         "char8_t",
+    "char16_t",    "char32_t",  "class",      "compl",     "concept",  "const",        "consteval",
+    "constexpr",   "constinit", "const_cast", "continue",  "co_await", "co_return",    "co_yield",
+    "decltype",    "default",   "delete",     "do",        "double",   "dynamic_cast", "else",
+    "enum",        "explicit",  "export",     "extern",    "false",    "float",        "for",
+    "friend",      "goto",      "if",         "inline",    "int",      "long",         "mutable",
+    "namespace",   "new",       "noexcept",   "not",       "not_eq",   "nullptr",      "operator",
+    "or",          "or_eq",     "private",    "protected", "public",   "register",     "reinterpret_cast",
+    "requires",    "return",    "short",      "signed",    "sizeof",   "static",       "static_assert",
+    "static_cast", "struct",    "switch",     "template",  "this",     "thread_local", "throw",
+    "true",        "try",       "typedef",    "typeid",    "typename", "union",        "unsigned",
+    "using",       "virtual",   "void",       "volatile",  "wchar_t",  "while",        "xor",
+    "xor_eq"};
+constexpr std::string_view kReservedNames[] = {"main",      "int8_t",   "uint8_t",  "int16_t",  "uint16_t",
+                                               "int32_t",   "uint32_t", "int64_t",  "uint64_t", "size_t",
+                                               "ptrdiff_t", "NULL",     "INFINITY", "NAN"};
+
+// Parameter and local names of the generated kernels that a runtime extent must not shadow.
+constexpr std::string_view kLocalNames[] = {"input", "output", "i", "j", "kRows", "kCols", "kStride"};
+
+bool contains(Names names, std::string_view s) {
+  return std::find(names.begin(), names.end(), s) != names.end();
+}
+
+std::string join(Names names) {
+  std::string out;
+  for (std::string_view n : names) out += (out.empty() ? "" : ", ") + std::string(n);
+  return out;
+}
+
+std::string inQuotes(std::string_view s) { return "\"" + std::string(s) + "\""; }
+
+// Optimal-string-alignment distance (a swap of neighbours costs 1), ignoring case.
+std::size_t editDistance(std::string_view a, std::string_view b) {
+  auto lower = [](char c) { return static_cast<char>(std::tolower(static_cast<unsigned char>(c))); };
+  std::vector<std::vector<std::size_t>> d(a.size() + 1, std::vector<std::size_t>(b.size() + 1));
+  for (std::size_t i = 0; i <= a.size(); ++i) d[i][0] = i;
+  for (std::size_t j = 0; j <= b.size(); ++j) d[0][j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      std::size_t cost = lower(a[i - 1]) == lower(b[j - 1]) ? 0 : 1;
+      d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost});
+      if (i > 1 && j > 1 && lower(a[i - 1]) == lower(b[j - 2]) && lower(a[i - 2]) == lower(b[j - 1]))
+        d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
+    }
+  }
+  return d[a.size()][b.size()];
+}
+
+// " (did you mean "x"?)" for the closest allowed name within distance 2, else "".
+std::string suggestion(std::string_view value, Names allowed) {
+  std::string_view best;
+  std::size_t bestDistance = 3;
+  for (std::string_view name : allowed) {
+    std::size_t d = editDistance(value, name);
+    if (d < bestDistance) best = name, bestDistance = d;
+  }
+  return best.empty() ? "" : " (did you mean " + inQuotes(best) + "?)";
+}
+
+// What a JSON value is, for "expected X, found Y" messages.
+std::string describe(const json& j) {
+  switch (j.type()) {
+    case json::value_t::null:
+      return "null";
+    case json::value_t::boolean:
+      return j.get<bool>() ? "boolean true" : "boolean false";
+    case json::value_t::string: {
+      std::string s = j.dump();
+      return "string " + (s.size() > 40 ? s.substr(0, 36) + "...\"" : s);
+    }
+    case json::value_t::array:
+      return "an array of " + std::to_string(j.size()) + (j.size() == 1 ? " element" : " elements");
+    case json::value_t::object:
+      return "an object";
+    default:
+      return "number " + j.dump();
+  }
+}
+
+bool isIdentifier(std::string_view s) {
+  if (s.empty() || std::isdigit(static_cast<unsigned char>(s[0]))) return false;
+  return std::all_of(s.begin(), s.end(), [](char c) {
+    return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+  });
+}
+
+std::string displayName(const std::filesystem::path& file) { return file.empty() ? "<spec>" : file.string(); }
+
+// Keeps nlohmann's description ("syntax error while parsing value - ...") but drops its
+// "[json.exception...] parse error at line L, column C: " prefix: we report our own position.
+std::string parseErrorDetail(const std::string& what) {
+  auto at = what.find("parse error");
+  auto colon = at == std::string::npos ? std::string::npos : what.find(": ", at);
+  return colon == std::string::npos ? what : what.substr(colon + 2);
+}
+
+class Parser {
+ public:
+  Parser(const std::string& text, const std::filesystem::path& file) : text_(text), file_(file) {}
+
+  KernelSpec parse() {
+    json root = parseJson();
+    if (auto dup = findDuplicateKey(text_))
+      failAtOffset(
+          dup->pointer, dup->keyOffset,
+          "duplicate key " + inQuotes(dup->key) + "; JSON keeps only the last value, so remove one of them");
+    if (!root.is_object()) fail("", "expected an object (the kernel spec), found " + describe(root));
+    checkKeys(root, "", kTopKeys);
+
+    KernelSpec spec;
+    spec.file = file_;
+    spec.text = text_;
+    if (const json* schema = member(root, "$schema")) getString(*schema, "/$schema");  // editor hint only
+    readVersion(required(root, "", "simdgen"));
+    spec.name = getString(required(root, "", "name"), "/name");
+    checkIdentifier(spec.name, "/name", "name");
+    if (const json* d = member(root, "description")) spec.description = getString(*d, "/description");
+    choose(required(root, "", "kind"), "/kind", "kind", kKindNames);
+    spec.kind = KernelKind::reduce;
+
+    const json& opValue = required(root, "", "op");
+    std::string opName = getString(opValue, "/op");
+    auto op = parseReduceOp(opName);
+    if (!op)
+      fail("/op", "unknown op " + inQuotes(opName) + suggestion(opName, opNames()) +
+                      "; allowed: " + join(opNames()));
+    spec.op = *op;
+
+    readInput(required(root, "", "input"), spec);
+    if (!opSupports(spec.op, spec.input)) {
+      std::vector<std::string_view> ok;
+      for (ReduceOp o : kAllReduceOps)
+        if (opSupports(o, spec.input)) ok.push_back(nameOf(o));
+      fail("/op", "op " + inQuotes(opName) + " is bitwise and needs an integer input, but the input is " +
+                      std::string(nameOf(spec.input)) + "; allowed ops for " +
+                      std::string(nameOf(spec.input)) + ": " + join(ok));
+    }
+    readOutput(member(root, "output"), spec);
+    readAxis(member(root, "axis"), spec);
+    readTargets(member(root, "targets"), spec);
+    checkNameClashes(spec);
+    readStrategyAndOrder(root, spec);
+    readSchedule(member(root, "schedule"), spec);
+    readTail(member(root, "tail"), spec);
+    return spec;
+  }
+
+ private:
+  // ---- error reporting ----
+  [[noreturn]] void failAtOffset(const std::string& pointer, std::size_t offset,
+                                 const std::string& message) const {
+    TextPos p = positionAt(text_, offset);
+    throw SpecError(displayName(file_), pointer, p.line, p.column, message);
+  }
+  [[noreturn]] void fail(const std::string& pointer, const std::string& message) const {
+    TextPos p = positionOf(text_, pointer);
+    throw SpecError(displayName(file_), pointer, p.line, p.column, message);
+  }
+  // Unknown and duplicate keys are reported at the key itself rather than at its value.
+  [[noreturn]] void failAtKey(const std::string& pointer, const std::string& message) const {
+    auto loc = locatePointer(text_, pointer);
+    if (loc && loc->keyOffset) failAtOffset(pointer, *loc->keyOffset, message);
+    fail(pointer, message);
+  }
+
+  json parseJson() const {
+    try {
+      return json::parse(text_);
+    } catch (const json::parse_error& e) {
+      std::string message = "invalid JSON: " + parseErrorDetail(e.what());
+      if (e.byte == 0) throw SpecError(displayName(file_), "", 0, 0, message);
+      failAtOffset("", e.byte - 1, message);  // e.byte is the 1-based offset of the offending byte
+    } catch (const json::exception& e) {      // e.g. a number too large for a double; no position given
+      throw SpecError(displayName(file_), "", 0, 0, "invalid JSON: " + parseErrorDetail(e.what()));
+    }
+  }
+
+  // ---- typed access ----
+  static const json* member(const json& object, const char* key) {
+    auto it = object.find(key);
+    return it == object.end() ? nullptr : &*it;
+  }
+  const json& required(const json& object, const std::string& pointer, const char* key) const {
+    const json* v = member(object, key);
+    if (!v) fail(pointer, "missing required key " + inQuotes(key));
+    return *v;
+  }
+  const json& getObject(const json& j, const std::string& pointer, Names keys) const {
+    if (!j.is_object()) fail(pointer, "expected an object, found " + describe(j));
+    checkKeys(j, pointer, keys);
+    return j;
+  }
+  std::string getString(const json& j, const std::string& pointer) const {
+    if (!j.is_string()) fail(pointer, "expected a string, found " + describe(j));
+    return j.get<std::string>();
+  }
+  std::optional<int64_t> asInt(const json& j) const {
+    if (j.is_number_unsigned()) {
+      auto u = j.get<uint64_t>();
+      return u > static_cast<uint64_t>(INT64_MAX) ? std::nullopt
+                                                  : std::optional<int64_t>(static_cast<int64_t>(u));
+    }
+    if (j.is_number_integer()) return j.get<int64_t>();
+    return std::nullopt;
+  }
+  int64_t getInt(const json& j, const std::string& pointer, int64_t lo, int64_t hi) const {
+    auto v = asInt(j);
+    if (!v || *v < lo || *v > hi)
+      fail(pointer, "expected an integer from " + std::to_string(lo) + " to " + std::to_string(hi) +
+                        ", found " + describe(j));
+    return *v;
+  }
+  // Index of the string value in `allowed`.
+  std::size_t choose(const json& j, const std::string& pointer, const std::string& what,
+                     Names allowed) const {
+    std::string s = getString(j, pointer);
+    auto it = std::find(allowed.begin(), allowed.end(), s);
+    if (it == allowed.end())
+      fail(pointer,
+           "unknown " + what + " " + inQuotes(s) + suggestion(s, allowed) + "; allowed: " + join(allowed));
+    return static_cast<std::size_t>(it - allowed.begin());
+  }
+  void checkKeys(const json& object, const std::string& pointer, Names allowed) const {
+    for (const auto& [key, value] : object.items())
+      if (!contains(allowed, key))
+        failAtKey(
+            pointer + "/" + escapePointerToken(key),
+            "unknown key " + inQuotes(key) + suggestion(key, allowed) + "; allowed keys: " + join(allowed));
+  }
+  void checkIdentifier(const std::string& s, const std::string& pointer, const std::string& what) const {
+    if (!isIdentifier(s))
+      fail(pointer, what + " " + inQuotes(s) +
+                        " is not a C identifier (letters, digits and '_', not starting with a digit)");
+    if (s.size() > kMaxNameLength)
+      fail(pointer, what + " is " + std::to_string(s.size()) + " characters long; at most " +
+                        std::to_string(kMaxNameLength) + " are allowed");
+    if (contains(kCppKeywords, s)) fail(pointer, what + " " + inQuotes(s) + " is a C++ keyword");
+    if (contains(kReservedNames, s))
+      fail(pointer, what + " " + inQuotes(s) + " would clash with a name the generated code uses");
+    if (s.starts_with("__") ||
+        (s.size() > 1 && s[0] == '_' && std::isupper(static_cast<unsigned char>(s[1]))))
+      fail(pointer, what + " " + inQuotes(s) +
+                        " is reserved for the C++ implementation (it starts with \"__\" or \"_\" and an "
+                        "uppercase letter)");
+  }
+  static Names opNames() {
+    static const auto names = [] {
+      std::vector<std::string_view> v;
+      for (ReduceOp op : kAllReduceOps) v.push_back(nameOf(op));
+      return v;
+    }();
+    return names;
+  }
+  static Names dtypeNames() {
+    static const auto names = [] {
+      std::vector<std::string_view> v;
+      for (DType t : kAllDTypes) v.push_back(nameOf(t));
+      return v;
+    }();
+    return names;
+  }
+  DType getDType(const json& j, const std::string& pointer) const {
+    return kAllDTypes[choose(j, pointer, "dtype", dtypeNames())];
+  }
+
+  // ---- fields ----
+  void readVersion(const json& j) const {
+    auto v = asInt(j);
+    if (!v)
+      fail("/simdgen", "expected the integer " + std::to_string(kFormatVersion) +
+                           " (the spec format version), found " + describe(j));
+    if (*v != kFormatVersion)
+      fail("/simdgen", "unsupported spec format version " + std::to_string(*v) +
+                           "; this simdgen reads version " + std::to_string(kFormatVersion));
+  }
+
+  Extent readExtent(const json& j, const std::string& pointer) const {
+    if (auto v = asInt(j)) {
+      if (*v < 1 || *v > kMaxExtent)
+        fail(pointer, "a static extent must be from 1 to 2^40 (" + std::to_string(kMaxExtent) + "), found " +
+                          describe(j));
+      return Extent{*v, ""};
+    }
+    if (j.is_string()) {
+      std::string name = j.get<std::string>();
+      checkIdentifier(name, pointer, "runtime extent name");
+      if (contains(kLocalNames, name))
+        fail(pointer, "runtime extent name " + inQuotes(name) +
+                          " is taken by the generated code; avoid: " + join(kLocalNames));
+      return Extent{std::nullopt, name};
+    }
+    fail(pointer,
+         "expected a positive integer (a static extent) or a C identifier string (a runtime extent), found " +
+             describe(j));
+  }
+
+  void readInput(const json& j, KernelSpec& spec) const {
+    const json& input = getObject(j, "/input", kInputKeys);
+    spec.input = getDType(required(input, "/input", "dtype"), "/input/dtype");
+    const json& shape = required(input, "/input", "shape");
+    if (!shape.is_array() || shape.empty() || shape.size() > 2)
+      fail("/input/shape",
+           "expected an array of 1 or 2 extents ([cols] or [rows, cols]), found " + describe(shape));
+    std::vector<Extent> dims;
+    for (std::size_t i = 0; i < shape.size(); ++i) {
+      std::string pointer = "/input/shape/" + std::to_string(i);
+      dims.push_back(readExtent(shape[i], pointer));
+      for (std::size_t k = 0; k < i; ++k)
+        if (!dims[i].isStatic() && dims[i].name == dims[k].name)
+          fail(pointer, "runtime extent name " + inQuotes(dims[i].name) +
+                            " is already used by /input/shape/" + std::to_string(k) +
+                            "; each runtime extent is its own parameter, so names must differ");
+    }
+    spec.rank = static_cast<int>(dims.size());
+    spec.rows = spec.rank == 2 ? dims[0] : Extent{1, ""};
+    spec.cols = dims.back();
+
+    if (const json* stride = member(input, "row_stride")) {
+      if (spec.rank != 2)
+        fail("/input/row_stride",
+             "row_stride applies only to a rank-2 input (shape [rows, cols]); remove it");
+      Extent s = readExtent(*stride, "/input/row_stride");
+      if (s.isStatic() && spec.cols.isStatic() && *s.value < *spec.cols.value)
+        fail("/input/row_stride", "row_stride " + std::to_string(*s.value) +
+                                      " is smaller than the row length (cols = " +
+                                      std::to_string(*spec.cols.value) + "), so rows would overlap");
+      for (const Extent& d : dims)
+        if (!s.isStatic() && !d.isStatic() && s.name == d.name)
+          fail("/input/row_stride", "runtime row_stride " + inQuotes(s.name) +
+                                        " has the same name as a shape extent; use a different name, or omit "
+                                        "row_stride for contiguous rows");
+      spec.rowStride = s;
+    }
+
+    const Extent& span = spec.rowStride ? *spec.rowStride : spec.cols;
+    if (spec.rows.isStatic() && span.isStatic() &&
+        *spec.rows.value > kMaxInputBytes / (*span.value * bytesOf(spec.input)))
+      fail("/input/shape", "the input would span more than 2^62 bytes");
+  }
+
+  // Runtime extents become parameters of NAME and NAME_<target>; one named like those
+  // functions would shadow them.
+  void checkNameClashes(const KernelSpec& spec) const {
+    std::vector<std::string> functions{spec.name};
+    for (const TargetRequest& t : spec.targets) {
+      std::string f = spec.name + "_" + t.spelling();
+      std::replace(f.begin(), f.end(), '+', '_');
+      functions.push_back(f);
+    }
+    auto check = [&](const Extent& e, const std::string& pointer) {
+      if (!e.isStatic() && std::find(functions.begin(), functions.end(), e.name) != functions.end())
+        fail(pointer,
+             "runtime name " + inQuotes(e.name) + " clashes with the generated function of the same name");
+    };
+    if (spec.rank == 2) check(spec.rows, "/input/shape/0");
+    check(spec.cols, "/input/shape/" + std::to_string(spec.rank - 1));
+    if (spec.rowStride) check(*spec.rowStride, "/input/row_stride");
+  }
+
+  void readOutput(const json* j, KernelSpec& spec) const {
+    spec.output = defaultOutput(spec.input, spec.op);
+    if (!j) return;
+    const json& output = getObject(*j, "/output", kOutputKeys);
+    const json* dtype = member(output, "dtype");
+    if (!dtype) return;
+    DType out = getDType(*dtype, "/output/dtype");
+    auto allowed = allowedOutputs(spec.input);
+    if (std::find(allowed.begin(), allowed.end(), out) == allowed.end()) {
+      std::vector<std::string_view> names;
+      for (DType t : allowed) names.push_back(nameOf(t));
+      fail("/output/dtype",
+           "output dtype " + std::string(nameOf(out)) + " is not allowed for " +
+               std::string(nameOf(spec.input)) +
+               " input (the input type or a wider type of the same family); allowed: " + join(names));
+    }
+    spec.output = out;
+  }
+
+  void readAxis(const json* j, KernelSpec& spec) const {
+    // A rank-1 input is one row of the normalised [rows, cols] view: its axis 0 is that view's axis 1.
+    spec.axis = 1;
+    if (!j) return;
+    auto v = asInt(*j);
+    if (spec.rank == 1) {
+      if (!v || *v != 0) fail("/axis", "a rank-1 input has only axis 0; allowed: 0; found " + describe(*j));
+      return;
+    }
+    if (!v || (*v != 0 && *v != 1))
+      fail("/axis",
+           "a rank-2 input has axes 0 (column reductions) and 1 (row reductions); allowed: 0, 1; found " +
+               describe(*j));
+    spec.axis = static_cast<int>(*v);
+  }
+
+  TargetRequest parseTarget(const std::string& s, const std::string& pointer) const {
+    std::vector<std::string> parts;
+    for (std::size_t start = 0;;) {
+      std::size_t plus = s.find('+', start);
+      parts.push_back(s.substr(start, plus - start));
+      if (plus == std::string::npos) break;
+      start = plus + 1;
+    }
+    auto isa = std::find_if(std::begin(kIsas), std::end(kIsas),
+                            [&](const IsaFeatures& i) { return i.isa == parts[0]; });
+    if (isa == std::end(kIsas))
+      fail(pointer, "unknown ISA " + inQuotes(parts[0]) + suggestion(parts[0], kIsaNames) +
+                        "; allowed ISAs: " + join(kIsaNames) +
+                        " (optionally with +features, e.g. \"avx512+vnni\")");
+    TargetRequest target{std::string(isa->isa), {}};
+    for (std::size_t i = 1; i < parts.size(); ++i) {
+      const std::string& f = parts[i];
+      if (isa->features.empty()) fail(pointer, inQuotes(isa->isa) + " takes no features");
+      if (f.empty())
+        fail(pointer, "empty feature name after '+'; allowed features for " + std::string(isa->isa) + ": " +
+                          join(isa->features));
+      if (isa->isa == "avx512" && (f == "f" || f == "bw" || f == "dq" || f == "vl"))
+        fail(pointer,
+             "avx512 already implies F, BW, DQ and VL; allowed features for avx512: " + join(isa->features));
+      if (!contains(isa->features, f))
+        fail(pointer, "unknown " + std::string(isa->isa) + " feature " + inQuotes(f) +
+                          suggestion(f, isa->features) + "; allowed features for " + std::string(isa->isa) +
+                          ": " + join(isa->features));
+      if (std::find(target.features.begin(), target.features.end(), f) != target.features.end())
+        fail(pointer, "feature " + inQuotes(f) + " is listed twice");
+      target.features.push_back(f);
+    }
+    std::sort(target.features.begin(), target.features.end());
+    return target;
+  }
+
+  void readTargets(const json* j, KernelSpec& spec) const {
+    if (!j) {
+      for (std::string_view t : kDefaultTargets)
+        spec.targets.push_back(parseTarget(std::string(t), "/targets"));
+      return;
+    }
+    if (!j->is_array()) fail("/targets", "expected an array of target strings, found " + describe(*j));
+    if (j->empty())
+      fail("/targets",
+           "expected at least one target (\"scalar\" is added automatically when missing); allowed ISAs: " +
+               join(kIsaNames));
+    for (std::size_t i = 0; i < j->size(); ++i) {
+      std::string pointer = "/targets/" + std::to_string(i);
+      TargetRequest t = parseTarget(getString((*j)[i], pointer), pointer);
+      for (std::size_t k = 0; k < spec.targets.size(); ++k)
+        if (spec.targets[k].spelling() == t.spelling())
+          fail(pointer, "duplicate target " + inQuotes(t.spelling()) + " (same as /targets/" +
+                            std::to_string(k) + ")");
+      spec.targets.push_back(std::move(t));
+    }
+    // The dispatcher always needs a variant that runs everywhere.
+    bool hasScalar = std::any_of(spec.targets.begin(), spec.targets.end(),
+                                 [](const TargetRequest& t) { return t.isa == "scalar"; });
+    if (!hasScalar) spec.targets.push_back(TargetRequest{"scalar", {}});
+  }
+
+  void readStrategyAndOrder(const json& root, KernelSpec& spec) const {
+    if (const json* j = member(root, "strategy")) {
+      spec.strategy = static_cast<Strategy>(choose(*j, "/strategy", "strategy", kStrategyNames));
+      if (spec.axis == 0 && spec.strategy != Strategy::automatic)
+        fail("/strategy", "strategy " + inQuotes(nameOf(spec.strategy)) +
+                              " does not apply to column reductions (axis 0): they already keep one lane per "
+                              "column; allowed: auto");
+    }
+    if (const json* j = member(root, "order"))
+      spec.order = static_cast<FloatOrder>(choose(*j, "/order", "order", kOrderNames));
+    if (spec.order == FloatOrder::sequential && isFloat(spec.input) &&
+        (spec.strategy == Strategy::inner_reduction || spec.strategy == Strategy::vector_accumulator))
+      fail("/order", "order \"sequential\" conflicts with strategy " + inQuotes(nameOf(spec.strategy)) +
+                         " on " + std::string(nameOf(spec.input)) +
+                         " input: only inner_parallel keeps the order; use strategy inner_parallel or auto");
+  }
+
+  void readSchedule(const json* j, KernelSpec& spec) const {
+    if (!j) return;
+    const json& s = getObject(*j, "/schedule", kScheduleKeys);
+    if (const json* v = member(s, "accumulators"))
+      spec.schedule.accumulators = static_cast<int>(getInt(*v, "/schedule/accumulators", 1, 16));
+    if (const json* v = member(s, "unroll"))
+      spec.schedule.unroll = static_cast<int>(getInt(*v, "/schedule/unroll", 1, 8));
+    if (const json* v = member(s, "rows"))
+      spec.schedule.rows = static_cast<int>(getInt(*v, "/schedule/rows", 1, 16));
+  }
+
+  void readTail(const json* j, KernelSpec& spec) const {
+    if (!j) return;
+    spec.tail = static_cast<TailPolicy>(choose(*j, "/tail", "tail", kTailNames));
+    // Vector lanes run along cols for both axes, so cols is the extent the tail handles.
+    if (spec.tail == TailPolicy::none && !spec.cols.isStatic())
+      fail("/tail",
+           "tail \"none\" promises that cols is a multiple of the vector width, which cannot be checked for "
+           "the runtime extent " +
+               inQuotes(spec.cols.name) + "; allowed here: predicated, scalar");
+  }
+
+  const std::string& text_;
+  const std::filesystem::path& file_;
+};
+
+std::string formatError(const std::string& file, const std::string& pointer, int line, int column,
+                        const std::string& message) {
+  std::string out = file + ":";
+  if (line > 0) out += std::to_string(line) + ":" + std::to_string(column) + ":";
+  out += " error: ";
+  if (!pointer.empty()) out += "at " + pointer + ": ";
+  return out + message;
+}
+
+}  // namespace
+
+SpecError::SpecError(std::string file_, std::string pointer_, int line_, int column_,
+                     const std::string& message)
+    : std::runtime_error(formatError(file_, pointer_, line_, column_, message)),
+      file(std::move(file_)),
+      pointer(std::move(pointer_)),
+      line(line_),
+      column(column_) {}
+
+std::string TargetRequest::spelling() const {
+  std::string s = isa;
+  for (const std::string& f : features) s += "+" + f;
+  return s;
+}
+
+KernelSpec parseSpecText(const std::string& text, const std::filesystem::path& file) {
+  return Parser(text, file).parse();
+}
+
+KernelSpec loadSpec(const std::filesystem::path& file) {
+  std::error_code ec;
+  std::ifstream in(file, std::ios::binary);
+  if (!in || std::filesystem::is_directory(file, ec))
+    throw SpecError(displayName(file), "", 0, 0, "cannot read file");
+  std::ostringstream buffer;
+  buffer << in.rdbuf();
+  if (in.bad()) throw SpecError(displayName(file), "", 0, 0, "cannot read file");
+  return parseSpecText(buffer.str(), file);
+}
+
+std::string_view nameOf(Strategy s) { return kStrategyNames[static_cast<int>(s)]; }
+std::string_view nameOf(TailPolicy t) { return kTailNames[static_cast<int>(t)]; }
+std::string_view nameOf(FloatOrder o) { return kOrderNames[static_cast<int>(o)]; }
+
+}  // namespace simdgen

@@ -1,0 +1,45 @@
+// Target tables: what each ISA offers the plan builders (vector width, registers, masked tails,
+// widening dot products) and what the emitter needs to guard a variant (function attribute,
+// run-time CPU check). Builders ask for capabilities, never for intrinsic names.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/dtype.h"
+#include "spec/spec.h"
+
+namespace simdgen {
+
+// A widening sum that adds `group` adjacent inputs into each accumulator lane in one step.
+struct DotCapability {
+  int group = 1;
+  DType acc = DType::i32;    // accumulator lane type (may be wider than the output, then truncated)
+  std::string instruction;  // for the generated comment: "vpdpbusd (AVX512-VNNI) with a ones vector"
+};
+
+struct Target {
+  std::string spelling;  // "avx512+vnni"
+  std::string isa;       // "scalar" | "avx2" | "avx512" | "generic"
+  std::vector<std::string> features;
+  std::string suffix;     // "avx512_vnni": the variant's function-name suffix
+  int vectorBits = 0;     // 0 = scalar
+  int registers = 0;      // architectural vector registers
+  bool maskRegisters = false;        // predicated tails with per-lane masks (AVX-512)
+  std::string attribute;  // __attribute__((target(...))) string; empty for scalar
+  std::string cpuCheck;   // C condition the dispatcher tests; empty = always
+  int priority = 0;       // dispatcher tries higher first
+
+  bool has(const std::string& feature) const;
+  int lanes(DType t) const { return vectorBits ? vectorBits / bitsOf(t) : 1; }
+  std::optional<DotCapability> dot(DType in, DType out) const;
+};
+
+// The one factory for spec targets. Throws std::invalid_argument for an unknown ISA/feature.
+Target makeTarget(const TargetRequest& request);
+// A vector-length-agnostic stand-in for plan simulation at any width (128..2048 bits), with the
+// dot-product capabilities switched on so every plan shape is exercised.
+Target makeGenericTarget(int vectorBits);
+
+}  // namespace simdgen

@@ -1,0 +1,144 @@
+// The clang layer: formatting with the generated-code style and in-process compile checks.
+#include <doctest/doctest.h>
+
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+
+#include "clang/check.h"
+#include "clang/format.h"
+
+#ifndef SIMDGEN_SOURCE_DIR
+#define SIMDGEN_SOURCE_DIR "."  // standalone builds run from the source root
+#endif
+
+using namespace simdgen::clangtools;
+
+namespace {
+
+std::string projectStyle() {
+  std::ifstream in(SIMDGEN_SOURCE_DIR "/templates/.clang-format");
+  REQUIRE(in.good());
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+bool hasDiag(const CheckResult& r, const std::string& needle) {
+  for (const Diagnostic& d : r.diagnostics) {
+    if (d.message.find(needle) != std::string::npos) return true;
+  }
+  return false;
+}
+
+const char* kAvx512Body = R"(
+#include <stdint.h>
+#include <immintrin.h>
+__m512i add16(__m512i a, __m512i b) { return _mm512_add_epi32(a, b); }
+)";
+
+}  // namespace
+
+TEST_CASE("formatCpp applies the project style deterministically") {
+  const std::string style = projectStyle();
+  // The comment is >100 columns and must survive verbatim (ReflowComments: false).
+  const std::string comment =
+      "// lanes: | a0+a8 | a1+a9 | a2+a10 | a3+a11 | a4+a12 | a5+a13 | a6+a14 | a7+a15 | "
+      "(upper half dropped) |";
+  const std::string code =
+      "#include <stdint.h>\n#include <immintrin.h>\n" + comment +
+      "\nstatic inline int32_t f(const int32_t *p,int n){int s=0;for(int i=0;i<n;++i){s+=p[i];}"
+      "return s;}\nvoid g(){}\n";
+  const std::string a = formatCpp(code, style, "kernel.h");
+  const std::string b = formatCpp(code, style, "kernel.h");
+  CHECK(a == b);
+  CHECK(formatCpp(a, style, "kernel.h") == a);  // idempotent
+  CHECK(a.find(comment + "\n") != std::string::npos);
+  CHECK(a.find("const int32_t* p, int n") != std::string::npos);  // PointerAlignment: Left
+  CHECK(a.find("\n  int s = 0;\n") != std::string::npos);         // IndentWidth 2
+  CHECK(a.find("void g() {}") != std::string::npos);             // empty fn on one line
+  // SortIncludes: Never keeps stdint.h before immintrin.h.
+  CHECK(a.find("<stdint.h>") < a.find("<immintrin.h>"));
+}
+
+TEST_CASE("formatCpp rejects an invalid style") {
+  CHECK_THROWS_AS(formatCpp("int x;", "NoSuchOption: 3\n", "a.cpp"), std::runtime_error);
+  CHECK_THROWS_AS(formatCpp("int x;", "ColumnLimit: [\n", "a.cpp"), std::runtime_error);
+}
+
+TEST_CASE("compileCheck accepts AVX-512 code with a function-level target attribute") {
+  const std::string src = std::string(kAvx512Body).insert(
+      std::string(kAvx512Body).find("__m512i add16"), "__attribute__((target(\"avx512f\"))) ");
+  const CheckResult r = compileCheck(src, "kernel.cpp", "x86_64-linux-gnu", {});
+  INFO(formatDiagnostics(r));
+  CHECK(r.ok);
+  CHECK(r.diagnostics.empty());
+}
+
+TEST_CASE("compileCheck rejects AVX-512 code without the target attribute") {
+  const CheckResult r = compileCheck(kAvx512Body, "kernel.cpp", "x86_64-linux-gnu", {});
+  INFO(formatDiagnostics(r));
+  CHECK_FALSE(r.ok);
+  CHECK((hasDiag(r, "avx512f") || hasDiag(r, "always_inline")));
+}
+
+TEST_CASE("compileCheck reports syntax errors as file:line:col") {
+  const CheckResult r =
+      compileCheck("int f() {\n  return 1\n}\n", "bad.cpp", "x86_64-linux-gnu", {});
+  CHECK_FALSE(r.ok);
+  REQUIRE_FALSE(r.diagnostics.empty());
+  const Diagnostic& d = r.diagnostics.front();
+  CHECK(d.level == "error");
+  CHECK(d.file == "bad.cpp");
+  CHECK(d.line == 2);
+  CHECK(d.column == 11);
+  CHECK(formatDiagnostics(r).rfind("bad.cpp:2:11: error: ", 0) == 0);
+}
+
+TEST_CASE("compileCheck compiles SVE code for aarch64") {
+  const char* src = R"(
+#include <stdint.h>
+#include <arm_sve.h>
+__attribute__((target("+sve"))) int64_t sum(const int32_t* p) {
+  return svaddv_s32(svptrue_b32(), svld1_s32(svptrue_b32(), p));
+}
+)";
+  const CheckResult r = compileCheck(src, "sve.cpp", "aarch64-linux-gnu", {});
+  INFO(formatDiagnostics(r));
+  CHECK(r.ok);
+}
+
+TEST_CASE("compileCheck sees extra files beside the main file") {
+  const std::string header = std::string("#pragma once\n") + kAvx512Body;
+  const char* src = R"(#include "gen/kernel.h"
+__attribute__((target("avx512f"))) __m512i twice(__m512i a) { return add16(a, a); }
+)";
+  SUBCASE("header without target attribute fails, located in the header") {
+    const CheckResult r =
+        compileCheck(src, "gen_test.cpp", "x86_64-linux-gnu", {{"gen/kernel.h", header}});
+    CHECK_FALSE(r.ok);
+    CHECK(formatDiagnostics(r).find("gen/kernel.h:") != std::string::npos);
+  }
+  SUBCASE("fixed header passes") {
+    std::string fixed = header;
+    fixed.insert(fixed.find("__m512i add16"), "__attribute__((target(\"avx512f\"))) ");
+    const CheckResult r =
+        compileCheck(src, "gen_test.cpp", "x86_64-linux-gnu", {{"gen/kernel.h", fixed}});
+    INFO(formatDiagnostics(r));
+    CHECK(r.ok);
+  }
+  SUBCASE("missing header is a fatal error") {
+    const CheckResult r = compileCheck(src, "gen_test.cpp", "x86_64-linux-gnu", {});
+    CHECK_FALSE(r.ok);
+    CHECK(hasDiag(r, "gen/kernel.h"));
+  }
+}
+
+TEST_CASE("compileCheck passes extra args through") {
+  const char* src = "int f(int x) { int unused; return x; }\n";
+  CHECK(compileCheck(src, "w.cpp", "x86_64-linux-gnu", {}).ok);
+  const CheckResult r = compileCheck(src, "w.cpp", "x86_64-linux-gnu", {}, {"-Werror"});
+  CHECK_FALSE(r.ok);
+  CHECK(hasDiag(r, "unused"));
+}
