@@ -81,14 +81,14 @@ void colprod_i16_scalar(const int16_t* input, int64_t rows, int64_t cols, int64_
   // 1 columns per step
   int64_t j = 0;
   for (; j < cols; ++j) {
-    int16_t acc0 = (int16_t)(1);
+    uint16_t acc0 = (uint16_t)(int16_t)(1);
     // one row per step: each lane is one column
     int64_t r = 0;
     for (; r < rows; ++r) {
-      int16_t x0 = input[j + r * stride];
-      acc0 = (int16_t)((uint32_t)x0 * (uint32_t)acc0);
+      uint16_t x0 = (uint16_t)input[j + r * stride];
+      acc0 = (uint16_t)((uint32_t)x0 * (uint32_t)acc0);
     }
-    output[j] = acc0;
+    output[j] = (int16_t)acc0;
   }
 }
 

@@ -184,15 +184,15 @@ void colsum_i16_scalar(const int16_t* input, int64_t rows, int64_t cols, int64_t
   // 1 columns per step
   int64_t j = 0;
   for (; j < cols; ++j) {
-    int32_t acc0 = (int32_t)(0);
+    uint32_t acc0 = (uint32_t)(int32_t)(0);
     // one row per step: each lane is one column
     int64_t r = 0;
     for (; r < rows; ++r) {
-      int16_t x0 = input[j + r * stride];
-      int32_t x0_w0 = (int32_t)x0;
-      acc0 = (int32_t)((uint32_t)x0_w0 + (uint32_t)acc0);
+      uint16_t x0 = (uint16_t)input[j + r * stride];
+      uint32_t x0_w0 = (uint32_t)(int32_t)(int16_t)x0;
+      acc0 = (x0_w0 + acc0);
     }
-    output[j] = acc0;
+    output[j] = (int32_t)acc0;
   }
 }
 

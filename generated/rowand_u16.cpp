@@ -36,10 +36,10 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowand_u16_av
     const uint16_t* input, int64_t rows, int64_t cols, int64_t stride, uint16_t* output) {
   int64_t i = 0;
   for (; i < rows; ++i) {
-    __m512i acc0 = _mm512_set1_epi16((short)(-1));
-    __m512i acc1 = _mm512_set1_epi16((short)(-1));
-    __m512i acc2 = _mm512_set1_epi16((short)(-1));
-    __m512i acc3 = _mm512_set1_epi16((short)(-1));
+    __m512i acc0 = _mm512_set1_epi16((short)(65535));
+    __m512i acc1 = _mm512_set1_epi16((short)(65535));
+    __m512i acc2 = _mm512_set1_epi16((short)(65535));
+    __m512i acc3 = _mm512_set1_epi16((short)(65535));
     // 4 vectors per iteration
     int64_t j = 0;
     for (; j + 128 <= cols; j += 128) {
@@ -59,7 +59,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowand_u16_av
     }
     // predicated tail: lanes past the row end read the identity
     if (j < cols) {
-      __m512i tail0 = _mm512_mask_loadu_epi16(_mm512_set1_epi16((short)(-1)),
+      __m512i tail0 = _mm512_mask_loadu_epi16(_mm512_set1_epi16((short)(65535)),
                                               (__mmask32)simdgen_lanes_below(cols - j, 32),
                                               input + i * stride + j);
       acc0 = _mm512_and_si512(tail0, acc0);
@@ -92,10 +92,10 @@ __attribute__((target("avx2"))) void rowand_u16_avx2(const uint16_t* input, int6
                                                      uint16_t* output) {
   int64_t i = 0;
   for (; i < rows; ++i) {
-    __m256i acc0 = _mm256_set1_epi16((short)(-1));
-    __m256i acc1 = _mm256_set1_epi16((short)(-1));
-    __m256i acc2 = _mm256_set1_epi16((short)(-1));
-    __m256i acc3 = _mm256_set1_epi16((short)(-1));
+    __m256i acc0 = _mm256_set1_epi16((short)(65535));
+    __m256i acc1 = _mm256_set1_epi16((short)(65535));
+    __m256i acc2 = _mm256_set1_epi16((short)(65535));
+    __m256i acc3 = _mm256_set1_epi16((short)(65535));
     // 4 vectors per iteration
     int64_t j = 0;
     for (; j + 64 <= cols; j += 64) {
@@ -116,7 +116,7 @@ __attribute__((target("avx2"))) void rowand_u16_avx2(const uint16_t* input, int6
     // predicated tail: lanes past the row end read the identity
     if (j < cols) {
       alignas(32) uint16_t tail0_stage[16];
-      _mm256_store_si256((__m256i*)tail0_stage, _mm256_set1_epi16((short)(-1)));
+      _mm256_store_si256((__m256i*)tail0_stage, _mm256_set1_epi16((short)(65535)));
       __builtin_memcpy(tail0_stage, input + i * stride + j, (size_t)(cols - j) * sizeof(uint16_t));
       __m256i tail0 = _mm256_load_si256((const __m256i*)tail0_stage);
       acc0 = _mm256_and_si256(tail0, acc0);
@@ -142,10 +142,10 @@ void rowand_u16_scalar(const uint16_t* input, int64_t rows, int64_t cols, int64_
                        uint16_t* output) {
   int64_t i = 0;
   for (; i < rows; ++i) {
-    uint16_t acc0 = (uint16_t)(-1);
-    uint16_t acc1 = (uint16_t)(-1);
-    uint16_t acc2 = (uint16_t)(-1);
-    uint16_t acc3 = (uint16_t)(-1);
+    uint16_t acc0 = (uint16_t)(65535);
+    uint16_t acc1 = (uint16_t)(65535);
+    uint16_t acc2 = (uint16_t)(65535);
+    uint16_t acc3 = (uint16_t)(65535);
     // 4 vectors per iteration
     int64_t j = 0;
     for (; j + 4 <= cols; j += 4) {

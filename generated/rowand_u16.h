@@ -12,7 +12,7 @@
 /// cols: columns (>= 0).
 /// stride: elements between row starts (>= columns).
 /// output: one element per row of u16; must not overlap input.
-/// An empty reduction yields the identity of and in the input type (-1), converted to the output type.
+/// An empty reduction yields the identity of and in the input type (65535), converted to the output type.
 /// Thread-safe: picks the best variant for this CPU once (variants are also callable by name).
 void rowand_u16(const uint16_t* input, int64_t rows, int64_t cols, int64_t stride,
                 uint16_t* output);

@@ -236,8 +236,8 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowprod_i32_a
                                         _mm256_extracti128_si256(row_sum_v256, 1));
     row_sum_v = _mm_mullo_epi32(row_sum_v, _mm_srli_si128(row_sum_v, 8));
     row_sum_v = _mm_mullo_epi32(row_sum_v, _mm_srli_si128(row_sum_v, 4));
-    int32_t row_sum = (int32_t)_mm_cvtsi128_si32(row_sum_v);
-    output[i] = row_sum;
+    uint32_t row_sum = (uint32_t)(int32_t)_mm_cvtsi128_si32(row_sum_v);
+    output[i] = (int32_t)row_sum;
   }
 }
 #endif
@@ -404,8 +404,8 @@ __attribute__((target("avx2"))) void rowprod_i32_avx2(const int32_t* input, int6
         _mm_mullo_epi32(_mm256_castsi256_si128(acc0), _mm256_extracti128_si256(acc0, 1));
     row_sum_v = _mm_mullo_epi32(row_sum_v, _mm_srli_si128(row_sum_v, 8));
     row_sum_v = _mm_mullo_epi32(row_sum_v, _mm_srli_si128(row_sum_v, 4));
-    int32_t row_sum = (int32_t)_mm_cvtsi128_si32(row_sum_v);
-    output[i] = row_sum;
+    uint32_t row_sum = (uint32_t)(int32_t)_mm_cvtsi128_si32(row_sum_v);
+    output[i] = (int32_t)row_sum;
   }
 }
 #endif
@@ -417,31 +417,31 @@ void rowprod_i32_scalar(const int32_t* input, int64_t rows, int64_t cols, int64_
                         int32_t* output) {
   int64_t i = 0;
   for (; i < rows; ++i) {
-    int32_t acc0 = (int32_t)(1);
-    int32_t acc1 = (int32_t)(1);
-    int32_t acc2 = (int32_t)(1);
-    int32_t acc3 = (int32_t)(1);
+    uint32_t acc0 = (uint32_t)(int32_t)(1);
+    uint32_t acc1 = (uint32_t)(int32_t)(1);
+    uint32_t acc2 = (uint32_t)(int32_t)(1);
+    uint32_t acc3 = (uint32_t)(int32_t)(1);
     // 4 vectors per iteration
     int64_t j = 0;
     for (; j + 4 <= cols; j += 4) {
-      int32_t x0 = input[i * stride + j];
-      acc0 = (int32_t)((uint32_t)x0 * (uint32_t)acc0);
-      int32_t x1 = input[i * stride + j + 1];
-      acc1 = (int32_t)((uint32_t)x1 * (uint32_t)acc1);
-      int32_t x2 = input[i * stride + j + 2];
-      acc2 = (int32_t)((uint32_t)x2 * (uint32_t)acc2);
-      int32_t x3 = input[i * stride + j + 3];
-      acc3 = (int32_t)((uint32_t)x3 * (uint32_t)acc3);
+      uint32_t x0 = (uint32_t)input[i * stride + j];
+      acc0 = (x0 * acc0);
+      uint32_t x1 = (uint32_t)input[i * stride + j + 1];
+      acc1 = (x1 * acc1);
+      uint32_t x2 = (uint32_t)input[i * stride + j + 2];
+      acc2 = (x2 * acc2);
+      uint32_t x3 = (uint32_t)input[i * stride + j + 3];
+      acc3 = (x3 * acc3);
     }
     // one vector at a time
     for (; j < cols; ++j) {
-      int32_t x0 = input[i * stride + j];
-      acc0 = (int32_t)((uint32_t)x0 * (uint32_t)acc0);
+      uint32_t x0 = (uint32_t)input[i * stride + j];
+      acc0 = (x0 * acc0);
     }
-    acc0 = (int32_t)((uint32_t)acc1 * (uint32_t)acc0);
-    acc2 = (int32_t)((uint32_t)acc3 * (uint32_t)acc2);
-    acc0 = (int32_t)((uint32_t)acc2 * (uint32_t)acc0);
-    output[i] = acc0;
+    acc0 = (acc1 * acc0);
+    acc2 = (acc3 * acc2);
+    acc0 = (acc2 * acc0);
+    output[i] = (int32_t)acc0;
   }
 }
 

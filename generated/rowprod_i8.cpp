@@ -37,7 +37,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowprod_i8_av
     const int8_t* input, int64_t rows, int64_t cols, int64_t stride, int8_t* output) {
   int64_t i = 0;
   for (; i < rows; ++i) {
-    int8_t row_acc = (int8_t)(1);
+    uint8_t row_acc = (uint8_t)(int8_t)(1);
     // horizontal reduction every iteration
     int64_t j = 0;
     for (; j + 64 <= cols; j += 64) {
@@ -82,8 +82,8 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowprod_i8_av
           _mm_slli_epi16(_mm_mullo_epi16(_mm_srli_epi16(x_sum_v, 8),
                                          _mm_srli_epi16(_mm_srli_si128(x_sum_v, 1), 8)),
                          8));
-      int8_t x_sum = (int8_t)_mm_cvtsi128_si32(x_sum_v);
-      row_acc = (int8_t)((uint32_t)x_sum * (uint32_t)row_acc);
+      uint8_t x_sum = (uint8_t)(int8_t)_mm_cvtsi128_si32(x_sum_v);
+      row_acc = (uint8_t)((uint32_t)x_sum * (uint32_t)row_acc);
     }
     // predicated tail
     if (j < cols) {
@@ -130,10 +130,10 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowprod_i8_av
           _mm_slli_epi16(_mm_mullo_epi16(_mm_srli_epi16(tail_sum_v, 8),
                                          _mm_srli_epi16(_mm_srli_si128(tail_sum_v, 1), 8)),
                          8));
-      int8_t tail_sum = (int8_t)_mm_cvtsi128_si32(tail_sum_v);
-      row_acc = (int8_t)((uint32_t)tail_sum * (uint32_t)row_acc);
+      uint8_t tail_sum = (uint8_t)(int8_t)_mm_cvtsi128_si32(tail_sum_v);
+      row_acc = (uint8_t)((uint32_t)tail_sum * (uint32_t)row_acc);
     }
-    output[i] = row_acc;
+    output[i] = (int8_t)row_acc;
   }
 }
 #endif
@@ -150,7 +150,7 @@ __attribute__((target("avx2"))) void rowprod_i8_avx2(const int8_t* input, int64_
                                                      int64_t cols, int64_t stride, int8_t* output) {
   int64_t i = 0;
   for (; i < rows; ++i) {
-    int8_t row_acc = (int8_t)(1);
+    uint8_t row_acc = (uint8_t)(int8_t)(1);
     // horizontal reduction every iteration
     int64_t j = 0;
     for (; j + 32 <= cols; j += 32) {
@@ -185,8 +185,8 @@ __attribute__((target("avx2"))) void rowprod_i8_avx2(const int8_t* input, int64_
           _mm_slli_epi16(_mm_mullo_epi16(_mm_srli_epi16(x_sum_v, 8),
                                          _mm_srli_epi16(_mm_srli_si128(x_sum_v, 1), 8)),
                          8));
-      int8_t x_sum = (int8_t)_mm_cvtsi128_si32(x_sum_v);
-      row_acc = (int8_t)((uint32_t)x_sum * (uint32_t)row_acc);
+      uint8_t x_sum = (uint8_t)(int8_t)_mm_cvtsi128_si32(x_sum_v);
+      row_acc = (uint8_t)((uint32_t)x_sum * (uint32_t)row_acc);
     }
     // predicated tail
     if (j < cols) {
@@ -225,10 +225,10 @@ __attribute__((target("avx2"))) void rowprod_i8_avx2(const int8_t* input, int64_
           _mm_slli_epi16(_mm_mullo_epi16(_mm_srli_epi16(tail_sum_v, 8),
                                          _mm_srli_epi16(_mm_srli_si128(tail_sum_v, 1), 8)),
                          8));
-      int8_t tail_sum = (int8_t)_mm_cvtsi128_si32(tail_sum_v);
-      row_acc = (int8_t)((uint32_t)tail_sum * (uint32_t)row_acc);
+      uint8_t tail_sum = (uint8_t)(int8_t)_mm_cvtsi128_si32(tail_sum_v);
+      row_acc = (uint8_t)((uint32_t)tail_sum * (uint32_t)row_acc);
     }
-    output[i] = row_acc;
+    output[i] = (int8_t)row_acc;
   }
 }
 #endif
@@ -240,14 +240,14 @@ void rowprod_i8_scalar(const int8_t* input, int64_t rows, int64_t cols, int64_t 
                        int8_t* output) {
   int64_t i = 0;
   for (; i < rows; ++i) {
-    int8_t row_acc = (int8_t)(1);
+    uint8_t row_acc = (uint8_t)(int8_t)(1);
     // horizontal reduction every iteration
     int64_t j = 0;
     for (; j < cols; ++j) {
-      int8_t x = input[i * stride + j];
-      row_acc = (int8_t)((uint32_t)x * (uint32_t)row_acc);
+      uint8_t x = (uint8_t)input[i * stride + j];
+      row_acc = (uint8_t)((uint32_t)x * (uint32_t)row_acc);
     }
-    output[i] = row_acc;
+    output[i] = (int8_t)row_acc;
   }
 }
 

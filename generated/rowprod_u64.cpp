@@ -412,22 +412,22 @@ void rowprod_u64_scalar(const uint64_t* input, int64_t rows, int64_t cols, int64
     int64_t j = 0;
     for (; j + 4 <= cols; j += 4) {
       uint64_t x0 = input[i * stride + j];
-      acc0 = (uint64_t)((uint64_t)x0 * (uint64_t)acc0);
+      acc0 = (x0 * acc0);
       uint64_t x1 = input[i * stride + j + 1];
-      acc1 = (uint64_t)((uint64_t)x1 * (uint64_t)acc1);
+      acc1 = (x1 * acc1);
       uint64_t x2 = input[i * stride + j + 2];
-      acc2 = (uint64_t)((uint64_t)x2 * (uint64_t)acc2);
+      acc2 = (x2 * acc2);
       uint64_t x3 = input[i * stride + j + 3];
-      acc3 = (uint64_t)((uint64_t)x3 * (uint64_t)acc3);
+      acc3 = (x3 * acc3);
     }
     // one vector at a time
     for (; j < cols; ++j) {
       uint64_t x0 = input[i * stride + j];
-      acc0 = (uint64_t)((uint64_t)x0 * (uint64_t)acc0);
+      acc0 = (x0 * acc0);
     }
-    acc0 = (uint64_t)((uint64_t)acc1 * (uint64_t)acc0);
-    acc2 = (uint64_t)((uint64_t)acc3 * (uint64_t)acc2);
-    acc0 = (uint64_t)((uint64_t)acc2 * (uint64_t)acc0);
+    acc0 = (acc1 * acc0);
+    acc2 = (acc3 * acc2);
+    acc0 = (acc2 * acc0);
     output[i] = acc0;
   }
 }

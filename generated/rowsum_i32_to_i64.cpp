@@ -227,8 +227,8 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_i32_to
     __m128i row_sum_v = _mm_add_epi64(_mm256_castsi256_si128(row_sum_v256),
                                       _mm256_extracti128_si256(row_sum_v256, 1));
     row_sum_v = _mm_add_epi64(row_sum_v, _mm_srli_si128(row_sum_v, 8));
-    int64_t row_sum = (int64_t)_mm_cvtsi128_si64(row_sum_v);
-    output[i] = row_sum;
+    uint64_t row_sum = (uint64_t)(int64_t)_mm_cvtsi128_si64(row_sum_v);
+    output[i] = (int64_t)row_sum;
   }
 }
 #endif
@@ -386,8 +386,8 @@ __attribute__((target("avx2"))) void rowsum_i32_to_i64_avx2(const int32_t* input
     __m128i row_sum_v =
         _mm_add_epi64(_mm256_castsi256_si128(acc0), _mm256_extracti128_si256(acc0, 1));
     row_sum_v = _mm_add_epi64(row_sum_v, _mm_srli_si128(row_sum_v, 8));
-    int64_t row_sum = (int64_t)_mm_cvtsi128_si64(row_sum_v);
-    output[i] = row_sum;
+    uint64_t row_sum = (uint64_t)(int64_t)_mm_cvtsi128_si64(row_sum_v);
+    output[i] = (int64_t)row_sum;
   }
 }
 #endif
@@ -399,36 +399,36 @@ void rowsum_i32_to_i64_scalar(const int32_t* input, int64_t rows, int64_t cols, 
                               int64_t* output) {
   int64_t i = 0;
   for (; i < rows; ++i) {
-    int64_t acc0 = (int64_t)(0);
-    int64_t acc1 = (int64_t)(0);
-    int64_t acc2 = (int64_t)(0);
-    int64_t acc3 = (int64_t)(0);
+    uint64_t acc0 = (uint64_t)(int64_t)(0);
+    uint64_t acc1 = (uint64_t)(int64_t)(0);
+    uint64_t acc2 = (uint64_t)(int64_t)(0);
+    uint64_t acc3 = (uint64_t)(int64_t)(0);
     // 4 vectors per iteration
     int64_t j = 0;
     for (; j + 4 <= cols; j += 4) {
-      int32_t x0 = input[i * stride + j];
-      int64_t x0_w0 = (int64_t)x0;
-      acc0 = (int64_t)((uint64_t)x0_w0 + (uint64_t)acc0);
-      int32_t x1 = input[i * stride + j + 1];
-      int64_t x1_w0 = (int64_t)x1;
-      acc1 = (int64_t)((uint64_t)x1_w0 + (uint64_t)acc1);
-      int32_t x2 = input[i * stride + j + 2];
-      int64_t x2_w0 = (int64_t)x2;
-      acc2 = (int64_t)((uint64_t)x2_w0 + (uint64_t)acc2);
-      int32_t x3 = input[i * stride + j + 3];
-      int64_t x3_w0 = (int64_t)x3;
-      acc3 = (int64_t)((uint64_t)x3_w0 + (uint64_t)acc3);
+      uint32_t x0 = (uint32_t)input[i * stride + j];
+      uint64_t x0_w0 = (uint64_t)(int64_t)(int32_t)x0;
+      acc0 = (x0_w0 + acc0);
+      uint32_t x1 = (uint32_t)input[i * stride + j + 1];
+      uint64_t x1_w0 = (uint64_t)(int64_t)(int32_t)x1;
+      acc1 = (x1_w0 + acc1);
+      uint32_t x2 = (uint32_t)input[i * stride + j + 2];
+      uint64_t x2_w0 = (uint64_t)(int64_t)(int32_t)x2;
+      acc2 = (x2_w0 + acc2);
+      uint32_t x3 = (uint32_t)input[i * stride + j + 3];
+      uint64_t x3_w0 = (uint64_t)(int64_t)(int32_t)x3;
+      acc3 = (x3_w0 + acc3);
     }
     // one vector at a time
     for (; j < cols; ++j) {
-      int32_t x0 = input[i * stride + j];
-      int64_t x0_w0 = (int64_t)x0;
-      acc0 = (int64_t)((uint64_t)x0_w0 + (uint64_t)acc0);
+      uint32_t x0 = (uint32_t)input[i * stride + j];
+      uint64_t x0_w0 = (uint64_t)(int64_t)(int32_t)x0;
+      acc0 = (x0_w0 + acc0);
     }
-    acc0 = (int64_t)((uint64_t)acc1 + (uint64_t)acc0);
-    acc2 = (int64_t)((uint64_t)acc3 + (uint64_t)acc2);
-    acc0 = (int64_t)((uint64_t)acc2 + (uint64_t)acc0);
-    output[i] = acc0;
+    acc0 = (acc1 + acc0);
+    acc2 = (acc3 + acc2);
+    acc0 = (acc2 + acc0);
+    output[i] = (int64_t)acc0;
   }
 }
 

@@ -129,14 +129,14 @@ void rowsum_i64_inner_parallel_scalar(const int64_t* input, int64_t rows, int64_
                                       int64_t stride, int64_t* output) {
   int64_t i = 0;
   for (; i < rows; ++i) {
-    int64_t lane_acc = (int64_t)(0);
+    uint64_t lane_acc = (uint64_t)(int64_t)(0);
     // sequential along the row
     int64_t j = 0;
     for (; j < cols; ++j) {
-      int64_t column = (int64_t)input[i * stride + j];
-      lane_acc = (int64_t)((uint64_t)column + (uint64_t)lane_acc);
+      uint64_t column = (uint64_t)(int64_t)input[i * stride + j];
+      lane_acc = (column + lane_acc);
     }
-    output[i] = lane_acc;
+    output[i] = (int64_t)lane_acc;
   }
 }
 

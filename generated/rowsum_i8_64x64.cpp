@@ -337,30 +337,30 @@ void rowsum_i8_64x64_scalar(const int8_t* input, int32_t* output) {
   constexpr int64_t kCols = 64;
   int64_t i = 0;
   for (; i < kRows; ++i) {
-    int32_t acc0 = (int32_t)(0);
-    int32_t acc1 = (int32_t)(0);
-    int32_t acc2 = (int32_t)(0);
-    int32_t acc3 = (int32_t)(0);
+    uint32_t acc0 = (uint32_t)(int32_t)(0);
+    uint32_t acc1 = (uint32_t)(int32_t)(0);
+    uint32_t acc2 = (uint32_t)(int32_t)(0);
+    uint32_t acc3 = (uint32_t)(int32_t)(0);
     // 4 vectors per iteration
     int64_t j = 0;
     for (; j + 4 <= kCols; j += 4) {
-      int8_t x0 = input[i * kCols + j];
-      int32_t x0_w0 = (int32_t)x0;
-      acc0 = (int32_t)((uint32_t)x0_w0 + (uint32_t)acc0);
-      int8_t x1 = input[i * kCols + j + 1];
-      int32_t x1_w0 = (int32_t)x1;
-      acc1 = (int32_t)((uint32_t)x1_w0 + (uint32_t)acc1);
-      int8_t x2 = input[i * kCols + j + 2];
-      int32_t x2_w0 = (int32_t)x2;
-      acc2 = (int32_t)((uint32_t)x2_w0 + (uint32_t)acc2);
-      int8_t x3 = input[i * kCols + j + 3];
-      int32_t x3_w0 = (int32_t)x3;
-      acc3 = (int32_t)((uint32_t)x3_w0 + (uint32_t)acc3);
+      uint8_t x0 = (uint8_t)input[i * kCols + j];
+      uint32_t x0_w0 = (uint32_t)(int32_t)(int8_t)x0;
+      acc0 = (x0_w0 + acc0);
+      uint8_t x1 = (uint8_t)input[i * kCols + j + 1];
+      uint32_t x1_w0 = (uint32_t)(int32_t)(int8_t)x1;
+      acc1 = (x1_w0 + acc1);
+      uint8_t x2 = (uint8_t)input[i * kCols + j + 2];
+      uint32_t x2_w0 = (uint32_t)(int32_t)(int8_t)x2;
+      acc2 = (x2_w0 + acc2);
+      uint8_t x3 = (uint8_t)input[i * kCols + j + 3];
+      uint32_t x3_w0 = (uint32_t)(int32_t)(int8_t)x3;
+      acc3 = (x3_w0 + acc3);
     }
-    acc0 = (int32_t)((uint32_t)acc1 + (uint32_t)acc0);
-    acc2 = (int32_t)((uint32_t)acc3 + (uint32_t)acc2);
-    acc0 = (int32_t)((uint32_t)acc2 + (uint32_t)acc0);
-    output[i] = acc0;
+    acc0 = (acc1 + acc0);
+    acc2 = (acc3 + acc2);
+    acc0 = (acc2 + acc0);
+    output[i] = (int32_t)acc0;
   }
 }
 

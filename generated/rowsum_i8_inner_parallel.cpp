@@ -119,14 +119,14 @@ void rowsum_i8_inner_parallel_scalar(const int8_t* input, int64_t rows, int64_t 
                                      int64_t stride, int32_t* output) {
   int64_t i = 0;
   for (; i < rows; ++i) {
-    int32_t lane_acc = (int32_t)(0);
+    uint32_t lane_acc = (uint32_t)(int32_t)(0);
     // sequential along the row
     int64_t j = 0;
     for (; j < cols; ++j) {
-      int32_t column = (int32_t)input[i * stride + j];
-      lane_acc = (int32_t)((uint32_t)column + (uint32_t)lane_acc);
+      uint32_t column = (uint32_t)(int32_t)input[i * stride + j];
+      lane_acc = (column + lane_acc);
     }
-    output[i] = lane_acc;
+    output[i] = (int32_t)lane_acc;
   }
 }
 

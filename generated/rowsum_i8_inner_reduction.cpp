@@ -39,7 +39,7 @@ rowsum_i8_inner_reduction_avx512_vnni(const int8_t* input, int64_t rows, int64_t
   const __m512i ones_u8 = _mm512_set1_epi8(1);
   int64_t i = 0;
   for (; i < rows; ++i) {
-    int32_t row_acc = (int32_t)(0);
+    uint32_t row_acc = (uint32_t)(int32_t)(0);
     // horizontal reduction every iteration
     int64_t j = 0;
     for (; j + 64 <= cols; j += 64) {
@@ -52,8 +52,8 @@ rowsum_i8_inner_reduction_avx512_vnni(const int8_t* input, int64_t rows, int64_t
                                       _mm256_extracti128_si256(x_sum_v256, 1));
       x_sum_v = _mm_add_epi32(x_sum_v, _mm_srli_si128(x_sum_v, 8));
       x_sum_v = _mm_add_epi32(x_sum_v, _mm_srli_si128(x_sum_v, 4));
-      int32_t x_sum = (int32_t)_mm_cvtsi128_si32(x_sum_v);
-      row_acc = (int32_t)((uint32_t)x_sum + (uint32_t)row_acc);
+      uint32_t x_sum = (uint32_t)(int32_t)_mm_cvtsi128_si32(x_sum_v);
+      row_acc = (x_sum + row_acc);
     }
     // predicated tail
     if (j < cols) {
@@ -68,10 +68,10 @@ rowsum_i8_inner_reduction_avx512_vnni(const int8_t* input, int64_t rows, int64_t
                                          _mm256_extracti128_si256(tail_sum_v256, 1));
       tail_sum_v = _mm_add_epi32(tail_sum_v, _mm_srli_si128(tail_sum_v, 8));
       tail_sum_v = _mm_add_epi32(tail_sum_v, _mm_srli_si128(tail_sum_v, 4));
-      int32_t tail_sum = (int32_t)_mm_cvtsi128_si32(tail_sum_v);
-      row_acc = (int32_t)((uint32_t)tail_sum + (uint32_t)row_acc);
+      uint32_t tail_sum = (uint32_t)(int32_t)_mm_cvtsi128_si32(tail_sum_v);
+      row_acc = (tail_sum + row_acc);
     }
-    output[i] = row_acc;
+    output[i] = (int32_t)row_acc;
   }
 }
 #endif
@@ -91,7 +91,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_i8_inn
   const __m512i ones_i16 = _mm512_set1_epi16(1);
   int64_t i = 0;
   for (; i < rows; ++i) {
-    int32_t row_acc = (int32_t)(0);
+    uint32_t row_acc = (uint32_t)(int32_t)(0);
     // horizontal reduction every iteration
     int64_t j = 0;
     for (; j + 64 <= cols; j += 64) {
@@ -105,8 +105,8 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_i8_inn
                                       _mm256_extracti128_si256(x_sum_v256, 1));
       x_sum_v = _mm_add_epi32(x_sum_v, _mm_srli_si128(x_sum_v, 8));
       x_sum_v = _mm_add_epi32(x_sum_v, _mm_srli_si128(x_sum_v, 4));
-      int32_t x_sum = (int32_t)_mm_cvtsi128_si32(x_sum_v);
-      row_acc = (int32_t)((uint32_t)x_sum + (uint32_t)row_acc);
+      uint32_t x_sum = (uint32_t)(int32_t)_mm_cvtsi128_si32(x_sum_v);
+      row_acc = (x_sum + row_acc);
     }
     // predicated tail
     if (j < cols) {
@@ -122,10 +122,10 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_i8_inn
                                          _mm256_extracti128_si256(tail_sum_v256, 1));
       tail_sum_v = _mm_add_epi32(tail_sum_v, _mm_srli_si128(tail_sum_v, 8));
       tail_sum_v = _mm_add_epi32(tail_sum_v, _mm_srli_si128(tail_sum_v, 4));
-      int32_t tail_sum = (int32_t)_mm_cvtsi128_si32(tail_sum_v);
-      row_acc = (int32_t)((uint32_t)tail_sum + (uint32_t)row_acc);
+      uint32_t tail_sum = (uint32_t)(int32_t)_mm_cvtsi128_si32(tail_sum_v);
+      row_acc = (tail_sum + row_acc);
     }
-    output[i] = row_acc;
+    output[i] = (int32_t)row_acc;
   }
 }
 #endif
@@ -147,7 +147,7 @@ __attribute__((target("avx2"))) void rowsum_i8_inner_reduction_avx2(const int8_t
   const __m256i ones_i16 = _mm256_set1_epi16(1);
   int64_t i = 0;
   for (; i < rows; ++i) {
-    int32_t row_acc = (int32_t)(0);
+    uint32_t row_acc = (uint32_t)(int32_t)(0);
     // horizontal reduction every iteration
     int64_t j = 0;
     for (; j + 32 <= cols; j += 32) {
@@ -159,8 +159,8 @@ __attribute__((target("avx2"))) void rowsum_i8_inner_reduction_avx2(const int8_t
           _mm_add_epi32(_mm256_castsi256_si128(x_acc), _mm256_extracti128_si256(x_acc, 1));
       x_sum_v = _mm_add_epi32(x_sum_v, _mm_srli_si128(x_sum_v, 8));
       x_sum_v = _mm_add_epi32(x_sum_v, _mm_srli_si128(x_sum_v, 4));
-      int32_t x_sum = (int32_t)_mm_cvtsi128_si32(x_sum_v);
-      row_acc = (int32_t)((uint32_t)x_sum + (uint32_t)row_acc);
+      uint32_t x_sum = (uint32_t)(int32_t)_mm_cvtsi128_si32(x_sum_v);
+      row_acc = (x_sum + row_acc);
     }
     // predicated tail
     if (j < cols) {
@@ -175,10 +175,10 @@ __attribute__((target("avx2"))) void rowsum_i8_inner_reduction_avx2(const int8_t
           _mm_add_epi32(_mm256_castsi256_si128(tail_acc), _mm256_extracti128_si256(tail_acc, 1));
       tail_sum_v = _mm_add_epi32(tail_sum_v, _mm_srli_si128(tail_sum_v, 8));
       tail_sum_v = _mm_add_epi32(tail_sum_v, _mm_srli_si128(tail_sum_v, 4));
-      int32_t tail_sum = (int32_t)_mm_cvtsi128_si32(tail_sum_v);
-      row_acc = (int32_t)((uint32_t)tail_sum + (uint32_t)row_acc);
+      uint32_t tail_sum = (uint32_t)(int32_t)_mm_cvtsi128_si32(tail_sum_v);
+      row_acc = (tail_sum + row_acc);
     }
-    output[i] = row_acc;
+    output[i] = (int32_t)row_acc;
   }
 }
 #endif
@@ -190,15 +190,15 @@ void rowsum_i8_inner_reduction_scalar(const int8_t* input, int64_t rows, int64_t
                                       int64_t stride, int32_t* output) {
   int64_t i = 0;
   for (; i < rows; ++i) {
-    int32_t row_acc = (int32_t)(0);
+    uint32_t row_acc = (uint32_t)(int32_t)(0);
     // horizontal reduction every iteration
     int64_t j = 0;
     for (; j < cols; ++j) {
-      int8_t x = input[i * stride + j];
-      int32_t x_w0 = (int32_t)x;
-      row_acc = (int32_t)((uint32_t)x_w0 + (uint32_t)row_acc);
+      uint8_t x = (uint8_t)input[i * stride + j];
+      uint32_t x_w0 = (uint32_t)(int32_t)(int8_t)x;
+      row_acc = (x_w0 + row_acc);
     }
-    output[i] = row_acc;
+    output[i] = (int32_t)row_acc;
   }
 }
 

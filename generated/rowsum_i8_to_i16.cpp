@@ -77,8 +77,8 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_i8_to_
     row_sum_v = _mm_add_epi16(row_sum_v, _mm_srli_si128(row_sum_v, 8));
     row_sum_v = _mm_add_epi16(row_sum_v, _mm_srli_si128(row_sum_v, 4));
     row_sum_v = _mm_add_epi16(row_sum_v, _mm_srli_si128(row_sum_v, 2));
-    int16_t row_sum = (int16_t)_mm_cvtsi128_si32(row_sum_v);
-    output[i] = row_sum;
+    uint16_t row_sum = (uint16_t)(int16_t)_mm_cvtsi128_si32(row_sum_v);
+    output[i] = (int16_t)row_sum;
   }
 }
 #endif
@@ -135,8 +135,8 @@ __attribute__((target("avx2"))) void rowsum_i8_to_i16_avx2(const int8_t* input, 
     row_sum_v = _mm_add_epi16(row_sum_v, _mm_srli_si128(row_sum_v, 8));
     row_sum_v = _mm_add_epi16(row_sum_v, _mm_srli_si128(row_sum_v, 4));
     row_sum_v = _mm_add_epi16(row_sum_v, _mm_srli_si128(row_sum_v, 2));
-    int16_t row_sum = (int16_t)_mm_cvtsi128_si32(row_sum_v);
-    output[i] = row_sum;
+    uint16_t row_sum = (uint16_t)(int16_t)_mm_cvtsi128_si32(row_sum_v);
+    output[i] = (int16_t)row_sum;
   }
 }
 #endif
@@ -148,36 +148,36 @@ void rowsum_i8_to_i16_scalar(const int8_t* input, int64_t rows, int64_t cols, in
                              int16_t* output) {
   int64_t i = 0;
   for (; i < rows; ++i) {
-    int16_t acc0 = (int16_t)(0);
-    int16_t acc1 = (int16_t)(0);
-    int16_t acc2 = (int16_t)(0);
-    int16_t acc3 = (int16_t)(0);
+    uint16_t acc0 = (uint16_t)(int16_t)(0);
+    uint16_t acc1 = (uint16_t)(int16_t)(0);
+    uint16_t acc2 = (uint16_t)(int16_t)(0);
+    uint16_t acc3 = (uint16_t)(int16_t)(0);
     // 4 vectors per iteration
     int64_t j = 0;
     for (; j + 4 <= cols; j += 4) {
-      int8_t x0 = input[i * stride + j];
-      int16_t x0_w0 = (int16_t)x0;
-      acc0 = (int16_t)((uint32_t)x0_w0 + (uint32_t)acc0);
-      int8_t x1 = input[i * stride + j + 1];
-      int16_t x1_w0 = (int16_t)x1;
-      acc1 = (int16_t)((uint32_t)x1_w0 + (uint32_t)acc1);
-      int8_t x2 = input[i * stride + j + 2];
-      int16_t x2_w0 = (int16_t)x2;
-      acc2 = (int16_t)((uint32_t)x2_w0 + (uint32_t)acc2);
-      int8_t x3 = input[i * stride + j + 3];
-      int16_t x3_w0 = (int16_t)x3;
-      acc3 = (int16_t)((uint32_t)x3_w0 + (uint32_t)acc3);
+      uint8_t x0 = (uint8_t)input[i * stride + j];
+      uint16_t x0_w0 = (uint16_t)(int16_t)(int8_t)x0;
+      acc0 = (uint16_t)((uint32_t)x0_w0 + (uint32_t)acc0);
+      uint8_t x1 = (uint8_t)input[i * stride + j + 1];
+      uint16_t x1_w0 = (uint16_t)(int16_t)(int8_t)x1;
+      acc1 = (uint16_t)((uint32_t)x1_w0 + (uint32_t)acc1);
+      uint8_t x2 = (uint8_t)input[i * stride + j + 2];
+      uint16_t x2_w0 = (uint16_t)(int16_t)(int8_t)x2;
+      acc2 = (uint16_t)((uint32_t)x2_w0 + (uint32_t)acc2);
+      uint8_t x3 = (uint8_t)input[i * stride + j + 3];
+      uint16_t x3_w0 = (uint16_t)(int16_t)(int8_t)x3;
+      acc3 = (uint16_t)((uint32_t)x3_w0 + (uint32_t)acc3);
     }
     // one vector at a time
     for (; j < cols; ++j) {
-      int8_t x0 = input[i * stride + j];
-      int16_t x0_w0 = (int16_t)x0;
-      acc0 = (int16_t)((uint32_t)x0_w0 + (uint32_t)acc0);
+      uint8_t x0 = (uint8_t)input[i * stride + j];
+      uint16_t x0_w0 = (uint16_t)(int16_t)(int8_t)x0;
+      acc0 = (uint16_t)((uint32_t)x0_w0 + (uint32_t)acc0);
     }
-    acc0 = (int16_t)((uint32_t)acc1 + (uint32_t)acc0);
-    acc2 = (int16_t)((uint32_t)acc3 + (uint32_t)acc2);
-    acc0 = (int16_t)((uint32_t)acc2 + (uint32_t)acc0);
-    output[i] = acc0;
+    acc0 = (uint16_t)((uint32_t)acc1 + (uint32_t)acc0);
+    acc2 = (uint16_t)((uint32_t)acc3 + (uint32_t)acc2);
+    acc0 = (uint16_t)((uint32_t)acc2 + (uint32_t)acc0);
+    output[i] = (int16_t)acc0;
   }
 }
 

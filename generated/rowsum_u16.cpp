@@ -77,7 +77,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_u16_av
     for (; j < cols; ++j) {
       uint16_t x = input[i * stride + j];
       uint32_t x_w0 = (uint32_t)x;
-      row_sum = (uint32_t)((uint32_t)x_w0 + (uint32_t)row_sum);
+      row_sum = (x_w0 + row_sum);
     }
     output[i] = row_sum;
   }
@@ -144,7 +144,7 @@ __attribute__((target("avx2"))) void rowsum_u16_avx2(const uint16_t* input, int6
     for (; j < cols; ++j) {
       uint16_t x = input[i * stride + j];
       uint32_t x_w0 = (uint32_t)x;
-      row_sum = (uint32_t)((uint32_t)x_w0 + (uint32_t)row_sum);
+      row_sum = (x_w0 + row_sum);
     }
     output[i] = row_sum;
   }
@@ -167,26 +167,26 @@ void rowsum_u16_scalar(const uint16_t* input, int64_t rows, int64_t cols, int64_
     for (; j + 4 <= cols; j += 4) {
       uint16_t x0 = input[i * stride + j];
       uint32_t x0_w0 = (uint32_t)x0;
-      acc0 = (uint32_t)((uint32_t)x0_w0 + (uint32_t)acc0);
+      acc0 = (x0_w0 + acc0);
       uint16_t x1 = input[i * stride + j + 1];
       uint32_t x1_w0 = (uint32_t)x1;
-      acc1 = (uint32_t)((uint32_t)x1_w0 + (uint32_t)acc1);
+      acc1 = (x1_w0 + acc1);
       uint16_t x2 = input[i * stride + j + 2];
       uint32_t x2_w0 = (uint32_t)x2;
-      acc2 = (uint32_t)((uint32_t)x2_w0 + (uint32_t)acc2);
+      acc2 = (x2_w0 + acc2);
       uint16_t x3 = input[i * stride + j + 3];
       uint32_t x3_w0 = (uint32_t)x3;
-      acc3 = (uint32_t)((uint32_t)x3_w0 + (uint32_t)acc3);
+      acc3 = (x3_w0 + acc3);
     }
     // one vector at a time
     for (; j < cols; ++j) {
       uint16_t x0 = input[i * stride + j];
       uint32_t x0_w0 = (uint32_t)x0;
-      acc0 = (uint32_t)((uint32_t)x0_w0 + (uint32_t)acc0);
+      acc0 = (x0_w0 + acc0);
     }
-    acc0 = (uint32_t)((uint32_t)acc1 + (uint32_t)acc0);
-    acc2 = (uint32_t)((uint32_t)acc3 + (uint32_t)acc2);
-    acc0 = (uint32_t)((uint32_t)acc2 + (uint32_t)acc0);
+    acc0 = (acc1 + acc0);
+    acc2 = (acc3 + acc2);
+    acc0 = (acc2 + acc0);
     output[i] = acc0;
   }
 }

@@ -293,22 +293,22 @@ void sum_u64_scalar(const uint64_t* input, int64_t n, uint64_t* output) {
     int64_t j = 0;
     for (; j + 4 <= n; j += 4) {
       uint64_t x0 = input[i * n + j];
-      acc0 = (uint64_t)((uint64_t)x0 + (uint64_t)acc0);
+      acc0 = (x0 + acc0);
       uint64_t x1 = input[i * n + j + 1];
-      acc1 = (uint64_t)((uint64_t)x1 + (uint64_t)acc1);
+      acc1 = (x1 + acc1);
       uint64_t x2 = input[i * n + j + 2];
-      acc2 = (uint64_t)((uint64_t)x2 + (uint64_t)acc2);
+      acc2 = (x2 + acc2);
       uint64_t x3 = input[i * n + j + 3];
-      acc3 = (uint64_t)((uint64_t)x3 + (uint64_t)acc3);
+      acc3 = (x3 + acc3);
     }
     // one vector at a time
     for (; j < n; ++j) {
       uint64_t x0 = input[i * n + j];
-      acc0 = (uint64_t)((uint64_t)x0 + (uint64_t)acc0);
+      acc0 = (x0 + acc0);
     }
-    acc0 = (uint64_t)((uint64_t)acc1 + (uint64_t)acc0);
-    acc2 = (uint64_t)((uint64_t)acc3 + (uint64_t)acc2);
-    acc0 = (uint64_t)((uint64_t)acc2 + (uint64_t)acc0);
+    acc0 = (acc1 + acc0);
+    acc2 = (acc3 + acc2);
+    acc0 = (acc2 + acc0);
     output[i] = acc0;
   }
 }

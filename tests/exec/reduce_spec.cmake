@@ -36,7 +36,7 @@ function(simdgen_read_reduce_spec _json p)
     return()
   endif()
   _simdgen_json(kind kind)
-  if(NOT kind STREQUAL "reduce")
+  if(NOT kind STREQUAL "reduce" AND NOT kind STREQUAL "")  # reduce is the only (default) kind
     set(${p}_SKIP TRUE PARENT_SCOPE)
     return()
   endif()

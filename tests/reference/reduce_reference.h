@@ -64,9 +64,11 @@ T combine(Op op, T acc, T x) {
 }
 
 // Left-to-right reduction of n elements p[0], p[step], ... in the output type Out.
+// The accumulator starts at the identity of the INPUT type, converted: an empty min over int8
+// into int32 gives 127, as the narrow loop would (add/mul: 0/1 either way).
 template <class Out, class In>
 Out reduce_line(Op op, const In* p, int64_t n, int64_t step) {
-  Out acc = identity<Out>(op);
+  Out acc = static_cast<Out>(identity<In>(op));
   for (int64_t k = 0; k < n; ++k) acc = combine<Out>(op, acc, static_cast<Out>(p[k * step]));
   return acc;
 }

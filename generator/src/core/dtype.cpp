@@ -84,7 +84,10 @@ std::string identityLiteral(ReduceOp op, DType t) {
     case ReduceOp::bit_or:
     case ReduceOp::bit_xor: return f ? (t == DType::f32 ? "0.0f" : "0.0") : "0";
     case ReduceOp::mul: return f ? (t == DType::f32 ? "1.0f" : "1.0") : "1";
-    case ReduceOp::bit_and: return "-1";  // all bits set once converted to t
+    case ReduceOp::bit_and:
+      // All bits of t, spelled as t's value so it keeps its meaning when widened.
+      if (isSigned(t)) return "-1";
+      break;
     case ReduceOp::min:
       if (f) return t == DType::f32 ? "__builtin_inff()" : "__builtin_inf()";
       break;
@@ -106,7 +109,7 @@ std::string identityLiteral(ReduceOp op, DType t) {
       default: return "0";
     }
   };
-  return extreme(op == ReduceOp::min);
+  return extreme(op != ReduceOp::max);  // min and unsigned and: the type's maximum
 }
 
 }  // namespace simdgen

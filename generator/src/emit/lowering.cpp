@@ -66,6 +66,24 @@ std::string storeStmt(DType t, int bits, const std::string& ptr, const std::stri
   return call(p + "storeu_" + si(bits), {"(" + regType(t, bits) + "*)(" + ptr + ")", v}) + ";";
 }
 
+// One-lane signed integer add/mul values are carried in the unsigned type of the same width:
+// the bits are identical (two's complement), wrap-around is defined, and GCC 12's loop vectorizer
+// miscompiles reductions whose signed accumulators round-trip through unsigned casts.
+bool carriedUnsigned(DType t, ReduceOp rop) {
+  return !isFloat(t) && isSigned(t) && (rop == ReduceOp::add || rop == ReduceOp::mul);
+}
+std::string carrier(DType t, ReduceOp rop) {
+  if (!carriedUnsigned(t, rop)) return ctype(t);
+  return "uint" + std::to_string(bitsOf(t)) + "_t";
+}
+// Converts one-lane value x of type `from` to `to`, through their C types (sign extension and
+// truncation happen in the real types, the carriers only hold bits).
+std::string scalarConvert(const std::string& x, DType from, DType to, ReduceOp rop) {
+  std::string v = carriedUnsigned(from, rop) ? "(" + ctype(from) + ")" + x : x;
+  v = "(" + ctype(to) + ")" + v;
+  return carriedUnsigned(to, rop) ? "(" + carrier(to, rop) + ")" + v : v;
+}
+
 // ---- arithmetic ----------------------------------------------------------------------------
 
 std::string binaryExpr(ReduceOp op, DType t, int bits, const std::string& a, const std::string& b,
@@ -121,7 +139,7 @@ std::string binaryExpr(ReduceOp op, DType t, int bits, const std::string& a, con
 // One-lane arithmetic in plain C. Integer add/mul go through an unsigned type of at least 32
 // bits: wrap-around is then defined behaviour and matches the vector lanes.
 std::string scalarBinaryExpr(ReduceOp op, DType t, const std::string& a, const std::string& b) {
-  const std::string ct = ctype(t);
+  const std::string ct = carrier(t, op);
   if (op == ReduceOp::min) return "(" + a + " < " + b + " ? " + a + " : " + b + ")";
   if (op == ReduceOp::max) return "(" + a + " > " + b + " ? " + a + " : " + b + ")";
   if (isFloat(t)) return "(" + a + (op == ReduceOp::add ? " + " : " * ") + b + ")";
@@ -129,6 +147,9 @@ std::string scalarBinaryExpr(ReduceOp op, DType t, const std::string& a, const s
     const char* sym = op == ReduceOp::bit_and ? " & " : op == ReduceOp::bit_or ? " | " : " ^ ";
     return "(" + ct + ")(" + a + sym + b + ")";
   }
+  const char* sym = op == ReduceOp::add ? " + " : " * ";
+  // 32/64-bit carriers are unsigned and do not promote: plain arithmetic wraps as intended.
+  if (bitsOf(t) >= 32 && ct[0] == 'u') return "(" + a + sym + b + ")";
   const std::string ut = bitsOf(t) == 64 ? "uint64_t" : "uint32_t";
   return "(" + ct + ")((" + ut + ")" + a + (op == ReduceOp::add ? " + " : " * ") + "(" + ut + ")" + b + ")";
 }
@@ -159,17 +180,23 @@ struct Lowerer {
 
   std::string in(const ir::Index& idx) const { return "input + " + idx.str(); }
   std::string outp(const ir::Index& idx) const { return "output + " + idx.str(); }
-  std::string decl() const { return s.declare ? cppType(s.type) + " " + s.dst : s.dst; }
+  std::string declType() const { return s.type.lanes == 1 ? carrier(s.type.elem, cx.plan.rop) : cppType(s.type); }
+  std::string decl() const { return s.declare ? declType() + " " + s.dst : s.dst; }
+  std::string scalarType() const { return carrier(s.type.elem, cx.plan.rop); }
+  // A value of the real C type, cast to the carrier when the carrier differs.
+  std::string carry(const std::string& v) const {
+    return carriedUnsigned(s.type.elem, cx.plan.rop) ? "(" + scalarType() + ")" + v : v;
+  }
   void assign(const std::string& expr) { out.push_back(decl() + " = " + expr + ";"); }
   VecType typeOf(const std::string& v) const { return cx.types.at(v); }
 
   void splat() {
-    if (s.type.lanes == 1) return assign("(" + ctype(s.type.elem) + ")(" + s.literal + ")");
+    if (s.type.lanes == 1) return assign(carry("(" + ctype(s.type.elem) + ")(" + s.literal + ")"));
     assign(splatExpr(s.type.elem, s.type.bits(), s.literal));
   }
 
   void load() {
-    if (s.type.lanes == 1) return assign("input[" + s.index.str() + "]");
+    if (s.type.lanes == 1) return assign(carry("input[" + s.index.str() + "]"));
     assign(loadExpr(s.type.elem, s.type.bits(), in(s.index)));
   }
 
@@ -208,7 +235,7 @@ struct Lowerer {
     const int lanes = s.type.lanes, bits = s.type.bits();
     const std::string stride = cx.plan.rowStride;
     const std::string n = s.count.terms.empty() ? "" : s.count.str();
-    if (lanes == 1) return assign("(" + ctype(t) + ")input[" + s.index.str() + "]");
+    if (lanes == 1) return assign(carry("(" + ctype(t) + ")input[" + s.index.str() + "]"));
     const bool hw = bitsOf(t) == bitsOf(src) && bitsOf(t) >= 32;
     if (!hw) {
       // No byte/word gather exists on x86: fill the lanes from the rows through a small stack tile.
@@ -277,7 +304,7 @@ struct Lowerer {
 
   void convert() {
     if (s.type.lanes != 1) throw std::logic_error("vector convert is not produced by the builders");
-    assign("(" + ctype(s.type.elem) + ")" + s.args[0]);
+    assign(scalarConvert(s.args[0], typeOf(s.args[0]).elem, s.type.elem, cx.plan.rop));
   }
 
   void binary() {
@@ -360,8 +387,8 @@ struct Lowerer {
     std::string lane0;
     if (t == DType::f32) lane0 = "_mm_cvtss_f32(" + tmp + ")";
     else if (t == DType::f64) lane0 = "_mm_cvtsd_f64(" + tmp + ")";
-    else if (bitsOf(t) == 64) lane0 = "(" + ctype(t) + ")_mm_cvtsi128_si64(" + tmp + ")";
-    else lane0 = "(" + ctype(t) + ")_mm_cvtsi128_si32(" + tmp + ")";
+    else if (bitsOf(t) == 64) lane0 = carry("(" + ctype(t) + ")_mm_cvtsi128_si64(" + tmp + ")");
+    else lane0 = carry("(" + ctype(t) + ")_mm_cvtsi128_si32(" + tmp + ")");
     assign(lane0);
   }
 
@@ -415,7 +442,10 @@ struct Lowerer {
     const VecType v = typeOf(s.args[0]);
     const DType t = v.elem;
     const std::string x = s.args[0];
-    if (v.lanes == 1) return out.push_back("output[" + s.index.str() + "] = " + x + ";");
+    if (v.lanes == 1) {
+      const std::string value = carriedUnsigned(t, cx.plan.rop) ? "(" + ctype(t) + ")" + x : x;
+      return out.push_back("output[" + s.index.str() + "] = " + value + ";");
+    }
     const int bits = v.bits();
     if (s.count.terms.empty()) return out.push_back(storeStmt(t, bits, outp(s.index), x));
     const std::string n = s.count.str();

@@ -2,6 +2,7 @@
 // template so the interpreter (on numbers) and the lane simulator (on source tags) agree.
 #pragma once
 
+#include <algorithm>
 #include <vector>
 
 namespace simdgen::ir {
@@ -13,7 +14,7 @@ template <class T, class Combine>
 std::vector<T> foldStage(const std::vector<T>& a, const std::vector<T>& b, int blockLanes,
                          int elemBits, Combine combine) {
   const int lanes = static_cast<int>(a.size());
-  const int segLanes = blockLanes * elemBits > 128 ? lanes : 128 / elemBits;
+  const int segLanes = blockLanes * elemBits > 128 ? lanes : std::min(lanes, 128 / elemBits);
   std::vector<T> out;
   out.reserve(lanes);
   for (int seg = 0; seg < lanes; seg += segLanes)

@@ -81,8 +81,10 @@ Lane parseLiteral(DType t, std::string s) {
     l.f = neg ? -std::numeric_limits<double>::infinity() : std::numeric_limits<double>::infinity();
     return l;
   }
-  if (s.rfind("(", 0) == 0) {  // "(-2147483647 - 1)": the minimum of a signed type
-    l.u = normalize(t, uint64_t(1) << (bitsOf(t) - 1));
+  if (s.rfind("(", 0) == 0) {  // "(-2147483647 - 1)": a signed minimum, spelled without overflow
+    const int64_t v = std::stoll(s.substr(1, s.find(' ') - 1)) - 1;
+    l.u = normalize(t, uint64_t(v));
+    if (isFloat(t)) l.f = double(v);
     return l;
   }
   while (!s.empty() && (s.back() == 'u' || s.back() == 'l' || s.back() == 'f')) s.pop_back();

@@ -1,0 +1,143 @@
+// The simdgen command line, run as a user would: exit codes, messages, what is (not) written.
+#include <doctest/doctest.h>
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace fs = std::filesystem;
+
+namespace {
+
+struct Result {
+  int code;
+  std::string output;  // stdout and stderr
+};
+
+Result run(const std::string& args) {
+  const std::string cmd = std::string(SIMDGEN_BINARY) + " " + args + " 2>&1";
+  FILE* p = popen(cmd.c_str(), "r");
+  REQUIRE(p);
+  std::string out;
+  std::array<char, 4096> buf;
+  while (size_t n = fread(buf.data(), 1, buf.size(), p)) out.append(buf.data(), n);
+  const int status = pclose(p);
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
+}
+
+fs::path tempDir(const std::string& name) {
+  fs::path d = fs::temp_directory_path() / ("simdgen_cli_" + name + "_" + std::to_string(::getpid()));
+  fs::remove_all(d);
+  fs::create_directories(d);
+  return d;
+}
+
+void write(const fs::path& p, const std::string& text) { std::ofstream(p) << text; }
+std::string read(const fs::path& p) {
+  std::ifstream f(p);
+  std::stringstream s;
+  s << f.rdbuf();
+  return s.str();
+}
+
+const char* kGood = R"({"simdgen": 1, "name": "good", "kind": "reduce", "op": "max",
+  "input": {"dtype": "f32", "shape": ["rows", "cols"]}, "targets": ["avx2", "scalar"]})";
+const char* kBad = R"({"simdgen": 1, "name": "bad", "kind": "reduce", "op": "xor",
+  "input": {"dtype": "f32", "shape": ["rows", "cols"]}})";
+
+}  // namespace
+
+TEST_CASE("generate writes both files once, then leaves them alone") {
+  fs::path d = tempDir("gen");
+  write(d / "good.json", kGood);
+  Result r = run("generate " + (d / "good.json").string() + " -o " + (d / "out").string());
+  CHECK(r.code == 0);
+  CHECK(fs::exists(d / "out" / "good.h"));
+  CHECK(fs::exists(d / "out" / "good.cpp"));
+  CHECK(read(d / "out" / "good.h").find("void good_avx2(const float* input, int64_t rows, int64_t cols, float* output);") !=
+        std::string::npos);
+  const auto stamp = fs::last_write_time(d / "out" / "good.cpp");
+  r = run("generate " + (d / "good.json").string() + " -o " + (d / "out").string());
+  CHECK(r.code == 0);
+  CHECK(r.output.find("unchanged") != std::string::npos);
+  CHECK(fs::last_write_time(d / "out" / "good.cpp") == stamp);
+  for (auto& e : fs::directory_iterator(d / "out")) CHECK(e.path().extension() != ".simdgen-tmp");
+}
+
+TEST_CASE("a bad spec stops the whole run: error with position, exit 1, nothing written") {
+  fs::path d = tempDir("bad");
+  write(d / "good.json", kGood);
+  write(d / "bad.json", kBad);
+  Result r = run("generate " + (d / "good.json").string() + " " + (d / "bad.json").string() + " -o " + (d / "out").string());
+  CHECK(r.code == 1);
+  CHECK(r.output.find("bad.json:1:") != std::string::npos);
+  CHECK(r.output.find("/op") != std::string::npos);
+  CHECK(!fs::exists(d / "out"));
+}
+
+TEST_CASE("an unsupported combination found while planning also writes nothing") {
+  fs::path d = tempDir("plan");
+  write(d / "k.json", R"({"simdgen": 1, "name": "k", "kind": "reduce", "op": "add",
+    "input": {"dtype": "f32", "shape": [4, 100]}, "tail": "none"})");
+  Result r = run("generate " + (d / "k.json").string() + " -o " + (d / "out").string());
+  CHECK(r.code == 1);
+  CHECK(r.output.find("not a multiple") != std::string::npos);
+  CHECK(!fs::exists(d / "out"));
+  CHECK(run("validate " + (d / "k.json").string()).code == 1);
+}
+
+TEST_CASE("--check fails on stale files and passes on fresh ones; --dry-run writes nothing") {
+  fs::path d = tempDir("check");
+  write(d / "good.json", kGood);
+  const std::string args = (d / "good.json").string() + " -o " + (d / "out").string();
+  CHECK(run("generate --dry-run " + args).code == 0);
+  CHECK(!fs::exists(d / "out"));
+  CHECK(run("generate --check " + args).code == 1);  // missing
+  REQUIRE(run("generate " + args).code == 0);
+  CHECK(run("generate --check " + args).code == 0);
+  write(d / "out" / "good.cpp", read(d / "out" / "good.cpp") + "// edited\n");
+  Result r = run("generate --check " + args);
+  CHECK(r.code == 1);
+  CHECK(r.output.find("good.cpp: out of date") != std::string::npos);
+  CHECK(r.output.find("good.h") == std::string::npos);
+}
+
+TEST_CASE("explain prints the plan per target; validate, --version and --help work") {
+  fs::path d = tempDir("explain");
+  write(d / "good.json", kGood);
+  Result r = run("explain " + (d / "good.json").string());
+  CHECK(r.code == 0);
+  CHECK(r.output.find("plan good for avx2 (256-bit vectors): f32 -> f32, max") != std::string::npos);
+  CHECK(r.output.find("plan good for scalar") != std::string::npos);
+  CHECK(r.output.find("fold network lane table") != std::string::npos);
+  CHECK(run("explain --target avx2 " + (d / "good.json").string()).output.find("for scalar") == std::string::npos);
+  CHECK(run("validate " + (d / "good.json").string()).code == 0);
+  CHECK(run("--version").output.find("simdgen 0.") != std::string::npos);
+  for (const char* sub : {"generate", "explain", "validate", "check"}) CHECK(run(std::string(sub) + " --help").code == 0);
+  CHECK(run("frobnicate").code != 0);
+}
+
+TEST_CASE("check compiles generated code in-process for x86-64 and aarch64") {
+  fs::path d = tempDir("clang");
+  write(d / "good.json", kGood);
+  Result r = run("check " + (d / "good.json").string());
+  CHECK(r.code == 0);
+  CHECK(r.output.find("ok   good.cpp (x86_64-linux-gnu)") != std::string::npos);
+  CHECK(r.output.find("ok   good.cpp (aarch64-linux-gnu)") != std::string::npos);
+  // A variant without its target attribute must be caught (IR generation checks features).
+  REQUIRE(run("generate " + (d / "good.json").string() + " -o " + (d / "out").string()).code == 0);
+  std::string src = read(d / "out" / "good.cpp");
+  const std::string attr = "__attribute__((target(\"avx2\")))";
+  REQUIRE(src.find(attr) != std::string::npos);
+  src.erase(src.find(attr), attr.size());
+  write(d / "out" / "good.cpp", src);
+  r = run("check " + (d / "out" / "good.cpp").string());
+  CHECK(r.code == 1);
+  CHECK(r.output.find("requires target feature") != std::string::npos);
+}

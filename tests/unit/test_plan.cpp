@@ -1,0 +1,193 @@
+// Plan IR, builders, fold networks, targets: structure and error paths.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <set>
+
+#include "ir/fold_stage.h"
+#include "ir/plan.h"
+#include "plan/reduce_builder.h"
+#include "sim/interpreter.h"
+#include "sim/lane_sim.h"
+
+using namespace simdgen;
+
+namespace {
+KernelSpec rowSpec(DType in, DType out, ReduceOp op) {
+  KernelSpec k;
+  k.name = "k";
+  k.input = in;
+  k.output = out;
+  k.op = op;
+  k.rows = Extent{std::nullopt, "rows"};
+  k.cols = Extent{std::nullopt, "cols"};
+  return k;
+}
+bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+}  // namespace
+
+TEST_CASE("Index arithmetic prints C expressions with merged terms") {
+  using ir::Index;
+  Index a = Index::symbol("i").times("stride") + Index::symbol("j") + 64;
+  CHECK(a.str() == "i * stride + j + 64");
+  CHECK((a - Index::symbol("j")).str() == "i * stride + 64");
+  CHECK((Index::symbol("cols") - Index::symbol("j")).str() == "cols - j");
+  CHECK(Index::constant(0).str() == "0");
+  CHECK((Index::symbol("s", 3) + Index::symbol("s", -3)).str() == "0");
+}
+
+TEST_CASE("verify() reports undefined, redeclared and mistyped values") {
+  ir::Plan p;
+  p.input = DType::i32;
+  p.output = DType::i32;
+  ir::Stmt use = ir::op(ir::OpKind::Binary, "acc", {DType::i32, 8}, {"x", "acc"});
+  p.body.push_back(use);
+  auto problems = p.verify();
+  REQUIRE(!problems.empty());
+  CHECK(contains(problems.front(), "undefined variable 'x'"));
+
+  ir::Plan q;
+  q.input = q.output = DType::i32;
+  ir::Stmt a = ir::op(ir::OpKind::Splat, "acc", {DType::i32, 8});
+  a.declare = true;
+  a.literal = "0";
+  q.body = {a, a};
+  CHECK(contains(q.verify().front(), "declared twice"));
+
+  ir::Plan r;
+  r.input = r.output = DType::i32;
+  ir::Stmt b = ir::op(ir::OpKind::Splat, "v", {DType::f32, 8});
+  b.declare = true;
+  b.literal = "0";
+  ir::Stmt c = ir::op(ir::OpKind::Binary, "v", {DType::f32, 8}, {"v", "v"});
+  c.rop = ReduceOp::bit_xor;
+  r.body = {b, c};
+  CHECK(contains(r.verify().front(), "not defined on f32x8"));
+
+  ir::Plan s;
+  s.input = s.output = DType::i32;
+  ir::Stmt l = ir::op(ir::OpKind::Load, "x", {DType::i32, 8});
+  l.declare = true;
+  l.index = ir::Index::symbol("nowhere");
+  s.body = {l};
+  CHECK(contains(s.verify().front(), "unknown symbol 'nowhere'"));
+}
+
+TEST_CASE("every built plan verifies and prints its strategy") {
+  for (const char* t : {"scalar", "avx2", "avx512"}) {
+    ir::Plan p = buildReducePlan(rowSpec(DType::i8, DType::i32, ReduceOp::add), makeTarget({t, {}}));
+    CHECK(p.verify().empty());
+    CHECK(contains(p.print(), "strategy vector_accumulator"));
+  }
+}
+
+TEST_CASE("vector_accumulator on AVX-512 reduces 16 rows through a fold network, then single rows") {
+  ir::Plan p = buildReducePlan(rowSpec(DType::i8, DType::i32, ReduceOp::add), makeTarget({"avx512", {"vnni"}}));
+  const std::string text = p.print();
+  CHECK(contains(text, "for i in [0, rows) step 16"));
+  CHECK(contains(text, "dot_accumulate<4>"));
+  CHECK(contains(text, "reduce_rows add"));
+  CHECK(contains(text, "for i in [i, rows) step 1"));  // remaining rows
+  CHECK(contains(text, "load_partial"));              // predicated tail
+}
+
+TEST_CASE("static extents drop cleanup loops that cannot run") {
+  KernelSpec k = rowSpec(DType::i8, DType::i32, ReduceOp::add);
+  k.rows = Extent{384, ""};
+  k.cols = Extent{512, ""};
+  ir::Plan p = buildReducePlan(k, makeTarget({"avx512", {}}));
+  CHECK(!contains(p.print(), "[i, kRows)"));  // 384 = 24 x 16 rows: no remainder loop
+  CHECK(!contains(p.print(), "if j < kCols"));  // 512 = 8 x 64: no tail
+  k.rows = Extent{385, ""};
+  CHECK(contains(buildReducePlan(k, makeTarget({"avx512", {}})).print(), "[i, kRows)"));
+}
+
+TEST_CASE("u8 sums use psadbw-style 8-lane groups into u64 and convert once") {
+  ir::Plan p = buildReducePlan(rowSpec(DType::u8, DType::u32, ReduceOp::add), makeTarget({"avx2", {}}));
+  CHECK(contains(p.print(), "dot_accumulate<8>"));
+  CHECK(contains(p.print(), "u64x4"));
+  CHECK(contains(p.print(), "convert row_sum"));
+}
+
+TEST_CASE("min/max with a wider output reduce narrow and widen once") {
+  ir::Plan p = buildReducePlan(rowSpec(DType::i8, DType::i32, ReduceOp::max), makeTarget({"avx512", {}}));
+  CHECK(contains(p.print(), "i8x64 = splat -128"));
+  CHECK(!contains(p.print(), "extend"));
+}
+
+TEST_CASE("builder errors name the problem and the alternatives") {
+  KernelSpec k = rowSpec(DType::f32, DType::f32, ReduceOp::add);
+  k.cols = Extent{100, ""};
+  k.tail = TailPolicy::none;
+  try {
+    buildReducePlan(k, makeTarget({"avx512", {}}));
+    FAIL("expected a PlanError");
+  } catch (const PlanError& e) {
+    CHECK(contains(e.what(), "cols = 100 is not a multiple of the 16 f32 lanes of avx512"));
+    CHECK(contains(e.what(), "predicated"));
+  }
+  k.cols = Extent{96, ""};
+  CHECK_NOTHROW(buildReducePlan(k, makeTarget({"avx512", {}})));
+
+  KernelSpec s = rowSpec(DType::f64, DType::f64, ReduceOp::add);
+  s.order = FloatOrder::sequential;
+  s.strategy = Strategy::vector_accumulator;
+  CHECK_THROWS_WITH_AS(buildReducePlan(s, makeTarget({"avx2", {}})), doctest::Contains("inner_parallel"), PlanError);
+  s.strategy = Strategy::automatic;
+  CHECK(resolveStrategy(s) == Strategy::inner_parallel);
+
+  KernelSpec r = rowSpec(DType::i32, DType::i32, ReduceOp::add);
+  r.cols = Extent{std::nullopt, "j"};
+  CHECK_THROWS_AS(buildReducePlan(r, makeTarget({"scalar", {}})), PlanError);
+}
+
+TEST_CASE("target factory: attributes, CPU checks, capabilities, errors") {
+  Target v = makeTarget({"avx512", {"vnni"}});
+  CHECK(v.suffix == "avx512_vnni");
+  CHECK(contains(v.attribute, "avx512vnni"));
+  CHECK(contains(v.cpuCheck, "__builtin_cpu_supports(\"avx512vnni\")"));
+  CHECK(v.lanes(DType::i8) == 64);
+  CHECK(v.dot(DType::i8, DType::i32)->group == 4);
+  CHECK(contains(v.dot(DType::i8, DType::i32)->instruction, "vpdpbusd"));
+  CHECK(contains(makeTarget({"avx2", {}}).dot(DType::i8, DType::i32)->instruction, "vpmaddubsw"));
+  CHECK(!makeTarget({"scalar", {}}).dot(DType::i8, DType::i32));
+  CHECK(!v.dot(DType::f32, DType::f64));
+  CHECK_THROWS_WITH(makeTarget({"avx2", {"vnni"}}), doctest::Contains("allowed: fma, avx_vnni"));
+  CHECK_THROWS_WITH(makeTarget({"sse9", {}}), doctest::Contains("allowed: scalar, avx2, avx512"));
+}
+
+TEST_CASE("fold networks never mix rows and land row r in lane r") {
+  for (int elemBits : {32, 64})
+    for (int lanes = 2; lanes <= 16; lanes *= 2) {
+      if (lanes * elemBits > 512) continue;
+      ir::FoldNetwork n = ir::FoldNetwork::make(lanes, elemBits);
+      std::vector<int> order = n.inputOrder;
+      std::sort(order.begin(), order.end());
+      for (int r = 0; r < lanes; ++r) CHECK(order[r] == r);  // a permutation
+      CHECK(sim::foldLaneTable(n).size() == n.blockLanes.size());
+    }
+  // The 128-bit, 4 x i32 case by hand: unpack-64 stage then shuffle_ps stage, rows stay in order.
+  ir::FoldNetwork n = ir::FoldNetwork::make(4, 32);
+  CHECK(n.inputOrder == std::vector<int>{0, 1, 2, 3});
+  CHECK(sim::foldLaneTable(n).back() == "stage 2, 2-lane blocks: r0 r1 r2 r3");
+  // One stage at 512 bits, whole-vector blocks: [fold(a) | fold(b)] like shuffle_i32x4 0x44/0xEE.
+  std::vector<int> a(16), b(16);
+  for (int l = 0; l < 16; ++l) a[l] = l, b[l] = 100 + l;
+  auto r = ir::foldStage(a, b, 16, 32, [](int x, int y) { return x * 1000 + y; });
+  CHECK(r[0] == 0 * 1000 + 8);
+  CHECK(r[7] == 7 * 1000 + 15);
+  CHECK(r[8] == 100 * 1000 + 108);
+}
+
+TEST_CASE("the interpreter rejects reads past the input") {
+  ir::Plan p;
+  p.input = p.output = DType::i32;
+  ir::Stmt l = ir::op(ir::OpKind::Load, "x", {DType::i32, 8});
+  l.declare = true;
+  l.index = ir::Index::constant(4);
+  p.body = {l};
+  std::vector<int32_t> in(11), out(1);
+  CHECK_THROWS_AS(sim::runPlan(p, {}, in.data(), in.size(), out.data(), out.size()), sim::OutOfBounds);
+  std::vector<int32_t> in12(12);
+  CHECK_NOTHROW(sim::runPlan(p, {}, in12.data(), in12.size(), out.data(), out.size()));
+}
