@@ -2,6 +2,11 @@
 // Do not edit: regenerate with `simdgen generate ../specs/colmax_f64.json -o <this directory>`.
 #include "colmax_f64.h"
 
+#if __STDC_HOSTED__
+#include <stdlib.h>
+#include <string.h>
+#endif
+
 #if defined(__x86_64__)
 #if defined(__GNUC__) && !defined(__clang__) && __GNUC__ < 13
 // GCC 12's AVX-512 headers self-initialise _mm512_undefined_*() values, which -Wmaybe-uninitialized
@@ -151,23 +156,55 @@ void colmax_f64_scalar(const double* input, int64_t rows, int64_t cols, int64_t 
 }
 
 // ---- dispatcher: the best variant this CPU supports, chosen once (thread-safe static init).
+// In a hosted build SIMDGEN_VARIANT=<suffix> (e.g. "avx2", "scalar") selects a variant instead,
+// when this build has it and the CPU supports it; otherwise the best one is used.
 namespace {
 using colmax_f64_fn = void (*)(const double* input, int64_t rows, int64_t cols, int64_t stride,
                                double* output);
 
-colmax_f64_fn colmax_f64_select() {
+struct colmax_f64_choice {
+  colmax_f64_fn fn;
+  const char* variant;
+};
+
+bool colmax_f64_forced(const char* variant) {
+#if __STDC_HOSTED__
+  const char* forced = getenv("SIMDGEN_VARIANT");
+  return forced != nullptr && strcmp(forced, variant) == 0;
+#else
+  (void)variant;
+  return false;
+#endif
+}
+
+colmax_f64_choice colmax_f64_select() {
+  if (colmax_f64_forced("scalar")) return {colmax_f64_scalar, "scalar"};
 #if defined(__x86_64__)
   __builtin_cpu_init();
+  if ((__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl")) &&
+      colmax_f64_forced("avx512"))
+    return {colmax_f64_avx512, "avx512"};
+  if ((__builtin_cpu_supports("avx2")) && colmax_f64_forced("avx2"))
+    return {colmax_f64_avx2, "avx2"};
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl"))
-    return colmax_f64_avx512;
-  if (__builtin_cpu_supports("avx2")) return colmax_f64_avx2;
+    return {colmax_f64_avx512, "avx512"};
+  if (__builtin_cpu_supports("avx2")) return {colmax_f64_avx2, "avx2"};
 #endif
-  return colmax_f64_scalar;
+  return {colmax_f64_scalar, "scalar"};
+}
+
+const colmax_f64_choice& colmax_f64_selected() {
+  static const colmax_f64_choice choice = colmax_f64_select();
+  return choice;
 }
 }  // namespace
 
 void colmax_f64(const double* input, int64_t rows, int64_t cols, int64_t stride, double* output) {
-  static const colmax_f64_fn selected = colmax_f64_select();
-  selected(input, rows, cols, stride, output);
+  colmax_f64_selected().fn(input, rows, cols, stride, output);
+}
+
+const char* colmax_f64_variant() {
+  return colmax_f64_selected().variant;
 }

@@ -17,6 +17,11 @@
 /// Thread-safe: picks the best variant for this CPU once (variants are also callable by name).
 void colmax_f64(const double* input, int64_t rows, int64_t cols, int64_t stride, double* output);
 
+// The variant colmax_f64() runs ("avx512_vnni", "avx2", "scalar", ...): the best one this CPU
+// supports, or the one named by the SIMDGEN_VARIANT environment variable (read once, at the
+// first call) when this build has it and the CPU supports it.
+const char* colmax_f64_variant();
+
 // Each variant, callable by name (tests, benchmarks). Call one only where the CPU supports it.
 void colmax_f64_scalar(const double* input, int64_t rows, int64_t cols, int64_t stride,
                        double* output);

@@ -2,6 +2,11 @@
 // Do not edit: regenerate with `simdgen generate ../specs/colmin_i8_to_i32.json -o <this directory>`.
 #include "colmin_i8_to_i32.h"
 
+#if __STDC_HOSTED__
+#include <stdlib.h>
+#include <string.h>
+#endif
+
 #if defined(__x86_64__)
 #if defined(__GNUC__) && !defined(__clang__) && __GNUC__ < 13
 // GCC 12's AVX-512 headers self-initialise _mm512_undefined_*() values, which -Wmaybe-uninitialized
@@ -221,24 +226,56 @@ void colmin_i8_to_i32_scalar(const int8_t* input, int64_t rows, int64_t cols, in
 }
 
 // ---- dispatcher: the best variant this CPU supports, chosen once (thread-safe static init).
+// In a hosted build SIMDGEN_VARIANT=<suffix> (e.g. "avx2", "scalar") selects a variant instead,
+// when this build has it and the CPU supports it; otherwise the best one is used.
 namespace {
 using colmin_i8_to_i32_fn = void (*)(const int8_t* input, int64_t rows, int64_t cols,
                                      int64_t stride, int32_t* output);
 
-colmin_i8_to_i32_fn colmin_i8_to_i32_select() {
+struct colmin_i8_to_i32_choice {
+  colmin_i8_to_i32_fn fn;
+  const char* variant;
+};
+
+bool colmin_i8_to_i32_forced(const char* variant) {
+#if __STDC_HOSTED__
+  const char* forced = getenv("SIMDGEN_VARIANT");
+  return forced != nullptr && strcmp(forced, variant) == 0;
+#else
+  (void)variant;
+  return false;
+#endif
+}
+
+colmin_i8_to_i32_choice colmin_i8_to_i32_select() {
+  if (colmin_i8_to_i32_forced("scalar")) return {colmin_i8_to_i32_scalar, "scalar"};
 #if defined(__x86_64__)
   __builtin_cpu_init();
+  if ((__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl")) &&
+      colmin_i8_to_i32_forced("avx512"))
+    return {colmin_i8_to_i32_avx512, "avx512"};
+  if ((__builtin_cpu_supports("avx2")) && colmin_i8_to_i32_forced("avx2"))
+    return {colmin_i8_to_i32_avx2, "avx2"};
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl"))
-    return colmin_i8_to_i32_avx512;
-  if (__builtin_cpu_supports("avx2")) return colmin_i8_to_i32_avx2;
+    return {colmin_i8_to_i32_avx512, "avx512"};
+  if (__builtin_cpu_supports("avx2")) return {colmin_i8_to_i32_avx2, "avx2"};
 #endif
-  return colmin_i8_to_i32_scalar;
+  return {colmin_i8_to_i32_scalar, "scalar"};
+}
+
+const colmin_i8_to_i32_choice& colmin_i8_to_i32_selected() {
+  static const colmin_i8_to_i32_choice choice = colmin_i8_to_i32_select();
+  return choice;
 }
 }  // namespace
 
 void colmin_i8_to_i32(const int8_t* input, int64_t rows, int64_t cols, int64_t stride,
                       int32_t* output) {
-  static const colmin_i8_to_i32_fn selected = colmin_i8_to_i32_select();
-  selected(input, rows, cols, stride, output);
+  colmin_i8_to_i32_selected().fn(input, rows, cols, stride, output);
+}
+
+const char* colmin_i8_to_i32_variant() {
+  return colmin_i8_to_i32_selected().variant;
 }

@@ -2,6 +2,11 @@
 // Do not edit: regenerate with `simdgen generate ../specs/colprod_i16.json -o <this directory>`.
 #include "colprod_i16.h"
 
+#if __STDC_HOSTED__
+#include <stdlib.h>
+#include <string.h>
+#endif
+
 #if defined(__x86_64__)
 #if defined(__GNUC__) && !defined(__clang__) && __GNUC__ < 13
 // GCC 12's AVX-512 headers self-initialise _mm512_undefined_*() values, which -Wmaybe-uninitialized
@@ -93,21 +98,49 @@ void colprod_i16_scalar(const int16_t* input, int64_t rows, int64_t cols, int64_
 }
 
 // ---- dispatcher: the best variant this CPU supports, chosen once (thread-safe static init).
+// In a hosted build SIMDGEN_VARIANT=<suffix> (e.g. "avx2", "scalar") selects a variant instead,
+// when this build has it and the CPU supports it; otherwise the best one is used.
 namespace {
 using colprod_i16_fn = void (*)(const int16_t* input, int64_t rows, int64_t cols, int64_t stride,
                                 int16_t* output);
 
-colprod_i16_fn colprod_i16_select() {
+struct colprod_i16_choice {
+  colprod_i16_fn fn;
+  const char* variant;
+};
+
+bool colprod_i16_forced(const char* variant) {
+#if __STDC_HOSTED__
+  const char* forced = getenv("SIMDGEN_VARIANT");
+  return forced != nullptr && strcmp(forced, variant) == 0;
+#else
+  (void)variant;
+  return false;
+#endif
+}
+
+colprod_i16_choice colprod_i16_select() {
+  if (colprod_i16_forced("scalar")) return {colprod_i16_scalar, "scalar"};
 #if defined(__x86_64__)
   __builtin_cpu_init();
-  if (__builtin_cpu_supports("avx2")) return colprod_i16_avx2;
+  if ((__builtin_cpu_supports("avx2")) && colprod_i16_forced("avx2"))
+    return {colprod_i16_avx2, "avx2"};
+  if (__builtin_cpu_supports("avx2")) return {colprod_i16_avx2, "avx2"};
 #endif
-  return colprod_i16_scalar;
+  return {colprod_i16_scalar, "scalar"};
+}
+
+const colprod_i16_choice& colprod_i16_selected() {
+  static const colprod_i16_choice choice = colprod_i16_select();
+  return choice;
 }
 }  // namespace
 
 void colprod_i16(const int16_t* input, int64_t rows, int64_t cols, int64_t stride,
                  int16_t* output) {
-  static const colprod_i16_fn selected = colprod_i16_select();
-  selected(input, rows, cols, stride, output);
+  colprod_i16_selected().fn(input, rows, cols, stride, output);
+}
+
+const char* colprod_i16_variant() {
+  return colprod_i16_selected().variant;
 }

@@ -2,6 +2,11 @@
 // Do not edit: regenerate with `simdgen generate ../specs/colsum_f32_64x96.json -o <this directory>`.
 #include "colsum_f32_64x96.h"
 
+#if __STDC_HOSTED__
+#include <stdlib.h>
+#include <string.h>
+#endif
+
 #if defined(__x86_64__)
 #if defined(__GNUC__) && !defined(__clang__) && __GNUC__ < 13
 // GCC 12's AVX-512 headers self-initialise _mm512_undefined_*() values, which -Wmaybe-uninitialized
@@ -90,22 +95,54 @@ void colsum_f32_64x96_scalar(const float* input, float* output) {
 }
 
 // ---- dispatcher: the best variant this CPU supports, chosen once (thread-safe static init).
+// In a hosted build SIMDGEN_VARIANT=<suffix> (e.g. "avx2", "scalar") selects a variant instead,
+// when this build has it and the CPU supports it; otherwise the best one is used.
 namespace {
 using colsum_f32_64x96_fn = void (*)(const float* input, float* output);
 
-colsum_f32_64x96_fn colsum_f32_64x96_select() {
+struct colsum_f32_64x96_choice {
+  colsum_f32_64x96_fn fn;
+  const char* variant;
+};
+
+bool colsum_f32_64x96_forced(const char* variant) {
+#if __STDC_HOSTED__
+  const char* forced = getenv("SIMDGEN_VARIANT");
+  return forced != nullptr && strcmp(forced, variant) == 0;
+#else
+  (void)variant;
+  return false;
+#endif
+}
+
+colsum_f32_64x96_choice colsum_f32_64x96_select() {
+  if (colsum_f32_64x96_forced("scalar")) return {colsum_f32_64x96_scalar, "scalar"};
 #if defined(__x86_64__)
   __builtin_cpu_init();
+  if ((__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl")) &&
+      colsum_f32_64x96_forced("avx512"))
+    return {colsum_f32_64x96_avx512, "avx512"};
+  if ((__builtin_cpu_supports("avx2")) && colsum_f32_64x96_forced("avx2"))
+    return {colsum_f32_64x96_avx2, "avx2"};
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl"))
-    return colsum_f32_64x96_avx512;
-  if (__builtin_cpu_supports("avx2")) return colsum_f32_64x96_avx2;
+    return {colsum_f32_64x96_avx512, "avx512"};
+  if (__builtin_cpu_supports("avx2")) return {colsum_f32_64x96_avx2, "avx2"};
 #endif
-  return colsum_f32_64x96_scalar;
+  return {colsum_f32_64x96_scalar, "scalar"};
+}
+
+const colsum_f32_64x96_choice& colsum_f32_64x96_selected() {
+  static const colsum_f32_64x96_choice choice = colsum_f32_64x96_select();
+  return choice;
 }
 }  // namespace
 
 void colsum_f32_64x96(const float* input, float* output) {
-  static const colsum_f32_64x96_fn selected = colsum_f32_64x96_select();
-  selected(input, output);
+  colsum_f32_64x96_selected().fn(input, output);
+}
+
+const char* colsum_f32_64x96_variant() {
+  return colsum_f32_64x96_selected().variant;
 }

@@ -14,6 +14,11 @@
 /// Thread-safe: picks the best variant for this CPU once (variants are also callable by name).
 void colsum_f32_64x96(const float* input, float* output);
 
+// The variant colsum_f32_64x96() runs ("avx512_vnni", "avx2", "scalar", ...): the best one this CPU
+// supports, or the one named by the SIMDGEN_VARIANT environment variable (read once, at the
+// first call) when this build has it and the CPU supports it.
+const char* colsum_f32_64x96_variant();
+
 // Each variant, callable by name (tests, benchmarks). Call one only where the CPU supports it.
 void colsum_f32_64x96_scalar(const float* input, float* output);
 #if defined(__x86_64__)

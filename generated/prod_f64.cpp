@@ -2,6 +2,11 @@
 // Do not edit: regenerate with `simdgen generate ../specs/prod_f64.json -o <this directory>`.
 #include "prod_f64.h"
 
+#if __STDC_HOSTED__
+#include <stdlib.h>
+#include <string.h>
+#endif
+
 #if defined(__x86_64__)
 #if defined(__GNUC__) && !defined(__clang__) && __GNUC__ < 13
 // GCC 12's AVX-512 headers self-initialise _mm512_undefined_*() values, which -Wmaybe-uninitialized
@@ -308,22 +313,53 @@ void prod_f64_scalar(const double* input, int64_t n, double* output) {
 }
 
 // ---- dispatcher: the best variant this CPU supports, chosen once (thread-safe static init).
+// In a hosted build SIMDGEN_VARIANT=<suffix> (e.g. "avx2", "scalar") selects a variant instead,
+// when this build has it and the CPU supports it; otherwise the best one is used.
 namespace {
 using prod_f64_fn = void (*)(const double* input, int64_t n, double* output);
 
-prod_f64_fn prod_f64_select() {
+struct prod_f64_choice {
+  prod_f64_fn fn;
+  const char* variant;
+};
+
+bool prod_f64_forced(const char* variant) {
+#if __STDC_HOSTED__
+  const char* forced = getenv("SIMDGEN_VARIANT");
+  return forced != nullptr && strcmp(forced, variant) == 0;
+#else
+  (void)variant;
+  return false;
+#endif
+}
+
+prod_f64_choice prod_f64_select() {
+  if (prod_f64_forced("scalar")) return {prod_f64_scalar, "scalar"};
 #if defined(__x86_64__)
   __builtin_cpu_init();
+  if ((__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl")) &&
+      prod_f64_forced("avx512"))
+    return {prod_f64_avx512, "avx512"};
+  if ((__builtin_cpu_supports("avx2")) && prod_f64_forced("avx2")) return {prod_f64_avx2, "avx2"};
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl"))
-    return prod_f64_avx512;
-  if (__builtin_cpu_supports("avx2")) return prod_f64_avx2;
+    return {prod_f64_avx512, "avx512"};
+  if (__builtin_cpu_supports("avx2")) return {prod_f64_avx2, "avx2"};
 #endif
-  return prod_f64_scalar;
+  return {prod_f64_scalar, "scalar"};
+}
+
+const prod_f64_choice& prod_f64_selected() {
+  static const prod_f64_choice choice = prod_f64_select();
+  return choice;
 }
 }  // namespace
 
 void prod_f64(const double* input, int64_t n, double* output) {
-  static const prod_f64_fn selected = prod_f64_select();
-  selected(input, n, output);
+  prod_f64_selected().fn(input, n, output);
+}
+
+const char* prod_f64_variant() {
+  return prod_f64_selected().variant;
 }

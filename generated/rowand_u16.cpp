@@ -2,6 +2,11 @@
 // Do not edit: regenerate with `simdgen generate ../specs/rowand_u16.json -o <this directory>`.
 #include "rowand_u16.h"
 
+#if __STDC_HOSTED__
+#include <stdlib.h>
+#include <string.h>
+#endif
+
 #if defined(__x86_64__)
 #if defined(__GNUC__) && !defined(__clang__) && __GNUC__ < 13
 // GCC 12's AVX-512 headers self-initialise _mm512_undefined_*() values, which -Wmaybe-uninitialized
@@ -171,24 +176,56 @@ void rowand_u16_scalar(const uint16_t* input, int64_t rows, int64_t cols, int64_
 }
 
 // ---- dispatcher: the best variant this CPU supports, chosen once (thread-safe static init).
+// In a hosted build SIMDGEN_VARIANT=<suffix> (e.g. "avx2", "scalar") selects a variant instead,
+// when this build has it and the CPU supports it; otherwise the best one is used.
 namespace {
 using rowand_u16_fn = void (*)(const uint16_t* input, int64_t rows, int64_t cols, int64_t stride,
                                uint16_t* output);
 
-rowand_u16_fn rowand_u16_select() {
+struct rowand_u16_choice {
+  rowand_u16_fn fn;
+  const char* variant;
+};
+
+bool rowand_u16_forced(const char* variant) {
+#if __STDC_HOSTED__
+  const char* forced = getenv("SIMDGEN_VARIANT");
+  return forced != nullptr && strcmp(forced, variant) == 0;
+#else
+  (void)variant;
+  return false;
+#endif
+}
+
+rowand_u16_choice rowand_u16_select() {
+  if (rowand_u16_forced("scalar")) return {rowand_u16_scalar, "scalar"};
 #if defined(__x86_64__)
   __builtin_cpu_init();
+  if ((__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl")) &&
+      rowand_u16_forced("avx512"))
+    return {rowand_u16_avx512, "avx512"};
+  if ((__builtin_cpu_supports("avx2")) && rowand_u16_forced("avx2"))
+    return {rowand_u16_avx2, "avx2"};
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl"))
-    return rowand_u16_avx512;
-  if (__builtin_cpu_supports("avx2")) return rowand_u16_avx2;
+    return {rowand_u16_avx512, "avx512"};
+  if (__builtin_cpu_supports("avx2")) return {rowand_u16_avx2, "avx2"};
 #endif
-  return rowand_u16_scalar;
+  return {rowand_u16_scalar, "scalar"};
+}
+
+const rowand_u16_choice& rowand_u16_selected() {
+  static const rowand_u16_choice choice = rowand_u16_select();
+  return choice;
 }
 }  // namespace
 
 void rowand_u16(const uint16_t* input, int64_t rows, int64_t cols, int64_t stride,
                 uint16_t* output) {
-  static const rowand_u16_fn selected = rowand_u16_select();
-  selected(input, rows, cols, stride, output);
+  rowand_u16_selected().fn(input, rows, cols, stride, output);
+}
+
+const char* rowand_u16_variant() {
+  return rowand_u16_selected().variant;
 }

@@ -17,6 +17,11 @@
 /// Thread-safe: picks the best variant for this CPU once (variants are also callable by name).
 void rowmax_f32(const float* input, int64_t rows, int64_t cols, int64_t stride, float* output);
 
+// The variant rowmax_f32() runs ("avx512_vnni", "avx2", "scalar", ...): the best one this CPU
+// supports, or the one named by the SIMDGEN_VARIANT environment variable (read once, at the
+// first call) when this build has it and the CPU supports it.
+const char* rowmax_f32_variant();
+
 // Each variant, callable by name (tests, benchmarks). Call one only where the CPU supports it.
 void rowmax_f32_scalar(const float* input, int64_t rows, int64_t cols, int64_t stride,
                        float* output);

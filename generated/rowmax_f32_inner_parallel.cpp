@@ -2,6 +2,11 @@
 // Do not edit: regenerate with `simdgen generate ../specs/rowmax_f32_inner_parallel.json -o <this directory>`.
 #include "rowmax_f32_inner_parallel.h"
 
+#if __STDC_HOSTED__
+#include <stdlib.h>
+#include <string.h>
+#endif
+
 #if defined(__x86_64__)
 #if defined(__GNUC__) && !defined(__clang__) && __GNUC__ < 13
 // GCC 12's AVX-512 headers self-initialise _mm512_undefined_*() values, which -Wmaybe-uninitialized
@@ -117,24 +122,57 @@ void rowmax_f32_inner_parallel_scalar(const float* input, int64_t rows, int64_t 
 }
 
 // ---- dispatcher: the best variant this CPU supports, chosen once (thread-safe static init).
+// In a hosted build SIMDGEN_VARIANT=<suffix> (e.g. "avx2", "scalar") selects a variant instead,
+// when this build has it and the CPU supports it; otherwise the best one is used.
 namespace {
 using rowmax_f32_inner_parallel_fn = void (*)(const float* input, int64_t rows, int64_t cols,
                                               int64_t stride, float* output);
 
-rowmax_f32_inner_parallel_fn rowmax_f32_inner_parallel_select() {
+struct rowmax_f32_inner_parallel_choice {
+  rowmax_f32_inner_parallel_fn fn;
+  const char* variant;
+};
+
+bool rowmax_f32_inner_parallel_forced(const char* variant) {
+#if __STDC_HOSTED__
+  const char* forced = getenv("SIMDGEN_VARIANT");
+  return forced != nullptr && strcmp(forced, variant) == 0;
+#else
+  (void)variant;
+  return false;
+#endif
+}
+
+rowmax_f32_inner_parallel_choice rowmax_f32_inner_parallel_select() {
+  if (rowmax_f32_inner_parallel_forced("scalar"))
+    return {rowmax_f32_inner_parallel_scalar, "scalar"};
 #if defined(__x86_64__)
   __builtin_cpu_init();
+  if ((__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl")) &&
+      rowmax_f32_inner_parallel_forced("avx512"))
+    return {rowmax_f32_inner_parallel_avx512, "avx512"};
+  if ((__builtin_cpu_supports("avx2")) && rowmax_f32_inner_parallel_forced("avx2"))
+    return {rowmax_f32_inner_parallel_avx2, "avx2"};
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl"))
-    return rowmax_f32_inner_parallel_avx512;
-  if (__builtin_cpu_supports("avx2")) return rowmax_f32_inner_parallel_avx2;
+    return {rowmax_f32_inner_parallel_avx512, "avx512"};
+  if (__builtin_cpu_supports("avx2")) return {rowmax_f32_inner_parallel_avx2, "avx2"};
 #endif
-  return rowmax_f32_inner_parallel_scalar;
+  return {rowmax_f32_inner_parallel_scalar, "scalar"};
+}
+
+const rowmax_f32_inner_parallel_choice& rowmax_f32_inner_parallel_selected() {
+  static const rowmax_f32_inner_parallel_choice choice = rowmax_f32_inner_parallel_select();
+  return choice;
 }
 }  // namespace
 
 void rowmax_f32_inner_parallel(const float* input, int64_t rows, int64_t cols, int64_t stride,
                                float* output) {
-  static const rowmax_f32_inner_parallel_fn selected = rowmax_f32_inner_parallel_select();
-  selected(input, rows, cols, stride, output);
+  rowmax_f32_inner_parallel_selected().fn(input, rows, cols, stride, output);
+}
+
+const char* rowmax_f32_inner_parallel_variant() {
+  return rowmax_f32_inner_parallel_selected().variant;
 }

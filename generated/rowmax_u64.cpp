@@ -2,6 +2,11 @@
 // Do not edit: regenerate with `simdgen generate ../specs/rowmax_u64.json -o <this directory>`.
 #include "rowmax_u64.h"
 
+#if __STDC_HOSTED__
+#include <stdlib.h>
+#include <string.h>
+#endif
+
 #if defined(__x86_64__)
 #if defined(__GNUC__) && !defined(__clang__) && __GNUC__ < 13
 // GCC 12's AVX-512 headers self-initialise _mm512_undefined_*() values, which -Wmaybe-uninitialized
@@ -190,24 +195,56 @@ void rowmax_u64_scalar(const uint64_t* input, int64_t rows, int64_t cols, int64_
 }
 
 // ---- dispatcher: the best variant this CPU supports, chosen once (thread-safe static init).
+// In a hosted build SIMDGEN_VARIANT=<suffix> (e.g. "avx2", "scalar") selects a variant instead,
+// when this build has it and the CPU supports it; otherwise the best one is used.
 namespace {
 using rowmax_u64_fn = void (*)(const uint64_t* input, int64_t rows, int64_t cols, int64_t stride,
                                uint64_t* output);
 
-rowmax_u64_fn rowmax_u64_select() {
+struct rowmax_u64_choice {
+  rowmax_u64_fn fn;
+  const char* variant;
+};
+
+bool rowmax_u64_forced(const char* variant) {
+#if __STDC_HOSTED__
+  const char* forced = getenv("SIMDGEN_VARIANT");
+  return forced != nullptr && strcmp(forced, variant) == 0;
+#else
+  (void)variant;
+  return false;
+#endif
+}
+
+rowmax_u64_choice rowmax_u64_select() {
+  if (rowmax_u64_forced("scalar")) return {rowmax_u64_scalar, "scalar"};
 #if defined(__x86_64__)
   __builtin_cpu_init();
+  if ((__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl")) &&
+      rowmax_u64_forced("avx512"))
+    return {rowmax_u64_avx512, "avx512"};
+  if ((__builtin_cpu_supports("avx2")) && rowmax_u64_forced("avx2"))
+    return {rowmax_u64_avx2, "avx2"};
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl"))
-    return rowmax_u64_avx512;
-  if (__builtin_cpu_supports("avx2")) return rowmax_u64_avx2;
+    return {rowmax_u64_avx512, "avx512"};
+  if (__builtin_cpu_supports("avx2")) return {rowmax_u64_avx2, "avx2"};
 #endif
-  return rowmax_u64_scalar;
+  return {rowmax_u64_scalar, "scalar"};
+}
+
+const rowmax_u64_choice& rowmax_u64_selected() {
+  static const rowmax_u64_choice choice = rowmax_u64_select();
+  return choice;
 }
 }  // namespace
 
 void rowmax_u64(const uint64_t* input, int64_t rows, int64_t cols, int64_t stride,
                 uint64_t* output) {
-  static const rowmax_u64_fn selected = rowmax_u64_select();
-  selected(input, rows, cols, stride, output);
+  rowmax_u64_selected().fn(input, rows, cols, stride, output);
+}
+
+const char* rowmax_u64_variant() {
+  return rowmax_u64_selected().variant;
 }

@@ -17,6 +17,11 @@
 void rowmax_u64(const uint64_t* input, int64_t rows, int64_t cols, int64_t stride,
                 uint64_t* output);
 
+// The variant rowmax_u64() runs ("avx512_vnni", "avx2", "scalar", ...): the best one this CPU
+// supports, or the one named by the SIMDGEN_VARIANT environment variable (read once, at the
+// first call) when this build has it and the CPU supports it.
+const char* rowmax_u64_variant();
+
 // Each variant, callable by name (tests, benchmarks). Call one only where the CPU supports it.
 void rowmax_u64_scalar(const uint64_t* input, int64_t rows, int64_t cols, int64_t stride,
                        uint64_t* output);

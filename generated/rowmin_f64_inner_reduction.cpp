@@ -2,6 +2,11 @@
 // Do not edit: regenerate with `simdgen generate ../specs/rowmin_f64_inner_reduction.json -o <this directory>`.
 #include "rowmin_f64_inner_reduction.h"
 
+#if __STDC_HOSTED__
+#include <stdlib.h>
+#include <string.h>
+#endif
+
 #if defined(__x86_64__)
 #if defined(__GNUC__) && !defined(__clang__) && __GNUC__ < 13
 // GCC 12's AVX-512 headers self-initialise _mm512_undefined_*() values, which -Wmaybe-uninitialized
@@ -139,24 +144,57 @@ void rowmin_f64_inner_reduction_scalar(const double* input, int64_t rows, int64_
 }
 
 // ---- dispatcher: the best variant this CPU supports, chosen once (thread-safe static init).
+// In a hosted build SIMDGEN_VARIANT=<suffix> (e.g. "avx2", "scalar") selects a variant instead,
+// when this build has it and the CPU supports it; otherwise the best one is used.
 namespace {
 using rowmin_f64_inner_reduction_fn = void (*)(const double* input, int64_t rows, int64_t cols,
                                                int64_t stride, double* output);
 
-rowmin_f64_inner_reduction_fn rowmin_f64_inner_reduction_select() {
+struct rowmin_f64_inner_reduction_choice {
+  rowmin_f64_inner_reduction_fn fn;
+  const char* variant;
+};
+
+bool rowmin_f64_inner_reduction_forced(const char* variant) {
+#if __STDC_HOSTED__
+  const char* forced = getenv("SIMDGEN_VARIANT");
+  return forced != nullptr && strcmp(forced, variant) == 0;
+#else
+  (void)variant;
+  return false;
+#endif
+}
+
+rowmin_f64_inner_reduction_choice rowmin_f64_inner_reduction_select() {
+  if (rowmin_f64_inner_reduction_forced("scalar"))
+    return {rowmin_f64_inner_reduction_scalar, "scalar"};
 #if defined(__x86_64__)
   __builtin_cpu_init();
+  if ((__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl")) &&
+      rowmin_f64_inner_reduction_forced("avx512"))
+    return {rowmin_f64_inner_reduction_avx512, "avx512"};
+  if ((__builtin_cpu_supports("avx2")) && rowmin_f64_inner_reduction_forced("avx2"))
+    return {rowmin_f64_inner_reduction_avx2, "avx2"};
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl"))
-    return rowmin_f64_inner_reduction_avx512;
-  if (__builtin_cpu_supports("avx2")) return rowmin_f64_inner_reduction_avx2;
+    return {rowmin_f64_inner_reduction_avx512, "avx512"};
+  if (__builtin_cpu_supports("avx2")) return {rowmin_f64_inner_reduction_avx2, "avx2"};
 #endif
-  return rowmin_f64_inner_reduction_scalar;
+  return {rowmin_f64_inner_reduction_scalar, "scalar"};
+}
+
+const rowmin_f64_inner_reduction_choice& rowmin_f64_inner_reduction_selected() {
+  static const rowmin_f64_inner_reduction_choice choice = rowmin_f64_inner_reduction_select();
+  return choice;
 }
 }  // namespace
 
 void rowmin_f64_inner_reduction(const double* input, int64_t rows, int64_t cols, int64_t stride,
                                 double* output) {
-  static const rowmin_f64_inner_reduction_fn selected = rowmin_f64_inner_reduction_select();
-  selected(input, rows, cols, stride, output);
+  rowmin_f64_inner_reduction_selected().fn(input, rows, cols, stride, output);
+}
+
+const char* rowmin_f64_inner_reduction_variant() {
+  return rowmin_f64_inner_reduction_selected().variant;
 }

@@ -16,6 +16,11 @@
 /// Thread-safe: picks the best variant for this CPU once (variants are also callable by name).
 void rowmin_i64(const int64_t* input, int64_t rows, int64_t cols, int64_t stride, int64_t* output);
 
+// The variant rowmin_i64() runs ("avx512_vnni", "avx2", "scalar", ...): the best one this CPU
+// supports, or the one named by the SIMDGEN_VARIANT environment variable (read once, at the
+// first call) when this build has it and the CPU supports it.
+const char* rowmin_i64_variant();
+
 // Each variant, callable by name (tests, benchmarks). Call one only where the CPU supports it.
 void rowmin_i64_scalar(const int64_t* input, int64_t rows, int64_t cols, int64_t stride,
                        int64_t* output);

@@ -2,6 +2,11 @@
 // Do not edit: regenerate with `simdgen generate ../specs/rowmin_u8_inner_parallel.json -o <this directory>`.
 #include "rowmin_u8_inner_parallel.h"
 
+#if __STDC_HOSTED__
+#include <stdlib.h>
+#include <string.h>
+#endif
+
 #if defined(__x86_64__)
 #if defined(__GNUC__) && !defined(__clang__) && __GNUC__ < 13
 // GCC 12's AVX-512 headers self-initialise _mm512_undefined_*() values, which -Wmaybe-uninitialized
@@ -134,24 +139,56 @@ void rowmin_u8_inner_parallel_scalar(const uint8_t* input, int64_t rows, int64_t
 }
 
 // ---- dispatcher: the best variant this CPU supports, chosen once (thread-safe static init).
+// In a hosted build SIMDGEN_VARIANT=<suffix> (e.g. "avx2", "scalar") selects a variant instead,
+// when this build has it and the CPU supports it; otherwise the best one is used.
 namespace {
 using rowmin_u8_inner_parallel_fn = void (*)(const uint8_t* input, int64_t rows, int64_t cols,
                                              int64_t stride, uint8_t* output);
 
-rowmin_u8_inner_parallel_fn rowmin_u8_inner_parallel_select() {
+struct rowmin_u8_inner_parallel_choice {
+  rowmin_u8_inner_parallel_fn fn;
+  const char* variant;
+};
+
+bool rowmin_u8_inner_parallel_forced(const char* variant) {
+#if __STDC_HOSTED__
+  const char* forced = getenv("SIMDGEN_VARIANT");
+  return forced != nullptr && strcmp(forced, variant) == 0;
+#else
+  (void)variant;
+  return false;
+#endif
+}
+
+rowmin_u8_inner_parallel_choice rowmin_u8_inner_parallel_select() {
+  if (rowmin_u8_inner_parallel_forced("scalar")) return {rowmin_u8_inner_parallel_scalar, "scalar"};
 #if defined(__x86_64__)
   __builtin_cpu_init();
+  if ((__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl")) &&
+      rowmin_u8_inner_parallel_forced("avx512"))
+    return {rowmin_u8_inner_parallel_avx512, "avx512"};
+  if ((__builtin_cpu_supports("avx2")) && rowmin_u8_inner_parallel_forced("avx2"))
+    return {rowmin_u8_inner_parallel_avx2, "avx2"};
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl"))
-    return rowmin_u8_inner_parallel_avx512;
-  if (__builtin_cpu_supports("avx2")) return rowmin_u8_inner_parallel_avx2;
+    return {rowmin_u8_inner_parallel_avx512, "avx512"};
+  if (__builtin_cpu_supports("avx2")) return {rowmin_u8_inner_parallel_avx2, "avx2"};
 #endif
-  return rowmin_u8_inner_parallel_scalar;
+  return {rowmin_u8_inner_parallel_scalar, "scalar"};
+}
+
+const rowmin_u8_inner_parallel_choice& rowmin_u8_inner_parallel_selected() {
+  static const rowmin_u8_inner_parallel_choice choice = rowmin_u8_inner_parallel_select();
+  return choice;
 }
 }  // namespace
 
 void rowmin_u8_inner_parallel(const uint8_t* input, int64_t rows, int64_t cols, int64_t stride,
                               uint8_t* output) {
-  static const rowmin_u8_inner_parallel_fn selected = rowmin_u8_inner_parallel_select();
-  selected(input, rows, cols, stride, output);
+  rowmin_u8_inner_parallel_selected().fn(input, rows, cols, stride, output);
+}
+
+const char* rowmin_u8_inner_parallel_variant() {
+  return rowmin_u8_inner_parallel_selected().variant;
 }

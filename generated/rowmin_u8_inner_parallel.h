@@ -17,6 +17,11 @@
 void rowmin_u8_inner_parallel(const uint8_t* input, int64_t rows, int64_t cols, int64_t stride,
                               uint8_t* output);
 
+// The variant rowmin_u8_inner_parallel() runs ("avx512_vnni", "avx2", "scalar", ...): the best one this CPU
+// supports, or the one named by the SIMDGEN_VARIANT environment variable (read once, at the
+// first call) when this build has it and the CPU supports it.
+const char* rowmin_u8_inner_parallel_variant();
+
 // Each variant, callable by name (tests, benchmarks). Call one only where the CPU supports it.
 void rowmin_u8_inner_parallel_scalar(const uint8_t* input, int64_t rows, int64_t cols,
                                      int64_t stride, uint8_t* output);

@@ -2,6 +2,11 @@
 // Do not edit: regenerate with `simdgen generate ../specs/rowprod_u64.json -o <this directory>`.
 #include "rowprod_u64.h"
 
+#if __STDC_HOSTED__
+#include <stdlib.h>
+#include <string.h>
+#endif
+
 #if defined(__x86_64__)
 #if defined(__GNUC__) && !defined(__clang__) && __GNUC__ < 13
 // GCC 12's AVX-512 headers self-initialise _mm512_undefined_*() values, which -Wmaybe-uninitialized
@@ -433,24 +438,56 @@ void rowprod_u64_scalar(const uint64_t* input, int64_t rows, int64_t cols, int64
 }
 
 // ---- dispatcher: the best variant this CPU supports, chosen once (thread-safe static init).
+// In a hosted build SIMDGEN_VARIANT=<suffix> (e.g. "avx2", "scalar") selects a variant instead,
+// when this build has it and the CPU supports it; otherwise the best one is used.
 namespace {
 using rowprod_u64_fn = void (*)(const uint64_t* input, int64_t rows, int64_t cols, int64_t stride,
                                 uint64_t* output);
 
-rowprod_u64_fn rowprod_u64_select() {
+struct rowprod_u64_choice {
+  rowprod_u64_fn fn;
+  const char* variant;
+};
+
+bool rowprod_u64_forced(const char* variant) {
+#if __STDC_HOSTED__
+  const char* forced = getenv("SIMDGEN_VARIANT");
+  return forced != nullptr && strcmp(forced, variant) == 0;
+#else
+  (void)variant;
+  return false;
+#endif
+}
+
+rowprod_u64_choice rowprod_u64_select() {
+  if (rowprod_u64_forced("scalar")) return {rowprod_u64_scalar, "scalar"};
 #if defined(__x86_64__)
   __builtin_cpu_init();
+  if ((__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl")) &&
+      rowprod_u64_forced("avx512"))
+    return {rowprod_u64_avx512, "avx512"};
+  if ((__builtin_cpu_supports("avx2")) && rowprod_u64_forced("avx2"))
+    return {rowprod_u64_avx2, "avx2"};
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl"))
-    return rowprod_u64_avx512;
-  if (__builtin_cpu_supports("avx2")) return rowprod_u64_avx2;
+    return {rowprod_u64_avx512, "avx512"};
+  if (__builtin_cpu_supports("avx2")) return {rowprod_u64_avx2, "avx2"};
 #endif
-  return rowprod_u64_scalar;
+  return {rowprod_u64_scalar, "scalar"};
+}
+
+const rowprod_u64_choice& rowprod_u64_selected() {
+  static const rowprod_u64_choice choice = rowprod_u64_select();
+  return choice;
 }
 }  // namespace
 
 void rowprod_u64(const uint64_t* input, int64_t rows, int64_t cols, int64_t stride,
                  uint64_t* output) {
-  static const rowprod_u64_fn selected = rowprod_u64_select();
-  selected(input, rows, cols, stride, output);
+  rowprod_u64_selected().fn(input, rows, cols, stride, output);
+}
+
+const char* rowprod_u64_variant() {
+  return rowprod_u64_selected().variant;
 }

@@ -19,6 +19,11 @@
 void rowsum_f32_sequential(const float* input, int64_t rows, int64_t cols, int64_t stride,
                            float* output);
 
+// The variant rowsum_f32_sequential() runs ("avx512_vnni", "avx2", "scalar", ...): the best one this CPU
+// supports, or the one named by the SIMDGEN_VARIANT environment variable (read once, at the
+// first call) when this build has it and the CPU supports it.
+const char* rowsum_f32_sequential_variant();
+
 // Each variant, callable by name (tests, benchmarks). Call one only where the CPU supports it.
 void rowsum_f32_sequential_scalar(const float* input, int64_t rows, int64_t cols, int64_t stride,
                                   float* output);

@@ -2,6 +2,11 @@
 // Do not edit: regenerate with `simdgen generate ../specs/rowsum_f32_to_f64.json -o <this directory>`.
 #include "rowsum_f32_to_f64.h"
 
+#if __STDC_HOSTED__
+#include <stdlib.h>
+#include <string.h>
+#endif
+
 #if defined(__x86_64__)
 #if defined(__GNUC__) && !defined(__clang__) && __GNUC__ < 13
 // GCC 12's AVX-512 headers self-initialise _mm512_undefined_*() values, which -Wmaybe-uninitialized
@@ -422,24 +427,56 @@ void rowsum_f32_to_f64_scalar(const float* input, int64_t rows, int64_t cols, in
 }
 
 // ---- dispatcher: the best variant this CPU supports, chosen once (thread-safe static init).
+// In a hosted build SIMDGEN_VARIANT=<suffix> (e.g. "avx2", "scalar") selects a variant instead,
+// when this build has it and the CPU supports it; otherwise the best one is used.
 namespace {
 using rowsum_f32_to_f64_fn = void (*)(const float* input, int64_t rows, int64_t cols,
                                       int64_t stride, double* output);
 
-rowsum_f32_to_f64_fn rowsum_f32_to_f64_select() {
+struct rowsum_f32_to_f64_choice {
+  rowsum_f32_to_f64_fn fn;
+  const char* variant;
+};
+
+bool rowsum_f32_to_f64_forced(const char* variant) {
+#if __STDC_HOSTED__
+  const char* forced = getenv("SIMDGEN_VARIANT");
+  return forced != nullptr && strcmp(forced, variant) == 0;
+#else
+  (void)variant;
+  return false;
+#endif
+}
+
+rowsum_f32_to_f64_choice rowsum_f32_to_f64_select() {
+  if (rowsum_f32_to_f64_forced("scalar")) return {rowsum_f32_to_f64_scalar, "scalar"};
 #if defined(__x86_64__)
   __builtin_cpu_init();
+  if ((__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl")) &&
+      rowsum_f32_to_f64_forced("avx512"))
+    return {rowsum_f32_to_f64_avx512, "avx512"};
+  if ((__builtin_cpu_supports("avx2")) && rowsum_f32_to_f64_forced("avx2"))
+    return {rowsum_f32_to_f64_avx2, "avx2"};
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl"))
-    return rowsum_f32_to_f64_avx512;
-  if (__builtin_cpu_supports("avx2")) return rowsum_f32_to_f64_avx2;
+    return {rowsum_f32_to_f64_avx512, "avx512"};
+  if (__builtin_cpu_supports("avx2")) return {rowsum_f32_to_f64_avx2, "avx2"};
 #endif
-  return rowsum_f32_to_f64_scalar;
+  return {rowsum_f32_to_f64_scalar, "scalar"};
+}
+
+const rowsum_f32_to_f64_choice& rowsum_f32_to_f64_selected() {
+  static const rowsum_f32_to_f64_choice choice = rowsum_f32_to_f64_select();
+  return choice;
 }
 }  // namespace
 
 void rowsum_f32_to_f64(const float* input, int64_t rows, int64_t cols, int64_t stride,
                        double* output) {
-  static const rowsum_f32_to_f64_fn selected = rowsum_f32_to_f64_select();
-  selected(input, rows, cols, stride, output);
+  rowsum_f32_to_f64_selected().fn(input, rows, cols, stride, output);
+}
+
+const char* rowsum_f32_to_f64_variant() {
+  return rowsum_f32_to_f64_selected().variant;
 }

@@ -2,6 +2,11 @@
 // Do not edit: regenerate with `simdgen generate ../specs/rowsum_i8.json -o <this directory>`.
 #include "rowsum_i8.h"
 
+#if __STDC_HOSTED__
+#include <stdlib.h>
+#include <string.h>
+#endif
+
 #if defined(__x86_64__)
 #if defined(__GNUC__) && !defined(__clang__) && __GNUC__ < 13
 // GCC 12's AVX-512 headers self-initialise _mm512_undefined_*() values, which -Wmaybe-uninitialized
@@ -718,27 +723,63 @@ void rowsum_i8_scalar(const int8_t* input, int64_t rows, int64_t cols, int64_t s
 }
 
 // ---- dispatcher: the best variant this CPU supports, chosen once (thread-safe static init).
+// In a hosted build SIMDGEN_VARIANT=<suffix> (e.g. "avx2", "scalar") selects a variant instead,
+// when this build has it and the CPU supports it; otherwise the best one is used.
 namespace {
 using rowsum_i8_fn = void (*)(const int8_t* input, int64_t rows, int64_t cols, int64_t stride,
                               int32_t* output);
 
-rowsum_i8_fn rowsum_i8_select() {
+struct rowsum_i8_choice {
+  rowsum_i8_fn fn;
+  const char* variant;
+};
+
+bool rowsum_i8_forced(const char* variant) {
+#if __STDC_HOSTED__
+  const char* forced = getenv("SIMDGEN_VARIANT");
+  return forced != nullptr && strcmp(forced, variant) == 0;
+#else
+  (void)variant;
+  return false;
+#endif
+}
+
+rowsum_i8_choice rowsum_i8_select() {
+  if (rowsum_i8_forced("scalar")) return {rowsum_i8_scalar, "scalar"};
 #if defined(__x86_64__)
   __builtin_cpu_init();
+  if ((__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
+       __builtin_cpu_supports("avx512vnni")) &&
+      rowsum_i8_forced("avx512_vnni"))
+    return {rowsum_i8_avx512_vnni, "avx512_vnni"};
+  if ((__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl")) &&
+      rowsum_i8_forced("avx512"))
+    return {rowsum_i8_avx512, "avx512"};
+  if ((__builtin_cpu_supports("avx2")) && rowsum_i8_forced("avx2")) return {rowsum_i8_avx2, "avx2"};
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
       __builtin_cpu_supports("avx512vnni"))
-    return rowsum_i8_avx512_vnni;
+    return {rowsum_i8_avx512_vnni, "avx512_vnni"};
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl"))
-    return rowsum_i8_avx512;
-  if (__builtin_cpu_supports("avx2")) return rowsum_i8_avx2;
+    return {rowsum_i8_avx512, "avx512"};
+  if (__builtin_cpu_supports("avx2")) return {rowsum_i8_avx2, "avx2"};
 #endif
-  return rowsum_i8_scalar;
+  return {rowsum_i8_scalar, "scalar"};
+}
+
+const rowsum_i8_choice& rowsum_i8_selected() {
+  static const rowsum_i8_choice choice = rowsum_i8_select();
+  return choice;
 }
 }  // namespace
 
 void rowsum_i8(const int8_t* input, int64_t rows, int64_t cols, int64_t stride, int32_t* output) {
-  static const rowsum_i8_fn selected = rowsum_i8_select();
-  selected(input, rows, cols, stride, output);
+  rowsum_i8_selected().fn(input, rows, cols, stride, output);
+}
+
+const char* rowsum_i8_variant() {
+  return rowsum_i8_selected().variant;
 }

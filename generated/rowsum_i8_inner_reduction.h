@@ -19,6 +19,11 @@
 void rowsum_i8_inner_reduction(const int8_t* input, int64_t rows, int64_t cols, int64_t stride,
                                int32_t* output);
 
+// The variant rowsum_i8_inner_reduction() runs ("avx512_vnni", "avx2", "scalar", ...): the best one this CPU
+// supports, or the one named by the SIMDGEN_VARIANT environment variable (read once, at the
+// first call) when this build has it and the CPU supports it.
+const char* rowsum_i8_inner_reduction_variant();
+
 // Each variant, callable by name (tests, benchmarks). Call one only where the CPU supports it.
 void rowsum_i8_inner_reduction_scalar(const int8_t* input, int64_t rows, int64_t cols,
                                       int64_t stride, int32_t* output);

@@ -2,6 +2,11 @@
 // Do not edit: regenerate with `simdgen generate ../specs/rowsum_i8_to_i16.json -o <this directory>`.
 #include "rowsum_i8_to_i16.h"
 
+#if __STDC_HOSTED__
+#include <stdlib.h>
+#include <string.h>
+#endif
+
 #if defined(__x86_64__)
 #if defined(__GNUC__) && !defined(__clang__) && __GNUC__ < 13
 // GCC 12's AVX-512 headers self-initialise _mm512_undefined_*() values, which -Wmaybe-uninitialized
@@ -182,24 +187,56 @@ void rowsum_i8_to_i16_scalar(const int8_t* input, int64_t rows, int64_t cols, in
 }
 
 // ---- dispatcher: the best variant this CPU supports, chosen once (thread-safe static init).
+// In a hosted build SIMDGEN_VARIANT=<suffix> (e.g. "avx2", "scalar") selects a variant instead,
+// when this build has it and the CPU supports it; otherwise the best one is used.
 namespace {
 using rowsum_i8_to_i16_fn = void (*)(const int8_t* input, int64_t rows, int64_t cols,
                                      int64_t stride, int16_t* output);
 
-rowsum_i8_to_i16_fn rowsum_i8_to_i16_select() {
+struct rowsum_i8_to_i16_choice {
+  rowsum_i8_to_i16_fn fn;
+  const char* variant;
+};
+
+bool rowsum_i8_to_i16_forced(const char* variant) {
+#if __STDC_HOSTED__
+  const char* forced = getenv("SIMDGEN_VARIANT");
+  return forced != nullptr && strcmp(forced, variant) == 0;
+#else
+  (void)variant;
+  return false;
+#endif
+}
+
+rowsum_i8_to_i16_choice rowsum_i8_to_i16_select() {
+  if (rowsum_i8_to_i16_forced("scalar")) return {rowsum_i8_to_i16_scalar, "scalar"};
 #if defined(__x86_64__)
   __builtin_cpu_init();
+  if ((__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl")) &&
+      rowsum_i8_to_i16_forced("avx512"))
+    return {rowsum_i8_to_i16_avx512, "avx512"};
+  if ((__builtin_cpu_supports("avx2")) && rowsum_i8_to_i16_forced("avx2"))
+    return {rowsum_i8_to_i16_avx2, "avx2"};
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl"))
-    return rowsum_i8_to_i16_avx512;
-  if (__builtin_cpu_supports("avx2")) return rowsum_i8_to_i16_avx2;
+    return {rowsum_i8_to_i16_avx512, "avx512"};
+  if (__builtin_cpu_supports("avx2")) return {rowsum_i8_to_i16_avx2, "avx2"};
 #endif
-  return rowsum_i8_to_i16_scalar;
+  return {rowsum_i8_to_i16_scalar, "scalar"};
+}
+
+const rowsum_i8_to_i16_choice& rowsum_i8_to_i16_selected() {
+  static const rowsum_i8_to_i16_choice choice = rowsum_i8_to_i16_select();
+  return choice;
 }
 }  // namespace
 
 void rowsum_i8_to_i16(const int8_t* input, int64_t rows, int64_t cols, int64_t stride,
                       int16_t* output) {
-  static const rowsum_i8_to_i16_fn selected = rowsum_i8_to_i16_select();
-  selected(input, rows, cols, stride, output);
+  rowsum_i8_to_i16_selected().fn(input, rows, cols, stride, output);
+}
+
+const char* rowsum_i8_to_i16_variant() {
+  return rowsum_i8_to_i16_selected().variant;
 }

@@ -2,6 +2,11 @@
 // Do not edit: regenerate with `simdgen generate ../specs/rowsum_u16.json -o <this directory>`.
 #include "rowsum_u16.h"
 
+#if __STDC_HOSTED__
+#include <stdlib.h>
+#include <string.h>
+#endif
+
 #if defined(__x86_64__)
 #if defined(__GNUC__) && !defined(__clang__) && __GNUC__ < 13
 // GCC 12's AVX-512 headers self-initialise _mm512_undefined_*() values, which -Wmaybe-uninitialized
@@ -192,24 +197,56 @@ void rowsum_u16_scalar(const uint16_t* input, int64_t rows, int64_t cols, int64_
 }
 
 // ---- dispatcher: the best variant this CPU supports, chosen once (thread-safe static init).
+// In a hosted build SIMDGEN_VARIANT=<suffix> (e.g. "avx2", "scalar") selects a variant instead,
+// when this build has it and the CPU supports it; otherwise the best one is used.
 namespace {
 using rowsum_u16_fn = void (*)(const uint16_t* input, int64_t rows, int64_t cols, int64_t stride,
                                uint32_t* output);
 
-rowsum_u16_fn rowsum_u16_select() {
+struct rowsum_u16_choice {
+  rowsum_u16_fn fn;
+  const char* variant;
+};
+
+bool rowsum_u16_forced(const char* variant) {
+#if __STDC_HOSTED__
+  const char* forced = getenv("SIMDGEN_VARIANT");
+  return forced != nullptr && strcmp(forced, variant) == 0;
+#else
+  (void)variant;
+  return false;
+#endif
+}
+
+rowsum_u16_choice rowsum_u16_select() {
+  if (rowsum_u16_forced("scalar")) return {rowsum_u16_scalar, "scalar"};
 #if defined(__x86_64__)
   __builtin_cpu_init();
+  if ((__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl")) &&
+      rowsum_u16_forced("avx512"))
+    return {rowsum_u16_avx512, "avx512"};
+  if ((__builtin_cpu_supports("avx2")) && rowsum_u16_forced("avx2"))
+    return {rowsum_u16_avx2, "avx2"};
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl"))
-    return rowsum_u16_avx512;
-  if (__builtin_cpu_supports("avx2")) return rowsum_u16_avx2;
+    return {rowsum_u16_avx512, "avx512"};
+  if (__builtin_cpu_supports("avx2")) return {rowsum_u16_avx2, "avx2"};
 #endif
-  return rowsum_u16_scalar;
+  return {rowsum_u16_scalar, "scalar"};
+}
+
+const rowsum_u16_choice& rowsum_u16_selected() {
+  static const rowsum_u16_choice choice = rowsum_u16_select();
+  return choice;
 }
 }  // namespace
 
 void rowsum_u16(const uint16_t* input, int64_t rows, int64_t cols, int64_t stride,
                 uint32_t* output) {
-  static const rowsum_u16_fn selected = rowsum_u16_select();
-  selected(input, rows, cols, stride, output);
+  rowsum_u16_selected().fn(input, rows, cols, stride, output);
+}
+
+const char* rowsum_u16_variant() {
+  return rowsum_u16_selected().variant;
 }

@@ -18,6 +18,11 @@
 void rowsum_u16(const uint16_t* input, int64_t rows, int64_t cols, int64_t stride,
                 uint32_t* output);
 
+// The variant rowsum_u16() runs ("avx512_vnni", "avx2", "scalar", ...): the best one this CPU
+// supports, or the one named by the SIMDGEN_VARIANT environment variable (read once, at the
+// first call) when this build has it and the CPU supports it.
+const char* rowsum_u16_variant();
+
 // Each variant, callable by name (tests, benchmarks). Call one only where the CPU supports it.
 void rowsum_u16_scalar(const uint16_t* input, int64_t rows, int64_t cols, int64_t stride,
                        uint32_t* output);

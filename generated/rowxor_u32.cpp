@@ -2,6 +2,11 @@
 // Do not edit: regenerate with `simdgen generate ../specs/rowxor_u32.json -o <this directory>`.
 #include "rowxor_u32.h"
 
+#if __STDC_HOSTED__
+#include <stdlib.h>
+#include <string.h>
+#endif
+
 #if defined(__x86_64__)
 #if defined(__GNUC__) && !defined(__clang__) && __GNUC__ < 13
 // GCC 12's AVX-512 headers self-initialise _mm512_undefined_*() values, which -Wmaybe-uninitialized
@@ -146,24 +151,56 @@ void rowxor_u32_scalar(const uint32_t* input, int64_t rows, int64_t cols, int64_
 }
 
 // ---- dispatcher: the best variant this CPU supports, chosen once (thread-safe static init).
+// In a hosted build SIMDGEN_VARIANT=<suffix> (e.g. "avx2", "scalar") selects a variant instead,
+// when this build has it and the CPU supports it; otherwise the best one is used.
 namespace {
 using rowxor_u32_fn = void (*)(const uint32_t* input, int64_t rows, int64_t cols, int64_t stride,
                                uint32_t* output);
 
-rowxor_u32_fn rowxor_u32_select() {
+struct rowxor_u32_choice {
+  rowxor_u32_fn fn;
+  const char* variant;
+};
+
+bool rowxor_u32_forced(const char* variant) {
+#if __STDC_HOSTED__
+  const char* forced = getenv("SIMDGEN_VARIANT");
+  return forced != nullptr && strcmp(forced, variant) == 0;
+#else
+  (void)variant;
+  return false;
+#endif
+}
+
+rowxor_u32_choice rowxor_u32_select() {
+  if (rowxor_u32_forced("scalar")) return {rowxor_u32_scalar, "scalar"};
 #if defined(__x86_64__)
   __builtin_cpu_init();
+  if ((__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl")) &&
+      rowxor_u32_forced("avx512"))
+    return {rowxor_u32_avx512, "avx512"};
+  if ((__builtin_cpu_supports("avx2")) && rowxor_u32_forced("avx2"))
+    return {rowxor_u32_avx2, "avx2"};
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl"))
-    return rowxor_u32_avx512;
-  if (__builtin_cpu_supports("avx2")) return rowxor_u32_avx2;
+    return {rowxor_u32_avx512, "avx512"};
+  if (__builtin_cpu_supports("avx2")) return {rowxor_u32_avx2, "avx2"};
 #endif
-  return rowxor_u32_scalar;
+  return {rowxor_u32_scalar, "scalar"};
+}
+
+const rowxor_u32_choice& rowxor_u32_selected() {
+  static const rowxor_u32_choice choice = rowxor_u32_select();
+  return choice;
 }
 }  // namespace
 
 void rowxor_u32(const uint32_t* input, int64_t rows, int64_t cols, int64_t stride,
                 uint32_t* output) {
-  static const rowxor_u32_fn selected = rowxor_u32_select();
-  selected(input, rows, cols, stride, output);
+  rowxor_u32_selected().fn(input, rows, cols, stride, output);
+}
+
+const char* rowxor_u32_variant() {
+  return rowxor_u32_selected().variant;
 }

@@ -17,6 +17,11 @@
 void rowxor_u32(const uint32_t* input, int64_t rows, int64_t cols, int64_t stride,
                 uint32_t* output);
 
+// The variant rowxor_u32() runs ("avx512_vnni", "avx2", "scalar", ...): the best one this CPU
+// supports, or the one named by the SIMDGEN_VARIANT environment variable (read once, at the
+// first call) when this build has it and the CPU supports it.
+const char* rowxor_u32_variant();
+
 // Each variant, callable by name (tests, benchmarks). Call one only where the CPU supports it.
 void rowxor_u32_scalar(const uint32_t* input, int64_t rows, int64_t cols, int64_t stride,
                        uint32_t* output);

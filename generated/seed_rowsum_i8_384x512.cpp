@@ -2,6 +2,11 @@
 // Do not edit: regenerate with `simdgen generate ../specs/seed_rowsum_i8_384x512.json -o <this directory>`.
 #include "seed_rowsum_i8_384x512.h"
 
+#if __STDC_HOSTED__
+#include <stdlib.h>
+#include <string.h>
+#endif
+
 #if defined(__x86_64__)
 #if defined(__GNUC__) && !defined(__clang__) && __GNUC__ < 13
 // GCC 12's AVX-512 headers self-initialise _mm512_undefined_*() values, which -Wmaybe-uninitialized
@@ -369,26 +374,63 @@ void seed_rowsum_i8_384x512_scalar(const int8_t* input, int32_t* output) {
 }
 
 // ---- dispatcher: the best variant this CPU supports, chosen once (thread-safe static init).
+// In a hosted build SIMDGEN_VARIANT=<suffix> (e.g. "avx2", "scalar") selects a variant instead,
+// when this build has it and the CPU supports it; otherwise the best one is used.
 namespace {
 using seed_rowsum_i8_384x512_fn = void (*)(const int8_t* input, int32_t* output);
 
-seed_rowsum_i8_384x512_fn seed_rowsum_i8_384x512_select() {
+struct seed_rowsum_i8_384x512_choice {
+  seed_rowsum_i8_384x512_fn fn;
+  const char* variant;
+};
+
+bool seed_rowsum_i8_384x512_forced(const char* variant) {
+#if __STDC_HOSTED__
+  const char* forced = getenv("SIMDGEN_VARIANT");
+  return forced != nullptr && strcmp(forced, variant) == 0;
+#else
+  (void)variant;
+  return false;
+#endif
+}
+
+seed_rowsum_i8_384x512_choice seed_rowsum_i8_384x512_select() {
+  if (seed_rowsum_i8_384x512_forced("scalar")) return {seed_rowsum_i8_384x512_scalar, "scalar"};
 #if defined(__x86_64__)
   __builtin_cpu_init();
+  if ((__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
+       __builtin_cpu_supports("avx512vnni")) &&
+      seed_rowsum_i8_384x512_forced("avx512_vnni"))
+    return {seed_rowsum_i8_384x512_avx512_vnni, "avx512_vnni"};
+  if ((__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl")) &&
+      seed_rowsum_i8_384x512_forced("avx512"))
+    return {seed_rowsum_i8_384x512_avx512, "avx512"};
+  if ((__builtin_cpu_supports("avx2")) && seed_rowsum_i8_384x512_forced("avx2"))
+    return {seed_rowsum_i8_384x512_avx2, "avx2"};
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
       __builtin_cpu_supports("avx512vnni"))
-    return seed_rowsum_i8_384x512_avx512_vnni;
+    return {seed_rowsum_i8_384x512_avx512_vnni, "avx512_vnni"};
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl"))
-    return seed_rowsum_i8_384x512_avx512;
-  if (__builtin_cpu_supports("avx2")) return seed_rowsum_i8_384x512_avx2;
+    return {seed_rowsum_i8_384x512_avx512, "avx512"};
+  if (__builtin_cpu_supports("avx2")) return {seed_rowsum_i8_384x512_avx2, "avx2"};
 #endif
-  return seed_rowsum_i8_384x512_scalar;
+  return {seed_rowsum_i8_384x512_scalar, "scalar"};
+}
+
+const seed_rowsum_i8_384x512_choice& seed_rowsum_i8_384x512_selected() {
+  static const seed_rowsum_i8_384x512_choice choice = seed_rowsum_i8_384x512_select();
+  return choice;
 }
 }  // namespace
 
 void seed_rowsum_i8_384x512(const int8_t* input, int32_t* output) {
-  static const seed_rowsum_i8_384x512_fn selected = seed_rowsum_i8_384x512_select();
-  selected(input, output);
+  seed_rowsum_i8_384x512_selected().fn(input, output);
+}
+
+const char* seed_rowsum_i8_384x512_variant() {
+  return seed_rowsum_i8_384x512_selected().variant;
 }

@@ -15,6 +15,11 @@
 /// Thread-safe: picks the best variant for this CPU once (variants are also callable by name).
 void seed_rowsum_i8_384x512(const int8_t* input, int32_t* output);
 
+// The variant seed_rowsum_i8_384x512() runs ("avx512_vnni", "avx2", "scalar", ...): the best one this CPU
+// supports, or the one named by the SIMDGEN_VARIANT environment variable (read once, at the
+// first call) when this build has it and the CPU supports it.
+const char* seed_rowsum_i8_384x512_variant();
+
 // Each variant, callable by name (tests, benchmarks). Call one only where the CPU supports it.
 void seed_rowsum_i8_384x512_scalar(const int8_t* input, int32_t* output);
 #if defined(__x86_64__)

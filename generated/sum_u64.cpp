@@ -2,6 +2,11 @@
 // Do not edit: regenerate with `simdgen generate ../specs/sum_u64.json -o <this directory>`.
 #include "sum_u64.h"
 
+#if __STDC_HOSTED__
+#include <stdlib.h>
+#include <string.h>
+#endif
+
 #if defined(__x86_64__)
 #if defined(__GNUC__) && !defined(__clang__) && __GNUC__ < 13
 // GCC 12's AVX-512 headers self-initialise _mm512_undefined_*() values, which -Wmaybe-uninitialized
@@ -314,22 +319,53 @@ void sum_u64_scalar(const uint64_t* input, int64_t n, uint64_t* output) {
 }
 
 // ---- dispatcher: the best variant this CPU supports, chosen once (thread-safe static init).
+// In a hosted build SIMDGEN_VARIANT=<suffix> (e.g. "avx2", "scalar") selects a variant instead,
+// when this build has it and the CPU supports it; otherwise the best one is used.
 namespace {
 using sum_u64_fn = void (*)(const uint64_t* input, int64_t n, uint64_t* output);
 
-sum_u64_fn sum_u64_select() {
+struct sum_u64_choice {
+  sum_u64_fn fn;
+  const char* variant;
+};
+
+bool sum_u64_forced(const char* variant) {
+#if __STDC_HOSTED__
+  const char* forced = getenv("SIMDGEN_VARIANT");
+  return forced != nullptr && strcmp(forced, variant) == 0;
+#else
+  (void)variant;
+  return false;
+#endif
+}
+
+sum_u64_choice sum_u64_select() {
+  if (sum_u64_forced("scalar")) return {sum_u64_scalar, "scalar"};
 #if defined(__x86_64__)
   __builtin_cpu_init();
+  if ((__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl")) &&
+      sum_u64_forced("avx512"))
+    return {sum_u64_avx512, "avx512"};
+  if ((__builtin_cpu_supports("avx2")) && sum_u64_forced("avx2")) return {sum_u64_avx2, "avx2"};
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl"))
-    return sum_u64_avx512;
-  if (__builtin_cpu_supports("avx2")) return sum_u64_avx2;
+    return {sum_u64_avx512, "avx512"};
+  if (__builtin_cpu_supports("avx2")) return {sum_u64_avx2, "avx2"};
 #endif
-  return sum_u64_scalar;
+  return {sum_u64_scalar, "scalar"};
+}
+
+const sum_u64_choice& sum_u64_selected() {
+  static const sum_u64_choice choice = sum_u64_select();
+  return choice;
 }
 }  // namespace
 
 void sum_u64(const uint64_t* input, int64_t n, uint64_t* output) {
-  static const sum_u64_fn selected = sum_u64_select();
-  selected(input, n, output);
+  sum_u64_selected().fn(input, n, output);
+}
+
+const char* sum_u64_variant() {
+  return sum_u64_selected().variant;
 }

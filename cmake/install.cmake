@@ -1,0 +1,33 @@
+# Install rules: bin/simdgen, share/simdgen/templates/ (where the binary looks next to itself) and
+# the CMake package lib/cmake/simdgen (imported simdgen::simdgen + simdgen_add_kernels).
+# Include after add_subdirectory(generator). Off by default when simdgen is a subproject.
+option(SIMDGEN_INSTALL "Generate install rules for simdgen" ${PROJECT_IS_TOP_LEVEL})
+if(NOT SIMDGEN_INSTALL)
+  return()
+endif()
+
+include(CMakePackageConfigHelpers)
+set(SIMDGEN_INSTALL_CMAKEDIR "lib/cmake/simdgen" CACHE STRING "Where the simdgen CMake package goes")
+# Must stay bin/ and share/simdgen/templates: simdgen finds its templates at <exe>/../share/...
+set(SIMDGEN_INSTALL_TEMPLATESDIR "share/simdgen/templates")
+
+# The binary links LLVM/clang shared libraries from outside the default search path.
+set_target_properties(simdgen PROPERTIES INSTALL_RPATH_USE_LINK_PATH ON)
+install(TARGETS simdgen EXPORT simdgenTargets RUNTIME DESTINATION bin)
+# A directory install copies dotfiles too (.clang-format).
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/templates/ DESTINATION ${SIMDGEN_INSTALL_TEMPLATESDIR})
+install(EXPORT simdgenTargets NAMESPACE simdgen:: DESTINATION ${SIMDGEN_INSTALL_CMAKEDIR})
+
+configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/simdgenConfig.cmake.in
+  ${PROJECT_BINARY_DIR}/simdgenConfig.cmake
+  INSTALL_DESTINATION ${SIMDGEN_INSTALL_CMAKEDIR}
+  PATH_VARS SIMDGEN_INSTALL_TEMPLATESDIR)
+# Before 1.0 a minor release may change the generated code, so only patch releases are compatible.
+# Not ARCH_INDEPENDENT: the package holds a native executable.
+write_basic_package_version_file(${PROJECT_BINARY_DIR}/simdgenConfigVersion.cmake
+  VERSION ${PROJECT_VERSION} COMPATIBILITY SameMinorVersion)
+install(FILES
+  ${PROJECT_BINARY_DIR}/simdgenConfig.cmake
+  ${PROJECT_BINARY_DIR}/simdgenConfigVersion.cmake
+  ${PROJECT_SOURCE_DIR}/cmake/SimdgenGenerate.cmake
+  DESTINATION ${SIMDGEN_INSTALL_CMAKEDIR})
