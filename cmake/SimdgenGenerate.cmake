@@ -52,8 +52,10 @@ function(simdgen_add_kernels target)
   endif()
   get_filename_component(out_dir "${ARG_OUTPUT_DIR}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_BINARY_DIR}")
   _simdgen_resolve(exe templates)
-  # Every template is an input of every kernel; CONFIGURE_DEPENDS picks up added templates.
-  file(GLOB template_files CONFIGURE_DEPENDS "${templates}/*.mustache")
+  # Every template is an input of every kernel. The directory itself is a configure dependency so
+  # that an added template is picked up (cheaper than a CONFIGURE_DEPENDS glob checked every build).
+  file(GLOB template_files "${templates}/*.mustache")
+  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${templates}")
   if(EXISTS "${templates}/.clang-format")
     list(APPEND template_files "${templates}/.clang-format")
   endif()
@@ -71,10 +73,16 @@ function(simdgen_add_kernels target)
     set(h "${out_dir}/${name}.h")
     set(cpp "${out_dir}/${name}.cpp")
     # simdgen rewrites only files whose content changes; Ninja's restat then skips recompiling
-    # when, e.g., a touched template produces identical code.
+    # when, e.g., a touched template produces identical code. Other generators have no restat:
+    # an untouched output would stay older than its inputs and regenerate on every build.
+    set(touch "")
+    if(NOT CMAKE_GENERATOR MATCHES "Ninja")
+      set(touch COMMAND "${CMAKE_COMMAND}" -E touch_nocreate "${h}" "${cpp}")
+    endif()
     add_custom_command(
       OUTPUT "${h}" "${cpp}"
       COMMAND "${exe}" --templates "${templates}" generate "${spec}" -o "${out_dir}"
+      ${touch}
       DEPENDS "${spec}" "${exe}" ${template_files}
       COMMENT "simdgen: ${name}.h/.cpp from ${spec}"
       VERBATIM)

@@ -33,6 +33,7 @@ static inline uint64_t simdgen_lanes_below(int64_t n, int lanes) {
 // ---- avx512 (512-bit vectors)
 // strategy vector_accumulator: vector accumulators, one horizontal reduction per row
 // rows are reduced 8 at a time; their 8 final horizontal reductions share one fold network (3 stages)
+// rows shorter than 32 columns take the blocks of rows, longer rows accumulators of their own (chosen at run time)
 // tails: masked loads with the identity in inactive lanes
 // uses fold network for the final reductions of several rows (vshufi32x4/vperm2i128, vunpck, vshufps)
 // uses log2-step horizontal reduction (extract halves, then byte shifts)
@@ -42,123 +43,176 @@ static inline uint64_t simdgen_lanes_below(int64_t n, int lanes) {
 __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void prod_f64_avx512(
     const double* input, int64_t n, double* output) {
   constexpr int64_t kRows = 1;
-  // 8 rows per block
-  int64_t i = 0;
-  for (; i + 8 <= kRows; i += 8) {
-    __m512d acc_r0 = _mm512_set1_pd(1.0);
-    __m512d acc_r1 = _mm512_set1_pd(1.0);
-    __m512d acc_r2 = _mm512_set1_pd(1.0);
-    __m512d acc_r3 = _mm512_set1_pd(1.0);
-    __m512d acc_r4 = _mm512_set1_pd(1.0);
-    __m512d acc_r5 = _mm512_set1_pd(1.0);
-    __m512d acc_r6 = _mm512_set1_pd(1.0);
-    __m512d acc_r7 = _mm512_set1_pd(1.0);
-    int64_t j = 0;
-    for (; j + 8 <= n; j += 8) {
-      __m512d x_r0 = _mm512_loadu_pd(input + i * n + j);
-      acc_r0 = _mm512_mul_pd(x_r0, acc_r0);
-      __m512d x_r1 = _mm512_loadu_pd(input + i * n + j + n);
-      acc_r1 = _mm512_mul_pd(x_r1, acc_r1);
-      __m512d x_r2 = _mm512_loadu_pd(input + i * n + j + 2 * n);
-      acc_r2 = _mm512_mul_pd(x_r2, acc_r2);
-      __m512d x_r3 = _mm512_loadu_pd(input + i * n + j + 3 * n);
-      acc_r3 = _mm512_mul_pd(x_r3, acc_r3);
-      __m512d x_r4 = _mm512_loadu_pd(input + i * n + j + 4 * n);
-      acc_r4 = _mm512_mul_pd(x_r4, acc_r4);
-      __m512d x_r5 = _mm512_loadu_pd(input + i * n + j + 5 * n);
-      acc_r5 = _mm512_mul_pd(x_r5, acc_r5);
-      __m512d x_r6 = _mm512_loadu_pd(input + i * n + j + 6 * n);
-      acc_r6 = _mm512_mul_pd(x_r6, acc_r6);
-      __m512d x_r7 = _mm512_loadu_pd(input + i * n + j + 7 * n);
-      acc_r7 = _mm512_mul_pd(x_r7, acc_r7);
+  // short rows: blocks of rows
+  if (n < 32) {
+    // 8 rows per block
+    int64_t i = 0;
+    for (; i + 8 <= kRows; i += 8) {
+      __m512d acc_r0 = _mm512_set1_pd(1.0);
+      __m512d acc_r1 = _mm512_set1_pd(1.0);
+      __m512d acc_r2 = _mm512_set1_pd(1.0);
+      __m512d acc_r3 = _mm512_set1_pd(1.0);
+      __m512d acc_r4 = _mm512_set1_pd(1.0);
+      __m512d acc_r5 = _mm512_set1_pd(1.0);
+      __m512d acc_r6 = _mm512_set1_pd(1.0);
+      __m512d acc_r7 = _mm512_set1_pd(1.0);
+      int64_t j = 0;
+      for (; j + 8 <= n; j += 8) {
+        __m512d x_r0 = _mm512_loadu_pd(input + i * n + j);
+        acc_r0 = _mm512_mul_pd(x_r0, acc_r0);
+        __m512d x_r1 = _mm512_loadu_pd(input + i * n + j + n);
+        acc_r1 = _mm512_mul_pd(x_r1, acc_r1);
+        __m512d x_r2 = _mm512_loadu_pd(input + i * n + j + 2 * n);
+        acc_r2 = _mm512_mul_pd(x_r2, acc_r2);
+        __m512d x_r3 = _mm512_loadu_pd(input + i * n + j + 3 * n);
+        acc_r3 = _mm512_mul_pd(x_r3, acc_r3);
+        __m512d x_r4 = _mm512_loadu_pd(input + i * n + j + 4 * n);
+        acc_r4 = _mm512_mul_pd(x_r4, acc_r4);
+        __m512d x_r5 = _mm512_loadu_pd(input + i * n + j + 5 * n);
+        acc_r5 = _mm512_mul_pd(x_r5, acc_r5);
+        __m512d x_r6 = _mm512_loadu_pd(input + i * n + j + 6 * n);
+        acc_r6 = _mm512_mul_pd(x_r6, acc_r6);
+        __m512d x_r7 = _mm512_loadu_pd(input + i * n + j + 7 * n);
+        acc_r7 = _mm512_mul_pd(x_r7, acc_r7);
+      }
+      // predicated tail: lanes past the row end read the identity
+      if (j < n) {
+        __m512d tail0 = _mm512_mask_loadu_pd(
+            _mm512_set1_pd(1.0), (__mmask8)simdgen_lanes_below(-j + n, 8), input + i * n + j);
+        acc_r0 = _mm512_mul_pd(tail0, acc_r0);
+        __m512d tail1 = _mm512_mask_loadu_pd(
+            _mm512_set1_pd(1.0), (__mmask8)simdgen_lanes_below(-j + n, 8), input + i * n + j + n);
+        acc_r1 = _mm512_mul_pd(tail1, acc_r1);
+        __m512d tail2 =
+            _mm512_mask_loadu_pd(_mm512_set1_pd(1.0), (__mmask8)simdgen_lanes_below(-j + n, 8),
+                                 input + i * n + j + 2 * n);
+        acc_r2 = _mm512_mul_pd(tail2, acc_r2);
+        __m512d tail3 =
+            _mm512_mask_loadu_pd(_mm512_set1_pd(1.0), (__mmask8)simdgen_lanes_below(-j + n, 8),
+                                 input + i * n + j + 3 * n);
+        acc_r3 = _mm512_mul_pd(tail3, acc_r3);
+        __m512d tail4 =
+            _mm512_mask_loadu_pd(_mm512_set1_pd(1.0), (__mmask8)simdgen_lanes_below(-j + n, 8),
+                                 input + i * n + j + 4 * n);
+        acc_r4 = _mm512_mul_pd(tail4, acc_r4);
+        __m512d tail5 =
+            _mm512_mask_loadu_pd(_mm512_set1_pd(1.0), (__mmask8)simdgen_lanes_below(-j + n, 8),
+                                 input + i * n + j + 5 * n);
+        acc_r5 = _mm512_mul_pd(tail5, acc_r5);
+        __m512d tail6 =
+            _mm512_mask_loadu_pd(_mm512_set1_pd(1.0), (__mmask8)simdgen_lanes_below(-j + n, 8),
+                                 input + i * n + j + 6 * n);
+        acc_r6 = _mm512_mul_pd(tail6, acc_r6);
+        __m512d tail7 =
+            _mm512_mask_loadu_pd(_mm512_set1_pd(1.0), (__mmask8)simdgen_lanes_below(-j + n, 8),
+                                 input + i * n + j + 7 * n);
+        acc_r7 = _mm512_mul_pd(tail7, acc_r7);
+      }
+      __m512d fold0_0 = _mm512_mul_pd(_mm512_shuffle_f64x2(acc_r0, acc_r2, 0x44),
+                                      _mm512_shuffle_f64x2(acc_r0, acc_r2, 0xEE));
+      __m512d fold0_1 = _mm512_mul_pd(_mm512_shuffle_f64x2(acc_r4, acc_r6, 0x44),
+                                      _mm512_shuffle_f64x2(acc_r4, acc_r6, 0xEE));
+      __m512d fold0_2 = _mm512_mul_pd(_mm512_shuffle_f64x2(acc_r1, acc_r3, 0x44),
+                                      _mm512_shuffle_f64x2(acc_r1, acc_r3, 0xEE));
+      __m512d fold0_3 = _mm512_mul_pd(_mm512_shuffle_f64x2(acc_r5, acc_r7, 0x44),
+                                      _mm512_shuffle_f64x2(acc_r5, acc_r7, 0xEE));
+      __m512d fold1_0 = _mm512_mul_pd(_mm512_shuffle_f64x2(fold0_0, fold0_1, 0x88),
+                                      _mm512_shuffle_f64x2(fold0_0, fold0_1, 0xDD));
+      __m512d fold1_1 = _mm512_mul_pd(_mm512_shuffle_f64x2(fold0_2, fold0_3, 0x88),
+                                      _mm512_shuffle_f64x2(fold0_2, fold0_3, 0xDD));
+      __m512d row_sums =
+          _mm512_mul_pd(_mm512_unpacklo_pd(fold1_0, fold1_1), _mm512_unpackhi_pd(fold1_0, fold1_1));
+      // Lane table (row in each lane of the first vector after each stage):
+      //   stage 1, 8-lane blocks: r0 r0 r0 r0 r2 r2 r2 r2
+      //   stage 2, 4-lane blocks: r0 r0 r2 r2 r4 r4 r6 r6
+      //   stage 3, 2-lane blocks: r0 r1 r2 r3 r4 r5 r6 r7
+      _mm512_storeu_pd(output + i, row_sums);
     }
-    // predicated tail: lanes past the row end read the identity
-    if (j < n) {
-      __m512d tail0 = _mm512_mask_loadu_pd(
-          _mm512_set1_pd(1.0), (__mmask8)simdgen_lanes_below(-j + n, 8), input + i * n + j);
-      acc_r0 = _mm512_mul_pd(tail0, acc_r0);
-      __m512d tail1 = _mm512_mask_loadu_pd(
-          _mm512_set1_pd(1.0), (__mmask8)simdgen_lanes_below(-j + n, 8), input + i * n + j + n);
-      acc_r1 = _mm512_mul_pd(tail1, acc_r1);
-      __m512d tail2 = _mm512_mask_loadu_pd(
-          _mm512_set1_pd(1.0), (__mmask8)simdgen_lanes_below(-j + n, 8), input + i * n + j + 2 * n);
-      acc_r2 = _mm512_mul_pd(tail2, acc_r2);
-      __m512d tail3 = _mm512_mask_loadu_pd(
-          _mm512_set1_pd(1.0), (__mmask8)simdgen_lanes_below(-j + n, 8), input + i * n + j + 3 * n);
-      acc_r3 = _mm512_mul_pd(tail3, acc_r3);
-      __m512d tail4 = _mm512_mask_loadu_pd(
-          _mm512_set1_pd(1.0), (__mmask8)simdgen_lanes_below(-j + n, 8), input + i * n + j + 4 * n);
-      acc_r4 = _mm512_mul_pd(tail4, acc_r4);
-      __m512d tail5 = _mm512_mask_loadu_pd(
-          _mm512_set1_pd(1.0), (__mmask8)simdgen_lanes_below(-j + n, 8), input + i * n + j + 5 * n);
-      acc_r5 = _mm512_mul_pd(tail5, acc_r5);
-      __m512d tail6 = _mm512_mask_loadu_pd(
-          _mm512_set1_pd(1.0), (__mmask8)simdgen_lanes_below(-j + n, 8), input + i * n + j + 6 * n);
-      acc_r6 = _mm512_mul_pd(tail6, acc_r6);
-      __m512d tail7 = _mm512_mask_loadu_pd(
-          _mm512_set1_pd(1.0), (__mmask8)simdgen_lanes_below(-j + n, 8), input + i * n + j + 7 * n);
-      acc_r7 = _mm512_mul_pd(tail7, acc_r7);
+    // remaining rows one at a time
+    for (; i < kRows; ++i) {
+      __m512d acc0 = _mm512_set1_pd(1.0);
+      __m512d acc1 = _mm512_set1_pd(1.0);
+      __m512d acc2 = _mm512_set1_pd(1.0);
+      __m512d acc3 = _mm512_set1_pd(1.0);
+      // 4 vectors per iteration
+      int64_t j = 0;
+      for (; j + 32 <= n; j += 32) {
+        __m512d x0 = _mm512_loadu_pd(input + i * n + j);
+        acc0 = _mm512_mul_pd(x0, acc0);
+        __m512d x1 = _mm512_loadu_pd(input + i * n + j + 8);
+        acc1 = _mm512_mul_pd(x1, acc1);
+        __m512d x2 = _mm512_loadu_pd(input + i * n + j + 16);
+        acc2 = _mm512_mul_pd(x2, acc2);
+        __m512d x3 = _mm512_loadu_pd(input + i * n + j + 24);
+        acc3 = _mm512_mul_pd(x3, acc3);
+      }
+      // one vector at a time
+      for (; j + 8 <= n; j += 8) {
+        __m512d x0 = _mm512_loadu_pd(input + i * n + j);
+        acc0 = _mm512_mul_pd(x0, acc0);
+      }
+      // predicated tail: lanes past the row end read the identity
+      if (j < n) {
+        __m512d tail0 = _mm512_mask_loadu_pd(
+            _mm512_set1_pd(1.0), (__mmask8)simdgen_lanes_below(-j + n, 8), input + i * n + j);
+        acc0 = _mm512_mul_pd(tail0, acc0);
+      }
+      acc0 = _mm512_mul_pd(acc1, acc0);
+      acc2 = _mm512_mul_pd(acc3, acc2);
+      acc0 = _mm512_mul_pd(acc2, acc0);
+      __m256d row_sum_v256 =
+          _mm256_mul_pd(_mm512_castpd512_pd256(acc0), _mm512_extractf64x4_pd(acc0, 1));
+      __m128d row_sum_v =
+          _mm_mul_pd(_mm256_castpd256_pd128(row_sum_v256), _mm256_extractf128_pd(row_sum_v256, 1));
+      row_sum_v =
+          _mm_mul_pd(row_sum_v, _mm_castsi128_pd(_mm_srli_si128(_mm_castpd_si128(row_sum_v), 8)));
+      double row_sum = _mm_cvtsd_f64(row_sum_v);
+      output[i] = row_sum;
     }
-    __m512d fold0_0 = _mm512_mul_pd(_mm512_shuffle_f64x2(acc_r0, acc_r2, 0x44),
-                                    _mm512_shuffle_f64x2(acc_r0, acc_r2, 0xEE));
-    __m512d fold0_1 = _mm512_mul_pd(_mm512_shuffle_f64x2(acc_r4, acc_r6, 0x44),
-                                    _mm512_shuffle_f64x2(acc_r4, acc_r6, 0xEE));
-    __m512d fold0_2 = _mm512_mul_pd(_mm512_shuffle_f64x2(acc_r1, acc_r3, 0x44),
-                                    _mm512_shuffle_f64x2(acc_r1, acc_r3, 0xEE));
-    __m512d fold0_3 = _mm512_mul_pd(_mm512_shuffle_f64x2(acc_r5, acc_r7, 0x44),
-                                    _mm512_shuffle_f64x2(acc_r5, acc_r7, 0xEE));
-    __m512d fold1_0 = _mm512_mul_pd(_mm512_shuffle_f64x2(fold0_0, fold0_1, 0x88),
-                                    _mm512_shuffle_f64x2(fold0_0, fold0_1, 0xDD));
-    __m512d fold1_1 = _mm512_mul_pd(_mm512_shuffle_f64x2(fold0_2, fold0_3, 0x88),
-                                    _mm512_shuffle_f64x2(fold0_2, fold0_3, 0xDD));
-    __m512d row_sums =
-        _mm512_mul_pd(_mm512_unpacklo_pd(fold1_0, fold1_1), _mm512_unpackhi_pd(fold1_0, fold1_1));
-    // Lane table (row in each lane of the first vector after each stage):
-    //   stage 1, 8-lane blocks: r0 r0 r0 r0 r2 r2 r2 r2
-    //   stage 2, 4-lane blocks: r0 r0 r2 r2 r4 r4 r6 r6
-    //   stage 3, 2-lane blocks: r0 r1 r2 r3 r4 r5 r6 r7
-    _mm512_storeu_pd(output + i, row_sums);
   }
-  // remaining rows one at a time
-  for (; i < kRows; ++i) {
-    __m512d acc0 = _mm512_set1_pd(1.0);
-    __m512d acc1 = _mm512_set1_pd(1.0);
-    __m512d acc2 = _mm512_set1_pd(1.0);
-    __m512d acc3 = _mm512_set1_pd(1.0);
-    // 4 vectors per iteration
-    int64_t j = 0;
-    for (; j + 32 <= n; j += 32) {
-      __m512d x0 = _mm512_loadu_pd(input + i * n + j);
-      acc0 = _mm512_mul_pd(x0, acc0);
-      __m512d x1 = _mm512_loadu_pd(input + i * n + j + 8);
-      acc1 = _mm512_mul_pd(x1, acc1);
-      __m512d x2 = _mm512_loadu_pd(input + i * n + j + 16);
-      acc2 = _mm512_mul_pd(x2, acc2);
-      __m512d x3 = _mm512_loadu_pd(input + i * n + j + 24);
-      acc3 = _mm512_mul_pd(x3, acc3);
+  // long rows: accumulators per row
+  if (31 < n) {
+    int64_t i = 0;
+    for (; i < kRows; ++i) {
+      __m512d acc0 = _mm512_set1_pd(1.0);
+      __m512d acc1 = _mm512_set1_pd(1.0);
+      __m512d acc2 = _mm512_set1_pd(1.0);
+      __m512d acc3 = _mm512_set1_pd(1.0);
+      // 4 vectors per iteration
+      int64_t j = 0;
+      for (; j + 32 <= n; j += 32) {
+        __m512d x0 = _mm512_loadu_pd(input + i * n + j);
+        acc0 = _mm512_mul_pd(x0, acc0);
+        __m512d x1 = _mm512_loadu_pd(input + i * n + j + 8);
+        acc1 = _mm512_mul_pd(x1, acc1);
+        __m512d x2 = _mm512_loadu_pd(input + i * n + j + 16);
+        acc2 = _mm512_mul_pd(x2, acc2);
+        __m512d x3 = _mm512_loadu_pd(input + i * n + j + 24);
+        acc3 = _mm512_mul_pd(x3, acc3);
+      }
+      // one vector at a time
+      for (; j + 8 <= n; j += 8) {
+        __m512d x0 = _mm512_loadu_pd(input + i * n + j);
+        acc0 = _mm512_mul_pd(x0, acc0);
+      }
+      // predicated tail: lanes past the row end read the identity
+      if (j < n) {
+        __m512d tail0 = _mm512_mask_loadu_pd(
+            _mm512_set1_pd(1.0), (__mmask8)simdgen_lanes_below(-j + n, 8), input + i * n + j);
+        acc0 = _mm512_mul_pd(tail0, acc0);
+      }
+      acc0 = _mm512_mul_pd(acc1, acc0);
+      acc2 = _mm512_mul_pd(acc3, acc2);
+      acc0 = _mm512_mul_pd(acc2, acc0);
+      __m256d row_sum_v256 =
+          _mm256_mul_pd(_mm512_castpd512_pd256(acc0), _mm512_extractf64x4_pd(acc0, 1));
+      __m128d row_sum_v =
+          _mm_mul_pd(_mm256_castpd256_pd128(row_sum_v256), _mm256_extractf128_pd(row_sum_v256, 1));
+      row_sum_v =
+          _mm_mul_pd(row_sum_v, _mm_castsi128_pd(_mm_srli_si128(_mm_castpd_si128(row_sum_v), 8)));
+      double row_sum = _mm_cvtsd_f64(row_sum_v);
+      output[i] = row_sum;
     }
-    // one vector at a time
-    for (; j + 8 <= n; j += 8) {
-      __m512d x0 = _mm512_loadu_pd(input + i * n + j);
-      acc0 = _mm512_mul_pd(x0, acc0);
-    }
-    // predicated tail: lanes past the row end read the identity
-    if (j < n) {
-      __m512d tail0 = _mm512_mask_loadu_pd(
-          _mm512_set1_pd(1.0), (__mmask8)simdgen_lanes_below(-j + n, 8), input + i * n + j);
-      acc0 = _mm512_mul_pd(tail0, acc0);
-    }
-    acc0 = _mm512_mul_pd(acc1, acc0);
-    acc2 = _mm512_mul_pd(acc3, acc2);
-    acc0 = _mm512_mul_pd(acc2, acc0);
-    __m256d row_sum_v256 =
-        _mm256_mul_pd(_mm512_castpd512_pd256(acc0), _mm512_extractf64x4_pd(acc0, 1));
-    __m128d row_sum_v =
-        _mm_mul_pd(_mm256_castpd256_pd128(row_sum_v256), _mm256_extractf128_pd(row_sum_v256, 1));
-    row_sum_v =
-        _mm_mul_pd(row_sum_v, _mm_castsi128_pd(_mm_srli_si128(_mm_castpd_si128(row_sum_v), 8)));
-    double row_sum = _mm_cvtsd_f64(row_sum_v);
-    output[i] = row_sum;
   }
 }
 #endif
@@ -166,6 +220,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void prod_f64_avx5
 // ---- avx2 (256-bit vectors)
 // strategy vector_accumulator: vector accumulators, one horizontal reduction per row
 // rows are reduced 4 at a time; their 4 final horizontal reductions share one fold network (2 stages)
+// rows shorter than 16 columns take the blocks of rows, longer rows accumulators of their own (chosen at run time)
 // tails: masked loads (32/64-bit) or a staged copy (8/16-bit), identity elsewhere
 // uses fold network for the final reductions of several rows (vshufi32x4/vperm2i128, vunpck, vshufps)
 // uses log2-step horizontal reduction (extract halves, then byte shifts)
@@ -174,105 +229,155 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void prod_f64_avx5
 #if defined(__x86_64__)
 __attribute__((target("avx2"))) void prod_f64_avx2(const double* input, int64_t n, double* output) {
   constexpr int64_t kRows = 1;
-  // 4 rows per block
-  int64_t i = 0;
-  for (; i + 4 <= kRows; i += 4) {
-    __m256d acc_r0 = _mm256_set1_pd(1.0);
-    __m256d acc_r1 = _mm256_set1_pd(1.0);
-    __m256d acc_r2 = _mm256_set1_pd(1.0);
-    __m256d acc_r3 = _mm256_set1_pd(1.0);
-    int64_t j = 0;
-    for (; j + 4 <= n; j += 4) {
-      __m256d x_r0 = _mm256_loadu_pd(input + i * n + j);
-      acc_r0 = _mm256_mul_pd(x_r0, acc_r0);
-      __m256d x_r1 = _mm256_loadu_pd(input + i * n + j + n);
-      acc_r1 = _mm256_mul_pd(x_r1, acc_r1);
-      __m256d x_r2 = _mm256_loadu_pd(input + i * n + j + 2 * n);
-      acc_r2 = _mm256_mul_pd(x_r2, acc_r2);
-      __m256d x_r3 = _mm256_loadu_pd(input + i * n + j + 3 * n);
-      acc_r3 = _mm256_mul_pd(x_r3, acc_r3);
+  // short rows: blocks of rows
+  if (n < 16) {
+    // 4 rows per block
+    int64_t i = 0;
+    for (; i + 4 <= kRows; i += 4) {
+      __m256d acc_r0 = _mm256_set1_pd(1.0);
+      __m256d acc_r1 = _mm256_set1_pd(1.0);
+      __m256d acc_r2 = _mm256_set1_pd(1.0);
+      __m256d acc_r3 = _mm256_set1_pd(1.0);
+      int64_t j = 0;
+      for (; j + 4 <= n; j += 4) {
+        __m256d x_r0 = _mm256_loadu_pd(input + i * n + j);
+        acc_r0 = _mm256_mul_pd(x_r0, acc_r0);
+        __m256d x_r1 = _mm256_loadu_pd(input + i * n + j + n);
+        acc_r1 = _mm256_mul_pd(x_r1, acc_r1);
+        __m256d x_r2 = _mm256_loadu_pd(input + i * n + j + 2 * n);
+        acc_r2 = _mm256_mul_pd(x_r2, acc_r2);
+        __m256d x_r3 = _mm256_loadu_pd(input + i * n + j + 3 * n);
+        acc_r3 = _mm256_mul_pd(x_r3, acc_r3);
+      }
+      // predicated tail: lanes past the row end read the identity
+      if (j < n) {
+        const __m256i tail0_active = _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(-j + n)),
+                                                        _mm256_setr_epi64x(0, 1, 2, 3));
+        __m256d tail0 =
+            _mm256_blendv_pd(_mm256_set1_pd(1.0),
+                             _mm256_maskload_pd((const double*)(input + i * n + j), tail0_active),
+                             _mm256_castsi256_pd(tail0_active));
+        acc_r0 = _mm256_mul_pd(tail0, acc_r0);
+        const __m256i tail1_active = _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(-j + n)),
+                                                        _mm256_setr_epi64x(0, 1, 2, 3));
+        __m256d tail1 = _mm256_blendv_pd(
+            _mm256_set1_pd(1.0),
+            _mm256_maskload_pd((const double*)(input + i * n + j + n), tail1_active),
+            _mm256_castsi256_pd(tail1_active));
+        acc_r1 = _mm256_mul_pd(tail1, acc_r1);
+        const __m256i tail2_active = _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(-j + n)),
+                                                        _mm256_setr_epi64x(0, 1, 2, 3));
+        __m256d tail2 = _mm256_blendv_pd(
+            _mm256_set1_pd(1.0),
+            _mm256_maskload_pd((const double*)(input + i * n + j + 2 * n), tail2_active),
+            _mm256_castsi256_pd(tail2_active));
+        acc_r2 = _mm256_mul_pd(tail2, acc_r2);
+        const __m256i tail3_active = _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(-j + n)),
+                                                        _mm256_setr_epi64x(0, 1, 2, 3));
+        __m256d tail3 = _mm256_blendv_pd(
+            _mm256_set1_pd(1.0),
+            _mm256_maskload_pd((const double*)(input + i * n + j + 3 * n), tail3_active),
+            _mm256_castsi256_pd(tail3_active));
+        acc_r3 = _mm256_mul_pd(tail3, acc_r3);
+      }
+      __m256d fold0_0 = _mm256_mul_pd(_mm256_permute2f128_pd(acc_r0, acc_r2, 0x20),
+                                      _mm256_permute2f128_pd(acc_r0, acc_r2, 0x31));
+      __m256d fold0_1 = _mm256_mul_pd(_mm256_permute2f128_pd(acc_r1, acc_r3, 0x20),
+                                      _mm256_permute2f128_pd(acc_r1, acc_r3, 0x31));
+      __m256d row_sums =
+          _mm256_mul_pd(_mm256_unpacklo_pd(fold0_0, fold0_1), _mm256_unpackhi_pd(fold0_0, fold0_1));
+      // Lane table (row in each lane of the first vector after each stage):
+      //   stage 1, 4-lane blocks: r0 r0 r2 r2
+      //   stage 2, 2-lane blocks: r0 r1 r2 r3
+      _mm256_storeu_pd(output + i, row_sums);
     }
-    // predicated tail: lanes past the row end read the identity
-    if (j < n) {
-      const __m256i tail0_active = _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(-j + n)),
-                                                      _mm256_setr_epi64x(0, 1, 2, 3));
-      __m256d tail0 = _mm256_blendv_pd(
-          _mm256_set1_pd(1.0), _mm256_maskload_pd((const double*)(input + i * n + j), tail0_active),
-          _mm256_castsi256_pd(tail0_active));
-      acc_r0 = _mm256_mul_pd(tail0, acc_r0);
-      const __m256i tail1_active = _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(-j + n)),
-                                                      _mm256_setr_epi64x(0, 1, 2, 3));
-      __m256d tail1 =
-          _mm256_blendv_pd(_mm256_set1_pd(1.0),
-                           _mm256_maskload_pd((const double*)(input + i * n + j + n), tail1_active),
-                           _mm256_castsi256_pd(tail1_active));
-      acc_r1 = _mm256_mul_pd(tail1, acc_r1);
-      const __m256i tail2_active = _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(-j + n)),
-                                                      _mm256_setr_epi64x(0, 1, 2, 3));
-      __m256d tail2 = _mm256_blendv_pd(
-          _mm256_set1_pd(1.0),
-          _mm256_maskload_pd((const double*)(input + i * n + j + 2 * n), tail2_active),
-          _mm256_castsi256_pd(tail2_active));
-      acc_r2 = _mm256_mul_pd(tail2, acc_r2);
-      const __m256i tail3_active = _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(-j + n)),
-                                                      _mm256_setr_epi64x(0, 1, 2, 3));
-      __m256d tail3 = _mm256_blendv_pd(
-          _mm256_set1_pd(1.0),
-          _mm256_maskload_pd((const double*)(input + i * n + j + 3 * n), tail3_active),
-          _mm256_castsi256_pd(tail3_active));
-      acc_r3 = _mm256_mul_pd(tail3, acc_r3);
+    // remaining rows one at a time
+    for (; i < kRows; ++i) {
+      __m256d acc0 = _mm256_set1_pd(1.0);
+      __m256d acc1 = _mm256_set1_pd(1.0);
+      __m256d acc2 = _mm256_set1_pd(1.0);
+      __m256d acc3 = _mm256_set1_pd(1.0);
+      // 4 vectors per iteration
+      int64_t j = 0;
+      for (; j + 16 <= n; j += 16) {
+        __m256d x0 = _mm256_loadu_pd(input + i * n + j);
+        acc0 = _mm256_mul_pd(x0, acc0);
+        __m256d x1 = _mm256_loadu_pd(input + i * n + j + 4);
+        acc1 = _mm256_mul_pd(x1, acc1);
+        __m256d x2 = _mm256_loadu_pd(input + i * n + j + 8);
+        acc2 = _mm256_mul_pd(x2, acc2);
+        __m256d x3 = _mm256_loadu_pd(input + i * n + j + 12);
+        acc3 = _mm256_mul_pd(x3, acc3);
+      }
+      // one vector at a time
+      for (; j + 4 <= n; j += 4) {
+        __m256d x0 = _mm256_loadu_pd(input + i * n + j);
+        acc0 = _mm256_mul_pd(x0, acc0);
+      }
+      // predicated tail: lanes past the row end read the identity
+      if (j < n) {
+        const __m256i tail0_active = _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(-j + n)),
+                                                        _mm256_setr_epi64x(0, 1, 2, 3));
+        __m256d tail0 =
+            _mm256_blendv_pd(_mm256_set1_pd(1.0),
+                             _mm256_maskload_pd((const double*)(input + i * n + j), tail0_active),
+                             _mm256_castsi256_pd(tail0_active));
+        acc0 = _mm256_mul_pd(tail0, acc0);
+      }
+      acc0 = _mm256_mul_pd(acc1, acc0);
+      acc2 = _mm256_mul_pd(acc3, acc2);
+      acc0 = _mm256_mul_pd(acc2, acc0);
+      __m128d row_sum_v = _mm_mul_pd(_mm256_castpd256_pd128(acc0), _mm256_extractf128_pd(acc0, 1));
+      row_sum_v =
+          _mm_mul_pd(row_sum_v, _mm_castsi128_pd(_mm_srli_si128(_mm_castpd_si128(row_sum_v), 8)));
+      double row_sum = _mm_cvtsd_f64(row_sum_v);
+      output[i] = row_sum;
     }
-    __m256d fold0_0 = _mm256_mul_pd(_mm256_permute2f128_pd(acc_r0, acc_r2, 0x20),
-                                    _mm256_permute2f128_pd(acc_r0, acc_r2, 0x31));
-    __m256d fold0_1 = _mm256_mul_pd(_mm256_permute2f128_pd(acc_r1, acc_r3, 0x20),
-                                    _mm256_permute2f128_pd(acc_r1, acc_r3, 0x31));
-    __m256d row_sums =
-        _mm256_mul_pd(_mm256_unpacklo_pd(fold0_0, fold0_1), _mm256_unpackhi_pd(fold0_0, fold0_1));
-    // Lane table (row in each lane of the first vector after each stage):
-    //   stage 1, 4-lane blocks: r0 r0 r2 r2
-    //   stage 2, 2-lane blocks: r0 r1 r2 r3
-    _mm256_storeu_pd(output + i, row_sums);
   }
-  // remaining rows one at a time
-  for (; i < kRows; ++i) {
-    __m256d acc0 = _mm256_set1_pd(1.0);
-    __m256d acc1 = _mm256_set1_pd(1.0);
-    __m256d acc2 = _mm256_set1_pd(1.0);
-    __m256d acc3 = _mm256_set1_pd(1.0);
-    // 4 vectors per iteration
-    int64_t j = 0;
-    for (; j + 16 <= n; j += 16) {
-      __m256d x0 = _mm256_loadu_pd(input + i * n + j);
-      acc0 = _mm256_mul_pd(x0, acc0);
-      __m256d x1 = _mm256_loadu_pd(input + i * n + j + 4);
-      acc1 = _mm256_mul_pd(x1, acc1);
-      __m256d x2 = _mm256_loadu_pd(input + i * n + j + 8);
-      acc2 = _mm256_mul_pd(x2, acc2);
-      __m256d x3 = _mm256_loadu_pd(input + i * n + j + 12);
-      acc3 = _mm256_mul_pd(x3, acc3);
+  // long rows: accumulators per row
+  if (15 < n) {
+    int64_t i = 0;
+    for (; i < kRows; ++i) {
+      __m256d acc0 = _mm256_set1_pd(1.0);
+      __m256d acc1 = _mm256_set1_pd(1.0);
+      __m256d acc2 = _mm256_set1_pd(1.0);
+      __m256d acc3 = _mm256_set1_pd(1.0);
+      // 4 vectors per iteration
+      int64_t j = 0;
+      for (; j + 16 <= n; j += 16) {
+        __m256d x0 = _mm256_loadu_pd(input + i * n + j);
+        acc0 = _mm256_mul_pd(x0, acc0);
+        __m256d x1 = _mm256_loadu_pd(input + i * n + j + 4);
+        acc1 = _mm256_mul_pd(x1, acc1);
+        __m256d x2 = _mm256_loadu_pd(input + i * n + j + 8);
+        acc2 = _mm256_mul_pd(x2, acc2);
+        __m256d x3 = _mm256_loadu_pd(input + i * n + j + 12);
+        acc3 = _mm256_mul_pd(x3, acc3);
+      }
+      // one vector at a time
+      for (; j + 4 <= n; j += 4) {
+        __m256d x0 = _mm256_loadu_pd(input + i * n + j);
+        acc0 = _mm256_mul_pd(x0, acc0);
+      }
+      // predicated tail: lanes past the row end read the identity
+      if (j < n) {
+        const __m256i tail0_active = _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(-j + n)),
+                                                        _mm256_setr_epi64x(0, 1, 2, 3));
+        __m256d tail0 =
+            _mm256_blendv_pd(_mm256_set1_pd(1.0),
+                             _mm256_maskload_pd((const double*)(input + i * n + j), tail0_active),
+                             _mm256_castsi256_pd(tail0_active));
+        acc0 = _mm256_mul_pd(tail0, acc0);
+      }
+      acc0 = _mm256_mul_pd(acc1, acc0);
+      acc2 = _mm256_mul_pd(acc3, acc2);
+      acc0 = _mm256_mul_pd(acc2, acc0);
+      __m128d row_sum_v = _mm_mul_pd(_mm256_castpd256_pd128(acc0), _mm256_extractf128_pd(acc0, 1));
+      row_sum_v =
+          _mm_mul_pd(row_sum_v, _mm_castsi128_pd(_mm_srli_si128(_mm_castpd_si128(row_sum_v), 8)));
+      double row_sum = _mm_cvtsd_f64(row_sum_v);
+      output[i] = row_sum;
     }
-    // one vector at a time
-    for (; j + 4 <= n; j += 4) {
-      __m256d x0 = _mm256_loadu_pd(input + i * n + j);
-      acc0 = _mm256_mul_pd(x0, acc0);
-    }
-    // predicated tail: lanes past the row end read the identity
-    if (j < n) {
-      const __m256i tail0_active = _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(-j + n)),
-                                                      _mm256_setr_epi64x(0, 1, 2, 3));
-      __m256d tail0 = _mm256_blendv_pd(
-          _mm256_set1_pd(1.0), _mm256_maskload_pd((const double*)(input + i * n + j), tail0_active),
-          _mm256_castsi256_pd(tail0_active));
-      acc0 = _mm256_mul_pd(tail0, acc0);
-    }
-    acc0 = _mm256_mul_pd(acc1, acc0);
-    acc2 = _mm256_mul_pd(acc3, acc2);
-    acc0 = _mm256_mul_pd(acc2, acc0);
-    __m128d row_sum_v = _mm_mul_pd(_mm256_castpd256_pd128(acc0), _mm256_extractf128_pd(acc0, 1));
-    row_sum_v =
-        _mm_mul_pd(row_sum_v, _mm_castsi128_pd(_mm_srli_si128(_mm_castpd_si128(row_sum_v), 8)));
-    double row_sum = _mm_cvtsd_f64(row_sum_v);
-    output[i] = row_sum;
   }
 }
 #endif

@@ -33,6 +33,7 @@ static inline uint64_t simdgen_lanes_below(int64_t n, int lanes) {
 // ---- avx512 (512-bit vectors)
 // strategy vector_accumulator: vector accumulators, one horizontal reduction per row
 // rows are reduced 16 at a time; their 16 final horizontal reductions share one fold network (4 stages)
+// rows shorter than 64 columns take the blocks of rows, longer rows accumulators of their own (chosen at run time)
 // tails: masked loads with the identity in inactive lanes
 // uses fold network for the final reductions of several rows (vshufi32x4/vperm2i128, vunpck, vshufps)
 // uses log2-step horizontal reduction (extract halves, then byte shifts)
@@ -41,208 +42,256 @@ static inline uint64_t simdgen_lanes_below(int64_t n, int lanes) {
 #if defined(__x86_64__)
 __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowprod_i32_avx512(
     const int32_t* input, int64_t rows, int64_t cols, int64_t stride, int32_t* output) {
-  // 16 rows per block
-  int64_t i = 0;
-  for (; i + 16 <= rows; i += 16) {
-    __m512i acc_r0 = _mm512_set1_epi32((int)(1));
-    __m512i acc_r1 = _mm512_set1_epi32((int)(1));
-    __m512i acc_r2 = _mm512_set1_epi32((int)(1));
-    __m512i acc_r3 = _mm512_set1_epi32((int)(1));
-    __m512i acc_r4 = _mm512_set1_epi32((int)(1));
-    __m512i acc_r5 = _mm512_set1_epi32((int)(1));
-    __m512i acc_r6 = _mm512_set1_epi32((int)(1));
-    __m512i acc_r7 = _mm512_set1_epi32((int)(1));
-    __m512i acc_r8 = _mm512_set1_epi32((int)(1));
-    __m512i acc_r9 = _mm512_set1_epi32((int)(1));
-    __m512i acc_r10 = _mm512_set1_epi32((int)(1));
-    __m512i acc_r11 = _mm512_set1_epi32((int)(1));
-    __m512i acc_r12 = _mm512_set1_epi32((int)(1));
-    __m512i acc_r13 = _mm512_set1_epi32((int)(1));
-    __m512i acc_r14 = _mm512_set1_epi32((int)(1));
-    __m512i acc_r15 = _mm512_set1_epi32((int)(1));
-    int64_t j = 0;
-    for (; j + 16 <= cols; j += 16) {
-      __m512i x_r0 = _mm512_loadu_si512((const void*)(input + i * stride + j));
-      acc_r0 = _mm512_mullo_epi32(x_r0, acc_r0);
-      __m512i x_r1 = _mm512_loadu_si512((const void*)(input + i * stride + j + stride));
-      acc_r1 = _mm512_mullo_epi32(x_r1, acc_r1);
-      __m512i x_r2 = _mm512_loadu_si512((const void*)(input + i * stride + j + 2 * stride));
-      acc_r2 = _mm512_mullo_epi32(x_r2, acc_r2);
-      __m512i x_r3 = _mm512_loadu_si512((const void*)(input + i * stride + j + 3 * stride));
-      acc_r3 = _mm512_mullo_epi32(x_r3, acc_r3);
-      __m512i x_r4 = _mm512_loadu_si512((const void*)(input + i * stride + j + 4 * stride));
-      acc_r4 = _mm512_mullo_epi32(x_r4, acc_r4);
-      __m512i x_r5 = _mm512_loadu_si512((const void*)(input + i * stride + j + 5 * stride));
-      acc_r5 = _mm512_mullo_epi32(x_r5, acc_r5);
-      __m512i x_r6 = _mm512_loadu_si512((const void*)(input + i * stride + j + 6 * stride));
-      acc_r6 = _mm512_mullo_epi32(x_r6, acc_r6);
-      __m512i x_r7 = _mm512_loadu_si512((const void*)(input + i * stride + j + 7 * stride));
-      acc_r7 = _mm512_mullo_epi32(x_r7, acc_r7);
-      __m512i x_r8 = _mm512_loadu_si512((const void*)(input + i * stride + j + 8 * stride));
-      acc_r8 = _mm512_mullo_epi32(x_r8, acc_r8);
-      __m512i x_r9 = _mm512_loadu_si512((const void*)(input + i * stride + j + 9 * stride));
-      acc_r9 = _mm512_mullo_epi32(x_r9, acc_r9);
-      __m512i x_r10 = _mm512_loadu_si512((const void*)(input + i * stride + j + 10 * stride));
-      acc_r10 = _mm512_mullo_epi32(x_r10, acc_r10);
-      __m512i x_r11 = _mm512_loadu_si512((const void*)(input + i * stride + j + 11 * stride));
-      acc_r11 = _mm512_mullo_epi32(x_r11, acc_r11);
-      __m512i x_r12 = _mm512_loadu_si512((const void*)(input + i * stride + j + 12 * stride));
-      acc_r12 = _mm512_mullo_epi32(x_r12, acc_r12);
-      __m512i x_r13 = _mm512_loadu_si512((const void*)(input + i * stride + j + 13 * stride));
-      acc_r13 = _mm512_mullo_epi32(x_r13, acc_r13);
-      __m512i x_r14 = _mm512_loadu_si512((const void*)(input + i * stride + j + 14 * stride));
-      acc_r14 = _mm512_mullo_epi32(x_r14, acc_r14);
-      __m512i x_r15 = _mm512_loadu_si512((const void*)(input + i * stride + j + 15 * stride));
-      acc_r15 = _mm512_mullo_epi32(x_r15, acc_r15);
+  // short rows: blocks of rows
+  if (cols < 64) {
+    // 16 rows per block
+    int64_t i = 0;
+    for (; i + 16 <= rows; i += 16) {
+      __m512i acc_r0 = _mm512_set1_epi32((int)(1));
+      __m512i acc_r1 = _mm512_set1_epi32((int)(1));
+      __m512i acc_r2 = _mm512_set1_epi32((int)(1));
+      __m512i acc_r3 = _mm512_set1_epi32((int)(1));
+      __m512i acc_r4 = _mm512_set1_epi32((int)(1));
+      __m512i acc_r5 = _mm512_set1_epi32((int)(1));
+      __m512i acc_r6 = _mm512_set1_epi32((int)(1));
+      __m512i acc_r7 = _mm512_set1_epi32((int)(1));
+      __m512i acc_r8 = _mm512_set1_epi32((int)(1));
+      __m512i acc_r9 = _mm512_set1_epi32((int)(1));
+      __m512i acc_r10 = _mm512_set1_epi32((int)(1));
+      __m512i acc_r11 = _mm512_set1_epi32((int)(1));
+      __m512i acc_r12 = _mm512_set1_epi32((int)(1));
+      __m512i acc_r13 = _mm512_set1_epi32((int)(1));
+      __m512i acc_r14 = _mm512_set1_epi32((int)(1));
+      __m512i acc_r15 = _mm512_set1_epi32((int)(1));
+      int64_t j = 0;
+      for (; j + 16 <= cols; j += 16) {
+        __m512i x_r0 = _mm512_loadu_si512((const void*)(input + i * stride + j));
+        acc_r0 = _mm512_mullo_epi32(x_r0, acc_r0);
+        __m512i x_r1 = _mm512_loadu_si512((const void*)(input + i * stride + j + stride));
+        acc_r1 = _mm512_mullo_epi32(x_r1, acc_r1);
+        __m512i x_r2 = _mm512_loadu_si512((const void*)(input + i * stride + j + 2 * stride));
+        acc_r2 = _mm512_mullo_epi32(x_r2, acc_r2);
+        __m512i x_r3 = _mm512_loadu_si512((const void*)(input + i * stride + j + 3 * stride));
+        acc_r3 = _mm512_mullo_epi32(x_r3, acc_r3);
+        __m512i x_r4 = _mm512_loadu_si512((const void*)(input + i * stride + j + 4 * stride));
+        acc_r4 = _mm512_mullo_epi32(x_r4, acc_r4);
+        __m512i x_r5 = _mm512_loadu_si512((const void*)(input + i * stride + j + 5 * stride));
+        acc_r5 = _mm512_mullo_epi32(x_r5, acc_r5);
+        __m512i x_r6 = _mm512_loadu_si512((const void*)(input + i * stride + j + 6 * stride));
+        acc_r6 = _mm512_mullo_epi32(x_r6, acc_r6);
+        __m512i x_r7 = _mm512_loadu_si512((const void*)(input + i * stride + j + 7 * stride));
+        acc_r7 = _mm512_mullo_epi32(x_r7, acc_r7);
+        __m512i x_r8 = _mm512_loadu_si512((const void*)(input + i * stride + j + 8 * stride));
+        acc_r8 = _mm512_mullo_epi32(x_r8, acc_r8);
+        __m512i x_r9 = _mm512_loadu_si512((const void*)(input + i * stride + j + 9 * stride));
+        acc_r9 = _mm512_mullo_epi32(x_r9, acc_r9);
+        __m512i x_r10 = _mm512_loadu_si512((const void*)(input + i * stride + j + 10 * stride));
+        acc_r10 = _mm512_mullo_epi32(x_r10, acc_r10);
+        __m512i x_r11 = _mm512_loadu_si512((const void*)(input + i * stride + j + 11 * stride));
+        acc_r11 = _mm512_mullo_epi32(x_r11, acc_r11);
+        __m512i x_r12 = _mm512_loadu_si512((const void*)(input + i * stride + j + 12 * stride));
+        acc_r12 = _mm512_mullo_epi32(x_r12, acc_r12);
+        __m512i x_r13 = _mm512_loadu_si512((const void*)(input + i * stride + j + 13 * stride));
+        acc_r13 = _mm512_mullo_epi32(x_r13, acc_r13);
+        __m512i x_r14 = _mm512_loadu_si512((const void*)(input + i * stride + j + 14 * stride));
+        acc_r14 = _mm512_mullo_epi32(x_r14, acc_r14);
+        __m512i x_r15 = _mm512_loadu_si512((const void*)(input + i * stride + j + 15 * stride));
+        acc_r15 = _mm512_mullo_epi32(x_r15, acc_r15);
+      }
+      // predicated tail: lanes past the row end read the identity
+      if (j < cols) {
+        __m512i tail0 = _mm512_mask_loadu_epi32(_mm512_set1_epi32((int)(1)),
+                                                (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                                input + i * stride + j);
+        acc_r0 = _mm512_mullo_epi32(tail0, acc_r0);
+        __m512i tail1 = _mm512_mask_loadu_epi32(_mm512_set1_epi32((int)(1)),
+                                                (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                                input + i * stride + j + stride);
+        acc_r1 = _mm512_mullo_epi32(tail1, acc_r1);
+        __m512i tail2 = _mm512_mask_loadu_epi32(_mm512_set1_epi32((int)(1)),
+                                                (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                                input + i * stride + j + 2 * stride);
+        acc_r2 = _mm512_mullo_epi32(tail2, acc_r2);
+        __m512i tail3 = _mm512_mask_loadu_epi32(_mm512_set1_epi32((int)(1)),
+                                                (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                                input + i * stride + j + 3 * stride);
+        acc_r3 = _mm512_mullo_epi32(tail3, acc_r3);
+        __m512i tail4 = _mm512_mask_loadu_epi32(_mm512_set1_epi32((int)(1)),
+                                                (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                                input + i * stride + j + 4 * stride);
+        acc_r4 = _mm512_mullo_epi32(tail4, acc_r4);
+        __m512i tail5 = _mm512_mask_loadu_epi32(_mm512_set1_epi32((int)(1)),
+                                                (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                                input + i * stride + j + 5 * stride);
+        acc_r5 = _mm512_mullo_epi32(tail5, acc_r5);
+        __m512i tail6 = _mm512_mask_loadu_epi32(_mm512_set1_epi32((int)(1)),
+                                                (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                                input + i * stride + j + 6 * stride);
+        acc_r6 = _mm512_mullo_epi32(tail6, acc_r6);
+        __m512i tail7 = _mm512_mask_loadu_epi32(_mm512_set1_epi32((int)(1)),
+                                                (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                                input + i * stride + j + 7 * stride);
+        acc_r7 = _mm512_mullo_epi32(tail7, acc_r7);
+        __m512i tail8 = _mm512_mask_loadu_epi32(_mm512_set1_epi32((int)(1)),
+                                                (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                                input + i * stride + j + 8 * stride);
+        acc_r8 = _mm512_mullo_epi32(tail8, acc_r8);
+        __m512i tail9 = _mm512_mask_loadu_epi32(_mm512_set1_epi32((int)(1)),
+                                                (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                                input + i * stride + j + 9 * stride);
+        acc_r9 = _mm512_mullo_epi32(tail9, acc_r9);
+        __m512i tail10 = _mm512_mask_loadu_epi32(_mm512_set1_epi32((int)(1)),
+                                                 (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                                 input + i * stride + j + 10 * stride);
+        acc_r10 = _mm512_mullo_epi32(tail10, acc_r10);
+        __m512i tail11 = _mm512_mask_loadu_epi32(_mm512_set1_epi32((int)(1)),
+                                                 (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                                 input + i * stride + j + 11 * stride);
+        acc_r11 = _mm512_mullo_epi32(tail11, acc_r11);
+        __m512i tail12 = _mm512_mask_loadu_epi32(_mm512_set1_epi32((int)(1)),
+                                                 (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                                 input + i * stride + j + 12 * stride);
+        acc_r12 = _mm512_mullo_epi32(tail12, acc_r12);
+        __m512i tail13 = _mm512_mask_loadu_epi32(_mm512_set1_epi32((int)(1)),
+                                                 (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                                 input + i * stride + j + 13 * stride);
+        acc_r13 = _mm512_mullo_epi32(tail13, acc_r13);
+        __m512i tail14 = _mm512_mask_loadu_epi32(_mm512_set1_epi32((int)(1)),
+                                                 (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                                 input + i * stride + j + 14 * stride);
+        acc_r14 = _mm512_mullo_epi32(tail14, acc_r14);
+        __m512i tail15 = _mm512_mask_loadu_epi32(_mm512_set1_epi32((int)(1)),
+                                                 (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                                 input + i * stride + j + 15 * stride);
+        acc_r15 = _mm512_mullo_epi32(tail15, acc_r15);
+      }
+      __m512i fold0_0 = _mm512_mullo_epi32(_mm512_shuffle_i32x4(acc_r0, acc_r4, 0x44),
+                                           _mm512_shuffle_i32x4(acc_r0, acc_r4, 0xEE));
+      __m512i fold0_1 = _mm512_mullo_epi32(_mm512_shuffle_i32x4(acc_r8, acc_r12, 0x44),
+                                           _mm512_shuffle_i32x4(acc_r8, acc_r12, 0xEE));
+      __m512i fold0_2 = _mm512_mullo_epi32(_mm512_shuffle_i32x4(acc_r1, acc_r5, 0x44),
+                                           _mm512_shuffle_i32x4(acc_r1, acc_r5, 0xEE));
+      __m512i fold0_3 = _mm512_mullo_epi32(_mm512_shuffle_i32x4(acc_r9, acc_r13, 0x44),
+                                           _mm512_shuffle_i32x4(acc_r9, acc_r13, 0xEE));
+      __m512i fold0_4 = _mm512_mullo_epi32(_mm512_shuffle_i32x4(acc_r2, acc_r6, 0x44),
+                                           _mm512_shuffle_i32x4(acc_r2, acc_r6, 0xEE));
+      __m512i fold0_5 = _mm512_mullo_epi32(_mm512_shuffle_i32x4(acc_r10, acc_r14, 0x44),
+                                           _mm512_shuffle_i32x4(acc_r10, acc_r14, 0xEE));
+      __m512i fold0_6 = _mm512_mullo_epi32(_mm512_shuffle_i32x4(acc_r3, acc_r7, 0x44),
+                                           _mm512_shuffle_i32x4(acc_r3, acc_r7, 0xEE));
+      __m512i fold0_7 = _mm512_mullo_epi32(_mm512_shuffle_i32x4(acc_r11, acc_r15, 0x44),
+                                           _mm512_shuffle_i32x4(acc_r11, acc_r15, 0xEE));
+      __m512i fold1_0 = _mm512_mullo_epi32(_mm512_shuffle_i32x4(fold0_0, fold0_1, 0x88),
+                                           _mm512_shuffle_i32x4(fold0_0, fold0_1, 0xDD));
+      __m512i fold1_1 = _mm512_mullo_epi32(_mm512_shuffle_i32x4(fold0_2, fold0_3, 0x88),
+                                           _mm512_shuffle_i32x4(fold0_2, fold0_3, 0xDD));
+      __m512i fold1_2 = _mm512_mullo_epi32(_mm512_shuffle_i32x4(fold0_4, fold0_5, 0x88),
+                                           _mm512_shuffle_i32x4(fold0_4, fold0_5, 0xDD));
+      __m512i fold1_3 = _mm512_mullo_epi32(_mm512_shuffle_i32x4(fold0_6, fold0_7, 0x88),
+                                           _mm512_shuffle_i32x4(fold0_6, fold0_7, 0xDD));
+      __m512i fold2_0 = _mm512_mullo_epi32(_mm512_unpacklo_epi64(fold1_0, fold1_1),
+                                           _mm512_unpackhi_epi64(fold1_0, fold1_1));
+      __m512i fold2_1 = _mm512_mullo_epi32(_mm512_unpacklo_epi64(fold1_2, fold1_3),
+                                           _mm512_unpackhi_epi64(fold1_2, fold1_3));
+      __m512i row_sums = _mm512_mullo_epi32(
+          _mm512_castps_si512(
+              _mm512_shuffle_ps(_mm512_castsi512_ps(fold2_0), _mm512_castsi512_ps(fold2_1), 0x88)),
+          _mm512_castps_si512(
+              _mm512_shuffle_ps(_mm512_castsi512_ps(fold2_0), _mm512_castsi512_ps(fold2_1), 0xDD)));
+      // Lane table (row in each lane of the first vector after each stage):
+      //   stage 1, 16-lane blocks: r0 r0 r0 r0 r0 r0 r0 r0 r4 r4 r4 r4 r4 r4 r4 r4
+      //   stage 2, 8-lane blocks: r0 r0 r0 r0 r4 r4 r4 r4 r8 r8 r8 r8 r12 r12 r12 r12
+      //   stage 3, 4-lane blocks: r0 r0 r1 r1 r4 r4 r5 r5 r8 r8 r9 r9 r12 r12 r13 r13
+      //   stage 4, 2-lane blocks: r0 r1 r2 r3 r4 r5 r6 r7 r8 r9 r10 r11 r12 r13 r14 r15
+      _mm512_storeu_si512((void*)(output + i), row_sums);
     }
-    // predicated tail: lanes past the row end read the identity
-    if (j < cols) {
-      __m512i tail0 = _mm512_mask_loadu_epi32(_mm512_set1_epi32((int)(1)),
-                                              (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                              input + i * stride + j);
-      acc_r0 = _mm512_mullo_epi32(tail0, acc_r0);
-      __m512i tail1 = _mm512_mask_loadu_epi32(_mm512_set1_epi32((int)(1)),
-                                              (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                              input + i * stride + j + stride);
-      acc_r1 = _mm512_mullo_epi32(tail1, acc_r1);
-      __m512i tail2 = _mm512_mask_loadu_epi32(_mm512_set1_epi32((int)(1)),
-                                              (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                              input + i * stride + j + 2 * stride);
-      acc_r2 = _mm512_mullo_epi32(tail2, acc_r2);
-      __m512i tail3 = _mm512_mask_loadu_epi32(_mm512_set1_epi32((int)(1)),
-                                              (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                              input + i * stride + j + 3 * stride);
-      acc_r3 = _mm512_mullo_epi32(tail3, acc_r3);
-      __m512i tail4 = _mm512_mask_loadu_epi32(_mm512_set1_epi32((int)(1)),
-                                              (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                              input + i * stride + j + 4 * stride);
-      acc_r4 = _mm512_mullo_epi32(tail4, acc_r4);
-      __m512i tail5 = _mm512_mask_loadu_epi32(_mm512_set1_epi32((int)(1)),
-                                              (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                              input + i * stride + j + 5 * stride);
-      acc_r5 = _mm512_mullo_epi32(tail5, acc_r5);
-      __m512i tail6 = _mm512_mask_loadu_epi32(_mm512_set1_epi32((int)(1)),
-                                              (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                              input + i * stride + j + 6 * stride);
-      acc_r6 = _mm512_mullo_epi32(tail6, acc_r6);
-      __m512i tail7 = _mm512_mask_loadu_epi32(_mm512_set1_epi32((int)(1)),
-                                              (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                              input + i * stride + j + 7 * stride);
-      acc_r7 = _mm512_mullo_epi32(tail7, acc_r7);
-      __m512i tail8 = _mm512_mask_loadu_epi32(_mm512_set1_epi32((int)(1)),
-                                              (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                              input + i * stride + j + 8 * stride);
-      acc_r8 = _mm512_mullo_epi32(tail8, acc_r8);
-      __m512i tail9 = _mm512_mask_loadu_epi32(_mm512_set1_epi32((int)(1)),
-                                              (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                              input + i * stride + j + 9 * stride);
-      acc_r9 = _mm512_mullo_epi32(tail9, acc_r9);
-      __m512i tail10 = _mm512_mask_loadu_epi32(_mm512_set1_epi32((int)(1)),
-                                               (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                               input + i * stride + j + 10 * stride);
-      acc_r10 = _mm512_mullo_epi32(tail10, acc_r10);
-      __m512i tail11 = _mm512_mask_loadu_epi32(_mm512_set1_epi32((int)(1)),
-                                               (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                               input + i * stride + j + 11 * stride);
-      acc_r11 = _mm512_mullo_epi32(tail11, acc_r11);
-      __m512i tail12 = _mm512_mask_loadu_epi32(_mm512_set1_epi32((int)(1)),
-                                               (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                               input + i * stride + j + 12 * stride);
-      acc_r12 = _mm512_mullo_epi32(tail12, acc_r12);
-      __m512i tail13 = _mm512_mask_loadu_epi32(_mm512_set1_epi32((int)(1)),
-                                               (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                               input + i * stride + j + 13 * stride);
-      acc_r13 = _mm512_mullo_epi32(tail13, acc_r13);
-      __m512i tail14 = _mm512_mask_loadu_epi32(_mm512_set1_epi32((int)(1)),
-                                               (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                               input + i * stride + j + 14 * stride);
-      acc_r14 = _mm512_mullo_epi32(tail14, acc_r14);
-      __m512i tail15 = _mm512_mask_loadu_epi32(_mm512_set1_epi32((int)(1)),
-                                               (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                               input + i * stride + j + 15 * stride);
-      acc_r15 = _mm512_mullo_epi32(tail15, acc_r15);
+    // remaining rows one at a time
+    for (; i < rows; ++i) {
+      __m512i acc0 = _mm512_set1_epi32((int)(1));
+      __m512i acc1 = _mm512_set1_epi32((int)(1));
+      __m512i acc2 = _mm512_set1_epi32((int)(1));
+      __m512i acc3 = _mm512_set1_epi32((int)(1));
+      // 4 vectors per iteration
+      int64_t j = 0;
+      for (; j + 64 <= cols; j += 64) {
+        __m512i x0 = _mm512_loadu_si512((const void*)(input + i * stride + j));
+        acc0 = _mm512_mullo_epi32(x0, acc0);
+        __m512i x1 = _mm512_loadu_si512((const void*)(input + i * stride + j + 16));
+        acc1 = _mm512_mullo_epi32(x1, acc1);
+        __m512i x2 = _mm512_loadu_si512((const void*)(input + i * stride + j + 32));
+        acc2 = _mm512_mullo_epi32(x2, acc2);
+        __m512i x3 = _mm512_loadu_si512((const void*)(input + i * stride + j + 48));
+        acc3 = _mm512_mullo_epi32(x3, acc3);
+      }
+      // one vector at a time
+      for (; j + 16 <= cols; j += 16) {
+        __m512i x0 = _mm512_loadu_si512((const void*)(input + i * stride + j));
+        acc0 = _mm512_mullo_epi32(x0, acc0);
+      }
+      // predicated tail: lanes past the row end read the identity
+      if (j < cols) {
+        __m512i tail0 = _mm512_mask_loadu_epi32(_mm512_set1_epi32((int)(1)),
+                                                (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                                input + i * stride + j);
+        acc0 = _mm512_mullo_epi32(tail0, acc0);
+      }
+      acc0 = _mm512_mullo_epi32(acc1, acc0);
+      acc2 = _mm512_mullo_epi32(acc3, acc2);
+      acc0 = _mm512_mullo_epi32(acc2, acc0);
+      __m256i row_sum_v256 =
+          _mm256_mullo_epi32(_mm512_castsi512_si256(acc0), _mm512_extracti64x4_epi64(acc0, 1));
+      __m128i row_sum_v = _mm_mullo_epi32(_mm256_castsi256_si128(row_sum_v256),
+                                          _mm256_extracti128_si256(row_sum_v256, 1));
+      row_sum_v = _mm_mullo_epi32(row_sum_v, _mm_srli_si128(row_sum_v, 8));
+      row_sum_v = _mm_mullo_epi32(row_sum_v, _mm_srli_si128(row_sum_v, 4));
+      uint32_t row_sum = (uint32_t)(int32_t)_mm_cvtsi128_si32(row_sum_v);
+      output[i] = (int32_t)row_sum;
     }
-    __m512i fold0_0 = _mm512_mullo_epi32(_mm512_shuffle_i32x4(acc_r0, acc_r4, 0x44),
-                                         _mm512_shuffle_i32x4(acc_r0, acc_r4, 0xEE));
-    __m512i fold0_1 = _mm512_mullo_epi32(_mm512_shuffle_i32x4(acc_r8, acc_r12, 0x44),
-                                         _mm512_shuffle_i32x4(acc_r8, acc_r12, 0xEE));
-    __m512i fold0_2 = _mm512_mullo_epi32(_mm512_shuffle_i32x4(acc_r1, acc_r5, 0x44),
-                                         _mm512_shuffle_i32x4(acc_r1, acc_r5, 0xEE));
-    __m512i fold0_3 = _mm512_mullo_epi32(_mm512_shuffle_i32x4(acc_r9, acc_r13, 0x44),
-                                         _mm512_shuffle_i32x4(acc_r9, acc_r13, 0xEE));
-    __m512i fold0_4 = _mm512_mullo_epi32(_mm512_shuffle_i32x4(acc_r2, acc_r6, 0x44),
-                                         _mm512_shuffle_i32x4(acc_r2, acc_r6, 0xEE));
-    __m512i fold0_5 = _mm512_mullo_epi32(_mm512_shuffle_i32x4(acc_r10, acc_r14, 0x44),
-                                         _mm512_shuffle_i32x4(acc_r10, acc_r14, 0xEE));
-    __m512i fold0_6 = _mm512_mullo_epi32(_mm512_shuffle_i32x4(acc_r3, acc_r7, 0x44),
-                                         _mm512_shuffle_i32x4(acc_r3, acc_r7, 0xEE));
-    __m512i fold0_7 = _mm512_mullo_epi32(_mm512_shuffle_i32x4(acc_r11, acc_r15, 0x44),
-                                         _mm512_shuffle_i32x4(acc_r11, acc_r15, 0xEE));
-    __m512i fold1_0 = _mm512_mullo_epi32(_mm512_shuffle_i32x4(fold0_0, fold0_1, 0x88),
-                                         _mm512_shuffle_i32x4(fold0_0, fold0_1, 0xDD));
-    __m512i fold1_1 = _mm512_mullo_epi32(_mm512_shuffle_i32x4(fold0_2, fold0_3, 0x88),
-                                         _mm512_shuffle_i32x4(fold0_2, fold0_3, 0xDD));
-    __m512i fold1_2 = _mm512_mullo_epi32(_mm512_shuffle_i32x4(fold0_4, fold0_5, 0x88),
-                                         _mm512_shuffle_i32x4(fold0_4, fold0_5, 0xDD));
-    __m512i fold1_3 = _mm512_mullo_epi32(_mm512_shuffle_i32x4(fold0_6, fold0_7, 0x88),
-                                         _mm512_shuffle_i32x4(fold0_6, fold0_7, 0xDD));
-    __m512i fold2_0 = _mm512_mullo_epi32(_mm512_unpacklo_epi64(fold1_0, fold1_1),
-                                         _mm512_unpackhi_epi64(fold1_0, fold1_1));
-    __m512i fold2_1 = _mm512_mullo_epi32(_mm512_unpacklo_epi64(fold1_2, fold1_3),
-                                         _mm512_unpackhi_epi64(fold1_2, fold1_3));
-    __m512i row_sums =
-        _mm512_mullo_epi32(_mm512_castps_si512(_mm512_shuffle_ps(
-                               _mm512_castsi512_ps(fold2_0), _mm512_castsi512_ps(fold2_1), 0x88)),
-                           _mm512_castps_si512(_mm512_shuffle_ps(
-                               _mm512_castsi512_ps(fold2_0), _mm512_castsi512_ps(fold2_1), 0xDD)));
-    // Lane table (row in each lane of the first vector after each stage):
-    //   stage 1, 16-lane blocks: r0 r0 r0 r0 r0 r0 r0 r0 r4 r4 r4 r4 r4 r4 r4 r4
-    //   stage 2, 8-lane blocks: r0 r0 r0 r0 r4 r4 r4 r4 r8 r8 r8 r8 r12 r12 r12 r12
-    //   stage 3, 4-lane blocks: r0 r0 r1 r1 r4 r4 r5 r5 r8 r8 r9 r9 r12 r12 r13 r13
-    //   stage 4, 2-lane blocks: r0 r1 r2 r3 r4 r5 r6 r7 r8 r9 r10 r11 r12 r13 r14 r15
-    _mm512_storeu_si512((void*)(output + i), row_sums);
   }
-  // remaining rows one at a time
-  for (; i < rows; ++i) {
-    __m512i acc0 = _mm512_set1_epi32((int)(1));
-    __m512i acc1 = _mm512_set1_epi32((int)(1));
-    __m512i acc2 = _mm512_set1_epi32((int)(1));
-    __m512i acc3 = _mm512_set1_epi32((int)(1));
-    // 4 vectors per iteration
-    int64_t j = 0;
-    for (; j + 64 <= cols; j += 64) {
-      __m512i x0 = _mm512_loadu_si512((const void*)(input + i * stride + j));
-      acc0 = _mm512_mullo_epi32(x0, acc0);
-      __m512i x1 = _mm512_loadu_si512((const void*)(input + i * stride + j + 16));
-      acc1 = _mm512_mullo_epi32(x1, acc1);
-      __m512i x2 = _mm512_loadu_si512((const void*)(input + i * stride + j + 32));
-      acc2 = _mm512_mullo_epi32(x2, acc2);
-      __m512i x3 = _mm512_loadu_si512((const void*)(input + i * stride + j + 48));
-      acc3 = _mm512_mullo_epi32(x3, acc3);
+  // long rows: accumulators per row
+  if (63 < cols) {
+    int64_t i = 0;
+    for (; i < rows; ++i) {
+      __m512i acc0 = _mm512_set1_epi32((int)(1));
+      __m512i acc1 = _mm512_set1_epi32((int)(1));
+      __m512i acc2 = _mm512_set1_epi32((int)(1));
+      __m512i acc3 = _mm512_set1_epi32((int)(1));
+      // 4 vectors per iteration
+      int64_t j = 0;
+      for (; j + 64 <= cols; j += 64) {
+        __m512i x0 = _mm512_loadu_si512((const void*)(input + i * stride + j));
+        acc0 = _mm512_mullo_epi32(x0, acc0);
+        __m512i x1 = _mm512_loadu_si512((const void*)(input + i * stride + j + 16));
+        acc1 = _mm512_mullo_epi32(x1, acc1);
+        __m512i x2 = _mm512_loadu_si512((const void*)(input + i * stride + j + 32));
+        acc2 = _mm512_mullo_epi32(x2, acc2);
+        __m512i x3 = _mm512_loadu_si512((const void*)(input + i * stride + j + 48));
+        acc3 = _mm512_mullo_epi32(x3, acc3);
+      }
+      // one vector at a time
+      for (; j + 16 <= cols; j += 16) {
+        __m512i x0 = _mm512_loadu_si512((const void*)(input + i * stride + j));
+        acc0 = _mm512_mullo_epi32(x0, acc0);
+      }
+      // predicated tail: lanes past the row end read the identity
+      if (j < cols) {
+        __m512i tail0 = _mm512_mask_loadu_epi32(_mm512_set1_epi32((int)(1)),
+                                                (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                                input + i * stride + j);
+        acc0 = _mm512_mullo_epi32(tail0, acc0);
+      }
+      acc0 = _mm512_mullo_epi32(acc1, acc0);
+      acc2 = _mm512_mullo_epi32(acc3, acc2);
+      acc0 = _mm512_mullo_epi32(acc2, acc0);
+      __m256i row_sum_v256 =
+          _mm256_mullo_epi32(_mm512_castsi512_si256(acc0), _mm512_extracti64x4_epi64(acc0, 1));
+      __m128i row_sum_v = _mm_mullo_epi32(_mm256_castsi256_si128(row_sum_v256),
+                                          _mm256_extracti128_si256(row_sum_v256, 1));
+      row_sum_v = _mm_mullo_epi32(row_sum_v, _mm_srli_si128(row_sum_v, 8));
+      row_sum_v = _mm_mullo_epi32(row_sum_v, _mm_srli_si128(row_sum_v, 4));
+      uint32_t row_sum = (uint32_t)(int32_t)_mm_cvtsi128_si32(row_sum_v);
+      output[i] = (int32_t)row_sum;
     }
-    // one vector at a time
-    for (; j + 16 <= cols; j += 16) {
-      __m512i x0 = _mm512_loadu_si512((const void*)(input + i * stride + j));
-      acc0 = _mm512_mullo_epi32(x0, acc0);
-    }
-    // predicated tail: lanes past the row end read the identity
-    if (j < cols) {
-      __m512i tail0 = _mm512_mask_loadu_epi32(_mm512_set1_epi32((int)(1)),
-                                              (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                              input + i * stride + j);
-      acc0 = _mm512_mullo_epi32(tail0, acc0);
-    }
-    acc0 = _mm512_mullo_epi32(acc1, acc0);
-    acc2 = _mm512_mullo_epi32(acc3, acc2);
-    acc0 = _mm512_mullo_epi32(acc2, acc0);
-    __m256i row_sum_v256 =
-        _mm256_mullo_epi32(_mm512_castsi512_si256(acc0), _mm512_extracti64x4_epi64(acc0, 1));
-    __m128i row_sum_v = _mm_mullo_epi32(_mm256_castsi256_si128(row_sum_v256),
-                                        _mm256_extracti128_si256(row_sum_v256, 1));
-    row_sum_v = _mm_mullo_epi32(row_sum_v, _mm_srli_si128(row_sum_v, 8));
-    row_sum_v = _mm_mullo_epi32(row_sum_v, _mm_srli_si128(row_sum_v, 4));
-    uint32_t row_sum = (uint32_t)(int32_t)_mm_cvtsi128_si32(row_sum_v);
-    output[i] = (int32_t)row_sum;
   }
 }
 #endif
@@ -250,6 +299,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowprod_i32_a
 // ---- avx2 (256-bit vectors)
 // strategy vector_accumulator: vector accumulators, one horizontal reduction per row
 // rows are reduced 8 at a time; their 8 final horizontal reductions share one fold network (3 stages)
+// rows shorter than 32 columns take the blocks of rows, longer rows accumulators of their own (chosen at run time)
 // tails: masked loads (32/64-bit) or a staged copy (8/16-bit), identity elsewhere
 // uses fold network for the final reductions of several rows (vshufi32x4/vperm2i128, vunpck, vshufps)
 // uses log2-step horizontal reduction (extract halves, then byte shifts)
@@ -259,158 +309,209 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowprod_i32_a
 __attribute__((target("avx2"))) void rowprod_i32_avx2(const int32_t* input, int64_t rows,
                                                       int64_t cols, int64_t stride,
                                                       int32_t* output) {
-  // 8 rows per block
-  int64_t i = 0;
-  for (; i + 8 <= rows; i += 8) {
-    __m256i acc_r0 = _mm256_set1_epi32((int)(1));
-    __m256i acc_r1 = _mm256_set1_epi32((int)(1));
-    __m256i acc_r2 = _mm256_set1_epi32((int)(1));
-    __m256i acc_r3 = _mm256_set1_epi32((int)(1));
-    __m256i acc_r4 = _mm256_set1_epi32((int)(1));
-    __m256i acc_r5 = _mm256_set1_epi32((int)(1));
-    __m256i acc_r6 = _mm256_set1_epi32((int)(1));
-    __m256i acc_r7 = _mm256_set1_epi32((int)(1));
-    int64_t j = 0;
-    for (; j + 8 <= cols; j += 8) {
-      __m256i x_r0 = _mm256_loadu_si256((const __m256i*)(input + i * stride + j));
-      acc_r0 = _mm256_mullo_epi32(x_r0, acc_r0);
-      __m256i x_r1 = _mm256_loadu_si256((const __m256i*)(input + i * stride + j + stride));
-      acc_r1 = _mm256_mullo_epi32(x_r1, acc_r1);
-      __m256i x_r2 = _mm256_loadu_si256((const __m256i*)(input + i * stride + j + 2 * stride));
-      acc_r2 = _mm256_mullo_epi32(x_r2, acc_r2);
-      __m256i x_r3 = _mm256_loadu_si256((const __m256i*)(input + i * stride + j + 3 * stride));
-      acc_r3 = _mm256_mullo_epi32(x_r3, acc_r3);
-      __m256i x_r4 = _mm256_loadu_si256((const __m256i*)(input + i * stride + j + 4 * stride));
-      acc_r4 = _mm256_mullo_epi32(x_r4, acc_r4);
-      __m256i x_r5 = _mm256_loadu_si256((const __m256i*)(input + i * stride + j + 5 * stride));
-      acc_r5 = _mm256_mullo_epi32(x_r5, acc_r5);
-      __m256i x_r6 = _mm256_loadu_si256((const __m256i*)(input + i * stride + j + 6 * stride));
-      acc_r6 = _mm256_mullo_epi32(x_r6, acc_r6);
-      __m256i x_r7 = _mm256_loadu_si256((const __m256i*)(input + i * stride + j + 7 * stride));
-      acc_r7 = _mm256_mullo_epi32(x_r7, acc_r7);
+  // short rows: blocks of rows
+  if (cols < 32) {
+    // 8 rows per block
+    int64_t i = 0;
+    for (; i + 8 <= rows; i += 8) {
+      __m256i acc_r0 = _mm256_set1_epi32((int)(1));
+      __m256i acc_r1 = _mm256_set1_epi32((int)(1));
+      __m256i acc_r2 = _mm256_set1_epi32((int)(1));
+      __m256i acc_r3 = _mm256_set1_epi32((int)(1));
+      __m256i acc_r4 = _mm256_set1_epi32((int)(1));
+      __m256i acc_r5 = _mm256_set1_epi32((int)(1));
+      __m256i acc_r6 = _mm256_set1_epi32((int)(1));
+      __m256i acc_r7 = _mm256_set1_epi32((int)(1));
+      int64_t j = 0;
+      for (; j + 8 <= cols; j += 8) {
+        __m256i x_r0 = _mm256_loadu_si256((const __m256i*)(input + i * stride + j));
+        acc_r0 = _mm256_mullo_epi32(x_r0, acc_r0);
+        __m256i x_r1 = _mm256_loadu_si256((const __m256i*)(input + i * stride + j + stride));
+        acc_r1 = _mm256_mullo_epi32(x_r1, acc_r1);
+        __m256i x_r2 = _mm256_loadu_si256((const __m256i*)(input + i * stride + j + 2 * stride));
+        acc_r2 = _mm256_mullo_epi32(x_r2, acc_r2);
+        __m256i x_r3 = _mm256_loadu_si256((const __m256i*)(input + i * stride + j + 3 * stride));
+        acc_r3 = _mm256_mullo_epi32(x_r3, acc_r3);
+        __m256i x_r4 = _mm256_loadu_si256((const __m256i*)(input + i * stride + j + 4 * stride));
+        acc_r4 = _mm256_mullo_epi32(x_r4, acc_r4);
+        __m256i x_r5 = _mm256_loadu_si256((const __m256i*)(input + i * stride + j + 5 * stride));
+        acc_r5 = _mm256_mullo_epi32(x_r5, acc_r5);
+        __m256i x_r6 = _mm256_loadu_si256((const __m256i*)(input + i * stride + j + 6 * stride));
+        acc_r6 = _mm256_mullo_epi32(x_r6, acc_r6);
+        __m256i x_r7 = _mm256_loadu_si256((const __m256i*)(input + i * stride + j + 7 * stride));
+        acc_r7 = _mm256_mullo_epi32(x_r7, acc_r7);
+      }
+      // predicated tail: lanes past the row end read the identity
+      if (j < cols) {
+        const __m256i tail0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(cols - j)),
+                                                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+        __m256i tail0 = _mm256_blendv_epi8(
+            _mm256_set1_epi32((int)(1)),
+            _mm256_maskload_epi32((const int*)(input + i * stride + j), tail0_active),
+            tail0_active);
+        acc_r0 = _mm256_mullo_epi32(tail0, acc_r0);
+        const __m256i tail1_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(cols - j)),
+                                                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+        __m256i tail1 = _mm256_blendv_epi8(
+            _mm256_set1_epi32((int)(1)),
+            _mm256_maskload_epi32((const int*)(input + i * stride + j + stride), tail1_active),
+            tail1_active);
+        acc_r1 = _mm256_mullo_epi32(tail1, acc_r1);
+        const __m256i tail2_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(cols - j)),
+                                                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+        __m256i tail2 = _mm256_blendv_epi8(
+            _mm256_set1_epi32((int)(1)),
+            _mm256_maskload_epi32((const int*)(input + i * stride + j + 2 * stride), tail2_active),
+            tail2_active);
+        acc_r2 = _mm256_mullo_epi32(tail2, acc_r2);
+        const __m256i tail3_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(cols - j)),
+                                                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+        __m256i tail3 = _mm256_blendv_epi8(
+            _mm256_set1_epi32((int)(1)),
+            _mm256_maskload_epi32((const int*)(input + i * stride + j + 3 * stride), tail3_active),
+            tail3_active);
+        acc_r3 = _mm256_mullo_epi32(tail3, acc_r3);
+        const __m256i tail4_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(cols - j)),
+                                                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+        __m256i tail4 = _mm256_blendv_epi8(
+            _mm256_set1_epi32((int)(1)),
+            _mm256_maskload_epi32((const int*)(input + i * stride + j + 4 * stride), tail4_active),
+            tail4_active);
+        acc_r4 = _mm256_mullo_epi32(tail4, acc_r4);
+        const __m256i tail5_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(cols - j)),
+                                                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+        __m256i tail5 = _mm256_blendv_epi8(
+            _mm256_set1_epi32((int)(1)),
+            _mm256_maskload_epi32((const int*)(input + i * stride + j + 5 * stride), tail5_active),
+            tail5_active);
+        acc_r5 = _mm256_mullo_epi32(tail5, acc_r5);
+        const __m256i tail6_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(cols - j)),
+                                                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+        __m256i tail6 = _mm256_blendv_epi8(
+            _mm256_set1_epi32((int)(1)),
+            _mm256_maskload_epi32((const int*)(input + i * stride + j + 6 * stride), tail6_active),
+            tail6_active);
+        acc_r6 = _mm256_mullo_epi32(tail6, acc_r6);
+        const __m256i tail7_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(cols - j)),
+                                                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+        __m256i tail7 = _mm256_blendv_epi8(
+            _mm256_set1_epi32((int)(1)),
+            _mm256_maskload_epi32((const int*)(input + i * stride + j + 7 * stride), tail7_active),
+            tail7_active);
+        acc_r7 = _mm256_mullo_epi32(tail7, acc_r7);
+      }
+      __m256i fold0_0 = _mm256_mullo_epi32(_mm256_permute2x128_si256(acc_r0, acc_r4, 0x20),
+                                           _mm256_permute2x128_si256(acc_r0, acc_r4, 0x31));
+      __m256i fold0_1 = _mm256_mullo_epi32(_mm256_permute2x128_si256(acc_r1, acc_r5, 0x20),
+                                           _mm256_permute2x128_si256(acc_r1, acc_r5, 0x31));
+      __m256i fold0_2 = _mm256_mullo_epi32(_mm256_permute2x128_si256(acc_r2, acc_r6, 0x20),
+                                           _mm256_permute2x128_si256(acc_r2, acc_r6, 0x31));
+      __m256i fold0_3 = _mm256_mullo_epi32(_mm256_permute2x128_si256(acc_r3, acc_r7, 0x20),
+                                           _mm256_permute2x128_si256(acc_r3, acc_r7, 0x31));
+      __m256i fold1_0 = _mm256_mullo_epi32(_mm256_unpacklo_epi64(fold0_0, fold0_1),
+                                           _mm256_unpackhi_epi64(fold0_0, fold0_1));
+      __m256i fold1_1 = _mm256_mullo_epi32(_mm256_unpacklo_epi64(fold0_2, fold0_3),
+                                           _mm256_unpackhi_epi64(fold0_2, fold0_3));
+      __m256i row_sums = _mm256_mullo_epi32(
+          _mm256_castps_si256(
+              _mm256_shuffle_ps(_mm256_castsi256_ps(fold1_0), _mm256_castsi256_ps(fold1_1), 0x88)),
+          _mm256_castps_si256(
+              _mm256_shuffle_ps(_mm256_castsi256_ps(fold1_0), _mm256_castsi256_ps(fold1_1), 0xDD)));
+      // Lane table (row in each lane of the first vector after each stage):
+      //   stage 1, 8-lane blocks: r0 r0 r0 r0 r4 r4 r4 r4
+      //   stage 2, 4-lane blocks: r0 r0 r1 r1 r4 r4 r5 r5
+      //   stage 3, 2-lane blocks: r0 r1 r2 r3 r4 r5 r6 r7
+      _mm256_storeu_si256((__m256i*)(output + i), row_sums);
     }
-    // predicated tail: lanes past the row end read the identity
-    if (j < cols) {
-      const __m256i tail0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(cols - j)),
-                                                      _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-      __m256i tail0 = _mm256_blendv_epi8(
-          _mm256_set1_epi32((int)(1)),
-          _mm256_maskload_epi32((const int*)(input + i * stride + j), tail0_active), tail0_active);
-      acc_r0 = _mm256_mullo_epi32(tail0, acc_r0);
-      const __m256i tail1_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(cols - j)),
-                                                      _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-      __m256i tail1 = _mm256_blendv_epi8(
-          _mm256_set1_epi32((int)(1)),
-          _mm256_maskload_epi32((const int*)(input + i * stride + j + stride), tail1_active),
-          tail1_active);
-      acc_r1 = _mm256_mullo_epi32(tail1, acc_r1);
-      const __m256i tail2_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(cols - j)),
-                                                      _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-      __m256i tail2 = _mm256_blendv_epi8(
-          _mm256_set1_epi32((int)(1)),
-          _mm256_maskload_epi32((const int*)(input + i * stride + j + 2 * stride), tail2_active),
-          tail2_active);
-      acc_r2 = _mm256_mullo_epi32(tail2, acc_r2);
-      const __m256i tail3_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(cols - j)),
-                                                      _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-      __m256i tail3 = _mm256_blendv_epi8(
-          _mm256_set1_epi32((int)(1)),
-          _mm256_maskload_epi32((const int*)(input + i * stride + j + 3 * stride), tail3_active),
-          tail3_active);
-      acc_r3 = _mm256_mullo_epi32(tail3, acc_r3);
-      const __m256i tail4_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(cols - j)),
-                                                      _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-      __m256i tail4 = _mm256_blendv_epi8(
-          _mm256_set1_epi32((int)(1)),
-          _mm256_maskload_epi32((const int*)(input + i * stride + j + 4 * stride), tail4_active),
-          tail4_active);
-      acc_r4 = _mm256_mullo_epi32(tail4, acc_r4);
-      const __m256i tail5_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(cols - j)),
-                                                      _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-      __m256i tail5 = _mm256_blendv_epi8(
-          _mm256_set1_epi32((int)(1)),
-          _mm256_maskload_epi32((const int*)(input + i * stride + j + 5 * stride), tail5_active),
-          tail5_active);
-      acc_r5 = _mm256_mullo_epi32(tail5, acc_r5);
-      const __m256i tail6_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(cols - j)),
-                                                      _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-      __m256i tail6 = _mm256_blendv_epi8(
-          _mm256_set1_epi32((int)(1)),
-          _mm256_maskload_epi32((const int*)(input + i * stride + j + 6 * stride), tail6_active),
-          tail6_active);
-      acc_r6 = _mm256_mullo_epi32(tail6, acc_r6);
-      const __m256i tail7_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(cols - j)),
-                                                      _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-      __m256i tail7 = _mm256_blendv_epi8(
-          _mm256_set1_epi32((int)(1)),
-          _mm256_maskload_epi32((const int*)(input + i * stride + j + 7 * stride), tail7_active),
-          tail7_active);
-      acc_r7 = _mm256_mullo_epi32(tail7, acc_r7);
+    // remaining rows one at a time
+    for (; i < rows; ++i) {
+      __m256i acc0 = _mm256_set1_epi32((int)(1));
+      __m256i acc1 = _mm256_set1_epi32((int)(1));
+      __m256i acc2 = _mm256_set1_epi32((int)(1));
+      __m256i acc3 = _mm256_set1_epi32((int)(1));
+      // 4 vectors per iteration
+      int64_t j = 0;
+      for (; j + 32 <= cols; j += 32) {
+        __m256i x0 = _mm256_loadu_si256((const __m256i*)(input + i * stride + j));
+        acc0 = _mm256_mullo_epi32(x0, acc0);
+        __m256i x1 = _mm256_loadu_si256((const __m256i*)(input + i * stride + j + 8));
+        acc1 = _mm256_mullo_epi32(x1, acc1);
+        __m256i x2 = _mm256_loadu_si256((const __m256i*)(input + i * stride + j + 16));
+        acc2 = _mm256_mullo_epi32(x2, acc2);
+        __m256i x3 = _mm256_loadu_si256((const __m256i*)(input + i * stride + j + 24));
+        acc3 = _mm256_mullo_epi32(x3, acc3);
+      }
+      // one vector at a time
+      for (; j + 8 <= cols; j += 8) {
+        __m256i x0 = _mm256_loadu_si256((const __m256i*)(input + i * stride + j));
+        acc0 = _mm256_mullo_epi32(x0, acc0);
+      }
+      // predicated tail: lanes past the row end read the identity
+      if (j < cols) {
+        const __m256i tail0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(cols - j)),
+                                                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+        __m256i tail0 = _mm256_blendv_epi8(
+            _mm256_set1_epi32((int)(1)),
+            _mm256_maskload_epi32((const int*)(input + i * stride + j), tail0_active),
+            tail0_active);
+        acc0 = _mm256_mullo_epi32(tail0, acc0);
+      }
+      acc0 = _mm256_mullo_epi32(acc1, acc0);
+      acc2 = _mm256_mullo_epi32(acc3, acc2);
+      acc0 = _mm256_mullo_epi32(acc2, acc0);
+      __m128i row_sum_v =
+          _mm_mullo_epi32(_mm256_castsi256_si128(acc0), _mm256_extracti128_si256(acc0, 1));
+      row_sum_v = _mm_mullo_epi32(row_sum_v, _mm_srli_si128(row_sum_v, 8));
+      row_sum_v = _mm_mullo_epi32(row_sum_v, _mm_srli_si128(row_sum_v, 4));
+      uint32_t row_sum = (uint32_t)(int32_t)_mm_cvtsi128_si32(row_sum_v);
+      output[i] = (int32_t)row_sum;
     }
-    __m256i fold0_0 = _mm256_mullo_epi32(_mm256_permute2x128_si256(acc_r0, acc_r4, 0x20),
-                                         _mm256_permute2x128_si256(acc_r0, acc_r4, 0x31));
-    __m256i fold0_1 = _mm256_mullo_epi32(_mm256_permute2x128_si256(acc_r1, acc_r5, 0x20),
-                                         _mm256_permute2x128_si256(acc_r1, acc_r5, 0x31));
-    __m256i fold0_2 = _mm256_mullo_epi32(_mm256_permute2x128_si256(acc_r2, acc_r6, 0x20),
-                                         _mm256_permute2x128_si256(acc_r2, acc_r6, 0x31));
-    __m256i fold0_3 = _mm256_mullo_epi32(_mm256_permute2x128_si256(acc_r3, acc_r7, 0x20),
-                                         _mm256_permute2x128_si256(acc_r3, acc_r7, 0x31));
-    __m256i fold1_0 = _mm256_mullo_epi32(_mm256_unpacklo_epi64(fold0_0, fold0_1),
-                                         _mm256_unpackhi_epi64(fold0_0, fold0_1));
-    __m256i fold1_1 = _mm256_mullo_epi32(_mm256_unpacklo_epi64(fold0_2, fold0_3),
-                                         _mm256_unpackhi_epi64(fold0_2, fold0_3));
-    __m256i row_sums =
-        _mm256_mullo_epi32(_mm256_castps_si256(_mm256_shuffle_ps(
-                               _mm256_castsi256_ps(fold1_0), _mm256_castsi256_ps(fold1_1), 0x88)),
-                           _mm256_castps_si256(_mm256_shuffle_ps(
-                               _mm256_castsi256_ps(fold1_0), _mm256_castsi256_ps(fold1_1), 0xDD)));
-    // Lane table (row in each lane of the first vector after each stage):
-    //   stage 1, 8-lane blocks: r0 r0 r0 r0 r4 r4 r4 r4
-    //   stage 2, 4-lane blocks: r0 r0 r1 r1 r4 r4 r5 r5
-    //   stage 3, 2-lane blocks: r0 r1 r2 r3 r4 r5 r6 r7
-    _mm256_storeu_si256((__m256i*)(output + i), row_sums);
   }
-  // remaining rows one at a time
-  for (; i < rows; ++i) {
-    __m256i acc0 = _mm256_set1_epi32((int)(1));
-    __m256i acc1 = _mm256_set1_epi32((int)(1));
-    __m256i acc2 = _mm256_set1_epi32((int)(1));
-    __m256i acc3 = _mm256_set1_epi32((int)(1));
-    // 4 vectors per iteration
-    int64_t j = 0;
-    for (; j + 32 <= cols; j += 32) {
-      __m256i x0 = _mm256_loadu_si256((const __m256i*)(input + i * stride + j));
-      acc0 = _mm256_mullo_epi32(x0, acc0);
-      __m256i x1 = _mm256_loadu_si256((const __m256i*)(input + i * stride + j + 8));
-      acc1 = _mm256_mullo_epi32(x1, acc1);
-      __m256i x2 = _mm256_loadu_si256((const __m256i*)(input + i * stride + j + 16));
-      acc2 = _mm256_mullo_epi32(x2, acc2);
-      __m256i x3 = _mm256_loadu_si256((const __m256i*)(input + i * stride + j + 24));
-      acc3 = _mm256_mullo_epi32(x3, acc3);
+  // long rows: accumulators per row
+  if (31 < cols) {
+    int64_t i = 0;
+    for (; i < rows; ++i) {
+      __m256i acc0 = _mm256_set1_epi32((int)(1));
+      __m256i acc1 = _mm256_set1_epi32((int)(1));
+      __m256i acc2 = _mm256_set1_epi32((int)(1));
+      __m256i acc3 = _mm256_set1_epi32((int)(1));
+      // 4 vectors per iteration
+      int64_t j = 0;
+      for (; j + 32 <= cols; j += 32) {
+        __m256i x0 = _mm256_loadu_si256((const __m256i*)(input + i * stride + j));
+        acc0 = _mm256_mullo_epi32(x0, acc0);
+        __m256i x1 = _mm256_loadu_si256((const __m256i*)(input + i * stride + j + 8));
+        acc1 = _mm256_mullo_epi32(x1, acc1);
+        __m256i x2 = _mm256_loadu_si256((const __m256i*)(input + i * stride + j + 16));
+        acc2 = _mm256_mullo_epi32(x2, acc2);
+        __m256i x3 = _mm256_loadu_si256((const __m256i*)(input + i * stride + j + 24));
+        acc3 = _mm256_mullo_epi32(x3, acc3);
+      }
+      // one vector at a time
+      for (; j + 8 <= cols; j += 8) {
+        __m256i x0 = _mm256_loadu_si256((const __m256i*)(input + i * stride + j));
+        acc0 = _mm256_mullo_epi32(x0, acc0);
+      }
+      // predicated tail: lanes past the row end read the identity
+      if (j < cols) {
+        const __m256i tail0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(cols - j)),
+                                                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+        __m256i tail0 = _mm256_blendv_epi8(
+            _mm256_set1_epi32((int)(1)),
+            _mm256_maskload_epi32((const int*)(input + i * stride + j), tail0_active),
+            tail0_active);
+        acc0 = _mm256_mullo_epi32(tail0, acc0);
+      }
+      acc0 = _mm256_mullo_epi32(acc1, acc0);
+      acc2 = _mm256_mullo_epi32(acc3, acc2);
+      acc0 = _mm256_mullo_epi32(acc2, acc0);
+      __m128i row_sum_v =
+          _mm_mullo_epi32(_mm256_castsi256_si128(acc0), _mm256_extracti128_si256(acc0, 1));
+      row_sum_v = _mm_mullo_epi32(row_sum_v, _mm_srli_si128(row_sum_v, 8));
+      row_sum_v = _mm_mullo_epi32(row_sum_v, _mm_srli_si128(row_sum_v, 4));
+      uint32_t row_sum = (uint32_t)(int32_t)_mm_cvtsi128_si32(row_sum_v);
+      output[i] = (int32_t)row_sum;
     }
-    // one vector at a time
-    for (; j + 8 <= cols; j += 8) {
-      __m256i x0 = _mm256_loadu_si256((const __m256i*)(input + i * stride + j));
-      acc0 = _mm256_mullo_epi32(x0, acc0);
-    }
-    // predicated tail: lanes past the row end read the identity
-    if (j < cols) {
-      const __m256i tail0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(cols - j)),
-                                                      _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-      __m256i tail0 = _mm256_blendv_epi8(
-          _mm256_set1_epi32((int)(1)),
-          _mm256_maskload_epi32((const int*)(input + i * stride + j), tail0_active), tail0_active);
-      acc0 = _mm256_mullo_epi32(tail0, acc0);
-    }
-    acc0 = _mm256_mullo_epi32(acc1, acc0);
-    acc2 = _mm256_mullo_epi32(acc3, acc2);
-    acc0 = _mm256_mullo_epi32(acc2, acc0);
-    __m128i row_sum_v =
-        _mm_mullo_epi32(_mm256_castsi256_si128(acc0), _mm256_extracti128_si256(acc0, 1));
-    row_sum_v = _mm_mullo_epi32(row_sum_v, _mm_srli_si128(row_sum_v, 8));
-    row_sum_v = _mm_mullo_epi32(row_sum_v, _mm_srli_si128(row_sum_v, 4));
-    uint32_t row_sum = (uint32_t)(int32_t)_mm_cvtsi128_si32(row_sum_v);
-    output[i] = (int32_t)row_sum;
   }
 }
 #endif

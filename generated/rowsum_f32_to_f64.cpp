@@ -33,6 +33,7 @@ static inline uint64_t simdgen_lanes_below(int64_t n, int lanes) {
 // ---- avx512 (512-bit vectors)
 // strategy vector_accumulator: vector accumulators, one horizontal reduction per row
 // rows are reduced 8 at a time; their 8 final horizontal reductions share one fold network (3 stages)
+// rows shorter than 64 columns take the blocks of rows, longer rows accumulators of their own (chosen at run time)
 // inputs are widened to f64 in 2 parts per vector
 // tails: masked loads with the identity in inactive lanes
 // uses fold network for the final reductions of several rows (vshufi32x4/vperm2i128, vunpck, vshufps)
@@ -42,194 +43,256 @@ static inline uint64_t simdgen_lanes_below(int64_t n, int lanes) {
 #if defined(__x86_64__)
 __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_f32_to_f64_avx512(
     const float* input, int64_t rows, int64_t cols, int64_t stride, double* output) {
-  // 8 rows per block
-  int64_t i = 0;
-  for (; i + 8 <= rows; i += 8) {
-    __m512d acc_r0 = _mm512_setzero_pd();
-    __m512d acc_r1 = _mm512_setzero_pd();
-    __m512d acc_r2 = _mm512_setzero_pd();
-    __m512d acc_r3 = _mm512_setzero_pd();
-    __m512d acc_r4 = _mm512_setzero_pd();
-    __m512d acc_r5 = _mm512_setzero_pd();
-    __m512d acc_r6 = _mm512_setzero_pd();
-    __m512d acc_r7 = _mm512_setzero_pd();
-    int64_t j = 0;
-    for (; j + 16 <= cols; j += 16) {
-      __m512 x_r0 = _mm512_loadu_ps(input + i * stride + j);
-      __m512d x_r0_w0 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(x_r0, 0));
-      acc_r0 = _mm512_add_pd(x_r0_w0, acc_r0);
-      __m512d x_r0_w1 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(x_r0, 1));
-      acc_r0 = _mm512_add_pd(x_r0_w1, acc_r0);
-      __m512 x_r1 = _mm512_loadu_ps(input + i * stride + j + stride);
-      __m512d x_r1_w0 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(x_r1, 0));
-      acc_r1 = _mm512_add_pd(x_r1_w0, acc_r1);
-      __m512d x_r1_w1 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(x_r1, 1));
-      acc_r1 = _mm512_add_pd(x_r1_w1, acc_r1);
-      __m512 x_r2 = _mm512_loadu_ps(input + i * stride + j + 2 * stride);
-      __m512d x_r2_w0 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(x_r2, 0));
-      acc_r2 = _mm512_add_pd(x_r2_w0, acc_r2);
-      __m512d x_r2_w1 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(x_r2, 1));
-      acc_r2 = _mm512_add_pd(x_r2_w1, acc_r2);
-      __m512 x_r3 = _mm512_loadu_ps(input + i * stride + j + 3 * stride);
-      __m512d x_r3_w0 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(x_r3, 0));
-      acc_r3 = _mm512_add_pd(x_r3_w0, acc_r3);
-      __m512d x_r3_w1 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(x_r3, 1));
-      acc_r3 = _mm512_add_pd(x_r3_w1, acc_r3);
-      __m512 x_r4 = _mm512_loadu_ps(input + i * stride + j + 4 * stride);
-      __m512d x_r4_w0 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(x_r4, 0));
-      acc_r4 = _mm512_add_pd(x_r4_w0, acc_r4);
-      __m512d x_r4_w1 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(x_r4, 1));
-      acc_r4 = _mm512_add_pd(x_r4_w1, acc_r4);
-      __m512 x_r5 = _mm512_loadu_ps(input + i * stride + j + 5 * stride);
-      __m512d x_r5_w0 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(x_r5, 0));
-      acc_r5 = _mm512_add_pd(x_r5_w0, acc_r5);
-      __m512d x_r5_w1 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(x_r5, 1));
-      acc_r5 = _mm512_add_pd(x_r5_w1, acc_r5);
-      __m512 x_r6 = _mm512_loadu_ps(input + i * stride + j + 6 * stride);
-      __m512d x_r6_w0 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(x_r6, 0));
-      acc_r6 = _mm512_add_pd(x_r6_w0, acc_r6);
-      __m512d x_r6_w1 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(x_r6, 1));
-      acc_r6 = _mm512_add_pd(x_r6_w1, acc_r6);
-      __m512 x_r7 = _mm512_loadu_ps(input + i * stride + j + 7 * stride);
-      __m512d x_r7_w0 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(x_r7, 0));
-      acc_r7 = _mm512_add_pd(x_r7_w0, acc_r7);
-      __m512d x_r7_w1 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(x_r7, 1));
-      acc_r7 = _mm512_add_pd(x_r7_w1, acc_r7);
+  // short rows: blocks of rows
+  if (cols < 64) {
+    // 8 rows per block
+    int64_t i = 0;
+    for (; i + 8 <= rows; i += 8) {
+      __m512d acc_r0 = _mm512_setzero_pd();
+      __m512d acc_r1 = _mm512_setzero_pd();
+      __m512d acc_r2 = _mm512_setzero_pd();
+      __m512d acc_r3 = _mm512_setzero_pd();
+      __m512d acc_r4 = _mm512_setzero_pd();
+      __m512d acc_r5 = _mm512_setzero_pd();
+      __m512d acc_r6 = _mm512_setzero_pd();
+      __m512d acc_r7 = _mm512_setzero_pd();
+      int64_t j = 0;
+      for (; j + 16 <= cols; j += 16) {
+        __m512 x_r0 = _mm512_loadu_ps(input + i * stride + j);
+        __m512d x_r0_w0 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(x_r0, 0));
+        acc_r0 = _mm512_add_pd(x_r0_w0, acc_r0);
+        __m512d x_r0_w1 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(x_r0, 1));
+        acc_r0 = _mm512_add_pd(x_r0_w1, acc_r0);
+        __m512 x_r1 = _mm512_loadu_ps(input + i * stride + j + stride);
+        __m512d x_r1_w0 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(x_r1, 0));
+        acc_r1 = _mm512_add_pd(x_r1_w0, acc_r1);
+        __m512d x_r1_w1 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(x_r1, 1));
+        acc_r1 = _mm512_add_pd(x_r1_w1, acc_r1);
+        __m512 x_r2 = _mm512_loadu_ps(input + i * stride + j + 2 * stride);
+        __m512d x_r2_w0 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(x_r2, 0));
+        acc_r2 = _mm512_add_pd(x_r2_w0, acc_r2);
+        __m512d x_r2_w1 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(x_r2, 1));
+        acc_r2 = _mm512_add_pd(x_r2_w1, acc_r2);
+        __m512 x_r3 = _mm512_loadu_ps(input + i * stride + j + 3 * stride);
+        __m512d x_r3_w0 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(x_r3, 0));
+        acc_r3 = _mm512_add_pd(x_r3_w0, acc_r3);
+        __m512d x_r3_w1 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(x_r3, 1));
+        acc_r3 = _mm512_add_pd(x_r3_w1, acc_r3);
+        __m512 x_r4 = _mm512_loadu_ps(input + i * stride + j + 4 * stride);
+        __m512d x_r4_w0 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(x_r4, 0));
+        acc_r4 = _mm512_add_pd(x_r4_w0, acc_r4);
+        __m512d x_r4_w1 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(x_r4, 1));
+        acc_r4 = _mm512_add_pd(x_r4_w1, acc_r4);
+        __m512 x_r5 = _mm512_loadu_ps(input + i * stride + j + 5 * stride);
+        __m512d x_r5_w0 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(x_r5, 0));
+        acc_r5 = _mm512_add_pd(x_r5_w0, acc_r5);
+        __m512d x_r5_w1 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(x_r5, 1));
+        acc_r5 = _mm512_add_pd(x_r5_w1, acc_r5);
+        __m512 x_r6 = _mm512_loadu_ps(input + i * stride + j + 6 * stride);
+        __m512d x_r6_w0 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(x_r6, 0));
+        acc_r6 = _mm512_add_pd(x_r6_w0, acc_r6);
+        __m512d x_r6_w1 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(x_r6, 1));
+        acc_r6 = _mm512_add_pd(x_r6_w1, acc_r6);
+        __m512 x_r7 = _mm512_loadu_ps(input + i * stride + j + 7 * stride);
+        __m512d x_r7_w0 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(x_r7, 0));
+        acc_r7 = _mm512_add_pd(x_r7_w0, acc_r7);
+        __m512d x_r7_w1 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(x_r7, 1));
+        acc_r7 = _mm512_add_pd(x_r7_w1, acc_r7);
+      }
+      // predicated tail: lanes past the row end read the identity
+      if (j < cols) {
+        __m512 tail0 =
+            _mm512_mask_loadu_ps(_mm512_setzero_ps(), (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                 input + i * stride + j);
+        __m512d tail0_w0 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(tail0, 0));
+        acc_r0 = _mm512_add_pd(tail0_w0, acc_r0);
+        __m512d tail0_w1 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(tail0, 1));
+        acc_r0 = _mm512_add_pd(tail0_w1, acc_r0);
+        __m512 tail1 =
+            _mm512_mask_loadu_ps(_mm512_setzero_ps(), (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                 input + i * stride + j + stride);
+        __m512d tail1_w0 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(tail1, 0));
+        acc_r1 = _mm512_add_pd(tail1_w0, acc_r1);
+        __m512d tail1_w1 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(tail1, 1));
+        acc_r1 = _mm512_add_pd(tail1_w1, acc_r1);
+        __m512 tail2 =
+            _mm512_mask_loadu_ps(_mm512_setzero_ps(), (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                 input + i * stride + j + 2 * stride);
+        __m512d tail2_w0 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(tail2, 0));
+        acc_r2 = _mm512_add_pd(tail2_w0, acc_r2);
+        __m512d tail2_w1 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(tail2, 1));
+        acc_r2 = _mm512_add_pd(tail2_w1, acc_r2);
+        __m512 tail3 =
+            _mm512_mask_loadu_ps(_mm512_setzero_ps(), (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                 input + i * stride + j + 3 * stride);
+        __m512d tail3_w0 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(tail3, 0));
+        acc_r3 = _mm512_add_pd(tail3_w0, acc_r3);
+        __m512d tail3_w1 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(tail3, 1));
+        acc_r3 = _mm512_add_pd(tail3_w1, acc_r3);
+        __m512 tail4 =
+            _mm512_mask_loadu_ps(_mm512_setzero_ps(), (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                 input + i * stride + j + 4 * stride);
+        __m512d tail4_w0 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(tail4, 0));
+        acc_r4 = _mm512_add_pd(tail4_w0, acc_r4);
+        __m512d tail4_w1 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(tail4, 1));
+        acc_r4 = _mm512_add_pd(tail4_w1, acc_r4);
+        __m512 tail5 =
+            _mm512_mask_loadu_ps(_mm512_setzero_ps(), (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                 input + i * stride + j + 5 * stride);
+        __m512d tail5_w0 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(tail5, 0));
+        acc_r5 = _mm512_add_pd(tail5_w0, acc_r5);
+        __m512d tail5_w1 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(tail5, 1));
+        acc_r5 = _mm512_add_pd(tail5_w1, acc_r5);
+        __m512 tail6 =
+            _mm512_mask_loadu_ps(_mm512_setzero_ps(), (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                 input + i * stride + j + 6 * stride);
+        __m512d tail6_w0 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(tail6, 0));
+        acc_r6 = _mm512_add_pd(tail6_w0, acc_r6);
+        __m512d tail6_w1 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(tail6, 1));
+        acc_r6 = _mm512_add_pd(tail6_w1, acc_r6);
+        __m512 tail7 =
+            _mm512_mask_loadu_ps(_mm512_setzero_ps(), (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                 input + i * stride + j + 7 * stride);
+        __m512d tail7_w0 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(tail7, 0));
+        acc_r7 = _mm512_add_pd(tail7_w0, acc_r7);
+        __m512d tail7_w1 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(tail7, 1));
+        acc_r7 = _mm512_add_pd(tail7_w1, acc_r7);
+      }
+      __m512d fold0_0 = _mm512_add_pd(_mm512_shuffle_f64x2(acc_r0, acc_r2, 0x44),
+                                      _mm512_shuffle_f64x2(acc_r0, acc_r2, 0xEE));
+      __m512d fold0_1 = _mm512_add_pd(_mm512_shuffle_f64x2(acc_r4, acc_r6, 0x44),
+                                      _mm512_shuffle_f64x2(acc_r4, acc_r6, 0xEE));
+      __m512d fold0_2 = _mm512_add_pd(_mm512_shuffle_f64x2(acc_r1, acc_r3, 0x44),
+                                      _mm512_shuffle_f64x2(acc_r1, acc_r3, 0xEE));
+      __m512d fold0_3 = _mm512_add_pd(_mm512_shuffle_f64x2(acc_r5, acc_r7, 0x44),
+                                      _mm512_shuffle_f64x2(acc_r5, acc_r7, 0xEE));
+      __m512d fold1_0 = _mm512_add_pd(_mm512_shuffle_f64x2(fold0_0, fold0_1, 0x88),
+                                      _mm512_shuffle_f64x2(fold0_0, fold0_1, 0xDD));
+      __m512d fold1_1 = _mm512_add_pd(_mm512_shuffle_f64x2(fold0_2, fold0_3, 0x88),
+                                      _mm512_shuffle_f64x2(fold0_2, fold0_3, 0xDD));
+      __m512d row_sums =
+          _mm512_add_pd(_mm512_unpacklo_pd(fold1_0, fold1_1), _mm512_unpackhi_pd(fold1_0, fold1_1));
+      // Lane table (row in each lane of the first vector after each stage):
+      //   stage 1, 8-lane blocks: r0 r0 r0 r0 r2 r2 r2 r2
+      //   stage 2, 4-lane blocks: r0 r0 r2 r2 r4 r4 r6 r6
+      //   stage 3, 2-lane blocks: r0 r1 r2 r3 r4 r5 r6 r7
+      _mm512_storeu_pd(output + i, row_sums);
     }
-    // predicated tail: lanes past the row end read the identity
-    if (j < cols) {
-      __m512 tail0 =
-          _mm512_mask_loadu_ps(_mm512_setzero_ps(), (__mmask16)simdgen_lanes_below(cols - j, 16),
-                               input + i * stride + j);
-      __m512d tail0_w0 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(tail0, 0));
-      acc_r0 = _mm512_add_pd(tail0_w0, acc_r0);
-      __m512d tail0_w1 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(tail0, 1));
-      acc_r0 = _mm512_add_pd(tail0_w1, acc_r0);
-      __m512 tail1 =
-          _mm512_mask_loadu_ps(_mm512_setzero_ps(), (__mmask16)simdgen_lanes_below(cols - j, 16),
-                               input + i * stride + j + stride);
-      __m512d tail1_w0 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(tail1, 0));
-      acc_r1 = _mm512_add_pd(tail1_w0, acc_r1);
-      __m512d tail1_w1 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(tail1, 1));
-      acc_r1 = _mm512_add_pd(tail1_w1, acc_r1);
-      __m512 tail2 =
-          _mm512_mask_loadu_ps(_mm512_setzero_ps(), (__mmask16)simdgen_lanes_below(cols - j, 16),
-                               input + i * stride + j + 2 * stride);
-      __m512d tail2_w0 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(tail2, 0));
-      acc_r2 = _mm512_add_pd(tail2_w0, acc_r2);
-      __m512d tail2_w1 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(tail2, 1));
-      acc_r2 = _mm512_add_pd(tail2_w1, acc_r2);
-      __m512 tail3 =
-          _mm512_mask_loadu_ps(_mm512_setzero_ps(), (__mmask16)simdgen_lanes_below(cols - j, 16),
-                               input + i * stride + j + 3 * stride);
-      __m512d tail3_w0 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(tail3, 0));
-      acc_r3 = _mm512_add_pd(tail3_w0, acc_r3);
-      __m512d tail3_w1 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(tail3, 1));
-      acc_r3 = _mm512_add_pd(tail3_w1, acc_r3);
-      __m512 tail4 =
-          _mm512_mask_loadu_ps(_mm512_setzero_ps(), (__mmask16)simdgen_lanes_below(cols - j, 16),
-                               input + i * stride + j + 4 * stride);
-      __m512d tail4_w0 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(tail4, 0));
-      acc_r4 = _mm512_add_pd(tail4_w0, acc_r4);
-      __m512d tail4_w1 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(tail4, 1));
-      acc_r4 = _mm512_add_pd(tail4_w1, acc_r4);
-      __m512 tail5 =
-          _mm512_mask_loadu_ps(_mm512_setzero_ps(), (__mmask16)simdgen_lanes_below(cols - j, 16),
-                               input + i * stride + j + 5 * stride);
-      __m512d tail5_w0 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(tail5, 0));
-      acc_r5 = _mm512_add_pd(tail5_w0, acc_r5);
-      __m512d tail5_w1 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(tail5, 1));
-      acc_r5 = _mm512_add_pd(tail5_w1, acc_r5);
-      __m512 tail6 =
-          _mm512_mask_loadu_ps(_mm512_setzero_ps(), (__mmask16)simdgen_lanes_below(cols - j, 16),
-                               input + i * stride + j + 6 * stride);
-      __m512d tail6_w0 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(tail6, 0));
-      acc_r6 = _mm512_add_pd(tail6_w0, acc_r6);
-      __m512d tail6_w1 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(tail6, 1));
-      acc_r6 = _mm512_add_pd(tail6_w1, acc_r6);
-      __m512 tail7 =
-          _mm512_mask_loadu_ps(_mm512_setzero_ps(), (__mmask16)simdgen_lanes_below(cols - j, 16),
-                               input + i * stride + j + 7 * stride);
-      __m512d tail7_w0 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(tail7, 0));
-      acc_r7 = _mm512_add_pd(tail7_w0, acc_r7);
-      __m512d tail7_w1 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(tail7, 1));
-      acc_r7 = _mm512_add_pd(tail7_w1, acc_r7);
+    // remaining rows one at a time
+    for (; i < rows; ++i) {
+      __m512d acc0 = _mm512_setzero_pd();
+      __m512d acc1 = _mm512_setzero_pd();
+      // 4 vectors per iteration
+      int64_t j = 0;
+      for (; j + 64 <= cols; j += 64) {
+        __m512 x0 = _mm512_loadu_ps(input + i * stride + j);
+        __m512d x0_w0 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(x0, 0));
+        acc0 = _mm512_add_pd(x0_w0, acc0);
+        __m512d x0_w1 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(x0, 1));
+        acc0 = _mm512_add_pd(x0_w1, acc0);
+        __m512 x1 = _mm512_loadu_ps(input + i * stride + j + 16);
+        __m512d x1_w0 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(x1, 0));
+        acc1 = _mm512_add_pd(x1_w0, acc1);
+        __m512d x1_w1 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(x1, 1));
+        acc1 = _mm512_add_pd(x1_w1, acc1);
+        __m512 x2 = _mm512_loadu_ps(input + i * stride + j + 32);
+        __m512d x2_w0 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(x2, 0));
+        acc0 = _mm512_add_pd(x2_w0, acc0);
+        __m512d x2_w1 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(x2, 1));
+        acc0 = _mm512_add_pd(x2_w1, acc0);
+        __m512 x3 = _mm512_loadu_ps(input + i * stride + j + 48);
+        __m512d x3_w0 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(x3, 0));
+        acc1 = _mm512_add_pd(x3_w0, acc1);
+        __m512d x3_w1 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(x3, 1));
+        acc1 = _mm512_add_pd(x3_w1, acc1);
+      }
+      // one vector at a time
+      for (; j + 16 <= cols; j += 16) {
+        __m512 x0 = _mm512_loadu_ps(input + i * stride + j);
+        __m512d x0_w0 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(x0, 0));
+        acc0 = _mm512_add_pd(x0_w0, acc0);
+        __m512d x0_w1 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(x0, 1));
+        acc0 = _mm512_add_pd(x0_w1, acc0);
+      }
+      // predicated tail: lanes past the row end read the identity
+      if (j < cols) {
+        __m512 tail0 =
+            _mm512_mask_loadu_ps(_mm512_setzero_ps(), (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                 input + i * stride + j);
+        __m512d tail0_w0 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(tail0, 0));
+        acc0 = _mm512_add_pd(tail0_w0, acc0);
+        __m512d tail0_w1 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(tail0, 1));
+        acc0 = _mm512_add_pd(tail0_w1, acc0);
+      }
+      acc0 = _mm512_add_pd(acc1, acc0);
+      __m256d row_sum_v256 =
+          _mm256_add_pd(_mm512_castpd512_pd256(acc0), _mm512_extractf64x4_pd(acc0, 1));
+      __m128d row_sum_v =
+          _mm_add_pd(_mm256_castpd256_pd128(row_sum_v256), _mm256_extractf128_pd(row_sum_v256, 1));
+      row_sum_v =
+          _mm_add_pd(row_sum_v, _mm_castsi128_pd(_mm_srli_si128(_mm_castpd_si128(row_sum_v), 8)));
+      double row_sum = _mm_cvtsd_f64(row_sum_v);
+      output[i] = row_sum;
     }
-    __m512d fold0_0 = _mm512_add_pd(_mm512_shuffle_f64x2(acc_r0, acc_r2, 0x44),
-                                    _mm512_shuffle_f64x2(acc_r0, acc_r2, 0xEE));
-    __m512d fold0_1 = _mm512_add_pd(_mm512_shuffle_f64x2(acc_r4, acc_r6, 0x44),
-                                    _mm512_shuffle_f64x2(acc_r4, acc_r6, 0xEE));
-    __m512d fold0_2 = _mm512_add_pd(_mm512_shuffle_f64x2(acc_r1, acc_r3, 0x44),
-                                    _mm512_shuffle_f64x2(acc_r1, acc_r3, 0xEE));
-    __m512d fold0_3 = _mm512_add_pd(_mm512_shuffle_f64x2(acc_r5, acc_r7, 0x44),
-                                    _mm512_shuffle_f64x2(acc_r5, acc_r7, 0xEE));
-    __m512d fold1_0 = _mm512_add_pd(_mm512_shuffle_f64x2(fold0_0, fold0_1, 0x88),
-                                    _mm512_shuffle_f64x2(fold0_0, fold0_1, 0xDD));
-    __m512d fold1_1 = _mm512_add_pd(_mm512_shuffle_f64x2(fold0_2, fold0_3, 0x88),
-                                    _mm512_shuffle_f64x2(fold0_2, fold0_3, 0xDD));
-    __m512d row_sums =
-        _mm512_add_pd(_mm512_unpacklo_pd(fold1_0, fold1_1), _mm512_unpackhi_pd(fold1_0, fold1_1));
-    // Lane table (row in each lane of the first vector after each stage):
-    //   stage 1, 8-lane blocks: r0 r0 r0 r0 r2 r2 r2 r2
-    //   stage 2, 4-lane blocks: r0 r0 r2 r2 r4 r4 r6 r6
-    //   stage 3, 2-lane blocks: r0 r1 r2 r3 r4 r5 r6 r7
-    _mm512_storeu_pd(output + i, row_sums);
   }
-  // remaining rows one at a time
-  for (; i < rows; ++i) {
-    __m512d acc0 = _mm512_setzero_pd();
-    __m512d acc1 = _mm512_setzero_pd();
-    // 4 vectors per iteration
-    int64_t j = 0;
-    for (; j + 64 <= cols; j += 64) {
-      __m512 x0 = _mm512_loadu_ps(input + i * stride + j);
-      __m512d x0_w0 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(x0, 0));
-      acc0 = _mm512_add_pd(x0_w0, acc0);
-      __m512d x0_w1 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(x0, 1));
-      acc0 = _mm512_add_pd(x0_w1, acc0);
-      __m512 x1 = _mm512_loadu_ps(input + i * stride + j + 16);
-      __m512d x1_w0 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(x1, 0));
-      acc1 = _mm512_add_pd(x1_w0, acc1);
-      __m512d x1_w1 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(x1, 1));
-      acc1 = _mm512_add_pd(x1_w1, acc1);
-      __m512 x2 = _mm512_loadu_ps(input + i * stride + j + 32);
-      __m512d x2_w0 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(x2, 0));
-      acc0 = _mm512_add_pd(x2_w0, acc0);
-      __m512d x2_w1 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(x2, 1));
-      acc0 = _mm512_add_pd(x2_w1, acc0);
-      __m512 x3 = _mm512_loadu_ps(input + i * stride + j + 48);
-      __m512d x3_w0 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(x3, 0));
-      acc1 = _mm512_add_pd(x3_w0, acc1);
-      __m512d x3_w1 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(x3, 1));
-      acc1 = _mm512_add_pd(x3_w1, acc1);
+  // long rows: accumulators per row
+  if (63 < cols) {
+    int64_t i = 0;
+    for (; i < rows; ++i) {
+      __m512d acc0 = _mm512_setzero_pd();
+      __m512d acc1 = _mm512_setzero_pd();
+      // 4 vectors per iteration
+      int64_t j = 0;
+      for (; j + 64 <= cols; j += 64) {
+        __m512 x0 = _mm512_loadu_ps(input + i * stride + j);
+        __m512d x0_w0 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(x0, 0));
+        acc0 = _mm512_add_pd(x0_w0, acc0);
+        __m512d x0_w1 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(x0, 1));
+        acc0 = _mm512_add_pd(x0_w1, acc0);
+        __m512 x1 = _mm512_loadu_ps(input + i * stride + j + 16);
+        __m512d x1_w0 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(x1, 0));
+        acc1 = _mm512_add_pd(x1_w0, acc1);
+        __m512d x1_w1 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(x1, 1));
+        acc1 = _mm512_add_pd(x1_w1, acc1);
+        __m512 x2 = _mm512_loadu_ps(input + i * stride + j + 32);
+        __m512d x2_w0 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(x2, 0));
+        acc0 = _mm512_add_pd(x2_w0, acc0);
+        __m512d x2_w1 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(x2, 1));
+        acc0 = _mm512_add_pd(x2_w1, acc0);
+        __m512 x3 = _mm512_loadu_ps(input + i * stride + j + 48);
+        __m512d x3_w0 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(x3, 0));
+        acc1 = _mm512_add_pd(x3_w0, acc1);
+        __m512d x3_w1 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(x3, 1));
+        acc1 = _mm512_add_pd(x3_w1, acc1);
+      }
+      // one vector at a time
+      for (; j + 16 <= cols; j += 16) {
+        __m512 x0 = _mm512_loadu_ps(input + i * stride + j);
+        __m512d x0_w0 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(x0, 0));
+        acc0 = _mm512_add_pd(x0_w0, acc0);
+        __m512d x0_w1 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(x0, 1));
+        acc0 = _mm512_add_pd(x0_w1, acc0);
+      }
+      // predicated tail: lanes past the row end read the identity
+      if (j < cols) {
+        __m512 tail0 =
+            _mm512_mask_loadu_ps(_mm512_setzero_ps(), (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                 input + i * stride + j);
+        __m512d tail0_w0 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(tail0, 0));
+        acc0 = _mm512_add_pd(tail0_w0, acc0);
+        __m512d tail0_w1 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(tail0, 1));
+        acc0 = _mm512_add_pd(tail0_w1, acc0);
+      }
+      acc0 = _mm512_add_pd(acc1, acc0);
+      __m256d row_sum_v256 =
+          _mm256_add_pd(_mm512_castpd512_pd256(acc0), _mm512_extractf64x4_pd(acc0, 1));
+      __m128d row_sum_v =
+          _mm_add_pd(_mm256_castpd256_pd128(row_sum_v256), _mm256_extractf128_pd(row_sum_v256, 1));
+      row_sum_v =
+          _mm_add_pd(row_sum_v, _mm_castsi128_pd(_mm_srli_si128(_mm_castpd_si128(row_sum_v), 8)));
+      double row_sum = _mm_cvtsd_f64(row_sum_v);
+      output[i] = row_sum;
     }
-    // one vector at a time
-    for (; j + 16 <= cols; j += 16) {
-      __m512 x0 = _mm512_loadu_ps(input + i * stride + j);
-      __m512d x0_w0 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(x0, 0));
-      acc0 = _mm512_add_pd(x0_w0, acc0);
-      __m512d x0_w1 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(x0, 1));
-      acc0 = _mm512_add_pd(x0_w1, acc0);
-    }
-    // predicated tail: lanes past the row end read the identity
-    if (j < cols) {
-      __m512 tail0 =
-          _mm512_mask_loadu_ps(_mm512_setzero_ps(), (__mmask16)simdgen_lanes_below(cols - j, 16),
-                               input + i * stride + j);
-      __m512d tail0_w0 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(tail0, 0));
-      acc0 = _mm512_add_pd(tail0_w0, acc0);
-      __m512d tail0_w1 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(tail0, 1));
-      acc0 = _mm512_add_pd(tail0_w1, acc0);
-    }
-    acc0 = _mm512_add_pd(acc1, acc0);
-    __m256d row_sum_v256 =
-        _mm256_add_pd(_mm512_castpd512_pd256(acc0), _mm512_extractf64x4_pd(acc0, 1));
-    __m128d row_sum_v =
-        _mm_add_pd(_mm256_castpd256_pd128(row_sum_v256), _mm256_extractf128_pd(row_sum_v256, 1));
-    row_sum_v =
-        _mm_add_pd(row_sum_v, _mm_castsi128_pd(_mm_srli_si128(_mm_castpd_si128(row_sum_v), 8)));
-    double row_sum = _mm_cvtsd_f64(row_sum_v);
-    output[i] = row_sum;
   }
 }
 #endif
@@ -237,6 +300,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_f32_to
 // ---- avx2 (256-bit vectors)
 // strategy vector_accumulator: vector accumulators, one horizontal reduction per row
 // rows are reduced 4 at a time; their 4 final horizontal reductions share one fold network (2 stages)
+// rows shorter than 32 columns take the blocks of rows, longer rows accumulators of their own (chosen at run time)
 // inputs are widened to f64 in 2 parts per vector
 // tails: masked loads (32/64-bit) or a staged copy (8/16-bit), identity elsewhere
 // uses fold network for the final reductions of several rows (vshufi32x4/vperm2i128, vunpck, vshufps)
@@ -247,145 +311,207 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_f32_to
 __attribute__((target("avx2"))) void rowsum_f32_to_f64_avx2(const float* input, int64_t rows,
                                                             int64_t cols, int64_t stride,
                                                             double* output) {
-  // 4 rows per block
-  int64_t i = 0;
-  for (; i + 4 <= rows; i += 4) {
-    __m256d acc_r0 = _mm256_setzero_pd();
-    __m256d acc_r1 = _mm256_setzero_pd();
-    __m256d acc_r2 = _mm256_setzero_pd();
-    __m256d acc_r3 = _mm256_setzero_pd();
-    int64_t j = 0;
-    for (; j + 8 <= cols; j += 8) {
-      __m256 x_r0 = _mm256_loadu_ps(input + i * stride + j);
-      __m256d x_r0_w0 = _mm256_cvtps_pd(_mm256_extractf128_ps(x_r0, 0));
-      acc_r0 = _mm256_add_pd(x_r0_w0, acc_r0);
-      __m256d x_r0_w1 = _mm256_cvtps_pd(_mm256_extractf128_ps(x_r0, 1));
-      acc_r0 = _mm256_add_pd(x_r0_w1, acc_r0);
-      __m256 x_r1 = _mm256_loadu_ps(input + i * stride + j + stride);
-      __m256d x_r1_w0 = _mm256_cvtps_pd(_mm256_extractf128_ps(x_r1, 0));
-      acc_r1 = _mm256_add_pd(x_r1_w0, acc_r1);
-      __m256d x_r1_w1 = _mm256_cvtps_pd(_mm256_extractf128_ps(x_r1, 1));
-      acc_r1 = _mm256_add_pd(x_r1_w1, acc_r1);
-      __m256 x_r2 = _mm256_loadu_ps(input + i * stride + j + 2 * stride);
-      __m256d x_r2_w0 = _mm256_cvtps_pd(_mm256_extractf128_ps(x_r2, 0));
-      acc_r2 = _mm256_add_pd(x_r2_w0, acc_r2);
-      __m256d x_r2_w1 = _mm256_cvtps_pd(_mm256_extractf128_ps(x_r2, 1));
-      acc_r2 = _mm256_add_pd(x_r2_w1, acc_r2);
-      __m256 x_r3 = _mm256_loadu_ps(input + i * stride + j + 3 * stride);
-      __m256d x_r3_w0 = _mm256_cvtps_pd(_mm256_extractf128_ps(x_r3, 0));
-      acc_r3 = _mm256_add_pd(x_r3_w0, acc_r3);
-      __m256d x_r3_w1 = _mm256_cvtps_pd(_mm256_extractf128_ps(x_r3, 1));
-      acc_r3 = _mm256_add_pd(x_r3_w1, acc_r3);
+  // short rows: blocks of rows
+  if (cols < 32) {
+    // 4 rows per block
+    int64_t i = 0;
+    for (; i + 4 <= rows; i += 4) {
+      __m256d acc_r0 = _mm256_setzero_pd();
+      __m256d acc_r1 = _mm256_setzero_pd();
+      __m256d acc_r2 = _mm256_setzero_pd();
+      __m256d acc_r3 = _mm256_setzero_pd();
+      int64_t j = 0;
+      for (; j + 8 <= cols; j += 8) {
+        __m256 x_r0 = _mm256_loadu_ps(input + i * stride + j);
+        __m256d x_r0_w0 = _mm256_cvtps_pd(_mm256_extractf128_ps(x_r0, 0));
+        acc_r0 = _mm256_add_pd(x_r0_w0, acc_r0);
+        __m256d x_r0_w1 = _mm256_cvtps_pd(_mm256_extractf128_ps(x_r0, 1));
+        acc_r0 = _mm256_add_pd(x_r0_w1, acc_r0);
+        __m256 x_r1 = _mm256_loadu_ps(input + i * stride + j + stride);
+        __m256d x_r1_w0 = _mm256_cvtps_pd(_mm256_extractf128_ps(x_r1, 0));
+        acc_r1 = _mm256_add_pd(x_r1_w0, acc_r1);
+        __m256d x_r1_w1 = _mm256_cvtps_pd(_mm256_extractf128_ps(x_r1, 1));
+        acc_r1 = _mm256_add_pd(x_r1_w1, acc_r1);
+        __m256 x_r2 = _mm256_loadu_ps(input + i * stride + j + 2 * stride);
+        __m256d x_r2_w0 = _mm256_cvtps_pd(_mm256_extractf128_ps(x_r2, 0));
+        acc_r2 = _mm256_add_pd(x_r2_w0, acc_r2);
+        __m256d x_r2_w1 = _mm256_cvtps_pd(_mm256_extractf128_ps(x_r2, 1));
+        acc_r2 = _mm256_add_pd(x_r2_w1, acc_r2);
+        __m256 x_r3 = _mm256_loadu_ps(input + i * stride + j + 3 * stride);
+        __m256d x_r3_w0 = _mm256_cvtps_pd(_mm256_extractf128_ps(x_r3, 0));
+        acc_r3 = _mm256_add_pd(x_r3_w0, acc_r3);
+        __m256d x_r3_w1 = _mm256_cvtps_pd(_mm256_extractf128_ps(x_r3, 1));
+        acc_r3 = _mm256_add_pd(x_r3_w1, acc_r3);
+      }
+      // predicated tail: lanes past the row end read the identity
+      if (j < cols) {
+        const __m256i tail0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(cols - j)),
+                                                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+        __m256 tail0 = _mm256_blendv_ps(
+            _mm256_setzero_ps(),
+            _mm256_maskload_ps((const float*)(input + i * stride + j), tail0_active),
+            _mm256_castsi256_ps(tail0_active));
+        __m256d tail0_w0 = _mm256_cvtps_pd(_mm256_extractf128_ps(tail0, 0));
+        acc_r0 = _mm256_add_pd(tail0_w0, acc_r0);
+        __m256d tail0_w1 = _mm256_cvtps_pd(_mm256_extractf128_ps(tail0, 1));
+        acc_r0 = _mm256_add_pd(tail0_w1, acc_r0);
+        const __m256i tail1_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(cols - j)),
+                                                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+        __m256 tail1 = _mm256_blendv_ps(
+            _mm256_setzero_ps(),
+            _mm256_maskload_ps((const float*)(input + i * stride + j + stride), tail1_active),
+            _mm256_castsi256_ps(tail1_active));
+        __m256d tail1_w0 = _mm256_cvtps_pd(_mm256_extractf128_ps(tail1, 0));
+        acc_r1 = _mm256_add_pd(tail1_w0, acc_r1);
+        __m256d tail1_w1 = _mm256_cvtps_pd(_mm256_extractf128_ps(tail1, 1));
+        acc_r1 = _mm256_add_pd(tail1_w1, acc_r1);
+        const __m256i tail2_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(cols - j)),
+                                                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+        __m256 tail2 = _mm256_blendv_ps(
+            _mm256_setzero_ps(),
+            _mm256_maskload_ps((const float*)(input + i * stride + j + 2 * stride), tail2_active),
+            _mm256_castsi256_ps(tail2_active));
+        __m256d tail2_w0 = _mm256_cvtps_pd(_mm256_extractf128_ps(tail2, 0));
+        acc_r2 = _mm256_add_pd(tail2_w0, acc_r2);
+        __m256d tail2_w1 = _mm256_cvtps_pd(_mm256_extractf128_ps(tail2, 1));
+        acc_r2 = _mm256_add_pd(tail2_w1, acc_r2);
+        const __m256i tail3_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(cols - j)),
+                                                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+        __m256 tail3 = _mm256_blendv_ps(
+            _mm256_setzero_ps(),
+            _mm256_maskload_ps((const float*)(input + i * stride + j + 3 * stride), tail3_active),
+            _mm256_castsi256_ps(tail3_active));
+        __m256d tail3_w0 = _mm256_cvtps_pd(_mm256_extractf128_ps(tail3, 0));
+        acc_r3 = _mm256_add_pd(tail3_w0, acc_r3);
+        __m256d tail3_w1 = _mm256_cvtps_pd(_mm256_extractf128_ps(tail3, 1));
+        acc_r3 = _mm256_add_pd(tail3_w1, acc_r3);
+      }
+      __m256d fold0_0 = _mm256_add_pd(_mm256_permute2f128_pd(acc_r0, acc_r2, 0x20),
+                                      _mm256_permute2f128_pd(acc_r0, acc_r2, 0x31));
+      __m256d fold0_1 = _mm256_add_pd(_mm256_permute2f128_pd(acc_r1, acc_r3, 0x20),
+                                      _mm256_permute2f128_pd(acc_r1, acc_r3, 0x31));
+      __m256d row_sums =
+          _mm256_add_pd(_mm256_unpacklo_pd(fold0_0, fold0_1), _mm256_unpackhi_pd(fold0_0, fold0_1));
+      // Lane table (row in each lane of the first vector after each stage):
+      //   stage 1, 4-lane blocks: r0 r0 r2 r2
+      //   stage 2, 2-lane blocks: r0 r1 r2 r3
+      _mm256_storeu_pd(output + i, row_sums);
     }
-    // predicated tail: lanes past the row end read the identity
-    if (j < cols) {
-      const __m256i tail0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(cols - j)),
-                                                      _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-      __m256 tail0 =
-          _mm256_blendv_ps(_mm256_setzero_ps(),
-                           _mm256_maskload_ps((const float*)(input + i * stride + j), tail0_active),
-                           _mm256_castsi256_ps(tail0_active));
-      __m256d tail0_w0 = _mm256_cvtps_pd(_mm256_extractf128_ps(tail0, 0));
-      acc_r0 = _mm256_add_pd(tail0_w0, acc_r0);
-      __m256d tail0_w1 = _mm256_cvtps_pd(_mm256_extractf128_ps(tail0, 1));
-      acc_r0 = _mm256_add_pd(tail0_w1, acc_r0);
-      const __m256i tail1_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(cols - j)),
-                                                      _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-      __m256 tail1 = _mm256_blendv_ps(
-          _mm256_setzero_ps(),
-          _mm256_maskload_ps((const float*)(input + i * stride + j + stride), tail1_active),
-          _mm256_castsi256_ps(tail1_active));
-      __m256d tail1_w0 = _mm256_cvtps_pd(_mm256_extractf128_ps(tail1, 0));
-      acc_r1 = _mm256_add_pd(tail1_w0, acc_r1);
-      __m256d tail1_w1 = _mm256_cvtps_pd(_mm256_extractf128_ps(tail1, 1));
-      acc_r1 = _mm256_add_pd(tail1_w1, acc_r1);
-      const __m256i tail2_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(cols - j)),
-                                                      _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-      __m256 tail2 = _mm256_blendv_ps(
-          _mm256_setzero_ps(),
-          _mm256_maskload_ps((const float*)(input + i * stride + j + 2 * stride), tail2_active),
-          _mm256_castsi256_ps(tail2_active));
-      __m256d tail2_w0 = _mm256_cvtps_pd(_mm256_extractf128_ps(tail2, 0));
-      acc_r2 = _mm256_add_pd(tail2_w0, acc_r2);
-      __m256d tail2_w1 = _mm256_cvtps_pd(_mm256_extractf128_ps(tail2, 1));
-      acc_r2 = _mm256_add_pd(tail2_w1, acc_r2);
-      const __m256i tail3_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(cols - j)),
-                                                      _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-      __m256 tail3 = _mm256_blendv_ps(
-          _mm256_setzero_ps(),
-          _mm256_maskload_ps((const float*)(input + i * stride + j + 3 * stride), tail3_active),
-          _mm256_castsi256_ps(tail3_active));
-      __m256d tail3_w0 = _mm256_cvtps_pd(_mm256_extractf128_ps(tail3, 0));
-      acc_r3 = _mm256_add_pd(tail3_w0, acc_r3);
-      __m256d tail3_w1 = _mm256_cvtps_pd(_mm256_extractf128_ps(tail3, 1));
-      acc_r3 = _mm256_add_pd(tail3_w1, acc_r3);
+    // remaining rows one at a time
+    for (; i < rows; ++i) {
+      __m256d acc0 = _mm256_setzero_pd();
+      __m256d acc1 = _mm256_setzero_pd();
+      // 4 vectors per iteration
+      int64_t j = 0;
+      for (; j + 32 <= cols; j += 32) {
+        __m256 x0 = _mm256_loadu_ps(input + i * stride + j);
+        __m256d x0_w0 = _mm256_cvtps_pd(_mm256_extractf128_ps(x0, 0));
+        acc0 = _mm256_add_pd(x0_w0, acc0);
+        __m256d x0_w1 = _mm256_cvtps_pd(_mm256_extractf128_ps(x0, 1));
+        acc0 = _mm256_add_pd(x0_w1, acc0);
+        __m256 x1 = _mm256_loadu_ps(input + i * stride + j + 8);
+        __m256d x1_w0 = _mm256_cvtps_pd(_mm256_extractf128_ps(x1, 0));
+        acc1 = _mm256_add_pd(x1_w0, acc1);
+        __m256d x1_w1 = _mm256_cvtps_pd(_mm256_extractf128_ps(x1, 1));
+        acc1 = _mm256_add_pd(x1_w1, acc1);
+        __m256 x2 = _mm256_loadu_ps(input + i * stride + j + 16);
+        __m256d x2_w0 = _mm256_cvtps_pd(_mm256_extractf128_ps(x2, 0));
+        acc0 = _mm256_add_pd(x2_w0, acc0);
+        __m256d x2_w1 = _mm256_cvtps_pd(_mm256_extractf128_ps(x2, 1));
+        acc0 = _mm256_add_pd(x2_w1, acc0);
+        __m256 x3 = _mm256_loadu_ps(input + i * stride + j + 24);
+        __m256d x3_w0 = _mm256_cvtps_pd(_mm256_extractf128_ps(x3, 0));
+        acc1 = _mm256_add_pd(x3_w0, acc1);
+        __m256d x3_w1 = _mm256_cvtps_pd(_mm256_extractf128_ps(x3, 1));
+        acc1 = _mm256_add_pd(x3_w1, acc1);
+      }
+      // one vector at a time
+      for (; j + 8 <= cols; j += 8) {
+        __m256 x0 = _mm256_loadu_ps(input + i * stride + j);
+        __m256d x0_w0 = _mm256_cvtps_pd(_mm256_extractf128_ps(x0, 0));
+        acc0 = _mm256_add_pd(x0_w0, acc0);
+        __m256d x0_w1 = _mm256_cvtps_pd(_mm256_extractf128_ps(x0, 1));
+        acc0 = _mm256_add_pd(x0_w1, acc0);
+      }
+      // predicated tail: lanes past the row end read the identity
+      if (j < cols) {
+        const __m256i tail0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(cols - j)),
+                                                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+        __m256 tail0 = _mm256_blendv_ps(
+            _mm256_setzero_ps(),
+            _mm256_maskload_ps((const float*)(input + i * stride + j), tail0_active),
+            _mm256_castsi256_ps(tail0_active));
+        __m256d tail0_w0 = _mm256_cvtps_pd(_mm256_extractf128_ps(tail0, 0));
+        acc0 = _mm256_add_pd(tail0_w0, acc0);
+        __m256d tail0_w1 = _mm256_cvtps_pd(_mm256_extractf128_ps(tail0, 1));
+        acc0 = _mm256_add_pd(tail0_w1, acc0);
+      }
+      acc0 = _mm256_add_pd(acc1, acc0);
+      __m128d row_sum_v = _mm_add_pd(_mm256_castpd256_pd128(acc0), _mm256_extractf128_pd(acc0, 1));
+      row_sum_v =
+          _mm_add_pd(row_sum_v, _mm_castsi128_pd(_mm_srli_si128(_mm_castpd_si128(row_sum_v), 8)));
+      double row_sum = _mm_cvtsd_f64(row_sum_v);
+      output[i] = row_sum;
     }
-    __m256d fold0_0 = _mm256_add_pd(_mm256_permute2f128_pd(acc_r0, acc_r2, 0x20),
-                                    _mm256_permute2f128_pd(acc_r0, acc_r2, 0x31));
-    __m256d fold0_1 = _mm256_add_pd(_mm256_permute2f128_pd(acc_r1, acc_r3, 0x20),
-                                    _mm256_permute2f128_pd(acc_r1, acc_r3, 0x31));
-    __m256d row_sums =
-        _mm256_add_pd(_mm256_unpacklo_pd(fold0_0, fold0_1), _mm256_unpackhi_pd(fold0_0, fold0_1));
-    // Lane table (row in each lane of the first vector after each stage):
-    //   stage 1, 4-lane blocks: r0 r0 r2 r2
-    //   stage 2, 2-lane blocks: r0 r1 r2 r3
-    _mm256_storeu_pd(output + i, row_sums);
   }
-  // remaining rows one at a time
-  for (; i < rows; ++i) {
-    __m256d acc0 = _mm256_setzero_pd();
-    __m256d acc1 = _mm256_setzero_pd();
-    // 4 vectors per iteration
-    int64_t j = 0;
-    for (; j + 32 <= cols; j += 32) {
-      __m256 x0 = _mm256_loadu_ps(input + i * stride + j);
-      __m256d x0_w0 = _mm256_cvtps_pd(_mm256_extractf128_ps(x0, 0));
-      acc0 = _mm256_add_pd(x0_w0, acc0);
-      __m256d x0_w1 = _mm256_cvtps_pd(_mm256_extractf128_ps(x0, 1));
-      acc0 = _mm256_add_pd(x0_w1, acc0);
-      __m256 x1 = _mm256_loadu_ps(input + i * stride + j + 8);
-      __m256d x1_w0 = _mm256_cvtps_pd(_mm256_extractf128_ps(x1, 0));
-      acc1 = _mm256_add_pd(x1_w0, acc1);
-      __m256d x1_w1 = _mm256_cvtps_pd(_mm256_extractf128_ps(x1, 1));
-      acc1 = _mm256_add_pd(x1_w1, acc1);
-      __m256 x2 = _mm256_loadu_ps(input + i * stride + j + 16);
-      __m256d x2_w0 = _mm256_cvtps_pd(_mm256_extractf128_ps(x2, 0));
-      acc0 = _mm256_add_pd(x2_w0, acc0);
-      __m256d x2_w1 = _mm256_cvtps_pd(_mm256_extractf128_ps(x2, 1));
-      acc0 = _mm256_add_pd(x2_w1, acc0);
-      __m256 x3 = _mm256_loadu_ps(input + i * stride + j + 24);
-      __m256d x3_w0 = _mm256_cvtps_pd(_mm256_extractf128_ps(x3, 0));
-      acc1 = _mm256_add_pd(x3_w0, acc1);
-      __m256d x3_w1 = _mm256_cvtps_pd(_mm256_extractf128_ps(x3, 1));
-      acc1 = _mm256_add_pd(x3_w1, acc1);
+  // long rows: accumulators per row
+  if (31 < cols) {
+    int64_t i = 0;
+    for (; i < rows; ++i) {
+      __m256d acc0 = _mm256_setzero_pd();
+      __m256d acc1 = _mm256_setzero_pd();
+      // 4 vectors per iteration
+      int64_t j = 0;
+      for (; j + 32 <= cols; j += 32) {
+        __m256 x0 = _mm256_loadu_ps(input + i * stride + j);
+        __m256d x0_w0 = _mm256_cvtps_pd(_mm256_extractf128_ps(x0, 0));
+        acc0 = _mm256_add_pd(x0_w0, acc0);
+        __m256d x0_w1 = _mm256_cvtps_pd(_mm256_extractf128_ps(x0, 1));
+        acc0 = _mm256_add_pd(x0_w1, acc0);
+        __m256 x1 = _mm256_loadu_ps(input + i * stride + j + 8);
+        __m256d x1_w0 = _mm256_cvtps_pd(_mm256_extractf128_ps(x1, 0));
+        acc1 = _mm256_add_pd(x1_w0, acc1);
+        __m256d x1_w1 = _mm256_cvtps_pd(_mm256_extractf128_ps(x1, 1));
+        acc1 = _mm256_add_pd(x1_w1, acc1);
+        __m256 x2 = _mm256_loadu_ps(input + i * stride + j + 16);
+        __m256d x2_w0 = _mm256_cvtps_pd(_mm256_extractf128_ps(x2, 0));
+        acc0 = _mm256_add_pd(x2_w0, acc0);
+        __m256d x2_w1 = _mm256_cvtps_pd(_mm256_extractf128_ps(x2, 1));
+        acc0 = _mm256_add_pd(x2_w1, acc0);
+        __m256 x3 = _mm256_loadu_ps(input + i * stride + j + 24);
+        __m256d x3_w0 = _mm256_cvtps_pd(_mm256_extractf128_ps(x3, 0));
+        acc1 = _mm256_add_pd(x3_w0, acc1);
+        __m256d x3_w1 = _mm256_cvtps_pd(_mm256_extractf128_ps(x3, 1));
+        acc1 = _mm256_add_pd(x3_w1, acc1);
+      }
+      // one vector at a time
+      for (; j + 8 <= cols; j += 8) {
+        __m256 x0 = _mm256_loadu_ps(input + i * stride + j);
+        __m256d x0_w0 = _mm256_cvtps_pd(_mm256_extractf128_ps(x0, 0));
+        acc0 = _mm256_add_pd(x0_w0, acc0);
+        __m256d x0_w1 = _mm256_cvtps_pd(_mm256_extractf128_ps(x0, 1));
+        acc0 = _mm256_add_pd(x0_w1, acc0);
+      }
+      // predicated tail: lanes past the row end read the identity
+      if (j < cols) {
+        const __m256i tail0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(cols - j)),
+                                                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+        __m256 tail0 = _mm256_blendv_ps(
+            _mm256_setzero_ps(),
+            _mm256_maskload_ps((const float*)(input + i * stride + j), tail0_active),
+            _mm256_castsi256_ps(tail0_active));
+        __m256d tail0_w0 = _mm256_cvtps_pd(_mm256_extractf128_ps(tail0, 0));
+        acc0 = _mm256_add_pd(tail0_w0, acc0);
+        __m256d tail0_w1 = _mm256_cvtps_pd(_mm256_extractf128_ps(tail0, 1));
+        acc0 = _mm256_add_pd(tail0_w1, acc0);
+      }
+      acc0 = _mm256_add_pd(acc1, acc0);
+      __m128d row_sum_v = _mm_add_pd(_mm256_castpd256_pd128(acc0), _mm256_extractf128_pd(acc0, 1));
+      row_sum_v =
+          _mm_add_pd(row_sum_v, _mm_castsi128_pd(_mm_srli_si128(_mm_castpd_si128(row_sum_v), 8)));
+      double row_sum = _mm_cvtsd_f64(row_sum_v);
+      output[i] = row_sum;
     }
-    // one vector at a time
-    for (; j + 8 <= cols; j += 8) {
-      __m256 x0 = _mm256_loadu_ps(input + i * stride + j);
-      __m256d x0_w0 = _mm256_cvtps_pd(_mm256_extractf128_ps(x0, 0));
-      acc0 = _mm256_add_pd(x0_w0, acc0);
-      __m256d x0_w1 = _mm256_cvtps_pd(_mm256_extractf128_ps(x0, 1));
-      acc0 = _mm256_add_pd(x0_w1, acc0);
-    }
-    // predicated tail: lanes past the row end read the identity
-    if (j < cols) {
-      const __m256i tail0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(cols - j)),
-                                                      _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-      __m256 tail0 =
-          _mm256_blendv_ps(_mm256_setzero_ps(),
-                           _mm256_maskload_ps((const float*)(input + i * stride + j), tail0_active),
-                           _mm256_castsi256_ps(tail0_active));
-      __m256d tail0_w0 = _mm256_cvtps_pd(_mm256_extractf128_ps(tail0, 0));
-      acc0 = _mm256_add_pd(tail0_w0, acc0);
-      __m256d tail0_w1 = _mm256_cvtps_pd(_mm256_extractf128_ps(tail0, 1));
-      acc0 = _mm256_add_pd(tail0_w1, acc0);
-    }
-    acc0 = _mm256_add_pd(acc1, acc0);
-    __m128d row_sum_v = _mm_add_pd(_mm256_castpd256_pd128(acc0), _mm256_extractf128_pd(acc0, 1));
-    row_sum_v =
-        _mm_add_pd(row_sum_v, _mm_castsi128_pd(_mm_srli_si128(_mm_castpd_si128(row_sum_v), 8)));
-    double row_sum = _mm_cvtsd_f64(row_sum_v);
-    output[i] = row_sum;
   }
 }
 #endif

@@ -33,6 +33,7 @@ static inline uint64_t simdgen_lanes_below(int64_t n, int lanes) {
 // widening sum: vpdpwssd with a ones vector (2 int16 per int32 lane)
 // strategy vector_accumulator: vector accumulators, one horizontal reduction per row
 // rows are reduced 16 at a time; their 16 final horizontal reductions share one fold network (4 stages)
+// rows shorter than 128 columns take the blocks of rows, longer rows accumulators of their own (chosen at run time)
 // tails: masked loads with the identity in inactive lanes
 // uses fold network for the final reductions of several rows (vshufi32x4/vperm2i128, vunpck, vshufps)
 // uses log2-step horizontal reduction (extract halves, then byte shifts)
@@ -44,208 +45,256 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,avx512vnni"))) void
 rowsum_i16_avx512_vnni(const int16_t* input, int64_t rows, int64_t cols, int64_t stride,
                        int32_t* output) {
   const __m512i ones_i16 = _mm512_set1_epi16(1);
-  // 16 rows per block
-  int64_t i = 0;
-  for (; i + 16 <= rows; i += 16) {
-    __m512i acc_r0 = _mm512_setzero_si512();
-    __m512i acc_r1 = _mm512_setzero_si512();
-    __m512i acc_r2 = _mm512_setzero_si512();
-    __m512i acc_r3 = _mm512_setzero_si512();
-    __m512i acc_r4 = _mm512_setzero_si512();
-    __m512i acc_r5 = _mm512_setzero_si512();
-    __m512i acc_r6 = _mm512_setzero_si512();
-    __m512i acc_r7 = _mm512_setzero_si512();
-    __m512i acc_r8 = _mm512_setzero_si512();
-    __m512i acc_r9 = _mm512_setzero_si512();
-    __m512i acc_r10 = _mm512_setzero_si512();
-    __m512i acc_r11 = _mm512_setzero_si512();
-    __m512i acc_r12 = _mm512_setzero_si512();
-    __m512i acc_r13 = _mm512_setzero_si512();
-    __m512i acc_r14 = _mm512_setzero_si512();
-    __m512i acc_r15 = _mm512_setzero_si512();
-    int64_t j = 0;
-    for (; j + 32 <= cols; j += 32) {
-      __m512i x_r0 = _mm512_loadu_si512((const void*)(input + i * stride + j));
-      acc_r0 = _mm512_dpwssd_epi32(acc_r0, x_r0, ones_i16);
-      __m512i x_r1 = _mm512_loadu_si512((const void*)(input + i * stride + j + stride));
-      acc_r1 = _mm512_dpwssd_epi32(acc_r1, x_r1, ones_i16);
-      __m512i x_r2 = _mm512_loadu_si512((const void*)(input + i * stride + j + 2 * stride));
-      acc_r2 = _mm512_dpwssd_epi32(acc_r2, x_r2, ones_i16);
-      __m512i x_r3 = _mm512_loadu_si512((const void*)(input + i * stride + j + 3 * stride));
-      acc_r3 = _mm512_dpwssd_epi32(acc_r3, x_r3, ones_i16);
-      __m512i x_r4 = _mm512_loadu_si512((const void*)(input + i * stride + j + 4 * stride));
-      acc_r4 = _mm512_dpwssd_epi32(acc_r4, x_r4, ones_i16);
-      __m512i x_r5 = _mm512_loadu_si512((const void*)(input + i * stride + j + 5 * stride));
-      acc_r5 = _mm512_dpwssd_epi32(acc_r5, x_r5, ones_i16);
-      __m512i x_r6 = _mm512_loadu_si512((const void*)(input + i * stride + j + 6 * stride));
-      acc_r6 = _mm512_dpwssd_epi32(acc_r6, x_r6, ones_i16);
-      __m512i x_r7 = _mm512_loadu_si512((const void*)(input + i * stride + j + 7 * stride));
-      acc_r7 = _mm512_dpwssd_epi32(acc_r7, x_r7, ones_i16);
-      __m512i x_r8 = _mm512_loadu_si512((const void*)(input + i * stride + j + 8 * stride));
-      acc_r8 = _mm512_dpwssd_epi32(acc_r8, x_r8, ones_i16);
-      __m512i x_r9 = _mm512_loadu_si512((const void*)(input + i * stride + j + 9 * stride));
-      acc_r9 = _mm512_dpwssd_epi32(acc_r9, x_r9, ones_i16);
-      __m512i x_r10 = _mm512_loadu_si512((const void*)(input + i * stride + j + 10 * stride));
-      acc_r10 = _mm512_dpwssd_epi32(acc_r10, x_r10, ones_i16);
-      __m512i x_r11 = _mm512_loadu_si512((const void*)(input + i * stride + j + 11 * stride));
-      acc_r11 = _mm512_dpwssd_epi32(acc_r11, x_r11, ones_i16);
-      __m512i x_r12 = _mm512_loadu_si512((const void*)(input + i * stride + j + 12 * stride));
-      acc_r12 = _mm512_dpwssd_epi32(acc_r12, x_r12, ones_i16);
-      __m512i x_r13 = _mm512_loadu_si512((const void*)(input + i * stride + j + 13 * stride));
-      acc_r13 = _mm512_dpwssd_epi32(acc_r13, x_r13, ones_i16);
-      __m512i x_r14 = _mm512_loadu_si512((const void*)(input + i * stride + j + 14 * stride));
-      acc_r14 = _mm512_dpwssd_epi32(acc_r14, x_r14, ones_i16);
-      __m512i x_r15 = _mm512_loadu_si512((const void*)(input + i * stride + j + 15 * stride));
-      acc_r15 = _mm512_dpwssd_epi32(acc_r15, x_r15, ones_i16);
+  // short rows: blocks of rows
+  if (cols < 128) {
+    // 16 rows per block
+    int64_t i = 0;
+    for (; i + 16 <= rows; i += 16) {
+      __m512i acc_r0 = _mm512_setzero_si512();
+      __m512i acc_r1 = _mm512_setzero_si512();
+      __m512i acc_r2 = _mm512_setzero_si512();
+      __m512i acc_r3 = _mm512_setzero_si512();
+      __m512i acc_r4 = _mm512_setzero_si512();
+      __m512i acc_r5 = _mm512_setzero_si512();
+      __m512i acc_r6 = _mm512_setzero_si512();
+      __m512i acc_r7 = _mm512_setzero_si512();
+      __m512i acc_r8 = _mm512_setzero_si512();
+      __m512i acc_r9 = _mm512_setzero_si512();
+      __m512i acc_r10 = _mm512_setzero_si512();
+      __m512i acc_r11 = _mm512_setzero_si512();
+      __m512i acc_r12 = _mm512_setzero_si512();
+      __m512i acc_r13 = _mm512_setzero_si512();
+      __m512i acc_r14 = _mm512_setzero_si512();
+      __m512i acc_r15 = _mm512_setzero_si512();
+      int64_t j = 0;
+      for (; j + 32 <= cols; j += 32) {
+        __m512i x_r0 = _mm512_loadu_si512((const void*)(input + i * stride + j));
+        acc_r0 = _mm512_dpwssd_epi32(acc_r0, x_r0, ones_i16);
+        __m512i x_r1 = _mm512_loadu_si512((const void*)(input + i * stride + j + stride));
+        acc_r1 = _mm512_dpwssd_epi32(acc_r1, x_r1, ones_i16);
+        __m512i x_r2 = _mm512_loadu_si512((const void*)(input + i * stride + j + 2 * stride));
+        acc_r2 = _mm512_dpwssd_epi32(acc_r2, x_r2, ones_i16);
+        __m512i x_r3 = _mm512_loadu_si512((const void*)(input + i * stride + j + 3 * stride));
+        acc_r3 = _mm512_dpwssd_epi32(acc_r3, x_r3, ones_i16);
+        __m512i x_r4 = _mm512_loadu_si512((const void*)(input + i * stride + j + 4 * stride));
+        acc_r4 = _mm512_dpwssd_epi32(acc_r4, x_r4, ones_i16);
+        __m512i x_r5 = _mm512_loadu_si512((const void*)(input + i * stride + j + 5 * stride));
+        acc_r5 = _mm512_dpwssd_epi32(acc_r5, x_r5, ones_i16);
+        __m512i x_r6 = _mm512_loadu_si512((const void*)(input + i * stride + j + 6 * stride));
+        acc_r6 = _mm512_dpwssd_epi32(acc_r6, x_r6, ones_i16);
+        __m512i x_r7 = _mm512_loadu_si512((const void*)(input + i * stride + j + 7 * stride));
+        acc_r7 = _mm512_dpwssd_epi32(acc_r7, x_r7, ones_i16);
+        __m512i x_r8 = _mm512_loadu_si512((const void*)(input + i * stride + j + 8 * stride));
+        acc_r8 = _mm512_dpwssd_epi32(acc_r8, x_r8, ones_i16);
+        __m512i x_r9 = _mm512_loadu_si512((const void*)(input + i * stride + j + 9 * stride));
+        acc_r9 = _mm512_dpwssd_epi32(acc_r9, x_r9, ones_i16);
+        __m512i x_r10 = _mm512_loadu_si512((const void*)(input + i * stride + j + 10 * stride));
+        acc_r10 = _mm512_dpwssd_epi32(acc_r10, x_r10, ones_i16);
+        __m512i x_r11 = _mm512_loadu_si512((const void*)(input + i * stride + j + 11 * stride));
+        acc_r11 = _mm512_dpwssd_epi32(acc_r11, x_r11, ones_i16);
+        __m512i x_r12 = _mm512_loadu_si512((const void*)(input + i * stride + j + 12 * stride));
+        acc_r12 = _mm512_dpwssd_epi32(acc_r12, x_r12, ones_i16);
+        __m512i x_r13 = _mm512_loadu_si512((const void*)(input + i * stride + j + 13 * stride));
+        acc_r13 = _mm512_dpwssd_epi32(acc_r13, x_r13, ones_i16);
+        __m512i x_r14 = _mm512_loadu_si512((const void*)(input + i * stride + j + 14 * stride));
+        acc_r14 = _mm512_dpwssd_epi32(acc_r14, x_r14, ones_i16);
+        __m512i x_r15 = _mm512_loadu_si512((const void*)(input + i * stride + j + 15 * stride));
+        acc_r15 = _mm512_dpwssd_epi32(acc_r15, x_r15, ones_i16);
+      }
+      // predicated tail: lanes past the row end read the identity
+      if (j < cols) {
+        __m512i tail0 = _mm512_mask_loadu_epi16(_mm512_setzero_si512(),
+                                                (__mmask32)simdgen_lanes_below(cols - j, 32),
+                                                input + i * stride + j);
+        acc_r0 = _mm512_dpwssd_epi32(acc_r0, tail0, ones_i16);
+        __m512i tail1 = _mm512_mask_loadu_epi16(_mm512_setzero_si512(),
+                                                (__mmask32)simdgen_lanes_below(cols - j, 32),
+                                                input + i * stride + j + stride);
+        acc_r1 = _mm512_dpwssd_epi32(acc_r1, tail1, ones_i16);
+        __m512i tail2 = _mm512_mask_loadu_epi16(_mm512_setzero_si512(),
+                                                (__mmask32)simdgen_lanes_below(cols - j, 32),
+                                                input + i * stride + j + 2 * stride);
+        acc_r2 = _mm512_dpwssd_epi32(acc_r2, tail2, ones_i16);
+        __m512i tail3 = _mm512_mask_loadu_epi16(_mm512_setzero_si512(),
+                                                (__mmask32)simdgen_lanes_below(cols - j, 32),
+                                                input + i * stride + j + 3 * stride);
+        acc_r3 = _mm512_dpwssd_epi32(acc_r3, tail3, ones_i16);
+        __m512i tail4 = _mm512_mask_loadu_epi16(_mm512_setzero_si512(),
+                                                (__mmask32)simdgen_lanes_below(cols - j, 32),
+                                                input + i * stride + j + 4 * stride);
+        acc_r4 = _mm512_dpwssd_epi32(acc_r4, tail4, ones_i16);
+        __m512i tail5 = _mm512_mask_loadu_epi16(_mm512_setzero_si512(),
+                                                (__mmask32)simdgen_lanes_below(cols - j, 32),
+                                                input + i * stride + j + 5 * stride);
+        acc_r5 = _mm512_dpwssd_epi32(acc_r5, tail5, ones_i16);
+        __m512i tail6 = _mm512_mask_loadu_epi16(_mm512_setzero_si512(),
+                                                (__mmask32)simdgen_lanes_below(cols - j, 32),
+                                                input + i * stride + j + 6 * stride);
+        acc_r6 = _mm512_dpwssd_epi32(acc_r6, tail6, ones_i16);
+        __m512i tail7 = _mm512_mask_loadu_epi16(_mm512_setzero_si512(),
+                                                (__mmask32)simdgen_lanes_below(cols - j, 32),
+                                                input + i * stride + j + 7 * stride);
+        acc_r7 = _mm512_dpwssd_epi32(acc_r7, tail7, ones_i16);
+        __m512i tail8 = _mm512_mask_loadu_epi16(_mm512_setzero_si512(),
+                                                (__mmask32)simdgen_lanes_below(cols - j, 32),
+                                                input + i * stride + j + 8 * stride);
+        acc_r8 = _mm512_dpwssd_epi32(acc_r8, tail8, ones_i16);
+        __m512i tail9 = _mm512_mask_loadu_epi16(_mm512_setzero_si512(),
+                                                (__mmask32)simdgen_lanes_below(cols - j, 32),
+                                                input + i * stride + j + 9 * stride);
+        acc_r9 = _mm512_dpwssd_epi32(acc_r9, tail9, ones_i16);
+        __m512i tail10 = _mm512_mask_loadu_epi16(_mm512_setzero_si512(),
+                                                 (__mmask32)simdgen_lanes_below(cols - j, 32),
+                                                 input + i * stride + j + 10 * stride);
+        acc_r10 = _mm512_dpwssd_epi32(acc_r10, tail10, ones_i16);
+        __m512i tail11 = _mm512_mask_loadu_epi16(_mm512_setzero_si512(),
+                                                 (__mmask32)simdgen_lanes_below(cols - j, 32),
+                                                 input + i * stride + j + 11 * stride);
+        acc_r11 = _mm512_dpwssd_epi32(acc_r11, tail11, ones_i16);
+        __m512i tail12 = _mm512_mask_loadu_epi16(_mm512_setzero_si512(),
+                                                 (__mmask32)simdgen_lanes_below(cols - j, 32),
+                                                 input + i * stride + j + 12 * stride);
+        acc_r12 = _mm512_dpwssd_epi32(acc_r12, tail12, ones_i16);
+        __m512i tail13 = _mm512_mask_loadu_epi16(_mm512_setzero_si512(),
+                                                 (__mmask32)simdgen_lanes_below(cols - j, 32),
+                                                 input + i * stride + j + 13 * stride);
+        acc_r13 = _mm512_dpwssd_epi32(acc_r13, tail13, ones_i16);
+        __m512i tail14 = _mm512_mask_loadu_epi16(_mm512_setzero_si512(),
+                                                 (__mmask32)simdgen_lanes_below(cols - j, 32),
+                                                 input + i * stride + j + 14 * stride);
+        acc_r14 = _mm512_dpwssd_epi32(acc_r14, tail14, ones_i16);
+        __m512i tail15 = _mm512_mask_loadu_epi16(_mm512_setzero_si512(),
+                                                 (__mmask32)simdgen_lanes_below(cols - j, 32),
+                                                 input + i * stride + j + 15 * stride);
+        acc_r15 = _mm512_dpwssd_epi32(acc_r15, tail15, ones_i16);
+      }
+      __m512i fold0_0 = _mm512_add_epi32(_mm512_shuffle_i32x4(acc_r0, acc_r4, 0x44),
+                                         _mm512_shuffle_i32x4(acc_r0, acc_r4, 0xEE));
+      __m512i fold0_1 = _mm512_add_epi32(_mm512_shuffle_i32x4(acc_r8, acc_r12, 0x44),
+                                         _mm512_shuffle_i32x4(acc_r8, acc_r12, 0xEE));
+      __m512i fold0_2 = _mm512_add_epi32(_mm512_shuffle_i32x4(acc_r1, acc_r5, 0x44),
+                                         _mm512_shuffle_i32x4(acc_r1, acc_r5, 0xEE));
+      __m512i fold0_3 = _mm512_add_epi32(_mm512_shuffle_i32x4(acc_r9, acc_r13, 0x44),
+                                         _mm512_shuffle_i32x4(acc_r9, acc_r13, 0xEE));
+      __m512i fold0_4 = _mm512_add_epi32(_mm512_shuffle_i32x4(acc_r2, acc_r6, 0x44),
+                                         _mm512_shuffle_i32x4(acc_r2, acc_r6, 0xEE));
+      __m512i fold0_5 = _mm512_add_epi32(_mm512_shuffle_i32x4(acc_r10, acc_r14, 0x44),
+                                         _mm512_shuffle_i32x4(acc_r10, acc_r14, 0xEE));
+      __m512i fold0_6 = _mm512_add_epi32(_mm512_shuffle_i32x4(acc_r3, acc_r7, 0x44),
+                                         _mm512_shuffle_i32x4(acc_r3, acc_r7, 0xEE));
+      __m512i fold0_7 = _mm512_add_epi32(_mm512_shuffle_i32x4(acc_r11, acc_r15, 0x44),
+                                         _mm512_shuffle_i32x4(acc_r11, acc_r15, 0xEE));
+      __m512i fold1_0 = _mm512_add_epi32(_mm512_shuffle_i32x4(fold0_0, fold0_1, 0x88),
+                                         _mm512_shuffle_i32x4(fold0_0, fold0_1, 0xDD));
+      __m512i fold1_1 = _mm512_add_epi32(_mm512_shuffle_i32x4(fold0_2, fold0_3, 0x88),
+                                         _mm512_shuffle_i32x4(fold0_2, fold0_3, 0xDD));
+      __m512i fold1_2 = _mm512_add_epi32(_mm512_shuffle_i32x4(fold0_4, fold0_5, 0x88),
+                                         _mm512_shuffle_i32x4(fold0_4, fold0_5, 0xDD));
+      __m512i fold1_3 = _mm512_add_epi32(_mm512_shuffle_i32x4(fold0_6, fold0_7, 0x88),
+                                         _mm512_shuffle_i32x4(fold0_6, fold0_7, 0xDD));
+      __m512i fold2_0 = _mm512_add_epi32(_mm512_unpacklo_epi64(fold1_0, fold1_1),
+                                         _mm512_unpackhi_epi64(fold1_0, fold1_1));
+      __m512i fold2_1 = _mm512_add_epi32(_mm512_unpacklo_epi64(fold1_2, fold1_3),
+                                         _mm512_unpackhi_epi64(fold1_2, fold1_3));
+      __m512i row_sums =
+          _mm512_add_epi32(_mm512_castps_si512(_mm512_shuffle_ps(
+                               _mm512_castsi512_ps(fold2_0), _mm512_castsi512_ps(fold2_1), 0x88)),
+                           _mm512_castps_si512(_mm512_shuffle_ps(
+                               _mm512_castsi512_ps(fold2_0), _mm512_castsi512_ps(fold2_1), 0xDD)));
+      // Lane table (row in each lane of the first vector after each stage):
+      //   stage 1, 16-lane blocks: r0 r0 r0 r0 r0 r0 r0 r0 r4 r4 r4 r4 r4 r4 r4 r4
+      //   stage 2, 8-lane blocks: r0 r0 r0 r0 r4 r4 r4 r4 r8 r8 r8 r8 r12 r12 r12 r12
+      //   stage 3, 4-lane blocks: r0 r0 r1 r1 r4 r4 r5 r5 r8 r8 r9 r9 r12 r12 r13 r13
+      //   stage 4, 2-lane blocks: r0 r1 r2 r3 r4 r5 r6 r7 r8 r9 r10 r11 r12 r13 r14 r15
+      _mm512_storeu_si512((void*)(output + i), row_sums);
     }
-    // predicated tail: lanes past the row end read the identity
-    if (j < cols) {
-      __m512i tail0 = _mm512_mask_loadu_epi16(_mm512_setzero_si512(),
-                                              (__mmask32)simdgen_lanes_below(cols - j, 32),
-                                              input + i * stride + j);
-      acc_r0 = _mm512_dpwssd_epi32(acc_r0, tail0, ones_i16);
-      __m512i tail1 = _mm512_mask_loadu_epi16(_mm512_setzero_si512(),
-                                              (__mmask32)simdgen_lanes_below(cols - j, 32),
-                                              input + i * stride + j + stride);
-      acc_r1 = _mm512_dpwssd_epi32(acc_r1, tail1, ones_i16);
-      __m512i tail2 = _mm512_mask_loadu_epi16(_mm512_setzero_si512(),
-                                              (__mmask32)simdgen_lanes_below(cols - j, 32),
-                                              input + i * stride + j + 2 * stride);
-      acc_r2 = _mm512_dpwssd_epi32(acc_r2, tail2, ones_i16);
-      __m512i tail3 = _mm512_mask_loadu_epi16(_mm512_setzero_si512(),
-                                              (__mmask32)simdgen_lanes_below(cols - j, 32),
-                                              input + i * stride + j + 3 * stride);
-      acc_r3 = _mm512_dpwssd_epi32(acc_r3, tail3, ones_i16);
-      __m512i tail4 = _mm512_mask_loadu_epi16(_mm512_setzero_si512(),
-                                              (__mmask32)simdgen_lanes_below(cols - j, 32),
-                                              input + i * stride + j + 4 * stride);
-      acc_r4 = _mm512_dpwssd_epi32(acc_r4, tail4, ones_i16);
-      __m512i tail5 = _mm512_mask_loadu_epi16(_mm512_setzero_si512(),
-                                              (__mmask32)simdgen_lanes_below(cols - j, 32),
-                                              input + i * stride + j + 5 * stride);
-      acc_r5 = _mm512_dpwssd_epi32(acc_r5, tail5, ones_i16);
-      __m512i tail6 = _mm512_mask_loadu_epi16(_mm512_setzero_si512(),
-                                              (__mmask32)simdgen_lanes_below(cols - j, 32),
-                                              input + i * stride + j + 6 * stride);
-      acc_r6 = _mm512_dpwssd_epi32(acc_r6, tail6, ones_i16);
-      __m512i tail7 = _mm512_mask_loadu_epi16(_mm512_setzero_si512(),
-                                              (__mmask32)simdgen_lanes_below(cols - j, 32),
-                                              input + i * stride + j + 7 * stride);
-      acc_r7 = _mm512_dpwssd_epi32(acc_r7, tail7, ones_i16);
-      __m512i tail8 = _mm512_mask_loadu_epi16(_mm512_setzero_si512(),
-                                              (__mmask32)simdgen_lanes_below(cols - j, 32),
-                                              input + i * stride + j + 8 * stride);
-      acc_r8 = _mm512_dpwssd_epi32(acc_r8, tail8, ones_i16);
-      __m512i tail9 = _mm512_mask_loadu_epi16(_mm512_setzero_si512(),
-                                              (__mmask32)simdgen_lanes_below(cols - j, 32),
-                                              input + i * stride + j + 9 * stride);
-      acc_r9 = _mm512_dpwssd_epi32(acc_r9, tail9, ones_i16);
-      __m512i tail10 = _mm512_mask_loadu_epi16(_mm512_setzero_si512(),
-                                               (__mmask32)simdgen_lanes_below(cols - j, 32),
-                                               input + i * stride + j + 10 * stride);
-      acc_r10 = _mm512_dpwssd_epi32(acc_r10, tail10, ones_i16);
-      __m512i tail11 = _mm512_mask_loadu_epi16(_mm512_setzero_si512(),
-                                               (__mmask32)simdgen_lanes_below(cols - j, 32),
-                                               input + i * stride + j + 11 * stride);
-      acc_r11 = _mm512_dpwssd_epi32(acc_r11, tail11, ones_i16);
-      __m512i tail12 = _mm512_mask_loadu_epi16(_mm512_setzero_si512(),
-                                               (__mmask32)simdgen_lanes_below(cols - j, 32),
-                                               input + i * stride + j + 12 * stride);
-      acc_r12 = _mm512_dpwssd_epi32(acc_r12, tail12, ones_i16);
-      __m512i tail13 = _mm512_mask_loadu_epi16(_mm512_setzero_si512(),
-                                               (__mmask32)simdgen_lanes_below(cols - j, 32),
-                                               input + i * stride + j + 13 * stride);
-      acc_r13 = _mm512_dpwssd_epi32(acc_r13, tail13, ones_i16);
-      __m512i tail14 = _mm512_mask_loadu_epi16(_mm512_setzero_si512(),
-                                               (__mmask32)simdgen_lanes_below(cols - j, 32),
-                                               input + i * stride + j + 14 * stride);
-      acc_r14 = _mm512_dpwssd_epi32(acc_r14, tail14, ones_i16);
-      __m512i tail15 = _mm512_mask_loadu_epi16(_mm512_setzero_si512(),
-                                               (__mmask32)simdgen_lanes_below(cols - j, 32),
-                                               input + i * stride + j + 15 * stride);
-      acc_r15 = _mm512_dpwssd_epi32(acc_r15, tail15, ones_i16);
+    // remaining rows one at a time
+    for (; i < rows; ++i) {
+      __m512i acc0 = _mm512_setzero_si512();
+      __m512i acc1 = _mm512_setzero_si512();
+      __m512i acc2 = _mm512_setzero_si512();
+      __m512i acc3 = _mm512_setzero_si512();
+      // 4 vectors per iteration
+      int64_t j = 0;
+      for (; j + 128 <= cols; j += 128) {
+        __m512i x0 = _mm512_loadu_si512((const void*)(input + i * stride + j));
+        acc0 = _mm512_dpwssd_epi32(acc0, x0, ones_i16);
+        __m512i x1 = _mm512_loadu_si512((const void*)(input + i * stride + j + 32));
+        acc1 = _mm512_dpwssd_epi32(acc1, x1, ones_i16);
+        __m512i x2 = _mm512_loadu_si512((const void*)(input + i * stride + j + 64));
+        acc2 = _mm512_dpwssd_epi32(acc2, x2, ones_i16);
+        __m512i x3 = _mm512_loadu_si512((const void*)(input + i * stride + j + 96));
+        acc3 = _mm512_dpwssd_epi32(acc3, x3, ones_i16);
+      }
+      // one vector at a time
+      for (; j + 32 <= cols; j += 32) {
+        __m512i x0 = _mm512_loadu_si512((const void*)(input + i * stride + j));
+        acc0 = _mm512_dpwssd_epi32(acc0, x0, ones_i16);
+      }
+      // predicated tail: lanes past the row end read the identity
+      if (j < cols) {
+        __m512i tail0 = _mm512_mask_loadu_epi16(_mm512_setzero_si512(),
+                                                (__mmask32)simdgen_lanes_below(cols - j, 32),
+                                                input + i * stride + j);
+        acc0 = _mm512_dpwssd_epi32(acc0, tail0, ones_i16);
+      }
+      acc0 = _mm512_add_epi32(acc1, acc0);
+      acc2 = _mm512_add_epi32(acc3, acc2);
+      acc0 = _mm512_add_epi32(acc2, acc0);
+      __m256i row_sum_v256 =
+          _mm256_add_epi32(_mm512_castsi512_si256(acc0), _mm512_extracti64x4_epi64(acc0, 1));
+      __m128i row_sum_v = _mm_add_epi32(_mm256_castsi256_si128(row_sum_v256),
+                                        _mm256_extracti128_si256(row_sum_v256, 1));
+      row_sum_v = _mm_add_epi32(row_sum_v, _mm_srli_si128(row_sum_v, 8));
+      row_sum_v = _mm_add_epi32(row_sum_v, _mm_srli_si128(row_sum_v, 4));
+      uint32_t row_sum = (uint32_t)(int32_t)_mm_cvtsi128_si32(row_sum_v);
+      output[i] = (int32_t)row_sum;
     }
-    __m512i fold0_0 = _mm512_add_epi32(_mm512_shuffle_i32x4(acc_r0, acc_r4, 0x44),
-                                       _mm512_shuffle_i32x4(acc_r0, acc_r4, 0xEE));
-    __m512i fold0_1 = _mm512_add_epi32(_mm512_shuffle_i32x4(acc_r8, acc_r12, 0x44),
-                                       _mm512_shuffle_i32x4(acc_r8, acc_r12, 0xEE));
-    __m512i fold0_2 = _mm512_add_epi32(_mm512_shuffle_i32x4(acc_r1, acc_r5, 0x44),
-                                       _mm512_shuffle_i32x4(acc_r1, acc_r5, 0xEE));
-    __m512i fold0_3 = _mm512_add_epi32(_mm512_shuffle_i32x4(acc_r9, acc_r13, 0x44),
-                                       _mm512_shuffle_i32x4(acc_r9, acc_r13, 0xEE));
-    __m512i fold0_4 = _mm512_add_epi32(_mm512_shuffle_i32x4(acc_r2, acc_r6, 0x44),
-                                       _mm512_shuffle_i32x4(acc_r2, acc_r6, 0xEE));
-    __m512i fold0_5 = _mm512_add_epi32(_mm512_shuffle_i32x4(acc_r10, acc_r14, 0x44),
-                                       _mm512_shuffle_i32x4(acc_r10, acc_r14, 0xEE));
-    __m512i fold0_6 = _mm512_add_epi32(_mm512_shuffle_i32x4(acc_r3, acc_r7, 0x44),
-                                       _mm512_shuffle_i32x4(acc_r3, acc_r7, 0xEE));
-    __m512i fold0_7 = _mm512_add_epi32(_mm512_shuffle_i32x4(acc_r11, acc_r15, 0x44),
-                                       _mm512_shuffle_i32x4(acc_r11, acc_r15, 0xEE));
-    __m512i fold1_0 = _mm512_add_epi32(_mm512_shuffle_i32x4(fold0_0, fold0_1, 0x88),
-                                       _mm512_shuffle_i32x4(fold0_0, fold0_1, 0xDD));
-    __m512i fold1_1 = _mm512_add_epi32(_mm512_shuffle_i32x4(fold0_2, fold0_3, 0x88),
-                                       _mm512_shuffle_i32x4(fold0_2, fold0_3, 0xDD));
-    __m512i fold1_2 = _mm512_add_epi32(_mm512_shuffle_i32x4(fold0_4, fold0_5, 0x88),
-                                       _mm512_shuffle_i32x4(fold0_4, fold0_5, 0xDD));
-    __m512i fold1_3 = _mm512_add_epi32(_mm512_shuffle_i32x4(fold0_6, fold0_7, 0x88),
-                                       _mm512_shuffle_i32x4(fold0_6, fold0_7, 0xDD));
-    __m512i fold2_0 = _mm512_add_epi32(_mm512_unpacklo_epi64(fold1_0, fold1_1),
-                                       _mm512_unpackhi_epi64(fold1_0, fold1_1));
-    __m512i fold2_1 = _mm512_add_epi32(_mm512_unpacklo_epi64(fold1_2, fold1_3),
-                                       _mm512_unpackhi_epi64(fold1_2, fold1_3));
-    __m512i row_sums =
-        _mm512_add_epi32(_mm512_castps_si512(_mm512_shuffle_ps(_mm512_castsi512_ps(fold2_0),
-                                                               _mm512_castsi512_ps(fold2_1), 0x88)),
-                         _mm512_castps_si512(_mm512_shuffle_ps(
-                             _mm512_castsi512_ps(fold2_0), _mm512_castsi512_ps(fold2_1), 0xDD)));
-    // Lane table (row in each lane of the first vector after each stage):
-    //   stage 1, 16-lane blocks: r0 r0 r0 r0 r0 r0 r0 r0 r4 r4 r4 r4 r4 r4 r4 r4
-    //   stage 2, 8-lane blocks: r0 r0 r0 r0 r4 r4 r4 r4 r8 r8 r8 r8 r12 r12 r12 r12
-    //   stage 3, 4-lane blocks: r0 r0 r1 r1 r4 r4 r5 r5 r8 r8 r9 r9 r12 r12 r13 r13
-    //   stage 4, 2-lane blocks: r0 r1 r2 r3 r4 r5 r6 r7 r8 r9 r10 r11 r12 r13 r14 r15
-    _mm512_storeu_si512((void*)(output + i), row_sums);
   }
-  // remaining rows one at a time
-  for (; i < rows; ++i) {
-    __m512i acc0 = _mm512_setzero_si512();
-    __m512i acc1 = _mm512_setzero_si512();
-    __m512i acc2 = _mm512_setzero_si512();
-    __m512i acc3 = _mm512_setzero_si512();
-    // 4 vectors per iteration
-    int64_t j = 0;
-    for (; j + 128 <= cols; j += 128) {
-      __m512i x0 = _mm512_loadu_si512((const void*)(input + i * stride + j));
-      acc0 = _mm512_dpwssd_epi32(acc0, x0, ones_i16);
-      __m512i x1 = _mm512_loadu_si512((const void*)(input + i * stride + j + 32));
-      acc1 = _mm512_dpwssd_epi32(acc1, x1, ones_i16);
-      __m512i x2 = _mm512_loadu_si512((const void*)(input + i * stride + j + 64));
-      acc2 = _mm512_dpwssd_epi32(acc2, x2, ones_i16);
-      __m512i x3 = _mm512_loadu_si512((const void*)(input + i * stride + j + 96));
-      acc3 = _mm512_dpwssd_epi32(acc3, x3, ones_i16);
+  // long rows: accumulators per row
+  if (127 < cols) {
+    int64_t i = 0;
+    for (; i < rows; ++i) {
+      __m512i acc0 = _mm512_setzero_si512();
+      __m512i acc1 = _mm512_setzero_si512();
+      __m512i acc2 = _mm512_setzero_si512();
+      __m512i acc3 = _mm512_setzero_si512();
+      // 4 vectors per iteration
+      int64_t j = 0;
+      for (; j + 128 <= cols; j += 128) {
+        __m512i x0 = _mm512_loadu_si512((const void*)(input + i * stride + j));
+        acc0 = _mm512_dpwssd_epi32(acc0, x0, ones_i16);
+        __m512i x1 = _mm512_loadu_si512((const void*)(input + i * stride + j + 32));
+        acc1 = _mm512_dpwssd_epi32(acc1, x1, ones_i16);
+        __m512i x2 = _mm512_loadu_si512((const void*)(input + i * stride + j + 64));
+        acc2 = _mm512_dpwssd_epi32(acc2, x2, ones_i16);
+        __m512i x3 = _mm512_loadu_si512((const void*)(input + i * stride + j + 96));
+        acc3 = _mm512_dpwssd_epi32(acc3, x3, ones_i16);
+      }
+      // one vector at a time
+      for (; j + 32 <= cols; j += 32) {
+        __m512i x0 = _mm512_loadu_si512((const void*)(input + i * stride + j));
+        acc0 = _mm512_dpwssd_epi32(acc0, x0, ones_i16);
+      }
+      // predicated tail: lanes past the row end read the identity
+      if (j < cols) {
+        __m512i tail0 = _mm512_mask_loadu_epi16(_mm512_setzero_si512(),
+                                                (__mmask32)simdgen_lanes_below(cols - j, 32),
+                                                input + i * stride + j);
+        acc0 = _mm512_dpwssd_epi32(acc0, tail0, ones_i16);
+      }
+      acc0 = _mm512_add_epi32(acc1, acc0);
+      acc2 = _mm512_add_epi32(acc3, acc2);
+      acc0 = _mm512_add_epi32(acc2, acc0);
+      __m256i row_sum_v256 =
+          _mm256_add_epi32(_mm512_castsi512_si256(acc0), _mm512_extracti64x4_epi64(acc0, 1));
+      __m128i row_sum_v = _mm_add_epi32(_mm256_castsi256_si128(row_sum_v256),
+                                        _mm256_extracti128_si256(row_sum_v256, 1));
+      row_sum_v = _mm_add_epi32(row_sum_v, _mm_srli_si128(row_sum_v, 8));
+      row_sum_v = _mm_add_epi32(row_sum_v, _mm_srli_si128(row_sum_v, 4));
+      uint32_t row_sum = (uint32_t)(int32_t)_mm_cvtsi128_si32(row_sum_v);
+      output[i] = (int32_t)row_sum;
     }
-    // one vector at a time
-    for (; j + 32 <= cols; j += 32) {
-      __m512i x0 = _mm512_loadu_si512((const void*)(input + i * stride + j));
-      acc0 = _mm512_dpwssd_epi32(acc0, x0, ones_i16);
-    }
-    // predicated tail: lanes past the row end read the identity
-    if (j < cols) {
-      __m512i tail0 = _mm512_mask_loadu_epi16(_mm512_setzero_si512(),
-                                              (__mmask32)simdgen_lanes_below(cols - j, 32),
-                                              input + i * stride + j);
-      acc0 = _mm512_dpwssd_epi32(acc0, tail0, ones_i16);
-    }
-    acc0 = _mm512_add_epi32(acc1, acc0);
-    acc2 = _mm512_add_epi32(acc3, acc2);
-    acc0 = _mm512_add_epi32(acc2, acc0);
-    __m256i row_sum_v256 =
-        _mm256_add_epi32(_mm512_castsi512_si256(acc0), _mm512_extracti64x4_epi64(acc0, 1));
-    __m128i row_sum_v = _mm_add_epi32(_mm256_castsi256_si128(row_sum_v256),
-                                      _mm256_extracti128_si256(row_sum_v256, 1));
-    row_sum_v = _mm_add_epi32(row_sum_v, _mm_srli_si128(row_sum_v, 8));
-    row_sum_v = _mm_add_epi32(row_sum_v, _mm_srli_si128(row_sum_v, 4));
-    uint32_t row_sum = (uint32_t)(int32_t)_mm_cvtsi128_si32(row_sum_v);
-    output[i] = (int32_t)row_sum;
   }
 }
 #endif
@@ -254,6 +303,7 @@ rowsum_i16_avx512_vnni(const int16_t* input, int64_t rows, int64_t cols, int64_t
 // widening sum: vpmaddwd with a ones vector (2 int16 per int32 lane)
 // strategy vector_accumulator: vector accumulators, one horizontal reduction per row
 // rows are reduced 16 at a time; their 16 final horizontal reductions share one fold network (4 stages)
+// rows shorter than 128 columns take the blocks of rows, longer rows accumulators of their own (chosen at run time)
 // tails: masked loads with the identity in inactive lanes
 // uses fold network for the final reductions of several rows (vshufi32x4/vperm2i128, vunpck, vshufps)
 // uses log2-step horizontal reduction (extract halves, then byte shifts)
@@ -264,208 +314,256 @@ rowsum_i16_avx512_vnni(const int16_t* input, int64_t rows, int64_t cols, int64_t
 __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_i16_avx512(
     const int16_t* input, int64_t rows, int64_t cols, int64_t stride, int32_t* output) {
   const __m512i ones_i16 = _mm512_set1_epi16(1);
-  // 16 rows per block
-  int64_t i = 0;
-  for (; i + 16 <= rows; i += 16) {
-    __m512i acc_r0 = _mm512_setzero_si512();
-    __m512i acc_r1 = _mm512_setzero_si512();
-    __m512i acc_r2 = _mm512_setzero_si512();
-    __m512i acc_r3 = _mm512_setzero_si512();
-    __m512i acc_r4 = _mm512_setzero_si512();
-    __m512i acc_r5 = _mm512_setzero_si512();
-    __m512i acc_r6 = _mm512_setzero_si512();
-    __m512i acc_r7 = _mm512_setzero_si512();
-    __m512i acc_r8 = _mm512_setzero_si512();
-    __m512i acc_r9 = _mm512_setzero_si512();
-    __m512i acc_r10 = _mm512_setzero_si512();
-    __m512i acc_r11 = _mm512_setzero_si512();
-    __m512i acc_r12 = _mm512_setzero_si512();
-    __m512i acc_r13 = _mm512_setzero_si512();
-    __m512i acc_r14 = _mm512_setzero_si512();
-    __m512i acc_r15 = _mm512_setzero_si512();
-    int64_t j = 0;
-    for (; j + 32 <= cols; j += 32) {
-      __m512i x_r0 = _mm512_loadu_si512((const void*)(input + i * stride + j));
-      acc_r0 = _mm512_add_epi32(acc_r0, _mm512_madd_epi16(x_r0, ones_i16));
-      __m512i x_r1 = _mm512_loadu_si512((const void*)(input + i * stride + j + stride));
-      acc_r1 = _mm512_add_epi32(acc_r1, _mm512_madd_epi16(x_r1, ones_i16));
-      __m512i x_r2 = _mm512_loadu_si512((const void*)(input + i * stride + j + 2 * stride));
-      acc_r2 = _mm512_add_epi32(acc_r2, _mm512_madd_epi16(x_r2, ones_i16));
-      __m512i x_r3 = _mm512_loadu_si512((const void*)(input + i * stride + j + 3 * stride));
-      acc_r3 = _mm512_add_epi32(acc_r3, _mm512_madd_epi16(x_r3, ones_i16));
-      __m512i x_r4 = _mm512_loadu_si512((const void*)(input + i * stride + j + 4 * stride));
-      acc_r4 = _mm512_add_epi32(acc_r4, _mm512_madd_epi16(x_r4, ones_i16));
-      __m512i x_r5 = _mm512_loadu_si512((const void*)(input + i * stride + j + 5 * stride));
-      acc_r5 = _mm512_add_epi32(acc_r5, _mm512_madd_epi16(x_r5, ones_i16));
-      __m512i x_r6 = _mm512_loadu_si512((const void*)(input + i * stride + j + 6 * stride));
-      acc_r6 = _mm512_add_epi32(acc_r6, _mm512_madd_epi16(x_r6, ones_i16));
-      __m512i x_r7 = _mm512_loadu_si512((const void*)(input + i * stride + j + 7 * stride));
-      acc_r7 = _mm512_add_epi32(acc_r7, _mm512_madd_epi16(x_r7, ones_i16));
-      __m512i x_r8 = _mm512_loadu_si512((const void*)(input + i * stride + j + 8 * stride));
-      acc_r8 = _mm512_add_epi32(acc_r8, _mm512_madd_epi16(x_r8, ones_i16));
-      __m512i x_r9 = _mm512_loadu_si512((const void*)(input + i * stride + j + 9 * stride));
-      acc_r9 = _mm512_add_epi32(acc_r9, _mm512_madd_epi16(x_r9, ones_i16));
-      __m512i x_r10 = _mm512_loadu_si512((const void*)(input + i * stride + j + 10 * stride));
-      acc_r10 = _mm512_add_epi32(acc_r10, _mm512_madd_epi16(x_r10, ones_i16));
-      __m512i x_r11 = _mm512_loadu_si512((const void*)(input + i * stride + j + 11 * stride));
-      acc_r11 = _mm512_add_epi32(acc_r11, _mm512_madd_epi16(x_r11, ones_i16));
-      __m512i x_r12 = _mm512_loadu_si512((const void*)(input + i * stride + j + 12 * stride));
-      acc_r12 = _mm512_add_epi32(acc_r12, _mm512_madd_epi16(x_r12, ones_i16));
-      __m512i x_r13 = _mm512_loadu_si512((const void*)(input + i * stride + j + 13 * stride));
-      acc_r13 = _mm512_add_epi32(acc_r13, _mm512_madd_epi16(x_r13, ones_i16));
-      __m512i x_r14 = _mm512_loadu_si512((const void*)(input + i * stride + j + 14 * stride));
-      acc_r14 = _mm512_add_epi32(acc_r14, _mm512_madd_epi16(x_r14, ones_i16));
-      __m512i x_r15 = _mm512_loadu_si512((const void*)(input + i * stride + j + 15 * stride));
-      acc_r15 = _mm512_add_epi32(acc_r15, _mm512_madd_epi16(x_r15, ones_i16));
+  // short rows: blocks of rows
+  if (cols < 128) {
+    // 16 rows per block
+    int64_t i = 0;
+    for (; i + 16 <= rows; i += 16) {
+      __m512i acc_r0 = _mm512_setzero_si512();
+      __m512i acc_r1 = _mm512_setzero_si512();
+      __m512i acc_r2 = _mm512_setzero_si512();
+      __m512i acc_r3 = _mm512_setzero_si512();
+      __m512i acc_r4 = _mm512_setzero_si512();
+      __m512i acc_r5 = _mm512_setzero_si512();
+      __m512i acc_r6 = _mm512_setzero_si512();
+      __m512i acc_r7 = _mm512_setzero_si512();
+      __m512i acc_r8 = _mm512_setzero_si512();
+      __m512i acc_r9 = _mm512_setzero_si512();
+      __m512i acc_r10 = _mm512_setzero_si512();
+      __m512i acc_r11 = _mm512_setzero_si512();
+      __m512i acc_r12 = _mm512_setzero_si512();
+      __m512i acc_r13 = _mm512_setzero_si512();
+      __m512i acc_r14 = _mm512_setzero_si512();
+      __m512i acc_r15 = _mm512_setzero_si512();
+      int64_t j = 0;
+      for (; j + 32 <= cols; j += 32) {
+        __m512i x_r0 = _mm512_loadu_si512((const void*)(input + i * stride + j));
+        acc_r0 = _mm512_add_epi32(acc_r0, _mm512_madd_epi16(x_r0, ones_i16));
+        __m512i x_r1 = _mm512_loadu_si512((const void*)(input + i * stride + j + stride));
+        acc_r1 = _mm512_add_epi32(acc_r1, _mm512_madd_epi16(x_r1, ones_i16));
+        __m512i x_r2 = _mm512_loadu_si512((const void*)(input + i * stride + j + 2 * stride));
+        acc_r2 = _mm512_add_epi32(acc_r2, _mm512_madd_epi16(x_r2, ones_i16));
+        __m512i x_r3 = _mm512_loadu_si512((const void*)(input + i * stride + j + 3 * stride));
+        acc_r3 = _mm512_add_epi32(acc_r3, _mm512_madd_epi16(x_r3, ones_i16));
+        __m512i x_r4 = _mm512_loadu_si512((const void*)(input + i * stride + j + 4 * stride));
+        acc_r4 = _mm512_add_epi32(acc_r4, _mm512_madd_epi16(x_r4, ones_i16));
+        __m512i x_r5 = _mm512_loadu_si512((const void*)(input + i * stride + j + 5 * stride));
+        acc_r5 = _mm512_add_epi32(acc_r5, _mm512_madd_epi16(x_r5, ones_i16));
+        __m512i x_r6 = _mm512_loadu_si512((const void*)(input + i * stride + j + 6 * stride));
+        acc_r6 = _mm512_add_epi32(acc_r6, _mm512_madd_epi16(x_r6, ones_i16));
+        __m512i x_r7 = _mm512_loadu_si512((const void*)(input + i * stride + j + 7 * stride));
+        acc_r7 = _mm512_add_epi32(acc_r7, _mm512_madd_epi16(x_r7, ones_i16));
+        __m512i x_r8 = _mm512_loadu_si512((const void*)(input + i * stride + j + 8 * stride));
+        acc_r8 = _mm512_add_epi32(acc_r8, _mm512_madd_epi16(x_r8, ones_i16));
+        __m512i x_r9 = _mm512_loadu_si512((const void*)(input + i * stride + j + 9 * stride));
+        acc_r9 = _mm512_add_epi32(acc_r9, _mm512_madd_epi16(x_r9, ones_i16));
+        __m512i x_r10 = _mm512_loadu_si512((const void*)(input + i * stride + j + 10 * stride));
+        acc_r10 = _mm512_add_epi32(acc_r10, _mm512_madd_epi16(x_r10, ones_i16));
+        __m512i x_r11 = _mm512_loadu_si512((const void*)(input + i * stride + j + 11 * stride));
+        acc_r11 = _mm512_add_epi32(acc_r11, _mm512_madd_epi16(x_r11, ones_i16));
+        __m512i x_r12 = _mm512_loadu_si512((const void*)(input + i * stride + j + 12 * stride));
+        acc_r12 = _mm512_add_epi32(acc_r12, _mm512_madd_epi16(x_r12, ones_i16));
+        __m512i x_r13 = _mm512_loadu_si512((const void*)(input + i * stride + j + 13 * stride));
+        acc_r13 = _mm512_add_epi32(acc_r13, _mm512_madd_epi16(x_r13, ones_i16));
+        __m512i x_r14 = _mm512_loadu_si512((const void*)(input + i * stride + j + 14 * stride));
+        acc_r14 = _mm512_add_epi32(acc_r14, _mm512_madd_epi16(x_r14, ones_i16));
+        __m512i x_r15 = _mm512_loadu_si512((const void*)(input + i * stride + j + 15 * stride));
+        acc_r15 = _mm512_add_epi32(acc_r15, _mm512_madd_epi16(x_r15, ones_i16));
+      }
+      // predicated tail: lanes past the row end read the identity
+      if (j < cols) {
+        __m512i tail0 = _mm512_mask_loadu_epi16(_mm512_setzero_si512(),
+                                                (__mmask32)simdgen_lanes_below(cols - j, 32),
+                                                input + i * stride + j);
+        acc_r0 = _mm512_add_epi32(acc_r0, _mm512_madd_epi16(tail0, ones_i16));
+        __m512i tail1 = _mm512_mask_loadu_epi16(_mm512_setzero_si512(),
+                                                (__mmask32)simdgen_lanes_below(cols - j, 32),
+                                                input + i * stride + j + stride);
+        acc_r1 = _mm512_add_epi32(acc_r1, _mm512_madd_epi16(tail1, ones_i16));
+        __m512i tail2 = _mm512_mask_loadu_epi16(_mm512_setzero_si512(),
+                                                (__mmask32)simdgen_lanes_below(cols - j, 32),
+                                                input + i * stride + j + 2 * stride);
+        acc_r2 = _mm512_add_epi32(acc_r2, _mm512_madd_epi16(tail2, ones_i16));
+        __m512i tail3 = _mm512_mask_loadu_epi16(_mm512_setzero_si512(),
+                                                (__mmask32)simdgen_lanes_below(cols - j, 32),
+                                                input + i * stride + j + 3 * stride);
+        acc_r3 = _mm512_add_epi32(acc_r3, _mm512_madd_epi16(tail3, ones_i16));
+        __m512i tail4 = _mm512_mask_loadu_epi16(_mm512_setzero_si512(),
+                                                (__mmask32)simdgen_lanes_below(cols - j, 32),
+                                                input + i * stride + j + 4 * stride);
+        acc_r4 = _mm512_add_epi32(acc_r4, _mm512_madd_epi16(tail4, ones_i16));
+        __m512i tail5 = _mm512_mask_loadu_epi16(_mm512_setzero_si512(),
+                                                (__mmask32)simdgen_lanes_below(cols - j, 32),
+                                                input + i * stride + j + 5 * stride);
+        acc_r5 = _mm512_add_epi32(acc_r5, _mm512_madd_epi16(tail5, ones_i16));
+        __m512i tail6 = _mm512_mask_loadu_epi16(_mm512_setzero_si512(),
+                                                (__mmask32)simdgen_lanes_below(cols - j, 32),
+                                                input + i * stride + j + 6 * stride);
+        acc_r6 = _mm512_add_epi32(acc_r6, _mm512_madd_epi16(tail6, ones_i16));
+        __m512i tail7 = _mm512_mask_loadu_epi16(_mm512_setzero_si512(),
+                                                (__mmask32)simdgen_lanes_below(cols - j, 32),
+                                                input + i * stride + j + 7 * stride);
+        acc_r7 = _mm512_add_epi32(acc_r7, _mm512_madd_epi16(tail7, ones_i16));
+        __m512i tail8 = _mm512_mask_loadu_epi16(_mm512_setzero_si512(),
+                                                (__mmask32)simdgen_lanes_below(cols - j, 32),
+                                                input + i * stride + j + 8 * stride);
+        acc_r8 = _mm512_add_epi32(acc_r8, _mm512_madd_epi16(tail8, ones_i16));
+        __m512i tail9 = _mm512_mask_loadu_epi16(_mm512_setzero_si512(),
+                                                (__mmask32)simdgen_lanes_below(cols - j, 32),
+                                                input + i * stride + j + 9 * stride);
+        acc_r9 = _mm512_add_epi32(acc_r9, _mm512_madd_epi16(tail9, ones_i16));
+        __m512i tail10 = _mm512_mask_loadu_epi16(_mm512_setzero_si512(),
+                                                 (__mmask32)simdgen_lanes_below(cols - j, 32),
+                                                 input + i * stride + j + 10 * stride);
+        acc_r10 = _mm512_add_epi32(acc_r10, _mm512_madd_epi16(tail10, ones_i16));
+        __m512i tail11 = _mm512_mask_loadu_epi16(_mm512_setzero_si512(),
+                                                 (__mmask32)simdgen_lanes_below(cols - j, 32),
+                                                 input + i * stride + j + 11 * stride);
+        acc_r11 = _mm512_add_epi32(acc_r11, _mm512_madd_epi16(tail11, ones_i16));
+        __m512i tail12 = _mm512_mask_loadu_epi16(_mm512_setzero_si512(),
+                                                 (__mmask32)simdgen_lanes_below(cols - j, 32),
+                                                 input + i * stride + j + 12 * stride);
+        acc_r12 = _mm512_add_epi32(acc_r12, _mm512_madd_epi16(tail12, ones_i16));
+        __m512i tail13 = _mm512_mask_loadu_epi16(_mm512_setzero_si512(),
+                                                 (__mmask32)simdgen_lanes_below(cols - j, 32),
+                                                 input + i * stride + j + 13 * stride);
+        acc_r13 = _mm512_add_epi32(acc_r13, _mm512_madd_epi16(tail13, ones_i16));
+        __m512i tail14 = _mm512_mask_loadu_epi16(_mm512_setzero_si512(),
+                                                 (__mmask32)simdgen_lanes_below(cols - j, 32),
+                                                 input + i * stride + j + 14 * stride);
+        acc_r14 = _mm512_add_epi32(acc_r14, _mm512_madd_epi16(tail14, ones_i16));
+        __m512i tail15 = _mm512_mask_loadu_epi16(_mm512_setzero_si512(),
+                                                 (__mmask32)simdgen_lanes_below(cols - j, 32),
+                                                 input + i * stride + j + 15 * stride);
+        acc_r15 = _mm512_add_epi32(acc_r15, _mm512_madd_epi16(tail15, ones_i16));
+      }
+      __m512i fold0_0 = _mm512_add_epi32(_mm512_shuffle_i32x4(acc_r0, acc_r4, 0x44),
+                                         _mm512_shuffle_i32x4(acc_r0, acc_r4, 0xEE));
+      __m512i fold0_1 = _mm512_add_epi32(_mm512_shuffle_i32x4(acc_r8, acc_r12, 0x44),
+                                         _mm512_shuffle_i32x4(acc_r8, acc_r12, 0xEE));
+      __m512i fold0_2 = _mm512_add_epi32(_mm512_shuffle_i32x4(acc_r1, acc_r5, 0x44),
+                                         _mm512_shuffle_i32x4(acc_r1, acc_r5, 0xEE));
+      __m512i fold0_3 = _mm512_add_epi32(_mm512_shuffle_i32x4(acc_r9, acc_r13, 0x44),
+                                         _mm512_shuffle_i32x4(acc_r9, acc_r13, 0xEE));
+      __m512i fold0_4 = _mm512_add_epi32(_mm512_shuffle_i32x4(acc_r2, acc_r6, 0x44),
+                                         _mm512_shuffle_i32x4(acc_r2, acc_r6, 0xEE));
+      __m512i fold0_5 = _mm512_add_epi32(_mm512_shuffle_i32x4(acc_r10, acc_r14, 0x44),
+                                         _mm512_shuffle_i32x4(acc_r10, acc_r14, 0xEE));
+      __m512i fold0_6 = _mm512_add_epi32(_mm512_shuffle_i32x4(acc_r3, acc_r7, 0x44),
+                                         _mm512_shuffle_i32x4(acc_r3, acc_r7, 0xEE));
+      __m512i fold0_7 = _mm512_add_epi32(_mm512_shuffle_i32x4(acc_r11, acc_r15, 0x44),
+                                         _mm512_shuffle_i32x4(acc_r11, acc_r15, 0xEE));
+      __m512i fold1_0 = _mm512_add_epi32(_mm512_shuffle_i32x4(fold0_0, fold0_1, 0x88),
+                                         _mm512_shuffle_i32x4(fold0_0, fold0_1, 0xDD));
+      __m512i fold1_1 = _mm512_add_epi32(_mm512_shuffle_i32x4(fold0_2, fold0_3, 0x88),
+                                         _mm512_shuffle_i32x4(fold0_2, fold0_3, 0xDD));
+      __m512i fold1_2 = _mm512_add_epi32(_mm512_shuffle_i32x4(fold0_4, fold0_5, 0x88),
+                                         _mm512_shuffle_i32x4(fold0_4, fold0_5, 0xDD));
+      __m512i fold1_3 = _mm512_add_epi32(_mm512_shuffle_i32x4(fold0_6, fold0_7, 0x88),
+                                         _mm512_shuffle_i32x4(fold0_6, fold0_7, 0xDD));
+      __m512i fold2_0 = _mm512_add_epi32(_mm512_unpacklo_epi64(fold1_0, fold1_1),
+                                         _mm512_unpackhi_epi64(fold1_0, fold1_1));
+      __m512i fold2_1 = _mm512_add_epi32(_mm512_unpacklo_epi64(fold1_2, fold1_3),
+                                         _mm512_unpackhi_epi64(fold1_2, fold1_3));
+      __m512i row_sums =
+          _mm512_add_epi32(_mm512_castps_si512(_mm512_shuffle_ps(
+                               _mm512_castsi512_ps(fold2_0), _mm512_castsi512_ps(fold2_1), 0x88)),
+                           _mm512_castps_si512(_mm512_shuffle_ps(
+                               _mm512_castsi512_ps(fold2_0), _mm512_castsi512_ps(fold2_1), 0xDD)));
+      // Lane table (row in each lane of the first vector after each stage):
+      //   stage 1, 16-lane blocks: r0 r0 r0 r0 r0 r0 r0 r0 r4 r4 r4 r4 r4 r4 r4 r4
+      //   stage 2, 8-lane blocks: r0 r0 r0 r0 r4 r4 r4 r4 r8 r8 r8 r8 r12 r12 r12 r12
+      //   stage 3, 4-lane blocks: r0 r0 r1 r1 r4 r4 r5 r5 r8 r8 r9 r9 r12 r12 r13 r13
+      //   stage 4, 2-lane blocks: r0 r1 r2 r3 r4 r5 r6 r7 r8 r9 r10 r11 r12 r13 r14 r15
+      _mm512_storeu_si512((void*)(output + i), row_sums);
     }
-    // predicated tail: lanes past the row end read the identity
-    if (j < cols) {
-      __m512i tail0 = _mm512_mask_loadu_epi16(_mm512_setzero_si512(),
-                                              (__mmask32)simdgen_lanes_below(cols - j, 32),
-                                              input + i * stride + j);
-      acc_r0 = _mm512_add_epi32(acc_r0, _mm512_madd_epi16(tail0, ones_i16));
-      __m512i tail1 = _mm512_mask_loadu_epi16(_mm512_setzero_si512(),
-                                              (__mmask32)simdgen_lanes_below(cols - j, 32),
-                                              input + i * stride + j + stride);
-      acc_r1 = _mm512_add_epi32(acc_r1, _mm512_madd_epi16(tail1, ones_i16));
-      __m512i tail2 = _mm512_mask_loadu_epi16(_mm512_setzero_si512(),
-                                              (__mmask32)simdgen_lanes_below(cols - j, 32),
-                                              input + i * stride + j + 2 * stride);
-      acc_r2 = _mm512_add_epi32(acc_r2, _mm512_madd_epi16(tail2, ones_i16));
-      __m512i tail3 = _mm512_mask_loadu_epi16(_mm512_setzero_si512(),
-                                              (__mmask32)simdgen_lanes_below(cols - j, 32),
-                                              input + i * stride + j + 3 * stride);
-      acc_r3 = _mm512_add_epi32(acc_r3, _mm512_madd_epi16(tail3, ones_i16));
-      __m512i tail4 = _mm512_mask_loadu_epi16(_mm512_setzero_si512(),
-                                              (__mmask32)simdgen_lanes_below(cols - j, 32),
-                                              input + i * stride + j + 4 * stride);
-      acc_r4 = _mm512_add_epi32(acc_r4, _mm512_madd_epi16(tail4, ones_i16));
-      __m512i tail5 = _mm512_mask_loadu_epi16(_mm512_setzero_si512(),
-                                              (__mmask32)simdgen_lanes_below(cols - j, 32),
-                                              input + i * stride + j + 5 * stride);
-      acc_r5 = _mm512_add_epi32(acc_r5, _mm512_madd_epi16(tail5, ones_i16));
-      __m512i tail6 = _mm512_mask_loadu_epi16(_mm512_setzero_si512(),
-                                              (__mmask32)simdgen_lanes_below(cols - j, 32),
-                                              input + i * stride + j + 6 * stride);
-      acc_r6 = _mm512_add_epi32(acc_r6, _mm512_madd_epi16(tail6, ones_i16));
-      __m512i tail7 = _mm512_mask_loadu_epi16(_mm512_setzero_si512(),
-                                              (__mmask32)simdgen_lanes_below(cols - j, 32),
-                                              input + i * stride + j + 7 * stride);
-      acc_r7 = _mm512_add_epi32(acc_r7, _mm512_madd_epi16(tail7, ones_i16));
-      __m512i tail8 = _mm512_mask_loadu_epi16(_mm512_setzero_si512(),
-                                              (__mmask32)simdgen_lanes_below(cols - j, 32),
-                                              input + i * stride + j + 8 * stride);
-      acc_r8 = _mm512_add_epi32(acc_r8, _mm512_madd_epi16(tail8, ones_i16));
-      __m512i tail9 = _mm512_mask_loadu_epi16(_mm512_setzero_si512(),
-                                              (__mmask32)simdgen_lanes_below(cols - j, 32),
-                                              input + i * stride + j + 9 * stride);
-      acc_r9 = _mm512_add_epi32(acc_r9, _mm512_madd_epi16(tail9, ones_i16));
-      __m512i tail10 = _mm512_mask_loadu_epi16(_mm512_setzero_si512(),
-                                               (__mmask32)simdgen_lanes_below(cols - j, 32),
-                                               input + i * stride + j + 10 * stride);
-      acc_r10 = _mm512_add_epi32(acc_r10, _mm512_madd_epi16(tail10, ones_i16));
-      __m512i tail11 = _mm512_mask_loadu_epi16(_mm512_setzero_si512(),
-                                               (__mmask32)simdgen_lanes_below(cols - j, 32),
-                                               input + i * stride + j + 11 * stride);
-      acc_r11 = _mm512_add_epi32(acc_r11, _mm512_madd_epi16(tail11, ones_i16));
-      __m512i tail12 = _mm512_mask_loadu_epi16(_mm512_setzero_si512(),
-                                               (__mmask32)simdgen_lanes_below(cols - j, 32),
-                                               input + i * stride + j + 12 * stride);
-      acc_r12 = _mm512_add_epi32(acc_r12, _mm512_madd_epi16(tail12, ones_i16));
-      __m512i tail13 = _mm512_mask_loadu_epi16(_mm512_setzero_si512(),
-                                               (__mmask32)simdgen_lanes_below(cols - j, 32),
-                                               input + i * stride + j + 13 * stride);
-      acc_r13 = _mm512_add_epi32(acc_r13, _mm512_madd_epi16(tail13, ones_i16));
-      __m512i tail14 = _mm512_mask_loadu_epi16(_mm512_setzero_si512(),
-                                               (__mmask32)simdgen_lanes_below(cols - j, 32),
-                                               input + i * stride + j + 14 * stride);
-      acc_r14 = _mm512_add_epi32(acc_r14, _mm512_madd_epi16(tail14, ones_i16));
-      __m512i tail15 = _mm512_mask_loadu_epi16(_mm512_setzero_si512(),
-                                               (__mmask32)simdgen_lanes_below(cols - j, 32),
-                                               input + i * stride + j + 15 * stride);
-      acc_r15 = _mm512_add_epi32(acc_r15, _mm512_madd_epi16(tail15, ones_i16));
+    // remaining rows one at a time
+    for (; i < rows; ++i) {
+      __m512i acc0 = _mm512_setzero_si512();
+      __m512i acc1 = _mm512_setzero_si512();
+      __m512i acc2 = _mm512_setzero_si512();
+      __m512i acc3 = _mm512_setzero_si512();
+      // 4 vectors per iteration
+      int64_t j = 0;
+      for (; j + 128 <= cols; j += 128) {
+        __m512i x0 = _mm512_loadu_si512((const void*)(input + i * stride + j));
+        acc0 = _mm512_add_epi32(acc0, _mm512_madd_epi16(x0, ones_i16));
+        __m512i x1 = _mm512_loadu_si512((const void*)(input + i * stride + j + 32));
+        acc1 = _mm512_add_epi32(acc1, _mm512_madd_epi16(x1, ones_i16));
+        __m512i x2 = _mm512_loadu_si512((const void*)(input + i * stride + j + 64));
+        acc2 = _mm512_add_epi32(acc2, _mm512_madd_epi16(x2, ones_i16));
+        __m512i x3 = _mm512_loadu_si512((const void*)(input + i * stride + j + 96));
+        acc3 = _mm512_add_epi32(acc3, _mm512_madd_epi16(x3, ones_i16));
+      }
+      // one vector at a time
+      for (; j + 32 <= cols; j += 32) {
+        __m512i x0 = _mm512_loadu_si512((const void*)(input + i * stride + j));
+        acc0 = _mm512_add_epi32(acc0, _mm512_madd_epi16(x0, ones_i16));
+      }
+      // predicated tail: lanes past the row end read the identity
+      if (j < cols) {
+        __m512i tail0 = _mm512_mask_loadu_epi16(_mm512_setzero_si512(),
+                                                (__mmask32)simdgen_lanes_below(cols - j, 32),
+                                                input + i * stride + j);
+        acc0 = _mm512_add_epi32(acc0, _mm512_madd_epi16(tail0, ones_i16));
+      }
+      acc0 = _mm512_add_epi32(acc1, acc0);
+      acc2 = _mm512_add_epi32(acc3, acc2);
+      acc0 = _mm512_add_epi32(acc2, acc0);
+      __m256i row_sum_v256 =
+          _mm256_add_epi32(_mm512_castsi512_si256(acc0), _mm512_extracti64x4_epi64(acc0, 1));
+      __m128i row_sum_v = _mm_add_epi32(_mm256_castsi256_si128(row_sum_v256),
+                                        _mm256_extracti128_si256(row_sum_v256, 1));
+      row_sum_v = _mm_add_epi32(row_sum_v, _mm_srli_si128(row_sum_v, 8));
+      row_sum_v = _mm_add_epi32(row_sum_v, _mm_srli_si128(row_sum_v, 4));
+      uint32_t row_sum = (uint32_t)(int32_t)_mm_cvtsi128_si32(row_sum_v);
+      output[i] = (int32_t)row_sum;
     }
-    __m512i fold0_0 = _mm512_add_epi32(_mm512_shuffle_i32x4(acc_r0, acc_r4, 0x44),
-                                       _mm512_shuffle_i32x4(acc_r0, acc_r4, 0xEE));
-    __m512i fold0_1 = _mm512_add_epi32(_mm512_shuffle_i32x4(acc_r8, acc_r12, 0x44),
-                                       _mm512_shuffle_i32x4(acc_r8, acc_r12, 0xEE));
-    __m512i fold0_2 = _mm512_add_epi32(_mm512_shuffle_i32x4(acc_r1, acc_r5, 0x44),
-                                       _mm512_shuffle_i32x4(acc_r1, acc_r5, 0xEE));
-    __m512i fold0_3 = _mm512_add_epi32(_mm512_shuffle_i32x4(acc_r9, acc_r13, 0x44),
-                                       _mm512_shuffle_i32x4(acc_r9, acc_r13, 0xEE));
-    __m512i fold0_4 = _mm512_add_epi32(_mm512_shuffle_i32x4(acc_r2, acc_r6, 0x44),
-                                       _mm512_shuffle_i32x4(acc_r2, acc_r6, 0xEE));
-    __m512i fold0_5 = _mm512_add_epi32(_mm512_shuffle_i32x4(acc_r10, acc_r14, 0x44),
-                                       _mm512_shuffle_i32x4(acc_r10, acc_r14, 0xEE));
-    __m512i fold0_6 = _mm512_add_epi32(_mm512_shuffle_i32x4(acc_r3, acc_r7, 0x44),
-                                       _mm512_shuffle_i32x4(acc_r3, acc_r7, 0xEE));
-    __m512i fold0_7 = _mm512_add_epi32(_mm512_shuffle_i32x4(acc_r11, acc_r15, 0x44),
-                                       _mm512_shuffle_i32x4(acc_r11, acc_r15, 0xEE));
-    __m512i fold1_0 = _mm512_add_epi32(_mm512_shuffle_i32x4(fold0_0, fold0_1, 0x88),
-                                       _mm512_shuffle_i32x4(fold0_0, fold0_1, 0xDD));
-    __m512i fold1_1 = _mm512_add_epi32(_mm512_shuffle_i32x4(fold0_2, fold0_3, 0x88),
-                                       _mm512_shuffle_i32x4(fold0_2, fold0_3, 0xDD));
-    __m512i fold1_2 = _mm512_add_epi32(_mm512_shuffle_i32x4(fold0_4, fold0_5, 0x88),
-                                       _mm512_shuffle_i32x4(fold0_4, fold0_5, 0xDD));
-    __m512i fold1_3 = _mm512_add_epi32(_mm512_shuffle_i32x4(fold0_6, fold0_7, 0x88),
-                                       _mm512_shuffle_i32x4(fold0_6, fold0_7, 0xDD));
-    __m512i fold2_0 = _mm512_add_epi32(_mm512_unpacklo_epi64(fold1_0, fold1_1),
-                                       _mm512_unpackhi_epi64(fold1_0, fold1_1));
-    __m512i fold2_1 = _mm512_add_epi32(_mm512_unpacklo_epi64(fold1_2, fold1_3),
-                                       _mm512_unpackhi_epi64(fold1_2, fold1_3));
-    __m512i row_sums =
-        _mm512_add_epi32(_mm512_castps_si512(_mm512_shuffle_ps(_mm512_castsi512_ps(fold2_0),
-                                                               _mm512_castsi512_ps(fold2_1), 0x88)),
-                         _mm512_castps_si512(_mm512_shuffle_ps(
-                             _mm512_castsi512_ps(fold2_0), _mm512_castsi512_ps(fold2_1), 0xDD)));
-    // Lane table (row in each lane of the first vector after each stage):
-    //   stage 1, 16-lane blocks: r0 r0 r0 r0 r0 r0 r0 r0 r4 r4 r4 r4 r4 r4 r4 r4
-    //   stage 2, 8-lane blocks: r0 r0 r0 r0 r4 r4 r4 r4 r8 r8 r8 r8 r12 r12 r12 r12
-    //   stage 3, 4-lane blocks: r0 r0 r1 r1 r4 r4 r5 r5 r8 r8 r9 r9 r12 r12 r13 r13
-    //   stage 4, 2-lane blocks: r0 r1 r2 r3 r4 r5 r6 r7 r8 r9 r10 r11 r12 r13 r14 r15
-    _mm512_storeu_si512((void*)(output + i), row_sums);
   }
-  // remaining rows one at a time
-  for (; i < rows; ++i) {
-    __m512i acc0 = _mm512_setzero_si512();
-    __m512i acc1 = _mm512_setzero_si512();
-    __m512i acc2 = _mm512_setzero_si512();
-    __m512i acc3 = _mm512_setzero_si512();
-    // 4 vectors per iteration
-    int64_t j = 0;
-    for (; j + 128 <= cols; j += 128) {
-      __m512i x0 = _mm512_loadu_si512((const void*)(input + i * stride + j));
-      acc0 = _mm512_add_epi32(acc0, _mm512_madd_epi16(x0, ones_i16));
-      __m512i x1 = _mm512_loadu_si512((const void*)(input + i * stride + j + 32));
-      acc1 = _mm512_add_epi32(acc1, _mm512_madd_epi16(x1, ones_i16));
-      __m512i x2 = _mm512_loadu_si512((const void*)(input + i * stride + j + 64));
-      acc2 = _mm512_add_epi32(acc2, _mm512_madd_epi16(x2, ones_i16));
-      __m512i x3 = _mm512_loadu_si512((const void*)(input + i * stride + j + 96));
-      acc3 = _mm512_add_epi32(acc3, _mm512_madd_epi16(x3, ones_i16));
+  // long rows: accumulators per row
+  if (127 < cols) {
+    int64_t i = 0;
+    for (; i < rows; ++i) {
+      __m512i acc0 = _mm512_setzero_si512();
+      __m512i acc1 = _mm512_setzero_si512();
+      __m512i acc2 = _mm512_setzero_si512();
+      __m512i acc3 = _mm512_setzero_si512();
+      // 4 vectors per iteration
+      int64_t j = 0;
+      for (; j + 128 <= cols; j += 128) {
+        __m512i x0 = _mm512_loadu_si512((const void*)(input + i * stride + j));
+        acc0 = _mm512_add_epi32(acc0, _mm512_madd_epi16(x0, ones_i16));
+        __m512i x1 = _mm512_loadu_si512((const void*)(input + i * stride + j + 32));
+        acc1 = _mm512_add_epi32(acc1, _mm512_madd_epi16(x1, ones_i16));
+        __m512i x2 = _mm512_loadu_si512((const void*)(input + i * stride + j + 64));
+        acc2 = _mm512_add_epi32(acc2, _mm512_madd_epi16(x2, ones_i16));
+        __m512i x3 = _mm512_loadu_si512((const void*)(input + i * stride + j + 96));
+        acc3 = _mm512_add_epi32(acc3, _mm512_madd_epi16(x3, ones_i16));
+      }
+      // one vector at a time
+      for (; j + 32 <= cols; j += 32) {
+        __m512i x0 = _mm512_loadu_si512((const void*)(input + i * stride + j));
+        acc0 = _mm512_add_epi32(acc0, _mm512_madd_epi16(x0, ones_i16));
+      }
+      // predicated tail: lanes past the row end read the identity
+      if (j < cols) {
+        __m512i tail0 = _mm512_mask_loadu_epi16(_mm512_setzero_si512(),
+                                                (__mmask32)simdgen_lanes_below(cols - j, 32),
+                                                input + i * stride + j);
+        acc0 = _mm512_add_epi32(acc0, _mm512_madd_epi16(tail0, ones_i16));
+      }
+      acc0 = _mm512_add_epi32(acc1, acc0);
+      acc2 = _mm512_add_epi32(acc3, acc2);
+      acc0 = _mm512_add_epi32(acc2, acc0);
+      __m256i row_sum_v256 =
+          _mm256_add_epi32(_mm512_castsi512_si256(acc0), _mm512_extracti64x4_epi64(acc0, 1));
+      __m128i row_sum_v = _mm_add_epi32(_mm256_castsi256_si128(row_sum_v256),
+                                        _mm256_extracti128_si256(row_sum_v256, 1));
+      row_sum_v = _mm_add_epi32(row_sum_v, _mm_srli_si128(row_sum_v, 8));
+      row_sum_v = _mm_add_epi32(row_sum_v, _mm_srli_si128(row_sum_v, 4));
+      uint32_t row_sum = (uint32_t)(int32_t)_mm_cvtsi128_si32(row_sum_v);
+      output[i] = (int32_t)row_sum;
     }
-    // one vector at a time
-    for (; j + 32 <= cols; j += 32) {
-      __m512i x0 = _mm512_loadu_si512((const void*)(input + i * stride + j));
-      acc0 = _mm512_add_epi32(acc0, _mm512_madd_epi16(x0, ones_i16));
-    }
-    // predicated tail: lanes past the row end read the identity
-    if (j < cols) {
-      __m512i tail0 = _mm512_mask_loadu_epi16(_mm512_setzero_si512(),
-                                              (__mmask32)simdgen_lanes_below(cols - j, 32),
-                                              input + i * stride + j);
-      acc0 = _mm512_add_epi32(acc0, _mm512_madd_epi16(tail0, ones_i16));
-    }
-    acc0 = _mm512_add_epi32(acc1, acc0);
-    acc2 = _mm512_add_epi32(acc3, acc2);
-    acc0 = _mm512_add_epi32(acc2, acc0);
-    __m256i row_sum_v256 =
-        _mm256_add_epi32(_mm512_castsi512_si256(acc0), _mm512_extracti64x4_epi64(acc0, 1));
-    __m128i row_sum_v = _mm_add_epi32(_mm256_castsi256_si128(row_sum_v256),
-                                      _mm256_extracti128_si256(row_sum_v256, 1));
-    row_sum_v = _mm_add_epi32(row_sum_v, _mm_srli_si128(row_sum_v, 8));
-    row_sum_v = _mm_add_epi32(row_sum_v, _mm_srli_si128(row_sum_v, 4));
-    uint32_t row_sum = (uint32_t)(int32_t)_mm_cvtsi128_si32(row_sum_v);
-    output[i] = (int32_t)row_sum;
   }
 }
 #endif
@@ -474,6 +572,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_i16_av
 // widening sum: vpmaddwd with a ones vector (2 int16 per int32 lane)
 // strategy vector_accumulator: vector accumulators, one horizontal reduction per row
 // rows are reduced 8 at a time; their 8 final horizontal reductions share one fold network (3 stages)
+// rows shorter than 64 columns take the blocks of rows, longer rows accumulators of their own (chosen at run time)
 // tails: masked loads (32/64-bit) or a staged copy (8/16-bit), identity elsewhere
 // uses 8/16-bit tails staged through a stack buffer (no AVX2 byte masked load)
 // uses fold network for the final reductions of several rows (vshufi32x4/vperm2i128, vunpck, vshufps)
@@ -485,149 +584,196 @@ __attribute__((target("avx2"))) void rowsum_i16_avx2(const int16_t* input, int64
                                                      int64_t cols, int64_t stride,
                                                      int32_t* output) {
   const __m256i ones_i16 = _mm256_set1_epi16(1);
-  // 8 rows per block
-  int64_t i = 0;
-  for (; i + 8 <= rows; i += 8) {
-    __m256i acc_r0 = _mm256_setzero_si256();
-    __m256i acc_r1 = _mm256_setzero_si256();
-    __m256i acc_r2 = _mm256_setzero_si256();
-    __m256i acc_r3 = _mm256_setzero_si256();
-    __m256i acc_r4 = _mm256_setzero_si256();
-    __m256i acc_r5 = _mm256_setzero_si256();
-    __m256i acc_r6 = _mm256_setzero_si256();
-    __m256i acc_r7 = _mm256_setzero_si256();
-    int64_t j = 0;
-    for (; j + 16 <= cols; j += 16) {
-      __m256i x_r0 = _mm256_loadu_si256((const __m256i*)(input + i * stride + j));
-      acc_r0 = _mm256_add_epi32(acc_r0, _mm256_madd_epi16(x_r0, ones_i16));
-      __m256i x_r1 = _mm256_loadu_si256((const __m256i*)(input + i * stride + j + stride));
-      acc_r1 = _mm256_add_epi32(acc_r1, _mm256_madd_epi16(x_r1, ones_i16));
-      __m256i x_r2 = _mm256_loadu_si256((const __m256i*)(input + i * stride + j + 2 * stride));
-      acc_r2 = _mm256_add_epi32(acc_r2, _mm256_madd_epi16(x_r2, ones_i16));
-      __m256i x_r3 = _mm256_loadu_si256((const __m256i*)(input + i * stride + j + 3 * stride));
-      acc_r3 = _mm256_add_epi32(acc_r3, _mm256_madd_epi16(x_r3, ones_i16));
-      __m256i x_r4 = _mm256_loadu_si256((const __m256i*)(input + i * stride + j + 4 * stride));
-      acc_r4 = _mm256_add_epi32(acc_r4, _mm256_madd_epi16(x_r4, ones_i16));
-      __m256i x_r5 = _mm256_loadu_si256((const __m256i*)(input + i * stride + j + 5 * stride));
-      acc_r5 = _mm256_add_epi32(acc_r5, _mm256_madd_epi16(x_r5, ones_i16));
-      __m256i x_r6 = _mm256_loadu_si256((const __m256i*)(input + i * stride + j + 6 * stride));
-      acc_r6 = _mm256_add_epi32(acc_r6, _mm256_madd_epi16(x_r6, ones_i16));
-      __m256i x_r7 = _mm256_loadu_si256((const __m256i*)(input + i * stride + j + 7 * stride));
-      acc_r7 = _mm256_add_epi32(acc_r7, _mm256_madd_epi16(x_r7, ones_i16));
+  // short rows: blocks of rows
+  if (cols < 64) {
+    // 8 rows per block
+    int64_t i = 0;
+    for (; i + 8 <= rows; i += 8) {
+      __m256i acc_r0 = _mm256_setzero_si256();
+      __m256i acc_r1 = _mm256_setzero_si256();
+      __m256i acc_r2 = _mm256_setzero_si256();
+      __m256i acc_r3 = _mm256_setzero_si256();
+      __m256i acc_r4 = _mm256_setzero_si256();
+      __m256i acc_r5 = _mm256_setzero_si256();
+      __m256i acc_r6 = _mm256_setzero_si256();
+      __m256i acc_r7 = _mm256_setzero_si256();
+      int64_t j = 0;
+      for (; j + 16 <= cols; j += 16) {
+        __m256i x_r0 = _mm256_loadu_si256((const __m256i*)(input + i * stride + j));
+        acc_r0 = _mm256_add_epi32(acc_r0, _mm256_madd_epi16(x_r0, ones_i16));
+        __m256i x_r1 = _mm256_loadu_si256((const __m256i*)(input + i * stride + j + stride));
+        acc_r1 = _mm256_add_epi32(acc_r1, _mm256_madd_epi16(x_r1, ones_i16));
+        __m256i x_r2 = _mm256_loadu_si256((const __m256i*)(input + i * stride + j + 2 * stride));
+        acc_r2 = _mm256_add_epi32(acc_r2, _mm256_madd_epi16(x_r2, ones_i16));
+        __m256i x_r3 = _mm256_loadu_si256((const __m256i*)(input + i * stride + j + 3 * stride));
+        acc_r3 = _mm256_add_epi32(acc_r3, _mm256_madd_epi16(x_r3, ones_i16));
+        __m256i x_r4 = _mm256_loadu_si256((const __m256i*)(input + i * stride + j + 4 * stride));
+        acc_r4 = _mm256_add_epi32(acc_r4, _mm256_madd_epi16(x_r4, ones_i16));
+        __m256i x_r5 = _mm256_loadu_si256((const __m256i*)(input + i * stride + j + 5 * stride));
+        acc_r5 = _mm256_add_epi32(acc_r5, _mm256_madd_epi16(x_r5, ones_i16));
+        __m256i x_r6 = _mm256_loadu_si256((const __m256i*)(input + i * stride + j + 6 * stride));
+        acc_r6 = _mm256_add_epi32(acc_r6, _mm256_madd_epi16(x_r6, ones_i16));
+        __m256i x_r7 = _mm256_loadu_si256((const __m256i*)(input + i * stride + j + 7 * stride));
+        acc_r7 = _mm256_add_epi32(acc_r7, _mm256_madd_epi16(x_r7, ones_i16));
+      }
+      // predicated tail: lanes past the row end read the identity
+      if (j < cols) {
+        alignas(32) int16_t tail0_stage[16];
+        _mm256_store_si256((__m256i*)tail0_stage, _mm256_setzero_si256());
+        __builtin_memcpy(tail0_stage, input + i * stride + j, (size_t)(cols - j) * sizeof(int16_t));
+        __m256i tail0 = _mm256_load_si256((const __m256i*)tail0_stage);
+        acc_r0 = _mm256_add_epi32(acc_r0, _mm256_madd_epi16(tail0, ones_i16));
+        alignas(32) int16_t tail1_stage[16];
+        _mm256_store_si256((__m256i*)tail1_stage, _mm256_setzero_si256());
+        __builtin_memcpy(tail1_stage, input + i * stride + j + stride,
+                         (size_t)(cols - j) * sizeof(int16_t));
+        __m256i tail1 = _mm256_load_si256((const __m256i*)tail1_stage);
+        acc_r1 = _mm256_add_epi32(acc_r1, _mm256_madd_epi16(tail1, ones_i16));
+        alignas(32) int16_t tail2_stage[16];
+        _mm256_store_si256((__m256i*)tail2_stage, _mm256_setzero_si256());
+        __builtin_memcpy(tail2_stage, input + i * stride + j + 2 * stride,
+                         (size_t)(cols - j) * sizeof(int16_t));
+        __m256i tail2 = _mm256_load_si256((const __m256i*)tail2_stage);
+        acc_r2 = _mm256_add_epi32(acc_r2, _mm256_madd_epi16(tail2, ones_i16));
+        alignas(32) int16_t tail3_stage[16];
+        _mm256_store_si256((__m256i*)tail3_stage, _mm256_setzero_si256());
+        __builtin_memcpy(tail3_stage, input + i * stride + j + 3 * stride,
+                         (size_t)(cols - j) * sizeof(int16_t));
+        __m256i tail3 = _mm256_load_si256((const __m256i*)tail3_stage);
+        acc_r3 = _mm256_add_epi32(acc_r3, _mm256_madd_epi16(tail3, ones_i16));
+        alignas(32) int16_t tail4_stage[16];
+        _mm256_store_si256((__m256i*)tail4_stage, _mm256_setzero_si256());
+        __builtin_memcpy(tail4_stage, input + i * stride + j + 4 * stride,
+                         (size_t)(cols - j) * sizeof(int16_t));
+        __m256i tail4 = _mm256_load_si256((const __m256i*)tail4_stage);
+        acc_r4 = _mm256_add_epi32(acc_r4, _mm256_madd_epi16(tail4, ones_i16));
+        alignas(32) int16_t tail5_stage[16];
+        _mm256_store_si256((__m256i*)tail5_stage, _mm256_setzero_si256());
+        __builtin_memcpy(tail5_stage, input + i * stride + j + 5 * stride,
+                         (size_t)(cols - j) * sizeof(int16_t));
+        __m256i tail5 = _mm256_load_si256((const __m256i*)tail5_stage);
+        acc_r5 = _mm256_add_epi32(acc_r5, _mm256_madd_epi16(tail5, ones_i16));
+        alignas(32) int16_t tail6_stage[16];
+        _mm256_store_si256((__m256i*)tail6_stage, _mm256_setzero_si256());
+        __builtin_memcpy(tail6_stage, input + i * stride + j + 6 * stride,
+                         (size_t)(cols - j) * sizeof(int16_t));
+        __m256i tail6 = _mm256_load_si256((const __m256i*)tail6_stage);
+        acc_r6 = _mm256_add_epi32(acc_r6, _mm256_madd_epi16(tail6, ones_i16));
+        alignas(32) int16_t tail7_stage[16];
+        _mm256_store_si256((__m256i*)tail7_stage, _mm256_setzero_si256());
+        __builtin_memcpy(tail7_stage, input + i * stride + j + 7 * stride,
+                         (size_t)(cols - j) * sizeof(int16_t));
+        __m256i tail7 = _mm256_load_si256((const __m256i*)tail7_stage);
+        acc_r7 = _mm256_add_epi32(acc_r7, _mm256_madd_epi16(tail7, ones_i16));
+      }
+      __m256i fold0_0 = _mm256_add_epi32(_mm256_permute2x128_si256(acc_r0, acc_r4, 0x20),
+                                         _mm256_permute2x128_si256(acc_r0, acc_r4, 0x31));
+      __m256i fold0_1 = _mm256_add_epi32(_mm256_permute2x128_si256(acc_r1, acc_r5, 0x20),
+                                         _mm256_permute2x128_si256(acc_r1, acc_r5, 0x31));
+      __m256i fold0_2 = _mm256_add_epi32(_mm256_permute2x128_si256(acc_r2, acc_r6, 0x20),
+                                         _mm256_permute2x128_si256(acc_r2, acc_r6, 0x31));
+      __m256i fold0_3 = _mm256_add_epi32(_mm256_permute2x128_si256(acc_r3, acc_r7, 0x20),
+                                         _mm256_permute2x128_si256(acc_r3, acc_r7, 0x31));
+      __m256i fold1_0 = _mm256_add_epi32(_mm256_unpacklo_epi64(fold0_0, fold0_1),
+                                         _mm256_unpackhi_epi64(fold0_0, fold0_1));
+      __m256i fold1_1 = _mm256_add_epi32(_mm256_unpacklo_epi64(fold0_2, fold0_3),
+                                         _mm256_unpackhi_epi64(fold0_2, fold0_3));
+      __m256i row_sums =
+          _mm256_add_epi32(_mm256_castps_si256(_mm256_shuffle_ps(
+                               _mm256_castsi256_ps(fold1_0), _mm256_castsi256_ps(fold1_1), 0x88)),
+                           _mm256_castps_si256(_mm256_shuffle_ps(
+                               _mm256_castsi256_ps(fold1_0), _mm256_castsi256_ps(fold1_1), 0xDD)));
+      // Lane table (row in each lane of the first vector after each stage):
+      //   stage 1, 8-lane blocks: r0 r0 r0 r0 r4 r4 r4 r4
+      //   stage 2, 4-lane blocks: r0 r0 r1 r1 r4 r4 r5 r5
+      //   stage 3, 2-lane blocks: r0 r1 r2 r3 r4 r5 r6 r7
+      _mm256_storeu_si256((__m256i*)(output + i), row_sums);
     }
-    // predicated tail: lanes past the row end read the identity
-    if (j < cols) {
-      alignas(32) int16_t tail0_stage[16];
-      _mm256_store_si256((__m256i*)tail0_stage, _mm256_setzero_si256());
-      __builtin_memcpy(tail0_stage, input + i * stride + j, (size_t)(cols - j) * sizeof(int16_t));
-      __m256i tail0 = _mm256_load_si256((const __m256i*)tail0_stage);
-      acc_r0 = _mm256_add_epi32(acc_r0, _mm256_madd_epi16(tail0, ones_i16));
-      alignas(32) int16_t tail1_stage[16];
-      _mm256_store_si256((__m256i*)tail1_stage, _mm256_setzero_si256());
-      __builtin_memcpy(tail1_stage, input + i * stride + j + stride,
-                       (size_t)(cols - j) * sizeof(int16_t));
-      __m256i tail1 = _mm256_load_si256((const __m256i*)tail1_stage);
-      acc_r1 = _mm256_add_epi32(acc_r1, _mm256_madd_epi16(tail1, ones_i16));
-      alignas(32) int16_t tail2_stage[16];
-      _mm256_store_si256((__m256i*)tail2_stage, _mm256_setzero_si256());
-      __builtin_memcpy(tail2_stage, input + i * stride + j + 2 * stride,
-                       (size_t)(cols - j) * sizeof(int16_t));
-      __m256i tail2 = _mm256_load_si256((const __m256i*)tail2_stage);
-      acc_r2 = _mm256_add_epi32(acc_r2, _mm256_madd_epi16(tail2, ones_i16));
-      alignas(32) int16_t tail3_stage[16];
-      _mm256_store_si256((__m256i*)tail3_stage, _mm256_setzero_si256());
-      __builtin_memcpy(tail3_stage, input + i * stride + j + 3 * stride,
-                       (size_t)(cols - j) * sizeof(int16_t));
-      __m256i tail3 = _mm256_load_si256((const __m256i*)tail3_stage);
-      acc_r3 = _mm256_add_epi32(acc_r3, _mm256_madd_epi16(tail3, ones_i16));
-      alignas(32) int16_t tail4_stage[16];
-      _mm256_store_si256((__m256i*)tail4_stage, _mm256_setzero_si256());
-      __builtin_memcpy(tail4_stage, input + i * stride + j + 4 * stride,
-                       (size_t)(cols - j) * sizeof(int16_t));
-      __m256i tail4 = _mm256_load_si256((const __m256i*)tail4_stage);
-      acc_r4 = _mm256_add_epi32(acc_r4, _mm256_madd_epi16(tail4, ones_i16));
-      alignas(32) int16_t tail5_stage[16];
-      _mm256_store_si256((__m256i*)tail5_stage, _mm256_setzero_si256());
-      __builtin_memcpy(tail5_stage, input + i * stride + j + 5 * stride,
-                       (size_t)(cols - j) * sizeof(int16_t));
-      __m256i tail5 = _mm256_load_si256((const __m256i*)tail5_stage);
-      acc_r5 = _mm256_add_epi32(acc_r5, _mm256_madd_epi16(tail5, ones_i16));
-      alignas(32) int16_t tail6_stage[16];
-      _mm256_store_si256((__m256i*)tail6_stage, _mm256_setzero_si256());
-      __builtin_memcpy(tail6_stage, input + i * stride + j + 6 * stride,
-                       (size_t)(cols - j) * sizeof(int16_t));
-      __m256i tail6 = _mm256_load_si256((const __m256i*)tail6_stage);
-      acc_r6 = _mm256_add_epi32(acc_r6, _mm256_madd_epi16(tail6, ones_i16));
-      alignas(32) int16_t tail7_stage[16];
-      _mm256_store_si256((__m256i*)tail7_stage, _mm256_setzero_si256());
-      __builtin_memcpy(tail7_stage, input + i * stride + j + 7 * stride,
-                       (size_t)(cols - j) * sizeof(int16_t));
-      __m256i tail7 = _mm256_load_si256((const __m256i*)tail7_stage);
-      acc_r7 = _mm256_add_epi32(acc_r7, _mm256_madd_epi16(tail7, ones_i16));
+    // remaining rows one at a time
+    for (; i < rows; ++i) {
+      __m256i acc0 = _mm256_setzero_si256();
+      __m256i acc1 = _mm256_setzero_si256();
+      __m256i acc2 = _mm256_setzero_si256();
+      __m256i acc3 = _mm256_setzero_si256();
+      // 4 vectors per iteration
+      int64_t j = 0;
+      for (; j + 64 <= cols; j += 64) {
+        __m256i x0 = _mm256_loadu_si256((const __m256i*)(input + i * stride + j));
+        acc0 = _mm256_add_epi32(acc0, _mm256_madd_epi16(x0, ones_i16));
+        __m256i x1 = _mm256_loadu_si256((const __m256i*)(input + i * stride + j + 16));
+        acc1 = _mm256_add_epi32(acc1, _mm256_madd_epi16(x1, ones_i16));
+        __m256i x2 = _mm256_loadu_si256((const __m256i*)(input + i * stride + j + 32));
+        acc2 = _mm256_add_epi32(acc2, _mm256_madd_epi16(x2, ones_i16));
+        __m256i x3 = _mm256_loadu_si256((const __m256i*)(input + i * stride + j + 48));
+        acc3 = _mm256_add_epi32(acc3, _mm256_madd_epi16(x3, ones_i16));
+      }
+      // one vector at a time
+      for (; j + 16 <= cols; j += 16) {
+        __m256i x0 = _mm256_loadu_si256((const __m256i*)(input + i * stride + j));
+        acc0 = _mm256_add_epi32(acc0, _mm256_madd_epi16(x0, ones_i16));
+      }
+      // predicated tail: lanes past the row end read the identity
+      if (j < cols) {
+        alignas(32) int16_t tail0_stage[16];
+        _mm256_store_si256((__m256i*)tail0_stage, _mm256_setzero_si256());
+        __builtin_memcpy(tail0_stage, input + i * stride + j, (size_t)(cols - j) * sizeof(int16_t));
+        __m256i tail0 = _mm256_load_si256((const __m256i*)tail0_stage);
+        acc0 = _mm256_add_epi32(acc0, _mm256_madd_epi16(tail0, ones_i16));
+      }
+      acc0 = _mm256_add_epi32(acc1, acc0);
+      acc2 = _mm256_add_epi32(acc3, acc2);
+      acc0 = _mm256_add_epi32(acc2, acc0);
+      __m128i row_sum_v =
+          _mm_add_epi32(_mm256_castsi256_si128(acc0), _mm256_extracti128_si256(acc0, 1));
+      row_sum_v = _mm_add_epi32(row_sum_v, _mm_srli_si128(row_sum_v, 8));
+      row_sum_v = _mm_add_epi32(row_sum_v, _mm_srli_si128(row_sum_v, 4));
+      uint32_t row_sum = (uint32_t)(int32_t)_mm_cvtsi128_si32(row_sum_v);
+      output[i] = (int32_t)row_sum;
     }
-    __m256i fold0_0 = _mm256_add_epi32(_mm256_permute2x128_si256(acc_r0, acc_r4, 0x20),
-                                       _mm256_permute2x128_si256(acc_r0, acc_r4, 0x31));
-    __m256i fold0_1 = _mm256_add_epi32(_mm256_permute2x128_si256(acc_r1, acc_r5, 0x20),
-                                       _mm256_permute2x128_si256(acc_r1, acc_r5, 0x31));
-    __m256i fold0_2 = _mm256_add_epi32(_mm256_permute2x128_si256(acc_r2, acc_r6, 0x20),
-                                       _mm256_permute2x128_si256(acc_r2, acc_r6, 0x31));
-    __m256i fold0_3 = _mm256_add_epi32(_mm256_permute2x128_si256(acc_r3, acc_r7, 0x20),
-                                       _mm256_permute2x128_si256(acc_r3, acc_r7, 0x31));
-    __m256i fold1_0 = _mm256_add_epi32(_mm256_unpacklo_epi64(fold0_0, fold0_1),
-                                       _mm256_unpackhi_epi64(fold0_0, fold0_1));
-    __m256i fold1_1 = _mm256_add_epi32(_mm256_unpacklo_epi64(fold0_2, fold0_3),
-                                       _mm256_unpackhi_epi64(fold0_2, fold0_3));
-    __m256i row_sums =
-        _mm256_add_epi32(_mm256_castps_si256(_mm256_shuffle_ps(_mm256_castsi256_ps(fold1_0),
-                                                               _mm256_castsi256_ps(fold1_1), 0x88)),
-                         _mm256_castps_si256(_mm256_shuffle_ps(
-                             _mm256_castsi256_ps(fold1_0), _mm256_castsi256_ps(fold1_1), 0xDD)));
-    // Lane table (row in each lane of the first vector after each stage):
-    //   stage 1, 8-lane blocks: r0 r0 r0 r0 r4 r4 r4 r4
-    //   stage 2, 4-lane blocks: r0 r0 r1 r1 r4 r4 r5 r5
-    //   stage 3, 2-lane blocks: r0 r1 r2 r3 r4 r5 r6 r7
-    _mm256_storeu_si256((__m256i*)(output + i), row_sums);
   }
-  // remaining rows one at a time
-  for (; i < rows; ++i) {
-    __m256i acc0 = _mm256_setzero_si256();
-    __m256i acc1 = _mm256_setzero_si256();
-    __m256i acc2 = _mm256_setzero_si256();
-    __m256i acc3 = _mm256_setzero_si256();
-    // 4 vectors per iteration
-    int64_t j = 0;
-    for (; j + 64 <= cols; j += 64) {
-      __m256i x0 = _mm256_loadu_si256((const __m256i*)(input + i * stride + j));
-      acc0 = _mm256_add_epi32(acc0, _mm256_madd_epi16(x0, ones_i16));
-      __m256i x1 = _mm256_loadu_si256((const __m256i*)(input + i * stride + j + 16));
-      acc1 = _mm256_add_epi32(acc1, _mm256_madd_epi16(x1, ones_i16));
-      __m256i x2 = _mm256_loadu_si256((const __m256i*)(input + i * stride + j + 32));
-      acc2 = _mm256_add_epi32(acc2, _mm256_madd_epi16(x2, ones_i16));
-      __m256i x3 = _mm256_loadu_si256((const __m256i*)(input + i * stride + j + 48));
-      acc3 = _mm256_add_epi32(acc3, _mm256_madd_epi16(x3, ones_i16));
+  // long rows: accumulators per row
+  if (63 < cols) {
+    int64_t i = 0;
+    for (; i < rows; ++i) {
+      __m256i acc0 = _mm256_setzero_si256();
+      __m256i acc1 = _mm256_setzero_si256();
+      __m256i acc2 = _mm256_setzero_si256();
+      __m256i acc3 = _mm256_setzero_si256();
+      // 4 vectors per iteration
+      int64_t j = 0;
+      for (; j + 64 <= cols; j += 64) {
+        __m256i x0 = _mm256_loadu_si256((const __m256i*)(input + i * stride + j));
+        acc0 = _mm256_add_epi32(acc0, _mm256_madd_epi16(x0, ones_i16));
+        __m256i x1 = _mm256_loadu_si256((const __m256i*)(input + i * stride + j + 16));
+        acc1 = _mm256_add_epi32(acc1, _mm256_madd_epi16(x1, ones_i16));
+        __m256i x2 = _mm256_loadu_si256((const __m256i*)(input + i * stride + j + 32));
+        acc2 = _mm256_add_epi32(acc2, _mm256_madd_epi16(x2, ones_i16));
+        __m256i x3 = _mm256_loadu_si256((const __m256i*)(input + i * stride + j + 48));
+        acc3 = _mm256_add_epi32(acc3, _mm256_madd_epi16(x3, ones_i16));
+      }
+      // one vector at a time
+      for (; j + 16 <= cols; j += 16) {
+        __m256i x0 = _mm256_loadu_si256((const __m256i*)(input + i * stride + j));
+        acc0 = _mm256_add_epi32(acc0, _mm256_madd_epi16(x0, ones_i16));
+      }
+      // predicated tail: lanes past the row end read the identity
+      if (j < cols) {
+        alignas(32) int16_t tail0_stage[16];
+        _mm256_store_si256((__m256i*)tail0_stage, _mm256_setzero_si256());
+        __builtin_memcpy(tail0_stage, input + i * stride + j, (size_t)(cols - j) * sizeof(int16_t));
+        __m256i tail0 = _mm256_load_si256((const __m256i*)tail0_stage);
+        acc0 = _mm256_add_epi32(acc0, _mm256_madd_epi16(tail0, ones_i16));
+      }
+      acc0 = _mm256_add_epi32(acc1, acc0);
+      acc2 = _mm256_add_epi32(acc3, acc2);
+      acc0 = _mm256_add_epi32(acc2, acc0);
+      __m128i row_sum_v =
+          _mm_add_epi32(_mm256_castsi256_si128(acc0), _mm256_extracti128_si256(acc0, 1));
+      row_sum_v = _mm_add_epi32(row_sum_v, _mm_srli_si128(row_sum_v, 8));
+      row_sum_v = _mm_add_epi32(row_sum_v, _mm_srli_si128(row_sum_v, 4));
+      uint32_t row_sum = (uint32_t)(int32_t)_mm_cvtsi128_si32(row_sum_v);
+      output[i] = (int32_t)row_sum;
     }
-    // one vector at a time
-    for (; j + 16 <= cols; j += 16) {
-      __m256i x0 = _mm256_loadu_si256((const __m256i*)(input + i * stride + j));
-      acc0 = _mm256_add_epi32(acc0, _mm256_madd_epi16(x0, ones_i16));
-    }
-    // predicated tail: lanes past the row end read the identity
-    if (j < cols) {
-      alignas(32) int16_t tail0_stage[16];
-      _mm256_store_si256((__m256i*)tail0_stage, _mm256_setzero_si256());
-      __builtin_memcpy(tail0_stage, input + i * stride + j, (size_t)(cols - j) * sizeof(int16_t));
-      __m256i tail0 = _mm256_load_si256((const __m256i*)tail0_stage);
-      acc0 = _mm256_add_epi32(acc0, _mm256_madd_epi16(tail0, ones_i16));
-    }
-    acc0 = _mm256_add_epi32(acc1, acc0);
-    acc2 = _mm256_add_epi32(acc3, acc2);
-    acc0 = _mm256_add_epi32(acc2, acc0);
-    __m128i row_sum_v =
-        _mm_add_epi32(_mm256_castsi256_si128(acc0), _mm256_extracti128_si256(acc0, 1));
-    row_sum_v = _mm_add_epi32(row_sum_v, _mm_srli_si128(row_sum_v, 8));
-    row_sum_v = _mm_add_epi32(row_sum_v, _mm_srli_si128(row_sum_v, 4));
-    uint32_t row_sum = (uint32_t)(int32_t)_mm_cvtsi128_si32(row_sum_v);
-    output[i] = (int32_t)row_sum;
   }
 }
 #endif

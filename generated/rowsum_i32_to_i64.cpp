@@ -33,6 +33,7 @@ static inline uint64_t simdgen_lanes_below(int64_t n, int lanes) {
 // ---- avx512 (512-bit vectors)
 // strategy vector_accumulator: vector accumulators, one horizontal reduction per row
 // rows are reduced 8 at a time; their 8 final horizontal reductions share one fold network (3 stages)
+// rows shorter than 64 columns take the blocks of rows, longer rows accumulators of their own (chosen at run time)
 // inputs are widened to i64 in 2 parts per vector
 // tails: masked loads with the identity in inactive lanes
 // uses fold network for the final reductions of several rows (vshufi32x4/vperm2i128, vunpck, vshufps)
@@ -43,197 +44,262 @@ static inline uint64_t simdgen_lanes_below(int64_t n, int lanes) {
 #if defined(__x86_64__)
 __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_i32_to_i64_avx512(
     const int32_t* input, int64_t rows, int64_t cols, int64_t stride, int64_t* output) {
-  // 8 rows per block
-  int64_t i = 0;
-  for (; i + 8 <= rows; i += 8) {
-    __m512i acc_r0 = _mm512_setzero_si512();
-    __m512i acc_r1 = _mm512_setzero_si512();
-    __m512i acc_r2 = _mm512_setzero_si512();
-    __m512i acc_r3 = _mm512_setzero_si512();
-    __m512i acc_r4 = _mm512_setzero_si512();
-    __m512i acc_r5 = _mm512_setzero_si512();
-    __m512i acc_r6 = _mm512_setzero_si512();
-    __m512i acc_r7 = _mm512_setzero_si512();
-    int64_t j = 0;
-    for (; j + 16 <= cols; j += 16) {
-      __m512i x_r0 = _mm512_loadu_si512((const void*)(input + i * stride + j));
-      __m512i x_r0_w0 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(x_r0, 0));
-      acc_r0 = _mm512_add_epi64(x_r0_w0, acc_r0);
-      __m512i x_r0_w1 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(x_r0, 1));
-      acc_r0 = _mm512_add_epi64(x_r0_w1, acc_r0);
-      __m512i x_r1 = _mm512_loadu_si512((const void*)(input + i * stride + j + stride));
-      __m512i x_r1_w0 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(x_r1, 0));
-      acc_r1 = _mm512_add_epi64(x_r1_w0, acc_r1);
-      __m512i x_r1_w1 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(x_r1, 1));
-      acc_r1 = _mm512_add_epi64(x_r1_w1, acc_r1);
-      __m512i x_r2 = _mm512_loadu_si512((const void*)(input + i * stride + j + 2 * stride));
-      __m512i x_r2_w0 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(x_r2, 0));
-      acc_r2 = _mm512_add_epi64(x_r2_w0, acc_r2);
-      __m512i x_r2_w1 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(x_r2, 1));
-      acc_r2 = _mm512_add_epi64(x_r2_w1, acc_r2);
-      __m512i x_r3 = _mm512_loadu_si512((const void*)(input + i * stride + j + 3 * stride));
-      __m512i x_r3_w0 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(x_r3, 0));
-      acc_r3 = _mm512_add_epi64(x_r3_w0, acc_r3);
-      __m512i x_r3_w1 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(x_r3, 1));
-      acc_r3 = _mm512_add_epi64(x_r3_w1, acc_r3);
-      __m512i x_r4 = _mm512_loadu_si512((const void*)(input + i * stride + j + 4 * stride));
-      __m512i x_r4_w0 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(x_r4, 0));
-      acc_r4 = _mm512_add_epi64(x_r4_w0, acc_r4);
-      __m512i x_r4_w1 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(x_r4, 1));
-      acc_r4 = _mm512_add_epi64(x_r4_w1, acc_r4);
-      __m512i x_r5 = _mm512_loadu_si512((const void*)(input + i * stride + j + 5 * stride));
-      __m512i x_r5_w0 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(x_r5, 0));
-      acc_r5 = _mm512_add_epi64(x_r5_w0, acc_r5);
-      __m512i x_r5_w1 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(x_r5, 1));
-      acc_r5 = _mm512_add_epi64(x_r5_w1, acc_r5);
-      __m512i x_r6 = _mm512_loadu_si512((const void*)(input + i * stride + j + 6 * stride));
-      __m512i x_r6_w0 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(x_r6, 0));
-      acc_r6 = _mm512_add_epi64(x_r6_w0, acc_r6);
-      __m512i x_r6_w1 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(x_r6, 1));
-      acc_r6 = _mm512_add_epi64(x_r6_w1, acc_r6);
-      __m512i x_r7 = _mm512_loadu_si512((const void*)(input + i * stride + j + 7 * stride));
-      __m512i x_r7_w0 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(x_r7, 0));
-      acc_r7 = _mm512_add_epi64(x_r7_w0, acc_r7);
-      __m512i x_r7_w1 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(x_r7, 1));
-      acc_r7 = _mm512_add_epi64(x_r7_w1, acc_r7);
+  // short rows: blocks of rows
+  if (cols < 64) {
+    // 8 rows per block
+    int64_t i = 0;
+    for (; i + 8 <= rows; i += 8) {
+      __m512i acc_r0 = _mm512_setzero_si512();
+      __m512i acc_r1 = _mm512_setzero_si512();
+      __m512i acc_r2 = _mm512_setzero_si512();
+      __m512i acc_r3 = _mm512_setzero_si512();
+      __m512i acc_r4 = _mm512_setzero_si512();
+      __m512i acc_r5 = _mm512_setzero_si512();
+      __m512i acc_r6 = _mm512_setzero_si512();
+      __m512i acc_r7 = _mm512_setzero_si512();
+      int64_t j = 0;
+      for (; j + 16 <= cols; j += 16) {
+        __m512i x_r0 = _mm512_loadu_si512((const void*)(input + i * stride + j));
+        __m512i x_r0_w0 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(x_r0, 0));
+        acc_r0 = _mm512_add_epi64(x_r0_w0, acc_r0);
+        __m512i x_r0_w1 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(x_r0, 1));
+        acc_r0 = _mm512_add_epi64(x_r0_w1, acc_r0);
+        __m512i x_r1 = _mm512_loadu_si512((const void*)(input + i * stride + j + stride));
+        __m512i x_r1_w0 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(x_r1, 0));
+        acc_r1 = _mm512_add_epi64(x_r1_w0, acc_r1);
+        __m512i x_r1_w1 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(x_r1, 1));
+        acc_r1 = _mm512_add_epi64(x_r1_w1, acc_r1);
+        __m512i x_r2 = _mm512_loadu_si512((const void*)(input + i * stride + j + 2 * stride));
+        __m512i x_r2_w0 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(x_r2, 0));
+        acc_r2 = _mm512_add_epi64(x_r2_w0, acc_r2);
+        __m512i x_r2_w1 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(x_r2, 1));
+        acc_r2 = _mm512_add_epi64(x_r2_w1, acc_r2);
+        __m512i x_r3 = _mm512_loadu_si512((const void*)(input + i * stride + j + 3 * stride));
+        __m512i x_r3_w0 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(x_r3, 0));
+        acc_r3 = _mm512_add_epi64(x_r3_w0, acc_r3);
+        __m512i x_r3_w1 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(x_r3, 1));
+        acc_r3 = _mm512_add_epi64(x_r3_w1, acc_r3);
+        __m512i x_r4 = _mm512_loadu_si512((const void*)(input + i * stride + j + 4 * stride));
+        __m512i x_r4_w0 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(x_r4, 0));
+        acc_r4 = _mm512_add_epi64(x_r4_w0, acc_r4);
+        __m512i x_r4_w1 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(x_r4, 1));
+        acc_r4 = _mm512_add_epi64(x_r4_w1, acc_r4);
+        __m512i x_r5 = _mm512_loadu_si512((const void*)(input + i * stride + j + 5 * stride));
+        __m512i x_r5_w0 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(x_r5, 0));
+        acc_r5 = _mm512_add_epi64(x_r5_w0, acc_r5);
+        __m512i x_r5_w1 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(x_r5, 1));
+        acc_r5 = _mm512_add_epi64(x_r5_w1, acc_r5);
+        __m512i x_r6 = _mm512_loadu_si512((const void*)(input + i * stride + j + 6 * stride));
+        __m512i x_r6_w0 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(x_r6, 0));
+        acc_r6 = _mm512_add_epi64(x_r6_w0, acc_r6);
+        __m512i x_r6_w1 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(x_r6, 1));
+        acc_r6 = _mm512_add_epi64(x_r6_w1, acc_r6);
+        __m512i x_r7 = _mm512_loadu_si512((const void*)(input + i * stride + j + 7 * stride));
+        __m512i x_r7_w0 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(x_r7, 0));
+        acc_r7 = _mm512_add_epi64(x_r7_w0, acc_r7);
+        __m512i x_r7_w1 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(x_r7, 1));
+        acc_r7 = _mm512_add_epi64(x_r7_w1, acc_r7);
+      }
+      // predicated tail: lanes past the row end read the identity
+      if (j < cols) {
+        __m512i tail0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
+                                                (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                                input + i * stride + j);
+        __m512i tail0_w0 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail0, 0));
+        acc_r0 = _mm512_add_epi64(tail0_w0, acc_r0);
+        __m512i tail0_w1 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail0, 1));
+        acc_r0 = _mm512_add_epi64(tail0_w1, acc_r0);
+        __m512i tail1 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
+                                                (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                                input + i * stride + j + stride);
+        __m512i tail1_w0 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail1, 0));
+        acc_r1 = _mm512_add_epi64(tail1_w0, acc_r1);
+        __m512i tail1_w1 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail1, 1));
+        acc_r1 = _mm512_add_epi64(tail1_w1, acc_r1);
+        __m512i tail2 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
+                                                (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                                input + i * stride + j + 2 * stride);
+        __m512i tail2_w0 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail2, 0));
+        acc_r2 = _mm512_add_epi64(tail2_w0, acc_r2);
+        __m512i tail2_w1 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail2, 1));
+        acc_r2 = _mm512_add_epi64(tail2_w1, acc_r2);
+        __m512i tail3 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
+                                                (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                                input + i * stride + j + 3 * stride);
+        __m512i tail3_w0 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail3, 0));
+        acc_r3 = _mm512_add_epi64(tail3_w0, acc_r3);
+        __m512i tail3_w1 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail3, 1));
+        acc_r3 = _mm512_add_epi64(tail3_w1, acc_r3);
+        __m512i tail4 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
+                                                (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                                input + i * stride + j + 4 * stride);
+        __m512i tail4_w0 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail4, 0));
+        acc_r4 = _mm512_add_epi64(tail4_w0, acc_r4);
+        __m512i tail4_w1 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail4, 1));
+        acc_r4 = _mm512_add_epi64(tail4_w1, acc_r4);
+        __m512i tail5 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
+                                                (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                                input + i * stride + j + 5 * stride);
+        __m512i tail5_w0 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail5, 0));
+        acc_r5 = _mm512_add_epi64(tail5_w0, acc_r5);
+        __m512i tail5_w1 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail5, 1));
+        acc_r5 = _mm512_add_epi64(tail5_w1, acc_r5);
+        __m512i tail6 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
+                                                (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                                input + i * stride + j + 6 * stride);
+        __m512i tail6_w0 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail6, 0));
+        acc_r6 = _mm512_add_epi64(tail6_w0, acc_r6);
+        __m512i tail6_w1 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail6, 1));
+        acc_r6 = _mm512_add_epi64(tail6_w1, acc_r6);
+        __m512i tail7 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
+                                                (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                                input + i * stride + j + 7 * stride);
+        __m512i tail7_w0 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail7, 0));
+        acc_r7 = _mm512_add_epi64(tail7_w0, acc_r7);
+        __m512i tail7_w1 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail7, 1));
+        acc_r7 = _mm512_add_epi64(tail7_w1, acc_r7);
+      }
+      __m512i fold0_0 = _mm512_add_epi64(_mm512_shuffle_i32x4(acc_r0, acc_r2, 0x44),
+                                         _mm512_shuffle_i32x4(acc_r0, acc_r2, 0xEE));
+      __m512i fold0_1 = _mm512_add_epi64(_mm512_shuffle_i32x4(acc_r4, acc_r6, 0x44),
+                                         _mm512_shuffle_i32x4(acc_r4, acc_r6, 0xEE));
+      __m512i fold0_2 = _mm512_add_epi64(_mm512_shuffle_i32x4(acc_r1, acc_r3, 0x44),
+                                         _mm512_shuffle_i32x4(acc_r1, acc_r3, 0xEE));
+      __m512i fold0_3 = _mm512_add_epi64(_mm512_shuffle_i32x4(acc_r5, acc_r7, 0x44),
+                                         _mm512_shuffle_i32x4(acc_r5, acc_r7, 0xEE));
+      __m512i fold1_0 = _mm512_add_epi64(_mm512_shuffle_i32x4(fold0_0, fold0_1, 0x88),
+                                         _mm512_shuffle_i32x4(fold0_0, fold0_1, 0xDD));
+      __m512i fold1_1 = _mm512_add_epi64(_mm512_shuffle_i32x4(fold0_2, fold0_3, 0x88),
+                                         _mm512_shuffle_i32x4(fold0_2, fold0_3, 0xDD));
+      __m512i row_sums = _mm512_add_epi64(_mm512_unpacklo_epi64(fold1_0, fold1_1),
+                                          _mm512_unpackhi_epi64(fold1_0, fold1_1));
+      // Lane table (row in each lane of the first vector after each stage):
+      //   stage 1, 8-lane blocks: r0 r0 r0 r0 r2 r2 r2 r2
+      //   stage 2, 4-lane blocks: r0 r0 r2 r2 r4 r4 r6 r6
+      //   stage 3, 2-lane blocks: r0 r1 r2 r3 r4 r5 r6 r7
+      _mm512_storeu_si512((void*)(output + i), row_sums);
     }
-    // predicated tail: lanes past the row end read the identity
-    if (j < cols) {
-      __m512i tail0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                              (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                              input + i * stride + j);
-      __m512i tail0_w0 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail0, 0));
-      acc_r0 = _mm512_add_epi64(tail0_w0, acc_r0);
-      __m512i tail0_w1 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail0, 1));
-      acc_r0 = _mm512_add_epi64(tail0_w1, acc_r0);
-      __m512i tail1 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                              (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                              input + i * stride + j + stride);
-      __m512i tail1_w0 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail1, 0));
-      acc_r1 = _mm512_add_epi64(tail1_w0, acc_r1);
-      __m512i tail1_w1 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail1, 1));
-      acc_r1 = _mm512_add_epi64(tail1_w1, acc_r1);
-      __m512i tail2 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                              (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                              input + i * stride + j + 2 * stride);
-      __m512i tail2_w0 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail2, 0));
-      acc_r2 = _mm512_add_epi64(tail2_w0, acc_r2);
-      __m512i tail2_w1 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail2, 1));
-      acc_r2 = _mm512_add_epi64(tail2_w1, acc_r2);
-      __m512i tail3 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                              (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                              input + i * stride + j + 3 * stride);
-      __m512i tail3_w0 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail3, 0));
-      acc_r3 = _mm512_add_epi64(tail3_w0, acc_r3);
-      __m512i tail3_w1 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail3, 1));
-      acc_r3 = _mm512_add_epi64(tail3_w1, acc_r3);
-      __m512i tail4 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                              (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                              input + i * stride + j + 4 * stride);
-      __m512i tail4_w0 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail4, 0));
-      acc_r4 = _mm512_add_epi64(tail4_w0, acc_r4);
-      __m512i tail4_w1 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail4, 1));
-      acc_r4 = _mm512_add_epi64(tail4_w1, acc_r4);
-      __m512i tail5 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                              (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                              input + i * stride + j + 5 * stride);
-      __m512i tail5_w0 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail5, 0));
-      acc_r5 = _mm512_add_epi64(tail5_w0, acc_r5);
-      __m512i tail5_w1 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail5, 1));
-      acc_r5 = _mm512_add_epi64(tail5_w1, acc_r5);
-      __m512i tail6 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                              (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                              input + i * stride + j + 6 * stride);
-      __m512i tail6_w0 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail6, 0));
-      acc_r6 = _mm512_add_epi64(tail6_w0, acc_r6);
-      __m512i tail6_w1 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail6, 1));
-      acc_r6 = _mm512_add_epi64(tail6_w1, acc_r6);
-      __m512i tail7 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                              (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                              input + i * stride + j + 7 * stride);
-      __m512i tail7_w0 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail7, 0));
-      acc_r7 = _mm512_add_epi64(tail7_w0, acc_r7);
-      __m512i tail7_w1 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail7, 1));
-      acc_r7 = _mm512_add_epi64(tail7_w1, acc_r7);
+    // remaining rows one at a time
+    for (; i < rows; ++i) {
+      __m512i acc0 = _mm512_setzero_si512();
+      __m512i acc1 = _mm512_setzero_si512();
+      __m512i acc2 = _mm512_setzero_si512();
+      __m512i acc3 = _mm512_setzero_si512();
+      // 4 vectors per iteration
+      int64_t j = 0;
+      for (; j + 64 <= cols; j += 64) {
+        __m512i x0 = _mm512_loadu_si512((const void*)(input + i * stride + j));
+        __m512i x0_w0 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(x0, 0));
+        acc0 = _mm512_add_epi64(x0_w0, acc0);
+        __m512i x0_w1 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(x0, 1));
+        acc0 = _mm512_add_epi64(x0_w1, acc0);
+        __m512i x1 = _mm512_loadu_si512((const void*)(input + i * stride + j + 16));
+        __m512i x1_w0 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(x1, 0));
+        acc1 = _mm512_add_epi64(x1_w0, acc1);
+        __m512i x1_w1 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(x1, 1));
+        acc1 = _mm512_add_epi64(x1_w1, acc1);
+        __m512i x2 = _mm512_loadu_si512((const void*)(input + i * stride + j + 32));
+        __m512i x2_w0 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(x2, 0));
+        acc2 = _mm512_add_epi64(x2_w0, acc2);
+        __m512i x2_w1 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(x2, 1));
+        acc2 = _mm512_add_epi64(x2_w1, acc2);
+        __m512i x3 = _mm512_loadu_si512((const void*)(input + i * stride + j + 48));
+        __m512i x3_w0 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(x3, 0));
+        acc3 = _mm512_add_epi64(x3_w0, acc3);
+        __m512i x3_w1 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(x3, 1));
+        acc3 = _mm512_add_epi64(x3_w1, acc3);
+      }
+      // one vector at a time
+      for (; j + 16 <= cols; j += 16) {
+        __m512i x0 = _mm512_loadu_si512((const void*)(input + i * stride + j));
+        __m512i x0_w0 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(x0, 0));
+        acc0 = _mm512_add_epi64(x0_w0, acc0);
+        __m512i x0_w1 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(x0, 1));
+        acc0 = _mm512_add_epi64(x0_w1, acc0);
+      }
+      // predicated tail: lanes past the row end read the identity
+      if (j < cols) {
+        __m512i tail0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
+                                                (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                                input + i * stride + j);
+        __m512i tail0_w0 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail0, 0));
+        acc0 = _mm512_add_epi64(tail0_w0, acc0);
+        __m512i tail0_w1 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail0, 1));
+        acc0 = _mm512_add_epi64(tail0_w1, acc0);
+      }
+      acc0 = _mm512_add_epi64(acc1, acc0);
+      acc2 = _mm512_add_epi64(acc3, acc2);
+      acc0 = _mm512_add_epi64(acc2, acc0);
+      __m256i row_sum_v256 =
+          _mm256_add_epi64(_mm512_castsi512_si256(acc0), _mm512_extracti64x4_epi64(acc0, 1));
+      __m128i row_sum_v = _mm_add_epi64(_mm256_castsi256_si128(row_sum_v256),
+                                        _mm256_extracti128_si256(row_sum_v256, 1));
+      row_sum_v = _mm_add_epi64(row_sum_v, _mm_srli_si128(row_sum_v, 8));
+      uint64_t row_sum = (uint64_t)(int64_t)_mm_cvtsi128_si64(row_sum_v);
+      output[i] = (int64_t)row_sum;
     }
-    __m512i fold0_0 = _mm512_add_epi64(_mm512_shuffle_i32x4(acc_r0, acc_r2, 0x44),
-                                       _mm512_shuffle_i32x4(acc_r0, acc_r2, 0xEE));
-    __m512i fold0_1 = _mm512_add_epi64(_mm512_shuffle_i32x4(acc_r4, acc_r6, 0x44),
-                                       _mm512_shuffle_i32x4(acc_r4, acc_r6, 0xEE));
-    __m512i fold0_2 = _mm512_add_epi64(_mm512_shuffle_i32x4(acc_r1, acc_r3, 0x44),
-                                       _mm512_shuffle_i32x4(acc_r1, acc_r3, 0xEE));
-    __m512i fold0_3 = _mm512_add_epi64(_mm512_shuffle_i32x4(acc_r5, acc_r7, 0x44),
-                                       _mm512_shuffle_i32x4(acc_r5, acc_r7, 0xEE));
-    __m512i fold1_0 = _mm512_add_epi64(_mm512_shuffle_i32x4(fold0_0, fold0_1, 0x88),
-                                       _mm512_shuffle_i32x4(fold0_0, fold0_1, 0xDD));
-    __m512i fold1_1 = _mm512_add_epi64(_mm512_shuffle_i32x4(fold0_2, fold0_3, 0x88),
-                                       _mm512_shuffle_i32x4(fold0_2, fold0_3, 0xDD));
-    __m512i row_sums = _mm512_add_epi64(_mm512_unpacklo_epi64(fold1_0, fold1_1),
-                                        _mm512_unpackhi_epi64(fold1_0, fold1_1));
-    // Lane table (row in each lane of the first vector after each stage):
-    //   stage 1, 8-lane blocks: r0 r0 r0 r0 r2 r2 r2 r2
-    //   stage 2, 4-lane blocks: r0 r0 r2 r2 r4 r4 r6 r6
-    //   stage 3, 2-lane blocks: r0 r1 r2 r3 r4 r5 r6 r7
-    _mm512_storeu_si512((void*)(output + i), row_sums);
   }
-  // remaining rows one at a time
-  for (; i < rows; ++i) {
-    __m512i acc0 = _mm512_setzero_si512();
-    __m512i acc1 = _mm512_setzero_si512();
-    __m512i acc2 = _mm512_setzero_si512();
-    __m512i acc3 = _mm512_setzero_si512();
-    // 4 vectors per iteration
-    int64_t j = 0;
-    for (; j + 64 <= cols; j += 64) {
-      __m512i x0 = _mm512_loadu_si512((const void*)(input + i * stride + j));
-      __m512i x0_w0 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(x0, 0));
-      acc0 = _mm512_add_epi64(x0_w0, acc0);
-      __m512i x0_w1 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(x0, 1));
-      acc0 = _mm512_add_epi64(x0_w1, acc0);
-      __m512i x1 = _mm512_loadu_si512((const void*)(input + i * stride + j + 16));
-      __m512i x1_w0 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(x1, 0));
-      acc1 = _mm512_add_epi64(x1_w0, acc1);
-      __m512i x1_w1 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(x1, 1));
-      acc1 = _mm512_add_epi64(x1_w1, acc1);
-      __m512i x2 = _mm512_loadu_si512((const void*)(input + i * stride + j + 32));
-      __m512i x2_w0 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(x2, 0));
-      acc2 = _mm512_add_epi64(x2_w0, acc2);
-      __m512i x2_w1 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(x2, 1));
-      acc2 = _mm512_add_epi64(x2_w1, acc2);
-      __m512i x3 = _mm512_loadu_si512((const void*)(input + i * stride + j + 48));
-      __m512i x3_w0 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(x3, 0));
-      acc3 = _mm512_add_epi64(x3_w0, acc3);
-      __m512i x3_w1 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(x3, 1));
-      acc3 = _mm512_add_epi64(x3_w1, acc3);
+  // long rows: accumulators per row
+  if (63 < cols) {
+    int64_t i = 0;
+    for (; i < rows; ++i) {
+      __m512i acc0 = _mm512_setzero_si512();
+      __m512i acc1 = _mm512_setzero_si512();
+      __m512i acc2 = _mm512_setzero_si512();
+      __m512i acc3 = _mm512_setzero_si512();
+      // 4 vectors per iteration
+      int64_t j = 0;
+      for (; j + 64 <= cols; j += 64) {
+        __m512i x0 = _mm512_loadu_si512((const void*)(input + i * stride + j));
+        __m512i x0_w0 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(x0, 0));
+        acc0 = _mm512_add_epi64(x0_w0, acc0);
+        __m512i x0_w1 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(x0, 1));
+        acc0 = _mm512_add_epi64(x0_w1, acc0);
+        __m512i x1 = _mm512_loadu_si512((const void*)(input + i * stride + j + 16));
+        __m512i x1_w0 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(x1, 0));
+        acc1 = _mm512_add_epi64(x1_w0, acc1);
+        __m512i x1_w1 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(x1, 1));
+        acc1 = _mm512_add_epi64(x1_w1, acc1);
+        __m512i x2 = _mm512_loadu_si512((const void*)(input + i * stride + j + 32));
+        __m512i x2_w0 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(x2, 0));
+        acc2 = _mm512_add_epi64(x2_w0, acc2);
+        __m512i x2_w1 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(x2, 1));
+        acc2 = _mm512_add_epi64(x2_w1, acc2);
+        __m512i x3 = _mm512_loadu_si512((const void*)(input + i * stride + j + 48));
+        __m512i x3_w0 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(x3, 0));
+        acc3 = _mm512_add_epi64(x3_w0, acc3);
+        __m512i x3_w1 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(x3, 1));
+        acc3 = _mm512_add_epi64(x3_w1, acc3);
+      }
+      // one vector at a time
+      for (; j + 16 <= cols; j += 16) {
+        __m512i x0 = _mm512_loadu_si512((const void*)(input + i * stride + j));
+        __m512i x0_w0 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(x0, 0));
+        acc0 = _mm512_add_epi64(x0_w0, acc0);
+        __m512i x0_w1 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(x0, 1));
+        acc0 = _mm512_add_epi64(x0_w1, acc0);
+      }
+      // predicated tail: lanes past the row end read the identity
+      if (j < cols) {
+        __m512i tail0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
+                                                (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                                input + i * stride + j);
+        __m512i tail0_w0 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail0, 0));
+        acc0 = _mm512_add_epi64(tail0_w0, acc0);
+        __m512i tail0_w1 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail0, 1));
+        acc0 = _mm512_add_epi64(tail0_w1, acc0);
+      }
+      acc0 = _mm512_add_epi64(acc1, acc0);
+      acc2 = _mm512_add_epi64(acc3, acc2);
+      acc0 = _mm512_add_epi64(acc2, acc0);
+      __m256i row_sum_v256 =
+          _mm256_add_epi64(_mm512_castsi512_si256(acc0), _mm512_extracti64x4_epi64(acc0, 1));
+      __m128i row_sum_v = _mm_add_epi64(_mm256_castsi256_si128(row_sum_v256),
+                                        _mm256_extracti128_si256(row_sum_v256, 1));
+      row_sum_v = _mm_add_epi64(row_sum_v, _mm_srli_si128(row_sum_v, 8));
+      uint64_t row_sum = (uint64_t)(int64_t)_mm_cvtsi128_si64(row_sum_v);
+      output[i] = (int64_t)row_sum;
     }
-    // one vector at a time
-    for (; j + 16 <= cols; j += 16) {
-      __m512i x0 = _mm512_loadu_si512((const void*)(input + i * stride + j));
-      __m512i x0_w0 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(x0, 0));
-      acc0 = _mm512_add_epi64(x0_w0, acc0);
-      __m512i x0_w1 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(x0, 1));
-      acc0 = _mm512_add_epi64(x0_w1, acc0);
-    }
-    // predicated tail: lanes past the row end read the identity
-    if (j < cols) {
-      __m512i tail0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                              (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                              input + i * stride + j);
-      __m512i tail0_w0 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail0, 0));
-      acc0 = _mm512_add_epi64(tail0_w0, acc0);
-      __m512i tail0_w1 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail0, 1));
-      acc0 = _mm512_add_epi64(tail0_w1, acc0);
-    }
-    acc0 = _mm512_add_epi64(acc1, acc0);
-    acc2 = _mm512_add_epi64(acc3, acc2);
-    acc0 = _mm512_add_epi64(acc2, acc0);
-    __m256i row_sum_v256 =
-        _mm256_add_epi64(_mm512_castsi512_si256(acc0), _mm512_extracti64x4_epi64(acc0, 1));
-    __m128i row_sum_v = _mm_add_epi64(_mm256_castsi256_si128(row_sum_v256),
-                                      _mm256_extracti128_si256(row_sum_v256, 1));
-    row_sum_v = _mm_add_epi64(row_sum_v, _mm_srli_si128(row_sum_v, 8));
-    uint64_t row_sum = (uint64_t)(int64_t)_mm_cvtsi128_si64(row_sum_v);
-    output[i] = (int64_t)row_sum;
   }
 }
 #endif
@@ -241,6 +307,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_i32_to
 // ---- avx2 (256-bit vectors)
 // strategy vector_accumulator: vector accumulators, one horizontal reduction per row
 // rows are reduced 4 at a time; their 4 final horizontal reductions share one fold network (2 stages)
+// rows shorter than 32 columns take the blocks of rows, longer rows accumulators of their own (chosen at run time)
 // inputs are widened to i64 in 2 parts per vector
 // tails: masked loads (32/64-bit) or a staged copy (8/16-bit), identity elsewhere
 // uses fold network for the final reductions of several rows (vshufi32x4/vperm2i128, vunpck, vshufps)
@@ -252,147 +319,215 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_i32_to
 __attribute__((target("avx2"))) void rowsum_i32_to_i64_avx2(const int32_t* input, int64_t rows,
                                                             int64_t cols, int64_t stride,
                                                             int64_t* output) {
-  // 4 rows per block
-  int64_t i = 0;
-  for (; i + 4 <= rows; i += 4) {
-    __m256i acc_r0 = _mm256_setzero_si256();
-    __m256i acc_r1 = _mm256_setzero_si256();
-    __m256i acc_r2 = _mm256_setzero_si256();
-    __m256i acc_r3 = _mm256_setzero_si256();
-    int64_t j = 0;
-    for (; j + 8 <= cols; j += 8) {
-      __m256i x_r0 = _mm256_loadu_si256((const __m256i*)(input + i * stride + j));
-      __m256i x_r0_w0 = _mm256_cvtepi32_epi64(_mm256_extracti128_si256(x_r0, 0));
-      acc_r0 = _mm256_add_epi64(x_r0_w0, acc_r0);
-      __m256i x_r0_w1 = _mm256_cvtepi32_epi64(_mm256_extracti128_si256(x_r0, 1));
-      acc_r0 = _mm256_add_epi64(x_r0_w1, acc_r0);
-      __m256i x_r1 = _mm256_loadu_si256((const __m256i*)(input + i * stride + j + stride));
-      __m256i x_r1_w0 = _mm256_cvtepi32_epi64(_mm256_extracti128_si256(x_r1, 0));
-      acc_r1 = _mm256_add_epi64(x_r1_w0, acc_r1);
-      __m256i x_r1_w1 = _mm256_cvtepi32_epi64(_mm256_extracti128_si256(x_r1, 1));
-      acc_r1 = _mm256_add_epi64(x_r1_w1, acc_r1);
-      __m256i x_r2 = _mm256_loadu_si256((const __m256i*)(input + i * stride + j + 2 * stride));
-      __m256i x_r2_w0 = _mm256_cvtepi32_epi64(_mm256_extracti128_si256(x_r2, 0));
-      acc_r2 = _mm256_add_epi64(x_r2_w0, acc_r2);
-      __m256i x_r2_w1 = _mm256_cvtepi32_epi64(_mm256_extracti128_si256(x_r2, 1));
-      acc_r2 = _mm256_add_epi64(x_r2_w1, acc_r2);
-      __m256i x_r3 = _mm256_loadu_si256((const __m256i*)(input + i * stride + j + 3 * stride));
-      __m256i x_r3_w0 = _mm256_cvtepi32_epi64(_mm256_extracti128_si256(x_r3, 0));
-      acc_r3 = _mm256_add_epi64(x_r3_w0, acc_r3);
-      __m256i x_r3_w1 = _mm256_cvtepi32_epi64(_mm256_extracti128_si256(x_r3, 1));
-      acc_r3 = _mm256_add_epi64(x_r3_w1, acc_r3);
+  // short rows: blocks of rows
+  if (cols < 32) {
+    // 4 rows per block
+    int64_t i = 0;
+    for (; i + 4 <= rows; i += 4) {
+      __m256i acc_r0 = _mm256_setzero_si256();
+      __m256i acc_r1 = _mm256_setzero_si256();
+      __m256i acc_r2 = _mm256_setzero_si256();
+      __m256i acc_r3 = _mm256_setzero_si256();
+      int64_t j = 0;
+      for (; j + 8 <= cols; j += 8) {
+        __m256i x_r0 = _mm256_loadu_si256((const __m256i*)(input + i * stride + j));
+        __m256i x_r0_w0 = _mm256_cvtepi32_epi64(_mm256_extracti128_si256(x_r0, 0));
+        acc_r0 = _mm256_add_epi64(x_r0_w0, acc_r0);
+        __m256i x_r0_w1 = _mm256_cvtepi32_epi64(_mm256_extracti128_si256(x_r0, 1));
+        acc_r0 = _mm256_add_epi64(x_r0_w1, acc_r0);
+        __m256i x_r1 = _mm256_loadu_si256((const __m256i*)(input + i * stride + j + stride));
+        __m256i x_r1_w0 = _mm256_cvtepi32_epi64(_mm256_extracti128_si256(x_r1, 0));
+        acc_r1 = _mm256_add_epi64(x_r1_w0, acc_r1);
+        __m256i x_r1_w1 = _mm256_cvtepi32_epi64(_mm256_extracti128_si256(x_r1, 1));
+        acc_r1 = _mm256_add_epi64(x_r1_w1, acc_r1);
+        __m256i x_r2 = _mm256_loadu_si256((const __m256i*)(input + i * stride + j + 2 * stride));
+        __m256i x_r2_w0 = _mm256_cvtepi32_epi64(_mm256_extracti128_si256(x_r2, 0));
+        acc_r2 = _mm256_add_epi64(x_r2_w0, acc_r2);
+        __m256i x_r2_w1 = _mm256_cvtepi32_epi64(_mm256_extracti128_si256(x_r2, 1));
+        acc_r2 = _mm256_add_epi64(x_r2_w1, acc_r2);
+        __m256i x_r3 = _mm256_loadu_si256((const __m256i*)(input + i * stride + j + 3 * stride));
+        __m256i x_r3_w0 = _mm256_cvtepi32_epi64(_mm256_extracti128_si256(x_r3, 0));
+        acc_r3 = _mm256_add_epi64(x_r3_w0, acc_r3);
+        __m256i x_r3_w1 = _mm256_cvtepi32_epi64(_mm256_extracti128_si256(x_r3, 1));
+        acc_r3 = _mm256_add_epi64(x_r3_w1, acc_r3);
+      }
+      // predicated tail: lanes past the row end read the identity
+      if (j < cols) {
+        const __m256i tail0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(cols - j)),
+                                                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+        __m256i tail0 = _mm256_blendv_epi8(
+            _mm256_setzero_si256(),
+            _mm256_maskload_epi32((const int*)(input + i * stride + j), tail0_active),
+            tail0_active);
+        __m256i tail0_w0 = _mm256_cvtepi32_epi64(_mm256_extracti128_si256(tail0, 0));
+        acc_r0 = _mm256_add_epi64(tail0_w0, acc_r0);
+        __m256i tail0_w1 = _mm256_cvtepi32_epi64(_mm256_extracti128_si256(tail0, 1));
+        acc_r0 = _mm256_add_epi64(tail0_w1, acc_r0);
+        const __m256i tail1_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(cols - j)),
+                                                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+        __m256i tail1 = _mm256_blendv_epi8(
+            _mm256_setzero_si256(),
+            _mm256_maskload_epi32((const int*)(input + i * stride + j + stride), tail1_active),
+            tail1_active);
+        __m256i tail1_w0 = _mm256_cvtepi32_epi64(_mm256_extracti128_si256(tail1, 0));
+        acc_r1 = _mm256_add_epi64(tail1_w0, acc_r1);
+        __m256i tail1_w1 = _mm256_cvtepi32_epi64(_mm256_extracti128_si256(tail1, 1));
+        acc_r1 = _mm256_add_epi64(tail1_w1, acc_r1);
+        const __m256i tail2_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(cols - j)),
+                                                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+        __m256i tail2 = _mm256_blendv_epi8(
+            _mm256_setzero_si256(),
+            _mm256_maskload_epi32((const int*)(input + i * stride + j + 2 * stride), tail2_active),
+            tail2_active);
+        __m256i tail2_w0 = _mm256_cvtepi32_epi64(_mm256_extracti128_si256(tail2, 0));
+        acc_r2 = _mm256_add_epi64(tail2_w0, acc_r2);
+        __m256i tail2_w1 = _mm256_cvtepi32_epi64(_mm256_extracti128_si256(tail2, 1));
+        acc_r2 = _mm256_add_epi64(tail2_w1, acc_r2);
+        const __m256i tail3_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(cols - j)),
+                                                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+        __m256i tail3 = _mm256_blendv_epi8(
+            _mm256_setzero_si256(),
+            _mm256_maskload_epi32((const int*)(input + i * stride + j + 3 * stride), tail3_active),
+            tail3_active);
+        __m256i tail3_w0 = _mm256_cvtepi32_epi64(_mm256_extracti128_si256(tail3, 0));
+        acc_r3 = _mm256_add_epi64(tail3_w0, acc_r3);
+        __m256i tail3_w1 = _mm256_cvtepi32_epi64(_mm256_extracti128_si256(tail3, 1));
+        acc_r3 = _mm256_add_epi64(tail3_w1, acc_r3);
+      }
+      __m256i fold0_0 = _mm256_add_epi64(_mm256_permute2x128_si256(acc_r0, acc_r2, 0x20),
+                                         _mm256_permute2x128_si256(acc_r0, acc_r2, 0x31));
+      __m256i fold0_1 = _mm256_add_epi64(_mm256_permute2x128_si256(acc_r1, acc_r3, 0x20),
+                                         _mm256_permute2x128_si256(acc_r1, acc_r3, 0x31));
+      __m256i row_sums = _mm256_add_epi64(_mm256_unpacklo_epi64(fold0_0, fold0_1),
+                                          _mm256_unpackhi_epi64(fold0_0, fold0_1));
+      // Lane table (row in each lane of the first vector after each stage):
+      //   stage 1, 4-lane blocks: r0 r0 r2 r2
+      //   stage 2, 2-lane blocks: r0 r1 r2 r3
+      _mm256_storeu_si256((__m256i*)(output + i), row_sums);
     }
-    // predicated tail: lanes past the row end read the identity
-    if (j < cols) {
-      const __m256i tail0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(cols - j)),
-                                                      _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-      __m256i tail0 = _mm256_blendv_epi8(
-          _mm256_setzero_si256(),
-          _mm256_maskload_epi32((const int*)(input + i * stride + j), tail0_active), tail0_active);
-      __m256i tail0_w0 = _mm256_cvtepi32_epi64(_mm256_extracti128_si256(tail0, 0));
-      acc_r0 = _mm256_add_epi64(tail0_w0, acc_r0);
-      __m256i tail0_w1 = _mm256_cvtepi32_epi64(_mm256_extracti128_si256(tail0, 1));
-      acc_r0 = _mm256_add_epi64(tail0_w1, acc_r0);
-      const __m256i tail1_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(cols - j)),
-                                                      _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-      __m256i tail1 = _mm256_blendv_epi8(
-          _mm256_setzero_si256(),
-          _mm256_maskload_epi32((const int*)(input + i * stride + j + stride), tail1_active),
-          tail1_active);
-      __m256i tail1_w0 = _mm256_cvtepi32_epi64(_mm256_extracti128_si256(tail1, 0));
-      acc_r1 = _mm256_add_epi64(tail1_w0, acc_r1);
-      __m256i tail1_w1 = _mm256_cvtepi32_epi64(_mm256_extracti128_si256(tail1, 1));
-      acc_r1 = _mm256_add_epi64(tail1_w1, acc_r1);
-      const __m256i tail2_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(cols - j)),
-                                                      _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-      __m256i tail2 = _mm256_blendv_epi8(
-          _mm256_setzero_si256(),
-          _mm256_maskload_epi32((const int*)(input + i * stride + j + 2 * stride), tail2_active),
-          tail2_active);
-      __m256i tail2_w0 = _mm256_cvtepi32_epi64(_mm256_extracti128_si256(tail2, 0));
-      acc_r2 = _mm256_add_epi64(tail2_w0, acc_r2);
-      __m256i tail2_w1 = _mm256_cvtepi32_epi64(_mm256_extracti128_si256(tail2, 1));
-      acc_r2 = _mm256_add_epi64(tail2_w1, acc_r2);
-      const __m256i tail3_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(cols - j)),
-                                                      _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-      __m256i tail3 = _mm256_blendv_epi8(
-          _mm256_setzero_si256(),
-          _mm256_maskload_epi32((const int*)(input + i * stride + j + 3 * stride), tail3_active),
-          tail3_active);
-      __m256i tail3_w0 = _mm256_cvtepi32_epi64(_mm256_extracti128_si256(tail3, 0));
-      acc_r3 = _mm256_add_epi64(tail3_w0, acc_r3);
-      __m256i tail3_w1 = _mm256_cvtepi32_epi64(_mm256_extracti128_si256(tail3, 1));
-      acc_r3 = _mm256_add_epi64(tail3_w1, acc_r3);
+    // remaining rows one at a time
+    for (; i < rows; ++i) {
+      __m256i acc0 = _mm256_setzero_si256();
+      __m256i acc1 = _mm256_setzero_si256();
+      __m256i acc2 = _mm256_setzero_si256();
+      __m256i acc3 = _mm256_setzero_si256();
+      // 4 vectors per iteration
+      int64_t j = 0;
+      for (; j + 32 <= cols; j += 32) {
+        __m256i x0 = _mm256_loadu_si256((const __m256i*)(input + i * stride + j));
+        __m256i x0_w0 = _mm256_cvtepi32_epi64(_mm256_extracti128_si256(x0, 0));
+        acc0 = _mm256_add_epi64(x0_w0, acc0);
+        __m256i x0_w1 = _mm256_cvtepi32_epi64(_mm256_extracti128_si256(x0, 1));
+        acc0 = _mm256_add_epi64(x0_w1, acc0);
+        __m256i x1 = _mm256_loadu_si256((const __m256i*)(input + i * stride + j + 8));
+        __m256i x1_w0 = _mm256_cvtepi32_epi64(_mm256_extracti128_si256(x1, 0));
+        acc1 = _mm256_add_epi64(x1_w0, acc1);
+        __m256i x1_w1 = _mm256_cvtepi32_epi64(_mm256_extracti128_si256(x1, 1));
+        acc1 = _mm256_add_epi64(x1_w1, acc1);
+        __m256i x2 = _mm256_loadu_si256((const __m256i*)(input + i * stride + j + 16));
+        __m256i x2_w0 = _mm256_cvtepi32_epi64(_mm256_extracti128_si256(x2, 0));
+        acc2 = _mm256_add_epi64(x2_w0, acc2);
+        __m256i x2_w1 = _mm256_cvtepi32_epi64(_mm256_extracti128_si256(x2, 1));
+        acc2 = _mm256_add_epi64(x2_w1, acc2);
+        __m256i x3 = _mm256_loadu_si256((const __m256i*)(input + i * stride + j + 24));
+        __m256i x3_w0 = _mm256_cvtepi32_epi64(_mm256_extracti128_si256(x3, 0));
+        acc3 = _mm256_add_epi64(x3_w0, acc3);
+        __m256i x3_w1 = _mm256_cvtepi32_epi64(_mm256_extracti128_si256(x3, 1));
+        acc3 = _mm256_add_epi64(x3_w1, acc3);
+      }
+      // one vector at a time
+      for (; j + 8 <= cols; j += 8) {
+        __m256i x0 = _mm256_loadu_si256((const __m256i*)(input + i * stride + j));
+        __m256i x0_w0 = _mm256_cvtepi32_epi64(_mm256_extracti128_si256(x0, 0));
+        acc0 = _mm256_add_epi64(x0_w0, acc0);
+        __m256i x0_w1 = _mm256_cvtepi32_epi64(_mm256_extracti128_si256(x0, 1));
+        acc0 = _mm256_add_epi64(x0_w1, acc0);
+      }
+      // predicated tail: lanes past the row end read the identity
+      if (j < cols) {
+        const __m256i tail0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(cols - j)),
+                                                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+        __m256i tail0 = _mm256_blendv_epi8(
+            _mm256_setzero_si256(),
+            _mm256_maskload_epi32((const int*)(input + i * stride + j), tail0_active),
+            tail0_active);
+        __m256i tail0_w0 = _mm256_cvtepi32_epi64(_mm256_extracti128_si256(tail0, 0));
+        acc0 = _mm256_add_epi64(tail0_w0, acc0);
+        __m256i tail0_w1 = _mm256_cvtepi32_epi64(_mm256_extracti128_si256(tail0, 1));
+        acc0 = _mm256_add_epi64(tail0_w1, acc0);
+      }
+      acc0 = _mm256_add_epi64(acc1, acc0);
+      acc2 = _mm256_add_epi64(acc3, acc2);
+      acc0 = _mm256_add_epi64(acc2, acc0);
+      __m128i row_sum_v =
+          _mm_add_epi64(_mm256_castsi256_si128(acc0), _mm256_extracti128_si256(acc0, 1));
+      row_sum_v = _mm_add_epi64(row_sum_v, _mm_srli_si128(row_sum_v, 8));
+      uint64_t row_sum = (uint64_t)(int64_t)_mm_cvtsi128_si64(row_sum_v);
+      output[i] = (int64_t)row_sum;
     }
-    __m256i fold0_0 = _mm256_add_epi64(_mm256_permute2x128_si256(acc_r0, acc_r2, 0x20),
-                                       _mm256_permute2x128_si256(acc_r0, acc_r2, 0x31));
-    __m256i fold0_1 = _mm256_add_epi64(_mm256_permute2x128_si256(acc_r1, acc_r3, 0x20),
-                                       _mm256_permute2x128_si256(acc_r1, acc_r3, 0x31));
-    __m256i row_sums = _mm256_add_epi64(_mm256_unpacklo_epi64(fold0_0, fold0_1),
-                                        _mm256_unpackhi_epi64(fold0_0, fold0_1));
-    // Lane table (row in each lane of the first vector after each stage):
-    //   stage 1, 4-lane blocks: r0 r0 r2 r2
-    //   stage 2, 2-lane blocks: r0 r1 r2 r3
-    _mm256_storeu_si256((__m256i*)(output + i), row_sums);
   }
-  // remaining rows one at a time
-  for (; i < rows; ++i) {
-    __m256i acc0 = _mm256_setzero_si256();
-    __m256i acc1 = _mm256_setzero_si256();
-    __m256i acc2 = _mm256_setzero_si256();
-    __m256i acc3 = _mm256_setzero_si256();
-    // 4 vectors per iteration
-    int64_t j = 0;
-    for (; j + 32 <= cols; j += 32) {
-      __m256i x0 = _mm256_loadu_si256((const __m256i*)(input + i * stride + j));
-      __m256i x0_w0 = _mm256_cvtepi32_epi64(_mm256_extracti128_si256(x0, 0));
-      acc0 = _mm256_add_epi64(x0_w0, acc0);
-      __m256i x0_w1 = _mm256_cvtepi32_epi64(_mm256_extracti128_si256(x0, 1));
-      acc0 = _mm256_add_epi64(x0_w1, acc0);
-      __m256i x1 = _mm256_loadu_si256((const __m256i*)(input + i * stride + j + 8));
-      __m256i x1_w0 = _mm256_cvtepi32_epi64(_mm256_extracti128_si256(x1, 0));
-      acc1 = _mm256_add_epi64(x1_w0, acc1);
-      __m256i x1_w1 = _mm256_cvtepi32_epi64(_mm256_extracti128_si256(x1, 1));
-      acc1 = _mm256_add_epi64(x1_w1, acc1);
-      __m256i x2 = _mm256_loadu_si256((const __m256i*)(input + i * stride + j + 16));
-      __m256i x2_w0 = _mm256_cvtepi32_epi64(_mm256_extracti128_si256(x2, 0));
-      acc2 = _mm256_add_epi64(x2_w0, acc2);
-      __m256i x2_w1 = _mm256_cvtepi32_epi64(_mm256_extracti128_si256(x2, 1));
-      acc2 = _mm256_add_epi64(x2_w1, acc2);
-      __m256i x3 = _mm256_loadu_si256((const __m256i*)(input + i * stride + j + 24));
-      __m256i x3_w0 = _mm256_cvtepi32_epi64(_mm256_extracti128_si256(x3, 0));
-      acc3 = _mm256_add_epi64(x3_w0, acc3);
-      __m256i x3_w1 = _mm256_cvtepi32_epi64(_mm256_extracti128_si256(x3, 1));
-      acc3 = _mm256_add_epi64(x3_w1, acc3);
+  // long rows: accumulators per row
+  if (31 < cols) {
+    int64_t i = 0;
+    for (; i < rows; ++i) {
+      __m256i acc0 = _mm256_setzero_si256();
+      __m256i acc1 = _mm256_setzero_si256();
+      __m256i acc2 = _mm256_setzero_si256();
+      __m256i acc3 = _mm256_setzero_si256();
+      // 4 vectors per iteration
+      int64_t j = 0;
+      for (; j + 32 <= cols; j += 32) {
+        __m256i x0 = _mm256_loadu_si256((const __m256i*)(input + i * stride + j));
+        __m256i x0_w0 = _mm256_cvtepi32_epi64(_mm256_extracti128_si256(x0, 0));
+        acc0 = _mm256_add_epi64(x0_w0, acc0);
+        __m256i x0_w1 = _mm256_cvtepi32_epi64(_mm256_extracti128_si256(x0, 1));
+        acc0 = _mm256_add_epi64(x0_w1, acc0);
+        __m256i x1 = _mm256_loadu_si256((const __m256i*)(input + i * stride + j + 8));
+        __m256i x1_w0 = _mm256_cvtepi32_epi64(_mm256_extracti128_si256(x1, 0));
+        acc1 = _mm256_add_epi64(x1_w0, acc1);
+        __m256i x1_w1 = _mm256_cvtepi32_epi64(_mm256_extracti128_si256(x1, 1));
+        acc1 = _mm256_add_epi64(x1_w1, acc1);
+        __m256i x2 = _mm256_loadu_si256((const __m256i*)(input + i * stride + j + 16));
+        __m256i x2_w0 = _mm256_cvtepi32_epi64(_mm256_extracti128_si256(x2, 0));
+        acc2 = _mm256_add_epi64(x2_w0, acc2);
+        __m256i x2_w1 = _mm256_cvtepi32_epi64(_mm256_extracti128_si256(x2, 1));
+        acc2 = _mm256_add_epi64(x2_w1, acc2);
+        __m256i x3 = _mm256_loadu_si256((const __m256i*)(input + i * stride + j + 24));
+        __m256i x3_w0 = _mm256_cvtepi32_epi64(_mm256_extracti128_si256(x3, 0));
+        acc3 = _mm256_add_epi64(x3_w0, acc3);
+        __m256i x3_w1 = _mm256_cvtepi32_epi64(_mm256_extracti128_si256(x3, 1));
+        acc3 = _mm256_add_epi64(x3_w1, acc3);
+      }
+      // one vector at a time
+      for (; j + 8 <= cols; j += 8) {
+        __m256i x0 = _mm256_loadu_si256((const __m256i*)(input + i * stride + j));
+        __m256i x0_w0 = _mm256_cvtepi32_epi64(_mm256_extracti128_si256(x0, 0));
+        acc0 = _mm256_add_epi64(x0_w0, acc0);
+        __m256i x0_w1 = _mm256_cvtepi32_epi64(_mm256_extracti128_si256(x0, 1));
+        acc0 = _mm256_add_epi64(x0_w1, acc0);
+      }
+      // predicated tail: lanes past the row end read the identity
+      if (j < cols) {
+        const __m256i tail0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(cols - j)),
+                                                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+        __m256i tail0 = _mm256_blendv_epi8(
+            _mm256_setzero_si256(),
+            _mm256_maskload_epi32((const int*)(input + i * stride + j), tail0_active),
+            tail0_active);
+        __m256i tail0_w0 = _mm256_cvtepi32_epi64(_mm256_extracti128_si256(tail0, 0));
+        acc0 = _mm256_add_epi64(tail0_w0, acc0);
+        __m256i tail0_w1 = _mm256_cvtepi32_epi64(_mm256_extracti128_si256(tail0, 1));
+        acc0 = _mm256_add_epi64(tail0_w1, acc0);
+      }
+      acc0 = _mm256_add_epi64(acc1, acc0);
+      acc2 = _mm256_add_epi64(acc3, acc2);
+      acc0 = _mm256_add_epi64(acc2, acc0);
+      __m128i row_sum_v =
+          _mm_add_epi64(_mm256_castsi256_si128(acc0), _mm256_extracti128_si256(acc0, 1));
+      row_sum_v = _mm_add_epi64(row_sum_v, _mm_srli_si128(row_sum_v, 8));
+      uint64_t row_sum = (uint64_t)(int64_t)_mm_cvtsi128_si64(row_sum_v);
+      output[i] = (int64_t)row_sum;
     }
-    // one vector at a time
-    for (; j + 8 <= cols; j += 8) {
-      __m256i x0 = _mm256_loadu_si256((const __m256i*)(input + i * stride + j));
-      __m256i x0_w0 = _mm256_cvtepi32_epi64(_mm256_extracti128_si256(x0, 0));
-      acc0 = _mm256_add_epi64(x0_w0, acc0);
-      __m256i x0_w1 = _mm256_cvtepi32_epi64(_mm256_extracti128_si256(x0, 1));
-      acc0 = _mm256_add_epi64(x0_w1, acc0);
-    }
-    // predicated tail: lanes past the row end read the identity
-    if (j < cols) {
-      const __m256i tail0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(cols - j)),
-                                                      _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-      __m256i tail0 = _mm256_blendv_epi8(
-          _mm256_setzero_si256(),
-          _mm256_maskload_epi32((const int*)(input + i * stride + j), tail0_active), tail0_active);
-      __m256i tail0_w0 = _mm256_cvtepi32_epi64(_mm256_extracti128_si256(tail0, 0));
-      acc0 = _mm256_add_epi64(tail0_w0, acc0);
-      __m256i tail0_w1 = _mm256_cvtepi32_epi64(_mm256_extracti128_si256(tail0, 1));
-      acc0 = _mm256_add_epi64(tail0_w1, acc0);
-    }
-    acc0 = _mm256_add_epi64(acc1, acc0);
-    acc2 = _mm256_add_epi64(acc3, acc2);
-    acc0 = _mm256_add_epi64(acc2, acc0);
-    __m128i row_sum_v =
-        _mm_add_epi64(_mm256_castsi256_si128(acc0), _mm256_extracti128_si256(acc0, 1));
-    row_sum_v = _mm_add_epi64(row_sum_v, _mm_srli_si128(row_sum_v, 8));
-    uint64_t row_sum = (uint64_t)(int64_t)_mm_cvtsi128_si64(row_sum_v);
-    output[i] = (int64_t)row_sum;
   }
 }
 #endif

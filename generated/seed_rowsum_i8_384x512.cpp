@@ -23,9 +23,8 @@
 // ---- avx512+vnni (512-bit vectors)
 // widening sum: vpdpbusd with a ones vector (4 int8 per int32 lane, one instruction)
 // strategy vector_accumulator: vector accumulators, one horizontal reduction per row
-// rows are reduced 16 at a time; their 16 final horizontal reductions share one fold network (4 stages)
 // tails: masked loads with the identity in inactive lanes
-// uses fold network for the final reductions of several rows (vshufi32x4/vperm2i128, vunpck, vshufps)
+// uses log2-step horizontal reduction (extract halves, then byte shifts)
 // uses vpdpbusd: 4 int8 products with a ones vector, accumulated per int32 lane
 
 #if defined(__x86_64__)
@@ -34,99 +33,35 @@ seed_rowsum_i8_384x512_avx512_vnni(const int8_t* input, int32_t* output) {
   constexpr int64_t kRows = 384;
   constexpr int64_t kCols = 512;
   const __m512i ones_u8 = _mm512_set1_epi8(1);
-  // 16 rows per block
   int64_t i = 0;
-  for (; i + 16 <= kRows; i += 16) {
-    __m512i acc_r0 = _mm512_setzero_si512();
-    __m512i acc_r1 = _mm512_setzero_si512();
-    __m512i acc_r2 = _mm512_setzero_si512();
-    __m512i acc_r3 = _mm512_setzero_si512();
-    __m512i acc_r4 = _mm512_setzero_si512();
-    __m512i acc_r5 = _mm512_setzero_si512();
-    __m512i acc_r6 = _mm512_setzero_si512();
-    __m512i acc_r7 = _mm512_setzero_si512();
-    __m512i acc_r8 = _mm512_setzero_si512();
-    __m512i acc_r9 = _mm512_setzero_si512();
-    __m512i acc_r10 = _mm512_setzero_si512();
-    __m512i acc_r11 = _mm512_setzero_si512();
-    __m512i acc_r12 = _mm512_setzero_si512();
-    __m512i acc_r13 = _mm512_setzero_si512();
-    __m512i acc_r14 = _mm512_setzero_si512();
-    __m512i acc_r15 = _mm512_setzero_si512();
+  for (; i < kRows; ++i) {
+    __m512i acc0 = _mm512_setzero_si512();
+    __m512i acc1 = _mm512_setzero_si512();
+    __m512i acc2 = _mm512_setzero_si512();
+    __m512i acc3 = _mm512_setzero_si512();
+    // 4 vectors per iteration
     int64_t j = 0;
-    for (; j + 64 <= kCols; j += 64) {
-      __m512i x_r0 = _mm512_loadu_si512((const void*)(input + i * kCols + j));
-      acc_r0 = _mm512_dpbusd_epi32(acc_r0, ones_u8, x_r0);
-      __m512i x_r1 = _mm512_loadu_si512((const void*)(input + i * kCols + j + kCols));
-      acc_r1 = _mm512_dpbusd_epi32(acc_r1, ones_u8, x_r1);
-      __m512i x_r2 = _mm512_loadu_si512((const void*)(input + i * kCols + j + 2 * kCols));
-      acc_r2 = _mm512_dpbusd_epi32(acc_r2, ones_u8, x_r2);
-      __m512i x_r3 = _mm512_loadu_si512((const void*)(input + i * kCols + j + 3 * kCols));
-      acc_r3 = _mm512_dpbusd_epi32(acc_r3, ones_u8, x_r3);
-      __m512i x_r4 = _mm512_loadu_si512((const void*)(input + i * kCols + j + 4 * kCols));
-      acc_r4 = _mm512_dpbusd_epi32(acc_r4, ones_u8, x_r4);
-      __m512i x_r5 = _mm512_loadu_si512((const void*)(input + i * kCols + j + 5 * kCols));
-      acc_r5 = _mm512_dpbusd_epi32(acc_r5, ones_u8, x_r5);
-      __m512i x_r6 = _mm512_loadu_si512((const void*)(input + i * kCols + j + 6 * kCols));
-      acc_r6 = _mm512_dpbusd_epi32(acc_r6, ones_u8, x_r6);
-      __m512i x_r7 = _mm512_loadu_si512((const void*)(input + i * kCols + j + 7 * kCols));
-      acc_r7 = _mm512_dpbusd_epi32(acc_r7, ones_u8, x_r7);
-      __m512i x_r8 = _mm512_loadu_si512((const void*)(input + i * kCols + j + 8 * kCols));
-      acc_r8 = _mm512_dpbusd_epi32(acc_r8, ones_u8, x_r8);
-      __m512i x_r9 = _mm512_loadu_si512((const void*)(input + i * kCols + j + 9 * kCols));
-      acc_r9 = _mm512_dpbusd_epi32(acc_r9, ones_u8, x_r9);
-      __m512i x_r10 = _mm512_loadu_si512((const void*)(input + i * kCols + j + 10 * kCols));
-      acc_r10 = _mm512_dpbusd_epi32(acc_r10, ones_u8, x_r10);
-      __m512i x_r11 = _mm512_loadu_si512((const void*)(input + i * kCols + j + 11 * kCols));
-      acc_r11 = _mm512_dpbusd_epi32(acc_r11, ones_u8, x_r11);
-      __m512i x_r12 = _mm512_loadu_si512((const void*)(input + i * kCols + j + 12 * kCols));
-      acc_r12 = _mm512_dpbusd_epi32(acc_r12, ones_u8, x_r12);
-      __m512i x_r13 = _mm512_loadu_si512((const void*)(input + i * kCols + j + 13 * kCols));
-      acc_r13 = _mm512_dpbusd_epi32(acc_r13, ones_u8, x_r13);
-      __m512i x_r14 = _mm512_loadu_si512((const void*)(input + i * kCols + j + 14 * kCols));
-      acc_r14 = _mm512_dpbusd_epi32(acc_r14, ones_u8, x_r14);
-      __m512i x_r15 = _mm512_loadu_si512((const void*)(input + i * kCols + j + 15 * kCols));
-      acc_r15 = _mm512_dpbusd_epi32(acc_r15, ones_u8, x_r15);
+    for (; j + 256 <= kCols; j += 256) {
+      __m512i x0 = _mm512_loadu_si512((const void*)(input + i * kCols + j));
+      acc0 = _mm512_dpbusd_epi32(acc0, ones_u8, x0);
+      __m512i x1 = _mm512_loadu_si512((const void*)(input + i * kCols + j + 64));
+      acc1 = _mm512_dpbusd_epi32(acc1, ones_u8, x1);
+      __m512i x2 = _mm512_loadu_si512((const void*)(input + i * kCols + j + 128));
+      acc2 = _mm512_dpbusd_epi32(acc2, ones_u8, x2);
+      __m512i x3 = _mm512_loadu_si512((const void*)(input + i * kCols + j + 192));
+      acc3 = _mm512_dpbusd_epi32(acc3, ones_u8, x3);
     }
-    __m512i fold0_0 = _mm512_add_epi32(_mm512_shuffle_i32x4(acc_r0, acc_r4, 0x44),
-                                       _mm512_shuffle_i32x4(acc_r0, acc_r4, 0xEE));
-    __m512i fold0_1 = _mm512_add_epi32(_mm512_shuffle_i32x4(acc_r8, acc_r12, 0x44),
-                                       _mm512_shuffle_i32x4(acc_r8, acc_r12, 0xEE));
-    __m512i fold0_2 = _mm512_add_epi32(_mm512_shuffle_i32x4(acc_r1, acc_r5, 0x44),
-                                       _mm512_shuffle_i32x4(acc_r1, acc_r5, 0xEE));
-    __m512i fold0_3 = _mm512_add_epi32(_mm512_shuffle_i32x4(acc_r9, acc_r13, 0x44),
-                                       _mm512_shuffle_i32x4(acc_r9, acc_r13, 0xEE));
-    __m512i fold0_4 = _mm512_add_epi32(_mm512_shuffle_i32x4(acc_r2, acc_r6, 0x44),
-                                       _mm512_shuffle_i32x4(acc_r2, acc_r6, 0xEE));
-    __m512i fold0_5 = _mm512_add_epi32(_mm512_shuffle_i32x4(acc_r10, acc_r14, 0x44),
-                                       _mm512_shuffle_i32x4(acc_r10, acc_r14, 0xEE));
-    __m512i fold0_6 = _mm512_add_epi32(_mm512_shuffle_i32x4(acc_r3, acc_r7, 0x44),
-                                       _mm512_shuffle_i32x4(acc_r3, acc_r7, 0xEE));
-    __m512i fold0_7 = _mm512_add_epi32(_mm512_shuffle_i32x4(acc_r11, acc_r15, 0x44),
-                                       _mm512_shuffle_i32x4(acc_r11, acc_r15, 0xEE));
-    __m512i fold1_0 = _mm512_add_epi32(_mm512_shuffle_i32x4(fold0_0, fold0_1, 0x88),
-                                       _mm512_shuffle_i32x4(fold0_0, fold0_1, 0xDD));
-    __m512i fold1_1 = _mm512_add_epi32(_mm512_shuffle_i32x4(fold0_2, fold0_3, 0x88),
-                                       _mm512_shuffle_i32x4(fold0_2, fold0_3, 0xDD));
-    __m512i fold1_2 = _mm512_add_epi32(_mm512_shuffle_i32x4(fold0_4, fold0_5, 0x88),
-                                       _mm512_shuffle_i32x4(fold0_4, fold0_5, 0xDD));
-    __m512i fold1_3 = _mm512_add_epi32(_mm512_shuffle_i32x4(fold0_6, fold0_7, 0x88),
-                                       _mm512_shuffle_i32x4(fold0_6, fold0_7, 0xDD));
-    __m512i fold2_0 = _mm512_add_epi32(_mm512_unpacklo_epi64(fold1_0, fold1_1),
-                                       _mm512_unpackhi_epi64(fold1_0, fold1_1));
-    __m512i fold2_1 = _mm512_add_epi32(_mm512_unpacklo_epi64(fold1_2, fold1_3),
-                                       _mm512_unpackhi_epi64(fold1_2, fold1_3));
-    __m512i row_sums =
-        _mm512_add_epi32(_mm512_castps_si512(_mm512_shuffle_ps(_mm512_castsi512_ps(fold2_0),
-                                                               _mm512_castsi512_ps(fold2_1), 0x88)),
-                         _mm512_castps_si512(_mm512_shuffle_ps(
-                             _mm512_castsi512_ps(fold2_0), _mm512_castsi512_ps(fold2_1), 0xDD)));
-    // Lane table (row in each lane of the first vector after each stage):
-    //   stage 1, 16-lane blocks: r0 r0 r0 r0 r0 r0 r0 r0 r4 r4 r4 r4 r4 r4 r4 r4
-    //   stage 2, 8-lane blocks: r0 r0 r0 r0 r4 r4 r4 r4 r8 r8 r8 r8 r12 r12 r12 r12
-    //   stage 3, 4-lane blocks: r0 r0 r1 r1 r4 r4 r5 r5 r8 r8 r9 r9 r12 r12 r13 r13
-    //   stage 4, 2-lane blocks: r0 r1 r2 r3 r4 r5 r6 r7 r8 r9 r10 r11 r12 r13 r14 r15
-    _mm512_storeu_si512((void*)(output + i), row_sums);
+    acc0 = _mm512_add_epi32(acc1, acc0);
+    acc2 = _mm512_add_epi32(acc3, acc2);
+    acc0 = _mm512_add_epi32(acc2, acc0);
+    __m256i row_sum_v256 =
+        _mm256_add_epi32(_mm512_castsi512_si256(acc0), _mm512_extracti64x4_epi64(acc0, 1));
+    __m128i row_sum_v = _mm_add_epi32(_mm256_castsi256_si128(row_sum_v256),
+                                      _mm256_extracti128_si256(row_sum_v256, 1));
+    row_sum_v = _mm_add_epi32(row_sum_v, _mm_srli_si128(row_sum_v, 8));
+    row_sum_v = _mm_add_epi32(row_sum_v, _mm_srli_si128(row_sum_v, 4));
+    uint32_t row_sum = (uint32_t)(int32_t)_mm_cvtsi128_si32(row_sum_v);
+    output[i] = (int32_t)row_sum;
   }
 }
 #endif
@@ -134,9 +69,8 @@ seed_rowsum_i8_384x512_avx512_vnni(const int8_t* input, int32_t* output) {
 // ---- avx512 (512-bit vectors)
 // widening sum: vpmaddubsw + vpmaddwd with ones vectors (4 int8 per int32 lane)
 // strategy vector_accumulator: vector accumulators, one horizontal reduction per row
-// rows are reduced 16 at a time; their 16 final horizontal reductions share one fold network (4 stages)
 // tails: masked loads with the identity in inactive lanes
-// uses fold network for the final reductions of several rows (vshufi32x4/vperm2i128, vunpck, vshufps)
+// uses log2-step horizontal reduction (extract halves, then byte shifts)
 // uses vpmaddubsw + vpmaddwd: 4 int8 per int32 lane without VNNI
 
 #if defined(__x86_64__)
@@ -146,115 +80,35 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void seed_rowsum_i
   constexpr int64_t kCols = 512;
   const __m512i ones_u8 = _mm512_set1_epi8(1);
   const __m512i ones_i16 = _mm512_set1_epi16(1);
-  // 16 rows per block
   int64_t i = 0;
-  for (; i + 16 <= kRows; i += 16) {
-    __m512i acc_r0 = _mm512_setzero_si512();
-    __m512i acc_r1 = _mm512_setzero_si512();
-    __m512i acc_r2 = _mm512_setzero_si512();
-    __m512i acc_r3 = _mm512_setzero_si512();
-    __m512i acc_r4 = _mm512_setzero_si512();
-    __m512i acc_r5 = _mm512_setzero_si512();
-    __m512i acc_r6 = _mm512_setzero_si512();
-    __m512i acc_r7 = _mm512_setzero_si512();
-    __m512i acc_r8 = _mm512_setzero_si512();
-    __m512i acc_r9 = _mm512_setzero_si512();
-    __m512i acc_r10 = _mm512_setzero_si512();
-    __m512i acc_r11 = _mm512_setzero_si512();
-    __m512i acc_r12 = _mm512_setzero_si512();
-    __m512i acc_r13 = _mm512_setzero_si512();
-    __m512i acc_r14 = _mm512_setzero_si512();
-    __m512i acc_r15 = _mm512_setzero_si512();
+  for (; i < kRows; ++i) {
+    __m512i acc0 = _mm512_setzero_si512();
+    __m512i acc1 = _mm512_setzero_si512();
+    __m512i acc2 = _mm512_setzero_si512();
+    __m512i acc3 = _mm512_setzero_si512();
+    // 4 vectors per iteration
     int64_t j = 0;
-    for (; j + 64 <= kCols; j += 64) {
-      __m512i x_r0 = _mm512_loadu_si512((const void*)(input + i * kCols + j));
-      acc_r0 = _mm512_add_epi32(acc_r0,
-                                _mm512_madd_epi16(_mm512_maddubs_epi16(ones_u8, x_r0), ones_i16));
-      __m512i x_r1 = _mm512_loadu_si512((const void*)(input + i * kCols + j + kCols));
-      acc_r1 = _mm512_add_epi32(acc_r1,
-                                _mm512_madd_epi16(_mm512_maddubs_epi16(ones_u8, x_r1), ones_i16));
-      __m512i x_r2 = _mm512_loadu_si512((const void*)(input + i * kCols + j + 2 * kCols));
-      acc_r2 = _mm512_add_epi32(acc_r2,
-                                _mm512_madd_epi16(_mm512_maddubs_epi16(ones_u8, x_r2), ones_i16));
-      __m512i x_r3 = _mm512_loadu_si512((const void*)(input + i * kCols + j + 3 * kCols));
-      acc_r3 = _mm512_add_epi32(acc_r3,
-                                _mm512_madd_epi16(_mm512_maddubs_epi16(ones_u8, x_r3), ones_i16));
-      __m512i x_r4 = _mm512_loadu_si512((const void*)(input + i * kCols + j + 4 * kCols));
-      acc_r4 = _mm512_add_epi32(acc_r4,
-                                _mm512_madd_epi16(_mm512_maddubs_epi16(ones_u8, x_r4), ones_i16));
-      __m512i x_r5 = _mm512_loadu_si512((const void*)(input + i * kCols + j + 5 * kCols));
-      acc_r5 = _mm512_add_epi32(acc_r5,
-                                _mm512_madd_epi16(_mm512_maddubs_epi16(ones_u8, x_r5), ones_i16));
-      __m512i x_r6 = _mm512_loadu_si512((const void*)(input + i * kCols + j + 6 * kCols));
-      acc_r6 = _mm512_add_epi32(acc_r6,
-                                _mm512_madd_epi16(_mm512_maddubs_epi16(ones_u8, x_r6), ones_i16));
-      __m512i x_r7 = _mm512_loadu_si512((const void*)(input + i * kCols + j + 7 * kCols));
-      acc_r7 = _mm512_add_epi32(acc_r7,
-                                _mm512_madd_epi16(_mm512_maddubs_epi16(ones_u8, x_r7), ones_i16));
-      __m512i x_r8 = _mm512_loadu_si512((const void*)(input + i * kCols + j + 8 * kCols));
-      acc_r8 = _mm512_add_epi32(acc_r8,
-                                _mm512_madd_epi16(_mm512_maddubs_epi16(ones_u8, x_r8), ones_i16));
-      __m512i x_r9 = _mm512_loadu_si512((const void*)(input + i * kCols + j + 9 * kCols));
-      acc_r9 = _mm512_add_epi32(acc_r9,
-                                _mm512_madd_epi16(_mm512_maddubs_epi16(ones_u8, x_r9), ones_i16));
-      __m512i x_r10 = _mm512_loadu_si512((const void*)(input + i * kCols + j + 10 * kCols));
-      acc_r10 = _mm512_add_epi32(acc_r10,
-                                 _mm512_madd_epi16(_mm512_maddubs_epi16(ones_u8, x_r10), ones_i16));
-      __m512i x_r11 = _mm512_loadu_si512((const void*)(input + i * kCols + j + 11 * kCols));
-      acc_r11 = _mm512_add_epi32(acc_r11,
-                                 _mm512_madd_epi16(_mm512_maddubs_epi16(ones_u8, x_r11), ones_i16));
-      __m512i x_r12 = _mm512_loadu_si512((const void*)(input + i * kCols + j + 12 * kCols));
-      acc_r12 = _mm512_add_epi32(acc_r12,
-                                 _mm512_madd_epi16(_mm512_maddubs_epi16(ones_u8, x_r12), ones_i16));
-      __m512i x_r13 = _mm512_loadu_si512((const void*)(input + i * kCols + j + 13 * kCols));
-      acc_r13 = _mm512_add_epi32(acc_r13,
-                                 _mm512_madd_epi16(_mm512_maddubs_epi16(ones_u8, x_r13), ones_i16));
-      __m512i x_r14 = _mm512_loadu_si512((const void*)(input + i * kCols + j + 14 * kCols));
-      acc_r14 = _mm512_add_epi32(acc_r14,
-                                 _mm512_madd_epi16(_mm512_maddubs_epi16(ones_u8, x_r14), ones_i16));
-      __m512i x_r15 = _mm512_loadu_si512((const void*)(input + i * kCols + j + 15 * kCols));
-      acc_r15 = _mm512_add_epi32(acc_r15,
-                                 _mm512_madd_epi16(_mm512_maddubs_epi16(ones_u8, x_r15), ones_i16));
+    for (; j + 256 <= kCols; j += 256) {
+      __m512i x0 = _mm512_loadu_si512((const void*)(input + i * kCols + j));
+      acc0 = _mm512_add_epi32(acc0, _mm512_madd_epi16(_mm512_maddubs_epi16(ones_u8, x0), ones_i16));
+      __m512i x1 = _mm512_loadu_si512((const void*)(input + i * kCols + j + 64));
+      acc1 = _mm512_add_epi32(acc1, _mm512_madd_epi16(_mm512_maddubs_epi16(ones_u8, x1), ones_i16));
+      __m512i x2 = _mm512_loadu_si512((const void*)(input + i * kCols + j + 128));
+      acc2 = _mm512_add_epi32(acc2, _mm512_madd_epi16(_mm512_maddubs_epi16(ones_u8, x2), ones_i16));
+      __m512i x3 = _mm512_loadu_si512((const void*)(input + i * kCols + j + 192));
+      acc3 = _mm512_add_epi32(acc3, _mm512_madd_epi16(_mm512_maddubs_epi16(ones_u8, x3), ones_i16));
     }
-    __m512i fold0_0 = _mm512_add_epi32(_mm512_shuffle_i32x4(acc_r0, acc_r4, 0x44),
-                                       _mm512_shuffle_i32x4(acc_r0, acc_r4, 0xEE));
-    __m512i fold0_1 = _mm512_add_epi32(_mm512_shuffle_i32x4(acc_r8, acc_r12, 0x44),
-                                       _mm512_shuffle_i32x4(acc_r8, acc_r12, 0xEE));
-    __m512i fold0_2 = _mm512_add_epi32(_mm512_shuffle_i32x4(acc_r1, acc_r5, 0x44),
-                                       _mm512_shuffle_i32x4(acc_r1, acc_r5, 0xEE));
-    __m512i fold0_3 = _mm512_add_epi32(_mm512_shuffle_i32x4(acc_r9, acc_r13, 0x44),
-                                       _mm512_shuffle_i32x4(acc_r9, acc_r13, 0xEE));
-    __m512i fold0_4 = _mm512_add_epi32(_mm512_shuffle_i32x4(acc_r2, acc_r6, 0x44),
-                                       _mm512_shuffle_i32x4(acc_r2, acc_r6, 0xEE));
-    __m512i fold0_5 = _mm512_add_epi32(_mm512_shuffle_i32x4(acc_r10, acc_r14, 0x44),
-                                       _mm512_shuffle_i32x4(acc_r10, acc_r14, 0xEE));
-    __m512i fold0_6 = _mm512_add_epi32(_mm512_shuffle_i32x4(acc_r3, acc_r7, 0x44),
-                                       _mm512_shuffle_i32x4(acc_r3, acc_r7, 0xEE));
-    __m512i fold0_7 = _mm512_add_epi32(_mm512_shuffle_i32x4(acc_r11, acc_r15, 0x44),
-                                       _mm512_shuffle_i32x4(acc_r11, acc_r15, 0xEE));
-    __m512i fold1_0 = _mm512_add_epi32(_mm512_shuffle_i32x4(fold0_0, fold0_1, 0x88),
-                                       _mm512_shuffle_i32x4(fold0_0, fold0_1, 0xDD));
-    __m512i fold1_1 = _mm512_add_epi32(_mm512_shuffle_i32x4(fold0_2, fold0_3, 0x88),
-                                       _mm512_shuffle_i32x4(fold0_2, fold0_3, 0xDD));
-    __m512i fold1_2 = _mm512_add_epi32(_mm512_shuffle_i32x4(fold0_4, fold0_5, 0x88),
-                                       _mm512_shuffle_i32x4(fold0_4, fold0_5, 0xDD));
-    __m512i fold1_3 = _mm512_add_epi32(_mm512_shuffle_i32x4(fold0_6, fold0_7, 0x88),
-                                       _mm512_shuffle_i32x4(fold0_6, fold0_7, 0xDD));
-    __m512i fold2_0 = _mm512_add_epi32(_mm512_unpacklo_epi64(fold1_0, fold1_1),
-                                       _mm512_unpackhi_epi64(fold1_0, fold1_1));
-    __m512i fold2_1 = _mm512_add_epi32(_mm512_unpacklo_epi64(fold1_2, fold1_3),
-                                       _mm512_unpackhi_epi64(fold1_2, fold1_3));
-    __m512i row_sums =
-        _mm512_add_epi32(_mm512_castps_si512(_mm512_shuffle_ps(_mm512_castsi512_ps(fold2_0),
-                                                               _mm512_castsi512_ps(fold2_1), 0x88)),
-                         _mm512_castps_si512(_mm512_shuffle_ps(
-                             _mm512_castsi512_ps(fold2_0), _mm512_castsi512_ps(fold2_1), 0xDD)));
-    // Lane table (row in each lane of the first vector after each stage):
-    //   stage 1, 16-lane blocks: r0 r0 r0 r0 r0 r0 r0 r0 r4 r4 r4 r4 r4 r4 r4 r4
-    //   stage 2, 8-lane blocks: r0 r0 r0 r0 r4 r4 r4 r4 r8 r8 r8 r8 r12 r12 r12 r12
-    //   stage 3, 4-lane blocks: r0 r0 r1 r1 r4 r4 r5 r5 r8 r8 r9 r9 r12 r12 r13 r13
-    //   stage 4, 2-lane blocks: r0 r1 r2 r3 r4 r5 r6 r7 r8 r9 r10 r11 r12 r13 r14 r15
-    _mm512_storeu_si512((void*)(output + i), row_sums);
+    acc0 = _mm512_add_epi32(acc1, acc0);
+    acc2 = _mm512_add_epi32(acc3, acc2);
+    acc0 = _mm512_add_epi32(acc2, acc0);
+    __m256i row_sum_v256 =
+        _mm256_add_epi32(_mm512_castsi512_si256(acc0), _mm512_extracti64x4_epi64(acc0, 1));
+    __m128i row_sum_v = _mm_add_epi32(_mm256_castsi256_si128(row_sum_v256),
+                                      _mm256_extracti128_si256(row_sum_v256, 1));
+    row_sum_v = _mm_add_epi32(row_sum_v, _mm_srli_si128(row_sum_v, 8));
+    row_sum_v = _mm_add_epi32(row_sum_v, _mm_srli_si128(row_sum_v, 4));
+    uint32_t row_sum = (uint32_t)(int32_t)_mm_cvtsi128_si32(row_sum_v);
+    output[i] = (int32_t)row_sum;
   }
 }
 #endif
@@ -262,9 +116,8 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void seed_rowsum_i
 // ---- avx2 (256-bit vectors)
 // widening sum: vpmaddubsw + vpmaddwd with ones vectors (4 int8 per int32 lane)
 // strategy vector_accumulator: vector accumulators, one horizontal reduction per row
-// rows are reduced 8 at a time; their 8 final horizontal reductions share one fold network (3 stages)
 // tails: masked loads (32/64-bit) or a staged copy (8/16-bit), identity elsewhere
-// uses fold network for the final reductions of several rows (vshufi32x4/vperm2i128, vunpck, vshufps)
+// uses log2-step horizontal reduction (extract halves, then byte shifts)
 // uses vpmaddubsw + vpmaddwd: 4 int8 per int32 lane without VNNI
 
 #if defined(__x86_64__)
@@ -274,66 +127,33 @@ __attribute__((target("avx2"))) void seed_rowsum_i8_384x512_avx2(const int8_t* i
   constexpr int64_t kCols = 512;
   const __m256i ones_u8 = _mm256_set1_epi8(1);
   const __m256i ones_i16 = _mm256_set1_epi16(1);
-  // 8 rows per block
   int64_t i = 0;
-  for (; i + 8 <= kRows; i += 8) {
-    __m256i acc_r0 = _mm256_setzero_si256();
-    __m256i acc_r1 = _mm256_setzero_si256();
-    __m256i acc_r2 = _mm256_setzero_si256();
-    __m256i acc_r3 = _mm256_setzero_si256();
-    __m256i acc_r4 = _mm256_setzero_si256();
-    __m256i acc_r5 = _mm256_setzero_si256();
-    __m256i acc_r6 = _mm256_setzero_si256();
-    __m256i acc_r7 = _mm256_setzero_si256();
+  for (; i < kRows; ++i) {
+    __m256i acc0 = _mm256_setzero_si256();
+    __m256i acc1 = _mm256_setzero_si256();
+    __m256i acc2 = _mm256_setzero_si256();
+    __m256i acc3 = _mm256_setzero_si256();
+    // 4 vectors per iteration
     int64_t j = 0;
-    for (; j + 32 <= kCols; j += 32) {
-      __m256i x_r0 = _mm256_loadu_si256((const __m256i*)(input + i * kCols + j));
-      acc_r0 = _mm256_add_epi32(acc_r0,
-                                _mm256_madd_epi16(_mm256_maddubs_epi16(ones_u8, x_r0), ones_i16));
-      __m256i x_r1 = _mm256_loadu_si256((const __m256i*)(input + i * kCols + j + kCols));
-      acc_r1 = _mm256_add_epi32(acc_r1,
-                                _mm256_madd_epi16(_mm256_maddubs_epi16(ones_u8, x_r1), ones_i16));
-      __m256i x_r2 = _mm256_loadu_si256((const __m256i*)(input + i * kCols + j + 2 * kCols));
-      acc_r2 = _mm256_add_epi32(acc_r2,
-                                _mm256_madd_epi16(_mm256_maddubs_epi16(ones_u8, x_r2), ones_i16));
-      __m256i x_r3 = _mm256_loadu_si256((const __m256i*)(input + i * kCols + j + 3 * kCols));
-      acc_r3 = _mm256_add_epi32(acc_r3,
-                                _mm256_madd_epi16(_mm256_maddubs_epi16(ones_u8, x_r3), ones_i16));
-      __m256i x_r4 = _mm256_loadu_si256((const __m256i*)(input + i * kCols + j + 4 * kCols));
-      acc_r4 = _mm256_add_epi32(acc_r4,
-                                _mm256_madd_epi16(_mm256_maddubs_epi16(ones_u8, x_r4), ones_i16));
-      __m256i x_r5 = _mm256_loadu_si256((const __m256i*)(input + i * kCols + j + 5 * kCols));
-      acc_r5 = _mm256_add_epi32(acc_r5,
-                                _mm256_madd_epi16(_mm256_maddubs_epi16(ones_u8, x_r5), ones_i16));
-      __m256i x_r6 = _mm256_loadu_si256((const __m256i*)(input + i * kCols + j + 6 * kCols));
-      acc_r6 = _mm256_add_epi32(acc_r6,
-                                _mm256_madd_epi16(_mm256_maddubs_epi16(ones_u8, x_r6), ones_i16));
-      __m256i x_r7 = _mm256_loadu_si256((const __m256i*)(input + i * kCols + j + 7 * kCols));
-      acc_r7 = _mm256_add_epi32(acc_r7,
-                                _mm256_madd_epi16(_mm256_maddubs_epi16(ones_u8, x_r7), ones_i16));
+    for (; j + 128 <= kCols; j += 128) {
+      __m256i x0 = _mm256_loadu_si256((const __m256i*)(input + i * kCols + j));
+      acc0 = _mm256_add_epi32(acc0, _mm256_madd_epi16(_mm256_maddubs_epi16(ones_u8, x0), ones_i16));
+      __m256i x1 = _mm256_loadu_si256((const __m256i*)(input + i * kCols + j + 32));
+      acc1 = _mm256_add_epi32(acc1, _mm256_madd_epi16(_mm256_maddubs_epi16(ones_u8, x1), ones_i16));
+      __m256i x2 = _mm256_loadu_si256((const __m256i*)(input + i * kCols + j + 64));
+      acc2 = _mm256_add_epi32(acc2, _mm256_madd_epi16(_mm256_maddubs_epi16(ones_u8, x2), ones_i16));
+      __m256i x3 = _mm256_loadu_si256((const __m256i*)(input + i * kCols + j + 96));
+      acc3 = _mm256_add_epi32(acc3, _mm256_madd_epi16(_mm256_maddubs_epi16(ones_u8, x3), ones_i16));
     }
-    __m256i fold0_0 = _mm256_add_epi32(_mm256_permute2x128_si256(acc_r0, acc_r4, 0x20),
-                                       _mm256_permute2x128_si256(acc_r0, acc_r4, 0x31));
-    __m256i fold0_1 = _mm256_add_epi32(_mm256_permute2x128_si256(acc_r1, acc_r5, 0x20),
-                                       _mm256_permute2x128_si256(acc_r1, acc_r5, 0x31));
-    __m256i fold0_2 = _mm256_add_epi32(_mm256_permute2x128_si256(acc_r2, acc_r6, 0x20),
-                                       _mm256_permute2x128_si256(acc_r2, acc_r6, 0x31));
-    __m256i fold0_3 = _mm256_add_epi32(_mm256_permute2x128_si256(acc_r3, acc_r7, 0x20),
-                                       _mm256_permute2x128_si256(acc_r3, acc_r7, 0x31));
-    __m256i fold1_0 = _mm256_add_epi32(_mm256_unpacklo_epi64(fold0_0, fold0_1),
-                                       _mm256_unpackhi_epi64(fold0_0, fold0_1));
-    __m256i fold1_1 = _mm256_add_epi32(_mm256_unpacklo_epi64(fold0_2, fold0_3),
-                                       _mm256_unpackhi_epi64(fold0_2, fold0_3));
-    __m256i row_sums =
-        _mm256_add_epi32(_mm256_castps_si256(_mm256_shuffle_ps(_mm256_castsi256_ps(fold1_0),
-                                                               _mm256_castsi256_ps(fold1_1), 0x88)),
-                         _mm256_castps_si256(_mm256_shuffle_ps(
-                             _mm256_castsi256_ps(fold1_0), _mm256_castsi256_ps(fold1_1), 0xDD)));
-    // Lane table (row in each lane of the first vector after each stage):
-    //   stage 1, 8-lane blocks: r0 r0 r0 r0 r4 r4 r4 r4
-    //   stage 2, 4-lane blocks: r0 r0 r1 r1 r4 r4 r5 r5
-    //   stage 3, 2-lane blocks: r0 r1 r2 r3 r4 r5 r6 r7
-    _mm256_storeu_si256((__m256i*)(output + i), row_sums);
+    acc0 = _mm256_add_epi32(acc1, acc0);
+    acc2 = _mm256_add_epi32(acc3, acc2);
+    acc0 = _mm256_add_epi32(acc2, acc0);
+    __m128i row_sum_v =
+        _mm_add_epi32(_mm256_castsi256_si128(acc0), _mm256_extracti128_si256(acc0, 1));
+    row_sum_v = _mm_add_epi32(row_sum_v, _mm_srli_si128(row_sum_v, 8));
+    row_sum_v = _mm_add_epi32(row_sum_v, _mm_srli_si128(row_sum_v, 4));
+    uint32_t row_sum = (uint32_t)(int32_t)_mm_cvtsi128_si32(row_sum_v);
+    output[i] = (int32_t)row_sum;
   }
 }
 #endif

@@ -33,6 +33,7 @@ static inline uint64_t simdgen_lanes_below(int64_t n, int lanes) {
 // ---- avx512 (512-bit vectors)
 // strategy vector_accumulator: vector accumulators, one horizontal reduction per row
 // rows are reduced 8 at a time; their 8 final horizontal reductions share one fold network (3 stages)
+// rows shorter than 32 columns take the blocks of rows, longer rows accumulators of their own (chosen at run time)
 // tails: masked loads with the identity in inactive lanes
 // uses fold network for the final reductions of several rows (vshufi32x4/vperm2i128, vunpck, vshufps)
 // uses log2-step horizontal reduction (extract halves, then byte shifts)
@@ -42,128 +43,175 @@ static inline uint64_t simdgen_lanes_below(int64_t n, int lanes) {
 __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void sum_u64_avx512(
     const uint64_t* input, int64_t n, uint64_t* output) {
   constexpr int64_t kRows = 1;
-  // 8 rows per block
-  int64_t i = 0;
-  for (; i + 8 <= kRows; i += 8) {
-    __m512i acc_r0 = _mm512_setzero_si512();
-    __m512i acc_r1 = _mm512_setzero_si512();
-    __m512i acc_r2 = _mm512_setzero_si512();
-    __m512i acc_r3 = _mm512_setzero_si512();
-    __m512i acc_r4 = _mm512_setzero_si512();
-    __m512i acc_r5 = _mm512_setzero_si512();
-    __m512i acc_r6 = _mm512_setzero_si512();
-    __m512i acc_r7 = _mm512_setzero_si512();
-    int64_t j = 0;
-    for (; j + 8 <= n; j += 8) {
-      __m512i x_r0 = _mm512_loadu_si512((const void*)(input + i * n + j));
-      acc_r0 = _mm512_add_epi64(x_r0, acc_r0);
-      __m512i x_r1 = _mm512_loadu_si512((const void*)(input + i * n + j + n));
-      acc_r1 = _mm512_add_epi64(x_r1, acc_r1);
-      __m512i x_r2 = _mm512_loadu_si512((const void*)(input + i * n + j + 2 * n));
-      acc_r2 = _mm512_add_epi64(x_r2, acc_r2);
-      __m512i x_r3 = _mm512_loadu_si512((const void*)(input + i * n + j + 3 * n));
-      acc_r3 = _mm512_add_epi64(x_r3, acc_r3);
-      __m512i x_r4 = _mm512_loadu_si512((const void*)(input + i * n + j + 4 * n));
-      acc_r4 = _mm512_add_epi64(x_r4, acc_r4);
-      __m512i x_r5 = _mm512_loadu_si512((const void*)(input + i * n + j + 5 * n));
-      acc_r5 = _mm512_add_epi64(x_r5, acc_r5);
-      __m512i x_r6 = _mm512_loadu_si512((const void*)(input + i * n + j + 6 * n));
-      acc_r6 = _mm512_add_epi64(x_r6, acc_r6);
-      __m512i x_r7 = _mm512_loadu_si512((const void*)(input + i * n + j + 7 * n));
-      acc_r7 = _mm512_add_epi64(x_r7, acc_r7);
+  // short rows: blocks of rows
+  if (n < 32) {
+    // 8 rows per block
+    int64_t i = 0;
+    for (; i + 8 <= kRows; i += 8) {
+      __m512i acc_r0 = _mm512_setzero_si512();
+      __m512i acc_r1 = _mm512_setzero_si512();
+      __m512i acc_r2 = _mm512_setzero_si512();
+      __m512i acc_r3 = _mm512_setzero_si512();
+      __m512i acc_r4 = _mm512_setzero_si512();
+      __m512i acc_r5 = _mm512_setzero_si512();
+      __m512i acc_r6 = _mm512_setzero_si512();
+      __m512i acc_r7 = _mm512_setzero_si512();
+      int64_t j = 0;
+      for (; j + 8 <= n; j += 8) {
+        __m512i x_r0 = _mm512_loadu_si512((const void*)(input + i * n + j));
+        acc_r0 = _mm512_add_epi64(x_r0, acc_r0);
+        __m512i x_r1 = _mm512_loadu_si512((const void*)(input + i * n + j + n));
+        acc_r1 = _mm512_add_epi64(x_r1, acc_r1);
+        __m512i x_r2 = _mm512_loadu_si512((const void*)(input + i * n + j + 2 * n));
+        acc_r2 = _mm512_add_epi64(x_r2, acc_r2);
+        __m512i x_r3 = _mm512_loadu_si512((const void*)(input + i * n + j + 3 * n));
+        acc_r3 = _mm512_add_epi64(x_r3, acc_r3);
+        __m512i x_r4 = _mm512_loadu_si512((const void*)(input + i * n + j + 4 * n));
+        acc_r4 = _mm512_add_epi64(x_r4, acc_r4);
+        __m512i x_r5 = _mm512_loadu_si512((const void*)(input + i * n + j + 5 * n));
+        acc_r5 = _mm512_add_epi64(x_r5, acc_r5);
+        __m512i x_r6 = _mm512_loadu_si512((const void*)(input + i * n + j + 6 * n));
+        acc_r6 = _mm512_add_epi64(x_r6, acc_r6);
+        __m512i x_r7 = _mm512_loadu_si512((const void*)(input + i * n + j + 7 * n));
+        acc_r7 = _mm512_add_epi64(x_r7, acc_r7);
+      }
+      // predicated tail: lanes past the row end read the identity
+      if (j < n) {
+        __m512i tail0 = _mm512_mask_loadu_epi64(
+            _mm512_setzero_si512(), (__mmask8)simdgen_lanes_below(-j + n, 8), input + i * n + j);
+        acc_r0 = _mm512_add_epi64(tail0, acc_r0);
+        __m512i tail1 = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
+                                                (__mmask8)simdgen_lanes_below(-j + n, 8),
+                                                input + i * n + j + n);
+        acc_r1 = _mm512_add_epi64(tail1, acc_r1);
+        __m512i tail2 = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
+                                                (__mmask8)simdgen_lanes_below(-j + n, 8),
+                                                input + i * n + j + 2 * n);
+        acc_r2 = _mm512_add_epi64(tail2, acc_r2);
+        __m512i tail3 = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
+                                                (__mmask8)simdgen_lanes_below(-j + n, 8),
+                                                input + i * n + j + 3 * n);
+        acc_r3 = _mm512_add_epi64(tail3, acc_r3);
+        __m512i tail4 = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
+                                                (__mmask8)simdgen_lanes_below(-j + n, 8),
+                                                input + i * n + j + 4 * n);
+        acc_r4 = _mm512_add_epi64(tail4, acc_r4);
+        __m512i tail5 = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
+                                                (__mmask8)simdgen_lanes_below(-j + n, 8),
+                                                input + i * n + j + 5 * n);
+        acc_r5 = _mm512_add_epi64(tail5, acc_r5);
+        __m512i tail6 = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
+                                                (__mmask8)simdgen_lanes_below(-j + n, 8),
+                                                input + i * n + j + 6 * n);
+        acc_r6 = _mm512_add_epi64(tail6, acc_r6);
+        __m512i tail7 = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
+                                                (__mmask8)simdgen_lanes_below(-j + n, 8),
+                                                input + i * n + j + 7 * n);
+        acc_r7 = _mm512_add_epi64(tail7, acc_r7);
+      }
+      __m512i fold0_0 = _mm512_add_epi64(_mm512_shuffle_i32x4(acc_r0, acc_r2, 0x44),
+                                         _mm512_shuffle_i32x4(acc_r0, acc_r2, 0xEE));
+      __m512i fold0_1 = _mm512_add_epi64(_mm512_shuffle_i32x4(acc_r4, acc_r6, 0x44),
+                                         _mm512_shuffle_i32x4(acc_r4, acc_r6, 0xEE));
+      __m512i fold0_2 = _mm512_add_epi64(_mm512_shuffle_i32x4(acc_r1, acc_r3, 0x44),
+                                         _mm512_shuffle_i32x4(acc_r1, acc_r3, 0xEE));
+      __m512i fold0_3 = _mm512_add_epi64(_mm512_shuffle_i32x4(acc_r5, acc_r7, 0x44),
+                                         _mm512_shuffle_i32x4(acc_r5, acc_r7, 0xEE));
+      __m512i fold1_0 = _mm512_add_epi64(_mm512_shuffle_i32x4(fold0_0, fold0_1, 0x88),
+                                         _mm512_shuffle_i32x4(fold0_0, fold0_1, 0xDD));
+      __m512i fold1_1 = _mm512_add_epi64(_mm512_shuffle_i32x4(fold0_2, fold0_3, 0x88),
+                                         _mm512_shuffle_i32x4(fold0_2, fold0_3, 0xDD));
+      __m512i row_sums = _mm512_add_epi64(_mm512_unpacklo_epi64(fold1_0, fold1_1),
+                                          _mm512_unpackhi_epi64(fold1_0, fold1_1));
+      // Lane table (row in each lane of the first vector after each stage):
+      //   stage 1, 8-lane blocks: r0 r0 r0 r0 r2 r2 r2 r2
+      //   stage 2, 4-lane blocks: r0 r0 r2 r2 r4 r4 r6 r6
+      //   stage 3, 2-lane blocks: r0 r1 r2 r3 r4 r5 r6 r7
+      _mm512_storeu_si512((void*)(output + i), row_sums);
     }
-    // predicated tail: lanes past the row end read the identity
-    if (j < n) {
-      __m512i tail0 = _mm512_mask_loadu_epi64(
-          _mm512_setzero_si512(), (__mmask8)simdgen_lanes_below(-j + n, 8), input + i * n + j);
-      acc_r0 = _mm512_add_epi64(tail0, acc_r0);
-      __m512i tail1 = _mm512_mask_loadu_epi64(
-          _mm512_setzero_si512(), (__mmask8)simdgen_lanes_below(-j + n, 8), input + i * n + j + n);
-      acc_r1 = _mm512_add_epi64(tail1, acc_r1);
-      __m512i tail2 =
-          _mm512_mask_loadu_epi64(_mm512_setzero_si512(), (__mmask8)simdgen_lanes_below(-j + n, 8),
-                                  input + i * n + j + 2 * n);
-      acc_r2 = _mm512_add_epi64(tail2, acc_r2);
-      __m512i tail3 =
-          _mm512_mask_loadu_epi64(_mm512_setzero_si512(), (__mmask8)simdgen_lanes_below(-j + n, 8),
-                                  input + i * n + j + 3 * n);
-      acc_r3 = _mm512_add_epi64(tail3, acc_r3);
-      __m512i tail4 =
-          _mm512_mask_loadu_epi64(_mm512_setzero_si512(), (__mmask8)simdgen_lanes_below(-j + n, 8),
-                                  input + i * n + j + 4 * n);
-      acc_r4 = _mm512_add_epi64(tail4, acc_r4);
-      __m512i tail5 =
-          _mm512_mask_loadu_epi64(_mm512_setzero_si512(), (__mmask8)simdgen_lanes_below(-j + n, 8),
-                                  input + i * n + j + 5 * n);
-      acc_r5 = _mm512_add_epi64(tail5, acc_r5);
-      __m512i tail6 =
-          _mm512_mask_loadu_epi64(_mm512_setzero_si512(), (__mmask8)simdgen_lanes_below(-j + n, 8),
-                                  input + i * n + j + 6 * n);
-      acc_r6 = _mm512_add_epi64(tail6, acc_r6);
-      __m512i tail7 =
-          _mm512_mask_loadu_epi64(_mm512_setzero_si512(), (__mmask8)simdgen_lanes_below(-j + n, 8),
-                                  input + i * n + j + 7 * n);
-      acc_r7 = _mm512_add_epi64(tail7, acc_r7);
+    // remaining rows one at a time
+    for (; i < kRows; ++i) {
+      __m512i acc0 = _mm512_setzero_si512();
+      __m512i acc1 = _mm512_setzero_si512();
+      __m512i acc2 = _mm512_setzero_si512();
+      __m512i acc3 = _mm512_setzero_si512();
+      // 4 vectors per iteration
+      int64_t j = 0;
+      for (; j + 32 <= n; j += 32) {
+        __m512i x0 = _mm512_loadu_si512((const void*)(input + i * n + j));
+        acc0 = _mm512_add_epi64(x0, acc0);
+        __m512i x1 = _mm512_loadu_si512((const void*)(input + i * n + j + 8));
+        acc1 = _mm512_add_epi64(x1, acc1);
+        __m512i x2 = _mm512_loadu_si512((const void*)(input + i * n + j + 16));
+        acc2 = _mm512_add_epi64(x2, acc2);
+        __m512i x3 = _mm512_loadu_si512((const void*)(input + i * n + j + 24));
+        acc3 = _mm512_add_epi64(x3, acc3);
+      }
+      // one vector at a time
+      for (; j + 8 <= n; j += 8) {
+        __m512i x0 = _mm512_loadu_si512((const void*)(input + i * n + j));
+        acc0 = _mm512_add_epi64(x0, acc0);
+      }
+      // predicated tail: lanes past the row end read the identity
+      if (j < n) {
+        __m512i tail0 = _mm512_mask_loadu_epi64(
+            _mm512_setzero_si512(), (__mmask8)simdgen_lanes_below(-j + n, 8), input + i * n + j);
+        acc0 = _mm512_add_epi64(tail0, acc0);
+      }
+      acc0 = _mm512_add_epi64(acc1, acc0);
+      acc2 = _mm512_add_epi64(acc3, acc2);
+      acc0 = _mm512_add_epi64(acc2, acc0);
+      __m256i row_sum_v256 =
+          _mm256_add_epi64(_mm512_castsi512_si256(acc0), _mm512_extracti64x4_epi64(acc0, 1));
+      __m128i row_sum_v = _mm_add_epi64(_mm256_castsi256_si128(row_sum_v256),
+                                        _mm256_extracti128_si256(row_sum_v256, 1));
+      row_sum_v = _mm_add_epi64(row_sum_v, _mm_srli_si128(row_sum_v, 8));
+      uint64_t row_sum = (uint64_t)_mm_cvtsi128_si64(row_sum_v);
+      output[i] = row_sum;
     }
-    __m512i fold0_0 = _mm512_add_epi64(_mm512_shuffle_i32x4(acc_r0, acc_r2, 0x44),
-                                       _mm512_shuffle_i32x4(acc_r0, acc_r2, 0xEE));
-    __m512i fold0_1 = _mm512_add_epi64(_mm512_shuffle_i32x4(acc_r4, acc_r6, 0x44),
-                                       _mm512_shuffle_i32x4(acc_r4, acc_r6, 0xEE));
-    __m512i fold0_2 = _mm512_add_epi64(_mm512_shuffle_i32x4(acc_r1, acc_r3, 0x44),
-                                       _mm512_shuffle_i32x4(acc_r1, acc_r3, 0xEE));
-    __m512i fold0_3 = _mm512_add_epi64(_mm512_shuffle_i32x4(acc_r5, acc_r7, 0x44),
-                                       _mm512_shuffle_i32x4(acc_r5, acc_r7, 0xEE));
-    __m512i fold1_0 = _mm512_add_epi64(_mm512_shuffle_i32x4(fold0_0, fold0_1, 0x88),
-                                       _mm512_shuffle_i32x4(fold0_0, fold0_1, 0xDD));
-    __m512i fold1_1 = _mm512_add_epi64(_mm512_shuffle_i32x4(fold0_2, fold0_3, 0x88),
-                                       _mm512_shuffle_i32x4(fold0_2, fold0_3, 0xDD));
-    __m512i row_sums = _mm512_add_epi64(_mm512_unpacklo_epi64(fold1_0, fold1_1),
-                                        _mm512_unpackhi_epi64(fold1_0, fold1_1));
-    // Lane table (row in each lane of the first vector after each stage):
-    //   stage 1, 8-lane blocks: r0 r0 r0 r0 r2 r2 r2 r2
-    //   stage 2, 4-lane blocks: r0 r0 r2 r2 r4 r4 r6 r6
-    //   stage 3, 2-lane blocks: r0 r1 r2 r3 r4 r5 r6 r7
-    _mm512_storeu_si512((void*)(output + i), row_sums);
   }
-  // remaining rows one at a time
-  for (; i < kRows; ++i) {
-    __m512i acc0 = _mm512_setzero_si512();
-    __m512i acc1 = _mm512_setzero_si512();
-    __m512i acc2 = _mm512_setzero_si512();
-    __m512i acc3 = _mm512_setzero_si512();
-    // 4 vectors per iteration
-    int64_t j = 0;
-    for (; j + 32 <= n; j += 32) {
-      __m512i x0 = _mm512_loadu_si512((const void*)(input + i * n + j));
-      acc0 = _mm512_add_epi64(x0, acc0);
-      __m512i x1 = _mm512_loadu_si512((const void*)(input + i * n + j + 8));
-      acc1 = _mm512_add_epi64(x1, acc1);
-      __m512i x2 = _mm512_loadu_si512((const void*)(input + i * n + j + 16));
-      acc2 = _mm512_add_epi64(x2, acc2);
-      __m512i x3 = _mm512_loadu_si512((const void*)(input + i * n + j + 24));
-      acc3 = _mm512_add_epi64(x3, acc3);
+  // long rows: accumulators per row
+  if (31 < n) {
+    int64_t i = 0;
+    for (; i < kRows; ++i) {
+      __m512i acc0 = _mm512_setzero_si512();
+      __m512i acc1 = _mm512_setzero_si512();
+      __m512i acc2 = _mm512_setzero_si512();
+      __m512i acc3 = _mm512_setzero_si512();
+      // 4 vectors per iteration
+      int64_t j = 0;
+      for (; j + 32 <= n; j += 32) {
+        __m512i x0 = _mm512_loadu_si512((const void*)(input + i * n + j));
+        acc0 = _mm512_add_epi64(x0, acc0);
+        __m512i x1 = _mm512_loadu_si512((const void*)(input + i * n + j + 8));
+        acc1 = _mm512_add_epi64(x1, acc1);
+        __m512i x2 = _mm512_loadu_si512((const void*)(input + i * n + j + 16));
+        acc2 = _mm512_add_epi64(x2, acc2);
+        __m512i x3 = _mm512_loadu_si512((const void*)(input + i * n + j + 24));
+        acc3 = _mm512_add_epi64(x3, acc3);
+      }
+      // one vector at a time
+      for (; j + 8 <= n; j += 8) {
+        __m512i x0 = _mm512_loadu_si512((const void*)(input + i * n + j));
+        acc0 = _mm512_add_epi64(x0, acc0);
+      }
+      // predicated tail: lanes past the row end read the identity
+      if (j < n) {
+        __m512i tail0 = _mm512_mask_loadu_epi64(
+            _mm512_setzero_si512(), (__mmask8)simdgen_lanes_below(-j + n, 8), input + i * n + j);
+        acc0 = _mm512_add_epi64(tail0, acc0);
+      }
+      acc0 = _mm512_add_epi64(acc1, acc0);
+      acc2 = _mm512_add_epi64(acc3, acc2);
+      acc0 = _mm512_add_epi64(acc2, acc0);
+      __m256i row_sum_v256 =
+          _mm256_add_epi64(_mm512_castsi512_si256(acc0), _mm512_extracti64x4_epi64(acc0, 1));
+      __m128i row_sum_v = _mm_add_epi64(_mm256_castsi256_si128(row_sum_v256),
+                                        _mm256_extracti128_si256(row_sum_v256, 1));
+      row_sum_v = _mm_add_epi64(row_sum_v, _mm_srli_si128(row_sum_v, 8));
+      uint64_t row_sum = (uint64_t)_mm_cvtsi128_si64(row_sum_v);
+      output[i] = row_sum;
     }
-    // one vector at a time
-    for (; j + 8 <= n; j += 8) {
-      __m512i x0 = _mm512_loadu_si512((const void*)(input + i * n + j));
-      acc0 = _mm512_add_epi64(x0, acc0);
-    }
-    // predicated tail: lanes past the row end read the identity
-    if (j < n) {
-      __m512i tail0 = _mm512_mask_loadu_epi64(
-          _mm512_setzero_si512(), (__mmask8)simdgen_lanes_below(-j + n, 8), input + i * n + j);
-      acc0 = _mm512_add_epi64(tail0, acc0);
-    }
-    acc0 = _mm512_add_epi64(acc1, acc0);
-    acc2 = _mm512_add_epi64(acc3, acc2);
-    acc0 = _mm512_add_epi64(acc2, acc0);
-    __m256i row_sum_v256 =
-        _mm256_add_epi64(_mm512_castsi512_si256(acc0), _mm512_extracti64x4_epi64(acc0, 1));
-    __m128i row_sum_v = _mm_add_epi64(_mm256_castsi256_si128(row_sum_v256),
-                                      _mm256_extracti128_si256(row_sum_v256, 1));
-    row_sum_v = _mm_add_epi64(row_sum_v, _mm_srli_si128(row_sum_v, 8));
-    uint64_t row_sum = (uint64_t)_mm_cvtsi128_si64(row_sum_v);
-    output[i] = row_sum;
   }
 }
 #endif
@@ -171,6 +219,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void sum_u64_avx51
 // ---- avx2 (256-bit vectors)
 // strategy vector_accumulator: vector accumulators, one horizontal reduction per row
 // rows are reduced 4 at a time; their 4 final horizontal reductions share one fold network (2 stages)
+// rows shorter than 16 columns take the blocks of rows, longer rows accumulators of their own (chosen at run time)
 // tails: masked loads (32/64-bit) or a staged copy (8/16-bit), identity elsewhere
 // uses fold network for the final reductions of several rows (vshufi32x4/vperm2i128, vunpck, vshufps)
 // uses log2-step horizontal reduction (extract halves, then byte shifts)
@@ -180,105 +229,155 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void sum_u64_avx51
 __attribute__((target("avx2"))) void sum_u64_avx2(const uint64_t* input, int64_t n,
                                                   uint64_t* output) {
   constexpr int64_t kRows = 1;
-  // 4 rows per block
-  int64_t i = 0;
-  for (; i + 4 <= kRows; i += 4) {
-    __m256i acc_r0 = _mm256_setzero_si256();
-    __m256i acc_r1 = _mm256_setzero_si256();
-    __m256i acc_r2 = _mm256_setzero_si256();
-    __m256i acc_r3 = _mm256_setzero_si256();
-    int64_t j = 0;
-    for (; j + 4 <= n; j += 4) {
-      __m256i x_r0 = _mm256_loadu_si256((const __m256i*)(input + i * n + j));
-      acc_r0 = _mm256_add_epi64(x_r0, acc_r0);
-      __m256i x_r1 = _mm256_loadu_si256((const __m256i*)(input + i * n + j + n));
-      acc_r1 = _mm256_add_epi64(x_r1, acc_r1);
-      __m256i x_r2 = _mm256_loadu_si256((const __m256i*)(input + i * n + j + 2 * n));
-      acc_r2 = _mm256_add_epi64(x_r2, acc_r2);
-      __m256i x_r3 = _mm256_loadu_si256((const __m256i*)(input + i * n + j + 3 * n));
-      acc_r3 = _mm256_add_epi64(x_r3, acc_r3);
+  // short rows: blocks of rows
+  if (n < 16) {
+    // 4 rows per block
+    int64_t i = 0;
+    for (; i + 4 <= kRows; i += 4) {
+      __m256i acc_r0 = _mm256_setzero_si256();
+      __m256i acc_r1 = _mm256_setzero_si256();
+      __m256i acc_r2 = _mm256_setzero_si256();
+      __m256i acc_r3 = _mm256_setzero_si256();
+      int64_t j = 0;
+      for (; j + 4 <= n; j += 4) {
+        __m256i x_r0 = _mm256_loadu_si256((const __m256i*)(input + i * n + j));
+        acc_r0 = _mm256_add_epi64(x_r0, acc_r0);
+        __m256i x_r1 = _mm256_loadu_si256((const __m256i*)(input + i * n + j + n));
+        acc_r1 = _mm256_add_epi64(x_r1, acc_r1);
+        __m256i x_r2 = _mm256_loadu_si256((const __m256i*)(input + i * n + j + 2 * n));
+        acc_r2 = _mm256_add_epi64(x_r2, acc_r2);
+        __m256i x_r3 = _mm256_loadu_si256((const __m256i*)(input + i * n + j + 3 * n));
+        acc_r3 = _mm256_add_epi64(x_r3, acc_r3);
+      }
+      // predicated tail: lanes past the row end read the identity
+      if (j < n) {
+        const __m256i tail0_active = _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(-j + n)),
+                                                        _mm256_setr_epi64x(0, 1, 2, 3));
+        __m256i tail0 = _mm256_blendv_epi8(
+            _mm256_setzero_si256(),
+            _mm256_maskload_epi64((const long long*)(input + i * n + j), tail0_active),
+            tail0_active);
+        acc_r0 = _mm256_add_epi64(tail0, acc_r0);
+        const __m256i tail1_active = _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(-j + n)),
+                                                        _mm256_setr_epi64x(0, 1, 2, 3));
+        __m256i tail1 = _mm256_blendv_epi8(
+            _mm256_setzero_si256(),
+            _mm256_maskload_epi64((const long long*)(input + i * n + j + n), tail1_active),
+            tail1_active);
+        acc_r1 = _mm256_add_epi64(tail1, acc_r1);
+        const __m256i tail2_active = _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(-j + n)),
+                                                        _mm256_setr_epi64x(0, 1, 2, 3));
+        __m256i tail2 = _mm256_blendv_epi8(
+            _mm256_setzero_si256(),
+            _mm256_maskload_epi64((const long long*)(input + i * n + j + 2 * n), tail2_active),
+            tail2_active);
+        acc_r2 = _mm256_add_epi64(tail2, acc_r2);
+        const __m256i tail3_active = _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(-j + n)),
+                                                        _mm256_setr_epi64x(0, 1, 2, 3));
+        __m256i tail3 = _mm256_blendv_epi8(
+            _mm256_setzero_si256(),
+            _mm256_maskload_epi64((const long long*)(input + i * n + j + 3 * n), tail3_active),
+            tail3_active);
+        acc_r3 = _mm256_add_epi64(tail3, acc_r3);
+      }
+      __m256i fold0_0 = _mm256_add_epi64(_mm256_permute2x128_si256(acc_r0, acc_r2, 0x20),
+                                         _mm256_permute2x128_si256(acc_r0, acc_r2, 0x31));
+      __m256i fold0_1 = _mm256_add_epi64(_mm256_permute2x128_si256(acc_r1, acc_r3, 0x20),
+                                         _mm256_permute2x128_si256(acc_r1, acc_r3, 0x31));
+      __m256i row_sums = _mm256_add_epi64(_mm256_unpacklo_epi64(fold0_0, fold0_1),
+                                          _mm256_unpackhi_epi64(fold0_0, fold0_1));
+      // Lane table (row in each lane of the first vector after each stage):
+      //   stage 1, 4-lane blocks: r0 r0 r2 r2
+      //   stage 2, 2-lane blocks: r0 r1 r2 r3
+      _mm256_storeu_si256((__m256i*)(output + i), row_sums);
     }
-    // predicated tail: lanes past the row end read the identity
-    if (j < n) {
-      const __m256i tail0_active = _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(-j + n)),
-                                                      _mm256_setr_epi64x(0, 1, 2, 3));
-      __m256i tail0 = _mm256_blendv_epi8(
-          _mm256_setzero_si256(),
-          _mm256_maskload_epi64((const long long*)(input + i * n + j), tail0_active), tail0_active);
-      acc_r0 = _mm256_add_epi64(tail0, acc_r0);
-      const __m256i tail1_active = _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(-j + n)),
-                                                      _mm256_setr_epi64x(0, 1, 2, 3));
-      __m256i tail1 = _mm256_blendv_epi8(
-          _mm256_setzero_si256(),
-          _mm256_maskload_epi64((const long long*)(input + i * n + j + n), tail1_active),
-          tail1_active);
-      acc_r1 = _mm256_add_epi64(tail1, acc_r1);
-      const __m256i tail2_active = _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(-j + n)),
-                                                      _mm256_setr_epi64x(0, 1, 2, 3));
-      __m256i tail2 = _mm256_blendv_epi8(
-          _mm256_setzero_si256(),
-          _mm256_maskload_epi64((const long long*)(input + i * n + j + 2 * n), tail2_active),
-          tail2_active);
-      acc_r2 = _mm256_add_epi64(tail2, acc_r2);
-      const __m256i tail3_active = _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(-j + n)),
-                                                      _mm256_setr_epi64x(0, 1, 2, 3));
-      __m256i tail3 = _mm256_blendv_epi8(
-          _mm256_setzero_si256(),
-          _mm256_maskload_epi64((const long long*)(input + i * n + j + 3 * n), tail3_active),
-          tail3_active);
-      acc_r3 = _mm256_add_epi64(tail3, acc_r3);
+    // remaining rows one at a time
+    for (; i < kRows; ++i) {
+      __m256i acc0 = _mm256_setzero_si256();
+      __m256i acc1 = _mm256_setzero_si256();
+      __m256i acc2 = _mm256_setzero_si256();
+      __m256i acc3 = _mm256_setzero_si256();
+      // 4 vectors per iteration
+      int64_t j = 0;
+      for (; j + 16 <= n; j += 16) {
+        __m256i x0 = _mm256_loadu_si256((const __m256i*)(input + i * n + j));
+        acc0 = _mm256_add_epi64(x0, acc0);
+        __m256i x1 = _mm256_loadu_si256((const __m256i*)(input + i * n + j + 4));
+        acc1 = _mm256_add_epi64(x1, acc1);
+        __m256i x2 = _mm256_loadu_si256((const __m256i*)(input + i * n + j + 8));
+        acc2 = _mm256_add_epi64(x2, acc2);
+        __m256i x3 = _mm256_loadu_si256((const __m256i*)(input + i * n + j + 12));
+        acc3 = _mm256_add_epi64(x3, acc3);
+      }
+      // one vector at a time
+      for (; j + 4 <= n; j += 4) {
+        __m256i x0 = _mm256_loadu_si256((const __m256i*)(input + i * n + j));
+        acc0 = _mm256_add_epi64(x0, acc0);
+      }
+      // predicated tail: lanes past the row end read the identity
+      if (j < n) {
+        const __m256i tail0_active = _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(-j + n)),
+                                                        _mm256_setr_epi64x(0, 1, 2, 3));
+        __m256i tail0 = _mm256_blendv_epi8(
+            _mm256_setzero_si256(),
+            _mm256_maskload_epi64((const long long*)(input + i * n + j), tail0_active),
+            tail0_active);
+        acc0 = _mm256_add_epi64(tail0, acc0);
+      }
+      acc0 = _mm256_add_epi64(acc1, acc0);
+      acc2 = _mm256_add_epi64(acc3, acc2);
+      acc0 = _mm256_add_epi64(acc2, acc0);
+      __m128i row_sum_v =
+          _mm_add_epi64(_mm256_castsi256_si128(acc0), _mm256_extracti128_si256(acc0, 1));
+      row_sum_v = _mm_add_epi64(row_sum_v, _mm_srli_si128(row_sum_v, 8));
+      uint64_t row_sum = (uint64_t)_mm_cvtsi128_si64(row_sum_v);
+      output[i] = row_sum;
     }
-    __m256i fold0_0 = _mm256_add_epi64(_mm256_permute2x128_si256(acc_r0, acc_r2, 0x20),
-                                       _mm256_permute2x128_si256(acc_r0, acc_r2, 0x31));
-    __m256i fold0_1 = _mm256_add_epi64(_mm256_permute2x128_si256(acc_r1, acc_r3, 0x20),
-                                       _mm256_permute2x128_si256(acc_r1, acc_r3, 0x31));
-    __m256i row_sums = _mm256_add_epi64(_mm256_unpacklo_epi64(fold0_0, fold0_1),
-                                        _mm256_unpackhi_epi64(fold0_0, fold0_1));
-    // Lane table (row in each lane of the first vector after each stage):
-    //   stage 1, 4-lane blocks: r0 r0 r2 r2
-    //   stage 2, 2-lane blocks: r0 r1 r2 r3
-    _mm256_storeu_si256((__m256i*)(output + i), row_sums);
   }
-  // remaining rows one at a time
-  for (; i < kRows; ++i) {
-    __m256i acc0 = _mm256_setzero_si256();
-    __m256i acc1 = _mm256_setzero_si256();
-    __m256i acc2 = _mm256_setzero_si256();
-    __m256i acc3 = _mm256_setzero_si256();
-    // 4 vectors per iteration
-    int64_t j = 0;
-    for (; j + 16 <= n; j += 16) {
-      __m256i x0 = _mm256_loadu_si256((const __m256i*)(input + i * n + j));
-      acc0 = _mm256_add_epi64(x0, acc0);
-      __m256i x1 = _mm256_loadu_si256((const __m256i*)(input + i * n + j + 4));
-      acc1 = _mm256_add_epi64(x1, acc1);
-      __m256i x2 = _mm256_loadu_si256((const __m256i*)(input + i * n + j + 8));
-      acc2 = _mm256_add_epi64(x2, acc2);
-      __m256i x3 = _mm256_loadu_si256((const __m256i*)(input + i * n + j + 12));
-      acc3 = _mm256_add_epi64(x3, acc3);
+  // long rows: accumulators per row
+  if (15 < n) {
+    int64_t i = 0;
+    for (; i < kRows; ++i) {
+      __m256i acc0 = _mm256_setzero_si256();
+      __m256i acc1 = _mm256_setzero_si256();
+      __m256i acc2 = _mm256_setzero_si256();
+      __m256i acc3 = _mm256_setzero_si256();
+      // 4 vectors per iteration
+      int64_t j = 0;
+      for (; j + 16 <= n; j += 16) {
+        __m256i x0 = _mm256_loadu_si256((const __m256i*)(input + i * n + j));
+        acc0 = _mm256_add_epi64(x0, acc0);
+        __m256i x1 = _mm256_loadu_si256((const __m256i*)(input + i * n + j + 4));
+        acc1 = _mm256_add_epi64(x1, acc1);
+        __m256i x2 = _mm256_loadu_si256((const __m256i*)(input + i * n + j + 8));
+        acc2 = _mm256_add_epi64(x2, acc2);
+        __m256i x3 = _mm256_loadu_si256((const __m256i*)(input + i * n + j + 12));
+        acc3 = _mm256_add_epi64(x3, acc3);
+      }
+      // one vector at a time
+      for (; j + 4 <= n; j += 4) {
+        __m256i x0 = _mm256_loadu_si256((const __m256i*)(input + i * n + j));
+        acc0 = _mm256_add_epi64(x0, acc0);
+      }
+      // predicated tail: lanes past the row end read the identity
+      if (j < n) {
+        const __m256i tail0_active = _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(-j + n)),
+                                                        _mm256_setr_epi64x(0, 1, 2, 3));
+        __m256i tail0 = _mm256_blendv_epi8(
+            _mm256_setzero_si256(),
+            _mm256_maskload_epi64((const long long*)(input + i * n + j), tail0_active),
+            tail0_active);
+        acc0 = _mm256_add_epi64(tail0, acc0);
+      }
+      acc0 = _mm256_add_epi64(acc1, acc0);
+      acc2 = _mm256_add_epi64(acc3, acc2);
+      acc0 = _mm256_add_epi64(acc2, acc0);
+      __m128i row_sum_v =
+          _mm_add_epi64(_mm256_castsi256_si128(acc0), _mm256_extracti128_si256(acc0, 1));
+      row_sum_v = _mm_add_epi64(row_sum_v, _mm_srli_si128(row_sum_v, 8));
+      uint64_t row_sum = (uint64_t)_mm_cvtsi128_si64(row_sum_v);
+      output[i] = row_sum;
     }
-    // one vector at a time
-    for (; j + 4 <= n; j += 4) {
-      __m256i x0 = _mm256_loadu_si256((const __m256i*)(input + i * n + j));
-      acc0 = _mm256_add_epi64(x0, acc0);
-    }
-    // predicated tail: lanes past the row end read the identity
-    if (j < n) {
-      const __m256i tail0_active = _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(-j + n)),
-                                                      _mm256_setr_epi64x(0, 1, 2, 3));
-      __m256i tail0 = _mm256_blendv_epi8(
-          _mm256_setzero_si256(),
-          _mm256_maskload_epi64((const long long*)(input + i * n + j), tail0_active), tail0_active);
-      acc0 = _mm256_add_epi64(tail0, acc0);
-    }
-    acc0 = _mm256_add_epi64(acc1, acc0);
-    acc2 = _mm256_add_epi64(acc3, acc2);
-    acc0 = _mm256_add_epi64(acc2, acc0);
-    __m128i row_sum_v =
-        _mm_add_epi64(_mm256_castsi256_si128(acc0), _mm256_extracti128_si256(acc0, 1));
-    row_sum_v = _mm_add_epi64(row_sum_v, _mm_srli_si128(row_sum_v, 8));
-    uint64_t row_sum = (uint64_t)_mm_cvtsi128_si64(row_sum_v);
-    output[i] = row_sum;
   }
 }
 #endif

@@ -81,6 +81,18 @@ TEST_CASE("every built plan verifies and prints its strategy") {
   }
 }
 
+TEST_CASE("auto schedule: static long rows take accumulators per row, short ones blocks of rows") {
+  KernelSpec k = rowSpec(DType::i8, DType::i32, ReduceOp::add);
+  k.cols = Extent{512, ""};
+  CHECK(!contains(buildReducePlan(k, makeTarget({"avx512", {}})).print(), "reduce_rows"));
+  k.cols = Extent{64, ""};
+  CHECK(contains(buildReducePlan(k, makeTarget({"avx512", {}})).print(), "reduce_rows"));
+  k.cols = Extent{std::nullopt, "cols"};  // decided at run time: both paths
+  const std::string text = buildReducePlan(k, makeTarget({"avx512", {}})).print();
+  CHECK(contains(text, "if cols < 256"));
+  CHECK(contains(text, "if 255 < cols"));
+}
+
 TEST_CASE("vector_accumulator on AVX-512 reduces 16 rows through a fold network, then single rows") {
   ir::Plan p = buildReducePlan(rowSpec(DType::i8, DType::i32, ReduceOp::add), makeTarget({"avx512", {"vnni"}}));
   const std::string text = p.print();
@@ -95,6 +107,7 @@ TEST_CASE("static extents drop cleanup loops that cannot run") {
   KernelSpec k = rowSpec(DType::i8, DType::i32, ReduceOp::add);
   k.rows = Extent{384, ""};
   k.cols = Extent{512, ""};
+  k.schedule.rows = 16;  // blocks of rows even though the rows are long
   ir::Plan p = buildReducePlan(k, makeTarget({"avx512", {}}));
   CHECK(!contains(p.print(), "[i, kRows)"));  // 384 = 24 x 16 rows: no remainder loop
   CHECK(!contains(p.print(), "if j < kCols"));  // 512 = 8 x 64: no tail

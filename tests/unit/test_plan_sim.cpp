@@ -60,7 +60,7 @@ void sweep(KernelSpec spec) {
   for (const Target& t : targets) {
     const int64_t lanes = t.lanes(spec.input);
     for (auto [rows, cols] : std::vector<std::pair<int64_t, int64_t>>{
-             {0, 5}, {3, 0}, {1, 1}, {5, lanes - 1}, {17, lanes}, {2, lanes + 1}, {33, 3 * lanes + 5}, {4, 2 * lanes - 1}}) {
+             {0, 5}, {3, 0}, {1, 1}, {5, lanes - 1}, {17, lanes}, {2, lanes + 1}, {33, 3 * lanes + 5}, {4, 2 * lanes - 1}, {3, 4 * lanes + 3}}) {
       if (cols < 0) continue;
       for (int64_t pad : {0, 3}) checkCase<In, Out>(spec, t, rows, cols, cols + pad);
     }

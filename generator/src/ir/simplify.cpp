@@ -39,6 +39,10 @@ void simplify(Block& block, Known known) {
       auto l = evalKnown(s.cmpLhs, known), r = evalKnown(s.cmpRhs, known);
       if (l && r && !(*l < *r)) continue;
       simplify(s.body, known);
+      if (l && r) {  // always true: its body belongs to the enclosing block
+        for (Stmt& inner : s.body) out.push_back(std::move(inner));
+        continue;
+      }
     }
     out.push_back(std::move(s));
   }

@@ -22,6 +22,9 @@ Strategy resolveStrategy(const KernelSpec& spec) {
 
 namespace {
 
+// Rows shorter than this many vectors are reduced in blocks of rows by default.
+constexpr int kMultiRowMaxVectors = 4;
+
 const char* kReserved[] = {"i", "j", "input", "output", "kRows", "kCols", "kStride"};
 
 // Shared state and helpers for one plan.
@@ -488,10 +491,24 @@ ir::Plan buildReducePlan(const KernelSpec& spec, const Target& target) {
         b.plan.body = rp.innerReduction();
       } else {
         b.note("strategy vector_accumulator: vector accumulators, one horizontal reduction per row");
-        if (rp.multiRowApplies()) {
-          b.plan.body = rp.multiRowVectorAccumulator();
+        const int64_t threshold = int64_t(kMultiRowMaxVectors) * rp.a.in.lanes;
+        const bool staticLong = spec.cols.isStatic() && *spec.cols.value >= threshold && !spec.schedule.rows;
+        if (rp.multiRowApplies() && !staticLong) {
+          ir::Block shortRows = rp.multiRowVectorAccumulator();
           ir::Block rest = rp.singleRowVectorAccumulator(true);
-          b.plan.body.insert(b.plan.body.end(), rest.begin(), rest.end());
+          shortRows.insert(shortRows.end(), rest.begin(), rest.end());
+          if (spec.schedule.rows || spec.cols.isStatic()) {
+            b.plan.body = std::move(shortRows);
+          } else {
+            // Measured: blocks of rows win on short rows (one final reduction per block instead of
+            // per row), K accumulators per row win on long ones (fewer concurrent streams).
+            b.note("rows shorter than " + std::to_string(threshold) + " columns take the blocks of rows, longer rows " +
+                   "accumulators of their own (chosen at run time)");
+            b.plan.body.push_back(ir::ifLess(b.sym(b.cols), Index::constant(threshold), std::move(shortRows),
+                                             "short rows: blocks of rows"));
+            b.plan.body.push_back(ir::ifLess(Index::constant(threshold - 1), b.sym(b.cols),
+                                             rp.singleRowVectorAccumulator(false), "long rows: accumulators per row"));
+          }
         } else {
           b.plan.body = rp.singleRowVectorAccumulator(false);
         }

@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# examples/rowstats as a consumer of the installed package (find_package(simdgen CONFIG) +
+# simdgen_add_kernels), against a moved copy of the prefix installed by install.sh.
+source "$(dirname "$0")/lib.sh"
+: "${PREFIX:?}"
+start
+# A moved copy of the prefix: the package must be relocatable.
+cp -a "$PREFIX" "$WORK/prefix"
+b=$WORK/build
+configure -S "$example" -B "$b" -DCMAKE_PREFIX_PATH="$WORK/prefix"
+ninja -C "$b" -t query simdgen/row_sum_f32.h | grep -q "^    $WORK/prefix/bin/simdgen$" ||
+  fail "row_sum_f32.h does not depend on the installed simdgen"
+ninja -C "$b" -t query simdgen/row_sum_f32.h | grep -q "$WORK/prefix/share/simdgen/templates/reduce.h.mustache$" ||
+  fail "row_sum_f32.h does not depend on the installed templates"
+build "$b"
+check_rowstats "find_package build" "$b/rowstats"
