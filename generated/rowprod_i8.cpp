@@ -29,6 +29,14 @@ static inline uint64_t simdgen_lanes_below(int64_t n, int lanes) {
   return (1ull << n) - 1;
 }
 #endif
+#if defined(__x86_64__)
+// 32 zero bytes then 32 0xFF bytes: the 32 bytes at offset k keep the last k bytes of a vector.
+static const uint8_t simdgen_tail_keep[64] = {
+    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,
+    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,
+    0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
+    0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF};
+#endif
 
 // ---- avx512 (512-bit vectors)
 // strategy inner_reduction: one horizontal reduction per vector
@@ -147,6 +155,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowprod_i8_av
 // strategy inner_reduction: one horizontal reduction per vector
 // tails: masked loads (32/64-bit) or a staged copy (8/16-bit), identity elsewhere
 // uses 8/16-bit tails staged through a stack buffer (no AVX2 byte masked load)
+// uses 8/16-bit tails: the row's last whole vector, blended with the identity (no AVX2 byte masks)
 // uses int8 multiply emulated with two vpmullw (no 8-bit multiply exists)
 // uses log2-step horizontal reduction (extract halves, then byte shifts)
 
@@ -195,43 +204,88 @@ __attribute__((target("avx2"))) void rowprod_i8_avx2(const int8_t* input, int64_
     }
     // predicated tail
     if (j < cols) {
-      alignas(32) int8_t tail_stage[32];
-      _mm256_store_si256((__m256i*)tail_stage, _mm256_set1_epi8((char)(1)));
-      __builtin_memcpy(tail_stage, input + i * stride + j, (size_t)(cols - j) * sizeof(int8_t));
-      __m256i tail = _mm256_load_si256((const __m256i*)tail_stage);
-      __m128i tail_sum_v = _mm_or_si128(
-          _mm_and_si128(
-              _mm_mullo_epi16(_mm256_castsi256_si128(tail), _mm256_extracti128_si256(tail, 1)),
-              _mm_set1_epi16(0x00FF)),
-          _mm_slli_epi16(_mm_mullo_epi16(_mm_srli_epi16(_mm256_castsi256_si128(tail), 8),
-                                         _mm_srli_epi16(_mm256_extracti128_si256(tail, 1), 8)),
-                         8));
-      tail_sum_v = _mm_or_si128(
-          _mm_and_si128(_mm_mullo_epi16(tail_sum_v, _mm_srli_si128(tail_sum_v, 8)),
-                        _mm_set1_epi16(0x00FF)),
-          _mm_slli_epi16(_mm_mullo_epi16(_mm_srli_epi16(tail_sum_v, 8),
-                                         _mm_srli_epi16(_mm_srli_si128(tail_sum_v, 8), 8)),
-                         8));
-      tail_sum_v = _mm_or_si128(
-          _mm_and_si128(_mm_mullo_epi16(tail_sum_v, _mm_srli_si128(tail_sum_v, 4)),
-                        _mm_set1_epi16(0x00FF)),
-          _mm_slli_epi16(_mm_mullo_epi16(_mm_srli_epi16(tail_sum_v, 8),
-                                         _mm_srli_epi16(_mm_srli_si128(tail_sum_v, 4), 8)),
-                         8));
-      tail_sum_v = _mm_or_si128(
-          _mm_and_si128(_mm_mullo_epi16(tail_sum_v, _mm_srli_si128(tail_sum_v, 2)),
-                        _mm_set1_epi16(0x00FF)),
-          _mm_slli_epi16(_mm_mullo_epi16(_mm_srli_epi16(tail_sum_v, 8),
-                                         _mm_srli_epi16(_mm_srli_si128(tail_sum_v, 2), 8)),
-                         8));
-      tail_sum_v = _mm_or_si128(
-          _mm_and_si128(_mm_mullo_epi16(tail_sum_v, _mm_srli_si128(tail_sum_v, 1)),
-                        _mm_set1_epi16(0x00FF)),
-          _mm_slli_epi16(_mm_mullo_epi16(_mm_srli_epi16(tail_sum_v, 8),
-                                         _mm_srli_epi16(_mm_srli_si128(tail_sum_v, 1), 8)),
-                         8));
-      uint8_t tail_sum = (uint8_t)(int8_t)_mm_cvtsi128_si32(tail_sum_v);
-      row_acc = (uint8_t)((uint32_t)tail_sum * (uint32_t)row_acc);
+      // the row holds a whole vector: re-read its last one
+      if (31 < cols) {
+        const __m256i tail_keep =
+            _mm256_loadu_si256((const __m256i*)(simdgen_tail_keep + (cols - j) * 1));
+        __m256i tail = _mm256_blendv_epi8(
+            _mm256_set1_epi8((char)(1)),
+            _mm256_loadu_si256((const __m256i*)(input + i * stride + j + (cols - j) - 32)),
+            tail_keep);
+        __m128i tail_sum_v = _mm_or_si128(
+            _mm_and_si128(
+                _mm_mullo_epi16(_mm256_castsi256_si128(tail), _mm256_extracti128_si256(tail, 1)),
+                _mm_set1_epi16(0x00FF)),
+            _mm_slli_epi16(_mm_mullo_epi16(_mm_srli_epi16(_mm256_castsi256_si128(tail), 8),
+                                           _mm_srli_epi16(_mm256_extracti128_si256(tail, 1), 8)),
+                           8));
+        tail_sum_v = _mm_or_si128(
+            _mm_and_si128(_mm_mullo_epi16(tail_sum_v, _mm_srli_si128(tail_sum_v, 8)),
+                          _mm_set1_epi16(0x00FF)),
+            _mm_slli_epi16(_mm_mullo_epi16(_mm_srli_epi16(tail_sum_v, 8),
+                                           _mm_srli_epi16(_mm_srli_si128(tail_sum_v, 8), 8)),
+                           8));
+        tail_sum_v = _mm_or_si128(
+            _mm_and_si128(_mm_mullo_epi16(tail_sum_v, _mm_srli_si128(tail_sum_v, 4)),
+                          _mm_set1_epi16(0x00FF)),
+            _mm_slli_epi16(_mm_mullo_epi16(_mm_srli_epi16(tail_sum_v, 8),
+                                           _mm_srli_epi16(_mm_srli_si128(tail_sum_v, 4), 8)),
+                           8));
+        tail_sum_v = _mm_or_si128(
+            _mm_and_si128(_mm_mullo_epi16(tail_sum_v, _mm_srli_si128(tail_sum_v, 2)),
+                          _mm_set1_epi16(0x00FF)),
+            _mm_slli_epi16(_mm_mullo_epi16(_mm_srli_epi16(tail_sum_v, 8),
+                                           _mm_srli_epi16(_mm_srli_si128(tail_sum_v, 2), 8)),
+                           8));
+        tail_sum_v = _mm_or_si128(
+            _mm_and_si128(_mm_mullo_epi16(tail_sum_v, _mm_srli_si128(tail_sum_v, 1)),
+                          _mm_set1_epi16(0x00FF)),
+            _mm_slli_epi16(_mm_mullo_epi16(_mm_srli_epi16(tail_sum_v, 8),
+                                           _mm_srli_epi16(_mm_srli_si128(tail_sum_v, 1), 8)),
+                           8));
+        uint8_t tail_sum = (uint8_t)(int8_t)_mm_cvtsi128_si32(tail_sum_v);
+        row_acc = (uint8_t)((uint32_t)tail_sum * (uint32_t)row_acc);
+      }
+      // shorter rows: staged copy
+      if (cols < 32) {
+        alignas(32) int8_t tail_stage[32];
+        _mm256_store_si256((__m256i*)tail_stage, _mm256_set1_epi8((char)(1)));
+        __builtin_memcpy(tail_stage, input + i * stride + j, (size_t)(cols - j) * sizeof(int8_t));
+        __m256i tail = _mm256_load_si256((const __m256i*)tail_stage);
+        __m128i tail_sum_v = _mm_or_si128(
+            _mm_and_si128(
+                _mm_mullo_epi16(_mm256_castsi256_si128(tail), _mm256_extracti128_si256(tail, 1)),
+                _mm_set1_epi16(0x00FF)),
+            _mm_slli_epi16(_mm_mullo_epi16(_mm_srli_epi16(_mm256_castsi256_si128(tail), 8),
+                                           _mm_srli_epi16(_mm256_extracti128_si256(tail, 1), 8)),
+                           8));
+        tail_sum_v = _mm_or_si128(
+            _mm_and_si128(_mm_mullo_epi16(tail_sum_v, _mm_srli_si128(tail_sum_v, 8)),
+                          _mm_set1_epi16(0x00FF)),
+            _mm_slli_epi16(_mm_mullo_epi16(_mm_srli_epi16(tail_sum_v, 8),
+                                           _mm_srli_epi16(_mm_srli_si128(tail_sum_v, 8), 8)),
+                           8));
+        tail_sum_v = _mm_or_si128(
+            _mm_and_si128(_mm_mullo_epi16(tail_sum_v, _mm_srli_si128(tail_sum_v, 4)),
+                          _mm_set1_epi16(0x00FF)),
+            _mm_slli_epi16(_mm_mullo_epi16(_mm_srli_epi16(tail_sum_v, 8),
+                                           _mm_srli_epi16(_mm_srli_si128(tail_sum_v, 4), 8)),
+                           8));
+        tail_sum_v = _mm_or_si128(
+            _mm_and_si128(_mm_mullo_epi16(tail_sum_v, _mm_srli_si128(tail_sum_v, 2)),
+                          _mm_set1_epi16(0x00FF)),
+            _mm_slli_epi16(_mm_mullo_epi16(_mm_srli_epi16(tail_sum_v, 8),
+                                           _mm_srli_epi16(_mm_srli_si128(tail_sum_v, 2), 8)),
+                           8));
+        tail_sum_v = _mm_or_si128(
+            _mm_and_si128(_mm_mullo_epi16(tail_sum_v, _mm_srli_si128(tail_sum_v, 1)),
+                          _mm_set1_epi16(0x00FF)),
+            _mm_slli_epi16(_mm_mullo_epi16(_mm_srli_epi16(tail_sum_v, 8),
+                                           _mm_srli_epi16(_mm_srli_si128(tail_sum_v, 1), 8)),
+                           8));
+        uint8_t tail_sum = (uint8_t)(int8_t)_mm_cvtsi128_si32(tail_sum_v);
+        row_acc = (uint8_t)((uint32_t)tail_sum * (uint32_t)row_acc);
+      }
     }
     output[i] = (int8_t)row_acc;
   }

@@ -28,6 +28,14 @@ static inline uint64_t simdgen_lanes_below(int64_t n, int lanes) {
   return (1ull << n) - 1;
 }
 #endif
+#if defined(__x86_64__)
+// 32 zero bytes then 32 0xFF bytes: the 32 bytes at offset k keep the last k bytes of a vector.
+static const uint8_t simdgen_tail_keep[64] = {
+    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,
+    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,
+    0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
+    0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF};
+#endif
 
 // ---- avx512+vnni (512-bit vectors)
 // widening sum: vpdpbusd with a ones vector (4 int8 per int32 lane, one instruction)
@@ -619,6 +627,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_i8_avx
 // rows shorter than 128 columns take the blocks of rows, longer rows accumulators of their own (chosen at run time)
 // tails: masked loads (32/64-bit) or a staged copy (8/16-bit), identity elsewhere
 // uses 8/16-bit tails staged through a stack buffer (no AVX2 byte masked load)
+// uses 8/16-bit tails: the row's last whole vector, blended with the identity (no AVX2 byte masks)
 // uses fold network for the final reductions of several rows (vshufi32x4/vperm2i128, vunpck, vshufps)
 // uses log2-step horizontal reduction (extract halves, then byte shifts)
 // uses vpmaddubsw + vpmaddwd: 4 int8 per int32 lane without VNNI
@@ -670,61 +679,139 @@ __attribute__((target("avx2"))) void rowsum_i8_avx2(const int8_t* input, int64_t
       }
       // predicated tail: lanes past the row end read the identity
       if (j < cols) {
-        alignas(32) int8_t tail0_stage[32];
-        _mm256_store_si256((__m256i*)tail0_stage, _mm256_setzero_si256());
-        __builtin_memcpy(tail0_stage, input + i * stride + j, (size_t)(cols - j) * sizeof(int8_t));
-        __m256i tail0 = _mm256_load_si256((const __m256i*)tail0_stage);
-        acc_r0 = _mm256_add_epi32(
-            acc_r0, _mm256_madd_epi16(_mm256_maddubs_epi16(ones_u8, tail0), ones_i16));
-        alignas(32) int8_t tail1_stage[32];
-        _mm256_store_si256((__m256i*)tail1_stage, _mm256_setzero_si256());
-        __builtin_memcpy(tail1_stage, input + i * stride + j + stride,
-                         (size_t)(cols - j) * sizeof(int8_t));
-        __m256i tail1 = _mm256_load_si256((const __m256i*)tail1_stage);
-        acc_r1 = _mm256_add_epi32(
-            acc_r1, _mm256_madd_epi16(_mm256_maddubs_epi16(ones_u8, tail1), ones_i16));
-        alignas(32) int8_t tail2_stage[32];
-        _mm256_store_si256((__m256i*)tail2_stage, _mm256_setzero_si256());
-        __builtin_memcpy(tail2_stage, input + i * stride + j + 2 * stride,
-                         (size_t)(cols - j) * sizeof(int8_t));
-        __m256i tail2 = _mm256_load_si256((const __m256i*)tail2_stage);
-        acc_r2 = _mm256_add_epi32(
-            acc_r2, _mm256_madd_epi16(_mm256_maddubs_epi16(ones_u8, tail2), ones_i16));
-        alignas(32) int8_t tail3_stage[32];
-        _mm256_store_si256((__m256i*)tail3_stage, _mm256_setzero_si256());
-        __builtin_memcpy(tail3_stage, input + i * stride + j + 3 * stride,
-                         (size_t)(cols - j) * sizeof(int8_t));
-        __m256i tail3 = _mm256_load_si256((const __m256i*)tail3_stage);
-        acc_r3 = _mm256_add_epi32(
-            acc_r3, _mm256_madd_epi16(_mm256_maddubs_epi16(ones_u8, tail3), ones_i16));
-        alignas(32) int8_t tail4_stage[32];
-        _mm256_store_si256((__m256i*)tail4_stage, _mm256_setzero_si256());
-        __builtin_memcpy(tail4_stage, input + i * stride + j + 4 * stride,
-                         (size_t)(cols - j) * sizeof(int8_t));
-        __m256i tail4 = _mm256_load_si256((const __m256i*)tail4_stage);
-        acc_r4 = _mm256_add_epi32(
-            acc_r4, _mm256_madd_epi16(_mm256_maddubs_epi16(ones_u8, tail4), ones_i16));
-        alignas(32) int8_t tail5_stage[32];
-        _mm256_store_si256((__m256i*)tail5_stage, _mm256_setzero_si256());
-        __builtin_memcpy(tail5_stage, input + i * stride + j + 5 * stride,
-                         (size_t)(cols - j) * sizeof(int8_t));
-        __m256i tail5 = _mm256_load_si256((const __m256i*)tail5_stage);
-        acc_r5 = _mm256_add_epi32(
-            acc_r5, _mm256_madd_epi16(_mm256_maddubs_epi16(ones_u8, tail5), ones_i16));
-        alignas(32) int8_t tail6_stage[32];
-        _mm256_store_si256((__m256i*)tail6_stage, _mm256_setzero_si256());
-        __builtin_memcpy(tail6_stage, input + i * stride + j + 6 * stride,
-                         (size_t)(cols - j) * sizeof(int8_t));
-        __m256i tail6 = _mm256_load_si256((const __m256i*)tail6_stage);
-        acc_r6 = _mm256_add_epi32(
-            acc_r6, _mm256_madd_epi16(_mm256_maddubs_epi16(ones_u8, tail6), ones_i16));
-        alignas(32) int8_t tail7_stage[32];
-        _mm256_store_si256((__m256i*)tail7_stage, _mm256_setzero_si256());
-        __builtin_memcpy(tail7_stage, input + i * stride + j + 7 * stride,
-                         (size_t)(cols - j) * sizeof(int8_t));
-        __m256i tail7 = _mm256_load_si256((const __m256i*)tail7_stage);
-        acc_r7 = _mm256_add_epi32(
-            acc_r7, _mm256_madd_epi16(_mm256_maddubs_epi16(ones_u8, tail7), ones_i16));
+        // the row holds a whole vector: re-read its last one
+        if (31 < cols) {
+          const __m256i tail0_keep =
+              _mm256_loadu_si256((const __m256i*)(simdgen_tail_keep + (cols - j) * 1));
+          __m256i tail0 = _mm256_blendv_epi8(
+              _mm256_setzero_si256(),
+              _mm256_loadu_si256((const __m256i*)(input + i * stride + j + (cols - j) - 32)),
+              tail0_keep);
+          acc_r0 = _mm256_add_epi32(
+              acc_r0, _mm256_madd_epi16(_mm256_maddubs_epi16(ones_u8, tail0), ones_i16));
+          const __m256i tail1_keep =
+              _mm256_loadu_si256((const __m256i*)(simdgen_tail_keep + (cols - j) * 1));
+          __m256i tail1 =
+              _mm256_blendv_epi8(_mm256_setzero_si256(),
+                                 _mm256_loadu_si256((const __m256i*)(input + i * stride + j +
+                                                                     stride + (cols - j) - 32)),
+                                 tail1_keep);
+          acc_r1 = _mm256_add_epi32(
+              acc_r1, _mm256_madd_epi16(_mm256_maddubs_epi16(ones_u8, tail1), ones_i16));
+          const __m256i tail2_keep =
+              _mm256_loadu_si256((const __m256i*)(simdgen_tail_keep + (cols - j) * 1));
+          __m256i tail2 =
+              _mm256_blendv_epi8(_mm256_setzero_si256(),
+                                 _mm256_loadu_si256((const __m256i*)(input + i * stride + j +
+                                                                     2 * stride + (cols - j) - 32)),
+                                 tail2_keep);
+          acc_r2 = _mm256_add_epi32(
+              acc_r2, _mm256_madd_epi16(_mm256_maddubs_epi16(ones_u8, tail2), ones_i16));
+          const __m256i tail3_keep =
+              _mm256_loadu_si256((const __m256i*)(simdgen_tail_keep + (cols - j) * 1));
+          __m256i tail3 =
+              _mm256_blendv_epi8(_mm256_setzero_si256(),
+                                 _mm256_loadu_si256((const __m256i*)(input + i * stride + j +
+                                                                     3 * stride + (cols - j) - 32)),
+                                 tail3_keep);
+          acc_r3 = _mm256_add_epi32(
+              acc_r3, _mm256_madd_epi16(_mm256_maddubs_epi16(ones_u8, tail3), ones_i16));
+          const __m256i tail4_keep =
+              _mm256_loadu_si256((const __m256i*)(simdgen_tail_keep + (cols - j) * 1));
+          __m256i tail4 =
+              _mm256_blendv_epi8(_mm256_setzero_si256(),
+                                 _mm256_loadu_si256((const __m256i*)(input + i * stride + j +
+                                                                     4 * stride + (cols - j) - 32)),
+                                 tail4_keep);
+          acc_r4 = _mm256_add_epi32(
+              acc_r4, _mm256_madd_epi16(_mm256_maddubs_epi16(ones_u8, tail4), ones_i16));
+          const __m256i tail5_keep =
+              _mm256_loadu_si256((const __m256i*)(simdgen_tail_keep + (cols - j) * 1));
+          __m256i tail5 =
+              _mm256_blendv_epi8(_mm256_setzero_si256(),
+                                 _mm256_loadu_si256((const __m256i*)(input + i * stride + j +
+                                                                     5 * stride + (cols - j) - 32)),
+                                 tail5_keep);
+          acc_r5 = _mm256_add_epi32(
+              acc_r5, _mm256_madd_epi16(_mm256_maddubs_epi16(ones_u8, tail5), ones_i16));
+          const __m256i tail6_keep =
+              _mm256_loadu_si256((const __m256i*)(simdgen_tail_keep + (cols - j) * 1));
+          __m256i tail6 =
+              _mm256_blendv_epi8(_mm256_setzero_si256(),
+                                 _mm256_loadu_si256((const __m256i*)(input + i * stride + j +
+                                                                     6 * stride + (cols - j) - 32)),
+                                 tail6_keep);
+          acc_r6 = _mm256_add_epi32(
+              acc_r6, _mm256_madd_epi16(_mm256_maddubs_epi16(ones_u8, tail6), ones_i16));
+          const __m256i tail7_keep =
+              _mm256_loadu_si256((const __m256i*)(simdgen_tail_keep + (cols - j) * 1));
+          __m256i tail7 =
+              _mm256_blendv_epi8(_mm256_setzero_si256(),
+                                 _mm256_loadu_si256((const __m256i*)(input + i * stride + j +
+                                                                     7 * stride + (cols - j) - 32)),
+                                 tail7_keep);
+          acc_r7 = _mm256_add_epi32(
+              acc_r7, _mm256_madd_epi16(_mm256_maddubs_epi16(ones_u8, tail7), ones_i16));
+        }
+        // shorter rows: staged copy
+        if (cols < 32) {
+          alignas(32) int8_t tail0_stage[32];
+          _mm256_store_si256((__m256i*)tail0_stage, _mm256_setzero_si256());
+          __builtin_memcpy(tail0_stage, input + i * stride + j,
+                           (size_t)(cols - j) * sizeof(int8_t));
+          __m256i tail0 = _mm256_load_si256((const __m256i*)tail0_stage);
+          acc_r0 = _mm256_add_epi32(
+              acc_r0, _mm256_madd_epi16(_mm256_maddubs_epi16(ones_u8, tail0), ones_i16));
+          alignas(32) int8_t tail1_stage[32];
+          _mm256_store_si256((__m256i*)tail1_stage, _mm256_setzero_si256());
+          __builtin_memcpy(tail1_stage, input + i * stride + j + stride,
+                           (size_t)(cols - j) * sizeof(int8_t));
+          __m256i tail1 = _mm256_load_si256((const __m256i*)tail1_stage);
+          acc_r1 = _mm256_add_epi32(
+              acc_r1, _mm256_madd_epi16(_mm256_maddubs_epi16(ones_u8, tail1), ones_i16));
+          alignas(32) int8_t tail2_stage[32];
+          _mm256_store_si256((__m256i*)tail2_stage, _mm256_setzero_si256());
+          __builtin_memcpy(tail2_stage, input + i * stride + j + 2 * stride,
+                           (size_t)(cols - j) * sizeof(int8_t));
+          __m256i tail2 = _mm256_load_si256((const __m256i*)tail2_stage);
+          acc_r2 = _mm256_add_epi32(
+              acc_r2, _mm256_madd_epi16(_mm256_maddubs_epi16(ones_u8, tail2), ones_i16));
+          alignas(32) int8_t tail3_stage[32];
+          _mm256_store_si256((__m256i*)tail3_stage, _mm256_setzero_si256());
+          __builtin_memcpy(tail3_stage, input + i * stride + j + 3 * stride,
+                           (size_t)(cols - j) * sizeof(int8_t));
+          __m256i tail3 = _mm256_load_si256((const __m256i*)tail3_stage);
+          acc_r3 = _mm256_add_epi32(
+              acc_r3, _mm256_madd_epi16(_mm256_maddubs_epi16(ones_u8, tail3), ones_i16));
+          alignas(32) int8_t tail4_stage[32];
+          _mm256_store_si256((__m256i*)tail4_stage, _mm256_setzero_si256());
+          __builtin_memcpy(tail4_stage, input + i * stride + j + 4 * stride,
+                           (size_t)(cols - j) * sizeof(int8_t));
+          __m256i tail4 = _mm256_load_si256((const __m256i*)tail4_stage);
+          acc_r4 = _mm256_add_epi32(
+              acc_r4, _mm256_madd_epi16(_mm256_maddubs_epi16(ones_u8, tail4), ones_i16));
+          alignas(32) int8_t tail5_stage[32];
+          _mm256_store_si256((__m256i*)tail5_stage, _mm256_setzero_si256());
+          __builtin_memcpy(tail5_stage, input + i * stride + j + 5 * stride,
+                           (size_t)(cols - j) * sizeof(int8_t));
+          __m256i tail5 = _mm256_load_si256((const __m256i*)tail5_stage);
+          acc_r5 = _mm256_add_epi32(
+              acc_r5, _mm256_madd_epi16(_mm256_maddubs_epi16(ones_u8, tail5), ones_i16));
+          alignas(32) int8_t tail6_stage[32];
+          _mm256_store_si256((__m256i*)tail6_stage, _mm256_setzero_si256());
+          __builtin_memcpy(tail6_stage, input + i * stride + j + 6 * stride,
+                           (size_t)(cols - j) * sizeof(int8_t));
+          __m256i tail6 = _mm256_load_si256((const __m256i*)tail6_stage);
+          acc_r6 = _mm256_add_epi32(
+              acc_r6, _mm256_madd_epi16(_mm256_maddubs_epi16(ones_u8, tail6), ones_i16));
+          alignas(32) int8_t tail7_stage[32];
+          _mm256_store_si256((__m256i*)tail7_stage, _mm256_setzero_si256());
+          __builtin_memcpy(tail7_stage, input + i * stride + j + 7 * stride,
+                           (size_t)(cols - j) * sizeof(int8_t));
+          __m256i tail7 = _mm256_load_si256((const __m256i*)tail7_stage);
+          acc_r7 = _mm256_add_epi32(
+              acc_r7, _mm256_madd_epi16(_mm256_maddubs_epi16(ones_u8, tail7), ones_i16));
+        }
       }
       __m256i fold0_0 = _mm256_add_epi32(_mm256_permute2x128_si256(acc_r0, acc_r4, 0x20),
                                          _mm256_permute2x128_si256(acc_r0, acc_r4, 0x31));
@@ -779,12 +866,27 @@ __attribute__((target("avx2"))) void rowsum_i8_avx2(const int8_t* input, int64_t
       }
       // predicated tail: lanes past the row end read the identity
       if (j < cols) {
-        alignas(32) int8_t tail0_stage[32];
-        _mm256_store_si256((__m256i*)tail0_stage, _mm256_setzero_si256());
-        __builtin_memcpy(tail0_stage, input + i * stride + j, (size_t)(cols - j) * sizeof(int8_t));
-        __m256i tail0 = _mm256_load_si256((const __m256i*)tail0_stage);
-        acc0 = _mm256_add_epi32(acc0,
-                                _mm256_madd_epi16(_mm256_maddubs_epi16(ones_u8, tail0), ones_i16));
+        // the row holds a whole vector: re-read its last one
+        if (31 < cols) {
+          const __m256i tail0_keep =
+              _mm256_loadu_si256((const __m256i*)(simdgen_tail_keep + (cols - j) * 1));
+          __m256i tail0 = _mm256_blendv_epi8(
+              _mm256_setzero_si256(),
+              _mm256_loadu_si256((const __m256i*)(input + i * stride + j + (cols - j) - 32)),
+              tail0_keep);
+          acc0 = _mm256_add_epi32(
+              acc0, _mm256_madd_epi16(_mm256_maddubs_epi16(ones_u8, tail0), ones_i16));
+        }
+        // shorter rows: staged copy
+        if (cols < 32) {
+          alignas(32) int8_t tail0_stage[32];
+          _mm256_store_si256((__m256i*)tail0_stage, _mm256_setzero_si256());
+          __builtin_memcpy(tail0_stage, input + i * stride + j,
+                           (size_t)(cols - j) * sizeof(int8_t));
+          __m256i tail0 = _mm256_load_si256((const __m256i*)tail0_stage);
+          acc0 = _mm256_add_epi32(
+              acc0, _mm256_madd_epi16(_mm256_maddubs_epi16(ones_u8, tail0), ones_i16));
+        }
       }
       acc0 = _mm256_add_epi32(acc1, acc0);
       acc2 = _mm256_add_epi32(acc3, acc2);
@@ -829,12 +931,27 @@ __attribute__((target("avx2"))) void rowsum_i8_avx2(const int8_t* input, int64_t
       }
       // predicated tail: lanes past the row end read the identity
       if (j < cols) {
-        alignas(32) int8_t tail0_stage[32];
-        _mm256_store_si256((__m256i*)tail0_stage, _mm256_setzero_si256());
-        __builtin_memcpy(tail0_stage, input + i * stride + j, (size_t)(cols - j) * sizeof(int8_t));
-        __m256i tail0 = _mm256_load_si256((const __m256i*)tail0_stage);
-        acc0 = _mm256_add_epi32(acc0,
-                                _mm256_madd_epi16(_mm256_maddubs_epi16(ones_u8, tail0), ones_i16));
+        // the row holds a whole vector: re-read its last one
+        if (31 < cols) {
+          const __m256i tail0_keep =
+              _mm256_loadu_si256((const __m256i*)(simdgen_tail_keep + (cols - j) * 1));
+          __m256i tail0 = _mm256_blendv_epi8(
+              _mm256_setzero_si256(),
+              _mm256_loadu_si256((const __m256i*)(input + i * stride + j + (cols - j) - 32)),
+              tail0_keep);
+          acc0 = _mm256_add_epi32(
+              acc0, _mm256_madd_epi16(_mm256_maddubs_epi16(ones_u8, tail0), ones_i16));
+        }
+        // shorter rows: staged copy
+        if (cols < 32) {
+          alignas(32) int8_t tail0_stage[32];
+          _mm256_store_si256((__m256i*)tail0_stage, _mm256_setzero_si256());
+          __builtin_memcpy(tail0_stage, input + i * stride + j,
+                           (size_t)(cols - j) * sizeof(int8_t));
+          __m256i tail0 = _mm256_load_si256((const __m256i*)tail0_stage);
+          acc0 = _mm256_add_epi32(
+              acc0, _mm256_madd_epi16(_mm256_maddubs_epi16(ones_u8, tail0), ones_i16));
+        }
       }
       acc0 = _mm256_add_epi32(acc1, acc0);
       acc2 = _mm256_add_epi32(acc3, acc2);

@@ -28,6 +28,14 @@ static inline uint64_t simdgen_lanes_below(int64_t n, int lanes) {
   return (1ull << n) - 1;
 }
 #endif
+#if defined(__x86_64__)
+// 32 zero bytes then 32 0xFF bytes: the 32 bytes at offset k keep the last k bytes of a vector.
+static const uint8_t simdgen_tail_keep[64] = {
+    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,
+    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,
+    0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
+    0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF};
+#endif
 
 // ---- avx512+vnni (512-bit vectors)
 // widening sum: vpdpbusd with a ones vector (4 int8 per int32 lane, one instruction)
@@ -140,6 +148,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_i8_inn
 // strategy inner_reduction: one horizontal reduction per vector
 // tails: masked loads (32/64-bit) or a staged copy (8/16-bit), identity elsewhere
 // uses 8/16-bit tails staged through a stack buffer (no AVX2 byte masked load)
+// uses 8/16-bit tails: the row's last whole vector, blended with the identity (no AVX2 byte masks)
 // uses log2-step horizontal reduction (extract halves, then byte shifts)
 // uses vpmaddubsw + vpmaddwd: 4 int8 per int32 lane without VNNI
 
@@ -169,19 +178,40 @@ __attribute__((target("avx2"))) void rowsum_i8_inner_reduction_avx2(const int8_t
     }
     // predicated tail
     if (j < cols) {
-      alignas(32) int8_t tail_stage[32];
-      _mm256_store_si256((__m256i*)tail_stage, _mm256_setzero_si256());
-      __builtin_memcpy(tail_stage, input + i * stride + j, (size_t)(cols - j) * sizeof(int8_t));
-      __m256i tail = _mm256_load_si256((const __m256i*)tail_stage);
-      __m256i tail_acc = _mm256_setzero_si256();
-      tail_acc = _mm256_add_epi32(tail_acc,
-                                  _mm256_madd_epi16(_mm256_maddubs_epi16(ones_u8, tail), ones_i16));
-      __m128i tail_sum_v =
-          _mm_add_epi32(_mm256_castsi256_si128(tail_acc), _mm256_extracti128_si256(tail_acc, 1));
-      tail_sum_v = _mm_add_epi32(tail_sum_v, _mm_srli_si128(tail_sum_v, 8));
-      tail_sum_v = _mm_add_epi32(tail_sum_v, _mm_srli_si128(tail_sum_v, 4));
-      uint32_t tail_sum = (uint32_t)(int32_t)_mm_cvtsi128_si32(tail_sum_v);
-      row_acc = (tail_sum + row_acc);
+      // the row holds a whole vector: re-read its last one
+      if (31 < cols) {
+        const __m256i tail_keep =
+            _mm256_loadu_si256((const __m256i*)(simdgen_tail_keep + (cols - j) * 1));
+        __m256i tail = _mm256_blendv_epi8(
+            _mm256_setzero_si256(),
+            _mm256_loadu_si256((const __m256i*)(input + i * stride + j + (cols - j) - 32)),
+            tail_keep);
+        __m256i tail_acc = _mm256_setzero_si256();
+        tail_acc = _mm256_add_epi32(
+            tail_acc, _mm256_madd_epi16(_mm256_maddubs_epi16(ones_u8, tail), ones_i16));
+        __m128i tail_sum_v =
+            _mm_add_epi32(_mm256_castsi256_si128(tail_acc), _mm256_extracti128_si256(tail_acc, 1));
+        tail_sum_v = _mm_add_epi32(tail_sum_v, _mm_srli_si128(tail_sum_v, 8));
+        tail_sum_v = _mm_add_epi32(tail_sum_v, _mm_srli_si128(tail_sum_v, 4));
+        uint32_t tail_sum = (uint32_t)(int32_t)_mm_cvtsi128_si32(tail_sum_v);
+        row_acc = (tail_sum + row_acc);
+      }
+      // shorter rows: staged copy
+      if (cols < 32) {
+        alignas(32) int8_t tail_stage[32];
+        _mm256_store_si256((__m256i*)tail_stage, _mm256_setzero_si256());
+        __builtin_memcpy(tail_stage, input + i * stride + j, (size_t)(cols - j) * sizeof(int8_t));
+        __m256i tail = _mm256_load_si256((const __m256i*)tail_stage);
+        __m256i tail_acc = _mm256_setzero_si256();
+        tail_acc = _mm256_add_epi32(
+            tail_acc, _mm256_madd_epi16(_mm256_maddubs_epi16(ones_u8, tail), ones_i16));
+        __m128i tail_sum_v =
+            _mm_add_epi32(_mm256_castsi256_si128(tail_acc), _mm256_extracti128_si256(tail_acc, 1));
+        tail_sum_v = _mm_add_epi32(tail_sum_v, _mm_srli_si128(tail_sum_v, 8));
+        tail_sum_v = _mm_add_epi32(tail_sum_v, _mm_srli_si128(tail_sum_v, 4));
+        uint32_t tail_sum = (uint32_t)(int32_t)_mm_cvtsi128_si32(tail_sum_v);
+        row_acc = (tail_sum + row_acc);
+      }
     }
     output[i] = (int32_t)row_acc;
   }

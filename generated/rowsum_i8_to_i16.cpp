@@ -29,6 +29,14 @@ static inline uint64_t simdgen_lanes_below(int64_t n, int lanes) {
   return (1ull << n) - 1;
 }
 #endif
+#if defined(__x86_64__)
+// 32 zero bytes then 32 0xFF bytes: the 32 bytes at offset k keep the last k bytes of a vector.
+static const uint8_t simdgen_tail_keep[64] = {
+    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,
+    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,
+    0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
+    0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF};
+#endif
 
 // ---- avx512 (512-bit vectors)
 // widening sum: vpmaddubsw with a ones vector (2 int8 per int16 lane)
@@ -93,6 +101,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_i8_to_
 // strategy vector_accumulator: vector accumulators, one horizontal reduction per row
 // tails: masked loads (32/64-bit) or a staged copy (8/16-bit), identity elsewhere
 // uses 8/16-bit tails staged through a stack buffer (no AVX2 byte masked load)
+// uses 8/16-bit tails: the row's last whole vector, blended with the identity (no AVX2 byte masks)
 // uses log2-step horizontal reduction (extract halves, then byte shifts)
 // uses vpmaddubsw: 2 int8 per int16 lane
 
@@ -126,11 +135,24 @@ __attribute__((target("avx2"))) void rowsum_i8_to_i16_avx2(const int8_t* input, 
     }
     // predicated tail: lanes past the row end read the identity
     if (j < cols) {
-      alignas(32) int8_t tail0_stage[32];
-      _mm256_store_si256((__m256i*)tail0_stage, _mm256_setzero_si256());
-      __builtin_memcpy(tail0_stage, input + i * stride + j, (size_t)(cols - j) * sizeof(int8_t));
-      __m256i tail0 = _mm256_load_si256((const __m256i*)tail0_stage);
-      acc0 = _mm256_add_epi16(acc0, _mm256_maddubs_epi16(ones_u8, tail0));
+      // the row holds a whole vector: re-read its last one
+      if (31 < cols) {
+        const __m256i tail0_keep =
+            _mm256_loadu_si256((const __m256i*)(simdgen_tail_keep + (cols - j) * 1));
+        __m256i tail0 = _mm256_blendv_epi8(
+            _mm256_setzero_si256(),
+            _mm256_loadu_si256((const __m256i*)(input + i * stride + j + (cols - j) - 32)),
+            tail0_keep);
+        acc0 = _mm256_add_epi16(acc0, _mm256_maddubs_epi16(ones_u8, tail0));
+      }
+      // shorter rows: staged copy
+      if (cols < 32) {
+        alignas(32) int8_t tail0_stage[32];
+        _mm256_store_si256((__m256i*)tail0_stage, _mm256_setzero_si256());
+        __builtin_memcpy(tail0_stage, input + i * stride + j, (size_t)(cols - j) * sizeof(int8_t));
+        __m256i tail0 = _mm256_load_si256((const __m256i*)tail0_stage);
+        acc0 = _mm256_add_epi16(acc0, _mm256_maddubs_epi16(ones_u8, tail0));
+      }
     }
     acc0 = _mm256_add_epi16(acc1, acc0);
     acc2 = _mm256_add_epi16(acc3, acc2);

@@ -150,10 +150,10 @@ GeneratedKernel generate(const KernelSpec& spec, const Templates& templates, con
   for (const auto& req : spec.targets) targets.push_back(makeTarget(req));
   std::stable_sort(targets.begin(), targets.end(), [](const Target& a, const Target& b) { return a.priority > b.priority; });
 
-  bool laneMask = false;
+  bool laneMask = false, tailKeep = false;
   for (const Target& t : targets) {
     Variant v{t, buildReducePlan(spec, t), "", {}};
-    LowerContext cx{t, v.plan, {}, {}, {}, false, ""};
+    LowerContext cx{t, v.plan};
     BodyWriter w{cx, {}};
     for (const auto& [name, value] : v.plan.constants) w.lines.push_back("constexpr int64_t " + name + " = " + std::to_string(value) + ";");
     const size_t bodyStart = w.lines.size();
@@ -170,6 +170,7 @@ GeneratedKernel generate(const KernelSpec& spec, const Templates& templates, con
     w.lines.insert(w.lines.begin() + bodyStart, pre.begin(), pre.end());
     v.body = join(w.lines, "\n");
     laneMask = laneMask || cx.usesLaneMask;
+    tailKeep = tailKeep || cx.usesTailKeepTable;
     v.notes = v.plan.summary;
     for (const auto& i : cx.instructions) v.notes.push_back("uses " + i);
     // A feature variant whose code equals a plainer variant's adds nothing but a CPU requirement:
@@ -193,6 +194,7 @@ GeneratedKernel generate(const KernelSpec& spec, const Templates& templates, con
   data.set("args", args(spec));
   data.set("api_doc", apiDoc(spec));
   data.set("lane_mask_helper", mst::data(laneMask));
+  data.set("tail_keep_table", mst::data(tailKeep));
   mst::data x86list{mst::data::type::list}, variants{mst::data::type::list};
   std::vector<std::string> summary{"Plan summary (`simdgen explain` prints the full plans):"};
   summary.push_back("  " + opFormula(spec) + "; " + std::string(nameOf(spec.input)) + " -> " + std::string(nameOf(spec.output)));

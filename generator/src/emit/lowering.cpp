@@ -230,6 +230,21 @@ struct Lowerer {
     assign("_mm256_load_si256((const __m256i*)" + stage + ")");
   }
 
+  // AVX2, 8/16-bit: the row's last whole vector; a sliding window over a 0x00/0xFF table keeps
+  // only its last `count` lanes (the others were counted by the main loop).
+  void loadRowEnd() {
+    const DType t = s.type.elem;
+    const int lanes = s.type.lanes;
+    const std::string n = s.count.str(), bytes = std::to_string(bytesOf(t));
+    cx.usesTailKeepTable = true;
+    cx.instructions.insert("8/16-bit tails: the row's last whole vector, blended with the identity (no AVX2 byte masks)");
+    const std::string keep = s.dst + "_keep";
+    out.push_back("const __m256i " + keep + " = _mm256_loadu_si256((const __m256i*)(simdgen_tail_keep + (" + n + ") * " +
+                  bytes + "));");
+    const std::string last = in(s.index) + " + (" + n + ") - " + std::to_string(lanes);
+    assign(call("_mm256_blendv_epi8", {splatExpr(t, 256, s.literal), loadExpr(t, 256, last), keep}));
+  }
+
   void gatherRows() {
     const DType t = s.type.elem, src = cx.plan.input;
     const int lanes = s.type.lanes, bits = s.type.bits();
@@ -483,6 +498,7 @@ std::vector<std::string> lowerOp(const Stmt& s, LowerContext& cx) {
     case OpKind::Splat: l.splat(); break;
     case OpKind::Load: l.load(); break;
     case OpKind::LoadPartial: l.loadPartial(); break;
+    case OpKind::LoadRowEnd: l.loadRowEnd(); break;
     case OpKind::GatherRows: l.gatherRows(); break;
     case OpKind::Extend: l.extend(); break;
     case OpKind::Convert: l.convert(); break;

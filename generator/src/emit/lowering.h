@@ -19,6 +19,7 @@ struct LowerContext {
   std::vector<std::string> prelude;          // statements hoisted to the top of the variant
   std::set<std::string> instructions;        // "vpdpbusd", ... for the generated comment
   bool usesLaneMask = false;                 // needs the file-level simdgen_lanes_below helper
+  bool usesTailKeepTable = false;            // needs the file-level simdgen_tail_keep table
   std::string scalarFallbackCall;            // call of the scalar variant (gather range guard)
 
   void hoist(const std::string& line);

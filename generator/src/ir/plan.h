@@ -45,6 +45,9 @@ enum class OpKind {
   Splat,         // dst = every lane `literal` (a C literal of dst.elem)
   Load,          // dst = input[index + l] for l < lanes
   LoadPartial,   // dst lane l = l < count ? input[index + l] : literal      (0 < count < lanes)
+  LoadRowEnd,    // dst lane l = l >= lanes - count ? input[index + count - lanes + l] : literal
+                 //   (0 < count < lanes): the whole vector ending at index + count is read, so the
+                 //   builder only uses it where that vector lies inside the row
   GatherRows,    // dst lane r = r < count ? (dst.elem) input[index + r*rowStride] : literal
                  //   (count == lanes when `count` is empty). rowStride = the symbol "stride".
   Extend,        // dst lane l = (dst.elem) a[part * dst.lanes + l]

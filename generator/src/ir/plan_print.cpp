@@ -14,6 +14,8 @@ std::string opName(const Stmt& s) {
     case OpKind::LoadPartial:
       return "load_partial input[" + s.index.str() + "] count " + s.count.str() + " fill " +
              s.literal;
+    case OpKind::LoadRowEnd:
+      return "load_row_end input[" + s.index.str() + "] count " + s.count.str() + " fill " + s.literal;
     case OpKind::GatherRows:
       return "gather_rows input[" + s.index.str() + " + r * stride]" +
              (s.count.terms.empty() ? "" : " count " + s.count.str() + " fill " + s.literal);

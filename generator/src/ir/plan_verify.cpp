@@ -50,10 +50,11 @@ struct Verifier {
         break;
       case OpKind::Load: checkIndex(where, s.index); break;
       case OpKind::LoadPartial:
+      case OpKind::LoadRowEnd:
       case OpKind::GatherRows:
         checkIndex(where, s.index);
         checkIndex(where, s.count);
-        if (s.op == OpKind::LoadPartial && s.count.terms.empty()) fail(where, "partial load without a count");
+        if (s.op != OpKind::GatherRows && s.count.terms.empty()) fail(where, "partial load without a count");
         if (!s.count.terms.empty() && s.literal.empty()) fail(where, "partial load without a fill value");
         break;
       case OpKind::Extend:

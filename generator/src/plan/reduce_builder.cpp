@@ -187,14 +187,31 @@ struct RowPlanner {
   // The vector tail of a row (columns j..cols) for each (accumulator, row start) pair.
   void vectorTail(ir::Block& out, const std::vector<std::pair<std::string, Index>>& rowsAcc) {
     if (tailExact() || b.spec.tail != TailPolicy::predicated || a.in.lanes == 1) return;
+    auto loads = [&](OpKind kind) {
+      ir::Block body;
+      for (size_t r = 0; r < rowsAcc.size(); ++r) {
+        std::string t = "tail" + std::to_string(r);
+        Stmt l = b.loadPartial(t, a.in, rowsAcc[r].second + b.sym("j"), b.sym(b.cols) - b.sym("j"));
+        l.op = kind;
+        body.push_back(l);
+        accumulate(body, rowsAcc[r].first, t, a.in, a.acc);
+      }
+      return body;
+    };
+    out.push_back(ir::ifLess(b.sym("j"), b.sym(b.cols), tailBody(loads), "predicated tail: lanes past the row end read the identity"));
+  }
+
+  // The tail's loads: predicated, or on targets that prefer it (and rows at least one vector
+  // long) the row's last whole vector with the already-counted lanes replaced by the identity.
+  template <class Loads>
+  ir::Block tailBody(Loads loads) {
+    if (!b.target.rowEndTails(b.spec.input)) return loads(OpKind::LoadPartial);
+    const Index lanes = Index::constant(a.in.lanes);
     ir::Block body;
-    for (size_t r = 0; r < rowsAcc.size(); ++r) {
-      std::string t = "tail" + std::to_string(r);
-      body.push_back(b.loadPartial(t, a.in, rowsAcc[r].second + b.sym("j"), b.sym(b.cols) - b.sym("j")));
-      accumulate(body, rowsAcc[r].first, t, a.in, a.acc);
-    }
-    out.push_back(ir::ifLess(b.sym("j"), b.sym(b.cols), std::move(body),
-                             "predicated tail: lanes past the row end read the identity"));
+    body.push_back(ir::ifLess(lanes - Index::constant(1), b.sym(b.cols), loads(OpKind::LoadRowEnd),
+                              "the row holds a whole vector: re-read its last one"));
+    body.push_back(ir::ifLess(b.sym(b.cols), lanes, loads(OpKind::LoadPartial), "shorter rows: staged copy"));
+    return body;
   }
 
   // Folds accumulators acc[0..k) into acc[0] as a balanced tree.
@@ -316,9 +333,14 @@ struct RowPlanner {
                               "horizontal reduction every iteration"));
     if (!tailExact() && a.in.lanes > 1) {
       if (b.spec.tail == TailPolicy::predicated) {
-        ir::Block tail;
-        reduceVector(tail, b.loadPartial("tail", a.in, start + b.sym("j"), b.sym(b.cols) - b.sym("j")));
-        row.push_back(ir::ifLess(b.sym("j"), b.sym(b.cols), std::move(tail), "predicated tail"));
+        auto loads = [&](OpKind kind) {
+          ir::Block tail;
+          Stmt l = b.loadPartial("tail", a.in, start + b.sym("j"), b.sym(b.cols) - b.sym("j"));
+          l.op = kind;
+          reduceVector(tail, l);
+          return tail;
+        };
+        row.push_back(ir::ifLess(b.sym("j"), b.sym(b.cols), tailBody(loads), "predicated tail"));
       } else {
         scalarTail(row, start, "row_acc");
       }

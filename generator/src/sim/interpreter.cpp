@@ -167,6 +167,15 @@ struct Machine {
         for (int l = 0; l < s.type.lanes; ++l) v.lanes[l] = l < n ? in(base + l, s) : parseLiteral(t, s.literal);
         break;
       }
+      case OpKind::LoadRowEnd: {
+        const int64_t base = eval(s.index), n = eval(s.count), lanes = s.type.lanes;
+        if (n <= 0 || n >= lanes) throw std::logic_error("load_row_end count out of range");
+        for (int64_t l = 0; l < lanes; ++l) {
+          const Lane x = in(base + n - lanes + l, s);  // the hardware reads every lane: check all
+          v.lanes[l] = l >= lanes - n ? x : parseLiteral(t, s.literal);
+        }
+        break;
+      }
       case OpKind::GatherRows: {
         const int64_t base = eval(s.index), stride = symbols.at(plan.rowStride);
         const int64_t n = s.count.terms.empty() ? s.type.lanes : eval(s.count);

@@ -31,6 +31,9 @@ struct Target {
   std::string cpuCheck;   // C condition the dispatcher tests; empty = always
   int priority = 0;       // dispatcher tries higher first
 
+  // Tails of 8/16-bit row reductions re-read the row's last whole vector and blend away the
+  // lanes already counted (no byte-masked loads on AVX2; cheaper than a staged copy).
+  bool rowEndTails(DType t) const { return isa == "avx2" && bitsOf(t) <= 16; }
   bool has(const std::string& feature) const;
   int lanes(DType t) const { return vectorBits ? vectorBits / bitsOf(t) : 1; }
   std::optional<DotCapability> dot(DType in, DType out) const;
