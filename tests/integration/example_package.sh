@@ -8,9 +8,11 @@ start
 cp -a "$PREFIX" "$WORK/prefix"
 b=$WORK/build
 configure -S "$example" -B "$b" -DCMAKE_PREFIX_PATH="$WORK/prefix"
-ninja -C "$b" -t query simdgen/row_sum_f32.h | grep -q "^    $WORK/prefix/bin/simdgen$" ||
+# Captured first: grep -q ending a pipe early would kill ninja with SIGPIPE under pipefail.
+inputs=$(ninja -C "$b" -t query simdgen/row_sum_f32.h)
+grep -q "^    $WORK/prefix/bin/simdgen$" <<< "$inputs" ||
   fail "row_sum_f32.h does not depend on the installed simdgen"
-ninja -C "$b" -t query simdgen/row_sum_f32.h | grep -q "$WORK/prefix/share/simdgen/templates/reduce.h.mustache$" ||
+grep -q "$WORK/prefix/share/simdgen/templates/reduce.h.mustache$" <<< "$inputs" ||
   fail "row_sum_f32.h does not depend on the installed templates"
 build "$b"
 check_rowstats "find_package build" "$b/rowstats"

@@ -7,9 +7,11 @@ source "$(dirname "$0")/lib.sh"
 start
 b=$WORK/build
 configure -S "$example" -B "$b" -DROWSTATS_SIMDGEN_SOURCE_DIR="$SIMDGEN_SOURCE_DIR"
-ninja -C "$b" -t query simdgen/row_sum_f32.h | grep -q "^    simdgen/generator/simdgen$" ||
+# Captured first: grep -q ending a pipe early would kill ninja with SIGPIPE under pipefail.
+inputs=$(ninja -C "$b" -t query simdgen/row_sum_f32.h)
+grep -q "^    simdgen/generator/simdgen$" <<< "$inputs" ||
   fail "row_sum_f32.h does not depend on the subproject's simdgen executable"
-ninja -C "$b" -t query simdgen/row_sum_f32.h | grep -q "templates/.clang-format$" ||
+grep -q "templates/.clang-format$" <<< "$inputs" ||
   fail "row_sum_f32.h does not depend on templates/.clang-format"
 
 configure -S "$example" -B "$b" -DSIMDGEN_EXECUTABLE="$SIMDGEN_BIN"

@@ -62,7 +62,9 @@ step() {
   want=$(words "$@")
   [ "$ran" = "$(words $gens)" ] || { cat "$WORK/step.log" >&2; fail "$what: regenerated '$ran', expected '$gens'"; }
   [ "$changed" = "$want" ] || { cat "$WORK/step.log" >&2; fail "$what: changed '$changed', expected '$want'"; }
-  ninja -C "$b" app | grep -q "no work to do" || fail "$what: a second build still had work"
+  local again
+  again=$(ninja -C "$b" app)
+  grep -q "no work to do" <<< "$again" || fail "$what: a second build still had work: $again"
   echo "ok $what: regenerated [$ran] changed [$changed]"
 }
 

@@ -374,7 +374,7 @@ TEST_CASE("spec errors: input shape") {
               {"runtime extent name \"n m\" is not a C identifier"});
   expectError(withShape(R"(["int"])"), "/input/shape/0", {"C++ keyword"});
   expectError(withShape(R"(["input"])"), "/input/shape/0",
-              {"taken by the generated code", "avoid: input, output, i, j, kRows, kCols, kStride"});
+              {"taken by the generated code", "avoid: input, output, values, indices, i, j, kRows, kCols, kStride"});
   expectError(withShape(R"([4, "kCols"])"), "/input/shape/1", {"taken by the generated code"});
   expectError(makeSpec({{"input", R"({"dtype": "i8", "shape": [4, 64], "row_stride": "i"})"}}),
               "/input/row_stride", {"taken by the generated code"});

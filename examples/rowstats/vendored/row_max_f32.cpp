@@ -33,6 +33,7 @@ static inline uint64_t simdgen_lanes_below(int64_t n, int lanes) {
 // ---- avx512 (512-bit vectors)
 // strategy vector_accumulator: vector accumulators, one horizontal reduction per row
 // rows are reduced 16 at a time; their 16 final horizontal reductions share one fold network (4 stages)
+// rows shorter than 64 columns take the blocks of rows, longer rows accumulators of their own (chosen at run time)
 // tails: masked loads with the identity in inactive lanes
 // uses fold network for the final reductions of several rows (vshufi32x4/vperm2i128, vunpck, vshufps)
 // uses log2-step horizontal reduction (extract halves, then byte shifts)
@@ -41,209 +42,261 @@ static inline uint64_t simdgen_lanes_below(int64_t n, int lanes) {
 #if defined(__x86_64__)
 __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void row_max_f32_avx512(
     const float* input, int64_t rows, int64_t cols, int64_t stride, float* output) {
-  // 16 rows per block
-  int64_t i = 0;
-  for (; i + 16 <= rows; i += 16) {
-    __m512 acc_r0 = _mm512_set1_ps(-__builtin_inff());
-    __m512 acc_r1 = _mm512_set1_ps(-__builtin_inff());
-    __m512 acc_r2 = _mm512_set1_ps(-__builtin_inff());
-    __m512 acc_r3 = _mm512_set1_ps(-__builtin_inff());
-    __m512 acc_r4 = _mm512_set1_ps(-__builtin_inff());
-    __m512 acc_r5 = _mm512_set1_ps(-__builtin_inff());
-    __m512 acc_r6 = _mm512_set1_ps(-__builtin_inff());
-    __m512 acc_r7 = _mm512_set1_ps(-__builtin_inff());
-    __m512 acc_r8 = _mm512_set1_ps(-__builtin_inff());
-    __m512 acc_r9 = _mm512_set1_ps(-__builtin_inff());
-    __m512 acc_r10 = _mm512_set1_ps(-__builtin_inff());
-    __m512 acc_r11 = _mm512_set1_ps(-__builtin_inff());
-    __m512 acc_r12 = _mm512_set1_ps(-__builtin_inff());
-    __m512 acc_r13 = _mm512_set1_ps(-__builtin_inff());
-    __m512 acc_r14 = _mm512_set1_ps(-__builtin_inff());
-    __m512 acc_r15 = _mm512_set1_ps(-__builtin_inff());
-    int64_t j = 0;
-    for (; j + 16 <= cols; j += 16) {
-      __m512 x_r0 = _mm512_loadu_ps(input + i * stride + j);
-      acc_r0 = _mm512_max_ps(x_r0, acc_r0);
-      __m512 x_r1 = _mm512_loadu_ps(input + i * stride + j + stride);
-      acc_r1 = _mm512_max_ps(x_r1, acc_r1);
-      __m512 x_r2 = _mm512_loadu_ps(input + i * stride + j + 2 * stride);
-      acc_r2 = _mm512_max_ps(x_r2, acc_r2);
-      __m512 x_r3 = _mm512_loadu_ps(input + i * stride + j + 3 * stride);
-      acc_r3 = _mm512_max_ps(x_r3, acc_r3);
-      __m512 x_r4 = _mm512_loadu_ps(input + i * stride + j + 4 * stride);
-      acc_r4 = _mm512_max_ps(x_r4, acc_r4);
-      __m512 x_r5 = _mm512_loadu_ps(input + i * stride + j + 5 * stride);
-      acc_r5 = _mm512_max_ps(x_r5, acc_r5);
-      __m512 x_r6 = _mm512_loadu_ps(input + i * stride + j + 6 * stride);
-      acc_r6 = _mm512_max_ps(x_r6, acc_r6);
-      __m512 x_r7 = _mm512_loadu_ps(input + i * stride + j + 7 * stride);
-      acc_r7 = _mm512_max_ps(x_r7, acc_r7);
-      __m512 x_r8 = _mm512_loadu_ps(input + i * stride + j + 8 * stride);
-      acc_r8 = _mm512_max_ps(x_r8, acc_r8);
-      __m512 x_r9 = _mm512_loadu_ps(input + i * stride + j + 9 * stride);
-      acc_r9 = _mm512_max_ps(x_r9, acc_r9);
-      __m512 x_r10 = _mm512_loadu_ps(input + i * stride + j + 10 * stride);
-      acc_r10 = _mm512_max_ps(x_r10, acc_r10);
-      __m512 x_r11 = _mm512_loadu_ps(input + i * stride + j + 11 * stride);
-      acc_r11 = _mm512_max_ps(x_r11, acc_r11);
-      __m512 x_r12 = _mm512_loadu_ps(input + i * stride + j + 12 * stride);
-      acc_r12 = _mm512_max_ps(x_r12, acc_r12);
-      __m512 x_r13 = _mm512_loadu_ps(input + i * stride + j + 13 * stride);
-      acc_r13 = _mm512_max_ps(x_r13, acc_r13);
-      __m512 x_r14 = _mm512_loadu_ps(input + i * stride + j + 14 * stride);
-      acc_r14 = _mm512_max_ps(x_r14, acc_r14);
-      __m512 x_r15 = _mm512_loadu_ps(input + i * stride + j + 15 * stride);
-      acc_r15 = _mm512_max_ps(x_r15, acc_r15);
+  // short rows: blocks of rows
+  if (cols < 64) {
+    // 16 rows per block
+    int64_t i = 0;
+    for (; i + 16 <= rows; i += 16) {
+      __m512 acc_r0 = _mm512_set1_ps(-__builtin_inff());
+      __m512 acc_r1 = _mm512_set1_ps(-__builtin_inff());
+      __m512 acc_r2 = _mm512_set1_ps(-__builtin_inff());
+      __m512 acc_r3 = _mm512_set1_ps(-__builtin_inff());
+      __m512 acc_r4 = _mm512_set1_ps(-__builtin_inff());
+      __m512 acc_r5 = _mm512_set1_ps(-__builtin_inff());
+      __m512 acc_r6 = _mm512_set1_ps(-__builtin_inff());
+      __m512 acc_r7 = _mm512_set1_ps(-__builtin_inff());
+      __m512 acc_r8 = _mm512_set1_ps(-__builtin_inff());
+      __m512 acc_r9 = _mm512_set1_ps(-__builtin_inff());
+      __m512 acc_r10 = _mm512_set1_ps(-__builtin_inff());
+      __m512 acc_r11 = _mm512_set1_ps(-__builtin_inff());
+      __m512 acc_r12 = _mm512_set1_ps(-__builtin_inff());
+      __m512 acc_r13 = _mm512_set1_ps(-__builtin_inff());
+      __m512 acc_r14 = _mm512_set1_ps(-__builtin_inff());
+      __m512 acc_r15 = _mm512_set1_ps(-__builtin_inff());
+      int64_t j = 0;
+      for (; j + 16 <= cols; j += 16) {
+        __m512 x_r0 = _mm512_loadu_ps(input + i * stride + j);
+        acc_r0 = _mm512_max_ps(x_r0, acc_r0);
+        __m512 x_r1 = _mm512_loadu_ps(input + i * stride + j + stride);
+        acc_r1 = _mm512_max_ps(x_r1, acc_r1);
+        __m512 x_r2 = _mm512_loadu_ps(input + i * stride + j + 2 * stride);
+        acc_r2 = _mm512_max_ps(x_r2, acc_r2);
+        __m512 x_r3 = _mm512_loadu_ps(input + i * stride + j + 3 * stride);
+        acc_r3 = _mm512_max_ps(x_r3, acc_r3);
+        __m512 x_r4 = _mm512_loadu_ps(input + i * stride + j + 4 * stride);
+        acc_r4 = _mm512_max_ps(x_r4, acc_r4);
+        __m512 x_r5 = _mm512_loadu_ps(input + i * stride + j + 5 * stride);
+        acc_r5 = _mm512_max_ps(x_r5, acc_r5);
+        __m512 x_r6 = _mm512_loadu_ps(input + i * stride + j + 6 * stride);
+        acc_r6 = _mm512_max_ps(x_r6, acc_r6);
+        __m512 x_r7 = _mm512_loadu_ps(input + i * stride + j + 7 * stride);
+        acc_r7 = _mm512_max_ps(x_r7, acc_r7);
+        __m512 x_r8 = _mm512_loadu_ps(input + i * stride + j + 8 * stride);
+        acc_r8 = _mm512_max_ps(x_r8, acc_r8);
+        __m512 x_r9 = _mm512_loadu_ps(input + i * stride + j + 9 * stride);
+        acc_r9 = _mm512_max_ps(x_r9, acc_r9);
+        __m512 x_r10 = _mm512_loadu_ps(input + i * stride + j + 10 * stride);
+        acc_r10 = _mm512_max_ps(x_r10, acc_r10);
+        __m512 x_r11 = _mm512_loadu_ps(input + i * stride + j + 11 * stride);
+        acc_r11 = _mm512_max_ps(x_r11, acc_r11);
+        __m512 x_r12 = _mm512_loadu_ps(input + i * stride + j + 12 * stride);
+        acc_r12 = _mm512_max_ps(x_r12, acc_r12);
+        __m512 x_r13 = _mm512_loadu_ps(input + i * stride + j + 13 * stride);
+        acc_r13 = _mm512_max_ps(x_r13, acc_r13);
+        __m512 x_r14 = _mm512_loadu_ps(input + i * stride + j + 14 * stride);
+        acc_r14 = _mm512_max_ps(x_r14, acc_r14);
+        __m512 x_r15 = _mm512_loadu_ps(input + i * stride + j + 15 * stride);
+        acc_r15 = _mm512_max_ps(x_r15, acc_r15);
+      }
+      // predicated tail: lanes past the row end read the identity
+      if (j < cols) {
+        __m512 tail0 = _mm512_mask_loadu_ps(_mm512_set1_ps(-__builtin_inff()),
+                                            (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                            input + i * stride + j);
+        acc_r0 = _mm512_max_ps(tail0, acc_r0);
+        __m512 tail1 = _mm512_mask_loadu_ps(_mm512_set1_ps(-__builtin_inff()),
+                                            (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                            input + i * stride + j + stride);
+        acc_r1 = _mm512_max_ps(tail1, acc_r1);
+        __m512 tail2 = _mm512_mask_loadu_ps(_mm512_set1_ps(-__builtin_inff()),
+                                            (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                            input + i * stride + j + 2 * stride);
+        acc_r2 = _mm512_max_ps(tail2, acc_r2);
+        __m512 tail3 = _mm512_mask_loadu_ps(_mm512_set1_ps(-__builtin_inff()),
+                                            (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                            input + i * stride + j + 3 * stride);
+        acc_r3 = _mm512_max_ps(tail3, acc_r3);
+        __m512 tail4 = _mm512_mask_loadu_ps(_mm512_set1_ps(-__builtin_inff()),
+                                            (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                            input + i * stride + j + 4 * stride);
+        acc_r4 = _mm512_max_ps(tail4, acc_r4);
+        __m512 tail5 = _mm512_mask_loadu_ps(_mm512_set1_ps(-__builtin_inff()),
+                                            (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                            input + i * stride + j + 5 * stride);
+        acc_r5 = _mm512_max_ps(tail5, acc_r5);
+        __m512 tail6 = _mm512_mask_loadu_ps(_mm512_set1_ps(-__builtin_inff()),
+                                            (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                            input + i * stride + j + 6 * stride);
+        acc_r6 = _mm512_max_ps(tail6, acc_r6);
+        __m512 tail7 = _mm512_mask_loadu_ps(_mm512_set1_ps(-__builtin_inff()),
+                                            (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                            input + i * stride + j + 7 * stride);
+        acc_r7 = _mm512_max_ps(tail7, acc_r7);
+        __m512 tail8 = _mm512_mask_loadu_ps(_mm512_set1_ps(-__builtin_inff()),
+                                            (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                            input + i * stride + j + 8 * stride);
+        acc_r8 = _mm512_max_ps(tail8, acc_r8);
+        __m512 tail9 = _mm512_mask_loadu_ps(_mm512_set1_ps(-__builtin_inff()),
+                                            (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                            input + i * stride + j + 9 * stride);
+        acc_r9 = _mm512_max_ps(tail9, acc_r9);
+        __m512 tail10 = _mm512_mask_loadu_ps(_mm512_set1_ps(-__builtin_inff()),
+                                             (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                             input + i * stride + j + 10 * stride);
+        acc_r10 = _mm512_max_ps(tail10, acc_r10);
+        __m512 tail11 = _mm512_mask_loadu_ps(_mm512_set1_ps(-__builtin_inff()),
+                                             (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                             input + i * stride + j + 11 * stride);
+        acc_r11 = _mm512_max_ps(tail11, acc_r11);
+        __m512 tail12 = _mm512_mask_loadu_ps(_mm512_set1_ps(-__builtin_inff()),
+                                             (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                             input + i * stride + j + 12 * stride);
+        acc_r12 = _mm512_max_ps(tail12, acc_r12);
+        __m512 tail13 = _mm512_mask_loadu_ps(_mm512_set1_ps(-__builtin_inff()),
+                                             (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                             input + i * stride + j + 13 * stride);
+        acc_r13 = _mm512_max_ps(tail13, acc_r13);
+        __m512 tail14 = _mm512_mask_loadu_ps(_mm512_set1_ps(-__builtin_inff()),
+                                             (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                             input + i * stride + j + 14 * stride);
+        acc_r14 = _mm512_max_ps(tail14, acc_r14);
+        __m512 tail15 = _mm512_mask_loadu_ps(_mm512_set1_ps(-__builtin_inff()),
+                                             (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                             input + i * stride + j + 15 * stride);
+        acc_r15 = _mm512_max_ps(tail15, acc_r15);
+      }
+      __m512 fold0_0 = _mm512_max_ps(_mm512_shuffle_f32x4(acc_r0, acc_r4, 0x44),
+                                     _mm512_shuffle_f32x4(acc_r0, acc_r4, 0xEE));
+      __m512 fold0_1 = _mm512_max_ps(_mm512_shuffle_f32x4(acc_r8, acc_r12, 0x44),
+                                     _mm512_shuffle_f32x4(acc_r8, acc_r12, 0xEE));
+      __m512 fold0_2 = _mm512_max_ps(_mm512_shuffle_f32x4(acc_r1, acc_r5, 0x44),
+                                     _mm512_shuffle_f32x4(acc_r1, acc_r5, 0xEE));
+      __m512 fold0_3 = _mm512_max_ps(_mm512_shuffle_f32x4(acc_r9, acc_r13, 0x44),
+                                     _mm512_shuffle_f32x4(acc_r9, acc_r13, 0xEE));
+      __m512 fold0_4 = _mm512_max_ps(_mm512_shuffle_f32x4(acc_r2, acc_r6, 0x44),
+                                     _mm512_shuffle_f32x4(acc_r2, acc_r6, 0xEE));
+      __m512 fold0_5 = _mm512_max_ps(_mm512_shuffle_f32x4(acc_r10, acc_r14, 0x44),
+                                     _mm512_shuffle_f32x4(acc_r10, acc_r14, 0xEE));
+      __m512 fold0_6 = _mm512_max_ps(_mm512_shuffle_f32x4(acc_r3, acc_r7, 0x44),
+                                     _mm512_shuffle_f32x4(acc_r3, acc_r7, 0xEE));
+      __m512 fold0_7 = _mm512_max_ps(_mm512_shuffle_f32x4(acc_r11, acc_r15, 0x44),
+                                     _mm512_shuffle_f32x4(acc_r11, acc_r15, 0xEE));
+      __m512 fold1_0 = _mm512_max_ps(_mm512_shuffle_f32x4(fold0_0, fold0_1, 0x88),
+                                     _mm512_shuffle_f32x4(fold0_0, fold0_1, 0xDD));
+      __m512 fold1_1 = _mm512_max_ps(_mm512_shuffle_f32x4(fold0_2, fold0_3, 0x88),
+                                     _mm512_shuffle_f32x4(fold0_2, fold0_3, 0xDD));
+      __m512 fold1_2 = _mm512_max_ps(_mm512_shuffle_f32x4(fold0_4, fold0_5, 0x88),
+                                     _mm512_shuffle_f32x4(fold0_4, fold0_5, 0xDD));
+      __m512 fold1_3 = _mm512_max_ps(_mm512_shuffle_f32x4(fold0_6, fold0_7, 0x88),
+                                     _mm512_shuffle_f32x4(fold0_6, fold0_7, 0xDD));
+      __m512 fold2_0 = _mm512_max_ps(_mm512_castpd_ps(_mm512_unpacklo_pd(
+                                         _mm512_castps_pd(fold1_0), _mm512_castps_pd(fold1_1))),
+                                     _mm512_castpd_ps(_mm512_unpackhi_pd(
+                                         _mm512_castps_pd(fold1_0), _mm512_castps_pd(fold1_1))));
+      __m512 fold2_1 = _mm512_max_ps(_mm512_castpd_ps(_mm512_unpacklo_pd(
+                                         _mm512_castps_pd(fold1_2), _mm512_castps_pd(fold1_3))),
+                                     _mm512_castpd_ps(_mm512_unpackhi_pd(
+                                         _mm512_castps_pd(fold1_2), _mm512_castps_pd(fold1_3))));
+      __m512 row_sums = _mm512_max_ps(_mm512_shuffle_ps(fold2_0, fold2_1, 0x88),
+                                      _mm512_shuffle_ps(fold2_0, fold2_1, 0xDD));
+      // Lane table (row in each lane of the first vector after each stage):
+      //   stage 1, 16-lane blocks: r0 r0 r0 r0 r0 r0 r0 r0 r4 r4 r4 r4 r4 r4 r4 r4
+      //   stage 2, 8-lane blocks: r0 r0 r0 r0 r4 r4 r4 r4 r8 r8 r8 r8 r12 r12 r12 r12
+      //   stage 3, 4-lane blocks: r0 r0 r1 r1 r4 r4 r5 r5 r8 r8 r9 r9 r12 r12 r13 r13
+      //   stage 4, 2-lane blocks: r0 r1 r2 r3 r4 r5 r6 r7 r8 r9 r10 r11 r12 r13 r14 r15
+      _mm512_storeu_ps(output + i, row_sums);
     }
-    // predicated tail: lanes past the row end read the identity
-    if (j < cols) {
-      __m512 tail0 = _mm512_mask_loadu_ps(_mm512_set1_ps(-__builtin_inff()),
-                                          (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                          input + i * stride + j);
-      acc_r0 = _mm512_max_ps(tail0, acc_r0);
-      __m512 tail1 = _mm512_mask_loadu_ps(_mm512_set1_ps(-__builtin_inff()),
-                                          (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                          input + i * stride + j + stride);
-      acc_r1 = _mm512_max_ps(tail1, acc_r1);
-      __m512 tail2 = _mm512_mask_loadu_ps(_mm512_set1_ps(-__builtin_inff()),
-                                          (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                          input + i * stride + j + 2 * stride);
-      acc_r2 = _mm512_max_ps(tail2, acc_r2);
-      __m512 tail3 = _mm512_mask_loadu_ps(_mm512_set1_ps(-__builtin_inff()),
-                                          (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                          input + i * stride + j + 3 * stride);
-      acc_r3 = _mm512_max_ps(tail3, acc_r3);
-      __m512 tail4 = _mm512_mask_loadu_ps(_mm512_set1_ps(-__builtin_inff()),
-                                          (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                          input + i * stride + j + 4 * stride);
-      acc_r4 = _mm512_max_ps(tail4, acc_r4);
-      __m512 tail5 = _mm512_mask_loadu_ps(_mm512_set1_ps(-__builtin_inff()),
-                                          (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                          input + i * stride + j + 5 * stride);
-      acc_r5 = _mm512_max_ps(tail5, acc_r5);
-      __m512 tail6 = _mm512_mask_loadu_ps(_mm512_set1_ps(-__builtin_inff()),
-                                          (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                          input + i * stride + j + 6 * stride);
-      acc_r6 = _mm512_max_ps(tail6, acc_r6);
-      __m512 tail7 = _mm512_mask_loadu_ps(_mm512_set1_ps(-__builtin_inff()),
-                                          (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                          input + i * stride + j + 7 * stride);
-      acc_r7 = _mm512_max_ps(tail7, acc_r7);
-      __m512 tail8 = _mm512_mask_loadu_ps(_mm512_set1_ps(-__builtin_inff()),
-                                          (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                          input + i * stride + j + 8 * stride);
-      acc_r8 = _mm512_max_ps(tail8, acc_r8);
-      __m512 tail9 = _mm512_mask_loadu_ps(_mm512_set1_ps(-__builtin_inff()),
-                                          (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                          input + i * stride + j + 9 * stride);
-      acc_r9 = _mm512_max_ps(tail9, acc_r9);
-      __m512 tail10 = _mm512_mask_loadu_ps(_mm512_set1_ps(-__builtin_inff()),
-                                           (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                           input + i * stride + j + 10 * stride);
-      acc_r10 = _mm512_max_ps(tail10, acc_r10);
-      __m512 tail11 = _mm512_mask_loadu_ps(_mm512_set1_ps(-__builtin_inff()),
-                                           (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                           input + i * stride + j + 11 * stride);
-      acc_r11 = _mm512_max_ps(tail11, acc_r11);
-      __m512 tail12 = _mm512_mask_loadu_ps(_mm512_set1_ps(-__builtin_inff()),
-                                           (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                           input + i * stride + j + 12 * stride);
-      acc_r12 = _mm512_max_ps(tail12, acc_r12);
-      __m512 tail13 = _mm512_mask_loadu_ps(_mm512_set1_ps(-__builtin_inff()),
-                                           (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                           input + i * stride + j + 13 * stride);
-      acc_r13 = _mm512_max_ps(tail13, acc_r13);
-      __m512 tail14 = _mm512_mask_loadu_ps(_mm512_set1_ps(-__builtin_inff()),
-                                           (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                           input + i * stride + j + 14 * stride);
-      acc_r14 = _mm512_max_ps(tail14, acc_r14);
-      __m512 tail15 = _mm512_mask_loadu_ps(_mm512_set1_ps(-__builtin_inff()),
-                                           (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                           input + i * stride + j + 15 * stride);
-      acc_r15 = _mm512_max_ps(tail15, acc_r15);
+    // remaining rows one at a time
+    for (; i < rows; ++i) {
+      __m512 acc0 = _mm512_set1_ps(-__builtin_inff());
+      __m512 acc1 = _mm512_set1_ps(-__builtin_inff());
+      __m512 acc2 = _mm512_set1_ps(-__builtin_inff());
+      __m512 acc3 = _mm512_set1_ps(-__builtin_inff());
+      // 4 vectors per iteration
+      int64_t j = 0;
+      for (; j + 64 <= cols; j += 64) {
+        __m512 x0 = _mm512_loadu_ps(input + i * stride + j);
+        acc0 = _mm512_max_ps(x0, acc0);
+        __m512 x1 = _mm512_loadu_ps(input + i * stride + j + 16);
+        acc1 = _mm512_max_ps(x1, acc1);
+        __m512 x2 = _mm512_loadu_ps(input + i * stride + j + 32);
+        acc2 = _mm512_max_ps(x2, acc2);
+        __m512 x3 = _mm512_loadu_ps(input + i * stride + j + 48);
+        acc3 = _mm512_max_ps(x3, acc3);
+      }
+      // one vector at a time
+      for (; j + 16 <= cols; j += 16) {
+        __m512 x0 = _mm512_loadu_ps(input + i * stride + j);
+        acc0 = _mm512_max_ps(x0, acc0);
+      }
+      // predicated tail: lanes past the row end read the identity
+      if (j < cols) {
+        __m512 tail0 = _mm512_mask_loadu_ps(_mm512_set1_ps(-__builtin_inff()),
+                                            (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                            input + i * stride + j);
+        acc0 = _mm512_max_ps(tail0, acc0);
+      }
+      acc0 = _mm512_max_ps(acc1, acc0);
+      acc2 = _mm512_max_ps(acc3, acc2);
+      acc0 = _mm512_max_ps(acc2, acc0);
+      __m256 row_sum_v256 =
+          _mm256_max_ps(_mm512_castps512_ps256(acc0), _mm512_extractf32x8_ps(acc0, 1));
+      __m128 row_sum_v =
+          _mm_max_ps(_mm256_castps256_ps128(row_sum_v256), _mm256_extractf128_ps(row_sum_v256, 1));
+      row_sum_v =
+          _mm_max_ps(row_sum_v, _mm_castsi128_ps(_mm_srli_si128(_mm_castps_si128(row_sum_v), 8)));
+      row_sum_v =
+          _mm_max_ps(row_sum_v, _mm_castsi128_ps(_mm_srli_si128(_mm_castps_si128(row_sum_v), 4)));
+      float row_sum = _mm_cvtss_f32(row_sum_v);
+      output[i] = row_sum;
     }
-    __m512 fold0_0 = _mm512_max_ps(_mm512_shuffle_f32x4(acc_r0, acc_r4, 0x44),
-                                   _mm512_shuffle_f32x4(acc_r0, acc_r4, 0xEE));
-    __m512 fold0_1 = _mm512_max_ps(_mm512_shuffle_f32x4(acc_r8, acc_r12, 0x44),
-                                   _mm512_shuffle_f32x4(acc_r8, acc_r12, 0xEE));
-    __m512 fold0_2 = _mm512_max_ps(_mm512_shuffle_f32x4(acc_r1, acc_r5, 0x44),
-                                   _mm512_shuffle_f32x4(acc_r1, acc_r5, 0xEE));
-    __m512 fold0_3 = _mm512_max_ps(_mm512_shuffle_f32x4(acc_r9, acc_r13, 0x44),
-                                   _mm512_shuffle_f32x4(acc_r9, acc_r13, 0xEE));
-    __m512 fold0_4 = _mm512_max_ps(_mm512_shuffle_f32x4(acc_r2, acc_r6, 0x44),
-                                   _mm512_shuffle_f32x4(acc_r2, acc_r6, 0xEE));
-    __m512 fold0_5 = _mm512_max_ps(_mm512_shuffle_f32x4(acc_r10, acc_r14, 0x44),
-                                   _mm512_shuffle_f32x4(acc_r10, acc_r14, 0xEE));
-    __m512 fold0_6 = _mm512_max_ps(_mm512_shuffle_f32x4(acc_r3, acc_r7, 0x44),
-                                   _mm512_shuffle_f32x4(acc_r3, acc_r7, 0xEE));
-    __m512 fold0_7 = _mm512_max_ps(_mm512_shuffle_f32x4(acc_r11, acc_r15, 0x44),
-                                   _mm512_shuffle_f32x4(acc_r11, acc_r15, 0xEE));
-    __m512 fold1_0 = _mm512_max_ps(_mm512_shuffle_f32x4(fold0_0, fold0_1, 0x88),
-                                   _mm512_shuffle_f32x4(fold0_0, fold0_1, 0xDD));
-    __m512 fold1_1 = _mm512_max_ps(_mm512_shuffle_f32x4(fold0_2, fold0_3, 0x88),
-                                   _mm512_shuffle_f32x4(fold0_2, fold0_3, 0xDD));
-    __m512 fold1_2 = _mm512_max_ps(_mm512_shuffle_f32x4(fold0_4, fold0_5, 0x88),
-                                   _mm512_shuffle_f32x4(fold0_4, fold0_5, 0xDD));
-    __m512 fold1_3 = _mm512_max_ps(_mm512_shuffle_f32x4(fold0_6, fold0_7, 0x88),
-                                   _mm512_shuffle_f32x4(fold0_6, fold0_7, 0xDD));
-    __m512 fold2_0 = _mm512_max_ps(
-        _mm512_castpd_ps(_mm512_unpacklo_pd(_mm512_castps_pd(fold1_0), _mm512_castps_pd(fold1_1))),
-        _mm512_castpd_ps(_mm512_unpackhi_pd(_mm512_castps_pd(fold1_0), _mm512_castps_pd(fold1_1))));
-    __m512 fold2_1 = _mm512_max_ps(
-        _mm512_castpd_ps(_mm512_unpacklo_pd(_mm512_castps_pd(fold1_2), _mm512_castps_pd(fold1_3))),
-        _mm512_castpd_ps(_mm512_unpackhi_pd(_mm512_castps_pd(fold1_2), _mm512_castps_pd(fold1_3))));
-    __m512 row_sums = _mm512_max_ps(_mm512_shuffle_ps(fold2_0, fold2_1, 0x88),
-                                    _mm512_shuffle_ps(fold2_0, fold2_1, 0xDD));
-    // Lane table (row in each lane of the first vector after each stage):
-    //   stage 1, 16-lane blocks: r0 r0 r0 r0 r0 r0 r0 r0 r4 r4 r4 r4 r4 r4 r4 r4
-    //   stage 2, 8-lane blocks: r0 r0 r0 r0 r4 r4 r4 r4 r8 r8 r8 r8 r12 r12 r12 r12
-    //   stage 3, 4-lane blocks: r0 r0 r1 r1 r4 r4 r5 r5 r8 r8 r9 r9 r12 r12 r13 r13
-    //   stage 4, 2-lane blocks: r0 r1 r2 r3 r4 r5 r6 r7 r8 r9 r10 r11 r12 r13 r14 r15
-    _mm512_storeu_ps(output + i, row_sums);
   }
-  // remaining rows one at a time
-  for (; i < rows; ++i) {
-    __m512 acc0 = _mm512_set1_ps(-__builtin_inff());
-    __m512 acc1 = _mm512_set1_ps(-__builtin_inff());
-    __m512 acc2 = _mm512_set1_ps(-__builtin_inff());
-    __m512 acc3 = _mm512_set1_ps(-__builtin_inff());
-    // 4 vectors per iteration
-    int64_t j = 0;
-    for (; j + 64 <= cols; j += 64) {
-      __m512 x0 = _mm512_loadu_ps(input + i * stride + j);
-      acc0 = _mm512_max_ps(x0, acc0);
-      __m512 x1 = _mm512_loadu_ps(input + i * stride + j + 16);
-      acc1 = _mm512_max_ps(x1, acc1);
-      __m512 x2 = _mm512_loadu_ps(input + i * stride + j + 32);
-      acc2 = _mm512_max_ps(x2, acc2);
-      __m512 x3 = _mm512_loadu_ps(input + i * stride + j + 48);
-      acc3 = _mm512_max_ps(x3, acc3);
+  // long rows: accumulators per row
+  if (63 < cols) {
+    int64_t i = 0;
+    for (; i < rows; ++i) {
+      __m512 acc0 = _mm512_set1_ps(-__builtin_inff());
+      __m512 acc1 = _mm512_set1_ps(-__builtin_inff());
+      __m512 acc2 = _mm512_set1_ps(-__builtin_inff());
+      __m512 acc3 = _mm512_set1_ps(-__builtin_inff());
+      // 4 vectors per iteration
+      int64_t j = 0;
+      for (; j + 64 <= cols; j += 64) {
+        __m512 x0 = _mm512_loadu_ps(input + i * stride + j);
+        acc0 = _mm512_max_ps(x0, acc0);
+        __m512 x1 = _mm512_loadu_ps(input + i * stride + j + 16);
+        acc1 = _mm512_max_ps(x1, acc1);
+        __m512 x2 = _mm512_loadu_ps(input + i * stride + j + 32);
+        acc2 = _mm512_max_ps(x2, acc2);
+        __m512 x3 = _mm512_loadu_ps(input + i * stride + j + 48);
+        acc3 = _mm512_max_ps(x3, acc3);
+      }
+      // one vector at a time
+      for (; j + 16 <= cols; j += 16) {
+        __m512 x0 = _mm512_loadu_ps(input + i * stride + j);
+        acc0 = _mm512_max_ps(x0, acc0);
+      }
+      // predicated tail: lanes past the row end read the identity
+      if (j < cols) {
+        __m512 tail0 = _mm512_mask_loadu_ps(_mm512_set1_ps(-__builtin_inff()),
+                                            (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                            input + i * stride + j);
+        acc0 = _mm512_max_ps(tail0, acc0);
+      }
+      acc0 = _mm512_max_ps(acc1, acc0);
+      acc2 = _mm512_max_ps(acc3, acc2);
+      acc0 = _mm512_max_ps(acc2, acc0);
+      __m256 row_sum_v256 =
+          _mm256_max_ps(_mm512_castps512_ps256(acc0), _mm512_extractf32x8_ps(acc0, 1));
+      __m128 row_sum_v =
+          _mm_max_ps(_mm256_castps256_ps128(row_sum_v256), _mm256_extractf128_ps(row_sum_v256, 1));
+      row_sum_v =
+          _mm_max_ps(row_sum_v, _mm_castsi128_ps(_mm_srli_si128(_mm_castps_si128(row_sum_v), 8)));
+      row_sum_v =
+          _mm_max_ps(row_sum_v, _mm_castsi128_ps(_mm_srli_si128(_mm_castps_si128(row_sum_v), 4)));
+      float row_sum = _mm_cvtss_f32(row_sum_v);
+      output[i] = row_sum;
     }
-    // one vector at a time
-    for (; j + 16 <= cols; j += 16) {
-      __m512 x0 = _mm512_loadu_ps(input + i * stride + j);
-      acc0 = _mm512_max_ps(x0, acc0);
-    }
-    // predicated tail: lanes past the row end read the identity
-    if (j < cols) {
-      __m512 tail0 = _mm512_mask_loadu_ps(_mm512_set1_ps(-__builtin_inff()),
-                                          (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                          input + i * stride + j);
-      acc0 = _mm512_max_ps(tail0, acc0);
-    }
-    acc0 = _mm512_max_ps(acc1, acc0);
-    acc2 = _mm512_max_ps(acc3, acc2);
-    acc0 = _mm512_max_ps(acc2, acc0);
-    __m256 row_sum_v256 =
-        _mm256_max_ps(_mm512_castps512_ps256(acc0), _mm512_extractf32x8_ps(acc0, 1));
-    __m128 row_sum_v =
-        _mm_max_ps(_mm256_castps256_ps128(row_sum_v256), _mm256_extractf128_ps(row_sum_v256, 1));
-    row_sum_v =
-        _mm_max_ps(row_sum_v, _mm_castsi128_ps(_mm_srli_si128(_mm_castps_si128(row_sum_v), 8)));
-    row_sum_v =
-        _mm_max_ps(row_sum_v, _mm_castsi128_ps(_mm_srli_si128(_mm_castps_si128(row_sum_v), 4)));
-    float row_sum = _mm_cvtss_f32(row_sum_v);
-    output[i] = row_sum;
   }
 }
 #endif
@@ -251,6 +304,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void row_max_f32_a
 // ---- avx2 (256-bit vectors)
 // strategy vector_accumulator: vector accumulators, one horizontal reduction per row
 // rows are reduced 8 at a time; their 8 final horizontal reductions share one fold network (3 stages)
+// rows shorter than 32 columns take the blocks of rows, longer rows accumulators of their own (chosen at run time)
 // tails: masked loads (32/64-bit) or a staged copy (8/16-bit), identity elsewhere
 // uses fold network for the final reductions of several rows (vshufi32x4/vperm2i128, vunpck, vshufps)
 // uses log2-step horizontal reduction (extract halves, then byte shifts)
@@ -259,160 +313,212 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void row_max_f32_a
 #if defined(__x86_64__)
 __attribute__((target("avx2"))) void row_max_f32_avx2(const float* input, int64_t rows,
                                                       int64_t cols, int64_t stride, float* output) {
-  // 8 rows per block
-  int64_t i = 0;
-  for (; i + 8 <= rows; i += 8) {
-    __m256 acc_r0 = _mm256_set1_ps(-__builtin_inff());
-    __m256 acc_r1 = _mm256_set1_ps(-__builtin_inff());
-    __m256 acc_r2 = _mm256_set1_ps(-__builtin_inff());
-    __m256 acc_r3 = _mm256_set1_ps(-__builtin_inff());
-    __m256 acc_r4 = _mm256_set1_ps(-__builtin_inff());
-    __m256 acc_r5 = _mm256_set1_ps(-__builtin_inff());
-    __m256 acc_r6 = _mm256_set1_ps(-__builtin_inff());
-    __m256 acc_r7 = _mm256_set1_ps(-__builtin_inff());
-    int64_t j = 0;
-    for (; j + 8 <= cols; j += 8) {
-      __m256 x_r0 = _mm256_loadu_ps(input + i * stride + j);
-      acc_r0 = _mm256_max_ps(x_r0, acc_r0);
-      __m256 x_r1 = _mm256_loadu_ps(input + i * stride + j + stride);
-      acc_r1 = _mm256_max_ps(x_r1, acc_r1);
-      __m256 x_r2 = _mm256_loadu_ps(input + i * stride + j + 2 * stride);
-      acc_r2 = _mm256_max_ps(x_r2, acc_r2);
-      __m256 x_r3 = _mm256_loadu_ps(input + i * stride + j + 3 * stride);
-      acc_r3 = _mm256_max_ps(x_r3, acc_r3);
-      __m256 x_r4 = _mm256_loadu_ps(input + i * stride + j + 4 * stride);
-      acc_r4 = _mm256_max_ps(x_r4, acc_r4);
-      __m256 x_r5 = _mm256_loadu_ps(input + i * stride + j + 5 * stride);
-      acc_r5 = _mm256_max_ps(x_r5, acc_r5);
-      __m256 x_r6 = _mm256_loadu_ps(input + i * stride + j + 6 * stride);
-      acc_r6 = _mm256_max_ps(x_r6, acc_r6);
-      __m256 x_r7 = _mm256_loadu_ps(input + i * stride + j + 7 * stride);
-      acc_r7 = _mm256_max_ps(x_r7, acc_r7);
+  // short rows: blocks of rows
+  if (cols < 32) {
+    // 8 rows per block
+    int64_t i = 0;
+    for (; i + 8 <= rows; i += 8) {
+      __m256 acc_r0 = _mm256_set1_ps(-__builtin_inff());
+      __m256 acc_r1 = _mm256_set1_ps(-__builtin_inff());
+      __m256 acc_r2 = _mm256_set1_ps(-__builtin_inff());
+      __m256 acc_r3 = _mm256_set1_ps(-__builtin_inff());
+      __m256 acc_r4 = _mm256_set1_ps(-__builtin_inff());
+      __m256 acc_r5 = _mm256_set1_ps(-__builtin_inff());
+      __m256 acc_r6 = _mm256_set1_ps(-__builtin_inff());
+      __m256 acc_r7 = _mm256_set1_ps(-__builtin_inff());
+      int64_t j = 0;
+      for (; j + 8 <= cols; j += 8) {
+        __m256 x_r0 = _mm256_loadu_ps(input + i * stride + j);
+        acc_r0 = _mm256_max_ps(x_r0, acc_r0);
+        __m256 x_r1 = _mm256_loadu_ps(input + i * stride + j + stride);
+        acc_r1 = _mm256_max_ps(x_r1, acc_r1);
+        __m256 x_r2 = _mm256_loadu_ps(input + i * stride + j + 2 * stride);
+        acc_r2 = _mm256_max_ps(x_r2, acc_r2);
+        __m256 x_r3 = _mm256_loadu_ps(input + i * stride + j + 3 * stride);
+        acc_r3 = _mm256_max_ps(x_r3, acc_r3);
+        __m256 x_r4 = _mm256_loadu_ps(input + i * stride + j + 4 * stride);
+        acc_r4 = _mm256_max_ps(x_r4, acc_r4);
+        __m256 x_r5 = _mm256_loadu_ps(input + i * stride + j + 5 * stride);
+        acc_r5 = _mm256_max_ps(x_r5, acc_r5);
+        __m256 x_r6 = _mm256_loadu_ps(input + i * stride + j + 6 * stride);
+        acc_r6 = _mm256_max_ps(x_r6, acc_r6);
+        __m256 x_r7 = _mm256_loadu_ps(input + i * stride + j + 7 * stride);
+        acc_r7 = _mm256_max_ps(x_r7, acc_r7);
+      }
+      // predicated tail: lanes past the row end read the identity
+      if (j < cols) {
+        const __m256i tail0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(cols - j)),
+                                                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+        __m256 tail0 = _mm256_blendv_ps(
+            _mm256_set1_ps(-__builtin_inff()),
+            _mm256_maskload_ps((const float*)(input + i * stride + j), tail0_active),
+            _mm256_castsi256_ps(tail0_active));
+        acc_r0 = _mm256_max_ps(tail0, acc_r0);
+        const __m256i tail1_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(cols - j)),
+                                                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+        __m256 tail1 = _mm256_blendv_ps(
+            _mm256_set1_ps(-__builtin_inff()),
+            _mm256_maskload_ps((const float*)(input + i * stride + j + stride), tail1_active),
+            _mm256_castsi256_ps(tail1_active));
+        acc_r1 = _mm256_max_ps(tail1, acc_r1);
+        const __m256i tail2_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(cols - j)),
+                                                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+        __m256 tail2 = _mm256_blendv_ps(
+            _mm256_set1_ps(-__builtin_inff()),
+            _mm256_maskload_ps((const float*)(input + i * stride + j + 2 * stride), tail2_active),
+            _mm256_castsi256_ps(tail2_active));
+        acc_r2 = _mm256_max_ps(tail2, acc_r2);
+        const __m256i tail3_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(cols - j)),
+                                                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+        __m256 tail3 = _mm256_blendv_ps(
+            _mm256_set1_ps(-__builtin_inff()),
+            _mm256_maskload_ps((const float*)(input + i * stride + j + 3 * stride), tail3_active),
+            _mm256_castsi256_ps(tail3_active));
+        acc_r3 = _mm256_max_ps(tail3, acc_r3);
+        const __m256i tail4_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(cols - j)),
+                                                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+        __m256 tail4 = _mm256_blendv_ps(
+            _mm256_set1_ps(-__builtin_inff()),
+            _mm256_maskload_ps((const float*)(input + i * stride + j + 4 * stride), tail4_active),
+            _mm256_castsi256_ps(tail4_active));
+        acc_r4 = _mm256_max_ps(tail4, acc_r4);
+        const __m256i tail5_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(cols - j)),
+                                                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+        __m256 tail5 = _mm256_blendv_ps(
+            _mm256_set1_ps(-__builtin_inff()),
+            _mm256_maskload_ps((const float*)(input + i * stride + j + 5 * stride), tail5_active),
+            _mm256_castsi256_ps(tail5_active));
+        acc_r5 = _mm256_max_ps(tail5, acc_r5);
+        const __m256i tail6_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(cols - j)),
+                                                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+        __m256 tail6 = _mm256_blendv_ps(
+            _mm256_set1_ps(-__builtin_inff()),
+            _mm256_maskload_ps((const float*)(input + i * stride + j + 6 * stride), tail6_active),
+            _mm256_castsi256_ps(tail6_active));
+        acc_r6 = _mm256_max_ps(tail6, acc_r6);
+        const __m256i tail7_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(cols - j)),
+                                                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+        __m256 tail7 = _mm256_blendv_ps(
+            _mm256_set1_ps(-__builtin_inff()),
+            _mm256_maskload_ps((const float*)(input + i * stride + j + 7 * stride), tail7_active),
+            _mm256_castsi256_ps(tail7_active));
+        acc_r7 = _mm256_max_ps(tail7, acc_r7);
+      }
+      __m256 fold0_0 = _mm256_max_ps(_mm256_permute2f128_ps(acc_r0, acc_r4, 0x20),
+                                     _mm256_permute2f128_ps(acc_r0, acc_r4, 0x31));
+      __m256 fold0_1 = _mm256_max_ps(_mm256_permute2f128_ps(acc_r1, acc_r5, 0x20),
+                                     _mm256_permute2f128_ps(acc_r1, acc_r5, 0x31));
+      __m256 fold0_2 = _mm256_max_ps(_mm256_permute2f128_ps(acc_r2, acc_r6, 0x20),
+                                     _mm256_permute2f128_ps(acc_r2, acc_r6, 0x31));
+      __m256 fold0_3 = _mm256_max_ps(_mm256_permute2f128_ps(acc_r3, acc_r7, 0x20),
+                                     _mm256_permute2f128_ps(acc_r3, acc_r7, 0x31));
+      __m256 fold1_0 = _mm256_max_ps(_mm256_castpd_ps(_mm256_unpacklo_pd(
+                                         _mm256_castps_pd(fold0_0), _mm256_castps_pd(fold0_1))),
+                                     _mm256_castpd_ps(_mm256_unpackhi_pd(
+                                         _mm256_castps_pd(fold0_0), _mm256_castps_pd(fold0_1))));
+      __m256 fold1_1 = _mm256_max_ps(_mm256_castpd_ps(_mm256_unpacklo_pd(
+                                         _mm256_castps_pd(fold0_2), _mm256_castps_pd(fold0_3))),
+                                     _mm256_castpd_ps(_mm256_unpackhi_pd(
+                                         _mm256_castps_pd(fold0_2), _mm256_castps_pd(fold0_3))));
+      __m256 row_sums = _mm256_max_ps(_mm256_shuffle_ps(fold1_0, fold1_1, 0x88),
+                                      _mm256_shuffle_ps(fold1_0, fold1_1, 0xDD));
+      // Lane table (row in each lane of the first vector after each stage):
+      //   stage 1, 8-lane blocks: r0 r0 r0 r0 r4 r4 r4 r4
+      //   stage 2, 4-lane blocks: r0 r0 r1 r1 r4 r4 r5 r5
+      //   stage 3, 2-lane blocks: r0 r1 r2 r3 r4 r5 r6 r7
+      _mm256_storeu_ps(output + i, row_sums);
     }
-    // predicated tail: lanes past the row end read the identity
-    if (j < cols) {
-      const __m256i tail0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(cols - j)),
-                                                      _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-      __m256 tail0 =
-          _mm256_blendv_ps(_mm256_set1_ps(-__builtin_inff()),
-                           _mm256_maskload_ps((const float*)(input + i * stride + j), tail0_active),
-                           _mm256_castsi256_ps(tail0_active));
-      acc_r0 = _mm256_max_ps(tail0, acc_r0);
-      const __m256i tail1_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(cols - j)),
-                                                      _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-      __m256 tail1 = _mm256_blendv_ps(
-          _mm256_set1_ps(-__builtin_inff()),
-          _mm256_maskload_ps((const float*)(input + i * stride + j + stride), tail1_active),
-          _mm256_castsi256_ps(tail1_active));
-      acc_r1 = _mm256_max_ps(tail1, acc_r1);
-      const __m256i tail2_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(cols - j)),
-                                                      _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-      __m256 tail2 = _mm256_blendv_ps(
-          _mm256_set1_ps(-__builtin_inff()),
-          _mm256_maskload_ps((const float*)(input + i * stride + j + 2 * stride), tail2_active),
-          _mm256_castsi256_ps(tail2_active));
-      acc_r2 = _mm256_max_ps(tail2, acc_r2);
-      const __m256i tail3_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(cols - j)),
-                                                      _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-      __m256 tail3 = _mm256_blendv_ps(
-          _mm256_set1_ps(-__builtin_inff()),
-          _mm256_maskload_ps((const float*)(input + i * stride + j + 3 * stride), tail3_active),
-          _mm256_castsi256_ps(tail3_active));
-      acc_r3 = _mm256_max_ps(tail3, acc_r3);
-      const __m256i tail4_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(cols - j)),
-                                                      _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-      __m256 tail4 = _mm256_blendv_ps(
-          _mm256_set1_ps(-__builtin_inff()),
-          _mm256_maskload_ps((const float*)(input + i * stride + j + 4 * stride), tail4_active),
-          _mm256_castsi256_ps(tail4_active));
-      acc_r4 = _mm256_max_ps(tail4, acc_r4);
-      const __m256i tail5_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(cols - j)),
-                                                      _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-      __m256 tail5 = _mm256_blendv_ps(
-          _mm256_set1_ps(-__builtin_inff()),
-          _mm256_maskload_ps((const float*)(input + i * stride + j + 5 * stride), tail5_active),
-          _mm256_castsi256_ps(tail5_active));
-      acc_r5 = _mm256_max_ps(tail5, acc_r5);
-      const __m256i tail6_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(cols - j)),
-                                                      _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-      __m256 tail6 = _mm256_blendv_ps(
-          _mm256_set1_ps(-__builtin_inff()),
-          _mm256_maskload_ps((const float*)(input + i * stride + j + 6 * stride), tail6_active),
-          _mm256_castsi256_ps(tail6_active));
-      acc_r6 = _mm256_max_ps(tail6, acc_r6);
-      const __m256i tail7_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(cols - j)),
-                                                      _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-      __m256 tail7 = _mm256_blendv_ps(
-          _mm256_set1_ps(-__builtin_inff()),
-          _mm256_maskload_ps((const float*)(input + i * stride + j + 7 * stride), tail7_active),
-          _mm256_castsi256_ps(tail7_active));
-      acc_r7 = _mm256_max_ps(tail7, acc_r7);
+    // remaining rows one at a time
+    for (; i < rows; ++i) {
+      __m256 acc0 = _mm256_set1_ps(-__builtin_inff());
+      __m256 acc1 = _mm256_set1_ps(-__builtin_inff());
+      __m256 acc2 = _mm256_set1_ps(-__builtin_inff());
+      __m256 acc3 = _mm256_set1_ps(-__builtin_inff());
+      // 4 vectors per iteration
+      int64_t j = 0;
+      for (; j + 32 <= cols; j += 32) {
+        __m256 x0 = _mm256_loadu_ps(input + i * stride + j);
+        acc0 = _mm256_max_ps(x0, acc0);
+        __m256 x1 = _mm256_loadu_ps(input + i * stride + j + 8);
+        acc1 = _mm256_max_ps(x1, acc1);
+        __m256 x2 = _mm256_loadu_ps(input + i * stride + j + 16);
+        acc2 = _mm256_max_ps(x2, acc2);
+        __m256 x3 = _mm256_loadu_ps(input + i * stride + j + 24);
+        acc3 = _mm256_max_ps(x3, acc3);
+      }
+      // one vector at a time
+      for (; j + 8 <= cols; j += 8) {
+        __m256 x0 = _mm256_loadu_ps(input + i * stride + j);
+        acc0 = _mm256_max_ps(x0, acc0);
+      }
+      // predicated tail: lanes past the row end read the identity
+      if (j < cols) {
+        const __m256i tail0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(cols - j)),
+                                                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+        __m256 tail0 = _mm256_blendv_ps(
+            _mm256_set1_ps(-__builtin_inff()),
+            _mm256_maskload_ps((const float*)(input + i * stride + j), tail0_active),
+            _mm256_castsi256_ps(tail0_active));
+        acc0 = _mm256_max_ps(tail0, acc0);
+      }
+      acc0 = _mm256_max_ps(acc1, acc0);
+      acc2 = _mm256_max_ps(acc3, acc2);
+      acc0 = _mm256_max_ps(acc2, acc0);
+      __m128 row_sum_v = _mm_max_ps(_mm256_castps256_ps128(acc0), _mm256_extractf128_ps(acc0, 1));
+      row_sum_v =
+          _mm_max_ps(row_sum_v, _mm_castsi128_ps(_mm_srli_si128(_mm_castps_si128(row_sum_v), 8)));
+      row_sum_v =
+          _mm_max_ps(row_sum_v, _mm_castsi128_ps(_mm_srli_si128(_mm_castps_si128(row_sum_v), 4)));
+      float row_sum = _mm_cvtss_f32(row_sum_v);
+      output[i] = row_sum;
     }
-    __m256 fold0_0 = _mm256_max_ps(_mm256_permute2f128_ps(acc_r0, acc_r4, 0x20),
-                                   _mm256_permute2f128_ps(acc_r0, acc_r4, 0x31));
-    __m256 fold0_1 = _mm256_max_ps(_mm256_permute2f128_ps(acc_r1, acc_r5, 0x20),
-                                   _mm256_permute2f128_ps(acc_r1, acc_r5, 0x31));
-    __m256 fold0_2 = _mm256_max_ps(_mm256_permute2f128_ps(acc_r2, acc_r6, 0x20),
-                                   _mm256_permute2f128_ps(acc_r2, acc_r6, 0x31));
-    __m256 fold0_3 = _mm256_max_ps(_mm256_permute2f128_ps(acc_r3, acc_r7, 0x20),
-                                   _mm256_permute2f128_ps(acc_r3, acc_r7, 0x31));
-    __m256 fold1_0 = _mm256_max_ps(
-        _mm256_castpd_ps(_mm256_unpacklo_pd(_mm256_castps_pd(fold0_0), _mm256_castps_pd(fold0_1))),
-        _mm256_castpd_ps(_mm256_unpackhi_pd(_mm256_castps_pd(fold0_0), _mm256_castps_pd(fold0_1))));
-    __m256 fold1_1 = _mm256_max_ps(
-        _mm256_castpd_ps(_mm256_unpacklo_pd(_mm256_castps_pd(fold0_2), _mm256_castps_pd(fold0_3))),
-        _mm256_castpd_ps(_mm256_unpackhi_pd(_mm256_castps_pd(fold0_2), _mm256_castps_pd(fold0_3))));
-    __m256 row_sums = _mm256_max_ps(_mm256_shuffle_ps(fold1_0, fold1_1, 0x88),
-                                    _mm256_shuffle_ps(fold1_0, fold1_1, 0xDD));
-    // Lane table (row in each lane of the first vector after each stage):
-    //   stage 1, 8-lane blocks: r0 r0 r0 r0 r4 r4 r4 r4
-    //   stage 2, 4-lane blocks: r0 r0 r1 r1 r4 r4 r5 r5
-    //   stage 3, 2-lane blocks: r0 r1 r2 r3 r4 r5 r6 r7
-    _mm256_storeu_ps(output + i, row_sums);
   }
-  // remaining rows one at a time
-  for (; i < rows; ++i) {
-    __m256 acc0 = _mm256_set1_ps(-__builtin_inff());
-    __m256 acc1 = _mm256_set1_ps(-__builtin_inff());
-    __m256 acc2 = _mm256_set1_ps(-__builtin_inff());
-    __m256 acc3 = _mm256_set1_ps(-__builtin_inff());
-    // 4 vectors per iteration
-    int64_t j = 0;
-    for (; j + 32 <= cols; j += 32) {
-      __m256 x0 = _mm256_loadu_ps(input + i * stride + j);
-      acc0 = _mm256_max_ps(x0, acc0);
-      __m256 x1 = _mm256_loadu_ps(input + i * stride + j + 8);
-      acc1 = _mm256_max_ps(x1, acc1);
-      __m256 x2 = _mm256_loadu_ps(input + i * stride + j + 16);
-      acc2 = _mm256_max_ps(x2, acc2);
-      __m256 x3 = _mm256_loadu_ps(input + i * stride + j + 24);
-      acc3 = _mm256_max_ps(x3, acc3);
+  // long rows: accumulators per row
+  if (31 < cols) {
+    int64_t i = 0;
+    for (; i < rows; ++i) {
+      __m256 acc0 = _mm256_set1_ps(-__builtin_inff());
+      __m256 acc1 = _mm256_set1_ps(-__builtin_inff());
+      __m256 acc2 = _mm256_set1_ps(-__builtin_inff());
+      __m256 acc3 = _mm256_set1_ps(-__builtin_inff());
+      // 4 vectors per iteration
+      int64_t j = 0;
+      for (; j + 32 <= cols; j += 32) {
+        __m256 x0 = _mm256_loadu_ps(input + i * stride + j);
+        acc0 = _mm256_max_ps(x0, acc0);
+        __m256 x1 = _mm256_loadu_ps(input + i * stride + j + 8);
+        acc1 = _mm256_max_ps(x1, acc1);
+        __m256 x2 = _mm256_loadu_ps(input + i * stride + j + 16);
+        acc2 = _mm256_max_ps(x2, acc2);
+        __m256 x3 = _mm256_loadu_ps(input + i * stride + j + 24);
+        acc3 = _mm256_max_ps(x3, acc3);
+      }
+      // one vector at a time
+      for (; j + 8 <= cols; j += 8) {
+        __m256 x0 = _mm256_loadu_ps(input + i * stride + j);
+        acc0 = _mm256_max_ps(x0, acc0);
+      }
+      // predicated tail: lanes past the row end read the identity
+      if (j < cols) {
+        const __m256i tail0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(cols - j)),
+                                                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+        __m256 tail0 = _mm256_blendv_ps(
+            _mm256_set1_ps(-__builtin_inff()),
+            _mm256_maskload_ps((const float*)(input + i * stride + j), tail0_active),
+            _mm256_castsi256_ps(tail0_active));
+        acc0 = _mm256_max_ps(tail0, acc0);
+      }
+      acc0 = _mm256_max_ps(acc1, acc0);
+      acc2 = _mm256_max_ps(acc3, acc2);
+      acc0 = _mm256_max_ps(acc2, acc0);
+      __m128 row_sum_v = _mm_max_ps(_mm256_castps256_ps128(acc0), _mm256_extractf128_ps(acc0, 1));
+      row_sum_v =
+          _mm_max_ps(row_sum_v, _mm_castsi128_ps(_mm_srli_si128(_mm_castps_si128(row_sum_v), 8)));
+      row_sum_v =
+          _mm_max_ps(row_sum_v, _mm_castsi128_ps(_mm_srli_si128(_mm_castps_si128(row_sum_v), 4)));
+      float row_sum = _mm_cvtss_f32(row_sum_v);
+      output[i] = row_sum;
     }
-    // one vector at a time
-    for (; j + 8 <= cols; j += 8) {
-      __m256 x0 = _mm256_loadu_ps(input + i * stride + j);
-      acc0 = _mm256_max_ps(x0, acc0);
-    }
-    // predicated tail: lanes past the row end read the identity
-    if (j < cols) {
-      const __m256i tail0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(cols - j)),
-                                                      _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-      __m256 tail0 =
-          _mm256_blendv_ps(_mm256_set1_ps(-__builtin_inff()),
-                           _mm256_maskload_ps((const float*)(input + i * stride + j), tail0_active),
-                           _mm256_castsi256_ps(tail0_active));
-      acc0 = _mm256_max_ps(tail0, acc0);
-    }
-    acc0 = _mm256_max_ps(acc1, acc0);
-    acc2 = _mm256_max_ps(acc3, acc2);
-    acc0 = _mm256_max_ps(acc2, acc0);
-    __m128 row_sum_v = _mm_max_ps(_mm256_castps256_ps128(acc0), _mm256_extractf128_ps(acc0, 1));
-    row_sum_v =
-        _mm_max_ps(row_sum_v, _mm_castsi128_ps(_mm_srli_si128(_mm_castps_si128(row_sum_v), 8)));
-    row_sum_v =
-        _mm_max_ps(row_sum_v, _mm_castsi128_ps(_mm_srli_si128(_mm_castps_si128(row_sum_v), 4)));
-    float row_sum = _mm_cvtss_f32(row_sum_v);
-    output[i] = row_sum;
   }
 }
 #endif

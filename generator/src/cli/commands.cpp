@@ -11,6 +11,7 @@
 #include "clang/check.h"
 #include "clang/format.h"
 #include "emit/emitter.h"
+#include "plan/arg_reduce_builder.h"
 #include "plan/reduce_builder.h"
 #include "sim/lane_sim.h"
 #include "spec/spec.h"
@@ -185,7 +186,7 @@ int runValidate(const std::vector<std::string>& files) {
   bool ok = true;
   for (const auto& s : specs) {
     try {
-      for (const auto& t : s.targets) buildReducePlan(s, makeTarget(t));
+      for (const auto& t : s.targets) buildPlan(s, makeTarget(t));
       std::cout << s.file.string() << ": ok\n";
     } catch (const PlanError& e) {
       std::cerr << s.file.string() << ": error: " << e.what() << "\n";

@@ -9,6 +9,7 @@
 #include <stdexcept>
 
 #include "emit/lowering.h"
+#include "plan/arg_reduce_builder.h"
 #include "plan/reduce_builder.h"
 #include "sim/lane_sim.h"
 
@@ -53,6 +54,12 @@ struct BodyWriter {
           lines.push_back("}");
           break;
         }
+        case ir::Stmt::Kind::IfValues:
+          if (!s.text.empty()) lines.push_back("// " + s.text);
+          lines.push_back("if (" + s.args[0] + " " + std::string(ir::symbolOf(s.cmp)) + " " + s.args[1] + ") {");
+          block(s.body);
+          lines.push_back("}");
+          break;
         case ir::Stmt::Kind::If:
           if (!s.text.empty()) lines.push_back("// " + s.text);
           lines.push_back("if (" + s.cmpLhs.str() + " < " + s.cmpRhs.str() + ") {");
@@ -75,6 +82,8 @@ std::string params(const KernelSpec& spec) {
   for (const Extent* e : {&spec.rows, &spec.cols})
     if (!e->isStatic() && !(spec.rank == 1 && e == &spec.rows)) p += ", int64_t " + e->name;
   if (spec.rowStride && !spec.rowStride->isStatic()) p += ", int64_t " + spec.rowStride->name;
+  if (spec.kind == KernelKind::arg_reduce)
+    return p + ", " + std::string(cTypeOf(spec.input)) + "* values, " + std::string(cTypeOf(spec.indexType)) + "* indices";
   return p + ", " + std::string(cTypeOf(spec.output)) + "* output";
 }
 
@@ -83,7 +92,7 @@ std::string args(const KernelSpec& spec) {
   for (const Extent* e : {&spec.rows, &spec.cols})
     if (!e->isStatic() && !(spec.rank == 1 && e == &spec.rows)) a += ", " + e->name;
   if (spec.rowStride && !spec.rowStride->isStatic()) a += ", " + spec.rowStride->name;
-  return a + ", output";
+  return a + (spec.kind == KernelKind::arg_reduce ? ", values, indices" : ", output");
 }
 
 std::string extentText(const Extent& e) { return e.isStatic() ? std::to_string(*e.value) : e.name; }
@@ -97,7 +106,37 @@ std::string opFormula(const KernelSpec& s) {
   return "output[j] = " + op + " over i < " + extentText(s.rows) + " of input[i * " + stride + " + j], for j < " + extentText(s.cols);
 }
 
+std::string argApiDoc(const KernelSpec& s) {
+  const bool max = s.op == ReduceOp::max;
+  const std::string stride = s.rowStride ? extentText(*s.rowStride) : extentText(s.cols);
+  const std::string idx(nameOf(s.indexType));
+  std::vector<std::string> d;
+  d.push_back("/// " + s.name + ": for each row i < " + extentText(s.rows) + ", the " + (max ? "maximum" : "minimum") + " of input[i * " +
+              stride + " + j], j < " + extentText(s.cols) + ", and its " + (s.lastIndex ? "last" : "first") + " index j.");
+  if (!s.description.empty()) d.push_back("/// " + s.description);
+  d.push_back("///");
+  d.push_back(std::string("/// Exactly the scalar loop `if (x ") + (max ? (s.lastIndex ? ">=" : ">") : (s.lastIndex ? "<=" : "<")) +
+              " best) { best = x; index = j; }` over the row, starting from " +
+              (s.initialValue ? "best = " + *s.initialValue + ", index = " + std::to_string(*s.initialIndex) +
+                                    " (returned when no element beats it)"
+                              : std::string(s.lastIndex ? "best = the identity (" + identityLiteral(s.op, s.input) + "), index = -1"
+                                                        : "the first element equal to the extreme (NumPy's arg" + std::string(max ? "max" : "min") + ")") +
+                                    "; an empty row gives (" + identityLiteral(s.op, s.input) + ", -1)"));
+  if (isFloat(s.input)) {
+    d.push_back(s.nan == NanPolicy::propagate ? "/// NaN: the first NaN of a row wins (value NaN, its index), like NumPy."
+                                              : "/// NaN: ignored (never beats); a row of only NaNs gives (" + identityLiteral(s.op, s.input) + ", -1).");
+    d.push_back("/// -0.0 and +0.0 compare equal; infinities are ordinary values.");
+  }
+  d.push_back("/// values: one " + std::string(nameOf(s.input)) + " per row; indices: one " + idx + " per row (column within the row).");
+  d.push_back(s.indexType == DType::i64 ? "/// Indices are computed in 64 bits: any row length is handled."
+                                        : "/// Indices are computed in 64 bits and stored as i32: rows longer than 2^31 - 1 elements "
+                                          "would wrap the stored index (use index_type i64).");
+  d.push_back("/// No alignment is required. Thread-safe; picks the best variant for this CPU once.");
+  return join(d, "\n");
+}
+
 std::string apiDoc(const KernelSpec& s) {
+  if (s.kind == KernelKind::arg_reduce) return argApiDoc(s);
   std::vector<std::string> d;
   d.push_back("/// " + s.name + ": " + opFormula(s) + ".");
   if (!s.description.empty()) d.push_back("/// " + s.description);
@@ -152,7 +191,7 @@ GeneratedKernel generate(const KernelSpec& spec, const Templates& templates, con
 
   bool laneMask = false, tailKeep = false;
   for (const Target& t : targets) {
-    Variant v{t, buildReducePlan(spec, t), "", {}};
+    Variant v{t, buildPlan(spec, t), "", {}};
     LowerContext cx{t, v.plan};
     BodyWriter w{cx, {}};
     for (const auto& [name, value] : v.plan.constants) w.lines.push_back("constexpr int64_t " + name + " = " + std::to_string(value) + ";");
@@ -197,7 +236,8 @@ GeneratedKernel generate(const KernelSpec& spec, const Templates& templates, con
   data.set("tail_keep_table", mst::data(tailKeep));
   mst::data x86list{mst::data::type::list}, variants{mst::data::type::list};
   std::vector<std::string> summary{"Plan summary (`simdgen explain` prints the full plans):"};
-  summary.push_back("  " + opFormula(spec) + "; " + std::string(nameOf(spec.input)) + " -> " + std::string(nameOf(spec.output)));
+  if (spec.kind == KernelKind::reduce)
+    summary.push_back("  " + opFormula(spec) + "; " + std::string(nameOf(spec.input)) + " -> " + std::string(nameOf(spec.output)));
   for (const auto& d : g.dropped) summary.push_back("  " + d);
   for (const Variant& v : g.variants) {
     mst::data item;

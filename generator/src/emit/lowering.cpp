@@ -245,6 +245,83 @@ struct Lowerer {
     assign(call("_mm256_blendv_epi8", {splatExpr(t, 256, s.literal), loadExpr(t, 256, last), keep}));
   }
 
+  void nanMask() {
+    const VecType src = typeOf(s.args[0]);
+    const std::string x = s.args[0], ct = ctype(s.type.elem);
+    if (src.lanes == 1) return assign("(" + ct + ")-(" + ct + ")(" + x + " != " + x + ")");
+    const std::string f = fsfx(src.elem);
+    if (cx.target.maskRegisters)
+      return assign(call(std::string("_mm512_movm_epi") + (f == "ps" ? "32" : "64"),
+                         {call("_mm512_cmp_" + f + "_mask", {x, x, "_CMP_UNORD_Q"})}));
+    assign(call("_mm256_cast" + f + "_si256", {call("_mm256_cmp_" + f, {x, x, "_CMP_UNORD_Q"})}));
+  }
+
+  // Bits of a lane-equality mask, low bit = lane 0, and how many bits each lane owns.
+  std::pair<std::string, int> equalMask(DType t, const std::string& v, const std::string& want) {
+    const bool f = isFloat(t);
+    if (cx.target.maskRegisters) {
+      const std::string cmp = f ? call("_mm512_cmp_" + fsfx(t) + "_mask", {v, want, "_CMP_EQ_OQ"})
+                                : call("_mm512_cmpeq_" + epi(t) + "_mask", {v, want});
+      return {"(uint64_t)" + cmp, 1};
+    }
+    if (f) return {"(uint64_t)" + call("_mm256_movemask_" + fsfx(t), {call("_mm256_cmp_" + fsfx(t), {v, want, "_CMP_EQ_OQ"})}), 1};
+    const std::string eq = call("_mm256_cmpeq_" + epi(t), {v, want});
+    if (bitsOf(t) == 32) return {"(uint64_t)" + call("_mm256_movemask_ps", {call("_mm256_castsi256_ps", {eq})}), 1};
+    if (bitsOf(t) == 64) return {"(uint64_t)" + call("_mm256_movemask_pd", {call("_mm256_castsi256_pd", {eq})}), 1};
+    return {"(uint64_t)(uint32_t)" + call("_mm256_movemask_epi8", {eq}), bitsOf(t) / 8};
+  }
+
+  // The first (or last) column in [lo, hi) equal to a scalar: vector compares, then the lowest (or
+  // highest) set mask bit; a scalar loop covers the columns that do not fill a vector.
+  void locateEqual() {
+    const DType t = cx.plan.input;
+    const std::string want = s.args[0], lo = s.lo.str(), hi = s.hi.str(), row = s.index.str(), c = s.dst + "_c";
+    const bool last = s.part == 1;
+    out.push_back(decl() + " = -1;");
+    out.push_back("{");
+    const int lanes = cx.target.lanes(t);
+    std::string scalarFrom = lo;
+    if (lanes > 1) {
+      cx.instructions.insert(std::string("block rescan: compare-to-mask and ") + (last ? "lzcnt" : "tzcnt") + " for the lane");
+      const std::string L = std::to_string(lanes), wantV = s.dst + "_want", bits = cx.target.vectorBits == 512 ? "512" : "256";
+      out.push_back("const " + regType(t, cx.target.vectorBits) + " " + wantV + " = " +
+                    (isFloat(t) ? call(pfx(cx.target.vectorBits) + "set1_" + fsfx(t), {want})
+                                : splatExpr(t, cx.target.vectorBits, want)) + ";");
+      const auto [mask, per] = equalMask(t, loadExpr(t, cx.target.vectorBits, "input + " + row + " + " + c + (last ? " - " + L : "")), wantV);
+      const std::string lane = last ? "(63 - __builtin_clzll(hit)) / " + std::to_string(per) : "__builtin_ctzll(hit) / " + std::to_string(per);
+      if (!last) {
+        out.push_back("int64_t " + c + " = " + lo + ";");
+        out.push_back("for (; " + c + " + " + L + " <= " + hi + "; " + c + " += " + L + ") {");
+        out.push_back("const uint64_t hit = " + mask + ";");
+        out.push_back("if (hit) { " + s.dst + " = " + c + " + " + lane + "; break; }");
+      } else {
+        out.push_back("int64_t " + c + " = " + hi + ";");
+        out.push_back("for (; " + c + " - " + L + " >= " + lo + "; " + c + " -= " + L + ") {");
+        out.push_back("const uint64_t hit = " + mask + ";");
+        out.push_back("if (hit) { " + s.dst + " = " + c + " - " + L + " + " + lane + "; break; }");
+      }
+      out.push_back("}");
+      scalarFrom = c;
+    }
+    const std::string cond = "input[" + row + " + k] == " + want;
+    if (!last) {
+      out.push_back("if (" + s.dst + " < 0) {");
+      out.push_back("for (int64_t k = " + scalarFrom + "; k < " + hi + "; ++k) if (" + cond + ") { " + s.dst + " = k; break; }");
+    } else {
+      out.push_back("if (" + s.dst + " < 0) {");
+      out.push_back("for (int64_t k = " + (lanes > 1 ? c : hi) + " - 1; k >= " + lo + "; --k) if (" + cond + ") { " + s.dst + " = k; break; }");
+    }
+    out.push_back("}");
+    out.push_back("}");
+  }
+
+  void locateNaN() {
+    const std::string x = "input[" + s.index.str() + " + k]";
+    out.push_back(decl() + " = -1;");
+    out.push_back("for (int64_t k = " + s.lo.str() + "; k < " + s.hi.str() + "; ++k) if (" + x + " != " + x + ") { " + s.dst +
+                  " = k; break; }");
+  }
+
   void gatherRows() {
     const DType t = s.type.elem, src = cx.plan.input;
     const int lanes = s.type.lanes, bits = s.type.bits();
@@ -457,9 +534,10 @@ struct Lowerer {
     const VecType v = typeOf(s.args[0]);
     const DType t = v.elem;
     const std::string x = s.args[0];
+    const std::string array = s.var.empty() ? "output" : s.var;
     if (v.lanes == 1) {
       const std::string value = carriedUnsigned(t, cx.plan.rop) ? "(" + ctype(t) + ")" + x : x;
-      return out.push_back("output[" + s.index.str() + "] = " + value + ";");
+      return out.push_back(array + "[" + s.index.str() + "] = " + value + ";");
     }
     const int bits = v.bits();
     if (s.count.terms.empty()) return out.push_back(storeStmt(t, bits, outp(s.index), x));
@@ -507,6 +585,9 @@ std::vector<std::string> lowerOp(const Stmt& s, LowerContext& cx) {
     case OpKind::ReduceLanes: l.reduceLanes(); break;
     case OpKind::ReduceRows: l.reduceRows(); break;
     case OpKind::Store: l.store(); break;
+    case OpKind::NaNMask: l.nanMask(); break;
+    case OpKind::LocateEqual: l.locateEqual(); break;
+    case OpKind::LocateNaN: l.locateNaN(); break;
   }
   if (s.op != OpKind::Store) cx.types[s.dst] = s.type;
   return l.out;

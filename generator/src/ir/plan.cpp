@@ -116,6 +116,28 @@ Stmt op(OpKind k, std::string dst, VecType type, std::vector<std::string> args) 
   return s;
 }
 
+Stmt ifValues(std::string a, Cmp cmp, std::string b, Block body, std::string note) {
+  Stmt s;
+  s.kind = Stmt::Kind::IfValues;
+  s.args = {std::move(a), std::move(b)};
+  s.cmp = cmp;
+  s.body = std::move(body);
+  s.text = std::move(note);
+  return s;
+}
+
+std::string_view symbolOf(Cmp c) {
+  constexpr std::string_view names[] = {"<", "<=", ">", ">=", "==", "!="};
+  return names[static_cast<int>(c)];
+}
+
+DType Plan::outputType(const std::string& name) const {
+  for (const auto& [n, t] : outputs)
+    if (n == name) return t;
+  if (outputs.empty() && (name.empty() || name == "output")) return output;
+  throw std::logic_error("plan has no output '" + name + "'");
+}
+
 FoldNetwork FoldNetwork::make(int lanes, int elemBits) {
   if (lanes < 2 || (lanes & (lanes - 1)) != 0)
     throw std::logic_error("FoldNetwork needs a power-of-two lane count >= 2");

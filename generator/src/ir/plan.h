@@ -56,8 +56,17 @@ enum class OpKind {
   ReduceLanes,   // dst (scalar) = fold(a): while lanes > 1: a = rop(lower half, upper half)
   ReduceRows,    // dst lane r = fold(args[perm[r]]) through `network` (see FoldNetwork)
   Convert,       // dst lane l = (dst.elem) a[l]  (same lane count; integer narrowing wraps)
-  Store,         // output[index + l] = a[l] for l < (count empty ? lanes : count)
+  Store,         // <out>[index + l] = a[l] for l < (count empty ? lanes : count); <out> = `var`
+                 //   (empty: "output"), one of Plan::outputs
+  NaNMask,       // dst (integer lanes of a's width) lane l = a[l] is NaN ? all ones : 0
+  LocateEqual,   // dst (i64 scalar) = the first (part 0) or last (part 1) c in [lo, hi) with
+                 //   input[index + c] == a, or -1 (NaN never equals; -0.0 equals +0.0)
+  LocateNaN,     // dst (i64 scalar) = the first c in [lo, hi) with input[index + c] a NaN, or -1
 };
+
+// Comparison of two one-lane values, for IfValues.
+enum class Cmp { lt, le, gt, ge, eq, ne };
+std::string_view symbolOf(Cmp c);  // "<", "<=", ...
 
 // The multi-row final reduction ("8x16 -> 8"): lanes vectors of lanes elements, folded pairwise
 // in log2(lanes) stages. Stage s halves the block size B (lanes) starting at B = lanes. For a pair
@@ -79,7 +88,7 @@ struct Stmt;
 using Block = std::vector<Stmt>;
 
 struct Stmt {
-  enum class Kind { Op, For, If, Comment };
+  enum class Kind { Op, For, If, IfValues, Comment };
   Kind kind = Kind::Op;
 
   // Op
@@ -99,13 +108,14 @@ struct Stmt {
   // For: `var` runs from lo while var + step <= hi (step > 0), var += step. `var` is declared by
   // the loop unless `continues` (then it keeps running from its current value, like a cleanup
   // loop after a main loop). After the loop var holds the first index not processed.
-  // If: body runs when cmpLhs < cmpRhs.
+  // If: body runs when cmpLhs < cmpRhs. IfValues: body runs when args[0] <cmp> args[1] (scalars).
   std::string var;
   bool continues = false;
   Index lo, hi, cmpLhs, cmpRhs;
   int64_t step = 1;
   Block body;
 
+  Cmp cmp = Cmp::lt;
   std::string text;  // Comment (and an optional note on loops)
 };
 
@@ -115,6 +125,7 @@ Stmt forLoop(std::string var, Index lo, Index hi, int64_t step, Block body, bool
              std::string note = "");
 Stmt ifLess(Index lhs, Index rhs, Block body, std::string note = "");
 Stmt op(OpKind k, std::string dst, VecType type, std::vector<std::string> args = {});
+Stmt ifValues(std::string a, Cmp cmp, std::string b, Block body, std::string note = "");
 
 // Kernel-level information shared by all targets.
 struct Param {
@@ -126,6 +137,9 @@ struct Plan {
   std::string target;      // "avx512+vnni", "scalar", "generic512" ...
   int vectorBits = 0;      // 0 for scalar
   DType input = DType::i8, output = DType::i32;
+  // Named output arrays; empty means one array "output" of type `output`.
+  std::vector<std::pair<std::string, DType>> outputs;
+  DType outputType(const std::string& name) const;
   ReduceOp rop = ReduceOp::add;
   std::string rowStride;  // the symbol GatherRows steps by (elements between row starts)
   std::vector<std::string> symbols;  // runtime parameters in signature order ("rows", "cols", "stride")

@@ -31,8 +31,14 @@ std::string opName(const Stmt& s) {
     }
     case OpKind::Convert: return "convert " + s.args[0];
     case OpKind::Store:
-      return "store output[" + s.index.str() + "] = " + s.args[0] +
+      return "store " + (s.var.empty() ? std::string("output") : s.var) + "[" + s.index.str() + "] = " + s.args[0] +
              (s.count.terms.empty() ? "" : " count " + s.count.str());
+    case OpKind::NaNMask: return "nan_mask " + s.args[0];
+    case OpKind::LocateEqual:
+      return std::string(s.part ? "locate_last" : "locate_first") + " input[" + s.index.str() + " + c] == " + s.args[0] +
+             " for c in [" + s.lo.str() + ", " + s.hi.str() + ")";
+    case OpKind::LocateNaN:
+      return "locate_first_nan input[" + s.index.str() + " + c] for c in [" + s.lo.str() + ", " + s.hi.str() + ")";
   }
   return "?";
 }
@@ -46,6 +52,11 @@ void printBlock(std::ostringstream& os, const Block& b, int depth) {
         os << pad << "for " << s.var << " in [" << (s.continues ? s.var : s.lo.str()) << ", "
            << s.hi.str() << ") step " << s.step << (s.text.empty() ? "" : "   # " + s.text)
            << "\n";
+        printBlock(os, s.body, depth + 1);
+        break;
+      case Stmt::Kind::IfValues:
+        os << pad << "if " << s.args[0] << " " << symbolOf(s.cmp) << " " << s.args[1]
+           << (s.text.empty() ? "" : "   # " + s.text) << "\n";
         printBlock(os, s.body, depth + 1);
         break;
       case Stmt::Kind::If:

@@ -2,6 +2,7 @@
 // operand types consistent with each op's lane rules, loops and counts well formed.
 #include <map>
 #include <set>
+#include <stdexcept>
 
 #include "ir/plan.h"
 
@@ -89,11 +90,34 @@ struct Verifier {
         if (!need(1)) break;
         if (in[0].lanes != s.type.lanes) fail(where, "convert changes the lane count");
         break;
-      case OpKind::Store:
+      case OpKind::Store: {
         if (!need(1)) break;
         checkIndex(where, s.index);
         checkIndex(where, s.count);
-        if (in[0].elem != plan.output) fail(where, "stores " + toString(in[0]) + " into " + std::string(nameOf(plan.output)) + " output");
+        DType out;
+        try {
+          out = plan.outputType(s.var);
+        } catch (const std::logic_error& e) {
+          fail(where, e.what());
+          break;
+        }
+        if (in[0].elem != out) fail(where, "stores " + toString(in[0]) + " into " + std::string(nameOf(out)) + " output");
+        break;
+      }
+      case OpKind::NaNMask:
+        if (!need(1)) break;
+        if (!isFloat(in[0].elem) || isFloat(s.type.elem) || bitsOf(s.type.elem) != bitsOf(in[0].elem) ||
+            s.type.lanes != in[0].lanes)
+          fail(where, "nan_mask maps float lanes to integer lanes of the same width");
+        break;
+      case OpKind::LocateEqual:
+      case OpKind::LocateNaN:
+        if (!need(s.op == OpKind::LocateEqual ? 1 : 0)) break;
+        checkIndex(where, s.index);
+        checkIndex(where, s.lo);
+        checkIndex(where, s.hi);
+        if (s.type.lanes != 1 || s.type.elem != DType::i64) fail(where, "locate yields an i64 scalar");
+        if (!in.empty() && (in[0].lanes != 1 || in[0].elem != plan.input)) fail(where, "locate compares with a scalar of the input type");
         break;
     }
     if (s.op == OpKind::Store) return;
@@ -122,6 +146,15 @@ struct Verifier {
           block(s.body);
           scopes.pop_back();
           break;
+        case Stmt::Kind::IfValues: {
+          const VecType *a = lookup(s.args[0]), *b2 = lookup(s.args[1]);
+          if (!a || !b2) fail("if", "compares an undefined value");
+          else if (!(*a == *b2) || a->lanes != 1) fail("if", "compares values of different types or vectors");
+          scopes.emplace_back();
+          block(s.body);
+          scopes.pop_back();
+          break;
+        }
         case Stmt::Kind::If:
           checkIndex("if", s.cmpLhs);
           checkIndex("if", s.cmpRhs);

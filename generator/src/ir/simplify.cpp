@@ -35,6 +35,8 @@ void simplify(Block& block, Known known) {
       simplify(s.body, known);
       if (lo && hi) known[s.var] = *lo + (*hi - *lo) / s.step * s.step;
       else known.erase(s.var);
+    } else if (s.kind == Stmt::Kind::IfValues) {
+      simplify(s.body, known);
     } else if (s.kind == Stmt::Kind::If) {
       auto l = evalKnown(s.cmpLhs, known), r = evalKnown(s.cmpRhs, known);
       if (l && r && !(*l < *r)) continue;

@@ -123,23 +123,54 @@ Lane binary(ReduceOp op, DType t, Lane a, Lane b) {
   return r;
 }
 
+bool compare(ir::Cmp c, DType t, Lane a, Lane b) {
+  if (isFloat(t)) {
+    switch (c) {
+      case ir::Cmp::lt: return a.f < b.f;
+      case ir::Cmp::le: return a.f <= b.f;
+      case ir::Cmp::gt: return a.f > b.f;
+      case ir::Cmp::ge: return a.f >= b.f;
+      case ir::Cmp::eq: return a.f == b.f;
+      case ir::Cmp::ne: return a.f != b.f;
+    }
+  }
+  if (c == ir::Cmp::eq) return a.u == b.u;
+  if (c == ir::Cmp::ne) return a.u != b.u;
+  const bool lt = isSigned(t) ? int64_t(a.u) < int64_t(b.u) : a.u < b.u;
+  const bool gt = isSigned(t) ? int64_t(a.u) > int64_t(b.u) : a.u > b.u;
+  return c == ir::Cmp::lt ? lt : c == ir::Cmp::le ? !gt : c == ir::Cmp::gt ? gt : !lt;
+}
+
 struct Machine {
   const ir::Plan& plan;
   std::map<std::string, int64_t> symbols;
   std::map<std::string, Value> vars;
   const void* input;
   size_t inputElems;
-  void* output;
-  size_t outputElems;
+  std::vector<OutputBuffer> outputs;
 
+  // Symbols are loop variables and parameters, or one-lane integer values (located indices).
   int64_t eval(const ir::Index& idx) const {
     int64_t v = 0;
     for (const auto& t : idx.terms) {
       int64_t p = t.coef;
-      for (const auto& s : t.symbols) p *= symbols.at(s);
+      for (const auto& s : t.symbols) {
+        auto it = symbols.find(s);
+        p *= it != symbols.end() ? it->second : int64_t(vars.at(s).lanes.at(0).u);
+      }
       v += p;
     }
     return v;
+  }
+  const OutputBuffer& out(const std::string& name) const {
+    const std::string n = name.empty() ? "output" : name;
+    for (const auto& o : outputs)
+      if (o.name == n) return o;
+    throw std::invalid_argument("no buffer for output '" + n + "'");
+  }
+  bool isNaN(int64_t i, const Stmt& s) const {
+    const Lane x = in(i, s);
+    return isFloat(plan.input) && x.f != x.f;
   }
   Lane in(int64_t i, const Stmt& s) const {
     if (i < 0 || size_t(i) >= inputElems)
@@ -228,15 +259,43 @@ struct Machine {
       }
       case OpKind::Store: {
         const Value& a = var(s.args[0]);
+        const OutputBuffer& o = out(s.var);
         const int64_t base = eval(s.index);
         const int64_t n = s.count.terms.empty() ? a.type.lanes : std::min<int64_t>(eval(s.count), a.type.lanes);
         for (int64_t l = 0; l < n; ++l) {
-          if (base + l < 0 || size_t(base + l) >= outputElems)
-            throw OutOfBounds("write of output[" + std::to_string(base + l) + "] outside 0.." +
-                              std::to_string(outputElems));
-          writeElem(plan.output, output, size_t(base + l), a.lanes[l]);
+          if (base + l < 0 || size_t(base + l) >= o.elems)
+            throw OutOfBounds("write of " + o.name + "[" + std::to_string(base + l) + "] outside 0.." +
+                              std::to_string(o.elems));
+          writeElem(plan.outputType(s.var), o.data, size_t(base + l), a.lanes[l]);
         }
         return;
+      }
+      case OpKind::NaNMask: {
+        const Value& a = var(s.args[0]);
+        for (int l = 0; l < s.type.lanes; ++l) v.lanes[l].u = a.lanes[l].f != a.lanes[l].f ? normalize(t, ~uint64_t{0}) : 0;
+        break;
+      }
+      case OpKind::LocateEqual: {
+        const Lane want = var(s.args[0]).lanes[0];
+        const int64_t base = eval(s.index), lo = eval(s.lo), hi = eval(s.hi);
+        int64_t found = -1;
+        for (int64_t k = 0; k < hi - lo; ++k) {
+          const int64_t c = s.part ? hi - 1 - k : lo + k;
+          if (compare(ir::Cmp::eq, plan.input, in(base + c, s), want)) {
+            found = c;
+            break;
+          }
+        }
+        v.lanes[0].u = uint64_t(found);
+        break;
+      }
+      case OpKind::LocateNaN: {
+        const int64_t base = eval(s.index), lo = eval(s.lo), hi = eval(s.hi);
+        int64_t found = -1;
+        for (int64_t c = lo; c < hi && found < 0; ++c)
+          if (isNaN(base + c, s)) found = c;
+        v.lanes[0].u = uint64_t(found);
+        break;
       }
     }
     vars[s.dst] = std::move(v);
@@ -250,6 +309,11 @@ struct Machine {
         case Stmt::Kind::If:
           if (eval(s.cmpLhs) < eval(s.cmpRhs)) block(s.body);
           break;
+        case Stmt::Kind::IfValues: {
+          const Value &a = var(s.args[0]), &b = var(s.args[1]);
+          if (compare(s.cmp, a.type.elem, a.lanes[0], b.lanes[0])) block(s.body);
+          break;
+        }
         case Stmt::Kind::For: {
           if (!s.continues) symbols[s.var] = eval(s.lo);
           const int64_t hi = eval(s.hi);
@@ -268,7 +332,12 @@ struct Machine {
 
 void runPlan(const ir::Plan& plan, const std::map<std::string, int64_t>& params, const void* input,
              size_t inputElems, void* output, size_t outputElems) {
-  Machine m{plan, {}, {}, input, inputElems, output, outputElems};
+  runPlan(plan, params, input, inputElems, {{"output", output, outputElems}});
+}
+
+void runPlan(const ir::Plan& plan, const std::map<std::string, int64_t>& params, const void* input,
+             size_t inputElems, const std::vector<OutputBuffer>& outputs) {
+  Machine m{plan, {}, {}, input, inputElems, outputs};
   for (const auto& [name, value] : plan.constants) m.symbols[name] = value;
   for (const auto& name : plan.symbols) {
     auto it = params.find(name);

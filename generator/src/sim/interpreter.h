@@ -9,6 +9,7 @@
 #include <map>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "ir/plan.h"
 
@@ -22,5 +23,14 @@ struct OutOfBounds : std::runtime_error {
 // `params` binds the plan's runtime symbols.
 void runPlan(const ir::Plan& plan, const std::map<std::string, int64_t>& params, const void* input,
              size_t inputElems, void* output, size_t outputElems);
+
+// A named output array of a plan with several (arg_reduce: "values" and "indices").
+struct OutputBuffer {
+  std::string name;
+  void* data = nullptr;
+  size_t elems = 0;
+};
+void runPlan(const ir::Plan& plan, const std::map<std::string, int64_t>& params, const void* input,
+             size_t inputElems, const std::vector<OutputBuffer>& outputs);
 
 }  // namespace simdgen::sim

@@ -19,7 +19,8 @@ struct Extent {
   bool isStatic() const { return value.has_value(); }
 };
 
-enum class KernelKind { reduce };
+enum class KernelKind { reduce, arg_reduce };
+enum class NanPolicy { ignore, propagate };
 enum class Strategy { automatic, inner_parallel, inner_reduction, vector_accumulator };
 enum class TailPolicy { predicated, scalar, none };
 enum class FloatOrder { any, sequential };
@@ -35,6 +36,7 @@ struct Schedule {
   std::optional<int> accumulators;  // vector accumulators per row (1..16); unset = chosen by the builder
   std::optional<int> unroll;        // extra unrolling of the main loop (1..8); unset = 1
   std::optional<int> rows;          // rows reduced together (1..16); unset = chosen by the builder
+  std::optional<int> block;         // arg_reduce: elements per block (64..2^20); unset = 8 KiB worth
 };
 
 struct KernelSpec {
@@ -57,6 +59,14 @@ struct KernelSpec {
   FloatOrder order = FloatOrder::any;
   Schedule schedule;
   TailPolicy tail = TailPolicy::predicated;
+
+  // arg_reduce only: op is min (argmin) or max (argmax); the result is the extreme value (input
+  // dtype) and its index. `lastIndex` picks the non-strict compare (last index of the extreme).
+  bool lastIndex = false;
+  DType indexType = DType::i64;
+  NanPolicy nan = NanPolicy::ignore;
+  std::optional<std::string> initialValue;  // C literal of the input dtype
+  std::optional<int64_t> initialIndex;
 };
 
 // Every spec problem is reported as one of these: where (file:line:col and the JSON pointer),
@@ -75,5 +85,6 @@ KernelSpec loadSpec(const std::filesystem::path& file);
 std::string_view nameOf(Strategy s);
 std::string_view nameOf(TailPolicy t);
 std::string_view nameOf(FloatOrder o);
+std::string_view nameOf(KernelKind k);
 
 }  // namespace simdgen

@@ -26,12 +26,21 @@ constexpr int64_t kMaxInputBytes = int64_t{1} << 62;
 
 constexpr std::string_view kTopKeys[] = {"$schema",  "simdgen", "name",     "description", "kind",
                                          "op",       "input",   "output",   "axis",        "targets",
-                                         "strategy", "order",   "schedule", "tail"};
+                                         "strategy", "order",   "schedule", "tail",        "index",
+                                         "index_type", "nan",   "initial"};
+// Keys that belong to one kind only.
+constexpr std::string_view kReduceOnlyKeys[] = {"output", "strategy", "order"};
+constexpr std::string_view kArgReduceOnlyKeys[] = {"index", "index_type", "nan", "initial"};
+constexpr std::string_view kArgOps[] = {"argmin", "argmax"};
+constexpr std::string_view kIndexNames[] = {"first", "last"};
+constexpr std::string_view kIndexTypes[] = {"i32", "i64"};
+constexpr std::string_view kNanNames[] = {"ignore", "propagate"};
+constexpr std::string_view kInitialKeys[] = {"value", "index"};
 constexpr std::string_view kInputKeys[] = {"dtype", "shape", "row_stride"};
 constexpr std::string_view kOutputKeys[] = {"dtype"};
-constexpr std::string_view kScheduleKeys[] = {"accumulators", "unroll", "rows"};
+constexpr std::string_view kScheduleKeys[] = {"accumulators", "unroll", "rows", "block"};
 
-constexpr std::string_view kKindNames[] = {"reduce"};
+constexpr std::string_view kKindNames[] = {"reduce", "arg_reduce"};
 constexpr std::string_view kStrategyNames[] = {"auto", "inner_parallel", "inner_reduction",
                                                "vector_accumulator"};
 constexpr std::string_view kTailNames[] = {"predicated", "scalar", "none"};
@@ -68,7 +77,7 @@ constexpr std::string_view kReservedNames[] = {"main",      "int8_t",   "uint8_t
                                                "ptrdiff_t", "NULL",     "INFINITY", "NAN"};
 
 // Parameter and local names of the generated kernels that a runtime extent must not shadow.
-constexpr std::string_view kLocalNames[] = {"input", "output", "i", "j", "kRows", "kCols", "kStride"};
+constexpr std::string_view kLocalNames[] = {"input", "output", "values", "indices", "i", "j", "kRows", "kCols", "kStride"};
 
 bool contains(Names names, std::string_view s) {
   return std::find(names.begin(), names.end(), s) != names.end();
@@ -168,8 +177,14 @@ class Parser {
     spec.name = getString(required(root, "", "name"), "/name");
     checkIdentifier(spec.name, "/name", "name");
     if (const json* d = member(root, "description")) spec.description = getString(*d, "/description");
-    choose(required(root, "", "kind"), "/kind", "kind", kKindNames);
-    spec.kind = KernelKind::reduce;
+    spec.kind = static_cast<KernelKind>(choose(required(root, "", "kind"), "/kind", "kind", kKindNames));
+    const bool arg = spec.kind == KernelKind::arg_reduce;
+    for (std::string_view key : arg ? Names(kReduceOnlyKeys) : Names(kArgReduceOnlyKeys))
+      if (member(root, std::string(key).c_str()))
+        failAtKey("/" + std::string(key), "key " + inQuotes(key) + " does not apply to kind " +
+                                              inQuotes(nameOf(spec.kind)) + "; it belongs to kind " +
+                                              (arg ? "\"reduce\"" : "\"arg_reduce\""));
+    if (arg) return parseArgReduce(root, spec);
 
     const json& opValue = required(root, "", "op");
     std::string opName = getString(opValue, "/op");
@@ -199,6 +214,62 @@ class Parser {
   }
 
  private:
+  // kind "arg_reduce": argmin/argmax with the first or last index, row-wise or over a 1-D array.
+  KernelSpec parseArgReduce(const json& root, KernelSpec& spec) const {
+    spec.op = choose(required(root, "", "op"), "/op", "op", kArgOps) == 0 ? ReduceOp::min : ReduceOp::max;
+    readInput(required(root, "", "input"), spec);
+    spec.output = spec.input;
+    readAxis(member(root, "axis"), spec);
+    if (spec.axis != 1)
+      fail("/axis", "arg_reduce reduces along the last axis (one result per row); allowed: 1");
+    if (const json* j = member(root, "index")) spec.lastIndex = choose(*j, "/index", "index", kIndexNames) == 1;
+    if (const json* j = member(root, "index_type"))
+      spec.indexType = choose(*j, "/index_type", "index_type", kIndexTypes) == 0 ? DType::i32 : DType::i64;
+    if (const json* j = member(root, "nan")) {
+      spec.nan = static_cast<NanPolicy>(choose(*j, "/nan", "nan", kNanNames));
+      if (!isFloat(spec.input))
+        fail("/nan", "a NaN policy applies to float inputs only, but the input is " + std::string(nameOf(spec.input)));
+    }
+    if (const json* j = member(root, "initial")) readInitial(*j, spec);
+    readTargets(member(root, "targets"), spec);
+    checkNameClashes(spec);
+    readSchedule(member(root, "schedule"), spec);
+    if (spec.schedule.rows || spec.schedule.unroll)
+      fail("/schedule", "arg_reduce takes schedule keys accumulators and block; allowed: accumulators, block");
+    readTail(member(root, "tail"), spec);
+    return spec;
+  }
+
+  // "initial": {"value": V, "index": I}: the seed's initial pair; V must fit the input dtype.
+  void readInitial(const json& j, KernelSpec& spec) const {
+    const json& init = getObject(j, "/initial", kInitialKeys);
+    const json& value = required(init, "/initial", "value");
+    if (!value.is_number())
+      fail("/initial/value", "expected a number of the input dtype " + std::string(nameOf(spec.input)) +
+                                 ", found " + describe(value));
+    if (isFloat(spec.input)) {
+      spec.initialValue = value.dump();
+      if (spec.initialValue->find_first_of(".eE") == std::string::npos) *spec.initialValue += ".0";
+    } else {
+      // The value range of the input dtype, in a type wide enough for u64 and i64 alike.
+      const int bits = bitsOf(spec.input);
+      const __int128 lo = isSigned(spec.input) ? -(__int128{1} << (bits - 1)) : 0;
+      const __int128 hi = (__int128{1} << (isSigned(spec.input) ? bits - 1 : bits)) - 1;
+      const __int128 v = value.is_number_unsigned() ? __int128(value.get<uint64_t>())
+                         : value.is_number_integer() ? __int128(value.get<int64_t>())
+                                                     : hi + 1;  // not an integer
+      const bool ok = v >= lo && v <= hi;
+      if (!ok)
+        fail("/initial/value", "value " + value.dump() + " is not representable in " + std::string(nameOf(spec.input)));
+      // INT64_MIN has no literal of its own (the minus applies to a too-large constant).
+      spec.initialValue = v == lo && bits == 64 && isSigned(spec.input) ? "(-9223372036854775807ll - 1)"
+                                                                       : value.dump() + (isSigned(spec.input) ? "ll" : "ull");
+    }
+    spec.initialIndex = getInt(required(init, "/initial", "index"), "/initial/index", INT64_MIN, INT64_MAX);
+    if (spec.indexType == DType::i32 && (*spec.initialIndex < INT32_MIN || *spec.initialIndex > INT32_MAX))
+      fail("/initial/index", "index " + std::to_string(*spec.initialIndex) + " does not fit index_type i32");
+  }
+
   // ---- error reporting ----
   [[noreturn]] void failAtOffset(const std::string& pointer, std::size_t offset,
                                  const std::string& message) const {
@@ -533,6 +604,10 @@ class Parser {
       spec.schedule.unroll = static_cast<int>(getInt(*v, "/schedule/unroll", 1, 8));
     if (const json* v = member(s, "rows"))
       spec.schedule.rows = static_cast<int>(getInt(*v, "/schedule/rows", 1, 16));
+    if (const json* v = member(s, "block")) {
+      if (spec.kind != KernelKind::arg_reduce) fail("/schedule/block", "block applies to kind arg_reduce only");
+      spec.schedule.block = static_cast<int>(getInt(*v, "/schedule/block", 64, 1 << 20));
+    }
   }
 
   void readTail(const json* j, KernelSpec& spec) const {
@@ -568,6 +643,8 @@ SpecError::SpecError(std::string file_, std::string pointer_, int line_, int col
       pointer(std::move(pointer_)),
       line(line_),
       column(column_) {}
+
+std::string_view nameOf(KernelKind k) { return kKindNames[static_cast<int>(k)]; }
 
 std::string TargetRequest::spelling() const {
   std::string s = isa;

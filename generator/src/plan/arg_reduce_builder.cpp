@@ -1,0 +1,228 @@
+// arg_reduce: the extreme value of each row and its first or last index, exactly as the scalar
+// loops of LLVM's min/max-with-index review (`if (x > best)` keeps the first index of the maximum,
+// `if (x >= best)` the last; argmin mirrors them).
+//
+// Block scheme: each block of the row is reduced with plain vector min/max (the speed of a
+// reduction), and only a block that beats the best so far is scanned again (in L1) for the first
+// or last lane equal to its extreme. Indices are 64-bit scalars computed from the block position,
+// so there is no vector of indices, no sentinel, and every length the index type can hold works.
+#include "plan/arg_reduce_builder.h"
+
+#include <algorithm>
+#include <cstdint>
+
+#include "ir/simplify.h"
+#include "plan/builder_base.h"
+
+namespace simdgen {
+
+namespace {
+
+struct ArgPlanner {
+  Builder& b;
+  const KernelSpec& s;
+  VecType in, nanMaskT;
+  int k;          // accumulators per block
+  int64_t block;  // elements per block
+
+  explicit ArgPlanner(Builder& builder) : b(builder), s(builder.spec) {
+    in = {s.input, b.target.lanes(s.input)};
+    nanMaskT = {bitsOf(s.input) == 64 ? DType::i64 : DType::i32, in.lanes};
+    k = s.schedule.accumulators.value_or(4);
+    const int64_t step = int64_t(k) * in.lanes;
+    const int64_t wanted = s.schedule.block.value_or(8192 / bytesOf(s.input));  // 8 KiB: rescans hit L1
+    block = std::max<int64_t>(step, wanted / step * step);
+  }
+
+  bool propagate() const { return isFloat(s.input) && s.nan == NanPolicy::propagate; }
+  // "beats": strict for the first index, non-strict for the last.
+  ir::Cmp beats() const {
+    if (s.op == ReduceOp::max) return s.lastIndex ? ir::Cmp::ge : ir::Cmp::gt;
+    return s.lastIndex ? ir::Cmp::le : ir::Cmp::lt;
+  }
+
+  Stmt binary(ReduceOp op, const std::string& dst, VecType t, const std::string& a, const std::string& c) {
+    Stmt x = b.make(OpKind::Binary, dst, t, {a, c}, false);
+    x.rop = op;
+    return x;
+  }
+
+  // The columns [from, to) of a block: vector loops, tail, then the block's extreme `m`.
+  ir::Block blockBody(const Index& from, const Index& to, bool partial) {
+    ir::Block out;
+    const Index row = b.rowStart("i");
+    std::vector<std::string> accs;
+    for (int q = 0; q < k; ++q) {
+      accs.push_back("acc" + std::to_string(q));
+      out.push_back(b.splatIdentity(accs.back(), in));
+    }
+    auto consume = [&](ir::Block& body, const std::string& x, const std::string& acc) {
+      body.push_back(b.combine(acc, x, in));
+      if (propagate()) {
+        body.push_back(b.make(OpKind::NaNMask, x + "_nan", nanMaskT, {x}));
+        body.push_back(binary(ReduceOp::bit_or, "nan_lanes", nanMaskT, x + "_nan", "nan_lanes"));
+      }
+    };
+    ir::Block mainBody;
+    for (int q = 0; q < k; ++q) {
+      std::string x = "x" + std::to_string(q);
+      mainBody.push_back(b.load(x, in, row + b.sym("j") + int64_t(q) * in.lanes));
+      consume(mainBody, x, accs[q]);
+    }
+    out.push_back(ir::forLoop("j", from, to, int64_t(k) * in.lanes, std::move(mainBody), false,
+                              std::to_string(k) + " vectors per step"));
+    if (partial && k > 1) {
+      ir::Block one;
+      one.push_back(b.load("x0", in, row + b.sym("j")));
+      consume(one, "x0", accs[0]);
+      out.push_back(ir::forLoop("j", {}, to, in.lanes, std::move(one), true));
+    }
+    if (partial && in.lanes > 1 && s.tail == TailPolicy::predicated) {
+      ir::Block tail;
+      tail.push_back(b.loadPartial("tail", in, row + b.sym("j"), to - b.sym("j")));
+      consume(tail, "tail", accs[0]);
+      out.push_back(ir::ifLess(b.sym("j"), to, std::move(tail), "predicated tail: identity lanes never win"));
+    }
+    for (size_t step = 1; step < accs.size(); step *= 2)
+      for (size_t q = 0; q + step < accs.size(); q += 2 * step) out.push_back(b.combine(accs[q], accs[q + step], in));
+    if (in.lanes > 1) {
+      out.push_back(b.make(OpKind::ReduceLanes, "block_best", {s.input, 1}, {accs[0]}));
+    } else {
+      Stmt copy = b.make(OpKind::Convert, "block_best", {s.input, 1}, {accs[0]});
+      out.push_back(copy);
+    }
+    if (partial && in.lanes > 1 && s.tail == TailPolicy::scalar) {
+      ir::Block body;
+      body.push_back(b.load("x", {s.input, 1}, row + b.sym("j")));
+      body.push_back(b.combine("block_best", "x", {s.input, 1}));
+      if (propagate()) {
+        body.push_back(b.make(OpKind::NaNMask, "x_nan", {nanMaskT.elem, 1}, {"x"}));
+        body.push_back(binary(ReduceOp::bit_or, "nan_tail", {nanMaskT.elem, 1}, "x_nan", "nan_tail"));
+      }
+      out.push_back(ir::forLoop("j", {}, to, 1, std::move(body), true, "scalar tail"));
+    }
+    // Only a block that beats the best so far is scanned again, for the lane equal to its extreme.
+    ir::Block found;
+    Stmt locate = b.make(OpKind::LocateEqual, "at", {DType::i64, 1}, {"block_best"});
+    locate.index = row;
+    locate.lo = from;
+    locate.hi = to;
+    locate.part = s.lastIndex ? 1 : 0;
+    found.push_back(locate);
+    // Not found only when the block's extreme is the identity of its NaN or padding lanes.
+    ir::Block update;
+    update.push_back(b.make(OpKind::Convert, "best_index", {DType::i64, 1}, {"at"}, false));
+    update.push_back(b.load("best", {s.input, 1}, row + b.sym("at")));
+    update.back().declare = false;
+    found.push_back(ir::ifValues("at", ir::Cmp::ne, "no_index", std::move(update)));
+    out.push_back(ir::ifValues("block_best", beats(), "best", std::move(found),
+                               "the block beats the best so far: find its " + std::string(s.lastIndex ? "last" : "first") +
+                                   " extreme lane"));
+    return out;
+  }
+
+  ir::Block row() {
+    ir::Block r;
+    const VecType v1{s.input, 1}, i1{DType::i64, 1};
+    const bool defaultInit = !s.initialValue;
+    Stmt best = b.make(OpKind::Splat, "best", v1);
+    best.literal = defaultInit ? identityLiteral(s.op, s.input) : *s.initialValue;
+    r.push_back(best);
+    Stmt idx = b.make(OpKind::Splat, "best_index", i1);
+    idx.literal = defaultInit ? "-1"
+                  : *s.initialIndex == INT64_MIN ? "(-9223372036854775807ll - 1)"
+                                                 : std::to_string(*s.initialIndex) + "ll";
+    r.push_back(idx);
+    Stmt none = b.make(OpKind::Splat, "no_index", i1);
+    none.literal = "-1";
+    r.push_back(none);
+    if (propagate()) {
+      Stmt z = b.make(OpKind::Splat, "nan_lanes", nanMaskT);
+      z.literal = "0";
+      r.push_back(z);
+      if (s.tail == TailPolicy::scalar && in.lanes > 1) {
+        Stmt t = b.make(OpKind::Splat, "nan_tail", {nanMaskT.elem, 1});
+        t.literal = "0";
+        r.push_back(t);
+      }
+    }
+    const Index blk = b.sym("blk");
+    r.push_back(ir::forLoop("blk", Index::constant(0), b.sym(b.cols), block, blockBody(blk, blk + block, false), false,
+                            "blocks of " + std::to_string(block) + " elements"));
+    r.push_back(ir::ifLess(b.sym("blk"), b.sym(b.cols), blockBody(blk, b.sym(b.cols), true), "the last, partial block"));
+    const Index row = b.rowStart("i");
+    if (defaultInit && !s.lastIndex) {
+      // Nothing beat the identity: every element equals it (or is NaN). Its first occurrence wins.
+      ir::Block fix;
+      Stmt locate = b.make(OpKind::LocateEqual, "at", i1, {"best"});
+      locate.index = row;
+      locate.lo = Index::constant(0);
+      locate.hi = b.sym(b.cols);
+      fix.push_back(locate);
+      fix.push_back(b.make(OpKind::Convert, "best_index", i1, {"at"}, false));
+      r.push_back(ir::ifValues("best_index", ir::Cmp::eq, "no_index", std::move(fix),
+                               "no element beat the identity: the first element equal to it, if any"));
+    }
+    if (propagate()) {
+      // NaN wins: the first NaN of the row, found by one scan only when a NaN was seen.
+      r.push_back(b.make(nanMaskT.lanes > 1 ? OpKind::ReduceLanes : OpKind::Convert, "nan_seen", {nanMaskT.elem, 1},
+                         {"nan_lanes"}));
+      r.back().rop = ReduceOp::bit_or;
+      if (s.tail == TailPolicy::scalar && in.lanes > 1) r.push_back(binary(ReduceOp::bit_or, "nan_seen", {nanMaskT.elem, 1}, "nan_tail", "nan_seen"));
+      Stmt zero = b.make(OpKind::Splat, "no_nan", {nanMaskT.elem, 1});
+      zero.literal = "0";
+      r.push_back(zero);
+      ir::Block nan;
+      Stmt locate = b.make(OpKind::LocateNaN, "at", i1);
+      locate.index = row;
+      locate.lo = Index::constant(0);
+      locate.hi = b.sym(b.cols);
+      nan.push_back(locate);
+      nan.push_back(b.make(OpKind::Convert, "best_index", i1, {"at"}, false));
+      nan.push_back(b.load("best", v1, row + b.sym("at")));
+      nan.back().declare = false;
+      r.push_back(ir::ifValues("nan_seen", ir::Cmp::ne, "no_nan", std::move(nan), "nan: propagate"));
+    }
+    Stmt sv = b.store("best", v1, b.sym("i"));
+    sv.var = "values";
+    r.push_back(sv);
+    std::string index = "best_index";
+    if (s.indexType != DType::i64) {
+      index = "best_index_out";
+      r.push_back(b.make(OpKind::Convert, index, {s.indexType, 1}, {"best_index"}));
+    }
+    Stmt si = b.store(index, {s.indexType, 1}, b.sym("i"));
+    si.var = "indices";
+    r.push_back(si);
+    return {ir::forLoop("i", Index::constant(0), b.sym(b.rows), 1, std::move(r))};
+  }
+};
+
+}  // namespace
+
+ir::Plan buildArgReducePlan(const KernelSpec& spec, const Target& target) {
+  Builder b(spec, target);
+  b.plan.outputs = {{"values", spec.input}, {"indices", spec.indexType}};
+  ArgPlanner p(b);
+  if (spec.tail == TailPolicy::none && *spec.cols.value % (int64_t(p.k) * p.in.lanes))
+    throw PlanError("tail \"none\": cols = " + std::to_string(*spec.cols.value) + " is not a multiple of " +
+                    std::to_string(p.k * p.in.lanes) + " (accumulators x lanes of " + target.spelling +
+                    "); use tail \"predicated\" or \"scalar\"");
+  b.note(std::string(spec.op == ReduceOp::max ? "argmax" : "argmin") + ", " + (spec.lastIndex ? "last" : "first") +
+         " index: blocks of " + std::to_string(p.block) + " elements reduced with vector " + std::string(nameOf(spec.op)) +
+         "; only a block that beats the best is rescanned for its index");
+  if (isFloat(spec.input))
+    b.note(spec.nan == NanPolicy::propagate ? "NaN: the first NaN wins (one scan, only when a NaN was seen)"
+                                            : "NaN: ignored (never compares greater or equal)");
+  b.plan.body = p.row();
+  ir::removeDeadLoops(b.plan);
+  if (auto problems = b.plan.verify(); !problems.empty())
+    throw std::logic_error("internal error: arg_reduce plan for " + target.spelling + " fails verification: " + problems.front());
+  return b.plan;
+}
+
+ir::Plan buildPlan(const KernelSpec& spec, const Target& target) {
+  return spec.kind == KernelKind::arg_reduce ? buildArgReducePlan(spec, target) : buildReducePlan(spec, target);
+}
+
+}  // namespace simdgen

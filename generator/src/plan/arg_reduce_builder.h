@@ -1,0 +1,15 @@
+// Builds the target-neutral plan of an `arg_reduce` spec (argmin/argmax with index) for one target.
+#pragma once
+
+#include "ir/plan.h"
+#include "spec/spec.h"
+#include "targets/target.h"
+
+namespace simdgen {
+
+ir::Plan buildArgReducePlan(const KernelSpec& spec, const Target& target);
+
+// Either family, by spec.kind.
+ir::Plan buildPlan(const KernelSpec& spec, const Target& target);
+
+}  // namespace simdgen
