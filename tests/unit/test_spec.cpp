@@ -579,3 +579,56 @@ TEST_CASE("spec: the examples in docs/spec.md parse, and the schema is JSON") {
   CHECK(schemaKeys == sortedParserKeys);
 }
 #endif
+
+// ---------------------------------------------------------------- kind arg_reduce
+
+namespace {
+std::string argSpec(const std::string& extra) {
+  return R"({"simdgen": 1, "name": "k", "kind": "arg_reduce", "op": "argmax",
+    "input": {"dtype": "i32", "shape": ["n"]})" + extra + "}";
+}
+}  // namespace
+
+TEST_CASE("spec arg_reduce: defaults and fields") {
+  KernelSpec k = parse(argSpec(""));
+  CHECK(k.kind == KernelKind::arg_reduce);
+  CHECK(k.op == ReduceOp::max);
+  CHECK(!k.lastIndex);
+  CHECK(k.indexType == DType::i64);
+  CHECK(k.output == DType::i32);
+  CHECK(!k.initialValue);
+  k = parse(argSpec(R"(, "index": "last", "index_type": "i32", "initial": {"value": -5, "index": 3})"));
+  CHECK(k.lastIndex);
+  CHECK(k.indexType == DType::i32);
+  CHECK(*k.initialValue == "-5ll");
+  CHECK(*k.initialIndex == 3);
+  KernelSpec m = parse(R"({"simdgen": 1, "name": "k", "kind": "arg_reduce", "op": "argmin", "nan": "propagate",
+    "input": {"dtype": "f64", "shape": ["rows", "cols"], "row_stride": "s"}, "initial": {"value": 2, "index": 0}})");
+  CHECK(m.op == ReduceOp::min);
+  CHECK(m.nan == NanPolicy::propagate);
+  CHECK(*m.initialValue == "2.0");
+  KernelSpec mn = parse(R"({"simdgen": 1, "name": "k", "kind": "arg_reduce", "op": "argmin",
+    "input": {"dtype": "i64", "shape": ["n"]}, "initial": {"value": -9223372036854775808, "index": -9223372036854775808}})");
+  CHECK(*mn.initialValue == "(-9223372036854775807ll - 1)");
+  CHECK(*mn.initialIndex == INT64_MIN);
+}
+
+TEST_CASE("spec arg_reduce: errors name the place and the alternatives") {
+  expectError(argSpec("").replace(argSpec("").find("argmax"), 6, "max"), "/op", {"allowed: argmin, argmax"});
+  expectError(argSpec(R"(, "index": "middle")"), "/index", {"allowed: first, last"});
+  expectError(argSpec(R"(, "index_type": "i16")"), "/index_type", {"allowed: i32, i64"});
+  expectError(argSpec(R"(, "nan": "propagate")"), "/nan", {"float inputs only"});
+  expectError(argSpec(R"(, "initial": {"value": 1.5, "index": 0})"), "/initial/value", {"not representable in i32"});
+  expectError(argSpec(R"(, "initial": {"value": 3000000000, "index": 0})"), "/initial/value", {"not representable in i32"});
+  expectError(argSpec(R"(, "initial": {"value": 1})"), "/initial", {"missing required key \"index\""});
+  expectError(argSpec(R"(, "index_type": "i32", "initial": {"value": 1, "index": 4000000000})"), "/initial/index",
+              {"does not fit index_type i32"});
+  expectError(argSpec(R"(, "output": {"dtype": "i64"})"), "/output", {"does not apply to kind \"arg_reduce\""});
+  expectError(argSpec(R"(, "strategy": "auto")"), "/strategy", {"belongs to kind \"reduce\""});
+  expectError(argSpec(R"(, "schedule": {"rows": 2})"), "/schedule", {"allowed: accumulators, block"});
+  expectError(argSpec(R"(, "schedule": {"block": 8})"), "/schedule/block", {"from 64 to"});
+  expectError(R"({"simdgen": 1, "name": "k", "kind": "reduce", "op": "add", "index": "first",
+    "input": {"dtype": "i32", "shape": ["n"]}})", "/index", {"does not apply to kind \"reduce\""});
+  expectError(R"({"simdgen": 1, "name": "k", "kind": "arg_reduce", "op": "argmax", "axis": 0,
+    "input": {"dtype": "i32", "shape": ["r", "c"]}})", "/axis", {"allowed: 1"});
+}
