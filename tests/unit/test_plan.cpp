@@ -204,3 +204,41 @@ TEST_CASE("the interpreter rejects reads past the input") {
   std::vector<int32_t> in12(12);
   CHECK_NOTHROW(sim::runPlan(p, {}, in12.data(), in12.size(), out.data(), out.size()));
 }
+
+#include "plan/arg_reduce_builder.h"
+
+TEST_CASE("arg_reduce plans: the compare follows first/last and min/max, rescans only improving blocks") {
+  KernelSpec k = rowSpec(DType::f32, DType::f32, ReduceOp::max);
+  k.kind = KernelKind::arg_reduce;
+  const std::pair<bool, const char*> cases[] = {{false, "if block_best > best"}, {true, "if block_best >= best"}};
+  for (auto [last, cmp] : cases) {
+    k.lastIndex = last;
+    const std::string text = buildPlan(k, makeTarget({"avx512", {}})).print();
+    CHECK(contains(text, cmp));
+    CHECK(contains(text, last ? "locate_last" : "locate_first"));
+    CHECK(contains(text, "reduce_lanes max"));
+    CHECK(contains(text, "for blk in [0, cols) step 2048"));  // 8 KiB of f32
+  }
+  k.op = ReduceOp::min;
+  k.lastIndex = true;
+  CHECK(contains(buildPlan(k, makeTarget({"avx2", {}})).print(), "if block_best <= best"));
+  k.nan = NanPolicy::propagate;
+  const std::string prop = buildPlan(k, makeTarget({"avx2", {}})).print();
+  CHECK(contains(prop, "nan_mask"));
+  CHECK(contains(prop, "locate_first_nan"));
+}
+
+TEST_CASE("arg_reduce plans verify for every dtype, op, index, NaN policy, tail and target") {
+  for (DType t : kAllDTypes)
+    for (ReduceOp op : {ReduceOp::min, ReduceOp::max})
+      for (bool last : {false, true})
+        for (TailPolicy tail : {TailPolicy::predicated, TailPolicy::scalar}) {
+          KernelSpec k = rowSpec(t, t, op);
+          k.kind = KernelKind::arg_reduce;
+          k.lastIndex = last;
+          k.tail = tail;
+          k.nan = isFloat(t) && last ? NanPolicy::propagate : NanPolicy::ignore;
+          for (const char* isa : {"scalar", "avx2", "avx512"}) CHECK(buildPlan(k, makeTarget({isa, {}})).verify().empty());
+          CHECK(buildPlan(k, makeGenericTarget(2048)).verify().empty());
+        }
+}
