@@ -7,6 +7,10 @@ Benchmark names are "<kernel>/<impl>/<rows>x<cols>" (see bench/harness.cpp)
 plus "read_bw/<isa>/<KiB>KiB" for the read-bandwidth reference. Baselines are
 picked by impl name: "plain.clang19" and the fastest impl starting "hwy".
 With --benchmark_repetitions the medians are used.
+
+argmax benchmarks (bench/bench_arg.cpp) are "argmax_<T>/<impl>/<data>/<n>" and
+get their own section: baselines "plain.clang19" and the "sum_bw.*" row (a
+vectorised sum over the same array) of the same (kernel, data, n).
 """
 import datetime
 import json
@@ -107,6 +111,61 @@ def main(argv):
             pct = f"{100 * bpn / l2[0]:.0f}%" if l2 else "n/a"
             print(f"| {kernel} | {size} | {impl} | {bpn:.2f} | {bpc:.2f} | {pct} "
                   f"| {ratio(bpn, clang)} | {ratio(bpn, best_hwy)} |")
+
+    print_argmax_section(argv[1], context)
+
+
+def load_argmax(path):
+    """argmax rows: {(kernel, data, n): [(impl, counters)]}, in file order."""
+    with open(path) as f:
+        benches = json.load(f)["benchmarks"]
+    has_aggregates = any(b.get("run_type") == "aggregate" for b in benches)
+    groups = {}
+    for b in benches:
+        if has_aggregates:
+            if b.get("run_type") != "aggregate" or b.get("aggregate_name") != "median":
+                continue
+        elif b.get("run_type", "iteration") != "iteration":
+            continue
+        if b.get("error_occurred") or "elements_per_ns" not in b:
+            continue
+        parts = b.get("run_name", b["name"]).split("/")
+        if len(parts) != 4 or not parts[0].startswith("argmax"):
+            continue
+        kernel, impl, data, n = parts
+        groups.setdefault((kernel, data, n), []).append((impl, b))
+    return groups
+
+
+def print_argmax_section(path, context):
+    groups = load_argmax(path)
+    if not groups:
+        return
+    print()
+    print("### argmax")
+    print()
+    variants = ", ".join(f"{k[:-len('_variant')]}: {v}" for k, v in sorted(context.items())
+                         if k.startswith("argmax_") and k.endswith("_variant"))
+    print("First index of the maximum over n elements; `random` (fixed seed) and "
+          "`increasing` (every element a new maximum: the worst case). "
+          "elements/cycle use the nominal clock, as above. "
+          "\"% of sum bandwidth\" is relative to `sum_bw.avx512`, an AVX-512 sum "
+          "with eight accumulators over the same array"
+          + (f". Dispatcher picks {variants}." if variants else "."))
+    print()
+    print("| kernel | data | n | impl | elements/ns | elements/cycle "
+          "| vs clang-19 loop | % of sum bandwidth |")
+    print("|---|---|---:|---|---:|---:|---:|---:|")
+    for (kernel, data, n), rows in groups.items():
+        by_impl = dict(rows)
+        clang = by_impl.get(CLANG_BASELINE, {}).get("elements_per_ns")
+        bw = [b["elements_per_ns"] for i, b in rows if i.startswith("sum_bw")]
+        for impl, b in rows:
+            epn = b["elements_per_ns"]
+            vs_clang = f"{epn / clang:.2f}x" if clang else "n/a"
+            pct = f"{100 * epn / bw[0]:.0f}%" if bw else "n/a"
+            print(f"| {kernel} | {data} | {n} | {impl} | {epn:.2f} "
+                  f"| {b['elements_per_cycle']:.2f} | {vs_clang} | {pct} |")
 
 
 if __name__ == "__main__":
