@@ -30,7 +30,7 @@ static inline uint64_t simdgen_lanes_below(int64_t n, int lanes) {
 #endif
 
 // ---- avx512 (512-bit vectors)
-// argmax, first index: blocks of 2048 elements reduced with vector max; only a block that beats the best is rescanned for its index
+// argmax, first index: blocks of 2048 elements reduced with vector max; the index is located once, in the last block that beat the best
 // NaN: ignored (never compares greater or equal)
 // uses block rescan: compare-to-mask and tzcnt for the lane
 // uses log2-step horizontal reduction (extract halves, then byte shifts)
@@ -46,6 +46,9 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void argmax_f32_64
     float best = (float)(-__builtin_inff());
     int64_t best_index = (int64_t)(-1);
     int64_t no_index = (int64_t)(-1);
+    float identity = (float)(-__builtin_inff());
+    int64_t best_lo = (int64_t)(-1);
+    int64_t best_hi = (int64_t)(-1);
     // blocks of 2048 elements
     int64_t blk = 0;
     for (; blk + 2048 <= kCols; blk += 2048) {
@@ -77,31 +80,40 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void argmax_f32_64
       block_best_v = _mm_max_ps(
           block_best_v, _mm_castsi128_ps(_mm_srli_si128(_mm_castps_si128(block_best_v), 4)));
       float block_best = _mm_cvtss_f32(block_best_v);
-      // the block beats the best so far: find its first extreme lane
+      // the block beats the best so far: remember it
       if (block_best > best) {
-        int64_t at = -1;
-        {
-          const __m512 at_want = _mm512_set1_ps(block_best);
-          int64_t at_c = blk;
-          for (; at_c + 16 <= blk + 2048; at_c += 16) {
-            const uint64_t hit = (uint64_t)_mm512_cmp_ps_mask(
-                _mm512_loadu_ps(input + i * kCols + at_c), at_want, _CMP_EQ_OQ);
-            if (hit) {
-              at = at_c + __builtin_ctzll(hit) / 1;
-              break;
-            }
-          }
-          if (at < 0) {
-            for (int64_t k = at_c; k < blk + 2048; ++k)
-              if (input[i * kCols + k] == block_best) {
-                at = k;
+        if (block_best != identity) {
+          best = (float)block_best;
+          best_lo = blk;
+          best_hi = blk + 2048;
+        }
+        // NaN or padding lanes?
+        if (block_best == identity) {
+          int64_t at = -1;
+          {
+            const __m512 at_want = _mm512_set1_ps(block_best);
+            int64_t at_c = blk;
+            for (; at_c + 16 <= blk + 2048; at_c += 16) {
+              const uint64_t hit = (uint64_t)_mm512_cmp_ps_mask(
+                  _mm512_loadu_ps(input + i * kCols + at_c), at_want, _CMP_EQ_OQ);
+              if (hit) {
+                at = at_c + __builtin_ctzll(hit) / 1;
                 break;
               }
+            }
+            if (at < 0) {
+              for (int64_t k = at_c; k < blk + 2048; ++k)
+                if (input[i * kCols + k] == block_best) {
+                  at = k;
+                  break;
+                }
+            }
           }
-        }
-        if (at != no_index) {
-          best_index = (int64_t)at;
-          best = input[at + i * kCols];
+          if (at != no_index) {
+            best_index = (int64_t)at;
+            best = input[at + i * kCols];
+            best_lo = -1;
+          }
         }
       }
     }
@@ -141,13 +153,49 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void argmax_f32_64
     block_best_v = _mm_max_ps(block_best_v,
                               _mm_castsi128_ps(_mm_srli_si128(_mm_castps_si128(block_best_v), 4)));
     float block_best = _mm_cvtss_f32(block_best_v);
-    // the block beats the best so far: find its first extreme lane
+    // the block beats the best so far: remember it
     if (block_best > best) {
+      if (block_best != identity) {
+        best = (float)block_best;
+        best_lo = blk;
+        best_hi = kCols;
+      }
+      // NaN or padding lanes?
+      if (block_best == identity) {
+        int64_t at = -1;
+        {
+          const __m512 at_want = _mm512_set1_ps(block_best);
+          int64_t at_c = blk;
+          for (; at_c + 16 <= kCols; at_c += 16) {
+            const uint64_t hit = (uint64_t)_mm512_cmp_ps_mask(
+                _mm512_loadu_ps(input + i * kCols + at_c), at_want, _CMP_EQ_OQ);
+            if (hit) {
+              at = at_c + __builtin_ctzll(hit) / 1;
+              break;
+            }
+          }
+          if (at < 0) {
+            for (int64_t k = at_c; k < kCols; ++k)
+              if (input[i * kCols + k] == block_best) {
+                at = k;
+                break;
+              }
+          }
+        }
+        if (at != no_index) {
+          best_index = (int64_t)at;
+          best = input[at + i * kCols];
+          best_lo = -1;
+        }
+      }
+    }
+    // locate the index once, in the last block that beat the best
+    if (best_lo != no_index) {
       int64_t at = -1;
       {
-        const __m512 at_want = _mm512_set1_ps(block_best);
-        int64_t at_c = blk;
-        for (; at_c + 16 <= kCols; at_c += 16) {
+        const __m512 at_want = _mm512_set1_ps(best);
+        int64_t at_c = best_lo;
+        for (; at_c + 16 <= best_hi; at_c += 16) {
           const uint64_t hit = (uint64_t)_mm512_cmp_ps_mask(
               _mm512_loadu_ps(input + i * kCols + at_c), at_want, _CMP_EQ_OQ);
           if (hit) {
@@ -156,17 +204,15 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void argmax_f32_64
           }
         }
         if (at < 0) {
-          for (int64_t k = at_c; k < kCols; ++k)
-            if (input[i * kCols + k] == block_best) {
+          for (int64_t k = at_c; k < best_hi; ++k)
+            if (input[i * kCols + k] == best) {
               at = k;
               break;
             }
         }
       }
-      if (at != no_index) {
-        best_index = (int64_t)at;
-        best = input[at + i * kCols];
-      }
+      best_index = (int64_t)at;
+      best = input[at + i * kCols];
     }
     // no element beat the identity: the first element equal to it, if any
     if (best_index == no_index) {
@@ -200,7 +246,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void argmax_f32_64
 #endif
 
 // ---- avx2 (256-bit vectors)
-// argmax, first index: blocks of 2048 elements reduced with vector max; only a block that beats the best is rescanned for its index
+// argmax, first index: blocks of 2048 elements reduced with vector max; the index is located once, in the last block that beat the best
 // NaN: ignored (never compares greater or equal)
 // uses block rescan: compare-to-mask and tzcnt for the lane
 // uses log2-step horizontal reduction (extract halves, then byte shifts)
@@ -216,6 +262,9 @@ __attribute__((target("avx2"))) void argmax_f32_64x100_avx2(const float* input, 
     float best = (float)(-__builtin_inff());
     int64_t best_index = (int64_t)(-1);
     int64_t no_index = (int64_t)(-1);
+    float identity = (float)(-__builtin_inff());
+    int64_t best_lo = (int64_t)(-1);
+    int64_t best_hi = (int64_t)(-1);
     // blocks of 2048 elements
     int64_t blk = 0;
     for (; blk + 2048 <= kCols; blk += 2048) {
@@ -245,31 +294,40 @@ __attribute__((target("avx2"))) void argmax_f32_64x100_avx2(const float* input, 
       block_best_v = _mm_max_ps(
           block_best_v, _mm_castsi128_ps(_mm_srli_si128(_mm_castps_si128(block_best_v), 4)));
       float block_best = _mm_cvtss_f32(block_best_v);
-      // the block beats the best so far: find its first extreme lane
+      // the block beats the best so far: remember it
       if (block_best > best) {
-        int64_t at = -1;
-        {
-          const __m256 at_want = _mm256_set1_ps(block_best);
-          int64_t at_c = blk;
-          for (; at_c + 8 <= blk + 2048; at_c += 8) {
-            const uint64_t hit = (uint64_t)_mm256_movemask_ps(
-                _mm256_cmp_ps(_mm256_loadu_ps(input + i * kCols + at_c), at_want, _CMP_EQ_OQ));
-            if (hit) {
-              at = at_c + __builtin_ctzll(hit) / 1;
-              break;
-            }
-          }
-          if (at < 0) {
-            for (int64_t k = at_c; k < blk + 2048; ++k)
-              if (input[i * kCols + k] == block_best) {
-                at = k;
+        if (block_best != identity) {
+          best = (float)block_best;
+          best_lo = blk;
+          best_hi = blk + 2048;
+        }
+        // NaN or padding lanes?
+        if (block_best == identity) {
+          int64_t at = -1;
+          {
+            const __m256 at_want = _mm256_set1_ps(block_best);
+            int64_t at_c = blk;
+            for (; at_c + 8 <= blk + 2048; at_c += 8) {
+              const uint64_t hit = (uint64_t)_mm256_movemask_ps(
+                  _mm256_cmp_ps(_mm256_loadu_ps(input + i * kCols + at_c), at_want, _CMP_EQ_OQ));
+              if (hit) {
+                at = at_c + __builtin_ctzll(hit) / 1;
                 break;
               }
+            }
+            if (at < 0) {
+              for (int64_t k = at_c; k < blk + 2048; ++k)
+                if (input[i * kCols + k] == block_best) {
+                  at = k;
+                  break;
+                }
+            }
           }
-        }
-        if (at != no_index) {
-          best_index = (int64_t)at;
-          best = input[at + i * kCols];
+          if (at != no_index) {
+            best_index = (int64_t)at;
+            best = input[at + i * kCols];
+            best_lo = -1;
+          }
         }
       }
     }
@@ -305,13 +363,49 @@ __attribute__((target("avx2"))) void argmax_f32_64x100_avx2(const float* input, 
     block_best_v = _mm_max_ps(block_best_v,
                               _mm_castsi128_ps(_mm_srli_si128(_mm_castps_si128(block_best_v), 4)));
     float block_best = _mm_cvtss_f32(block_best_v);
-    // the block beats the best so far: find its first extreme lane
+    // the block beats the best so far: remember it
     if (block_best > best) {
+      if (block_best != identity) {
+        best = (float)block_best;
+        best_lo = blk;
+        best_hi = kCols;
+      }
+      // NaN or padding lanes?
+      if (block_best == identity) {
+        int64_t at = -1;
+        {
+          const __m256 at_want = _mm256_set1_ps(block_best);
+          int64_t at_c = blk;
+          for (; at_c + 8 <= kCols; at_c += 8) {
+            const uint64_t hit = (uint64_t)_mm256_movemask_ps(
+                _mm256_cmp_ps(_mm256_loadu_ps(input + i * kCols + at_c), at_want, _CMP_EQ_OQ));
+            if (hit) {
+              at = at_c + __builtin_ctzll(hit) / 1;
+              break;
+            }
+          }
+          if (at < 0) {
+            for (int64_t k = at_c; k < kCols; ++k)
+              if (input[i * kCols + k] == block_best) {
+                at = k;
+                break;
+              }
+          }
+        }
+        if (at != no_index) {
+          best_index = (int64_t)at;
+          best = input[at + i * kCols];
+          best_lo = -1;
+        }
+      }
+    }
+    // locate the index once, in the last block that beat the best
+    if (best_lo != no_index) {
       int64_t at = -1;
       {
-        const __m256 at_want = _mm256_set1_ps(block_best);
-        int64_t at_c = blk;
-        for (; at_c + 8 <= kCols; at_c += 8) {
+        const __m256 at_want = _mm256_set1_ps(best);
+        int64_t at_c = best_lo;
+        for (; at_c + 8 <= best_hi; at_c += 8) {
           const uint64_t hit = (uint64_t)_mm256_movemask_ps(
               _mm256_cmp_ps(_mm256_loadu_ps(input + i * kCols + at_c), at_want, _CMP_EQ_OQ));
           if (hit) {
@@ -320,17 +414,15 @@ __attribute__((target("avx2"))) void argmax_f32_64x100_avx2(const float* input, 
           }
         }
         if (at < 0) {
-          for (int64_t k = at_c; k < kCols; ++k)
-            if (input[i * kCols + k] == block_best) {
+          for (int64_t k = at_c; k < best_hi; ++k)
+            if (input[i * kCols + k] == best) {
               at = k;
               break;
             }
         }
       }
-      if (at != no_index) {
-        best_index = (int64_t)at;
-        best = input[at + i * kCols];
-      }
+      best_index = (int64_t)at;
+      best = input[at + i * kCols];
     }
     // no element beat the identity: the first element equal to it, if any
     if (best_index == no_index) {
@@ -364,7 +456,7 @@ __attribute__((target("avx2"))) void argmax_f32_64x100_avx2(const float* input, 
 #endif
 
 // ---- scalar (portable C++)
-// argmax, first index: blocks of 2048 elements reduced with vector max; only a block that beats the best is rescanned for its index
+// argmax, first index: blocks of 2048 elements reduced with vector max; the index is located once, in the last block that beat the best
 // NaN: ignored (never compares greater or equal)
 
 void argmax_f32_64x100_scalar(const float* input, float* values, int32_t* indices) {
@@ -375,6 +467,9 @@ void argmax_f32_64x100_scalar(const float* input, float* values, int32_t* indice
     float best = (float)(-__builtin_inff());
     int64_t best_index = (int64_t)(-1);
     int64_t no_index = (int64_t)(-1);
+    float identity = (float)(-__builtin_inff());
+    int64_t best_lo = (int64_t)(-1);
+    int64_t best_hi = (int64_t)(-1);
     // blocks of 2048 elements
     int64_t blk = 0;
     for (; blk + 2048 <= kCols; blk += 2048) {
@@ -398,21 +493,30 @@ void argmax_f32_64x100_scalar(const float* input, float* values, int32_t* indice
       acc2 = (acc3 > acc2 ? acc3 : acc2);
       acc0 = (acc2 > acc0 ? acc2 : acc0);
       float block_best = (float)acc0;
-      // the block beats the best so far: find its first extreme lane
+      // the block beats the best so far: remember it
       if (block_best > best) {
-        int64_t at = -1;
-        {
-          if (at < 0) {
-            for (int64_t k = blk; k < blk + 2048; ++k)
-              if (input[i * kCols + k] == block_best) {
-                at = k;
-                break;
-              }
-          }
+        if (block_best != identity) {
+          best = (float)block_best;
+          best_lo = blk;
+          best_hi = blk + 2048;
         }
-        if (at != no_index) {
-          best_index = (int64_t)at;
-          best = input[at + i * kCols];
+        // NaN or padding lanes?
+        if (block_best == identity) {
+          int64_t at = -1;
+          {
+            if (at < 0) {
+              for (int64_t k = blk; k < blk + 2048; ++k)
+                if (input[i * kCols + k] == block_best) {
+                  at = k;
+                  break;
+                }
+            }
+          }
+          if (at != no_index) {
+            best_index = (int64_t)at;
+            best = input[at + i * kCols];
+            best_lo = -1;
+          }
         }
       }
     }
@@ -436,22 +540,46 @@ void argmax_f32_64x100_scalar(const float* input, float* values, int32_t* indice
     acc2 = (acc3 > acc2 ? acc3 : acc2);
     acc0 = (acc2 > acc0 ? acc2 : acc0);
     float block_best = (float)acc0;
-    // the block beats the best so far: find its first extreme lane
+    // the block beats the best so far: remember it
     if (block_best > best) {
+      if (block_best != identity) {
+        best = (float)block_best;
+        best_lo = blk;
+        best_hi = kCols;
+      }
+      // NaN or padding lanes?
+      if (block_best == identity) {
+        int64_t at = -1;
+        {
+          if (at < 0) {
+            for (int64_t k = blk; k < kCols; ++k)
+              if (input[i * kCols + k] == block_best) {
+                at = k;
+                break;
+              }
+          }
+        }
+        if (at != no_index) {
+          best_index = (int64_t)at;
+          best = input[at + i * kCols];
+          best_lo = -1;
+        }
+      }
+    }
+    // locate the index once, in the last block that beat the best
+    if (best_lo != no_index) {
       int64_t at = -1;
       {
         if (at < 0) {
-          for (int64_t k = blk; k < kCols; ++k)
-            if (input[i * kCols + k] == block_best) {
+          for (int64_t k = best_lo; k < best_hi; ++k)
+            if (input[i * kCols + k] == best) {
               at = k;
               break;
             }
         }
       }
-      if (at != no_index) {
-        best_index = (int64_t)at;
-        best = input[at + i * kCols];
-      }
+      best_index = (int64_t)at;
+      best = input[at + i * kCols];
     }
     // no element beat the identity: the first element equal to it, if any
     if (best_index == no_index) {

@@ -30,7 +30,7 @@ static inline uint64_t simdgen_lanes_below(int64_t n, int lanes) {
 #endif
 
 // ---- avx512 (512-bit vectors)
-// argmax, first index: blocks of 2048 elements reduced with vector max; only a block that beats the best is rescanned for its index
+// argmax, first index: blocks of 2048 elements reduced with vector max; the index is located once, in the last block that beat the best
 // NaN: the first NaN wins (one scan, only when a NaN was seen)
 // uses block rescan: compare-to-mask and tzcnt for the lane
 // uses log2-step horizontal reduction (extract halves, then byte shifts)
@@ -45,6 +45,9 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void argmax_f32_pr
     float best = (float)(-__builtin_inff());
     int64_t best_index = (int64_t)(-1);
     int64_t no_index = (int64_t)(-1);
+    float identity = (float)(-__builtin_inff());
+    int64_t best_lo = (int64_t)(-1);
+    int64_t best_hi = (int64_t)(-1);
     __m512i nan_lanes = _mm512_setzero_si512();
     // blocks of 2048 elements
     int64_t blk = 0;
@@ -85,31 +88,40 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void argmax_f32_pr
       block_best_v = _mm_max_ps(
           block_best_v, _mm_castsi128_ps(_mm_srli_si128(_mm_castps_si128(block_best_v), 4)));
       float block_best = _mm_cvtss_f32(block_best_v);
-      // the block beats the best so far: find its first extreme lane
+      // the block beats the best so far: remember it
       if (block_best > best) {
-        int64_t at = -1;
-        {
-          const __m512 at_want = _mm512_set1_ps(block_best);
-          int64_t at_c = blk;
-          for (; at_c + 16 <= blk + 2048; at_c += 16) {
-            const uint64_t hit = (uint64_t)_mm512_cmp_ps_mask(_mm512_loadu_ps(input + i * n + at_c),
-                                                              at_want, _CMP_EQ_OQ);
-            if (hit) {
-              at = at_c + __builtin_ctzll(hit) / 1;
-              break;
-            }
-          }
-          if (at < 0) {
-            for (int64_t k = at_c; k < blk + 2048; ++k)
-              if (input[i * n + k] == block_best) {
-                at = k;
+        if (block_best != identity) {
+          best = (float)block_best;
+          best_lo = blk;
+          best_hi = blk + 2048;
+        }
+        // NaN or padding lanes?
+        if (block_best == identity) {
+          int64_t at = -1;
+          {
+            const __m512 at_want = _mm512_set1_ps(block_best);
+            int64_t at_c = blk;
+            for (; at_c + 16 <= blk + 2048; at_c += 16) {
+              const uint64_t hit = (uint64_t)_mm512_cmp_ps_mask(
+                  _mm512_loadu_ps(input + i * n + at_c), at_want, _CMP_EQ_OQ);
+              if (hit) {
+                at = at_c + __builtin_ctzll(hit) / 1;
                 break;
               }
+            }
+            if (at < 0) {
+              for (int64_t k = at_c; k < blk + 2048; ++k)
+                if (input[i * n + k] == block_best) {
+                  at = k;
+                  break;
+                }
+            }
           }
-        }
-        if (at != no_index) {
-          best_index = (int64_t)at;
-          best = input[at + i * n];
+          if (at != no_index) {
+            best_index = (int64_t)at;
+            best = input[at + i * n];
+            best_lo = -1;
+          }
         }
       }
     }
@@ -166,33 +178,67 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void argmax_f32_pr
       block_best_v = _mm_max_ps(
           block_best_v, _mm_castsi128_ps(_mm_srli_si128(_mm_castps_si128(block_best_v), 4)));
       float block_best = _mm_cvtss_f32(block_best_v);
-      // the block beats the best so far: find its first extreme lane
+      // the block beats the best so far: remember it
       if (block_best > best) {
-        int64_t at = -1;
-        {
-          const __m512 at_want = _mm512_set1_ps(block_best);
-          int64_t at_c = blk;
-          for (; at_c + 16 <= n; at_c += 16) {
-            const uint64_t hit = (uint64_t)_mm512_cmp_ps_mask(_mm512_loadu_ps(input + i * n + at_c),
-                                                              at_want, _CMP_EQ_OQ);
-            if (hit) {
-              at = at_c + __builtin_ctzll(hit) / 1;
-              break;
-            }
-          }
-          if (at < 0) {
-            for (int64_t k = at_c; k < n; ++k)
-              if (input[i * n + k] == block_best) {
-                at = k;
+        if (block_best != identity) {
+          best = (float)block_best;
+          best_lo = blk;
+          best_hi = n;
+        }
+        // NaN or padding lanes?
+        if (block_best == identity) {
+          int64_t at = -1;
+          {
+            const __m512 at_want = _mm512_set1_ps(block_best);
+            int64_t at_c = blk;
+            for (; at_c + 16 <= n; at_c += 16) {
+              const uint64_t hit = (uint64_t)_mm512_cmp_ps_mask(
+                  _mm512_loadu_ps(input + i * n + at_c), at_want, _CMP_EQ_OQ);
+              if (hit) {
+                at = at_c + __builtin_ctzll(hit) / 1;
                 break;
               }
+            }
+            if (at < 0) {
+              for (int64_t k = at_c; k < n; ++k)
+                if (input[i * n + k] == block_best) {
+                  at = k;
+                  break;
+                }
+            }
+          }
+          if (at != no_index) {
+            best_index = (int64_t)at;
+            best = input[at + i * n];
+            best_lo = -1;
           }
         }
-        if (at != no_index) {
-          best_index = (int64_t)at;
-          best = input[at + i * n];
+      }
+    }
+    // locate the index once, in the last block that beat the best
+    if (best_lo != no_index) {
+      int64_t at = -1;
+      {
+        const __m512 at_want = _mm512_set1_ps(best);
+        int64_t at_c = best_lo;
+        for (; at_c + 16 <= best_hi; at_c += 16) {
+          const uint64_t hit = (uint64_t)_mm512_cmp_ps_mask(_mm512_loadu_ps(input + i * n + at_c),
+                                                            at_want, _CMP_EQ_OQ);
+          if (hit) {
+            at = at_c + __builtin_ctzll(hit) / 1;
+            break;
+          }
+        }
+        if (at < 0) {
+          for (int64_t k = at_c; k < best_hi; ++k)
+            if (input[i * n + k] == best) {
+              at = k;
+              break;
+            }
         }
       }
+      best_index = (int64_t)at;
+      best = input[at + i * n];
     }
     // no element beat the identity: the first element equal to it, if any
     if (best_index == no_index) {
@@ -244,7 +290,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void argmax_f32_pr
 #endif
 
 // ---- avx2 (256-bit vectors)
-// argmax, first index: blocks of 2048 elements reduced with vector max; only a block that beats the best is rescanned for its index
+// argmax, first index: blocks of 2048 elements reduced with vector max; the index is located once, in the last block that beat the best
 // NaN: the first NaN wins (one scan, only when a NaN was seen)
 // uses block rescan: compare-to-mask and tzcnt for the lane
 // uses log2-step horizontal reduction (extract halves, then byte shifts)
@@ -259,6 +305,9 @@ __attribute__((target("avx2"))) void argmax_f32_propagate_avx2(const float* inpu
     float best = (float)(-__builtin_inff());
     int64_t best_index = (int64_t)(-1);
     int64_t no_index = (int64_t)(-1);
+    float identity = (float)(-__builtin_inff());
+    int64_t best_lo = (int64_t)(-1);
+    int64_t best_hi = (int64_t)(-1);
     __m256i nan_lanes = _mm256_setzero_si256();
     // blocks of 2048 elements
     int64_t blk = 0;
@@ -297,31 +346,40 @@ __attribute__((target("avx2"))) void argmax_f32_propagate_avx2(const float* inpu
       block_best_v = _mm_max_ps(
           block_best_v, _mm_castsi128_ps(_mm_srli_si128(_mm_castps_si128(block_best_v), 4)));
       float block_best = _mm_cvtss_f32(block_best_v);
-      // the block beats the best so far: find its first extreme lane
+      // the block beats the best so far: remember it
       if (block_best > best) {
-        int64_t at = -1;
-        {
-          const __m256 at_want = _mm256_set1_ps(block_best);
-          int64_t at_c = blk;
-          for (; at_c + 8 <= blk + 2048; at_c += 8) {
-            const uint64_t hit = (uint64_t)_mm256_movemask_ps(
-                _mm256_cmp_ps(_mm256_loadu_ps(input + i * n + at_c), at_want, _CMP_EQ_OQ));
-            if (hit) {
-              at = at_c + __builtin_ctzll(hit) / 1;
-              break;
-            }
-          }
-          if (at < 0) {
-            for (int64_t k = at_c; k < blk + 2048; ++k)
-              if (input[i * n + k] == block_best) {
-                at = k;
+        if (block_best != identity) {
+          best = (float)block_best;
+          best_lo = blk;
+          best_hi = blk + 2048;
+        }
+        // NaN or padding lanes?
+        if (block_best == identity) {
+          int64_t at = -1;
+          {
+            const __m256 at_want = _mm256_set1_ps(block_best);
+            int64_t at_c = blk;
+            for (; at_c + 8 <= blk + 2048; at_c += 8) {
+              const uint64_t hit = (uint64_t)_mm256_movemask_ps(
+                  _mm256_cmp_ps(_mm256_loadu_ps(input + i * n + at_c), at_want, _CMP_EQ_OQ));
+              if (hit) {
+                at = at_c + __builtin_ctzll(hit) / 1;
                 break;
               }
+            }
+            if (at < 0) {
+              for (int64_t k = at_c; k < blk + 2048; ++k)
+                if (input[i * n + k] == block_best) {
+                  at = k;
+                  break;
+                }
+            }
           }
-        }
-        if (at != no_index) {
-          best_index = (int64_t)at;
-          best = input[at + i * n];
+          if (at != no_index) {
+            best_index = (int64_t)at;
+            best = input[at + i * n];
+            best_lo = -1;
+          }
         }
       }
     }
@@ -379,33 +437,67 @@ __attribute__((target("avx2"))) void argmax_f32_propagate_avx2(const float* inpu
       block_best_v = _mm_max_ps(
           block_best_v, _mm_castsi128_ps(_mm_srli_si128(_mm_castps_si128(block_best_v), 4)));
       float block_best = _mm_cvtss_f32(block_best_v);
-      // the block beats the best so far: find its first extreme lane
+      // the block beats the best so far: remember it
       if (block_best > best) {
-        int64_t at = -1;
-        {
-          const __m256 at_want = _mm256_set1_ps(block_best);
-          int64_t at_c = blk;
-          for (; at_c + 8 <= n; at_c += 8) {
-            const uint64_t hit = (uint64_t)_mm256_movemask_ps(
-                _mm256_cmp_ps(_mm256_loadu_ps(input + i * n + at_c), at_want, _CMP_EQ_OQ));
-            if (hit) {
-              at = at_c + __builtin_ctzll(hit) / 1;
-              break;
-            }
-          }
-          if (at < 0) {
-            for (int64_t k = at_c; k < n; ++k)
-              if (input[i * n + k] == block_best) {
-                at = k;
+        if (block_best != identity) {
+          best = (float)block_best;
+          best_lo = blk;
+          best_hi = n;
+        }
+        // NaN or padding lanes?
+        if (block_best == identity) {
+          int64_t at = -1;
+          {
+            const __m256 at_want = _mm256_set1_ps(block_best);
+            int64_t at_c = blk;
+            for (; at_c + 8 <= n; at_c += 8) {
+              const uint64_t hit = (uint64_t)_mm256_movemask_ps(
+                  _mm256_cmp_ps(_mm256_loadu_ps(input + i * n + at_c), at_want, _CMP_EQ_OQ));
+              if (hit) {
+                at = at_c + __builtin_ctzll(hit) / 1;
                 break;
               }
+            }
+            if (at < 0) {
+              for (int64_t k = at_c; k < n; ++k)
+                if (input[i * n + k] == block_best) {
+                  at = k;
+                  break;
+                }
+            }
+          }
+          if (at != no_index) {
+            best_index = (int64_t)at;
+            best = input[at + i * n];
+            best_lo = -1;
           }
         }
-        if (at != no_index) {
-          best_index = (int64_t)at;
-          best = input[at + i * n];
+      }
+    }
+    // locate the index once, in the last block that beat the best
+    if (best_lo != no_index) {
+      int64_t at = -1;
+      {
+        const __m256 at_want = _mm256_set1_ps(best);
+        int64_t at_c = best_lo;
+        for (; at_c + 8 <= best_hi; at_c += 8) {
+          const uint64_t hit = (uint64_t)_mm256_movemask_ps(
+              _mm256_cmp_ps(_mm256_loadu_ps(input + i * n + at_c), at_want, _CMP_EQ_OQ));
+          if (hit) {
+            at = at_c + __builtin_ctzll(hit) / 1;
+            break;
+          }
+        }
+        if (at < 0) {
+          for (int64_t k = at_c; k < best_hi; ++k)
+            if (input[i * n + k] == best) {
+              at = k;
+              break;
+            }
         }
       }
+      best_index = (int64_t)at;
+      best = input[at + i * n];
     }
     // no element beat the identity: the first element equal to it, if any
     if (best_index == no_index) {
@@ -455,7 +547,7 @@ __attribute__((target("avx2"))) void argmax_f32_propagate_avx2(const float* inpu
 #endif
 
 // ---- scalar (portable C++)
-// argmax, first index: blocks of 2048 elements reduced with vector max; only a block that beats the best is rescanned for its index
+// argmax, first index: blocks of 2048 elements reduced with vector max; the index is located once, in the last block that beat the best
 // NaN: the first NaN wins (one scan, only when a NaN was seen)
 
 void argmax_f32_propagate_scalar(const float* input, int64_t n, float* values, int64_t* indices) {
@@ -465,6 +557,9 @@ void argmax_f32_propagate_scalar(const float* input, int64_t n, float* values, i
     float best = (float)(-__builtin_inff());
     int64_t best_index = (int64_t)(-1);
     int64_t no_index = (int64_t)(-1);
+    float identity = (float)(-__builtin_inff());
+    int64_t best_lo = (int64_t)(-1);
+    int64_t best_hi = (int64_t)(-1);
     int32_t nan_lanes = (int32_t)(0);
     // blocks of 2048 elements
     int64_t blk = 0;
@@ -497,21 +592,30 @@ void argmax_f32_propagate_scalar(const float* input, int64_t n, float* values, i
       acc2 = (acc3 > acc2 ? acc3 : acc2);
       acc0 = (acc2 > acc0 ? acc2 : acc0);
       float block_best = (float)acc0;
-      // the block beats the best so far: find its first extreme lane
+      // the block beats the best so far: remember it
       if (block_best > best) {
-        int64_t at = -1;
-        {
-          if (at < 0) {
-            for (int64_t k = blk; k < blk + 2048; ++k)
-              if (input[i * n + k] == block_best) {
-                at = k;
-                break;
-              }
-          }
+        if (block_best != identity) {
+          best = (float)block_best;
+          best_lo = blk;
+          best_hi = blk + 2048;
         }
-        if (at != no_index) {
-          best_index = (int64_t)at;
-          best = input[at + i * n];
+        // NaN or padding lanes?
+        if (block_best == identity) {
+          int64_t at = -1;
+          {
+            if (at < 0) {
+              for (int64_t k = blk; k < blk + 2048; ++k)
+                if (input[i * n + k] == block_best) {
+                  at = k;
+                  break;
+                }
+            }
+          }
+          if (at != no_index) {
+            best_index = (int64_t)at;
+            best = input[at + i * n];
+            best_lo = -1;
+          }
         }
       }
     }
@@ -551,23 +655,47 @@ void argmax_f32_propagate_scalar(const float* input, int64_t n, float* values, i
       acc2 = (acc3 > acc2 ? acc3 : acc2);
       acc0 = (acc2 > acc0 ? acc2 : acc0);
       float block_best = (float)acc0;
-      // the block beats the best so far: find its first extreme lane
+      // the block beats the best so far: remember it
       if (block_best > best) {
-        int64_t at = -1;
-        {
-          if (at < 0) {
-            for (int64_t k = blk; k < n; ++k)
-              if (input[i * n + k] == block_best) {
-                at = k;
-                break;
-              }
+        if (block_best != identity) {
+          best = (float)block_best;
+          best_lo = blk;
+          best_hi = n;
+        }
+        // NaN or padding lanes?
+        if (block_best == identity) {
+          int64_t at = -1;
+          {
+            if (at < 0) {
+              for (int64_t k = blk; k < n; ++k)
+                if (input[i * n + k] == block_best) {
+                  at = k;
+                  break;
+                }
+            }
+          }
+          if (at != no_index) {
+            best_index = (int64_t)at;
+            best = input[at + i * n];
+            best_lo = -1;
           }
         }
-        if (at != no_index) {
-          best_index = (int64_t)at;
-          best = input[at + i * n];
+      }
+    }
+    // locate the index once, in the last block that beat the best
+    if (best_lo != no_index) {
+      int64_t at = -1;
+      {
+        if (at < 0) {
+          for (int64_t k = best_lo; k < best_hi; ++k)
+            if (input[i * n + k] == best) {
+              at = k;
+              break;
+            }
         }
       }
+      best_index = (int64_t)at;
+      best = input[at + i * n];
     }
     // no element beat the identity: the first element equal to it, if any
     if (best_index == no_index) {

@@ -30,7 +30,7 @@ static inline uint64_t simdgen_lanes_below(int64_t n, int lanes) {
 #endif
 
 // ---- avx512 (512-bit vectors)
-// argmax, first index: blocks of 4096 elements reduced with vector max; only a block that beats the best is rescanned for its index
+// argmax, first index: blocks of 4096 elements reduced with vector max; the index is located once, in the last block that beat the best
 // uses block rescan: compare-to-mask and tzcnt for the lane
 // uses log2-step horizontal reduction (extract halves, then byte shifts)
 // uses masked loads (AVX-512 k-registers) for the tail
@@ -44,6 +44,9 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void argmax_i16_in
     int16_t best = (int16_t)(100ll);
     int64_t best_index = (int64_t)(-7ll);
     int64_t no_index = (int64_t)(-1);
+    int16_t identity = (int16_t)(-32768);
+    int64_t best_lo = (int64_t)(-1);
+    int64_t best_hi = (int64_t)(-1);
     // blocks of 4096 elements
     int64_t blk = 0;
     for (; blk + 4096 <= n; blk += 4096) {
@@ -74,31 +77,40 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void argmax_i16_in
       block_best_v = _mm_max_epi16(block_best_v, _mm_srli_si128(block_best_v, 4));
       block_best_v = _mm_max_epi16(block_best_v, _mm_srli_si128(block_best_v, 2));
       int16_t block_best = (int16_t)_mm_cvtsi128_si32(block_best_v);
-      // the block beats the best so far: find its first extreme lane
+      // the block beats the best so far: remember it
       if (block_best > best) {
-        int64_t at = -1;
-        {
-          const __m512i at_want = _mm512_set1_epi16((short)(block_best));
-          int64_t at_c = blk;
-          for (; at_c + 32 <= blk + 4096; at_c += 32) {
-            const uint64_t hit = (uint64_t)_mm512_cmpeq_epi16_mask(
-                _mm512_loadu_si512((const void*)(input + i * n + at_c)), at_want);
-            if (hit) {
-              at = at_c + __builtin_ctzll(hit) / 1;
-              break;
-            }
-          }
-          if (at < 0) {
-            for (int64_t k = at_c; k < blk + 4096; ++k)
-              if (input[i * n + k] == block_best) {
-                at = k;
+        if (block_best != identity) {
+          best = (int16_t)block_best;
+          best_lo = blk;
+          best_hi = blk + 4096;
+        }
+        // NaN or padding lanes?
+        if (block_best == identity) {
+          int64_t at = -1;
+          {
+            const __m512i at_want = _mm512_set1_epi16((short)(block_best));
+            int64_t at_c = blk;
+            for (; at_c + 32 <= blk + 4096; at_c += 32) {
+              const uint64_t hit = (uint64_t)_mm512_cmpeq_epi16_mask(
+                  _mm512_loadu_si512((const void*)(input + i * n + at_c)), at_want);
+              if (hit) {
+                at = at_c + __builtin_ctzll(hit) / 1;
                 break;
               }
+            }
+            if (at < 0) {
+              for (int64_t k = at_c; k < blk + 4096; ++k)
+                if (input[i * n + k] == block_best) {
+                  at = k;
+                  break;
+                }
+            }
           }
-        }
-        if (at != no_index) {
-          best_index = (int64_t)at;
-          best = input[at + i * n];
+          if (at != no_index) {
+            best_index = (int64_t)at;
+            best = input[at + i * n];
+            best_lo = -1;
+          }
         }
       }
     }
@@ -142,33 +154,67 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void argmax_i16_in
       block_best_v = _mm_max_epi16(block_best_v, _mm_srli_si128(block_best_v, 4));
       block_best_v = _mm_max_epi16(block_best_v, _mm_srli_si128(block_best_v, 2));
       int16_t block_best = (int16_t)_mm_cvtsi128_si32(block_best_v);
-      // the block beats the best so far: find its first extreme lane
+      // the block beats the best so far: remember it
       if (block_best > best) {
-        int64_t at = -1;
-        {
-          const __m512i at_want = _mm512_set1_epi16((short)(block_best));
-          int64_t at_c = blk;
-          for (; at_c + 32 <= n; at_c += 32) {
-            const uint64_t hit = (uint64_t)_mm512_cmpeq_epi16_mask(
-                _mm512_loadu_si512((const void*)(input + i * n + at_c)), at_want);
-            if (hit) {
-              at = at_c + __builtin_ctzll(hit) / 1;
-              break;
-            }
-          }
-          if (at < 0) {
-            for (int64_t k = at_c; k < n; ++k)
-              if (input[i * n + k] == block_best) {
-                at = k;
+        if (block_best != identity) {
+          best = (int16_t)block_best;
+          best_lo = blk;
+          best_hi = n;
+        }
+        // NaN or padding lanes?
+        if (block_best == identity) {
+          int64_t at = -1;
+          {
+            const __m512i at_want = _mm512_set1_epi16((short)(block_best));
+            int64_t at_c = blk;
+            for (; at_c + 32 <= n; at_c += 32) {
+              const uint64_t hit = (uint64_t)_mm512_cmpeq_epi16_mask(
+                  _mm512_loadu_si512((const void*)(input + i * n + at_c)), at_want);
+              if (hit) {
+                at = at_c + __builtin_ctzll(hit) / 1;
                 break;
               }
+            }
+            if (at < 0) {
+              for (int64_t k = at_c; k < n; ++k)
+                if (input[i * n + k] == block_best) {
+                  at = k;
+                  break;
+                }
+            }
+          }
+          if (at != no_index) {
+            best_index = (int64_t)at;
+            best = input[at + i * n];
+            best_lo = -1;
           }
         }
-        if (at != no_index) {
-          best_index = (int64_t)at;
-          best = input[at + i * n];
+      }
+    }
+    // locate the index once, in the last block that beat the best
+    if (best_lo != no_index) {
+      int64_t at = -1;
+      {
+        const __m512i at_want = _mm512_set1_epi16((short)(best));
+        int64_t at_c = best_lo;
+        for (; at_c + 32 <= best_hi; at_c += 32) {
+          const uint64_t hit = (uint64_t)_mm512_cmpeq_epi16_mask(
+              _mm512_loadu_si512((const void*)(input + i * n + at_c)), at_want);
+          if (hit) {
+            at = at_c + __builtin_ctzll(hit) / 1;
+            break;
+          }
+        }
+        if (at < 0) {
+          for (int64_t k = at_c; k < best_hi; ++k)
+            if (input[i * n + k] == best) {
+              at = k;
+              break;
+            }
         }
       }
+      best_index = (int64_t)at;
+      best = input[at + i * n];
     }
     values[i] = best;
     indices[i] = best_index;
@@ -177,7 +223,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void argmax_i16_in
 #endif
 
 // ---- avx2 (256-bit vectors)
-// argmax, first index: blocks of 4096 elements reduced with vector max; only a block that beats the best is rescanned for its index
+// argmax, first index: blocks of 4096 elements reduced with vector max; the index is located once, in the last block that beat the best
 // uses 8/16-bit tails staged through a stack buffer (no AVX2 byte masked load)
 // uses block rescan: compare-to-mask and tzcnt for the lane
 // uses log2-step horizontal reduction (extract halves, then byte shifts)
@@ -191,6 +237,9 @@ __attribute__((target("avx2"))) void argmax_i16_init_avx2(const int16_t* input, 
     int16_t best = (int16_t)(100ll);
     int64_t best_index = (int64_t)(-7ll);
     int64_t no_index = (int64_t)(-1);
+    int16_t identity = (int16_t)(-32768);
+    int64_t best_lo = (int64_t)(-1);
+    int64_t best_hi = (int64_t)(-1);
     // blocks of 4096 elements
     int64_t blk = 0;
     for (; blk + 4096 <= n; blk += 4096) {
@@ -219,31 +268,40 @@ __attribute__((target("avx2"))) void argmax_i16_init_avx2(const int16_t* input, 
       block_best_v = _mm_max_epi16(block_best_v, _mm_srli_si128(block_best_v, 4));
       block_best_v = _mm_max_epi16(block_best_v, _mm_srli_si128(block_best_v, 2));
       int16_t block_best = (int16_t)_mm_cvtsi128_si32(block_best_v);
-      // the block beats the best so far: find its first extreme lane
+      // the block beats the best so far: remember it
       if (block_best > best) {
-        int64_t at = -1;
-        {
-          const __m256i at_want = _mm256_set1_epi16((short)(block_best));
-          int64_t at_c = blk;
-          for (; at_c + 16 <= blk + 4096; at_c += 16) {
-            const uint64_t hit = (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi16(
-                _mm256_loadu_si256((const __m256i*)(input + i * n + at_c)), at_want));
-            if (hit) {
-              at = at_c + __builtin_ctzll(hit) / 2;
-              break;
-            }
-          }
-          if (at < 0) {
-            for (int64_t k = at_c; k < blk + 4096; ++k)
-              if (input[i * n + k] == block_best) {
-                at = k;
+        if (block_best != identity) {
+          best = (int16_t)block_best;
+          best_lo = blk;
+          best_hi = blk + 4096;
+        }
+        // NaN or padding lanes?
+        if (block_best == identity) {
+          int64_t at = -1;
+          {
+            const __m256i at_want = _mm256_set1_epi16((short)(block_best));
+            int64_t at_c = blk;
+            for (; at_c + 16 <= blk + 4096; at_c += 16) {
+              const uint64_t hit = (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi16(
+                  _mm256_loadu_si256((const __m256i*)(input + i * n + at_c)), at_want));
+              if (hit) {
+                at = at_c + __builtin_ctzll(hit) / 2;
                 break;
               }
+            }
+            if (at < 0) {
+              for (int64_t k = at_c; k < blk + 4096; ++k)
+                if (input[i * n + k] == block_best) {
+                  at = k;
+                  break;
+                }
+            }
           }
-        }
-        if (at != no_index) {
-          best_index = (int64_t)at;
-          best = input[at + i * n];
+          if (at != no_index) {
+            best_index = (int64_t)at;
+            best = input[at + i * n];
+            best_lo = -1;
+          }
         }
       }
     }
@@ -286,33 +344,67 @@ __attribute__((target("avx2"))) void argmax_i16_init_avx2(const int16_t* input, 
       block_best_v = _mm_max_epi16(block_best_v, _mm_srli_si128(block_best_v, 4));
       block_best_v = _mm_max_epi16(block_best_v, _mm_srli_si128(block_best_v, 2));
       int16_t block_best = (int16_t)_mm_cvtsi128_si32(block_best_v);
-      // the block beats the best so far: find its first extreme lane
+      // the block beats the best so far: remember it
       if (block_best > best) {
-        int64_t at = -1;
-        {
-          const __m256i at_want = _mm256_set1_epi16((short)(block_best));
-          int64_t at_c = blk;
-          for (; at_c + 16 <= n; at_c += 16) {
-            const uint64_t hit = (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi16(
-                _mm256_loadu_si256((const __m256i*)(input + i * n + at_c)), at_want));
-            if (hit) {
-              at = at_c + __builtin_ctzll(hit) / 2;
-              break;
-            }
-          }
-          if (at < 0) {
-            for (int64_t k = at_c; k < n; ++k)
-              if (input[i * n + k] == block_best) {
-                at = k;
+        if (block_best != identity) {
+          best = (int16_t)block_best;
+          best_lo = blk;
+          best_hi = n;
+        }
+        // NaN or padding lanes?
+        if (block_best == identity) {
+          int64_t at = -1;
+          {
+            const __m256i at_want = _mm256_set1_epi16((short)(block_best));
+            int64_t at_c = blk;
+            for (; at_c + 16 <= n; at_c += 16) {
+              const uint64_t hit = (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi16(
+                  _mm256_loadu_si256((const __m256i*)(input + i * n + at_c)), at_want));
+              if (hit) {
+                at = at_c + __builtin_ctzll(hit) / 2;
                 break;
               }
+            }
+            if (at < 0) {
+              for (int64_t k = at_c; k < n; ++k)
+                if (input[i * n + k] == block_best) {
+                  at = k;
+                  break;
+                }
+            }
+          }
+          if (at != no_index) {
+            best_index = (int64_t)at;
+            best = input[at + i * n];
+            best_lo = -1;
           }
         }
-        if (at != no_index) {
-          best_index = (int64_t)at;
-          best = input[at + i * n];
+      }
+    }
+    // locate the index once, in the last block that beat the best
+    if (best_lo != no_index) {
+      int64_t at = -1;
+      {
+        const __m256i at_want = _mm256_set1_epi16((short)(best));
+        int64_t at_c = best_lo;
+        for (; at_c + 16 <= best_hi; at_c += 16) {
+          const uint64_t hit = (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi16(
+              _mm256_loadu_si256((const __m256i*)(input + i * n + at_c)), at_want));
+          if (hit) {
+            at = at_c + __builtin_ctzll(hit) / 2;
+            break;
+          }
+        }
+        if (at < 0) {
+          for (int64_t k = at_c; k < best_hi; ++k)
+            if (input[i * n + k] == best) {
+              at = k;
+              break;
+            }
         }
       }
+      best_index = (int64_t)at;
+      best = input[at + i * n];
     }
     values[i] = best;
     indices[i] = best_index;
@@ -321,7 +413,7 @@ __attribute__((target("avx2"))) void argmax_i16_init_avx2(const int16_t* input, 
 #endif
 
 // ---- scalar (portable C++)
-// argmax, first index: blocks of 4096 elements reduced with vector max; only a block that beats the best is rescanned for its index
+// argmax, first index: blocks of 4096 elements reduced with vector max; the index is located once, in the last block that beat the best
 
 void argmax_i16_init_scalar(const int16_t* input, int64_t n, int16_t* values, int64_t* indices) {
   constexpr int64_t kRows = 1;
@@ -330,6 +422,9 @@ void argmax_i16_init_scalar(const int16_t* input, int64_t n, int16_t* values, in
     int16_t best = (int16_t)(100ll);
     int64_t best_index = (int64_t)(-7ll);
     int64_t no_index = (int64_t)(-1);
+    int16_t identity = (int16_t)(-32768);
+    int64_t best_lo = (int64_t)(-1);
+    int64_t best_hi = (int64_t)(-1);
     // blocks of 4096 elements
     int64_t blk = 0;
     for (; blk + 4096 <= n; blk += 4096) {
@@ -353,21 +448,30 @@ void argmax_i16_init_scalar(const int16_t* input, int64_t n, int16_t* values, in
       acc2 = (acc3 > acc2 ? acc3 : acc2);
       acc0 = (acc2 > acc0 ? acc2 : acc0);
       int16_t block_best = (int16_t)acc0;
-      // the block beats the best so far: find its first extreme lane
+      // the block beats the best so far: remember it
       if (block_best > best) {
-        int64_t at = -1;
-        {
-          if (at < 0) {
-            for (int64_t k = blk; k < blk + 4096; ++k)
-              if (input[i * n + k] == block_best) {
-                at = k;
-                break;
-              }
-          }
+        if (block_best != identity) {
+          best = (int16_t)block_best;
+          best_lo = blk;
+          best_hi = blk + 4096;
         }
-        if (at != no_index) {
-          best_index = (int64_t)at;
-          best = input[at + i * n];
+        // NaN or padding lanes?
+        if (block_best == identity) {
+          int64_t at = -1;
+          {
+            if (at < 0) {
+              for (int64_t k = blk; k < blk + 4096; ++k)
+                if (input[i * n + k] == block_best) {
+                  at = k;
+                  break;
+                }
+            }
+          }
+          if (at != no_index) {
+            best_index = (int64_t)at;
+            best = input[at + i * n];
+            best_lo = -1;
+          }
         }
       }
     }
@@ -397,23 +501,47 @@ void argmax_i16_init_scalar(const int16_t* input, int64_t n, int16_t* values, in
       acc2 = (acc3 > acc2 ? acc3 : acc2);
       acc0 = (acc2 > acc0 ? acc2 : acc0);
       int16_t block_best = (int16_t)acc0;
-      // the block beats the best so far: find its first extreme lane
+      // the block beats the best so far: remember it
       if (block_best > best) {
-        int64_t at = -1;
-        {
-          if (at < 0) {
-            for (int64_t k = blk; k < n; ++k)
-              if (input[i * n + k] == block_best) {
-                at = k;
-                break;
-              }
+        if (block_best != identity) {
+          best = (int16_t)block_best;
+          best_lo = blk;
+          best_hi = n;
+        }
+        // NaN or padding lanes?
+        if (block_best == identity) {
+          int64_t at = -1;
+          {
+            if (at < 0) {
+              for (int64_t k = blk; k < n; ++k)
+                if (input[i * n + k] == block_best) {
+                  at = k;
+                  break;
+                }
+            }
+          }
+          if (at != no_index) {
+            best_index = (int64_t)at;
+            best = input[at + i * n];
+            best_lo = -1;
           }
         }
-        if (at != no_index) {
-          best_index = (int64_t)at;
-          best = input[at + i * n];
+      }
+    }
+    // locate the index once, in the last block that beat the best
+    if (best_lo != no_index) {
+      int64_t at = -1;
+      {
+        if (at < 0) {
+          for (int64_t k = best_lo; k < best_hi; ++k)
+            if (input[i * n + k] == best) {
+              at = k;
+              break;
+            }
         }
       }
+      best_index = (int64_t)at;
+      best = input[at + i * n];
     }
     values[i] = best;
     indices[i] = best_index;

@@ -30,7 +30,7 @@ static inline uint64_t simdgen_lanes_below(int64_t n, int lanes) {
 #endif
 
 // ---- avx512 (512-bit vectors)
-// argmax, last index: blocks of 2048 elements reduced with vector max; only a block that beats the best is rescanned for its index
+// argmax, last index: blocks of 2048 elements reduced with vector max; the index is located once, in the last block that beat the best
 // uses block rescan: compare-to-mask and lzcnt for the lane
 // uses log2-step horizontal reduction (extract halves, then byte shifts)
 // uses masked loads (AVX-512 k-registers) for the tail
@@ -44,6 +44,9 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void argmax_i32_la
     int32_t best = (int32_t)((-2147483647 - 1));
     int64_t best_index = (int64_t)(-1);
     int64_t no_index = (int64_t)(-1);
+    int32_t identity = (int32_t)((-2147483647 - 1));
+    int64_t best_lo = (int64_t)(-1);
+    int64_t best_hi = (int64_t)(-1);
     // blocks of 2048 elements
     int64_t blk = 0;
     for (; blk + 2048 <= n; blk += 2048) {
@@ -73,31 +76,40 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void argmax_i32_la
       block_best_v = _mm_max_epi32(block_best_v, _mm_srli_si128(block_best_v, 8));
       block_best_v = _mm_max_epi32(block_best_v, _mm_srli_si128(block_best_v, 4));
       int32_t block_best = (int32_t)_mm_cvtsi128_si32(block_best_v);
-      // the block beats the best so far: find its last extreme lane
+      // the block beats the best so far: remember it
       if (block_best >= best) {
-        int64_t at = -1;
-        {
-          const __m512i at_want = _mm512_set1_epi32((int)(block_best));
-          int64_t at_c = blk + 2048;
-          for (; at_c - 16 >= blk; at_c -= 16) {
-            const uint64_t hit = (uint64_t)_mm512_cmpeq_epi32_mask(
-                _mm512_loadu_si512((const void*)(input + i * n + at_c - 16)), at_want);
-            if (hit) {
-              at = at_c - 16 + (63 - __builtin_clzll(hit)) / 1;
-              break;
-            }
-          }
-          if (at < 0) {
-            for (int64_t k = at_c - 1; k >= blk; --k)
-              if (input[i * n + k] == block_best) {
-                at = k;
+        if (block_best != identity) {
+          best = (int32_t)block_best;
+          best_lo = blk;
+          best_hi = blk + 2048;
+        }
+        // NaN or padding lanes?
+        if (block_best == identity) {
+          int64_t at = -1;
+          {
+            const __m512i at_want = _mm512_set1_epi32((int)(block_best));
+            int64_t at_c = blk + 2048;
+            for (; at_c - 16 >= blk; at_c -= 16) {
+              const uint64_t hit = (uint64_t)_mm512_cmpeq_epi32_mask(
+                  _mm512_loadu_si512((const void*)(input + i * n + at_c - 16)), at_want);
+              if (hit) {
+                at = at_c - 16 + (63 - __builtin_clzll(hit)) / 1;
                 break;
               }
+            }
+            if (at < 0) {
+              for (int64_t k = at_c - 1; k >= blk; --k)
+                if (input[i * n + k] == block_best) {
+                  at = k;
+                  break;
+                }
+            }
           }
-        }
-        if (at != no_index) {
-          best_index = (int64_t)at;
-          best = input[at + i * n];
+          if (at != no_index) {
+            best_index = (int64_t)at;
+            best = input[at + i * n];
+            best_lo = -1;
+          }
         }
       }
     }
@@ -140,33 +152,67 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void argmax_i32_la
       block_best_v = _mm_max_epi32(block_best_v, _mm_srli_si128(block_best_v, 8));
       block_best_v = _mm_max_epi32(block_best_v, _mm_srli_si128(block_best_v, 4));
       int32_t block_best = (int32_t)_mm_cvtsi128_si32(block_best_v);
-      // the block beats the best so far: find its last extreme lane
+      // the block beats the best so far: remember it
       if (block_best >= best) {
-        int64_t at = -1;
-        {
-          const __m512i at_want = _mm512_set1_epi32((int)(block_best));
-          int64_t at_c = n;
-          for (; at_c - 16 >= blk; at_c -= 16) {
-            const uint64_t hit = (uint64_t)_mm512_cmpeq_epi32_mask(
-                _mm512_loadu_si512((const void*)(input + i * n + at_c - 16)), at_want);
-            if (hit) {
-              at = at_c - 16 + (63 - __builtin_clzll(hit)) / 1;
-              break;
-            }
-          }
-          if (at < 0) {
-            for (int64_t k = at_c - 1; k >= blk; --k)
-              if (input[i * n + k] == block_best) {
-                at = k;
+        if (block_best != identity) {
+          best = (int32_t)block_best;
+          best_lo = blk;
+          best_hi = n;
+        }
+        // NaN or padding lanes?
+        if (block_best == identity) {
+          int64_t at = -1;
+          {
+            const __m512i at_want = _mm512_set1_epi32((int)(block_best));
+            int64_t at_c = n;
+            for (; at_c - 16 >= blk; at_c -= 16) {
+              const uint64_t hit = (uint64_t)_mm512_cmpeq_epi32_mask(
+                  _mm512_loadu_si512((const void*)(input + i * n + at_c - 16)), at_want);
+              if (hit) {
+                at = at_c - 16 + (63 - __builtin_clzll(hit)) / 1;
                 break;
               }
+            }
+            if (at < 0) {
+              for (int64_t k = at_c - 1; k >= blk; --k)
+                if (input[i * n + k] == block_best) {
+                  at = k;
+                  break;
+                }
+            }
+          }
+          if (at != no_index) {
+            best_index = (int64_t)at;
+            best = input[at + i * n];
+            best_lo = -1;
           }
         }
-        if (at != no_index) {
-          best_index = (int64_t)at;
-          best = input[at + i * n];
+      }
+    }
+    // locate the index once, in the last block that beat the best
+    if (best_lo != no_index) {
+      int64_t at = -1;
+      {
+        const __m512i at_want = _mm512_set1_epi32((int)(best));
+        int64_t at_c = best_hi;
+        for (; at_c - 16 >= best_lo; at_c -= 16) {
+          const uint64_t hit = (uint64_t)_mm512_cmpeq_epi32_mask(
+              _mm512_loadu_si512((const void*)(input + i * n + at_c - 16)), at_want);
+          if (hit) {
+            at = at_c - 16 + (63 - __builtin_clzll(hit)) / 1;
+            break;
+          }
+        }
+        if (at < 0) {
+          for (int64_t k = at_c - 1; k >= best_lo; --k)
+            if (input[i * n + k] == best) {
+              at = k;
+              break;
+            }
         }
       }
+      best_index = (int64_t)at;
+      best = input[at + i * n];
     }
     values[i] = best;
     int32_t best_index_out = (int32_t)best_index;
@@ -176,7 +222,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void argmax_i32_la
 #endif
 
 // ---- avx2 (256-bit vectors)
-// argmax, last index: blocks of 2048 elements reduced with vector max; only a block that beats the best is rescanned for its index
+// argmax, last index: blocks of 2048 elements reduced with vector max; the index is located once, in the last block that beat the best
 // uses block rescan: compare-to-mask and lzcnt for the lane
 // uses log2-step horizontal reduction (extract halves, then byte shifts)
 // uses vpmaskmov/vmaskmov masked loads for 32/64-bit tails
@@ -190,6 +236,9 @@ __attribute__((target("avx2"))) void argmax_i32_last_avx2(const int32_t* input, 
     int32_t best = (int32_t)((-2147483647 - 1));
     int64_t best_index = (int64_t)(-1);
     int64_t no_index = (int64_t)(-1);
+    int32_t identity = (int32_t)((-2147483647 - 1));
+    int64_t best_lo = (int64_t)(-1);
+    int64_t best_hi = (int64_t)(-1);
     // blocks of 2048 elements
     int64_t blk = 0;
     for (; blk + 2048 <= n; blk += 2048) {
@@ -217,32 +266,41 @@ __attribute__((target("avx2"))) void argmax_i32_last_avx2(const int32_t* input, 
       block_best_v = _mm_max_epi32(block_best_v, _mm_srli_si128(block_best_v, 8));
       block_best_v = _mm_max_epi32(block_best_v, _mm_srli_si128(block_best_v, 4));
       int32_t block_best = (int32_t)_mm_cvtsi128_si32(block_best_v);
-      // the block beats the best so far: find its last extreme lane
+      // the block beats the best so far: remember it
       if (block_best >= best) {
-        int64_t at = -1;
-        {
-          const __m256i at_want = _mm256_set1_epi32((int)(block_best));
-          int64_t at_c = blk + 2048;
-          for (; at_c - 8 >= blk; at_c -= 8) {
-            const uint64_t hit =
-                (uint64_t)_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(
-                    _mm256_loadu_si256((const __m256i*)(input + i * n + at_c - 8)), at_want)));
-            if (hit) {
-              at = at_c - 8 + (63 - __builtin_clzll(hit)) / 1;
-              break;
-            }
-          }
-          if (at < 0) {
-            for (int64_t k = at_c - 1; k >= blk; --k)
-              if (input[i * n + k] == block_best) {
-                at = k;
+        if (block_best != identity) {
+          best = (int32_t)block_best;
+          best_lo = blk;
+          best_hi = blk + 2048;
+        }
+        // NaN or padding lanes?
+        if (block_best == identity) {
+          int64_t at = -1;
+          {
+            const __m256i at_want = _mm256_set1_epi32((int)(block_best));
+            int64_t at_c = blk + 2048;
+            for (; at_c - 8 >= blk; at_c -= 8) {
+              const uint64_t hit =
+                  (uint64_t)_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(
+                      _mm256_loadu_si256((const __m256i*)(input + i * n + at_c - 8)), at_want)));
+              if (hit) {
+                at = at_c - 8 + (63 - __builtin_clzll(hit)) / 1;
                 break;
               }
+            }
+            if (at < 0) {
+              for (int64_t k = at_c - 1; k >= blk; --k)
+                if (input[i * n + k] == block_best) {
+                  at = k;
+                  break;
+                }
+            }
           }
-        }
-        if (at != no_index) {
-          best_index = (int64_t)at;
-          best = input[at + i * n];
+          if (at != no_index) {
+            best_index = (int64_t)at;
+            best = input[at + i * n];
+            best_lo = -1;
+          }
         }
       }
     }
@@ -285,34 +343,68 @@ __attribute__((target("avx2"))) void argmax_i32_last_avx2(const int32_t* input, 
       block_best_v = _mm_max_epi32(block_best_v, _mm_srli_si128(block_best_v, 8));
       block_best_v = _mm_max_epi32(block_best_v, _mm_srli_si128(block_best_v, 4));
       int32_t block_best = (int32_t)_mm_cvtsi128_si32(block_best_v);
-      // the block beats the best so far: find its last extreme lane
+      // the block beats the best so far: remember it
       if (block_best >= best) {
-        int64_t at = -1;
-        {
-          const __m256i at_want = _mm256_set1_epi32((int)(block_best));
-          int64_t at_c = n;
-          for (; at_c - 8 >= blk; at_c -= 8) {
-            const uint64_t hit =
-                (uint64_t)_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(
-                    _mm256_loadu_si256((const __m256i*)(input + i * n + at_c - 8)), at_want)));
-            if (hit) {
-              at = at_c - 8 + (63 - __builtin_clzll(hit)) / 1;
-              break;
-            }
-          }
-          if (at < 0) {
-            for (int64_t k = at_c - 1; k >= blk; --k)
-              if (input[i * n + k] == block_best) {
-                at = k;
+        if (block_best != identity) {
+          best = (int32_t)block_best;
+          best_lo = blk;
+          best_hi = n;
+        }
+        // NaN or padding lanes?
+        if (block_best == identity) {
+          int64_t at = -1;
+          {
+            const __m256i at_want = _mm256_set1_epi32((int)(block_best));
+            int64_t at_c = n;
+            for (; at_c - 8 >= blk; at_c -= 8) {
+              const uint64_t hit =
+                  (uint64_t)_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(
+                      _mm256_loadu_si256((const __m256i*)(input + i * n + at_c - 8)), at_want)));
+              if (hit) {
+                at = at_c - 8 + (63 - __builtin_clzll(hit)) / 1;
                 break;
               }
+            }
+            if (at < 0) {
+              for (int64_t k = at_c - 1; k >= blk; --k)
+                if (input[i * n + k] == block_best) {
+                  at = k;
+                  break;
+                }
+            }
+          }
+          if (at != no_index) {
+            best_index = (int64_t)at;
+            best = input[at + i * n];
+            best_lo = -1;
           }
         }
-        if (at != no_index) {
-          best_index = (int64_t)at;
-          best = input[at + i * n];
+      }
+    }
+    // locate the index once, in the last block that beat the best
+    if (best_lo != no_index) {
+      int64_t at = -1;
+      {
+        const __m256i at_want = _mm256_set1_epi32((int)(best));
+        int64_t at_c = best_hi;
+        for (; at_c - 8 >= best_lo; at_c -= 8) {
+          const uint64_t hit = (uint64_t)_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(
+              _mm256_loadu_si256((const __m256i*)(input + i * n + at_c - 8)), at_want)));
+          if (hit) {
+            at = at_c - 8 + (63 - __builtin_clzll(hit)) / 1;
+            break;
+          }
+        }
+        if (at < 0) {
+          for (int64_t k = at_c - 1; k >= best_lo; --k)
+            if (input[i * n + k] == best) {
+              at = k;
+              break;
+            }
         }
       }
+      best_index = (int64_t)at;
+      best = input[at + i * n];
     }
     values[i] = best;
     int32_t best_index_out = (int32_t)best_index;
@@ -322,7 +414,7 @@ __attribute__((target("avx2"))) void argmax_i32_last_avx2(const int32_t* input, 
 #endif
 
 // ---- scalar (portable C++)
-// argmax, last index: blocks of 2048 elements reduced with vector max; only a block that beats the best is rescanned for its index
+// argmax, last index: blocks of 2048 elements reduced with vector max; the index is located once, in the last block that beat the best
 
 void argmax_i32_last_scalar(const int32_t* input, int64_t n, int32_t* values, int32_t* indices) {
   constexpr int64_t kRows = 1;
@@ -331,6 +423,9 @@ void argmax_i32_last_scalar(const int32_t* input, int64_t n, int32_t* values, in
     int32_t best = (int32_t)((-2147483647 - 1));
     int64_t best_index = (int64_t)(-1);
     int64_t no_index = (int64_t)(-1);
+    int32_t identity = (int32_t)((-2147483647 - 1));
+    int64_t best_lo = (int64_t)(-1);
+    int64_t best_hi = (int64_t)(-1);
     // blocks of 2048 elements
     int64_t blk = 0;
     for (; blk + 2048 <= n; blk += 2048) {
@@ -354,21 +449,30 @@ void argmax_i32_last_scalar(const int32_t* input, int64_t n, int32_t* values, in
       acc2 = (acc3 > acc2 ? acc3 : acc2);
       acc0 = (acc2 > acc0 ? acc2 : acc0);
       int32_t block_best = (int32_t)acc0;
-      // the block beats the best so far: find its last extreme lane
+      // the block beats the best so far: remember it
       if (block_best >= best) {
-        int64_t at = -1;
-        {
-          if (at < 0) {
-            for (int64_t k = blk + 2048 - 1; k >= blk; --k)
-              if (input[i * n + k] == block_best) {
-                at = k;
-                break;
-              }
-          }
+        if (block_best != identity) {
+          best = (int32_t)block_best;
+          best_lo = blk;
+          best_hi = blk + 2048;
         }
-        if (at != no_index) {
-          best_index = (int64_t)at;
-          best = input[at + i * n];
+        // NaN or padding lanes?
+        if (block_best == identity) {
+          int64_t at = -1;
+          {
+            if (at < 0) {
+              for (int64_t k = blk + 2048 - 1; k >= blk; --k)
+                if (input[i * n + k] == block_best) {
+                  at = k;
+                  break;
+                }
+            }
+          }
+          if (at != no_index) {
+            best_index = (int64_t)at;
+            best = input[at + i * n];
+            best_lo = -1;
+          }
         }
       }
     }
@@ -398,23 +502,47 @@ void argmax_i32_last_scalar(const int32_t* input, int64_t n, int32_t* values, in
       acc2 = (acc3 > acc2 ? acc3 : acc2);
       acc0 = (acc2 > acc0 ? acc2 : acc0);
       int32_t block_best = (int32_t)acc0;
-      // the block beats the best so far: find its last extreme lane
+      // the block beats the best so far: remember it
       if (block_best >= best) {
-        int64_t at = -1;
-        {
-          if (at < 0) {
-            for (int64_t k = n - 1; k >= blk; --k)
-              if (input[i * n + k] == block_best) {
-                at = k;
-                break;
-              }
+        if (block_best != identity) {
+          best = (int32_t)block_best;
+          best_lo = blk;
+          best_hi = n;
+        }
+        // NaN or padding lanes?
+        if (block_best == identity) {
+          int64_t at = -1;
+          {
+            if (at < 0) {
+              for (int64_t k = n - 1; k >= blk; --k)
+                if (input[i * n + k] == block_best) {
+                  at = k;
+                  break;
+                }
+            }
+          }
+          if (at != no_index) {
+            best_index = (int64_t)at;
+            best = input[at + i * n];
+            best_lo = -1;
           }
         }
-        if (at != no_index) {
-          best_index = (int64_t)at;
-          best = input[at + i * n];
+      }
+    }
+    // locate the index once, in the last block that beat the best
+    if (best_lo != no_index) {
+      int64_t at = -1;
+      {
+        if (at < 0) {
+          for (int64_t k = best_hi - 1; k >= best_lo; --k)
+            if (input[i * n + k] == best) {
+              at = k;
+              break;
+            }
         }
       }
+      best_index = (int64_t)at;
+      best = input[at + i * n];
     }
     values[i] = best;
     int32_t best_index_out = (int32_t)best_index;

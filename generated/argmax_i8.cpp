@@ -30,7 +30,7 @@ static inline uint64_t simdgen_lanes_below(int64_t n, int lanes) {
 #endif
 
 // ---- avx512 (512-bit vectors)
-// argmax, first index: blocks of 8192 elements reduced with vector max; only a block that beats the best is rescanned for its index
+// argmax, first index: blocks of 8192 elements reduced with vector max; the index is located once, in the last block that beat the best
 // uses block rescan: compare-to-mask and tzcnt for the lane
 // uses log2-step horizontal reduction (extract halves, then byte shifts)
 // uses masked loads (AVX-512 k-registers) for the tail
@@ -44,6 +44,9 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void argmax_i8_avx
     int8_t best = (int8_t)(-128);
     int64_t best_index = (int64_t)(-1);
     int64_t no_index = (int64_t)(-1);
+    int8_t identity = (int8_t)(-128);
+    int64_t best_lo = (int64_t)(-1);
+    int64_t best_hi = (int64_t)(-1);
     // blocks of 8192 elements
     int64_t blk = 0;
     for (; blk + 8192 <= n; blk += 8192) {
@@ -75,31 +78,40 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void argmax_i8_avx
       block_best_v = _mm_max_epi8(block_best_v, _mm_srli_si128(block_best_v, 2));
       block_best_v = _mm_max_epi8(block_best_v, _mm_srli_si128(block_best_v, 1));
       int8_t block_best = (int8_t)_mm_cvtsi128_si32(block_best_v);
-      // the block beats the best so far: find its first extreme lane
+      // the block beats the best so far: remember it
       if (block_best > best) {
-        int64_t at = -1;
-        {
-          const __m512i at_want = _mm512_set1_epi8((char)(block_best));
-          int64_t at_c = blk;
-          for (; at_c + 64 <= blk + 8192; at_c += 64) {
-            const uint64_t hit = (uint64_t)_mm512_cmpeq_epi8_mask(
-                _mm512_loadu_si512((const void*)(input + i * n + at_c)), at_want);
-            if (hit) {
-              at = at_c + __builtin_ctzll(hit) / 1;
-              break;
-            }
-          }
-          if (at < 0) {
-            for (int64_t k = at_c; k < blk + 8192; ++k)
-              if (input[i * n + k] == block_best) {
-                at = k;
+        if (block_best != identity) {
+          best = (int8_t)block_best;
+          best_lo = blk;
+          best_hi = blk + 8192;
+        }
+        // NaN or padding lanes?
+        if (block_best == identity) {
+          int64_t at = -1;
+          {
+            const __m512i at_want = _mm512_set1_epi8((char)(block_best));
+            int64_t at_c = blk;
+            for (; at_c + 64 <= blk + 8192; at_c += 64) {
+              const uint64_t hit = (uint64_t)_mm512_cmpeq_epi8_mask(
+                  _mm512_loadu_si512((const void*)(input + i * n + at_c)), at_want);
+              if (hit) {
+                at = at_c + __builtin_ctzll(hit) / 1;
                 break;
               }
+            }
+            if (at < 0) {
+              for (int64_t k = at_c; k < blk + 8192; ++k)
+                if (input[i * n + k] == block_best) {
+                  at = k;
+                  break;
+                }
+            }
           }
-        }
-        if (at != no_index) {
-          best_index = (int64_t)at;
-          best = input[at + i * n];
+          if (at != no_index) {
+            best_index = (int64_t)at;
+            best = input[at + i * n];
+            best_lo = -1;
+          }
         }
       }
     }
@@ -144,33 +156,67 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void argmax_i8_avx
       block_best_v = _mm_max_epi8(block_best_v, _mm_srli_si128(block_best_v, 2));
       block_best_v = _mm_max_epi8(block_best_v, _mm_srli_si128(block_best_v, 1));
       int8_t block_best = (int8_t)_mm_cvtsi128_si32(block_best_v);
-      // the block beats the best so far: find its first extreme lane
+      // the block beats the best so far: remember it
       if (block_best > best) {
-        int64_t at = -1;
-        {
-          const __m512i at_want = _mm512_set1_epi8((char)(block_best));
-          int64_t at_c = blk;
-          for (; at_c + 64 <= n; at_c += 64) {
-            const uint64_t hit = (uint64_t)_mm512_cmpeq_epi8_mask(
-                _mm512_loadu_si512((const void*)(input + i * n + at_c)), at_want);
-            if (hit) {
-              at = at_c + __builtin_ctzll(hit) / 1;
-              break;
-            }
-          }
-          if (at < 0) {
-            for (int64_t k = at_c; k < n; ++k)
-              if (input[i * n + k] == block_best) {
-                at = k;
+        if (block_best != identity) {
+          best = (int8_t)block_best;
+          best_lo = blk;
+          best_hi = n;
+        }
+        // NaN or padding lanes?
+        if (block_best == identity) {
+          int64_t at = -1;
+          {
+            const __m512i at_want = _mm512_set1_epi8((char)(block_best));
+            int64_t at_c = blk;
+            for (; at_c + 64 <= n; at_c += 64) {
+              const uint64_t hit = (uint64_t)_mm512_cmpeq_epi8_mask(
+                  _mm512_loadu_si512((const void*)(input + i * n + at_c)), at_want);
+              if (hit) {
+                at = at_c + __builtin_ctzll(hit) / 1;
                 break;
               }
+            }
+            if (at < 0) {
+              for (int64_t k = at_c; k < n; ++k)
+                if (input[i * n + k] == block_best) {
+                  at = k;
+                  break;
+                }
+            }
+          }
+          if (at != no_index) {
+            best_index = (int64_t)at;
+            best = input[at + i * n];
+            best_lo = -1;
           }
         }
-        if (at != no_index) {
-          best_index = (int64_t)at;
-          best = input[at + i * n];
+      }
+    }
+    // locate the index once, in the last block that beat the best
+    if (best_lo != no_index) {
+      int64_t at = -1;
+      {
+        const __m512i at_want = _mm512_set1_epi8((char)(best));
+        int64_t at_c = best_lo;
+        for (; at_c + 64 <= best_hi; at_c += 64) {
+          const uint64_t hit = (uint64_t)_mm512_cmpeq_epi8_mask(
+              _mm512_loadu_si512((const void*)(input + i * n + at_c)), at_want);
+          if (hit) {
+            at = at_c + __builtin_ctzll(hit) / 1;
+            break;
+          }
+        }
+        if (at < 0) {
+          for (int64_t k = at_c; k < best_hi; ++k)
+            if (input[i * n + k] == best) {
+              at = k;
+              break;
+            }
         }
       }
+      best_index = (int64_t)at;
+      best = input[at + i * n];
     }
     // no element beat the identity: the first element equal to it, if any
     if (best_index == no_index) {
@@ -203,7 +249,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void argmax_i8_avx
 #endif
 
 // ---- avx2 (256-bit vectors)
-// argmax, first index: blocks of 8192 elements reduced with vector max; only a block that beats the best is rescanned for its index
+// argmax, first index: blocks of 8192 elements reduced with vector max; the index is located once, in the last block that beat the best
 // uses 8/16-bit tails staged through a stack buffer (no AVX2 byte masked load)
 // uses block rescan: compare-to-mask and tzcnt for the lane
 // uses log2-step horizontal reduction (extract halves, then byte shifts)
@@ -217,6 +263,9 @@ __attribute__((target("avx2"))) void argmax_i8_avx2(const int8_t* input, int64_t
     int8_t best = (int8_t)(-128);
     int64_t best_index = (int64_t)(-1);
     int64_t no_index = (int64_t)(-1);
+    int8_t identity = (int8_t)(-128);
+    int64_t best_lo = (int64_t)(-1);
+    int64_t best_hi = (int64_t)(-1);
     // blocks of 8192 elements
     int64_t blk = 0;
     for (; blk + 8192 <= n; blk += 8192) {
@@ -246,31 +295,40 @@ __attribute__((target("avx2"))) void argmax_i8_avx2(const int8_t* input, int64_t
       block_best_v = _mm_max_epi8(block_best_v, _mm_srli_si128(block_best_v, 2));
       block_best_v = _mm_max_epi8(block_best_v, _mm_srli_si128(block_best_v, 1));
       int8_t block_best = (int8_t)_mm_cvtsi128_si32(block_best_v);
-      // the block beats the best so far: find its first extreme lane
+      // the block beats the best so far: remember it
       if (block_best > best) {
-        int64_t at = -1;
-        {
-          const __m256i at_want = _mm256_set1_epi8((char)(block_best));
-          int64_t at_c = blk;
-          for (; at_c + 32 <= blk + 8192; at_c += 32) {
-            const uint64_t hit = (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(
-                _mm256_loadu_si256((const __m256i*)(input + i * n + at_c)), at_want));
-            if (hit) {
-              at = at_c + __builtin_ctzll(hit) / 1;
-              break;
-            }
-          }
-          if (at < 0) {
-            for (int64_t k = at_c; k < blk + 8192; ++k)
-              if (input[i * n + k] == block_best) {
-                at = k;
+        if (block_best != identity) {
+          best = (int8_t)block_best;
+          best_lo = blk;
+          best_hi = blk + 8192;
+        }
+        // NaN or padding lanes?
+        if (block_best == identity) {
+          int64_t at = -1;
+          {
+            const __m256i at_want = _mm256_set1_epi8((char)(block_best));
+            int64_t at_c = blk;
+            for (; at_c + 32 <= blk + 8192; at_c += 32) {
+              const uint64_t hit = (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(
+                  _mm256_loadu_si256((const __m256i*)(input + i * n + at_c)), at_want));
+              if (hit) {
+                at = at_c + __builtin_ctzll(hit) / 1;
                 break;
               }
+            }
+            if (at < 0) {
+              for (int64_t k = at_c; k < blk + 8192; ++k)
+                if (input[i * n + k] == block_best) {
+                  at = k;
+                  break;
+                }
+            }
           }
-        }
-        if (at != no_index) {
-          best_index = (int64_t)at;
-          best = input[at + i * n];
+          if (at != no_index) {
+            best_index = (int64_t)at;
+            best = input[at + i * n];
+            best_lo = -1;
+          }
         }
       }
     }
@@ -314,33 +372,67 @@ __attribute__((target("avx2"))) void argmax_i8_avx2(const int8_t* input, int64_t
       block_best_v = _mm_max_epi8(block_best_v, _mm_srli_si128(block_best_v, 2));
       block_best_v = _mm_max_epi8(block_best_v, _mm_srli_si128(block_best_v, 1));
       int8_t block_best = (int8_t)_mm_cvtsi128_si32(block_best_v);
-      // the block beats the best so far: find its first extreme lane
+      // the block beats the best so far: remember it
       if (block_best > best) {
-        int64_t at = -1;
-        {
-          const __m256i at_want = _mm256_set1_epi8((char)(block_best));
-          int64_t at_c = blk;
-          for (; at_c + 32 <= n; at_c += 32) {
-            const uint64_t hit = (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(
-                _mm256_loadu_si256((const __m256i*)(input + i * n + at_c)), at_want));
-            if (hit) {
-              at = at_c + __builtin_ctzll(hit) / 1;
-              break;
-            }
-          }
-          if (at < 0) {
-            for (int64_t k = at_c; k < n; ++k)
-              if (input[i * n + k] == block_best) {
-                at = k;
+        if (block_best != identity) {
+          best = (int8_t)block_best;
+          best_lo = blk;
+          best_hi = n;
+        }
+        // NaN or padding lanes?
+        if (block_best == identity) {
+          int64_t at = -1;
+          {
+            const __m256i at_want = _mm256_set1_epi8((char)(block_best));
+            int64_t at_c = blk;
+            for (; at_c + 32 <= n; at_c += 32) {
+              const uint64_t hit = (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(
+                  _mm256_loadu_si256((const __m256i*)(input + i * n + at_c)), at_want));
+              if (hit) {
+                at = at_c + __builtin_ctzll(hit) / 1;
                 break;
               }
+            }
+            if (at < 0) {
+              for (int64_t k = at_c; k < n; ++k)
+                if (input[i * n + k] == block_best) {
+                  at = k;
+                  break;
+                }
+            }
+          }
+          if (at != no_index) {
+            best_index = (int64_t)at;
+            best = input[at + i * n];
+            best_lo = -1;
           }
         }
-        if (at != no_index) {
-          best_index = (int64_t)at;
-          best = input[at + i * n];
+      }
+    }
+    // locate the index once, in the last block that beat the best
+    if (best_lo != no_index) {
+      int64_t at = -1;
+      {
+        const __m256i at_want = _mm256_set1_epi8((char)(best));
+        int64_t at_c = best_lo;
+        for (; at_c + 32 <= best_hi; at_c += 32) {
+          const uint64_t hit = (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(
+              _mm256_loadu_si256((const __m256i*)(input + i * n + at_c)), at_want));
+          if (hit) {
+            at = at_c + __builtin_ctzll(hit) / 1;
+            break;
+          }
+        }
+        if (at < 0) {
+          for (int64_t k = at_c; k < best_hi; ++k)
+            if (input[i * n + k] == best) {
+              at = k;
+              break;
+            }
         }
       }
+      best_index = (int64_t)at;
+      best = input[at + i * n];
     }
     // no element beat the identity: the first element equal to it, if any
     if (best_index == no_index) {
@@ -373,7 +465,7 @@ __attribute__((target("avx2"))) void argmax_i8_avx2(const int8_t* input, int64_t
 #endif
 
 // ---- scalar (portable C++)
-// argmax, first index: blocks of 8192 elements reduced with vector max; only a block that beats the best is rescanned for its index
+// argmax, first index: blocks of 8192 elements reduced with vector max; the index is located once, in the last block that beat the best
 
 void argmax_i8_scalar(const int8_t* input, int64_t n, int8_t* values, int64_t* indices) {
   constexpr int64_t kRows = 1;
@@ -382,6 +474,9 @@ void argmax_i8_scalar(const int8_t* input, int64_t n, int8_t* values, int64_t* i
     int8_t best = (int8_t)(-128);
     int64_t best_index = (int64_t)(-1);
     int64_t no_index = (int64_t)(-1);
+    int8_t identity = (int8_t)(-128);
+    int64_t best_lo = (int64_t)(-1);
+    int64_t best_hi = (int64_t)(-1);
     // blocks of 8192 elements
     int64_t blk = 0;
     for (; blk + 8192 <= n; blk += 8192) {
@@ -405,21 +500,30 @@ void argmax_i8_scalar(const int8_t* input, int64_t n, int8_t* values, int64_t* i
       acc2 = (acc3 > acc2 ? acc3 : acc2);
       acc0 = (acc2 > acc0 ? acc2 : acc0);
       int8_t block_best = (int8_t)acc0;
-      // the block beats the best so far: find its first extreme lane
+      // the block beats the best so far: remember it
       if (block_best > best) {
-        int64_t at = -1;
-        {
-          if (at < 0) {
-            for (int64_t k = blk; k < blk + 8192; ++k)
-              if (input[i * n + k] == block_best) {
-                at = k;
-                break;
-              }
-          }
+        if (block_best != identity) {
+          best = (int8_t)block_best;
+          best_lo = blk;
+          best_hi = blk + 8192;
         }
-        if (at != no_index) {
-          best_index = (int64_t)at;
-          best = input[at + i * n];
+        // NaN or padding lanes?
+        if (block_best == identity) {
+          int64_t at = -1;
+          {
+            if (at < 0) {
+              for (int64_t k = blk; k < blk + 8192; ++k)
+                if (input[i * n + k] == block_best) {
+                  at = k;
+                  break;
+                }
+            }
+          }
+          if (at != no_index) {
+            best_index = (int64_t)at;
+            best = input[at + i * n];
+            best_lo = -1;
+          }
         }
       }
     }
@@ -449,23 +553,47 @@ void argmax_i8_scalar(const int8_t* input, int64_t n, int8_t* values, int64_t* i
       acc2 = (acc3 > acc2 ? acc3 : acc2);
       acc0 = (acc2 > acc0 ? acc2 : acc0);
       int8_t block_best = (int8_t)acc0;
-      // the block beats the best so far: find its first extreme lane
+      // the block beats the best so far: remember it
       if (block_best > best) {
-        int64_t at = -1;
-        {
-          if (at < 0) {
-            for (int64_t k = blk; k < n; ++k)
-              if (input[i * n + k] == block_best) {
-                at = k;
-                break;
-              }
+        if (block_best != identity) {
+          best = (int8_t)block_best;
+          best_lo = blk;
+          best_hi = n;
+        }
+        // NaN or padding lanes?
+        if (block_best == identity) {
+          int64_t at = -1;
+          {
+            if (at < 0) {
+              for (int64_t k = blk; k < n; ++k)
+                if (input[i * n + k] == block_best) {
+                  at = k;
+                  break;
+                }
+            }
+          }
+          if (at != no_index) {
+            best_index = (int64_t)at;
+            best = input[at + i * n];
+            best_lo = -1;
           }
         }
-        if (at != no_index) {
-          best_index = (int64_t)at;
-          best = input[at + i * n];
+      }
+    }
+    // locate the index once, in the last block that beat the best
+    if (best_lo != no_index) {
+      int64_t at = -1;
+      {
+        if (at < 0) {
+          for (int64_t k = best_lo; k < best_hi; ++k)
+            if (input[i * n + k] == best) {
+              at = k;
+              break;
+            }
         }
       }
+      best_index = (int64_t)at;
+      best = input[at + i * n];
     }
     // no element beat the identity: the first element equal to it, if any
     if (best_index == no_index) {

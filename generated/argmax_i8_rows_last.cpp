@@ -30,7 +30,7 @@ static inline uint64_t simdgen_lanes_below(int64_t n, int lanes) {
 #endif
 
 // ---- avx512 (512-bit vectors)
-// argmax, last index: blocks of 8192 elements reduced with vector max; only a block that beats the best is rescanned for its index
+// argmax, last index: blocks of 8192 elements reduced with vector max; the index is located once, in the last block that beat the best
 // uses block rescan: compare-to-mask and lzcnt for the lane
 // uses log2-step horizontal reduction (extract halves, then byte shifts)
 // uses masked loads (AVX-512 k-registers) for the tail
@@ -44,6 +44,9 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void argmax_i8_row
     int8_t best = (int8_t)(-128);
     int64_t best_index = (int64_t)(-1);
     int64_t no_index = (int64_t)(-1);
+    int8_t identity = (int8_t)(-128);
+    int64_t best_lo = (int64_t)(-1);
+    int64_t best_hi = (int64_t)(-1);
     // blocks of 8192 elements
     int64_t blk = 0;
     for (; blk + 8192 <= cols; blk += 8192) {
@@ -75,31 +78,40 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void argmax_i8_row
       block_best_v = _mm_max_epi8(block_best_v, _mm_srli_si128(block_best_v, 2));
       block_best_v = _mm_max_epi8(block_best_v, _mm_srli_si128(block_best_v, 1));
       int8_t block_best = (int8_t)_mm_cvtsi128_si32(block_best_v);
-      // the block beats the best so far: find its last extreme lane
+      // the block beats the best so far: remember it
       if (block_best >= best) {
-        int64_t at = -1;
-        {
-          const __m512i at_want = _mm512_set1_epi8((char)(block_best));
-          int64_t at_c = blk + 8192;
-          for (; at_c - 64 >= blk; at_c -= 64) {
-            const uint64_t hit = (uint64_t)_mm512_cmpeq_epi8_mask(
-                _mm512_loadu_si512((const void*)(input + i * stride + at_c - 64)), at_want);
-            if (hit) {
-              at = at_c - 64 + (63 - __builtin_clzll(hit)) / 1;
-              break;
-            }
-          }
-          if (at < 0) {
-            for (int64_t k = at_c - 1; k >= blk; --k)
-              if (input[i * stride + k] == block_best) {
-                at = k;
+        if (block_best != identity) {
+          best = (int8_t)block_best;
+          best_lo = blk;
+          best_hi = blk + 8192;
+        }
+        // NaN or padding lanes?
+        if (block_best == identity) {
+          int64_t at = -1;
+          {
+            const __m512i at_want = _mm512_set1_epi8((char)(block_best));
+            int64_t at_c = blk + 8192;
+            for (; at_c - 64 >= blk; at_c -= 64) {
+              const uint64_t hit = (uint64_t)_mm512_cmpeq_epi8_mask(
+                  _mm512_loadu_si512((const void*)(input + i * stride + at_c - 64)), at_want);
+              if (hit) {
+                at = at_c - 64 + (63 - __builtin_clzll(hit)) / 1;
                 break;
               }
+            }
+            if (at < 0) {
+              for (int64_t k = at_c - 1; k >= blk; --k)
+                if (input[i * stride + k] == block_best) {
+                  at = k;
+                  break;
+                }
+            }
           }
-        }
-        if (at != no_index) {
-          best_index = (int64_t)at;
-          best = input[at + i * stride];
+          if (at != no_index) {
+            best_index = (int64_t)at;
+            best = input[at + i * stride];
+            best_lo = -1;
+          }
         }
       }
     }
@@ -144,33 +156,67 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void argmax_i8_row
       block_best_v = _mm_max_epi8(block_best_v, _mm_srli_si128(block_best_v, 2));
       block_best_v = _mm_max_epi8(block_best_v, _mm_srli_si128(block_best_v, 1));
       int8_t block_best = (int8_t)_mm_cvtsi128_si32(block_best_v);
-      // the block beats the best so far: find its last extreme lane
+      // the block beats the best so far: remember it
       if (block_best >= best) {
-        int64_t at = -1;
-        {
-          const __m512i at_want = _mm512_set1_epi8((char)(block_best));
-          int64_t at_c = cols;
-          for (; at_c - 64 >= blk; at_c -= 64) {
-            const uint64_t hit = (uint64_t)_mm512_cmpeq_epi8_mask(
-                _mm512_loadu_si512((const void*)(input + i * stride + at_c - 64)), at_want);
-            if (hit) {
-              at = at_c - 64 + (63 - __builtin_clzll(hit)) / 1;
-              break;
-            }
-          }
-          if (at < 0) {
-            for (int64_t k = at_c - 1; k >= blk; --k)
-              if (input[i * stride + k] == block_best) {
-                at = k;
+        if (block_best != identity) {
+          best = (int8_t)block_best;
+          best_lo = blk;
+          best_hi = cols;
+        }
+        // NaN or padding lanes?
+        if (block_best == identity) {
+          int64_t at = -1;
+          {
+            const __m512i at_want = _mm512_set1_epi8((char)(block_best));
+            int64_t at_c = cols;
+            for (; at_c - 64 >= blk; at_c -= 64) {
+              const uint64_t hit = (uint64_t)_mm512_cmpeq_epi8_mask(
+                  _mm512_loadu_si512((const void*)(input + i * stride + at_c - 64)), at_want);
+              if (hit) {
+                at = at_c - 64 + (63 - __builtin_clzll(hit)) / 1;
                 break;
               }
+            }
+            if (at < 0) {
+              for (int64_t k = at_c - 1; k >= blk; --k)
+                if (input[i * stride + k] == block_best) {
+                  at = k;
+                  break;
+                }
+            }
+          }
+          if (at != no_index) {
+            best_index = (int64_t)at;
+            best = input[at + i * stride];
+            best_lo = -1;
           }
         }
-        if (at != no_index) {
-          best_index = (int64_t)at;
-          best = input[at + i * stride];
+      }
+    }
+    // locate the index once, in the last block that beat the best
+    if (best_lo != no_index) {
+      int64_t at = -1;
+      {
+        const __m512i at_want = _mm512_set1_epi8((char)(best));
+        int64_t at_c = best_hi;
+        for (; at_c - 64 >= best_lo; at_c -= 64) {
+          const uint64_t hit = (uint64_t)_mm512_cmpeq_epi8_mask(
+              _mm512_loadu_si512((const void*)(input + i * stride + at_c - 64)), at_want);
+          if (hit) {
+            at = at_c - 64 + (63 - __builtin_clzll(hit)) / 1;
+            break;
+          }
+        }
+        if (at < 0) {
+          for (int64_t k = at_c - 1; k >= best_lo; --k)
+            if (input[i * stride + k] == best) {
+              at = k;
+              break;
+            }
         }
       }
+      best_index = (int64_t)at;
+      best = input[at + i * stride];
     }
     values[i] = best;
     int32_t best_index_out = (int32_t)best_index;
@@ -180,7 +226,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void argmax_i8_row
 #endif
 
 // ---- avx2 (256-bit vectors)
-// argmax, last index: blocks of 8192 elements reduced with vector max; only a block that beats the best is rescanned for its index
+// argmax, last index: blocks of 8192 elements reduced with vector max; the index is located once, in the last block that beat the best
 // uses 8/16-bit tails staged through a stack buffer (no AVX2 byte masked load)
 // uses block rescan: compare-to-mask and lzcnt for the lane
 // uses log2-step horizontal reduction (extract halves, then byte shifts)
@@ -194,6 +240,9 @@ __attribute__((target("avx2"))) void argmax_i8_rows_last_avx2(const int8_t* inpu
     int8_t best = (int8_t)(-128);
     int64_t best_index = (int64_t)(-1);
     int64_t no_index = (int64_t)(-1);
+    int8_t identity = (int8_t)(-128);
+    int64_t best_lo = (int64_t)(-1);
+    int64_t best_hi = (int64_t)(-1);
     // blocks of 8192 elements
     int64_t blk = 0;
     for (; blk + 8192 <= cols; blk += 8192) {
@@ -223,31 +272,40 @@ __attribute__((target("avx2"))) void argmax_i8_rows_last_avx2(const int8_t* inpu
       block_best_v = _mm_max_epi8(block_best_v, _mm_srli_si128(block_best_v, 2));
       block_best_v = _mm_max_epi8(block_best_v, _mm_srli_si128(block_best_v, 1));
       int8_t block_best = (int8_t)_mm_cvtsi128_si32(block_best_v);
-      // the block beats the best so far: find its last extreme lane
+      // the block beats the best so far: remember it
       if (block_best >= best) {
-        int64_t at = -1;
-        {
-          const __m256i at_want = _mm256_set1_epi8((char)(block_best));
-          int64_t at_c = blk + 8192;
-          for (; at_c - 32 >= blk; at_c -= 32) {
-            const uint64_t hit = (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(
-                _mm256_loadu_si256((const __m256i*)(input + i * stride + at_c - 32)), at_want));
-            if (hit) {
-              at = at_c - 32 + (63 - __builtin_clzll(hit)) / 1;
-              break;
-            }
-          }
-          if (at < 0) {
-            for (int64_t k = at_c - 1; k >= blk; --k)
-              if (input[i * stride + k] == block_best) {
-                at = k;
+        if (block_best != identity) {
+          best = (int8_t)block_best;
+          best_lo = blk;
+          best_hi = blk + 8192;
+        }
+        // NaN or padding lanes?
+        if (block_best == identity) {
+          int64_t at = -1;
+          {
+            const __m256i at_want = _mm256_set1_epi8((char)(block_best));
+            int64_t at_c = blk + 8192;
+            for (; at_c - 32 >= blk; at_c -= 32) {
+              const uint64_t hit = (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(
+                  _mm256_loadu_si256((const __m256i*)(input + i * stride + at_c - 32)), at_want));
+              if (hit) {
+                at = at_c - 32 + (63 - __builtin_clzll(hit)) / 1;
                 break;
               }
+            }
+            if (at < 0) {
+              for (int64_t k = at_c - 1; k >= blk; --k)
+                if (input[i * stride + k] == block_best) {
+                  at = k;
+                  break;
+                }
+            }
           }
-        }
-        if (at != no_index) {
-          best_index = (int64_t)at;
-          best = input[at + i * stride];
+          if (at != no_index) {
+            best_index = (int64_t)at;
+            best = input[at + i * stride];
+            best_lo = -1;
+          }
         }
       }
     }
@@ -291,33 +349,67 @@ __attribute__((target("avx2"))) void argmax_i8_rows_last_avx2(const int8_t* inpu
       block_best_v = _mm_max_epi8(block_best_v, _mm_srli_si128(block_best_v, 2));
       block_best_v = _mm_max_epi8(block_best_v, _mm_srli_si128(block_best_v, 1));
       int8_t block_best = (int8_t)_mm_cvtsi128_si32(block_best_v);
-      // the block beats the best so far: find its last extreme lane
+      // the block beats the best so far: remember it
       if (block_best >= best) {
-        int64_t at = -1;
-        {
-          const __m256i at_want = _mm256_set1_epi8((char)(block_best));
-          int64_t at_c = cols;
-          for (; at_c - 32 >= blk; at_c -= 32) {
-            const uint64_t hit = (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(
-                _mm256_loadu_si256((const __m256i*)(input + i * stride + at_c - 32)), at_want));
-            if (hit) {
-              at = at_c - 32 + (63 - __builtin_clzll(hit)) / 1;
-              break;
-            }
-          }
-          if (at < 0) {
-            for (int64_t k = at_c - 1; k >= blk; --k)
-              if (input[i * stride + k] == block_best) {
-                at = k;
+        if (block_best != identity) {
+          best = (int8_t)block_best;
+          best_lo = blk;
+          best_hi = cols;
+        }
+        // NaN or padding lanes?
+        if (block_best == identity) {
+          int64_t at = -1;
+          {
+            const __m256i at_want = _mm256_set1_epi8((char)(block_best));
+            int64_t at_c = cols;
+            for (; at_c - 32 >= blk; at_c -= 32) {
+              const uint64_t hit = (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(
+                  _mm256_loadu_si256((const __m256i*)(input + i * stride + at_c - 32)), at_want));
+              if (hit) {
+                at = at_c - 32 + (63 - __builtin_clzll(hit)) / 1;
                 break;
               }
+            }
+            if (at < 0) {
+              for (int64_t k = at_c - 1; k >= blk; --k)
+                if (input[i * stride + k] == block_best) {
+                  at = k;
+                  break;
+                }
+            }
+          }
+          if (at != no_index) {
+            best_index = (int64_t)at;
+            best = input[at + i * stride];
+            best_lo = -1;
           }
         }
-        if (at != no_index) {
-          best_index = (int64_t)at;
-          best = input[at + i * stride];
+      }
+    }
+    // locate the index once, in the last block that beat the best
+    if (best_lo != no_index) {
+      int64_t at = -1;
+      {
+        const __m256i at_want = _mm256_set1_epi8((char)(best));
+        int64_t at_c = best_hi;
+        for (; at_c - 32 >= best_lo; at_c -= 32) {
+          const uint64_t hit = (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(
+              _mm256_loadu_si256((const __m256i*)(input + i * stride + at_c - 32)), at_want));
+          if (hit) {
+            at = at_c - 32 + (63 - __builtin_clzll(hit)) / 1;
+            break;
+          }
+        }
+        if (at < 0) {
+          for (int64_t k = at_c - 1; k >= best_lo; --k)
+            if (input[i * stride + k] == best) {
+              at = k;
+              break;
+            }
         }
       }
+      best_index = (int64_t)at;
+      best = input[at + i * stride];
     }
     values[i] = best;
     int32_t best_index_out = (int32_t)best_index;
@@ -327,7 +419,7 @@ __attribute__((target("avx2"))) void argmax_i8_rows_last_avx2(const int8_t* inpu
 #endif
 
 // ---- scalar (portable C++)
-// argmax, last index: blocks of 8192 elements reduced with vector max; only a block that beats the best is rescanned for its index
+// argmax, last index: blocks of 8192 elements reduced with vector max; the index is located once, in the last block that beat the best
 
 void argmax_i8_rows_last_scalar(const int8_t* input, int64_t rows, int64_t cols, int64_t stride,
                                 int8_t* values, int32_t* indices) {
@@ -336,6 +428,9 @@ void argmax_i8_rows_last_scalar(const int8_t* input, int64_t rows, int64_t cols,
     int8_t best = (int8_t)(-128);
     int64_t best_index = (int64_t)(-1);
     int64_t no_index = (int64_t)(-1);
+    int8_t identity = (int8_t)(-128);
+    int64_t best_lo = (int64_t)(-1);
+    int64_t best_hi = (int64_t)(-1);
     // blocks of 8192 elements
     int64_t blk = 0;
     for (; blk + 8192 <= cols; blk += 8192) {
@@ -359,21 +454,30 @@ void argmax_i8_rows_last_scalar(const int8_t* input, int64_t rows, int64_t cols,
       acc2 = (acc3 > acc2 ? acc3 : acc2);
       acc0 = (acc2 > acc0 ? acc2 : acc0);
       int8_t block_best = (int8_t)acc0;
-      // the block beats the best so far: find its last extreme lane
+      // the block beats the best so far: remember it
       if (block_best >= best) {
-        int64_t at = -1;
-        {
-          if (at < 0) {
-            for (int64_t k = blk + 8192 - 1; k >= blk; --k)
-              if (input[i * stride + k] == block_best) {
-                at = k;
-                break;
-              }
-          }
+        if (block_best != identity) {
+          best = (int8_t)block_best;
+          best_lo = blk;
+          best_hi = blk + 8192;
         }
-        if (at != no_index) {
-          best_index = (int64_t)at;
-          best = input[at + i * stride];
+        // NaN or padding lanes?
+        if (block_best == identity) {
+          int64_t at = -1;
+          {
+            if (at < 0) {
+              for (int64_t k = blk + 8192 - 1; k >= blk; --k)
+                if (input[i * stride + k] == block_best) {
+                  at = k;
+                  break;
+                }
+            }
+          }
+          if (at != no_index) {
+            best_index = (int64_t)at;
+            best = input[at + i * stride];
+            best_lo = -1;
+          }
         }
       }
     }
@@ -403,23 +507,47 @@ void argmax_i8_rows_last_scalar(const int8_t* input, int64_t rows, int64_t cols,
       acc2 = (acc3 > acc2 ? acc3 : acc2);
       acc0 = (acc2 > acc0 ? acc2 : acc0);
       int8_t block_best = (int8_t)acc0;
-      // the block beats the best so far: find its last extreme lane
+      // the block beats the best so far: remember it
       if (block_best >= best) {
-        int64_t at = -1;
-        {
-          if (at < 0) {
-            for (int64_t k = cols - 1; k >= blk; --k)
-              if (input[i * stride + k] == block_best) {
-                at = k;
-                break;
-              }
+        if (block_best != identity) {
+          best = (int8_t)block_best;
+          best_lo = blk;
+          best_hi = cols;
+        }
+        // NaN or padding lanes?
+        if (block_best == identity) {
+          int64_t at = -1;
+          {
+            if (at < 0) {
+              for (int64_t k = cols - 1; k >= blk; --k)
+                if (input[i * stride + k] == block_best) {
+                  at = k;
+                  break;
+                }
+            }
+          }
+          if (at != no_index) {
+            best_index = (int64_t)at;
+            best = input[at + i * stride];
+            best_lo = -1;
           }
         }
-        if (at != no_index) {
-          best_index = (int64_t)at;
-          best = input[at + i * stride];
+      }
+    }
+    // locate the index once, in the last block that beat the best
+    if (best_lo != no_index) {
+      int64_t at = -1;
+      {
+        if (at < 0) {
+          for (int64_t k = best_hi - 1; k >= best_lo; --k)
+            if (input[i * stride + k] == best) {
+              at = k;
+              break;
+            }
         }
       }
+      best_index = (int64_t)at;
+      best = input[at + i * stride];
     }
     values[i] = best;
     int32_t best_index_out = (int32_t)best_index;

@@ -21,7 +21,7 @@
 //   avx512+vnni: identical to avx512 for this kernel, not emitted
 
 // ---- avx512 (512-bit vectors)
-// argmax, first index: blocks of 1024 elements reduced with vector max; only a block that beats the best is rescanned for its index
+// argmax, first index: blocks of 1024 elements reduced with vector max; the index is located once, in the last block that beat the best
 // uses block rescan: compare-to-mask and tzcnt for the lane
 // uses log2-step horizontal reduction (extract halves, then byte shifts)
 
@@ -34,6 +34,9 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void argmax_u64_ro
     uint64_t best = (uint64_t)(0ull);
     int64_t best_index = (int64_t)(-1);
     int64_t no_index = (int64_t)(-1);
+    uint64_t identity = (uint64_t)(0ull);
+    int64_t best_lo = (int64_t)(-1);
+    int64_t best_hi = (int64_t)(-1);
     // blocks of 1024 elements
     int64_t blk = 0;
     for (; blk + 1024 <= cols; blk += 1024) {
@@ -62,31 +65,40 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void argmax_u64_ro
                                            _mm256_extracti128_si256(block_best_v256, 1));
       block_best_v = _mm_max_epu64(block_best_v, _mm_srli_si128(block_best_v, 8));
       uint64_t block_best = (uint64_t)_mm_cvtsi128_si64(block_best_v);
-      // the block beats the best so far: find its first extreme lane
+      // the block beats the best so far: remember it
       if (block_best > best) {
-        int64_t at = -1;
-        {
-          const __m512i at_want = _mm512_set1_epi64((long long)(block_best));
-          int64_t at_c = blk;
-          for (; at_c + 8 <= blk + 1024; at_c += 8) {
-            const uint64_t hit = (uint64_t)_mm512_cmpeq_epi64_mask(
-                _mm512_loadu_si512((const void*)(input + i * stride + at_c)), at_want);
-            if (hit) {
-              at = at_c + __builtin_ctzll(hit) / 1;
-              break;
-            }
-          }
-          if (at < 0) {
-            for (int64_t k = at_c; k < blk + 1024; ++k)
-              if (input[i * stride + k] == block_best) {
-                at = k;
+        if (block_best != identity) {
+          best = (uint64_t)block_best;
+          best_lo = blk;
+          best_hi = blk + 1024;
+        }
+        // NaN or padding lanes?
+        if (block_best == identity) {
+          int64_t at = -1;
+          {
+            const __m512i at_want = _mm512_set1_epi64((long long)(block_best));
+            int64_t at_c = blk;
+            for (; at_c + 8 <= blk + 1024; at_c += 8) {
+              const uint64_t hit = (uint64_t)_mm512_cmpeq_epi64_mask(
+                  _mm512_loadu_si512((const void*)(input + i * stride + at_c)), at_want);
+              if (hit) {
+                at = at_c + __builtin_ctzll(hit) / 1;
                 break;
               }
+            }
+            if (at < 0) {
+              for (int64_t k = at_c; k < blk + 1024; ++k)
+                if (input[i * stride + k] == block_best) {
+                  at = k;
+                  break;
+                }
+            }
           }
-        }
-        if (at != no_index) {
-          best_index = (int64_t)at;
-          best = input[at + i * stride];
+          if (at != no_index) {
+            best_index = (int64_t)at;
+            best = input[at + i * stride];
+            best_lo = -1;
+          }
         }
       }
     }
@@ -126,33 +138,67 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void argmax_u64_ro
         uint64_t x = input[i * stride + j];
         block_best = (x > block_best ? x : block_best);
       }
-      // the block beats the best so far: find its first extreme lane
+      // the block beats the best so far: remember it
       if (block_best > best) {
-        int64_t at = -1;
-        {
-          const __m512i at_want = _mm512_set1_epi64((long long)(block_best));
-          int64_t at_c = blk;
-          for (; at_c + 8 <= cols; at_c += 8) {
-            const uint64_t hit = (uint64_t)_mm512_cmpeq_epi64_mask(
-                _mm512_loadu_si512((const void*)(input + i * stride + at_c)), at_want);
-            if (hit) {
-              at = at_c + __builtin_ctzll(hit) / 1;
-              break;
-            }
-          }
-          if (at < 0) {
-            for (int64_t k = at_c; k < cols; ++k)
-              if (input[i * stride + k] == block_best) {
-                at = k;
+        if (block_best != identity) {
+          best = (uint64_t)block_best;
+          best_lo = blk;
+          best_hi = cols;
+        }
+        // NaN or padding lanes?
+        if (block_best == identity) {
+          int64_t at = -1;
+          {
+            const __m512i at_want = _mm512_set1_epi64((long long)(block_best));
+            int64_t at_c = blk;
+            for (; at_c + 8 <= cols; at_c += 8) {
+              const uint64_t hit = (uint64_t)_mm512_cmpeq_epi64_mask(
+                  _mm512_loadu_si512((const void*)(input + i * stride + at_c)), at_want);
+              if (hit) {
+                at = at_c + __builtin_ctzll(hit) / 1;
                 break;
               }
+            }
+            if (at < 0) {
+              for (int64_t k = at_c; k < cols; ++k)
+                if (input[i * stride + k] == block_best) {
+                  at = k;
+                  break;
+                }
+            }
+          }
+          if (at != no_index) {
+            best_index = (int64_t)at;
+            best = input[at + i * stride];
+            best_lo = -1;
           }
         }
-        if (at != no_index) {
-          best_index = (int64_t)at;
-          best = input[at + i * stride];
+      }
+    }
+    // locate the index once, in the last block that beat the best
+    if (best_lo != no_index) {
+      int64_t at = -1;
+      {
+        const __m512i at_want = _mm512_set1_epi64((long long)(best));
+        int64_t at_c = best_lo;
+        for (; at_c + 8 <= best_hi; at_c += 8) {
+          const uint64_t hit = (uint64_t)_mm512_cmpeq_epi64_mask(
+              _mm512_loadu_si512((const void*)(input + i * stride + at_c)), at_want);
+          if (hit) {
+            at = at_c + __builtin_ctzll(hit) / 1;
+            break;
+          }
+        }
+        if (at < 0) {
+          for (int64_t k = at_c; k < best_hi; ++k)
+            if (input[i * stride + k] == best) {
+              at = k;
+              break;
+            }
         }
       }
+      best_index = (int64_t)at;
+      best = input[at + i * stride];
     }
     // no element beat the identity: the first element equal to it, if any
     if (best_index == no_index) {
@@ -185,7 +231,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void argmax_u64_ro
 #endif
 
 // ---- avx2 (256-bit vectors)
-// argmax, first index: blocks of 1024 elements reduced with vector max; only a block that beats the best is rescanned for its index
+// argmax, first index: blocks of 1024 elements reduced with vector max; the index is located once, in the last block that beat the best
 // uses 64-bit min/max emulated with vpcmpgtq + vpblendvb (AVX2 has none)
 // uses block rescan: compare-to-mask and tzcnt for the lane
 // uses log2-step horizontal reduction (extract halves, then byte shifts)
@@ -199,6 +245,9 @@ __attribute__((target("avx2"))) void argmax_u64_rows_avx2(const uint64_t* input,
     uint64_t best = (uint64_t)(0ull);
     int64_t best_index = (int64_t)(-1);
     int64_t no_index = (int64_t)(-1);
+    uint64_t identity = (uint64_t)(0ull);
+    int64_t best_lo = (int64_t)(-1);
+    int64_t best_hi = (int64_t)(-1);
     // blocks of 1024 elements
     int64_t blk = 0;
     for (; blk + 1024 <= cols; blk += 1024) {
@@ -262,32 +311,41 @@ __attribute__((target("avx2"))) void argmax_u64_rows_avx2(const uint64_t* input,
               _mm_xor_si128(_mm_srli_si128(block_best_v, 8),
                             _mm_set1_epi64x((long long)0x8000000000000000ull))));
       uint64_t block_best = (uint64_t)_mm_cvtsi128_si64(block_best_v);
-      // the block beats the best so far: find its first extreme lane
+      // the block beats the best so far: remember it
       if (block_best > best) {
-        int64_t at = -1;
-        {
-          const __m256i at_want = _mm256_set1_epi64x((long long)(block_best));
-          int64_t at_c = blk;
-          for (; at_c + 4 <= blk + 1024; at_c += 4) {
-            const uint64_t hit =
-                (uint64_t)_mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpeq_epi64(
-                    _mm256_loadu_si256((const __m256i*)(input + i * stride + at_c)), at_want)));
-            if (hit) {
-              at = at_c + __builtin_ctzll(hit) / 1;
-              break;
-            }
-          }
-          if (at < 0) {
-            for (int64_t k = at_c; k < blk + 1024; ++k)
-              if (input[i * stride + k] == block_best) {
-                at = k;
+        if (block_best != identity) {
+          best = (uint64_t)block_best;
+          best_lo = blk;
+          best_hi = blk + 1024;
+        }
+        // NaN or padding lanes?
+        if (block_best == identity) {
+          int64_t at = -1;
+          {
+            const __m256i at_want = _mm256_set1_epi64x((long long)(block_best));
+            int64_t at_c = blk;
+            for (; at_c + 4 <= blk + 1024; at_c += 4) {
+              const uint64_t hit =
+                  (uint64_t)_mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpeq_epi64(
+                      _mm256_loadu_si256((const __m256i*)(input + i * stride + at_c)), at_want)));
+              if (hit) {
+                at = at_c + __builtin_ctzll(hit) / 1;
                 break;
               }
+            }
+            if (at < 0) {
+              for (int64_t k = at_c; k < blk + 1024; ++k)
+                if (input[i * stride + k] == block_best) {
+                  at = k;
+                  break;
+                }
+            }
           }
-        }
-        if (at != no_index) {
-          best_index = (int64_t)at;
-          best = input[at + i * stride];
+          if (at != no_index) {
+            best_index = (int64_t)at;
+            best = input[at + i * stride];
+            best_lo = -1;
+          }
         }
       }
     }
@@ -366,34 +424,68 @@ __attribute__((target("avx2"))) void argmax_u64_rows_avx2(const uint64_t* input,
         uint64_t x = input[i * stride + j];
         block_best = (x > block_best ? x : block_best);
       }
-      // the block beats the best so far: find its first extreme lane
+      // the block beats the best so far: remember it
       if (block_best > best) {
-        int64_t at = -1;
-        {
-          const __m256i at_want = _mm256_set1_epi64x((long long)(block_best));
-          int64_t at_c = blk;
-          for (; at_c + 4 <= cols; at_c += 4) {
-            const uint64_t hit =
-                (uint64_t)_mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpeq_epi64(
-                    _mm256_loadu_si256((const __m256i*)(input + i * stride + at_c)), at_want)));
-            if (hit) {
-              at = at_c + __builtin_ctzll(hit) / 1;
-              break;
-            }
-          }
-          if (at < 0) {
-            for (int64_t k = at_c; k < cols; ++k)
-              if (input[i * stride + k] == block_best) {
-                at = k;
+        if (block_best != identity) {
+          best = (uint64_t)block_best;
+          best_lo = blk;
+          best_hi = cols;
+        }
+        // NaN or padding lanes?
+        if (block_best == identity) {
+          int64_t at = -1;
+          {
+            const __m256i at_want = _mm256_set1_epi64x((long long)(block_best));
+            int64_t at_c = blk;
+            for (; at_c + 4 <= cols; at_c += 4) {
+              const uint64_t hit =
+                  (uint64_t)_mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpeq_epi64(
+                      _mm256_loadu_si256((const __m256i*)(input + i * stride + at_c)), at_want)));
+              if (hit) {
+                at = at_c + __builtin_ctzll(hit) / 1;
                 break;
               }
+            }
+            if (at < 0) {
+              for (int64_t k = at_c; k < cols; ++k)
+                if (input[i * stride + k] == block_best) {
+                  at = k;
+                  break;
+                }
+            }
+          }
+          if (at != no_index) {
+            best_index = (int64_t)at;
+            best = input[at + i * stride];
+            best_lo = -1;
           }
         }
-        if (at != no_index) {
-          best_index = (int64_t)at;
-          best = input[at + i * stride];
+      }
+    }
+    // locate the index once, in the last block that beat the best
+    if (best_lo != no_index) {
+      int64_t at = -1;
+      {
+        const __m256i at_want = _mm256_set1_epi64x((long long)(best));
+        int64_t at_c = best_lo;
+        for (; at_c + 4 <= best_hi; at_c += 4) {
+          const uint64_t hit = (uint64_t)_mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpeq_epi64(
+              _mm256_loadu_si256((const __m256i*)(input + i * stride + at_c)), at_want)));
+          if (hit) {
+            at = at_c + __builtin_ctzll(hit) / 1;
+            break;
+          }
+        }
+        if (at < 0) {
+          for (int64_t k = at_c; k < best_hi; ++k)
+            if (input[i * stride + k] == best) {
+              at = k;
+              break;
+            }
         }
       }
+      best_index = (int64_t)at;
+      best = input[at + i * stride];
     }
     // no element beat the identity: the first element equal to it, if any
     if (best_index == no_index) {
@@ -426,7 +518,7 @@ __attribute__((target("avx2"))) void argmax_u64_rows_avx2(const uint64_t* input,
 #endif
 
 // ---- scalar (portable C++)
-// argmax, first index: blocks of 1024 elements reduced with vector max; only a block that beats the best is rescanned for its index
+// argmax, first index: blocks of 1024 elements reduced with vector max; the index is located once, in the last block that beat the best
 
 void argmax_u64_rows_scalar(const uint64_t* input, int64_t rows, int64_t cols, int64_t stride,
                             uint64_t* values, int64_t* indices) {
@@ -435,6 +527,9 @@ void argmax_u64_rows_scalar(const uint64_t* input, int64_t rows, int64_t cols, i
     uint64_t best = (uint64_t)(0ull);
     int64_t best_index = (int64_t)(-1);
     int64_t no_index = (int64_t)(-1);
+    uint64_t identity = (uint64_t)(0ull);
+    int64_t best_lo = (int64_t)(-1);
+    int64_t best_hi = (int64_t)(-1);
     // blocks of 1024 elements
     int64_t blk = 0;
     for (; blk + 1024 <= cols; blk += 1024) {
@@ -458,21 +553,30 @@ void argmax_u64_rows_scalar(const uint64_t* input, int64_t rows, int64_t cols, i
       acc2 = (acc3 > acc2 ? acc3 : acc2);
       acc0 = (acc2 > acc0 ? acc2 : acc0);
       uint64_t block_best = (uint64_t)acc0;
-      // the block beats the best so far: find its first extreme lane
+      // the block beats the best so far: remember it
       if (block_best > best) {
-        int64_t at = -1;
-        {
-          if (at < 0) {
-            for (int64_t k = blk; k < blk + 1024; ++k)
-              if (input[i * stride + k] == block_best) {
-                at = k;
-                break;
-              }
-          }
+        if (block_best != identity) {
+          best = (uint64_t)block_best;
+          best_lo = blk;
+          best_hi = blk + 1024;
         }
-        if (at != no_index) {
-          best_index = (int64_t)at;
-          best = input[at + i * stride];
+        // NaN or padding lanes?
+        if (block_best == identity) {
+          int64_t at = -1;
+          {
+            if (at < 0) {
+              for (int64_t k = blk; k < blk + 1024; ++k)
+                if (input[i * stride + k] == block_best) {
+                  at = k;
+                  break;
+                }
+            }
+          }
+          if (at != no_index) {
+            best_index = (int64_t)at;
+            best = input[at + i * stride];
+            best_lo = -1;
+          }
         }
       }
     }
@@ -502,23 +606,47 @@ void argmax_u64_rows_scalar(const uint64_t* input, int64_t rows, int64_t cols, i
       acc2 = (acc3 > acc2 ? acc3 : acc2);
       acc0 = (acc2 > acc0 ? acc2 : acc0);
       uint64_t block_best = (uint64_t)acc0;
-      // the block beats the best so far: find its first extreme lane
+      // the block beats the best so far: remember it
       if (block_best > best) {
-        int64_t at = -1;
-        {
-          if (at < 0) {
-            for (int64_t k = blk; k < cols; ++k)
-              if (input[i * stride + k] == block_best) {
-                at = k;
-                break;
-              }
+        if (block_best != identity) {
+          best = (uint64_t)block_best;
+          best_lo = blk;
+          best_hi = cols;
+        }
+        // NaN or padding lanes?
+        if (block_best == identity) {
+          int64_t at = -1;
+          {
+            if (at < 0) {
+              for (int64_t k = blk; k < cols; ++k)
+                if (input[i * stride + k] == block_best) {
+                  at = k;
+                  break;
+                }
+            }
+          }
+          if (at != no_index) {
+            best_index = (int64_t)at;
+            best = input[at + i * stride];
+            best_lo = -1;
           }
         }
-        if (at != no_index) {
-          best_index = (int64_t)at;
-          best = input[at + i * stride];
+      }
+    }
+    // locate the index once, in the last block that beat the best
+    if (best_lo != no_index) {
+      int64_t at = -1;
+      {
+        if (at < 0) {
+          for (int64_t k = best_lo; k < best_hi; ++k)
+            if (input[i * stride + k] == best) {
+              at = k;
+              break;
+            }
         }
       }
+      best_index = (int64_t)at;
+      best = input[at + i * stride];
     }
     // no element beat the identity: the first element equal to it, if any
     if (best_index == no_index) {

@@ -30,7 +30,7 @@ static inline uint64_t simdgen_lanes_below(int64_t n, int lanes) {
 #endif
 
 // ---- avx512 (512-bit vectors)
-// argmin, last index: blocks of 2048 elements reduced with vector min; only a block that beats the best is rescanned for its index
+// argmin, last index: blocks of 2048 elements reduced with vector min; the index is located once, in the last block that beat the best
 // NaN: ignored (never compares greater or equal)
 // uses block rescan: compare-to-mask and lzcnt for the lane
 // uses log2-step horizontal reduction (extract halves, then byte shifts)
@@ -45,6 +45,9 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void argmin_f32_in
     float best = (float)(0.5);
     int64_t best_index = (int64_t)(3ll);
     int64_t no_index = (int64_t)(-1);
+    float identity = (float)(__builtin_inff());
+    int64_t best_lo = (int64_t)(-1);
+    int64_t best_hi = (int64_t)(-1);
     // blocks of 2048 elements
     int64_t blk = 0;
     for (; blk + 2048 <= n; blk += 2048) {
@@ -76,31 +79,40 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void argmin_f32_in
       block_best_v = _mm_min_ps(
           block_best_v, _mm_castsi128_ps(_mm_srli_si128(_mm_castps_si128(block_best_v), 4)));
       float block_best = _mm_cvtss_f32(block_best_v);
-      // the block beats the best so far: find its last extreme lane
+      // the block beats the best so far: remember it
       if (block_best <= best) {
-        int64_t at = -1;
-        {
-          const __m512 at_want = _mm512_set1_ps(block_best);
-          int64_t at_c = blk + 2048;
-          for (; at_c - 16 >= blk; at_c -= 16) {
-            const uint64_t hit = (uint64_t)_mm512_cmp_ps_mask(
-                _mm512_loadu_ps(input + i * n + at_c - 16), at_want, _CMP_EQ_OQ);
-            if (hit) {
-              at = at_c - 16 + (63 - __builtin_clzll(hit)) / 1;
-              break;
-            }
-          }
-          if (at < 0) {
-            for (int64_t k = at_c - 1; k >= blk; --k)
-              if (input[i * n + k] == block_best) {
-                at = k;
+        if (block_best != identity) {
+          best = (float)block_best;
+          best_lo = blk;
+          best_hi = blk + 2048;
+        }
+        // NaN or padding lanes?
+        if (block_best == identity) {
+          int64_t at = -1;
+          {
+            const __m512 at_want = _mm512_set1_ps(block_best);
+            int64_t at_c = blk + 2048;
+            for (; at_c - 16 >= blk; at_c -= 16) {
+              const uint64_t hit = (uint64_t)_mm512_cmp_ps_mask(
+                  _mm512_loadu_ps(input + i * n + at_c - 16), at_want, _CMP_EQ_OQ);
+              if (hit) {
+                at = at_c - 16 + (63 - __builtin_clzll(hit)) / 1;
                 break;
               }
+            }
+            if (at < 0) {
+              for (int64_t k = at_c - 1; k >= blk; --k)
+                if (input[i * n + k] == block_best) {
+                  at = k;
+                  break;
+                }
+            }
           }
-        }
-        if (at != no_index) {
-          best_index = (int64_t)at;
-          best = input[at + i * n];
+          if (at != no_index) {
+            best_index = (int64_t)at;
+            best = input[at + i * n];
+            best_lo = -1;
+          }
         }
       }
     }
@@ -145,33 +157,67 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void argmin_f32_in
       block_best_v = _mm_min_ps(
           block_best_v, _mm_castsi128_ps(_mm_srli_si128(_mm_castps_si128(block_best_v), 4)));
       float block_best = _mm_cvtss_f32(block_best_v);
-      // the block beats the best so far: find its last extreme lane
+      // the block beats the best so far: remember it
       if (block_best <= best) {
-        int64_t at = -1;
-        {
-          const __m512 at_want = _mm512_set1_ps(block_best);
-          int64_t at_c = n;
-          for (; at_c - 16 >= blk; at_c -= 16) {
-            const uint64_t hit = (uint64_t)_mm512_cmp_ps_mask(
-                _mm512_loadu_ps(input + i * n + at_c - 16), at_want, _CMP_EQ_OQ);
-            if (hit) {
-              at = at_c - 16 + (63 - __builtin_clzll(hit)) / 1;
-              break;
-            }
-          }
-          if (at < 0) {
-            for (int64_t k = at_c - 1; k >= blk; --k)
-              if (input[i * n + k] == block_best) {
-                at = k;
+        if (block_best != identity) {
+          best = (float)block_best;
+          best_lo = blk;
+          best_hi = n;
+        }
+        // NaN or padding lanes?
+        if (block_best == identity) {
+          int64_t at = -1;
+          {
+            const __m512 at_want = _mm512_set1_ps(block_best);
+            int64_t at_c = n;
+            for (; at_c - 16 >= blk; at_c -= 16) {
+              const uint64_t hit = (uint64_t)_mm512_cmp_ps_mask(
+                  _mm512_loadu_ps(input + i * n + at_c - 16), at_want, _CMP_EQ_OQ);
+              if (hit) {
+                at = at_c - 16 + (63 - __builtin_clzll(hit)) / 1;
                 break;
               }
+            }
+            if (at < 0) {
+              for (int64_t k = at_c - 1; k >= blk; --k)
+                if (input[i * n + k] == block_best) {
+                  at = k;
+                  break;
+                }
+            }
+          }
+          if (at != no_index) {
+            best_index = (int64_t)at;
+            best = input[at + i * n];
+            best_lo = -1;
           }
         }
-        if (at != no_index) {
-          best_index = (int64_t)at;
-          best = input[at + i * n];
+      }
+    }
+    // locate the index once, in the last block that beat the best
+    if (best_lo != no_index) {
+      int64_t at = -1;
+      {
+        const __m512 at_want = _mm512_set1_ps(best);
+        int64_t at_c = best_hi;
+        for (; at_c - 16 >= best_lo; at_c -= 16) {
+          const uint64_t hit = (uint64_t)_mm512_cmp_ps_mask(
+              _mm512_loadu_ps(input + i * n + at_c - 16), at_want, _CMP_EQ_OQ);
+          if (hit) {
+            at = at_c - 16 + (63 - __builtin_clzll(hit)) / 1;
+            break;
+          }
+        }
+        if (at < 0) {
+          for (int64_t k = at_c - 1; k >= best_lo; --k)
+            if (input[i * n + k] == best) {
+              at = k;
+              break;
+            }
         }
       }
+      best_index = (int64_t)at;
+      best = input[at + i * n];
     }
     values[i] = best;
     indices[i] = best_index;
@@ -180,7 +226,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void argmin_f32_in
 #endif
 
 // ---- avx2 (256-bit vectors)
-// argmin, last index: blocks of 2048 elements reduced with vector min; only a block that beats the best is rescanned for its index
+// argmin, last index: blocks of 2048 elements reduced with vector min; the index is located once, in the last block that beat the best
 // NaN: ignored (never compares greater or equal)
 // uses block rescan: compare-to-mask and lzcnt for the lane
 // uses log2-step horizontal reduction (extract halves, then byte shifts)
@@ -195,6 +241,9 @@ __attribute__((target("avx2"))) void argmin_f32_init_avx2(const float* input, in
     float best = (float)(0.5);
     int64_t best_index = (int64_t)(3ll);
     int64_t no_index = (int64_t)(-1);
+    float identity = (float)(__builtin_inff());
+    int64_t best_lo = (int64_t)(-1);
+    int64_t best_hi = (int64_t)(-1);
     // blocks of 2048 elements
     int64_t blk = 0;
     for (; blk + 2048 <= n; blk += 2048) {
@@ -224,31 +273,40 @@ __attribute__((target("avx2"))) void argmin_f32_init_avx2(const float* input, in
       block_best_v = _mm_min_ps(
           block_best_v, _mm_castsi128_ps(_mm_srli_si128(_mm_castps_si128(block_best_v), 4)));
       float block_best = _mm_cvtss_f32(block_best_v);
-      // the block beats the best so far: find its last extreme lane
+      // the block beats the best so far: remember it
       if (block_best <= best) {
-        int64_t at = -1;
-        {
-          const __m256 at_want = _mm256_set1_ps(block_best);
-          int64_t at_c = blk + 2048;
-          for (; at_c - 8 >= blk; at_c -= 8) {
-            const uint64_t hit = (uint64_t)_mm256_movemask_ps(
-                _mm256_cmp_ps(_mm256_loadu_ps(input + i * n + at_c - 8), at_want, _CMP_EQ_OQ));
-            if (hit) {
-              at = at_c - 8 + (63 - __builtin_clzll(hit)) / 1;
-              break;
-            }
-          }
-          if (at < 0) {
-            for (int64_t k = at_c - 1; k >= blk; --k)
-              if (input[i * n + k] == block_best) {
-                at = k;
+        if (block_best != identity) {
+          best = (float)block_best;
+          best_lo = blk;
+          best_hi = blk + 2048;
+        }
+        // NaN or padding lanes?
+        if (block_best == identity) {
+          int64_t at = -1;
+          {
+            const __m256 at_want = _mm256_set1_ps(block_best);
+            int64_t at_c = blk + 2048;
+            for (; at_c - 8 >= blk; at_c -= 8) {
+              const uint64_t hit = (uint64_t)_mm256_movemask_ps(
+                  _mm256_cmp_ps(_mm256_loadu_ps(input + i * n + at_c - 8), at_want, _CMP_EQ_OQ));
+              if (hit) {
+                at = at_c - 8 + (63 - __builtin_clzll(hit)) / 1;
                 break;
               }
+            }
+            if (at < 0) {
+              for (int64_t k = at_c - 1; k >= blk; --k)
+                if (input[i * n + k] == block_best) {
+                  at = k;
+                  break;
+                }
+            }
           }
-        }
-        if (at != no_index) {
-          best_index = (int64_t)at;
-          best = input[at + i * n];
+          if (at != no_index) {
+            best_index = (int64_t)at;
+            best = input[at + i * n];
+            best_lo = -1;
+          }
         }
       }
     }
@@ -294,33 +352,67 @@ __attribute__((target("avx2"))) void argmin_f32_init_avx2(const float* input, in
       block_best_v = _mm_min_ps(
           block_best_v, _mm_castsi128_ps(_mm_srli_si128(_mm_castps_si128(block_best_v), 4)));
       float block_best = _mm_cvtss_f32(block_best_v);
-      // the block beats the best so far: find its last extreme lane
+      // the block beats the best so far: remember it
       if (block_best <= best) {
-        int64_t at = -1;
-        {
-          const __m256 at_want = _mm256_set1_ps(block_best);
-          int64_t at_c = n;
-          for (; at_c - 8 >= blk; at_c -= 8) {
-            const uint64_t hit = (uint64_t)_mm256_movemask_ps(
-                _mm256_cmp_ps(_mm256_loadu_ps(input + i * n + at_c - 8), at_want, _CMP_EQ_OQ));
-            if (hit) {
-              at = at_c - 8 + (63 - __builtin_clzll(hit)) / 1;
-              break;
-            }
-          }
-          if (at < 0) {
-            for (int64_t k = at_c - 1; k >= blk; --k)
-              if (input[i * n + k] == block_best) {
-                at = k;
+        if (block_best != identity) {
+          best = (float)block_best;
+          best_lo = blk;
+          best_hi = n;
+        }
+        // NaN or padding lanes?
+        if (block_best == identity) {
+          int64_t at = -1;
+          {
+            const __m256 at_want = _mm256_set1_ps(block_best);
+            int64_t at_c = n;
+            for (; at_c - 8 >= blk; at_c -= 8) {
+              const uint64_t hit = (uint64_t)_mm256_movemask_ps(
+                  _mm256_cmp_ps(_mm256_loadu_ps(input + i * n + at_c - 8), at_want, _CMP_EQ_OQ));
+              if (hit) {
+                at = at_c - 8 + (63 - __builtin_clzll(hit)) / 1;
                 break;
               }
+            }
+            if (at < 0) {
+              for (int64_t k = at_c - 1; k >= blk; --k)
+                if (input[i * n + k] == block_best) {
+                  at = k;
+                  break;
+                }
+            }
+          }
+          if (at != no_index) {
+            best_index = (int64_t)at;
+            best = input[at + i * n];
+            best_lo = -1;
           }
         }
-        if (at != no_index) {
-          best_index = (int64_t)at;
-          best = input[at + i * n];
+      }
+    }
+    // locate the index once, in the last block that beat the best
+    if (best_lo != no_index) {
+      int64_t at = -1;
+      {
+        const __m256 at_want = _mm256_set1_ps(best);
+        int64_t at_c = best_hi;
+        for (; at_c - 8 >= best_lo; at_c -= 8) {
+          const uint64_t hit = (uint64_t)_mm256_movemask_ps(
+              _mm256_cmp_ps(_mm256_loadu_ps(input + i * n + at_c - 8), at_want, _CMP_EQ_OQ));
+          if (hit) {
+            at = at_c - 8 + (63 - __builtin_clzll(hit)) / 1;
+            break;
+          }
+        }
+        if (at < 0) {
+          for (int64_t k = at_c - 1; k >= best_lo; --k)
+            if (input[i * n + k] == best) {
+              at = k;
+              break;
+            }
         }
       }
+      best_index = (int64_t)at;
+      best = input[at + i * n];
     }
     values[i] = best;
     indices[i] = best_index;
@@ -329,7 +421,7 @@ __attribute__((target("avx2"))) void argmin_f32_init_avx2(const float* input, in
 #endif
 
 // ---- scalar (portable C++)
-// argmin, last index: blocks of 2048 elements reduced with vector min; only a block that beats the best is rescanned for its index
+// argmin, last index: blocks of 2048 elements reduced with vector min; the index is located once, in the last block that beat the best
 // NaN: ignored (never compares greater or equal)
 
 void argmin_f32_init_scalar(const float* input, int64_t n, float* values, int64_t* indices) {
@@ -339,6 +431,9 @@ void argmin_f32_init_scalar(const float* input, int64_t n, float* values, int64_
     float best = (float)(0.5);
     int64_t best_index = (int64_t)(3ll);
     int64_t no_index = (int64_t)(-1);
+    float identity = (float)(__builtin_inff());
+    int64_t best_lo = (int64_t)(-1);
+    int64_t best_hi = (int64_t)(-1);
     // blocks of 2048 elements
     int64_t blk = 0;
     for (; blk + 2048 <= n; blk += 2048) {
@@ -362,21 +457,30 @@ void argmin_f32_init_scalar(const float* input, int64_t n, float* values, int64_
       acc2 = (acc3 < acc2 ? acc3 : acc2);
       acc0 = (acc2 < acc0 ? acc2 : acc0);
       float block_best = (float)acc0;
-      // the block beats the best so far: find its last extreme lane
+      // the block beats the best so far: remember it
       if (block_best <= best) {
-        int64_t at = -1;
-        {
-          if (at < 0) {
-            for (int64_t k = blk + 2048 - 1; k >= blk; --k)
-              if (input[i * n + k] == block_best) {
-                at = k;
-                break;
-              }
-          }
+        if (block_best != identity) {
+          best = (float)block_best;
+          best_lo = blk;
+          best_hi = blk + 2048;
         }
-        if (at != no_index) {
-          best_index = (int64_t)at;
-          best = input[at + i * n];
+        // NaN or padding lanes?
+        if (block_best == identity) {
+          int64_t at = -1;
+          {
+            if (at < 0) {
+              for (int64_t k = blk + 2048 - 1; k >= blk; --k)
+                if (input[i * n + k] == block_best) {
+                  at = k;
+                  break;
+                }
+            }
+          }
+          if (at != no_index) {
+            best_index = (int64_t)at;
+            best = input[at + i * n];
+            best_lo = -1;
+          }
         }
       }
     }
@@ -406,23 +510,47 @@ void argmin_f32_init_scalar(const float* input, int64_t n, float* values, int64_
       acc2 = (acc3 < acc2 ? acc3 : acc2);
       acc0 = (acc2 < acc0 ? acc2 : acc0);
       float block_best = (float)acc0;
-      // the block beats the best so far: find its last extreme lane
+      // the block beats the best so far: remember it
       if (block_best <= best) {
-        int64_t at = -1;
-        {
-          if (at < 0) {
-            for (int64_t k = n - 1; k >= blk; --k)
-              if (input[i * n + k] == block_best) {
-                at = k;
-                break;
-              }
+        if (block_best != identity) {
+          best = (float)block_best;
+          best_lo = blk;
+          best_hi = n;
+        }
+        // NaN or padding lanes?
+        if (block_best == identity) {
+          int64_t at = -1;
+          {
+            if (at < 0) {
+              for (int64_t k = n - 1; k >= blk; --k)
+                if (input[i * n + k] == block_best) {
+                  at = k;
+                  break;
+                }
+            }
+          }
+          if (at != no_index) {
+            best_index = (int64_t)at;
+            best = input[at + i * n];
+            best_lo = -1;
           }
         }
-        if (at != no_index) {
-          best_index = (int64_t)at;
-          best = input[at + i * n];
+      }
+    }
+    // locate the index once, in the last block that beat the best
+    if (best_lo != no_index) {
+      int64_t at = -1;
+      {
+        if (at < 0) {
+          for (int64_t k = best_hi - 1; k >= best_lo; --k)
+            if (input[i * n + k] == best) {
+              at = k;
+              break;
+            }
         }
       }
+      best_index = (int64_t)at;
+      best = input[at + i * n];
     }
     values[i] = best;
     indices[i] = best_index;

@@ -21,7 +21,7 @@
 //   avx512+vnni: identical to avx512 for this kernel, not emitted
 
 // ---- avx512 (512-bit vectors)
-// argmin, last index: blocks of 1024 elements reduced with vector min; only a block that beats the best is rescanned for its index
+// argmin, last index: blocks of 1024 elements reduced with vector min; the index is located once, in the last block that beat the best
 // NaN: the first NaN wins (one scan, only when a NaN was seen)
 // uses block rescan: compare-to-mask and lzcnt for the lane
 // uses log2-step horizontal reduction (extract halves, then byte shifts)
@@ -35,6 +35,9 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void argmin_f64_ro
     double best = (double)(__builtin_inf());
     int64_t best_index = (int64_t)(-1);
     int64_t no_index = (int64_t)(-1);
+    double identity = (double)(__builtin_inf());
+    int64_t best_lo = (int64_t)(-1);
+    int64_t best_hi = (int64_t)(-1);
     __m512i nan_lanes = _mm512_setzero_si512();
     int64_t nan_tail = (int64_t)(0);
     // blocks of 1024 elements
@@ -74,31 +77,40 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void argmin_f64_ro
       block_best_v = _mm_min_pd(
           block_best_v, _mm_castsi128_pd(_mm_srli_si128(_mm_castpd_si128(block_best_v), 8)));
       double block_best = _mm_cvtsd_f64(block_best_v);
-      // the block beats the best so far: find its last extreme lane
+      // the block beats the best so far: remember it
       if (block_best <= best) {
-        int64_t at = -1;
-        {
-          const __m512d at_want = _mm512_set1_pd(block_best);
-          int64_t at_c = blk + 1024;
-          for (; at_c - 8 >= blk; at_c -= 8) {
-            const uint64_t hit = (uint64_t)_mm512_cmp_pd_mask(
-                _mm512_loadu_pd(input + i * stride + at_c - 8), at_want, _CMP_EQ_OQ);
-            if (hit) {
-              at = at_c - 8 + (63 - __builtin_clzll(hit)) / 1;
-              break;
-            }
-          }
-          if (at < 0) {
-            for (int64_t k = at_c - 1; k >= blk; --k)
-              if (input[i * stride + k] == block_best) {
-                at = k;
+        if (block_best != identity) {
+          best = (double)block_best;
+          best_lo = blk;
+          best_hi = blk + 1024;
+        }
+        // NaN or padding lanes?
+        if (block_best == identity) {
+          int64_t at = -1;
+          {
+            const __m512d at_want = _mm512_set1_pd(block_best);
+            int64_t at_c = blk + 1024;
+            for (; at_c - 8 >= blk; at_c -= 8) {
+              const uint64_t hit = (uint64_t)_mm512_cmp_pd_mask(
+                  _mm512_loadu_pd(input + i * stride + at_c - 8), at_want, _CMP_EQ_OQ);
+              if (hit) {
+                at = at_c - 8 + (63 - __builtin_clzll(hit)) / 1;
                 break;
               }
+            }
+            if (at < 0) {
+              for (int64_t k = at_c - 1; k >= blk; --k)
+                if (input[i * stride + k] == block_best) {
+                  at = k;
+                  break;
+                }
+            }
           }
-        }
-        if (at != no_index) {
-          best_index = (int64_t)at;
-          best = input[at + i * stride];
+          if (at != no_index) {
+            best_index = (int64_t)at;
+            best = input[at + i * stride];
+            best_lo = -1;
+          }
         }
       }
     }
@@ -151,33 +163,67 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void argmin_f64_ro
         int64_t x_nan = (int64_t)-(int64_t)(x != x);
         nan_tail = (int64_t)(x_nan | nan_tail);
       }
-      // the block beats the best so far: find its last extreme lane
+      // the block beats the best so far: remember it
       if (block_best <= best) {
-        int64_t at = -1;
-        {
-          const __m512d at_want = _mm512_set1_pd(block_best);
-          int64_t at_c = cols;
-          for (; at_c - 8 >= blk; at_c -= 8) {
-            const uint64_t hit = (uint64_t)_mm512_cmp_pd_mask(
-                _mm512_loadu_pd(input + i * stride + at_c - 8), at_want, _CMP_EQ_OQ);
-            if (hit) {
-              at = at_c - 8 + (63 - __builtin_clzll(hit)) / 1;
-              break;
-            }
-          }
-          if (at < 0) {
-            for (int64_t k = at_c - 1; k >= blk; --k)
-              if (input[i * stride + k] == block_best) {
-                at = k;
+        if (block_best != identity) {
+          best = (double)block_best;
+          best_lo = blk;
+          best_hi = cols;
+        }
+        // NaN or padding lanes?
+        if (block_best == identity) {
+          int64_t at = -1;
+          {
+            const __m512d at_want = _mm512_set1_pd(block_best);
+            int64_t at_c = cols;
+            for (; at_c - 8 >= blk; at_c -= 8) {
+              const uint64_t hit = (uint64_t)_mm512_cmp_pd_mask(
+                  _mm512_loadu_pd(input + i * stride + at_c - 8), at_want, _CMP_EQ_OQ);
+              if (hit) {
+                at = at_c - 8 + (63 - __builtin_clzll(hit)) / 1;
                 break;
               }
+            }
+            if (at < 0) {
+              for (int64_t k = at_c - 1; k >= blk; --k)
+                if (input[i * stride + k] == block_best) {
+                  at = k;
+                  break;
+                }
+            }
+          }
+          if (at != no_index) {
+            best_index = (int64_t)at;
+            best = input[at + i * stride];
+            best_lo = -1;
           }
         }
-        if (at != no_index) {
-          best_index = (int64_t)at;
-          best = input[at + i * stride];
+      }
+    }
+    // locate the index once, in the last block that beat the best
+    if (best_lo != no_index) {
+      int64_t at = -1;
+      {
+        const __m512d at_want = _mm512_set1_pd(best);
+        int64_t at_c = best_hi;
+        for (; at_c - 8 >= best_lo; at_c -= 8) {
+          const uint64_t hit = (uint64_t)_mm512_cmp_pd_mask(
+              _mm512_loadu_pd(input + i * stride + at_c - 8), at_want, _CMP_EQ_OQ);
+          if (hit) {
+            at = at_c - 8 + (63 - __builtin_clzll(hit)) / 1;
+            break;
+          }
+        }
+        if (at < 0) {
+          for (int64_t k = at_c - 1; k >= best_lo; --k)
+            if (input[i * stride + k] == best) {
+              at = k;
+              break;
+            }
         }
       }
+      best_index = (int64_t)at;
+      best = input[at + i * stride];
     }
     __m256i nan_seen_v256 =
         _mm256_or_si256(_mm512_castsi512_si256(nan_lanes), _mm512_extracti64x4_epi64(nan_lanes, 1));
@@ -205,7 +251,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void argmin_f64_ro
 #endif
 
 // ---- avx2 (256-bit vectors)
-// argmin, last index: blocks of 1024 elements reduced with vector min; only a block that beats the best is rescanned for its index
+// argmin, last index: blocks of 1024 elements reduced with vector min; the index is located once, in the last block that beat the best
 // NaN: the first NaN wins (one scan, only when a NaN was seen)
 // uses block rescan: compare-to-mask and lzcnt for the lane
 // uses log2-step horizontal reduction (extract halves, then byte shifts)
@@ -219,6 +265,9 @@ __attribute__((target("avx2"))) void argmin_f64_rows_avx2(const double* input, i
     double best = (double)(__builtin_inf());
     int64_t best_index = (int64_t)(-1);
     int64_t no_index = (int64_t)(-1);
+    double identity = (double)(__builtin_inf());
+    int64_t best_lo = (int64_t)(-1);
+    int64_t best_hi = (int64_t)(-1);
     __m256i nan_lanes = _mm256_setzero_si256();
     int64_t nan_tail = (int64_t)(0);
     // blocks of 1024 elements
@@ -256,31 +305,40 @@ __attribute__((target("avx2"))) void argmin_f64_rows_avx2(const double* input, i
       block_best_v = _mm_min_pd(
           block_best_v, _mm_castsi128_pd(_mm_srli_si128(_mm_castpd_si128(block_best_v), 8)));
       double block_best = _mm_cvtsd_f64(block_best_v);
-      // the block beats the best so far: find its last extreme lane
+      // the block beats the best so far: remember it
       if (block_best <= best) {
-        int64_t at = -1;
-        {
-          const __m256d at_want = _mm256_set1_pd(block_best);
-          int64_t at_c = blk + 1024;
-          for (; at_c - 4 >= blk; at_c -= 4) {
-            const uint64_t hit = (uint64_t)_mm256_movemask_pd(
-                _mm256_cmp_pd(_mm256_loadu_pd(input + i * stride + at_c - 4), at_want, _CMP_EQ_OQ));
-            if (hit) {
-              at = at_c - 4 + (63 - __builtin_clzll(hit)) / 1;
-              break;
-            }
-          }
-          if (at < 0) {
-            for (int64_t k = at_c - 1; k >= blk; --k)
-              if (input[i * stride + k] == block_best) {
-                at = k;
+        if (block_best != identity) {
+          best = (double)block_best;
+          best_lo = blk;
+          best_hi = blk + 1024;
+        }
+        // NaN or padding lanes?
+        if (block_best == identity) {
+          int64_t at = -1;
+          {
+            const __m256d at_want = _mm256_set1_pd(block_best);
+            int64_t at_c = blk + 1024;
+            for (; at_c - 4 >= blk; at_c -= 4) {
+              const uint64_t hit = (uint64_t)_mm256_movemask_pd(_mm256_cmp_pd(
+                  _mm256_loadu_pd(input + i * stride + at_c - 4), at_want, _CMP_EQ_OQ));
+              if (hit) {
+                at = at_c - 4 + (63 - __builtin_clzll(hit)) / 1;
                 break;
               }
+            }
+            if (at < 0) {
+              for (int64_t k = at_c - 1; k >= blk; --k)
+                if (input[i * stride + k] == block_best) {
+                  at = k;
+                  break;
+                }
+            }
           }
-        }
-        if (at != no_index) {
-          best_index = (int64_t)at;
-          best = input[at + i * stride];
+          if (at != no_index) {
+            best_index = (int64_t)at;
+            best = input[at + i * stride];
+            best_lo = -1;
+          }
         }
       }
     }
@@ -331,33 +389,67 @@ __attribute__((target("avx2"))) void argmin_f64_rows_avx2(const double* input, i
         int64_t x_nan = (int64_t)-(int64_t)(x != x);
         nan_tail = (int64_t)(x_nan | nan_tail);
       }
-      // the block beats the best so far: find its last extreme lane
+      // the block beats the best so far: remember it
       if (block_best <= best) {
-        int64_t at = -1;
-        {
-          const __m256d at_want = _mm256_set1_pd(block_best);
-          int64_t at_c = cols;
-          for (; at_c - 4 >= blk; at_c -= 4) {
-            const uint64_t hit = (uint64_t)_mm256_movemask_pd(
-                _mm256_cmp_pd(_mm256_loadu_pd(input + i * stride + at_c - 4), at_want, _CMP_EQ_OQ));
-            if (hit) {
-              at = at_c - 4 + (63 - __builtin_clzll(hit)) / 1;
-              break;
-            }
-          }
-          if (at < 0) {
-            for (int64_t k = at_c - 1; k >= blk; --k)
-              if (input[i * stride + k] == block_best) {
-                at = k;
+        if (block_best != identity) {
+          best = (double)block_best;
+          best_lo = blk;
+          best_hi = cols;
+        }
+        // NaN or padding lanes?
+        if (block_best == identity) {
+          int64_t at = -1;
+          {
+            const __m256d at_want = _mm256_set1_pd(block_best);
+            int64_t at_c = cols;
+            for (; at_c - 4 >= blk; at_c -= 4) {
+              const uint64_t hit = (uint64_t)_mm256_movemask_pd(_mm256_cmp_pd(
+                  _mm256_loadu_pd(input + i * stride + at_c - 4), at_want, _CMP_EQ_OQ));
+              if (hit) {
+                at = at_c - 4 + (63 - __builtin_clzll(hit)) / 1;
                 break;
               }
+            }
+            if (at < 0) {
+              for (int64_t k = at_c - 1; k >= blk; --k)
+                if (input[i * stride + k] == block_best) {
+                  at = k;
+                  break;
+                }
+            }
+          }
+          if (at != no_index) {
+            best_index = (int64_t)at;
+            best = input[at + i * stride];
+            best_lo = -1;
           }
         }
-        if (at != no_index) {
-          best_index = (int64_t)at;
-          best = input[at + i * stride];
+      }
+    }
+    // locate the index once, in the last block that beat the best
+    if (best_lo != no_index) {
+      int64_t at = -1;
+      {
+        const __m256d at_want = _mm256_set1_pd(best);
+        int64_t at_c = best_hi;
+        for (; at_c - 4 >= best_lo; at_c -= 4) {
+          const uint64_t hit = (uint64_t)_mm256_movemask_pd(
+              _mm256_cmp_pd(_mm256_loadu_pd(input + i * stride + at_c - 4), at_want, _CMP_EQ_OQ));
+          if (hit) {
+            at = at_c - 4 + (63 - __builtin_clzll(hit)) / 1;
+            break;
+          }
+        }
+        if (at < 0) {
+          for (int64_t k = at_c - 1; k >= best_lo; --k)
+            if (input[i * stride + k] == best) {
+              at = k;
+              break;
+            }
         }
       }
+      best_index = (int64_t)at;
+      best = input[at + i * stride];
     }
     __m128i nan_seen_v =
         _mm_or_si128(_mm256_castsi256_si128(nan_lanes), _mm256_extracti128_si256(nan_lanes, 1));
@@ -383,7 +475,7 @@ __attribute__((target("avx2"))) void argmin_f64_rows_avx2(const double* input, i
 #endif
 
 // ---- scalar (portable C++)
-// argmin, last index: blocks of 1024 elements reduced with vector min; only a block that beats the best is rescanned for its index
+// argmin, last index: blocks of 1024 elements reduced with vector min; the index is located once, in the last block that beat the best
 // NaN: the first NaN wins (one scan, only when a NaN was seen)
 
 void argmin_f64_rows_scalar(const double* input, int64_t rows, int64_t cols, int64_t stride,
@@ -393,6 +485,9 @@ void argmin_f64_rows_scalar(const double* input, int64_t rows, int64_t cols, int
     double best = (double)(__builtin_inf());
     int64_t best_index = (int64_t)(-1);
     int64_t no_index = (int64_t)(-1);
+    double identity = (double)(__builtin_inf());
+    int64_t best_lo = (int64_t)(-1);
+    int64_t best_hi = (int64_t)(-1);
     int64_t nan_lanes = (int64_t)(0);
     // blocks of 1024 elements
     int64_t blk = 0;
@@ -425,21 +520,30 @@ void argmin_f64_rows_scalar(const double* input, int64_t rows, int64_t cols, int
       acc2 = (acc3 < acc2 ? acc3 : acc2);
       acc0 = (acc2 < acc0 ? acc2 : acc0);
       double block_best = (double)acc0;
-      // the block beats the best so far: find its last extreme lane
+      // the block beats the best so far: remember it
       if (block_best <= best) {
-        int64_t at = -1;
-        {
-          if (at < 0) {
-            for (int64_t k = blk + 1024 - 1; k >= blk; --k)
-              if (input[i * stride + k] == block_best) {
-                at = k;
-                break;
-              }
-          }
+        if (block_best != identity) {
+          best = (double)block_best;
+          best_lo = blk;
+          best_hi = blk + 1024;
         }
-        if (at != no_index) {
-          best_index = (int64_t)at;
-          best = input[at + i * stride];
+        // NaN or padding lanes?
+        if (block_best == identity) {
+          int64_t at = -1;
+          {
+            if (at < 0) {
+              for (int64_t k = blk + 1024 - 1; k >= blk; --k)
+                if (input[i * stride + k] == block_best) {
+                  at = k;
+                  break;
+                }
+            }
+          }
+          if (at != no_index) {
+            best_index = (int64_t)at;
+            best = input[at + i * stride];
+            best_lo = -1;
+          }
         }
       }
     }
@@ -479,23 +583,47 @@ void argmin_f64_rows_scalar(const double* input, int64_t rows, int64_t cols, int
       acc2 = (acc3 < acc2 ? acc3 : acc2);
       acc0 = (acc2 < acc0 ? acc2 : acc0);
       double block_best = (double)acc0;
-      // the block beats the best so far: find its last extreme lane
+      // the block beats the best so far: remember it
       if (block_best <= best) {
-        int64_t at = -1;
-        {
-          if (at < 0) {
-            for (int64_t k = cols - 1; k >= blk; --k)
-              if (input[i * stride + k] == block_best) {
-                at = k;
-                break;
-              }
+        if (block_best != identity) {
+          best = (double)block_best;
+          best_lo = blk;
+          best_hi = cols;
+        }
+        // NaN or padding lanes?
+        if (block_best == identity) {
+          int64_t at = -1;
+          {
+            if (at < 0) {
+              for (int64_t k = cols - 1; k >= blk; --k)
+                if (input[i * stride + k] == block_best) {
+                  at = k;
+                  break;
+                }
+            }
+          }
+          if (at != no_index) {
+            best_index = (int64_t)at;
+            best = input[at + i * stride];
+            best_lo = -1;
           }
         }
-        if (at != no_index) {
-          best_index = (int64_t)at;
-          best = input[at + i * stride];
+      }
+    }
+    // locate the index once, in the last block that beat the best
+    if (best_lo != no_index) {
+      int64_t at = -1;
+      {
+        if (at < 0) {
+          for (int64_t k = best_hi - 1; k >= best_lo; --k)
+            if (input[i * stride + k] == best) {
+              at = k;
+              break;
+            }
         }
       }
+      best_index = (int64_t)at;
+      best = input[at + i * stride];
     }
     int64_t nan_seen = (int64_t)nan_lanes;
     int64_t no_nan = (int64_t)(0);

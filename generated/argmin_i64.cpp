@@ -30,7 +30,7 @@ static inline uint64_t simdgen_lanes_below(int64_t n, int lanes) {
 #endif
 
 // ---- avx512 (512-bit vectors)
-// argmin, first index: blocks of 1024 elements reduced with vector min; only a block that beats the best is rescanned for its index
+// argmin, first index: blocks of 1024 elements reduced with vector min; the index is located once, in the last block that beat the best
 // uses block rescan: compare-to-mask and tzcnt for the lane
 // uses log2-step horizontal reduction (extract halves, then byte shifts)
 // uses masked loads (AVX-512 k-registers) for the tail
@@ -44,6 +44,9 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void argmin_i64_av
     int64_t best = (int64_t)((-9223372036854775807ll - 1));
     int64_t best_index = (int64_t)((-9223372036854775807ll - 1));
     int64_t no_index = (int64_t)(-1);
+    int64_t identity = (int64_t)(9223372036854775807ll);
+    int64_t best_lo = (int64_t)(-1);
+    int64_t best_hi = (int64_t)(-1);
     // blocks of 1024 elements
     int64_t blk = 0;
     for (; blk + 1024 <= n; blk += 1024) {
@@ -72,31 +75,40 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void argmin_i64_av
                                            _mm256_extracti128_si256(block_best_v256, 1));
       block_best_v = _mm_min_epi64(block_best_v, _mm_srli_si128(block_best_v, 8));
       int64_t block_best = (int64_t)_mm_cvtsi128_si64(block_best_v);
-      // the block beats the best so far: find its first extreme lane
+      // the block beats the best so far: remember it
       if (block_best < best) {
-        int64_t at = -1;
-        {
-          const __m512i at_want = _mm512_set1_epi64((long long)(block_best));
-          int64_t at_c = blk;
-          for (; at_c + 8 <= blk + 1024; at_c += 8) {
-            const uint64_t hit = (uint64_t)_mm512_cmpeq_epi64_mask(
-                _mm512_loadu_si512((const void*)(input + i * n + at_c)), at_want);
-            if (hit) {
-              at = at_c + __builtin_ctzll(hit) / 1;
-              break;
-            }
-          }
-          if (at < 0) {
-            for (int64_t k = at_c; k < blk + 1024; ++k)
-              if (input[i * n + k] == block_best) {
-                at = k;
+        if (block_best != identity) {
+          best = (int64_t)block_best;
+          best_lo = blk;
+          best_hi = blk + 1024;
+        }
+        // NaN or padding lanes?
+        if (block_best == identity) {
+          int64_t at = -1;
+          {
+            const __m512i at_want = _mm512_set1_epi64((long long)(block_best));
+            int64_t at_c = blk;
+            for (; at_c + 8 <= blk + 1024; at_c += 8) {
+              const uint64_t hit = (uint64_t)_mm512_cmpeq_epi64_mask(
+                  _mm512_loadu_si512((const void*)(input + i * n + at_c)), at_want);
+              if (hit) {
+                at = at_c + __builtin_ctzll(hit) / 1;
                 break;
               }
+            }
+            if (at < 0) {
+              for (int64_t k = at_c; k < blk + 1024; ++k)
+                if (input[i * n + k] == block_best) {
+                  at = k;
+                  break;
+                }
+            }
           }
-        }
-        if (at != no_index) {
-          best_index = (int64_t)at;
-          best = input[at + i * n];
+          if (at != no_index) {
+            best_index = (int64_t)at;
+            best = input[at + i * n];
+            best_lo = -1;
+          }
         }
       }
     }
@@ -138,33 +150,67 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void argmin_i64_av
                                            _mm256_extracti128_si256(block_best_v256, 1));
       block_best_v = _mm_min_epi64(block_best_v, _mm_srli_si128(block_best_v, 8));
       int64_t block_best = (int64_t)_mm_cvtsi128_si64(block_best_v);
-      // the block beats the best so far: find its first extreme lane
+      // the block beats the best so far: remember it
       if (block_best < best) {
-        int64_t at = -1;
-        {
-          const __m512i at_want = _mm512_set1_epi64((long long)(block_best));
-          int64_t at_c = blk;
-          for (; at_c + 8 <= n; at_c += 8) {
-            const uint64_t hit = (uint64_t)_mm512_cmpeq_epi64_mask(
-                _mm512_loadu_si512((const void*)(input + i * n + at_c)), at_want);
-            if (hit) {
-              at = at_c + __builtin_ctzll(hit) / 1;
-              break;
-            }
-          }
-          if (at < 0) {
-            for (int64_t k = at_c; k < n; ++k)
-              if (input[i * n + k] == block_best) {
-                at = k;
+        if (block_best != identity) {
+          best = (int64_t)block_best;
+          best_lo = blk;
+          best_hi = n;
+        }
+        // NaN or padding lanes?
+        if (block_best == identity) {
+          int64_t at = -1;
+          {
+            const __m512i at_want = _mm512_set1_epi64((long long)(block_best));
+            int64_t at_c = blk;
+            for (; at_c + 8 <= n; at_c += 8) {
+              const uint64_t hit = (uint64_t)_mm512_cmpeq_epi64_mask(
+                  _mm512_loadu_si512((const void*)(input + i * n + at_c)), at_want);
+              if (hit) {
+                at = at_c + __builtin_ctzll(hit) / 1;
                 break;
               }
+            }
+            if (at < 0) {
+              for (int64_t k = at_c; k < n; ++k)
+                if (input[i * n + k] == block_best) {
+                  at = k;
+                  break;
+                }
+            }
+          }
+          if (at != no_index) {
+            best_index = (int64_t)at;
+            best = input[at + i * n];
+            best_lo = -1;
           }
         }
-        if (at != no_index) {
-          best_index = (int64_t)at;
-          best = input[at + i * n];
+      }
+    }
+    // locate the index once, in the last block that beat the best
+    if (best_lo != no_index) {
+      int64_t at = -1;
+      {
+        const __m512i at_want = _mm512_set1_epi64((long long)(best));
+        int64_t at_c = best_lo;
+        for (; at_c + 8 <= best_hi; at_c += 8) {
+          const uint64_t hit = (uint64_t)_mm512_cmpeq_epi64_mask(
+              _mm512_loadu_si512((const void*)(input + i * n + at_c)), at_want);
+          if (hit) {
+            at = at_c + __builtin_ctzll(hit) / 1;
+            break;
+          }
+        }
+        if (at < 0) {
+          for (int64_t k = at_c; k < best_hi; ++k)
+            if (input[i * n + k] == best) {
+              at = k;
+              break;
+            }
         }
       }
+      best_index = (int64_t)at;
+      best = input[at + i * n];
     }
     values[i] = best;
     indices[i] = best_index;
@@ -173,7 +219,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void argmin_i64_av
 #endif
 
 // ---- avx2 (256-bit vectors)
-// argmin, first index: blocks of 1024 elements reduced with vector min; only a block that beats the best is rescanned for its index
+// argmin, first index: blocks of 1024 elements reduced with vector min; the index is located once, in the last block that beat the best
 // uses 64-bit min/max emulated with vpcmpgtq + vpblendvb (AVX2 has none)
 // uses block rescan: compare-to-mask and tzcnt for the lane
 // uses log2-step horizontal reduction (extract halves, then byte shifts)
@@ -188,6 +234,9 @@ __attribute__((target("avx2"))) void argmin_i64_avx2(const int64_t* input, int64
     int64_t best = (int64_t)((-9223372036854775807ll - 1));
     int64_t best_index = (int64_t)((-9223372036854775807ll - 1));
     int64_t no_index = (int64_t)(-1);
+    int64_t identity = (int64_t)(9223372036854775807ll);
+    int64_t best_lo = (int64_t)(-1);
+    int64_t best_hi = (int64_t)(-1);
     // blocks of 1024 elements
     int64_t blk = 0;
     for (; blk + 1024 <= n; blk += 1024) {
@@ -217,32 +266,41 @@ __attribute__((target("avx2"))) void argmin_i64_avx2(const int64_t* input, int64
           _mm_blendv_epi8(block_best_v, _mm_srli_si128(block_best_v, 8),
                           _mm_cmpgt_epi64(block_best_v, _mm_srli_si128(block_best_v, 8)));
       int64_t block_best = (int64_t)_mm_cvtsi128_si64(block_best_v);
-      // the block beats the best so far: find its first extreme lane
+      // the block beats the best so far: remember it
       if (block_best < best) {
-        int64_t at = -1;
-        {
-          const __m256i at_want = _mm256_set1_epi64x((long long)(block_best));
-          int64_t at_c = blk;
-          for (; at_c + 4 <= blk + 1024; at_c += 4) {
-            const uint64_t hit =
-                (uint64_t)_mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpeq_epi64(
-                    _mm256_loadu_si256((const __m256i*)(input + i * n + at_c)), at_want)));
-            if (hit) {
-              at = at_c + __builtin_ctzll(hit) / 1;
-              break;
-            }
-          }
-          if (at < 0) {
-            for (int64_t k = at_c; k < blk + 1024; ++k)
-              if (input[i * n + k] == block_best) {
-                at = k;
+        if (block_best != identity) {
+          best = (int64_t)block_best;
+          best_lo = blk;
+          best_hi = blk + 1024;
+        }
+        // NaN or padding lanes?
+        if (block_best == identity) {
+          int64_t at = -1;
+          {
+            const __m256i at_want = _mm256_set1_epi64x((long long)(block_best));
+            int64_t at_c = blk;
+            for (; at_c + 4 <= blk + 1024; at_c += 4) {
+              const uint64_t hit =
+                  (uint64_t)_mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpeq_epi64(
+                      _mm256_loadu_si256((const __m256i*)(input + i * n + at_c)), at_want)));
+              if (hit) {
+                at = at_c + __builtin_ctzll(hit) / 1;
                 break;
               }
+            }
+            if (at < 0) {
+              for (int64_t k = at_c; k < blk + 1024; ++k)
+                if (input[i * n + k] == block_best) {
+                  at = k;
+                  break;
+                }
+            }
           }
-        }
-        if (at != no_index) {
-          best_index = (int64_t)at;
-          best = input[at + i * n];
+          if (at != no_index) {
+            best_index = (int64_t)at;
+            best = input[at + i * n];
+            best_lo = -1;
+          }
         }
       }
     }
@@ -287,34 +345,68 @@ __attribute__((target("avx2"))) void argmin_i64_avx2(const int64_t* input, int64
           _mm_blendv_epi8(block_best_v, _mm_srli_si128(block_best_v, 8),
                           _mm_cmpgt_epi64(block_best_v, _mm_srli_si128(block_best_v, 8)));
       int64_t block_best = (int64_t)_mm_cvtsi128_si64(block_best_v);
-      // the block beats the best so far: find its first extreme lane
+      // the block beats the best so far: remember it
       if (block_best < best) {
-        int64_t at = -1;
-        {
-          const __m256i at_want = _mm256_set1_epi64x((long long)(block_best));
-          int64_t at_c = blk;
-          for (; at_c + 4 <= n; at_c += 4) {
-            const uint64_t hit =
-                (uint64_t)_mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpeq_epi64(
-                    _mm256_loadu_si256((const __m256i*)(input + i * n + at_c)), at_want)));
-            if (hit) {
-              at = at_c + __builtin_ctzll(hit) / 1;
-              break;
-            }
-          }
-          if (at < 0) {
-            for (int64_t k = at_c; k < n; ++k)
-              if (input[i * n + k] == block_best) {
-                at = k;
+        if (block_best != identity) {
+          best = (int64_t)block_best;
+          best_lo = blk;
+          best_hi = n;
+        }
+        // NaN or padding lanes?
+        if (block_best == identity) {
+          int64_t at = -1;
+          {
+            const __m256i at_want = _mm256_set1_epi64x((long long)(block_best));
+            int64_t at_c = blk;
+            for (; at_c + 4 <= n; at_c += 4) {
+              const uint64_t hit =
+                  (uint64_t)_mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpeq_epi64(
+                      _mm256_loadu_si256((const __m256i*)(input + i * n + at_c)), at_want)));
+              if (hit) {
+                at = at_c + __builtin_ctzll(hit) / 1;
                 break;
               }
+            }
+            if (at < 0) {
+              for (int64_t k = at_c; k < n; ++k)
+                if (input[i * n + k] == block_best) {
+                  at = k;
+                  break;
+                }
+            }
+          }
+          if (at != no_index) {
+            best_index = (int64_t)at;
+            best = input[at + i * n];
+            best_lo = -1;
           }
         }
-        if (at != no_index) {
-          best_index = (int64_t)at;
-          best = input[at + i * n];
+      }
+    }
+    // locate the index once, in the last block that beat the best
+    if (best_lo != no_index) {
+      int64_t at = -1;
+      {
+        const __m256i at_want = _mm256_set1_epi64x((long long)(best));
+        int64_t at_c = best_lo;
+        for (; at_c + 4 <= best_hi; at_c += 4) {
+          const uint64_t hit = (uint64_t)_mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpeq_epi64(
+              _mm256_loadu_si256((const __m256i*)(input + i * n + at_c)), at_want)));
+          if (hit) {
+            at = at_c + __builtin_ctzll(hit) / 1;
+            break;
+          }
+        }
+        if (at < 0) {
+          for (int64_t k = at_c; k < best_hi; ++k)
+            if (input[i * n + k] == best) {
+              at = k;
+              break;
+            }
         }
       }
+      best_index = (int64_t)at;
+      best = input[at + i * n];
     }
     values[i] = best;
     indices[i] = best_index;
@@ -323,7 +415,7 @@ __attribute__((target("avx2"))) void argmin_i64_avx2(const int64_t* input, int64
 #endif
 
 // ---- scalar (portable C++)
-// argmin, first index: blocks of 1024 elements reduced with vector min; only a block that beats the best is rescanned for its index
+// argmin, first index: blocks of 1024 elements reduced with vector min; the index is located once, in the last block that beat the best
 
 void argmin_i64_scalar(const int64_t* input, int64_t n, int64_t* values, int64_t* indices) {
   constexpr int64_t kRows = 1;
@@ -332,6 +424,9 @@ void argmin_i64_scalar(const int64_t* input, int64_t n, int64_t* values, int64_t
     int64_t best = (int64_t)((-9223372036854775807ll - 1));
     int64_t best_index = (int64_t)((-9223372036854775807ll - 1));
     int64_t no_index = (int64_t)(-1);
+    int64_t identity = (int64_t)(9223372036854775807ll);
+    int64_t best_lo = (int64_t)(-1);
+    int64_t best_hi = (int64_t)(-1);
     // blocks of 1024 elements
     int64_t blk = 0;
     for (; blk + 1024 <= n; blk += 1024) {
@@ -355,21 +450,30 @@ void argmin_i64_scalar(const int64_t* input, int64_t n, int64_t* values, int64_t
       acc2 = (acc3 < acc2 ? acc3 : acc2);
       acc0 = (acc2 < acc0 ? acc2 : acc0);
       int64_t block_best = (int64_t)acc0;
-      // the block beats the best so far: find its first extreme lane
+      // the block beats the best so far: remember it
       if (block_best < best) {
-        int64_t at = -1;
-        {
-          if (at < 0) {
-            for (int64_t k = blk; k < blk + 1024; ++k)
-              if (input[i * n + k] == block_best) {
-                at = k;
-                break;
-              }
-          }
+        if (block_best != identity) {
+          best = (int64_t)block_best;
+          best_lo = blk;
+          best_hi = blk + 1024;
         }
-        if (at != no_index) {
-          best_index = (int64_t)at;
-          best = input[at + i * n];
+        // NaN or padding lanes?
+        if (block_best == identity) {
+          int64_t at = -1;
+          {
+            if (at < 0) {
+              for (int64_t k = blk; k < blk + 1024; ++k)
+                if (input[i * n + k] == block_best) {
+                  at = k;
+                  break;
+                }
+            }
+          }
+          if (at != no_index) {
+            best_index = (int64_t)at;
+            best = input[at + i * n];
+            best_lo = -1;
+          }
         }
       }
     }
@@ -399,23 +503,47 @@ void argmin_i64_scalar(const int64_t* input, int64_t n, int64_t* values, int64_t
       acc2 = (acc3 < acc2 ? acc3 : acc2);
       acc0 = (acc2 < acc0 ? acc2 : acc0);
       int64_t block_best = (int64_t)acc0;
-      // the block beats the best so far: find its first extreme lane
+      // the block beats the best so far: remember it
       if (block_best < best) {
-        int64_t at = -1;
-        {
-          if (at < 0) {
-            for (int64_t k = blk; k < n; ++k)
-              if (input[i * n + k] == block_best) {
-                at = k;
-                break;
-              }
+        if (block_best != identity) {
+          best = (int64_t)block_best;
+          best_lo = blk;
+          best_hi = n;
+        }
+        // NaN or padding lanes?
+        if (block_best == identity) {
+          int64_t at = -1;
+          {
+            if (at < 0) {
+              for (int64_t k = blk; k < n; ++k)
+                if (input[i * n + k] == block_best) {
+                  at = k;
+                  break;
+                }
+            }
+          }
+          if (at != no_index) {
+            best_index = (int64_t)at;
+            best = input[at + i * n];
+            best_lo = -1;
           }
         }
-        if (at != no_index) {
-          best_index = (int64_t)at;
-          best = input[at + i * n];
+      }
+    }
+    // locate the index once, in the last block that beat the best
+    if (best_lo != no_index) {
+      int64_t at = -1;
+      {
+        if (at < 0) {
+          for (int64_t k = best_lo; k < best_hi; ++k)
+            if (input[i * n + k] == best) {
+              at = k;
+              break;
+            }
         }
       }
+      best_index = (int64_t)at;
+      best = input[at + i * n];
     }
     values[i] = best;
     indices[i] = best_index;

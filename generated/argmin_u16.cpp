@@ -30,7 +30,7 @@ static inline uint64_t simdgen_lanes_below(int64_t n, int lanes) {
 #endif
 
 // ---- avx512 (512-bit vectors)
-// argmin, last index: blocks of 512 elements reduced with vector min; only a block that beats the best is rescanned for its index
+// argmin, last index: blocks of 512 elements reduced with vector min; the index is located once, in the last block that beat the best
 // uses block rescan: compare-to-mask and lzcnt for the lane
 // uses log2-step horizontal reduction (extract halves, then byte shifts)
 // uses masked loads (AVX-512 k-registers) for the tail
@@ -44,6 +44,9 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void argmin_u16_av
     uint16_t best = (uint16_t)(65535);
     int64_t best_index = (int64_t)(-1);
     int64_t no_index = (int64_t)(-1);
+    uint16_t identity = (uint16_t)(65535);
+    int64_t best_lo = (int64_t)(-1);
+    int64_t best_hi = (int64_t)(-1);
     // blocks of 512 elements
     int64_t blk = 0;
     for (; blk + 512 <= n; blk += 512) {
@@ -66,31 +69,40 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void argmin_u16_av
       block_best_v = _mm_min_epu16(block_best_v, _mm_srli_si128(block_best_v, 4));
       block_best_v = _mm_min_epu16(block_best_v, _mm_srli_si128(block_best_v, 2));
       uint16_t block_best = (uint16_t)_mm_cvtsi128_si32(block_best_v);
-      // the block beats the best so far: find its last extreme lane
+      // the block beats the best so far: remember it
       if (block_best <= best) {
-        int64_t at = -1;
-        {
-          const __m512i at_want = _mm512_set1_epi16((short)(block_best));
-          int64_t at_c = blk + 512;
-          for (; at_c - 32 >= blk; at_c -= 32) {
-            const uint64_t hit = (uint64_t)_mm512_cmpeq_epi16_mask(
-                _mm512_loadu_si512((const void*)(input + i * n + at_c - 32)), at_want);
-            if (hit) {
-              at = at_c - 32 + (63 - __builtin_clzll(hit)) / 1;
-              break;
-            }
-          }
-          if (at < 0) {
-            for (int64_t k = at_c - 1; k >= blk; --k)
-              if (input[i * n + k] == block_best) {
-                at = k;
+        if (block_best != identity) {
+          best = (uint16_t)block_best;
+          best_lo = blk;
+          best_hi = blk + 512;
+        }
+        // NaN or padding lanes?
+        if (block_best == identity) {
+          int64_t at = -1;
+          {
+            const __m512i at_want = _mm512_set1_epi16((short)(block_best));
+            int64_t at_c = blk + 512;
+            for (; at_c - 32 >= blk; at_c -= 32) {
+              const uint64_t hit = (uint64_t)_mm512_cmpeq_epi16_mask(
+                  _mm512_loadu_si512((const void*)(input + i * n + at_c - 32)), at_want);
+              if (hit) {
+                at = at_c - 32 + (63 - __builtin_clzll(hit)) / 1;
                 break;
               }
+            }
+            if (at < 0) {
+              for (int64_t k = at_c - 1; k >= blk; --k)
+                if (input[i * n + k] == block_best) {
+                  at = k;
+                  break;
+                }
+            }
           }
-        }
-        if (at != no_index) {
-          best_index = (int64_t)at;
-          best = input[at + i * n];
+          if (at != no_index) {
+            best_index = (int64_t)at;
+            best = input[at + i * n];
+            best_lo = -1;
+          }
         }
       }
     }
@@ -126,33 +138,67 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void argmin_u16_av
       block_best_v = _mm_min_epu16(block_best_v, _mm_srli_si128(block_best_v, 4));
       block_best_v = _mm_min_epu16(block_best_v, _mm_srli_si128(block_best_v, 2));
       uint16_t block_best = (uint16_t)_mm_cvtsi128_si32(block_best_v);
-      // the block beats the best so far: find its last extreme lane
+      // the block beats the best so far: remember it
       if (block_best <= best) {
-        int64_t at = -1;
-        {
-          const __m512i at_want = _mm512_set1_epi16((short)(block_best));
-          int64_t at_c = n;
-          for (; at_c - 32 >= blk; at_c -= 32) {
-            const uint64_t hit = (uint64_t)_mm512_cmpeq_epi16_mask(
-                _mm512_loadu_si512((const void*)(input + i * n + at_c - 32)), at_want);
-            if (hit) {
-              at = at_c - 32 + (63 - __builtin_clzll(hit)) / 1;
-              break;
-            }
-          }
-          if (at < 0) {
-            for (int64_t k = at_c - 1; k >= blk; --k)
-              if (input[i * n + k] == block_best) {
-                at = k;
+        if (block_best != identity) {
+          best = (uint16_t)block_best;
+          best_lo = blk;
+          best_hi = n;
+        }
+        // NaN or padding lanes?
+        if (block_best == identity) {
+          int64_t at = -1;
+          {
+            const __m512i at_want = _mm512_set1_epi16((short)(block_best));
+            int64_t at_c = n;
+            for (; at_c - 32 >= blk; at_c -= 32) {
+              const uint64_t hit = (uint64_t)_mm512_cmpeq_epi16_mask(
+                  _mm512_loadu_si512((const void*)(input + i * n + at_c - 32)), at_want);
+              if (hit) {
+                at = at_c - 32 + (63 - __builtin_clzll(hit)) / 1;
                 break;
               }
+            }
+            if (at < 0) {
+              for (int64_t k = at_c - 1; k >= blk; --k)
+                if (input[i * n + k] == block_best) {
+                  at = k;
+                  break;
+                }
+            }
+          }
+          if (at != no_index) {
+            best_index = (int64_t)at;
+            best = input[at + i * n];
+            best_lo = -1;
           }
         }
-        if (at != no_index) {
-          best_index = (int64_t)at;
-          best = input[at + i * n];
+      }
+    }
+    // locate the index once, in the last block that beat the best
+    if (best_lo != no_index) {
+      int64_t at = -1;
+      {
+        const __m512i at_want = _mm512_set1_epi16((short)(best));
+        int64_t at_c = best_hi;
+        for (; at_c - 32 >= best_lo; at_c -= 32) {
+          const uint64_t hit = (uint64_t)_mm512_cmpeq_epi16_mask(
+              _mm512_loadu_si512((const void*)(input + i * n + at_c - 32)), at_want);
+          if (hit) {
+            at = at_c - 32 + (63 - __builtin_clzll(hit)) / 1;
+            break;
+          }
+        }
+        if (at < 0) {
+          for (int64_t k = at_c - 1; k >= best_lo; --k)
+            if (input[i * n + k] == best) {
+              at = k;
+              break;
+            }
         }
       }
+      best_index = (int64_t)at;
+      best = input[at + i * n];
     }
     values[i] = best;
     indices[i] = best_index;
@@ -161,7 +207,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void argmin_u16_av
 #endif
 
 // ---- avx2 (256-bit vectors)
-// argmin, last index: blocks of 512 elements reduced with vector min; only a block that beats the best is rescanned for its index
+// argmin, last index: blocks of 512 elements reduced with vector min; the index is located once, in the last block that beat the best
 // uses 8/16-bit tails staged through a stack buffer (no AVX2 byte masked load)
 // uses block rescan: compare-to-mask and lzcnt for the lane
 // uses log2-step horizontal reduction (extract halves, then byte shifts)
@@ -175,6 +221,9 @@ __attribute__((target("avx2"))) void argmin_u16_avx2(const uint16_t* input, int6
     uint16_t best = (uint16_t)(65535);
     int64_t best_index = (int64_t)(-1);
     int64_t no_index = (int64_t)(-1);
+    uint16_t identity = (uint16_t)(65535);
+    int64_t best_lo = (int64_t)(-1);
+    int64_t best_hi = (int64_t)(-1);
     // blocks of 512 elements
     int64_t blk = 0;
     for (; blk + 512 <= n; blk += 512) {
@@ -195,31 +244,40 @@ __attribute__((target("avx2"))) void argmin_u16_avx2(const uint16_t* input, int6
       block_best_v = _mm_min_epu16(block_best_v, _mm_srli_si128(block_best_v, 4));
       block_best_v = _mm_min_epu16(block_best_v, _mm_srli_si128(block_best_v, 2));
       uint16_t block_best = (uint16_t)_mm_cvtsi128_si32(block_best_v);
-      // the block beats the best so far: find its last extreme lane
+      // the block beats the best so far: remember it
       if (block_best <= best) {
-        int64_t at = -1;
-        {
-          const __m256i at_want = _mm256_set1_epi16((short)(block_best));
-          int64_t at_c = blk + 512;
-          for (; at_c - 16 >= blk; at_c -= 16) {
-            const uint64_t hit = (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi16(
-                _mm256_loadu_si256((const __m256i*)(input + i * n + at_c - 16)), at_want));
-            if (hit) {
-              at = at_c - 16 + (63 - __builtin_clzll(hit)) / 2;
-              break;
-            }
-          }
-          if (at < 0) {
-            for (int64_t k = at_c - 1; k >= blk; --k)
-              if (input[i * n + k] == block_best) {
-                at = k;
+        if (block_best != identity) {
+          best = (uint16_t)block_best;
+          best_lo = blk;
+          best_hi = blk + 512;
+        }
+        // NaN or padding lanes?
+        if (block_best == identity) {
+          int64_t at = -1;
+          {
+            const __m256i at_want = _mm256_set1_epi16((short)(block_best));
+            int64_t at_c = blk + 512;
+            for (; at_c - 16 >= blk; at_c -= 16) {
+              const uint64_t hit = (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi16(
+                  _mm256_loadu_si256((const __m256i*)(input + i * n + at_c - 16)), at_want));
+              if (hit) {
+                at = at_c - 16 + (63 - __builtin_clzll(hit)) / 2;
                 break;
               }
+            }
+            if (at < 0) {
+              for (int64_t k = at_c - 1; k >= blk; --k)
+                if (input[i * n + k] == block_best) {
+                  at = k;
+                  break;
+                }
+            }
           }
-        }
-        if (at != no_index) {
-          best_index = (int64_t)at;
-          best = input[at + i * n];
+          if (at != no_index) {
+            best_index = (int64_t)at;
+            best = input[at + i * n];
+            best_lo = -1;
+          }
         }
       }
     }
@@ -254,33 +312,67 @@ __attribute__((target("avx2"))) void argmin_u16_avx2(const uint16_t* input, int6
       block_best_v = _mm_min_epu16(block_best_v, _mm_srli_si128(block_best_v, 4));
       block_best_v = _mm_min_epu16(block_best_v, _mm_srli_si128(block_best_v, 2));
       uint16_t block_best = (uint16_t)_mm_cvtsi128_si32(block_best_v);
-      // the block beats the best so far: find its last extreme lane
+      // the block beats the best so far: remember it
       if (block_best <= best) {
-        int64_t at = -1;
-        {
-          const __m256i at_want = _mm256_set1_epi16((short)(block_best));
-          int64_t at_c = n;
-          for (; at_c - 16 >= blk; at_c -= 16) {
-            const uint64_t hit = (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi16(
-                _mm256_loadu_si256((const __m256i*)(input + i * n + at_c - 16)), at_want));
-            if (hit) {
-              at = at_c - 16 + (63 - __builtin_clzll(hit)) / 2;
-              break;
-            }
-          }
-          if (at < 0) {
-            for (int64_t k = at_c - 1; k >= blk; --k)
-              if (input[i * n + k] == block_best) {
-                at = k;
+        if (block_best != identity) {
+          best = (uint16_t)block_best;
+          best_lo = blk;
+          best_hi = n;
+        }
+        // NaN or padding lanes?
+        if (block_best == identity) {
+          int64_t at = -1;
+          {
+            const __m256i at_want = _mm256_set1_epi16((short)(block_best));
+            int64_t at_c = n;
+            for (; at_c - 16 >= blk; at_c -= 16) {
+              const uint64_t hit = (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi16(
+                  _mm256_loadu_si256((const __m256i*)(input + i * n + at_c - 16)), at_want));
+              if (hit) {
+                at = at_c - 16 + (63 - __builtin_clzll(hit)) / 2;
                 break;
               }
+            }
+            if (at < 0) {
+              for (int64_t k = at_c - 1; k >= blk; --k)
+                if (input[i * n + k] == block_best) {
+                  at = k;
+                  break;
+                }
+            }
+          }
+          if (at != no_index) {
+            best_index = (int64_t)at;
+            best = input[at + i * n];
+            best_lo = -1;
           }
         }
-        if (at != no_index) {
-          best_index = (int64_t)at;
-          best = input[at + i * n];
+      }
+    }
+    // locate the index once, in the last block that beat the best
+    if (best_lo != no_index) {
+      int64_t at = -1;
+      {
+        const __m256i at_want = _mm256_set1_epi16((short)(best));
+        int64_t at_c = best_hi;
+        for (; at_c - 16 >= best_lo; at_c -= 16) {
+          const uint64_t hit = (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi16(
+              _mm256_loadu_si256((const __m256i*)(input + i * n + at_c - 16)), at_want));
+          if (hit) {
+            at = at_c - 16 + (63 - __builtin_clzll(hit)) / 2;
+            break;
+          }
+        }
+        if (at < 0) {
+          for (int64_t k = at_c - 1; k >= best_lo; --k)
+            if (input[i * n + k] == best) {
+              at = k;
+              break;
+            }
         }
       }
+      best_index = (int64_t)at;
+      best = input[at + i * n];
     }
     values[i] = best;
     indices[i] = best_index;
@@ -289,7 +381,7 @@ __attribute__((target("avx2"))) void argmin_u16_avx2(const uint16_t* input, int6
 #endif
 
 // ---- scalar (portable C++)
-// argmin, last index: blocks of 512 elements reduced with vector min; only a block that beats the best is rescanned for its index
+// argmin, last index: blocks of 512 elements reduced with vector min; the index is located once, in the last block that beat the best
 
 void argmin_u16_scalar(const uint16_t* input, int64_t n, uint16_t* values, int64_t* indices) {
   constexpr int64_t kRows = 1;
@@ -298,6 +390,9 @@ void argmin_u16_scalar(const uint16_t* input, int64_t n, uint16_t* values, int64
     uint16_t best = (uint16_t)(65535);
     int64_t best_index = (int64_t)(-1);
     int64_t no_index = (int64_t)(-1);
+    uint16_t identity = (uint16_t)(65535);
+    int64_t best_lo = (int64_t)(-1);
+    int64_t best_hi = (int64_t)(-1);
     // blocks of 512 elements
     int64_t blk = 0;
     for (; blk + 512 <= n; blk += 512) {
@@ -313,21 +408,30 @@ void argmin_u16_scalar(const uint16_t* input, int64_t n, uint16_t* values, int64
       }
       acc0 = (acc1 < acc0 ? acc1 : acc0);
       uint16_t block_best = (uint16_t)acc0;
-      // the block beats the best so far: find its last extreme lane
+      // the block beats the best so far: remember it
       if (block_best <= best) {
-        int64_t at = -1;
-        {
-          if (at < 0) {
-            for (int64_t k = blk + 512 - 1; k >= blk; --k)
-              if (input[i * n + k] == block_best) {
-                at = k;
-                break;
-              }
-          }
+        if (block_best != identity) {
+          best = (uint16_t)block_best;
+          best_lo = blk;
+          best_hi = blk + 512;
         }
-        if (at != no_index) {
-          best_index = (int64_t)at;
-          best = input[at + i * n];
+        // NaN or padding lanes?
+        if (block_best == identity) {
+          int64_t at = -1;
+          {
+            if (at < 0) {
+              for (int64_t k = blk + 512 - 1; k >= blk; --k)
+                if (input[i * n + k] == block_best) {
+                  at = k;
+                  break;
+                }
+            }
+          }
+          if (at != no_index) {
+            best_index = (int64_t)at;
+            best = input[at + i * n];
+            best_lo = -1;
+          }
         }
       }
     }
@@ -349,23 +453,47 @@ void argmin_u16_scalar(const uint16_t* input, int64_t n, uint16_t* values, int64
       }
       acc0 = (acc1 < acc0 ? acc1 : acc0);
       uint16_t block_best = (uint16_t)acc0;
-      // the block beats the best so far: find its last extreme lane
+      // the block beats the best so far: remember it
       if (block_best <= best) {
-        int64_t at = -1;
-        {
-          if (at < 0) {
-            for (int64_t k = n - 1; k >= blk; --k)
-              if (input[i * n + k] == block_best) {
-                at = k;
-                break;
-              }
+        if (block_best != identity) {
+          best = (uint16_t)block_best;
+          best_lo = blk;
+          best_hi = n;
+        }
+        // NaN or padding lanes?
+        if (block_best == identity) {
+          int64_t at = -1;
+          {
+            if (at < 0) {
+              for (int64_t k = n - 1; k >= blk; --k)
+                if (input[i * n + k] == block_best) {
+                  at = k;
+                  break;
+                }
+            }
+          }
+          if (at != no_index) {
+            best_index = (int64_t)at;
+            best = input[at + i * n];
+            best_lo = -1;
           }
         }
-        if (at != no_index) {
-          best_index = (int64_t)at;
-          best = input[at + i * n];
+      }
+    }
+    // locate the index once, in the last block that beat the best
+    if (best_lo != no_index) {
+      int64_t at = -1;
+      {
+        if (at < 0) {
+          for (int64_t k = best_hi - 1; k >= best_lo; --k)
+            if (input[i * n + k] == best) {
+              at = k;
+              break;
+            }
         }
       }
+      best_index = (int64_t)at;
+      best = input[at + i * n];
     }
     values[i] = best;
     indices[i] = best_index;

@@ -30,7 +30,7 @@ static inline uint64_t simdgen_lanes_below(int64_t n, int lanes) {
 #endif
 
 // ---- avx512 (512-bit vectors)
-// argmin, first index: blocks of 2048 elements reduced with vector min; only a block that beats the best is rescanned for its index
+// argmin, first index: blocks of 2048 elements reduced with vector min; the index is located once, in the last block that beat the best
 // uses block rescan: compare-to-mask and tzcnt for the lane
 // uses log2-step horizontal reduction (extract halves, then byte shifts)
 // uses masked loads (AVX-512 k-registers) for the tail
@@ -44,6 +44,9 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void argmin_u32_av
     uint32_t best = (uint32_t)(4294967295u);
     int64_t best_index = (int64_t)(-1);
     int64_t no_index = (int64_t)(-1);
+    uint32_t identity = (uint32_t)(4294967295u);
+    int64_t best_lo = (int64_t)(-1);
+    int64_t best_hi = (int64_t)(-1);
     // blocks of 2048 elements
     int64_t blk = 0;
     for (; blk + 2048 <= n; blk += 2048) {
@@ -73,31 +76,40 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void argmin_u32_av
       block_best_v = _mm_min_epu32(block_best_v, _mm_srli_si128(block_best_v, 8));
       block_best_v = _mm_min_epu32(block_best_v, _mm_srli_si128(block_best_v, 4));
       uint32_t block_best = (uint32_t)_mm_cvtsi128_si32(block_best_v);
-      // the block beats the best so far: find its first extreme lane
+      // the block beats the best so far: remember it
       if (block_best < best) {
-        int64_t at = -1;
-        {
-          const __m512i at_want = _mm512_set1_epi32((int)(block_best));
-          int64_t at_c = blk;
-          for (; at_c + 16 <= blk + 2048; at_c += 16) {
-            const uint64_t hit = (uint64_t)_mm512_cmpeq_epi32_mask(
-                _mm512_loadu_si512((const void*)(input + i * n + at_c)), at_want);
-            if (hit) {
-              at = at_c + __builtin_ctzll(hit) / 1;
-              break;
-            }
-          }
-          if (at < 0) {
-            for (int64_t k = at_c; k < blk + 2048; ++k)
-              if (input[i * n + k] == block_best) {
-                at = k;
+        if (block_best != identity) {
+          best = (uint32_t)block_best;
+          best_lo = blk;
+          best_hi = blk + 2048;
+        }
+        // NaN or padding lanes?
+        if (block_best == identity) {
+          int64_t at = -1;
+          {
+            const __m512i at_want = _mm512_set1_epi32((int)(block_best));
+            int64_t at_c = blk;
+            for (; at_c + 16 <= blk + 2048; at_c += 16) {
+              const uint64_t hit = (uint64_t)_mm512_cmpeq_epi32_mask(
+                  _mm512_loadu_si512((const void*)(input + i * n + at_c)), at_want);
+              if (hit) {
+                at = at_c + __builtin_ctzll(hit) / 1;
                 break;
               }
+            }
+            if (at < 0) {
+              for (int64_t k = at_c; k < blk + 2048; ++k)
+                if (input[i * n + k] == block_best) {
+                  at = k;
+                  break;
+                }
+            }
           }
-        }
-        if (at != no_index) {
-          best_index = (int64_t)at;
-          best = input[at + i * n];
+          if (at != no_index) {
+            best_index = (int64_t)at;
+            best = input[at + i * n];
+            best_lo = -1;
+          }
         }
       }
     }
@@ -140,33 +152,67 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void argmin_u32_av
       block_best_v = _mm_min_epu32(block_best_v, _mm_srli_si128(block_best_v, 8));
       block_best_v = _mm_min_epu32(block_best_v, _mm_srli_si128(block_best_v, 4));
       uint32_t block_best = (uint32_t)_mm_cvtsi128_si32(block_best_v);
-      // the block beats the best so far: find its first extreme lane
+      // the block beats the best so far: remember it
       if (block_best < best) {
-        int64_t at = -1;
-        {
-          const __m512i at_want = _mm512_set1_epi32((int)(block_best));
-          int64_t at_c = blk;
-          for (; at_c + 16 <= n; at_c += 16) {
-            const uint64_t hit = (uint64_t)_mm512_cmpeq_epi32_mask(
-                _mm512_loadu_si512((const void*)(input + i * n + at_c)), at_want);
-            if (hit) {
-              at = at_c + __builtin_ctzll(hit) / 1;
-              break;
-            }
-          }
-          if (at < 0) {
-            for (int64_t k = at_c; k < n; ++k)
-              if (input[i * n + k] == block_best) {
-                at = k;
+        if (block_best != identity) {
+          best = (uint32_t)block_best;
+          best_lo = blk;
+          best_hi = n;
+        }
+        // NaN or padding lanes?
+        if (block_best == identity) {
+          int64_t at = -1;
+          {
+            const __m512i at_want = _mm512_set1_epi32((int)(block_best));
+            int64_t at_c = blk;
+            for (; at_c + 16 <= n; at_c += 16) {
+              const uint64_t hit = (uint64_t)_mm512_cmpeq_epi32_mask(
+                  _mm512_loadu_si512((const void*)(input + i * n + at_c)), at_want);
+              if (hit) {
+                at = at_c + __builtin_ctzll(hit) / 1;
                 break;
               }
+            }
+            if (at < 0) {
+              for (int64_t k = at_c; k < n; ++k)
+                if (input[i * n + k] == block_best) {
+                  at = k;
+                  break;
+                }
+            }
+          }
+          if (at != no_index) {
+            best_index = (int64_t)at;
+            best = input[at + i * n];
+            best_lo = -1;
           }
         }
-        if (at != no_index) {
-          best_index = (int64_t)at;
-          best = input[at + i * n];
+      }
+    }
+    // locate the index once, in the last block that beat the best
+    if (best_lo != no_index) {
+      int64_t at = -1;
+      {
+        const __m512i at_want = _mm512_set1_epi32((int)(best));
+        int64_t at_c = best_lo;
+        for (; at_c + 16 <= best_hi; at_c += 16) {
+          const uint64_t hit = (uint64_t)_mm512_cmpeq_epi32_mask(
+              _mm512_loadu_si512((const void*)(input + i * n + at_c)), at_want);
+          if (hit) {
+            at = at_c + __builtin_ctzll(hit) / 1;
+            break;
+          }
+        }
+        if (at < 0) {
+          for (int64_t k = at_c; k < best_hi; ++k)
+            if (input[i * n + k] == best) {
+              at = k;
+              break;
+            }
         }
       }
+      best_index = (int64_t)at;
+      best = input[at + i * n];
     }
     // no element beat the identity: the first element equal to it, if any
     if (best_index == no_index) {
@@ -199,7 +245,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void argmin_u32_av
 #endif
 
 // ---- avx2 (256-bit vectors)
-// argmin, first index: blocks of 2048 elements reduced with vector min; only a block that beats the best is rescanned for its index
+// argmin, first index: blocks of 2048 elements reduced with vector min; the index is located once, in the last block that beat the best
 // uses block rescan: compare-to-mask and tzcnt for the lane
 // uses log2-step horizontal reduction (extract halves, then byte shifts)
 // uses vpmaskmov/vmaskmov masked loads for 32/64-bit tails
@@ -213,6 +259,9 @@ __attribute__((target("avx2"))) void argmin_u32_avx2(const uint32_t* input, int6
     uint32_t best = (uint32_t)(4294967295u);
     int64_t best_index = (int64_t)(-1);
     int64_t no_index = (int64_t)(-1);
+    uint32_t identity = (uint32_t)(4294967295u);
+    int64_t best_lo = (int64_t)(-1);
+    int64_t best_hi = (int64_t)(-1);
     // blocks of 2048 elements
     int64_t blk = 0;
     for (; blk + 2048 <= n; blk += 2048) {
@@ -240,32 +289,41 @@ __attribute__((target("avx2"))) void argmin_u32_avx2(const uint32_t* input, int6
       block_best_v = _mm_min_epu32(block_best_v, _mm_srli_si128(block_best_v, 8));
       block_best_v = _mm_min_epu32(block_best_v, _mm_srli_si128(block_best_v, 4));
       uint32_t block_best = (uint32_t)_mm_cvtsi128_si32(block_best_v);
-      // the block beats the best so far: find its first extreme lane
+      // the block beats the best so far: remember it
       if (block_best < best) {
-        int64_t at = -1;
-        {
-          const __m256i at_want = _mm256_set1_epi32((int)(block_best));
-          int64_t at_c = blk;
-          for (; at_c + 8 <= blk + 2048; at_c += 8) {
-            const uint64_t hit =
-                (uint64_t)_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(
-                    _mm256_loadu_si256((const __m256i*)(input + i * n + at_c)), at_want)));
-            if (hit) {
-              at = at_c + __builtin_ctzll(hit) / 1;
-              break;
-            }
-          }
-          if (at < 0) {
-            for (int64_t k = at_c; k < blk + 2048; ++k)
-              if (input[i * n + k] == block_best) {
-                at = k;
+        if (block_best != identity) {
+          best = (uint32_t)block_best;
+          best_lo = blk;
+          best_hi = blk + 2048;
+        }
+        // NaN or padding lanes?
+        if (block_best == identity) {
+          int64_t at = -1;
+          {
+            const __m256i at_want = _mm256_set1_epi32((int)(block_best));
+            int64_t at_c = blk;
+            for (; at_c + 8 <= blk + 2048; at_c += 8) {
+              const uint64_t hit =
+                  (uint64_t)_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(
+                      _mm256_loadu_si256((const __m256i*)(input + i * n + at_c)), at_want)));
+              if (hit) {
+                at = at_c + __builtin_ctzll(hit) / 1;
                 break;
               }
+            }
+            if (at < 0) {
+              for (int64_t k = at_c; k < blk + 2048; ++k)
+                if (input[i * n + k] == block_best) {
+                  at = k;
+                  break;
+                }
+            }
           }
-        }
-        if (at != no_index) {
-          best_index = (int64_t)at;
-          best = input[at + i * n];
+          if (at != no_index) {
+            best_index = (int64_t)at;
+            best = input[at + i * n];
+            best_lo = -1;
+          }
         }
       }
     }
@@ -308,34 +366,68 @@ __attribute__((target("avx2"))) void argmin_u32_avx2(const uint32_t* input, int6
       block_best_v = _mm_min_epu32(block_best_v, _mm_srli_si128(block_best_v, 8));
       block_best_v = _mm_min_epu32(block_best_v, _mm_srli_si128(block_best_v, 4));
       uint32_t block_best = (uint32_t)_mm_cvtsi128_si32(block_best_v);
-      // the block beats the best so far: find its first extreme lane
+      // the block beats the best so far: remember it
       if (block_best < best) {
-        int64_t at = -1;
-        {
-          const __m256i at_want = _mm256_set1_epi32((int)(block_best));
-          int64_t at_c = blk;
-          for (; at_c + 8 <= n; at_c += 8) {
-            const uint64_t hit =
-                (uint64_t)_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(
-                    _mm256_loadu_si256((const __m256i*)(input + i * n + at_c)), at_want)));
-            if (hit) {
-              at = at_c + __builtin_ctzll(hit) / 1;
-              break;
-            }
-          }
-          if (at < 0) {
-            for (int64_t k = at_c; k < n; ++k)
-              if (input[i * n + k] == block_best) {
-                at = k;
+        if (block_best != identity) {
+          best = (uint32_t)block_best;
+          best_lo = blk;
+          best_hi = n;
+        }
+        // NaN or padding lanes?
+        if (block_best == identity) {
+          int64_t at = -1;
+          {
+            const __m256i at_want = _mm256_set1_epi32((int)(block_best));
+            int64_t at_c = blk;
+            for (; at_c + 8 <= n; at_c += 8) {
+              const uint64_t hit =
+                  (uint64_t)_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(
+                      _mm256_loadu_si256((const __m256i*)(input + i * n + at_c)), at_want)));
+              if (hit) {
+                at = at_c + __builtin_ctzll(hit) / 1;
                 break;
               }
+            }
+            if (at < 0) {
+              for (int64_t k = at_c; k < n; ++k)
+                if (input[i * n + k] == block_best) {
+                  at = k;
+                  break;
+                }
+            }
+          }
+          if (at != no_index) {
+            best_index = (int64_t)at;
+            best = input[at + i * n];
+            best_lo = -1;
           }
         }
-        if (at != no_index) {
-          best_index = (int64_t)at;
-          best = input[at + i * n];
+      }
+    }
+    // locate the index once, in the last block that beat the best
+    if (best_lo != no_index) {
+      int64_t at = -1;
+      {
+        const __m256i at_want = _mm256_set1_epi32((int)(best));
+        int64_t at_c = best_lo;
+        for (; at_c + 8 <= best_hi; at_c += 8) {
+          const uint64_t hit = (uint64_t)_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(
+              _mm256_loadu_si256((const __m256i*)(input + i * n + at_c)), at_want)));
+          if (hit) {
+            at = at_c + __builtin_ctzll(hit) / 1;
+            break;
+          }
+        }
+        if (at < 0) {
+          for (int64_t k = at_c; k < best_hi; ++k)
+            if (input[i * n + k] == best) {
+              at = k;
+              break;
+            }
         }
       }
+      best_index = (int64_t)at;
+      best = input[at + i * n];
     }
     // no element beat the identity: the first element equal to it, if any
     if (best_index == no_index) {
@@ -368,7 +460,7 @@ __attribute__((target("avx2"))) void argmin_u32_avx2(const uint32_t* input, int6
 #endif
 
 // ---- scalar (portable C++)
-// argmin, first index: blocks of 2048 elements reduced with vector min; only a block that beats the best is rescanned for its index
+// argmin, first index: blocks of 2048 elements reduced with vector min; the index is located once, in the last block that beat the best
 
 void argmin_u32_scalar(const uint32_t* input, int64_t n, uint32_t* values, int64_t* indices) {
   constexpr int64_t kRows = 1;
@@ -377,6 +469,9 @@ void argmin_u32_scalar(const uint32_t* input, int64_t n, uint32_t* values, int64
     uint32_t best = (uint32_t)(4294967295u);
     int64_t best_index = (int64_t)(-1);
     int64_t no_index = (int64_t)(-1);
+    uint32_t identity = (uint32_t)(4294967295u);
+    int64_t best_lo = (int64_t)(-1);
+    int64_t best_hi = (int64_t)(-1);
     // blocks of 2048 elements
     int64_t blk = 0;
     for (; blk + 2048 <= n; blk += 2048) {
@@ -400,21 +495,30 @@ void argmin_u32_scalar(const uint32_t* input, int64_t n, uint32_t* values, int64
       acc2 = (acc3 < acc2 ? acc3 : acc2);
       acc0 = (acc2 < acc0 ? acc2 : acc0);
       uint32_t block_best = (uint32_t)acc0;
-      // the block beats the best so far: find its first extreme lane
+      // the block beats the best so far: remember it
       if (block_best < best) {
-        int64_t at = -1;
-        {
-          if (at < 0) {
-            for (int64_t k = blk; k < blk + 2048; ++k)
-              if (input[i * n + k] == block_best) {
-                at = k;
-                break;
-              }
-          }
+        if (block_best != identity) {
+          best = (uint32_t)block_best;
+          best_lo = blk;
+          best_hi = blk + 2048;
         }
-        if (at != no_index) {
-          best_index = (int64_t)at;
-          best = input[at + i * n];
+        // NaN or padding lanes?
+        if (block_best == identity) {
+          int64_t at = -1;
+          {
+            if (at < 0) {
+              for (int64_t k = blk; k < blk + 2048; ++k)
+                if (input[i * n + k] == block_best) {
+                  at = k;
+                  break;
+                }
+            }
+          }
+          if (at != no_index) {
+            best_index = (int64_t)at;
+            best = input[at + i * n];
+            best_lo = -1;
+          }
         }
       }
     }
@@ -444,23 +548,47 @@ void argmin_u32_scalar(const uint32_t* input, int64_t n, uint32_t* values, int64
       acc2 = (acc3 < acc2 ? acc3 : acc2);
       acc0 = (acc2 < acc0 ? acc2 : acc0);
       uint32_t block_best = (uint32_t)acc0;
-      // the block beats the best so far: find its first extreme lane
+      // the block beats the best so far: remember it
       if (block_best < best) {
-        int64_t at = -1;
-        {
-          if (at < 0) {
-            for (int64_t k = blk; k < n; ++k)
-              if (input[i * n + k] == block_best) {
-                at = k;
-                break;
-              }
+        if (block_best != identity) {
+          best = (uint32_t)block_best;
+          best_lo = blk;
+          best_hi = n;
+        }
+        // NaN or padding lanes?
+        if (block_best == identity) {
+          int64_t at = -1;
+          {
+            if (at < 0) {
+              for (int64_t k = blk; k < n; ++k)
+                if (input[i * n + k] == block_best) {
+                  at = k;
+                  break;
+                }
+            }
+          }
+          if (at != no_index) {
+            best_index = (int64_t)at;
+            best = input[at + i * n];
+            best_lo = -1;
           }
         }
-        if (at != no_index) {
-          best_index = (int64_t)at;
-          best = input[at + i * n];
+      }
+    }
+    // locate the index once, in the last block that beat the best
+    if (best_lo != no_index) {
+      int64_t at = -1;
+      {
+        if (at < 0) {
+          for (int64_t k = best_lo; k < best_hi; ++k)
+            if (input[i * n + k] == best) {
+              at = k;
+              break;
+            }
         }
       }
+      best_index = (int64_t)at;
+      best = input[at + i * n];
     }
     // no element beat the identity: the first element equal to it, if any
     if (best_index == no_index) {

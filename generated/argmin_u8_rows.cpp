@@ -30,7 +30,7 @@ static inline uint64_t simdgen_lanes_below(int64_t n, int lanes) {
 #endif
 
 // ---- avx512 (512-bit vectors)
-// argmin, first index: blocks of 8192 elements reduced with vector min; only a block that beats the best is rescanned for its index
+// argmin, first index: blocks of 8192 elements reduced with vector min; the index is located once, in the last block that beat the best
 // uses block rescan: compare-to-mask and tzcnt for the lane
 // uses log2-step horizontal reduction (extract halves, then byte shifts)
 // uses masked loads (AVX-512 k-registers) for the tail
@@ -44,6 +44,9 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void argmin_u8_row
     uint8_t best = (uint8_t)(255);
     int64_t best_index = (int64_t)(-1);
     int64_t no_index = (int64_t)(-1);
+    uint8_t identity = (uint8_t)(255);
+    int64_t best_lo = (int64_t)(-1);
+    int64_t best_hi = (int64_t)(-1);
     // blocks of 8192 elements
     int64_t blk = 0;
     for (; blk + 8192 <= cols; blk += 8192) {
@@ -75,31 +78,40 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void argmin_u8_row
       block_best_v = _mm_min_epu8(block_best_v, _mm_srli_si128(block_best_v, 2));
       block_best_v = _mm_min_epu8(block_best_v, _mm_srli_si128(block_best_v, 1));
       uint8_t block_best = (uint8_t)_mm_cvtsi128_si32(block_best_v);
-      // the block beats the best so far: find its first extreme lane
+      // the block beats the best so far: remember it
       if (block_best < best) {
-        int64_t at = -1;
-        {
-          const __m512i at_want = _mm512_set1_epi8((char)(block_best));
-          int64_t at_c = blk;
-          for (; at_c + 64 <= blk + 8192; at_c += 64) {
-            const uint64_t hit = (uint64_t)_mm512_cmpeq_epi8_mask(
-                _mm512_loadu_si512((const void*)(input + i * stride + at_c)), at_want);
-            if (hit) {
-              at = at_c + __builtin_ctzll(hit) / 1;
-              break;
-            }
-          }
-          if (at < 0) {
-            for (int64_t k = at_c; k < blk + 8192; ++k)
-              if (input[i * stride + k] == block_best) {
-                at = k;
+        if (block_best != identity) {
+          best = (uint8_t)block_best;
+          best_lo = blk;
+          best_hi = blk + 8192;
+        }
+        // NaN or padding lanes?
+        if (block_best == identity) {
+          int64_t at = -1;
+          {
+            const __m512i at_want = _mm512_set1_epi8((char)(block_best));
+            int64_t at_c = blk;
+            for (; at_c + 64 <= blk + 8192; at_c += 64) {
+              const uint64_t hit = (uint64_t)_mm512_cmpeq_epi8_mask(
+                  _mm512_loadu_si512((const void*)(input + i * stride + at_c)), at_want);
+              if (hit) {
+                at = at_c + __builtin_ctzll(hit) / 1;
                 break;
               }
+            }
+            if (at < 0) {
+              for (int64_t k = at_c; k < blk + 8192; ++k)
+                if (input[i * stride + k] == block_best) {
+                  at = k;
+                  break;
+                }
+            }
           }
-        }
-        if (at != no_index) {
-          best_index = (int64_t)at;
-          best = input[at + i * stride];
+          if (at != no_index) {
+            best_index = (int64_t)at;
+            best = input[at + i * stride];
+            best_lo = -1;
+          }
         }
       }
     }
@@ -144,33 +156,67 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void argmin_u8_row
       block_best_v = _mm_min_epu8(block_best_v, _mm_srli_si128(block_best_v, 2));
       block_best_v = _mm_min_epu8(block_best_v, _mm_srli_si128(block_best_v, 1));
       uint8_t block_best = (uint8_t)_mm_cvtsi128_si32(block_best_v);
-      // the block beats the best so far: find its first extreme lane
+      // the block beats the best so far: remember it
       if (block_best < best) {
-        int64_t at = -1;
-        {
-          const __m512i at_want = _mm512_set1_epi8((char)(block_best));
-          int64_t at_c = blk;
-          for (; at_c + 64 <= cols; at_c += 64) {
-            const uint64_t hit = (uint64_t)_mm512_cmpeq_epi8_mask(
-                _mm512_loadu_si512((const void*)(input + i * stride + at_c)), at_want);
-            if (hit) {
-              at = at_c + __builtin_ctzll(hit) / 1;
-              break;
-            }
-          }
-          if (at < 0) {
-            for (int64_t k = at_c; k < cols; ++k)
-              if (input[i * stride + k] == block_best) {
-                at = k;
+        if (block_best != identity) {
+          best = (uint8_t)block_best;
+          best_lo = blk;
+          best_hi = cols;
+        }
+        // NaN or padding lanes?
+        if (block_best == identity) {
+          int64_t at = -1;
+          {
+            const __m512i at_want = _mm512_set1_epi8((char)(block_best));
+            int64_t at_c = blk;
+            for (; at_c + 64 <= cols; at_c += 64) {
+              const uint64_t hit = (uint64_t)_mm512_cmpeq_epi8_mask(
+                  _mm512_loadu_si512((const void*)(input + i * stride + at_c)), at_want);
+              if (hit) {
+                at = at_c + __builtin_ctzll(hit) / 1;
                 break;
               }
+            }
+            if (at < 0) {
+              for (int64_t k = at_c; k < cols; ++k)
+                if (input[i * stride + k] == block_best) {
+                  at = k;
+                  break;
+                }
+            }
+          }
+          if (at != no_index) {
+            best_index = (int64_t)at;
+            best = input[at + i * stride];
+            best_lo = -1;
           }
         }
-        if (at != no_index) {
-          best_index = (int64_t)at;
-          best = input[at + i * stride];
+      }
+    }
+    // locate the index once, in the last block that beat the best
+    if (best_lo != no_index) {
+      int64_t at = -1;
+      {
+        const __m512i at_want = _mm512_set1_epi8((char)(best));
+        int64_t at_c = best_lo;
+        for (; at_c + 64 <= best_hi; at_c += 64) {
+          const uint64_t hit = (uint64_t)_mm512_cmpeq_epi8_mask(
+              _mm512_loadu_si512((const void*)(input + i * stride + at_c)), at_want);
+          if (hit) {
+            at = at_c + __builtin_ctzll(hit) / 1;
+            break;
+          }
+        }
+        if (at < 0) {
+          for (int64_t k = at_c; k < best_hi; ++k)
+            if (input[i * stride + k] == best) {
+              at = k;
+              break;
+            }
         }
       }
+      best_index = (int64_t)at;
+      best = input[at + i * stride];
     }
     // no element beat the identity: the first element equal to it, if any
     if (best_index == no_index) {
@@ -204,7 +250,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void argmin_u8_row
 #endif
 
 // ---- avx2 (256-bit vectors)
-// argmin, first index: blocks of 8192 elements reduced with vector min; only a block that beats the best is rescanned for its index
+// argmin, first index: blocks of 8192 elements reduced with vector min; the index is located once, in the last block that beat the best
 // uses 8/16-bit tails staged through a stack buffer (no AVX2 byte masked load)
 // uses block rescan: compare-to-mask and tzcnt for the lane
 // uses log2-step horizontal reduction (extract halves, then byte shifts)
@@ -218,6 +264,9 @@ __attribute__((target("avx2"))) void argmin_u8_rows_avx2(const uint8_t* input, i
     uint8_t best = (uint8_t)(255);
     int64_t best_index = (int64_t)(-1);
     int64_t no_index = (int64_t)(-1);
+    uint8_t identity = (uint8_t)(255);
+    int64_t best_lo = (int64_t)(-1);
+    int64_t best_hi = (int64_t)(-1);
     // blocks of 8192 elements
     int64_t blk = 0;
     for (; blk + 8192 <= cols; blk += 8192) {
@@ -247,31 +296,40 @@ __attribute__((target("avx2"))) void argmin_u8_rows_avx2(const uint8_t* input, i
       block_best_v = _mm_min_epu8(block_best_v, _mm_srli_si128(block_best_v, 2));
       block_best_v = _mm_min_epu8(block_best_v, _mm_srli_si128(block_best_v, 1));
       uint8_t block_best = (uint8_t)_mm_cvtsi128_si32(block_best_v);
-      // the block beats the best so far: find its first extreme lane
+      // the block beats the best so far: remember it
       if (block_best < best) {
-        int64_t at = -1;
-        {
-          const __m256i at_want = _mm256_set1_epi8((char)(block_best));
-          int64_t at_c = blk;
-          for (; at_c + 32 <= blk + 8192; at_c += 32) {
-            const uint64_t hit = (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(
-                _mm256_loadu_si256((const __m256i*)(input + i * stride + at_c)), at_want));
-            if (hit) {
-              at = at_c + __builtin_ctzll(hit) / 1;
-              break;
-            }
-          }
-          if (at < 0) {
-            for (int64_t k = at_c; k < blk + 8192; ++k)
-              if (input[i * stride + k] == block_best) {
-                at = k;
+        if (block_best != identity) {
+          best = (uint8_t)block_best;
+          best_lo = blk;
+          best_hi = blk + 8192;
+        }
+        // NaN or padding lanes?
+        if (block_best == identity) {
+          int64_t at = -1;
+          {
+            const __m256i at_want = _mm256_set1_epi8((char)(block_best));
+            int64_t at_c = blk;
+            for (; at_c + 32 <= blk + 8192; at_c += 32) {
+              const uint64_t hit = (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(
+                  _mm256_loadu_si256((const __m256i*)(input + i * stride + at_c)), at_want));
+              if (hit) {
+                at = at_c + __builtin_ctzll(hit) / 1;
                 break;
               }
+            }
+            if (at < 0) {
+              for (int64_t k = at_c; k < blk + 8192; ++k)
+                if (input[i * stride + k] == block_best) {
+                  at = k;
+                  break;
+                }
+            }
           }
-        }
-        if (at != no_index) {
-          best_index = (int64_t)at;
-          best = input[at + i * stride];
+          if (at != no_index) {
+            best_index = (int64_t)at;
+            best = input[at + i * stride];
+            best_lo = -1;
+          }
         }
       }
     }
@@ -315,33 +373,67 @@ __attribute__((target("avx2"))) void argmin_u8_rows_avx2(const uint8_t* input, i
       block_best_v = _mm_min_epu8(block_best_v, _mm_srli_si128(block_best_v, 2));
       block_best_v = _mm_min_epu8(block_best_v, _mm_srli_si128(block_best_v, 1));
       uint8_t block_best = (uint8_t)_mm_cvtsi128_si32(block_best_v);
-      // the block beats the best so far: find its first extreme lane
+      // the block beats the best so far: remember it
       if (block_best < best) {
-        int64_t at = -1;
-        {
-          const __m256i at_want = _mm256_set1_epi8((char)(block_best));
-          int64_t at_c = blk;
-          for (; at_c + 32 <= cols; at_c += 32) {
-            const uint64_t hit = (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(
-                _mm256_loadu_si256((const __m256i*)(input + i * stride + at_c)), at_want));
-            if (hit) {
-              at = at_c + __builtin_ctzll(hit) / 1;
-              break;
-            }
-          }
-          if (at < 0) {
-            for (int64_t k = at_c; k < cols; ++k)
-              if (input[i * stride + k] == block_best) {
-                at = k;
+        if (block_best != identity) {
+          best = (uint8_t)block_best;
+          best_lo = blk;
+          best_hi = cols;
+        }
+        // NaN or padding lanes?
+        if (block_best == identity) {
+          int64_t at = -1;
+          {
+            const __m256i at_want = _mm256_set1_epi8((char)(block_best));
+            int64_t at_c = blk;
+            for (; at_c + 32 <= cols; at_c += 32) {
+              const uint64_t hit = (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(
+                  _mm256_loadu_si256((const __m256i*)(input + i * stride + at_c)), at_want));
+              if (hit) {
+                at = at_c + __builtin_ctzll(hit) / 1;
                 break;
               }
+            }
+            if (at < 0) {
+              for (int64_t k = at_c; k < cols; ++k)
+                if (input[i * stride + k] == block_best) {
+                  at = k;
+                  break;
+                }
+            }
+          }
+          if (at != no_index) {
+            best_index = (int64_t)at;
+            best = input[at + i * stride];
+            best_lo = -1;
           }
         }
-        if (at != no_index) {
-          best_index = (int64_t)at;
-          best = input[at + i * stride];
+      }
+    }
+    // locate the index once, in the last block that beat the best
+    if (best_lo != no_index) {
+      int64_t at = -1;
+      {
+        const __m256i at_want = _mm256_set1_epi8((char)(best));
+        int64_t at_c = best_lo;
+        for (; at_c + 32 <= best_hi; at_c += 32) {
+          const uint64_t hit = (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(
+              _mm256_loadu_si256((const __m256i*)(input + i * stride + at_c)), at_want));
+          if (hit) {
+            at = at_c + __builtin_ctzll(hit) / 1;
+            break;
+          }
+        }
+        if (at < 0) {
+          for (int64_t k = at_c; k < best_hi; ++k)
+            if (input[i * stride + k] == best) {
+              at = k;
+              break;
+            }
         }
       }
+      best_index = (int64_t)at;
+      best = input[at + i * stride];
     }
     // no element beat the identity: the first element equal to it, if any
     if (best_index == no_index) {
@@ -375,7 +467,7 @@ __attribute__((target("avx2"))) void argmin_u8_rows_avx2(const uint8_t* input, i
 #endif
 
 // ---- scalar (portable C++)
-// argmin, first index: blocks of 8192 elements reduced with vector min; only a block that beats the best is rescanned for its index
+// argmin, first index: blocks of 8192 elements reduced with vector min; the index is located once, in the last block that beat the best
 
 void argmin_u8_rows_scalar(const uint8_t* input, int64_t rows, int64_t cols, int64_t stride,
                            uint8_t* values, int32_t* indices) {
@@ -384,6 +476,9 @@ void argmin_u8_rows_scalar(const uint8_t* input, int64_t rows, int64_t cols, int
     uint8_t best = (uint8_t)(255);
     int64_t best_index = (int64_t)(-1);
     int64_t no_index = (int64_t)(-1);
+    uint8_t identity = (uint8_t)(255);
+    int64_t best_lo = (int64_t)(-1);
+    int64_t best_hi = (int64_t)(-1);
     // blocks of 8192 elements
     int64_t blk = 0;
     for (; blk + 8192 <= cols; blk += 8192) {
@@ -407,21 +502,30 @@ void argmin_u8_rows_scalar(const uint8_t* input, int64_t rows, int64_t cols, int
       acc2 = (acc3 < acc2 ? acc3 : acc2);
       acc0 = (acc2 < acc0 ? acc2 : acc0);
       uint8_t block_best = (uint8_t)acc0;
-      // the block beats the best so far: find its first extreme lane
+      // the block beats the best so far: remember it
       if (block_best < best) {
-        int64_t at = -1;
-        {
-          if (at < 0) {
-            for (int64_t k = blk; k < blk + 8192; ++k)
-              if (input[i * stride + k] == block_best) {
-                at = k;
-                break;
-              }
-          }
+        if (block_best != identity) {
+          best = (uint8_t)block_best;
+          best_lo = blk;
+          best_hi = blk + 8192;
         }
-        if (at != no_index) {
-          best_index = (int64_t)at;
-          best = input[at + i * stride];
+        // NaN or padding lanes?
+        if (block_best == identity) {
+          int64_t at = -1;
+          {
+            if (at < 0) {
+              for (int64_t k = blk; k < blk + 8192; ++k)
+                if (input[i * stride + k] == block_best) {
+                  at = k;
+                  break;
+                }
+            }
+          }
+          if (at != no_index) {
+            best_index = (int64_t)at;
+            best = input[at + i * stride];
+            best_lo = -1;
+          }
         }
       }
     }
@@ -451,23 +555,47 @@ void argmin_u8_rows_scalar(const uint8_t* input, int64_t rows, int64_t cols, int
       acc2 = (acc3 < acc2 ? acc3 : acc2);
       acc0 = (acc2 < acc0 ? acc2 : acc0);
       uint8_t block_best = (uint8_t)acc0;
-      // the block beats the best so far: find its first extreme lane
+      // the block beats the best so far: remember it
       if (block_best < best) {
-        int64_t at = -1;
-        {
-          if (at < 0) {
-            for (int64_t k = blk; k < cols; ++k)
-              if (input[i * stride + k] == block_best) {
-                at = k;
-                break;
-              }
+        if (block_best != identity) {
+          best = (uint8_t)block_best;
+          best_lo = blk;
+          best_hi = cols;
+        }
+        // NaN or padding lanes?
+        if (block_best == identity) {
+          int64_t at = -1;
+          {
+            if (at < 0) {
+              for (int64_t k = blk; k < cols; ++k)
+                if (input[i * stride + k] == block_best) {
+                  at = k;
+                  break;
+                }
+            }
+          }
+          if (at != no_index) {
+            best_index = (int64_t)at;
+            best = input[at + i * stride];
+            best_lo = -1;
           }
         }
-        if (at != no_index) {
-          best_index = (int64_t)at;
-          best = input[at + i * stride];
+      }
+    }
+    // locate the index once, in the last block that beat the best
+    if (best_lo != no_index) {
+      int64_t at = -1;
+      {
+        if (at < 0) {
+          for (int64_t k = best_lo; k < best_hi; ++k)
+            if (input[i * stride + k] == best) {
+              at = k;
+              break;
+            }
         }
       }
+      best_index = (int64_t)at;
+      best = input[at + i * stride];
     }
     // no element beat the identity: the first element equal to it, if any
     if (best_index == no_index) {

@@ -588,6 +588,7 @@ std::vector<std::string> lowerOp(const Stmt& s, LowerContext& cx) {
     case OpKind::NaNMask: l.nanMask(); break;
     case OpKind::LocateEqual: l.locateEqual(); break;
     case OpKind::LocateNaN: l.locateNaN(); break;
+    case OpKind::SetIndex: l.assign(s.index.str()); break;
   }
   if (s.op != OpKind::Store) cx.types[s.dst] = s.type;
   return l.out;

@@ -62,6 +62,7 @@ enum class OpKind {
   LocateEqual,   // dst (i64 scalar) = the first (part 0) or last (part 1) c in [lo, hi) with
                  //   input[index + c] == a, or -1 (NaN never equals; -0.0 equals +0.0)
   LocateNaN,     // dst (i64 scalar) = the first c in [lo, hi) with input[index + c] a NaN, or -1
+  SetIndex,      // dst (i64 scalar) = index (a position, e.g. a block's bounds)
 };
 
 // Comparison of two one-lane values, for IfValues.

@@ -34,6 +34,7 @@ std::string opName(const Stmt& s) {
       return "store " + (s.var.empty() ? std::string("output") : s.var) + "[" + s.index.str() + "] = " + s.args[0] +
              (s.count.terms.empty() ? "" : " count " + s.count.str());
     case OpKind::NaNMask: return "nan_mask " + s.args[0];
+    case OpKind::SetIndex: return "position " + s.index.str();
     case OpKind::LocateEqual:
       return std::string(s.part ? "locate_last" : "locate_first") + " input[" + s.index.str() + " + c] == " + s.args[0] +
              " for c in [" + s.lo.str() + ", " + s.hi.str() + ")";

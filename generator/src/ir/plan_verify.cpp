@@ -104,6 +104,10 @@ struct Verifier {
         if (in[0].elem != out) fail(where, "stores " + toString(in[0]) + " into " + std::string(nameOf(out)) + " output");
         break;
       }
+      case OpKind::SetIndex:
+        checkIndex(where, s.index);
+        if (s.type.lanes != 1 || s.type.elem != DType::i64) fail(where, "a position is an i64 scalar");
+        break;
       case OpKind::NaNMask:
         if (!need(1)) break;
         if (!isFloat(in[0].elem) || isFloat(s.type.elem) || bitsOf(s.type.elem) != bitsOf(in[0].elem) ||

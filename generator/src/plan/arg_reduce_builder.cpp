@@ -101,23 +101,35 @@ struct ArgPlanner {
       }
       out.push_back(ir::forLoop("j", {}, to, 1, std::move(body), true, "scalar tail"));
     }
-    // Only a block that beats the best so far is scanned again, for the lane equal to its extreme.
-    ir::Block found;
-    Stmt locate = b.make(OpKind::LocateEqual, "at", {DType::i64, 1}, {"block_best"});
+    // A block that beats the best only records where it is: the index is located once, in the
+    // last such block, after the loop (monotonic data would otherwise rescan every block). A block
+    // whose extreme is the identity may owe it to NaN or padding lanes alone: it is checked now.
+    const VecType i64s{DType::i64, 1};
+    ir::Block beat, lazy, eager, update;
+    Stmt lo = b.make(OpKind::SetIndex, "best_lo", i64s, {}, false);
+    lo.index = from;
+    Stmt hi = b.make(OpKind::SetIndex, "best_hi", i64s, {}, false);
+    hi.index = to;
+    lazy.push_back(b.make(OpKind::Convert, "best", {s.input, 1}, {"block_best"}, false));
+    lazy.push_back(lo);
+    lazy.push_back(hi);
+    Stmt locate = b.make(OpKind::LocateEqual, "at", i64s, {"block_best"});
     locate.index = row;
     locate.lo = from;
     locate.hi = to;
     locate.part = s.lastIndex ? 1 : 0;
-    found.push_back(locate);
-    // Not found only when the block's extreme is the identity of its NaN or padding lanes.
-    ir::Block update;
-    update.push_back(b.make(OpKind::Convert, "best_index", {DType::i64, 1}, {"at"}, false));
+    eager.push_back(locate);
+    update.push_back(b.make(OpKind::Convert, "best_index", i64s, {"at"}, false));
     update.push_back(b.load("best", {s.input, 1}, row + b.sym("at")));
     update.back().declare = false;
-    found.push_back(ir::ifValues("at", ir::Cmp::ne, "no_index", std::move(update)));
-    out.push_back(ir::ifValues("block_best", beats(), "best", std::move(found),
-                               "the block beats the best so far: find its " + std::string(s.lastIndex ? "last" : "first") +
-                                   " extreme lane"));
+    Stmt none = b.make(OpKind::SetIndex, "best_lo", i64s, {}, false);
+    none.index = Index::constant(-1);
+    update.push_back(none);
+    eager.push_back(ir::ifValues("at", ir::Cmp::ne, "no_index", std::move(update)));
+    beat.push_back(ir::ifValues("block_best", ir::Cmp::ne, "identity", std::move(lazy)));
+    beat.push_back(ir::ifValues("block_best", ir::Cmp::eq, "identity", std::move(eager), "NaN or padding lanes?"));
+    out.push_back(ir::ifValues("block_best", beats(), "best", std::move(beat),
+                               "the block beats the best so far: remember it"));
     return out;
   }
 
@@ -136,6 +148,14 @@ struct ArgPlanner {
     Stmt none = b.make(OpKind::Splat, "no_index", i1);
     none.literal = "-1";
     r.push_back(none);
+    Stmt ident = b.make(OpKind::Splat, "identity", v1);
+    ident.literal = identityLiteral(s.op, s.input);
+    r.push_back(ident);
+    for (const char* pos : {"best_lo", "best_hi"}) {
+      Stmt p = b.make(OpKind::Splat, pos, i1);  // the block holding the best; -1: none yet
+      p.literal = "-1";
+      r.push_back(p);
+    }
     if (propagate()) {
       Stmt z = b.make(OpKind::Splat, "nan_lanes", nanMaskT);
       z.literal = "0";
@@ -151,6 +171,20 @@ struct ArgPlanner {
                             "blocks of " + std::to_string(block) + " elements"));
     r.push_back(ir::ifLess(b.sym("blk"), b.sym(b.cols), blockBody(blk, b.sym(b.cols), true), "the last, partial block"));
     const Index row = b.rowStart("i");
+    {
+      ir::Block find;
+      Stmt locate = b.make(OpKind::LocateEqual, "at", i1, {"best"});
+      locate.index = row;
+      locate.lo = b.sym("best_lo");
+      locate.hi = b.sym("best_hi");
+      locate.part = s.lastIndex ? 1 : 0;
+      find.push_back(locate);
+      find.push_back(b.make(OpKind::Convert, "best_index", i1, {"at"}, false));
+      find.push_back(b.load("best", v1, row + b.sym("at")));  // the element itself (+0.0 vs -0.0)
+      find.back().declare = false;
+      r.push_back(ir::ifValues("best_lo", ir::Cmp::ne, "no_index", std::move(find),
+                               "locate the index once, in the last block that beat the best"));
+    }
     if (defaultInit && !s.lastIndex) {
       // Nothing beat the identity: every element equals it (or is NaN). Its first occurrence wins.
       ir::Block fix;
@@ -210,7 +244,7 @@ ir::Plan buildArgReducePlan(const KernelSpec& spec, const Target& target) {
                     "); use tail \"predicated\" or \"scalar\"");
   b.note(std::string(spec.op == ReduceOp::max ? "argmax" : "argmin") + ", " + (spec.lastIndex ? "last" : "first") +
          " index: blocks of " + std::to_string(p.block) + " elements reduced with vector " + std::string(nameOf(spec.op)) +
-         "; only a block that beats the best is rescanned for its index");
+         "; the index is located once, in the last block that beat the best");
   if (isFloat(spec.input))
     b.note(spec.nan == NanPolicy::propagate ? "NaN: the first NaN wins (one scan, only when a NaN was seen)"
                                             : "NaN: ignored (never compares greater or equal)");

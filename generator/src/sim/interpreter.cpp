@@ -289,6 +289,9 @@ struct Machine {
         v.lanes[0].u = uint64_t(found);
         break;
       }
+      case OpKind::SetIndex:
+        v.lanes[0].u = uint64_t(eval(s.index));
+        break;
       case OpKind::LocateNaN: {
         const int64_t base = eval(s.index), lo = eval(s.lo), hi = eval(s.hi);
         int64_t found = -1;
