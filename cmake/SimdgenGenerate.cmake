@@ -32,7 +32,7 @@ function(_simdgen_resolve out_exe out_templates)
     # subproject, its directory variables are invisible to the caller, but this path is not.
     get_filename_component(templates "${CMAKE_CURRENT_FUNCTION_LIST_DIR}/../templates" ABSOLUTE)
   endif()
-  if(NOT EXISTS "${templates}/reduce.h.mustache")
+  if(NOT EXISTS "${templates}/kernel.h.mustache")
     message(FATAL_ERROR "simdgen_add_kernels: no simdgen templates in '${templates}' (set SIMDGEN_TEMPLATES_DIR)")
   endif()
   set(${out_exe} "${exe}" PARENT_SCOPE)

@@ -80,7 +80,7 @@ rowmin_f64_inner_reduction_avx512(const double* input, int64_t rows, int64_t col
 
 // ---- avx2 (256-bit vectors)
 // strategy inner_reduction: one horizontal reduction per vector
-// tails: masked loads (32/64-bit) or a staged copy (8/16-bit), identity elsewhere
+// tails: masked loads (32/64-bit) or the row's last vector blended (8/16-bit), identity elsewhere
 // uses log2-step horizontal reduction (extract halves, then byte shifts)
 // uses vpmaskmov/vmaskmov masked loads for 32/64-bit tails
 

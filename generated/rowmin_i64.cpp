@@ -222,7 +222,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowmin_i64_av
 // strategy vector_accumulator: vector accumulators, one horizontal reduction per row
 // rows are reduced 4 at a time; their 4 final horizontal reductions share one fold network (2 stages)
 // rows shorter than 16 columns take the blocks of rows, longer rows accumulators of their own (chosen at run time)
-// tails: masked loads (32/64-bit) or a staged copy (8/16-bit), identity elsewhere
+// tails: masked loads (32/64-bit) or the row's last vector blended (8/16-bit), identity elsewhere
 // uses 64-bit min/max emulated with vpcmpgtq + vpblendvb (AVX2 has none)
 // uses fold network for the final reductions of several rows (vshufi32x4/vperm2i128, vunpck, vshufps)
 // uses log2-step horizontal reduction (extract halves, then byte shifts)

@@ -32,7 +32,6 @@ static inline uint64_t simdgen_lanes_below(int64_t n, int lanes) {
 
 // ---- avx512 (512-bit vectors)
 // strategy inner_parallel: lane r reduces row i + r in sequential order; columns are gathered (u8 lanes)
-// tails: masked loads with the identity in inactive lanes
 // uses 8/16-bit or widening columns filled lane by lane through a stack tile (x86 has no byte gather)
 
 #if defined(__x86_64__)
@@ -73,7 +72,6 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowmin_u8_inn
 
 // ---- avx2 (256-bit vectors)
 // strategy inner_parallel: lane r reduces row i + r in sequential order; columns are gathered (u8 lanes)
-// tails: masked loads (32/64-bit) or a staged copy (8/16-bit), identity elsewhere
 // uses 8/16-bit or widening columns filled lane by lane through a stack tile (x86 has no byte gather)
 
 #if defined(__x86_64__)

@@ -153,7 +153,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowprod_i8_av
 
 // ---- avx2 (256-bit vectors)
 // strategy inner_reduction: one horizontal reduction per vector
-// tails: masked loads (32/64-bit) or a staged copy (8/16-bit), identity elsewhere
+// tails: masked loads (32/64-bit) or the row's last vector blended (8/16-bit), identity elsewhere
 // uses 8/16-bit tails staged through a stack buffer (no AVX2 byte masked load)
 // uses 8/16-bit tails: the row's last whole vector, blended with the identity (no AVX2 byte masks)
 // uses int8 multiply emulated with two vpmullw (no 8-bit multiply exists)

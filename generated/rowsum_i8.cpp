@@ -625,7 +625,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_i8_avx
 // strategy vector_accumulator: vector accumulators, one horizontal reduction per row
 // rows are reduced 8 at a time; their 8 final horizontal reductions share one fold network (3 stages)
 // rows shorter than 128 columns take the blocks of rows, longer rows accumulators of their own (chosen at run time)
-// tails: masked loads (32/64-bit) or a staged copy (8/16-bit), identity elsewhere
+// tails: masked loads (32/64-bit) or the row's last vector blended (8/16-bit), identity elsewhere
 // uses 8/16-bit tails staged through a stack buffer (no AVX2 byte masked load)
 // uses 8/16-bit tails: the row's last whole vector, blended with the identity (no AVX2 byte masks)
 // uses fold network for the final reductions of several rows (vshufi32x4/vperm2i128, vunpck, vshufps)

@@ -146,7 +146,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_i8_inn
 // ---- avx2 (256-bit vectors)
 // widening sum: vpmaddubsw + vpmaddwd with ones vectors (4 int8 per int32 lane)
 // strategy inner_reduction: one horizontal reduction per vector
-// tails: masked loads (32/64-bit) or a staged copy (8/16-bit), identity elsewhere
+// tails: masked loads (32/64-bit) or the row's last vector blended (8/16-bit), identity elsewhere
 // uses 8/16-bit tails staged through a stack buffer (no AVX2 byte masked load)
 // uses 8/16-bit tails: the row's last whole vector, blended with the identity (no AVX2 byte masks)
 // uses log2-step horizontal reduction (extract halves, then byte shifts)

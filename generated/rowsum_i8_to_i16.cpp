@@ -99,7 +99,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_i8_to_
 // ---- avx2 (256-bit vectors)
 // widening sum: vpmaddubsw with a ones vector (2 int8 per int16 lane)
 // strategy vector_accumulator: vector accumulators, one horizontal reduction per row
-// tails: masked loads (32/64-bit) or a staged copy (8/16-bit), identity elsewhere
+// tails: masked loads (32/64-bit) or the row's last vector blended (8/16-bit), identity elsewhere
 // uses 8/16-bit tails staged through a stack buffer (no AVX2 byte masked load)
 // uses 8/16-bit tails: the row's last whole vector, blended with the identity (no AVX2 byte masks)
 // uses log2-step horizontal reduction (extract halves, then byte shifts)

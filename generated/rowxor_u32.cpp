@@ -78,7 +78,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowxor_u32_av
 
 // ---- avx2 (256-bit vectors)
 // strategy vector_accumulator: vector accumulators, one horizontal reduction per row
-// tails: masked loads (32/64-bit) or a staged copy (8/16-bit), identity elsewhere
+// tails: masked loads (32/64-bit) or the row's last vector blended (8/16-bit), identity elsewhere
 // uses log2-step horizontal reduction (extract halves, then byte shifts)
 // uses vpmaskmov/vmaskmov masked loads for 32/64-bit tails
 

@@ -23,7 +23,6 @@
 // ---- avx512+vnni (512-bit vectors)
 // widening sum: vpdpbusd with a ones vector (4 int8 per int32 lane, one instruction)
 // strategy vector_accumulator: vector accumulators, one horizontal reduction per row
-// tails: masked loads with the identity in inactive lanes
 // uses log2-step horizontal reduction (extract halves, then byte shifts)
 // uses vpdpbusd: 4 int8 products with a ones vector, accumulated per int32 lane
 
@@ -69,7 +68,6 @@ seed_rowsum_i8_384x512_avx512_vnni(const int8_t* input, int32_t* output) {
 // ---- avx512 (512-bit vectors)
 // widening sum: vpmaddubsw + vpmaddwd with ones vectors (4 int8 per int32 lane)
 // strategy vector_accumulator: vector accumulators, one horizontal reduction per row
-// tails: masked loads with the identity in inactive lanes
 // uses log2-step horizontal reduction (extract halves, then byte shifts)
 // uses vpmaddubsw + vpmaddwd: 4 int8 per int32 lane without VNNI
 
@@ -116,7 +114,6 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void seed_rowsum_i
 // ---- avx2 (256-bit vectors)
 // widening sum: vpmaddubsw + vpmaddwd with ones vectors (4 int8 per int32 lane)
 // strategy vector_accumulator: vector accumulators, one horizontal reduction per row
-// tails: masked loads (32/64-bit) or a staged copy (8/16-bit), identity elsewhere
 // uses log2-step horizontal reduction (extract halves, then byte shifts)
 // uses vpmaddubsw + vpmaddwd: 4 int8 per int32 lane without VNNI
 

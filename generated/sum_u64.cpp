@@ -220,7 +220,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void sum_u64_avx51
 // strategy vector_accumulator: vector accumulators, one horizontal reduction per row
 // rows are reduced 4 at a time; their 4 final horizontal reductions share one fold network (2 stages)
 // rows shorter than 16 columns take the blocks of rows, longer rows accumulators of their own (chosen at run time)
-// tails: masked loads (32/64-bit) or a staged copy (8/16-bit), identity elsewhere
+// tails: masked loads (32/64-bit) or the row's last vector blended (8/16-bit), identity elsewhere
 // uses fold network for the final reductions of several rows (vshufi32x4/vperm2i128, vunpck, vshufps)
 // uses log2-step horizontal reduction (extract halves, then byte shifts)
 // uses vpmaskmov/vmaskmov masked loads for 32/64-bit tails

@@ -12,7 +12,7 @@ configure -S "$example" -B "$b" -DCMAKE_PREFIX_PATH="$WORK/prefix"
 inputs=$(ninja -C "$b" -t query simdgen/row_sum_f32.h)
 grep -q "^    $WORK/prefix/bin/simdgen$" <<< "$inputs" ||
   fail "row_sum_f32.h does not depend on the installed simdgen"
-grep -q "$WORK/prefix/share/simdgen/templates/reduce.h.mustache$" <<< "$inputs" ||
+grep -q "$WORK/prefix/share/simdgen/templates/kernel.h.mustache$" <<< "$inputs" ||
   fail "row_sum_f32.h does not depend on the installed templates"
 build "$b"
 check_rowstats "find_package build" "$b/rowstats"

@@ -6,7 +6,7 @@ source "$(dirname "$0")/lib.sh"
 start
 p=$WORK/prefix
 cmake --install "$MAIN_BUILD_DIR" --prefix "$p" > "$WORK/install.log" 2>&1 || { cat "$WORK/install.log" >&2; fail "install failed"; }
-for f in bin/simdgen share/simdgen/templates/reduce.h.mustache share/simdgen/templates/reduce.cpp.mustache \
+for f in bin/simdgen share/simdgen/templates/kernel.h.mustache share/simdgen/templates/kernel.cpp.mustache \
     share/simdgen/templates/.clang-format lib/cmake/simdgen/simdgenConfig.cmake \
     lib/cmake/simdgen/simdgenConfigVersion.cmake lib/cmake/simdgen/simdgenTargets.cmake \
     lib/cmake/simdgen/SimdgenGenerate.cmake; do

@@ -72,9 +72,9 @@ step "no change" ""
 sed -i 's|"kind"|"description": "edited", "kind"|' "$p/specs/alpha.json"
 step "alpha.json edited" "alpha.json" kernels/k_alpha.h kernels/k_alpha.cpp \
   CMakeFiles/app.dir/kernels/k_alpha.cpp.o CMakeFiles/app.dir/use_alpha.cpp.o app
-touch "$WORK/templates/reduce.cpp.mustache"
+touch "$WORK/templates/kernel.cpp.mustache"
 step "template touched" "alpha.json beta.json"
-echo "// edited template" >> "$WORK/templates/reduce.cpp.mustache"
+echo "// edited template" >> "$WORK/templates/kernel.cpp.mustache"
 step "template edited" "alpha.json beta.json" kernels/k_alpha.cpp kernels/k_beta.cpp \
   CMakeFiles/app.dir/kernels/k_alpha.cpp.o CMakeFiles/app.dir/kernels/k_beta.cpp.o app
 [ "$("$b/app")" = "21 9" ] || fail "app printed '$("$b/app")' after the edits, expected '21 9'"

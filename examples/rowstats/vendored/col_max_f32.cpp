@@ -82,7 +82,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void col_max_f32_a
 
 // ---- avx2 (256-bit vectors)
 // column reduction: lanes = columns, rows walked in order (sequential per column)
-// tails: masked loads (32/64-bit) or a staged copy (8/16-bit), identity elsewhere
+// tails: masked loads (32/64-bit) or the row's last vector blended (8/16-bit), identity elsewhere
 // uses vpmaskmov/vmaskmov masked loads for 32/64-bit tails
 
 #if defined(__x86_64__)

@@ -102,7 +102,7 @@ std::string findTemplates(const std::string& explicitDir, const char* argv0) {
   fs::path exe = fs::canonical("/proc/self/exe", ec);
   if (ec) exe = fs::absolute(argv0);
   fs::path installed = exe.parent_path().parent_path() / "share" / "simdgen" / "templates";
-  if (fs::exists(installed / "reduce.h.mustache")) return installed.string();
+  if (fs::exists(installed / "kernel.h.mustache")) return installed.string();
   return SIMDGEN_SOURCE_TEMPLATES;
 }
 

@@ -168,7 +168,7 @@ std::string apiDoc(const KernelSpec& s) {
 }  // namespace
 
 Templates Templates::load(const std::filesystem::path& dir) {
-  return {readFile(dir / "reduce.h.mustache"), readFile(dir / "reduce.cpp.mustache"), readFile(dir / ".clang-format")};
+  return {readFile(dir / "kernel.h.mustache"), readFile(dir / "kernel.cpp.mustache"), readFile(dir / ".clang-format")};
 }
 
 std::string specHash(const std::string& text) {

@@ -53,6 +53,12 @@ void simplify(Block& block, Known known) {
 
 }  // namespace
 
+bool contains(const Block& block, OpKind k) {
+  for (const Stmt& s : block)
+    if ((s.kind == Stmt::Kind::Op && s.op == k) || contains(s.body, k)) return true;
+  return false;
+}
+
 void removeDeadLoops(Plan& plan) {
   Known known;
   for (const auto& [name, value] : plan.constants) known[name] = value;

@@ -8,4 +8,7 @@ namespace simdgen::ir {
 
 void removeDeadLoops(Plan& plan);
 
+// Whether any statement of the block (at any depth) is an op of kind k.
+bool contains(const Block& block, OpKind k);
+
 }  // namespace simdgen::ir

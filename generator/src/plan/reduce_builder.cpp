@@ -464,10 +464,10 @@ ir::Plan buildReducePlan(const KernelSpec& spec, const Target& target) {
                " and is widened once per row");
     }
   }
-  if (spec.tail == TailPolicy::predicated && target.vectorBits)
-    b.note(target.maskRegisters ? "tails: masked loads with the identity in inactive lanes"
-                                : "tails: masked loads (32/64-bit) or a staged copy (8/16-bit), identity elsewhere");
   ir::removeDeadLoops(b.plan);
+  if (ir::contains(b.plan.body, ir::OpKind::LoadPartial) || ir::contains(b.plan.body, ir::OpKind::LoadRowEnd))
+    b.note(target.maskRegisters ? "tails: masked loads with the identity in inactive lanes"
+                                : "tails: masked loads (32/64-bit) or the row's last vector blended (8/16-bit), identity elsewhere");
   if (auto problems = b.plan.verify(); !problems.empty())
     throw std::logic_error("internal error: plan for " + target.spelling + " fails verification: " + problems.front());
   return b.plan;
