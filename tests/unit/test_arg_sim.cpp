@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "../reference/arg_reference.h"
-#include "plan/arg_reduce_builder.h"
+#include "plan/family.h"
 #include "sim/interpreter.h"
 
 using namespace simdgen;

@@ -92,7 +92,7 @@ TEST_CASE("an unsupported combination found while planning also writes nothing")
   CHECK(run("validate " + (d / "k.json").string()).code == 1);
 }
 
-TEST_CASE("--check fails on stale files and passes on fresh ones; --dry-run writes nothing") {
+TEST_CASE("--check fails on stale files and passes on fresh ones and --dry-run writes nothing") {
   fs::path d = tempDir("check");
   write(d / "good.json", kGood);
   const std::string args = (d / "good.json").string() + " -o " + (d / "out").string();
@@ -108,12 +108,14 @@ TEST_CASE("--check fails on stale files and passes on fresh ones; --dry-run writ
   CHECK(r.output.find("good.h") == std::string::npos);
 }
 
-TEST_CASE("explain prints the plan per target; validate, --version and --help work") {
+TEST_CASE("explain prints the plan per target and validate, --version and --help work") {
   fs::path d = tempDir("explain");
   write(d / "good.json", kGood);
   Result r = run("explain " + (d / "good.json").string());
   CHECK(r.code == 0);
-  CHECK(r.output.find("plan good for avx2 (256-bit vectors): f32 -> f32, max") != std::string::npos);
+  CHECK(r.output.find("plan good for avx2 (256-bit vectors): reduce, vector_accumulator") != std::string::npos);
+  CHECK(r.output.find("in  input : f32[rows, cols]") != std::string::npos);
+  CHECK(r.output.find("out output : f32[rows]") != std::string::npos);
   CHECK(r.output.find("plan good for scalar") != std::string::npos);
   CHECK(r.output.find("fold network lane table") != std::string::npos);
   CHECK(run("explain --target avx2 " + (d / "good.json").string()).output.find("for scalar") == std::string::npos);

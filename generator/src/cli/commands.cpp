@@ -11,7 +11,7 @@
 #include "clang/check.h"
 #include "clang/format.h"
 #include "emit/emitter.h"
-#include "plan/arg_reduce_builder.h"
+#include "plan/family.h"
 #include "plan/reduce_builder.h"
 #include "sim/lane_sim.h"
 #include "spec/spec.h"

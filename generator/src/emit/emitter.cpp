@@ -5,12 +5,13 @@
 #include <algorithm>
 #include <cstdio>
 #include <fstream>
+#include <map>
+#include <set>
 #include <sstream>
 #include <stdexcept>
 
 #include "emit/lowering.h"
-#include "plan/arg_reduce_builder.h"
-#include "plan/reduce_builder.h"
+#include "plan/family.h"
 #include "sim/lane_sim.h"
 
 namespace simdgen::emit {
@@ -47,8 +48,9 @@ struct BodyWriter {
         case ir::Stmt::Kind::For: {
           if (!s.text.empty()) lines.push_back("// " + s.text);
           if (!s.continues) lines.push_back("int64_t " + s.var + " = " + s.lo.str() + ";");
-          const std::string step = s.step == 1 ? "++" + s.var : s.var + " += " + std::to_string(s.step);
-          const std::string cond = s.step == 1 ? s.var + " < " + s.hi.str() : s.var + " + " + std::to_string(s.step) + " <= " + s.hi.str();
+          const bool one = s.step.constantValue() == 1;
+          const std::string step = one ? "++" + s.var : s.var + " += " + s.step.str();
+          const std::string cond = one || s.coversTail ? s.var + " < " + s.hi.str() : s.var + " + " + s.step.str() + " <= " + s.hi.str();
           lines.push_back("for (; " + cond + "; " + step + ") {");
           block(s.body);
           lines.push_back("}");
@@ -77,92 +79,72 @@ std::string join(const std::vector<std::string>& v, const std::string& sep) {
   return r;
 }
 
-std::string params(const KernelSpec& spec) {
-  std::string p = "const " + std::string(cTypeOf(spec.input)) + "* input";
-  for (const Extent* e : {&spec.rows, &spec.cols})
-    if (!e->isStatic() && !(spec.rank == 1 && e == &spec.rows)) p += ", int64_t " + e->name;
-  if (spec.rowStride && !spec.rowStride->isStatic()) p += ", int64_t " + spec.rowStride->name;
-  if (spec.kind == KernelKind::arg_reduce)
-    return p + ", " + std::string(cTypeOf(spec.input)) + "* values, " + std::string(cTypeOf(spec.indexType)) + "* indices";
-  return p + ", " + std::string(cTypeOf(spec.output)) + "* output";
-}
-
-std::string args(const KernelSpec& spec) {
-  std::string a = "input";
-  for (const Extent* e : {&spec.rows, &spec.cols})
-    if (!e->isStatic() && !(spec.rank == 1 && e == &spec.rows)) a += ", " + e->name;
-  if (spec.rowStride && !spec.rowStride->isStatic()) a += ", " + spec.rowStride->name;
-  return a + (spec.kind == KernelKind::arg_reduce ? ", values, indices" : ", output");
-}
-
-std::string extentText(const Extent& e) { return e.isStatic() ? std::to_string(*e.value) : e.name; }
-
-std::string opFormula(const KernelSpec& s) {
-  const std::string op(nameOf(s.op));
-  const std::string stride = s.rowStride ? extentText(*s.rowStride) : extentText(s.cols);
-  if (s.rank == 1) return "output[0] = " + op + " over j < " + extentText(s.cols) + " of input[j]";
-  if (s.axis == 1)
-    return "output[i] = " + op + " over j < " + extentText(s.cols) + " of input[i * " + stride + " + j], for i < " + extentText(s.rows);
-  return "output[j] = " + op + " over i < " + extentText(s.rows) + " of input[i * " + stride + " + j], for j < " + extentText(s.cols);
-}
-
-std::string argApiDoc(const KernelSpec& s) {
-  const bool max = s.op == ReduceOp::max;
-  const std::string stride = s.rowStride ? extentText(*s.rowStride) : extentText(s.cols);
-  const std::string idx(nameOf(s.indexType));
-  std::vector<std::string> d;
-  d.push_back("/// " + s.name + ": for each row i < " + extentText(s.rows) + ", the " + (max ? "maximum" : "minimum") + " of input[i * " +
-              stride + " + j], j < " + extentText(s.cols) + ", and its " + (s.lastIndex ? "last" : "first") + " index j.");
-  if (!s.description.empty()) d.push_back("/// " + s.description);
-  d.push_back("///");
-  d.push_back(std::string("/// Exactly the scalar loop `if (x ") + (max ? (s.lastIndex ? ">=" : ">") : (s.lastIndex ? "<=" : "<")) +
-              " best) { best = x; index = j; }` over the row, starting from " +
-              (s.initialValue ? "best = " + *s.initialValue + ", index = " + std::to_string(*s.initialIndex) +
-                                    " (returned when no element beats it)"
-                              : std::string(s.lastIndex ? "best = the identity (" + identityLiteral(s.op, s.input) + "), index = -1"
-                                                        : "the first element equal to the extreme (NumPy's arg" + std::string(max ? "max" : "min") + ")") +
-                                    "; an empty row gives (" + identityLiteral(s.op, s.input) + ", -1)"));
-  if (isFloat(s.input)) {
-    d.push_back(s.nan == NanPolicy::propagate ? "/// NaN: the first NaN of a row wins (value NaN, its index), like NumPy."
-                                              : "/// NaN: ignored (never beats); a row of only NaNs gives (" + identityLiteral(s.op, s.input) + ", -1).");
-    d.push_back("/// -0.0 and +0.0 compare equal; infinities are ordinary values.");
+// The signature, from the plan's parameters: generator-owned names for the .cpp, the user's in
+// the header (`publicNames`).
+std::string params(const ir::Plan& plan, bool publicNames) {
+  std::vector<std::string> p;
+  for (const ir::Param& x : plan.params) {
+    const std::string name = publicNames ? x.publicName : x.name;
+    if (x.kind == ir::Param::Kind::extent) {
+      p.push_back("int64_t " + name);
+    } else {
+      const ir::Tensor& t = plan.tensor(x.tensor);
+      p.push_back(std::string(t.output ? "" : "const ") + std::string(cTypeOf(t.dtype)) + "* " + name);
+    }
   }
-  d.push_back("/// values: one " + std::string(nameOf(s.input)) + " per row; indices: one " + idx + " per row (column within the row).");
-  d.push_back(s.indexType == DType::i64 ? "/// Indices are computed in 64 bits: any row length is handled."
-                                        : "/// Indices are computed in 64 bits and stored as i32: rows longer than 2^31 - 1 elements "
-                                          "would wrap the stored index (use index_type i64).");
-  d.push_back("/// No alignment is required. Thread-safe; picks the best variant for this CPU once.");
-  return join(d, "\n");
+  return join(p, ", ");
 }
 
-std::string apiDoc(const KernelSpec& s) {
-  if (s.kind == KernelKind::arg_reduce) return argApiDoc(s);
-  std::vector<std::string> d;
-  d.push_back("/// " + s.name + ": " + opFormula(s) + ".");
-  if (!s.description.empty()) d.push_back("/// " + s.description);
-  d.push_back("///");
-  d.push_back("/// input:  " + std::string(nameOf(s.input)) + " elements, row-major" +
-              (s.rank == 2 ? std::string(", row i starting at input + i * ") + (s.rowStride ? extentText(*s.rowStride) : extentText(s.cols)) : "") +
-              ". No alignment is required.");
-  for (const Extent* e : {&s.rows, &s.cols})
-    if (!e->isStatic() && !(s.rank == 1 && e == &s.rows))
-      d.push_back("/// " + e->name + ": " + (e == &s.rows ? "rows" : "columns") + " (>= 0).");
-  if (s.rowStride && !s.rowStride->isStatic())
-    d.push_back("/// " + s.rowStride->name + ": elements between row starts (>= columns).");
-  d.push_back("/// output: " + std::string(s.rank == 1 ? "1 element" : s.axis == 1 ? "one element per row" : "one element per column") +
-              " of " + std::string(nameOf(s.output)) + "; must not overlap input.");
-  if (!isFloat(s.output) && (s.op == ReduceOp::add || s.op == ReduceOp::mul))
-    d.push_back("/// Integer " + std::string(nameOf(s.op)) + " wraps modulo 2^" + std::to_string(bitsOf(s.output)) + " (the output type).");
-  if (isFloat(s.input) && (s.op == ReduceOp::min || s.op == ReduceOp::max))
-    d.push_back("/// NaN elements are ignored; -0.0 and +0.0 compare equal (either may be returned).");
-  if (isFloat(s.input) && (s.op == ReduceOp::add || s.op == ReduceOp::mul))
-    d.push_back(s.order == FloatOrder::sequential || s.axis == 0 || resolveStrategy(s) == Strategy::inner_parallel
-                    ? "/// Floating point: each result is bit-identical to a left-to-right loop."
-                    : "/// Floating point: the reduction is reassociated (vector accumulators); results may differ from a left-to-right loop in the last bits.");
-  d.push_back("/// An empty reduction yields the identity of " + std::string(nameOf(s.op)) + " in the input type (" +
-              identityLiteral(s.op, s.input) + "), converted to the output type.");
-  d.push_back("/// Thread-safe: picks the best variant for this CPU once (variants are also callable by name).");
-  return join(d, "\n");
+std::string args(const ir::Plan& plan) {
+  std::vector<std::string> a;
+  for (const ir::Param& x : plan.params) a.push_back(x.name);
+  return join(a, ", ");
+}
+
+// What the templates need per architecture: the modules' preambles and file-level helpers, and
+// the dispatcher's groups (each guarded, its variants best first; the portable scalar variant is
+// the fallback outside every group).
+void setArchitectureData(mst::data& data, const std::vector<Variant>& variants,
+                         const std::map<const IsaLowering*, std::set<std::string>>& helpers) {
+  std::vector<const IsaLowering*> modules;  // guarded modules, in variant order
+  for (const Variant& v : variants) {
+    const IsaLowering* m = &loweringFor(v.target);
+    if (!m->archGuard().empty() && std::find(modules.begin(), modules.end(), m) == modules.end()) modules.push_back(m);
+  }
+  mst::data preambles{mst::data::type::list}, helperList{mst::data::type::list}, groups{mst::data::type::list};
+  for (const IsaLowering* m : modules) {
+    const std::string guard = m->archGuard();
+    if (!m->preamble().empty()) {
+      mst::data p;
+      p.set("guard", guard);
+      p.set("text", m->preamble());
+      preambles.push_back(p);
+    }
+    if (auto it = helpers.find(m); it != helpers.end())
+      for (const std::string& name : it->second) {
+        mst::data h;
+        h.set("guard", guard);
+        h.set("text", m->fileHelper(name));
+        helperList.push_back(h);
+      }
+    mst::data group, list{mst::data::type::list};
+    group.set("guard", guard);
+    group.set("init", m->dispatchInit());
+    group.set("directive", groups.is_empty_list() ? "if" : "elif");
+    for (const Variant& v : variants) {
+      if (&loweringFor(v.target) != m) continue;
+      mst::data item;
+      item.set("suffix", v.target.suffix);
+      item.set("cpu_check", v.target.cpuCheck);
+      list.push_back(item);
+    }
+    group.set("variants", list);
+    groups.push_back(group);
+  }
+  data.set("preambles", preambles);
+  data.set("helpers", helperList);
+  data.set("arch_groups", groups);
+  data.set("has_arch_groups", mst::data(!modules.empty()));
 }
 
 }  // namespace
@@ -189,10 +171,11 @@ GeneratedKernel generate(const KernelSpec& spec, const Templates& templates, con
   for (const auto& req : spec.targets) targets.push_back(makeTarget(req));
   std::stable_sort(targets.begin(), targets.end(), [](const Target& a, const Target& b) { return a.priority > b.priority; });
 
-  bool laneMask = false, tailKeep = false;
+  // File-level helpers the variants need, per lowering module (std::set: a stable order).
+  std::map<const IsaLowering*, std::set<std::string>> helpers;
   for (const Target& t : targets) {
     Variant v{t, buildPlan(spec, t), "", {}};
-    LowerContext cx{t, v.plan};
+    LowerContext cx{t, v.plan, {}, {}, {}, {}, {}};
     BodyWriter w{cx, {}};
     for (const auto& [name, value] : v.plan.constants) w.lines.push_back("constexpr int64_t " + name + " = " + std::to_string(value) + ";");
     const size_t bodyStart = w.lines.size();
@@ -201,15 +184,14 @@ GeneratedKernel generate(const KernelSpec& spec, const Templates& templates, con
     if (!cx.scalarFallbackCall.empty()) {
       pre.push_back("// Gathers use 32-bit row offsets: larger strides take the scalar variant.");
       pre.push_back(cx.scalarFallbackCall + " {");
-      pre.push_back(spec.name + "_scalar(" + args(spec) + ");");
+      pre.push_back(spec.name + "_scalar(" + args(v.plan) + ");");
       pre.push_back("return;");
       pre.push_back("}");
     }
     pre.insert(pre.end(), cx.prelude.begin(), cx.prelude.end());
     w.lines.insert(w.lines.begin() + bodyStart, pre.begin(), pre.end());
     v.body = join(w.lines, "\n");
-    laneMask = laneMask || cx.usesLaneMask;
-    tailKeep = tailKeep || cx.usesTailKeepTable;
+    helpers[&loweringFor(t)].insert(cx.helpers.begin(), cx.helpers.end());
     v.notes = v.plan.summary;
     for (const auto& i : cx.instructions) v.notes.push_back("uses " + i);
     // A feature variant whose code equals a plainer variant's adds nothing but a CPU requirement:
@@ -229,37 +211,33 @@ GeneratedKernel generate(const KernelSpec& spec, const Templates& templates, con
       "// Do not edit: regenerate with `simdgen generate " + specRef + " -o <this directory>`.";
   data.set("provenance", provenance);
   data.set("name", spec.name);
-  data.set("params", params(spec));
-  data.set("args", args(spec));
-  data.set("api_doc", apiDoc(spec));
-  data.set("lane_mask_helper", mst::data(laneMask));
-  data.set("tail_keep_table", mst::data(tailKeep));
-  mst::data x86list{mst::data::type::list}, variants{mst::data::type::list};
+  // Every variant shares the signature and docs; the last one is the plainest (scalar).
+  const ir::Plan& plan = g.variants.back().plan;
+  data.set("params", params(plan, false));
+  data.set("public_params", params(plan, true));
+  data.set("args", args(plan));
+  data.set("api_doc", join(plan.apiDoc, "\n"));
+  mst::data variants{mst::data::type::list};
   std::vector<std::string> summary{"Plan summary (`simdgen explain` prints the full plans):"};
-  if (spec.kind == KernelKind::reduce)
-    summary.push_back("  " + opFormula(spec) + "; " + std::string(nameOf(spec.input)) + " -> " + std::string(nameOf(spec.output)));
+  if (!plan.overview.empty()) summary.push_back("  " + plan.overview);
   for (const auto& d : g.dropped) summary.push_back("  " + d);
   for (const Variant& v : g.variants) {
     mst::data item;
     item.set("suffix", v.target.suffix);
     item.set("attribute", v.target.attribute);
-    item.set("x86", mst::data(v.target.isa != "scalar"));
+    const std::string guard = loweringFor(v.target).archGuard();
+    item.set("guarded", mst::data(!guard.empty()));
+    item.set("guard", guard);
     item.set("body", v.body);
     std::string comment = "// ---- " + v.target.spelling + (v.target.vectorBits ? " (" + std::to_string(v.target.vectorBits) + "-bit vectors)" : " (portable C++)") + "\n";
     for (const auto& n : v.notes) comment += "// " + n + "\n";
     item.set("comment", comment);
     item.set("cpu_check", v.target.cpuCheck);
     variants.push_back(item);
-    if (v.target.isa != "scalar") {
-      mst::data s;
-      s.set("suffix", v.target.suffix);
-      s.set("cpu_check", v.target.cpuCheck);
-      x86list.push_back(s);
-    }
   }
   data.set("plan_summary", "// " + join(summary, "\n// "));
   data.set("variants", variants);
-  data.set("x86_variants", x86list);
+  setArchitectureData(data, g.variants, helpers);
 
   for (auto [text, out] : {std::pair{&templates.header, &g.header}, std::pair{&templates.source, &g.source}}) {
     mst::mustache tmpl(*text);
@@ -267,6 +245,27 @@ GeneratedKernel generate(const KernelSpec& spec, const Templates& templates, con
     *out = tmpl.render(data);
   }
   return g;
+}
+
+EmittedFunction emitFunction(const ir::Plan& plan, const Target& target, const std::string& name) {
+  const IsaLowering& isa = loweringFor(target);
+  LowerContext cx{target, plan, {}, {}, {}, {}, {}};
+  BodyWriter w{cx, {}};
+  for (const auto& [constant, value] : plan.constants)
+    w.lines.push_back("constexpr int64_t " + constant + " = " + std::to_string(value) + ";");
+  const size_t bodyStart = w.lines.size();
+  w.block(plan.body);
+  if (!cx.scalarFallbackCall.empty()) throw std::logic_error(name + ": a scalar fallback needs a whole kernel (generate())");
+  w.lines.insert(w.lines.begin() + bodyStart, cx.prelude.begin(), cx.prelude.end());
+  EmittedFunction f;
+  const std::string guard = isa.archGuard();
+  f.guard = guard;
+  f.preamble = isa.preamble();
+  for (const auto& h : cx.helpers) f.helpers.push_back(isa.fileHelper(h));
+  if (!guard.empty()) f.function = "#if " + guard + "\n__attribute__((target(\"" + target.attribute + "\")))\n";
+  f.function += "void " + name + "(" + params(plan, false) + ") {\n" + join(w.lines, "\n") + "\n}\n";
+  if (!guard.empty()) f.function += "#endif\n";
+  return f;
 }
 
 }  // namespace simdgen::emit

@@ -33,6 +33,17 @@ struct GeneratedKernel {
 // `specRef` is how the provenance header names the spec (a path relative to the output dir).
 GeneratedKernel generate(const KernelSpec& spec, const Templates& templates, const std::string& specRef);
 
+// A plan built outside a spec (tests, new families) as one complete C++ function: the file-level
+// text it needs (module preambles, helpers; each under its architecture guard) and the function
+// itself (attribute, signature from the plan's parameters, lowered body). Unformatted.
+struct EmittedFunction {
+  std::string guard;                 // architecture guard of the target's module ("" = none)
+  std::string preamble;              // the module's headers and workarounds
+  std::vector<std::string> helpers;  // file-level helper definitions the function uses
+  std::string function;              // guarded, with its target attribute
+};
+EmittedFunction emitFunction(const ir::Plan& plan, const Target& target, const std::string& name);
+
 // FNV-1a 64-bit of the spec bytes, as 16 hex digits (recorded in the provenance header).
 std::string specHash(const std::string& text);
 

@@ -1,5 +1,6 @@
-// Lowers plan ops to C++ statements for one target: intrinsics for x86 vectors, plain C for
-// one-lane values. The only place that knows intrinsic names.
+// Lowering modules: one per ISA family (scalar C, x86 SSE/AVX2/AVX-512; NEON and SVE beside
+// them), behind one interface that owns type names, op spellings, tails, the architecture guard,
+// the headers and the file-level helpers. Nothing outside a lowering module spells an intrinsic.
 #pragma once
 
 #include <map>
@@ -18,17 +19,51 @@ struct LowerContext {
   std::map<std::string, ir::VecType> types;  // variables seen so far
   std::vector<std::string> prelude;          // statements hoisted to the top of the variant
   std::set<std::string> instructions;        // "vpdpbusd", ... for the generated comment
-  bool usesLaneMask = false;                 // needs the file-level simdgen_lanes_below helper
-  bool usesTailKeepTable = false;            // needs the file-level simdgen_tail_keep table
-  std::string scalarFallbackCall;            // call of the scalar variant (gather range guard)
+  std::set<std::string> helpers;             // file-level helpers the variant needs (see fileHelper)
+  std::string scalarFallbackCall;            // condition under which the variant calls the scalar one
 
   void hoist(const std::string& line);
 };
 
-// C++ type of a plan value: "int32_t" for scalars, "__m512i"/"__m256"/... for vectors.
-std::string cppType(ir::VecType t);
+class IsaLowering;
 
-// C++ statements implementing one Op statement.
+// The statements of one op, with the accessors every module needs.
+struct OpWriter {
+  const ir::Stmt& s;
+  LowerContext& cx;
+  const IsaLowering& isa;
+  std::vector<std::string> out;
+
+  const ir::Tensor& source() const { return cx.plan.tensor(s.tensor); }  // the tensor a load reads
+  std::string src() const { return source().name; }
+  std::string in(const ir::Index& idx) const { return src() + " + " + idx.str(); }
+  std::string outp(const ir::Index& idx) const { return cx.plan.outputTensor(s.tensor).name + " + " + idx.str(); }
+  ir::VecType typeOf(const std::string& v) const { return cx.types.at(v); }
+  std::string decl() const;  // "T dst" when the op declares dst, else "dst"
+  void assign(const std::string& expr) { out.push_back(decl() + " = " + expr + ";"); }
+};
+
+class IsaLowering {
+ public:
+  virtual ~IsaLowering() = default;
+  // C++ type of a plan value of this ISA ("__m512i", "svfloat32_t", "__mmask16", "int32_t").
+  virtual std::string typeName(ir::VecType t, const LowerContext& cx) const = 0;
+  // Appends the statements of w.s to w.out. Throws std::logic_error when the op has no lowering.
+  virtual void lower(OpWriter& w) const = 0;
+  // Guard around this ISA's variants ("defined(__x86_64__)"); empty = compiled everywhere.
+  virtual std::string archGuard() const { return ""; }
+  // File-level text this ISA's variants need (headers, compiler workarounds), once per file.
+  virtual std::string preamble() const { return ""; }
+  // The definition of a helper named in LowerContext::helpers.
+  virtual std::string fileHelper(const std::string& name) const;
+  // Statement run once before the dispatcher tests this ISA's CPU checks.
+  virtual std::string dispatchInit() const { return ""; }
+};
+
+// The module that lowers `target` (by its ISA, from the ISA registry).
+const IsaLowering& loweringFor(const Target& target);
+
+// C++ statements implementing one Op statement, by the target's module.
 std::vector<std::string> lowerOp(const ir::Stmt& s, LowerContext& cx);
 
 }  // namespace simdgen::emit

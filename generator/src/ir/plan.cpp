@@ -4,14 +4,26 @@
 #include <map>
 #include <stdexcept>
 
-#include "ir/fold_stage.h"
+#include "ir/shuffle.h"
 
 namespace simdgen::ir {
 
 std::string toString(VecType t) {
   std::string s(nameOf(t.elem));
-  if (t.lanes != 1) s += "x" + std::to_string(t.lanes);
-  return s;
+  if (t.scalable) s += " x vscale*" + std::to_string(t.lanes);
+  else if (t.lanes != 1) s += "x" + std::to_string(t.lanes);
+  return t.predicate ? "mask(" + s + ")" : s;
+}
+
+VecType scalableOf(DType t) { return {t, 128 / bitsOf(t), true, false}; }
+
+std::optional<int64_t> Index::constantValue() const {
+  int64_t v = 0;
+  for (const auto& t : terms) {
+    if (!t.symbols.empty()) return std::nullopt;
+    v += t.coef;
+  }
+  return v;
 }
 
 Index Index::constant(int64_t c) {
@@ -38,6 +50,11 @@ Index Index::operator-(const Index& o) const {
 Index Index::times(const std::string& s) const {
   Index r = *this;
   for (auto& t : r.terms) t.symbols.push_back(s);
+  return r.simplified();
+}
+Index Index::operator*(int64_t c) const {
+  Index r = *this;
+  for (auto& t : r.terms) t.coef *= c;
   return r.simplified();
 }
 Index Index::simplified() const {
@@ -86,6 +103,11 @@ Stmt comment(std::string text) {
 }
 Stmt forLoop(std::string var, Index lo, Index hi, int64_t step, Block body, bool continues,
              std::string note) {
+  return forLoop(std::move(var), std::move(lo), std::move(hi), Index::constant(step), std::move(body), continues,
+                 std::move(note));
+}
+Stmt forLoop(std::string var, Index lo, Index hi, Index step, Block body, bool continues,
+             std::string note) {
   Stmt s;
   s.kind = Stmt::Kind::For;
   s.var = std::move(var);
@@ -131,11 +153,72 @@ std::string_view symbolOf(Cmp c) {
   return names[static_cast<int>(c)];
 }
 
-DType Plan::outputType(const std::string& name) const {
-  for (const auto& [n, t] : outputs)
-    if (n == name) return t;
-  if (outputs.empty() && (name.empty() || name == "output")) return output;
-  throw std::logic_error("plan has no output '" + name + "'");
+const Tensor& Plan::tensor(const std::string& name) const {
+  for (const Tensor& t : tensors)
+    if (name.empty() ? !t.output : t.name == name) return t;
+  throw std::logic_error("plan has no " + (name.empty() ? std::string("input tensor") : "tensor '" + name + "'"));
+}
+
+const Tensor& Plan::outputTensor(const std::string& name) const {
+  for (const Tensor& t : tensors)
+    if (t.output && (name.empty() || t.name == name)) return t;
+  throw std::logic_error("plan has no output " + (name.empty() ? std::string("tensor") : "'" + name + "'"));
+}
+
+std::vector<std::string> Plan::runtimeSymbols() const {
+  std::vector<std::string> r;
+  for (const Param& p : params)
+    if (p.kind == Param::Kind::extent) r.push_back(p.name);
+  return r;
+}
+
+std::string_view nameOf(OpKind k) {
+  switch (k) {
+    case OpKind::Splat: return "splat";
+    case OpKind::Load: return "load";
+    case OpKind::LoadBroadcast: return "load_broadcast";
+    case OpKind::LoadPartial: return "load_partial";
+    case OpKind::LoadRowEnd: return "load_row_end";
+    case OpKind::GatherRows: return "gather_rows";
+    case OpKind::Store: return "store";
+    case OpKind::Extend: return "extend";
+    case OpKind::Binary: return "binary";
+    case OpKind::Fma: return "fma";
+    case OpKind::Select: return "select";
+    case OpKind::DotAccumulate: return "dot_accumulate";
+    case OpKind::ReduceLanes: return "reduce_lanes";
+    case OpKind::ReduceRows: return "reduce_rows";
+    case OpKind::Convert: return "convert";
+    case OpKind::Shuffle: return "shuffle";
+    case OpKind::WhileLt: return "whilelt";
+    case OpKind::Compare: return "compare";
+    case OpKind::Not: return "not";
+    case OpKind::NaNMask: return "nan_mask";
+    case OpKind::LocateEqual: return "locate_equal";
+    case OpKind::LocateNaN: return "locate_nan";
+    case OpKind::SetIndex: return "position";
+  }
+  return "?";
+}
+
+std::pair<Shuffle, Shuffle> FoldNetwork::stage(size_t k) const {
+  const int bits = lanes * elemBits, blockBits = blockLanes.at(k) * elemBits;
+  if (blockBits == bits && bits == 512) return {shuffles::lanes128(0x44), shuffles::lanes128(0xEE)};
+  if (blockBits == bits && bits == 256) return {shuffles::lanes128(0x20), shuffles::lanes128(0x31)};
+  if (blockBits == 256 && bits == 512) return {shuffles::lanes128(0x88), shuffles::lanes128(0xDD)};
+  if (blockBits == 128 && bits >= 128) return {shuffles::unpackLo(64), shuffles::unpackHi(64)};
+  if (blockBits == 64 && elemBits == 32 && bits >= 128) return {shuffles::shufflePs(0x88), shuffles::shufflePs(0xDD)};
+  // Other shapes (simulation widths): the same fold as explicit lane maps.
+  const int blk = blockLanes[k], seg = blockBits > 128 ? lanes : std::min(lanes, 128 / elemBits);
+  std::vector<int> lower, upper;
+  for (int s = 0; s < lanes; s += seg)
+    for (int src : {0, lanes})
+      for (int b = s; b < s + seg; b += blk)
+        for (int t = 0; t < blk / 2; ++t) {
+          lower.push_back(src + b + t);
+          upper.push_back(src + b + blk / 2 + t);
+        }
+  return {shuffles::explicitMap(lower), shuffles::explicitMap(upper)};
 }
 
 FoldNetwork FoldNetwork::make(int lanes, int elemBits) {
@@ -146,15 +229,25 @@ FoldNetwork FoldNetwork::make(int lanes, int elemBits) {
   n.elemBits = elemBits;
   for (int b = lanes; b >= 2; b /= 2) n.blockLanes.push_back(b);
   // Tag every lane with its input vector; after the network each result lane holds exactly one.
-  std::vector<std::vector<int>> tags(lanes, std::vector<int>(lanes));
-  for (int m = 0; m < lanes; ++m) std::fill(tags[m].begin(), tags[m].end(), m);
-  auto same = [](int x, int y) {
-    if (x != y) throw std::logic_error("fold network mixes rows");
-    return x;
-  };
-  std::vector<int> out = runFoldNetwork(tags, n.blockLanes, elemBits, same);
+  std::vector<std::vector<int>> vecs(lanes, std::vector<int>(lanes));
+  for (int m = 0; m < lanes; ++m) std::fill(vecs[m].begin(), vecs[m].end(), m);
+  for (size_t k = 0; k < n.blockLanes.size(); ++k) {
+    const auto [lower, upper] = n.stage(k);
+    const std::vector<int> lo = lower.laneMap(lanes, elemBits), hi = upper.laneMap(lanes, elemBits);
+    std::vector<std::vector<int>> next;
+    for (size_t m = 0; m + 1 < vecs.size(); m += 2) {
+      std::vector<int> both = vecs[m], out(lanes);
+      both.insert(both.end(), vecs[m + 1].begin(), vecs[m + 1].end());
+      for (int l = 0; l < lanes; ++l) {
+        if (both[lo[l]] != both[hi[l]]) throw std::logic_error("fold network mixes rows");
+        out[l] = both[lo[l]];
+      }
+      next.push_back(out);
+    }
+    vecs = std::move(next);
+  }
   n.inputOrder.assign(lanes, -1);
-  for (int lane = 0; lane < lanes; ++lane) n.inputOrder[out[lane]] = lane;
+  for (int lane = 0; lane < lanes; ++lane) n.inputOrder[vecs.front()[lane]] = lane;
   return n;
 }
 

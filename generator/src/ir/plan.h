@@ -8,20 +8,33 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/dtype.h"
 
 namespace simdgen::ir {
 
+// A value's type: `lanes` elements of `elem`. Fixed vectors have exactly `lanes` lanes (f32x16);
+// scalable ones (the SVE model) have lanes * vscale, where vscale = vector bits / 128 is known only
+// at run time, so `lanes` is the count per 128 bits (f32 x vscale*4). A predicate holds one
+// boolean per lane of a vector of `elem` (AVX-512 k-mask, AVX2 all-ones lanes, SVE svbool_t).
 struct VecType {
   DType elem = DType::i32;
-  int lanes = 1;  // 1 = scalar
+  int lanes = 1;  // 1 = scalar (never scalable)
+  bool scalable = false;
+  bool predicate = false;
   bool operator==(const VecType&) const = default;
-  int bits() const { return lanes * bitsOf(elem); }
+  int bits() const { return lanes * bitsOf(elem); }  // minimum bits (vscale = 1) when scalable
+  int lanesAt(int vscale) const { return scalable ? lanes * vscale : lanes; }
+  VecType mask() const { return {elem, lanes, scalable, true}; }  // the predicate for this type
+  VecType data() const { return {elem, lanes, scalable, false}; }
 };
-std::string toString(VecType t);  // "i32x16", "i64" for scalars
+// "i32x16", "i64" for scalars, "f32 x vscale*4" when scalable, "mask(f32x16)" for predicates.
+std::string toString(VecType t);
+VecType scalableOf(DType t);  // the SVE vector of t: 128 / bits lanes per vscale
 
 // A sum of products of symbols with integer coefficients: "i*stride + j + 64".
 // Symbols are loop variables and the kernel's runtime extents.
@@ -29,45 +42,94 @@ struct Term {
   int64_t coef = 1;
   std::vector<std::string> symbols;  // product; empty = constant
 };
+// The symbol `vscale` (vector bits / 128 on scalable targets) may appear in any index: loop steps and
+// offsets of scalable plans are multiples of it.
+inline constexpr const char* kVscale = "vscale";
 struct Index {
   std::vector<Term> terms;
+  static Index vscaled(int64_t lanesPerVscale) { return symbol(kVscale, lanesPerVscale); }
+  // The constant value, when the index has no symbols.
+  std::optional<int64_t> constantValue() const;
   static Index constant(int64_t c);
   static Index symbol(const std::string& s, int64_t coef = 1);
   Index operator+(const Index& o) const;
   Index operator+(int64_t c) const;
   Index operator-(const Index& o) const;
   Index times(const std::string& s) const;  // multiply every term by a symbol
+  Index operator*(int64_t c) const;         // multiply every term by a constant
   Index simplified() const;                 // merges like terms, drops zeros, deterministic order
   std::string str() const;                  // C expression
 };
 
 enum class OpKind {
+  // Tensor access. `tensor` names one of Plan::tensors (empty: the first input for loads, the first
+  // output for stores). A load or store with a predicate (`pred`) touches active lanes only:
+  // inactive lanes of a load take `literal` (zero when empty) and are never read.
   Splat,         // dst = every lane `literal` (a C literal of dst.elem)
-  Load,          // dst = input[index + l] for l < lanes
-  LoadPartial,   // dst lane l = l < count ? input[index + l] : literal      (0 < count < lanes)
-  LoadRowEnd,    // dst lane l = l >= lanes - count ? input[index + count - lanes + l] : literal
+  Load,          // dst lane l = tensor[index + l]
+  LoadBroadcast, // dst = every lane tensor[index] (one element read)
+  LoadPartial,   // dst lane l = l < count ? tensor[index + l] : literal      (0 < count < lanes)
+                 //   = Load with pred whilelt(0, count): the count form the x86 tails use
+  LoadRowEnd,    // dst lane l = l >= lanes - count ? tensor[index + count - lanes + l] : literal
                  //   (0 < count < lanes): the whole vector ending at index + count is read, so the
                  //   builder only uses it where that vector lies inside the row
-  GatherRows,    // dst lane r = r < count ? (dst.elem) input[index + r*rowStride] : literal
-                 //   (count == lanes when `count` is empty). rowStride = the symbol "stride".
+  GatherRows,    // dst lane r = r < count ? (dst.elem) tensor[index + r*stride] : literal
+                 //   (count == lanes when `count` is empty)
+  Store,         // tensor[index + l] = a[l] for l < (count empty ? lanes : count), active lanes only
+  // Arithmetic. With a predicate, inactive lanes keep args[0] (merging) or are zero (`zeroing`).
   Extend,        // dst lane l = (dst.elem) a[part * dst.lanes + l]
-  Binary,        // dst lane l = rop(a[l], b[l]); min/max: a < b ? a : b (b wins ties and NaN)
+  Binary,        // dst lane l = rop(a[l], b[l]); min/max: a < b ? a : b (b wins ties and NaN);
+                 //   on predicates: and/or/xor of the lanes
+  Fma,           // dst lane l = a[l] + b[l] * c[l], rounded once (a is the accumulator)
+  Select,        // dst lane l = p[l] ? a[l] : b[l]      (args: p, a, b)
   DotAccumulate, // dst lane l = a[l] + sum_{t<group} (dst.elem) b[l*group + t]   (rop == add)
-  ReduceLanes,   // dst (scalar) = fold(a): while lanes > 1: a = rop(lower half, upper half)
+  ReduceLanes,   // dst (scalar) = fold(a): while lanes > 1: a = rop(lower half, upper half);
+                 //   with a predicate, inactive lanes count as the identity of rop
   ReduceRows,    // dst lane r = fold(args[perm[r]]) through `network` (see FoldNetwork)
   Convert,       // dst lane l = (dst.elem) a[l]  (same lane count; integer narrowing wraps)
-  Store,         // <out>[index + l] = a[l] for l < (count empty ? lanes : count); <out> = `var`
-                 //   (empty: "output"), one of Plan::outputs
+  Shuffle,       // dst lane l = concat(args)[shuffle.laneMap(dst lanes)[l]]  (see Shuffle)
+  // Predicates (dst.predicate).
+  WhileLt,       // dst lane l = lo + l < hi   (svwhilelt; the first hi - lo lanes)
+  Compare,       // dst lane l = a[l] <cmp> b[l]   (floats: false when either is NaN, except ne)
+  Not,           // dst lane l = !a[l]
+  // Scalars.
   NaNMask,       // dst (integer lanes of a's width) lane l = a[l] is NaN ? all ones : 0
   LocateEqual,   // dst (i64 scalar) = the first (part 0) or last (part 1) c in [lo, hi) with
-                 //   input[index + c] == a, or -1 (NaN never equals; -0.0 equals +0.0)
-  LocateNaN,     // dst (i64 scalar) = the first c in [lo, hi) with input[index + c] a NaN, or -1
+                 //   tensor[index + c] == a, or -1 (NaN never equals; -0.0 equals +0.0)
+  LocateNaN,     // dst (i64 scalar) = the first c in [lo, hi) with tensor[index + c] a NaN, or -1
   SetIndex,      // dst (i64 scalar) = index (a position, e.g. a block's bounds)
 };
+std::string_view nameOf(OpKind k);  // "load", "fma", ...
 
-// Comparison of two one-lane values, for IfValues.
+// Comparison of two one-lane values, for IfValues, and lane-wise for Compare.
 enum class Cmp { lt, le, gt, ge, eq, ne };
 std::string_view symbolOf(Cmp c);  // "<", "<=", ...
+
+// A lane permutation: the result lane l takes lane map[l] of the concatenated sources. The map is
+// a function of the lane count so that one shuffle describes every vector length (SVE zip/trn);
+// named kinds are the instructions lowerings spell, `explicit_map` is MLIR's vector.shuffle. See
+// ir/shuffle.h for the constructors and the lane maps.
+struct Shuffle {
+  enum class Kind {
+    explicit_map,  // `map` as given (fixed lane counts only)
+    unpack_lo,     // per 128-bit segment: interleave the low halves of a and b at `unitBits`
+    unpack_hi,     //   (x86 unpacklo/hi_epi32/epi64/ps/pd)
+    shuffle_ps,    // per 128-bit segment: 2 units of a then 2 of b chosen by `imm` (x86 shufps)
+    lanes128,      // 128-bit blocks: two from a then two from b chosen by `imm` (shuffle_i32x4);
+                   //   on 256-bit vectors one from each, like permute2x128 (imm 0x20 / 0x31)
+    concat_halves, // low or high (imm 0 / 1) half of a, then the same half of b (insert of a half)
+    zip1, zip2,    // Arm: interleave the low / high halves of a and b at `unitBits` (whole vector)
+    uzp1, uzp2,    // Arm: even / odd units of concat(a, b)
+    trn1, trn2,    // Arm: even / odd units of a and b, alternating
+  };
+  Kind kind = Kind::explicit_map;
+  int unitBits = 0;  // the element width the instruction moves (0: the value's element width)
+  int imm = 0;
+  std::vector<int> map;
+  // The lane map for a result of `lanes` lanes of `elemBits` bits (sources have the same type).
+  std::vector<int> laneMap(int lanes, int elemBits) const;
+  std::string str() const;  // "unpack_lo.64", "lanes128 0x88", "explicit [0 16 1 17 ...]"
+};
 
 // The multi-row final reduction ("8x16 -> 8"): lanes vectors of lanes elements, folded pairwise
 // in log2(lanes) stages. Stage s halves the block size B (lanes) starting at B = lanes. For a pair
@@ -83,6 +145,11 @@ struct FoldNetwork {
   // inputOrder[r] = which row feeds input vector r, chosen so that result lane r holds row r.
   std::vector<int> inputOrder;
   static FoldNetwork make(int lanes, int elemBits);
+  // Stage k as a composition: rop(lower(a, b), upper(a, b)) lane-wise, where lower and upper are
+  // the named shuffles returned here (shuffle_i32x4 0x44/0xEE or 0x88/0xDD, permute2x128
+  // 0x20/0x31, unpacklo/hi_epi64, shuffle_ps 0x88/0xDD). The interpreter, the lane simulator and
+  // the x86 lowering all run these.
+  std::pair<Shuffle, Shuffle> stage(size_t k) const;
 };
 
 struct Stmt;
@@ -99,21 +166,30 @@ struct Stmt {
   VecType type;                   // dst type (Store: the stored value's type)
   std::vector<std::string> args;  // operand variables
   ReduceOp rop = ReduceOp::add;
+  std::string tensor;             // Load*/Gather/Store/Locate*: which tensor (see OpKind)
+  std::string pred;               // predicate variable governing the op (empty: all lanes)
+  bool zeroing = false;           // predicated arithmetic: inactive lanes 0 instead of args[0]
   Index index;                    // Load*/Gather/Store element offset
   Index count;                    // LoadPartial/GatherRows/Store lane count (empty = all lanes)
+  Index stride;                   // GatherRows: elements between lanes
   std::string literal;            // Splat value, LoadPartial/GatherRows fill
   int part = 0;                   // Extend
   int group = 1;                  // DotAccumulate
   FoldNetwork network;            // ReduceRows
+  Shuffle shuffle;                // Shuffle
 
-  // For: `var` runs from lo while var + step <= hi (step > 0), var += step. `var` is declared by
-  // the loop unless `continues` (then it keeps running from its current value, like a cleanup
-  // loop after a main loop). After the loop var holds the first index not processed.
+  // For: `var` runs from lo while var + step <= hi (step > 0), var += step; with `coversTail` it
+  // runs while var < hi, so the last iteration may be partial and its ops must be predicated (the
+  // SVE loop of seed 001). `var` is declared by the loop unless `continues` (then it keeps running
+  // from its current value, like a cleanup loop after a main loop). After the loop var holds the
+  // first index not processed (with coversTail: the first multiple of step at or past hi).
   // If: body runs when cmpLhs < cmpRhs. IfValues: body runs when args[0] <cmp> args[1] (scalars).
+  // WhileLt uses lo and hi.
   std::string var;
   bool continues = false;
+  bool coversTail = false;
   Index lo, hi, cmpLhs, cmpRhs;
-  int64_t step = 1;
+  Index step = Index::constant(1);
   Block body;
 
   Cmp cmp = Cmp::lt;
@@ -124,31 +200,54 @@ struct Stmt {
 Stmt comment(std::string text);
 Stmt forLoop(std::string var, Index lo, Index hi, int64_t step, Block body, bool continues = false,
              std::string note = "");
+Stmt forLoop(std::string var, Index lo, Index hi, Index step, Block body, bool continues = false,
+             std::string note = "");
 Stmt ifLess(Index lhs, Index rhs, Block body, std::string note = "");
 Stmt op(OpKind k, std::string dst, VecType type, std::vector<std::string> args = {});
 Stmt ifValues(std::string a, Cmp cmp, std::string b, Block body, std::string note = "");
 
-// Kernel-level information shared by all targets.
+// A tensor the kernel reads or writes: dtype, extents and strides (in elements) per dimension,
+// outermost first. Extents and strides are indices over the plan's symbols.
+struct Tensor {
+  std::string name;  // identifier in the generated code ("input", "output", "values", ...)
+  DType dtype = DType::f32;
+  bool output = false;
+  std::vector<Index> extents;
+  std::vector<Index> strides;
+};
+
+// One parameter of the kernel's signature, in order. The generated .cpp uses `name`, owned by
+// the generator; the header declares `publicName`, the user's (a spec's runtime extent). The two
+// never meet, so no user name can capture or shadow a generated one (hygiene by construction).
 struct Param {
-  std::string name;  // runtime extent or stride
+  enum class Kind { tensor, extent };
+  Kind kind = Kind::extent;
+  std::string name;
+  std::string publicName;
+  std::string tensor;  // Kind::tensor: which Plan::tensors entry
+  std::string doc;     // one line of API documentation, in public names
 };
 
 struct Plan {
   std::string kernel;      // spec name
+  std::string family;      // "reduce", "arg_reduce", ...
+  std::string strategy;    // the resolved strategy ("vector_accumulator", ...)
   std::string target;      // "avx512+vnni", "scalar", "generic512" ...
-  int vectorBits = 0;      // 0 for scalar
-  DType input = DType::i8, output = DType::i32;
-  // Named output arrays; empty means one array "output" of type `output`.
-  std::vector<std::pair<std::string, DType>> outputs;
-  DType outputType(const std::string& name) const;
-  ReduceOp rop = ReduceOp::add;
-  std::string rowStride;  // the symbol GatherRows steps by (elements between row starts)
-  std::vector<std::string> symbols;  // runtime parameters in signature order ("rows", "cols", "stride")
-  // Static extents are bound as symbols too, so plans read the same either way.
+  int vectorBits = 0;      // 0 for scalar; the minimum (128) when scalable
+  bool scalable = false;   // vector lengths are multiples of vscale (one plan for every length)
+  std::vector<Tensor> tensors;
+  std::vector<Param> params;  // signature order
+  ReduceOp rop = ReduceOp::add;  // the kernel's reduction (decides how one-lane integers are carried)
+  // Static extents are bound as constants, so plans read the same either way.
   std::vector<std::pair<std::string, int64_t>> constants;
   std::vector<std::string> summary;  // human-readable decisions: strategy, why, instructions
-  std::vector<std::string> usedInstructions;  // filled by the target lowering (emit)
+  std::vector<std::string> apiDoc;   // the header's documentation of the kernel (public names)
+  std::string overview;              // one line for the generated plan summary ("" = none)
   Block body;
+
+  const Tensor& tensor(const std::string& name) const;  // "" = the first input
+  const Tensor& outputTensor(const std::string& name) const;  // "" = the first output
+  std::vector<std::string> runtimeSymbols() const;  // extent parameters, in signature order
 
   std::string print() const;
   // Returns problems found (empty = valid): undefined or redeclared variables, type mismatches,

@@ -1,5 +1,6 @@
 // Plan text: one line per statement, indented by nesting. Tested on its own (like VPlan's print).
 #include <sstream>
+#include <stdexcept>
 
 #include "ir/plan.h"
 
@@ -7,68 +8,88 @@ namespace simdgen::ir {
 
 namespace {
 
-std::string opName(const Stmt& s) {
+std::string args(const Stmt& s) {
+  std::string r;
+  for (size_t k = 0; k < s.args.size(); ++k) r += (k ? ", " : "") + s.args[k];
+  return r;
+}
+
+std::string opName(const Plan& plan, const Stmt& s) {
+  auto tensor = [&](bool output) {
+    if (!s.tensor.empty()) return s.tensor;
+    try {
+      return output ? plan.outputTensor("").name : plan.tensor("").name;
+    } catch (const std::logic_error&) {
+      return std::string("?");
+    }
+  };
+  const std::string in = tensor(false);
+  const std::string pred = s.pred.empty() ? "" : std::string(" if ") + s.pred + (s.zeroing ? " (zeroing)" : "");
   switch (s.op) {
     case OpKind::Splat: return "splat " + s.literal;
-    case OpKind::Load: return "load input[" + s.index.str() + "]";
+    case OpKind::Load:
+      return "load " + in + "[" + s.index.str() + "]" + pred + (s.pred.empty() || s.literal.empty() ? "" : " fill " + s.literal);
+    case OpKind::LoadBroadcast: return "load_broadcast " + in + "[" + s.index.str() + "]";
     case OpKind::LoadPartial:
-      return "load_partial input[" + s.index.str() + "] count " + s.count.str() + " fill " +
-             s.literal;
+      return "load_partial " + in + "[" + s.index.str() + "] count " + s.count.str() + " fill " + s.literal;
     case OpKind::LoadRowEnd:
-      return "load_row_end input[" + s.index.str() + "] count " + s.count.str() + " fill " + s.literal;
+      return "load_row_end " + in + "[" + s.index.str() + "] count " + s.count.str() + " fill " + s.literal;
     case OpKind::GatherRows:
-      return "gather_rows input[" + s.index.str() + " + r * stride]" +
+      return "gather_rows " + in + "[" + s.index.str() + " + r * " + s.stride.str() + "]" +
              (s.count.terms.empty() ? "" : " count " + s.count.str() + " fill " + s.literal);
     case OpKind::Extend: return "extend part " + std::to_string(s.part) + " of " + s.args[0];
-    case OpKind::Binary: return std::string(nameOf(s.rop)) + " " + s.args[0] + ", " + s.args[1];
+    case OpKind::Binary: return std::string(nameOf(s.rop)) + " " + args(s) + pred;
+    case OpKind::Fma: return "fma " + args(s) + pred;
+    case OpKind::Select: return "select " + args(s);
     case OpKind::DotAccumulate:
       return "dot_accumulate<" + std::to_string(s.group) + "> " + s.args[0] + ", " + s.args[1];
-    case OpKind::ReduceLanes: return "reduce_lanes " + std::string(nameOf(s.rop)) + " " + s.args[0];
-    case OpKind::ReduceRows: {
-      std::string r = "reduce_rows " + std::string(nameOf(s.rop)) + " [";
-      for (size_t k = 0; k < s.args.size(); ++k) r += (k ? ", " : "") + s.args[k];
-      return r + "]";
-    }
+    case OpKind::ReduceLanes: return "reduce_lanes " + std::string(nameOf(s.rop)) + " " + s.args[0] + pred;
+    case OpKind::ReduceRows: return "reduce_rows " + std::string(nameOf(s.rop)) + " [" + args(s) + "]";
     case OpKind::Convert: return "convert " + s.args[0];
+    case OpKind::Shuffle: return "shuffle " + s.shuffle.str() + " " + args(s);
+    case OpKind::WhileLt: return "whilelt " + s.lo.str() + ", " + s.hi.str();
+    case OpKind::Compare: return "compare " + s.args[0] + " " + std::string(symbolOf(s.cmp)) + " " + s.args[1];
+    case OpKind::Not: return "not " + s.args[0];
     case OpKind::Store:
-      return "store " + (s.var.empty() ? std::string("output") : s.var) + "[" + s.index.str() + "] = " + s.args[0] +
-             (s.count.terms.empty() ? "" : " count " + s.count.str());
+      return "store " + tensor(true) + "[" + s.index.str() + "] = " + s.args[0] +
+             (s.count.terms.empty() ? "" : " count " + s.count.str()) + pred;
     case OpKind::NaNMask: return "nan_mask " + s.args[0];
     case OpKind::SetIndex: return "position " + s.index.str();
     case OpKind::LocateEqual:
-      return std::string(s.part ? "locate_last" : "locate_first") + " input[" + s.index.str() + " + c] == " + s.args[0] +
+      return std::string(s.part ? "locate_last" : "locate_first") + " " + in + "[" + s.index.str() + " + c] == " + s.args[0] +
              " for c in [" + s.lo.str() + ", " + s.hi.str() + ")";
     case OpKind::LocateNaN:
-      return "locate_first_nan input[" + s.index.str() + " + c] for c in [" + s.lo.str() + ", " + s.hi.str() + ")";
+      return "locate_first_nan " + in + "[" + s.index.str() + " + c] for c in [" + s.lo.str() + ", " + s.hi.str() + ")";
   }
   return "?";
 }
 
-void printBlock(std::ostringstream& os, const Block& b, int depth) {
+void printBlock(std::ostringstream& os, const Plan& plan, const Block& b, int depth) {
   const std::string pad(2 * depth, ' ');
   for (const Stmt& s : b) {
     switch (s.kind) {
       case Stmt::Kind::Comment: os << pad << "# " << s.text << "\n"; break;
       case Stmt::Kind::For:
         os << pad << "for " << s.var << " in [" << (s.continues ? s.var : s.lo.str()) << ", "
-           << s.hi.str() << ") step " << s.step << (s.text.empty() ? "" : "   # " + s.text)
+           << s.hi.str() << ") step " << s.step.str() << (s.coversTail ? " covering the tail" : "")
+           << (s.text.empty() ? "" : "   # " + s.text)
            << "\n";
-        printBlock(os, s.body, depth + 1);
+        printBlock(os, plan, s.body, depth + 1);
         break;
       case Stmt::Kind::IfValues:
         os << pad << "if " << s.args[0] << " " << symbolOf(s.cmp) << " " << s.args[1]
            << (s.text.empty() ? "" : "   # " + s.text) << "\n";
-        printBlock(os, s.body, depth + 1);
+        printBlock(os, plan, s.body, depth + 1);
         break;
       case Stmt::Kind::If:
         os << pad << "if " << s.cmpLhs.str() << " < " << s.cmpRhs.str()
            << (s.text.empty() ? "" : "   # " + s.text) << "\n";
-        printBlock(os, s.body, depth + 1);
+        printBlock(os, plan, s.body, depth + 1);
         break;
       case Stmt::Kind::Op:
         os << pad;
         if (s.op != OpKind::Store) os << s.dst << (s.declare ? " : " + toString(s.type) : "") << " = ";
-        os << opName(s) << "\n";
+        os << opName(plan, s) << "\n";
         break;
     }
   }
@@ -79,16 +100,31 @@ void printBlock(std::ostringstream& os, const Block& b, int depth) {
 std::string Plan::print() const {
   std::ostringstream os;
   os << "plan " << kernel << " for " << target;
-  if (vectorBits) os << " (" << vectorBits << "-bit vectors)";
-  os << ": " << nameOf(input) << " -> " << nameOf(output) << ", " << nameOf(rop) << "\n";
-  if (!symbols.empty()) {
+  if (scalable) os << " (vector-length agnostic, " << vectorBits << " bits per vscale)";
+  else if (vectorBits) os << " (" << vectorBits << "-bit vectors)";
+  os << (family.empty() ? "" : ": " + family) << (strategy.empty() ? "" : ", " + strategy) << "\n";
+  for (const Tensor& t : tensors) {
+    os << "  " << (t.output ? "out " : "in  ") << t.name << " : " << nameOf(t.dtype) << "[";
+    for (size_t k = 0; k < t.extents.size(); ++k) os << (k ? ", " : "") << t.extents[k].str();
+    os << "]";
+    if (t.strides.size() > 1) {
+      os << " strides [";
+      for (size_t k = 0; k < t.strides.size(); ++k) os << (k ? ", " : "") << t.strides[k].str();
+      os << "]";
+    }
+    os << "\n";
+  }
+  std::vector<std::string> extents;
+  for (const Param& p : params)
+    if (p.kind == Param::Kind::extent) extents.push_back(p.name == p.publicName ? p.name : p.name + " (" + p.publicName + ")");
+  if (!extents.empty()) {
     os << "  params:";
-    for (const auto& s : symbols) os << " " << s;
+    for (const auto& e : extents) os << " " << e;
     os << "\n";
   }
   for (const auto& [name, value] : constants) os << "  const " << name << " = " << value << "\n";
   for (const auto& line : summary) os << "  # " << line << "\n";
-  printBlock(os, body, 1);
+  printBlock(os, *this, body, 1);
   return os.str();
 }
 

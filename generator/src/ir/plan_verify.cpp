@@ -15,6 +15,7 @@ struct Verifier {
   std::vector<std::string> problems;
   std::vector<std::map<std::string, VecType>> scopes;
   std::set<std::string> symbols;
+  std::set<std::string> reserved;  // parameter names: no local may reuse them
 
   void fail(const std::string& where, const std::string& what) { problems.push_back(where + ": " + what); }
 
@@ -45,11 +46,77 @@ struct Verifier {
       if (in.size() != n) fail(where, "expects " + std::to_string(n) + " operands");
       return in.size() == n;
     };
+    // The governing predicate: a mask of the op's own lane shape.
+    if (!s.pred.empty()) {
+      const VecType* p = lookup(s.pred);
+      const VecType shape = s.op == OpKind::Store || s.op == OpKind::ReduceLanes ? (in.empty() ? s.type : in[0]) : s.type;
+      if (!p) fail(where, "predicated by undefined variable '" + s.pred + "'");
+      else if (!p->predicate || p->lanes != shape.lanes || p->scalable != shape.scalable)
+        fail(where, "predicate " + s.pred + " : " + toString(*p) + " does not govern " + toString(shape));
+    }
+    if (s.type.predicate != (s.op == OpKind::WhileLt || s.op == OpKind::Compare || s.op == OpKind::Not ||
+                             (s.op == OpKind::Binary && !in.empty() && in[0].predicate) ||
+                             (s.op == OpKind::Select && in.size() > 1 && in[1].predicate)))
+      fail(where, s.type.predicate ? "a predicate cannot be made by " + std::string(nameOf(s.op))
+                                   : std::string(nameOf(s.op)) + " makes a predicate, not " + toString(s.type));
+    auto tensorOf = [&](bool output) -> const Tensor* {
+      try {
+        return output ? &plan.outputTensor(s.tensor) : &plan.tensor(s.tensor);
+      } catch (const std::logic_error& e) {
+        fail(where, e.what());
+        return nullptr;
+      }
+    };
     switch (s.op) {
       case OpKind::Splat:
         if (s.literal.empty()) fail(where, "splat without a value");
         break;
-      case OpKind::Load: checkIndex(where, s.index); break;
+      case OpKind::Load:
+      case OpKind::LoadBroadcast:
+        checkIndex(where, s.index);
+        if (const Tensor* t = tensorOf(false); t && t->dtype != s.type.elem)
+          fail(where, "loads " + toString(s.type) + " from " + std::string(nameOf(t->dtype)) + " tensor " + t->name);
+        break;
+      case OpKind::Fma:
+        if (!need(3)) break;
+        for (const auto& t : in)
+          if (!(t == s.type)) fail(where, "fma operands must all be " + toString(s.type));
+        if (!isFloat(s.type.elem)) fail(where, "fma is defined on floats");
+        break;
+      case OpKind::Select:
+        if (!need(3)) break;
+        if (!in[0].predicate || in[0].lanes != s.type.lanes || in[0].scalable != s.type.scalable)
+          fail(where, "select needs a predicate of its lanes first");
+        if (!(in[1] == s.type) || !(in[2] == s.type)) fail(where, "select operands must be " + toString(s.type));
+        break;
+      case OpKind::Shuffle:
+        if (in.empty()) {
+          fail(where, "shuffle without sources");
+          break;
+        }
+        for (const auto& t : in)
+          if (!(t == s.type)) fail(where, "shuffle sources must be " + toString(s.type));
+        if (!s.type.scalable) {
+          try {
+            for (int m : s.shuffle.laneMap(s.type.lanes, bitsOf(s.type.elem)))
+              if (m < 0 || m >= s.type.lanes * int(in.size())) fail(where, "shuffle lane " + std::to_string(m) + " has no source");
+          } catch (const std::logic_error& e) {
+            fail(where, e.what());
+          }
+        }
+        break;
+      case OpKind::WhileLt:
+        checkIndex(where, s.lo);
+        checkIndex(where, s.hi);
+        break;
+      case OpKind::Compare:
+        if (!need(2)) break;
+        if (!(in[0] == in[1]) || in[0].predicate || in[0].lanes != s.type.lanes) fail(where, "compare needs two values of its lane shape");
+        break;
+      case OpKind::Not:
+        if (!need(1)) break;
+        if (!(in[0] == s.type)) fail(where, "not needs a predicate of its type");
+        break;
       case OpKind::LoadPartial:
       case OpKind::LoadRowEnd:
       case OpKind::GatherRows:
@@ -67,7 +134,7 @@ struct Verifier {
         if (!need(2)) break;
         if (!(in[0] == s.type) || !(in[1] == s.type))
           fail(where, "binary operands " + toString(in[0]) + ", " + toString(in[1]) + " do not match " + toString(s.type));
-        if (!opSupports(s.rop, s.type.elem)) fail(where, "op not defined on " + toString(s.type));
+        if (s.type.predicate ? !isBitwise(s.rop) : !opSupports(s.rop, s.type.elem)) fail(where, "op not defined on " + toString(s.type));
         break;
       case OpKind::DotAccumulate:
         if (!need(2)) break;
@@ -94,14 +161,9 @@ struct Verifier {
         if (!need(1)) break;
         checkIndex(where, s.index);
         checkIndex(where, s.count);
-        DType out;
-        try {
-          out = plan.outputType(s.var);
-        } catch (const std::logic_error& e) {
-          fail(where, e.what());
-          break;
-        }
-        if (in[0].elem != out) fail(where, "stores " + toString(in[0]) + " into " + std::string(nameOf(out)) + " output");
+        const Tensor* out = tensorOf(true);
+        if (out && in[0].elem != out->dtype)
+          fail(where, "stores " + toString(in[0]) + " into " + std::string(nameOf(out->dtype)) + " output " + out->name);
         break;
       }
       case OpKind::SetIndex:
@@ -121,12 +183,15 @@ struct Verifier {
         checkIndex(where, s.lo);
         checkIndex(where, s.hi);
         if (s.type.lanes != 1 || s.type.elem != DType::i64) fail(where, "locate yields an i64 scalar");
-        if (!in.empty() && (in[0].lanes != 1 || in[0].elem != plan.input)) fail(where, "locate compares with a scalar of the input type");
+        if (const Tensor* t = tensorOf(false); t && !in.empty() && (in[0].lanes != 1 || in[0].elem != t->dtype))
+          fail(where, "locate compares with a scalar of the input type");
         break;
     }
     if (s.op == OpKind::Store) return;
     if (s.declare) {
       if (scopes.back().count(s.dst)) fail(where, "declared twice in one scope");
+      if (symbols.count(s.dst) || lookup(s.dst) || reserved.count(s.dst))
+        fail(where, "shadows a parameter, constant, loop variable or outer variable of the same name");
       scopes.back()[s.dst] = s.type;
     } else if (const VecType* t = lookup(s.dst); !t) {
       fail(where, "assigned before it is declared");
@@ -141,7 +206,9 @@ struct Verifier {
         case Stmt::Kind::Comment: break;
         case Stmt::Kind::Op: checkOp(s); break;
         case Stmt::Kind::For:
-          if (s.step <= 0) fail("for " + s.var, "step must be positive");
+          if (auto c = s.step.constantValue(); c && *c <= 0) fail("for " + s.var, "step must be positive");
+          checkIndex("for " + s.var, s.step);
+          if (!s.continues && (lookup(s.var) || reserved.count(s.var))) fail("for " + s.var, "loop variable shadows a value or parameter");
           checkIndex("for " + s.var, s.lo);
           checkIndex("for " + s.var, s.hi);
           if (s.continues && !symbols.count(s.var)) fail("for " + s.var, "continues a loop variable that does not exist");
@@ -174,9 +241,22 @@ struct Verifier {
 }  // namespace
 
 std::vector<std::string> Plan::verify() const {
-  Verifier v{*this, {}, {{}}, {}};
-  for (const auto& s : symbols) v.symbols.insert(s);
+  Verifier v{*this, {}, {{}}, {}, {}};
+  for (const auto& s : runtimeSymbols()) v.symbols.insert(s);
   for (const auto& c : constants) v.symbols.insert(c.first);
+  if (scalable) v.symbols.insert(kVscale);
+  std::set<std::string> names;
+  for (const Param& p : params) {
+    if (!names.insert(p.name).second) v.fail("signature", "parameter '" + p.name + "' appears twice");
+    v.reserved.insert(p.name);
+    if (p.kind == Param::Kind::tensor) {
+      try {
+        (void)tensor(p.tensor);
+      } catch (const std::logic_error& e) {
+        v.fail("signature", e.what());
+      }
+    }
+  }
   v.block(body);
   return v.problems;
 }

@@ -1,5 +1,6 @@
 #include "ir/simplify.h"
 
+#include <algorithm>
 #include <map>
 #include <optional>
 
@@ -23,17 +24,27 @@ std::optional<int64_t> evalKnown(const Index& idx, const Known& known) {
   return v;
 }
 
+int64_t afterLoop(int64_t lo, int64_t hi, int64_t step) { return lo + std::max<int64_t>(0, hi - lo) / step * step; }
+
 // Walks a block in order, tracking loop variables whose value is known after their loop.
 void simplify(Block& block, Known known) {
   Block out;
   for (Stmt& s : block) {
     if (s.kind == Stmt::Kind::For) {
-      std::optional<int64_t> lo = s.continues ? (known.count(s.var) ? std::optional(known[s.var]) : std::nullopt) : evalKnown(s.lo, known);
-      std::optional<int64_t> hi = evalKnown(s.hi, known);
+      std::optional<int64_t> lo = evalKnown(s.lo, known);
+      if (s.continues) {
+        auto it = known.find(s.var);
+        lo = it != known.end() ? std::optional<int64_t>(it->second) : std::nullopt;
+      }
+      const std::optional<int64_t> hi = evalKnown(s.hi, known);
+      const std::optional<int64_t> step = evalKnown(s.step, known);  // unknown when scalable
+      const bool bounded = lo.has_value() && hi.has_value() && step.has_value();
+      const int64_t l = lo.value_or(0), h = hi.value_or(0), st = step.value_or(1);
       // A cleanup loop that cannot run goes; a first loop stays, it declares the variable.
-      if (s.continues && lo && hi && *lo + s.step > *hi) continue;
+      if (s.continues && bounded && (s.coversTail ? l >= h : l + st > h)) continue;
       simplify(s.body, known);
-      if (lo && hi) known[s.var] = *lo + (*hi - *lo) / s.step * s.step;
+      // The value after the loop (unknown for scalable steps and tail-covering loops).
+      if (bounded && !s.coversTail) known[s.var] = afterLoop(l, h, st);
       else known.erase(s.var);
     } else if (s.kind == Stmt::Kind::IfValues) {
       simplify(s.body, known);

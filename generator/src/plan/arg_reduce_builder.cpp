@@ -12,6 +12,7 @@
 #include <cstdint>
 
 #include "ir/simplify.h"
+#include "plan/api_docs.h"
 #include "plan/builder_base.h"
 
 namespace simdgen {
@@ -218,7 +219,7 @@ struct ArgPlanner {
       r.push_back(ir::ifValues("nan_seen", ir::Cmp::ne, "no_nan", std::move(nan), "nan: propagate"));
     }
     Stmt sv = b.store("best", v1, b.sym("i"));
-    sv.var = "values";
+    sv.tensor = "values";
     r.push_back(sv);
     std::string index = "best_index";
     if (s.indexType != DType::i64) {
@@ -226,7 +227,7 @@ struct ArgPlanner {
       r.push_back(b.make(OpKind::Convert, index, {s.indexType, 1}, {"best_index"}));
     }
     Stmt si = b.store(index, {s.indexType, 1}, b.sym("i"));
-    si.var = "indices";
+    si.tensor = "indices";
     r.push_back(si);
     return {ir::forLoop("i", Index::constant(0), b.sym(b.rows), 1, std::move(r))};
   }
@@ -236,7 +237,10 @@ struct ArgPlanner {
 
 ir::Plan buildArgReducePlan(const KernelSpec& spec, const Target& target) {
   Builder b(spec, target);
-  b.plan.outputs = {{"values", spec.input}, {"indices", spec.indexType}};
+  b.addOutput("values", spec.input, b.sym(b.rows));
+  b.addOutput("indices", spec.indexType, b.sym(b.rows));
+  b.plan.strategy = "blocks";
+  b.plan.apiDoc = argReduceApiDoc(spec);
   ArgPlanner p(b);
   if (spec.tail == TailPolicy::none && *spec.cols.value % (int64_t(p.k) * p.in.lanes))
     throw PlanError("tail \"none\": cols = " + std::to_string(*spec.cols.value) + " is not a multiple of " +
@@ -253,10 +257,6 @@ ir::Plan buildArgReducePlan(const KernelSpec& spec, const Target& target) {
   if (auto problems = b.plan.verify(); !problems.empty())
     throw std::logic_error("internal error: arg_reduce plan for " + target.spelling + " fails verification: " + problems.front());
   return b.plan;
-}
-
-ir::Plan buildPlan(const KernelSpec& spec, const Target& target) {
-  return spec.kind == KernelKind::arg_reduce ? buildArgReducePlan(spec, target) : buildReducePlan(spec, target);
 }
 
 }  // namespace simdgen

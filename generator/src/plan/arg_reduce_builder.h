@@ -9,7 +9,4 @@ namespace simdgen {
 
 ir::Plan buildArgReducePlan(const KernelSpec& spec, const Target& target);
 
-// Either family, by spec.kind.
-ir::Plan buildPlan(const KernelSpec& spec, const Target& target);
-
 }  // namespace simdgen

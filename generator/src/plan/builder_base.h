@@ -16,41 +16,53 @@ using ir::OpKind;
 using ir::Stmt;
 using ir::VecType;
 
-inline const char* kReserved[] = {"i", "j", "input", "output", "values", "indices", "kRows", "kCols", "kStride"};
-
-// Shared state and helpers for one plan.
+// Shared state and helpers for one plan. Runtime extents become parameters with generator-owned
+// names (rows, cols, stride; n for 1-D) inside the .cpp; the user's names appear only in the header, so no
+// generated identifier can capture or shadow them.
 struct Builder {
   const KernelSpec& spec;
   const Target& target;
   ir::Plan plan;
-  std::string rows, cols, stride;  // symbols (runtime names or kRows/kCols/kStride)
+  std::string rows, cols, stride;  // symbols: parameter names or the constants kRows/kCols/kStride
   int counter = 0;
 
   Builder(const KernelSpec& s, const Target& t) : spec(s), target(t) {
-    for (const Extent* e : {&spec.rows, &spec.cols})
-      if (!e->isStatic())
-        for (const char* r : kReserved)
-          if (e->name == r)
-            throw PlanError("runtime extent name '" + e->name + "' is reserved by the generated code");
-    rows = bind(spec.rows, "kRows");
-    cols = bind(spec.cols, "kCols");
-    stride = spec.rowStride ? bind(*spec.rowStride, "kStride") : cols;
-    plan.rowStride = stride;
     plan.kernel = spec.name;
+    plan.family = std::string(nameOf(spec.kind));
     plan.target = target.spelling;
     plan.vectorBits = target.vectorBits;
-    plan.input = spec.input;
-    plan.output = spec.output;
     plan.rop = spec.op;
+    plan.params.push_back({ir::Param::Kind::tensor, "input", "input", "input", ""});
+    if (spec.rank == 2) rows = bind(spec.rows, "rows", "kRows", "rows (>= 0)");
+    else rows = bind(spec.rows, "rows", "kRows", "");
+    // A 1-D input has a length n; a 2-D one rows x cols.
+    cols = spec.rank == 1 ? bind(spec.cols, "n", "kCols", "elements (>= 0)") : bind(spec.cols, "cols", "kCols", "columns (>= 0)");
+    stride = spec.rowStride ? bind(*spec.rowStride, "stride", "kStride", "elements between row starts (>= columns)") : cols;
+    ir::Tensor in{"input", spec.input, false, {}, {}};
+    if (spec.rank == 2) {
+      in.extents = {sym(rows), sym(cols)};
+      in.strides = {sym(stride), Index::constant(1)};
+    } else {
+      in.extents = {sym(cols)};
+      in.strides = {Index::constant(1)};
+    }
+    plan.tensors.push_back(in);
   }
 
-  std::string bind(const Extent& e, const char* staticName) {
+  // Binds an extent: a static one as a constant, a runtime one as a parameter.
+  std::string bind(const Extent& e, const std::string& param, const char* constant, const std::string& doc) {
     if (e.isStatic()) {
-      plan.constants.push_back({staticName, *e.value});
-      return staticName;
+      plan.constants.push_back({constant, *e.value});
+      return constant;
     }
-    plan.symbols.push_back(e.name);
-    return e.name;
+    plan.params.push_back({ir::Param::Kind::extent, param, e.name, "", doc});
+    return param;
+  }
+
+  // Declares an output tensor and its pointer parameter (after the extents, in declaration order).
+  void addOutput(const std::string& name, DType t, Index elems) {
+    plan.tensors.push_back({name, t, true, {std::move(elems)}, {Index::constant(1)}});
+    plan.params.push_back({ir::Param::Kind::tensor, name, name, name, ""});
   }
 
   std::string fresh(const std::string& base) { return base + std::to_string(counter++); }

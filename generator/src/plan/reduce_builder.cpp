@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "ir/simplify.h"
+#include "plan/api_docs.h"
 #include "plan/builder_base.h"
 
 namespace simdgen {
@@ -289,6 +290,7 @@ ir::Block innerParallel(Builder& b) {
     blk.push_back(identitySplat("lane_acc", acc));
     Stmt g = b.make(OpKind::GatherRows, "column", acc);
     g.index = b.rowStart("i") + b.sym("j");
+    g.stride = b.sym(b.stride);
     if (partial) {
       g.count = b.sym(b.rows) - b.sym("i");
       g.literal = identityLiteral(s.op, s.input);
@@ -313,6 +315,7 @@ ir::Block innerParallel(Builder& b) {
       ir::Block body;
       Stmt g = b.make(OpKind::GatherRows, "column", s1);
       g.index = b.rowStart("i") + b.sym("j");
+      g.stride = b.sym(b.stride);
       body.push_back(g);
       body.push_back(b.combine("lane_acc", "column", s1));
       scalarRows.push_back(ir::forLoop("j", Index::constant(0), b.sym(b.cols), 1, std::move(body)));
@@ -418,10 +421,14 @@ ir::Block columnReduction(Builder& b) {
 
 ir::Plan buildReducePlan(const KernelSpec& spec, const Target& target) {
   Builder b(spec, target);
+  const Strategy strategy = resolveStrategy(spec);
+  b.addOutput("output", spec.output, spec.rank == 1 ? Index::constant(1) : b.sym(spec.axis == 1 ? b.rows : b.cols));
+  b.plan.strategy = spec.axis == 0 ? "column" : std::string(nameOf(strategy));
+  b.plan.apiDoc = reduceApiDoc(spec, strategy);
+  b.plan.overview = reduceFormula(spec) + "; " + std::string(nameOf(spec.input)) + " -> " + std::string(nameOf(spec.output));
   if (spec.axis == 0) {
     b.plan.body = columnReduction(b);
   } else {
-    const Strategy strategy = resolveStrategy(spec);
     if (spec.order == FloatOrder::sequential && isFloat(spec.input) && strategy != Strategy::inner_parallel)
       throw PlanError("order \"sequential\" on floats needs strategy inner_parallel");
     if (strategy == Strategy::inner_parallel) {

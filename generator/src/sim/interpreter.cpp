@@ -5,7 +5,6 @@
 #include <limits>
 #include <vector>
 
-#include "ir/fold_stage.h"
 
 namespace simdgen::sim {
 
@@ -143,11 +142,10 @@ bool compare(ir::Cmp c, DType t, Lane a, Lane b) {
 
 struct Machine {
   const ir::Plan& plan;
+  int vscale = 1;
   std::map<std::string, int64_t> symbols;
   std::map<std::string, Value> vars;
-  const void* input;
-  size_t inputElems;
-  std::vector<OutputBuffer> outputs;
+  std::map<std::string, Buffer> buffers;
 
   // Symbols are loop variables and parameters, or one-lane integer values (located indices).
   int64_t eval(const ir::Index& idx) const {
@@ -162,26 +160,32 @@ struct Machine {
     }
     return v;
   }
-  const OutputBuffer& out(const std::string& name) const {
-    const std::string n = name.empty() ? "output" : name;
-    for (const auto& o : outputs)
-      if (o.name == n) return o;
-    throw std::invalid_argument("no buffer for output '" + n + "'");
+  const Buffer& buffer(const ir::Tensor& t) const {
+    auto it = buffers.find(t.name);
+    if (it == buffers.end()) throw std::invalid_argument("no buffer for tensor '" + t.name + "'");
+    return it->second;
   }
+  const ir::Tensor& source(const Stmt& s) const { return plan.tensor(s.tensor); }
   bool isNaN(int64_t i, const Stmt& s) const {
     const Lane x = in(i, s);
-    return isFloat(plan.input) && x.f != x.f;
+    return isFloat(source(s).dtype) && x.f != x.f;
   }
   Lane in(int64_t i, const Stmt& s) const {
-    if (i < 0 || size_t(i) >= inputElems)
-      throw OutOfBounds("read of input[" + std::to_string(i) + "] outside 0.." + std::to_string(inputElems) +
+    const ir::Tensor& t = source(s);
+    const Buffer& b = buffer(t);
+    if (i < 0 || size_t(i) >= b.elems)
+      throw OutOfBounds("read of " + t.name + "[" + std::to_string(i) + "] outside 0.." + std::to_string(b.elems) +
                         " by '" + s.dst + "'");
-    return readElem(plan.input, input, size_t(i));
+    return readElem(t.dtype, b.data, size_t(i));
   }
   const Value& var(const std::string& n) const { return vars.at(n); }
+  // Lane l of the op's governing predicate (every lane when it has none).
+  bool active(const Stmt& s, int l) const { return s.pred.empty() || var(s.pred).lanes.at(l).u != 0; }
+  Lane fill(const Stmt& s, DType t) const { return s.literal.empty() ? Lane{} : parseLiteral(t, s.literal); }
 
   void exec(const Stmt& s) {
-    Value v{s.type, std::vector<Lane>(s.type.lanes)};
+    const int lanes = s.type.lanesAt(vscale);
+    Value v{s.type, std::vector<Lane>(lanes)};
     const DType t = s.type.elem;
     switch (s.op) {
       case OpKind::Splat:
@@ -189,17 +193,22 @@ struct Machine {
         break;
       case OpKind::Load: {
         const int64_t base = eval(s.index);
-        for (int l = 0; l < s.type.lanes; ++l) v.lanes[l] = in(base + l, s);
+        for (int l = 0; l < lanes; ++l) v.lanes[l] = active(s, l) ? in(base + l, s) : fill(s, t);
+        break;
+      }
+      case OpKind::LoadBroadcast: {
+        const Lane x = in(eval(s.index), s);
+        for (auto& l : v.lanes) l = x;
         break;
       }
       case OpKind::LoadPartial: {
         const int64_t base = eval(s.index), n = eval(s.count);
-        if (n <= 0 || n >= s.type.lanes) throw std::logic_error("load_partial count out of range");
-        for (int l = 0; l < s.type.lanes; ++l) v.lanes[l] = l < n ? in(base + l, s) : parseLiteral(t, s.literal);
+        if (n <= 0 || n >= lanes) throw std::logic_error("load_partial count out of range");
+        for (int l = 0; l < lanes; ++l) v.lanes[l] = l < n ? in(base + l, s) : parseLiteral(t, s.literal);
         break;
       }
       case OpKind::LoadRowEnd: {
-        const int64_t base = eval(s.index), n = eval(s.count), lanes = s.type.lanes;
+        const int64_t base = eval(s.index), n = eval(s.count);
         if (n <= 0 || n >= lanes) throw std::logic_error("load_row_end count out of range");
         for (int64_t l = 0; l < lanes; ++l) {
           const Lane x = in(base + n - lanes + l, s);  // the hardware reads every lane: check all
@@ -208,31 +217,50 @@ struct Machine {
         break;
       }
       case OpKind::GatherRows: {
-        const int64_t base = eval(s.index), stride = symbols.at(plan.rowStride);
-        const int64_t n = s.count.terms.empty() ? s.type.lanes : eval(s.count);
-        for (int r = 0; r < s.type.lanes; ++r)
-          v.lanes[r] = r < n ? convert(plan.input, t, in(base + r * stride, s)) : parseLiteral(t, s.literal);
+        const int64_t base = eval(s.index), stride = eval(s.stride);
+        const int64_t n = s.count.terms.empty() ? lanes : eval(s.count);
+        for (int r = 0; r < lanes; ++r)
+          v.lanes[r] = r < n ? convert(source(s).dtype, t, in(base + r * stride, s)) : parseLiteral(t, s.literal);
         break;
       }
       case OpKind::Extend: {
         const Value& a = var(s.args[0]);
-        for (int l = 0; l < s.type.lanes; ++l)
-          v.lanes[l] = convert(a.type.elem, t, a.lanes[s.part * s.type.lanes + l]);
+        for (int l = 0; l < lanes; ++l) v.lanes[l] = convert(a.type.elem, t, a.lanes[s.part * lanes + l]);
         break;
       }
       case OpKind::Convert: {
         const Value& a = var(s.args[0]);
-        for (int l = 0; l < s.type.lanes; ++l) v.lanes[l] = convert(a.type.elem, t, a.lanes[l]);
+        for (int l = 0; l < lanes; ++l) v.lanes[l] = convert(a.type.elem, t, a.lanes[l]);
         break;
       }
       case OpKind::Binary: {
         const Value &a = var(s.args[0]), &b = var(s.args[1]);
-        for (int l = 0; l < s.type.lanes; ++l) v.lanes[l] = binary(s.rop, t, a.lanes[l], b.lanes[l]);
+        for (int l = 0; l < lanes; ++l) {
+          if (!active(s, l)) v.lanes[l] = s.zeroing ? Lane{} : a.lanes[l];
+          else if (s.type.predicate) v.lanes[l].u = binary(s.rop, DType::u8, a.lanes[l], b.lanes[l]).u & 1;
+          else v.lanes[l] = binary(s.rop, t, a.lanes[l], b.lanes[l]);
+        }
+        break;
+      }
+      case OpKind::Fma: {
+        const Value &a = var(s.args[0]), &b = var(s.args[1]), &c = var(s.args[2]);
+        for (int l = 0; l < lanes; ++l) {
+          if (!active(s, l)) v.lanes[l] = s.zeroing ? Lane{} : a.lanes[l];
+          else if (t == DType::f32)
+            v.lanes[l].f = std::fma(float(b.lanes[l].f), float(c.lanes[l].f), float(a.lanes[l].f));
+          else
+            v.lanes[l].f = std::fma(b.lanes[l].f, c.lanes[l].f, a.lanes[l].f);
+        }
+        break;
+      }
+      case OpKind::Select: {
+        const Value &p = var(s.args[0]), &a = var(s.args[1]), &b = var(s.args[2]);
+        for (int l = 0; l < lanes; ++l) v.lanes[l] = p.lanes[l].u ? a.lanes[l] : b.lanes[l];
         break;
       }
       case OpKind::DotAccumulate: {
         const Value &acc = var(s.args[0]), &x = var(s.args[1]);
-        for (int l = 0; l < s.type.lanes; ++l) {
+        for (int l = 0; l < lanes; ++l) {
           Lane sum = acc.lanes[l];
           for (int g = 0; g < s.group; ++g)
             sum = binary(ReduceOp::add, t, sum, convert(x.type.elem, t, x.lanes[l * s.group + g]));
@@ -242,6 +270,8 @@ struct Machine {
       }
       case OpKind::ReduceLanes: {
         std::vector<Lane> a = var(s.args[0]).lanes;
+        for (size_t l = 0; l < a.size(); ++l)
+          if (!active(s, int(l))) a[l] = parseLiteral(t, identityLiteral(s.rop, t));
         while (a.size() > 1) {
           const size_t h = a.size() / 2;
           for (size_t l = 0; l < h; ++l) a[l] = binary(s.rop, t, a[l], a[l + h]);
@@ -251,28 +281,65 @@ struct Machine {
         break;
       }
       case OpKind::ReduceRows: {
-        std::vector<std::vector<Lane>> rows;
-        for (const auto& n : s.args) rows.push_back(var(n).lanes);
-        v.lanes = ir::runFoldNetwork(rows, s.network.blockLanes, s.network.elemBits,
-                                     [&](Lane a, Lane b) { return binary(s.rop, t, a, b); });
+        // Each stage: rop(lower(a, b), upper(a, b)) on pairs, through the stage's shuffles.
+        std::vector<std::vector<Lane>> vecs;
+        for (const auto& n : s.args) vecs.push_back(var(n).lanes);
+        for (size_t k = 0; k < s.network.blockLanes.size(); ++k) {
+          const auto [lower, upper] = s.network.stage(k);
+          const std::vector<int> lo = lower.laneMap(lanes, bitsOf(t)), hi = upper.laneMap(lanes, bitsOf(t));
+          std::vector<std::vector<Lane>> next;
+          for (size_t m = 0; m + 1 < vecs.size(); m += 2) {
+            std::vector<Lane> both = vecs[m], out(static_cast<size_t>(lanes));
+            both.insert(both.end(), vecs[m + 1].begin(), vecs[m + 1].end());
+            for (int l = 0; l < lanes; ++l) out[size_t(l)] = binary(s.rop, t, both[size_t(lo[l])], both[size_t(hi[l])]);
+            next.push_back(std::move(out));
+          }
+          vecs = std::move(next);
+        }
+        v.lanes = vecs.front();
+        break;
+      }
+      case OpKind::Shuffle: {
+        std::vector<Lane> all;
+        for (const auto& n : s.args) all.insert(all.end(), var(n).lanes.begin(), var(n).lanes.end());
+        const std::vector<int> map = s.shuffle.laneMap(lanes, bitsOf(t));
+        for (int l = 0; l < lanes; ++l) v.lanes[l] = all.at(size_t(map.at(l)));
+        break;
+      }
+      case OpKind::WhileLt: {
+        const int64_t lo = eval(s.lo), hi = eval(s.hi);
+        for (int l = 0; l < lanes; ++l) v.lanes[l].u = lo + l < hi ? 1 : 0;
+        break;
+      }
+      case OpKind::Compare: {
+        const Value &a = var(s.args[0]), &b = var(s.args[1]);
+        for (int l = 0; l < lanes; ++l) v.lanes[l].u = compare(s.cmp, a.type.elem, a.lanes[l], b.lanes[l]) ? 1 : 0;
+        break;
+      }
+      case OpKind::Not: {
+        const Value& a = var(s.args[0]);
+        for (int l = 0; l < lanes; ++l) v.lanes[l].u = a.lanes[l].u ? 0 : 1;
         break;
       }
       case OpKind::Store: {
         const Value& a = var(s.args[0]);
-        const OutputBuffer& o = out(s.var);
+        const ir::Tensor& ot = plan.outputTensor(s.tensor);
+        const Buffer& o = buffer(ot);
         const int64_t base = eval(s.index);
-        const int64_t n = s.count.terms.empty() ? a.type.lanes : std::min<int64_t>(eval(s.count), a.type.lanes);
+        const int64_t width = int64_t(a.lanes.size());
+        const int64_t n = s.count.terms.empty() ? width : std::min<int64_t>(eval(s.count), width);
         for (int64_t l = 0; l < n; ++l) {
+          if (!active(s, int(l))) continue;
           if (base + l < 0 || size_t(base + l) >= o.elems)
             throw OutOfBounds("write of " + o.name + "[" + std::to_string(base + l) + "] outside 0.." +
                               std::to_string(o.elems));
-          writeElem(plan.outputType(s.var), o.data, size_t(base + l), a.lanes[l]);
+          writeElem(ot.dtype, o.out, size_t(base + l), a.lanes[l]);
         }
         return;
       }
       case OpKind::NaNMask: {
         const Value& a = var(s.args[0]);
-        for (int l = 0; l < s.type.lanes; ++l) v.lanes[l].u = a.lanes[l].f != a.lanes[l].f ? normalize(t, ~uint64_t{0}) : 0;
+        for (int l = 0; l < lanes; ++l) v.lanes[l].u = a.lanes[l].f != a.lanes[l].f ? normalize(t, ~uint64_t{0}) : 0;
         break;
       }
       case OpKind::LocateEqual: {
@@ -281,7 +348,7 @@ struct Machine {
         int64_t found = -1;
         for (int64_t k = 0; k < hi - lo; ++k) {
           const int64_t c = s.part ? hi - 1 - k : lo + k;
-          if (compare(ir::Cmp::eq, plan.input, in(base + c, s), want)) {
+          if (compare(ir::Cmp::eq, source(s).dtype, in(base + c, s), want)) {
             found = c;
             break;
           }
@@ -319,10 +386,11 @@ struct Machine {
         }
         case Stmt::Kind::For: {
           if (!s.continues) symbols[s.var] = eval(s.lo);
-          const int64_t hi = eval(s.hi);
-          while (symbols[s.var] + s.step <= hi) {
+          const int64_t hi = eval(s.hi), step = eval(s.step);
+          if (step <= 0) throw std::logic_error("loop " + s.var + " has step " + std::to_string(step));
+          while (s.coversTail ? symbols[s.var] < hi : symbols[s.var] + step <= hi) {
             block(s.body);
-            symbols[s.var] += s.step;
+            symbols[s.var] += step;
           }
           break;
         }
@@ -333,21 +401,31 @@ struct Machine {
 
 }  // namespace
 
-void runPlan(const ir::Plan& plan, const std::map<std::string, int64_t>& params, const void* input,
-             size_t inputElems, void* output, size_t outputElems) {
-  runPlan(plan, params, input, inputElems, {{"output", output, outputElems}});
-}
-
-void runPlan(const ir::Plan& plan, const std::map<std::string, int64_t>& params, const void* input,
-             size_t inputElems, const std::vector<OutputBuffer>& outputs) {
-  Machine m{plan, {}, {}, input, inputElems, outputs};
+void runPlan(const ir::Plan& plan, const std::map<std::string, int64_t>& params, const std::vector<Buffer>& buffers,
+             int vscale) {
+  Machine m{plan, plan.scalable ? vscale : 1, {}, {}, {}};
+  for (const Buffer& b : buffers) m.buffers[b.name] = b;
   for (const auto& [name, value] : plan.constants) m.symbols[name] = value;
-  for (const auto& name : plan.symbols) {
+  if (plan.scalable) m.symbols[ir::kVscale] = m.vscale;
+  for (const auto& name : plan.runtimeSymbols()) {
     auto it = params.find(name);
     if (it == params.end()) throw std::invalid_argument("no value for plan parameter '" + name + "'");
     m.symbols[name] = it->second;
   }
   m.block(plan.body);
+}
+
+void runPlan(const ir::Plan& plan, const std::map<std::string, int64_t>& params, const void* input,
+             size_t inputElems, void* output, size_t outputElems) {
+  runPlan(plan, params, {{plan.tensor("").name, input, nullptr, inputElems},
+                         {plan.outputTensor("").name, nullptr, output, outputElems}});
+}
+
+void runPlan(const ir::Plan& plan, const std::map<std::string, int64_t>& params, const void* input,
+             size_t inputElems, const std::vector<OutputBuffer>& outputs) {
+  std::vector<Buffer> buffers{{plan.tensor("").name, input, nullptr, inputElems}};
+  for (const OutputBuffer& o : outputs) buffers.push_back({o.name, nullptr, o.data, o.elems});
+  runPlan(plan, params, buffers);
 }
 
 }  // namespace simdgen::sim

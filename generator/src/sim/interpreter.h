@@ -19,8 +19,21 @@ struct OutOfBounds : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// `input` holds inputElems elements of plan.input; `output` outputElems of plan.output.
-// `params` binds the plan's runtime symbols.
+// A tensor's memory: `elems` elements of the plan tensor `name`'s dtype (bounds-checked).
+struct Buffer {
+  std::string name;
+  const void* data = nullptr;  // inputs
+  void* out = nullptr;         // outputs
+  size_t elems = 0;
+};
+
+// Runs `plan` with `params` binding its runtime extents, on the given tensors. Scalable plans run
+// at `vscale` (vector bits / 128: 1..16 for 128..2048 bits); fixed plans ignore it.
+void runPlan(const ir::Plan& plan, const std::map<std::string, int64_t>& params, const std::vector<Buffer>& buffers,
+             int vscale = 1);
+
+// The one-input forms: `input` holds inputElems elements of the first input tensor, `output`
+// outputElems of the first output.
 void runPlan(const ir::Plan& plan, const std::map<std::string, int64_t>& params, const void* input,
              size_t inputElems, void* output, size_t outputElems);
 

@@ -7,6 +7,7 @@
 #include <span>
 #include <sstream>
 
+#include "core/isa.h"
 #include "spec/json_locate.h"
 #include "spec/spec.h"
 
@@ -46,15 +47,12 @@ constexpr std::string_view kStrategyNames[] = {"auto", "inner_parallel", "inner_
 constexpr std::string_view kTailNames[] = {"predicated", "scalar", "none"};
 constexpr std::string_view kOrderNames[] = {"any", "sequential"};
 
-struct IsaFeatures {
-  std::string_view isa;
-  Names features;  // sorted
-};
-constexpr std::string_view kAvx2Features[] = {"avx_vnni", "fma"};
-constexpr std::string_view kAvx512Features[] = {"vnni"};
-constexpr IsaFeatures kIsas[] = {{"scalar", {}}, {"avx2", kAvx2Features}, {"avx512", kAvx512Features}};
-constexpr std::string_view kIsaNames[] = {"scalar", "avx2", "avx512"};
-constexpr std::string_view kDefaultTargets[] = {"avx512+vnni", "avx512", "avx2", "scalar"};
+// Allowed targets come from the ISA registry (core/isa.h).
+std::vector<std::string_view> featureNames(const IsaInfo& isa) {
+  std::vector<std::string_view> names;
+  for (const IsaFeature& f : isa.features) names.push_back(f.name);
+  return names;
+}
 
 // Names that would not compile as (or would clash inside) the generated C++.
 constexpr std::string_view kCppKeywords[] = {
@@ -76,8 +74,10 @@ constexpr std::string_view kReservedNames[] = {"main",      "int8_t",   "uint8_t
                                                "int32_t",   "uint32_t", "int64_t",  "uint64_t", "size_t",
                                                "ptrdiff_t", "NULL",     "INFINITY", "NAN"};
 
-// Parameter and local names of the generated kernels that a runtime extent must not shadow.
-constexpr std::string_view kLocalNames[] = {"input", "output", "values", "indices", "i", "j", "kRows", "kCols", "kStride"};
+// The header declares the array parameters under these names next to the runtime extents, so an
+// extent may not take them. (Inside the .cpp every parameter has a generator-owned name: no other
+// name a user picks can capture or shadow a generated one.)
+constexpr std::string_view kLocalNames[] = {"input", "output", "values", "indices"};
 
 bool contains(Names names, std::string_view s) {
   return std::find(names.begin(), names.end(), s) != names.end();
@@ -410,7 +410,7 @@ class Parser {
       checkIdentifier(name, pointer, "runtime extent name");
       if (contains(kLocalNames, name))
         fail(pointer, "runtime extent name " + inQuotes(name) +
-                          " is taken by the generated code; avoid: " + join(kLocalNames));
+                          " is the name of an array parameter of the generated kernel; avoid: " + join(kLocalNames));
       return Extent{std::nullopt, name};
     }
     fail(pointer,
@@ -524,26 +524,25 @@ class Parser {
       if (plus == std::string::npos) break;
       start = plus + 1;
     }
-    auto isa = std::find_if(std::begin(kIsas), std::end(kIsas),
-                            [&](const IsaFeatures& i) { return i.isa == parts[0]; });
-    if (isa == std::end(kIsas))
-      fail(pointer, "unknown ISA " + inQuotes(parts[0]) + suggestion(parts[0], kIsaNames) +
-                        "; allowed ISAs: " + join(kIsaNames) +
+    const std::vector<std::string_view> isaList = isaNames();
+    const IsaInfo* isa = findIsa(parts[0]);
+    if (!isa)
+      fail(pointer, "unknown ISA " + inQuotes(parts[0]) + suggestion(parts[0], isaList) +
+                        "; allowed ISAs: " + join(isaList) +
                         " (optionally with +features, e.g. \"avx512+vnni\")");
-    TargetRequest target{std::string(isa->isa), {}};
+    const std::string name(isa->name);
+    const std::vector<std::string_view> features = featureNames(*isa);
+    TargetRequest target{name, {}};
     for (std::size_t i = 1; i < parts.size(); ++i) {
       const std::string& f = parts[i];
-      if (isa->features.empty()) fail(pointer, inQuotes(isa->isa) + " takes no features");
+      if (features.empty()) fail(pointer, inQuotes(name) + " takes no features");
       if (f.empty())
-        fail(pointer, "empty feature name after '+'; allowed features for " + std::string(isa->isa) + ": " +
-                          join(isa->features));
-      if (isa->isa == "avx512" && (f == "f" || f == "bw" || f == "dq" || f == "vl"))
-        fail(pointer,
-             "avx512 already implies F, BW, DQ and VL; allowed features for avx512: " + join(isa->features));
-      if (!contains(isa->features, f))
-        fail(pointer, "unknown " + std::string(isa->isa) + " feature " + inQuotes(f) +
-                          suggestion(f, isa->features) + "; allowed features for " + std::string(isa->isa) +
-                          ": " + join(isa->features));
+        fail(pointer, "empty feature name after '+'; allowed features for " + name + ": " + join(features));
+      if (name == "avx512" && (f == "f" || f == "bw" || f == "dq" || f == "vl"))
+        fail(pointer, std::string(isa->impliedNote) + "; allowed features for avx512: " + join(features));
+      if (!contains(features, f))
+        fail(pointer, "unknown " + name + " feature " + inQuotes(f) + suggestion(f, features) +
+                          "; allowed features for " + name + ": " + join(features));
       if (std::find(target.features.begin(), target.features.end(), f) != target.features.end())
         fail(pointer, "feature " + inQuotes(f) + " is listed twice");
       target.features.push_back(f);
@@ -554,7 +553,7 @@ class Parser {
 
   void readTargets(const json* j, KernelSpec& spec) const {
     if (!j) {
-      for (std::string_view t : kDefaultTargets)
+      for (std::string_view t : defaultTargets())
         spec.targets.push_back(parseTarget(std::string(t), "/targets"));
       return;
     }
@@ -562,7 +561,7 @@ class Parser {
     if (j->empty())
       fail("/targets",
            "expected at least one target (\"scalar\" is added automatically when missing); allowed ISAs: " +
-               join(kIsaNames));
+               join(isaNames()));
     for (std::size_t i = 0; i < j->size(); ++i) {
       std::string pointer = "/targets/" + std::to_string(i);
       TargetRequest t = parseTarget(getString((*j)[i], pointer), pointer);

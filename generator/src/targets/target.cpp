@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "core/isa.h"
+
 namespace simdgen {
 
 bool Target::has(const std::string& f) const {
@@ -28,55 +30,44 @@ std::optional<DotCapability> Target::dot(DType in, DType out) const {
   return std::nullopt;
 }
 
+namespace {
+
+std::string joined(std::vector<std::string_view> names) {
+  std::string out;
+  for (std::string_view n : names) out += (out.empty() ? "" : ", ") + std::string(n);
+  return out;
+}
+
+}  // namespace
+
 Target makeTarget(const TargetRequest& req) {
+  const IsaInfo* isa = findIsa(req.isa);
+  if (!isa) throw std::invalid_argument("unknown target ISA '" + req.isa + "' (allowed: " + joined(isaNames()) + ")");
   Target t;
   t.isa = req.isa;
   t.features = req.features;
   t.spelling = req.spelling();
   t.suffix = t.spelling;
   std::replace(t.suffix.begin(), t.suffix.end(), '+', '_');
-  if (req.isa == "scalar") {
-    t.priority = 0;
-    return t;
-  }
-  if (req.isa == "avx2") {
-    t.vectorBits = 256;
-    t.registers = 16;
-    t.attribute = "avx2";
-    t.cpuCheck = "__builtin_cpu_supports(\"avx2\")";
-    t.priority = 10;
-    for (const auto& f : req.features) {
-      if (f == "fma") {
-        t.attribute += ",fma";
-        t.cpuCheck += " && __builtin_cpu_supports(\"fma\")";
-      } else if (f == "avx_vnni") {
-        t.attribute += ",avxvnni";
-        t.cpuCheck += " && __builtin_cpu_supports(\"avxvnni\")";
-      } else {
-        throw std::invalid_argument("avx2 has no feature '" + f + "' (allowed: fma, avx_vnni)");
-      }
-      t.priority += 1;
+  t.module = isa->module;
+  t.vectorBits = isa->vectorBits;
+  t.registers = isa->registers;
+  t.maskRegisters = isa->maskRegisters;
+  t.attribute = isa->attribute;
+  t.cpuCheck = isa->cpuCheck;
+  t.priority = isa->priority;
+  for (const auto& f : req.features) {
+    auto it = std::find_if(isa->features.begin(), isa->features.end(), [&](const IsaFeature& x) { return x.name == f; });
+    if (it == isa->features.end()) {
+      std::vector<std::string_view> allowed;
+      for (const IsaFeature& x : isa->features) allowed.push_back(x.name);
+      throw std::invalid_argument(req.isa + " has no feature '" + f + "' (allowed: " + joined(allowed) + ")");
     }
-    return t;
+    t.attribute += "," + std::string(it->attribute);
+    t.cpuCheck += " && " + std::string(it->cpuCheck);
+    t.priority += 1;
   }
-  if (req.isa == "avx512") {
-    t.vectorBits = 512;
-    t.registers = 32;
-    t.maskRegisters = true;
-    t.attribute = "avx512f,avx512bw,avx512dq,avx512vl";
-    t.cpuCheck =
-        "__builtin_cpu_supports(\"avx512f\") && __builtin_cpu_supports(\"avx512bw\") && "
-        "__builtin_cpu_supports(\"avx512dq\") && __builtin_cpu_supports(\"avx512vl\")";
-    t.priority = 20;
-    for (const auto& f : req.features) {
-      if (f != "vnni") throw std::invalid_argument("avx512 has no feature '" + f + "' (allowed: vnni)");
-      t.attribute += ",avx512vnni";
-      t.cpuCheck += " && __builtin_cpu_supports(\"avx512vnni\")";
-      t.priority += 1;
-    }
-    return t;
-  }
-  throw std::invalid_argument("unknown target ISA '" + req.isa + "' (allowed: scalar, avx2, avx512)");
+  return t;
 }
 
 Target makeGenericTarget(int vectorBits) {

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/dtype.h"
+#include "core/isa.h"
 #include "spec/spec.h"
 
 namespace simdgen {
@@ -21,7 +22,8 @@ struct DotCapability {
 
 struct Target {
   std::string spelling;  // "avx512+vnni"
-  std::string isa;       // "scalar" | "avx2" | "avx512" | "generic"
+  std::string isa;       // a name from the ISA registry (core/isa.h), or "generic"
+  LoweringModule module = LoweringModule::none;  // none: plan simulation only
   std::vector<std::string> features;
   std::string suffix;     // "avx512_vnni": the variant's function-name suffix
   int vectorBits = 0;     // 0 = scalar

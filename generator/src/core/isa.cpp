@@ -1,0 +1,46 @@
+#include "core/isa.h"
+
+#include <algorithm>
+
+namespace simdgen {
+
+namespace {
+
+constexpr IsaFeature kAvx2Features[] = {
+    {"avx_vnni", "avxvnni", "__builtin_cpu_supports(\"avxvnni\")"},
+    {"fma", "fma", "__builtin_cpu_supports(\"fma\")"},
+};
+constexpr IsaFeature kAvx512Features[] = {
+    {"vnni", "avx512vnni", "__builtin_cpu_supports(\"avx512vnni\")"},
+};
+
+constexpr IsaInfo kIsas[] = {
+    {"scalar", LoweringModule::scalar, 0, 0, false, "", "", 0, {}, ""},
+    {"avx2", LoweringModule::x86, 256, 16, false, "avx2", "__builtin_cpu_supports(\"avx2\")", 10, kAvx2Features, ""},
+    {"avx512", LoweringModule::x86, 512, 32, true, "avx512f,avx512bw,avx512dq,avx512vl",
+     "__builtin_cpu_supports(\"avx512f\") && __builtin_cpu_supports(\"avx512bw\") && "
+     "__builtin_cpu_supports(\"avx512dq\") && __builtin_cpu_supports(\"avx512vl\")",
+     20, kAvx512Features, "avx512 already implies F, BW, DQ and VL"},
+};
+
+constexpr std::string_view kDefaultTargets[] = {"avx512+vnni", "avx512", "avx2", "scalar"};
+
+}  // namespace
+
+std::span<const IsaInfo> isaRegistry() { return kIsas; }
+
+const IsaInfo* findIsa(std::string_view name) {
+  for (const IsaInfo& i : kIsas)
+    if (i.name == name) return &i;
+  return nullptr;
+}
+
+std::vector<std::string_view> isaNames() {
+  std::vector<std::string_view> names;
+  for (const IsaInfo& i : kIsas) names.push_back(i.name);
+  return names;
+}
+
+std::span<const std::string_view> defaultTargets() { return kDefaultTargets; }
+
+}  // namespace simdgen

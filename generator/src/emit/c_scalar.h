@@ -1,0 +1,25 @@
+// Plain C spellings shared by every lowering module: C types, calls, and how one-lane integer
+// values are carried (signed add/mul in the unsigned type of the same width, so wrap-around is
+// defined and GCC 12's vectorizer cannot miscompile the reduction).
+#pragma once
+
+#include <initializer_list>
+#include <string>
+
+#include "core/dtype.h"
+
+namespace simdgen::emit::c {
+
+std::string ctype(DType t);  // "int32_t"
+std::string call(const std::string& f, std::initializer_list<std::string> args);
+bool isZeroLiteral(const std::string& lit);
+
+bool carriedUnsigned(DType t, ReduceOp rop);
+std::string carrier(DType t, ReduceOp rop);  // the C type a one-lane value is held in
+// Converts one-lane value x of type `from` to `to`, through their C types (sign extension and
+// truncation happen in the real types, the carriers only hold bits).
+std::string convert(const std::string& x, DType from, DType to, ReduceOp rop);
+// One-lane arithmetic. Integer add/mul go through an unsigned type of at least 32 bits.
+std::string binary(ReduceOp op, DType t, const std::string& a, const std::string& b);
+
+}  // namespace simdgen::emit::c

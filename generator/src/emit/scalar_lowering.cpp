@@ -1,0 +1,121 @@
+#include "emit/scalar_lowering.h"
+
+#include <stdexcept>
+
+#include "emit/c_scalar.h"
+
+namespace simdgen::emit {
+
+using ir::OpKind;
+
+namespace {
+
+class ScalarLowering final : public IsaLowering {
+ public:
+  std::string typeName(ir::VecType t, const LowerContext& cx) const override {
+    if (t.lanes != 1) throw std::logic_error("the scalar module lowers one-lane values, not " + ir::toString(t));
+    return t.predicate ? "bool" : c::carrier(t.elem, cx.plan.rop);
+  }
+
+  void lower(OpWriter& w) const override {
+    const ir::Stmt& s = w.s;
+    const DType t = s.type.elem;
+    const ReduceOp rop = w.cx.plan.rop;
+    // A value of the real C type, cast to the carrier when the carrier differs.
+    auto carry = [&](const std::string& v) {
+      return c::carriedUnsigned(t, rop) ? "(" + c::carrier(t, rop) + ")" + v : v;
+    };
+    // Predicated: the op's result where the predicate holds, else `otherwise`.
+    auto governed = [&](const std::string& value, const std::string& otherwise) {
+      return s.pred.empty() ? value : "(" + s.pred + " ? " + value + " : " + otherwise + ")";
+    };
+    const std::string zero = carry("(" + c::ctype(t) + ")0");
+    switch (s.op) {
+      case OpKind::Splat: return w.assign(carry("(" + c::ctype(t) + ")(" + s.literal + ")"));
+      case OpKind::Load:
+      case OpKind::LoadBroadcast:
+        return w.assign(governed(carry(w.src() + "[" + s.index.str() + "]"),
+                                 s.literal.empty() ? zero : carry("(" + c::ctype(t) + ")(" + s.literal + ")")));
+      case OpKind::GatherRows:
+        return w.assign(carry("(" + c::ctype(t) + ")" + w.src() + "[" + s.index.str() + "]"));
+      case OpKind::Convert:
+        return w.assign(c::convert(s.args[0], w.typeOf(s.args[0]).elem, t, rop));
+      case OpKind::Binary: {
+        if (s.type.predicate) {
+          const char* sym = s.rop == ReduceOp::bit_and ? " && " : s.rop == ReduceOp::bit_or ? " || " : " != ";
+          return w.assign("(" + s.args[0] + sym + s.args[1] + ")");
+        }
+        return w.assign(governed(c::binary(s.rop, t, s.args[0], s.args[1]), s.zeroing ? zero : s.args[0]));
+      }
+      case OpKind::Fma: {
+        const std::string f = t == DType::f32 ? "__builtin_fmaf" : "__builtin_fma";
+        return w.assign(governed(c::call(f, {s.args[1], s.args[2], s.args[0]}), s.zeroing ? zero : s.args[0]));
+      }
+      case OpKind::Select: return w.assign("(" + s.args[0] + " ? " + s.args[1] + " : " + s.args[2] + ")");
+      case OpKind::Compare: {
+        // Compare in the real type: a signed value carried unsigned must not compare as unsigned.
+        const DType in = w.typeOf(s.args[0]).elem;
+        auto real = [&](const std::string& v) { return c::carriedUnsigned(in, rop) ? "(" + c::ctype(in) + ")" + v : v; };
+        return w.assign("(" + real(s.args[0]) + " " + std::string(ir::symbolOf(s.cmp)) + " " + real(s.args[1]) + ")");
+      }
+      case OpKind::Not: return w.assign("!" + s.args[0]);
+      case OpKind::WhileLt: return w.assign("(" + s.lo.str() + " < " + s.hi.str() + ")");
+      case OpKind::SetIndex: return w.assign(s.index.str());
+      case OpKind::NaNMask: {
+        const std::string x = s.args[0], ct = c::ctype(t);
+        return w.assign("(" + ct + ")-(" + ct + ")(" + x + " != " + x + ")");
+      }
+      case OpKind::Store: {
+        const ir::VecType v = w.typeOf(s.args[0]);
+        const std::string value = c::carriedUnsigned(v.elem, rop) ? "(" + c::ctype(v.elem) + ")" + s.args[0] : s.args[0];
+        const std::string line = w.cx.plan.outputTensor(s.tensor).name + "[" + s.index.str() + "] = " + value + ";";
+        return w.out.push_back(s.pred.empty() ? line : "if (" + s.pred + ") " + line);
+      }
+      case OpKind::LocateEqual: return writeLocateEqual(w, std::nullopt);
+      case OpKind::LocateNaN: {
+        const std::string x = w.src() + "[" + s.index.str() + " + k]";
+        w.out.push_back(w.decl() + " = -1;");
+        w.out.push_back("for (int64_t k = " + s.lo.str() + "; k < " + s.hi.str() + "; ++k) if (" + x + " != " + x +
+                        ") { " + s.dst + " = k; break; }");
+        return;
+      }
+      case OpKind::LoadPartial:
+      case OpKind::LoadRowEnd:
+      case OpKind::Extend:
+      case OpKind::DotAccumulate:
+      case OpKind::ReduceLanes:
+      case OpKind::ReduceRows:
+      case OpKind::Shuffle:
+        break;
+    }
+    throw std::logic_error(std::string(ir::nameOf(s.op)) + " has no one-lane lowering");
+  }
+};
+
+}  // namespace
+
+const IsaLowering& scalarLowering() {
+  static const ScalarLowering module;
+  return module;
+}
+
+void writeLocateEqual(OpWriter& w, const std::optional<VectorSearch>& search) {
+  const ir::Stmt& s = w.s;
+  const bool last = s.part == 1;
+  const std::string lo = s.lo.str(), hi = s.hi.str();
+  w.out.push_back(w.decl() + " = -1;");
+  w.out.push_back("{");
+  if (search) w.out.insert(w.out.end(), search->lines.begin(), search->lines.end());
+  const std::string cond = w.src() + "[" + s.index.str() + " + k] == " + s.args[0];
+  w.out.push_back("if (" + s.dst + " < 0) {");
+  if (!last)
+    w.out.push_back("for (int64_t k = " + (search ? search->resume : lo) + "; k < " + hi + "; ++k) if (" + cond + ") { " +
+                    s.dst + " = k; break; }");
+  else
+    w.out.push_back("for (int64_t k = " + (search ? search->resume : hi) + " - 1; k >= " + lo + "; --k) if (" + cond +
+                    ") { " + s.dst + " = k; break; }");
+  w.out.push_back("}");
+  w.out.push_back("}");
+}
+
+}  // namespace simdgen::emit

@@ -1,0 +1,828 @@
+// The x86 module: SSE/AVX2/AVX-512 intrinsics for vector values, AVX-512 k-masks or AVX2 all-ones
+// lanes for predicates; one-lane values go to the scalar module.
+#include "emit/x86_lowering.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "emit/c_scalar.h"
+#include "emit/scalar_lowering.h"
+
+namespace simdgen::emit {
+
+using c::call;
+using c::carriedUnsigned;
+using c::ctype;
+using c::isZeroLiteral;
+using ir::OpKind;
+using ir::Stmt;
+using ir::VecType;
+
+namespace {
+
+// ---- naming ---------------------------------------------------------------------------------
+
+std::string pfx(int bits) { return bits == 512 ? "_mm512_" : bits == 256 ? "_mm256_" : "_mm_"; }
+std::string si(int bits) { return "si" + std::to_string(bits); }
+std::string regType(DType t, int bits) {
+  const std::string w = bits == 128 ? "__m128" : "__m" + std::to_string(bits);
+  return w + (t == DType::f32 ? "" : t == DType::f64 ? "d" : "i");
+}
+std::string epi(DType t) { return "epi" + std::to_string(bitsOf(t)); }
+std::string fsfx(DType t) { return t == DType::f32 ? "ps" : "pd"; }
+std::string splatExpr(DType t, int bits, const std::string& lit) {
+  const std::string p = pfx(bits);
+  if (isFloat(t)) return isZeroLiteral(lit) ? p + "setzero_" + fsfx(t) + "()" : call(p + "set1_" + fsfx(t), {lit});
+  if (isZeroLiteral(lit)) return p + "setzero_" + si(bits) + "()";
+  switch (bitsOf(t)) {
+    case 8: return call(p + "set1_epi8", {"(char)(" + lit + ")"});
+    case 16: return call(p + "set1_epi16", {"(short)(" + lit + ")"});
+    case 32: return call(p + "set1_epi32", {"(int)(" + lit + ")"});
+    default: return call(p + (bits == 512 ? "set1_epi64" : "set1_epi64x"), {"(long long)(" + lit + ")"});
+  }
+}
+
+std::string loadExpr(DType t, int bits, const std::string& ptr) {
+  const std::string p = pfx(bits);
+  if (isFloat(t)) return call(p + "loadu_" + fsfx(t), {ptr});
+  if (bits == 512) return call("_mm512_loadu_si512", {"(const void*)(" + ptr + ")"});
+  return call(p + "loadu_" + si(bits), {"(const " + regType(t, bits) + "*)(" + ptr + ")"});
+}
+
+std::string storeStmt(DType t, int bits, const std::string& ptr, const std::string& v) {
+  const std::string p = pfx(bits);
+  if (isFloat(t)) return call(p + "storeu_" + fsfx(t), {ptr, v}) + ";";
+  if (bits == 512) return call("_mm512_storeu_si512", {"(void*)(" + ptr + ")", v}) + ";";
+  return call(p + "storeu_" + si(bits), {"(" + regType(t, bits) + "*)(" + ptr + ")", v}) + ";";
+}
+
+// ---- arithmetic ----------------------------------------------------------------------------
+
+std::string binaryExpr(ReduceOp op, DType t, int bits, const std::string& a, const std::string& b,
+                       LowerContext& cx) {
+  const std::string p = pfx(bits);
+  const bool avx512 = cx.target.isa == "avx512";
+  if (isFloat(t)) {
+    const char* name = op == ReduceOp::add ? "add_" : op == ReduceOp::mul ? "mul_" : op == ReduceOp::min ? "min_" : "max_";
+    return call(p + name + fsfx(t), {a, b});
+  }
+  const int n = bitsOf(t);
+  switch (op) {
+    case ReduceOp::add: return call(p + "add_" + epi(t), {a, b});
+    case ReduceOp::bit_and: return call(p + "and_" + si(bits), {a, b});
+    case ReduceOp::bit_or: return call(p + "or_" + si(bits), {a, b});
+    case ReduceOp::bit_xor: return call(p + "xor_" + si(bits), {a, b});
+    case ReduceOp::mul:
+      if (n == 16 || n == 32) return call(p + "mullo_" + epi(t), {a, b});
+      if (n == 64 && avx512) return call(p + "mullo_epi64", {a, b});
+      if (n == 8) {
+        cx.instructions.insert("int8 multiply emulated with two vpmullw (no 8-bit multiply exists)");
+        return call(p + "or_" + si(bits),
+                    {call(p + "and_" + si(bits), {call(p + "mullo_epi16", {a, b}), call(p + "set1_epi16", {"0x00FF"})}),
+                     call(p + "slli_epi16",
+                          {call(p + "mullo_epi16", {call(p + "srli_epi16", {a, "8"}), call(p + "srli_epi16", {b, "8"})}), "8"})});
+      }
+      cx.instructions.insert("int64 multiply emulated with three vpmuludq (AVX2 has no vpmullq)");
+      return call(p + "add_epi64",
+                  {call(p + "mul_epu32", {a, b}),
+                   call(p + "slli_epi64",
+                        {call(p + "add_epi64", {call(p + "mul_epu32", {a, call(p + "srli_epi64", {b, "32"})}),
+                                                call(p + "mul_epu32", {call(p + "srli_epi64", {a, "32"}), b})}),
+                         "32"})});
+    case ReduceOp::min:
+    case ReduceOp::max: {
+      const std::string kind = op == ReduceOp::min ? "min_" : "max_";
+      if (n < 64 || avx512) return call(p + kind + (isSigned(t) ? "epi" : "epu") + std::to_string(n), {a, b});
+      // AVX2 has no 64-bit min/max: compare (biased for unsigned) and blend.
+      cx.instructions.insert("64-bit min/max emulated with vpcmpgtq + vpblendvb (AVX2 has none)");
+      std::string ga = a, gb = b;
+      if (!isSigned(t)) {
+        const std::string bias = call(p + "set1_epi64x", {"(long long)0x8000000000000000ull"});
+        ga = call(p + "xor_" + si(bits), {a, bias});
+        gb = call(p + "xor_" + si(bits), {b, bias});
+      }
+      const std::string gt = call(p + "cmpgt_epi64", {ga, gb});
+      return op == ReduceOp::min ? call(p + "blendv_epi8", {a, b, gt}) : call(p + "blendv_epi8", {b, a, gt});
+    }
+  }
+  return "";
+}
+
+// ---- masks ---------------------------------------------------------------------------------
+
+std::string maskType(int lanes) { return "__mmask" + std::to_string(lanes < 8 ? 8 : lanes); }
+std::string laneMask(int lanes, const std::string& count, LowerContext& cx) {
+  cx.helpers.insert("lanes_below");
+  return "(" + maskType(lanes) + ")simdgen_lanes_below(" + count + ", " + std::to_string(lanes) + ")";
+}
+// AVX2: a vector whose lanes l < count are all ones (32/64-bit lanes only).
+std::string avx2ActiveLanes(DType t, const std::string& count) {
+  if (bitsOf(t) == 32)
+    return "_mm256_cmpgt_epi32(_mm256_set1_epi32((int)(" + count + ")), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7))";
+  return "_mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(" + count + ")), _mm256_setr_epi64x(0, 1, 2, 3))";
+}
+std::string avx2MaskPtr(DType t) {
+  return t == DType::f32 ? "(const float*)" : t == DType::f64 ? "(const double*)" : bitsOf(t) == 32 ? "(const int*)" : "(const long long*)";
+}
+
+// ---- op lowerings --------------------------------------------------------------------------
+
+std::string shuffleCall(const ir::Shuffle& sh, VecType type, const std::string& a, const std::string& b);
+
+struct X86Writer {
+  OpWriter& w;
+  const Stmt& s = w.s;
+  LowerContext& cx = w.cx;
+  std::vector<std::string>& out = w.out;
+
+  const ir::Tensor& source() const { return w.source(); }
+  std::string src() const { return w.src(); }
+  std::string in(const ir::Index& idx) const { return w.in(idx); }
+  std::string outp(const ir::Index& idx) const { return w.outp(idx); }
+  std::string decl() const { return w.decl(); }
+  void assign(const std::string& expr) { w.assign(expr); }
+  VecType typeOf(const std::string& v) const { return w.typeOf(v); }
+  std::string cppType(VecType t) const { return w.isa.typeName(t, cx); }
+  // A value of the real C type, cast to the carrier when the carrier differs.
+  std::string carry(const std::string& v) const {
+    return carriedUnsigned(s.type.elem, cx.plan.rop) ? "(" + c::carrier(s.type.elem, cx.plan.rop) + ")" + v : v;
+  }
+
+  void splat() {
+    assign(splatExpr(s.type.elem, s.type.bits(), s.literal));
+  }
+
+  void load() {
+    assign(loadExpr(s.type.elem, s.type.bits(), in(s.index)));
+  }
+
+  void loadPartial() {
+    const DType t = s.type.elem;
+    const int bits = s.type.bits(), lanes = s.type.lanes;
+    const std::string fill = splatExpr(t, bits, s.literal), n = s.count.str();
+    if (cx.target.maskRegisters) {
+      cx.instructions.insert("masked loads (AVX-512 k-registers) for the tail");
+      const std::string f = isFloat(t) ? fsfx(t) : epi(t);
+      return assign(call(pfx(bits) + "mask_loadu_" + f, {fill, laneMask(lanes, n, cx), in(s.index)}));
+    }
+    if (bitsOf(t) >= 32) {
+      cx.instructions.insert("vpmaskmov/vmaskmov masked loads for 32/64-bit tails");
+      const std::string active = s.dst + "_active";
+      out.push_back("const __m256i " + active + " = " + avx2ActiveLanes(t, n) + ";");
+      const std::string ptr = avx2MaskPtr(t) + "(" + in(s.index) + ")";
+      if (isFloat(t)) {
+        const std::string f = fsfx(t);
+        return assign(call("_mm256_blendv_" + f,
+                           {fill, call("_mm256_maskload_" + f, {ptr, active}), call("_mm256_castsi256_" + f, {active})}));
+      }
+      return assign(call("_mm256_blendv_epi8", {fill, call("_mm256_maskload_" + epi(t), {ptr, active}), active}));
+    }
+    // AVX2 has no 8/16-bit masked load: stage the tail in an identity-filled buffer.
+    cx.instructions.insert("8/16-bit tails staged through a stack buffer (no AVX2 byte masked load)");
+    const std::string stage = s.dst + "_stage";
+    out.push_back("alignas(32) " + ctype(t) + " " + stage + "[" + std::to_string(lanes) + "];");
+    out.push_back("_mm256_store_si256((__m256i*)" + stage + ", " + fill + ");");
+    out.push_back("__builtin_memcpy(" + stage + ", " + in(s.index) + ", (size_t)(" + n + ") * sizeof(" + ctype(t) + "));");
+    assign("_mm256_load_si256((const __m256i*)" + stage + ")");
+  }
+
+  // AVX2, 8/16-bit: the row's last whole vector; a sliding window over a 0x00/0xFF table keeps
+  // only its last `count` lanes (the others were counted by the main loop).
+  void loadRowEnd() {
+    const DType t = s.type.elem;
+    const int lanes = s.type.lanes;
+    const std::string n = s.count.str(), bytes = std::to_string(bytesOf(t));
+    cx.helpers.insert("tail_keep");
+    cx.instructions.insert("8/16-bit tails: the row's last whole vector, blended with the identity (no AVX2 byte masks)");
+    const std::string keep = s.dst + "_keep";
+    out.push_back("const __m256i " + keep + " = _mm256_loadu_si256((const __m256i*)(simdgen_tail_keep + (" + n + ") * " +
+                  bytes + "));");
+    const std::string last = in(s.index) + " + (" + n + ") - " + std::to_string(lanes);
+    assign(call("_mm256_blendv_epi8", {splatExpr(t, 256, s.literal), loadExpr(t, 256, last), keep}));
+  }
+
+  void nanMask() {
+    const VecType src = typeOf(s.args[0]);
+    const std::string x = s.args[0];
+    const std::string f = fsfx(src.elem);
+    if (cx.target.maskRegisters)
+      return assign(call(std::string("_mm512_movm_epi") + (f == "ps" ? "32" : "64"),
+                         {call("_mm512_cmp_" + f + "_mask", {x, x, "_CMP_UNORD_Q"})}));
+    assign(call("_mm256_cast" + f + "_si256", {call("_mm256_cmp_" + f, {x, x, "_CMP_UNORD_Q"})}));
+  }
+
+  // Bits of a lane-equality mask, low bit = lane 0, and how many bits each lane owns.
+  std::pair<std::string, int> equalMask(DType t, const std::string& v, const std::string& want) {
+    const bool f = isFloat(t);
+    if (cx.target.maskRegisters) {
+      const std::string cmp = f ? call("_mm512_cmp_" + fsfx(t) + "_mask", {v, want, "_CMP_EQ_OQ"})
+                                : call("_mm512_cmpeq_" + epi(t) + "_mask", {v, want});
+      return {"(uint64_t)" + cmp, 1};
+    }
+    if (f) return {"(uint64_t)" + call("_mm256_movemask_" + fsfx(t), {call("_mm256_cmp_" + fsfx(t), {v, want, "_CMP_EQ_OQ"})}), 1};
+    const std::string eq = call("_mm256_cmpeq_" + epi(t), {v, want});
+    if (bitsOf(t) == 32) return {"(uint64_t)" + call("_mm256_movemask_ps", {call("_mm256_castsi256_ps", {eq})}), 1};
+    if (bitsOf(t) == 64) return {"(uint64_t)" + call("_mm256_movemask_pd", {call("_mm256_castsi256_pd", {eq})}), 1};
+    return {"(uint64_t)(uint32_t)" + call("_mm256_movemask_epi8", {eq}), bitsOf(t) / 8};
+  }
+
+  // The first (or last) column in [lo, hi) equal to a scalar: vector compares, then the lowest (or
+  // highest) set mask bit; a scalar loop covers the columns that do not fill a vector.
+  void locateEqual() {
+    const DType t = source().dtype;
+    const std::string want = s.args[0], lo = s.lo.str(), hi = s.hi.str(), c = s.dst + "_c";
+    const bool last = s.part == 1;
+    const int lanes = cx.target.lanes(t);
+    cx.instructions.insert(std::string("block rescan: compare-to-mask and ") + (last ? "lzcnt" : "tzcnt") + " for the lane");
+    const std::string L = std::to_string(lanes), wantV = s.dst + "_want";
+    VectorSearch search{{}, c};
+    std::vector<std::string>& v = search.lines;
+    v.push_back("const " + regType(t, cx.target.vectorBits) + " " + wantV + " = " +
+                (isFloat(t) ? call(pfx(cx.target.vectorBits) + "set1_" + fsfx(t), {want}) : splatExpr(t, cx.target.vectorBits, want)) +
+                ";");
+    const auto [mask, per] = equalMask(t, loadExpr(t, cx.target.vectorBits, in(s.index) + " + " + c + (last ? " - " + L : "")), wantV);
+    const std::string lane = last ? "(63 - __builtin_clzll(hit)) / " + std::to_string(per) : "__builtin_ctzll(hit) / " + std::to_string(per);
+    if (!last) {
+      v.push_back("int64_t " + c + " = " + lo + ";");
+      v.push_back("for (; " + c + " + " + L + " <= " + hi + "; " + c + " += " + L + ") {");
+      v.push_back("const uint64_t hit = " + mask + ";");
+      v.push_back("if (hit) { " + s.dst + " = " + c + " + " + lane + "; break; }");
+    } else {
+      v.push_back("int64_t " + c + " = " + hi + ";");
+      v.push_back("for (; " + c + " - " + L + " >= " + lo + "; " + c + " -= " + L + ") {");
+      v.push_back("const uint64_t hit = " + mask + ";");
+      v.push_back("if (hit) { " + s.dst + " = " + c + " - " + L + " + " + lane + "; break; }");
+    }
+    v.push_back("}");
+    writeLocateEqual(w, search);
+  }
+
+  void gatherRows() {
+    const DType t = s.type.elem, from = source().dtype;
+    const int lanes = s.type.lanes, bits = s.type.bits();
+    const std::string stride = s.stride.str();
+    const std::string n = s.count.terms.empty() ? "" : s.count.str();
+    const bool hw = bitsOf(t) == bitsOf(from) && bitsOf(t) >= 32;
+    if (!hw) {
+      // No byte/word gather exists on x86: fill the lanes from the rows through a small stack tile.
+      cx.instructions.insert("8/16-bit or widening columns filled lane by lane through a stack tile (x86 has no byte gather)");
+      const std::string stage = s.dst + "_stage";
+      out.push_back("alignas(64) " + ctype(t) + " " + stage + "[" + std::to_string(lanes) + "];");
+      const std::string limit = n.empty() ? std::to_string(lanes) : n;
+      out.push_back("for (int64_t r = 0; r < " + std::to_string(lanes) + "; ++r) " + stage + "[r] = r < " + limit +
+                    " ? (" + ctype(t) + ")" + src() + "[" + s.index.str() + " + r * " + stride + "] : (" + ctype(t) + ")(" +
+                    (s.literal.empty() ? "0" : s.literal) + ");");
+      return assign(loadExpr(t, bits, stage));
+    }
+    cx.instructions.insert("vpgatherdd/vpgatherdq column gathers (lane = row)");
+    const int scale = bitsOf(t) / 8;
+    const int idxBits = lanes * 32;  // 32-bit row offsets, one per lane
+    const std::string idxType = idxBits == 128 ? "__m128i" : "__m" + std::to_string(idxBits) + "i";
+    std::string iota;
+    for (int r = 0; r < lanes; ++r) iota += (r ? ", " : "") + std::to_string(r);
+    cx.hoist("// Row offsets for the column gathers: lane r reads row r (stride checked above).");
+    cx.hoist("const " + idxType + " row_offsets = " + pfx(idxBits) + "mullo_epi32(" + pfx(idxBits) + "setr_epi32(" + iota +
+             "), " + pfx(idxBits) + "set1_epi32((int)" + stride + "));");
+    cx.scalarFallbackCall = "if (" + stride + " > 2147483647 / " + std::to_string(lanes) + ")";
+    const std::string f = isFloat(t) ? fsfx(t) : epi(t);
+    const std::string base = "(const " + std::string(isFloat(t) ? ctype(t) : bitsOf(t) == 32 ? "int" : "long long") +
+                             "*)(" + in(s.index) + ")";
+    const std::string p = pfx(bits);
+    if (n.empty()) {
+      if (cx.target.maskRegisters) return assign(call(p + "i32gather_" + f, {"row_offsets", "(const void*)(" + in(s.index) + ")", std::to_string(scale)}));
+      return assign(call(p + "i32gather_" + f, {base, "row_offsets", std::to_string(scale)}));
+    }
+    const std::string fill = splatExpr(t, bits, s.literal);
+    if (cx.target.maskRegisters)
+      return assign(call(p + "mask_i32gather_" + f,
+                         {fill, laneMask(lanes, n, cx), "row_offsets", "(const void*)(" + in(s.index) + ")", std::to_string(scale)}));
+    std::string active = avx2ActiveLanes(t, n);
+    if (isFloat(t)) active = call("_mm256_castsi256_" + f, {active});
+    assign(call(p + "mask_i32gather_" + f, {fill, base, "row_offsets", active, std::to_string(scale)}));
+  }
+
+  void extend() {
+    const VecType src = typeOf(s.args[0]);
+    const DType from = src.elem, to = s.type.elem;
+    const int bits = s.type.bits();
+    const int factor = bitsOf(to) / bitsOf(from);
+    const int chunk = src.bits() / factor;
+    const std::string x = s.args[0];
+    std::string piece;
+    if (bits == 512) {
+      if (isFloat(from)) piece = call("_mm512_extractf32x8_ps", {x, std::to_string(s.part)});
+      else if (chunk == 256) piece = call("_mm512_extracti64x4_epi64", {x, std::to_string(s.part)});
+      else piece = call("_mm512_extracti32x4_epi32", {x, std::to_string(s.part)});
+    } else {
+      if (isFloat(from)) piece = call("_mm256_extractf128_ps", {x, std::to_string(s.part)});
+      else if (chunk == 128) piece = call("_mm256_extracti128_si256", {x, std::to_string(s.part)});
+      else {
+        piece = call("_mm256_extracti128_si256", {x, std::to_string(s.part / 2)});
+        if (s.part % 2) piece = call("_mm_srli_si128", {piece, "8"});
+      }
+    }
+    if (isFloat(from)) return assign(call(pfx(bits) + "cvtps_pd", {piece}));
+    const std::string cvt = std::string("cvtep") + (isSigned(from) ? "i" : "u") + std::to_string(bitsOf(from)) + "_epi" +
+                            std::to_string(bitsOf(to));
+    cx.instructions.insert("vpmovsx/vpmovzx widening");
+    assign(call(pfx(bits) + cvt, {piece}));
+  }
+
+  void binary() {
+    assign(binaryExpr(s.rop, s.type.elem, s.type.bits(), s.args[0], s.args[1], cx));
+  }
+
+  void dotAccumulate() {
+    const DType from = typeOf(s.args[1]).elem, acc = s.type.elem;
+    const int bits = s.type.bits();
+    const std::string p = pfx(bits), a = s.args[0], x = s.args[1];
+    const bool avx512 = bits == 512;
+    auto ones = [&](int elemBits) {
+      const std::string name = elemBits == 8 ? "ones_u8" : "ones_i16";
+      cx.hoist("const " + regType(DType::i32, bits) + " " + name + " = " +
+               call(p + (elemBits == 8 ? "set1_epi8" : "set1_epi16"), {"1"}) + ";");
+      return name;
+    };
+    const bool vnni = cx.target.has("vnni") || cx.target.has("avx_vnni");
+    const std::string vnniSfx = avx512 ? "_epi32" : "_avx_epi32";
+    if (from == DType::u8) {
+      cx.instructions.insert("vpsadbw: sums of 8 unsigned bytes per 64-bit lane");
+      cx.hoist("const " + regType(DType::i32, bits) + " zero = " + p + "setzero_" + si(bits) + "();");
+      return assign(call(p + "add_epi64", {a, call(p + "sad_epu8", {x, "zero"})}));
+    }
+    if (from == DType::i8 && acc == DType::i32) {
+      if (vnni) {
+        cx.instructions.insert("vpdpbusd: 4 int8 products with a ones vector, accumulated per int32 lane");
+        return assign(call(p + "dpbusd" + vnniSfx, {a, ones(8), x}));
+      }
+      cx.instructions.insert("vpmaddubsw + vpmaddwd: 4 int8 per int32 lane without VNNI");
+      return assign(call(p + "add_epi32", {a, call(p + "madd_epi16", {call(p + "maddubs_epi16", {ones(8), x}), ones(16)})}));
+    }
+    if (from == DType::i8 && acc == DType::i16) {
+      cx.instructions.insert("vpmaddubsw: 2 int8 per int16 lane");
+      return assign(call(p + "add_epi16", {a, call(p + "maddubs_epi16", {ones(8), x})}));
+    }
+    if (from == DType::i16 && acc == DType::i32) {
+      if (vnni) {
+        cx.instructions.insert("vpdpwssd: 2 int16 products with a ones vector per int32 lane");
+        return assign(call(p + "dpwssd" + vnniSfx, {a, x, ones(16)}));
+      }
+      cx.instructions.insert("vpmaddwd: 2 int16 per int32 lane");
+      return assign(call(p + "add_epi32", {a, call(p + "madd_epi16", {x, ones(16)})}));
+    }
+    throw std::logic_error("no lowering for dot_accumulate " + std::string(nameOf(from)) + " -> " + std::string(nameOf(acc)));
+  }
+
+  // Halves folded down to 128 bits, then in-register byte shifts: log2(lanes) steps.
+  void reduceLanes() {
+    const VecType v = typeOf(s.args[0]);
+    const DType t = v.elem;
+    const bool f = isFloat(t);
+    std::string cur = s.args[0];
+    int bits = v.bits();
+    const std::string tmp = s.dst + "_v";
+    cx.instructions.insert("log2-step horizontal reduction (extract halves, then byte shifts)");
+    if (bits == 512) {
+      const std::string lo = f ? (t == DType::f32 ? "_mm512_castps512_ps256(" : "_mm512_castpd512_pd256(") + cur + ")"
+                               : "_mm512_castsi512_si256(" + cur + ")";
+      const std::string hi = f ? (t == DType::f32 ? "_mm512_extractf32x8_ps(" : "_mm512_extractf64x4_pd(") + cur + ", 1)"
+                               : "_mm512_extracti64x4_epi64(" + cur + ", 1)";
+      out.push_back(regType(t, 256) + " " + tmp + "256 = " + binaryExpr(s.rop, t, 256, lo, hi, cx) + ";");
+      cur = tmp + "256";
+      bits = 256;
+    }
+    if (bits == 256) {
+      const std::string lo = f ? (t == DType::f32 ? "_mm256_castps256_ps128(" : "_mm256_castpd256_pd128(") + cur + ")"
+                               : "_mm256_castsi256_si128(" + cur + ")";
+      const std::string hi = f ? "_mm256_extractf128_" + fsfx(t) + "(" + cur + ", 1)" : "_mm256_extracti128_si256(" + cur + ", 1)";
+      out.push_back(regType(t, 128) + " " + tmp + " = " + binaryExpr(s.rop, t, 128, lo, hi, cx) + ";");
+    } else {
+      out.push_back(regType(t, 128) + " " + tmp + " = " + cur + ";");
+    }
+    for (int shift = 8; shift >= bytesOf(t); shift /= 2) {
+      std::string shifted = "_mm_srli_si128(" + (f ? "_mm_cast" + fsfx(t) + "_si128(" + tmp + ")" : tmp) + ", " + std::to_string(shift) + ")";
+      if (f) shifted = "_mm_castsi128_" + fsfx(t) + "(" + shifted + ")";
+      out.push_back(tmp + " = " + binaryExpr(s.rop, t, 128, tmp, shifted, cx) + ";");
+    }
+    std::string lane0;
+    if (t == DType::f32) lane0 = "_mm_cvtss_f32(" + tmp + ")";
+    else if (t == DType::f64) lane0 = "_mm_cvtsd_f64(" + tmp + ")";
+    else if (bitsOf(t) == 64) lane0 = carry("(" + ctype(t) + ")_mm_cvtsi128_si64(" + tmp + ")");
+    else lane0 = carry("(" + ctype(t) + ")_mm_cvtsi128_si32(" + tmp + ")");
+    assign(lane0);
+  }
+
+  // The multi-row fold network: each stage pairs vectors and folds blocks (see FoldNetwork).
+  // The multi-row fold network: each stage pairs vectors and combines the two shuffles of the
+  // pair that FoldNetwork::stage names (see plan.h), so the lane simulator proves this exact code.
+  void reduceRows() {
+    const DType t = s.type.elem;
+    const int bits = s.type.bits();
+    cx.instructions.insert("fold network for the final reductions of several rows (vshufi32x4/vperm2i128, vunpck, vshufps)");
+    std::vector<std::string> vecs = s.args;
+    for (size_t stage = 0; stage < s.network.blockLanes.size(); ++stage) {
+      const auto [lower, upper] = s.network.stage(stage);
+      std::vector<std::string> next;
+      for (size_t m = 0; m + 1 < vecs.size(); m += 2) {
+        const std::string name = vecs.size() == 2 ? s.dst : "fold" + std::to_string(stage) + "_" + std::to_string(m / 2);
+        const std::string lo = shuffleCall(lower, s.type, vecs[m], vecs[m + 1]);
+        const std::string hi = shuffleCall(upper, s.type, vecs[m], vecs[m + 1]);
+        out.push_back(cppType(s.type) + " " + name + " = " + binaryExpr(s.rop, t, bits, lo, hi, cx) + ";");
+        next.push_back(name);
+      }
+      vecs = next;
+    }
+  }
+
+  void store() {
+    const VecType v = typeOf(s.args[0]);
+    const DType t = v.elem;
+    const std::string x = s.args[0];
+    const int bits = v.bits();
+    if (s.count.terms.empty()) return out.push_back(storeStmt(t, bits, outp(s.index), x));
+    const std::string n = s.count.str();
+    if (cx.target.maskRegisters) {
+      const std::string f = isFloat(t) ? fsfx(t) : epi(t);
+      return out.push_back(call(pfx(bits) + "mask_storeu_" + f, {outp(s.index), laneMask(v.lanes, n, cx), x}) + ";");
+    }
+    if (bitsOf(t) >= 32) {
+      const std::string f = isFloat(t) ? fsfx(t) : epi(t);
+      std::string ptr = avx2MaskPtr(t);
+      ptr.erase(1, 6);  // drop "const "
+      return out.push_back(call("_mm256_maskstore_" + f, {ptr + "(" + outp(s.index) + ")", avx2ActiveLanes(t, n), x}) + ";");
+    }
+    const std::string stage = x + "_stage";
+    out.push_back("{");
+    out.push_back("alignas(32) " + ctype(t) + " " + stage + "[" + std::to_string(v.lanes) + "];");
+    out.push_back("_mm256_store_si256((__m256i*)" + stage + ", " + x + ");");
+    out.push_back("const int64_t n = " + n + ";");
+    out.push_back("if (n > 0) __builtin_memcpy(" + outp(s.index) + ", " + stage + ", (size_t)(n < " + std::to_string(v.lanes) +
+                  " ? n : " + std::to_string(v.lanes) + ") * sizeof(" + ctype(t) + "));");
+    out.push_back("}");
+  }
+};
+
+}  // namespace
+
+// ---- predicates, predicated ops, fma, select, broadcast, shuffles -------------------------------
+// A predicate is a k-mask on AVX-512 and a vector whose active lanes are all ones (of the
+// element width) on AVX2. Predicated arithmetic computes every lane, then blends: one extra
+// instruction, the same for every op.
+
+namespace {
+
+bool kmasks(const LowerContext& cx) { return cx.target.maskRegisters; }
+
+// The element's domain suffix for blends, masked moves and casts.
+std::string domain(DType t) { return isFloat(t) ? fsfx(t) : epi(t); }
+
+// x (a vector of type t at `bits`) reinterpreted as "ps", "pd" or integer ("si").
+std::string castTo(const std::string& x, DType t, int bits, const std::string& to) {
+  const std::string from = isFloat(t) ? fsfx(t) : "si";
+  if (from == to) return x;
+  const std::string p = pfx(bits);
+  if (from == "si") return call(p + "castsi" + std::to_string(bits) + "_" + to, {x});
+  if (to == "si") return call(p + "cast" + from + "_si" + std::to_string(bits), {x});
+  return call(p + "cast" + from + "_" + to, {x});
+}
+
+std::string iota(DType t, int lanes) {
+  std::string v;
+  for (int l = 0; l < lanes; ++l) v += (l ? ", " : "") + std::to_string(l);
+  const int w = bitsOf(t);
+  return "_mm256_setr_epi" + std::to_string(w) + (w == 64 ? "x(" : "(") + v + ")";
+}
+
+std::string avx2Splat(int w, const std::string& v) {
+  static const char* casts[] = {"(char)", "(short)", "(int)", "(long long)"};
+  const int k = w == 8 ? 0 : w == 16 ? 1 : w == 32 ? 2 : 3;
+  return "_mm256_set1_epi" + std::to_string(w) + (w == 64 ? "x(" : "(") + casts[k] + "(" + v + "))";
+}
+
+// Lane-wise compare of two vectors of type t (see Cmp), as a predicate.
+std::string compareExpr(ir::Cmp cmp, DType t, int bits, int lanes, const std::string& a, const std::string& b, LowerContext& cx) {
+  const std::string p = pfx(bits);
+  if (isFloat(t)) {
+    static const char* preds[] = {"_CMP_LT_OQ", "_CMP_LE_OQ", "_CMP_GT_OQ", "_CMP_GE_OQ", "_CMP_EQ_OQ", "_CMP_NEQ_UQ"};
+    const std::string pr = preds[static_cast<int>(cmp)];
+    if (kmasks(cx)) return call(p + "cmp_" + fsfx(t) + "_mask", {a, b, pr});
+    return castTo(call(p + "cmp_" + fsfx(t), {a, b, pr}), t, bits, "si");
+  }
+  const std::string w = std::to_string(bitsOf(t));
+  if (kmasks(cx)) {
+    static const char* preds[] = {"_MM_CMPINT_LT", "_MM_CMPINT_LE", "_MM_CMPINT_NLE", "_MM_CMPINT_NLT", "_MM_CMPINT_EQ", "_MM_CMPINT_NE"};
+    return call(p + "cmp_" + (isSigned(t) ? "epi" : "epu") + w + "_mask", {a, b, preds[static_cast<int>(cmp)]});
+  }
+  (void)lanes;
+  // AVX2 has signed > and == only: unsigned lanes are biased by the sign bit, the rest negated.
+  std::string x = a, y = b;
+  if (!isSigned(t)) {
+    const std::string bias = avx2Splat(bitsOf(t), bitsOf(t) == 64 ? "0x8000000000000000ull" : "1ull << " + std::to_string(bitsOf(t) - 1));
+    x = call("_mm256_xor_si256", {a, bias});
+    y = call("_mm256_xor_si256", {b, bias});
+  }
+  const std::string ones = "_mm256_set1_epi32(-1)";
+  auto gt = [&](const std::string& l, const std::string& r) { return call("_mm256_cmpgt_epi" + w, {l, r}); };
+  auto negate = [&](const std::string& v) { return call("_mm256_xor_si256", {v, ones}); };
+  switch (cmp) {
+    case ir::Cmp::gt: return gt(x, y);
+    case ir::Cmp::lt: return gt(y, x);
+    case ir::Cmp::le: return negate(gt(x, y));
+    case ir::Cmp::ge: return negate(gt(y, x));
+    case ir::Cmp::eq: return call("_mm256_cmpeq_epi" + w, {a, b});
+    case ir::Cmp::ne: return negate(call("_mm256_cmpeq_epi" + w, {a, b}));
+  }
+  return "";
+}
+
+// `yes` where predicate p holds, else `no` (vectors of type t).
+std::string blend(DType t, int bits, const std::string& p, const std::string& no, const std::string& yes, LowerContext& cx) {
+  if (kmasks(cx)) return call(pfx(bits) + "mask_blend_" + domain(t), {p, no, yes});
+  if (isFloat(t)) return call("_mm256_blendv_" + fsfx(t), {no, yes, castTo(p, DType::i32, bits, fsfx(t))});
+  return call("_mm256_blendv_epi8", {no, yes, p});
+}
+
+void requireWidth(const X86Writer& x, int bits) {
+  if (bits != x.cx.target.vectorBits)
+    throw std::logic_error("x86 lowering of " + std::string(ir::nameOf(x.s.op)) + " on " + ir::toString(x.s.type) +
+                           " needs full " + std::to_string(x.cx.target.vectorBits) + "-bit vectors");
+}
+
+void whileLt(X86Writer& x) {
+  const DType t = x.s.type.elem;
+  const int lanes = x.s.type.lanes;
+  requireWidth(x, x.s.type.bits());
+  const std::string n = "(" + x.s.hi.str() + ") - (" + x.s.lo.str() + ")";
+  if (kmasks(x.cx)) return x.assign(laneMask(lanes, n, x.cx));
+  x.cx.helpers.insert("clamp_lanes");
+  x.assign(call("_mm256_cmpgt_epi" + std::to_string(bitsOf(t)),
+                {avx2Splat(bitsOf(t), "simdgen_clamp_lanes(" + n + ", " + std::to_string(lanes) + ")"), iota(t, lanes)}));
+}
+
+void predicateLogic(X86Writer& x) {
+  const std::string& a = x.s.args[0];
+  const std::string op = x.s.rop == ReduceOp::bit_and ? "and" : x.s.rop == ReduceOp::bit_or ? "or" : "xor";
+  if (x.s.op == OpKind::Not) {
+    if (kmasks(x.cx)) return x.assign("(" + maskType(x.s.type.lanes) + ")~" + a);
+    return x.assign(call("_mm256_xor_si256", {a, "_mm256_set1_epi32(-1)"}));
+  }
+  if (kmasks(x.cx)) {
+    const char* sym = op == "and" ? " & " : op == "or" ? " | " : " ^ ";
+    return x.assign("(" + maskType(x.s.type.lanes) + ")(" + a + sym + x.s.args[1] + ")");
+  }
+  x.assign(call("_mm256_" + op + "_si256", {a, x.s.args[1]}));
+}
+
+// A predicated load: inactive lanes take the fill and are never read.
+void predicatedLoad(X86Writer& x) {
+  const DType t = x.s.type.elem;
+  const int bits = x.s.type.bits(), lanes = x.s.type.lanes;
+  requireWidth(x, bits);
+  const std::string fill = splatExpr(t, bits, x.s.literal.empty() ? "0" : x.s.literal), p = x.s.pred;
+  if (kmasks(x.cx)) return x.assign(call(pfx(bits) + "mask_loadu_" + domain(t), {fill, p, x.in(x.s.index)}));
+  if (bitsOf(t) >= 32) {
+    x.cx.instructions.insert("vpmaskmov/vmaskmov masked loads");
+    const std::string ptr = avx2MaskPtr(t) + "(" + x.in(x.s.index) + ")";
+    const std::string loaded = isFloat(t) ? call("_mm256_maskload_" + fsfx(t), {ptr, p}) : call("_mm256_maskload_" + epi(t), {ptr, p});
+    return x.assign(blend(t, bits, p, fill, loaded, x.cx));
+  }
+  // AVX2 has no 8/16-bit masked load: active lanes are copied one by one.
+  x.cx.instructions.insert("8/16-bit predicated loads lane by lane (no AVX2 byte masked load)");
+  const std::string stage = x.s.dst + "_stage", active = x.s.dst + "_active";
+  x.out.push_back("alignas(32) " + ctype(t) + " " + stage + "[" + std::to_string(lanes) + "];");
+  x.out.push_back("alignas(32) " + ctype(t) + " " + active + "[" + std::to_string(lanes) + "];");
+  x.out.push_back("_mm256_store_si256((__m256i*)" + stage + ", " + fill + ");");
+  x.out.push_back("_mm256_store_si256((__m256i*)" + active + ", " + p + ");");
+  x.out.push_back("for (int l = 0; l < " + std::to_string(lanes) + "; ++l) if (" + active + "[l]) " + stage + "[l] = (" +
+                  x.in(x.s.index) + ")[l];");
+  x.assign("_mm256_load_si256((const __m256i*)" + stage + ")");
+}
+
+void predicatedStore(X86Writer& x) {
+  const VecType v = x.typeOf(x.s.args[0]);
+  const DType t = v.elem;
+  const int bits = v.bits();
+  requireWidth(x, bits);
+  const std::string p = x.s.pred, val = x.s.args[0], ptr = x.outp(x.s.index);
+  if (kmasks(x.cx)) return x.out.push_back(call(pfx(bits) + "mask_storeu_" + domain(t), {ptr, p, val}) + ";");
+  if (bitsOf(t) >= 32) {
+    std::string cast = avx2MaskPtr(t);
+    cast.erase(1, 6);  // drop "const "
+    return x.out.push_back(call("_mm256_maskstore_" + (isFloat(t) ? fsfx(t) : epi(t)), {cast + "(" + ptr + ")", p, val}) + ";");
+  }
+  x.cx.instructions.insert("8/16-bit predicated stores lane by lane (no AVX2 byte masked store)");
+  const std::string stage = val + "_stage", active = val + "_active";
+  x.out.push_back("{");
+  x.out.push_back("alignas(32) " + ctype(t) + " " + stage + "[" + std::to_string(v.lanes) + "];");
+  x.out.push_back("alignas(32) " + ctype(t) + " " + active + "[" + std::to_string(v.lanes) + "];");
+  x.out.push_back("_mm256_store_si256((__m256i*)" + stage + ", " + val + ");");
+  x.out.push_back("_mm256_store_si256((__m256i*)" + active + ", " + p + ");");
+  x.out.push_back("for (int l = 0; l < " + std::to_string(v.lanes) + "; ++l) if (" + active + "[l]) (" + ptr + ")[l] = " +
+                  stage + "[l];");
+  x.out.push_back("}");
+}
+
+void fma(X86Writer& x, const std::string& dst) {
+  const DType t = x.s.type.elem;
+  const int bits = x.s.type.bits();
+  if (!kmasks(x.cx) && !x.cx.target.has("fma"))
+    throw std::logic_error("fma needs one rounding: use target avx2+fma (plain avx2 has no fused multiply-add)");
+  x.cx.instructions.insert("vfmadd fused multiply-add");
+  x.out.push_back(dst + " = " + call(pfx(bits) + "fmadd_" + fsfx(t), {x.s.args[1], x.s.args[2], x.s.args[0]}) + ";");
+}
+
+// One named shuffle of a and b (vectors of `type`), in the domain of the element type where the
+// instruction exists for it (shuffle_f32x4, permute2f128_pd...), through casts otherwise.
+std::string shuffleCall(const ir::Shuffle& sh, VecType type, const std::string& a, const std::string& b) {
+  const DType t = type.elem;
+  const int bits = type.bits(), eb = bitsOf(t);
+  const std::string p = pfx(bits);
+  const int unit = sh.unitBits ? sh.unitBits : eb;
+  auto as = [&](const std::string& v, const std::string& d) { return castTo(v, t, bits, d); };
+  // expr (in domain d) reinterpreted as the element type's vector again
+  auto back = [&](const std::string& d, const std::string& expr) {
+    return castTo(expr, d == "ps" ? DType::f32 : d == "pd" ? DType::f64 : DType::i32, bits, isFloat(t) ? fsfx(t) : "si");
+  };
+  auto hex = [](int v) {
+    static const char* digits = "0123456789ABCDEF";
+    return std::string("0x") + digits[(v >> 4) & 15] + digits[v & 15];
+  };
+  using K = ir::Shuffle::Kind;
+  switch (sh.kind) {
+    case K::unpack_lo:
+    case K::unpack_hi: {
+      const std::string half = sh.kind == K::unpack_lo ? "unpacklo_" : "unpackhi_";
+      if (isFloat(t) && unit >= 32) {
+        const std::string d = unit == 32 ? "ps" : "pd";
+        return back(d, call(p + half + d, {as(a, d), as(b, d)}));
+      }
+      return back("si", call(p + half + "epi" + std::to_string(unit), {as(a, "si"), as(b, "si")}));
+    }
+    case K::shuffle_ps: return back("ps", call(p + "shuffle_ps", {as(a, "ps"), as(b, "ps"), hex(sh.imm)}));
+    case K::lanes128:
+      if (bits == 512) {
+        const std::string fn = t == DType::f32 ? "_mm512_shuffle_f32x4" : t == DType::f64 ? "_mm512_shuffle_f64x2" : "_mm512_shuffle_i32x4";
+        return call(fn, {a, b, hex(sh.imm)});
+      }
+      if (bits == 256) {
+        const std::string fn = isFloat(t) ? "_mm256_permute2f128_" + fsfx(t) : "_mm256_permute2x128_si256";
+        return call(fn, {a, b, hex(sh.imm)});
+      }
+      break;
+    case K::concat_halves:
+      if (bits == 512)
+        return back("si", sh.imm ? call("_mm512_shuffle_i64x2", {as(a, "si"), as(b, "si"), "0xEE"})
+                                 : call("_mm512_inserti64x4", {as(a, "si"), call("_mm512_castsi512_si256", {as(b, "si")}), "1"}));
+      if (bits == 256) return back("si", call("_mm256_permute2x128_si256", {as(a, "si"), as(b, "si"), sh.imm ? "0x31" : "0x20"}));
+      break;
+    case K::explicit_map: {
+      if (bits != 512 || (eb != 32 && eb != 64)) break;
+      // Two-source permute (vpermt2d/q): index l < lanes picks a, the rest b.
+      const std::vector<int> map = sh.laneMap(type.lanes, eb);
+      std::string idx;
+      if (eb == 32) {
+        for (size_t l = 0; l < map.size(); ++l) idx += (l ? ", " : "") + std::to_string(map[l]);
+        return back("si", call("_mm512_permutex2var_epi32", {as(a, "si"), "_mm512_setr_epi32(" + idx + ")", as(b, "si")}));
+      }
+      for (size_t l = map.size(); l-- > 0;) idx += std::to_string(map[l]) + (l ? ", " : "");  // set_epi64: high lane first
+      return back("si", call("_mm512_permutex2var_epi64", {as(a, "si"), "_mm512_set_epi64(" + idx + ")", as(b, "si")}));
+    }
+    default: break;
+  }
+  throw std::logic_error("no x86 lowering for shuffle " + sh.str() + " on " + ir::toString(type));
+}
+
+bool oneLane(const OpWriter& w) {
+  if (w.s.type.lanes != 1) return false;
+  for (const auto& a : w.s.args)
+    if (w.typeOf(a).lanes != 1) return false;
+  return w.s.op != OpKind::LocateEqual;  // searched with vectors
+}
+
+class X86Lowering final : public IsaLowering {
+ public:
+  std::string typeName(VecType t, const LowerContext& cx) const override {
+    if (t.lanes == 1) return scalarLowering().typeName(t, cx);
+    if (t.predicate) return cx.target.maskRegisters ? maskType(t.lanes) : regType(DType::i32, t.bits() < 128 ? 128 : t.bits());
+    return regType(t.elem, t.bits() < 128 ? 128 : t.bits());
+  }
+
+  void lower(OpWriter& w) const override {
+    if (oneLane(w)) return scalarLowering().lower(w);
+    X86Writer x{w};
+    const Stmt& s = w.s;
+    if (!s.pred.empty()) return lowerPredicated(x);
+    switch (s.op) {
+      case OpKind::Splat: return x.splat();
+      case OpKind::Load: return x.load();
+      case OpKind::LoadBroadcast: return x.assign(splatExpr(s.type.elem, s.type.bits(), x.src() + "[" + s.index.str() + "]"));
+      case OpKind::LoadPartial: return x.loadPartial();
+      case OpKind::LoadRowEnd: return x.loadRowEnd();
+      case OpKind::GatherRows: return x.gatherRows();
+      case OpKind::Extend: return x.extend();
+      case OpKind::Binary: return s.type.predicate ? predicateLogic(x) : x.binary();
+      case OpKind::Not: return predicateLogic(x);
+      case OpKind::Fma: return fma(x, w.decl());
+      case OpKind::Select: return x.assign(blend(s.type.elem, s.type.bits(), s.args[0], s.args[2], s.args[1], w.cx));
+      case OpKind::Compare: {
+        const VecType v = w.typeOf(s.args[0]);
+        return x.assign(compareExpr(s.cmp, v.elem, v.bits(), v.lanes, s.args[0], s.args[1], w.cx));
+      }
+      case OpKind::WhileLt: return whileLt(x);
+      case OpKind::DotAccumulate: return x.dotAccumulate();
+      case OpKind::ReduceLanes: return x.reduceLanes();
+      case OpKind::ReduceRows: return x.reduceRows();
+      case OpKind::Shuffle:
+        return x.assign(shuffleCall(s.shuffle, s.type, s.args[0], s.args.size() > 1 ? s.args[1] : s.args[0]));
+      case OpKind::Store: return x.store();
+      case OpKind::NaNMask: return x.nanMask();
+      case OpKind::LocateEqual: return x.locateEqual();
+      case OpKind::Convert:
+      case OpKind::LocateNaN:
+      case OpKind::SetIndex:
+        break;
+    }
+    throw std::logic_error("no x86 lowering for vector " + std::string(ir::nameOf(s.op)) + " on " + ir::toString(s.type));
+  }
+
+  std::string archGuard() const override { return "defined(__x86_64__)"; }
+  std::string dispatchInit() const override { return "__builtin_cpu_init();"; }
+  std::string preamble() const override {
+    return "#if defined(__GNUC__) && !defined(__clang__) && __GNUC__ < 13\n"
+           "// GCC 12's AVX-512 headers self-initialise _mm512_undefined_*() values, which -Wmaybe-uninitialized\n"
+           "// reports inside every kernel that inlines them (GCC bug 105593, fixed in GCC 13).\n"
+           "#pragma GCC diagnostic ignored \"-Wmaybe-uninitialized\"\n"
+           "#pragma GCC diagnostic ignored \"-Wuninitialized\"\n"
+           "#endif\n"
+           "#include <immintrin.h>";
+  }
+  std::string fileHelper(const std::string& name) const override {
+    if (name == "lanes_below")
+      return "// Bit l set for lanes l < n, for n clamped to [0, lanes]: the predicate of a partial vector.\n"
+             "static inline uint64_t simdgen_lanes_below(int64_t n, int lanes) {\n"
+             "  if (n <= 0) return 0;\n"
+             "  if (n >= lanes) return lanes == 64 ? ~0ull : (1ull << lanes) - 1;\n"
+             "  return (1ull << n) - 1;\n"
+             "}";
+    if (name == "clamp_lanes")
+      return "// n clamped to [0, lanes]: the active-lane count of a whilelt predicate.\n"
+             "static inline int64_t simdgen_clamp_lanes(int64_t n, int64_t lanes) { return n < 0 ? 0 : n > lanes ? lanes : n; }";
+    if (name == "tail_keep")
+      return "// 32 zero bytes then 32 0xFF bytes: the 32 bytes at offset k keep the last k bytes of a vector.\n"
+             "static const uint8_t simdgen_tail_keep[64] = {\n"
+             "    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,\n"
+             "    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,\n"
+             "    0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,\n"
+             "    0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF};";
+    return IsaLowering::fileHelper(name);
+  }
+
+ private:
+  // Predicated ops: loads and stores touch active lanes only; arithmetic blends its result with
+  // args[0] (merging) or zero; reductions fold the identity in inactive lanes.
+  void lowerPredicated(X86Writer& x) const {
+    const Stmt& s = x.s;
+    const DType t = s.type.elem;
+    const int bits = s.type.bits();
+    switch (s.op) {
+      case OpKind::Load: return predicatedLoad(x);
+      case OpKind::Store: return predicatedStore(x);
+      case OpKind::Binary:
+      case OpKind::Fma: {
+        const std::string full = s.dst + "_all";
+        if (s.op == OpKind::Fma) {
+          fma(x, typeName(s.type, x.cx) + " " + full);
+        } else {
+          x.out.push_back(typeName(s.type, x.cx) + " " + full + " = " + binaryExpr(s.rop, t, bits, s.args[0], s.args[1], x.cx) + ";");
+        }
+        const std::string other = s.zeroing ? splatExpr(t, bits, "0") : s.args[0];
+        return x.assign(blend(t, bits, s.pred, other, full, x.cx));
+      }
+      case OpKind::ReduceLanes: {
+        const VecType v = x.typeOf(s.args[0]);
+        const std::string active = s.dst + "_active";
+        x.out.push_back(typeName(v, x.cx) + " " + active + " = " +
+                        blend(v.elem, v.bits(), s.pred, splatExpr(v.elem, v.bits(), identityLiteral(s.rop, v.elem)), s.args[0], x.cx) + ";");
+        x.cx.types[active] = v;
+        Stmt plain = s;
+        plain.pred.clear();
+        plain.args[0] = active;
+        OpWriter inner{plain, x.cx, x.w.isa, {}};
+        X86Writer(inner).reduceLanes();
+        x.out.insert(x.out.end(), inner.out.begin(), inner.out.end());
+        return;
+      }
+      default: break;
+    }
+    throw std::logic_error("no x86 lowering for predicated " + std::string(ir::nameOf(s.op)));
+  }
+};
+
+}  // namespace
+
+const IsaLowering& x86Lowering() {
+  static const X86Lowering module;
+  return module;
+}
+
+}  // namespace simdgen::emit

@@ -1,0 +1,179 @@
+// Execution test of the proof plans lowered by each module (emit_proof_kernels.cpp writes them):
+// every variant this CPU supports against plain scalar loops, n = 0..300, with the input ending
+// at a PROT_NONE page so that a lane read past the end faults.
+#include <doctest/doctest.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <random>
+#include <vector>
+
+#include "cpu_features.h"
+#include "proof_plans.h"
+
+#define SIMDGEN_PROOF_VARIANTS(X) X(avx512, "avx512") X(avx2, "avx2_fma") X(scalar, "scalar")
+
+#define DECLARE(s, support)                                                                                     \
+  void times_two_##s(const float* a, int64_t n, float* b);                                                     \
+  void gemm_##s(const float* a, const float* b, const float* bias, int64_t m, int64_t n, int64_t kk, float* c); \
+  void threshold_i32_##s(const int32_t* a, int64_t n, int32_t* b, int32_t* total);                            \
+  void threshold_u8_##s(const uint8_t* a, int64_t n, uint8_t* b, uint8_t* total);                             \
+  void threshold_i16_##s(const int16_t* a, int64_t n, int16_t* b, int16_t* total);                            \
+  void threshold_u64_##s(const uint64_t* a, int64_t n, uint64_t* b, uint64_t* total);                         \
+  void threshold_f64_##s(const double* a, int64_t n, double* b, double* total);                               \
+  void threshold_f32_##s(const float* a, int64_t n, float* b, float* total);
+SIMDGEN_PROOF_VARIANTS(DECLARE)
+#undef DECLARE
+void transpose16_f32_avx512(const float* in, float* out);
+void transpose16_i32_avx512(const int32_t* in, int32_t* out);
+void transpose8_f32_avx2(const float* in, float* out);
+void transpose8_u32_avx2(const uint32_t* in, uint32_t* out);
+
+namespace {
+
+bool supported(const char* suffix) {
+  return simdgen_test::variant_support(suffix) == simdgen_test::CpuSupport::yes;
+}
+
+// n elements whose end touches a PROT_NONE page.
+template <class T>
+struct Guarded {
+  size_t bytes = 0;
+  char* map = nullptr;
+  T* data = nullptr;
+  explicit Guarded(size_t n) {
+    const size_t page = size_t(sysconf(_SC_PAGESIZE));
+    const size_t body = (n * sizeof(T) + page - 1) / page * page;
+    bytes = body + page;
+    map = static_cast<char*>(mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0));
+    REQUIRE(map != MAP_FAILED);
+    REQUIRE(mprotect(map + body, page, PROT_NONE) == 0);
+    data = reinterpret_cast<T*>(map + body) - n;
+  }
+  ~Guarded() { munmap(map, bytes); }
+  Guarded(const Guarded&) = delete;
+  Guarded& operator=(const Guarded&) = delete;
+};
+
+template <class T>
+bool same(T a, T b) {
+  if constexpr (std::is_floating_point_v<T>)
+    if (a != a && b != b) return true;
+  return std::memcmp(&a, &b, sizeof a) == 0;
+}
+
+template <class T, class Fn>
+void checkThreshold(const char* variant, Fn fn, T limit) {
+  std::mt19937 rng(5);
+  std::uniform_int_distribution<int> dist(-60, 260);
+  for (int64_t n = 0; n <= 300; ++n) {
+    CAPTURE(variant);
+    CAPTURE(n);
+    Guarded<T> a(static_cast<size_t>(n));
+    for (int64_t i = 0; i < n; ++i) a.data[i] = static_cast<T>(dist(rng));
+    std::vector<T> b(size_t(n), T(1)), want(static_cast<size_t>(n));
+    T total = T(3);
+    uint64_t wrapped = 0;
+    double exact = 0;
+    for (int64_t i = 0; i < n; ++i) {
+      const T x = a.data[i];
+      want[size_t(i)] = x > limit ? x : limit;
+      if (!(x > limit)) {
+        if constexpr (std::is_floating_point_v<T>) exact += double(x);
+        else wrapped += uint64_t(x);
+      }
+    }
+    fn(a.data, n, b.data(), &total);
+    bool eq = true;
+    for (size_t i = 0; i < size_t(n); ++i) eq = eq && same(b[i], want[i]);
+    CHECK(eq);
+    if constexpr (std::is_floating_point_v<T>) CHECK(total == T(exact));  // small integers: exact in any order
+    else CHECK(total == static_cast<T>(wrapped));
+  }
+}
+
+}  // namespace
+
+TEST_CASE("seed 001 times_two lowered: every variant, n = 0..300, guard page after the input") {
+#define CHECK_VARIANT(s, support)                                                                 \
+  if (supported(support))                                                                         \
+    for (int64_t n = 0; n <= 300; ++n) {                                                          \
+      CAPTURE(#s);                                                                                \
+      CAPTURE(n);                                                                                 \
+      Guarded<float> a(static_cast<size_t>(n));                                                                \
+      for (int64_t i = 0; i < n; ++i) a.data[i] = float(i) * 0.75f - 3.0f;                       \
+      if (n > 5) a.data[5] = NAN;                                                                 \
+      std::vector<float> b(size_t(n) + 1, -9.0f);                                                 \
+      times_two_##s(a.data, n, b.data());                                                         \
+      bool eq = b[size_t(n)] == -9.0f;                                                            \
+      for (int64_t i = 0; i < n; ++i) eq = eq && same(b[size_t(i)], a.data[i] * 2.0f);            \
+      CHECK(eq);                                                                                  \
+    }
+  SIMDGEN_PROOF_VARIANTS(CHECK_VARIANT)
+#undef CHECK_VARIANT
+}
+
+TEST_CASE("GEMM micro-kernel lowered: fma, broadcast loads, predicated bias/B/C, ReLU over awkward sizes") {
+  std::mt19937 rng(9);
+  std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
+#define CHECK_VARIANT(s, support)                                                                          \
+  if (supported(support))                                                                                  \
+    for (int64_t m : {1, 4, 5, 6, 11, 23})                                                                 \
+      for (int64_t n : {1, 7, 15, 16, 17, 63, 64, 65, 130})                                                \
+        for (int64_t kk : {1, 3, 17}) {                                                                    \
+          CAPTURE(#s);                                                                                     \
+          CAPTURE(m);                                                                                      \
+          CAPTURE(n);                                                                                      \
+          CAPTURE(kk);                                                                                     \
+          std::vector<float> a(static_cast<size_t>(m * kk)), b(static_cast<size_t>(kk * n)), bias(static_cast<size_t>(n)), c(size_t(m * n), 5.0f); \
+          for (auto* v : {&a, &b, &bias})                                                                  \
+            for (auto& x : *v) x = dist(rng);                                                              \
+          gemm_##s(a.data(), b.data(), bias.data(), m, n, kk, c.data());                                   \
+          CHECK(c == proof_plans::gemmReference(a, b, bias, m, n, kk));                                   \
+        }
+  SIMDGEN_PROOF_VARIANTS(CHECK_VARIANT)
+#undef CHECK_VARIANT
+}
+
+TEST_CASE("threshold lowered: whilelt, compare, not/and, select, predicated loads, stores and sums") {
+#define CHECK_VARIANT(s, support)                                   \
+  if (supported(support)) {                                         \
+    checkThreshold<int32_t>(#s, threshold_i32_##s, 10);             \
+    checkThreshold<uint8_t>(#s, threshold_u8_##s, uint8_t(200));    \
+    checkThreshold<int16_t>(#s, threshold_i16_##s, int16_t(-5));    \
+    checkThreshold<uint64_t>(#s, threshold_u64_##s, uint64_t(7));   \
+    checkThreshold<double>(#s, threshold_f64_##s, 10.0);            \
+    checkThreshold<float>(#s, threshold_f32_##s, 10.0f);            \
+  }
+  SIMDGEN_PROOF_VARIANTS(CHECK_VARIANT)
+#undef CHECK_VARIANT
+}
+
+namespace {
+
+template <class T, class Fn>
+void checkTranspose(Fn fn, int n) {
+  std::vector<T> in(static_cast<size_t>(n * n)), out(static_cast<size_t>(n * n));
+  for (int k = 0; k < n * n; ++k) in[size_t(k)] = static_cast<T>(k * 3 + 1);
+  fn(in.data(), out.data());
+  bool eq = true;
+  for (int r = 0; r < n; ++r)
+    for (int c = 0; c < n; ++c) eq = eq && out[size_t(c * n + r)] == in[size_t(r * n + c)];
+  CHECK(eq);
+}
+
+}  // namespace
+
+TEST_CASE("seed-004 16x16 (avx512) and 8x8 (avx2) transpose networks lowered: unpack, shuffle_ps, lane permutes") {
+  if (supported("avx512")) {
+    checkTranspose<float>(transpose16_f32_avx512, 16);
+    checkTranspose<int32_t>(transpose16_i32_avx512, 16);
+  }
+  if (supported("avx2_fma")) {
+    checkTranspose<float>(transpose8_f32_avx2, 8);
+    checkTranspose<uint32_t>(transpose8_u32_avx2, 8);
+  }
+}

@@ -1,0 +1,239 @@
+// Plans written directly (no spec, no builder) that prove the IR carries the next families; used
+// by the interpreter tests (tests/unit/test_ir_proofs.cpp) and, lowered through each target's
+// module, by the execution tests (tests/ir/).
+//   timesTwo: seed 001, B[i] = A[i] * 2 as one loop governed by whilelt.
+//   gemm: a register-tiled f32 GEMM micro-kernel (5 x 4 vectors), bias as the initial value, ReLU.
+//   transposeTile: a shuffle network (plan/transpose_networks.h) between row loads and column
+//              stores: out = transpose(in) for one contiguous n x n tile.
+//   threshold: out[i] = x > t ? x : t and the wrapped sum of the elements that are not above t
+//              (compare, not, and, select, predicated loads, stores and reduction).
+// `bits` is the vector length: 0 = scalable (SVE model), 8..2048 fixed (one lane when it equals
+// the element width).
+#pragma once
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "ir/plan.h"
+#include "plan/transpose_networks.h"
+
+namespace proof_plans {
+
+using namespace simdgen;
+using ir::Index;
+using ir::OpKind;
+using ir::Stmt;
+using ir::VecType;
+
+
+inline bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
+
+inline Stmt declare(OpKind k, const std::string& dst, VecType t, std::vector<std::string> args = {}) {
+  Stmt s = ir::op(k, dst, t, std::move(args));
+  s.declare = true;
+  return s;
+}
+inline Stmt access(OpKind k, const std::string& dst, VecType t, const std::string& tensor, Index at, std::string pred = "") {
+  Stmt s = declare(k, dst, t);
+  s.tensor = tensor;
+  s.index = std::move(at);
+  s.pred = std::move(pred);
+  return s;
+}
+inline Stmt store(const std::string& tensor, const std::string& v, VecType t, Index at, std::string pred) {
+  Stmt s = ir::op(OpKind::Store, "", t, {v});
+  s.tensor = tensor;
+  s.index = std::move(at);
+  s.pred = std::move(pred);
+  return s;
+}
+inline Stmt whileLt(const std::string& dst, VecType t, Index lo, Index hi) {
+  Stmt s = declare(OpKind::WhileLt, dst, t.mask());
+  s.lo = std::move(lo);
+  s.hi = std::move(hi);
+  return s;
+}
+inline Index sym(const std::string& s) { return Index::symbol(s); }
+
+// The vector type of f32 at `bits` (0: scalable, the SVE model).
+inline VecType vectorOf(DType t, int bits) { return bits ? VecType{t, bits / bitsOf(t)} : ir::scalableOf(t); }
+inline VecType f32Vector(int bits) { return vectorOf(DType::f32, bits); }
+inline Index lanesOf(VecType t) { return t.scalable ? Index::vscaled(t.lanes) : Index::constant(t.lanes); }
+inline void setVectorLength(ir::Plan& p, int bits) {
+  p.scalable = bits == 0;
+  p.vectorBits = bits ? bits : 128;
+  p.target = bits ? "generic" + std::to_string(bits) : "generic-vla";
+}
+
+inline ir::Plan timesTwo(int bits) {
+  const VecType v = f32Vector(bits);
+  ir::Plan p;
+  p.kernel = "times_two";
+  setVectorLength(p, bits);
+  p.tensors = {{"a", DType::f32, false, {sym("n")}, {Index::constant(1)}},
+               {"b", DType::f32, true, {sym("n")}, {Index::constant(1)}}};
+  p.params = {{ir::Param::Kind::tensor, "a", "A", "a", ""},
+              {ir::Param::Kind::extent, "n", "n", "", ""},
+              {ir::Param::Kind::tensor, "b", "B", "b", ""}};
+  Stmt two = declare(OpKind::Splat, "two", v);
+  two.literal = "2.0f";
+  ir::Block body;
+  body.push_back(whileLt("active", v, sym("i"), sym("n")));
+  body.push_back(access(OpKind::Load, "x", v, "a", sym("i"), "active"));
+  Stmt mul = declare(OpKind::Binary, "y", v, {"x", "two"});
+  mul.rop = ReduceOp::mul;
+  body.push_back(mul);
+  body.push_back(store("b", "y", v, sym("i"), "active"));
+  Stmt loop = ir::forLoop("i", Index::constant(0), sym("n"), lanesOf(v), std::move(body), false,
+                          "one predicated loop, no scalar cleanup");
+  loop.coversTail = true;
+  p.body = {two, loop};
+  return p;
+}
+
+inline constexpr int kTileRows = 5, kTileVectors = 4;
+
+// One tile of `rows` x kTileVectors vectors: C[i + r][j + v*L ..] = relu(bias + sum_k A * B).
+inline ir::Block gemmTile(VecType v, int rows) {
+  auto rv = [](const std::string& base, int r, int q) { return base + std::to_string(r) + "_" + std::to_string(q); };
+  ir::Block tile;
+  std::vector<Index> colOf;  // j + q * lanes
+  for (int q = 0; q < kTileVectors; ++q) {
+    colOf.push_back(sym("j") + lanesOf(v) * q);
+    tile.push_back(whileLt("in_n" + std::to_string(q), v, colOf[q], sym("n")));
+  }
+  for (int r = 0; r < rows; ++r)
+    for (int q = 0; q < kTileVectors; ++q)
+      tile.push_back(access(OpKind::Load, rv("acc", r, q), v, "bias", colOf[q], "in_n" + std::to_string(q)));
+  ir::Block kLoop;
+  for (int q = 0; q < kTileVectors; ++q)
+    kLoop.push_back(access(OpKind::Load, "b" + std::to_string(q), v, "b", sym("k").times("n") + colOf[q],
+                           "in_n" + std::to_string(q)));
+  for (int r = 0; r < rows; ++r) {
+    const std::string a = "a" + std::to_string(r);
+    kLoop.push_back(access(OpKind::LoadBroadcast, a, v, "a", (sym("i") + r).times("kk") + sym("k")));
+    for (int q = 0; q < kTileVectors; ++q) {
+      Stmt f = ir::op(OpKind::Fma, rv("acc", r, q), v, {rv("acc", r, q), a, "b" + std::to_string(q)});
+      kLoop.push_back(f);
+    }
+  }
+  tile.push_back(ir::forLoop("k", Index::constant(0), sym("kk"), 1, std::move(kLoop), false,
+                             "one broadcast and " + std::to_string(kTileVectors) + " FMAs per element of A"));
+  for (int r = 0; r < rows; ++r)
+    for (int q = 0; q < kTileVectors; ++q) {
+      Stmt relu = ir::op(OpKind::Binary, rv("acc", r, q), v, {rv("acc", r, q), "zero"});
+      relu.rop = ReduceOp::max;
+      tile.push_back(relu);
+      tile.push_back(store("c", rv("acc", r, q), v, (sym("i") + r).times("n") + colOf[q], "in_n" + std::to_string(q)));
+    }
+  return tile;
+}
+
+inline ir::Plan gemm(int bits) {
+  const VecType v = f32Vector(bits);
+  ir::Plan p;
+  p.kernel = "gemm_bias_relu";
+  setVectorLength(p, bits);
+  p.tensors = {{"a", DType::f32, false, {sym("m"), sym("kk")}, {sym("kk"), Index::constant(1)}},
+               {"b", DType::f32, false, {sym("kk"), sym("n")}, {sym("n"), Index::constant(1)}},
+               {"bias", DType::f32, false, {sym("n")}, {Index::constant(1)}},
+               {"c", DType::f32, true, {sym("m"), sym("n")}, {sym("n"), Index::constant(1)}}};
+  p.params = {{ir::Param::Kind::tensor, "a", "A", "a", ""},     {ir::Param::Kind::tensor, "b", "B", "b", ""},
+              {ir::Param::Kind::tensor, "bias", "bias", "bias", ""}, {ir::Param::Kind::extent, "m", "M", "", ""},
+              {ir::Param::Kind::extent, "n", "N", "", ""},     {ir::Param::Kind::extent, "kk", "K", "", ""},
+              {ir::Param::Kind::tensor, "c", "C", "c", ""}};
+  Stmt zero = declare(OpKind::Splat, "zero", v);
+  zero.literal = "0.0f";
+  p.body.push_back(zero);
+  auto columns = [&](int rows) {
+    Stmt cols = ir::forLoop("j", Index::constant(0), sym("n"), lanesOf(v) * kTileVectors, gemmTile(v, rows), false,
+                            std::to_string(kTileVectors) + " vectors of columns; the last ones predicated");
+    cols.coversTail = true;
+    return cols;
+  };
+  p.body.push_back(ir::forLoop("i", Index::constant(0), sym("m"), kTileRows, {columns(kTileRows)}, false,
+                               std::to_string(kTileRows) + " x " + std::to_string(kTileVectors) + " register tile"));
+  p.body.push_back(ir::forLoop("i", {}, sym("m"), 1, {columns(1)}, true, "remaining rows, one at a time"));
+  return p;
+}
+
+// Independent reference: the same per-element order (bias, then k = 0.. with one rounding per
+// step, then ReLU), so the result must be bit-identical.
+inline std::vector<float> gemmReference(const std::vector<float>& a, const std::vector<float>& b, const std::vector<float>& bias,
+                                 int64_t m, int64_t n, int64_t kk) {
+  std::vector<float> c(size_t(m * n));
+  for (int64_t i = 0; i < m; ++i)
+    for (int64_t j = 0; j < n; ++j) {
+      float acc = bias[size_t(j)];
+      for (int64_t k = 0; k < kk; ++k) acc = std::fma(a[size_t(i * kk + k)], b[size_t(k * n + j)], acc);
+      c[size_t(i * n + j)] = acc > 0.0f ? acc : 0.0f;
+    }
+  return c;
+}
+
+// ---- threshold: predicates as values ---------------------------------------------------------
+
+inline ir::Plan threshold(DType t, int bits, const std::string& limit) {
+  const VecType v = vectorOf(t, bits), one{t, 1};
+  ir::Plan p;
+  p.kernel = "threshold";
+  setVectorLength(p, bits);
+  p.rop = ReduceOp::add;
+  p.tensors = {{"a", t, false, {sym("n")}, {Index::constant(1)}},
+               {"b", t, true, {sym("n")}, {Index::constant(1)}},
+               {"total", t, true, {Index::constant(1)}, {Index::constant(1)}}};
+  p.params = {{ir::Param::Kind::tensor, "a", "a", "a", ""},
+              {ir::Param::Kind::extent, "n", "n", "", ""},
+              {ir::Param::Kind::tensor, "b", "b", "b", ""},
+              {ir::Param::Kind::tensor, "total", "total", "total", ""}};
+  Stmt limitV = declare(OpKind::Splat, "limit", v);
+  limitV.literal = limit;
+  Stmt zero = declare(OpKind::Splat, "zero", v);
+  zero.literal = "0";
+  Stmt sum = declare(OpKind::Splat, "sum", one);
+  sum.literal = "0";
+  ir::Block body;
+  body.push_back(whileLt("active", v, sym("i"), sym("n")));
+  body.push_back(access(OpKind::Load, "x", v, "a", sym("i"), "active"));
+  Stmt above = declare(OpKind::Compare, "above", v.mask(), {"x", "limit"});
+  above.cmp = ir::Cmp::gt;
+  body.push_back(above);
+  body.push_back(declare(OpKind::Select, "y", v, {"above", "x", "limit"}));
+  body.push_back(store("b", "y", v, sym("i"), "active"));
+  body.push_back(declare(OpKind::Not, "not_above", v.mask(), {"above"}));
+  Stmt rest = declare(OpKind::Binary, "rest", v.mask(), {"not_above", "active"});
+  rest.rop = ReduceOp::bit_and;
+  body.push_back(rest);
+  if (v.lanes == 1) {
+    body.push_back(declare(OpKind::Select, "part", one, {"rest", "x", "zero"}));
+  } else {
+    Stmt part = declare(OpKind::ReduceLanes, "part", one, {"x"});
+    part.pred = "rest";
+    body.push_back(part);
+  }
+  body.push_back(ir::op(OpKind::Binary, "sum", one, {"sum", "part"}));
+  Stmt loop = ir::forLoop("i", Index::constant(0), sym("n"), lanesOf(v), std::move(body), false, "predicated loop");
+  loop.coversTail = true;
+  p.body = {limitV, sum, loop, store("total", "sum", one, Index::constant(0), "")};
+  if (v.lanes == 1) p.body.insert(p.body.begin() + 1, zero);  // only the one-lane form selects it
+  return p;
+}
+
+// ---- a transpose network between loads and stores ---------------------------------------------
+
+inline ir::Plan transposeTile(const TransposeNetwork& net) {
+  const int n = static_cast<int>(net.rows.size());
+  ir::Plan p;
+  p.kernel = "transpose_tile";
+  p.vectorBits = net.type.bits();
+  p.tensors = {{"in", net.type.elem, false, {Index::constant(n * n)}, {Index::constant(1)}},
+               {"out", net.type.elem, true, {Index::constant(n * n)}, {Index::constant(1)}}};
+  p.params = {{ir::Param::Kind::tensor, "in", "in", "in", ""}, {ir::Param::Kind::tensor, "out", "out", "out", ""}};
+  for (int r = 0; r < n; ++r) p.body.push_back(access(OpKind::Load, net.rows[r], net.type, "in", Index::constant(r * n)));
+  p.body.insert(p.body.end(), net.body.begin(), net.body.end());
+  for (int c = 0; c < n; ++c) p.body.push_back(store("out", net.cols[c], net.type, Index::constant(c * n), ""));
+  return p;
+}
+
+}  // namespace proof_plans
