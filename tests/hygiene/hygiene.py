@@ -1,0 +1,186 @@
+#!/usr/bin/env python3
+"""Hygiene test: no name a user gives a runtime extent can capture or shadow a generated name.
+
+For each fixture spec in specs/ (runtime extents @R@, @C@, @S@):
+  1. generate it with plain names and collect every identifier its generated code contains
+     (plus the names of the original bug report: r, c, acc0, x0, row_sum, lane_acc, column, k, mask);
+  2. drop the identifiers the spec parser rejects for a runtime extent (each gets a clear error,
+     e.g. keywords, `input`, the kernel's own function names);
+  3. make copies of the spec whose runtime extents take the remaining identifiers, three at a time;
+  4. generate every copy, compile each with -Wall -Wextra -Wshadow -Werror (every compiler given)
+     with a driver that runs every variant this CPU supports against the scalar references.
+Exit 0 when everything compiles cleanly and every result matches.
+"""
+import argparse
+import concurrent.futures
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+FIXTURES = {
+    # fixture: the check the driver runs on fn(input, rows, cols, stride, out...)
+    "seq_f32_f64": "hygiene::checkReduce<float, double>(K, V, F, simdgen_ref::Op::add, 1)",
+    "sum_i8_i32": "hygiene::checkReduce<int8_t, int32_t>(K, V, F, simdgen_ref::Op::add, 1)",
+    "colmax_i16": "hygiene::checkReduce<int16_t, int16_t>(K, V, F, simdgen_ref::Op::max, 0)",
+    "argmax_f32": "hygiene::checkArg<float, int64_t>(K, V, F, kArgmaxLastPropagate)",
+}
+SLOTS = ["@R@", "@C@", "@S@"]
+PLAIN = ["rows", "cols", "stride"]
+REPORTED = ["r", "c", "acc0", "x0", "row_sum", "lane_acc", "column", "k", "mask"]
+IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def run(cmd, **kw):
+    return subprocess.run(cmd, capture_output=True, text=True, **kw)
+
+
+def code_identifiers(text):
+    """Identifiers of C++ code, comments removed (string contents are kept: they cost nothing)."""
+    text = re.sub(r"//[^\n]*", " ", text)
+    text = re.sub(r"/\*.*?\*/", " ", text, flags=re.S)
+    return set(IDENT.findall(text))
+
+
+def fill(check, kernel, variant, fn):
+    """The driver's call: K, V, F of a FIXTURES check replaced."""
+    return check.replace("(K, V, F", "(" + ", ".join([kernel, variant, fn]), 1)
+
+
+def instantiate(template, name, names):
+    text = template.replace("@NAME@", name)
+    for slot, value in zip(SLOTS, names):
+        text = text.replace(slot, value)
+    return text
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--simdgen", required=True)
+    ap.add_argument("--work", required=True)
+    ap.add_argument("--include", action="append", default=[], help="include dirs for the driver")
+    ap.add_argument("--cxx", action="append", required=True, help="compilers to build every copy with")
+    args = ap.parse_args()
+    here = Path(__file__).resolve().parent
+    work = Path(args.work)
+    work.mkdir(parents=True, exist_ok=True)
+    problems = []
+
+    # 1. plain generation, identifiers of the generated code
+    plain_dir, copies_dir, gen_dir = work / "plain", work / "copies", work / "gen"
+    for d in (plain_dir, copies_dir, gen_dir):
+        d.mkdir(exist_ok=True)
+        for f in d.iterdir():
+            f.unlink()
+    templates = {fx: (here / "specs" / f"{fx}.json").read_text() for fx in FIXTURES}
+    for fx, t in templates.items():
+        (plain_dir / f"plain_{fx}.json").write_text(instantiate(t, f"plain_{fx}", PLAIN))
+    r = run([args.simdgen, "generate", *sorted(map(str, plain_dir.glob("*.json"))), "-o", str(gen_dir)])
+    if r.returncode:
+        sys.exit("plain generation failed:\n" + r.stdout + r.stderr)
+    candidates = {}
+    for fx in FIXTURES:
+        ids = set(REPORTED)
+        for ext in (".h", ".cpp"):
+            ids |= code_identifiers((gen_dir / f"plain_{fx}{ext}").read_text())
+        candidates[fx] = sorted(ids)
+
+    # 2. which identifiers the parser accepts for a runtime extent (one validate call)
+    probe_dir = work / "probe"
+    probe_dir.mkdir(exist_ok=True)
+    for f in probe_dir.iterdir():
+        f.unlink()
+    probes = {}
+    for fx, ids in candidates.items():
+        for k, ident in enumerate(ids):
+            p = probe_dir / f"p_{fx}_{k}.json"
+            p.write_text(instantiate(templates[fx], f"probe_{fx}_{k}", [ident, "cols", "stride"] if ident not in ("cols", "stride") else [ident, "n_cols", "n_stride"]))
+            probes[str(p)] = (fx, ident)
+    r = run([args.simdgen, "validate", *probes.keys()])
+    rejected = {path for path in probes if path + ":" in r.stderr}
+    accepted = {fx: [] for fx in FIXTURES}
+    for path, (fx, ident) in probes.items():
+        if path not in rejected:
+            accepted[fx].append(ident)
+    for fx in FIXTURES:
+        print(f"{fx}: {len(candidates[fx])} identifiers in the generated code, {len(accepted[fx])} accepted as "
+              f"runtime names, {len(candidates[fx]) - len(accepted[fx])} rejected by the spec with an error")
+        for must in REPORTED:
+            if must not in accepted[fx]:
+                problems.append(f"{fx}: the reported name '{must}' is rejected; it should be usable")
+
+    # 3. copies, three identifiers each
+    copies = {fx: [] for fx in FIXTURES}
+    for fx, ids in accepted.items():
+        for k in range(0, len(ids), 3):
+            names = ids[k:k + 3]
+            names += [x for x in ids if x not in names][: 3 - len(names)]
+            name = f"h_{fx}_{k // 3}"
+            (copies_dir / f"{name}.json").write_text(instantiate(templates[fx], name, names))
+            copies[fx].append((name, names))
+    r = run([args.simdgen, "generate", *sorted(map(str, copies_dir.glob("*.json"))), "-o", str(gen_dir)])
+    if r.returncode:
+        sys.exit("generation of the renamed copies failed:\n" + r.stdout + r.stderr)
+
+    # 4. a driver per fixture, every copy compiled with every compiler under -Wshadow -Werror
+    flags = ["-std=c++17", "-O1", "-Wall", "-Wextra", "-Wshadow", "-Werror"]
+    includes = [f"-I{gen_dir}", f"-I{here}"] + [f"-I{d}" for d in args.include]
+    jobs, links = [], []
+    for fx, items in copies.items():
+        lines = [f'#include "{n}.h"' for n, _ in items]
+        lines += ['#include "hygiene_checks.h"', "",
+                  "[[maybe_unused]] static const simdgen_ref::ArgSpec<float> kArgmaxLastPropagate{"
+                  "simdgen_ref::ArgOp::argmax, true, true, false, 0.0f, 0};", "",
+                  "int main() {", "  bool ok = true;"]
+        for n, names in items:
+            check = FIXTURES[fx]
+            lines.append(f"  // runtime extents named {', '.join(names)}")
+            lines.append("#define HYGIENE_CHECK(s) ok = " + fill(check, '"' + n + '"', "#s", "&" + n + "_##s") + " && ok;")
+            lines.append(f"  SIMDGEN_{n}_VARIANTS(HYGIENE_CHECK)")
+            lines.append("#undef HYGIENE_CHECK")
+            lines.append("  ok = " + fill(check, '"' + n + '"', '"dispatch"', "&" + n) + " && ok;")
+        lines += ['  std::puts(ok ? "ok" : "FAILED");', "  return ok ? 0 : 1;", "}", ""]
+        driver = work / f"driver_{fx}.cpp"
+        driver.write_text("\n".join(lines))
+        for cxx in args.cxx:
+            tag = Path(cxx).name
+            objs = []
+            for n, _ in items:
+                obj = work / f"{n}.{tag}.o"
+                jobs.append((fx, tag, [cxx, *flags, *includes, "-c", str(gen_dir / f"{n}.cpp"), "-o", str(obj)]))
+                objs.append(obj)
+            dobj = work / f"driver_{fx}.{tag}.o"
+            jobs.append((fx, tag, [cxx, *flags, *includes, "-c", str(driver), "-o", str(dobj)]))
+            objs.append(dobj)
+            links.append((fx, tag, cxx, objs))
+
+    with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
+        for (fx, tag, cmd), res in zip(jobs, pool.map(lambda j: run(j[2]), jobs)):
+            if res.returncode:
+                problems.append(f"{fx} [{tag}]: {' '.join(cmd)}\n{res.stderr[:4000]}")
+    if problems:
+        print("\n".join(problems))
+        return 1
+
+    for fx, tag, cxx, objs in links:
+        exe = work / f"hygiene_{fx}.{tag}"
+        res = run([cxx, *map(str, objs), "-o", str(exe)])
+        if res.returncode:
+            problems.append(f"{fx} [{tag}]: link failed\n{res.stderr[:4000]}")
+            continue
+        res = run([str(exe)])
+        last = res.stdout.strip().splitlines()[-1] if res.stdout.strip() else f"exit {res.returncode}"
+        print(f"{fx} [{tag}]: {len(copies[fx])} renamed copies: {last}")
+        if res.returncode:
+            problems.append(f"{fx} [{tag}]: wrong results\n{res.stdout[-4000:]}")
+    if problems:
+        print("\n".join(problems))
+        return 1
+    print("hygiene: every renamed copy compiles warning-free under -Wshadow and matches the references")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,95 @@
+// Checks for the hygiene test: each copy of a fixture kernel (runtime extents renamed to an
+// identifier of the generated code) must still compute what the scalar references say, in every
+// variant this CPU supports and through the dispatcher.
+#pragma once
+
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <random>
+#include <vector>
+
+#include "arg_reference.h"
+#include "cpu_features.h"
+#include "reduce_reference.h"
+
+namespace hygiene {
+
+struct Shape {
+  int64_t rows, cols, stride;
+};
+
+inline std::vector<Shape> shapes() {
+  std::vector<Shape> s;
+  for (int64_t rows : {0, 1, 2, 7, 16, 17, 33})
+    for (int64_t cols : {0, 1, 15, 16, 17, 63, 64, 65, 200})
+      for (int64_t pad : {0, 3}) s.push_back({rows, cols, cols + pad});
+  return s;
+}
+
+template <class T>
+std::vector<T> randomData(size_t n, std::mt19937& rng) {
+  std::vector<T> v(n);
+  std::uniform_int_distribution<int> d(-100, 100);
+  for (auto& x : v) x = static_cast<T>(d(rng));
+  return v;
+}
+
+template <class T>
+bool same(T a, T b) {
+  if constexpr (std::is_floating_point_v<T>)
+    if (a != a && b != b) return true;
+  return std::memcmp(&a, &b, sizeof a) == 0;
+}
+
+inline bool report(const char* kernel, const char* variant, const Shape& s, bool ok) {
+  if (!ok)
+    std::printf("FAIL %s [%s] rows=%lld cols=%lld stride=%lld\n", kernel, variant, (long long)s.rows,
+                (long long)s.cols, (long long)s.stride);
+  return ok;
+}
+
+inline bool runs(const char* variant) {
+  return simdgen_test::variant_support(variant) == simdgen_test::CpuSupport::yes;
+}
+
+// fn(input, rows, cols, stride, output) against simdgen_ref::reduce.
+template <class In, class Out, class Fn>
+bool checkReduce(const char* kernel, const char* variant, Fn fn, simdgen_ref::Op op, int axis) {
+  if (!runs(variant)) return true;
+  std::mt19937 rng(42);
+  bool ok = true;
+  for (const Shape& s : shapes()) {
+    const std::vector<In> in = randomData<In>(size_t(s.rows * s.stride), rng);
+    const size_t n = size_t(axis == 1 ? s.rows : s.cols);
+    std::vector<Out> got(n, Out(77)), want(n);
+    fn(in.data(), s.rows, s.cols, s.stride, got.data());
+    simdgen_ref::reduce<Out, In>(op, axis, in.data(), s.rows, s.cols, s.stride, want.data());
+    bool eq = true;
+    for (size_t k = 0; k < n; ++k) eq = eq && same(got[k], want[k]);
+    ok = report(kernel, variant, s, eq) && ok;
+  }
+  return ok;
+}
+
+// fn(input, rows, cols, stride, values, indices) against simdgen_ref::arg_reduce.
+template <class T, class Idx, class Fn>
+bool checkArg(const char* kernel, const char* variant, Fn fn, const simdgen_ref::ArgSpec<T>& spec) {
+  if (!runs(variant)) return true;
+  std::mt19937 rng(43);
+  bool ok = true;
+  for (const Shape& s : shapes()) {
+    std::vector<T> in = randomData<T>(size_t(s.rows * s.stride), rng);
+    if (in.size() > 10) in[in.size() / 3] = T(NAN);
+    std::vector<T> values(size_t(s.rows)), wantValues(size_t(s.rows));
+    std::vector<Idx> indices(size_t(s.rows), Idx(-9)), wantIndices(size_t(s.rows));
+    fn(in.data(), s.rows, s.cols, s.stride, values.data(), indices.data());
+    simdgen_ref::arg_reduce(spec, in.data(), s.rows, s.cols, s.stride, wantValues.data(), wantIndices.data());
+    bool eq = true;
+    for (size_t k = 0; k < size_t(s.rows); ++k) eq = eq && same(values[k], wantValues[k]) && indices[k] == wantIndices[k];
+    ok = report(kernel, variant, s, eq) && ok;
+  }
+  return ok;
+}
+
+}  // namespace hygiene
