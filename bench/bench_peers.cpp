@@ -3,6 +3,7 @@
 // "hwy.", "eigen") because make_table.py picks its baselines by prefix.
 #include "harness.h"
 #include "peers_eigen.h"
+#include "peers_hand.h"
 #include "peers_highway.h"
 #include "peers_plain.h"
 
@@ -35,6 +36,13 @@ void queue_peers() {
     add_f32("rowmax_f32", Op::kMax, "hwy.avx2", avx2.rowmax_f32);
   }
   benchmark::AddCustomContext("highway_best_target", highway_best_target_name());
+
+  // Hand-written intrinsics (the expert baseline), where the CPU has them.
+  if (hand_has_avx512_vnni()) {
+    add_i8_sum("rowsum_i8", "hand.avx512_vnni", hand_rowsum_i8_avx512_vnni);
+    add_f32("rowsum_f32", Op::kSum, "hand.avx512", hand_rowsum_f32_avx512);
+  }
+  if (hand_has_avx2()) add_f32("rowsum_f32", Op::kSum, "hand.avx2", hand_rowsum_f32_avx2);
 
   add_i8_sum("rowsum_i8", "eigen", eigen_rowsum_i8);
   add_f32("rowsum_f32", Op::kSum, "eigen", eigen_rowsum_f32);

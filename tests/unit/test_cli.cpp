@@ -115,6 +115,14 @@ TEST_CASE("explain prints the plan per target and validate, --version and --help
   CHECK(r.code == 0);
   CHECK(r.output.find("plan good for avx2 (256-bit vectors): reduce, vector_accumulator") != std::string::npos);
   CHECK(r.output.find("in  input : f32[rows, cols]") != std::string::npos);
+  // --json: the same plans for tools, parameters with both names.
+  const Result j = run("explain --json " + (d / "good.json").string());
+  CHECK(j.code == 0);
+  CHECK(j.output.find("\"family\": \"reduce\"") != std::string::npos);
+  CHECK(j.output.find("\"public_name\": \"rows\"") != std::string::npos);
+  CHECK(j.output.find("\"suffix\": \"avx2\"") != std::string::npos);
+  CHECK(j.output.find("\"extents\": [") != std::string::npos);
+  CHECK(run("explain --json --target avx2 " + (d / "good.json").string()).output.find("\"suffix\": \"scalar\"") == std::string::npos);
   CHECK(r.output.find("out output : f32[rows]") != std::string::npos);
   CHECK(r.output.find("plan good for scalar") != std::string::npos);
   CHECK(r.output.find("fold network lane table") != std::string::npos);

@@ -1,5 +1,6 @@
 #include "cli/commands.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <functional>
 #include <fstream>
@@ -8,6 +9,7 @@
 #include <set>
 #include <sstream>
 
+#include "cli/explain_json.h"
 #include "clang/check.h"
 #include "clang/format.h"
 #include "emit/emitter.h"
@@ -140,11 +142,17 @@ int runGenerate(const GenerateOptions& o, const std::string& templatesDir) {
   }
 }
 
-int runExplain(const std::string& specFile, const std::string& target, const std::string& templatesDir) {
+int runExplain(const std::string& specFile, const std::string& target, bool json, const std::string& templatesDir) {
   try {
     std::vector<KernelSpec> specs;
     if (!loadSpecs({specFile}, specs)) return 1;
     emit::GeneratedKernel g = emit::generate(specs[0], emit::Templates::load(templatesDir), specFile);
+    const bool known = target.empty() || std::any_of(g.variants.begin(), g.variants.end(),
+                                                     [&](const emit::Variant& v) { return v.target.spelling == target; });
+    if (json && known) {
+      std::cout << explainJson(g, target);
+      return 0;
+    }
     bool any = false;
     for (const auto& v : g.variants) {
       if (!target.empty() && v.target.spelling != target) continue;

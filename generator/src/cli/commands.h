@@ -14,7 +14,7 @@ struct GenerateOptions {
 };
 
 int runGenerate(const GenerateOptions& o, const std::string& templatesDir);
-int runExplain(const std::string& spec, const std::string& target, const std::string& templatesDir);
+int runExplain(const std::string& spec, const std::string& target, bool json, const std::string& templatesDir);
 int runValidate(const std::vector<std::string>& specs);
 int runCheck(const std::vector<std::string>& inputs, const std::string& templatesDir);
 

@@ -19,9 +19,11 @@ int main(int argc, char** argv) {
   generate->add_flag("--dry-run", gen.dryRun, "Write nothing; print what would be written");
 
   std::string explainSpec, explainTarget;
+  bool explainJson = false;
   CLI::App* explain = app.add_subcommand("explain", "Print the plan of a spec for each target: loops, accumulators, stages, masks");
   explain->add_option("spec", explainSpec, "Spec file (JSON)")->required()->check(CLI::ExistingFile);
   explain->add_option("--target", explainTarget, "Only this target (e.g. avx512+vnni, avx2, scalar)");
+  explain->add_flag("--json", explainJson, "The plans as JSON: tensors, parameters, constants, variants (for tools)");
 
   std::vector<std::string> validateSpecs;
   CLI::App* validate = app.add_subcommand("validate", "Check specs only");
@@ -35,7 +37,7 @@ int main(int argc, char** argv) {
   CLI11_PARSE(app, argc, argv);
 
   if (*generate) return runGenerate(gen, findTemplates(templates, argv[0]));
-  if (*explain) return runExplain(explainSpec, explainTarget, findTemplates(templates, argv[0]));
+  if (*explain) return runExplain(explainSpec, explainTarget, explainJson, findTemplates(templates, argv[0]));
   if (*validate) return runValidate(validateSpecs);
   if (*check) return runCheck(checkInputs, findTemplates(templates, argv[0]));
   return 2;

@@ -1,0 +1,54 @@
+#include "cli/explain_json.h"
+
+#include <nlohmann/json.hpp>
+
+namespace simdgen::cli {
+
+namespace {
+
+using nlohmann::json;
+
+json indices(const std::vector<ir::Index>& v) {
+  json a = json::array();
+  for (const auto& i : v) a.push_back(i.str());
+  return a;
+}
+
+}  // namespace
+
+std::string explainJson(const emit::GeneratedKernel& g, const std::string& target) {
+  const ir::Plan& plan = g.variants.back().plan;  // the plainest variant: the kernel-level facts
+  json j;
+  j["kernel"] = plan.kernel;
+  j["family"] = plan.family;
+  j["strategy"] = plan.strategy;
+  j["tensors"] = json::array();
+  for (const ir::Tensor& t : plan.tensors)
+    j["tensors"].push_back({{"name", t.name},
+                            {"dtype", std::string(nameOf(t.dtype))},
+                            {"output", t.output},
+                            {"extents", indices(t.extents)},
+                            {"strides", indices(t.strides)}});
+  j["params"] = json::array();
+  for (const ir::Param& p : plan.params)
+    j["params"].push_back({{"name", p.name},
+                           {"public_name", p.publicName},
+                           {"kind", p.kind == ir::Param::Kind::tensor ? "tensor" : "extent"},
+                           {"tensor", p.tensor}});
+  j["constants"] = json::object();
+  for (const auto& [name, value] : plan.constants) j["constants"][name] = value;
+  j["variants"] = json::array();
+  for (const auto& v : g.variants) {
+    if (!target.empty() && v.target.spelling != target) continue;
+    j["variants"].push_back({{"target", v.target.spelling},
+                             {"suffix", v.target.suffix},
+                             {"vector_bits", v.plan.vectorBits},
+                             {"scalable", v.plan.scalable},
+                             {"notes", v.notes},
+                             {"plan", v.plan.print()}});
+  }
+  j["dropped"] = g.dropped;
+  return j.dump(2) + "\n";
+}
+
+}  // namespace simdgen::cli
