@@ -14,7 +14,7 @@ __attribute__((target("avx512f,avx512bw,avx512vnni"))) inline int32_t sum_epi32(
   return _mm_cvtsi128_si32(q);
 }
 
-__attribute__((target("avx512f"))) inline float sum_ps512(__m512 v) {
+__attribute__((target("avx512f,avx512dq"))) inline float sum_ps512(__m512 v) {
   const __m256 h = _mm256_add_ps(_mm512_castps512_ps256(v), _mm512_extractf32x8_ps(v, 1));
   __m128 q = _mm_add_ps(_mm256_castps256_ps128(h), _mm256_extractf128_ps(h, 1));
   q = _mm_add_ps(q, _mm_movehl_ps(q, q));

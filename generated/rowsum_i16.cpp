@@ -41,7 +41,7 @@ static const uint8_t simdgen_tail_keep[64] = {
 // widening sum: vpdpwssd with a ones vector (2 int16 per int32 lane)
 // strategy vector_accumulator: vector accumulators, one horizontal reduction per row
 // rows are reduced 16 at a time; their 16 final horizontal reductions share one fold network (4 stages)
-// rows shorter than 128 columns take the blocks of rows, longer rows accumulators of their own (chosen at run time)
+// rows shorter than 256 columns take the blocks of rows, longer rows accumulators of their own (chosen at run time)
 // tails: masked loads with the identity in inactive lanes
 // uses fold network for the final reductions of several rows (vshufi32x4/vperm2i128, vunpck, vshufps)
 // uses log2-step horizontal reduction (extract halves, then byte shifts)
@@ -54,7 +54,7 @@ rowsum_i16_avx512_vnni(const int16_t* input, int64_t rows, int64_t cols, int64_t
                        int32_t* output) {
   const __m512i ones_i16 = _mm512_set1_epi16(1);
   // short rows: blocks of rows
-  if (cols < 128) {
+  if (cols < 256) {
     // 16 rows per block
     int64_t i = 0;
     for (; i + 16 <= rows; i += 16) {
@@ -260,7 +260,7 @@ rowsum_i16_avx512_vnni(const int16_t* input, int64_t rows, int64_t cols, int64_t
     }
   }
   // long rows: accumulators per row
-  if (127 < cols) {
+  if (255 < cols) {
     int64_t i = 0;
     for (; i < rows; ++i) {
       __m512i acc0 = _mm512_setzero_si512();
@@ -311,7 +311,7 @@ rowsum_i16_avx512_vnni(const int16_t* input, int64_t rows, int64_t cols, int64_t
 // widening sum: vpmaddwd with a ones vector (2 int16 per int32 lane)
 // strategy vector_accumulator: vector accumulators, one horizontal reduction per row
 // rows are reduced 16 at a time; their 16 final horizontal reductions share one fold network (4 stages)
-// rows shorter than 128 columns take the blocks of rows, longer rows accumulators of their own (chosen at run time)
+// rows shorter than 256 columns take the blocks of rows, longer rows accumulators of their own (chosen at run time)
 // tails: masked loads with the identity in inactive lanes
 // uses fold network for the final reductions of several rows (vshufi32x4/vperm2i128, vunpck, vshufps)
 // uses log2-step horizontal reduction (extract halves, then byte shifts)
@@ -323,7 +323,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_i16_av
     const int16_t* input, int64_t rows, int64_t cols, int64_t stride, int32_t* output) {
   const __m512i ones_i16 = _mm512_set1_epi16(1);
   // short rows: blocks of rows
-  if (cols < 128) {
+  if (cols < 256) {
     // 16 rows per block
     int64_t i = 0;
     for (; i + 16 <= rows; i += 16) {
@@ -529,7 +529,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_i16_av
     }
   }
   // long rows: accumulators per row
-  if (127 < cols) {
+  if (255 < cols) {
     int64_t i = 0;
     for (; i < rows; ++i) {
       __m512i acc0 = _mm512_setzero_si512();
@@ -580,7 +580,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_i16_av
 // widening sum: vpmaddwd with a ones vector (2 int16 per int32 lane)
 // strategy vector_accumulator: vector accumulators, one horizontal reduction per row
 // rows are reduced 8 at a time; their 8 final horizontal reductions share one fold network (3 stages)
-// rows shorter than 64 columns take the blocks of rows, longer rows accumulators of their own (chosen at run time)
+// rows shorter than 512 columns take the blocks of rows, longer rows accumulators of their own (chosen at run time)
 // tails: masked loads (32/64-bit) or the row's last vector blended (8/16-bit), identity elsewhere
 // uses 8/16-bit tails staged through a stack buffer (no AVX2 byte masked load)
 // uses 8/16-bit tails: the row's last whole vector, blended with the identity (no AVX2 byte masks)
@@ -594,7 +594,7 @@ __attribute__((target("avx2"))) void rowsum_i16_avx2(const int16_t* input, int64
                                                      int32_t* output) {
   const __m256i ones_i16 = _mm256_set1_epi16(1);
   // short rows: blocks of rows
-  if (cols < 64) {
+  if (cols < 512) {
     // 8 rows per block
     int64_t i = 0;
     for (; i + 8 <= rows; i += 8) {
@@ -825,7 +825,7 @@ __attribute__((target("avx2"))) void rowsum_i16_avx2(const int16_t* input, int64
     }
   }
   // long rows: accumulators per row
-  if (63 < cols) {
+  if (511 < cols) {
     int64_t i = 0;
     for (; i < rows; ++i) {
       __m256i acc0 = _mm256_setzero_si256();
