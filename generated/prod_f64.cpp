@@ -33,7 +33,7 @@ static inline uint64_t simdgen_lanes_below(int64_t n, int lanes) {
 // ---- avx512 (512-bit vectors)
 // strategy vector_accumulator: vector accumulators, one horizontal reduction per row
 // rows are reduced 8 at a time; their 8 final horizontal reductions share one fold network (3 stages)
-// rows shorter than 64 columns take the blocks of rows, longer rows accumulators of their own (chosen at run time)
+// rows shorter than 32 columns (64 when the input fits in L1) take the blocks of rows, longer rows accumulators of their own (chosen at run time)
 // tails: masked loads with the identity in inactive lanes
 // uses fold network for the final reductions of several rows (vshufi32x4/vperm2i128, vunpck, vshufps)
 // uses log2-step horizontal reduction (extract halves, then byte shifts)
@@ -43,8 +43,13 @@ static inline uint64_t simdgen_lanes_below(int64_t n, int lanes) {
 __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void prod_f64_avx512(
     const double* input, int64_t n, double* output) {
   constexpr int64_t kRows = 1;
+  int64_t short_rows_below = 32;
+  // the input fits in L1: blocks of rows pay off for longer rows
+  if (kRows * n < 4097) {
+    short_rows_below = 64;
+  }
   // short rows: blocks of rows
-  if (n < 64) {
+  if (n < short_rows_below) {
     // 8 rows per block
     int64_t i = 0;
     for (; i + 8 <= kRows; i += 8) {
@@ -171,7 +176,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void prod_f64_avx5
     }
   }
   // long rows: accumulators per row
-  if (63 < n) {
+  if (short_rows_below - 1 < n) {
     int64_t i = 0;
     for (; i < kRows; ++i) {
       __m512d acc0 = _mm512_set1_pd(1.0);
@@ -220,7 +225,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void prod_f64_avx5
 // ---- avx2 (256-bit vectors)
 // strategy vector_accumulator: vector accumulators, one horizontal reduction per row
 // rows are reduced 4 at a time; their 4 final horizontal reductions share one fold network (2 stages)
-// rows shorter than 128 columns take the blocks of rows, longer rows accumulators of their own (chosen at run time)
+// rows shorter than 16 columns (128 when the input fits in L1) take the blocks of rows, longer rows accumulators of their own (chosen at run time)
 // tails: masked loads (32/64-bit) or the row's last vector blended (8/16-bit), identity elsewhere
 // uses fold network for the final reductions of several rows (vshufi32x4/vperm2i128, vunpck, vshufps)
 // uses log2-step horizontal reduction (extract halves, then byte shifts)
@@ -229,8 +234,13 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void prod_f64_avx5
 #if defined(__x86_64__)
 __attribute__((target("avx2"))) void prod_f64_avx2(const double* input, int64_t n, double* output) {
   constexpr int64_t kRows = 1;
+  int64_t short_rows_below = 16;
+  // the input fits in L1: blocks of rows pay off for longer rows
+  if (kRows * n < 4097) {
+    short_rows_below = 128;
+  }
   // short rows: blocks of rows
-  if (n < 128) {
+  if (n < short_rows_below) {
     // 4 rows per block
     int64_t i = 0;
     for (; i + 4 <= kRows; i += 4) {
@@ -335,7 +345,7 @@ __attribute__((target("avx2"))) void prod_f64_avx2(const double* input, int64_t 
     }
   }
   // long rows: accumulators per row
-  if (127 < n) {
+  if (short_rows_below - 1 < n) {
     int64_t i = 0;
     for (; i < kRows; ++i) {
       __m256d acc0 = _mm256_set1_pd(1.0);

@@ -41,7 +41,7 @@ static const uint8_t simdgen_tail_keep[64] = {
 // widening sum: vpdpbusd with a ones vector (4 int8 per int32 lane, one instruction)
 // strategy vector_accumulator: vector accumulators, one horizontal reduction per row
 // rows are reduced 16 at a time; their 16 final horizontal reductions share one fold network (4 stages)
-// rows shorter than 512 columns take the blocks of rows, longer rows accumulators of their own (chosen at run time)
+// rows shorter than 256 columns (512 when the input fits in L1) take the blocks of rows, longer rows accumulators of their own (chosen at run time)
 // tails: masked loads with the identity in inactive lanes
 // uses fold network for the final reductions of several rows (vshufi32x4/vperm2i128, vunpck, vshufps)
 // uses log2-step horizontal reduction (extract halves, then byte shifts)
@@ -52,8 +52,13 @@ static const uint8_t simdgen_tail_keep[64] = {
 __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,avx512vnni"))) void rowsum_i8_avx512_vnni(
     const int8_t* input, int64_t rows, int64_t cols, int64_t stride, int32_t* output) {
   const __m512i ones_u8 = _mm512_set1_epi8(1);
+  int64_t short_rows_below = 256;
+  // the input fits in L1: blocks of rows pay off for longer rows
+  if (rows * stride < 32769) {
+    short_rows_below = 512;
+  }
   // short rows: blocks of rows
-  if (cols < 512) {
+  if (cols < short_rows_below) {
     // 16 rows per block
     int64_t i = 0;
     for (; i + 16 <= rows; i += 16) {
@@ -259,7 +264,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,avx512vnni"))) void ro
     }
   }
   // long rows: accumulators per row
-  if (511 < cols) {
+  if (short_rows_below - 1 < cols) {
     int64_t i = 0;
     for (; i < rows; ++i) {
       __m512i acc0 = _mm512_setzero_si512();
@@ -310,7 +315,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,avx512vnni"))) void ro
 // widening sum: vpmaddubsw + vpmaddwd with ones vectors (4 int8 per int32 lane)
 // strategy vector_accumulator: vector accumulators, one horizontal reduction per row
 // rows are reduced 16 at a time; their 16 final horizontal reductions share one fold network (4 stages)
-// rows shorter than 512 columns take the blocks of rows, longer rows accumulators of their own (chosen at run time)
+// rows shorter than 256 columns (512 when the input fits in L1) take the blocks of rows, longer rows accumulators of their own (chosen at run time)
 // tails: masked loads with the identity in inactive lanes
 // uses fold network for the final reductions of several rows (vshufi32x4/vperm2i128, vunpck, vshufps)
 // uses log2-step horizontal reduction (extract halves, then byte shifts)
@@ -322,8 +327,13 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_i8_avx
     const int8_t* input, int64_t rows, int64_t cols, int64_t stride, int32_t* output) {
   const __m512i ones_u8 = _mm512_set1_epi8(1);
   const __m512i ones_i16 = _mm512_set1_epi16(1);
+  int64_t short_rows_below = 256;
+  // the input fits in L1: blocks of rows pay off for longer rows
+  if (rows * stride < 32769) {
+    short_rows_below = 512;
+  }
   // short rows: blocks of rows
-  if (cols < 512) {
+  if (cols < short_rows_below) {
     // 16 rows per block
     int64_t i = 0;
     for (; i + 16 <= rows; i += 16) {
@@ -567,7 +577,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_i8_avx
     }
   }
   // long rows: accumulators per row
-  if (511 < cols) {
+  if (short_rows_below - 1 < cols) {
     int64_t i = 0;
     for (; i < rows; ++i) {
       __m512i acc0 = _mm512_setzero_si512();
@@ -624,7 +634,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_i8_avx
 // widening sum: vpmaddubsw + vpmaddwd with ones vectors (4 int8 per int32 lane)
 // strategy vector_accumulator: vector accumulators, one horizontal reduction per row
 // rows are reduced 8 at a time; their 8 final horizontal reductions share one fold network (3 stages)
-// rows shorter than 1024 columns take the blocks of rows, longer rows accumulators of their own (chosen at run time)
+// rows shorter than 128 columns (1024 when the input fits in L1) take the blocks of rows, longer rows accumulators of their own (chosen at run time)
 // tails: masked loads (32/64-bit) or the row's last vector blended (8/16-bit), identity elsewhere
 // uses 8/16-bit tails staged through a stack buffer (no AVX2 byte masked load)
 // uses 8/16-bit tails: the row's last whole vector, blended with the identity (no AVX2 byte masks)
@@ -637,8 +647,13 @@ __attribute__((target("avx2"))) void rowsum_i8_avx2(const int8_t* input, int64_t
                                                     int64_t stride, int32_t* output) {
   const __m256i ones_u8 = _mm256_set1_epi8(1);
   const __m256i ones_i16 = _mm256_set1_epi16(1);
+  int64_t short_rows_below = 128;
+  // the input fits in L1: blocks of rows pay off for longer rows
+  if (rows * stride < 32769) {
+    short_rows_below = 1024;
+  }
   // short rows: blocks of rows
-  if (cols < 1024) {
+  if (cols < short_rows_below) {
     // 8 rows per block
     int64_t i = 0;
     for (; i + 8 <= rows; i += 8) {
@@ -900,7 +915,7 @@ __attribute__((target("avx2"))) void rowsum_i8_avx2(const int8_t* input, int64_t
     }
   }
   // long rows: accumulators per row
-  if (1023 < cols) {
+  if (short_rows_below - 1 < cols) {
     int64_t i = 0;
     for (; i < rows; ++i) {
       __m256i acc0 = _mm256_setzero_si256();

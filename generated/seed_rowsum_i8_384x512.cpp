@@ -114,8 +114,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void seed_rowsum_i
 // ---- avx2 (256-bit vectors)
 // widening sum: vpmaddubsw + vpmaddwd with ones vectors (4 int8 per int32 lane)
 // strategy vector_accumulator: vector accumulators, one horizontal reduction per row
-// rows are reduced 8 at a time; their 8 final horizontal reductions share one fold network (3 stages)
-// uses fold network for the final reductions of several rows (vshufi32x4/vperm2i128, vunpck, vshufps)
+// uses log2-step horizontal reduction (extract halves, then byte shifts)
 // uses vpmaddubsw + vpmaddwd: 4 int8 per int32 lane without VNNI
 
 #if defined(__x86_64__)
@@ -125,66 +124,33 @@ __attribute__((target("avx2"))) void seed_rowsum_i8_384x512_avx2(const int8_t* i
   constexpr int64_t kCols = 512;
   const __m256i ones_u8 = _mm256_set1_epi8(1);
   const __m256i ones_i16 = _mm256_set1_epi16(1);
-  // 8 rows per block
   int64_t i = 0;
-  for (; i + 8 <= kRows; i += 8) {
-    __m256i acc_r0 = _mm256_setzero_si256();
-    __m256i acc_r1 = _mm256_setzero_si256();
-    __m256i acc_r2 = _mm256_setzero_si256();
-    __m256i acc_r3 = _mm256_setzero_si256();
-    __m256i acc_r4 = _mm256_setzero_si256();
-    __m256i acc_r5 = _mm256_setzero_si256();
-    __m256i acc_r6 = _mm256_setzero_si256();
-    __m256i acc_r7 = _mm256_setzero_si256();
+  for (; i < kRows; ++i) {
+    __m256i acc0 = _mm256_setzero_si256();
+    __m256i acc1 = _mm256_setzero_si256();
+    __m256i acc2 = _mm256_setzero_si256();
+    __m256i acc3 = _mm256_setzero_si256();
+    // 4 vectors per iteration
     int64_t j = 0;
-    for (; j + 32 <= kCols; j += 32) {
-      __m256i x_r0 = _mm256_loadu_si256((const __m256i*)(input + i * kCols + j));
-      acc_r0 = _mm256_add_epi32(acc_r0,
-                                _mm256_madd_epi16(_mm256_maddubs_epi16(ones_u8, x_r0), ones_i16));
-      __m256i x_r1 = _mm256_loadu_si256((const __m256i*)(input + i * kCols + j + kCols));
-      acc_r1 = _mm256_add_epi32(acc_r1,
-                                _mm256_madd_epi16(_mm256_maddubs_epi16(ones_u8, x_r1), ones_i16));
-      __m256i x_r2 = _mm256_loadu_si256((const __m256i*)(input + i * kCols + j + 2 * kCols));
-      acc_r2 = _mm256_add_epi32(acc_r2,
-                                _mm256_madd_epi16(_mm256_maddubs_epi16(ones_u8, x_r2), ones_i16));
-      __m256i x_r3 = _mm256_loadu_si256((const __m256i*)(input + i * kCols + j + 3 * kCols));
-      acc_r3 = _mm256_add_epi32(acc_r3,
-                                _mm256_madd_epi16(_mm256_maddubs_epi16(ones_u8, x_r3), ones_i16));
-      __m256i x_r4 = _mm256_loadu_si256((const __m256i*)(input + i * kCols + j + 4 * kCols));
-      acc_r4 = _mm256_add_epi32(acc_r4,
-                                _mm256_madd_epi16(_mm256_maddubs_epi16(ones_u8, x_r4), ones_i16));
-      __m256i x_r5 = _mm256_loadu_si256((const __m256i*)(input + i * kCols + j + 5 * kCols));
-      acc_r5 = _mm256_add_epi32(acc_r5,
-                                _mm256_madd_epi16(_mm256_maddubs_epi16(ones_u8, x_r5), ones_i16));
-      __m256i x_r6 = _mm256_loadu_si256((const __m256i*)(input + i * kCols + j + 6 * kCols));
-      acc_r6 = _mm256_add_epi32(acc_r6,
-                                _mm256_madd_epi16(_mm256_maddubs_epi16(ones_u8, x_r6), ones_i16));
-      __m256i x_r7 = _mm256_loadu_si256((const __m256i*)(input + i * kCols + j + 7 * kCols));
-      acc_r7 = _mm256_add_epi32(acc_r7,
-                                _mm256_madd_epi16(_mm256_maddubs_epi16(ones_u8, x_r7), ones_i16));
+    for (; j + 128 <= kCols; j += 128) {
+      __m256i x0 = _mm256_loadu_si256((const __m256i*)(input + i * kCols + j));
+      acc0 = _mm256_add_epi32(acc0, _mm256_madd_epi16(_mm256_maddubs_epi16(ones_u8, x0), ones_i16));
+      __m256i x1 = _mm256_loadu_si256((const __m256i*)(input + i * kCols + j + 32));
+      acc1 = _mm256_add_epi32(acc1, _mm256_madd_epi16(_mm256_maddubs_epi16(ones_u8, x1), ones_i16));
+      __m256i x2 = _mm256_loadu_si256((const __m256i*)(input + i * kCols + j + 64));
+      acc2 = _mm256_add_epi32(acc2, _mm256_madd_epi16(_mm256_maddubs_epi16(ones_u8, x2), ones_i16));
+      __m256i x3 = _mm256_loadu_si256((const __m256i*)(input + i * kCols + j + 96));
+      acc3 = _mm256_add_epi32(acc3, _mm256_madd_epi16(_mm256_maddubs_epi16(ones_u8, x3), ones_i16));
     }
-    __m256i fold0_0 = _mm256_add_epi32(_mm256_permute2x128_si256(acc_r0, acc_r4, 0x20),
-                                       _mm256_permute2x128_si256(acc_r0, acc_r4, 0x31));
-    __m256i fold0_1 = _mm256_add_epi32(_mm256_permute2x128_si256(acc_r1, acc_r5, 0x20),
-                                       _mm256_permute2x128_si256(acc_r1, acc_r5, 0x31));
-    __m256i fold0_2 = _mm256_add_epi32(_mm256_permute2x128_si256(acc_r2, acc_r6, 0x20),
-                                       _mm256_permute2x128_si256(acc_r2, acc_r6, 0x31));
-    __m256i fold0_3 = _mm256_add_epi32(_mm256_permute2x128_si256(acc_r3, acc_r7, 0x20),
-                                       _mm256_permute2x128_si256(acc_r3, acc_r7, 0x31));
-    __m256i fold1_0 = _mm256_add_epi32(_mm256_unpacklo_epi64(fold0_0, fold0_1),
-                                       _mm256_unpackhi_epi64(fold0_0, fold0_1));
-    __m256i fold1_1 = _mm256_add_epi32(_mm256_unpacklo_epi64(fold0_2, fold0_3),
-                                       _mm256_unpackhi_epi64(fold0_2, fold0_3));
-    __m256i row_sums =
-        _mm256_add_epi32(_mm256_castps_si256(_mm256_shuffle_ps(_mm256_castsi256_ps(fold1_0),
-                                                               _mm256_castsi256_ps(fold1_1), 0x88)),
-                         _mm256_castps_si256(_mm256_shuffle_ps(
-                             _mm256_castsi256_ps(fold1_0), _mm256_castsi256_ps(fold1_1), 0xDD)));
-    // Lane table (row in each lane of the first vector after each stage):
-    //   stage 1, 8-lane blocks: r0 r0 r0 r0 r4 r4 r4 r4
-    //   stage 2, 4-lane blocks: r0 r0 r1 r1 r4 r4 r5 r5
-    //   stage 3, 2-lane blocks: r0 r1 r2 r3 r4 r5 r6 r7
-    _mm256_storeu_si256((__m256i*)(output + i), row_sums);
+    acc0 = _mm256_add_epi32(acc1, acc0);
+    acc2 = _mm256_add_epi32(acc3, acc2);
+    acc0 = _mm256_add_epi32(acc2, acc0);
+    __m128i row_sum_v =
+        _mm_add_epi32(_mm256_castsi256_si128(acc0), _mm256_extracti128_si256(acc0, 1));
+    row_sum_v = _mm_add_epi32(row_sum_v, _mm_srli_si128(row_sum_v, 8));
+    row_sum_v = _mm_add_epi32(row_sum_v, _mm_srli_si128(row_sum_v, 4));
+    uint32_t row_sum = (uint32_t)(int32_t)_mm_cvtsi128_si32(row_sum_v);
+    output[i] = (int32_t)row_sum;
   }
 }
 #endif

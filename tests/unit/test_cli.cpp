@@ -108,6 +108,18 @@ TEST_CASE("--check fails on stale files and passes on fresh ones and --dry-run w
   CHECK(r.output.find("good.h") == std::string::npos);
 }
 
+TEST_CASE("list prints the registries: targets with features, families with ops, dtypes") {
+  const Result r = run("list");
+  CHECK(r.code == 0);
+  CHECK(r.output.find("avx512  512-bit vectors  features: +vnni") != std::string::npos);
+  CHECK(r.output.find("arg_reduce:") != std::string::npos);
+  CHECK(r.output.find("argmin argmax") != std::string::npos);
+  const Result j = run("list --json");
+  CHECK(j.code == 0);
+  CHECK(j.output.find("\"cpu_check\": \"__builtin_cpu_supports(\\\"avx2\\\")\"") != std::string::npos);
+  CHECK(j.output.find("\"default_targets\"") != std::string::npos);
+}
+
 TEST_CASE("explain prints the plan per target and validate, --version and --help work") {
   fs::path d = tempDir("explain");
   write(d / "good.json", kGood);

@@ -88,8 +88,12 @@ TEST_CASE("auto schedule: static long rows take accumulators per row, short ones
   CHECK(contains(buildReducePlan(k, makeTarget({"avx512", {}})).print(), "reduce_rows"));
   k.cols = Extent{std::nullopt, "cols"};  // decided at run time: both paths
   const std::string text = buildReducePlan(k, makeTarget({"avx512", {}})).print();
-  CHECK(contains(text, "if cols < 512"));  // 512 bytes on 512-bit vectors (measured)
-  CHECK(contains(text, "if 511 < cols"));
+  // The threshold: 4 vectors, or 512 bytes (on 512-bit vectors) when the input fits in L1.
+  CHECK(contains(text, "short_rows_below : i64 = position 256"));
+  CHECK(contains(text, "if cols * rows < 32769"));  // the input fits in L1 (stride = cols here)
+  CHECK(contains(text, "short_rows_below = position 512"));
+  CHECK(contains(text, "if cols < short_rows_below"));
+  CHECK(contains(text, "if short_rows_below - 1 < cols"));
 }
 
 TEST_CASE("vector_accumulator on AVX-512 reduces 16 rows through a fold network, then single rows") {

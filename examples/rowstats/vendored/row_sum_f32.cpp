@@ -33,7 +33,7 @@ static inline uint64_t simdgen_lanes_below(int64_t n, int lanes) {
 // ---- avx512 (512-bit vectors)
 // strategy vector_accumulator: vector accumulators, one horizontal reduction per row
 // rows are reduced 16 at a time; their 16 final horizontal reductions share one fold network (4 stages)
-// rows shorter than 128 columns take the blocks of rows, longer rows accumulators of their own (chosen at run time)
+// rows shorter than 64 columns (128 when the input fits in L1) take the blocks of rows, longer rows accumulators of their own (chosen at run time)
 // tails: masked loads with the identity in inactive lanes
 // uses fold network for the final reductions of several rows (vshufi32x4/vperm2i128, vunpck, vshufps)
 // uses log2-step horizontal reduction (extract halves, then byte shifts)
@@ -42,8 +42,13 @@ static inline uint64_t simdgen_lanes_below(int64_t n, int lanes) {
 #if defined(__x86_64__)
 __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void row_sum_f32_avx512(
     const float* input, int64_t rows, int64_t cols, int64_t stride, float* output) {
+  int64_t short_rows_below = 64;
+  // the input fits in L1: blocks of rows pay off for longer rows
+  if (rows * stride < 8193) {
+    short_rows_below = 128;
+  }
   // short rows: blocks of rows
-  if (cols < 128) {
+  if (cols < short_rows_below) {
     // 16 rows per block
     int64_t i = 0;
     for (; i + 16 <= rows; i += 16) {
@@ -252,7 +257,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void row_sum_f32_a
     }
   }
   // long rows: accumulators per row
-  if (127 < cols) {
+  if (short_rows_below - 1 < cols) {
     int64_t i = 0;
     for (; i < rows; ++i) {
       __m512 acc0 = _mm512_setzero_ps();
@@ -304,7 +309,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void row_sum_f32_a
 // ---- avx2 (256-bit vectors)
 // strategy vector_accumulator: vector accumulators, one horizontal reduction per row
 // rows are reduced 8 at a time; their 8 final horizontal reductions share one fold network (3 stages)
-// rows shorter than 256 columns take the blocks of rows, longer rows accumulators of their own (chosen at run time)
+// rows shorter than 32 columns (256 when the input fits in L1) take the blocks of rows, longer rows accumulators of their own (chosen at run time)
 // tails: masked loads (32/64-bit) or the row's last vector blended (8/16-bit), identity elsewhere
 // uses fold network for the final reductions of several rows (vshufi32x4/vperm2i128, vunpck, vshufps)
 // uses log2-step horizontal reduction (extract halves, then byte shifts)
@@ -313,8 +318,13 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void row_sum_f32_a
 #if defined(__x86_64__)
 __attribute__((target("avx2"))) void row_sum_f32_avx2(const float* input, int64_t rows,
                                                       int64_t cols, int64_t stride, float* output) {
+  int64_t short_rows_below = 32;
+  // the input fits in L1: blocks of rows pay off for longer rows
+  if (rows * stride < 8193) {
+    short_rows_below = 256;
+  }
   // short rows: blocks of rows
-  if (cols < 256) {
+  if (cols < short_rows_below) {
     // 8 rows per block
     int64_t i = 0;
     for (; i + 8 <= rows; i += 8) {
@@ -474,7 +484,7 @@ __attribute__((target("avx2"))) void row_sum_f32_avx2(const float* input, int64_
     }
   }
   // long rows: accumulators per row
-  if (255 < cols) {
+  if (short_rows_below - 1 < cols) {
     int64_t i = 0;
     for (; i < rows; ++i) {
       __m256 acc0 = _mm256_setzero_ps();

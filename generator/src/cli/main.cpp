@@ -2,6 +2,7 @@
 #include <CLI/CLI.hpp>
 
 #include "cli/commands.h"
+#include "cli/list.h"
 
 int main(int argc, char** argv) {
   using namespace simdgen::cli;
@@ -29,6 +30,10 @@ int main(int argc, char** argv) {
   CLI::App* validate = app.add_subcommand("validate", "Check specs only");
   validate->add_option("specs", validateSpecs, "Spec files (JSON)")->required()->check(CLI::ExistingFile);
 
+  bool listJson = false;
+  CLI::App* list = app.add_subcommand("list", "Print the supported targets (ISAs, features), families, ops and dtypes");
+  list->add_flag("--json", listJson, "As JSON (with each target's function attribute and CPU check)");
+
   std::vector<std::string> checkInputs;
   CLI::App* check = app.add_subcommand(
       "check", "Compile generated code in-process with Clang to LLVM IR for every target it contains (x86-64 and aarch64)");
@@ -39,6 +44,7 @@ int main(int argc, char** argv) {
   if (*generate) return runGenerate(gen, findTemplates(templates, argv[0]));
   if (*explain) return runExplain(explainSpec, explainTarget, explainJson, findTemplates(templates, argv[0]));
   if (*validate) return runValidate(validateSpecs);
+  if (*list) return runList(listJson);
   if (*check) return runCheck(checkInputs, findTemplates(templates, argv[0]));
   return 2;
 }

@@ -12,7 +12,12 @@ void LowerContext::hoist(const std::string& line) {
   if (std::find(prelude.begin(), prelude.end(), line) == prelude.end()) prelude.push_back(line);
 }
 
-std::string OpWriter::decl() const { return s.declare ? isa.typeName(s.type, cx) + " " + s.dst : s.dst; }
+std::string OpWriter::decl() const {
+  if (!s.declare) return s.dst;
+  // A position indexes memory and is compared with extents: a plain int64_t, never a carrier.
+  if (s.op == ir::OpKind::SetIndex) return "int64_t " + s.dst;
+  return isa.typeName(s.type, cx) + " " + s.dst;
+}
 
 std::string IsaLowering::fileHelper(const std::string& name) const {
   throw std::logic_error("no file-level helper '" + name + "' in this lowering module");

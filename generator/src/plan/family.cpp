@@ -9,9 +9,14 @@ namespace simdgen {
 
 namespace {
 
+constexpr std::string_view kReduceOps[] = {"add", "mul", "min", "max", "and", "or", "xor"};
+constexpr std::string_view kArgReduceOps[] = {"argmin", "argmax"};
+
 constexpr Family kFamilies[] = {
-    {KernelKind::reduce, "reduce", &buildReducePlan},
-    {KernelKind::arg_reduce, "arg_reduce", &buildArgReducePlan},
+    {KernelKind::reduce, "reduce", "row and column reductions (strategies inner_parallel, inner_reduction, vector_accumulator)",
+     kReduceOps, &buildReducePlan},
+    {KernelKind::arg_reduce, "arg_reduce", "the extreme of each row and its first or last index", kArgReduceOps,
+     &buildArgReducePlan},
 };
 
 }  // namespace
@@ -21,6 +26,8 @@ const Family& familyOf(KernelKind kind) {
     if (f.kind == kind) return f;
   throw std::logic_error("no family registered for kind " + std::string(nameOf(kind)));
 }
+
+std::span<const Family> families() { return kFamilies; }
 
 ir::Plan buildPlan(const KernelSpec& spec, const Target& target) { return familyOf(spec.kind).build(spec, target); }
 

@@ -2,6 +2,7 @@
 // through here and know no family by name. A new family adds one registry line.
 #pragma once
 
+#include <span>
 #include <string_view>
 
 #include "ir/plan.h"
@@ -13,11 +14,14 @@ namespace simdgen {
 struct Family {
   KernelKind kind;
   std::string_view name;  // the spec's "kind"
+  std::string_view summary;
+  std::span<const std::string_view> ops;  // the spec's "op" values
   // The plan for one target: body, tensors, parameters (signature), API docs, resolved strategy.
   ir::Plan (*build)(const KernelSpec& spec, const Target& target);
 };
 
 const Family& familyOf(KernelKind kind);
+std::span<const Family> families();
 
 // The plan of `spec` for `target`, by its family.
 ir::Plan buildPlan(const KernelSpec& spec, const Target& target);

@@ -4,6 +4,7 @@
 #include "plan/reduce_builder.h"
 
 #include <algorithm>
+#include <optional>
 
 #include "ir/simplify.h"
 #include "plan/api_docs.h"
@@ -24,13 +25,18 @@ Strategy resolveStrategy(const KernelSpec& spec) {
 
 namespace {
 
-// Rows shorter than this many bytes are reduced in blocks of rows by default (one accumulator per
-// row, one fold network per block); longer rows get accumulators of their own. Measured on Zen 4
-// (64 rows in L1, B/ns, blocks vs per-row): AVX-512 f32 64 cols 161 vs 140, 96 cols 176 vs 158,
-// 128 cols 186 vs 208; i8 256 cols 150 vs 125, 512 cols 168 vs 180. AVX2 (8-row blocks, cheaper
-// shuffles) wins further: f32 64 cols 188 vs 120, 192 cols 206 vs 184, 256 cols 144 vs 172; i8 512
-// cols 115 vs 96, 2048 cols 118 vs 113. Hence 512 bytes for 512-bit vectors, 1 KiB for narrower.
-int64_t multiRowMaxBytes(const Target& t) { return t.vectorBits >= 512 ? 512 : 1024; }
+// Rows shorter than a threshold are reduced in blocks of rows by default (one accumulator per
+// row, one fold network per block); longer rows get accumulators of their own. Where the input
+// lives decides the threshold (measured on Zen 4, B/ns, blocks vs per-row):
+// - in L1 (<= 32 KiB, 64 rows): blocks win up to 512-byte rows on 512-bit vectors (f32 64 cols
+//   161 vs 140, 96 cols 176 vs 158; 128 cols 186 vs 208) and up to 1 KiB on 256-bit vectors
+//   (f32 64 cols 188 vs 120, 192 cols 206 vs 184; i8 512 cols 115 vs 96);
+// - from L2 (384 rows) the 8 or 16 concurrent row streams cap blocks near 115-120 B/ns, and
+//   per-row accumulators win from 4 vectors on (f32 64 cols 137 vs 120 on AVX-512, 127 vs 115
+//   on AVX2; i8 256 cols 138 vs 121), so larger inputs keep the 4-vector threshold.
+constexpr int64_t kL1Bytes = 32 * 1024;
+constexpr int kMultiRowMaxVectors = 4;
+int64_t multiRowMaxBytesInL1(const Target& t) { return t.vectorBits >= 512 ? 512 : 1024; }
 
 // How a vector of input lanes is folded into an accumulator (the part that differs between
 // same-type reductions, widening conversions and dot-product instructions).
@@ -446,7 +452,15 @@ ir::Plan buildReducePlan(const KernelSpec& spec, const Target& target) {
         b.plan.body = rp.innerReduction();
       } else {
         b.note("strategy vector_accumulator: vector accumulators, one horizontal reduction per row");
-        const int64_t threshold = std::max<int64_t>(multiRowMaxBytes(target) / bytesOf(spec.input), rp.a.in.lanes);
+        const int64_t inL2 = int64_t(kMultiRowMaxVectors) * rp.a.in.lanes;
+        const int64_t inL1 = std::max<int64_t>(multiRowMaxBytesInL1(target) / bytesOf(spec.input), inL2);
+        // Static extents decide statically; otherwise the input's size picks the threshold at run time.
+        const std::optional<int64_t> staticBytes =
+            spec.rows.isStatic() && spec.cols.isStatic() && (!spec.rowStride || spec.rowStride->isStatic())
+                ? std::optional<int64_t>(*spec.rows.value * (spec.rowStride ? *spec.rowStride->value : *spec.cols.value) *
+                                         bytesOf(spec.input))
+                : std::nullopt;
+        const int64_t threshold = staticBytes && *staticBytes <= kL1Bytes ? inL1 : inL2;
         const bool staticLong = spec.cols.isStatic() && *spec.cols.value >= threshold && !spec.schedule.rows;
         if (rp.multiRowApplies() && !staticLong) {
           ir::Block shortRows = rp.multiRowVectorAccumulator();
@@ -457,11 +471,23 @@ ir::Plan buildReducePlan(const KernelSpec& spec, const Target& target) {
           } else {
             // Measured: blocks of rows win on short rows (one final reduction per block instead of
             // per row), K accumulators per row win on long ones (fewer concurrent streams).
-            b.note("rows shorter than " + std::to_string(threshold) + " columns take the blocks of rows, longer rows " +
-                   "accumulators of their own (chosen at run time)");
-            b.plan.body.push_back(ir::ifLess(b.sym(b.cols), Index::constant(threshold), std::move(shortRows),
+            b.note("rows shorter than " + std::to_string(inL2) + " columns (" + std::to_string(inL1) +
+                   " when the input fits in L1) take the blocks of rows, longer rows accumulators of their own "
+                   "(chosen at run time)");
+            const VecType i64s{DType::i64, 1};
+            Stmt limit = b.make(OpKind::SetIndex, "short_rows_below", i64s);
+            limit.index = Index::constant(inL2);
+            b.plan.body.push_back(limit);
+            if (inL1 > inL2) {
+              Stmt l1 = b.make(OpKind::SetIndex, "short_rows_below", i64s, {}, false);
+              l1.index = Index::constant(inL1);
+              const Index elems = b.sym(b.rows).times(b.stride);
+              b.plan.body.push_back(ir::ifLess(elems, Index::constant(kL1Bytes / bytesOf(spec.input) + 1), {l1},
+                                               "the input fits in L1: blocks of rows pay off for longer rows"));
+            }
+            b.plan.body.push_back(ir::ifLess(b.sym(b.cols), b.sym("short_rows_below"), std::move(shortRows),
                                              "short rows: blocks of rows"));
-            b.plan.body.push_back(ir::ifLess(Index::constant(threshold - 1), b.sym(b.cols),
+            b.plan.body.push_back(ir::ifLess(b.sym("short_rows_below") - Index::constant(1), b.sym(b.cols),
                                              rp.singleRowVectorAccumulator(false), "long rows: accumulators per row"));
           }
         } else {
