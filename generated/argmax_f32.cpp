@@ -58,14 +58,10 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void argmax_f32_av
       // 4 vectors per step
       int64_t j = blk;
       for (; j + 64 <= blk + 2048; j += 64) {
-        __m512 x0 = _mm512_loadu_ps(input + i * n + j);
-        acc0 = _mm512_max_ps(x0, acc0);
-        __m512 x1 = _mm512_loadu_ps(input + i * n + j + 16);
-        acc1 = _mm512_max_ps(x1, acc1);
-        __m512 x2 = _mm512_loadu_ps(input + i * n + j + 32);
-        acc2 = _mm512_max_ps(x2, acc2);
-        __m512 x3 = _mm512_loadu_ps(input + i * n + j + 48);
-        acc3 = _mm512_max_ps(x3, acc3);
+        acc0 = _mm512_max_ps(_mm512_loadu_ps(input + i * n + j), acc0);
+        acc1 = _mm512_max_ps(_mm512_loadu_ps(input + i * n + j + 16), acc1);
+        acc2 = _mm512_max_ps(_mm512_loadu_ps(input + i * n + j + 32), acc2);
+        acc3 = _mm512_max_ps(_mm512_loadu_ps(input + i * n + j + 48), acc3);
       }
       acc0 = _mm512_max_ps(acc1, acc0);
       acc2 = _mm512_max_ps(acc3, acc2);
@@ -125,18 +121,13 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void argmax_f32_av
       // 4 vectors per step
       int64_t j = blk;
       for (; j + 64 <= n; j += 64) {
-        __m512 x0 = _mm512_loadu_ps(input + i * n + j);
-        acc0 = _mm512_max_ps(x0, acc0);
-        __m512 x1 = _mm512_loadu_ps(input + i * n + j + 16);
-        acc1 = _mm512_max_ps(x1, acc1);
-        __m512 x2 = _mm512_loadu_ps(input + i * n + j + 32);
-        acc2 = _mm512_max_ps(x2, acc2);
-        __m512 x3 = _mm512_loadu_ps(input + i * n + j + 48);
-        acc3 = _mm512_max_ps(x3, acc3);
+        acc0 = _mm512_max_ps(_mm512_loadu_ps(input + i * n + j), acc0);
+        acc1 = _mm512_max_ps(_mm512_loadu_ps(input + i * n + j + 16), acc1);
+        acc2 = _mm512_max_ps(_mm512_loadu_ps(input + i * n + j + 32), acc2);
+        acc3 = _mm512_max_ps(_mm512_loadu_ps(input + i * n + j + 48), acc3);
       }
       for (; j + 16 <= n; j += 16) {
-        __m512 x0 = _mm512_loadu_ps(input + i * n + j);
-        acc0 = _mm512_max_ps(x0, acc0);
+        acc0 = _mm512_max_ps(_mm512_loadu_ps(input + i * n + j), acc0);
       }
       // predicated tail: identity lanes never win
       if (j < n) {
@@ -278,14 +269,10 @@ __attribute__((target("avx2"))) void argmax_f32_avx2(const float* input, int64_t
       // 4 vectors per step
       int64_t j = blk;
       for (; j + 32 <= blk + 2048; j += 32) {
-        __m256 x0 = _mm256_loadu_ps(input + i * n + j);
-        acc0 = _mm256_max_ps(x0, acc0);
-        __m256 x1 = _mm256_loadu_ps(input + i * n + j + 8);
-        acc1 = _mm256_max_ps(x1, acc1);
-        __m256 x2 = _mm256_loadu_ps(input + i * n + j + 16);
-        acc2 = _mm256_max_ps(x2, acc2);
-        __m256 x3 = _mm256_loadu_ps(input + i * n + j + 24);
-        acc3 = _mm256_max_ps(x3, acc3);
+        acc0 = _mm256_max_ps(_mm256_loadu_ps(input + i * n + j), acc0);
+        acc1 = _mm256_max_ps(_mm256_loadu_ps(input + i * n + j + 8), acc1);
+        acc2 = _mm256_max_ps(_mm256_loadu_ps(input + i * n + j + 16), acc2);
+        acc3 = _mm256_max_ps(_mm256_loadu_ps(input + i * n + j + 24), acc3);
       }
       acc0 = _mm256_max_ps(acc1, acc0);
       acc2 = _mm256_max_ps(acc3, acc2);
@@ -343,18 +330,13 @@ __attribute__((target("avx2"))) void argmax_f32_avx2(const float* input, int64_t
       // 4 vectors per step
       int64_t j = blk;
       for (; j + 32 <= n; j += 32) {
-        __m256 x0 = _mm256_loadu_ps(input + i * n + j);
-        acc0 = _mm256_max_ps(x0, acc0);
-        __m256 x1 = _mm256_loadu_ps(input + i * n + j + 8);
-        acc1 = _mm256_max_ps(x1, acc1);
-        __m256 x2 = _mm256_loadu_ps(input + i * n + j + 16);
-        acc2 = _mm256_max_ps(x2, acc2);
-        __m256 x3 = _mm256_loadu_ps(input + i * n + j + 24);
-        acc3 = _mm256_max_ps(x3, acc3);
+        acc0 = _mm256_max_ps(_mm256_loadu_ps(input + i * n + j), acc0);
+        acc1 = _mm256_max_ps(_mm256_loadu_ps(input + i * n + j + 8), acc1);
+        acc2 = _mm256_max_ps(_mm256_loadu_ps(input + i * n + j + 16), acc2);
+        acc3 = _mm256_max_ps(_mm256_loadu_ps(input + i * n + j + 24), acc3);
       }
       for (; j + 8 <= n; j += 8) {
-        __m256 x0 = _mm256_loadu_ps(input + i * n + j);
-        acc0 = _mm256_max_ps(x0, acc0);
+        acc0 = _mm256_max_ps(_mm256_loadu_ps(input + i * n + j), acc0);
       }
       // predicated tail: identity lanes never win
       if (j < n) {

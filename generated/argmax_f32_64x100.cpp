@@ -59,14 +59,10 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void argmax_f32_64
       // 4 vectors per step
       int64_t j = blk;
       for (; j + 64 <= blk + 2048; j += 64) {
-        __m512 x0 = _mm512_loadu_ps(input + i * kCols + j);
-        acc0 = _mm512_max_ps(x0, acc0);
-        __m512 x1 = _mm512_loadu_ps(input + i * kCols + j + 16);
-        acc1 = _mm512_max_ps(x1, acc1);
-        __m512 x2 = _mm512_loadu_ps(input + i * kCols + j + 32);
-        acc2 = _mm512_max_ps(x2, acc2);
-        __m512 x3 = _mm512_loadu_ps(input + i * kCols + j + 48);
-        acc3 = _mm512_max_ps(x3, acc3);
+        acc0 = _mm512_max_ps(_mm512_loadu_ps(input + i * kCols + j), acc0);
+        acc1 = _mm512_max_ps(_mm512_loadu_ps(input + i * kCols + j + 16), acc1);
+        acc2 = _mm512_max_ps(_mm512_loadu_ps(input + i * kCols + j + 32), acc2);
+        acc3 = _mm512_max_ps(_mm512_loadu_ps(input + i * kCols + j + 48), acc3);
       }
       acc0 = _mm512_max_ps(acc1, acc0);
       acc2 = _mm512_max_ps(acc3, acc2);
@@ -124,18 +120,13 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void argmax_f32_64
     // 4 vectors per step
     int64_t j = blk;
     for (; j + 64 <= kCols; j += 64) {
-      __m512 x0 = _mm512_loadu_ps(input + i * kCols + j);
-      acc0 = _mm512_max_ps(x0, acc0);
-      __m512 x1 = _mm512_loadu_ps(input + i * kCols + j + 16);
-      acc1 = _mm512_max_ps(x1, acc1);
-      __m512 x2 = _mm512_loadu_ps(input + i * kCols + j + 32);
-      acc2 = _mm512_max_ps(x2, acc2);
-      __m512 x3 = _mm512_loadu_ps(input + i * kCols + j + 48);
-      acc3 = _mm512_max_ps(x3, acc3);
+      acc0 = _mm512_max_ps(_mm512_loadu_ps(input + i * kCols + j), acc0);
+      acc1 = _mm512_max_ps(_mm512_loadu_ps(input + i * kCols + j + 16), acc1);
+      acc2 = _mm512_max_ps(_mm512_loadu_ps(input + i * kCols + j + 32), acc2);
+      acc3 = _mm512_max_ps(_mm512_loadu_ps(input + i * kCols + j + 48), acc3);
     }
     for (; j + 16 <= kCols; j += 16) {
-      __m512 x0 = _mm512_loadu_ps(input + i * kCols + j);
-      acc0 = _mm512_max_ps(x0, acc0);
+      acc0 = _mm512_max_ps(_mm512_loadu_ps(input + i * kCols + j), acc0);
     }
     __m512 tail =
         _mm512_mask_loadu_ps(_mm512_set1_ps(-__builtin_inff()),
@@ -275,14 +266,10 @@ __attribute__((target("avx2"))) void argmax_f32_64x100_avx2(const float* input, 
       // 4 vectors per step
       int64_t j = blk;
       for (; j + 32 <= blk + 2048; j += 32) {
-        __m256 x0 = _mm256_loadu_ps(input + i * kCols + j);
-        acc0 = _mm256_max_ps(x0, acc0);
-        __m256 x1 = _mm256_loadu_ps(input + i * kCols + j + 8);
-        acc1 = _mm256_max_ps(x1, acc1);
-        __m256 x2 = _mm256_loadu_ps(input + i * kCols + j + 16);
-        acc2 = _mm256_max_ps(x2, acc2);
-        __m256 x3 = _mm256_loadu_ps(input + i * kCols + j + 24);
-        acc3 = _mm256_max_ps(x3, acc3);
+        acc0 = _mm256_max_ps(_mm256_loadu_ps(input + i * kCols + j), acc0);
+        acc1 = _mm256_max_ps(_mm256_loadu_ps(input + i * kCols + j + 8), acc1);
+        acc2 = _mm256_max_ps(_mm256_loadu_ps(input + i * kCols + j + 16), acc2);
+        acc3 = _mm256_max_ps(_mm256_loadu_ps(input + i * kCols + j + 24), acc3);
       }
       acc0 = _mm256_max_ps(acc1, acc0);
       acc2 = _mm256_max_ps(acc3, acc2);
@@ -338,14 +325,10 @@ __attribute__((target("avx2"))) void argmax_f32_64x100_avx2(const float* input, 
     // 4 vectors per step
     int64_t j = blk;
     for (; j + 32 <= kCols; j += 32) {
-      __m256 x0 = _mm256_loadu_ps(input + i * kCols + j);
-      acc0 = _mm256_max_ps(x0, acc0);
-      __m256 x1 = _mm256_loadu_ps(input + i * kCols + j + 8);
-      acc1 = _mm256_max_ps(x1, acc1);
-      __m256 x2 = _mm256_loadu_ps(input + i * kCols + j + 16);
-      acc2 = _mm256_max_ps(x2, acc2);
-      __m256 x3 = _mm256_loadu_ps(input + i * kCols + j + 24);
-      acc3 = _mm256_max_ps(x3, acc3);
+      acc0 = _mm256_max_ps(_mm256_loadu_ps(input + i * kCols + j), acc0);
+      acc1 = _mm256_max_ps(_mm256_loadu_ps(input + i * kCols + j + 8), acc1);
+      acc2 = _mm256_max_ps(_mm256_loadu_ps(input + i * kCols + j + 16), acc2);
+      acc3 = _mm256_max_ps(_mm256_loadu_ps(input + i * kCols + j + 24), acc3);
     }
     const __m256i tail_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(-j + kCols)),
                                                    _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));

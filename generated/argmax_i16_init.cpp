@@ -57,14 +57,10 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void argmax_i16_in
       // 4 vectors per step
       int64_t j = blk;
       for (; j + 128 <= blk + 4096; j += 128) {
-        __m512i x0 = _mm512_loadu_si512((const void*)(input + i * n + j));
-        acc0 = _mm512_max_epi16(x0, acc0);
-        __m512i x1 = _mm512_loadu_si512((const void*)(input + i * n + j + 32));
-        acc1 = _mm512_max_epi16(x1, acc1);
-        __m512i x2 = _mm512_loadu_si512((const void*)(input + i * n + j + 64));
-        acc2 = _mm512_max_epi16(x2, acc2);
-        __m512i x3 = _mm512_loadu_si512((const void*)(input + i * n + j + 96));
-        acc3 = _mm512_max_epi16(x3, acc3);
+        acc0 = _mm512_max_epi16(_mm512_loadu_si512((const void*)(input + i * n + j)), acc0);
+        acc1 = _mm512_max_epi16(_mm512_loadu_si512((const void*)(input + i * n + j + 32)), acc1);
+        acc2 = _mm512_max_epi16(_mm512_loadu_si512((const void*)(input + i * n + j + 64)), acc2);
+        acc3 = _mm512_max_epi16(_mm512_loadu_si512((const void*)(input + i * n + j + 96)), acc3);
       }
       acc0 = _mm512_max_epi16(acc1, acc0);
       acc2 = _mm512_max_epi16(acc3, acc2);
@@ -123,18 +119,13 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void argmax_i16_in
       // 4 vectors per step
       int64_t j = blk;
       for (; j + 128 <= n; j += 128) {
-        __m512i x0 = _mm512_loadu_si512((const void*)(input + i * n + j));
-        acc0 = _mm512_max_epi16(x0, acc0);
-        __m512i x1 = _mm512_loadu_si512((const void*)(input + i * n + j + 32));
-        acc1 = _mm512_max_epi16(x1, acc1);
-        __m512i x2 = _mm512_loadu_si512((const void*)(input + i * n + j + 64));
-        acc2 = _mm512_max_epi16(x2, acc2);
-        __m512i x3 = _mm512_loadu_si512((const void*)(input + i * n + j + 96));
-        acc3 = _mm512_max_epi16(x3, acc3);
+        acc0 = _mm512_max_epi16(_mm512_loadu_si512((const void*)(input + i * n + j)), acc0);
+        acc1 = _mm512_max_epi16(_mm512_loadu_si512((const void*)(input + i * n + j + 32)), acc1);
+        acc2 = _mm512_max_epi16(_mm512_loadu_si512((const void*)(input + i * n + j + 64)), acc2);
+        acc3 = _mm512_max_epi16(_mm512_loadu_si512((const void*)(input + i * n + j + 96)), acc3);
       }
       for (; j + 32 <= n; j += 32) {
-        __m512i x0 = _mm512_loadu_si512((const void*)(input + i * n + j));
-        acc0 = _mm512_max_epi16(x0, acc0);
+        acc0 = _mm512_max_epi16(_mm512_loadu_si512((const void*)(input + i * n + j)), acc0);
       }
       // predicated tail: identity lanes never win
       if (j < n) {
@@ -250,14 +241,10 @@ __attribute__((target("avx2"))) void argmax_i16_init_avx2(const int16_t* input, 
       // 4 vectors per step
       int64_t j = blk;
       for (; j + 64 <= blk + 4096; j += 64) {
-        __m256i x0 = _mm256_loadu_si256((const __m256i*)(input + i * n + j));
-        acc0 = _mm256_max_epi16(x0, acc0);
-        __m256i x1 = _mm256_loadu_si256((const __m256i*)(input + i * n + j + 16));
-        acc1 = _mm256_max_epi16(x1, acc1);
-        __m256i x2 = _mm256_loadu_si256((const __m256i*)(input + i * n + j + 32));
-        acc2 = _mm256_max_epi16(x2, acc2);
-        __m256i x3 = _mm256_loadu_si256((const __m256i*)(input + i * n + j + 48));
-        acc3 = _mm256_max_epi16(x3, acc3);
+        acc0 = _mm256_max_epi16(_mm256_loadu_si256((const __m256i*)(input + i * n + j)), acc0);
+        acc1 = _mm256_max_epi16(_mm256_loadu_si256((const __m256i*)(input + i * n + j + 16)), acc1);
+        acc2 = _mm256_max_epi16(_mm256_loadu_si256((const __m256i*)(input + i * n + j + 32)), acc2);
+        acc3 = _mm256_max_epi16(_mm256_loadu_si256((const __m256i*)(input + i * n + j + 48)), acc3);
       }
       acc0 = _mm256_max_epi16(acc1, acc0);
       acc2 = _mm256_max_epi16(acc3, acc2);
@@ -314,18 +301,13 @@ __attribute__((target("avx2"))) void argmax_i16_init_avx2(const int16_t* input, 
       // 4 vectors per step
       int64_t j = blk;
       for (; j + 64 <= n; j += 64) {
-        __m256i x0 = _mm256_loadu_si256((const __m256i*)(input + i * n + j));
-        acc0 = _mm256_max_epi16(x0, acc0);
-        __m256i x1 = _mm256_loadu_si256((const __m256i*)(input + i * n + j + 16));
-        acc1 = _mm256_max_epi16(x1, acc1);
-        __m256i x2 = _mm256_loadu_si256((const __m256i*)(input + i * n + j + 32));
-        acc2 = _mm256_max_epi16(x2, acc2);
-        __m256i x3 = _mm256_loadu_si256((const __m256i*)(input + i * n + j + 48));
-        acc3 = _mm256_max_epi16(x3, acc3);
+        acc0 = _mm256_max_epi16(_mm256_loadu_si256((const __m256i*)(input + i * n + j)), acc0);
+        acc1 = _mm256_max_epi16(_mm256_loadu_si256((const __m256i*)(input + i * n + j + 16)), acc1);
+        acc2 = _mm256_max_epi16(_mm256_loadu_si256((const __m256i*)(input + i * n + j + 32)), acc2);
+        acc3 = _mm256_max_epi16(_mm256_loadu_si256((const __m256i*)(input + i * n + j + 48)), acc3);
       }
       for (; j + 16 <= n; j += 16) {
-        __m256i x0 = _mm256_loadu_si256((const __m256i*)(input + i * n + j));
-        acc0 = _mm256_max_epi16(x0, acc0);
+        acc0 = _mm256_max_epi16(_mm256_loadu_si256((const __m256i*)(input + i * n + j)), acc0);
       }
       // predicated tail: identity lanes never win
       if (j < n) {

@@ -57,14 +57,10 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void argmax_i8_avx
       // 4 vectors per step
       int64_t j = blk;
       for (; j + 256 <= blk + 8192; j += 256) {
-        __m512i x0 = _mm512_loadu_si512((const void*)(input + i * n + j));
-        acc0 = _mm512_max_epi8(x0, acc0);
-        __m512i x1 = _mm512_loadu_si512((const void*)(input + i * n + j + 64));
-        acc1 = _mm512_max_epi8(x1, acc1);
-        __m512i x2 = _mm512_loadu_si512((const void*)(input + i * n + j + 128));
-        acc2 = _mm512_max_epi8(x2, acc2);
-        __m512i x3 = _mm512_loadu_si512((const void*)(input + i * n + j + 192));
-        acc3 = _mm512_max_epi8(x3, acc3);
+        acc0 = _mm512_max_epi8(_mm512_loadu_si512((const void*)(input + i * n + j)), acc0);
+        acc1 = _mm512_max_epi8(_mm512_loadu_si512((const void*)(input + i * n + j + 64)), acc1);
+        acc2 = _mm512_max_epi8(_mm512_loadu_si512((const void*)(input + i * n + j + 128)), acc2);
+        acc3 = _mm512_max_epi8(_mm512_loadu_si512((const void*)(input + i * n + j + 192)), acc3);
       }
       acc0 = _mm512_max_epi8(acc1, acc0);
       acc2 = _mm512_max_epi8(acc3, acc2);
@@ -124,18 +120,13 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void argmax_i8_avx
       // 4 vectors per step
       int64_t j = blk;
       for (; j + 256 <= n; j += 256) {
-        __m512i x0 = _mm512_loadu_si512((const void*)(input + i * n + j));
-        acc0 = _mm512_max_epi8(x0, acc0);
-        __m512i x1 = _mm512_loadu_si512((const void*)(input + i * n + j + 64));
-        acc1 = _mm512_max_epi8(x1, acc1);
-        __m512i x2 = _mm512_loadu_si512((const void*)(input + i * n + j + 128));
-        acc2 = _mm512_max_epi8(x2, acc2);
-        __m512i x3 = _mm512_loadu_si512((const void*)(input + i * n + j + 192));
-        acc3 = _mm512_max_epi8(x3, acc3);
+        acc0 = _mm512_max_epi8(_mm512_loadu_si512((const void*)(input + i * n + j)), acc0);
+        acc1 = _mm512_max_epi8(_mm512_loadu_si512((const void*)(input + i * n + j + 64)), acc1);
+        acc2 = _mm512_max_epi8(_mm512_loadu_si512((const void*)(input + i * n + j + 128)), acc2);
+        acc3 = _mm512_max_epi8(_mm512_loadu_si512((const void*)(input + i * n + j + 192)), acc3);
       }
       for (; j + 64 <= n; j += 64) {
-        __m512i x0 = _mm512_loadu_si512((const void*)(input + i * n + j));
-        acc0 = _mm512_max_epi8(x0, acc0);
+        acc0 = _mm512_max_epi8(_mm512_loadu_si512((const void*)(input + i * n + j)), acc0);
       }
       // predicated tail: identity lanes never win
       if (j < n) {
@@ -276,14 +267,10 @@ __attribute__((target("avx2"))) void argmax_i8_avx2(const int8_t* input, int64_t
       // 4 vectors per step
       int64_t j = blk;
       for (; j + 128 <= blk + 8192; j += 128) {
-        __m256i x0 = _mm256_loadu_si256((const __m256i*)(input + i * n + j));
-        acc0 = _mm256_max_epi8(x0, acc0);
-        __m256i x1 = _mm256_loadu_si256((const __m256i*)(input + i * n + j + 32));
-        acc1 = _mm256_max_epi8(x1, acc1);
-        __m256i x2 = _mm256_loadu_si256((const __m256i*)(input + i * n + j + 64));
-        acc2 = _mm256_max_epi8(x2, acc2);
-        __m256i x3 = _mm256_loadu_si256((const __m256i*)(input + i * n + j + 96));
-        acc3 = _mm256_max_epi8(x3, acc3);
+        acc0 = _mm256_max_epi8(_mm256_loadu_si256((const __m256i*)(input + i * n + j)), acc0);
+        acc1 = _mm256_max_epi8(_mm256_loadu_si256((const __m256i*)(input + i * n + j + 32)), acc1);
+        acc2 = _mm256_max_epi8(_mm256_loadu_si256((const __m256i*)(input + i * n + j + 64)), acc2);
+        acc3 = _mm256_max_epi8(_mm256_loadu_si256((const __m256i*)(input + i * n + j + 96)), acc3);
       }
       acc0 = _mm256_max_epi8(acc1, acc0);
       acc2 = _mm256_max_epi8(acc3, acc2);
@@ -341,18 +328,13 @@ __attribute__((target("avx2"))) void argmax_i8_avx2(const int8_t* input, int64_t
       // 4 vectors per step
       int64_t j = blk;
       for (; j + 128 <= n; j += 128) {
-        __m256i x0 = _mm256_loadu_si256((const __m256i*)(input + i * n + j));
-        acc0 = _mm256_max_epi8(x0, acc0);
-        __m256i x1 = _mm256_loadu_si256((const __m256i*)(input + i * n + j + 32));
-        acc1 = _mm256_max_epi8(x1, acc1);
-        __m256i x2 = _mm256_loadu_si256((const __m256i*)(input + i * n + j + 64));
-        acc2 = _mm256_max_epi8(x2, acc2);
-        __m256i x3 = _mm256_loadu_si256((const __m256i*)(input + i * n + j + 96));
-        acc3 = _mm256_max_epi8(x3, acc3);
+        acc0 = _mm256_max_epi8(_mm256_loadu_si256((const __m256i*)(input + i * n + j)), acc0);
+        acc1 = _mm256_max_epi8(_mm256_loadu_si256((const __m256i*)(input + i * n + j + 32)), acc1);
+        acc2 = _mm256_max_epi8(_mm256_loadu_si256((const __m256i*)(input + i * n + j + 64)), acc2);
+        acc3 = _mm256_max_epi8(_mm256_loadu_si256((const __m256i*)(input + i * n + j + 96)), acc3);
       }
       for (; j + 32 <= n; j += 32) {
-        __m256i x0 = _mm256_loadu_si256((const __m256i*)(input + i * n + j));
-        acc0 = _mm256_max_epi8(x0, acc0);
+        acc0 = _mm256_max_epi8(_mm256_loadu_si256((const __m256i*)(input + i * n + j)), acc0);
       }
       // predicated tail: identity lanes never win
       if (j < n) {

@@ -57,14 +57,10 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void argmin_i64_av
       // 4 vectors per step
       int64_t j = blk;
       for (; j + 32 <= blk + 1024; j += 32) {
-        __m512i x0 = _mm512_loadu_si512((const void*)(input + i * n + j));
-        acc0 = _mm512_min_epi64(x0, acc0);
-        __m512i x1 = _mm512_loadu_si512((const void*)(input + i * n + j + 8));
-        acc1 = _mm512_min_epi64(x1, acc1);
-        __m512i x2 = _mm512_loadu_si512((const void*)(input + i * n + j + 16));
-        acc2 = _mm512_min_epi64(x2, acc2);
-        __m512i x3 = _mm512_loadu_si512((const void*)(input + i * n + j + 24));
-        acc3 = _mm512_min_epi64(x3, acc3);
+        acc0 = _mm512_min_epi64(_mm512_loadu_si512((const void*)(input + i * n + j)), acc0);
+        acc1 = _mm512_min_epi64(_mm512_loadu_si512((const void*)(input + i * n + j + 8)), acc1);
+        acc2 = _mm512_min_epi64(_mm512_loadu_si512((const void*)(input + i * n + j + 16)), acc2);
+        acc3 = _mm512_min_epi64(_mm512_loadu_si512((const void*)(input + i * n + j + 24)), acc3);
       }
       acc0 = _mm512_min_epi64(acc1, acc0);
       acc2 = _mm512_min_epi64(acc3, acc2);
@@ -121,18 +117,13 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void argmin_i64_av
       // 4 vectors per step
       int64_t j = blk;
       for (; j + 32 <= n; j += 32) {
-        __m512i x0 = _mm512_loadu_si512((const void*)(input + i * n + j));
-        acc0 = _mm512_min_epi64(x0, acc0);
-        __m512i x1 = _mm512_loadu_si512((const void*)(input + i * n + j + 8));
-        acc1 = _mm512_min_epi64(x1, acc1);
-        __m512i x2 = _mm512_loadu_si512((const void*)(input + i * n + j + 16));
-        acc2 = _mm512_min_epi64(x2, acc2);
-        __m512i x3 = _mm512_loadu_si512((const void*)(input + i * n + j + 24));
-        acc3 = _mm512_min_epi64(x3, acc3);
+        acc0 = _mm512_min_epi64(_mm512_loadu_si512((const void*)(input + i * n + j)), acc0);
+        acc1 = _mm512_min_epi64(_mm512_loadu_si512((const void*)(input + i * n + j + 8)), acc1);
+        acc2 = _mm512_min_epi64(_mm512_loadu_si512((const void*)(input + i * n + j + 16)), acc2);
+        acc3 = _mm512_min_epi64(_mm512_loadu_si512((const void*)(input + i * n + j + 24)), acc3);
       }
       for (; j + 8 <= n; j += 8) {
-        __m512i x0 = _mm512_loadu_si512((const void*)(input + i * n + j));
-        acc0 = _mm512_min_epi64(x0, acc0);
+        acc0 = _mm512_min_epi64(_mm512_loadu_si512((const void*)(input + i * n + j)), acc0);
       }
       // predicated tail: identity lanes never win
       if (j < n) {

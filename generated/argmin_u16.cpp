@@ -55,10 +55,8 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void argmin_u16_av
       // 2 vectors per step
       int64_t j = blk;
       for (; j + 64 <= blk + 512; j += 64) {
-        __m512i x0 = _mm512_loadu_si512((const void*)(input + i * n + j));
-        acc0 = _mm512_min_epu16(x0, acc0);
-        __m512i x1 = _mm512_loadu_si512((const void*)(input + i * n + j + 32));
-        acc1 = _mm512_min_epu16(x1, acc1);
+        acc0 = _mm512_min_epu16(_mm512_loadu_si512((const void*)(input + i * n + j)), acc0);
+        acc1 = _mm512_min_epu16(_mm512_loadu_si512((const void*)(input + i * n + j + 32)), acc1);
       }
       acc0 = _mm512_min_epu16(acc1, acc0);
       __m256i block_best_v256 =
@@ -113,14 +111,11 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void argmin_u16_av
       // 2 vectors per step
       int64_t j = blk;
       for (; j + 64 <= n; j += 64) {
-        __m512i x0 = _mm512_loadu_si512((const void*)(input + i * n + j));
-        acc0 = _mm512_min_epu16(x0, acc0);
-        __m512i x1 = _mm512_loadu_si512((const void*)(input + i * n + j + 32));
-        acc1 = _mm512_min_epu16(x1, acc1);
+        acc0 = _mm512_min_epu16(_mm512_loadu_si512((const void*)(input + i * n + j)), acc0);
+        acc1 = _mm512_min_epu16(_mm512_loadu_si512((const void*)(input + i * n + j + 32)), acc1);
       }
       for (; j + 32 <= n; j += 32) {
-        __m512i x0 = _mm512_loadu_si512((const void*)(input + i * n + j));
-        acc0 = _mm512_min_epu16(x0, acc0);
+        acc0 = _mm512_min_epu16(_mm512_loadu_si512((const void*)(input + i * n + j)), acc0);
       }
       // predicated tail: identity lanes never win
       if (j < n) {
@@ -232,10 +227,8 @@ __attribute__((target("avx2"))) void argmin_u16_avx2(const uint16_t* input, int6
       // 2 vectors per step
       int64_t j = blk;
       for (; j + 32 <= blk + 512; j += 32) {
-        __m256i x0 = _mm256_loadu_si256((const __m256i*)(input + i * n + j));
-        acc0 = _mm256_min_epu16(x0, acc0);
-        __m256i x1 = _mm256_loadu_si256((const __m256i*)(input + i * n + j + 16));
-        acc1 = _mm256_min_epu16(x1, acc1);
+        acc0 = _mm256_min_epu16(_mm256_loadu_si256((const __m256i*)(input + i * n + j)), acc0);
+        acc1 = _mm256_min_epu16(_mm256_loadu_si256((const __m256i*)(input + i * n + j + 16)), acc1);
       }
       acc0 = _mm256_min_epu16(acc1, acc0);
       __m128i block_best_v =
@@ -288,14 +281,11 @@ __attribute__((target("avx2"))) void argmin_u16_avx2(const uint16_t* input, int6
       // 2 vectors per step
       int64_t j = blk;
       for (; j + 32 <= n; j += 32) {
-        __m256i x0 = _mm256_loadu_si256((const __m256i*)(input + i * n + j));
-        acc0 = _mm256_min_epu16(x0, acc0);
-        __m256i x1 = _mm256_loadu_si256((const __m256i*)(input + i * n + j + 16));
-        acc1 = _mm256_min_epu16(x1, acc1);
+        acc0 = _mm256_min_epu16(_mm256_loadu_si256((const __m256i*)(input + i * n + j)), acc0);
+        acc1 = _mm256_min_epu16(_mm256_loadu_si256((const __m256i*)(input + i * n + j + 16)), acc1);
       }
       for (; j + 16 <= n; j += 16) {
-        __m256i x0 = _mm256_loadu_si256((const __m256i*)(input + i * n + j));
-        acc0 = _mm256_min_epu16(x0, acc0);
+        acc0 = _mm256_min_epu16(_mm256_loadu_si256((const __m256i*)(input + i * n + j)), acc0);
       }
       // predicated tail: identity lanes never win
       if (j < n) {

@@ -57,14 +57,10 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void argmin_u32_av
       // 4 vectors per step
       int64_t j = blk;
       for (; j + 64 <= blk + 2048; j += 64) {
-        __m512i x0 = _mm512_loadu_si512((const void*)(input + i * n + j));
-        acc0 = _mm512_min_epu32(x0, acc0);
-        __m512i x1 = _mm512_loadu_si512((const void*)(input + i * n + j + 16));
-        acc1 = _mm512_min_epu32(x1, acc1);
-        __m512i x2 = _mm512_loadu_si512((const void*)(input + i * n + j + 32));
-        acc2 = _mm512_min_epu32(x2, acc2);
-        __m512i x3 = _mm512_loadu_si512((const void*)(input + i * n + j + 48));
-        acc3 = _mm512_min_epu32(x3, acc3);
+        acc0 = _mm512_min_epu32(_mm512_loadu_si512((const void*)(input + i * n + j)), acc0);
+        acc1 = _mm512_min_epu32(_mm512_loadu_si512((const void*)(input + i * n + j + 16)), acc1);
+        acc2 = _mm512_min_epu32(_mm512_loadu_si512((const void*)(input + i * n + j + 32)), acc2);
+        acc3 = _mm512_min_epu32(_mm512_loadu_si512((const void*)(input + i * n + j + 48)), acc3);
       }
       acc0 = _mm512_min_epu32(acc1, acc0);
       acc2 = _mm512_min_epu32(acc3, acc2);
@@ -122,18 +118,13 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void argmin_u32_av
       // 4 vectors per step
       int64_t j = blk;
       for (; j + 64 <= n; j += 64) {
-        __m512i x0 = _mm512_loadu_si512((const void*)(input + i * n + j));
-        acc0 = _mm512_min_epu32(x0, acc0);
-        __m512i x1 = _mm512_loadu_si512((const void*)(input + i * n + j + 16));
-        acc1 = _mm512_min_epu32(x1, acc1);
-        __m512i x2 = _mm512_loadu_si512((const void*)(input + i * n + j + 32));
-        acc2 = _mm512_min_epu32(x2, acc2);
-        __m512i x3 = _mm512_loadu_si512((const void*)(input + i * n + j + 48));
-        acc3 = _mm512_min_epu32(x3, acc3);
+        acc0 = _mm512_min_epu32(_mm512_loadu_si512((const void*)(input + i * n + j)), acc0);
+        acc1 = _mm512_min_epu32(_mm512_loadu_si512((const void*)(input + i * n + j + 16)), acc1);
+        acc2 = _mm512_min_epu32(_mm512_loadu_si512((const void*)(input + i * n + j + 32)), acc2);
+        acc3 = _mm512_min_epu32(_mm512_loadu_si512((const void*)(input + i * n + j + 48)), acc3);
       }
       for (; j + 16 <= n; j += 16) {
-        __m512i x0 = _mm512_loadu_si512((const void*)(input + i * n + j));
-        acc0 = _mm512_min_epu32(x0, acc0);
+        acc0 = _mm512_min_epu32(_mm512_loadu_si512((const void*)(input + i * n + j)), acc0);
       }
       // predicated tail: identity lanes never win
       if (j < n) {
@@ -272,14 +263,10 @@ __attribute__((target("avx2"))) void argmin_u32_avx2(const uint32_t* input, int6
       // 4 vectors per step
       int64_t j = blk;
       for (; j + 32 <= blk + 2048; j += 32) {
-        __m256i x0 = _mm256_loadu_si256((const __m256i*)(input + i * n + j));
-        acc0 = _mm256_min_epu32(x0, acc0);
-        __m256i x1 = _mm256_loadu_si256((const __m256i*)(input + i * n + j + 8));
-        acc1 = _mm256_min_epu32(x1, acc1);
-        __m256i x2 = _mm256_loadu_si256((const __m256i*)(input + i * n + j + 16));
-        acc2 = _mm256_min_epu32(x2, acc2);
-        __m256i x3 = _mm256_loadu_si256((const __m256i*)(input + i * n + j + 24));
-        acc3 = _mm256_min_epu32(x3, acc3);
+        acc0 = _mm256_min_epu32(_mm256_loadu_si256((const __m256i*)(input + i * n + j)), acc0);
+        acc1 = _mm256_min_epu32(_mm256_loadu_si256((const __m256i*)(input + i * n + j + 8)), acc1);
+        acc2 = _mm256_min_epu32(_mm256_loadu_si256((const __m256i*)(input + i * n + j + 16)), acc2);
+        acc3 = _mm256_min_epu32(_mm256_loadu_si256((const __m256i*)(input + i * n + j + 24)), acc3);
       }
       acc0 = _mm256_min_epu32(acc1, acc0);
       acc2 = _mm256_min_epu32(acc3, acc2);
@@ -336,18 +323,13 @@ __attribute__((target("avx2"))) void argmin_u32_avx2(const uint32_t* input, int6
       // 4 vectors per step
       int64_t j = blk;
       for (; j + 32 <= n; j += 32) {
-        __m256i x0 = _mm256_loadu_si256((const __m256i*)(input + i * n + j));
-        acc0 = _mm256_min_epu32(x0, acc0);
-        __m256i x1 = _mm256_loadu_si256((const __m256i*)(input + i * n + j + 8));
-        acc1 = _mm256_min_epu32(x1, acc1);
-        __m256i x2 = _mm256_loadu_si256((const __m256i*)(input + i * n + j + 16));
-        acc2 = _mm256_min_epu32(x2, acc2);
-        __m256i x3 = _mm256_loadu_si256((const __m256i*)(input + i * n + j + 24));
-        acc3 = _mm256_min_epu32(x3, acc3);
+        acc0 = _mm256_min_epu32(_mm256_loadu_si256((const __m256i*)(input + i * n + j)), acc0);
+        acc1 = _mm256_min_epu32(_mm256_loadu_si256((const __m256i*)(input + i * n + j + 8)), acc1);
+        acc2 = _mm256_min_epu32(_mm256_loadu_si256((const __m256i*)(input + i * n + j + 16)), acc2);
+        acc3 = _mm256_min_epu32(_mm256_loadu_si256((const __m256i*)(input + i * n + j + 24)), acc3);
       }
       for (; j + 8 <= n; j += 8) {
-        __m256i x0 = _mm256_loadu_si256((const __m256i*)(input + i * n + j));
-        acc0 = _mm256_min_epu32(x0, acc0);
+        acc0 = _mm256_min_epu32(_mm256_loadu_si256((const __m256i*)(input + i * n + j)), acc0);
       }
       // predicated tail: identity lanes never win
       if (j < n) {

@@ -57,14 +57,13 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void argmin_u8_row
       // 4 vectors per step
       int64_t j = blk;
       for (; j + 256 <= blk + 8192; j += 256) {
-        __m512i x0 = _mm512_loadu_si512((const void*)(input + i * stride + j));
-        acc0 = _mm512_min_epu8(x0, acc0);
-        __m512i x1 = _mm512_loadu_si512((const void*)(input + i * stride + j + 64));
-        acc1 = _mm512_min_epu8(x1, acc1);
-        __m512i x2 = _mm512_loadu_si512((const void*)(input + i * stride + j + 128));
-        acc2 = _mm512_min_epu8(x2, acc2);
-        __m512i x3 = _mm512_loadu_si512((const void*)(input + i * stride + j + 192));
-        acc3 = _mm512_min_epu8(x3, acc3);
+        acc0 = _mm512_min_epu8(_mm512_loadu_si512((const void*)(input + i * stride + j)), acc0);
+        acc1 =
+            _mm512_min_epu8(_mm512_loadu_si512((const void*)(input + i * stride + j + 64)), acc1);
+        acc2 =
+            _mm512_min_epu8(_mm512_loadu_si512((const void*)(input + i * stride + j + 128)), acc2);
+        acc3 =
+            _mm512_min_epu8(_mm512_loadu_si512((const void*)(input + i * stride + j + 192)), acc3);
       }
       acc0 = _mm512_min_epu8(acc1, acc0);
       acc2 = _mm512_min_epu8(acc3, acc2);
@@ -124,18 +123,16 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void argmin_u8_row
       // 4 vectors per step
       int64_t j = blk;
       for (; j + 256 <= cols; j += 256) {
-        __m512i x0 = _mm512_loadu_si512((const void*)(input + i * stride + j));
-        acc0 = _mm512_min_epu8(x0, acc0);
-        __m512i x1 = _mm512_loadu_si512((const void*)(input + i * stride + j + 64));
-        acc1 = _mm512_min_epu8(x1, acc1);
-        __m512i x2 = _mm512_loadu_si512((const void*)(input + i * stride + j + 128));
-        acc2 = _mm512_min_epu8(x2, acc2);
-        __m512i x3 = _mm512_loadu_si512((const void*)(input + i * stride + j + 192));
-        acc3 = _mm512_min_epu8(x3, acc3);
+        acc0 = _mm512_min_epu8(_mm512_loadu_si512((const void*)(input + i * stride + j)), acc0);
+        acc1 =
+            _mm512_min_epu8(_mm512_loadu_si512((const void*)(input + i * stride + j + 64)), acc1);
+        acc2 =
+            _mm512_min_epu8(_mm512_loadu_si512((const void*)(input + i * stride + j + 128)), acc2);
+        acc3 =
+            _mm512_min_epu8(_mm512_loadu_si512((const void*)(input + i * stride + j + 192)), acc3);
       }
       for (; j + 64 <= cols; j += 64) {
-        __m512i x0 = _mm512_loadu_si512((const void*)(input + i * stride + j));
-        acc0 = _mm512_min_epu8(x0, acc0);
+        acc0 = _mm512_min_epu8(_mm512_loadu_si512((const void*)(input + i * stride + j)), acc0);
       }
       // predicated tail: identity lanes never win
       if (j < cols) {
@@ -277,14 +274,13 @@ __attribute__((target("avx2"))) void argmin_u8_rows_avx2(const uint8_t* input, i
       // 4 vectors per step
       int64_t j = blk;
       for (; j + 128 <= blk + 8192; j += 128) {
-        __m256i x0 = _mm256_loadu_si256((const __m256i*)(input + i * stride + j));
-        acc0 = _mm256_min_epu8(x0, acc0);
-        __m256i x1 = _mm256_loadu_si256((const __m256i*)(input + i * stride + j + 32));
-        acc1 = _mm256_min_epu8(x1, acc1);
-        __m256i x2 = _mm256_loadu_si256((const __m256i*)(input + i * stride + j + 64));
-        acc2 = _mm256_min_epu8(x2, acc2);
-        __m256i x3 = _mm256_loadu_si256((const __m256i*)(input + i * stride + j + 96));
-        acc3 = _mm256_min_epu8(x3, acc3);
+        acc0 = _mm256_min_epu8(_mm256_loadu_si256((const __m256i*)(input + i * stride + j)), acc0);
+        acc1 = _mm256_min_epu8(_mm256_loadu_si256((const __m256i*)(input + i * stride + j + 32)),
+                               acc1);
+        acc2 = _mm256_min_epu8(_mm256_loadu_si256((const __m256i*)(input + i * stride + j + 64)),
+                               acc2);
+        acc3 = _mm256_min_epu8(_mm256_loadu_si256((const __m256i*)(input + i * stride + j + 96)),
+                               acc3);
       }
       acc0 = _mm256_min_epu8(acc1, acc0);
       acc2 = _mm256_min_epu8(acc3, acc2);
@@ -342,18 +338,16 @@ __attribute__((target("avx2"))) void argmin_u8_rows_avx2(const uint8_t* input, i
       // 4 vectors per step
       int64_t j = blk;
       for (; j + 128 <= cols; j += 128) {
-        __m256i x0 = _mm256_loadu_si256((const __m256i*)(input + i * stride + j));
-        acc0 = _mm256_min_epu8(x0, acc0);
-        __m256i x1 = _mm256_loadu_si256((const __m256i*)(input + i * stride + j + 32));
-        acc1 = _mm256_min_epu8(x1, acc1);
-        __m256i x2 = _mm256_loadu_si256((const __m256i*)(input + i * stride + j + 64));
-        acc2 = _mm256_min_epu8(x2, acc2);
-        __m256i x3 = _mm256_loadu_si256((const __m256i*)(input + i * stride + j + 96));
-        acc3 = _mm256_min_epu8(x3, acc3);
+        acc0 = _mm256_min_epu8(_mm256_loadu_si256((const __m256i*)(input + i * stride + j)), acc0);
+        acc1 = _mm256_min_epu8(_mm256_loadu_si256((const __m256i*)(input + i * stride + j + 32)),
+                               acc1);
+        acc2 = _mm256_min_epu8(_mm256_loadu_si256((const __m256i*)(input + i * stride + j + 64)),
+                               acc2);
+        acc3 = _mm256_min_epu8(_mm256_loadu_si256((const __m256i*)(input + i * stride + j + 96)),
+                               acc3);
       }
       for (; j + 32 <= cols; j += 32) {
-        __m256i x0 = _mm256_loadu_si256((const __m256i*)(input + i * stride + j));
-        acc0 = _mm256_min_epu8(x0, acc0);
+        acc0 = _mm256_min_epu8(_mm256_loadu_si256((const __m256i*)(input + i * stride + j)), acc0);
       }
       // predicated tail: identity lanes never win
       if (j < cols) {

@@ -46,10 +46,8 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void colmax_f64_av
     // one row per step: each lane is one column
     int64_t r = 0;
     for (; r < rows; ++r) {
-      __m512d x0 = _mm512_loadu_pd(input + j + r * stride);
-      acc0 = _mm512_max_pd(x0, acc0);
-      __m512d x1 = _mm512_loadu_pd(input + j + r * stride + 8);
-      acc1 = _mm512_max_pd(x1, acc1);
+      acc0 = _mm512_max_pd(_mm512_loadu_pd(input + j + r * stride), acc0);
+      acc1 = _mm512_max_pd(_mm512_loadu_pd(input + j + r * stride + 8), acc1);
     }
     _mm512_storeu_pd(output + j, acc0);
     _mm512_storeu_pd(output + j + 8, acc1);
@@ -59,8 +57,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void colmax_f64_av
     // one row per step: each lane is one column
     int64_t r = 0;
     for (; r < rows; ++r) {
-      __m512d x0 = _mm512_loadu_pd(input + j + r * stride);
-      acc0 = _mm512_max_pd(x0, acc0);
+      acc0 = _mm512_max_pd(_mm512_loadu_pd(input + j + r * stride), acc0);
     }
     _mm512_storeu_pd(output + j, acc0);
   }
@@ -96,10 +93,8 @@ __attribute__((target("avx2"))) void colmax_f64_avx2(const double* input, int64_
     // one row per step: each lane is one column
     int64_t r = 0;
     for (; r < rows; ++r) {
-      __m256d x0 = _mm256_loadu_pd(input + j + r * stride);
-      acc0 = _mm256_max_pd(x0, acc0);
-      __m256d x1 = _mm256_loadu_pd(input + j + r * stride + 4);
-      acc1 = _mm256_max_pd(x1, acc1);
+      acc0 = _mm256_max_pd(_mm256_loadu_pd(input + j + r * stride), acc0);
+      acc1 = _mm256_max_pd(_mm256_loadu_pd(input + j + r * stride + 4), acc1);
     }
     _mm256_storeu_pd(output + j, acc0);
     _mm256_storeu_pd(output + j + 4, acc1);
@@ -109,8 +104,7 @@ __attribute__((target("avx2"))) void colmax_f64_avx2(const double* input, int64_
     // one row per step: each lane is one column
     int64_t r = 0;
     for (; r < rows; ++r) {
-      __m256d x0 = _mm256_loadu_pd(input + j + r * stride);
-      acc0 = _mm256_max_pd(x0, acc0);
+      acc0 = _mm256_max_pd(_mm256_loadu_pd(input + j + r * stride), acc0);
     }
     _mm256_storeu_pd(output + j, acc0);
   }

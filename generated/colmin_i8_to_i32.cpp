@@ -47,10 +47,8 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void colmin_i8_to_
     // one row per step: each lane is one column
     int64_t r = 0;
     for (; r < rows; ++r) {
-      __m512i x0 = _mm512_loadu_si512((const void*)(input + j + r * stride));
-      acc0 = _mm512_min_epi8(x0, acc0);
-      __m512i x1 = _mm512_loadu_si512((const void*)(input + j + r * stride + 64));
-      acc1 = _mm512_min_epi8(x1, acc1);
+      acc0 = _mm512_min_epi8(_mm512_loadu_si512((const void*)(input + j + r * stride)), acc0);
+      acc1 = _mm512_min_epi8(_mm512_loadu_si512((const void*)(input + j + r * stride + 64)), acc1);
     }
     __m512i acc0_out0 = _mm512_cvtepi8_epi32(_mm512_extracti32x4_epi32(acc0, 0));
     _mm512_storeu_si512((void*)(output + j), acc0_out0);
@@ -74,8 +72,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void colmin_i8_to_
     // one row per step: each lane is one column
     int64_t r = 0;
     for (; r < rows; ++r) {
-      __m512i x0 = _mm512_loadu_si512((const void*)(input + j + r * stride));
-      acc0 = _mm512_min_epi8(x0, acc0);
+      acc0 = _mm512_min_epi8(_mm512_loadu_si512((const void*)(input + j + r * stride)), acc0);
     }
     __m512i acc0_out0 = _mm512_cvtepi8_epi32(_mm512_extracti32x4_epi32(acc0, 0));
     _mm512_storeu_si512((void*)(output + j), acc0_out0);
@@ -130,10 +127,9 @@ __attribute__((target("avx2"))) void colmin_i8_to_i32_avx2(const int8_t* input, 
     // one row per step: each lane is one column
     int64_t r = 0;
     for (; r < rows; ++r) {
-      __m256i x0 = _mm256_loadu_si256((const __m256i*)(input + j + r * stride));
-      acc0 = _mm256_min_epi8(x0, acc0);
-      __m256i x1 = _mm256_loadu_si256((const __m256i*)(input + j + r * stride + 32));
-      acc1 = _mm256_min_epi8(x1, acc1);
+      acc0 = _mm256_min_epi8(_mm256_loadu_si256((const __m256i*)(input + j + r * stride)), acc0);
+      acc1 =
+          _mm256_min_epi8(_mm256_loadu_si256((const __m256i*)(input + j + r * stride + 32)), acc1);
     }
     __m256i acc0_out0 = _mm256_cvtepi8_epi32(_mm256_extracti128_si256(acc0, 0));
     _mm256_storeu_si256((__m256i*)(output + j), acc0_out0);
@@ -157,8 +153,7 @@ __attribute__((target("avx2"))) void colmin_i8_to_i32_avx2(const int8_t* input, 
     // one row per step: each lane is one column
     int64_t r = 0;
     for (; r < rows; ++r) {
-      __m256i x0 = _mm256_loadu_si256((const __m256i*)(input + j + r * stride));
-      acc0 = _mm256_min_epi8(x0, acc0);
+      acc0 = _mm256_min_epi8(_mm256_loadu_si256((const __m256i*)(input + j + r * stride)), acc0);
     }
     __m256i acc0_out0 = _mm256_cvtepi8_epi32(_mm256_extracti128_si256(acc0, 0));
     _mm256_storeu_si256((__m256i*)(output + j), acc0_out0);

@@ -37,10 +37,9 @@ __attribute__((target("avx2"))) void colprod_i16_avx2(const int16_t* input, int6
     // one row per step: each lane is one column
     int64_t r = 0;
     for (; r < rows; ++r) {
-      __m256i x0 = _mm256_loadu_si256((const __m256i*)(input + j + r * stride));
-      acc0 = _mm256_mullo_epi16(x0, acc0);
-      __m256i x1 = _mm256_loadu_si256((const __m256i*)(input + j + r * stride + 16));
-      acc1 = _mm256_mullo_epi16(x1, acc1);
+      acc0 = _mm256_mullo_epi16(_mm256_loadu_si256((const __m256i*)(input + j + r * stride)), acc0);
+      acc1 = _mm256_mullo_epi16(_mm256_loadu_si256((const __m256i*)(input + j + r * stride + 16)),
+                                acc1);
     }
     _mm256_storeu_si256((__m256i*)(output + j), acc0);
     _mm256_storeu_si256((__m256i*)(output + j + 16), acc1);
@@ -50,8 +49,7 @@ __attribute__((target("avx2"))) void colprod_i16_avx2(const int16_t* input, int6
     // one row per step: each lane is one column
     int64_t r = 0;
     for (; r < rows; ++r) {
-      __m256i x0 = _mm256_loadu_si256((const __m256i*)(input + j + r * stride));
-      acc0 = _mm256_mullo_epi16(x0, acc0);
+      acc0 = _mm256_mullo_epi16(_mm256_loadu_si256((const __m256i*)(input + j + r * stride)), acc0);
     }
     _mm256_storeu_si256((__m256i*)(output + j), acc0);
   }

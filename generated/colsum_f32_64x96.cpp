@@ -37,10 +37,8 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void colsum_f32_64
     // one row per step: each lane is one column
     int64_t r = 0;
     for (; r < kRows; ++r) {
-      __m512 x0 = _mm512_loadu_ps(input + j + kCols * r);
-      acc0 = _mm512_add_ps(x0, acc0);
-      __m512 x1 = _mm512_loadu_ps(input + j + kCols * r + 16);
-      acc1 = _mm512_add_ps(x1, acc1);
+      acc0 = _mm512_add_ps(_mm512_loadu_ps(input + j + kCols * r), acc0);
+      acc1 = _mm512_add_ps(_mm512_loadu_ps(input + j + kCols * r + 16), acc1);
     }
     _mm512_storeu_ps(output + j, acc0);
     _mm512_storeu_ps(output + j + 16, acc1);
@@ -63,10 +61,8 @@ __attribute__((target("avx2"))) void colsum_f32_64x96_avx2(const float* input, f
     // one row per step: each lane is one column
     int64_t r = 0;
     for (; r < kRows; ++r) {
-      __m256 x0 = _mm256_loadu_ps(input + j + kCols * r);
-      acc0 = _mm256_add_ps(x0, acc0);
-      __m256 x1 = _mm256_loadu_ps(input + j + kCols * r + 8);
-      acc1 = _mm256_add_ps(x1, acc1);
+      acc0 = _mm256_add_ps(_mm256_loadu_ps(input + j + kCols * r), acc0);
+      acc1 = _mm256_add_ps(_mm256_loadu_ps(input + j + kCols * r + 8), acc1);
     }
     _mm256_storeu_ps(output + j, acc0);
     _mm256_storeu_ps(output + j + 8, acc1);

@@ -63,22 +63,14 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void prod_f64_avx5
       __m512d acc_r7 = _mm512_set1_pd(1.0);
       int64_t j = 0;
       for (; j + 8 <= n; j += 8) {
-        __m512d x_r0 = _mm512_loadu_pd(input + i * n + j);
-        acc_r0 = _mm512_mul_pd(x_r0, acc_r0);
-        __m512d x_r1 = _mm512_loadu_pd(input + i * n + j + n);
-        acc_r1 = _mm512_mul_pd(x_r1, acc_r1);
-        __m512d x_r2 = _mm512_loadu_pd(input + i * n + j + 2 * n);
-        acc_r2 = _mm512_mul_pd(x_r2, acc_r2);
-        __m512d x_r3 = _mm512_loadu_pd(input + i * n + j + 3 * n);
-        acc_r3 = _mm512_mul_pd(x_r3, acc_r3);
-        __m512d x_r4 = _mm512_loadu_pd(input + i * n + j + 4 * n);
-        acc_r4 = _mm512_mul_pd(x_r4, acc_r4);
-        __m512d x_r5 = _mm512_loadu_pd(input + i * n + j + 5 * n);
-        acc_r5 = _mm512_mul_pd(x_r5, acc_r5);
-        __m512d x_r6 = _mm512_loadu_pd(input + i * n + j + 6 * n);
-        acc_r6 = _mm512_mul_pd(x_r6, acc_r6);
-        __m512d x_r7 = _mm512_loadu_pd(input + i * n + j + 7 * n);
-        acc_r7 = _mm512_mul_pd(x_r7, acc_r7);
+        acc_r0 = _mm512_mul_pd(_mm512_loadu_pd(input + i * n + j), acc_r0);
+        acc_r1 = _mm512_mul_pd(_mm512_loadu_pd(input + i * n + j + n), acc_r1);
+        acc_r2 = _mm512_mul_pd(_mm512_loadu_pd(input + i * n + j + 2 * n), acc_r2);
+        acc_r3 = _mm512_mul_pd(_mm512_loadu_pd(input + i * n + j + 3 * n), acc_r3);
+        acc_r4 = _mm512_mul_pd(_mm512_loadu_pd(input + i * n + j + 4 * n), acc_r4);
+        acc_r5 = _mm512_mul_pd(_mm512_loadu_pd(input + i * n + j + 5 * n), acc_r5);
+        acc_r6 = _mm512_mul_pd(_mm512_loadu_pd(input + i * n + j + 6 * n), acc_r6);
+        acc_r7 = _mm512_mul_pd(_mm512_loadu_pd(input + i * n + j + 7 * n), acc_r7);
       }
       // predicated tail: lanes past the row end read the identity
       if (j < n) {
@@ -142,19 +134,14 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void prod_f64_avx5
       // 4 vectors per iteration
       int64_t j = 0;
       for (; j + 32 <= n; j += 32) {
-        __m512d x0 = _mm512_loadu_pd(input + i * n + j);
-        acc0 = _mm512_mul_pd(x0, acc0);
-        __m512d x1 = _mm512_loadu_pd(input + i * n + j + 8);
-        acc1 = _mm512_mul_pd(x1, acc1);
-        __m512d x2 = _mm512_loadu_pd(input + i * n + j + 16);
-        acc2 = _mm512_mul_pd(x2, acc2);
-        __m512d x3 = _mm512_loadu_pd(input + i * n + j + 24);
-        acc3 = _mm512_mul_pd(x3, acc3);
+        acc0 = _mm512_mul_pd(_mm512_loadu_pd(input + i * n + j), acc0);
+        acc1 = _mm512_mul_pd(_mm512_loadu_pd(input + i * n + j + 8), acc1);
+        acc2 = _mm512_mul_pd(_mm512_loadu_pd(input + i * n + j + 16), acc2);
+        acc3 = _mm512_mul_pd(_mm512_loadu_pd(input + i * n + j + 24), acc3);
       }
       // one vector at a time
       for (; j + 8 <= n; j += 8) {
-        __m512d x0 = _mm512_loadu_pd(input + i * n + j);
-        acc0 = _mm512_mul_pd(x0, acc0);
+        acc0 = _mm512_mul_pd(_mm512_loadu_pd(input + i * n + j), acc0);
       }
       // predicated tail: lanes past the row end read the identity
       if (j < n) {
@@ -186,19 +173,14 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void prod_f64_avx5
       // 4 vectors per iteration
       int64_t j = 0;
       for (; j + 32 <= n; j += 32) {
-        __m512d x0 = _mm512_loadu_pd(input + i * n + j);
-        acc0 = _mm512_mul_pd(x0, acc0);
-        __m512d x1 = _mm512_loadu_pd(input + i * n + j + 8);
-        acc1 = _mm512_mul_pd(x1, acc1);
-        __m512d x2 = _mm512_loadu_pd(input + i * n + j + 16);
-        acc2 = _mm512_mul_pd(x2, acc2);
-        __m512d x3 = _mm512_loadu_pd(input + i * n + j + 24);
-        acc3 = _mm512_mul_pd(x3, acc3);
+        acc0 = _mm512_mul_pd(_mm512_loadu_pd(input + i * n + j), acc0);
+        acc1 = _mm512_mul_pd(_mm512_loadu_pd(input + i * n + j + 8), acc1);
+        acc2 = _mm512_mul_pd(_mm512_loadu_pd(input + i * n + j + 16), acc2);
+        acc3 = _mm512_mul_pd(_mm512_loadu_pd(input + i * n + j + 24), acc3);
       }
       // one vector at a time
       for (; j + 8 <= n; j += 8) {
-        __m512d x0 = _mm512_loadu_pd(input + i * n + j);
-        acc0 = _mm512_mul_pd(x0, acc0);
+        acc0 = _mm512_mul_pd(_mm512_loadu_pd(input + i * n + j), acc0);
       }
       // predicated tail: lanes past the row end read the identity
       if (j < n) {
@@ -250,14 +232,10 @@ __attribute__((target("avx2"))) void prod_f64_avx2(const double* input, int64_t 
       __m256d acc_r3 = _mm256_set1_pd(1.0);
       int64_t j = 0;
       for (; j + 4 <= n; j += 4) {
-        __m256d x_r0 = _mm256_loadu_pd(input + i * n + j);
-        acc_r0 = _mm256_mul_pd(x_r0, acc_r0);
-        __m256d x_r1 = _mm256_loadu_pd(input + i * n + j + n);
-        acc_r1 = _mm256_mul_pd(x_r1, acc_r1);
-        __m256d x_r2 = _mm256_loadu_pd(input + i * n + j + 2 * n);
-        acc_r2 = _mm256_mul_pd(x_r2, acc_r2);
-        __m256d x_r3 = _mm256_loadu_pd(input + i * n + j + 3 * n);
-        acc_r3 = _mm256_mul_pd(x_r3, acc_r3);
+        acc_r0 = _mm256_mul_pd(_mm256_loadu_pd(input + i * n + j), acc_r0);
+        acc_r1 = _mm256_mul_pd(_mm256_loadu_pd(input + i * n + j + n), acc_r1);
+        acc_r2 = _mm256_mul_pd(_mm256_loadu_pd(input + i * n + j + 2 * n), acc_r2);
+        acc_r3 = _mm256_mul_pd(_mm256_loadu_pd(input + i * n + j + 3 * n), acc_r3);
       }
       // predicated tail: lanes past the row end read the identity
       if (j < n) {
@@ -310,19 +288,14 @@ __attribute__((target("avx2"))) void prod_f64_avx2(const double* input, int64_t 
       // 4 vectors per iteration
       int64_t j = 0;
       for (; j + 16 <= n; j += 16) {
-        __m256d x0 = _mm256_loadu_pd(input + i * n + j);
-        acc0 = _mm256_mul_pd(x0, acc0);
-        __m256d x1 = _mm256_loadu_pd(input + i * n + j + 4);
-        acc1 = _mm256_mul_pd(x1, acc1);
-        __m256d x2 = _mm256_loadu_pd(input + i * n + j + 8);
-        acc2 = _mm256_mul_pd(x2, acc2);
-        __m256d x3 = _mm256_loadu_pd(input + i * n + j + 12);
-        acc3 = _mm256_mul_pd(x3, acc3);
+        acc0 = _mm256_mul_pd(_mm256_loadu_pd(input + i * n + j), acc0);
+        acc1 = _mm256_mul_pd(_mm256_loadu_pd(input + i * n + j + 4), acc1);
+        acc2 = _mm256_mul_pd(_mm256_loadu_pd(input + i * n + j + 8), acc2);
+        acc3 = _mm256_mul_pd(_mm256_loadu_pd(input + i * n + j + 12), acc3);
       }
       // one vector at a time
       for (; j + 4 <= n; j += 4) {
-        __m256d x0 = _mm256_loadu_pd(input + i * n + j);
-        acc0 = _mm256_mul_pd(x0, acc0);
+        acc0 = _mm256_mul_pd(_mm256_loadu_pd(input + i * n + j), acc0);
       }
       // predicated tail: lanes past the row end read the identity
       if (j < n) {
@@ -355,19 +328,14 @@ __attribute__((target("avx2"))) void prod_f64_avx2(const double* input, int64_t 
       // 4 vectors per iteration
       int64_t j = 0;
       for (; j + 16 <= n; j += 16) {
-        __m256d x0 = _mm256_loadu_pd(input + i * n + j);
-        acc0 = _mm256_mul_pd(x0, acc0);
-        __m256d x1 = _mm256_loadu_pd(input + i * n + j + 4);
-        acc1 = _mm256_mul_pd(x1, acc1);
-        __m256d x2 = _mm256_loadu_pd(input + i * n + j + 8);
-        acc2 = _mm256_mul_pd(x2, acc2);
-        __m256d x3 = _mm256_loadu_pd(input + i * n + j + 12);
-        acc3 = _mm256_mul_pd(x3, acc3);
+        acc0 = _mm256_mul_pd(_mm256_loadu_pd(input + i * n + j), acc0);
+        acc1 = _mm256_mul_pd(_mm256_loadu_pd(input + i * n + j + 4), acc1);
+        acc2 = _mm256_mul_pd(_mm256_loadu_pd(input + i * n + j + 8), acc2);
+        acc3 = _mm256_mul_pd(_mm256_loadu_pd(input + i * n + j + 12), acc3);
       }
       // one vector at a time
       for (; j + 4 <= n; j += 4) {
-        __m256d x0 = _mm256_loadu_pd(input + i * n + j);
-        acc0 = _mm256_mul_pd(x0, acc0);
+        acc0 = _mm256_mul_pd(_mm256_loadu_pd(input + i * n + j), acc0);
       }
       // predicated tail: lanes past the row end read the identity
       if (j < n) {

@@ -56,19 +56,14 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowand_u16_av
     // 4 vectors per iteration
     int64_t j = 0;
     for (; j + 128 <= cols; j += 128) {
-      __m512i x0 = _mm512_loadu_si512((const void*)(input + i * stride + j));
-      acc0 = _mm512_and_si512(x0, acc0);
-      __m512i x1 = _mm512_loadu_si512((const void*)(input + i * stride + j + 32));
-      acc1 = _mm512_and_si512(x1, acc1);
-      __m512i x2 = _mm512_loadu_si512((const void*)(input + i * stride + j + 64));
-      acc2 = _mm512_and_si512(x2, acc2);
-      __m512i x3 = _mm512_loadu_si512((const void*)(input + i * stride + j + 96));
-      acc3 = _mm512_and_si512(x3, acc3);
+      acc0 = _mm512_and_si512(_mm512_loadu_si512((const void*)(input + i * stride + j)), acc0);
+      acc1 = _mm512_and_si512(_mm512_loadu_si512((const void*)(input + i * stride + j + 32)), acc1);
+      acc2 = _mm512_and_si512(_mm512_loadu_si512((const void*)(input + i * stride + j + 64)), acc2);
+      acc3 = _mm512_and_si512(_mm512_loadu_si512((const void*)(input + i * stride + j + 96)), acc3);
     }
     // one vector at a time
     for (; j + 32 <= cols; j += 32) {
-      __m512i x0 = _mm512_loadu_si512((const void*)(input + i * stride + j));
-      acc0 = _mm512_and_si512(x0, acc0);
+      acc0 = _mm512_and_si512(_mm512_loadu_si512((const void*)(input + i * stride + j)), acc0);
     }
     // predicated tail: lanes past the row end read the identity
     if (j < cols) {
@@ -113,19 +108,17 @@ __attribute__((target("avx2"))) void rowand_u16_avx2(const uint16_t* input, int6
     // 4 vectors per iteration
     int64_t j = 0;
     for (; j + 64 <= cols; j += 64) {
-      __m256i x0 = _mm256_loadu_si256((const __m256i*)(input + i * stride + j));
-      acc0 = _mm256_and_si256(x0, acc0);
-      __m256i x1 = _mm256_loadu_si256((const __m256i*)(input + i * stride + j + 16));
-      acc1 = _mm256_and_si256(x1, acc1);
-      __m256i x2 = _mm256_loadu_si256((const __m256i*)(input + i * stride + j + 32));
-      acc2 = _mm256_and_si256(x2, acc2);
-      __m256i x3 = _mm256_loadu_si256((const __m256i*)(input + i * stride + j + 48));
-      acc3 = _mm256_and_si256(x3, acc3);
+      acc0 = _mm256_and_si256(_mm256_loadu_si256((const __m256i*)(input + i * stride + j)), acc0);
+      acc1 =
+          _mm256_and_si256(_mm256_loadu_si256((const __m256i*)(input + i * stride + j + 16)), acc1);
+      acc2 =
+          _mm256_and_si256(_mm256_loadu_si256((const __m256i*)(input + i * stride + j + 32)), acc2);
+      acc3 =
+          _mm256_and_si256(_mm256_loadu_si256((const __m256i*)(input + i * stride + j + 48)), acc3);
     }
     // one vector at a time
     for (; j + 16 <= cols; j += 16) {
-      __m256i x0 = _mm256_loadu_si256((const __m256i*)(input + i * stride + j));
-      acc0 = _mm256_and_si256(x0, acc0);
+      acc0 = _mm256_and_si256(_mm256_loadu_si256((const __m256i*)(input + i * stride + j)), acc0);
     }
     // predicated tail: lanes past the row end read the identity
     if (j < cols) {

@@ -62,22 +62,22 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowmin_i64_av
       __m512i acc_r7 = _mm512_set1_epi64((long long)(9223372036854775807ll));
       int64_t j = 0;
       for (; j + 8 <= cols; j += 8) {
-        __m512i x_r0 = _mm512_loadu_si512((const void*)(input + i * stride + j));
-        acc_r0 = _mm512_min_epi64(x_r0, acc_r0);
-        __m512i x_r1 = _mm512_loadu_si512((const void*)(input + i * stride + j + stride));
-        acc_r1 = _mm512_min_epi64(x_r1, acc_r1);
-        __m512i x_r2 = _mm512_loadu_si512((const void*)(input + i * stride + j + 2 * stride));
-        acc_r2 = _mm512_min_epi64(x_r2, acc_r2);
-        __m512i x_r3 = _mm512_loadu_si512((const void*)(input + i * stride + j + 3 * stride));
-        acc_r3 = _mm512_min_epi64(x_r3, acc_r3);
-        __m512i x_r4 = _mm512_loadu_si512((const void*)(input + i * stride + j + 4 * stride));
-        acc_r4 = _mm512_min_epi64(x_r4, acc_r4);
-        __m512i x_r5 = _mm512_loadu_si512((const void*)(input + i * stride + j + 5 * stride));
-        acc_r5 = _mm512_min_epi64(x_r5, acc_r5);
-        __m512i x_r6 = _mm512_loadu_si512((const void*)(input + i * stride + j + 6 * stride));
-        acc_r6 = _mm512_min_epi64(x_r6, acc_r6);
-        __m512i x_r7 = _mm512_loadu_si512((const void*)(input + i * stride + j + 7 * stride));
-        acc_r7 = _mm512_min_epi64(x_r7, acc_r7);
+        acc_r0 =
+            _mm512_min_epi64(_mm512_loadu_si512((const void*)(input + i * stride + j)), acc_r0);
+        acc_r1 = _mm512_min_epi64(
+            _mm512_loadu_si512((const void*)(input + i * stride + j + stride)), acc_r1);
+        acc_r2 = _mm512_min_epi64(
+            _mm512_loadu_si512((const void*)(input + i * stride + j + 2 * stride)), acc_r2);
+        acc_r3 = _mm512_min_epi64(
+            _mm512_loadu_si512((const void*)(input + i * stride + j + 3 * stride)), acc_r3);
+        acc_r4 = _mm512_min_epi64(
+            _mm512_loadu_si512((const void*)(input + i * stride + j + 4 * stride)), acc_r4);
+        acc_r5 = _mm512_min_epi64(
+            _mm512_loadu_si512((const void*)(input + i * stride + j + 5 * stride)), acc_r5);
+        acc_r6 = _mm512_min_epi64(
+            _mm512_loadu_si512((const void*)(input + i * stride + j + 6 * stride)), acc_r6);
+        acc_r7 = _mm512_min_epi64(
+            _mm512_loadu_si512((const void*)(input + i * stride + j + 7 * stride)), acc_r7);
       }
       // predicated tail: lanes past the row end read the identity
       if (j < cols) {
@@ -143,19 +143,17 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowmin_i64_av
       // 4 vectors per iteration
       int64_t j = 0;
       for (; j + 32 <= cols; j += 32) {
-        __m512i x0 = _mm512_loadu_si512((const void*)(input + i * stride + j));
-        acc0 = _mm512_min_epi64(x0, acc0);
-        __m512i x1 = _mm512_loadu_si512((const void*)(input + i * stride + j + 8));
-        acc1 = _mm512_min_epi64(x1, acc1);
-        __m512i x2 = _mm512_loadu_si512((const void*)(input + i * stride + j + 16));
-        acc2 = _mm512_min_epi64(x2, acc2);
-        __m512i x3 = _mm512_loadu_si512((const void*)(input + i * stride + j + 24));
-        acc3 = _mm512_min_epi64(x3, acc3);
+        acc0 = _mm512_min_epi64(_mm512_loadu_si512((const void*)(input + i * stride + j)), acc0);
+        acc1 =
+            _mm512_min_epi64(_mm512_loadu_si512((const void*)(input + i * stride + j + 8)), acc1);
+        acc2 =
+            _mm512_min_epi64(_mm512_loadu_si512((const void*)(input + i * stride + j + 16)), acc2);
+        acc3 =
+            _mm512_min_epi64(_mm512_loadu_si512((const void*)(input + i * stride + j + 24)), acc3);
       }
       // one vector at a time
       for (; j + 8 <= cols; j += 8) {
-        __m512i x0 = _mm512_loadu_si512((const void*)(input + i * stride + j));
-        acc0 = _mm512_min_epi64(x0, acc0);
+        acc0 = _mm512_min_epi64(_mm512_loadu_si512((const void*)(input + i * stride + j)), acc0);
       }
       // predicated tail: lanes past the row end read the identity
       if (j < cols) {
@@ -187,19 +185,17 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowmin_i64_av
       // 4 vectors per iteration
       int64_t j = 0;
       for (; j + 32 <= cols; j += 32) {
-        __m512i x0 = _mm512_loadu_si512((const void*)(input + i * stride + j));
-        acc0 = _mm512_min_epi64(x0, acc0);
-        __m512i x1 = _mm512_loadu_si512((const void*)(input + i * stride + j + 8));
-        acc1 = _mm512_min_epi64(x1, acc1);
-        __m512i x2 = _mm512_loadu_si512((const void*)(input + i * stride + j + 16));
-        acc2 = _mm512_min_epi64(x2, acc2);
-        __m512i x3 = _mm512_loadu_si512((const void*)(input + i * stride + j + 24));
-        acc3 = _mm512_min_epi64(x3, acc3);
+        acc0 = _mm512_min_epi64(_mm512_loadu_si512((const void*)(input + i * stride + j)), acc0);
+        acc1 =
+            _mm512_min_epi64(_mm512_loadu_si512((const void*)(input + i * stride + j + 8)), acc1);
+        acc2 =
+            _mm512_min_epi64(_mm512_loadu_si512((const void*)(input + i * stride + j + 16)), acc2);
+        acc3 =
+            _mm512_min_epi64(_mm512_loadu_si512((const void*)(input + i * stride + j + 24)), acc3);
       }
       // one vector at a time
       for (; j + 8 <= cols; j += 8) {
-        __m512i x0 = _mm512_loadu_si512((const void*)(input + i * stride + j));
-        acc0 = _mm512_min_epi64(x0, acc0);
+        acc0 = _mm512_min_epi64(_mm512_loadu_si512((const void*)(input + i * stride + j)), acc0);
       }
       // predicated tail: lanes past the row end read the identity
       if (j < cols) {

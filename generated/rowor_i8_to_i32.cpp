@@ -57,19 +57,14 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowor_i8_to_i
     // 4 vectors per iteration
     int64_t j = 0;
     for (; j + 256 <= cols; j += 256) {
-      __m512i x0 = _mm512_loadu_si512((const void*)(input + i * stride + j));
-      acc0 = _mm512_or_si512(x0, acc0);
-      __m512i x1 = _mm512_loadu_si512((const void*)(input + i * stride + j + 64));
-      acc1 = _mm512_or_si512(x1, acc1);
-      __m512i x2 = _mm512_loadu_si512((const void*)(input + i * stride + j + 128));
-      acc2 = _mm512_or_si512(x2, acc2);
-      __m512i x3 = _mm512_loadu_si512((const void*)(input + i * stride + j + 192));
-      acc3 = _mm512_or_si512(x3, acc3);
+      acc0 = _mm512_or_si512(_mm512_loadu_si512((const void*)(input + i * stride + j)), acc0);
+      acc1 = _mm512_or_si512(_mm512_loadu_si512((const void*)(input + i * stride + j + 64)), acc1);
+      acc2 = _mm512_or_si512(_mm512_loadu_si512((const void*)(input + i * stride + j + 128)), acc2);
+      acc3 = _mm512_or_si512(_mm512_loadu_si512((const void*)(input + i * stride + j + 192)), acc3);
     }
     // one vector at a time
     for (; j + 64 <= cols; j += 64) {
-      __m512i x0 = _mm512_loadu_si512((const void*)(input + i * stride + j));
-      acc0 = _mm512_or_si512(x0, acc0);
+      acc0 = _mm512_or_si512(_mm512_loadu_si512((const void*)(input + i * stride + j)), acc0);
     }
     // predicated tail: lanes past the row end read the identity
     if (j < cols) {
@@ -117,19 +112,17 @@ __attribute__((target("avx2"))) void rowor_i8_to_i32_avx2(const int8_t* input, i
     // 4 vectors per iteration
     int64_t j = 0;
     for (; j + 128 <= cols; j += 128) {
-      __m256i x0 = _mm256_loadu_si256((const __m256i*)(input + i * stride + j));
-      acc0 = _mm256_or_si256(x0, acc0);
-      __m256i x1 = _mm256_loadu_si256((const __m256i*)(input + i * stride + j + 32));
-      acc1 = _mm256_or_si256(x1, acc1);
-      __m256i x2 = _mm256_loadu_si256((const __m256i*)(input + i * stride + j + 64));
-      acc2 = _mm256_or_si256(x2, acc2);
-      __m256i x3 = _mm256_loadu_si256((const __m256i*)(input + i * stride + j + 96));
-      acc3 = _mm256_or_si256(x3, acc3);
+      acc0 = _mm256_or_si256(_mm256_loadu_si256((const __m256i*)(input + i * stride + j)), acc0);
+      acc1 =
+          _mm256_or_si256(_mm256_loadu_si256((const __m256i*)(input + i * stride + j + 32)), acc1);
+      acc2 =
+          _mm256_or_si256(_mm256_loadu_si256((const __m256i*)(input + i * stride + j + 64)), acc2);
+      acc3 =
+          _mm256_or_si256(_mm256_loadu_si256((const __m256i*)(input + i * stride + j + 96)), acc3);
     }
     // one vector at a time
     for (; j + 32 <= cols; j += 32) {
-      __m256i x0 = _mm256_loadu_si256((const __m256i*)(input + i * stride + j));
-      acc0 = _mm256_or_si256(x0, acc0);
+      acc0 = _mm256_or_si256(_mm256_loadu_si256((const __m256i*)(input + i * stride + j)), acc0);
     }
     // predicated tail: lanes past the row end read the identity
     if (j < cols) {

@@ -81,38 +81,52 @@ rowsum_i16_avx512_vnni(const int16_t* input, int64_t rows, int64_t cols, int64_t
       __m512i acc_r15 = _mm512_setzero_si512();
       int64_t j = 0;
       for (; j + 32 <= cols; j += 32) {
-        __m512i x_r0 = _mm512_loadu_si512((const void*)(input + i * stride + j));
-        acc_r0 = _mm512_dpwssd_epi32(acc_r0, x_r0, ones_i16);
-        __m512i x_r1 = _mm512_loadu_si512((const void*)(input + i * stride + j + stride));
-        acc_r1 = _mm512_dpwssd_epi32(acc_r1, x_r1, ones_i16);
-        __m512i x_r2 = _mm512_loadu_si512((const void*)(input + i * stride + j + 2 * stride));
-        acc_r2 = _mm512_dpwssd_epi32(acc_r2, x_r2, ones_i16);
-        __m512i x_r3 = _mm512_loadu_si512((const void*)(input + i * stride + j + 3 * stride));
-        acc_r3 = _mm512_dpwssd_epi32(acc_r3, x_r3, ones_i16);
-        __m512i x_r4 = _mm512_loadu_si512((const void*)(input + i * stride + j + 4 * stride));
-        acc_r4 = _mm512_dpwssd_epi32(acc_r4, x_r4, ones_i16);
-        __m512i x_r5 = _mm512_loadu_si512((const void*)(input + i * stride + j + 5 * stride));
-        acc_r5 = _mm512_dpwssd_epi32(acc_r5, x_r5, ones_i16);
-        __m512i x_r6 = _mm512_loadu_si512((const void*)(input + i * stride + j + 6 * stride));
-        acc_r6 = _mm512_dpwssd_epi32(acc_r6, x_r6, ones_i16);
-        __m512i x_r7 = _mm512_loadu_si512((const void*)(input + i * stride + j + 7 * stride));
-        acc_r7 = _mm512_dpwssd_epi32(acc_r7, x_r7, ones_i16);
-        __m512i x_r8 = _mm512_loadu_si512((const void*)(input + i * stride + j + 8 * stride));
-        acc_r8 = _mm512_dpwssd_epi32(acc_r8, x_r8, ones_i16);
-        __m512i x_r9 = _mm512_loadu_si512((const void*)(input + i * stride + j + 9 * stride));
-        acc_r9 = _mm512_dpwssd_epi32(acc_r9, x_r9, ones_i16);
-        __m512i x_r10 = _mm512_loadu_si512((const void*)(input + i * stride + j + 10 * stride));
-        acc_r10 = _mm512_dpwssd_epi32(acc_r10, x_r10, ones_i16);
-        __m512i x_r11 = _mm512_loadu_si512((const void*)(input + i * stride + j + 11 * stride));
-        acc_r11 = _mm512_dpwssd_epi32(acc_r11, x_r11, ones_i16);
-        __m512i x_r12 = _mm512_loadu_si512((const void*)(input + i * stride + j + 12 * stride));
-        acc_r12 = _mm512_dpwssd_epi32(acc_r12, x_r12, ones_i16);
-        __m512i x_r13 = _mm512_loadu_si512((const void*)(input + i * stride + j + 13 * stride));
-        acc_r13 = _mm512_dpwssd_epi32(acc_r13, x_r13, ones_i16);
-        __m512i x_r14 = _mm512_loadu_si512((const void*)(input + i * stride + j + 14 * stride));
-        acc_r14 = _mm512_dpwssd_epi32(acc_r14, x_r14, ones_i16);
-        __m512i x_r15 = _mm512_loadu_si512((const void*)(input + i * stride + j + 15 * stride));
-        acc_r15 = _mm512_dpwssd_epi32(acc_r15, x_r15, ones_i16);
+        acc_r0 = _mm512_dpwssd_epi32(
+            acc_r0, _mm512_loadu_si512((const void*)(input + i * stride + j)), ones_i16);
+        acc_r1 = _mm512_dpwssd_epi32(
+            acc_r1, _mm512_loadu_si512((const void*)(input + i * stride + j + stride)), ones_i16);
+        acc_r2 = _mm512_dpwssd_epi32(
+            acc_r2, _mm512_loadu_si512((const void*)(input + i * stride + j + 2 * stride)),
+            ones_i16);
+        acc_r3 = _mm512_dpwssd_epi32(
+            acc_r3, _mm512_loadu_si512((const void*)(input + i * stride + j + 3 * stride)),
+            ones_i16);
+        acc_r4 = _mm512_dpwssd_epi32(
+            acc_r4, _mm512_loadu_si512((const void*)(input + i * stride + j + 4 * stride)),
+            ones_i16);
+        acc_r5 = _mm512_dpwssd_epi32(
+            acc_r5, _mm512_loadu_si512((const void*)(input + i * stride + j + 5 * stride)),
+            ones_i16);
+        acc_r6 = _mm512_dpwssd_epi32(
+            acc_r6, _mm512_loadu_si512((const void*)(input + i * stride + j + 6 * stride)),
+            ones_i16);
+        acc_r7 = _mm512_dpwssd_epi32(
+            acc_r7, _mm512_loadu_si512((const void*)(input + i * stride + j + 7 * stride)),
+            ones_i16);
+        acc_r8 = _mm512_dpwssd_epi32(
+            acc_r8, _mm512_loadu_si512((const void*)(input + i * stride + j + 8 * stride)),
+            ones_i16);
+        acc_r9 = _mm512_dpwssd_epi32(
+            acc_r9, _mm512_loadu_si512((const void*)(input + i * stride + j + 9 * stride)),
+            ones_i16);
+        acc_r10 = _mm512_dpwssd_epi32(
+            acc_r10, _mm512_loadu_si512((const void*)(input + i * stride + j + 10 * stride)),
+            ones_i16);
+        acc_r11 = _mm512_dpwssd_epi32(
+            acc_r11, _mm512_loadu_si512((const void*)(input + i * stride + j + 11 * stride)),
+            ones_i16);
+        acc_r12 = _mm512_dpwssd_epi32(
+            acc_r12, _mm512_loadu_si512((const void*)(input + i * stride + j + 12 * stride)),
+            ones_i16);
+        acc_r13 = _mm512_dpwssd_epi32(
+            acc_r13, _mm512_loadu_si512((const void*)(input + i * stride + j + 13 * stride)),
+            ones_i16);
+        acc_r14 = _mm512_dpwssd_epi32(
+            acc_r14, _mm512_loadu_si512((const void*)(input + i * stride + j + 14 * stride)),
+            ones_i16);
+        acc_r15 = _mm512_dpwssd_epi32(
+            acc_r15, _mm512_loadu_si512((const void*)(input + i * stride + j + 15 * stride)),
+            ones_i16);
       }
       // predicated tail: lanes past the row end read the identity
       if (j < cols) {
@@ -230,19 +244,19 @@ rowsum_i16_avx512_vnni(const int16_t* input, int64_t rows, int64_t cols, int64_t
       // 4 vectors per iteration
       int64_t j = 0;
       for (; j + 128 <= cols; j += 128) {
-        __m512i x0 = _mm512_loadu_si512((const void*)(input + i * stride + j));
-        acc0 = _mm512_dpwssd_epi32(acc0, x0, ones_i16);
-        __m512i x1 = _mm512_loadu_si512((const void*)(input + i * stride + j + 32));
-        acc1 = _mm512_dpwssd_epi32(acc1, x1, ones_i16);
-        __m512i x2 = _mm512_loadu_si512((const void*)(input + i * stride + j + 64));
-        acc2 = _mm512_dpwssd_epi32(acc2, x2, ones_i16);
-        __m512i x3 = _mm512_loadu_si512((const void*)(input + i * stride + j + 96));
-        acc3 = _mm512_dpwssd_epi32(acc3, x3, ones_i16);
+        acc0 = _mm512_dpwssd_epi32(acc0, _mm512_loadu_si512((const void*)(input + i * stride + j)),
+                                   ones_i16);
+        acc1 = _mm512_dpwssd_epi32(
+            acc1, _mm512_loadu_si512((const void*)(input + i * stride + j + 32)), ones_i16);
+        acc2 = _mm512_dpwssd_epi32(
+            acc2, _mm512_loadu_si512((const void*)(input + i * stride + j + 64)), ones_i16);
+        acc3 = _mm512_dpwssd_epi32(
+            acc3, _mm512_loadu_si512((const void*)(input + i * stride + j + 96)), ones_i16);
       }
       // one vector at a time
       for (; j + 32 <= cols; j += 32) {
-        __m512i x0 = _mm512_loadu_si512((const void*)(input + i * stride + j));
-        acc0 = _mm512_dpwssd_epi32(acc0, x0, ones_i16);
+        acc0 = _mm512_dpwssd_epi32(acc0, _mm512_loadu_si512((const void*)(input + i * stride + j)),
+                                   ones_i16);
       }
       // predicated tail: lanes past the row end read the identity
       if (j < cols) {
@@ -275,19 +289,19 @@ rowsum_i16_avx512_vnni(const int16_t* input, int64_t rows, int64_t cols, int64_t
       // 4 vectors per iteration
       int64_t j = 0;
       for (; j + 128 <= cols; j += 128) {
-        __m512i x0 = _mm512_loadu_si512((const void*)(input + i * stride + j));
-        acc0 = _mm512_dpwssd_epi32(acc0, x0, ones_i16);
-        __m512i x1 = _mm512_loadu_si512((const void*)(input + i * stride + j + 32));
-        acc1 = _mm512_dpwssd_epi32(acc1, x1, ones_i16);
-        __m512i x2 = _mm512_loadu_si512((const void*)(input + i * stride + j + 64));
-        acc2 = _mm512_dpwssd_epi32(acc2, x2, ones_i16);
-        __m512i x3 = _mm512_loadu_si512((const void*)(input + i * stride + j + 96));
-        acc3 = _mm512_dpwssd_epi32(acc3, x3, ones_i16);
+        acc0 = _mm512_dpwssd_epi32(acc0, _mm512_loadu_si512((const void*)(input + i * stride + j)),
+                                   ones_i16);
+        acc1 = _mm512_dpwssd_epi32(
+            acc1, _mm512_loadu_si512((const void*)(input + i * stride + j + 32)), ones_i16);
+        acc2 = _mm512_dpwssd_epi32(
+            acc2, _mm512_loadu_si512((const void*)(input + i * stride + j + 64)), ones_i16);
+        acc3 = _mm512_dpwssd_epi32(
+            acc3, _mm512_loadu_si512((const void*)(input + i * stride + j + 96)), ones_i16);
       }
       // one vector at a time
       for (; j + 32 <= cols; j += 32) {
-        __m512i x0 = _mm512_loadu_si512((const void*)(input + i * stride + j));
-        acc0 = _mm512_dpwssd_epi32(acc0, x0, ones_i16);
+        acc0 = _mm512_dpwssd_epi32(acc0, _mm512_loadu_si512((const void*)(input + i * stride + j)),
+                                   ones_i16);
       }
       // predicated tail: lanes past the row end read the identity
       if (j < cols) {
@@ -355,38 +369,69 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_i16_av
       __m512i acc_r15 = _mm512_setzero_si512();
       int64_t j = 0;
       for (; j + 32 <= cols; j += 32) {
-        __m512i x_r0 = _mm512_loadu_si512((const void*)(input + i * stride + j));
-        acc_r0 = _mm512_add_epi32(acc_r0, _mm512_madd_epi16(x_r0, ones_i16));
-        __m512i x_r1 = _mm512_loadu_si512((const void*)(input + i * stride + j + stride));
-        acc_r1 = _mm512_add_epi32(acc_r1, _mm512_madd_epi16(x_r1, ones_i16));
-        __m512i x_r2 = _mm512_loadu_si512((const void*)(input + i * stride + j + 2 * stride));
-        acc_r2 = _mm512_add_epi32(acc_r2, _mm512_madd_epi16(x_r2, ones_i16));
-        __m512i x_r3 = _mm512_loadu_si512((const void*)(input + i * stride + j + 3 * stride));
-        acc_r3 = _mm512_add_epi32(acc_r3, _mm512_madd_epi16(x_r3, ones_i16));
-        __m512i x_r4 = _mm512_loadu_si512((const void*)(input + i * stride + j + 4 * stride));
-        acc_r4 = _mm512_add_epi32(acc_r4, _mm512_madd_epi16(x_r4, ones_i16));
-        __m512i x_r5 = _mm512_loadu_si512((const void*)(input + i * stride + j + 5 * stride));
-        acc_r5 = _mm512_add_epi32(acc_r5, _mm512_madd_epi16(x_r5, ones_i16));
-        __m512i x_r6 = _mm512_loadu_si512((const void*)(input + i * stride + j + 6 * stride));
-        acc_r6 = _mm512_add_epi32(acc_r6, _mm512_madd_epi16(x_r6, ones_i16));
-        __m512i x_r7 = _mm512_loadu_si512((const void*)(input + i * stride + j + 7 * stride));
-        acc_r7 = _mm512_add_epi32(acc_r7, _mm512_madd_epi16(x_r7, ones_i16));
-        __m512i x_r8 = _mm512_loadu_si512((const void*)(input + i * stride + j + 8 * stride));
-        acc_r8 = _mm512_add_epi32(acc_r8, _mm512_madd_epi16(x_r8, ones_i16));
-        __m512i x_r9 = _mm512_loadu_si512((const void*)(input + i * stride + j + 9 * stride));
-        acc_r9 = _mm512_add_epi32(acc_r9, _mm512_madd_epi16(x_r9, ones_i16));
-        __m512i x_r10 = _mm512_loadu_si512((const void*)(input + i * stride + j + 10 * stride));
-        acc_r10 = _mm512_add_epi32(acc_r10, _mm512_madd_epi16(x_r10, ones_i16));
-        __m512i x_r11 = _mm512_loadu_si512((const void*)(input + i * stride + j + 11 * stride));
-        acc_r11 = _mm512_add_epi32(acc_r11, _mm512_madd_epi16(x_r11, ones_i16));
-        __m512i x_r12 = _mm512_loadu_si512((const void*)(input + i * stride + j + 12 * stride));
-        acc_r12 = _mm512_add_epi32(acc_r12, _mm512_madd_epi16(x_r12, ones_i16));
-        __m512i x_r13 = _mm512_loadu_si512((const void*)(input + i * stride + j + 13 * stride));
-        acc_r13 = _mm512_add_epi32(acc_r13, _mm512_madd_epi16(x_r13, ones_i16));
-        __m512i x_r14 = _mm512_loadu_si512((const void*)(input + i * stride + j + 14 * stride));
-        acc_r14 = _mm512_add_epi32(acc_r14, _mm512_madd_epi16(x_r14, ones_i16));
-        __m512i x_r15 = _mm512_loadu_si512((const void*)(input + i * stride + j + 15 * stride));
-        acc_r15 = _mm512_add_epi32(acc_r15, _mm512_madd_epi16(x_r15, ones_i16));
+        acc_r0 = _mm512_add_epi32(
+            acc_r0,
+            _mm512_madd_epi16(_mm512_loadu_si512((const void*)(input + i * stride + j)), ones_i16));
+        acc_r1 = _mm512_add_epi32(
+            acc_r1,
+            _mm512_madd_epi16(_mm512_loadu_si512((const void*)(input + i * stride + j + stride)),
+                              ones_i16));
+        acc_r2 = _mm512_add_epi32(
+            acc_r2,
+            _mm512_madd_epi16(
+                _mm512_loadu_si512((const void*)(input + i * stride + j + 2 * stride)), ones_i16));
+        acc_r3 = _mm512_add_epi32(
+            acc_r3,
+            _mm512_madd_epi16(
+                _mm512_loadu_si512((const void*)(input + i * stride + j + 3 * stride)), ones_i16));
+        acc_r4 = _mm512_add_epi32(
+            acc_r4,
+            _mm512_madd_epi16(
+                _mm512_loadu_si512((const void*)(input + i * stride + j + 4 * stride)), ones_i16));
+        acc_r5 = _mm512_add_epi32(
+            acc_r5,
+            _mm512_madd_epi16(
+                _mm512_loadu_si512((const void*)(input + i * stride + j + 5 * stride)), ones_i16));
+        acc_r6 = _mm512_add_epi32(
+            acc_r6,
+            _mm512_madd_epi16(
+                _mm512_loadu_si512((const void*)(input + i * stride + j + 6 * stride)), ones_i16));
+        acc_r7 = _mm512_add_epi32(
+            acc_r7,
+            _mm512_madd_epi16(
+                _mm512_loadu_si512((const void*)(input + i * stride + j + 7 * stride)), ones_i16));
+        acc_r8 = _mm512_add_epi32(
+            acc_r8,
+            _mm512_madd_epi16(
+                _mm512_loadu_si512((const void*)(input + i * stride + j + 8 * stride)), ones_i16));
+        acc_r9 = _mm512_add_epi32(
+            acc_r9,
+            _mm512_madd_epi16(
+                _mm512_loadu_si512((const void*)(input + i * stride + j + 9 * stride)), ones_i16));
+        acc_r10 = _mm512_add_epi32(
+            acc_r10,
+            _mm512_madd_epi16(
+                _mm512_loadu_si512((const void*)(input + i * stride + j + 10 * stride)), ones_i16));
+        acc_r11 = _mm512_add_epi32(
+            acc_r11,
+            _mm512_madd_epi16(
+                _mm512_loadu_si512((const void*)(input + i * stride + j + 11 * stride)), ones_i16));
+        acc_r12 = _mm512_add_epi32(
+            acc_r12,
+            _mm512_madd_epi16(
+                _mm512_loadu_si512((const void*)(input + i * stride + j + 12 * stride)), ones_i16));
+        acc_r13 = _mm512_add_epi32(
+            acc_r13,
+            _mm512_madd_epi16(
+                _mm512_loadu_si512((const void*)(input + i * stride + j + 13 * stride)), ones_i16));
+        acc_r14 = _mm512_add_epi32(
+            acc_r14,
+            _mm512_madd_epi16(
+                _mm512_loadu_si512((const void*)(input + i * stride + j + 14 * stride)), ones_i16));
+        acc_r15 = _mm512_add_epi32(
+            acc_r15,
+            _mm512_madd_epi16(
+                _mm512_loadu_si512((const void*)(input + i * stride + j + 15 * stride)), ones_i16));
       }
       // predicated tail: lanes past the row end read the identity
       if (j < cols) {
@@ -504,19 +549,24 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_i16_av
       // 4 vectors per iteration
       int64_t j = 0;
       for (; j + 128 <= cols; j += 128) {
-        __m512i x0 = _mm512_loadu_si512((const void*)(input + i * stride + j));
-        acc0 = _mm512_add_epi32(acc0, _mm512_madd_epi16(x0, ones_i16));
-        __m512i x1 = _mm512_loadu_si512((const void*)(input + i * stride + j + 32));
-        acc1 = _mm512_add_epi32(acc1, _mm512_madd_epi16(x1, ones_i16));
-        __m512i x2 = _mm512_loadu_si512((const void*)(input + i * stride + j + 64));
-        acc2 = _mm512_add_epi32(acc2, _mm512_madd_epi16(x2, ones_i16));
-        __m512i x3 = _mm512_loadu_si512((const void*)(input + i * stride + j + 96));
-        acc3 = _mm512_add_epi32(acc3, _mm512_madd_epi16(x3, ones_i16));
+        acc0 = _mm512_add_epi32(
+            acc0,
+            _mm512_madd_epi16(_mm512_loadu_si512((const void*)(input + i * stride + j)), ones_i16));
+        acc1 = _mm512_add_epi32(
+            acc1, _mm512_madd_epi16(_mm512_loadu_si512((const void*)(input + i * stride + j + 32)),
+                                    ones_i16));
+        acc2 = _mm512_add_epi32(
+            acc2, _mm512_madd_epi16(_mm512_loadu_si512((const void*)(input + i * stride + j + 64)),
+                                    ones_i16));
+        acc3 = _mm512_add_epi32(
+            acc3, _mm512_madd_epi16(_mm512_loadu_si512((const void*)(input + i * stride + j + 96)),
+                                    ones_i16));
       }
       // one vector at a time
       for (; j + 32 <= cols; j += 32) {
-        __m512i x0 = _mm512_loadu_si512((const void*)(input + i * stride + j));
-        acc0 = _mm512_add_epi32(acc0, _mm512_madd_epi16(x0, ones_i16));
+        acc0 = _mm512_add_epi32(
+            acc0,
+            _mm512_madd_epi16(_mm512_loadu_si512((const void*)(input + i * stride + j)), ones_i16));
       }
       // predicated tail: lanes past the row end read the identity
       if (j < cols) {
@@ -549,19 +599,24 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_i16_av
       // 4 vectors per iteration
       int64_t j = 0;
       for (; j + 128 <= cols; j += 128) {
-        __m512i x0 = _mm512_loadu_si512((const void*)(input + i * stride + j));
-        acc0 = _mm512_add_epi32(acc0, _mm512_madd_epi16(x0, ones_i16));
-        __m512i x1 = _mm512_loadu_si512((const void*)(input + i * stride + j + 32));
-        acc1 = _mm512_add_epi32(acc1, _mm512_madd_epi16(x1, ones_i16));
-        __m512i x2 = _mm512_loadu_si512((const void*)(input + i * stride + j + 64));
-        acc2 = _mm512_add_epi32(acc2, _mm512_madd_epi16(x2, ones_i16));
-        __m512i x3 = _mm512_loadu_si512((const void*)(input + i * stride + j + 96));
-        acc3 = _mm512_add_epi32(acc3, _mm512_madd_epi16(x3, ones_i16));
+        acc0 = _mm512_add_epi32(
+            acc0,
+            _mm512_madd_epi16(_mm512_loadu_si512((const void*)(input + i * stride + j)), ones_i16));
+        acc1 = _mm512_add_epi32(
+            acc1, _mm512_madd_epi16(_mm512_loadu_si512((const void*)(input + i * stride + j + 32)),
+                                    ones_i16));
+        acc2 = _mm512_add_epi32(
+            acc2, _mm512_madd_epi16(_mm512_loadu_si512((const void*)(input + i * stride + j + 64)),
+                                    ones_i16));
+        acc3 = _mm512_add_epi32(
+            acc3, _mm512_madd_epi16(_mm512_loadu_si512((const void*)(input + i * stride + j + 96)),
+                                    ones_i16));
       }
       // one vector at a time
       for (; j + 32 <= cols; j += 32) {
-        __m512i x0 = _mm512_loadu_si512((const void*)(input + i * stride + j));
-        acc0 = _mm512_add_epi32(acc0, _mm512_madd_epi16(x0, ones_i16));
+        acc0 = _mm512_add_epi32(
+            acc0,
+            _mm512_madd_epi16(_mm512_loadu_si512((const void*)(input + i * stride + j)), ones_i16));
       }
       // predicated tail: lanes past the row end read the identity
       if (j < cols) {
@@ -623,22 +678,37 @@ __attribute__((target("avx2"))) void rowsum_i16_avx2(const int16_t* input, int64
       __m256i acc_r7 = _mm256_setzero_si256();
       int64_t j = 0;
       for (; j + 16 <= cols; j += 16) {
-        __m256i x_r0 = _mm256_loadu_si256((const __m256i*)(input + i * stride + j));
-        acc_r0 = _mm256_add_epi32(acc_r0, _mm256_madd_epi16(x_r0, ones_i16));
-        __m256i x_r1 = _mm256_loadu_si256((const __m256i*)(input + i * stride + j + stride));
-        acc_r1 = _mm256_add_epi32(acc_r1, _mm256_madd_epi16(x_r1, ones_i16));
-        __m256i x_r2 = _mm256_loadu_si256((const __m256i*)(input + i * stride + j + 2 * stride));
-        acc_r2 = _mm256_add_epi32(acc_r2, _mm256_madd_epi16(x_r2, ones_i16));
-        __m256i x_r3 = _mm256_loadu_si256((const __m256i*)(input + i * stride + j + 3 * stride));
-        acc_r3 = _mm256_add_epi32(acc_r3, _mm256_madd_epi16(x_r3, ones_i16));
-        __m256i x_r4 = _mm256_loadu_si256((const __m256i*)(input + i * stride + j + 4 * stride));
-        acc_r4 = _mm256_add_epi32(acc_r4, _mm256_madd_epi16(x_r4, ones_i16));
-        __m256i x_r5 = _mm256_loadu_si256((const __m256i*)(input + i * stride + j + 5 * stride));
-        acc_r5 = _mm256_add_epi32(acc_r5, _mm256_madd_epi16(x_r5, ones_i16));
-        __m256i x_r6 = _mm256_loadu_si256((const __m256i*)(input + i * stride + j + 6 * stride));
-        acc_r6 = _mm256_add_epi32(acc_r6, _mm256_madd_epi16(x_r6, ones_i16));
-        __m256i x_r7 = _mm256_loadu_si256((const __m256i*)(input + i * stride + j + 7 * stride));
-        acc_r7 = _mm256_add_epi32(acc_r7, _mm256_madd_epi16(x_r7, ones_i16));
+        acc_r0 = _mm256_add_epi32(
+            acc_r0, _mm256_madd_epi16(_mm256_loadu_si256((const __m256i*)(input + i * stride + j)),
+                                      ones_i16));
+        acc_r1 = _mm256_add_epi32(
+            acc_r1,
+            _mm256_madd_epi16(_mm256_loadu_si256((const __m256i*)(input + i * stride + j + stride)),
+                              ones_i16));
+        acc_r2 = _mm256_add_epi32(
+            acc_r2, _mm256_madd_epi16(
+                        _mm256_loadu_si256((const __m256i*)(input + i * stride + j + 2 * stride)),
+                        ones_i16));
+        acc_r3 = _mm256_add_epi32(
+            acc_r3, _mm256_madd_epi16(
+                        _mm256_loadu_si256((const __m256i*)(input + i * stride + j + 3 * stride)),
+                        ones_i16));
+        acc_r4 = _mm256_add_epi32(
+            acc_r4, _mm256_madd_epi16(
+                        _mm256_loadu_si256((const __m256i*)(input + i * stride + j + 4 * stride)),
+                        ones_i16));
+        acc_r5 = _mm256_add_epi32(
+            acc_r5, _mm256_madd_epi16(
+                        _mm256_loadu_si256((const __m256i*)(input + i * stride + j + 5 * stride)),
+                        ones_i16));
+        acc_r6 = _mm256_add_epi32(
+            acc_r6, _mm256_madd_epi16(
+                        _mm256_loadu_si256((const __m256i*)(input + i * stride + j + 6 * stride)),
+                        ones_i16));
+        acc_r7 = _mm256_add_epi32(
+            acc_r7, _mm256_madd_epi16(
+                        _mm256_loadu_si256((const __m256i*)(input + i * stride + j + 7 * stride)),
+                        ones_i16));
       }
       // predicated tail: lanes past the row end read the identity
       if (j < cols) {
@@ -792,19 +862,24 @@ __attribute__((target("avx2"))) void rowsum_i16_avx2(const int16_t* input, int64
       // 4 vectors per iteration
       int64_t j = 0;
       for (; j + 64 <= cols; j += 64) {
-        __m256i x0 = _mm256_loadu_si256((const __m256i*)(input + i * stride + j));
-        acc0 = _mm256_add_epi32(acc0, _mm256_madd_epi16(x0, ones_i16));
-        __m256i x1 = _mm256_loadu_si256((const __m256i*)(input + i * stride + j + 16));
-        acc1 = _mm256_add_epi32(acc1, _mm256_madd_epi16(x1, ones_i16));
-        __m256i x2 = _mm256_loadu_si256((const __m256i*)(input + i * stride + j + 32));
-        acc2 = _mm256_add_epi32(acc2, _mm256_madd_epi16(x2, ones_i16));
-        __m256i x3 = _mm256_loadu_si256((const __m256i*)(input + i * stride + j + 48));
-        acc3 = _mm256_add_epi32(acc3, _mm256_madd_epi16(x3, ones_i16));
+        acc0 = _mm256_add_epi32(
+            acc0, _mm256_madd_epi16(_mm256_loadu_si256((const __m256i*)(input + i * stride + j)),
+                                    ones_i16));
+        acc1 = _mm256_add_epi32(
+            acc1, _mm256_madd_epi16(
+                      _mm256_loadu_si256((const __m256i*)(input + i * stride + j + 16)), ones_i16));
+        acc2 = _mm256_add_epi32(
+            acc2, _mm256_madd_epi16(
+                      _mm256_loadu_si256((const __m256i*)(input + i * stride + j + 32)), ones_i16));
+        acc3 = _mm256_add_epi32(
+            acc3, _mm256_madd_epi16(
+                      _mm256_loadu_si256((const __m256i*)(input + i * stride + j + 48)), ones_i16));
       }
       // one vector at a time
       for (; j + 16 <= cols; j += 16) {
-        __m256i x0 = _mm256_loadu_si256((const __m256i*)(input + i * stride + j));
-        acc0 = _mm256_add_epi32(acc0, _mm256_madd_epi16(x0, ones_i16));
+        acc0 = _mm256_add_epi32(
+            acc0, _mm256_madd_epi16(_mm256_loadu_si256((const __m256i*)(input + i * stride + j)),
+                                    ones_i16));
       }
       // predicated tail: lanes past the row end read the identity
       if (j < cols) {
@@ -850,19 +925,24 @@ __attribute__((target("avx2"))) void rowsum_i16_avx2(const int16_t* input, int64
       // 4 vectors per iteration
       int64_t j = 0;
       for (; j + 64 <= cols; j += 64) {
-        __m256i x0 = _mm256_loadu_si256((const __m256i*)(input + i * stride + j));
-        acc0 = _mm256_add_epi32(acc0, _mm256_madd_epi16(x0, ones_i16));
-        __m256i x1 = _mm256_loadu_si256((const __m256i*)(input + i * stride + j + 16));
-        acc1 = _mm256_add_epi32(acc1, _mm256_madd_epi16(x1, ones_i16));
-        __m256i x2 = _mm256_loadu_si256((const __m256i*)(input + i * stride + j + 32));
-        acc2 = _mm256_add_epi32(acc2, _mm256_madd_epi16(x2, ones_i16));
-        __m256i x3 = _mm256_loadu_si256((const __m256i*)(input + i * stride + j + 48));
-        acc3 = _mm256_add_epi32(acc3, _mm256_madd_epi16(x3, ones_i16));
+        acc0 = _mm256_add_epi32(
+            acc0, _mm256_madd_epi16(_mm256_loadu_si256((const __m256i*)(input + i * stride + j)),
+                                    ones_i16));
+        acc1 = _mm256_add_epi32(
+            acc1, _mm256_madd_epi16(
+                      _mm256_loadu_si256((const __m256i*)(input + i * stride + j + 16)), ones_i16));
+        acc2 = _mm256_add_epi32(
+            acc2, _mm256_madd_epi16(
+                      _mm256_loadu_si256((const __m256i*)(input + i * stride + j + 32)), ones_i16));
+        acc3 = _mm256_add_epi32(
+            acc3, _mm256_madd_epi16(
+                      _mm256_loadu_si256((const __m256i*)(input + i * stride + j + 48)), ones_i16));
       }
       // one vector at a time
       for (; j + 16 <= cols; j += 16) {
-        __m256i x0 = _mm256_loadu_si256((const __m256i*)(input + i * stride + j));
-        acc0 = _mm256_add_epi32(acc0, _mm256_madd_epi16(x0, ones_i16));
+        acc0 = _mm256_add_epi32(
+            acc0, _mm256_madd_epi16(_mm256_loadu_si256((const __m256i*)(input + i * stride + j)),
+                                    ones_i16));
       }
       // predicated tail: lanes past the row end read the identity
       if (j < cols) {

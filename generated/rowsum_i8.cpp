@@ -80,38 +80,52 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,avx512vnni"))) void ro
       __m512i acc_r15 = _mm512_setzero_si512();
       int64_t j = 0;
       for (; j + 64 <= cols; j += 64) {
-        __m512i x_r0 = _mm512_loadu_si512((const void*)(input + i * stride + j));
-        acc_r0 = _mm512_dpbusd_epi32(acc_r0, ones_u8, x_r0);
-        __m512i x_r1 = _mm512_loadu_si512((const void*)(input + i * stride + j + stride));
-        acc_r1 = _mm512_dpbusd_epi32(acc_r1, ones_u8, x_r1);
-        __m512i x_r2 = _mm512_loadu_si512((const void*)(input + i * stride + j + 2 * stride));
-        acc_r2 = _mm512_dpbusd_epi32(acc_r2, ones_u8, x_r2);
-        __m512i x_r3 = _mm512_loadu_si512((const void*)(input + i * stride + j + 3 * stride));
-        acc_r3 = _mm512_dpbusd_epi32(acc_r3, ones_u8, x_r3);
-        __m512i x_r4 = _mm512_loadu_si512((const void*)(input + i * stride + j + 4 * stride));
-        acc_r4 = _mm512_dpbusd_epi32(acc_r4, ones_u8, x_r4);
-        __m512i x_r5 = _mm512_loadu_si512((const void*)(input + i * stride + j + 5 * stride));
-        acc_r5 = _mm512_dpbusd_epi32(acc_r5, ones_u8, x_r5);
-        __m512i x_r6 = _mm512_loadu_si512((const void*)(input + i * stride + j + 6 * stride));
-        acc_r6 = _mm512_dpbusd_epi32(acc_r6, ones_u8, x_r6);
-        __m512i x_r7 = _mm512_loadu_si512((const void*)(input + i * stride + j + 7 * stride));
-        acc_r7 = _mm512_dpbusd_epi32(acc_r7, ones_u8, x_r7);
-        __m512i x_r8 = _mm512_loadu_si512((const void*)(input + i * stride + j + 8 * stride));
-        acc_r8 = _mm512_dpbusd_epi32(acc_r8, ones_u8, x_r8);
-        __m512i x_r9 = _mm512_loadu_si512((const void*)(input + i * stride + j + 9 * stride));
-        acc_r9 = _mm512_dpbusd_epi32(acc_r9, ones_u8, x_r9);
-        __m512i x_r10 = _mm512_loadu_si512((const void*)(input + i * stride + j + 10 * stride));
-        acc_r10 = _mm512_dpbusd_epi32(acc_r10, ones_u8, x_r10);
-        __m512i x_r11 = _mm512_loadu_si512((const void*)(input + i * stride + j + 11 * stride));
-        acc_r11 = _mm512_dpbusd_epi32(acc_r11, ones_u8, x_r11);
-        __m512i x_r12 = _mm512_loadu_si512((const void*)(input + i * stride + j + 12 * stride));
-        acc_r12 = _mm512_dpbusd_epi32(acc_r12, ones_u8, x_r12);
-        __m512i x_r13 = _mm512_loadu_si512((const void*)(input + i * stride + j + 13 * stride));
-        acc_r13 = _mm512_dpbusd_epi32(acc_r13, ones_u8, x_r13);
-        __m512i x_r14 = _mm512_loadu_si512((const void*)(input + i * stride + j + 14 * stride));
-        acc_r14 = _mm512_dpbusd_epi32(acc_r14, ones_u8, x_r14);
-        __m512i x_r15 = _mm512_loadu_si512((const void*)(input + i * stride + j + 15 * stride));
-        acc_r15 = _mm512_dpbusd_epi32(acc_r15, ones_u8, x_r15);
+        acc_r0 = _mm512_dpbusd_epi32(acc_r0, ones_u8,
+                                     _mm512_loadu_si512((const void*)(input + i * stride + j)));
+        acc_r1 = _mm512_dpbusd_epi32(
+            acc_r1, ones_u8, _mm512_loadu_si512((const void*)(input + i * stride + j + stride)));
+        acc_r2 = _mm512_dpbusd_epi32(
+            acc_r2, ones_u8,
+            _mm512_loadu_si512((const void*)(input + i * stride + j + 2 * stride)));
+        acc_r3 = _mm512_dpbusd_epi32(
+            acc_r3, ones_u8,
+            _mm512_loadu_si512((const void*)(input + i * stride + j + 3 * stride)));
+        acc_r4 = _mm512_dpbusd_epi32(
+            acc_r4, ones_u8,
+            _mm512_loadu_si512((const void*)(input + i * stride + j + 4 * stride)));
+        acc_r5 = _mm512_dpbusd_epi32(
+            acc_r5, ones_u8,
+            _mm512_loadu_si512((const void*)(input + i * stride + j + 5 * stride)));
+        acc_r6 = _mm512_dpbusd_epi32(
+            acc_r6, ones_u8,
+            _mm512_loadu_si512((const void*)(input + i * stride + j + 6 * stride)));
+        acc_r7 = _mm512_dpbusd_epi32(
+            acc_r7, ones_u8,
+            _mm512_loadu_si512((const void*)(input + i * stride + j + 7 * stride)));
+        acc_r8 = _mm512_dpbusd_epi32(
+            acc_r8, ones_u8,
+            _mm512_loadu_si512((const void*)(input + i * stride + j + 8 * stride)));
+        acc_r9 = _mm512_dpbusd_epi32(
+            acc_r9, ones_u8,
+            _mm512_loadu_si512((const void*)(input + i * stride + j + 9 * stride)));
+        acc_r10 = _mm512_dpbusd_epi32(
+            acc_r10, ones_u8,
+            _mm512_loadu_si512((const void*)(input + i * stride + j + 10 * stride)));
+        acc_r11 = _mm512_dpbusd_epi32(
+            acc_r11, ones_u8,
+            _mm512_loadu_si512((const void*)(input + i * stride + j + 11 * stride)));
+        acc_r12 = _mm512_dpbusd_epi32(
+            acc_r12, ones_u8,
+            _mm512_loadu_si512((const void*)(input + i * stride + j + 12 * stride)));
+        acc_r13 = _mm512_dpbusd_epi32(
+            acc_r13, ones_u8,
+            _mm512_loadu_si512((const void*)(input + i * stride + j + 13 * stride)));
+        acc_r14 = _mm512_dpbusd_epi32(
+            acc_r14, ones_u8,
+            _mm512_loadu_si512((const void*)(input + i * stride + j + 14 * stride)));
+        acc_r15 = _mm512_dpbusd_epi32(
+            acc_r15, ones_u8,
+            _mm512_loadu_si512((const void*)(input + i * stride + j + 15 * stride)));
       }
       // predicated tail: lanes past the row end read the identity
       if (j < cols) {
@@ -229,19 +243,19 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,avx512vnni"))) void ro
       // 4 vectors per iteration
       int64_t j = 0;
       for (; j + 256 <= cols; j += 256) {
-        __m512i x0 = _mm512_loadu_si512((const void*)(input + i * stride + j));
-        acc0 = _mm512_dpbusd_epi32(acc0, ones_u8, x0);
-        __m512i x1 = _mm512_loadu_si512((const void*)(input + i * stride + j + 64));
-        acc1 = _mm512_dpbusd_epi32(acc1, ones_u8, x1);
-        __m512i x2 = _mm512_loadu_si512((const void*)(input + i * stride + j + 128));
-        acc2 = _mm512_dpbusd_epi32(acc2, ones_u8, x2);
-        __m512i x3 = _mm512_loadu_si512((const void*)(input + i * stride + j + 192));
-        acc3 = _mm512_dpbusd_epi32(acc3, ones_u8, x3);
+        acc0 = _mm512_dpbusd_epi32(acc0, ones_u8,
+                                   _mm512_loadu_si512((const void*)(input + i * stride + j)));
+        acc1 = _mm512_dpbusd_epi32(acc1, ones_u8,
+                                   _mm512_loadu_si512((const void*)(input + i * stride + j + 64)));
+        acc2 = _mm512_dpbusd_epi32(acc2, ones_u8,
+                                   _mm512_loadu_si512((const void*)(input + i * stride + j + 128)));
+        acc3 = _mm512_dpbusd_epi32(acc3, ones_u8,
+                                   _mm512_loadu_si512((const void*)(input + i * stride + j + 192)));
       }
       // one vector at a time
       for (; j + 64 <= cols; j += 64) {
-        __m512i x0 = _mm512_loadu_si512((const void*)(input + i * stride + j));
-        acc0 = _mm512_dpbusd_epi32(acc0, ones_u8, x0);
+        acc0 = _mm512_dpbusd_epi32(acc0, ones_u8,
+                                   _mm512_loadu_si512((const void*)(input + i * stride + j)));
       }
       // predicated tail: lanes past the row end read the identity
       if (j < cols) {
@@ -274,19 +288,19 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,avx512vnni"))) void ro
       // 4 vectors per iteration
       int64_t j = 0;
       for (; j + 256 <= cols; j += 256) {
-        __m512i x0 = _mm512_loadu_si512((const void*)(input + i * stride + j));
-        acc0 = _mm512_dpbusd_epi32(acc0, ones_u8, x0);
-        __m512i x1 = _mm512_loadu_si512((const void*)(input + i * stride + j + 64));
-        acc1 = _mm512_dpbusd_epi32(acc1, ones_u8, x1);
-        __m512i x2 = _mm512_loadu_si512((const void*)(input + i * stride + j + 128));
-        acc2 = _mm512_dpbusd_epi32(acc2, ones_u8, x2);
-        __m512i x3 = _mm512_loadu_si512((const void*)(input + i * stride + j + 192));
-        acc3 = _mm512_dpbusd_epi32(acc3, ones_u8, x3);
+        acc0 = _mm512_dpbusd_epi32(acc0, ones_u8,
+                                   _mm512_loadu_si512((const void*)(input + i * stride + j)));
+        acc1 = _mm512_dpbusd_epi32(acc1, ones_u8,
+                                   _mm512_loadu_si512((const void*)(input + i * stride + j + 64)));
+        acc2 = _mm512_dpbusd_epi32(acc2, ones_u8,
+                                   _mm512_loadu_si512((const void*)(input + i * stride + j + 128)));
+        acc3 = _mm512_dpbusd_epi32(acc3, ones_u8,
+                                   _mm512_loadu_si512((const void*)(input + i * stride + j + 192)));
       }
       // one vector at a time
       for (; j + 64 <= cols; j += 64) {
-        __m512i x0 = _mm512_loadu_si512((const void*)(input + i * stride + j));
-        acc0 = _mm512_dpbusd_epi32(acc0, ones_u8, x0);
+        acc0 = _mm512_dpbusd_epi32(acc0, ones_u8,
+                                   _mm512_loadu_si512((const void*)(input + i * stride + j)));
       }
       // predicated tail: lanes past the row end read the identity
       if (j < cols) {
@@ -355,54 +369,101 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_i8_avx
       __m512i acc_r15 = _mm512_setzero_si512();
       int64_t j = 0;
       for (; j + 64 <= cols; j += 64) {
-        __m512i x_r0 = _mm512_loadu_si512((const void*)(input + i * stride + j));
-        acc_r0 = _mm512_add_epi32(acc_r0,
-                                  _mm512_madd_epi16(_mm512_maddubs_epi16(ones_u8, x_r0), ones_i16));
-        __m512i x_r1 = _mm512_loadu_si512((const void*)(input + i * stride + j + stride));
-        acc_r1 = _mm512_add_epi32(acc_r1,
-                                  _mm512_madd_epi16(_mm512_maddubs_epi16(ones_u8, x_r1), ones_i16));
-        __m512i x_r2 = _mm512_loadu_si512((const void*)(input + i * stride + j + 2 * stride));
-        acc_r2 = _mm512_add_epi32(acc_r2,
-                                  _mm512_madd_epi16(_mm512_maddubs_epi16(ones_u8, x_r2), ones_i16));
-        __m512i x_r3 = _mm512_loadu_si512((const void*)(input + i * stride + j + 3 * stride));
-        acc_r3 = _mm512_add_epi32(acc_r3,
-                                  _mm512_madd_epi16(_mm512_maddubs_epi16(ones_u8, x_r3), ones_i16));
-        __m512i x_r4 = _mm512_loadu_si512((const void*)(input + i * stride + j + 4 * stride));
-        acc_r4 = _mm512_add_epi32(acc_r4,
-                                  _mm512_madd_epi16(_mm512_maddubs_epi16(ones_u8, x_r4), ones_i16));
-        __m512i x_r5 = _mm512_loadu_si512((const void*)(input + i * stride + j + 5 * stride));
-        acc_r5 = _mm512_add_epi32(acc_r5,
-                                  _mm512_madd_epi16(_mm512_maddubs_epi16(ones_u8, x_r5), ones_i16));
-        __m512i x_r6 = _mm512_loadu_si512((const void*)(input + i * stride + j + 6 * stride));
-        acc_r6 = _mm512_add_epi32(acc_r6,
-                                  _mm512_madd_epi16(_mm512_maddubs_epi16(ones_u8, x_r6), ones_i16));
-        __m512i x_r7 = _mm512_loadu_si512((const void*)(input + i * stride + j + 7 * stride));
-        acc_r7 = _mm512_add_epi32(acc_r7,
-                                  _mm512_madd_epi16(_mm512_maddubs_epi16(ones_u8, x_r7), ones_i16));
-        __m512i x_r8 = _mm512_loadu_si512((const void*)(input + i * stride + j + 8 * stride));
-        acc_r8 = _mm512_add_epi32(acc_r8,
-                                  _mm512_madd_epi16(_mm512_maddubs_epi16(ones_u8, x_r8), ones_i16));
-        __m512i x_r9 = _mm512_loadu_si512((const void*)(input + i * stride + j + 9 * stride));
-        acc_r9 = _mm512_add_epi32(acc_r9,
-                                  _mm512_madd_epi16(_mm512_maddubs_epi16(ones_u8, x_r9), ones_i16));
-        __m512i x_r10 = _mm512_loadu_si512((const void*)(input + i * stride + j + 10 * stride));
+        acc_r0 = _mm512_add_epi32(
+            acc_r0, _mm512_madd_epi16(
+                        _mm512_maddubs_epi16(
+                            ones_u8, _mm512_loadu_si512((const void*)(input + i * stride + j))),
+                        ones_i16));
+        acc_r1 = _mm512_add_epi32(
+            acc_r1,
+            _mm512_madd_epi16(
+                _mm512_maddubs_epi16(
+                    ones_u8, _mm512_loadu_si512((const void*)(input + i * stride + j + stride))),
+                ones_i16));
+        acc_r2 = _mm512_add_epi32(
+            acc_r2, _mm512_madd_epi16(
+                        _mm512_maddubs_epi16(
+                            ones_u8,
+                            _mm512_loadu_si512((const void*)(input + i * stride + j + 2 * stride))),
+                        ones_i16));
+        acc_r3 = _mm512_add_epi32(
+            acc_r3, _mm512_madd_epi16(
+                        _mm512_maddubs_epi16(
+                            ones_u8,
+                            _mm512_loadu_si512((const void*)(input + i * stride + j + 3 * stride))),
+                        ones_i16));
+        acc_r4 = _mm512_add_epi32(
+            acc_r4, _mm512_madd_epi16(
+                        _mm512_maddubs_epi16(
+                            ones_u8,
+                            _mm512_loadu_si512((const void*)(input + i * stride + j + 4 * stride))),
+                        ones_i16));
+        acc_r5 = _mm512_add_epi32(
+            acc_r5, _mm512_madd_epi16(
+                        _mm512_maddubs_epi16(
+                            ones_u8,
+                            _mm512_loadu_si512((const void*)(input + i * stride + j + 5 * stride))),
+                        ones_i16));
+        acc_r6 = _mm512_add_epi32(
+            acc_r6, _mm512_madd_epi16(
+                        _mm512_maddubs_epi16(
+                            ones_u8,
+                            _mm512_loadu_si512((const void*)(input + i * stride + j + 6 * stride))),
+                        ones_i16));
+        acc_r7 = _mm512_add_epi32(
+            acc_r7, _mm512_madd_epi16(
+                        _mm512_maddubs_epi16(
+                            ones_u8,
+                            _mm512_loadu_si512((const void*)(input + i * stride + j + 7 * stride))),
+                        ones_i16));
+        acc_r8 = _mm512_add_epi32(
+            acc_r8, _mm512_madd_epi16(
+                        _mm512_maddubs_epi16(
+                            ones_u8,
+                            _mm512_loadu_si512((const void*)(input + i * stride + j + 8 * stride))),
+                        ones_i16));
+        acc_r9 = _mm512_add_epi32(
+            acc_r9, _mm512_madd_epi16(
+                        _mm512_maddubs_epi16(
+                            ones_u8,
+                            _mm512_loadu_si512((const void*)(input + i * stride + j + 9 * stride))),
+                        ones_i16));
         acc_r10 = _mm512_add_epi32(
-            acc_r10, _mm512_madd_epi16(_mm512_maddubs_epi16(ones_u8, x_r10), ones_i16));
-        __m512i x_r11 = _mm512_loadu_si512((const void*)(input + i * stride + j + 11 * stride));
+            acc_r10,
+            _mm512_madd_epi16(
+                _mm512_maddubs_epi16(ones_u8, _mm512_loadu_si512((const void*)(input + i * stride +
+                                                                               j + 10 * stride))),
+                ones_i16));
         acc_r11 = _mm512_add_epi32(
-            acc_r11, _mm512_madd_epi16(_mm512_maddubs_epi16(ones_u8, x_r11), ones_i16));
-        __m512i x_r12 = _mm512_loadu_si512((const void*)(input + i * stride + j + 12 * stride));
+            acc_r11,
+            _mm512_madd_epi16(
+                _mm512_maddubs_epi16(ones_u8, _mm512_loadu_si512((const void*)(input + i * stride +
+                                                                               j + 11 * stride))),
+                ones_i16));
         acc_r12 = _mm512_add_epi32(
-            acc_r12, _mm512_madd_epi16(_mm512_maddubs_epi16(ones_u8, x_r12), ones_i16));
-        __m512i x_r13 = _mm512_loadu_si512((const void*)(input + i * stride + j + 13 * stride));
+            acc_r12,
+            _mm512_madd_epi16(
+                _mm512_maddubs_epi16(ones_u8, _mm512_loadu_si512((const void*)(input + i * stride +
+                                                                               j + 12 * stride))),
+                ones_i16));
         acc_r13 = _mm512_add_epi32(
-            acc_r13, _mm512_madd_epi16(_mm512_maddubs_epi16(ones_u8, x_r13), ones_i16));
-        __m512i x_r14 = _mm512_loadu_si512((const void*)(input + i * stride + j + 14 * stride));
+            acc_r13,
+            _mm512_madd_epi16(
+                _mm512_maddubs_epi16(ones_u8, _mm512_loadu_si512((const void*)(input + i * stride +
+                                                                               j + 13 * stride))),
+                ones_i16));
         acc_r14 = _mm512_add_epi32(
-            acc_r14, _mm512_madd_epi16(_mm512_maddubs_epi16(ones_u8, x_r14), ones_i16));
-        __m512i x_r15 = _mm512_loadu_si512((const void*)(input + i * stride + j + 15 * stride));
+            acc_r14,
+            _mm512_madd_epi16(
+                _mm512_maddubs_epi16(ones_u8, _mm512_loadu_si512((const void*)(input + i * stride +
+                                                                               j + 14 * stride))),
+                ones_i16));
         acc_r15 = _mm512_add_epi32(
-            acc_r15, _mm512_madd_epi16(_mm512_maddubs_epi16(ones_u8, x_r15), ones_i16));
+            acc_r15,
+            _mm512_madd_epi16(
+                _mm512_maddubs_epi16(ones_u8, _mm512_loadu_si512((const void*)(input + i * stride +
+                                                                               j + 15 * stride))),
+                ones_i16));
       }
       // predicated tail: lanes past the row end read the identity
       if (j < cols) {
@@ -536,24 +597,34 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_i8_avx
       // 4 vectors per iteration
       int64_t j = 0;
       for (; j + 256 <= cols; j += 256) {
-        __m512i x0 = _mm512_loadu_si512((const void*)(input + i * stride + j));
-        acc0 =
-            _mm512_add_epi32(acc0, _mm512_madd_epi16(_mm512_maddubs_epi16(ones_u8, x0), ones_i16));
-        __m512i x1 = _mm512_loadu_si512((const void*)(input + i * stride + j + 64));
-        acc1 =
-            _mm512_add_epi32(acc1, _mm512_madd_epi16(_mm512_maddubs_epi16(ones_u8, x1), ones_i16));
-        __m512i x2 = _mm512_loadu_si512((const void*)(input + i * stride + j + 128));
-        acc2 =
-            _mm512_add_epi32(acc2, _mm512_madd_epi16(_mm512_maddubs_epi16(ones_u8, x2), ones_i16));
-        __m512i x3 = _mm512_loadu_si512((const void*)(input + i * stride + j + 192));
-        acc3 =
-            _mm512_add_epi32(acc3, _mm512_madd_epi16(_mm512_maddubs_epi16(ones_u8, x3), ones_i16));
+        acc0 = _mm512_add_epi32(
+            acc0, _mm512_madd_epi16(
+                      _mm512_maddubs_epi16(
+                          ones_u8, _mm512_loadu_si512((const void*)(input + i * stride + j))),
+                      ones_i16));
+        acc1 = _mm512_add_epi32(
+            acc1, _mm512_madd_epi16(
+                      _mm512_maddubs_epi16(
+                          ones_u8, _mm512_loadu_si512((const void*)(input + i * stride + j + 64))),
+                      ones_i16));
+        acc2 = _mm512_add_epi32(
+            acc2, _mm512_madd_epi16(
+                      _mm512_maddubs_epi16(
+                          ones_u8, _mm512_loadu_si512((const void*)(input + i * stride + j + 128))),
+                      ones_i16));
+        acc3 = _mm512_add_epi32(
+            acc3, _mm512_madd_epi16(
+                      _mm512_maddubs_epi16(
+                          ones_u8, _mm512_loadu_si512((const void*)(input + i * stride + j + 192))),
+                      ones_i16));
       }
       // one vector at a time
       for (; j + 64 <= cols; j += 64) {
-        __m512i x0 = _mm512_loadu_si512((const void*)(input + i * stride + j));
-        acc0 =
-            _mm512_add_epi32(acc0, _mm512_madd_epi16(_mm512_maddubs_epi16(ones_u8, x0), ones_i16));
+        acc0 = _mm512_add_epi32(
+            acc0, _mm512_madd_epi16(
+                      _mm512_maddubs_epi16(
+                          ones_u8, _mm512_loadu_si512((const void*)(input + i * stride + j))),
+                      ones_i16));
       }
       // predicated tail: lanes past the row end read the identity
       if (j < cols) {
@@ -587,24 +658,34 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_i8_avx
       // 4 vectors per iteration
       int64_t j = 0;
       for (; j + 256 <= cols; j += 256) {
-        __m512i x0 = _mm512_loadu_si512((const void*)(input + i * stride + j));
-        acc0 =
-            _mm512_add_epi32(acc0, _mm512_madd_epi16(_mm512_maddubs_epi16(ones_u8, x0), ones_i16));
-        __m512i x1 = _mm512_loadu_si512((const void*)(input + i * stride + j + 64));
-        acc1 =
-            _mm512_add_epi32(acc1, _mm512_madd_epi16(_mm512_maddubs_epi16(ones_u8, x1), ones_i16));
-        __m512i x2 = _mm512_loadu_si512((const void*)(input + i * stride + j + 128));
-        acc2 =
-            _mm512_add_epi32(acc2, _mm512_madd_epi16(_mm512_maddubs_epi16(ones_u8, x2), ones_i16));
-        __m512i x3 = _mm512_loadu_si512((const void*)(input + i * stride + j + 192));
-        acc3 =
-            _mm512_add_epi32(acc3, _mm512_madd_epi16(_mm512_maddubs_epi16(ones_u8, x3), ones_i16));
+        acc0 = _mm512_add_epi32(
+            acc0, _mm512_madd_epi16(
+                      _mm512_maddubs_epi16(
+                          ones_u8, _mm512_loadu_si512((const void*)(input + i * stride + j))),
+                      ones_i16));
+        acc1 = _mm512_add_epi32(
+            acc1, _mm512_madd_epi16(
+                      _mm512_maddubs_epi16(
+                          ones_u8, _mm512_loadu_si512((const void*)(input + i * stride + j + 64))),
+                      ones_i16));
+        acc2 = _mm512_add_epi32(
+            acc2, _mm512_madd_epi16(
+                      _mm512_maddubs_epi16(
+                          ones_u8, _mm512_loadu_si512((const void*)(input + i * stride + j + 128))),
+                      ones_i16));
+        acc3 = _mm512_add_epi32(
+            acc3, _mm512_madd_epi16(
+                      _mm512_maddubs_epi16(
+                          ones_u8, _mm512_loadu_si512((const void*)(input + i * stride + j + 192))),
+                      ones_i16));
       }
       // one vector at a time
       for (; j + 64 <= cols; j += 64) {
-        __m512i x0 = _mm512_loadu_si512((const void*)(input + i * stride + j));
-        acc0 =
-            _mm512_add_epi32(acc0, _mm512_madd_epi16(_mm512_maddubs_epi16(ones_u8, x0), ones_i16));
+        acc0 = _mm512_add_epi32(
+            acc0, _mm512_madd_epi16(
+                      _mm512_maddubs_epi16(
+                          ones_u8, _mm512_loadu_si512((const void*)(input + i * stride + j))),
+                      ones_i16));
       }
       // predicated tail: lanes past the row end read the identity
       if (j < cols) {
@@ -667,30 +748,53 @@ __attribute__((target("avx2"))) void rowsum_i8_avx2(const int8_t* input, int64_t
       __m256i acc_r7 = _mm256_setzero_si256();
       int64_t j = 0;
       for (; j + 32 <= cols; j += 32) {
-        __m256i x_r0 = _mm256_loadu_si256((const __m256i*)(input + i * stride + j));
-        acc_r0 = _mm256_add_epi32(acc_r0,
-                                  _mm256_madd_epi16(_mm256_maddubs_epi16(ones_u8, x_r0), ones_i16));
-        __m256i x_r1 = _mm256_loadu_si256((const __m256i*)(input + i * stride + j + stride));
-        acc_r1 = _mm256_add_epi32(acc_r1,
-                                  _mm256_madd_epi16(_mm256_maddubs_epi16(ones_u8, x_r1), ones_i16));
-        __m256i x_r2 = _mm256_loadu_si256((const __m256i*)(input + i * stride + j + 2 * stride));
-        acc_r2 = _mm256_add_epi32(acc_r2,
-                                  _mm256_madd_epi16(_mm256_maddubs_epi16(ones_u8, x_r2), ones_i16));
-        __m256i x_r3 = _mm256_loadu_si256((const __m256i*)(input + i * stride + j + 3 * stride));
-        acc_r3 = _mm256_add_epi32(acc_r3,
-                                  _mm256_madd_epi16(_mm256_maddubs_epi16(ones_u8, x_r3), ones_i16));
-        __m256i x_r4 = _mm256_loadu_si256((const __m256i*)(input + i * stride + j + 4 * stride));
-        acc_r4 = _mm256_add_epi32(acc_r4,
-                                  _mm256_madd_epi16(_mm256_maddubs_epi16(ones_u8, x_r4), ones_i16));
-        __m256i x_r5 = _mm256_loadu_si256((const __m256i*)(input + i * stride + j + 5 * stride));
-        acc_r5 = _mm256_add_epi32(acc_r5,
-                                  _mm256_madd_epi16(_mm256_maddubs_epi16(ones_u8, x_r5), ones_i16));
-        __m256i x_r6 = _mm256_loadu_si256((const __m256i*)(input + i * stride + j + 6 * stride));
-        acc_r6 = _mm256_add_epi32(acc_r6,
-                                  _mm256_madd_epi16(_mm256_maddubs_epi16(ones_u8, x_r6), ones_i16));
-        __m256i x_r7 = _mm256_loadu_si256((const __m256i*)(input + i * stride + j + 7 * stride));
-        acc_r7 = _mm256_add_epi32(acc_r7,
-                                  _mm256_madd_epi16(_mm256_maddubs_epi16(ones_u8, x_r7), ones_i16));
+        acc_r0 = _mm256_add_epi32(
+            acc_r0, _mm256_madd_epi16(
+                        _mm256_maddubs_epi16(
+                            ones_u8, _mm256_loadu_si256((const __m256i*)(input + i * stride + j))),
+                        ones_i16));
+        acc_r1 = _mm256_add_epi32(
+            acc_r1,
+            _mm256_madd_epi16(
+                _mm256_maddubs_epi16(
+                    ones_u8, _mm256_loadu_si256((const __m256i*)(input + i * stride + j + stride))),
+                ones_i16));
+        acc_r2 = _mm256_add_epi32(
+            acc_r2,
+            _mm256_madd_epi16(_mm256_maddubs_epi16(
+                                  ones_u8, _mm256_loadu_si256((const __m256i*)(input + i * stride +
+                                                                               j + 2 * stride))),
+                              ones_i16));
+        acc_r3 = _mm256_add_epi32(
+            acc_r3,
+            _mm256_madd_epi16(_mm256_maddubs_epi16(
+                                  ones_u8, _mm256_loadu_si256((const __m256i*)(input + i * stride +
+                                                                               j + 3 * stride))),
+                              ones_i16));
+        acc_r4 = _mm256_add_epi32(
+            acc_r4,
+            _mm256_madd_epi16(_mm256_maddubs_epi16(
+                                  ones_u8, _mm256_loadu_si256((const __m256i*)(input + i * stride +
+                                                                               j + 4 * stride))),
+                              ones_i16));
+        acc_r5 = _mm256_add_epi32(
+            acc_r5,
+            _mm256_madd_epi16(_mm256_maddubs_epi16(
+                                  ones_u8, _mm256_loadu_si256((const __m256i*)(input + i * stride +
+                                                                               j + 5 * stride))),
+                              ones_i16));
+        acc_r6 = _mm256_add_epi32(
+            acc_r6,
+            _mm256_madd_epi16(_mm256_maddubs_epi16(
+                                  ones_u8, _mm256_loadu_si256((const __m256i*)(input + i * stride +
+                                                                               j + 6 * stride))),
+                              ones_i16));
+        acc_r7 = _mm256_add_epi32(
+            acc_r7,
+            _mm256_madd_epi16(_mm256_maddubs_epi16(
+                                  ones_u8, _mm256_loadu_si256((const __m256i*)(input + i * stride +
+                                                                               j + 7 * stride))),
+                              ones_i16));
       }
       // predicated tail: lanes past the row end read the identity
       if (j < cols) {
@@ -860,24 +964,37 @@ __attribute__((target("avx2"))) void rowsum_i8_avx2(const int8_t* input, int64_t
       // 4 vectors per iteration
       int64_t j = 0;
       for (; j + 128 <= cols; j += 128) {
-        __m256i x0 = _mm256_loadu_si256((const __m256i*)(input + i * stride + j));
-        acc0 =
-            _mm256_add_epi32(acc0, _mm256_madd_epi16(_mm256_maddubs_epi16(ones_u8, x0), ones_i16));
-        __m256i x1 = _mm256_loadu_si256((const __m256i*)(input + i * stride + j + 32));
-        acc1 =
-            _mm256_add_epi32(acc1, _mm256_madd_epi16(_mm256_maddubs_epi16(ones_u8, x1), ones_i16));
-        __m256i x2 = _mm256_loadu_si256((const __m256i*)(input + i * stride + j + 64));
-        acc2 =
-            _mm256_add_epi32(acc2, _mm256_madd_epi16(_mm256_maddubs_epi16(ones_u8, x2), ones_i16));
-        __m256i x3 = _mm256_loadu_si256((const __m256i*)(input + i * stride + j + 96));
-        acc3 =
-            _mm256_add_epi32(acc3, _mm256_madd_epi16(_mm256_maddubs_epi16(ones_u8, x3), ones_i16));
+        acc0 = _mm256_add_epi32(
+            acc0, _mm256_madd_epi16(
+                      _mm256_maddubs_epi16(
+                          ones_u8, _mm256_loadu_si256((const __m256i*)(input + i * stride + j))),
+                      ones_i16));
+        acc1 = _mm256_add_epi32(
+            acc1,
+            _mm256_madd_epi16(
+                _mm256_maddubs_epi16(
+                    ones_u8, _mm256_loadu_si256((const __m256i*)(input + i * stride + j + 32))),
+                ones_i16));
+        acc2 = _mm256_add_epi32(
+            acc2,
+            _mm256_madd_epi16(
+                _mm256_maddubs_epi16(
+                    ones_u8, _mm256_loadu_si256((const __m256i*)(input + i * stride + j + 64))),
+                ones_i16));
+        acc3 = _mm256_add_epi32(
+            acc3,
+            _mm256_madd_epi16(
+                _mm256_maddubs_epi16(
+                    ones_u8, _mm256_loadu_si256((const __m256i*)(input + i * stride + j + 96))),
+                ones_i16));
       }
       // one vector at a time
       for (; j + 32 <= cols; j += 32) {
-        __m256i x0 = _mm256_loadu_si256((const __m256i*)(input + i * stride + j));
-        acc0 =
-            _mm256_add_epi32(acc0, _mm256_madd_epi16(_mm256_maddubs_epi16(ones_u8, x0), ones_i16));
+        acc0 = _mm256_add_epi32(
+            acc0, _mm256_madd_epi16(
+                      _mm256_maddubs_epi16(
+                          ones_u8, _mm256_loadu_si256((const __m256i*)(input + i * stride + j))),
+                      ones_i16));
       }
       // predicated tail: lanes past the row end read the identity
       if (j < cols) {
@@ -925,24 +1042,37 @@ __attribute__((target("avx2"))) void rowsum_i8_avx2(const int8_t* input, int64_t
       // 4 vectors per iteration
       int64_t j = 0;
       for (; j + 128 <= cols; j += 128) {
-        __m256i x0 = _mm256_loadu_si256((const __m256i*)(input + i * stride + j));
-        acc0 =
-            _mm256_add_epi32(acc0, _mm256_madd_epi16(_mm256_maddubs_epi16(ones_u8, x0), ones_i16));
-        __m256i x1 = _mm256_loadu_si256((const __m256i*)(input + i * stride + j + 32));
-        acc1 =
-            _mm256_add_epi32(acc1, _mm256_madd_epi16(_mm256_maddubs_epi16(ones_u8, x1), ones_i16));
-        __m256i x2 = _mm256_loadu_si256((const __m256i*)(input + i * stride + j + 64));
-        acc2 =
-            _mm256_add_epi32(acc2, _mm256_madd_epi16(_mm256_maddubs_epi16(ones_u8, x2), ones_i16));
-        __m256i x3 = _mm256_loadu_si256((const __m256i*)(input + i * stride + j + 96));
-        acc3 =
-            _mm256_add_epi32(acc3, _mm256_madd_epi16(_mm256_maddubs_epi16(ones_u8, x3), ones_i16));
+        acc0 = _mm256_add_epi32(
+            acc0, _mm256_madd_epi16(
+                      _mm256_maddubs_epi16(
+                          ones_u8, _mm256_loadu_si256((const __m256i*)(input + i * stride + j))),
+                      ones_i16));
+        acc1 = _mm256_add_epi32(
+            acc1,
+            _mm256_madd_epi16(
+                _mm256_maddubs_epi16(
+                    ones_u8, _mm256_loadu_si256((const __m256i*)(input + i * stride + j + 32))),
+                ones_i16));
+        acc2 = _mm256_add_epi32(
+            acc2,
+            _mm256_madd_epi16(
+                _mm256_maddubs_epi16(
+                    ones_u8, _mm256_loadu_si256((const __m256i*)(input + i * stride + j + 64))),
+                ones_i16));
+        acc3 = _mm256_add_epi32(
+            acc3,
+            _mm256_madd_epi16(
+                _mm256_maddubs_epi16(
+                    ones_u8, _mm256_loadu_si256((const __m256i*)(input + i * stride + j + 96))),
+                ones_i16));
       }
       // one vector at a time
       for (; j + 32 <= cols; j += 32) {
-        __m256i x0 = _mm256_loadu_si256((const __m256i*)(input + i * stride + j));
-        acc0 =
-            _mm256_add_epi32(acc0, _mm256_madd_epi16(_mm256_maddubs_epi16(ones_u8, x0), ones_i16));
+        acc0 = _mm256_add_epi32(
+            acc0, _mm256_madd_epi16(
+                      _mm256_maddubs_epi16(
+                          ones_u8, _mm256_loadu_si256((const __m256i*)(input + i * stride + j))),
+                      ones_i16));
       }
       // predicated tail: lanes past the row end read the identity
       if (j < cols) {

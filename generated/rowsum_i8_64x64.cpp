@@ -54,38 +54,38 @@ rowsum_i8_64x64_avx512_vnni(const int8_t* input, int32_t* output) {
     __m512i acc_r15 = _mm512_setzero_si512();
     int64_t j = 0;
     for (; j + 64 <= kCols; j += 64) {
-      __m512i x_r0 = _mm512_loadu_si512((const void*)(input + i * kCols + j));
-      acc_r0 = _mm512_dpbusd_epi32(acc_r0, ones_u8, x_r0);
-      __m512i x_r1 = _mm512_loadu_si512((const void*)(input + i * kCols + j + kCols));
-      acc_r1 = _mm512_dpbusd_epi32(acc_r1, ones_u8, x_r1);
-      __m512i x_r2 = _mm512_loadu_si512((const void*)(input + i * kCols + j + 2 * kCols));
-      acc_r2 = _mm512_dpbusd_epi32(acc_r2, ones_u8, x_r2);
-      __m512i x_r3 = _mm512_loadu_si512((const void*)(input + i * kCols + j + 3 * kCols));
-      acc_r3 = _mm512_dpbusd_epi32(acc_r3, ones_u8, x_r3);
-      __m512i x_r4 = _mm512_loadu_si512((const void*)(input + i * kCols + j + 4 * kCols));
-      acc_r4 = _mm512_dpbusd_epi32(acc_r4, ones_u8, x_r4);
-      __m512i x_r5 = _mm512_loadu_si512((const void*)(input + i * kCols + j + 5 * kCols));
-      acc_r5 = _mm512_dpbusd_epi32(acc_r5, ones_u8, x_r5);
-      __m512i x_r6 = _mm512_loadu_si512((const void*)(input + i * kCols + j + 6 * kCols));
-      acc_r6 = _mm512_dpbusd_epi32(acc_r6, ones_u8, x_r6);
-      __m512i x_r7 = _mm512_loadu_si512((const void*)(input + i * kCols + j + 7 * kCols));
-      acc_r7 = _mm512_dpbusd_epi32(acc_r7, ones_u8, x_r7);
-      __m512i x_r8 = _mm512_loadu_si512((const void*)(input + i * kCols + j + 8 * kCols));
-      acc_r8 = _mm512_dpbusd_epi32(acc_r8, ones_u8, x_r8);
-      __m512i x_r9 = _mm512_loadu_si512((const void*)(input + i * kCols + j + 9 * kCols));
-      acc_r9 = _mm512_dpbusd_epi32(acc_r9, ones_u8, x_r9);
-      __m512i x_r10 = _mm512_loadu_si512((const void*)(input + i * kCols + j + 10 * kCols));
-      acc_r10 = _mm512_dpbusd_epi32(acc_r10, ones_u8, x_r10);
-      __m512i x_r11 = _mm512_loadu_si512((const void*)(input + i * kCols + j + 11 * kCols));
-      acc_r11 = _mm512_dpbusd_epi32(acc_r11, ones_u8, x_r11);
-      __m512i x_r12 = _mm512_loadu_si512((const void*)(input + i * kCols + j + 12 * kCols));
-      acc_r12 = _mm512_dpbusd_epi32(acc_r12, ones_u8, x_r12);
-      __m512i x_r13 = _mm512_loadu_si512((const void*)(input + i * kCols + j + 13 * kCols));
-      acc_r13 = _mm512_dpbusd_epi32(acc_r13, ones_u8, x_r13);
-      __m512i x_r14 = _mm512_loadu_si512((const void*)(input + i * kCols + j + 14 * kCols));
-      acc_r14 = _mm512_dpbusd_epi32(acc_r14, ones_u8, x_r14);
-      __m512i x_r15 = _mm512_loadu_si512((const void*)(input + i * kCols + j + 15 * kCols));
-      acc_r15 = _mm512_dpbusd_epi32(acc_r15, ones_u8, x_r15);
+      acc_r0 = _mm512_dpbusd_epi32(acc_r0, ones_u8,
+                                   _mm512_loadu_si512((const void*)(input + i * kCols + j)));
+      acc_r1 = _mm512_dpbusd_epi32(
+          acc_r1, ones_u8, _mm512_loadu_si512((const void*)(input + i * kCols + j + kCols)));
+      acc_r2 = _mm512_dpbusd_epi32(
+          acc_r2, ones_u8, _mm512_loadu_si512((const void*)(input + i * kCols + j + 2 * kCols)));
+      acc_r3 = _mm512_dpbusd_epi32(
+          acc_r3, ones_u8, _mm512_loadu_si512((const void*)(input + i * kCols + j + 3 * kCols)));
+      acc_r4 = _mm512_dpbusd_epi32(
+          acc_r4, ones_u8, _mm512_loadu_si512((const void*)(input + i * kCols + j + 4 * kCols)));
+      acc_r5 = _mm512_dpbusd_epi32(
+          acc_r5, ones_u8, _mm512_loadu_si512((const void*)(input + i * kCols + j + 5 * kCols)));
+      acc_r6 = _mm512_dpbusd_epi32(
+          acc_r6, ones_u8, _mm512_loadu_si512((const void*)(input + i * kCols + j + 6 * kCols)));
+      acc_r7 = _mm512_dpbusd_epi32(
+          acc_r7, ones_u8, _mm512_loadu_si512((const void*)(input + i * kCols + j + 7 * kCols)));
+      acc_r8 = _mm512_dpbusd_epi32(
+          acc_r8, ones_u8, _mm512_loadu_si512((const void*)(input + i * kCols + j + 8 * kCols)));
+      acc_r9 = _mm512_dpbusd_epi32(
+          acc_r9, ones_u8, _mm512_loadu_si512((const void*)(input + i * kCols + j + 9 * kCols)));
+      acc_r10 = _mm512_dpbusd_epi32(
+          acc_r10, ones_u8, _mm512_loadu_si512((const void*)(input + i * kCols + j + 10 * kCols)));
+      acc_r11 = _mm512_dpbusd_epi32(
+          acc_r11, ones_u8, _mm512_loadu_si512((const void*)(input + i * kCols + j + 11 * kCols)));
+      acc_r12 = _mm512_dpbusd_epi32(
+          acc_r12, ones_u8, _mm512_loadu_si512((const void*)(input + i * kCols + j + 12 * kCols)));
+      acc_r13 = _mm512_dpbusd_epi32(
+          acc_r13, ones_u8, _mm512_loadu_si512((const void*)(input + i * kCols + j + 13 * kCols)));
+      acc_r14 = _mm512_dpbusd_epi32(
+          acc_r14, ones_u8, _mm512_loadu_si512((const void*)(input + i * kCols + j + 14 * kCols)));
+      acc_r15 = _mm512_dpbusd_epi32(
+          acc_r15, ones_u8, _mm512_loadu_si512((const void*)(input + i * kCols + j + 15 * kCols)));
     }
     __m512i fold0_0 = _mm512_add_epi32(_mm512_shuffle_i32x4(acc_r0, acc_r4, 0x44),
                                        _mm512_shuffle_i32x4(acc_r0, acc_r4, 0xEE));
@@ -165,54 +165,101 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_i8_64x
     __m512i acc_r15 = _mm512_setzero_si512();
     int64_t j = 0;
     for (; j + 64 <= kCols; j += 64) {
-      __m512i x_r0 = _mm512_loadu_si512((const void*)(input + i * kCols + j));
-      acc_r0 = _mm512_add_epi32(acc_r0,
-                                _mm512_madd_epi16(_mm512_maddubs_epi16(ones_u8, x_r0), ones_i16));
-      __m512i x_r1 = _mm512_loadu_si512((const void*)(input + i * kCols + j + kCols));
-      acc_r1 = _mm512_add_epi32(acc_r1,
-                                _mm512_madd_epi16(_mm512_maddubs_epi16(ones_u8, x_r1), ones_i16));
-      __m512i x_r2 = _mm512_loadu_si512((const void*)(input + i * kCols + j + 2 * kCols));
-      acc_r2 = _mm512_add_epi32(acc_r2,
-                                _mm512_madd_epi16(_mm512_maddubs_epi16(ones_u8, x_r2), ones_i16));
-      __m512i x_r3 = _mm512_loadu_si512((const void*)(input + i * kCols + j + 3 * kCols));
-      acc_r3 = _mm512_add_epi32(acc_r3,
-                                _mm512_madd_epi16(_mm512_maddubs_epi16(ones_u8, x_r3), ones_i16));
-      __m512i x_r4 = _mm512_loadu_si512((const void*)(input + i * kCols + j + 4 * kCols));
-      acc_r4 = _mm512_add_epi32(acc_r4,
-                                _mm512_madd_epi16(_mm512_maddubs_epi16(ones_u8, x_r4), ones_i16));
-      __m512i x_r5 = _mm512_loadu_si512((const void*)(input + i * kCols + j + 5 * kCols));
-      acc_r5 = _mm512_add_epi32(acc_r5,
-                                _mm512_madd_epi16(_mm512_maddubs_epi16(ones_u8, x_r5), ones_i16));
-      __m512i x_r6 = _mm512_loadu_si512((const void*)(input + i * kCols + j + 6 * kCols));
-      acc_r6 = _mm512_add_epi32(acc_r6,
-                                _mm512_madd_epi16(_mm512_maddubs_epi16(ones_u8, x_r6), ones_i16));
-      __m512i x_r7 = _mm512_loadu_si512((const void*)(input + i * kCols + j + 7 * kCols));
-      acc_r7 = _mm512_add_epi32(acc_r7,
-                                _mm512_madd_epi16(_mm512_maddubs_epi16(ones_u8, x_r7), ones_i16));
-      __m512i x_r8 = _mm512_loadu_si512((const void*)(input + i * kCols + j + 8 * kCols));
-      acc_r8 = _mm512_add_epi32(acc_r8,
-                                _mm512_madd_epi16(_mm512_maddubs_epi16(ones_u8, x_r8), ones_i16));
-      __m512i x_r9 = _mm512_loadu_si512((const void*)(input + i * kCols + j + 9 * kCols));
-      acc_r9 = _mm512_add_epi32(acc_r9,
-                                _mm512_madd_epi16(_mm512_maddubs_epi16(ones_u8, x_r9), ones_i16));
-      __m512i x_r10 = _mm512_loadu_si512((const void*)(input + i * kCols + j + 10 * kCols));
-      acc_r10 = _mm512_add_epi32(acc_r10,
-                                 _mm512_madd_epi16(_mm512_maddubs_epi16(ones_u8, x_r10), ones_i16));
-      __m512i x_r11 = _mm512_loadu_si512((const void*)(input + i * kCols + j + 11 * kCols));
-      acc_r11 = _mm512_add_epi32(acc_r11,
-                                 _mm512_madd_epi16(_mm512_maddubs_epi16(ones_u8, x_r11), ones_i16));
-      __m512i x_r12 = _mm512_loadu_si512((const void*)(input + i * kCols + j + 12 * kCols));
-      acc_r12 = _mm512_add_epi32(acc_r12,
-                                 _mm512_madd_epi16(_mm512_maddubs_epi16(ones_u8, x_r12), ones_i16));
-      __m512i x_r13 = _mm512_loadu_si512((const void*)(input + i * kCols + j + 13 * kCols));
-      acc_r13 = _mm512_add_epi32(acc_r13,
-                                 _mm512_madd_epi16(_mm512_maddubs_epi16(ones_u8, x_r13), ones_i16));
-      __m512i x_r14 = _mm512_loadu_si512((const void*)(input + i * kCols + j + 14 * kCols));
-      acc_r14 = _mm512_add_epi32(acc_r14,
-                                 _mm512_madd_epi16(_mm512_maddubs_epi16(ones_u8, x_r14), ones_i16));
-      __m512i x_r15 = _mm512_loadu_si512((const void*)(input + i * kCols + j + 15 * kCols));
-      acc_r15 = _mm512_add_epi32(acc_r15,
-                                 _mm512_madd_epi16(_mm512_maddubs_epi16(ones_u8, x_r15), ones_i16));
+      acc_r0 = _mm512_add_epi32(
+          acc_r0,
+          _mm512_madd_epi16(_mm512_maddubs_epi16(
+                                ones_u8, _mm512_loadu_si512((const void*)(input + i * kCols + j))),
+                            ones_i16));
+      acc_r1 = _mm512_add_epi32(
+          acc_r1,
+          _mm512_madd_epi16(
+              _mm512_maddubs_epi16(
+                  ones_u8, _mm512_loadu_si512((const void*)(input + i * kCols + j + kCols))),
+              ones_i16));
+      acc_r2 = _mm512_add_epi32(
+          acc_r2,
+          _mm512_madd_epi16(
+              _mm512_maddubs_epi16(
+                  ones_u8, _mm512_loadu_si512((const void*)(input + i * kCols + j + 2 * kCols))),
+              ones_i16));
+      acc_r3 = _mm512_add_epi32(
+          acc_r3,
+          _mm512_madd_epi16(
+              _mm512_maddubs_epi16(
+                  ones_u8, _mm512_loadu_si512((const void*)(input + i * kCols + j + 3 * kCols))),
+              ones_i16));
+      acc_r4 = _mm512_add_epi32(
+          acc_r4,
+          _mm512_madd_epi16(
+              _mm512_maddubs_epi16(
+                  ones_u8, _mm512_loadu_si512((const void*)(input + i * kCols + j + 4 * kCols))),
+              ones_i16));
+      acc_r5 = _mm512_add_epi32(
+          acc_r5,
+          _mm512_madd_epi16(
+              _mm512_maddubs_epi16(
+                  ones_u8, _mm512_loadu_si512((const void*)(input + i * kCols + j + 5 * kCols))),
+              ones_i16));
+      acc_r6 = _mm512_add_epi32(
+          acc_r6,
+          _mm512_madd_epi16(
+              _mm512_maddubs_epi16(
+                  ones_u8, _mm512_loadu_si512((const void*)(input + i * kCols + j + 6 * kCols))),
+              ones_i16));
+      acc_r7 = _mm512_add_epi32(
+          acc_r7,
+          _mm512_madd_epi16(
+              _mm512_maddubs_epi16(
+                  ones_u8, _mm512_loadu_si512((const void*)(input + i * kCols + j + 7 * kCols))),
+              ones_i16));
+      acc_r8 = _mm512_add_epi32(
+          acc_r8,
+          _mm512_madd_epi16(
+              _mm512_maddubs_epi16(
+                  ones_u8, _mm512_loadu_si512((const void*)(input + i * kCols + j + 8 * kCols))),
+              ones_i16));
+      acc_r9 = _mm512_add_epi32(
+          acc_r9,
+          _mm512_madd_epi16(
+              _mm512_maddubs_epi16(
+                  ones_u8, _mm512_loadu_si512((const void*)(input + i * kCols + j + 9 * kCols))),
+              ones_i16));
+      acc_r10 = _mm512_add_epi32(
+          acc_r10,
+          _mm512_madd_epi16(
+              _mm512_maddubs_epi16(
+                  ones_u8, _mm512_loadu_si512((const void*)(input + i * kCols + j + 10 * kCols))),
+              ones_i16));
+      acc_r11 = _mm512_add_epi32(
+          acc_r11,
+          _mm512_madd_epi16(
+              _mm512_maddubs_epi16(
+                  ones_u8, _mm512_loadu_si512((const void*)(input + i * kCols + j + 11 * kCols))),
+              ones_i16));
+      acc_r12 = _mm512_add_epi32(
+          acc_r12,
+          _mm512_madd_epi16(
+              _mm512_maddubs_epi16(
+                  ones_u8, _mm512_loadu_si512((const void*)(input + i * kCols + j + 12 * kCols))),
+              ones_i16));
+      acc_r13 = _mm512_add_epi32(
+          acc_r13,
+          _mm512_madd_epi16(
+              _mm512_maddubs_epi16(
+                  ones_u8, _mm512_loadu_si512((const void*)(input + i * kCols + j + 13 * kCols))),
+              ones_i16));
+      acc_r14 = _mm512_add_epi32(
+          acc_r14,
+          _mm512_madd_epi16(
+              _mm512_maddubs_epi16(
+                  ones_u8, _mm512_loadu_si512((const void*)(input + i * kCols + j + 14 * kCols))),
+              ones_i16));
+      acc_r15 = _mm512_add_epi32(
+          acc_r15,
+          _mm512_madd_epi16(
+              _mm512_maddubs_epi16(
+                  ones_u8, _mm512_loadu_si512((const void*)(input + i * kCols + j + 15 * kCols))),
+              ones_i16));
     }
     __m512i fold0_0 = _mm512_add_epi32(_mm512_shuffle_i32x4(acc_r0, acc_r4, 0x44),
                                        _mm512_shuffle_i32x4(acc_r0, acc_r4, 0xEE));
@@ -283,30 +330,53 @@ __attribute__((target("avx2"))) void rowsum_i8_64x64_avx2(const int8_t* input, i
     __m256i acc_r7 = _mm256_setzero_si256();
     int64_t j = 0;
     for (; j + 32 <= kCols; j += 32) {
-      __m256i x_r0 = _mm256_loadu_si256((const __m256i*)(input + i * kCols + j));
-      acc_r0 = _mm256_add_epi32(acc_r0,
-                                _mm256_madd_epi16(_mm256_maddubs_epi16(ones_u8, x_r0), ones_i16));
-      __m256i x_r1 = _mm256_loadu_si256((const __m256i*)(input + i * kCols + j + kCols));
-      acc_r1 = _mm256_add_epi32(acc_r1,
-                                _mm256_madd_epi16(_mm256_maddubs_epi16(ones_u8, x_r1), ones_i16));
-      __m256i x_r2 = _mm256_loadu_si256((const __m256i*)(input + i * kCols + j + 2 * kCols));
-      acc_r2 = _mm256_add_epi32(acc_r2,
-                                _mm256_madd_epi16(_mm256_maddubs_epi16(ones_u8, x_r2), ones_i16));
-      __m256i x_r3 = _mm256_loadu_si256((const __m256i*)(input + i * kCols + j + 3 * kCols));
-      acc_r3 = _mm256_add_epi32(acc_r3,
-                                _mm256_madd_epi16(_mm256_maddubs_epi16(ones_u8, x_r3), ones_i16));
-      __m256i x_r4 = _mm256_loadu_si256((const __m256i*)(input + i * kCols + j + 4 * kCols));
-      acc_r4 = _mm256_add_epi32(acc_r4,
-                                _mm256_madd_epi16(_mm256_maddubs_epi16(ones_u8, x_r4), ones_i16));
-      __m256i x_r5 = _mm256_loadu_si256((const __m256i*)(input + i * kCols + j + 5 * kCols));
-      acc_r5 = _mm256_add_epi32(acc_r5,
-                                _mm256_madd_epi16(_mm256_maddubs_epi16(ones_u8, x_r5), ones_i16));
-      __m256i x_r6 = _mm256_loadu_si256((const __m256i*)(input + i * kCols + j + 6 * kCols));
-      acc_r6 = _mm256_add_epi32(acc_r6,
-                                _mm256_madd_epi16(_mm256_maddubs_epi16(ones_u8, x_r6), ones_i16));
-      __m256i x_r7 = _mm256_loadu_si256((const __m256i*)(input + i * kCols + j + 7 * kCols));
-      acc_r7 = _mm256_add_epi32(acc_r7,
-                                _mm256_madd_epi16(_mm256_maddubs_epi16(ones_u8, x_r7), ones_i16));
+      acc_r0 = _mm256_add_epi32(
+          acc_r0, _mm256_madd_epi16(
+                      _mm256_maddubs_epi16(
+                          ones_u8, _mm256_loadu_si256((const __m256i*)(input + i * kCols + j))),
+                      ones_i16));
+      acc_r1 = _mm256_add_epi32(
+          acc_r1,
+          _mm256_madd_epi16(
+              _mm256_maddubs_epi16(
+                  ones_u8, _mm256_loadu_si256((const __m256i*)(input + i * kCols + j + kCols))),
+              ones_i16));
+      acc_r2 = _mm256_add_epi32(
+          acc_r2,
+          _mm256_madd_epi16(
+              _mm256_maddubs_epi16(
+                  ones_u8, _mm256_loadu_si256((const __m256i*)(input + i * kCols + j + 2 * kCols))),
+              ones_i16));
+      acc_r3 = _mm256_add_epi32(
+          acc_r3,
+          _mm256_madd_epi16(
+              _mm256_maddubs_epi16(
+                  ones_u8, _mm256_loadu_si256((const __m256i*)(input + i * kCols + j + 3 * kCols))),
+              ones_i16));
+      acc_r4 = _mm256_add_epi32(
+          acc_r4,
+          _mm256_madd_epi16(
+              _mm256_maddubs_epi16(
+                  ones_u8, _mm256_loadu_si256((const __m256i*)(input + i * kCols + j + 4 * kCols))),
+              ones_i16));
+      acc_r5 = _mm256_add_epi32(
+          acc_r5,
+          _mm256_madd_epi16(
+              _mm256_maddubs_epi16(
+                  ones_u8, _mm256_loadu_si256((const __m256i*)(input + i * kCols + j + 5 * kCols))),
+              ones_i16));
+      acc_r6 = _mm256_add_epi32(
+          acc_r6,
+          _mm256_madd_epi16(
+              _mm256_maddubs_epi16(
+                  ones_u8, _mm256_loadu_si256((const __m256i*)(input + i * kCols + j + 6 * kCols))),
+              ones_i16));
+      acc_r7 = _mm256_add_epi32(
+          acc_r7,
+          _mm256_madd_epi16(
+              _mm256_maddubs_epi16(
+                  ones_u8, _mm256_loadu_si256((const __m256i*)(input + i * kCols + j + 7 * kCols))),
+              ones_i16));
     }
     __m256i fold0_0 = _mm256_add_epi32(_mm256_permute2x128_si256(acc_r0, acc_r4, 0x20),
                                        _mm256_permute2x128_si256(acc_r0, acc_r4, 0x31));

@@ -59,19 +59,24 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_i8_to_
     // 4 vectors per iteration
     int64_t j = 0;
     for (; j + 256 <= cols; j += 256) {
-      __m512i x0 = _mm512_loadu_si512((const void*)(input + i * stride + j));
-      acc0 = _mm512_add_epi16(acc0, _mm512_maddubs_epi16(ones_u8, x0));
-      __m512i x1 = _mm512_loadu_si512((const void*)(input + i * stride + j + 64));
-      acc1 = _mm512_add_epi16(acc1, _mm512_maddubs_epi16(ones_u8, x1));
-      __m512i x2 = _mm512_loadu_si512((const void*)(input + i * stride + j + 128));
-      acc2 = _mm512_add_epi16(acc2, _mm512_maddubs_epi16(ones_u8, x2));
-      __m512i x3 = _mm512_loadu_si512((const void*)(input + i * stride + j + 192));
-      acc3 = _mm512_add_epi16(acc3, _mm512_maddubs_epi16(ones_u8, x3));
+      acc0 = _mm512_add_epi16(
+          acc0,
+          _mm512_maddubs_epi16(ones_u8, _mm512_loadu_si512((const void*)(input + i * stride + j))));
+      acc1 = _mm512_add_epi16(
+          acc1, _mm512_maddubs_epi16(
+                    ones_u8, _mm512_loadu_si512((const void*)(input + i * stride + j + 64))));
+      acc2 = _mm512_add_epi16(
+          acc2, _mm512_maddubs_epi16(
+                    ones_u8, _mm512_loadu_si512((const void*)(input + i * stride + j + 128))));
+      acc3 = _mm512_add_epi16(
+          acc3, _mm512_maddubs_epi16(
+                    ones_u8, _mm512_loadu_si512((const void*)(input + i * stride + j + 192))));
     }
     // one vector at a time
     for (; j + 64 <= cols; j += 64) {
-      __m512i x0 = _mm512_loadu_si512((const void*)(input + i * stride + j));
-      acc0 = _mm512_add_epi16(acc0, _mm512_maddubs_epi16(ones_u8, x0));
+      acc0 = _mm512_add_epi16(
+          acc0,
+          _mm512_maddubs_epi16(ones_u8, _mm512_loadu_si512((const void*)(input + i * stride + j))));
     }
     // predicated tail: lanes past the row end read the identity
     if (j < cols) {
@@ -119,19 +124,24 @@ __attribute__((target("avx2"))) void rowsum_i8_to_i16_avx2(const int8_t* input, 
     // 4 vectors per iteration
     int64_t j = 0;
     for (; j + 128 <= cols; j += 128) {
-      __m256i x0 = _mm256_loadu_si256((const __m256i*)(input + i * stride + j));
-      acc0 = _mm256_add_epi16(acc0, _mm256_maddubs_epi16(ones_u8, x0));
-      __m256i x1 = _mm256_loadu_si256((const __m256i*)(input + i * stride + j + 32));
-      acc1 = _mm256_add_epi16(acc1, _mm256_maddubs_epi16(ones_u8, x1));
-      __m256i x2 = _mm256_loadu_si256((const __m256i*)(input + i * stride + j + 64));
-      acc2 = _mm256_add_epi16(acc2, _mm256_maddubs_epi16(ones_u8, x2));
-      __m256i x3 = _mm256_loadu_si256((const __m256i*)(input + i * stride + j + 96));
-      acc3 = _mm256_add_epi16(acc3, _mm256_maddubs_epi16(ones_u8, x3));
+      acc0 = _mm256_add_epi16(
+          acc0, _mm256_maddubs_epi16(ones_u8,
+                                     _mm256_loadu_si256((const __m256i*)(input + i * stride + j))));
+      acc1 = _mm256_add_epi16(
+          acc1, _mm256_maddubs_epi16(
+                    ones_u8, _mm256_loadu_si256((const __m256i*)(input + i * stride + j + 32))));
+      acc2 = _mm256_add_epi16(
+          acc2, _mm256_maddubs_epi16(
+                    ones_u8, _mm256_loadu_si256((const __m256i*)(input + i * stride + j + 64))));
+      acc3 = _mm256_add_epi16(
+          acc3, _mm256_maddubs_epi16(
+                    ones_u8, _mm256_loadu_si256((const __m256i*)(input + i * stride + j + 96))));
     }
     // one vector at a time
     for (; j + 32 <= cols; j += 32) {
-      __m256i x0 = _mm256_loadu_si256((const __m256i*)(input + i * stride + j));
-      acc0 = _mm256_add_epi16(acc0, _mm256_maddubs_epi16(ones_u8, x0));
+      acc0 = _mm256_add_epi16(
+          acc0, _mm256_maddubs_epi16(ones_u8,
+                                     _mm256_loadu_si256((const __m256i*)(input + i * stride + j))));
     }
     // predicated tail: lanes past the row end read the identity
     if (j < cols) {

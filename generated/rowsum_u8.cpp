@@ -59,19 +59,22 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_u8_avx
     // 4 vectors per iteration
     int64_t j = 0;
     for (; j + 256 <= cols; j += 256) {
-      __m512i x0 = _mm512_loadu_si512((const void*)(input + i * stride + j));
-      acc0 = _mm512_add_epi64(acc0, _mm512_sad_epu8(x0, zero));
-      __m512i x1 = _mm512_loadu_si512((const void*)(input + i * stride + j + 64));
-      acc1 = _mm512_add_epi64(acc1, _mm512_sad_epu8(x1, zero));
-      __m512i x2 = _mm512_loadu_si512((const void*)(input + i * stride + j + 128));
-      acc2 = _mm512_add_epi64(acc2, _mm512_sad_epu8(x2, zero));
-      __m512i x3 = _mm512_loadu_si512((const void*)(input + i * stride + j + 192));
-      acc3 = _mm512_add_epi64(acc3, _mm512_sad_epu8(x3, zero));
+      acc0 = _mm512_add_epi64(
+          acc0, _mm512_sad_epu8(_mm512_loadu_si512((const void*)(input + i * stride + j)), zero));
+      acc1 = _mm512_add_epi64(
+          acc1,
+          _mm512_sad_epu8(_mm512_loadu_si512((const void*)(input + i * stride + j + 64)), zero));
+      acc2 = _mm512_add_epi64(
+          acc2,
+          _mm512_sad_epu8(_mm512_loadu_si512((const void*)(input + i * stride + j + 128)), zero));
+      acc3 = _mm512_add_epi64(
+          acc3,
+          _mm512_sad_epu8(_mm512_loadu_si512((const void*)(input + i * stride + j + 192)), zero));
     }
     // one vector at a time
     for (; j + 64 <= cols; j += 64) {
-      __m512i x0 = _mm512_loadu_si512((const void*)(input + i * stride + j));
-      acc0 = _mm512_add_epi64(acc0, _mm512_sad_epu8(x0, zero));
+      acc0 = _mm512_add_epi64(
+          acc0, _mm512_sad_epu8(_mm512_loadu_si512((const void*)(input + i * stride + j)), zero));
     }
     // predicated tail: lanes past the row end read the identity
     if (j < cols) {
@@ -118,19 +121,24 @@ __attribute__((target("avx2"))) void rowsum_u8_avx2(const uint8_t* input, int64_
     // 4 vectors per iteration
     int64_t j = 0;
     for (; j + 128 <= cols; j += 128) {
-      __m256i x0 = _mm256_loadu_si256((const __m256i*)(input + i * stride + j));
-      acc0 = _mm256_add_epi64(acc0, _mm256_sad_epu8(x0, zero));
-      __m256i x1 = _mm256_loadu_si256((const __m256i*)(input + i * stride + j + 32));
-      acc1 = _mm256_add_epi64(acc1, _mm256_sad_epu8(x1, zero));
-      __m256i x2 = _mm256_loadu_si256((const __m256i*)(input + i * stride + j + 64));
-      acc2 = _mm256_add_epi64(acc2, _mm256_sad_epu8(x2, zero));
-      __m256i x3 = _mm256_loadu_si256((const __m256i*)(input + i * stride + j + 96));
-      acc3 = _mm256_add_epi64(acc3, _mm256_sad_epu8(x3, zero));
+      acc0 = _mm256_add_epi64(
+          acc0,
+          _mm256_sad_epu8(_mm256_loadu_si256((const __m256i*)(input + i * stride + j)), zero));
+      acc1 = _mm256_add_epi64(
+          acc1,
+          _mm256_sad_epu8(_mm256_loadu_si256((const __m256i*)(input + i * stride + j + 32)), zero));
+      acc2 = _mm256_add_epi64(
+          acc2,
+          _mm256_sad_epu8(_mm256_loadu_si256((const __m256i*)(input + i * stride + j + 64)), zero));
+      acc3 = _mm256_add_epi64(
+          acc3,
+          _mm256_sad_epu8(_mm256_loadu_si256((const __m256i*)(input + i * stride + j + 96)), zero));
     }
     // one vector at a time
     for (; j + 32 <= cols; j += 32) {
-      __m256i x0 = _mm256_loadu_si256((const __m256i*)(input + i * stride + j));
-      acc0 = _mm256_add_epi64(acc0, _mm256_sad_epu8(x0, zero));
+      acc0 = _mm256_add_epi64(
+          acc0,
+          _mm256_sad_epu8(_mm256_loadu_si256((const __m256i*)(input + i * stride + j)), zero));
     }
     // predicated tail: lanes past the row end read the identity
     if (j < cols) {

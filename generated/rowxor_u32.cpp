@@ -46,15 +46,12 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowxor_u32_av
     // 2 vectors per iteration
     int64_t j = 0;
     for (; j + 32 <= cols; j += 32) {
-      __m512i x0 = _mm512_loadu_si512((const void*)(input + i * stride + j));
-      acc0 = _mm512_xor_si512(x0, acc0);
-      __m512i x1 = _mm512_loadu_si512((const void*)(input + i * stride + j + 16));
-      acc1 = _mm512_xor_si512(x1, acc1);
+      acc0 = _mm512_xor_si512(_mm512_loadu_si512((const void*)(input + i * stride + j)), acc0);
+      acc1 = _mm512_xor_si512(_mm512_loadu_si512((const void*)(input + i * stride + j + 16)), acc1);
     }
     // one vector at a time
     for (; j + 16 <= cols; j += 16) {
-      __m512i x0 = _mm512_loadu_si512((const void*)(input + i * stride + j));
-      acc0 = _mm512_xor_si512(x0, acc0);
+      acc0 = _mm512_xor_si512(_mm512_loadu_si512((const void*)(input + i * stride + j)), acc0);
     }
     // predicated tail: lanes past the row end read the identity
     if (j < cols) {
@@ -93,15 +90,13 @@ __attribute__((target("avx2"))) void rowxor_u32_avx2(const uint32_t* input, int6
     // 2 vectors per iteration
     int64_t j = 0;
     for (; j + 16 <= cols; j += 16) {
-      __m256i x0 = _mm256_loadu_si256((const __m256i*)(input + i * stride + j));
-      acc0 = _mm256_xor_si256(x0, acc0);
-      __m256i x1 = _mm256_loadu_si256((const __m256i*)(input + i * stride + j + 8));
-      acc1 = _mm256_xor_si256(x1, acc1);
+      acc0 = _mm256_xor_si256(_mm256_loadu_si256((const __m256i*)(input + i * stride + j)), acc0);
+      acc1 =
+          _mm256_xor_si256(_mm256_loadu_si256((const __m256i*)(input + i * stride + j + 8)), acc1);
     }
     // one vector at a time
     for (; j + 8 <= cols; j += 8) {
-      __m256i x0 = _mm256_loadu_si256((const __m256i*)(input + i * stride + j));
-      acc0 = _mm256_xor_si256(x0, acc0);
+      acc0 = _mm256_xor_si256(_mm256_loadu_si256((const __m256i*)(input + i * stride + j)), acc0);
     }
     // predicated tail: lanes past the row end read the identity
     if (j < cols) {

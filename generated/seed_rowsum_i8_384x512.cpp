@@ -41,14 +41,14 @@ seed_rowsum_i8_384x512_avx512_vnni(const int8_t* input, int32_t* output) {
     // 4 vectors per iteration
     int64_t j = 0;
     for (; j + 256 <= kCols; j += 256) {
-      __m512i x0 = _mm512_loadu_si512((const void*)(input + i * kCols + j));
-      acc0 = _mm512_dpbusd_epi32(acc0, ones_u8, x0);
-      __m512i x1 = _mm512_loadu_si512((const void*)(input + i * kCols + j + 64));
-      acc1 = _mm512_dpbusd_epi32(acc1, ones_u8, x1);
-      __m512i x2 = _mm512_loadu_si512((const void*)(input + i * kCols + j + 128));
-      acc2 = _mm512_dpbusd_epi32(acc2, ones_u8, x2);
-      __m512i x3 = _mm512_loadu_si512((const void*)(input + i * kCols + j + 192));
-      acc3 = _mm512_dpbusd_epi32(acc3, ones_u8, x3);
+      acc0 = _mm512_dpbusd_epi32(acc0, ones_u8,
+                                 _mm512_loadu_si512((const void*)(input + i * kCols + j)));
+      acc1 = _mm512_dpbusd_epi32(acc1, ones_u8,
+                                 _mm512_loadu_si512((const void*)(input + i * kCols + j + 64)));
+      acc2 = _mm512_dpbusd_epi32(acc2, ones_u8,
+                                 _mm512_loadu_si512((const void*)(input + i * kCols + j + 128)));
+      acc3 = _mm512_dpbusd_epi32(acc3, ones_u8,
+                                 _mm512_loadu_si512((const void*)(input + i * kCols + j + 192)));
     }
     acc0 = _mm512_add_epi32(acc1, acc0);
     acc2 = _mm512_add_epi32(acc3, acc2);
@@ -87,14 +87,26 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void seed_rowsum_i
     // 4 vectors per iteration
     int64_t j = 0;
     for (; j + 256 <= kCols; j += 256) {
-      __m512i x0 = _mm512_loadu_si512((const void*)(input + i * kCols + j));
-      acc0 = _mm512_add_epi32(acc0, _mm512_madd_epi16(_mm512_maddubs_epi16(ones_u8, x0), ones_i16));
-      __m512i x1 = _mm512_loadu_si512((const void*)(input + i * kCols + j + 64));
-      acc1 = _mm512_add_epi32(acc1, _mm512_madd_epi16(_mm512_maddubs_epi16(ones_u8, x1), ones_i16));
-      __m512i x2 = _mm512_loadu_si512((const void*)(input + i * kCols + j + 128));
-      acc2 = _mm512_add_epi32(acc2, _mm512_madd_epi16(_mm512_maddubs_epi16(ones_u8, x2), ones_i16));
-      __m512i x3 = _mm512_loadu_si512((const void*)(input + i * kCols + j + 192));
-      acc3 = _mm512_add_epi32(acc3, _mm512_madd_epi16(_mm512_maddubs_epi16(ones_u8, x3), ones_i16));
+      acc0 = _mm512_add_epi32(
+          acc0,
+          _mm512_madd_epi16(_mm512_maddubs_epi16(
+                                ones_u8, _mm512_loadu_si512((const void*)(input + i * kCols + j))),
+                            ones_i16));
+      acc1 = _mm512_add_epi32(
+          acc1, _mm512_madd_epi16(
+                    _mm512_maddubs_epi16(
+                        ones_u8, _mm512_loadu_si512((const void*)(input + i * kCols + j + 64))),
+                    ones_i16));
+      acc2 = _mm512_add_epi32(
+          acc2, _mm512_madd_epi16(
+                    _mm512_maddubs_epi16(
+                        ones_u8, _mm512_loadu_si512((const void*)(input + i * kCols + j + 128))),
+                    ones_i16));
+      acc3 = _mm512_add_epi32(
+          acc3, _mm512_madd_epi16(
+                    _mm512_maddubs_epi16(
+                        ones_u8, _mm512_loadu_si512((const void*)(input + i * kCols + j + 192))),
+                    ones_i16));
     }
     acc0 = _mm512_add_epi32(acc1, acc0);
     acc2 = _mm512_add_epi32(acc3, acc2);
@@ -133,14 +145,26 @@ __attribute__((target("avx2"))) void seed_rowsum_i8_384x512_avx2(const int8_t* i
     // 4 vectors per iteration
     int64_t j = 0;
     for (; j + 128 <= kCols; j += 128) {
-      __m256i x0 = _mm256_loadu_si256((const __m256i*)(input + i * kCols + j));
-      acc0 = _mm256_add_epi32(acc0, _mm256_madd_epi16(_mm256_maddubs_epi16(ones_u8, x0), ones_i16));
-      __m256i x1 = _mm256_loadu_si256((const __m256i*)(input + i * kCols + j + 32));
-      acc1 = _mm256_add_epi32(acc1, _mm256_madd_epi16(_mm256_maddubs_epi16(ones_u8, x1), ones_i16));
-      __m256i x2 = _mm256_loadu_si256((const __m256i*)(input + i * kCols + j + 64));
-      acc2 = _mm256_add_epi32(acc2, _mm256_madd_epi16(_mm256_maddubs_epi16(ones_u8, x2), ones_i16));
-      __m256i x3 = _mm256_loadu_si256((const __m256i*)(input + i * kCols + j + 96));
-      acc3 = _mm256_add_epi32(acc3, _mm256_madd_epi16(_mm256_maddubs_epi16(ones_u8, x3), ones_i16));
+      acc0 = _mm256_add_epi32(
+          acc0, _mm256_madd_epi16(
+                    _mm256_maddubs_epi16(
+                        ones_u8, _mm256_loadu_si256((const __m256i*)(input + i * kCols + j))),
+                    ones_i16));
+      acc1 = _mm256_add_epi32(
+          acc1, _mm256_madd_epi16(
+                    _mm256_maddubs_epi16(
+                        ones_u8, _mm256_loadu_si256((const __m256i*)(input + i * kCols + j + 32))),
+                    ones_i16));
+      acc2 = _mm256_add_epi32(
+          acc2, _mm256_madd_epi16(
+                    _mm256_maddubs_epi16(
+                        ones_u8, _mm256_loadu_si256((const __m256i*)(input + i * kCols + j + 64))),
+                    ones_i16));
+      acc3 = _mm256_add_epi32(
+          acc3, _mm256_madd_epi16(
+                    _mm256_maddubs_epi16(
+                        ones_u8, _mm256_loadu_si256((const __m256i*)(input + i * kCols + j + 96))),
+                    ones_i16));
     }
     acc0 = _mm256_add_epi32(acc1, acc0);
     acc2 = _mm256_add_epi32(acc3, acc2);

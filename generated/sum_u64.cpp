@@ -63,22 +63,20 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void sum_u64_avx51
       __m512i acc_r7 = _mm512_setzero_si512();
       int64_t j = 0;
       for (; j + 8 <= n; j += 8) {
-        __m512i x_r0 = _mm512_loadu_si512((const void*)(input + i * n + j));
-        acc_r0 = _mm512_add_epi64(x_r0, acc_r0);
-        __m512i x_r1 = _mm512_loadu_si512((const void*)(input + i * n + j + n));
-        acc_r1 = _mm512_add_epi64(x_r1, acc_r1);
-        __m512i x_r2 = _mm512_loadu_si512((const void*)(input + i * n + j + 2 * n));
-        acc_r2 = _mm512_add_epi64(x_r2, acc_r2);
-        __m512i x_r3 = _mm512_loadu_si512((const void*)(input + i * n + j + 3 * n));
-        acc_r3 = _mm512_add_epi64(x_r3, acc_r3);
-        __m512i x_r4 = _mm512_loadu_si512((const void*)(input + i * n + j + 4 * n));
-        acc_r4 = _mm512_add_epi64(x_r4, acc_r4);
-        __m512i x_r5 = _mm512_loadu_si512((const void*)(input + i * n + j + 5 * n));
-        acc_r5 = _mm512_add_epi64(x_r5, acc_r5);
-        __m512i x_r6 = _mm512_loadu_si512((const void*)(input + i * n + j + 6 * n));
-        acc_r6 = _mm512_add_epi64(x_r6, acc_r6);
-        __m512i x_r7 = _mm512_loadu_si512((const void*)(input + i * n + j + 7 * n));
-        acc_r7 = _mm512_add_epi64(x_r7, acc_r7);
+        acc_r0 = _mm512_add_epi64(_mm512_loadu_si512((const void*)(input + i * n + j)), acc_r0);
+        acc_r1 = _mm512_add_epi64(_mm512_loadu_si512((const void*)(input + i * n + j + n)), acc_r1);
+        acc_r2 =
+            _mm512_add_epi64(_mm512_loadu_si512((const void*)(input + i * n + j + 2 * n)), acc_r2);
+        acc_r3 =
+            _mm512_add_epi64(_mm512_loadu_si512((const void*)(input + i * n + j + 3 * n)), acc_r3);
+        acc_r4 =
+            _mm512_add_epi64(_mm512_loadu_si512((const void*)(input + i * n + j + 4 * n)), acc_r4);
+        acc_r5 =
+            _mm512_add_epi64(_mm512_loadu_si512((const void*)(input + i * n + j + 5 * n)), acc_r5);
+        acc_r6 =
+            _mm512_add_epi64(_mm512_loadu_si512((const void*)(input + i * n + j + 6 * n)), acc_r6);
+        acc_r7 =
+            _mm512_add_epi64(_mm512_loadu_si512((const void*)(input + i * n + j + 7 * n)), acc_r7);
       }
       // predicated tail: lanes past the row end read the identity
       if (j < n) {
@@ -143,19 +141,14 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void sum_u64_avx51
       // 4 vectors per iteration
       int64_t j = 0;
       for (; j + 32 <= n; j += 32) {
-        __m512i x0 = _mm512_loadu_si512((const void*)(input + i * n + j));
-        acc0 = _mm512_add_epi64(x0, acc0);
-        __m512i x1 = _mm512_loadu_si512((const void*)(input + i * n + j + 8));
-        acc1 = _mm512_add_epi64(x1, acc1);
-        __m512i x2 = _mm512_loadu_si512((const void*)(input + i * n + j + 16));
-        acc2 = _mm512_add_epi64(x2, acc2);
-        __m512i x3 = _mm512_loadu_si512((const void*)(input + i * n + j + 24));
-        acc3 = _mm512_add_epi64(x3, acc3);
+        acc0 = _mm512_add_epi64(_mm512_loadu_si512((const void*)(input + i * n + j)), acc0);
+        acc1 = _mm512_add_epi64(_mm512_loadu_si512((const void*)(input + i * n + j + 8)), acc1);
+        acc2 = _mm512_add_epi64(_mm512_loadu_si512((const void*)(input + i * n + j + 16)), acc2);
+        acc3 = _mm512_add_epi64(_mm512_loadu_si512((const void*)(input + i * n + j + 24)), acc3);
       }
       // one vector at a time
       for (; j + 8 <= n; j += 8) {
-        __m512i x0 = _mm512_loadu_si512((const void*)(input + i * n + j));
-        acc0 = _mm512_add_epi64(x0, acc0);
+        acc0 = _mm512_add_epi64(_mm512_loadu_si512((const void*)(input + i * n + j)), acc0);
       }
       // predicated tail: lanes past the row end read the identity
       if (j < n) {
@@ -186,19 +179,14 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void sum_u64_avx51
       // 4 vectors per iteration
       int64_t j = 0;
       for (; j + 32 <= n; j += 32) {
-        __m512i x0 = _mm512_loadu_si512((const void*)(input + i * n + j));
-        acc0 = _mm512_add_epi64(x0, acc0);
-        __m512i x1 = _mm512_loadu_si512((const void*)(input + i * n + j + 8));
-        acc1 = _mm512_add_epi64(x1, acc1);
-        __m512i x2 = _mm512_loadu_si512((const void*)(input + i * n + j + 16));
-        acc2 = _mm512_add_epi64(x2, acc2);
-        __m512i x3 = _mm512_loadu_si512((const void*)(input + i * n + j + 24));
-        acc3 = _mm512_add_epi64(x3, acc3);
+        acc0 = _mm512_add_epi64(_mm512_loadu_si512((const void*)(input + i * n + j)), acc0);
+        acc1 = _mm512_add_epi64(_mm512_loadu_si512((const void*)(input + i * n + j + 8)), acc1);
+        acc2 = _mm512_add_epi64(_mm512_loadu_si512((const void*)(input + i * n + j + 16)), acc2);
+        acc3 = _mm512_add_epi64(_mm512_loadu_si512((const void*)(input + i * n + j + 24)), acc3);
       }
       // one vector at a time
       for (; j + 8 <= n; j += 8) {
-        __m512i x0 = _mm512_loadu_si512((const void*)(input + i * n + j));
-        acc0 = _mm512_add_epi64(x0, acc0);
+        acc0 = _mm512_add_epi64(_mm512_loadu_si512((const void*)(input + i * n + j)), acc0);
       }
       // predicated tail: lanes past the row end read the identity
       if (j < n) {
@@ -250,14 +238,13 @@ __attribute__((target("avx2"))) void sum_u64_avx2(const uint64_t* input, int64_t
       __m256i acc_r3 = _mm256_setzero_si256();
       int64_t j = 0;
       for (; j + 4 <= n; j += 4) {
-        __m256i x_r0 = _mm256_loadu_si256((const __m256i*)(input + i * n + j));
-        acc_r0 = _mm256_add_epi64(x_r0, acc_r0);
-        __m256i x_r1 = _mm256_loadu_si256((const __m256i*)(input + i * n + j + n));
-        acc_r1 = _mm256_add_epi64(x_r1, acc_r1);
-        __m256i x_r2 = _mm256_loadu_si256((const __m256i*)(input + i * n + j + 2 * n));
-        acc_r2 = _mm256_add_epi64(x_r2, acc_r2);
-        __m256i x_r3 = _mm256_loadu_si256((const __m256i*)(input + i * n + j + 3 * n));
-        acc_r3 = _mm256_add_epi64(x_r3, acc_r3);
+        acc_r0 = _mm256_add_epi64(_mm256_loadu_si256((const __m256i*)(input + i * n + j)), acc_r0);
+        acc_r1 =
+            _mm256_add_epi64(_mm256_loadu_si256((const __m256i*)(input + i * n + j + n)), acc_r1);
+        acc_r2 = _mm256_add_epi64(_mm256_loadu_si256((const __m256i*)(input + i * n + j + 2 * n)),
+                                  acc_r2);
+        acc_r3 = _mm256_add_epi64(_mm256_loadu_si256((const __m256i*)(input + i * n + j + 3 * n)),
+                                  acc_r3);
       }
       // predicated tail: lanes past the row end read the identity
       if (j < n) {
@@ -310,19 +297,14 @@ __attribute__((target("avx2"))) void sum_u64_avx2(const uint64_t* input, int64_t
       // 4 vectors per iteration
       int64_t j = 0;
       for (; j + 16 <= n; j += 16) {
-        __m256i x0 = _mm256_loadu_si256((const __m256i*)(input + i * n + j));
-        acc0 = _mm256_add_epi64(x0, acc0);
-        __m256i x1 = _mm256_loadu_si256((const __m256i*)(input + i * n + j + 4));
-        acc1 = _mm256_add_epi64(x1, acc1);
-        __m256i x2 = _mm256_loadu_si256((const __m256i*)(input + i * n + j + 8));
-        acc2 = _mm256_add_epi64(x2, acc2);
-        __m256i x3 = _mm256_loadu_si256((const __m256i*)(input + i * n + j + 12));
-        acc3 = _mm256_add_epi64(x3, acc3);
+        acc0 = _mm256_add_epi64(_mm256_loadu_si256((const __m256i*)(input + i * n + j)), acc0);
+        acc1 = _mm256_add_epi64(_mm256_loadu_si256((const __m256i*)(input + i * n + j + 4)), acc1);
+        acc2 = _mm256_add_epi64(_mm256_loadu_si256((const __m256i*)(input + i * n + j + 8)), acc2);
+        acc3 = _mm256_add_epi64(_mm256_loadu_si256((const __m256i*)(input + i * n + j + 12)), acc3);
       }
       // one vector at a time
       for (; j + 4 <= n; j += 4) {
-        __m256i x0 = _mm256_loadu_si256((const __m256i*)(input + i * n + j));
-        acc0 = _mm256_add_epi64(x0, acc0);
+        acc0 = _mm256_add_epi64(_mm256_loadu_si256((const __m256i*)(input + i * n + j)), acc0);
       }
       // predicated tail: lanes past the row end read the identity
       if (j < n) {
@@ -355,19 +337,14 @@ __attribute__((target("avx2"))) void sum_u64_avx2(const uint64_t* input, int64_t
       // 4 vectors per iteration
       int64_t j = 0;
       for (; j + 16 <= n; j += 16) {
-        __m256i x0 = _mm256_loadu_si256((const __m256i*)(input + i * n + j));
-        acc0 = _mm256_add_epi64(x0, acc0);
-        __m256i x1 = _mm256_loadu_si256((const __m256i*)(input + i * n + j + 4));
-        acc1 = _mm256_add_epi64(x1, acc1);
-        __m256i x2 = _mm256_loadu_si256((const __m256i*)(input + i * n + j + 8));
-        acc2 = _mm256_add_epi64(x2, acc2);
-        __m256i x3 = _mm256_loadu_si256((const __m256i*)(input + i * n + j + 12));
-        acc3 = _mm256_add_epi64(x3, acc3);
+        acc0 = _mm256_add_epi64(_mm256_loadu_si256((const __m256i*)(input + i * n + j)), acc0);
+        acc1 = _mm256_add_epi64(_mm256_loadu_si256((const __m256i*)(input + i * n + j + 4)), acc1);
+        acc2 = _mm256_add_epi64(_mm256_loadu_si256((const __m256i*)(input + i * n + j + 8)), acc2);
+        acc3 = _mm256_add_epi64(_mm256_loadu_si256((const __m256i*)(input + i * n + j + 12)), acc3);
       }
       // one vector at a time
       for (; j + 4 <= n; j += 4) {
-        __m256i x0 = _mm256_loadu_si256((const __m256i*)(input + i * n + j));
-        acc0 = _mm256_add_epi64(x0, acc0);
+        acc0 = _mm256_add_epi64(_mm256_loadu_si256((const __m256i*)(input + i * n + j)), acc0);
       }
       // predicated tail: lanes past the row end read the identity
       if (j < n) {

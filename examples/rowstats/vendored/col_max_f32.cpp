@@ -46,10 +46,8 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void col_max_f32_a
     // one row per step: each lane is one column
     int64_t r = 0;
     for (; r < rows; ++r) {
-      __m512 x0 = _mm512_loadu_ps(input + j + r * stride);
-      acc0 = _mm512_max_ps(x0, acc0);
-      __m512 x1 = _mm512_loadu_ps(input + j + r * stride + 16);
-      acc1 = _mm512_max_ps(x1, acc1);
+      acc0 = _mm512_max_ps(_mm512_loadu_ps(input + j + r * stride), acc0);
+      acc1 = _mm512_max_ps(_mm512_loadu_ps(input + j + r * stride + 16), acc1);
     }
     _mm512_storeu_ps(output + j, acc0);
     _mm512_storeu_ps(output + j + 16, acc1);
@@ -59,8 +57,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void col_max_f32_a
     // one row per step: each lane is one column
     int64_t r = 0;
     for (; r < rows; ++r) {
-      __m512 x0 = _mm512_loadu_ps(input + j + r * stride);
-      acc0 = _mm512_max_ps(x0, acc0);
+      acc0 = _mm512_max_ps(_mm512_loadu_ps(input + j + r * stride), acc0);
     }
     _mm512_storeu_ps(output + j, acc0);
   }
@@ -96,10 +93,8 @@ __attribute__((target("avx2"))) void col_max_f32_avx2(const float* input, int64_
     // one row per step: each lane is one column
     int64_t r = 0;
     for (; r < rows; ++r) {
-      __m256 x0 = _mm256_loadu_ps(input + j + r * stride);
-      acc0 = _mm256_max_ps(x0, acc0);
-      __m256 x1 = _mm256_loadu_ps(input + j + r * stride + 8);
-      acc1 = _mm256_max_ps(x1, acc1);
+      acc0 = _mm256_max_ps(_mm256_loadu_ps(input + j + r * stride), acc0);
+      acc1 = _mm256_max_ps(_mm256_loadu_ps(input + j + r * stride + 8), acc1);
     }
     _mm256_storeu_ps(output + j, acc0);
     _mm256_storeu_ps(output + j + 8, acc1);
@@ -109,8 +104,7 @@ __attribute__((target("avx2"))) void col_max_f32_avx2(const float* input, int64_
     // one row per step: each lane is one column
     int64_t r = 0;
     for (; r < rows; ++r) {
-      __m256 x0 = _mm256_loadu_ps(input + j + r * stride);
-      acc0 = _mm256_max_ps(x0, acc0);
+      acc0 = _mm256_max_ps(_mm256_loadu_ps(input + j + r * stride), acc0);
     }
     _mm256_storeu_ps(output + j, acc0);
   }

@@ -70,38 +70,22 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void row_max_f32_a
       __m512 acc_r15 = _mm512_set1_ps(-__builtin_inff());
       int64_t j = 0;
       for (; j + 16 <= cols; j += 16) {
-        __m512 x_r0 = _mm512_loadu_ps(input + i * stride + j);
-        acc_r0 = _mm512_max_ps(x_r0, acc_r0);
-        __m512 x_r1 = _mm512_loadu_ps(input + i * stride + j + stride);
-        acc_r1 = _mm512_max_ps(x_r1, acc_r1);
-        __m512 x_r2 = _mm512_loadu_ps(input + i * stride + j + 2 * stride);
-        acc_r2 = _mm512_max_ps(x_r2, acc_r2);
-        __m512 x_r3 = _mm512_loadu_ps(input + i * stride + j + 3 * stride);
-        acc_r3 = _mm512_max_ps(x_r3, acc_r3);
-        __m512 x_r4 = _mm512_loadu_ps(input + i * stride + j + 4 * stride);
-        acc_r4 = _mm512_max_ps(x_r4, acc_r4);
-        __m512 x_r5 = _mm512_loadu_ps(input + i * stride + j + 5 * stride);
-        acc_r5 = _mm512_max_ps(x_r5, acc_r5);
-        __m512 x_r6 = _mm512_loadu_ps(input + i * stride + j + 6 * stride);
-        acc_r6 = _mm512_max_ps(x_r6, acc_r6);
-        __m512 x_r7 = _mm512_loadu_ps(input + i * stride + j + 7 * stride);
-        acc_r7 = _mm512_max_ps(x_r7, acc_r7);
-        __m512 x_r8 = _mm512_loadu_ps(input + i * stride + j + 8 * stride);
-        acc_r8 = _mm512_max_ps(x_r8, acc_r8);
-        __m512 x_r9 = _mm512_loadu_ps(input + i * stride + j + 9 * stride);
-        acc_r9 = _mm512_max_ps(x_r9, acc_r9);
-        __m512 x_r10 = _mm512_loadu_ps(input + i * stride + j + 10 * stride);
-        acc_r10 = _mm512_max_ps(x_r10, acc_r10);
-        __m512 x_r11 = _mm512_loadu_ps(input + i * stride + j + 11 * stride);
-        acc_r11 = _mm512_max_ps(x_r11, acc_r11);
-        __m512 x_r12 = _mm512_loadu_ps(input + i * stride + j + 12 * stride);
-        acc_r12 = _mm512_max_ps(x_r12, acc_r12);
-        __m512 x_r13 = _mm512_loadu_ps(input + i * stride + j + 13 * stride);
-        acc_r13 = _mm512_max_ps(x_r13, acc_r13);
-        __m512 x_r14 = _mm512_loadu_ps(input + i * stride + j + 14 * stride);
-        acc_r14 = _mm512_max_ps(x_r14, acc_r14);
-        __m512 x_r15 = _mm512_loadu_ps(input + i * stride + j + 15 * stride);
-        acc_r15 = _mm512_max_ps(x_r15, acc_r15);
+        acc_r0 = _mm512_max_ps(_mm512_loadu_ps(input + i * stride + j), acc_r0);
+        acc_r1 = _mm512_max_ps(_mm512_loadu_ps(input + i * stride + j + stride), acc_r1);
+        acc_r2 = _mm512_max_ps(_mm512_loadu_ps(input + i * stride + j + 2 * stride), acc_r2);
+        acc_r3 = _mm512_max_ps(_mm512_loadu_ps(input + i * stride + j + 3 * stride), acc_r3);
+        acc_r4 = _mm512_max_ps(_mm512_loadu_ps(input + i * stride + j + 4 * stride), acc_r4);
+        acc_r5 = _mm512_max_ps(_mm512_loadu_ps(input + i * stride + j + 5 * stride), acc_r5);
+        acc_r6 = _mm512_max_ps(_mm512_loadu_ps(input + i * stride + j + 6 * stride), acc_r6);
+        acc_r7 = _mm512_max_ps(_mm512_loadu_ps(input + i * stride + j + 7 * stride), acc_r7);
+        acc_r8 = _mm512_max_ps(_mm512_loadu_ps(input + i * stride + j + 8 * stride), acc_r8);
+        acc_r9 = _mm512_max_ps(_mm512_loadu_ps(input + i * stride + j + 9 * stride), acc_r9);
+        acc_r10 = _mm512_max_ps(_mm512_loadu_ps(input + i * stride + j + 10 * stride), acc_r10);
+        acc_r11 = _mm512_max_ps(_mm512_loadu_ps(input + i * stride + j + 11 * stride), acc_r11);
+        acc_r12 = _mm512_max_ps(_mm512_loadu_ps(input + i * stride + j + 12 * stride), acc_r12);
+        acc_r13 = _mm512_max_ps(_mm512_loadu_ps(input + i * stride + j + 13 * stride), acc_r13);
+        acc_r14 = _mm512_max_ps(_mm512_loadu_ps(input + i * stride + j + 14 * stride), acc_r14);
+        acc_r15 = _mm512_max_ps(_mm512_loadu_ps(input + i * stride + j + 15 * stride), acc_r15);
       }
       // predicated tail: lanes past the row end read the identity
       if (j < cols) {
@@ -220,19 +204,14 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void row_max_f32_a
       // 4 vectors per iteration
       int64_t j = 0;
       for (; j + 64 <= cols; j += 64) {
-        __m512 x0 = _mm512_loadu_ps(input + i * stride + j);
-        acc0 = _mm512_max_ps(x0, acc0);
-        __m512 x1 = _mm512_loadu_ps(input + i * stride + j + 16);
-        acc1 = _mm512_max_ps(x1, acc1);
-        __m512 x2 = _mm512_loadu_ps(input + i * stride + j + 32);
-        acc2 = _mm512_max_ps(x2, acc2);
-        __m512 x3 = _mm512_loadu_ps(input + i * stride + j + 48);
-        acc3 = _mm512_max_ps(x3, acc3);
+        acc0 = _mm512_max_ps(_mm512_loadu_ps(input + i * stride + j), acc0);
+        acc1 = _mm512_max_ps(_mm512_loadu_ps(input + i * stride + j + 16), acc1);
+        acc2 = _mm512_max_ps(_mm512_loadu_ps(input + i * stride + j + 32), acc2);
+        acc3 = _mm512_max_ps(_mm512_loadu_ps(input + i * stride + j + 48), acc3);
       }
       // one vector at a time
       for (; j + 16 <= cols; j += 16) {
-        __m512 x0 = _mm512_loadu_ps(input + i * stride + j);
-        acc0 = _mm512_max_ps(x0, acc0);
+        acc0 = _mm512_max_ps(_mm512_loadu_ps(input + i * stride + j), acc0);
       }
       // predicated tail: lanes past the row end read the identity
       if (j < cols) {
@@ -267,19 +246,14 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void row_max_f32_a
       // 4 vectors per iteration
       int64_t j = 0;
       for (; j + 64 <= cols; j += 64) {
-        __m512 x0 = _mm512_loadu_ps(input + i * stride + j);
-        acc0 = _mm512_max_ps(x0, acc0);
-        __m512 x1 = _mm512_loadu_ps(input + i * stride + j + 16);
-        acc1 = _mm512_max_ps(x1, acc1);
-        __m512 x2 = _mm512_loadu_ps(input + i * stride + j + 32);
-        acc2 = _mm512_max_ps(x2, acc2);
-        __m512 x3 = _mm512_loadu_ps(input + i * stride + j + 48);
-        acc3 = _mm512_max_ps(x3, acc3);
+        acc0 = _mm512_max_ps(_mm512_loadu_ps(input + i * stride + j), acc0);
+        acc1 = _mm512_max_ps(_mm512_loadu_ps(input + i * stride + j + 16), acc1);
+        acc2 = _mm512_max_ps(_mm512_loadu_ps(input + i * stride + j + 32), acc2);
+        acc3 = _mm512_max_ps(_mm512_loadu_ps(input + i * stride + j + 48), acc3);
       }
       // one vector at a time
       for (; j + 16 <= cols; j += 16) {
-        __m512 x0 = _mm512_loadu_ps(input + i * stride + j);
-        acc0 = _mm512_max_ps(x0, acc0);
+        acc0 = _mm512_max_ps(_mm512_loadu_ps(input + i * stride + j), acc0);
       }
       // predicated tail: lanes past the row end read the identity
       if (j < cols) {
@@ -338,22 +312,14 @@ __attribute__((target("avx2"))) void row_max_f32_avx2(const float* input, int64_
       __m256 acc_r7 = _mm256_set1_ps(-__builtin_inff());
       int64_t j = 0;
       for (; j + 8 <= cols; j += 8) {
-        __m256 x_r0 = _mm256_loadu_ps(input + i * stride + j);
-        acc_r0 = _mm256_max_ps(x_r0, acc_r0);
-        __m256 x_r1 = _mm256_loadu_ps(input + i * stride + j + stride);
-        acc_r1 = _mm256_max_ps(x_r1, acc_r1);
-        __m256 x_r2 = _mm256_loadu_ps(input + i * stride + j + 2 * stride);
-        acc_r2 = _mm256_max_ps(x_r2, acc_r2);
-        __m256 x_r3 = _mm256_loadu_ps(input + i * stride + j + 3 * stride);
-        acc_r3 = _mm256_max_ps(x_r3, acc_r3);
-        __m256 x_r4 = _mm256_loadu_ps(input + i * stride + j + 4 * stride);
-        acc_r4 = _mm256_max_ps(x_r4, acc_r4);
-        __m256 x_r5 = _mm256_loadu_ps(input + i * stride + j + 5 * stride);
-        acc_r5 = _mm256_max_ps(x_r5, acc_r5);
-        __m256 x_r6 = _mm256_loadu_ps(input + i * stride + j + 6 * stride);
-        acc_r6 = _mm256_max_ps(x_r6, acc_r6);
-        __m256 x_r7 = _mm256_loadu_ps(input + i * stride + j + 7 * stride);
-        acc_r7 = _mm256_max_ps(x_r7, acc_r7);
+        acc_r0 = _mm256_max_ps(_mm256_loadu_ps(input + i * stride + j), acc_r0);
+        acc_r1 = _mm256_max_ps(_mm256_loadu_ps(input + i * stride + j + stride), acc_r1);
+        acc_r2 = _mm256_max_ps(_mm256_loadu_ps(input + i * stride + j + 2 * stride), acc_r2);
+        acc_r3 = _mm256_max_ps(_mm256_loadu_ps(input + i * stride + j + 3 * stride), acc_r3);
+        acc_r4 = _mm256_max_ps(_mm256_loadu_ps(input + i * stride + j + 4 * stride), acc_r4);
+        acc_r5 = _mm256_max_ps(_mm256_loadu_ps(input + i * stride + j + 5 * stride), acc_r5);
+        acc_r6 = _mm256_max_ps(_mm256_loadu_ps(input + i * stride + j + 6 * stride), acc_r6);
+        acc_r7 = _mm256_max_ps(_mm256_loadu_ps(input + i * stride + j + 7 * stride), acc_r7);
       }
       // predicated tail: lanes past the row end read the identity
       if (j < cols) {
@@ -447,19 +413,14 @@ __attribute__((target("avx2"))) void row_max_f32_avx2(const float* input, int64_
       // 4 vectors per iteration
       int64_t j = 0;
       for (; j + 32 <= cols; j += 32) {
-        __m256 x0 = _mm256_loadu_ps(input + i * stride + j);
-        acc0 = _mm256_max_ps(x0, acc0);
-        __m256 x1 = _mm256_loadu_ps(input + i * stride + j + 8);
-        acc1 = _mm256_max_ps(x1, acc1);
-        __m256 x2 = _mm256_loadu_ps(input + i * stride + j + 16);
-        acc2 = _mm256_max_ps(x2, acc2);
-        __m256 x3 = _mm256_loadu_ps(input + i * stride + j + 24);
-        acc3 = _mm256_max_ps(x3, acc3);
+        acc0 = _mm256_max_ps(_mm256_loadu_ps(input + i * stride + j), acc0);
+        acc1 = _mm256_max_ps(_mm256_loadu_ps(input + i * stride + j + 8), acc1);
+        acc2 = _mm256_max_ps(_mm256_loadu_ps(input + i * stride + j + 16), acc2);
+        acc3 = _mm256_max_ps(_mm256_loadu_ps(input + i * stride + j + 24), acc3);
       }
       // one vector at a time
       for (; j + 8 <= cols; j += 8) {
-        __m256 x0 = _mm256_loadu_ps(input + i * stride + j);
-        acc0 = _mm256_max_ps(x0, acc0);
+        acc0 = _mm256_max_ps(_mm256_loadu_ps(input + i * stride + j), acc0);
       }
       // predicated tail: lanes past the row end read the identity
       if (j < cols) {
@@ -494,19 +455,14 @@ __attribute__((target("avx2"))) void row_max_f32_avx2(const float* input, int64_
       // 4 vectors per iteration
       int64_t j = 0;
       for (; j + 32 <= cols; j += 32) {
-        __m256 x0 = _mm256_loadu_ps(input + i * stride + j);
-        acc0 = _mm256_max_ps(x0, acc0);
-        __m256 x1 = _mm256_loadu_ps(input + i * stride + j + 8);
-        acc1 = _mm256_max_ps(x1, acc1);
-        __m256 x2 = _mm256_loadu_ps(input + i * stride + j + 16);
-        acc2 = _mm256_max_ps(x2, acc2);
-        __m256 x3 = _mm256_loadu_ps(input + i * stride + j + 24);
-        acc3 = _mm256_max_ps(x3, acc3);
+        acc0 = _mm256_max_ps(_mm256_loadu_ps(input + i * stride + j), acc0);
+        acc1 = _mm256_max_ps(_mm256_loadu_ps(input + i * stride + j + 8), acc1);
+        acc2 = _mm256_max_ps(_mm256_loadu_ps(input + i * stride + j + 16), acc2);
+        acc3 = _mm256_max_ps(_mm256_loadu_ps(input + i * stride + j + 24), acc3);
       }
       // one vector at a time
       for (; j + 8 <= cols; j += 8) {
-        __m256 x0 = _mm256_loadu_ps(input + i * stride + j);
-        acc0 = _mm256_max_ps(x0, acc0);
+        acc0 = _mm256_max_ps(_mm256_loadu_ps(input + i * stride + j), acc0);
       }
       // predicated tail: lanes past the row end read the identity
       if (j < cols) {

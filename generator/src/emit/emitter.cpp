@@ -10,6 +10,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "emit/load_folding.h"
 #include "emit/lowering.h"
 #include "plan/family.h"
 #include "sim/lane_sim.h"
@@ -33,17 +34,31 @@ struct BodyWriter {
   LowerContext& cx;
   std::vector<std::string> lines;
 
+  void appendLaneTable(const ir::Stmt& s) {
+    lines.push_back("// Lane table (row in each lane of the first vector after each stage):");
+    for (const auto& t : sim::foldLaneTable(s.network)) lines.push_back("//   " + t);
+  }
+
   void block(const ir::Block& b) {
-    for (const ir::Stmt& s : b) {
+    for (size_t k = 0; k < b.size(); ++k) {
+      const ir::Stmt& s = b[k];
       switch (s.kind) {
         case ir::Stmt::Kind::Comment: lines.push_back("// " + s.text); break;
         case ir::Stmt::Kind::Op:
-          for (auto& l : lowerOp(s, cx)) lines.push_back(l);
-          if (s.op == ir::OpKind::ReduceRows) {
-            std::vector<std::string> table = sim::foldLaneTable(s.network);
-            lines.push_back("// Lane table (row in each lane of the first vector after each stage):");
-            for (const auto& t : table) lines.push_back("//   " + t);
+          if (foldable(b, k)) {
+            const std::vector<std::string> load = lowerOp(s, cx), consumer = lowerOp(b[k + 1], cx);
+            if (auto folded = foldLoad(load, s.dst, consumer)) {
+              lines.insert(lines.end(), folded->begin(), folded->end());
+            } else {
+              lines.insert(lines.end(), load.begin(), load.end());
+              lines.insert(lines.end(), consumer.begin(), consumer.end());
+            }
+            ++k;  // the consumer is written
+            if (b[k].op == ir::OpKind::ReduceRows) appendLaneTable(b[k]);
+            break;
           }
+          for (auto& l : lowerOp(s, cx)) lines.push_back(l);
+          if (s.op == ir::OpKind::ReduceRows) appendLaneTable(s);
           break;
         case ir::Stmt::Kind::For: {
           if (!s.text.empty()) lines.push_back("// " + s.text);
