@@ -88,6 +88,18 @@ struct BodyWriter {
   }
 };
 
+// A variant's statements: its constants, the hoisted prelude the lowering asked for, the body.
+std::vector<std::string> lowerBody(LowerContext& cx) {
+  BodyWriter w{cx, {}};
+  w.block(cx.plan.body);
+  std::vector<std::string> lines;
+  for (const auto& [name, value] : cx.plan.constants)
+    lines.push_back("constexpr int64_t " + name + " = " + std::to_string(value) + ";");
+  lines.insert(lines.end(), cx.prelude.begin(), cx.prelude.end());
+  lines.insert(lines.end(), w.lines.begin(), w.lines.end());
+  return lines;
+}
+
 std::string join(const std::vector<std::string>& v, const std::string& sep) {
   std::string r;
   for (size_t k = 0; k < v.size(); ++k) r += (k ? sep : "") + v[k];
@@ -191,21 +203,14 @@ GeneratedKernel generate(const KernelSpec& spec, const Templates& templates, con
   for (const Target& t : targets) {
     Variant v{t, buildPlan(spec, t), "", {}};
     LowerContext cx{t, v.plan, {}, {}, {}, {}, {}};
-    BodyWriter w{cx, {}};
-    for (const auto& [name, value] : v.plan.constants) w.lines.push_back("constexpr int64_t " + name + " = " + std::to_string(value) + ";");
-    const size_t bodyStart = w.lines.size();
-    w.block(v.plan.body);
-    std::vector<std::string> pre;
+    std::vector<std::string> lines = lowerBody(cx);
     if (!cx.scalarFallbackCall.empty()) {
-      pre.push_back("// Gathers use 32-bit row offsets: larger strides take the scalar variant.");
-      pre.push_back(cx.scalarFallbackCall + " {");
-      pre.push_back(spec.name + "_scalar(" + args(v.plan) + ");");
-      pre.push_back("return;");
-      pre.push_back("}");
+      const std::vector<std::string> fallback = {"// Gathers use 32-bit row offsets: larger strides take the scalar variant.",
+                                                 cx.scalarFallbackCall + " {", spec.name + "_scalar(" + args(v.plan) + ");",
+                                                 "return;", "}"};
+      lines.insert(lines.begin() + static_cast<std::ptrdiff_t>(v.plan.constants.size()), fallback.begin(), fallback.end());
     }
-    pre.insert(pre.end(), cx.prelude.begin(), cx.prelude.end());
-    w.lines.insert(w.lines.begin() + bodyStart, pre.begin(), pre.end());
-    v.body = join(w.lines, "\n");
+    v.body = join(lines, "\n");
     helpers[&loweringFor(t)].insert(cx.helpers.begin(), cx.helpers.end());
     v.notes = v.plan.summary;
     for (const auto& i : cx.instructions) v.notes.push_back("uses " + i);
@@ -265,20 +270,15 @@ GeneratedKernel generate(const KernelSpec& spec, const Templates& templates, con
 EmittedFunction emitFunction(const ir::Plan& plan, const Target& target, const std::string& name) {
   const IsaLowering& isa = loweringFor(target);
   LowerContext cx{target, plan, {}, {}, {}, {}, {}};
-  BodyWriter w{cx, {}};
-  for (const auto& [constant, value] : plan.constants)
-    w.lines.push_back("constexpr int64_t " + constant + " = " + std::to_string(value) + ";");
-  const size_t bodyStart = w.lines.size();
-  w.block(plan.body);
+  const std::vector<std::string> lines = lowerBody(cx);
   if (!cx.scalarFallbackCall.empty()) throw std::logic_error(name + ": a scalar fallback needs a whole kernel (generate())");
-  w.lines.insert(w.lines.begin() + bodyStart, cx.prelude.begin(), cx.prelude.end());
   EmittedFunction f;
   const std::string guard = isa.archGuard();
   f.guard = guard;
   f.preamble = isa.preamble();
   for (const auto& h : cx.helpers) f.helpers.push_back(isa.fileHelper(h));
   if (!guard.empty()) f.function = "#if " + guard + "\n__attribute__((target(\"" + target.attribute + "\")))\n";
-  f.function += "void " + name + "(" + params(plan, false) + ") {\n" + join(w.lines, "\n") + "\n}\n";
+  f.function += "void " + name + "(" + params(plan, false) + ") {\n" + join(lines, "\n") + "\n}\n";
   if (!guard.empty()) f.function += "#endif\n";
   return f;
 }

@@ -500,7 +500,7 @@ std::string avx2Splat(int w, const std::string& v) {
 }
 
 // Lane-wise compare of two vectors of type t (see Cmp), as a predicate.
-std::string compareExpr(ir::Cmp cmp, DType t, int bits, int lanes, const std::string& a, const std::string& b, LowerContext& cx) {
+std::string compareExpr(ir::Cmp cmp, DType t, int bits, const std::string& a, const std::string& b, LowerContext& cx) {
   const std::string p = pfx(bits);
   if (isFloat(t)) {
     static const char* preds[] = {"_CMP_LT_OQ", "_CMP_LE_OQ", "_CMP_GT_OQ", "_CMP_GE_OQ", "_CMP_EQ_OQ", "_CMP_NEQ_UQ"};
@@ -513,7 +513,6 @@ std::string compareExpr(ir::Cmp cmp, DType t, int bits, int lanes, const std::st
     static const char* preds[] = {"_MM_CMPINT_LT", "_MM_CMPINT_LE", "_MM_CMPINT_NLE", "_MM_CMPINT_NLT", "_MM_CMPINT_EQ", "_MM_CMPINT_NE"};
     return call(p + "cmp_" + (isSigned(t) ? "epi" : "epu") + w + "_mask", {a, b, preds[static_cast<int>(cmp)]});
   }
-  (void)lanes;
   // AVX2 has signed > and == only: unsigned lanes are biased by the sign bit, the rest negated.
   std::string x = a, y = b;
   if (!isSigned(t)) {
@@ -726,7 +725,7 @@ class X86Lowering final : public IsaLowering {
       case OpKind::Select: return x.assign(blend(s.type.elem, s.type.bits(), s.args[0], s.args[2], s.args[1], w.cx));
       case OpKind::Compare: {
         const VecType v = w.typeOf(s.args[0]);
-        return x.assign(compareExpr(s.cmp, v.elem, v.bits(), v.lanes, s.args[0], s.args[1], w.cx));
+        return x.assign(compareExpr(s.cmp, v.elem, v.bits(), s.args[0], s.args[1], w.cx));
       }
       case OpKind::WhileLt: return whileLt(x);
       case OpKind::DotAccumulate: return x.dotAccumulate();
