@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "arg_reference.h"
-#include "cpu_features.h"
+#include "simdgen_cpu_checks.h"  // generated from `simdgen list --json`
 #include "reduce_reference.h"
 
 namespace hygiene {

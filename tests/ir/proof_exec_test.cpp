@@ -11,7 +11,7 @@
 #include <random>
 #include <vector>
 
-#include "cpu_features.h"
+#include "simdgen_cpu_checks.h"  // generated from `simdgen list --json`
 #include "proof_plans.h"
 
 #define SIMDGEN_PROOF_VARIANTS(X) X(avx512, "avx512") X(avx2, "avx2_fma") X(scalar, "scalar")

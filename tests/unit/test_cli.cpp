@@ -118,6 +118,9 @@ TEST_CASE("list prints the registries: targets with features, families with ops,
   CHECK(j.code == 0);
   CHECK(j.output.find("\"cpu_check\": \"__builtin_cpu_supports(\\\"avx2\\\")\"") != std::string::npos);
   CHECK(j.output.find("\"default_targets\"") != std::string::npos);
+  // What tests need to check a CPU for an ISA (tests/cmake/make_cpu_checks.cmake reads these).
+  CHECK(j.output.find("\"arch_guard\": \"defined(__x86_64__)\"") != std::string::npos);
+  CHECK(j.output.find("\"cpu_init\": \"__builtin_cpu_init();\"") != std::string::npos);
 }
 
 TEST_CASE("explain prints the plan per target and validate, --version and --help work") {
@@ -134,6 +137,10 @@ TEST_CASE("explain prints the plan per target and validate, --version and --help
   CHECK(j.output.find("\"public_name\": \"rows\"") != std::string::npos);
   CHECK(j.output.find("\"suffix\": \"avx2\"") != std::string::npos);
   CHECK(j.output.find("\"extents\": [") != std::string::npos);
+  // Semantics and CPU checks for the execution-test driver (tests/exec/make_exec_test.cmake).
+  CHECK(j.output.find("\"semantics\": {") != std::string::npos);
+  CHECK(j.output.find("\"op\": \"add\"") != std::string::npos);
+  CHECK(j.output.find("\"cpu_check\": \"__builtin_cpu_supports(\\\"avx2\\\")\"") != std::string::npos);
   CHECK(run("explain --json --target avx2 " + (d / "good.json").string()).output.find("\"suffix\": \"scalar\"") == std::string::npos);
   CHECK(r.output.find("out output : f32[rows]") != std::string::npos);
   CHECK(r.output.find("plan good for scalar") != std::string::npos);

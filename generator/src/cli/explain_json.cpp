@@ -35,6 +35,8 @@ std::string explainJson(const emit::GeneratedKernel& g, const std::string& targe
                            {"public_name", p.publicName},
                            {"kind", p.kind == ir::Param::Kind::tensor ? "tensor" : "extent"},
                            {"tensor", p.tensor}});
+  j["semantics"] = json::object();
+  for (const auto& [key, value] : plan.semantics) j["semantics"][key] = value;
   j["constants"] = json::object();
   for (const auto& [name, value] : plan.constants) j["constants"][name] = value;
   j["variants"] = json::array();
@@ -42,6 +44,7 @@ std::string explainJson(const emit::GeneratedKernel& g, const std::string& targe
     if (!target.empty() && v.target.spelling != target) continue;
     j["variants"].push_back({{"target", v.target.spelling},
                              {"suffix", v.target.suffix},
+                             {"cpu_check", v.target.cpuCheck},
                              {"vector_bits", v.plan.vectorBits},
                              {"scalable", v.plan.scalable},
                              {"notes", v.notes},

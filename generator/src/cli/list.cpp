@@ -5,6 +5,7 @@
 
 #include "core/dtype.h"
 #include "core/isa.h"
+#include "emit/lowering.h"
 #include "plan/family.h"
 
 namespace simdgen::cli {
@@ -18,6 +19,11 @@ int runList(bool json) {
                      {"attribute", isa.attribute},
                      {"cpu_check", isa.cpuCheck},
                      {"features", nlohmann::json::array()}};
+    // What code testing for the ISA needs: the preprocessor condition of its architecture and the
+    // statement that must run before cpu_check.
+    const emit::IsaLowering* module = emit::loweringFor(isa.module);
+    t["arch_guard"] = module ? module->archGuard() : "";
+    t["cpu_init"] = module ? module->dispatchInit() : "";
     for (const IsaFeature& f : isa.features)
       t["features"].push_back({{"name", f.name}, {"attribute", f.attribute}, {"cpu_check", f.cpuCheck}});
     j["targets"].push_back(t);

@@ -23,12 +23,17 @@ std::string IsaLowering::fileHelper(const std::string& name) const {
   throw std::logic_error("no file-level helper '" + name + "' in this lowering module");
 }
 
-const IsaLowering& loweringFor(const Target& target) {
-  switch (target.module) {
-    case LoweringModule::scalar: return scalarLowering();
-    case LoweringModule::x86: return x86Lowering();
+const IsaLowering* loweringFor(LoweringModule module) {
+  switch (module) {
+    case LoweringModule::scalar: return &scalarLowering();
+    case LoweringModule::x86: return &x86Lowering();
     case LoweringModule::none: break;
   }
+  return nullptr;
+}
+
+const IsaLowering& loweringFor(const Target& target) {
+  if (const IsaLowering* m = loweringFor(target.module)) return *m;
   throw std::logic_error("target " + target.spelling + " has no lowering module (it exists for plan simulation only)");
 }
 

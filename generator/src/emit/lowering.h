@@ -62,6 +62,8 @@ class IsaLowering {
 
 // The module that lowers `target` (by its ISA, from the ISA registry).
 const IsaLowering& loweringFor(const Target& target);
+// The module of an ISA registry entry; nullptr for `none` (plan simulation only).
+const IsaLowering* loweringFor(LoweringModule module);
 
 // C++ statements implementing one Op statement, by the target's module.
 std::vector<std::string> lowerOp(const ir::Stmt& s, LowerContext& cx);

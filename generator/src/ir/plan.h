@@ -243,6 +243,9 @@ struct Plan {
   std::vector<std::string> summary;  // human-readable decisions: strategy, why, instructions
   std::vector<std::string> apiDoc;   // the header's documentation of the kernel (public names)
   std::string overview;              // one line for the generated plan summary ("" = none)
+  // What the kernel computes beyond its tensors, as the family defines it ("op" = "add", "axis",
+  // "index" = "last", ...): read by the test driver's references through `explain --json`.
+  std::vector<std::pair<std::string, std::string>> semantics;
   Block body;
 
   const Tensor& tensor(const std::string& name) const;  // "" = the first input

@@ -242,6 +242,14 @@ ir::Plan buildArgReducePlan(const KernelSpec& spec, const Target& target) {
   b.plan.strategy = "blocks";
   b.plan.apiDoc = argReduceApiDoc(spec);
   ArgPlanner p(b);
+  b.plan.semantics = {{"op", spec.op == ReduceOp::max ? "argmax" : "argmin"},
+                      {"index", spec.lastIndex ? "last" : "first"},
+                      {"nan", spec.nan == NanPolicy::propagate ? "propagate" : "ignore"},
+                      {"block", std::to_string(p.block)}};
+  if (spec.initialText) {
+    b.plan.semantics.push_back({"initial_value", *spec.initialText});
+    b.plan.semantics.push_back({"initial_index", std::to_string(spec.initialIndex.value_or(0))});
+  }
   if (spec.tail == TailPolicy::none && *spec.cols.value % (int64_t(p.k) * p.in.lanes))
     throw PlanError("tail \"none\": cols = " + std::to_string(*spec.cols.value) + " is not a multiple of " +
                     std::to_string(p.k * p.in.lanes) + " (accumulators x lanes of " + target.spelling +

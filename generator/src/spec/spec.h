@@ -66,6 +66,7 @@ struct KernelSpec {
   DType indexType = DType::i64;
   NanPolicy nan = NanPolicy::ignore;
   std::optional<std::string> initialValue;  // C literal of the input dtype
+  std::optional<std::string> initialText;   // the same value as the spec wrote it (JSON number text)
   std::optional<int64_t> initialIndex;
 };
 

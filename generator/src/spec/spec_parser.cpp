@@ -247,6 +247,7 @@ class Parser {
     if (!value.is_number())
       fail("/initial/value", "expected a number of the input dtype " + std::string(nameOf(spec.input)) +
                                  ", found " + describe(value));
+    spec.initialText = value.dump();
     if (isFloat(spec.input)) {
       spec.initialValue = value.dump();
       if (spec.initialValue->find_first_of(".eE") == std::string::npos) *spec.initialValue += ".0";

@@ -7,9 +7,9 @@
 #include <utility>
 #include <vector>
 
-#include "arg_driver.h"
+#include "arg_runner.h"
 
-namespace simdgen_arg_test {
+namespace simdgen_exec::arg_reduce {
 
 // A value at a position: `at` < 0 counts from the end (-1 = the last element).
 template <class T>
@@ -60,8 +60,11 @@ std::vector<Plant<T>> at(std::initializer_list<int64_t> positions, T value) {
 // "name(1,-1)": a label listing positions.
 inline std::string label(const std::string& name, const std::vector<int64_t>& positions) {
   std::string s = name + "(";
-  for (size_t i = 0; i < positions.size(); ++i) s += (i ? "," : "") + std::to_string(positions[i]);
+  for (size_t i = 0; i < positions.size(); ++i) {
+    if (i) s += ',';
+    s += std::to_string(positions[i]);  // not `"," + ...`: GCC 12 warns falsely (-Wrestrict, bug 105329)
+  }
   return s + ")";
 }
 
-}  // namespace simdgen_arg_test
+}  // namespace simdgen_exec::arg_reduce

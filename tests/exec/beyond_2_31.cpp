@@ -1,4 +1,4 @@
-// exec_arg.argmax_i8/beyond_2_31: argmax_i8 over n = 2^31 + 2^20 + 37 elements (2.1 GB) with the
+// exec.argmax_i8/beyond_2_31: argmax_i8 over n = 2^31 + 2^20 + 37 elements (2.1 GB) with the
 // unique maximum past index 2^31 and a later duplicate (the first must win): 64-bit indices.
 #include <doctest/doctest.h>
 #include <sys/mman.h>
@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "argmax_i8.h"
-#include "cpu_features.h"
+#include "simdgen_cpu_checks.h"  // generated from `simdgen list --json`
 
 namespace {
 

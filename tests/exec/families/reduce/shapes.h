@@ -1,6 +1,8 @@
 // The shapes a reduce kernel is run on, derived from which extents are static.
 #pragma once
 
+#include "runner.h"
+
 #include <cstddef>
 #include <cstdint>
 #include <initializer_list>
@@ -10,12 +12,10 @@
 
 namespace simdgen_test {
 
-struct Shape {
-  int64_t rows, cols, stride;
-  int misalign;  // input (and output) pointer offset in elements from a 64-byte boundary
-};
+using simdgen_exec::Shape;
 
-// What the spec fixes: a static extent, or -1 for a runtime one. stride: -2 = cols (no row_stride).
+// What the kernel fixes (simdgen_exec::Extents: static value, -1 runtime, stride -2 = cols) and
+// which axis it reduces.
 struct Extents {
   int axis;  // 1: one output per row, 0: one output per column
   int64_t rows, cols, stride;

@@ -1,26 +1,42 @@
-// The exec_arg test cases (exec_arg.NAME/<case>): data patterns over row lengths and shapes, each
-// run on every variant and the dispatcher. Rank-2 kernels get kRows rows per shape.
+// The exec driver's module for the `arg_reduce` family: its test cases (exec.NAME/<case>), data
+// patterns over row lengths and shapes, each run on every variant and the dispatcher and checked
+// against tests/reference/arg_reference.h. Rank-2 kernels get kRows rows per shape.
 #pragma once
 
 #include <cmath>
 #include <limits>
 #include <string>
+#include <string_view>
+#include <type_traits>
 #include <vector>
 
-#include "arg_fill.h"
+#include "arg_reduce/fill.h"
 
-namespace simdgen_arg_test {
+// The cases of the family, as X(case); `applies` says which ones a kernel runs.
+#define SIMDGEN_EXEC_FAMILY_CASES(X)                                                                  \
+  X(all_equal) X(ties) X(ends) X(lengths) X(monotonic) X(random_narrow) X(random_full) X(fuzz) X(misaligned) \
+  X(guard_pages) X(nan) X(inf_zero) X(int_limits) X(initial) X(rows)
+
+namespace simdgen_exec::arg_reduce {
 
 inline constexpr int64_t kRows = 3;
 
-template <class K>
-using ValueOf = typename K::ValueT;
+// NaN and infinities for float inputs, the type's limits for integers, initial pairs when the spec
+// has one, several rows when the input is 2-D; everything else always.
+inline bool applies(std::string_view c, const Kernel& k) {
+  const bool is_float = k.input().dtype[0] == 'f';
+  if (c == "nan" || c == "inf_zero") return is_float;
+  if (c == "int_limits") return !is_float;
+  if (c == "initial") return k.has_semantic("initial_value");
+  if (c == "rows") return k.input().extents.size() == 2;
+  return true;
+}
 
 // Every element the same value: the index is the first (or last) one, or the initial one.
-template <class K>
-void test_all_equal(const K& k) {
-  using T = ValueOf<K>;
-  Runner<K> r(k);
+template <class Types>
+void test_all_equal(const Kernel& k) {
+  using T = typename Types::input;
+  ArgRunner<Types> r(k);
   const Values<T>& v = r.values();
   std::vector<std::pair<std::string, T>> cs = {{"0", T(0)},        {"1", T(1)},
                                                {"win", v.win()},   {"worse_than_win", v.worse(v.win())},
@@ -30,17 +46,17 @@ void test_all_equal(const K& k) {
     const T iv = r.spec().initial_value;
     cs.insert(cs.end(), {{"initial", iv}, {"better_than_initial", v.better(iv)}, {"worse_than_initial", v.worse(iv)}});
   }
-  for (int64_t n : some_lengths(k.block))
+  for (int64_t n : some_lengths(r.block()))
     for (const auto& [name, c] : cs) r.run("all_equal(" + name + ")", kRows, n, constant(c));
 }
 
 // Equal extremes inside one vector, across vectors and across blocks.
-template <class K>
-void test_ties(const K& k) {
-  using T = ValueOf<K>;
-  Runner<K> r(k);
+template <class Types>
+void test_ties(const Kernel& k) {
+  using T = typename Types::input;
+  ArgRunner<Types> r(k);
   const Values<T>& v = r.values();
-  const int64_t B = k.block;
+  const int64_t B = r.block();
   auto tie = [&](int64_t n, std::vector<int64_t> ps) {
     std::vector<Plant<T>> plants;
     for (int64_t p : ps) plants.push_back({p, v.win()});
@@ -64,12 +80,12 @@ void test_ties(const K& k) {
 }
 
 // The extreme in the first, the last, or both elements, at every length.
-template <class K>
-void test_ends(const K& k) {
-  using T = ValueOf<K>;
-  Runner<K> r(k);
+template <class Types>
+void test_ends(const Kernel& k) {
+  using T = typename Types::input;
+  ArgRunner<Types> r(k);
   const Values<T>& v = r.values();
-  for (int64_t n : all_lengths(k.block)) {
+  for (int64_t n : all_lengths(r.block())) {
     r.run("extreme_first", kRows, n, planted(background(v), at({0}, v.win())));
     r.run("extreme_last", kRows, n, planted(background(v), at({-1}, v.win())));
     r.run("extreme_first_and_last", kRows, n, planted(background(v), at({0, -1}, v.win())));
@@ -77,21 +93,21 @@ void test_ends(const K& k) {
 }
 
 // Random full-range data at every length (every tail length of every vector width).
-template <class K>
-void test_lengths(const K& k) {
-  using T = ValueOf<K>;
-  Runner<K> r(k);
+template <class Types>
+void test_lengths(const Kernel& k) {
+  using T = typename Types::input;
+  ArgRunner<Types> r(k);
   const Values<T> v = r.values();
-  for (int64_t n : all_lengths(k.block)) r.run("random_full", kRows, n, each<T>([v](Rng& g) { return v.full(g); }));
+  for (int64_t n : all_lengths(r.block())) r.run("random_full", kRows, n, each<T>([v](Rng& g) { return v.full(g); }));
 }
 
 // Increasing and decreasing ramps: every element a new extreme (ties once the type runs out).
-template <class K>
-void test_monotonic(const K& k) {
-  using T = ValueOf<K>;
-  Runner<K> r(k);
+template <class Types>
+void test_monotonic(const Kernel& k) {
+  using T = typename Types::input;
+  ArgRunner<Types> r(k);
   const Values<T> v = r.values();
-  auto lengths = some_lengths(k.block);
+  auto lengths = some_lengths(r.block());
   lengths.push_back(20000);
   for (int64_t n : lengths)
     for (bool up : {true, false})
@@ -101,13 +117,13 @@ void test_monotonic(const K& k) {
 }
 
 // NaN at the start, middle, end, everywhere, next to the extreme, across blocks (floats).
-template <class K>
-void test_nan(const K& k) {
-  using T = ValueOf<K>;
-  Runner<K> r(k);
+template <class Types>
+void nan_cases(const Kernel& k) {
+  using T = typename Types::input;
+  ArgRunner<Types> r(k);
   const Values<T>& v = r.values();
   const T nan = std::numeric_limits<T>::quiet_NaN(), w = v.win();
-  const int64_t B = k.block;
+  const int64_t B = r.block();
   auto lengths = some_lengths(B);
   lengths.push_back(3 * B + 5);
   for (int64_t n : lengths) {
@@ -132,14 +148,14 @@ void test_nan(const K& k) {
 }
 
 // Infinities (ordinary values), signed zeros, denormals and the largest finite values (floats).
-template <class K>
-void test_inf_zero(const K& k) {
-  using T = ValueOf<K>;
+template <class Types>
+void inf_zero_cases(const Kernel& k) {
+  using T = typename Types::input;
   using L = std::numeric_limits<T>;
-  Runner<K> r(k);
+  ArgRunner<Types> r(k);
   const Values<T> v = r.values();
   const T inf = L::infinity();
-  for (int64_t n : some_lengths(k.block)) {
+  for (int64_t n : some_lengths(r.block())) {
     for (T x : {inf, -inf})
       for (auto ps : std::vector<std::vector<int64_t>>{{0}, {n / 2}, {-1}, {1, -1}}) {
         std::vector<Plant<T>> plants;
@@ -161,14 +177,14 @@ void test_inf_zero(const K& k) {
 }
 
 // The integer type's extremes, rows of only the identity, the identity's neighbour (integers).
-template <class K>
-void test_int_limits(const K& k) {
-  using T = ValueOf<K>;
+template <class Types>
+void int_limits_cases(const Kernel& k) {
+  using T = typename Types::input;
   using L = std::numeric_limits<T>;
-  Runner<K> r(k);
+  ArgRunner<Types> r(k);
   const Values<T> v = r.values();
   const T id = v.bottom();
-  for (int64_t n : some_lengths(k.block)) {
+  for (int64_t n : some_lengths(r.block())) {
     r.run("all_identity", kRows, n, constant(id));
     r.run("all_max", kRows, n, constant(L::max()));
     r.run("all_lowest", kRows, n, constant(L::lowest()));
@@ -188,13 +204,13 @@ void test_int_limits(const K& k) {
 }
 
 // `initial` pairs that win (nothing beats them) and that lose.
-template <class K>
-void test_initial(const K& k) {
-  using T = ValueOf<K>;
-  Runner<K> r(k);
+template <class Types>
+void test_initial(const Kernel& k) {
+  using T = typename Types::input;
+  ArgRunner<Types> r(k);
   const Values<T> v = r.values();
   const T iv = r.spec().initial_value, worse = v.worse(iv), better = v.better(iv);
-  for (int64_t n : some_lengths(k.block)) {
+  for (int64_t n : some_lengths(r.block())) {
     r.run("initial_everywhere", kRows, n, constant(iv));
     r.run("all_worse_than_initial", kRows, n, constant(worse));
     for (auto ps : std::vector<std::vector<int64_t>>{{0}, {n / 2}, {-1}, {2, -2}}) {
@@ -213,17 +229,17 @@ void test_initial(const K& k) {
 }
 
 // Row-wise: row counts (odd ones included) x lengths x strides cols, cols + 1, cols + 13 (rank 2).
-template <class K>
-void test_rows(const K& k) {
-  using T = ValueOf<K>;
-  Runner<K> r(k);
+template <class Types>
+void test_rows(const Kernel& k) {
+  using T = typename Types::input;
+  ArgRunner<Types> r(k);
   const Values<T> v = r.values();
   const T w = v.win();
   for (int64_t rows : {0, 1, 2, 3, 5, 7, 17, 33})
     for (int64_t cols : {int64_t(0), int64_t(1), int64_t(2), int64_t(3), int64_t(5), int64_t(7), int64_t(8),
                          int64_t(15), int64_t(16), int64_t(17), int64_t(31), int64_t(32), int64_t(33), int64_t(63),
                          int64_t(64), int64_t(65), int64_t(100), int64_t(127), int64_t(128), int64_t(129),
-                         int64_t(255), int64_t(257), int64_t(1000), k.block + 1})
+                         int64_t(255), int64_t(257), int64_t(1000), r.block() + 1})
       for (int64_t pad : {0, 1, 13}) {
         auto run = [&](const char* name, RowFill<T> f) { r.run_shape(name, rows, cols, pad, 0, Placement::heap, f); };
         run("random_full", each<T>([v](Rng& g) { return v.full(g); }));
@@ -238,27 +254,27 @@ void test_rows(const K& k) {
 }
 
 // Random data with many ties (four values next to the extreme), several seeds.
-template <class K>
-void test_random_narrow(const K& k) {
-  using T = ValueOf<K>;
-  Runner<K> r(k);
+template <class Types>
+void test_random_narrow(const Kernel& k) {
+  using T = typename Types::input;
+  ArgRunner<Types> r(k);
   const Values<T> v = r.values();
-  for (int64_t n : all_lengths(k.block))
+  for (int64_t n : all_lengths(r.block()))
     for (int s = 0; s < 2; ++s)
       r.run("random_narrow#" + std::to_string(s), kRows, n, each<T>([v](Rng& g) { return v.narrow(g); }));
-  for (int64_t n : {int64_t(20000), 3 * k.block + 5})
+  for (int64_t n : {int64_t(20000), 3 * r.block() + 5})
     for (int s = 0; s < 4; ++s)
       r.run("random_narrow#" + std::to_string(s), kRows, n, each<T>([v](Rng& g) { return v.narrow(g); }));
 }
 
 // Random full-range data (floats also as raw bit patterns: NaN, inf, denormals), several seeds.
-template <class K>
-void test_random_full(const K& k) {
-  using T = ValueOf<K>;
-  Runner<K> r(k);
+template <class Types>
+void test_random_full(const Kernel& k) {
+  using T = typename Types::input;
+  ArgRunner<Types> r(k);
   const Values<T> v = r.values();
-  auto lengths = some_lengths(k.block);
-  lengths.insert(lengths.end(), {20000, 3 * k.block + 5});
+  auto lengths = some_lengths(r.block());
+  lengths.insert(lengths.end(), {20000, 3 * r.block() + 5});
   for (int64_t n : lengths)
     for (int s = 0; s < 6; ++s) {
       r.run("random_full#" + std::to_string(s), kRows, n, each<T>([v](Rng& g) { return v.full(g); }));
@@ -269,12 +285,12 @@ void test_random_full(const K& k) {
 
 // Random shapes (lengths up to 4 blocks, 0..9 rows, padding, misalignment), random base data, and
 // a few extremes, identities, NaNs or initial values planted at random positions or at block edges.
-template <class K>
-void test_fuzz(const K& k) {
-  using T = ValueOf<K>;
-  Runner<K> r(k);
+template <class Types>
+void test_fuzz(const Kernel& k) {
+  using T = typename Types::input;
+  ArgRunner<Types> r(k);
   const Values<T> v = r.values();
-  const int64_t B = k.block;
+  const int64_t B = r.block();
   std::vector<T> specials = {v.win(), v.top(), v.bottom(), v.worse(v.win()), v.better(v.bottom())};
   if constexpr (std::is_floating_point_v<T>) specials.push_back(std::numeric_limits<T>::quiet_NaN());
   if (r.spec().has_initial) specials.push_back(r.spec().initial_value);
@@ -295,16 +311,16 @@ void test_fuzz(const K& k) {
 }
 
 // Input and output pointers off a 64-byte boundary by every few elements.
-template <class K>
-void test_misaligned(const K& k) {
-  using T = ValueOf<K>;
-  Runner<K> r(k);
+template <class Types>
+void test_misaligned(const Kernel& k) {
+  using T = typename Types::input;
+  ArgRunner<Types> r(k);
   const Values<T> v = r.values();
   for (int m : {1, 2, 3, 5, 7, 9, 15, 31, 63}) {
     if (m * sizeof(T) >= 64) continue;
     for (int64_t n : {int64_t(0), int64_t(1), int64_t(2), int64_t(3), int64_t(7), int64_t(15), int64_t(16),
                       int64_t(17), int64_t(31), int64_t(32), int64_t(33), int64_t(63), int64_t(64), int64_t(65),
-                      int64_t(127), int64_t(128), int64_t(129), int64_t(257), int64_t(1000), k.block + 1})
+                      int64_t(127), int64_t(128), int64_t(129), int64_t(257), int64_t(1000), r.block() + 1})
       for (int64_t pad : {0, 1}) {
         r.run_shape("random_full", kRows, n, pad, m, Placement::heap, each<T>([v](Rng& g) { return v.full(g); }));
         r.run_shape("extreme_last", kRows, n, pad, m, Placement::heap, planted(background(v), at({-1}, v.win())));
@@ -313,12 +329,12 @@ void test_misaligned(const K& k) {
 }
 
 // Input (and outputs) ending exactly before a PROT_NONE page, or starting right after one.
-template <class K>
-void test_guard_pages(const K& k) {
-  using T = ValueOf<K>;
-  Runner<K> r(k);
+template <class Types>
+void test_guard_pages(const Kernel& k) {
+  using T = typename Types::input;
+  ArgRunner<Types> r(k);
   const Values<T> v = r.values();
-  const int64_t B = k.block;
+  const int64_t B = r.block();
   for (int64_t n : upto(70, {95, 96, 97, 127, 128, 129, 255, 256, 257, 511, 512, 513, 1000, B - 1, B, B + 1}))
     for (int64_t rows : {1, 2, 3})
       for (Placement p : {Placement::guard_after_end, Placement::guard_before_start}) {
@@ -330,4 +346,22 @@ void test_guard_pages(const K& k) {
       }
 }
 
-}  // namespace simdgen_arg_test
+template <class Types>
+void test_nan(const Kernel& k) {
+  if constexpr (std::is_floating_point_v<typename Types::input>) nan_cases<Types>(k);
+  else FAIL(k.name << ": case nan does not apply to its dtype");
+}
+
+template <class Types>
+void test_inf_zero(const Kernel& k) {
+  if constexpr (std::is_floating_point_v<typename Types::input>) inf_zero_cases<Types>(k);
+  else FAIL(k.name << ": case inf_zero does not apply to its dtype");
+}
+
+template <class Types>
+void test_int_limits(const Kernel& k) {
+  if constexpr (!std::is_floating_point_v<typename Types::input>) int_limits_cases<Types>(k);
+  else FAIL(k.name << ": case int_limits does not apply to its dtype");
+}
+
+}  // namespace simdgen_exec::arg_reduce

@@ -11,7 +11,7 @@
 
 #include "arg_reference.h"
 
-namespace simdgen_arg_test {
+namespace simdgen_exec::arg_reduce {
 
 using simdgen_ref::ArgOp;
 using Rng = std::mt19937_64;
@@ -98,4 +98,4 @@ struct Values {
   }
 };
 
-}  // namespace simdgen_arg_test
+}  // namespace simdgen_exec::arg_reduce

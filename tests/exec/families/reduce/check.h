@@ -10,6 +10,7 @@
 #include <type_traits>
 
 #include "reduce_reference.h"
+#include "show.h"
 
 namespace simdgen_test {
 
@@ -55,24 +56,6 @@ bool matches(const Expected<Out>& e, Out got, long double* tol_out = nullptr) {
     if (std::isinf(v)) return g == v;
     return close;
   }
-}
-
-// "123", "-1.5 [0xbfc00000]" (float bits shown so that -0.0 and NaN payloads are visible).
-template <class T>
-std::string show(T x) {
-  char buf[96];
-  if constexpr (std::is_floating_point_v<T>) {
-    using Bits = std::conditional_t<sizeof(T) == 4, uint32_t, uint64_t>;
-    Bits b;
-    std::memcpy(&b, &x, sizeof b);
-    std::snprintf(buf, sizeof buf, "%.*g [0x%0*" PRIx64 "]", std::numeric_limits<T>::max_digits10,
-                  double(x), int(2 * sizeof(T)), uint64_t(b));
-  } else if constexpr (std::is_signed_v<T>) {
-    std::snprintf(buf, sizeof buf, "%lld", (long long)x);
-  } else {
-    std::snprintf(buf, sizeof buf, "%llu", (unsigned long long)x);
-  }
-  return buf;
 }
 
 // The expected value as printed on failure: exact, or "~ value +- tolerance" when reassociated.

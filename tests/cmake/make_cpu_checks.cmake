@@ -1,0 +1,119 @@
+# Writes simdgen_cpu_checks.h from `simdgen list --json` (the ISA registry): which generated
+# variant suffixes ("avx2", "avx512_vnni", "avx2_avx_vnni_fma", ...) the running CPU can execute.
+# Every test that picks variants reads this header, so the tests keep no ISA list of their own.
+#   cmake -DSIMDGEN=<binary> -DOUT=<header> -P make_cpu_checks.cmake
+foreach(v SIMDGEN OUT)
+  if(NOT DEFINED ${v})
+    message(FATAL_ERROR "make_cpu_checks.cmake: -D${v}= is required")
+  endif()
+endforeach()
+
+execute_process(COMMAND ${SIMDGEN} list --json OUTPUT_VARIABLE json ERROR_VARIABLE err RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "simdgen list --json failed (${rc}):\n${err}")
+endif()
+
+# A checking function: `init` then `return <check>;` under the ISA's architecture guard.
+function(check_function fname guard init check out)
+  if(check STREQUAL "")
+    set(check "true")
+  endif()
+  if(guard STREQUAL "")
+    set(${out} "inline bool ${fname}() { return ${check}; }\n" PARENT_SCOPE)
+  else()
+    set(${out} "#if ${guard}\ninline bool ${fname}() {\n  ${init}\n  return ${check};\n}\n#else\ninline bool ${fname}() { return false; }\n#endif\n" PARENT_SCOPE)
+  endif()
+endfunction()
+
+set(functions "")
+set(isa_rows "")
+string(JSON n LENGTH "${json}" targets)
+math(EXPR last "${n} - 1")
+foreach(i RANGE ${last})
+  string(JSON isa GET "${json}" targets ${i} isa)
+  string(JSON guard GET "${json}" targets ${i} arch_guard)
+  string(JSON init GET "${json}" targets ${i} cpu_init)
+  string(JSON check GET "${json}" targets ${i} cpu_check)
+  check_function(isa_${isa} "${guard}" "${init}" "${check}" f)
+  string(APPEND functions "${f}")
+  set(feature_rows "")
+  string(JSON nf LENGTH "${json}" targets ${i} features)
+  if(nf GREATER 0)
+    math(EXPR lastf "${nf} - 1")
+    foreach(k RANGE ${lastf})
+      string(JSON fname GET "${json}" targets ${i} features ${k} name)
+      string(JSON fcheck GET "${json}" targets ${i} features ${k} cpu_check)
+      check_function(feature_${isa}_${fname} "${guard}" "${init}" "${fcheck}" f)
+      string(APPEND functions "${f}")
+      list(APPEND feature_rows "{\"${fname}\", &feature_${isa}_${fname}}")
+    endforeach()
+  endif()
+  list(JOIN feature_rows ", " feature_rows)
+  string(APPEND isa_rows "    {\"${isa}\", &isa_${isa}, {${feature_rows}}},\n")
+endforeach()
+
+set(text "// Generated at build time by tests/cmake/make_cpu_checks.cmake from `simdgen list --json` (the ISA
+// registry): do not edit. Which variant suffixes the running CPU can execute.
+#pragma once
+
+#include <string_view>
+#include <vector>
+
+namespace simdgen_test {
+
+enum class CpuSupport { yes, no, unknown_suffix };
+
+namespace cpu_checks {
+
+${functions}
+struct Feature {
+  std::string_view name;  // as in the suffix: \"avx_vnni\"
+  bool (*supported)();
+};
+struct Isa {
+  std::string_view name;
+  bool (*supported)();
+  std::vector<Feature> features;
+};
+
+inline const std::vector<Isa>& isas() {
+  static const std::vector<Isa> table{
+${isa_rows}  };
+  return table;
+}
+
+}  // namespace cpu_checks
+
+// A variant suffix is an ISA name followed by \"_feature\" parts (\"avx2_avx_vnni_fma\"); \"dispatch\"
+// (the kernel's own name) always runs.
+inline CpuSupport variant_support(std::string_view suffix) {
+  if (suffix == \"dispatch\") return CpuSupport::yes;
+  const cpu_checks::Isa* isa = nullptr;
+  for (const auto& i : cpu_checks::isas())
+    if (suffix.substr(0, i.name.size()) == i.name && (suffix.size() == i.name.size() || suffix[i.name.size()] == '_') &&
+        (!isa || i.name.size() > isa->name.size()))
+      isa = &i;
+  if (!isa) return CpuSupport::unknown_suffix;
+  bool ok = isa->supported();
+  std::string_view rest = suffix.substr(isa->name.size());
+  while (!rest.empty()) {
+    rest.remove_prefix(1);  // '_'
+    const cpu_checks::Feature* f = nullptr;
+    for (const auto& x : isa->features)
+      if (rest.substr(0, x.name.size()) == x.name && (rest.size() == x.name.size() || rest[x.name.size()] == '_') &&
+          (!f || x.name.size() > f->name.size()))
+        f = &x;
+    if (!f) return CpuSupport::unknown_suffix;
+    ok = ok && f->supported();
+    rest.remove_prefix(f->name.size());
+  }
+  return ok ? CpuSupport::yes : CpuSupport::no;
+}
+
+}  // namespace simdgen_test
+")
+
+set(tmp "${OUT}.tmp")
+file(WRITE "${tmp}" "${text}")
+file(COPY_FILE "${tmp}" "${OUT}" ONLY_IF_DIFFERENT)
+file(REMOVE "${tmp}")
