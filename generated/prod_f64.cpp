@@ -147,7 +147,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void prod_f64_avx5
       if (j < n) {
         __m512d tail0 = _mm512_mask_loadu_pd(
             _mm512_set1_pd(1.0), (__mmask8)simdgen_lanes_below(-j + n, 8), input + i * n + j);
-        acc0 = _mm512_mul_pd(tail0, acc0);
+        acc1 = _mm512_mul_pd(tail0, acc1);
       }
       acc0 = _mm512_mul_pd(acc1, acc0);
       acc2 = _mm512_mul_pd(acc3, acc2);
@@ -186,7 +186,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void prod_f64_avx5
       if (j < n) {
         __m512d tail0 = _mm512_mask_loadu_pd(
             _mm512_set1_pd(1.0), (__mmask8)simdgen_lanes_below(-j + n, 8), input + i * n + j);
-        acc0 = _mm512_mul_pd(tail0, acc0);
+        acc1 = _mm512_mul_pd(tail0, acc1);
       }
       acc0 = _mm512_mul_pd(acc1, acc0);
       acc2 = _mm512_mul_pd(acc3, acc2);
@@ -305,7 +305,7 @@ __attribute__((target("avx2"))) void prod_f64_avx2(const double* input, int64_t 
             _mm256_blendv_pd(_mm256_set1_pd(1.0),
                              _mm256_maskload_pd((const double*)(input + i * n + j), tail0_active),
                              _mm256_castsi256_pd(tail0_active));
-        acc0 = _mm256_mul_pd(tail0, acc0);
+        acc1 = _mm256_mul_pd(tail0, acc1);
       }
       acc0 = _mm256_mul_pd(acc1, acc0);
       acc2 = _mm256_mul_pd(acc3, acc2);
@@ -345,7 +345,7 @@ __attribute__((target("avx2"))) void prod_f64_avx2(const double* input, int64_t 
             _mm256_blendv_pd(_mm256_set1_pd(1.0),
                              _mm256_maskload_pd((const double*)(input + i * n + j), tail0_active),
                              _mm256_castsi256_pd(tail0_active));
-        acc0 = _mm256_mul_pd(tail0, acc0);
+        acc1 = _mm256_mul_pd(tail0, acc1);
       }
       acc0 = _mm256_mul_pd(acc1, acc0);
       acc2 = _mm256_mul_pd(acc3, acc2);

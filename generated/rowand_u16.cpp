@@ -70,7 +70,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowand_u16_av
       __m512i tail0 = _mm512_mask_loadu_epi16(_mm512_set1_epi16((short)(65535)),
                                               (__mmask32)simdgen_lanes_below(cols - j, 32),
                                               input + i * stride + j);
-      acc0 = _mm512_and_si512(tail0, acc0);
+      acc1 = _mm512_and_si512(tail0, acc1);
     }
     acc0 = _mm512_and_si512(acc1, acc0);
     acc2 = _mm512_and_si512(acc3, acc2);
@@ -130,7 +130,7 @@ __attribute__((target("avx2"))) void rowand_u16_avx2(const uint16_t* input, int6
             _mm256_set1_epi16((short)(65535)),
             _mm256_loadu_si256((const __m256i*)(input + i * stride + j + (cols - j) - 16)),
             tail0_keep);
-        acc0 = _mm256_and_si256(tail0, acc0);
+        acc1 = _mm256_and_si256(tail0, acc1);
       }
       // shorter rows: staged copy
       if (cols < 16) {
@@ -139,7 +139,7 @@ __attribute__((target("avx2"))) void rowand_u16_avx2(const uint16_t* input, int6
         __builtin_memcpy(tail0_stage, input + i * stride + j,
                          (size_t)(cols - j) * sizeof(uint16_t));
         __m256i tail0 = _mm256_load_si256((const __m256i*)tail0_stage);
-        acc0 = _mm256_and_si256(tail0, acc0);
+        acc1 = _mm256_and_si256(tail0, acc1);
       }
     }
     acc0 = _mm256_and_si256(acc1, acc0);

@@ -160,7 +160,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowmin_i64_av
         __m512i tail0 = _mm512_mask_loadu_epi64(
             _mm512_set1_epi64((long long)(9223372036854775807ll)),
             (__mmask8)simdgen_lanes_below(cols - j, 8), input + i * stride + j);
-        acc0 = _mm512_min_epi64(tail0, acc0);
+        acc1 = _mm512_min_epi64(tail0, acc1);
       }
       acc0 = _mm512_min_epi64(acc1, acc0);
       acc2 = _mm512_min_epi64(acc3, acc2);
@@ -202,7 +202,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowmin_i64_av
         __m512i tail0 = _mm512_mask_loadu_epi64(
             _mm512_set1_epi64((long long)(9223372036854775807ll)),
             (__mmask8)simdgen_lanes_below(cols - j, 8), input + i * stride + j);
-        acc0 = _mm512_min_epi64(tail0, acc0);
+        acc1 = _mm512_min_epi64(tail0, acc1);
       }
       acc0 = _mm512_min_epi64(acc1, acc0);
       acc2 = _mm512_min_epi64(acc3, acc2);
@@ -342,7 +342,7 @@ __attribute__((target("avx2"))) void rowmin_i64_avx2(const int64_t* input, int64
             _mm256_set1_epi64x((long long)(9223372036854775807ll)),
             _mm256_maskload_epi64((const long long*)(input + i * stride + j), tail0_active),
             tail0_active);
-        acc0 = _mm256_blendv_epi8(tail0, acc0, _mm256_cmpgt_epi64(tail0, acc0));
+        acc1 = _mm256_blendv_epi8(tail0, acc1, _mm256_cmpgt_epi64(tail0, acc1));
       }
       acc0 = _mm256_blendv_epi8(acc1, acc0, _mm256_cmpgt_epi64(acc1, acc0));
       acc2 = _mm256_blendv_epi8(acc3, acc2, _mm256_cmpgt_epi64(acc3, acc2));
@@ -389,7 +389,7 @@ __attribute__((target("avx2"))) void rowmin_i64_avx2(const int64_t* input, int64
             _mm256_set1_epi64x((long long)(9223372036854775807ll)),
             _mm256_maskload_epi64((const long long*)(input + i * stride + j), tail0_active),
             tail0_active);
-        acc0 = _mm256_blendv_epi8(tail0, acc0, _mm256_cmpgt_epi64(tail0, acc0));
+        acc1 = _mm256_blendv_epi8(tail0, acc1, _mm256_cmpgt_epi64(tail0, acc1));
       }
       acc0 = _mm256_blendv_epi8(acc1, acc0, _mm256_cmpgt_epi64(acc1, acc0));
       acc2 = _mm256_blendv_epi8(acc3, acc2, _mm256_cmpgt_epi64(acc3, acc2));

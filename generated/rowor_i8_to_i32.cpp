@@ -71,7 +71,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowor_i8_to_i
       __m512i tail0 = _mm512_mask_loadu_epi8(_mm512_setzero_si512(),
                                              (__mmask64)simdgen_lanes_below(cols - j, 64),
                                              input + i * stride + j);
-      acc0 = _mm512_or_si512(tail0, acc0);
+      acc1 = _mm512_or_si512(tail0, acc1);
     }
     acc0 = _mm512_or_si512(acc1, acc0);
     acc2 = _mm512_or_si512(acc3, acc2);
@@ -134,7 +134,7 @@ __attribute__((target("avx2"))) void rowor_i8_to_i32_avx2(const int8_t* input, i
             _mm256_setzero_si256(),
             _mm256_loadu_si256((const __m256i*)(input + i * stride + j + (cols - j) - 32)),
             tail0_keep);
-        acc0 = _mm256_or_si256(tail0, acc0);
+        acc1 = _mm256_or_si256(tail0, acc1);
       }
       // shorter rows: staged copy
       if (cols < 32) {
@@ -142,7 +142,7 @@ __attribute__((target("avx2"))) void rowor_i8_to_i32_avx2(const int8_t* input, i
         _mm256_store_si256((__m256i*)tail0_stage, _mm256_setzero_si256());
         __builtin_memcpy(tail0_stage, input + i * stride + j, (size_t)(cols - j) * sizeof(int8_t));
         __m256i tail0 = _mm256_load_si256((const __m256i*)tail0_stage);
-        acc0 = _mm256_or_si256(tail0, acc0);
+        acc1 = _mm256_or_si256(tail0, acc1);
       }
     }
     acc0 = _mm256_or_si256(acc1, acc0);

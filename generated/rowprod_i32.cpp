@@ -236,7 +236,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowprod_i32_a
         __m512i tail0 = _mm512_mask_loadu_epi32(_mm512_set1_epi32((int)(1)),
                                                 (__mmask16)simdgen_lanes_below(cols - j, 16),
                                                 input + i * stride + j);
-        acc0 = _mm512_mullo_epi32(tail0, acc0);
+        acc1 = _mm512_mullo_epi32(tail0, acc1);
       }
       acc0 = _mm512_mullo_epi32(acc1, acc0);
       acc2 = _mm512_mullo_epi32(acc3, acc2);
@@ -279,7 +279,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowprod_i32_a
         __m512i tail0 = _mm512_mask_loadu_epi32(_mm512_set1_epi32((int)(1)),
                                                 (__mmask16)simdgen_lanes_below(cols - j, 16),
                                                 input + i * stride + j);
-        acc0 = _mm512_mullo_epi32(tail0, acc0);
+        acc1 = _mm512_mullo_epi32(tail0, acc1);
       }
       acc0 = _mm512_mullo_epi32(acc1, acc0);
       acc2 = _mm512_mullo_epi32(acc3, acc2);
@@ -460,7 +460,7 @@ __attribute__((target("avx2"))) void rowprod_i32_avx2(const int32_t* input, int6
             _mm256_set1_epi32((int)(1)),
             _mm256_maskload_epi32((const int*)(input + i * stride + j), tail0_active),
             tail0_active);
-        acc0 = _mm256_mullo_epi32(tail0, acc0);
+        acc1 = _mm256_mullo_epi32(tail0, acc1);
       }
       acc0 = _mm256_mullo_epi32(acc1, acc0);
       acc2 = _mm256_mullo_epi32(acc3, acc2);
@@ -506,7 +506,7 @@ __attribute__((target("avx2"))) void rowprod_i32_avx2(const int32_t* input, int6
             _mm256_set1_epi32((int)(1)),
             _mm256_maskload_epi32((const int*)(input + i * stride + j), tail0_active),
             tail0_active);
-        acc0 = _mm256_mullo_epi32(tail0, acc0);
+        acc1 = _mm256_mullo_epi32(tail0, acc1);
       }
       acc0 = _mm256_mullo_epi32(acc1, acc0);
       acc2 = _mm256_mullo_epi32(acc3, acc2);

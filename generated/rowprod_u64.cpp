@@ -160,7 +160,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowprod_u64_a
         __m512i tail0 = _mm512_mask_loadu_epi64(_mm512_set1_epi64((long long)(1)),
                                                 (__mmask8)simdgen_lanes_below(cols - j, 8),
                                                 input + i * stride + j);
-        acc0 = _mm512_mullo_epi64(tail0, acc0);
+        acc1 = _mm512_mullo_epi64(tail0, acc1);
       }
       acc0 = _mm512_mullo_epi64(acc1, acc0);
       acc2 = _mm512_mullo_epi64(acc3, acc2);
@@ -202,7 +202,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowprod_u64_a
         __m512i tail0 = _mm512_mask_loadu_epi64(_mm512_set1_epi64((long long)(1)),
                                                 (__mmask8)simdgen_lanes_below(cols - j, 8),
                                                 input + i * stride + j);
-        acc0 = _mm512_mullo_epi64(tail0, acc0);
+        acc1 = _mm512_mullo_epi64(tail0, acc1);
       }
       acc0 = _mm512_mullo_epi64(acc1, acc0);
       acc2 = _mm512_mullo_epi64(acc3, acc2);
@@ -422,11 +422,11 @@ __attribute__((target("avx2"))) void rowprod_u64_avx2(const uint64_t* input, int
             _mm256_set1_epi64x((long long)(1)),
             _mm256_maskload_epi64((const long long*)(input + i * stride + j), tail0_active),
             tail0_active);
-        acc0 = _mm256_add_epi64(
-            _mm256_mul_epu32(tail0, acc0),
+        acc1 = _mm256_add_epi64(
+            _mm256_mul_epu32(tail0, acc1),
             _mm256_slli_epi64(
-                _mm256_add_epi64(_mm256_mul_epu32(tail0, _mm256_srli_epi64(acc0, 32)),
-                                 _mm256_mul_epu32(_mm256_srli_epi64(tail0, 32), acc0)),
+                _mm256_add_epi64(_mm256_mul_epu32(tail0, _mm256_srli_epi64(acc1, 32)),
+                                 _mm256_mul_epu32(_mm256_srli_epi64(tail0, 32), acc1)),
                 32));
       }
       acc0 = _mm256_add_epi64(
@@ -516,11 +516,11 @@ __attribute__((target("avx2"))) void rowprod_u64_avx2(const uint64_t* input, int
             _mm256_set1_epi64x((long long)(1)),
             _mm256_maskload_epi64((const long long*)(input + i * stride + j), tail0_active),
             tail0_active);
-        acc0 = _mm256_add_epi64(
-            _mm256_mul_epu32(tail0, acc0),
+        acc1 = _mm256_add_epi64(
+            _mm256_mul_epu32(tail0, acc1),
             _mm256_slli_epi64(
-                _mm256_add_epi64(_mm256_mul_epu32(tail0, _mm256_srli_epi64(acc0, 32)),
-                                 _mm256_mul_epu32(_mm256_srli_epi64(tail0, 32), acc0)),
+                _mm256_add_epi64(_mm256_mul_epu32(tail0, _mm256_srli_epi64(acc1, 32)),
+                                 _mm256_mul_epu32(_mm256_srli_epi64(tail0, 32), acc1)),
                 32));
       }
       acc0 = _mm256_add_epi64(

@@ -225,9 +225,9 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_f32_to
             _mm512_mask_loadu_ps(_mm512_setzero_ps(), (__mmask16)simdgen_lanes_below(cols - j, 16),
                                  input + i * stride + j);
         __m512d tail0_w0 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(tail0, 0));
-        acc0 = _mm512_add_pd(tail0_w0, acc0);
+        acc1 = _mm512_add_pd(tail0_w0, acc1);
         __m512d tail0_w1 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(tail0, 1));
-        acc0 = _mm512_add_pd(tail0_w1, acc0);
+        acc1 = _mm512_add_pd(tail0_w1, acc1);
       }
       acc0 = _mm512_add_pd(acc1, acc0);
       __m256d row_sum_v256 =
@@ -284,9 +284,9 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_f32_to
             _mm512_mask_loadu_ps(_mm512_setzero_ps(), (__mmask16)simdgen_lanes_below(cols - j, 16),
                                  input + i * stride + j);
         __m512d tail0_w0 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(tail0, 0));
-        acc0 = _mm512_add_pd(tail0_w0, acc0);
+        acc1 = _mm512_add_pd(tail0_w0, acc1);
         __m512d tail0_w1 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(tail0, 1));
-        acc0 = _mm512_add_pd(tail0_w1, acc0);
+        acc1 = _mm512_add_pd(tail0_w1, acc1);
       }
       acc0 = _mm512_add_pd(acc1, acc0);
       __m256d row_sum_v256 =
@@ -452,9 +452,9 @@ __attribute__((target("avx2"))) void rowsum_f32_to_f64_avx2(const float* input, 
             _mm256_maskload_ps((const float*)(input + i * stride + j), tail0_active),
             _mm256_castsi256_ps(tail0_active));
         __m256d tail0_w0 = _mm256_cvtps_pd(_mm256_extractf128_ps(tail0, 0));
-        acc0 = _mm256_add_pd(tail0_w0, acc0);
+        acc1 = _mm256_add_pd(tail0_w0, acc1);
         __m256d tail0_w1 = _mm256_cvtps_pd(_mm256_extractf128_ps(tail0, 1));
-        acc0 = _mm256_add_pd(tail0_w1, acc0);
+        acc1 = _mm256_add_pd(tail0_w1, acc1);
       }
       acc0 = _mm256_add_pd(acc1, acc0);
       __m128d row_sum_v = _mm_add_pd(_mm256_castpd256_pd128(acc0), _mm256_extractf128_pd(acc0, 1));
@@ -511,9 +511,9 @@ __attribute__((target("avx2"))) void rowsum_f32_to_f64_avx2(const float* input, 
             _mm256_maskload_ps((const float*)(input + i * stride + j), tail0_active),
             _mm256_castsi256_ps(tail0_active));
         __m256d tail0_w0 = _mm256_cvtps_pd(_mm256_extractf128_ps(tail0, 0));
-        acc0 = _mm256_add_pd(tail0_w0, acc0);
+        acc1 = _mm256_add_pd(tail0_w0, acc1);
         __m256d tail0_w1 = _mm256_cvtps_pd(_mm256_extractf128_ps(tail0, 1));
-        acc0 = _mm256_add_pd(tail0_w1, acc0);
+        acc1 = _mm256_add_pd(tail0_w1, acc1);
       }
       acc0 = _mm256_add_pd(acc1, acc0);
       __m128d row_sum_v = _mm_add_pd(_mm256_castpd256_pd128(acc0), _mm256_extractf128_pd(acc0, 1));

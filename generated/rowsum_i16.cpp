@@ -263,7 +263,7 @@ rowsum_i16_avx512_vnni(const int16_t* input, int64_t rows, int64_t cols, int64_t
         __m512i tail0 = _mm512_mask_loadu_epi16(_mm512_setzero_si512(),
                                                 (__mmask32)simdgen_lanes_below(cols - j, 32),
                                                 input + i * stride + j);
-        acc0 = _mm512_dpwssd_epi32(acc0, tail0, ones_i16);
+        acc1 = _mm512_dpwssd_epi32(acc1, tail0, ones_i16);
       }
       acc0 = _mm512_add_epi32(acc1, acc0);
       acc2 = _mm512_add_epi32(acc3, acc2);
@@ -308,7 +308,7 @@ rowsum_i16_avx512_vnni(const int16_t* input, int64_t rows, int64_t cols, int64_t
         __m512i tail0 = _mm512_mask_loadu_epi16(_mm512_setzero_si512(),
                                                 (__mmask32)simdgen_lanes_below(cols - j, 32),
                                                 input + i * stride + j);
-        acc0 = _mm512_dpwssd_epi32(acc0, tail0, ones_i16);
+        acc1 = _mm512_dpwssd_epi32(acc1, tail0, ones_i16);
       }
       acc0 = _mm512_add_epi32(acc1, acc0);
       acc2 = _mm512_add_epi32(acc3, acc2);
@@ -573,7 +573,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_i16_av
         __m512i tail0 = _mm512_mask_loadu_epi16(_mm512_setzero_si512(),
                                                 (__mmask32)simdgen_lanes_below(cols - j, 32),
                                                 input + i * stride + j);
-        acc0 = _mm512_add_epi32(acc0, _mm512_madd_epi16(tail0, ones_i16));
+        acc1 = _mm512_add_epi32(acc1, _mm512_madd_epi16(tail0, ones_i16));
       }
       acc0 = _mm512_add_epi32(acc1, acc0);
       acc2 = _mm512_add_epi32(acc3, acc2);
@@ -623,7 +623,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_i16_av
         __m512i tail0 = _mm512_mask_loadu_epi16(_mm512_setzero_si512(),
                                                 (__mmask32)simdgen_lanes_below(cols - j, 32),
                                                 input + i * stride + j);
-        acc0 = _mm512_add_epi32(acc0, _mm512_madd_epi16(tail0, ones_i16));
+        acc1 = _mm512_add_epi32(acc1, _mm512_madd_epi16(tail0, ones_i16));
       }
       acc0 = _mm512_add_epi32(acc1, acc0);
       acc2 = _mm512_add_epi32(acc3, acc2);
@@ -891,7 +891,7 @@ __attribute__((target("avx2"))) void rowsum_i16_avx2(const int16_t* input, int64
               _mm256_setzero_si256(),
               _mm256_loadu_si256((const __m256i*)(input + i * stride + j + (cols - j) - 16)),
               tail0_keep);
-          acc0 = _mm256_add_epi32(acc0, _mm256_madd_epi16(tail0, ones_i16));
+          acc1 = _mm256_add_epi32(acc1, _mm256_madd_epi16(tail0, ones_i16));
         }
         // shorter rows: staged copy
         if (cols < 16) {
@@ -900,7 +900,7 @@ __attribute__((target("avx2"))) void rowsum_i16_avx2(const int16_t* input, int64
           __builtin_memcpy(tail0_stage, input + i * stride + j,
                            (size_t)(cols - j) * sizeof(int16_t));
           __m256i tail0 = _mm256_load_si256((const __m256i*)tail0_stage);
-          acc0 = _mm256_add_epi32(acc0, _mm256_madd_epi16(tail0, ones_i16));
+          acc1 = _mm256_add_epi32(acc1, _mm256_madd_epi16(tail0, ones_i16));
         }
       }
       acc0 = _mm256_add_epi32(acc1, acc0);
@@ -954,7 +954,7 @@ __attribute__((target("avx2"))) void rowsum_i16_avx2(const int16_t* input, int64
               _mm256_setzero_si256(),
               _mm256_loadu_si256((const __m256i*)(input + i * stride + j + (cols - j) - 16)),
               tail0_keep);
-          acc0 = _mm256_add_epi32(acc0, _mm256_madd_epi16(tail0, ones_i16));
+          acc1 = _mm256_add_epi32(acc1, _mm256_madd_epi16(tail0, ones_i16));
         }
         // shorter rows: staged copy
         if (cols < 16) {
@@ -963,7 +963,7 @@ __attribute__((target("avx2"))) void rowsum_i16_avx2(const int16_t* input, int64
           __builtin_memcpy(tail0_stage, input + i * stride + j,
                            (size_t)(cols - j) * sizeof(int16_t));
           __m256i tail0 = _mm256_load_si256((const __m256i*)tail0_stage);
-          acc0 = _mm256_add_epi32(acc0, _mm256_madd_epi16(tail0, ones_i16));
+          acc1 = _mm256_add_epi32(acc1, _mm256_madd_epi16(tail0, ones_i16));
         }
       }
       acc0 = _mm256_add_epi32(acc1, acc0);

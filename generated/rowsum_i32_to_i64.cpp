@@ -228,9 +228,9 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_i32_to
                                                 (__mmask16)simdgen_lanes_below(cols - j, 16),
                                                 input + i * stride + j);
         __m512i tail0_w0 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail0, 0));
-        acc0 = _mm512_add_epi64(tail0_w0, acc0);
+        acc1 = _mm512_add_epi64(tail0_w0, acc1);
         __m512i tail0_w1 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail0, 1));
-        acc0 = _mm512_add_epi64(tail0_w1, acc0);
+        acc1 = _mm512_add_epi64(tail0_w1, acc1);
       }
       acc0 = _mm512_add_epi64(acc1, acc0);
       acc2 = _mm512_add_epi64(acc3, acc2);
@@ -290,9 +290,9 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_i32_to
                                                 (__mmask16)simdgen_lanes_below(cols - j, 16),
                                                 input + i * stride + j);
         __m512i tail0_w0 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail0, 0));
-        acc0 = _mm512_add_epi64(tail0_w0, acc0);
+        acc1 = _mm512_add_epi64(tail0_w0, acc1);
         __m512i tail0_w1 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail0, 1));
-        acc0 = _mm512_add_epi64(tail0_w1, acc0);
+        acc1 = _mm512_add_epi64(tail0_w1, acc1);
       }
       acc0 = _mm512_add_epi64(acc1, acc0);
       acc2 = _mm512_add_epi64(acc3, acc2);
@@ -462,9 +462,9 @@ __attribute__((target("avx2"))) void rowsum_i32_to_i64_avx2(const int32_t* input
             _mm256_maskload_epi32((const int*)(input + i * stride + j), tail0_active),
             tail0_active);
         __m256i tail0_w0 = _mm256_cvtepi32_epi64(_mm256_extracti128_si256(tail0, 0));
-        acc0 = _mm256_add_epi64(tail0_w0, acc0);
+        acc1 = _mm256_add_epi64(tail0_w0, acc1);
         __m256i tail0_w1 = _mm256_cvtepi32_epi64(_mm256_extracti128_si256(tail0, 1));
-        acc0 = _mm256_add_epi64(tail0_w1, acc0);
+        acc1 = _mm256_add_epi64(tail0_w1, acc1);
       }
       acc0 = _mm256_add_epi64(acc1, acc0);
       acc2 = _mm256_add_epi64(acc3, acc2);
@@ -525,9 +525,9 @@ __attribute__((target("avx2"))) void rowsum_i32_to_i64_avx2(const int32_t* input
             _mm256_maskload_epi32((const int*)(input + i * stride + j), tail0_active),
             tail0_active);
         __m256i tail0_w0 = _mm256_cvtepi32_epi64(_mm256_extracti128_si256(tail0, 0));
-        acc0 = _mm256_add_epi64(tail0_w0, acc0);
+        acc1 = _mm256_add_epi64(tail0_w0, acc1);
         __m256i tail0_w1 = _mm256_cvtepi32_epi64(_mm256_extracti128_si256(tail0, 1));
-        acc0 = _mm256_add_epi64(tail0_w1, acc0);
+        acc1 = _mm256_add_epi64(tail0_w1, acc1);
       }
       acc0 = _mm256_add_epi64(acc1, acc0);
       acc2 = _mm256_add_epi64(acc3, acc2);

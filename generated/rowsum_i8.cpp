@@ -262,7 +262,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,avx512vnni"))) void ro
         __m512i tail0 = _mm512_mask_loadu_epi8(_mm512_setzero_si512(),
                                                (__mmask64)simdgen_lanes_below(cols - j, 64),
                                                input + i * stride + j);
-        acc0 = _mm512_dpbusd_epi32(acc0, ones_u8, tail0);
+        acc1 = _mm512_dpbusd_epi32(acc1, ones_u8, tail0);
       }
       acc0 = _mm512_add_epi32(acc1, acc0);
       acc2 = _mm512_add_epi32(acc3, acc2);
@@ -307,7 +307,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,avx512vnni"))) void ro
         __m512i tail0 = _mm512_mask_loadu_epi8(_mm512_setzero_si512(),
                                                (__mmask64)simdgen_lanes_below(cols - j, 64),
                                                input + i * stride + j);
-        acc0 = _mm512_dpbusd_epi32(acc0, ones_u8, tail0);
+        acc1 = _mm512_dpbusd_epi32(acc1, ones_u8, tail0);
       }
       acc0 = _mm512_add_epi32(acc1, acc0);
       acc2 = _mm512_add_epi32(acc3, acc2);
@@ -631,7 +631,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_i8_avx
         __m512i tail0 = _mm512_mask_loadu_epi8(_mm512_setzero_si512(),
                                                (__mmask64)simdgen_lanes_below(cols - j, 64),
                                                input + i * stride + j);
-        acc0 = _mm512_add_epi32(acc0,
+        acc1 = _mm512_add_epi32(acc1,
                                 _mm512_madd_epi16(_mm512_maddubs_epi16(ones_u8, tail0), ones_i16));
       }
       acc0 = _mm512_add_epi32(acc1, acc0);
@@ -692,7 +692,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_i8_avx
         __m512i tail0 = _mm512_mask_loadu_epi8(_mm512_setzero_si512(),
                                                (__mmask64)simdgen_lanes_below(cols - j, 64),
                                                input + i * stride + j);
-        acc0 = _mm512_add_epi32(acc0,
+        acc1 = _mm512_add_epi32(acc1,
                                 _mm512_madd_epi16(_mm512_maddubs_epi16(ones_u8, tail0), ones_i16));
       }
       acc0 = _mm512_add_epi32(acc1, acc0);
@@ -1006,8 +1006,8 @@ __attribute__((target("avx2"))) void rowsum_i8_avx2(const int8_t* input, int64_t
               _mm256_setzero_si256(),
               _mm256_loadu_si256((const __m256i*)(input + i * stride + j + (cols - j) - 32)),
               tail0_keep);
-          acc0 = _mm256_add_epi32(
-              acc0, _mm256_madd_epi16(_mm256_maddubs_epi16(ones_u8, tail0), ones_i16));
+          acc1 = _mm256_add_epi32(
+              acc1, _mm256_madd_epi16(_mm256_maddubs_epi16(ones_u8, tail0), ones_i16));
         }
         // shorter rows: staged copy
         if (cols < 32) {
@@ -1016,8 +1016,8 @@ __attribute__((target("avx2"))) void rowsum_i8_avx2(const int8_t* input, int64_t
           __builtin_memcpy(tail0_stage, input + i * stride + j,
                            (size_t)(cols - j) * sizeof(int8_t));
           __m256i tail0 = _mm256_load_si256((const __m256i*)tail0_stage);
-          acc0 = _mm256_add_epi32(
-              acc0, _mm256_madd_epi16(_mm256_maddubs_epi16(ones_u8, tail0), ones_i16));
+          acc1 = _mm256_add_epi32(
+              acc1, _mm256_madd_epi16(_mm256_maddubs_epi16(ones_u8, tail0), ones_i16));
         }
       }
       acc0 = _mm256_add_epi32(acc1, acc0);
@@ -1084,8 +1084,8 @@ __attribute__((target("avx2"))) void rowsum_i8_avx2(const int8_t* input, int64_t
               _mm256_setzero_si256(),
               _mm256_loadu_si256((const __m256i*)(input + i * stride + j + (cols - j) - 32)),
               tail0_keep);
-          acc0 = _mm256_add_epi32(
-              acc0, _mm256_madd_epi16(_mm256_maddubs_epi16(ones_u8, tail0), ones_i16));
+          acc1 = _mm256_add_epi32(
+              acc1, _mm256_madd_epi16(_mm256_maddubs_epi16(ones_u8, tail0), ones_i16));
         }
         // shorter rows: staged copy
         if (cols < 32) {
@@ -1094,8 +1094,8 @@ __attribute__((target("avx2"))) void rowsum_i8_avx2(const int8_t* input, int64_t
           __builtin_memcpy(tail0_stage, input + i * stride + j,
                            (size_t)(cols - j) * sizeof(int8_t));
           __m256i tail0 = _mm256_load_si256((const __m256i*)tail0_stage);
-          acc0 = _mm256_add_epi32(
-              acc0, _mm256_madd_epi16(_mm256_maddubs_epi16(ones_u8, tail0), ones_i16));
+          acc1 = _mm256_add_epi32(
+              acc1, _mm256_madd_epi16(_mm256_maddubs_epi16(ones_u8, tail0), ones_i16));
         }
       }
       acc0 = _mm256_add_epi32(acc1, acc0);

@@ -58,7 +58,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowxor_u32_av
       __m512i tail0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
                                               (__mmask16)simdgen_lanes_below(cols - j, 16),
                                               input + i * stride + j);
-      acc0 = _mm512_xor_si512(tail0, acc0);
+      acc1 = _mm512_xor_si512(tail0, acc1);
     }
     acc0 = _mm512_xor_si512(acc1, acc0);
     __m256i row_sum_v256 =
@@ -105,7 +105,7 @@ __attribute__((target("avx2"))) void rowxor_u32_avx2(const uint32_t* input, int6
       __m256i tail0 = _mm256_blendv_epi8(
           _mm256_setzero_si256(),
           _mm256_maskload_epi32((const int*)(input + i * stride + j), tail0_active), tail0_active);
-      acc0 = _mm256_xor_si256(tail0, acc0);
+      acc1 = _mm256_xor_si256(tail0, acc1);
     }
     acc0 = _mm256_xor_si256(acc1, acc0);
     __m128i row_sum_v =

@@ -154,7 +154,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void sum_u64_avx51
       if (j < n) {
         __m512i tail0 = _mm512_mask_loadu_epi64(
             _mm512_setzero_si512(), (__mmask8)simdgen_lanes_below(-j + n, 8), input + i * n + j);
-        acc0 = _mm512_add_epi64(tail0, acc0);
+        acc1 = _mm512_add_epi64(tail0, acc1);
       }
       acc0 = _mm512_add_epi64(acc1, acc0);
       acc2 = _mm512_add_epi64(acc3, acc2);
@@ -192,7 +192,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void sum_u64_avx51
       if (j < n) {
         __m512i tail0 = _mm512_mask_loadu_epi64(
             _mm512_setzero_si512(), (__mmask8)simdgen_lanes_below(-j + n, 8), input + i * n + j);
-        acc0 = _mm512_add_epi64(tail0, acc0);
+        acc1 = _mm512_add_epi64(tail0, acc1);
       }
       acc0 = _mm512_add_epi64(acc1, acc0);
       acc2 = _mm512_add_epi64(acc3, acc2);
@@ -314,7 +314,7 @@ __attribute__((target("avx2"))) void sum_u64_avx2(const uint64_t* input, int64_t
             _mm256_setzero_si256(),
             _mm256_maskload_epi64((const long long*)(input + i * n + j), tail0_active),
             tail0_active);
-        acc0 = _mm256_add_epi64(tail0, acc0);
+        acc1 = _mm256_add_epi64(tail0, acc1);
       }
       acc0 = _mm256_add_epi64(acc1, acc0);
       acc2 = _mm256_add_epi64(acc3, acc2);
@@ -354,7 +354,7 @@ __attribute__((target("avx2"))) void sum_u64_avx2(const uint64_t* input, int64_t
             _mm256_setzero_si256(),
             _mm256_maskload_epi64((const long long*)(input + i * n + j), tail0_active),
             tail0_active);
-        acc0 = _mm256_add_epi64(tail0, acc0);
+        acc1 = _mm256_add_epi64(tail0, acc1);
       }
       acc0 = _mm256_add_epi64(acc1, acc0);
       acc2 = _mm256_add_epi64(acc3, acc2);

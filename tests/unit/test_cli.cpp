@@ -139,7 +139,7 @@ TEST_CASE("explain prints the plan per target and validate, --version and --help
   CHECK(j.output.find("\"extents\": [") != std::string::npos);
   // Semantics and CPU checks for the execution-test driver (tests/exec/make_exec_test.cmake).
   CHECK(j.output.find("\"semantics\": {") != std::string::npos);
-  CHECK(j.output.find("\"op\": \"add\"") != std::string::npos);
+  CHECK(j.output.find("\"op\": \"max\"") != std::string::npos);
   CHECK(j.output.find("\"cpu_check\": \"__builtin_cpu_supports(\\\"avx2\\\")\"") != std::string::npos);
   CHECK(run("explain --json --target avx2 " + (d / "good.json").string()).output.find("\"suffix\": \"scalar\"") == std::string::npos);
   CHECK(r.output.find("out output : f32[rows]") != std::string::npos);

@@ -218,7 +218,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void row_max_f32_a
         __m512 tail0 = _mm512_mask_loadu_ps(_mm512_set1_ps(-__builtin_inff()),
                                             (__mmask16)simdgen_lanes_below(cols - j, 16),
                                             input + i * stride + j);
-        acc0 = _mm512_max_ps(tail0, acc0);
+        acc1 = _mm512_max_ps(tail0, acc1);
       }
       acc0 = _mm512_max_ps(acc1, acc0);
       acc2 = _mm512_max_ps(acc3, acc2);
@@ -260,7 +260,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void row_max_f32_a
         __m512 tail0 = _mm512_mask_loadu_ps(_mm512_set1_ps(-__builtin_inff()),
                                             (__mmask16)simdgen_lanes_below(cols - j, 16),
                                             input + i * stride + j);
-        acc0 = _mm512_max_ps(tail0, acc0);
+        acc1 = _mm512_max_ps(tail0, acc1);
       }
       acc0 = _mm512_max_ps(acc1, acc0);
       acc2 = _mm512_max_ps(acc3, acc2);
@@ -430,7 +430,7 @@ __attribute__((target("avx2"))) void row_max_f32_avx2(const float* input, int64_
             _mm256_set1_ps(-__builtin_inff()),
             _mm256_maskload_ps((const float*)(input + i * stride + j), tail0_active),
             _mm256_castsi256_ps(tail0_active));
-        acc0 = _mm256_max_ps(tail0, acc0);
+        acc1 = _mm256_max_ps(tail0, acc1);
       }
       acc0 = _mm256_max_ps(acc1, acc0);
       acc2 = _mm256_max_ps(acc3, acc2);
@@ -472,7 +472,7 @@ __attribute__((target("avx2"))) void row_max_f32_avx2(const float* input, int64_
             _mm256_set1_ps(-__builtin_inff()),
             _mm256_maskload_ps((const float*)(input + i * stride + j), tail0_active),
             _mm256_castsi256_ps(tail0_active));
-        acc0 = _mm256_max_ps(tail0, acc0);
+        acc1 = _mm256_max_ps(tail0, acc1);
       }
       acc0 = _mm256_max_ps(acc1, acc0);
       acc2 = _mm256_max_ps(acc3, acc2);
