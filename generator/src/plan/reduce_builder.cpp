@@ -183,8 +183,8 @@ struct RowPlanner {
                                 "one vector at a time"));
     }
     // The tail goes to a second accumulator, as hand-written loops do: it starts no dependency on
-    // the cleanup loop's acc0, and GCC 12 then copies the loop-carried vpdpbusd accumulators half
-    // as often (384x500 i8: 8 -> 4 register moves per main-loop iteration).
+    // the cleanup loop's acc0, and GCC 12 then copies the loop-carried vpdpbusd accumulators less
+    // often (384x500 i8: 8 -> 6 register moves per main-loop iteration; the hand loop has 4).
     vectorTail(row, {{accs[k > 1 ? 1 : 0], start}});
     combineTree(row, accs, a.acc);
     std::string sum = "row_sum";
