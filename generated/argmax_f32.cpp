@@ -21,6 +21,12 @@
 //   avx512+vnni: identical to avx512 for this kernel, not emitted
 
 #if defined(__x86_64__)
+// n clamped to [0, lanes]: the active-lane count of a whilelt predicate.
+static inline int64_t simdgen_clamp_lanes(int64_t n, int64_t lanes) {
+  return n < 0 ? 0 : n > lanes ? lanes : n;
+}
+#endif
+#if defined(__x86_64__)
 // Bit l set for lanes l < n, for n clamped to [0, lanes]: the predicate of a partial vector.
 static inline uint64_t simdgen_lanes_below(int64_t n, int lanes) {
   if (n <= 0) return 0;
@@ -340,8 +346,9 @@ __attribute__((target("avx2"))) void argmax_f32_avx2(const float* input, int64_t
       }
       // predicated tail: identity lanes never win
       if (j < n) {
-        const __m256i tail_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(-j + n)),
-                                                       _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+        const __m256i tail_active =
+            _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(-j + n, 8))),
+                               _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
         __m256 tail =
             _mm256_blendv_ps(_mm256_set1_ps(-__builtin_inff()),
                              _mm256_maskload_ps((const float*)(input + i * n + j), tail_active),

@@ -21,6 +21,12 @@
 //   avx512+vnni: identical to avx512 for this kernel, not emitted
 
 #if defined(__x86_64__)
+// n clamped to [0, lanes]: the active-lane count of a whilelt predicate.
+static inline int64_t simdgen_clamp_lanes(int64_t n, int64_t lanes) {
+  return n < 0 ? 0 : n > lanes ? lanes : n;
+}
+#endif
+#if defined(__x86_64__)
 // Bit l set for lanes l < n, for n clamped to [0, lanes]: the predicate of a partial vector.
 static inline uint64_t simdgen_lanes_below(int64_t n, int lanes) {
   if (n <= 0) return 0;
@@ -333,8 +339,9 @@ __attribute__((target("avx2"))) void argmax_i32_avx2(const int32_t* input, int64
       }
       // predicated tail: identity lanes never win
       if (j < n) {
-        const __m256i tail_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(-j + n)),
-                                                       _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+        const __m256i tail_active =
+            _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(-j + n, 8))),
+                               _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
         __m256i tail = _mm256_blendv_epi8(
             _mm256_set1_epi32((int)((-2147483647 - 1))),
             _mm256_maskload_epi32((const int*)(input + i * n + j), tail_active), tail_active);

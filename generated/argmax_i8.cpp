@@ -21,6 +21,12 @@
 //   avx512+vnni: identical to avx512 for this kernel, not emitted
 
 #if defined(__x86_64__)
+// n clamped to [0, lanes]: the active-lane count of a whilelt predicate.
+static inline int64_t simdgen_clamp_lanes(int64_t n, int64_t lanes) {
+  return n < 0 ? 0 : n > lanes ? lanes : n;
+}
+#endif
+#if defined(__x86_64__)
 // Bit l set for lanes l < n, for n clamped to [0, lanes]: the predicate of a partial vector.
 static inline uint64_t simdgen_lanes_below(int64_t n, int lanes) {
   if (n <= 0) return 0;
@@ -340,7 +346,8 @@ __attribute__((target("avx2"))) void argmax_i8_avx2(const int8_t* input, int64_t
       if (j < n) {
         alignas(32) int8_t tail_stage[32];
         _mm256_store_si256((__m256i*)tail_stage, _mm256_set1_epi8((char)(-128)));
-        __builtin_memcpy(tail_stage, input + i * n + j, (size_t)(-j + n) * sizeof(int8_t));
+        __builtin_memcpy(tail_stage, input + i * n + j,
+                         (size_t)simdgen_clamp_lanes(-j + n, 32) * sizeof(int8_t));
         __m256i tail = _mm256_load_si256((const __m256i*)tail_stage);
         acc0 = _mm256_max_epi8(tail, acc0);
       }

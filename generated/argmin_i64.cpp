@@ -21,6 +21,12 @@
 //   avx512+vnni: identical to avx512 for this kernel, not emitted
 
 #if defined(__x86_64__)
+// n clamped to [0, lanes]: the active-lane count of a whilelt predicate.
+static inline int64_t simdgen_clamp_lanes(int64_t n, int64_t lanes) {
+  return n < 0 ? 0 : n > lanes ? lanes : n;
+}
+#endif
+#if defined(__x86_64__)
 // Bit l set for lanes l < n, for n clamped to [0, lanes]: the predicate of a partial vector.
 static inline uint64_t simdgen_lanes_below(int64_t n, int lanes) {
   if (n <= 0) return 0;
@@ -319,8 +325,9 @@ __attribute__((target("avx2"))) void argmin_i64_avx2(const int64_t* input, int64
       }
       // predicated tail: identity lanes never win
       if (j < n) {
-        const __m256i tail_active = _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(-j + n)),
-                                                       _mm256_setr_epi64x(0, 1, 2, 3));
+        const __m256i tail_active =
+            _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(simdgen_clamp_lanes(-j + n, 4))),
+                               _mm256_setr_epi64x(0, 1, 2, 3));
         __m256i tail = _mm256_blendv_epi8(
             _mm256_set1_epi64x((long long)(9223372036854775807ll)),
             _mm256_maskload_epi64((const long long*)(input + i * n + j), tail_active), tail_active);

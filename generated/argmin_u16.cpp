@@ -21,6 +21,12 @@
 //   avx512+vnni: identical to avx512 for this kernel, not emitted
 
 #if defined(__x86_64__)
+// n clamped to [0, lanes]: the active-lane count of a whilelt predicate.
+static inline int64_t simdgen_clamp_lanes(int64_t n, int64_t lanes) {
+  return n < 0 ? 0 : n > lanes ? lanes : n;
+}
+#endif
+#if defined(__x86_64__)
 // Bit l set for lanes l < n, for n clamped to [0, lanes]: the predicate of a partial vector.
 static inline uint64_t simdgen_lanes_below(int64_t n, int lanes) {
   if (n <= 0) return 0;
@@ -291,7 +297,8 @@ __attribute__((target("avx2"))) void argmin_u16_avx2(const uint16_t* input, int6
       if (j < n) {
         alignas(32) uint16_t tail_stage[16];
         _mm256_store_si256((__m256i*)tail_stage, _mm256_set1_epi16((short)(65535)));
-        __builtin_memcpy(tail_stage, input + i * n + j, (size_t)(-j + n) * sizeof(uint16_t));
+        __builtin_memcpy(tail_stage, input + i * n + j,
+                         (size_t)simdgen_clamp_lanes(-j + n, 16) * sizeof(uint16_t));
         __m256i tail = _mm256_load_si256((const __m256i*)tail_stage);
         acc0 = _mm256_min_epu16(tail, acc0);
       }

@@ -22,6 +22,12 @@
 //   avx512+vnni: identical to avx512 for this kernel, not emitted
 
 #if defined(__x86_64__)
+// n clamped to [0, lanes]: the active-lane count of a whilelt predicate.
+static inline int64_t simdgen_clamp_lanes(int64_t n, int64_t lanes) {
+  return n < 0 ? 0 : n > lanes ? lanes : n;
+}
+#endif
+#if defined(__x86_64__)
 // Bit l set for lanes l < n, for n clamped to [0, lanes]: the predicate of a partial vector.
 static inline uint64_t simdgen_lanes_below(int64_t n, int lanes) {
   if (n <= 0) return 0;
@@ -114,18 +120,20 @@ __attribute__((target("avx2"))) void colmax_f64_avx2(const double* input, int64_
     // one row per step: each lane is one column
     int64_t r = 0;
     for (; r < rows; ++r) {
-      const __m256i x0_active = _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(cols - j)),
-                                                   _mm256_setr_epi64x(0, 1, 2, 3));
+      const __m256i x0_active =
+          _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(simdgen_clamp_lanes(cols - j, 4))),
+                             _mm256_setr_epi64x(0, 1, 2, 3));
       __m256d x0 =
           _mm256_blendv_pd(_mm256_set1_pd(-__builtin_inf()),
                            _mm256_maskload_pd((const double*)(input + j + r * stride), x0_active),
                            _mm256_castsi256_pd(x0_active));
       acc0 = _mm256_max_pd(x0, acc0);
     }
-    _mm256_maskstore_pd((double*)(output + j),
-                        _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(cols - j)),
-                                           _mm256_setr_epi64x(0, 1, 2, 3)),
-                        acc0);
+    _mm256_maskstore_pd(
+        (double*)(output + j),
+        _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(simdgen_clamp_lanes(cols - j, 4))),
+                           _mm256_setr_epi64x(0, 1, 2, 3)),
+        acc0);
   }
 }
 #endif

@@ -22,6 +22,12 @@
 //   avx512+vnni: identical to avx512 for this kernel, not emitted
 
 #if defined(__x86_64__)
+// n clamped to [0, lanes]: the active-lane count of a whilelt predicate.
+static inline int64_t simdgen_clamp_lanes(int64_t n, int64_t lanes) {
+  return n < 0 ? 0 : n > lanes ? lanes : n;
+}
+#endif
+#if defined(__x86_64__)
 // Bit l set for lanes l < n, for n clamped to [0, lanes]: the predicate of a partial vector.
 static inline uint64_t simdgen_lanes_below(int64_t n, int lanes) {
   if (n <= 0) return 0;
@@ -172,30 +178,35 @@ __attribute__((target("avx2"))) void colmin_i8_to_i32_avx2(const int8_t* input, 
     for (; r < rows; ++r) {
       alignas(32) int8_t x0_stage[32];
       _mm256_store_si256((__m256i*)x0_stage, _mm256_set1_epi8((char)(127)));
-      __builtin_memcpy(x0_stage, input + j + r * stride, (size_t)(cols - j) * sizeof(int8_t));
+      __builtin_memcpy(x0_stage, input + j + r * stride,
+                       (size_t)simdgen_clamp_lanes(cols - j, 32) * sizeof(int8_t));
       __m256i x0 = _mm256_load_si256((const __m256i*)x0_stage);
       acc0 = _mm256_min_epi8(x0, acc0);
     }
     __m256i acc0_out0 = _mm256_cvtepi8_epi32(_mm256_extracti128_si256(acc0, 0));
-    _mm256_maskstore_epi32((int*)(output + j),
-                           _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(cols - j)),
-                                              _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                           acc0_out0);
+    _mm256_maskstore_epi32(
+        (int*)(output + j),
+        _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j, 8))),
+                           _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
+        acc0_out0);
     __m256i acc0_out1 = _mm256_cvtepi8_epi32(_mm_srli_si128(_mm256_extracti128_si256(acc0, 0), 8));
-    _mm256_maskstore_epi32((int*)(output + j + 8),
-                           _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(cols - j - 8)),
-                                              _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                           acc0_out1);
+    _mm256_maskstore_epi32(
+        (int*)(output + j + 8),
+        _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j - 8, 8))),
+                           _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
+        acc0_out1);
     __m256i acc0_out2 = _mm256_cvtepi8_epi32(_mm256_extracti128_si256(acc0, 1));
-    _mm256_maskstore_epi32((int*)(output + j + 16),
-                           _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(cols - j - 16)),
-                                              _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                           acc0_out2);
+    _mm256_maskstore_epi32(
+        (int*)(output + j + 16),
+        _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j - 16, 8))),
+                           _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
+        acc0_out2);
     __m256i acc0_out3 = _mm256_cvtepi8_epi32(_mm_srli_si128(_mm256_extracti128_si256(acc0, 1), 8));
-    _mm256_maskstore_epi32((int*)(output + j + 24),
-                           _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(cols - j - 24)),
-                                              _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                           acc0_out3);
+    _mm256_maskstore_epi32(
+        (int*)(output + j + 24),
+        _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j - 24, 8))),
+                           _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
+        acc0_out3);
   }
 }
 #endif

@@ -20,6 +20,13 @@
 // Plan summary (`simdgen explain` prints the full plans):
 //   output[j] = mul over i < rows of input[i * stride + j], for j < cols; i16 -> i16
 
+#if defined(__x86_64__)
+// n clamped to [0, lanes]: the active-lane count of a whilelt predicate.
+static inline int64_t simdgen_clamp_lanes(int64_t n, int64_t lanes) {
+  return n < 0 ? 0 : n > lanes ? lanes : n;
+}
+#endif
+
 // ---- avx2 (256-bit vectors)
 // column reduction: lanes = columns, rows walked in order (sequential per column)
 // tails: masked loads (32/64-bit) or the row's last vector blended (8/16-bit), identity elsewhere
@@ -61,16 +68,16 @@ __attribute__((target("avx2"))) void colprod_i16_avx2(const int16_t* input, int6
     for (; r < rows; ++r) {
       alignas(32) int16_t x0_stage[16];
       _mm256_store_si256((__m256i*)x0_stage, _mm256_set1_epi16((short)(1)));
-      __builtin_memcpy(x0_stage, input + j + r * stride, (size_t)(cols - j) * sizeof(int16_t));
+      __builtin_memcpy(x0_stage, input + j + r * stride,
+                       (size_t)simdgen_clamp_lanes(cols - j, 16) * sizeof(int16_t));
       __m256i x0 = _mm256_load_si256((const __m256i*)x0_stage);
       acc0 = _mm256_mullo_epi16(x0, acc0);
     }
     {
       alignas(32) int16_t acc0_stage[16];
       _mm256_store_si256((__m256i*)acc0_stage, acc0);
-      const int64_t n = cols - j;
-      if (n > 0)
-        __builtin_memcpy(output + j, acc0_stage, (size_t)(n < 16 ? n : 16) * sizeof(int16_t));
+      __builtin_memcpy(output + j, acc0_stage,
+                       (size_t)simdgen_clamp_lanes(cols - j, 16) * sizeof(int16_t));
     }
   }
 }

@@ -22,6 +22,12 @@
 //   avx512+vnni: identical to avx512 for this kernel, not emitted
 
 #if defined(__x86_64__)
+// n clamped to [0, lanes]: the active-lane count of a whilelt predicate.
+static inline int64_t simdgen_clamp_lanes(int64_t n, int64_t lanes) {
+  return n < 0 ? 0 : n > lanes ? lanes : n;
+}
+#endif
+#if defined(__x86_64__)
 // Bit l set for lanes l < n, for n clamped to [0, lanes]: the predicate of a partial vector.
 static inline uint64_t simdgen_lanes_below(int64_t n, int lanes) {
   if (n <= 0) return 0;
@@ -162,21 +168,24 @@ __attribute__((target("avx2"))) void colsum_i16_avx2(const int16_t* input, int64
     for (; r < rows; ++r) {
       alignas(32) int16_t x0_stage[16];
       _mm256_store_si256((__m256i*)x0_stage, _mm256_setzero_si256());
-      __builtin_memcpy(x0_stage, input + j + r * stride, (size_t)(cols - j) * sizeof(int16_t));
+      __builtin_memcpy(x0_stage, input + j + r * stride,
+                       (size_t)simdgen_clamp_lanes(cols - j, 16) * sizeof(int16_t));
       __m256i x0 = _mm256_load_si256((const __m256i*)x0_stage);
       __m256i x0_w0 = _mm256_cvtepi16_epi32(_mm256_extracti128_si256(x0, 0));
       acc0_0 = _mm256_add_epi32(x0_w0, acc0_0);
       __m256i x0_w1 = _mm256_cvtepi16_epi32(_mm256_extracti128_si256(x0, 1));
       acc0_1 = _mm256_add_epi32(x0_w1, acc0_1);
     }
-    _mm256_maskstore_epi32((int*)(output + j),
-                           _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(cols - j)),
-                                              _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                           acc0_0);
-    _mm256_maskstore_epi32((int*)(output + j + 8),
-                           _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(cols - j - 8)),
-                                              _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                           acc0_1);
+    _mm256_maskstore_epi32(
+        (int*)(output + j),
+        _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j, 8))),
+                           _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
+        acc0_0);
+    _mm256_maskstore_epi32(
+        (int*)(output + j + 8),
+        _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j - 8, 8))),
+                           _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
+        acc0_1);
   }
 }
 #endif

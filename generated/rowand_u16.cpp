@@ -22,6 +22,12 @@
 //   avx512+vnni: identical to avx512 for this kernel, not emitted
 
 #if defined(__x86_64__)
+// n clamped to [0, lanes]: the active-lane count of a whilelt predicate.
+static inline int64_t simdgen_clamp_lanes(int64_t n, int64_t lanes) {
+  return n < 0 ? 0 : n > lanes ? lanes : n;
+}
+#endif
+#if defined(__x86_64__)
 // Bit l set for lanes l < n, for n clamped to [0, lanes]: the predicate of a partial vector.
 static inline uint64_t simdgen_lanes_below(int64_t n, int lanes) {
   if (n <= 0) return 0;
@@ -124,12 +130,11 @@ __attribute__((target("avx2"))) void rowand_u16_avx2(const uint16_t* input, int6
     if (j < cols) {
       // the row holds a whole vector: re-read its last one
       if (15 < cols) {
-        const __m256i tail0_keep =
-            _mm256_loadu_si256((const __m256i*)(simdgen_tail_keep + (cols - j) * 2));
+        const __m256i tail0_keep = _mm256_loadu_si256(
+            (const __m256i*)(simdgen_tail_keep + simdgen_clamp_lanes(cols - j, 16) * 2));
         __m256i tail0 = _mm256_blendv_epi8(
             _mm256_set1_epi16((short)(65535)),
-            _mm256_loadu_si256((const __m256i*)(input + i * stride + j + (cols - j) - 16)),
-            tail0_keep);
+            _mm256_loadu_si256((const __m256i*)(input + cols + i * stride - 16)), tail0_keep);
         acc1 = _mm256_and_si256(tail0, acc1);
       }
       // shorter rows: staged copy
@@ -137,7 +142,7 @@ __attribute__((target("avx2"))) void rowand_u16_avx2(const uint16_t* input, int6
         alignas(32) uint16_t tail0_stage[16];
         _mm256_store_si256((__m256i*)tail0_stage, _mm256_set1_epi16((short)(65535)));
         __builtin_memcpy(tail0_stage, input + i * stride + j,
-                         (size_t)(cols - j) * sizeof(uint16_t));
+                         (size_t)simdgen_clamp_lanes(cols - j, 16) * sizeof(uint16_t));
         __m256i tail0 = _mm256_load_si256((const __m256i*)tail0_stage);
         acc1 = _mm256_and_si256(tail0, acc1);
       }

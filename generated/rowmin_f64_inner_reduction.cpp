@@ -22,6 +22,12 @@
 //   avx512+vnni: identical to avx512 for this kernel, not emitted
 
 #if defined(__x86_64__)
+// n clamped to [0, lanes]: the active-lane count of a whilelt predicate.
+static inline int64_t simdgen_clamp_lanes(int64_t n, int64_t lanes) {
+  return n < 0 ? 0 : n > lanes ? lanes : n;
+}
+#endif
+#if defined(__x86_64__)
 // Bit l set for lanes l < n, for n clamped to [0, lanes]: the predicate of a partial vector.
 static inline uint64_t simdgen_lanes_below(int64_t n, int lanes) {
   if (n <= 0) return 0;
@@ -105,8 +111,9 @@ __attribute__((target("avx2"))) void rowmin_f64_inner_reduction_avx2(const doubl
     }
     // predicated tail
     if (j < cols) {
-      const __m256i tail_active = _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(cols - j)),
-                                                     _mm256_setr_epi64x(0, 1, 2, 3));
+      const __m256i tail_active =
+          _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(simdgen_clamp_lanes(cols - j, 4))),
+                             _mm256_setr_epi64x(0, 1, 2, 3));
       __m256d tail =
           _mm256_blendv_pd(_mm256_set1_pd(__builtin_inf()),
                            _mm256_maskload_pd((const double*)(input + i * stride + j), tail_active),

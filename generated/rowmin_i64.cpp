@@ -22,6 +22,12 @@
 //   avx512+vnni: identical to avx512 for this kernel, not emitted
 
 #if defined(__x86_64__)
+// n clamped to [0, lanes]: the active-lane count of a whilelt predicate.
+static inline int64_t simdgen_clamp_lanes(int64_t n, int64_t lanes) {
+  return n < 0 ? 0 : n > lanes ? lanes : n;
+}
+#endif
+#if defined(__x86_64__)
 // Bit l set for lanes l < n, for n clamped to [0, lanes]: the predicate of a partial vector.
 static inline uint64_t simdgen_lanes_below(int64_t n, int lanes) {
   if (n <= 0) return 0;
@@ -260,31 +266,35 @@ __attribute__((target("avx2"))) void rowmin_i64_avx2(const int64_t* input, int64
       }
       // predicated tail: lanes past the row end read the identity
       if (j < cols) {
-        const __m256i tail0_active = _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(cols - j)),
-                                                        _mm256_setr_epi64x(0, 1, 2, 3));
+        const __m256i tail0_active =
+            _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(simdgen_clamp_lanes(cols - j, 4))),
+                               _mm256_setr_epi64x(0, 1, 2, 3));
         __m256i tail0 = _mm256_blendv_epi8(
             _mm256_set1_epi64x((long long)(9223372036854775807ll)),
             _mm256_maskload_epi64((const long long*)(input + i * stride + j), tail0_active),
             tail0_active);
         acc_r0 = _mm256_blendv_epi8(tail0, acc_r0, _mm256_cmpgt_epi64(tail0, acc_r0));
-        const __m256i tail1_active = _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(cols - j)),
-                                                        _mm256_setr_epi64x(0, 1, 2, 3));
+        const __m256i tail1_active =
+            _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(simdgen_clamp_lanes(cols - j, 4))),
+                               _mm256_setr_epi64x(0, 1, 2, 3));
         __m256i tail1 = _mm256_blendv_epi8(
             _mm256_set1_epi64x((long long)(9223372036854775807ll)),
             _mm256_maskload_epi64((const long long*)(input + i * stride + j + stride),
                                   tail1_active),
             tail1_active);
         acc_r1 = _mm256_blendv_epi8(tail1, acc_r1, _mm256_cmpgt_epi64(tail1, acc_r1));
-        const __m256i tail2_active = _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(cols - j)),
-                                                        _mm256_setr_epi64x(0, 1, 2, 3));
+        const __m256i tail2_active =
+            _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(simdgen_clamp_lanes(cols - j, 4))),
+                               _mm256_setr_epi64x(0, 1, 2, 3));
         __m256i tail2 = _mm256_blendv_epi8(
             _mm256_set1_epi64x((long long)(9223372036854775807ll)),
             _mm256_maskload_epi64((const long long*)(input + i * stride + j + 2 * stride),
                                   tail2_active),
             tail2_active);
         acc_r2 = _mm256_blendv_epi8(tail2, acc_r2, _mm256_cmpgt_epi64(tail2, acc_r2));
-        const __m256i tail3_active = _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(cols - j)),
-                                                        _mm256_setr_epi64x(0, 1, 2, 3));
+        const __m256i tail3_active =
+            _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(simdgen_clamp_lanes(cols - j, 4))),
+                               _mm256_setr_epi64x(0, 1, 2, 3));
         __m256i tail3 = _mm256_blendv_epi8(
             _mm256_set1_epi64x((long long)(9223372036854775807ll)),
             _mm256_maskload_epi64((const long long*)(input + i * stride + j + 3 * stride),
@@ -336,8 +346,9 @@ __attribute__((target("avx2"))) void rowmin_i64_avx2(const int64_t* input, int64
       }
       // predicated tail: lanes past the row end read the identity
       if (j < cols) {
-        const __m256i tail0_active = _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(cols - j)),
-                                                        _mm256_setr_epi64x(0, 1, 2, 3));
+        const __m256i tail0_active =
+            _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(simdgen_clamp_lanes(cols - j, 4))),
+                               _mm256_setr_epi64x(0, 1, 2, 3));
         __m256i tail0 = _mm256_blendv_epi8(
             _mm256_set1_epi64x((long long)(9223372036854775807ll)),
             _mm256_maskload_epi64((const long long*)(input + i * stride + j), tail0_active),
@@ -383,8 +394,9 @@ __attribute__((target("avx2"))) void rowmin_i64_avx2(const int64_t* input, int64
       }
       // predicated tail: lanes past the row end read the identity
       if (j < cols) {
-        const __m256i tail0_active = _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(cols - j)),
-                                                        _mm256_setr_epi64x(0, 1, 2, 3));
+        const __m256i tail0_active =
+            _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(simdgen_clamp_lanes(cols - j, 4))),
+                               _mm256_setr_epi64x(0, 1, 2, 3));
         __m256i tail0 = _mm256_blendv_epi8(
             _mm256_set1_epi64x((long long)(9223372036854775807ll)),
             _mm256_maskload_epi64((const long long*)(input + i * stride + j), tail0_active),

@@ -22,6 +22,12 @@
 //   avx512+vnni: identical to avx512 for this kernel, not emitted
 
 #if defined(__x86_64__)
+// n clamped to [0, lanes]: the active-lane count of a whilelt predicate.
+static inline int64_t simdgen_clamp_lanes(int64_t n, int64_t lanes) {
+  return n < 0 ? 0 : n > lanes ? lanes : n;
+}
+#endif
+#if defined(__x86_64__)
 // Bit l set for lanes l < n, for n clamped to [0, lanes]: the predicate of a partial vector.
 static inline uint64_t simdgen_lanes_below(int64_t n, int lanes) {
   if (n <= 0) return 0;
@@ -46,7 +52,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowmin_u8_inn
     for (; j < cols; ++j) {
       alignas(64) uint8_t column_stage[64];
       for (int64_t r = 0; r < 64; ++r)
-        column_stage[r] = r < 64 ? (uint8_t)input[i * stride + j + r * stride] : (uint8_t)(0);
+        column_stage[r] = (uint8_t)input[i * stride + j + r * stride];
       __m512i column = _mm512_loadu_si512((const void*)(column_stage));
       lane_acc = _mm512_min_epu8(column, lane_acc);
     }
@@ -88,7 +94,7 @@ __attribute__((target("avx2"))) void rowmin_u8_inner_parallel_avx2(const uint8_t
     for (; j < cols; ++j) {
       alignas(64) uint8_t column_stage[32];
       for (int64_t r = 0; r < 32; ++r)
-        column_stage[r] = r < 32 ? (uint8_t)input[i * stride + j + r * stride] : (uint8_t)(0);
+        column_stage[r] = (uint8_t)input[i * stride + j + r * stride];
       __m256i column = _mm256_loadu_si256((const __m256i*)(column_stage));
       lane_acc = _mm256_min_epu8(column, lane_acc);
     }
@@ -110,9 +116,8 @@ __attribute__((target("avx2"))) void rowmin_u8_inner_parallel_avx2(const uint8_t
     {
       alignas(32) uint8_t lane_acc_stage[32];
       _mm256_store_si256((__m256i*)lane_acc_stage, lane_acc);
-      const int64_t n = -i + rows;
-      if (n > 0)
-        __builtin_memcpy(output + i, lane_acc_stage, (size_t)(n < 32 ? n : 32) * sizeof(uint8_t));
+      __builtin_memcpy(output + i, lane_acc_stage,
+                       (size_t)simdgen_clamp_lanes(-i + rows, 32) * sizeof(uint8_t));
     }
   }
 }

@@ -22,6 +22,12 @@
 //   avx512+vnni: identical to avx512 for this kernel, not emitted
 
 #if defined(__x86_64__)
+// n clamped to [0, lanes]: the active-lane count of a whilelt predicate.
+static inline int64_t simdgen_clamp_lanes(int64_t n, int64_t lanes) {
+  return n < 0 ? 0 : n > lanes ? lanes : n;
+}
+#endif
+#if defined(__x86_64__)
 // Bit l set for lanes l < n, for n clamped to [0, lanes]: the predicate of a partial vector.
 static inline uint64_t simdgen_lanes_below(int64_t n, int lanes) {
   if (n <= 0) return 0;
@@ -128,19 +134,19 @@ __attribute__((target("avx2"))) void rowor_i8_to_i32_avx2(const int8_t* input, i
     if (j < cols) {
       // the row holds a whole vector: re-read its last one
       if (31 < cols) {
-        const __m256i tail0_keep =
-            _mm256_loadu_si256((const __m256i*)(simdgen_tail_keep + (cols - j) * 1));
+        const __m256i tail0_keep = _mm256_loadu_si256(
+            (const __m256i*)(simdgen_tail_keep + simdgen_clamp_lanes(cols - j, 32) * 1));
         __m256i tail0 = _mm256_blendv_epi8(
             _mm256_setzero_si256(),
-            _mm256_loadu_si256((const __m256i*)(input + i * stride + j + (cols - j) - 32)),
-            tail0_keep);
+            _mm256_loadu_si256((const __m256i*)(input + cols + i * stride - 32)), tail0_keep);
         acc1 = _mm256_or_si256(tail0, acc1);
       }
       // shorter rows: staged copy
       if (cols < 32) {
         alignas(32) int8_t tail0_stage[32];
         _mm256_store_si256((__m256i*)tail0_stage, _mm256_setzero_si256());
-        __builtin_memcpy(tail0_stage, input + i * stride + j, (size_t)(cols - j) * sizeof(int8_t));
+        __builtin_memcpy(tail0_stage, input + i * stride + j,
+                         (size_t)simdgen_clamp_lanes(cols - j, 32) * sizeof(int8_t));
         __m256i tail0 = _mm256_load_si256((const __m256i*)tail0_stage);
         acc1 = _mm256_or_si256(tail0, acc1);
       }

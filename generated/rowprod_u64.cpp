@@ -22,6 +22,12 @@
 //   avx512+vnni: identical to avx512 for this kernel, not emitted
 
 #if defined(__x86_64__)
+// n clamped to [0, lanes]: the active-lane count of a whilelt predicate.
+static inline int64_t simdgen_clamp_lanes(int64_t n, int64_t lanes) {
+  return n < 0 ? 0 : n > lanes ? lanes : n;
+}
+#endif
+#if defined(__x86_64__)
 // Bit l set for lanes l < n, for n clamped to [0, lanes]: the predicate of a partial vector.
 static inline uint64_t simdgen_lanes_below(int64_t n, int lanes) {
   if (n <= 0) return 0;
@@ -280,8 +286,9 @@ __attribute__((target("avx2"))) void rowprod_u64_avx2(const uint64_t* input, int
       }
       // predicated tail: lanes past the row end read the identity
       if (j < cols) {
-        const __m256i tail0_active = _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(cols - j)),
-                                                        _mm256_setr_epi64x(0, 1, 2, 3));
+        const __m256i tail0_active =
+            _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(simdgen_clamp_lanes(cols - j, 4))),
+                               _mm256_setr_epi64x(0, 1, 2, 3));
         __m256i tail0 = _mm256_blendv_epi8(
             _mm256_set1_epi64x((long long)(1)),
             _mm256_maskload_epi64((const long long*)(input + i * stride + j), tail0_active),
@@ -292,8 +299,9 @@ __attribute__((target("avx2"))) void rowprod_u64_avx2(const uint64_t* input, int
                 _mm256_add_epi64(_mm256_mul_epu32(tail0, _mm256_srli_epi64(acc_r0, 32)),
                                  _mm256_mul_epu32(_mm256_srli_epi64(tail0, 32), acc_r0)),
                 32));
-        const __m256i tail1_active = _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(cols - j)),
-                                                        _mm256_setr_epi64x(0, 1, 2, 3));
+        const __m256i tail1_active =
+            _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(simdgen_clamp_lanes(cols - j, 4))),
+                               _mm256_setr_epi64x(0, 1, 2, 3));
         __m256i tail1 = _mm256_blendv_epi8(
             _mm256_set1_epi64x((long long)(1)),
             _mm256_maskload_epi64((const long long*)(input + i * stride + j + stride),
@@ -305,8 +313,9 @@ __attribute__((target("avx2"))) void rowprod_u64_avx2(const uint64_t* input, int
                 _mm256_add_epi64(_mm256_mul_epu32(tail1, _mm256_srli_epi64(acc_r1, 32)),
                                  _mm256_mul_epu32(_mm256_srli_epi64(tail1, 32), acc_r1)),
                 32));
-        const __m256i tail2_active = _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(cols - j)),
-                                                        _mm256_setr_epi64x(0, 1, 2, 3));
+        const __m256i tail2_active =
+            _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(simdgen_clamp_lanes(cols - j, 4))),
+                               _mm256_setr_epi64x(0, 1, 2, 3));
         __m256i tail2 = _mm256_blendv_epi8(
             _mm256_set1_epi64x((long long)(1)),
             _mm256_maskload_epi64((const long long*)(input + i * stride + j + 2 * stride),
@@ -318,8 +327,9 @@ __attribute__((target("avx2"))) void rowprod_u64_avx2(const uint64_t* input, int
                 _mm256_add_epi64(_mm256_mul_epu32(tail2, _mm256_srli_epi64(acc_r2, 32)),
                                  _mm256_mul_epu32(_mm256_srli_epi64(tail2, 32), acc_r2)),
                 32));
-        const __m256i tail3_active = _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(cols - j)),
-                                                        _mm256_setr_epi64x(0, 1, 2, 3));
+        const __m256i tail3_active =
+            _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(simdgen_clamp_lanes(cols - j, 4))),
+                               _mm256_setr_epi64x(0, 1, 2, 3));
         __m256i tail3 = _mm256_blendv_epi8(
             _mm256_set1_epi64x((long long)(1)),
             _mm256_maskload_epi64((const long long*)(input + i * stride + j + 3 * stride),
@@ -416,8 +426,9 @@ __attribute__((target("avx2"))) void rowprod_u64_avx2(const uint64_t* input, int
       }
       // predicated tail: lanes past the row end read the identity
       if (j < cols) {
-        const __m256i tail0_active = _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(cols - j)),
-                                                        _mm256_setr_epi64x(0, 1, 2, 3));
+        const __m256i tail0_active =
+            _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(simdgen_clamp_lanes(cols - j, 4))),
+                               _mm256_setr_epi64x(0, 1, 2, 3));
         __m256i tail0 = _mm256_blendv_epi8(
             _mm256_set1_epi64x((long long)(1)),
             _mm256_maskload_epi64((const long long*)(input + i * stride + j), tail0_active),
@@ -510,8 +521,9 @@ __attribute__((target("avx2"))) void rowprod_u64_avx2(const uint64_t* input, int
       }
       // predicated tail: lanes past the row end read the identity
       if (j < cols) {
-        const __m256i tail0_active = _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(cols - j)),
-                                                        _mm256_setr_epi64x(0, 1, 2, 3));
+        const __m256i tail0_active =
+            _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(simdgen_clamp_lanes(cols - j, 4))),
+                               _mm256_setr_epi64x(0, 1, 2, 3));
         __m256i tail0 = _mm256_blendv_epi8(
             _mm256_set1_epi64x((long long)(1)),
             _mm256_maskload_epi64((const long long*)(input + i * stride + j), tail0_active),

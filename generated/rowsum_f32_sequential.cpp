@@ -22,6 +22,12 @@
 //   avx512+vnni: identical to avx512 for this kernel, not emitted
 
 #if defined(__x86_64__)
+// n clamped to [0, lanes]: the active-lane count of a whilelt predicate.
+static inline int64_t simdgen_clamp_lanes(int64_t n, int64_t lanes) {
+  return n < 0 ? 0 : n > lanes ? lanes : n;
+}
+#endif
+#if defined(__x86_64__)
 // Bit l set for lanes l < n, for n clamped to [0, lanes]: the predicate of a partial vector.
 static inline uint64_t simdgen_lanes_below(int64_t n, int lanes) {
   if (n <= 0) return 0;
@@ -110,15 +116,17 @@ __attribute__((target("avx2"))) void rowsum_f32_sequential_avx2(const float* inp
     for (; j < cols; ++j) {
       __m256 column = _mm256_mask_i32gather_ps(
           _mm256_setzero_ps(), (const float*)(input + i * stride + j), row_offsets,
-          _mm256_castsi256_ps(_mm256_cmpgt_epi32(_mm256_set1_epi32((int)(-i + rows)),
-                                                 _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7))),
+          _mm256_castsi256_ps(
+              _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(-i + rows, 8))),
+                                 _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7))),
           4);
       lane_acc = _mm256_add_ps(column, lane_acc);
     }
-    _mm256_maskstore_ps((float*)(output + i),
-                        _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(-i + rows)),
-                                           _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                        lane_acc);
+    _mm256_maskstore_ps(
+        (float*)(output + i),
+        _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(-i + rows, 8))),
+                           _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
+        lane_acc);
   }
 }
 #endif

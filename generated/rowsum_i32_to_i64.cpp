@@ -22,6 +22,12 @@
 //   avx512+vnni: identical to avx512 for this kernel, not emitted
 
 #if defined(__x86_64__)
+// n clamped to [0, lanes]: the active-lane count of a whilelt predicate.
+static inline int64_t simdgen_clamp_lanes(int64_t n, int64_t lanes) {
+  return n < 0 ? 0 : n > lanes ? lanes : n;
+}
+#endif
+#if defined(__x86_64__)
 // Bit l set for lanes l < n, for n clamped to [0, lanes]: the predicate of a partial vector.
 static inline uint64_t simdgen_lanes_below(int64_t n, int lanes) {
   if (n <= 0) return 0;
@@ -363,8 +369,9 @@ __attribute__((target("avx2"))) void rowsum_i32_to_i64_avx2(const int32_t* input
       }
       // predicated tail: lanes past the row end read the identity
       if (j < cols) {
-        const __m256i tail0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(cols - j)),
-                                                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+        const __m256i tail0_active =
+            _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j, 8))),
+                               _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
         __m256i tail0 = _mm256_blendv_epi8(
             _mm256_setzero_si256(),
             _mm256_maskload_epi32((const int*)(input + i * stride + j), tail0_active),
@@ -373,8 +380,9 @@ __attribute__((target("avx2"))) void rowsum_i32_to_i64_avx2(const int32_t* input
         acc_r0 = _mm256_add_epi64(tail0_w0, acc_r0);
         __m256i tail0_w1 = _mm256_cvtepi32_epi64(_mm256_extracti128_si256(tail0, 1));
         acc_r0 = _mm256_add_epi64(tail0_w1, acc_r0);
-        const __m256i tail1_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(cols - j)),
-                                                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+        const __m256i tail1_active =
+            _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j, 8))),
+                               _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
         __m256i tail1 = _mm256_blendv_epi8(
             _mm256_setzero_si256(),
             _mm256_maskload_epi32((const int*)(input + i * stride + j + stride), tail1_active),
@@ -383,8 +391,9 @@ __attribute__((target("avx2"))) void rowsum_i32_to_i64_avx2(const int32_t* input
         acc_r1 = _mm256_add_epi64(tail1_w0, acc_r1);
         __m256i tail1_w1 = _mm256_cvtepi32_epi64(_mm256_extracti128_si256(tail1, 1));
         acc_r1 = _mm256_add_epi64(tail1_w1, acc_r1);
-        const __m256i tail2_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(cols - j)),
-                                                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+        const __m256i tail2_active =
+            _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j, 8))),
+                               _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
         __m256i tail2 = _mm256_blendv_epi8(
             _mm256_setzero_si256(),
             _mm256_maskload_epi32((const int*)(input + i * stride + j + 2 * stride), tail2_active),
@@ -393,8 +402,9 @@ __attribute__((target("avx2"))) void rowsum_i32_to_i64_avx2(const int32_t* input
         acc_r2 = _mm256_add_epi64(tail2_w0, acc_r2);
         __m256i tail2_w1 = _mm256_cvtepi32_epi64(_mm256_extracti128_si256(tail2, 1));
         acc_r2 = _mm256_add_epi64(tail2_w1, acc_r2);
-        const __m256i tail3_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(cols - j)),
-                                                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+        const __m256i tail3_active =
+            _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j, 8))),
+                               _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
         __m256i tail3 = _mm256_blendv_epi8(
             _mm256_setzero_si256(),
             _mm256_maskload_epi32((const int*)(input + i * stride + j + 3 * stride), tail3_active),
@@ -455,8 +465,9 @@ __attribute__((target("avx2"))) void rowsum_i32_to_i64_avx2(const int32_t* input
       }
       // predicated tail: lanes past the row end read the identity
       if (j < cols) {
-        const __m256i tail0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(cols - j)),
-                                                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+        const __m256i tail0_active =
+            _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j, 8))),
+                               _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
         __m256i tail0 = _mm256_blendv_epi8(
             _mm256_setzero_si256(),
             _mm256_maskload_epi32((const int*)(input + i * stride + j), tail0_active),
@@ -518,8 +529,9 @@ __attribute__((target("avx2"))) void rowsum_i32_to_i64_avx2(const int32_t* input
       }
       // predicated tail: lanes past the row end read the identity
       if (j < cols) {
-        const __m256i tail0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(cols - j)),
-                                                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+        const __m256i tail0_active =
+            _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j, 8))),
+                               _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
         __m256i tail0 = _mm256_blendv_epi8(
             _mm256_setzero_si256(),
             _mm256_maskload_epi32((const int*)(input + i * stride + j), tail0_active),

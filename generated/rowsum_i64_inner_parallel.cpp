@@ -22,6 +22,12 @@
 //   avx512+vnni: identical to avx512 for this kernel, not emitted
 
 #if defined(__x86_64__)
+// n clamped to [0, lanes]: the active-lane count of a whilelt predicate.
+static inline int64_t simdgen_clamp_lanes(int64_t n, int64_t lanes) {
+  return n < 0 ? 0 : n > lanes ? lanes : n;
+}
+#endif
+#if defined(__x86_64__)
 // Bit l set for lanes l < n, for n clamped to [0, lanes]: the predicate of a partial vector.
 static inline uint64_t simdgen_lanes_below(int64_t n, int lanes) {
   if (n <= 0) return 0;
@@ -112,15 +118,16 @@ __attribute__((target("avx2"))) void rowsum_i64_inner_parallel_avx2(const int64_
     for (; j < cols; ++j) {
       __m256i column = _mm256_mask_i32gather_epi64(
           _mm256_setzero_si256(), (const long long*)(input + i * stride + j), row_offsets,
-          _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(-i + rows)),
+          _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(simdgen_clamp_lanes(-i + rows, 4))),
                              _mm256_setr_epi64x(0, 1, 2, 3)),
           8);
       lane_acc = _mm256_add_epi64(column, lane_acc);
     }
-    _mm256_maskstore_epi64((long long*)(output + i),
-                           _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(-i + rows)),
-                                              _mm256_setr_epi64x(0, 1, 2, 3)),
-                           lane_acc);
+    _mm256_maskstore_epi64(
+        (long long*)(output + i),
+        _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(simdgen_clamp_lanes(-i + rows, 4))),
+                           _mm256_setr_epi64x(0, 1, 2, 3)),
+        lane_acc);
   }
 }
 #endif

@@ -21,6 +21,12 @@
 //   output[i] = add over j < cols of input[i * stride + j], for i < rows; i8 -> i32
 
 #if defined(__x86_64__)
+// n clamped to [0, lanes]: the active-lane count of a whilelt predicate.
+static inline int64_t simdgen_clamp_lanes(int64_t n, int64_t lanes) {
+  return n < 0 ? 0 : n > lanes ? lanes : n;
+}
+#endif
+#if defined(__x86_64__)
 // Bit l set for lanes l < n, for n clamped to [0, lanes]: the predicate of a partial vector.
 static inline uint64_t simdgen_lanes_below(int64_t n, int lanes) {
   if (n <= 0) return 0;
@@ -800,75 +806,67 @@ __attribute__((target("avx2"))) void rowsum_i8_avx2(const int8_t* input, int64_t
       if (j < cols) {
         // the row holds a whole vector: re-read its last one
         if (31 < cols) {
-          const __m256i tail0_keep =
-              _mm256_loadu_si256((const __m256i*)(simdgen_tail_keep + (cols - j) * 1));
+          const __m256i tail0_keep = _mm256_loadu_si256(
+              (const __m256i*)(simdgen_tail_keep + simdgen_clamp_lanes(cols - j, 32) * 1));
           __m256i tail0 = _mm256_blendv_epi8(
               _mm256_setzero_si256(),
-              _mm256_loadu_si256((const __m256i*)(input + i * stride + j + (cols - j) - 32)),
-              tail0_keep);
+              _mm256_loadu_si256((const __m256i*)(input + cols + i * stride - 32)), tail0_keep);
           acc_r0 = _mm256_add_epi32(
               acc_r0, _mm256_madd_epi16(_mm256_maddubs_epi16(ones_u8, tail0), ones_i16));
-          const __m256i tail1_keep =
-              _mm256_loadu_si256((const __m256i*)(simdgen_tail_keep + (cols - j) * 1));
-          __m256i tail1 =
-              _mm256_blendv_epi8(_mm256_setzero_si256(),
-                                 _mm256_loadu_si256((const __m256i*)(input + i * stride + j +
-                                                                     stride + (cols - j) - 32)),
-                                 tail1_keep);
+          const __m256i tail1_keep = _mm256_loadu_si256(
+              (const __m256i*)(simdgen_tail_keep + simdgen_clamp_lanes(cols - j, 32) * 1));
+          __m256i tail1 = _mm256_blendv_epi8(
+              _mm256_setzero_si256(),
+              _mm256_loadu_si256((const __m256i*)(input + cols + i * stride + stride - 32)),
+              tail1_keep);
           acc_r1 = _mm256_add_epi32(
               acc_r1, _mm256_madd_epi16(_mm256_maddubs_epi16(ones_u8, tail1), ones_i16));
-          const __m256i tail2_keep =
-              _mm256_loadu_si256((const __m256i*)(simdgen_tail_keep + (cols - j) * 1));
-          __m256i tail2 =
-              _mm256_blendv_epi8(_mm256_setzero_si256(),
-                                 _mm256_loadu_si256((const __m256i*)(input + i * stride + j +
-                                                                     2 * stride + (cols - j) - 32)),
-                                 tail2_keep);
+          const __m256i tail2_keep = _mm256_loadu_si256(
+              (const __m256i*)(simdgen_tail_keep + simdgen_clamp_lanes(cols - j, 32) * 1));
+          __m256i tail2 = _mm256_blendv_epi8(
+              _mm256_setzero_si256(),
+              _mm256_loadu_si256((const __m256i*)(input + cols + i * stride + 2 * stride - 32)),
+              tail2_keep);
           acc_r2 = _mm256_add_epi32(
               acc_r2, _mm256_madd_epi16(_mm256_maddubs_epi16(ones_u8, tail2), ones_i16));
-          const __m256i tail3_keep =
-              _mm256_loadu_si256((const __m256i*)(simdgen_tail_keep + (cols - j) * 1));
-          __m256i tail3 =
-              _mm256_blendv_epi8(_mm256_setzero_si256(),
-                                 _mm256_loadu_si256((const __m256i*)(input + i * stride + j +
-                                                                     3 * stride + (cols - j) - 32)),
-                                 tail3_keep);
+          const __m256i tail3_keep = _mm256_loadu_si256(
+              (const __m256i*)(simdgen_tail_keep + simdgen_clamp_lanes(cols - j, 32) * 1));
+          __m256i tail3 = _mm256_blendv_epi8(
+              _mm256_setzero_si256(),
+              _mm256_loadu_si256((const __m256i*)(input + cols + i * stride + 3 * stride - 32)),
+              tail3_keep);
           acc_r3 = _mm256_add_epi32(
               acc_r3, _mm256_madd_epi16(_mm256_maddubs_epi16(ones_u8, tail3), ones_i16));
-          const __m256i tail4_keep =
-              _mm256_loadu_si256((const __m256i*)(simdgen_tail_keep + (cols - j) * 1));
-          __m256i tail4 =
-              _mm256_blendv_epi8(_mm256_setzero_si256(),
-                                 _mm256_loadu_si256((const __m256i*)(input + i * stride + j +
-                                                                     4 * stride + (cols - j) - 32)),
-                                 tail4_keep);
+          const __m256i tail4_keep = _mm256_loadu_si256(
+              (const __m256i*)(simdgen_tail_keep + simdgen_clamp_lanes(cols - j, 32) * 1));
+          __m256i tail4 = _mm256_blendv_epi8(
+              _mm256_setzero_si256(),
+              _mm256_loadu_si256((const __m256i*)(input + cols + i * stride + 4 * stride - 32)),
+              tail4_keep);
           acc_r4 = _mm256_add_epi32(
               acc_r4, _mm256_madd_epi16(_mm256_maddubs_epi16(ones_u8, tail4), ones_i16));
-          const __m256i tail5_keep =
-              _mm256_loadu_si256((const __m256i*)(simdgen_tail_keep + (cols - j) * 1));
-          __m256i tail5 =
-              _mm256_blendv_epi8(_mm256_setzero_si256(),
-                                 _mm256_loadu_si256((const __m256i*)(input + i * stride + j +
-                                                                     5 * stride + (cols - j) - 32)),
-                                 tail5_keep);
+          const __m256i tail5_keep = _mm256_loadu_si256(
+              (const __m256i*)(simdgen_tail_keep + simdgen_clamp_lanes(cols - j, 32) * 1));
+          __m256i tail5 = _mm256_blendv_epi8(
+              _mm256_setzero_si256(),
+              _mm256_loadu_si256((const __m256i*)(input + cols + i * stride + 5 * stride - 32)),
+              tail5_keep);
           acc_r5 = _mm256_add_epi32(
               acc_r5, _mm256_madd_epi16(_mm256_maddubs_epi16(ones_u8, tail5), ones_i16));
-          const __m256i tail6_keep =
-              _mm256_loadu_si256((const __m256i*)(simdgen_tail_keep + (cols - j) * 1));
-          __m256i tail6 =
-              _mm256_blendv_epi8(_mm256_setzero_si256(),
-                                 _mm256_loadu_si256((const __m256i*)(input + i * stride + j +
-                                                                     6 * stride + (cols - j) - 32)),
-                                 tail6_keep);
+          const __m256i tail6_keep = _mm256_loadu_si256(
+              (const __m256i*)(simdgen_tail_keep + simdgen_clamp_lanes(cols - j, 32) * 1));
+          __m256i tail6 = _mm256_blendv_epi8(
+              _mm256_setzero_si256(),
+              _mm256_loadu_si256((const __m256i*)(input + cols + i * stride + 6 * stride - 32)),
+              tail6_keep);
           acc_r6 = _mm256_add_epi32(
               acc_r6, _mm256_madd_epi16(_mm256_maddubs_epi16(ones_u8, tail6), ones_i16));
-          const __m256i tail7_keep =
-              _mm256_loadu_si256((const __m256i*)(simdgen_tail_keep + (cols - j) * 1));
-          __m256i tail7 =
-              _mm256_blendv_epi8(_mm256_setzero_si256(),
-                                 _mm256_loadu_si256((const __m256i*)(input + i * stride + j +
-                                                                     7 * stride + (cols - j) - 32)),
-                                 tail7_keep);
+          const __m256i tail7_keep = _mm256_loadu_si256(
+              (const __m256i*)(simdgen_tail_keep + simdgen_clamp_lanes(cols - j, 32) * 1));
+          __m256i tail7 = _mm256_blendv_epi8(
+              _mm256_setzero_si256(),
+              _mm256_loadu_si256((const __m256i*)(input + cols + i * stride + 7 * stride - 32)),
+              tail7_keep);
           acc_r7 = _mm256_add_epi32(
               acc_r7, _mm256_madd_epi16(_mm256_maddubs_epi16(ones_u8, tail7), ones_i16));
         }
@@ -877,56 +875,56 @@ __attribute__((target("avx2"))) void rowsum_i8_avx2(const int8_t* input, int64_t
           alignas(32) int8_t tail0_stage[32];
           _mm256_store_si256((__m256i*)tail0_stage, _mm256_setzero_si256());
           __builtin_memcpy(tail0_stage, input + i * stride + j,
-                           (size_t)(cols - j) * sizeof(int8_t));
+                           (size_t)simdgen_clamp_lanes(cols - j, 32) * sizeof(int8_t));
           __m256i tail0 = _mm256_load_si256((const __m256i*)tail0_stage);
           acc_r0 = _mm256_add_epi32(
               acc_r0, _mm256_madd_epi16(_mm256_maddubs_epi16(ones_u8, tail0), ones_i16));
           alignas(32) int8_t tail1_stage[32];
           _mm256_store_si256((__m256i*)tail1_stage, _mm256_setzero_si256());
           __builtin_memcpy(tail1_stage, input + i * stride + j + stride,
-                           (size_t)(cols - j) * sizeof(int8_t));
+                           (size_t)simdgen_clamp_lanes(cols - j, 32) * sizeof(int8_t));
           __m256i tail1 = _mm256_load_si256((const __m256i*)tail1_stage);
           acc_r1 = _mm256_add_epi32(
               acc_r1, _mm256_madd_epi16(_mm256_maddubs_epi16(ones_u8, tail1), ones_i16));
           alignas(32) int8_t tail2_stage[32];
           _mm256_store_si256((__m256i*)tail2_stage, _mm256_setzero_si256());
           __builtin_memcpy(tail2_stage, input + i * stride + j + 2 * stride,
-                           (size_t)(cols - j) * sizeof(int8_t));
+                           (size_t)simdgen_clamp_lanes(cols - j, 32) * sizeof(int8_t));
           __m256i tail2 = _mm256_load_si256((const __m256i*)tail2_stage);
           acc_r2 = _mm256_add_epi32(
               acc_r2, _mm256_madd_epi16(_mm256_maddubs_epi16(ones_u8, tail2), ones_i16));
           alignas(32) int8_t tail3_stage[32];
           _mm256_store_si256((__m256i*)tail3_stage, _mm256_setzero_si256());
           __builtin_memcpy(tail3_stage, input + i * stride + j + 3 * stride,
-                           (size_t)(cols - j) * sizeof(int8_t));
+                           (size_t)simdgen_clamp_lanes(cols - j, 32) * sizeof(int8_t));
           __m256i tail3 = _mm256_load_si256((const __m256i*)tail3_stage);
           acc_r3 = _mm256_add_epi32(
               acc_r3, _mm256_madd_epi16(_mm256_maddubs_epi16(ones_u8, tail3), ones_i16));
           alignas(32) int8_t tail4_stage[32];
           _mm256_store_si256((__m256i*)tail4_stage, _mm256_setzero_si256());
           __builtin_memcpy(tail4_stage, input + i * stride + j + 4 * stride,
-                           (size_t)(cols - j) * sizeof(int8_t));
+                           (size_t)simdgen_clamp_lanes(cols - j, 32) * sizeof(int8_t));
           __m256i tail4 = _mm256_load_si256((const __m256i*)tail4_stage);
           acc_r4 = _mm256_add_epi32(
               acc_r4, _mm256_madd_epi16(_mm256_maddubs_epi16(ones_u8, tail4), ones_i16));
           alignas(32) int8_t tail5_stage[32];
           _mm256_store_si256((__m256i*)tail5_stage, _mm256_setzero_si256());
           __builtin_memcpy(tail5_stage, input + i * stride + j + 5 * stride,
-                           (size_t)(cols - j) * sizeof(int8_t));
+                           (size_t)simdgen_clamp_lanes(cols - j, 32) * sizeof(int8_t));
           __m256i tail5 = _mm256_load_si256((const __m256i*)tail5_stage);
           acc_r5 = _mm256_add_epi32(
               acc_r5, _mm256_madd_epi16(_mm256_maddubs_epi16(ones_u8, tail5), ones_i16));
           alignas(32) int8_t tail6_stage[32];
           _mm256_store_si256((__m256i*)tail6_stage, _mm256_setzero_si256());
           __builtin_memcpy(tail6_stage, input + i * stride + j + 6 * stride,
-                           (size_t)(cols - j) * sizeof(int8_t));
+                           (size_t)simdgen_clamp_lanes(cols - j, 32) * sizeof(int8_t));
           __m256i tail6 = _mm256_load_si256((const __m256i*)tail6_stage);
           acc_r6 = _mm256_add_epi32(
               acc_r6, _mm256_madd_epi16(_mm256_maddubs_epi16(ones_u8, tail6), ones_i16));
           alignas(32) int8_t tail7_stage[32];
           _mm256_store_si256((__m256i*)tail7_stage, _mm256_setzero_si256());
           __builtin_memcpy(tail7_stage, input + i * stride + j + 7 * stride,
-                           (size_t)(cols - j) * sizeof(int8_t));
+                           (size_t)simdgen_clamp_lanes(cols - j, 32) * sizeof(int8_t));
           __m256i tail7 = _mm256_load_si256((const __m256i*)tail7_stage);
           acc_r7 = _mm256_add_epi32(
               acc_r7, _mm256_madd_epi16(_mm256_maddubs_epi16(ones_u8, tail7), ones_i16));
@@ -1000,12 +998,11 @@ __attribute__((target("avx2"))) void rowsum_i8_avx2(const int8_t* input, int64_t
       if (j < cols) {
         // the row holds a whole vector: re-read its last one
         if (31 < cols) {
-          const __m256i tail0_keep =
-              _mm256_loadu_si256((const __m256i*)(simdgen_tail_keep + (cols - j) * 1));
+          const __m256i tail0_keep = _mm256_loadu_si256(
+              (const __m256i*)(simdgen_tail_keep + simdgen_clamp_lanes(cols - j, 32) * 1));
           __m256i tail0 = _mm256_blendv_epi8(
               _mm256_setzero_si256(),
-              _mm256_loadu_si256((const __m256i*)(input + i * stride + j + (cols - j) - 32)),
-              tail0_keep);
+              _mm256_loadu_si256((const __m256i*)(input + cols + i * stride - 32)), tail0_keep);
           acc1 = _mm256_add_epi32(
               acc1, _mm256_madd_epi16(_mm256_maddubs_epi16(ones_u8, tail0), ones_i16));
         }
@@ -1014,7 +1011,7 @@ __attribute__((target("avx2"))) void rowsum_i8_avx2(const int8_t* input, int64_t
           alignas(32) int8_t tail0_stage[32];
           _mm256_store_si256((__m256i*)tail0_stage, _mm256_setzero_si256());
           __builtin_memcpy(tail0_stage, input + i * stride + j,
-                           (size_t)(cols - j) * sizeof(int8_t));
+                           (size_t)simdgen_clamp_lanes(cols - j, 32) * sizeof(int8_t));
           __m256i tail0 = _mm256_load_si256((const __m256i*)tail0_stage);
           acc1 = _mm256_add_epi32(
               acc1, _mm256_madd_epi16(_mm256_maddubs_epi16(ones_u8, tail0), ones_i16));
@@ -1078,12 +1075,11 @@ __attribute__((target("avx2"))) void rowsum_i8_avx2(const int8_t* input, int64_t
       if (j < cols) {
         // the row holds a whole vector: re-read its last one
         if (31 < cols) {
-          const __m256i tail0_keep =
-              _mm256_loadu_si256((const __m256i*)(simdgen_tail_keep + (cols - j) * 1));
+          const __m256i tail0_keep = _mm256_loadu_si256(
+              (const __m256i*)(simdgen_tail_keep + simdgen_clamp_lanes(cols - j, 32) * 1));
           __m256i tail0 = _mm256_blendv_epi8(
               _mm256_setzero_si256(),
-              _mm256_loadu_si256((const __m256i*)(input + i * stride + j + (cols - j) - 32)),
-              tail0_keep);
+              _mm256_loadu_si256((const __m256i*)(input + cols + i * stride - 32)), tail0_keep);
           acc1 = _mm256_add_epi32(
               acc1, _mm256_madd_epi16(_mm256_maddubs_epi16(ones_u8, tail0), ones_i16));
         }
@@ -1092,7 +1088,7 @@ __attribute__((target("avx2"))) void rowsum_i8_avx2(const int8_t* input, int64_t
           alignas(32) int8_t tail0_stage[32];
           _mm256_store_si256((__m256i*)tail0_stage, _mm256_setzero_si256());
           __builtin_memcpy(tail0_stage, input + i * stride + j,
-                           (size_t)(cols - j) * sizeof(int8_t));
+                           (size_t)simdgen_clamp_lanes(cols - j, 32) * sizeof(int8_t));
           __m256i tail0 = _mm256_load_si256((const __m256i*)tail0_stage);
           acc1 = _mm256_add_epi32(
               acc1, _mm256_madd_epi16(_mm256_maddubs_epi16(ones_u8, tail0), ones_i16));

@@ -22,6 +22,12 @@
 //   avx512+vnni: identical to avx512 for this kernel, not emitted
 
 #if defined(__x86_64__)
+// n clamped to [0, lanes]: the active-lane count of a whilelt predicate.
+static inline int64_t simdgen_clamp_lanes(int64_t n, int64_t lanes) {
+  return n < 0 ? 0 : n > lanes ? lanes : n;
+}
+#endif
+#if defined(__x86_64__)
 // Bit l set for lanes l < n, for n clamped to [0, lanes]: the predicate of a partial vector.
 static inline uint64_t simdgen_lanes_below(int64_t n, int lanes) {
   if (n <= 0) return 0;
@@ -46,7 +52,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_i8_inn
     for (; j < cols; ++j) {
       alignas(64) int32_t column_stage[16];
       for (int64_t r = 0; r < 16; ++r)
-        column_stage[r] = r < 16 ? (int32_t)input[i * stride + j + r * stride] : (int32_t)(0);
+        column_stage[r] = (int32_t)input[i * stride + j + r * stride];
       __m512i column = _mm512_loadu_si512((const void*)(column_stage));
       lane_acc = _mm512_add_epi32(column, lane_acc);
     }
@@ -87,8 +93,7 @@ __attribute__((target("avx2"))) void rowsum_i8_inner_parallel_avx2(const int8_t*
     int64_t j = 0;
     for (; j < cols; ++j) {
       alignas(64) int32_t column_stage[8];
-      for (int64_t r = 0; r < 8; ++r)
-        column_stage[r] = r < 8 ? (int32_t)input[i * stride + j + r * stride] : (int32_t)(0);
+      for (int64_t r = 0; r < 8; ++r) column_stage[r] = (int32_t)input[i * stride + j + r * stride];
       __m256i column = _mm256_loadu_si256((const __m256i*)(column_stage));
       lane_acc = _mm256_add_epi32(column, lane_acc);
     }
@@ -107,10 +112,11 @@ __attribute__((target("avx2"))) void rowsum_i8_inner_parallel_avx2(const int8_t*
       __m256i column = _mm256_loadu_si256((const __m256i*)(column_stage));
       lane_acc = _mm256_add_epi32(column, lane_acc);
     }
-    _mm256_maskstore_epi32((int*)(output + i),
-                           _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(-i + rows)),
-                                              _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                           lane_acc);
+    _mm256_maskstore_epi32(
+        (int*)(output + i),
+        _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(-i + rows, 8))),
+                           _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
+        lane_acc);
   }
 }
 #endif

@@ -22,6 +22,12 @@
 //   avx512+vnni: identical to avx512 for this kernel, not emitted
 
 #if defined(__x86_64__)
+// n clamped to [0, lanes]: the active-lane count of a whilelt predicate.
+static inline int64_t simdgen_clamp_lanes(int64_t n, int64_t lanes) {
+  return n < 0 ? 0 : n > lanes ? lanes : n;
+}
+#endif
+#if defined(__x86_64__)
 // Bit l set for lanes l < n, for n clamped to [0, lanes]: the predicate of a partial vector.
 static inline uint64_t simdgen_lanes_below(int64_t n, int lanes) {
   if (n <= 0) return 0;
@@ -100,8 +106,9 @@ __attribute__((target("avx2"))) void rowxor_u32_avx2(const uint32_t* input, int6
     }
     // predicated tail: lanes past the row end read the identity
     if (j < cols) {
-      const __m256i tail0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(cols - j)),
-                                                      _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+      const __m256i tail0_active =
+          _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j, 8))),
+                             _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
       __m256i tail0 = _mm256_blendv_epi8(
           _mm256_setzero_si256(),
           _mm256_maskload_epi32((const int*)(input + i * stride + j), tail0_active), tail0_active);

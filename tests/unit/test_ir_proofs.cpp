@@ -34,7 +34,7 @@ TEST_CASE("seed 001: B[i] = A[i] * 2 as one predicated loop, correct at every ve
   const std::string text = vla.print();
   CHECK(contains(text, "vector-length agnostic"));
   CHECK(contains(text, "for i in [0, n) step 4 * vscale covering the tail"));
-  CHECK(contains(text, "active : mask(f32 x vscale*4) = whilelt i, n"));
+  CHECK(contains(text, "active : mask(f32 x vscale*4) = whilelt(i, n)"));
   CHECK(contains(text, "x : f32 x vscale*4 = load a[i] if active"));
   CHECK(contains(text, "store b[i] = y if active"));
 

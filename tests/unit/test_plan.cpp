@@ -103,7 +103,9 @@ TEST_CASE("vector_accumulator on AVX-512 reduces 16 rows through a fold network,
   CHECK(contains(text, "dot_accumulate<4>"));
   CHECK(contains(text, "reduce_rows add"));
   CHECK(contains(text, "for i in [i, rows) step 1"));  // remaining rows
-  CHECK(contains(text, "load_partial"));              // predicated tail
+  // The predicated tail: one whilelt for the block's rows, governing each row's load.
+  CHECK(contains(text, "tail_lanes : mask(i8x64) = whilelt(j, cols)"));
+  CHECK(contains(text, "if tail_lanes fill 0"));
 }
 
 TEST_CASE("static extents drop cleanup loops that cannot run") {

@@ -22,6 +22,12 @@
 //   avx512+vnni: identical to avx512 for this kernel, not emitted
 
 #if defined(__x86_64__)
+// n clamped to [0, lanes]: the active-lane count of a whilelt predicate.
+static inline int64_t simdgen_clamp_lanes(int64_t n, int64_t lanes) {
+  return n < 0 ? 0 : n > lanes ? lanes : n;
+}
+#endif
+#if defined(__x86_64__)
 // Bit l set for lanes l < n, for n clamped to [0, lanes]: the predicate of a partial vector.
 static inline uint64_t simdgen_lanes_below(int64_t n, int lanes) {
   if (n <= 0) return 0;
@@ -114,18 +120,20 @@ __attribute__((target("avx2"))) void col_max_f32_avx2(const float* input, int64_
     // one row per step: each lane is one column
     int64_t r = 0;
     for (; r < rows; ++r) {
-      const __m256i x0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(cols - j)),
-                                                   _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+      const __m256i x0_active =
+          _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j, 8))),
+                             _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
       __m256 x0 =
           _mm256_blendv_ps(_mm256_set1_ps(-__builtin_inff()),
                            _mm256_maskload_ps((const float*)(input + j + r * stride), x0_active),
                            _mm256_castsi256_ps(x0_active));
       acc0 = _mm256_max_ps(x0, acc0);
     }
-    _mm256_maskstore_ps((float*)(output + j),
-                        _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(cols - j)),
-                                           _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                        acc0);
+    _mm256_maskstore_ps(
+        (float*)(output + j),
+        _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j, 8))),
+                           _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
+        acc0);
   }
 }
 #endif

@@ -22,6 +22,12 @@
 //   avx512+vnni: identical to avx512 for this kernel, not emitted
 
 #if defined(__x86_64__)
+// n clamped to [0, lanes]: the active-lane count of a whilelt predicate.
+static inline int64_t simdgen_clamp_lanes(int64_t n, int64_t lanes) {
+  return n < 0 ? 0 : n > lanes ? lanes : n;
+}
+#endif
+#if defined(__x86_64__)
 // Bit l set for lanes l < n, for n clamped to [0, lanes]: the predicate of a partial vector.
 static inline uint64_t simdgen_lanes_below(int64_t n, int lanes) {
   if (n <= 0) return 0;
@@ -323,57 +329,65 @@ __attribute__((target("avx2"))) void row_max_f32_avx2(const float* input, int64_
       }
       // predicated tail: lanes past the row end read the identity
       if (j < cols) {
-        const __m256i tail0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(cols - j)),
-                                                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+        const __m256i tail0_active =
+            _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j, 8))),
+                               _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
         __m256 tail0 = _mm256_blendv_ps(
             _mm256_set1_ps(-__builtin_inff()),
             _mm256_maskload_ps((const float*)(input + i * stride + j), tail0_active),
             _mm256_castsi256_ps(tail0_active));
         acc_r0 = _mm256_max_ps(tail0, acc_r0);
-        const __m256i tail1_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(cols - j)),
-                                                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+        const __m256i tail1_active =
+            _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j, 8))),
+                               _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
         __m256 tail1 = _mm256_blendv_ps(
             _mm256_set1_ps(-__builtin_inff()),
             _mm256_maskload_ps((const float*)(input + i * stride + j + stride), tail1_active),
             _mm256_castsi256_ps(tail1_active));
         acc_r1 = _mm256_max_ps(tail1, acc_r1);
-        const __m256i tail2_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(cols - j)),
-                                                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+        const __m256i tail2_active =
+            _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j, 8))),
+                               _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
         __m256 tail2 = _mm256_blendv_ps(
             _mm256_set1_ps(-__builtin_inff()),
             _mm256_maskload_ps((const float*)(input + i * stride + j + 2 * stride), tail2_active),
             _mm256_castsi256_ps(tail2_active));
         acc_r2 = _mm256_max_ps(tail2, acc_r2);
-        const __m256i tail3_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(cols - j)),
-                                                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+        const __m256i tail3_active =
+            _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j, 8))),
+                               _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
         __m256 tail3 = _mm256_blendv_ps(
             _mm256_set1_ps(-__builtin_inff()),
             _mm256_maskload_ps((const float*)(input + i * stride + j + 3 * stride), tail3_active),
             _mm256_castsi256_ps(tail3_active));
         acc_r3 = _mm256_max_ps(tail3, acc_r3);
-        const __m256i tail4_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(cols - j)),
-                                                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+        const __m256i tail4_active =
+            _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j, 8))),
+                               _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
         __m256 tail4 = _mm256_blendv_ps(
             _mm256_set1_ps(-__builtin_inff()),
             _mm256_maskload_ps((const float*)(input + i * stride + j + 4 * stride), tail4_active),
             _mm256_castsi256_ps(tail4_active));
         acc_r4 = _mm256_max_ps(tail4, acc_r4);
-        const __m256i tail5_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(cols - j)),
-                                                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+        const __m256i tail5_active =
+            _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j, 8))),
+                               _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
         __m256 tail5 = _mm256_blendv_ps(
             _mm256_set1_ps(-__builtin_inff()),
             _mm256_maskload_ps((const float*)(input + i * stride + j + 5 * stride), tail5_active),
             _mm256_castsi256_ps(tail5_active));
         acc_r5 = _mm256_max_ps(tail5, acc_r5);
-        const __m256i tail6_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(cols - j)),
-                                                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+        const __m256i tail6_active =
+            _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j, 8))),
+                               _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
         __m256 tail6 = _mm256_blendv_ps(
             _mm256_set1_ps(-__builtin_inff()),
             _mm256_maskload_ps((const float*)(input + i * stride + j + 6 * stride), tail6_active),
             _mm256_castsi256_ps(tail6_active));
         acc_r6 = _mm256_max_ps(tail6, acc_r6);
-        const __m256i tail7_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(cols - j)),
-                                                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+        const __m256i tail7_active =
+            _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j, 8))),
+                               _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
         __m256 tail7 = _mm256_blendv_ps(
             _mm256_set1_ps(-__builtin_inff()),
             _mm256_maskload_ps((const float*)(input + i * stride + j + 7 * stride), tail7_active),
@@ -424,8 +438,9 @@ __attribute__((target("avx2"))) void row_max_f32_avx2(const float* input, int64_
       }
       // predicated tail: lanes past the row end read the identity
       if (j < cols) {
-        const __m256i tail0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(cols - j)),
-                                                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+        const __m256i tail0_active =
+            _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j, 8))),
+                               _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
         __m256 tail0 = _mm256_blendv_ps(
             _mm256_set1_ps(-__builtin_inff()),
             _mm256_maskload_ps((const float*)(input + i * stride + j), tail0_active),
@@ -466,8 +481,9 @@ __attribute__((target("avx2"))) void row_max_f32_avx2(const float* input, int64_
       }
       // predicated tail: lanes past the row end read the identity
       if (j < cols) {
-        const __m256i tail0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(cols - j)),
-                                                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+        const __m256i tail0_active =
+            _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j, 8))),
+                               _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
         __m256 tail0 = _mm256_blendv_ps(
             _mm256_set1_ps(-__builtin_inff()),
             _mm256_maskload_ps((const float*)(input + i * stride + j), tail0_active),

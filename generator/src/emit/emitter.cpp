@@ -45,6 +45,7 @@ struct BodyWriter {
       switch (s.kind) {
         case ir::Stmt::Kind::Comment: lines.push_back("// " + s.text); break;
         case ir::Stmt::Kind::Op:
+          if (predicateInlinable(b, k) && inlinePredicate(s, cx)) break;
           if (foldable(b, k)) {
             const std::vector<std::string> load = lowerOp(s, cx), consumer = lowerOp(b[k + 1], cx);
             if (auto folded = foldLoad(load, s.dst, consumer)) {

@@ -1,6 +1,7 @@
 #include "emit/load_folding.h"
 
 #include <cctype>
+#include <set>
 
 namespace simdgen::emit {
 
@@ -32,7 +33,7 @@ std::map<std::string, int> countUses(const ir::Block& body, size_t from) {
     const ir::Stmt& s = body[k];
     for (const auto& a : s.args) ++uses[a];
     if (!s.pred.empty()) ++uses[s.pred];
-    for (const ir::Index* idx : {&s.index, &s.count, &s.stride, &s.lo, &s.hi, &s.cmpLhs, &s.cmpRhs, &s.step})
+    for (const ir::Index* idx : {&s.index, &s.stride, &s.lo, &s.hi, &s.cmpLhs, &s.cmpRhs, &s.step})
       countIndex(*idx, uses);
     for (const auto& [name, n] : countUses(s.body)) uses[name] += n;
   }
@@ -50,6 +51,29 @@ bool foldable(const ir::Block& block, size_t k) {
   const auto uses = countUses(block, k + 1);  // the variable is local to this block
   auto it = uses.find(load.dst);
   return it != uses.end() && it->second == 1;
+}
+
+namespace {
+
+bool changes(const ir::Stmt& s, const std::string& dst, const std::set<std::string>& symbols) {
+  if (s.kind == ir::Stmt::Kind::Op && s.dst == dst) return true;
+  if (s.kind == ir::Stmt::Kind::For && symbols.count(s.var)) return true;
+  for (const ir::Stmt& inner : s.body)
+    if (changes(inner, dst, symbols)) return true;
+  return false;
+}
+
+}  // namespace
+
+bool predicateInlinable(const ir::Block& block, size_t k) {
+  const ir::Stmt& def = block[k];
+  if (def.kind != ir::Stmt::Kind::Op || !def.type.predicate) return false;
+  std::set<std::string> symbols;
+  for (const ir::Index* idx : {&def.lo, &def.hi})
+    for (const auto& t : idx->terms) symbols.insert(t.symbols.begin(), t.symbols.end());
+  for (size_t j = k + 1; j < block.size(); ++j)
+    if (changes(block[j], def.dst, symbols)) return false;
+  return true;
 }
 
 std::optional<std::vector<std::string>> foldLoad(const std::vector<std::string>& loadLines, const std::string& name,

@@ -1,4 +1,4 @@
-// Folds a vector load into its only consumer: `acc = dpbusd(acc, ones, load(p))` instead of a
+// Folding values into their uses. A vector load folds into its only consumer: `acc = dpbusd(acc, ones, load(p))` instead of a
 // named `x0 = load(p)` first. Same instructions, but GCC 12 allocates registers far better for
 // the folded form: with the named load it copies every vpdpbusd accumulator through a spare
 // register each iteration (11 extra vmovdqa in a 4-accumulator loop, the i8 row sum at 0.6x of
@@ -26,5 +26,10 @@ bool foldable(const ir::Block& block, size_t k);
 // one line "T name = EXPR;" and `name` occurs exactly once in the consumer's lines.
 std::optional<std::vector<std::string>> foldLoad(const std::vector<std::string>& loadLines, const std::string& name,
                                                  const std::vector<std::string>& consumerLines);
+
+// Statement k of `block` defines a predicate that may be written at its uses instead (see
+// IsaLowering::inlinesPredicate): nothing after it in the block (at any depth) assigns its name
+// again or moves a loop variable its definition reads.
+bool predicateInlinable(const ir::Block& block, size_t k);
 
 }  // namespace simdgen::emit

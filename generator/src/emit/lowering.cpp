@@ -19,6 +19,8 @@ std::string OpWriter::decl() const {
   return isa.typeName(s.type, cx) + " " + s.dst;
 }
 
+bool IsaLowering::inlinesPredicate(const ir::Stmt&, const LowerContext&) const { return false; }
+
 std::string IsaLowering::fileHelper(const std::string& name) const {
   throw std::logic_error("no file-level helper '" + name + "' in this lowering module");
 }
@@ -37,10 +39,20 @@ const IsaLowering& loweringFor(const Target& target) {
   throw std::logic_error("target " + target.spelling + " has no lowering module (it exists for plan simulation only)");
 }
 
+bool inlinePredicate(const ir::Stmt& def, LowerContext& cx) {
+  if (!def.type.predicate || !def.declare || !loweringFor(cx.target).inlinesPredicate(def, cx)) return false;
+  cx.types[def.dst] = def.type;
+  cx.inlined[def.dst] = &def;
+  return true;
+}
+
 std::vector<std::string> lowerOp(const ir::Stmt& s, LowerContext& cx) {
   OpWriter w{s, cx, loweringFor(cx.target), {}};
   w.isa.lower(w);
-  if (s.op != ir::OpKind::Store) cx.types[s.dst] = s.type;
+  if (s.op != ir::OpKind::Store) {
+    cx.types[s.dst] = s.type;
+    cx.inlined.erase(s.dst);  // a variable now, whatever an earlier block called by this name
+  }
   return w.out;
 }
 

@@ -21,6 +21,9 @@ struct LowerContext {
   std::set<std::string> instructions;        // "vpdpbusd", ... for the generated comment
   std::set<std::string> helpers;             // file-level helpers the variant needs (see fileHelper)
   std::string scalarFallbackCall;            // condition under which the variant calls the scalar one
+  // Predicates the module writes at their uses instead of as variables (see inlinesPredicate):
+  // name -> defining statement (owned by the plan).
+  std::map<std::string, const ir::Stmt*> inlined;
 
   void hoist(const std::string& line);
 };
@@ -56,6 +59,11 @@ class IsaLowering {
   virtual std::string preamble() const { return ""; }
   // The definition of a helper named in LowerContext::helpers.
   virtual std::string fileHelper(const std::string& name) const;
+  // Whether predicate definition `def` is written at its uses (its expression in every consumer)
+  // rather than as a variable; the emitter asks only where that is safe (nothing between the
+  // definition and its uses changes what it reads). x86 does this for whilelt so that a
+  // masked load can use the lane count directly (AVX2 has no byte masked load).
+  virtual bool inlinesPredicate(const ir::Stmt& def, const LowerContext& cx) const;
   // Statement run once before the dispatcher tests this ISA's CPU checks.
   virtual std::string dispatchInit() const { return ""; }
 };
@@ -64,6 +72,10 @@ class IsaLowering {
 const IsaLowering& loweringFor(const Target& target);
 // The module of an ISA registry entry; nullptr for `none` (plan simulation only).
 const IsaLowering* loweringFor(LoweringModule module);
+
+// Records predicate definition `def` as written at its uses when the module wants that; the
+// caller has checked it is safe (predicateInlinable). Returns whether it did.
+bool inlinePredicate(const ir::Stmt& def, LowerContext& cx);
 
 // C++ statements implementing one Op statement, by the target's module.
 std::vector<std::string> lowerOp(const ir::Stmt& s, LowerContext& cx);

@@ -79,8 +79,6 @@ class ScalarLowering final : public IsaLowering {
                         ") { " + s.dst + " = k; break; }");
         return;
       }
-      case OpKind::LoadPartial:
-      case OpKind::LoadRowEnd:
       case OpKind::Extend:
       case OpKind::DotAccumulate:
       case OpKind::ReduceLanes:

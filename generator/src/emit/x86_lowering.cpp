@@ -7,6 +7,8 @@
 
 #include "emit/c_scalar.h"
 #include "emit/scalar_lowering.h"
+#include "emit/x86_masked.h"
+#include "emit/x86_spelling.h"
 
 namespace simdgen::emit {
 
@@ -17,44 +19,11 @@ using c::isZeroLiteral;
 using ir::OpKind;
 using ir::Stmt;
 using ir::VecType;
+using namespace x86;
 
 namespace {
 
 // ---- naming ---------------------------------------------------------------------------------
-
-std::string pfx(int bits) { return bits == 512 ? "_mm512_" : bits == 256 ? "_mm256_" : "_mm_"; }
-std::string si(int bits) { return "si" + std::to_string(bits); }
-std::string regType(DType t, int bits) {
-  const std::string w = bits == 128 ? "__m128" : "__m" + std::to_string(bits);
-  return w + (t == DType::f32 ? "" : t == DType::f64 ? "d" : "i");
-}
-std::string epi(DType t) { return "epi" + std::to_string(bitsOf(t)); }
-std::string fsfx(DType t) { return t == DType::f32 ? "ps" : "pd"; }
-std::string splatExpr(DType t, int bits, const std::string& lit) {
-  const std::string p = pfx(bits);
-  if (isFloat(t)) return isZeroLiteral(lit) ? p + "setzero_" + fsfx(t) + "()" : call(p + "set1_" + fsfx(t), {lit});
-  if (isZeroLiteral(lit)) return p + "setzero_" + si(bits) + "()";
-  switch (bitsOf(t)) {
-    case 8: return call(p + "set1_epi8", {"(char)(" + lit + ")"});
-    case 16: return call(p + "set1_epi16", {"(short)(" + lit + ")"});
-    case 32: return call(p + "set1_epi32", {"(int)(" + lit + ")"});
-    default: return call(p + (bits == 512 ? "set1_epi64" : "set1_epi64x"), {"(long long)(" + lit + ")"});
-  }
-}
-
-std::string loadExpr(DType t, int bits, const std::string& ptr) {
-  const std::string p = pfx(bits);
-  if (isFloat(t)) return call(p + "loadu_" + fsfx(t), {ptr});
-  if (bits == 512) return call("_mm512_loadu_si512", {"(const void*)(" + ptr + ")"});
-  return call(p + "loadu_" + si(bits), {"(const " + regType(t, bits) + "*)(" + ptr + ")"});
-}
-
-std::string storeStmt(DType t, int bits, const std::string& ptr, const std::string& v) {
-  const std::string p = pfx(bits);
-  if (isFloat(t)) return call(p + "storeu_" + fsfx(t), {ptr, v}) + ";";
-  if (bits == 512) return call("_mm512_storeu_si512", {"(void*)(" + ptr + ")", v}) + ";";
-  return call(p + "storeu_" + si(bits), {"(" + regType(t, bits) + "*)(" + ptr + ")", v}) + ";";
-}
 
 // ---- arithmetic ----------------------------------------------------------------------------
 
@@ -108,23 +77,6 @@ std::string binaryExpr(ReduceOp op, DType t, int bits, const std::string& a, con
   return "";
 }
 
-// ---- masks ---------------------------------------------------------------------------------
-
-std::string maskType(int lanes) { return "__mmask" + std::to_string(lanes < 8 ? 8 : lanes); }
-std::string laneMask(int lanes, const std::string& count, LowerContext& cx) {
-  cx.helpers.insert("lanes_below");
-  return "(" + maskType(lanes) + ")simdgen_lanes_below(" + count + ", " + std::to_string(lanes) + ")";
-}
-// AVX2: a vector whose lanes l < count are all ones (32/64-bit lanes only).
-std::string avx2ActiveLanes(DType t, const std::string& count) {
-  if (bitsOf(t) == 32)
-    return "_mm256_cmpgt_epi32(_mm256_set1_epi32((int)(" + count + ")), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7))";
-  return "_mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(" + count + ")), _mm256_setr_epi64x(0, 1, 2, 3))";
-}
-std::string avx2MaskPtr(DType t) {
-  return t == DType::f32 ? "(const float*)" : t == DType::f64 ? "(const double*)" : bitsOf(t) == 32 ? "(const int*)" : "(const long long*)";
-}
-
 // ---- op lowerings --------------------------------------------------------------------------
 
 std::string shuffleCall(const ir::Shuffle& sh, VecType type, const std::string& a, const std::string& b);
@@ -154,51 +106,6 @@ struct X86Writer {
 
   void load() {
     assign(loadExpr(s.type.elem, s.type.bits(), in(s.index)));
-  }
-
-  void loadPartial() {
-    const DType t = s.type.elem;
-    const int bits = s.type.bits(), lanes = s.type.lanes;
-    const std::string fill = splatExpr(t, bits, s.literal), n = s.count.str();
-    if (cx.target.maskRegisters) {
-      cx.instructions.insert("masked loads (AVX-512 k-registers) for the tail");
-      const std::string f = isFloat(t) ? fsfx(t) : epi(t);
-      return assign(call(pfx(bits) + "mask_loadu_" + f, {fill, laneMask(lanes, n, cx), in(s.index)}));
-    }
-    if (bitsOf(t) >= 32) {
-      cx.instructions.insert("vpmaskmov/vmaskmov masked loads for 32/64-bit tails");
-      const std::string active = s.dst + "_active";
-      out.push_back("const __m256i " + active + " = " + avx2ActiveLanes(t, n) + ";");
-      const std::string ptr = avx2MaskPtr(t) + "(" + in(s.index) + ")";
-      if (isFloat(t)) {
-        const std::string f = fsfx(t);
-        return assign(call("_mm256_blendv_" + f,
-                           {fill, call("_mm256_maskload_" + f, {ptr, active}), call("_mm256_castsi256_" + f, {active})}));
-      }
-      return assign(call("_mm256_blendv_epi8", {fill, call("_mm256_maskload_" + epi(t), {ptr, active}), active}));
-    }
-    // AVX2 has no 8/16-bit masked load: stage the tail in an identity-filled buffer.
-    cx.instructions.insert("8/16-bit tails staged through a stack buffer (no AVX2 byte masked load)");
-    const std::string stage = s.dst + "_stage";
-    out.push_back("alignas(32) " + ctype(t) + " " + stage + "[" + std::to_string(lanes) + "];");
-    out.push_back("_mm256_store_si256((__m256i*)" + stage + ", " + fill + ");");
-    out.push_back("__builtin_memcpy(" + stage + ", " + in(s.index) + ", (size_t)(" + n + ") * sizeof(" + ctype(t) + "));");
-    assign("_mm256_load_si256((const __m256i*)" + stage + ")");
-  }
-
-  // AVX2, 8/16-bit: the row's last whole vector; a sliding window over a 0x00/0xFF table keeps
-  // only its last `count` lanes (the others were counted by the main loop).
-  void loadRowEnd() {
-    const DType t = s.type.elem;
-    const int lanes = s.type.lanes;
-    const std::string n = s.count.str(), bytes = std::to_string(bytesOf(t));
-    cx.helpers.insert("tail_keep");
-    cx.instructions.insert("8/16-bit tails: the row's last whole vector, blended with the identity (no AVX2 byte masks)");
-    const std::string keep = s.dst + "_keep";
-    out.push_back("const __m256i " + keep + " = _mm256_loadu_si256((const __m256i*)(simdgen_tail_keep + (" + n + ") * " +
-                  bytes + "));");
-    const std::string last = in(s.index) + " + (" + n + ") - " + std::to_string(lanes);
-    assign(call("_mm256_blendv_epi8", {splatExpr(t, 256, s.literal), loadExpr(t, 256, last), keep}));
   }
 
   void nanMask() {
@@ -261,43 +168,56 @@ struct X86Writer {
     const DType t = s.type.elem, from = source().dtype;
     const int lanes = s.type.lanes, bits = s.type.bits();
     const std::string stride = s.stride.str();
-    const std::string n = s.count.terms.empty() ? "" : s.count.str();
     const bool hw = bitsOf(t) == bitsOf(from) && bitsOf(t) >= 32;
+    const std::string fillLit = s.literal.empty() ? "0" : s.literal;
     if (!hw) {
       // No byte/word gather exists on x86: fill the lanes from the rows through a small stack tile.
       cx.instructions.insert("8/16-bit or widening columns filled lane by lane through a stack tile (x86 has no byte gather)");
       const std::string stage = s.dst + "_stage";
       out.push_back("alignas(64) " + ctype(t) + " " + stage + "[" + std::to_string(lanes) + "];");
-      const std::string limit = n.empty() ? std::to_string(lanes) : n;
-      out.push_back("for (int64_t r = 0; r < " + std::to_string(lanes) + "; ++r) " + stage + "[r] = r < " + limit +
-                    " ? (" + ctype(t) + ")" + src() + "[" + s.index.str() + " + r * " + stride + "] : (" + ctype(t) + ")(" +
-                    (s.literal.empty() ? "0" : s.literal) + ");");
+      const std::string row = "(" + ctype(t) + ")" + src() + "[" + s.index.str() + " + r * " + stride + "]";
+      std::string read = row;
+      if (!s.pred.empty()) {
+        // A prefix of rows compares r with its count; any other predicate is read lane by lane.
+        std::string active;
+        if (const auto range = laneRange(s.pred, cx); range && !range->last) {
+          active = "r < " + range->count.str();
+        } else if (kmasks(cx)) {
+          active = "(((uint64_t)" + predicate(s.pred, cx) + " >> r) & 1)";
+        } else {
+          const std::string lanesOf = s.dst + "_active";
+          out.push_back("alignas(32) " + ctype(t) + " " + lanesOf + "[" + std::to_string(lanes) + "];");
+          out.push_back("_mm256_store_si256((__m256i*)" + lanesOf + ", " + predicate(s.pred, cx) + ");");
+          active = lanesOf + "[r]";
+        }
+        read = active + " ? " + row + " : (" + ctype(t) + ")(" + fillLit + ")";
+      }
+      out.push_back("for (int64_t r = 0; r < " + std::to_string(lanes) + "; ++r) " + stage + "[r] = " + read + ";");
       return assign(loadExpr(t, bits, stage));
     }
     cx.instructions.insert("vpgatherdd/vpgatherdq column gathers (lane = row)");
     const int scale = bitsOf(t) / 8;
     const int idxBits = lanes * 32;  // 32-bit row offsets, one per lane
     const std::string idxType = idxBits == 128 ? "__m128i" : "__m" + std::to_string(idxBits) + "i";
-    std::string iota;
-    for (int r = 0; r < lanes; ++r) iota += (r ? ", " : "") + std::to_string(r);
+    std::string offsets;
+    for (int r = 0; r < lanes; ++r) offsets += (r ? ", " : "") + std::to_string(r);
     cx.hoist("// Row offsets for the column gathers: lane r reads row r (stride checked above).");
-    cx.hoist("const " + idxType + " row_offsets = " + pfx(idxBits) + "mullo_epi32(" + pfx(idxBits) + "setr_epi32(" + iota +
+    cx.hoist("const " + idxType + " row_offsets = " + pfx(idxBits) + "mullo_epi32(" + pfx(idxBits) + "setr_epi32(" + offsets +
              "), " + pfx(idxBits) + "set1_epi32((int)" + stride + "));");
     cx.scalarFallbackCall = "if (" + stride + " > 2147483647 / " + std::to_string(lanes) + ")";
-    const std::string f = isFloat(t) ? fsfx(t) : epi(t);
+    const std::string f = domain(t);
     const std::string base = "(const " + std::string(isFloat(t) ? ctype(t) : bitsOf(t) == 32 ? "int" : "long long") +
                              "*)(" + in(s.index) + ")";
     const std::string p = pfx(bits);
-    if (n.empty()) {
+    if (s.pred.empty()) {
       if (cx.target.maskRegisters) return assign(call(p + "i32gather_" + f, {"row_offsets", "(const void*)(" + in(s.index) + ")", std::to_string(scale)}));
       return assign(call(p + "i32gather_" + f, {base, "row_offsets", std::to_string(scale)}));
     }
-    const std::string fill = splatExpr(t, bits, s.literal);
+    const std::string fill = splatExpr(t, bits, fillLit);
     if (cx.target.maskRegisters)
       return assign(call(p + "mask_i32gather_" + f,
-                         {fill, laneMask(lanes, n, cx), "row_offsets", "(const void*)(" + in(s.index) + ")", std::to_string(scale)}));
-    std::string active = avx2ActiveLanes(t, n);
-    if (isFloat(t)) active = call("_mm256_castsi256_" + f, {active});
+                         {fill, predicate(s.pred, cx), "row_offsets", "(const void*)(" + in(s.index) + ")", std::to_string(scale)}));
+    const std::string active = castTo(predicate(s.pred, cx), DType::i32, bits, isFloat(t) ? fsfx(t) : "si");
     assign(call(p + "mask_i32gather_" + f, {fill, base, "row_offsets", active, std::to_string(scale)}));
   }
 
@@ -436,29 +356,7 @@ struct X86Writer {
 
   void store() {
     const VecType v = typeOf(s.args[0]);
-    const DType t = v.elem;
-    const std::string x = s.args[0];
-    const int bits = v.bits();
-    if (s.count.terms.empty()) return out.push_back(storeStmt(t, bits, outp(s.index), x));
-    const std::string n = s.count.str();
-    if (cx.target.maskRegisters) {
-      const std::string f = isFloat(t) ? fsfx(t) : epi(t);
-      return out.push_back(call(pfx(bits) + "mask_storeu_" + f, {outp(s.index), laneMask(v.lanes, n, cx), x}) + ";");
-    }
-    if (bitsOf(t) >= 32) {
-      const std::string f = isFloat(t) ? fsfx(t) : epi(t);
-      std::string ptr = avx2MaskPtr(t);
-      ptr.erase(1, 6);  // drop "const "
-      return out.push_back(call("_mm256_maskstore_" + f, {ptr + "(" + outp(s.index) + ")", avx2ActiveLanes(t, n), x}) + ";");
-    }
-    const std::string stage = x + "_stage";
-    out.push_back("{");
-    out.push_back("alignas(32) " + ctype(t) + " " + stage + "[" + std::to_string(v.lanes) + "];");
-    out.push_back("_mm256_store_si256((__m256i*)" + stage + ", " + x + ");");
-    out.push_back("const int64_t n = " + n + ";");
-    out.push_back("if (n > 0) __builtin_memcpy(" + outp(s.index) + ", " + stage + ", (size_t)(n < " + std::to_string(v.lanes) +
-                  " ? n : " + std::to_string(v.lanes) + ") * sizeof(" + ctype(t) + "));");
-    out.push_back("}");
+    out.push_back(storeStmt(v.elem, v.bits(), outp(s.index), s.args[0]));
   }
 };
 
@@ -470,156 +368,6 @@ struct X86Writer {
 // instruction, the same for every op.
 
 namespace {
-
-bool kmasks(const LowerContext& cx) { return cx.target.maskRegisters; }
-
-// The element's domain suffix for blends, masked moves and casts.
-std::string domain(DType t) { return isFloat(t) ? fsfx(t) : epi(t); }
-
-// x (a vector of type t at `bits`) reinterpreted as "ps", "pd" or integer ("si").
-std::string castTo(const std::string& x, DType t, int bits, const std::string& to) {
-  const std::string from = isFloat(t) ? fsfx(t) : "si";
-  if (from == to) return x;
-  const std::string p = pfx(bits);
-  if (from == "si") return call(p + "castsi" + std::to_string(bits) + "_" + to, {x});
-  if (to == "si") return call(p + "cast" + from + "_si" + std::to_string(bits), {x});
-  return call(p + "cast" + from + "_" + to, {x});
-}
-
-std::string iota(DType t, int lanes) {
-  std::string v;
-  for (int l = 0; l < lanes; ++l) v += (l ? ", " : "") + std::to_string(l);
-  const int w = bitsOf(t);
-  return "_mm256_setr_epi" + std::to_string(w) + (w == 64 ? "x(" : "(") + v + ")";
-}
-
-std::string avx2Splat(int w, const std::string& v) {
-  static const char* casts[] = {"(char)", "(short)", "(int)", "(long long)"};
-  const int k = w == 8 ? 0 : w == 16 ? 1 : w == 32 ? 2 : 3;
-  return "_mm256_set1_epi" + std::to_string(w) + (w == 64 ? "x(" : "(") + casts[k] + "(" + v + "))";
-}
-
-// Lane-wise compare of two vectors of type t (see Cmp), as a predicate.
-std::string compareExpr(ir::Cmp cmp, DType t, int bits, const std::string& a, const std::string& b, LowerContext& cx) {
-  const std::string p = pfx(bits);
-  if (isFloat(t)) {
-    static const char* preds[] = {"_CMP_LT_OQ", "_CMP_LE_OQ", "_CMP_GT_OQ", "_CMP_GE_OQ", "_CMP_EQ_OQ", "_CMP_NEQ_UQ"};
-    const std::string pr = preds[static_cast<int>(cmp)];
-    if (kmasks(cx)) return call(p + "cmp_" + fsfx(t) + "_mask", {a, b, pr});
-    return castTo(call(p + "cmp_" + fsfx(t), {a, b, pr}), t, bits, "si");
-  }
-  const std::string w = std::to_string(bitsOf(t));
-  if (kmasks(cx)) {
-    static const char* preds[] = {"_MM_CMPINT_LT", "_MM_CMPINT_LE", "_MM_CMPINT_NLE", "_MM_CMPINT_NLT", "_MM_CMPINT_EQ", "_MM_CMPINT_NE"};
-    return call(p + "cmp_" + (isSigned(t) ? "epi" : "epu") + w + "_mask", {a, b, preds[static_cast<int>(cmp)]});
-  }
-  // AVX2 has signed > and == only: unsigned lanes are biased by the sign bit, the rest negated.
-  std::string x = a, y = b;
-  if (!isSigned(t)) {
-    const std::string bias = avx2Splat(bitsOf(t), bitsOf(t) == 64 ? "0x8000000000000000ull" : "1ull << " + std::to_string(bitsOf(t) - 1));
-    x = call("_mm256_xor_si256", {a, bias});
-    y = call("_mm256_xor_si256", {b, bias});
-  }
-  const std::string ones = "_mm256_set1_epi32(-1)";
-  auto gt = [&](const std::string& l, const std::string& r) { return call("_mm256_cmpgt_epi" + w, {l, r}); };
-  auto negate = [&](const std::string& v) { return call("_mm256_xor_si256", {v, ones}); };
-  switch (cmp) {
-    case ir::Cmp::gt: return gt(x, y);
-    case ir::Cmp::lt: return gt(y, x);
-    case ir::Cmp::le: return negate(gt(x, y));
-    case ir::Cmp::ge: return negate(gt(y, x));
-    case ir::Cmp::eq: return call("_mm256_cmpeq_epi" + w, {a, b});
-    case ir::Cmp::ne: return negate(call("_mm256_cmpeq_epi" + w, {a, b}));
-  }
-  return "";
-}
-
-// `yes` where predicate p holds, else `no` (vectors of type t).
-std::string blend(DType t, int bits, const std::string& p, const std::string& no, const std::string& yes, LowerContext& cx) {
-  if (kmasks(cx)) return call(pfx(bits) + "mask_blend_" + domain(t), {p, no, yes});
-  if (isFloat(t)) return call("_mm256_blendv_" + fsfx(t), {no, yes, castTo(p, DType::i32, bits, fsfx(t))});
-  return call("_mm256_blendv_epi8", {no, yes, p});
-}
-
-void requireWidth(const X86Writer& x, int bits) {
-  if (bits != x.cx.target.vectorBits)
-    throw std::logic_error("x86 lowering of " + std::string(ir::nameOf(x.s.op)) + " on " + ir::toString(x.s.type) +
-                           " needs full " + std::to_string(x.cx.target.vectorBits) + "-bit vectors");
-}
-
-void whileLt(X86Writer& x) {
-  const DType t = x.s.type.elem;
-  const int lanes = x.s.type.lanes;
-  requireWidth(x, x.s.type.bits());
-  const std::string n = "(" + x.s.hi.str() + ") - (" + x.s.lo.str() + ")";
-  if (kmasks(x.cx)) return x.assign(laneMask(lanes, n, x.cx));
-  x.cx.helpers.insert("clamp_lanes");
-  x.assign(call("_mm256_cmpgt_epi" + std::to_string(bitsOf(t)),
-                {avx2Splat(bitsOf(t), "simdgen_clamp_lanes(" + n + ", " + std::to_string(lanes) + ")"), iota(t, lanes)}));
-}
-
-void predicateLogic(X86Writer& x) {
-  const std::string& a = x.s.args[0];
-  const std::string op = x.s.rop == ReduceOp::bit_and ? "and" : x.s.rop == ReduceOp::bit_or ? "or" : "xor";
-  if (x.s.op == OpKind::Not) {
-    if (kmasks(x.cx)) return x.assign("(" + maskType(x.s.type.lanes) + ")~" + a);
-    return x.assign(call("_mm256_xor_si256", {a, "_mm256_set1_epi32(-1)"}));
-  }
-  if (kmasks(x.cx)) {
-    const char* sym = op == "and" ? " & " : op == "or" ? " | " : " ^ ";
-    return x.assign("(" + maskType(x.s.type.lanes) + ")(" + a + sym + x.s.args[1] + ")");
-  }
-  x.assign(call("_mm256_" + op + "_si256", {a, x.s.args[1]}));
-}
-
-// A predicated load: inactive lanes take the fill and are never read.
-void predicatedLoad(X86Writer& x) {
-  const DType t = x.s.type.elem;
-  const int bits = x.s.type.bits(), lanes = x.s.type.lanes;
-  requireWidth(x, bits);
-  const std::string fill = splatExpr(t, bits, x.s.literal.empty() ? "0" : x.s.literal), p = x.s.pred;
-  if (kmasks(x.cx)) return x.assign(call(pfx(bits) + "mask_loadu_" + domain(t), {fill, p, x.in(x.s.index)}));
-  if (bitsOf(t) >= 32) {
-    x.cx.instructions.insert("vpmaskmov/vmaskmov masked loads");
-    const std::string ptr = avx2MaskPtr(t) + "(" + x.in(x.s.index) + ")";
-    const std::string loaded = isFloat(t) ? call("_mm256_maskload_" + fsfx(t), {ptr, p}) : call("_mm256_maskload_" + epi(t), {ptr, p});
-    return x.assign(blend(t, bits, p, fill, loaded, x.cx));
-  }
-  // AVX2 has no 8/16-bit masked load: active lanes are copied one by one.
-  x.cx.instructions.insert("8/16-bit predicated loads lane by lane (no AVX2 byte masked load)");
-  const std::string stage = x.s.dst + "_stage", active = x.s.dst + "_active";
-  x.out.push_back("alignas(32) " + ctype(t) + " " + stage + "[" + std::to_string(lanes) + "];");
-  x.out.push_back("alignas(32) " + ctype(t) + " " + active + "[" + std::to_string(lanes) + "];");
-  x.out.push_back("_mm256_store_si256((__m256i*)" + stage + ", " + fill + ");");
-  x.out.push_back("_mm256_store_si256((__m256i*)" + active + ", " + p + ");");
-  x.out.push_back("for (int l = 0; l < " + std::to_string(lanes) + "; ++l) if (" + active + "[l]) " + stage + "[l] = (" +
-                  x.in(x.s.index) + ")[l];");
-  x.assign("_mm256_load_si256((const __m256i*)" + stage + ")");
-}
-
-void predicatedStore(X86Writer& x) {
-  const VecType v = x.typeOf(x.s.args[0]);
-  const DType t = v.elem;
-  const int bits = v.bits();
-  requireWidth(x, bits);
-  const std::string p = x.s.pred, val = x.s.args[0], ptr = x.outp(x.s.index);
-  if (kmasks(x.cx)) return x.out.push_back(call(pfx(bits) + "mask_storeu_" + domain(t), {ptr, p, val}) + ";");
-  if (bitsOf(t) >= 32) {
-    std::string cast = avx2MaskPtr(t);
-    cast.erase(1, 6);  // drop "const "
-    return x.out.push_back(call("_mm256_maskstore_" + (isFloat(t) ? fsfx(t) : epi(t)), {cast + "(" + ptr + ")", p, val}) + ";");
-  }
-  x.cx.instructions.insert("8/16-bit predicated stores lane by lane (no AVX2 byte masked store)");
-  const std::string stage = val + "_stage", active = val + "_active";
-  x.out.push_back("{");
-  x.out.push_back("alignas(32) " + ctype(t) + " " + stage + "[" + std::to_string(v.lanes) + "];");
-  x.out.push_back("alignas(32) " + ctype(t) + " " + active + "[" + std::to_string(v.lanes) + "];");
-  x.out.push_back("_mm256_store_si256((__m256i*)" + stage + ", " + val + ");");
-  x.out.push_back("_mm256_store_si256((__m256i*)" + active + ", " + p + ");");
-  x.out.push_back("for (int l = 0; l < " + std::to_string(v.lanes) + "; ++l) if (" + active + "[l]) (" + ptr + ")[l] = " +
-                  stage + "[l];");
-  x.out.push_back("}");
-}
 
 void fma(X86Writer& x, const std::string& dst) {
   const DType t = x.s.type.elem;
@@ -715,19 +463,18 @@ class X86Lowering final : public IsaLowering {
       case OpKind::Splat: return x.splat();
       case OpKind::Load: return x.load();
       case OpKind::LoadBroadcast: return x.assign(splatExpr(s.type.elem, s.type.bits(), x.src() + "[" + s.index.str() + "]"));
-      case OpKind::LoadPartial: return x.loadPartial();
-      case OpKind::LoadRowEnd: return x.loadRowEnd();
       case OpKind::GatherRows: return x.gatherRows();
       case OpKind::Extend: return x.extend();
-      case OpKind::Binary: return s.type.predicate ? predicateLogic(x) : x.binary();
-      case OpKind::Not: return predicateLogic(x);
+      case OpKind::Binary: return s.type.predicate ? predicateLogic(w) : x.binary();
+      case OpKind::Not: return predicateLogic(w);
       case OpKind::Fma: return fma(x, w.decl());
-      case OpKind::Select: return x.assign(blend(s.type.elem, s.type.bits(), s.args[0], s.args[2], s.args[1], w.cx));
+      case OpKind::Select:
+        return x.assign(blend(s.type.elem, s.type.bits(), predicate(s.args[0], w.cx), s.args[2], s.args[1], w.cx));
       case OpKind::Compare: {
         const VecType v = w.typeOf(s.args[0]);
         return x.assign(compareExpr(s.cmp, v.elem, v.bits(), s.args[0], s.args[1], w.cx));
       }
-      case OpKind::WhileLt: return whileLt(x);
+      case OpKind::WhileLt: return whileLt(w);
       case OpKind::DotAccumulate: return x.dotAccumulate();
       case OpKind::ReduceLanes: return x.reduceLanes();
       case OpKind::ReduceRows: return x.reduceRows();
@@ -743,6 +490,8 @@ class X86Lowering final : public IsaLowering {
     }
     throw std::logic_error("no x86 lowering for vector " + std::string(ir::nameOf(s.op)) + " on " + ir::toString(s.type));
   }
+
+  bool inlinesPredicate(const Stmt& def, const LowerContext& cx) const override { return x86::inlinesPredicate(def, cx); }
 
   std::string archGuard() const override { return "defined(__x86_64__)"; }
   std::string dispatchInit() const override { return "__builtin_cpu_init();"; }
@@ -784,8 +533,9 @@ class X86Lowering final : public IsaLowering {
     const DType t = s.type.elem;
     const int bits = s.type.bits();
     switch (s.op) {
-      case OpKind::Load: return predicatedLoad(x);
-      case OpKind::Store: return predicatedStore(x);
+      case OpKind::Load: return maskedLoad(x.w);
+      case OpKind::Store: return maskedStore(x.w);
+      case OpKind::GatherRows: return x.gatherRows();
       case OpKind::Binary:
       case OpKind::Fma: {
         const std::string full = s.dst + "_all";
@@ -795,13 +545,13 @@ class X86Lowering final : public IsaLowering {
           x.out.push_back(typeName(s.type, x.cx) + " " + full + " = " + binaryExpr(s.rop, t, bits, s.args[0], s.args[1], x.cx) + ";");
         }
         const std::string other = s.zeroing ? splatExpr(t, bits, "0") : s.args[0];
-        return x.assign(blend(t, bits, s.pred, other, full, x.cx));
+        return x.assign(blend(t, bits, predicate(s.pred, x.cx), other, full, x.cx));
       }
       case OpKind::ReduceLanes: {
         const VecType v = x.typeOf(s.args[0]);
         const std::string active = s.dst + "_active";
         x.out.push_back(typeName(v, x.cx) + " " + active + " = " +
-                        blend(v.elem, v.bits(), s.pred, splatExpr(v.elem, v.bits(), identityLiteral(s.rop, v.elem)), s.args[0], x.cx) + ";");
+                        blend(v.elem, v.bits(), predicate(s.pred, x.cx), splatExpr(v.elem, v.bits(), identityLiteral(s.rop, v.elem)), s.args[0], x.cx) + ";");
         x.cx.types[active] = v;
         Stmt plain = s;
         plain.pred.clear();

@@ -177,8 +177,6 @@ std::string_view nameOf(OpKind k) {
     case OpKind::Splat: return "splat";
     case OpKind::Load: return "load";
     case OpKind::LoadBroadcast: return "load_broadcast";
-    case OpKind::LoadPartial: return "load_partial";
-    case OpKind::LoadRowEnd: return "load_row_end";
     case OpKind::GatherRows: return "gather_rows";
     case OpKind::Store: return "store";
     case OpKind::Extend: return "extend";

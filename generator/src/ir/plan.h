@@ -64,18 +64,15 @@ struct Index {
 enum class OpKind {
   // Tensor access. `tensor` names one of Plan::tensors (empty: the first input for loads, the first
   // output for stores). A load or store with a predicate (`pred`) touches active lanes only:
-  // inactive lanes of a load take `literal` (zero when empty) and are never read.
+  // inactive lanes of a load take `literal` (zero when empty) and are never read, unless the load
+  // is `inBounds` (every lane's element exists, so the whole vector may be read: MLIR's in_bounds).
+  // A partial vector is a predicated op: a prefix of lanes is whilelt(lo, hi), a suffix
+  // not(whilelt(lo, hi)); lowerings recognise these forms (x86 tails, row-end re-reads).
   Splat,         // dst = every lane `literal` (a C literal of dst.elem)
-  Load,          // dst lane l = tensor[index + l]
+  Load,          // dst lane l = pred[l] ? tensor[index + l] : literal
   LoadBroadcast, // dst = every lane tensor[index] (one element read)
-  LoadPartial,   // dst lane l = l < count ? tensor[index + l] : literal      (0 < count < lanes)
-                 //   = Load with pred whilelt(0, count): the count form the x86 tails use
-  LoadRowEnd,    // dst lane l = l >= lanes - count ? tensor[index + count - lanes + l] : literal
-                 //   (0 < count < lanes): the whole vector ending at index + count is read, so the
-                 //   builder only uses it where that vector lies inside the row
-  GatherRows,    // dst lane r = r < count ? (dst.elem) tensor[index + r*stride] : literal
-                 //   (count == lanes when `count` is empty)
-  Store,         // tensor[index + l] = a[l] for l < (count empty ? lanes : count), active lanes only
+  GatherRows,    // dst lane r = pred[r] ? (dst.elem) tensor[index + r*stride] : literal
+  Store,         // tensor[index + l] = a[l] where pred[l]
   // Arithmetic. With a predicate, inactive lanes keep args[0] (merging) or are zero (`zeroing`).
   Extend,        // dst lane l = (dst.elem) a[part * dst.lanes + l]
   Binary,        // dst lane l = rop(a[l], b[l]); min/max: a < b ? a : b (b wins ties and NaN);
@@ -169,10 +166,10 @@ struct Stmt {
   std::string tensor;             // Load*/Gather/Store/Locate*: which tensor (see OpKind)
   std::string pred;               // predicate variable governing the op (empty: all lanes)
   bool zeroing = false;           // predicated arithmetic: inactive lanes 0 instead of args[0]
+  bool inBounds = false;          // predicated Load: inactive lanes may be read (see OpKind)
   Index index;                    // Load*/Gather/Store element offset
-  Index count;                    // LoadPartial/GatherRows/Store lane count (empty = all lanes)
   Index stride;                   // GatherRows: elements between lanes
-  std::string literal;            // Splat value, LoadPartial/GatherRows fill
+  std::string literal;            // Splat value, predicated Load/GatherRows fill
   int part = 0;                   // Extend
   int group = 1;                  // DotAccumulate
   FoldNetwork network;            // ReduceRows

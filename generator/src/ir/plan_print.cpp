@@ -28,15 +28,12 @@ std::string opName(const Plan& plan, const Stmt& s) {
   switch (s.op) {
     case OpKind::Splat: return "splat " + s.literal;
     case OpKind::Load:
-      return "load " + in + "[" + s.index.str() + "]" + pred + (s.pred.empty() || s.literal.empty() ? "" : " fill " + s.literal);
+      return "load " + in + "[" + s.index.str() + "]" + pred + (s.pred.empty() || s.literal.empty() ? "" : " fill " + s.literal) +
+             (s.inBounds ? " in_bounds" : "");
     case OpKind::LoadBroadcast: return "load_broadcast " + in + "[" + s.index.str() + "]";
-    case OpKind::LoadPartial:
-      return "load_partial " + in + "[" + s.index.str() + "] count " + s.count.str() + " fill " + s.literal;
-    case OpKind::LoadRowEnd:
-      return "load_row_end " + in + "[" + s.index.str() + "] count " + s.count.str() + " fill " + s.literal;
     case OpKind::GatherRows:
-      return "gather_rows " + in + "[" + s.index.str() + " + r * " + s.stride.str() + "]" +
-             (s.count.terms.empty() ? "" : " count " + s.count.str() + " fill " + s.literal);
+      return "gather_rows " + in + "[" + s.index.str() + " + r * " + s.stride.str() + "]" + pred +
+             (s.pred.empty() || s.literal.empty() ? "" : " fill " + s.literal);
     case OpKind::Extend: return "extend part " + std::to_string(s.part) + " of " + s.args[0];
     case OpKind::Binary: return std::string(nameOf(s.rop)) + " " + args(s) + pred;
     case OpKind::Fma: return "fma " + args(s) + pred;
@@ -47,12 +44,11 @@ std::string opName(const Plan& plan, const Stmt& s) {
     case OpKind::ReduceRows: return "reduce_rows " + std::string(nameOf(s.rop)) + " [" + args(s) + "]";
     case OpKind::Convert: return "convert " + s.args[0];
     case OpKind::Shuffle: return "shuffle " + s.shuffle.str() + " " + args(s);
-    case OpKind::WhileLt: return "whilelt " + s.lo.str() + ", " + s.hi.str();
+    case OpKind::WhileLt: return "whilelt(" + s.lo.str() + ", " + s.hi.str() + ")";
     case OpKind::Compare: return "compare " + s.args[0] + " " + std::string(symbolOf(s.cmp)) + " " + s.args[1];
     case OpKind::Not: return "not " + s.args[0];
     case OpKind::Store:
-      return "store " + tensor(true) + "[" + s.index.str() + "] = " + s.args[0] +
-             (s.count.terms.empty() ? "" : " count " + s.count.str()) + pred;
+      return "store " + tensor(true) + "[" + s.index.str() + "] = " + s.args[0] + pred;
     case OpKind::NaNMask: return "nan_mask " + s.args[0];
     case OpKind::SetIndex: return "position " + s.index.str();
     case OpKind::LocateEqual:

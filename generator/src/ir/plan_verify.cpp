@@ -74,6 +74,7 @@ struct Verifier {
       case OpKind::Load:
       case OpKind::LoadBroadcast:
         checkIndex(where, s.index);
+        if (s.inBounds && s.pred.empty()) fail(where, "in_bounds is a promise about inactive lanes: the load needs a predicate");
         if (const Tensor* t = tensorOf(false); t && t->dtype != s.type.elem)
           fail(where, "loads " + toString(s.type) + " from " + std::string(nameOf(t->dtype)) + " tensor " + t->name);
         break;
@@ -117,13 +118,9 @@ struct Verifier {
         if (!need(1)) break;
         if (!(in[0] == s.type)) fail(where, "not needs a predicate of its type");
         break;
-      case OpKind::LoadPartial:
-      case OpKind::LoadRowEnd:
       case OpKind::GatherRows:
         checkIndex(where, s.index);
-        checkIndex(where, s.count);
-        if (s.op != OpKind::GatherRows && s.count.terms.empty()) fail(where, "partial load without a count");
-        if (!s.count.terms.empty() && s.literal.empty()) fail(where, "partial load without a fill value");
+        checkIndex(where, s.stride);
         break;
       case OpKind::Extend:
         if (!need(1)) break;
@@ -160,7 +157,6 @@ struct Verifier {
       case OpKind::Store: {
         if (!need(1)) break;
         checkIndex(where, s.index);
-        checkIndex(where, s.count);
         const Tensor* out = tensorOf(true);
         if (out && in[0].elem != out->dtype)
           fail(where, "stores " + toString(in[0]) + " into " + std::string(nameOf(out->dtype)) + " output " + out->name);

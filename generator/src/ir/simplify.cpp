@@ -64,9 +64,10 @@ void simplify(Block& block, Known known) {
 
 }  // namespace
 
-bool contains(const Block& block, OpKind k) {
+bool contains(const Block& block, OpKind k, bool predicatedOnly) {
   for (const Stmt& s : block)
-    if ((s.kind == Stmt::Kind::Op && s.op == k) || contains(s.body, k)) return true;
+    if ((s.kind == Stmt::Kind::Op && s.op == k && (!predicatedOnly || !s.pred.empty())) || contains(s.body, k, predicatedOnly))
+      return true;
   return false;
 }
 

@@ -8,7 +8,7 @@ namespace simdgen::ir {
 
 void removeDeadLoops(Plan& plan);
 
-// Whether any statement of the block (at any depth) is an op of kind k.
-bool contains(const Block& block, OpKind k);
+// Whether any statement of the block (at any depth) is an op of kind k (with a predicate).
+bool contains(const Block& block, OpKind k, bool predicatedOnly = false);
 
 }  // namespace simdgen::ir

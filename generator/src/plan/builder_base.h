@@ -84,10 +84,18 @@ struct Builder {
     s.index = std::move(at);
     return s;
   }
-  Stmt loadPartial(const std::string& dst, VecType t, Index at, Index count) {
-    Stmt s = make(OpKind::LoadPartial, dst, t);
+  // pred = the lanes l with lo + l < hi: the first hi - lo lanes of a vector of t (svwhilelt).
+  Stmt whileLt(const std::string& pred, VecType t, Index lo, Index hi) {
+    Stmt s = make(OpKind::WhileLt, pred, t.mask());
+    s.lo = std::move(lo);
+    s.hi = std::move(hi);
+    return s;
+  }
+  // A load of the active lanes of `pred`; the others read the identity of the kernel's op.
+  Stmt maskedLoad(const std::string& dst, VecType t, Index at, const std::string& pred) {
+    Stmt s = make(OpKind::Load, dst, t);
     s.index = std::move(at);
-    s.count = std::move(count);
+    s.pred = pred;
     s.literal = identityLiteral(spec.op, t.elem);
     return s;
   }
@@ -95,10 +103,10 @@ struct Builder {
   Stmt combine(const std::string& acc, const std::string& x, VecType t) {
     return make(OpKind::Binary, acc, t, {x, acc}, false);
   }
-  Stmt store(const std::string& v, VecType t, Index at, Index count = {}) {
+  Stmt store(const std::string& v, VecType t, Index at, const std::string& pred = "") {
     Stmt s = make(OpKind::Store, "", t, {v}, false);
     s.index = std::move(at);
-    s.count = std::move(count);
+    s.pred = pred;
     return s;
   }
   Index rowStart(const std::string& rowVar, int rowOffset = 0) const {

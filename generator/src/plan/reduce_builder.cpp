@@ -117,16 +117,27 @@ struct RowPlanner {
     return true;
   }
 
+  // How the tail's loads read the columns j..cols of a row: `pred` governs them; a row-end read
+  // loads the row's last whole vector (in bounds), whose lanes before column j are inactive.
+  struct TailRead {
+    std::string pred;
+    bool rowEnd = false;
+  };
+  Stmt tailLoad(const std::string& dst, const Index& rowStart, const TailRead& r) const {
+    if (!r.rowEnd) return b.maskedLoad(dst, a.in, rowStart + b.sym("j"), r.pred);
+    Stmt l = b.maskedLoad(dst, a.in, rowStart + b.sym(b.cols) - Index::constant(a.in.lanes), r.pred);
+    l.inBounds = true;
+    return l;
+  }
+
   // The vector tail of a row (columns j..cols) for each (accumulator, row start) pair.
   void vectorTail(ir::Block& out, const std::vector<std::pair<std::string, Index>>& rowsAcc) {
     if (tailExact() || b.spec.tail != TailPolicy::predicated || a.in.lanes == 1) return;
-    auto loads = [&](OpKind kind) {
+    auto loads = [&](const TailRead& read) {
       ir::Block body;
       for (size_t r = 0; r < rowsAcc.size(); ++r) {
         std::string t = "tail" + std::to_string(r);
-        Stmt l = b.loadPartial(t, a.in, rowsAcc[r].second + b.sym("j"), b.sym(b.cols) - b.sym("j"));
-        l.op = kind;
-        body.push_back(l);
+        body.push_back(tailLoad(t, rowsAcc[r].second, read));
         accumulate(body, rowsAcc[r].first, t, a.in, a.acc);
       }
       return body;
@@ -134,16 +145,24 @@ struct RowPlanner {
     out.push_back(ir::ifLess(b.sym("j"), b.sym(b.cols), tailBody(loads), "predicated tail: lanes past the row end read the identity"));
   }
 
-  // The tail's loads: predicated, or on targets that prefer it (and rows at least one vector
-  // long) the row's last whole vector with the already-counted lanes replaced by the identity.
+  // The tail: loads governed by whilelt(j, cols), or on targets that prefer it (and rows at least
+  // one vector long) the row's last whole vector with the already-counted lanes inactive.
   template <class Loads>
   ir::Block tailBody(Loads loads) {
-    if (!b.target.rowEndTails(b.spec.input)) return loads(OpKind::LoadPartial);
+    auto append = [](ir::Block& to, ir::Block more) { to.insert(to.end(), more.begin(), more.end()); };
+    ir::Block prefix;
+    prefix.push_back(b.whileLt("tail_lanes", a.in, b.sym("j"), b.sym(b.cols)));
+    append(prefix, loads(TailRead{"tail_lanes", false}));
+    if (!b.target.rowEndTails(b.spec.input)) return prefix;
     const Index lanes = Index::constant(a.in.lanes);
+    ir::Block rowEnd;
+    rowEnd.push_back(b.whileLt("counted_lanes", a.in, b.sym(b.cols) - lanes, b.sym("j")));
+    rowEnd.push_back(b.make(OpKind::Not, "tail_lanes", a.in.mask(), {"counted_lanes"}));
+    append(rowEnd, loads(TailRead{"tail_lanes", true}));
     ir::Block body;
-    body.push_back(ir::ifLess(lanes - Index::constant(1), b.sym(b.cols), loads(OpKind::LoadRowEnd),
+    body.push_back(ir::ifLess(lanes - Index::constant(1), b.sym(b.cols), std::move(rowEnd),
                               "the row holds a whole vector: re-read its last one"));
-    body.push_back(ir::ifLess(b.sym(b.cols), lanes, loads(OpKind::LoadPartial), "shorter rows: staged copy"));
+    body.push_back(ir::ifLess(b.sym(b.cols), lanes, std::move(prefix), "shorter rows: staged copy"));
     return body;
   }
 
@@ -269,11 +288,9 @@ struct RowPlanner {
                               "horizontal reduction every iteration"));
     if (!tailExact() && a.in.lanes > 1) {
       if (b.spec.tail == TailPolicy::predicated) {
-        auto loads = [&](OpKind kind) {
+        auto loads = [&](const TailRead& read) {
           ir::Block tail;
-          Stmt l = b.loadPartial("tail", a.in, start + b.sym("j"), b.sym(b.cols) - b.sym("j"));
-          l.op = kind;
-          reduceVector(tail, l);
+          reduceVector(tail, tailLoad("tail", start, read));
           return tail;
         };
         row.push_back(ir::ifLess(b.sym("j"), b.sym(b.cols), tailBody(loads), "predicated tail"));
@@ -302,19 +319,21 @@ ir::Block innerParallel(Builder& b) {
   auto rowGroup = [&](bool partial) {
     ir::Block blk, body;
     blk.push_back(identitySplat("lane_acc", acc));
+    // The last group of rows: lanes past the last row are inactive.
+    const std::string rowLanes = partial ? "row_lanes" : "";
+    if (partial) blk.push_back(b.whileLt(rowLanes, acc, b.sym("i"), b.sym(b.rows)));
     Stmt g = b.make(OpKind::GatherRows, "column", acc);
     g.index = b.rowStart("i") + b.sym("j");
     g.stride = b.sym(b.stride);
     if (partial) {
-      g.count = b.sym(b.rows) - b.sym("i");
+      g.pred = rowLanes;
       g.literal = identityLiteral(s.op, s.input);
     }
     body.push_back(g);
     body.push_back(b.combine("lane_acc", "column", acc));
     blk.push_back(ir::forLoop("j", Index::constant(0), b.sym(b.cols), 1, std::move(body), false,
                               "sequential along the row"));
-    blk.push_back(b.store("lane_acc", acc, b.sym("i"),
-                          partial ? b.sym(b.rows) - b.sym("i") : Index{}));
+    blk.push_back(b.store("lane_acc", acc, b.sym("i"), rowLanes));
     return blk;
   };
   ir::Block out;
@@ -362,11 +381,12 @@ ir::Block columnReduction(Builder& b) {
         accs.push_back("acc" + std::to_string(k) + (parts > 1 ? "_" + std::to_string(p) : ""));
         blk.push_back(b.splatIdentity(accs.back(), acc));
       }
-    const Index remaining = b.sym(b.cols) - b.sym("j");
+    // The tail block (one vector): columns past the last are inactive.
+    if (partial) blk.push_back(b.whileLt("col_lanes", in, b.sym("j"), b.sym(b.cols)));
     for (int k = 0; k < nblocks; ++k) {
       std::string x = "x" + std::to_string(k);
       const Index at = b.rowStart("r") + b.sym("j") + int64_t(k) * in.lanes;
-      body.push_back(partial ? b.loadPartial(x, in, at, remaining) : b.load(x, in, at));
+      body.push_back(partial ? b.maskedLoad(x, in, at, "col_lanes") : b.load(x, in, at));
       for (int p = 0; p < parts; ++p) {
         std::string v = x;
         if (parts > 1 || work != s.input) {
@@ -395,8 +415,12 @@ ir::Block columnReduction(Builder& b) {
             blk.push_back(e);
           }
           const int64_t off = base + int64_t(q) * outT.lanes;
-          blk.push_back(b.store(o, outT, b.sym("j") + off,
-                                partial ? remaining - Index::constant(off) : Index{}));
+          std::string outLanes;
+          if (partial) {
+            outLanes = "out_lanes" + std::to_string(off);
+            blk.push_back(b.whileLt(outLanes, outT, b.sym("j") + off, b.sym(b.cols)));
+          }
+          blk.push_back(b.store(o, outT, b.sym("j") + off, outLanes));
         }
       }
     return blk;
@@ -509,7 +533,7 @@ ir::Plan buildReducePlan(const KernelSpec& spec, const Target& target) {
     }
   }
   ir::removeDeadLoops(b.plan);
-  if (ir::contains(b.plan.body, ir::OpKind::LoadPartial) || ir::contains(b.plan.body, ir::OpKind::LoadRowEnd))
+  if (ir::contains(b.plan.body, ir::OpKind::Load, true))
     b.note(target.maskRegisters ? "tails: masked loads with the identity in inactive lanes"
                                 : "tails: masked loads (32/64-bit) or the row's last vector blended (8/16-bit), identity elsewhere");
   if (auto problems = b.plan.verify(); !problems.empty())

@@ -84,7 +84,7 @@ TransposeNetwork transposeZip(ir::VecType type, int n) {
   for (int m = n; m > 1; m /= 2) ++stages;
   for (int s = 1; s <= stages; ++s) {
     // After log2(n) perfect shuffles of the rows, vector c holds column c.
-    const std::vector<std::string> next = s == stages ? net.cols : numbered("z" + std::to_string(s) + "_", n);
+    const std::vector<std::string> next = s == stages ? net.cols : numbered(std::string("z").append(std::to_string(s)).append("_"), n);  // not "z" + ...: GCC 12 -Wrestrict false positive (PR105329)
     net.body.push_back(ir::comment("stage " + std::to_string(s) + ": zip1/zip2 vector i with vector i + " +
                                    std::to_string(n / 2)));
     for (int i = 0; i < n / 2; ++i)

@@ -193,7 +193,14 @@ struct Machine {
         break;
       case OpKind::Load: {
         const int64_t base = eval(s.index);
-        for (int l = 0; l < lanes; ++l) v.lanes[l] = active(s, l) ? in(base + l, s) : fill(s, t);
+        for (int l = 0; l < lanes; ++l) {
+          if (active(s, l)) {
+            v.lanes[l] = in(base + l, s);
+          } else {
+            if (s.inBounds) in(base + l, s);  // the hardware may read it: the promise is checked
+            v.lanes[l] = fill(s, t);
+          }
+        }
         break;
       }
       case OpKind::LoadBroadcast: {
@@ -201,26 +208,10 @@ struct Machine {
         for (auto& l : v.lanes) l = x;
         break;
       }
-      case OpKind::LoadPartial: {
-        const int64_t base = eval(s.index), n = eval(s.count);
-        if (n <= 0 || n >= lanes) throw std::logic_error("load_partial count out of range");
-        for (int l = 0; l < lanes; ++l) v.lanes[l] = l < n ? in(base + l, s) : parseLiteral(t, s.literal);
-        break;
-      }
-      case OpKind::LoadRowEnd: {
-        const int64_t base = eval(s.index), n = eval(s.count);
-        if (n <= 0 || n >= lanes) throw std::logic_error("load_row_end count out of range");
-        for (int64_t l = 0; l < lanes; ++l) {
-          const Lane x = in(base + n - lanes + l, s);  // the hardware reads every lane: check all
-          v.lanes[l] = l >= lanes - n ? x : parseLiteral(t, s.literal);
-        }
-        break;
-      }
       case OpKind::GatherRows: {
         const int64_t base = eval(s.index), stride = eval(s.stride);
-        const int64_t n = s.count.terms.empty() ? lanes : eval(s.count);
         for (int r = 0; r < lanes; ++r)
-          v.lanes[r] = r < n ? convert(source(s).dtype, t, in(base + r * stride, s)) : parseLiteral(t, s.literal);
+          v.lanes[r] = active(s, r) ? convert(source(s).dtype, t, in(base + r * stride, s)) : fill(s, t);
         break;
       }
       case OpKind::Extend: {
@@ -327,8 +318,7 @@ struct Machine {
         const Buffer& o = buffer(ot);
         const int64_t base = eval(s.index);
         const int64_t width = int64_t(a.lanes.size());
-        const int64_t n = s.count.terms.empty() ? width : std::min<int64_t>(eval(s.count), width);
-        for (int64_t l = 0; l < n; ++l) {
+        for (int64_t l = 0; l < width; ++l) {
           if (!active(s, int(l))) continue;
           if (base + l < 0 || size_t(base + l) >= o.elems)
             throw OutOfBounds("write of " + o.name + "[" + std::to_string(base + l) + "] outside 0.." +

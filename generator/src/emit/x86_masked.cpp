@@ -1,0 +1,206 @@
+#include "emit/x86_masked.h"
+
+#include <stdexcept>
+
+#include "emit/c_scalar.h"
+#include "emit/x86_spelling.h"
+
+namespace simdgen::emit::x86 {
+
+using c::call;
+using c::ctype;
+using ir::OpKind;
+using ir::Stmt;
+using ir::VecType;
+
+namespace {
+
+void requireWidth(const OpWriter& w, int bits) {
+  if (bits != w.cx.target.vectorBits)
+    throw std::logic_error("x86 lowering of " + std::string(ir::nameOf(w.s.op)) + " on " + ir::toString(w.s.type) +
+                           " needs full " + std::to_string(w.cx.target.vectorBits) + "-bit vectors");
+}
+
+// The number of lanes whilelt(lo, hi) makes active, before clamping to [0, lanes].
+ir::Index activeCount(const Stmt& whileLt) { return whileLt.hi - whileLt.lo; }
+
+std::string clamped(const ir::Index& count, int lanes, LowerContext& cx) {
+  cx.helpers.insert("clamp_lanes");
+  return "simdgen_clamp_lanes(" + count.str() + ", " + std::to_string(lanes) + ")";
+}
+
+// The predicate whilelt(lo, hi) of type t as an expression.
+std::string whileLtExpr(const Stmt& def, LowerContext& cx) {
+  const DType t = def.type.elem;
+  const int lanes = def.type.lanes;
+  const std::string n = activeCount(def).str();
+  if (kmasks(cx)) {
+    cx.helpers.insert("lanes_below");
+    return "(" + maskType(lanes) + ")simdgen_lanes_below(" + n + ", " + std::to_string(lanes) + ")";
+  }
+  return call("_mm256_cmpgt_epi" + std::to_string(bitsOf(t)), {avx2Splat(bitsOf(t), clamped(activeCount(def), lanes, cx)), iota(t, lanes)});
+}
+
+std::string notExpr(const std::string& a, int lanes, LowerContext& cx) {
+  if (kmasks(cx)) return "(" + maskType(lanes) + ")~" + a;
+  return call("_mm256_xor_si256", {a, "_mm256_set1_epi32(-1)"});
+}
+
+}  // namespace
+
+bool inlinesPredicate(const Stmt& def, const LowerContext& cx) {
+  return def.op == OpKind::WhileLt || (def.op == OpKind::Not && cx.inlined.count(def.args[0]));
+}
+
+std::string predicate(const std::string& p, LowerContext& cx) {
+  const auto it = cx.inlined.find(p);
+  if (it == cx.inlined.end()) return p;
+  const Stmt& def = *it->second;
+  if (def.op == OpKind::WhileLt) return whileLtExpr(def, cx);
+  return notExpr(predicate(def.args[0], cx), def.type.lanes, cx);
+}
+
+std::optional<LaneRange> laneRange(const std::string& p, const LowerContext& cx) {
+  const auto it = cx.inlined.find(p);
+  if (it == cx.inlined.end()) return std::nullopt;
+  const Stmt& def = *it->second;
+  if (def.op == OpKind::WhileLt) return LaneRange{activeCount(def), false};
+  if (auto inner = laneRange(def.args[0], cx); inner && !inner->last)
+    return LaneRange{(ir::Index::constant(def.type.lanes) - inner->count).simplified(), true};
+  return std::nullopt;
+}
+
+std::string compareExpr(ir::Cmp cmp, DType t, int bits, const std::string& a, const std::string& b, LowerContext& cx) {
+  const std::string p = pfx(bits);
+  if (isFloat(t)) {
+    static const char* preds[] = {"_CMP_LT_OQ", "_CMP_LE_OQ", "_CMP_GT_OQ", "_CMP_GE_OQ", "_CMP_EQ_OQ", "_CMP_NEQ_UQ"};
+    const std::string pr = preds[static_cast<int>(cmp)];
+    if (kmasks(cx)) return call(p + "cmp_" + fsfx(t) + "_mask", {a, b, pr});
+    return castTo(call(p + "cmp_" + fsfx(t), {a, b, pr}), t, bits, "si");
+  }
+  const std::string w = std::to_string(bitsOf(t));
+  if (kmasks(cx)) {
+    static const char* preds[] = {"_MM_CMPINT_LT", "_MM_CMPINT_LE", "_MM_CMPINT_NLE", "_MM_CMPINT_NLT", "_MM_CMPINT_EQ", "_MM_CMPINT_NE"};
+    return call(p + "cmp_" + (isSigned(t) ? "epi" : "epu") + w + "_mask", {a, b, preds[static_cast<int>(cmp)]});
+  }
+  // AVX2 has signed > and == only: unsigned lanes are biased by the sign bit, the rest negated.
+  std::string x = a, y = b;
+  if (!isSigned(t)) {
+    const std::string bias = avx2Splat(bitsOf(t), bitsOf(t) == 64 ? "0x8000000000000000ull" : "1ull << " + std::to_string(bitsOf(t) - 1));
+    x = call("_mm256_xor_si256", {a, bias});
+    y = call("_mm256_xor_si256", {b, bias});
+  }
+  const std::string ones = "_mm256_set1_epi32(-1)";
+  auto gt = [&](const std::string& l, const std::string& r) { return call("_mm256_cmpgt_epi" + w, {l, r}); };
+  auto negate = [&](const std::string& v) { return call("_mm256_xor_si256", {v, ones}); };
+  switch (cmp) {
+    case ir::Cmp::gt: return gt(x, y);
+    case ir::Cmp::lt: return gt(y, x);
+    case ir::Cmp::le: return negate(gt(x, y));
+    case ir::Cmp::ge: return negate(gt(y, x));
+    case ir::Cmp::eq: return call("_mm256_cmpeq_epi" + w, {a, b});
+    case ir::Cmp::ne: return negate(call("_mm256_cmpeq_epi" + w, {a, b}));
+  }
+  return "";
+}
+
+void whileLt(OpWriter& w) {
+  requireWidth(w, w.s.type.bits());
+  w.assign(whileLtExpr(w.s, w.cx));
+}
+
+void predicateLogic(OpWriter& w) {
+  const Stmt& s = w.s;
+  const std::string a = predicate(s.args[0], w.cx);
+  if (s.op == OpKind::Not) return w.assign(notExpr(a, s.type.lanes, w.cx));
+  const std::string b = predicate(s.args[1], w.cx);
+  const std::string op = s.rop == ReduceOp::bit_and ? "and" : s.rop == ReduceOp::bit_or ? "or" : "xor";
+  if (kmasks(w.cx)) {
+    const char* sym = op == "and" ? " & " : op == "or" ? " | " : " ^ ";
+    return w.assign("(" + maskType(s.type.lanes) + ")(" + a + sym + b + ")");
+  }
+  w.assign(call("_mm256_" + op + "_si256", {a, b}));
+}
+
+void maskedLoad(OpWriter& w) {
+  const Stmt& s = w.s;
+  const DType t = s.type.elem;
+  const int bits = s.type.bits(), lanes = s.type.lanes;
+  requireWidth(w, bits);
+  const std::string fill = splatExpr(t, bits, s.literal.empty() ? "0" : s.literal);
+  if (kmasks(w.cx)) {
+    w.cx.instructions.insert("masked loads (AVX-512 k-registers) for the tail");
+    return w.assign(call(pfx(bits) + "mask_loadu_" + domain(t), {fill, predicate(s.pred, w.cx), w.in(s.index)}));
+  }
+  if (bitsOf(t) >= 32) {
+    w.cx.instructions.insert("vpmaskmov/vmaskmov masked loads for 32/64-bit tails");
+    std::string p = predicate(s.pred, w.cx);
+    if (p != s.pred) {  // an expression: name it once for the load and the blend
+      w.out.push_back("const __m256i " + s.dst + "_active = " + p + ";");
+      p = s.dst + "_active";
+    }
+    const std::string ptr = avx2MaskPtr(t) + "(" + w.in(s.index) + ")";
+    return w.assign(blend(t, bits, p, fill, call("_mm256_maskload_" + domain(t), {ptr, p}), w.cx));
+  }
+  // AVX2 has no 8/16-bit masked load.
+  const auto range = laneRange(s.pred, w.cx);
+  const std::string stage = s.dst + "_stage";
+  if (range && !range->last) {  // a prefix: copy it into an identity-filled buffer
+    w.cx.instructions.insert("8/16-bit tails staged through a stack buffer (no AVX2 byte masked load)");
+    w.out.push_back("alignas(32) " + ctype(t) + " " + stage + "[" + std::to_string(lanes) + "];");
+    w.out.push_back("_mm256_store_si256((__m256i*)" + stage + ", " + fill + ");");
+    w.out.push_back("__builtin_memcpy(" + stage + ", " + w.in(s.index) + ", (size_t)" + clamped(range->count, lanes, w.cx) +
+                    " * sizeof(" + ctype(t) + "));");
+    return w.assign("_mm256_load_si256((const __m256i*)" + stage + ")");
+  }
+  if (range && s.inBounds) {  // a suffix of a vector that may be read whole: blend with the fill
+    w.cx.helpers.insert("tail_keep");
+    w.cx.instructions.insert("8/16-bit tails: the row's last whole vector, blended with the identity (no AVX2 byte masks)");
+    const std::string keep = s.dst + "_keep";
+    w.out.push_back("const __m256i " + keep + " = _mm256_loadu_si256((const __m256i*)(simdgen_tail_keep + " +
+                    clamped(range->count, lanes, w.cx) + " * " + std::to_string(bytesOf(t)) + "));");
+    return w.assign(call("_mm256_blendv_epi8", {fill, loadExpr(t, 256, w.in(s.index)), keep}));
+  }
+  w.cx.instructions.insert("8/16-bit predicated loads lane by lane (no AVX2 byte masked load)");
+  const std::string active = s.dst + "_active";
+  w.out.push_back("alignas(32) " + ctype(t) + " " + stage + "[" + std::to_string(lanes) + "];");
+  w.out.push_back("alignas(32) " + ctype(t) + " " + active + "[" + std::to_string(lanes) + "];");
+  w.out.push_back("_mm256_store_si256((__m256i*)" + stage + ", " + fill + ");");
+  w.out.push_back("_mm256_store_si256((__m256i*)" + active + ", " + predicate(s.pred, w.cx) + ");");
+  w.out.push_back("for (int l = 0; l < " + std::to_string(lanes) + "; ++l) if (" + active + "[l]) " + stage + "[l] = (" +
+                  w.in(s.index) + ")[l];");
+  w.assign("_mm256_load_si256((const __m256i*)" + stage + ")");
+}
+
+void maskedStore(OpWriter& w) {
+  const Stmt& s = w.s;
+  const VecType v = w.typeOf(s.args[0]);
+  const DType t = v.elem;
+  const int bits = v.bits();
+  requireWidth(w, bits);
+  const std::string val = s.args[0], ptr = w.outp(s.index);
+  if (kmasks(w.cx)) return w.out.push_back(call(pfx(bits) + "mask_storeu_" + domain(t), {ptr, predicate(s.pred, w.cx), val}) + ";");
+  if (bitsOf(t) >= 32) {
+    std::string cast = avx2MaskPtr(t);
+    cast.erase(1, 6);  // drop "const "
+    return w.out.push_back(call("_mm256_maskstore_" + domain(t), {cast + "(" + ptr + ")", predicate(s.pred, w.cx), val}) + ";");
+  }
+  const std::string stage = val + "_stage";
+  w.out.push_back("{");
+  w.out.push_back("alignas(32) " + ctype(t) + " " + stage + "[" + std::to_string(v.lanes) + "];");
+  w.out.push_back("_mm256_store_si256((__m256i*)" + stage + ", " + val + ");");
+  if (const auto range = laneRange(s.pred, w.cx); range && !range->last) {
+    w.out.push_back("__builtin_memcpy(" + ptr + ", " + stage + ", (size_t)" + clamped(range->count, v.lanes, w.cx) + " * sizeof(" +
+                    ctype(t) + "));");
+  } else {
+    w.cx.instructions.insert("8/16-bit predicated stores lane by lane (no AVX2 byte masked store)");
+    const std::string active = val + "_active";
+    w.out.push_back("alignas(32) " + ctype(t) + " " + active + "[" + std::to_string(v.lanes) + "];");
+    w.out.push_back("_mm256_store_si256((__m256i*)" + active + ", " + predicate(s.pred, w.cx) + ");");
+    w.out.push_back("for (int l = 0; l < " + std::to_string(v.lanes) + "; ++l) if (" + active + "[l]) (" + ptr + ")[l] = " +
+                    stage + "[l];");
+  }
+  w.out.push_back("}");
+}
+
+}  // namespace simdgen::emit::x86

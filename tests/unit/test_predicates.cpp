@@ -1,0 +1,97 @@
+// Partial vectors are predicated ops: the interpreter honours `in_bounds`, and the x86 module
+// writes whilelt predicates at their uses only where nothing in between changes what they read.
+#include <doctest/doctest.h>
+
+#include <string>
+#include <vector>
+
+#include "emit/emitter.h"
+#include "ir/plan.h"
+#include "sim/interpreter.h"
+#include "targets/target.h"
+
+using namespace simdgen;
+
+namespace {
+
+ir::Stmt declared(ir::OpKind k, const std::string& dst, ir::VecType t, std::vector<std::string> args = {}) {
+  ir::Stmt s = ir::op(k, dst, t, std::move(args));
+  s.declare = true;
+  return s;
+}
+
+ir::Stmt whileLt(const std::string& dst, ir::VecType t, ir::Index lo, ir::Index hi) {
+  ir::Stmt s = declared(ir::OpKind::WhileLt, dst, t.mask());
+  s.lo = std::move(lo);
+  s.hi = std::move(hi);
+  return s;
+}
+
+ir::Stmt maskedLoad(const std::string& dst, ir::VecType t, ir::Index at, const std::string& pred, bool inBounds = false) {
+  ir::Stmt s = declared(ir::OpKind::Load, dst, t);
+  s.index = std::move(at);
+  s.pred = pred;
+  s.literal = "0";
+  s.inBounds = inBounds;
+  return s;
+}
+
+ir::Plan onePlan(DType t) {
+  ir::Plan p;
+  p.tensors = {{"input", t, false, {}, {}}, {"output", t, true, {}, {}}};
+  return p;
+}
+
+bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+}  // namespace
+
+TEST_CASE("a predicated load reads only its active lanes, an in_bounds one may read them all") {
+  const ir::VecType v{DType::i32, 8};
+  ir::Plan p = onePlan(DType::i32);
+  // Lanes 0..6 of the vector at element 4: elements 4..10 exist, element 11 does not.
+  p.body = {whileLt("p", v, ir::Index::constant(0), ir::Index::constant(7)), maskedLoad("x", v, ir::Index::constant(4), "p")};
+  std::vector<int32_t> in(11), out(1);
+  CHECK_NOTHROW(sim::runPlan(p, {}, in.data(), in.size(), out.data(), out.size()));
+  p.body[1].inBounds = true;  // a false promise: lane 7 would read element 11
+  CHECK_THROWS_AS(sim::runPlan(p, {}, in.data(), in.size(), out.data(), out.size()), sim::OutOfBounds);
+  std::vector<int32_t> in12(12);
+  CHECK_NOTHROW(sim::runPlan(p, {}, in12.data(), in12.size(), out.data(), out.size()));
+  // in_bounds without a predicate promises nothing and is refused.
+  p.body = {maskedLoad("x", v, ir::Index::constant(0), "", true)};
+  CHECK(!p.verify().empty());
+}
+
+TEST_CASE("x86 writes a whilelt at its uses only while what it reads stays the same") {
+  const ir::VecType v{DType::i8, 32};
+  ir::Plan p = onePlan(DType::i8);
+  p.params = {{ir::Param::Kind::tensor, "input", "input", "input", ""},
+              {ir::Param::Kind::extent, "n", "n", "", ""},
+              {ir::Param::Kind::tensor, "output", "output", "output", ""}};
+  p.tensors[0].extents = {ir::Index::symbol("n")};
+  p.tensors[0].strides = {ir::Index::constant(1)};
+  p.tensors[1].extents = {ir::Index::constant(32)};
+  p.tensors[1].strides = {ir::Index::constant(1)};
+  const Target avx2 = makeTarget({"avx2", {}});
+  auto body = [&](bool moveJ) {
+    ir::Block b;
+    b.push_back(ir::forLoop("j", ir::Index::constant(0), ir::Index::symbol("n"), 32, {}));
+    b.push_back(whileLt("tail_lanes", v, ir::Index::symbol("j"), ir::Index::symbol("n")));
+    if (moveJ) b.push_back(ir::forLoop("j", {}, ir::Index::symbol("n"), 1, {}, true));  // j moves on
+    b.push_back(maskedLoad("x", v, ir::Index::symbol("j"), "tail_lanes"));
+    ir::Stmt st = ir::op(ir::OpKind::Store, "", v, {"x"});
+    st.index = ir::Index::constant(0);
+    b.push_back(st);
+    return b;
+  };
+  p.body = body(false);
+  REQUIRE(p.verify().empty());
+  const std::string inlined = emit::emitFunction(p, avx2, "k").function;
+  CHECK(!contains(inlined, "tail_lanes"));  // no variable: the load copies the prefix
+  CHECK(contains(inlined, "__builtin_memcpy(x_stage, input + j, (size_t)simdgen_clamp_lanes(-j + n, 32)"));
+  p.body = body(true);
+  REQUIRE(p.verify().empty());
+  const std::string kept = emit::emitFunction(p, avx2, "k").function;
+  CHECK(contains(kept, "__m256i tail_lanes = "));  // computed before j moved, used as a value
+  CHECK(contains(kept, "if (x_active[l])"));
+}
