@@ -20,21 +20,6 @@
 // Plan summary (`simdgen explain` prints the full plans):
 //   avx512+vnni: identical to avx512 for this kernel, not emitted
 
-#if defined(__x86_64__)
-// n clamped to [0, lanes]: the active-lane count of a whilelt predicate.
-static inline int64_t simdgen_clamp_lanes(int64_t n, int64_t lanes) {
-  return n < 0 ? 0 : n > lanes ? lanes : n;
-}
-#endif
-#if defined(__x86_64__)
-// Bit l set for lanes l < n, for n clamped to [0, lanes]: the predicate of a partial vector.
-static inline uint64_t simdgen_lanes_below(int64_t n, int lanes) {
-  if (n <= 0) return 0;
-  if (n >= lanes) return lanes == 64 ? ~0ull : (1ull << lanes) - 1;
-  return (1ull << n) - 1;
-}
-#endif
-
 // ---- avx512 (512-bit vectors)
 // argmax, first index: blocks of 2048 elements reduced with vector max; the index is located once, in the last block that beat the best
 // NaN: the first NaN wins (one scan, only when a NaN was seen)
@@ -165,9 +150,8 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void argmax_f32_pr
       }
       // predicated tail: identity lanes never win
       if (j < n) {
-        __m512 tail =
-            _mm512_mask_loadu_ps(_mm512_set1_ps(-__builtin_inff()),
-                                 (__mmask16)simdgen_lanes_below(-j + n, 16), input + i * n + j);
+        __m512 tail = _mm512_mask_loadu_ps(_mm512_set1_ps(-__builtin_inff()),
+                                           (__mmask16)((1ull << (-j + n)) - 1), input + i * n + j);
         acc0 = _mm512_max_ps(tail, acc0);
         __m512i tail_nan = _mm512_movm_epi32(_mm512_cmp_ps_mask(tail, tail, _CMP_UNORD_Q));
         nan_lanes = _mm512_or_si512(tail_nan, nan_lanes);
@@ -423,9 +407,8 @@ __attribute__((target("avx2"))) void argmax_f32_propagate_avx2(const float* inpu
       }
       // predicated tail: identity lanes never win
       if (j < n) {
-        const __m256i tail_active =
-            _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(-j + n, 8))),
-                               _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+        const __m256i tail_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(-j + n)),
+                                                       _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
         __m256 tail =
             _mm256_blendv_ps(_mm256_set1_ps(-__builtin_inff()),
                              _mm256_maskload_ps((const float*)(input + i * n + j), tail_active),

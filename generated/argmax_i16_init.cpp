@@ -20,21 +20,6 @@
 // Plan summary (`simdgen explain` prints the full plans):
 //   avx512+vnni: identical to avx512 for this kernel, not emitted
 
-#if defined(__x86_64__)
-// n clamped to [0, lanes]: the active-lane count of a whilelt predicate.
-static inline int64_t simdgen_clamp_lanes(int64_t n, int64_t lanes) {
-  return n < 0 ? 0 : n > lanes ? lanes : n;
-}
-#endif
-#if defined(__x86_64__)
-// Bit l set for lanes l < n, for n clamped to [0, lanes]: the predicate of a partial vector.
-static inline uint64_t simdgen_lanes_below(int64_t n, int lanes) {
-  if (n <= 0) return 0;
-  if (n >= lanes) return lanes == 64 ? ~0ull : (1ull << lanes) - 1;
-  return (1ull << n) - 1;
-}
-#endif
-
 // ---- avx512 (512-bit vectors)
 // argmax, first index: blocks of 4096 elements reduced with vector max; the index is located once, in the last block that beat the best
 // uses block rescan: compare-to-mask and tzcnt for the lane
@@ -137,7 +122,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void argmax_i16_in
       if (j < n) {
         __m512i tail =
             _mm512_mask_loadu_epi16(_mm512_set1_epi16((short)(-32768)),
-                                    (__mmask32)simdgen_lanes_below(-j + n, 32), input + i * n + j);
+                                    (__mmask32)((1ull << (-j + n)) - 1), input + i * n + j);
         acc0 = _mm512_max_epi16(tail, acc0);
       }
       acc0 = _mm512_max_epi16(acc1, acc0);
@@ -319,8 +304,7 @@ __attribute__((target("avx2"))) void argmax_i16_init_avx2(const int16_t* input, 
       if (j < n) {
         alignas(32) int16_t tail_stage[16];
         _mm256_store_si256((__m256i*)tail_stage, _mm256_set1_epi16((short)(-32768)));
-        __builtin_memcpy(tail_stage, input + i * n + j,
-                         (size_t)simdgen_clamp_lanes(-j + n, 16) * sizeof(int16_t));
+        __builtin_memcpy(tail_stage, input + i * n + j, (size_t)(-j + n) * sizeof(int16_t));
         __m256i tail = _mm256_load_si256((const __m256i*)tail_stage);
         acc0 = _mm256_max_epi16(tail, acc0);
       }

@@ -20,21 +20,6 @@
 // Plan summary (`simdgen explain` prints the full plans):
 //   avx512+vnni: identical to avx512 for this kernel, not emitted
 
-#if defined(__x86_64__)
-// n clamped to [0, lanes]: the active-lane count of a whilelt predicate.
-static inline int64_t simdgen_clamp_lanes(int64_t n, int64_t lanes) {
-  return n < 0 ? 0 : n > lanes ? lanes : n;
-}
-#endif
-#if defined(__x86_64__)
-// Bit l set for lanes l < n, for n clamped to [0, lanes]: the predicate of a partial vector.
-static inline uint64_t simdgen_lanes_below(int64_t n, int lanes) {
-  if (n <= 0) return 0;
-  if (n >= lanes) return lanes == 64 ? ~0ull : (1ull << lanes) - 1;
-  return (1ull << n) - 1;
-}
-#endif
-
 // ---- avx512 (512-bit vectors)
 // argmin, first index: blocks of 1024 elements reduced with vector min; the index is located once, in the last block that beat the best
 // uses block rescan: compare-to-mask and tzcnt for the lane
@@ -135,7 +120,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void argmin_i64_av
       if (j < n) {
         __m512i tail =
             _mm512_mask_loadu_epi64(_mm512_set1_epi64((long long)(9223372036854775807ll)),
-                                    (__mmask8)simdgen_lanes_below(-j + n, 8), input + i * n + j);
+                                    (__mmask8)((1ull << (-j + n)) - 1), input + i * n + j);
         acc0 = _mm512_min_epi64(tail, acc0);
       }
       acc0 = _mm512_min_epi64(acc1, acc0);
@@ -325,9 +310,8 @@ __attribute__((target("avx2"))) void argmin_i64_avx2(const int64_t* input, int64
       }
       // predicated tail: identity lanes never win
       if (j < n) {
-        const __m256i tail_active =
-            _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(simdgen_clamp_lanes(-j + n, 4))),
-                               _mm256_setr_epi64x(0, 1, 2, 3));
+        const __m256i tail_active = _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(-j + n)),
+                                                       _mm256_setr_epi64x(0, 1, 2, 3));
         __m256i tail = _mm256_blendv_epi8(
             _mm256_set1_epi64x((long long)(9223372036854775807ll)),
             _mm256_maskload_epi64((const long long*)(input + i * n + j), tail_active), tail_active);

@@ -20,21 +20,6 @@
 // Plan summary (`simdgen explain` prints the full plans):
 //   avx512+vnni: identical to avx512 for this kernel, not emitted
 
-#if defined(__x86_64__)
-// n clamped to [0, lanes]: the active-lane count of a whilelt predicate.
-static inline int64_t simdgen_clamp_lanes(int64_t n, int64_t lanes) {
-  return n < 0 ? 0 : n > lanes ? lanes : n;
-}
-#endif
-#if defined(__x86_64__)
-// Bit l set for lanes l < n, for n clamped to [0, lanes]: the predicate of a partial vector.
-static inline uint64_t simdgen_lanes_below(int64_t n, int lanes) {
-  if (n <= 0) return 0;
-  if (n >= lanes) return lanes == 64 ? ~0ull : (1ull << lanes) - 1;
-  return (1ull << n) - 1;
-}
-#endif
-
 // ---- avx512 (512-bit vectors)
 // argmin, first index: blocks of 2048 elements reduced with vector min; the index is located once, in the last block that beat the best
 // uses block rescan: compare-to-mask and tzcnt for the lane
@@ -136,7 +121,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void argmin_u32_av
       if (j < n) {
         __m512i tail =
             _mm512_mask_loadu_epi32(_mm512_set1_epi32((int)(4294967295u)),
-                                    (__mmask16)simdgen_lanes_below(-j + n, 16), input + i * n + j);
+                                    (__mmask16)((1ull << (-j + n)) - 1), input + i * n + j);
         acc0 = _mm512_min_epu32(tail, acc0);
       }
       acc0 = _mm512_min_epu32(acc1, acc0);
@@ -339,9 +324,8 @@ __attribute__((target("avx2"))) void argmin_u32_avx2(const uint32_t* input, int6
       }
       // predicated tail: identity lanes never win
       if (j < n) {
-        const __m256i tail_active =
-            _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(-j + n, 8))),
-                               _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+        const __m256i tail_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(-j + n)),
+                                                       _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
         __m256i tail = _mm256_blendv_epi8(
             _mm256_set1_epi32((int)(4294967295u)),
             _mm256_maskload_epi32((const int*)(input + i * n + j), tail_active), tail_active);

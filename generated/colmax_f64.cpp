@@ -75,7 +75,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void colmax_f64_av
     for (; r < rows; ++r) {
       __m512d x0 =
           _mm512_mask_loadu_pd(_mm512_set1_pd(-__builtin_inf()),
-                               (__mmask8)simdgen_lanes_below(cols - j, 8), input + j + r * stride);
+                               (__mmask8)((1ull << (cols - j)) - 1), input + j + r * stride);
       acc0 = _mm512_max_pd(x0, acc0);
     }
     _mm512_mask_storeu_pd(output + j, (__mmask8)simdgen_lanes_below(cols - j, 8), acc0);
@@ -120,9 +120,8 @@ __attribute__((target("avx2"))) void colmax_f64_avx2(const double* input, int64_
     // one row per step: each lane is one column
     int64_t r = 0;
     for (; r < rows; ++r) {
-      const __m256i x0_active =
-          _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(simdgen_clamp_lanes(cols - j, 4))),
-                             _mm256_setr_epi64x(0, 1, 2, 3));
+      const __m256i x0_active = _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(cols - j)),
+                                                   _mm256_setr_epi64x(0, 1, 2, 3));
       __m256d x0 =
           _mm256_blendv_pd(_mm256_set1_pd(-__builtin_inf()),
                            _mm256_maskload_pd((const double*)(input + j + r * stride), x0_active),

@@ -95,9 +95,9 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void colmin_i8_to_
     // one row per step: each lane is one column
     int64_t r = 0;
     for (; r < rows; ++r) {
-      __m512i x0 = _mm512_mask_loadu_epi8(_mm512_set1_epi8((char)(127)),
-                                          (__mmask64)simdgen_lanes_below(cols - j, 64),
-                                          input + j + r * stride);
+      __m512i x0 =
+          _mm512_mask_loadu_epi8(_mm512_set1_epi8((char)(127)),
+                                 (__mmask64)((1ull << (cols - j)) - 1), input + j + r * stride);
       acc0 = _mm512_min_epi8(x0, acc0);
     }
     __m512i acc0_out0 = _mm512_cvtepi8_epi32(_mm512_extracti32x4_epi32(acc0, 0));
@@ -178,8 +178,7 @@ __attribute__((target("avx2"))) void colmin_i8_to_i32_avx2(const int8_t* input, 
     for (; r < rows; ++r) {
       alignas(32) int8_t x0_stage[32];
       _mm256_store_si256((__m256i*)x0_stage, _mm256_set1_epi8((char)(127)));
-      __builtin_memcpy(x0_stage, input + j + r * stride,
-                       (size_t)simdgen_clamp_lanes(cols - j, 32) * sizeof(int8_t));
+      __builtin_memcpy(x0_stage, input + j + r * stride, (size_t)(cols - j) * sizeof(int8_t));
       __m256i x0 = _mm256_load_si256((const __m256i*)x0_stage);
       acc0 = _mm256_min_epi8(x0, acc0);
     }

@@ -68,8 +68,7 @@ __attribute__((target("avx2"))) void colprod_i16_avx2(const int16_t* input, int6
     for (; r < rows; ++r) {
       alignas(32) int16_t x0_stage[16];
       _mm256_store_si256((__m256i*)x0_stage, _mm256_set1_epi16((short)(1)));
-      __builtin_memcpy(x0_stage, input + j + r * stride,
-                       (size_t)simdgen_clamp_lanes(cols - j, 16) * sizeof(int16_t));
+      __builtin_memcpy(x0_stage, input + j + r * stride, (size_t)(cols - j) * sizeof(int16_t));
       __m256i x0 = _mm256_load_si256((const __m256i*)x0_stage);
       acc0 = _mm256_mullo_epi16(x0, acc0);
     }
@@ -77,7 +76,7 @@ __attribute__((target("avx2"))) void colprod_i16_avx2(const int16_t* input, int6
       alignas(32) int16_t acc0_stage[16];
       _mm256_store_si256((__m256i*)acc0_stage, acc0);
       __builtin_memcpy(output + j, acc0_stage,
-                       (size_t)simdgen_clamp_lanes(cols - j, 16) * sizeof(int16_t));
+                       (size_t)(simdgen_clamp_lanes(cols - j, 16)) * sizeof(int16_t));
     }
   }
 }

@@ -93,9 +93,8 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void colsum_i16_av
     // one row per step: each lane is one column
     int64_t r = 0;
     for (; r < rows; ++r) {
-      __m512i x0 = _mm512_mask_loadu_epi16(_mm512_setzero_si512(),
-                                           (__mmask32)simdgen_lanes_below(cols - j, 32),
-                                           input + j + r * stride);
+      __m512i x0 = _mm512_mask_loadu_epi16(
+          _mm512_setzero_si512(), (__mmask32)((1ull << (cols - j)) - 1), input + j + r * stride);
       __m512i x0_w0 = _mm512_cvtepi16_epi32(_mm512_extracti64x4_epi64(x0, 0));
       acc0_0 = _mm512_add_epi32(x0_w0, acc0_0);
       __m512i x0_w1 = _mm512_cvtepi16_epi32(_mm512_extracti64x4_epi64(x0, 1));
@@ -168,8 +167,7 @@ __attribute__((target("avx2"))) void colsum_i16_avx2(const int16_t* input, int64
     for (; r < rows; ++r) {
       alignas(32) int16_t x0_stage[16];
       _mm256_store_si256((__m256i*)x0_stage, _mm256_setzero_si256());
-      __builtin_memcpy(x0_stage, input + j + r * stride,
-                       (size_t)simdgen_clamp_lanes(cols - j, 16) * sizeof(int16_t));
+      __builtin_memcpy(x0_stage, input + j + r * stride, (size_t)(cols - j) * sizeof(int16_t));
       __m256i x0 = _mm256_load_si256((const __m256i*)x0_stage);
       __m256i x0_w0 = _mm256_cvtepi16_epi32(_mm256_extracti128_si256(x0, 0));
       acc0_0 = _mm256_add_epi32(x0_w0, acc0_0);

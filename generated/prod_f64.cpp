@@ -21,21 +21,6 @@
 //   output[0] = mul over j < n of input[j]; f64 -> f64
 //   avx512+vnni: identical to avx512 for this kernel, not emitted
 
-#if defined(__x86_64__)
-// n clamped to [0, lanes]: the active-lane count of a whilelt predicate.
-static inline int64_t simdgen_clamp_lanes(int64_t n, int64_t lanes) {
-  return n < 0 ? 0 : n > lanes ? lanes : n;
-}
-#endif
-#if defined(__x86_64__)
-// Bit l set for lanes l < n, for n clamped to [0, lanes]: the predicate of a partial vector.
-static inline uint64_t simdgen_lanes_below(int64_t n, int lanes) {
-  if (n <= 0) return 0;
-  if (n >= lanes) return lanes == 64 ? ~0ull : (1ull << lanes) - 1;
-  return (1ull << n) - 1;
-}
-#endif
-
 // ---- avx512 (512-bit vectors)
 // strategy vector_accumulator: vector accumulators, one horizontal reduction per row
 // rows are reduced 8 at a time; their 8 final horizontal reductions share one fold network (3 stages)
@@ -80,35 +65,29 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void prod_f64_avx5
       }
       // predicated tail: lanes past the row end read the identity
       if (j < n) {
-        __m512d tail0 = _mm512_mask_loadu_pd(
-            _mm512_set1_pd(1.0), (__mmask8)simdgen_lanes_below(-j + n, 8), input + i * n + j);
+        __m512d tail0 = _mm512_mask_loadu_pd(_mm512_set1_pd(1.0),
+                                             (__mmask8)((1ull << (-j + n)) - 1), input + i * n + j);
         acc_r0 = _mm512_mul_pd(tail0, acc_r0);
         __m512d tail1 = _mm512_mask_loadu_pd(
-            _mm512_set1_pd(1.0), (__mmask8)simdgen_lanes_below(-j + n, 8), input + i * n + j + n);
+            _mm512_set1_pd(1.0), (__mmask8)((1ull << (-j + n)) - 1), input + i * n + j + n);
         acc_r1 = _mm512_mul_pd(tail1, acc_r1);
-        __m512d tail2 =
-            _mm512_mask_loadu_pd(_mm512_set1_pd(1.0), (__mmask8)simdgen_lanes_below(-j + n, 8),
-                                 input + i * n + j + 2 * n);
+        __m512d tail2 = _mm512_mask_loadu_pd(
+            _mm512_set1_pd(1.0), (__mmask8)((1ull << (-j + n)) - 1), input + i * n + j + 2 * n);
         acc_r2 = _mm512_mul_pd(tail2, acc_r2);
-        __m512d tail3 =
-            _mm512_mask_loadu_pd(_mm512_set1_pd(1.0), (__mmask8)simdgen_lanes_below(-j + n, 8),
-                                 input + i * n + j + 3 * n);
+        __m512d tail3 = _mm512_mask_loadu_pd(
+            _mm512_set1_pd(1.0), (__mmask8)((1ull << (-j + n)) - 1), input + i * n + j + 3 * n);
         acc_r3 = _mm512_mul_pd(tail3, acc_r3);
-        __m512d tail4 =
-            _mm512_mask_loadu_pd(_mm512_set1_pd(1.0), (__mmask8)simdgen_lanes_below(-j + n, 8),
-                                 input + i * n + j + 4 * n);
+        __m512d tail4 = _mm512_mask_loadu_pd(
+            _mm512_set1_pd(1.0), (__mmask8)((1ull << (-j + n)) - 1), input + i * n + j + 4 * n);
         acc_r4 = _mm512_mul_pd(tail4, acc_r4);
-        __m512d tail5 =
-            _mm512_mask_loadu_pd(_mm512_set1_pd(1.0), (__mmask8)simdgen_lanes_below(-j + n, 8),
-                                 input + i * n + j + 5 * n);
+        __m512d tail5 = _mm512_mask_loadu_pd(
+            _mm512_set1_pd(1.0), (__mmask8)((1ull << (-j + n)) - 1), input + i * n + j + 5 * n);
         acc_r5 = _mm512_mul_pd(tail5, acc_r5);
-        __m512d tail6 =
-            _mm512_mask_loadu_pd(_mm512_set1_pd(1.0), (__mmask8)simdgen_lanes_below(-j + n, 8),
-                                 input + i * n + j + 6 * n);
+        __m512d tail6 = _mm512_mask_loadu_pd(
+            _mm512_set1_pd(1.0), (__mmask8)((1ull << (-j + n)) - 1), input + i * n + j + 6 * n);
         acc_r6 = _mm512_mul_pd(tail6, acc_r6);
-        __m512d tail7 =
-            _mm512_mask_loadu_pd(_mm512_set1_pd(1.0), (__mmask8)simdgen_lanes_below(-j + n, 8),
-                                 input + i * n + j + 7 * n);
+        __m512d tail7 = _mm512_mask_loadu_pd(
+            _mm512_set1_pd(1.0), (__mmask8)((1ull << (-j + n)) - 1), input + i * n + j + 7 * n);
         acc_r7 = _mm512_mul_pd(tail7, acc_r7);
       }
       __m512d fold0_0 = _mm512_mul_pd(_mm512_shuffle_f64x2(acc_r0, acc_r2, 0x44),
@@ -151,8 +130,8 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void prod_f64_avx5
       }
       // predicated tail: lanes past the row end read the identity
       if (j < n) {
-        __m512d tail0 = _mm512_mask_loadu_pd(
-            _mm512_set1_pd(1.0), (__mmask8)simdgen_lanes_below(-j + n, 8), input + i * n + j);
+        __m512d tail0 = _mm512_mask_loadu_pd(_mm512_set1_pd(1.0),
+                                             (__mmask8)((1ull << (-j + n)) - 1), input + i * n + j);
         acc1 = _mm512_mul_pd(tail0, acc1);
       }
       acc0 = _mm512_mul_pd(acc1, acc0);
@@ -190,8 +169,8 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void prod_f64_avx5
       }
       // predicated tail: lanes past the row end read the identity
       if (j < n) {
-        __m512d tail0 = _mm512_mask_loadu_pd(
-            _mm512_set1_pd(1.0), (__mmask8)simdgen_lanes_below(-j + n, 8), input + i * n + j);
+        __m512d tail0 = _mm512_mask_loadu_pd(_mm512_set1_pd(1.0),
+                                             (__mmask8)((1ull << (-j + n)) - 1), input + i * n + j);
         acc1 = _mm512_mul_pd(tail0, acc1);
       }
       acc0 = _mm512_mul_pd(acc1, acc0);
@@ -245,33 +224,29 @@ __attribute__((target("avx2"))) void prod_f64_avx2(const double* input, int64_t 
       }
       // predicated tail: lanes past the row end read the identity
       if (j < n) {
-        const __m256i tail0_active =
-            _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(simdgen_clamp_lanes(-j + n, 4))),
-                               _mm256_setr_epi64x(0, 1, 2, 3));
+        const __m256i tail0_active = _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(-j + n)),
+                                                        _mm256_setr_epi64x(0, 1, 2, 3));
         __m256d tail0 =
             _mm256_blendv_pd(_mm256_set1_pd(1.0),
                              _mm256_maskload_pd((const double*)(input + i * n + j), tail0_active),
                              _mm256_castsi256_pd(tail0_active));
         acc_r0 = _mm256_mul_pd(tail0, acc_r0);
-        const __m256i tail1_active =
-            _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(simdgen_clamp_lanes(-j + n, 4))),
-                               _mm256_setr_epi64x(0, 1, 2, 3));
+        const __m256i tail1_active = _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(-j + n)),
+                                                        _mm256_setr_epi64x(0, 1, 2, 3));
         __m256d tail1 = _mm256_blendv_pd(
             _mm256_set1_pd(1.0),
             _mm256_maskload_pd((const double*)(input + i * n + j + n), tail1_active),
             _mm256_castsi256_pd(tail1_active));
         acc_r1 = _mm256_mul_pd(tail1, acc_r1);
-        const __m256i tail2_active =
-            _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(simdgen_clamp_lanes(-j + n, 4))),
-                               _mm256_setr_epi64x(0, 1, 2, 3));
+        const __m256i tail2_active = _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(-j + n)),
+                                                        _mm256_setr_epi64x(0, 1, 2, 3));
         __m256d tail2 = _mm256_blendv_pd(
             _mm256_set1_pd(1.0),
             _mm256_maskload_pd((const double*)(input + i * n + j + 2 * n), tail2_active),
             _mm256_castsi256_pd(tail2_active));
         acc_r2 = _mm256_mul_pd(tail2, acc_r2);
-        const __m256i tail3_active =
-            _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(simdgen_clamp_lanes(-j + n, 4))),
-                               _mm256_setr_epi64x(0, 1, 2, 3));
+        const __m256i tail3_active = _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(-j + n)),
+                                                        _mm256_setr_epi64x(0, 1, 2, 3));
         __m256d tail3 = _mm256_blendv_pd(
             _mm256_set1_pd(1.0),
             _mm256_maskload_pd((const double*)(input + i * n + j + 3 * n), tail3_active),
@@ -309,9 +284,8 @@ __attribute__((target("avx2"))) void prod_f64_avx2(const double* input, int64_t 
       }
       // predicated tail: lanes past the row end read the identity
       if (j < n) {
-        const __m256i tail0_active =
-            _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(simdgen_clamp_lanes(-j + n, 4))),
-                               _mm256_setr_epi64x(0, 1, 2, 3));
+        const __m256i tail0_active = _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(-j + n)),
+                                                        _mm256_setr_epi64x(0, 1, 2, 3));
         __m256d tail0 =
             _mm256_blendv_pd(_mm256_set1_pd(1.0),
                              _mm256_maskload_pd((const double*)(input + i * n + j), tail0_active),
@@ -350,9 +324,8 @@ __attribute__((target("avx2"))) void prod_f64_avx2(const double* input, int64_t 
       }
       // predicated tail: lanes past the row end read the identity
       if (j < n) {
-        const __m256i tail0_active =
-            _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(simdgen_clamp_lanes(-j + n, 4))),
-                               _mm256_setr_epi64x(0, 1, 2, 3));
+        const __m256i tail0_active = _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(-j + n)),
+                                                        _mm256_setr_epi64x(0, 1, 2, 3));
         __m256d tail0 =
             _mm256_blendv_pd(_mm256_set1_pd(1.0),
                              _mm256_maskload_pd((const double*)(input + i * n + j), tail0_active),

@@ -22,20 +22,6 @@
 //   avx512+vnni: identical to avx512 for this kernel, not emitted
 
 #if defined(__x86_64__)
-// n clamped to [0, lanes]: the active-lane count of a whilelt predicate.
-static inline int64_t simdgen_clamp_lanes(int64_t n, int64_t lanes) {
-  return n < 0 ? 0 : n > lanes ? lanes : n;
-}
-#endif
-#if defined(__x86_64__)
-// Bit l set for lanes l < n, for n clamped to [0, lanes]: the predicate of a partial vector.
-static inline uint64_t simdgen_lanes_below(int64_t n, int lanes) {
-  if (n <= 0) return 0;
-  if (n >= lanes) return lanes == 64 ? ~0ull : (1ull << lanes) - 1;
-  return (1ull << n) - 1;
-}
-#endif
-#if defined(__x86_64__)
 // 32 zero bytes then 32 0xFF bytes: the 32 bytes at offset k keep the last k bytes of a vector.
 static const uint8_t simdgen_tail_keep[64] = {
     0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,
@@ -73,9 +59,9 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowand_u16_av
     }
     // predicated tail: lanes past the row end read the identity
     if (j < cols) {
-      __m512i tail0 = _mm512_mask_loadu_epi16(_mm512_set1_epi16((short)(65535)),
-                                              (__mmask32)simdgen_lanes_below(cols - j, 32),
-                                              input + i * stride + j);
+      __m512i tail0 =
+          _mm512_mask_loadu_epi16(_mm512_set1_epi16((short)(65535)),
+                                  (__mmask32)((1ull << (cols - j)) - 1), input + i * stride + j);
       acc1 = _mm512_and_si512(tail0, acc1);
     }
     acc0 = _mm512_and_si512(acc1, acc0);
@@ -130,8 +116,8 @@ __attribute__((target("avx2"))) void rowand_u16_avx2(const uint16_t* input, int6
     if (j < cols) {
       // the row holds a whole vector: re-read its last one
       if (15 < cols) {
-        const __m256i tail0_keep = _mm256_loadu_si256(
-            (const __m256i*)(simdgen_tail_keep + simdgen_clamp_lanes(cols - j, 16) * 2));
+        const __m256i tail0_keep =
+            _mm256_loadu_si256((const __m256i*)(simdgen_tail_keep + (cols - j) * 2));
         __m256i tail0 = _mm256_blendv_epi8(
             _mm256_set1_epi16((short)(65535)),
             _mm256_loadu_si256((const __m256i*)(input + cols + i * stride - 16)), tail0_keep);
@@ -142,7 +128,7 @@ __attribute__((target("avx2"))) void rowand_u16_avx2(const uint16_t* input, int6
         alignas(32) uint16_t tail0_stage[16];
         _mm256_store_si256((__m256i*)tail0_stage, _mm256_set1_epi16((short)(65535)));
         __builtin_memcpy(tail0_stage, input + i * stride + j,
-                         (size_t)simdgen_clamp_lanes(cols - j, 16) * sizeof(uint16_t));
+                         (size_t)(cols - j) * sizeof(uint16_t));
         __m256i tail0 = _mm256_load_si256((const __m256i*)tail0_stage);
         acc1 = _mm256_and_si256(tail0, acc1);
       }

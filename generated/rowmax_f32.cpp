@@ -21,21 +21,6 @@
 //   output[i] = max over j < cols of input[i * stride + j], for i < rows; f32 -> f32
 //   avx512+vnni: identical to avx512 for this kernel, not emitted
 
-#if defined(__x86_64__)
-// n clamped to [0, lanes]: the active-lane count of a whilelt predicate.
-static inline int64_t simdgen_clamp_lanes(int64_t n, int64_t lanes) {
-  return n < 0 ? 0 : n > lanes ? lanes : n;
-}
-#endif
-#if defined(__x86_64__)
-// Bit l set for lanes l < n, for n clamped to [0, lanes]: the predicate of a partial vector.
-static inline uint64_t simdgen_lanes_below(int64_t n, int lanes) {
-  if (n <= 0) return 0;
-  if (n >= lanes) return lanes == 64 ? ~0ull : (1ull << lanes) - 1;
-  return (1ull << n) - 1;
-}
-#endif
-
 // ---- avx512 (512-bit vectors)
 // strategy vector_accumulator: vector accumulators, one horizontal reduction per row
 // rows are reduced 16 at a time; their 16 final horizontal reductions share one fold network (4 stages)
@@ -95,68 +80,68 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowmax_f32_av
       }
       // predicated tail: lanes past the row end read the identity
       if (j < cols) {
-        __m512 tail0 = _mm512_mask_loadu_ps(_mm512_set1_ps(-__builtin_inff()),
-                                            (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                            input + i * stride + j);
+        __m512 tail0 =
+            _mm512_mask_loadu_ps(_mm512_set1_ps(-__builtin_inff()),
+                                 (__mmask16)((1ull << (cols - j)) - 1), input + i * stride + j);
         acc_r0 = _mm512_max_ps(tail0, acc_r0);
         __m512 tail1 = _mm512_mask_loadu_ps(_mm512_set1_ps(-__builtin_inff()),
-                                            (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                            (__mmask16)((1ull << (cols - j)) - 1),
                                             input + i * stride + j + stride);
         acc_r1 = _mm512_max_ps(tail1, acc_r1);
         __m512 tail2 = _mm512_mask_loadu_ps(_mm512_set1_ps(-__builtin_inff()),
-                                            (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                            (__mmask16)((1ull << (cols - j)) - 1),
                                             input + i * stride + j + 2 * stride);
         acc_r2 = _mm512_max_ps(tail2, acc_r2);
         __m512 tail3 = _mm512_mask_loadu_ps(_mm512_set1_ps(-__builtin_inff()),
-                                            (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                            (__mmask16)((1ull << (cols - j)) - 1),
                                             input + i * stride + j + 3 * stride);
         acc_r3 = _mm512_max_ps(tail3, acc_r3);
         __m512 tail4 = _mm512_mask_loadu_ps(_mm512_set1_ps(-__builtin_inff()),
-                                            (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                            (__mmask16)((1ull << (cols - j)) - 1),
                                             input + i * stride + j + 4 * stride);
         acc_r4 = _mm512_max_ps(tail4, acc_r4);
         __m512 tail5 = _mm512_mask_loadu_ps(_mm512_set1_ps(-__builtin_inff()),
-                                            (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                            (__mmask16)((1ull << (cols - j)) - 1),
                                             input + i * stride + j + 5 * stride);
         acc_r5 = _mm512_max_ps(tail5, acc_r5);
         __m512 tail6 = _mm512_mask_loadu_ps(_mm512_set1_ps(-__builtin_inff()),
-                                            (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                            (__mmask16)((1ull << (cols - j)) - 1),
                                             input + i * stride + j + 6 * stride);
         acc_r6 = _mm512_max_ps(tail6, acc_r6);
         __m512 tail7 = _mm512_mask_loadu_ps(_mm512_set1_ps(-__builtin_inff()),
-                                            (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                            (__mmask16)((1ull << (cols - j)) - 1),
                                             input + i * stride + j + 7 * stride);
         acc_r7 = _mm512_max_ps(tail7, acc_r7);
         __m512 tail8 = _mm512_mask_loadu_ps(_mm512_set1_ps(-__builtin_inff()),
-                                            (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                            (__mmask16)((1ull << (cols - j)) - 1),
                                             input + i * stride + j + 8 * stride);
         acc_r8 = _mm512_max_ps(tail8, acc_r8);
         __m512 tail9 = _mm512_mask_loadu_ps(_mm512_set1_ps(-__builtin_inff()),
-                                            (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                            (__mmask16)((1ull << (cols - j)) - 1),
                                             input + i * stride + j + 9 * stride);
         acc_r9 = _mm512_max_ps(tail9, acc_r9);
         __m512 tail10 = _mm512_mask_loadu_ps(_mm512_set1_ps(-__builtin_inff()),
-                                             (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                             (__mmask16)((1ull << (cols - j)) - 1),
                                              input + i * stride + j + 10 * stride);
         acc_r10 = _mm512_max_ps(tail10, acc_r10);
         __m512 tail11 = _mm512_mask_loadu_ps(_mm512_set1_ps(-__builtin_inff()),
-                                             (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                             (__mmask16)((1ull << (cols - j)) - 1),
                                              input + i * stride + j + 11 * stride);
         acc_r11 = _mm512_max_ps(tail11, acc_r11);
         __m512 tail12 = _mm512_mask_loadu_ps(_mm512_set1_ps(-__builtin_inff()),
-                                             (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                             (__mmask16)((1ull << (cols - j)) - 1),
                                              input + i * stride + j + 12 * stride);
         acc_r12 = _mm512_max_ps(tail12, acc_r12);
         __m512 tail13 = _mm512_mask_loadu_ps(_mm512_set1_ps(-__builtin_inff()),
-                                             (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                             (__mmask16)((1ull << (cols - j)) - 1),
                                              input + i * stride + j + 13 * stride);
         acc_r13 = _mm512_max_ps(tail13, acc_r13);
         __m512 tail14 = _mm512_mask_loadu_ps(_mm512_set1_ps(-__builtin_inff()),
-                                             (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                             (__mmask16)((1ull << (cols - j)) - 1),
                                              input + i * stride + j + 14 * stride);
         acc_r14 = _mm512_max_ps(tail14, acc_r14);
         __m512 tail15 = _mm512_mask_loadu_ps(_mm512_set1_ps(-__builtin_inff()),
-                                             (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                             (__mmask16)((1ull << (cols - j)) - 1),
                                              input + i * stride + j + 15 * stride);
         acc_r15 = _mm512_max_ps(tail15, acc_r15);
       }
@@ -221,9 +206,9 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowmax_f32_av
       }
       // predicated tail: lanes past the row end read the identity
       if (j < cols) {
-        __m512 tail0 = _mm512_mask_loadu_ps(_mm512_set1_ps(-__builtin_inff()),
-                                            (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                            input + i * stride + j);
+        __m512 tail0 =
+            _mm512_mask_loadu_ps(_mm512_set1_ps(-__builtin_inff()),
+                                 (__mmask16)((1ull << (cols - j)) - 1), input + i * stride + j);
         acc1 = _mm512_max_ps(tail0, acc1);
       }
       acc0 = _mm512_max_ps(acc1, acc0);
@@ -263,9 +248,9 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowmax_f32_av
       }
       // predicated tail: lanes past the row end read the identity
       if (j < cols) {
-        __m512 tail0 = _mm512_mask_loadu_ps(_mm512_set1_ps(-__builtin_inff()),
-                                            (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                            input + i * stride + j);
+        __m512 tail0 =
+            _mm512_mask_loadu_ps(_mm512_set1_ps(-__builtin_inff()),
+                                 (__mmask16)((1ull << (cols - j)) - 1), input + i * stride + j);
         acc1 = _mm512_max_ps(tail0, acc1);
       }
       acc0 = _mm512_max_ps(acc1, acc0);
@@ -329,65 +314,57 @@ __attribute__((target("avx2"))) void rowmax_f32_avx2(const float* input, int64_t
       }
       // predicated tail: lanes past the row end read the identity
       if (j < cols) {
-        const __m256i tail0_active =
-            _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j, 8))),
-                               _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+        const __m256i tail0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(cols - j)),
+                                                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
         __m256 tail0 = _mm256_blendv_ps(
             _mm256_set1_ps(-__builtin_inff()),
             _mm256_maskload_ps((const float*)(input + i * stride + j), tail0_active),
             _mm256_castsi256_ps(tail0_active));
         acc_r0 = _mm256_max_ps(tail0, acc_r0);
-        const __m256i tail1_active =
-            _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j, 8))),
-                               _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+        const __m256i tail1_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(cols - j)),
+                                                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
         __m256 tail1 = _mm256_blendv_ps(
             _mm256_set1_ps(-__builtin_inff()),
             _mm256_maskload_ps((const float*)(input + i * stride + j + stride), tail1_active),
             _mm256_castsi256_ps(tail1_active));
         acc_r1 = _mm256_max_ps(tail1, acc_r1);
-        const __m256i tail2_active =
-            _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j, 8))),
-                               _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+        const __m256i tail2_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(cols - j)),
+                                                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
         __m256 tail2 = _mm256_blendv_ps(
             _mm256_set1_ps(-__builtin_inff()),
             _mm256_maskload_ps((const float*)(input + i * stride + j + 2 * stride), tail2_active),
             _mm256_castsi256_ps(tail2_active));
         acc_r2 = _mm256_max_ps(tail2, acc_r2);
-        const __m256i tail3_active =
-            _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j, 8))),
-                               _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+        const __m256i tail3_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(cols - j)),
+                                                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
         __m256 tail3 = _mm256_blendv_ps(
             _mm256_set1_ps(-__builtin_inff()),
             _mm256_maskload_ps((const float*)(input + i * stride + j + 3 * stride), tail3_active),
             _mm256_castsi256_ps(tail3_active));
         acc_r3 = _mm256_max_ps(tail3, acc_r3);
-        const __m256i tail4_active =
-            _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j, 8))),
-                               _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+        const __m256i tail4_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(cols - j)),
+                                                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
         __m256 tail4 = _mm256_blendv_ps(
             _mm256_set1_ps(-__builtin_inff()),
             _mm256_maskload_ps((const float*)(input + i * stride + j + 4 * stride), tail4_active),
             _mm256_castsi256_ps(tail4_active));
         acc_r4 = _mm256_max_ps(tail4, acc_r4);
-        const __m256i tail5_active =
-            _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j, 8))),
-                               _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+        const __m256i tail5_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(cols - j)),
+                                                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
         __m256 tail5 = _mm256_blendv_ps(
             _mm256_set1_ps(-__builtin_inff()),
             _mm256_maskload_ps((const float*)(input + i * stride + j + 5 * stride), tail5_active),
             _mm256_castsi256_ps(tail5_active));
         acc_r5 = _mm256_max_ps(tail5, acc_r5);
-        const __m256i tail6_active =
-            _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j, 8))),
-                               _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+        const __m256i tail6_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(cols - j)),
+                                                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
         __m256 tail6 = _mm256_blendv_ps(
             _mm256_set1_ps(-__builtin_inff()),
             _mm256_maskload_ps((const float*)(input + i * stride + j + 6 * stride), tail6_active),
             _mm256_castsi256_ps(tail6_active));
         acc_r6 = _mm256_max_ps(tail6, acc_r6);
-        const __m256i tail7_active =
-            _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j, 8))),
-                               _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+        const __m256i tail7_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(cols - j)),
+                                                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
         __m256 tail7 = _mm256_blendv_ps(
             _mm256_set1_ps(-__builtin_inff()),
             _mm256_maskload_ps((const float*)(input + i * stride + j + 7 * stride), tail7_active),
@@ -438,9 +415,8 @@ __attribute__((target("avx2"))) void rowmax_f32_avx2(const float* input, int64_t
       }
       // predicated tail: lanes past the row end read the identity
       if (j < cols) {
-        const __m256i tail0_active =
-            _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j, 8))),
-                               _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+        const __m256i tail0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(cols - j)),
+                                                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
         __m256 tail0 = _mm256_blendv_ps(
             _mm256_set1_ps(-__builtin_inff()),
             _mm256_maskload_ps((const float*)(input + i * stride + j), tail0_active),
@@ -481,9 +457,8 @@ __attribute__((target("avx2"))) void rowmax_f32_avx2(const float* input, int64_t
       }
       // predicated tail: lanes past the row end read the identity
       if (j < cols) {
-        const __m256i tail0_active =
-            _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j, 8))),
-                               _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+        const __m256i tail0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(cols - j)),
+                                                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
         __m256 tail0 = _mm256_blendv_ps(
             _mm256_set1_ps(-__builtin_inff()),
             _mm256_maskload_ps((const float*)(input + i * stride + j), tail0_active),

@@ -21,21 +21,6 @@
 //   output[i] = min over j < cols of input[i * stride + j], for i < rows; f64 -> f64
 //   avx512+vnni: identical to avx512 for this kernel, not emitted
 
-#if defined(__x86_64__)
-// n clamped to [0, lanes]: the active-lane count of a whilelt predicate.
-static inline int64_t simdgen_clamp_lanes(int64_t n, int64_t lanes) {
-  return n < 0 ? 0 : n > lanes ? lanes : n;
-}
-#endif
-#if defined(__x86_64__)
-// Bit l set for lanes l < n, for n clamped to [0, lanes]: the predicate of a partial vector.
-static inline uint64_t simdgen_lanes_below(int64_t n, int lanes) {
-  if (n <= 0) return 0;
-  if (n >= lanes) return lanes == 64 ? ~0ull : (1ull << lanes) - 1;
-  return (1ull << n) - 1;
-}
-#endif
-
 // ---- avx512 (512-bit vectors)
 // strategy inner_reduction: one horizontal reduction per vector
 // tails: masked loads with the identity in inactive lanes
@@ -67,7 +52,7 @@ rowmin_f64_inner_reduction_avx512(const double* input, int64_t rows, int64_t col
     if (j < cols) {
       __m512d tail =
           _mm512_mask_loadu_pd(_mm512_set1_pd(__builtin_inf()),
-                               (__mmask8)simdgen_lanes_below(cols - j, 8), input + i * stride + j);
+                               (__mmask8)((1ull << (cols - j)) - 1), input + i * stride + j);
       __m512d tail_acc = _mm512_set1_pd(__builtin_inf());
       tail_acc = _mm512_min_pd(tail, tail_acc);
       __m256d tail_sum_v256 =
@@ -111,9 +96,8 @@ __attribute__((target("avx2"))) void rowmin_f64_inner_reduction_avx2(const doubl
     }
     // predicated tail
     if (j < cols) {
-      const __m256i tail_active =
-          _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(simdgen_clamp_lanes(cols - j, 4))),
-                             _mm256_setr_epi64x(0, 1, 2, 3));
+      const __m256i tail_active = _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(cols - j)),
+                                                     _mm256_setr_epi64x(0, 1, 2, 3));
       __m256d tail =
           _mm256_blendv_pd(_mm256_set1_pd(__builtin_inf()),
                            _mm256_maskload_pd((const double*)(input + i * stride + j), tail_active),

@@ -21,21 +21,6 @@
 //   output[i] = min over j < cols of input[i * stride + j], for i < rows; i64 -> i64
 //   avx512+vnni: identical to avx512 for this kernel, not emitted
 
-#if defined(__x86_64__)
-// n clamped to [0, lanes]: the active-lane count of a whilelt predicate.
-static inline int64_t simdgen_clamp_lanes(int64_t n, int64_t lanes) {
-  return n < 0 ? 0 : n > lanes ? lanes : n;
-}
-#endif
-#if defined(__x86_64__)
-// Bit l set for lanes l < n, for n clamped to [0, lanes]: the predicate of a partial vector.
-static inline uint64_t simdgen_lanes_below(int64_t n, int lanes) {
-  if (n <= 0) return 0;
-  if (n >= lanes) return lanes == 64 ? ~0ull : (1ull << lanes) - 1;
-  return (1ull << n) - 1;
-}
-#endif
-
 // ---- avx512 (512-bit vectors)
 // strategy vector_accumulator: vector accumulators, one horizontal reduction per row
 // rows are reduced 8 at a time; their 8 final horizontal reductions share one fold network (3 stages)
@@ -87,37 +72,37 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowmin_i64_av
       }
       // predicated tail: lanes past the row end read the identity
       if (j < cols) {
-        __m512i tail0 = _mm512_mask_loadu_epi64(
-            _mm512_set1_epi64((long long)(9223372036854775807ll)),
-            (__mmask8)simdgen_lanes_below(cols - j, 8), input + i * stride + j);
+        __m512i tail0 =
+            _mm512_mask_loadu_epi64(_mm512_set1_epi64((long long)(9223372036854775807ll)),
+                                    (__mmask8)((1ull << (cols - j)) - 1), input + i * stride + j);
         acc_r0 = _mm512_min_epi64(tail0, acc_r0);
         __m512i tail1 = _mm512_mask_loadu_epi64(
             _mm512_set1_epi64((long long)(9223372036854775807ll)),
-            (__mmask8)simdgen_lanes_below(cols - j, 8), input + i * stride + j + stride);
+            (__mmask8)((1ull << (cols - j)) - 1), input + i * stride + j + stride);
         acc_r1 = _mm512_min_epi64(tail1, acc_r1);
         __m512i tail2 = _mm512_mask_loadu_epi64(
             _mm512_set1_epi64((long long)(9223372036854775807ll)),
-            (__mmask8)simdgen_lanes_below(cols - j, 8), input + i * stride + j + 2 * stride);
+            (__mmask8)((1ull << (cols - j)) - 1), input + i * stride + j + 2 * stride);
         acc_r2 = _mm512_min_epi64(tail2, acc_r2);
         __m512i tail3 = _mm512_mask_loadu_epi64(
             _mm512_set1_epi64((long long)(9223372036854775807ll)),
-            (__mmask8)simdgen_lanes_below(cols - j, 8), input + i * stride + j + 3 * stride);
+            (__mmask8)((1ull << (cols - j)) - 1), input + i * stride + j + 3 * stride);
         acc_r3 = _mm512_min_epi64(tail3, acc_r3);
         __m512i tail4 = _mm512_mask_loadu_epi64(
             _mm512_set1_epi64((long long)(9223372036854775807ll)),
-            (__mmask8)simdgen_lanes_below(cols - j, 8), input + i * stride + j + 4 * stride);
+            (__mmask8)((1ull << (cols - j)) - 1), input + i * stride + j + 4 * stride);
         acc_r4 = _mm512_min_epi64(tail4, acc_r4);
         __m512i tail5 = _mm512_mask_loadu_epi64(
             _mm512_set1_epi64((long long)(9223372036854775807ll)),
-            (__mmask8)simdgen_lanes_below(cols - j, 8), input + i * stride + j + 5 * stride);
+            (__mmask8)((1ull << (cols - j)) - 1), input + i * stride + j + 5 * stride);
         acc_r5 = _mm512_min_epi64(tail5, acc_r5);
         __m512i tail6 = _mm512_mask_loadu_epi64(
             _mm512_set1_epi64((long long)(9223372036854775807ll)),
-            (__mmask8)simdgen_lanes_below(cols - j, 8), input + i * stride + j + 6 * stride);
+            (__mmask8)((1ull << (cols - j)) - 1), input + i * stride + j + 6 * stride);
         acc_r6 = _mm512_min_epi64(tail6, acc_r6);
         __m512i tail7 = _mm512_mask_loadu_epi64(
             _mm512_set1_epi64((long long)(9223372036854775807ll)),
-            (__mmask8)simdgen_lanes_below(cols - j, 8), input + i * stride + j + 7 * stride);
+            (__mmask8)((1ull << (cols - j)) - 1), input + i * stride + j + 7 * stride);
         acc_r7 = _mm512_min_epi64(tail7, acc_r7);
       }
       __m512i fold0_0 = _mm512_min_epi64(_mm512_shuffle_i32x4(acc_r0, acc_r2, 0x44),
@@ -163,9 +148,9 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowmin_i64_av
       }
       // predicated tail: lanes past the row end read the identity
       if (j < cols) {
-        __m512i tail0 = _mm512_mask_loadu_epi64(
-            _mm512_set1_epi64((long long)(9223372036854775807ll)),
-            (__mmask8)simdgen_lanes_below(cols - j, 8), input + i * stride + j);
+        __m512i tail0 =
+            _mm512_mask_loadu_epi64(_mm512_set1_epi64((long long)(9223372036854775807ll)),
+                                    (__mmask8)((1ull << (cols - j)) - 1), input + i * stride + j);
         acc1 = _mm512_min_epi64(tail0, acc1);
       }
       acc0 = _mm512_min_epi64(acc1, acc0);
@@ -205,9 +190,9 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowmin_i64_av
       }
       // predicated tail: lanes past the row end read the identity
       if (j < cols) {
-        __m512i tail0 = _mm512_mask_loadu_epi64(
-            _mm512_set1_epi64((long long)(9223372036854775807ll)),
-            (__mmask8)simdgen_lanes_below(cols - j, 8), input + i * stride + j);
+        __m512i tail0 =
+            _mm512_mask_loadu_epi64(_mm512_set1_epi64((long long)(9223372036854775807ll)),
+                                    (__mmask8)((1ull << (cols - j)) - 1), input + i * stride + j);
         acc1 = _mm512_min_epi64(tail0, acc1);
       }
       acc0 = _mm512_min_epi64(acc1, acc0);
@@ -266,35 +251,31 @@ __attribute__((target("avx2"))) void rowmin_i64_avx2(const int64_t* input, int64
       }
       // predicated tail: lanes past the row end read the identity
       if (j < cols) {
-        const __m256i tail0_active =
-            _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(simdgen_clamp_lanes(cols - j, 4))),
-                               _mm256_setr_epi64x(0, 1, 2, 3));
+        const __m256i tail0_active = _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(cols - j)),
+                                                        _mm256_setr_epi64x(0, 1, 2, 3));
         __m256i tail0 = _mm256_blendv_epi8(
             _mm256_set1_epi64x((long long)(9223372036854775807ll)),
             _mm256_maskload_epi64((const long long*)(input + i * stride + j), tail0_active),
             tail0_active);
         acc_r0 = _mm256_blendv_epi8(tail0, acc_r0, _mm256_cmpgt_epi64(tail0, acc_r0));
-        const __m256i tail1_active =
-            _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(simdgen_clamp_lanes(cols - j, 4))),
-                               _mm256_setr_epi64x(0, 1, 2, 3));
+        const __m256i tail1_active = _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(cols - j)),
+                                                        _mm256_setr_epi64x(0, 1, 2, 3));
         __m256i tail1 = _mm256_blendv_epi8(
             _mm256_set1_epi64x((long long)(9223372036854775807ll)),
             _mm256_maskload_epi64((const long long*)(input + i * stride + j + stride),
                                   tail1_active),
             tail1_active);
         acc_r1 = _mm256_blendv_epi8(tail1, acc_r1, _mm256_cmpgt_epi64(tail1, acc_r1));
-        const __m256i tail2_active =
-            _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(simdgen_clamp_lanes(cols - j, 4))),
-                               _mm256_setr_epi64x(0, 1, 2, 3));
+        const __m256i tail2_active = _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(cols - j)),
+                                                        _mm256_setr_epi64x(0, 1, 2, 3));
         __m256i tail2 = _mm256_blendv_epi8(
             _mm256_set1_epi64x((long long)(9223372036854775807ll)),
             _mm256_maskload_epi64((const long long*)(input + i * stride + j + 2 * stride),
                                   tail2_active),
             tail2_active);
         acc_r2 = _mm256_blendv_epi8(tail2, acc_r2, _mm256_cmpgt_epi64(tail2, acc_r2));
-        const __m256i tail3_active =
-            _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(simdgen_clamp_lanes(cols - j, 4))),
-                               _mm256_setr_epi64x(0, 1, 2, 3));
+        const __m256i tail3_active = _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(cols - j)),
+                                                        _mm256_setr_epi64x(0, 1, 2, 3));
         __m256i tail3 = _mm256_blendv_epi8(
             _mm256_set1_epi64x((long long)(9223372036854775807ll)),
             _mm256_maskload_epi64((const long long*)(input + i * stride + j + 3 * stride),
@@ -346,9 +327,8 @@ __attribute__((target("avx2"))) void rowmin_i64_avx2(const int64_t* input, int64
       }
       // predicated tail: lanes past the row end read the identity
       if (j < cols) {
-        const __m256i tail0_active =
-            _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(simdgen_clamp_lanes(cols - j, 4))),
-                               _mm256_setr_epi64x(0, 1, 2, 3));
+        const __m256i tail0_active = _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(cols - j)),
+                                                        _mm256_setr_epi64x(0, 1, 2, 3));
         __m256i tail0 = _mm256_blendv_epi8(
             _mm256_set1_epi64x((long long)(9223372036854775807ll)),
             _mm256_maskload_epi64((const long long*)(input + i * stride + j), tail0_active),
@@ -394,9 +374,8 @@ __attribute__((target("avx2"))) void rowmin_i64_avx2(const int64_t* input, int64
       }
       // predicated tail: lanes past the row end read the identity
       if (j < cols) {
-        const __m256i tail0_active =
-            _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(simdgen_clamp_lanes(cols - j, 4))),
-                               _mm256_setr_epi64x(0, 1, 2, 3));
+        const __m256i tail0_active = _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(cols - j)),
+                                                        _mm256_setr_epi64x(0, 1, 2, 3));
         __m256i tail0 = _mm256_blendv_epi8(
             _mm256_set1_epi64x((long long)(9223372036854775807ll)),
             _mm256_maskload_epi64((const long long*)(input + i * stride + j), tail0_active),

@@ -21,21 +21,6 @@
 //   output[i] = min over j < cols of input[i * stride + j], for i < rows; u8 -> u8
 //   avx512+vnni: identical to avx512 for this kernel, not emitted
 
-#if defined(__x86_64__)
-// n clamped to [0, lanes]: the active-lane count of a whilelt predicate.
-static inline int64_t simdgen_clamp_lanes(int64_t n, int64_t lanes) {
-  return n < 0 ? 0 : n > lanes ? lanes : n;
-}
-#endif
-#if defined(__x86_64__)
-// Bit l set for lanes l < n, for n clamped to [0, lanes]: the predicate of a partial vector.
-static inline uint64_t simdgen_lanes_below(int64_t n, int lanes) {
-  if (n <= 0) return 0;
-  if (n >= lanes) return lanes == 64 ? ~0ull : (1ull << lanes) - 1;
-  return (1ull << n) - 1;
-}
-#endif
-
 // ---- avx512 (512-bit vectors)
 // strategy inner_parallel: lane r reduces row i + r in sequential order; columns are gathered (u8 lanes)
 // uses 8/16-bit or widening columns filled lane by lane through a stack tile (x86 has no byte gather)
@@ -71,7 +56,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowmin_u8_inn
       __m512i column = _mm512_loadu_si512((const void*)(column_stage));
       lane_acc = _mm512_min_epu8(column, lane_acc);
     }
-    _mm512_mask_storeu_epi8(output + i, (__mmask64)simdgen_lanes_below(-i + rows, 64), lane_acc);
+    _mm512_mask_storeu_epi8(output + i, (__mmask64)((1ull << (-i + rows)) - 1), lane_acc);
   }
 }
 #endif
@@ -116,8 +101,7 @@ __attribute__((target("avx2"))) void rowmin_u8_inner_parallel_avx2(const uint8_t
     {
       alignas(32) uint8_t lane_acc_stage[32];
       _mm256_store_si256((__m256i*)lane_acc_stage, lane_acc);
-      __builtin_memcpy(output + i, lane_acc_stage,
-                       (size_t)simdgen_clamp_lanes(-i + rows, 32) * sizeof(uint8_t));
+      __builtin_memcpy(output + i, lane_acc_stage, (size_t)(-i + rows) * sizeof(uint8_t));
     }
   }
 }

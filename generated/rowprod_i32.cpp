@@ -21,21 +21,6 @@
 //   output[i] = mul over j < cols of input[i * stride + j], for i < rows; i32 -> i32
 //   avx512+vnni: identical to avx512 for this kernel, not emitted
 
-#if defined(__x86_64__)
-// n clamped to [0, lanes]: the active-lane count of a whilelt predicate.
-static inline int64_t simdgen_clamp_lanes(int64_t n, int64_t lanes) {
-  return n < 0 ? 0 : n > lanes ? lanes : n;
-}
-#endif
-#if defined(__x86_64__)
-// Bit l set for lanes l < n, for n clamped to [0, lanes]: the predicate of a partial vector.
-static inline uint64_t simdgen_lanes_below(int64_t n, int lanes) {
-  if (n <= 0) return 0;
-  if (n >= lanes) return lanes == 64 ? ~0ull : (1ull << lanes) - 1;
-  return (1ull << n) - 1;
-}
-#endif
-
 // ---- avx512 (512-bit vectors)
 // strategy vector_accumulator: vector accumulators, one horizontal reduction per row
 // rows are reduced 16 at a time; their 16 final horizontal reductions share one fold network (4 stages)
@@ -111,68 +96,68 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowprod_i32_a
       }
       // predicated tail: lanes past the row end read the identity
       if (j < cols) {
-        __m512i tail0 = _mm512_mask_loadu_epi32(_mm512_set1_epi32((int)(1)),
-                                                (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                                input + i * stride + j);
+        __m512i tail0 =
+            _mm512_mask_loadu_epi32(_mm512_set1_epi32((int)(1)),
+                                    (__mmask16)((1ull << (cols - j)) - 1), input + i * stride + j);
         acc_r0 = _mm512_mullo_epi32(tail0, acc_r0);
         __m512i tail1 = _mm512_mask_loadu_epi32(_mm512_set1_epi32((int)(1)),
-                                                (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                                (__mmask16)((1ull << (cols - j)) - 1),
                                                 input + i * stride + j + stride);
         acc_r1 = _mm512_mullo_epi32(tail1, acc_r1);
         __m512i tail2 = _mm512_mask_loadu_epi32(_mm512_set1_epi32((int)(1)),
-                                                (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                                (__mmask16)((1ull << (cols - j)) - 1),
                                                 input + i * stride + j + 2 * stride);
         acc_r2 = _mm512_mullo_epi32(tail2, acc_r2);
         __m512i tail3 = _mm512_mask_loadu_epi32(_mm512_set1_epi32((int)(1)),
-                                                (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                                (__mmask16)((1ull << (cols - j)) - 1),
                                                 input + i * stride + j + 3 * stride);
         acc_r3 = _mm512_mullo_epi32(tail3, acc_r3);
         __m512i tail4 = _mm512_mask_loadu_epi32(_mm512_set1_epi32((int)(1)),
-                                                (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                                (__mmask16)((1ull << (cols - j)) - 1),
                                                 input + i * stride + j + 4 * stride);
         acc_r4 = _mm512_mullo_epi32(tail4, acc_r4);
         __m512i tail5 = _mm512_mask_loadu_epi32(_mm512_set1_epi32((int)(1)),
-                                                (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                                (__mmask16)((1ull << (cols - j)) - 1),
                                                 input + i * stride + j + 5 * stride);
         acc_r5 = _mm512_mullo_epi32(tail5, acc_r5);
         __m512i tail6 = _mm512_mask_loadu_epi32(_mm512_set1_epi32((int)(1)),
-                                                (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                                (__mmask16)((1ull << (cols - j)) - 1),
                                                 input + i * stride + j + 6 * stride);
         acc_r6 = _mm512_mullo_epi32(tail6, acc_r6);
         __m512i tail7 = _mm512_mask_loadu_epi32(_mm512_set1_epi32((int)(1)),
-                                                (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                                (__mmask16)((1ull << (cols - j)) - 1),
                                                 input + i * stride + j + 7 * stride);
         acc_r7 = _mm512_mullo_epi32(tail7, acc_r7);
         __m512i tail8 = _mm512_mask_loadu_epi32(_mm512_set1_epi32((int)(1)),
-                                                (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                                (__mmask16)((1ull << (cols - j)) - 1),
                                                 input + i * stride + j + 8 * stride);
         acc_r8 = _mm512_mullo_epi32(tail8, acc_r8);
         __m512i tail9 = _mm512_mask_loadu_epi32(_mm512_set1_epi32((int)(1)),
-                                                (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                                (__mmask16)((1ull << (cols - j)) - 1),
                                                 input + i * stride + j + 9 * stride);
         acc_r9 = _mm512_mullo_epi32(tail9, acc_r9);
         __m512i tail10 = _mm512_mask_loadu_epi32(_mm512_set1_epi32((int)(1)),
-                                                 (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                                 (__mmask16)((1ull << (cols - j)) - 1),
                                                  input + i * stride + j + 10 * stride);
         acc_r10 = _mm512_mullo_epi32(tail10, acc_r10);
         __m512i tail11 = _mm512_mask_loadu_epi32(_mm512_set1_epi32((int)(1)),
-                                                 (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                                 (__mmask16)((1ull << (cols - j)) - 1),
                                                  input + i * stride + j + 11 * stride);
         acc_r11 = _mm512_mullo_epi32(tail11, acc_r11);
         __m512i tail12 = _mm512_mask_loadu_epi32(_mm512_set1_epi32((int)(1)),
-                                                 (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                                 (__mmask16)((1ull << (cols - j)) - 1),
                                                  input + i * stride + j + 12 * stride);
         acc_r12 = _mm512_mullo_epi32(tail12, acc_r12);
         __m512i tail13 = _mm512_mask_loadu_epi32(_mm512_set1_epi32((int)(1)),
-                                                 (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                                 (__mmask16)((1ull << (cols - j)) - 1),
                                                  input + i * stride + j + 13 * stride);
         acc_r13 = _mm512_mullo_epi32(tail13, acc_r13);
         __m512i tail14 = _mm512_mask_loadu_epi32(_mm512_set1_epi32((int)(1)),
-                                                 (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                                 (__mmask16)((1ull << (cols - j)) - 1),
                                                  input + i * stride + j + 14 * stride);
         acc_r14 = _mm512_mullo_epi32(tail14, acc_r14);
         __m512i tail15 = _mm512_mask_loadu_epi32(_mm512_set1_epi32((int)(1)),
-                                                 (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                                 (__mmask16)((1ull << (cols - j)) - 1),
                                                  input + i * stride + j + 15 * stride);
         acc_r15 = _mm512_mullo_epi32(tail15, acc_r15);
       }
@@ -239,9 +224,9 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowprod_i32_a
       }
       // predicated tail: lanes past the row end read the identity
       if (j < cols) {
-        __m512i tail0 = _mm512_mask_loadu_epi32(_mm512_set1_epi32((int)(1)),
-                                                (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                                input + i * stride + j);
+        __m512i tail0 =
+            _mm512_mask_loadu_epi32(_mm512_set1_epi32((int)(1)),
+                                    (__mmask16)((1ull << (cols - j)) - 1), input + i * stride + j);
         acc1 = _mm512_mullo_epi32(tail0, acc1);
       }
       acc0 = _mm512_mullo_epi32(acc1, acc0);
@@ -282,9 +267,9 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowprod_i32_a
       }
       // predicated tail: lanes past the row end read the identity
       if (j < cols) {
-        __m512i tail0 = _mm512_mask_loadu_epi32(_mm512_set1_epi32((int)(1)),
-                                                (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                                input + i * stride + j);
+        __m512i tail0 =
+            _mm512_mask_loadu_epi32(_mm512_set1_epi32((int)(1)),
+                                    (__mmask16)((1ull << (cols - j)) - 1), input + i * stride + j);
         acc1 = _mm512_mullo_epi32(tail0, acc1);
       }
       acc0 = _mm512_mullo_epi32(acc1, acc0);
@@ -355,65 +340,57 @@ __attribute__((target("avx2"))) void rowprod_i32_avx2(const int32_t* input, int6
       }
       // predicated tail: lanes past the row end read the identity
       if (j < cols) {
-        const __m256i tail0_active =
-            _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j, 8))),
-                               _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+        const __m256i tail0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(cols - j)),
+                                                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
         __m256i tail0 = _mm256_blendv_epi8(
             _mm256_set1_epi32((int)(1)),
             _mm256_maskload_epi32((const int*)(input + i * stride + j), tail0_active),
             tail0_active);
         acc_r0 = _mm256_mullo_epi32(tail0, acc_r0);
-        const __m256i tail1_active =
-            _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j, 8))),
-                               _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+        const __m256i tail1_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(cols - j)),
+                                                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
         __m256i tail1 = _mm256_blendv_epi8(
             _mm256_set1_epi32((int)(1)),
             _mm256_maskload_epi32((const int*)(input + i * stride + j + stride), tail1_active),
             tail1_active);
         acc_r1 = _mm256_mullo_epi32(tail1, acc_r1);
-        const __m256i tail2_active =
-            _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j, 8))),
-                               _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+        const __m256i tail2_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(cols - j)),
+                                                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
         __m256i tail2 = _mm256_blendv_epi8(
             _mm256_set1_epi32((int)(1)),
             _mm256_maskload_epi32((const int*)(input + i * stride + j + 2 * stride), tail2_active),
             tail2_active);
         acc_r2 = _mm256_mullo_epi32(tail2, acc_r2);
-        const __m256i tail3_active =
-            _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j, 8))),
-                               _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+        const __m256i tail3_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(cols - j)),
+                                                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
         __m256i tail3 = _mm256_blendv_epi8(
             _mm256_set1_epi32((int)(1)),
             _mm256_maskload_epi32((const int*)(input + i * stride + j + 3 * stride), tail3_active),
             tail3_active);
         acc_r3 = _mm256_mullo_epi32(tail3, acc_r3);
-        const __m256i tail4_active =
-            _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j, 8))),
-                               _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+        const __m256i tail4_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(cols - j)),
+                                                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
         __m256i tail4 = _mm256_blendv_epi8(
             _mm256_set1_epi32((int)(1)),
             _mm256_maskload_epi32((const int*)(input + i * stride + j + 4 * stride), tail4_active),
             tail4_active);
         acc_r4 = _mm256_mullo_epi32(tail4, acc_r4);
-        const __m256i tail5_active =
-            _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j, 8))),
-                               _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+        const __m256i tail5_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(cols - j)),
+                                                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
         __m256i tail5 = _mm256_blendv_epi8(
             _mm256_set1_epi32((int)(1)),
             _mm256_maskload_epi32((const int*)(input + i * stride + j + 5 * stride), tail5_active),
             tail5_active);
         acc_r5 = _mm256_mullo_epi32(tail5, acc_r5);
-        const __m256i tail6_active =
-            _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j, 8))),
-                               _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+        const __m256i tail6_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(cols - j)),
+                                                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
         __m256i tail6 = _mm256_blendv_epi8(
             _mm256_set1_epi32((int)(1)),
             _mm256_maskload_epi32((const int*)(input + i * stride + j + 6 * stride), tail6_active),
             tail6_active);
         acc_r6 = _mm256_mullo_epi32(tail6, acc_r6);
-        const __m256i tail7_active =
-            _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j, 8))),
-                               _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+        const __m256i tail7_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(cols - j)),
+                                                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
         __m256i tail7 = _mm256_blendv_epi8(
             _mm256_set1_epi32((int)(1)),
             _mm256_maskload_epi32((const int*)(input + i * stride + j + 7 * stride), tail7_active),
@@ -468,9 +445,8 @@ __attribute__((target("avx2"))) void rowprod_i32_avx2(const int32_t* input, int6
       }
       // predicated tail: lanes past the row end read the identity
       if (j < cols) {
-        const __m256i tail0_active =
-            _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j, 8))),
-                               _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+        const __m256i tail0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(cols - j)),
+                                                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
         __m256i tail0 = _mm256_blendv_epi8(
             _mm256_set1_epi32((int)(1)),
             _mm256_maskload_epi32((const int*)(input + i * stride + j), tail0_active),
@@ -515,9 +491,8 @@ __attribute__((target("avx2"))) void rowprod_i32_avx2(const int32_t* input, int6
       }
       // predicated tail: lanes past the row end read the identity
       if (j < cols) {
-        const __m256i tail0_active =
-            _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j, 8))),
-                               _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+        const __m256i tail0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(cols - j)),
+                                                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
         __m256i tail0 = _mm256_blendv_epi8(
             _mm256_set1_epi32((int)(1)),
             _mm256_maskload_epi32((const int*)(input + i * stride + j), tail0_active),

@@ -21,21 +21,6 @@
 //   output[i] = mul over j < cols of input[i * stride + j], for i < rows; u64 -> u64
 //   avx512+vnni: identical to avx512 for this kernel, not emitted
 
-#if defined(__x86_64__)
-// n clamped to [0, lanes]: the active-lane count of a whilelt predicate.
-static inline int64_t simdgen_clamp_lanes(int64_t n, int64_t lanes) {
-  return n < 0 ? 0 : n > lanes ? lanes : n;
-}
-#endif
-#if defined(__x86_64__)
-// Bit l set for lanes l < n, for n clamped to [0, lanes]: the predicate of a partial vector.
-static inline uint64_t simdgen_lanes_below(int64_t n, int lanes) {
-  if (n <= 0) return 0;
-  if (n >= lanes) return lanes == 64 ? ~0ull : (1ull << lanes) - 1;
-  return (1ull << n) - 1;
-}
-#endif
-
 // ---- avx512 (512-bit vectors)
 // strategy vector_accumulator: vector accumulators, one horizontal reduction per row
 // rows are reduced 8 at a time; their 8 final horizontal reductions share one fold network (3 stages)
@@ -87,36 +72,36 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowprod_u64_a
       }
       // predicated tail: lanes past the row end read the identity
       if (j < cols) {
-        __m512i tail0 = _mm512_mask_loadu_epi64(_mm512_set1_epi64((long long)(1)),
-                                                (__mmask8)simdgen_lanes_below(cols - j, 8),
-                                                input + i * stride + j);
+        __m512i tail0 =
+            _mm512_mask_loadu_epi64(_mm512_set1_epi64((long long)(1)),
+                                    (__mmask8)((1ull << (cols - j)) - 1), input + i * stride + j);
         acc_r0 = _mm512_mullo_epi64(tail0, acc_r0);
         __m512i tail1 = _mm512_mask_loadu_epi64(_mm512_set1_epi64((long long)(1)),
-                                                (__mmask8)simdgen_lanes_below(cols - j, 8),
+                                                (__mmask8)((1ull << (cols - j)) - 1),
                                                 input + i * stride + j + stride);
         acc_r1 = _mm512_mullo_epi64(tail1, acc_r1);
         __m512i tail2 = _mm512_mask_loadu_epi64(_mm512_set1_epi64((long long)(1)),
-                                                (__mmask8)simdgen_lanes_below(cols - j, 8),
+                                                (__mmask8)((1ull << (cols - j)) - 1),
                                                 input + i * stride + j + 2 * stride);
         acc_r2 = _mm512_mullo_epi64(tail2, acc_r2);
         __m512i tail3 = _mm512_mask_loadu_epi64(_mm512_set1_epi64((long long)(1)),
-                                                (__mmask8)simdgen_lanes_below(cols - j, 8),
+                                                (__mmask8)((1ull << (cols - j)) - 1),
                                                 input + i * stride + j + 3 * stride);
         acc_r3 = _mm512_mullo_epi64(tail3, acc_r3);
         __m512i tail4 = _mm512_mask_loadu_epi64(_mm512_set1_epi64((long long)(1)),
-                                                (__mmask8)simdgen_lanes_below(cols - j, 8),
+                                                (__mmask8)((1ull << (cols - j)) - 1),
                                                 input + i * stride + j + 4 * stride);
         acc_r4 = _mm512_mullo_epi64(tail4, acc_r4);
         __m512i tail5 = _mm512_mask_loadu_epi64(_mm512_set1_epi64((long long)(1)),
-                                                (__mmask8)simdgen_lanes_below(cols - j, 8),
+                                                (__mmask8)((1ull << (cols - j)) - 1),
                                                 input + i * stride + j + 5 * stride);
         acc_r5 = _mm512_mullo_epi64(tail5, acc_r5);
         __m512i tail6 = _mm512_mask_loadu_epi64(_mm512_set1_epi64((long long)(1)),
-                                                (__mmask8)simdgen_lanes_below(cols - j, 8),
+                                                (__mmask8)((1ull << (cols - j)) - 1),
                                                 input + i * stride + j + 6 * stride);
         acc_r6 = _mm512_mullo_epi64(tail6, acc_r6);
         __m512i tail7 = _mm512_mask_loadu_epi64(_mm512_set1_epi64((long long)(1)),
-                                                (__mmask8)simdgen_lanes_below(cols - j, 8),
+                                                (__mmask8)((1ull << (cols - j)) - 1),
                                                 input + i * stride + j + 7 * stride);
         acc_r7 = _mm512_mullo_epi64(tail7, acc_r7);
       }
@@ -163,9 +148,9 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowprod_u64_a
       }
       // predicated tail: lanes past the row end read the identity
       if (j < cols) {
-        __m512i tail0 = _mm512_mask_loadu_epi64(_mm512_set1_epi64((long long)(1)),
-                                                (__mmask8)simdgen_lanes_below(cols - j, 8),
-                                                input + i * stride + j);
+        __m512i tail0 =
+            _mm512_mask_loadu_epi64(_mm512_set1_epi64((long long)(1)),
+                                    (__mmask8)((1ull << (cols - j)) - 1), input + i * stride + j);
         acc1 = _mm512_mullo_epi64(tail0, acc1);
       }
       acc0 = _mm512_mullo_epi64(acc1, acc0);
@@ -205,9 +190,9 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowprod_u64_a
       }
       // predicated tail: lanes past the row end read the identity
       if (j < cols) {
-        __m512i tail0 = _mm512_mask_loadu_epi64(_mm512_set1_epi64((long long)(1)),
-                                                (__mmask8)simdgen_lanes_below(cols - j, 8),
-                                                input + i * stride + j);
+        __m512i tail0 =
+            _mm512_mask_loadu_epi64(_mm512_set1_epi64((long long)(1)),
+                                    (__mmask8)((1ull << (cols - j)) - 1), input + i * stride + j);
         acc1 = _mm512_mullo_epi64(tail0, acc1);
       }
       acc0 = _mm512_mullo_epi64(acc1, acc0);
@@ -286,9 +271,8 @@ __attribute__((target("avx2"))) void rowprod_u64_avx2(const uint64_t* input, int
       }
       // predicated tail: lanes past the row end read the identity
       if (j < cols) {
-        const __m256i tail0_active =
-            _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(simdgen_clamp_lanes(cols - j, 4))),
-                               _mm256_setr_epi64x(0, 1, 2, 3));
+        const __m256i tail0_active = _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(cols - j)),
+                                                        _mm256_setr_epi64x(0, 1, 2, 3));
         __m256i tail0 = _mm256_blendv_epi8(
             _mm256_set1_epi64x((long long)(1)),
             _mm256_maskload_epi64((const long long*)(input + i * stride + j), tail0_active),
@@ -299,9 +283,8 @@ __attribute__((target("avx2"))) void rowprod_u64_avx2(const uint64_t* input, int
                 _mm256_add_epi64(_mm256_mul_epu32(tail0, _mm256_srli_epi64(acc_r0, 32)),
                                  _mm256_mul_epu32(_mm256_srli_epi64(tail0, 32), acc_r0)),
                 32));
-        const __m256i tail1_active =
-            _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(simdgen_clamp_lanes(cols - j, 4))),
-                               _mm256_setr_epi64x(0, 1, 2, 3));
+        const __m256i tail1_active = _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(cols - j)),
+                                                        _mm256_setr_epi64x(0, 1, 2, 3));
         __m256i tail1 = _mm256_blendv_epi8(
             _mm256_set1_epi64x((long long)(1)),
             _mm256_maskload_epi64((const long long*)(input + i * stride + j + stride),
@@ -313,9 +296,8 @@ __attribute__((target("avx2"))) void rowprod_u64_avx2(const uint64_t* input, int
                 _mm256_add_epi64(_mm256_mul_epu32(tail1, _mm256_srli_epi64(acc_r1, 32)),
                                  _mm256_mul_epu32(_mm256_srli_epi64(tail1, 32), acc_r1)),
                 32));
-        const __m256i tail2_active =
-            _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(simdgen_clamp_lanes(cols - j, 4))),
-                               _mm256_setr_epi64x(0, 1, 2, 3));
+        const __m256i tail2_active = _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(cols - j)),
+                                                        _mm256_setr_epi64x(0, 1, 2, 3));
         __m256i tail2 = _mm256_blendv_epi8(
             _mm256_set1_epi64x((long long)(1)),
             _mm256_maskload_epi64((const long long*)(input + i * stride + j + 2 * stride),
@@ -327,9 +309,8 @@ __attribute__((target("avx2"))) void rowprod_u64_avx2(const uint64_t* input, int
                 _mm256_add_epi64(_mm256_mul_epu32(tail2, _mm256_srli_epi64(acc_r2, 32)),
                                  _mm256_mul_epu32(_mm256_srli_epi64(tail2, 32), acc_r2)),
                 32));
-        const __m256i tail3_active =
-            _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(simdgen_clamp_lanes(cols - j, 4))),
-                               _mm256_setr_epi64x(0, 1, 2, 3));
+        const __m256i tail3_active = _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(cols - j)),
+                                                        _mm256_setr_epi64x(0, 1, 2, 3));
         __m256i tail3 = _mm256_blendv_epi8(
             _mm256_set1_epi64x((long long)(1)),
             _mm256_maskload_epi64((const long long*)(input + i * stride + j + 3 * stride),
@@ -426,9 +407,8 @@ __attribute__((target("avx2"))) void rowprod_u64_avx2(const uint64_t* input, int
       }
       // predicated tail: lanes past the row end read the identity
       if (j < cols) {
-        const __m256i tail0_active =
-            _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(simdgen_clamp_lanes(cols - j, 4))),
-                               _mm256_setr_epi64x(0, 1, 2, 3));
+        const __m256i tail0_active = _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(cols - j)),
+                                                        _mm256_setr_epi64x(0, 1, 2, 3));
         __m256i tail0 = _mm256_blendv_epi8(
             _mm256_set1_epi64x((long long)(1)),
             _mm256_maskload_epi64((const long long*)(input + i * stride + j), tail0_active),
@@ -521,9 +501,8 @@ __attribute__((target("avx2"))) void rowprod_u64_avx2(const uint64_t* input, int
       }
       // predicated tail: lanes past the row end read the identity
       if (j < cols) {
-        const __m256i tail0_active =
-            _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(simdgen_clamp_lanes(cols - j, 4))),
-                               _mm256_setr_epi64x(0, 1, 2, 3));
+        const __m256i tail0_active = _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(cols - j)),
+                                                        _mm256_setr_epi64x(0, 1, 2, 3));
         __m256i tail0 = _mm256_blendv_epi8(
             _mm256_set1_epi64x((long long)(1)),
             _mm256_maskload_epi64((const long long*)(input + i * stride + j), tail0_active),

@@ -21,21 +21,6 @@
 //   output[i] = add over j < cols of input[i * stride + j], for i < rows; f32 -> f32
 //   avx512+vnni: identical to avx512 for this kernel, not emitted
 
-#if defined(__x86_64__)
-// n clamped to [0, lanes]: the active-lane count of a whilelt predicate.
-static inline int64_t simdgen_clamp_lanes(int64_t n, int64_t lanes) {
-  return n < 0 ? 0 : n > lanes ? lanes : n;
-}
-#endif
-#if defined(__x86_64__)
-// Bit l set for lanes l < n, for n clamped to [0, lanes]: the predicate of a partial vector.
-static inline uint64_t simdgen_lanes_below(int64_t n, int lanes) {
-  if (n <= 0) return 0;
-  if (n >= lanes) return lanes == 64 ? ~0ull : (1ull << lanes) - 1;
-  return (1ull << n) - 1;
-}
-#endif
-
 // ---- avx512 (512-bit vectors)
 // strategy inner_parallel: lane r reduces row i + r in sequential order; columns are gathered (f32 lanes)
 // uses vpgatherdd/vpgatherdq column gathers (lane = row)
@@ -70,12 +55,12 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_f32_se
     // sequential along the row
     int64_t j = 0;
     for (; j < cols; ++j) {
-      __m512 column = _mm512_mask_i32gather_ps(
-          _mm512_setzero_ps(), (__mmask16)simdgen_lanes_below(-i + rows, 16), row_offsets,
-          (const void*)(input + i * stride + j), 4);
+      __m512 column =
+          _mm512_mask_i32gather_ps(_mm512_setzero_ps(), (__mmask16)((1ull << (-i + rows)) - 1),
+                                   row_offsets, (const void*)(input + i * stride + j), 4);
       lane_acc = _mm512_add_ps(column, lane_acc);
     }
-    _mm512_mask_storeu_ps(output + i, (__mmask16)simdgen_lanes_below(-i + rows, 16), lane_acc);
+    _mm512_mask_storeu_ps(output + i, (__mmask16)((1ull << (-i + rows)) - 1), lane_acc);
   }
 }
 #endif
@@ -116,17 +101,15 @@ __attribute__((target("avx2"))) void rowsum_f32_sequential_avx2(const float* inp
     for (; j < cols; ++j) {
       __m256 column = _mm256_mask_i32gather_ps(
           _mm256_setzero_ps(), (const float*)(input + i * stride + j), row_offsets,
-          _mm256_castsi256_ps(
-              _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(-i + rows, 8))),
-                                 _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7))),
+          _mm256_castsi256_ps(_mm256_cmpgt_epi32(_mm256_set1_epi32((int)(-i + rows)),
+                                                 _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7))),
           4);
       lane_acc = _mm256_add_ps(column, lane_acc);
     }
-    _mm256_maskstore_ps(
-        (float*)(output + i),
-        _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(-i + rows, 8))),
-                           _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-        lane_acc);
+    _mm256_maskstore_ps((float*)(output + i),
+                        _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(-i + rows)),
+                                           _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
+                        lane_acc);
   }
 }
 #endif

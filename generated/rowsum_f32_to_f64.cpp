@@ -21,21 +21,6 @@
 //   output[i] = add over j < cols of input[i * stride + j], for i < rows; f32 -> f64
 //   avx512+vnni: identical to avx512 for this kernel, not emitted
 
-#if defined(__x86_64__)
-// n clamped to [0, lanes]: the active-lane count of a whilelt predicate.
-static inline int64_t simdgen_clamp_lanes(int64_t n, int64_t lanes) {
-  return n < 0 ? 0 : n > lanes ? lanes : n;
-}
-#endif
-#if defined(__x86_64__)
-// Bit l set for lanes l < n, for n clamped to [0, lanes]: the predicate of a partial vector.
-static inline uint64_t simdgen_lanes_below(int64_t n, int lanes) {
-  if (n <= 0) return 0;
-  if (n >= lanes) return lanes == 64 ? ~0ull : (1ull << lanes) - 1;
-  return (1ull << n) - 1;
-}
-#endif
-
 // ---- avx512 (512-bit vectors)
 // strategy vector_accumulator: vector accumulators, one horizontal reduction per row
 // rows are reduced 8 at a time; their 8 final horizontal reductions share one fold network (3 stages)
@@ -112,57 +97,56 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_f32_to
       }
       // predicated tail: lanes past the row end read the identity
       if (j < cols) {
-        __m512 tail0 =
-            _mm512_mask_loadu_ps(_mm512_setzero_ps(), (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                 input + i * stride + j);
+        __m512 tail0 = _mm512_mask_loadu_ps(
+            _mm512_setzero_ps(), (__mmask16)((1ull << (cols - j)) - 1), input + i * stride + j);
         __m512d tail0_w0 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(tail0, 0));
         acc_r0 = _mm512_add_pd(tail0_w0, acc_r0);
         __m512d tail0_w1 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(tail0, 1));
         acc_r0 = _mm512_add_pd(tail0_w1, acc_r0);
         __m512 tail1 =
-            _mm512_mask_loadu_ps(_mm512_setzero_ps(), (__mmask16)simdgen_lanes_below(cols - j, 16),
+            _mm512_mask_loadu_ps(_mm512_setzero_ps(), (__mmask16)((1ull << (cols - j)) - 1),
                                  input + i * stride + j + stride);
         __m512d tail1_w0 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(tail1, 0));
         acc_r1 = _mm512_add_pd(tail1_w0, acc_r1);
         __m512d tail1_w1 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(tail1, 1));
         acc_r1 = _mm512_add_pd(tail1_w1, acc_r1);
         __m512 tail2 =
-            _mm512_mask_loadu_ps(_mm512_setzero_ps(), (__mmask16)simdgen_lanes_below(cols - j, 16),
+            _mm512_mask_loadu_ps(_mm512_setzero_ps(), (__mmask16)((1ull << (cols - j)) - 1),
                                  input + i * stride + j + 2 * stride);
         __m512d tail2_w0 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(tail2, 0));
         acc_r2 = _mm512_add_pd(tail2_w0, acc_r2);
         __m512d tail2_w1 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(tail2, 1));
         acc_r2 = _mm512_add_pd(tail2_w1, acc_r2);
         __m512 tail3 =
-            _mm512_mask_loadu_ps(_mm512_setzero_ps(), (__mmask16)simdgen_lanes_below(cols - j, 16),
+            _mm512_mask_loadu_ps(_mm512_setzero_ps(), (__mmask16)((1ull << (cols - j)) - 1),
                                  input + i * stride + j + 3 * stride);
         __m512d tail3_w0 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(tail3, 0));
         acc_r3 = _mm512_add_pd(tail3_w0, acc_r3);
         __m512d tail3_w1 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(tail3, 1));
         acc_r3 = _mm512_add_pd(tail3_w1, acc_r3);
         __m512 tail4 =
-            _mm512_mask_loadu_ps(_mm512_setzero_ps(), (__mmask16)simdgen_lanes_below(cols - j, 16),
+            _mm512_mask_loadu_ps(_mm512_setzero_ps(), (__mmask16)((1ull << (cols - j)) - 1),
                                  input + i * stride + j + 4 * stride);
         __m512d tail4_w0 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(tail4, 0));
         acc_r4 = _mm512_add_pd(tail4_w0, acc_r4);
         __m512d tail4_w1 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(tail4, 1));
         acc_r4 = _mm512_add_pd(tail4_w1, acc_r4);
         __m512 tail5 =
-            _mm512_mask_loadu_ps(_mm512_setzero_ps(), (__mmask16)simdgen_lanes_below(cols - j, 16),
+            _mm512_mask_loadu_ps(_mm512_setzero_ps(), (__mmask16)((1ull << (cols - j)) - 1),
                                  input + i * stride + j + 5 * stride);
         __m512d tail5_w0 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(tail5, 0));
         acc_r5 = _mm512_add_pd(tail5_w0, acc_r5);
         __m512d tail5_w1 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(tail5, 1));
         acc_r5 = _mm512_add_pd(tail5_w1, acc_r5);
         __m512 tail6 =
-            _mm512_mask_loadu_ps(_mm512_setzero_ps(), (__mmask16)simdgen_lanes_below(cols - j, 16),
+            _mm512_mask_loadu_ps(_mm512_setzero_ps(), (__mmask16)((1ull << (cols - j)) - 1),
                                  input + i * stride + j + 6 * stride);
         __m512d tail6_w0 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(tail6, 0));
         acc_r6 = _mm512_add_pd(tail6_w0, acc_r6);
         __m512d tail6_w1 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(tail6, 1));
         acc_r6 = _mm512_add_pd(tail6_w1, acc_r6);
         __m512 tail7 =
-            _mm512_mask_loadu_ps(_mm512_setzero_ps(), (__mmask16)simdgen_lanes_below(cols - j, 16),
+            _mm512_mask_loadu_ps(_mm512_setzero_ps(), (__mmask16)((1ull << (cols - j)) - 1),
                                  input + i * stride + j + 7 * stride);
         __m512d tail7_w0 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(tail7, 0));
         acc_r7 = _mm512_add_pd(tail7_w0, acc_r7);
@@ -227,9 +211,8 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_f32_to
       }
       // predicated tail: lanes past the row end read the identity
       if (j < cols) {
-        __m512 tail0 =
-            _mm512_mask_loadu_ps(_mm512_setzero_ps(), (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                 input + i * stride + j);
+        __m512 tail0 = _mm512_mask_loadu_ps(
+            _mm512_setzero_ps(), (__mmask16)((1ull << (cols - j)) - 1), input + i * stride + j);
         __m512d tail0_w0 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(tail0, 0));
         acc1 = _mm512_add_pd(tail0_w0, acc1);
         __m512d tail0_w1 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(tail0, 1));
@@ -286,9 +269,8 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_f32_to
       }
       // predicated tail: lanes past the row end read the identity
       if (j < cols) {
-        __m512 tail0 =
-            _mm512_mask_loadu_ps(_mm512_setzero_ps(), (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                 input + i * stride + j);
+        __m512 tail0 = _mm512_mask_loadu_ps(
+            _mm512_setzero_ps(), (__mmask16)((1ull << (cols - j)) - 1), input + i * stride + j);
         __m512d tail0_w0 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(tail0, 0));
         acc1 = _mm512_add_pd(tail0_w0, acc1);
         __m512d tail0_w1 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(tail0, 1));
@@ -361,9 +343,8 @@ __attribute__((target("avx2"))) void rowsum_f32_to_f64_avx2(const float* input, 
       }
       // predicated tail: lanes past the row end read the identity
       if (j < cols) {
-        const __m256i tail0_active =
-            _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j, 8))),
-                               _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+        const __m256i tail0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(cols - j)),
+                                                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
         __m256 tail0 = _mm256_blendv_ps(
             _mm256_setzero_ps(),
             _mm256_maskload_ps((const float*)(input + i * stride + j), tail0_active),
@@ -372,9 +353,8 @@ __attribute__((target("avx2"))) void rowsum_f32_to_f64_avx2(const float* input, 
         acc_r0 = _mm256_add_pd(tail0_w0, acc_r0);
         __m256d tail0_w1 = _mm256_cvtps_pd(_mm256_extractf128_ps(tail0, 1));
         acc_r0 = _mm256_add_pd(tail0_w1, acc_r0);
-        const __m256i tail1_active =
-            _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j, 8))),
-                               _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+        const __m256i tail1_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(cols - j)),
+                                                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
         __m256 tail1 = _mm256_blendv_ps(
             _mm256_setzero_ps(),
             _mm256_maskload_ps((const float*)(input + i * stride + j + stride), tail1_active),
@@ -383,9 +363,8 @@ __attribute__((target("avx2"))) void rowsum_f32_to_f64_avx2(const float* input, 
         acc_r1 = _mm256_add_pd(tail1_w0, acc_r1);
         __m256d tail1_w1 = _mm256_cvtps_pd(_mm256_extractf128_ps(tail1, 1));
         acc_r1 = _mm256_add_pd(tail1_w1, acc_r1);
-        const __m256i tail2_active =
-            _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j, 8))),
-                               _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+        const __m256i tail2_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(cols - j)),
+                                                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
         __m256 tail2 = _mm256_blendv_ps(
             _mm256_setzero_ps(),
             _mm256_maskload_ps((const float*)(input + i * stride + j + 2 * stride), tail2_active),
@@ -394,9 +373,8 @@ __attribute__((target("avx2"))) void rowsum_f32_to_f64_avx2(const float* input, 
         acc_r2 = _mm256_add_pd(tail2_w0, acc_r2);
         __m256d tail2_w1 = _mm256_cvtps_pd(_mm256_extractf128_ps(tail2, 1));
         acc_r2 = _mm256_add_pd(tail2_w1, acc_r2);
-        const __m256i tail3_active =
-            _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j, 8))),
-                               _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+        const __m256i tail3_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(cols - j)),
+                                                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
         __m256 tail3 = _mm256_blendv_ps(
             _mm256_setzero_ps(),
             _mm256_maskload_ps((const float*)(input + i * stride + j + 3 * stride), tail3_active),
@@ -455,9 +433,8 @@ __attribute__((target("avx2"))) void rowsum_f32_to_f64_avx2(const float* input, 
       }
       // predicated tail: lanes past the row end read the identity
       if (j < cols) {
-        const __m256i tail0_active =
-            _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j, 8))),
-                               _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+        const __m256i tail0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(cols - j)),
+                                                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
         __m256 tail0 = _mm256_blendv_ps(
             _mm256_setzero_ps(),
             _mm256_maskload_ps((const float*)(input + i * stride + j), tail0_active),
@@ -515,9 +492,8 @@ __attribute__((target("avx2"))) void rowsum_f32_to_f64_avx2(const float* input, 
       }
       // predicated tail: lanes past the row end read the identity
       if (j < cols) {
-        const __m256i tail0_active =
-            _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j, 8))),
-                               _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+        const __m256i tail0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(cols - j)),
+                                                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
         __m256 tail0 = _mm256_blendv_ps(
             _mm256_setzero_ps(),
             _mm256_maskload_ps((const float*)(input + i * stride + j), tail0_active),

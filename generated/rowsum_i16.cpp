@@ -21,20 +21,6 @@
 //   output[i] = add over j < cols of input[i * stride + j], for i < rows; i16 -> i32
 
 #if defined(__x86_64__)
-// n clamped to [0, lanes]: the active-lane count of a whilelt predicate.
-static inline int64_t simdgen_clamp_lanes(int64_t n, int64_t lanes) {
-  return n < 0 ? 0 : n > lanes ? lanes : n;
-}
-#endif
-#if defined(__x86_64__)
-// Bit l set for lanes l < n, for n clamped to [0, lanes]: the predicate of a partial vector.
-static inline uint64_t simdgen_lanes_below(int64_t n, int lanes) {
-  if (n <= 0) return 0;
-  if (n >= lanes) return lanes == 64 ? ~0ull : (1ull << lanes) - 1;
-  return (1ull << n) - 1;
-}
-#endif
-#if defined(__x86_64__)
 // 32 zero bytes then 32 0xFF bytes: the 32 bytes at offset k keep the last k bytes of a vector.
 static const uint8_t simdgen_tail_keep[64] = {
     0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,
@@ -136,69 +122,68 @@ rowsum_i16_avx512_vnni(const int16_t* input, int64_t rows, int64_t cols, int64_t
       }
       // predicated tail: lanes past the row end read the identity
       if (j < cols) {
-        __m512i tail0 = _mm512_mask_loadu_epi16(_mm512_setzero_si512(),
-                                                (__mmask32)simdgen_lanes_below(cols - j, 32),
-                                                input + i * stride + j);
+        __m512i tail0 = _mm512_mask_loadu_epi16(
+            _mm512_setzero_si512(), (__mmask32)((1ull << (cols - j)) - 1), input + i * stride + j);
         acc_r0 = _mm512_dpwssd_epi32(acc_r0, tail0, ones_i16);
-        __m512i tail1 = _mm512_mask_loadu_epi16(_mm512_setzero_si512(),
-                                                (__mmask32)simdgen_lanes_below(cols - j, 32),
-                                                input + i * stride + j + stride);
+        __m512i tail1 =
+            _mm512_mask_loadu_epi16(_mm512_setzero_si512(), (__mmask32)((1ull << (cols - j)) - 1),
+                                    input + i * stride + j + stride);
         acc_r1 = _mm512_dpwssd_epi32(acc_r1, tail1, ones_i16);
-        __m512i tail2 = _mm512_mask_loadu_epi16(_mm512_setzero_si512(),
-                                                (__mmask32)simdgen_lanes_below(cols - j, 32),
-                                                input + i * stride + j + 2 * stride);
+        __m512i tail2 =
+            _mm512_mask_loadu_epi16(_mm512_setzero_si512(), (__mmask32)((1ull << (cols - j)) - 1),
+                                    input + i * stride + j + 2 * stride);
         acc_r2 = _mm512_dpwssd_epi32(acc_r2, tail2, ones_i16);
-        __m512i tail3 = _mm512_mask_loadu_epi16(_mm512_setzero_si512(),
-                                                (__mmask32)simdgen_lanes_below(cols - j, 32),
-                                                input + i * stride + j + 3 * stride);
+        __m512i tail3 =
+            _mm512_mask_loadu_epi16(_mm512_setzero_si512(), (__mmask32)((1ull << (cols - j)) - 1),
+                                    input + i * stride + j + 3 * stride);
         acc_r3 = _mm512_dpwssd_epi32(acc_r3, tail3, ones_i16);
-        __m512i tail4 = _mm512_mask_loadu_epi16(_mm512_setzero_si512(),
-                                                (__mmask32)simdgen_lanes_below(cols - j, 32),
-                                                input + i * stride + j + 4 * stride);
+        __m512i tail4 =
+            _mm512_mask_loadu_epi16(_mm512_setzero_si512(), (__mmask32)((1ull << (cols - j)) - 1),
+                                    input + i * stride + j + 4 * stride);
         acc_r4 = _mm512_dpwssd_epi32(acc_r4, tail4, ones_i16);
-        __m512i tail5 = _mm512_mask_loadu_epi16(_mm512_setzero_si512(),
-                                                (__mmask32)simdgen_lanes_below(cols - j, 32),
-                                                input + i * stride + j + 5 * stride);
+        __m512i tail5 =
+            _mm512_mask_loadu_epi16(_mm512_setzero_si512(), (__mmask32)((1ull << (cols - j)) - 1),
+                                    input + i * stride + j + 5 * stride);
         acc_r5 = _mm512_dpwssd_epi32(acc_r5, tail5, ones_i16);
-        __m512i tail6 = _mm512_mask_loadu_epi16(_mm512_setzero_si512(),
-                                                (__mmask32)simdgen_lanes_below(cols - j, 32),
-                                                input + i * stride + j + 6 * stride);
+        __m512i tail6 =
+            _mm512_mask_loadu_epi16(_mm512_setzero_si512(), (__mmask32)((1ull << (cols - j)) - 1),
+                                    input + i * stride + j + 6 * stride);
         acc_r6 = _mm512_dpwssd_epi32(acc_r6, tail6, ones_i16);
-        __m512i tail7 = _mm512_mask_loadu_epi16(_mm512_setzero_si512(),
-                                                (__mmask32)simdgen_lanes_below(cols - j, 32),
-                                                input + i * stride + j + 7 * stride);
+        __m512i tail7 =
+            _mm512_mask_loadu_epi16(_mm512_setzero_si512(), (__mmask32)((1ull << (cols - j)) - 1),
+                                    input + i * stride + j + 7 * stride);
         acc_r7 = _mm512_dpwssd_epi32(acc_r7, tail7, ones_i16);
-        __m512i tail8 = _mm512_mask_loadu_epi16(_mm512_setzero_si512(),
-                                                (__mmask32)simdgen_lanes_below(cols - j, 32),
-                                                input + i * stride + j + 8 * stride);
+        __m512i tail8 =
+            _mm512_mask_loadu_epi16(_mm512_setzero_si512(), (__mmask32)((1ull << (cols - j)) - 1),
+                                    input + i * stride + j + 8 * stride);
         acc_r8 = _mm512_dpwssd_epi32(acc_r8, tail8, ones_i16);
-        __m512i tail9 = _mm512_mask_loadu_epi16(_mm512_setzero_si512(),
-                                                (__mmask32)simdgen_lanes_below(cols - j, 32),
-                                                input + i * stride + j + 9 * stride);
+        __m512i tail9 =
+            _mm512_mask_loadu_epi16(_mm512_setzero_si512(), (__mmask32)((1ull << (cols - j)) - 1),
+                                    input + i * stride + j + 9 * stride);
         acc_r9 = _mm512_dpwssd_epi32(acc_r9, tail9, ones_i16);
-        __m512i tail10 = _mm512_mask_loadu_epi16(_mm512_setzero_si512(),
-                                                 (__mmask32)simdgen_lanes_below(cols - j, 32),
-                                                 input + i * stride + j + 10 * stride);
+        __m512i tail10 =
+            _mm512_mask_loadu_epi16(_mm512_setzero_si512(), (__mmask32)((1ull << (cols - j)) - 1),
+                                    input + i * stride + j + 10 * stride);
         acc_r10 = _mm512_dpwssd_epi32(acc_r10, tail10, ones_i16);
-        __m512i tail11 = _mm512_mask_loadu_epi16(_mm512_setzero_si512(),
-                                                 (__mmask32)simdgen_lanes_below(cols - j, 32),
-                                                 input + i * stride + j + 11 * stride);
+        __m512i tail11 =
+            _mm512_mask_loadu_epi16(_mm512_setzero_si512(), (__mmask32)((1ull << (cols - j)) - 1),
+                                    input + i * stride + j + 11 * stride);
         acc_r11 = _mm512_dpwssd_epi32(acc_r11, tail11, ones_i16);
-        __m512i tail12 = _mm512_mask_loadu_epi16(_mm512_setzero_si512(),
-                                                 (__mmask32)simdgen_lanes_below(cols - j, 32),
-                                                 input + i * stride + j + 12 * stride);
+        __m512i tail12 =
+            _mm512_mask_loadu_epi16(_mm512_setzero_si512(), (__mmask32)((1ull << (cols - j)) - 1),
+                                    input + i * stride + j + 12 * stride);
         acc_r12 = _mm512_dpwssd_epi32(acc_r12, tail12, ones_i16);
-        __m512i tail13 = _mm512_mask_loadu_epi16(_mm512_setzero_si512(),
-                                                 (__mmask32)simdgen_lanes_below(cols - j, 32),
-                                                 input + i * stride + j + 13 * stride);
+        __m512i tail13 =
+            _mm512_mask_loadu_epi16(_mm512_setzero_si512(), (__mmask32)((1ull << (cols - j)) - 1),
+                                    input + i * stride + j + 13 * stride);
         acc_r13 = _mm512_dpwssd_epi32(acc_r13, tail13, ones_i16);
-        __m512i tail14 = _mm512_mask_loadu_epi16(_mm512_setzero_si512(),
-                                                 (__mmask32)simdgen_lanes_below(cols - j, 32),
-                                                 input + i * stride + j + 14 * stride);
+        __m512i tail14 =
+            _mm512_mask_loadu_epi16(_mm512_setzero_si512(), (__mmask32)((1ull << (cols - j)) - 1),
+                                    input + i * stride + j + 14 * stride);
         acc_r14 = _mm512_dpwssd_epi32(acc_r14, tail14, ones_i16);
-        __m512i tail15 = _mm512_mask_loadu_epi16(_mm512_setzero_si512(),
-                                                 (__mmask32)simdgen_lanes_below(cols - j, 32),
-                                                 input + i * stride + j + 15 * stride);
+        __m512i tail15 =
+            _mm512_mask_loadu_epi16(_mm512_setzero_si512(), (__mmask32)((1ull << (cols - j)) - 1),
+                                    input + i * stride + j + 15 * stride);
         acc_r15 = _mm512_dpwssd_epi32(acc_r15, tail15, ones_i16);
       }
       __m512i fold0_0 = _mm512_add_epi32(_mm512_shuffle_i32x4(acc_r0, acc_r4, 0x44),
@@ -266,9 +251,8 @@ rowsum_i16_avx512_vnni(const int16_t* input, int64_t rows, int64_t cols, int64_t
       }
       // predicated tail: lanes past the row end read the identity
       if (j < cols) {
-        __m512i tail0 = _mm512_mask_loadu_epi16(_mm512_setzero_si512(),
-                                                (__mmask32)simdgen_lanes_below(cols - j, 32),
-                                                input + i * stride + j);
+        __m512i tail0 = _mm512_mask_loadu_epi16(
+            _mm512_setzero_si512(), (__mmask32)((1ull << (cols - j)) - 1), input + i * stride + j);
         acc1 = _mm512_dpwssd_epi32(acc1, tail0, ones_i16);
       }
       acc0 = _mm512_add_epi32(acc1, acc0);
@@ -311,9 +295,8 @@ rowsum_i16_avx512_vnni(const int16_t* input, int64_t rows, int64_t cols, int64_t
       }
       // predicated tail: lanes past the row end read the identity
       if (j < cols) {
-        __m512i tail0 = _mm512_mask_loadu_epi16(_mm512_setzero_si512(),
-                                                (__mmask32)simdgen_lanes_below(cols - j, 32),
-                                                input + i * stride + j);
+        __m512i tail0 = _mm512_mask_loadu_epi16(
+            _mm512_setzero_si512(), (__mmask32)((1ull << (cols - j)) - 1), input + i * stride + j);
         acc1 = _mm512_dpwssd_epi32(acc1, tail0, ones_i16);
       }
       acc0 = _mm512_add_epi32(acc1, acc0);
@@ -441,69 +424,68 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_i16_av
       }
       // predicated tail: lanes past the row end read the identity
       if (j < cols) {
-        __m512i tail0 = _mm512_mask_loadu_epi16(_mm512_setzero_si512(),
-                                                (__mmask32)simdgen_lanes_below(cols - j, 32),
-                                                input + i * stride + j);
+        __m512i tail0 = _mm512_mask_loadu_epi16(
+            _mm512_setzero_si512(), (__mmask32)((1ull << (cols - j)) - 1), input + i * stride + j);
         acc_r0 = _mm512_add_epi32(acc_r0, _mm512_madd_epi16(tail0, ones_i16));
-        __m512i tail1 = _mm512_mask_loadu_epi16(_mm512_setzero_si512(),
-                                                (__mmask32)simdgen_lanes_below(cols - j, 32),
-                                                input + i * stride + j + stride);
+        __m512i tail1 =
+            _mm512_mask_loadu_epi16(_mm512_setzero_si512(), (__mmask32)((1ull << (cols - j)) - 1),
+                                    input + i * stride + j + stride);
         acc_r1 = _mm512_add_epi32(acc_r1, _mm512_madd_epi16(tail1, ones_i16));
-        __m512i tail2 = _mm512_mask_loadu_epi16(_mm512_setzero_si512(),
-                                                (__mmask32)simdgen_lanes_below(cols - j, 32),
-                                                input + i * stride + j + 2 * stride);
+        __m512i tail2 =
+            _mm512_mask_loadu_epi16(_mm512_setzero_si512(), (__mmask32)((1ull << (cols - j)) - 1),
+                                    input + i * stride + j + 2 * stride);
         acc_r2 = _mm512_add_epi32(acc_r2, _mm512_madd_epi16(tail2, ones_i16));
-        __m512i tail3 = _mm512_mask_loadu_epi16(_mm512_setzero_si512(),
-                                                (__mmask32)simdgen_lanes_below(cols - j, 32),
-                                                input + i * stride + j + 3 * stride);
+        __m512i tail3 =
+            _mm512_mask_loadu_epi16(_mm512_setzero_si512(), (__mmask32)((1ull << (cols - j)) - 1),
+                                    input + i * stride + j + 3 * stride);
         acc_r3 = _mm512_add_epi32(acc_r3, _mm512_madd_epi16(tail3, ones_i16));
-        __m512i tail4 = _mm512_mask_loadu_epi16(_mm512_setzero_si512(),
-                                                (__mmask32)simdgen_lanes_below(cols - j, 32),
-                                                input + i * stride + j + 4 * stride);
+        __m512i tail4 =
+            _mm512_mask_loadu_epi16(_mm512_setzero_si512(), (__mmask32)((1ull << (cols - j)) - 1),
+                                    input + i * stride + j + 4 * stride);
         acc_r4 = _mm512_add_epi32(acc_r4, _mm512_madd_epi16(tail4, ones_i16));
-        __m512i tail5 = _mm512_mask_loadu_epi16(_mm512_setzero_si512(),
-                                                (__mmask32)simdgen_lanes_below(cols - j, 32),
-                                                input + i * stride + j + 5 * stride);
+        __m512i tail5 =
+            _mm512_mask_loadu_epi16(_mm512_setzero_si512(), (__mmask32)((1ull << (cols - j)) - 1),
+                                    input + i * stride + j + 5 * stride);
         acc_r5 = _mm512_add_epi32(acc_r5, _mm512_madd_epi16(tail5, ones_i16));
-        __m512i tail6 = _mm512_mask_loadu_epi16(_mm512_setzero_si512(),
-                                                (__mmask32)simdgen_lanes_below(cols - j, 32),
-                                                input + i * stride + j + 6 * stride);
+        __m512i tail6 =
+            _mm512_mask_loadu_epi16(_mm512_setzero_si512(), (__mmask32)((1ull << (cols - j)) - 1),
+                                    input + i * stride + j + 6 * stride);
         acc_r6 = _mm512_add_epi32(acc_r6, _mm512_madd_epi16(tail6, ones_i16));
-        __m512i tail7 = _mm512_mask_loadu_epi16(_mm512_setzero_si512(),
-                                                (__mmask32)simdgen_lanes_below(cols - j, 32),
-                                                input + i * stride + j + 7 * stride);
+        __m512i tail7 =
+            _mm512_mask_loadu_epi16(_mm512_setzero_si512(), (__mmask32)((1ull << (cols - j)) - 1),
+                                    input + i * stride + j + 7 * stride);
         acc_r7 = _mm512_add_epi32(acc_r7, _mm512_madd_epi16(tail7, ones_i16));
-        __m512i tail8 = _mm512_mask_loadu_epi16(_mm512_setzero_si512(),
-                                                (__mmask32)simdgen_lanes_below(cols - j, 32),
-                                                input + i * stride + j + 8 * stride);
+        __m512i tail8 =
+            _mm512_mask_loadu_epi16(_mm512_setzero_si512(), (__mmask32)((1ull << (cols - j)) - 1),
+                                    input + i * stride + j + 8 * stride);
         acc_r8 = _mm512_add_epi32(acc_r8, _mm512_madd_epi16(tail8, ones_i16));
-        __m512i tail9 = _mm512_mask_loadu_epi16(_mm512_setzero_si512(),
-                                                (__mmask32)simdgen_lanes_below(cols - j, 32),
-                                                input + i * stride + j + 9 * stride);
+        __m512i tail9 =
+            _mm512_mask_loadu_epi16(_mm512_setzero_si512(), (__mmask32)((1ull << (cols - j)) - 1),
+                                    input + i * stride + j + 9 * stride);
         acc_r9 = _mm512_add_epi32(acc_r9, _mm512_madd_epi16(tail9, ones_i16));
-        __m512i tail10 = _mm512_mask_loadu_epi16(_mm512_setzero_si512(),
-                                                 (__mmask32)simdgen_lanes_below(cols - j, 32),
-                                                 input + i * stride + j + 10 * stride);
+        __m512i tail10 =
+            _mm512_mask_loadu_epi16(_mm512_setzero_si512(), (__mmask32)((1ull << (cols - j)) - 1),
+                                    input + i * stride + j + 10 * stride);
         acc_r10 = _mm512_add_epi32(acc_r10, _mm512_madd_epi16(tail10, ones_i16));
-        __m512i tail11 = _mm512_mask_loadu_epi16(_mm512_setzero_si512(),
-                                                 (__mmask32)simdgen_lanes_below(cols - j, 32),
-                                                 input + i * stride + j + 11 * stride);
+        __m512i tail11 =
+            _mm512_mask_loadu_epi16(_mm512_setzero_si512(), (__mmask32)((1ull << (cols - j)) - 1),
+                                    input + i * stride + j + 11 * stride);
         acc_r11 = _mm512_add_epi32(acc_r11, _mm512_madd_epi16(tail11, ones_i16));
-        __m512i tail12 = _mm512_mask_loadu_epi16(_mm512_setzero_si512(),
-                                                 (__mmask32)simdgen_lanes_below(cols - j, 32),
-                                                 input + i * stride + j + 12 * stride);
+        __m512i tail12 =
+            _mm512_mask_loadu_epi16(_mm512_setzero_si512(), (__mmask32)((1ull << (cols - j)) - 1),
+                                    input + i * stride + j + 12 * stride);
         acc_r12 = _mm512_add_epi32(acc_r12, _mm512_madd_epi16(tail12, ones_i16));
-        __m512i tail13 = _mm512_mask_loadu_epi16(_mm512_setzero_si512(),
-                                                 (__mmask32)simdgen_lanes_below(cols - j, 32),
-                                                 input + i * stride + j + 13 * stride);
+        __m512i tail13 =
+            _mm512_mask_loadu_epi16(_mm512_setzero_si512(), (__mmask32)((1ull << (cols - j)) - 1),
+                                    input + i * stride + j + 13 * stride);
         acc_r13 = _mm512_add_epi32(acc_r13, _mm512_madd_epi16(tail13, ones_i16));
-        __m512i tail14 = _mm512_mask_loadu_epi16(_mm512_setzero_si512(),
-                                                 (__mmask32)simdgen_lanes_below(cols - j, 32),
-                                                 input + i * stride + j + 14 * stride);
+        __m512i tail14 =
+            _mm512_mask_loadu_epi16(_mm512_setzero_si512(), (__mmask32)((1ull << (cols - j)) - 1),
+                                    input + i * stride + j + 14 * stride);
         acc_r14 = _mm512_add_epi32(acc_r14, _mm512_madd_epi16(tail14, ones_i16));
-        __m512i tail15 = _mm512_mask_loadu_epi16(_mm512_setzero_si512(),
-                                                 (__mmask32)simdgen_lanes_below(cols - j, 32),
-                                                 input + i * stride + j + 15 * stride);
+        __m512i tail15 =
+            _mm512_mask_loadu_epi16(_mm512_setzero_si512(), (__mmask32)((1ull << (cols - j)) - 1),
+                                    input + i * stride + j + 15 * stride);
         acc_r15 = _mm512_add_epi32(acc_r15, _mm512_madd_epi16(tail15, ones_i16));
       }
       __m512i fold0_0 = _mm512_add_epi32(_mm512_shuffle_i32x4(acc_r0, acc_r4, 0x44),
@@ -576,9 +558,8 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_i16_av
       }
       // predicated tail: lanes past the row end read the identity
       if (j < cols) {
-        __m512i tail0 = _mm512_mask_loadu_epi16(_mm512_setzero_si512(),
-                                                (__mmask32)simdgen_lanes_below(cols - j, 32),
-                                                input + i * stride + j);
+        __m512i tail0 = _mm512_mask_loadu_epi16(
+            _mm512_setzero_si512(), (__mmask32)((1ull << (cols - j)) - 1), input + i * stride + j);
         acc1 = _mm512_add_epi32(acc1, _mm512_madd_epi16(tail0, ones_i16));
       }
       acc0 = _mm512_add_epi32(acc1, acc0);
@@ -626,9 +607,8 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_i16_av
       }
       // predicated tail: lanes past the row end read the identity
       if (j < cols) {
-        __m512i tail0 = _mm512_mask_loadu_epi16(_mm512_setzero_si512(),
-                                                (__mmask32)simdgen_lanes_below(cols - j, 32),
-                                                input + i * stride + j);
+        __m512i tail0 = _mm512_mask_loadu_epi16(
+            _mm512_setzero_si512(), (__mmask32)((1ull << (cols - j)) - 1), input + i * stride + j);
         acc1 = _mm512_add_epi32(acc1, _mm512_madd_epi16(tail0, ones_i16));
       }
       acc0 = _mm512_add_epi32(acc1, acc0);
@@ -720,56 +700,56 @@ __attribute__((target("avx2"))) void rowsum_i16_avx2(const int16_t* input, int64
       if (j < cols) {
         // the row holds a whole vector: re-read its last one
         if (15 < cols) {
-          const __m256i tail0_keep = _mm256_loadu_si256(
-              (const __m256i*)(simdgen_tail_keep + simdgen_clamp_lanes(cols - j, 16) * 2));
+          const __m256i tail0_keep =
+              _mm256_loadu_si256((const __m256i*)(simdgen_tail_keep + (cols - j) * 2));
           __m256i tail0 = _mm256_blendv_epi8(
               _mm256_setzero_si256(),
               _mm256_loadu_si256((const __m256i*)(input + cols + i * stride - 16)), tail0_keep);
           acc_r0 = _mm256_add_epi32(acc_r0, _mm256_madd_epi16(tail0, ones_i16));
-          const __m256i tail1_keep = _mm256_loadu_si256(
-              (const __m256i*)(simdgen_tail_keep + simdgen_clamp_lanes(cols - j, 16) * 2));
+          const __m256i tail1_keep =
+              _mm256_loadu_si256((const __m256i*)(simdgen_tail_keep + (cols - j) * 2));
           __m256i tail1 = _mm256_blendv_epi8(
               _mm256_setzero_si256(),
               _mm256_loadu_si256((const __m256i*)(input + cols + i * stride + stride - 16)),
               tail1_keep);
           acc_r1 = _mm256_add_epi32(acc_r1, _mm256_madd_epi16(tail1, ones_i16));
-          const __m256i tail2_keep = _mm256_loadu_si256(
-              (const __m256i*)(simdgen_tail_keep + simdgen_clamp_lanes(cols - j, 16) * 2));
+          const __m256i tail2_keep =
+              _mm256_loadu_si256((const __m256i*)(simdgen_tail_keep + (cols - j) * 2));
           __m256i tail2 = _mm256_blendv_epi8(
               _mm256_setzero_si256(),
               _mm256_loadu_si256((const __m256i*)(input + cols + i * stride + 2 * stride - 16)),
               tail2_keep);
           acc_r2 = _mm256_add_epi32(acc_r2, _mm256_madd_epi16(tail2, ones_i16));
-          const __m256i tail3_keep = _mm256_loadu_si256(
-              (const __m256i*)(simdgen_tail_keep + simdgen_clamp_lanes(cols - j, 16) * 2));
+          const __m256i tail3_keep =
+              _mm256_loadu_si256((const __m256i*)(simdgen_tail_keep + (cols - j) * 2));
           __m256i tail3 = _mm256_blendv_epi8(
               _mm256_setzero_si256(),
               _mm256_loadu_si256((const __m256i*)(input + cols + i * stride + 3 * stride - 16)),
               tail3_keep);
           acc_r3 = _mm256_add_epi32(acc_r3, _mm256_madd_epi16(tail3, ones_i16));
-          const __m256i tail4_keep = _mm256_loadu_si256(
-              (const __m256i*)(simdgen_tail_keep + simdgen_clamp_lanes(cols - j, 16) * 2));
+          const __m256i tail4_keep =
+              _mm256_loadu_si256((const __m256i*)(simdgen_tail_keep + (cols - j) * 2));
           __m256i tail4 = _mm256_blendv_epi8(
               _mm256_setzero_si256(),
               _mm256_loadu_si256((const __m256i*)(input + cols + i * stride + 4 * stride - 16)),
               tail4_keep);
           acc_r4 = _mm256_add_epi32(acc_r4, _mm256_madd_epi16(tail4, ones_i16));
-          const __m256i tail5_keep = _mm256_loadu_si256(
-              (const __m256i*)(simdgen_tail_keep + simdgen_clamp_lanes(cols - j, 16) * 2));
+          const __m256i tail5_keep =
+              _mm256_loadu_si256((const __m256i*)(simdgen_tail_keep + (cols - j) * 2));
           __m256i tail5 = _mm256_blendv_epi8(
               _mm256_setzero_si256(),
               _mm256_loadu_si256((const __m256i*)(input + cols + i * stride + 5 * stride - 16)),
               tail5_keep);
           acc_r5 = _mm256_add_epi32(acc_r5, _mm256_madd_epi16(tail5, ones_i16));
-          const __m256i tail6_keep = _mm256_loadu_si256(
-              (const __m256i*)(simdgen_tail_keep + simdgen_clamp_lanes(cols - j, 16) * 2));
+          const __m256i tail6_keep =
+              _mm256_loadu_si256((const __m256i*)(simdgen_tail_keep + (cols - j) * 2));
           __m256i tail6 = _mm256_blendv_epi8(
               _mm256_setzero_si256(),
               _mm256_loadu_si256((const __m256i*)(input + cols + i * stride + 6 * stride - 16)),
               tail6_keep);
           acc_r6 = _mm256_add_epi32(acc_r6, _mm256_madd_epi16(tail6, ones_i16));
-          const __m256i tail7_keep = _mm256_loadu_si256(
-              (const __m256i*)(simdgen_tail_keep + simdgen_clamp_lanes(cols - j, 16) * 2));
+          const __m256i tail7_keep =
+              _mm256_loadu_si256((const __m256i*)(simdgen_tail_keep + (cols - j) * 2));
           __m256i tail7 = _mm256_blendv_epi8(
               _mm256_setzero_si256(),
               _mm256_loadu_si256((const __m256i*)(input + cols + i * stride + 7 * stride - 16)),
@@ -781,49 +761,49 @@ __attribute__((target("avx2"))) void rowsum_i16_avx2(const int16_t* input, int64
           alignas(32) int16_t tail0_stage[16];
           _mm256_store_si256((__m256i*)tail0_stage, _mm256_setzero_si256());
           __builtin_memcpy(tail0_stage, input + i * stride + j,
-                           (size_t)simdgen_clamp_lanes(cols - j, 16) * sizeof(int16_t));
+                           (size_t)(cols - j) * sizeof(int16_t));
           __m256i tail0 = _mm256_load_si256((const __m256i*)tail0_stage);
           acc_r0 = _mm256_add_epi32(acc_r0, _mm256_madd_epi16(tail0, ones_i16));
           alignas(32) int16_t tail1_stage[16];
           _mm256_store_si256((__m256i*)tail1_stage, _mm256_setzero_si256());
           __builtin_memcpy(tail1_stage, input + i * stride + j + stride,
-                           (size_t)simdgen_clamp_lanes(cols - j, 16) * sizeof(int16_t));
+                           (size_t)(cols - j) * sizeof(int16_t));
           __m256i tail1 = _mm256_load_si256((const __m256i*)tail1_stage);
           acc_r1 = _mm256_add_epi32(acc_r1, _mm256_madd_epi16(tail1, ones_i16));
           alignas(32) int16_t tail2_stage[16];
           _mm256_store_si256((__m256i*)tail2_stage, _mm256_setzero_si256());
           __builtin_memcpy(tail2_stage, input + i * stride + j + 2 * stride,
-                           (size_t)simdgen_clamp_lanes(cols - j, 16) * sizeof(int16_t));
+                           (size_t)(cols - j) * sizeof(int16_t));
           __m256i tail2 = _mm256_load_si256((const __m256i*)tail2_stage);
           acc_r2 = _mm256_add_epi32(acc_r2, _mm256_madd_epi16(tail2, ones_i16));
           alignas(32) int16_t tail3_stage[16];
           _mm256_store_si256((__m256i*)tail3_stage, _mm256_setzero_si256());
           __builtin_memcpy(tail3_stage, input + i * stride + j + 3 * stride,
-                           (size_t)simdgen_clamp_lanes(cols - j, 16) * sizeof(int16_t));
+                           (size_t)(cols - j) * sizeof(int16_t));
           __m256i tail3 = _mm256_load_si256((const __m256i*)tail3_stage);
           acc_r3 = _mm256_add_epi32(acc_r3, _mm256_madd_epi16(tail3, ones_i16));
           alignas(32) int16_t tail4_stage[16];
           _mm256_store_si256((__m256i*)tail4_stage, _mm256_setzero_si256());
           __builtin_memcpy(tail4_stage, input + i * stride + j + 4 * stride,
-                           (size_t)simdgen_clamp_lanes(cols - j, 16) * sizeof(int16_t));
+                           (size_t)(cols - j) * sizeof(int16_t));
           __m256i tail4 = _mm256_load_si256((const __m256i*)tail4_stage);
           acc_r4 = _mm256_add_epi32(acc_r4, _mm256_madd_epi16(tail4, ones_i16));
           alignas(32) int16_t tail5_stage[16];
           _mm256_store_si256((__m256i*)tail5_stage, _mm256_setzero_si256());
           __builtin_memcpy(tail5_stage, input + i * stride + j + 5 * stride,
-                           (size_t)simdgen_clamp_lanes(cols - j, 16) * sizeof(int16_t));
+                           (size_t)(cols - j) * sizeof(int16_t));
           __m256i tail5 = _mm256_load_si256((const __m256i*)tail5_stage);
           acc_r5 = _mm256_add_epi32(acc_r5, _mm256_madd_epi16(tail5, ones_i16));
           alignas(32) int16_t tail6_stage[16];
           _mm256_store_si256((__m256i*)tail6_stage, _mm256_setzero_si256());
           __builtin_memcpy(tail6_stage, input + i * stride + j + 6 * stride,
-                           (size_t)simdgen_clamp_lanes(cols - j, 16) * sizeof(int16_t));
+                           (size_t)(cols - j) * sizeof(int16_t));
           __m256i tail6 = _mm256_load_si256((const __m256i*)tail6_stage);
           acc_r6 = _mm256_add_epi32(acc_r6, _mm256_madd_epi16(tail6, ones_i16));
           alignas(32) int16_t tail7_stage[16];
           _mm256_store_si256((__m256i*)tail7_stage, _mm256_setzero_si256());
           __builtin_memcpy(tail7_stage, input + i * stride + j + 7 * stride,
-                           (size_t)simdgen_clamp_lanes(cols - j, 16) * sizeof(int16_t));
+                           (size_t)(cols - j) * sizeof(int16_t));
           __m256i tail7 = _mm256_load_si256((const __m256i*)tail7_stage);
           acc_r7 = _mm256_add_epi32(acc_r7, _mm256_madd_epi16(tail7, ones_i16));
         }
@@ -883,8 +863,8 @@ __attribute__((target("avx2"))) void rowsum_i16_avx2(const int16_t* input, int64
       if (j < cols) {
         // the row holds a whole vector: re-read its last one
         if (15 < cols) {
-          const __m256i tail0_keep = _mm256_loadu_si256(
-              (const __m256i*)(simdgen_tail_keep + simdgen_clamp_lanes(cols - j, 16) * 2));
+          const __m256i tail0_keep =
+              _mm256_loadu_si256((const __m256i*)(simdgen_tail_keep + (cols - j) * 2));
           __m256i tail0 = _mm256_blendv_epi8(
               _mm256_setzero_si256(),
               _mm256_loadu_si256((const __m256i*)(input + cols + i * stride - 16)), tail0_keep);
@@ -895,7 +875,7 @@ __attribute__((target("avx2"))) void rowsum_i16_avx2(const int16_t* input, int64
           alignas(32) int16_t tail0_stage[16];
           _mm256_store_si256((__m256i*)tail0_stage, _mm256_setzero_si256());
           __builtin_memcpy(tail0_stage, input + i * stride + j,
-                           (size_t)simdgen_clamp_lanes(cols - j, 16) * sizeof(int16_t));
+                           (size_t)(cols - j) * sizeof(int16_t));
           __m256i tail0 = _mm256_load_si256((const __m256i*)tail0_stage);
           acc1 = _mm256_add_epi32(acc1, _mm256_madd_epi16(tail0, ones_i16));
         }
@@ -945,8 +925,8 @@ __attribute__((target("avx2"))) void rowsum_i16_avx2(const int16_t* input, int64
       if (j < cols) {
         // the row holds a whole vector: re-read its last one
         if (15 < cols) {
-          const __m256i tail0_keep = _mm256_loadu_si256(
-              (const __m256i*)(simdgen_tail_keep + simdgen_clamp_lanes(cols - j, 16) * 2));
+          const __m256i tail0_keep =
+              _mm256_loadu_si256((const __m256i*)(simdgen_tail_keep + (cols - j) * 2));
           __m256i tail0 = _mm256_blendv_epi8(
               _mm256_setzero_si256(),
               _mm256_loadu_si256((const __m256i*)(input + cols + i * stride - 16)), tail0_keep);
@@ -957,7 +937,7 @@ __attribute__((target("avx2"))) void rowsum_i16_avx2(const int16_t* input, int64
           alignas(32) int16_t tail0_stage[16];
           _mm256_store_si256((__m256i*)tail0_stage, _mm256_setzero_si256());
           __builtin_memcpy(tail0_stage, input + i * stride + j,
-                           (size_t)simdgen_clamp_lanes(cols - j, 16) * sizeof(int16_t));
+                           (size_t)(cols - j) * sizeof(int16_t));
           __m256i tail0 = _mm256_load_si256((const __m256i*)tail0_stage);
           acc1 = _mm256_add_epi32(acc1, _mm256_madd_epi16(tail0, ones_i16));
         }

@@ -21,21 +21,6 @@
 //   output[i] = add over j < cols of input[i * stride + j], for i < rows; i32 -> i64
 //   avx512+vnni: identical to avx512 for this kernel, not emitted
 
-#if defined(__x86_64__)
-// n clamped to [0, lanes]: the active-lane count of a whilelt predicate.
-static inline int64_t simdgen_clamp_lanes(int64_t n, int64_t lanes) {
-  return n < 0 ? 0 : n > lanes ? lanes : n;
-}
-#endif
-#if defined(__x86_64__)
-// Bit l set for lanes l < n, for n clamped to [0, lanes]: the predicate of a partial vector.
-static inline uint64_t simdgen_lanes_below(int64_t n, int lanes) {
-  if (n <= 0) return 0;
-  if (n >= lanes) return lanes == 64 ? ~0ull : (1ull << lanes) - 1;
-  return (1ull << n) - 1;
-}
-#endif
-
 // ---- avx512 (512-bit vectors)
 // strategy vector_accumulator: vector accumulators, one horizontal reduction per row
 // rows are reduced 8 at a time; their 8 final horizontal reductions share one fold network (3 stages)
@@ -113,58 +98,57 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_i32_to
       }
       // predicated tail: lanes past the row end read the identity
       if (j < cols) {
-        __m512i tail0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                                (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                                input + i * stride + j);
+        __m512i tail0 = _mm512_mask_loadu_epi32(
+            _mm512_setzero_si512(), (__mmask16)((1ull << (cols - j)) - 1), input + i * stride + j);
         __m512i tail0_w0 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail0, 0));
         acc_r0 = _mm512_add_epi64(tail0_w0, acc_r0);
         __m512i tail0_w1 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail0, 1));
         acc_r0 = _mm512_add_epi64(tail0_w1, acc_r0);
-        __m512i tail1 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                                (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                                input + i * stride + j + stride);
+        __m512i tail1 =
+            _mm512_mask_loadu_epi32(_mm512_setzero_si512(), (__mmask16)((1ull << (cols - j)) - 1),
+                                    input + i * stride + j + stride);
         __m512i tail1_w0 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail1, 0));
         acc_r1 = _mm512_add_epi64(tail1_w0, acc_r1);
         __m512i tail1_w1 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail1, 1));
         acc_r1 = _mm512_add_epi64(tail1_w1, acc_r1);
-        __m512i tail2 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                                (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                                input + i * stride + j + 2 * stride);
+        __m512i tail2 =
+            _mm512_mask_loadu_epi32(_mm512_setzero_si512(), (__mmask16)((1ull << (cols - j)) - 1),
+                                    input + i * stride + j + 2 * stride);
         __m512i tail2_w0 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail2, 0));
         acc_r2 = _mm512_add_epi64(tail2_w0, acc_r2);
         __m512i tail2_w1 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail2, 1));
         acc_r2 = _mm512_add_epi64(tail2_w1, acc_r2);
-        __m512i tail3 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                                (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                                input + i * stride + j + 3 * stride);
+        __m512i tail3 =
+            _mm512_mask_loadu_epi32(_mm512_setzero_si512(), (__mmask16)((1ull << (cols - j)) - 1),
+                                    input + i * stride + j + 3 * stride);
         __m512i tail3_w0 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail3, 0));
         acc_r3 = _mm512_add_epi64(tail3_w0, acc_r3);
         __m512i tail3_w1 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail3, 1));
         acc_r3 = _mm512_add_epi64(tail3_w1, acc_r3);
-        __m512i tail4 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                                (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                                input + i * stride + j + 4 * stride);
+        __m512i tail4 =
+            _mm512_mask_loadu_epi32(_mm512_setzero_si512(), (__mmask16)((1ull << (cols - j)) - 1),
+                                    input + i * stride + j + 4 * stride);
         __m512i tail4_w0 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail4, 0));
         acc_r4 = _mm512_add_epi64(tail4_w0, acc_r4);
         __m512i tail4_w1 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail4, 1));
         acc_r4 = _mm512_add_epi64(tail4_w1, acc_r4);
-        __m512i tail5 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                                (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                                input + i * stride + j + 5 * stride);
+        __m512i tail5 =
+            _mm512_mask_loadu_epi32(_mm512_setzero_si512(), (__mmask16)((1ull << (cols - j)) - 1),
+                                    input + i * stride + j + 5 * stride);
         __m512i tail5_w0 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail5, 0));
         acc_r5 = _mm512_add_epi64(tail5_w0, acc_r5);
         __m512i tail5_w1 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail5, 1));
         acc_r5 = _mm512_add_epi64(tail5_w1, acc_r5);
-        __m512i tail6 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                                (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                                input + i * stride + j + 6 * stride);
+        __m512i tail6 =
+            _mm512_mask_loadu_epi32(_mm512_setzero_si512(), (__mmask16)((1ull << (cols - j)) - 1),
+                                    input + i * stride + j + 6 * stride);
         __m512i tail6_w0 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail6, 0));
         acc_r6 = _mm512_add_epi64(tail6_w0, acc_r6);
         __m512i tail6_w1 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail6, 1));
         acc_r6 = _mm512_add_epi64(tail6_w1, acc_r6);
-        __m512i tail7 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                                (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                                input + i * stride + j + 7 * stride);
+        __m512i tail7 =
+            _mm512_mask_loadu_epi32(_mm512_setzero_si512(), (__mmask16)((1ull << (cols - j)) - 1),
+                                    input + i * stride + j + 7 * stride);
         __m512i tail7_w0 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail7, 0));
         acc_r7 = _mm512_add_epi64(tail7_w0, acc_r7);
         __m512i tail7_w1 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail7, 1));
@@ -230,9 +214,8 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_i32_to
       }
       // predicated tail: lanes past the row end read the identity
       if (j < cols) {
-        __m512i tail0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                                (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                                input + i * stride + j);
+        __m512i tail0 = _mm512_mask_loadu_epi32(
+            _mm512_setzero_si512(), (__mmask16)((1ull << (cols - j)) - 1), input + i * stride + j);
         __m512i tail0_w0 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail0, 0));
         acc1 = _mm512_add_epi64(tail0_w0, acc1);
         __m512i tail0_w1 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail0, 1));
@@ -292,9 +275,8 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_i32_to
       }
       // predicated tail: lanes past the row end read the identity
       if (j < cols) {
-        __m512i tail0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                                (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                                input + i * stride + j);
+        __m512i tail0 = _mm512_mask_loadu_epi32(
+            _mm512_setzero_si512(), (__mmask16)((1ull << (cols - j)) - 1), input + i * stride + j);
         __m512i tail0_w0 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail0, 0));
         acc1 = _mm512_add_epi64(tail0_w0, acc1);
         __m512i tail0_w1 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail0, 1));
@@ -369,9 +351,8 @@ __attribute__((target("avx2"))) void rowsum_i32_to_i64_avx2(const int32_t* input
       }
       // predicated tail: lanes past the row end read the identity
       if (j < cols) {
-        const __m256i tail0_active =
-            _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j, 8))),
-                               _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+        const __m256i tail0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(cols - j)),
+                                                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
         __m256i tail0 = _mm256_blendv_epi8(
             _mm256_setzero_si256(),
             _mm256_maskload_epi32((const int*)(input + i * stride + j), tail0_active),
@@ -380,9 +361,8 @@ __attribute__((target("avx2"))) void rowsum_i32_to_i64_avx2(const int32_t* input
         acc_r0 = _mm256_add_epi64(tail0_w0, acc_r0);
         __m256i tail0_w1 = _mm256_cvtepi32_epi64(_mm256_extracti128_si256(tail0, 1));
         acc_r0 = _mm256_add_epi64(tail0_w1, acc_r0);
-        const __m256i tail1_active =
-            _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j, 8))),
-                               _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+        const __m256i tail1_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(cols - j)),
+                                                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
         __m256i tail1 = _mm256_blendv_epi8(
             _mm256_setzero_si256(),
             _mm256_maskload_epi32((const int*)(input + i * stride + j + stride), tail1_active),
@@ -391,9 +371,8 @@ __attribute__((target("avx2"))) void rowsum_i32_to_i64_avx2(const int32_t* input
         acc_r1 = _mm256_add_epi64(tail1_w0, acc_r1);
         __m256i tail1_w1 = _mm256_cvtepi32_epi64(_mm256_extracti128_si256(tail1, 1));
         acc_r1 = _mm256_add_epi64(tail1_w1, acc_r1);
-        const __m256i tail2_active =
-            _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j, 8))),
-                               _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+        const __m256i tail2_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(cols - j)),
+                                                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
         __m256i tail2 = _mm256_blendv_epi8(
             _mm256_setzero_si256(),
             _mm256_maskload_epi32((const int*)(input + i * stride + j + 2 * stride), tail2_active),
@@ -402,9 +381,8 @@ __attribute__((target("avx2"))) void rowsum_i32_to_i64_avx2(const int32_t* input
         acc_r2 = _mm256_add_epi64(tail2_w0, acc_r2);
         __m256i tail2_w1 = _mm256_cvtepi32_epi64(_mm256_extracti128_si256(tail2, 1));
         acc_r2 = _mm256_add_epi64(tail2_w1, acc_r2);
-        const __m256i tail3_active =
-            _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j, 8))),
-                               _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+        const __m256i tail3_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(cols - j)),
+                                                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
         __m256i tail3 = _mm256_blendv_epi8(
             _mm256_setzero_si256(),
             _mm256_maskload_epi32((const int*)(input + i * stride + j + 3 * stride), tail3_active),
@@ -465,9 +443,8 @@ __attribute__((target("avx2"))) void rowsum_i32_to_i64_avx2(const int32_t* input
       }
       // predicated tail: lanes past the row end read the identity
       if (j < cols) {
-        const __m256i tail0_active =
-            _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j, 8))),
-                               _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+        const __m256i tail0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(cols - j)),
+                                                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
         __m256i tail0 = _mm256_blendv_epi8(
             _mm256_setzero_si256(),
             _mm256_maskload_epi32((const int*)(input + i * stride + j), tail0_active),
@@ -529,9 +506,8 @@ __attribute__((target("avx2"))) void rowsum_i32_to_i64_avx2(const int32_t* input
       }
       // predicated tail: lanes past the row end read the identity
       if (j < cols) {
-        const __m256i tail0_active =
-            _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j, 8))),
-                               _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+        const __m256i tail0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(cols - j)),
+                                                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
         __m256i tail0 = _mm256_blendv_epi8(
             _mm256_setzero_si256(),
             _mm256_maskload_epi32((const int*)(input + i * stride + j), tail0_active),

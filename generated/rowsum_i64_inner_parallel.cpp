@@ -21,21 +21,6 @@
 //   output[i] = add over j < cols of input[i * stride + j], for i < rows; i64 -> i64
 //   avx512+vnni: identical to avx512 for this kernel, not emitted
 
-#if defined(__x86_64__)
-// n clamped to [0, lanes]: the active-lane count of a whilelt predicate.
-static inline int64_t simdgen_clamp_lanes(int64_t n, int64_t lanes) {
-  return n < 0 ? 0 : n > lanes ? lanes : n;
-}
-#endif
-#if defined(__x86_64__)
-// Bit l set for lanes l < n, for n clamped to [0, lanes]: the predicate of a partial vector.
-static inline uint64_t simdgen_lanes_below(int64_t n, int lanes) {
-  if (n <= 0) return 0;
-  if (n >= lanes) return lanes == 64 ? ~0ull : (1ull << lanes) - 1;
-  return (1ull << n) - 1;
-}
-#endif
-
 // ---- avx512 (512-bit vectors)
 // strategy inner_parallel: lane r reduces row i + r in sequential order; columns are gathered (i64 lanes)
 // uses vpgatherdd/vpgatherdq column gathers (lane = row)
@@ -70,12 +55,12 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_i64_in
     // sequential along the row
     int64_t j = 0;
     for (; j < cols; ++j) {
-      __m512i column = _mm512_mask_i32gather_epi64(
-          _mm512_setzero_si512(), (__mmask8)simdgen_lanes_below(-i + rows, 8), row_offsets,
-          (const void*)(input + i * stride + j), 8);
+      __m512i column =
+          _mm512_mask_i32gather_epi64(_mm512_setzero_si512(), (__mmask8)((1ull << (-i + rows)) - 1),
+                                      row_offsets, (const void*)(input + i * stride + j), 8);
       lane_acc = _mm512_add_epi64(column, lane_acc);
     }
-    _mm512_mask_storeu_epi64(output + i, (__mmask8)simdgen_lanes_below(-i + rows, 8), lane_acc);
+    _mm512_mask_storeu_epi64(output + i, (__mmask8)((1ull << (-i + rows)) - 1), lane_acc);
   }
 }
 #endif
@@ -118,16 +103,15 @@ __attribute__((target("avx2"))) void rowsum_i64_inner_parallel_avx2(const int64_
     for (; j < cols; ++j) {
       __m256i column = _mm256_mask_i32gather_epi64(
           _mm256_setzero_si256(), (const long long*)(input + i * stride + j), row_offsets,
-          _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(simdgen_clamp_lanes(-i + rows, 4))),
+          _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(-i + rows)),
                              _mm256_setr_epi64x(0, 1, 2, 3)),
           8);
       lane_acc = _mm256_add_epi64(column, lane_acc);
     }
-    _mm256_maskstore_epi64(
-        (long long*)(output + i),
-        _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(simdgen_clamp_lanes(-i + rows, 4))),
-                           _mm256_setr_epi64x(0, 1, 2, 3)),
-        lane_acc);
+    _mm256_maskstore_epi64((long long*)(output + i),
+                           _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(-i + rows)),
+                                              _mm256_setr_epi64x(0, 1, 2, 3)),
+                           lane_acc);
   }
 }
 #endif

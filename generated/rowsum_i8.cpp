@@ -21,20 +21,6 @@
 //   output[i] = add over j < cols of input[i * stride + j], for i < rows; i8 -> i32
 
 #if defined(__x86_64__)
-// n clamped to [0, lanes]: the active-lane count of a whilelt predicate.
-static inline int64_t simdgen_clamp_lanes(int64_t n, int64_t lanes) {
-  return n < 0 ? 0 : n > lanes ? lanes : n;
-}
-#endif
-#if defined(__x86_64__)
-// Bit l set for lanes l < n, for n clamped to [0, lanes]: the predicate of a partial vector.
-static inline uint64_t simdgen_lanes_below(int64_t n, int lanes) {
-  if (n <= 0) return 0;
-  if (n >= lanes) return lanes == 64 ? ~0ull : (1ull << lanes) - 1;
-  return (1ull << n) - 1;
-}
-#endif
-#if defined(__x86_64__)
 // 32 zero bytes then 32 0xFF bytes: the 32 bytes at offset k keep the last k bytes of a vector.
 static const uint8_t simdgen_tail_keep[64] = {
     0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,
@@ -135,69 +121,68 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,avx512vnni"))) void ro
       }
       // predicated tail: lanes past the row end read the identity
       if (j < cols) {
-        __m512i tail0 = _mm512_mask_loadu_epi8(_mm512_setzero_si512(),
-                                               (__mmask64)simdgen_lanes_below(cols - j, 64),
-                                               input + i * stride + j);
+        __m512i tail0 = _mm512_mask_loadu_epi8(
+            _mm512_setzero_si512(), (__mmask64)((1ull << (cols - j)) - 1), input + i * stride + j);
         acc_r0 = _mm512_dpbusd_epi32(acc_r0, ones_u8, tail0);
-        __m512i tail1 = _mm512_mask_loadu_epi8(_mm512_setzero_si512(),
-                                               (__mmask64)simdgen_lanes_below(cols - j, 64),
-                                               input + i * stride + j + stride);
+        __m512i tail1 =
+            _mm512_mask_loadu_epi8(_mm512_setzero_si512(), (__mmask64)((1ull << (cols - j)) - 1),
+                                   input + i * stride + j + stride);
         acc_r1 = _mm512_dpbusd_epi32(acc_r1, ones_u8, tail1);
-        __m512i tail2 = _mm512_mask_loadu_epi8(_mm512_setzero_si512(),
-                                               (__mmask64)simdgen_lanes_below(cols - j, 64),
-                                               input + i * stride + j + 2 * stride);
+        __m512i tail2 =
+            _mm512_mask_loadu_epi8(_mm512_setzero_si512(), (__mmask64)((1ull << (cols - j)) - 1),
+                                   input + i * stride + j + 2 * stride);
         acc_r2 = _mm512_dpbusd_epi32(acc_r2, ones_u8, tail2);
-        __m512i tail3 = _mm512_mask_loadu_epi8(_mm512_setzero_si512(),
-                                               (__mmask64)simdgen_lanes_below(cols - j, 64),
-                                               input + i * stride + j + 3 * stride);
+        __m512i tail3 =
+            _mm512_mask_loadu_epi8(_mm512_setzero_si512(), (__mmask64)((1ull << (cols - j)) - 1),
+                                   input + i * stride + j + 3 * stride);
         acc_r3 = _mm512_dpbusd_epi32(acc_r3, ones_u8, tail3);
-        __m512i tail4 = _mm512_mask_loadu_epi8(_mm512_setzero_si512(),
-                                               (__mmask64)simdgen_lanes_below(cols - j, 64),
-                                               input + i * stride + j + 4 * stride);
+        __m512i tail4 =
+            _mm512_mask_loadu_epi8(_mm512_setzero_si512(), (__mmask64)((1ull << (cols - j)) - 1),
+                                   input + i * stride + j + 4 * stride);
         acc_r4 = _mm512_dpbusd_epi32(acc_r4, ones_u8, tail4);
-        __m512i tail5 = _mm512_mask_loadu_epi8(_mm512_setzero_si512(),
-                                               (__mmask64)simdgen_lanes_below(cols - j, 64),
-                                               input + i * stride + j + 5 * stride);
+        __m512i tail5 =
+            _mm512_mask_loadu_epi8(_mm512_setzero_si512(), (__mmask64)((1ull << (cols - j)) - 1),
+                                   input + i * stride + j + 5 * stride);
         acc_r5 = _mm512_dpbusd_epi32(acc_r5, ones_u8, tail5);
-        __m512i tail6 = _mm512_mask_loadu_epi8(_mm512_setzero_si512(),
-                                               (__mmask64)simdgen_lanes_below(cols - j, 64),
-                                               input + i * stride + j + 6 * stride);
+        __m512i tail6 =
+            _mm512_mask_loadu_epi8(_mm512_setzero_si512(), (__mmask64)((1ull << (cols - j)) - 1),
+                                   input + i * stride + j + 6 * stride);
         acc_r6 = _mm512_dpbusd_epi32(acc_r6, ones_u8, tail6);
-        __m512i tail7 = _mm512_mask_loadu_epi8(_mm512_setzero_si512(),
-                                               (__mmask64)simdgen_lanes_below(cols - j, 64),
-                                               input + i * stride + j + 7 * stride);
+        __m512i tail7 =
+            _mm512_mask_loadu_epi8(_mm512_setzero_si512(), (__mmask64)((1ull << (cols - j)) - 1),
+                                   input + i * stride + j + 7 * stride);
         acc_r7 = _mm512_dpbusd_epi32(acc_r7, ones_u8, tail7);
-        __m512i tail8 = _mm512_mask_loadu_epi8(_mm512_setzero_si512(),
-                                               (__mmask64)simdgen_lanes_below(cols - j, 64),
-                                               input + i * stride + j + 8 * stride);
+        __m512i tail8 =
+            _mm512_mask_loadu_epi8(_mm512_setzero_si512(), (__mmask64)((1ull << (cols - j)) - 1),
+                                   input + i * stride + j + 8 * stride);
         acc_r8 = _mm512_dpbusd_epi32(acc_r8, ones_u8, tail8);
-        __m512i tail9 = _mm512_mask_loadu_epi8(_mm512_setzero_si512(),
-                                               (__mmask64)simdgen_lanes_below(cols - j, 64),
-                                               input + i * stride + j + 9 * stride);
+        __m512i tail9 =
+            _mm512_mask_loadu_epi8(_mm512_setzero_si512(), (__mmask64)((1ull << (cols - j)) - 1),
+                                   input + i * stride + j + 9 * stride);
         acc_r9 = _mm512_dpbusd_epi32(acc_r9, ones_u8, tail9);
-        __m512i tail10 = _mm512_mask_loadu_epi8(_mm512_setzero_si512(),
-                                                (__mmask64)simdgen_lanes_below(cols - j, 64),
-                                                input + i * stride + j + 10 * stride);
+        __m512i tail10 =
+            _mm512_mask_loadu_epi8(_mm512_setzero_si512(), (__mmask64)((1ull << (cols - j)) - 1),
+                                   input + i * stride + j + 10 * stride);
         acc_r10 = _mm512_dpbusd_epi32(acc_r10, ones_u8, tail10);
-        __m512i tail11 = _mm512_mask_loadu_epi8(_mm512_setzero_si512(),
-                                                (__mmask64)simdgen_lanes_below(cols - j, 64),
-                                                input + i * stride + j + 11 * stride);
+        __m512i tail11 =
+            _mm512_mask_loadu_epi8(_mm512_setzero_si512(), (__mmask64)((1ull << (cols - j)) - 1),
+                                   input + i * stride + j + 11 * stride);
         acc_r11 = _mm512_dpbusd_epi32(acc_r11, ones_u8, tail11);
-        __m512i tail12 = _mm512_mask_loadu_epi8(_mm512_setzero_si512(),
-                                                (__mmask64)simdgen_lanes_below(cols - j, 64),
-                                                input + i * stride + j + 12 * stride);
+        __m512i tail12 =
+            _mm512_mask_loadu_epi8(_mm512_setzero_si512(), (__mmask64)((1ull << (cols - j)) - 1),
+                                   input + i * stride + j + 12 * stride);
         acc_r12 = _mm512_dpbusd_epi32(acc_r12, ones_u8, tail12);
-        __m512i tail13 = _mm512_mask_loadu_epi8(_mm512_setzero_si512(),
-                                                (__mmask64)simdgen_lanes_below(cols - j, 64),
-                                                input + i * stride + j + 13 * stride);
+        __m512i tail13 =
+            _mm512_mask_loadu_epi8(_mm512_setzero_si512(), (__mmask64)((1ull << (cols - j)) - 1),
+                                   input + i * stride + j + 13 * stride);
         acc_r13 = _mm512_dpbusd_epi32(acc_r13, ones_u8, tail13);
-        __m512i tail14 = _mm512_mask_loadu_epi8(_mm512_setzero_si512(),
-                                                (__mmask64)simdgen_lanes_below(cols - j, 64),
-                                                input + i * stride + j + 14 * stride);
+        __m512i tail14 =
+            _mm512_mask_loadu_epi8(_mm512_setzero_si512(), (__mmask64)((1ull << (cols - j)) - 1),
+                                   input + i * stride + j + 14 * stride);
         acc_r14 = _mm512_dpbusd_epi32(acc_r14, ones_u8, tail14);
-        __m512i tail15 = _mm512_mask_loadu_epi8(_mm512_setzero_si512(),
-                                                (__mmask64)simdgen_lanes_below(cols - j, 64),
-                                                input + i * stride + j + 15 * stride);
+        __m512i tail15 =
+            _mm512_mask_loadu_epi8(_mm512_setzero_si512(), (__mmask64)((1ull << (cols - j)) - 1),
+                                   input + i * stride + j + 15 * stride);
         acc_r15 = _mm512_dpbusd_epi32(acc_r15, ones_u8, tail15);
       }
       __m512i fold0_0 = _mm512_add_epi32(_mm512_shuffle_i32x4(acc_r0, acc_r4, 0x44),
@@ -265,9 +250,8 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,avx512vnni"))) void ro
       }
       // predicated tail: lanes past the row end read the identity
       if (j < cols) {
-        __m512i tail0 = _mm512_mask_loadu_epi8(_mm512_setzero_si512(),
-                                               (__mmask64)simdgen_lanes_below(cols - j, 64),
-                                               input + i * stride + j);
+        __m512i tail0 = _mm512_mask_loadu_epi8(
+            _mm512_setzero_si512(), (__mmask64)((1ull << (cols - j)) - 1), input + i * stride + j);
         acc1 = _mm512_dpbusd_epi32(acc1, ones_u8, tail0);
       }
       acc0 = _mm512_add_epi32(acc1, acc0);
@@ -310,9 +294,8 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,avx512vnni"))) void ro
       }
       // predicated tail: lanes past the row end read the identity
       if (j < cols) {
-        __m512i tail0 = _mm512_mask_loadu_epi8(_mm512_setzero_si512(),
-                                               (__mmask64)simdgen_lanes_below(cols - j, 64),
-                                               input + i * stride + j);
+        __m512i tail0 = _mm512_mask_loadu_epi8(
+            _mm512_setzero_si512(), (__mmask64)((1ull << (cols - j)) - 1), input + i * stride + j);
         acc1 = _mm512_dpbusd_epi32(acc1, ones_u8, tail0);
       }
       acc0 = _mm512_add_epi32(acc1, acc0);
@@ -473,84 +456,83 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_i8_avx
       }
       // predicated tail: lanes past the row end read the identity
       if (j < cols) {
-        __m512i tail0 = _mm512_mask_loadu_epi8(_mm512_setzero_si512(),
-                                               (__mmask64)simdgen_lanes_below(cols - j, 64),
-                                               input + i * stride + j);
+        __m512i tail0 = _mm512_mask_loadu_epi8(
+            _mm512_setzero_si512(), (__mmask64)((1ull << (cols - j)) - 1), input + i * stride + j);
         acc_r0 = _mm512_add_epi32(
             acc_r0, _mm512_madd_epi16(_mm512_maddubs_epi16(ones_u8, tail0), ones_i16));
-        __m512i tail1 = _mm512_mask_loadu_epi8(_mm512_setzero_si512(),
-                                               (__mmask64)simdgen_lanes_below(cols - j, 64),
-                                               input + i * stride + j + stride);
+        __m512i tail1 =
+            _mm512_mask_loadu_epi8(_mm512_setzero_si512(), (__mmask64)((1ull << (cols - j)) - 1),
+                                   input + i * stride + j + stride);
         acc_r1 = _mm512_add_epi32(
             acc_r1, _mm512_madd_epi16(_mm512_maddubs_epi16(ones_u8, tail1), ones_i16));
-        __m512i tail2 = _mm512_mask_loadu_epi8(_mm512_setzero_si512(),
-                                               (__mmask64)simdgen_lanes_below(cols - j, 64),
-                                               input + i * stride + j + 2 * stride);
+        __m512i tail2 =
+            _mm512_mask_loadu_epi8(_mm512_setzero_si512(), (__mmask64)((1ull << (cols - j)) - 1),
+                                   input + i * stride + j + 2 * stride);
         acc_r2 = _mm512_add_epi32(
             acc_r2, _mm512_madd_epi16(_mm512_maddubs_epi16(ones_u8, tail2), ones_i16));
-        __m512i tail3 = _mm512_mask_loadu_epi8(_mm512_setzero_si512(),
-                                               (__mmask64)simdgen_lanes_below(cols - j, 64),
-                                               input + i * stride + j + 3 * stride);
+        __m512i tail3 =
+            _mm512_mask_loadu_epi8(_mm512_setzero_si512(), (__mmask64)((1ull << (cols - j)) - 1),
+                                   input + i * stride + j + 3 * stride);
         acc_r3 = _mm512_add_epi32(
             acc_r3, _mm512_madd_epi16(_mm512_maddubs_epi16(ones_u8, tail3), ones_i16));
-        __m512i tail4 = _mm512_mask_loadu_epi8(_mm512_setzero_si512(),
-                                               (__mmask64)simdgen_lanes_below(cols - j, 64),
-                                               input + i * stride + j + 4 * stride);
+        __m512i tail4 =
+            _mm512_mask_loadu_epi8(_mm512_setzero_si512(), (__mmask64)((1ull << (cols - j)) - 1),
+                                   input + i * stride + j + 4 * stride);
         acc_r4 = _mm512_add_epi32(
             acc_r4, _mm512_madd_epi16(_mm512_maddubs_epi16(ones_u8, tail4), ones_i16));
-        __m512i tail5 = _mm512_mask_loadu_epi8(_mm512_setzero_si512(),
-                                               (__mmask64)simdgen_lanes_below(cols - j, 64),
-                                               input + i * stride + j + 5 * stride);
+        __m512i tail5 =
+            _mm512_mask_loadu_epi8(_mm512_setzero_si512(), (__mmask64)((1ull << (cols - j)) - 1),
+                                   input + i * stride + j + 5 * stride);
         acc_r5 = _mm512_add_epi32(
             acc_r5, _mm512_madd_epi16(_mm512_maddubs_epi16(ones_u8, tail5), ones_i16));
-        __m512i tail6 = _mm512_mask_loadu_epi8(_mm512_setzero_si512(),
-                                               (__mmask64)simdgen_lanes_below(cols - j, 64),
-                                               input + i * stride + j + 6 * stride);
+        __m512i tail6 =
+            _mm512_mask_loadu_epi8(_mm512_setzero_si512(), (__mmask64)((1ull << (cols - j)) - 1),
+                                   input + i * stride + j + 6 * stride);
         acc_r6 = _mm512_add_epi32(
             acc_r6, _mm512_madd_epi16(_mm512_maddubs_epi16(ones_u8, tail6), ones_i16));
-        __m512i tail7 = _mm512_mask_loadu_epi8(_mm512_setzero_si512(),
-                                               (__mmask64)simdgen_lanes_below(cols - j, 64),
-                                               input + i * stride + j + 7 * stride);
+        __m512i tail7 =
+            _mm512_mask_loadu_epi8(_mm512_setzero_si512(), (__mmask64)((1ull << (cols - j)) - 1),
+                                   input + i * stride + j + 7 * stride);
         acc_r7 = _mm512_add_epi32(
             acc_r7, _mm512_madd_epi16(_mm512_maddubs_epi16(ones_u8, tail7), ones_i16));
-        __m512i tail8 = _mm512_mask_loadu_epi8(_mm512_setzero_si512(),
-                                               (__mmask64)simdgen_lanes_below(cols - j, 64),
-                                               input + i * stride + j + 8 * stride);
+        __m512i tail8 =
+            _mm512_mask_loadu_epi8(_mm512_setzero_si512(), (__mmask64)((1ull << (cols - j)) - 1),
+                                   input + i * stride + j + 8 * stride);
         acc_r8 = _mm512_add_epi32(
             acc_r8, _mm512_madd_epi16(_mm512_maddubs_epi16(ones_u8, tail8), ones_i16));
-        __m512i tail9 = _mm512_mask_loadu_epi8(_mm512_setzero_si512(),
-                                               (__mmask64)simdgen_lanes_below(cols - j, 64),
-                                               input + i * stride + j + 9 * stride);
+        __m512i tail9 =
+            _mm512_mask_loadu_epi8(_mm512_setzero_si512(), (__mmask64)((1ull << (cols - j)) - 1),
+                                   input + i * stride + j + 9 * stride);
         acc_r9 = _mm512_add_epi32(
             acc_r9, _mm512_madd_epi16(_mm512_maddubs_epi16(ones_u8, tail9), ones_i16));
-        __m512i tail10 = _mm512_mask_loadu_epi8(_mm512_setzero_si512(),
-                                                (__mmask64)simdgen_lanes_below(cols - j, 64),
-                                                input + i * stride + j + 10 * stride);
+        __m512i tail10 =
+            _mm512_mask_loadu_epi8(_mm512_setzero_si512(), (__mmask64)((1ull << (cols - j)) - 1),
+                                   input + i * stride + j + 10 * stride);
         acc_r10 = _mm512_add_epi32(
             acc_r10, _mm512_madd_epi16(_mm512_maddubs_epi16(ones_u8, tail10), ones_i16));
-        __m512i tail11 = _mm512_mask_loadu_epi8(_mm512_setzero_si512(),
-                                                (__mmask64)simdgen_lanes_below(cols - j, 64),
-                                                input + i * stride + j + 11 * stride);
+        __m512i tail11 =
+            _mm512_mask_loadu_epi8(_mm512_setzero_si512(), (__mmask64)((1ull << (cols - j)) - 1),
+                                   input + i * stride + j + 11 * stride);
         acc_r11 = _mm512_add_epi32(
             acc_r11, _mm512_madd_epi16(_mm512_maddubs_epi16(ones_u8, tail11), ones_i16));
-        __m512i tail12 = _mm512_mask_loadu_epi8(_mm512_setzero_si512(),
-                                                (__mmask64)simdgen_lanes_below(cols - j, 64),
-                                                input + i * stride + j + 12 * stride);
+        __m512i tail12 =
+            _mm512_mask_loadu_epi8(_mm512_setzero_si512(), (__mmask64)((1ull << (cols - j)) - 1),
+                                   input + i * stride + j + 12 * stride);
         acc_r12 = _mm512_add_epi32(
             acc_r12, _mm512_madd_epi16(_mm512_maddubs_epi16(ones_u8, tail12), ones_i16));
-        __m512i tail13 = _mm512_mask_loadu_epi8(_mm512_setzero_si512(),
-                                                (__mmask64)simdgen_lanes_below(cols - j, 64),
-                                                input + i * stride + j + 13 * stride);
+        __m512i tail13 =
+            _mm512_mask_loadu_epi8(_mm512_setzero_si512(), (__mmask64)((1ull << (cols - j)) - 1),
+                                   input + i * stride + j + 13 * stride);
         acc_r13 = _mm512_add_epi32(
             acc_r13, _mm512_madd_epi16(_mm512_maddubs_epi16(ones_u8, tail13), ones_i16));
-        __m512i tail14 = _mm512_mask_loadu_epi8(_mm512_setzero_si512(),
-                                                (__mmask64)simdgen_lanes_below(cols - j, 64),
-                                                input + i * stride + j + 14 * stride);
+        __m512i tail14 =
+            _mm512_mask_loadu_epi8(_mm512_setzero_si512(), (__mmask64)((1ull << (cols - j)) - 1),
+                                   input + i * stride + j + 14 * stride);
         acc_r14 = _mm512_add_epi32(
             acc_r14, _mm512_madd_epi16(_mm512_maddubs_epi16(ones_u8, tail14), ones_i16));
-        __m512i tail15 = _mm512_mask_loadu_epi8(_mm512_setzero_si512(),
-                                                (__mmask64)simdgen_lanes_below(cols - j, 64),
-                                                input + i * stride + j + 15 * stride);
+        __m512i tail15 =
+            _mm512_mask_loadu_epi8(_mm512_setzero_si512(), (__mmask64)((1ull << (cols - j)) - 1),
+                                   input + i * stride + j + 15 * stride);
         acc_r15 = _mm512_add_epi32(
             acc_r15, _mm512_madd_epi16(_mm512_maddubs_epi16(ones_u8, tail15), ones_i16));
       }
@@ -634,9 +616,8 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_i8_avx
       }
       // predicated tail: lanes past the row end read the identity
       if (j < cols) {
-        __m512i tail0 = _mm512_mask_loadu_epi8(_mm512_setzero_si512(),
-                                               (__mmask64)simdgen_lanes_below(cols - j, 64),
-                                               input + i * stride + j);
+        __m512i tail0 = _mm512_mask_loadu_epi8(
+            _mm512_setzero_si512(), (__mmask64)((1ull << (cols - j)) - 1), input + i * stride + j);
         acc1 = _mm512_add_epi32(acc1,
                                 _mm512_madd_epi16(_mm512_maddubs_epi16(ones_u8, tail0), ones_i16));
       }
@@ -695,9 +676,8 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_i8_avx
       }
       // predicated tail: lanes past the row end read the identity
       if (j < cols) {
-        __m512i tail0 = _mm512_mask_loadu_epi8(_mm512_setzero_si512(),
-                                               (__mmask64)simdgen_lanes_below(cols - j, 64),
-                                               input + i * stride + j);
+        __m512i tail0 = _mm512_mask_loadu_epi8(
+            _mm512_setzero_si512(), (__mmask64)((1ull << (cols - j)) - 1), input + i * stride + j);
         acc1 = _mm512_add_epi32(acc1,
                                 _mm512_madd_epi16(_mm512_maddubs_epi16(ones_u8, tail0), ones_i16));
       }
@@ -806,63 +786,63 @@ __attribute__((target("avx2"))) void rowsum_i8_avx2(const int8_t* input, int64_t
       if (j < cols) {
         // the row holds a whole vector: re-read its last one
         if (31 < cols) {
-          const __m256i tail0_keep = _mm256_loadu_si256(
-              (const __m256i*)(simdgen_tail_keep + simdgen_clamp_lanes(cols - j, 32) * 1));
+          const __m256i tail0_keep =
+              _mm256_loadu_si256((const __m256i*)(simdgen_tail_keep + (cols - j) * 1));
           __m256i tail0 = _mm256_blendv_epi8(
               _mm256_setzero_si256(),
               _mm256_loadu_si256((const __m256i*)(input + cols + i * stride - 32)), tail0_keep);
           acc_r0 = _mm256_add_epi32(
               acc_r0, _mm256_madd_epi16(_mm256_maddubs_epi16(ones_u8, tail0), ones_i16));
-          const __m256i tail1_keep = _mm256_loadu_si256(
-              (const __m256i*)(simdgen_tail_keep + simdgen_clamp_lanes(cols - j, 32) * 1));
+          const __m256i tail1_keep =
+              _mm256_loadu_si256((const __m256i*)(simdgen_tail_keep + (cols - j) * 1));
           __m256i tail1 = _mm256_blendv_epi8(
               _mm256_setzero_si256(),
               _mm256_loadu_si256((const __m256i*)(input + cols + i * stride + stride - 32)),
               tail1_keep);
           acc_r1 = _mm256_add_epi32(
               acc_r1, _mm256_madd_epi16(_mm256_maddubs_epi16(ones_u8, tail1), ones_i16));
-          const __m256i tail2_keep = _mm256_loadu_si256(
-              (const __m256i*)(simdgen_tail_keep + simdgen_clamp_lanes(cols - j, 32) * 1));
+          const __m256i tail2_keep =
+              _mm256_loadu_si256((const __m256i*)(simdgen_tail_keep + (cols - j) * 1));
           __m256i tail2 = _mm256_blendv_epi8(
               _mm256_setzero_si256(),
               _mm256_loadu_si256((const __m256i*)(input + cols + i * stride + 2 * stride - 32)),
               tail2_keep);
           acc_r2 = _mm256_add_epi32(
               acc_r2, _mm256_madd_epi16(_mm256_maddubs_epi16(ones_u8, tail2), ones_i16));
-          const __m256i tail3_keep = _mm256_loadu_si256(
-              (const __m256i*)(simdgen_tail_keep + simdgen_clamp_lanes(cols - j, 32) * 1));
+          const __m256i tail3_keep =
+              _mm256_loadu_si256((const __m256i*)(simdgen_tail_keep + (cols - j) * 1));
           __m256i tail3 = _mm256_blendv_epi8(
               _mm256_setzero_si256(),
               _mm256_loadu_si256((const __m256i*)(input + cols + i * stride + 3 * stride - 32)),
               tail3_keep);
           acc_r3 = _mm256_add_epi32(
               acc_r3, _mm256_madd_epi16(_mm256_maddubs_epi16(ones_u8, tail3), ones_i16));
-          const __m256i tail4_keep = _mm256_loadu_si256(
-              (const __m256i*)(simdgen_tail_keep + simdgen_clamp_lanes(cols - j, 32) * 1));
+          const __m256i tail4_keep =
+              _mm256_loadu_si256((const __m256i*)(simdgen_tail_keep + (cols - j) * 1));
           __m256i tail4 = _mm256_blendv_epi8(
               _mm256_setzero_si256(),
               _mm256_loadu_si256((const __m256i*)(input + cols + i * stride + 4 * stride - 32)),
               tail4_keep);
           acc_r4 = _mm256_add_epi32(
               acc_r4, _mm256_madd_epi16(_mm256_maddubs_epi16(ones_u8, tail4), ones_i16));
-          const __m256i tail5_keep = _mm256_loadu_si256(
-              (const __m256i*)(simdgen_tail_keep + simdgen_clamp_lanes(cols - j, 32) * 1));
+          const __m256i tail5_keep =
+              _mm256_loadu_si256((const __m256i*)(simdgen_tail_keep + (cols - j) * 1));
           __m256i tail5 = _mm256_blendv_epi8(
               _mm256_setzero_si256(),
               _mm256_loadu_si256((const __m256i*)(input + cols + i * stride + 5 * stride - 32)),
               tail5_keep);
           acc_r5 = _mm256_add_epi32(
               acc_r5, _mm256_madd_epi16(_mm256_maddubs_epi16(ones_u8, tail5), ones_i16));
-          const __m256i tail6_keep = _mm256_loadu_si256(
-              (const __m256i*)(simdgen_tail_keep + simdgen_clamp_lanes(cols - j, 32) * 1));
+          const __m256i tail6_keep =
+              _mm256_loadu_si256((const __m256i*)(simdgen_tail_keep + (cols - j) * 1));
           __m256i tail6 = _mm256_blendv_epi8(
               _mm256_setzero_si256(),
               _mm256_loadu_si256((const __m256i*)(input + cols + i * stride + 6 * stride - 32)),
               tail6_keep);
           acc_r6 = _mm256_add_epi32(
               acc_r6, _mm256_madd_epi16(_mm256_maddubs_epi16(ones_u8, tail6), ones_i16));
-          const __m256i tail7_keep = _mm256_loadu_si256(
-              (const __m256i*)(simdgen_tail_keep + simdgen_clamp_lanes(cols - j, 32) * 1));
+          const __m256i tail7_keep =
+              _mm256_loadu_si256((const __m256i*)(simdgen_tail_keep + (cols - j) * 1));
           __m256i tail7 = _mm256_blendv_epi8(
               _mm256_setzero_si256(),
               _mm256_loadu_si256((const __m256i*)(input + cols + i * stride + 7 * stride - 32)),
@@ -875,56 +855,56 @@ __attribute__((target("avx2"))) void rowsum_i8_avx2(const int8_t* input, int64_t
           alignas(32) int8_t tail0_stage[32];
           _mm256_store_si256((__m256i*)tail0_stage, _mm256_setzero_si256());
           __builtin_memcpy(tail0_stage, input + i * stride + j,
-                           (size_t)simdgen_clamp_lanes(cols - j, 32) * sizeof(int8_t));
+                           (size_t)(cols - j) * sizeof(int8_t));
           __m256i tail0 = _mm256_load_si256((const __m256i*)tail0_stage);
           acc_r0 = _mm256_add_epi32(
               acc_r0, _mm256_madd_epi16(_mm256_maddubs_epi16(ones_u8, tail0), ones_i16));
           alignas(32) int8_t tail1_stage[32];
           _mm256_store_si256((__m256i*)tail1_stage, _mm256_setzero_si256());
           __builtin_memcpy(tail1_stage, input + i * stride + j + stride,
-                           (size_t)simdgen_clamp_lanes(cols - j, 32) * sizeof(int8_t));
+                           (size_t)(cols - j) * sizeof(int8_t));
           __m256i tail1 = _mm256_load_si256((const __m256i*)tail1_stage);
           acc_r1 = _mm256_add_epi32(
               acc_r1, _mm256_madd_epi16(_mm256_maddubs_epi16(ones_u8, tail1), ones_i16));
           alignas(32) int8_t tail2_stage[32];
           _mm256_store_si256((__m256i*)tail2_stage, _mm256_setzero_si256());
           __builtin_memcpy(tail2_stage, input + i * stride + j + 2 * stride,
-                           (size_t)simdgen_clamp_lanes(cols - j, 32) * sizeof(int8_t));
+                           (size_t)(cols - j) * sizeof(int8_t));
           __m256i tail2 = _mm256_load_si256((const __m256i*)tail2_stage);
           acc_r2 = _mm256_add_epi32(
               acc_r2, _mm256_madd_epi16(_mm256_maddubs_epi16(ones_u8, tail2), ones_i16));
           alignas(32) int8_t tail3_stage[32];
           _mm256_store_si256((__m256i*)tail3_stage, _mm256_setzero_si256());
           __builtin_memcpy(tail3_stage, input + i * stride + j + 3 * stride,
-                           (size_t)simdgen_clamp_lanes(cols - j, 32) * sizeof(int8_t));
+                           (size_t)(cols - j) * sizeof(int8_t));
           __m256i tail3 = _mm256_load_si256((const __m256i*)tail3_stage);
           acc_r3 = _mm256_add_epi32(
               acc_r3, _mm256_madd_epi16(_mm256_maddubs_epi16(ones_u8, tail3), ones_i16));
           alignas(32) int8_t tail4_stage[32];
           _mm256_store_si256((__m256i*)tail4_stage, _mm256_setzero_si256());
           __builtin_memcpy(tail4_stage, input + i * stride + j + 4 * stride,
-                           (size_t)simdgen_clamp_lanes(cols - j, 32) * sizeof(int8_t));
+                           (size_t)(cols - j) * sizeof(int8_t));
           __m256i tail4 = _mm256_load_si256((const __m256i*)tail4_stage);
           acc_r4 = _mm256_add_epi32(
               acc_r4, _mm256_madd_epi16(_mm256_maddubs_epi16(ones_u8, tail4), ones_i16));
           alignas(32) int8_t tail5_stage[32];
           _mm256_store_si256((__m256i*)tail5_stage, _mm256_setzero_si256());
           __builtin_memcpy(tail5_stage, input + i * stride + j + 5 * stride,
-                           (size_t)simdgen_clamp_lanes(cols - j, 32) * sizeof(int8_t));
+                           (size_t)(cols - j) * sizeof(int8_t));
           __m256i tail5 = _mm256_load_si256((const __m256i*)tail5_stage);
           acc_r5 = _mm256_add_epi32(
               acc_r5, _mm256_madd_epi16(_mm256_maddubs_epi16(ones_u8, tail5), ones_i16));
           alignas(32) int8_t tail6_stage[32];
           _mm256_store_si256((__m256i*)tail6_stage, _mm256_setzero_si256());
           __builtin_memcpy(tail6_stage, input + i * stride + j + 6 * stride,
-                           (size_t)simdgen_clamp_lanes(cols - j, 32) * sizeof(int8_t));
+                           (size_t)(cols - j) * sizeof(int8_t));
           __m256i tail6 = _mm256_load_si256((const __m256i*)tail6_stage);
           acc_r6 = _mm256_add_epi32(
               acc_r6, _mm256_madd_epi16(_mm256_maddubs_epi16(ones_u8, tail6), ones_i16));
           alignas(32) int8_t tail7_stage[32];
           _mm256_store_si256((__m256i*)tail7_stage, _mm256_setzero_si256());
           __builtin_memcpy(tail7_stage, input + i * stride + j + 7 * stride,
-                           (size_t)simdgen_clamp_lanes(cols - j, 32) * sizeof(int8_t));
+                           (size_t)(cols - j) * sizeof(int8_t));
           __m256i tail7 = _mm256_load_si256((const __m256i*)tail7_stage);
           acc_r7 = _mm256_add_epi32(
               acc_r7, _mm256_madd_epi16(_mm256_maddubs_epi16(ones_u8, tail7), ones_i16));
@@ -998,8 +978,8 @@ __attribute__((target("avx2"))) void rowsum_i8_avx2(const int8_t* input, int64_t
       if (j < cols) {
         // the row holds a whole vector: re-read its last one
         if (31 < cols) {
-          const __m256i tail0_keep = _mm256_loadu_si256(
-              (const __m256i*)(simdgen_tail_keep + simdgen_clamp_lanes(cols - j, 32) * 1));
+          const __m256i tail0_keep =
+              _mm256_loadu_si256((const __m256i*)(simdgen_tail_keep + (cols - j) * 1));
           __m256i tail0 = _mm256_blendv_epi8(
               _mm256_setzero_si256(),
               _mm256_loadu_si256((const __m256i*)(input + cols + i * stride - 32)), tail0_keep);
@@ -1011,7 +991,7 @@ __attribute__((target("avx2"))) void rowsum_i8_avx2(const int8_t* input, int64_t
           alignas(32) int8_t tail0_stage[32];
           _mm256_store_si256((__m256i*)tail0_stage, _mm256_setzero_si256());
           __builtin_memcpy(tail0_stage, input + i * stride + j,
-                           (size_t)simdgen_clamp_lanes(cols - j, 32) * sizeof(int8_t));
+                           (size_t)(cols - j) * sizeof(int8_t));
           __m256i tail0 = _mm256_load_si256((const __m256i*)tail0_stage);
           acc1 = _mm256_add_epi32(
               acc1, _mm256_madd_epi16(_mm256_maddubs_epi16(ones_u8, tail0), ones_i16));
@@ -1075,8 +1055,8 @@ __attribute__((target("avx2"))) void rowsum_i8_avx2(const int8_t* input, int64_t
       if (j < cols) {
         // the row holds a whole vector: re-read its last one
         if (31 < cols) {
-          const __m256i tail0_keep = _mm256_loadu_si256(
-              (const __m256i*)(simdgen_tail_keep + simdgen_clamp_lanes(cols - j, 32) * 1));
+          const __m256i tail0_keep =
+              _mm256_loadu_si256((const __m256i*)(simdgen_tail_keep + (cols - j) * 1));
           __m256i tail0 = _mm256_blendv_epi8(
               _mm256_setzero_si256(),
               _mm256_loadu_si256((const __m256i*)(input + cols + i * stride - 32)), tail0_keep);
@@ -1088,7 +1068,7 @@ __attribute__((target("avx2"))) void rowsum_i8_avx2(const int8_t* input, int64_t
           alignas(32) int8_t tail0_stage[32];
           _mm256_store_si256((__m256i*)tail0_stage, _mm256_setzero_si256());
           __builtin_memcpy(tail0_stage, input + i * stride + j,
-                           (size_t)simdgen_clamp_lanes(cols - j, 32) * sizeof(int8_t));
+                           (size_t)(cols - j) * sizeof(int8_t));
           __m256i tail0 = _mm256_load_si256((const __m256i*)tail0_stage);
           acc1 = _mm256_add_epi32(
               acc1, _mm256_madd_epi16(_mm256_maddubs_epi16(ones_u8, tail0), ones_i16));

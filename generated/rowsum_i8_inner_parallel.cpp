@@ -21,21 +21,6 @@
 //   output[i] = add over j < cols of input[i * stride + j], for i < rows; i8 -> i32
 //   avx512+vnni: identical to avx512 for this kernel, not emitted
 
-#if defined(__x86_64__)
-// n clamped to [0, lanes]: the active-lane count of a whilelt predicate.
-static inline int64_t simdgen_clamp_lanes(int64_t n, int64_t lanes) {
-  return n < 0 ? 0 : n > lanes ? lanes : n;
-}
-#endif
-#if defined(__x86_64__)
-// Bit l set for lanes l < n, for n clamped to [0, lanes]: the predicate of a partial vector.
-static inline uint64_t simdgen_lanes_below(int64_t n, int lanes) {
-  if (n <= 0) return 0;
-  if (n >= lanes) return lanes == 64 ? ~0ull : (1ull << lanes) - 1;
-  return (1ull << n) - 1;
-}
-#endif
-
 // ---- avx512 (512-bit vectors)
 // strategy inner_parallel: lane r reduces row i + r in sequential order; columns are gathered (i32 lanes)
 // uses 8/16-bit or widening columns filled lane by lane through a stack tile (x86 has no byte gather)
@@ -71,7 +56,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_i8_inn
       __m512i column = _mm512_loadu_si512((const void*)(column_stage));
       lane_acc = _mm512_add_epi32(column, lane_acc);
     }
-    _mm512_mask_storeu_epi32(output + i, (__mmask16)simdgen_lanes_below(-i + rows, 16), lane_acc);
+    _mm512_mask_storeu_epi32(output + i, (__mmask16)((1ull << (-i + rows)) - 1), lane_acc);
   }
 }
 #endif
@@ -112,11 +97,10 @@ __attribute__((target("avx2"))) void rowsum_i8_inner_parallel_avx2(const int8_t*
       __m256i column = _mm256_loadu_si256((const __m256i*)(column_stage));
       lane_acc = _mm256_add_epi32(column, lane_acc);
     }
-    _mm256_maskstore_epi32(
-        (int*)(output + i),
-        _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(-i + rows, 8))),
-                           _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-        lane_acc);
+    _mm256_maskstore_epi32((int*)(output + i),
+                           _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(-i + rows)),
+                                              _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
+                           lane_acc);
   }
 }
 #endif

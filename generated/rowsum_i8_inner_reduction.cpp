@@ -21,20 +21,6 @@
 //   output[i] = add over j < cols of input[i * stride + j], for i < rows; i8 -> i32
 
 #if defined(__x86_64__)
-// n clamped to [0, lanes]: the active-lane count of a whilelt predicate.
-static inline int64_t simdgen_clamp_lanes(int64_t n, int64_t lanes) {
-  return n < 0 ? 0 : n > lanes ? lanes : n;
-}
-#endif
-#if defined(__x86_64__)
-// Bit l set for lanes l < n, for n clamped to [0, lanes]: the predicate of a partial vector.
-static inline uint64_t simdgen_lanes_below(int64_t n, int lanes) {
-  if (n <= 0) return 0;
-  if (n >= lanes) return lanes == 64 ? ~0ull : (1ull << lanes) - 1;
-  return (1ull << n) - 1;
-}
-#endif
-#if defined(__x86_64__)
 // 32 zero bytes then 32 0xFF bytes: the 32 bytes at offset k keep the last k bytes of a vector.
 static const uint8_t simdgen_tail_keep[64] = {
     0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,
@@ -76,9 +62,8 @@ rowsum_i8_inner_reduction_avx512_vnni(const int8_t* input, int64_t rows, int64_t
     }
     // predicated tail
     if (j < cols) {
-      __m512i tail = _mm512_mask_loadu_epi8(_mm512_setzero_si512(),
-                                            (__mmask64)simdgen_lanes_below(cols - j, 64),
-                                            input + i * stride + j);
+      __m512i tail = _mm512_mask_loadu_epi8(
+          _mm512_setzero_si512(), (__mmask64)((1ull << (cols - j)) - 1), input + i * stride + j);
       __m512i tail_acc = _mm512_setzero_si512();
       tail_acc = _mm512_dpbusd_epi32(tail_acc, ones_u8, tail);
       __m256i tail_sum_v256 = _mm256_add_epi32(_mm512_castsi512_si256(tail_acc),
@@ -129,9 +114,8 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_i8_inn
     }
     // predicated tail
     if (j < cols) {
-      __m512i tail = _mm512_mask_loadu_epi8(_mm512_setzero_si512(),
-                                            (__mmask64)simdgen_lanes_below(cols - j, 64),
-                                            input + i * stride + j);
+      __m512i tail = _mm512_mask_loadu_epi8(
+          _mm512_setzero_si512(), (__mmask64)((1ull << (cols - j)) - 1), input + i * stride + j);
       __m512i tail_acc = _mm512_setzero_si512();
       tail_acc = _mm512_add_epi32(tail_acc,
                                   _mm512_madd_epi16(_mm512_maddubs_epi16(ones_u8, tail), ones_i16));
@@ -186,8 +170,8 @@ __attribute__((target("avx2"))) void rowsum_i8_inner_reduction_avx2(const int8_t
     if (j < cols) {
       // the row holds a whole vector: re-read its last one
       if (31 < cols) {
-        const __m256i tail_keep = _mm256_loadu_si256(
-            (const __m256i*)(simdgen_tail_keep + simdgen_clamp_lanes(cols - j, 32) * 1));
+        const __m256i tail_keep =
+            _mm256_loadu_si256((const __m256i*)(simdgen_tail_keep + (cols - j) * 1));
         __m256i tail = _mm256_blendv_epi8(
             _mm256_setzero_si256(),
             _mm256_loadu_si256((const __m256i*)(input + cols + i * stride - 32)), tail_keep);
@@ -205,8 +189,7 @@ __attribute__((target("avx2"))) void rowsum_i8_inner_reduction_avx2(const int8_t
       if (cols < 32) {
         alignas(32) int8_t tail_stage[32];
         _mm256_store_si256((__m256i*)tail_stage, _mm256_setzero_si256());
-        __builtin_memcpy(tail_stage, input + i * stride + j,
-                         (size_t)simdgen_clamp_lanes(cols - j, 32) * sizeof(int8_t));
+        __builtin_memcpy(tail_stage, input + i * stride + j, (size_t)(cols - j) * sizeof(int8_t));
         __m256i tail = _mm256_load_si256((const __m256i*)tail_stage);
         __m256i tail_acc = _mm256_setzero_si256();
         tail_acc = _mm256_add_epi32(

@@ -22,20 +22,6 @@
 //   avx512+vnni: identical to avx512 for this kernel, not emitted
 
 #if defined(__x86_64__)
-// n clamped to [0, lanes]: the active-lane count of a whilelt predicate.
-static inline int64_t simdgen_clamp_lanes(int64_t n, int64_t lanes) {
-  return n < 0 ? 0 : n > lanes ? lanes : n;
-}
-#endif
-#if defined(__x86_64__)
-// Bit l set for lanes l < n, for n clamped to [0, lanes]: the predicate of a partial vector.
-static inline uint64_t simdgen_lanes_below(int64_t n, int lanes) {
-  if (n <= 0) return 0;
-  if (n >= lanes) return lanes == 64 ? ~0ull : (1ull << lanes) - 1;
-  return (1ull << n) - 1;
-}
-#endif
-#if defined(__x86_64__)
 // 32 zero bytes then 32 0xFF bytes: the 32 bytes at offset k keep the last k bytes of a vector.
 static const uint8_t simdgen_tail_keep[64] = {
     0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,
@@ -84,9 +70,8 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_u8_avx
     }
     // predicated tail: lanes past the row end read the identity
     if (j < cols) {
-      __m512i tail0 = _mm512_mask_loadu_epi8(_mm512_setzero_si512(),
-                                             (__mmask64)simdgen_lanes_below(cols - j, 64),
-                                             input + i * stride + j);
+      __m512i tail0 = _mm512_mask_loadu_epi8(
+          _mm512_setzero_si512(), (__mmask64)((1ull << (cols - j)) - 1), input + i * stride + j);
       acc1 = _mm512_add_epi64(acc1, _mm512_sad_epu8(tail0, zero));
     }
     acc0 = _mm512_add_epi64(acc1, acc0);
@@ -150,8 +135,8 @@ __attribute__((target("avx2"))) void rowsum_u8_avx2(const uint8_t* input, int64_
     if (j < cols) {
       // the row holds a whole vector: re-read its last one
       if (31 < cols) {
-        const __m256i tail0_keep = _mm256_loadu_si256(
-            (const __m256i*)(simdgen_tail_keep + simdgen_clamp_lanes(cols - j, 32) * 1));
+        const __m256i tail0_keep =
+            _mm256_loadu_si256((const __m256i*)(simdgen_tail_keep + (cols - j) * 1));
         __m256i tail0 = _mm256_blendv_epi8(
             _mm256_setzero_si256(),
             _mm256_loadu_si256((const __m256i*)(input + cols + i * stride - 32)), tail0_keep);
@@ -161,8 +146,7 @@ __attribute__((target("avx2"))) void rowsum_u8_avx2(const uint8_t* input, int64_
       if (cols < 32) {
         alignas(32) uint8_t tail0_stage[32];
         _mm256_store_si256((__m256i*)tail0_stage, _mm256_setzero_si256());
-        __builtin_memcpy(tail0_stage, input + i * stride + j,
-                         (size_t)simdgen_clamp_lanes(cols - j, 32) * sizeof(uint8_t));
+        __builtin_memcpy(tail0_stage, input + i * stride + j, (size_t)(cols - j) * sizeof(uint8_t));
         __m256i tail0 = _mm256_load_si256((const __m256i*)tail0_stage);
         acc1 = _mm256_add_epi64(acc1, _mm256_sad_epu8(tail0, zero));
       }

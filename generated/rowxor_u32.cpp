@@ -21,21 +21,6 @@
 //   output[i] = xor over j < cols of input[i * stride + j], for i < rows; u32 -> u32
 //   avx512+vnni: identical to avx512 for this kernel, not emitted
 
-#if defined(__x86_64__)
-// n clamped to [0, lanes]: the active-lane count of a whilelt predicate.
-static inline int64_t simdgen_clamp_lanes(int64_t n, int64_t lanes) {
-  return n < 0 ? 0 : n > lanes ? lanes : n;
-}
-#endif
-#if defined(__x86_64__)
-// Bit l set for lanes l < n, for n clamped to [0, lanes]: the predicate of a partial vector.
-static inline uint64_t simdgen_lanes_below(int64_t n, int lanes) {
-  if (n <= 0) return 0;
-  if (n >= lanes) return lanes == 64 ? ~0ull : (1ull << lanes) - 1;
-  return (1ull << n) - 1;
-}
-#endif
-
 // ---- avx512 (512-bit vectors)
 // strategy vector_accumulator: vector accumulators, one horizontal reduction per row
 // tails: masked loads with the identity in inactive lanes
@@ -61,9 +46,8 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowxor_u32_av
     }
     // predicated tail: lanes past the row end read the identity
     if (j < cols) {
-      __m512i tail0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                              (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                              input + i * stride + j);
+      __m512i tail0 = _mm512_mask_loadu_epi32(
+          _mm512_setzero_si512(), (__mmask16)((1ull << (cols - j)) - 1), input + i * stride + j);
       acc1 = _mm512_xor_si512(tail0, acc1);
     }
     acc0 = _mm512_xor_si512(acc1, acc0);
@@ -106,9 +90,8 @@ __attribute__((target("avx2"))) void rowxor_u32_avx2(const uint32_t* input, int6
     }
     // predicated tail: lanes past the row end read the identity
     if (j < cols) {
-      const __m256i tail0_active =
-          _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j, 8))),
-                             _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+      const __m256i tail0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(cols - j)),
+                                                      _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
       __m256i tail0 = _mm256_blendv_epi8(
           _mm256_setzero_si256(),
           _mm256_maskload_epi32((const int*)(input + i * stride + j), tail0_active), tail0_active);

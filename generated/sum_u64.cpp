@@ -21,21 +21,6 @@
 //   output[0] = add over j < n of input[j]; u64 -> u64
 //   avx512+vnni: identical to avx512 for this kernel, not emitted
 
-#if defined(__x86_64__)
-// n clamped to [0, lanes]: the active-lane count of a whilelt predicate.
-static inline int64_t simdgen_clamp_lanes(int64_t n, int64_t lanes) {
-  return n < 0 ? 0 : n > lanes ? lanes : n;
-}
-#endif
-#if defined(__x86_64__)
-// Bit l set for lanes l < n, for n clamped to [0, lanes]: the predicate of a partial vector.
-static inline uint64_t simdgen_lanes_below(int64_t n, int lanes) {
-  if (n <= 0) return 0;
-  if (n >= lanes) return lanes == 64 ? ~0ull : (1ull << lanes) - 1;
-  return (1ull << n) - 1;
-}
-#endif
-
 // ---- avx512 (512-bit vectors)
 // strategy vector_accumulator: vector accumulators, one horizontal reduction per row
 // rows are reduced 8 at a time; their 8 final horizontal reductions share one fold network (3 stages)
@@ -87,35 +72,28 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void sum_u64_avx51
       // predicated tail: lanes past the row end read the identity
       if (j < n) {
         __m512i tail0 = _mm512_mask_loadu_epi64(
-            _mm512_setzero_si512(), (__mmask8)simdgen_lanes_below(-j + n, 8), input + i * n + j);
+            _mm512_setzero_si512(), (__mmask8)((1ull << (-j + n)) - 1), input + i * n + j);
         acc_r0 = _mm512_add_epi64(tail0, acc_r0);
-        __m512i tail1 = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
-                                                (__mmask8)simdgen_lanes_below(-j + n, 8),
-                                                input + i * n + j + n);
+        __m512i tail1 = _mm512_mask_loadu_epi64(
+            _mm512_setzero_si512(), (__mmask8)((1ull << (-j + n)) - 1), input + i * n + j + n);
         acc_r1 = _mm512_add_epi64(tail1, acc_r1);
-        __m512i tail2 = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
-                                                (__mmask8)simdgen_lanes_below(-j + n, 8),
-                                                input + i * n + j + 2 * n);
+        __m512i tail2 = _mm512_mask_loadu_epi64(
+            _mm512_setzero_si512(), (__mmask8)((1ull << (-j + n)) - 1), input + i * n + j + 2 * n);
         acc_r2 = _mm512_add_epi64(tail2, acc_r2);
-        __m512i tail3 = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
-                                                (__mmask8)simdgen_lanes_below(-j + n, 8),
-                                                input + i * n + j + 3 * n);
+        __m512i tail3 = _mm512_mask_loadu_epi64(
+            _mm512_setzero_si512(), (__mmask8)((1ull << (-j + n)) - 1), input + i * n + j + 3 * n);
         acc_r3 = _mm512_add_epi64(tail3, acc_r3);
-        __m512i tail4 = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
-                                                (__mmask8)simdgen_lanes_below(-j + n, 8),
-                                                input + i * n + j + 4 * n);
+        __m512i tail4 = _mm512_mask_loadu_epi64(
+            _mm512_setzero_si512(), (__mmask8)((1ull << (-j + n)) - 1), input + i * n + j + 4 * n);
         acc_r4 = _mm512_add_epi64(tail4, acc_r4);
-        __m512i tail5 = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
-                                                (__mmask8)simdgen_lanes_below(-j + n, 8),
-                                                input + i * n + j + 5 * n);
+        __m512i tail5 = _mm512_mask_loadu_epi64(
+            _mm512_setzero_si512(), (__mmask8)((1ull << (-j + n)) - 1), input + i * n + j + 5 * n);
         acc_r5 = _mm512_add_epi64(tail5, acc_r5);
-        __m512i tail6 = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
-                                                (__mmask8)simdgen_lanes_below(-j + n, 8),
-                                                input + i * n + j + 6 * n);
+        __m512i tail6 = _mm512_mask_loadu_epi64(
+            _mm512_setzero_si512(), (__mmask8)((1ull << (-j + n)) - 1), input + i * n + j + 6 * n);
         acc_r6 = _mm512_add_epi64(tail6, acc_r6);
-        __m512i tail7 = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
-                                                (__mmask8)simdgen_lanes_below(-j + n, 8),
-                                                input + i * n + j + 7 * n);
+        __m512i tail7 = _mm512_mask_loadu_epi64(
+            _mm512_setzero_si512(), (__mmask8)((1ull << (-j + n)) - 1), input + i * n + j + 7 * n);
         acc_r7 = _mm512_add_epi64(tail7, acc_r7);
       }
       __m512i fold0_0 = _mm512_add_epi64(_mm512_shuffle_i32x4(acc_r0, acc_r2, 0x44),
@@ -159,7 +137,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void sum_u64_avx51
       // predicated tail: lanes past the row end read the identity
       if (j < n) {
         __m512i tail0 = _mm512_mask_loadu_epi64(
-            _mm512_setzero_si512(), (__mmask8)simdgen_lanes_below(-j + n, 8), input + i * n + j);
+            _mm512_setzero_si512(), (__mmask8)((1ull << (-j + n)) - 1), input + i * n + j);
         acc1 = _mm512_add_epi64(tail0, acc1);
       }
       acc0 = _mm512_add_epi64(acc1, acc0);
@@ -197,7 +175,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void sum_u64_avx51
       // predicated tail: lanes past the row end read the identity
       if (j < n) {
         __m512i tail0 = _mm512_mask_loadu_epi64(
-            _mm512_setzero_si512(), (__mmask8)simdgen_lanes_below(-j + n, 8), input + i * n + j);
+            _mm512_setzero_si512(), (__mmask8)((1ull << (-j + n)) - 1), input + i * n + j);
         acc1 = _mm512_add_epi64(tail0, acc1);
       }
       acc0 = _mm512_add_epi64(acc1, acc0);
@@ -254,33 +232,29 @@ __attribute__((target("avx2"))) void sum_u64_avx2(const uint64_t* input, int64_t
       }
       // predicated tail: lanes past the row end read the identity
       if (j < n) {
-        const __m256i tail0_active =
-            _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(simdgen_clamp_lanes(-j + n, 4))),
-                               _mm256_setr_epi64x(0, 1, 2, 3));
+        const __m256i tail0_active = _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(-j + n)),
+                                                        _mm256_setr_epi64x(0, 1, 2, 3));
         __m256i tail0 = _mm256_blendv_epi8(
             _mm256_setzero_si256(),
             _mm256_maskload_epi64((const long long*)(input + i * n + j), tail0_active),
             tail0_active);
         acc_r0 = _mm256_add_epi64(tail0, acc_r0);
-        const __m256i tail1_active =
-            _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(simdgen_clamp_lanes(-j + n, 4))),
-                               _mm256_setr_epi64x(0, 1, 2, 3));
+        const __m256i tail1_active = _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(-j + n)),
+                                                        _mm256_setr_epi64x(0, 1, 2, 3));
         __m256i tail1 = _mm256_blendv_epi8(
             _mm256_setzero_si256(),
             _mm256_maskload_epi64((const long long*)(input + i * n + j + n), tail1_active),
             tail1_active);
         acc_r1 = _mm256_add_epi64(tail1, acc_r1);
-        const __m256i tail2_active =
-            _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(simdgen_clamp_lanes(-j + n, 4))),
-                               _mm256_setr_epi64x(0, 1, 2, 3));
+        const __m256i tail2_active = _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(-j + n)),
+                                                        _mm256_setr_epi64x(0, 1, 2, 3));
         __m256i tail2 = _mm256_blendv_epi8(
             _mm256_setzero_si256(),
             _mm256_maskload_epi64((const long long*)(input + i * n + j + 2 * n), tail2_active),
             tail2_active);
         acc_r2 = _mm256_add_epi64(tail2, acc_r2);
-        const __m256i tail3_active =
-            _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(simdgen_clamp_lanes(-j + n, 4))),
-                               _mm256_setr_epi64x(0, 1, 2, 3));
+        const __m256i tail3_active = _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(-j + n)),
+                                                        _mm256_setr_epi64x(0, 1, 2, 3));
         __m256i tail3 = _mm256_blendv_epi8(
             _mm256_setzero_si256(),
             _mm256_maskload_epi64((const long long*)(input + i * n + j + 3 * n), tail3_active),
@@ -318,9 +292,8 @@ __attribute__((target("avx2"))) void sum_u64_avx2(const uint64_t* input, int64_t
       }
       // predicated tail: lanes past the row end read the identity
       if (j < n) {
-        const __m256i tail0_active =
-            _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(simdgen_clamp_lanes(-j + n, 4))),
-                               _mm256_setr_epi64x(0, 1, 2, 3));
+        const __m256i tail0_active = _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(-j + n)),
+                                                        _mm256_setr_epi64x(0, 1, 2, 3));
         __m256i tail0 = _mm256_blendv_epi8(
             _mm256_setzero_si256(),
             _mm256_maskload_epi64((const long long*)(input + i * n + j), tail0_active),
@@ -359,9 +332,8 @@ __attribute__((target("avx2"))) void sum_u64_avx2(const uint64_t* input, int64_t
       }
       // predicated tail: lanes past the row end read the identity
       if (j < n) {
-        const __m256i tail0_active =
-            _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(simdgen_clamp_lanes(-j + n, 4))),
-                               _mm256_setr_epi64x(0, 1, 2, 3));
+        const __m256i tail0_active = _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(-j + n)),
+                                                        _mm256_setr_epi64x(0, 1, 2, 3));
         __m256i tail0 = _mm256_blendv_epi8(
             _mm256_setzero_si256(),
             _mm256_maskload_epi64((const long long*)(input + i * n + j), tail0_active),

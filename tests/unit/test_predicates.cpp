@@ -57,6 +57,12 @@ TEST_CASE("a predicated load reads only its active lanes, an in_bounds one may r
   CHECK_THROWS_AS(sim::runPlan(p, {}, in.data(), in.size(), out.data(), out.size()), sim::OutOfBounds);
   std::vector<int32_t> in12(12);
   CHECK_NOTHROW(sim::runPlan(p, {}, in12.data(), in12.size(), out.data(), out.size()));
+  // A whilelt promised partial (0 < hi - lo < lanes) is checked: 8 of 8 lanes breaks the promise.
+  p.body = {whileLt("p", v, ir::Index::constant(0), ir::Index::constant(7)), maskedLoad("x", v, ir::Index::constant(0), "p")};
+  p.body[0].partialOnly = true;
+  CHECK_NOTHROW(sim::runPlan(p, {}, in12.data(), in12.size(), out.data(), out.size()));
+  p.body[0].hi = ir::Index::constant(8);
+  CHECK_THROWS_AS(sim::runPlan(p, {}, in12.data(), in12.size(), out.data(), out.size()), std::logic_error);
   // in_bounds without a predicate promises nothing and is refused.
   p.body = {maskedLoad("x", v, ir::Index::constant(0), "", true)};
   CHECK(!p.verify().empty());
@@ -88,7 +94,10 @@ TEST_CASE("x86 writes a whilelt at its uses only while what it reads stays the s
   REQUIRE(p.verify().empty());
   const std::string inlined = emit::emitFunction(p, avx2, "k").function;
   CHECK(!contains(inlined, "tail_lanes"));  // no variable: the load copies the prefix
-  CHECK(contains(inlined, "__builtin_memcpy(x_stage, input + j, (size_t)simdgen_clamp_lanes(-j + n, 32)"));
+  CHECK(contains(inlined, "__builtin_memcpy(x_stage, input + j, (size_t)(simdgen_clamp_lanes(-j + n, 32))"));
+  // A tail the plan promises partial needs no clamp.
+  p.body[1].partialOnly = true;
+  CHECK(contains(emit::emitFunction(p, avx2, "k").function, "__builtin_memcpy(x_stage, input + j, (size_t)(-j + n) * sizeof(int8_t))"));
   p.body = body(true);
   REQUIRE(p.verify().empty());
   const std::string kept = emit::emitFunction(p, avx2, "k").function;

@@ -73,9 +73,9 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void col_max_f32_a
     // one row per step: each lane is one column
     int64_t r = 0;
     for (; r < rows; ++r) {
-      __m512 x0 = _mm512_mask_loadu_ps(_mm512_set1_ps(-__builtin_inff()),
-                                       (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                       input + j + r * stride);
+      __m512 x0 =
+          _mm512_mask_loadu_ps(_mm512_set1_ps(-__builtin_inff()),
+                               (__mmask16)((1ull << (cols - j)) - 1), input + j + r * stride);
       acc0 = _mm512_max_ps(x0, acc0);
     }
     _mm512_mask_storeu_ps(output + j, (__mmask16)simdgen_lanes_below(cols - j, 16), acc0);
@@ -120,9 +120,8 @@ __attribute__((target("avx2"))) void col_max_f32_avx2(const float* input, int64_
     // one row per step: each lane is one column
     int64_t r = 0;
     for (; r < rows; ++r) {
-      const __m256i x0_active =
-          _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j, 8))),
-                             _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+      const __m256i x0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(cols - j)),
+                                                   _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
       __m256 x0 =
           _mm256_blendv_ps(_mm256_set1_ps(-__builtin_inff()),
                            _mm256_maskload_ps((const float*)(input + j + r * stride), x0_active),

@@ -24,7 +24,9 @@ void requireWidth(const OpWriter& w, int bits) {
 // The number of lanes whilelt(lo, hi) makes active, before clamping to [0, lanes].
 ir::Index activeCount(const Stmt& whileLt) { return whileLt.hi - whileLt.lo; }
 
-std::string clamped(const ir::Index& count, int lanes, LowerContext& cx) {
+// The active-lane count as a C expression in [0, lanes]: clamped unless the plan promised it.
+std::string clamped(const ir::Index& count, bool partial, int lanes, LowerContext& cx) {
+  if (partial) return count.str();
   cx.helpers.insert("clamp_lanes");
   return "simdgen_clamp_lanes(" + count.str() + ", " + std::to_string(lanes) + ")";
 }
@@ -35,10 +37,13 @@ std::string whileLtExpr(const Stmt& def, LowerContext& cx) {
   const int lanes = def.type.lanes;
   const std::string n = activeCount(def).str();
   if (kmasks(cx)) {
+    // A promised tail (0 < n < lanes) is a plain shift; otherwise the helper clamps.
+    if (def.partialOnly) return "(" + maskType(lanes) + ")((1ull << (" + n + ")) - 1)";
     cx.helpers.insert("lanes_below");
     return "(" + maskType(lanes) + ")simdgen_lanes_below(" + n + ", " + std::to_string(lanes) + ")";
   }
-  return call("_mm256_cmpgt_epi" + std::to_string(bitsOf(t)), {avx2Splat(bitsOf(t), clamped(activeCount(def), lanes, cx)), iota(t, lanes)});
+  return call("_mm256_cmpgt_epi" + std::to_string(bitsOf(t)),
+              {avx2Splat(bitsOf(t), clamped(activeCount(def), def.partialOnly, lanes, cx)), iota(t, lanes)});
 }
 
 std::string notExpr(const std::string& a, int lanes, LowerContext& cx) {
@@ -64,9 +69,9 @@ std::optional<LaneRange> laneRange(const std::string& p, const LowerContext& cx)
   const auto it = cx.inlined.find(p);
   if (it == cx.inlined.end()) return std::nullopt;
   const Stmt& def = *it->second;
-  if (def.op == OpKind::WhileLt) return LaneRange{activeCount(def), false};
+  if (def.op == OpKind::WhileLt) return LaneRange{activeCount(def), false, def.partialOnly};
   if (auto inner = laneRange(def.args[0], cx); inner && !inner->last)
-    return LaneRange{(ir::Index::constant(def.type.lanes) - inner->count).simplified(), true};
+    return LaneRange{(ir::Index::constant(def.type.lanes) - inner->count).simplified(), true, inner->partial};
   return std::nullopt;
 }
 
@@ -149,16 +154,16 @@ void maskedLoad(OpWriter& w) {
     w.cx.instructions.insert("8/16-bit tails staged through a stack buffer (no AVX2 byte masked load)");
     w.out.push_back("alignas(32) " + ctype(t) + " " + stage + "[" + std::to_string(lanes) + "];");
     w.out.push_back("_mm256_store_si256((__m256i*)" + stage + ", " + fill + ");");
-    w.out.push_back("__builtin_memcpy(" + stage + ", " + w.in(s.index) + ", (size_t)" + clamped(range->count, lanes, w.cx) +
-                    " * sizeof(" + ctype(t) + "));");
+    w.out.push_back("__builtin_memcpy(" + stage + ", " + w.in(s.index) + ", (size_t)(" + clamped(range->count, range->partial, lanes, w.cx) +
+                    ") * sizeof(" + ctype(t) + "));");
     return w.assign("_mm256_load_si256((const __m256i*)" + stage + ")");
   }
   if (range && s.inBounds) {  // a suffix of a vector that may be read whole: blend with the fill
     w.cx.helpers.insert("tail_keep");
     w.cx.instructions.insert("8/16-bit tails: the row's last whole vector, blended with the identity (no AVX2 byte masks)");
     const std::string keep = s.dst + "_keep";
-    w.out.push_back("const __m256i " + keep + " = _mm256_loadu_si256((const __m256i*)(simdgen_tail_keep + " +
-                    clamped(range->count, lanes, w.cx) + " * " + std::to_string(bytesOf(t)) + "));");
+    w.out.push_back("const __m256i " + keep + " = _mm256_loadu_si256((const __m256i*)(simdgen_tail_keep + (" +
+                    clamped(range->count, range->partial, lanes, w.cx) + ") * " + std::to_string(bytesOf(t)) + "));");
     return w.assign(call("_mm256_blendv_epi8", {fill, loadExpr(t, 256, w.in(s.index)), keep}));
   }
   w.cx.instructions.insert("8/16-bit predicated loads lane by lane (no AVX2 byte masked load)");
@@ -190,7 +195,7 @@ void maskedStore(OpWriter& w) {
   w.out.push_back("alignas(32) " + ctype(t) + " " + stage + "[" + std::to_string(v.lanes) + "];");
   w.out.push_back("_mm256_store_si256((__m256i*)" + stage + ", " + val + ");");
   if (const auto range = laneRange(s.pred, w.cx); range && !range->last) {
-    w.out.push_back("__builtin_memcpy(" + ptr + ", " + stage + ", (size_t)" + clamped(range->count, v.lanes, w.cx) + " * sizeof(" +
+    w.out.push_back("__builtin_memcpy(" + ptr + ", " + stage + ", (size_t)(" + clamped(range->count, range->partial, v.lanes, w.cx) + ") * sizeof(" +
                     ctype(t) + "));");
   } else {
     w.cx.instructions.insert("8/16-bit predicated stores lane by lane (no AVX2 byte masked store)");

@@ -18,10 +18,12 @@ bool inlinesPredicate(const ir::Stmt& def, const LowerContext& cx);
 std::string predicate(const std::string& p, LowerContext& cx);
 
 // An inlined predicate whose active lanes are a range: the first `count` lanes (whilelt) or the
-// last `count` (its negation). `count` may lie outside [0, lanes]; clamp before using it.
+// last `count` (its negation). Unless `partial` (0 < count < lanes, promised by the plan), count
+// may lie outside [0, lanes]: clamp before using it.
 struct LaneRange {
   ir::Index count;
   bool last = false;
+  bool partial = false;
 };
 std::optional<LaneRange> laneRange(const std::string& p, const LowerContext& cx);
 

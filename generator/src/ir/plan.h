@@ -167,6 +167,9 @@ struct Stmt {
   std::string pred;               // predicate variable governing the op (empty: all lanes)
   bool zeroing = false;           // predicated arithmetic: inactive lanes 0 instead of args[0]
   bool inBounds = false;          // predicated Load: inactive lanes may be read (see OpKind)
+  // WhileLt: the builder guarantees 0 < hi - lo < lanes (a tail, neither empty nor full), so
+  // lowerings need not clamp the count; the interpreter checks the promise.
+  bool partialOnly = false;
   Index index;                    // Load*/Gather/Store element offset
   Index stride;                   // GatherRows: elements between lanes
   std::string literal;            // Splat value, predicated Load/GatherRows fill

@@ -44,7 +44,7 @@ std::string opName(const Plan& plan, const Stmt& s) {
     case OpKind::ReduceRows: return "reduce_rows " + std::string(nameOf(s.rop)) + " [" + args(s) + "]";
     case OpKind::Convert: return "convert " + s.args[0];
     case OpKind::Shuffle: return "shuffle " + s.shuffle.str() + " " + args(s);
-    case OpKind::WhileLt: return "whilelt(" + s.lo.str() + ", " + s.hi.str() + ")";
+    case OpKind::WhileLt: return "whilelt(" + s.lo.str() + ", " + s.hi.str() + ")" + (s.partialOnly ? " partial" : "");
     case OpKind::Compare: return "compare " + s.args[0] + " " + std::string(symbolOf(s.cmp)) + " " + s.args[1];
     case OpKind::Not: return "not " + s.args[0];
     case OpKind::Store:

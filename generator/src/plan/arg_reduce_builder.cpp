@@ -80,7 +80,7 @@ struct ArgPlanner {
     }
     if (partial && in.lanes > 1 && s.tail == TailPolicy::predicated) {
       ir::Block tail;
-      tail.push_back(b.whileLt("tail_lanes", in, b.sym("j"), to));
+      tail.push_back(b.whileLt("tail_lanes", in, b.sym("j"), to, true));
       tail.push_back(b.maskedLoad("tail", in, row + b.sym("j"), "tail_lanes"));
       consume(tail, "tail", accs[0]);
       out.push_back(ir::ifLess(b.sym("j"), to, std::move(tail), "predicated tail: identity lanes never win"));

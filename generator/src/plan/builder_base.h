@@ -85,10 +85,12 @@ struct Builder {
     return s;
   }
   // pred = the lanes l with lo + l < hi: the first hi - lo lanes of a vector of t (svwhilelt).
-  Stmt whileLt(const std::string& pred, VecType t, Index lo, Index hi) {
+  // `partial`: the caller guarantees 0 < hi - lo < lanes (a tail after a full-vector loop).
+  Stmt whileLt(const std::string& pred, VecType t, Index lo, Index hi, bool partial) {
     Stmt s = make(OpKind::WhileLt, pred, t.mask());
     s.lo = std::move(lo);
     s.hi = std::move(hi);
+    s.partialOnly = partial;
     return s;
   }
   // A load of the active lanes of `pred`; the others read the identity of the kernel's op.

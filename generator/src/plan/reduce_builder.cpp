@@ -151,12 +151,12 @@ struct RowPlanner {
   ir::Block tailBody(Loads loads) {
     auto append = [](ir::Block& to, ir::Block more) { to.insert(to.end(), more.begin(), more.end()); };
     ir::Block prefix;
-    prefix.push_back(b.whileLt("tail_lanes", a.in, b.sym("j"), b.sym(b.cols)));
+    prefix.push_back(b.whileLt("tail_lanes", a.in, b.sym("j"), b.sym(b.cols), true));
     append(prefix, loads(TailRead{"tail_lanes", false}));
     if (!b.target.rowEndTails(b.spec.input)) return prefix;
     const Index lanes = Index::constant(a.in.lanes);
     ir::Block rowEnd;
-    rowEnd.push_back(b.whileLt("counted_lanes", a.in, b.sym(b.cols) - lanes, b.sym("j")));
+    rowEnd.push_back(b.whileLt("counted_lanes", a.in, b.sym(b.cols) - lanes, b.sym("j"), true));
     rowEnd.push_back(b.make(OpKind::Not, "tail_lanes", a.in.mask(), {"counted_lanes"}));
     append(rowEnd, loads(TailRead{"tail_lanes", true}));
     ir::Block body;
@@ -321,7 +321,7 @@ ir::Block innerParallel(Builder& b) {
     blk.push_back(identitySplat("lane_acc", acc));
     // The last group of rows: lanes past the last row are inactive.
     const std::string rowLanes = partial ? "row_lanes" : "";
-    if (partial) blk.push_back(b.whileLt(rowLanes, acc, b.sym("i"), b.sym(b.rows)));
+    if (partial) blk.push_back(b.whileLt(rowLanes, acc, b.sym("i"), b.sym(b.rows), true));
     Stmt g = b.make(OpKind::GatherRows, "column", acc);
     g.index = b.rowStart("i") + b.sym("j");
     g.stride = b.sym(b.stride);
@@ -382,7 +382,7 @@ ir::Block columnReduction(Builder& b) {
         blk.push_back(b.splatIdentity(accs.back(), acc));
       }
     // The tail block (one vector): columns past the last are inactive.
-    if (partial) blk.push_back(b.whileLt("col_lanes", in, b.sym("j"), b.sym(b.cols)));
+    if (partial) blk.push_back(b.whileLt("col_lanes", in, b.sym("j"), b.sym(b.cols), true));
     for (int k = 0; k < nblocks; ++k) {
       std::string x = "x" + std::to_string(k);
       const Index at = b.rowStart("r") + b.sym("j") + int64_t(k) * in.lanes;
@@ -418,7 +418,7 @@ ir::Block columnReduction(Builder& b) {
           std::string outLanes;
           if (partial) {
             outLanes = "out_lanes" + std::to_string(off);
-            blk.push_back(b.whileLt(outLanes, outT, b.sym("j") + off, b.sym(b.cols)));
+            blk.push_back(b.whileLt(outLanes, outT, b.sym("j") + off, b.sym(b.cols), false));
           }
           blk.push_back(b.store(o, outT, b.sym("j") + off, outLanes));
         }

@@ -299,6 +299,9 @@ struct Machine {
       }
       case OpKind::WhileLt: {
         const int64_t lo = eval(s.lo), hi = eval(s.hi);
+        if (s.partialOnly && !(hi - lo > 0 && hi - lo < lanes))
+          throw std::logic_error(s.dst + " = whilelt(" + std::to_string(lo) + ", " + std::to_string(hi) + ") was promised partial, with " +
+                                 std::to_string(lanes) + " lanes");
         for (int l = 0; l < lanes; ++l) v.lanes[l].u = lo + l < hi ? 1 : 0;
         break;
       }
