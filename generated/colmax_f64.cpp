@@ -38,7 +38,7 @@ static inline uint64_t simdgen_lanes_below(int64_t n, int lanes) {
 
 // ---- avx512 (512-bit vectors)
 // column reduction: lanes = columns, rows walked in order (sequential per column)
-// tails: masked loads with the identity in inactive lanes
+// tails: the row's last whole vector re-read, counted lanes blended to the identity (rows shorter than a vector: masked loads)
 // uses masked loads (AVX-512 k-registers) for the tail
 
 #if defined(__x86_64__)
@@ -85,7 +85,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void colmax_f64_av
 
 // ---- avx2 (256-bit vectors)
 // column reduction: lanes = columns, rows walked in order (sequential per column)
-// tails: masked loads (32/64-bit) or the row's last vector blended (8/16-bit), identity elsewhere
+// tails: masked loads with the identity in inactive lanes
 // uses vpmaskmov/vmaskmov masked loads for 32/64-bit tails
 
 #if defined(__x86_64__)

@@ -109,7 +109,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void colsum_i16_av
 
 // ---- avx2 (256-bit vectors)
 // column reduction: lanes = columns, rows walked in order (sequential per column)
-// tails: masked loads (32/64-bit) or the row's last vector blended (8/16-bit), identity elsewhere
+// tails: the row's last whole vector re-read, counted lanes blended to the identity (rows shorter than a vector: masked loads or a staged copy)
 // uses 8/16-bit tails staged through a stack buffer (no AVX2 byte masked load)
 // uses vpmovsx/vpmovzx widening
 

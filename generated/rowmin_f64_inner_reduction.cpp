@@ -23,9 +23,10 @@
 
 // ---- avx512 (512-bit vectors)
 // strategy inner_reduction: one horizontal reduction per vector
-// tails: masked loads with the identity in inactive lanes
+// tails: the row's last whole vector re-read, counted lanes blended to the identity (rows shorter than a vector: masked loads)
 // uses log2-step horizontal reduction (extract halves, then byte shifts)
 // uses masked loads (AVX-512 k-registers) for the tail
+// uses tails: the row's last whole vector, blended with the identity
 
 #if defined(__x86_64__)
 __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void
@@ -50,19 +51,38 @@ rowmin_f64_inner_reduction_avx512(const double* input, int64_t rows, int64_t col
     }
     // predicated tail
     if (j < cols) {
-      __m512d tail =
-          _mm512_mask_loadu_pd(_mm512_set1_pd(__builtin_inf()),
-                               (__mmask8)((1ull << (cols - j)) - 1), input + i * stride + j);
-      __m512d tail_acc = _mm512_set1_pd(__builtin_inf());
-      tail_acc = _mm512_min_pd(tail, tail_acc);
-      __m256d tail_sum_v256 =
-          _mm256_min_pd(_mm512_castpd512_pd256(tail_acc), _mm512_extractf64x4_pd(tail_acc, 1));
-      __m128d tail_sum_v = _mm_min_pd(_mm256_castpd256_pd128(tail_sum_v256),
-                                      _mm256_extractf128_pd(tail_sum_v256, 1));
-      tail_sum_v =
-          _mm_min_pd(tail_sum_v, _mm_castsi128_pd(_mm_srli_si128(_mm_castpd_si128(tail_sum_v), 8)));
-      double tail_sum = _mm_cvtsd_f64(tail_sum_v);
-      row_acc = (tail_sum < row_acc ? tail_sum : row_acc);
+      // the row holds a whole vector: re-read its last one
+      if (7 < cols) {
+        __m512d tail = _mm512_mask_blend_pd((__mmask8) ~(__mmask8)((1ull << (-cols + j + 8)) - 1),
+                                            _mm512_set1_pd(__builtin_inf()),
+                                            _mm512_loadu_pd(input + cols + i * stride - 8));
+        __m512d tail_acc = _mm512_set1_pd(__builtin_inf());
+        tail_acc = _mm512_min_pd(tail, tail_acc);
+        __m256d tail_sum_v256 =
+            _mm256_min_pd(_mm512_castpd512_pd256(tail_acc), _mm512_extractf64x4_pd(tail_acc, 1));
+        __m128d tail_sum_v = _mm_min_pd(_mm256_castpd256_pd128(tail_sum_v256),
+                                        _mm256_extractf128_pd(tail_sum_v256, 1));
+        tail_sum_v = _mm_min_pd(tail_sum_v,
+                                _mm_castsi128_pd(_mm_srli_si128(_mm_castpd_si128(tail_sum_v), 8)));
+        double tail_sum = _mm_cvtsd_f64(tail_sum_v);
+        row_acc = (tail_sum < row_acc ? tail_sum : row_acc);
+      }
+      // shorter rows: only their own lanes are read
+      if (cols < 8) {
+        __m512d tail =
+            _mm512_mask_loadu_pd(_mm512_set1_pd(__builtin_inf()),
+                                 (__mmask8)((1ull << (cols - j)) - 1), input + i * stride + j);
+        __m512d tail_acc = _mm512_set1_pd(__builtin_inf());
+        tail_acc = _mm512_min_pd(tail, tail_acc);
+        __m256d tail_sum_v256 =
+            _mm256_min_pd(_mm512_castpd512_pd256(tail_acc), _mm512_extractf64x4_pd(tail_acc, 1));
+        __m128d tail_sum_v = _mm_min_pd(_mm256_castpd256_pd128(tail_sum_v256),
+                                        _mm256_extractf128_pd(tail_sum_v256, 1));
+        tail_sum_v = _mm_min_pd(tail_sum_v,
+                                _mm_castsi128_pd(_mm_srli_si128(_mm_castpd_si128(tail_sum_v), 8)));
+        double tail_sum = _mm_cvtsd_f64(tail_sum_v);
+        row_acc = (tail_sum < row_acc ? tail_sum : row_acc);
+      }
     }
     output[i] = row_acc;
   }
@@ -71,7 +91,7 @@ rowmin_f64_inner_reduction_avx512(const double* input, int64_t rows, int64_t col
 
 // ---- avx2 (256-bit vectors)
 // strategy inner_reduction: one horizontal reduction per vector
-// tails: masked loads (32/64-bit) or the row's last vector blended (8/16-bit), identity elsewhere
+// tails: masked loads with the identity in inactive lanes
 // uses log2-step horizontal reduction (extract halves, then byte shifts)
 // uses vpmaskmov/vmaskmov masked loads for 32/64-bit tails
 

@@ -25,10 +25,11 @@
 // strategy vector_accumulator: vector accumulators, one horizontal reduction per row
 // rows are reduced 8 at a time; their 8 final horizontal reductions share one fold network (3 stages)
 // rows shorter than 32 columns (64 when the input fits in L1) take the blocks of rows, longer rows accumulators of their own (chosen at run time)
-// tails: masked loads with the identity in inactive lanes
+// tails: the row's last whole vector re-read, counted lanes blended to the identity (rows shorter than a vector: masked loads)
 // uses fold network for the final reductions of several rows (vshufi32x4/vperm2i128, vunpck, vshufps)
 // uses log2-step horizontal reduction (extract halves, then byte shifts)
 // uses masked loads (AVX-512 k-registers) for the tail
+// uses tails: the row's last whole vector, blended with the identity
 
 #if defined(__x86_64__)
 __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowmin_i64_avx512(
@@ -72,38 +73,84 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowmin_i64_av
       }
       // predicated tail: lanes past the row end read the identity
       if (j < cols) {
-        __m512i tail0 =
-            _mm512_mask_loadu_epi64(_mm512_set1_epi64((long long)(9223372036854775807ll)),
-                                    (__mmask8)((1ull << (cols - j)) - 1), input + i * stride + j);
-        acc_r0 = _mm512_min_epi64(tail0, acc_r0);
-        __m512i tail1 = _mm512_mask_loadu_epi64(
-            _mm512_set1_epi64((long long)(9223372036854775807ll)),
-            (__mmask8)((1ull << (cols - j)) - 1), input + i * stride + j + stride);
-        acc_r1 = _mm512_min_epi64(tail1, acc_r1);
-        __m512i tail2 = _mm512_mask_loadu_epi64(
-            _mm512_set1_epi64((long long)(9223372036854775807ll)),
-            (__mmask8)((1ull << (cols - j)) - 1), input + i * stride + j + 2 * stride);
-        acc_r2 = _mm512_min_epi64(tail2, acc_r2);
-        __m512i tail3 = _mm512_mask_loadu_epi64(
-            _mm512_set1_epi64((long long)(9223372036854775807ll)),
-            (__mmask8)((1ull << (cols - j)) - 1), input + i * stride + j + 3 * stride);
-        acc_r3 = _mm512_min_epi64(tail3, acc_r3);
-        __m512i tail4 = _mm512_mask_loadu_epi64(
-            _mm512_set1_epi64((long long)(9223372036854775807ll)),
-            (__mmask8)((1ull << (cols - j)) - 1), input + i * stride + j + 4 * stride);
-        acc_r4 = _mm512_min_epi64(tail4, acc_r4);
-        __m512i tail5 = _mm512_mask_loadu_epi64(
-            _mm512_set1_epi64((long long)(9223372036854775807ll)),
-            (__mmask8)((1ull << (cols - j)) - 1), input + i * stride + j + 5 * stride);
-        acc_r5 = _mm512_min_epi64(tail5, acc_r5);
-        __m512i tail6 = _mm512_mask_loadu_epi64(
-            _mm512_set1_epi64((long long)(9223372036854775807ll)),
-            (__mmask8)((1ull << (cols - j)) - 1), input + i * stride + j + 6 * stride);
-        acc_r6 = _mm512_min_epi64(tail6, acc_r6);
-        __m512i tail7 = _mm512_mask_loadu_epi64(
-            _mm512_set1_epi64((long long)(9223372036854775807ll)),
-            (__mmask8)((1ull << (cols - j)) - 1), input + i * stride + j + 7 * stride);
-        acc_r7 = _mm512_min_epi64(tail7, acc_r7);
+        // the row holds a whole vector: re-read its last one
+        if (7 < cols) {
+          __m512i tail0 = _mm512_mask_blend_epi64(
+              (__mmask8) ~(__mmask8)((1ull << (-cols + j + 8)) - 1),
+              _mm512_set1_epi64((long long)(9223372036854775807ll)),
+              _mm512_loadu_si512((const void*)(input + cols + i * stride - 8)));
+          acc_r0 = _mm512_min_epi64(tail0, acc_r0);
+          __m512i tail1 = _mm512_mask_blend_epi64(
+              (__mmask8) ~(__mmask8)((1ull << (-cols + j + 8)) - 1),
+              _mm512_set1_epi64((long long)(9223372036854775807ll)),
+              _mm512_loadu_si512((const void*)(input + cols + i * stride + stride - 8)));
+          acc_r1 = _mm512_min_epi64(tail1, acc_r1);
+          __m512i tail2 = _mm512_mask_blend_epi64(
+              (__mmask8) ~(__mmask8)((1ull << (-cols + j + 8)) - 1),
+              _mm512_set1_epi64((long long)(9223372036854775807ll)),
+              _mm512_loadu_si512((const void*)(input + cols + i * stride + 2 * stride - 8)));
+          acc_r2 = _mm512_min_epi64(tail2, acc_r2);
+          __m512i tail3 = _mm512_mask_blend_epi64(
+              (__mmask8) ~(__mmask8)((1ull << (-cols + j + 8)) - 1),
+              _mm512_set1_epi64((long long)(9223372036854775807ll)),
+              _mm512_loadu_si512((const void*)(input + cols + i * stride + 3 * stride - 8)));
+          acc_r3 = _mm512_min_epi64(tail3, acc_r3);
+          __m512i tail4 = _mm512_mask_blend_epi64(
+              (__mmask8) ~(__mmask8)((1ull << (-cols + j + 8)) - 1),
+              _mm512_set1_epi64((long long)(9223372036854775807ll)),
+              _mm512_loadu_si512((const void*)(input + cols + i * stride + 4 * stride - 8)));
+          acc_r4 = _mm512_min_epi64(tail4, acc_r4);
+          __m512i tail5 = _mm512_mask_blend_epi64(
+              (__mmask8) ~(__mmask8)((1ull << (-cols + j + 8)) - 1),
+              _mm512_set1_epi64((long long)(9223372036854775807ll)),
+              _mm512_loadu_si512((const void*)(input + cols + i * stride + 5 * stride - 8)));
+          acc_r5 = _mm512_min_epi64(tail5, acc_r5);
+          __m512i tail6 = _mm512_mask_blend_epi64(
+              (__mmask8) ~(__mmask8)((1ull << (-cols + j + 8)) - 1),
+              _mm512_set1_epi64((long long)(9223372036854775807ll)),
+              _mm512_loadu_si512((const void*)(input + cols + i * stride + 6 * stride - 8)));
+          acc_r6 = _mm512_min_epi64(tail6, acc_r6);
+          __m512i tail7 = _mm512_mask_blend_epi64(
+              (__mmask8) ~(__mmask8)((1ull << (-cols + j + 8)) - 1),
+              _mm512_set1_epi64((long long)(9223372036854775807ll)),
+              _mm512_loadu_si512((const void*)(input + cols + i * stride + 7 * stride - 8)));
+          acc_r7 = _mm512_min_epi64(tail7, acc_r7);
+        }
+        // shorter rows: only their own lanes are read
+        if (cols < 8) {
+          __m512i tail0 =
+              _mm512_mask_loadu_epi64(_mm512_set1_epi64((long long)(9223372036854775807ll)),
+                                      (__mmask8)((1ull << (cols - j)) - 1), input + i * stride + j);
+          acc_r0 = _mm512_min_epi64(tail0, acc_r0);
+          __m512i tail1 = _mm512_mask_loadu_epi64(
+              _mm512_set1_epi64((long long)(9223372036854775807ll)),
+              (__mmask8)((1ull << (cols - j)) - 1), input + i * stride + j + stride);
+          acc_r1 = _mm512_min_epi64(tail1, acc_r1);
+          __m512i tail2 = _mm512_mask_loadu_epi64(
+              _mm512_set1_epi64((long long)(9223372036854775807ll)),
+              (__mmask8)((1ull << (cols - j)) - 1), input + i * stride + j + 2 * stride);
+          acc_r2 = _mm512_min_epi64(tail2, acc_r2);
+          __m512i tail3 = _mm512_mask_loadu_epi64(
+              _mm512_set1_epi64((long long)(9223372036854775807ll)),
+              (__mmask8)((1ull << (cols - j)) - 1), input + i * stride + j + 3 * stride);
+          acc_r3 = _mm512_min_epi64(tail3, acc_r3);
+          __m512i tail4 = _mm512_mask_loadu_epi64(
+              _mm512_set1_epi64((long long)(9223372036854775807ll)),
+              (__mmask8)((1ull << (cols - j)) - 1), input + i * stride + j + 4 * stride);
+          acc_r4 = _mm512_min_epi64(tail4, acc_r4);
+          __m512i tail5 = _mm512_mask_loadu_epi64(
+              _mm512_set1_epi64((long long)(9223372036854775807ll)),
+              (__mmask8)((1ull << (cols - j)) - 1), input + i * stride + j + 5 * stride);
+          acc_r5 = _mm512_min_epi64(tail5, acc_r5);
+          __m512i tail6 = _mm512_mask_loadu_epi64(
+              _mm512_set1_epi64((long long)(9223372036854775807ll)),
+              (__mmask8)((1ull << (cols - j)) - 1), input + i * stride + j + 6 * stride);
+          acc_r6 = _mm512_min_epi64(tail6, acc_r6);
+          __m512i tail7 = _mm512_mask_loadu_epi64(
+              _mm512_set1_epi64((long long)(9223372036854775807ll)),
+              (__mmask8)((1ull << (cols - j)) - 1), input + i * stride + j + 7 * stride);
+          acc_r7 = _mm512_min_epi64(tail7, acc_r7);
+        }
       }
       __m512i fold0_0 = _mm512_min_epi64(_mm512_shuffle_i32x4(acc_r0, acc_r2, 0x44),
                                          _mm512_shuffle_i32x4(acc_r0, acc_r2, 0xEE));
@@ -148,10 +195,21 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowmin_i64_av
       }
       // predicated tail: lanes past the row end read the identity
       if (j < cols) {
-        __m512i tail0 =
-            _mm512_mask_loadu_epi64(_mm512_set1_epi64((long long)(9223372036854775807ll)),
-                                    (__mmask8)((1ull << (cols - j)) - 1), input + i * stride + j);
-        acc1 = _mm512_min_epi64(tail0, acc1);
+        // the row holds a whole vector: re-read its last one
+        if (7 < cols) {
+          __m512i tail0 = _mm512_mask_blend_epi64(
+              (__mmask8) ~(__mmask8)((1ull << (-cols + j + 8)) - 1),
+              _mm512_set1_epi64((long long)(9223372036854775807ll)),
+              _mm512_loadu_si512((const void*)(input + cols + i * stride - 8)));
+          acc1 = _mm512_min_epi64(tail0, acc1);
+        }
+        // shorter rows: only their own lanes are read
+        if (cols < 8) {
+          __m512i tail0 =
+              _mm512_mask_loadu_epi64(_mm512_set1_epi64((long long)(9223372036854775807ll)),
+                                      (__mmask8)((1ull << (cols - j)) - 1), input + i * stride + j);
+          acc1 = _mm512_min_epi64(tail0, acc1);
+        }
       }
       acc0 = _mm512_min_epi64(acc1, acc0);
       acc2 = _mm512_min_epi64(acc3, acc2);
@@ -190,10 +248,21 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowmin_i64_av
       }
       // predicated tail: lanes past the row end read the identity
       if (j < cols) {
-        __m512i tail0 =
-            _mm512_mask_loadu_epi64(_mm512_set1_epi64((long long)(9223372036854775807ll)),
-                                    (__mmask8)((1ull << (cols - j)) - 1), input + i * stride + j);
-        acc1 = _mm512_min_epi64(tail0, acc1);
+        // the row holds a whole vector: re-read its last one
+        if (7 < cols) {
+          __m512i tail0 = _mm512_mask_blend_epi64(
+              (__mmask8) ~(__mmask8)((1ull << (-cols + j + 8)) - 1),
+              _mm512_set1_epi64((long long)(9223372036854775807ll)),
+              _mm512_loadu_si512((const void*)(input + cols + i * stride - 8)));
+          acc1 = _mm512_min_epi64(tail0, acc1);
+        }
+        // shorter rows: only their own lanes are read
+        if (cols < 8) {
+          __m512i tail0 =
+              _mm512_mask_loadu_epi64(_mm512_set1_epi64((long long)(9223372036854775807ll)),
+                                      (__mmask8)((1ull << (cols - j)) - 1), input + i * stride + j);
+          acc1 = _mm512_min_epi64(tail0, acc1);
+        }
       }
       acc0 = _mm512_min_epi64(acc1, acc0);
       acc2 = _mm512_min_epi64(acc3, acc2);
@@ -214,7 +283,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowmin_i64_av
 // strategy vector_accumulator: vector accumulators, one horizontal reduction per row
 // rows are reduced 4 at a time; their 4 final horizontal reductions share one fold network (2 stages)
 // rows shorter than 16 columns (128 when the input fits in L1) take the blocks of rows, longer rows accumulators of their own (chosen at run time)
-// tails: masked loads (32/64-bit) or the row's last vector blended (8/16-bit), identity elsewhere
+// tails: masked loads with the identity in inactive lanes
 // uses 64-bit min/max emulated with vpcmpgtq + vpblendvb (AVX2 has none)
 // uses fold network for the final reductions of several rows (vshufi32x4/vperm2i128, vunpck, vshufps)
 // uses log2-step horizontal reduction (extract halves, then byte shifts)

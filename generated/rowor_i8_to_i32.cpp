@@ -85,10 +85,10 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowor_i8_to_i
 // ---- avx2 (256-bit vectors)
 // strategy vector_accumulator: vector accumulators, one horizontal reduction per row
 // or runs in i8 and is widened once per row
-// tails: masked loads (32/64-bit) or the row's last vector blended (8/16-bit), identity elsewhere
+// tails: the row's last whole vector re-read, counted lanes blended to the identity (rows shorter than a vector: masked loads or a staged copy)
 // uses 8/16-bit tails staged through a stack buffer (no AVX2 byte masked load)
-// uses 8/16-bit tails: the row's last whole vector, blended with the identity (no AVX2 byte masks)
 // uses log2-step horizontal reduction (extract halves, then byte shifts)
+// uses tails: the row's last whole vector, blended with the identity
 
 #if defined(__x86_64__)
 __attribute__((target("avx2"))) void rowor_i8_to_i32_avx2(const int8_t* input, int64_t rows,
@@ -126,7 +126,7 @@ __attribute__((target("avx2"))) void rowor_i8_to_i32_avx2(const int8_t* input, i
             _mm256_loadu_si256((const __m256i*)(input + cols + i * stride - 32)), tail0_keep);
         acc1 = _mm256_or_si256(tail0, acc1);
       }
-      // shorter rows: staged copy
+      // shorter rows: only their own lanes are read
       if (cols < 32) {
         alignas(32) int8_t tail0_stage[32];
         _mm256_store_si256((__m256i*)tail0_stage, _mm256_setzero_si256());

@@ -25,10 +25,11 @@
 // strategy vector_accumulator: vector accumulators, one horizontal reduction per row
 // rows are reduced 16 at a time; their 16 final horizontal reductions share one fold network (4 stages)
 // rows shorter than 64 columns (128 when the input fits in L1) take the blocks of rows, longer rows accumulators of their own (chosen at run time)
-// tails: masked loads with the identity in inactive lanes
+// tails: the row's last whole vector re-read, counted lanes blended to the identity (rows shorter than a vector: masked loads)
 // uses fold network for the final reductions of several rows (vshufi32x4/vperm2i128, vunpck, vshufps)
 // uses log2-step horizontal reduction (extract halves, then byte shifts)
 // uses masked loads (AVX-512 k-registers) for the tail
+// uses tails: the row's last whole vector, blended with the identity
 
 #if defined(__x86_64__)
 __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowprod_i32_avx512(
@@ -96,70 +97,140 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowprod_i32_a
       }
       // predicated tail: lanes past the row end read the identity
       if (j < cols) {
-        __m512i tail0 =
-            _mm512_mask_loadu_epi32(_mm512_set1_epi32((int)(1)),
-                                    (__mmask16)((1ull << (cols - j)) - 1), input + i * stride + j);
-        acc_r0 = _mm512_mullo_epi32(tail0, acc_r0);
-        __m512i tail1 = _mm512_mask_loadu_epi32(_mm512_set1_epi32((int)(1)),
-                                                (__mmask16)((1ull << (cols - j)) - 1),
-                                                input + i * stride + j + stride);
-        acc_r1 = _mm512_mullo_epi32(tail1, acc_r1);
-        __m512i tail2 = _mm512_mask_loadu_epi32(_mm512_set1_epi32((int)(1)),
-                                                (__mmask16)((1ull << (cols - j)) - 1),
-                                                input + i * stride + j + 2 * stride);
-        acc_r2 = _mm512_mullo_epi32(tail2, acc_r2);
-        __m512i tail3 = _mm512_mask_loadu_epi32(_mm512_set1_epi32((int)(1)),
-                                                (__mmask16)((1ull << (cols - j)) - 1),
-                                                input + i * stride + j + 3 * stride);
-        acc_r3 = _mm512_mullo_epi32(tail3, acc_r3);
-        __m512i tail4 = _mm512_mask_loadu_epi32(_mm512_set1_epi32((int)(1)),
-                                                (__mmask16)((1ull << (cols - j)) - 1),
-                                                input + i * stride + j + 4 * stride);
-        acc_r4 = _mm512_mullo_epi32(tail4, acc_r4);
-        __m512i tail5 = _mm512_mask_loadu_epi32(_mm512_set1_epi32((int)(1)),
-                                                (__mmask16)((1ull << (cols - j)) - 1),
-                                                input + i * stride + j + 5 * stride);
-        acc_r5 = _mm512_mullo_epi32(tail5, acc_r5);
-        __m512i tail6 = _mm512_mask_loadu_epi32(_mm512_set1_epi32((int)(1)),
-                                                (__mmask16)((1ull << (cols - j)) - 1),
-                                                input + i * stride + j + 6 * stride);
-        acc_r6 = _mm512_mullo_epi32(tail6, acc_r6);
-        __m512i tail7 = _mm512_mask_loadu_epi32(_mm512_set1_epi32((int)(1)),
-                                                (__mmask16)((1ull << (cols - j)) - 1),
-                                                input + i * stride + j + 7 * stride);
-        acc_r7 = _mm512_mullo_epi32(tail7, acc_r7);
-        __m512i tail8 = _mm512_mask_loadu_epi32(_mm512_set1_epi32((int)(1)),
-                                                (__mmask16)((1ull << (cols - j)) - 1),
-                                                input + i * stride + j + 8 * stride);
-        acc_r8 = _mm512_mullo_epi32(tail8, acc_r8);
-        __m512i tail9 = _mm512_mask_loadu_epi32(_mm512_set1_epi32((int)(1)),
-                                                (__mmask16)((1ull << (cols - j)) - 1),
-                                                input + i * stride + j + 9 * stride);
-        acc_r9 = _mm512_mullo_epi32(tail9, acc_r9);
-        __m512i tail10 = _mm512_mask_loadu_epi32(_mm512_set1_epi32((int)(1)),
-                                                 (__mmask16)((1ull << (cols - j)) - 1),
-                                                 input + i * stride + j + 10 * stride);
-        acc_r10 = _mm512_mullo_epi32(tail10, acc_r10);
-        __m512i tail11 = _mm512_mask_loadu_epi32(_mm512_set1_epi32((int)(1)),
-                                                 (__mmask16)((1ull << (cols - j)) - 1),
-                                                 input + i * stride + j + 11 * stride);
-        acc_r11 = _mm512_mullo_epi32(tail11, acc_r11);
-        __m512i tail12 = _mm512_mask_loadu_epi32(_mm512_set1_epi32((int)(1)),
-                                                 (__mmask16)((1ull << (cols - j)) - 1),
-                                                 input + i * stride + j + 12 * stride);
-        acc_r12 = _mm512_mullo_epi32(tail12, acc_r12);
-        __m512i tail13 = _mm512_mask_loadu_epi32(_mm512_set1_epi32((int)(1)),
-                                                 (__mmask16)((1ull << (cols - j)) - 1),
-                                                 input + i * stride + j + 13 * stride);
-        acc_r13 = _mm512_mullo_epi32(tail13, acc_r13);
-        __m512i tail14 = _mm512_mask_loadu_epi32(_mm512_set1_epi32((int)(1)),
-                                                 (__mmask16)((1ull << (cols - j)) - 1),
-                                                 input + i * stride + j + 14 * stride);
-        acc_r14 = _mm512_mullo_epi32(tail14, acc_r14);
-        __m512i tail15 = _mm512_mask_loadu_epi32(_mm512_set1_epi32((int)(1)),
-                                                 (__mmask16)((1ull << (cols - j)) - 1),
-                                                 input + i * stride + j + 15 * stride);
-        acc_r15 = _mm512_mullo_epi32(tail15, acc_r15);
+        // the row holds a whole vector: re-read its last one
+        if (15 < cols) {
+          __m512i tail0 = _mm512_mask_blend_epi32(
+              (__mmask16) ~(__mmask16)((1ull << (-cols + j + 16)) - 1), _mm512_set1_epi32((int)(1)),
+              _mm512_loadu_si512((const void*)(input + cols + i * stride - 16)));
+          acc_r0 = _mm512_mullo_epi32(tail0, acc_r0);
+          __m512i tail1 = _mm512_mask_blend_epi32(
+              (__mmask16) ~(__mmask16)((1ull << (-cols + j + 16)) - 1), _mm512_set1_epi32((int)(1)),
+              _mm512_loadu_si512((const void*)(input + cols + i * stride + stride - 16)));
+          acc_r1 = _mm512_mullo_epi32(tail1, acc_r1);
+          __m512i tail2 = _mm512_mask_blend_epi32(
+              (__mmask16) ~(__mmask16)((1ull << (-cols + j + 16)) - 1), _mm512_set1_epi32((int)(1)),
+              _mm512_loadu_si512((const void*)(input + cols + i * stride + 2 * stride - 16)));
+          acc_r2 = _mm512_mullo_epi32(tail2, acc_r2);
+          __m512i tail3 = _mm512_mask_blend_epi32(
+              (__mmask16) ~(__mmask16)((1ull << (-cols + j + 16)) - 1), _mm512_set1_epi32((int)(1)),
+              _mm512_loadu_si512((const void*)(input + cols + i * stride + 3 * stride - 16)));
+          acc_r3 = _mm512_mullo_epi32(tail3, acc_r3);
+          __m512i tail4 = _mm512_mask_blend_epi32(
+              (__mmask16) ~(__mmask16)((1ull << (-cols + j + 16)) - 1), _mm512_set1_epi32((int)(1)),
+              _mm512_loadu_si512((const void*)(input + cols + i * stride + 4 * stride - 16)));
+          acc_r4 = _mm512_mullo_epi32(tail4, acc_r4);
+          __m512i tail5 = _mm512_mask_blend_epi32(
+              (__mmask16) ~(__mmask16)((1ull << (-cols + j + 16)) - 1), _mm512_set1_epi32((int)(1)),
+              _mm512_loadu_si512((const void*)(input + cols + i * stride + 5 * stride - 16)));
+          acc_r5 = _mm512_mullo_epi32(tail5, acc_r5);
+          __m512i tail6 = _mm512_mask_blend_epi32(
+              (__mmask16) ~(__mmask16)((1ull << (-cols + j + 16)) - 1), _mm512_set1_epi32((int)(1)),
+              _mm512_loadu_si512((const void*)(input + cols + i * stride + 6 * stride - 16)));
+          acc_r6 = _mm512_mullo_epi32(tail6, acc_r6);
+          __m512i tail7 = _mm512_mask_blend_epi32(
+              (__mmask16) ~(__mmask16)((1ull << (-cols + j + 16)) - 1), _mm512_set1_epi32((int)(1)),
+              _mm512_loadu_si512((const void*)(input + cols + i * stride + 7 * stride - 16)));
+          acc_r7 = _mm512_mullo_epi32(tail7, acc_r7);
+          __m512i tail8 = _mm512_mask_blend_epi32(
+              (__mmask16) ~(__mmask16)((1ull << (-cols + j + 16)) - 1), _mm512_set1_epi32((int)(1)),
+              _mm512_loadu_si512((const void*)(input + cols + i * stride + 8 * stride - 16)));
+          acc_r8 = _mm512_mullo_epi32(tail8, acc_r8);
+          __m512i tail9 = _mm512_mask_blend_epi32(
+              (__mmask16) ~(__mmask16)((1ull << (-cols + j + 16)) - 1), _mm512_set1_epi32((int)(1)),
+              _mm512_loadu_si512((const void*)(input + cols + i * stride + 9 * stride - 16)));
+          acc_r9 = _mm512_mullo_epi32(tail9, acc_r9);
+          __m512i tail10 = _mm512_mask_blend_epi32(
+              (__mmask16) ~(__mmask16)((1ull << (-cols + j + 16)) - 1), _mm512_set1_epi32((int)(1)),
+              _mm512_loadu_si512((const void*)(input + cols + i * stride + 10 * stride - 16)));
+          acc_r10 = _mm512_mullo_epi32(tail10, acc_r10);
+          __m512i tail11 = _mm512_mask_blend_epi32(
+              (__mmask16) ~(__mmask16)((1ull << (-cols + j + 16)) - 1), _mm512_set1_epi32((int)(1)),
+              _mm512_loadu_si512((const void*)(input + cols + i * stride + 11 * stride - 16)));
+          acc_r11 = _mm512_mullo_epi32(tail11, acc_r11);
+          __m512i tail12 = _mm512_mask_blend_epi32(
+              (__mmask16) ~(__mmask16)((1ull << (-cols + j + 16)) - 1), _mm512_set1_epi32((int)(1)),
+              _mm512_loadu_si512((const void*)(input + cols + i * stride + 12 * stride - 16)));
+          acc_r12 = _mm512_mullo_epi32(tail12, acc_r12);
+          __m512i tail13 = _mm512_mask_blend_epi32(
+              (__mmask16) ~(__mmask16)((1ull << (-cols + j + 16)) - 1), _mm512_set1_epi32((int)(1)),
+              _mm512_loadu_si512((const void*)(input + cols + i * stride + 13 * stride - 16)));
+          acc_r13 = _mm512_mullo_epi32(tail13, acc_r13);
+          __m512i tail14 = _mm512_mask_blend_epi32(
+              (__mmask16) ~(__mmask16)((1ull << (-cols + j + 16)) - 1), _mm512_set1_epi32((int)(1)),
+              _mm512_loadu_si512((const void*)(input + cols + i * stride + 14 * stride - 16)));
+          acc_r14 = _mm512_mullo_epi32(tail14, acc_r14);
+          __m512i tail15 = _mm512_mask_blend_epi32(
+              (__mmask16) ~(__mmask16)((1ull << (-cols + j + 16)) - 1), _mm512_set1_epi32((int)(1)),
+              _mm512_loadu_si512((const void*)(input + cols + i * stride + 15 * stride - 16)));
+          acc_r15 = _mm512_mullo_epi32(tail15, acc_r15);
+        }
+        // shorter rows: only their own lanes are read
+        if (cols < 16) {
+          __m512i tail0 = _mm512_mask_loadu_epi32(_mm512_set1_epi32((int)(1)),
+                                                  (__mmask16)((1ull << (cols - j)) - 1),
+                                                  input + i * stride + j);
+          acc_r0 = _mm512_mullo_epi32(tail0, acc_r0);
+          __m512i tail1 = _mm512_mask_loadu_epi32(_mm512_set1_epi32((int)(1)),
+                                                  (__mmask16)((1ull << (cols - j)) - 1),
+                                                  input + i * stride + j + stride);
+          acc_r1 = _mm512_mullo_epi32(tail1, acc_r1);
+          __m512i tail2 = _mm512_mask_loadu_epi32(_mm512_set1_epi32((int)(1)),
+                                                  (__mmask16)((1ull << (cols - j)) - 1),
+                                                  input + i * stride + j + 2 * stride);
+          acc_r2 = _mm512_mullo_epi32(tail2, acc_r2);
+          __m512i tail3 = _mm512_mask_loadu_epi32(_mm512_set1_epi32((int)(1)),
+                                                  (__mmask16)((1ull << (cols - j)) - 1),
+                                                  input + i * stride + j + 3 * stride);
+          acc_r3 = _mm512_mullo_epi32(tail3, acc_r3);
+          __m512i tail4 = _mm512_mask_loadu_epi32(_mm512_set1_epi32((int)(1)),
+                                                  (__mmask16)((1ull << (cols - j)) - 1),
+                                                  input + i * stride + j + 4 * stride);
+          acc_r4 = _mm512_mullo_epi32(tail4, acc_r4);
+          __m512i tail5 = _mm512_mask_loadu_epi32(_mm512_set1_epi32((int)(1)),
+                                                  (__mmask16)((1ull << (cols - j)) - 1),
+                                                  input + i * stride + j + 5 * stride);
+          acc_r5 = _mm512_mullo_epi32(tail5, acc_r5);
+          __m512i tail6 = _mm512_mask_loadu_epi32(_mm512_set1_epi32((int)(1)),
+                                                  (__mmask16)((1ull << (cols - j)) - 1),
+                                                  input + i * stride + j + 6 * stride);
+          acc_r6 = _mm512_mullo_epi32(tail6, acc_r6);
+          __m512i tail7 = _mm512_mask_loadu_epi32(_mm512_set1_epi32((int)(1)),
+                                                  (__mmask16)((1ull << (cols - j)) - 1),
+                                                  input + i * stride + j + 7 * stride);
+          acc_r7 = _mm512_mullo_epi32(tail7, acc_r7);
+          __m512i tail8 = _mm512_mask_loadu_epi32(_mm512_set1_epi32((int)(1)),
+                                                  (__mmask16)((1ull << (cols - j)) - 1),
+                                                  input + i * stride + j + 8 * stride);
+          acc_r8 = _mm512_mullo_epi32(tail8, acc_r8);
+          __m512i tail9 = _mm512_mask_loadu_epi32(_mm512_set1_epi32((int)(1)),
+                                                  (__mmask16)((1ull << (cols - j)) - 1),
+                                                  input + i * stride + j + 9 * stride);
+          acc_r9 = _mm512_mullo_epi32(tail9, acc_r9);
+          __m512i tail10 = _mm512_mask_loadu_epi32(_mm512_set1_epi32((int)(1)),
+                                                   (__mmask16)((1ull << (cols - j)) - 1),
+                                                   input + i * stride + j + 10 * stride);
+          acc_r10 = _mm512_mullo_epi32(tail10, acc_r10);
+          __m512i tail11 = _mm512_mask_loadu_epi32(_mm512_set1_epi32((int)(1)),
+                                                   (__mmask16)((1ull << (cols - j)) - 1),
+                                                   input + i * stride + j + 11 * stride);
+          acc_r11 = _mm512_mullo_epi32(tail11, acc_r11);
+          __m512i tail12 = _mm512_mask_loadu_epi32(_mm512_set1_epi32((int)(1)),
+                                                   (__mmask16)((1ull << (cols - j)) - 1),
+                                                   input + i * stride + j + 12 * stride);
+          acc_r12 = _mm512_mullo_epi32(tail12, acc_r12);
+          __m512i tail13 = _mm512_mask_loadu_epi32(_mm512_set1_epi32((int)(1)),
+                                                   (__mmask16)((1ull << (cols - j)) - 1),
+                                                   input + i * stride + j + 13 * stride);
+          acc_r13 = _mm512_mullo_epi32(tail13, acc_r13);
+          __m512i tail14 = _mm512_mask_loadu_epi32(_mm512_set1_epi32((int)(1)),
+                                                   (__mmask16)((1ull << (cols - j)) - 1),
+                                                   input + i * stride + j + 14 * stride);
+          acc_r14 = _mm512_mullo_epi32(tail14, acc_r14);
+          __m512i tail15 = _mm512_mask_loadu_epi32(_mm512_set1_epi32((int)(1)),
+                                                   (__mmask16)((1ull << (cols - j)) - 1),
+                                                   input + i * stride + j + 15 * stride);
+          acc_r15 = _mm512_mullo_epi32(tail15, acc_r15);
+        }
       }
       __m512i fold0_0 = _mm512_mullo_epi32(_mm512_shuffle_i32x4(acc_r0, acc_r4, 0x44),
                                            _mm512_shuffle_i32x4(acc_r0, acc_r4, 0xEE));
@@ -224,10 +295,20 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowprod_i32_a
       }
       // predicated tail: lanes past the row end read the identity
       if (j < cols) {
-        __m512i tail0 =
-            _mm512_mask_loadu_epi32(_mm512_set1_epi32((int)(1)),
-                                    (__mmask16)((1ull << (cols - j)) - 1), input + i * stride + j);
-        acc1 = _mm512_mullo_epi32(tail0, acc1);
+        // the row holds a whole vector: re-read its last one
+        if (15 < cols) {
+          __m512i tail0 = _mm512_mask_blend_epi32(
+              (__mmask16) ~(__mmask16)((1ull << (-cols + j + 16)) - 1), _mm512_set1_epi32((int)(1)),
+              _mm512_loadu_si512((const void*)(input + cols + i * stride - 16)));
+          acc1 = _mm512_mullo_epi32(tail0, acc1);
+        }
+        // shorter rows: only their own lanes are read
+        if (cols < 16) {
+          __m512i tail0 = _mm512_mask_loadu_epi32(_mm512_set1_epi32((int)(1)),
+                                                  (__mmask16)((1ull << (cols - j)) - 1),
+                                                  input + i * stride + j);
+          acc1 = _mm512_mullo_epi32(tail0, acc1);
+        }
       }
       acc0 = _mm512_mullo_epi32(acc1, acc0);
       acc2 = _mm512_mullo_epi32(acc3, acc2);
@@ -267,10 +348,20 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowprod_i32_a
       }
       // predicated tail: lanes past the row end read the identity
       if (j < cols) {
-        __m512i tail0 =
-            _mm512_mask_loadu_epi32(_mm512_set1_epi32((int)(1)),
-                                    (__mmask16)((1ull << (cols - j)) - 1), input + i * stride + j);
-        acc1 = _mm512_mullo_epi32(tail0, acc1);
+        // the row holds a whole vector: re-read its last one
+        if (15 < cols) {
+          __m512i tail0 = _mm512_mask_blend_epi32(
+              (__mmask16) ~(__mmask16)((1ull << (-cols + j + 16)) - 1), _mm512_set1_epi32((int)(1)),
+              _mm512_loadu_si512((const void*)(input + cols + i * stride - 16)));
+          acc1 = _mm512_mullo_epi32(tail0, acc1);
+        }
+        // shorter rows: only their own lanes are read
+        if (cols < 16) {
+          __m512i tail0 = _mm512_mask_loadu_epi32(_mm512_set1_epi32((int)(1)),
+                                                  (__mmask16)((1ull << (cols - j)) - 1),
+                                                  input + i * stride + j);
+          acc1 = _mm512_mullo_epi32(tail0, acc1);
+        }
       }
       acc0 = _mm512_mullo_epi32(acc1, acc0);
       acc2 = _mm512_mullo_epi32(acc3, acc2);
@@ -292,7 +383,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowprod_i32_a
 // strategy vector_accumulator: vector accumulators, one horizontal reduction per row
 // rows are reduced 8 at a time; their 8 final horizontal reductions share one fold network (3 stages)
 // rows shorter than 32 columns (256 when the input fits in L1) take the blocks of rows, longer rows accumulators of their own (chosen at run time)
-// tails: masked loads (32/64-bit) or the row's last vector blended (8/16-bit), identity elsewhere
+// tails: masked loads with the identity in inactive lanes
 // uses fold network for the final reductions of several rows (vshufi32x4/vperm2i128, vunpck, vshufps)
 // uses log2-step horizontal reduction (extract halves, then byte shifts)
 // uses vpmaskmov/vmaskmov masked loads for 32/64-bit tails

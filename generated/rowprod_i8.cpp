@@ -145,11 +145,11 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowprod_i8_av
 
 // ---- avx2 (256-bit vectors)
 // strategy inner_reduction: one horizontal reduction per vector
-// tails: masked loads (32/64-bit) or the row's last vector blended (8/16-bit), identity elsewhere
+// tails: the row's last whole vector re-read, counted lanes blended to the identity (rows shorter than a vector: masked loads or a staged copy)
 // uses 8/16-bit tails staged through a stack buffer (no AVX2 byte masked load)
-// uses 8/16-bit tails: the row's last whole vector, blended with the identity (no AVX2 byte masks)
 // uses int8 multiply emulated with two vpmullw (no 8-bit multiply exists)
 // uses log2-step horizontal reduction (extract halves, then byte shifts)
+// uses tails: the row's last whole vector, blended with the identity
 
 #if defined(__x86_64__)
 __attribute__((target("avx2"))) void rowprod_i8_avx2(const int8_t* input, int64_t rows,
@@ -237,7 +237,7 @@ __attribute__((target("avx2"))) void rowprod_i8_avx2(const int8_t* input, int64_
         uint8_t tail_sum = (uint8_t)(int8_t)_mm_cvtsi128_si32(tail_sum_v);
         row_acc = (uint8_t)((uint32_t)tail_sum * (uint32_t)row_acc);
       }
-      // shorter rows: staged copy
+      // shorter rows: only their own lanes are read
       if (cols < 32) {
         alignas(32) int8_t tail_stage[32];
         _mm256_store_si256((__m256i*)tail_stage, _mm256_set1_epi8((char)(1)));

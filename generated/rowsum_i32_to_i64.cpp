@@ -26,10 +26,11 @@
 // rows are reduced 8 at a time; their 8 final horizontal reductions share one fold network (3 stages)
 // rows shorter than 64 columns (128 when the input fits in L1) take the blocks of rows, longer rows accumulators of their own (chosen at run time)
 // inputs are widened to i64 in 2 parts per vector
-// tails: masked loads with the identity in inactive lanes
+// tails: the row's last whole vector re-read, counted lanes blended to the identity (rows shorter than a vector: masked loads)
 // uses fold network for the final reductions of several rows (vshufi32x4/vperm2i128, vunpck, vshufps)
 // uses log2-step horizontal reduction (extract halves, then byte shifts)
 // uses masked loads (AVX-512 k-registers) for the tail
+// uses tails: the row's last whole vector, blended with the identity
 // uses vpmovsx/vpmovzx widening
 
 #if defined(__x86_64__)
@@ -98,61 +99,124 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_i32_to
       }
       // predicated tail: lanes past the row end read the identity
       if (j < cols) {
-        __m512i tail0 = _mm512_mask_loadu_epi32(
-            _mm512_setzero_si512(), (__mmask16)((1ull << (cols - j)) - 1), input + i * stride + j);
-        __m512i tail0_w0 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail0, 0));
-        acc_r0 = _mm512_add_epi64(tail0_w0, acc_r0);
-        __m512i tail0_w1 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail0, 1));
-        acc_r0 = _mm512_add_epi64(tail0_w1, acc_r0);
-        __m512i tail1 =
-            _mm512_mask_loadu_epi32(_mm512_setzero_si512(), (__mmask16)((1ull << (cols - j)) - 1),
-                                    input + i * stride + j + stride);
-        __m512i tail1_w0 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail1, 0));
-        acc_r1 = _mm512_add_epi64(tail1_w0, acc_r1);
-        __m512i tail1_w1 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail1, 1));
-        acc_r1 = _mm512_add_epi64(tail1_w1, acc_r1);
-        __m512i tail2 =
-            _mm512_mask_loadu_epi32(_mm512_setzero_si512(), (__mmask16)((1ull << (cols - j)) - 1),
-                                    input + i * stride + j + 2 * stride);
-        __m512i tail2_w0 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail2, 0));
-        acc_r2 = _mm512_add_epi64(tail2_w0, acc_r2);
-        __m512i tail2_w1 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail2, 1));
-        acc_r2 = _mm512_add_epi64(tail2_w1, acc_r2);
-        __m512i tail3 =
-            _mm512_mask_loadu_epi32(_mm512_setzero_si512(), (__mmask16)((1ull << (cols - j)) - 1),
-                                    input + i * stride + j + 3 * stride);
-        __m512i tail3_w0 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail3, 0));
-        acc_r3 = _mm512_add_epi64(tail3_w0, acc_r3);
-        __m512i tail3_w1 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail3, 1));
-        acc_r3 = _mm512_add_epi64(tail3_w1, acc_r3);
-        __m512i tail4 =
-            _mm512_mask_loadu_epi32(_mm512_setzero_si512(), (__mmask16)((1ull << (cols - j)) - 1),
-                                    input + i * stride + j + 4 * stride);
-        __m512i tail4_w0 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail4, 0));
-        acc_r4 = _mm512_add_epi64(tail4_w0, acc_r4);
-        __m512i tail4_w1 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail4, 1));
-        acc_r4 = _mm512_add_epi64(tail4_w1, acc_r4);
-        __m512i tail5 =
-            _mm512_mask_loadu_epi32(_mm512_setzero_si512(), (__mmask16)((1ull << (cols - j)) - 1),
-                                    input + i * stride + j + 5 * stride);
-        __m512i tail5_w0 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail5, 0));
-        acc_r5 = _mm512_add_epi64(tail5_w0, acc_r5);
-        __m512i tail5_w1 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail5, 1));
-        acc_r5 = _mm512_add_epi64(tail5_w1, acc_r5);
-        __m512i tail6 =
-            _mm512_mask_loadu_epi32(_mm512_setzero_si512(), (__mmask16)((1ull << (cols - j)) - 1),
-                                    input + i * stride + j + 6 * stride);
-        __m512i tail6_w0 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail6, 0));
-        acc_r6 = _mm512_add_epi64(tail6_w0, acc_r6);
-        __m512i tail6_w1 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail6, 1));
-        acc_r6 = _mm512_add_epi64(tail6_w1, acc_r6);
-        __m512i tail7 =
-            _mm512_mask_loadu_epi32(_mm512_setzero_si512(), (__mmask16)((1ull << (cols - j)) - 1),
-                                    input + i * stride + j + 7 * stride);
-        __m512i tail7_w0 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail7, 0));
-        acc_r7 = _mm512_add_epi64(tail7_w0, acc_r7);
-        __m512i tail7_w1 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail7, 1));
-        acc_r7 = _mm512_add_epi64(tail7_w1, acc_r7);
+        // the row holds a whole vector: re-read its last one
+        if (15 < cols) {
+          __m512i tail0 = _mm512_mask_blend_epi32(
+              (__mmask16) ~(__mmask16)((1ull << (-cols + j + 16)) - 1), _mm512_setzero_si512(),
+              _mm512_loadu_si512((const void*)(input + cols + i * stride - 16)));
+          __m512i tail0_w0 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail0, 0));
+          acc_r0 = _mm512_add_epi64(tail0_w0, acc_r0);
+          __m512i tail0_w1 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail0, 1));
+          acc_r0 = _mm512_add_epi64(tail0_w1, acc_r0);
+          __m512i tail1 = _mm512_mask_blend_epi32(
+              (__mmask16) ~(__mmask16)((1ull << (-cols + j + 16)) - 1), _mm512_setzero_si512(),
+              _mm512_loadu_si512((const void*)(input + cols + i * stride + stride - 16)));
+          __m512i tail1_w0 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail1, 0));
+          acc_r1 = _mm512_add_epi64(tail1_w0, acc_r1);
+          __m512i tail1_w1 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail1, 1));
+          acc_r1 = _mm512_add_epi64(tail1_w1, acc_r1);
+          __m512i tail2 = _mm512_mask_blend_epi32(
+              (__mmask16) ~(__mmask16)((1ull << (-cols + j + 16)) - 1), _mm512_setzero_si512(),
+              _mm512_loadu_si512((const void*)(input + cols + i * stride + 2 * stride - 16)));
+          __m512i tail2_w0 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail2, 0));
+          acc_r2 = _mm512_add_epi64(tail2_w0, acc_r2);
+          __m512i tail2_w1 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail2, 1));
+          acc_r2 = _mm512_add_epi64(tail2_w1, acc_r2);
+          __m512i tail3 = _mm512_mask_blend_epi32(
+              (__mmask16) ~(__mmask16)((1ull << (-cols + j + 16)) - 1), _mm512_setzero_si512(),
+              _mm512_loadu_si512((const void*)(input + cols + i * stride + 3 * stride - 16)));
+          __m512i tail3_w0 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail3, 0));
+          acc_r3 = _mm512_add_epi64(tail3_w0, acc_r3);
+          __m512i tail3_w1 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail3, 1));
+          acc_r3 = _mm512_add_epi64(tail3_w1, acc_r3);
+          __m512i tail4 = _mm512_mask_blend_epi32(
+              (__mmask16) ~(__mmask16)((1ull << (-cols + j + 16)) - 1), _mm512_setzero_si512(),
+              _mm512_loadu_si512((const void*)(input + cols + i * stride + 4 * stride - 16)));
+          __m512i tail4_w0 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail4, 0));
+          acc_r4 = _mm512_add_epi64(tail4_w0, acc_r4);
+          __m512i tail4_w1 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail4, 1));
+          acc_r4 = _mm512_add_epi64(tail4_w1, acc_r4);
+          __m512i tail5 = _mm512_mask_blend_epi32(
+              (__mmask16) ~(__mmask16)((1ull << (-cols + j + 16)) - 1), _mm512_setzero_si512(),
+              _mm512_loadu_si512((const void*)(input + cols + i * stride + 5 * stride - 16)));
+          __m512i tail5_w0 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail5, 0));
+          acc_r5 = _mm512_add_epi64(tail5_w0, acc_r5);
+          __m512i tail5_w1 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail5, 1));
+          acc_r5 = _mm512_add_epi64(tail5_w1, acc_r5);
+          __m512i tail6 = _mm512_mask_blend_epi32(
+              (__mmask16) ~(__mmask16)((1ull << (-cols + j + 16)) - 1), _mm512_setzero_si512(),
+              _mm512_loadu_si512((const void*)(input + cols + i * stride + 6 * stride - 16)));
+          __m512i tail6_w0 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail6, 0));
+          acc_r6 = _mm512_add_epi64(tail6_w0, acc_r6);
+          __m512i tail6_w1 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail6, 1));
+          acc_r6 = _mm512_add_epi64(tail6_w1, acc_r6);
+          __m512i tail7 = _mm512_mask_blend_epi32(
+              (__mmask16) ~(__mmask16)((1ull << (-cols + j + 16)) - 1), _mm512_setzero_si512(),
+              _mm512_loadu_si512((const void*)(input + cols + i * stride + 7 * stride - 16)));
+          __m512i tail7_w0 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail7, 0));
+          acc_r7 = _mm512_add_epi64(tail7_w0, acc_r7);
+          __m512i tail7_w1 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail7, 1));
+          acc_r7 = _mm512_add_epi64(tail7_w1, acc_r7);
+        }
+        // shorter rows: only their own lanes are read
+        if (cols < 16) {
+          __m512i tail0 =
+              _mm512_mask_loadu_epi32(_mm512_setzero_si512(), (__mmask16)((1ull << (cols - j)) - 1),
+                                      input + i * stride + j);
+          __m512i tail0_w0 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail0, 0));
+          acc_r0 = _mm512_add_epi64(tail0_w0, acc_r0);
+          __m512i tail0_w1 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail0, 1));
+          acc_r0 = _mm512_add_epi64(tail0_w1, acc_r0);
+          __m512i tail1 =
+              _mm512_mask_loadu_epi32(_mm512_setzero_si512(), (__mmask16)((1ull << (cols - j)) - 1),
+                                      input + i * stride + j + stride);
+          __m512i tail1_w0 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail1, 0));
+          acc_r1 = _mm512_add_epi64(tail1_w0, acc_r1);
+          __m512i tail1_w1 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail1, 1));
+          acc_r1 = _mm512_add_epi64(tail1_w1, acc_r1);
+          __m512i tail2 =
+              _mm512_mask_loadu_epi32(_mm512_setzero_si512(), (__mmask16)((1ull << (cols - j)) - 1),
+                                      input + i * stride + j + 2 * stride);
+          __m512i tail2_w0 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail2, 0));
+          acc_r2 = _mm512_add_epi64(tail2_w0, acc_r2);
+          __m512i tail2_w1 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail2, 1));
+          acc_r2 = _mm512_add_epi64(tail2_w1, acc_r2);
+          __m512i tail3 =
+              _mm512_mask_loadu_epi32(_mm512_setzero_si512(), (__mmask16)((1ull << (cols - j)) - 1),
+                                      input + i * stride + j + 3 * stride);
+          __m512i tail3_w0 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail3, 0));
+          acc_r3 = _mm512_add_epi64(tail3_w0, acc_r3);
+          __m512i tail3_w1 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail3, 1));
+          acc_r3 = _mm512_add_epi64(tail3_w1, acc_r3);
+          __m512i tail4 =
+              _mm512_mask_loadu_epi32(_mm512_setzero_si512(), (__mmask16)((1ull << (cols - j)) - 1),
+                                      input + i * stride + j + 4 * stride);
+          __m512i tail4_w0 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail4, 0));
+          acc_r4 = _mm512_add_epi64(tail4_w0, acc_r4);
+          __m512i tail4_w1 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail4, 1));
+          acc_r4 = _mm512_add_epi64(tail4_w1, acc_r4);
+          __m512i tail5 =
+              _mm512_mask_loadu_epi32(_mm512_setzero_si512(), (__mmask16)((1ull << (cols - j)) - 1),
+                                      input + i * stride + j + 5 * stride);
+          __m512i tail5_w0 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail5, 0));
+          acc_r5 = _mm512_add_epi64(tail5_w0, acc_r5);
+          __m512i tail5_w1 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail5, 1));
+          acc_r5 = _mm512_add_epi64(tail5_w1, acc_r5);
+          __m512i tail6 =
+              _mm512_mask_loadu_epi32(_mm512_setzero_si512(), (__mmask16)((1ull << (cols - j)) - 1),
+                                      input + i * stride + j + 6 * stride);
+          __m512i tail6_w0 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail6, 0));
+          acc_r6 = _mm512_add_epi64(tail6_w0, acc_r6);
+          __m512i tail6_w1 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail6, 1));
+          acc_r6 = _mm512_add_epi64(tail6_w1, acc_r6);
+          __m512i tail7 =
+              _mm512_mask_loadu_epi32(_mm512_setzero_si512(), (__mmask16)((1ull << (cols - j)) - 1),
+                                      input + i * stride + j + 7 * stride);
+          __m512i tail7_w0 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail7, 0));
+          acc_r7 = _mm512_add_epi64(tail7_w0, acc_r7);
+          __m512i tail7_w1 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail7, 1));
+          acc_r7 = _mm512_add_epi64(tail7_w1, acc_r7);
+        }
       }
       __m512i fold0_0 = _mm512_add_epi64(_mm512_shuffle_i32x4(acc_r0, acc_r2, 0x44),
                                          _mm512_shuffle_i32x4(acc_r0, acc_r2, 0xEE));
@@ -214,12 +278,26 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_i32_to
       }
       // predicated tail: lanes past the row end read the identity
       if (j < cols) {
-        __m512i tail0 = _mm512_mask_loadu_epi32(
-            _mm512_setzero_si512(), (__mmask16)((1ull << (cols - j)) - 1), input + i * stride + j);
-        __m512i tail0_w0 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail0, 0));
-        acc1 = _mm512_add_epi64(tail0_w0, acc1);
-        __m512i tail0_w1 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail0, 1));
-        acc1 = _mm512_add_epi64(tail0_w1, acc1);
+        // the row holds a whole vector: re-read its last one
+        if (15 < cols) {
+          __m512i tail0 = _mm512_mask_blend_epi32(
+              (__mmask16) ~(__mmask16)((1ull << (-cols + j + 16)) - 1), _mm512_setzero_si512(),
+              _mm512_loadu_si512((const void*)(input + cols + i * stride - 16)));
+          __m512i tail0_w0 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail0, 0));
+          acc1 = _mm512_add_epi64(tail0_w0, acc1);
+          __m512i tail0_w1 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail0, 1));
+          acc1 = _mm512_add_epi64(tail0_w1, acc1);
+        }
+        // shorter rows: only their own lanes are read
+        if (cols < 16) {
+          __m512i tail0 =
+              _mm512_mask_loadu_epi32(_mm512_setzero_si512(), (__mmask16)((1ull << (cols - j)) - 1),
+                                      input + i * stride + j);
+          __m512i tail0_w0 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail0, 0));
+          acc1 = _mm512_add_epi64(tail0_w0, acc1);
+          __m512i tail0_w1 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail0, 1));
+          acc1 = _mm512_add_epi64(tail0_w1, acc1);
+        }
       }
       acc0 = _mm512_add_epi64(acc1, acc0);
       acc2 = _mm512_add_epi64(acc3, acc2);
@@ -275,12 +353,26 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_i32_to
       }
       // predicated tail: lanes past the row end read the identity
       if (j < cols) {
-        __m512i tail0 = _mm512_mask_loadu_epi32(
-            _mm512_setzero_si512(), (__mmask16)((1ull << (cols - j)) - 1), input + i * stride + j);
-        __m512i tail0_w0 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail0, 0));
-        acc1 = _mm512_add_epi64(tail0_w0, acc1);
-        __m512i tail0_w1 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail0, 1));
-        acc1 = _mm512_add_epi64(tail0_w1, acc1);
+        // the row holds a whole vector: re-read its last one
+        if (15 < cols) {
+          __m512i tail0 = _mm512_mask_blend_epi32(
+              (__mmask16) ~(__mmask16)((1ull << (-cols + j + 16)) - 1), _mm512_setzero_si512(),
+              _mm512_loadu_si512((const void*)(input + cols + i * stride - 16)));
+          __m512i tail0_w0 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail0, 0));
+          acc1 = _mm512_add_epi64(tail0_w0, acc1);
+          __m512i tail0_w1 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail0, 1));
+          acc1 = _mm512_add_epi64(tail0_w1, acc1);
+        }
+        // shorter rows: only their own lanes are read
+        if (cols < 16) {
+          __m512i tail0 =
+              _mm512_mask_loadu_epi32(_mm512_setzero_si512(), (__mmask16)((1ull << (cols - j)) - 1),
+                                      input + i * stride + j);
+          __m512i tail0_w0 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail0, 0));
+          acc1 = _mm512_add_epi64(tail0_w0, acc1);
+          __m512i tail0_w1 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail0, 1));
+          acc1 = _mm512_add_epi64(tail0_w1, acc1);
+        }
       }
       acc0 = _mm512_add_epi64(acc1, acc0);
       acc2 = _mm512_add_epi64(acc3, acc2);
@@ -302,7 +394,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_i32_to
 // rows are reduced 4 at a time; their 4 final horizontal reductions share one fold network (2 stages)
 // rows shorter than 32 columns (256 when the input fits in L1) take the blocks of rows, longer rows accumulators of their own (chosen at run time)
 // inputs are widened to i64 in 2 parts per vector
-// tails: masked loads (32/64-bit) or the row's last vector blended (8/16-bit), identity elsewhere
+// tails: masked loads with the identity in inactive lanes
 // uses fold network for the final reductions of several rows (vshufi32x4/vperm2i128, vunpck, vshufps)
 // uses log2-step horizontal reduction (extract halves, then byte shifts)
 // uses vpmaskmov/vmaskmov masked loads for 32/64-bit tails

@@ -702,11 +702,11 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_i8_avx
 // strategy vector_accumulator: vector accumulators, one horizontal reduction per row
 // rows are reduced 8 at a time; their 8 final horizontal reductions share one fold network (3 stages)
 // rows shorter than 128 columns (1024 when the input fits in L1) take the blocks of rows, longer rows accumulators of their own (chosen at run time)
-// tails: masked loads (32/64-bit) or the row's last vector blended (8/16-bit), identity elsewhere
+// tails: the row's last whole vector re-read, counted lanes blended to the identity (rows shorter than a vector: masked loads or a staged copy)
 // uses 8/16-bit tails staged through a stack buffer (no AVX2 byte masked load)
-// uses 8/16-bit tails: the row's last whole vector, blended with the identity (no AVX2 byte masks)
 // uses fold network for the final reductions of several rows (vshufi32x4/vperm2i128, vunpck, vshufps)
 // uses log2-step horizontal reduction (extract halves, then byte shifts)
+// uses tails: the row's last whole vector, blended with the identity
 // uses vpmaddubsw + vpmaddwd: 4 int8 per int32 lane without VNNI
 
 #if defined(__x86_64__)
@@ -850,7 +850,7 @@ __attribute__((target("avx2"))) void rowsum_i8_avx2(const int8_t* input, int64_t
           acc_r7 = _mm256_add_epi32(
               acc_r7, _mm256_madd_epi16(_mm256_maddubs_epi16(ones_u8, tail7), ones_i16));
         }
-        // shorter rows: staged copy
+        // shorter rows: only their own lanes are read
         if (cols < 32) {
           alignas(32) int8_t tail0_stage[32];
           _mm256_store_si256((__m256i*)tail0_stage, _mm256_setzero_si256());
@@ -986,7 +986,7 @@ __attribute__((target("avx2"))) void rowsum_i8_avx2(const int8_t* input, int64_t
           acc1 = _mm256_add_epi32(
               acc1, _mm256_madd_epi16(_mm256_maddubs_epi16(ones_u8, tail0), ones_i16));
         }
-        // shorter rows: staged copy
+        // shorter rows: only their own lanes are read
         if (cols < 32) {
           alignas(32) int8_t tail0_stage[32];
           _mm256_store_si256((__m256i*)tail0_stage, _mm256_setzero_si256());
@@ -1063,7 +1063,7 @@ __attribute__((target("avx2"))) void rowsum_i8_avx2(const int8_t* input, int64_t
           acc1 = _mm256_add_epi32(
               acc1, _mm256_madd_epi16(_mm256_maddubs_epi16(ones_u8, tail0), ones_i16));
         }
-        // shorter rows: staged copy
+        // shorter rows: only their own lanes are read
         if (cols < 32) {
           alignas(32) int8_t tail0_stage[32];
           _mm256_store_si256((__m256i*)tail0_stage, _mm256_setzero_si256());

@@ -136,10 +136,10 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_i8_inn
 // ---- avx2 (256-bit vectors)
 // widening sum: vpmaddubsw + vpmaddwd with ones vectors (4 int8 per int32 lane)
 // strategy inner_reduction: one horizontal reduction per vector
-// tails: masked loads (32/64-bit) or the row's last vector blended (8/16-bit), identity elsewhere
+// tails: the row's last whole vector re-read, counted lanes blended to the identity (rows shorter than a vector: masked loads or a staged copy)
 // uses 8/16-bit tails staged through a stack buffer (no AVX2 byte masked load)
-// uses 8/16-bit tails: the row's last whole vector, blended with the identity (no AVX2 byte masks)
 // uses log2-step horizontal reduction (extract halves, then byte shifts)
+// uses tails: the row's last whole vector, blended with the identity
 // uses vpmaddubsw + vpmaddwd: 4 int8 per int32 lane without VNNI
 
 #if defined(__x86_64__)
@@ -185,7 +185,7 @@ __attribute__((target("avx2"))) void rowsum_i8_inner_reduction_avx2(const int8_t
         uint32_t tail_sum = (uint32_t)(int32_t)_mm_cvtsi128_si32(tail_sum_v);
         row_acc = (tail_sum + row_acc);
       }
-      // shorter rows: staged copy
+      // shorter rows: only their own lanes are read
       if (cols < 32) {
         alignas(32) int8_t tail_stage[32];
         _mm256_store_si256((__m256i*)tail_stage, _mm256_setzero_si256());

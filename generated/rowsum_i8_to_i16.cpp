@@ -95,10 +95,10 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_i8_to_
 // ---- avx2 (256-bit vectors)
 // widening sum: vpmaddubsw with a ones vector (2 int8 per int16 lane)
 // strategy vector_accumulator: vector accumulators, one horizontal reduction per row
-// tails: masked loads (32/64-bit) or the row's last vector blended (8/16-bit), identity elsewhere
+// tails: the row's last whole vector re-read, counted lanes blended to the identity (rows shorter than a vector: masked loads or a staged copy)
 // uses 8/16-bit tails staged through a stack buffer (no AVX2 byte masked load)
-// uses 8/16-bit tails: the row's last whole vector, blended with the identity (no AVX2 byte masks)
 // uses log2-step horizontal reduction (extract halves, then byte shifts)
+// uses tails: the row's last whole vector, blended with the identity
 // uses vpmaddubsw: 2 int8 per int16 lane
 
 #if defined(__x86_64__)
@@ -145,7 +145,7 @@ __attribute__((target("avx2"))) void rowsum_i8_to_i16_avx2(const int8_t* input, 
             _mm256_loadu_si256((const __m256i*)(input + cols + i * stride - 32)), tail0_keep);
         acc1 = _mm256_add_epi16(acc1, _mm256_maddubs_epi16(ones_u8, tail0));
       }
-      // shorter rows: staged copy
+      // shorter rows: only their own lanes are read
       if (cols < 32) {
         alignas(32) int8_t tail0_stage[32];
         _mm256_store_si256((__m256i*)tail0_stage, _mm256_setzero_si256());

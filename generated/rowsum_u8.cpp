@@ -92,10 +92,10 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_u8_avx
 // ---- avx2 (256-bit vectors)
 // widening sum: vpsadbw against zero (8 uint8 per uint64 lane; truncated to the output)
 // strategy vector_accumulator: vector accumulators, one horizontal reduction per row
-// tails: masked loads (32/64-bit) or the row's last vector blended (8/16-bit), identity elsewhere
+// tails: the row's last whole vector re-read, counted lanes blended to the identity (rows shorter than a vector: masked loads or a staged copy)
 // uses 8/16-bit tails staged through a stack buffer (no AVX2 byte masked load)
-// uses 8/16-bit tails: the row's last whole vector, blended with the identity (no AVX2 byte masks)
 // uses log2-step horizontal reduction (extract halves, then byte shifts)
+// uses tails: the row's last whole vector, blended with the identity
 // uses vpsadbw: sums of 8 unsigned bytes per 64-bit lane
 
 #if defined(__x86_64__)
@@ -142,7 +142,7 @@ __attribute__((target("avx2"))) void rowsum_u8_avx2(const uint8_t* input, int64_
             _mm256_loadu_si256((const __m256i*)(input + cols + i * stride - 32)), tail0_keep);
         acc1 = _mm256_add_epi64(acc1, _mm256_sad_epu8(tail0, zero));
       }
-      // shorter rows: staged copy
+      // shorter rows: only their own lanes are read
       if (cols < 32) {
         alignas(32) uint8_t tail0_stage[32];
         _mm256_store_si256((__m256i*)tail0_stage, _mm256_setzero_si256());

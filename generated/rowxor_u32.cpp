@@ -23,9 +23,10 @@
 
 // ---- avx512 (512-bit vectors)
 // strategy vector_accumulator: vector accumulators, one horizontal reduction per row
-// tails: masked loads with the identity in inactive lanes
+// tails: the row's last whole vector re-read, counted lanes blended to the identity (rows shorter than a vector: masked loads)
 // uses log2-step horizontal reduction (extract halves, then byte shifts)
 // uses masked loads (AVX-512 k-registers) for the tail
+// uses tails: the row's last whole vector, blended with the identity
 
 #if defined(__x86_64__)
 __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowxor_u32_avx512(
@@ -46,9 +47,19 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowxor_u32_av
     }
     // predicated tail: lanes past the row end read the identity
     if (j < cols) {
-      __m512i tail0 = _mm512_mask_loadu_epi32(
-          _mm512_setzero_si512(), (__mmask16)((1ull << (cols - j)) - 1), input + i * stride + j);
-      acc1 = _mm512_xor_si512(tail0, acc1);
+      // the row holds a whole vector: re-read its last one
+      if (15 < cols) {
+        __m512i tail0 = _mm512_mask_blend_epi32(
+            (__mmask16) ~(__mmask16)((1ull << (-cols + j + 16)) - 1), _mm512_setzero_si512(),
+            _mm512_loadu_si512((const void*)(input + cols + i * stride - 16)));
+        acc1 = _mm512_xor_si512(tail0, acc1);
+      }
+      // shorter rows: only their own lanes are read
+      if (cols < 16) {
+        __m512i tail0 = _mm512_mask_loadu_epi32(
+            _mm512_setzero_si512(), (__mmask16)((1ull << (cols - j)) - 1), input + i * stride + j);
+        acc1 = _mm512_xor_si512(tail0, acc1);
+      }
     }
     acc0 = _mm512_xor_si512(acc1, acc0);
     __m256i row_sum_v256 =
@@ -65,7 +76,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowxor_u32_av
 
 // ---- avx2 (256-bit vectors)
 // strategy vector_accumulator: vector accumulators, one horizontal reduction per row
-// tails: masked loads (32/64-bit) or the row's last vector blended (8/16-bit), identity elsewhere
+// tails: masked loads with the identity in inactive lanes
 // uses log2-step horizontal reduction (extract halves, then byte shifts)
 // uses vpmaskmov/vmaskmov masked loads for 32/64-bit tails
 

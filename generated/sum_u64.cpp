@@ -25,10 +25,11 @@
 // strategy vector_accumulator: vector accumulators, one horizontal reduction per row
 // rows are reduced 8 at a time; their 8 final horizontal reductions share one fold network (3 stages)
 // rows shorter than 32 columns (64 when the input fits in L1) take the blocks of rows, longer rows accumulators of their own (chosen at run time)
-// tails: masked loads with the identity in inactive lanes
+// tails: the row's last whole vector re-read, counted lanes blended to the identity (rows shorter than a vector: masked loads)
 // uses fold network for the final reductions of several rows (vshufi32x4/vperm2i128, vunpck, vshufps)
 // uses log2-step horizontal reduction (extract halves, then byte shifts)
 // uses masked loads (AVX-512 k-registers) for the tail
+// uses tails: the row's last whole vector, blended with the identity
 
 #if defined(__x86_64__)
 __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void sum_u64_avx512(
@@ -71,30 +72,74 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void sum_u64_avx51
       }
       // predicated tail: lanes past the row end read the identity
       if (j < n) {
-        __m512i tail0 = _mm512_mask_loadu_epi64(
-            _mm512_setzero_si512(), (__mmask8)((1ull << (-j + n)) - 1), input + i * n + j);
-        acc_r0 = _mm512_add_epi64(tail0, acc_r0);
-        __m512i tail1 = _mm512_mask_loadu_epi64(
-            _mm512_setzero_si512(), (__mmask8)((1ull << (-j + n)) - 1), input + i * n + j + n);
-        acc_r1 = _mm512_add_epi64(tail1, acc_r1);
-        __m512i tail2 = _mm512_mask_loadu_epi64(
-            _mm512_setzero_si512(), (__mmask8)((1ull << (-j + n)) - 1), input + i * n + j + 2 * n);
-        acc_r2 = _mm512_add_epi64(tail2, acc_r2);
-        __m512i tail3 = _mm512_mask_loadu_epi64(
-            _mm512_setzero_si512(), (__mmask8)((1ull << (-j + n)) - 1), input + i * n + j + 3 * n);
-        acc_r3 = _mm512_add_epi64(tail3, acc_r3);
-        __m512i tail4 = _mm512_mask_loadu_epi64(
-            _mm512_setzero_si512(), (__mmask8)((1ull << (-j + n)) - 1), input + i * n + j + 4 * n);
-        acc_r4 = _mm512_add_epi64(tail4, acc_r4);
-        __m512i tail5 = _mm512_mask_loadu_epi64(
-            _mm512_setzero_si512(), (__mmask8)((1ull << (-j + n)) - 1), input + i * n + j + 5 * n);
-        acc_r5 = _mm512_add_epi64(tail5, acc_r5);
-        __m512i tail6 = _mm512_mask_loadu_epi64(
-            _mm512_setzero_si512(), (__mmask8)((1ull << (-j + n)) - 1), input + i * n + j + 6 * n);
-        acc_r6 = _mm512_add_epi64(tail6, acc_r6);
-        __m512i tail7 = _mm512_mask_loadu_epi64(
-            _mm512_setzero_si512(), (__mmask8)((1ull << (-j + n)) - 1), input + i * n + j + 7 * n);
-        acc_r7 = _mm512_add_epi64(tail7, acc_r7);
+        // the row holds a whole vector: re-read its last one
+        if (7 < n) {
+          __m512i tail0 = _mm512_mask_blend_epi64(
+              (__mmask8) ~(__mmask8)((1ull << (j - n + 8)) - 1), _mm512_setzero_si512(),
+              _mm512_loadu_si512((const void*)(input + i * n + n - 8)));
+          acc_r0 = _mm512_add_epi64(tail0, acc_r0);
+          __m512i tail1 = _mm512_mask_blend_epi64(
+              (__mmask8) ~(__mmask8)((1ull << (j - n + 8)) - 1), _mm512_setzero_si512(),
+              _mm512_loadu_si512((const void*)(input + i * n + 2 * n - 8)));
+          acc_r1 = _mm512_add_epi64(tail1, acc_r1);
+          __m512i tail2 = _mm512_mask_blend_epi64(
+              (__mmask8) ~(__mmask8)((1ull << (j - n + 8)) - 1), _mm512_setzero_si512(),
+              _mm512_loadu_si512((const void*)(input + i * n + 3 * n - 8)));
+          acc_r2 = _mm512_add_epi64(tail2, acc_r2);
+          __m512i tail3 = _mm512_mask_blend_epi64(
+              (__mmask8) ~(__mmask8)((1ull << (j - n + 8)) - 1), _mm512_setzero_si512(),
+              _mm512_loadu_si512((const void*)(input + i * n + 4 * n - 8)));
+          acc_r3 = _mm512_add_epi64(tail3, acc_r3);
+          __m512i tail4 = _mm512_mask_blend_epi64(
+              (__mmask8) ~(__mmask8)((1ull << (j - n + 8)) - 1), _mm512_setzero_si512(),
+              _mm512_loadu_si512((const void*)(input + i * n + 5 * n - 8)));
+          acc_r4 = _mm512_add_epi64(tail4, acc_r4);
+          __m512i tail5 = _mm512_mask_blend_epi64(
+              (__mmask8) ~(__mmask8)((1ull << (j - n + 8)) - 1), _mm512_setzero_si512(),
+              _mm512_loadu_si512((const void*)(input + i * n + 6 * n - 8)));
+          acc_r5 = _mm512_add_epi64(tail5, acc_r5);
+          __m512i tail6 = _mm512_mask_blend_epi64(
+              (__mmask8) ~(__mmask8)((1ull << (j - n + 8)) - 1), _mm512_setzero_si512(),
+              _mm512_loadu_si512((const void*)(input + i * n + 7 * n - 8)));
+          acc_r6 = _mm512_add_epi64(tail6, acc_r6);
+          __m512i tail7 = _mm512_mask_blend_epi64(
+              (__mmask8) ~(__mmask8)((1ull << (j - n + 8)) - 1), _mm512_setzero_si512(),
+              _mm512_loadu_si512((const void*)(input + i * n + 8 * n - 8)));
+          acc_r7 = _mm512_add_epi64(tail7, acc_r7);
+        }
+        // shorter rows: only their own lanes are read
+        if (n < 8) {
+          __m512i tail0 = _mm512_mask_loadu_epi64(
+              _mm512_setzero_si512(), (__mmask8)((1ull << (-j + n)) - 1), input + i * n + j);
+          acc_r0 = _mm512_add_epi64(tail0, acc_r0);
+          __m512i tail1 = _mm512_mask_loadu_epi64(
+              _mm512_setzero_si512(), (__mmask8)((1ull << (-j + n)) - 1), input + i * n + j + n);
+          acc_r1 = _mm512_add_epi64(tail1, acc_r1);
+          __m512i tail2 =
+              _mm512_mask_loadu_epi64(_mm512_setzero_si512(), (__mmask8)((1ull << (-j + n)) - 1),
+                                      input + i * n + j + 2 * n);
+          acc_r2 = _mm512_add_epi64(tail2, acc_r2);
+          __m512i tail3 =
+              _mm512_mask_loadu_epi64(_mm512_setzero_si512(), (__mmask8)((1ull << (-j + n)) - 1),
+                                      input + i * n + j + 3 * n);
+          acc_r3 = _mm512_add_epi64(tail3, acc_r3);
+          __m512i tail4 =
+              _mm512_mask_loadu_epi64(_mm512_setzero_si512(), (__mmask8)((1ull << (-j + n)) - 1),
+                                      input + i * n + j + 4 * n);
+          acc_r4 = _mm512_add_epi64(tail4, acc_r4);
+          __m512i tail5 =
+              _mm512_mask_loadu_epi64(_mm512_setzero_si512(), (__mmask8)((1ull << (-j + n)) - 1),
+                                      input + i * n + j + 5 * n);
+          acc_r5 = _mm512_add_epi64(tail5, acc_r5);
+          __m512i tail6 =
+              _mm512_mask_loadu_epi64(_mm512_setzero_si512(), (__mmask8)((1ull << (-j + n)) - 1),
+                                      input + i * n + j + 6 * n);
+          acc_r6 = _mm512_add_epi64(tail6, acc_r6);
+          __m512i tail7 =
+              _mm512_mask_loadu_epi64(_mm512_setzero_si512(), (__mmask8)((1ull << (-j + n)) - 1),
+                                      input + i * n + j + 7 * n);
+          acc_r7 = _mm512_add_epi64(tail7, acc_r7);
+        }
       }
       __m512i fold0_0 = _mm512_add_epi64(_mm512_shuffle_i32x4(acc_r0, acc_r2, 0x44),
                                          _mm512_shuffle_i32x4(acc_r0, acc_r2, 0xEE));
@@ -136,9 +181,19 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void sum_u64_avx51
       }
       // predicated tail: lanes past the row end read the identity
       if (j < n) {
-        __m512i tail0 = _mm512_mask_loadu_epi64(
-            _mm512_setzero_si512(), (__mmask8)((1ull << (-j + n)) - 1), input + i * n + j);
-        acc1 = _mm512_add_epi64(tail0, acc1);
+        // the row holds a whole vector: re-read its last one
+        if (7 < n) {
+          __m512i tail0 = _mm512_mask_blend_epi64(
+              (__mmask8) ~(__mmask8)((1ull << (j - n + 8)) - 1), _mm512_setzero_si512(),
+              _mm512_loadu_si512((const void*)(input + i * n + n - 8)));
+          acc1 = _mm512_add_epi64(tail0, acc1);
+        }
+        // shorter rows: only their own lanes are read
+        if (n < 8) {
+          __m512i tail0 = _mm512_mask_loadu_epi64(
+              _mm512_setzero_si512(), (__mmask8)((1ull << (-j + n)) - 1), input + i * n + j);
+          acc1 = _mm512_add_epi64(tail0, acc1);
+        }
       }
       acc0 = _mm512_add_epi64(acc1, acc0);
       acc2 = _mm512_add_epi64(acc3, acc2);
@@ -174,9 +229,19 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void sum_u64_avx51
       }
       // predicated tail: lanes past the row end read the identity
       if (j < n) {
-        __m512i tail0 = _mm512_mask_loadu_epi64(
-            _mm512_setzero_si512(), (__mmask8)((1ull << (-j + n)) - 1), input + i * n + j);
-        acc1 = _mm512_add_epi64(tail0, acc1);
+        // the row holds a whole vector: re-read its last one
+        if (7 < n) {
+          __m512i tail0 = _mm512_mask_blend_epi64(
+              (__mmask8) ~(__mmask8)((1ull << (j - n + 8)) - 1), _mm512_setzero_si512(),
+              _mm512_loadu_si512((const void*)(input + i * n + n - 8)));
+          acc1 = _mm512_add_epi64(tail0, acc1);
+        }
+        // shorter rows: only their own lanes are read
+        if (n < 8) {
+          __m512i tail0 = _mm512_mask_loadu_epi64(
+              _mm512_setzero_si512(), (__mmask8)((1ull << (-j + n)) - 1), input + i * n + j);
+          acc1 = _mm512_add_epi64(tail0, acc1);
+        }
       }
       acc0 = _mm512_add_epi64(acc1, acc0);
       acc2 = _mm512_add_epi64(acc3, acc2);
@@ -197,7 +262,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void sum_u64_avx51
 // strategy vector_accumulator: vector accumulators, one horizontal reduction per row
 // rows are reduced 4 at a time; their 4 final horizontal reductions share one fold network (2 stages)
 // rows shorter than 16 columns (128 when the input fits in L1) take the blocks of rows, longer rows accumulators of their own (chosen at run time)
-// tails: masked loads (32/64-bit) or the row's last vector blended (8/16-bit), identity elsewhere
+// tails: masked loads with the identity in inactive lanes
 // uses fold network for the final reductions of several rows (vshufi32x4/vperm2i128, vunpck, vshufps)
 // uses log2-step horizontal reduction (extract halves, then byte shifts)
 // uses vpmaskmov/vmaskmov masked loads for 32/64-bit tails

@@ -162,7 +162,7 @@ struct RowPlanner {
     ir::Block body;
     body.push_back(ir::ifLess(lanes - Index::constant(1), b.sym(b.cols), std::move(rowEnd),
                               "the row holds a whole vector: re-read its last one"));
-    body.push_back(ir::ifLess(b.sym(b.cols), lanes, std::move(prefix), "shorter rows: staged copy"));
+    body.push_back(ir::ifLess(b.sym(b.cols), lanes, std::move(prefix), "shorter rows: only their own lanes are read"));
     return body;
   }
 
@@ -534,8 +534,10 @@ ir::Plan buildReducePlan(const KernelSpec& spec, const Target& target) {
   }
   ir::removeDeadLoops(b.plan);
   if (ir::contains(b.plan.body, ir::OpKind::Load, true))
-    b.note(target.maskRegisters ? "tails: masked loads with the identity in inactive lanes"
-                                : "tails: masked loads (32/64-bit) or the row's last vector blended (8/16-bit), identity elsewhere");
+    b.note(target.rowEndTails(spec.input)
+               ? "tails: the row's last whole vector re-read, counted lanes blended to the identity (rows shorter than a vector: " +
+                     std::string(target.maskRegisters ? "masked loads)" : "masked loads or a staged copy)")
+               : "tails: masked loads with the identity in inactive lanes");
   if (auto problems = b.plan.verify(); !problems.empty())
     throw std::logic_error("internal error: plan for " + target.spelling + " fails verification: " + problems.front());
   return b.plan;
