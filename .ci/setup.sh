@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # The README's two Quick start commands: installs what is missing (Debian bookworm, as root),
 # builds, then either runs the generator on the example specs (`demo`) or the test suite (`test`).
 set -euo pipefail

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // argmax benchmarks: the generated argmax_i32 / argmax_f32 (dispatcher and
 // each variant) against plain loops (clang++-19, g++-12), std::max_element,
 // Eigen's maxCoeff(&index), and a vectorised sum over the same array as the

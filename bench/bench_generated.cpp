@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Queues the simdgen-generated kernels: each strategy's dispatcher and each
 // ISA variant by name, so strategies and ISAs can be read side by side.
 // The variant lists below are the only place that names generated symbols;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Queues every peer implementation: plain loops per compiler, Highway (best
 // target and AVX2) and Eigen. Impl names start with the library ("plain.",
 // "hwy.", "eigen") because make_table.py picks its baselines by prefix.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Measures the core clock actually reached while benchmarking: a chain of
 // 1000 dependent integer adds takes 1000 cycles. bytes_per_cycle counters use
 // the OS's nominal frequency (often the base clock in a VM, below turbo), so

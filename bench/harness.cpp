@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Test data, reference results, the once-before-timing correctness check and
 // the registration of every queued (kernel, implementation, size) case.
 #include "harness.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Shared benchmark harness: every implementation (generated or peer) is a row
 // kernel with the same signature, is checked once against a reference, and is
 // then timed on the same 64-byte aligned random matrices.

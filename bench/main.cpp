@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // simdgen_bench: generated kernels and their peers, checked then timed in one
 // run so that every figure shares the machine state and the input data.
 #include <benchmark/benchmark.h>

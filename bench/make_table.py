@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Turn simdgen_bench JSON output into the Markdown results table.
 
 Usage: make_table.py RESULTS.json > table.md

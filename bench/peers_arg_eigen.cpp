@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Library argmax peers, the idiomatic one-liners: Eigen 3.4's
 // Map<const Matrix<T, Dynamic, 1>>(a, n).maxCoeff(&index) and
 // std::max_element(a, a + n). Both return the first maximal element (strict

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Library argmax peers (peers_arg_eigen.cpp, built with -O3 -march=native by
 // the project's compiler): Eigen's maxCoeff(&index) and std::max_element.
 // Same contract as the generated argmax_<T>: the maximum and its first index;

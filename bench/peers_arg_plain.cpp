@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The argmax loop a user would write by hand, left to the compiler.
 // Built once per compiler with -DPEER_SUFFIX=<suffix> (distinct symbol names,
 // so both builds link into one binary). Like peers_plain.cpp it uses no

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Plain argmax loops, compiled outside CMake's compiler by clang++-19 and
 // g++-12 at -O3 -march=native (see CMakeLists.txt); one symbol set per build.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Eigen peers: the idiomatic expression over a strided row-major map. This is
 // the only CMake-compiled file with -march=native; it exposes nothing but
 // plain functions so no AVX-512 inline code leaks into other translation

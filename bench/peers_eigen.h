@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Eigen 3.4 peers (peers_eigen.cpp, built with -O3 -march=native).
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Hand-written intrinsics: the loops an engineer fluent in AVX-512 would write for these kernels
 // (the "hand-written VNNI loop" of the platform facts). Compiled like the generated files, with
 // function-level target attributes; call one only where the CPU supports it.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Highway 1.0.3 peers, built for several targets with Highway's own dynamic
 // dispatch (foreach_target.h), so this file needs no -march flag: 1.0.3
 // rejects -march=native on Zen 4, and runtime dispatch is how Highway is

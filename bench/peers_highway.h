@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Highway 1.0.3 peers (peers_highway.cpp), runtime-dispatched by Highway.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The loops a user would write by hand, left to the compiler's vectoriser.
 // Built once per compiler/flag set with -DPEER_SUFFIX=<suffix>, which gives
 // each build distinct symbol names so all can be linked into one binary.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Plain scalar loops, compiled outside CMake's compiler by clang++-19 and
 // g++-12 (see CMakeLists.txt); one symbol set per (compiler, flags) build.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Read-bandwidth reference: the fastest way to merely load the bytes, so the
 // kernels can be quoted as a percentage of it. 192 KiB is the i8 384x512
 // working set (L2-resident on Zen 4, 1 MiB L2, 32 KiB L1D); 16 KiB shows the

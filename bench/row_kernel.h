@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The one signature every benchmarked implementation is adapted to.
 #pragma once
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Runs a built simdgen_bench and prints the results as a Markdown table.
 # Builds nothing. Usage:
 #   bench/run_benchmarks.sh BUILD/bench/simdgen_bench [OUT.json] [extra benchmark flags...]

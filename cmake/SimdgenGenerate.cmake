@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # simdgen_add_kernels(<target> SPECS <spec.json>... [OUTPUT_DIR <dir>])
 #
 # Generates NAME.h / NAME.cpp for each spec at build time, adds the .cpp files to <target> and the

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Install rules: bin/simdgen, share/simdgen/templates/ (where the binary looks next to itself) and
 # the CMake package lib/cmake/simdgen (imported simdgen::simdgen + simdgen_add_kernels).
 # Include after add_subdirectory(generator). Off by default when simdgen is a subproject.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // rowstats: per-row sums, per-row maxima and per-column maxima of a float matrix, computed with
 // simdgen-generated kernels (specs/*.json). Usage: rowstats FILE
 //

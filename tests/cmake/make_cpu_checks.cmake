@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Writes simdgen_cpu_checks.h from `simdgen list --json` (the ISA registry): which generated
 # variant suffixes ("avx2", "avx512_vnni", "avx2_avx_vnni_fma", ...) the running CPU can execute.
 # Every test that picks variants reads this header, so the tests keep no ISA list of their own.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // exec.argmax_i8/beyond_2_31: argmax_i8 over n = 2^31 + 2^20 + 37 elements (2.1 GB) with the
 // unique maximum past index 2^31 and a later duplicate (the first must win): 64-bit indices.
 #include <doctest/doctest.h>

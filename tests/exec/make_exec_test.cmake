@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Writes the execution test of one spec from `simdgen explain --json`: the kernel's tensors, their
 # C types, its parameters in signature order, semantics, constants and variants, and one doctest
 # case per case of its family module (tests/exec/families/<family>.h). Knows no family.

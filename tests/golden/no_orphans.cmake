@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 file(GLOB generated RELATIVE ${GENERATED_DIR} ${GENERATED_DIR}/*)
 foreach(f ${generated})
   get_filename_component(stem ${f} NAME_WE)

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Hygiene test: no name a user gives a runtime extent can capture or shadow a generated name.
 
 For each fixture spec in specs/ (runtime extents @R@, @C@, @S@):

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Checks for the hygiene test: each copy of a fixture kernel (runtime extents renamed to an
 // identifier of the generated code) must still compute what the scalar references say, in every
 // variant this CPU supports and through the dispatcher.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # examples/rowstats as a consumer of the installed package (find_package(simdgen CONFIG) +
 # simdgen_add_kernels), against a moved copy of the prefix installed by install.sh.
 source "$(dirname "$0")/lib.sh"

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # examples/rowstats regenerating its kernels, with simdgen as a subproject (add_subdirectory of
 # the source tree). The main build's binary is reused via SIMDGEN_EXECUTABLE (building simdgen
 # again would take minutes); first we check that without it the kernels depend on the subproject's

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # SIMDGEN_VARIANT=<suffix> forces each variant this CPU supports (per /proc/cpuinfo), checked via
 # NAME_variant() (rowstats prints it to stderr); every forced run must print identical results.
 # A variant the CPU lacks, or an unknown name, falls back to the best one.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # cmake --install of the main build into $WORK/prefix (the fixture used by example_package.sh):
 # the layout, and an installed simdgen that finds its own templates.
 source "$(dirname "$0")/lib.sh"

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Sourced by the integration scripts. Environment (set by CMakeLists.txt): SIMDGEN_SOURCE_DIR,
 # SIMDGEN_BIN (the main build's simdgen), PYTHON, WORK (this test's scratch directory).
 set -euo pipefail

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # A two-kernel project using simdgen_add_kernels (simdgen pulled in with FetchContent from the
 # source tree, the main build's binary reused): editing one spec regenerates and recompiles only
 # that kernel and what includes its header; touching a template reruns both generations but

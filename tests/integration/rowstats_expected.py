@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Independent reference for examples/rowstats: reads a rowstats matrix file (text or binary) and
 prints what `rowstats FILE` must print, computed with exact arithmetic (fractions) and rounded to
 f32 once. That matches any summation order only when the partial sums are exact in f32, which the

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # examples/rowstats/vendored cross-built for aarch64 (static) and run under qemu with SVE at 256,
 # 512 and 2048 bits and on a NEON-only cortex-a72. Only the scalar variant exists on aarch64
 # today; this keeps the example honest there and is ready for NEON/SVE variants.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # `simdgen generate --check` on a copy of examples/rowstats (never the repository itself): passes
 # on the checked-in files (and they have no orphans), fails naming exactly the stale or missing
 # files, and writes nothing.

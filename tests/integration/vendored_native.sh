@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # examples/rowstats/vendored: checked-in kernels built without simdgen and without -m flags, with
 # each native compiler (plain command line) and with the directory's tiny CMakeLists.txt.
 source "$(dirname "$0")/lib.sh"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Writes the proof plans (tests/ir/proof_plans.h) lowered for avx512, avx2+fma and scalar as one
 // C++ file: times_two_<variant>, gemm_<variant>, threshold_<dtype>_<variant>, and the seed-004
 // 16x16 (avx512) and 8x8 (avx2) transpose networks transpose16_/transpose8_<dtype>_<variant>. The execution test

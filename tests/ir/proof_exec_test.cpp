@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Execution test of the proof plans lowered by each module (emit_proof_kernels.cpp writes them):
 // every variant this CPU supports against plain scalar loops, n = 0..300, with the input ending
 // at a PROT_NONE page so that a lane read past the end faults.

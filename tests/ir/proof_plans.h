@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Plans written directly (no spec, no builder) that prove the IR carries the next families; used
 // by the interpreter tests (tests/unit/test_ir_proofs.cpp) and, lowered through each target's
 // module, by the execution tests (tests/ir/).

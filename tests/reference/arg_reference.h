@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Independent scalar reference for arg_reduce kernels (argmin/argmax and the index of the
 // extreme), written from the spec semantics, not from generated code: the plain scalar loop.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Independent scalar reference for reduce kernels, written from the spec semantics (docs), not
 // from generated code: plain loops, integer wrap-around via unsigned arithmetic.
 #pragma once

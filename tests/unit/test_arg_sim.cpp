@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Plan simulation for arg_reduce: every dtype, argmin/argmax, first/last, NaN policy, with and
 // without an initial pair, both tails, on targets of 128..2048 bits and the real x86 targets,
 // executed by the interpreter against the independent scalar loop. Small blocks (schedule.block)

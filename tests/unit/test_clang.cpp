@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The clang layer: formatting with the generated-code style and in-process compile checks.
 #include <doctest/doctest.h>
 

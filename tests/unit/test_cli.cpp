@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The simdgen command line, run as a user would: exit codes, messages, what is (not) written.
 #include <doctest/doctest.h>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Proof that the plan IR carries the next families: plans written directly (no spec, no builder),
 // printed, verified and run in the interpreter at 128..2048 bits against independent scalar loops.
 //   1. seed 001: B[i] = A[i] * 2 as one vector-length-agnostic loop governed by whilelt.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Plan IR, builders, fold networks, targets: structure and error paths.
 #include <doctest/doctest.h>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Plan simulation: every reduce plan (strategies x dtypes x ops x tails x axes), built for
 // vector lengths 128..2048 bits and for the real x86 targets, executed by the reference
 // interpreter and compared with the independent scalar reference. The interpreter bounds-checks

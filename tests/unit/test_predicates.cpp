@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Partial vectors are predicated ops: the interpreter honours `in_bounds`, and the x86 module
 // writes whilelt predicates at their uses only where nothing in between changes what they read.
 #include <doctest/doctest.h>

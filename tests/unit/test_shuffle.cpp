@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Named shuffles against the Intel / Arm definitions, the symbolic lane simulator, and the
 // transpose networks (seed 004's AVX-512 16x16, AVX2 8x8, the Arm zip network) proven by it.
 // Expected lane maps are written out by hand from the instruction definitions.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Lane maps of the named shuffles, each written out by hand from the instruction's definition
 // (Intel intrinsics guide, Arm ACLE), not derived from the code under test.
 #include <doctest/doctest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The spec layer: JSON positions, defaults, normalisation and every error path.
 #include <doctest/doctest.h>
 

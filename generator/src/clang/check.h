@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // In-process compile check of generated code. No clang/llvm headers here so callers compile fast.
 #include <string>

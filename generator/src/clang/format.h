@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // clang-format wrapper. No clang/llvm headers here so callers compile fast.
 #include <string>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The simdgen subcommands. Each returns the process exit code and prints its own diagnostics.
 #pragma once
 

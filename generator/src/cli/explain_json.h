@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `simdgen explain --json`: a kernel's plans as JSON for tools (test drivers, IDEs, CI).
 #pragma once
 

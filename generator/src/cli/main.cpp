@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // simdgen: JSON kernel specs -> readable, self-contained C++ with SIMD intrinsics.
 #include <CLI/CLI.hpp>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Element types and reduction operators: the vocabulary every layer shares.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The ISA registry: every target ISA simdgen knows, its features, what a variant needs to be
 // compiled (function attribute) and run (CPU check), and which lowering module spells its code.
 // Read by the spec parser (allowed targets), the target factory, the emitter (guards, dispatch)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "emit/c_scalar.h"
 
 namespace simdgen::emit::c {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Plain C spellings shared by every lowering module: C types, calls, and how one-lane integer
 // values are carried (signed add/mul in the unsigned type of the same width, so wrap-around is
 // defined and GCC 12's vectorizer cannot miscompile the reduction).

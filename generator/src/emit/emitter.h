@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Turns a spec's plans into the C++ text of NAME.h and NAME.cpp through templates/.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Folding values into their uses. A vector load folds into its only consumer: `acc = dpbusd(acc, ones, load(p))` instead of a
 // named `x0 = load(p)` first. Same instructions, but GCC 12 allocates registers far better for
 // the folded form: with the named load it copies every vpdpbusd accumulator through a spare

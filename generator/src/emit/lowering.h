@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Lowering modules: one per ISA family (scalar C, x86 SSE/AVX2/AVX-512; NEON and SVE beside
 // them), behind one interface that owns type names, op spellings, tails, the architecture guard,
 // the headers and the file-level helpers. Nothing outside a lowering module spells an intrinsic.

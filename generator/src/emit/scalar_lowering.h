@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The portable module: every op on one-lane values, in plain C. Vector modules hand their
 // one-lane ops to it, so scalar code reads the same in every variant.
 #pragma once

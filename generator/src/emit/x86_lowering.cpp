@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The x86 module: SSE/AVX2/AVX-512 intrinsics for vector values, AVX-512 k-masks or AVX2 all-ones
 // lanes for predicates; one-lane values go to the scalar module.
 #include "emit/x86_lowering.h"

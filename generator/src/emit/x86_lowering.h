@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The x86 lowering module (SSE/AVX2/AVX-512).
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "emit/x86_masked.h"
 
 #include <stdexcept>

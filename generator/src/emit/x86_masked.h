@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // x86 predicates and the memory ops they govern. A predicate is an AVX-512 k-mask or an AVX2
 // vector whose active lanes are all ones. whilelt predicates (and their negations) are written
 // where they are used, so that a load or store under them sees the lane count: AVX2 has no

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // x86 spellings shared by the x86 lowering files: register types, intrinsic prefixes, splats,
 // loads, stores, casts and blends (SSE/AVX2/AVX-512).
 #pragma once

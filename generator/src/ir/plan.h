@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The plan IR: a target-neutral loop nest over typed vector values.
 //
 // A plan is data (like LLVM's VPlan): builders in plan/ create it, print()/verify() inspect it,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Plan text: one line per statement, indented by nesting. Tested on its own (like VPlan's print).
 #include <sstream>
 #include <stdexcept>

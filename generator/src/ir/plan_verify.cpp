@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Structural checks on a plan: every variable defined before use and declared once per scope,
 // operand types consistent with each op's lane rules, loops and counts well formed.
 #include <map>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Lane maps of the named shuffles (ir/shuffle.h). Every map is built from the instruction's
 // definition in units (unitBits / elemBits consecutive lanes move together), so one Shuffle
 // describes every lane count and element width it is used with.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Named shuffle constructors (like MLIR's createUnpackLoPs / create4x128BitSuffle): each builds
 // an ir::Shuffle whose lane map (Shuffle::laneMap) is exactly what the instruction it is named
 // after computes, so plans compose networks from them and the interpreter, the lane simulator

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Static simplification: with static extents, some cleanup loops and tails provably never run.
 // Removing them keeps static kernels short and stops compilers warning about dead loops.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The header documentation of each family's kernels, in the user's names (a spec's runtime
 // extents). Builders store it in the plan; the emitter prints it without reading the spec.
 #pragma once

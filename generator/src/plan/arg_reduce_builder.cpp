@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // arg_reduce: the extreme value of each row and its first or last index, exactly as the scalar
 // loops of LLVM's min/max-with-index review (`if (x > best)` keeps the first index of the maximum,
 // `if (x >= best)` the last; argmin mirrors them).

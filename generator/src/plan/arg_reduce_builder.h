@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Builds the target-neutral plan of an `arg_reduce` spec (argmin/argmax with index) for one target.
 #pragma once
 

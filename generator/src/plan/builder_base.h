@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Shared by the family builders: symbol binding for extents, fresh names, op constructors.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Kernel families behind one interface, chosen by a registry: the emitter and the CLI build plans
 // through here and know no family by name. A new family adds one registry line.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The `reduce` family: row reductions (three strategies from the IREE proposal) and column
 // reductions. Each strategy is written once; targets differ only in lane counts and in the
 // capabilities they report (dot products, masked tails), never in kernel logic.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Builds the target-neutral plan of a `reduce` spec for one target.
 #pragma once
 

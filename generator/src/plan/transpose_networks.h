@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Transpose networks: blocks of Shuffle statements that turn the rows of a square tile, one per
 // vector, into its columns. Built from the named shuffles of ir/shuffle.h so each statement is
 // one instruction of the target; sim::proveTranspose checks them and renders their lane tables.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The reference interpreter: runs any plan on concrete data, lane by lane, with the exact
 // semantics documented in ir/plan.h (same reassociation as the generated code). Plans are
 // tested with it at any vector length without a compiler. Every memory access is bounds-checked,

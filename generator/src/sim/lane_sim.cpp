@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "sim/lane_sim.h"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Symbolic lane simulation: lanes carry source tags instead of values and are run through fold
 // networks and shuffle networks. Proves the networks move the right elements (a fold never mixes
 // rows, a transpose lands in[r][c] in out[c] lane r) and renders the lane tables printed in

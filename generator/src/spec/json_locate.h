@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Source positions for JSON values. nlohmann/json keeps no positions, so spec errors re-scan
 // the raw text with this small tokenizer to say where a value (found by JSON pointer) starts.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The validated kernel spec: what spec/ hands to the plan builders. Only spec/ touches JSON.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // JSON spec -> KernelSpec. All validation lives here so later layers can trust the KernelSpec;
 // every problem becomes a SpecError pointing at the offending value in the file.
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Target tables: what each ISA offers the plan builders (vector width, registers, masked tails,
 // widening dot products) and what the emitter needs to guard a variant (function attribute,
 // run-time CPU check). Builders ask for capabilities, never for intrinsic names.

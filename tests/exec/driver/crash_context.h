@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Names the kernel call in progress when it crashes (e.g. on a guard page): doctest's own crash
 // report only names the test case. Handlers chain to the previous ones (doctest's) by re-faulting.
 #pragma once

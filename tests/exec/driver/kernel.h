@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What the execution-test driver knows about one generated kernel, for any family: the facts of
 // `simdgen explain --json` (tensors with extent and stride expressions, parameters, constants,
 // semantics) and one call per variant. Filled in by the test .cpp that make_exec_test.cmake

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The execution-test driver, for every family: binds a shape of the kernel's input to its
 // parameters, places the tensors (aligned heap with poisoned padding, or against PROT_NONE
 // pages), runs every variant the CPU supports plus the dispatcher, and checks each call's outputs

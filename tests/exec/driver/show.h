@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Printing values in failure messages: floats with their bits, so that -0.0 and NaN payloads show.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The exec driver's module for the `arg_reduce` family: its test cases (exec.NAME/<case>), data
 // patterns over row lengths and shapes, each run on every variant and the dispatcher and checked
 // against tests/reference/arg_reference.h. Rank-2 kernels get kRows rows per shape.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The exec driver's module for the `reduce` family: its test cases (exec.NAME/random, /extremes,
 // /guard_pages), input data patterns and the check of each output against tests/reference. The
 // kernel's facts come from `explain --json`: semantics op/axis/order, tensors input and output.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The arg_reduce module's view of a kernel on top of the generic driver: the reference spec read
 // from the plan's semantics (op, index, nan, initial, block), row fillers, and the check of each
 // row's (value, index) against tests/reference/arg_reference.h.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Row fillers for arg_reduce tests: a base (random, constant, ramp) with values planted at
 // positions, and pattern labels naming them.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Row lengths worth testing in arg_reduce kernels (shapes are fitted by simdgen_exec::fit).
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Element values for arg_reduce tests, relative to the op: a value that wins, background values
 // that lose to it, narrow and full-range random values, monotonic ramps, neighbours of a value.
 #pragma once

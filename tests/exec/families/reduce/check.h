@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Deciding whether one kernel output matches the reference, and printing values.
 #pragma once
 

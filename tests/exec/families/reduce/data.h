@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Input data for reduce tests: random data shaped to keep each op sensitive to every element,
 // extreme-value patterns, and "poison" for bytes the kernel must not use (row padding etc.).
 #pragma once

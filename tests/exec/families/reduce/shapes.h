@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The shapes a reduce kernel is run on, derived from which extents are static.
 #pragma once
 
