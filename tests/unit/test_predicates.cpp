@@ -104,4 +104,20 @@ TEST_CASE("x86 writes a whilelt at its uses only while what it reads stays the s
   const std::string kept = emit::emitFunction(p, avx2, "k").function;
   CHECK(contains(kept, "__m256i tail_lanes = "));  // computed before j moved, used as a value
   CHECK(contains(kept, "if (x_active[l])"));
+  // The same when the bound is a value that an op reassigns in between.
+  ir::Block b;
+  ir::Stmt limit = declared(ir::OpKind::SetIndex, "limit", {DType::i64, 1});
+  limit.index = ir::Index::symbol("n");
+  b.push_back(limit);
+  b.push_back(whileLt("tail_lanes", v, ir::Index::constant(0), ir::Index::symbol("limit")));
+  ir::Stmt shrink = ir::op(ir::OpKind::SetIndex, "limit", {DType::i64, 1});
+  shrink.index = ir::Index::constant(1);
+  b.push_back(shrink);
+  b.push_back(maskedLoad("x", v, ir::Index::constant(0), "tail_lanes"));
+  ir::Stmt st = ir::op(ir::OpKind::Store, "", v, {"x"});
+  st.index = ir::Index::constant(0);
+  b.push_back(st);
+  p.body = b;
+  REQUIRE(p.verify().empty());
+  CHECK(contains(emit::emitFunction(p, avx2, "k").function, "__m256i tail_lanes = "));
 }

@@ -30,7 +30,7 @@ std::optional<std::vector<std::string>> foldLoad(const std::vector<std::string>&
 
 // Statement k of `block` defines a predicate that may be written at its uses instead (see
 // IsaLowering::inlinesPredicate): nothing after it in the block (at any depth) assigns its name
-// again or moves a loop variable its definition reads.
+// again or changes a loop variable or value its definition reads.
 bool predicateInlinable(const ir::Block& block, size_t k);
 
 }  // namespace simdgen::emit
