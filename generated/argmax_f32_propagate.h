@@ -29,6 +29,10 @@ void argmax_f32_propagate_avx512(const float* input, int64_t n, float* values, i
 void argmax_f32_propagate_avx2(const float* input, int64_t n, float* values, int64_t* indices);
 // X-macro over the variants declared on this architecture, best first.
 #define SIMDGEN_argmax_f32_propagate_VARIANTS(X) X(avx512) X(avx2) X(scalar)
+#elif defined(__aarch64__)
+void argmax_f32_propagate_neon(const float* input, int64_t n, float* values, int64_t* indices);
+// X-macro over the variants declared on this architecture, best first.
+#define SIMDGEN_argmax_f32_propagate_VARIANTS(X) X(neon) X(scalar)
 #else
 #define SIMDGEN_argmax_f32_propagate_VARIANTS(X) X(scalar)
 #endif

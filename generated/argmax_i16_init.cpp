@@ -17,9 +17,26 @@
 #endif
 #include <immintrin.h>
 #endif
+#if defined(__aarch64__)
+#include <arm_neon.h>
+#if defined(__linux__) && __STDC_HOSTED__
+#include <sys/auxv.h>
+#endif
+// The CPU's feature bits (Linux AT_HWCAP when word is 1, AT_HWCAP2 when 2); none elsewhere,
+// where only the NEON variants, which every AArch64 CPU runs, are chosen.
+__attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) {
+#if defined(__linux__) && __STDC_HOSTED__
+  return getauxval(word == 2 ? AT_HWCAP2 : AT_HWCAP);
+#else
+  (void)word;
+  return 0;
+#endif
+}
+#endif
 
 // Plan summary (`simdgen explain` prints the full plans):
 //   avx512+vnni: identical to avx512 for this kernel, not emitted
+//   neon+dotprod: identical to neon for this kernel, not emitted
 
 // ---- avx512 (512-bit vectors)
 // argmax, first index: blocks of 4096 elements reduced with vector max; the index is located once, in the last block that beat the best
@@ -185,6 +202,180 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void argmax_i16_in
               _mm512_loadu_si512((const void*)(input + i * n + at_c)), at_want);
           if (hit) {
             at = at_c + __builtin_ctzll(hit) / 1;
+            break;
+          }
+        }
+        if (at < 0) {
+          for (int64_t k = at_c; k < best_hi; ++k)
+            if (input[i * n + k] == best) {
+              at = k;
+              break;
+            }
+        }
+      }
+      best_index = (int64_t)at;
+      best = input[at + i * n];
+    }
+    values[i] = best;
+    indices[i] = best_index;
+  }
+}
+#endif
+
+// ---- neon (128-bit vectors)
+// argmax, first index: blocks of 4096 elements reduced with vector max; the index is located once, in the last block that beat the best
+// uses block rescan: compare, narrow to a bit mask, and count zeros for the lane
+// uses horizontal reductions in the plan's order (halves, then lanes)
+// uses short rows copied through a stack buffer (NEON has no masked load)
+
+#if defined(__aarch64__)
+
+void argmax_i16_init_neon(const int16_t* input, int64_t n, int16_t* values, int64_t* indices) {
+  constexpr int64_t kRows = 1;
+  int64_t i = 0;
+  for (; i < kRows; ++i) {
+    int16_t best = (int16_t)(100ll);
+    int64_t best_index = (int64_t)(-7ll);
+    int64_t no_index = (int64_t)(-1);
+    int16_t identity = (int16_t)(-32768);
+    int64_t best_lo = (int64_t)(-1);
+    int64_t best_hi = (int64_t)(-1);
+    // blocks of 4096 elements
+    int64_t blk = 0;
+    for (; blk + 4096 <= n; blk += 4096) {
+      int16x8_t acc0 = vdupq_n_s16(-32768);
+      int16x8_t acc1 = vdupq_n_s16(-32768);
+      int16x8_t acc2 = vdupq_n_s16(-32768);
+      int16x8_t acc3 = vdupq_n_s16(-32768);
+      // 4 vectors per step
+      int64_t j = blk;
+      for (; j + 32 <= blk + 4096; j += 32) {
+        acc0 = vmaxq_s16(vld1q_s16(input + i * n + j), acc0);
+        acc1 = vmaxq_s16(vld1q_s16(input + i * n + j + 8), acc1);
+        acc2 = vmaxq_s16(vld1q_s16(input + i * n + j + 16), acc2);
+        acc3 = vmaxq_s16(vld1q_s16(input + i * n + j + 24), acc3);
+      }
+      acc0 = vmaxq_s16(acc1, acc0);
+      acc2 = vmaxq_s16(acc3, acc2);
+      acc0 = vmaxq_s16(acc2, acc0);
+      int16_t block_best = vmaxvq_s16(acc0);
+      // the block beats the best so far: remember it
+      if (block_best > best) {
+        if (block_best != identity) {
+          best = (int16_t)block_best;
+          best_lo = blk;
+          best_hi = blk + 4096;
+        }
+        // NaN or padding lanes?
+        if (block_best == identity) {
+          int64_t at = -1;
+          {
+            const int16x8_t at_want = vdupq_n_s16(block_best);
+            int64_t at_c = blk;
+            for (; at_c + 8 <= blk + 4096; at_c += 8) {
+              const uint64_t hit = vget_lane_u64(vreinterpret_u64_u8(vmovn_u16(vceqq_s16(
+                                                     vld1q_s16(input + i * n + at_c), at_want))),
+                                                 0);
+              if (hit) {
+                at = at_c + __builtin_ctzll(hit) / 8;
+                break;
+              }
+            }
+            if (at < 0) {
+              for (int64_t k = at_c; k < blk + 4096; ++k)
+                if (input[i * n + k] == block_best) {
+                  at = k;
+                  break;
+                }
+            }
+          }
+          if (at != no_index) {
+            best_index = (int64_t)at;
+            best = input[at + i * n];
+            best_lo = -1;
+          }
+        }
+      }
+    }
+    // the last, partial block
+    if (blk < n) {
+      int16x8_t acc0 = vdupq_n_s16(-32768);
+      int16x8_t acc1 = vdupq_n_s16(-32768);
+      int16x8_t acc2 = vdupq_n_s16(-32768);
+      int16x8_t acc3 = vdupq_n_s16(-32768);
+      // 4 vectors per step
+      int64_t j = blk;
+      for (; j + 32 <= n; j += 32) {
+        acc0 = vmaxq_s16(vld1q_s16(input + i * n + j), acc0);
+        acc1 = vmaxq_s16(vld1q_s16(input + i * n + j + 8), acc1);
+        acc2 = vmaxq_s16(vld1q_s16(input + i * n + j + 16), acc2);
+        acc3 = vmaxq_s16(vld1q_s16(input + i * n + j + 24), acc3);
+      }
+      for (; j + 8 <= n; j += 8) {
+        acc0 = vmaxq_s16(vld1q_s16(input + i * n + j), acc0);
+      }
+      // predicated tail: identity lanes never win
+      if (j < n) {
+        int16_t tail_stage[8];
+        vst1q_s16(tail_stage, vdupq_n_s16(-32768));
+        __builtin_memcpy(tail_stage, input + i * n + j, (size_t)(-j + n) * sizeof(int16_t));
+        int16x8_t tail = vld1q_s16(tail_stage);
+        acc0 = vmaxq_s16(tail, acc0);
+      }
+      acc0 = vmaxq_s16(acc1, acc0);
+      acc2 = vmaxq_s16(acc3, acc2);
+      acc0 = vmaxq_s16(acc2, acc0);
+      int16_t block_best = vmaxvq_s16(acc0);
+      // the block beats the best so far: remember it
+      if (block_best > best) {
+        if (block_best != identity) {
+          best = (int16_t)block_best;
+          best_lo = blk;
+          best_hi = n;
+        }
+        // NaN or padding lanes?
+        if (block_best == identity) {
+          int64_t at = -1;
+          {
+            const int16x8_t at_want = vdupq_n_s16(block_best);
+            int64_t at_c = blk;
+            for (; at_c + 8 <= n; at_c += 8) {
+              const uint64_t hit = vget_lane_u64(vreinterpret_u64_u8(vmovn_u16(vceqq_s16(
+                                                     vld1q_s16(input + i * n + at_c), at_want))),
+                                                 0);
+              if (hit) {
+                at = at_c + __builtin_ctzll(hit) / 8;
+                break;
+              }
+            }
+            if (at < 0) {
+              for (int64_t k = at_c; k < n; ++k)
+                if (input[i * n + k] == block_best) {
+                  at = k;
+                  break;
+                }
+            }
+          }
+          if (at != no_index) {
+            best_index = (int64_t)at;
+            best = input[at + i * n];
+            best_lo = -1;
+          }
+        }
+      }
+    }
+    // locate the index once, in the last block that beat the best
+    if (best_lo != no_index) {
+      int64_t at = -1;
+      {
+        const int16x8_t at_want = vdupq_n_s16(best);
+        int64_t at_c = best_lo;
+        for (; at_c + 8 <= best_hi; at_c += 8) {
+          const uint64_t hit = vget_lane_u64(
+              vreinterpret_u64_u8(vmovn_u16(vceqq_s16(vld1q_s16(input + i * n + at_c), at_want))),
+              0);
+          if (hit) {
+            at = at_c + __builtin_ctzll(hit) / 8;
             break;
           }
         }
@@ -558,6 +749,11 @@ argmax_i16_init_choice argmax_i16_init_select() {
       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl"))
     return {argmax_i16_init_avx512, "avx512"};
   if (__builtin_cpu_supports("avx2")) return {argmax_i16_init_avx2, "avx2"};
+#endif
+#if defined(__aarch64__)
+
+  if ((true) && argmax_i16_init_forced("neon")) return {argmax_i16_init_neon, "neon"};
+  if (true) return {argmax_i16_init_neon, "neon"};
 #endif
   return {argmax_i16_init_scalar, "scalar"};
 }

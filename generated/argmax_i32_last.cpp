@@ -17,9 +17,26 @@
 #endif
 #include <immintrin.h>
 #endif
+#if defined(__aarch64__)
+#include <arm_neon.h>
+#if defined(__linux__) && __STDC_HOSTED__
+#include <sys/auxv.h>
+#endif
+// The CPU's feature bits (Linux AT_HWCAP when word is 1, AT_HWCAP2 when 2); none elsewhere,
+// where only the NEON variants, which every AArch64 CPU runs, are chosen.
+__attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) {
+#if defined(__linux__) && __STDC_HOSTED__
+  return getauxval(word == 2 ? AT_HWCAP2 : AT_HWCAP);
+#else
+  (void)word;
+  return 0;
+#endif
+}
+#endif
 
 // Plan summary (`simdgen explain` prints the full plans):
 //   avx512+vnni: identical to avx512 for this kernel, not emitted
+//   neon+dotprod: identical to neon for this kernel, not emitted
 
 // ---- avx512 (512-bit vectors)
 // argmax, last index: blocks of 2048 elements reduced with vector max; the index is located once, in the last block that beat the best
@@ -183,6 +200,183 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void argmax_i32_la
               _mm512_loadu_si512((const void*)(input + i * n + at_c - 16)), at_want);
           if (hit) {
             at = at_c - 16 + (63 - __builtin_clzll(hit)) / 1;
+            break;
+          }
+        }
+        if (at < 0) {
+          for (int64_t k = at_c - 1; k >= best_lo; --k)
+            if (input[i * n + k] == best) {
+              at = k;
+              break;
+            }
+        }
+      }
+      best_index = (int64_t)at;
+      best = input[at + i * n];
+    }
+    values[i] = best;
+    int32_t best_index_out = (int32_t)best_index;
+    indices[i] = best_index_out;
+  }
+}
+#endif
+
+// ---- neon (128-bit vectors)
+// argmax, last index: blocks of 2048 elements reduced with vector max; the index is located once, in the last block that beat the best
+// uses block rescan: compare, narrow to a bit mask, and count zeros for the lane
+// uses horizontal reductions in the plan's order (halves, then lanes)
+// uses short rows copied through a stack buffer (NEON has no masked load)
+
+#if defined(__aarch64__)
+
+void argmax_i32_last_neon(const int32_t* input, int64_t n, int32_t* values, int32_t* indices) {
+  constexpr int64_t kRows = 1;
+  int64_t i = 0;
+  for (; i < kRows; ++i) {
+    int32_t best = (int32_t)((-2147483647 - 1));
+    int64_t best_index = (int64_t)(-1);
+    int64_t no_index = (int64_t)(-1);
+    int32_t identity = (int32_t)((-2147483647 - 1));
+    int64_t best_lo = (int64_t)(-1);
+    int64_t best_hi = (int64_t)(-1);
+    // blocks of 2048 elements
+    int64_t blk = 0;
+    for (; blk + 2048 <= n; blk += 2048) {
+      int32x4_t acc0 = vdupq_n_s32((-2147483647 - 1));
+      int32x4_t acc1 = vdupq_n_s32((-2147483647 - 1));
+      int32x4_t acc2 = vdupq_n_s32((-2147483647 - 1));
+      int32x4_t acc3 = vdupq_n_s32((-2147483647 - 1));
+      // 4 vectors per step
+      int64_t j = blk;
+      for (; j + 16 <= blk + 2048; j += 16) {
+        acc0 = vmaxq_s32(vld1q_s32(input + i * n + j), acc0);
+        acc1 = vmaxq_s32(vld1q_s32(input + i * n + j + 4), acc1);
+        acc2 = vmaxq_s32(vld1q_s32(input + i * n + j + 8), acc2);
+        acc3 = vmaxq_s32(vld1q_s32(input + i * n + j + 12), acc3);
+      }
+      acc0 = vmaxq_s32(acc1, acc0);
+      acc2 = vmaxq_s32(acc3, acc2);
+      acc0 = vmaxq_s32(acc2, acc0);
+      int32_t block_best = vmaxvq_s32(acc0);
+      // the block beats the best so far: remember it
+      if (block_best >= best) {
+        if (block_best != identity) {
+          best = (int32_t)block_best;
+          best_lo = blk;
+          best_hi = blk + 2048;
+        }
+        // NaN or padding lanes?
+        if (block_best == identity) {
+          int64_t at = -1;
+          {
+            const int32x4_t at_want = vdupq_n_s32(block_best);
+            int64_t at_c = blk + 2048;
+            for (; at_c - 4 >= blk; at_c -= 4) {
+              const uint64_t hit = vget_lane_u64(
+                  vreinterpret_u64_u16(
+                      vmovn_u32(vceqq_s32(vld1q_s32(input + i * n + at_c - 4), at_want))),
+                  0);
+              if (hit) {
+                at = at_c - 4 + (63 - __builtin_clzll(hit)) / 16;
+                break;
+              }
+            }
+            if (at < 0) {
+              for (int64_t k = at_c - 1; k >= blk; --k)
+                if (input[i * n + k] == block_best) {
+                  at = k;
+                  break;
+                }
+            }
+          }
+          if (at != no_index) {
+            best_index = (int64_t)at;
+            best = input[at + i * n];
+            best_lo = -1;
+          }
+        }
+      }
+    }
+    // the last, partial block
+    if (blk < n) {
+      int32x4_t acc0 = vdupq_n_s32((-2147483647 - 1));
+      int32x4_t acc1 = vdupq_n_s32((-2147483647 - 1));
+      int32x4_t acc2 = vdupq_n_s32((-2147483647 - 1));
+      int32x4_t acc3 = vdupq_n_s32((-2147483647 - 1));
+      // 4 vectors per step
+      int64_t j = blk;
+      for (; j + 16 <= n; j += 16) {
+        acc0 = vmaxq_s32(vld1q_s32(input + i * n + j), acc0);
+        acc1 = vmaxq_s32(vld1q_s32(input + i * n + j + 4), acc1);
+        acc2 = vmaxq_s32(vld1q_s32(input + i * n + j + 8), acc2);
+        acc3 = vmaxq_s32(vld1q_s32(input + i * n + j + 12), acc3);
+      }
+      for (; j + 4 <= n; j += 4) {
+        acc0 = vmaxq_s32(vld1q_s32(input + i * n + j), acc0);
+      }
+      // predicated tail: identity lanes never win
+      if (j < n) {
+        int32_t tail_stage[4];
+        vst1q_s32(tail_stage, vdupq_n_s32((-2147483647 - 1)));
+        __builtin_memcpy(tail_stage, input + i * n + j, (size_t)(-j + n) * sizeof(int32_t));
+        int32x4_t tail = vld1q_s32(tail_stage);
+        acc0 = vmaxq_s32(tail, acc0);
+      }
+      acc0 = vmaxq_s32(acc1, acc0);
+      acc2 = vmaxq_s32(acc3, acc2);
+      acc0 = vmaxq_s32(acc2, acc0);
+      int32_t block_best = vmaxvq_s32(acc0);
+      // the block beats the best so far: remember it
+      if (block_best >= best) {
+        if (block_best != identity) {
+          best = (int32_t)block_best;
+          best_lo = blk;
+          best_hi = n;
+        }
+        // NaN or padding lanes?
+        if (block_best == identity) {
+          int64_t at = -1;
+          {
+            const int32x4_t at_want = vdupq_n_s32(block_best);
+            int64_t at_c = n;
+            for (; at_c - 4 >= blk; at_c -= 4) {
+              const uint64_t hit = vget_lane_u64(
+                  vreinterpret_u64_u16(
+                      vmovn_u32(vceqq_s32(vld1q_s32(input + i * n + at_c - 4), at_want))),
+                  0);
+              if (hit) {
+                at = at_c - 4 + (63 - __builtin_clzll(hit)) / 16;
+                break;
+              }
+            }
+            if (at < 0) {
+              for (int64_t k = at_c - 1; k >= blk; --k)
+                if (input[i * n + k] == block_best) {
+                  at = k;
+                  break;
+                }
+            }
+          }
+          if (at != no_index) {
+            best_index = (int64_t)at;
+            best = input[at + i * n];
+            best_lo = -1;
+          }
+        }
+      }
+    }
+    // locate the index once, in the last block that beat the best
+    if (best_lo != no_index) {
+      int64_t at = -1;
+      {
+        const int32x4_t at_want = vdupq_n_s32(best);
+        int64_t at_c = best_hi;
+        for (; at_c - 4 >= best_lo; at_c -= 4) {
+          const uint64_t hit = vget_lane_u64(vreinterpret_u64_u16(vmovn_u32(vceqq_s32(
+                                                 vld1q_s32(input + i * n + at_c - 4), at_want))),
+                                             0);
+          if (hit) {
+            at = at_c - 4 + (63 - __builtin_clzll(hit)) / 16;
             break;
           }
         }
@@ -560,6 +754,11 @@ argmax_i32_last_choice argmax_i32_last_select() {
       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl"))
     return {argmax_i32_last_avx512, "avx512"};
   if (__builtin_cpu_supports("avx2")) return {argmax_i32_last_avx2, "avx2"};
+#endif
+#if defined(__aarch64__)
+
+  if ((true) && argmax_i32_last_forced("neon")) return {argmax_i32_last_neon, "neon"};
+  if (true) return {argmax_i32_last_neon, "neon"};
 #endif
   return {argmax_i32_last_scalar, "scalar"};
 }

@@ -17,9 +17,26 @@
 #endif
 #include <immintrin.h>
 #endif
+#if defined(__aarch64__)
+#include <arm_neon.h>
+#if defined(__linux__) && __STDC_HOSTED__
+#include <sys/auxv.h>
+#endif
+// The CPU's feature bits (Linux AT_HWCAP when word is 1, AT_HWCAP2 when 2); none elsewhere,
+// where only the NEON variants, which every AArch64 CPU runs, are chosen.
+__attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) {
+#if defined(__linux__) && __STDC_HOSTED__
+  return getauxval(word == 2 ? AT_HWCAP2 : AT_HWCAP);
+#else
+  (void)word;
+  return 0;
+#endif
+}
+#endif
 
 // Plan summary (`simdgen explain` prints the full plans):
 //   avx512+vnni: identical to avx512 for this kernel, not emitted
+//   neon+dotprod: identical to neon for this kernel, not emitted
 
 // ---- avx512 (512-bit vectors)
 // argmax, first index: blocks of 8192 elements reduced with vector max; the index is located once, in the last block that beat the best
@@ -211,6 +228,209 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void argmax_i8_avx
               _mm512_loadu_si512((const void*)(input + i * n + at_c)), at_want);
           if (hit) {
             at = at_c + __builtin_ctzll(hit) / 1;
+            break;
+          }
+        }
+        if (at < 0) {
+          for (int64_t k = at_c; k < n; ++k)
+            if (input[i * n + k] == best) {
+              at = k;
+              break;
+            }
+        }
+      }
+      best_index = (int64_t)at;
+    }
+    values[i] = best;
+    indices[i] = best_index;
+  }
+}
+#endif
+
+// ---- neon (128-bit vectors)
+// argmax, first index: blocks of 8192 elements reduced with vector max; the index is located once, in the last block that beat the best
+// uses block rescan: compare, narrow to a bit mask, and count zeros for the lane
+// uses horizontal reductions in the plan's order (halves, then lanes)
+// uses short rows copied through a stack buffer (NEON has no masked load)
+
+#if defined(__aarch64__)
+
+void argmax_i8_neon(const int8_t* input, int64_t n, int8_t* values, int64_t* indices) {
+  constexpr int64_t kRows = 1;
+  int64_t i = 0;
+  for (; i < kRows; ++i) {
+    int8_t best = (int8_t)(-128);
+    int64_t best_index = (int64_t)(-1);
+    int64_t no_index = (int64_t)(-1);
+    int8_t identity = (int8_t)(-128);
+    int64_t best_lo = (int64_t)(-1);
+    int64_t best_hi = (int64_t)(-1);
+    // blocks of 8192 elements
+    int64_t blk = 0;
+    for (; blk + 8192 <= n; blk += 8192) {
+      int8x16_t acc0 = vdupq_n_s8(-128);
+      int8x16_t acc1 = vdupq_n_s8(-128);
+      int8x16_t acc2 = vdupq_n_s8(-128);
+      int8x16_t acc3 = vdupq_n_s8(-128);
+      // 4 vectors per step
+      int64_t j = blk;
+      for (; j + 64 <= blk + 8192; j += 64) {
+        acc0 = vmaxq_s8(vld1q_s8(input + i * n + j), acc0);
+        acc1 = vmaxq_s8(vld1q_s8(input + i * n + j + 16), acc1);
+        acc2 = vmaxq_s8(vld1q_s8(input + i * n + j + 32), acc2);
+        acc3 = vmaxq_s8(vld1q_s8(input + i * n + j + 48), acc3);
+      }
+      acc0 = vmaxq_s8(acc1, acc0);
+      acc2 = vmaxq_s8(acc3, acc2);
+      acc0 = vmaxq_s8(acc2, acc0);
+      int8_t block_best = vmaxvq_s8(acc0);
+      // the block beats the best so far: remember it
+      if (block_best > best) {
+        if (block_best != identity) {
+          best = (int8_t)block_best;
+          best_lo = blk;
+          best_hi = blk + 8192;
+        }
+        // NaN or padding lanes?
+        if (block_best == identity) {
+          int64_t at = -1;
+          {
+            const int8x16_t at_want = vdupq_n_s8(block_best);
+            int64_t at_c = blk;
+            for (; at_c + 16 <= blk + 8192; at_c += 16) {
+              const uint64_t hit = vget_lane_u64(
+                  vreinterpret_u64_u8(vshrn_n_u16(
+                      vreinterpretq_u16_u8(vceqq_s8(vld1q_s8(input + i * n + at_c), at_want)), 4)),
+                  0);
+              if (hit) {
+                at = at_c + __builtin_ctzll(hit) / 4;
+                break;
+              }
+            }
+            if (at < 0) {
+              for (int64_t k = at_c; k < blk + 8192; ++k)
+                if (input[i * n + k] == block_best) {
+                  at = k;
+                  break;
+                }
+            }
+          }
+          if (at != no_index) {
+            best_index = (int64_t)at;
+            best = input[at + i * n];
+            best_lo = -1;
+          }
+        }
+      }
+    }
+    // the last, partial block
+    if (blk < n) {
+      int8x16_t acc0 = vdupq_n_s8(-128);
+      int8x16_t acc1 = vdupq_n_s8(-128);
+      int8x16_t acc2 = vdupq_n_s8(-128);
+      int8x16_t acc3 = vdupq_n_s8(-128);
+      // 4 vectors per step
+      int64_t j = blk;
+      for (; j + 64 <= n; j += 64) {
+        acc0 = vmaxq_s8(vld1q_s8(input + i * n + j), acc0);
+        acc1 = vmaxq_s8(vld1q_s8(input + i * n + j + 16), acc1);
+        acc2 = vmaxq_s8(vld1q_s8(input + i * n + j + 32), acc2);
+        acc3 = vmaxq_s8(vld1q_s8(input + i * n + j + 48), acc3);
+      }
+      for (; j + 16 <= n; j += 16) {
+        acc0 = vmaxq_s8(vld1q_s8(input + i * n + j), acc0);
+      }
+      // predicated tail: identity lanes never win
+      if (j < n) {
+        int8_t tail_stage[16];
+        vst1q_s8(tail_stage, vdupq_n_s8(-128));
+        __builtin_memcpy(tail_stage, input + i * n + j, (size_t)(-j + n) * sizeof(int8_t));
+        int8x16_t tail = vld1q_s8(tail_stage);
+        acc0 = vmaxq_s8(tail, acc0);
+      }
+      acc0 = vmaxq_s8(acc1, acc0);
+      acc2 = vmaxq_s8(acc3, acc2);
+      acc0 = vmaxq_s8(acc2, acc0);
+      int8_t block_best = vmaxvq_s8(acc0);
+      // the block beats the best so far: remember it
+      if (block_best > best) {
+        if (block_best != identity) {
+          best = (int8_t)block_best;
+          best_lo = blk;
+          best_hi = n;
+        }
+        // NaN or padding lanes?
+        if (block_best == identity) {
+          int64_t at = -1;
+          {
+            const int8x16_t at_want = vdupq_n_s8(block_best);
+            int64_t at_c = blk;
+            for (; at_c + 16 <= n; at_c += 16) {
+              const uint64_t hit = vget_lane_u64(
+                  vreinterpret_u64_u8(vshrn_n_u16(
+                      vreinterpretq_u16_u8(vceqq_s8(vld1q_s8(input + i * n + at_c), at_want)), 4)),
+                  0);
+              if (hit) {
+                at = at_c + __builtin_ctzll(hit) / 4;
+                break;
+              }
+            }
+            if (at < 0) {
+              for (int64_t k = at_c; k < n; ++k)
+                if (input[i * n + k] == block_best) {
+                  at = k;
+                  break;
+                }
+            }
+          }
+          if (at != no_index) {
+            best_index = (int64_t)at;
+            best = input[at + i * n];
+            best_lo = -1;
+          }
+        }
+      }
+    }
+    // locate the index once, in the last block that beat the best
+    if (best_lo != no_index) {
+      int64_t at = -1;
+      {
+        const int8x16_t at_want = vdupq_n_s8(best);
+        int64_t at_c = best_lo;
+        for (; at_c + 16 <= best_hi; at_c += 16) {
+          const uint64_t hit = vget_lane_u64(
+              vreinterpret_u64_u8(vshrn_n_u16(
+                  vreinterpretq_u16_u8(vceqq_s8(vld1q_s8(input + i * n + at_c), at_want)), 4)),
+              0);
+          if (hit) {
+            at = at_c + __builtin_ctzll(hit) / 4;
+            break;
+          }
+        }
+        if (at < 0) {
+          for (int64_t k = at_c; k < best_hi; ++k)
+            if (input[i * n + k] == best) {
+              at = k;
+              break;
+            }
+        }
+      }
+      best_index = (int64_t)at;
+      best = input[at + i * n];
+    }
+    // no element beat the identity: the first element equal to it, if any
+    if (best_index == no_index) {
+      int64_t at = -1;
+      {
+        const int8x16_t at_want = vdupq_n_s8(best);
+        int64_t at_c = 0;
+        for (; at_c + 16 <= n; at_c += 16) {
+          const uint64_t hit = vget_lane_u64(
+              vreinterpret_u64_u8(vshrn_n_u16(
+                  vreinterpretq_u16_u8(vceqq_s8(vld1q_s8(input + i * n + at_c), at_want)), 4)),
+              0);
+          if (hit) {
+            at = at_c + __builtin_ctzll(hit) / 4;
             break;
           }
         }
@@ -621,6 +841,11 @@ argmax_i8_choice argmax_i8_select() {
       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl"))
     return {argmax_i8_avx512, "avx512"};
   if (__builtin_cpu_supports("avx2")) return {argmax_i8_avx2, "avx2"};
+#endif
+#if defined(__aarch64__)
+
+  if ((true) && argmax_i8_forced("neon")) return {argmax_i8_neon, "neon"};
+  if (true) return {argmax_i8_neon, "neon"};
 #endif
   return {argmax_i8_scalar, "scalar"};
 }

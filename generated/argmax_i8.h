@@ -27,6 +27,10 @@ void argmax_i8_avx512(const int8_t* input, int64_t n, int8_t* values, int64_t* i
 void argmax_i8_avx2(const int8_t* input, int64_t n, int8_t* values, int64_t* indices);
 // X-macro over the variants declared on this architecture, best first.
 #define SIMDGEN_argmax_i8_VARIANTS(X) X(avx512) X(avx2) X(scalar)
+#elif defined(__aarch64__)
+void argmax_i8_neon(const int8_t* input, int64_t n, int8_t* values, int64_t* indices);
+// X-macro over the variants declared on this architecture, best first.
+#define SIMDGEN_argmax_i8_VARIANTS(X) X(neon) X(scalar)
 #else
 #define SIMDGEN_argmax_i8_VARIANTS(X) X(scalar)
 #endif

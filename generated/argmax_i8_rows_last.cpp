@@ -17,9 +17,26 @@
 #endif
 #include <immintrin.h>
 #endif
+#if defined(__aarch64__)
+#include <arm_neon.h>
+#if defined(__linux__) && __STDC_HOSTED__
+#include <sys/auxv.h>
+#endif
+// The CPU's feature bits (Linux AT_HWCAP when word is 1, AT_HWCAP2 when 2); none elsewhere,
+// where only the NEON variants, which every AArch64 CPU runs, are chosen.
+__attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) {
+#if defined(__linux__) && __STDC_HOSTED__
+  return getauxval(word == 2 ? AT_HWCAP2 : AT_HWCAP);
+#else
+  (void)word;
+  return 0;
+#endif
+}
+#endif
 
 // Plan summary (`simdgen explain` prints the full plans):
 //   avx512+vnni: identical to avx512 for this kernel, not emitted
+//   neon+dotprod: identical to neon for this kernel, not emitted
 
 // ---- avx512 (512-bit vectors)
 // argmax, last index: blocks of 8192 elements reduced with vector max; the index is located once, in the last block that beat the best
@@ -193,6 +210,189 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void argmax_i8_row
               _mm512_loadu_si512((const void*)(input + i * stride + at_c - 64)), at_want);
           if (hit) {
             at = at_c - 64 + (63 - __builtin_clzll(hit)) / 1;
+            break;
+          }
+        }
+        if (at < 0) {
+          for (int64_t k = at_c - 1; k >= best_lo; --k)
+            if (input[i * stride + k] == best) {
+              at = k;
+              break;
+            }
+        }
+      }
+      best_index = (int64_t)at;
+      best = input[at + i * stride];
+    }
+    values[i] = best;
+    int32_t best_index_out = (int32_t)best_index;
+    indices[i] = best_index_out;
+  }
+}
+#endif
+
+// ---- neon (128-bit vectors)
+// argmax, last index: blocks of 8192 elements reduced with vector max; the index is located once, in the last block that beat the best
+// uses block rescan: compare, narrow to a bit mask, and count zeros for the lane
+// uses horizontal reductions in the plan's order (halves, then lanes)
+// uses short rows copied through a stack buffer (NEON has no masked load)
+
+#if defined(__aarch64__)
+
+void argmax_i8_rows_last_neon(const int8_t* input, int64_t rows, int64_t cols, int64_t stride,
+                              int8_t* values, int32_t* indices) {
+  int64_t i = 0;
+  for (; i < rows; ++i) {
+    int8_t best = (int8_t)(-128);
+    int64_t best_index = (int64_t)(-1);
+    int64_t no_index = (int64_t)(-1);
+    int8_t identity = (int8_t)(-128);
+    int64_t best_lo = (int64_t)(-1);
+    int64_t best_hi = (int64_t)(-1);
+    // blocks of 8192 elements
+    int64_t blk = 0;
+    for (; blk + 8192 <= cols; blk += 8192) {
+      int8x16_t acc0 = vdupq_n_s8(-128);
+      int8x16_t acc1 = vdupq_n_s8(-128);
+      int8x16_t acc2 = vdupq_n_s8(-128);
+      int8x16_t acc3 = vdupq_n_s8(-128);
+      // 4 vectors per step
+      int64_t j = blk;
+      for (; j + 64 <= blk + 8192; j += 64) {
+        acc0 = vmaxq_s8(vld1q_s8(input + i * stride + j), acc0);
+        acc1 = vmaxq_s8(vld1q_s8(input + i * stride + j + 16), acc1);
+        acc2 = vmaxq_s8(vld1q_s8(input + i * stride + j + 32), acc2);
+        acc3 = vmaxq_s8(vld1q_s8(input + i * stride + j + 48), acc3);
+      }
+      acc0 = vmaxq_s8(acc1, acc0);
+      acc2 = vmaxq_s8(acc3, acc2);
+      acc0 = vmaxq_s8(acc2, acc0);
+      int8_t block_best = vmaxvq_s8(acc0);
+      // the block beats the best so far: remember it
+      if (block_best >= best) {
+        if (block_best != identity) {
+          best = (int8_t)block_best;
+          best_lo = blk;
+          best_hi = blk + 8192;
+        }
+        // NaN or padding lanes?
+        if (block_best == identity) {
+          int64_t at = -1;
+          {
+            const int8x16_t at_want = vdupq_n_s8(block_best);
+            int64_t at_c = blk + 8192;
+            for (; at_c - 16 >= blk; at_c -= 16) {
+              const uint64_t hit =
+                  vget_lane_u64(vreinterpret_u64_u8(vshrn_n_u16(
+                                    vreinterpretq_u16_u8(vceqq_s8(
+                                        vld1q_s8(input + i * stride + at_c - 16), at_want)),
+                                    4)),
+                                0);
+              if (hit) {
+                at = at_c - 16 + (63 - __builtin_clzll(hit)) / 4;
+                break;
+              }
+            }
+            if (at < 0) {
+              for (int64_t k = at_c - 1; k >= blk; --k)
+                if (input[i * stride + k] == block_best) {
+                  at = k;
+                  break;
+                }
+            }
+          }
+          if (at != no_index) {
+            best_index = (int64_t)at;
+            best = input[at + i * stride];
+            best_lo = -1;
+          }
+        }
+      }
+    }
+    // the last, partial block
+    if (blk < cols) {
+      int8x16_t acc0 = vdupq_n_s8(-128);
+      int8x16_t acc1 = vdupq_n_s8(-128);
+      int8x16_t acc2 = vdupq_n_s8(-128);
+      int8x16_t acc3 = vdupq_n_s8(-128);
+      // 4 vectors per step
+      int64_t j = blk;
+      for (; j + 64 <= cols; j += 64) {
+        acc0 = vmaxq_s8(vld1q_s8(input + i * stride + j), acc0);
+        acc1 = vmaxq_s8(vld1q_s8(input + i * stride + j + 16), acc1);
+        acc2 = vmaxq_s8(vld1q_s8(input + i * stride + j + 32), acc2);
+        acc3 = vmaxq_s8(vld1q_s8(input + i * stride + j + 48), acc3);
+      }
+      for (; j + 16 <= cols; j += 16) {
+        acc0 = vmaxq_s8(vld1q_s8(input + i * stride + j), acc0);
+      }
+      // predicated tail: identity lanes never win
+      if (j < cols) {
+        int8_t tail_stage[16];
+        vst1q_s8(tail_stage, vdupq_n_s8(-128));
+        __builtin_memcpy(tail_stage, input + i * stride + j, (size_t)(cols - j) * sizeof(int8_t));
+        int8x16_t tail = vld1q_s8(tail_stage);
+        acc0 = vmaxq_s8(tail, acc0);
+      }
+      acc0 = vmaxq_s8(acc1, acc0);
+      acc2 = vmaxq_s8(acc3, acc2);
+      acc0 = vmaxq_s8(acc2, acc0);
+      int8_t block_best = vmaxvq_s8(acc0);
+      // the block beats the best so far: remember it
+      if (block_best >= best) {
+        if (block_best != identity) {
+          best = (int8_t)block_best;
+          best_lo = blk;
+          best_hi = cols;
+        }
+        // NaN or padding lanes?
+        if (block_best == identity) {
+          int64_t at = -1;
+          {
+            const int8x16_t at_want = vdupq_n_s8(block_best);
+            int64_t at_c = cols;
+            for (; at_c - 16 >= blk; at_c -= 16) {
+              const uint64_t hit =
+                  vget_lane_u64(vreinterpret_u64_u8(vshrn_n_u16(
+                                    vreinterpretq_u16_u8(vceqq_s8(
+                                        vld1q_s8(input + i * stride + at_c - 16), at_want)),
+                                    4)),
+                                0);
+              if (hit) {
+                at = at_c - 16 + (63 - __builtin_clzll(hit)) / 4;
+                break;
+              }
+            }
+            if (at < 0) {
+              for (int64_t k = at_c - 1; k >= blk; --k)
+                if (input[i * stride + k] == block_best) {
+                  at = k;
+                  break;
+                }
+            }
+          }
+          if (at != no_index) {
+            best_index = (int64_t)at;
+            best = input[at + i * stride];
+            best_lo = -1;
+          }
+        }
+      }
+    }
+    // locate the index once, in the last block that beat the best
+    if (best_lo != no_index) {
+      int64_t at = -1;
+      {
+        const int8x16_t at_want = vdupq_n_s8(best);
+        int64_t at_c = best_hi;
+        for (; at_c - 16 >= best_lo; at_c -= 16) {
+          const uint64_t hit = vget_lane_u64(
+              vreinterpret_u64_u8(vshrn_n_u16(
+                  vreinterpretq_u16_u8(vceqq_s8(vld1q_s8(input + i * stride + at_c - 16), at_want)),
+                  4)),
+              0);
+          if (hit) {
+            at = at_c - 16 + (63 - __builtin_clzll(hit)) / 4;
             break;
           }
         }
@@ -577,6 +777,11 @@ argmax_i8_rows_last_choice argmax_i8_rows_last_select() {
       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl"))
     return {argmax_i8_rows_last_avx512, "avx512"};
   if (__builtin_cpu_supports("avx2")) return {argmax_i8_rows_last_avx2, "avx2"};
+#endif
+#if defined(__aarch64__)
+
+  if ((true) && argmax_i8_rows_last_forced("neon")) return {argmax_i8_rows_last_neon, "neon"};
+  if (true) return {argmax_i8_rows_last_neon, "neon"};
 #endif
   return {argmax_i8_rows_last_scalar, "scalar"};
 }

@@ -17,9 +17,26 @@
 #endif
 #include <immintrin.h>
 #endif
+#if defined(__aarch64__)
+#include <arm_neon.h>
+#if defined(__linux__) && __STDC_HOSTED__
+#include <sys/auxv.h>
+#endif
+// The CPU's feature bits (Linux AT_HWCAP when word is 1, AT_HWCAP2 when 2); none elsewhere,
+// where only the NEON variants, which every AArch64 CPU runs, are chosen.
+__attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) {
+#if defined(__linux__) && __STDC_HOSTED__
+  return getauxval(word == 2 ? AT_HWCAP2 : AT_HWCAP);
+#else
+  (void)word;
+  return 0;
+#endif
+}
+#endif
 
 // Plan summary (`simdgen explain` prints the full plans):
 //   avx512+vnni: identical to avx512 for this kernel, not emitted
+//   neon+dotprod: identical to neon for this kernel, not emitted
 
 // ---- avx512 (512-bit vectors)
 // argmax, first index: blocks of 1024 elements reduced with vector max; the index is located once, in the last block that beat the best
@@ -209,6 +226,226 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void argmax_u64_ro
               _mm512_loadu_si512((const void*)(input + i * stride + at_c)), at_want);
           if (hit) {
             at = at_c + __builtin_ctzll(hit) / 1;
+            break;
+          }
+        }
+        if (at < 0) {
+          for (int64_t k = at_c; k < cols; ++k)
+            if (input[i * stride + k] == best) {
+              at = k;
+              break;
+            }
+        }
+      }
+      best_index = (int64_t)at;
+    }
+    values[i] = best;
+    indices[i] = best_index;
+  }
+}
+#endif
+
+// ---- neon (128-bit vectors)
+// argmax, first index: blocks of 1024 elements reduced with vector max; the index is located once, in the last block that beat the best
+// uses block rescan: compare, narrow to a bit mask, and count zeros for the lane
+// uses horizontal reductions in the plan's order (halves, then lanes)
+
+#if defined(__aarch64__)
+
+void argmax_u64_rows_neon(const uint64_t* input, int64_t rows, int64_t cols, int64_t stride,
+                          uint64_t* values, int64_t* indices) {
+  int64_t i = 0;
+  for (; i < rows; ++i) {
+    uint64_t best = (uint64_t)(0ull);
+    int64_t best_index = (int64_t)(-1);
+    int64_t no_index = (int64_t)(-1);
+    uint64_t identity = (uint64_t)(0ull);
+    int64_t best_lo = (int64_t)(-1);
+    int64_t best_hi = (int64_t)(-1);
+    // blocks of 1024 elements
+    int64_t blk = 0;
+    for (; blk + 1024 <= cols; blk += 1024) {
+      uint64x2_t acc0 = vdupq_n_u64(0ull);
+      uint64x2_t acc1 = vdupq_n_u64(0ull);
+      uint64x2_t acc2 = vdupq_n_u64(0ull);
+      uint64x2_t acc3 = vdupq_n_u64(0ull);
+      // 4 vectors per step
+      int64_t j = blk;
+      for (; j + 8 <= blk + 1024; j += 8) {
+        uint64x2_t x0 = vld1q_u64(input + i * stride + j);
+        acc0 = vbslq_u64(vcgtq_u64(x0, acc0), x0, acc0);
+        uint64x2_t x1 = vld1q_u64(input + i * stride + j + 2);
+        acc1 = vbslq_u64(vcgtq_u64(x1, acc1), x1, acc1);
+        uint64x2_t x2 = vld1q_u64(input + i * stride + j + 4);
+        acc2 = vbslq_u64(vcgtq_u64(x2, acc2), x2, acc2);
+        uint64x2_t x3 = vld1q_u64(input + i * stride + j + 6);
+        acc3 = vbslq_u64(vcgtq_u64(x3, acc3), x3, acc3);
+      }
+      acc0 = vbslq_u64(vcgtq_u64(acc1, acc0), acc1, acc0);
+      acc2 = vbslq_u64(vcgtq_u64(acc3, acc2), acc3, acc2);
+      acc0 = vbslq_u64(vcgtq_u64(acc2, acc0), acc2, acc0);
+      uint64_t block_best_lanes[2];
+      vst1q_u64(block_best_lanes, acc0);
+      for (int half = 1; half > 0; half /= 2)
+        for (int l = 0; l < half; ++l)
+          block_best_lanes[l] =
+              (block_best_lanes[l] > block_best_lanes[l + half] ? block_best_lanes[l]
+                                                                : block_best_lanes[l + half]);
+      uint64_t block_best = block_best_lanes[0];
+      // the block beats the best so far: remember it
+      if (block_best > best) {
+        if (block_best != identity) {
+          best = (uint64_t)block_best;
+          best_lo = blk;
+          best_hi = blk + 1024;
+        }
+        // NaN or padding lanes?
+        if (block_best == identity) {
+          int64_t at = -1;
+          {
+            const uint64x2_t at_want = vdupq_n_u64(block_best);
+            int64_t at_c = blk;
+            for (; at_c + 2 <= blk + 1024; at_c += 2) {
+              const uint64_t hit = vget_lane_u64(
+                  vreinterpret_u64_u32(
+                      vmovn_u64(vceqq_u64(vld1q_u64(input + i * stride + at_c), at_want))),
+                  0);
+              if (hit) {
+                at = at_c + __builtin_ctzll(hit) / 32;
+                break;
+              }
+            }
+            if (at < 0) {
+              for (int64_t k = at_c; k < blk + 1024; ++k)
+                if (input[i * stride + k] == block_best) {
+                  at = k;
+                  break;
+                }
+            }
+          }
+          if (at != no_index) {
+            best_index = (int64_t)at;
+            best = input[at + i * stride];
+            best_lo = -1;
+          }
+        }
+      }
+    }
+    // the last, partial block
+    if (blk < cols) {
+      uint64x2_t acc0 = vdupq_n_u64(0ull);
+      uint64x2_t acc1 = vdupq_n_u64(0ull);
+      uint64x2_t acc2 = vdupq_n_u64(0ull);
+      uint64x2_t acc3 = vdupq_n_u64(0ull);
+      // 4 vectors per step
+      int64_t j = blk;
+      for (; j + 8 <= cols; j += 8) {
+        uint64x2_t x0 = vld1q_u64(input + i * stride + j);
+        acc0 = vbslq_u64(vcgtq_u64(x0, acc0), x0, acc0);
+        uint64x2_t x1 = vld1q_u64(input + i * stride + j + 2);
+        acc1 = vbslq_u64(vcgtq_u64(x1, acc1), x1, acc1);
+        uint64x2_t x2 = vld1q_u64(input + i * stride + j + 4);
+        acc2 = vbslq_u64(vcgtq_u64(x2, acc2), x2, acc2);
+        uint64x2_t x3 = vld1q_u64(input + i * stride + j + 6);
+        acc3 = vbslq_u64(vcgtq_u64(x3, acc3), x3, acc3);
+      }
+      for (; j + 2 <= cols; j += 2) {
+        uint64x2_t x0 = vld1q_u64(input + i * stride + j);
+        acc0 = vbslq_u64(vcgtq_u64(x0, acc0), x0, acc0);
+      }
+      acc0 = vbslq_u64(vcgtq_u64(acc1, acc0), acc1, acc0);
+      acc2 = vbslq_u64(vcgtq_u64(acc3, acc2), acc3, acc2);
+      acc0 = vbslq_u64(vcgtq_u64(acc2, acc0), acc2, acc0);
+      uint64_t block_best_lanes[2];
+      vst1q_u64(block_best_lanes, acc0);
+      for (int half = 1; half > 0; half /= 2)
+        for (int l = 0; l < half; ++l)
+          block_best_lanes[l] =
+              (block_best_lanes[l] > block_best_lanes[l + half] ? block_best_lanes[l]
+                                                                : block_best_lanes[l + half]);
+      uint64_t block_best = block_best_lanes[0];
+      // scalar tail
+      for (; j < cols; ++j) {
+        uint64_t x = input[i * stride + j];
+        block_best = (x > block_best ? x : block_best);
+      }
+      // the block beats the best so far: remember it
+      if (block_best > best) {
+        if (block_best != identity) {
+          best = (uint64_t)block_best;
+          best_lo = blk;
+          best_hi = cols;
+        }
+        // NaN or padding lanes?
+        if (block_best == identity) {
+          int64_t at = -1;
+          {
+            const uint64x2_t at_want = vdupq_n_u64(block_best);
+            int64_t at_c = blk;
+            for (; at_c + 2 <= cols; at_c += 2) {
+              const uint64_t hit = vget_lane_u64(
+                  vreinterpret_u64_u32(
+                      vmovn_u64(vceqq_u64(vld1q_u64(input + i * stride + at_c), at_want))),
+                  0);
+              if (hit) {
+                at = at_c + __builtin_ctzll(hit) / 32;
+                break;
+              }
+            }
+            if (at < 0) {
+              for (int64_t k = at_c; k < cols; ++k)
+                if (input[i * stride + k] == block_best) {
+                  at = k;
+                  break;
+                }
+            }
+          }
+          if (at != no_index) {
+            best_index = (int64_t)at;
+            best = input[at + i * stride];
+            best_lo = -1;
+          }
+        }
+      }
+    }
+    // locate the index once, in the last block that beat the best
+    if (best_lo != no_index) {
+      int64_t at = -1;
+      {
+        const uint64x2_t at_want = vdupq_n_u64(best);
+        int64_t at_c = best_lo;
+        for (; at_c + 2 <= best_hi; at_c += 2) {
+          const uint64_t hit = vget_lane_u64(vreinterpret_u64_u32(vmovn_u64(vceqq_u64(
+                                                 vld1q_u64(input + i * stride + at_c), at_want))),
+                                             0);
+          if (hit) {
+            at = at_c + __builtin_ctzll(hit) / 32;
+            break;
+          }
+        }
+        if (at < 0) {
+          for (int64_t k = at_c; k < best_hi; ++k)
+            if (input[i * stride + k] == best) {
+              at = k;
+              break;
+            }
+        }
+      }
+      best_index = (int64_t)at;
+      best = input[at + i * stride];
+    }
+    // no element beat the identity: the first element equal to it, if any
+    if (best_index == no_index) {
+      int64_t at = -1;
+      {
+        const uint64x2_t at_want = vdupq_n_u64(best);
+        int64_t at_c = 0;
+        for (; at_c + 2 <= cols; at_c += 2) {
+          const uint64_t hit = vget_lane_u64(vreinterpret_u64_u32(vmovn_u64(vceqq_u64(
+                                                 vld1q_u64(input + i * stride + at_c), at_want))),
+                                             0);
+          if (hit) {
+            at = at_c + __builtin_ctzll(hit) / 32;
             break;
           }
         }
@@ -701,6 +938,11 @@ argmax_u64_rows_choice argmax_u64_rows_select() {
       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl"))
     return {argmax_u64_rows_avx512, "avx512"};
   if (__builtin_cpu_supports("avx2")) return {argmax_u64_rows_avx2, "avx2"};
+#endif
+#if defined(__aarch64__)
+
+  if ((true) && argmax_u64_rows_forced("neon")) return {argmax_u64_rows_neon, "neon"};
+  if (true) return {argmax_u64_rows_neon, "neon"};
 #endif
   return {argmax_u64_rows_scalar, "scalar"};
 }

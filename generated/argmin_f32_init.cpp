@@ -17,9 +17,26 @@
 #endif
 #include <immintrin.h>
 #endif
+#if defined(__aarch64__)
+#include <arm_neon.h>
+#if defined(__linux__) && __STDC_HOSTED__
+#include <sys/auxv.h>
+#endif
+// The CPU's feature bits (Linux AT_HWCAP when word is 1, AT_HWCAP2 when 2); none elsewhere,
+// where only the NEON variants, which every AArch64 CPU runs, are chosen.
+__attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) {
+#if defined(__linux__) && __STDC_HOSTED__
+  return getauxval(word == 2 ? AT_HWCAP2 : AT_HWCAP);
+#else
+  (void)word;
+  return 0;
+#endif
+}
+#endif
 
 // Plan summary (`simdgen explain` prints the full plans):
 //   avx512+vnni: identical to avx512 for this kernel, not emitted
+//   neon+dotprod: identical to neon for this kernel, not emitted
 
 // ---- avx512 (512-bit vectors)
 // argmin, last index: blocks of 2048 elements reduced with vector min; the index is located once, in the last block that beat the best
@@ -187,6 +204,206 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void argmin_f32_in
               _mm512_loadu_ps(input + i * n + at_c - 16), at_want, _CMP_EQ_OQ);
           if (hit) {
             at = at_c - 16 + (63 - __builtin_clzll(hit)) / 1;
+            break;
+          }
+        }
+        if (at < 0) {
+          for (int64_t k = at_c - 1; k >= best_lo; --k)
+            if (input[i * n + k] == best) {
+              at = k;
+              break;
+            }
+        }
+      }
+      best_index = (int64_t)at;
+      best = input[at + i * n];
+    }
+    values[i] = best;
+    indices[i] = best_index;
+  }
+}
+#endif
+
+// ---- neon (128-bit vectors)
+// argmin, last index: blocks of 2048 elements reduced with vector min; the index is located once, in the last block that beat the best
+// NaN: ignored (never compares greater or equal)
+// uses block rescan: compare, narrow to a bit mask, and count zeros for the lane
+// uses horizontal reductions in the plan's order (halves, then lanes)
+// uses short rows copied through a stack buffer (NEON has no masked load)
+
+#if defined(__aarch64__)
+
+void argmin_f32_init_neon(const float* input, int64_t n, float* values, int64_t* indices) {
+  constexpr int64_t kRows = 1;
+  int64_t i = 0;
+  for (; i < kRows; ++i) {
+    float best = (float)(0.5);
+    int64_t best_index = (int64_t)(3ll);
+    int64_t no_index = (int64_t)(-1);
+    float identity = (float)(__builtin_inff());
+    int64_t best_lo = (int64_t)(-1);
+    int64_t best_hi = (int64_t)(-1);
+    // blocks of 2048 elements
+    int64_t blk = 0;
+    for (; blk + 2048 <= n; blk += 2048) {
+      float32x4_t acc0 = vdupq_n_f32(__builtin_inff());
+      float32x4_t acc1 = vdupq_n_f32(__builtin_inff());
+      float32x4_t acc2 = vdupq_n_f32(__builtin_inff());
+      float32x4_t acc3 = vdupq_n_f32(__builtin_inff());
+      // 4 vectors per step
+      int64_t j = blk;
+      for (; j + 16 <= blk + 2048; j += 16) {
+        float32x4_t x0 = vld1q_f32(input + i * n + j);
+        acc0 = vbslq_f32(vcltq_f32(x0, acc0), x0, acc0);
+        float32x4_t x1 = vld1q_f32(input + i * n + j + 4);
+        acc1 = vbslq_f32(vcltq_f32(x1, acc1), x1, acc1);
+        float32x4_t x2 = vld1q_f32(input + i * n + j + 8);
+        acc2 = vbslq_f32(vcltq_f32(x2, acc2), x2, acc2);
+        float32x4_t x3 = vld1q_f32(input + i * n + j + 12);
+        acc3 = vbslq_f32(vcltq_f32(x3, acc3), x3, acc3);
+      }
+      acc0 = vbslq_f32(vcltq_f32(acc1, acc0), acc1, acc0);
+      acc2 = vbslq_f32(vcltq_f32(acc3, acc2), acc3, acc2);
+      acc0 = vbslq_f32(vcltq_f32(acc2, acc0), acc2, acc0);
+      float block_best_lanes[4];
+      vst1q_f32(block_best_lanes, acc0);
+      for (int half = 2; half > 0; half /= 2)
+        for (int l = 0; l < half; ++l)
+          block_best_lanes[l] =
+              (block_best_lanes[l] < block_best_lanes[l + half] ? block_best_lanes[l]
+                                                                : block_best_lanes[l + half]);
+      float block_best = block_best_lanes[0];
+      // the block beats the best so far: remember it
+      if (block_best <= best) {
+        if (block_best != identity) {
+          best = (float)block_best;
+          best_lo = blk;
+          best_hi = blk + 2048;
+        }
+        // NaN or padding lanes?
+        if (block_best == identity) {
+          int64_t at = -1;
+          {
+            const float32x4_t at_want = vdupq_n_f32(block_best);
+            int64_t at_c = blk + 2048;
+            for (; at_c - 4 >= blk; at_c -= 4) {
+              const uint64_t hit = vget_lane_u64(
+                  vreinterpret_u64_u16(
+                      vmovn_u32(vceqq_f32(vld1q_f32(input + i * n + at_c - 4), at_want))),
+                  0);
+              if (hit) {
+                at = at_c - 4 + (63 - __builtin_clzll(hit)) / 16;
+                break;
+              }
+            }
+            if (at < 0) {
+              for (int64_t k = at_c - 1; k >= blk; --k)
+                if (input[i * n + k] == block_best) {
+                  at = k;
+                  break;
+                }
+            }
+          }
+          if (at != no_index) {
+            best_index = (int64_t)at;
+            best = input[at + i * n];
+            best_lo = -1;
+          }
+        }
+      }
+    }
+    // the last, partial block
+    if (blk < n) {
+      float32x4_t acc0 = vdupq_n_f32(__builtin_inff());
+      float32x4_t acc1 = vdupq_n_f32(__builtin_inff());
+      float32x4_t acc2 = vdupq_n_f32(__builtin_inff());
+      float32x4_t acc3 = vdupq_n_f32(__builtin_inff());
+      // 4 vectors per step
+      int64_t j = blk;
+      for (; j + 16 <= n; j += 16) {
+        float32x4_t x0 = vld1q_f32(input + i * n + j);
+        acc0 = vbslq_f32(vcltq_f32(x0, acc0), x0, acc0);
+        float32x4_t x1 = vld1q_f32(input + i * n + j + 4);
+        acc1 = vbslq_f32(vcltq_f32(x1, acc1), x1, acc1);
+        float32x4_t x2 = vld1q_f32(input + i * n + j + 8);
+        acc2 = vbslq_f32(vcltq_f32(x2, acc2), x2, acc2);
+        float32x4_t x3 = vld1q_f32(input + i * n + j + 12);
+        acc3 = vbslq_f32(vcltq_f32(x3, acc3), x3, acc3);
+      }
+      for (; j + 4 <= n; j += 4) {
+        float32x4_t x0 = vld1q_f32(input + i * n + j);
+        acc0 = vbslq_f32(vcltq_f32(x0, acc0), x0, acc0);
+      }
+      // predicated tail: identity lanes never win
+      if (j < n) {
+        float tail_stage[4];
+        vst1q_f32(tail_stage, vdupq_n_f32(__builtin_inff()));
+        __builtin_memcpy(tail_stage, input + i * n + j, (size_t)(-j + n) * sizeof(float));
+        float32x4_t tail = vld1q_f32(tail_stage);
+        acc0 = vbslq_f32(vcltq_f32(tail, acc0), tail, acc0);
+      }
+      acc0 = vbslq_f32(vcltq_f32(acc1, acc0), acc1, acc0);
+      acc2 = vbslq_f32(vcltq_f32(acc3, acc2), acc3, acc2);
+      acc0 = vbslq_f32(vcltq_f32(acc2, acc0), acc2, acc0);
+      float block_best_lanes[4];
+      vst1q_f32(block_best_lanes, acc0);
+      for (int half = 2; half > 0; half /= 2)
+        for (int l = 0; l < half; ++l)
+          block_best_lanes[l] =
+              (block_best_lanes[l] < block_best_lanes[l + half] ? block_best_lanes[l]
+                                                                : block_best_lanes[l + half]);
+      float block_best = block_best_lanes[0];
+      // the block beats the best so far: remember it
+      if (block_best <= best) {
+        if (block_best != identity) {
+          best = (float)block_best;
+          best_lo = blk;
+          best_hi = n;
+        }
+        // NaN or padding lanes?
+        if (block_best == identity) {
+          int64_t at = -1;
+          {
+            const float32x4_t at_want = vdupq_n_f32(block_best);
+            int64_t at_c = n;
+            for (; at_c - 4 >= blk; at_c -= 4) {
+              const uint64_t hit = vget_lane_u64(
+                  vreinterpret_u64_u16(
+                      vmovn_u32(vceqq_f32(vld1q_f32(input + i * n + at_c - 4), at_want))),
+                  0);
+              if (hit) {
+                at = at_c - 4 + (63 - __builtin_clzll(hit)) / 16;
+                break;
+              }
+            }
+            if (at < 0) {
+              for (int64_t k = at_c - 1; k >= blk; --k)
+                if (input[i * n + k] == block_best) {
+                  at = k;
+                  break;
+                }
+            }
+          }
+          if (at != no_index) {
+            best_index = (int64_t)at;
+            best = input[at + i * n];
+            best_lo = -1;
+          }
+        }
+      }
+    }
+    // locate the index once, in the last block that beat the best
+    if (best_lo != no_index) {
+      int64_t at = -1;
+      {
+        const float32x4_t at_want = vdupq_n_f32(best);
+        int64_t at_c = best_hi;
+        for (; at_c - 4 >= best_lo; at_c -= 4) {
+          const uint64_t hit = vget_lane_u64(vreinterpret_u64_u16(vmovn_u32(vceqq_f32(
+                                                 vld1q_f32(input + i * n + at_c - 4), at_want))),
+                                             0);
+          if (hit) {
+            at = at_c - 4 + (63 - __builtin_clzll(hit)) / 16;
             break;
           }
         }
@@ -565,6 +782,11 @@ argmin_f32_init_choice argmin_f32_init_select() {
       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl"))
     return {argmin_f32_init_avx512, "avx512"};
   if (__builtin_cpu_supports("avx2")) return {argmin_f32_init_avx2, "avx2"};
+#endif
+#if defined(__aarch64__)
+
+  if ((true) && argmin_f32_init_forced("neon")) return {argmin_f32_init_neon, "neon"};
+  if (true) return {argmin_f32_init_neon, "neon"};
 #endif
   return {argmin_f32_init_scalar, "scalar"};
 }

@@ -17,9 +17,26 @@
 #endif
 #include <immintrin.h>
 #endif
+#if defined(__aarch64__)
+#include <arm_neon.h>
+#if defined(__linux__) && __STDC_HOSTED__
+#include <sys/auxv.h>
+#endif
+// The CPU's feature bits (Linux AT_HWCAP when word is 1, AT_HWCAP2 when 2); none elsewhere,
+// where only the NEON variants, which every AArch64 CPU runs, are chosen.
+__attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) {
+#if defined(__linux__) && __STDC_HOSTED__
+  return getauxval(word == 2 ? AT_HWCAP2 : AT_HWCAP);
+#else
+  (void)word;
+  return 0;
+#endif
+}
+#endif
 
 // Plan summary (`simdgen explain` prints the full plans):
 //   avx512+vnni: identical to avx512 for this kernel, not emitted
+//   neon+dotprod: identical to neon for this kernel, not emitted
 
 // ---- avx512 (512-bit vectors)
 // argmin, last index: blocks of 1024 elements reduced with vector min; the index is located once, in the last block that beat the best
@@ -232,6 +249,253 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void argmin_f64_ro
                                       _mm256_extracti128_si256(nan_seen_v256, 1));
     nan_seen_v = _mm_or_si128(nan_seen_v, _mm_srli_si128(nan_seen_v, 8));
     int64_t nan_seen = (int64_t)_mm_cvtsi128_si64(nan_seen_v);
+    nan_seen = (int64_t)(nan_tail | nan_seen);
+    int64_t no_nan = (int64_t)(0);
+    // nan: propagate
+    if (nan_seen != no_nan) {
+      int64_t at = -1;
+      for (int64_t k = 0; k < cols; ++k)
+        if (input[i * stride + k] != input[i * stride + k]) {
+          at = k;
+          break;
+        }
+      best_index = (int64_t)at;
+      best = input[at + i * stride];
+    }
+    values[i] = best;
+    indices[i] = best_index;
+  }
+}
+#endif
+
+// ---- neon (128-bit vectors)
+// argmin, last index: blocks of 1024 elements reduced with vector min; the index is located once, in the last block that beat the best
+// NaN: the first NaN wins (one scan, only when a NaN was seen)
+// uses block rescan: compare, narrow to a bit mask, and count zeros for the lane
+// uses horizontal reductions in the plan's order (halves, then lanes)
+
+#if defined(__aarch64__)
+
+void argmin_f64_rows_neon(const double* input, int64_t rows, int64_t cols, int64_t stride,
+                          double* values, int64_t* indices) {
+  int64_t i = 0;
+  for (; i < rows; ++i) {
+    double best = (double)(__builtin_inf());
+    int64_t best_index = (int64_t)(-1);
+    int64_t no_index = (int64_t)(-1);
+    double identity = (double)(__builtin_inf());
+    int64_t best_lo = (int64_t)(-1);
+    int64_t best_hi = (int64_t)(-1);
+    int64x2_t nan_lanes = vdupq_n_s64(0);
+    int64_t nan_tail = (int64_t)(0);
+    // blocks of 1024 elements
+    int64_t blk = 0;
+    for (; blk + 1024 <= cols; blk += 1024) {
+      float64x2_t acc0 = vdupq_n_f64(__builtin_inf());
+      float64x2_t acc1 = vdupq_n_f64(__builtin_inf());
+      float64x2_t acc2 = vdupq_n_f64(__builtin_inf());
+      float64x2_t acc3 = vdupq_n_f64(__builtin_inf());
+      // 4 vectors per step
+      int64_t j = blk;
+      for (; j + 8 <= blk + 1024; j += 8) {
+        float64x2_t x0 = vld1q_f64(input + i * stride + j);
+        acc0 = vbslq_f64(vcltq_f64(x0, acc0), x0, acc0);
+        int64x2_t x0_nan = vreinterpretq_s64_u64(
+            vreinterpretq_u64_u32(vmvnq_u32(vreinterpretq_u32_u64(vceqq_f64(x0, x0)))));
+        nan_lanes = vorrq_s64(x0_nan, nan_lanes);
+        float64x2_t x1 = vld1q_f64(input + i * stride + j + 2);
+        acc1 = vbslq_f64(vcltq_f64(x1, acc1), x1, acc1);
+        int64x2_t x1_nan = vreinterpretq_s64_u64(
+            vreinterpretq_u64_u32(vmvnq_u32(vreinterpretq_u32_u64(vceqq_f64(x1, x1)))));
+        nan_lanes = vorrq_s64(x1_nan, nan_lanes);
+        float64x2_t x2 = vld1q_f64(input + i * stride + j + 4);
+        acc2 = vbslq_f64(vcltq_f64(x2, acc2), x2, acc2);
+        int64x2_t x2_nan = vreinterpretq_s64_u64(
+            vreinterpretq_u64_u32(vmvnq_u32(vreinterpretq_u32_u64(vceqq_f64(x2, x2)))));
+        nan_lanes = vorrq_s64(x2_nan, nan_lanes);
+        float64x2_t x3 = vld1q_f64(input + i * stride + j + 6);
+        acc3 = vbslq_f64(vcltq_f64(x3, acc3), x3, acc3);
+        int64x2_t x3_nan = vreinterpretq_s64_u64(
+            vreinterpretq_u64_u32(vmvnq_u32(vreinterpretq_u32_u64(vceqq_f64(x3, x3)))));
+        nan_lanes = vorrq_s64(x3_nan, nan_lanes);
+      }
+      acc0 = vbslq_f64(vcltq_f64(acc1, acc0), acc1, acc0);
+      acc2 = vbslq_f64(vcltq_f64(acc3, acc2), acc3, acc2);
+      acc0 = vbslq_f64(vcltq_f64(acc2, acc0), acc2, acc0);
+      double block_best_lanes[2];
+      vst1q_f64(block_best_lanes, acc0);
+      for (int half = 1; half > 0; half /= 2)
+        for (int l = 0; l < half; ++l)
+          block_best_lanes[l] =
+              (block_best_lanes[l] < block_best_lanes[l + half] ? block_best_lanes[l]
+                                                                : block_best_lanes[l + half]);
+      double block_best = block_best_lanes[0];
+      // the block beats the best so far: remember it
+      if (block_best <= best) {
+        if (block_best != identity) {
+          best = (double)block_best;
+          best_lo = blk;
+          best_hi = blk + 1024;
+        }
+        // NaN or padding lanes?
+        if (block_best == identity) {
+          int64_t at = -1;
+          {
+            const float64x2_t at_want = vdupq_n_f64(block_best);
+            int64_t at_c = blk + 1024;
+            for (; at_c - 2 >= blk; at_c -= 2) {
+              const uint64_t hit = vget_lane_u64(
+                  vreinterpret_u64_u32(
+                      vmovn_u64(vceqq_f64(vld1q_f64(input + i * stride + at_c - 2), at_want))),
+                  0);
+              if (hit) {
+                at = at_c - 2 + (63 - __builtin_clzll(hit)) / 32;
+                break;
+              }
+            }
+            if (at < 0) {
+              for (int64_t k = at_c - 1; k >= blk; --k)
+                if (input[i * stride + k] == block_best) {
+                  at = k;
+                  break;
+                }
+            }
+          }
+          if (at != no_index) {
+            best_index = (int64_t)at;
+            best = input[at + i * stride];
+            best_lo = -1;
+          }
+        }
+      }
+    }
+    // the last, partial block
+    if (blk < cols) {
+      float64x2_t acc0 = vdupq_n_f64(__builtin_inf());
+      float64x2_t acc1 = vdupq_n_f64(__builtin_inf());
+      float64x2_t acc2 = vdupq_n_f64(__builtin_inf());
+      float64x2_t acc3 = vdupq_n_f64(__builtin_inf());
+      // 4 vectors per step
+      int64_t j = blk;
+      for (; j + 8 <= cols; j += 8) {
+        float64x2_t x0 = vld1q_f64(input + i * stride + j);
+        acc0 = vbslq_f64(vcltq_f64(x0, acc0), x0, acc0);
+        int64x2_t x0_nan = vreinterpretq_s64_u64(
+            vreinterpretq_u64_u32(vmvnq_u32(vreinterpretq_u32_u64(vceqq_f64(x0, x0)))));
+        nan_lanes = vorrq_s64(x0_nan, nan_lanes);
+        float64x2_t x1 = vld1q_f64(input + i * stride + j + 2);
+        acc1 = vbslq_f64(vcltq_f64(x1, acc1), x1, acc1);
+        int64x2_t x1_nan = vreinterpretq_s64_u64(
+            vreinterpretq_u64_u32(vmvnq_u32(vreinterpretq_u32_u64(vceqq_f64(x1, x1)))));
+        nan_lanes = vorrq_s64(x1_nan, nan_lanes);
+        float64x2_t x2 = vld1q_f64(input + i * stride + j + 4);
+        acc2 = vbslq_f64(vcltq_f64(x2, acc2), x2, acc2);
+        int64x2_t x2_nan = vreinterpretq_s64_u64(
+            vreinterpretq_u64_u32(vmvnq_u32(vreinterpretq_u32_u64(vceqq_f64(x2, x2)))));
+        nan_lanes = vorrq_s64(x2_nan, nan_lanes);
+        float64x2_t x3 = vld1q_f64(input + i * stride + j + 6);
+        acc3 = vbslq_f64(vcltq_f64(x3, acc3), x3, acc3);
+        int64x2_t x3_nan = vreinterpretq_s64_u64(
+            vreinterpretq_u64_u32(vmvnq_u32(vreinterpretq_u32_u64(vceqq_f64(x3, x3)))));
+        nan_lanes = vorrq_s64(x3_nan, nan_lanes);
+      }
+      for (; j + 2 <= cols; j += 2) {
+        float64x2_t x0 = vld1q_f64(input + i * stride + j);
+        acc0 = vbslq_f64(vcltq_f64(x0, acc0), x0, acc0);
+        int64x2_t x0_nan = vreinterpretq_s64_u64(
+            vreinterpretq_u64_u32(vmvnq_u32(vreinterpretq_u32_u64(vceqq_f64(x0, x0)))));
+        nan_lanes = vorrq_s64(x0_nan, nan_lanes);
+      }
+      acc0 = vbslq_f64(vcltq_f64(acc1, acc0), acc1, acc0);
+      acc2 = vbslq_f64(vcltq_f64(acc3, acc2), acc3, acc2);
+      acc0 = vbslq_f64(vcltq_f64(acc2, acc0), acc2, acc0);
+      double block_best_lanes[2];
+      vst1q_f64(block_best_lanes, acc0);
+      for (int half = 1; half > 0; half /= 2)
+        for (int l = 0; l < half; ++l)
+          block_best_lanes[l] =
+              (block_best_lanes[l] < block_best_lanes[l + half] ? block_best_lanes[l]
+                                                                : block_best_lanes[l + half]);
+      double block_best = block_best_lanes[0];
+      // scalar tail
+      for (; j < cols; ++j) {
+        double x = input[i * stride + j];
+        block_best = (x < block_best ? x : block_best);
+        int64_t x_nan = (int64_t)-(int64_t)(x != x);
+        nan_tail = (int64_t)(x_nan | nan_tail);
+      }
+      // the block beats the best so far: remember it
+      if (block_best <= best) {
+        if (block_best != identity) {
+          best = (double)block_best;
+          best_lo = blk;
+          best_hi = cols;
+        }
+        // NaN or padding lanes?
+        if (block_best == identity) {
+          int64_t at = -1;
+          {
+            const float64x2_t at_want = vdupq_n_f64(block_best);
+            int64_t at_c = cols;
+            for (; at_c - 2 >= blk; at_c -= 2) {
+              const uint64_t hit = vget_lane_u64(
+                  vreinterpret_u64_u32(
+                      vmovn_u64(vceqq_f64(vld1q_f64(input + i * stride + at_c - 2), at_want))),
+                  0);
+              if (hit) {
+                at = at_c - 2 + (63 - __builtin_clzll(hit)) / 32;
+                break;
+              }
+            }
+            if (at < 0) {
+              for (int64_t k = at_c - 1; k >= blk; --k)
+                if (input[i * stride + k] == block_best) {
+                  at = k;
+                  break;
+                }
+            }
+          }
+          if (at != no_index) {
+            best_index = (int64_t)at;
+            best = input[at + i * stride];
+            best_lo = -1;
+          }
+        }
+      }
+    }
+    // locate the index once, in the last block that beat the best
+    if (best_lo != no_index) {
+      int64_t at = -1;
+      {
+        const float64x2_t at_want = vdupq_n_f64(best);
+        int64_t at_c = best_hi;
+        for (; at_c - 2 >= best_lo; at_c -= 2) {
+          const uint64_t hit = vget_lane_u64(
+              vreinterpret_u64_u32(
+                  vmovn_u64(vceqq_f64(vld1q_f64(input + i * stride + at_c - 2), at_want))),
+              0);
+          if (hit) {
+            at = at_c - 2 + (63 - __builtin_clzll(hit)) / 32;
+            break;
+          }
+        }
+        if (at < 0) {
+          for (int64_t k = at_c - 1; k >= best_lo; --k)
+            if (input[i * stride + k] == best) {
+              at = k;
+              break;
+            }
+        }
+      }
+      best_index = (int64_t)at;
+      best = input[at + i * stride];
+    }
+    uint64_t nan_seen_lanes[2];
+    vst1q_u64(nan_seen_lanes, vreinterpretq_u64_s64(nan_lanes));
+    for (int half = 1; half > 0; half /= 2)
+      for (int l = 0; l < half; ++l)
+        nan_seen_lanes[l] = (uint64_t)(nan_seen_lanes[l] | nan_seen_lanes[l + half]);
+    int64_t nan_seen = (int64_t)nan_seen_lanes[0];
     nan_seen = (int64_t)(nan_tail | nan_seen);
     int64_t no_nan = (int64_t)(0);
     // nan: propagate
@@ -680,6 +944,11 @@ argmin_f64_rows_choice argmin_f64_rows_select() {
       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl"))
     return {argmin_f64_rows_avx512, "avx512"};
   if (__builtin_cpu_supports("avx2")) return {argmin_f64_rows_avx2, "avx2"};
+#endif
+#if defined(__aarch64__)
+
+  if ((true) && argmin_f64_rows_forced("neon")) return {argmin_f64_rows_neon, "neon"};
+  if (true) return {argmin_f64_rows_neon, "neon"};
 #endif
   return {argmin_f64_rows_scalar, "scalar"};
 }

@@ -17,9 +17,26 @@
 #endif
 #include <immintrin.h>
 #endif
+#if defined(__aarch64__)
+#include <arm_neon.h>
+#if defined(__linux__) && __STDC_HOSTED__
+#include <sys/auxv.h>
+#endif
+// The CPU's feature bits (Linux AT_HWCAP when word is 1, AT_HWCAP2 when 2); none elsewhere,
+// where only the NEON variants, which every AArch64 CPU runs, are chosen.
+__attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) {
+#if defined(__linux__) && __STDC_HOSTED__
+  return getauxval(word == 2 ? AT_HWCAP2 : AT_HWCAP);
+#else
+  (void)word;
+  return 0;
+#endif
+}
+#endif
 
 // Plan summary (`simdgen explain` prints the full plans):
 //   avx512+vnni: identical to avx512 for this kernel, not emitted
+//   neon+dotprod: identical to neon for this kernel, not emitted
 
 // ---- avx512 (512-bit vectors)
 // argmin, first index: blocks of 1024 elements reduced with vector min; the index is located once, in the last block that beat the best
@@ -181,6 +198,203 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void argmin_i64_av
               _mm512_loadu_si512((const void*)(input + i * n + at_c)), at_want);
           if (hit) {
             at = at_c + __builtin_ctzll(hit) / 1;
+            break;
+          }
+        }
+        if (at < 0) {
+          for (int64_t k = at_c; k < best_hi; ++k)
+            if (input[i * n + k] == best) {
+              at = k;
+              break;
+            }
+        }
+      }
+      best_index = (int64_t)at;
+      best = input[at + i * n];
+    }
+    values[i] = best;
+    indices[i] = best_index;
+  }
+}
+#endif
+
+// ---- neon (128-bit vectors)
+// argmin, first index: blocks of 1024 elements reduced with vector min; the index is located once, in the last block that beat the best
+// uses block rescan: compare, narrow to a bit mask, and count zeros for the lane
+// uses horizontal reductions in the plan's order (halves, then lanes)
+// uses short rows copied through a stack buffer (NEON has no masked load)
+
+#if defined(__aarch64__)
+
+void argmin_i64_neon(const int64_t* input, int64_t n, int64_t* values, int64_t* indices) {
+  constexpr int64_t kRows = 1;
+  int64_t i = 0;
+  for (; i < kRows; ++i) {
+    int64_t best = (int64_t)((-9223372036854775807ll - 1));
+    int64_t best_index = (int64_t)((-9223372036854775807ll - 1));
+    int64_t no_index = (int64_t)(-1);
+    int64_t identity = (int64_t)(9223372036854775807ll);
+    int64_t best_lo = (int64_t)(-1);
+    int64_t best_hi = (int64_t)(-1);
+    // blocks of 1024 elements
+    int64_t blk = 0;
+    for (; blk + 1024 <= n; blk += 1024) {
+      int64x2_t acc0 = vdupq_n_s64(9223372036854775807ll);
+      int64x2_t acc1 = vdupq_n_s64(9223372036854775807ll);
+      int64x2_t acc2 = vdupq_n_s64(9223372036854775807ll);
+      int64x2_t acc3 = vdupq_n_s64(9223372036854775807ll);
+      // 4 vectors per step
+      int64_t j = blk;
+      for (; j + 8 <= blk + 1024; j += 8) {
+        int64x2_t x0 = vld1q_s64(input + i * n + j);
+        acc0 = vbslq_s64(vcltq_s64(x0, acc0), x0, acc0);
+        int64x2_t x1 = vld1q_s64(input + i * n + j + 2);
+        acc1 = vbslq_s64(vcltq_s64(x1, acc1), x1, acc1);
+        int64x2_t x2 = vld1q_s64(input + i * n + j + 4);
+        acc2 = vbslq_s64(vcltq_s64(x2, acc2), x2, acc2);
+        int64x2_t x3 = vld1q_s64(input + i * n + j + 6);
+        acc3 = vbslq_s64(vcltq_s64(x3, acc3), x3, acc3);
+      }
+      acc0 = vbslq_s64(vcltq_s64(acc1, acc0), acc1, acc0);
+      acc2 = vbslq_s64(vcltq_s64(acc3, acc2), acc3, acc2);
+      acc0 = vbslq_s64(vcltq_s64(acc2, acc0), acc2, acc0);
+      int64_t block_best_lanes[2];
+      vst1q_s64(block_best_lanes, acc0);
+      for (int half = 1; half > 0; half /= 2)
+        for (int l = 0; l < half; ++l)
+          block_best_lanes[l] =
+              (block_best_lanes[l] < block_best_lanes[l + half] ? block_best_lanes[l]
+                                                                : block_best_lanes[l + half]);
+      int64_t block_best = block_best_lanes[0];
+      // the block beats the best so far: remember it
+      if (block_best < best) {
+        if (block_best != identity) {
+          best = (int64_t)block_best;
+          best_lo = blk;
+          best_hi = blk + 1024;
+        }
+        // NaN or padding lanes?
+        if (block_best == identity) {
+          int64_t at = -1;
+          {
+            const int64x2_t at_want = vdupq_n_s64(block_best);
+            int64_t at_c = blk;
+            for (; at_c + 2 <= blk + 1024; at_c += 2) {
+              const uint64_t hit = vget_lane_u64(vreinterpret_u64_u32(vmovn_u64(vceqq_s64(
+                                                     vld1q_s64(input + i * n + at_c), at_want))),
+                                                 0);
+              if (hit) {
+                at = at_c + __builtin_ctzll(hit) / 32;
+                break;
+              }
+            }
+            if (at < 0) {
+              for (int64_t k = at_c; k < blk + 1024; ++k)
+                if (input[i * n + k] == block_best) {
+                  at = k;
+                  break;
+                }
+            }
+          }
+          if (at != no_index) {
+            best_index = (int64_t)at;
+            best = input[at + i * n];
+            best_lo = -1;
+          }
+        }
+      }
+    }
+    // the last, partial block
+    if (blk < n) {
+      int64x2_t acc0 = vdupq_n_s64(9223372036854775807ll);
+      int64x2_t acc1 = vdupq_n_s64(9223372036854775807ll);
+      int64x2_t acc2 = vdupq_n_s64(9223372036854775807ll);
+      int64x2_t acc3 = vdupq_n_s64(9223372036854775807ll);
+      // 4 vectors per step
+      int64_t j = blk;
+      for (; j + 8 <= n; j += 8) {
+        int64x2_t x0 = vld1q_s64(input + i * n + j);
+        acc0 = vbslq_s64(vcltq_s64(x0, acc0), x0, acc0);
+        int64x2_t x1 = vld1q_s64(input + i * n + j + 2);
+        acc1 = vbslq_s64(vcltq_s64(x1, acc1), x1, acc1);
+        int64x2_t x2 = vld1q_s64(input + i * n + j + 4);
+        acc2 = vbslq_s64(vcltq_s64(x2, acc2), x2, acc2);
+        int64x2_t x3 = vld1q_s64(input + i * n + j + 6);
+        acc3 = vbslq_s64(vcltq_s64(x3, acc3), x3, acc3);
+      }
+      for (; j + 2 <= n; j += 2) {
+        int64x2_t x0 = vld1q_s64(input + i * n + j);
+        acc0 = vbslq_s64(vcltq_s64(x0, acc0), x0, acc0);
+      }
+      // predicated tail: identity lanes never win
+      if (j < n) {
+        int64_t tail_stage[2];
+        vst1q_s64(tail_stage, vdupq_n_s64(9223372036854775807ll));
+        __builtin_memcpy(tail_stage, input + i * n + j, (size_t)(-j + n) * sizeof(int64_t));
+        int64x2_t tail = vld1q_s64(tail_stage);
+        acc0 = vbslq_s64(vcltq_s64(tail, acc0), tail, acc0);
+      }
+      acc0 = vbslq_s64(vcltq_s64(acc1, acc0), acc1, acc0);
+      acc2 = vbslq_s64(vcltq_s64(acc3, acc2), acc3, acc2);
+      acc0 = vbslq_s64(vcltq_s64(acc2, acc0), acc2, acc0);
+      int64_t block_best_lanes[2];
+      vst1q_s64(block_best_lanes, acc0);
+      for (int half = 1; half > 0; half /= 2)
+        for (int l = 0; l < half; ++l)
+          block_best_lanes[l] =
+              (block_best_lanes[l] < block_best_lanes[l + half] ? block_best_lanes[l]
+                                                                : block_best_lanes[l + half]);
+      int64_t block_best = block_best_lanes[0];
+      // the block beats the best so far: remember it
+      if (block_best < best) {
+        if (block_best != identity) {
+          best = (int64_t)block_best;
+          best_lo = blk;
+          best_hi = n;
+        }
+        // NaN or padding lanes?
+        if (block_best == identity) {
+          int64_t at = -1;
+          {
+            const int64x2_t at_want = vdupq_n_s64(block_best);
+            int64_t at_c = blk;
+            for (; at_c + 2 <= n; at_c += 2) {
+              const uint64_t hit = vget_lane_u64(vreinterpret_u64_u32(vmovn_u64(vceqq_s64(
+                                                     vld1q_s64(input + i * n + at_c), at_want))),
+                                                 0);
+              if (hit) {
+                at = at_c + __builtin_ctzll(hit) / 32;
+                break;
+              }
+            }
+            if (at < 0) {
+              for (int64_t k = at_c; k < n; ++k)
+                if (input[i * n + k] == block_best) {
+                  at = k;
+                  break;
+                }
+            }
+          }
+          if (at != no_index) {
+            best_index = (int64_t)at;
+            best = input[at + i * n];
+            best_lo = -1;
+          }
+        }
+      }
+    }
+    // locate the index once, in the last block that beat the best
+    if (best_lo != no_index) {
+      int64_t at = -1;
+      {
+        const int64x2_t at_want = vdupq_n_s64(best);
+        int64_t at_c = best_lo;
+        for (; at_c + 2 <= best_hi; at_c += 2) {
+          const uint64_t hit = vget_lane_u64(
+              vreinterpret_u64_u32(vmovn_u64(vceqq_s64(vld1q_s64(input + i * n + at_c), at_want))),
+              0);
+          if (hit) {
+            at = at_c + __builtin_ctzll(hit) / 32;
             break;
           }
         }
@@ -568,6 +782,11 @@ argmin_i64_choice argmin_i64_select() {
       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl"))
     return {argmin_i64_avx512, "avx512"};
   if (__builtin_cpu_supports("avx2")) return {argmin_i64_avx2, "avx2"};
+#endif
+#if defined(__aarch64__)
+
+  if ((true) && argmin_i64_forced("neon")) return {argmin_i64_neon, "neon"};
+  if (true) return {argmin_i64_neon, "neon"};
 #endif
   return {argmin_i64_scalar, "scalar"};
 }

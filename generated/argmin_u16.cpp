@@ -17,9 +17,26 @@
 #endif
 #include <immintrin.h>
 #endif
+#if defined(__aarch64__)
+#include <arm_neon.h>
+#if defined(__linux__) && __STDC_HOSTED__
+#include <sys/auxv.h>
+#endif
+// The CPU's feature bits (Linux AT_HWCAP when word is 1, AT_HWCAP2 when 2); none elsewhere,
+// where only the NEON variants, which every AArch64 CPU runs, are chosen.
+__attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) {
+#if defined(__linux__) && __STDC_HOSTED__
+  return getauxval(word == 2 ? AT_HWCAP2 : AT_HWCAP);
+#else
+  (void)word;
+  return 0;
+#endif
+}
+#endif
 
 // Plan summary (`simdgen explain` prints the full plans):
 //   avx512+vnni: identical to avx512 for this kernel, not emitted
+//   neon+dotprod: identical to neon for this kernel, not emitted
 
 // ---- avx512 (512-bit vectors)
 // argmin, last index: blocks of 512 elements reduced with vector min; the index is located once, in the last block that beat the best
@@ -173,6 +190,170 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void argmin_u16_av
               _mm512_loadu_si512((const void*)(input + i * n + at_c - 32)), at_want);
           if (hit) {
             at = at_c - 32 + (63 - __builtin_clzll(hit)) / 1;
+            break;
+          }
+        }
+        if (at < 0) {
+          for (int64_t k = at_c - 1; k >= best_lo; --k)
+            if (input[i * n + k] == best) {
+              at = k;
+              break;
+            }
+        }
+      }
+      best_index = (int64_t)at;
+      best = input[at + i * n];
+    }
+    values[i] = best;
+    indices[i] = best_index;
+  }
+}
+#endif
+
+// ---- neon (128-bit vectors)
+// argmin, last index: blocks of 512 elements reduced with vector min; the index is located once, in the last block that beat the best
+// uses block rescan: compare, narrow to a bit mask, and count zeros for the lane
+// uses horizontal reductions in the plan's order (halves, then lanes)
+// uses short rows copied through a stack buffer (NEON has no masked load)
+
+#if defined(__aarch64__)
+
+void argmin_u16_neon(const uint16_t* input, int64_t n, uint16_t* values, int64_t* indices) {
+  constexpr int64_t kRows = 1;
+  int64_t i = 0;
+  for (; i < kRows; ++i) {
+    uint16_t best = (uint16_t)(65535);
+    int64_t best_index = (int64_t)(-1);
+    int64_t no_index = (int64_t)(-1);
+    uint16_t identity = (uint16_t)(65535);
+    int64_t best_lo = (int64_t)(-1);
+    int64_t best_hi = (int64_t)(-1);
+    // blocks of 512 elements
+    int64_t blk = 0;
+    for (; blk + 512 <= n; blk += 512) {
+      uint16x8_t acc0 = vdupq_n_u16(65535);
+      uint16x8_t acc1 = vdupq_n_u16(65535);
+      // 2 vectors per step
+      int64_t j = blk;
+      for (; j + 16 <= blk + 512; j += 16) {
+        acc0 = vminq_u16(vld1q_u16(input + i * n + j), acc0);
+        acc1 = vminq_u16(vld1q_u16(input + i * n + j + 8), acc1);
+      }
+      acc0 = vminq_u16(acc1, acc0);
+      uint16_t block_best = vminvq_u16(acc0);
+      // the block beats the best so far: remember it
+      if (block_best <= best) {
+        if (block_best != identity) {
+          best = (uint16_t)block_best;
+          best_lo = blk;
+          best_hi = blk + 512;
+        }
+        // NaN or padding lanes?
+        if (block_best == identity) {
+          int64_t at = -1;
+          {
+            const uint16x8_t at_want = vdupq_n_u16(block_best);
+            int64_t at_c = blk + 512;
+            for (; at_c - 8 >= blk; at_c -= 8) {
+              const uint64_t hit = vget_lane_u64(
+                  vreinterpret_u64_u8(
+                      vmovn_u16(vceqq_u16(vld1q_u16(input + i * n + at_c - 8), at_want))),
+                  0);
+              if (hit) {
+                at = at_c - 8 + (63 - __builtin_clzll(hit)) / 8;
+                break;
+              }
+            }
+            if (at < 0) {
+              for (int64_t k = at_c - 1; k >= blk; --k)
+                if (input[i * n + k] == block_best) {
+                  at = k;
+                  break;
+                }
+            }
+          }
+          if (at != no_index) {
+            best_index = (int64_t)at;
+            best = input[at + i * n];
+            best_lo = -1;
+          }
+        }
+      }
+    }
+    // the last, partial block
+    if (blk < n) {
+      uint16x8_t acc0 = vdupq_n_u16(65535);
+      uint16x8_t acc1 = vdupq_n_u16(65535);
+      // 2 vectors per step
+      int64_t j = blk;
+      for (; j + 16 <= n; j += 16) {
+        acc0 = vminq_u16(vld1q_u16(input + i * n + j), acc0);
+        acc1 = vminq_u16(vld1q_u16(input + i * n + j + 8), acc1);
+      }
+      for (; j + 8 <= n; j += 8) {
+        acc0 = vminq_u16(vld1q_u16(input + i * n + j), acc0);
+      }
+      // predicated tail: identity lanes never win
+      if (j < n) {
+        uint16_t tail_stage[8];
+        vst1q_u16(tail_stage, vdupq_n_u16(65535));
+        __builtin_memcpy(tail_stage, input + i * n + j, (size_t)(-j + n) * sizeof(uint16_t));
+        uint16x8_t tail = vld1q_u16(tail_stage);
+        acc0 = vminq_u16(tail, acc0);
+      }
+      acc0 = vminq_u16(acc1, acc0);
+      uint16_t block_best = vminvq_u16(acc0);
+      // the block beats the best so far: remember it
+      if (block_best <= best) {
+        if (block_best != identity) {
+          best = (uint16_t)block_best;
+          best_lo = blk;
+          best_hi = n;
+        }
+        // NaN or padding lanes?
+        if (block_best == identity) {
+          int64_t at = -1;
+          {
+            const uint16x8_t at_want = vdupq_n_u16(block_best);
+            int64_t at_c = n;
+            for (; at_c - 8 >= blk; at_c -= 8) {
+              const uint64_t hit = vget_lane_u64(
+                  vreinterpret_u64_u8(
+                      vmovn_u16(vceqq_u16(vld1q_u16(input + i * n + at_c - 8), at_want))),
+                  0);
+              if (hit) {
+                at = at_c - 8 + (63 - __builtin_clzll(hit)) / 8;
+                break;
+              }
+            }
+            if (at < 0) {
+              for (int64_t k = at_c - 1; k >= blk; --k)
+                if (input[i * n + k] == block_best) {
+                  at = k;
+                  break;
+                }
+            }
+          }
+          if (at != no_index) {
+            best_index = (int64_t)at;
+            best = input[at + i * n];
+            best_lo = -1;
+          }
+        }
+      }
+    }
+    // locate the index once, in the last block that beat the best
+    if (best_lo != no_index) {
+      int64_t at = -1;
+      {
+        const uint16x8_t at_want = vdupq_n_u16(best);
+        int64_t at_c = best_hi;
+        for (; at_c - 8 >= best_lo; at_c -= 8) {
+          const uint64_t hit = vget_lane_u64(vreinterpret_u64_u8(vmovn_u16(vceqq_u16(
+                                                 vld1q_u16(input + i * n + at_c - 8), at_want))),
+                                             0);
+          if (hit) {
+            at = at_c - 8 + (63 - __builtin_clzll(hit)) / 8;
             break;
           }
         }
@@ -518,6 +699,11 @@ argmin_u16_choice argmin_u16_select() {
       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl"))
     return {argmin_u16_avx512, "avx512"};
   if (__builtin_cpu_supports("avx2")) return {argmin_u16_avx2, "avx2"};
+#endif
+#if defined(__aarch64__)
+
+  if ((true) && argmin_u16_forced("neon")) return {argmin_u16_neon, "neon"};
+  if (true) return {argmin_u16_neon, "neon"};
 #endif
   return {argmin_u16_scalar, "scalar"};
 }

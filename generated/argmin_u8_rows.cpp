@@ -17,9 +17,26 @@
 #endif
 #include <immintrin.h>
 #endif
+#if defined(__aarch64__)
+#include <arm_neon.h>
+#if defined(__linux__) && __STDC_HOSTED__
+#include <sys/auxv.h>
+#endif
+// The CPU's feature bits (Linux AT_HWCAP when word is 1, AT_HWCAP2 when 2); none elsewhere,
+// where only the NEON variants, which every AArch64 CPU runs, are chosen.
+__attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) {
+#if defined(__linux__) && __STDC_HOSTED__
+  return getauxval(word == 2 ? AT_HWCAP2 : AT_HWCAP);
+#else
+  (void)word;
+  return 0;
+#endif
+}
+#endif
 
 // Plan summary (`simdgen explain` prints the full plans):
 //   avx512+vnni: identical to avx512 for this kernel, not emitted
+//   neon+dotprod: identical to neon for this kernel, not emitted
 
 // ---- avx512 (512-bit vectors)
 // argmin, first index: blocks of 8192 elements reduced with vector min; the index is located once, in the last block that beat the best
@@ -218,6 +235,212 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void argmin_u8_row
               _mm512_loadu_si512((const void*)(input + i * stride + at_c)), at_want);
           if (hit) {
             at = at_c + __builtin_ctzll(hit) / 1;
+            break;
+          }
+        }
+        if (at < 0) {
+          for (int64_t k = at_c; k < cols; ++k)
+            if (input[i * stride + k] == best) {
+              at = k;
+              break;
+            }
+        }
+      }
+      best_index = (int64_t)at;
+    }
+    values[i] = best;
+    int32_t best_index_out = (int32_t)best_index;
+    indices[i] = best_index_out;
+  }
+}
+#endif
+
+// ---- neon (128-bit vectors)
+// argmin, first index: blocks of 8192 elements reduced with vector min; the index is located once, in the last block that beat the best
+// uses block rescan: compare, narrow to a bit mask, and count zeros for the lane
+// uses horizontal reductions in the plan's order (halves, then lanes)
+// uses short rows copied through a stack buffer (NEON has no masked load)
+
+#if defined(__aarch64__)
+
+void argmin_u8_rows_neon(const uint8_t* input, int64_t rows, int64_t cols, int64_t stride,
+                         uint8_t* values, int32_t* indices) {
+  int64_t i = 0;
+  for (; i < rows; ++i) {
+    uint8_t best = (uint8_t)(255);
+    int64_t best_index = (int64_t)(-1);
+    int64_t no_index = (int64_t)(-1);
+    uint8_t identity = (uint8_t)(255);
+    int64_t best_lo = (int64_t)(-1);
+    int64_t best_hi = (int64_t)(-1);
+    // blocks of 8192 elements
+    int64_t blk = 0;
+    for (; blk + 8192 <= cols; blk += 8192) {
+      uint8x16_t acc0 = vdupq_n_u8(255);
+      uint8x16_t acc1 = vdupq_n_u8(255);
+      uint8x16_t acc2 = vdupq_n_u8(255);
+      uint8x16_t acc3 = vdupq_n_u8(255);
+      // 4 vectors per step
+      int64_t j = blk;
+      for (; j + 64 <= blk + 8192; j += 64) {
+        acc0 = vminq_u8(vld1q_u8(input + i * stride + j), acc0);
+        acc1 = vminq_u8(vld1q_u8(input + i * stride + j + 16), acc1);
+        acc2 = vminq_u8(vld1q_u8(input + i * stride + j + 32), acc2);
+        acc3 = vminq_u8(vld1q_u8(input + i * stride + j + 48), acc3);
+      }
+      acc0 = vminq_u8(acc1, acc0);
+      acc2 = vminq_u8(acc3, acc2);
+      acc0 = vminq_u8(acc2, acc0);
+      uint8_t block_best = vminvq_u8(acc0);
+      // the block beats the best so far: remember it
+      if (block_best < best) {
+        if (block_best != identity) {
+          best = (uint8_t)block_best;
+          best_lo = blk;
+          best_hi = blk + 8192;
+        }
+        // NaN or padding lanes?
+        if (block_best == identity) {
+          int64_t at = -1;
+          {
+            const uint8x16_t at_want = vdupq_n_u8(block_best);
+            int64_t at_c = blk;
+            for (; at_c + 16 <= blk + 8192; at_c += 16) {
+              const uint64_t hit = vget_lane_u64(
+                  vreinterpret_u64_u8(vshrn_n_u16(
+                      vreinterpretq_u16_u8(vceqq_u8(vld1q_u8(input + i * stride + at_c), at_want)),
+                      4)),
+                  0);
+              if (hit) {
+                at = at_c + __builtin_ctzll(hit) / 4;
+                break;
+              }
+            }
+            if (at < 0) {
+              for (int64_t k = at_c; k < blk + 8192; ++k)
+                if (input[i * stride + k] == block_best) {
+                  at = k;
+                  break;
+                }
+            }
+          }
+          if (at != no_index) {
+            best_index = (int64_t)at;
+            best = input[at + i * stride];
+            best_lo = -1;
+          }
+        }
+      }
+    }
+    // the last, partial block
+    if (blk < cols) {
+      uint8x16_t acc0 = vdupq_n_u8(255);
+      uint8x16_t acc1 = vdupq_n_u8(255);
+      uint8x16_t acc2 = vdupq_n_u8(255);
+      uint8x16_t acc3 = vdupq_n_u8(255);
+      // 4 vectors per step
+      int64_t j = blk;
+      for (; j + 64 <= cols; j += 64) {
+        acc0 = vminq_u8(vld1q_u8(input + i * stride + j), acc0);
+        acc1 = vminq_u8(vld1q_u8(input + i * stride + j + 16), acc1);
+        acc2 = vminq_u8(vld1q_u8(input + i * stride + j + 32), acc2);
+        acc3 = vminq_u8(vld1q_u8(input + i * stride + j + 48), acc3);
+      }
+      for (; j + 16 <= cols; j += 16) {
+        acc0 = vminq_u8(vld1q_u8(input + i * stride + j), acc0);
+      }
+      // predicated tail: identity lanes never win
+      if (j < cols) {
+        uint8_t tail_stage[16];
+        vst1q_u8(tail_stage, vdupq_n_u8(255));
+        __builtin_memcpy(tail_stage, input + i * stride + j, (size_t)(cols - j) * sizeof(uint8_t));
+        uint8x16_t tail = vld1q_u8(tail_stage);
+        acc0 = vminq_u8(tail, acc0);
+      }
+      acc0 = vminq_u8(acc1, acc0);
+      acc2 = vminq_u8(acc3, acc2);
+      acc0 = vminq_u8(acc2, acc0);
+      uint8_t block_best = vminvq_u8(acc0);
+      // the block beats the best so far: remember it
+      if (block_best < best) {
+        if (block_best != identity) {
+          best = (uint8_t)block_best;
+          best_lo = blk;
+          best_hi = cols;
+        }
+        // NaN or padding lanes?
+        if (block_best == identity) {
+          int64_t at = -1;
+          {
+            const uint8x16_t at_want = vdupq_n_u8(block_best);
+            int64_t at_c = blk;
+            for (; at_c + 16 <= cols; at_c += 16) {
+              const uint64_t hit = vget_lane_u64(
+                  vreinterpret_u64_u8(vshrn_n_u16(
+                      vreinterpretq_u16_u8(vceqq_u8(vld1q_u8(input + i * stride + at_c), at_want)),
+                      4)),
+                  0);
+              if (hit) {
+                at = at_c + __builtin_ctzll(hit) / 4;
+                break;
+              }
+            }
+            if (at < 0) {
+              for (int64_t k = at_c; k < cols; ++k)
+                if (input[i * stride + k] == block_best) {
+                  at = k;
+                  break;
+                }
+            }
+          }
+          if (at != no_index) {
+            best_index = (int64_t)at;
+            best = input[at + i * stride];
+            best_lo = -1;
+          }
+        }
+      }
+    }
+    // locate the index once, in the last block that beat the best
+    if (best_lo != no_index) {
+      int64_t at = -1;
+      {
+        const uint8x16_t at_want = vdupq_n_u8(best);
+        int64_t at_c = best_lo;
+        for (; at_c + 16 <= best_hi; at_c += 16) {
+          const uint64_t hit = vget_lane_u64(
+              vreinterpret_u64_u8(vshrn_n_u16(
+                  vreinterpretq_u16_u8(vceqq_u8(vld1q_u8(input + i * stride + at_c), at_want)), 4)),
+              0);
+          if (hit) {
+            at = at_c + __builtin_ctzll(hit) / 4;
+            break;
+          }
+        }
+        if (at < 0) {
+          for (int64_t k = at_c; k < best_hi; ++k)
+            if (input[i * stride + k] == best) {
+              at = k;
+              break;
+            }
+        }
+      }
+      best_index = (int64_t)at;
+      best = input[at + i * stride];
+    }
+    // no element beat the identity: the first element equal to it, if any
+    if (best_index == no_index) {
+      int64_t at = -1;
+      {
+        const uint8x16_t at_want = vdupq_n_u8(best);
+        int64_t at_c = 0;
+        for (; at_c + 16 <= cols; at_c += 16) {
+          const uint64_t hit = vget_lane_u64(
+              vreinterpret_u64_u8(vshrn_n_u16(
+                  vreinterpretq_u16_u8(vceqq_u8(vld1q_u8(input + i * stride + at_c), at_want)), 4)),
+              0);
+          if (hit) {
+            at = at_c + __builtin_ctzll(hit) / 4;
             break;
           }
         }
@@ -639,6 +862,11 @@ argmin_u8_rows_choice argmin_u8_rows_select() {
       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl"))
     return {argmin_u8_rows_avx512, "avx512"};
   if (__builtin_cpu_supports("avx2")) return {argmin_u8_rows_avx2, "avx2"};
+#endif
+#if defined(__aarch64__)
+
+  if ((true) && argmin_u8_rows_forced("neon")) return {argmin_u8_rows_neon, "neon"};
+  if (true) return {argmin_u8_rows_neon, "neon"};
 #endif
   return {argmin_u8_rows_scalar, "scalar"};
 }

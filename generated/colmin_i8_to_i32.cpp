@@ -17,10 +17,27 @@
 #endif
 #include <immintrin.h>
 #endif
+#if defined(__aarch64__)
+#include <arm_neon.h>
+#if defined(__linux__) && __STDC_HOSTED__
+#include <sys/auxv.h>
+#endif
+// The CPU's feature bits (Linux AT_HWCAP when word is 1, AT_HWCAP2 when 2); none elsewhere,
+// where only the NEON variants, which every AArch64 CPU runs, are chosen.
+__attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) {
+#if defined(__linux__) && __STDC_HOSTED__
+  return getauxval(word == 2 ? AT_HWCAP2 : AT_HWCAP);
+#else
+  (void)word;
+  return 0;
+#endif
+}
+#endif
 
 // Plan summary (`simdgen explain` prints the full plans):
 //   output[j] = min over i < rows of input[i * stride + j], for j < cols; i8 -> i32
 //   avx512+vnni: identical to avx512 for this kernel, not emitted
+//   neon+dotprod: identical to neon for this kernel, not emitted
 
 #if defined(__x86_64__)
 // n clamped to [0, lanes]: the active-lane count of a whilelt predicate.
@@ -34,6 +51,12 @@ static inline uint64_t simdgen_lanes_below(int64_t n, int lanes) {
   if (n <= 0) return 0;
   if (n >= lanes) return lanes == 64 ? ~0ull : (1ull << lanes) - 1;
   return (1ull << n) - 1;
+}
+#endif
+#if defined(__aarch64__)
+// n clamped to [0, lanes]: the active-lane count of a whilelt predicate.
+static inline int64_t simdgen_clamp_lanes(int64_t n, int64_t lanes) {
+  return n < 0 ? 0 : n > lanes ? lanes : n;
 }
 #endif
 
@@ -112,6 +135,104 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void colmin_i8_to_
     __m512i acc0_out3 = _mm512_cvtepi8_epi32(_mm512_extracti32x4_epi32(acc0, 3));
     _mm512_mask_storeu_epi32(output + j + 48, (__mmask16)simdgen_lanes_below(cols - j - 48, 16),
                              acc0_out3);
+  }
+}
+#endif
+
+// ---- neon (128-bit vectors)
+// column reduction: lanes = columns, rows walked in order (sequential per column)
+// tails: the row's last whole vector re-read, counted lanes blended to the identity (rows shorter than a vector: masked loads or a staged copy)
+// uses short rows copied through a stack buffer (NEON has no masked load)
+// uses sxtl/uxtl widening
+
+#if defined(__aarch64__)
+
+void colmin_i8_to_i32_neon(const int8_t* input, int64_t rows, int64_t cols, int64_t stride,
+                           int32_t* output) {
+  // 32 columns per step
+  int64_t j = 0;
+  for (; j + 32 <= cols; j += 32) {
+    int8x16_t acc0 = vdupq_n_s8(127);
+    int8x16_t acc1 = vdupq_n_s8(127);
+    // one row per step: each lane is one column
+    int64_t r = 0;
+    for (; r < rows; ++r) {
+      acc0 = vminq_s8(vld1q_s8(input + j + r * stride), acc0);
+      acc1 = vminq_s8(vld1q_s8(input + j + r * stride + 16), acc1);
+    }
+    int32x4_t acc0_out0 = vmovl_s16(vget_low_s16(vmovl_s8(vget_low_s8(acc0))));
+    vst1q_s32(output + j, acc0_out0);
+    int32x4_t acc0_out1 = vmovl_high_s16(vmovl_s8(vget_low_s8(acc0)));
+    vst1q_s32(output + j + 4, acc0_out1);
+    int32x4_t acc0_out2 = vmovl_s16(vget_low_s16(vmovl_high_s8(acc0)));
+    vst1q_s32(output + j + 8, acc0_out2);
+    int32x4_t acc0_out3 = vmovl_high_s16(vmovl_high_s8(acc0));
+    vst1q_s32(output + j + 12, acc0_out3);
+    int32x4_t acc1_out0 = vmovl_s16(vget_low_s16(vmovl_s8(vget_low_s8(acc1))));
+    vst1q_s32(output + j + 16, acc1_out0);
+    int32x4_t acc1_out1 = vmovl_high_s16(vmovl_s8(vget_low_s8(acc1)));
+    vst1q_s32(output + j + 20, acc1_out1);
+    int32x4_t acc1_out2 = vmovl_s16(vget_low_s16(vmovl_high_s8(acc1)));
+    vst1q_s32(output + j + 24, acc1_out2);
+    int32x4_t acc1_out3 = vmovl_high_s16(vmovl_high_s8(acc1));
+    vst1q_s32(output + j + 28, acc1_out3);
+  }
+  for (; j + 16 <= cols; j += 16) {
+    int8x16_t acc0 = vdupq_n_s8(127);
+    // one row per step: each lane is one column
+    int64_t r = 0;
+    for (; r < rows; ++r) {
+      acc0 = vminq_s8(vld1q_s8(input + j + r * stride), acc0);
+    }
+    int32x4_t acc0_out0 = vmovl_s16(vget_low_s16(vmovl_s8(vget_low_s8(acc0))));
+    vst1q_s32(output + j, acc0_out0);
+    int32x4_t acc0_out1 = vmovl_high_s16(vmovl_s8(vget_low_s8(acc0)));
+    vst1q_s32(output + j + 4, acc0_out1);
+    int32x4_t acc0_out2 = vmovl_s16(vget_low_s16(vmovl_high_s8(acc0)));
+    vst1q_s32(output + j + 8, acc0_out2);
+    int32x4_t acc0_out3 = vmovl_high_s16(vmovl_high_s8(acc0));
+    vst1q_s32(output + j + 12, acc0_out3);
+  }
+  // predicated tail columns
+  if (j < cols) {
+    int8x16_t acc0 = vdupq_n_s8(127);
+    // one row per step: each lane is one column
+    int64_t r = 0;
+    for (; r < rows; ++r) {
+      int8_t x0_stage[16];
+      vst1q_s8(x0_stage, vdupq_n_s8(127));
+      __builtin_memcpy(x0_stage, input + j + r * stride, (size_t)(cols - j) * sizeof(int8_t));
+      int8x16_t x0 = vld1q_s8(x0_stage);
+      acc0 = vminq_s8(x0, acc0);
+    }
+    int32x4_t acc0_out0 = vmovl_s16(vget_low_s16(vmovl_s8(vget_low_s8(acc0))));
+    {
+      int32_t acc0_out0_stage[4];
+      vst1q_s32(acc0_out0_stage, acc0_out0);
+      __builtin_memcpy(output + j, acc0_out0_stage,
+                       (size_t)(simdgen_clamp_lanes(cols - j, 4)) * sizeof(int32_t));
+    }
+    int32x4_t acc0_out1 = vmovl_high_s16(vmovl_s8(vget_low_s8(acc0)));
+    {
+      int32_t acc0_out1_stage[4];
+      vst1q_s32(acc0_out1_stage, acc0_out1);
+      __builtin_memcpy(output + j + 4, acc0_out1_stage,
+                       (size_t)(simdgen_clamp_lanes(cols - j - 4, 4)) * sizeof(int32_t));
+    }
+    int32x4_t acc0_out2 = vmovl_s16(vget_low_s16(vmovl_high_s8(acc0)));
+    {
+      int32_t acc0_out2_stage[4];
+      vst1q_s32(acc0_out2_stage, acc0_out2);
+      __builtin_memcpy(output + j + 8, acc0_out2_stage,
+                       (size_t)(simdgen_clamp_lanes(cols - j - 8, 4)) * sizeof(int32_t));
+    }
+    int32x4_t acc0_out3 = vmovl_high_s16(vmovl_high_s8(acc0));
+    {
+      int32_t acc0_out3_stage[4];
+      vst1q_s32(acc0_out3_stage, acc0_out3);
+      __builtin_memcpy(output + j + 12, acc0_out3_stage,
+                       (size_t)(simdgen_clamp_lanes(cols - j - 12, 4)) * sizeof(int32_t));
+    }
   }
 }
 #endif
@@ -267,6 +388,11 @@ colmin_i8_to_i32_choice colmin_i8_to_i32_select() {
       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl"))
     return {colmin_i8_to_i32_avx512, "avx512"};
   if (__builtin_cpu_supports("avx2")) return {colmin_i8_to_i32_avx2, "avx2"};
+#endif
+#if defined(__aarch64__)
+
+  if ((true) && colmin_i8_to_i32_forced("neon")) return {colmin_i8_to_i32_neon, "neon"};
+  if (true) return {colmin_i8_to_i32_neon, "neon"};
 #endif
   return {colmin_i8_to_i32_scalar, "scalar"};
 }

@@ -17,10 +17,27 @@
 #endif
 #include <immintrin.h>
 #endif
+#if defined(__aarch64__)
+#include <arm_neon.h>
+#if defined(__linux__) && __STDC_HOSTED__
+#include <sys/auxv.h>
+#endif
+// The CPU's feature bits (Linux AT_HWCAP when word is 1, AT_HWCAP2 when 2); none elsewhere,
+// where only the NEON variants, which every AArch64 CPU runs, are chosen.
+__attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) {
+#if defined(__linux__) && __STDC_HOSTED__
+  return getauxval(word == 2 ? AT_HWCAP2 : AT_HWCAP);
+#else
+  (void)word;
+  return 0;
+#endif
+}
+#endif
 
 // Plan summary (`simdgen explain` prints the full plans):
 //   output[j] = add over i < 64 of input[i * 96 + j], for j < 96; f32 -> f32
 //   avx512+vnni: identical to avx512 for this kernel, not emitted
+//   neon+dotprod: identical to neon for this kernel, not emitted
 
 // ---- avx512 (512-bit vectors)
 // column reduction: lanes = columns, rows walked in order (sequential per column)
@@ -43,6 +60,31 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void colsum_f32_64
     }
     _mm512_storeu_ps(output + j, acc0);
     _mm512_storeu_ps(output + j + 16, acc1);
+  }
+}
+#endif
+
+// ---- neon (128-bit vectors)
+// column reduction: lanes = columns, rows walked in order (sequential per column)
+
+#if defined(__aarch64__)
+
+void colsum_f32_64x96_neon(const float* input, float* output) {
+  constexpr int64_t kRows = 64;
+  constexpr int64_t kCols = 96;
+  // 8 columns per step
+  int64_t j = 0;
+  for (; j + 8 <= kCols; j += 8) {
+    float32x4_t acc0 = vdupq_n_f32(0.0f);
+    float32x4_t acc1 = vdupq_n_f32(0.0f);
+    // one row per step: each lane is one column
+    int64_t r = 0;
+    for (; r < kRows; ++r) {
+      acc0 = vaddq_f32(vld1q_f32(input + j + kCols * r), acc0);
+      acc1 = vaddq_f32(vld1q_f32(input + j + kCols * r + 4), acc1);
+    }
+    vst1q_f32(output + j, acc0);
+    vst1q_f32(output + j + 4, acc1);
   }
 }
 #endif
@@ -126,6 +168,11 @@ colsum_f32_64x96_choice colsum_f32_64x96_select() {
       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl"))
     return {colsum_f32_64x96_avx512, "avx512"};
   if (__builtin_cpu_supports("avx2")) return {colsum_f32_64x96_avx2, "avx2"};
+#endif
+#if defined(__aarch64__)
+
+  if ((true) && colsum_f32_64x96_forced("neon")) return {colsum_f32_64x96_neon, "neon"};
+  if (true) return {colsum_f32_64x96_neon, "neon"};
 #endif
   return {colsum_f32_64x96_scalar, "scalar"};
 }

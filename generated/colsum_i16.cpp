@@ -17,10 +17,27 @@
 #endif
 #include <immintrin.h>
 #endif
+#if defined(__aarch64__)
+#include <arm_neon.h>
+#if defined(__linux__) && __STDC_HOSTED__
+#include <sys/auxv.h>
+#endif
+// The CPU's feature bits (Linux AT_HWCAP when word is 1, AT_HWCAP2 when 2); none elsewhere,
+// where only the NEON variants, which every AArch64 CPU runs, are chosen.
+__attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) {
+#if defined(__linux__) && __STDC_HOSTED__
+  return getauxval(word == 2 ? AT_HWCAP2 : AT_HWCAP);
+#else
+  (void)word;
+  return 0;
+#endif
+}
+#endif
 
 // Plan summary (`simdgen explain` prints the full plans):
 //   output[j] = add over i < rows of input[i * stride + j], for j < cols; i16 -> i32
 //   avx512+vnni: identical to avx512 for this kernel, not emitted
+//   neon+dotprod: identical to neon for this kernel, not emitted
 
 #if defined(__x86_64__)
 // n clamped to [0, lanes]: the active-lane count of a whilelt predicate.
@@ -34,6 +51,12 @@ static inline uint64_t simdgen_lanes_below(int64_t n, int lanes) {
   if (n <= 0) return 0;
   if (n >= lanes) return lanes == 64 ? ~0ull : (1ull << lanes) - 1;
   return (1ull << n) - 1;
+}
+#endif
+#if defined(__aarch64__)
+// n clamped to [0, lanes]: the active-lane count of a whilelt predicate.
+static inline int64_t simdgen_clamp_lanes(int64_t n, int64_t lanes) {
+  return n < 0 ? 0 : n > lanes ? lanes : n;
 }
 #endif
 
@@ -104,6 +127,89 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void colsum_i16_av
     _mm512_mask_storeu_epi32(output + j, (__mmask16)simdgen_lanes_below(cols - j, 16), acc0_0);
     _mm512_mask_storeu_epi32(output + j + 16, (__mmask16)simdgen_lanes_below(cols - j - 16, 16),
                              acc0_1);
+  }
+}
+#endif
+
+// ---- neon (128-bit vectors)
+// column reduction: lanes = columns, rows walked in order (sequential per column)
+// tails: the row's last whole vector re-read, counted lanes blended to the identity (rows shorter than a vector: masked loads or a staged copy)
+// uses short rows copied through a stack buffer (NEON has no masked load)
+// uses sxtl/uxtl widening
+
+#if defined(__aarch64__)
+
+void colsum_i16_neon(const int16_t* input, int64_t rows, int64_t cols, int64_t stride,
+                     int32_t* output) {
+  // 16 columns per step
+  int64_t j = 0;
+  for (; j + 16 <= cols; j += 16) {
+    int32x4_t acc0_0 = vdupq_n_s32(0);
+    int32x4_t acc0_1 = vdupq_n_s32(0);
+    int32x4_t acc1_0 = vdupq_n_s32(0);
+    int32x4_t acc1_1 = vdupq_n_s32(0);
+    // one row per step: each lane is one column
+    int64_t r = 0;
+    for (; r < rows; ++r) {
+      int16x8_t x0 = vld1q_s16(input + j + r * stride);
+      int32x4_t x0_w0 = vmovl_s16(vget_low_s16(x0));
+      acc0_0 = vaddq_s32(x0_w0, acc0_0);
+      int32x4_t x0_w1 = vmovl_high_s16(x0);
+      acc0_1 = vaddq_s32(x0_w1, acc0_1);
+      int16x8_t x1 = vld1q_s16(input + j + r * stride + 8);
+      int32x4_t x1_w0 = vmovl_s16(vget_low_s16(x1));
+      acc1_0 = vaddq_s32(x1_w0, acc1_0);
+      int32x4_t x1_w1 = vmovl_high_s16(x1);
+      acc1_1 = vaddq_s32(x1_w1, acc1_1);
+    }
+    vst1q_s32(output + j, acc0_0);
+    vst1q_s32(output + j + 4, acc0_1);
+    vst1q_s32(output + j + 8, acc1_0);
+    vst1q_s32(output + j + 12, acc1_1);
+  }
+  for (; j + 8 <= cols; j += 8) {
+    int32x4_t acc0_0 = vdupq_n_s32(0);
+    int32x4_t acc0_1 = vdupq_n_s32(0);
+    // one row per step: each lane is one column
+    int64_t r = 0;
+    for (; r < rows; ++r) {
+      int16x8_t x0 = vld1q_s16(input + j + r * stride);
+      int32x4_t x0_w0 = vmovl_s16(vget_low_s16(x0));
+      acc0_0 = vaddq_s32(x0_w0, acc0_0);
+      int32x4_t x0_w1 = vmovl_high_s16(x0);
+      acc0_1 = vaddq_s32(x0_w1, acc0_1);
+    }
+    vst1q_s32(output + j, acc0_0);
+    vst1q_s32(output + j + 4, acc0_1);
+  }
+  // predicated tail columns
+  if (j < cols) {
+    int32x4_t acc0_0 = vdupq_n_s32(0);
+    int32x4_t acc0_1 = vdupq_n_s32(0);
+    // one row per step: each lane is one column
+    int64_t r = 0;
+    for (; r < rows; ++r) {
+      int16_t x0_stage[8];
+      vst1q_s16(x0_stage, vdupq_n_s16(0));
+      __builtin_memcpy(x0_stage, input + j + r * stride, (size_t)(cols - j) * sizeof(int16_t));
+      int16x8_t x0 = vld1q_s16(x0_stage);
+      int32x4_t x0_w0 = vmovl_s16(vget_low_s16(x0));
+      acc0_0 = vaddq_s32(x0_w0, acc0_0);
+      int32x4_t x0_w1 = vmovl_high_s16(x0);
+      acc0_1 = vaddq_s32(x0_w1, acc0_1);
+    }
+    {
+      int32_t acc0_0_stage[4];
+      vst1q_s32(acc0_0_stage, acc0_0);
+      __builtin_memcpy(output + j, acc0_0_stage,
+                       (size_t)(simdgen_clamp_lanes(cols - j, 4)) * sizeof(int32_t));
+    }
+    {
+      int32_t acc0_1_stage[4];
+      vst1q_s32(acc0_1_stage, acc0_1);
+      __builtin_memcpy(output + j + 4, acc0_1_stage,
+                       (size_t)(simdgen_clamp_lanes(cols - j - 4, 4)) * sizeof(int32_t));
+    }
   }
 }
 #endif
@@ -245,6 +351,11 @@ colsum_i16_choice colsum_i16_select() {
       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl"))
     return {colsum_i16_avx512, "avx512"};
   if (__builtin_cpu_supports("avx2")) return {colsum_i16_avx2, "avx2"};
+#endif
+#if defined(__aarch64__)
+
+  if ((true) && colsum_i16_forced("neon")) return {colsum_i16_neon, "neon"};
+  if (true) return {colsum_i16_neon, "neon"};
 #endif
   return {colsum_i16_scalar, "scalar"};
 }

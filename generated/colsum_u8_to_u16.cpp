@@ -17,10 +17,27 @@
 #endif
 #include <immintrin.h>
 #endif
+#if defined(__aarch64__)
+#include <arm_neon.h>
+#if defined(__linux__) && __STDC_HOSTED__
+#include <sys/auxv.h>
+#endif
+// The CPU's feature bits (Linux AT_HWCAP when word is 1, AT_HWCAP2 when 2); none elsewhere,
+// where only the NEON variants, which every AArch64 CPU runs, are chosen.
+__attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) {
+#if defined(__linux__) && __STDC_HOSTED__
+  return getauxval(word == 2 ? AT_HWCAP2 : AT_HWCAP);
+#else
+  (void)word;
+  return 0;
+#endif
+}
+#endif
 
 // Plan summary (`simdgen explain` prints the full plans):
 //   output[j] = add over i < rows of input[i * stride + j], for j < cols; u8 -> u16
 //   avx512+vnni: identical to avx512 for this kernel, not emitted
+//   neon+dotprod: identical to neon for this kernel, not emitted
 
 // ---- avx512 (512-bit vectors)
 // column reduction: lanes = columns, rows walked in order (sequential per column)
@@ -69,6 +86,70 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void colsum_u8_to_
     }
     _mm512_storeu_si512((void*)(output + j), acc0_0);
     _mm512_storeu_si512((void*)(output + j + 32), acc0_1);
+  }
+  // scalar tail columns
+  for (; j < cols; ++j) {
+    uint16_t acc0 = (uint16_t)(0);
+    // one row per step: each lane is one column
+    int64_t r = 0;
+    for (; r < rows; ++r) {
+      uint8_t x0 = input[j + r * stride];
+      uint16_t x0_w0 = (uint16_t)x0;
+      acc0 = (uint16_t)((uint32_t)x0_w0 + (uint32_t)acc0);
+    }
+    output[j] = acc0;
+  }
+}
+#endif
+
+// ---- neon (128-bit vectors)
+// column reduction: lanes = columns, rows walked in order (sequential per column)
+// uses sxtl/uxtl widening
+
+#if defined(__aarch64__)
+
+void colsum_u8_to_u16_neon(const uint8_t* input, int64_t rows, int64_t cols, int64_t stride,
+                           uint16_t* output) {
+  // 32 columns per step
+  int64_t j = 0;
+  for (; j + 32 <= cols; j += 32) {
+    uint16x8_t acc0_0 = vdupq_n_u16(0);
+    uint16x8_t acc0_1 = vdupq_n_u16(0);
+    uint16x8_t acc1_0 = vdupq_n_u16(0);
+    uint16x8_t acc1_1 = vdupq_n_u16(0);
+    // one row per step: each lane is one column
+    int64_t r = 0;
+    for (; r < rows; ++r) {
+      uint8x16_t x0 = vld1q_u8(input + j + r * stride);
+      uint16x8_t x0_w0 = vmovl_u8(vget_low_u8(x0));
+      acc0_0 = vaddq_u16(x0_w0, acc0_0);
+      uint16x8_t x0_w1 = vmovl_high_u8(x0);
+      acc0_1 = vaddq_u16(x0_w1, acc0_1);
+      uint8x16_t x1 = vld1q_u8(input + j + r * stride + 16);
+      uint16x8_t x1_w0 = vmovl_u8(vget_low_u8(x1));
+      acc1_0 = vaddq_u16(x1_w0, acc1_0);
+      uint16x8_t x1_w1 = vmovl_high_u8(x1);
+      acc1_1 = vaddq_u16(x1_w1, acc1_1);
+    }
+    vst1q_u16(output + j, acc0_0);
+    vst1q_u16(output + j + 8, acc0_1);
+    vst1q_u16(output + j + 16, acc1_0);
+    vst1q_u16(output + j + 24, acc1_1);
+  }
+  for (; j + 16 <= cols; j += 16) {
+    uint16x8_t acc0_0 = vdupq_n_u16(0);
+    uint16x8_t acc0_1 = vdupq_n_u16(0);
+    // one row per step: each lane is one column
+    int64_t r = 0;
+    for (; r < rows; ++r) {
+      uint8x16_t x0 = vld1q_u8(input + j + r * stride);
+      uint16x8_t x0_w0 = vmovl_u8(vget_low_u8(x0));
+      acc0_0 = vaddq_u16(x0_w0, acc0_0);
+      uint16x8_t x0_w1 = vmovl_high_u8(x0);
+      acc0_1 = vaddq_u16(x0_w1, acc0_1);
+    }
+    vst1q_u16(output + j, acc0_0);
+    vst1q_u16(output + j + 8, acc0_1);
   }
   // scalar tail columns
   for (; j < cols; ++j) {
@@ -205,6 +286,11 @@ colsum_u8_to_u16_choice colsum_u8_to_u16_select() {
       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl"))
     return {colsum_u8_to_u16_avx512, "avx512"};
   if (__builtin_cpu_supports("avx2")) return {colsum_u8_to_u16_avx2, "avx2"};
+#endif
+#if defined(__aarch64__)
+
+  if ((true) && colsum_u8_to_u16_forced("neon")) return {colsum_u8_to_u16_neon, "neon"};
+  if (true) return {colsum_u8_to_u16_neon, "neon"};
 #endif
   return {colsum_u8_to_u16_scalar, "scalar"};
 }

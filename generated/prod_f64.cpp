@@ -17,10 +17,34 @@
 #endif
 #include <immintrin.h>
 #endif
+#if defined(__aarch64__)
+#include <arm_neon.h>
+#if defined(__linux__) && __STDC_HOSTED__
+#include <sys/auxv.h>
+#endif
+// The CPU's feature bits (Linux AT_HWCAP when word is 1, AT_HWCAP2 when 2); none elsewhere,
+// where only the NEON variants, which every AArch64 CPU runs, are chosen.
+__attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) {
+#if defined(__linux__) && __STDC_HOSTED__
+  return getauxval(word == 2 ? AT_HWCAP2 : AT_HWCAP);
+#else
+  (void)word;
+  return 0;
+#endif
+}
+#endif
 
 // Plan summary (`simdgen explain` prints the full plans):
 //   output[0] = mul over j < n of input[j]; f64 -> f64
 //   avx512+vnni: identical to avx512 for this kernel, not emitted
+//   neon+dotprod: identical to neon for this kernel, not emitted
+
+#if defined(__aarch64__)
+// 16 zero bytes then 16 0xFF bytes: the 16 bytes at offset k keep the last k bytes of a vector.
+static const uint8_t simdgen_tail_keep[32] = {
+    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,
+    0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF};
+#endif
 
 // ---- avx512 (512-bit vectors)
 // strategy vector_accumulator: vector accumulators, one horizontal reduction per row
@@ -243,6 +267,170 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void prod_f64_avx5
       row_sum_v =
           _mm_mul_pd(row_sum_v, _mm_castsi128_pd(_mm_srli_si128(_mm_castpd_si128(row_sum_v), 8)));
       double row_sum = _mm_cvtsd_f64(row_sum_v);
+      output[i] = row_sum;
+    }
+  }
+}
+#endif
+
+// ---- neon (128-bit vectors)
+// strategy vector_accumulator: vector accumulators, one horizontal reduction per row
+// rows are reduced 2 at a time; their 2 final horizontal reductions share one fold network (1 stages)
+// rows shorter than 8 columns (128 when the input fits in L1) take the blocks of rows, longer rows accumulators of their own (chosen at run time)
+// tails: the row's last whole vector re-read, counted lanes blended to the identity (rows shorter than a vector: masked loads or a staged copy)
+// uses horizontal reductions in the plan's order (halves, then lanes)
+// uses pairwise fold of the rows' accumulators (addp/sminp/smaxp)
+// uses short rows copied through a stack buffer (NEON has no masked load)
+// uses tails: the row's last whole vector, inactive lanes selected to the identity
+
+#if defined(__aarch64__)
+
+void prod_f64_neon(const double* input, int64_t n, double* output) {
+  constexpr int64_t kRows = 1;
+  int64_t short_rows_below = 8;
+  // the input fits in L1: blocks of rows pay off for longer rows
+  if (kRows * n < 4097) {
+    short_rows_below = 128;
+  }
+  // short rows: blocks of rows
+  if (n < short_rows_below) {
+    // 2 rows per block
+    int64_t i = 0;
+    for (; i + 2 <= kRows; i += 2) {
+      float64x2_t acc_r0 = vdupq_n_f64(1.0);
+      float64x2_t acc_r1 = vdupq_n_f64(1.0);
+      int64_t j = 0;
+      for (; j + 2 <= n; j += 2) {
+        acc_r0 = vmulq_f64(vld1q_f64(input + i * n + j), acc_r0);
+        acc_r1 = vmulq_f64(vld1q_f64(input + i * n + j + n), acc_r1);
+      }
+      // predicated tail: lanes past the row end read the identity
+      if (j < n) {
+        // the row holds a whole vector: re-read its last one
+        if (1 < n) {
+          float64x2_t tail0 =
+              vbslq_f64(vreinterpretq_u64_u8(vld1q_u8(simdgen_tail_keep + (-j + n) * 8)),
+                        vld1q_f64(input + i * n + n - 2), vdupq_n_f64(1.0));
+          acc_r0 = vmulq_f64(tail0, acc_r0);
+          float64x2_t tail1 =
+              vbslq_f64(vreinterpretq_u64_u8(vld1q_u8(simdgen_tail_keep + (-j + n) * 8)),
+                        vld1q_f64(input + i * n + 2 * n - 2), vdupq_n_f64(1.0));
+          acc_r1 = vmulq_f64(tail1, acc_r1);
+        }
+        // shorter rows: only their own lanes are read
+        if (n < 2) {
+          double tail0_stage[2];
+          vst1q_f64(tail0_stage, vdupq_n_f64(1.0));
+          __builtin_memcpy(tail0_stage, input + i * n + j, (size_t)(-j + n) * sizeof(double));
+          float64x2_t tail0 = vld1q_f64(tail0_stage);
+          acc_r0 = vmulq_f64(tail0, acc_r0);
+          double tail1_stage[2];
+          vst1q_f64(tail1_stage, vdupq_n_f64(1.0));
+          __builtin_memcpy(tail1_stage, input + i * n + j + n, (size_t)(-j + n) * sizeof(double));
+          float64x2_t tail1 = vld1q_f64(tail1_stage);
+          acc_r1 = vmulq_f64(tail1, acc_r1);
+        }
+      }
+      float64x2_t row_sums = vmulq_f64(vuzp1q_f64(acc_r0, acc_r1), vuzp2q_f64(acc_r0, acc_r1));
+      // Lane table (row in each lane of the first vector after each stage):
+      //   stage 1, 2-lane blocks: r0 r1
+      vst1q_f64(output + i, row_sums);
+    }
+    // remaining rows one at a time
+    for (; i < kRows; ++i) {
+      float64x2_t acc0 = vdupq_n_f64(1.0);
+      float64x2_t acc1 = vdupq_n_f64(1.0);
+      float64x2_t acc2 = vdupq_n_f64(1.0);
+      float64x2_t acc3 = vdupq_n_f64(1.0);
+      // 4 vectors per iteration
+      int64_t j = 0;
+      for (; j + 8 <= n; j += 8) {
+        acc0 = vmulq_f64(vld1q_f64(input + i * n + j), acc0);
+        acc1 = vmulq_f64(vld1q_f64(input + i * n + j + 2), acc1);
+        acc2 = vmulq_f64(vld1q_f64(input + i * n + j + 4), acc2);
+        acc3 = vmulq_f64(vld1q_f64(input + i * n + j + 6), acc3);
+      }
+      // one vector at a time
+      for (; j + 2 <= n; j += 2) {
+        acc0 = vmulq_f64(vld1q_f64(input + i * n + j), acc0);
+      }
+      // predicated tail: lanes past the row end read the identity
+      if (j < n) {
+        // the row holds a whole vector: re-read its last one
+        if (1 < n) {
+          float64x2_t tail0 =
+              vbslq_f64(vreinterpretq_u64_u8(vld1q_u8(simdgen_tail_keep + (-j + n) * 8)),
+                        vld1q_f64(input + i * n + n - 2), vdupq_n_f64(1.0));
+          acc1 = vmulq_f64(tail0, acc1);
+        }
+        // shorter rows: only their own lanes are read
+        if (n < 2) {
+          double tail0_stage[2];
+          vst1q_f64(tail0_stage, vdupq_n_f64(1.0));
+          __builtin_memcpy(tail0_stage, input + i * n + j, (size_t)(-j + n) * sizeof(double));
+          float64x2_t tail0 = vld1q_f64(tail0_stage);
+          acc1 = vmulq_f64(tail0, acc1);
+        }
+      }
+      acc0 = vmulq_f64(acc1, acc0);
+      acc2 = vmulq_f64(acc3, acc2);
+      acc0 = vmulq_f64(acc2, acc0);
+      double row_sum_lanes[2];
+      vst1q_f64(row_sum_lanes, acc0);
+      for (int half = 1; half > 0; half /= 2)
+        for (int l = 0; l < half; ++l)
+          row_sum_lanes[l] = (row_sum_lanes[l] * row_sum_lanes[l + half]);
+      double row_sum = row_sum_lanes[0];
+      output[i] = row_sum;
+    }
+  }
+  // long rows: accumulators per row
+  if (short_rows_below - 1 < n) {
+    int64_t i = 0;
+    for (; i < kRows; ++i) {
+      float64x2_t acc0 = vdupq_n_f64(1.0);
+      float64x2_t acc1 = vdupq_n_f64(1.0);
+      float64x2_t acc2 = vdupq_n_f64(1.0);
+      float64x2_t acc3 = vdupq_n_f64(1.0);
+      // 4 vectors per iteration
+      int64_t j = 0;
+      for (; j + 8 <= n; j += 8) {
+        acc0 = vmulq_f64(vld1q_f64(input + i * n + j), acc0);
+        acc1 = vmulq_f64(vld1q_f64(input + i * n + j + 2), acc1);
+        acc2 = vmulq_f64(vld1q_f64(input + i * n + j + 4), acc2);
+        acc3 = vmulq_f64(vld1q_f64(input + i * n + j + 6), acc3);
+      }
+      // one vector at a time
+      for (; j + 2 <= n; j += 2) {
+        acc0 = vmulq_f64(vld1q_f64(input + i * n + j), acc0);
+      }
+      // predicated tail: lanes past the row end read the identity
+      if (j < n) {
+        // the row holds a whole vector: re-read its last one
+        if (1 < n) {
+          float64x2_t tail0 =
+              vbslq_f64(vreinterpretq_u64_u8(vld1q_u8(simdgen_tail_keep + (-j + n) * 8)),
+                        vld1q_f64(input + i * n + n - 2), vdupq_n_f64(1.0));
+          acc1 = vmulq_f64(tail0, acc1);
+        }
+        // shorter rows: only their own lanes are read
+        if (n < 2) {
+          double tail0_stage[2];
+          vst1q_f64(tail0_stage, vdupq_n_f64(1.0));
+          __builtin_memcpy(tail0_stage, input + i * n + j, (size_t)(-j + n) * sizeof(double));
+          float64x2_t tail0 = vld1q_f64(tail0_stage);
+          acc1 = vmulq_f64(tail0, acc1);
+        }
+      }
+      acc0 = vmulq_f64(acc1, acc0);
+      acc2 = vmulq_f64(acc3, acc2);
+      acc0 = vmulq_f64(acc2, acc0);
+      double row_sum_lanes[2];
+      vst1q_f64(row_sum_lanes, acc0);
+      for (int half = 1; half > 0; half /= 2)
+        for (int l = 0; l < half; ++l)
+          row_sum_lanes[l] = (row_sum_lanes[l] * row_sum_lanes[l + half]);
+      double row_sum = row_sum_lanes[0];
       output[i] = row_sum;
     }
   }
@@ -474,6 +662,11 @@ prod_f64_choice prod_f64_select() {
       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl"))
     return {prod_f64_avx512, "avx512"};
   if (__builtin_cpu_supports("avx2")) return {prod_f64_avx2, "avx2"};
+#endif
+#if defined(__aarch64__)
+
+  if ((true) && prod_f64_forced("neon")) return {prod_f64_neon, "neon"};
+  if (true) return {prod_f64_neon, "neon"};
 #endif
   return {prod_f64_scalar, "scalar"};
 }

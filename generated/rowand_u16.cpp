@@ -17,10 +17,27 @@
 #endif
 #include <immintrin.h>
 #endif
+#if defined(__aarch64__)
+#include <arm_neon.h>
+#if defined(__linux__) && __STDC_HOSTED__
+#include <sys/auxv.h>
+#endif
+// The CPU's feature bits (Linux AT_HWCAP when word is 1, AT_HWCAP2 when 2); none elsewhere,
+// where only the NEON variants, which every AArch64 CPU runs, are chosen.
+__attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) {
+#if defined(__linux__) && __STDC_HOSTED__
+  return getauxval(word == 2 ? AT_HWCAP2 : AT_HWCAP);
+#else
+  (void)word;
+  return 0;
+#endif
+}
+#endif
 
 // Plan summary (`simdgen explain` prints the full plans):
 //   output[i] = and over j < cols of input[i * stride + j], for i < rows; u16 -> u16
 //   avx512+vnni: identical to avx512 for this kernel, not emitted
+//   neon+dotprod: identical to neon for this kernel, not emitted
 
 #if defined(__x86_64__)
 // 32 zero bytes then 32 0xFF bytes: the 32 bytes at offset k keep the last k bytes of a vector.
@@ -28,6 +45,12 @@ static const uint8_t simdgen_tail_keep[64] = {
     0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,
     0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,
     0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
+    0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF};
+#endif
+#if defined(__aarch64__)
+// 16 zero bytes then 16 0xFF bytes: the 16 bytes at offset k keep the last k bytes of a vector.
+static const uint8_t simdgen_tail_keep[32] = {
+    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,
     0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF};
 #endif
 
@@ -76,6 +99,68 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowand_u16_av
     row_sum_v = _mm_and_si128(row_sum_v, _mm_srli_si128(row_sum_v, 4));
     row_sum_v = _mm_and_si128(row_sum_v, _mm_srli_si128(row_sum_v, 2));
     uint16_t row_sum = (uint16_t)_mm_cvtsi128_si32(row_sum_v);
+    output[i] = row_sum;
+  }
+}
+#endif
+
+// ---- neon (128-bit vectors)
+// strategy vector_accumulator: vector accumulators, one horizontal reduction per row
+// tails: the row's last whole vector re-read, counted lanes blended to the identity (rows shorter than a vector: masked loads or a staged copy)
+// uses horizontal reductions in the plan's order (halves, then lanes)
+// uses short rows copied through a stack buffer (NEON has no masked load)
+// uses tails: the row's last whole vector, inactive lanes selected to the identity
+
+#if defined(__aarch64__)
+
+void rowand_u16_neon(const uint16_t* input, int64_t rows, int64_t cols, int64_t stride,
+                     uint16_t* output) {
+  int64_t i = 0;
+  for (; i < rows; ++i) {
+    uint16x8_t acc0 = vdupq_n_u16(65535);
+    uint16x8_t acc1 = vdupq_n_u16(65535);
+    uint16x8_t acc2 = vdupq_n_u16(65535);
+    uint16x8_t acc3 = vdupq_n_u16(65535);
+    // 4 vectors per iteration
+    int64_t j = 0;
+    for (; j + 32 <= cols; j += 32) {
+      acc0 = vandq_u16(vld1q_u16(input + i * stride + j), acc0);
+      acc1 = vandq_u16(vld1q_u16(input + i * stride + j + 8), acc1);
+      acc2 = vandq_u16(vld1q_u16(input + i * stride + j + 16), acc2);
+      acc3 = vandq_u16(vld1q_u16(input + i * stride + j + 24), acc3);
+    }
+    // one vector at a time
+    for (; j + 8 <= cols; j += 8) {
+      acc0 = vandq_u16(vld1q_u16(input + i * stride + j), acc0);
+    }
+    // predicated tail: lanes past the row end read the identity
+    if (j < cols) {
+      // the row holds a whole vector: re-read its last one
+      if (7 < cols) {
+        uint16x8_t tail0 =
+            vbslq_u16(vreinterpretq_u16_u8(vld1q_u8(simdgen_tail_keep + (cols - j) * 2)),
+                      vld1q_u16(input + cols + i * stride - 8), vdupq_n_u16(65535));
+        acc1 = vandq_u16(tail0, acc1);
+      }
+      // shorter rows: only their own lanes are read
+      if (cols < 8) {
+        uint16_t tail0_stage[8];
+        vst1q_u16(tail0_stage, vdupq_n_u16(65535));
+        __builtin_memcpy(tail0_stage, input + i * stride + j,
+                         (size_t)(cols - j) * sizeof(uint16_t));
+        uint16x8_t tail0 = vld1q_u16(tail0_stage);
+        acc1 = vandq_u16(tail0, acc1);
+      }
+    }
+    acc0 = vandq_u16(acc1, acc0);
+    acc2 = vandq_u16(acc3, acc2);
+    acc0 = vandq_u16(acc2, acc0);
+    uint16_t row_sum_lanes[8];
+    vst1q_u16(row_sum_lanes, acc0);
+    for (int half = 4; half > 0; half /= 2)
+      for (int l = 0; l < half; ++l)
+        row_sum_lanes[l] = (uint16_t)(row_sum_lanes[l] & row_sum_lanes[l + half]);
+    uint16_t row_sum = row_sum_lanes[0];
     output[i] = row_sum;
   }
 }
@@ -219,6 +304,11 @@ rowand_u16_choice rowand_u16_select() {
       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl"))
     return {rowand_u16_avx512, "avx512"};
   if (__builtin_cpu_supports("avx2")) return {rowand_u16_avx2, "avx2"};
+#endif
+#if defined(__aarch64__)
+
+  if ((true) && rowand_u16_forced("neon")) return {rowand_u16_neon, "neon"};
+  if (true) return {rowand_u16_neon, "neon"};
 #endif
   return {rowand_u16_scalar, "scalar"};
 }

@@ -17,10 +17,27 @@
 #endif
 #include <immintrin.h>
 #endif
+#if defined(__aarch64__)
+#include <arm_neon.h>
+#if defined(__linux__) && __STDC_HOSTED__
+#include <sys/auxv.h>
+#endif
+// The CPU's feature bits (Linux AT_HWCAP when word is 1, AT_HWCAP2 when 2); none elsewhere,
+// where only the NEON variants, which every AArch64 CPU runs, are chosen.
+__attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) {
+#if defined(__linux__) && __STDC_HOSTED__
+  return getauxval(word == 2 ? AT_HWCAP2 : AT_HWCAP);
+#else
+  (void)word;
+  return 0;
+#endif
+}
+#endif
 
 // Plan summary (`simdgen explain` prints the full plans):
 //   output[i] = max over j < cols of input[i * stride + j], for i < rows; f32 -> f32
 //   avx512+vnni: identical to avx512 for this kernel, not emitted
+//   neon+dotprod: identical to neon for this kernel, not emitted
 
 // ---- avx512 (512-bit vectors)
 // strategy inner_parallel: lane r reduces row i + r in sequential order; columns are gathered (f32 lanes)
@@ -49,6 +66,41 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowmax_f32_in
       lane_acc = _mm512_max_ps(column, lane_acc);
     }
     _mm512_storeu_ps(output + i, lane_acc);
+  }
+  // scalar tail rows
+  for (; i < rows; ++i) {
+    float lane_acc = (float)(-__builtin_inff());
+    int64_t j = 0;
+    for (; j < cols; ++j) {
+      float column = (float)input[i * stride + j];
+      lane_acc = (column > lane_acc ? column : lane_acc);
+    }
+    output[i] = lane_acc;
+  }
+}
+#endif
+
+// ---- neon (128-bit vectors)
+// strategy inner_parallel: lane r reduces row i + r in sequential order; columns are gathered (f32 lanes)
+// uses columns filled lane by lane through a stack tile (NEON has no gather)
+
+#if defined(__aarch64__)
+
+void rowmax_f32_inner_parallel_neon(const float* input, int64_t rows, int64_t cols, int64_t stride,
+                                    float* output) {
+  // 4 rows per vector, lane = row
+  int64_t i = 0;
+  for (; i + 4 <= rows; i += 4) {
+    float32x4_t lane_acc = vdupq_n_f32(-__builtin_inff());
+    // sequential along the row
+    int64_t j = 0;
+    for (; j < cols; ++j) {
+      float column_stage[4];
+      for (int64_t r = 0; r < 4; ++r) column_stage[r] = (float)input[i * stride + j + r * stride];
+      float32x4_t column = vld1q_f32(column_stage);
+      lane_acc = vbslq_f32(vcgtq_f32(column, lane_acc), column, lane_acc);
+    }
+    vst1q_f32(output + i, lane_acc);
   }
   // scalar tail rows
   for (; i < rows; ++i) {
@@ -159,6 +211,12 @@ rowmax_f32_inner_parallel_choice rowmax_f32_inner_parallel_select() {
       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl"))
     return {rowmax_f32_inner_parallel_avx512, "avx512"};
   if (__builtin_cpu_supports("avx2")) return {rowmax_f32_inner_parallel_avx2, "avx2"};
+#endif
+#if defined(__aarch64__)
+
+  if ((true) && rowmax_f32_inner_parallel_forced("neon"))
+    return {rowmax_f32_inner_parallel_neon, "neon"};
+  if (true) return {rowmax_f32_inner_parallel_neon, "neon"};
 #endif
   return {rowmax_f32_inner_parallel_scalar, "scalar"};
 }

@@ -17,10 +17,27 @@
 #endif
 #include <immintrin.h>
 #endif
+#if defined(__aarch64__)
+#include <arm_neon.h>
+#if defined(__linux__) && __STDC_HOSTED__
+#include <sys/auxv.h>
+#endif
+// The CPU's feature bits (Linux AT_HWCAP when word is 1, AT_HWCAP2 when 2); none elsewhere,
+// where only the NEON variants, which every AArch64 CPU runs, are chosen.
+__attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) {
+#if defined(__linux__) && __STDC_HOSTED__
+  return getauxval(word == 2 ? AT_HWCAP2 : AT_HWCAP);
+#else
+  (void)word;
+  return 0;
+#endif
+}
+#endif
 
 // Plan summary (`simdgen explain` prints the full plans):
 //   output[i] = max over j < cols of input[i * stride + j], for i < rows; i8 -> i32
 //   avx512+vnni: identical to avx512 for this kernel, not emitted
+//   neon+dotprod: identical to neon for this kernel, not emitted
 
 // ---- avx512 (512-bit vectors)
 // strategy vector_accumulator: vector accumulators, one horizontal reduction per row
@@ -60,6 +77,48 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowmax_i8_to_
     row_sum_v = _mm_max_epi8(row_sum_v, _mm_srli_si128(row_sum_v, 2));
     row_sum_v = _mm_max_epi8(row_sum_v, _mm_srli_si128(row_sum_v, 1));
     int8_t row_sum = (int8_t)_mm_cvtsi128_si32(row_sum_v);
+    // scalar tail
+    for (; j < cols; ++j) {
+      int8_t x = input[i * stride + j];
+      row_sum = (x > row_sum ? x : row_sum);
+    }
+    int32_t row_sum_out = (int32_t)row_sum;
+    output[i] = row_sum_out;
+  }
+}
+#endif
+
+// ---- neon (128-bit vectors)
+// strategy vector_accumulator: vector accumulators, one horizontal reduction per row
+// max runs in i8 and is widened once per row
+// uses horizontal reductions in the plan's order (halves, then lanes)
+
+#if defined(__aarch64__)
+
+void rowmax_i8_to_i32_neon(const int8_t* input, int64_t rows, int64_t cols, int64_t stride,
+                           int32_t* output) {
+  int64_t i = 0;
+  for (; i < rows; ++i) {
+    int8x16_t acc0 = vdupq_n_s8(-128);
+    int8x16_t acc1 = vdupq_n_s8(-128);
+    int8x16_t acc2 = vdupq_n_s8(-128);
+    int8x16_t acc3 = vdupq_n_s8(-128);
+    // 4 vectors per iteration
+    int64_t j = 0;
+    for (; j + 64 <= cols; j += 64) {
+      acc0 = vmaxq_s8(vld1q_s8(input + i * stride + j), acc0);
+      acc1 = vmaxq_s8(vld1q_s8(input + i * stride + j + 16), acc1);
+      acc2 = vmaxq_s8(vld1q_s8(input + i * stride + j + 32), acc2);
+      acc3 = vmaxq_s8(vld1q_s8(input + i * stride + j + 48), acc3);
+    }
+    // one vector at a time
+    for (; j + 16 <= cols; j += 16) {
+      acc0 = vmaxq_s8(vld1q_s8(input + i * stride + j), acc0);
+    }
+    acc0 = vmaxq_s8(acc1, acc0);
+    acc2 = vmaxq_s8(acc3, acc2);
+    acc0 = vmaxq_s8(acc2, acc0);
+    int8_t row_sum = vmaxvq_s8(acc0);
     // scalar tail
     for (; j < cols; ++j) {
       int8_t x = input[i * stride + j];
@@ -195,6 +254,11 @@ rowmax_i8_to_i32_choice rowmax_i8_to_i32_select() {
       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl"))
     return {rowmax_i8_to_i32_avx512, "avx512"};
   if (__builtin_cpu_supports("avx2")) return {rowmax_i8_to_i32_avx2, "avx2"};
+#endif
+#if defined(__aarch64__)
+
+  if ((true) && rowmax_i8_to_i32_forced("neon")) return {rowmax_i8_to_i32_neon, "neon"};
+  if (true) return {rowmax_i8_to_i32_neon, "neon"};
 #endif
   return {rowmax_i8_to_i32_scalar, "scalar"};
 }

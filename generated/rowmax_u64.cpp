@@ -17,10 +17,27 @@
 #endif
 #include <immintrin.h>
 #endif
+#if defined(__aarch64__)
+#include <arm_neon.h>
+#if defined(__linux__) && __STDC_HOSTED__
+#include <sys/auxv.h>
+#endif
+// The CPU's feature bits (Linux AT_HWCAP when word is 1, AT_HWCAP2 when 2); none elsewhere,
+// where only the NEON variants, which every AArch64 CPU runs, are chosen.
+__attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) {
+#if defined(__linux__) && __STDC_HOSTED__
+  return getauxval(word == 2 ? AT_HWCAP2 : AT_HWCAP);
+#else
+  (void)word;
+  return 0;
+#endif
+}
+#endif
 
 // Plan summary (`simdgen explain` prints the full plans):
 //   output[i] = max over j < cols of input[i * stride + j], for i < rows; u64 -> u64
 //   avx512+vnni: identical to avx512 for this kernel, not emitted
+//   neon+dotprod: identical to neon for this kernel, not emitted
 
 // ---- avx512 (512-bit vectors)
 // strategy vector_accumulator: vector accumulators, one horizontal reduction per row
@@ -56,6 +73,57 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowmax_u64_av
                                       _mm256_extracti128_si256(row_sum_v256, 1));
     row_sum_v = _mm_max_epu64(row_sum_v, _mm_srli_si128(row_sum_v, 8));
     uint64_t row_sum = (uint64_t)_mm_cvtsi128_si64(row_sum_v);
+    // scalar tail
+    for (; j < cols; ++j) {
+      uint64_t x = input[i * stride + j];
+      row_sum = (x > row_sum ? x : row_sum);
+    }
+    output[i] = row_sum;
+  }
+}
+#endif
+
+// ---- neon (128-bit vectors)
+// strategy vector_accumulator: vector accumulators, one horizontal reduction per row
+// uses horizontal reductions in the plan's order (halves, then lanes)
+
+#if defined(__aarch64__)
+
+void rowmax_u64_neon(const uint64_t* input, int64_t rows, int64_t cols, int64_t stride,
+                     uint64_t* output) {
+  int64_t i = 0;
+  for (; i < rows; ++i) {
+    uint64x2_t acc0 = vdupq_n_u64(0ull);
+    uint64x2_t acc1 = vdupq_n_u64(0ull);
+    uint64x2_t acc2 = vdupq_n_u64(0ull);
+    uint64x2_t acc3 = vdupq_n_u64(0ull);
+    // 4 vectors per iteration
+    int64_t j = 0;
+    for (; j + 8 <= cols; j += 8) {
+      uint64x2_t x0 = vld1q_u64(input + i * stride + j);
+      acc0 = vbslq_u64(vcgtq_u64(x0, acc0), x0, acc0);
+      uint64x2_t x1 = vld1q_u64(input + i * stride + j + 2);
+      acc1 = vbslq_u64(vcgtq_u64(x1, acc1), x1, acc1);
+      uint64x2_t x2 = vld1q_u64(input + i * stride + j + 4);
+      acc2 = vbslq_u64(vcgtq_u64(x2, acc2), x2, acc2);
+      uint64x2_t x3 = vld1q_u64(input + i * stride + j + 6);
+      acc3 = vbslq_u64(vcgtq_u64(x3, acc3), x3, acc3);
+    }
+    // one vector at a time
+    for (; j + 2 <= cols; j += 2) {
+      uint64x2_t x0 = vld1q_u64(input + i * stride + j);
+      acc0 = vbslq_u64(vcgtq_u64(x0, acc0), x0, acc0);
+    }
+    acc0 = vbslq_u64(vcgtq_u64(acc1, acc0), acc1, acc0);
+    acc2 = vbslq_u64(vcgtq_u64(acc3, acc2), acc3, acc2);
+    acc0 = vbslq_u64(vcgtq_u64(acc2, acc0), acc2, acc0);
+    uint64_t row_sum_lanes[2];
+    vst1q_u64(row_sum_lanes, acc0);
+    for (int half = 1; half > 0; half /= 2)
+      for (int l = 0; l < half; ++l)
+        row_sum_lanes[l] = (row_sum_lanes[l] > row_sum_lanes[l + half] ? row_sum_lanes[l]
+                                                                       : row_sum_lanes[l + half]);
+    uint64_t row_sum = row_sum_lanes[0];
     // scalar tail
     for (; j < cols; ++j) {
       uint64_t x = input[i * stride + j];
@@ -226,6 +294,11 @@ rowmax_u64_choice rowmax_u64_select() {
       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl"))
     return {rowmax_u64_avx512, "avx512"};
   if (__builtin_cpu_supports("avx2")) return {rowmax_u64_avx2, "avx2"};
+#endif
+#if defined(__aarch64__)
+
+  if ((true) && rowmax_u64_forced("neon")) return {rowmax_u64_neon, "neon"};
+  if (true) return {rowmax_u64_neon, "neon"};
 #endif
   return {rowmax_u64_scalar, "scalar"};
 }

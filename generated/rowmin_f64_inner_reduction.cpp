@@ -17,10 +17,34 @@
 #endif
 #include <immintrin.h>
 #endif
+#if defined(__aarch64__)
+#include <arm_neon.h>
+#if defined(__linux__) && __STDC_HOSTED__
+#include <sys/auxv.h>
+#endif
+// The CPU's feature bits (Linux AT_HWCAP when word is 1, AT_HWCAP2 when 2); none elsewhere,
+// where only the NEON variants, which every AArch64 CPU runs, are chosen.
+__attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) {
+#if defined(__linux__) && __STDC_HOSTED__
+  return getauxval(word == 2 ? AT_HWCAP2 : AT_HWCAP);
+#else
+  (void)word;
+  return 0;
+#endif
+}
+#endif
 
 // Plan summary (`simdgen explain` prints the full plans):
 //   output[i] = min over j < cols of input[i * stride + j], for i < rows; f64 -> f64
 //   avx512+vnni: identical to avx512 for this kernel, not emitted
+//   neon+dotprod: identical to neon for this kernel, not emitted
+
+#if defined(__aarch64__)
+// 16 zero bytes then 16 0xFF bytes: the 16 bytes at offset k keep the last k bytes of a vector.
+static const uint8_t simdgen_tail_keep[32] = {
+    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,
+    0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF};
+#endif
 
 // ---- avx512 (512-bit vectors)
 // strategy inner_reduction: one horizontal reduction per vector
@@ -82,6 +106,78 @@ rowmin_f64_inner_reduction_avx512(const double* input, int64_t rows, int64_t col
         tail_sum_v = _mm_min_pd(tail_sum_v,
                                 _mm_castsi128_pd(_mm_srli_si128(_mm_castpd_si128(tail_sum_v), 8)));
         double tail_sum = _mm_cvtsd_f64(tail_sum_v);
+        row_acc = (tail_sum < row_acc ? tail_sum : row_acc);
+      }
+    }
+    output[i] = row_acc;
+  }
+}
+#endif
+
+// ---- neon (128-bit vectors)
+// strategy inner_reduction: one horizontal reduction per vector
+// tails: the row's last whole vector re-read, counted lanes blended to the identity (rows shorter than a vector: masked loads or a staged copy)
+// uses horizontal reductions in the plan's order (halves, then lanes)
+// uses short rows copied through a stack buffer (NEON has no masked load)
+// uses tails: the row's last whole vector, inactive lanes selected to the identity
+
+#if defined(__aarch64__)
+
+void rowmin_f64_inner_reduction_neon(const double* input, int64_t rows, int64_t cols,
+                                     int64_t stride, double* output) {
+  int64_t i = 0;
+  for (; i < rows; ++i) {
+    double row_acc = (double)(__builtin_inf());
+    // horizontal reduction every iteration
+    int64_t j = 0;
+    for (; j + 2 <= cols; j += 2) {
+      float64x2_t x = vld1q_f64(input + i * stride + j);
+      float64x2_t x_acc = vdupq_n_f64(__builtin_inf());
+      x_acc = vbslq_f64(vcltq_f64(x, x_acc), x, x_acc);
+      double x_sum_lanes[2];
+      vst1q_f64(x_sum_lanes, x_acc);
+      for (int half = 1; half > 0; half /= 2)
+        for (int l = 0; l < half; ++l)
+          x_sum_lanes[l] =
+              (x_sum_lanes[l] < x_sum_lanes[l + half] ? x_sum_lanes[l] : x_sum_lanes[l + half]);
+      double x_sum = x_sum_lanes[0];
+      row_acc = (x_sum < row_acc ? x_sum : row_acc);
+    }
+    // predicated tail
+    if (j < cols) {
+      // the row holds a whole vector: re-read its last one
+      if (1 < cols) {
+        float64x2_t tail =
+            vbslq_f64(vreinterpretq_u64_u8(vld1q_u8(simdgen_tail_keep + (cols - j) * 8)),
+                      vld1q_f64(input + cols + i * stride - 2), vdupq_n_f64(__builtin_inf()));
+        float64x2_t tail_acc = vdupq_n_f64(__builtin_inf());
+        tail_acc = vbslq_f64(vcltq_f64(tail, tail_acc), tail, tail_acc);
+        double tail_sum_lanes[2];
+        vst1q_f64(tail_sum_lanes, tail_acc);
+        for (int half = 1; half > 0; half /= 2)
+          for (int l = 0; l < half; ++l)
+            tail_sum_lanes[l] =
+                (tail_sum_lanes[l] < tail_sum_lanes[l + half] ? tail_sum_lanes[l]
+                                                              : tail_sum_lanes[l + half]);
+        double tail_sum = tail_sum_lanes[0];
+        row_acc = (tail_sum < row_acc ? tail_sum : row_acc);
+      }
+      // shorter rows: only their own lanes are read
+      if (cols < 2) {
+        double tail_stage[2];
+        vst1q_f64(tail_stage, vdupq_n_f64(__builtin_inf()));
+        __builtin_memcpy(tail_stage, input + i * stride + j, (size_t)(cols - j) * sizeof(double));
+        float64x2_t tail = vld1q_f64(tail_stage);
+        float64x2_t tail_acc = vdupq_n_f64(__builtin_inf());
+        tail_acc = vbslq_f64(vcltq_f64(tail, tail_acc), tail, tail_acc);
+        double tail_sum_lanes[2];
+        vst1q_f64(tail_sum_lanes, tail_acc);
+        for (int half = 1; half > 0; half /= 2)
+          for (int l = 0; l < half; ++l)
+            tail_sum_lanes[l] =
+                (tail_sum_lanes[l] < tail_sum_lanes[l + half] ? tail_sum_lanes[l]
+                                                              : tail_sum_lanes[l + half]);
+        double tail_sum = tail_sum_lanes[0];
         row_acc = (tail_sum < row_acc ? tail_sum : row_acc);
       }
     }
@@ -192,6 +288,12 @@ rowmin_f64_inner_reduction_choice rowmin_f64_inner_reduction_select() {
       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl"))
     return {rowmin_f64_inner_reduction_avx512, "avx512"};
   if (__builtin_cpu_supports("avx2")) return {rowmin_f64_inner_reduction_avx2, "avx2"};
+#endif
+#if defined(__aarch64__)
+
+  if ((true) && rowmin_f64_inner_reduction_forced("neon"))
+    return {rowmin_f64_inner_reduction_neon, "neon"};
+  if (true) return {rowmin_f64_inner_reduction_neon, "neon"};
 #endif
   return {rowmin_f64_inner_reduction_scalar, "scalar"};
 }

@@ -17,10 +17,34 @@
 #endif
 #include <immintrin.h>
 #endif
+#if defined(__aarch64__)
+#include <arm_neon.h>
+#if defined(__linux__) && __STDC_HOSTED__
+#include <sys/auxv.h>
+#endif
+// The CPU's feature bits (Linux AT_HWCAP when word is 1, AT_HWCAP2 when 2); none elsewhere,
+// where only the NEON variants, which every AArch64 CPU runs, are chosen.
+__attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) {
+#if defined(__linux__) && __STDC_HOSTED__
+  return getauxval(word == 2 ? AT_HWCAP2 : AT_HWCAP);
+#else
+  (void)word;
+  return 0;
+#endif
+}
+#endif
 
 // Plan summary (`simdgen explain` prints the full plans):
 //   output[i] = min over j < cols of input[i * stride + j], for i < rows; i64 -> i64
 //   avx512+vnni: identical to avx512 for this kernel, not emitted
+//   neon+dotprod: identical to neon for this kernel, not emitted
+
+#if defined(__aarch64__)
+// 16 zero bytes then 16 0xFF bytes: the 16 bytes at offset k keep the last k bytes of a vector.
+static const uint8_t simdgen_tail_keep[32] = {
+    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,
+    0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF};
+#endif
 
 // ---- avx512 (512-bit vectors)
 // strategy vector_accumulator: vector accumulators, one horizontal reduction per row
@@ -274,6 +298,191 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowmin_i64_av
                                         _mm256_extracti128_si256(row_sum_v256, 1));
       row_sum_v = _mm_min_epi64(row_sum_v, _mm_srli_si128(row_sum_v, 8));
       int64_t row_sum = (int64_t)_mm_cvtsi128_si64(row_sum_v);
+      output[i] = row_sum;
+    }
+  }
+}
+#endif
+
+// ---- neon (128-bit vectors)
+// strategy vector_accumulator: vector accumulators, one horizontal reduction per row
+// rows are reduced 2 at a time; their 2 final horizontal reductions share one fold network (1 stages)
+// rows shorter than 8 columns (128 when the input fits in L1) take the blocks of rows, longer rows accumulators of their own (chosen at run time)
+// tails: the row's last whole vector re-read, counted lanes blended to the identity (rows shorter than a vector: masked loads or a staged copy)
+// uses horizontal reductions in the plan's order (halves, then lanes)
+// uses pairwise fold of the rows' accumulators (addp/sminp/smaxp)
+// uses short rows copied through a stack buffer (NEON has no masked load)
+// uses tails: the row's last whole vector, inactive lanes selected to the identity
+
+#if defined(__aarch64__)
+
+void rowmin_i64_neon(const int64_t* input, int64_t rows, int64_t cols, int64_t stride,
+                     int64_t* output) {
+  int64_t short_rows_below = 8;
+  // the input fits in L1: blocks of rows pay off for longer rows
+  if (rows * stride < 4097) {
+    short_rows_below = 128;
+  }
+  // short rows: blocks of rows
+  if (cols < short_rows_below) {
+    // 2 rows per block
+    int64_t i = 0;
+    for (; i + 2 <= rows; i += 2) {
+      int64x2_t acc_r0 = vdupq_n_s64(9223372036854775807ll);
+      int64x2_t acc_r1 = vdupq_n_s64(9223372036854775807ll);
+      int64_t j = 0;
+      for (; j + 2 <= cols; j += 2) {
+        int64x2_t x_r0 = vld1q_s64(input + i * stride + j);
+        acc_r0 = vbslq_s64(vcltq_s64(x_r0, acc_r0), x_r0, acc_r0);
+        int64x2_t x_r1 = vld1q_s64(input + i * stride + j + stride);
+        acc_r1 = vbslq_s64(vcltq_s64(x_r1, acc_r1), x_r1, acc_r1);
+      }
+      // predicated tail: lanes past the row end read the identity
+      if (j < cols) {
+        // the row holds a whole vector: re-read its last one
+        if (1 < cols) {
+          int64x2_t tail0 = vbslq_s64(
+              vreinterpretq_u64_u8(vld1q_u8(simdgen_tail_keep + (cols - j) * 8)),
+              vld1q_s64(input + cols + i * stride - 2), vdupq_n_s64(9223372036854775807ll));
+          acc_r0 = vbslq_s64(vcltq_s64(tail0, acc_r0), tail0, acc_r0);
+          int64x2_t tail1 =
+              vbslq_s64(vreinterpretq_u64_u8(vld1q_u8(simdgen_tail_keep + (cols - j) * 8)),
+                        vld1q_s64(input + cols + i * stride + stride - 2),
+                        vdupq_n_s64(9223372036854775807ll));
+          acc_r1 = vbslq_s64(vcltq_s64(tail1, acc_r1), tail1, acc_r1);
+        }
+        // shorter rows: only their own lanes are read
+        if (cols < 2) {
+          int64_t tail0_stage[2];
+          vst1q_s64(tail0_stage, vdupq_n_s64(9223372036854775807ll));
+          __builtin_memcpy(tail0_stage, input + i * stride + j,
+                           (size_t)(cols - j) * sizeof(int64_t));
+          int64x2_t tail0 = vld1q_s64(tail0_stage);
+          acc_r0 = vbslq_s64(vcltq_s64(tail0, acc_r0), tail0, acc_r0);
+          int64_t tail1_stage[2];
+          vst1q_s64(tail1_stage, vdupq_n_s64(9223372036854775807ll));
+          __builtin_memcpy(tail1_stage, input + i * stride + j + stride,
+                           (size_t)(cols - j) * sizeof(int64_t));
+          int64x2_t tail1 = vld1q_s64(tail1_stage);
+          acc_r1 = vbslq_s64(vcltq_s64(tail1, acc_r1), tail1, acc_r1);
+        }
+      }
+      int64x2_t row_sums =
+          vbslq_s64(vcltq_s64(vuzp1q_s64(acc_r0, acc_r1), vuzp2q_s64(acc_r0, acc_r1)),
+                    vuzp1q_s64(acc_r0, acc_r1), vuzp2q_s64(acc_r0, acc_r1));
+      // Lane table (row in each lane of the first vector after each stage):
+      //   stage 1, 2-lane blocks: r0 r1
+      vst1q_s64(output + i, row_sums);
+    }
+    // remaining rows one at a time
+    for (; i < rows; ++i) {
+      int64x2_t acc0 = vdupq_n_s64(9223372036854775807ll);
+      int64x2_t acc1 = vdupq_n_s64(9223372036854775807ll);
+      int64x2_t acc2 = vdupq_n_s64(9223372036854775807ll);
+      int64x2_t acc3 = vdupq_n_s64(9223372036854775807ll);
+      // 4 vectors per iteration
+      int64_t j = 0;
+      for (; j + 8 <= cols; j += 8) {
+        int64x2_t x0 = vld1q_s64(input + i * stride + j);
+        acc0 = vbslq_s64(vcltq_s64(x0, acc0), x0, acc0);
+        int64x2_t x1 = vld1q_s64(input + i * stride + j + 2);
+        acc1 = vbslq_s64(vcltq_s64(x1, acc1), x1, acc1);
+        int64x2_t x2 = vld1q_s64(input + i * stride + j + 4);
+        acc2 = vbslq_s64(vcltq_s64(x2, acc2), x2, acc2);
+        int64x2_t x3 = vld1q_s64(input + i * stride + j + 6);
+        acc3 = vbslq_s64(vcltq_s64(x3, acc3), x3, acc3);
+      }
+      // one vector at a time
+      for (; j + 2 <= cols; j += 2) {
+        int64x2_t x0 = vld1q_s64(input + i * stride + j);
+        acc0 = vbslq_s64(vcltq_s64(x0, acc0), x0, acc0);
+      }
+      // predicated tail: lanes past the row end read the identity
+      if (j < cols) {
+        // the row holds a whole vector: re-read its last one
+        if (1 < cols) {
+          int64x2_t tail0 = vbslq_s64(
+              vreinterpretq_u64_u8(vld1q_u8(simdgen_tail_keep + (cols - j) * 8)),
+              vld1q_s64(input + cols + i * stride - 2), vdupq_n_s64(9223372036854775807ll));
+          acc1 = vbslq_s64(vcltq_s64(tail0, acc1), tail0, acc1);
+        }
+        // shorter rows: only their own lanes are read
+        if (cols < 2) {
+          int64_t tail0_stage[2];
+          vst1q_s64(tail0_stage, vdupq_n_s64(9223372036854775807ll));
+          __builtin_memcpy(tail0_stage, input + i * stride + j,
+                           (size_t)(cols - j) * sizeof(int64_t));
+          int64x2_t tail0 = vld1q_s64(tail0_stage);
+          acc1 = vbslq_s64(vcltq_s64(tail0, acc1), tail0, acc1);
+        }
+      }
+      acc0 = vbslq_s64(vcltq_s64(acc1, acc0), acc1, acc0);
+      acc2 = vbslq_s64(vcltq_s64(acc3, acc2), acc3, acc2);
+      acc0 = vbslq_s64(vcltq_s64(acc2, acc0), acc2, acc0);
+      int64_t row_sum_lanes[2];
+      vst1q_s64(row_sum_lanes, acc0);
+      for (int half = 1; half > 0; half /= 2)
+        for (int l = 0; l < half; ++l)
+          row_sum_lanes[l] = (row_sum_lanes[l] < row_sum_lanes[l + half] ? row_sum_lanes[l]
+                                                                         : row_sum_lanes[l + half]);
+      int64_t row_sum = row_sum_lanes[0];
+      output[i] = row_sum;
+    }
+  }
+  // long rows: accumulators per row
+  if (short_rows_below - 1 < cols) {
+    int64_t i = 0;
+    for (; i < rows; ++i) {
+      int64x2_t acc0 = vdupq_n_s64(9223372036854775807ll);
+      int64x2_t acc1 = vdupq_n_s64(9223372036854775807ll);
+      int64x2_t acc2 = vdupq_n_s64(9223372036854775807ll);
+      int64x2_t acc3 = vdupq_n_s64(9223372036854775807ll);
+      // 4 vectors per iteration
+      int64_t j = 0;
+      for (; j + 8 <= cols; j += 8) {
+        int64x2_t x0 = vld1q_s64(input + i * stride + j);
+        acc0 = vbslq_s64(vcltq_s64(x0, acc0), x0, acc0);
+        int64x2_t x1 = vld1q_s64(input + i * stride + j + 2);
+        acc1 = vbslq_s64(vcltq_s64(x1, acc1), x1, acc1);
+        int64x2_t x2 = vld1q_s64(input + i * stride + j + 4);
+        acc2 = vbslq_s64(vcltq_s64(x2, acc2), x2, acc2);
+        int64x2_t x3 = vld1q_s64(input + i * stride + j + 6);
+        acc3 = vbslq_s64(vcltq_s64(x3, acc3), x3, acc3);
+      }
+      // one vector at a time
+      for (; j + 2 <= cols; j += 2) {
+        int64x2_t x0 = vld1q_s64(input + i * stride + j);
+        acc0 = vbslq_s64(vcltq_s64(x0, acc0), x0, acc0);
+      }
+      // predicated tail: lanes past the row end read the identity
+      if (j < cols) {
+        // the row holds a whole vector: re-read its last one
+        if (1 < cols) {
+          int64x2_t tail0 = vbslq_s64(
+              vreinterpretq_u64_u8(vld1q_u8(simdgen_tail_keep + (cols - j) * 8)),
+              vld1q_s64(input + cols + i * stride - 2), vdupq_n_s64(9223372036854775807ll));
+          acc1 = vbslq_s64(vcltq_s64(tail0, acc1), tail0, acc1);
+        }
+        // shorter rows: only their own lanes are read
+        if (cols < 2) {
+          int64_t tail0_stage[2];
+          vst1q_s64(tail0_stage, vdupq_n_s64(9223372036854775807ll));
+          __builtin_memcpy(tail0_stage, input + i * stride + j,
+                           (size_t)(cols - j) * sizeof(int64_t));
+          int64x2_t tail0 = vld1q_s64(tail0_stage);
+          acc1 = vbslq_s64(vcltq_s64(tail0, acc1), tail0, acc1);
+        }
+      }
+      acc0 = vbslq_s64(vcltq_s64(acc1, acc0), acc1, acc0);
+      acc2 = vbslq_s64(vcltq_s64(acc3, acc2), acc3, acc2);
+      acc0 = vbslq_s64(vcltq_s64(acc2, acc0), acc2, acc0);
+      int64_t row_sum_lanes[2];
+      vst1q_s64(row_sum_lanes, acc0);
+      for (int half = 1; half > 0; half /= 2)
+        for (int l = 0; l < half; ++l)
+          row_sum_lanes[l] = (row_sum_lanes[l] < row_sum_lanes[l + half] ? row_sum_lanes[l]
+                                                                         : row_sum_lanes[l + half]);
+      int64_t row_sum = row_sum_lanes[0];
       output[i] = row_sum;
     }
   }
@@ -538,6 +747,11 @@ rowmin_i64_choice rowmin_i64_select() {
       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl"))
     return {rowmin_i64_avx512, "avx512"};
   if (__builtin_cpu_supports("avx2")) return {rowmin_i64_avx2, "avx2"};
+#endif
+#if defined(__aarch64__)
+
+  if ((true) && rowmin_i64_forced("neon")) return {rowmin_i64_neon, "neon"};
+  if (true) return {rowmin_i64_neon, "neon"};
 #endif
   return {rowmin_i64_scalar, "scalar"};
 }

@@ -17,10 +17,27 @@
 #endif
 #include <immintrin.h>
 #endif
+#if defined(__aarch64__)
+#include <arm_neon.h>
+#if defined(__linux__) && __STDC_HOSTED__
+#include <sys/auxv.h>
+#endif
+// The CPU's feature bits (Linux AT_HWCAP when word is 1, AT_HWCAP2 when 2); none elsewhere,
+// where only the NEON variants, which every AArch64 CPU runs, are chosen.
+__attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) {
+#if defined(__linux__) && __STDC_HOSTED__
+  return getauxval(word == 2 ? AT_HWCAP2 : AT_HWCAP);
+#else
+  (void)word;
+  return 0;
+#endif
+}
+#endif
 
 // Plan summary (`simdgen explain` prints the full plans):
 //   output[i] = min over j < cols of input[i * stride + j], for i < rows; u8 -> u8
 //   avx512+vnni: identical to avx512 for this kernel, not emitted
+//   neon+dotprod: identical to neon for this kernel, not emitted
 
 // ---- avx512 (512-bit vectors)
 // strategy inner_parallel: lane r reduces row i + r in sequential order; columns are gathered (u8 lanes)
@@ -58,6 +75,51 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowmin_u8_inn
       lane_acc = _mm512_min_epu8(column, lane_acc);
     }
     _mm512_mask_storeu_epi8(output + i, (__mmask64)((1ull << (-i + rows)) - 1), lane_acc);
+  }
+}
+#endif
+
+// ---- neon (128-bit vectors)
+// strategy inner_parallel: lane r reduces row i + r in sequential order; columns are gathered (u8 lanes)
+// uses columns filled lane by lane through a stack tile (NEON has no gather)
+
+#if defined(__aarch64__)
+
+void rowmin_u8_inner_parallel_neon(const uint8_t* input, int64_t rows, int64_t cols, int64_t stride,
+                                   uint8_t* output) {
+  // 16 rows per vector, lane = row
+  int64_t i = 0;
+  for (; i + 16 <= rows; i += 16) {
+    uint8x16_t lane_acc = vdupq_n_u8(255);
+    // sequential along the row
+    int64_t j = 0;
+    for (; j < cols; ++j) {
+      uint8_t column_stage[16];
+      for (int64_t r = 0; r < 16; ++r)
+        column_stage[r] = (uint8_t)input[i * stride + j + r * stride];
+      uint8x16_t column = vld1q_u8(column_stage);
+      lane_acc = vminq_u8(column, lane_acc);
+    }
+    vst1q_u8(output + i, lane_acc);
+  }
+  // remaining rows: predicated lanes
+  if (i < rows) {
+    uint8x16_t lane_acc = vdupq_n_u8(255);
+    // sequential along the row
+    int64_t j = 0;
+    for (; j < cols; ++j) {
+      uint8_t column_stage[16];
+      for (int64_t r = 0; r < 16; ++r)
+        column_stage[r] =
+            r < -i + rows ? (uint8_t)input[i * stride + j + r * stride] : (uint8_t)(255);
+      uint8x16_t column = vld1q_u8(column_stage);
+      lane_acc = vminq_u8(column, lane_acc);
+    }
+    {
+      uint8_t lane_acc_stage[16];
+      vst1q_u8(lane_acc_stage, lane_acc);
+      __builtin_memcpy(output + i, lane_acc_stage, (size_t)(-i + rows) * sizeof(uint8_t));
+    }
   }
 }
 #endif
@@ -162,6 +224,12 @@ rowmin_u8_inner_parallel_choice rowmin_u8_inner_parallel_select() {
       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl"))
     return {rowmin_u8_inner_parallel_avx512, "avx512"};
   if (__builtin_cpu_supports("avx2")) return {rowmin_u8_inner_parallel_avx2, "avx2"};
+#endif
+#if defined(__aarch64__)
+
+  if ((true) && rowmin_u8_inner_parallel_forced("neon"))
+    return {rowmin_u8_inner_parallel_neon, "neon"};
+  if (true) return {rowmin_u8_inner_parallel_neon, "neon"};
 #endif
   return {rowmin_u8_inner_parallel_scalar, "scalar"};
 }

@@ -17,10 +17,27 @@
 #endif
 #include <immintrin.h>
 #endif
+#if defined(__aarch64__)
+#include <arm_neon.h>
+#if defined(__linux__) && __STDC_HOSTED__
+#include <sys/auxv.h>
+#endif
+// The CPU's feature bits (Linux AT_HWCAP when word is 1, AT_HWCAP2 when 2); none elsewhere,
+// where only the NEON variants, which every AArch64 CPU runs, are chosen.
+__attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) {
+#if defined(__linux__) && __STDC_HOSTED__
+  return getauxval(word == 2 ? AT_HWCAP2 : AT_HWCAP);
+#else
+  (void)word;
+  return 0;
+#endif
+}
+#endif
 
 // Plan summary (`simdgen explain` prints the full plans):
 //   output[i] = or over j < cols of input[i * stride + j], for i < rows; i8 -> i32
 //   avx512+vnni: identical to avx512 for this kernel, not emitted
+//   neon+dotprod: identical to neon for this kernel, not emitted
 
 #if defined(__x86_64__)
 // 32 zero bytes then 32 0xFF bytes: the 32 bytes at offset k keep the last k bytes of a vector.
@@ -28,6 +45,12 @@ static const uint8_t simdgen_tail_keep[64] = {
     0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,
     0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,
     0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
+    0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF};
+#endif
+#if defined(__aarch64__)
+// 16 zero bytes then 16 0xFF bytes: the 16 bytes at offset k keep the last k bytes of a vector.
+static const uint8_t simdgen_tail_keep[32] = {
+    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,
     0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF};
 #endif
 
@@ -77,6 +100,68 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowor_i8_to_i
     row_sum_v = _mm_or_si128(row_sum_v, _mm_srli_si128(row_sum_v, 2));
     row_sum_v = _mm_or_si128(row_sum_v, _mm_srli_si128(row_sum_v, 1));
     int8_t row_sum = (int8_t)_mm_cvtsi128_si32(row_sum_v);
+    int32_t row_sum_out = (int32_t)row_sum;
+    output[i] = row_sum_out;
+  }
+}
+#endif
+
+// ---- neon (128-bit vectors)
+// strategy vector_accumulator: vector accumulators, one horizontal reduction per row
+// or runs in i8 and is widened once per row
+// tails: the row's last whole vector re-read, counted lanes blended to the identity (rows shorter than a vector: masked loads or a staged copy)
+// uses horizontal reductions in the plan's order (halves, then lanes)
+// uses short rows copied through a stack buffer (NEON has no masked load)
+// uses tails: the row's last whole vector, inactive lanes selected to the identity
+
+#if defined(__aarch64__)
+
+void rowor_i8_to_i32_neon(const int8_t* input, int64_t rows, int64_t cols, int64_t stride,
+                          int32_t* output) {
+  int64_t i = 0;
+  for (; i < rows; ++i) {
+    int8x16_t acc0 = vdupq_n_s8(0);
+    int8x16_t acc1 = vdupq_n_s8(0);
+    int8x16_t acc2 = vdupq_n_s8(0);
+    int8x16_t acc3 = vdupq_n_s8(0);
+    // 4 vectors per iteration
+    int64_t j = 0;
+    for (; j + 64 <= cols; j += 64) {
+      acc0 = vorrq_s8(vld1q_s8(input + i * stride + j), acc0);
+      acc1 = vorrq_s8(vld1q_s8(input + i * stride + j + 16), acc1);
+      acc2 = vorrq_s8(vld1q_s8(input + i * stride + j + 32), acc2);
+      acc3 = vorrq_s8(vld1q_s8(input + i * stride + j + 48), acc3);
+    }
+    // one vector at a time
+    for (; j + 16 <= cols; j += 16) {
+      acc0 = vorrq_s8(vld1q_s8(input + i * stride + j), acc0);
+    }
+    // predicated tail: lanes past the row end read the identity
+    if (j < cols) {
+      // the row holds a whole vector: re-read its last one
+      if (15 < cols) {
+        int8x16_t tail0 = vbslq_s8(vld1q_u8(simdgen_tail_keep + (cols - j) * 1),
+                                   vld1q_s8(input + cols + i * stride - 16), vdupq_n_s8(0));
+        acc1 = vorrq_s8(tail0, acc1);
+      }
+      // shorter rows: only their own lanes are read
+      if (cols < 16) {
+        int8_t tail0_stage[16];
+        vst1q_s8(tail0_stage, vdupq_n_s8(0));
+        __builtin_memcpy(tail0_stage, input + i * stride + j, (size_t)(cols - j) * sizeof(int8_t));
+        int8x16_t tail0 = vld1q_s8(tail0_stage);
+        acc1 = vorrq_s8(tail0, acc1);
+      }
+    }
+    acc0 = vorrq_s8(acc1, acc0);
+    acc2 = vorrq_s8(acc3, acc2);
+    acc0 = vorrq_s8(acc2, acc0);
+    uint8_t row_sum_lanes[16];
+    vst1q_u8(row_sum_lanes, vreinterpretq_u8_s8(acc0));
+    for (int half = 8; half > 0; half /= 2)
+      for (int l = 0; l < half; ++l)
+        row_sum_lanes[l] = (uint8_t)(row_sum_lanes[l] | row_sum_lanes[l + half]);
+    int8_t row_sum = (int8_t)row_sum_lanes[0];
     int32_t row_sum_out = (int32_t)row_sum;
     output[i] = row_sum_out;
   }
@@ -225,6 +310,11 @@ rowor_i8_to_i32_choice rowor_i8_to_i32_select() {
       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl"))
     return {rowor_i8_to_i32_avx512, "avx512"};
   if (__builtin_cpu_supports("avx2")) return {rowor_i8_to_i32_avx2, "avx2"};
+#endif
+#if defined(__aarch64__)
+
+  if ((true) && rowor_i8_to_i32_forced("neon")) return {rowor_i8_to_i32_neon, "neon"};
+  if (true) return {rowor_i8_to_i32_neon, "neon"};
 #endif
   return {rowor_i8_to_i32_scalar, "scalar"};
 }

@@ -17,10 +17,34 @@
 #endif
 #include <immintrin.h>
 #endif
+#if defined(__aarch64__)
+#include <arm_neon.h>
+#if defined(__linux__) && __STDC_HOSTED__
+#include <sys/auxv.h>
+#endif
+// The CPU's feature bits (Linux AT_HWCAP when word is 1, AT_HWCAP2 when 2); none elsewhere,
+// where only the NEON variants, which every AArch64 CPU runs, are chosen.
+__attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) {
+#if defined(__linux__) && __STDC_HOSTED__
+  return getauxval(word == 2 ? AT_HWCAP2 : AT_HWCAP);
+#else
+  (void)word;
+  return 0;
+#endif
+}
+#endif
 
 // Plan summary (`simdgen explain` prints the full plans):
 //   output[i] = mul over j < cols of input[i * stride + j], for i < rows; i32 -> i32
 //   avx512+vnni: identical to avx512 for this kernel, not emitted
+//   neon+dotprod: identical to neon for this kernel, not emitted
+
+#if defined(__aarch64__)
+// 16 zero bytes then 16 0xFF bytes: the 16 bytes at offset k keep the last k bytes of a vector.
+static const uint8_t simdgen_tail_keep[32] = {
+    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,
+    0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF};
+#endif
 
 // ---- avx512 (512-bit vectors)
 // strategy vector_accumulator: vector accumulators, one horizontal reduction per row
@@ -380,6 +404,201 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowprod_i32_a
 }
 #endif
 
+// ---- neon (128-bit vectors)
+// strategy vector_accumulator: vector accumulators, one horizontal reduction per row
+// rows are reduced 4 at a time; their 4 final horizontal reductions share one fold network (2 stages)
+// rows shorter than 16 columns (256 when the input fits in L1) take the blocks of rows, longer rows accumulators of their own (chosen at run time)
+// tails: the row's last whole vector re-read, counted lanes blended to the identity (rows shorter than a vector: masked loads or a staged copy)
+// uses horizontal reductions in the plan's order (halves, then lanes)
+// uses pairwise fold of the rows' accumulators (addp/sminp/smaxp)
+// uses short rows copied through a stack buffer (NEON has no masked load)
+// uses tails: the row's last whole vector, inactive lanes selected to the identity
+
+#if defined(__aarch64__)
+
+void rowprod_i32_neon(const int32_t* input, int64_t rows, int64_t cols, int64_t stride,
+                      int32_t* output) {
+  int64_t short_rows_below = 16;
+  // the input fits in L1: blocks of rows pay off for longer rows
+  if (rows * stride < 8193) {
+    short_rows_below = 256;
+  }
+  // short rows: blocks of rows
+  if (cols < short_rows_below) {
+    // 4 rows per block
+    int64_t i = 0;
+    for (; i + 4 <= rows; i += 4) {
+      int32x4_t acc_r0 = vdupq_n_s32(1);
+      int32x4_t acc_r1 = vdupq_n_s32(1);
+      int32x4_t acc_r2 = vdupq_n_s32(1);
+      int32x4_t acc_r3 = vdupq_n_s32(1);
+      int64_t j = 0;
+      for (; j + 4 <= cols; j += 4) {
+        acc_r0 = vmulq_s32(vld1q_s32(input + i * stride + j), acc_r0);
+        acc_r1 = vmulq_s32(vld1q_s32(input + i * stride + j + stride), acc_r1);
+        acc_r2 = vmulq_s32(vld1q_s32(input + i * stride + j + 2 * stride), acc_r2);
+        acc_r3 = vmulq_s32(vld1q_s32(input + i * stride + j + 3 * stride), acc_r3);
+      }
+      // predicated tail: lanes past the row end read the identity
+      if (j < cols) {
+        // the row holds a whole vector: re-read its last one
+        if (3 < cols) {
+          int32x4_t tail0 =
+              vbslq_s32(vreinterpretq_u32_u8(vld1q_u8(simdgen_tail_keep + (cols - j) * 4)),
+                        vld1q_s32(input + cols + i * stride - 4), vdupq_n_s32(1));
+          acc_r0 = vmulq_s32(tail0, acc_r0);
+          int32x4_t tail1 =
+              vbslq_s32(vreinterpretq_u32_u8(vld1q_u8(simdgen_tail_keep + (cols - j) * 4)),
+                        vld1q_s32(input + cols + i * stride + stride - 4), vdupq_n_s32(1));
+          acc_r1 = vmulq_s32(tail1, acc_r1);
+          int32x4_t tail2 =
+              vbslq_s32(vreinterpretq_u32_u8(vld1q_u8(simdgen_tail_keep + (cols - j) * 4)),
+                        vld1q_s32(input + cols + i * stride + 2 * stride - 4), vdupq_n_s32(1));
+          acc_r2 = vmulq_s32(tail2, acc_r2);
+          int32x4_t tail3 =
+              vbslq_s32(vreinterpretq_u32_u8(vld1q_u8(simdgen_tail_keep + (cols - j) * 4)),
+                        vld1q_s32(input + cols + i * stride + 3 * stride - 4), vdupq_n_s32(1));
+          acc_r3 = vmulq_s32(tail3, acc_r3);
+        }
+        // shorter rows: only their own lanes are read
+        if (cols < 4) {
+          int32_t tail0_stage[4];
+          vst1q_s32(tail0_stage, vdupq_n_s32(1));
+          __builtin_memcpy(tail0_stage, input + i * stride + j,
+                           (size_t)(cols - j) * sizeof(int32_t));
+          int32x4_t tail0 = vld1q_s32(tail0_stage);
+          acc_r0 = vmulq_s32(tail0, acc_r0);
+          int32_t tail1_stage[4];
+          vst1q_s32(tail1_stage, vdupq_n_s32(1));
+          __builtin_memcpy(tail1_stage, input + i * stride + j + stride,
+                           (size_t)(cols - j) * sizeof(int32_t));
+          int32x4_t tail1 = vld1q_s32(tail1_stage);
+          acc_r1 = vmulq_s32(tail1, acc_r1);
+          int32_t tail2_stage[4];
+          vst1q_s32(tail2_stage, vdupq_n_s32(1));
+          __builtin_memcpy(tail2_stage, input + i * stride + j + 2 * stride,
+                           (size_t)(cols - j) * sizeof(int32_t));
+          int32x4_t tail2 = vld1q_s32(tail2_stage);
+          acc_r2 = vmulq_s32(tail2, acc_r2);
+          int32_t tail3_stage[4];
+          vst1q_s32(tail3_stage, vdupq_n_s32(1));
+          __builtin_memcpy(tail3_stage, input + i * stride + j + 3 * stride,
+                           (size_t)(cols - j) * sizeof(int32_t));
+          int32x4_t tail3 = vld1q_s32(tail3_stage);
+          acc_r3 = vmulq_s32(tail3, acc_r3);
+        }
+      }
+      int32x4_t fold0_0 = vmulq_s32(vuzp1q_s32(acc_r0, acc_r1), vuzp2q_s32(acc_r0, acc_r1));
+      int32x4_t fold0_1 = vmulq_s32(vuzp1q_s32(acc_r2, acc_r3), vuzp2q_s32(acc_r2, acc_r3));
+      int32x4_t row_sums = vmulq_s32(vuzp1q_s32(fold0_0, fold0_1), vuzp2q_s32(fold0_0, fold0_1));
+      // Lane table (row in each lane of the first vector after each stage):
+      //   stage 1, 4-lane blocks: r0 r0 r1 r1
+      //   stage 2, 2-lane blocks: r0 r1 r2 r3
+      vst1q_s32(output + i, row_sums);
+    }
+    // remaining rows one at a time
+    for (; i < rows; ++i) {
+      int32x4_t acc0 = vdupq_n_s32(1);
+      int32x4_t acc1 = vdupq_n_s32(1);
+      int32x4_t acc2 = vdupq_n_s32(1);
+      int32x4_t acc3 = vdupq_n_s32(1);
+      // 4 vectors per iteration
+      int64_t j = 0;
+      for (; j + 16 <= cols; j += 16) {
+        acc0 = vmulq_s32(vld1q_s32(input + i * stride + j), acc0);
+        acc1 = vmulq_s32(vld1q_s32(input + i * stride + j + 4), acc1);
+        acc2 = vmulq_s32(vld1q_s32(input + i * stride + j + 8), acc2);
+        acc3 = vmulq_s32(vld1q_s32(input + i * stride + j + 12), acc3);
+      }
+      // one vector at a time
+      for (; j + 4 <= cols; j += 4) {
+        acc0 = vmulq_s32(vld1q_s32(input + i * stride + j), acc0);
+      }
+      // predicated tail: lanes past the row end read the identity
+      if (j < cols) {
+        // the row holds a whole vector: re-read its last one
+        if (3 < cols) {
+          int32x4_t tail0 =
+              vbslq_s32(vreinterpretq_u32_u8(vld1q_u8(simdgen_tail_keep + (cols - j) * 4)),
+                        vld1q_s32(input + cols + i * stride - 4), vdupq_n_s32(1));
+          acc1 = vmulq_s32(tail0, acc1);
+        }
+        // shorter rows: only their own lanes are read
+        if (cols < 4) {
+          int32_t tail0_stage[4];
+          vst1q_s32(tail0_stage, vdupq_n_s32(1));
+          __builtin_memcpy(tail0_stage, input + i * stride + j,
+                           (size_t)(cols - j) * sizeof(int32_t));
+          int32x4_t tail0 = vld1q_s32(tail0_stage);
+          acc1 = vmulq_s32(tail0, acc1);
+        }
+      }
+      acc0 = vmulq_s32(acc1, acc0);
+      acc2 = vmulq_s32(acc3, acc2);
+      acc0 = vmulq_s32(acc2, acc0);
+      uint32_t row_sum_lanes[4];
+      vst1q_u32(row_sum_lanes, vreinterpretq_u32_s32(acc0));
+      for (int half = 2; half > 0; half /= 2)
+        for (int l = 0; l < half; ++l)
+          row_sum_lanes[l] = (row_sum_lanes[l] * row_sum_lanes[l + half]);
+      uint32_t row_sum = (uint32_t)(int32_t)row_sum_lanes[0];
+      output[i] = (int32_t)row_sum;
+    }
+  }
+  // long rows: accumulators per row
+  if (short_rows_below - 1 < cols) {
+    int64_t i = 0;
+    for (; i < rows; ++i) {
+      int32x4_t acc0 = vdupq_n_s32(1);
+      int32x4_t acc1 = vdupq_n_s32(1);
+      int32x4_t acc2 = vdupq_n_s32(1);
+      int32x4_t acc3 = vdupq_n_s32(1);
+      // 4 vectors per iteration
+      int64_t j = 0;
+      for (; j + 16 <= cols; j += 16) {
+        acc0 = vmulq_s32(vld1q_s32(input + i * stride + j), acc0);
+        acc1 = vmulq_s32(vld1q_s32(input + i * stride + j + 4), acc1);
+        acc2 = vmulq_s32(vld1q_s32(input + i * stride + j + 8), acc2);
+        acc3 = vmulq_s32(vld1q_s32(input + i * stride + j + 12), acc3);
+      }
+      // one vector at a time
+      for (; j + 4 <= cols; j += 4) {
+        acc0 = vmulq_s32(vld1q_s32(input + i * stride + j), acc0);
+      }
+      // predicated tail: lanes past the row end read the identity
+      if (j < cols) {
+        // the row holds a whole vector: re-read its last one
+        if (3 < cols) {
+          int32x4_t tail0 =
+              vbslq_s32(vreinterpretq_u32_u8(vld1q_u8(simdgen_tail_keep + (cols - j) * 4)),
+                        vld1q_s32(input + cols + i * stride - 4), vdupq_n_s32(1));
+          acc1 = vmulq_s32(tail0, acc1);
+        }
+        // shorter rows: only their own lanes are read
+        if (cols < 4) {
+          int32_t tail0_stage[4];
+          vst1q_s32(tail0_stage, vdupq_n_s32(1));
+          __builtin_memcpy(tail0_stage, input + i * stride + j,
+                           (size_t)(cols - j) * sizeof(int32_t));
+          int32x4_t tail0 = vld1q_s32(tail0_stage);
+          acc1 = vmulq_s32(tail0, acc1);
+        }
+      }
+      acc0 = vmulq_s32(acc1, acc0);
+      acc2 = vmulq_s32(acc3, acc2);
+      acc0 = vmulq_s32(acc2, acc0);
+      uint32_t row_sum_lanes[4];
+      vst1q_u32(row_sum_lanes, vreinterpretq_u32_s32(acc0));
+      for (int half = 2; half > 0; half /= 2)
+        for (int l = 0; l < half; ++l)
+          row_sum_lanes[l] = (row_sum_lanes[l] * row_sum_lanes[l + half]);
+      uint32_t row_sum = (uint32_t)(int32_t)row_sum_lanes[0];
+      output[i] = (int32_t)row_sum;
+    }
+  }
+}
+#endif
+
 // ---- avx2 (256-bit vectors)
 // strategy vector_accumulator: vector accumulators, one horizontal reduction per row
 // rows are reduced 8 at a time; their 8 final horizontal reductions share one fold network (3 stages)
@@ -676,6 +895,11 @@ rowprod_i32_choice rowprod_i32_select() {
       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl"))
     return {rowprod_i32_avx512, "avx512"};
   if (__builtin_cpu_supports("avx2")) return {rowprod_i32_avx2, "avx2"};
+#endif
+#if defined(__aarch64__)
+
+  if ((true) && rowprod_i32_forced("neon")) return {rowprod_i32_neon, "neon"};
+  if (true) return {rowprod_i32_neon, "neon"};
 #endif
   return {rowprod_i32_scalar, "scalar"};
 }

@@ -17,10 +17,27 @@
 #endif
 #include <immintrin.h>
 #endif
+#if defined(__aarch64__)
+#include <arm_neon.h>
+#if defined(__linux__) && __STDC_HOSTED__
+#include <sys/auxv.h>
+#endif
+// The CPU's feature bits (Linux AT_HWCAP when word is 1, AT_HWCAP2 when 2); none elsewhere,
+// where only the NEON variants, which every AArch64 CPU runs, are chosen.
+__attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) {
+#if defined(__linux__) && __STDC_HOSTED__
+  return getauxval(word == 2 ? AT_HWCAP2 : AT_HWCAP);
+#else
+  (void)word;
+  return 0;
+#endif
+}
+#endif
 
 // Plan summary (`simdgen explain` prints the full plans):
 //   output[i] = mul over j < cols of input[i * stride + j], for i < rows; i8 -> i8
 //   avx512+vnni: identical to avx512 for this kernel, not emitted
+//   neon+dotprod: identical to neon for this kernel, not emitted
 
 #if defined(__x86_64__)
 // 32 zero bytes then 32 0xFF bytes: the 32 bytes at offset k keep the last k bytes of a vector.
@@ -28,6 +45,12 @@ static const uint8_t simdgen_tail_keep[64] = {
     0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,
     0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,
     0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
+    0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF};
+#endif
+#if defined(__aarch64__)
+// 16 zero bytes then 16 0xFF bytes: the 16 bytes at offset k keep the last k bytes of a vector.
+static const uint8_t simdgen_tail_keep[32] = {
+    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,
     0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF};
 #endif
 
@@ -138,6 +161,67 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowprod_i8_av
                          8));
       uint8_t tail_sum = (uint8_t)(int8_t)_mm_cvtsi128_si32(tail_sum_v);
       row_acc = (uint8_t)((uint32_t)tail_sum * (uint32_t)row_acc);
+    }
+    output[i] = (int8_t)row_acc;
+  }
+}
+#endif
+
+// ---- neon (128-bit vectors)
+// strategy inner_reduction: one horizontal reduction per vector
+// tails: the row's last whole vector re-read, counted lanes blended to the identity (rows shorter than a vector: masked loads or a staged copy)
+// uses horizontal reductions in the plan's order (halves, then lanes)
+// uses short rows copied through a stack buffer (NEON has no masked load)
+// uses tails: the row's last whole vector, inactive lanes selected to the identity
+
+#if defined(__aarch64__)
+
+void rowprod_i8_neon(const int8_t* input, int64_t rows, int64_t cols, int64_t stride,
+                     int8_t* output) {
+  int64_t i = 0;
+  for (; i < rows; ++i) {
+    uint8_t row_acc = (uint8_t)(int8_t)(1);
+    // horizontal reduction every iteration
+    int64_t j = 0;
+    for (; j + 16 <= cols; j += 16) {
+      uint8_t x_sum_lanes[16];
+      vst1q_u8(x_sum_lanes, vreinterpretq_u8_s8(vld1q_s8(input + i * stride + j)));
+      for (int half = 8; half > 0; half /= 2)
+        for (int l = 0; l < half; ++l)
+          x_sum_lanes[l] = (uint8_t)((uint32_t)x_sum_lanes[l] * (uint32_t)x_sum_lanes[l + half]);
+      uint8_t x_sum = (uint8_t)(int8_t)x_sum_lanes[0];
+      row_acc = (uint8_t)((uint32_t)x_sum * (uint32_t)row_acc);
+    }
+    // predicated tail
+    if (j < cols) {
+      // the row holds a whole vector: re-read its last one
+      if (15 < cols) {
+        int8x16_t tail = vbslq_s8(vld1q_u8(simdgen_tail_keep + (cols - j) * 1),
+                                  vld1q_s8(input + cols + i * stride - 16), vdupq_n_s8(1));
+        uint8_t tail_sum_lanes[16];
+        vst1q_u8(tail_sum_lanes, vreinterpretq_u8_s8(tail));
+        for (int half = 8; half > 0; half /= 2)
+          for (int l = 0; l < half; ++l)
+            tail_sum_lanes[l] =
+                (uint8_t)((uint32_t)tail_sum_lanes[l] * (uint32_t)tail_sum_lanes[l + half]);
+        uint8_t tail_sum = (uint8_t)(int8_t)tail_sum_lanes[0];
+        row_acc = (uint8_t)((uint32_t)tail_sum * (uint32_t)row_acc);
+      }
+      // shorter rows: only their own lanes are read
+      if (cols < 16) {
+        int8_t tail_stage[16];
+        vst1q_s8(tail_stage, vdupq_n_s8(1));
+        __builtin_memcpy(tail_stage, input + i * stride + j, (size_t)(cols - j) * sizeof(int8_t));
+        int8x16_t tail = vld1q_s8(tail_stage);
+        uint8_t tail_sum_lanes[16];
+        vst1q_u8(tail_sum_lanes, vreinterpretq_u8_s8(tail));
+        for (int half = 8; half > 0; half /= 2)
+          for (int l = 0; l < half; ++l)
+            tail_sum_lanes[l] =
+                (uint8_t)((uint32_t)tail_sum_lanes[l] * (uint32_t)tail_sum_lanes[l + half]);
+        uint8_t tail_sum = (uint8_t)(int8_t)tail_sum_lanes[0];
+        row_acc = (uint8_t)((uint32_t)tail_sum * (uint32_t)row_acc);
+      }
     }
     output[i] = (int8_t)row_acc;
   }
@@ -338,6 +422,11 @@ rowprod_i8_choice rowprod_i8_select() {
       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl"))
     return {rowprod_i8_avx512, "avx512"};
   if (__builtin_cpu_supports("avx2")) return {rowprod_i8_avx2, "avx2"};
+#endif
+#if defined(__aarch64__)
+
+  if ((true) && rowprod_i8_forced("neon")) return {rowprod_i8_neon, "neon"};
+  if (true) return {rowprod_i8_neon, "neon"};
 #endif
   return {rowprod_i8_scalar, "scalar"};
 }

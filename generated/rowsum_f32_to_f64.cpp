@@ -17,10 +17,34 @@
 #endif
 #include <immintrin.h>
 #endif
+#if defined(__aarch64__)
+#include <arm_neon.h>
+#if defined(__linux__) && __STDC_HOSTED__
+#include <sys/auxv.h>
+#endif
+// The CPU's feature bits (Linux AT_HWCAP when word is 1, AT_HWCAP2 when 2); none elsewhere,
+// where only the NEON variants, which every AArch64 CPU runs, are chosen.
+__attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) {
+#if defined(__linux__) && __STDC_HOSTED__
+  return getauxval(word == 2 ? AT_HWCAP2 : AT_HWCAP);
+#else
+  (void)word;
+  return 0;
+#endif
+}
+#endif
 
 // Plan summary (`simdgen explain` prints the full plans):
 //   output[i] = add over j < cols of input[i * stride + j], for i < rows; f32 -> f64
 //   avx512+vnni: identical to avx512 for this kernel, not emitted
+//   neon+dotprod: identical to neon for this kernel, not emitted
+
+#if defined(__aarch64__)
+// 16 zero bytes then 16 0xFF bytes: the 16 bytes at offset k keep the last k bytes of a vector.
+static const uint8_t simdgen_tail_keep[32] = {
+    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,
+    0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF};
+#endif
 
 // ---- avx512 (512-bit vectors)
 // strategy vector_accumulator: vector accumulators, one horizontal reduction per row
@@ -380,6 +404,226 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_f32_to
 }
 #endif
 
+// ---- neon (128-bit vectors)
+// strategy vector_accumulator: vector accumulators, one horizontal reduction per row
+// rows are reduced 2 at a time; their 2 final horizontal reductions share one fold network (1 stages)
+// rows shorter than 16 columns (256 when the input fits in L1) take the blocks of rows, longer rows accumulators of their own (chosen at run time)
+// inputs are widened to f64 in 2 parts per vector
+// tails: the row's last whole vector re-read, counted lanes blended to the identity (rows shorter than a vector: masked loads or a staged copy)
+// uses horizontal reductions in the plan's order (halves, then lanes)
+// uses pairwise fold of the rows' accumulators (addp/sminp/smaxp)
+// uses short rows copied through a stack buffer (NEON has no masked load)
+// uses tails: the row's last whole vector, inactive lanes selected to the identity
+
+#if defined(__aarch64__)
+
+void rowsum_f32_to_f64_neon(const float* input, int64_t rows, int64_t cols, int64_t stride,
+                            double* output) {
+  int64_t short_rows_below = 16;
+  // the input fits in L1: blocks of rows pay off for longer rows
+  if (rows * stride < 8193) {
+    short_rows_below = 256;
+  }
+  // short rows: blocks of rows
+  if (cols < short_rows_below) {
+    // 2 rows per block
+    int64_t i = 0;
+    for (; i + 2 <= rows; i += 2) {
+      float64x2_t acc_r0 = vdupq_n_f64(0.0);
+      float64x2_t acc_r1 = vdupq_n_f64(0.0);
+      int64_t j = 0;
+      for (; j + 4 <= cols; j += 4) {
+        float32x4_t x_r0 = vld1q_f32(input + i * stride + j);
+        float64x2_t x_r0_w0 = vcvt_f64_f32(vget_low_f32(x_r0));
+        acc_r0 = vaddq_f64(x_r0_w0, acc_r0);
+        float64x2_t x_r0_w1 = vcvt_high_f64_f32(x_r0);
+        acc_r0 = vaddq_f64(x_r0_w1, acc_r0);
+        float32x4_t x_r1 = vld1q_f32(input + i * stride + j + stride);
+        float64x2_t x_r1_w0 = vcvt_f64_f32(vget_low_f32(x_r1));
+        acc_r1 = vaddq_f64(x_r1_w0, acc_r1);
+        float64x2_t x_r1_w1 = vcvt_high_f64_f32(x_r1);
+        acc_r1 = vaddq_f64(x_r1_w1, acc_r1);
+      }
+      // predicated tail: lanes past the row end read the identity
+      if (j < cols) {
+        // the row holds a whole vector: re-read its last one
+        if (3 < cols) {
+          float32x4_t tail0 =
+              vbslq_f32(vreinterpretq_u32_u8(vld1q_u8(simdgen_tail_keep + (cols - j) * 4)),
+                        vld1q_f32(input + cols + i * stride - 4), vdupq_n_f32(0.0f));
+          float64x2_t tail0_w0 = vcvt_f64_f32(vget_low_f32(tail0));
+          acc_r0 = vaddq_f64(tail0_w0, acc_r0);
+          float64x2_t tail0_w1 = vcvt_high_f64_f32(tail0);
+          acc_r0 = vaddq_f64(tail0_w1, acc_r0);
+          float32x4_t tail1 =
+              vbslq_f32(vreinterpretq_u32_u8(vld1q_u8(simdgen_tail_keep + (cols - j) * 4)),
+                        vld1q_f32(input + cols + i * stride + stride - 4), vdupq_n_f32(0.0f));
+          float64x2_t tail1_w0 = vcvt_f64_f32(vget_low_f32(tail1));
+          acc_r1 = vaddq_f64(tail1_w0, acc_r1);
+          float64x2_t tail1_w1 = vcvt_high_f64_f32(tail1);
+          acc_r1 = vaddq_f64(tail1_w1, acc_r1);
+        }
+        // shorter rows: only their own lanes are read
+        if (cols < 4) {
+          float tail0_stage[4];
+          vst1q_f32(tail0_stage, vdupq_n_f32(0.0f));
+          __builtin_memcpy(tail0_stage, input + i * stride + j, (size_t)(cols - j) * sizeof(float));
+          float32x4_t tail0 = vld1q_f32(tail0_stage);
+          float64x2_t tail0_w0 = vcvt_f64_f32(vget_low_f32(tail0));
+          acc_r0 = vaddq_f64(tail0_w0, acc_r0);
+          float64x2_t tail0_w1 = vcvt_high_f64_f32(tail0);
+          acc_r0 = vaddq_f64(tail0_w1, acc_r0);
+          float tail1_stage[4];
+          vst1q_f32(tail1_stage, vdupq_n_f32(0.0f));
+          __builtin_memcpy(tail1_stage, input + i * stride + j + stride,
+                           (size_t)(cols - j) * sizeof(float));
+          float32x4_t tail1 = vld1q_f32(tail1_stage);
+          float64x2_t tail1_w0 = vcvt_f64_f32(vget_low_f32(tail1));
+          acc_r1 = vaddq_f64(tail1_w0, acc_r1);
+          float64x2_t tail1_w1 = vcvt_high_f64_f32(tail1);
+          acc_r1 = vaddq_f64(tail1_w1, acc_r1);
+        }
+      }
+      float64x2_t row_sums = vpaddq_f64(acc_r0, acc_r1);
+      // Lane table (row in each lane of the first vector after each stage):
+      //   stage 1, 2-lane blocks: r0 r1
+      vst1q_f64(output + i, row_sums);
+    }
+    // remaining rows one at a time
+    for (; i < rows; ++i) {
+      float64x2_t acc0 = vdupq_n_f64(0.0);
+      float64x2_t acc1 = vdupq_n_f64(0.0);
+      // 4 vectors per iteration
+      int64_t j = 0;
+      for (; j + 16 <= cols; j += 16) {
+        float32x4_t x0 = vld1q_f32(input + i * stride + j);
+        float64x2_t x0_w0 = vcvt_f64_f32(vget_low_f32(x0));
+        acc0 = vaddq_f64(x0_w0, acc0);
+        float64x2_t x0_w1 = vcvt_high_f64_f32(x0);
+        acc0 = vaddq_f64(x0_w1, acc0);
+        float32x4_t x1 = vld1q_f32(input + i * stride + j + 4);
+        float64x2_t x1_w0 = vcvt_f64_f32(vget_low_f32(x1));
+        acc1 = vaddq_f64(x1_w0, acc1);
+        float64x2_t x1_w1 = vcvt_high_f64_f32(x1);
+        acc1 = vaddq_f64(x1_w1, acc1);
+        float32x4_t x2 = vld1q_f32(input + i * stride + j + 8);
+        float64x2_t x2_w0 = vcvt_f64_f32(vget_low_f32(x2));
+        acc0 = vaddq_f64(x2_w0, acc0);
+        float64x2_t x2_w1 = vcvt_high_f64_f32(x2);
+        acc0 = vaddq_f64(x2_w1, acc0);
+        float32x4_t x3 = vld1q_f32(input + i * stride + j + 12);
+        float64x2_t x3_w0 = vcvt_f64_f32(vget_low_f32(x3));
+        acc1 = vaddq_f64(x3_w0, acc1);
+        float64x2_t x3_w1 = vcvt_high_f64_f32(x3);
+        acc1 = vaddq_f64(x3_w1, acc1);
+      }
+      // one vector at a time
+      for (; j + 4 <= cols; j += 4) {
+        float32x4_t x0 = vld1q_f32(input + i * stride + j);
+        float64x2_t x0_w0 = vcvt_f64_f32(vget_low_f32(x0));
+        acc0 = vaddq_f64(x0_w0, acc0);
+        float64x2_t x0_w1 = vcvt_high_f64_f32(x0);
+        acc0 = vaddq_f64(x0_w1, acc0);
+      }
+      // predicated tail: lanes past the row end read the identity
+      if (j < cols) {
+        // the row holds a whole vector: re-read its last one
+        if (3 < cols) {
+          float32x4_t tail0 =
+              vbslq_f32(vreinterpretq_u32_u8(vld1q_u8(simdgen_tail_keep + (cols - j) * 4)),
+                        vld1q_f32(input + cols + i * stride - 4), vdupq_n_f32(0.0f));
+          float64x2_t tail0_w0 = vcvt_f64_f32(vget_low_f32(tail0));
+          acc1 = vaddq_f64(tail0_w0, acc1);
+          float64x2_t tail0_w1 = vcvt_high_f64_f32(tail0);
+          acc1 = vaddq_f64(tail0_w1, acc1);
+        }
+        // shorter rows: only their own lanes are read
+        if (cols < 4) {
+          float tail0_stage[4];
+          vst1q_f32(tail0_stage, vdupq_n_f32(0.0f));
+          __builtin_memcpy(tail0_stage, input + i * stride + j, (size_t)(cols - j) * sizeof(float));
+          float32x4_t tail0 = vld1q_f32(tail0_stage);
+          float64x2_t tail0_w0 = vcvt_f64_f32(vget_low_f32(tail0));
+          acc1 = vaddq_f64(tail0_w0, acc1);
+          float64x2_t tail0_w1 = vcvt_high_f64_f32(tail0);
+          acc1 = vaddq_f64(tail0_w1, acc1);
+        }
+      }
+      acc0 = vaddq_f64(acc1, acc0);
+      double row_sum = vpaddd_f64(acc0);
+      output[i] = row_sum;
+    }
+  }
+  // long rows: accumulators per row
+  if (short_rows_below - 1 < cols) {
+    int64_t i = 0;
+    for (; i < rows; ++i) {
+      float64x2_t acc0 = vdupq_n_f64(0.0);
+      float64x2_t acc1 = vdupq_n_f64(0.0);
+      // 4 vectors per iteration
+      int64_t j = 0;
+      for (; j + 16 <= cols; j += 16) {
+        float32x4_t x0 = vld1q_f32(input + i * stride + j);
+        float64x2_t x0_w0 = vcvt_f64_f32(vget_low_f32(x0));
+        acc0 = vaddq_f64(x0_w0, acc0);
+        float64x2_t x0_w1 = vcvt_high_f64_f32(x0);
+        acc0 = vaddq_f64(x0_w1, acc0);
+        float32x4_t x1 = vld1q_f32(input + i * stride + j + 4);
+        float64x2_t x1_w0 = vcvt_f64_f32(vget_low_f32(x1));
+        acc1 = vaddq_f64(x1_w0, acc1);
+        float64x2_t x1_w1 = vcvt_high_f64_f32(x1);
+        acc1 = vaddq_f64(x1_w1, acc1);
+        float32x4_t x2 = vld1q_f32(input + i * stride + j + 8);
+        float64x2_t x2_w0 = vcvt_f64_f32(vget_low_f32(x2));
+        acc0 = vaddq_f64(x2_w0, acc0);
+        float64x2_t x2_w1 = vcvt_high_f64_f32(x2);
+        acc0 = vaddq_f64(x2_w1, acc0);
+        float32x4_t x3 = vld1q_f32(input + i * stride + j + 12);
+        float64x2_t x3_w0 = vcvt_f64_f32(vget_low_f32(x3));
+        acc1 = vaddq_f64(x3_w0, acc1);
+        float64x2_t x3_w1 = vcvt_high_f64_f32(x3);
+        acc1 = vaddq_f64(x3_w1, acc1);
+      }
+      // one vector at a time
+      for (; j + 4 <= cols; j += 4) {
+        float32x4_t x0 = vld1q_f32(input + i * stride + j);
+        float64x2_t x0_w0 = vcvt_f64_f32(vget_low_f32(x0));
+        acc0 = vaddq_f64(x0_w0, acc0);
+        float64x2_t x0_w1 = vcvt_high_f64_f32(x0);
+        acc0 = vaddq_f64(x0_w1, acc0);
+      }
+      // predicated tail: lanes past the row end read the identity
+      if (j < cols) {
+        // the row holds a whole vector: re-read its last one
+        if (3 < cols) {
+          float32x4_t tail0 =
+              vbslq_f32(vreinterpretq_u32_u8(vld1q_u8(simdgen_tail_keep + (cols - j) * 4)),
+                        vld1q_f32(input + cols + i * stride - 4), vdupq_n_f32(0.0f));
+          float64x2_t tail0_w0 = vcvt_f64_f32(vget_low_f32(tail0));
+          acc1 = vaddq_f64(tail0_w0, acc1);
+          float64x2_t tail0_w1 = vcvt_high_f64_f32(tail0);
+          acc1 = vaddq_f64(tail0_w1, acc1);
+        }
+        // shorter rows: only their own lanes are read
+        if (cols < 4) {
+          float tail0_stage[4];
+          vst1q_f32(tail0_stage, vdupq_n_f32(0.0f));
+          __builtin_memcpy(tail0_stage, input + i * stride + j, (size_t)(cols - j) * sizeof(float));
+          float32x4_t tail0 = vld1q_f32(tail0_stage);
+          float64x2_t tail0_w0 = vcvt_f64_f32(vget_low_f32(tail0));
+          acc1 = vaddq_f64(tail0_w0, acc1);
+          float64x2_t tail0_w1 = vcvt_high_f64_f32(tail0);
+          acc1 = vaddq_f64(tail0_w1, acc1);
+        }
+      }
+      acc0 = vaddq_f64(acc1, acc0);
+      double row_sum = vpaddd_f64(acc0);
+      output[i] = row_sum;
+    }
+  }
+}
+#endif
+
 // ---- avx2 (256-bit vectors)
 // strategy vector_accumulator: vector accumulators, one horizontal reduction per row
 // rows are reduced 4 at a time; their 4 final horizontal reductions share one fold network (2 stages)
@@ -676,6 +920,11 @@ rowsum_f32_to_f64_choice rowsum_f32_to_f64_select() {
       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl"))
     return {rowsum_f32_to_f64_avx512, "avx512"};
   if (__builtin_cpu_supports("avx2")) return {rowsum_f32_to_f64_avx2, "avx2"};
+#endif
+#if defined(__aarch64__)
+
+  if ((true) && rowsum_f32_to_f64_forced("neon")) return {rowsum_f32_to_f64_neon, "neon"};
+  if (true) return {rowsum_f32_to_f64_neon, "neon"};
 #endif
   return {rowsum_f32_to_f64_scalar, "scalar"};
 }

@@ -17,10 +17,27 @@
 #endif
 #include <immintrin.h>
 #endif
+#if defined(__aarch64__)
+#include <arm_neon.h>
+#if defined(__linux__) && __STDC_HOSTED__
+#include <sys/auxv.h>
+#endif
+// The CPU's feature bits (Linux AT_HWCAP when word is 1, AT_HWCAP2 when 2); none elsewhere,
+// where only the NEON variants, which every AArch64 CPU runs, are chosen.
+__attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) {
+#if defined(__linux__) && __STDC_HOSTED__
+  return getauxval(word == 2 ? AT_HWCAP2 : AT_HWCAP);
+#else
+  (void)word;
+  return 0;
+#endif
+}
+#endif
 
 // Plan summary (`simdgen explain` prints the full plans):
 //   output[i] = add over j < cols of input[i * stride + j], for i < rows; f64 -> f64
 //   avx512+vnni: identical to avx512 for this kernel, not emitted
+//   neon+dotprod: identical to neon for this kernel, not emitted
 
 // ---- avx512 (512-bit vectors)
 // strategy inner_parallel: lane r reduces row i + r in sequential order; columns are gathered (f64 lanes)
@@ -48,6 +65,41 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_f64_in
       lane_acc = _mm512_add_pd(column, lane_acc);
     }
     _mm512_storeu_pd(output + i, lane_acc);
+  }
+  // scalar tail rows
+  for (; i < rows; ++i) {
+    double lane_acc = (double)(0.0);
+    int64_t j = 0;
+    for (; j < cols; ++j) {
+      double column = (double)input[i * stride + j];
+      lane_acc = (column + lane_acc);
+    }
+    output[i] = lane_acc;
+  }
+}
+#endif
+
+// ---- neon (128-bit vectors)
+// strategy inner_parallel: lane r reduces row i + r in sequential order; columns are gathered (f64 lanes)
+// uses columns filled lane by lane through a stack tile (NEON has no gather)
+
+#if defined(__aarch64__)
+
+void rowsum_f64_inner_parallel_neon(const double* input, int64_t rows, int64_t cols, int64_t stride,
+                                    double* output) {
+  // 2 rows per vector, lane = row
+  int64_t i = 0;
+  for (; i + 2 <= rows; i += 2) {
+    float64x2_t lane_acc = vdupq_n_f64(0.0);
+    // sequential along the row
+    int64_t j = 0;
+    for (; j < cols; ++j) {
+      double column_stage[2];
+      for (int64_t r = 0; r < 2; ++r) column_stage[r] = (double)input[i * stride + j + r * stride];
+      float64x2_t column = vld1q_f64(column_stage);
+      lane_acc = vaddq_f64(column, lane_acc);
+    }
+    vst1q_f64(output + i, lane_acc);
   }
   // scalar tail rows
   for (; i < rows; ++i) {
@@ -159,6 +211,12 @@ rowsum_f64_inner_parallel_choice rowsum_f64_inner_parallel_select() {
       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl"))
     return {rowsum_f64_inner_parallel_avx512, "avx512"};
   if (__builtin_cpu_supports("avx2")) return {rowsum_f64_inner_parallel_avx2, "avx2"};
+#endif
+#if defined(__aarch64__)
+
+  if ((true) && rowsum_f64_inner_parallel_forced("neon"))
+    return {rowsum_f64_inner_parallel_neon, "neon"};
+  if (true) return {rowsum_f64_inner_parallel_neon, "neon"};
 #endif
   return {rowsum_f64_inner_parallel_scalar, "scalar"};
 }

@@ -17,10 +17,27 @@
 #endif
 #include <immintrin.h>
 #endif
+#if defined(__aarch64__)
+#include <arm_neon.h>
+#if defined(__linux__) && __STDC_HOSTED__
+#include <sys/auxv.h>
+#endif
+// The CPU's feature bits (Linux AT_HWCAP when word is 1, AT_HWCAP2 when 2); none elsewhere,
+// where only the NEON variants, which every AArch64 CPU runs, are chosen.
+__attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) {
+#if defined(__linux__) && __STDC_HOSTED__
+  return getauxval(word == 2 ? AT_HWCAP2 : AT_HWCAP);
+#else
+  (void)word;
+  return 0;
+#endif
+}
+#endif
 
 // Plan summary (`simdgen explain` prints the full plans):
 //   output[i] = add over j < cols of input[i * stride + j], for i < rows; i64 -> i64
 //   avx512+vnni: identical to avx512 for this kernel, not emitted
+//   neon+dotprod: identical to neon for this kernel, not emitted
 
 // ---- avx512 (512-bit vectors)
 // strategy inner_parallel: lane r reduces row i + r in sequential order; columns are gathered (i64 lanes)
@@ -62,6 +79,50 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_i64_in
       lane_acc = _mm512_add_epi64(column, lane_acc);
     }
     _mm512_mask_storeu_epi64(output + i, (__mmask8)((1ull << (-i + rows)) - 1), lane_acc);
+  }
+}
+#endif
+
+// ---- neon (128-bit vectors)
+// strategy inner_parallel: lane r reduces row i + r in sequential order; columns are gathered (i64 lanes)
+// uses columns filled lane by lane through a stack tile (NEON has no gather)
+
+#if defined(__aarch64__)
+
+void rowsum_i64_inner_parallel_neon(const int64_t* input, int64_t rows, int64_t cols,
+                                    int64_t stride, int64_t* output) {
+  // 2 rows per vector, lane = row
+  int64_t i = 0;
+  for (; i + 2 <= rows; i += 2) {
+    int64x2_t lane_acc = vdupq_n_s64(0);
+    // sequential along the row
+    int64_t j = 0;
+    for (; j < cols; ++j) {
+      int64_t column_stage[2];
+      for (int64_t r = 0; r < 2; ++r) column_stage[r] = (int64_t)input[i * stride + j + r * stride];
+      int64x2_t column = vld1q_s64(column_stage);
+      lane_acc = vaddq_s64(column, lane_acc);
+    }
+    vst1q_s64(output + i, lane_acc);
+  }
+  // remaining rows: predicated lanes
+  if (i < rows) {
+    int64x2_t lane_acc = vdupq_n_s64(0);
+    // sequential along the row
+    int64_t j = 0;
+    for (; j < cols; ++j) {
+      int64_t column_stage[2];
+      for (int64_t r = 0; r < 2; ++r)
+        column_stage[r] =
+            r < -i + rows ? (int64_t)input[i * stride + j + r * stride] : (int64_t)(0);
+      int64x2_t column = vld1q_s64(column_stage);
+      lane_acc = vaddq_s64(column, lane_acc);
+    }
+    {
+      int64_t lane_acc_stage[2];
+      vst1q_s64(lane_acc_stage, lane_acc);
+      __builtin_memcpy(output + i, lane_acc_stage, (size_t)(-i + rows) * sizeof(int64_t));
+    }
   }
 }
 #endif
@@ -172,6 +233,12 @@ rowsum_i64_inner_parallel_choice rowsum_i64_inner_parallel_select() {
       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl"))
     return {rowsum_i64_inner_parallel_avx512, "avx512"};
   if (__builtin_cpu_supports("avx2")) return {rowsum_i64_inner_parallel_avx2, "avx2"};
+#endif
+#if defined(__aarch64__)
+
+  if ((true) && rowsum_i64_inner_parallel_forced("neon"))
+    return {rowsum_i64_inner_parallel_neon, "neon"};
+  if (true) return {rowsum_i64_inner_parallel_neon, "neon"};
 #endif
   return {rowsum_i64_inner_parallel_scalar, "scalar"};
 }

@@ -17,6 +17,22 @@
 #endif
 #include <immintrin.h>
 #endif
+#if defined(__aarch64__)
+#include <arm_neon.h>
+#if defined(__linux__) && __STDC_HOSTED__
+#include <sys/auxv.h>
+#endif
+// The CPU's feature bits (Linux AT_HWCAP when word is 1, AT_HWCAP2 when 2); none elsewhere,
+// where only the NEON variants, which every AArch64 CPU runs, are chosen.
+__attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) {
+#if defined(__linux__) && __STDC_HOSTED__
+  return getauxval(word == 2 ? AT_HWCAP2 : AT_HWCAP);
+#else
+  (void)word;
+  return 0;
+#endif
+}
+#endif
 
 // Plan summary (`simdgen explain` prints the full plans):
 //   output[i] = add over j < cols of input[i * stride + j], for i < rows; i8 -> i32
@@ -27,6 +43,12 @@ static const uint8_t simdgen_tail_keep[64] = {
     0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,
     0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,
     0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
+    0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF};
+#endif
+#if defined(__aarch64__)
+// 16 zero bytes then 16 0xFF bytes: the 16 bytes at offset k keep the last k bytes of a vector.
+static const uint8_t simdgen_tail_keep[32] = {
+    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,
     0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF};
 #endif
 
@@ -698,6 +720,190 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_i8_avx
 }
 #endif
 
+// ---- neon+dotprod (128-bit vectors)
+// widening sum: sdot with a ones vector (4 bytes per 32-bit lane)
+// strategy vector_accumulator: vector accumulators, one horizontal reduction per row
+// rows are reduced 4 at a time; their 4 final horizontal reductions share one fold network (2 stages)
+// rows shorter than 64 columns (1024 when the input fits in L1) take the blocks of rows, longer rows accumulators of their own (chosen at run time)
+// tails: the row's last whole vector re-read, counted lanes blended to the identity (rows shorter than a vector: masked loads or a staged copy)
+// uses horizontal reductions in the plan's order (halves, then lanes)
+// uses pairwise fold of the rows' accumulators (addp/sminp/smaxp)
+// uses sdot: 4 bytes per 32-bit lane against a ones vector
+// uses short rows copied through a stack buffer (NEON has no masked load)
+// uses tails: the row's last whole vector, inactive lanes selected to the identity
+
+#if defined(__aarch64__)
+__attribute__((target("arch=armv8.2-a+dotprod"))) void rowsum_i8_neon_dotprod(
+    const int8_t* input, int64_t rows, int64_t cols, int64_t stride, int32_t* output) {
+  const int8x16_t ones_s8 = vdupq_n_s8(1);
+  int64_t short_rows_below = 64;
+  // the input fits in L1: blocks of rows pay off for longer rows
+  if (rows * stride < 32769) {
+    short_rows_below = 1024;
+  }
+  // short rows: blocks of rows
+  if (cols < short_rows_below) {
+    // 4 rows per block
+    int64_t i = 0;
+    for (; i + 4 <= rows; i += 4) {
+      int32x4_t acc_r0 = vdupq_n_s32(0);
+      int32x4_t acc_r1 = vdupq_n_s32(0);
+      int32x4_t acc_r2 = vdupq_n_s32(0);
+      int32x4_t acc_r3 = vdupq_n_s32(0);
+      int64_t j = 0;
+      for (; j + 16 <= cols; j += 16) {
+        acc_r0 = vdotq_s32(acc_r0, vld1q_s8(input + i * stride + j), ones_s8);
+        acc_r1 = vdotq_s32(acc_r1, vld1q_s8(input + i * stride + j + stride), ones_s8);
+        acc_r2 = vdotq_s32(acc_r2, vld1q_s8(input + i * stride + j + 2 * stride), ones_s8);
+        acc_r3 = vdotq_s32(acc_r3, vld1q_s8(input + i * stride + j + 3 * stride), ones_s8);
+      }
+      // predicated tail: lanes past the row end read the identity
+      if (j < cols) {
+        // the row holds a whole vector: re-read its last one
+        if (15 < cols) {
+          int8x16_t tail0 = vbslq_s8(vld1q_u8(simdgen_tail_keep + (cols - j) * 1),
+                                     vld1q_s8(input + cols + i * stride - 16), vdupq_n_s8(0));
+          acc_r0 = vdotq_s32(acc_r0, tail0, ones_s8);
+          int8x16_t tail1 =
+              vbslq_s8(vld1q_u8(simdgen_tail_keep + (cols - j) * 1),
+                       vld1q_s8(input + cols + i * stride + stride - 16), vdupq_n_s8(0));
+          acc_r1 = vdotq_s32(acc_r1, tail1, ones_s8);
+          int8x16_t tail2 =
+              vbslq_s8(vld1q_u8(simdgen_tail_keep + (cols - j) * 1),
+                       vld1q_s8(input + cols + i * stride + 2 * stride - 16), vdupq_n_s8(0));
+          acc_r2 = vdotq_s32(acc_r2, tail2, ones_s8);
+          int8x16_t tail3 =
+              vbslq_s8(vld1q_u8(simdgen_tail_keep + (cols - j) * 1),
+                       vld1q_s8(input + cols + i * stride + 3 * stride - 16), vdupq_n_s8(0));
+          acc_r3 = vdotq_s32(acc_r3, tail3, ones_s8);
+        }
+        // shorter rows: only their own lanes are read
+        if (cols < 16) {
+          int8_t tail0_stage[16];
+          vst1q_s8(tail0_stage, vdupq_n_s8(0));
+          __builtin_memcpy(tail0_stage, input + i * stride + j,
+                           (size_t)(cols - j) * sizeof(int8_t));
+          int8x16_t tail0 = vld1q_s8(tail0_stage);
+          acc_r0 = vdotq_s32(acc_r0, tail0, ones_s8);
+          int8_t tail1_stage[16];
+          vst1q_s8(tail1_stage, vdupq_n_s8(0));
+          __builtin_memcpy(tail1_stage, input + i * stride + j + stride,
+                           (size_t)(cols - j) * sizeof(int8_t));
+          int8x16_t tail1 = vld1q_s8(tail1_stage);
+          acc_r1 = vdotq_s32(acc_r1, tail1, ones_s8);
+          int8_t tail2_stage[16];
+          vst1q_s8(tail2_stage, vdupq_n_s8(0));
+          __builtin_memcpy(tail2_stage, input + i * stride + j + 2 * stride,
+                           (size_t)(cols - j) * sizeof(int8_t));
+          int8x16_t tail2 = vld1q_s8(tail2_stage);
+          acc_r2 = vdotq_s32(acc_r2, tail2, ones_s8);
+          int8_t tail3_stage[16];
+          vst1q_s8(tail3_stage, vdupq_n_s8(0));
+          __builtin_memcpy(tail3_stage, input + i * stride + j + 3 * stride,
+                           (size_t)(cols - j) * sizeof(int8_t));
+          int8x16_t tail3 = vld1q_s8(tail3_stage);
+          acc_r3 = vdotq_s32(acc_r3, tail3, ones_s8);
+        }
+      }
+      int32x4_t fold0_0 = vpaddq_s32(acc_r0, acc_r1);
+      int32x4_t fold0_1 = vpaddq_s32(acc_r2, acc_r3);
+      int32x4_t row_sums = vpaddq_s32(fold0_0, fold0_1);
+      // Lane table (row in each lane of the first vector after each stage):
+      //   stage 1, 4-lane blocks: r0 r0 r1 r1
+      //   stage 2, 2-lane blocks: r0 r1 r2 r3
+      vst1q_s32(output + i, row_sums);
+    }
+    // remaining rows one at a time
+    for (; i < rows; ++i) {
+      int32x4_t acc0 = vdupq_n_s32(0);
+      int32x4_t acc1 = vdupq_n_s32(0);
+      int32x4_t acc2 = vdupq_n_s32(0);
+      int32x4_t acc3 = vdupq_n_s32(0);
+      // 4 vectors per iteration
+      int64_t j = 0;
+      for (; j + 64 <= cols; j += 64) {
+        acc0 = vdotq_s32(acc0, vld1q_s8(input + i * stride + j), ones_s8);
+        acc1 = vdotq_s32(acc1, vld1q_s8(input + i * stride + j + 16), ones_s8);
+        acc2 = vdotq_s32(acc2, vld1q_s8(input + i * stride + j + 32), ones_s8);
+        acc3 = vdotq_s32(acc3, vld1q_s8(input + i * stride + j + 48), ones_s8);
+      }
+      // one vector at a time
+      for (; j + 16 <= cols; j += 16) {
+        acc0 = vdotq_s32(acc0, vld1q_s8(input + i * stride + j), ones_s8);
+      }
+      // predicated tail: lanes past the row end read the identity
+      if (j < cols) {
+        // the row holds a whole vector: re-read its last one
+        if (15 < cols) {
+          int8x16_t tail0 = vbslq_s8(vld1q_u8(simdgen_tail_keep + (cols - j) * 1),
+                                     vld1q_s8(input + cols + i * stride - 16), vdupq_n_s8(0));
+          acc1 = vdotq_s32(acc1, tail0, ones_s8);
+        }
+        // shorter rows: only their own lanes are read
+        if (cols < 16) {
+          int8_t tail0_stage[16];
+          vst1q_s8(tail0_stage, vdupq_n_s8(0));
+          __builtin_memcpy(tail0_stage, input + i * stride + j,
+                           (size_t)(cols - j) * sizeof(int8_t));
+          int8x16_t tail0 = vld1q_s8(tail0_stage);
+          acc1 = vdotq_s32(acc1, tail0, ones_s8);
+        }
+      }
+      acc0 = vaddq_s32(acc1, acc0);
+      acc2 = vaddq_s32(acc3, acc2);
+      acc0 = vaddq_s32(acc2, acc0);
+      uint32_t row_sum = (uint32_t)vaddvq_s32(acc0);
+      output[i] = (int32_t)row_sum;
+    }
+  }
+  // long rows: accumulators per row
+  if (short_rows_below - 1 < cols) {
+    int64_t i = 0;
+    for (; i < rows; ++i) {
+      int32x4_t acc0 = vdupq_n_s32(0);
+      int32x4_t acc1 = vdupq_n_s32(0);
+      int32x4_t acc2 = vdupq_n_s32(0);
+      int32x4_t acc3 = vdupq_n_s32(0);
+      // 4 vectors per iteration
+      int64_t j = 0;
+      for (; j + 64 <= cols; j += 64) {
+        acc0 = vdotq_s32(acc0, vld1q_s8(input + i * stride + j), ones_s8);
+        acc1 = vdotq_s32(acc1, vld1q_s8(input + i * stride + j + 16), ones_s8);
+        acc2 = vdotq_s32(acc2, vld1q_s8(input + i * stride + j + 32), ones_s8);
+        acc3 = vdotq_s32(acc3, vld1q_s8(input + i * stride + j + 48), ones_s8);
+      }
+      // one vector at a time
+      for (; j + 16 <= cols; j += 16) {
+        acc0 = vdotq_s32(acc0, vld1q_s8(input + i * stride + j), ones_s8);
+      }
+      // predicated tail: lanes past the row end read the identity
+      if (j < cols) {
+        // the row holds a whole vector: re-read its last one
+        if (15 < cols) {
+          int8x16_t tail0 = vbslq_s8(vld1q_u8(simdgen_tail_keep + (cols - j) * 1),
+                                     vld1q_s8(input + cols + i * stride - 16), vdupq_n_s8(0));
+          acc1 = vdotq_s32(acc1, tail0, ones_s8);
+        }
+        // shorter rows: only their own lanes are read
+        if (cols < 16) {
+          int8_t tail0_stage[16];
+          vst1q_s8(tail0_stage, vdupq_n_s8(0));
+          __builtin_memcpy(tail0_stage, input + i * stride + j,
+                           (size_t)(cols - j) * sizeof(int8_t));
+          int8x16_t tail0 = vld1q_s8(tail0_stage);
+          acc1 = vdotq_s32(acc1, tail0, ones_s8);
+        }
+      }
+      acc0 = vaddq_s32(acc1, acc0);
+      acc2 = vaddq_s32(acc3, acc2);
+      acc0 = vaddq_s32(acc2, acc0);
+      uint32_t row_sum = (uint32_t)vaddvq_s32(acc0);
+      output[i] = (int32_t)row_sum;
+    }
+  }
+}
+#endif
+
 // ---- avx2 (256-bit vectors)
 // widening sum: vpmaddubsw + vpmaddwd with ones vectors (4 int8 per int32 lane)
 // strategy vector_accumulator: vector accumulators, one horizontal reduction per row
@@ -1089,6 +1295,190 @@ __attribute__((target("avx2"))) void rowsum_i8_avx2(const int8_t* input, int64_t
 }
 #endif
 
+// ---- neon (128-bit vectors)
+// widening sum: saddlp + sadalp pairwise widening adds (4 bytes per 32-bit lane)
+// strategy vector_accumulator: vector accumulators, one horizontal reduction per row
+// rows are reduced 4 at a time; their 4 final horizontal reductions share one fold network (2 stages)
+// rows shorter than 64 columns (1024 when the input fits in L1) take the blocks of rows, longer rows accumulators of their own (chosen at run time)
+// tails: the row's last whole vector re-read, counted lanes blended to the identity (rows shorter than a vector: masked loads or a staged copy)
+// uses horizontal reductions in the plan's order (halves, then lanes)
+// uses pairwise fold of the rows' accumulators (addp/sminp/smaxp)
+// uses saddlp + sadalp: 4 bytes per 32-bit lane
+// uses short rows copied through a stack buffer (NEON has no masked load)
+// uses tails: the row's last whole vector, inactive lanes selected to the identity
+
+#if defined(__aarch64__)
+
+void rowsum_i8_neon(const int8_t* input, int64_t rows, int64_t cols, int64_t stride,
+                    int32_t* output) {
+  int64_t short_rows_below = 64;
+  // the input fits in L1: blocks of rows pay off for longer rows
+  if (rows * stride < 32769) {
+    short_rows_below = 1024;
+  }
+  // short rows: blocks of rows
+  if (cols < short_rows_below) {
+    // 4 rows per block
+    int64_t i = 0;
+    for (; i + 4 <= rows; i += 4) {
+      int32x4_t acc_r0 = vdupq_n_s32(0);
+      int32x4_t acc_r1 = vdupq_n_s32(0);
+      int32x4_t acc_r2 = vdupq_n_s32(0);
+      int32x4_t acc_r3 = vdupq_n_s32(0);
+      int64_t j = 0;
+      for (; j + 16 <= cols; j += 16) {
+        acc_r0 = vpadalq_s16(acc_r0, vpaddlq_s8(vld1q_s8(input + i * stride + j)));
+        acc_r1 = vpadalq_s16(acc_r1, vpaddlq_s8(vld1q_s8(input + i * stride + j + stride)));
+        acc_r2 = vpadalq_s16(acc_r2, vpaddlq_s8(vld1q_s8(input + i * stride + j + 2 * stride)));
+        acc_r3 = vpadalq_s16(acc_r3, vpaddlq_s8(vld1q_s8(input + i * stride + j + 3 * stride)));
+      }
+      // predicated tail: lanes past the row end read the identity
+      if (j < cols) {
+        // the row holds a whole vector: re-read its last one
+        if (15 < cols) {
+          int8x16_t tail0 = vbslq_s8(vld1q_u8(simdgen_tail_keep + (cols - j) * 1),
+                                     vld1q_s8(input + cols + i * stride - 16), vdupq_n_s8(0));
+          acc_r0 = vpadalq_s16(acc_r0, vpaddlq_s8(tail0));
+          int8x16_t tail1 =
+              vbslq_s8(vld1q_u8(simdgen_tail_keep + (cols - j) * 1),
+                       vld1q_s8(input + cols + i * stride + stride - 16), vdupq_n_s8(0));
+          acc_r1 = vpadalq_s16(acc_r1, vpaddlq_s8(tail1));
+          int8x16_t tail2 =
+              vbslq_s8(vld1q_u8(simdgen_tail_keep + (cols - j) * 1),
+                       vld1q_s8(input + cols + i * stride + 2 * stride - 16), vdupq_n_s8(0));
+          acc_r2 = vpadalq_s16(acc_r2, vpaddlq_s8(tail2));
+          int8x16_t tail3 =
+              vbslq_s8(vld1q_u8(simdgen_tail_keep + (cols - j) * 1),
+                       vld1q_s8(input + cols + i * stride + 3 * stride - 16), vdupq_n_s8(0));
+          acc_r3 = vpadalq_s16(acc_r3, vpaddlq_s8(tail3));
+        }
+        // shorter rows: only their own lanes are read
+        if (cols < 16) {
+          int8_t tail0_stage[16];
+          vst1q_s8(tail0_stage, vdupq_n_s8(0));
+          __builtin_memcpy(tail0_stage, input + i * stride + j,
+                           (size_t)(cols - j) * sizeof(int8_t));
+          int8x16_t tail0 = vld1q_s8(tail0_stage);
+          acc_r0 = vpadalq_s16(acc_r0, vpaddlq_s8(tail0));
+          int8_t tail1_stage[16];
+          vst1q_s8(tail1_stage, vdupq_n_s8(0));
+          __builtin_memcpy(tail1_stage, input + i * stride + j + stride,
+                           (size_t)(cols - j) * sizeof(int8_t));
+          int8x16_t tail1 = vld1q_s8(tail1_stage);
+          acc_r1 = vpadalq_s16(acc_r1, vpaddlq_s8(tail1));
+          int8_t tail2_stage[16];
+          vst1q_s8(tail2_stage, vdupq_n_s8(0));
+          __builtin_memcpy(tail2_stage, input + i * stride + j + 2 * stride,
+                           (size_t)(cols - j) * sizeof(int8_t));
+          int8x16_t tail2 = vld1q_s8(tail2_stage);
+          acc_r2 = vpadalq_s16(acc_r2, vpaddlq_s8(tail2));
+          int8_t tail3_stage[16];
+          vst1q_s8(tail3_stage, vdupq_n_s8(0));
+          __builtin_memcpy(tail3_stage, input + i * stride + j + 3 * stride,
+                           (size_t)(cols - j) * sizeof(int8_t));
+          int8x16_t tail3 = vld1q_s8(tail3_stage);
+          acc_r3 = vpadalq_s16(acc_r3, vpaddlq_s8(tail3));
+        }
+      }
+      int32x4_t fold0_0 = vpaddq_s32(acc_r0, acc_r1);
+      int32x4_t fold0_1 = vpaddq_s32(acc_r2, acc_r3);
+      int32x4_t row_sums = vpaddq_s32(fold0_0, fold0_1);
+      // Lane table (row in each lane of the first vector after each stage):
+      //   stage 1, 4-lane blocks: r0 r0 r1 r1
+      //   stage 2, 2-lane blocks: r0 r1 r2 r3
+      vst1q_s32(output + i, row_sums);
+    }
+    // remaining rows one at a time
+    for (; i < rows; ++i) {
+      int32x4_t acc0 = vdupq_n_s32(0);
+      int32x4_t acc1 = vdupq_n_s32(0);
+      int32x4_t acc2 = vdupq_n_s32(0);
+      int32x4_t acc3 = vdupq_n_s32(0);
+      // 4 vectors per iteration
+      int64_t j = 0;
+      for (; j + 64 <= cols; j += 64) {
+        acc0 = vpadalq_s16(acc0, vpaddlq_s8(vld1q_s8(input + i * stride + j)));
+        acc1 = vpadalq_s16(acc1, vpaddlq_s8(vld1q_s8(input + i * stride + j + 16)));
+        acc2 = vpadalq_s16(acc2, vpaddlq_s8(vld1q_s8(input + i * stride + j + 32)));
+        acc3 = vpadalq_s16(acc3, vpaddlq_s8(vld1q_s8(input + i * stride + j + 48)));
+      }
+      // one vector at a time
+      for (; j + 16 <= cols; j += 16) {
+        acc0 = vpadalq_s16(acc0, vpaddlq_s8(vld1q_s8(input + i * stride + j)));
+      }
+      // predicated tail: lanes past the row end read the identity
+      if (j < cols) {
+        // the row holds a whole vector: re-read its last one
+        if (15 < cols) {
+          int8x16_t tail0 = vbslq_s8(vld1q_u8(simdgen_tail_keep + (cols - j) * 1),
+                                     vld1q_s8(input + cols + i * stride - 16), vdupq_n_s8(0));
+          acc1 = vpadalq_s16(acc1, vpaddlq_s8(tail0));
+        }
+        // shorter rows: only their own lanes are read
+        if (cols < 16) {
+          int8_t tail0_stage[16];
+          vst1q_s8(tail0_stage, vdupq_n_s8(0));
+          __builtin_memcpy(tail0_stage, input + i * stride + j,
+                           (size_t)(cols - j) * sizeof(int8_t));
+          int8x16_t tail0 = vld1q_s8(tail0_stage);
+          acc1 = vpadalq_s16(acc1, vpaddlq_s8(tail0));
+        }
+      }
+      acc0 = vaddq_s32(acc1, acc0);
+      acc2 = vaddq_s32(acc3, acc2);
+      acc0 = vaddq_s32(acc2, acc0);
+      uint32_t row_sum = (uint32_t)vaddvq_s32(acc0);
+      output[i] = (int32_t)row_sum;
+    }
+  }
+  // long rows: accumulators per row
+  if (short_rows_below - 1 < cols) {
+    int64_t i = 0;
+    for (; i < rows; ++i) {
+      int32x4_t acc0 = vdupq_n_s32(0);
+      int32x4_t acc1 = vdupq_n_s32(0);
+      int32x4_t acc2 = vdupq_n_s32(0);
+      int32x4_t acc3 = vdupq_n_s32(0);
+      // 4 vectors per iteration
+      int64_t j = 0;
+      for (; j + 64 <= cols; j += 64) {
+        acc0 = vpadalq_s16(acc0, vpaddlq_s8(vld1q_s8(input + i * stride + j)));
+        acc1 = vpadalq_s16(acc1, vpaddlq_s8(vld1q_s8(input + i * stride + j + 16)));
+        acc2 = vpadalq_s16(acc2, vpaddlq_s8(vld1q_s8(input + i * stride + j + 32)));
+        acc3 = vpadalq_s16(acc3, vpaddlq_s8(vld1q_s8(input + i * stride + j + 48)));
+      }
+      // one vector at a time
+      for (; j + 16 <= cols; j += 16) {
+        acc0 = vpadalq_s16(acc0, vpaddlq_s8(vld1q_s8(input + i * stride + j)));
+      }
+      // predicated tail: lanes past the row end read the identity
+      if (j < cols) {
+        // the row holds a whole vector: re-read its last one
+        if (15 < cols) {
+          int8x16_t tail0 = vbslq_s8(vld1q_u8(simdgen_tail_keep + (cols - j) * 1),
+                                     vld1q_s8(input + cols + i * stride - 16), vdupq_n_s8(0));
+          acc1 = vpadalq_s16(acc1, vpaddlq_s8(tail0));
+        }
+        // shorter rows: only their own lanes are read
+        if (cols < 16) {
+          int8_t tail0_stage[16];
+          vst1q_s8(tail0_stage, vdupq_n_s8(0));
+          __builtin_memcpy(tail0_stage, input + i * stride + j,
+                           (size_t)(cols - j) * sizeof(int8_t));
+          int8x16_t tail0 = vld1q_s8(tail0_stage);
+          acc1 = vpadalq_s16(acc1, vpaddlq_s8(tail0));
+        }
+      }
+      acc0 = vaddq_s32(acc1, acc0);
+      acc2 = vaddq_s32(acc3, acc2);
+      acc0 = vaddq_s32(acc2, acc0);
+      uint32_t row_sum = (uint32_t)vaddvq_s32(acc0);
+      output[i] = (int32_t)row_sum;
+    }
+  }
+}
+#endif
+
 // ---- scalar (portable C++)
 // strategy vector_accumulator: vector accumulators, one horizontal reduction per row
 
@@ -1173,6 +1563,16 @@ rowsum_i8_choice rowsum_i8_select() {
       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl"))
     return {rowsum_i8_avx512, "avx512"};
   if (__builtin_cpu_supports("avx2")) return {rowsum_i8_avx2, "avx2"};
+#endif
+#if defined(__aarch64__)
+
+  if (((simdgen_arm_hwcap(1) & (1ul << 20)) /* HWCAP_ASIMDDP */) &&
+      rowsum_i8_forced("neon_dotprod"))
+    return {rowsum_i8_neon_dotprod, "neon_dotprod"};
+  if ((true) && rowsum_i8_forced("neon")) return {rowsum_i8_neon, "neon"};
+  if ((simdgen_arm_hwcap(1) & (1ul << 20)) /* HWCAP_ASIMDDP */)
+    return {rowsum_i8_neon_dotprod, "neon_dotprod"};
+  if (true) return {rowsum_i8_neon, "neon"};
 #endif
   return {rowsum_i8_scalar, "scalar"};
 }

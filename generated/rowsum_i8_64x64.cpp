@@ -17,6 +17,22 @@
 #endif
 #include <immintrin.h>
 #endif
+#if defined(__aarch64__)
+#include <arm_neon.h>
+#if defined(__linux__) && __STDC_HOSTED__
+#include <sys/auxv.h>
+#endif
+// The CPU's feature bits (Linux AT_HWCAP when word is 1, AT_HWCAP2 when 2); none elsewhere,
+// where only the NEON variants, which every AArch64 CPU runs, are chosen.
+__attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) {
+#if defined(__linux__) && __STDC_HOSTED__
+  return getauxval(word == 2 ? AT_HWCAP2 : AT_HWCAP);
+#else
+  (void)word;
+  return 0;
+#endif
+}
+#endif
 
 // Plan summary (`simdgen explain` prints the full plans):
 //   output[i] = add over j < 64 of input[i * 64 + j], for i < 64; i8 -> i32
@@ -305,6 +321,44 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_i8_64x
 }
 #endif
 
+// ---- neon+dotprod (128-bit vectors)
+// widening sum: sdot with a ones vector (4 bytes per 32-bit lane)
+// strategy vector_accumulator: vector accumulators, one horizontal reduction per row
+// rows are reduced 4 at a time; their 4 final horizontal reductions share one fold network (2 stages)
+// uses pairwise fold of the rows' accumulators (addp/sminp/smaxp)
+// uses sdot: 4 bytes per 32-bit lane against a ones vector
+
+#if defined(__aarch64__)
+__attribute__((target("arch=armv8.2-a+dotprod"))) void rowsum_i8_64x64_neon_dotprod(
+    const int8_t* input, int32_t* output) {
+  constexpr int64_t kRows = 64;
+  constexpr int64_t kCols = 64;
+  const int8x16_t ones_s8 = vdupq_n_s8(1);
+  // 4 rows per block
+  int64_t i = 0;
+  for (; i + 4 <= kRows; i += 4) {
+    int32x4_t acc_r0 = vdupq_n_s32(0);
+    int32x4_t acc_r1 = vdupq_n_s32(0);
+    int32x4_t acc_r2 = vdupq_n_s32(0);
+    int32x4_t acc_r3 = vdupq_n_s32(0);
+    int64_t j = 0;
+    for (; j + 16 <= kCols; j += 16) {
+      acc_r0 = vdotq_s32(acc_r0, vld1q_s8(input + i * kCols + j), ones_s8);
+      acc_r1 = vdotq_s32(acc_r1, vld1q_s8(input + i * kCols + j + kCols), ones_s8);
+      acc_r2 = vdotq_s32(acc_r2, vld1q_s8(input + i * kCols + j + 2 * kCols), ones_s8);
+      acc_r3 = vdotq_s32(acc_r3, vld1q_s8(input + i * kCols + j + 3 * kCols), ones_s8);
+    }
+    int32x4_t fold0_0 = vpaddq_s32(acc_r0, acc_r1);
+    int32x4_t fold0_1 = vpaddq_s32(acc_r2, acc_r3);
+    int32x4_t row_sums = vpaddq_s32(fold0_0, fold0_1);
+    // Lane table (row in each lane of the first vector after each stage):
+    //   stage 1, 4-lane blocks: r0 r0 r1 r1
+    //   stage 2, 2-lane blocks: r0 r1 r2 r3
+    vst1q_s32(output + i, row_sums);
+  }
+}
+#endif
+
 // ---- avx2 (256-bit vectors)
 // widening sum: vpmaddubsw + vpmaddwd with ones vectors (4 int8 per int32 lane)
 // strategy vector_accumulator: vector accumulators, one horizontal reduction per row
@@ -405,6 +459,43 @@ __attribute__((target("avx2"))) void rowsum_i8_64x64_avx2(const int8_t* input, i
 }
 #endif
 
+// ---- neon (128-bit vectors)
+// widening sum: saddlp + sadalp pairwise widening adds (4 bytes per 32-bit lane)
+// strategy vector_accumulator: vector accumulators, one horizontal reduction per row
+// rows are reduced 4 at a time; their 4 final horizontal reductions share one fold network (2 stages)
+// uses pairwise fold of the rows' accumulators (addp/sminp/smaxp)
+// uses saddlp + sadalp: 4 bytes per 32-bit lane
+
+#if defined(__aarch64__)
+
+void rowsum_i8_64x64_neon(const int8_t* input, int32_t* output) {
+  constexpr int64_t kRows = 64;
+  constexpr int64_t kCols = 64;
+  // 4 rows per block
+  int64_t i = 0;
+  for (; i + 4 <= kRows; i += 4) {
+    int32x4_t acc_r0 = vdupq_n_s32(0);
+    int32x4_t acc_r1 = vdupq_n_s32(0);
+    int32x4_t acc_r2 = vdupq_n_s32(0);
+    int32x4_t acc_r3 = vdupq_n_s32(0);
+    int64_t j = 0;
+    for (; j + 16 <= kCols; j += 16) {
+      acc_r0 = vpadalq_s16(acc_r0, vpaddlq_s8(vld1q_s8(input + i * kCols + j)));
+      acc_r1 = vpadalq_s16(acc_r1, vpaddlq_s8(vld1q_s8(input + i * kCols + j + kCols)));
+      acc_r2 = vpadalq_s16(acc_r2, vpaddlq_s8(vld1q_s8(input + i * kCols + j + 2 * kCols)));
+      acc_r3 = vpadalq_s16(acc_r3, vpaddlq_s8(vld1q_s8(input + i * kCols + j + 3 * kCols)));
+    }
+    int32x4_t fold0_0 = vpaddq_s32(acc_r0, acc_r1);
+    int32x4_t fold0_1 = vpaddq_s32(acc_r2, acc_r3);
+    int32x4_t row_sums = vpaddq_s32(fold0_0, fold0_1);
+    // Lane table (row in each lane of the first vector after each stage):
+    //   stage 1, 4-lane blocks: r0 r0 r1 r1
+    //   stage 2, 2-lane blocks: r0 r1 r2 r3
+    vst1q_s32(output + i, row_sums);
+  }
+}
+#endif
+
 // ---- scalar (portable C++)
 // strategy vector_accumulator: vector accumulators, one horizontal reduction per row
 
@@ -484,6 +575,16 @@ rowsum_i8_64x64_choice rowsum_i8_64x64_select() {
       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl"))
     return {rowsum_i8_64x64_avx512, "avx512"};
   if (__builtin_cpu_supports("avx2")) return {rowsum_i8_64x64_avx2, "avx2"};
+#endif
+#if defined(__aarch64__)
+
+  if (((simdgen_arm_hwcap(1) & (1ul << 20)) /* HWCAP_ASIMDDP */) &&
+      rowsum_i8_64x64_forced("neon_dotprod"))
+    return {rowsum_i8_64x64_neon_dotprod, "neon_dotprod"};
+  if ((true) && rowsum_i8_64x64_forced("neon")) return {rowsum_i8_64x64_neon, "neon"};
+  if ((simdgen_arm_hwcap(1) & (1ul << 20)) /* HWCAP_ASIMDDP */)
+    return {rowsum_i8_64x64_neon_dotprod, "neon_dotprod"};
+  if (true) return {rowsum_i8_64x64_neon, "neon"};
 #endif
   return {rowsum_i8_64x64_scalar, "scalar"};
 }

@@ -17,10 +17,27 @@
 #endif
 #include <immintrin.h>
 #endif
+#if defined(__aarch64__)
+#include <arm_neon.h>
+#if defined(__linux__) && __STDC_HOSTED__
+#include <sys/auxv.h>
+#endif
+// The CPU's feature bits (Linux AT_HWCAP when word is 1, AT_HWCAP2 when 2); none elsewhere,
+// where only the NEON variants, which every AArch64 CPU runs, are chosen.
+__attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) {
+#if defined(__linux__) && __STDC_HOSTED__
+  return getauxval(word == 2 ? AT_HWCAP2 : AT_HWCAP);
+#else
+  (void)word;
+  return 0;
+#endif
+}
+#endif
 
 // Plan summary (`simdgen explain` prints the full plans):
 //   output[i] = add over j < cols of input[i * stride + j], for i < rows; i8 -> i32
 //   avx512+vnni: identical to avx512 for this kernel, not emitted
+//   neon+dotprod: identical to neon for this kernel, not emitted
 
 // ---- avx512 (512-bit vectors)
 // strategy inner_parallel: lane r reduces row i + r in sequential order; columns are gathered (i32 lanes)
@@ -58,6 +75,50 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_i8_inn
       lane_acc = _mm512_add_epi32(column, lane_acc);
     }
     _mm512_mask_storeu_epi32(output + i, (__mmask16)((1ull << (-i + rows)) - 1), lane_acc);
+  }
+}
+#endif
+
+// ---- neon (128-bit vectors)
+// strategy inner_parallel: lane r reduces row i + r in sequential order; columns are gathered (i32 lanes)
+// uses columns filled lane by lane through a stack tile (NEON has no gather)
+
+#if defined(__aarch64__)
+
+void rowsum_i8_inner_parallel_neon(const int8_t* input, int64_t rows, int64_t cols, int64_t stride,
+                                   int32_t* output) {
+  // 4 rows per vector, lane = row
+  int64_t i = 0;
+  for (; i + 4 <= rows; i += 4) {
+    int32x4_t lane_acc = vdupq_n_s32(0);
+    // sequential along the row
+    int64_t j = 0;
+    for (; j < cols; ++j) {
+      int32_t column_stage[4];
+      for (int64_t r = 0; r < 4; ++r) column_stage[r] = (int32_t)input[i * stride + j + r * stride];
+      int32x4_t column = vld1q_s32(column_stage);
+      lane_acc = vaddq_s32(column, lane_acc);
+    }
+    vst1q_s32(output + i, lane_acc);
+  }
+  // remaining rows: predicated lanes
+  if (i < rows) {
+    int32x4_t lane_acc = vdupq_n_s32(0);
+    // sequential along the row
+    int64_t j = 0;
+    for (; j < cols; ++j) {
+      int32_t column_stage[4];
+      for (int64_t r = 0; r < 4; ++r)
+        column_stage[r] =
+            r < -i + rows ? (int32_t)input[i * stride + j + r * stride] : (int32_t)(0);
+      int32x4_t column = vld1q_s32(column_stage);
+      lane_acc = vaddq_s32(column, lane_acc);
+    }
+    {
+      int32_t lane_acc_stage[4];
+      vst1q_s32(lane_acc_stage, lane_acc);
+      __builtin_memcpy(output + i, lane_acc_stage, (size_t)(-i + rows) * sizeof(int32_t));
+    }
   }
 }
 #endif
@@ -160,6 +221,12 @@ rowsum_i8_inner_parallel_choice rowsum_i8_inner_parallel_select() {
       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl"))
     return {rowsum_i8_inner_parallel_avx512, "avx512"};
   if (__builtin_cpu_supports("avx2")) return {rowsum_i8_inner_parallel_avx2, "avx2"};
+#endif
+#if defined(__aarch64__)
+
+  if ((true) && rowsum_i8_inner_parallel_forced("neon"))
+    return {rowsum_i8_inner_parallel_neon, "neon"};
+  if (true) return {rowsum_i8_inner_parallel_neon, "neon"};
 #endif
   return {rowsum_i8_inner_parallel_scalar, "scalar"};
 }

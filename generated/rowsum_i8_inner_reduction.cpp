@@ -17,6 +17,22 @@
 #endif
 #include <immintrin.h>
 #endif
+#if defined(__aarch64__)
+#include <arm_neon.h>
+#if defined(__linux__) && __STDC_HOSTED__
+#include <sys/auxv.h>
+#endif
+// The CPU's feature bits (Linux AT_HWCAP when word is 1, AT_HWCAP2 when 2); none elsewhere,
+// where only the NEON variants, which every AArch64 CPU runs, are chosen.
+__attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) {
+#if defined(__linux__) && __STDC_HOSTED__
+  return getauxval(word == 2 ? AT_HWCAP2 : AT_HWCAP);
+#else
+  (void)word;
+  return 0;
+#endif
+}
+#endif
 
 // Plan summary (`simdgen explain` prints the full plans):
 //   output[i] = add over j < cols of input[i * stride + j], for i < rows; i8 -> i32
@@ -27,6 +43,12 @@ static const uint8_t simdgen_tail_keep[64] = {
     0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,
     0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,
     0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
+    0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF};
+#endif
+#if defined(__aarch64__)
+// 16 zero bytes then 16 0xFF bytes: the 16 bytes at offset k keep the last k bytes of a vector.
+static const uint8_t simdgen_tail_keep[32] = {
+    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,
     0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF};
 #endif
 
@@ -134,6 +156,59 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_i8_inn
 }
 #endif
 
+// ---- neon+dotprod (128-bit vectors)
+// widening sum: sdot with a ones vector (4 bytes per 32-bit lane)
+// strategy inner_reduction: one horizontal reduction per vector
+// tails: the row's last whole vector re-read, counted lanes blended to the identity (rows shorter than a vector: masked loads or a staged copy)
+// uses horizontal reductions in the plan's order (halves, then lanes)
+// uses sdot: 4 bytes per 32-bit lane against a ones vector
+// uses short rows copied through a stack buffer (NEON has no masked load)
+// uses tails: the row's last whole vector, inactive lanes selected to the identity
+
+#if defined(__aarch64__)
+__attribute__((target("arch=armv8.2-a+dotprod"))) void rowsum_i8_inner_reduction_neon_dotprod(
+    const int8_t* input, int64_t rows, int64_t cols, int64_t stride, int32_t* output) {
+  const int8x16_t ones_s8 = vdupq_n_s8(1);
+  int64_t i = 0;
+  for (; i < rows; ++i) {
+    uint32_t row_acc = (uint32_t)(int32_t)(0);
+    // horizontal reduction every iteration
+    int64_t j = 0;
+    for (; j + 16 <= cols; j += 16) {
+      int8x16_t x = vld1q_s8(input + i * stride + j);
+      int32x4_t x_acc = vdupq_n_s32(0);
+      x_acc = vdotq_s32(x_acc, x, ones_s8);
+      uint32_t x_sum = (uint32_t)vaddvq_s32(x_acc);
+      row_acc = (x_sum + row_acc);
+    }
+    // predicated tail
+    if (j < cols) {
+      // the row holds a whole vector: re-read its last one
+      if (15 < cols) {
+        int8x16_t tail = vbslq_s8(vld1q_u8(simdgen_tail_keep + (cols - j) * 1),
+                                  vld1q_s8(input + cols + i * stride - 16), vdupq_n_s8(0));
+        int32x4_t tail_acc = vdupq_n_s32(0);
+        tail_acc = vdotq_s32(tail_acc, tail, ones_s8);
+        uint32_t tail_sum = (uint32_t)vaddvq_s32(tail_acc);
+        row_acc = (tail_sum + row_acc);
+      }
+      // shorter rows: only their own lanes are read
+      if (cols < 16) {
+        int8_t tail_stage[16];
+        vst1q_s8(tail_stage, vdupq_n_s8(0));
+        __builtin_memcpy(tail_stage, input + i * stride + j, (size_t)(cols - j) * sizeof(int8_t));
+        int8x16_t tail = vld1q_s8(tail_stage);
+        int32x4_t tail_acc = vdupq_n_s32(0);
+        tail_acc = vdotq_s32(tail_acc, tail, ones_s8);
+        uint32_t tail_sum = (uint32_t)vaddvq_s32(tail_acc);
+        row_acc = (tail_sum + row_acc);
+      }
+    }
+    output[i] = (int32_t)row_acc;
+  }
+}
+#endif
+
 // ---- avx2 (256-bit vectors)
 // widening sum: vpmaddubsw + vpmaddwd with ones vectors (4 int8 per int32 lane)
 // strategy inner_reduction: one horizontal reduction per vector
@@ -208,6 +283,59 @@ __attribute__((target("avx2"))) void rowsum_i8_inner_reduction_avx2(const int8_t
 }
 #endif
 
+// ---- neon (128-bit vectors)
+// widening sum: saddlp + sadalp pairwise widening adds (4 bytes per 32-bit lane)
+// strategy inner_reduction: one horizontal reduction per vector
+// tails: the row's last whole vector re-read, counted lanes blended to the identity (rows shorter than a vector: masked loads or a staged copy)
+// uses horizontal reductions in the plan's order (halves, then lanes)
+// uses saddlp + sadalp: 4 bytes per 32-bit lane
+// uses short rows copied through a stack buffer (NEON has no masked load)
+// uses tails: the row's last whole vector, inactive lanes selected to the identity
+
+#if defined(__aarch64__)
+
+void rowsum_i8_inner_reduction_neon(const int8_t* input, int64_t rows, int64_t cols, int64_t stride,
+                                    int32_t* output) {
+  int64_t i = 0;
+  for (; i < rows; ++i) {
+    uint32_t row_acc = (uint32_t)(int32_t)(0);
+    // horizontal reduction every iteration
+    int64_t j = 0;
+    for (; j + 16 <= cols; j += 16) {
+      int8x16_t x = vld1q_s8(input + i * stride + j);
+      int32x4_t x_acc = vdupq_n_s32(0);
+      x_acc = vpadalq_s16(x_acc, vpaddlq_s8(x));
+      uint32_t x_sum = (uint32_t)vaddvq_s32(x_acc);
+      row_acc = (x_sum + row_acc);
+    }
+    // predicated tail
+    if (j < cols) {
+      // the row holds a whole vector: re-read its last one
+      if (15 < cols) {
+        int8x16_t tail = vbslq_s8(vld1q_u8(simdgen_tail_keep + (cols - j) * 1),
+                                  vld1q_s8(input + cols + i * stride - 16), vdupq_n_s8(0));
+        int32x4_t tail_acc = vdupq_n_s32(0);
+        tail_acc = vpadalq_s16(tail_acc, vpaddlq_s8(tail));
+        uint32_t tail_sum = (uint32_t)vaddvq_s32(tail_acc);
+        row_acc = (tail_sum + row_acc);
+      }
+      // shorter rows: only their own lanes are read
+      if (cols < 16) {
+        int8_t tail_stage[16];
+        vst1q_s8(tail_stage, vdupq_n_s8(0));
+        __builtin_memcpy(tail_stage, input + i * stride + j, (size_t)(cols - j) * sizeof(int8_t));
+        int8x16_t tail = vld1q_s8(tail_stage);
+        int32x4_t tail_acc = vdupq_n_s32(0);
+        tail_acc = vpadalq_s16(tail_acc, vpaddlq_s8(tail));
+        uint32_t tail_sum = (uint32_t)vaddvq_s32(tail_acc);
+        row_acc = (tail_sum + row_acc);
+      }
+    }
+    output[i] = (int32_t)row_acc;
+  }
+}
+#endif
+
 // ---- scalar (portable C++)
 // strategy inner_reduction: one horizontal reduction per vector
 
@@ -273,6 +401,17 @@ rowsum_i8_inner_reduction_choice rowsum_i8_inner_reduction_select() {
       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl"))
     return {rowsum_i8_inner_reduction_avx512, "avx512"};
   if (__builtin_cpu_supports("avx2")) return {rowsum_i8_inner_reduction_avx2, "avx2"};
+#endif
+#if defined(__aarch64__)
+
+  if (((simdgen_arm_hwcap(1) & (1ul << 20)) /* HWCAP_ASIMDDP */) &&
+      rowsum_i8_inner_reduction_forced("neon_dotprod"))
+    return {rowsum_i8_inner_reduction_neon_dotprod, "neon_dotprod"};
+  if ((true) && rowsum_i8_inner_reduction_forced("neon"))
+    return {rowsum_i8_inner_reduction_neon, "neon"};
+  if ((simdgen_arm_hwcap(1) & (1ul << 20)) /* HWCAP_ASIMDDP */)
+    return {rowsum_i8_inner_reduction_neon_dotprod, "neon_dotprod"};
+  if (true) return {rowsum_i8_inner_reduction_neon, "neon"};
 #endif
   return {rowsum_i8_inner_reduction_scalar, "scalar"};
 }

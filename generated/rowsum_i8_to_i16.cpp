@@ -17,10 +17,27 @@
 #endif
 #include <immintrin.h>
 #endif
+#if defined(__aarch64__)
+#include <arm_neon.h>
+#if defined(__linux__) && __STDC_HOSTED__
+#include <sys/auxv.h>
+#endif
+// The CPU's feature bits (Linux AT_HWCAP when word is 1, AT_HWCAP2 when 2); none elsewhere,
+// where only the NEON variants, which every AArch64 CPU runs, are chosen.
+__attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) {
+#if defined(__linux__) && __STDC_HOSTED__
+  return getauxval(word == 2 ? AT_HWCAP2 : AT_HWCAP);
+#else
+  (void)word;
+  return 0;
+#endif
+}
+#endif
 
 // Plan summary (`simdgen explain` prints the full plans):
 //   output[i] = add over j < cols of input[i * stride + j], for i < rows; i8 -> i16
 //   avx512+vnni: identical to avx512 for this kernel, not emitted
+//   neon+dotprod: identical to neon for this kernel, not emitted
 
 #if defined(__x86_64__)
 // 32 zero bytes then 32 0xFF bytes: the 32 bytes at offset k keep the last k bytes of a vector.
@@ -28,6 +45,12 @@ static const uint8_t simdgen_tail_keep[64] = {
     0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,
     0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,
     0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
+    0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF};
+#endif
+#if defined(__aarch64__)
+// 16 zero bytes then 16 0xFF bytes: the 16 bytes at offset k keep the last k bytes of a vector.
+static const uint8_t simdgen_tail_keep[32] = {
+    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,
     0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF};
 #endif
 
@@ -88,6 +111,63 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_i8_to_
     row_sum_v = _mm_add_epi16(row_sum_v, _mm_srli_si128(row_sum_v, 4));
     row_sum_v = _mm_add_epi16(row_sum_v, _mm_srli_si128(row_sum_v, 2));
     uint16_t row_sum = (uint16_t)(int16_t)_mm_cvtsi128_si32(row_sum_v);
+    output[i] = (int16_t)row_sum;
+  }
+}
+#endif
+
+// ---- neon (128-bit vectors)
+// widening sum: sadalp pairwise widening add-accumulate (2 inputs per lane)
+// strategy vector_accumulator: vector accumulators, one horizontal reduction per row
+// tails: the row's last whole vector re-read, counted lanes blended to the identity (rows shorter than a vector: masked loads or a staged copy)
+// uses horizontal reductions in the plan's order (halves, then lanes)
+// uses sadalp: pairwise widening add-accumulate
+// uses short rows copied through a stack buffer (NEON has no masked load)
+// uses tails: the row's last whole vector, inactive lanes selected to the identity
+
+#if defined(__aarch64__)
+
+void rowsum_i8_to_i16_neon(const int8_t* input, int64_t rows, int64_t cols, int64_t stride,
+                           int16_t* output) {
+  int64_t i = 0;
+  for (; i < rows; ++i) {
+    int16x8_t acc0 = vdupq_n_s16(0);
+    int16x8_t acc1 = vdupq_n_s16(0);
+    int16x8_t acc2 = vdupq_n_s16(0);
+    int16x8_t acc3 = vdupq_n_s16(0);
+    // 4 vectors per iteration
+    int64_t j = 0;
+    for (; j + 64 <= cols; j += 64) {
+      acc0 = vpadalq_s8(acc0, vld1q_s8(input + i * stride + j));
+      acc1 = vpadalq_s8(acc1, vld1q_s8(input + i * stride + j + 16));
+      acc2 = vpadalq_s8(acc2, vld1q_s8(input + i * stride + j + 32));
+      acc3 = vpadalq_s8(acc3, vld1q_s8(input + i * stride + j + 48));
+    }
+    // one vector at a time
+    for (; j + 16 <= cols; j += 16) {
+      acc0 = vpadalq_s8(acc0, vld1q_s8(input + i * stride + j));
+    }
+    // predicated tail: lanes past the row end read the identity
+    if (j < cols) {
+      // the row holds a whole vector: re-read its last one
+      if (15 < cols) {
+        int8x16_t tail0 = vbslq_s8(vld1q_u8(simdgen_tail_keep + (cols - j) * 1),
+                                   vld1q_s8(input + cols + i * stride - 16), vdupq_n_s8(0));
+        acc1 = vpadalq_s8(acc1, tail0);
+      }
+      // shorter rows: only their own lanes are read
+      if (cols < 16) {
+        int8_t tail0_stage[16];
+        vst1q_s8(tail0_stage, vdupq_n_s8(0));
+        __builtin_memcpy(tail0_stage, input + i * stride + j, (size_t)(cols - j) * sizeof(int8_t));
+        int8x16_t tail0 = vld1q_s8(tail0_stage);
+        acc1 = vpadalq_s8(acc1, tail0);
+      }
+    }
+    acc0 = vaddq_s16(acc1, acc0);
+    acc2 = vaddq_s16(acc3, acc2);
+    acc0 = vaddq_s16(acc2, acc0);
+    uint16_t row_sum = (uint16_t)vaddvq_s16(acc0);
     output[i] = (int16_t)row_sum;
   }
 }
@@ -245,6 +325,11 @@ rowsum_i8_to_i16_choice rowsum_i8_to_i16_select() {
       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl"))
     return {rowsum_i8_to_i16_avx512, "avx512"};
   if (__builtin_cpu_supports("avx2")) return {rowsum_i8_to_i16_avx2, "avx2"};
+#endif
+#if defined(__aarch64__)
+
+  if ((true) && rowsum_i8_to_i16_forced("neon")) return {rowsum_i8_to_i16_neon, "neon"};
+  if (true) return {rowsum_i8_to_i16_neon, "neon"};
 #endif
   return {rowsum_i8_to_i16_scalar, "scalar"};
 }

@@ -17,10 +17,27 @@
 #endif
 #include <immintrin.h>
 #endif
+#if defined(__aarch64__)
+#include <arm_neon.h>
+#if defined(__linux__) && __STDC_HOSTED__
+#include <sys/auxv.h>
+#endif
+// The CPU's feature bits (Linux AT_HWCAP when word is 1, AT_HWCAP2 when 2); none elsewhere,
+// where only the NEON variants, which every AArch64 CPU runs, are chosen.
+__attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) {
+#if defined(__linux__) && __STDC_HOSTED__
+  return getauxval(word == 2 ? AT_HWCAP2 : AT_HWCAP);
+#else
+  (void)word;
+  return 0;
+#endif
+}
+#endif
 
 // Plan summary (`simdgen explain` prints the full plans):
 //   output[i] = add over j < cols of input[i * stride + j], for i < rows; u16 -> u32
 //   avx512+vnni: identical to avx512 for this kernel, not emitted
+//   neon+dotprod: identical to neon for this kernel, not emitted
 
 // ---- avx512 (512-bit vectors)
 // strategy vector_accumulator: vector accumulators, one horizontal reduction per row
@@ -79,6 +96,49 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_u16_av
     row_sum_v = _mm_add_epi32(row_sum_v, _mm_srli_si128(row_sum_v, 8));
     row_sum_v = _mm_add_epi32(row_sum_v, _mm_srli_si128(row_sum_v, 4));
     uint32_t row_sum = (uint32_t)_mm_cvtsi128_si32(row_sum_v);
+    // scalar tail
+    for (; j < cols; ++j) {
+      uint16_t x = input[i * stride + j];
+      uint32_t x_w0 = (uint32_t)x;
+      row_sum = (x_w0 + row_sum);
+    }
+    output[i] = row_sum;
+  }
+}
+#endif
+
+// ---- neon (128-bit vectors)
+// widening sum: uadalp pairwise widening add-accumulate (2 inputs per lane)
+// strategy vector_accumulator: vector accumulators, one horizontal reduction per row
+// uses horizontal reductions in the plan's order (halves, then lanes)
+// uses uadalp: pairwise widening add-accumulate
+
+#if defined(__aarch64__)
+
+void rowsum_u16_neon(const uint16_t* input, int64_t rows, int64_t cols, int64_t stride,
+                     uint32_t* output) {
+  int64_t i = 0;
+  for (; i < rows; ++i) {
+    uint32x4_t acc0 = vdupq_n_u32(0);
+    uint32x4_t acc1 = vdupq_n_u32(0);
+    uint32x4_t acc2 = vdupq_n_u32(0);
+    uint32x4_t acc3 = vdupq_n_u32(0);
+    // 4 vectors per iteration
+    int64_t j = 0;
+    for (; j + 32 <= cols; j += 32) {
+      acc0 = vpadalq_u16(acc0, vld1q_u16(input + i * stride + j));
+      acc1 = vpadalq_u16(acc1, vld1q_u16(input + i * stride + j + 8));
+      acc2 = vpadalq_u16(acc2, vld1q_u16(input + i * stride + j + 16));
+      acc3 = vpadalq_u16(acc3, vld1q_u16(input + i * stride + j + 24));
+    }
+    // one vector at a time
+    for (; j + 8 <= cols; j += 8) {
+      acc0 = vpadalq_u16(acc0, vld1q_u16(input + i * stride + j));
+    }
+    acc0 = vaddq_u32(acc1, acc0);
+    acc2 = vaddq_u32(acc3, acc2);
+    acc0 = vaddq_u32(acc2, acc0);
+    uint32_t row_sum = vaddvq_u32(acc0);
     // scalar tail
     for (; j < cols; ++j) {
       uint16_t x = input[i * stride + j];
@@ -233,6 +293,11 @@ rowsum_u16_choice rowsum_u16_select() {
       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl"))
     return {rowsum_u16_avx512, "avx512"};
   if (__builtin_cpu_supports("avx2")) return {rowsum_u16_avx2, "avx2"};
+#endif
+#if defined(__aarch64__)
+
+  if ((true) && rowsum_u16_forced("neon")) return {rowsum_u16_neon, "neon"};
+  if (true) return {rowsum_u16_neon, "neon"};
 #endif
   return {rowsum_u16_scalar, "scalar"};
 }

@@ -17,10 +17,34 @@
 #endif
 #include <immintrin.h>
 #endif
+#if defined(__aarch64__)
+#include <arm_neon.h>
+#if defined(__linux__) && __STDC_HOSTED__
+#include <sys/auxv.h>
+#endif
+// The CPU's feature bits (Linux AT_HWCAP when word is 1, AT_HWCAP2 when 2); none elsewhere,
+// where only the NEON variants, which every AArch64 CPU runs, are chosen.
+__attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) {
+#if defined(__linux__) && __STDC_HOSTED__
+  return getauxval(word == 2 ? AT_HWCAP2 : AT_HWCAP);
+#else
+  (void)word;
+  return 0;
+#endif
+}
+#endif
 
 // Plan summary (`simdgen explain` prints the full plans):
 //   output[i] = xor over j < cols of input[i * stride + j], for i < rows; u32 -> u32
 //   avx512+vnni: identical to avx512 for this kernel, not emitted
+//   neon+dotprod: identical to neon for this kernel, not emitted
+
+#if defined(__aarch64__)
+// 16 zero bytes then 16 0xFF bytes: the 16 bytes at offset k keep the last k bytes of a vector.
+static const uint8_t simdgen_tail_keep[32] = {
+    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,
+    0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF};
+#endif
 
 // ---- avx512 (512-bit vectors)
 // strategy vector_accumulator: vector accumulators, one horizontal reduction per row
@@ -70,6 +94,62 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowxor_u32_av
     row_sum_v = _mm_xor_si128(row_sum_v, _mm_srli_si128(row_sum_v, 8));
     row_sum_v = _mm_xor_si128(row_sum_v, _mm_srli_si128(row_sum_v, 4));
     uint32_t row_sum = (uint32_t)_mm_cvtsi128_si32(row_sum_v);
+    output[i] = row_sum;
+  }
+}
+#endif
+
+// ---- neon (128-bit vectors)
+// strategy vector_accumulator: vector accumulators, one horizontal reduction per row
+// tails: the row's last whole vector re-read, counted lanes blended to the identity (rows shorter than a vector: masked loads or a staged copy)
+// uses horizontal reductions in the plan's order (halves, then lanes)
+// uses short rows copied through a stack buffer (NEON has no masked load)
+// uses tails: the row's last whole vector, inactive lanes selected to the identity
+
+#if defined(__aarch64__)
+
+void rowxor_u32_neon(const uint32_t* input, int64_t rows, int64_t cols, int64_t stride,
+                     uint32_t* output) {
+  int64_t i = 0;
+  for (; i < rows; ++i) {
+    uint32x4_t acc0 = vdupq_n_u32(0);
+    uint32x4_t acc1 = vdupq_n_u32(0);
+    // 2 vectors per iteration
+    int64_t j = 0;
+    for (; j + 8 <= cols; j += 8) {
+      acc0 = veorq_u32(vld1q_u32(input + i * stride + j), acc0);
+      acc1 = veorq_u32(vld1q_u32(input + i * stride + j + 4), acc1);
+    }
+    // one vector at a time
+    for (; j + 4 <= cols; j += 4) {
+      acc0 = veorq_u32(vld1q_u32(input + i * stride + j), acc0);
+    }
+    // predicated tail: lanes past the row end read the identity
+    if (j < cols) {
+      // the row holds a whole vector: re-read its last one
+      if (3 < cols) {
+        uint32x4_t tail0 =
+            vbslq_u32(vreinterpretq_u32_u8(vld1q_u8(simdgen_tail_keep + (cols - j) * 4)),
+                      vld1q_u32(input + cols + i * stride - 4), vdupq_n_u32(0));
+        acc1 = veorq_u32(tail0, acc1);
+      }
+      // shorter rows: only their own lanes are read
+      if (cols < 4) {
+        uint32_t tail0_stage[4];
+        vst1q_u32(tail0_stage, vdupq_n_u32(0));
+        __builtin_memcpy(tail0_stage, input + i * stride + j,
+                         (size_t)(cols - j) * sizeof(uint32_t));
+        uint32x4_t tail0 = vld1q_u32(tail0_stage);
+        acc1 = veorq_u32(tail0, acc1);
+      }
+    }
+    acc0 = veorq_u32(acc1, acc0);
+    uint32_t row_sum_lanes[4];
+    vst1q_u32(row_sum_lanes, acc0);
+    for (int half = 2; half > 0; half /= 2)
+      for (int l = 0; l < half; ++l)
+        row_sum_lanes[l] = (uint32_t)(row_sum_lanes[l] ^ row_sum_lanes[l + half]);
+    uint32_t row_sum = row_sum_lanes[0];
     output[i] = row_sum;
   }
 }
@@ -183,6 +263,11 @@ rowxor_u32_choice rowxor_u32_select() {
       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl"))
     return {rowxor_u32_avx512, "avx512"};
   if (__builtin_cpu_supports("avx2")) return {rowxor_u32_avx2, "avx2"};
+#endif
+#if defined(__aarch64__)
+
+  if ((true) && rowxor_u32_forced("neon")) return {rowxor_u32_neon, "neon"};
+  if (true) return {rowxor_u32_neon, "neon"};
 #endif
   return {rowxor_u32_scalar, "scalar"};
 }

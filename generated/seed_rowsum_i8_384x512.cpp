@@ -17,6 +17,22 @@
 #endif
 #include <immintrin.h>
 #endif
+#if defined(__aarch64__)
+#include <arm_neon.h>
+#if defined(__linux__) && __STDC_HOSTED__
+#include <sys/auxv.h>
+#endif
+// The CPU's feature bits (Linux AT_HWCAP when word is 1, AT_HWCAP2 when 2); none elsewhere,
+// where only the NEON variants, which every AArch64 CPU runs, are chosen.
+__attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) {
+#if defined(__linux__) && __STDC_HOSTED__
+  return getauxval(word == 2 ? AT_HWCAP2 : AT_HWCAP);
+#else
+  (void)word;
+  return 0;
+#endif
+}
+#endif
 
 // Plan summary (`simdgen explain` prints the full plans):
 //   output[i] = add over j < 512 of input[i * 512 + j], for i < 384; i8 -> i32
@@ -124,6 +140,41 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void seed_rowsum_i
 }
 #endif
 
+// ---- neon+dotprod (128-bit vectors)
+// widening sum: sdot with a ones vector (4 bytes per 32-bit lane)
+// strategy vector_accumulator: vector accumulators, one horizontal reduction per row
+// uses horizontal reductions in the plan's order (halves, then lanes)
+// uses sdot: 4 bytes per 32-bit lane against a ones vector
+
+#if defined(__aarch64__)
+__attribute__((target("arch=armv8.2-a+dotprod"))) void seed_rowsum_i8_384x512_neon_dotprod(
+    const int8_t* input, int32_t* output) {
+  constexpr int64_t kRows = 384;
+  constexpr int64_t kCols = 512;
+  const int8x16_t ones_s8 = vdupq_n_s8(1);
+  int64_t i = 0;
+  for (; i < kRows; ++i) {
+    int32x4_t acc0 = vdupq_n_s32(0);
+    int32x4_t acc1 = vdupq_n_s32(0);
+    int32x4_t acc2 = vdupq_n_s32(0);
+    int32x4_t acc3 = vdupq_n_s32(0);
+    // 4 vectors per iteration
+    int64_t j = 0;
+    for (; j + 64 <= kCols; j += 64) {
+      acc0 = vdotq_s32(acc0, vld1q_s8(input + i * kCols + j), ones_s8);
+      acc1 = vdotq_s32(acc1, vld1q_s8(input + i * kCols + j + 16), ones_s8);
+      acc2 = vdotq_s32(acc2, vld1q_s8(input + i * kCols + j + 32), ones_s8);
+      acc3 = vdotq_s32(acc3, vld1q_s8(input + i * kCols + j + 48), ones_s8);
+    }
+    acc0 = vaddq_s32(acc1, acc0);
+    acc2 = vaddq_s32(acc3, acc2);
+    acc0 = vaddq_s32(acc2, acc0);
+    uint32_t row_sum = (uint32_t)vaddvq_s32(acc0);
+    output[i] = (int32_t)row_sum;
+  }
+}
+#endif
+
 // ---- avx2 (256-bit vectors)
 // widening sum: vpmaddubsw + vpmaddwd with ones vectors (4 int8 per int32 lane)
 // strategy vector_accumulator: vector accumulators, one horizontal reduction per row
@@ -175,6 +226,40 @@ __attribute__((target("avx2"))) void seed_rowsum_i8_384x512_avx2(const int8_t* i
     row_sum_v = _mm_add_epi32(row_sum_v, _mm_srli_si128(row_sum_v, 8));
     row_sum_v = _mm_add_epi32(row_sum_v, _mm_srli_si128(row_sum_v, 4));
     uint32_t row_sum = (uint32_t)(int32_t)_mm_cvtsi128_si32(row_sum_v);
+    output[i] = (int32_t)row_sum;
+  }
+}
+#endif
+
+// ---- neon (128-bit vectors)
+// widening sum: saddlp + sadalp pairwise widening adds (4 bytes per 32-bit lane)
+// strategy vector_accumulator: vector accumulators, one horizontal reduction per row
+// uses horizontal reductions in the plan's order (halves, then lanes)
+// uses saddlp + sadalp: 4 bytes per 32-bit lane
+
+#if defined(__aarch64__)
+
+void seed_rowsum_i8_384x512_neon(const int8_t* input, int32_t* output) {
+  constexpr int64_t kRows = 384;
+  constexpr int64_t kCols = 512;
+  int64_t i = 0;
+  for (; i < kRows; ++i) {
+    int32x4_t acc0 = vdupq_n_s32(0);
+    int32x4_t acc1 = vdupq_n_s32(0);
+    int32x4_t acc2 = vdupq_n_s32(0);
+    int32x4_t acc3 = vdupq_n_s32(0);
+    // 4 vectors per iteration
+    int64_t j = 0;
+    for (; j + 64 <= kCols; j += 64) {
+      acc0 = vpadalq_s16(acc0, vpaddlq_s8(vld1q_s8(input + i * kCols + j)));
+      acc1 = vpadalq_s16(acc1, vpaddlq_s8(vld1q_s8(input + i * kCols + j + 16)));
+      acc2 = vpadalq_s16(acc2, vpaddlq_s8(vld1q_s8(input + i * kCols + j + 32)));
+      acc3 = vpadalq_s16(acc3, vpaddlq_s8(vld1q_s8(input + i * kCols + j + 48)));
+    }
+    acc0 = vaddq_s32(acc1, acc0);
+    acc2 = vaddq_s32(acc3, acc2);
+    acc0 = vaddq_s32(acc2, acc0);
+    uint32_t row_sum = (uint32_t)vaddvq_s32(acc0);
     output[i] = (int32_t)row_sum;
   }
 }
@@ -259,6 +344,16 @@ seed_rowsum_i8_384x512_choice seed_rowsum_i8_384x512_select() {
       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl"))
     return {seed_rowsum_i8_384x512_avx512, "avx512"};
   if (__builtin_cpu_supports("avx2")) return {seed_rowsum_i8_384x512_avx2, "avx2"};
+#endif
+#if defined(__aarch64__)
+
+  if (((simdgen_arm_hwcap(1) & (1ul << 20)) /* HWCAP_ASIMDDP */) &&
+      seed_rowsum_i8_384x512_forced("neon_dotprod"))
+    return {seed_rowsum_i8_384x512_neon_dotprod, "neon_dotprod"};
+  if ((true) && seed_rowsum_i8_384x512_forced("neon")) return {seed_rowsum_i8_384x512_neon, "neon"};
+  if ((simdgen_arm_hwcap(1) & (1ul << 20)) /* HWCAP_ASIMDDP */)
+    return {seed_rowsum_i8_384x512_neon_dotprod, "neon_dotprod"};
+  if (true) return {seed_rowsum_i8_384x512_neon, "neon"};
 #endif
   return {seed_rowsum_i8_384x512_scalar, "scalar"};
 }

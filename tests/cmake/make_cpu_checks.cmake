@@ -27,6 +27,7 @@ function(check_function fname guard init check out)
 endfunction()
 
 set(functions "")
+set(cpu_support "")
 set(isa_rows "")
 string(JSON n LENGTH "${json}" targets)
 math(EXPR last "${n} - 1")
@@ -35,8 +36,19 @@ foreach(i RANGE ${last})
   string(JSON guard GET "${json}" targets ${i} arch_guard)
   string(JSON init GET "${json}" targets ${i} cpu_init)
   string(JSON check GET "${json}" targets ${i} cpu_check)
+  # What the checks call (headers, a feature-bit reader), once per architecture module.
+  string(JSON support GET "${json}" targets ${i} cpu_support)
+  string(FIND "${cpu_support}" "${support}" seen)
+  if(NOT support STREQUAL "" AND seen EQUAL -1)
+    string(APPEND cpu_support "#if ${guard}\n${support}\n#endif\n")
+  endif()
   check_function(isa_${isa} "${guard}" "${init}" "${check}" f)
   string(APPEND functions "${f}")
+  if(guard STREQUAL "")
+    string(APPEND functions "inline constexpr bool on_this_arch_${isa} = true;\n")
+  else()
+    string(APPEND functions "#if ${guard}\ninline constexpr bool on_this_arch_${isa} = true;\n#else\ninline constexpr bool on_this_arch_${isa} = false;\n#endif\n")
+  endif()
   set(feature_rows "")
   string(JSON nf LENGTH "${json}" targets ${i} features)
   if(nf GREATER 0)
@@ -50,7 +62,7 @@ foreach(i RANGE ${last})
     endforeach()
   endif()
   list(JOIN feature_rows ", " feature_rows)
-  string(APPEND isa_rows "    {\"${isa}\", &isa_${isa}, {${feature_rows}}},\n")
+  string(APPEND isa_rows "    {\"${isa}\", &isa_${isa}, on_this_arch_${isa}, {${feature_rows}}},\n")
 endforeach()
 
 set(text "// Generated at build time by tests/cmake/make_cpu_checks.cmake from `simdgen list --json` (the ISA
@@ -60,6 +72,7 @@ set(text "// Generated at build time by tests/cmake/make_cpu_checks.cmake from `
 #include <string_view>
 #include <vector>
 
+${cpu_support}
 namespace simdgen_test {
 
 enum class CpuSupport { yes, no, unknown_suffix };
@@ -74,6 +87,7 @@ struct Feature {
 struct Isa {
   std::string_view name;
   bool (*supported)();
+  bool on_this_arch;  // its arch_guard holds here: the headers declare its variants on this architecture
   std::vector<Feature> features;
 };
 
@@ -85,15 +99,29 @@ ${isa_rows}  };
 
 }  // namespace cpu_checks
 
-// A variant suffix is an ISA name followed by \"_feature\" parts (\"avx2_avx_vnni_fma\"); \"dispatch\"
-// (the kernel's own name) always runs.
-inline CpuSupport variant_support(std::string_view suffix) {
-  if (suffix == \"dispatch\") return CpuSupport::yes;
+// A variant suffix is an ISA name followed by \"_feature\" parts (\"avx2_avx_vnni_fma\"): its ISA,
+// or null.
+inline const cpu_checks::Isa* isa_of(std::string_view suffix) {
   const cpu_checks::Isa* isa = nullptr;
   for (const auto& i : cpu_checks::isas())
     if (suffix.substr(0, i.name.size()) == i.name && (suffix.size() == i.name.size() || suffix[i.name.size()] == '_') &&
         (!isa || i.name.size() > isa->name.size()))
       isa = &i;
+  return isa;
+}
+
+// Whether generated headers declare this variant on the architecture compiled for (`explain
+// --json` plans the variants of every architecture). Unknown suffixes count as here, so that they
+// are reported.
+inline bool variant_on_this_arch(std::string_view suffix) {
+  const cpu_checks::Isa* isa = isa_of(suffix);
+  return !isa || isa->on_this_arch;
+}
+
+// \"dispatch\" (the kernel's own name) always runs.
+inline CpuSupport variant_support(std::string_view suffix) {
+  if (suffix == \"dispatch\") return CpuSupport::yes;
+  const cpu_checks::Isa* isa = isa_of(suffix);
   if (!isa) return CpuSupport::unknown_suffix;
   bool ok = isa->supported();
   std::string_view rest = suffix.substr(isa->name.size());

@@ -58,6 +58,9 @@ void sweep(KernelSpec spec) {
   for (int bits : {128, 256, 512, 1024, 2048}) targets.push_back(makeGenericTarget(bits));
   for (const char* t : {"scalar", "avx2", "avx512"}) targets.push_back(makeTarget({t, {}}));
   targets.push_back(makeTarget({"avx512", {"vnni"}}));
+  // NEON: pairwise fold networks and pairwise widening groups (sadalp) of its own.
+  targets.push_back(makeTarget({"neon", {}}));
+  targets.push_back(makeTarget({"neon", {"dotprod"}}));
   for (const Target& t : targets) {
     const int64_t lanes = t.lanes(spec.input);
     for (auto [rows, cols] : std::vector<std::pair<int64_t, int64_t>>{

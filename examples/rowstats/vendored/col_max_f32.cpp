@@ -17,10 +17,27 @@
 #endif
 #include <immintrin.h>
 #endif
+#if defined(__aarch64__)
+#include <arm_neon.h>
+#if defined(__linux__) && __STDC_HOSTED__
+#include <sys/auxv.h>
+#endif
+// The CPU's feature bits (Linux AT_HWCAP when word is 1, AT_HWCAP2 when 2); none elsewhere,
+// where only the NEON variants, which every AArch64 CPU runs, are chosen.
+__attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) {
+#if defined(__linux__) && __STDC_HOSTED__
+  return getauxval(word == 2 ? AT_HWCAP2 : AT_HWCAP);
+#else
+  (void)word;
+  return 0;
+#endif
+}
+#endif
 
 // Plan summary (`simdgen explain` prints the full plans):
 //   output[j] = max over i < rows of input[i * stride + j], for j < cols; f32 -> f32
 //   avx512+vnni: identical to avx512 for this kernel, not emitted
+//   neon+dotprod: identical to neon for this kernel, not emitted
 
 #if defined(__x86_64__)
 // n clamped to [0, lanes]: the active-lane count of a whilelt predicate.
@@ -34,6 +51,12 @@ static inline uint64_t simdgen_lanes_below(int64_t n, int lanes) {
   if (n <= 0) return 0;
   if (n >= lanes) return lanes == 64 ? ~0ull : (1ull << lanes) - 1;
   return (1ull << n) - 1;
+}
+#endif
+#if defined(__aarch64__)
+// n clamped to [0, lanes]: the active-lane count of a whilelt predicate.
+static inline int64_t simdgen_clamp_lanes(int64_t n, int64_t lanes) {
+  return n < 0 ? 0 : n > lanes ? lanes : n;
 }
 #endif
 
@@ -80,6 +103,63 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void col_max_f32_a
       acc0 = _mm512_max_ps(x0, acc0);
     }
     _mm512_mask_storeu_ps(output + j, (__mmask16)simdgen_lanes_below(cols - j, 16), acc0);
+  }
+}
+#endif
+
+// ---- neon (128-bit vectors)
+// column reduction: lanes = columns, rows walked in order (sequential per column)
+// tails: the row's last whole vector re-read, counted lanes blended to the identity (rows shorter than a vector: masked loads or a staged copy)
+// uses short rows copied through a stack buffer (NEON has no masked load)
+
+#if defined(__aarch64__)
+
+void col_max_f32_neon(const float* input, int64_t rows, int64_t cols, int64_t stride,
+                      float* output) {
+  // 8 columns per step
+  int64_t j = 0;
+  for (; j + 8 <= cols; j += 8) {
+    float32x4_t acc0 = vdupq_n_f32(-__builtin_inff());
+    float32x4_t acc1 = vdupq_n_f32(-__builtin_inff());
+    // one row per step: each lane is one column
+    int64_t r = 0;
+    for (; r < rows; ++r) {
+      float32x4_t x0 = vld1q_f32(input + j + r * stride);
+      acc0 = vbslq_f32(vcgtq_f32(x0, acc0), x0, acc0);
+      float32x4_t x1 = vld1q_f32(input + j + r * stride + 4);
+      acc1 = vbslq_f32(vcgtq_f32(x1, acc1), x1, acc1);
+    }
+    vst1q_f32(output + j, acc0);
+    vst1q_f32(output + j + 4, acc1);
+  }
+  for (; j + 4 <= cols; j += 4) {
+    float32x4_t acc0 = vdupq_n_f32(-__builtin_inff());
+    // one row per step: each lane is one column
+    int64_t r = 0;
+    for (; r < rows; ++r) {
+      float32x4_t x0 = vld1q_f32(input + j + r * stride);
+      acc0 = vbslq_f32(vcgtq_f32(x0, acc0), x0, acc0);
+    }
+    vst1q_f32(output + j, acc0);
+  }
+  // predicated tail columns
+  if (j < cols) {
+    float32x4_t acc0 = vdupq_n_f32(-__builtin_inff());
+    // one row per step: each lane is one column
+    int64_t r = 0;
+    for (; r < rows; ++r) {
+      float x0_stage[4];
+      vst1q_f32(x0_stage, vdupq_n_f32(-__builtin_inff()));
+      __builtin_memcpy(x0_stage, input + j + r * stride, (size_t)(cols - j) * sizeof(float));
+      float32x4_t x0 = vld1q_f32(x0_stage);
+      acc0 = vbslq_f32(vcgtq_f32(x0, acc0), x0, acc0);
+    }
+    {
+      float acc0_stage[4];
+      vst1q_f32(acc0_stage, acc0);
+      __builtin_memcpy(output + j, acc0_stage,
+                       (size_t)(simdgen_clamp_lanes(cols - j, 4)) * sizeof(float));
+    }
   }
 }
 #endif
@@ -193,6 +273,11 @@ col_max_f32_choice col_max_f32_select() {
       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl"))
     return {col_max_f32_avx512, "avx512"};
   if (__builtin_cpu_supports("avx2")) return {col_max_f32_avx2, "avx2"};
+#endif
+#if defined(__aarch64__)
+
+  if ((true) && col_max_f32_forced("neon")) return {col_max_f32_neon, "neon"};
+  if (true) return {col_max_f32_neon, "neon"};
 #endif
   return {col_max_f32_scalar, "scalar"};
 }

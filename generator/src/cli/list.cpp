@@ -25,6 +25,7 @@ int runList(bool json) {
     const emit::IsaLowering* module = emit::loweringFor(isa.module);
     t["arch_guard"] = module ? module->archGuard() : "";
     t["cpu_init"] = module ? module->dispatchInit() : "";
+    t["cpu_support"] = module ? module->cpuSupport() : "";
     for (const IsaFeature& f : isa.features)
       t["features"].push_back({{"name", f.name}, {"attribute", f.attribute}, {"cpu_check", f.cpuCheck}});
     j["targets"].push_back(t);

@@ -15,6 +15,12 @@ constexpr IsaFeature kAvx512Features[] = {
     {"vnni", "avx512vnni", "__builtin_cpu_supports(\"avx512vnni\")"},
 };
 
+// Linux reports Arm features in AT_HWCAP / AT_HWCAP2 (bits from <asm/hwcap.h>); simdgen_arm_hwcap
+// is defined by the NEON module's CPU support code. NEON itself is part of every AArch64 Linux CPU.
+constexpr IsaFeature kNeonFeatures[] = {
+    {"dotprod", "arch=armv8.2-a+dotprod", "(simdgen_arm_hwcap(1) & (1ul << 20)) /* HWCAP_ASIMDDP */"},
+};
+
 constexpr IsaInfo kIsas[] = {
     {"scalar", LoweringModule::scalar, 0, 0, false, "", "", 0, {}, ""},
     {"avx2", LoweringModule::x86, 256, 16, false, "avx2", "__builtin_cpu_supports(\"avx2\")", 10, kAvx2Features, ""},
@@ -22,9 +28,10 @@ constexpr IsaInfo kIsas[] = {
      "__builtin_cpu_supports(\"avx512f\") && __builtin_cpu_supports(\"avx512bw\") && "
      "__builtin_cpu_supports(\"avx512dq\") && __builtin_cpu_supports(\"avx512vl\")",
      20, kAvx512Features, "avx512 already implies F, BW, DQ and VL"},
+    {"neon", LoweringModule::neon, 128, 32, false, "", "", 10, kNeonFeatures, ""},
 };
 
-constexpr std::string_view kDefaultTargets[] = {"avx512+vnni", "avx512", "avx2", "scalar"};
+constexpr std::string_view kDefaultTargets[] = {"avx512+vnni", "avx512", "avx2", "neon+dotprod", "neon", "scalar"};
 
 }  // namespace
 

@@ -12,7 +12,7 @@
 
 namespace simdgen {
 
-enum class LoweringModule { none, scalar, x86 };
+enum class LoweringModule { none, scalar, x86, neon };
 
 struct IsaFeature {
   std::string_view name;       // spec spelling after '+': "vnni"

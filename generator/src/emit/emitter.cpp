@@ -159,12 +159,13 @@ void setArchitectureData(mst::data& data, const std::vector<Variant>& variants,
     mst::data group, list{mst::data::type::list};
     group.set("guard", guard);
     group.set("init", m->dispatchInit());
+    group.set("has_init", mst::data(!m->dispatchInit().empty()));
     group.set("directive", groups.is_empty_list() ? "if" : "elif");
     for (const Variant& v : variants) {
       if (&loweringFor(v.target) != m) continue;
       mst::data item;
       item.set("suffix", v.target.suffix);
-      item.set("cpu_check", v.target.cpuCheck);
+      item.set("cpu_check", v.target.cpuCheck.empty() ? "true" : v.target.cpuCheck);  // e.g. NEON: every AArch64 CPU
       list.push_back(item);
     }
     group.set("variants", list);
@@ -248,6 +249,7 @@ GeneratedKernel generate(const KernelSpec& spec, const Templates& templates, con
     mst::data item;
     item.set("suffix", v.target.suffix);
     item.set("attribute", v.target.attribute);
+    item.set("has_attribute", mst::data(!v.target.attribute.empty()));
     const std::string guard = loweringFor(v.target).archGuard();
     item.set("guarded", mst::data(!guard.empty()));
     item.set("guard", guard);
@@ -280,7 +282,8 @@ EmittedFunction emitFunction(const ir::Plan& plan, const Target& target, const s
   f.guard = guard;
   f.preamble = isa.preamble();
   for (const auto& h : cx.helpers) f.helpers.push_back(isa.fileHelper(h));
-  if (!guard.empty()) f.function = "#if " + guard + "\n__attribute__((target(\"" + target.attribute + "\")))\n";
+  if (!guard.empty()) f.function = "#if " + guard + "\n";
+  if (!target.attribute.empty()) f.function += "__attribute__((target(\"" + target.attribute + "\")))\n";
   f.function += "void " + name + "(" + params(plan, false) + ") {\n" + join(lines, "\n") + "\n}\n";
   if (!guard.empty()) f.function += "#endif\n";
   return f;

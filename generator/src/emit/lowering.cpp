@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "emit/neon_lowering.h"
 #include "emit/scalar_lowering.h"
 #include "emit/x86_lowering.h"
 
@@ -30,6 +31,7 @@ const IsaLowering* loweringFor(LoweringModule module) {
   switch (module) {
     case LoweringModule::scalar: return &scalarLowering();
     case LoweringModule::x86: return &x86Lowering();
+    case LoweringModule::neon: return &neonLowering();
     case LoweringModule::none: break;
   }
   return nullptr;
@@ -45,6 +47,16 @@ bool inlinePredicate(const ir::Stmt& def, LowerContext& cx) {
   cx.types[def.dst] = def.type;
   cx.inlined[def.dst] = &def;
   return true;
+}
+
+std::optional<LaneRange> laneRange(const std::string& p, const LowerContext& cx) {
+  const auto it = cx.inlined.find(p);
+  if (it == cx.inlined.end()) return std::nullopt;
+  const ir::Stmt& def = *it->second;
+  if (def.op == ir::OpKind::WhileLt) return LaneRange{activeCount(def), false, def.partialOnly};
+  if (auto inner = laneRange(def.args[0], cx); inner && !inner->last)
+    return LaneRange{(ir::Index::constant(def.type.lanes) - inner->count).simplified(), true, inner->partial};
+  return std::nullopt;
 }
 
 std::vector<std::string> lowerOp(const ir::Stmt& s, LowerContext& cx) {

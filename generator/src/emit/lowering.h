@@ -5,6 +5,7 @@
 #pragma once
 
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -65,6 +66,9 @@ class IsaLowering {
   // definition and its uses changes what it reads). x86 does this for whilelt so that a
   // masked load can use the lane count directly (AVX2 has no byte masked load).
   virtual bool inlinesPredicate(const ir::Stmt& def, const LowerContext& cx) const;
+  // File-level code the CPU checks need (headers, a feature-bit reader), under archGuard();
+  // part of preamble() and of every test that evaluates the checks.
+  virtual std::string cpuSupport() const { return ""; }
   // Statement run once before the dispatcher tests this ISA's CPU checks.
   virtual std::string dispatchInit() const { return ""; }
 };
@@ -77,6 +81,18 @@ const IsaLowering* loweringFor(LoweringModule module);
 // Records predicate definition `def` as written at its uses when the module wants that; the
 // caller has checked it is safe (predicateInlinable). Returns whether it did.
 bool inlinePredicate(const ir::Stmt& def, LowerContext& cx);
+
+// An inlined predicate whose active lanes are a range: the first `count` lanes (whilelt) or the
+// last `count` (its negation). Unless `partial` (0 < count < lanes, promised by the plan), count
+// may lie outside [0, lanes]: clamp before using it.
+struct LaneRange {
+  ir::Index count;
+  bool last = false;
+  bool partial = false;
+};
+std::optional<LaneRange> laneRange(const std::string& p, const LowerContext& cx);
+// The number of lanes whilelt(lo, hi) makes active, before clamping to [0, lanes].
+inline ir::Index activeCount(const ir::Stmt& whileLt) { return whileLt.hi - whileLt.lo; }
 
 // C++ statements implementing one Op statement, by the target's module.
 std::vector<std::string> lowerOp(const ir::Stmt& s, LowerContext& cx);

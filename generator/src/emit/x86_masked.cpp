@@ -22,9 +22,6 @@ void requireWidth(const OpWriter& w, int bits) {
                            " needs full " + std::to_string(w.cx.target.vectorBits) + "-bit vectors");
 }
 
-// The number of lanes whilelt(lo, hi) makes active, before clamping to [0, lanes].
-ir::Index activeCount(const Stmt& whileLt) { return whileLt.hi - whileLt.lo; }
-
 // The active-lane count as a C expression in [0, lanes]: clamped unless the plan promised it.
 std::string clamped(const ir::Index& count, bool partial, int lanes, LowerContext& cx) {
   if (partial) return count.str();
@@ -64,16 +61,6 @@ std::string predicate(const std::string& p, LowerContext& cx) {
   const Stmt& def = *it->second;
   if (def.op == OpKind::WhileLt) return whileLtExpr(def, cx);
   return notExpr(predicate(def.args[0], cx), def.type.lanes, cx);
-}
-
-std::optional<LaneRange> laneRange(const std::string& p, const LowerContext& cx) {
-  const auto it = cx.inlined.find(p);
-  if (it == cx.inlined.end()) return std::nullopt;
-  const Stmt& def = *it->second;
-  if (def.op == OpKind::WhileLt) return LaneRange{activeCount(def), false, def.partialOnly};
-  if (auto inner = laneRange(def.args[0], cx); inner && !inner->last)
-    return LaneRange{(ir::Index::constant(def.type.lanes) - inner->count).simplified(), true, inner->partial};
-  return std::nullopt;
 }
 
 std::string compareExpr(ir::Cmp cmp, DType t, int bits, const std::string& a, const std::string& b, LowerContext& cx) {

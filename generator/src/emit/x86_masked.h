@@ -6,7 +6,6 @@
 // against a 0x00/0xFF table instead.
 #pragma once
 
-#include <optional>
 #include <string>
 
 #include "emit/lowering.h"
@@ -18,15 +17,6 @@ bool inlinesPredicate(const ir::Stmt& def, const LowerContext& cx);
 // The C expression of predicate `p`: its variable, or its inlined definition written out.
 std::string predicate(const std::string& p, LowerContext& cx);
 
-// An inlined predicate whose active lanes are a range: the first `count` lanes (whilelt) or the
-// last `count` (its negation). Unless `partial` (0 < count < lanes, promised by the plan), count
-// may lie outside [0, lanes]: clamp before using it.
-struct LaneRange {
-  ir::Index count;
-  bool last = false;
-  bool partial = false;
-};
-std::optional<LaneRange> laneRange(const std::string& p, const LowerContext& cx);
 
 // Lane-wise compare of two vectors of type t (see ir::Cmp), as a predicate.
 std::string compareExpr(ir::Cmp cmp, DType t, int bits, const std::string& a, const std::string& b, LowerContext& cx);

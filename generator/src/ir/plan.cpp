@@ -202,6 +202,7 @@ std::string_view nameOf(OpKind k) {
 
 std::pair<Shuffle, Shuffle> FoldNetwork::stage(size_t k) const {
   const int bits = lanes * elemBits, blockBits = blockLanes.at(k) * elemBits;
+  if (pairwise) return {shuffles::uzp1(elemBits), shuffles::uzp2(elemBits)};
   if (blockBits == bits && bits == 512) return {shuffles::lanes128(0x44), shuffles::lanes128(0xEE)};
   if (blockBits == bits && bits == 256) return {shuffles::lanes128(0x20), shuffles::lanes128(0x31)};
   if (blockBits == 256 && bits == 512) return {shuffles::lanes128(0x88), shuffles::lanes128(0xDD)};
@@ -220,12 +221,13 @@ std::pair<Shuffle, Shuffle> FoldNetwork::stage(size_t k) const {
   return {shuffles::explicitMap(lower), shuffles::explicitMap(upper)};
 }
 
-FoldNetwork FoldNetwork::make(int lanes, int elemBits) {
+FoldNetwork FoldNetwork::make(int lanes, int elemBits, bool pairwise) {
   if (lanes < 2 || (lanes & (lanes - 1)) != 0)
     throw std::logic_error("FoldNetwork needs a power-of-two lane count >= 2");
   FoldNetwork n;
   n.lanes = lanes;
   n.elemBits = elemBits;
+  n.pairwise = pairwise;
   for (int b = lanes; b >= 2; b /= 2) n.blockLanes.push_back(b);
   // Tag every lane with its input vector; after the network each result lane holds exactly one.
   std::vector<std::vector<int>> vecs(lanes, std::vector<int>(lanes));

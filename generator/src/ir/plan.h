@@ -142,7 +142,10 @@ struct FoldNetwork {
   std::vector<int> blockLanes;  // B per stage
   // inputOrder[r] = which row feeds input vector r, chosen so that result lane r holds row r.
   std::vector<int> inputOrder;
-  static FoldNetwork make(int lanes, int elemBits);
+  // Pairwise: every stage is rop(uzp1(a, b), uzp2(a, b)), adjacent lanes folded (NEON addp,
+  // smaxp: one instruction per pair), instead of the x86 shapes below.
+  bool pairwise = false;
+  static FoldNetwork make(int lanes, int elemBits, bool pairwise = false);
   // Stage k as a composition: rop(lower(a, b), upper(a, b)) lane-wise, where lower and upper are
   // the named shuffles returned here (shuffle_i32x4 0x44/0xEE or 0x88/0xDD, permute2x128
   // 0x20/0x31, unpacklo/hi_epi64, shuffle_ps 0x88/0xDD). The interpreter, the lane simulator and

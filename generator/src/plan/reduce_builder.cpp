@@ -247,7 +247,7 @@ struct RowPlanner {
     block.push_back(ir::forLoop("j", Index::constant(0), b.sym(b.cols), a.in.lanes, std::move(colBody)));
     vectorTail(block, rowsAcc);
     Stmt rr = b.make(OpKind::ReduceRows, "row_sums", a.acc, {});
-    rr.network = ir::FoldNetwork::make(rcount, bitsOf(a.acc.elem));
+    rr.network = ir::FoldNetwork::make(rcount, bitsOf(a.acc.elem), b.target.pairwiseFolds());
     for (int m = 0; m < rcount; ++m) rr.args.push_back(accs[rr.network.inputOrder[m]]);
     block.push_back(rr);
     block.push_back(b.store("row_sums", a.acc, b.sym("i")));

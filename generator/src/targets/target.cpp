@@ -12,8 +12,25 @@ bool Target::has(const std::string& f) const {
   return std::find(features.begin(), features.end(), f) != features.end();
 }
 
+namespace {
+// NEON widens by pairwise adds (saddlp/sadalp: 2 inputs per lane, accumulated), and with dotprod
+// sums 4 bytes per 32-bit lane (sdot/udot against ones). Every group keeps the exact sum in the
+// accumulator type, which is the output type, so wrap-around is the output's.
+std::optional<DotCapability> neonDot(DType in, DType out, bool dotprod) {
+  if (bitsOf(out) == 4 * bitsOf(in) && bitsOf(in) == 8 && isSigned(in) == isSigned(out))
+    return DotCapability{4, out,
+                         dotprod ? std::string(isSigned(in) ? "sdot" : "udot") + " with a ones vector (4 bytes per 32-bit lane)"
+                                 : std::string(isSigned(in) ? "saddlp + sadalp" : "uaddlp + uadalp") +
+                                       " pairwise widening adds (4 bytes per 32-bit lane)"};
+  if (bitsOf(out) == 2 * bitsOf(in) && !isFloat(in) && isSigned(in) == isSigned(out))
+    return DotCapability{2, out, std::string(isSigned(in) ? "sadalp" : "uadalp") + " pairwise widening add-accumulate (2 inputs per lane)"};
+  return std::nullopt;
+}
+}  // namespace
+
 std::optional<DotCapability> Target::dot(DType in, DType out) const {
   if (vectorBits == 0) return std::nullopt;
+  if (module == LoweringModule::neon) return neonDot(in, out, has("dotprod"));
   const bool vnni = has("vnni") || has("avx_vnni") || isa == "generic";
   if (in == DType::i8 && out == DType::i32)
     return DotCapability{4, DType::i32,
@@ -64,8 +81,8 @@ Target makeTarget(const TargetRequest& req) {
       for (const IsaFeature& x : isa->features) allowed.push_back(x.name);
       throw std::invalid_argument(req.isa + " has no feature '" + f + "' (allowed: " + joined(allowed) + ")");
     }
-    t.attribute += "," + std::string(it->attribute);
-    t.cpuCheck += " && " + std::string(it->cpuCheck);
+    t.attribute += (t.attribute.empty() ? "" : ",") + std::string(it->attribute);
+    t.cpuCheck += (t.cpuCheck.empty() ? "" : " && ") + std::string(it->cpuCheck);
     t.priority += 1;
   }
   return t;

@@ -40,10 +40,15 @@ struct Target {
   // -> 0.99-1.08x of Highway (which reads tails this way), but i8 with VNNI 0.89x -> 0.76x of the
   // hand loop, so AVX-512 bytes and words keep the masked load; AVX2 has no byte/word masked
   // load at all, while its vpmaskmov measures the same as the re-read (kept).
+  // NEON has no masked load at all: every width re-reads (one load and one bsl).
   bool rowEndTails(DType t) const {
+    if (module == LoweringModule::neon) return true;
     if (module != LoweringModule::x86) return false;
     return isa == "avx2" ? bitsOf(t) <= 16 : isa == "avx512" && bitsOf(t) >= 32;
   }
+  // Whether the final reductions of several rows fold adjacent lanes (NEON addp/smaxp: one
+  // instruction per pair of vectors) instead of the x86 shuffle network.
+  bool pairwiseFolds() const { return module == LoweringModule::neon; }
   bool has(const std::string& feature) const;
   int lanes(DType t) const { return vectorBits ? vectorBits / bitsOf(t) : 1; }
   std::optional<DotCapability> dot(DType in, DType out) const;

@@ -1,0 +1,382 @@
+// SPDX-License-Identifier: Apache-2.0
+// The NEON module: AArch64 AdvSIMD intrinsics (arm_neon.h) for 128-bit vector values, mask
+// vectors for predicates; one-lane values go to the scalar module. Horizontal reductions follow
+// the plan's order exactly (halves, then lanes), so float results match the interpreter bit for bit.
+#include "emit/neon_lowering.h"
+
+#include <stdexcept>
+
+#include "emit/c_scalar.h"
+#include "emit/neon_masked.h"
+#include "emit/neon_spelling.h"
+#include "emit/scalar_lowering.h"
+
+namespace simdgen::emit {
+
+using c::call;
+using c::ctype;
+using ir::OpKind;
+using ir::Stmt;
+using ir::VecType;
+using namespace neon;
+
+namespace {
+
+DType unsignedOf(DType t) {
+  switch (bitsOf(t)) {
+    case 8: return DType::u8;
+    case 16: return DType::u16;
+    case 32: return DType::u32;
+    default: return DType::u64;
+  }
+}
+DType withBits(DType t, int bits) {  // the integer type of t's signedness at `bits`
+  static const DType s[] = {DType::i8, DType::i16, DType::i32, DType::i64};
+  static const DType u[] = {DType::u8, DType::u16, DType::u32, DType::u64};
+  const int k = bits == 8 ? 0 : bits == 16 ? 1 : bits == 32 ? 2 : 3;
+  return isSigned(t) ? s[k] : u[k];
+}
+
+struct NeonWriter {
+  OpWriter& w;
+  const Stmt& s = w.s;
+  LowerContext& cx = w.cx;
+  std::vector<std::string>& out = w.out;
+
+  VecType typeOf(const std::string& v) const { return w.typeOf(v); }
+  std::string carry(const std::string& v) const {
+    return c::carriedUnsigned(s.type.elem, cx.plan.rop) ? "(" + c::carrier(s.type.elem, cx.plan.rop) + ")" + v : v;
+  }
+
+  // Widening, one doubling at a time: each step takes the low or high half (vmovl / vmovl_high),
+  // in the source's signedness (C's conversion), reinterpreted to the destination at the end.
+  void extend() {
+    const DType from = typeOf(s.args[0]).elem, to = s.type.elem;
+    if (isFloat(from) || isFloat(to)) {
+      if (from != DType::f32 || to != DType::f64) throw std::logic_error("no NEON extend " + std::string(nameOf(from)) + " -> " + std::string(nameOf(to)));
+      return w.assign(s.part == 0 ? call("vcvt_f64_f32", {call("vget_low_f32", {s.args[0]})}) : call("vcvt_high_f64_f32", {s.args[0]}));
+    }
+    cx.instructions.insert("sxtl/uxtl widening");
+    std::string x = s.args[0];
+    DType cur = from;
+    int factor = bitsOf(to) / bitsOf(from), part = s.part;
+    while (factor > 1) {
+      factor /= 2;
+      const bool high = part >= factor;
+      part %= factor;
+      x = high ? call("vmovl_high_" + sfx(cur), {x}) : call("vmovl_" + sfx(cur), {call("vget_low_" + sfx(cur), {x})});
+      cur = withBits(cur, bitsOf(cur) * 2);
+    }
+    w.assign(reinterpret(x, cur, to));
+  }
+
+  void dotAccumulate() {
+    const DType from = typeOf(s.args[1]).elem, acc = s.type.elem;
+    const std::string a = s.args[0], x = s.args[1];
+    if (s.group == 2) {
+      cx.instructions.insert(std::string(isSigned(from) ? "sadalp" : "uadalp") + ": pairwise widening add-accumulate");
+      return w.assign(call("vpadalq_" + sfx(from), {a, x}));
+    }
+    if (s.group == 4 && bitsOf(from) == 8 && bitsOf(acc) == 32) {
+      if (cx.target.has("dotprod")) {
+        const std::string ones = std::string("ones_") + sfx(from);
+        cx.hoist("const " + vecType(from, 16) + " " + ones + " = " + splat(from, "1") + ";");
+        cx.instructions.insert(std::string(isSigned(from) ? "sdot" : "udot") + ": 4 bytes per 32-bit lane against a ones vector");
+        return w.assign(call("vdotq_" + sfx(acc), {a, x, ones}));
+      }
+      cx.instructions.insert(std::string(isSigned(from) ? "saddlp + sadalp" : "uaddlp + uadalp") + ": 4 bytes per 32-bit lane");
+      return w.assign(call("vpadalq_" + sfx(withBits(from, 16)), {a, call("vpaddlq_" + sfx(from), {x})}));
+    }
+    throw std::logic_error("no NEON dot_accumulate " + std::string(nameOf(from)) + " -> " + std::string(nameOf(acc)) +
+                           " in groups of " + std::to_string(s.group));
+  }
+
+  // dst = fold(v) in the plan's order: rop(lower half, upper half) until one lane is left.
+  void reduceLanes(const std::string& v) {
+    const DType t = typeOf(v).elem;
+    const ReduceOp op = s.rop;
+    const std::string st = sfx(t);
+    cx.instructions.insert("horizontal reductions in the plan's order (halves, then lanes)");
+    // Integer add, min and max do not depend on the order: one across-vector instruction
+    // (no 64-bit smaxv/sminv exists).
+    if (!isFloat(t) && (op == ReduceOp::add || ((op == ReduceOp::min || op == ReduceOp::max) && bitsOf(t) < 64)))
+      return w.assign(carry(call((op == ReduceOp::add ? "vaddvq_" : op == ReduceOp::min ? "vminvq_" : "vmaxvq_") + st, {v})));
+    if (t == DType::f64 && op == ReduceOp::add) return w.assign(call("vpaddd_f64", {v}));
+    if (t == DType::f32 && (op == ReduceOp::add || op == ReduceOp::mul)) {
+      const std::string half = s.dst + "_half";
+      out.push_back("const float32x2_t " + half + " = " +
+                    call(op == ReduceOp::add ? "vadd_f32" : "vmul_f32", {call("vget_low_f32", {v}), call("vget_high_f32", {v})}) + ";");
+      if (op == ReduceOp::add) return w.assign(call("vpadds_f32", {half}));
+      return w.assign(call("vget_lane_f32", {half, "0"}) + " * " + call("vget_lane_f32", {half, "1"}));
+    }
+    // Everything else: the lanes in an array, folded by halves as the plan defines.
+    const DType u = isFloat(t) || op == ReduceOp::min || op == ReduceOp::max ? t : unsignedOf(t);
+    const int lanes = 128 / bitsOf(t);
+    const std::string arr = s.dst + "_lanes";
+    out.push_back(ctype(u) + " " + arr + "[" + std::to_string(lanes) + "];");
+    out.push_back(store(u, arr, reinterpret(v, t, u)));
+    out.push_back("for (int half = " + std::to_string(lanes / 2) + "; half > 0; half /= 2)");
+    out.push_back("  for (int l = 0; l < half; ++l) " + arr + "[l] = " + c::binary(op, u, arr + "[l]", arr + "[l + half]") + ";");
+    w.assign(carry(u == t ? arr + "[0]" : "(" + ctype(t) + ")" + arr + "[0]"));
+  }
+
+  // One named shuffle of 128-bit vectors a and b of `type`, at its unit width.
+  std::string shuffle(const ir::Shuffle& sh, VecType type, const std::string& a, const std::string& b) {
+    using K = ir::Shuffle::Kind;
+    const DType t = type.elem;
+    int unit = sh.unitBits ? sh.unitBits : bitsOf(t);
+    std::string name;
+    switch (sh.kind) {
+      case K::zip1: case K::unpack_lo: name = "vzip1q_"; break;
+      case K::zip2: case K::unpack_hi: name = "vzip2q_"; break;
+      case K::uzp1: name = "vuzp1q_"; break;
+      case K::uzp2: name = "vuzp2q_"; break;
+      case K::trn1: name = "vtrn1q_"; break;
+      case K::trn2: name = "vtrn2q_"; break;
+      case K::shuffle_ps:  // 2 units of a then 2 of b: even (0x88) or odd (0xDD) 32-bit units
+        if (sh.imm != 0x88 && sh.imm != 0xDD) break;
+        name = sh.imm == 0x88 ? "vuzp1q_" : "vuzp2q_";
+        unit = 32;
+        break;
+      case K::concat_halves:  // the same half of a and b: 64-bit zip
+        name = sh.imm ? "vzip2q_" : "vzip1q_";
+        unit = 64;
+        break;
+      default: break;
+    }
+    if (name.empty() || type.bits() != 128)
+      throw std::logic_error("no NEON lowering for shuffle " + sh.str() + " on " + ir::toString(type));
+    const DType u = unit == bitsOf(t) ? t : withBits(DType::u8, unit);
+    return reinterpret(call(name + sfx(u), {reinterpret(a, t, u), reinterpret(b, t, u)}), u, t);
+  }
+
+  // The fold network of several rows. Pairwise stages are rop(uzp1, uzp2): addp / sminp / smaxp
+  // where the instruction is exactly that (float min/max select to keep the plan's semantics).
+  void reduceRows() {
+    const DType t = s.type.elem;
+    cx.instructions.insert("pairwise fold of the rows' accumulators (addp/sminp/smaxp)");
+    std::vector<std::string> vecs = s.args;
+    for (size_t stage = 0; stage < s.network.blockLanes.size(); ++stage) {
+      const auto [lower, upper] = s.network.stage(stage);
+      std::vector<std::string> next;
+      for (size_t m = 0; m + 1 < vecs.size(); m += 2) {
+        const std::string name = vecs.size() == 2 ? s.dst : "fold" + std::to_string(stage) + "_" + std::to_string(m / 2);
+        const std::string a = vecs[m], b = vecs[m + 1];
+        std::string expr;
+        if (s.network.pairwise && s.rop == ReduceOp::add) expr = call("vpaddq_" + sfx(t), {a, b});
+        else if (s.network.pairwise && !isFloat(t) && bitsOf(t) < 64 && (s.rop == ReduceOp::min || s.rop == ReduceOp::max))
+          expr = call((s.rop == ReduceOp::min ? "vpminq_" : "vpmaxq_") + sfx(t), {a, b});
+        else expr = binary(s.rop, t, shuffle(lower, s.type, a, b), shuffle(upper, s.type, a, b), cx);
+        out.push_back(vecType(t, s.type.lanes) + " " + name + " = " + expr + ";");
+        next.push_back(name);
+      }
+      vecs = next;
+    }
+  }
+
+  // Columns of rows: NEON has no gather, so each lane is read into a stack tile.
+  void gatherRows() {
+    const DType t = s.type.elem;
+    const int lanes = s.type.lanes;
+    cx.instructions.insert("columns filled lane by lane through a stack tile (NEON has no gather)");
+    const std::string stage = s.dst + "_stage";
+    out.push_back(ctype(t) + " " + stage + "[" + std::to_string(lanes) + "];");
+    const std::string row = "(" + ctype(t) + ")" + w.src() + "[" + s.index.str() + " + r * " + s.stride.str() + "]";
+    std::string read = row;
+    if (!s.pred.empty()) {
+      std::string active;
+      if (const auto range = laneRange(s.pred, cx); range && !range->last) {
+        active = "r < " + range->count.str();
+      } else {
+        for (auto& l : activeLanes(s.dst + "_active", t, s.pred, cx)) out.push_back(l);
+        active = s.dst + "_active[r]";
+      }
+      read = active + " ? " + row + " : (" + ctype(t) + ")(" + (s.literal.empty() ? "0" : s.literal) + ")";
+    }
+    out.push_back("for (int64_t r = 0; r < " + std::to_string(lanes) + "; ++r) " + stage + "[r] = " + read + ";");
+    w.assign(load(t, stage));
+  }
+
+  // The lane-equality mask as 64 bits, `per` bits per lane (low bits = lane 0): shrn by 4 for
+  // bytes, xtn for wider lanes (NEON has no movemask).
+  std::pair<std::string, int> equalBits(DType t, const std::string& eq) {
+    const int bits = bitsOf(t);
+    if (bits == 8)
+      return {call("vget_lane_u64", {call("vreinterpret_u64_u8", {call("vshrn_n_u16", {call("vreinterpretq_u16_u8", {eq}), "4"})}), "0"}), 4};
+    const std::string narrow = call("vmovn_u" + std::to_string(bits), {eq});
+    return {call("vget_lane_u64", {call("vreinterpret_u64_u" + std::to_string(bits / 2), {narrow}), "0"}), bits / 2};
+  }
+
+  void locateEqual() {
+    const DType t = w.source().dtype;
+    const bool last = s.part == 1;
+    const int lanes = 128 / bitsOf(t);
+    const std::string L = std::to_string(lanes), c = s.dst + "_c", want = s.dst + "_want";
+    cx.instructions.insert("block rescan: compare, narrow to a bit mask, and count zeros for the lane");
+    VectorSearch search{{}, c};
+    auto& v = search.lines;
+    v.push_back("const " + vecType(t, lanes) + " " + want + " = " + splat(t, s.args[0]) + ";");
+    const auto [mask, per] = equalBits(t, compare(ir::Cmp::eq, t, load(t, w.in(s.index) + " + " + c + (last ? " - " + L : "")), want));
+    const std::string P = std::to_string(per);
+    if (!last) {
+      v.push_back("int64_t " + c + " = " + s.lo.str() + ";");
+      v.push_back("for (; " + c + " + " + L + " <= " + s.hi.str() + "; " + c + " += " + L + ") {");
+      v.push_back("const uint64_t hit = " + mask + ";");
+      v.push_back("if (hit) { " + s.dst + " = " + c + " + __builtin_ctzll(hit) / " + P + "; break; }");
+    } else {
+      v.push_back("int64_t " + c + " = " + s.hi.str() + ";");
+      v.push_back("for (; " + c + " - " + L + " >= " + s.lo.str() + "; " + c + " -= " + L + ") {");
+      v.push_back("const uint64_t hit = " + mask + ";");
+      v.push_back("if (hit) { " + s.dst + " = " + c + " - " + L + " + (63 - __builtin_clzll(hit)) / " + P + "; break; }");
+    }
+    v.push_back("}");
+    writeLocateEqual(w, search);
+  }
+
+  void nanMask() {
+    const DType f = typeOf(s.args[0]).elem;
+    w.assign(reinterpret(notMask(f, compare(ir::Cmp::eq, f, s.args[0], s.args[0])), unsignedOf(f), s.type.elem));
+  }
+};
+
+bool oneLane(const OpWriter& w) {
+  if (w.s.type.lanes != 1) return false;
+  for (const auto& a : w.s.args)
+    if (w.typeOf(a).lanes != 1) return false;
+  return w.s.op != OpKind::LocateEqual;  // searched with vectors
+}
+
+class NeonLowering final : public IsaLowering {
+ public:
+  std::string typeName(VecType t, const LowerContext& cx) const override {
+    if (t.lanes == 1) return scalarLowering().typeName(t, cx);
+    if (t.bits() != 128) throw std::logic_error("NEON vectors are 128 bits, not " + ir::toString(t));
+    return t.predicate ? maskType(t.elem) : vecType(t.elem, t.lanes);
+  }
+
+  void lower(OpWriter& w) const override {
+    if (oneLane(w)) return scalarLowering().lower(w);
+    NeonWriter x{w};
+    const Stmt& s = w.s;
+    const DType t = s.type.elem;
+    if (!s.pred.empty()) return lowerPredicated(x);
+    switch (s.op) {
+      case OpKind::Splat: return w.assign(splat(t, s.literal));
+      case OpKind::Load: return w.assign(load(t, w.in(s.index)));
+      case OpKind::LoadBroadcast: return w.assign(call("vld1q_dup_" + sfx(t), {w.in(s.index)}));
+      case OpKind::GatherRows: return x.gatherRows();
+      case OpKind::Extend: return x.extend();
+      case OpKind::Binary: return s.type.predicate ? predicateLogic(w) : w.assign(binary(s.rop, t, s.args[0], s.args[1], w.cx));
+      case OpKind::Not: return predicateLogic(w);
+      case OpKind::Fma:
+        if (!isFloat(t)) break;
+        w.cx.instructions.insert("fmla fused multiply-add");
+        return w.assign(call("vfmaq_" + sfx(t), {s.args[0], s.args[1], s.args[2]}));
+      case OpKind::Select: return w.assign(select(t, predicate(s.args[0], w.cx), s.args[1], s.args[2]));
+      case OpKind::Compare: {
+        const DType a = w.typeOf(s.args[0]).elem;
+        return w.assign(compare(s.cmp, a, s.args[0], s.args[1]));
+      }
+      case OpKind::WhileLt: return whileLt(w);
+      case OpKind::DotAccumulate: return x.dotAccumulate();
+      case OpKind::ReduceLanes: return x.reduceLanes(s.args[0]);
+      case OpKind::ReduceRows: return x.reduceRows();
+      case OpKind::Shuffle: return w.assign(x.shuffle(s.shuffle, s.type, s.args[0], s.args.size() > 1 ? s.args[1] : s.args[0]));
+      case OpKind::Store: {
+        const VecType v = w.typeOf(s.args[0]);
+        return w.out.push_back(store(v.elem, w.outp(s.index), s.args[0]));
+      }
+      case OpKind::NaNMask: return x.nanMask();
+      case OpKind::LocateEqual: return x.locateEqual();
+      case OpKind::Convert:
+      case OpKind::LocateNaN:
+      case OpKind::SetIndex:
+        break;
+    }
+    throw std::logic_error("no NEON lowering for vector " + std::string(ir::nameOf(s.op)) + " on " + ir::toString(s.type));
+  }
+
+  bool inlinesPredicate(const Stmt& def, const LowerContext& cx) const override { return neon::inlinesPredicate(def, cx); }
+
+  std::string archGuard() const override { return "defined(__aarch64__)"; }
+  std::string preamble() const override { return "#include <arm_neon.h>\n" + cpuSupport(); }
+  std::string cpuSupport() const override {
+    return "#if defined(__linux__) && __STDC_HOSTED__\n"
+           "#include <sys/auxv.h>\n"
+           "#endif\n"
+           "// The CPU's feature bits (Linux AT_HWCAP when word is 1, AT_HWCAP2 when 2); none elsewhere,\n"
+           "// where only the NEON variants, which every AArch64 CPU runs, are chosen.\n"
+           "__attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) {\n"
+           "#if defined(__linux__) && __STDC_HOSTED__\n"
+           "  return getauxval(word == 2 ? AT_HWCAP2 : AT_HWCAP);\n"
+           "#else\n"
+           "  (void)word;\n"
+           "  return 0;\n"
+           "#endif\n"
+           "}";
+  }
+  std::string fileHelper(const std::string& name) const override {
+    if (name == "clamp_lanes")
+      return "// n clamped to [0, lanes]: the active-lane count of a whilelt predicate.\n"
+             "static inline int64_t simdgen_clamp_lanes(int64_t n, int64_t lanes) { return n < 0 ? 0 : n > lanes ? lanes : n; }";
+    if (name == "tail_keep")
+      return "// 16 zero bytes then 16 0xFF bytes: the 16 bytes at offset k keep the last k bytes of a vector.\n"
+             "static const uint8_t simdgen_tail_keep[32] = {\n"
+             "    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,\n"
+             "    0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF};";
+    if (name == "mul_u64x2")
+      return "// Lane-wise 64-bit multiply (NEON has none); the low 64 bits are the same signed or unsigned.\n"
+             "static inline uint64x2_t simdgen_mul_u64x2(uint64x2_t a, uint64x2_t b) {\n"
+             "  return vcombine_u64(vcreate_u64(vgetq_lane_u64(a, 0) * vgetq_lane_u64(b, 0)),\n"
+             "                      vcreate_u64(vgetq_lane_u64(a, 1) * vgetq_lane_u64(b, 1)));\n"
+             "}";
+    if (name.rfind("iota_u", 0) == 0) {
+      const int bits = std::stoi(name.substr(6)), lanes = 128 / bits;
+      std::string text = "// Lane indices 0, 1, 2, ...: whilelt compares them with the active-lane count.\n"
+                         "static const uint" + std::to_string(bits) + "_t simdgen_" + name + "[" + std::to_string(lanes) + "] = {";
+      for (int l = 0; l < lanes; ++l) text += (l ? ", " : "") + std::to_string(l);
+      return text + "};";
+    }
+    return IsaLowering::fileHelper(name);
+  }
+
+ private:
+  // Predicated ops: loads and stores touch active lanes only; arithmetic selects its result
+  // against args[0] (merging) or zero; reductions fold the identity in inactive lanes.
+  void lowerPredicated(NeonWriter& x) const {
+    OpWriter& w = x.w;
+    const Stmt& s = w.s;
+    const DType t = s.type.elem;
+    switch (s.op) {
+      case OpKind::Load: return maskedLoad(w);
+      case OpKind::Store: return maskedStore(w);
+      case OpKind::GatherRows: return x.gatherRows();
+      case OpKind::Binary:
+      case OpKind::Fma: {
+        const std::string full = s.op == OpKind::Fma ? call("vfmaq_" + sfx(t), {s.args[0], s.args[1], s.args[2]})
+                                                     : binary(s.rop, t, s.args[0], s.args[1], w.cx);
+        const std::string other = s.zeroing ? splat(t, "0") : s.args[0];
+        return w.assign(select(t, predicate(s.pred, w.cx), full, other));
+      }
+      case OpKind::ReduceLanes: {
+        const VecType v = w.typeOf(s.args[0]);
+        const std::string active = s.dst + "_active";
+        w.out.push_back(vecType(v.elem, v.lanes) + " " + active + " = " +
+                        select(v.elem, predicate(s.pred, w.cx), s.args[0], splat(v.elem, identityLiteral(s.rop, v.elem))) + ";");
+        w.cx.types[active] = v;
+        return x.reduceLanes(active);
+      }
+      default: break;
+    }
+    throw std::logic_error("no NEON lowering for predicated " + std::string(ir::nameOf(s.op)));
+  }
+};
+
+}  // namespace
+
+const IsaLowering& neonLowering() {
+  static const NeonLowering module;
+  return module;
+}
+
+}  // namespace simdgen::emit
