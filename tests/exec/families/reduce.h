@@ -15,6 +15,7 @@
 #include "reduce/shapes.h"
 #include "reduce_reference.h"
 #include "runner.h"
+#include "sweep.h"
 
 // The cases every reduce kernel runs, as X(case).
 #define SIMDGEN_EXEC_FAMILY_CASES(X) X(random) X(extremes) X(guard_pages)
@@ -111,7 +112,7 @@ void test_random(const Kernel& kernel) {
   const Reduce<Types> k{kernel};
   Runner<typename Types::input> r(kernel, simdgen_test::poison<typename Types::input>(k.op));
   const auto shapes = simdgen_test::main_shapes(k.grid(r));
-  const int64_t seeds = std::clamp<int64_t>(4'000'000 / total_elements(shapes), 1, 64);
+  const int64_t seeds = std::clamp<int64_t>(4'000'000 / total_elements(shapes), 1, thin_sweep() ? 2 : 64);
   uint64_t seed = 1;
   for (const Shape& s : shapes)
     for (int64_t i = 0; i < seeds; ++i) k.run(r, s, Placement::heap, Pattern::random, seed++);
@@ -124,9 +125,11 @@ void test_extremes(const Kernel& kernel) {
   const Reduce<Types> k{kernel};
   Runner<In> r(kernel, simdgen_test::poison<In>(k.op));
   const auto shapes = simdgen_test::main_shapes(k.grid(r));
-  const int64_t total = total_elements(shapes);
-  const size_t step = size_t(std::clamp<int64_t>(total / 2'000'000, 1, 100));
-  const int64_t seeds = std::clamp<int64_t>(2'000'000 / total, 1, 12);  // seeds move the special elements
+  // About `budget` elements per pattern: a sample of a large grid, several seeds (which move the
+  // special elements) on a small one.
+  const int64_t budget = thin_sweep() ? 500'000 : 2'000'000, total = total_elements(shapes);
+  const size_t step = size_t(std::clamp<int64_t>(total / budget, 1, 100));
+  const int64_t seeds = std::clamp<int64_t>(budget / total, 1, 12);
   uint64_t seed = 1000003;
   for (size_t i = 0; i < shapes.size(); i += step)
     for (Pattern p : simdgen_test::extreme_patterns<In>())

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "runner.h"
+#include "sweep.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -58,13 +59,18 @@ inline std::vector<Shape> expand(const Extents& e, const std::vector<std::pair<i
   return out;
 }
 
-// Main grid: every reduced extent 0..192 (3 x 64) plus larger ones against odd other extents,
-// then every other extent 0..192 (+ larger) against a few reduced extents.
+// Every extent 0..192 (3 x 64), then `more`; the thin sweep's subset of them.
+inline std::vector<int64_t> grid_extents(std::initializer_list<int64_t> more) {
+  return simdgen_exec::thin_sweep() ? simdgen_exec::thin_lengths(192, more) : range_plus(192, more);
+}
+
+// Main grid: every reduced extent 0..192 plus larger ones against odd other extents, then every
+// other extent 0..192 (+ larger) against a few reduced extents.
 inline std::vector<Shape> main_shapes(const Extents& e) {
   std::vector<std::pair<int64_t, int64_t>> pairs;
-  for (int64_t r : range_plus(192, {255, 256, 257, 383, 384, 385, 511, 512, 513, 1000, 4099}))
+  for (int64_t r : grid_extents({255, 256, 257, 383, 384, 385, 511, 512, 513, 1000, 4099}))
     for (int64_t o : {1, 3, 7, 17, 33}) pairs.push_back({r, o});
-  for (int64_t o : range_plus(192, {255, 256, 257, 511, 512, 513, 1000}))
+  for (int64_t o : grid_extents({255, 256, 257, 511, 512, 513, 1000}))
     for (int64_t r : {0, 1, 3, 7, 17, 33}) pairs.push_back({r, o});
   return expand(e, pairs, 2048);
 }

@@ -1,0 +1,42 @@
+// SPDX-License-Identifier: Apache-2.0
+// How much of their grids the family modules run: SIMDGEN_EXEC_SWEEP=full (the default) or thin.
+// The thin sweep exists for emulated CPUs (tests/exec_aarch64 runs it at the SVE vector lengths
+// the full sweep does not cover): it keeps every length around multiples of any power-of-two
+// vector length, the small and edge cases, guard pages and special values, and drops most random
+// repetitions.
+#pragma once
+
+#include <cstdint>
+#include <cstdlib>
+#include <initializer_list>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace simdgen_exec {
+
+inline bool thin_sweep() {
+  static const bool thin = [] {
+    const char* v = std::getenv("SIMDGEN_EXEC_SWEEP");
+    const std::string s = v ? v : "";
+    if (s != "" && s != "full" && s != "thin")
+      throw std::invalid_argument("SIMDGEN_EXEC_SWEEP=" + s + ": expected full or thin");
+    return s == "thin";
+  }();
+  return thin;
+}
+
+// The thin sweep's lengths: 0..17 (below one vector of most widths), and p - 1, p, p + 1 for each
+// p <= `last` that is a power of two or three times one (vector multiples, unrolled or not); then
+// `more`.
+inline std::vector<int64_t> thin_lengths(int64_t last, std::initializer_list<int64_t> more) {
+  std::vector<int64_t> v;
+  for (int64_t i = 0; i <= 17; ++i) v.push_back(i);
+  for (int64_t p = 8; p <= last; p *= 2)
+    for (int64_t q : {p, 3 * p})
+      if (q >= 24 && q <= last) v.insert(v.end(), {q - 1, q, q + 1});
+  v.insert(v.end(), more);
+  return v;
+}
+
+}  // namespace simdgen_exec
