@@ -49,6 +49,18 @@ bool inlinePredicate(const ir::Stmt& def, LowerContext& cx) {
   return true;
 }
 
+bool isLaneRangePredicate(const ir::Stmt& def, const LowerContext& cx) {
+  return def.op == ir::OpKind::WhileLt || (def.op == ir::OpKind::Not && cx.inlined.count(def.args[0]));
+}
+
+std::string predicateExpr(const std::string& p, LowerContext& cx, const PredicateSpelling& spelling) {
+  const auto it = cx.inlined.find(p);
+  if (it == cx.inlined.end()) return p;
+  const ir::Stmt& def = *it->second;
+  if (def.op == ir::OpKind::WhileLt) return spelling.whileLt(def, cx);
+  return spelling.negate(def, predicateExpr(def.args[0], cx, spelling), cx);
+}
+
 std::optional<LaneRange> laneRange(const std::string& p, const LowerContext& cx) {
   const auto it = cx.inlined.find(p);
   if (it == cx.inlined.end()) return std::nullopt;

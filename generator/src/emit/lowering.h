@@ -82,6 +82,17 @@ const IsaLowering* loweringFor(LoweringModule module);
 // caller has checked it is safe (predicateInlinable). Returns whether it did.
 bool inlinePredicate(const ir::Stmt& def, LowerContext& cx);
 
+// The predicates the vector modules (x86, NEON) write at their uses: a whilelt, and the negation
+// of a predicate so written.
+bool isLaneRangePredicate(const ir::Stmt& def, const LowerContext& cx);
+// How a module spells those two: whilelt(lo, hi), and not(`inner`) for the Not statement.
+struct PredicateSpelling {
+  std::string (*whileLt)(const ir::Stmt& def, LowerContext& cx);
+  std::string (*negate)(const ir::Stmt& notDef, const std::string& inner, LowerContext& cx);
+};
+// The C expression of predicate `p`: its variable, or its inlined definition written out.
+std::string predicateExpr(const std::string& p, LowerContext& cx, const PredicateSpelling& spelling);
+
 // An inlined predicate whose active lanes are a range: the first `count` lanes (whilelt) or the
 // last `count` (its negation). Unless `partial` (0 < count < lanes, promised by the plan), count
 // may lie outside [0, lanes]: clamp before using it.

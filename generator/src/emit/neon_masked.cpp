@@ -33,16 +33,12 @@ std::string fillOf(const Stmt& s) { return splat(s.type.elem, s.literal.empty() 
 
 }  // namespace
 
-bool inlinesPredicate(const Stmt& def, const LowerContext& cx) {
-  return def.op == OpKind::WhileLt || (def.op == OpKind::Not && cx.inlined.count(def.args[0]));
-}
+bool inlinesPredicate(const Stmt& def, const LowerContext& cx) { return isLaneRangePredicate(def, cx); }
 
 std::string predicate(const std::string& p, LowerContext& cx) {
-  const auto it = cx.inlined.find(p);
-  if (it == cx.inlined.end()) return p;
-  const Stmt& def = *it->second;
-  if (def.op == OpKind::WhileLt) return whileLtExpr(def, cx);
-  return notMask(def.type.elem, predicate(def.args[0], cx));
+  static const PredicateSpelling spelling{
+      whileLtExpr, [](const Stmt& def, const std::string& inner, LowerContext&) { return notMask(def.type.elem, inner); }};
+  return predicateExpr(p, cx, spelling);
 }
 
 std::vector<std::string> activeLanes(const std::string& name, DType t, const std::string& p, LowerContext& cx) {

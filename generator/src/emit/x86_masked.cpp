@@ -51,16 +51,12 @@ std::string notExpr(const std::string& a, int lanes, LowerContext& cx) {
 
 }  // namespace
 
-bool inlinesPredicate(const Stmt& def, const LowerContext& cx) {
-  return def.op == OpKind::WhileLt || (def.op == OpKind::Not && cx.inlined.count(def.args[0]));
-}
+bool inlinesPredicate(const Stmt& def, const LowerContext& cx) { return isLaneRangePredicate(def, cx); }
 
 std::string predicate(const std::string& p, LowerContext& cx) {
-  const auto it = cx.inlined.find(p);
-  if (it == cx.inlined.end()) return p;
-  const Stmt& def = *it->second;
-  if (def.op == OpKind::WhileLt) return whileLtExpr(def, cx);
-  return notExpr(predicate(def.args[0], cx), def.type.lanes, cx);
+  static const PredicateSpelling spelling{
+      whileLtExpr, [](const Stmt& def, const std::string& inner, LowerContext& c) { return notExpr(inner, def.type.lanes, c); }};
+  return predicateExpr(p, cx, spelling);
 }
 
 std::string compareExpr(ir::Cmp cmp, DType t, int bits, const std::string& a, const std::string& b, LowerContext& cx) {
