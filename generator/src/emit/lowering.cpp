@@ -24,7 +24,17 @@ std::string OpWriter::decl() const {
 bool IsaLowering::inlinesPredicate(const ir::Stmt&, const LowerContext&) const { return false; }
 
 std::string IsaLowering::fileHelper(const std::string& name) const {
+  if (name == "clamp_lanes")
+    return "// n clamped to [0, lanes]: the active-lane count of a whilelt predicate.\n"
+           "static inline int64_t simdgen_clamp_lanes(int64_t n, int64_t lanes) { return n < 0 ? 0 : n > lanes ? lanes : n; }";
   throw std::logic_error("no file-level helper '" + name + "' in this lowering module");
+}
+
+bool isOneLaneOp(const OpWriter& w) {
+  if (w.s.type.lanes != 1) return false;
+  for (const auto& a : w.s.args)
+    if (w.typeOf(a).lanes != 1) return false;
+  return w.s.op != ir::OpKind::LocateEqual;
 }
 
 const IsaLowering* loweringFor(LoweringModule module) {

@@ -59,7 +59,8 @@ class IsaLowering {
   virtual std::string archGuard() const { return ""; }
   // File-level text this ISA's variants need (headers, compiler workarounds), once per file.
   virtual std::string preamble() const { return ""; }
-  // The definition of a helper named in LowerContext::helpers.
+  // The definition of a helper named in LowerContext::helpers; the base class defines the ones
+  // every module may use ("clamp_lanes").
   virtual std::string fileHelper(const std::string& name) const;
   // Whether predicate definition `def` is written at its uses (its expression in every consumer)
   // rather than as a variable; the emitter asks only where that is safe (nothing between the
@@ -72,6 +73,10 @@ class IsaLowering {
   // Statement run once before the dispatcher tests this ISA's CPU checks.
   virtual std::string dispatchInit() const { return ""; }
 };
+
+// Whether a vector module hands statement w.s to the scalar module: it and all its operands
+// have one lane (LocateEqual, which searches with vectors, excepted).
+bool isOneLaneOp(const OpWriter& w);
 
 // The module that lowers `target` (by its ISA, from the ISA registry).
 const IsaLowering& loweringFor(const Target& target);

@@ -239,13 +239,6 @@ struct NeonWriter {
   }
 };
 
-bool oneLane(const OpWriter& w) {
-  if (w.s.type.lanes != 1) return false;
-  for (const auto& a : w.s.args)
-    if (w.typeOf(a).lanes != 1) return false;
-  return w.s.op != OpKind::LocateEqual;  // searched with vectors
-}
-
 class NeonLowering final : public IsaLowering {
  public:
   std::string typeName(VecType t, const LowerContext& cx) const override {
@@ -255,7 +248,7 @@ class NeonLowering final : public IsaLowering {
   }
 
   void lower(OpWriter& w) const override {
-    if (oneLane(w)) return scalarLowering().lower(w);
+    if (isOneLaneOp(w)) return scalarLowering().lower(w);
     NeonWriter x{w};
     const Stmt& s = w.s;
     const DType t = s.type.elem;
@@ -316,9 +309,6 @@ class NeonLowering final : public IsaLowering {
            "}";
   }
   std::string fileHelper(const std::string& name) const override {
-    if (name == "clamp_lanes")
-      return "// n clamped to [0, lanes]: the active-lane count of a whilelt predicate.\n"
-             "static inline int64_t simdgen_clamp_lanes(int64_t n, int64_t lanes) { return n < 0 ? 0 : n > lanes ? lanes : n; }";
     if (name == "tail_keep")
       return "// 16 zero bytes then 16 0xFF bytes: the 16 bytes at offset k keep the last k bytes of a vector.\n"
              "static const uint8_t simdgen_tail_keep[32] = {\n"

@@ -440,13 +440,6 @@ std::string shuffleCall(const ir::Shuffle& sh, VecType type, const std::string& 
   throw std::logic_error("no x86 lowering for shuffle " + sh.str() + " on " + ir::toString(type));
 }
 
-bool oneLane(const OpWriter& w) {
-  if (w.s.type.lanes != 1) return false;
-  for (const auto& a : w.s.args)
-    if (w.typeOf(a).lanes != 1) return false;
-  return w.s.op != OpKind::LocateEqual;  // searched with vectors
-}
-
 class X86Lowering final : public IsaLowering {
  public:
   std::string typeName(VecType t, const LowerContext& cx) const override {
@@ -456,7 +449,7 @@ class X86Lowering final : public IsaLowering {
   }
 
   void lower(OpWriter& w) const override {
-    if (oneLane(w)) return scalarLowering().lower(w);
+    if (isOneLaneOp(w)) return scalarLowering().lower(w);
     X86Writer x{w};
     const Stmt& s = w.s;
     if (!s.pred.empty()) return lowerPredicated(x);
@@ -513,9 +506,6 @@ class X86Lowering final : public IsaLowering {
              "  if (n >= lanes) return lanes == 64 ? ~0ull : (1ull << lanes) - 1;\n"
              "  return (1ull << n) - 1;\n"
              "}";
-    if (name == "clamp_lanes")
-      return "// n clamped to [0, lanes]: the active-lane count of a whilelt predicate.\n"
-             "static inline int64_t simdgen_clamp_lanes(int64_t n, int64_t lanes) { return n < 0 ? 0 : n > lanes ? lanes : n; }";
     if (name == "tail_keep")
       return "// 32 zero bytes then 32 0xFF bytes: the 32 bytes at offset k keep the last k bytes of a vector.\n"
              "static const uint8_t simdgen_tail_keep[64] = {\n"
