@@ -15,7 +15,13 @@
 #include "simdgen_cpu_checks.h"  // generated from `simdgen list --json`
 #include "proof_plans.h"
 
+#if defined(__x86_64__)
 #define SIMDGEN_PROOF_VARIANTS(X) X(avx512, "avx512") X(avx2, "avx2_fma") X(scalar, "scalar")
+#elif defined(__aarch64__)
+#define SIMDGEN_PROOF_VARIANTS(X) X(sve, "sve") X(neon, "neon") X(scalar, "scalar")
+#else
+#define SIMDGEN_PROOF_VARIANTS(X) X(scalar, "scalar")
+#endif
 
 #define DECLARE(s, support)                                                                                     \
   void times_two_##s(const float* a, int64_t n, float* b);                                                     \
@@ -28,10 +34,12 @@
   void threshold_f32_##s(const float* a, int64_t n, float* b, float* total);
 SIMDGEN_PROOF_VARIANTS(DECLARE)
 #undef DECLARE
+#if defined(__x86_64__)
 void transpose16_f32_avx512(const float* in, float* out);
 void transpose16_i32_avx512(const int32_t* in, int32_t* out);
 void transpose8_f32_avx2(const float* in, float* out);
 void transpose8_u32_avx2(const uint32_t* in, uint32_t* out);
+#endif
 
 namespace {
 
@@ -168,6 +176,7 @@ void checkTranspose(Fn fn, int n) {
 
 }  // namespace
 
+#if defined(__x86_64__)
 TEST_CASE("seed-004 16x16 (avx512) and 8x8 (avx2) transpose networks lowered: unpack, shuffle_ps, lane permutes") {
   if (supported("avx512")) {
     checkTranspose<float>(transpose16_f32_avx512, 16);
@@ -178,3 +187,4 @@ TEST_CASE("seed-004 16x16 (avx512) and 8x8 (avx2) transpose networks lowered: un
     checkTranspose<uint32_t>(transpose8_u32_avx2, 8);
   }
 }
+#endif

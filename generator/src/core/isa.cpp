@@ -22,13 +22,17 @@ constexpr IsaFeature kNeonFeatures[] = {
 };
 
 constexpr IsaInfo kIsas[] = {
-    {"scalar", LoweringModule::scalar, 0, 0, false, "", "", 0, {}, ""},
-    {"avx2", LoweringModule::x86, 256, 16, false, "avx2", "__builtin_cpu_supports(\"avx2\")", 10, kAvx2Features, ""},
-    {"avx512", LoweringModule::x86, 512, 32, true, "avx512f,avx512bw,avx512dq,avx512vl",
+    {"scalar", LoweringModule::scalar, 0, false, 0, false, "", "", 0, {}, ""},
+    {"avx2", LoweringModule::x86, 256, false, 16, false, "avx2", "__builtin_cpu_supports(\"avx2\")", 10, kAvx2Features, ""},
+    {"avx512", LoweringModule::x86, 512, false, 32, true, "avx512f,avx512bw,avx512dq,avx512vl",
      "__builtin_cpu_supports(\"avx512f\") && __builtin_cpu_supports(\"avx512bw\") && "
      "__builtin_cpu_supports(\"avx512dq\") && __builtin_cpu_supports(\"avx512vl\")",
      20, kAvx512Features, "avx512 already implies F, BW, DQ and VL"},
-    {"neon", LoweringModule::neon, 128, 32, false, "", "", 10, kNeonFeatures, ""},
+    {"neon", LoweringModule::neon, 128, false, 32, false, "", "", 10, kNeonFeatures, ""},
+    // SVE code is vector-length agnostic: one variant for every length, predicates in registers.
+    {"sve", LoweringModule::sve, 128, true, 32, true, "+sve", "(simdgen_arm_hwcap(1) & (1ul << 22)) /* HWCAP_SVE */", 15, {}, ""},
+    {"sve2", LoweringModule::sve, 128, true, 32, true, "+sve2", "(simdgen_arm_hwcap(2) & (1ul << 1)) /* HWCAP2_SVE2 */", 20, {},
+     ""},
 };
 
 constexpr std::string_view kDefaultTargets[] = {"avx512+vnni", "avx512", "avx2", "neon+dotprod", "neon", "scalar"};

@@ -12,7 +12,7 @@
 
 namespace simdgen {
 
-enum class LoweringModule { none, scalar, x86, neon };
+enum class LoweringModule { none, scalar, x86, neon, sve };
 
 struct IsaFeature {
   std::string_view name;       // spec spelling after '+': "vnni"
@@ -23,7 +23,8 @@ struct IsaFeature {
 struct IsaInfo {
   std::string_view name;  // "avx512"
   LoweringModule module;
-  int vectorBits;  // 0 = scalar
+  int vectorBits;  // 0 = scalar; the minimum (128) when scalable
+  bool scalable;   // vector length known only at run time (SVE: 128..2048 bits, a power of two)
   int registers;   // architectural vector registers
   bool maskRegisters;
   std::string_view attribute;  // __attribute__((target(...))) for the base ISA

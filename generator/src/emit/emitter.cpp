@@ -40,6 +40,36 @@ struct BodyWriter {
     for (const auto& t : sim::foldLaneTable(s.network)) lines.push_back("//   " + t);
   }
 
+  // A loop covering its tail with `pred = whilelt(var, hi)` first in its body, on an ISA that
+  // branches on a predicate's first lane: the seed-001 loop with whilelt at the bottom,
+  //   var = lo; pred = whilelt(var, hi); while (first lane of pred) { body; var += step; pred = whilelt(var, hi); }
+  // (lane 0 is active exactly when var < hi), which compilers turn into one whilelt and a branch
+  // on its flags per iteration. Returns false (writing nothing) for any other loop.
+  bool governedLoop(const ir::Stmt& loop) {
+    if (!loop.coversTail || loop.continues || loop.body.empty()) return false;
+    const ir::Stmt& w = loop.body.front();
+    if (w.kind != ir::Stmt::Kind::Op || w.op != ir::OpKind::WhileLt || !w.declare || w.partialOnly) return false;
+    const ir::Index var = ir::Index::symbol(loop.var);
+    const ir::Index lanes = w.type.scalable ? ir::Index::vscaled(w.type.lanes) : ir::Index::constant(w.type.lanes);
+    if ((w.lo - var).simplified().str() != "0" || (w.hi - loop.hi).simplified().str() != "0" ||
+        (loop.step - lanes).simplified().str() != "0")
+      return false;
+    const std::string test = loweringFor(cx.target).firstLaneActive(w.dst, w.type);
+    if (test.empty()) return false;
+    lines.push_back("{");
+    lines.push_back("int64_t " + loop.var + " = " + loop.lo.str() + ";");
+    for (auto& l : lowerOp(w, cx)) lines.push_back(l);
+    lines.push_back("while (" + test + ") {");
+    block(ir::Block(loop.body.begin() + 1, loop.body.end()));
+    lines.push_back(loop.var + " += " + loop.step.str() + ";");
+    ir::Stmt again = w;
+    again.declare = false;
+    for (auto& l : lowerOp(again, cx)) lines.push_back(l);
+    lines.push_back("}");
+    lines.push_back("}");
+    return true;
+  }
+
   void block(const ir::Block& b) {
     for (size_t k = 0; k < b.size(); ++k) {
       const ir::Stmt& s = b[k];
@@ -64,6 +94,7 @@ struct BodyWriter {
           break;
         case ir::Stmt::Kind::For: {
           if (!s.text.empty()) lines.push_back("// " + s.text);
+          if (governedLoop(s)) break;
           if (!s.continues) lines.push_back("int64_t " + s.var + " = " + s.lo.str() + ";");
           const bool one = s.step.constantValue() == 1;
           const std::string step = one ? "++" + s.var : s.var + " += " + s.step.str();
@@ -97,6 +128,7 @@ std::vector<std::string> lowerBody(LowerContext& cx) {
   std::vector<std::string> lines;
   for (const auto& [name, value] : cx.plan.constants)
     lines.push_back("constexpr int64_t " + name + " = " + std::to_string(value) + ";");
+  if (cx.plan.scalable) lines.push_back(loweringFor(cx.target).vscaleDeclaration());
   lines.insert(lines.end(), cx.prelude.begin(), cx.prelude.end());
   lines.insert(lines.end(), w.lines.begin(), w.lines.end());
   return lines;
@@ -135,34 +167,45 @@ std::string args(const ir::Plan& plan) {
 // the fallback outside every group).
 void setArchitectureData(mst::data& data, const std::vector<Variant>& variants,
                          const std::map<const IsaLowering*, std::set<std::string>>& helpers) {
-  std::vector<const IsaLowering*> modules;  // guarded modules, in variant order
+  // Guarded modules in variant order, grouped by their guard (NEON and SVE share AArch64's).
+  std::vector<std::string> guards;
+  std::map<std::string, std::vector<const IsaLowering*>> modulesOf;
   for (const Variant& v : variants) {
     const IsaLowering* m = &loweringFor(v.target);
-    if (!m->archGuard().empty() && std::find(modules.begin(), modules.end(), m) == modules.end()) modules.push_back(m);
+    const std::string guard = m->archGuard();
+    if (guard.empty()) continue;
+    if (!modulesOf.count(guard)) guards.push_back(guard);
+    auto& ms = modulesOf[guard];
+    if (std::find(ms.begin(), ms.end(), m) == ms.end()) ms.push_back(m);
   }
   mst::data preambles{mst::data::type::list}, helperList{mst::data::type::list}, groups{mst::data::type::list};
-  for (const IsaLowering* m : modules) {
-    const std::string guard = m->archGuard();
-    if (!m->preamble().empty()) {
-      mst::data p;
-      p.set("guard", guard);
-      p.set("text", m->preamble());
-      preambles.push_back(p);
+  std::set<std::string> written;  // guard + text: each file-level text once per guard
+  auto addText = [&](mst::data& list, const std::string& guard, const std::string& text) {
+    if (text.empty() || !written.insert(guard + "\n" + text).second) return;
+    mst::data p;
+    p.set("guard", guard);
+    p.set("text", text);
+    list.push_back(p);
+  };
+  for (const std::string& guard : guards) {
+    std::string init, preamble;  // one block per guard: the modules' headers, then their CPU support
+    for (const IsaLowering* m : modulesOf[guard])
+      for (const std::string& text : {m->preamble(), m->cpuSupport()})
+        if (!text.empty() && preamble.find(text) == std::string::npos) preamble.append(preamble.empty() ? "" : "\n").append(text);
+    addText(preambles, guard, preamble);
+    for (const IsaLowering* m : modulesOf[guard]) {
+      if (auto it = helpers.find(m); it != helpers.end())
+        for (const std::string& name : it->second) addText(helperList, guard, m->fileHelper(name));
+      if (!m->dispatchInit().empty() && init.find(m->dispatchInit()) == std::string::npos)
+        init.append(init.empty() ? "" : "\n").append(m->dispatchInit());
     }
-    if (auto it = helpers.find(m); it != helpers.end())
-      for (const std::string& name : it->second) {
-        mst::data h;
-        h.set("guard", guard);
-        h.set("text", m->fileHelper(name));
-        helperList.push_back(h);
-      }
     mst::data group, list{mst::data::type::list};
     group.set("guard", guard);
-    group.set("init", m->dispatchInit());
-    group.set("has_init", mst::data(!m->dispatchInit().empty()));
+    group.set("init", init);
+    group.set("has_init", mst::data(!init.empty()));
     group.set("directive", groups.is_empty_list() ? "if" : "elif");
-    for (const Variant& v : variants) {
-      if (&loweringFor(v.target) != m) continue;
+    for (const Variant& v : variants) {  // best first
+      if (loweringFor(v.target).archGuard() != guard) continue;
       mst::data item;
       item.set("suffix", v.target.suffix);
       item.set("cpu_check", v.target.cpuCheck.empty() ? "true" : v.target.cpuCheck);  // e.g. NEON: every AArch64 CPU
@@ -174,7 +217,7 @@ void setArchitectureData(mst::data& data, const std::vector<Variant>& variants,
   data.set("preambles", preambles);
   data.set("helpers", helperList);
   data.set("arch_groups", groups);
-  data.set("has_arch_groups", mst::data(!modules.empty()));
+  data.set("has_arch_groups", mst::data(!guards.empty()));
 }
 
 }  // namespace
@@ -281,6 +324,7 @@ EmittedFunction emitFunction(const ir::Plan& plan, const Target& target, const s
   const std::string guard = isa.archGuard();
   f.guard = guard;
   f.preamble = isa.preamble();
+  if (!isa.cpuSupport().empty()) f.helpers.push_back(isa.cpuSupport());
   for (const auto& h : cx.helpers) f.helpers.push_back(isa.fileHelper(h));
   if (!guard.empty()) f.function = "#if " + guard + "\n";
   if (!target.attribute.empty()) f.function += "__attribute__((target(\"" + target.attribute + "\")))\n";

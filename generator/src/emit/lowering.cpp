@@ -6,6 +6,7 @@
 
 #include "emit/neon_lowering.h"
 #include "emit/scalar_lowering.h"
+#include "emit/sve_lowering.h"
 #include "emit/x86_lowering.h"
 
 namespace simdgen::emit {
@@ -30,6 +31,12 @@ std::string IsaLowering::fileHelper(const std::string& name) const {
   throw std::logic_error("no file-level helper '" + name + "' in this lowering module");
 }
 
+std::string IsaLowering::vscaleDeclaration() const {
+  throw std::logic_error("this lowering module has no scalable vectors");
+}
+
+std::string IsaLowering::firstLaneActive(const std::string&, ir::VecType) const { return ""; }
+
 bool isOneLaneOp(const OpWriter& w) {
   if (w.s.type.lanes != 1) return false;
   for (const auto& a : w.s.args)
@@ -42,6 +49,7 @@ const IsaLowering* loweringFor(LoweringModule module) {
     case LoweringModule::scalar: return &scalarLowering();
     case LoweringModule::x86: return &x86Lowering();
     case LoweringModule::neon: return &neonLowering();
+    case LoweringModule::sve: return &sveLowering();
     case LoweringModule::none: break;
   }
   return nullptr;

@@ -72,6 +72,13 @@ class IsaLowering {
   virtual std::string cpuSupport() const { return ""; }
   // Statement run once before the dispatcher tests this ISA's CPU checks.
   virtual std::string dispatchInit() const { return ""; }
+  // Scalable plans: the declaration of `vscale` (vector bits / 128) at the top of a variant.
+  virtual std::string vscaleDeclaration() const;
+  // The condition "lane 0 of predicate p is active", if this ISA can branch on it directly
+  // (SVE: the flags whilelt sets). A loop that covers its tail with whilelt(i, n) at the top of its
+  // body is then written with whilelt at the bottom and this test as its condition ("" = a
+  // plain `for (; i < n; i += step)`).
+  virtual std::string firstLaneActive(const std::string& p, ir::VecType type) const;
 };
 
 // Whether a vector module hands statement w.s to the scalar module: it and all its operands

@@ -292,7 +292,7 @@ class NeonLowering final : public IsaLowering {
   bool inlinesPredicate(const Stmt& def, const LowerContext& cx) const override { return neon::inlinesPredicate(def, cx); }
 
   std::string archGuard() const override { return "defined(__aarch64__)"; }
-  std::string preamble() const override { return "#include <arm_neon.h>\n" + cpuSupport(); }
+  std::string preamble() const override { return "#include <arm_neon.h>"; }
   std::string cpuSupport() const override {
     return "#if defined(__linux__) && __STDC_HOSTED__\n"
            "#include <sys/auxv.h>\n"

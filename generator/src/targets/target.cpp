@@ -26,11 +26,21 @@ std::optional<DotCapability> neonDot(DType in, DType out, bool dotprod) {
     return DotCapability{2, out, std::string(isSigned(in) ? "sadalp" : "uadalp") + " pairwise widening add-accumulate (2 inputs per lane)"};
   return std::nullopt;
 }
+// SVE sums 4 bytes per 32-bit lane or 4 halfwords per 64-bit lane (sdot/udot against ones);
+// SVE2 adds pairwise widening add-accumulate (sadalp/uadalp) for every 2x integer widening.
+std::optional<DotCapability> sveDot(DType in, DType out, bool sve2) {
+  if (!isFloat(in) && bitsOf(out) == 4 * bitsOf(in) && bitsOf(in) <= 16 && isSigned(in) == isSigned(out))
+    return DotCapability{4, out, std::string(isSigned(in) ? "sdot" : "udot") + " with a ones vector (4 inputs per lane)"};
+  if (sve2 && bitsOf(out) == 2 * bitsOf(in) && !isFloat(in) && isSigned(in) == isSigned(out))
+    return DotCapability{2, out, std::string(isSigned(in) ? "sadalp" : "uadalp") + " pairwise widening add-accumulate (2 inputs per lane)"};
+  return std::nullopt;
+}
 }  // namespace
 
 std::optional<DotCapability> Target::dot(DType in, DType out) const {
   if (vectorBits == 0) return std::nullopt;
   if (module == LoweringModule::neon) return neonDot(in, out, has("dotprod"));
+  if (module == LoweringModule::sve) return sveDot(in, out, isa == "sve2");
   const bool vnni = has("vnni") || has("avx_vnni") || isa == "generic";
   if (in == DType::i8 && out == DType::i32)
     return DotCapability{4, DType::i32,
@@ -69,6 +79,7 @@ Target makeTarget(const TargetRequest& req) {
   std::replace(t.suffix.begin(), t.suffix.end(), '+', '_');
   t.module = isa->module;
   t.vectorBits = isa->vectorBits;
+  t.scalable = isa->scalable;
   t.registers = isa->registers;
   t.maskRegisters = isa->maskRegisters;
   t.attribute = isa->attribute;
@@ -81,8 +92,10 @@ Target makeTarget(const TargetRequest& req) {
       for (const IsaFeature& x : isa->features) allowed.push_back(x.name);
       throw std::invalid_argument(req.isa + " has no feature '" + f + "' (allowed: " + joined(allowed) + ")");
     }
-    t.attribute += (t.attribute.empty() ? "" : ",") + std::string(it->attribute);
-    t.cpuCheck += (t.cpuCheck.empty() ? "" : " && ") + std::string(it->cpuCheck);
+    if (!t.attribute.empty()) t.attribute += ",";
+    t.attribute += it->attribute;
+    if (!t.cpuCheck.empty()) t.cpuCheck += " && ";
+    t.cpuCheck += it->cpuCheck;
     t.priority += 1;
   }
   return t;

@@ -10,6 +10,7 @@
 
 #include "core/dtype.h"
 #include "core/isa.h"
+#include "ir/plan.h"
 #include "spec/spec.h"
 
 namespace simdgen {
@@ -27,7 +28,8 @@ struct Target {
   LoweringModule module = LoweringModule::none;  // none: plan simulation only
   std::vector<std::string> features;
   std::string suffix;     // "avx512_vnni": the variant's function-name suffix
-  int vectorBits = 0;     // 0 = scalar
+  int vectorBits = 0;     // 0 = scalar; the minimum (128) when scalable
+  bool scalable = false;  // SVE: vectors of vscale * vectorBits bits, vscale known at run time
   int registers = 0;      // architectural vector registers
   bool maskRegisters = false;        // predicated tails with per-lane masks (AVX-512)
   std::string attribute;  // __attribute__((target(...))) string; empty for scalar
@@ -50,7 +52,10 @@ struct Target {
   // instruction per pair of vectors) instead of the x86 shuffle network.
   bool pairwiseFolds() const { return module == LoweringModule::neon; }
   bool has(const std::string& feature) const;
+  // Lanes of a vector of t; per vscale when scalable (the count at the minimum length).
   int lanes(DType t) const { return vectorBits ? vectorBits / bitsOf(t) : 1; }
+  // The vector type of t on this target (scalable on SVE; one lane on scalar).
+  ir::VecType vector(DType t) const { return {t, lanes(t), scalable && vectorBits > 0, false}; }
   std::optional<DotCapability> dot(DType in, DType out) const;
 };
 

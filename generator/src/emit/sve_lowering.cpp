@@ -1,0 +1,301 @@
+// SPDX-License-Identifier: Apache-2.0
+// The SVE module: ACLE intrinsics (arm_sve.h) on sizeless vectors of vscale * 128 bits. Every op of
+// a scalable plan maps to one predicated instruction or a short sequence; predicates are svbool_t
+// values (whilelt, compares), never materialised masks. One-lane values go to the scalar module.
+// Horizontal folds that depend on order (floats, multiplication) follow the plan's order exactly
+// (halves, then lanes), so results match the interpreter bit for bit at every vector length.
+#include "emit/sve_lowering.h"
+
+#include <stdexcept>
+
+#include "emit/c_scalar.h"
+#include "emit/neon_lowering.h"
+#include "emit/scalar_lowering.h"
+#include "emit/sve_spelling.h"
+
+namespace simdgen::emit {
+
+using c::call;
+using c::ctype;
+using ir::OpKind;
+using ir::Stmt;
+using ir::VecType;
+using namespace sve;
+
+namespace {
+
+DType withBits(DType t, int bits) {  // the integer type of t's signedness at `bits`
+  static const DType s[] = {DType::i8, DType::i16, DType::i32, DType::i64};
+  static const DType u[] = {DType::u8, DType::u16, DType::u32, DType::u64};
+  const int k = bits == 8 ? 0 : bits == 16 ? 1 : bits == 32 ? 2 : 3;
+  return isSigned(t) && !isFloat(t) ? s[k] : u[k];
+}
+DType unsignedOf(DType t) { return withBits(DType::u8, bitsOf(t)); }
+
+// The most lanes of t any SVE vector has (2048 bits): the size of stack tiles.
+std::string maxLanes(DType t) { return std::to_string(2048 / bitsOf(t)); }
+
+struct SveWriter {
+  OpWriter& w;
+  const Stmt& s = w.s;
+  LowerContext& cx = w.cx;
+  std::vector<std::string>& out = w.out;
+
+  VecType typeOf(const std::string& v) const { return w.typeOf(v); }
+  std::string carry(const std::string& v) const {
+    return c::carriedUnsigned(s.type.elem, cx.plan.rop) ? "(" + c::carrier(s.type.elem, cx.plan.rop) + ")" + v : v;
+  }
+  std::string governing() const { return s.pred.empty() ? all(s.type.elem) : s.pred; }
+
+  void load() {
+    const DType t = s.type.elem;
+    const std::string pg = governing();
+    const std::string loaded = call("svld1_" + sfx(t), {pg, w.in(s.index)});
+    // Inactive lanes of a predicated load are zero; another fill is selected in.
+    if (s.pred.empty() || s.literal.empty() || c::isZeroLiteral(s.literal)) return w.assign(loaded);
+    cx.instructions.insert("predicated loads, inactive lanes selected to the identity");
+    w.assign(call("svsel_" + sfx(t), {pg, loaded, splat(t, s.literal)}));
+  }
+
+  void store() {
+    const DType t = typeOf(s.args[0]).elem;
+    out.push_back(call("svst1_" + sfx(t), {s.pred.empty() ? all(t) : s.pred, w.outp(s.index), s.args[0]}) + ";");
+  }
+
+  // Widening, one doubling at a time: unpack the low or high half (sunpklo/hi, uunpklo/hi) in the
+  // source's signedness (C's conversion), reinterpreted to the destination at the end.
+  void extend() {
+    const DType from = typeOf(s.args[0]).elem, to = s.type.elem;
+    if (isFloat(from) || isFloat(to)) {
+      if (from != DType::f32 || to != DType::f64) throw std::logic_error("no SVE extend " + std::string(nameOf(from)) + " -> " + std::string(nameOf(to)));
+      // fcvt converts the even f32 lanes; zip1/zip2 of x with itself puts the low/high half there.
+      const std::string zipped = call(s.part == 0 ? "svzip1_f32" : "svzip2_f32", {s.args[0], s.args[0]});
+      return w.assign(call("svcvt_f64_f32_x", {all(DType::f64), zipped}));
+    }
+    cx.instructions.insert("sunpklo/uunpklo widening");
+    std::string x = s.args[0];
+    DType cur = from;
+    int factor = bitsOf(to) / bitsOf(from), part = s.part;
+    while (factor > 1) {
+      factor /= 2;
+      const bool high = part >= factor;
+      part %= factor;
+      const DType next = withBits(cur, bitsOf(cur) * 2);
+      x = call((high ? "svunpkhi_" : "svunpklo_") + sfx(next), {x});
+      cur = next;
+    }
+    w.assign(reinterpret(x, cur, to));
+  }
+
+  void dotAccumulate() {
+    const DType from = typeOf(s.args[1]).elem, acc = s.type.elem;
+    if (s.group == 4 && bitsOf(acc) == 4 * bitsOf(from)) {
+      const std::string ones = "ones_" + sfx(from);
+      cx.hoist("const " + vecType(from) + " " + ones + " = " + splat(from, "1") + ";");
+      cx.instructions.insert(std::string(isSigned(from) ? "sdot" : "udot") + ": 4 inputs per lane against a ones vector");
+      return w.assign(call("svdot_" + sfx(acc), {s.args[0], s.args[1], ones}));
+    }
+    if (s.group == 2 && bitsOf(acc) == 2 * bitsOf(from) && cx.target.isa == "sve2") {
+      cx.instructions.insert(std::string(isSigned(from) ? "sadalp" : "uadalp") + ": pairwise widening add-accumulate (SVE2)");
+      return w.assign(call("svadalp_" + sfx(acc) + "_x", {all(acc), s.args[0], s.args[1]}));
+    }
+    throw std::logic_error("no SVE dot_accumulate " + std::string(nameOf(from)) + " -> " + std::string(nameOf(acc)) +
+                           " in groups of " + std::to_string(s.group));
+  }
+
+  // dst = fold(v) over the lanes of pg (inactive lanes: the identity), in the plan's order.
+  void reduceLanes() {
+    const VecType v = typeOf(s.args[0]);
+    const DType t = v.elem;
+    const ReduceOp op = s.rop;
+    const std::string pg = s.pred.empty() ? all(t) : s.pred;
+    // Integer add, min, max and bitwise ops do not depend on the order: one across-vector
+    // instruction that skips inactive lanes (addv sums in 64 bits; the low bits are the wrapped sum).
+    if (!isFloat(t) && op != ReduceOp::mul) {
+      cx.instructions.insert("uaddv/saddv, sminv/smaxv, andv/orv/eorv across the vector");
+      std::string name;
+      switch (op) {
+        case ReduceOp::add: name = "svaddv_"; break;
+        case ReduceOp::min: name = "svminv_"; break;
+        case ReduceOp::max: name = "svmaxv_"; break;
+        case ReduceOp::bit_and: name = "svandv_"; break;
+        case ReduceOp::bit_or: name = "svorv_"; break;
+        default: name = "sveorv_"; break;
+      }
+      std::string r = call(name + sfx(t), {pg, s.args[0]});
+      if (op == ReduceOp::add) r = "(" + ctype(t) + ")(" + ctype(unsignedOf(t)) + ")" + r;
+      return w.assign(carry(r));
+    }
+    // The plan's order: rop(lower half, upper half) until one lane is left; the upper half is
+    // brought down by a table lookup (lanes past the end read zero and are never used).
+    cx.instructions.insert("horizontal folds in the plan's order (halves by svtbl, then lane 0)");
+    const std::string fold = s.dst + "_fold", u = usfx(t);
+    out.push_back(vecType(t) + " " + fold + " = " +
+                  (s.pred.empty() ? s.args[0] : call("svsel_" + sfx(t), {pg, s.args[0], splat(t, identityLiteral(op, t))})) + ";");
+    const std::string upper = call("svtbl_" + sfx(t), {fold, call("svindex_" + u, {"(" + ctype(unsignedOf(t)) + ")half", "1"})});
+    out.push_back("for (uint64_t half = " + count(t) + " / 2; half > 0; half /= 2)");
+    out.push_back("  " + fold + " = " + binary(op, t, all(t), fold, upper, Form::any) + ";");
+    w.assign(carry(call("svlasta_" + sfx(t), {"svpfalse_b()", fold})));  // lasta with no lane active: lane 0
+  }
+
+  std::string shuffle(const ir::Shuffle& sh, VecType type, const std::string& a, const std::string& b) {
+    using K = ir::Shuffle::Kind;
+    const DType t = type.elem;
+    std::string name;
+    switch (sh.kind) {
+      case K::zip1: name = "svzip1_"; break;
+      case K::zip2: name = "svzip2_"; break;
+      case K::uzp1: name = "svuzp1_"; break;
+      case K::uzp2: name = "svuzp2_"; break;
+      case K::trn1: name = "svtrn1_"; break;
+      case K::trn2: name = "svtrn2_"; break;
+      default: throw std::logic_error("no SVE lowering for shuffle " + sh.str() + " (scalable vectors take whole-vector permutes)");
+    }
+    const int unit = sh.unitBits ? sh.unitBits : bitsOf(t);
+    const DType u = unit == bitsOf(t) ? t : withBits(DType::u8, unit);
+    return reinterpret(call(name + sfx(u), {reinterpret(a, t, u), reinterpret(b, t, u)}), u, t);
+  }
+
+  // Columns of rows, lane r from row r: through a stack tile as large as the largest vector.
+  void gatherRows() {
+    const DType t = s.type.elem;
+    const std::string stage = s.dst + "_stage";
+    cx.instructions.insert("columns filled lane by lane through a stack tile");
+    out.push_back(ctype(t) + " " + stage + "[" + maxLanes(t) + "];");
+    std::string read = "(" + ctype(t) + ")" + w.src() + "[" + s.index.str() + " + r * " + s.stride.str() + "]";
+    if (!s.pred.empty()) {
+      const std::string active = s.dst + "_active", u = usfx(t);
+      out.push_back(ctype(unsignedOf(t)) + " " + active + "[" + maxLanes(t) + "];");
+      out.push_back(call("svst1_" + u, {all(t), active, call("svsel_" + u, {s.pred, splat(unsignedOf(t), "1"), splat(unsignedOf(t), "0")})}) + ";");
+      read = active + "[r] ? " + read + " : (" + ctype(t) + ")(" + (s.literal.empty() ? "0" : s.literal) + ")";
+    }
+    out.push_back("for (int64_t r = 0; r < (int64_t)" + count(t) + "; ++r) " + stage + "[r] = " + read + ";");
+    w.assign(call("svld1_" + sfx(t), {all(t), stage}));
+  }
+
+  // The first or last c in [lo, hi) with tensor[index + c] == a: whole predicated vectors, the
+  // lane found by brkb (lanes before the first hit) and cntp; the last one on the reversed hits.
+  void locateEqual() {
+    const DType t = w.source().dtype;
+    const std::string b = std::to_string(bitsOf(t));
+    const std::string n = "(int64_t)" + count(t), c = s.dst + "_c", want = s.dst + "_want";
+    cx.instructions.insert("block rescan: whilelt-governed compares, brkb + cntp for the lane");
+    VectorSearch search{{}, s.part == 1 ? s.lo.str() : s.hi.str()};
+    auto& v = search.lines;
+    v.push_back("const " + vecType(t) + " " + want + " = " + splat(t, s.args[0]) + ";");
+    const std::string hits = "svcmpeq_" + sfx(t) + "(in, svld1_" + sfx(t) + "(in, " + w.in(s.index) + " + base), " + want + ")";
+    if (s.part == 0) {
+      v.push_back("for (int64_t " + c + " = " + s.lo.str() + "; " + c + " < " + s.hi.str() + "; " + c + " += " + n + ") {");
+      v.push_back("const int64_t base = " + c + ";");
+    } else {
+      v.push_back("for (int64_t " + c + " = " + s.hi.str() + "; " + c + " > " + s.lo.str() + "; " + c + " -= " + n + ") {");
+      v.push_back("const int64_t base = " + c + " - " + n + " > " + s.lo.str() + " ? " + c + " - " + n + " : " + s.lo.str() + ";");
+    }
+    v.push_back("const svbool_t in = svwhilelt_b" + b + "_s64(base, " + (s.part == 0 ? s.hi.str() : c) + ");");
+    v.push_back("const svbool_t hit = " + hits + ";");
+    if (s.part == 0)
+      v.push_back("if (svptest_any(in, hit)) { " + s.dst + " = base + (int64_t)svcntp_b" + b + "(in, svbrkb_b_z(in, hit)); break; }");
+    else
+      v.push_back("if (svptest_any(in, hit)) { " + s.dst + " = base + " + n + " - 1 - (int64_t)svcntp_b" + b + "(" + all(t) +
+                  ", svbrkb_b_z(" + all(t) + ", svrev_b" + b + "(hit))); break; }");
+    v.push_back("}");
+    writeLocateEqual(w, search);
+  }
+
+  void nanMask() {
+    const DType f = typeOf(s.args[0]).elem, u = unsignedOf(f);
+    const std::string nan = call("svcmpuo_" + sfx(f), {all(f), s.args[0], s.args[0]});
+    w.assign(reinterpret(call("svsel_" + usfx(f), {nan, splat(u, "(" + ctype(u) + ")~(" + ctype(u) + ")0"), splat(u, "0")}), u, s.type.elem));
+  }
+
+  // Predicates: whilelt, compares, not and the bitwise ops, all zeroing under an all-true pg.
+  void predicateOp() {
+    const DType t = s.type.elem;
+    const std::string b = std::to_string(bitsOf(t));
+    switch (s.op) {
+      case OpKind::WhileLt: return w.assign(call("svwhilelt_b" + b + "_s64", {s.lo.str(), s.hi.str()}));
+      case OpKind::Not: return w.assign(call("svnot_b_z", {all(t), s.args[0]}));
+      case OpKind::Binary: {
+        const std::string op = s.rop == ReduceOp::bit_and ? "svand_b_z" : s.rop == ReduceOp::bit_or ? "svorr_b_z" : "sveor_b_z";
+        return w.assign(call(op, {all(t), s.args[0], s.args[1]}));
+      }
+      case OpKind::Compare: {
+        const DType a = typeOf(s.args[0]).elem;
+        return w.assign(compare(s.cmp, a, all(a), s.args[0], s.args[1]));
+      }
+      default: throw std::logic_error("no SVE lowering for predicate " + std::string(ir::nameOf(s.op)));
+    }
+  }
+
+  void arithmetic() {
+    const DType t = s.type.elem;
+    const Form form = s.pred.empty() ? Form::any : s.zeroing ? Form::zero : Form::merge;
+    const std::string pg = governing();
+    if (s.op == OpKind::Binary) return w.assign(binary(s.rop, t, pg, s.args[0], s.args[1], form));
+    // Fma: a + b * c with one rounding (fmla / mla).
+    cx.instructions.insert(isFloat(t) ? "fmla fused multiply-add" : "mla multiply-add");
+    const std::string sf = form == Form::any ? "_x" : form == Form::merge ? "_m" : "_z";
+    w.assign(call("svmla_" + sfx(t) + sf, {pg, s.args[0], s.args[1], s.args[2]}));
+  }
+};
+
+class SveLowering final : public IsaLowering {
+ public:
+  std::string typeName(VecType t, const LowerContext& cx) const override {
+    if (t.lanes == 1) return scalarLowering().typeName(t, cx);
+    if (!t.scalable) throw std::logic_error("SVE vectors are scalable, not " + ir::toString(t));
+    return t.predicate ? "svbool_t" : vecType(t.elem);
+  }
+
+  void lower(OpWriter& w) const override {
+    if (isOneLaneOp(w)) return scalarLowering().lower(w);
+    SveWriter x{w};
+    const Stmt& s = w.s;
+    const DType t = s.type.elem;
+    if (s.type.predicate) return x.predicateOp();
+    switch (s.op) {
+      case OpKind::Splat: return w.assign(splat(t, s.literal));
+      case OpKind::Load: return x.load();
+      case OpKind::LoadBroadcast: return w.assign(splat(t, w.src() + "[" + s.index.str() + "]"));
+      case OpKind::GatherRows: return x.gatherRows();
+      case OpKind::Store: return x.store();
+      case OpKind::Extend: return x.extend();
+      case OpKind::Binary: return x.arithmetic();
+      case OpKind::Fma: return x.arithmetic();
+      case OpKind::Select: return w.assign(call("svsel_" + sfx(t), {s.args[0], s.args[1], s.args[2]}));
+      case OpKind::DotAccumulate: return x.dotAccumulate();
+      case OpKind::ReduceLanes: return x.reduceLanes();
+      case OpKind::Shuffle: return w.assign(x.shuffle(s.shuffle, s.type, s.args[0], s.args.size() > 1 ? s.args[1] : s.args[0]));
+      case OpKind::NaNMask: return x.nanMask();
+      case OpKind::LocateEqual: return x.locateEqual();
+      case OpKind::ReduceRows:  // a fixed network over lanes-many vectors: fixed lane counts only
+      case OpKind::Convert:
+      case OpKind::LocateNaN:
+      case OpKind::SetIndex:
+      case OpKind::WhileLt:
+      case OpKind::Compare:
+      case OpKind::Not:
+        break;
+    }
+    throw std::logic_error("no SVE lowering for vector " + std::string(ir::nameOf(s.op)) + " on " + ir::toString(s.type));
+  }
+
+  std::string archGuard() const override { return "defined(__aarch64__)"; }
+  std::string preamble() const override { return "#include <arm_sve.h>"; }
+  std::string cpuSupport() const override { return neonLowering().cpuSupport(); }  // the same AT_HWCAP reader
+  std::string vscaleDeclaration() const override {
+    return "const int64_t vscale = (int64_t)(svcntb() / 16);  // vector bits / 128, known at run time";
+  }
+  std::string firstLaneActive(const std::string& p, VecType type) const override {
+    return call("svptest_first", {all(type.elem), p});
+  }
+};
+
+}  // namespace
+
+const IsaLowering& sveLowering() {
+  static const SveLowering module;
+  return module;
+}
+
+}  // namespace simdgen::emit
