@@ -265,6 +265,7 @@ class MapBuilder {
     for (size_t k = 0; k < spec_.mapOutputs.size(); ++k) {
       plan_.semantics.push_back({"name." + outName(int(k)), spec_.mapOutputs[k].name});
       plan_.semantics.push_back({"expr." + outName(int(k)), spec_.mapOutputs[k].exprText});
+      if (spec_.mapOutputs[k].inPlace >= 0) plan_.semantics.push_back({"in_place." + outName(int(k)), inName(spec_.mapOutputs[k].inPlace)});
     }
     auto& d = plan_.apiDoc;
     auto text = [](const Extent& e) { return e.isStatic() ? std::to_string(*e.value) : e.name; };
