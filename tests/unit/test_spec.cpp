@@ -329,7 +329,7 @@ TEST_CASE("spec errors: description, $schema, kind, op") {
   expectError(makeSpec({{"description", "null"}}), "/description", {"expected a string, found null"});
   expectError(makeSpec({{"$schema", "true"}}), "/$schema", {"expected a string, found boolean true"});
   expectError(makeSpec({{"kind", ""}}), "", {"missing required key \"kind\""});
-  expectError(makeSpec({{"kind", R"("map")"}}), "/kind", {"unknown kind \"map\"", "allowed: reduce"});
+  expectError(makeSpec({{"kind", R"("transpose")"}}), "/kind", {"unknown kind \"transpose\"", "allowed: reduce, arg_reduce, map"});
   expectError(makeSpec({{"op", ""}}), "", {"missing required key \"op\""});
   expectError(makeSpec({{"op", R"("sum")"}}), "/op",
               {"unknown op \"sum\"", "allowed: add, mul, min, max, and, or, xor"});

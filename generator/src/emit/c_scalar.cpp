@@ -52,4 +52,20 @@ std::string binary(ReduceOp op, DType t, const std::string& a, const std::string
   return "(" + ct + ")((" + ut + ")" + a + (op == ReduceOp::add ? " + " : " * ") + "(" + ut + ")" + b + ")";
 }
 
+std::string sub(DType t, const std::string& a, const std::string& b, ReduceOp rop) {
+  if (isFloat(t)) return "(" + a + " - " + b + ")";
+  const std::string ct = carrier(t, rop), ut = bitsOf(t) == 64 ? "uint64_t" : "uint32_t";
+  if (bitsOf(t) >= 32 && ct[0] == 'u') return "(" + a + " - " + b + ")";
+  return "(" + ct + ")((" + ut + ")" + a + " - (" + ut + ")" + b + ")";
+}
+
+std::string abs(DType t, const std::string& x, ReduceOp rop) {
+  if (isFloat(t)) return call(t == DType::f32 ? "__builtin_fabsf" : "__builtin_fabs", {x});
+  if (!isSigned(t)) return x;
+  const std::string ct = carrier(t, rop), ut = bitsOf(t) == 64 ? "uint64_t" : "uint32_t";
+  const std::string real = carriedUnsigned(t, rop) ? "(" + ctype(t) + ")" + x : x;
+  // Negated in unsigned arithmetic, so |MIN| wraps to MIN instead of overflowing.
+  return "(" + ct + ")(" + real + " < 0 ? (" + ut + ")0 - (" + ut + ")" + x + " : (" + ut + ")" + x + ")";
+}
+
 }  // namespace simdgen::emit::c

@@ -22,5 +22,8 @@ std::string carrier(DType t, ReduceOp rop);  // the C type a one-lane value is h
 std::string convert(const std::string& x, DType from, DType to, ReduceOp rop);
 // One-lane arithmetic. Integer add/mul go through an unsigned type of at least 32 bits.
 std::string binary(ReduceOp op, DType t, const std::string& a, const std::string& b);
+// a - b and |x| of one-lane values held in carrier(t, rop): integers wrap (|MIN| = MIN).
+std::string sub(DType t, const std::string& a, const std::string& b, ReduceOp rop);
+std::string abs(DType t, const std::string& x, ReduceOp rop);
 
 }  // namespace simdgen::emit::c

@@ -265,6 +265,9 @@ class NeonLowering final : public IsaLowering {
         if (!isFloat(t)) break;
         w.cx.instructions.insert("fmla fused multiply-add");
         return w.assign(call("vfmaq_" + sfx(t), {s.args[0], s.args[1], s.args[2]}));
+      case OpKind::Sub: return w.assign(call("vsubq_" + sfx(t), {s.args[0], s.args[1]}));
+      case OpKind::Abs:  // abs wraps (|MIN| = MIN) like the plan; fabs clears the sign bit
+        return w.assign(isSigned(t) ? call("vabsq_" + sfx(t), {s.args[0]}) : s.args[0]);
       case OpKind::Select: return w.assign(select(t, predicate(s.args[0], w.cx), s.args[1], s.args[2]));
       case OpKind::Compare: {
         const DType a = w.typeOf(s.args[0]).elem;

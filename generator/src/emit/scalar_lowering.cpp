@@ -31,6 +31,7 @@ class ScalarLowering final : public IsaLowering {
       return s.pred.empty() ? value : "(" + s.pred + " ? " + value + " : " + otherwise + ")";
     };
     const std::string zero = carry("(" + c::ctype(t) + ")0");
+    auto real = [&](const std::string& v) { return c::carriedUnsigned(t, rop) ? "(" + c::ctype(t) + ")" + v : v; };
     switch (s.op) {
       case OpKind::Splat: return w.assign(carry("(" + c::ctype(t) + ")(" + s.literal + ")"));
       case OpKind::Load:
@@ -46,8 +47,13 @@ class ScalarLowering final : public IsaLowering {
           const char* sym = s.rop == ReduceOp::bit_and ? " && " : s.rop == ReduceOp::bit_or ? " || " : " != ";
           return w.assign("(" + s.args[0] + sym + s.args[1] + ")");
         }
+        // min/max compare in the real type: a signed value carried unsigned must not compare as unsigned.
+        if ((s.rop == ReduceOp::min || s.rop == ReduceOp::max) && c::carriedUnsigned(t, rop))
+          return w.assign(governed(carry(c::binary(s.rop, t, real(s.args[0]), real(s.args[1]))), s.zeroing ? zero : s.args[0]));
         return w.assign(governed(c::binary(s.rop, t, s.args[0], s.args[1]), s.zeroing ? zero : s.args[0]));
       }
+      case OpKind::Sub: return w.assign(c::sub(t, s.args[0], s.args[1], rop));
+      case OpKind::Abs: return w.assign(c::abs(t, s.args[0], rop));
       case OpKind::Fma: {
         const std::string f = t == DType::f32 ? "__builtin_fmaf" : "__builtin_fma";
         return w.assign(governed(c::call(f, {s.args[1], s.args[2], s.args[0]}), s.zeroing ? zero : s.args[0]));

@@ -78,6 +78,23 @@ std::string binaryExpr(ReduceOp op, DType t, int bits, const std::string& a, con
   return "";
 }
 
+// a - b lane-wise: integers wrap.
+std::string subExpr(DType t, int bits, const std::string& a, const std::string& b) {
+  return call(pfx(bits) + "sub_" + (isFloat(t) ? fsfx(t) : epi(t)), {a, b});
+}
+
+// |x| lane-wise: floats clear the sign bit; signed integers wrap (vpabs* gives |MIN| = MIN).
+std::string absExpr(DType t, int bits, const std::string& x, LowerContext& cx) {
+  const std::string p = pfx(bits);
+  if (isFloat(t)) return call(p + "andnot_" + fsfx(t), {call(p + "set1_" + fsfx(t), {t == DType::f32 ? "-0.0f" : "-0.0"}), x});
+  if (!isSigned(t)) return x;
+  if (bitsOf(t) < 64 || cx.target.isa == "avx512") return call(p + "abs_" + epi(t), {x});
+  // AVX2 has no vpabsq: (x ^ m) - m with m = all ones where x < 0.
+  cx.instructions.insert("64-bit abs emulated with vpcmpgtq, xor and sub (AVX2 has no vpabsq)");
+  const std::string m = call(p + "cmpgt_epi64", {p + "setzero_si256()", x});
+  return call(p + "sub_epi64", {call(p + "xor_si256", {x, m}), m});
+}
+
 // ---- op lowerings --------------------------------------------------------------------------
 
 std::string shuffleCall(const ir::Shuffle& sh, VecType type, const std::string& a, const std::string& b);
@@ -462,6 +479,8 @@ class X86Lowering final : public IsaLowering {
       case OpKind::Binary: return s.type.predicate ? predicateLogic(w) : x.binary();
       case OpKind::Not: return predicateLogic(w);
       case OpKind::Fma: return fma(x, w.decl());
+      case OpKind::Sub: return x.assign(subExpr(s.type.elem, s.type.bits(), s.args[0], s.args[1]));
+      case OpKind::Abs: return x.assign(absExpr(s.type.elem, s.type.bits(), s.args[0], w.cx));
       case OpKind::Select:
         return x.assign(blend(s.type.elem, s.type.bits(), predicate(s.args[0], w.cx), s.args[2], s.args[1], w.cx));
       case OpKind::Compare: {

@@ -183,6 +183,8 @@ std::string_view nameOf(OpKind k) {
     case OpKind::Extend: return "extend";
     case OpKind::Binary: return "binary";
     case OpKind::Fma: return "fma";
+    case OpKind::Sub: return "sub";
+    case OpKind::Abs: return "abs";
     case OpKind::Select: return "select";
     case OpKind::DotAccumulate: return "dot_accumulate";
     case OpKind::ReduceLanes: return "reduce_lanes";

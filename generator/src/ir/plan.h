@@ -79,6 +79,9 @@ enum class OpKind {
   Binary,        // dst lane l = rop(a[l], b[l]); min/max: a < b ? a : b (b wins ties and NaN);
                  //   on predicates: and/or/xor of the lanes
   Fma,           // dst lane l = a[l] + b[l] * c[l], rounded once (a is the accumulator)
+  Sub,           // dst lane l = a[l] - b[l]   (integers wrap; floats rounded once; no predicate)
+  Abs,           // dst lane l = |a[l]|   (signed integers wrap: |MIN| = MIN; unsigned: a[l];
+                 //   floats clear the sign bit: |-0.0| = +0.0, NaN stays NaN; no predicate)
   Select,        // dst lane l = p[l] ? a[l] : b[l]      (args: p, a, b)
   DotAccumulate, // dst lane l = a[l] + sum_{t<group} (dst.elem) b[l*group + t]   (rop == add)
   ReduceLanes,   // dst (scalar) = fold(a): while lanes > 1: a = rop(lower half, upper half);

@@ -38,6 +38,8 @@ std::string opName(const Plan& plan, const Stmt& s) {
     case OpKind::Extend: return "extend part " + std::to_string(s.part) + " of " + s.args[0];
     case OpKind::Binary: return std::string(nameOf(s.rop)) + " " + args(s) + pred;
     case OpKind::Fma: return "fma " + args(s) + pred;
+    case OpKind::Sub: return "sub " + args(s);
+    case OpKind::Abs: return "abs " + args(s);
     case OpKind::Select: return "select " + args(s);
     case OpKind::DotAccumulate:
       return "dot_accumulate<" + std::to_string(s.group) + "> " + s.args[0] + ", " + s.args[1];

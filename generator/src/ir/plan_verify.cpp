@@ -134,6 +134,13 @@ struct Verifier {
           fail(where, "binary operands " + toString(in[0]) + ", " + toString(in[1]) + " do not match " + toString(s.type));
         if (s.type.predicate ? !isBitwise(s.rop) : !opSupports(s.rop, s.type.elem)) fail(where, "op not defined on " + toString(s.type));
         break;
+      case OpKind::Sub:
+      case OpKind::Abs:
+        if (!need(s.op == OpKind::Sub ? 2 : 1)) break;
+        for (const auto& t : in)
+          if (!(t == s.type) || t.predicate) fail(where, std::string(nameOf(s.op)) + " operands must be " + toString(s.type));
+        if (!s.pred.empty()) fail(where, std::string(nameOf(s.op)) + " takes no predicate");
+        break;
       case OpKind::DotAccumulate:
         if (!need(2)) break;
         if (!(in[0] == s.type)) fail(where, "accumulator type mismatch");

@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "plan/arg_reduce_builder.h"
+#include "plan/map_builder.h"
 #include "plan/reduce_builder.h"
 
 namespace simdgen {
@@ -12,12 +13,15 @@ namespace {
 
 constexpr std::string_view kReduceOps[] = {"add", "mul", "min", "max", "and", "or", "xor"};
 constexpr std::string_view kArgReduceOps[] = {"argmin", "argmax"};
+constexpr std::string_view kMapOps[] = {"+", "-", "*", "fma", "min", "max", "clamp", "relu", "abs", "select"};
 
 constexpr Family kFamilies[] = {
     {KernelKind::reduce, "reduce", "row and column reductions (strategies inner_parallel, inner_reduction, vector_accumulator)",
      kReduceOps, &buildReducePlan},
     {KernelKind::arg_reduce, "arg_reduce", "the extreme of each row and its first or last index", kArgReduceOps,
      &buildArgReducePlan},
+    {KernelKind::map, "map", "element-wise expressions over 1-D and 2-D arrays (tails predicated or scalar)", kMapOps,
+     &buildMapPlan},
 };
 
 }  // namespace

@@ -245,6 +245,22 @@ struct Machine {
         }
         break;
       }
+      case OpKind::Sub: {
+        const Value &a = var(s.args[0]), &b = var(s.args[1]);
+        for (int l = 0; l < lanes; ++l) {
+          if (isFloat(t)) v.lanes[l].f = roundTo(t, a.lanes[l].f - b.lanes[l].f);
+          else v.lanes[l].u = normalize(t, a.lanes[l].u - b.lanes[l].u);
+        }
+        break;
+      }
+      case OpKind::Abs: {
+        const Value& a = var(s.args[0]);
+        for (int l = 0; l < lanes; ++l) {
+          if (isFloat(t)) v.lanes[l].f = std::fabs(a.lanes[l].f);
+          else v.lanes[l].u = isSigned(t) && int64_t(a.lanes[l].u) < 0 ? normalize(t, 0 - a.lanes[l].u) : a.lanes[l].u;
+        }
+        break;
+      }
       case OpKind::Select: {
         const Value &p = var(s.args[0]), &a = var(s.args[1]), &b = var(s.args[2]);
         for (int l = 0; l < lanes; ++l) v.lanes[l] = p.lanes[l].u ? a.lanes[l] : b.lanes[l];

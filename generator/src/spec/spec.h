@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/dtype.h"
+#include "spec/map_expr.h"
 
 namespace simdgen {
 
@@ -20,7 +21,7 @@ struct Extent {
   bool isStatic() const { return value.has_value(); }
 };
 
-enum class KernelKind { reduce, arg_reduce };
+enum class KernelKind { reduce, arg_reduce, map };
 enum class NanPolicy { ignore, propagate };
 enum class Strategy { automatic, inner_parallel, inner_reduction, vector_accumulator };
 enum class TailPolicy { predicated, scalar, none };
@@ -38,6 +39,15 @@ struct Schedule {
   std::optional<int> unroll;        // extra unrolling of the main loop (1..8); unset = 1
   std::optional<int> rows;          // rows reduced together (1..16); unset = chosen by the builder
   std::optional<int> block;         // arg_reduce: elements per block (64..2^20); unset = 8 KiB worth
+};
+
+// kind "map": one output element from the inputs' elements at the same position.
+struct MapOutput {
+  std::string name;
+  DType dtype = DType::f32;
+  std::string exprText;  // as the spec wrote it
+  MapExpr expr;
+  int inPlace = -1;      // the input this output may be the same array as (-1: none)
 };
 
 struct KernelSpec {
@@ -69,6 +79,11 @@ struct KernelSpec {
   std::optional<std::string> initialValue;  // C literal of the input dtype
   std::optional<std::string> initialText;   // the same value as the spec wrote it (JSON number text)
   std::optional<int64_t> initialIndex;
+
+  // map only: the inputs (name, dtype) and outputs in signature order; every tensor has the shape
+  // rows x cols (rank 1: cols) and, for rank 2, the row stride `rowStride`.
+  std::vector<MapInputName> mapInputs;
+  std::vector<MapOutput> mapOutputs;
 };
 
 // Every spec problem is reported as one of these: where (file:line:col and the JSON pointer),

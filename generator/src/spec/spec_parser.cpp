@@ -29,10 +29,17 @@ constexpr int64_t kMaxInputBytes = int64_t{1} << 62;
 constexpr std::string_view kTopKeys[] = {"$schema",  "simdgen", "name",     "description", "kind",
                                          "op",       "input",   "output",   "axis",        "targets",
                                          "strategy", "order",   "schedule", "tail",        "index",
-                                         "index_type", "nan",   "initial"};
+                                         "index_type", "nan",   "initial", "shape", "row_stride",
+                                         "inputs", "outputs"};
 // Keys that belong to one kind only.
 constexpr std::string_view kReduceOnlyKeys[] = {"output", "strategy", "order"};
 constexpr std::string_view kArgReduceOnlyKeys[] = {"index", "index_type", "nan", "initial"};
+constexpr std::string_view kMapKeys[] = {"$schema", "simdgen", "name",    "description", "kind", "shape",
+                                         "row_stride", "inputs", "outputs", "targets",   "tail"};
+constexpr std::string_view kMapOnlyKeys[] = {"shape", "row_stride", "inputs", "outputs"};
+constexpr std::string_view kMapInputKeys[] = {"name", "dtype"};
+constexpr std::string_view kMapOutputKeys[] = {"name", "dtype", "expr", "in_place"};
+constexpr std::string_view kMapTailNames[] = {"predicated", "scalar"};
 constexpr std::string_view kArgOps[] = {"argmin", "argmax"};
 constexpr std::string_view kIndexNames[] = {"first", "last"};
 constexpr std::string_view kIndexTypes[] = {"i32", "i64"};
@@ -42,7 +49,7 @@ constexpr std::string_view kInputKeys[] = {"dtype", "shape", "row_stride"};
 constexpr std::string_view kOutputKeys[] = {"dtype"};
 constexpr std::string_view kScheduleKeys[] = {"accumulators", "unroll", "rows", "block"};
 
-constexpr std::string_view kKindNames[] = {"reduce", "arg_reduce"};
+constexpr std::string_view kKindNames[] = {"reduce", "arg_reduce", "map"};
 constexpr std::string_view kStrategyNames[] = {"auto", "inner_parallel", "inner_reduction",
                                                "vector_accumulator"};
 constexpr std::string_view kTailNames[] = {"predicated", "scalar", "none"};
@@ -179,6 +186,11 @@ class Parser {
     checkIdentifier(spec.name, "/name", "name");
     if (const json* d = member(root, "description")) spec.description = getString(*d, "/description");
     spec.kind = static_cast<KernelKind>(choose(required(root, "", "kind"), "/kind", "kind", kKindNames));
+    if (spec.kind == KernelKind::map) return parseMap(root, spec);
+    for (std::string_view key : kMapOnlyKeys)
+      if (member(root, std::string(key).c_str()))
+        failAtKey("/" + std::string(key), "key " + inQuotes(key) + " does not apply to kind " + inQuotes(nameOf(spec.kind)) +
+                                              "; it belongs to kind \"map\"");
     const bool arg = spec.kind == KernelKind::arg_reduce;
     for (std::string_view key : arg ? Names(kReduceOnlyKeys) : Names(kArgReduceOnlyKeys))
       if (member(root, std::string(key).c_str()))
@@ -239,6 +251,133 @@ class Parser {
       fail("/schedule", "arg_reduce takes schedule keys accumulators and block; allowed: accumulators, block");
     readTail(member(root, "tail"), spec);
     return spec;
+  }
+
+  // kind "map": inputs and outputs of one shape, each output an expression of the inputs.
+  KernelSpec parseMap(const json& root, KernelSpec& spec) const {
+    checkKeys(root, "", kMapKeys);
+    readShape(required(root, "", "shape"), member(root, "row_stride"), spec);
+    std::vector<std::string> taken;  // public names in the header: extents, inputs, outputs
+    for (const Extent* e : {&spec.rows, &spec.cols, spec.rowStride ? &*spec.rowStride : nullptr})
+      if (e && !e->isStatic()) taken.push_back(e->name);
+    auto claim = [&](const std::string& name, const std::string& pointer) {
+      checkIdentifier(name, pointer, "tensor name");
+      if (std::find(taken.begin(), taken.end(), name) != taken.end())
+        fail(pointer, "name " + inQuotes(name) + " is already used (by an extent, input or output); every parameter needs its own name");
+      if (name == spec.name) fail(pointer, "name " + inQuotes(name) + " is the kernel's name");
+      taken.push_back(name);
+    };
+    const json& inputs = required(root, "", "inputs");
+    if (!inputs.is_array() || inputs.empty())
+      fail("/inputs", "expected a non-empty array of inputs ({\"name\": ..., \"dtype\": ...}), found " + describe(inputs));
+    for (std::size_t i = 0; i < inputs.size(); ++i) {
+      const std::string at = "/inputs/" + std::to_string(i);
+      const json& in = getObject(inputs[i], at, kMapInputKeys);
+      const std::string name = getString(required(in, at, "name"), at + "/name");
+      claim(name, at + "/name");
+      spec.mapInputs.push_back({name, getDType(required(in, at, "dtype"), at + "/dtype")});
+    }
+    const json& outputs = required(root, "", "outputs");
+    if (!outputs.is_array() || outputs.empty())
+      fail("/outputs", "expected a non-empty array of outputs ({\"name\", \"dtype\", \"expr\"}), found " + describe(outputs));
+    const int width = bitsOf(spec.mapInputs[0].dtype);
+    for (std::size_t i = 0; i < spec.mapInputs.size(); ++i)
+      if (bitsOf(spec.mapInputs[i].dtype) != width) failWidth("/inputs/" + std::to_string(i) + "/dtype", spec.mapInputs[i].dtype, width);
+    for (std::size_t i = 0; i < outputs.size(); ++i) {
+      const std::string at = "/outputs/" + std::to_string(i);
+      const json& out = getObject(outputs[i], at, kMapOutputKeys);
+      MapOutput o;
+      o.name = getString(required(out, at, "name"), at + "/name");
+      claim(o.name, at + "/name");
+      o.dtype = getDType(required(out, at, "dtype"), at + "/dtype");
+      if (bitsOf(o.dtype) != width) failWidth(at + "/dtype", o.dtype, width);
+      o.exprText = getString(required(out, at, "expr"), at + "/expr");
+      try {
+        o.expr = parseMapExpr(o.exprText, spec.mapInputs, o.dtype);
+      } catch (const ExprError& e) {
+        failInString(at + "/expr", o.exprText, e.offset, e.what());
+      }
+      if (const json* alias = member(out, "in_place")) {
+        const std::string name = getString(*alias, at + "/in_place");
+        for (std::size_t k = 0; k < spec.mapInputs.size(); ++k)
+          if (spec.mapInputs[k].name == name) o.inPlace = int(k);
+        if (o.inPlace < 0) {
+          std::vector<std::string_view> names;
+          for (const auto& in : spec.mapInputs) names.push_back(in.name);
+          fail(at + "/in_place", "unknown input " + inQuotes(name) + suggestion(name, names) + "; allowed: " + join(names));
+        }
+        if (spec.mapInputs[size_t(o.inPlace)].dtype != o.dtype)
+          fail(at + "/in_place", "output " + inQuotes(o.name) + " (" + std::string(nameOf(o.dtype)) + ") cannot share memory with input " +
+                                     inQuotes(name) + " (" + std::string(nameOf(spec.mapInputs[size_t(o.inPlace)].dtype)) +
+                                     "): in-place needs the same dtype");
+        for (const MapOutput& other : spec.mapOutputs)
+          if (other.inPlace == o.inPlace)
+            fail(at + "/in_place", "input " + inQuotes(name) + " is already shared with output " + inQuotes(other.name) +
+                                       "; two outputs cannot be the same array");
+      }
+      spec.mapOutputs.push_back(std::move(o));
+    }
+    spec.input = spec.mapInputs[0].dtype;
+    spec.output = spec.mapOutputs[0].dtype;
+    readTargets(member(root, "targets"), spec);
+    checkNameClashes(spec);
+    for (const std::string& name : taken) {
+      std::vector<std::string> functions{spec.name};
+      for (const TargetRequest& t : spec.targets) {
+        std::string f = spec.name + "_" + t.spelling();
+        std::replace(f.begin(), f.end(), '+', '_');
+        if (f == name) fail("/name", "tensor " + inQuotes(name) + " has the name of the generated function " + f);
+      }
+    }
+    if (const json* j = member(root, "tail"))
+      spec.tail = choose(*j, "/tail", "tail", kMapTailNames) == 0 ? TailPolicy::predicated : TailPolicy::scalar;
+    return spec;
+  }
+
+  [[noreturn]] void failWidth(const std::string& pointer, DType t, int width) const {
+    fail(pointer, "dtype " + std::string(nameOf(t)) + " is " + std::to_string(bitsOf(t)) + " bits wide but the first input is " +
+                      std::to_string(width) + " bits; every tensor of a map has one element width in this version "
+                      "(one lane count per vector; conversions between widths are not supported yet)");
+  }
+
+  // An error at character `index` of the string value at `pointer`: the column is that character's,
+  // and the message repeats the expression with a caret under it.
+  [[noreturn]] void failInString(const std::string& pointer, const std::string& value, std::size_t index,
+                                 const std::string& message) const {
+    const std::string shown = message + "\n    " + value + "\n    " + std::string(index, ' ') + "^";
+    auto loc = locatePointer(text_, pointer);
+    if (!loc || !loc->exact) fail(pointer, shown);
+    // Walk the raw JSON string: escapes take more bytes than the characters they stand for.
+    std::size_t raw = loc->offset + 1;
+    for (std::size_t k = 0; k < index && raw < text_.size() && text_[raw] != '"'; ++k)
+      raw += text_[raw] != '\\' ? 1 : text_[raw + 1] == 'u' ? 6 : 2;
+    failAtOffset(pointer, raw, shown);
+  }
+
+  // "shape": [cols] or [rows, cols]; "row_stride" (rank 2): elements between row starts.
+  void readShape(const json& shape, const json* stride, KernelSpec& spec) const {
+    if (!shape.is_array() || shape.empty() || shape.size() > 2)
+      fail("/shape", "expected an array of 1 or 2 extents ([cols] or [rows, cols]), found " + describe(shape));
+    std::vector<Extent> dims;
+    for (std::size_t i = 0; i < shape.size(); ++i) {
+      const std::string pointer = "/shape/" + std::to_string(i);
+      dims.push_back(readExtent(shape[i], pointer));
+      if (i == 1 && !dims[0].isStatic() && !dims[1].isStatic() && dims[0].name == dims[1].name)
+        fail(pointer, "runtime extent name " + inQuotes(dims[1].name) + " is already used by /shape/0; names must differ");
+    }
+    spec.rank = int(dims.size());
+    spec.rows = spec.rank == 2 ? dims[0] : Extent{1, ""};
+    spec.cols = dims.back();
+    if (!stride) return;
+    if (spec.rank != 2) fail("/row_stride", "row_stride applies only to a rank-2 shape ([rows, cols]); remove it");
+    Extent s = readExtent(*stride, "/row_stride");
+    if (s.isStatic() && spec.cols.isStatic() && *s.value < *spec.cols.value)
+      fail("/row_stride", "row_stride " + std::to_string(*s.value) + " is smaller than the row length (cols = " +
+                              std::to_string(*spec.cols.value) + "), so rows would overlap");
+    for (const Extent& d : dims)
+      if (!s.isStatic() && !d.isStatic() && s.name == d.name)
+        fail("/row_stride", "runtime row_stride " + inQuotes(s.name) + " has the same name as a shape extent");
+    spec.rowStride = s;
   }
 
   // "initial": {"value": V, "index": I}: the seed's initial pair; V must fit the input dtype.

@@ -1,0 +1,305 @@
+// SPDX-License-Identifier: Apache-2.0
+// The `map` family: every output element is an expression of the input elements at the same
+// position. One loop over the columns of each row (rank 1: one row):
+//   tail "predicated", target with per-lane masks (AVX-512): one loop governed by whilelt whose
+//     last iteration is partial (seed 001's SVE loop), no cleanup;
+//   tail "predicated", other vector targets (AVX2, NEON): whole vectors, then one whilelt-governed
+//     iteration for the rest, whose loads and stores touch the active lanes only (never past the end);
+//   tail "scalar": whole vectors, then a one-lane loop over the rest.
+// The last whole vector is never re-processed with overlap: an in-place output would apply the
+// expression twice to the overlapping elements.
+#include "plan/map_builder.h"
+
+#include <map>
+#include <set>
+
+#include "plan/reduce_builder.h"  // PlanError
+
+namespace simdgen {
+
+namespace {
+
+using ir::Index;
+using ir::OpKind;
+using ir::Stmt;
+using ir::VecType;
+
+ir::Cmp cmpOf(MapOp op) {
+  switch (op) {
+    case MapOp::lt: return ir::Cmp::lt;
+    case MapOp::le: return ir::Cmp::le;
+    case MapOp::gt: return ir::Cmp::gt;
+    case MapOp::ge: return ir::Cmp::ge;
+    case MapOp::eq: return ir::Cmp::eq;
+    default: return ir::Cmp::ne;
+  }
+}
+
+bool usesOp(const MapExpr& e, MapOp op) {
+  if (e.op == op) return true;
+  for (const MapExpr& a : e.args)
+    if (usesOp(a, op)) return true;
+  return false;
+}
+
+void inputsUsed(const MapExpr& e, std::set<int>& out) {
+  if (e.op == MapOp::input) out.insert(e.input);
+  for (const MapExpr& a : e.args) inputsUsed(a, out);
+}
+
+class MapBuilder {
+ public:
+  MapBuilder(const KernelSpec& s, const Target& t) : spec_(s), target_(t) {
+    plan_.kernel = spec_.name;
+    plan_.family = "map";
+    plan_.strategy = std::string(nameOf(spec_.tail)) + "_tail";
+    plan_.target = target_.spelling;
+    plan_.vectorBits = target_.vectorBits;
+    plan_.rop = ReduceOp::add;  // one-lane signed integers are carried unsigned: + - * wrap in C
+  }
+
+  ir::Plan build() {
+    for (const MapOutput& o : spec_.mapOutputs)
+      if (usesOp(o.expr, MapOp::fma) && target_.module == LoweringModule::x86 && !target_.maskRegisters && !target_.has("fma"))
+        throw PlanError("output " + o.name + " uses fma(), which needs a fused multiply-add: use target \"" + target_.isa +
+                        "+fma\" instead of \"" + target_.spelling + "\"");
+    declareTensors();
+    const std::string c = spec_.rank == 2 ? "c" : "i";
+    ir::Block row = columns(c);
+    if (spec_.rank == 2) {
+      plan_.body.push_back(ir::forLoop("r", Index::constant(0), sym(rows_), 1, std::move(row), false, "rows"));
+    } else {
+      plan_.body.insert(plan_.body.end(), row.begin(), row.end());
+    }
+    plan_.body.insert(plan_.body.begin(), constants_.begin(), constants_.end());
+    document();
+    if (auto problems = plan_.verify(); !problems.empty())
+      throw std::logic_error("internal error: map plan for " + target_.spelling + " fails verification: " + problems.front());
+    return std::move(plan_);
+  }
+
+ private:
+  // ---- the one place vector types and lane steps are chosen (a scalable target changes only these) ----
+  VecType vectorOf(DType t) const { return target_.vectorBits ? VecType{t, target_.lanes(t)} : VecType{t, 1}; }
+  static VecType oneLane(DType t) { return VecType{t, 1}; }
+  static Index lanesOf(VecType t) { return t.scalable ? Index::vscaled(t.lanes) : Index::constant(t.lanes); }
+
+  Index sym(const std::string& s) const { return Index::symbol(s); }
+
+  std::string bind(const Extent& e, const std::string& param, const char* constant, const std::string& doc) {
+    if (e.isStatic()) {
+      plan_.constants.push_back({constant, *e.value});
+      return constant;
+    }
+    extents_.push_back({ir::Param::Kind::extent, param, e.name, "", doc});
+    return param;
+  }
+
+  // Inputs in0.., outputs out0..: generator-owned names; the user's appear in the header only.
+  void declareTensors() {
+    if (spec_.rank == 2) rows_ = bind(spec_.rows, "rows", "kRows", "rows (>= 0)");
+    cols_ = spec_.rank == 1 ? bind(spec_.cols, "n", "kCols", "elements (>= 0)") : bind(spec_.cols, "cols", "kCols", "columns (>= 0)");
+    stride_ = spec_.rowStride ? bind(*spec_.rowStride, "stride", "kStride", "elements between row starts (>= columns)") : cols_;
+    auto tensor = [&](const std::string& name, DType t, bool output) {
+      ir::Tensor x{name, t, output, {}, {}};
+      if (spec_.rank == 2) {
+        x.extents = {sym(rows_), sym(cols_)};
+        x.strides = {sym(stride_), Index::constant(1)};
+      } else {
+        x.extents = {sym(cols_)};
+        x.strides = {Index::constant(1)};
+      }
+      plan_.tensors.push_back(x);
+    };
+    for (size_t k = 0; k < spec_.mapInputs.size(); ++k) {
+      tensor(inName(int(k)), spec_.mapInputs[k].dtype, false);
+      plan_.params.push_back({ir::Param::Kind::tensor, inName(int(k)), spec_.mapInputs[k].name, inName(int(k)), ""});
+    }
+    plan_.params.insert(plan_.params.end(), extents_.begin(), extents_.end());
+    for (size_t k = 0; k < spec_.mapOutputs.size(); ++k) {
+      tensor(outName(int(k)), spec_.mapOutputs[k].dtype, true);
+      plan_.params.push_back({ir::Param::Kind::tensor, outName(int(k)), spec_.mapOutputs[k].name, outName(int(k)), ""});
+    }
+  }
+  static std::string inName(int k) { return "in" + std::to_string(k); }
+  static std::string outName(int k) { return "out" + std::to_string(k); }
+
+  // The column loop(s) of one row (rank 1: of the array), per the tail policy and the target.
+  ir::Block columns(const std::string& c) {
+    ir::Block out;
+    const DType width = spec_.mapInputs[0].dtype;  // every tensor has this element width
+    if (!target_.vectorBits) {
+      out.push_back(ir::forLoop(c, Index::constant(0), sym(cols_), 1, elements(c, false, "", ""), false, "one element at a time"));
+      return out;
+    }
+    const VecType v = vectorOf(width);
+    if (spec_.tail == TailPolicy::predicated && target_.maskRegisters) {
+      ir::Block body;
+      body.push_back(whileLt("active", v, sym(c), sym(cols_), false));
+      ir::Block rest = elements(c, true, "active", "");
+      body.insert(body.end(), rest.begin(), rest.end());
+      Stmt loop = ir::forLoop(c, Index::constant(0), sym(cols_), lanesOf(v), std::move(body), false,
+                              "one loop governed by whilelt: the last vector is partial, no cleanup");
+      loop.coversTail = true;
+      out.push_back(std::move(loop));
+      note("tail: predicated (whilelt masks on every load and store of the last vector)");
+      return out;
+    }
+    out.push_back(ir::forLoop(c, Index::constant(0), sym(cols_), lanesOf(v), elements(c, true, "", ""), false, "whole vectors"));
+    if (spec_.tail == TailPolicy::predicated) {
+      ir::Block tail;
+      tail.push_back(whileLt("active", v, sym(c), sym(cols_), true));
+      ir::Block rest = elements(c, true, "active", "_tail");
+      tail.insert(tail.end(), rest.begin(), rest.end());
+      out.push_back(ir::ifLess(sym(c), sym(cols_), std::move(tail), "the rest: one partial vector, its loads and stores masked"));
+      note("tail: one predicated partial vector after the whole vectors (nothing outside the arrays is read or written)");
+    } else {
+      Stmt cleanup = ir::forLoop(c, Index::constant(0), sym(cols_), 1, elements(c, false, "", "_tail"), true, "scalar cleanup");
+      out.push_back(std::move(cleanup));
+      note("tail: scalar cleanup loop after the whole vectors");
+    }
+    return out;
+  }
+
+  Stmt whileLt(const std::string& dst, VecType t, Index lo, Index hi, bool partial) {
+    Stmt s = ir::op(OpKind::WhileLt, dst, t.mask());
+    s.declare = true;
+    s.lo = std::move(lo);
+    s.hi = std::move(hi);
+    s.partialOnly = partial;
+    return s;
+  }
+
+  // Loads of the inputs used, every output's expression, stores: all loads come before any store,
+  // so an output may be the same array as an input (in_place).
+  ir::Block elements(const std::string& c, bool vector, const std::string& pred, const std::string& suffix) {
+    ir::Block out;
+    const Index at = spec_.rank == 2 ? Index::symbol("r").times(stride_) + sym(c) : sym(c);
+    std::set<int> used;
+    for (const MapOutput& o : spec_.mapOutputs) inputsUsed(o.expr, used);
+    Values vals{vector, suffix, {}};
+    for (int k : used) {
+      const DType t = spec_.mapInputs[size_t(k)].dtype;
+      const std::string name = spec_.mapInputs[size_t(k)].name + "_v" + suffix;
+      Stmt load = ir::op(OpKind::Load, name, typeFor(t, vector));
+      load.declare = true;
+      load.tensor = inName(k);
+      load.index = at;
+      load.pred = pred;
+      out.push_back(load);
+      vals.inputs[k] = name;
+    }
+    std::vector<std::string> results;
+    for (const MapOutput& o : spec_.mapOutputs) results.push_back(value(o.expr, vals, out));
+    for (size_t k = 0; k < spec_.mapOutputs.size(); ++k) {
+      Stmt store = ir::op(OpKind::Store, "", typeFor(spec_.mapOutputs[k].dtype, vector), {results[k]});
+      store.tensor = outName(int(k));
+      store.index = at;
+      store.pred = pred;
+      out.push_back(store);
+    }
+    return out;
+  }
+
+  struct Values {
+    bool vector;
+    std::string suffix;
+    std::map<int, std::string> inputs;
+  };
+
+  VecType typeFor(DType t, bool vector) const { return vector ? vectorOf(t) : oneLane(t); }
+
+  // A literal, splat once before the loops (one name per literal and type).
+  std::string constant(const std::string& literal, VecType t) {
+    const std::string key = literal + "|" + ir::toString(t);
+    if (auto it = constantNames_.find(key); it != constantNames_.end()) return it->second;
+    const std::string name = "k" + std::to_string(constantNames_.size()) + (t.lanes == 1 ? "_s" : "");
+    Stmt s = ir::op(OpKind::Splat, name, t);
+    s.declare = true;
+    s.literal = literal;
+    constants_.push_back(s);
+    constantNames_[key] = name;
+    return name;
+  }
+
+  // The variable holding e's value, after the ops that compute it (appended to `out`).
+  std::string value(const MapExpr& e, const Values& v, ir::Block& out) {
+    const VecType t = typeFor(e.type, v.vector);
+    if (e.op == MapOp::literal) return constant(e.text, t);
+    if (e.op == MapOp::input) return v.inputs.at(e.input);
+    std::vector<std::string> args;
+    for (const MapExpr& a : e.args) args.push_back(value(a, v, out));
+    const std::string dst = "t" + std::to_string(temps_++) + v.suffix;
+    Stmt s = ir::op(OpKind::Binary, dst, t, args);
+    s.declare = true;
+    switch (e.op) {
+      case MapOp::add: s.rop = ReduceOp::add; break;
+      case MapOp::mul: s.rop = ReduceOp::mul; break;
+      case MapOp::min: s.rop = ReduceOp::min; break;
+      case MapOp::max: s.rop = ReduceOp::max; break;
+      case MapOp::sub: s.op = OpKind::Sub; break;
+      case MapOp::abs: s.op = OpKind::Abs; break;
+      case MapOp::fma:  // fma(a, b, c) = a * b + c: the IR's accumulator comes first
+        s.op = OpKind::Fma;
+        s.args = {args[2], args[0], args[1]};
+        break;
+      case MapOp::select: s.op = OpKind::Select; break;
+      default:  // a comparison: a predicate over lanes of its operands' type
+        s.op = OpKind::Compare;
+        s.cmp = cmpOf(e.op);
+        s.type = t.mask();
+        break;
+    }
+    out.push_back(s);
+    return dst;
+  }
+
+  void note(const std::string& line) { plan_.summary.push_back(line); }
+
+  void document() {
+    std::string formula;
+    for (const MapOutput& o : spec_.mapOutputs) formula += (formula.empty() ? "" : "; ") + o.name + " = " + o.exprText;
+    plan_.overview = "map: " + formula;
+    plan_.semantics.push_back({"tail", std::string(nameOf(spec_.tail))});
+    for (size_t k = 0; k < spec_.mapInputs.size(); ++k) plan_.semantics.push_back({"name." + inName(int(k)), spec_.mapInputs[k].name});
+    for (size_t k = 0; k < spec_.mapOutputs.size(); ++k) {
+      plan_.semantics.push_back({"name." + outName(int(k)), spec_.mapOutputs[k].name});
+      plan_.semantics.push_back({"expr." + outName(int(k)), spec_.mapOutputs[k].exprText});
+      if (spec_.mapOutputs[k].inPlace >= 0) plan_.semantics.push_back({"in_place." + outName(int(k)), inName(spec_.mapOutputs[k].inPlace)});
+    }
+    auto& d = plan_.apiDoc;
+    auto text = [](const Extent& e) { return e.isStatic() ? std::to_string(*e.value) : e.name; };
+    const std::string where = spec_.rank == 2 ? "[r, c]" : "[i]";
+    d.push_back("/// " + spec_.name + ": element-wise over " +
+                (spec_.rank == 2 ? text(spec_.rows) + " x " + text(spec_.cols) : text(spec_.cols)) + " elements,");
+    for (const MapOutput& o : spec_.mapOutputs)
+      d.push_back("///   " + o.name + where + " = " + o.exprText + "   (" + std::string(nameOf(o.dtype)) + ")");
+    if (!spec_.description.empty()) d.push_back("/// " + spec_.description);
+    d.push_back("///");
+    if (spec_.rank == 2)
+      d.push_back("/// Element [r, c] of every array is at r * " + text(spec_.rowStride ? *spec_.rowStride : spec_.cols) + " + c.");
+    d.push_back("/// Integers wrap on overflow (abs(MIN) = MIN). min(a, b) = a < b ? a : b, max(a, b) = a > b ? a : b:");
+    d.push_back("/// b on ties and NaN, so relu(NaN) = 0 and clamp(NaN, lo, hi) = lo. fma rounds once.");
+    d.push_back("/// No alignment is required. Nothing outside the arrays is read or written; an empty shape writes nothing.");
+    std::string shared;
+    for (const MapOutput& o : spec_.mapOutputs)
+      if (o.inPlace >= 0) shared += (shared.empty() ? "" : ", ") + o.name + " may be " + spec_.mapInputs[size_t(o.inPlace)].name;
+    d.push_back("/// Aliasing: outputs must not overlap inputs or each other" +
+                (shared.empty() ? std::string(".") : "; " + shared + " (the same pointer: in place)."));
+  }
+
+  const KernelSpec& spec_;
+  const Target& target_;
+  ir::Plan plan_;
+  std::string rows_, cols_, stride_;
+  std::vector<ir::Param> extents_;
+  ir::Block constants_;
+  std::map<std::string, std::string> constantNames_;
+  int temps_ = 0;
+};
+
+}  // namespace
+
+ir::Plan buildMapPlan(const KernelSpec& spec, const Target& target) { return MapBuilder(spec, target).build(); }
+
+}  // namespace simdgen

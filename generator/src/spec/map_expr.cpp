@@ -1,0 +1,325 @@
+// SPDX-License-Identifier: Apache-2.0
+// Two passes: the text becomes an untyped tree with source offsets, then the tree is typed from
+// the inputs' dtypes and the output's, which gives numbers their dtype.
+#include "spec/map_expr.h"
+
+#include <cctype>
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <optional>
+
+namespace simdgen {
+
+namespace {
+
+constexpr const char* kFunctions = "fma, min, max, clamp, relu, abs, select";
+
+struct Node {
+  std::string kind;  // "num", "name", "call", "+", "-", "*", "neg", "<", "<=", ...
+  std::string text;  // number text, name, function name
+  std::size_t at = 0;
+  std::vector<Node> args;
+};
+
+bool isNameChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+
+class Lexer {
+ public:
+  explicit Lexer(const std::string& t) : s_(t) {}
+  void skip() {
+    while (i_ < s_.size() && std::isspace(static_cast<unsigned char>(s_[i_]))) ++i_;
+  }
+  std::size_t pos() {
+    skip();
+    return i_;
+  }
+  bool eat(const std::string& tok) {
+    skip();
+    if (s_.compare(i_, tok.size(), tok) != 0) return false;
+    // "<" must not take the first half of "<="
+    if ((tok == "<" || tok == ">") && i_ + 1 < s_.size() && s_[i_ + 1] == '=') return false;
+    i_ += tok.size();
+    return true;
+  }
+  bool atEnd() { return pos() >= s_.size(); }
+  char peek() { return atEnd() ? '\0' : s_[i_]; }
+  std::string name() {
+    const std::size_t b = pos();
+    while (i_ < s_.size() && isNameChar(s_[i_])) ++i_;
+    return s_.substr(b, i_ - b);
+  }
+  std::string number() {
+    const std::size_t b = pos();
+    while (i_ < s_.size() && std::isdigit(static_cast<unsigned char>(s_[i_]))) ++i_;
+    if (i_ < s_.size() && s_[i_] == '.') {
+      ++i_;
+      while (i_ < s_.size() && std::isdigit(static_cast<unsigned char>(s_[i_]))) ++i_;
+    }
+    if (i_ < s_.size() && (s_[i_] == 'e' || s_[i_] == 'E')) {
+      std::size_t k = i_ + 1;
+      if (k < s_.size() && (s_[k] == '+' || s_[k] == '-')) ++k;
+      if (k < s_.size() && std::isdigit(static_cast<unsigned char>(s_[k]))) {
+        i_ = k;
+        while (i_ < s_.size() && std::isdigit(static_cast<unsigned char>(s_[i_]))) ++i_;
+      }
+    }
+    if (i_ < s_.size() && isNameChar(s_[i_])) throw ExprError(i_, "unexpected character '" + std::string(1, s_[i_]) + "' in a number");
+    return s_.substr(b, i_ - b);
+  }
+  std::size_t size() const { return s_.size(); }
+
+ private:
+  const std::string& s_;
+  std::size_t i_ = 0;
+};
+
+class Parser {
+ public:
+  explicit Parser(const std::string& t) : lx_(t) {}
+
+  Node parseAll() {
+    if (lx_.atEnd()) throw ExprError(0, "empty expression; expected a number, an input name or a function call");
+    Node n = expr();
+    if (!lx_.atEnd()) {
+      const std::size_t at = lx_.pos();
+      throw ExprError(at, "unexpected '" + std::string(1, lx_.peek()) + "'; expected an operator (+ - *), ')' or the end");
+    }
+    return n;
+  }
+
+ private:
+  Node expr() {
+    Node n = term();
+    for (;;) {
+      const std::size_t at = lx_.pos();
+      std::string op = lx_.eat("+") ? "+" : lx_.eat("-") ? "-" : "";
+      if (op.empty()) return n;
+      n = Node{op, "", at, {std::move(n), term()}};
+    }
+  }
+  Node term() {
+    Node n = unary();
+    for (;;) {
+      const std::size_t at = lx_.pos();
+      if (lx_.eat("/")) throw ExprError(at, "division is not in the operation set; allowed operators: + - * and comparisons inside select");
+      if (!lx_.eat("*")) return n;
+      n = Node{"*", "", at, {std::move(n), unary()}};
+    }
+  }
+  Node unary() {
+    const std::size_t at = lx_.pos();
+    if (lx_.eat("-")) return Node{"neg", "", at, {unary()}};
+    return primary();
+  }
+  Node primary() {
+    const std::size_t at = lx_.pos();
+    const char c = lx_.peek();
+    if (c == '(') {
+      lx_.eat("(");
+      Node n = expr();
+      expect(")", "to close the '(' at column " + std::to_string(at + 1));
+      return n;
+    }
+    if (std::isdigit(static_cast<unsigned char>(c)) || c == '.') return Node{"num", lx_.number(), at, {}};
+    if (std::isalpha(static_cast<unsigned char>(c)) || c == '_') {
+      std::string name = lx_.name();
+      if (!lx_.eat("(")) return Node{"name", name, at, {}};
+      Node call{"call", name, at, {}};
+      if (name == "select") {
+        call.args.push_back(condition());
+      } else {
+        call.args.push_back(expr());
+      }
+      while (lx_.eat(",")) call.args.push_back(expr());
+      expect(")", "to close the call of " + name + "()");
+      return call;
+    }
+    if (c == '\0') throw ExprError(at, "the expression ends early; expected a number, an input name, a function call or '('");
+    throw ExprError(at, "unexpected '" + std::string(1, c) + "'; expected a number, an input name, a function call or '('");
+  }
+  Node condition() {
+    Node a = expr();
+    const std::size_t at = lx_.pos();
+    for (const char* op : {"<=", ">=", "==", "!=", "<", ">"})
+      if (lx_.eat(op)) return Node{op, "", at, {std::move(a), expr()}};
+    throw ExprError(at, "select's first argument is a comparison; expected one of < <= > >= == != here");
+  }
+  void expect(const std::string& tok, const std::string& why) {
+    const std::size_t at = lx_.pos();
+    if (!lx_.eat(tok)) {
+      const std::string found = lx_.atEnd() ? "the end" : "'" + std::string(1, lx_.peek()) + "'";
+      throw ExprError(at, "expected '" + tok + "' " + why + ", found " + found);
+    }
+  }
+  Lexer lx_;
+};
+
+// ---- typing ---------------------------------------------------------------------------------
+
+std::string cLiteral(const Node& num, bool negative, DType t) {
+  const std::string& s = num.text;
+  const bool integral = s.find_first_of(".eE") == std::string::npos;
+  if (isFloat(t)) {
+    std::string v = (negative ? "-" : "") + s;
+    if (integral) v += ".0";
+    if (v.back() == '.') v += "0";
+    if (v.find('.') == 0 || v.find("-.") == 0) v.insert(v.find('.'), "0");
+    const double d = std::strtod(v.c_str(), nullptr);
+    if (!std::isfinite(d) || (t == DType::f32 && std::fabs(d) > 3.4028234663852886e38))
+      throw ExprError(num.at, "number " + v + " is out of range for " + std::string(nameOf(t)));
+    return t == DType::f32 ? v + "f" : v;
+  }
+  if (!integral) throw ExprError(num.at, "number " + s + " is not an integer, but the operand's dtype is " + std::string(nameOf(t)));
+  const int bits = bitsOf(t);
+  const unsigned __int128 hi = (unsigned __int128)1 << (isSigned(t) ? bits - 1 : bits);  // |min| for signed
+  unsigned __int128 v = 0;
+  for (char c : s) {
+    v = v * 10 + unsigned(c - '0');
+    if (v > ((unsigned __int128)1 << 64)) break;
+  }
+  const bool ok = negative ? (isSigned(t) && v <= hi) || v == 0 : v <= hi - 1;
+  if (!ok)
+    throw ExprError(num.at, "number " + std::string(negative ? "-" : "") + s + " is not representable in " + std::string(nameOf(t)));
+  if (bits == 64 && negative && v == hi) return "(-9223372036854775807ll - 1)";
+  std::string digits;
+  for (unsigned __int128 x = v; x || digits.empty(); x /= 10) digits.insert(digits.begin(), char('0' + int(x % 10)));
+  return (negative && v ? "-" : "") + digits + (bits == 64 ? (isSigned(t) ? "ll" : "ull") : "");
+}
+
+struct Typer {
+  const std::vector<MapInputName>& inputs;
+
+  int inputIndex(const Node& n) const {
+    for (std::size_t k = 0; k < inputs.size(); ++k)
+      if (inputs[k].name == n.text) return int(k);
+    std::string names;
+    for (const auto& i : inputs) names += (names.empty() ? "" : ", ") + i.name;
+    const bool fn = n.text == "fma" || n.text == "min" || n.text == "max" || n.text == "clamp" || n.text == "relu" ||
+                    n.text == "abs" || n.text == "select";
+    throw ExprError(n.at, "unknown name '" + n.text + "'" + (fn ? " (a function: call it with parentheses)" : "") +
+                              "; the inputs are: " + names);
+  }
+
+  static bool isNum(const Node& n) { return n.kind == "num" || (n.kind == "neg" && isNum(n.args[0])); }
+
+  // The dtype the node has by its inputs; nullopt when it is made of numbers only.
+  std::optional<DType> infer(const Node& n) const {
+    if (n.kind == "num") return std::nullopt;
+    if (n.kind == "name") return inputs[size_t(inputIndex(n))].dtype;
+    if (n.kind == "neg") return infer(n.args[0]);
+    if (n.kind == "call") checkCall(n);
+    std::size_t first = n.kind == "call" && n.text == "select" ? 1 : 0;
+    if (n.kind == "call" && n.text == "select") infer(n.args[0]);  // checks the condition's operands
+    std::optional<DType> t;
+    const Node* from = nullptr;
+    for (std::size_t k = first; k < n.args.size(); ++k) {
+      const auto a = infer(n.args[k]);
+      if (!a) continue;
+      if (t && *t != *a)
+        throw ExprError(n.args[k].at, "this operand of " + what(n) + " has dtype " + std::string(nameOf(*a)) +
+                                          " but an earlier one (column " + std::to_string(from->at + 1) + ") has " +
+                                          std::string(nameOf(*t)) +
+                                          "; all operands of one operation have one dtype (conversions between dtypes "
+                                          "are not supported yet)");
+      t = a, from = &n.args[k];
+    }
+    return t;
+  }
+
+  static std::string what(const Node& n) {
+    if (n.kind == "call") return n.text + "()";
+    return "'" + n.kind + "'";
+  }
+
+  static void checkCall(const Node& n) {
+    struct F { const char* name; std::size_t arity; };
+    static const F fs[] = {{"fma", 3}, {"min", 2}, {"max", 2}, {"clamp", 3}, {"relu", 1}, {"abs", 1}, {"select", 3}};
+    for (const F& f : fs)
+      if (n.text == f.name) {
+        if (n.args.size() != f.arity)
+          throw ExprError(n.at, n.text + "() takes " + std::to_string(f.arity) + " argument" + (f.arity > 1 ? "s" : "") + ", found " +
+                                    std::to_string(n.args.size()));
+        return;
+      }
+    if (n.text == "convert" || n.text == "cast")
+      throw ExprError(n.at, "conversions between dtypes are not supported yet (planned: convert(x, \"i8\", \"saturate\")); allowed functions: " +
+                                std::string(kFunctions));
+    throw ExprError(n.at, "unknown function '" + n.text + "'; allowed functions: " + kFunctions);
+  }
+
+  MapExpr make(MapOp op, DType t, std::vector<MapExpr> args) const { return MapExpr{op, t, "", -1, std::move(args)}; }
+
+  MapExpr build(const Node& n, DType t) const {
+    if (n.kind == "num") return MapExpr{MapOp::literal, t, cLiteral(n, false, t), -1, {}};
+    if (n.kind == "neg") {
+      if (n.args[0].kind == "num") return MapExpr{MapOp::literal, t, cLiteral(n.args[0], true, t), -1, {}};
+      throw ExprError(n.at, "unary minus applies to numbers only; write 0 - x (for floats this gives +0.0 for x = +0.0)");
+    }
+    if (n.kind == "name") return MapExpr{MapOp::input, t, "", inputIndex(n), {}};
+    if (n.kind == "+" || n.kind == "-" || n.kind == "*") {
+      const MapOp op = n.kind == "+" ? MapOp::add : n.kind == "-" ? MapOp::sub : MapOp::mul;
+      return make(op, t, {build(n.args[0], t), build(n.args[1], t)});
+    }
+    if (n.kind == "call") {
+      auto arg = [&](std::size_t k) { return build(n.args[k], t); };
+      if (n.text == "fma") {
+        if (!isFloat(t)) throw ExprError(n.at, "fma() is defined on floats, but its operands are " + std::string(nameOf(t)) + "; write a * b + c for integers");
+        return make(MapOp::fma, t, {arg(0), arg(1), arg(2)});
+      }
+      if (n.text == "min" || n.text == "max") return make(n.text == "min" ? MapOp::min : MapOp::max, t, {arg(0), arg(1)});
+      if (n.text == "clamp") return make(MapOp::min, t, {make(MapOp::max, t, {arg(0), arg(1)}), arg(2)});
+      if (n.text == "relu") return make(MapOp::max, t, {arg(0), MapExpr{MapOp::literal, t, isFloat(t) ? (t == DType::f32 ? "0.0f" : "0.0") : "0", -1, {}}});
+      if (n.text == "abs") return make(MapOp::abs, t, {arg(0)});
+      if (n.text == "select") return make(MapOp::select, t, {condition(n.args[0]), arg(1), arg(2)});
+    }
+    // A comparison anywhere but as select's condition.
+    throw ExprError(n.at, "a comparison is allowed only as the first argument of select(cond, a, b)");
+  }
+
+  MapExpr condition(const Node& c) const {
+    static const std::pair<const char*, MapOp> ops[] = {{"<", MapOp::lt},  {"<=", MapOp::le}, {">", MapOp::gt},
+                                                        {">=", MapOp::ge}, {"==", MapOp::eq}, {"!=", MapOp::ne}};
+    const auto t = infer(c);
+    if (!t) throw ExprError(c.at, "this comparison has numbers on both sides; compare an input with something");
+    for (const auto& [sym, op] : ops)
+      if (c.kind == sym) return make(op, *t, {build(c.args[0], *t), build(c.args[1], *t)});
+    throw ExprError(c.at, "expected a comparison");
+  }
+};
+
+}  // namespace
+
+std::string_view nameOf(MapOp op) {
+  static const char* names[] = {"literal", "input", "+", "-", "*", "min", "max", "fma", "abs", "select",
+                                "<",       "<=",    ">", ">=", "==", "!="};
+  return names[static_cast<int>(op)];
+}
+
+MapExpr parseMapExpr(const std::string& text, const std::vector<MapInputName>& inputs, DType result) {
+  const Node root = Parser(text).parseAll();
+  const Typer typer{inputs};
+  if (const auto t = typer.infer(root); t && *t != result)
+    throw ExprError(root.at, "the expression has dtype " + std::string(nameOf(*t)) + " but the output is " + std::string(nameOf(result)) +
+                                 "; conversions between dtypes are not supported yet");
+  return typer.build(root, result);
+}
+
+std::string toString(const MapExpr& e, const std::vector<MapInputName>& inputs) {
+  auto arg = [&](std::size_t k) { return toString(e.args[k], inputs); };
+  switch (e.op) {
+    case MapOp::literal: return e.text;
+    case MapOp::input: return inputs[size_t(e.input)].name;
+    case MapOp::add:
+    case MapOp::sub:
+    case MapOp::mul: return "(" + arg(0) + " " + std::string(nameOf(e.op)) + " " + arg(1) + ")";
+    case MapOp::min: return "min(" + arg(0) + ", " + arg(1) + ")";
+    case MapOp::max: return "max(" + arg(0) + ", " + arg(1) + ")";
+    case MapOp::fma: return "fma(" + arg(0) + ", " + arg(1) + ", " + arg(2) + ")";
+    case MapOp::abs: return "abs(" + arg(0) + ")";
+    case MapOp::select: return "select(" + arg(0) + ", " + arg(1) + ", " + arg(2) + ")";
+    default: return arg(0) + " " + std::string(nameOf(e.op)) + " " + arg(1);
+  }
+}
+
+}  // namespace simdgen

@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: Apache-2.0
+// The `map` family's expression language: one output element from the inputs' elements at the
+// same position. A small typed tree (parsed from strings such as "alpha * x + y" by
+// parseMapExpr), so that the plan builder never sees text.
+#pragma once
+
+#include <cstddef>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "core/dtype.h"
+
+namespace simdgen {
+
+enum class MapOp {
+  literal,  // `text`: a C literal of `type`
+  input,    // input tensor number `input`
+  add, sub, mul, min, max,  // two operands; min: a < b ? a : b, max: a > b ? a : b (b wins ties, NaN)
+  fma,      // fma(a, b, c) = a * b + c rounded once (floats only)
+  abs,      // |a| (signed integers wrap: |MIN| = MIN; floats clear the sign bit)
+  select,   // select(cond, a, b): cond is a comparison node
+  lt, le, gt, ge, eq, ne,  // comparisons (only as select's condition; floats: false with NaN, except ne)
+};
+std::string_view nameOf(MapOp op);
+
+struct MapExpr {
+  MapOp op = MapOp::literal;
+  DType type = DType::f32;  // the value's type (a comparison: its operands' type)
+  std::string text;         // literal: C literal of `type`
+  int input = -1;           // input: index into the spec's inputs
+  std::vector<MapExpr> args;
+};
+
+// A problem in an expression string: `offset` is the character (0-based) it points at.
+struct ExprError : std::runtime_error {
+  std::size_t offset;
+  ExprError(std::size_t at, const std::string& message) : std::runtime_error(message), offset(at) {}
+};
+
+struct MapInputName {
+  std::string name;
+  DType dtype;
+};
+
+// Parses `text` as an expression of type `result` over `inputs`. Throws ExprError.
+// Grammar (whitespace between tokens is free):
+//   expr    := term (('+' | '-') term)*
+//   term    := unary ('*' unary)*
+//   unary   := '-' unary | primary
+//   primary := number | name | name '(' args ')' | '(' expr ')'
+//   cond    := expr ('<' | '<=' | '>' | '>=' | '==' | '!=') expr
+// Functions: fma(a, b, c), min(a, b), max(a, b), clamp(x, lo, hi) = min(max(x, lo), hi),
+// relu(x) = max(x, 0), abs(x), select(cond, a, b). Operands of one operator have one dtype;
+// numbers take the dtype of the other operand (or of the output) and must be representable in it.
+MapExpr parseMapExpr(const std::string& text, const std::vector<MapInputName>& inputs, DType result);
+
+// The expression written back in the grammar (fully parenthesised), for docs and plan notes.
+std::string toString(const MapExpr& e, const std::vector<MapInputName>& inputs);
+
+}  // namespace simdgen

@@ -1,0 +1,79 @@
+// SPDX-License-Identifier: Apache-2.0
+// Input elements for map kernels, by dtype: random values, and extremes (NaN, +-inf, +-0, the
+// largest and smallest values, integer minimum and maximum and their neighbours) mixed in.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <random>
+#include <vector>
+
+#include "map_reference.h"
+
+namespace simdgen_exec::map {
+
+using simdgen_ref::map::DType;
+using simdgen_ref::map::Value;
+
+inline std::vector<Value> extremes(DType t) {
+  std::vector<Value> v;
+  if (t.is_float()) {
+    const double inf = std::numeric_limits<double>::infinity();
+    const bool f32 = t.bits == 32;
+    for (double x : {std::numeric_limits<double>::quiet_NaN(), inf, -inf, 0.0, -0.0, 1.0, -1.0, 0.5, -1.5, 2.0,
+                     f32 ? double(std::numeric_limits<float>::max()) : std::numeric_limits<double>::max(),
+                     f32 ? double(std::numeric_limits<float>::lowest()) : std::numeric_limits<double>::lowest(),
+                     f32 ? double(std::numeric_limits<float>::denorm_min()) : std::numeric_limits<double>::denorm_min()})
+      v.push_back({x, 0});
+    return v;
+  }
+  const uint64_t top = t.bits == 64 ? ~uint64_t{0} : (uint64_t{1} << t.bits) - 1;
+  const uint64_t smin = uint64_t{1} << (t.bits - 1);
+  for (uint64_t x : {uint64_t{0}, uint64_t{1}, top, top - 1, smin, smin - 1, smin + 1, uint64_t{7}, uint64_t{128}, uint64_t{200},
+                     uint64_t{1000}, uint64_t{65535}, uint64_t{100000}})
+    v.push_back({0, simdgen_ref::map::wrap(t, x)});
+  return v;
+}
+
+// Element values of one input: random, with a share `special` (0..1) of extremes.
+class Values {
+ public:
+  Values(DType t, uint64_t seed, double special) : t_(t), rng_(seed), special_(special), ext_(extremes(t)) {}
+  Value next() {
+    if (std::uniform_real_distribution<double>(0, 1)(rng_) < special_) return ext_[rng_() % ext_.size()];
+    Value v;
+    if (t_.is_float()) {
+      v.f = simdgen_ref::map::round_to(t_, std::uniform_real_distribution<double>(-100, 100)(rng_));
+    } else {
+      // Small values half of the time, so that comparisons and clamps see both outcomes.
+      const uint64_t r = rng_();
+      v.u = simdgen_ref::map::wrap(t_, r & 1 ? (r >> 1) % 301 - 150 : r >> 1);
+    }
+    return v;
+  }
+
+ private:
+  DType t_;
+  std::mt19937_64 rng_;
+  double special_;
+  std::vector<Value> ext_;
+};
+
+// Same element? Bit for bit, except that any NaN matches any NaN.
+inline bool same(DType t, Value a, Value b) {
+  if (!t.is_float()) return simdgen_ref::map::wrap(t, a.u) == simdgen_ref::map::wrap(t, b.u);
+  if (a.f != a.f || b.f != b.f) return a.f != a.f && b.f != b.f;
+  if (t.bits == 32) {
+    const float x = float(a.f), y = float(b.f);
+    return std::memcmp(&x, &y, 4) == 0;
+  }
+  return std::memcmp(&a.f, &b.f, 8) == 0;
+}
+
+inline std::string show(DType t, Value v) {
+  if (t.is_float()) return std::to_string(v.f) + (std::signbit(v.f) && v.f == 0 ? " (-0)" : "");
+  return t.kind == 'i' ? std::to_string(int64_t(v.u)) : std::to_string(v.u);
+}
+
+}  // namespace simdgen_exec::map

@@ -1,0 +1,141 @@
+// SPDX-License-Identifier: Apache-2.0
+// The map family: spec errors point at the character of the expression, and every plan (at
+// vector lengths 128..2048 bits, both tails) computes what the independent reference computes.
+#include <doctest/doctest.h>
+
+#include <map>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "../reference/map_reference.h"
+#include "plan/family.h"
+#include "sim/interpreter.h"
+#include "spec/spec.h"
+#include "targets/target.h"
+
+using namespace simdgen;
+
+namespace {
+
+std::string mapSpec(const std::string& outputs, const std::string& extra = "",
+                    const std::string& inputs = R"J([{"name": "x", "dtype": "f32"}, {"name": "y", "dtype": "f32"}])J") {
+  return "{\n  \"simdgen\": 1,\n  \"name\": \"m\",\n  \"kind\": \"map\",\n  \"shape\": [\"n\"],\n  \"inputs\": " + inputs +
+         ",\n  \"outputs\": " + outputs + extra + "\n}\n";
+}
+
+SpecError errorOf(const std::string& text) {
+  try {
+    parseSpecText(text, "t.json");
+  } catch (const SpecError& e) {
+    return e;
+  }
+  FAIL("expected a SpecError for:\n" << text);
+  throw;
+}
+
+void checkError(const std::string& text, const std::string& pointer, int column, const std::string& part) {
+  const SpecError e = errorOf(text);
+  CHECK(e.pointer == pointer);
+  if (column) CHECK(e.column == column);
+  CHECK_MESSAGE(std::string(e.what()).find(part) != std::string::npos, e.what());
+}
+
+}  // namespace
+
+TEST_CASE("map spec: expression errors point at the offending character") {
+  // Line 6 is the outputs line; the expression starts after `"expr": "`.
+  const std::string head = R"J([{"name": "o", "dtype": "f32", "expr": ")J";
+  const int col0 = int(std::string("  \"outputs\": ").size() + head.size()) + 1;
+  auto out = [&](const std::string& e) { return head + e + "\"}]"; };
+  checkError(mapSpec(out("x * * 2")), "/outputs/0/expr", col0 + 4, "expected a number, an input name");
+  checkError(mapSpec(out("x + q")), "/outputs/0/expr", col0 + 4, "unknown name 'q'; the inputs are: x, y");
+  checkError(mapSpec(out("frob(x)")), "/outputs/0/expr", col0, "unknown function 'frob'; allowed functions: fma, min");
+  checkError(mapSpec(out("convert(x, 1)")), "/outputs/0/expr", col0, "conversions between dtypes are not supported yet");
+  checkError(mapSpec(out("min(x)")), "/outputs/0/expr", col0, "min() takes 2 arguments");
+  checkError(mapSpec(out("-x")), "/outputs/0/expr", col0, "unary minus applies to numbers only");
+  checkError(mapSpec(out("x / 2")), "/outputs/0/expr", col0 + 2, "division is not in the operation set");
+  checkError(mapSpec(out("(x + y")), "/outputs/0/expr", col0 + 6, "expected ')'");
+  checkError(mapSpec(out("x > y")), "/outputs/0/expr", col0 + 2, "unexpected '>'");
+  checkError(mapSpec(out("select(x, x, y)")), "/outputs/0/expr", col0 + 8, "select's first argument is a comparison");
+}
+
+TEST_CASE("map spec: dtypes, widths, numbers, in_place and keys are checked") {
+  const std::string int_inputs = R"J([{"name": "a", "dtype": "i8"}, {"name": "b", "dtype": "u8"}])J";
+  checkError(mapSpec(R"J([{"name": "o", "dtype": "i8", "expr": "a + b"}])J", "", int_inputs), "/outputs/0/expr", 0,
+             "has dtype u8 but an earlier one");
+  checkError(mapSpec(R"J([{"name": "o", "dtype": "i8", "expr": "a + 300"}])J", "", int_inputs), "/outputs/0/expr", 0,
+             "number 300 is not representable in i8");
+  checkError(mapSpec(R"J([{"name": "o", "dtype": "i8", "expr": "a * 1.5"}])J", "", int_inputs), "/outputs/0/expr", 0, "is not an integer");
+  checkError(mapSpec(R"J([{"name": "o", "dtype": "i8", "expr": "fma(a, a, a)"}])J", "", int_inputs), "/outputs/0/expr", 0,
+             "fma() is defined on floats");
+  checkError(mapSpec(R"J([{"name": "o", "dtype": "u8", "expr": "a"}])J", "", int_inputs), "/outputs/0/expr", 0,
+             "the expression has dtype i8 but the output is u8");
+  checkError(mapSpec(R"J([{"name": "o", "dtype": "i16", "expr": "7"}])J", "", int_inputs), "/outputs/0/dtype", 0, "one element width");
+  checkError(mapSpec(R"J([{"name": "o", "dtype": "u8", "expr": "b", "in_place": "a"}])J", "", int_inputs), "/outputs/0/in_place", 0,
+             "in-place needs the same dtype");
+  checkError(mapSpec(R"J([{"name": "o", "dtype": "u8", "expr": "b", "in_place": "bb"}])J", "", int_inputs), "/outputs/0/in_place", 0,
+             "did you mean \"b\"");
+  checkError(mapSpec(R"J([{"name": "a", "dtype": "u8", "expr": "b"}])J", "", int_inputs), "/outputs/0/name", 0, "already used");
+  checkError(mapSpec(R"J([{"name": "o", "dtype": "f32", "expr": "x"}])J", ",\n  \"op\": \"add\""), "/op", 0, "unknown key \"op\"");
+  checkError(mapSpec(R"J([{"name": "o", "dtype": "f32", "expr": "x"}])J", ",\n  \"tail\": \"none\""), "/tail", 0,
+             "allowed: predicated, scalar");
+}
+
+namespace {
+
+// Runs the plan of `text` for a generic target of `bits` on random data over n elements and
+// compares every output with the reference.
+void checkPlan(const std::string& text, int bits, int64_t n, uint64_t seed) {
+  const KernelSpec spec = parseSpecText(text, "t.json");
+  const ir::Plan plan = buildPlan(spec, makeGenericTarget(bits));
+  std::mt19937_64 rng(seed);
+  std::map<std::string, simdgen_ref::map::DType> names;
+  std::vector<std::vector<unsigned char>> mem;
+  std::vector<sim::Buffer> buffers;
+  std::map<std::string, const std::vector<unsigned char>*> byName;
+  for (const ir::Tensor& t : plan.tensors) {
+    const auto dt = simdgen_ref::map::DType::parse(std::string(nameOf(t.dtype)));
+    mem.emplace_back(size_t(n * dt.bits / 8 + 1));
+    for (auto& b : mem.back()) b = t.output ? 0xA5 : static_cast<unsigned char>(rng() % 7 == 0 ? 0x80 : rng());
+  }
+  for (size_t k = 0; k < plan.tensors.size(); ++k) {
+    const ir::Tensor& t = plan.tensors[k];
+    buffers.push_back({t.name, t.output ? nullptr : mem[k].data(), t.output ? mem[k].data() : nullptr, size_t(n)});
+  }
+  sim::runPlan(plan, {{"n", n}}, buffers, 1);
+  for (size_t k = 0; k < spec.mapInputs.size(); ++k)
+    names[spec.mapInputs[k].name] = simdgen_ref::map::DType::parse(std::string(nameOf(spec.mapInputs[k].dtype)));
+  for (size_t o = 0; o < spec.mapOutputs.size(); ++o) {
+    const auto dt = simdgen_ref::map::DType::parse(std::string(nameOf(spec.mapOutputs[o].dtype)));
+    const simdgen_ref::map::Expression e(spec.mapOutputs[o].exprText, names, dt);
+    const auto& out = mem[spec.mapInputs.size() + o];
+    for (int64_t i = 0; i < n; ++i) {
+      const auto want = e.eval([&](const std::string& name) {
+        for (size_t k = 0; k < spec.mapInputs.size(); ++k)
+          if (spec.mapInputs[k].name == name) return simdgen_ref::map::read(names[name], mem[k].data(), i);
+        throw std::logic_error(name);
+      });
+      const auto got = simdgen_ref::map::read(dt, out.data(), i);
+      const bool same = dt.is_float() ? (got.f == want.f || (got.f != got.f && want.f != want.f)) : got.u == want.u;
+      REQUIRE_MESSAGE(same, spec.mapOutputs[o].name << "[" << i << "] of " << n << " at " << bits << " bits");
+    }
+    CHECK(out[size_t(n * dt.bits / 8)] == 0xA5);  // nothing written past the end
+  }
+}
+
+}  // namespace
+
+TEST_CASE("map plans: the interpreter agrees with the reference at 128..2048 bits, both tails") {
+  const std::string f32 = mapSpec(R"J([{"name": "o", "dtype": "f32", "expr": "select(x < y, fma(x, 2, y), clamp(abs(x - y), -1, 3))"},
+                                     {"name": "p", "dtype": "f32", "expr": "relu(x * y + 1)", "in_place": "x"}])J");
+  const std::string i8 = mapSpec(R"J([{"name": "o", "dtype": "i8", "expr": "select(a != b, abs(a) * 3 - min(a, b), max(a, -7))"}])J", "",
+                                 R"J([{"name": "a", "dtype": "i8"}, {"name": "b", "dtype": "i8"}])J");
+  for (const std::string& tail : {std::string(""), std::string(",\n  \"tail\": \"scalar\"")})
+    for (const std::string* base : {&f32, &i8}) {
+      std::string text = *base;
+      text.insert(text.rfind('\n', text.size() - 3), tail);
+      for (int bits : {128, 256, 512, 1024, 2048})
+        for (int64_t n : {0, 1, 3, 15, 16, 17, 63, 64, 65, 100, 257}) checkPlan(text, bits, n, uint64_t(bits * 1000 + n));
+    }
+}
