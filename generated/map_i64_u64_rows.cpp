@@ -3,12 +3,6 @@
 // simdgen's license (Apache-2.0) does not cover this output: it is yours, under your own terms.
 #include "map_i64_u64_rows.h"
 
-#if defined(__GNUC__) && !defined(__clang__)
-// Every op rounds as the plan says: GCC's default -ffp-contract=fast would fuse a multiply and a
-// later add into one FMA (clang contracts only within one source expression, which never spans ops).
-#pragma GCC optimize("fp-contract=off")
-#endif
-
 #if __STDC_HOSTED__
 #include <stdlib.h>
 #include <string.h>

@@ -162,6 +162,23 @@ std::string args(const ir::Plan& plan) {
   return join(a, ", ");
 }
 
+// Whether a plan multiplies and adds floats in separate ops, which GCC would fuse into one FMA
+// (one rounding instead of two) unless told not to.
+bool hasFusibleFloatOps(const ir::Block& block, bool& mul, bool& add) {
+  for (const ir::Stmt& s : block) {
+    if (s.kind != ir::Stmt::Kind::Op) hasFusibleFloatOps(s.body, mul, add);
+    else if (isFloat(s.type.elem) && !s.type.predicate) {
+      mul = mul || (s.op == ir::OpKind::Binary && s.rop == ReduceOp::mul);
+      add = add || s.op == ir::OpKind::Sub || (s.op == ir::OpKind::Binary && s.rop == ReduceOp::add);
+    }
+  }
+  return mul && add;
+}
+bool hasFusibleFloatOps(const ir::Plan& plan) {
+  bool mul = false, add = false;
+  return hasFusibleFloatOps(plan.body, mul, add);
+}
+
 // What the templates need per architecture: the modules' preambles and file-level helpers, and
 // the dispatcher's groups (each guarded, its variants best first; the portable scalar variant is
 // the fallback outside every group).
@@ -278,6 +295,8 @@ GeneratedKernel generate(const KernelSpec& spec, const Templates& templates, con
       "// simdgen's license (Apache-2.0) does not cover this output: it is yours, under your own terms.";
   data.set("provenance", provenance);
   data.set("name", spec.name);
+  data.set("exact_rounding", mst::data(std::any_of(g.variants.begin(), g.variants.end(),
+                                                   [](const Variant& v) { return hasFusibleFloatOps(v.plan); })));
   // Every variant shares the signature and docs; the last one is the plainest (scalar).
   const ir::Plan& plan = g.variants.back().plan;
   data.set("params", params(plan, false));
