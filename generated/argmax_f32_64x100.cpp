@@ -18,7 +18,7 @@
 #include <immintrin.h>
 #endif
 #if defined(__aarch64__)
-#include <arm_neon.h>
+#include <arm_sve.h>
 #if defined(__linux__) && __STDC_HOSTED__
 #include <sys/auxv.h>
 #endif
@@ -32,10 +32,12 @@ __attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) 
   return 0;
 #endif
 }
+#include <arm_neon.h>
 #endif
 
 // Plan summary (`simdgen explain` prints the full plans):
 //   avx512+vnni: identical to avx512 for this kernel, not emitted
+//   sve2: identical to sve for this kernel, not emitted
 //   neon+dotprod: identical to neon for this kernel, not emitted
 
 // ---- avx512 (512-bit vectors)
@@ -230,6 +232,223 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void argmax_f32_64
         }
         if (at < 0) {
           for (int64_t k = at_c; k < kCols; ++k)
+            if (input[i * kCols + k] == best) {
+              at = k;
+              break;
+            }
+        }
+      }
+      best_index = (int64_t)at;
+    }
+    values[i] = best;
+    int32_t best_index_out = (int32_t)best_index;
+    indices[i] = best_index_out;
+  }
+}
+#endif
+
+// ---- sve (128-bit vectors)
+// argmax, first index: blocks of 2048 elements reduced with vector max; the index is located once, in the last block that beat the best
+// NaN: ignored (never compares greater or equal)
+// uses block rescan: whilelt-governed compares, brkb + cntp for the lane
+// uses horizontal folds in the plan's order (halves by svtbl, then lane 0)
+// uses predicated loads, inactive lanes selected to the identity
+
+#if defined(__aarch64__)
+__attribute__((target("+sve"))) void argmax_f32_64x100_sve(const float* input, float* values,
+                                                           int32_t* indices) {
+  constexpr int64_t kRows = 64;
+  constexpr int64_t kCols = 100;
+  const int64_t vscale = (int64_t)(svcntb() / 16);  // vector bits / 128, known at run time
+  int64_t i = 0;
+  for (; i < kRows; ++i) {
+    float best = (float)(-__builtin_inff());
+    int64_t best_index = (int64_t)(-1);
+    int64_t no_index = (int64_t)(-1);
+    float identity = (float)(-__builtin_inff());
+    int64_t best_lo = (int64_t)(-1);
+    int64_t best_hi = (int64_t)(-1);
+    // blocks of 2048 elements
+    int64_t blk = 0;
+    for (; blk + 2048 <= kCols; blk += 2048) {
+      svfloat32_t acc0 = svdup_n_f32(-__builtin_inff());
+      svfloat32_t acc1 = svdup_n_f32(-__builtin_inff());
+      svfloat32_t acc2 = svdup_n_f32(-__builtin_inff());
+      svfloat32_t acc3 = svdup_n_f32(-__builtin_inff());
+      // 4 vectors per step
+      int64_t j = blk;
+      for (; j + 16 * vscale <= blk + 2048; j += 16 * vscale) {
+        svfloat32_t x0 = svld1_f32(svptrue_b32(), input + i * kCols + j);
+        acc0 = svsel_f32(svcmpgt_f32(svptrue_b32(), x0, acc0), x0, acc0);
+        svfloat32_t x1 = svld1_f32(svptrue_b32(), input + i * kCols + j + 4 * vscale);
+        acc1 = svsel_f32(svcmpgt_f32(svptrue_b32(), x1, acc1), x1, acc1);
+        svfloat32_t x2 = svld1_f32(svptrue_b32(), input + i * kCols + j + 8 * vscale);
+        acc2 = svsel_f32(svcmpgt_f32(svptrue_b32(), x2, acc2), x2, acc2);
+        svfloat32_t x3 = svld1_f32(svptrue_b32(), input + i * kCols + j + 12 * vscale);
+        acc3 = svsel_f32(svcmpgt_f32(svptrue_b32(), x3, acc3), x3, acc3);
+      }
+      acc0 = svsel_f32(svcmpgt_f32(svptrue_b32(), acc1, acc0), acc1, acc0);
+      acc2 = svsel_f32(svcmpgt_f32(svptrue_b32(), acc3, acc2), acc3, acc2);
+      acc0 = svsel_f32(svcmpgt_f32(svptrue_b32(), acc2, acc0), acc2, acc0);
+      svfloat32_t block_best_fold = acc0;
+      for (uint64_t half = svcntw() / 2; half > 0; half /= 2)
+        block_best_fold =
+            svsel_f32(svcmpgt_f32(svptrue_b32(), block_best_fold,
+                                  svtbl_f32(block_best_fold, svindex_u32((uint32_t)half, 1))),
+                      block_best_fold, svtbl_f32(block_best_fold, svindex_u32((uint32_t)half, 1)));
+      float block_best = svlasta_f32(svpfalse_b(), block_best_fold);
+      // the block beats the best so far: remember it
+      if (block_best > best) {
+        if (block_best != identity) {
+          best = (float)block_best;
+          best_lo = blk;
+          best_hi = blk + 2048;
+        }
+        // NaN or padding lanes?
+        if (block_best == identity) {
+          int64_t at = -1;
+          {
+            const svfloat32_t at_want = svdup_n_f32(block_best);
+            for (int64_t at_c = blk; at_c < blk + 2048; at_c += (int64_t)svcntw()) {
+              const int64_t base = at_c;
+              const svbool_t in = svwhilelt_b32_s64(base, blk + 2048);
+              const svbool_t hit =
+                  svcmpeq_f32(in, svld1_f32(in, input + i * kCols + base), at_want);
+              if (svptest_any(in, hit)) {
+                at = base + (int64_t)svcntp_b32(in, svbrkb_b_z(in, hit));
+                break;
+              }
+            }
+            if (at < 0) {
+              for (int64_t k = blk + 2048; k < blk + 2048; ++k)
+                if (input[i * kCols + k] == block_best) {
+                  at = k;
+                  break;
+                }
+            }
+          }
+          if (at != no_index) {
+            best_index = (int64_t)at;
+            best = input[at + i * kCols];
+            best_lo = -1;
+          }
+        }
+      }
+    }
+    svfloat32_t acc0 = svdup_n_f32(-__builtin_inff());
+    svfloat32_t acc1 = svdup_n_f32(-__builtin_inff());
+    svfloat32_t acc2 = svdup_n_f32(-__builtin_inff());
+    svfloat32_t acc3 = svdup_n_f32(-__builtin_inff());
+    // 4 vectors per step
+    int64_t j = blk;
+    for (; j + 16 * vscale <= kCols; j += 16 * vscale) {
+      svfloat32_t x0 = svld1_f32(svptrue_b32(), input + i * kCols + j);
+      acc0 = svsel_f32(svcmpgt_f32(svptrue_b32(), x0, acc0), x0, acc0);
+      svfloat32_t x1 = svld1_f32(svptrue_b32(), input + i * kCols + j + 4 * vscale);
+      acc1 = svsel_f32(svcmpgt_f32(svptrue_b32(), x1, acc1), x1, acc1);
+      svfloat32_t x2 = svld1_f32(svptrue_b32(), input + i * kCols + j + 8 * vscale);
+      acc2 = svsel_f32(svcmpgt_f32(svptrue_b32(), x2, acc2), x2, acc2);
+      svfloat32_t x3 = svld1_f32(svptrue_b32(), input + i * kCols + j + 12 * vscale);
+      acc3 = svsel_f32(svcmpgt_f32(svptrue_b32(), x3, acc3), x3, acc3);
+    }
+    for (; j + 4 * vscale <= kCols; j += 4 * vscale) {
+      svfloat32_t x0 = svld1_f32(svptrue_b32(), input + i * kCols + j);
+      acc0 = svsel_f32(svcmpgt_f32(svptrue_b32(), x0, acc0), x0, acc0);
+    }
+    // predicated tail: identity lanes never win
+    if (j < kCols) {
+      svbool_t tail_lanes = svwhilelt_b32_s64(j, kCols);
+      svfloat32_t tail = svsel_f32(tail_lanes, svld1_f32(tail_lanes, input + i * kCols + j),
+                                   svdup_n_f32(-__builtin_inff()));
+      acc0 = svsel_f32(svcmpgt_f32(svptrue_b32(), tail, acc0), tail, acc0);
+    }
+    acc0 = svsel_f32(svcmpgt_f32(svptrue_b32(), acc1, acc0), acc1, acc0);
+    acc2 = svsel_f32(svcmpgt_f32(svptrue_b32(), acc3, acc2), acc3, acc2);
+    acc0 = svsel_f32(svcmpgt_f32(svptrue_b32(), acc2, acc0), acc2, acc0);
+    svfloat32_t block_best_fold = acc0;
+    for (uint64_t half = svcntw() / 2; half > 0; half /= 2)
+      block_best_fold =
+          svsel_f32(svcmpgt_f32(svptrue_b32(), block_best_fold,
+                                svtbl_f32(block_best_fold, svindex_u32((uint32_t)half, 1))),
+                    block_best_fold, svtbl_f32(block_best_fold, svindex_u32((uint32_t)half, 1)));
+    float block_best = svlasta_f32(svpfalse_b(), block_best_fold);
+    // the block beats the best so far: remember it
+    if (block_best > best) {
+      if (block_best != identity) {
+        best = (float)block_best;
+        best_lo = blk;
+        best_hi = kCols;
+      }
+      // NaN or padding lanes?
+      if (block_best == identity) {
+        int64_t at = -1;
+        {
+          const svfloat32_t at_want = svdup_n_f32(block_best);
+          for (int64_t at_c = blk; at_c < kCols; at_c += (int64_t)svcntw()) {
+            const int64_t base = at_c;
+            const svbool_t in = svwhilelt_b32_s64(base, kCols);
+            const svbool_t hit = svcmpeq_f32(in, svld1_f32(in, input + i * kCols + base), at_want);
+            if (svptest_any(in, hit)) {
+              at = base + (int64_t)svcntp_b32(in, svbrkb_b_z(in, hit));
+              break;
+            }
+          }
+          if (at < 0) {
+            for (int64_t k = kCols; k < kCols; ++k)
+              if (input[i * kCols + k] == block_best) {
+                at = k;
+                break;
+              }
+          }
+        }
+        if (at != no_index) {
+          best_index = (int64_t)at;
+          best = input[at + i * kCols];
+          best_lo = -1;
+        }
+      }
+    }
+    // locate the index once, in the last block that beat the best
+    if (best_lo != no_index) {
+      int64_t at = -1;
+      {
+        const svfloat32_t at_want = svdup_n_f32(best);
+        for (int64_t at_c = best_lo; at_c < best_hi; at_c += (int64_t)svcntw()) {
+          const int64_t base = at_c;
+          const svbool_t in = svwhilelt_b32_s64(base, best_hi);
+          const svbool_t hit = svcmpeq_f32(in, svld1_f32(in, input + i * kCols + base), at_want);
+          if (svptest_any(in, hit)) {
+            at = base + (int64_t)svcntp_b32(in, svbrkb_b_z(in, hit));
+            break;
+          }
+        }
+        if (at < 0) {
+          for (int64_t k = best_hi; k < best_hi; ++k)
+            if (input[i * kCols + k] == best) {
+              at = k;
+              break;
+            }
+        }
+      }
+      best_index = (int64_t)at;
+      best = input[at + i * kCols];
+    }
+    // no element beat the identity: the first element equal to it, if any
+    if (best_index == no_index) {
+      int64_t at = -1;
+      {
+        const svfloat32_t at_want = svdup_n_f32(best);
+        for (int64_t at_c = 0; at_c < kCols; at_c += (int64_t)svcntw()) {
+          const int64_t base = at_c;
+          const svbool_t in = svwhilelt_b32_s64(base, kCols);
+          const svbool_t hit = svcmpeq_f32(in, svld1_f32(in, input + i * kCols + base), at_want);
+          if (svptest_any(in, hit)) {
+            at = base + (int64_t)svcntp_b32(in, svbrkb_b_z(in, hit));
+            break;
+          }
+        }
+        if (at < 0) {
+          for (int64_t k = kCols; k < kCols; ++k)
             if (input[i * kCols + k] == best) {
               at = k;
               break;
@@ -845,7 +1064,10 @@ argmax_f32_64x100_choice argmax_f32_64x100_select() {
 #endif
 #if defined(__aarch64__)
 
+  if (((simdgen_arm_hwcap(1) & (1ul << 22)) /* HWCAP_SVE */) && argmax_f32_64x100_forced("sve"))
+    return {argmax_f32_64x100_sve, "sve"};
   if ((true) && argmax_f32_64x100_forced("neon")) return {argmax_f32_64x100_neon, "neon"};
+  if ((simdgen_arm_hwcap(1) & (1ul << 22)) /* HWCAP_SVE */) return {argmax_f32_64x100_sve, "sve"};
   if (true) return {argmax_f32_64x100_neon, "neon"};
 #endif
   return {argmax_f32_64x100_scalar, "scalar"};

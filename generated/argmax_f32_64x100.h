@@ -29,9 +29,10 @@ void argmax_f32_64x100_avx2(const float* input, float* values, int32_t* indices)
 // X-macro over the variants declared on this architecture, best first.
 #define SIMDGEN_argmax_f32_64x100_VARIANTS(X) X(avx512) X(avx2) X(scalar)
 #elif defined(__aarch64__)
+void argmax_f32_64x100_sve(const float* input, float* values, int32_t* indices);
 void argmax_f32_64x100_neon(const float* input, float* values, int32_t* indices);
 // X-macro over the variants declared on this architecture, best first.
-#define SIMDGEN_argmax_f32_64x100_VARIANTS(X) X(neon) X(scalar)
+#define SIMDGEN_argmax_f32_64x100_VARIANTS(X) X(sve) X(neon) X(scalar)
 #else
 #define SIMDGEN_argmax_f32_64x100_VARIANTS(X) X(scalar)
 #endif

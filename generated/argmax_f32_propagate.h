@@ -30,9 +30,10 @@ void argmax_f32_propagate_avx2(const float* input, int64_t n, float* values, int
 // X-macro over the variants declared on this architecture, best first.
 #define SIMDGEN_argmax_f32_propagate_VARIANTS(X) X(avx512) X(avx2) X(scalar)
 #elif defined(__aarch64__)
+void argmax_f32_propagate_sve(const float* input, int64_t n, float* values, int64_t* indices);
 void argmax_f32_propagate_neon(const float* input, int64_t n, float* values, int64_t* indices);
 // X-macro over the variants declared on this architecture, best first.
-#define SIMDGEN_argmax_f32_propagate_VARIANTS(X) X(neon) X(scalar)
+#define SIMDGEN_argmax_f32_propagate_VARIANTS(X) X(sve) X(neon) X(scalar)
 #else
 #define SIMDGEN_argmax_f32_propagate_VARIANTS(X) X(scalar)
 #endif

@@ -28,9 +28,10 @@ void argmax_i16_init_avx2(const int16_t* input, int64_t n, int16_t* values, int6
 // X-macro over the variants declared on this architecture, best first.
 #define SIMDGEN_argmax_i16_init_VARIANTS(X) X(avx512) X(avx2) X(scalar)
 #elif defined(__aarch64__)
+void argmax_i16_init_sve(const int16_t* input, int64_t n, int16_t* values, int64_t* indices);
 void argmax_i16_init_neon(const int16_t* input, int64_t n, int16_t* values, int64_t* indices);
 // X-macro over the variants declared on this architecture, best first.
-#define SIMDGEN_argmax_i16_init_VARIANTS(X) X(neon) X(scalar)
+#define SIMDGEN_argmax_i16_init_VARIANTS(X) X(sve) X(neon) X(scalar)
 #else
 #define SIMDGEN_argmax_i16_init_VARIANTS(X) X(scalar)
 #endif

@@ -18,7 +18,7 @@
 #include <immintrin.h>
 #endif
 #if defined(__aarch64__)
-#include <arm_neon.h>
+#include <arm_sve.h>
 #if defined(__linux__) && __STDC_HOSTED__
 #include <sys/auxv.h>
 #endif
@@ -32,10 +32,12 @@ __attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) 
   return 0;
 #endif
 }
+#include <arm_neon.h>
 #endif
 
 // Plan summary (`simdgen explain` prints the full plans):
 //   avx512+vnni: identical to avx512 for this kernel, not emitted
+//   sve2: identical to sve for this kernel, not emitted
 //   neon+dotprod: identical to neon for this kernel, not emitted
 
 // ---- avx512 (512-bit vectors)
@@ -205,6 +207,188 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void argmax_i32_la
         }
         if (at < 0) {
           for (int64_t k = at_c - 1; k >= best_lo; --k)
+            if (input[i * n + k] == best) {
+              at = k;
+              break;
+            }
+        }
+      }
+      best_index = (int64_t)at;
+      best = input[at + i * n];
+    }
+    values[i] = best;
+    int32_t best_index_out = (int32_t)best_index;
+    indices[i] = best_index_out;
+  }
+}
+#endif
+
+// ---- sve (128-bit vectors)
+// argmax, last index: blocks of 2048 elements reduced with vector max; the index is located once, in the last block that beat the best
+// uses block rescan: whilelt-governed compares, brkb + cntp for the lane
+// uses predicated loads, inactive lanes selected to the identity
+// uses uaddv/saddv, sminv/smaxv, andv/orv/eorv across the vector
+
+#if defined(__aarch64__)
+__attribute__((target("+sve"))) void argmax_i32_last_sve(const int32_t* input, int64_t n,
+                                                         int32_t* values, int32_t* indices) {
+  constexpr int64_t kRows = 1;
+  const int64_t vscale = (int64_t)(svcntb() / 16);  // vector bits / 128, known at run time
+  int64_t i = 0;
+  for (; i < kRows; ++i) {
+    int32_t best = (int32_t)((-2147483647 - 1));
+    int64_t best_index = (int64_t)(-1);
+    int64_t no_index = (int64_t)(-1);
+    int32_t identity = (int32_t)((-2147483647 - 1));
+    int64_t best_lo = (int64_t)(-1);
+    int64_t best_hi = (int64_t)(-1);
+    // blocks of 2048 elements
+    int64_t blk = 0;
+    for (; blk + 2048 <= n; blk += 2048) {
+      svint32_t acc0 = svdup_n_s32((-2147483647 - 1));
+      svint32_t acc1 = svdup_n_s32((-2147483647 - 1));
+      svint32_t acc2 = svdup_n_s32((-2147483647 - 1));
+      svint32_t acc3 = svdup_n_s32((-2147483647 - 1));
+      // 4 vectors per step
+      int64_t j = blk;
+      for (; j + 16 * vscale <= blk + 2048; j += 16 * vscale) {
+        acc0 = svmax_s32_x(svptrue_b32(), svld1_s32(svptrue_b32(), input + i * n + j), acc0);
+        acc1 = svmax_s32_x(svptrue_b32(), svld1_s32(svptrue_b32(), input + i * n + j + 4 * vscale),
+                           acc1);
+        acc2 = svmax_s32_x(svptrue_b32(), svld1_s32(svptrue_b32(), input + i * n + j + 8 * vscale),
+                           acc2);
+        acc3 = svmax_s32_x(svptrue_b32(), svld1_s32(svptrue_b32(), input + i * n + j + 12 * vscale),
+                           acc3);
+      }
+      acc0 = svmax_s32_x(svptrue_b32(), acc1, acc0);
+      acc2 = svmax_s32_x(svptrue_b32(), acc3, acc2);
+      acc0 = svmax_s32_x(svptrue_b32(), acc2, acc0);
+      int32_t block_best = svmaxv_s32(svptrue_b32(), acc0);
+      // the block beats the best so far: remember it
+      if (block_best >= best) {
+        if (block_best != identity) {
+          best = (int32_t)block_best;
+          best_lo = blk;
+          best_hi = blk + 2048;
+        }
+        // NaN or padding lanes?
+        if (block_best == identity) {
+          int64_t at = -1;
+          {
+            const svint32_t at_want = svdup_n_s32(block_best);
+            for (int64_t at_c = blk + 2048; at_c > blk; at_c -= (int64_t)svcntw()) {
+              const int64_t base = at_c - (int64_t)svcntw() > blk ? at_c - (int64_t)svcntw() : blk;
+              const svbool_t in = svwhilelt_b32_s64(base, at_c);
+              const svbool_t hit = svcmpeq_s32(in, svld1_s32(in, input + i * n + base), at_want);
+              if (svptest_any(in, hit)) {
+                at = base + (int64_t)svcntw() - 1 -
+                     (int64_t)svcntp_b32(svptrue_b32(), svbrkb_b_z(svptrue_b32(), svrev_b32(hit)));
+                break;
+              }
+            }
+            if (at < 0) {
+              for (int64_t k = blk - 1; k >= blk; --k)
+                if (input[i * n + k] == block_best) {
+                  at = k;
+                  break;
+                }
+            }
+          }
+          if (at != no_index) {
+            best_index = (int64_t)at;
+            best = input[at + i * n];
+            best_lo = -1;
+          }
+        }
+      }
+    }
+    // the last, partial block
+    if (blk < n) {
+      svint32_t acc0 = svdup_n_s32((-2147483647 - 1));
+      svint32_t acc1 = svdup_n_s32((-2147483647 - 1));
+      svint32_t acc2 = svdup_n_s32((-2147483647 - 1));
+      svint32_t acc3 = svdup_n_s32((-2147483647 - 1));
+      // 4 vectors per step
+      int64_t j = blk;
+      for (; j + 16 * vscale <= n; j += 16 * vscale) {
+        acc0 = svmax_s32_x(svptrue_b32(), svld1_s32(svptrue_b32(), input + i * n + j), acc0);
+        acc1 = svmax_s32_x(svptrue_b32(), svld1_s32(svptrue_b32(), input + i * n + j + 4 * vscale),
+                           acc1);
+        acc2 = svmax_s32_x(svptrue_b32(), svld1_s32(svptrue_b32(), input + i * n + j + 8 * vscale),
+                           acc2);
+        acc3 = svmax_s32_x(svptrue_b32(), svld1_s32(svptrue_b32(), input + i * n + j + 12 * vscale),
+                           acc3);
+      }
+      for (; j + 4 * vscale <= n; j += 4 * vscale) {
+        acc0 = svmax_s32_x(svptrue_b32(), svld1_s32(svptrue_b32(), input + i * n + j), acc0);
+      }
+      // predicated tail: identity lanes never win
+      if (j < n) {
+        svbool_t tail_lanes = svwhilelt_b32_s64(j, n);
+        svint32_t tail = svsel_s32(tail_lanes, svld1_s32(tail_lanes, input + i * n + j),
+                                   svdup_n_s32((-2147483647 - 1)));
+        acc0 = svmax_s32_x(svptrue_b32(), tail, acc0);
+      }
+      acc0 = svmax_s32_x(svptrue_b32(), acc1, acc0);
+      acc2 = svmax_s32_x(svptrue_b32(), acc3, acc2);
+      acc0 = svmax_s32_x(svptrue_b32(), acc2, acc0);
+      int32_t block_best = svmaxv_s32(svptrue_b32(), acc0);
+      // the block beats the best so far: remember it
+      if (block_best >= best) {
+        if (block_best != identity) {
+          best = (int32_t)block_best;
+          best_lo = blk;
+          best_hi = n;
+        }
+        // NaN or padding lanes?
+        if (block_best == identity) {
+          int64_t at = -1;
+          {
+            const svint32_t at_want = svdup_n_s32(block_best);
+            for (int64_t at_c = n; at_c > blk; at_c -= (int64_t)svcntw()) {
+              const int64_t base = at_c - (int64_t)svcntw() > blk ? at_c - (int64_t)svcntw() : blk;
+              const svbool_t in = svwhilelt_b32_s64(base, at_c);
+              const svbool_t hit = svcmpeq_s32(in, svld1_s32(in, input + i * n + base), at_want);
+              if (svptest_any(in, hit)) {
+                at = base + (int64_t)svcntw() - 1 -
+                     (int64_t)svcntp_b32(svptrue_b32(), svbrkb_b_z(svptrue_b32(), svrev_b32(hit)));
+                break;
+              }
+            }
+            if (at < 0) {
+              for (int64_t k = blk - 1; k >= blk; --k)
+                if (input[i * n + k] == block_best) {
+                  at = k;
+                  break;
+                }
+            }
+          }
+          if (at != no_index) {
+            best_index = (int64_t)at;
+            best = input[at + i * n];
+            best_lo = -1;
+          }
+        }
+      }
+    }
+    // locate the index once, in the last block that beat the best
+    if (best_lo != no_index) {
+      int64_t at = -1;
+      {
+        const svint32_t at_want = svdup_n_s32(best);
+        for (int64_t at_c = best_hi; at_c > best_lo; at_c -= (int64_t)svcntw()) {
+          const int64_t base =
+              at_c - (int64_t)svcntw() > best_lo ? at_c - (int64_t)svcntw() : best_lo;
+          const svbool_t in = svwhilelt_b32_s64(base, at_c);
+          const svbool_t hit = svcmpeq_s32(in, svld1_s32(in, input + i * n + base), at_want);
+          if (svptest_any(in, hit)) {
+            at = base + (int64_t)svcntw() - 1 -
+                 (int64_t)svcntp_b32(svptrue_b32(), svbrkb_b_z(svptrue_b32(), svrev_b32(hit)));
+            break;
+          }
+        }
+        if (at < 0) {
+          for (int64_t k = best_lo - 1; k >= best_lo; --k)
             if (input[i * n + k] == best) {
               at = k;
               break;
@@ -757,7 +941,10 @@ argmax_i32_last_choice argmax_i32_last_select() {
 #endif
 #if defined(__aarch64__)
 
+  if (((simdgen_arm_hwcap(1) & (1ul << 22)) /* HWCAP_SVE */) && argmax_i32_last_forced("sve"))
+    return {argmax_i32_last_sve, "sve"};
   if ((true) && argmax_i32_last_forced("neon")) return {argmax_i32_last_neon, "neon"};
+  if ((simdgen_arm_hwcap(1) & (1ul << 22)) /* HWCAP_SVE */) return {argmax_i32_last_sve, "sve"};
   if (true) return {argmax_i32_last_neon, "neon"};
 #endif
   return {argmax_i32_last_scalar, "scalar"};

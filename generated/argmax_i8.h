@@ -28,9 +28,10 @@ void argmax_i8_avx2(const int8_t* input, int64_t n, int8_t* values, int64_t* ind
 // X-macro over the variants declared on this architecture, best first.
 #define SIMDGEN_argmax_i8_VARIANTS(X) X(avx512) X(avx2) X(scalar)
 #elif defined(__aarch64__)
+void argmax_i8_sve(const int8_t* input, int64_t n, int8_t* values, int64_t* indices);
 void argmax_i8_neon(const int8_t* input, int64_t n, int8_t* values, int64_t* indices);
 // X-macro over the variants declared on this architecture, best first.
-#define SIMDGEN_argmax_i8_VARIANTS(X) X(neon) X(scalar)
+#define SIMDGEN_argmax_i8_VARIANTS(X) X(sve) X(neon) X(scalar)
 #else
 #define SIMDGEN_argmax_i8_VARIANTS(X) X(scalar)
 #endif

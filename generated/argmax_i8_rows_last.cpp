@@ -18,7 +18,7 @@
 #include <immintrin.h>
 #endif
 #if defined(__aarch64__)
-#include <arm_neon.h>
+#include <arm_sve.h>
 #if defined(__linux__) && __STDC_HOSTED__
 #include <sys/auxv.h>
 #endif
@@ -32,10 +32,12 @@ __attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) 
   return 0;
 #endif
 }
+#include <arm_neon.h>
 #endif
 
 // Plan summary (`simdgen explain` prints the full plans):
 //   avx512+vnni: identical to avx512 for this kernel, not emitted
+//   sve2: identical to sve for this kernel, not emitted
 //   neon+dotprod: identical to neon for this kernel, not emitted
 
 // ---- avx512 (512-bit vectors)
@@ -215,6 +217,188 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void argmax_i8_row
         }
         if (at < 0) {
           for (int64_t k = at_c - 1; k >= best_lo; --k)
+            if (input[i * stride + k] == best) {
+              at = k;
+              break;
+            }
+        }
+      }
+      best_index = (int64_t)at;
+      best = input[at + i * stride];
+    }
+    values[i] = best;
+    int32_t best_index_out = (int32_t)best_index;
+    indices[i] = best_index_out;
+  }
+}
+#endif
+
+// ---- sve (128-bit vectors)
+// argmax, last index: blocks of 8192 elements reduced with vector max; the index is located once, in the last block that beat the best
+// uses block rescan: whilelt-governed compares, brkb + cntp for the lane
+// uses predicated loads, inactive lanes selected to the identity
+// uses uaddv/saddv, sminv/smaxv, andv/orv/eorv across the vector
+
+#if defined(__aarch64__)
+__attribute__((target("+sve"))) void argmax_i8_rows_last_sve(const int8_t* input, int64_t rows,
+                                                             int64_t cols, int64_t stride,
+                                                             int8_t* values, int32_t* indices) {
+  const int64_t vscale = (int64_t)(svcntb() / 16);  // vector bits / 128, known at run time
+  int64_t i = 0;
+  for (; i < rows; ++i) {
+    int8_t best = (int8_t)(-128);
+    int64_t best_index = (int64_t)(-1);
+    int64_t no_index = (int64_t)(-1);
+    int8_t identity = (int8_t)(-128);
+    int64_t best_lo = (int64_t)(-1);
+    int64_t best_hi = (int64_t)(-1);
+    // blocks of 8192 elements
+    int64_t blk = 0;
+    for (; blk + 8192 <= cols; blk += 8192) {
+      svint8_t acc0 = svdup_n_s8(-128);
+      svint8_t acc1 = svdup_n_s8(-128);
+      svint8_t acc2 = svdup_n_s8(-128);
+      svint8_t acc3 = svdup_n_s8(-128);
+      // 4 vectors per step
+      int64_t j = blk;
+      for (; j + 64 * vscale <= blk + 8192; j += 64 * vscale) {
+        acc0 = svmax_s8_x(svptrue_b8(), svld1_s8(svptrue_b8(), input + i * stride + j), acc0);
+        acc1 = svmax_s8_x(svptrue_b8(),
+                          svld1_s8(svptrue_b8(), input + i * stride + j + 16 * vscale), acc1);
+        acc2 = svmax_s8_x(svptrue_b8(),
+                          svld1_s8(svptrue_b8(), input + i * stride + j + 32 * vscale), acc2);
+        acc3 = svmax_s8_x(svptrue_b8(),
+                          svld1_s8(svptrue_b8(), input + i * stride + j + 48 * vscale), acc3);
+      }
+      acc0 = svmax_s8_x(svptrue_b8(), acc1, acc0);
+      acc2 = svmax_s8_x(svptrue_b8(), acc3, acc2);
+      acc0 = svmax_s8_x(svptrue_b8(), acc2, acc0);
+      int8_t block_best = svmaxv_s8(svptrue_b8(), acc0);
+      // the block beats the best so far: remember it
+      if (block_best >= best) {
+        if (block_best != identity) {
+          best = (int8_t)block_best;
+          best_lo = blk;
+          best_hi = blk + 8192;
+        }
+        // NaN or padding lanes?
+        if (block_best == identity) {
+          int64_t at = -1;
+          {
+            const svint8_t at_want = svdup_n_s8(block_best);
+            for (int64_t at_c = blk + 8192; at_c > blk; at_c -= (int64_t)svcntb()) {
+              const int64_t base = at_c - (int64_t)svcntb() > blk ? at_c - (int64_t)svcntb() : blk;
+              const svbool_t in = svwhilelt_b8_s64(base, at_c);
+              const svbool_t hit = svcmpeq_s8(in, svld1_s8(in, input + i * stride + base), at_want);
+              if (svptest_any(in, hit)) {
+                at = base + (int64_t)svcntb() - 1 -
+                     (int64_t)svcntp_b8(svptrue_b8(), svbrkb_b_z(svptrue_b8(), svrev_b8(hit)));
+                break;
+              }
+            }
+            if (at < 0) {
+              for (int64_t k = blk - 1; k >= blk; --k)
+                if (input[i * stride + k] == block_best) {
+                  at = k;
+                  break;
+                }
+            }
+          }
+          if (at != no_index) {
+            best_index = (int64_t)at;
+            best = input[at + i * stride];
+            best_lo = -1;
+          }
+        }
+      }
+    }
+    // the last, partial block
+    if (blk < cols) {
+      svint8_t acc0 = svdup_n_s8(-128);
+      svint8_t acc1 = svdup_n_s8(-128);
+      svint8_t acc2 = svdup_n_s8(-128);
+      svint8_t acc3 = svdup_n_s8(-128);
+      // 4 vectors per step
+      int64_t j = blk;
+      for (; j + 64 * vscale <= cols; j += 64 * vscale) {
+        acc0 = svmax_s8_x(svptrue_b8(), svld1_s8(svptrue_b8(), input + i * stride + j), acc0);
+        acc1 = svmax_s8_x(svptrue_b8(),
+                          svld1_s8(svptrue_b8(), input + i * stride + j + 16 * vscale), acc1);
+        acc2 = svmax_s8_x(svptrue_b8(),
+                          svld1_s8(svptrue_b8(), input + i * stride + j + 32 * vscale), acc2);
+        acc3 = svmax_s8_x(svptrue_b8(),
+                          svld1_s8(svptrue_b8(), input + i * stride + j + 48 * vscale), acc3);
+      }
+      for (; j + 16 * vscale <= cols; j += 16 * vscale) {
+        acc0 = svmax_s8_x(svptrue_b8(), svld1_s8(svptrue_b8(), input + i * stride + j), acc0);
+      }
+      // predicated tail: identity lanes never win
+      if (j < cols) {
+        svbool_t tail_lanes = svwhilelt_b8_s64(j, cols);
+        svint8_t tail =
+            svsel_s8(tail_lanes, svld1_s8(tail_lanes, input + i * stride + j), svdup_n_s8(-128));
+        acc0 = svmax_s8_x(svptrue_b8(), tail, acc0);
+      }
+      acc0 = svmax_s8_x(svptrue_b8(), acc1, acc0);
+      acc2 = svmax_s8_x(svptrue_b8(), acc3, acc2);
+      acc0 = svmax_s8_x(svptrue_b8(), acc2, acc0);
+      int8_t block_best = svmaxv_s8(svptrue_b8(), acc0);
+      // the block beats the best so far: remember it
+      if (block_best >= best) {
+        if (block_best != identity) {
+          best = (int8_t)block_best;
+          best_lo = blk;
+          best_hi = cols;
+        }
+        // NaN or padding lanes?
+        if (block_best == identity) {
+          int64_t at = -1;
+          {
+            const svint8_t at_want = svdup_n_s8(block_best);
+            for (int64_t at_c = cols; at_c > blk; at_c -= (int64_t)svcntb()) {
+              const int64_t base = at_c - (int64_t)svcntb() > blk ? at_c - (int64_t)svcntb() : blk;
+              const svbool_t in = svwhilelt_b8_s64(base, at_c);
+              const svbool_t hit = svcmpeq_s8(in, svld1_s8(in, input + i * stride + base), at_want);
+              if (svptest_any(in, hit)) {
+                at = base + (int64_t)svcntb() - 1 -
+                     (int64_t)svcntp_b8(svptrue_b8(), svbrkb_b_z(svptrue_b8(), svrev_b8(hit)));
+                break;
+              }
+            }
+            if (at < 0) {
+              for (int64_t k = blk - 1; k >= blk; --k)
+                if (input[i * stride + k] == block_best) {
+                  at = k;
+                  break;
+                }
+            }
+          }
+          if (at != no_index) {
+            best_index = (int64_t)at;
+            best = input[at + i * stride];
+            best_lo = -1;
+          }
+        }
+      }
+    }
+    // locate the index once, in the last block that beat the best
+    if (best_lo != no_index) {
+      int64_t at = -1;
+      {
+        const svint8_t at_want = svdup_n_s8(best);
+        for (int64_t at_c = best_hi; at_c > best_lo; at_c -= (int64_t)svcntb()) {
+          const int64_t base =
+              at_c - (int64_t)svcntb() > best_lo ? at_c - (int64_t)svcntb() : best_lo;
+          const svbool_t in = svwhilelt_b8_s64(base, at_c);
+          const svbool_t hit = svcmpeq_s8(in, svld1_s8(in, input + i * stride + base), at_want);
+          if (svptest_any(in, hit)) {
+            at = base + (int64_t)svcntb() - 1 -
+                 (int64_t)svcntp_b8(svptrue_b8(), svbrkb_b_z(svptrue_b8(), svrev_b8(hit)));
+            break;
+          }
+        }
+        if (at < 0) {
+          for (int64_t k = best_lo - 1; k >= best_lo; --k)
             if (input[i * stride + k] == best) {
               at = k;
               break;
@@ -780,7 +964,10 @@ argmax_i8_rows_last_choice argmax_i8_rows_last_select() {
 #endif
 #if defined(__aarch64__)
 
+  if (((simdgen_arm_hwcap(1) & (1ul << 22)) /* HWCAP_SVE */) && argmax_i8_rows_last_forced("sve"))
+    return {argmax_i8_rows_last_sve, "sve"};
   if ((true) && argmax_i8_rows_last_forced("neon")) return {argmax_i8_rows_last_neon, "neon"};
+  if ((simdgen_arm_hwcap(1) & (1ul << 22)) /* HWCAP_SVE */) return {argmax_i8_rows_last_sve, "sve"};
   if (true) return {argmax_i8_rows_last_neon, "neon"};
 #endif
   return {argmax_i8_rows_last_scalar, "scalar"};

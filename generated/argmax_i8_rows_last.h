@@ -31,10 +31,12 @@ void argmax_i8_rows_last_avx2(const int8_t* input, int64_t rows, int64_t cols, i
 // X-macro over the variants declared on this architecture, best first.
 #define SIMDGEN_argmax_i8_rows_last_VARIANTS(X) X(avx512) X(avx2) X(scalar)
 #elif defined(__aarch64__)
+void argmax_i8_rows_last_sve(const int8_t* input, int64_t rows, int64_t cols, int64_t stride,
+                             int8_t* values, int32_t* indices);
 void argmax_i8_rows_last_neon(const int8_t* input, int64_t rows, int64_t cols, int64_t stride,
                               int8_t* values, int32_t* indices);
 // X-macro over the variants declared on this architecture, best first.
-#define SIMDGEN_argmax_i8_rows_last_VARIANTS(X) X(neon) X(scalar)
+#define SIMDGEN_argmax_i8_rows_last_VARIANTS(X) X(sve) X(neon) X(scalar)
 #else
 #define SIMDGEN_argmax_i8_rows_last_VARIANTS(X) X(scalar)
 #endif

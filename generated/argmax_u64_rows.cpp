@@ -18,7 +18,7 @@
 #include <immintrin.h>
 #endif
 #if defined(__aarch64__)
-#include <arm_neon.h>
+#include <arm_sve.h>
 #if defined(__linux__) && __STDC_HOSTED__
 #include <sys/auxv.h>
 #endif
@@ -32,10 +32,12 @@ __attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) 
   return 0;
 #endif
 }
+#include <arm_neon.h>
 #endif
 
 // Plan summary (`simdgen explain` prints the full plans):
 //   avx512+vnni: identical to avx512 for this kernel, not emitted
+//   sve2: identical to sve for this kernel, not emitted
 //   neon+dotprod: identical to neon for this kernel, not emitted
 
 // ---- avx512 (512-bit vectors)
@@ -231,6 +233,206 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void argmax_u64_ro
         }
         if (at < 0) {
           for (int64_t k = at_c; k < cols; ++k)
+            if (input[i * stride + k] == best) {
+              at = k;
+              break;
+            }
+        }
+      }
+      best_index = (int64_t)at;
+    }
+    values[i] = best;
+    indices[i] = best_index;
+  }
+}
+#endif
+
+// ---- sve (128-bit vectors)
+// argmax, first index: blocks of 1024 elements reduced with vector max; the index is located once, in the last block that beat the best
+// uses block rescan: whilelt-governed compares, brkb + cntp for the lane
+// uses uaddv/saddv, sminv/smaxv, andv/orv/eorv across the vector
+
+#if defined(__aarch64__)
+__attribute__((target("+sve"))) void argmax_u64_rows_sve(const uint64_t* input, int64_t rows,
+                                                         int64_t cols, int64_t stride,
+                                                         uint64_t* values, int64_t* indices) {
+  const int64_t vscale = (int64_t)(svcntb() / 16);  // vector bits / 128, known at run time
+  int64_t i = 0;
+  for (; i < rows; ++i) {
+    uint64_t best = (uint64_t)(0ull);
+    int64_t best_index = (int64_t)(-1);
+    int64_t no_index = (int64_t)(-1);
+    uint64_t identity = (uint64_t)(0ull);
+    int64_t best_lo = (int64_t)(-1);
+    int64_t best_hi = (int64_t)(-1);
+    // blocks of 1024 elements
+    int64_t blk = 0;
+    for (; blk + 1024 <= cols; blk += 1024) {
+      svuint64_t acc0 = svdup_n_u64(0ull);
+      svuint64_t acc1 = svdup_n_u64(0ull);
+      svuint64_t acc2 = svdup_n_u64(0ull);
+      svuint64_t acc3 = svdup_n_u64(0ull);
+      // 4 vectors per step
+      int64_t j = blk;
+      for (; j + 8 * vscale <= blk + 1024; j += 8 * vscale) {
+        acc0 = svmax_u64_x(svptrue_b64(), svld1_u64(svptrue_b64(), input + i * stride + j), acc0);
+        acc1 = svmax_u64_x(svptrue_b64(),
+                           svld1_u64(svptrue_b64(), input + i * stride + j + 2 * vscale), acc1);
+        acc2 = svmax_u64_x(svptrue_b64(),
+                           svld1_u64(svptrue_b64(), input + i * stride + j + 4 * vscale), acc2);
+        acc3 = svmax_u64_x(svptrue_b64(),
+                           svld1_u64(svptrue_b64(), input + i * stride + j + 6 * vscale), acc3);
+      }
+      acc0 = svmax_u64_x(svptrue_b64(), acc1, acc0);
+      acc2 = svmax_u64_x(svptrue_b64(), acc3, acc2);
+      acc0 = svmax_u64_x(svptrue_b64(), acc2, acc0);
+      uint64_t block_best = svmaxv_u64(svptrue_b64(), acc0);
+      // the block beats the best so far: remember it
+      if (block_best > best) {
+        if (block_best != identity) {
+          best = (uint64_t)block_best;
+          best_lo = blk;
+          best_hi = blk + 1024;
+        }
+        // NaN or padding lanes?
+        if (block_best == identity) {
+          int64_t at = -1;
+          {
+            const svuint64_t at_want = svdup_n_u64(block_best);
+            for (int64_t at_c = blk; at_c < blk + 1024; at_c += (int64_t)svcntd()) {
+              const int64_t base = at_c;
+              const svbool_t in = svwhilelt_b64_s64(base, blk + 1024);
+              const svbool_t hit =
+                  svcmpeq_u64(in, svld1_u64(in, input + i * stride + base), at_want);
+              if (svptest_any(in, hit)) {
+                at = base + (int64_t)svcntp_b64(in, svbrkb_b_z(in, hit));
+                break;
+              }
+            }
+            if (at < 0) {
+              for (int64_t k = blk + 1024; k < blk + 1024; ++k)
+                if (input[i * stride + k] == block_best) {
+                  at = k;
+                  break;
+                }
+            }
+          }
+          if (at != no_index) {
+            best_index = (int64_t)at;
+            best = input[at + i * stride];
+            best_lo = -1;
+          }
+        }
+      }
+    }
+    // the last, partial block
+    if (blk < cols) {
+      svuint64_t acc0 = svdup_n_u64(0ull);
+      svuint64_t acc1 = svdup_n_u64(0ull);
+      svuint64_t acc2 = svdup_n_u64(0ull);
+      svuint64_t acc3 = svdup_n_u64(0ull);
+      // 4 vectors per step
+      int64_t j = blk;
+      for (; j + 8 * vscale <= cols; j += 8 * vscale) {
+        acc0 = svmax_u64_x(svptrue_b64(), svld1_u64(svptrue_b64(), input + i * stride + j), acc0);
+        acc1 = svmax_u64_x(svptrue_b64(),
+                           svld1_u64(svptrue_b64(), input + i * stride + j + 2 * vscale), acc1);
+        acc2 = svmax_u64_x(svptrue_b64(),
+                           svld1_u64(svptrue_b64(), input + i * stride + j + 4 * vscale), acc2);
+        acc3 = svmax_u64_x(svptrue_b64(),
+                           svld1_u64(svptrue_b64(), input + i * stride + j + 6 * vscale), acc3);
+      }
+      for (; j + 2 * vscale <= cols; j += 2 * vscale) {
+        acc0 = svmax_u64_x(svptrue_b64(), svld1_u64(svptrue_b64(), input + i * stride + j), acc0);
+      }
+      acc0 = svmax_u64_x(svptrue_b64(), acc1, acc0);
+      acc2 = svmax_u64_x(svptrue_b64(), acc3, acc2);
+      acc0 = svmax_u64_x(svptrue_b64(), acc2, acc0);
+      uint64_t block_best = svmaxv_u64(svptrue_b64(), acc0);
+      // scalar tail
+      for (; j < cols; ++j) {
+        uint64_t x = input[i * stride + j];
+        block_best = (x > block_best ? x : block_best);
+      }
+      // the block beats the best so far: remember it
+      if (block_best > best) {
+        if (block_best != identity) {
+          best = (uint64_t)block_best;
+          best_lo = blk;
+          best_hi = cols;
+        }
+        // NaN or padding lanes?
+        if (block_best == identity) {
+          int64_t at = -1;
+          {
+            const svuint64_t at_want = svdup_n_u64(block_best);
+            for (int64_t at_c = blk; at_c < cols; at_c += (int64_t)svcntd()) {
+              const int64_t base = at_c;
+              const svbool_t in = svwhilelt_b64_s64(base, cols);
+              const svbool_t hit =
+                  svcmpeq_u64(in, svld1_u64(in, input + i * stride + base), at_want);
+              if (svptest_any(in, hit)) {
+                at = base + (int64_t)svcntp_b64(in, svbrkb_b_z(in, hit));
+                break;
+              }
+            }
+            if (at < 0) {
+              for (int64_t k = cols; k < cols; ++k)
+                if (input[i * stride + k] == block_best) {
+                  at = k;
+                  break;
+                }
+            }
+          }
+          if (at != no_index) {
+            best_index = (int64_t)at;
+            best = input[at + i * stride];
+            best_lo = -1;
+          }
+        }
+      }
+    }
+    // locate the index once, in the last block that beat the best
+    if (best_lo != no_index) {
+      int64_t at = -1;
+      {
+        const svuint64_t at_want = svdup_n_u64(best);
+        for (int64_t at_c = best_lo; at_c < best_hi; at_c += (int64_t)svcntd()) {
+          const int64_t base = at_c;
+          const svbool_t in = svwhilelt_b64_s64(base, best_hi);
+          const svbool_t hit = svcmpeq_u64(in, svld1_u64(in, input + i * stride + base), at_want);
+          if (svptest_any(in, hit)) {
+            at = base + (int64_t)svcntp_b64(in, svbrkb_b_z(in, hit));
+            break;
+          }
+        }
+        if (at < 0) {
+          for (int64_t k = best_hi; k < best_hi; ++k)
+            if (input[i * stride + k] == best) {
+              at = k;
+              break;
+            }
+        }
+      }
+      best_index = (int64_t)at;
+      best = input[at + i * stride];
+    }
+    // no element beat the identity: the first element equal to it, if any
+    if (best_index == no_index) {
+      int64_t at = -1;
+      {
+        const svuint64_t at_want = svdup_n_u64(best);
+        for (int64_t at_c = 0; at_c < cols; at_c += (int64_t)svcntd()) {
+          const int64_t base = at_c;
+          const svbool_t in = svwhilelt_b64_s64(base, cols);
+          const svbool_t hit = svcmpeq_u64(in, svld1_u64(in, input + i * stride + base), at_want);
+          if (svptest_any(in, hit)) {
+            at = base + (int64_t)svcntp_b64(in, svbrkb_b_z(in, hit));
+            break;
+          }
+        }
+        if (at < 0) {
+          for (int64_t k = cols; k < cols; ++k)
             if (input[i * stride + k] == best) {
               at = k;
               break;
@@ -941,7 +1143,10 @@ argmax_u64_rows_choice argmax_u64_rows_select() {
 #endif
 #if defined(__aarch64__)
 
+  if (((simdgen_arm_hwcap(1) & (1ul << 22)) /* HWCAP_SVE */) && argmax_u64_rows_forced("sve"))
+    return {argmax_u64_rows_sve, "sve"};
   if ((true) && argmax_u64_rows_forced("neon")) return {argmax_u64_rows_neon, "neon"};
+  if ((simdgen_arm_hwcap(1) & (1ul << 22)) /* HWCAP_SVE */) return {argmax_u64_rows_sve, "sve"};
   if (true) return {argmax_u64_rows_neon, "neon"};
 #endif
   return {argmax_u64_rows_scalar, "scalar"};

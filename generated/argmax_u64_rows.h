@@ -31,10 +31,12 @@ void argmax_u64_rows_avx2(const uint64_t* input, int64_t rows, int64_t cols, int
 // X-macro over the variants declared on this architecture, best first.
 #define SIMDGEN_argmax_u64_rows_VARIANTS(X) X(avx512) X(avx2) X(scalar)
 #elif defined(__aarch64__)
+void argmax_u64_rows_sve(const uint64_t* input, int64_t rows, int64_t cols, int64_t stride,
+                         uint64_t* values, int64_t* indices);
 void argmax_u64_rows_neon(const uint64_t* input, int64_t rows, int64_t cols, int64_t stride,
                           uint64_t* values, int64_t* indices);
 // X-macro over the variants declared on this architecture, best first.
-#define SIMDGEN_argmax_u64_rows_VARIANTS(X) X(neon) X(scalar)
+#define SIMDGEN_argmax_u64_rows_VARIANTS(X) X(sve) X(neon) X(scalar)
 #else
 #define SIMDGEN_argmax_u64_rows_VARIANTS(X) X(scalar)
 #endif

@@ -29,9 +29,10 @@ void argmin_f32_init_avx2(const float* input, int64_t n, float* values, int64_t*
 // X-macro over the variants declared on this architecture, best first.
 #define SIMDGEN_argmin_f32_init_VARIANTS(X) X(avx512) X(avx2) X(scalar)
 #elif defined(__aarch64__)
+void argmin_f32_init_sve(const float* input, int64_t n, float* values, int64_t* indices);
 void argmin_f32_init_neon(const float* input, int64_t n, float* values, int64_t* indices);
 // X-macro over the variants declared on this architecture, best first.
-#define SIMDGEN_argmin_f32_init_VARIANTS(X) X(neon) X(scalar)
+#define SIMDGEN_argmin_f32_init_VARIANTS(X) X(sve) X(neon) X(scalar)
 #else
 #define SIMDGEN_argmin_f32_init_VARIANTS(X) X(scalar)
 #endif

@@ -18,7 +18,7 @@
 #include <immintrin.h>
 #endif
 #if defined(__aarch64__)
-#include <arm_neon.h>
+#include <arm_sve.h>
 #if defined(__linux__) && __STDC_HOSTED__
 #include <sys/auxv.h>
 #endif
@@ -32,10 +32,12 @@ __attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) 
   return 0;
 #endif
 }
+#include <arm_neon.h>
 #endif
 
 // Plan summary (`simdgen explain` prints the full plans):
 //   avx512+vnni: identical to avx512 for this kernel, not emitted
+//   sve2: identical to sve for this kernel, not emitted
 //   neon+dotprod: identical to neon for this kernel, not emitted
 
 // ---- avx512 (512-bit vectors)
@@ -249,6 +251,257 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void argmin_f64_ro
                                       _mm256_extracti128_si256(nan_seen_v256, 1));
     nan_seen_v = _mm_or_si128(nan_seen_v, _mm_srli_si128(nan_seen_v, 8));
     int64_t nan_seen = (int64_t)_mm_cvtsi128_si64(nan_seen_v);
+    nan_seen = (int64_t)(nan_tail | nan_seen);
+    int64_t no_nan = (int64_t)(0);
+    // nan: propagate
+    if (nan_seen != no_nan) {
+      int64_t at = -1;
+      for (int64_t k = 0; k < cols; ++k)
+        if (input[i * stride + k] != input[i * stride + k]) {
+          at = k;
+          break;
+        }
+      best_index = (int64_t)at;
+      best = input[at + i * stride];
+    }
+    values[i] = best;
+    indices[i] = best_index;
+  }
+}
+#endif
+
+// ---- sve (128-bit vectors)
+// argmin, last index: blocks of 1024 elements reduced with vector min; the index is located once, in the last block that beat the best
+// NaN: the first NaN wins (one scan, only when a NaN was seen)
+// uses block rescan: whilelt-governed compares, brkb + cntp for the lane
+// uses horizontal folds in the plan's order (halves by svtbl, then lane 0)
+// uses uaddv/saddv, sminv/smaxv, andv/orv/eorv across the vector
+
+#if defined(__aarch64__)
+__attribute__((target("+sve"))) void argmin_f64_rows_sve(const double* input, int64_t rows,
+                                                         int64_t cols, int64_t stride,
+                                                         double* values, int64_t* indices) {
+  const int64_t vscale = (int64_t)(svcntb() / 16);  // vector bits / 128, known at run time
+  int64_t i = 0;
+  for (; i < rows; ++i) {
+    double best = (double)(__builtin_inf());
+    int64_t best_index = (int64_t)(-1);
+    int64_t no_index = (int64_t)(-1);
+    double identity = (double)(__builtin_inf());
+    int64_t best_lo = (int64_t)(-1);
+    int64_t best_hi = (int64_t)(-1);
+    svint64_t nan_lanes = svdup_n_s64(0);
+    int64_t nan_tail = (int64_t)(0);
+    // blocks of 1024 elements
+    int64_t blk = 0;
+    for (; blk + 1024 <= cols; blk += 1024) {
+      svfloat64_t acc0 = svdup_n_f64(__builtin_inf());
+      svfloat64_t acc1 = svdup_n_f64(__builtin_inf());
+      svfloat64_t acc2 = svdup_n_f64(__builtin_inf());
+      svfloat64_t acc3 = svdup_n_f64(__builtin_inf());
+      // 4 vectors per step
+      int64_t j = blk;
+      for (; j + 8 * vscale <= blk + 1024; j += 8 * vscale) {
+        svfloat64_t x0 = svld1_f64(svptrue_b64(), input + i * stride + j);
+        acc0 = svsel_f64(svcmplt_f64(svptrue_b64(), x0, acc0), x0, acc0);
+        svint64_t x0_nan =
+            svreinterpret_s64_u64(svsel_u64(svcmpuo_f64(svptrue_b64(), x0, x0),
+                                            svdup_n_u64((uint64_t)~(uint64_t)0), svdup_n_u64(0)));
+        nan_lanes = svorr_s64_x(svptrue_b64(), x0_nan, nan_lanes);
+        svfloat64_t x1 = svld1_f64(svptrue_b64(), input + i * stride + j + 2 * vscale);
+        acc1 = svsel_f64(svcmplt_f64(svptrue_b64(), x1, acc1), x1, acc1);
+        svint64_t x1_nan =
+            svreinterpret_s64_u64(svsel_u64(svcmpuo_f64(svptrue_b64(), x1, x1),
+                                            svdup_n_u64((uint64_t)~(uint64_t)0), svdup_n_u64(0)));
+        nan_lanes = svorr_s64_x(svptrue_b64(), x1_nan, nan_lanes);
+        svfloat64_t x2 = svld1_f64(svptrue_b64(), input + i * stride + j + 4 * vscale);
+        acc2 = svsel_f64(svcmplt_f64(svptrue_b64(), x2, acc2), x2, acc2);
+        svint64_t x2_nan =
+            svreinterpret_s64_u64(svsel_u64(svcmpuo_f64(svptrue_b64(), x2, x2),
+                                            svdup_n_u64((uint64_t)~(uint64_t)0), svdup_n_u64(0)));
+        nan_lanes = svorr_s64_x(svptrue_b64(), x2_nan, nan_lanes);
+        svfloat64_t x3 = svld1_f64(svptrue_b64(), input + i * stride + j + 6 * vscale);
+        acc3 = svsel_f64(svcmplt_f64(svptrue_b64(), x3, acc3), x3, acc3);
+        svint64_t x3_nan =
+            svreinterpret_s64_u64(svsel_u64(svcmpuo_f64(svptrue_b64(), x3, x3),
+                                            svdup_n_u64((uint64_t)~(uint64_t)0), svdup_n_u64(0)));
+        nan_lanes = svorr_s64_x(svptrue_b64(), x3_nan, nan_lanes);
+      }
+      acc0 = svsel_f64(svcmplt_f64(svptrue_b64(), acc1, acc0), acc1, acc0);
+      acc2 = svsel_f64(svcmplt_f64(svptrue_b64(), acc3, acc2), acc3, acc2);
+      acc0 = svsel_f64(svcmplt_f64(svptrue_b64(), acc2, acc0), acc2, acc0);
+      svfloat64_t block_best_fold = acc0;
+      for (uint64_t half = svcntd() / 2; half > 0; half /= 2)
+        block_best_fold =
+            svsel_f64(svcmplt_f64(svptrue_b64(), block_best_fold,
+                                  svtbl_f64(block_best_fold, svindex_u64((uint64_t)half, 1))),
+                      block_best_fold, svtbl_f64(block_best_fold, svindex_u64((uint64_t)half, 1)));
+      double block_best = svlasta_f64(svpfalse_b(), block_best_fold);
+      // the block beats the best so far: remember it
+      if (block_best <= best) {
+        if (block_best != identity) {
+          best = (double)block_best;
+          best_lo = blk;
+          best_hi = blk + 1024;
+        }
+        // NaN or padding lanes?
+        if (block_best == identity) {
+          int64_t at = -1;
+          {
+            const svfloat64_t at_want = svdup_n_f64(block_best);
+            for (int64_t at_c = blk + 1024; at_c > blk; at_c -= (int64_t)svcntd()) {
+              const int64_t base = at_c - (int64_t)svcntd() > blk ? at_c - (int64_t)svcntd() : blk;
+              const svbool_t in = svwhilelt_b64_s64(base, at_c);
+              const svbool_t hit =
+                  svcmpeq_f64(in, svld1_f64(in, input + i * stride + base), at_want);
+              if (svptest_any(in, hit)) {
+                at = base + (int64_t)svcntd() - 1 -
+                     (int64_t)svcntp_b64(svptrue_b64(), svbrkb_b_z(svptrue_b64(), svrev_b64(hit)));
+                break;
+              }
+            }
+            if (at < 0) {
+              for (int64_t k = blk - 1; k >= blk; --k)
+                if (input[i * stride + k] == block_best) {
+                  at = k;
+                  break;
+                }
+            }
+          }
+          if (at != no_index) {
+            best_index = (int64_t)at;
+            best = input[at + i * stride];
+            best_lo = -1;
+          }
+        }
+      }
+    }
+    // the last, partial block
+    if (blk < cols) {
+      svfloat64_t acc0 = svdup_n_f64(__builtin_inf());
+      svfloat64_t acc1 = svdup_n_f64(__builtin_inf());
+      svfloat64_t acc2 = svdup_n_f64(__builtin_inf());
+      svfloat64_t acc3 = svdup_n_f64(__builtin_inf());
+      // 4 vectors per step
+      int64_t j = blk;
+      for (; j + 8 * vscale <= cols; j += 8 * vscale) {
+        svfloat64_t x0 = svld1_f64(svptrue_b64(), input + i * stride + j);
+        acc0 = svsel_f64(svcmplt_f64(svptrue_b64(), x0, acc0), x0, acc0);
+        svint64_t x0_nan =
+            svreinterpret_s64_u64(svsel_u64(svcmpuo_f64(svptrue_b64(), x0, x0),
+                                            svdup_n_u64((uint64_t)~(uint64_t)0), svdup_n_u64(0)));
+        nan_lanes = svorr_s64_x(svptrue_b64(), x0_nan, nan_lanes);
+        svfloat64_t x1 = svld1_f64(svptrue_b64(), input + i * stride + j + 2 * vscale);
+        acc1 = svsel_f64(svcmplt_f64(svptrue_b64(), x1, acc1), x1, acc1);
+        svint64_t x1_nan =
+            svreinterpret_s64_u64(svsel_u64(svcmpuo_f64(svptrue_b64(), x1, x1),
+                                            svdup_n_u64((uint64_t)~(uint64_t)0), svdup_n_u64(0)));
+        nan_lanes = svorr_s64_x(svptrue_b64(), x1_nan, nan_lanes);
+        svfloat64_t x2 = svld1_f64(svptrue_b64(), input + i * stride + j + 4 * vscale);
+        acc2 = svsel_f64(svcmplt_f64(svptrue_b64(), x2, acc2), x2, acc2);
+        svint64_t x2_nan =
+            svreinterpret_s64_u64(svsel_u64(svcmpuo_f64(svptrue_b64(), x2, x2),
+                                            svdup_n_u64((uint64_t)~(uint64_t)0), svdup_n_u64(0)));
+        nan_lanes = svorr_s64_x(svptrue_b64(), x2_nan, nan_lanes);
+        svfloat64_t x3 = svld1_f64(svptrue_b64(), input + i * stride + j + 6 * vscale);
+        acc3 = svsel_f64(svcmplt_f64(svptrue_b64(), x3, acc3), x3, acc3);
+        svint64_t x3_nan =
+            svreinterpret_s64_u64(svsel_u64(svcmpuo_f64(svptrue_b64(), x3, x3),
+                                            svdup_n_u64((uint64_t)~(uint64_t)0), svdup_n_u64(0)));
+        nan_lanes = svorr_s64_x(svptrue_b64(), x3_nan, nan_lanes);
+      }
+      for (; j + 2 * vscale <= cols; j += 2 * vscale) {
+        svfloat64_t x0 = svld1_f64(svptrue_b64(), input + i * stride + j);
+        acc0 = svsel_f64(svcmplt_f64(svptrue_b64(), x0, acc0), x0, acc0);
+        svint64_t x0_nan =
+            svreinterpret_s64_u64(svsel_u64(svcmpuo_f64(svptrue_b64(), x0, x0),
+                                            svdup_n_u64((uint64_t)~(uint64_t)0), svdup_n_u64(0)));
+        nan_lanes = svorr_s64_x(svptrue_b64(), x0_nan, nan_lanes);
+      }
+      acc0 = svsel_f64(svcmplt_f64(svptrue_b64(), acc1, acc0), acc1, acc0);
+      acc2 = svsel_f64(svcmplt_f64(svptrue_b64(), acc3, acc2), acc3, acc2);
+      acc0 = svsel_f64(svcmplt_f64(svptrue_b64(), acc2, acc0), acc2, acc0);
+      svfloat64_t block_best_fold = acc0;
+      for (uint64_t half = svcntd() / 2; half > 0; half /= 2)
+        block_best_fold =
+            svsel_f64(svcmplt_f64(svptrue_b64(), block_best_fold,
+                                  svtbl_f64(block_best_fold, svindex_u64((uint64_t)half, 1))),
+                      block_best_fold, svtbl_f64(block_best_fold, svindex_u64((uint64_t)half, 1)));
+      double block_best = svlasta_f64(svpfalse_b(), block_best_fold);
+      // scalar tail
+      for (; j < cols; ++j) {
+        double x = input[i * stride + j];
+        block_best = (x < block_best ? x : block_best);
+        int64_t x_nan = (int64_t)-(int64_t)(x != x);
+        nan_tail = (int64_t)(x_nan | nan_tail);
+      }
+      // the block beats the best so far: remember it
+      if (block_best <= best) {
+        if (block_best != identity) {
+          best = (double)block_best;
+          best_lo = blk;
+          best_hi = cols;
+        }
+        // NaN or padding lanes?
+        if (block_best == identity) {
+          int64_t at = -1;
+          {
+            const svfloat64_t at_want = svdup_n_f64(block_best);
+            for (int64_t at_c = cols; at_c > blk; at_c -= (int64_t)svcntd()) {
+              const int64_t base = at_c - (int64_t)svcntd() > blk ? at_c - (int64_t)svcntd() : blk;
+              const svbool_t in = svwhilelt_b64_s64(base, at_c);
+              const svbool_t hit =
+                  svcmpeq_f64(in, svld1_f64(in, input + i * stride + base), at_want);
+              if (svptest_any(in, hit)) {
+                at = base + (int64_t)svcntd() - 1 -
+                     (int64_t)svcntp_b64(svptrue_b64(), svbrkb_b_z(svptrue_b64(), svrev_b64(hit)));
+                break;
+              }
+            }
+            if (at < 0) {
+              for (int64_t k = blk - 1; k >= blk; --k)
+                if (input[i * stride + k] == block_best) {
+                  at = k;
+                  break;
+                }
+            }
+          }
+          if (at != no_index) {
+            best_index = (int64_t)at;
+            best = input[at + i * stride];
+            best_lo = -1;
+          }
+        }
+      }
+    }
+    // locate the index once, in the last block that beat the best
+    if (best_lo != no_index) {
+      int64_t at = -1;
+      {
+        const svfloat64_t at_want = svdup_n_f64(best);
+        for (int64_t at_c = best_hi; at_c > best_lo; at_c -= (int64_t)svcntd()) {
+          const int64_t base =
+              at_c - (int64_t)svcntd() > best_lo ? at_c - (int64_t)svcntd() : best_lo;
+          const svbool_t in = svwhilelt_b64_s64(base, at_c);
+          const svbool_t hit = svcmpeq_f64(in, svld1_f64(in, input + i * stride + base), at_want);
+          if (svptest_any(in, hit)) {
+            at = base + (int64_t)svcntd() - 1 -
+                 (int64_t)svcntp_b64(svptrue_b64(), svbrkb_b_z(svptrue_b64(), svrev_b64(hit)));
+            break;
+          }
+        }
+        if (at < 0) {
+          for (int64_t k = best_lo - 1; k >= best_lo; --k)
+            if (input[i * stride + k] == best) {
+              at = k;
+              break;
+            }
+        }
+      }
+      best_index = (int64_t)at;
+      best = input[at + i * stride];
+    }
+    int64_t nan_seen = svorv_s64(svptrue_b64(), nan_lanes);
     nan_seen = (int64_t)(nan_tail | nan_seen);
     int64_t no_nan = (int64_t)(0);
     // nan: propagate
@@ -947,7 +1200,10 @@ argmin_f64_rows_choice argmin_f64_rows_select() {
 #endif
 #if defined(__aarch64__)
 
+  if (((simdgen_arm_hwcap(1) & (1ul << 22)) /* HWCAP_SVE */) && argmin_f64_rows_forced("sve"))
+    return {argmin_f64_rows_sve, "sve"};
   if ((true) && argmin_f64_rows_forced("neon")) return {argmin_f64_rows_neon, "neon"};
+  if ((simdgen_arm_hwcap(1) & (1ul << 22)) /* HWCAP_SVE */) return {argmin_f64_rows_sve, "sve"};
   if (true) return {argmin_f64_rows_neon, "neon"};
 #endif
   return {argmin_f64_rows_scalar, "scalar"};

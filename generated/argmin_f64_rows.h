@@ -33,10 +33,12 @@ void argmin_f64_rows_avx2(const double* input, int64_t rows, int64_t cols, int64
 // X-macro over the variants declared on this architecture, best first.
 #define SIMDGEN_argmin_f64_rows_VARIANTS(X) X(avx512) X(avx2) X(scalar)
 #elif defined(__aarch64__)
+void argmin_f64_rows_sve(const double* input, int64_t rows, int64_t cols, int64_t stride,
+                         double* values, int64_t* indices);
 void argmin_f64_rows_neon(const double* input, int64_t rows, int64_t cols, int64_t stride,
                           double* values, int64_t* indices);
 // X-macro over the variants declared on this architecture, best first.
-#define SIMDGEN_argmin_f64_rows_VARIANTS(X) X(neon) X(scalar)
+#define SIMDGEN_argmin_f64_rows_VARIANTS(X) X(sve) X(neon) X(scalar)
 #else
 #define SIMDGEN_argmin_f64_rows_VARIANTS(X) X(scalar)
 #endif

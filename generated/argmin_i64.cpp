@@ -18,7 +18,7 @@
 #include <immintrin.h>
 #endif
 #if defined(__aarch64__)
-#include <arm_neon.h>
+#include <arm_sve.h>
 #if defined(__linux__) && __STDC_HOSTED__
 #include <sys/auxv.h>
 #endif
@@ -32,10 +32,12 @@ __attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) 
   return 0;
 #endif
 }
+#include <arm_neon.h>
 #endif
 
 // Plan summary (`simdgen explain` prints the full plans):
 //   avx512+vnni: identical to avx512 for this kernel, not emitted
+//   sve2: identical to sve for this kernel, not emitted
 //   neon+dotprod: identical to neon for this kernel, not emitted
 
 // ---- avx512 (512-bit vectors)
@@ -203,6 +205,183 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void argmin_i64_av
         }
         if (at < 0) {
           for (int64_t k = at_c; k < best_hi; ++k)
+            if (input[i * n + k] == best) {
+              at = k;
+              break;
+            }
+        }
+      }
+      best_index = (int64_t)at;
+      best = input[at + i * n];
+    }
+    values[i] = best;
+    indices[i] = best_index;
+  }
+}
+#endif
+
+// ---- sve (128-bit vectors)
+// argmin, first index: blocks of 1024 elements reduced with vector min; the index is located once, in the last block that beat the best
+// uses block rescan: whilelt-governed compares, brkb + cntp for the lane
+// uses predicated loads, inactive lanes selected to the identity
+// uses uaddv/saddv, sminv/smaxv, andv/orv/eorv across the vector
+
+#if defined(__aarch64__)
+__attribute__((target("+sve"))) void argmin_i64_sve(const int64_t* input, int64_t n,
+                                                    int64_t* values, int64_t* indices) {
+  constexpr int64_t kRows = 1;
+  const int64_t vscale = (int64_t)(svcntb() / 16);  // vector bits / 128, known at run time
+  int64_t i = 0;
+  for (; i < kRows; ++i) {
+    int64_t best = (int64_t)((-9223372036854775807ll - 1));
+    int64_t best_index = (int64_t)((-9223372036854775807ll - 1));
+    int64_t no_index = (int64_t)(-1);
+    int64_t identity = (int64_t)(9223372036854775807ll);
+    int64_t best_lo = (int64_t)(-1);
+    int64_t best_hi = (int64_t)(-1);
+    // blocks of 1024 elements
+    int64_t blk = 0;
+    for (; blk + 1024 <= n; blk += 1024) {
+      svint64_t acc0 = svdup_n_s64(9223372036854775807ll);
+      svint64_t acc1 = svdup_n_s64(9223372036854775807ll);
+      svint64_t acc2 = svdup_n_s64(9223372036854775807ll);
+      svint64_t acc3 = svdup_n_s64(9223372036854775807ll);
+      // 4 vectors per step
+      int64_t j = blk;
+      for (; j + 8 * vscale <= blk + 1024; j += 8 * vscale) {
+        acc0 = svmin_s64_x(svptrue_b64(), svld1_s64(svptrue_b64(), input + i * n + j), acc0);
+        acc1 = svmin_s64_x(svptrue_b64(), svld1_s64(svptrue_b64(), input + i * n + j + 2 * vscale),
+                           acc1);
+        acc2 = svmin_s64_x(svptrue_b64(), svld1_s64(svptrue_b64(), input + i * n + j + 4 * vscale),
+                           acc2);
+        acc3 = svmin_s64_x(svptrue_b64(), svld1_s64(svptrue_b64(), input + i * n + j + 6 * vscale),
+                           acc3);
+      }
+      acc0 = svmin_s64_x(svptrue_b64(), acc1, acc0);
+      acc2 = svmin_s64_x(svptrue_b64(), acc3, acc2);
+      acc0 = svmin_s64_x(svptrue_b64(), acc2, acc0);
+      int64_t block_best = svminv_s64(svptrue_b64(), acc0);
+      // the block beats the best so far: remember it
+      if (block_best < best) {
+        if (block_best != identity) {
+          best = (int64_t)block_best;
+          best_lo = blk;
+          best_hi = blk + 1024;
+        }
+        // NaN or padding lanes?
+        if (block_best == identity) {
+          int64_t at = -1;
+          {
+            const svint64_t at_want = svdup_n_s64(block_best);
+            for (int64_t at_c = blk; at_c < blk + 1024; at_c += (int64_t)svcntd()) {
+              const int64_t base = at_c;
+              const svbool_t in = svwhilelt_b64_s64(base, blk + 1024);
+              const svbool_t hit = svcmpeq_s64(in, svld1_s64(in, input + i * n + base), at_want);
+              if (svptest_any(in, hit)) {
+                at = base + (int64_t)svcntp_b64(in, svbrkb_b_z(in, hit));
+                break;
+              }
+            }
+            if (at < 0) {
+              for (int64_t k = blk + 1024; k < blk + 1024; ++k)
+                if (input[i * n + k] == block_best) {
+                  at = k;
+                  break;
+                }
+            }
+          }
+          if (at != no_index) {
+            best_index = (int64_t)at;
+            best = input[at + i * n];
+            best_lo = -1;
+          }
+        }
+      }
+    }
+    // the last, partial block
+    if (blk < n) {
+      svint64_t acc0 = svdup_n_s64(9223372036854775807ll);
+      svint64_t acc1 = svdup_n_s64(9223372036854775807ll);
+      svint64_t acc2 = svdup_n_s64(9223372036854775807ll);
+      svint64_t acc3 = svdup_n_s64(9223372036854775807ll);
+      // 4 vectors per step
+      int64_t j = blk;
+      for (; j + 8 * vscale <= n; j += 8 * vscale) {
+        acc0 = svmin_s64_x(svptrue_b64(), svld1_s64(svptrue_b64(), input + i * n + j), acc0);
+        acc1 = svmin_s64_x(svptrue_b64(), svld1_s64(svptrue_b64(), input + i * n + j + 2 * vscale),
+                           acc1);
+        acc2 = svmin_s64_x(svptrue_b64(), svld1_s64(svptrue_b64(), input + i * n + j + 4 * vscale),
+                           acc2);
+        acc3 = svmin_s64_x(svptrue_b64(), svld1_s64(svptrue_b64(), input + i * n + j + 6 * vscale),
+                           acc3);
+      }
+      for (; j + 2 * vscale <= n; j += 2 * vscale) {
+        acc0 = svmin_s64_x(svptrue_b64(), svld1_s64(svptrue_b64(), input + i * n + j), acc0);
+      }
+      // predicated tail: identity lanes never win
+      if (j < n) {
+        svbool_t tail_lanes = svwhilelt_b64_s64(j, n);
+        svint64_t tail = svsel_s64(tail_lanes, svld1_s64(tail_lanes, input + i * n + j),
+                                   svdup_n_s64(9223372036854775807ll));
+        acc0 = svmin_s64_x(svptrue_b64(), tail, acc0);
+      }
+      acc0 = svmin_s64_x(svptrue_b64(), acc1, acc0);
+      acc2 = svmin_s64_x(svptrue_b64(), acc3, acc2);
+      acc0 = svmin_s64_x(svptrue_b64(), acc2, acc0);
+      int64_t block_best = svminv_s64(svptrue_b64(), acc0);
+      // the block beats the best so far: remember it
+      if (block_best < best) {
+        if (block_best != identity) {
+          best = (int64_t)block_best;
+          best_lo = blk;
+          best_hi = n;
+        }
+        // NaN or padding lanes?
+        if (block_best == identity) {
+          int64_t at = -1;
+          {
+            const svint64_t at_want = svdup_n_s64(block_best);
+            for (int64_t at_c = blk; at_c < n; at_c += (int64_t)svcntd()) {
+              const int64_t base = at_c;
+              const svbool_t in = svwhilelt_b64_s64(base, n);
+              const svbool_t hit = svcmpeq_s64(in, svld1_s64(in, input + i * n + base), at_want);
+              if (svptest_any(in, hit)) {
+                at = base + (int64_t)svcntp_b64(in, svbrkb_b_z(in, hit));
+                break;
+              }
+            }
+            if (at < 0) {
+              for (int64_t k = n; k < n; ++k)
+                if (input[i * n + k] == block_best) {
+                  at = k;
+                  break;
+                }
+            }
+          }
+          if (at != no_index) {
+            best_index = (int64_t)at;
+            best = input[at + i * n];
+            best_lo = -1;
+          }
+        }
+      }
+    }
+    // locate the index once, in the last block that beat the best
+    if (best_lo != no_index) {
+      int64_t at = -1;
+      {
+        const svint64_t at_want = svdup_n_s64(best);
+        for (int64_t at_c = best_lo; at_c < best_hi; at_c += (int64_t)svcntd()) {
+          const int64_t base = at_c;
+          const svbool_t in = svwhilelt_b64_s64(base, best_hi);
+          const svbool_t hit = svcmpeq_s64(in, svld1_s64(in, input + i * n + base), at_want);
+          if (svptest_any(in, hit)) {
+            at = base + (int64_t)svcntp_b64(in, svbrkb_b_z(in, hit));
+            break;
+          }
+        }
+        if (at < 0) {
+          for (int64_t k = best_hi; k < best_hi; ++k)
             if (input[i * n + k] == best) {
               at = k;
               break;
@@ -785,7 +964,10 @@ argmin_i64_choice argmin_i64_select() {
 #endif
 #if defined(__aarch64__)
 
+  if (((simdgen_arm_hwcap(1) & (1ul << 22)) /* HWCAP_SVE */) && argmin_i64_forced("sve"))
+    return {argmin_i64_sve, "sve"};
   if ((true) && argmin_i64_forced("neon")) return {argmin_i64_neon, "neon"};
+  if ((simdgen_arm_hwcap(1) & (1ul << 22)) /* HWCAP_SVE */) return {argmin_i64_sve, "sve"};
   if (true) return {argmin_i64_neon, "neon"};
 #endif
   return {argmin_i64_scalar, "scalar"};

@@ -28,9 +28,10 @@ void argmin_i64_avx2(const int64_t* input, int64_t n, int64_t* values, int64_t* 
 // X-macro over the variants declared on this architecture, best first.
 #define SIMDGEN_argmin_i64_VARIANTS(X) X(avx512) X(avx2) X(scalar)
 #elif defined(__aarch64__)
+void argmin_i64_sve(const int64_t* input, int64_t n, int64_t* values, int64_t* indices);
 void argmin_i64_neon(const int64_t* input, int64_t n, int64_t* values, int64_t* indices);
 // X-macro over the variants declared on this architecture, best first.
-#define SIMDGEN_argmin_i64_VARIANTS(X) X(neon) X(scalar)
+#define SIMDGEN_argmin_i64_VARIANTS(X) X(sve) X(neon) X(scalar)
 #else
 #define SIMDGEN_argmin_i64_VARIANTS(X) X(scalar)
 #endif

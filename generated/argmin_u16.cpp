@@ -18,7 +18,7 @@
 #include <immintrin.h>
 #endif
 #if defined(__aarch64__)
-#include <arm_neon.h>
+#include <arm_sve.h>
 #if defined(__linux__) && __STDC_HOSTED__
 #include <sys/auxv.h>
 #endif
@@ -32,10 +32,12 @@ __attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) 
   return 0;
 #endif
 }
+#include <arm_neon.h>
 #endif
 
 // Plan summary (`simdgen explain` prints the full plans):
 //   avx512+vnni: identical to avx512 for this kernel, not emitted
+//   sve2: identical to sve for this kernel, not emitted
 //   neon+dotprod: identical to neon for this kernel, not emitted
 
 // ---- avx512 (512-bit vectors)
@@ -195,6 +197,171 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void argmin_u16_av
         }
         if (at < 0) {
           for (int64_t k = at_c - 1; k >= best_lo; --k)
+            if (input[i * n + k] == best) {
+              at = k;
+              break;
+            }
+        }
+      }
+      best_index = (int64_t)at;
+      best = input[at + i * n];
+    }
+    values[i] = best;
+    indices[i] = best_index;
+  }
+}
+#endif
+
+// ---- sve (128-bit vectors)
+// argmin, last index: blocks of 512 elements reduced with vector min; the index is located once, in the last block that beat the best
+// uses block rescan: whilelt-governed compares, brkb + cntp for the lane
+// uses predicated loads, inactive lanes selected to the identity
+// uses uaddv/saddv, sminv/smaxv, andv/orv/eorv across the vector
+
+#if defined(__aarch64__)
+__attribute__((target("+sve"))) void argmin_u16_sve(const uint16_t* input, int64_t n,
+                                                    uint16_t* values, int64_t* indices) {
+  constexpr int64_t kRows = 1;
+  const int64_t vscale = (int64_t)(svcntb() / 16);  // vector bits / 128, known at run time
+  int64_t i = 0;
+  for (; i < kRows; ++i) {
+    uint16_t best = (uint16_t)(65535);
+    int64_t best_index = (int64_t)(-1);
+    int64_t no_index = (int64_t)(-1);
+    uint16_t identity = (uint16_t)(65535);
+    int64_t best_lo = (int64_t)(-1);
+    int64_t best_hi = (int64_t)(-1);
+    // blocks of 512 elements
+    int64_t blk = 0;
+    for (; blk + 512 <= n; blk += 512) {
+      svuint16_t acc0 = svdup_n_u16(65535);
+      svuint16_t acc1 = svdup_n_u16(65535);
+      // 2 vectors per step
+      int64_t j = blk;
+      for (; j + 16 * vscale <= blk + 512; j += 16 * vscale) {
+        acc0 = svmin_u16_x(svptrue_b16(), svld1_u16(svptrue_b16(), input + i * n + j), acc0);
+        acc1 = svmin_u16_x(svptrue_b16(), svld1_u16(svptrue_b16(), input + i * n + j + 8 * vscale),
+                           acc1);
+      }
+      acc0 = svmin_u16_x(svptrue_b16(), acc1, acc0);
+      uint16_t block_best = svminv_u16(svptrue_b16(), acc0);
+      // the block beats the best so far: remember it
+      if (block_best <= best) {
+        if (block_best != identity) {
+          best = (uint16_t)block_best;
+          best_lo = blk;
+          best_hi = blk + 512;
+        }
+        // NaN or padding lanes?
+        if (block_best == identity) {
+          int64_t at = -1;
+          {
+            const svuint16_t at_want = svdup_n_u16(block_best);
+            for (int64_t at_c = blk + 512; at_c > blk; at_c -= (int64_t)svcnth()) {
+              const int64_t base = at_c - (int64_t)svcnth() > blk ? at_c - (int64_t)svcnth() : blk;
+              const svbool_t in = svwhilelt_b16_s64(base, at_c);
+              const svbool_t hit = svcmpeq_u16(in, svld1_u16(in, input + i * n + base), at_want);
+              if (svptest_any(in, hit)) {
+                at = base + (int64_t)svcnth() - 1 -
+                     (int64_t)svcntp_b16(svptrue_b16(), svbrkb_b_z(svptrue_b16(), svrev_b16(hit)));
+                break;
+              }
+            }
+            if (at < 0) {
+              for (int64_t k = blk - 1; k >= blk; --k)
+                if (input[i * n + k] == block_best) {
+                  at = k;
+                  break;
+                }
+            }
+          }
+          if (at != no_index) {
+            best_index = (int64_t)at;
+            best = input[at + i * n];
+            best_lo = -1;
+          }
+        }
+      }
+    }
+    // the last, partial block
+    if (blk < n) {
+      svuint16_t acc0 = svdup_n_u16(65535);
+      svuint16_t acc1 = svdup_n_u16(65535);
+      // 2 vectors per step
+      int64_t j = blk;
+      for (; j + 16 * vscale <= n; j += 16 * vscale) {
+        acc0 = svmin_u16_x(svptrue_b16(), svld1_u16(svptrue_b16(), input + i * n + j), acc0);
+        acc1 = svmin_u16_x(svptrue_b16(), svld1_u16(svptrue_b16(), input + i * n + j + 8 * vscale),
+                           acc1);
+      }
+      for (; j + 8 * vscale <= n; j += 8 * vscale) {
+        acc0 = svmin_u16_x(svptrue_b16(), svld1_u16(svptrue_b16(), input + i * n + j), acc0);
+      }
+      // predicated tail: identity lanes never win
+      if (j < n) {
+        svbool_t tail_lanes = svwhilelt_b16_s64(j, n);
+        svuint16_t tail =
+            svsel_u16(tail_lanes, svld1_u16(tail_lanes, input + i * n + j), svdup_n_u16(65535));
+        acc0 = svmin_u16_x(svptrue_b16(), tail, acc0);
+      }
+      acc0 = svmin_u16_x(svptrue_b16(), acc1, acc0);
+      uint16_t block_best = svminv_u16(svptrue_b16(), acc0);
+      // the block beats the best so far: remember it
+      if (block_best <= best) {
+        if (block_best != identity) {
+          best = (uint16_t)block_best;
+          best_lo = blk;
+          best_hi = n;
+        }
+        // NaN or padding lanes?
+        if (block_best == identity) {
+          int64_t at = -1;
+          {
+            const svuint16_t at_want = svdup_n_u16(block_best);
+            for (int64_t at_c = n; at_c > blk; at_c -= (int64_t)svcnth()) {
+              const int64_t base = at_c - (int64_t)svcnth() > blk ? at_c - (int64_t)svcnth() : blk;
+              const svbool_t in = svwhilelt_b16_s64(base, at_c);
+              const svbool_t hit = svcmpeq_u16(in, svld1_u16(in, input + i * n + base), at_want);
+              if (svptest_any(in, hit)) {
+                at = base + (int64_t)svcnth() - 1 -
+                     (int64_t)svcntp_b16(svptrue_b16(), svbrkb_b_z(svptrue_b16(), svrev_b16(hit)));
+                break;
+              }
+            }
+            if (at < 0) {
+              for (int64_t k = blk - 1; k >= blk; --k)
+                if (input[i * n + k] == block_best) {
+                  at = k;
+                  break;
+                }
+            }
+          }
+          if (at != no_index) {
+            best_index = (int64_t)at;
+            best = input[at + i * n];
+            best_lo = -1;
+          }
+        }
+      }
+    }
+    // locate the index once, in the last block that beat the best
+    if (best_lo != no_index) {
+      int64_t at = -1;
+      {
+        const svuint16_t at_want = svdup_n_u16(best);
+        for (int64_t at_c = best_hi; at_c > best_lo; at_c -= (int64_t)svcnth()) {
+          const int64_t base =
+              at_c - (int64_t)svcnth() > best_lo ? at_c - (int64_t)svcnth() : best_lo;
+          const svbool_t in = svwhilelt_b16_s64(base, at_c);
+          const svbool_t hit = svcmpeq_u16(in, svld1_u16(in, input + i * n + base), at_want);
+          if (svptest_any(in, hit)) {
+            at = base + (int64_t)svcnth() - 1 -
+                 (int64_t)svcntp_b16(svptrue_b16(), svbrkb_b_z(svptrue_b16(), svrev_b16(hit)));
+            break;
+          }
+        }
+        if (at < 0) {
+          for (int64_t k = best_lo - 1; k >= best_lo; --k)
             if (input[i * n + k] == best) {
               at = k;
               break;
@@ -702,7 +869,10 @@ argmin_u16_choice argmin_u16_select() {
 #endif
 #if defined(__aarch64__)
 
+  if (((simdgen_arm_hwcap(1) & (1ul << 22)) /* HWCAP_SVE */) && argmin_u16_forced("sve"))
+    return {argmin_u16_sve, "sve"};
   if ((true) && argmin_u16_forced("neon")) return {argmin_u16_neon, "neon"};
+  if ((simdgen_arm_hwcap(1) & (1ul << 22)) /* HWCAP_SVE */) return {argmin_u16_sve, "sve"};
   if (true) return {argmin_u16_neon, "neon"};
 #endif
   return {argmin_u16_scalar, "scalar"};

@@ -27,9 +27,10 @@ void argmin_u32_avx2(const uint32_t* input, int64_t n, uint32_t* values, int64_t
 // X-macro over the variants declared on this architecture, best first.
 #define SIMDGEN_argmin_u32_VARIANTS(X) X(avx512) X(avx2) X(scalar)
 #elif defined(__aarch64__)
+void argmin_u32_sve(const uint32_t* input, int64_t n, uint32_t* values, int64_t* indices);
 void argmin_u32_neon(const uint32_t* input, int64_t n, uint32_t* values, int64_t* indices);
 // X-macro over the variants declared on this architecture, best first.
-#define SIMDGEN_argmin_u32_VARIANTS(X) X(neon) X(scalar)
+#define SIMDGEN_argmin_u32_VARIANTS(X) X(sve) X(neon) X(scalar)
 #else
 #define SIMDGEN_argmin_u32_VARIANTS(X) X(scalar)
 #endif

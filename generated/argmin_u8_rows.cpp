@@ -18,7 +18,7 @@
 #include <immintrin.h>
 #endif
 #if defined(__aarch64__)
-#include <arm_neon.h>
+#include <arm_sve.h>
 #if defined(__linux__) && __STDC_HOSTED__
 #include <sys/auxv.h>
 #endif
@@ -32,10 +32,12 @@ __attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) 
   return 0;
 #endif
 }
+#include <arm_neon.h>
 #endif
 
 // Plan summary (`simdgen explain` prints the full plans):
 //   avx512+vnni: identical to avx512 for this kernel, not emitted
+//   sve2: identical to sve for this kernel, not emitted
 //   neon+dotprod: identical to neon for this kernel, not emitted
 
 // ---- avx512 (512-bit vectors)
@@ -240,6 +242,208 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void argmin_u8_row
         }
         if (at < 0) {
           for (int64_t k = at_c; k < cols; ++k)
+            if (input[i * stride + k] == best) {
+              at = k;
+              break;
+            }
+        }
+      }
+      best_index = (int64_t)at;
+    }
+    values[i] = best;
+    int32_t best_index_out = (int32_t)best_index;
+    indices[i] = best_index_out;
+  }
+}
+#endif
+
+// ---- sve (128-bit vectors)
+// argmin, first index: blocks of 8192 elements reduced with vector min; the index is located once, in the last block that beat the best
+// uses block rescan: whilelt-governed compares, brkb + cntp for the lane
+// uses predicated loads, inactive lanes selected to the identity
+// uses uaddv/saddv, sminv/smaxv, andv/orv/eorv across the vector
+
+#if defined(__aarch64__)
+__attribute__((target("+sve"))) void argmin_u8_rows_sve(const uint8_t* input, int64_t rows,
+                                                        int64_t cols, int64_t stride,
+                                                        uint8_t* values, int32_t* indices) {
+  const int64_t vscale = (int64_t)(svcntb() / 16);  // vector bits / 128, known at run time
+  int64_t i = 0;
+  for (; i < rows; ++i) {
+    uint8_t best = (uint8_t)(255);
+    int64_t best_index = (int64_t)(-1);
+    int64_t no_index = (int64_t)(-1);
+    uint8_t identity = (uint8_t)(255);
+    int64_t best_lo = (int64_t)(-1);
+    int64_t best_hi = (int64_t)(-1);
+    // blocks of 8192 elements
+    int64_t blk = 0;
+    for (; blk + 8192 <= cols; blk += 8192) {
+      svuint8_t acc0 = svdup_n_u8(255);
+      svuint8_t acc1 = svdup_n_u8(255);
+      svuint8_t acc2 = svdup_n_u8(255);
+      svuint8_t acc3 = svdup_n_u8(255);
+      // 4 vectors per step
+      int64_t j = blk;
+      for (; j + 64 * vscale <= blk + 8192; j += 64 * vscale) {
+        acc0 = svmin_u8_x(svptrue_b8(), svld1_u8(svptrue_b8(), input + i * stride + j), acc0);
+        acc1 = svmin_u8_x(svptrue_b8(),
+                          svld1_u8(svptrue_b8(), input + i * stride + j + 16 * vscale), acc1);
+        acc2 = svmin_u8_x(svptrue_b8(),
+                          svld1_u8(svptrue_b8(), input + i * stride + j + 32 * vscale), acc2);
+        acc3 = svmin_u8_x(svptrue_b8(),
+                          svld1_u8(svptrue_b8(), input + i * stride + j + 48 * vscale), acc3);
+      }
+      acc0 = svmin_u8_x(svptrue_b8(), acc1, acc0);
+      acc2 = svmin_u8_x(svptrue_b8(), acc3, acc2);
+      acc0 = svmin_u8_x(svptrue_b8(), acc2, acc0);
+      uint8_t block_best = svminv_u8(svptrue_b8(), acc0);
+      // the block beats the best so far: remember it
+      if (block_best < best) {
+        if (block_best != identity) {
+          best = (uint8_t)block_best;
+          best_lo = blk;
+          best_hi = blk + 8192;
+        }
+        // NaN or padding lanes?
+        if (block_best == identity) {
+          int64_t at = -1;
+          {
+            const svuint8_t at_want = svdup_n_u8(block_best);
+            for (int64_t at_c = blk; at_c < blk + 8192; at_c += (int64_t)svcntb()) {
+              const int64_t base = at_c;
+              const svbool_t in = svwhilelt_b8_s64(base, blk + 8192);
+              const svbool_t hit = svcmpeq_u8(in, svld1_u8(in, input + i * stride + base), at_want);
+              if (svptest_any(in, hit)) {
+                at = base + (int64_t)svcntp_b8(in, svbrkb_b_z(in, hit));
+                break;
+              }
+            }
+            if (at < 0) {
+              for (int64_t k = blk + 8192; k < blk + 8192; ++k)
+                if (input[i * stride + k] == block_best) {
+                  at = k;
+                  break;
+                }
+            }
+          }
+          if (at != no_index) {
+            best_index = (int64_t)at;
+            best = input[at + i * stride];
+            best_lo = -1;
+          }
+        }
+      }
+    }
+    // the last, partial block
+    if (blk < cols) {
+      svuint8_t acc0 = svdup_n_u8(255);
+      svuint8_t acc1 = svdup_n_u8(255);
+      svuint8_t acc2 = svdup_n_u8(255);
+      svuint8_t acc3 = svdup_n_u8(255);
+      // 4 vectors per step
+      int64_t j = blk;
+      for (; j + 64 * vscale <= cols; j += 64 * vscale) {
+        acc0 = svmin_u8_x(svptrue_b8(), svld1_u8(svptrue_b8(), input + i * stride + j), acc0);
+        acc1 = svmin_u8_x(svptrue_b8(),
+                          svld1_u8(svptrue_b8(), input + i * stride + j + 16 * vscale), acc1);
+        acc2 = svmin_u8_x(svptrue_b8(),
+                          svld1_u8(svptrue_b8(), input + i * stride + j + 32 * vscale), acc2);
+        acc3 = svmin_u8_x(svptrue_b8(),
+                          svld1_u8(svptrue_b8(), input + i * stride + j + 48 * vscale), acc3);
+      }
+      for (; j + 16 * vscale <= cols; j += 16 * vscale) {
+        acc0 = svmin_u8_x(svptrue_b8(), svld1_u8(svptrue_b8(), input + i * stride + j), acc0);
+      }
+      // predicated tail: identity lanes never win
+      if (j < cols) {
+        svbool_t tail_lanes = svwhilelt_b8_s64(j, cols);
+        svuint8_t tail =
+            svsel_u8(tail_lanes, svld1_u8(tail_lanes, input + i * stride + j), svdup_n_u8(255));
+        acc0 = svmin_u8_x(svptrue_b8(), tail, acc0);
+      }
+      acc0 = svmin_u8_x(svptrue_b8(), acc1, acc0);
+      acc2 = svmin_u8_x(svptrue_b8(), acc3, acc2);
+      acc0 = svmin_u8_x(svptrue_b8(), acc2, acc0);
+      uint8_t block_best = svminv_u8(svptrue_b8(), acc0);
+      // the block beats the best so far: remember it
+      if (block_best < best) {
+        if (block_best != identity) {
+          best = (uint8_t)block_best;
+          best_lo = blk;
+          best_hi = cols;
+        }
+        // NaN or padding lanes?
+        if (block_best == identity) {
+          int64_t at = -1;
+          {
+            const svuint8_t at_want = svdup_n_u8(block_best);
+            for (int64_t at_c = blk; at_c < cols; at_c += (int64_t)svcntb()) {
+              const int64_t base = at_c;
+              const svbool_t in = svwhilelt_b8_s64(base, cols);
+              const svbool_t hit = svcmpeq_u8(in, svld1_u8(in, input + i * stride + base), at_want);
+              if (svptest_any(in, hit)) {
+                at = base + (int64_t)svcntp_b8(in, svbrkb_b_z(in, hit));
+                break;
+              }
+            }
+            if (at < 0) {
+              for (int64_t k = cols; k < cols; ++k)
+                if (input[i * stride + k] == block_best) {
+                  at = k;
+                  break;
+                }
+            }
+          }
+          if (at != no_index) {
+            best_index = (int64_t)at;
+            best = input[at + i * stride];
+            best_lo = -1;
+          }
+        }
+      }
+    }
+    // locate the index once, in the last block that beat the best
+    if (best_lo != no_index) {
+      int64_t at = -1;
+      {
+        const svuint8_t at_want = svdup_n_u8(best);
+        for (int64_t at_c = best_lo; at_c < best_hi; at_c += (int64_t)svcntb()) {
+          const int64_t base = at_c;
+          const svbool_t in = svwhilelt_b8_s64(base, best_hi);
+          const svbool_t hit = svcmpeq_u8(in, svld1_u8(in, input + i * stride + base), at_want);
+          if (svptest_any(in, hit)) {
+            at = base + (int64_t)svcntp_b8(in, svbrkb_b_z(in, hit));
+            break;
+          }
+        }
+        if (at < 0) {
+          for (int64_t k = best_hi; k < best_hi; ++k)
+            if (input[i * stride + k] == best) {
+              at = k;
+              break;
+            }
+        }
+      }
+      best_index = (int64_t)at;
+      best = input[at + i * stride];
+    }
+    // no element beat the identity: the first element equal to it, if any
+    if (best_index == no_index) {
+      int64_t at = -1;
+      {
+        const svuint8_t at_want = svdup_n_u8(best);
+        for (int64_t at_c = 0; at_c < cols; at_c += (int64_t)svcntb()) {
+          const int64_t base = at_c;
+          const svbool_t in = svwhilelt_b8_s64(base, cols);
+          const svbool_t hit = svcmpeq_u8(in, svld1_u8(in, input + i * stride + base), at_want);
+          if (svptest_any(in, hit)) {
+            at = base + (int64_t)svcntp_b8(in, svbrkb_b_z(in, hit));
+            break;
+          }
+        }
+        if (at < 0) {
+          for (int64_t k = cols; k < cols; ++k)
             if (input[i * stride + k] == best) {
               at = k;
               break;
@@ -865,7 +1069,10 @@ argmin_u8_rows_choice argmin_u8_rows_select() {
 #endif
 #if defined(__aarch64__)
 
+  if (((simdgen_arm_hwcap(1) & (1ul << 22)) /* HWCAP_SVE */) && argmin_u8_rows_forced("sve"))
+    return {argmin_u8_rows_sve, "sve"};
   if ((true) && argmin_u8_rows_forced("neon")) return {argmin_u8_rows_neon, "neon"};
+  if ((simdgen_arm_hwcap(1) & (1ul << 22)) /* HWCAP_SVE */) return {argmin_u8_rows_sve, "sve"};
   if (true) return {argmin_u8_rows_neon, "neon"};
 #endif
   return {argmin_u8_rows_scalar, "scalar"};

@@ -31,10 +31,12 @@ void argmin_u8_rows_avx2(const uint8_t* input, int64_t rows, int64_t cols, int64
 // X-macro over the variants declared on this architecture, best first.
 #define SIMDGEN_argmin_u8_rows_VARIANTS(X) X(avx512) X(avx2) X(scalar)
 #elif defined(__aarch64__)
+void argmin_u8_rows_sve(const uint8_t* input, int64_t rows, int64_t cols, int64_t stride,
+                        uint8_t* values, int32_t* indices);
 void argmin_u8_rows_neon(const uint8_t* input, int64_t rows, int64_t cols, int64_t stride,
                          uint8_t* values, int32_t* indices);
 // X-macro over the variants declared on this architecture, best first.
-#define SIMDGEN_argmin_u8_rows_VARIANTS(X) X(neon) X(scalar)
+#define SIMDGEN_argmin_u8_rows_VARIANTS(X) X(sve) X(neon) X(scalar)
 #else
 #define SIMDGEN_argmin_u8_rows_VARIANTS(X) X(scalar)
 #endif

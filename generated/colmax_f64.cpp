@@ -18,7 +18,7 @@
 #include <immintrin.h>
 #endif
 #if defined(__aarch64__)
-#include <arm_neon.h>
+#include <arm_sve.h>
 #if defined(__linux__) && __STDC_HOSTED__
 #include <sys/auxv.h>
 #endif
@@ -32,11 +32,13 @@ __attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) 
   return 0;
 #endif
 }
+#include <arm_neon.h>
 #endif
 
 // Plan summary (`simdgen explain` prints the full plans):
 //   output[j] = max over i < rows of input[i * stride + j], for j < cols; f64 -> f64
 //   avx512+vnni: identical to avx512 for this kernel, not emitted
+//   sve2: identical to sve for this kernel, not emitted
 //   neon+dotprod: identical to neon for this kernel, not emitted
 
 #if defined(__x86_64__)
@@ -103,6 +105,58 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void colmax_f64_av
       acc0 = _mm512_max_pd(x0, acc0);
     }
     _mm512_mask_storeu_pd(output + j, (__mmask8)simdgen_lanes_below(cols - j, 8), acc0);
+  }
+}
+#endif
+
+// ---- sve (128-bit vectors)
+// column reduction: lanes = columns, rows walked in order (sequential per column)
+// tails: masked loads with the identity in inactive lanes
+// uses predicated loads, inactive lanes selected to the identity
+
+#if defined(__aarch64__)
+__attribute__((target("+sve"))) void colmax_f64_sve(const double* input, int64_t rows, int64_t cols,
+                                                    int64_t stride, double* output) {
+  const int64_t vscale = (int64_t)(svcntb() / 16);  // vector bits / 128, known at run time
+  // 4 * vscale columns per step
+  int64_t j = 0;
+  for (; j + 4 * vscale <= cols; j += 4 * vscale) {
+    svfloat64_t acc0 = svdup_n_f64(-__builtin_inf());
+    svfloat64_t acc1 = svdup_n_f64(-__builtin_inf());
+    // one row per step: each lane is one column
+    int64_t r = 0;
+    for (; r < rows; ++r) {
+      svfloat64_t x0 = svld1_f64(svptrue_b64(), input + j + r * stride);
+      acc0 = svsel_f64(svcmpgt_f64(svptrue_b64(), x0, acc0), x0, acc0);
+      svfloat64_t x1 = svld1_f64(svptrue_b64(), input + j + r * stride + 2 * vscale);
+      acc1 = svsel_f64(svcmpgt_f64(svptrue_b64(), x1, acc1), x1, acc1);
+    }
+    svst1_f64(svptrue_b64(), output + j, acc0);
+    svst1_f64(svptrue_b64(), output + j + 2 * vscale, acc1);
+  }
+  for (; j + 2 * vscale <= cols; j += 2 * vscale) {
+    svfloat64_t acc0 = svdup_n_f64(-__builtin_inf());
+    // one row per step: each lane is one column
+    int64_t r = 0;
+    for (; r < rows; ++r) {
+      svfloat64_t x0 = svld1_f64(svptrue_b64(), input + j + r * stride);
+      acc0 = svsel_f64(svcmpgt_f64(svptrue_b64(), x0, acc0), x0, acc0);
+    }
+    svst1_f64(svptrue_b64(), output + j, acc0);
+  }
+  // predicated tail columns
+  if (j < cols) {
+    svfloat64_t acc0 = svdup_n_f64(-__builtin_inf());
+    svbool_t col_lanes = svwhilelt_b64_s64(j, cols);
+    // one row per step: each lane is one column
+    int64_t r = 0;
+    for (; r < rows; ++r) {
+      svfloat64_t x0 = svsel_f64(col_lanes, svld1_f64(col_lanes, input + j + r * stride),
+                                 svdup_n_f64(-__builtin_inf()));
+      acc0 = svsel_f64(svcmpgt_f64(svptrue_b64(), x0, acc0), x0, acc0);
+    }
+    svbool_t out_lanes0 = svwhilelt_b64_s64(j, cols);
+    svst1_f64(out_lanes0, output + j, acc0);
   }
 }
 #endif
@@ -276,7 +330,10 @@ colmax_f64_choice colmax_f64_select() {
 #endif
 #if defined(__aarch64__)
 
+  if (((simdgen_arm_hwcap(1) & (1ul << 22)) /* HWCAP_SVE */) && colmax_f64_forced("sve"))
+    return {colmax_f64_sve, "sve"};
   if ((true) && colmax_f64_forced("neon")) return {colmax_f64_neon, "neon"};
+  if ((simdgen_arm_hwcap(1) & (1ul << 22)) /* HWCAP_SVE */) return {colmax_f64_sve, "sve"};
   if (true) return {colmax_f64_neon, "neon"};
 #endif
   return {colmax_f64_scalar, "scalar"};

@@ -34,10 +34,12 @@ void colmax_f64_avx2(const double* input, int64_t rows, int64_t cols, int64_t st
 // X-macro over the variants declared on this architecture, best first.
 #define SIMDGEN_colmax_f64_VARIANTS(X) X(avx512) X(avx2) X(scalar)
 #elif defined(__aarch64__)
+void colmax_f64_sve(const double* input, int64_t rows, int64_t cols, int64_t stride,
+                    double* output);
 void colmax_f64_neon(const double* input, int64_t rows, int64_t cols, int64_t stride,
                      double* output);
 // X-macro over the variants declared on this architecture, best first.
-#define SIMDGEN_colmax_f64_VARIANTS(X) X(neon) X(scalar)
+#define SIMDGEN_colmax_f64_VARIANTS(X) X(sve) X(neon) X(scalar)
 #else
 #define SIMDGEN_colmax_f64_VARIANTS(X) X(scalar)
 #endif

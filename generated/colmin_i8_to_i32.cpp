@@ -18,7 +18,7 @@
 #include <immintrin.h>
 #endif
 #if defined(__aarch64__)
-#include <arm_neon.h>
+#include <arm_sve.h>
 #if defined(__linux__) && __STDC_HOSTED__
 #include <sys/auxv.h>
 #endif
@@ -32,11 +32,13 @@ __attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) 
   return 0;
 #endif
 }
+#include <arm_neon.h>
 #endif
 
 // Plan summary (`simdgen explain` prints the full plans):
 //   output[j] = min over i < rows of input[i * stride + j], for j < cols; i8 -> i32
 //   avx512+vnni: identical to avx512 for this kernel, not emitted
+//   sve2: identical to sve for this kernel, not emitted
 //   neon+dotprod: identical to neon for this kernel, not emitted
 
 #if defined(__x86_64__)
@@ -135,6 +137,89 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void colmin_i8_to_
     __m512i acc0_out3 = _mm512_cvtepi8_epi32(_mm512_extracti32x4_epi32(acc0, 3));
     _mm512_mask_storeu_epi32(output + j + 48, (__mmask16)simdgen_lanes_below(cols - j - 48, 16),
                              acc0_out3);
+  }
+}
+#endif
+
+// ---- sve (128-bit vectors)
+// column reduction: lanes = columns, rows walked in order (sequential per column)
+// tails: masked loads with the identity in inactive lanes
+// uses predicated loads, inactive lanes selected to the identity
+// uses sunpklo/uunpklo widening
+
+#if defined(__aarch64__)
+__attribute__((target("+sve"))) void colmin_i8_to_i32_sve(const int8_t* input, int64_t rows,
+                                                          int64_t cols, int64_t stride,
+                                                          int32_t* output) {
+  const int64_t vscale = (int64_t)(svcntb() / 16);  // vector bits / 128, known at run time
+  // 32 * vscale columns per step
+  int64_t j = 0;
+  for (; j + 32 * vscale <= cols; j += 32 * vscale) {
+    svint8_t acc0 = svdup_n_s8(127);
+    svint8_t acc1 = svdup_n_s8(127);
+    // one row per step: each lane is one column
+    int64_t r = 0;
+    for (; r < rows; ++r) {
+      acc0 = svmin_s8_x(svptrue_b8(), svld1_s8(svptrue_b8(), input + j + r * stride), acc0);
+      acc1 = svmin_s8_x(svptrue_b8(), svld1_s8(svptrue_b8(), input + j + r * stride + 16 * vscale),
+                        acc1);
+    }
+    svint32_t acc0_out0 = svunpklo_s32(svunpklo_s16(acc0));
+    svst1_s32(svptrue_b32(), output + j, acc0_out0);
+    svint32_t acc0_out1 = svunpkhi_s32(svunpklo_s16(acc0));
+    svst1_s32(svptrue_b32(), output + j + 4 * vscale, acc0_out1);
+    svint32_t acc0_out2 = svunpklo_s32(svunpkhi_s16(acc0));
+    svst1_s32(svptrue_b32(), output + j + 8 * vscale, acc0_out2);
+    svint32_t acc0_out3 = svunpkhi_s32(svunpkhi_s16(acc0));
+    svst1_s32(svptrue_b32(), output + j + 12 * vscale, acc0_out3);
+    svint32_t acc1_out0 = svunpklo_s32(svunpklo_s16(acc1));
+    svst1_s32(svptrue_b32(), output + j + 16 * vscale, acc1_out0);
+    svint32_t acc1_out1 = svunpkhi_s32(svunpklo_s16(acc1));
+    svst1_s32(svptrue_b32(), output + j + 20 * vscale, acc1_out1);
+    svint32_t acc1_out2 = svunpklo_s32(svunpkhi_s16(acc1));
+    svst1_s32(svptrue_b32(), output + j + 24 * vscale, acc1_out2);
+    svint32_t acc1_out3 = svunpkhi_s32(svunpkhi_s16(acc1));
+    svst1_s32(svptrue_b32(), output + j + 28 * vscale, acc1_out3);
+  }
+  for (; j + 16 * vscale <= cols; j += 16 * vscale) {
+    svint8_t acc0 = svdup_n_s8(127);
+    // one row per step: each lane is one column
+    int64_t r = 0;
+    for (; r < rows; ++r) {
+      acc0 = svmin_s8_x(svptrue_b8(), svld1_s8(svptrue_b8(), input + j + r * stride), acc0);
+    }
+    svint32_t acc0_out0 = svunpklo_s32(svunpklo_s16(acc0));
+    svst1_s32(svptrue_b32(), output + j, acc0_out0);
+    svint32_t acc0_out1 = svunpkhi_s32(svunpklo_s16(acc0));
+    svst1_s32(svptrue_b32(), output + j + 4 * vscale, acc0_out1);
+    svint32_t acc0_out2 = svunpklo_s32(svunpkhi_s16(acc0));
+    svst1_s32(svptrue_b32(), output + j + 8 * vscale, acc0_out2);
+    svint32_t acc0_out3 = svunpkhi_s32(svunpkhi_s16(acc0));
+    svst1_s32(svptrue_b32(), output + j + 12 * vscale, acc0_out3);
+  }
+  // predicated tail columns
+  if (j < cols) {
+    svint8_t acc0 = svdup_n_s8(127);
+    svbool_t col_lanes = svwhilelt_b8_s64(j, cols);
+    // one row per step: each lane is one column
+    int64_t r = 0;
+    for (; r < rows; ++r) {
+      svint8_t x0 =
+          svsel_s8(col_lanes, svld1_s8(col_lanes, input + j + r * stride), svdup_n_s8(127));
+      acc0 = svmin_s8_x(svptrue_b8(), x0, acc0);
+    }
+    svint32_t acc0_out0 = svunpklo_s32(svunpklo_s16(acc0));
+    svbool_t out_lanes0 = svwhilelt_b32_s64(j, cols);
+    svst1_s32(out_lanes0, output + j, acc0_out0);
+    svint32_t acc0_out1 = svunpkhi_s32(svunpklo_s16(acc0));
+    svbool_t out_lanes4 = svwhilelt_b32_s64(j + 4 * vscale, cols);
+    svst1_s32(out_lanes4, output + j + 4 * vscale, acc0_out1);
+    svint32_t acc0_out2 = svunpklo_s32(svunpkhi_s16(acc0));
+    svbool_t out_lanes8 = svwhilelt_b32_s64(j + 8 * vscale, cols);
+    svst1_s32(out_lanes8, output + j + 8 * vscale, acc0_out2);
+    svint32_t acc0_out3 = svunpkhi_s32(svunpkhi_s16(acc0));
+    svbool_t out_lanes12 = svwhilelt_b32_s64(j + 12 * vscale, cols);
+    svst1_s32(out_lanes12, output + j + 12 * vscale, acc0_out3);
   }
 }
 #endif
@@ -391,7 +476,10 @@ colmin_i8_to_i32_choice colmin_i8_to_i32_select() {
 #endif
 #if defined(__aarch64__)
 
+  if (((simdgen_arm_hwcap(1) & (1ul << 22)) /* HWCAP_SVE */) && colmin_i8_to_i32_forced("sve"))
+    return {colmin_i8_to_i32_sve, "sve"};
   if ((true) && colmin_i8_to_i32_forced("neon")) return {colmin_i8_to_i32_neon, "neon"};
+  if ((simdgen_arm_hwcap(1) & (1ul << 22)) /* HWCAP_SVE */) return {colmin_i8_to_i32_sve, "sve"};
   if (true) return {colmin_i8_to_i32_neon, "neon"};
 #endif
   return {colmin_i8_to_i32_scalar, "scalar"};

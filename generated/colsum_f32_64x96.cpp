@@ -18,7 +18,7 @@
 #include <immintrin.h>
 #endif
 #if defined(__aarch64__)
-#include <arm_neon.h>
+#include <arm_sve.h>
 #if defined(__linux__) && __STDC_HOSTED__
 #include <sys/auxv.h>
 #endif
@@ -32,11 +32,13 @@ __attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) 
   return 0;
 #endif
 }
+#include <arm_neon.h>
 #endif
 
 // Plan summary (`simdgen explain` prints the full plans):
 //   output[j] = add over i < 64 of input[i * 96 + j], for j < 96; f32 -> f32
 //   avx512+vnni: identical to avx512 for this kernel, not emitted
+//   sve2: identical to sve for this kernel, not emitted
 //   neon+dotprod: identical to neon for this kernel, not emitted
 
 // ---- avx512 (512-bit vectors)
@@ -60,6 +62,55 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void colsum_f32_64
     }
     _mm512_storeu_ps(output + j, acc0);
     _mm512_storeu_ps(output + j + 16, acc1);
+  }
+}
+#endif
+
+// ---- sve (128-bit vectors)
+// column reduction: lanes = columns, rows walked in order (sequential per column)
+// tails: masked loads with the identity in inactive lanes
+
+#if defined(__aarch64__)
+__attribute__((target("+sve"))) void colsum_f32_64x96_sve(const float* input, float* output) {
+  constexpr int64_t kRows = 64;
+  constexpr int64_t kCols = 96;
+  const int64_t vscale = (int64_t)(svcntb() / 16);  // vector bits / 128, known at run time
+  // 8 * vscale columns per step
+  int64_t j = 0;
+  for (; j + 8 * vscale <= kCols; j += 8 * vscale) {
+    svfloat32_t acc0 = svdup_n_f32(0.0f);
+    svfloat32_t acc1 = svdup_n_f32(0.0f);
+    // one row per step: each lane is one column
+    int64_t r = 0;
+    for (; r < kRows; ++r) {
+      acc0 = svadd_f32_x(svptrue_b32(), svld1_f32(svptrue_b32(), input + j + kCols * r), acc0);
+      acc1 = svadd_f32_x(svptrue_b32(),
+                         svld1_f32(svptrue_b32(), input + j + kCols * r + 4 * vscale), acc1);
+    }
+    svst1_f32(svptrue_b32(), output + j, acc0);
+    svst1_f32(svptrue_b32(), output + j + 4 * vscale, acc1);
+  }
+  for (; j + 4 * vscale <= kCols; j += 4 * vscale) {
+    svfloat32_t acc0 = svdup_n_f32(0.0f);
+    // one row per step: each lane is one column
+    int64_t r = 0;
+    for (; r < kRows; ++r) {
+      acc0 = svadd_f32_x(svptrue_b32(), svld1_f32(svptrue_b32(), input + j + kCols * r), acc0);
+    }
+    svst1_f32(svptrue_b32(), output + j, acc0);
+  }
+  // predicated tail columns
+  if (j < kCols) {
+    svfloat32_t acc0 = svdup_n_f32(0.0f);
+    svbool_t col_lanes = svwhilelt_b32_s64(j, kCols);
+    // one row per step: each lane is one column
+    int64_t r = 0;
+    for (; r < kRows; ++r) {
+      svfloat32_t x0 = svld1_f32(col_lanes, input + j + kCols * r);
+      acc0 = svadd_f32_x(svptrue_b32(), x0, acc0);
+    }
+    svbool_t out_lanes0 = svwhilelt_b32_s64(j, kCols);
+    svst1_f32(out_lanes0, output + j, acc0);
   }
 }
 #endif
@@ -171,7 +222,10 @@ colsum_f32_64x96_choice colsum_f32_64x96_select() {
 #endif
 #if defined(__aarch64__)
 
+  if (((simdgen_arm_hwcap(1) & (1ul << 22)) /* HWCAP_SVE */) && colsum_f32_64x96_forced("sve"))
+    return {colsum_f32_64x96_sve, "sve"};
   if ((true) && colsum_f32_64x96_forced("neon")) return {colsum_f32_64x96_neon, "neon"};
+  if ((simdgen_arm_hwcap(1) & (1ul << 22)) /* HWCAP_SVE */) return {colsum_f32_64x96_sve, "sve"};
   if (true) return {colsum_f32_64x96_neon, "neon"};
 #endif
   return {colsum_f32_64x96_scalar, "scalar"};

@@ -28,9 +28,10 @@ void colsum_f32_64x96_avx2(const float* input, float* output);
 // X-macro over the variants declared on this architecture, best first.
 #define SIMDGEN_colsum_f32_64x96_VARIANTS(X) X(avx512) X(avx2) X(scalar)
 #elif defined(__aarch64__)
+void colsum_f32_64x96_sve(const float* input, float* output);
 void colsum_f32_64x96_neon(const float* input, float* output);
 // X-macro over the variants declared on this architecture, best first.
-#define SIMDGEN_colsum_f32_64x96_VARIANTS(X) X(neon) X(scalar)
+#define SIMDGEN_colsum_f32_64x96_VARIANTS(X) X(sve) X(neon) X(scalar)
 #else
 #define SIMDGEN_colsum_f32_64x96_VARIANTS(X) X(scalar)
 #endif

@@ -18,7 +18,7 @@
 #include <immintrin.h>
 #endif
 #if defined(__aarch64__)
-#include <arm_neon.h>
+#include <arm_sve.h>
 #if defined(__linux__) && __STDC_HOSTED__
 #include <sys/auxv.h>
 #endif
@@ -32,11 +32,13 @@ __attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) 
   return 0;
 #endif
 }
+#include <arm_neon.h>
 #endif
 
 // Plan summary (`simdgen explain` prints the full plans):
 //   output[j] = add over i < rows of input[i * stride + j], for j < cols; i16 -> i32
 //   avx512+vnni: identical to avx512 for this kernel, not emitted
+//   sve2: identical to sve for this kernel, not emitted
 //   neon+dotprod: identical to neon for this kernel, not emitted
 
 #if defined(__x86_64__)
@@ -127,6 +129,78 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void colsum_i16_av
     _mm512_mask_storeu_epi32(output + j, (__mmask16)simdgen_lanes_below(cols - j, 16), acc0_0);
     _mm512_mask_storeu_epi32(output + j + 16, (__mmask16)simdgen_lanes_below(cols - j - 16, 16),
                              acc0_1);
+  }
+}
+#endif
+
+// ---- sve (128-bit vectors)
+// column reduction: lanes = columns, rows walked in order (sequential per column)
+// tails: masked loads with the identity in inactive lanes
+// uses sunpklo/uunpklo widening
+
+#if defined(__aarch64__)
+__attribute__((target("+sve"))) void colsum_i16_sve(const int16_t* input, int64_t rows,
+                                                    int64_t cols, int64_t stride, int32_t* output) {
+  const int64_t vscale = (int64_t)(svcntb() / 16);  // vector bits / 128, known at run time
+  // 16 * vscale columns per step
+  int64_t j = 0;
+  for (; j + 16 * vscale <= cols; j += 16 * vscale) {
+    svint32_t acc0_0 = svdup_n_s32(0);
+    svint32_t acc0_1 = svdup_n_s32(0);
+    svint32_t acc1_0 = svdup_n_s32(0);
+    svint32_t acc1_1 = svdup_n_s32(0);
+    // one row per step: each lane is one column
+    int64_t r = 0;
+    for (; r < rows; ++r) {
+      svint16_t x0 = svld1_s16(svptrue_b16(), input + j + r * stride);
+      svint32_t x0_w0 = svunpklo_s32(x0);
+      acc0_0 = svadd_s32_x(svptrue_b32(), x0_w0, acc0_0);
+      svint32_t x0_w1 = svunpkhi_s32(x0);
+      acc0_1 = svadd_s32_x(svptrue_b32(), x0_w1, acc0_1);
+      svint16_t x1 = svld1_s16(svptrue_b16(), input + j + r * stride + 8 * vscale);
+      svint32_t x1_w0 = svunpklo_s32(x1);
+      acc1_0 = svadd_s32_x(svptrue_b32(), x1_w0, acc1_0);
+      svint32_t x1_w1 = svunpkhi_s32(x1);
+      acc1_1 = svadd_s32_x(svptrue_b32(), x1_w1, acc1_1);
+    }
+    svst1_s32(svptrue_b32(), output + j, acc0_0);
+    svst1_s32(svptrue_b32(), output + j + 4 * vscale, acc0_1);
+    svst1_s32(svptrue_b32(), output + j + 8 * vscale, acc1_0);
+    svst1_s32(svptrue_b32(), output + j + 12 * vscale, acc1_1);
+  }
+  for (; j + 8 * vscale <= cols; j += 8 * vscale) {
+    svint32_t acc0_0 = svdup_n_s32(0);
+    svint32_t acc0_1 = svdup_n_s32(0);
+    // one row per step: each lane is one column
+    int64_t r = 0;
+    for (; r < rows; ++r) {
+      svint16_t x0 = svld1_s16(svptrue_b16(), input + j + r * stride);
+      svint32_t x0_w0 = svunpklo_s32(x0);
+      acc0_0 = svadd_s32_x(svptrue_b32(), x0_w0, acc0_0);
+      svint32_t x0_w1 = svunpkhi_s32(x0);
+      acc0_1 = svadd_s32_x(svptrue_b32(), x0_w1, acc0_1);
+    }
+    svst1_s32(svptrue_b32(), output + j, acc0_0);
+    svst1_s32(svptrue_b32(), output + j + 4 * vscale, acc0_1);
+  }
+  // predicated tail columns
+  if (j < cols) {
+    svint32_t acc0_0 = svdup_n_s32(0);
+    svint32_t acc0_1 = svdup_n_s32(0);
+    svbool_t col_lanes = svwhilelt_b16_s64(j, cols);
+    // one row per step: each lane is one column
+    int64_t r = 0;
+    for (; r < rows; ++r) {
+      svint16_t x0 = svld1_s16(col_lanes, input + j + r * stride);
+      svint32_t x0_w0 = svunpklo_s32(x0);
+      acc0_0 = svadd_s32_x(svptrue_b32(), x0_w0, acc0_0);
+      svint32_t x0_w1 = svunpkhi_s32(x0);
+      acc0_1 = svadd_s32_x(svptrue_b32(), x0_w1, acc0_1);
+    }
+    svbool_t out_lanes0 = svwhilelt_b32_s64(j, cols);
+    svst1_s32(out_lanes0, output + j, acc0_0);
+    svbool_t out_lanes4 = svwhilelt_b32_s64(j + 4 * vscale, cols);
+    svst1_s32(out_lanes4, output + j + 4 * vscale, acc0_1);
   }
 }
 #endif
@@ -354,7 +428,10 @@ colsum_i16_choice colsum_i16_select() {
 #endif
 #if defined(__aarch64__)
 
+  if (((simdgen_arm_hwcap(1) & (1ul << 22)) /* HWCAP_SVE */) && colsum_i16_forced("sve"))
+    return {colsum_i16_sve, "sve"};
   if ((true) && colsum_i16_forced("neon")) return {colsum_i16_neon, "neon"};
+  if ((simdgen_arm_hwcap(1) & (1ul << 22)) /* HWCAP_SVE */) return {colsum_i16_sve, "sve"};
   if (true) return {colsum_i16_neon, "neon"};
 #endif
   return {colsum_i16_scalar, "scalar"};

@@ -34,10 +34,12 @@ void colsum_i16_avx2(const int16_t* input, int64_t rows, int64_t cols, int64_t s
 // X-macro over the variants declared on this architecture, best first.
 #define SIMDGEN_colsum_i16_VARIANTS(X) X(avx512) X(avx2) X(scalar)
 #elif defined(__aarch64__)
+void colsum_i16_sve(const int16_t* input, int64_t rows, int64_t cols, int64_t stride,
+                    int32_t* output);
 void colsum_i16_neon(const int16_t* input, int64_t rows, int64_t cols, int64_t stride,
                      int32_t* output);
 // X-macro over the variants declared on this architecture, best first.
-#define SIMDGEN_colsum_i16_VARIANTS(X) X(neon) X(scalar)
+#define SIMDGEN_colsum_i16_VARIANTS(X) X(sve) X(neon) X(scalar)
 #else
 #define SIMDGEN_colsum_i16_VARIANTS(X) X(scalar)
 #endif

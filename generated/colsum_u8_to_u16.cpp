@@ -18,7 +18,7 @@
 #include <immintrin.h>
 #endif
 #if defined(__aarch64__)
-#include <arm_neon.h>
+#include <arm_sve.h>
 #if defined(__linux__) && __STDC_HOSTED__
 #include <sys/auxv.h>
 #endif
@@ -32,11 +32,13 @@ __attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) 
   return 0;
 #endif
 }
+#include <arm_neon.h>
 #endif
 
 // Plan summary (`simdgen explain` prints the full plans):
 //   output[j] = add over i < rows of input[i * stride + j], for j < cols; u8 -> u16
 //   avx512+vnni: identical to avx512 for this kernel, not emitted
+//   sve2: identical to sve for this kernel, not emitted
 //   neon+dotprod: identical to neon for this kernel, not emitted
 
 // ---- avx512 (512-bit vectors)
@@ -86,6 +88,71 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void colsum_u8_to_
     }
     _mm512_storeu_si512((void*)(output + j), acc0_0);
     _mm512_storeu_si512((void*)(output + j + 32), acc0_1);
+  }
+  // scalar tail columns
+  for (; j < cols; ++j) {
+    uint16_t acc0 = (uint16_t)(0);
+    // one row per step: each lane is one column
+    int64_t r = 0;
+    for (; r < rows; ++r) {
+      uint8_t x0 = input[j + r * stride];
+      uint16_t x0_w0 = (uint16_t)x0;
+      acc0 = (uint16_t)((uint32_t)x0_w0 + (uint32_t)acc0);
+    }
+    output[j] = acc0;
+  }
+}
+#endif
+
+// ---- sve (128-bit vectors)
+// column reduction: lanes = columns, rows walked in order (sequential per column)
+// uses sunpklo/uunpklo widening
+
+#if defined(__aarch64__)
+__attribute__((target("+sve"))) void colsum_u8_to_u16_sve(const uint8_t* input, int64_t rows,
+                                                          int64_t cols, int64_t stride,
+                                                          uint16_t* output) {
+  const int64_t vscale = (int64_t)(svcntb() / 16);  // vector bits / 128, known at run time
+  // 32 * vscale columns per step
+  int64_t j = 0;
+  for (; j + 32 * vscale <= cols; j += 32 * vscale) {
+    svuint16_t acc0_0 = svdup_n_u16(0);
+    svuint16_t acc0_1 = svdup_n_u16(0);
+    svuint16_t acc1_0 = svdup_n_u16(0);
+    svuint16_t acc1_1 = svdup_n_u16(0);
+    // one row per step: each lane is one column
+    int64_t r = 0;
+    for (; r < rows; ++r) {
+      svuint8_t x0 = svld1_u8(svptrue_b8(), input + j + r * stride);
+      svuint16_t x0_w0 = svunpklo_u16(x0);
+      acc0_0 = svadd_u16_x(svptrue_b16(), x0_w0, acc0_0);
+      svuint16_t x0_w1 = svunpkhi_u16(x0);
+      acc0_1 = svadd_u16_x(svptrue_b16(), x0_w1, acc0_1);
+      svuint8_t x1 = svld1_u8(svptrue_b8(), input + j + r * stride + 16 * vscale);
+      svuint16_t x1_w0 = svunpklo_u16(x1);
+      acc1_0 = svadd_u16_x(svptrue_b16(), x1_w0, acc1_0);
+      svuint16_t x1_w1 = svunpkhi_u16(x1);
+      acc1_1 = svadd_u16_x(svptrue_b16(), x1_w1, acc1_1);
+    }
+    svst1_u16(svptrue_b16(), output + j, acc0_0);
+    svst1_u16(svptrue_b16(), output + j + 8 * vscale, acc0_1);
+    svst1_u16(svptrue_b16(), output + j + 16 * vscale, acc1_0);
+    svst1_u16(svptrue_b16(), output + j + 24 * vscale, acc1_1);
+  }
+  for (; j + 16 * vscale <= cols; j += 16 * vscale) {
+    svuint16_t acc0_0 = svdup_n_u16(0);
+    svuint16_t acc0_1 = svdup_n_u16(0);
+    // one row per step: each lane is one column
+    int64_t r = 0;
+    for (; r < rows; ++r) {
+      svuint8_t x0 = svld1_u8(svptrue_b8(), input + j + r * stride);
+      svuint16_t x0_w0 = svunpklo_u16(x0);
+      acc0_0 = svadd_u16_x(svptrue_b16(), x0_w0, acc0_0);
+      svuint16_t x0_w1 = svunpkhi_u16(x0);
+      acc0_1 = svadd_u16_x(svptrue_b16(), x0_w1, acc0_1);
+    }
+    svst1_u16(svptrue_b16(), output + j, acc0_0);
+    svst1_u16(svptrue_b16(), output + j + 8 * vscale, acc0_1);
   }
   // scalar tail columns
   for (; j < cols; ++j) {
@@ -289,7 +356,10 @@ colsum_u8_to_u16_choice colsum_u8_to_u16_select() {
 #endif
 #if defined(__aarch64__)
 
+  if (((simdgen_arm_hwcap(1) & (1ul << 22)) /* HWCAP_SVE */) && colsum_u8_to_u16_forced("sve"))
+    return {colsum_u8_to_u16_sve, "sve"};
   if ((true) && colsum_u8_to_u16_forced("neon")) return {colsum_u8_to_u16_neon, "neon"};
+  if ((simdgen_arm_hwcap(1) & (1ul << 22)) /* HWCAP_SVE */) return {colsum_u8_to_u16_sve, "sve"};
   if (true) return {colsum_u8_to_u16_neon, "neon"};
 #endif
   return {colsum_u8_to_u16_scalar, "scalar"};

@@ -18,7 +18,7 @@
 #include <immintrin.h>
 #endif
 #if defined(__aarch64__)
-#include <arm_neon.h>
+#include <arm_sve.h>
 #if defined(__linux__) && __STDC_HOSTED__
 #include <sys/auxv.h>
 #endif
@@ -32,11 +32,13 @@ __attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) 
   return 0;
 #endif
 }
+#include <arm_neon.h>
 #endif
 
 // Plan summary (`simdgen explain` prints the full plans):
 //   output[0] = mul over j < n of input[j]; f64 -> f64
 //   avx512+vnni: identical to avx512 for this kernel, not emitted
+//   sve2: identical to sve for this kernel, not emitted
 //   neon+dotprod: identical to neon for this kernel, not emitted
 
 #if defined(__aarch64__)
@@ -269,6 +271,57 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void prod_f64_avx5
       double row_sum = _mm_cvtsd_f64(row_sum_v);
       output[i] = row_sum;
     }
+  }
+}
+#endif
+
+// ---- sve (128-bit vectors)
+// strategy vector_accumulator: vector accumulators, one horizontal reduction per row
+// tails: masked loads with the identity in inactive lanes
+// uses horizontal folds in the plan's order (halves by svtbl, then lane 0)
+// uses predicated loads, inactive lanes selected to the identity
+
+#if defined(__aarch64__)
+__attribute__((target("+sve"))) void prod_f64_sve(const double* input, int64_t n, double* output) {
+  constexpr int64_t kRows = 1;
+  const int64_t vscale = (int64_t)(svcntb() / 16);  // vector bits / 128, known at run time
+  int64_t i = 0;
+  for (; i < kRows; ++i) {
+    svfloat64_t acc0 = svdup_n_f64(1.0);
+    svfloat64_t acc1 = svdup_n_f64(1.0);
+    svfloat64_t acc2 = svdup_n_f64(1.0);
+    svfloat64_t acc3 = svdup_n_f64(1.0);
+    // 4 vectors per iteration
+    int64_t j = 0;
+    for (; j + 8 * vscale <= n; j += 8 * vscale) {
+      acc0 = svmul_f64_x(svptrue_b64(), svld1_f64(svptrue_b64(), input + i * n + j), acc0);
+      acc1 = svmul_f64_x(svptrue_b64(), svld1_f64(svptrue_b64(), input + i * n + j + 2 * vscale),
+                         acc1);
+      acc2 = svmul_f64_x(svptrue_b64(), svld1_f64(svptrue_b64(), input + i * n + j + 4 * vscale),
+                         acc2);
+      acc3 = svmul_f64_x(svptrue_b64(), svld1_f64(svptrue_b64(), input + i * n + j + 6 * vscale),
+                         acc3);
+    }
+    // one vector at a time
+    for (; j + 2 * vscale <= n; j += 2 * vscale) {
+      acc0 = svmul_f64_x(svptrue_b64(), svld1_f64(svptrue_b64(), input + i * n + j), acc0);
+    }
+    // predicated tail: lanes past the row end read the identity
+    if (j < n) {
+      svbool_t tail_lanes = svwhilelt_b64_s64(j, n);
+      svfloat64_t tail0 =
+          svsel_f64(tail_lanes, svld1_f64(tail_lanes, input + i * n + j), svdup_n_f64(1.0));
+      acc1 = svmul_f64_x(svptrue_b64(), tail0, acc1);
+    }
+    acc0 = svmul_f64_x(svptrue_b64(), acc1, acc0);
+    acc2 = svmul_f64_x(svptrue_b64(), acc3, acc2);
+    acc0 = svmul_f64_x(svptrue_b64(), acc2, acc0);
+    svfloat64_t row_sum_fold = acc0;
+    for (uint64_t half = svcntd() / 2; half > 0; half /= 2)
+      row_sum_fold = svmul_f64_x(svptrue_b64(), row_sum_fold,
+                                 svtbl_f64(row_sum_fold, svindex_u64((uint64_t)half, 1)));
+    double row_sum = svlasta_f64(svpfalse_b(), row_sum_fold);
+    output[i] = row_sum;
   }
 }
 #endif
@@ -665,7 +718,10 @@ prod_f64_choice prod_f64_select() {
 #endif
 #if defined(__aarch64__)
 
+  if (((simdgen_arm_hwcap(1) & (1ul << 22)) /* HWCAP_SVE */) && prod_f64_forced("sve"))
+    return {prod_f64_sve, "sve"};
   if ((true) && prod_f64_forced("neon")) return {prod_f64_neon, "neon"};
+  if ((simdgen_arm_hwcap(1) & (1ul << 22)) /* HWCAP_SVE */) return {prod_f64_sve, "sve"};
   if (true) return {prod_f64_neon, "neon"};
 #endif
   return {prod_f64_scalar, "scalar"};

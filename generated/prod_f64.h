@@ -29,9 +29,10 @@ void prod_f64_avx2(const double* input, int64_t n, double* output);
 // X-macro over the variants declared on this architecture, best first.
 #define SIMDGEN_prod_f64_VARIANTS(X) X(avx512) X(avx2) X(scalar)
 #elif defined(__aarch64__)
+void prod_f64_sve(const double* input, int64_t n, double* output);
 void prod_f64_neon(const double* input, int64_t n, double* output);
 // X-macro over the variants declared on this architecture, best first.
-#define SIMDGEN_prod_f64_VARIANTS(X) X(neon) X(scalar)
+#define SIMDGEN_prod_f64_VARIANTS(X) X(sve) X(neon) X(scalar)
 #else
 #define SIMDGEN_prod_f64_VARIANTS(X) X(scalar)
 #endif

@@ -18,7 +18,7 @@
 #include <immintrin.h>
 #endif
 #if defined(__aarch64__)
-#include <arm_neon.h>
+#include <arm_sve.h>
 #if defined(__linux__) && __STDC_HOSTED__
 #include <sys/auxv.h>
 #endif
@@ -32,11 +32,13 @@ __attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) 
   return 0;
 #endif
 }
+#include <arm_neon.h>
 #endif
 
 // Plan summary (`simdgen explain` prints the full plans):
 //   output[i] = and over j < cols of input[i * stride + j], for i < rows; u16 -> u16
 //   avx512+vnni: identical to avx512 for this kernel, not emitted
+//   sve2: identical to sve for this kernel, not emitted
 //   neon+dotprod: identical to neon for this kernel, not emitted
 
 #if defined(__x86_64__)
@@ -99,6 +101,54 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowand_u16_av
     row_sum_v = _mm_and_si128(row_sum_v, _mm_srli_si128(row_sum_v, 4));
     row_sum_v = _mm_and_si128(row_sum_v, _mm_srli_si128(row_sum_v, 2));
     uint16_t row_sum = (uint16_t)_mm_cvtsi128_si32(row_sum_v);
+    output[i] = row_sum;
+  }
+}
+#endif
+
+// ---- sve (128-bit vectors)
+// strategy vector_accumulator: vector accumulators, one horizontal reduction per row
+// tails: masked loads with the identity in inactive lanes
+// uses predicated loads, inactive lanes selected to the identity
+// uses uaddv/saddv, sminv/smaxv, andv/orv/eorv across the vector
+
+#if defined(__aarch64__)
+__attribute__((target("+sve"))) void rowand_u16_sve(const uint16_t* input, int64_t rows,
+                                                    int64_t cols, int64_t stride,
+                                                    uint16_t* output) {
+  const int64_t vscale = (int64_t)(svcntb() / 16);  // vector bits / 128, known at run time
+  int64_t i = 0;
+  for (; i < rows; ++i) {
+    svuint16_t acc0 = svdup_n_u16(65535);
+    svuint16_t acc1 = svdup_n_u16(65535);
+    svuint16_t acc2 = svdup_n_u16(65535);
+    svuint16_t acc3 = svdup_n_u16(65535);
+    // 4 vectors per iteration
+    int64_t j = 0;
+    for (; j + 32 * vscale <= cols; j += 32 * vscale) {
+      acc0 = svand_u16_x(svptrue_b16(), svld1_u16(svptrue_b16(), input + i * stride + j), acc0);
+      acc1 = svand_u16_x(svptrue_b16(),
+                         svld1_u16(svptrue_b16(), input + i * stride + j + 8 * vscale), acc1);
+      acc2 = svand_u16_x(svptrue_b16(),
+                         svld1_u16(svptrue_b16(), input + i * stride + j + 16 * vscale), acc2);
+      acc3 = svand_u16_x(svptrue_b16(),
+                         svld1_u16(svptrue_b16(), input + i * stride + j + 24 * vscale), acc3);
+    }
+    // one vector at a time
+    for (; j + 8 * vscale <= cols; j += 8 * vscale) {
+      acc0 = svand_u16_x(svptrue_b16(), svld1_u16(svptrue_b16(), input + i * stride + j), acc0);
+    }
+    // predicated tail: lanes past the row end read the identity
+    if (j < cols) {
+      svbool_t tail_lanes = svwhilelt_b16_s64(j, cols);
+      svuint16_t tail0 =
+          svsel_u16(tail_lanes, svld1_u16(tail_lanes, input + i * stride + j), svdup_n_u16(65535));
+      acc1 = svand_u16_x(svptrue_b16(), tail0, acc1);
+    }
+    acc0 = svand_u16_x(svptrue_b16(), acc1, acc0);
+    acc2 = svand_u16_x(svptrue_b16(), acc3, acc2);
+    acc0 = svand_u16_x(svptrue_b16(), acc2, acc0);
+    uint16_t row_sum = svandv_u16(svptrue_b16(), acc0);
     output[i] = row_sum;
   }
 }
@@ -307,7 +357,10 @@ rowand_u16_choice rowand_u16_select() {
 #endif
 #if defined(__aarch64__)
 
+  if (((simdgen_arm_hwcap(1) & (1ul << 22)) /* HWCAP_SVE */) && rowand_u16_forced("sve"))
+    return {rowand_u16_sve, "sve"};
   if ((true) && rowand_u16_forced("neon")) return {rowand_u16_neon, "neon"};
+  if ((simdgen_arm_hwcap(1) & (1ul << 22)) /* HWCAP_SVE */) return {rowand_u16_sve, "sve"};
   if (true) return {rowand_u16_neon, "neon"};
 #endif
   return {rowand_u16_scalar, "scalar"};

@@ -34,10 +34,12 @@ void rowand_u16_avx2(const uint16_t* input, int64_t rows, int64_t cols, int64_t 
 // X-macro over the variants declared on this architecture, best first.
 #define SIMDGEN_rowand_u16_VARIANTS(X) X(avx512) X(avx2) X(scalar)
 #elif defined(__aarch64__)
+void rowand_u16_sve(const uint16_t* input, int64_t rows, int64_t cols, int64_t stride,
+                    uint16_t* output);
 void rowand_u16_neon(const uint16_t* input, int64_t rows, int64_t cols, int64_t stride,
                      uint16_t* output);
 // X-macro over the variants declared on this architecture, best first.
-#define SIMDGEN_rowand_u16_VARIANTS(X) X(neon) X(scalar)
+#define SIMDGEN_rowand_u16_VARIANTS(X) X(sve) X(neon) X(scalar)
 #else
 #define SIMDGEN_rowand_u16_VARIANTS(X) X(scalar)
 #endif

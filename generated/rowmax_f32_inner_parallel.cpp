@@ -18,7 +18,7 @@
 #include <immintrin.h>
 #endif
 #if defined(__aarch64__)
-#include <arm_neon.h>
+#include <arm_sve.h>
 #if defined(__linux__) && __STDC_HOSTED__
 #include <sys/auxv.h>
 #endif
@@ -32,11 +32,13 @@ __attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) 
   return 0;
 #endif
 }
+#include <arm_neon.h>
 #endif
 
 // Plan summary (`simdgen explain` prints the full plans):
 //   output[i] = max over j < cols of input[i * stride + j], for i < rows; f32 -> f32
 //   avx512+vnni: identical to avx512 for this kernel, not emitted
+//   sve2: identical to sve for this kernel, not emitted
 //   neon+dotprod: identical to neon for this kernel, not emitted
 
 // ---- avx512 (512-bit vectors)
@@ -66,6 +68,43 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowmax_f32_in
       lane_acc = _mm512_max_ps(column, lane_acc);
     }
     _mm512_storeu_ps(output + i, lane_acc);
+  }
+  // scalar tail rows
+  for (; i < rows; ++i) {
+    float lane_acc = (float)(-__builtin_inff());
+    int64_t j = 0;
+    for (; j < cols; ++j) {
+      float column = (float)input[i * stride + j];
+      lane_acc = (column > lane_acc ? column : lane_acc);
+    }
+    output[i] = lane_acc;
+  }
+}
+#endif
+
+// ---- sve (128-bit vectors)
+// strategy inner_parallel: lane r reduces row i + r in sequential order; columns are gathered (f32 lanes)
+// uses columns filled lane by lane through a stack tile
+
+#if defined(__aarch64__)
+__attribute__((target("+sve"))) void rowmax_f32_inner_parallel_sve(const float* input, int64_t rows,
+                                                                   int64_t cols, int64_t stride,
+                                                                   float* output) {
+  const int64_t vscale = (int64_t)(svcntb() / 16);  // vector bits / 128, known at run time
+  // 4 rows per vector, lane = row
+  int64_t i = 0;
+  for (; i + 4 * vscale <= rows; i += 4 * vscale) {
+    svfloat32_t lane_acc = svdup_n_f32(-__builtin_inff());
+    // sequential along the row
+    int64_t j = 0;
+    for (; j < cols; ++j) {
+      float column_stage[64];
+      for (int64_t r = 0; r < (int64_t)svcntw(); ++r)
+        column_stage[r] = (float)input[i * stride + j + r * stride];
+      svfloat32_t column = svld1_f32(svptrue_b32(), column_stage);
+      lane_acc = svsel_f32(svcmpgt_f32(svptrue_b32(), column, lane_acc), column, lane_acc);
+    }
+    svst1_f32(svptrue_b32(), output + i, lane_acc);
   }
   // scalar tail rows
   for (; i < rows; ++i) {
@@ -214,8 +253,13 @@ rowmax_f32_inner_parallel_choice rowmax_f32_inner_parallel_select() {
 #endif
 #if defined(__aarch64__)
 
+  if (((simdgen_arm_hwcap(1) & (1ul << 22)) /* HWCAP_SVE */) &&
+      rowmax_f32_inner_parallel_forced("sve"))
+    return {rowmax_f32_inner_parallel_sve, "sve"};
   if ((true) && rowmax_f32_inner_parallel_forced("neon"))
     return {rowmax_f32_inner_parallel_neon, "neon"};
+  if ((simdgen_arm_hwcap(1) & (1ul << 22)) /* HWCAP_SVE */)
+    return {rowmax_f32_inner_parallel_sve, "sve"};
   if (true) return {rowmax_f32_inner_parallel_neon, "neon"};
 #endif
   return {rowmax_f32_inner_parallel_scalar, "scalar"};

@@ -18,7 +18,7 @@
 #include <immintrin.h>
 #endif
 #if defined(__aarch64__)
-#include <arm_neon.h>
+#include <arm_sve.h>
 #if defined(__linux__) && __STDC_HOSTED__
 #include <sys/auxv.h>
 #endif
@@ -32,11 +32,13 @@ __attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) 
   return 0;
 #endif
 }
+#include <arm_neon.h>
 #endif
 
 // Plan summary (`simdgen explain` prints the full plans):
 //   output[i] = max over j < cols of input[i * stride + j], for i < rows; i8 -> i32
 //   avx512+vnni: identical to avx512 for this kernel, not emitted
+//   sve2: identical to sve for this kernel, not emitted
 //   neon+dotprod: identical to neon for this kernel, not emitted
 
 // ---- avx512 (512-bit vectors)
@@ -77,6 +79,52 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowmax_i8_to_
     row_sum_v = _mm_max_epi8(row_sum_v, _mm_srli_si128(row_sum_v, 2));
     row_sum_v = _mm_max_epi8(row_sum_v, _mm_srli_si128(row_sum_v, 1));
     int8_t row_sum = (int8_t)_mm_cvtsi128_si32(row_sum_v);
+    // scalar tail
+    for (; j < cols; ++j) {
+      int8_t x = input[i * stride + j];
+      row_sum = (x > row_sum ? x : row_sum);
+    }
+    int32_t row_sum_out = (int32_t)row_sum;
+    output[i] = row_sum_out;
+  }
+}
+#endif
+
+// ---- sve (128-bit vectors)
+// strategy vector_accumulator: vector accumulators, one horizontal reduction per row
+// max runs in i8 and is widened once per row
+// uses uaddv/saddv, sminv/smaxv, andv/orv/eorv across the vector
+
+#if defined(__aarch64__)
+__attribute__((target("+sve"))) void rowmax_i8_to_i32_sve(const int8_t* input, int64_t rows,
+                                                          int64_t cols, int64_t stride,
+                                                          int32_t* output) {
+  const int64_t vscale = (int64_t)(svcntb() / 16);  // vector bits / 128, known at run time
+  int64_t i = 0;
+  for (; i < rows; ++i) {
+    svint8_t acc0 = svdup_n_s8(-128);
+    svint8_t acc1 = svdup_n_s8(-128);
+    svint8_t acc2 = svdup_n_s8(-128);
+    svint8_t acc3 = svdup_n_s8(-128);
+    // 4 vectors per iteration
+    int64_t j = 0;
+    for (; j + 64 * vscale <= cols; j += 64 * vscale) {
+      acc0 = svmax_s8_x(svptrue_b8(), svld1_s8(svptrue_b8(), input + i * stride + j), acc0);
+      acc1 = svmax_s8_x(svptrue_b8(), svld1_s8(svptrue_b8(), input + i * stride + j + 16 * vscale),
+                        acc1);
+      acc2 = svmax_s8_x(svptrue_b8(), svld1_s8(svptrue_b8(), input + i * stride + j + 32 * vscale),
+                        acc2);
+      acc3 = svmax_s8_x(svptrue_b8(), svld1_s8(svptrue_b8(), input + i * stride + j + 48 * vscale),
+                        acc3);
+    }
+    // one vector at a time
+    for (; j + 16 * vscale <= cols; j += 16 * vscale) {
+      acc0 = svmax_s8_x(svptrue_b8(), svld1_s8(svptrue_b8(), input + i * stride + j), acc0);
+    }
+    acc0 = svmax_s8_x(svptrue_b8(), acc1, acc0);
+    acc2 = svmax_s8_x(svptrue_b8(), acc3, acc2);
+    acc0 = svmax_s8_x(svptrue_b8(), acc2, acc0);
+    int8_t row_sum = svmaxv_s8(svptrue_b8(), acc0);
     // scalar tail
     for (; j < cols; ++j) {
       int8_t x = input[i * stride + j];
@@ -257,7 +305,10 @@ rowmax_i8_to_i32_choice rowmax_i8_to_i32_select() {
 #endif
 #if defined(__aarch64__)
 
+  if (((simdgen_arm_hwcap(1) & (1ul << 22)) /* HWCAP_SVE */) && rowmax_i8_to_i32_forced("sve"))
+    return {rowmax_i8_to_i32_sve, "sve"};
   if ((true) && rowmax_i8_to_i32_forced("neon")) return {rowmax_i8_to_i32_neon, "neon"};
+  if ((simdgen_arm_hwcap(1) & (1ul << 22)) /* HWCAP_SVE */) return {rowmax_i8_to_i32_sve, "sve"};
   if (true) return {rowmax_i8_to_i32_neon, "neon"};
 #endif
   return {rowmax_i8_to_i32_scalar, "scalar"};

@@ -18,7 +18,7 @@
 #include <immintrin.h>
 #endif
 #if defined(__aarch64__)
-#include <arm_neon.h>
+#include <arm_sve.h>
 #if defined(__linux__) && __STDC_HOSTED__
 #include <sys/auxv.h>
 #endif
@@ -32,11 +32,13 @@ __attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) 
   return 0;
 #endif
 }
+#include <arm_neon.h>
 #endif
 
 // Plan summary (`simdgen explain` prints the full plans):
 //   output[i] = max over j < cols of input[i * stride + j], for i < rows; u64 -> u64
 //   avx512+vnni: identical to avx512 for this kernel, not emitted
+//   sve2: identical to sve for this kernel, not emitted
 //   neon+dotprod: identical to neon for this kernel, not emitted
 
 // ---- avx512 (512-bit vectors)
@@ -73,6 +75,50 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowmax_u64_av
                                       _mm256_extracti128_si256(row_sum_v256, 1));
     row_sum_v = _mm_max_epu64(row_sum_v, _mm_srli_si128(row_sum_v, 8));
     uint64_t row_sum = (uint64_t)_mm_cvtsi128_si64(row_sum_v);
+    // scalar tail
+    for (; j < cols; ++j) {
+      uint64_t x = input[i * stride + j];
+      row_sum = (x > row_sum ? x : row_sum);
+    }
+    output[i] = row_sum;
+  }
+}
+#endif
+
+// ---- sve (128-bit vectors)
+// strategy vector_accumulator: vector accumulators, one horizontal reduction per row
+// uses uaddv/saddv, sminv/smaxv, andv/orv/eorv across the vector
+
+#if defined(__aarch64__)
+__attribute__((target("+sve"))) void rowmax_u64_sve(const uint64_t* input, int64_t rows,
+                                                    int64_t cols, int64_t stride,
+                                                    uint64_t* output) {
+  const int64_t vscale = (int64_t)(svcntb() / 16);  // vector bits / 128, known at run time
+  int64_t i = 0;
+  for (; i < rows; ++i) {
+    svuint64_t acc0 = svdup_n_u64(0ull);
+    svuint64_t acc1 = svdup_n_u64(0ull);
+    svuint64_t acc2 = svdup_n_u64(0ull);
+    svuint64_t acc3 = svdup_n_u64(0ull);
+    // 4 vectors per iteration
+    int64_t j = 0;
+    for (; j + 8 * vscale <= cols; j += 8 * vscale) {
+      acc0 = svmax_u64_x(svptrue_b64(), svld1_u64(svptrue_b64(), input + i * stride + j), acc0);
+      acc1 = svmax_u64_x(svptrue_b64(),
+                         svld1_u64(svptrue_b64(), input + i * stride + j + 2 * vscale), acc1);
+      acc2 = svmax_u64_x(svptrue_b64(),
+                         svld1_u64(svptrue_b64(), input + i * stride + j + 4 * vscale), acc2);
+      acc3 = svmax_u64_x(svptrue_b64(),
+                         svld1_u64(svptrue_b64(), input + i * stride + j + 6 * vscale), acc3);
+    }
+    // one vector at a time
+    for (; j + 2 * vscale <= cols; j += 2 * vscale) {
+      acc0 = svmax_u64_x(svptrue_b64(), svld1_u64(svptrue_b64(), input + i * stride + j), acc0);
+    }
+    acc0 = svmax_u64_x(svptrue_b64(), acc1, acc0);
+    acc2 = svmax_u64_x(svptrue_b64(), acc3, acc2);
+    acc0 = svmax_u64_x(svptrue_b64(), acc2, acc0);
+    uint64_t row_sum = svmaxv_u64(svptrue_b64(), acc0);
     // scalar tail
     for (; j < cols; ++j) {
       uint64_t x = input[i * stride + j];
@@ -297,7 +343,10 @@ rowmax_u64_choice rowmax_u64_select() {
 #endif
 #if defined(__aarch64__)
 
+  if (((simdgen_arm_hwcap(1) & (1ul << 22)) /* HWCAP_SVE */) && rowmax_u64_forced("sve"))
+    return {rowmax_u64_sve, "sve"};
   if ((true) && rowmax_u64_forced("neon")) return {rowmax_u64_neon, "neon"};
+  if ((simdgen_arm_hwcap(1) & (1ul << 22)) /* HWCAP_SVE */) return {rowmax_u64_sve, "sve"};
   if (true) return {rowmax_u64_neon, "neon"};
 #endif
   return {rowmax_u64_scalar, "scalar"};

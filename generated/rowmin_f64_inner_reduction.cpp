@@ -18,7 +18,7 @@
 #include <immintrin.h>
 #endif
 #if defined(__aarch64__)
-#include <arm_neon.h>
+#include <arm_sve.h>
 #if defined(__linux__) && __STDC_HOSTED__
 #include <sys/auxv.h>
 #endif
@@ -32,11 +32,13 @@ __attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) 
   return 0;
 #endif
 }
+#include <arm_neon.h>
 #endif
 
 // Plan summary (`simdgen explain` prints the full plans):
 //   output[i] = min over j < cols of input[i * stride + j], for i < rows; f64 -> f64
 //   avx512+vnni: identical to avx512 for this kernel, not emitted
+//   sve2: identical to sve for this kernel, not emitted
 //   neon+dotprod: identical to neon for this kernel, not emitted
 
 #if defined(__aarch64__)
@@ -108,6 +110,56 @@ rowmin_f64_inner_reduction_avx512(const double* input, int64_t rows, int64_t col
         double tail_sum = _mm_cvtsd_f64(tail_sum_v);
         row_acc = (tail_sum < row_acc ? tail_sum : row_acc);
       }
+    }
+    output[i] = row_acc;
+  }
+}
+#endif
+
+// ---- sve (128-bit vectors)
+// strategy inner_reduction: one horizontal reduction per vector
+// tails: masked loads with the identity in inactive lanes
+// uses horizontal folds in the plan's order (halves by svtbl, then lane 0)
+// uses predicated loads, inactive lanes selected to the identity
+
+#if defined(__aarch64__)
+__attribute__((target("+sve"))) void rowmin_f64_inner_reduction_sve(const double* input,
+                                                                    int64_t rows, int64_t cols,
+                                                                    int64_t stride,
+                                                                    double* output) {
+  const int64_t vscale = (int64_t)(svcntb() / 16);  // vector bits / 128, known at run time
+  int64_t i = 0;
+  for (; i < rows; ++i) {
+    double row_acc = (double)(__builtin_inf());
+    // horizontal reduction every iteration
+    int64_t j = 0;
+    for (; j + 2 * vscale <= cols; j += 2 * vscale) {
+      svfloat64_t x = svld1_f64(svptrue_b64(), input + i * stride + j);
+      svfloat64_t x_acc = svdup_n_f64(__builtin_inf());
+      x_acc = svsel_f64(svcmplt_f64(svptrue_b64(), x, x_acc), x, x_acc);
+      svfloat64_t x_sum_fold = x_acc;
+      for (uint64_t half = svcntd() / 2; half > 0; half /= 2)
+        x_sum_fold = svsel_f64(svcmplt_f64(svptrue_b64(), x_sum_fold,
+                                           svtbl_f64(x_sum_fold, svindex_u64((uint64_t)half, 1))),
+                               x_sum_fold, svtbl_f64(x_sum_fold, svindex_u64((uint64_t)half, 1)));
+      double x_sum = svlasta_f64(svpfalse_b(), x_sum_fold);
+      row_acc = (x_sum < row_acc ? x_sum : row_acc);
+    }
+    // predicated tail
+    if (j < cols) {
+      svbool_t tail_lanes = svwhilelt_b64_s64(j, cols);
+      svfloat64_t tail = svsel_f64(tail_lanes, svld1_f64(tail_lanes, input + i * stride + j),
+                                   svdup_n_f64(__builtin_inf()));
+      svfloat64_t tail_acc = svdup_n_f64(__builtin_inf());
+      tail_acc = svsel_f64(svcmplt_f64(svptrue_b64(), tail, tail_acc), tail, tail_acc);
+      svfloat64_t tail_sum_fold = tail_acc;
+      for (uint64_t half = svcntd() / 2; half > 0; half /= 2)
+        tail_sum_fold =
+            svsel_f64(svcmplt_f64(svptrue_b64(), tail_sum_fold,
+                                  svtbl_f64(tail_sum_fold, svindex_u64((uint64_t)half, 1))),
+                      tail_sum_fold, svtbl_f64(tail_sum_fold, svindex_u64((uint64_t)half, 1)));
+      double tail_sum = svlasta_f64(svpfalse_b(), tail_sum_fold);
+      row_acc = (tail_sum < row_acc ? tail_sum : row_acc);
     }
     output[i] = row_acc;
   }
@@ -291,8 +343,13 @@ rowmin_f64_inner_reduction_choice rowmin_f64_inner_reduction_select() {
 #endif
 #if defined(__aarch64__)
 
+  if (((simdgen_arm_hwcap(1) & (1ul << 22)) /* HWCAP_SVE */) &&
+      rowmin_f64_inner_reduction_forced("sve"))
+    return {rowmin_f64_inner_reduction_sve, "sve"};
   if ((true) && rowmin_f64_inner_reduction_forced("neon"))
     return {rowmin_f64_inner_reduction_neon, "neon"};
+  if ((simdgen_arm_hwcap(1) & (1ul << 22)) /* HWCAP_SVE */)
+    return {rowmin_f64_inner_reduction_sve, "sve"};
   if (true) return {rowmin_f64_inner_reduction_neon, "neon"};
 #endif
   return {rowmin_f64_inner_reduction_scalar, "scalar"};

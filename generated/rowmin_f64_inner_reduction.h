@@ -35,10 +35,12 @@ void rowmin_f64_inner_reduction_avx2(const double* input, int64_t rows, int64_t 
 // X-macro over the variants declared on this architecture, best first.
 #define SIMDGEN_rowmin_f64_inner_reduction_VARIANTS(X) X(avx512) X(avx2) X(scalar)
 #elif defined(__aarch64__)
+void rowmin_f64_inner_reduction_sve(const double* input, int64_t rows, int64_t cols, int64_t stride,
+                                    double* output);
 void rowmin_f64_inner_reduction_neon(const double* input, int64_t rows, int64_t cols,
                                      int64_t stride, double* output);
 // X-macro over the variants declared on this architecture, best first.
-#define SIMDGEN_rowmin_f64_inner_reduction_VARIANTS(X) X(neon) X(scalar)
+#define SIMDGEN_rowmin_f64_inner_reduction_VARIANTS(X) X(sve) X(neon) X(scalar)
 #else
 #define SIMDGEN_rowmin_f64_inner_reduction_VARIANTS(X) X(scalar)
 #endif

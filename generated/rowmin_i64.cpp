@@ -18,7 +18,7 @@
 #include <immintrin.h>
 #endif
 #if defined(__aarch64__)
-#include <arm_neon.h>
+#include <arm_sve.h>
 #if defined(__linux__) && __STDC_HOSTED__
 #include <sys/auxv.h>
 #endif
@@ -32,11 +32,13 @@ __attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) 
   return 0;
 #endif
 }
+#include <arm_neon.h>
 #endif
 
 // Plan summary (`simdgen explain` prints the full plans):
 //   output[i] = min over j < cols of input[i * stride + j], for i < rows; i64 -> i64
 //   avx512+vnni: identical to avx512 for this kernel, not emitted
+//   sve2: identical to sve for this kernel, not emitted
 //   neon+dotprod: identical to neon for this kernel, not emitted
 
 #if defined(__aarch64__)
@@ -300,6 +302,53 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowmin_i64_av
       int64_t row_sum = (int64_t)_mm_cvtsi128_si64(row_sum_v);
       output[i] = row_sum;
     }
+  }
+}
+#endif
+
+// ---- sve (128-bit vectors)
+// strategy vector_accumulator: vector accumulators, one horizontal reduction per row
+// tails: masked loads with the identity in inactive lanes
+// uses predicated loads, inactive lanes selected to the identity
+// uses uaddv/saddv, sminv/smaxv, andv/orv/eorv across the vector
+
+#if defined(__aarch64__)
+__attribute__((target("+sve"))) void rowmin_i64_sve(const int64_t* input, int64_t rows,
+                                                    int64_t cols, int64_t stride, int64_t* output) {
+  const int64_t vscale = (int64_t)(svcntb() / 16);  // vector bits / 128, known at run time
+  int64_t i = 0;
+  for (; i < rows; ++i) {
+    svint64_t acc0 = svdup_n_s64(9223372036854775807ll);
+    svint64_t acc1 = svdup_n_s64(9223372036854775807ll);
+    svint64_t acc2 = svdup_n_s64(9223372036854775807ll);
+    svint64_t acc3 = svdup_n_s64(9223372036854775807ll);
+    // 4 vectors per iteration
+    int64_t j = 0;
+    for (; j + 8 * vscale <= cols; j += 8 * vscale) {
+      acc0 = svmin_s64_x(svptrue_b64(), svld1_s64(svptrue_b64(), input + i * stride + j), acc0);
+      acc1 = svmin_s64_x(svptrue_b64(),
+                         svld1_s64(svptrue_b64(), input + i * stride + j + 2 * vscale), acc1);
+      acc2 = svmin_s64_x(svptrue_b64(),
+                         svld1_s64(svptrue_b64(), input + i * stride + j + 4 * vscale), acc2);
+      acc3 = svmin_s64_x(svptrue_b64(),
+                         svld1_s64(svptrue_b64(), input + i * stride + j + 6 * vscale), acc3);
+    }
+    // one vector at a time
+    for (; j + 2 * vscale <= cols; j += 2 * vscale) {
+      acc0 = svmin_s64_x(svptrue_b64(), svld1_s64(svptrue_b64(), input + i * stride + j), acc0);
+    }
+    // predicated tail: lanes past the row end read the identity
+    if (j < cols) {
+      svbool_t tail_lanes = svwhilelt_b64_s64(j, cols);
+      svint64_t tail0 = svsel_s64(tail_lanes, svld1_s64(tail_lanes, input + i * stride + j),
+                                  svdup_n_s64(9223372036854775807ll));
+      acc1 = svmin_s64_x(svptrue_b64(), tail0, acc1);
+    }
+    acc0 = svmin_s64_x(svptrue_b64(), acc1, acc0);
+    acc2 = svmin_s64_x(svptrue_b64(), acc3, acc2);
+    acc0 = svmin_s64_x(svptrue_b64(), acc2, acc0);
+    int64_t row_sum = svminv_s64(svptrue_b64(), acc0);
+    output[i] = row_sum;
   }
 }
 #endif
@@ -750,7 +799,10 @@ rowmin_i64_choice rowmin_i64_select() {
 #endif
 #if defined(__aarch64__)
 
+  if (((simdgen_arm_hwcap(1) & (1ul << 22)) /* HWCAP_SVE */) && rowmin_i64_forced("sve"))
+    return {rowmin_i64_sve, "sve"};
   if ((true) && rowmin_i64_forced("neon")) return {rowmin_i64_neon, "neon"};
+  if ((simdgen_arm_hwcap(1) & (1ul << 22)) /* HWCAP_SVE */) return {rowmin_i64_sve, "sve"};
   if (true) return {rowmin_i64_neon, "neon"};
 #endif
   return {rowmin_i64_scalar, "scalar"};

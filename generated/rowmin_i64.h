@@ -33,10 +33,12 @@ void rowmin_i64_avx2(const int64_t* input, int64_t rows, int64_t cols, int64_t s
 // X-macro over the variants declared on this architecture, best first.
 #define SIMDGEN_rowmin_i64_VARIANTS(X) X(avx512) X(avx2) X(scalar)
 #elif defined(__aarch64__)
+void rowmin_i64_sve(const int64_t* input, int64_t rows, int64_t cols, int64_t stride,
+                    int64_t* output);
 void rowmin_i64_neon(const int64_t* input, int64_t rows, int64_t cols, int64_t stride,
                      int64_t* output);
 // X-macro over the variants declared on this architecture, best first.
-#define SIMDGEN_rowmin_i64_VARIANTS(X) X(neon) X(scalar)
+#define SIMDGEN_rowmin_i64_VARIANTS(X) X(sve) X(neon) X(scalar)
 #else
 #define SIMDGEN_rowmin_i64_VARIANTS(X) X(scalar)
 #endif

@@ -18,7 +18,7 @@
 #include <immintrin.h>
 #endif
 #if defined(__aarch64__)
-#include <arm_neon.h>
+#include <arm_sve.h>
 #if defined(__linux__) && __STDC_HOSTED__
 #include <sys/auxv.h>
 #endif
@@ -32,11 +32,13 @@ __attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) 
   return 0;
 #endif
 }
+#include <arm_neon.h>
 #endif
 
 // Plan summary (`simdgen explain` prints the full plans):
 //   output[i] = min over j < cols of input[i * stride + j], for i < rows; u8 -> u8
 //   avx512+vnni: identical to avx512 for this kernel, not emitted
+//   sve2: identical to sve for this kernel, not emitted
 //   neon+dotprod: identical to neon for this kernel, not emitted
 
 // ---- avx512 (512-bit vectors)
@@ -75,6 +77,51 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowmin_u8_inn
       lane_acc = _mm512_min_epu8(column, lane_acc);
     }
     _mm512_mask_storeu_epi8(output + i, (__mmask64)((1ull << (-i + rows)) - 1), lane_acc);
+  }
+}
+#endif
+
+// ---- sve (128-bit vectors)
+// strategy inner_parallel: lane r reduces row i + r in sequential order; columns are gathered (u8 lanes)
+// uses columns filled lane by lane through a stack tile
+
+#if defined(__aarch64__)
+__attribute__((target("+sve"))) void rowmin_u8_inner_parallel_sve(const uint8_t* input,
+                                                                  int64_t rows, int64_t cols,
+                                                                  int64_t stride, uint8_t* output) {
+  const int64_t vscale = (int64_t)(svcntb() / 16);  // vector bits / 128, known at run time
+  // 16 rows per vector, lane = row
+  int64_t i = 0;
+  for (; i + 16 * vscale <= rows; i += 16 * vscale) {
+    svuint8_t lane_acc = svdup_n_u8(255);
+    // sequential along the row
+    int64_t j = 0;
+    for (; j < cols; ++j) {
+      uint8_t column_stage[256];
+      for (int64_t r = 0; r < (int64_t)svcntb(); ++r)
+        column_stage[r] = (uint8_t)input[i * stride + j + r * stride];
+      svuint8_t column = svld1_u8(svptrue_b8(), column_stage);
+      lane_acc = svmin_u8_x(svptrue_b8(), column, lane_acc);
+    }
+    svst1_u8(svptrue_b8(), output + i, lane_acc);
+  }
+  // remaining rows: predicated lanes
+  if (i < rows) {
+    svuint8_t lane_acc = svdup_n_u8(255);
+    svbool_t row_lanes = svwhilelt_b8_s64(i, rows);
+    // sequential along the row
+    int64_t j = 0;
+    for (; j < cols; ++j) {
+      uint8_t column_stage[256];
+      uint8_t column_active[256];
+      svst1_u8(svptrue_b8(), column_active, svsel_u8(row_lanes, svdup_n_u8(1), svdup_n_u8(0)));
+      for (int64_t r = 0; r < (int64_t)svcntb(); ++r)
+        column_stage[r] =
+            column_active[r] ? (uint8_t)input[i * stride + j + r * stride] : (uint8_t)(255);
+      svuint8_t column = svld1_u8(svptrue_b8(), column_stage);
+      lane_acc = svmin_u8_x(svptrue_b8(), column, lane_acc);
+    }
+    svst1_u8(row_lanes, output + i, lane_acc);
   }
 }
 #endif
@@ -227,8 +274,13 @@ rowmin_u8_inner_parallel_choice rowmin_u8_inner_parallel_select() {
 #endif
 #if defined(__aarch64__)
 
+  if (((simdgen_arm_hwcap(1) & (1ul << 22)) /* HWCAP_SVE */) &&
+      rowmin_u8_inner_parallel_forced("sve"))
+    return {rowmin_u8_inner_parallel_sve, "sve"};
   if ((true) && rowmin_u8_inner_parallel_forced("neon"))
     return {rowmin_u8_inner_parallel_neon, "neon"};
+  if ((simdgen_arm_hwcap(1) & (1ul << 22)) /* HWCAP_SVE */)
+    return {rowmin_u8_inner_parallel_sve, "sve"};
   if (true) return {rowmin_u8_inner_parallel_neon, "neon"};
 #endif
   return {rowmin_u8_inner_parallel_scalar, "scalar"};

@@ -34,10 +34,12 @@ void rowmin_u8_inner_parallel_avx2(const uint8_t* input, int64_t rows, int64_t c
 // X-macro over the variants declared on this architecture, best first.
 #define SIMDGEN_rowmin_u8_inner_parallel_VARIANTS(X) X(avx512) X(avx2) X(scalar)
 #elif defined(__aarch64__)
+void rowmin_u8_inner_parallel_sve(const uint8_t* input, int64_t rows, int64_t cols, int64_t stride,
+                                  uint8_t* output);
 void rowmin_u8_inner_parallel_neon(const uint8_t* input, int64_t rows, int64_t cols, int64_t stride,
                                    uint8_t* output);
 // X-macro over the variants declared on this architecture, best first.
-#define SIMDGEN_rowmin_u8_inner_parallel_VARIANTS(X) X(neon) X(scalar)
+#define SIMDGEN_rowmin_u8_inner_parallel_VARIANTS(X) X(sve) X(neon) X(scalar)
 #else
 #define SIMDGEN_rowmin_u8_inner_parallel_VARIANTS(X) X(scalar)
 #endif

@@ -34,10 +34,12 @@ void rowor_i8_to_i32_avx2(const int8_t* input, int64_t rows, int64_t cols, int64
 // X-macro over the variants declared on this architecture, best first.
 #define SIMDGEN_rowor_i8_to_i32_VARIANTS(X) X(avx512) X(avx2) X(scalar)
 #elif defined(__aarch64__)
+void rowor_i8_to_i32_sve(const int8_t* input, int64_t rows, int64_t cols, int64_t stride,
+                         int32_t* output);
 void rowor_i8_to_i32_neon(const int8_t* input, int64_t rows, int64_t cols, int64_t stride,
                           int32_t* output);
 // X-macro over the variants declared on this architecture, best first.
-#define SIMDGEN_rowor_i8_to_i32_VARIANTS(X) X(neon) X(scalar)
+#define SIMDGEN_rowor_i8_to_i32_VARIANTS(X) X(sve) X(neon) X(scalar)
 #else
 #define SIMDGEN_rowor_i8_to_i32_VARIANTS(X) X(scalar)
 #endif

@@ -34,10 +34,12 @@ void rowprod_i32_avx2(const int32_t* input, int64_t rows, int64_t cols, int64_t 
 // X-macro over the variants declared on this architecture, best first.
 #define SIMDGEN_rowprod_i32_VARIANTS(X) X(avx512) X(avx2) X(scalar)
 #elif defined(__aarch64__)
+void rowprod_i32_sve(const int32_t* input, int64_t rows, int64_t cols, int64_t stride,
+                     int32_t* output);
 void rowprod_i32_neon(const int32_t* input, int64_t rows, int64_t cols, int64_t stride,
                       int32_t* output);
 // X-macro over the variants declared on this architecture, best first.
-#define SIMDGEN_rowprod_i32_VARIANTS(X) X(neon) X(scalar)
+#define SIMDGEN_rowprod_i32_VARIANTS(X) X(sve) X(neon) X(scalar)
 #else
 #define SIMDGEN_rowprod_i32_VARIANTS(X) X(scalar)
 #endif

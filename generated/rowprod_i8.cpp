@@ -18,7 +18,7 @@
 #include <immintrin.h>
 #endif
 #if defined(__aarch64__)
-#include <arm_neon.h>
+#include <arm_sve.h>
 #if defined(__linux__) && __STDC_HOSTED__
 #include <sys/auxv.h>
 #endif
@@ -32,11 +32,13 @@ __attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) 
   return 0;
 #endif
 }
+#include <arm_neon.h>
 #endif
 
 // Plan summary (`simdgen explain` prints the full plans):
 //   output[i] = mul over j < cols of input[i * stride + j], for i < rows; i8 -> i8
 //   avx512+vnni: identical to avx512 for this kernel, not emitted
+//   sve2: identical to sve for this kernel, not emitted
 //   neon+dotprod: identical to neon for this kernel, not emitted
 
 #if defined(__x86_64__)
@@ -160,6 +162,46 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowprod_i8_av
                                          _mm_srli_epi16(_mm_srli_si128(tail_sum_v, 1), 8)),
                          8));
       uint8_t tail_sum = (uint8_t)(int8_t)_mm_cvtsi128_si32(tail_sum_v);
+      row_acc = (uint8_t)((uint32_t)tail_sum * (uint32_t)row_acc);
+    }
+    output[i] = (int8_t)row_acc;
+  }
+}
+#endif
+
+// ---- sve (128-bit vectors)
+// strategy inner_reduction: one horizontal reduction per vector
+// tails: masked loads with the identity in inactive lanes
+// uses horizontal folds in the plan's order (halves by svtbl, then lane 0)
+// uses predicated loads, inactive lanes selected to the identity
+
+#if defined(__aarch64__)
+__attribute__((target("+sve"))) void rowprod_i8_sve(const int8_t* input, int64_t rows, int64_t cols,
+                                                    int64_t stride, int8_t* output) {
+  const int64_t vscale = (int64_t)(svcntb() / 16);  // vector bits / 128, known at run time
+  int64_t i = 0;
+  for (; i < rows; ++i) {
+    uint8_t row_acc = (uint8_t)(int8_t)(1);
+    // horizontal reduction every iteration
+    int64_t j = 0;
+    for (; j + 16 * vscale <= cols; j += 16 * vscale) {
+      svint8_t x_sum_fold = svld1_s8(svptrue_b8(), input + i * stride + j);
+      for (uint64_t half = svcntb() / 2; half > 0; half /= 2)
+        x_sum_fold = svmul_s8_x(svptrue_b8(), x_sum_fold,
+                                svtbl_s8(x_sum_fold, svindex_u8((uint8_t)half, 1)));
+      uint8_t x_sum = (uint8_t)svlasta_s8(svpfalse_b(), x_sum_fold);
+      row_acc = (uint8_t)((uint32_t)x_sum * (uint32_t)row_acc);
+    }
+    // predicated tail
+    if (j < cols) {
+      svbool_t tail_lanes = svwhilelt_b8_s64(j, cols);
+      svint8_t tail =
+          svsel_s8(tail_lanes, svld1_s8(tail_lanes, input + i * stride + j), svdup_n_s8(1));
+      svint8_t tail_sum_fold = tail;
+      for (uint64_t half = svcntb() / 2; half > 0; half /= 2)
+        tail_sum_fold = svmul_s8_x(svptrue_b8(), tail_sum_fold,
+                                   svtbl_s8(tail_sum_fold, svindex_u8((uint8_t)half, 1)));
+      uint8_t tail_sum = (uint8_t)svlasta_s8(svpfalse_b(), tail_sum_fold);
       row_acc = (uint8_t)((uint32_t)tail_sum * (uint32_t)row_acc);
     }
     output[i] = (int8_t)row_acc;
@@ -425,7 +467,10 @@ rowprod_i8_choice rowprod_i8_select() {
 #endif
 #if defined(__aarch64__)
 
+  if (((simdgen_arm_hwcap(1) & (1ul << 22)) /* HWCAP_SVE */) && rowprod_i8_forced("sve"))
+    return {rowprod_i8_sve, "sve"};
   if ((true) && rowprod_i8_forced("neon")) return {rowprod_i8_neon, "neon"};
+  if ((simdgen_arm_hwcap(1) & (1ul << 22)) /* HWCAP_SVE */) return {rowprod_i8_sve, "sve"};
   if (true) return {rowprod_i8_neon, "neon"};
 #endif
   return {rowprod_i8_scalar, "scalar"};

@@ -34,10 +34,12 @@ void rowprod_i8_avx2(const int8_t* input, int64_t rows, int64_t cols, int64_t st
 // X-macro over the variants declared on this architecture, best first.
 #define SIMDGEN_rowprod_i8_VARIANTS(X) X(avx512) X(avx2) X(scalar)
 #elif defined(__aarch64__)
+void rowprod_i8_sve(const int8_t* input, int64_t rows, int64_t cols, int64_t stride,
+                    int8_t* output);
 void rowprod_i8_neon(const int8_t* input, int64_t rows, int64_t cols, int64_t stride,
                      int8_t* output);
 // X-macro over the variants declared on this architecture, best first.
-#define SIMDGEN_rowprod_i8_VARIANTS(X) X(neon) X(scalar)
+#define SIMDGEN_rowprod_i8_VARIANTS(X) X(sve) X(neon) X(scalar)
 #else
 #define SIMDGEN_rowprod_i8_VARIANTS(X) X(scalar)
 #endif

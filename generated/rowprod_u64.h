@@ -35,10 +35,12 @@ void rowprod_u64_avx2(const uint64_t* input, int64_t rows, int64_t cols, int64_t
 // X-macro over the variants declared on this architecture, best first.
 #define SIMDGEN_rowprod_u64_VARIANTS(X) X(avx512) X(avx2) X(scalar)
 #elif defined(__aarch64__)
+void rowprod_u64_sve(const uint64_t* input, int64_t rows, int64_t cols, int64_t stride,
+                     uint64_t* output);
 void rowprod_u64_neon(const uint64_t* input, int64_t rows, int64_t cols, int64_t stride,
                       uint64_t* output);
 // X-macro over the variants declared on this architecture, best first.
-#define SIMDGEN_rowprod_u64_VARIANTS(X) X(neon) X(scalar)
+#define SIMDGEN_rowprod_u64_VARIANTS(X) X(sve) X(neon) X(scalar)
 #else
 #define SIMDGEN_rowprod_u64_VARIANTS(X) X(scalar)
 #endif

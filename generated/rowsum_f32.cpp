@@ -18,7 +18,7 @@
 #include <immintrin.h>
 #endif
 #if defined(__aarch64__)
-#include <arm_neon.h>
+#include <arm_sve.h>
 #if defined(__linux__) && __STDC_HOSTED__
 #include <sys/auxv.h>
 #endif
@@ -32,11 +32,13 @@ __attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) 
   return 0;
 #endif
 }
+#include <arm_neon.h>
 #endif
 
 // Plan summary (`simdgen explain` prints the full plans):
 //   output[i] = add over j < cols of input[i * stride + j], for i < rows; f32 -> f32
 //   avx512+vnni: identical to avx512 for this kernel, not emitted
+//   sve2: identical to sve for this kernel, not emitted
 //   neon+dotprod: identical to neon for this kernel, not emitted
 
 #if defined(__aarch64__)
@@ -380,6 +382,55 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_f32_av
       float row_sum = _mm_cvtss_f32(row_sum_v);
       output[i] = row_sum;
     }
+  }
+}
+#endif
+
+// ---- sve (128-bit vectors)
+// strategy vector_accumulator: vector accumulators, one horizontal reduction per row
+// tails: masked loads with the identity in inactive lanes
+// uses horizontal folds in the plan's order (halves by svtbl, then lane 0)
+
+#if defined(__aarch64__)
+__attribute__((target("+sve"))) void rowsum_f32_sve(const float* input, int64_t rows, int64_t cols,
+                                                    int64_t stride, float* output) {
+  const int64_t vscale = (int64_t)(svcntb() / 16);  // vector bits / 128, known at run time
+  int64_t i = 0;
+  for (; i < rows; ++i) {
+    svfloat32_t acc0 = svdup_n_f32(0.0f);
+    svfloat32_t acc1 = svdup_n_f32(0.0f);
+    svfloat32_t acc2 = svdup_n_f32(0.0f);
+    svfloat32_t acc3 = svdup_n_f32(0.0f);
+    // 4 vectors per iteration
+    int64_t j = 0;
+    for (; j + 16 * vscale <= cols; j += 16 * vscale) {
+      acc0 = svadd_f32_x(svptrue_b32(), svld1_f32(svptrue_b32(), input + i * stride + j), acc0);
+      acc1 = svadd_f32_x(svptrue_b32(),
+                         svld1_f32(svptrue_b32(), input + i * stride + j + 4 * vscale), acc1);
+      acc2 = svadd_f32_x(svptrue_b32(),
+                         svld1_f32(svptrue_b32(), input + i * stride + j + 8 * vscale), acc2);
+      acc3 = svadd_f32_x(svptrue_b32(),
+                         svld1_f32(svptrue_b32(), input + i * stride + j + 12 * vscale), acc3);
+    }
+    // one vector at a time
+    for (; j + 4 * vscale <= cols; j += 4 * vscale) {
+      acc0 = svadd_f32_x(svptrue_b32(), svld1_f32(svptrue_b32(), input + i * stride + j), acc0);
+    }
+    // predicated tail: lanes past the row end read the identity
+    if (j < cols) {
+      svbool_t tail_lanes = svwhilelt_b32_s64(j, cols);
+      svfloat32_t tail0 = svld1_f32(tail_lanes, input + i * stride + j);
+      acc1 = svadd_f32_x(svptrue_b32(), tail0, acc1);
+    }
+    acc0 = svadd_f32_x(svptrue_b32(), acc1, acc0);
+    acc2 = svadd_f32_x(svptrue_b32(), acc3, acc2);
+    acc0 = svadd_f32_x(svptrue_b32(), acc2, acc0);
+    svfloat32_t row_sum_fold = acc0;
+    for (uint64_t half = svcntw() / 2; half > 0; half /= 2)
+      row_sum_fold = svadd_f32_x(svptrue_b32(), row_sum_fold,
+                                 svtbl_f32(row_sum_fold, svindex_u32((uint32_t)half, 1)));
+    float row_sum = svlasta_f32(svpfalse_b(), row_sum_fold);
+    output[i] = row_sum;
   }
 }
 #endif
@@ -851,7 +902,10 @@ rowsum_f32_choice rowsum_f32_select() {
 #endif
 #if defined(__aarch64__)
 
+  if (((simdgen_arm_hwcap(1) & (1ul << 22)) /* HWCAP_SVE */) && rowsum_f32_forced("sve"))
+    return {rowsum_f32_sve, "sve"};
   if ((true) && rowsum_f32_forced("neon")) return {rowsum_f32_neon, "neon"};
+  if ((simdgen_arm_hwcap(1) & (1ul << 22)) /* HWCAP_SVE */) return {rowsum_f32_sve, "sve"};
   if (true) return {rowsum_f32_neon, "neon"};
 #endif
   return {rowsum_f32_scalar, "scalar"};

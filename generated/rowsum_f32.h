@@ -33,9 +33,10 @@ void rowsum_f32_avx2(const float* input, int64_t rows, int64_t cols, int64_t str
 // X-macro over the variants declared on this architecture, best first.
 #define SIMDGEN_rowsum_f32_VARIANTS(X) X(avx512) X(avx2) X(scalar)
 #elif defined(__aarch64__)
+void rowsum_f32_sve(const float* input, int64_t rows, int64_t cols, int64_t stride, float* output);
 void rowsum_f32_neon(const float* input, int64_t rows, int64_t cols, int64_t stride, float* output);
 // X-macro over the variants declared on this architecture, best first.
-#define SIMDGEN_rowsum_f32_VARIANTS(X) X(neon) X(scalar)
+#define SIMDGEN_rowsum_f32_VARIANTS(X) X(sve) X(neon) X(scalar)
 #else
 #define SIMDGEN_rowsum_f32_VARIANTS(X) X(scalar)
 #endif

@@ -18,7 +18,7 @@
 #include <immintrin.h>
 #endif
 #if defined(__aarch64__)
-#include <arm_neon.h>
+#include <arm_sve.h>
 #if defined(__linux__) && __STDC_HOSTED__
 #include <sys/auxv.h>
 #endif
@@ -32,11 +32,13 @@ __attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) 
   return 0;
 #endif
 }
+#include <arm_neon.h>
 #endif
 
 // Plan summary (`simdgen explain` prints the full plans):
 //   output[i] = add over j < cols of input[i * stride + j], for i < rows; f32 -> f32
 //   avx512+vnni: identical to avx512 for this kernel, not emitted
+//   sve2: identical to sve for this kernel, not emitted
 //   neon+dotprod: identical to neon for this kernel, not emitted
 
 // ---- avx512 (512-bit vectors)
@@ -79,6 +81,51 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_f32_se
       lane_acc = _mm512_add_ps(column, lane_acc);
     }
     _mm512_mask_storeu_ps(output + i, (__mmask16)((1ull << (-i + rows)) - 1), lane_acc);
+  }
+}
+#endif
+
+// ---- sve (128-bit vectors)
+// strategy inner_parallel: lane r reduces row i + r in sequential order; columns are gathered (f32 lanes)
+// uses columns filled lane by lane through a stack tile
+
+#if defined(__aarch64__)
+__attribute__((target("+sve"))) void rowsum_f32_sequential_sve(const float* input, int64_t rows,
+                                                               int64_t cols, int64_t stride,
+                                                               float* output) {
+  const int64_t vscale = (int64_t)(svcntb() / 16);  // vector bits / 128, known at run time
+  // 4 rows per vector, lane = row
+  int64_t i = 0;
+  for (; i + 4 * vscale <= rows; i += 4 * vscale) {
+    svfloat32_t lane_acc = svdup_n_f32(0.0f);
+    // sequential along the row
+    int64_t j = 0;
+    for (; j < cols; ++j) {
+      float column_stage[64];
+      for (int64_t r = 0; r < (int64_t)svcntw(); ++r)
+        column_stage[r] = (float)input[i * stride + j + r * stride];
+      svfloat32_t column = svld1_f32(svptrue_b32(), column_stage);
+      lane_acc = svadd_f32_x(svptrue_b32(), column, lane_acc);
+    }
+    svst1_f32(svptrue_b32(), output + i, lane_acc);
+  }
+  // remaining rows: predicated lanes
+  if (i < rows) {
+    svfloat32_t lane_acc = svdup_n_f32(0.0f);
+    svbool_t row_lanes = svwhilelt_b32_s64(i, rows);
+    // sequential along the row
+    int64_t j = 0;
+    for (; j < cols; ++j) {
+      float column_stage[64];
+      uint32_t column_active[64];
+      svst1_u32(svptrue_b32(), column_active, svsel_u32(row_lanes, svdup_n_u32(1), svdup_n_u32(0)));
+      for (int64_t r = 0; r < (int64_t)svcntw(); ++r)
+        column_stage[r] =
+            column_active[r] ? (float)input[i * stride + j + r * stride] : (float)(0.0f);
+      svfloat32_t column = svld1_f32(svptrue_b32(), column_stage);
+      lane_acc = svadd_f32_x(svptrue_b32(), column, lane_acc);
+    }
+    svst1_f32(row_lanes, output + i, lane_acc);
   }
 }
 #endif
@@ -232,7 +279,11 @@ rowsum_f32_sequential_choice rowsum_f32_sequential_select() {
 #endif
 #if defined(__aarch64__)
 
+  if (((simdgen_arm_hwcap(1) & (1ul << 22)) /* HWCAP_SVE */) && rowsum_f32_sequential_forced("sve"))
+    return {rowsum_f32_sequential_sve, "sve"};
   if ((true) && rowsum_f32_sequential_forced("neon")) return {rowsum_f32_sequential_neon, "neon"};
+  if ((simdgen_arm_hwcap(1) & (1ul << 22)) /* HWCAP_SVE */)
+    return {rowsum_f32_sequential_sve, "sve"};
   if (true) return {rowsum_f32_sequential_neon, "neon"};
 #endif
   return {rowsum_f32_sequential_scalar, "scalar"};

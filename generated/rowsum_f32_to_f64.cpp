@@ -18,7 +18,7 @@
 #include <immintrin.h>
 #endif
 #if defined(__aarch64__)
-#include <arm_neon.h>
+#include <arm_sve.h>
 #if defined(__linux__) && __STDC_HOSTED__
 #include <sys/auxv.h>
 #endif
@@ -32,11 +32,13 @@ __attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) 
   return 0;
 #endif
 }
+#include <arm_neon.h>
 #endif
 
 // Plan summary (`simdgen explain` prints the full plans):
 //   output[i] = add over j < cols of input[i * stride + j], for i < rows; f32 -> f64
 //   avx512+vnni: identical to avx512 for this kernel, not emitted
+//   sve2: identical to sve for this kernel, not emitted
 //   neon+dotprod: identical to neon for this kernel, not emitted
 
 #if defined(__aarch64__)
@@ -400,6 +402,73 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_f32_to
       double row_sum = _mm_cvtsd_f64(row_sum_v);
       output[i] = row_sum;
     }
+  }
+}
+#endif
+
+// ---- sve (128-bit vectors)
+// strategy vector_accumulator: vector accumulators, one horizontal reduction per row
+// inputs are widened to f64 in 2 parts per vector
+// tails: masked loads with the identity in inactive lanes
+// uses horizontal folds in the plan's order (halves by svtbl, then lane 0)
+
+#if defined(__aarch64__)
+__attribute__((target("+sve"))) void rowsum_f32_to_f64_sve(const float* input, int64_t rows,
+                                                           int64_t cols, int64_t stride,
+                                                           double* output) {
+  const int64_t vscale = (int64_t)(svcntb() / 16);  // vector bits / 128, known at run time
+  int64_t i = 0;
+  for (; i < rows; ++i) {
+    svfloat64_t acc0 = svdup_n_f64(0.0);
+    svfloat64_t acc1 = svdup_n_f64(0.0);
+    // 4 vectors per iteration
+    int64_t j = 0;
+    for (; j + 16 * vscale <= cols; j += 16 * vscale) {
+      svfloat32_t x0 = svld1_f32(svptrue_b32(), input + i * stride + j);
+      svfloat64_t x0_w0 = svcvt_f64_f32_x(svptrue_b64(), svzip1_f32(x0, x0));
+      acc0 = svadd_f64_x(svptrue_b64(), x0_w0, acc0);
+      svfloat64_t x0_w1 = svcvt_f64_f32_x(svptrue_b64(), svzip2_f32(x0, x0));
+      acc0 = svadd_f64_x(svptrue_b64(), x0_w1, acc0);
+      svfloat32_t x1 = svld1_f32(svptrue_b32(), input + i * stride + j + 4 * vscale);
+      svfloat64_t x1_w0 = svcvt_f64_f32_x(svptrue_b64(), svzip1_f32(x1, x1));
+      acc1 = svadd_f64_x(svptrue_b64(), x1_w0, acc1);
+      svfloat64_t x1_w1 = svcvt_f64_f32_x(svptrue_b64(), svzip2_f32(x1, x1));
+      acc1 = svadd_f64_x(svptrue_b64(), x1_w1, acc1);
+      svfloat32_t x2 = svld1_f32(svptrue_b32(), input + i * stride + j + 8 * vscale);
+      svfloat64_t x2_w0 = svcvt_f64_f32_x(svptrue_b64(), svzip1_f32(x2, x2));
+      acc0 = svadd_f64_x(svptrue_b64(), x2_w0, acc0);
+      svfloat64_t x2_w1 = svcvt_f64_f32_x(svptrue_b64(), svzip2_f32(x2, x2));
+      acc0 = svadd_f64_x(svptrue_b64(), x2_w1, acc0);
+      svfloat32_t x3 = svld1_f32(svptrue_b32(), input + i * stride + j + 12 * vscale);
+      svfloat64_t x3_w0 = svcvt_f64_f32_x(svptrue_b64(), svzip1_f32(x3, x3));
+      acc1 = svadd_f64_x(svptrue_b64(), x3_w0, acc1);
+      svfloat64_t x3_w1 = svcvt_f64_f32_x(svptrue_b64(), svzip2_f32(x3, x3));
+      acc1 = svadd_f64_x(svptrue_b64(), x3_w1, acc1);
+    }
+    // one vector at a time
+    for (; j + 4 * vscale <= cols; j += 4 * vscale) {
+      svfloat32_t x0 = svld1_f32(svptrue_b32(), input + i * stride + j);
+      svfloat64_t x0_w0 = svcvt_f64_f32_x(svptrue_b64(), svzip1_f32(x0, x0));
+      acc0 = svadd_f64_x(svptrue_b64(), x0_w0, acc0);
+      svfloat64_t x0_w1 = svcvt_f64_f32_x(svptrue_b64(), svzip2_f32(x0, x0));
+      acc0 = svadd_f64_x(svptrue_b64(), x0_w1, acc0);
+    }
+    // predicated tail: lanes past the row end read the identity
+    if (j < cols) {
+      svbool_t tail_lanes = svwhilelt_b32_s64(j, cols);
+      svfloat32_t tail0 = svld1_f32(tail_lanes, input + i * stride + j);
+      svfloat64_t tail0_w0 = svcvt_f64_f32_x(svptrue_b64(), svzip1_f32(tail0, tail0));
+      acc1 = svadd_f64_x(svptrue_b64(), tail0_w0, acc1);
+      svfloat64_t tail0_w1 = svcvt_f64_f32_x(svptrue_b64(), svzip2_f32(tail0, tail0));
+      acc1 = svadd_f64_x(svptrue_b64(), tail0_w1, acc1);
+    }
+    acc0 = svadd_f64_x(svptrue_b64(), acc1, acc0);
+    svfloat64_t row_sum_fold = acc0;
+    for (uint64_t half = svcntd() / 2; half > 0; half /= 2)
+      row_sum_fold = svadd_f64_x(svptrue_b64(), row_sum_fold,
+                                 svtbl_f64(row_sum_fold, svindex_u64((uint64_t)half, 1)));
+    double row_sum = svlasta_f64(svpfalse_b(), row_sum_fold);
+    output[i] = row_sum;
   }
 }
 #endif
@@ -923,7 +992,10 @@ rowsum_f32_to_f64_choice rowsum_f32_to_f64_select() {
 #endif
 #if defined(__aarch64__)
 
+  if (((simdgen_arm_hwcap(1) & (1ul << 22)) /* HWCAP_SVE */) && rowsum_f32_to_f64_forced("sve"))
+    return {rowsum_f32_to_f64_sve, "sve"};
   if ((true) && rowsum_f32_to_f64_forced("neon")) return {rowsum_f32_to_f64_neon, "neon"};
+  if ((simdgen_arm_hwcap(1) & (1ul << 22)) /* HWCAP_SVE */) return {rowsum_f32_to_f64_sve, "sve"};
   if (true) return {rowsum_f32_to_f64_neon, "neon"};
 #endif
   return {rowsum_f32_to_f64_scalar, "scalar"};

@@ -35,10 +35,12 @@ void rowsum_f64_inner_parallel_avx2(const double* input, int64_t rows, int64_t c
 // X-macro over the variants declared on this architecture, best first.
 #define SIMDGEN_rowsum_f64_inner_parallel_VARIANTS(X) X(avx512) X(avx2) X(scalar)
 #elif defined(__aarch64__)
+void rowsum_f64_inner_parallel_sve(const double* input, int64_t rows, int64_t cols, int64_t stride,
+                                   double* output);
 void rowsum_f64_inner_parallel_neon(const double* input, int64_t rows, int64_t cols, int64_t stride,
                                     double* output);
 // X-macro over the variants declared on this architecture, best first.
-#define SIMDGEN_rowsum_f64_inner_parallel_VARIANTS(X) X(neon) X(scalar)
+#define SIMDGEN_rowsum_f64_inner_parallel_VARIANTS(X) X(sve) X(neon) X(scalar)
 #else
 #define SIMDGEN_rowsum_f64_inner_parallel_VARIANTS(X) X(scalar)
 #endif

@@ -18,7 +18,7 @@
 #include <immintrin.h>
 #endif
 #if defined(__aarch64__)
-#include <arm_neon.h>
+#include <arm_sve.h>
 #if defined(__linux__) && __STDC_HOSTED__
 #include <sys/auxv.h>
 #endif
@@ -32,6 +32,7 @@ __attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) 
   return 0;
 #endif
 }
+#include <arm_neon.h>
 #endif
 
 // Plan summary (`simdgen explain` prints the full plans):
@@ -410,6 +411,122 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_i32_to
       uint64_t row_sum = (uint64_t)(int64_t)_mm_cvtsi128_si64(row_sum_v);
       output[i] = (int64_t)row_sum;
     }
+  }
+}
+#endif
+
+// ---- sve2 (128-bit vectors)
+// widening sum: sadalp pairwise widening add-accumulate (2 inputs per lane)
+// strategy vector_accumulator: vector accumulators, one horizontal reduction per row
+// tails: masked loads with the identity in inactive lanes
+// uses sadalp: pairwise widening add-accumulate (SVE2)
+// uses uaddv/saddv, sminv/smaxv, andv/orv/eorv across the vector
+
+#if defined(__aarch64__)
+__attribute__((target("+sve2"))) void rowsum_i32_to_i64_sve2(const int32_t* input, int64_t rows,
+                                                             int64_t cols, int64_t stride,
+                                                             int64_t* output) {
+  const int64_t vscale = (int64_t)(svcntb() / 16);  // vector bits / 128, known at run time
+  int64_t i = 0;
+  for (; i < rows; ++i) {
+    svint64_t acc0 = svdup_n_s64(0);
+    svint64_t acc1 = svdup_n_s64(0);
+    svint64_t acc2 = svdup_n_s64(0);
+    svint64_t acc3 = svdup_n_s64(0);
+    // 4 vectors per iteration
+    int64_t j = 0;
+    for (; j + 16 * vscale <= cols; j += 16 * vscale) {
+      acc0 = svadalp_s64_x(svptrue_b64(), acc0, svld1_s32(svptrue_b32(), input + i * stride + j));
+      acc1 = svadalp_s64_x(svptrue_b64(), acc1,
+                           svld1_s32(svptrue_b32(), input + i * stride + j + 4 * vscale));
+      acc2 = svadalp_s64_x(svptrue_b64(), acc2,
+                           svld1_s32(svptrue_b32(), input + i * stride + j + 8 * vscale));
+      acc3 = svadalp_s64_x(svptrue_b64(), acc3,
+                           svld1_s32(svptrue_b32(), input + i * stride + j + 12 * vscale));
+    }
+    // one vector at a time
+    for (; j + 4 * vscale <= cols; j += 4 * vscale) {
+      acc0 = svadalp_s64_x(svptrue_b64(), acc0, svld1_s32(svptrue_b32(), input + i * stride + j));
+    }
+    // predicated tail: lanes past the row end read the identity
+    if (j < cols) {
+      svbool_t tail_lanes = svwhilelt_b32_s64(j, cols);
+      svint32_t tail0 = svld1_s32(tail_lanes, input + i * stride + j);
+      acc1 = svadalp_s64_x(svptrue_b64(), acc1, tail0);
+    }
+    acc0 = svadd_s64_x(svptrue_b64(), acc1, acc0);
+    acc2 = svadd_s64_x(svptrue_b64(), acc3, acc2);
+    acc0 = svadd_s64_x(svptrue_b64(), acc2, acc0);
+    uint64_t row_sum = (uint64_t)(int64_t)(uint64_t)svaddv_s64(svptrue_b64(), acc0);
+    output[i] = (int64_t)row_sum;
+  }
+}
+#endif
+
+// ---- sve (128-bit vectors)
+// strategy vector_accumulator: vector accumulators, one horizontal reduction per row
+// inputs are widened to i64 in 2 parts per vector
+// tails: masked loads with the identity in inactive lanes
+// uses sunpklo/uunpklo widening
+// uses uaddv/saddv, sminv/smaxv, andv/orv/eorv across the vector
+
+#if defined(__aarch64__)
+__attribute__((target("+sve"))) void rowsum_i32_to_i64_sve(const int32_t* input, int64_t rows,
+                                                           int64_t cols, int64_t stride,
+                                                           int64_t* output) {
+  const int64_t vscale = (int64_t)(svcntb() / 16);  // vector bits / 128, known at run time
+  int64_t i = 0;
+  for (; i < rows; ++i) {
+    svint64_t acc0 = svdup_n_s64(0);
+    svint64_t acc1 = svdup_n_s64(0);
+    svint64_t acc2 = svdup_n_s64(0);
+    svint64_t acc3 = svdup_n_s64(0);
+    // 4 vectors per iteration
+    int64_t j = 0;
+    for (; j + 16 * vscale <= cols; j += 16 * vscale) {
+      svint32_t x0 = svld1_s32(svptrue_b32(), input + i * stride + j);
+      svint64_t x0_w0 = svunpklo_s64(x0);
+      acc0 = svadd_s64_x(svptrue_b64(), x0_w0, acc0);
+      svint64_t x0_w1 = svunpkhi_s64(x0);
+      acc0 = svadd_s64_x(svptrue_b64(), x0_w1, acc0);
+      svint32_t x1 = svld1_s32(svptrue_b32(), input + i * stride + j + 4 * vscale);
+      svint64_t x1_w0 = svunpklo_s64(x1);
+      acc1 = svadd_s64_x(svptrue_b64(), x1_w0, acc1);
+      svint64_t x1_w1 = svunpkhi_s64(x1);
+      acc1 = svadd_s64_x(svptrue_b64(), x1_w1, acc1);
+      svint32_t x2 = svld1_s32(svptrue_b32(), input + i * stride + j + 8 * vscale);
+      svint64_t x2_w0 = svunpklo_s64(x2);
+      acc2 = svadd_s64_x(svptrue_b64(), x2_w0, acc2);
+      svint64_t x2_w1 = svunpkhi_s64(x2);
+      acc2 = svadd_s64_x(svptrue_b64(), x2_w1, acc2);
+      svint32_t x3 = svld1_s32(svptrue_b32(), input + i * stride + j + 12 * vscale);
+      svint64_t x3_w0 = svunpklo_s64(x3);
+      acc3 = svadd_s64_x(svptrue_b64(), x3_w0, acc3);
+      svint64_t x3_w1 = svunpkhi_s64(x3);
+      acc3 = svadd_s64_x(svptrue_b64(), x3_w1, acc3);
+    }
+    // one vector at a time
+    for (; j + 4 * vscale <= cols; j += 4 * vscale) {
+      svint32_t x0 = svld1_s32(svptrue_b32(), input + i * stride + j);
+      svint64_t x0_w0 = svunpklo_s64(x0);
+      acc0 = svadd_s64_x(svptrue_b64(), x0_w0, acc0);
+      svint64_t x0_w1 = svunpkhi_s64(x0);
+      acc0 = svadd_s64_x(svptrue_b64(), x0_w1, acc0);
+    }
+    // predicated tail: lanes past the row end read the identity
+    if (j < cols) {
+      svbool_t tail_lanes = svwhilelt_b32_s64(j, cols);
+      svint32_t tail0 = svld1_s32(tail_lanes, input + i * stride + j);
+      svint64_t tail0_w0 = svunpklo_s64(tail0);
+      acc1 = svadd_s64_x(svptrue_b64(), tail0_w0, acc1);
+      svint64_t tail0_w1 = svunpkhi_s64(tail0);
+      acc1 = svadd_s64_x(svptrue_b64(), tail0_w1, acc1);
+    }
+    acc0 = svadd_s64_x(svptrue_b64(), acc1, acc0);
+    acc2 = svadd_s64_x(svptrue_b64(), acc3, acc2);
+    acc0 = svadd_s64_x(svptrue_b64(), acc2, acc0);
+    uint64_t row_sum = (uint64_t)(int64_t)(uint64_t)svaddv_s64(svptrue_b64(), acc0);
+    output[i] = (int64_t)row_sum;
   }
 }
 #endif
@@ -886,7 +1003,14 @@ rowsum_i32_to_i64_choice rowsum_i32_to_i64_select() {
 #endif
 #if defined(__aarch64__)
 
+  if (((simdgen_arm_hwcap(2) & (1ul << 1)) /* HWCAP2_SVE2 */) && rowsum_i32_to_i64_forced("sve2"))
+    return {rowsum_i32_to_i64_sve2, "sve2"};
+  if (((simdgen_arm_hwcap(1) & (1ul << 22)) /* HWCAP_SVE */) && rowsum_i32_to_i64_forced("sve"))
+    return {rowsum_i32_to_i64_sve, "sve"};
   if ((true) && rowsum_i32_to_i64_forced("neon")) return {rowsum_i32_to_i64_neon, "neon"};
+  if ((simdgen_arm_hwcap(2) & (1ul << 1)) /* HWCAP2_SVE2 */)
+    return {rowsum_i32_to_i64_sve2, "sve2"};
+  if ((simdgen_arm_hwcap(1) & (1ul << 22)) /* HWCAP_SVE */) return {rowsum_i32_to_i64_sve, "sve"};
   if (true) return {rowsum_i32_to_i64_neon, "neon"};
 #endif
   return {rowsum_i32_to_i64_scalar, "scalar"};

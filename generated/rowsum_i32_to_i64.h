@@ -35,10 +35,14 @@ void rowsum_i32_to_i64_avx2(const int32_t* input, int64_t rows, int64_t cols, in
 // X-macro over the variants declared on this architecture, best first.
 #define SIMDGEN_rowsum_i32_to_i64_VARIANTS(X) X(avx512) X(avx2) X(scalar)
 #elif defined(__aarch64__)
+void rowsum_i32_to_i64_sve2(const int32_t* input, int64_t rows, int64_t cols, int64_t stride,
+                            int64_t* output);
+void rowsum_i32_to_i64_sve(const int32_t* input, int64_t rows, int64_t cols, int64_t stride,
+                           int64_t* output);
 void rowsum_i32_to_i64_neon(const int32_t* input, int64_t rows, int64_t cols, int64_t stride,
                             int64_t* output);
 // X-macro over the variants declared on this architecture, best first.
-#define SIMDGEN_rowsum_i32_to_i64_VARIANTS(X) X(neon) X(scalar)
+#define SIMDGEN_rowsum_i32_to_i64_VARIANTS(X) X(sve2) X(sve) X(neon) X(scalar)
 #else
 #define SIMDGEN_rowsum_i32_to_i64_VARIANTS(X) X(scalar)
 #endif

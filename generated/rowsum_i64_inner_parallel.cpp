@@ -18,7 +18,7 @@
 #include <immintrin.h>
 #endif
 #if defined(__aarch64__)
-#include <arm_neon.h>
+#include <arm_sve.h>
 #if defined(__linux__) && __STDC_HOSTED__
 #include <sys/auxv.h>
 #endif
@@ -32,11 +32,13 @@ __attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) 
   return 0;
 #endif
 }
+#include <arm_neon.h>
 #endif
 
 // Plan summary (`simdgen explain` prints the full plans):
 //   output[i] = add over j < cols of input[i * stride + j], for i < rows; i64 -> i64
 //   avx512+vnni: identical to avx512 for this kernel, not emitted
+//   sve2: identical to sve for this kernel, not emitted
 //   neon+dotprod: identical to neon for this kernel, not emitted
 
 // ---- avx512 (512-bit vectors)
@@ -79,6 +81,52 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_i64_in
       lane_acc = _mm512_add_epi64(column, lane_acc);
     }
     _mm512_mask_storeu_epi64(output + i, (__mmask8)((1ull << (-i + rows)) - 1), lane_acc);
+  }
+}
+#endif
+
+// ---- sve (128-bit vectors)
+// strategy inner_parallel: lane r reduces row i + r in sequential order; columns are gathered (i64 lanes)
+// uses columns filled lane by lane through a stack tile
+
+#if defined(__aarch64__)
+__attribute__((target("+sve"))) void rowsum_i64_inner_parallel_sve(const int64_t* input,
+                                                                   int64_t rows, int64_t cols,
+                                                                   int64_t stride,
+                                                                   int64_t* output) {
+  const int64_t vscale = (int64_t)(svcntb() / 16);  // vector bits / 128, known at run time
+  // 2 rows per vector, lane = row
+  int64_t i = 0;
+  for (; i + 2 * vscale <= rows; i += 2 * vscale) {
+    svint64_t lane_acc = svdup_n_s64(0);
+    // sequential along the row
+    int64_t j = 0;
+    for (; j < cols; ++j) {
+      int64_t column_stage[32];
+      for (int64_t r = 0; r < (int64_t)svcntd(); ++r)
+        column_stage[r] = (int64_t)input[i * stride + j + r * stride];
+      svint64_t column = svld1_s64(svptrue_b64(), column_stage);
+      lane_acc = svadd_s64_x(svptrue_b64(), column, lane_acc);
+    }
+    svst1_s64(svptrue_b64(), output + i, lane_acc);
+  }
+  // remaining rows: predicated lanes
+  if (i < rows) {
+    svint64_t lane_acc = svdup_n_s64(0);
+    svbool_t row_lanes = svwhilelt_b64_s64(i, rows);
+    // sequential along the row
+    int64_t j = 0;
+    for (; j < cols; ++j) {
+      int64_t column_stage[32];
+      uint64_t column_active[32];
+      svst1_u64(svptrue_b64(), column_active, svsel_u64(row_lanes, svdup_n_u64(1), svdup_n_u64(0)));
+      for (int64_t r = 0; r < (int64_t)svcntd(); ++r)
+        column_stage[r] =
+            column_active[r] ? (int64_t)input[i * stride + j + r * stride] : (int64_t)(0);
+      svint64_t column = svld1_s64(svptrue_b64(), column_stage);
+      lane_acc = svadd_s64_x(svptrue_b64(), column, lane_acc);
+    }
+    svst1_s64(row_lanes, output + i, lane_acc);
   }
 }
 #endif
@@ -236,8 +284,13 @@ rowsum_i64_inner_parallel_choice rowsum_i64_inner_parallel_select() {
 #endif
 #if defined(__aarch64__)
 
+  if (((simdgen_arm_hwcap(1) & (1ul << 22)) /* HWCAP_SVE */) &&
+      rowsum_i64_inner_parallel_forced("sve"))
+    return {rowsum_i64_inner_parallel_sve, "sve"};
   if ((true) && rowsum_i64_inner_parallel_forced("neon"))
     return {rowsum_i64_inner_parallel_neon, "neon"};
+  if ((simdgen_arm_hwcap(1) & (1ul << 22)) /* HWCAP_SVE */)
+    return {rowsum_i64_inner_parallel_sve, "sve"};
   if (true) return {rowsum_i64_inner_parallel_neon, "neon"};
 #endif
   return {rowsum_i64_inner_parallel_scalar, "scalar"};

@@ -35,10 +35,12 @@ void rowsum_i64_inner_parallel_avx2(const int64_t* input, int64_t rows, int64_t 
 // X-macro over the variants declared on this architecture, best first.
 #define SIMDGEN_rowsum_i64_inner_parallel_VARIANTS(X) X(avx512) X(avx2) X(scalar)
 #elif defined(__aarch64__)
+void rowsum_i64_inner_parallel_sve(const int64_t* input, int64_t rows, int64_t cols, int64_t stride,
+                                   int64_t* output);
 void rowsum_i64_inner_parallel_neon(const int64_t* input, int64_t rows, int64_t cols,
                                     int64_t stride, int64_t* output);
 // X-macro over the variants declared on this architecture, best first.
-#define SIMDGEN_rowsum_i64_inner_parallel_VARIANTS(X) X(neon) X(scalar)
+#define SIMDGEN_rowsum_i64_inner_parallel_VARIANTS(X) X(sve) X(neon) X(scalar)
 #else
 #define SIMDGEN_rowsum_i64_inner_parallel_VARIANTS(X) X(scalar)
 #endif

@@ -37,12 +37,14 @@ void rowsum_i8_avx2(const int8_t* input, int64_t rows, int64_t cols, int64_t str
 // X-macro over the variants declared on this architecture, best first.
 #define SIMDGEN_rowsum_i8_VARIANTS(X) X(avx512_vnni) X(avx512) X(avx2) X(scalar)
 #elif defined(__aarch64__)
+void rowsum_i8_sve(const int8_t* input, int64_t rows, int64_t cols, int64_t stride,
+                   int32_t* output);
 void rowsum_i8_neon_dotprod(const int8_t* input, int64_t rows, int64_t cols, int64_t stride,
                             int32_t* output);
 void rowsum_i8_neon(const int8_t* input, int64_t rows, int64_t cols, int64_t stride,
                     int32_t* output);
 // X-macro over the variants declared on this architecture, best first.
-#define SIMDGEN_rowsum_i8_VARIANTS(X) X(neon_dotprod) X(neon) X(scalar)
+#define SIMDGEN_rowsum_i8_VARIANTS(X) X(sve) X(neon_dotprod) X(neon) X(scalar)
 #else
 #define SIMDGEN_rowsum_i8_VARIANTS(X) X(scalar)
 #endif

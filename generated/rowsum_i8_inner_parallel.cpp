@@ -18,7 +18,7 @@
 #include <immintrin.h>
 #endif
 #if defined(__aarch64__)
-#include <arm_neon.h>
+#include <arm_sve.h>
 #if defined(__linux__) && __STDC_HOSTED__
 #include <sys/auxv.h>
 #endif
@@ -32,11 +32,13 @@ __attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) 
   return 0;
 #endif
 }
+#include <arm_neon.h>
 #endif
 
 // Plan summary (`simdgen explain` prints the full plans):
 //   output[i] = add over j < cols of input[i * stride + j], for i < rows; i8 -> i32
 //   avx512+vnni: identical to avx512 for this kernel, not emitted
+//   sve2: identical to sve for this kernel, not emitted
 //   neon+dotprod: identical to neon for this kernel, not emitted
 
 // ---- avx512 (512-bit vectors)
@@ -75,6 +77,51 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_i8_inn
       lane_acc = _mm512_add_epi32(column, lane_acc);
     }
     _mm512_mask_storeu_epi32(output + i, (__mmask16)((1ull << (-i + rows)) - 1), lane_acc);
+  }
+}
+#endif
+
+// ---- sve (128-bit vectors)
+// strategy inner_parallel: lane r reduces row i + r in sequential order; columns are gathered (i32 lanes)
+// uses columns filled lane by lane through a stack tile
+
+#if defined(__aarch64__)
+__attribute__((target("+sve"))) void rowsum_i8_inner_parallel_sve(const int8_t* input, int64_t rows,
+                                                                  int64_t cols, int64_t stride,
+                                                                  int32_t* output) {
+  const int64_t vscale = (int64_t)(svcntb() / 16);  // vector bits / 128, known at run time
+  // 4 rows per vector, lane = row
+  int64_t i = 0;
+  for (; i + 4 * vscale <= rows; i += 4 * vscale) {
+    svint32_t lane_acc = svdup_n_s32(0);
+    // sequential along the row
+    int64_t j = 0;
+    for (; j < cols; ++j) {
+      int32_t column_stage[64];
+      for (int64_t r = 0; r < (int64_t)svcntw(); ++r)
+        column_stage[r] = (int32_t)input[i * stride + j + r * stride];
+      svint32_t column = svld1_s32(svptrue_b32(), column_stage);
+      lane_acc = svadd_s32_x(svptrue_b32(), column, lane_acc);
+    }
+    svst1_s32(svptrue_b32(), output + i, lane_acc);
+  }
+  // remaining rows: predicated lanes
+  if (i < rows) {
+    svint32_t lane_acc = svdup_n_s32(0);
+    svbool_t row_lanes = svwhilelt_b32_s64(i, rows);
+    // sequential along the row
+    int64_t j = 0;
+    for (; j < cols; ++j) {
+      int32_t column_stage[64];
+      uint32_t column_active[64];
+      svst1_u32(svptrue_b32(), column_active, svsel_u32(row_lanes, svdup_n_u32(1), svdup_n_u32(0)));
+      for (int64_t r = 0; r < (int64_t)svcntw(); ++r)
+        column_stage[r] =
+            column_active[r] ? (int32_t)input[i * stride + j + r * stride] : (int32_t)(0);
+      svint32_t column = svld1_s32(svptrue_b32(), column_stage);
+      lane_acc = svadd_s32_x(svptrue_b32(), column, lane_acc);
+    }
+    svst1_s32(row_lanes, output + i, lane_acc);
   }
 }
 #endif
@@ -224,8 +271,13 @@ rowsum_i8_inner_parallel_choice rowsum_i8_inner_parallel_select() {
 #endif
 #if defined(__aarch64__)
 
+  if (((simdgen_arm_hwcap(1) & (1ul << 22)) /* HWCAP_SVE */) &&
+      rowsum_i8_inner_parallel_forced("sve"))
+    return {rowsum_i8_inner_parallel_sve, "sve"};
   if ((true) && rowsum_i8_inner_parallel_forced("neon"))
     return {rowsum_i8_inner_parallel_neon, "neon"};
+  if ((simdgen_arm_hwcap(1) & (1ul << 22)) /* HWCAP_SVE */)
+    return {rowsum_i8_inner_parallel_sve, "sve"};
   if (true) return {rowsum_i8_inner_parallel_neon, "neon"};
 #endif
   return {rowsum_i8_inner_parallel_scalar, "scalar"};

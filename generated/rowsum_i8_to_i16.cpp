@@ -18,7 +18,7 @@
 #include <immintrin.h>
 #endif
 #if defined(__aarch64__)
-#include <arm_neon.h>
+#include <arm_sve.h>
 #if defined(__linux__) && __STDC_HOSTED__
 #include <sys/auxv.h>
 #endif
@@ -32,6 +32,7 @@ __attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) 
   return 0;
 #endif
 }
+#include <arm_neon.h>
 #endif
 
 // Plan summary (`simdgen explain` prints the full plans):
@@ -111,6 +112,122 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_i8_to_
     row_sum_v = _mm_add_epi16(row_sum_v, _mm_srli_si128(row_sum_v, 4));
     row_sum_v = _mm_add_epi16(row_sum_v, _mm_srli_si128(row_sum_v, 2));
     uint16_t row_sum = (uint16_t)(int16_t)_mm_cvtsi128_si32(row_sum_v);
+    output[i] = (int16_t)row_sum;
+  }
+}
+#endif
+
+// ---- sve2 (128-bit vectors)
+// widening sum: sadalp pairwise widening add-accumulate (2 inputs per lane)
+// strategy vector_accumulator: vector accumulators, one horizontal reduction per row
+// tails: masked loads with the identity in inactive lanes
+// uses sadalp: pairwise widening add-accumulate (SVE2)
+// uses uaddv/saddv, sminv/smaxv, andv/orv/eorv across the vector
+
+#if defined(__aarch64__)
+__attribute__((target("+sve2"))) void rowsum_i8_to_i16_sve2(const int8_t* input, int64_t rows,
+                                                            int64_t cols, int64_t stride,
+                                                            int16_t* output) {
+  const int64_t vscale = (int64_t)(svcntb() / 16);  // vector bits / 128, known at run time
+  int64_t i = 0;
+  for (; i < rows; ++i) {
+    svint16_t acc0 = svdup_n_s16(0);
+    svint16_t acc1 = svdup_n_s16(0);
+    svint16_t acc2 = svdup_n_s16(0);
+    svint16_t acc3 = svdup_n_s16(0);
+    // 4 vectors per iteration
+    int64_t j = 0;
+    for (; j + 64 * vscale <= cols; j += 64 * vscale) {
+      acc0 = svadalp_s16_x(svptrue_b16(), acc0, svld1_s8(svptrue_b8(), input + i * stride + j));
+      acc1 = svadalp_s16_x(svptrue_b16(), acc1,
+                           svld1_s8(svptrue_b8(), input + i * stride + j + 16 * vscale));
+      acc2 = svadalp_s16_x(svptrue_b16(), acc2,
+                           svld1_s8(svptrue_b8(), input + i * stride + j + 32 * vscale));
+      acc3 = svadalp_s16_x(svptrue_b16(), acc3,
+                           svld1_s8(svptrue_b8(), input + i * stride + j + 48 * vscale));
+    }
+    // one vector at a time
+    for (; j + 16 * vscale <= cols; j += 16 * vscale) {
+      acc0 = svadalp_s16_x(svptrue_b16(), acc0, svld1_s8(svptrue_b8(), input + i * stride + j));
+    }
+    // predicated tail: lanes past the row end read the identity
+    if (j < cols) {
+      svbool_t tail_lanes = svwhilelt_b8_s64(j, cols);
+      svint8_t tail0 = svld1_s8(tail_lanes, input + i * stride + j);
+      acc1 = svadalp_s16_x(svptrue_b16(), acc1, tail0);
+    }
+    acc0 = svadd_s16_x(svptrue_b16(), acc1, acc0);
+    acc2 = svadd_s16_x(svptrue_b16(), acc3, acc2);
+    acc0 = svadd_s16_x(svptrue_b16(), acc2, acc0);
+    uint16_t row_sum = (uint16_t)(int16_t)(uint16_t)svaddv_s16(svptrue_b16(), acc0);
+    output[i] = (int16_t)row_sum;
+  }
+}
+#endif
+
+// ---- sve (128-bit vectors)
+// strategy vector_accumulator: vector accumulators, one horizontal reduction per row
+// inputs are widened to i16 in 2 parts per vector
+// tails: masked loads with the identity in inactive lanes
+// uses sunpklo/uunpklo widening
+// uses uaddv/saddv, sminv/smaxv, andv/orv/eorv across the vector
+
+#if defined(__aarch64__)
+__attribute__((target("+sve"))) void rowsum_i8_to_i16_sve(const int8_t* input, int64_t rows,
+                                                          int64_t cols, int64_t stride,
+                                                          int16_t* output) {
+  const int64_t vscale = (int64_t)(svcntb() / 16);  // vector bits / 128, known at run time
+  int64_t i = 0;
+  for (; i < rows; ++i) {
+    svint16_t acc0 = svdup_n_s16(0);
+    svint16_t acc1 = svdup_n_s16(0);
+    svint16_t acc2 = svdup_n_s16(0);
+    svint16_t acc3 = svdup_n_s16(0);
+    // 4 vectors per iteration
+    int64_t j = 0;
+    for (; j + 64 * vscale <= cols; j += 64 * vscale) {
+      svint8_t x0 = svld1_s8(svptrue_b8(), input + i * stride + j);
+      svint16_t x0_w0 = svunpklo_s16(x0);
+      acc0 = svadd_s16_x(svptrue_b16(), x0_w0, acc0);
+      svint16_t x0_w1 = svunpkhi_s16(x0);
+      acc0 = svadd_s16_x(svptrue_b16(), x0_w1, acc0);
+      svint8_t x1 = svld1_s8(svptrue_b8(), input + i * stride + j + 16 * vscale);
+      svint16_t x1_w0 = svunpklo_s16(x1);
+      acc1 = svadd_s16_x(svptrue_b16(), x1_w0, acc1);
+      svint16_t x1_w1 = svunpkhi_s16(x1);
+      acc1 = svadd_s16_x(svptrue_b16(), x1_w1, acc1);
+      svint8_t x2 = svld1_s8(svptrue_b8(), input + i * stride + j + 32 * vscale);
+      svint16_t x2_w0 = svunpklo_s16(x2);
+      acc2 = svadd_s16_x(svptrue_b16(), x2_w0, acc2);
+      svint16_t x2_w1 = svunpkhi_s16(x2);
+      acc2 = svadd_s16_x(svptrue_b16(), x2_w1, acc2);
+      svint8_t x3 = svld1_s8(svptrue_b8(), input + i * stride + j + 48 * vscale);
+      svint16_t x3_w0 = svunpklo_s16(x3);
+      acc3 = svadd_s16_x(svptrue_b16(), x3_w0, acc3);
+      svint16_t x3_w1 = svunpkhi_s16(x3);
+      acc3 = svadd_s16_x(svptrue_b16(), x3_w1, acc3);
+    }
+    // one vector at a time
+    for (; j + 16 * vscale <= cols; j += 16 * vscale) {
+      svint8_t x0 = svld1_s8(svptrue_b8(), input + i * stride + j);
+      svint16_t x0_w0 = svunpklo_s16(x0);
+      acc0 = svadd_s16_x(svptrue_b16(), x0_w0, acc0);
+      svint16_t x0_w1 = svunpkhi_s16(x0);
+      acc0 = svadd_s16_x(svptrue_b16(), x0_w1, acc0);
+    }
+    // predicated tail: lanes past the row end read the identity
+    if (j < cols) {
+      svbool_t tail_lanes = svwhilelt_b8_s64(j, cols);
+      svint8_t tail0 = svld1_s8(tail_lanes, input + i * stride + j);
+      svint16_t tail0_w0 = svunpklo_s16(tail0);
+      acc1 = svadd_s16_x(svptrue_b16(), tail0_w0, acc1);
+      svint16_t tail0_w1 = svunpkhi_s16(tail0);
+      acc1 = svadd_s16_x(svptrue_b16(), tail0_w1, acc1);
+    }
+    acc0 = svadd_s16_x(svptrue_b16(), acc1, acc0);
+    acc2 = svadd_s16_x(svptrue_b16(), acc3, acc2);
+    acc0 = svadd_s16_x(svptrue_b16(), acc2, acc0);
+    uint16_t row_sum = (uint16_t)(int16_t)(uint16_t)svaddv_s16(svptrue_b16(), acc0);
     output[i] = (int16_t)row_sum;
   }
 }
@@ -328,7 +445,13 @@ rowsum_i8_to_i16_choice rowsum_i8_to_i16_select() {
 #endif
 #if defined(__aarch64__)
 
+  if (((simdgen_arm_hwcap(2) & (1ul << 1)) /* HWCAP2_SVE2 */) && rowsum_i8_to_i16_forced("sve2"))
+    return {rowsum_i8_to_i16_sve2, "sve2"};
+  if (((simdgen_arm_hwcap(1) & (1ul << 22)) /* HWCAP_SVE */) && rowsum_i8_to_i16_forced("sve"))
+    return {rowsum_i8_to_i16_sve, "sve"};
   if ((true) && rowsum_i8_to_i16_forced("neon")) return {rowsum_i8_to_i16_neon, "neon"};
+  if ((simdgen_arm_hwcap(2) & (1ul << 1)) /* HWCAP2_SVE2 */) return {rowsum_i8_to_i16_sve2, "sve2"};
+  if ((simdgen_arm_hwcap(1) & (1ul << 22)) /* HWCAP_SVE */) return {rowsum_i8_to_i16_sve, "sve"};
   if (true) return {rowsum_i8_to_i16_neon, "neon"};
 #endif
   return {rowsum_i8_to_i16_scalar, "scalar"};

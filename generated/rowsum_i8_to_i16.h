@@ -35,10 +35,14 @@ void rowsum_i8_to_i16_avx2(const int8_t* input, int64_t rows, int64_t cols, int6
 // X-macro over the variants declared on this architecture, best first.
 #define SIMDGEN_rowsum_i8_to_i16_VARIANTS(X) X(avx512) X(avx2) X(scalar)
 #elif defined(__aarch64__)
+void rowsum_i8_to_i16_sve2(const int8_t* input, int64_t rows, int64_t cols, int64_t stride,
+                           int16_t* output);
+void rowsum_i8_to_i16_sve(const int8_t* input, int64_t rows, int64_t cols, int64_t stride,
+                          int16_t* output);
 void rowsum_i8_to_i16_neon(const int8_t* input, int64_t rows, int64_t cols, int64_t stride,
                            int16_t* output);
 // X-macro over the variants declared on this architecture, best first.
-#define SIMDGEN_rowsum_i8_to_i16_VARIANTS(X) X(neon) X(scalar)
+#define SIMDGEN_rowsum_i8_to_i16_VARIANTS(X) X(sve2) X(sve) X(neon) X(scalar)
 #else
 #define SIMDGEN_rowsum_i8_to_i16_VARIANTS(X) X(scalar)
 #endif

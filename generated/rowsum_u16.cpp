@@ -18,7 +18,7 @@
 #include <immintrin.h>
 #endif
 #if defined(__aarch64__)
-#include <arm_neon.h>
+#include <arm_sve.h>
 #if defined(__linux__) && __STDC_HOSTED__
 #include <sys/auxv.h>
 #endif
@@ -32,6 +32,7 @@ __attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) 
   return 0;
 #endif
 }
+#include <arm_neon.h>
 #endif
 
 // Plan summary (`simdgen explain` prints the full plans):
@@ -96,6 +97,117 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_u16_av
     row_sum_v = _mm_add_epi32(row_sum_v, _mm_srli_si128(row_sum_v, 8));
     row_sum_v = _mm_add_epi32(row_sum_v, _mm_srli_si128(row_sum_v, 4));
     uint32_t row_sum = (uint32_t)_mm_cvtsi128_si32(row_sum_v);
+    // scalar tail
+    for (; j < cols; ++j) {
+      uint16_t x = input[i * stride + j];
+      uint32_t x_w0 = (uint32_t)x;
+      row_sum = (x_w0 + row_sum);
+    }
+    output[i] = row_sum;
+  }
+}
+#endif
+
+// ---- sve2 (128-bit vectors)
+// widening sum: uadalp pairwise widening add-accumulate (2 inputs per lane)
+// strategy vector_accumulator: vector accumulators, one horizontal reduction per row
+// uses uadalp: pairwise widening add-accumulate (SVE2)
+// uses uaddv/saddv, sminv/smaxv, andv/orv/eorv across the vector
+
+#if defined(__aarch64__)
+__attribute__((target("+sve2"))) void rowsum_u16_sve2(const uint16_t* input, int64_t rows,
+                                                      int64_t cols, int64_t stride,
+                                                      uint32_t* output) {
+  const int64_t vscale = (int64_t)(svcntb() / 16);  // vector bits / 128, known at run time
+  int64_t i = 0;
+  for (; i < rows; ++i) {
+    svuint32_t acc0 = svdup_n_u32(0);
+    svuint32_t acc1 = svdup_n_u32(0);
+    svuint32_t acc2 = svdup_n_u32(0);
+    svuint32_t acc3 = svdup_n_u32(0);
+    // 4 vectors per iteration
+    int64_t j = 0;
+    for (; j + 32 * vscale <= cols; j += 32 * vscale) {
+      acc0 = svadalp_u32_x(svptrue_b32(), acc0, svld1_u16(svptrue_b16(), input + i * stride + j));
+      acc1 = svadalp_u32_x(svptrue_b32(), acc1,
+                           svld1_u16(svptrue_b16(), input + i * stride + j + 8 * vscale));
+      acc2 = svadalp_u32_x(svptrue_b32(), acc2,
+                           svld1_u16(svptrue_b16(), input + i * stride + j + 16 * vscale));
+      acc3 = svadalp_u32_x(svptrue_b32(), acc3,
+                           svld1_u16(svptrue_b16(), input + i * stride + j + 24 * vscale));
+    }
+    // one vector at a time
+    for (; j + 8 * vscale <= cols; j += 8 * vscale) {
+      acc0 = svadalp_u32_x(svptrue_b32(), acc0, svld1_u16(svptrue_b16(), input + i * stride + j));
+    }
+    acc0 = svadd_u32_x(svptrue_b32(), acc1, acc0);
+    acc2 = svadd_u32_x(svptrue_b32(), acc3, acc2);
+    acc0 = svadd_u32_x(svptrue_b32(), acc2, acc0);
+    uint32_t row_sum = (uint32_t)(uint32_t)svaddv_u32(svptrue_b32(), acc0);
+    // scalar tail
+    for (; j < cols; ++j) {
+      uint16_t x = input[i * stride + j];
+      uint32_t x_w0 = (uint32_t)x;
+      row_sum = (x_w0 + row_sum);
+    }
+    output[i] = row_sum;
+  }
+}
+#endif
+
+// ---- sve (128-bit vectors)
+// strategy vector_accumulator: vector accumulators, one horizontal reduction per row
+// inputs are widened to u32 in 2 parts per vector
+// uses sunpklo/uunpklo widening
+// uses uaddv/saddv, sminv/smaxv, andv/orv/eorv across the vector
+
+#if defined(__aarch64__)
+__attribute__((target("+sve"))) void rowsum_u16_sve(const uint16_t* input, int64_t rows,
+                                                    int64_t cols, int64_t stride,
+                                                    uint32_t* output) {
+  const int64_t vscale = (int64_t)(svcntb() / 16);  // vector bits / 128, known at run time
+  int64_t i = 0;
+  for (; i < rows; ++i) {
+    svuint32_t acc0 = svdup_n_u32(0);
+    svuint32_t acc1 = svdup_n_u32(0);
+    svuint32_t acc2 = svdup_n_u32(0);
+    svuint32_t acc3 = svdup_n_u32(0);
+    // 4 vectors per iteration
+    int64_t j = 0;
+    for (; j + 32 * vscale <= cols; j += 32 * vscale) {
+      svuint16_t x0 = svld1_u16(svptrue_b16(), input + i * stride + j);
+      svuint32_t x0_w0 = svunpklo_u32(x0);
+      acc0 = svadd_u32_x(svptrue_b32(), x0_w0, acc0);
+      svuint32_t x0_w1 = svunpkhi_u32(x0);
+      acc0 = svadd_u32_x(svptrue_b32(), x0_w1, acc0);
+      svuint16_t x1 = svld1_u16(svptrue_b16(), input + i * stride + j + 8 * vscale);
+      svuint32_t x1_w0 = svunpklo_u32(x1);
+      acc1 = svadd_u32_x(svptrue_b32(), x1_w0, acc1);
+      svuint32_t x1_w1 = svunpkhi_u32(x1);
+      acc1 = svadd_u32_x(svptrue_b32(), x1_w1, acc1);
+      svuint16_t x2 = svld1_u16(svptrue_b16(), input + i * stride + j + 16 * vscale);
+      svuint32_t x2_w0 = svunpklo_u32(x2);
+      acc2 = svadd_u32_x(svptrue_b32(), x2_w0, acc2);
+      svuint32_t x2_w1 = svunpkhi_u32(x2);
+      acc2 = svadd_u32_x(svptrue_b32(), x2_w1, acc2);
+      svuint16_t x3 = svld1_u16(svptrue_b16(), input + i * stride + j + 24 * vscale);
+      svuint32_t x3_w0 = svunpklo_u32(x3);
+      acc3 = svadd_u32_x(svptrue_b32(), x3_w0, acc3);
+      svuint32_t x3_w1 = svunpkhi_u32(x3);
+      acc3 = svadd_u32_x(svptrue_b32(), x3_w1, acc3);
+    }
+    // one vector at a time
+    for (; j + 8 * vscale <= cols; j += 8 * vscale) {
+      svuint16_t x0 = svld1_u16(svptrue_b16(), input + i * stride + j);
+      svuint32_t x0_w0 = svunpklo_u32(x0);
+      acc0 = svadd_u32_x(svptrue_b32(), x0_w0, acc0);
+      svuint32_t x0_w1 = svunpkhi_u32(x0);
+      acc0 = svadd_u32_x(svptrue_b32(), x0_w1, acc0);
+    }
+    acc0 = svadd_u32_x(svptrue_b32(), acc1, acc0);
+    acc2 = svadd_u32_x(svptrue_b32(), acc3, acc2);
+    acc0 = svadd_u32_x(svptrue_b32(), acc2, acc0);
+    uint32_t row_sum = (uint32_t)(uint32_t)svaddv_u32(svptrue_b32(), acc0);
     // scalar tail
     for (; j < cols; ++j) {
       uint16_t x = input[i * stride + j];
@@ -296,7 +408,13 @@ rowsum_u16_choice rowsum_u16_select() {
 #endif
 #if defined(__aarch64__)
 
+  if (((simdgen_arm_hwcap(2) & (1ul << 1)) /* HWCAP2_SVE2 */) && rowsum_u16_forced("sve2"))
+    return {rowsum_u16_sve2, "sve2"};
+  if (((simdgen_arm_hwcap(1) & (1ul << 22)) /* HWCAP_SVE */) && rowsum_u16_forced("sve"))
+    return {rowsum_u16_sve, "sve"};
   if ((true) && rowsum_u16_forced("neon")) return {rowsum_u16_neon, "neon"};
+  if ((simdgen_arm_hwcap(2) & (1ul << 1)) /* HWCAP2_SVE2 */) return {rowsum_u16_sve2, "sve2"};
+  if ((simdgen_arm_hwcap(1) & (1ul << 22)) /* HWCAP_SVE */) return {rowsum_u16_sve, "sve"};
   if (true) return {rowsum_u16_neon, "neon"};
 #endif
   return {rowsum_u16_scalar, "scalar"};

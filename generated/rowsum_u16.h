@@ -35,10 +35,14 @@ void rowsum_u16_avx2(const uint16_t* input, int64_t rows, int64_t cols, int64_t 
 // X-macro over the variants declared on this architecture, best first.
 #define SIMDGEN_rowsum_u16_VARIANTS(X) X(avx512) X(avx2) X(scalar)
 #elif defined(__aarch64__)
+void rowsum_u16_sve2(const uint16_t* input, int64_t rows, int64_t cols, int64_t stride,
+                     uint32_t* output);
+void rowsum_u16_sve(const uint16_t* input, int64_t rows, int64_t cols, int64_t stride,
+                    uint32_t* output);
 void rowsum_u16_neon(const uint16_t* input, int64_t rows, int64_t cols, int64_t stride,
                      uint32_t* output);
 // X-macro over the variants declared on this architecture, best first.
-#define SIMDGEN_rowsum_u16_VARIANTS(X) X(neon) X(scalar)
+#define SIMDGEN_rowsum_u16_VARIANTS(X) X(sve2) X(sve) X(neon) X(scalar)
 #else
 #define SIMDGEN_rowsum_u16_VARIANTS(X) X(scalar)
 #endif

@@ -18,7 +18,7 @@
 #include <immintrin.h>
 #endif
 #if defined(__aarch64__)
-#include <arm_neon.h>
+#include <arm_sve.h>
 #if defined(__linux__) && __STDC_HOSTED__
 #include <sys/auxv.h>
 #endif
@@ -32,11 +32,13 @@ __attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) 
   return 0;
 #endif
 }
+#include <arm_neon.h>
 #endif
 
 // Plan summary (`simdgen explain` prints the full plans):
 //   output[i] = add over j < cols of input[i * stride + j], for i < rows; u8 -> u32
 //   avx512+vnni: identical to avx512 for this kernel, not emitted
+//   sve2: identical to sve for this kernel, not emitted
 
 #if defined(__x86_64__)
 // 32 zero bytes then 32 0xFF bytes: the 32 bytes at offset k keep the last k bytes of a vector.
@@ -108,6 +110,51 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_u8_avx
     uint64_t row_sum = (uint64_t)_mm_cvtsi128_si64(row_sum_v);
     uint32_t row_sum_out = (uint32_t)row_sum;
     output[i] = row_sum_out;
+  }
+}
+#endif
+
+// ---- sve (128-bit vectors)
+// widening sum: udot with a ones vector (4 inputs per lane)
+// strategy vector_accumulator: vector accumulators, one horizontal reduction per row
+// tails: masked loads with the identity in inactive lanes
+// uses uaddv/saddv, sminv/smaxv, andv/orv/eorv across the vector
+// uses udot: 4 inputs per lane against a ones vector
+
+#if defined(__aarch64__)
+__attribute__((target("+sve"))) void rowsum_u8_sve(const uint8_t* input, int64_t rows, int64_t cols,
+                                                   int64_t stride, uint32_t* output) {
+  const int64_t vscale = (int64_t)(svcntb() / 16);  // vector bits / 128, known at run time
+  const svuint8_t ones_u8 = svdup_n_u8(1);
+  int64_t i = 0;
+  for (; i < rows; ++i) {
+    svuint32_t acc0 = svdup_n_u32(0);
+    svuint32_t acc1 = svdup_n_u32(0);
+    svuint32_t acc2 = svdup_n_u32(0);
+    svuint32_t acc3 = svdup_n_u32(0);
+    // 4 vectors per iteration
+    int64_t j = 0;
+    for (; j + 64 * vscale <= cols; j += 64 * vscale) {
+      acc0 = svdot_u32(acc0, svld1_u8(svptrue_b8(), input + i * stride + j), ones_u8);
+      acc1 = svdot_u32(acc1, svld1_u8(svptrue_b8(), input + i * stride + j + 16 * vscale), ones_u8);
+      acc2 = svdot_u32(acc2, svld1_u8(svptrue_b8(), input + i * stride + j + 32 * vscale), ones_u8);
+      acc3 = svdot_u32(acc3, svld1_u8(svptrue_b8(), input + i * stride + j + 48 * vscale), ones_u8);
+    }
+    // one vector at a time
+    for (; j + 16 * vscale <= cols; j += 16 * vscale) {
+      acc0 = svdot_u32(acc0, svld1_u8(svptrue_b8(), input + i * stride + j), ones_u8);
+    }
+    // predicated tail: lanes past the row end read the identity
+    if (j < cols) {
+      svbool_t tail_lanes = svwhilelt_b8_s64(j, cols);
+      svuint8_t tail0 = svld1_u8(tail_lanes, input + i * stride + j);
+      acc1 = svdot_u32(acc1, tail0, ones_u8);
+    }
+    acc0 = svadd_u32_x(svptrue_b32(), acc1, acc0);
+    acc2 = svadd_u32_x(svptrue_b32(), acc3, acc2);
+    acc0 = svadd_u32_x(svptrue_b32(), acc2, acc0);
+    uint32_t row_sum = (uint32_t)(uint32_t)svaddv_u32(svptrue_b32(), acc0);
+    output[i] = row_sum;
   }
 }
 #endif
@@ -633,10 +680,13 @@ rowsum_u8_choice rowsum_u8_select() {
 #endif
 #if defined(__aarch64__)
 
+  if (((simdgen_arm_hwcap(1) & (1ul << 22)) /* HWCAP_SVE */) && rowsum_u8_forced("sve"))
+    return {rowsum_u8_sve, "sve"};
   if (((simdgen_arm_hwcap(1) & (1ul << 20)) /* HWCAP_ASIMDDP */) &&
       rowsum_u8_forced("neon_dotprod"))
     return {rowsum_u8_neon_dotprod, "neon_dotprod"};
   if ((true) && rowsum_u8_forced("neon")) return {rowsum_u8_neon, "neon"};
+  if ((simdgen_arm_hwcap(1) & (1ul << 22)) /* HWCAP_SVE */) return {rowsum_u8_sve, "sve"};
   if ((simdgen_arm_hwcap(1) & (1ul << 20)) /* HWCAP_ASIMDDP */)
     return {rowsum_u8_neon_dotprod, "neon_dotprod"};
   if (true) return {rowsum_u8_neon, "neon"};

@@ -34,12 +34,14 @@ void rowsum_u8_avx2(const uint8_t* input, int64_t rows, int64_t cols, int64_t st
 // X-macro over the variants declared on this architecture, best first.
 #define SIMDGEN_rowsum_u8_VARIANTS(X) X(avx512) X(avx2) X(scalar)
 #elif defined(__aarch64__)
+void rowsum_u8_sve(const uint8_t* input, int64_t rows, int64_t cols, int64_t stride,
+                   uint32_t* output);
 void rowsum_u8_neon_dotprod(const uint8_t* input, int64_t rows, int64_t cols, int64_t stride,
                             uint32_t* output);
 void rowsum_u8_neon(const uint8_t* input, int64_t rows, int64_t cols, int64_t stride,
                     uint32_t* output);
 // X-macro over the variants declared on this architecture, best first.
-#define SIMDGEN_rowsum_u8_VARIANTS(X) X(neon_dotprod) X(neon) X(scalar)
+#define SIMDGEN_rowsum_u8_VARIANTS(X) X(sve) X(neon_dotprod) X(neon) X(scalar)
 #else
 #define SIMDGEN_rowsum_u8_VARIANTS(X) X(scalar)
 #endif

@@ -18,7 +18,7 @@
 #include <immintrin.h>
 #endif
 #if defined(__aarch64__)
-#include <arm_neon.h>
+#include <arm_sve.h>
 #if defined(__linux__) && __STDC_HOSTED__
 #include <sys/auxv.h>
 #endif
@@ -32,11 +32,13 @@ __attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) 
   return 0;
 #endif
 }
+#include <arm_neon.h>
 #endif
 
 // Plan summary (`simdgen explain` prints the full plans):
 //   output[i] = xor over j < cols of input[i * stride + j], for i < rows; u32 -> u32
 //   avx512+vnni: identical to avx512 for this kernel, not emitted
+//   sve2: identical to sve for this kernel, not emitted
 //   neon+dotprod: identical to neon for this kernel, not emitted
 
 #if defined(__aarch64__)
@@ -94,6 +96,44 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowxor_u32_av
     row_sum_v = _mm_xor_si128(row_sum_v, _mm_srli_si128(row_sum_v, 8));
     row_sum_v = _mm_xor_si128(row_sum_v, _mm_srli_si128(row_sum_v, 4));
     uint32_t row_sum = (uint32_t)_mm_cvtsi128_si32(row_sum_v);
+    output[i] = row_sum;
+  }
+}
+#endif
+
+// ---- sve (128-bit vectors)
+// strategy vector_accumulator: vector accumulators, one horizontal reduction per row
+// tails: masked loads with the identity in inactive lanes
+// uses uaddv/saddv, sminv/smaxv, andv/orv/eorv across the vector
+
+#if defined(__aarch64__)
+__attribute__((target("+sve"))) void rowxor_u32_sve(const uint32_t* input, int64_t rows,
+                                                    int64_t cols, int64_t stride,
+                                                    uint32_t* output) {
+  const int64_t vscale = (int64_t)(svcntb() / 16);  // vector bits / 128, known at run time
+  int64_t i = 0;
+  for (; i < rows; ++i) {
+    svuint32_t acc0 = svdup_n_u32(0);
+    svuint32_t acc1 = svdup_n_u32(0);
+    // 2 vectors per iteration
+    int64_t j = 0;
+    for (; j + 8 * vscale <= cols; j += 8 * vscale) {
+      acc0 = sveor_u32_x(svptrue_b32(), svld1_u32(svptrue_b32(), input + i * stride + j), acc0);
+      acc1 = sveor_u32_x(svptrue_b32(),
+                         svld1_u32(svptrue_b32(), input + i * stride + j + 4 * vscale), acc1);
+    }
+    // one vector at a time
+    for (; j + 4 * vscale <= cols; j += 4 * vscale) {
+      acc0 = sveor_u32_x(svptrue_b32(), svld1_u32(svptrue_b32(), input + i * stride + j), acc0);
+    }
+    // predicated tail: lanes past the row end read the identity
+    if (j < cols) {
+      svbool_t tail_lanes = svwhilelt_b32_s64(j, cols);
+      svuint32_t tail0 = svld1_u32(tail_lanes, input + i * stride + j);
+      acc1 = sveor_u32_x(svptrue_b32(), tail0, acc1);
+    }
+    acc0 = sveor_u32_x(svptrue_b32(), acc1, acc0);
+    uint32_t row_sum = sveorv_u32(svptrue_b32(), acc0);
     output[i] = row_sum;
   }
 }
@@ -266,7 +306,10 @@ rowxor_u32_choice rowxor_u32_select() {
 #endif
 #if defined(__aarch64__)
 
+  if (((simdgen_arm_hwcap(1) & (1ul << 22)) /* HWCAP_SVE */) && rowxor_u32_forced("sve"))
+    return {rowxor_u32_sve, "sve"};
   if ((true) && rowxor_u32_forced("neon")) return {rowxor_u32_neon, "neon"};
+  if ((simdgen_arm_hwcap(1) & (1ul << 22)) /* HWCAP_SVE */) return {rowxor_u32_sve, "sve"};
   if (true) return {rowxor_u32_neon, "neon"};
 #endif
   return {rowxor_u32_scalar, "scalar"};

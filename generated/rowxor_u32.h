@@ -34,10 +34,12 @@ void rowxor_u32_avx2(const uint32_t* input, int64_t rows, int64_t cols, int64_t 
 // X-macro over the variants declared on this architecture, best first.
 #define SIMDGEN_rowxor_u32_VARIANTS(X) X(avx512) X(avx2) X(scalar)
 #elif defined(__aarch64__)
+void rowxor_u32_sve(const uint32_t* input, int64_t rows, int64_t cols, int64_t stride,
+                    uint32_t* output);
 void rowxor_u32_neon(const uint32_t* input, int64_t rows, int64_t cols, int64_t stride,
                      uint32_t* output);
 // X-macro over the variants declared on this architecture, best first.
-#define SIMDGEN_rowxor_u32_VARIANTS(X) X(neon) X(scalar)
+#define SIMDGEN_rowxor_u32_VARIANTS(X) X(sve) X(neon) X(scalar)
 #else
 #define SIMDGEN_rowxor_u32_VARIANTS(X) X(scalar)
 #endif

@@ -30,10 +30,11 @@ void seed_rowsum_i8_384x512_avx2(const int8_t* input, int32_t* output);
 // X-macro over the variants declared on this architecture, best first.
 #define SIMDGEN_seed_rowsum_i8_384x512_VARIANTS(X) X(avx512_vnni) X(avx512) X(avx2) X(scalar)
 #elif defined(__aarch64__)
+void seed_rowsum_i8_384x512_sve(const int8_t* input, int32_t* output);
 void seed_rowsum_i8_384x512_neon_dotprod(const int8_t* input, int32_t* output);
 void seed_rowsum_i8_384x512_neon(const int8_t* input, int32_t* output);
 // X-macro over the variants declared on this architecture, best first.
-#define SIMDGEN_seed_rowsum_i8_384x512_VARIANTS(X) X(neon_dotprod) X(neon) X(scalar)
+#define SIMDGEN_seed_rowsum_i8_384x512_VARIANTS(X) X(sve) X(neon_dotprod) X(neon) X(scalar)
 #else
 #define SIMDGEN_seed_rowsum_i8_384x512_VARIANTS(X) X(scalar)
 #endif

@@ -18,7 +18,7 @@
 #include <immintrin.h>
 #endif
 #if defined(__aarch64__)
-#include <arm_neon.h>
+#include <arm_sve.h>
 #if defined(__linux__) && __STDC_HOSTED__
 #include <sys/auxv.h>
 #endif
@@ -32,11 +32,13 @@ __attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) 
   return 0;
 #endif
 }
+#include <arm_neon.h>
 #endif
 
 // Plan summary (`simdgen explain` prints the full plans):
 //   output[0] = add over j < n of input[j]; u64 -> u64
 //   avx512+vnni: identical to avx512 for this kernel, not emitted
+//   sve2: identical to sve for this kernel, not emitted
 //   neon+dotprod: identical to neon for this kernel, not emitted
 
 #if defined(__aarch64__)
@@ -279,6 +281,52 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void sum_u64_avx51
       uint64_t row_sum = (uint64_t)_mm_cvtsi128_si64(row_sum_v);
       output[i] = row_sum;
     }
+  }
+}
+#endif
+
+// ---- sve (128-bit vectors)
+// strategy vector_accumulator: vector accumulators, one horizontal reduction per row
+// tails: masked loads with the identity in inactive lanes
+// uses uaddv/saddv, sminv/smaxv, andv/orv/eorv across the vector
+
+#if defined(__aarch64__)
+__attribute__((target("+sve"))) void sum_u64_sve(const uint64_t* input, int64_t n,
+                                                 uint64_t* output) {
+  constexpr int64_t kRows = 1;
+  const int64_t vscale = (int64_t)(svcntb() / 16);  // vector bits / 128, known at run time
+  int64_t i = 0;
+  for (; i < kRows; ++i) {
+    svuint64_t acc0 = svdup_n_u64(0);
+    svuint64_t acc1 = svdup_n_u64(0);
+    svuint64_t acc2 = svdup_n_u64(0);
+    svuint64_t acc3 = svdup_n_u64(0);
+    // 4 vectors per iteration
+    int64_t j = 0;
+    for (; j + 8 * vscale <= n; j += 8 * vscale) {
+      acc0 = svadd_u64_x(svptrue_b64(), svld1_u64(svptrue_b64(), input + i * n + j), acc0);
+      acc1 = svadd_u64_x(svptrue_b64(), svld1_u64(svptrue_b64(), input + i * n + j + 2 * vscale),
+                         acc1);
+      acc2 = svadd_u64_x(svptrue_b64(), svld1_u64(svptrue_b64(), input + i * n + j + 4 * vscale),
+                         acc2);
+      acc3 = svadd_u64_x(svptrue_b64(), svld1_u64(svptrue_b64(), input + i * n + j + 6 * vscale),
+                         acc3);
+    }
+    // one vector at a time
+    for (; j + 2 * vscale <= n; j += 2 * vscale) {
+      acc0 = svadd_u64_x(svptrue_b64(), svld1_u64(svptrue_b64(), input + i * n + j), acc0);
+    }
+    // predicated tail: lanes past the row end read the identity
+    if (j < n) {
+      svbool_t tail_lanes = svwhilelt_b64_s64(j, n);
+      svuint64_t tail0 = svld1_u64(tail_lanes, input + i * n + j);
+      acc1 = svadd_u64_x(svptrue_b64(), tail0, acc1);
+    }
+    acc0 = svadd_u64_x(svptrue_b64(), acc1, acc0);
+    acc2 = svadd_u64_x(svptrue_b64(), acc3, acc2);
+    acc0 = svadd_u64_x(svptrue_b64(), acc2, acc0);
+    uint64_t row_sum = (uint64_t)(uint64_t)svaddv_u64(svptrue_b64(), acc0);
+    output[i] = row_sum;
   }
 }
 #endif
@@ -669,7 +717,10 @@ sum_u64_choice sum_u64_select() {
 #endif
 #if defined(__aarch64__)
 
+  if (((simdgen_arm_hwcap(1) & (1ul << 22)) /* HWCAP_SVE */) && sum_u64_forced("sve"))
+    return {sum_u64_sve, "sve"};
   if ((true) && sum_u64_forced("neon")) return {sum_u64_neon, "neon"};
+  if ((simdgen_arm_hwcap(1) & (1ul << 22)) /* HWCAP_SVE */) return {sum_u64_sve, "sve"};
   if (true) return {sum_u64_neon, "neon"};
 #endif
   return {sum_u64_scalar, "scalar"};

@@ -29,9 +29,10 @@ void sum_u64_avx2(const uint64_t* input, int64_t n, uint64_t* output);
 // X-macro over the variants declared on this architecture, best first.
 #define SIMDGEN_sum_u64_VARIANTS(X) X(avx512) X(avx2) X(scalar)
 #elif defined(__aarch64__)
+void sum_u64_sve(const uint64_t* input, int64_t n, uint64_t* output);
 void sum_u64_neon(const uint64_t* input, int64_t n, uint64_t* output);
 // X-macro over the variants declared on this architecture, best first.
-#define SIMDGEN_sum_u64_VARIANTS(X) X(neon) X(scalar)
+#define SIMDGEN_sum_u64_VARIANTS(X) X(sve) X(neon) X(scalar)
 #else
 #define SIMDGEN_sum_u64_VARIANTS(X) X(scalar)
 #endif

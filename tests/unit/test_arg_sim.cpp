@@ -47,33 +47,35 @@ void sweep(KernelSpec k) {
   }
   std::vector<Target> targets{makeTarget({"scalar", {}}), makeTarget({"avx2", {}}), makeTarget({"avx512", {}})};
   for (int bits : {128, 256, 512, 1024, 2048}) targets.push_back(makeGenericTarget(bits));
-  for (const Target& t : targets) {
-    const ir::Plan plan = buildPlan(k, t);
-    const int64_t lanes = t.lanes(k.input);
-    for (int64_t cols : {int64_t(0), int64_t(1), lanes - 1, lanes + 1, 4 * lanes + 3, int64_t(*k.schedule.block) + 1, 3 * int64_t(*k.schedule.block) + lanes}) {
-      if (cols < 0) continue;
-      for (int pattern = 0; pattern < 4; ++pattern) {
-        std::mt19937_64 rng(cols * 31 + pattern);
-        const int64_t rows = 3, stride = cols + 2;
-        std::vector<T> in(rows * stride);
-        for (int64_t i = 0; i < rows; ++i) {
-          std::vector<T> r = makeRow<T>(rng, cols, pattern);
-          std::copy(r.begin(), r.end(), in.begin() + i * stride);
-        }
-        std::vector<T> values(rows), wantValues(rows);
-        std::vector<int64_t> indices(rows), wantIndices(rows);
-        sim::runPlan(plan, {{"rows", rows}, {"cols", cols}, {"stride", stride}}, in.data(), in.size(),
-                     {{"values", values.data(), values.size()}, {"indices", indices.data(), indices.size()}});
-        simdgen_ref::arg_reduce(rs, in.data(), rows, cols, stride, wantValues.data(), wantIndices.data());
-        for (int64_t i = 0; i < rows; ++i) {
-          INFO(k.name, " on ", t.spelling, " cols=", cols, " pattern=", pattern, " row=", i);
-          CHECK(indices[i] == wantIndices[i]);
-          const bool bothNaN = values[i] != values[i] && wantValues[i] != wantValues[i];
-          CHECK((bothNaN || values[i] == wantValues[i]));
+  targets.push_back(makeTarget({"sve", {}}));  // one scalable plan, run at 128, 512 and 2048 bits
+  for (const Target& t : targets)
+    for (int vscale : t.scalable ? std::vector<int>{1, 4, 16} : std::vector<int>{1}) {
+      const ir::Plan plan = buildPlan(k, t);
+      const int64_t lanes = t.lanes(k.input) * vscale;
+      for (int64_t cols : {int64_t(0), int64_t(1), lanes - 1, lanes + 1, 4 * lanes + 3, int64_t(*k.schedule.block) + 1, 3 * int64_t(*k.schedule.block) + lanes}) {
+        if (cols < 0) continue;
+        for (int pattern = 0; pattern < 4; ++pattern) {
+          std::mt19937_64 rng(cols * 31 + pattern);
+          const int64_t rows = 3, stride = cols + 2;
+          std::vector<T> in(rows * stride);
+          for (int64_t i = 0; i < rows; ++i) {
+            std::vector<T> r = makeRow<T>(rng, cols, pattern);
+            std::copy(r.begin(), r.end(), in.begin() + i * stride);
+          }
+          std::vector<T> values(rows), wantValues(rows);
+          std::vector<int64_t> indices(rows), wantIndices(rows);
+          sim::runPlan(plan, {{"rows", rows}, {"cols", cols}, {"stride", stride}}, in.data(), in.size(),
+                       {{"values", values.data(), values.size()}, {"indices", indices.data(), indices.size()}}, vscale);
+          simdgen_ref::arg_reduce(rs, in.data(), rows, cols, stride, wantValues.data(), wantIndices.data());
+          for (int64_t i = 0; i < rows; ++i) {
+            INFO(k.name, " on ", t.spelling, " vscale=", vscale, " cols=", cols, " pattern=", pattern, " row=", i);
+            CHECK(indices[i] == wantIndices[i]);
+            const bool bothNaN = values[i] != values[i] && wantValues[i] != wantValues[i];
+            CHECK((bothNaN || values[i] == wantValues[i]));
+          }
         }
       }
     }
-  }
 }
 
 template <class T>

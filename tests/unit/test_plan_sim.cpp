@@ -29,7 +29,7 @@ T randomValue(std::mt19937_64& rng, ReduceOp op) {
 }
 
 template <class In, class Out>
-void checkCase(const KernelSpec& spec, const Target& target, int64_t rows, int64_t cols, int64_t stride) {
+void checkCase(const KernelSpec& spec, const Target& target, int64_t rows, int64_t cols, int64_t stride, int vscale) {
   const ir::Plan plan = buildReducePlan(spec, target);
   std::mt19937_64 rng(rows * 7919 + cols * 104729 + stride);
   const int64_t inElems = rows == 0 ? 0 : (rows - 1) * stride + cols;
@@ -38,12 +38,12 @@ void checkCase(const KernelSpec& spec, const Target& target, int64_t rows, int64
   const int64_t outElems = spec.axis == 1 ? rows : cols;
   std::vector<Out> got(outElems, Out(77)), want(outElems);
   std::map<std::string, int64_t> params{{"rows", rows}, {"cols", cols}, {"stride", stride}};
-  sim::runPlan(plan, params, in.data(), in.size(), got.data(), got.size());
+  sim::runPlan(plan, params, in.data(), in.size(), got.data(), got.size(), vscale);
   simdgen_ref::reduce<Out, In>(static_cast<simdgen_ref::Op>(spec.op), spec.axis, in.data(), rows, cols, stride, want.data());
   const bool exact = !std::is_floating_point_v<Out> || spec.op == ReduceOp::min || spec.op == ReduceOp::max ||
                      spec.axis == 0 || resolveStrategy(spec) == Strategy::inner_parallel;
   for (int64_t k = 0; k < outElems; ++k) {
-    INFO(spec.name, " on ", target.spelling, " rows=", rows, " cols=", cols, " stride=", stride, " k=", k);
+    INFO(spec.name, " on ", target.spelling, " vscale=", vscale, " rows=", rows, " cols=", cols, " stride=", stride, " k=", k);
     if (exact) {
       CHECK(got[k] == want[k]);
     } else {
@@ -61,14 +61,18 @@ void sweep(KernelSpec spec) {
   // NEON: pairwise fold networks and pairwise widening groups (sadalp) of its own.
   targets.push_back(makeTarget({"neon", {}}));
   targets.push_back(makeTarget({"neon", {"dotprod"}}));
-  for (const Target& t : targets) {
-    const int64_t lanes = t.lanes(spec.input);
-    for (auto [rows, cols] : std::vector<std::pair<int64_t, int64_t>>{
-             {0, 5}, {3, 0}, {1, 1}, {5, lanes - 1}, {17, lanes}, {2, lanes + 1}, {33, 3 * lanes + 5}, {4, 2 * lanes - 1}, {3, 4 * lanes + 3}}) {
-      if (cols < 0) continue;
-      for (int64_t pad : {0, 3}) checkCase<In, Out>(spec, t, rows, cols, cols + pad);
+  // SVE: one scalable plan, run at 128, 512 and 2048 bits.
+  targets.push_back(makeTarget({"sve", {}}));
+  targets.push_back(makeTarget({"sve2", {}}));
+  for (const Target& t : targets)
+    for (int vscale : t.scalable ? std::vector<int>{1, 4, 16} : std::vector<int>{1}) {
+      const int64_t lanes = t.lanes(spec.input) * vscale;
+      for (auto [rows, cols] : std::vector<std::pair<int64_t, int64_t>>{
+               {0, 5}, {3, 0}, {1, 1}, {5, lanes - 1}, {17, lanes}, {2, lanes + 1}, {33, 3 * lanes + 5}, {4, 2 * lanes - 1}, {3, 4 * lanes + 3}}) {
+        if (cols < 0) continue;
+        for (int64_t pad : {0, 3}) checkCase<In, Out>(spec, t, rows, cols, cols + pad, vscale);
+      }
     }
-  }
 }
 
 KernelSpec makeSpec(DType in, DType out, ReduceOp op, int axis, Strategy s, TailPolicy tail) {

@@ -35,7 +35,7 @@ constexpr IsaInfo kIsas[] = {
      ""},
 };
 
-constexpr std::string_view kDefaultTargets[] = {"avx512+vnni", "avx512", "avx2", "neon+dotprod", "neon", "scalar"};
+constexpr std::string_view kDefaultTargets[] = {"avx512+vnni", "avx512", "avx2", "sve2", "sve", "neon+dotprod", "neon", "scalar"};
 
 }  // namespace
 

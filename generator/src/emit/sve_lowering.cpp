@@ -262,6 +262,10 @@ class SveLowering final : public IsaLowering {
       case OpKind::Extend: return x.extend();
       case OpKind::Binary: return x.arithmetic();
       case OpKind::Fma: return x.arithmetic();
+      case OpKind::Sub: return w.assign(call("svsub_" + sfx(t) + "_x", {all(t), s.args[0], s.args[1]}));
+      case OpKind::Abs:  // sabs keeps the most negative integer (wraps), fabs clears the sign bit
+        if (!isFloat(t) && !isSigned(t)) return w.assign(s.args[0]);
+        return w.assign(call("svabs_" + sfx(t) + "_x", {all(t), s.args[0]}));
       case OpKind::Select: return w.assign(call("svsel_" + sfx(t), {s.args[0], s.args[1], s.args[2]}));
       case OpKind::DotAccumulate: return x.dotAccumulate();
       case OpKind::ReduceLanes: return x.reduceLanes();

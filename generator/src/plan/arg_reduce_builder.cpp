@@ -28,15 +28,19 @@ struct ArgPlanner {
   int64_t block;  // elements per block
 
   explicit ArgPlanner(Builder& builder) : b(builder), s(builder.spec) {
-    in = {s.input, b.target.lanes(s.input)};
-    nanMaskT = {bitsOf(s.input) == 64 ? DType::i64 : DType::i32, in.lanes};
+    in = b.vec(s.input);
+    nanMaskT = Builder::withLanes(bitsOf(s.input) == 64 ? DType::i64 : DType::i32, in.lanes, in);
     k = s.schedule.accumulators.value_or(4);
-    const int64_t step = int64_t(k) * in.lanes;
+    // Whole blocks have no tail: a block is a multiple of k vectors at every vector length.
+    const int64_t step = int64_t(k) * b.maxLanes(in);
     const int64_t wanted = s.schedule.block.value_or(8192 / bytesOf(s.input));  // 8 KiB: rescans hit L1
     block = std::max<int64_t>(step, wanted / step * step);
   }
 
   bool propagate() const { return isFloat(s.input) && s.nan == NanPolicy::propagate; }
+  // The tail of the last block is predicated; scalable targets do that for tail "none" too (the
+  // promised divisibility by the lanes cannot be checked against a length known only at run time).
+  bool predicatedTail() const { return s.tail == TailPolicy::predicated || (s.tail == TailPolicy::none && in.scalable); }
   // "beats": strict for the first index, non-strict for the last.
   ir::Cmp beats() const {
     if (s.op == ReduceOp::max) return s.lastIndex ? ir::Cmp::ge : ir::Cmp::gt;
@@ -68,18 +72,18 @@ struct ArgPlanner {
     ir::Block mainBody;
     for (int q = 0; q < k; ++q) {
       std::string x = "x" + std::to_string(q);
-      mainBody.push_back(b.load(x, in, row + b.sym("j") + int64_t(q) * in.lanes));
+      mainBody.push_back(b.load(x, in, row + b.sym("j") + Builder::lanesOf(in) * q));
       consume(mainBody, x, accs[q]);
     }
-    out.push_back(ir::forLoop("j", from, to, int64_t(k) * in.lanes, std::move(mainBody), false,
+    out.push_back(ir::forLoop("j", from, to, Builder::lanesOf(in) * k, std::move(mainBody), false,
                               std::to_string(k) + " vectors per step"));
     if (partial && k > 1) {
       ir::Block one;
       one.push_back(b.load("x0", in, row + b.sym("j")));
       consume(one, "x0", accs[0]);
-      out.push_back(ir::forLoop("j", {}, to, in.lanes, std::move(one), true));
+      out.push_back(ir::forLoop("j", {}, to, Builder::lanesOf(in), std::move(one), true));
     }
-    if (partial && in.lanes > 1 && s.tail == TailPolicy::predicated) {
+    if (partial && in.lanes > 1 && predicatedTail()) {
       ir::Block tail;
       tail.push_back(b.whileLt("tail_lanes", in, b.sym("j"), to, true));
       tail.push_back(b.maskedLoad("tail", in, row + b.sym("j"), "tail_lanes"));
@@ -252,7 +256,7 @@ ir::Plan buildArgReducePlan(const KernelSpec& spec, const Target& target) {
     b.plan.semantics.push_back({"initial_value", *spec.initialText});
     b.plan.semantics.push_back({"initial_index", std::to_string(spec.initialIndex.value_or(0))});
   }
-  if (spec.tail == TailPolicy::none && *spec.cols.value % (int64_t(p.k) * p.in.lanes))
+  if (spec.tail == TailPolicy::none && !p.in.scalable && *spec.cols.value % (int64_t(p.k) * p.in.lanes))
     throw PlanError("tail \"none\": cols = " + std::to_string(*spec.cols.value) + " is not a multiple of " +
                     std::to_string(p.k * p.in.lanes) + " (accumulators x lanes of " + target.spelling +
                     "); use tail \"predicated\" or \"scalar\"");

@@ -32,6 +32,7 @@ struct Builder {
     plan.family = std::string(nameOf(spec.kind));
     plan.target = target.spelling;
     plan.vectorBits = target.vectorBits;
+    plan.scalable = target.scalable;
     plan.rop = spec.op;
     plan.params.push_back({ir::Param::Kind::tensor, "input", "input", "input", ""});
     if (spec.rank == 2) rows = bind(spec.rows, "rows", "kRows", "rows (>= 0)");
@@ -116,6 +117,13 @@ struct Builder {
     return Index::symbol(rowVar).times(stride) + Index::symbol(stride, rowOffset);
   }
   Index sym(const std::string& s) const { return Index::symbol(s); }
+  // The vector of t on the target (scalable on SVE) and its lane count as an index (vscale * lanes
+  // when scalable): every step and offset in lanes goes through these, so one builder serves both.
+  VecType vec(DType t) const { return target.vector(t); }
+  static VecType withLanes(DType t, int lanes, const VecType& like) { return {t, lanes, like.scalable && lanes > 1, false}; }
+  static Index lanesOf(const VecType& t) { return t.scalable ? Index::vscaled(t.lanes) : Index::constant(t.lanes); }
+  // The most lanes a vector of t can have on the target (SVE: 2048 bits): static divisibility.
+  int64_t maxLanes(const VecType& t) const { return t.scalable ? int64_t(t.lanes) * 16 : t.lanes; }
   void note(const std::string& line) { plan.summary.push_back(line); }
 };
 

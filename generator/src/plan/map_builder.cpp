@@ -55,6 +55,7 @@ class MapBuilder {
     plan_.strategy = std::string(nameOf(spec_.tail)) + "_tail";
     plan_.target = target_.spelling;
     plan_.vectorBits = target_.vectorBits;
+    plan_.scalable = target_.scalable;
     plan_.rop = ReduceOp::add;  // one-lane signed integers are carried unsigned: + - * wrap in C
   }
 
@@ -80,7 +81,7 @@ class MapBuilder {
 
  private:
   // ---- the one place vector types and lane steps are chosen (a scalable target changes only these) ----
-  VecType vectorOf(DType t) const { return target_.vectorBits ? VecType{t, target_.lanes(t)} : VecType{t, 1}; }
+  VecType vectorOf(DType t) const { return target_.vector(t); }
   static VecType oneLane(DType t) { return VecType{t, 1}; }
   static Index lanesOf(VecType t) { return t.scalable ? Index::vscaled(t.lanes) : Index::constant(t.lanes); }
 

@@ -55,13 +55,13 @@ struct RowPlanner {
   explicit RowPlanner(Builder& builder) : b(builder) {
     const KernelSpec& s = b.spec;
     work = commutesWithWidening(s.op) ? s.input : s.output;
-    a.in = {s.input, b.target.lanes(s.input)};
+    a.in = b.vec(s.input);
     if (s.op == ReduceOp::add && s.input != s.output) a.dot = b.target.dot(s.input, s.output);
     if (a.dot) {
       work = a.dot->acc;
-      a.acc = {work, a.in.lanes / a.dot->group};
+      a.acc = Builder::withLanes(work, a.in.lanes / a.dot->group, a.in);
     } else {
-      a.acc = {work, b.target.lanes(work)};
+      a.acc = b.vec(work);
       a.parts = a.in.lanes / a.acc.lanes;
     }
   }
@@ -111,6 +111,9 @@ struct RowPlanner {
   bool tailExact() const {
     if (b.spec.tail != TailPolicy::none) return false;
     const int64_t c = *b.spec.cols.value;
+    // Scalable vectors: exact only if every vector length divides the row; otherwise the tail is
+    // predicated anyway (tail "none" promises divisibility by the target's lanes, unknown here).
+    if (a.in.scalable) return c % b.maxLanes(a.in) == 0;
     if (c % a.in.lanes != 0)
       throw PlanError("tail \"none\": cols = " + std::to_string(c) + " is not a multiple of the " +
                       std::to_string(a.in.lanes) + " " + std::string(nameOf(b.spec.input)) +
@@ -126,14 +129,14 @@ struct RowPlanner {
   };
   Stmt tailLoad(const std::string& dst, const Index& rowStart, const TailRead& r) const {
     if (!r.rowEnd) return b.maskedLoad(dst, a.in, rowStart + b.sym("j"), r.pred);
-    Stmt l = b.maskedLoad(dst, a.in, rowStart + b.sym(b.cols) - Index::constant(a.in.lanes), r.pred);
+    Stmt l = b.maskedLoad(dst, a.in, rowStart + b.sym(b.cols) - Builder::lanesOf(a.in), r.pred);
     l.inBounds = true;
     return l;
   }
 
   // The vector tail of a row (columns j..cols) for each (accumulator, row start) pair.
   void vectorTail(ir::Block& out, const std::vector<std::pair<std::string, Index>>& rowsAcc) {
-    if (tailExact() || b.spec.tail != TailPolicy::predicated || a.in.lanes == 1) return;
+    if (tailExact() || b.spec.tail == TailPolicy::scalar || a.in.lanes == 1) return;
     auto loads = [&](const TailRead& read) {
       ir::Block body;
       for (size_t r = 0; r < rowsAcc.size(); ++r) {
@@ -155,7 +158,7 @@ struct RowPlanner {
     prefix.push_back(b.whileLt("tail_lanes", a.in, b.sym("j"), b.sym(b.cols), true));
     append(prefix, loads(TailRead{"tail_lanes", false}));
     if (!b.target.rowEndTails(b.spec.input)) return prefix;
-    const Index lanes = Index::constant(a.in.lanes);
+    const Index lanes = Builder::lanesOf(a.in);
     ir::Block rowEnd;
     rowEnd.push_back(b.whileLt("counted_lanes", a.in, b.sym(b.cols) - lanes, b.sym("j"), true));
     rowEnd.push_back(b.make(OpKind::Not, "tail_lanes", a.in.mask(), {"counted_lanes"}));
@@ -189,17 +192,17 @@ struct RowPlanner {
     ir::Block mainBody;
     for (int v = 0; v < perIter; ++v) {
       std::string x = "x" + std::to_string(v);
-      mainBody.push_back(b.load(x, a.in, start + b.sym("j") + int64_t(v) * a.in.lanes));
+      mainBody.push_back(b.load(x, a.in, start + b.sym("j") + Builder::lanesOf(a.in) * v));
       accumulate(mainBody, accs[v % k], x, a.in, a.acc);
     }
-    row.push_back(ir::forLoop("j", Index::constant(0), b.sym(b.cols), int64_t(perIter) * a.in.lanes,
+    row.push_back(ir::forLoop("j", Index::constant(0), b.sym(b.cols), Builder::lanesOf(a.in) * perIter,
                               std::move(mainBody), false,
                               std::to_string(perIter) + " vectors per iteration"));
     if (perIter > 1) {
       ir::Block one;
       one.push_back(b.load("x0", a.in, start + b.sym("j")));
       accumulate(one, accs[0], "x0", a.in, a.acc);
-      row.push_back(ir::forLoop("j", {}, b.sym(b.cols), a.in.lanes, std::move(one), true,
+      row.push_back(ir::forLoop("j", {}, b.sym(b.cols), Builder::lanesOf(a.in), std::move(one), true,
                                 "one vector at a time"));
     }
     // The tail goes to a second accumulator, as hand-written loops do: it starts no dependency on
@@ -224,6 +227,7 @@ struct RowPlanner {
   bool multiRowApplies() const {
     const int r = b.spec.schedule.rows.value_or(0);
     if (r == 1 || a.acc.lanes < 2 || a.acc.lanes > 16) return false;
+    if (a.acc.scalable) return false;  // the fold network needs as many vectors as lanes: a fixed count
     if (bitsOf(a.acc.elem) < 32 || a.acc.elem != b.spec.output) return false;
     if (b.spec.tail == TailPolicy::scalar) return false;
     return true;
@@ -285,10 +289,10 @@ struct RowPlanner {
     };
     ir::Block body;
     reduceVector(body, b.load("x", a.in, start + b.sym("j")));
-    row.push_back(ir::forLoop("j", Index::constant(0), b.sym(b.cols), a.in.lanes, std::move(body), false,
+    row.push_back(ir::forLoop("j", Index::constant(0), b.sym(b.cols), Builder::lanesOf(a.in), std::move(body), false,
                               "horizontal reduction every iteration"));
     if (!tailExact() && a.in.lanes > 1) {
-      if (b.spec.tail == TailPolicy::predicated) {
+      if (b.spec.tail != TailPolicy::scalar) {
         auto loads = [&](const TailRead& read) {
           ir::Block tail;
           reduceVector(tail, tailLoad("tail", start, read));
@@ -310,7 +314,7 @@ struct RowPlanner {
 ir::Block innerParallel(Builder& b) {
   const KernelSpec& s = b.spec;
   const DType lane = s.output;
-  const VecType acc{lane, b.target.lanes(lane)};
+  const VecType acc = b.vec(lane);
   // The input type's identity (widened): an empty row gives what a narrow loop would.
   auto identitySplat = [&](const std::string& dst, VecType t) {
     Stmt z = b.splatIdentity(dst, t);
@@ -338,7 +342,7 @@ ir::Block innerParallel(Builder& b) {
     return blk;
   };
   ir::Block out;
-  out.push_back(ir::forLoop("i", Index::constant(0), b.sym(b.rows), acc.lanes, rowGroup(false), false,
+  out.push_back(ir::forLoop("i", Index::constant(0), b.sym(b.rows), Builder::lanesOf(acc), rowGroup(false), false,
                             acc.lanes > 1 ? std::to_string(acc.lanes) + " rows per vector, lane = row" : ""));
   if (acc.lanes > 1) {
     if (s.tail == TailPolicy::scalar) {
@@ -355,7 +359,7 @@ ir::Block innerParallel(Builder& b) {
       scalarRows.push_back(ir::forLoop("j", Index::constant(0), b.sym(b.cols), 1, std::move(body)));
       scalarRows.push_back(b.store("lane_acc", s1, b.sym("i")));
       out.push_back(ir::forLoop("i", {}, b.sym(b.rows), 1, std::move(scalarRows), true, "scalar tail rows"));
-    } else if (s.tail == TailPolicy::predicated || !s.rows.isStatic() || *s.rows.value % acc.lanes) {
+    } else if (s.tail == TailPolicy::predicated || !s.rows.isStatic() || *s.rows.value % b.maxLanes(acc)) {
       out.push_back(ir::ifLess(b.sym("i"), b.sym(b.rows), rowGroup(true), "remaining rows: predicated lanes"));
     }
   }
@@ -369,9 +373,9 @@ ir::Block innerParallel(Builder& b) {
 ir::Block columnReduction(Builder& b) {
   const KernelSpec& s = b.spec;
   const DType work = commutesWithWidening(s.op) ? s.input : s.output;
-  const VecType in{s.input, b.target.lanes(s.input)};
-  const VecType acc{work, b.target.lanes(work)};
-  const VecType outT{s.output, b.target.lanes(s.output)};
+  const VecType in = b.vec(s.input);
+  const VecType acc = b.vec(work);
+  const VecType outT = b.vec(s.output);
   const int parts = in.lanes / acc.lanes;
   const int blocks = in.lanes == 1 ? 1 : b.spec.schedule.accumulators.value_or(2);
   auto columnBlock = [&](int nblocks, bool partial) {
@@ -386,7 +390,7 @@ ir::Block columnReduction(Builder& b) {
     if (partial) blk.push_back(b.whileLt("col_lanes", in, b.sym("j"), b.sym(b.cols), true));
     for (int k = 0; k < nblocks; ++k) {
       std::string x = "x" + std::to_string(k);
-      const Index at = b.rowStart("r") + b.sym("j") + int64_t(k) * in.lanes;
+      const Index at = b.rowStart("r") + b.sym("j") + Builder::lanesOf(in) * k;
       body.push_back(partial ? b.maskedLoad(x, in, at, "col_lanes") : b.load(x, in, at));
       for (int p = 0; p < parts; ++p) {
         std::string v = x;
@@ -404,7 +408,7 @@ ir::Block columnReduction(Builder& b) {
     for (int k = 0; k < nblocks; ++k)
       for (int p = 0; p < parts; ++p) {
         const std::string& a = accs[k * parts + p];
-        const int64_t base = int64_t(k) * in.lanes + int64_t(p) * acc.lanes;
+        const Index base = Builder::lanesOf(in) * k + Builder::lanesOf(acc) * p;
         // Widen the narrow work type to the output lane by lane (min/max/bitwise ran narrow).
         const int outParts = acc.lanes / outT.lanes;
         for (int q = 0; q < outParts; ++q) {
@@ -415,10 +419,11 @@ ir::Block columnReduction(Builder& b) {
             e.part = q;
             blk.push_back(e);
           }
-          const int64_t off = base + int64_t(q) * outT.lanes;
+          const Index off = (base + Builder::lanesOf(outT) * q).simplified();
           std::string outLanes;
           if (partial) {
-            outLanes = "out_lanes" + std::to_string(off);
+            // Named by position in lanes at the minimum length (0, 4, 8... as before).
+            outLanes = "out_lanes" + std::to_string(int64_t(k) * in.lanes + int64_t(p) * acc.lanes + int64_t(q) * outT.lanes);
             blk.push_back(b.whileLt(outLanes, outT, b.sym("j") + off, b.sym(b.cols), false));
           }
           blk.push_back(b.store(o, outT, b.sym("j") + off, outLanes));
@@ -427,21 +432,23 @@ ir::Block columnReduction(Builder& b) {
     return blk;
   };
   ir::Block out;
-  out.push_back(ir::forLoop("j", Index::constant(0), b.sym(b.cols), int64_t(blocks) * in.lanes,
+  out.push_back(ir::forLoop("j", Index::constant(0), b.sym(b.cols), Builder::lanesOf(in) * blocks,
                             columnBlock(blocks, false), false,
-                            std::to_string(blocks * in.lanes) + " columns per step"));
+                            (Builder::lanesOf(in) * blocks).str() + " columns per step"));
   if (blocks > 1)
-    out.push_back(ir::forLoop("j", {}, b.sym(b.cols), in.lanes, columnBlock(1, false), true));
+    out.push_back(ir::forLoop("j", {}, b.sym(b.cols), Builder::lanesOf(in), columnBlock(1, false), true));
   if (in.lanes > 1) {
     bool exact = false;
-    if (s.tail == TailPolicy::none) {
+    if (s.tail == TailPolicy::none && in.scalable) {
+      exact = *s.cols.value % b.maxLanes(in) == 0;  // otherwise predicated: the lane count is not known here
+    } else if (s.tail == TailPolicy::none) {
       if (*s.cols.value % in.lanes)
         throw PlanError("tail \"none\": cols = " + std::to_string(*s.cols.value) +
                         " is not a multiple of the " + std::to_string(in.lanes) + " lanes of " +
                         b.target.spelling + "; use tail \"predicated\" or \"scalar\"");
       exact = true;
     }
-    if (!exact && s.tail == TailPolicy::predicated)
+    if (!exact && s.tail != TailPolicy::scalar)
       out.push_back(ir::ifLess(b.sym("j"), b.sym(b.cols), columnBlock(1, true), "predicated tail columns"));
     if (!exact && s.tail == TailPolicy::scalar) {
       // The one-lane plan of the same loop finishes the columns.

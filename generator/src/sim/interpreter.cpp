@@ -426,16 +426,16 @@ void runPlan(const ir::Plan& plan, const std::map<std::string, int64_t>& params,
 }
 
 void runPlan(const ir::Plan& plan, const std::map<std::string, int64_t>& params, const void* input,
-             size_t inputElems, void* output, size_t outputElems) {
+             size_t inputElems, void* output, size_t outputElems, int vscale) {
   runPlan(plan, params, {{plan.tensor("").name, input, nullptr, inputElems},
-                         {plan.outputTensor("").name, nullptr, output, outputElems}});
+                         {plan.outputTensor("").name, nullptr, output, outputElems}}, vscale);
 }
 
 void runPlan(const ir::Plan& plan, const std::map<std::string, int64_t>& params, const void* input,
-             size_t inputElems, const std::vector<OutputBuffer>& outputs) {
+             size_t inputElems, const std::vector<OutputBuffer>& outputs, int vscale) {
   std::vector<Buffer> buffers{{plan.tensor("").name, input, nullptr, inputElems}};
   for (const OutputBuffer& o : outputs) buffers.push_back({o.name, nullptr, o.data, o.elems});
-  runPlan(plan, params, buffers);
+  runPlan(plan, params, buffers, vscale);
 }
 
 }  // namespace simdgen::sim

@@ -36,7 +36,7 @@ void runPlan(const ir::Plan& plan, const std::map<std::string, int64_t>& params,
 // The one-input forms: `input` holds inputElems elements of the first input tensor, `output`
 // outputElems of the first output.
 void runPlan(const ir::Plan& plan, const std::map<std::string, int64_t>& params, const void* input,
-             size_t inputElems, void* output, size_t outputElems);
+             size_t inputElems, void* output, size_t outputElems, int vscale = 1);
 
 // A named output array of a plan with several (arg_reduce: "values" and "indices").
 struct OutputBuffer {
@@ -45,6 +45,6 @@ struct OutputBuffer {
   size_t elems = 0;
 };
 void runPlan(const ir::Plan& plan, const std::map<std::string, int64_t>& params, const void* input,
-             size_t inputElems, const std::vector<OutputBuffer>& outputs);
+             size_t inputElems, const std::vector<OutputBuffer>& outputs, int vscale = 1);
 
 }  // namespace simdgen::sim

@@ -148,7 +148,8 @@ class Parser {
   void expect(const std::string& tok, const std::string& why) {
     const std::size_t at = lx_.pos();
     if (!lx_.eat(tok)) {
-      const std::string found = lx_.atEnd() ? "the end" : "'" + std::string(1, lx_.peek()) + "'";
+      std::string found = "the end";
+      if (!lx_.atEnd()) found = std::string(1, '\'').append(1, lx_.peek()).append(1, '\'');  // not "'" + ...: GCC 12 -Wrestrict (PR105329)
       throw ExprError(at, "expected '" + tok + "' " + why + ", found " + found);
     }
   }
