@@ -113,4 +113,11 @@ std::string identityLiteral(ReduceOp op, DType t) {
   return extreme(op != ReduceOp::max);  // min and unsigned and: the type's maximum
 }
 
+DType integerOf(DType t, int bits) {
+  static const DType s[] = {DType::i8, DType::i16, DType::i32, DType::i64};
+  static const DType u[] = {DType::u8, DType::u16, DType::u32, DType::u64};
+  const int k = bits == 8 ? 0 : bits == 16 ? 1 : bits == 32 ? 2 : 3;
+  return isSigned(t) && !isFloat(t) ? s[k] : u[k];
+}
+
 }  // namespace simdgen

@@ -23,6 +23,9 @@ int bitsOf(DType t);
 inline int bytesOf(DType t) { return bitsOf(t) / 8; }
 bool isFloat(DType t);
 bool isSigned(DType t);  // floats count as signed
+// The integer type of `bits` bits with t's signedness (floats: unsigned), and t's unsigned twin.
+DType integerOf(DType t, int bits);
+inline DType unsignedOf(DType t) { return integerOf(DType::u8, bitsOf(t)); }
 std::string_view nameOf(DType t);   // "i8"
 std::string_view cTypeOf(DType t);  // "int8_t"
 std::optional<DType> parseDType(std::string_view s);

@@ -30,6 +30,10 @@ std::string carrier(DType t, ReduceOp rop) {
   return "uint" + std::to_string(bitsOf(t)) + "_t";
 }
 
+std::string carried(const std::string& x, DType t, ReduceOp rop) {
+  return carriedUnsigned(t, rop) ? "(" + carrier(t, rop) + ")" + x : x;
+}
+
 std::string convert(const std::string& x, DType from, DType to, ReduceOp rop) {
   std::string v = carriedUnsigned(from, rop) ? "(" + ctype(from) + ")" + x : x;
   v = "(" + ctype(to) + ")" + v;

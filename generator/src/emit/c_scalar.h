@@ -17,6 +17,8 @@ bool isZeroLiteral(const std::string& lit);
 
 bool carriedUnsigned(DType t, ReduceOp rop);
 std::string carrier(DType t, ReduceOp rop);  // the C type a one-lane value is held in
+// Expression x (of type t) cast to its carrier when t is carried unsigned, else x itself.
+std::string carried(const std::string& x, DType t, ReduceOp rop);
 // Converts one-lane value x of type `from` to `to`, through their C types (sign extension and
 // truncation happen in the real types, the carriers only hold bits).
 std::string convert(const std::string& x, DType from, DType to, ReduceOp rop);

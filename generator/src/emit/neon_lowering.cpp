@@ -22,21 +22,6 @@ using namespace neon;
 
 namespace {
 
-DType unsignedOf(DType t) {
-  switch (bitsOf(t)) {
-    case 8: return DType::u8;
-    case 16: return DType::u16;
-    case 32: return DType::u32;
-    default: return DType::u64;
-  }
-}
-DType withBits(DType t, int bits) {  // the integer type of t's signedness at `bits`
-  static const DType s[] = {DType::i8, DType::i16, DType::i32, DType::i64};
-  static const DType u[] = {DType::u8, DType::u16, DType::u32, DType::u64};
-  const int k = bits == 8 ? 0 : bits == 16 ? 1 : bits == 32 ? 2 : 3;
-  return isSigned(t) ? s[k] : u[k];
-}
-
 struct NeonWriter {
   OpWriter& w;
   const Stmt& s = w.s;
@@ -44,9 +29,7 @@ struct NeonWriter {
   std::vector<std::string>& out = w.out;
 
   VecType typeOf(const std::string& v) const { return w.typeOf(v); }
-  std::string carry(const std::string& v) const {
-    return c::carriedUnsigned(s.type.elem, cx.plan.rop) ? "(" + c::carrier(s.type.elem, cx.plan.rop) + ")" + v : v;
-  }
+  std::string carry(const std::string& v) const { return c::carried(v, s.type.elem, cx.plan.rop); }
 
   // Widening, one doubling at a time: each step takes the low or high half (vmovl / vmovl_high),
   // in the source's signedness (C's conversion), reinterpreted to the destination at the end.
@@ -65,7 +48,7 @@ struct NeonWriter {
       const bool high = part >= factor;
       part %= factor;
       x = high ? call("vmovl_high_" + sfx(cur), {x}) : call("vmovl_" + sfx(cur), {call("vget_low_" + sfx(cur), {x})});
-      cur = withBits(cur, bitsOf(cur) * 2);
+      cur = integerOf(cur, bitsOf(cur) * 2);
     }
     w.assign(reinterpret(x, cur, to));
   }
@@ -85,7 +68,7 @@ struct NeonWriter {
         return w.assign(call("vdotq_" + sfx(acc), {a, x, ones}));
       }
       cx.instructions.insert(std::string(isSigned(from) ? "saddlp + sadalp" : "uaddlp + uadalp") + ": 4 bytes per 32-bit lane");
-      return w.assign(call("vpadalq_" + sfx(withBits(from, 16)), {a, call("vpaddlq_" + sfx(from), {x})}));
+      return w.assign(call("vpadalq_" + sfx(integerOf(from, 16)), {a, call("vpaddlq_" + sfx(from), {x})}));
     }
     throw std::logic_error("no NEON dot_accumulate " + std::string(nameOf(from)) + " -> " + std::string(nameOf(acc)) +
                            " in groups of " + std::to_string(s.group));
@@ -146,7 +129,7 @@ struct NeonWriter {
     }
     if (name.empty() || type.bits() != 128)
       throw std::logic_error("no NEON lowering for shuffle " + sh.str() + " on " + ir::toString(type));
-    const DType u = unit == bitsOf(t) ? t : withBits(DType::u8, unit);
+    const DType u = unit == bitsOf(t) ? t : integerOf(DType::u8, unit);
     return reinterpret(call(name + sfx(u), {reinterpret(a, t, u), reinterpret(b, t, u)}), u, t);
   }
 

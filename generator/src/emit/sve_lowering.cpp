@@ -24,14 +24,6 @@ using namespace sve;
 
 namespace {
 
-DType withBits(DType t, int bits) {  // the integer type of t's signedness at `bits`
-  static const DType s[] = {DType::i8, DType::i16, DType::i32, DType::i64};
-  static const DType u[] = {DType::u8, DType::u16, DType::u32, DType::u64};
-  const int k = bits == 8 ? 0 : bits == 16 ? 1 : bits == 32 ? 2 : 3;
-  return isSigned(t) && !isFloat(t) ? s[k] : u[k];
-}
-DType unsignedOf(DType t) { return withBits(DType::u8, bitsOf(t)); }
-
 // The most lanes of t any SVE vector has (2048 bits): the size of stack tiles.
 std::string maxLanes(DType t) { return std::to_string(2048 / bitsOf(t)); }
 
@@ -42,9 +34,7 @@ struct SveWriter {
   std::vector<std::string>& out = w.out;
 
   VecType typeOf(const std::string& v) const { return w.typeOf(v); }
-  std::string carry(const std::string& v) const {
-    return c::carriedUnsigned(s.type.elem, cx.plan.rop) ? "(" + c::carrier(s.type.elem, cx.plan.rop) + ")" + v : v;
-  }
+  std::string carry(const std::string& v) const { return c::carried(v, s.type.elem, cx.plan.rop); }
   std::string governing() const { return s.pred.empty() ? all(s.type.elem) : s.pred; }
 
   void load() {
@@ -80,7 +70,7 @@ struct SveWriter {
       factor /= 2;
       const bool high = part >= factor;
       part %= factor;
-      const DType next = withBits(cur, bitsOf(cur) * 2);
+      const DType next = integerOf(cur, bitsOf(cur) * 2);
       x = call((high ? "svunpkhi_" : "svunpklo_") + sfx(next), {x});
       cur = next;
     }
@@ -152,7 +142,7 @@ struct SveWriter {
       default: throw std::logic_error("no SVE lowering for shuffle " + sh.str() + " (scalable vectors take whole-vector permutes)");
     }
     const int unit = sh.unitBits ? sh.unitBits : bitsOf(t);
-    const DType u = unit == bitsOf(t) ? t : withBits(DType::u8, unit);
+    const DType u = unit == bitsOf(t) ? t : integerOf(DType::u8, unit);
     return reinterpret(call(name + sfx(u), {reinterpret(a, t, u), reinterpret(b, t, u)}), u, t);
   }
 
