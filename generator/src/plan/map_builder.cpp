@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // The `map` family: every output element is an expression of the input elements at the same
 // position. One loop over the columns of each row (rank 1: one row):
-//   tail "predicated", target with per-lane masks (AVX-512): one loop governed by whilelt whose
+//   tail "predicated", target with per-lane masks (AVX-512, SVE): one loop governed by whilelt whose
 //     last iteration is partial (seed 001's SVE loop), no cleanup;
 //   tail "predicated", other vector targets (AVX2, NEON): whole vectors, then one whilelt-governed
 //     iteration for the rest, whose loads and stores touch the active lanes only (never past the end);
