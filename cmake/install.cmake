@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-# Install rules: bin/simdgen, share/simdgen/templates/ (where the binary looks next to itself) and
+# Install rules: bin/simdgen, share/simdgen/templates/ (for simdgen_add_kernels; the binary has its own) and
 # the CMake package lib/cmake/simdgen (imported simdgen::simdgen + simdgen_add_kernels).
 # Include after add_subdirectory(generator). Off by default when simdgen is a subproject.
 option(SIMDGEN_INSTALL "Generate install rules for simdgen" ${PROJECT_IS_TOP_LEVEL})
@@ -9,10 +9,10 @@ endif()
 
 include(CMakePackageConfigHelpers)
 set(SIMDGEN_INSTALL_CMAKEDIR "lib/cmake/simdgen" CACHE STRING "Where the simdgen CMake package goes")
-# Must stay bin/ and share/simdgen/templates: simdgen finds its templates at <exe>/../share/...
+# Recorded in the package (simdgenConfig.cmake) for simdgen_add_kernels.
 set(SIMDGEN_INSTALL_TEMPLATESDIR "share/simdgen/templates")
 
-# The binary links LLVM/clang shared libraries from outside the default search path.
+# The clang build links LLVM/clang shared libraries from outside the default search path.
 set_target_properties(simdgen PROPERTIES INSTALL_RPATH_USE_LINK_PATH ON)
 install(TARGETS simdgen EXPORT simdgenTargets RUNTIME DESTINATION bin)
 # A directory install copies dotfiles too (.clang-format).

@@ -11,13 +11,18 @@
 #include <sstream>
 
 #include "cli/explain_json.h"
-#include "clang/check.h"
-#include "clang/format.h"
+#include "emit/builtin_templates.h"
 #include "emit/emitter.h"
+#include "emit/layout.h"
 #include "plan/family.h"
 #include "plan/reduce_builder.h"
 #include "sim/lane_sim.h"
 #include "spec/spec.h"
+
+#if SIMDGEN_WITH_CLANG
+#include "clang/check.h"
+#include "clang/format.h"
+#endif
 
 namespace fs = std::filesystem;
 
@@ -74,16 +79,32 @@ std::string specRef(const KernelSpec& s, const fs::path& outDir) {
   return fs::absolute(s.file).lexically_normal().lexically_relative(fs::absolute(outDir).lexically_normal()).generic_string();
 }
 
-// Renders and formats both files of a spec. Throws on plan errors.
+// The final text of a generated file. The clang build formats with clang::format, the reference
+// layout; the light build lays the text out itself (emit/layout.h).
+std::string laidOut(const std::string& text, [[maybe_unused]] const emit::Templates& t,
+                    [[maybe_unused]] const std::string& fileName) {
+#if SIMDGEN_WITH_CLANG
+  return clangtools::formatCpp(text, t.clangFormat, fileName);
+#else
+  return emit::layoutCpp(text);
+#endif
+}
+
+// Renders and lays out both files of a spec. Throws on plan errors.
 std::vector<Output> render(const KernelSpec& spec, const emit::Templates& t, const fs::path& outDir) {
   emit::GeneratedKernel g = emit::generate(spec, t, specRef(spec, outDir));
-  return {{outDir / (spec.name + ".h"), clangtools::formatCpp(g.header, t.clangFormat, spec.name + ".h")},
-          {outDir / (spec.name + ".cpp"), clangtools::formatCpp(g.source, t.clangFormat, spec.name + ".cpp")}};
+  return {{outDir / (spec.name + ".h"), laidOut(g.header, t, spec.name + ".h")},
+          {outDir / (spec.name + ".cpp"), laidOut(g.source, t, spec.name + ".cpp")}};
+}
+
+// "" = the templates compiled into the binary.
+emit::Templates loadTemplates(const std::string& dir) {
+  return dir.empty() ? emit::builtinTemplates() : emit::Templates::load(dir);
 }
 
 bool renderAll(const std::vector<KernelSpec>& specs, const std::string& templatesDir, const fs::path& outDir,
                std::vector<Output>& outputs) {
-  emit::Templates t = emit::Templates::load(templatesDir);
+  emit::Templates t = loadTemplates(templatesDir);
   bool ok = true;
   for (const auto& s : specs) {
     try {
@@ -98,15 +119,10 @@ bool renderAll(const std::vector<KernelSpec>& specs, const std::string& template
 
 }  // namespace
 
-std::string findTemplates(const std::string& explicitDir, const char* argv0) {
+std::string findTemplates(const std::string& explicitDir) {
   if (!explicitDir.empty()) return explicitDir;
-  if (const char* env = std::getenv("SIMDGEN_TEMPLATES")) return env;
-  std::error_code ec;
-  fs::path exe = fs::canonical("/proc/self/exe", ec);
-  if (ec) exe = fs::absolute(argv0);
-  fs::path installed = exe.parent_path().parent_path() / "share" / "simdgen" / "templates";
-  if (fs::exists(installed / "kernel.h.mustache")) return installed.string();
-  return SIMDGEN_SOURCE_TEMPLATES;
+  if (const char* env = std::getenv("SIMDGEN_TEMPLATES"); env && *env) return env;
+  return "";
 }
 
 int runGenerate(const GenerateOptions& o, const std::string& templatesDir) {
@@ -147,7 +163,7 @@ int runExplain(const std::string& specFile, const std::string& target, bool json
   try {
     std::vector<KernelSpec> specs;
     if (!loadSpecs({specFile}, specs)) return 1;
-    emit::GeneratedKernel g = emit::generate(specs[0], emit::Templates::load(templatesDir), specFile);
+    emit::GeneratedKernel g = emit::generate(specs[0], loadTemplates(templatesDir), specFile);
     const bool known = target.empty() || std::any_of(g.variants.begin(), g.variants.end(),
                                                      [&](const emit::Variant& v) { return v.target.spelling == target; });
     if (json && known) {
@@ -205,6 +221,13 @@ int runValidate(const std::vector<std::string>& files) {
   return ok ? 0 : 1;
 }
 
+#if !SIMDGEN_WITH_CLANG
+int runCheck(const std::vector<std::string>&, const std::string&) {
+  std::cerr << "simdgen: error: `check` needs the clang build of simdgen; this one was configured with "
+               "-DSIMDGEN_WITH_CLANG=OFF\n";
+  return 2;
+}
+#else
 int runCheck(const std::vector<std::string>& inputs, const std::string& templatesDir) {
   bool ok = true;
   for (const auto& in : inputs) {
@@ -217,7 +240,7 @@ int runCheck(const std::vector<std::string>& inputs, const std::string& template
           ok = false;
           continue;
         }
-        std::vector<Output> outs = render(specs[0], emit::Templates::load(templatesDir), ".");
+        std::vector<Output> outs = render(specs[0], loadTemplates(templatesDir), ".");
         extra.push_back({outs[0].path.filename().string(), outs[0].content});
         mainName = outs[1].path.filename().string();
         source = outs[1].content;
@@ -241,5 +264,6 @@ int runCheck(const std::vector<std::string>& inputs, const std::string& template
   }
   return ok ? 0 : 1;
 }
+#endif
 
 }  // namespace simdgen::cli

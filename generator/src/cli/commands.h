@@ -17,9 +17,10 @@ struct GenerateOptions {
 int runGenerate(const GenerateOptions& o, const std::string& templatesDir);
 int runExplain(const std::string& spec, const std::string& target, bool json, const std::string& templatesDir);
 int runValidate(const std::vector<std::string>& specs);
+// Exit 2 in a build without clang (-DSIMDGEN_WITH_CLANG=OFF).
 int runCheck(const std::vector<std::string>& inputs, const std::string& templatesDir);
 
-// --templates, else $SIMDGEN_TEMPLATES, else <exe>/../share/simdgen/templates, else the source tree.
-std::string findTemplates(const std::string& explicitDir, const char* argv0);
+// --templates, else $SIMDGEN_TEMPLATES, else "": the templates built into the binary.
+std::string findTemplates(const std::string& explicitDir);
 
 }  // namespace simdgen::cli

@@ -11,7 +11,7 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", std::string("simdgen ") + SIMDGEN_VERSION);
   app.require_subcommand(1);
   std::string templates;
-  app.add_option("--templates", templates, "Template directory (default: installed or source templates/)");
+  app.add_option("--templates", templates, "Template directory (default: $SIMDGEN_TEMPLATES, else the built-in templates)");
 
   GenerateOptions gen;
   CLI::App* generate = app.add_subcommand("generate", "Write NAME.h and NAME.cpp for each spec (only files whose content changes)");
@@ -42,10 +42,10 @@ int main(int argc, char** argv) {
 
   CLI11_PARSE(app, argc, argv);
 
-  if (*generate) return runGenerate(gen, findTemplates(templates, argv[0]));
-  if (*explain) return runExplain(explainSpec, explainTarget, explainJson, findTemplates(templates, argv[0]));
+  if (*generate) return runGenerate(gen, findTemplates(templates));
+  if (*explain) return runExplain(explainSpec, explainTarget, explainJson, findTemplates(templates));
   if (*validate) return runValidate(validateSpecs);
   if (*list) return runList(listJson);
-  if (*check) return runCheck(checkInputs, findTemplates(templates, argv[0]));
+  if (*check) return runCheck(checkInputs, findTemplates(templates));
   return 2;
 }
