@@ -153,6 +153,7 @@ TEST_CASE("explain prints the plan per target and validate, --version and --help
   CHECK(run("frobnicate").code != 0);
 }
 
+#if SIMDGEN_WITH_CLANG
 TEST_CASE("check compiles generated code in-process for x86-64 and aarch64") {
   fs::path d = tempDir("clang");
   write(d / "good.json", kGood);
@@ -171,3 +172,10 @@ TEST_CASE("check compiles generated code in-process for x86-64 and aarch64") {
   CHECK(r.code == 1);
   CHECK(r.output.find("requires target feature") != std::string::npos);
 }
+#else
+TEST_CASE("check says that a build without clang lacks it") {
+  const Result r = run("check x.json");
+  CHECK(r.code == 2);
+  CHECK(r.output.find("-DSIMDGEN_WITH_CLANG=OFF") != std::string::npos);
+}
+#endif
