@@ -21,7 +21,6 @@
 
 #if SIMDGEN_WITH_CLANG
 #include "clang/check.h"
-#include "clang/format.h"
 #endif
 
 namespace fs = std::filesystem;
@@ -79,22 +78,13 @@ std::string specRef(const KernelSpec& s, const fs::path& outDir) {
   return fs::absolute(s.file).lexically_normal().lexically_relative(fs::absolute(outDir).lexically_normal()).generic_string();
 }
 
-// The final text of a generated file. The clang build formats with clang::format, the reference
-// layout; the light build lays the text out itself (emit/layout.h).
-std::string laidOut(const std::string& text, [[maybe_unused]] const emit::Templates& t,
-                    [[maybe_unused]] const std::string& fileName) {
-#if SIMDGEN_WITH_CLANG
-  return clangtools::formatCpp(text, t.clangFormat, fileName);
-#else
-  return emit::layoutCpp(text);
-#endif
-}
-
-// Renders and lays out both files of a spec. Throws on plan errors.
+// Renders both files of a spec and lays them out in the style of templates/.clang-format (the
+// same bytes in every build; a test checks that clang-format would change nothing). Throws on
+// plan errors.
 std::vector<Output> render(const KernelSpec& spec, const emit::Templates& t, const fs::path& outDir) {
   emit::GeneratedKernel g = emit::generate(spec, t, specRef(spec, outDir));
-  return {{outDir / (spec.name + ".h"), laidOut(g.header, t, spec.name + ".h")},
-          {outDir / (spec.name + ".cpp"), laidOut(g.source, t, spec.name + ".cpp")}};
+  return {{outDir / (spec.name + ".h"), emit::layoutCpp(g.header)},
+          {outDir / (spec.name + ".cpp"), emit::layoutCpp(g.source)}};
 }
 
 // "" = the templates compiled into the binary.

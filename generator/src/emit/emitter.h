@@ -26,7 +26,7 @@ struct Variant {
 
 struct GeneratedKernel {
   std::string name;
-  std::string header, source;       // unformatted; the CLI formats them with clang::format
+  std::string header, source;       // not laid out; the CLI lays them out (emit/layout.h)
   std::vector<Variant> variants;    // what was emitted, best first
   std::vector<std::string> dropped; // variants identical to another one, with the reason
 };

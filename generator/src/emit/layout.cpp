@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "emit/layout.h"
 
-#include <algorithm>
-#include <cctype>
 #include <sstream>
 #include <vector>
+
+#include "emit/line_breaks.h"
 
 namespace simdgen::emit {
 namespace {
@@ -57,10 +57,23 @@ bool opensBlock(const std::string& code, size_t at) {
   return !(prev >= 5 && code.compare(prev - 5, 6, "return") == 0);
 }
 
-// Braced initialisers without inner spaces, as clang-format writes them: `{ a, b }` -> `{a, b}`.
+// Whether the parenthesis closing at s[close] ends a cast to a type clang-format recognises (a
+// builtin or a name ending in _t); after other names it reads `(x) ~y` and spaces the '~'.
+bool castToKnownType(const std::string& s, size_t close) {
+  const size_t open = s.rfind('(', close);
+  if (open == std::string::npos) return false;
+  const std::string name = s.substr(open + 1, close - open - 1);
+  for (const char* builtin : {"int", "unsigned", "long", "short", "char", "float", "double", "bool"})
+    if (name == builtin) return true;
+  return name.size() > 2 && name.compare(name.size() - 2, 2, "_t") == 0;
+}
+
+// Braced initialisers without inner spaces, as clang-format writes them: `{ a, b }` -> `{a, b}`;
+// and a space between a cast and '~': `(T)~x` -> `(T) ~x`.
 std::string tightBraces(std::string s) {
   for (size_t k = 0; k < s.size(); ++k) {
     if (s[k] == '"' || s[k] == '\'') k = literalEnd(s, k);
+    else if (s[k] == '~' && k > 0 && s[k - 1] == ')' && !castToKnownType(s, k - 1)) s.insert(k++, " ");
     else if (s[k] == '{' && !opensBlock(s, k))
       while (k + 1 < s.size() && s[k + 1] == ' ') s.erase(k + 1, 1);
     else if (s[k] == '}' && k > 0 && s[k - 1] == ' ' && s.find_last_not_of(' ', k - 1) != std::string::npos &&
@@ -122,49 +135,8 @@ size_t headEnd(const std::string& s) {
   return std::string::npos;
 }
 
-// The end of the argument starting at s[k]: just after its ',' or at the ')' closing its list
-// (k itself when s[k] closes it), or the end of s.
-size_t argumentEnd(const std::string& s, size_t k) {
-  int depth = 0;
-  for (; k < s.size(); ++k) {
-    const char c = s[k];
-    if (c == '"' || c == '\'') k = literalEnd(s, k);
-    else if (c == '(' || c == '[' || c == '{') ++depth;
-    else if ((c == ')' || c == ']' || c == '}') && --depth < 0) return k;
-    else if (c == ',' && depth == 0) return k + 1;
-    else if (depth == 0 && (s.compare(k, 4, " && ") == 0 || s.compare(k, 4, " || ") == 0)) return k + 3;
-  }
-  return s.size();
-}
-
-// The end of the segment starting at s[k]: just after the next ',', call '(' or " = ", whose kind
-// goes to `kind` (0: the end of s).
-size_t segmentEnd(const std::string& s, size_t k, char& kind) {
-  kind = 0;
-  for (size_t end = k; end < s.size(); ++end) {
-    const char c = s[end];
-    if (c == '"' || c == '\'') {
-      end = literalEnd(s, end);
-      continue;
-    }
-    const bool call = c == '(' && end > 0 && (std::isalnum(static_cast<unsigned char>(s[end - 1])) || s[end - 1] == '_');
-    const bool assign = c == '=' && end > 0 && s[end - 1] == ' ' && end + 1 < s.size() && s[end + 1] == ' ';
-    if (c == ',' || call || assign) {
-      kind = assign ? '=' : c;
-      return end + 1;
-    }
-    if (s.compare(end, 4, " && ") == 0 || s.compare(end, 4, " || ") == 0) {
-      kind = ',';
-      return end + 3;
-    }
-  }
-  return s.size();
-}
-
-// Writes statement `s` at `indent`, wrapping it within the column limit when it is longer: a
-// control statement's body goes under its head, else lines break greedily after commas
-// (continuing after the innermost open parenthesis), open parentheses and assignments
-// (continuing 4 columns in). Readable, but not clang-format's penalty-based choice.
+// Writes statement `s` at `indent`, broken where clang-format breaks it when it is longer than
+// the column limit (a control statement's body goes under its head).
 void wrap(const std::string& s, size_t indent, std::vector<std::string>& out) {
   if (indent + s.size() <= kColumnLimit || startsWith(s, "//")) {
     out.push_back(std::string(indent, ' ') + s);
@@ -175,65 +147,9 @@ void wrap(const std::string& s, size_t indent, std::vector<std::string>& out) {
     wrap(s.substr(h + 1), indent + 2, out);
     return;
   }
-  std::string line(indent, ' ');
-  std::vector<size_t> parens;  // output columns just after each open '('
-  std::vector<bool> brokeInside;  // per open '(': a line broke inside one of its arguments
-  size_t lineIndent = indent, k = 0;
-  char pending = 0;  // the break opportunity that ended the text placed last: ',' '(' '=' or none
-  while (k < s.size()) {
-    // Preferably a whole argument (up to its ',' or the ')' closing its list), else a segment up
-    // to the next opportunity.
-    size_t end = argumentEnd(s, k);
-    // After an argument's ',' or an operand's && and ||, lines continue after the open parenthesis.
-    char kind = end > k && (s[end - 1] == ',' || s[end - 1] == '&' || s[end - 1] == '|') ? ',' : 0;
-    const auto placed = [&](size_t e) {
-      const size_t first = s.find_first_not_of(' ', k);
-      return e > first ? e - first : 0;
-    };
-    const size_t col = pending == ',' && !parens.empty() && parens.back() + placed(end) <= kColumnLimit
-                           ? parens.back()
-                           : lineIndent + 4;
-    // What must stay on the line with the argument: the closers and text up to the next opportunity.
-    char ignored = 0;
-    const size_t tail = end < s.size() && s[end] == ')' ? segmentEnd(s, end, ignored) : end;
-    // After an argument that broke inside, each argument starts its own line.
-    bool breakHere = pending == ',' && !brokeInside.empty() && brokeInside.back();
-    if (breakHere) {
-    } else if (end == k || line.size() + (tail - k) > kColumnLimit) {
-      if (pending && end > k && col + placed(tail) <= kColumnLimit) {
-        breakHere = true;
-      } else if (pending == ',' && end > k && col < line.size() && line.find_first_not_of(' ') < line.size()) {
-        breakHere = true;  // an argument that breaks inside starts its own line
-        end = segmentEnd(s, k, kind);
-      } else {
-        end = segmentEnd(s, k, kind);
-        breakHere = pending && line.find_first_not_of(' ') != std::string::npos && line.size() + (end - k) > kColumnLimit;
-      }
-    }
-    if (breakHere) {
-      for (size_t p = 0; p + 1 < brokeInside.size(); ++p) brokeInside[p] = true;
-      out.push_back(trimRight(line));
-      const size_t c = pending == ',' && !parens.empty() && parens.back() + placed(end) <= kColumnLimit
-                           ? parens.back()
-                           : lineIndent + 4;
-      line = std::string(c, ' ');
-      lineIndent = c;
-      k = s.find_first_not_of(' ', k);
-    }
-    for (; k < end; ++k) {
-      line += s[k];
-      if (s[k] == '(') {
-        parens.push_back(line.size());
-        brokeInside.push_back(false);
-      }
-      if (s[k] == ')' && !parens.empty()) {
-        parens.pop_back();
-        brokeInside.pop_back();
-      }
-    }
-    pending = kind;
-  }
-  out.push_back(trimRight(line));
+  std::vector<std::string> lines = breakStatement(s, indent);
+  if (lines.empty()) lines.push_back(std::string(indent, ' ') + s);  // the search gave up: too long
+  out.insert(out.end(), lines.begin(), lines.end());
 }
 
 // An open block: its indentation in the output, the raw indentation of the line that opened it,
@@ -258,6 +174,17 @@ std::string layoutCpp(const std::string& text) {
       raw[k] += " " + raw[k + 1];
       raw.erase(raw.begin() + static_cast<std::ptrdiff_t>(k) + 1);
     }
+  }
+  // A control statement whose body is another one: the body goes on its own line, 2 deeper.
+  for (size_t k = 0; k < raw.size(); ++k) {
+    const size_t indent = leadingSpaces(raw[k]);
+    const std::string body = raw[k].substr(indent);
+    const size_t h = headEnd(body);
+    if (h == std::string::npos || h + 1 >= body.size()) continue;
+    const std::string rest = body.substr(h + 1);
+    if (headEnd(rest) == std::string::npos) continue;
+    raw[k] = std::string(indent, ' ') + body.substr(0, h);
+    raw.insert(raw.begin() + static_cast<std::ptrdiff_t>(k) + 1, std::string(indent + 2, ' ') + rest);
   }
   std::vector<std::string> out;
   std::vector<Block> blocks;
@@ -305,7 +232,11 @@ std::string layoutCpp(const std::string& text) {
           indent = rawIndent;
         }
         partIndent = indent;
-        if (tables > 0) out.push_back(std::string(indent, ' ') + part);  // rows come laid out
+        if (tables > 0) {  // rows come laid out; the last one may close the table
+          out.push_back(std::string(indent, ' ') + part);
+          if (codeOnly(part).find('}') != std::string::npos) --tables;
+          continue;
+        }
         else wrap(part, indent, out);
       }
       const std::string code = codeOnly(part);

@@ -1,0 +1,333 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "emit/line_breaks.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cstring>
+#include <queue>
+#include <set>
+#include <tuple>
+
+namespace simdgen::emit {
+namespace {
+
+constexpr int kColumnLimit = 100;
+
+// Where a literal starting at s[k] ends (the index of its closing quote).
+size_t literalEnd(const std::string& s, size_t k) {
+  const char quote = s[k];
+  for (++k; k < s.size() && s[k] != quote; ++k)
+    if (s[k] == '\\') ++k;
+  return k;
+}
+
+struct Tok {
+  std::string text;
+  bool space = false;    // a space before it when on the same line
+  int depth = 0;         // open brackets before it
+  int breakPenalty = -1; // < 0: no break before it
+  char kind = 0;         // what a break before it follows: ',' '(' '=' '&' (&& ||) 'b' (binary) ':' 'N' (name)
+  bool opens = false, closes = false;
+  bool twoOperands = false;  // after the only ',' of two arguments or the only '&&' of two operands
+  bool firstOfSeveral = false;  // the first argument of a call with several
+  int precedence = 0;           // of a binary operator (clang's prec levels), else 0
+};
+
+// clang-format's precedence levels of the binary operators simdgen writes (spaced on both sides).
+int binaryPrecedence(const std::string& op) {
+  if (op == "*" || op == "/" || op == "%") return 14;
+  if (op == "+" || op == "-") return 13;
+  if (op == "<<" || op == ">>") return 12;
+  if (op == "<" || op == ">" || op == "<=" || op == ">=") return 10;
+  if (op == "==" || op == "!=") return 9;
+  if (op == "&") return 8;
+  if (op == "^") return 7;
+  if (op == "|") return 6;
+  return 0;
+}
+
+bool identChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.'; }
+
+std::vector<Tok> tokenize(const std::string& s) {
+  static const char* ops[] = {"<<=", ">>=", "<<", ">>", "<=", ">=", "==", "!=", "&&", "||", "+=", "-=", "*=",
+                              "/=", "|=", "&=", "^=", "->", "++", "--", "::"};
+  std::vector<Tok> t;
+  bool space = false;
+  for (size_t k = 0; k < s.size();) {
+    if (s[k] == ' ') {
+      space = true;
+      ++k;
+      continue;
+    }
+    size_t e = k + 1;
+    if (s[k] == '"' || s[k] == '\'') e = literalEnd(s, k) + 1;
+    else if (s.compare(k, 2, "/*") == 0) e = s.find("*/", k) == std::string::npos ? s.size() : s.find("*/", k) + 2;
+    else if (identChar(s[k])) while (e < s.size() && identChar(s[e])) ++e;
+    else
+      for (const char* op : ops)
+        if (s.compare(k, std::strlen(op), op) == 0) {
+          e = k + std::strlen(op);
+          break;
+        }
+    Tok tok;
+    tok.text = s.substr(k, e - k);
+    tok.space = space;
+    t.push_back(tok);
+    space = false;
+    k = e;
+  }
+  return t;
+}
+
+bool isKeyword(const std::string& w) {
+  return w == "if" || w == "for" || w == "while" || w == "switch" || w == "return" || w == "sizeof";
+}
+
+// How many operators like t[op] (',' or '&&'/'||') separate the operands of its list: those at its
+// depth between the enclosing brackets (for '&&', also between the commas).
+int operatorsAround(const std::vector<Tok>& t, size_t op) {
+  const std::string& x = t[op].text;
+  const auto stops = [&](const Tok& k) { return k.text == ";" || (x != "," && k.text == ","); };
+  int n = 0;
+  for (size_t j = op, d = 0; j-- > 0;) {
+    if (t[j].closes) ++d;
+    else if (t[j].opens && d-- == 0) break;
+    else if (d == 0 && stops(t[j])) break;
+    else if (d == 0 && (t[j].text == x || (x != "," && (t[j].text == "&&" || t[j].text == "||")))) ++n;
+  }
+  for (size_t j = op, d = 0; j < t.size(); ++j) {
+    if (j > op && t[j].opens) ++d;
+    else if (t[j].closes && d-- == 0) break;
+    else if (d == 0 && j > op && stops(t[j])) break;
+    else if (d == 0 && (t[j].text == x || (x != "," && (t[j].text == "&&" || t[j].text == "||")))) ++n;
+  }
+  return n;
+}
+
+// How many operators of t[op]'s precedence its chain has: those at its depth, up to the
+// delimiters of the expression.
+int samePrecedenceAround(const std::vector<Tok>& t, size_t op) {
+  const auto delimits = [](const Tok& k) {
+    return k.text == "," || k.text == ";" || k.text == "=" || k.text == "&&" || k.text == "||" || k.text == "?" ||
+           k.text == ":";
+  };
+  const int prec = t[op].precedence;
+  int n = 0;
+  for (size_t j = op + 1, d = 0; j-- > 0;) {
+    if (t[j].closes) ++d;
+    else if (t[j].opens && d-- == 0) break;
+    else if (d == 0 && delimits(t[j])) break;
+    else if (d == 0 && t[j].precedence > 0 && t[j].precedence < prec) break;
+    else if (d == 0 && t[j].precedence == prec) ++n;
+  }
+  for (size_t j = op + 1, d = 0; j < t.size(); ++j) {
+    if (t[j].opens) ++d;
+    else if (t[j].closes && d-- == 0) break;
+    else if (d == 0 && delimits(t[j])) break;
+    else if (d == 0 && t[j].precedence > 0 && t[j].precedence < prec) break;
+    else if (d == 0 && t[j].precedence == prec) ++n;
+  }
+  return n;
+}
+
+// Which tokens a line may break before and at what penalty: clang-format's split penalty,
+// 20 per binding level plus the token's own (after '(' 1 with several arguments, else 19, 100
+// in a declaration; before a declared name 200; after ',' 1, '=' 2, '||' 4, '&&' 5 and other
+// binary operators their precedence; before a conditional's ':' 3).
+void annotate(std::vector<Tok>& t, bool declaration, bool usingAlias) {
+  int depth = 0;
+  for (size_t i = 0; i < t.size(); ++i) {
+    const std::string& x = t[i].text;
+    t[i].closes = x == ")" || x == "]" || x == "}";
+    if (t[i].closes) --depth;
+    t[i].depth = depth;
+    t[i].opens = x == "(" || x == "[" || x == "{";
+    if (t[i].opens) ++depth;
+  }
+  for (size_t i = 1; i + 1 < t.size(); ++i)
+    if (t[i].space && t[i + 1].space) t[i].precedence = binaryPrecedence(t[i].text);
+  for (size_t i = 1; i < t.size(); ++i) {
+    const std::string& p = t[i - 1].text;
+    const int base = 20 * (1 + t[i].depth);
+    if (t[i].closes || t[i].text == ";" || t[i].text == ",") continue;
+    bool inSquare = false;  // no breaks inside [...]
+    {
+      int d = 0;
+      for (size_t j = i; j-- > 0;) {
+        if (t[j].closes) ++d;
+        else if (t[j].opens && d-- == 0) {
+          inSquare = t[j].text == "[";
+          break;
+        }
+      }
+    }
+    if (inSquare) continue;
+    if (declaration && t[i].depth == 0 && i + 1 < t.size() && t[i + 1].text == "(" && identChar(t[i].text[0]) &&
+        t[i].text != "__attribute__" && !usingAlias) {
+      t[i].breakPenalty = base + 200;  // the return type on its own line
+      t[i].kind = 'N';
+    } else if (p == ",") {
+      t[i].twoOperands = operatorsAround(t, i - 1) == 1;
+      t[i].breakPenalty = base + 1;
+      t[i].kind = ',';
+    } else if (p == "(" && i >= 2 && (identChar(t[i - 2].text.back()) || (i >= 4 && t[i - 2].text == ")" && t[i - 3].text == "*" && t[i - 4].text == "(")) &&
+               !isKeyword(t[i - 2].text) && t[i - 2].text != "__attribute__") {
+      int args = 1;
+      for (size_t j = i, d = 0; j < t.size(); ++j) {
+        if (t[j].opens) ++d;
+        else if (t[j].closes && d-- == 0) break;
+        else if (d == 0 && t[j].text == ",") ++args;
+      }
+      t[i].breakPenalty = base + (declaration ? 100 : args > 1 ? 1 : 19);
+      t[i].firstOfSeveral = args > 1;
+      t[i].kind = '(';
+    } else if ((p == "=" || (p.size() == 2 && p[1] == '=' && p != "==" && p != "!=" && p != "<=" && p != ">=")) &&
+               t[i - 1].depth == 0 && !usingAlias) {
+      t[i].breakPenalty = base + 2;
+      t[i].kind = '=';
+    } else if (p == "&&" || p == "||") {
+      t[i].twoOperands = operatorsAround(t, i - 1) == 1;
+      t[i].breakPenalty = base + (p == "&&" ? 5 : 4);
+      t[i].kind = '&';
+    } else if (t[i - 1].precedence > 0) {  // after a binary operator, under the first operand
+      t[i].breakPenalty = base + t[i - 1].precedence;
+      t[i].kind = 'b';
+      t[i].twoOperands = t[i - 1].precedence == 10 || samePrecedenceAround(t, i - 1) == 1;
+    } else if (t[i].text == ":") {  // before a conditional's ':', under its '?'
+
+      t[i].breakPenalty = base + 3;
+      t[i].kind = t[i].text[0];
+    }
+  }
+}
+
+struct Level {
+  int align, indent, argStart, question = -1;
+  int exprStart = 0;  // where the current operand chain began (binary operators continue under it)
+  bool broke = false;     // a line broke inside a nested level: each argument starts a line
+  // Whether a line broke on this level after its '(' and between its arguments and operands:
+  // clang-format charges 15 more for the first break of each (fake) parenthesis level.
+  bool brokeOpen = false, brokeList = false, brokeLogic = false;
+  // An argument or operand placed after its ',' or '&&' on the same line stays on that line.
+  bool noBreakInOperand = false, noBreak = false;
+  bool operator<(const Level& o) const {
+    return std::tie(align, indent, argStart, question, exprStart, broke, brokeOpen, brokeList, brokeLogic,
+                    noBreakInOperand, noBreak) <
+           std::tie(o.align, o.indent, o.argStart, o.question, o.exprStart, o.broke, o.brokeOpen, o.brokeList,
+                    o.brokeLogic, o.noBreakInOperand, o.noBreak);
+  }
+};
+
+struct State {
+  size_t next;
+  int column, startLevel, lowest;
+  std::vector<Level> stack;
+  long long penalty;
+  int parent;     // index of the state it came from
+  bool newline;   // whether token next-1 began a line
+};
+
+// Places token i of t on the state's line or a new one; false if that is not allowed.
+bool place(const std::vector<Tok>& t, State& s, bool newline) {
+  const Tok& tok = t[s.next];
+  Level& top = s.stack.back();
+  if (newline) {
+    if (tok.breakPenalty < 0 || top.noBreak) return false;
+    if (s.next >= 1 && t[s.next - 1].opens && s.lowest < s.startLevel && s.lowest < tok.depth) return false;
+    int col = top.align;
+    if (tok.kind == '(') col = top.indent;
+    if (tok.kind == ':' && top.question >= 0) col = top.question;
+    if (tok.kind == 'N') col = s.stack.front().argStart;  // a function's name starts the line
+    if (tok.kind == 'b') col = top.exprStart;
+    s.column = col;
+    bool& first = tok.kind == ',' ? top.brokeList
+                  : tok.kind == '&' || tok.kind == 'b' || tok.kind == ':' ? top.brokeLogic
+                                                                          : top.brokeOpen;
+    s.penalty += tok.breakPenalty + (first ? 0 : 15);
+    first = true;
+    for (size_t l = 0; l + 1 < s.stack.size(); ++l) s.stack[l].broke = true;
+    top.broke = false;  // this line starts the next argument: later ones may pack again
+    if (tok.kind == '(') top.align = col;
+    top.argStart = col;
+    s.startLevel = s.lowest = tok.depth;
+  } else {
+    // A parameter after one that broke inside starts its own line.
+    if ((tok.kind == ',' || tok.kind == '&') && top.broke) return false;
+    // Nested calls indent from where this argument starts, and from the first argument of a call
+    // with several.
+    if (tok.kind == ',' || tok.kind == '&' || tok.firstOfSeveral) top.argStart = s.column + (tok.space ? 1 : 0);
+    s.column += tok.space ? 1 : 0;
+  }
+  if (tok.kind == ',' || tok.kind == '&' || tok.kind == 'b') top.noBreakInOperand = !newline && !tok.twoOperands;
+  const bool startsOperand = tok.kind == ',' || tok.kind == '=' || (s.next >= 1 && t[s.next - 1].opens);
+  if (startsOperand) top.exprStart = s.column;
+  if (tok.kind == ',') top.brokeLogic = false;  // a new argument: its operators are a new level
+  if (tok.text == "?") top.question = s.column;
+  s.column += static_cast<int>(tok.text.size());
+  if (s.column > kColumnLimit) s.penalty += 1000000LL * (s.column - kColumnLimit);
+  s.lowest = std::min(s.lowest, tok.depth);
+  if (tok.opens) {
+    // A break after '(' continues 4 columns after where the enclosing argument began; the first
+    // argument on the same line keeps that start (clang-format's LastSpace).
+    Level inner{s.column, top.argStart + 4, top.argStart};
+    inner.noBreak = top.noBreak || top.noBreakInOperand;
+    s.stack.push_back(inner);
+  }
+  if (tok.closes && s.stack.size() > 1) s.stack.pop_back();
+  s.newline = newline;
+  ++s.next;
+  return true;
+}
+
+}  // namespace
+
+std::vector<std::string> breakStatement(const std::string& s, size_t indent) {
+  std::vector<Tok> t = tokenize(s);
+  if (t.empty() || t.size() > 400) return {};
+  const bool usingAlias = t[0].text == "using";
+  const bool declaration = usingAlias || ((t[0].text == "void" || t[0].text == "__attribute__" || t[0].text == "static") &&
+                                          (s.back() == '{' || s.back() == ';'));
+  annotate(t, declaration, usingAlias);
+  std::vector<State> states;
+  Level statement{static_cast<int>(indent) + 4, static_cast<int>(indent) + 4, static_cast<int>(indent)};
+  statement.exprStart = static_cast<int>(indent);
+  State first{0, static_cast<int>(indent), 0, 0, {statement}, 0, -1, false};
+  place(t, first, false);
+  first.column = static_cast<int>(indent + t[0].text.size());
+  states.push_back(first);
+  using Item = std::tuple<long long, long long, int>;  // penalty, order, state
+  std::priority_queue<Item, std::vector<Item>, std::greater<Item>> queue;
+  queue.push({0, 0, 0});
+  long long order = 1;
+  std::set<std::tuple<size_t, int, int, int, std::vector<Level>>> seen;
+  while (!queue.empty() && order < 200000) {
+    const int at = std::get<2>(queue.top());
+    queue.pop();
+    const State cur = states[static_cast<size_t>(at)];
+    if (cur.next == t.size()) {
+      std::vector<bool> breaks(t.size(), false);
+      for (int k = at; k >= 0 && states[static_cast<size_t>(k)].parent >= 0; k = states[static_cast<size_t>(k)].parent)
+        breaks[states[static_cast<size_t>(k)].next - 1] = states[static_cast<size_t>(k)].newline;
+      // Replay to get the columns.
+      State r = first;
+      std::vector<std::string> lines{std::string(indent, ' ') + t[0].text};
+      for (size_t i = 1; i < t.size(); ++i) {
+        place(t, r, breaks[i]);
+        if (breaks[i]) lines.push_back(std::string(static_cast<size_t>(r.column) - t[i].text.size(), ' ') + t[i].text);
+        else lines.back() += (t[i].space ? " " : "") + t[i].text;
+      }
+      return lines;
+    }
+    if (!seen.insert({cur.next, cur.column, cur.startLevel, cur.lowest, cur.stack}).second) continue;
+    for (bool newline : {false, true}) {
+      State n = cur;
+      n.parent = at;
+      if (!place(t, n, newline)) continue;
+      states.push_back(n);
+      queue.push({n.penalty, order++, static_cast<int>(states.size() - 1)});
+    }
+  }
+  return {};
+}
+
+}  // namespace simdgen::emit
