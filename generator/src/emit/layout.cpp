@@ -152,6 +152,19 @@ void wrap(const std::string& s, size_t indent, std::vector<std::string>& out) {
   out.insert(out.end(), lines.begin(), lines.end());
 }
 
+// A preprocessor line; a #define longer than the column limit continues its body on the next
+// line, indented 2, as clang-format writes it.
+void defineLines(const std::string& line, std::vector<std::string>& out) {
+  const size_t params = line.find(") ");
+  if (line.size() <= kColumnLimit || !startsWith(line, "#define ") || params == std::string::npos ||
+      line.find(' ', 8) < params) {
+    out.push_back(line);
+    return;
+  }
+  out.push_back(line.substr(0, params + 1) + " \\");
+  out.push_back("  " + line.substr(params + 2));
+}
+
 // An open block: its indentation in the output, the raw indentation of the line that opened it,
 // and how much deeper the raw text indents its body (0: lowered bodies, 2: pre-indented text).
 struct Block {
@@ -206,7 +219,7 @@ std::string layoutCpp(const std::string& text) {
     if (blank && !out.empty() && !afterOpen && !closes) out.push_back("");
     blank = 0;
     if (body[0] == '#') {  // preprocessor lines stay at column 0
-      out.push_back(body);
+      defineLines(body, out);
       continue;
     }
     for (const std::string& part : splitBlocks(body)) {

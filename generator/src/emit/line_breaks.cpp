@@ -162,8 +162,9 @@ void annotate(std::vector<Tok>& t, bool declaration, bool usingAlias) {
       }
     }
     if (inSquare) continue;
+    const bool afterType = identChar(p.back()) || p == "*" || p == "&";
     if (declaration && t[i].depth == 0 && i + 1 < t.size() && t[i + 1].text == "(" && identChar(t[i].text[0]) &&
-        t[i].text != "__attribute__" && !usingAlias) {
+        t[i].text != "__attribute__" && !usingAlias && afterType) {
       t[i].breakPenalty = base + 200;  // the return type on its own line
       t[i].kind = 'N';
     } else if (p == ",") {
@@ -285,8 +286,13 @@ std::vector<std::string> breakStatement(const std::string& s, size_t indent) {
   std::vector<Tok> t = tokenize(s);
   if (t.empty() || t.size() > 400) return {};
   const bool usingAlias = t[0].text == "using";
-  const bool declaration = usingAlias || ((t[0].text == "void" || t[0].text == "__attribute__" || t[0].text == "static") &&
-                                          (s.back() == '{' || s.back() == ';'));
+  // A function's declaration or definition: `T name(...);` or `T name(...) {` with no '=' outside
+  // brackets (clang-format charges more for breaks in its parameter list).
+  bool assigns = false;
+  for (const Tok& k : t) assigns = assigns || (k.depth == 0 && k.text == "=");
+  const bool control = isKeyword(t[0].text) || t[0].text == "else" || t[0].text == "do";
+  const bool declaration = usingAlias || (!assigns && !control && (s.back() == '{' || s.back() == ';') &&
+                                          (s.back() == '{' || t[0].text == "void" || t[0].text == "const"));
   annotate(t, declaration, usingAlias);
   std::vector<State> states;
   Level statement{static_cast<int>(indent) + 4, static_cast<int>(indent) + 4, static_cast<int>(indent)};
