@@ -183,8 +183,9 @@ void annotate(std::vector<Tok>& t, bool declaration, bool usingAlias) {
       t[i].firstOfSeveral = args > 1;
       t[i].kind = '(';
     } else if ((p == "=" || (p.size() == 2 && p[1] == '=' && p != "==" && p != "!=" && p != "<=" && p != ">=")) &&
-               t[i - 1].depth == 0 && !usingAlias) {
-      t[i].breakPenalty = base + 2;
+               t[i - 1].depth == 0) {
+      // A function type alias counts as a function declaration: 110 after its '='.
+      t[i].breakPenalty = base + (usingAlias ? 110 : 2);
       t[i].kind = '=';
     } else if (p == "&&" || p == "||") {
       t[i].twoOperands = operatorsAround(t, i - 1) == 1;
