@@ -196,15 +196,19 @@ void annotate(std::vector<Tok>& t, bool declaration, bool usingAlias) {
       t[i].kind = 'b';
       t[i].twoOperands = t[i - 1].precedence == 10 || samePrecedenceAround(t, i - 1) == 1;
     } else if (t[i].text == ":") {  // before a conditional's ':', under its '?'
-
       t[i].breakPenalty = base + 3;
       t[i].kind = t[i].text[0];
     }
   }
 }
 
+// One open bracket (the statement itself at the bottom), as clang-format's ParenState.
 struct Level {
-  int align, indent, argStart, question = -1;
+  int align;     // where arguments continue after a ',' break: after the '(' (AlignAfterOpenBracket),
+                 // or where the line broken right after the '(' began
+  int indent;    // where a break right after the '(' continues: argStart + 4 (ContinuationIndentWidth)
+  int argStart;  // where the current argument began (clang-format's LastSpace)
+  int question = -1;  // column of a conditional's '?'
   int exprStart = 0;  // where the current operand chain began (binary operators continue under it)
   bool broke = false;     // a line broke inside a nested level: each argument starts a line
   // Whether a line broke on this level after its '(' and between its arguments and operands:
@@ -220,9 +224,10 @@ struct Level {
   }
 };
 
+// A partial layout: tokens before `next` placed, the last ending at `column`.
 struct State {
   size_t next;
-  int column, startLevel, lowest;
+  int column, startLevel, lowest;  // levels of the line's first token and the lowest on the line
   std::vector<Level> stack;
   long long penalty;
   int parent;     // index of the state it came from
@@ -235,6 +240,7 @@ bool place(const std::vector<Tok>& t, State& s, bool newline) {
   Level& top = s.stack.back();
   if (newline) {
     if (tok.breakPenalty < 0 || top.noBreak) return false;
+    // No break after an opening bracket on a line that left the level it started at (canBreak).
     if (s.next >= 1 && t[s.next - 1].opens && s.lowest < s.startLevel && s.lowest < tok.depth) return false;
     int col = top.align;
     if (tok.kind == '(') col = top.indent;
@@ -302,6 +308,9 @@ std::vector<std::string> breakStatement(const std::string& s, size_t indent) {
   place(t, first, false);
   first.column = static_cast<int>(indent + t[0].text.size());
   states.push_back(first);
+  // Best first, as clang-format's OptimizingLineFormatter: the cheapest state, ties to the one
+  // queued first (staying on the line is queued before breaking); a state already expanded more
+  // cheaply is skipped. The first complete layout wins.
   using Item = std::tuple<long long, long long, int>;  // penalty, order, state
   std::priority_queue<Item, std::vector<Item>, std::greater<Item>> queue;
   queue.push({0, 0, 0});
