@@ -12,7 +12,7 @@
 ///   q[i] = select(w == 65535, 0, w * 3 - 1)   (u16)
 /// 16-bit lanes: wrapping multiply-add, abs, min/max, select with >= and ==; scalar cleanup tail.
 ///
-/// Integers wrap on overflow (abs(MIN) = MIN). min(a, b) = a < b ? a : b, max(a, b) = a > b ? a : b:
+/// Integers wrap on overflow (abs(MIN) = MIN = -MIN). min(a, b) = a < b ? a : b, max(a, b) = a > b ? a : b:
 /// b on ties and NaN, so relu(NaN) = 0 and clamp(NaN, lo, hi) = lo. fma rounds once.
 /// No alignment is required. Nothing outside the arrays is read or written; an empty shape writes nothing.
 /// Aliasing: outputs must not overlap inputs or each other.

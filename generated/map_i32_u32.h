@@ -13,7 +13,7 @@
 ///   copy[i] = f   (f32)
 /// 32-bit integer lanes beside f32: abs, clamp, select with < and !=; copy.
 ///
-/// Integers wrap on overflow (abs(MIN) = MIN). min(a, b) = a < b ? a : b, max(a, b) = a > b ? a : b:
+/// Integers wrap on overflow (abs(MIN) = MIN = -MIN). min(a, b) = a < b ? a : b, max(a, b) = a > b ? a : b:
 /// b on ties and NaN, so relu(NaN) = 0 and clamp(NaN, lo, hi) = lo. fma rounds once.
 /// No alignment is required. Nothing outside the arrays is read or written; an empty shape writes nothing.
 /// Aliasing: outputs must not overlap inputs or each other.

@@ -13,7 +13,7 @@
 /// Wrapping i8 arithmetic, abs, clamp and select on a static 2-D tile with a row stride; u8 min/max.
 ///
 /// Element [r, c] of every array is at r * 50 + c.
-/// Integers wrap on overflow (abs(MIN) = MIN). min(a, b) = a < b ? a : b, max(a, b) = a > b ? a : b:
+/// Integers wrap on overflow (abs(MIN) = MIN = -MIN). min(a, b) = a < b ? a : b, max(a, b) = a > b ? a : b:
 /// b on ties and NaN, so relu(NaN) = 0 and clamp(NaN, lo, hi) = lo. fma rounds once.
 /// No alignment is required. Nothing outside the arrays is read or written; an empty shape writes nothing.
 /// Aliasing: outputs must not overlap inputs or each other; x_new may be x (the same pointer: in place).

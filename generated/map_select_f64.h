@@ -14,7 +14,7 @@
 ///   y_new[i] = select(x <= y, y - x, x * y)   (f64)
 /// min, max, clamp, abs and select by a comparison on doubles; y is updated in place.
 ///
-/// Integers wrap on overflow (abs(MIN) = MIN). min(a, b) = a < b ? a : b, max(a, b) = a > b ? a : b:
+/// Integers wrap on overflow (abs(MIN) = MIN = -MIN). min(a, b) = a < b ? a : b, max(a, b) = a > b ? a : b:
 /// b on ties and NaN, so relu(NaN) = 0 and clamp(NaN, lo, hi) = lo. fma rounds once.
 /// No alignment is required. Nothing outside the arrays is read or written; an empty shape writes nothing.
 /// Aliasing: outputs must not overlap inputs or each other; y_new may be y (the same pointer: in place).

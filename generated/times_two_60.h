@@ -10,7 +10,7 @@
 ///   B[i] = A * 2   (f32)
 /// Seed 001: B[i] = A[i] * 2 over 60 elements: the last vector is partial (predicated).
 ///
-/// Integers wrap on overflow (abs(MIN) = MIN). min(a, b) = a < b ? a : b, max(a, b) = a > b ? a : b:
+/// Integers wrap on overflow (abs(MIN) = MIN = -MIN). min(a, b) = a < b ? a : b, max(a, b) = a > b ? a : b:
 /// b on ties and NaN, so relu(NaN) = 0 and clamp(NaN, lo, hi) = lo. fma rounds once.
 /// No alignment is required. Nothing outside the arrays is read or written; an empty shape writes nothing.
 /// Aliasing: outputs must not overlap inputs or each other.

@@ -148,6 +148,8 @@ std::string params(const ir::Plan& plan, bool publicNames) {
     const std::string name = publicNames ? x.publicName : x.name;
     if (x.kind == ir::Param::Kind::extent) {
       p.push_back("int64_t " + name);
+    } else if (x.kind == ir::Param::Kind::scalar) {
+      p.push_back(std::string(cTypeOf(x.dtype)) + " " + name);
     } else {
       const ir::Tensor& t = plan.tensor(x.tensor);
       p.push_back(std::string(t.output ? "" : "const ") + std::string(cTypeOf(t.dtype)) + "* " + name);

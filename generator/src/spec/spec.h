@@ -83,6 +83,7 @@ struct KernelSpec {
   // map only: the inputs (name, dtype) and outputs in signature order; every tensor has the shape
   // rows x cols (rank 1: cols) and, for rank 2, the row stride `rowStride`.
   std::vector<MapInputName> mapInputs;
+  std::vector<MapInputName> mapParams;  // runtime scalars, passed by value
   std::vector<MapOutput> mapOutputs;
 };
 

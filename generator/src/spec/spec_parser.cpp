@@ -30,13 +30,13 @@ constexpr std::string_view kTopKeys[] = {"$schema",  "simdgen", "name",     "des
                                          "op",       "input",   "output",   "axis",        "targets",
                                          "strategy", "order",   "schedule", "tail",        "index",
                                          "index_type", "nan",   "initial", "shape", "row_stride",
-                                         "inputs", "outputs"};
+                                         "inputs", "outputs", "params"};
 // Keys that belong to one kind only.
 constexpr std::string_view kReduceOnlyKeys[] = {"output", "strategy", "order"};
 constexpr std::string_view kArgReduceOnlyKeys[] = {"index", "index_type", "nan", "initial"};
 constexpr std::string_view kMapKeys[] = {"$schema", "simdgen", "name",    "description", "kind", "shape",
-                                         "row_stride", "inputs", "outputs", "targets",   "tail"};
-constexpr std::string_view kMapOnlyKeys[] = {"shape", "row_stride", "inputs", "outputs"};
+                                         "row_stride", "inputs", "outputs", "params",   "targets", "tail"};
+constexpr std::string_view kMapOnlyKeys[] = {"shape", "row_stride", "inputs", "outputs", "params"};
 constexpr std::string_view kMapInputKeys[] = {"name", "dtype"};
 constexpr std::string_view kMapOutputKeys[] = {"name", "dtype", "expr", "in_place"};
 constexpr std::string_view kMapTailNames[] = {"predicated", "scalar"};
@@ -260,10 +260,10 @@ class Parser {
     std::vector<std::string> taken;  // public names in the header: extents, inputs, outputs
     for (const Extent* e : {&spec.rows, &spec.cols, spec.rowStride ? &*spec.rowStride : nullptr})
       if (e && !e->isStatic()) taken.push_back(e->name);
-    auto claim = [&](const std::string& name, const std::string& pointer) {
-      checkIdentifier(name, pointer, "tensor name");
+    auto claim = [&](const std::string& name, const std::string& pointer, const char* what = "tensor name") {
+      checkIdentifier(name, pointer, what);
       if (std::find(taken.begin(), taken.end(), name) != taken.end())
-        fail(pointer, "name " + inQuotes(name) + " is already used (by an extent, input or output); every parameter needs its own name");
+        fail(pointer, "name " + inQuotes(name) + " is already used (by an extent, input, param or output); every parameter needs its own name");
       if (name == spec.name) fail(pointer, "name " + inQuotes(name) + " is the kernel's name");
       taken.push_back(name);
     };
@@ -276,6 +276,17 @@ class Parser {
       const std::string name = getString(required(in, at, "name"), at + "/name");
       claim(name, at + "/name");
       spec.mapInputs.push_back({name, getDType(required(in, at, "dtype"), at + "/dtype")});
+    }
+    if (const json* params = member(root, "params")) {
+      if (!params->is_array())
+        fail("/params", "expected an array of scalar parameters ({\"name\": ..., \"dtype\": ...}), found " + describe(*params));
+      for (std::size_t i = 0; i < params->size(); ++i) {
+        const std::string at = "/params/" + std::to_string(i);
+        const json& p = getObject((*params)[i], at, kMapInputKeys);
+        const std::string name = getString(required(p, at, "name"), at + "/name");
+        claim(name, at + "/name", "parameter name");
+        spec.mapParams.push_back({name, getDType(required(p, at, "dtype"), at + "/dtype")});
+      }
     }
     const json& outputs = required(root, "", "outputs");
     if (!outputs.is_array() || outputs.empty())
@@ -293,7 +304,7 @@ class Parser {
       if (bitsOf(o.dtype) != width) failWidth(at + "/dtype", o.dtype, width);
       o.exprText = getString(required(out, at, "expr"), at + "/expr");
       try {
-        o.expr = parseMapExpr(o.exprText, spec.mapInputs, o.dtype);
+        o.expr = parseMapExpr(o.exprText, spec.mapInputs, spec.mapParams, o.dtype);
       } catch (const ExprError& e) {
         failInString(at + "/expr", o.exprText, e.offset, e.what());
       }
