@@ -117,7 +117,8 @@ struct RowPlanner {
     if (c % a.in.lanes != 0)
       throw PlanError("tail \"none\": cols = " + std::to_string(c) + " is not a multiple of the " +
                       std::to_string(a.in.lanes) + " " + std::string(nameOf(b.spec.input)) +
-                      " lanes of " + b.target.spelling + "; use tail \"predicated\" or \"scalar\"");
+                      " lanes of " + b.target.spelling + "; use tail \"predicated\" or \"scalar\"",
+                      "/tail");
     return true;
   }
 
@@ -445,7 +446,8 @@ ir::Block columnReduction(Builder& b) {
       if (*s.cols.value % in.lanes)
         throw PlanError("tail \"none\": cols = " + std::to_string(*s.cols.value) +
                         " is not a multiple of the " + std::to_string(in.lanes) + " lanes of " +
-                        b.target.spelling + "; use tail \"predicated\" or \"scalar\"");
+                        b.target.spelling + "; use tail \"predicated\" or \"scalar\"",
+                        "/tail");
       exact = true;
     }
     if (!exact && s.tail != TailPolicy::scalar)
@@ -479,7 +481,7 @@ ir::Plan buildReducePlan(const KernelSpec& spec, const Target& target) {
     b.plan.body = columnReduction(b);
   } else {
     if (spec.order == FloatOrder::sequential && isFloat(spec.input) && strategy != Strategy::inner_parallel)
-      throw PlanError("order \"sequential\" on floats needs strategy inner_parallel");
+      throw PlanError("order \"sequential\" on floats needs strategy inner_parallel", "/order");
     if (strategy == Strategy::inner_parallel) {
       b.plan.body = innerParallel(b);
     } else {
