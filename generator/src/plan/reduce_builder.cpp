@@ -454,7 +454,9 @@ ir::Block columnReduction(Builder& b) {
       out.push_back(ir::ifLess(b.sym("j"), b.sym(b.cols), columnBlock(1, true), "predicated tail columns"));
     if (!exact && s.tail == TailPolicy::scalar) {
       // The one-lane plan of the same loop finishes the columns.
-      Builder scalarB(b.spec, makeTarget({"scalar", {}}));
+      // Builder keeps a reference to its Target: it must outlive scalarB (ASan found a temporary here).
+      const Target scalar = makeTarget({"scalar", {}});
+      Builder scalarB(b.spec, scalar);
       ir::Block tail = columnReduction(scalarB);
       tail.front().continues = true;
       tail.front().text = "scalar tail columns";
