@@ -17,6 +17,7 @@ set_target_properties(simdgen PROPERTIES INSTALL_RPATH_USE_LINK_PATH ON)
 install(TARGETS simdgen EXPORT simdgenTargets RUNTIME DESTINATION bin)
 # A directory install copies dotfiles too (.clang-format).
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/templates/ DESTINATION ${SIMDGEN_INSTALL_TEMPLATESDIR})
+install(FILES ${PROJECT_SOURCE_DIR}/docs/spec.schema.json DESTINATION share/simdgen)  # for editors and CI
 install(EXPORT simdgenTargets NAMESPACE simdgen:: DESTINATION ${SIMDGEN_INSTALL_CMAKEDIR})
 
 configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/simdgenConfig.cmake.in

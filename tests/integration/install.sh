@@ -8,7 +8,7 @@ start
 p=$WORK/prefix
 cmake --install "$MAIN_BUILD_DIR" --prefix "$p" > "$WORK/install.log" 2>&1 || { cat "$WORK/install.log" >&2; fail "install failed"; }
 for f in bin/simdgen share/simdgen/templates/kernel.h.mustache share/simdgen/templates/kernel.cpp.mustache \
-    share/simdgen/templates/.clang-format lib/cmake/simdgen/simdgenConfig.cmake \
+    share/simdgen/templates/.clang-format share/simdgen/spec.schema.json lib/cmake/simdgen/simdgenConfig.cmake \
     lib/cmake/simdgen/simdgenConfigVersion.cmake lib/cmake/simdgen/simdgenTargets.cmake \
     lib/cmake/simdgen/SimdgenGenerate.cmake; do
   [ -e "$p/$f" ] || fail "not installed: $f"

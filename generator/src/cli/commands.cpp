@@ -89,7 +89,7 @@ bool renderAll(const std::vector<KernelSpec>& specs, const std::string& template
     try {
       for (auto& o : render(s, t, outDir)) outputs.push_back(std::move(o));
     } catch (const PlanError& e) {
-      std::cerr << s.file.string() << ": error: " << e.what() << "\n";
+      std::cerr << specErrorAt(s, e.pointer, e.what()).what() << "\n";
       ok = false;
     }
   }
@@ -144,8 +144,8 @@ int runGenerate(const GenerateOptions& o, const std::string& templatesDir) {
 }
 
 int runExplain(const std::string& specFile, const std::string& target, bool json, const std::string& templatesDir) {
+  std::vector<KernelSpec> specs;
   try {
-    std::vector<KernelSpec> specs;
     if (!loadSpecs({specFile}, specs)) return 1;
     emit::GeneratedKernel g = emit::generate(specs[0], emit::Templates::load(templatesDir), specFile);
     const bool known = target.empty() || std::any_of(g.variants.begin(), g.variants.end(),
@@ -180,7 +180,7 @@ int runExplain(const std::string& specFile, const std::string& target, bool json
     }
     return 0;
   } catch (const PlanError& e) {
-    std::cerr << specFile << ": error: " << e.what() << "\n";
+    std::cerr << specErrorAt(specs[0], e.pointer, e.what()).what() << "\n";
     return 1;
   } catch (const std::exception& e) {
     std::cerr << "simdgen: error: " << e.what() << "\n";
@@ -198,7 +198,7 @@ int runValidate(const std::vector<std::string>& files) {
       for (const auto& t : s.targets) buildPlan(s, makeTarget(t));
       std::cout << s.file.string() << ": ok\n";
     } catch (const PlanError& e) {
-      std::cerr << s.file.string() << ": error: " << e.what() << "\n";
+      std::cerr << specErrorAt(s, e.pointer, e.what()).what() << "\n";
       ok = false;
     }
   }

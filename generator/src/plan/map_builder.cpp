@@ -63,7 +63,8 @@ class MapBuilder {
     for (const MapOutput& o : spec_.mapOutputs)
       if (usesOp(o.expr, MapOp::fma) && target_.module == LoweringModule::x86 && !target_.maskRegisters && !target_.has("fma"))
         throw PlanError("output " + o.name + " uses fma(), which needs a fused multiply-add: use target \"" + target_.isa +
-                        "+fma\" instead of \"" + target_.spelling + "\"");
+                        "+fma\" instead of \"" + target_.spelling + "\"",
+                        "/targets");
     declareTensors();
     const std::string c = spec_.rank == 2 ? "c" : "i";
     ir::Block row = columns(c);

@@ -96,6 +96,9 @@ struct SpecError : std::runtime_error {
   SpecError(std::string file, std::string pointer, int line, int column, const std::string& message);
 };
 
+// An error found after parsing (while planning), placed at `pointer` in the spec's own text.
+SpecError specErrorAt(const KernelSpec& spec, const std::string& pointer, const std::string& message);
+
 // Parse and validate one spec. Throws SpecError.
 KernelSpec parseSpecText(const std::string& text, const std::filesystem::path& file);
 KernelSpec loadSpec(const std::filesystem::path& file);

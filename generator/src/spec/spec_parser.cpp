@@ -3,6 +3,8 @@
 // every problem becomes a SpecError pointing at the offending value in the file.
 #include <algorithm>
 #include <cctype>
+#include <cfloat>
+#include <cmath>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <span>
@@ -400,6 +402,9 @@ class Parser {
                                  ", found " + describe(value));
     spec.initialText = value.dump();
     if (isFloat(spec.input)) {
+      // An f32 literal beyond FLT_MAX would silently become infinity in the generated code.
+      if (spec.input == DType::f32 && std::fabs(value.get<double>()) > double(FLT_MAX))
+        fail("/initial/value", "value " + value.dump() + " is not representable in f32 (largest finite: 3.4028234663852886e+38)");
       spec.initialValue = value.dump();
       if (spec.initialValue->find_first_of(".eE") == std::string::npos) *spec.initialValue += ".0";
     } else {
@@ -446,7 +451,10 @@ class Parser {
       std::string message = "invalid JSON: " + parseErrorDetail(e.what());
       if (e.byte == 0) throw SpecError(displayName(file_), "", 0, 0, message);
       failAtOffset("", e.byte - 1, message);  // e.byte is the 1-based offset of the offending byte
-    } catch (const json::exception& e) {      // e.g. a number too large for a double; no position given
+    } catch (const json::exception& e) {  // a number too large for a double: nlohmann gives no position
+      if (auto big = findOverflowingNumber(text_))
+        failAtOffset(big->pointer, big->offset,
+                     "number " + big->token + " is too large for a double (beyond 1.8e308)");
       throw SpecError(displayName(file_), "", 0, 0, "invalid JSON: " + parseErrorDetail(e.what()));
     }
   }
@@ -458,7 +466,8 @@ class Parser {
   }
   const json& required(const json& object, const std::string& pointer, const char* key) const {
     const json* v = member(object, key);
-    if (!v) fail(pointer, "missing required key " + inQuotes(key));
+    // Named by the missing member's pointer; placed at the enclosing object (its deepest existing ancestor).
+    if (!v) fail(pointer + "/" + escapePointerToken(key), "missing required key " + inQuotes(key));
     return *v;
   }
   const json& getObject(const json& j, const std::string& pointer, Names keys) const {
@@ -794,6 +803,11 @@ SpecError::SpecError(std::string file_, std::string pointer_, int line_, int col
       pointer(std::move(pointer_)),
       line(line_),
       column(column_) {}
+
+SpecError specErrorAt(const KernelSpec& spec, const std::string& pointer, const std::string& message) {
+  TextPos p = positionOf(spec.text, pointer);
+  return SpecError(displayName(spec.file), pointer, p.line, p.column, message);
+}
 
 std::string_view nameOf(KernelKind k) { return kKindNames[static_cast<int>(k)]; }
 
