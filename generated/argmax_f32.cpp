@@ -1108,6 +1108,6 @@ void argmax_f32(const float* input, int64_t n, float* values, int64_t* indices) 
   argmax_f32_selected().fn(input, n, values, indices);
 }
 
-const char* argmax_f32_variant() {
+const char* argmax_f32_variant(void) {
   return argmax_f32_selected().variant;
 }

@@ -1083,6 +1083,6 @@ void argmax_f32_64x100(const float* input, float* values, int32_t* indices) {
   argmax_f32_64x100_selected().fn(input, values, indices);
 }
 
-const char* argmax_f32_64x100_variant() {
+const char* argmax_f32_64x100_variant(void) {
   return argmax_f32_64x100_selected().variant;
 }

@@ -1332,6 +1332,6 @@ void argmax_f32_propagate(const float* input, int64_t n, float* values, int64_t*
   argmax_f32_propagate_selected().fn(input, n, values, indices);
 }
 
-const char* argmax_f32_propagate_variant() {
+const char* argmax_f32_propagate_variant(void) {
   return argmax_f32_propagate_selected().variant;
 }

@@ -950,6 +950,6 @@ void argmax_i16_init(const int16_t* input, int64_t n, int16_t* values, int64_t* 
   argmax_i16_init_selected().fn(input, n, values, indices);
 }
 
-const char* argmax_i16_init_variant() {
+const char* argmax_i16_init_variant(void) {
   return argmax_i16_init_selected().variant;
 }

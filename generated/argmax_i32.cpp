@@ -1059,6 +1059,6 @@ void argmax_i32(const int32_t* input, int64_t n, int32_t* values, int64_t* indic
   argmax_i32_selected().fn(input, n, values, indices);
 }
 
-const char* argmax_i32_variant() {
+const char* argmax_i32_variant(void) {
   return argmax_i32_selected().variant;
 }

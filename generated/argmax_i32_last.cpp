@@ -960,6 +960,6 @@ void argmax_i32_last(const int32_t* input, int64_t n, int32_t* values, int32_t* 
   argmax_i32_last_selected().fn(input, n, values, indices);
 }
 
-const char* argmax_i32_last_variant() {
+const char* argmax_i32_last_variant(void) {
   return argmax_i32_last_selected().variant;
 }

@@ -1066,6 +1066,6 @@ void argmax_i8(const int8_t* input, int64_t n, int8_t* values, int64_t* indices)
   argmax_i8_selected().fn(input, n, values, indices);
 }
 
-const char* argmax_i8_variant() {
+const char* argmax_i8_variant(void) {
   return argmax_i8_selected().variant;
 }

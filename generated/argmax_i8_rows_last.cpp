@@ -984,6 +984,6 @@ void argmax_i8_rows_last(const int8_t* input, int64_t rows, int64_t cols, int64_
   argmax_i8_rows_last_selected().fn(input, rows, cols, stride, values, indices);
 }
 
-const char* argmax_i8_rows_last_variant() {
+const char* argmax_i8_rows_last_variant(void) {
   return argmax_i8_rows_last_selected().variant;
 }

@@ -1163,6 +1163,6 @@ void argmax_u64_rows(const uint64_t* input, int64_t rows, int64_t cols, int64_t 
   argmax_u64_rows_selected().fn(input, rows, cols, stride, values, indices);
 }
 
-const char* argmax_u64_rows_variant() {
+const char* argmax_u64_rows_variant(void) {
   return argmax_u64_rows_selected().variant;
 }

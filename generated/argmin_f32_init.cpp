@@ -1003,6 +1003,6 @@ void argmin_f32_init(const float* input, int64_t n, float* values, int64_t* indi
   argmin_f32_init_selected().fn(input, n, values, indices);
 }
 
-const char* argmin_f32_init_variant() {
+const char* argmin_f32_init_variant(void) {
   return argmin_f32_init_selected().variant;
 }

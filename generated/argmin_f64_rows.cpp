@@ -1220,6 +1220,6 @@ void argmin_f64_rows(const double* input, int64_t rows, int64_t cols, int64_t st
   argmin_f64_rows_selected().fn(input, rows, cols, stride, values, indices);
 }
 
-const char* argmin_f64_rows_variant() {
+const char* argmin_f64_rows_variant(void) {
   return argmin_f64_rows_selected().variant;
 }

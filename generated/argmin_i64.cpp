@@ -983,6 +983,6 @@ void argmin_i64(const int64_t* input, int64_t n, int64_t* values, int64_t* indic
   argmin_i64_selected().fn(input, n, values, indices);
 }
 
-const char* argmin_i64_variant() {
+const char* argmin_i64_variant(void) {
   return argmin_i64_selected().variant;
 }

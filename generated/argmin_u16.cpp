@@ -888,6 +888,6 @@ void argmin_u16(const uint16_t* input, int64_t n, uint16_t* values, int64_t* ind
   argmin_u16_selected().fn(input, n, values, indices);
 }
 
-const char* argmin_u16_variant() {
+const char* argmin_u16_variant(void) {
   return argmin_u16_selected().variant;
 }

@@ -1060,6 +1060,6 @@ void argmin_u32(const uint32_t* input, int64_t n, uint32_t* values, int64_t* ind
   argmin_u32_selected().fn(input, n, values, indices);
 }
 
-const char* argmin_u32_variant() {
+const char* argmin_u32_variant(void) {
   return argmin_u32_selected().variant;
 }

@@ -1089,6 +1089,6 @@ void argmin_u8_rows(const uint8_t* input, int64_t rows, int64_t cols, int64_t st
   argmin_u8_rows_selected().fn(input, rows, cols, stride, values, indices);
 }
 
-const char* argmin_u8_rows_variant() {
+const char* argmin_u8_rows_variant(void) {
   return argmin_u8_rows_selected().variant;
 }

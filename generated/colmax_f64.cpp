@@ -349,6 +349,6 @@ void colmax_f64(const double* input, int64_t rows, int64_t cols, int64_t stride,
   colmax_f64_selected().fn(input, rows, cols, stride, output);
 }
 
-const char* colmax_f64_variant() {
+const char* colmax_f64_variant(void) {
   return colmax_f64_selected().variant;
 }

@@ -496,6 +496,6 @@ void colmin_i8_to_i32(const int8_t* input, int64_t rows, int64_t cols, int64_t s
   colmin_i8_to_i32_selected().fn(input, rows, cols, stride, output);
 }
 
-const char* colmin_i8_to_i32_variant() {
+const char* colmin_i8_to_i32_variant(void) {
   return colmin_i8_to_i32_selected().variant;
 }

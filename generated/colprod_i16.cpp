@@ -146,6 +146,6 @@ void colprod_i16(const int16_t* input, int64_t rows, int64_t cols, int64_t strid
   colprod_i16_selected().fn(input, rows, cols, stride, output);
 }
 
-const char* colprod_i16_variant() {
+const char* colprod_i16_variant(void) {
   return colprod_i16_selected().variant;
 }

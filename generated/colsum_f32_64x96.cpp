@@ -241,6 +241,6 @@ void colsum_f32_64x96(const float* input, float* output) {
   colsum_f32_64x96_selected().fn(input, output);
 }
 
-const char* colsum_f32_64x96_variant() {
+const char* colsum_f32_64x96_variant(void) {
   return colsum_f32_64x96_selected().variant;
 }

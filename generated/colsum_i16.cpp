@@ -447,6 +447,6 @@ void colsum_i16(const int16_t* input, int64_t rows, int64_t cols, int64_t stride
   colsum_i16_selected().fn(input, rows, cols, stride, output);
 }
 
-const char* colsum_i16_variant() {
+const char* colsum_i16_variant(void) {
   return colsum_i16_selected().variant;
 }

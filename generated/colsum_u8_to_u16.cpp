@@ -376,6 +376,6 @@ void colsum_u8_to_u16(const uint8_t* input, int64_t rows, int64_t cols, int64_t 
   colsum_u8_to_u16_selected().fn(input, rows, cols, stride, output);
 }
 
-const char* colsum_u8_to_u16_variant() {
+const char* colsum_u8_to_u16_variant(void) {
   return colsum_u8_to_u16_selected().variant;
 }

@@ -357,6 +357,6 @@ void map_axpy_f32_rows(const float* in0, const float* in1, int64_t rows, int64_t
   map_axpy_f32_rows_selected().fn(in0, in1, rows, cols, stride, out0, out1, out2);
 }
 
-const char* map_axpy_f32_rows_variant() {
+const char* map_axpy_f32_rows_variant(void) {
   return map_axpy_f32_rows_selected().variant;
 }

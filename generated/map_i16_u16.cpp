@@ -414,6 +414,6 @@ void map_i16_u16(const int16_t* in0, const int16_t* in1, const uint16_t* in2, in
   map_i16_u16_selected().fn(in0, in1, in2, n, out0, out1, out2);
 }
 
-const char* map_i16_u16_variant() {
+const char* map_i16_u16_variant(void) {
   return map_i16_u16_selected().variant;
 }

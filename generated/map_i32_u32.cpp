@@ -411,6 +411,6 @@ void map_i32_u32(const int32_t* in0, const uint32_t* in1, const float* in2, int6
   map_i32_u32_selected().fn(in0, in1, in2, n, out0, out1, out2, out3);
 }
 
-const char* map_i32_u32_variant() {
+const char* map_i32_u32_variant(void) {
   return map_i32_u32_selected().variant;
 }

@@ -491,6 +491,6 @@ void map_i64_u64_rows(const int64_t* in0, const int64_t* in1, const uint64_t* in
   map_i64_u64_rows_selected().fn(in0, in1, in2, rows, cols, out0, out1, out2, out3);
 }
 
-const char* map_i64_u64_rows_variant() {
+const char* map_i64_u64_rows_variant(void) {
   return map_i64_u64_rows_selected().variant;
 }

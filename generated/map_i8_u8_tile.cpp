@@ -496,6 +496,6 @@ void map_i8_u8_tile(const int8_t* in0, const int8_t* in1, const uint8_t* in2, in
   map_i8_u8_tile_selected().fn(in0, in1, in2, out0, out1, out2);
 }
 
-const char* map_i8_u8_tile_variant() {
+const char* map_i8_u8_tile_variant(void) {
   return map_i8_u8_tile_selected().variant;
 }

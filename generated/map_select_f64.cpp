@@ -367,6 +367,6 @@ void map_select_f64(const double* in0, const double* in1, int64_t n, double* out
   map_select_f64_selected().fn(in0, in1, n, out0, out1, out2, out3, out4);
 }
 
-const char* map_select_f64_variant() {
+const char* map_select_f64_variant(void) {
   return map_select_f64_selected().variant;
 }

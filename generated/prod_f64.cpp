@@ -737,6 +737,6 @@ void prod_f64(const double* input, int64_t n, double* output) {
   prod_f64_selected().fn(input, n, output);
 }
 
-const char* prod_f64_variant() {
+const char* prod_f64_variant(void) {
   return prod_f64_selected().variant;
 }

@@ -377,6 +377,6 @@ void rowand_u16(const uint16_t* input, int64_t rows, int64_t cols, int64_t strid
   rowand_u16_selected().fn(input, rows, cols, stride, output);
 }
 
-const char* rowand_u16_variant() {
+const char* rowand_u16_variant(void) {
   return rowand_u16_selected().variant;
 }

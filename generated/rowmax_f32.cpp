@@ -977,6 +977,6 @@ void rowmax_f32(const float* input, int64_t rows, int64_t cols, int64_t stride, 
   rowmax_f32_selected().fn(input, rows, cols, stride, output);
 }
 
-const char* rowmax_f32_variant() {
+const char* rowmax_f32_variant(void) {
   return rowmax_f32_selected().variant;
 }

@@ -276,6 +276,6 @@ void rowmax_f32_inner_parallel(const float* input, int64_t rows, int64_t cols, i
   rowmax_f32_inner_parallel_selected().fn(input, rows, cols, stride, output);
 }
 
-const char* rowmax_f32_inner_parallel_variant() {
+const char* rowmax_f32_inner_parallel_variant(void) {
   return rowmax_f32_inner_parallel_selected().variant;
 }

@@ -325,6 +325,6 @@ void rowmax_i8_to_i32(const int8_t* input, int64_t rows, int64_t cols, int64_t s
   rowmax_i8_to_i32_selected().fn(input, rows, cols, stride, output);
 }
 
-const char* rowmax_i8_to_i32_variant() {
+const char* rowmax_i8_to_i32_variant(void) {
   return rowmax_i8_to_i32_selected().variant;
 }

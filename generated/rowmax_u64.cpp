@@ -363,6 +363,6 @@ void rowmax_u64(const uint64_t* input, int64_t rows, int64_t cols, int64_t strid
   rowmax_u64_selected().fn(input, rows, cols, stride, output);
 }
 
-const char* rowmax_u64_variant() {
+const char* rowmax_u64_variant(void) {
   return rowmax_u64_selected().variant;
 }

@@ -366,6 +366,6 @@ void rowmin_f64_inner_reduction(const double* input, int64_t rows, int64_t cols,
   rowmin_f64_inner_reduction_selected().fn(input, rows, cols, stride, output);
 }
 
-const char* rowmin_f64_inner_reduction_variant() {
+const char* rowmin_f64_inner_reduction_variant(void) {
   return rowmin_f64_inner_reduction_selected().variant;
 }

@@ -818,6 +818,6 @@ void rowmin_i64(const int64_t* input, int64_t rows, int64_t cols, int64_t stride
   rowmin_i64_selected().fn(input, rows, cols, stride, output);
 }
 
-const char* rowmin_i64_variant() {
+const char* rowmin_i64_variant(void) {
   return rowmin_i64_selected().variant;
 }

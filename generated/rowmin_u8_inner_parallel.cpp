@@ -297,6 +297,6 @@ void rowmin_u8_inner_parallel(const uint8_t* input, int64_t rows, int64_t cols, 
   rowmin_u8_inner_parallel_selected().fn(input, rows, cols, stride, output);
 }
 
-const char* rowmin_u8_inner_parallel_variant() {
+const char* rowmin_u8_inner_parallel_variant(void) {
   return rowmin_u8_inner_parallel_selected().variant;
 }

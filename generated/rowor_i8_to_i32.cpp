@@ -383,6 +383,6 @@ void rowor_i8_to_i32(const int8_t* input, int64_t rows, int64_t cols, int64_t st
   rowor_i8_to_i32_selected().fn(input, rows, cols, stride, output);
 }
 
-const char* rowor_i8_to_i32_variant() {
+const char* rowor_i8_to_i32_variant(void) {
   return rowor_i8_to_i32_selected().variant;
 }

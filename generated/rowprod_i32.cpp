@@ -972,6 +972,6 @@ void rowprod_i32(const int32_t* input, int64_t rows, int64_t cols, int64_t strid
   rowprod_i32_selected().fn(input, rows, cols, stride, output);
 }
 
-const char* rowprod_i32_variant() {
+const char* rowprod_i32_variant(void) {
   return rowprod_i32_selected().variant;
 }

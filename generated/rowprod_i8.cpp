@@ -486,6 +486,6 @@ void rowprod_i8(const int8_t* input, int64_t rows, int64_t cols, int64_t stride,
   rowprod_i8_selected().fn(input, rows, cols, stride, output);
 }
 
-const char* rowprod_i8_variant() {
+const char* rowprod_i8_variant(void) {
   return rowprod_i8_selected().variant;
 }

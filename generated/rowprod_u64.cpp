@@ -970,6 +970,6 @@ void rowprod_u64(const uint64_t* input, int64_t rows, int64_t cols, int64_t stri
   rowprod_u64_selected().fn(input, rows, cols, stride, output);
 }
 
-const char* rowprod_u64_variant() {
+const char* rowprod_u64_variant(void) {
   return rowprod_u64_selected().variant;
 }

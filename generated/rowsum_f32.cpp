@@ -921,6 +921,6 @@ void rowsum_f32(const float* input, int64_t rows, int64_t cols, int64_t stride, 
   rowsum_f32_selected().fn(input, rows, cols, stride, output);
 }
 
-const char* rowsum_f32_variant() {
+const char* rowsum_f32_variant(void) {
   return rowsum_f32_selected().variant;
 }

@@ -300,6 +300,6 @@ void rowsum_f32_sequential(const float* input, int64_t rows, int64_t cols, int64
   rowsum_f32_sequential_selected().fn(input, rows, cols, stride, output);
 }
 
-const char* rowsum_f32_sequential_variant() {
+const char* rowsum_f32_sequential_variant(void) {
   return rowsum_f32_sequential_selected().variant;
 }

@@ -1012,6 +1012,6 @@ void rowsum_f32_to_f64(const float* input, int64_t rows, int64_t cols, int64_t s
   rowsum_f32_to_f64_selected().fn(input, rows, cols, stride, output);
 }
 
-const char* rowsum_f32_to_f64_variant() {
+const char* rowsum_f32_to_f64_variant(void) {
   return rowsum_f32_to_f64_selected().variant;
 }

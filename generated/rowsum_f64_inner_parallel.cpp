@@ -276,6 +276,6 @@ void rowsum_f64_inner_parallel(const double* input, int64_t rows, int64_t cols, 
   rowsum_f64_inner_parallel_selected().fn(input, rows, cols, stride, output);
 }
 
-const char* rowsum_f64_inner_parallel_variant() {
+const char* rowsum_f64_inner_parallel_variant(void) {
   return rowsum_f64_inner_parallel_selected().variant;
 }

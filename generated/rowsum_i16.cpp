@@ -1393,6 +1393,6 @@ void rowsum_i16(const int16_t* input, int64_t rows, int64_t cols, int64_t stride
   rowsum_i16_selected().fn(input, rows, cols, stride, output);
 }
 
-const char* rowsum_i16_variant() {
+const char* rowsum_i16_variant(void) {
   return rowsum_i16_selected().variant;
 }

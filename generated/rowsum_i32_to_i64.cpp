@@ -1027,6 +1027,6 @@ void rowsum_i32_to_i64(const int32_t* input, int64_t rows, int64_t cols, int64_t
   rowsum_i32_to_i64_selected().fn(input, rows, cols, stride, output);
 }
 
-const char* rowsum_i32_to_i64_variant() {
+const char* rowsum_i32_to_i64_variant(void) {
   return rowsum_i32_to_i64_selected().variant;
 }

@@ -307,6 +307,6 @@ void rowsum_i64_inner_parallel(const int64_t* input, int64_t rows, int64_t cols,
   rowsum_i64_inner_parallel_selected().fn(input, rows, cols, stride, output);
 }
 
-const char* rowsum_i64_inner_parallel_variant() {
+const char* rowsum_i64_inner_parallel_variant(void) {
   return rowsum_i64_inner_parallel_selected().variant;
 }

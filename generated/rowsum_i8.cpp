@@ -1637,6 +1637,6 @@ void rowsum_i8(const int8_t* input, int64_t rows, int64_t cols, int64_t stride, 
   rowsum_i8_selected().fn(input, rows, cols, stride, output);
 }
 
-const char* rowsum_i8_variant() {
+const char* rowsum_i8_variant(void) {
   return rowsum_i8_selected().variant;
 }

@@ -650,6 +650,6 @@ void rowsum_i8_64x64(const int8_t* input, int32_t* output) {
   rowsum_i8_64x64_selected().fn(input, output);
 }
 
-const char* rowsum_i8_64x64_variant() {
+const char* rowsum_i8_64x64_variant(void) {
   return rowsum_i8_64x64_selected().variant;
 }

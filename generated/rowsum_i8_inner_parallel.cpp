@@ -294,6 +294,6 @@ void rowsum_i8_inner_parallel(const int8_t* input, int64_t rows, int64_t cols, i
   rowsum_i8_inner_parallel_selected().fn(input, rows, cols, stride, output);
 }
 
-const char* rowsum_i8_inner_parallel_variant() {
+const char* rowsum_i8_inner_parallel_variant(void) {
   return rowsum_i8_inner_parallel_selected().variant;
 }

@@ -474,6 +474,6 @@ void rowsum_i8_inner_reduction(const int8_t* input, int64_t rows, int64_t cols, 
   rowsum_i8_inner_reduction_selected().fn(input, rows, cols, stride, output);
 }
 
-const char* rowsum_i8_inner_reduction_variant() {
+const char* rowsum_i8_inner_reduction_variant(void) {
   return rowsum_i8_inner_reduction_selected().variant;
 }

@@ -468,6 +468,6 @@ void rowsum_i8_to_i16(const int8_t* input, int64_t rows, int64_t cols, int64_t s
   rowsum_i8_to_i16_selected().fn(input, rows, cols, stride, output);
 }
 
-const char* rowsum_i8_to_i16_variant() {
+const char* rowsum_i8_to_i16_variant(void) {
   return rowsum_i8_to_i16_selected().variant;
 }

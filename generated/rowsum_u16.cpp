@@ -431,6 +431,6 @@ void rowsum_u16(const uint16_t* input, int64_t rows, int64_t cols, int64_t strid
   rowsum_u16_selected().fn(input, rows, cols, stride, output);
 }
 
-const char* rowsum_u16_variant() {
+const char* rowsum_u16_variant(void) {
   return rowsum_u16_selected().variant;
 }

@@ -704,6 +704,6 @@ void rowsum_u8(const uint8_t* input, int64_t rows, int64_t cols, int64_t stride,
   rowsum_u8_selected().fn(input, rows, cols, stride, output);
 }
 
-const char* rowsum_u8_variant() {
+const char* rowsum_u8_variant(void) {
   return rowsum_u8_selected().variant;
 }

@@ -326,6 +326,6 @@ void rowxor_u32(const uint32_t* input, int64_t rows, int64_t cols, int64_t strid
   rowxor_u32_selected().fn(input, rows, cols, stride, output);
 }
 
-const char* rowxor_u32_variant() {
+const char* rowxor_u32_variant(void) {
   return rowxor_u32_selected().variant;
 }

@@ -422,6 +422,6 @@ void seed_rowsum_i8_384x512(const int8_t* input, int32_t* output) {
   seed_rowsum_i8_384x512_selected().fn(input, output);
 }
 
-const char* seed_rowsum_i8_384x512_variant() {
+const char* seed_rowsum_i8_384x512_variant(void) {
   return seed_rowsum_i8_384x512_selected().variant;
 }

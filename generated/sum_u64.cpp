@@ -736,6 +736,6 @@ void sum_u64(const uint64_t* input, int64_t n, uint64_t* output) {
   sum_u64_selected().fn(input, n, output);
 }
 
-const char* sum_u64_variant() {
+const char* sum_u64_variant(void) {
   return sum_u64_selected().variant;
 }

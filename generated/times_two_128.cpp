@@ -223,6 +223,6 @@ void times_two_128(const float* in0, float* out0) {
   times_two_128_selected().fn(in0, out0);
 }
 
-const char* times_two_128_variant() {
+const char* times_two_128_variant(void) {
   return times_two_128_selected().variant;
 }

@@ -223,6 +223,6 @@ void times_two_60(const float* in0, float* out0) {
   times_two_60_selected().fn(in0, out0);
 }
 
-const char* times_two_60_variant() {
+const char* times_two_60_variant(void) {
   return times_two_60_selected().variant;
 }

@@ -349,6 +349,6 @@ void col_max_f32(const float* input, int64_t rows, int64_t cols, int64_t stride,
   col_max_f32_selected().fn(input, rows, cols, stride, output);
 }
 
-const char* col_max_f32_variant() {
+const char* col_max_f32_variant(void) {
   return col_max_f32_selected().variant;
 }

@@ -977,6 +977,6 @@ void row_max_f32(const float* input, int64_t rows, int64_t cols, int64_t stride,
   row_max_f32_selected().fn(input, rows, cols, stride, output);
 }
 
-const char* row_max_f32_variant() {
+const char* row_max_f32_variant(void) {
   return row_max_f32_selected().variant;
 }

@@ -921,6 +921,6 @@ void row_sum_f32(const float* input, int64_t rows, int64_t cols, int64_t stride,
   row_sum_f32_selected().fn(input, rows, cols, stride, output);
 }
 
-const char* row_sum_f32_variant() {
+const char* row_sum_f32_variant(void) {
   return row_sum_f32_selected().variant;
 }
