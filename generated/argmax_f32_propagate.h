@@ -24,7 +24,7 @@ void argmax_f32_propagate(const float* input, int64_t n, float* values, int64_t*
 
 // The variant argmax_f32_propagate() runs ("avx512_vnni", "avx2", "scalar", ...): the best one this CPU
 // supports, or the one named by the SIMDGEN_VARIANT environment variable (read once, at the
-// first call) when this build has it and the CPU supports it.
+// first call; "avx2_fma" or "avx2+fma") when this build has it and the CPU supports it.
 const char* argmax_f32_propagate_variant(void);
 
 // Each variant, callable by name (tests, benchmarks). Call one only where the CPU supports it.

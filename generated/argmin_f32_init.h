@@ -23,7 +23,7 @@ void argmin_f32_init(const float* input, int64_t n, float* values, int64_t* indi
 
 // The variant argmin_f32_init() runs ("avx512_vnni", "avx2", "scalar", ...): the best one this CPU
 // supports, or the one named by the SIMDGEN_VARIANT environment variable (read once, at the
-// first call) when this build has it and the CPU supports it.
+// first call; "avx2_fma" or "avx2+fma") when this build has it and the CPU supports it.
 const char* argmin_f32_init_variant(void);
 
 // Each variant, callable by name (tests, benchmarks). Call one only where the CPU supports it.

@@ -22,7 +22,7 @@ void colsum_f32_64x96(const float* input, float* output);
 
 // The variant colsum_f32_64x96() runs ("avx512_vnni", "avx2", "scalar", ...): the best one this CPU
 // supports, or the one named by the SIMDGEN_VARIANT environment variable (read once, at the
-// first call) when this build has it and the CPU supports it.
+// first call; "avx2_fma" or "avx2+fma") when this build has it and the CPU supports it.
 const char* colsum_f32_64x96_variant(void);
 
 // Each variant, callable by name (tests, benchmarks). Call one only where the CPU supports it.

@@ -26,7 +26,7 @@ void map_i16_u16(const int16_t* a, const int16_t* b, const uint16_t* w, int64_t 
 
 // The variant map_i16_u16() runs ("avx512_vnni", "avx2", "scalar", ...): the best one this CPU
 // supports, or the one named by the SIMDGEN_VARIANT environment variable (read once, at the
-// first call) when this build has it and the CPU supports it.
+// first call; "avx2_fma" or "avx2+fma") when this build has it and the CPU supports it.
 const char* map_i16_u16_variant(void);
 
 // Each variant, callable by name (tests, benchmarks). Call one only where the CPU supports it.

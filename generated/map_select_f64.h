@@ -28,7 +28,7 @@ void map_select_f64(const double* x, const double* y, int64_t n, double* lo, dou
 
 // The variant map_select_f64() runs ("avx512_vnni", "avx2", "scalar", ...): the best one this CPU
 // supports, or the one named by the SIMDGEN_VARIANT environment variable (read once, at the
-// first call) when this build has it and the CPU supports it.
+// first call; "avx2_fma" or "avx2+fma") when this build has it and the CPU supports it.
 const char* map_select_f64_variant(void);
 
 // Each variant, callable by name (tests, benchmarks). Call one only where the CPU supports it.

@@ -27,7 +27,7 @@ void rowsum_f32_sequential(const float* input, int64_t rows, int64_t cols, int64
 
 // The variant rowsum_f32_sequential() runs ("avx512_vnni", "avx2", "scalar", ...): the best one this CPU
 // supports, or the one named by the SIMDGEN_VARIANT environment variable (read once, at the
-// first call) when this build has it and the CPU supports it.
+// first call; "avx2_fma" or "avx2+fma") when this build has it and the CPU supports it.
 const char* rowsum_f32_sequential_variant(void);
 
 // Each variant, callable by name (tests, benchmarks). Call one only where the CPU supports it.

@@ -23,7 +23,7 @@ void sum_u64(const uint64_t* input, int64_t n, uint64_t* output);
 
 // The variant sum_u64() runs ("avx512_vnni", "avx2", "scalar", ...): the best one this CPU
 // supports, or the one named by the SIMDGEN_VARIANT environment variable (read once, at the
-// first call) when this build has it and the CPU supports it.
+// first call; "avx2_fma" or "avx2+fma") when this build has it and the CPU supports it.
 const char* sum_u64_variant(void);
 
 // Each variant, callable by name (tests, benchmarks). Call one only where the CPU supports it.

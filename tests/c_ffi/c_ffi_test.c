@@ -3,7 +3,7 @@
 // an arg_reduce and a map, through the dispatcher and the scalar variant, against plain C loops.
 // Every value is exact (small integers, quarter multiples), so results must match bit for bit.
 //   c_ffi_test              check, then print the variants the dispatchers chose
-//   c_ffi_test --variants   print every variant suffix the headers declare here (X-macros)
+//   c_ffi_test --variants   print "KERNEL SUFFIX" for every variant the headers declare here (X-macros)
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -89,13 +89,15 @@ static void check_map(map_fn fn, const char* label) {
 }
 
 // The X-macros list each kernel's variants declared on this architecture, best first.
-#define SUFFIX_LINE(v) #v "\n"
+#define ROWSUM_LINE(v) "rowsum_i8 " #v "\n"
+#define ARGMAX_LINE(v) "argmax_f32 " #v "\n"
+#define MAP_LINE(v) "map_axpy_f32_rows " #v "\n"
 
 int main(int argc, char** argv) {
   if (argc > 1 && strcmp(argv[1], "--variants") == 0) {
-    fputs(SIMDGEN_rowsum_i8_VARIANTS(SUFFIX_LINE), stdout);
-    fputs(SIMDGEN_argmax_f32_VARIANTS(SUFFIX_LINE), stdout);
-    fputs(SIMDGEN_map_axpy_f32_rows_VARIANTS(SUFFIX_LINE), stdout);
+    fputs(SIMDGEN_rowsum_i8_VARIANTS(ROWSUM_LINE), stdout);
+    fputs(SIMDGEN_argmax_f32_VARIANTS(ARGMAX_LINE), stdout);
+    fputs(SIMDGEN_map_axpy_f32_rows_VARIANTS(MAP_LINE), stdout);
     return 0;
   }
   check_rowsum(rowsum_i8, "rowsum_i8");

@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: Apache-2.0
 # Generated headers used from C: every header in GENERATED_DIR compiles as strict C11, and
 # c_ffi_test.c (C) links against three generated kernels (C++) and runs, once per variant the
-# headers declare (SIMDGEN_VARIANT forces it where the CPU has it; the dispatcher falls back
-# elsewhere), then with SIMDGEN_VARIANT=scalar, which every CPU runs.
+# headers declare, by suffix and by spec spelling (SIMDGEN_VARIANT forces it where the CPU has it;
+# the dispatcher falls back elsewhere, reporting it once), and with a bogus name.
 # Usage: run.sh WORK GENERATED_DIR CC CXX [LINK_FLAG] [-- RUNNER...] (RUNNER: e.g. qemu-aarch64 ...)
 set -euo pipefail
 work=$1 gen=$2 cc=$3 cxx=$4
@@ -34,11 +34,38 @@ done
 "$cxx" "${link[@]}" "${objs[@]}" -lm -o "$work/c_ffi_test"
 
 run() { "${runner[@]}" "$work/c_ffi_test" "$@"; }
-variants=$(run --variants | sort -u)
-[ -n "$variants" ] || fail "no variants listed"
-for v in "" $variants; do
-  out=$(SIMDGEN_VARIANT=$v run) || fail "SIMDGEN_VARIANT=$v: the kernels differ from the C loops"
-  echo "ok SIMDGEN_VARIANT=$v: $out"
+run --variants > "$work/variants.txt"
+kernels="rowsum_i8 argmax_f32 map_axpy_f32_rows"
+best=$(SIMDGEN_VARIANT= run) || fail "the kernels differ from the C loops"
+echo "ok default: $best"
+ran() { tr ' ' '\n' <<< "$2" | sed -n "s/^$1=//p"; }  # ran KERNEL OUTPUT: the variant KERNEL used
+# The spec spelling of a suffix: avx2_avx_vnni_fma -> avx2+avx_vnni+fma.
+spelled() { sed -E 's/_(avx_vnni|vnni|fma|dotprod)/+\1/g' <<< "$1"; }
+
+# SIMDGEN_VARIANT=NAME (a suffix, its spelling, or a bogus name): each kernel with that variant
+# runs it if the CPU can, every other kernel its best; one report on stderr exactly when the name
+# is unknown or the CPU cannot run it.
+for v in $(cut -d' ' -f2 "$work/variants.txt" | sort -u) bogus; do
+  for name in $(printf '%s\n' "$v" "$(spelled "$v")" | sort -u); do
+    out=$(SIMDGEN_VARIANT=$name run 2> "$work/err.txt") || { cat "$work/err.txt" >&2; fail "SIMDGEN_VARIANT=$name: the kernels differ from the C loops"; }
+    unsupported=0
+    for k in $kernels; do
+      got=$(ran $k "$out")
+      if grep -qx "$k $v" "$work/variants.txt" && [ "$got" != "$v" ]; then unsupported=1; fi
+      [ "$got" = "$v" ] || [ "$got" = "$(ran $k "$best")" ] || fail "SIMDGEN_VARIANT=$name: $k ran $got"
+    done
+    reports=$(grep -c '^simdgen: SIMDGEN_VARIANT=' "$work/err.txt" || true)
+    if [ $v = bogus ]; then
+      [ "$reports" = 1 ] && grep -q "SIMDGEN_VARIANT=bogus: not a variant name" "$work/err.txt" ||
+        { cat "$work/err.txt" >&2; fail "SIMDGEN_VARIANT=bogus: expected one report"; }
+    elif [ $unsupported = 1 ]; then
+      [ "$reports" = 1 ] && grep -q "SIMDGEN_VARIANT=$name: this CPU does not support it" "$work/err.txt" ||
+        { cat "$work/err.txt" >&2; fail "SIMDGEN_VARIANT=$name: expected one report of an unsupported variant"; }
+    else
+      [ "$reports" = 0 ] || { cat "$work/err.txt" >&2; fail "SIMDGEN_VARIANT=$name: unexpected report"; }
+    fi
+    echo "ok SIMDGEN_VARIANT=$name: $out $(cat "$work/err.txt")"
+  done
 done
 out=$(SIMDGEN_VARIANT=scalar run)
 [ "$out" = "rowsum_i8=scalar argmax_f32=scalar map_axpy_f32_rows=scalar" ] || fail "SIMDGEN_VARIANT=scalar ran $out"

@@ -15,6 +15,7 @@
 #include "emit/lowering.h"
 #include "plan/family.h"
 #include "sim/lane_sim.h"
+#include "targets/all_targets.h"
 
 namespace simdgen::emit {
 
@@ -225,6 +226,7 @@ void setArchitectureData(mst::data& data, const std::vector<Variant>& variants,
       if (loweringFor(v.target).archGuard() != guard) continue;
       mst::data item;
       item.set("suffix", v.target.suffix);
+      item.set("spelling", v.target.spelling);  // SIMDGEN_VARIANT takes either
       item.set("cpu_check", v.target.cpuCheck.empty() ? "true" : v.target.cpuCheck);  // e.g. NEON: every AArch64 CPU
       list.push_back(item);
     }
@@ -235,6 +237,33 @@ void setArchitectureData(mst::data& data, const std::vector<Variant>& variants,
   data.set("helpers", helperList);
   data.set("arch_groups", groups);
   data.set("has_arch_groups", mst::data(!guards.empty()));
+}
+
+// Every name SIMDGEN_VARIANT may take on each architecture (suffixes and spec spellings of every
+// registry target, whether or not this kernel has the variant), so that the dispatcher can tell a
+// misspelt name from a variant this kernel lacks. One space-separated list per architecture guard.
+void setKnownNames(mst::data& data) {
+  std::vector<std::string> guards;
+  std::map<std::string, std::string> names;
+  for (const Target& t : allTargets()) {
+    const IsaLowering* m = loweringFor(t.module);
+    const std::string guard = m ? m->archGuard() : "";
+    if (guard.empty()) continue;  // scalar: known everywhere
+    if (!names.count(guard)) guards.push_back(guard);
+    std::string& list = names[guard];
+    list += " " + t.suffix;
+    if (t.spelling != t.suffix) list += " " + t.spelling;
+  }
+  mst::data arches{mst::data::type::list};
+  for (const std::string& guard : guards) {
+    mst::data a;
+    a.set("directive", arches.is_empty_list() ? "if" : "elif");
+    a.set("guard", guard);
+    a.set("names", names[guard]);
+    arches.push_back(a);
+  }
+  data.set("known_arches", arches);
+  data.set("has_known_arches", mst::data(!guards.empty()));
 }
 
 }  // namespace
@@ -342,6 +371,7 @@ GeneratedKernel generate(const KernelSpec& spec, const Templates& templates, con
   data.set("plan_summary", "// " + join(summary, "\n// "));
   data.set("variants", variants);
   setArchitectureData(data, g.variants, helpers);
+  setKnownNames(data);
 
   for (auto [text, out] : {std::pair{&templates.header, &g.header}, std::pair{&templates.source, &g.source}}) {
     mst::mustache tmpl(*text);
