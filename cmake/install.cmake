@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
-# Install rules: bin/simdgen, share/simdgen/templates/ (where the binary looks next to itself) and
-# the CMake package lib/cmake/simdgen (imported simdgen::simdgen + simdgen_add_kernels).
+# Install rules, in GNUInstallDirs' directories: ${CMAKE_INSTALL_BINDIR}/simdgen,
+# ${CMAKE_INSTALL_DATADIR}/simdgen/templates/ and the CMake package
+# ${CMAKE_INSTALL_LIBDIR}/cmake/simdgen (imported simdgen::simdgen + simdgen_add_kernels).
 # Include after add_subdirectory(generator). Off by default when simdgen is a subproject.
 option(SIMDGEN_INSTALL "Generate install rules for simdgen" ${PROJECT_IS_TOP_LEVEL})
 if(NOT SIMDGEN_INSTALL)
@@ -8,13 +9,15 @@ if(NOT SIMDGEN_INSTALL)
 endif()
 
 include(CMakePackageConfigHelpers)
-set(SIMDGEN_INSTALL_CMAKEDIR "lib/cmake/simdgen" CACHE STRING "Where the simdgen CMake package goes")
-# Must stay bin/ and share/simdgen/templates: simdgen finds its templates at <exe>/../share/...
-set(SIMDGEN_INSTALL_TEMPLATESDIR "share/simdgen/templates")
+include(GNUInstallDirs)
+set(SIMDGEN_INSTALL_CMAKEDIR "${CMAKE_INSTALL_LIBDIR}/cmake/simdgen" CACHE STRING "Where the simdgen CMake package goes")
+# The package records this directory for simdgen_add_kernels. A binary run by hand finds its
+# templates at <exe>/../share/simdgen/templates, which the defaults (bin, share) give.
+set(SIMDGEN_INSTALL_TEMPLATESDIR "${CMAKE_INSTALL_DATADIR}/simdgen/templates")
 
 # The binary links LLVM/clang shared libraries from outside the default search path.
 set_target_properties(simdgen PROPERTIES INSTALL_RPATH_USE_LINK_PATH ON)
-install(TARGETS simdgen EXPORT simdgenTargets RUNTIME DESTINATION bin)
+install(TARGETS simdgen EXPORT simdgenTargets RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 # A directory install copies dotfiles too (.clang-format).
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/templates/ DESTINATION ${SIMDGEN_INSTALL_TEMPLATESDIR})
 install(FILES ${PROJECT_SOURCE_DIR}/docs/spec.schema.json DESTINATION share/simdgen)  # for editors and CI

@@ -10,6 +10,7 @@
 #endif
 
 #if __STDC_HOSTED__
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #endif
@@ -277,8 +278,17 @@ void map_axpby_params_f32_scalar(const float* in0, const float* in1, int64_t n, 
 }
 
 // ---- dispatcher: the best variant this CPU supports, chosen once (thread-safe static init).
-// In a hosted build SIMDGEN_VARIANT=<suffix> (e.g. "avx2", "scalar") selects a variant instead,
-// when this build has it and the CPU supports it; otherwise the best one is used.
+// In a hosted build SIMDGEN_VARIANT selects a variant instead, named by its suffix ("avx2_fma",
+// "scalar") or its spec spelling ("avx2+fma"), when this kernel has it and the CPU supports it;
+// otherwise the best one is used. A name no target has, or a variant this CPU cannot run, is
+// reported once per program on stderr; a known name this kernel has no variant for is not.
+#if __STDC_HOSTED__
+// One flag for every generated kernel of the program (a weak definition), so one report.
+extern "C" {
+__attribute__((weak)) int simdgen_variant_reported = 0;
+}
+#endif
+
 namespace {
 using map_axpby_params_f32_fn = void (*)(const float* in0, const float* in1, int64_t n,
                                          float scalar0, float scalar1, float* out0, float* out1,
@@ -289,27 +299,95 @@ struct map_axpby_params_f32_choice {
   const char* variant;
 };
 
-bool map_axpby_params_f32_forced(const char* variant) {
 #if __STDC_HOSTED__
-  const char* forced = getenv("SIMDGEN_VARIANT");
-  return forced != nullptr && strcmp(forced, variant) == 0;
-#else
-  (void)variant;
-  return false;
-#endif
+bool map_axpby_params_f32_names(const char* requested, const char* suffix, const char* spelling) {
+  return strcmp(requested, suffix) == 0 || strcmp(requested, spelling) == 0;
 }
 
-map_axpby_params_f32_choice map_axpby_params_f32_select() {
-  if (map_axpby_params_f32_forced("scalar")) return {map_axpby_params_f32_scalar, "scalar"};
+// Whether any target names `requested` on this architecture (from simdgen's ISA registry).
+bool map_axpby_params_f32_known(const char* requested) {
+  const char* names =
+      " scalar"
+#if defined(__x86_64__)
+      " avx2 avx2_avx_vnni avx2+avx_vnni avx2_fma avx2+fma avx2_avx_vnni_fma avx2+avx_vnni+fma "
+      "avx512 avx512_vnni avx512+vnni"
+#elif defined(__aarch64__)
+      " neon neon_dotprod neon+dotprod sve sve2"
+#endif
+      " ";
+  const size_t n = strlen(requested);
+  for (const char* p = strstr(names, requested); p != nullptr; p = strstr(p + 1, requested))
+    if (p > names && p[-1] == ' ' && p[n] == ' ') return true;
+  return false;
+}
+
+void map_axpby_params_f32_report(const char* requested, const char* problem) {
+  if (__atomic_exchange_n(&simdgen_variant_reported, 1, __ATOMIC_RELAXED) == 0)
+    fprintf(stderr, "simdgen: SIMDGEN_VARIANT=%s: %s; each kernel runs its best variant instead\n",
+            requested, problem);
+}
+
+// The variant SIMDGEN_VARIANT names, when this kernel has it and the CPU runs it.
+bool map_axpby_params_f32_forced(map_axpby_params_f32_choice& choice) {
+  const char* requested = getenv("SIMDGEN_VARIANT");
+  if (requested == nullptr || requested[0] == '\0') return false;
+  if (map_axpby_params_f32_names(requested, "scalar", "scalar")) {
+    choice = {map_axpby_params_f32_scalar, "scalar"};
+    return true;
+  }
 #if defined(__x86_64__)
   __builtin_cpu_init();
-  if ((__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl")) &&
-      map_axpby_params_f32_forced("avx512"))
-    return {map_axpby_params_f32_avx512, "avx512"};
-  if ((__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) &&
-      map_axpby_params_f32_forced("avx2_fma"))
-    return {map_axpby_params_f32_avx2_fma, "avx2_fma"};
+  if (map_axpby_params_f32_names(requested, "avx512", "avx512")) {
+    if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+        __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl")) {
+      choice = {map_axpby_params_f32_avx512, "avx512"};
+      return true;
+    }
+    map_axpby_params_f32_report(requested, "this CPU does not support it");
+    return false;
+  }
+  if (map_axpby_params_f32_names(requested, "avx2_fma", "avx2+fma")) {
+    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) {
+      choice = {map_axpby_params_f32_avx2_fma, "avx2_fma"};
+      return true;
+    }
+    map_axpby_params_f32_report(requested, "this CPU does not support it");
+    return false;
+  }
+#endif
+#if defined(__aarch64__)
+
+  if (map_axpby_params_f32_names(requested, "sve", "sve")) {
+    if ((simdgen_arm_hwcap(1) & (1ul << 22)) /* HWCAP_SVE */) {
+      choice = {map_axpby_params_f32_sve, "sve"};
+      return true;
+    }
+    map_axpby_params_f32_report(requested, "this CPU does not support it");
+    return false;
+  }
+  if (map_axpby_params_f32_names(requested, "neon", "neon")) {
+    if (true) {
+      choice = {map_axpby_params_f32_neon, "neon"};
+      return true;
+    }
+    map_axpby_params_f32_report(requested, "this CPU does not support it");
+    return false;
+  }
+#endif
+  if (!map_axpby_params_f32_known(requested))
+    map_axpby_params_f32_report(requested,
+                                "not a variant name on this architecture (see simdgen list)");
+  return false;
+}
+#endif
+
+map_axpby_params_f32_choice map_axpby_params_f32_select() {
+#if __STDC_HOSTED__
+  map_axpby_params_f32_choice forced = {map_axpby_params_f32_scalar, "scalar"};
+  if (map_axpby_params_f32_forced(forced)) return forced;
+#endif
+#if defined(__x86_64__)
+  __builtin_cpu_init();
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl"))
     return {map_axpby_params_f32_avx512, "avx512"};
@@ -318,9 +396,6 @@ map_axpby_params_f32_choice map_axpby_params_f32_select() {
 #endif
 #if defined(__aarch64__)
 
-  if (((simdgen_arm_hwcap(1) & (1ul << 22)) /* HWCAP_SVE */) && map_axpby_params_f32_forced("sve"))
-    return {map_axpby_params_f32_sve, "sve"};
-  if ((true) && map_axpby_params_f32_forced("neon")) return {map_axpby_params_f32_neon, "neon"};
   if ((simdgen_arm_hwcap(1) & (1ul << 22)) /* HWCAP_SVE */)
     return {map_axpby_params_f32_sve, "sve"};
   if (true) return {map_axpby_params_f32_neon, "neon"};
@@ -339,6 +414,6 @@ void map_axpby_params_f32(const float* in0, const float* in1, int64_t n, float s
   map_axpby_params_f32_selected().fn(in0, in1, n, scalar0, scalar1, out0, out1, out2);
 }
 
-const char* map_axpby_params_f32_variant() {
+const char* map_axpby_params_f32_variant(void) {
   return map_axpby_params_f32_selected().variant;
 }

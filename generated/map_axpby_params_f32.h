@@ -6,6 +6,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+// C linkage: callable from C and through other languages' FFI (the .cpp stays C++).
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /// map_axpby_params_f32: element-wise over n elements,
 ///   axpby[i] = alpha * x + beta * y   (f32)
 ///   ratio[i] = -x / (y - alpha)   (f32)
@@ -23,8 +28,8 @@ void map_axpby_params_f32(const float* x, const float* y, int64_t n, float alpha
 
 // The variant map_axpby_params_f32() runs ("avx512_vnni", "avx2", "scalar", ...): the best one this CPU
 // supports, or the one named by the SIMDGEN_VARIANT environment variable (read once, at the
-// first call) when this build has it and the CPU supports it.
-const char* map_axpby_params_f32_variant();
+// first call; "avx2_fma" or "avx2+fma") when this build has it and the CPU supports it.
+const char* map_axpby_params_f32_variant(void);
 
 // Each variant, callable by name (tests, benchmarks). Call one only where the CPU supports it.
 void map_axpby_params_f32_scalar(const float* x, const float* y, int64_t n, float alpha, float beta,
@@ -45,4 +50,8 @@ void map_axpby_params_f32_neon(const float* x, const float* y, int64_t n, float 
 #define SIMDGEN_map_axpby_params_f32_VARIANTS(X) X(sve) X(neon) X(scalar)
 #else
 #define SIMDGEN_map_axpby_params_f32_VARIANTS(X) X(scalar)
+#endif
+
+#ifdef __cplusplus
+}  // extern "C"
 #endif

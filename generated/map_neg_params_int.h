@@ -6,6 +6,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+// C linkage: callable from C and through other languages' FFI (the .cpp stays C++).
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /// map_neg_params_int: element-wise over n elements,
 ///   folded[i] = select(a < limit, -a, a - limit)   (i32)
 ///   wrapped[i] = -u * step   (u32)
@@ -22,8 +27,8 @@ void map_neg_params_int(const int32_t* a, const uint32_t* u, int64_t n, int32_t 
 
 // The variant map_neg_params_int() runs ("avx512_vnni", "avx2", "scalar", ...): the best one this CPU
 // supports, or the one named by the SIMDGEN_VARIANT environment variable (read once, at the
-// first call) when this build has it and the CPU supports it.
-const char* map_neg_params_int_variant();
+// first call; "avx2_fma" or "avx2+fma") when this build has it and the CPU supports it.
+const char* map_neg_params_int_variant(void);
 
 // Each variant, callable by name (tests, benchmarks). Call one only where the CPU supports it.
 void map_neg_params_int_scalar(const int32_t* a, const uint32_t* u, int64_t n, int32_t limit,
@@ -44,4 +49,8 @@ void map_neg_params_int_neon(const int32_t* a, const uint32_t* u, int64_t n, int
 #define SIMDGEN_map_neg_params_int_VARIANTS(X) X(sve) X(neon) X(scalar)
 #else
 #define SIMDGEN_map_neg_params_int_VARIANTS(X) X(scalar)
+#endif
+
+#ifdef __cplusplus
+}  // extern "C"
 #endif

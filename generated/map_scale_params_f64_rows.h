@@ -6,6 +6,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+// C linkage: callable from C and through other languages' FFI (the .cpp stays C++).
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /// map_scale_params_f64_rows: element-wise over rows x cols elements,
 ///   q[r, c] = num / den * scale + offset   (f64)
 ///   neg[r, c] = -num   (f64)
@@ -23,8 +28,8 @@ void map_scale_params_f64_rows(const double* num, const double* den, int64_t row
 
 // The variant map_scale_params_f64_rows() runs ("avx512_vnni", "avx2", "scalar", ...): the best one this CPU
 // supports, or the one named by the SIMDGEN_VARIANT environment variable (read once, at the
-// first call) when this build has it and the CPU supports it.
-const char* map_scale_params_f64_rows_variant();
+// first call; "avx2_fma" or "avx2+fma") when this build has it and the CPU supports it.
+const char* map_scale_params_f64_rows_variant(void);
 
 // Each variant, callable by name (tests, benchmarks). Call one only where the CPU supports it.
 void map_scale_params_f64_rows_scalar(const double* num, const double* den, int64_t rows,
@@ -50,4 +55,8 @@ void map_scale_params_f64_rows_neon(const double* num, const double* den, int64_
 #define SIMDGEN_map_scale_params_f64_rows_VARIANTS(X) X(sve) X(neon) X(scalar)
 #else
 #define SIMDGEN_map_scale_params_f64_rows_VARIANTS(X) X(scalar)
+#endif
+
+#ifdef __cplusplus
+}  // extern "C"
 #endif
