@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 mode=${1:-demo}
 
-packages="cmake ninja-build g++-12 python3 llvm-19-dev libclang-19-dev libclang-cpp19-dev clang-19
+packages="cmake ninja-build g++-12 python3 python3-jsonschema llvm-19-dev libclang-19-dev libclang-cpp19-dev clang-19 libclang-rt-19-dev
   nlohmann-json3-dev doctest-dev libkainjow-mustache-dev libcli11-dev libbenchmark-dev
   libhwy-dev libeigen3-dev g++-aarch64-linux-gnu qemu-user"
 missing=""

@@ -1,9 +1,12 @@
 # SPDX-License-Identifier: Apache-2.0
-# simdgen_add_kernels(<target> SPECS <spec.json>... [OUTPUT_DIR <dir>])
+# simdgen_add_kernels(<target> SPECS <spec.json>... [OUTPUT_DIR <dir>] [SPDX <license expression>]
+#                     [COPYRIGHT <holder>])
 #
 # Generates NAME.h / NAME.cpp for each spec at build time, adds the .cpp files to <target> and the
 # output directory to its include path. One custom command per spec, so editing one spec regenerates
-# and recompiles only that kernel. Works in the three ways simdgen can be consumed:
+# and recompiles only that kernel. SPDX and COPYRIGHT put your license and copyright tags at the top of
+# every generated file (simdgen generate --spdx/--copyright). Works in the three ways simdgen can be
+# consumed:
 #   - add_subdirectory / FetchContent of the source tree: the executable is the `simdgen` target;
 #   - find_package(simdgen CONFIG): the executable is the imported target `simdgen::simdgen`;
 #   - override: -DSIMDGEN_EXECUTABLE=/path/to/simdgen (a prebuilt binary, e.g. in tests).
@@ -41,7 +44,7 @@ function(_simdgen_resolve out_exe out_templates)
 endfunction()
 
 function(simdgen_add_kernels target)
-  cmake_parse_arguments(PARSE_ARGV 1 ARG "" "OUTPUT_DIR" "SPECS")
+  cmake_parse_arguments(PARSE_ARGV 1 ARG "" "OUTPUT_DIR;SPDX;COPYRIGHT" "SPECS")
   if(ARG_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "simdgen_add_kernels: unexpected arguments: ${ARG_UNPARSED_ARGUMENTS}")
   endif()
@@ -53,6 +56,13 @@ function(simdgen_add_kernels target)
   endif()
   get_filename_component(out_dir "${ARG_OUTPUT_DIR}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_BINARY_DIR}")
   _simdgen_resolve(exe templates)
+  set(header_options "")
+  if(ARG_SPDX)
+    list(APPEND header_options --spdx "${ARG_SPDX}")
+  endif()
+  if(ARG_COPYRIGHT)
+    list(APPEND header_options --copyright "${ARG_COPYRIGHT}")
+  endif()
   # Every template is an input of every kernel. The directory itself is a configure dependency so
   # that an added template is picked up (cheaper than a CONFIGURE_DEPENDS glob checked every build).
   file(GLOB template_files "${templates}/*.mustache")
@@ -73,6 +83,15 @@ function(simdgen_add_kernels target)
     endif()
     set(h "${out_dir}/${name}.h")
     set(cpp "${out_dir}/${name}.cpp")
+    # Two specs naming the same kernel would write the same files: say so here, in simdgen's words,
+    # rather than CMake's "already has a custom rule" (within one call or across calls).
+    get_property(owner GLOBAL PROPERTY "_simdgen_writer_of:${h}")
+    if(owner)
+      message(FATAL_ERROR "simdgen_add_kernels(${target}): kernel name \"${name}\" of ${spec} is already used by "
+                          "${owner}: both would write ${out_dir}/${name}.h/.cpp. Give one kernel another \"name\" "
+                          "or generate it into another OUTPUT_DIR.")
+    endif()
+    set_property(GLOBAL PROPERTY "_simdgen_writer_of:${h}" "${spec} (simdgen_add_kernels(${target}))")
     # simdgen rewrites only files whose content changes; Ninja's restat then skips recompiling
     # when, e.g., a touched template produces identical code. Other generators have no restat:
     # an untouched output would stay older than its inputs and regenerate on every build.
@@ -82,7 +101,7 @@ function(simdgen_add_kernels target)
     endif()
     add_custom_command(
       OUTPUT "${h}" "${cpp}"
-      COMMAND "${exe}" --templates "${templates}" generate "${spec}" -o "${out_dir}"
+      COMMAND "${exe}" --templates "${templates}" -q generate ${header_options} "${spec}" -o "${out_dir}"
       ${touch}
       DEPENDS "${spec}" "${exe}" ${template_files}
       COMMENT "simdgen: ${name}.h/.cpp from ${spec}"

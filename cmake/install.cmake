@@ -1,6 +1,8 @@
 # SPDX-License-Identifier: Apache-2.0
-# Install rules: bin/simdgen, share/simdgen/templates/ (for simdgen_add_kernels; the binary has its own) and
-# the CMake package lib/cmake/simdgen (imported simdgen::simdgen + simdgen_add_kernels).
+# Install rules, in GNUInstallDirs' directories: ${CMAKE_INSTALL_BINDIR}/simdgen,
+# ${CMAKE_INSTALL_DATADIR}/simdgen/templates/ (for simdgen_add_kernels; the binary has its own
+# built in) and the CMake package ${CMAKE_INSTALL_LIBDIR}/cmake/simdgen (imported simdgen::simdgen
+# + simdgen_add_kernels).
 # Include after add_subdirectory(generator). Off by default when simdgen is a subproject.
 option(SIMDGEN_INSTALL "Generate install rules for simdgen" ${PROJECT_IS_TOP_LEVEL})
 if(NOT SIMDGEN_INSTALL)
@@ -8,15 +10,19 @@ if(NOT SIMDGEN_INSTALL)
 endif()
 
 include(CMakePackageConfigHelpers)
-set(SIMDGEN_INSTALL_CMAKEDIR "lib/cmake/simdgen" CACHE STRING "Where the simdgen CMake package goes")
-# Recorded in the package (simdgenConfig.cmake) for simdgen_add_kernels.
-set(SIMDGEN_INSTALL_TEMPLATESDIR "share/simdgen/templates")
+include(GNUInstallDirs)
+set(SIMDGEN_INSTALL_CMAKEDIR "${CMAKE_INSTALL_LIBDIR}/cmake/simdgen" CACHE STRING "Where the simdgen CMake package goes")
+# Recorded in the package (simdgenConfig.cmake) for simdgen_add_kernels, which passes it with
+# --templates so that editing an installed template regenerates the kernels. The binary itself
+# needs no file beside it: a simdgen run by hand uses its built-in templates.
+set(SIMDGEN_INSTALL_TEMPLATESDIR "${CMAKE_INSTALL_DATADIR}/simdgen/templates")
 
 # The clang build links LLVM/clang shared libraries from outside the default search path.
 set_target_properties(simdgen PROPERTIES INSTALL_RPATH_USE_LINK_PATH ON)
-install(TARGETS simdgen EXPORT simdgenTargets RUNTIME DESTINATION bin)
+install(TARGETS simdgen EXPORT simdgenTargets RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 # A directory install copies dotfiles too (.clang-format).
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/templates/ DESTINATION ${SIMDGEN_INSTALL_TEMPLATESDIR})
+install(FILES ${PROJECT_SOURCE_DIR}/docs/spec.schema.json DESTINATION ${CMAKE_INSTALL_DATADIR}/simdgen)  # for editors and CI
 install(EXPORT simdgenTargets NAMESPACE simdgen:: DESTINATION ${SIMDGEN_INSTALL_CMAKEDIR})
 
 configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/simdgenConfig.cmake.in

@@ -6,6 +6,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+// C linkage: callable from C and through other languages' FFI (the .cpp stays C++).
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /// argmax_f32_64x100: for each row i < 64, the maximum of input[i * 100 + j], j < 100, and its first index j.
 ///
 /// Exactly the scalar loop `if (x > best) { best = x; index = j; }` over the row, starting from the first element equal to the extreme (NumPy's argmax); an empty row gives (-__builtin_inff(), -1)
@@ -18,8 +23,8 @@ void argmax_f32_64x100(const float* input, float* values, int32_t* indices);
 
 // The variant argmax_f32_64x100() runs ("avx512_vnni", "avx2", "scalar", ...): the best one this CPU
 // supports, or the one named by the SIMDGEN_VARIANT environment variable (read once, at the
-// first call) when this build has it and the CPU supports it.
-const char* argmax_f32_64x100_variant();
+// first call; "avx2_fma" or "avx2+fma") when this build has it and the CPU supports it.
+const char* argmax_f32_64x100_variant(void);
 
 // Each variant, callable by name (tests, benchmarks). Call one only where the CPU supports it.
 void argmax_f32_64x100_scalar(const float* input, float* values, int32_t* indices);
@@ -35,4 +40,8 @@ void argmax_f32_64x100_neon(const float* input, float* values, int32_t* indices)
 #define SIMDGEN_argmax_f32_64x100_VARIANTS(X) X(sve) X(neon) X(scalar)
 #else
 #define SIMDGEN_argmax_f32_64x100_VARIANTS(X) X(scalar)
+#endif
+
+#ifdef __cplusplus
+}  // extern "C"
 #endif

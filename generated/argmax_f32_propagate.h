@@ -6,6 +6,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+// C linkage: callable from C and through other languages' FFI (the .cpp stays C++).
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /// argmax_f32_propagate: for each row i < 1, the maximum of input[i * n + j], j < n, and its first index j.
 /// The first NaN wins, like NumPy.
 ///
@@ -19,8 +24,8 @@ void argmax_f32_propagate(const float* input, int64_t n, float* values, int64_t*
 
 // The variant argmax_f32_propagate() runs ("avx512_vnni", "avx2", "scalar", ...): the best one this CPU
 // supports, or the one named by the SIMDGEN_VARIANT environment variable (read once, at the
-// first call) when this build has it and the CPU supports it.
-const char* argmax_f32_propagate_variant();
+// first call; "avx2_fma" or "avx2+fma") when this build has it and the CPU supports it.
+const char* argmax_f32_propagate_variant(void);
 
 // Each variant, callable by name (tests, benchmarks). Call one only where the CPU supports it.
 void argmax_f32_propagate_scalar(const float* input, int64_t n, float* values, int64_t* indices);
@@ -36,4 +41,8 @@ void argmax_f32_propagate_neon(const float* input, int64_t n, float* values, int
 #define SIMDGEN_argmax_f32_propagate_VARIANTS(X) X(sve) X(neon) X(scalar)
 #else
 #define SIMDGEN_argmax_f32_propagate_VARIANTS(X) X(scalar)
+#endif
+
+#ifdef __cplusplus
+}  // extern "C"
 #endif

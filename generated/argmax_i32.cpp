@@ -4,6 +4,7 @@
 #include "argmax_i32.h"
 
 #if __STDC_HOSTED__
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #endif
@@ -1003,8 +1004,17 @@ void argmax_i32_scalar(const int32_t* input, int64_t n, int32_t* values, int64_t
 }
 
 // ---- dispatcher: the best variant this CPU supports, chosen once (thread-safe static init).
-// In a hosted build SIMDGEN_VARIANT=<suffix> (e.g. "avx2", "scalar") selects a variant instead,
-// when this build has it and the CPU supports it; otherwise the best one is used.
+// In a hosted build SIMDGEN_VARIANT selects a variant instead, named by its suffix ("avx2_fma",
+// "scalar") or its spec spelling ("avx2+fma"), when this kernel has it and the CPU supports it;
+// otherwise the best one is used. A name no target has, or a variant this CPU cannot run, is
+// reported once per program on stderr; a known name this kernel has no variant for is not.
+#if __STDC_HOSTED__
+// One flag for every generated kernel of the program (a weak definition), so one report.
+extern "C" {
+__attribute__((weak)) int simdgen_variant_reported = 0;
+}
+#endif
+
 namespace {
 using argmax_i32_fn = void (*)(const int32_t* input, int64_t n, int32_t* values, int64_t* indices);
 
@@ -1013,26 +1023,94 @@ struct argmax_i32_choice {
   const char* variant;
 };
 
-bool argmax_i32_forced(const char* variant) {
 #if __STDC_HOSTED__
-  const char* forced = getenv("SIMDGEN_VARIANT");
-  return forced != nullptr && strcmp(forced, variant) == 0;
-#else
-  (void)variant;
-  return false;
-#endif
+bool argmax_i32_names(const char* requested, const char* suffix, const char* spelling) {
+  return strcmp(requested, suffix) == 0 || strcmp(requested, spelling) == 0;
 }
 
-argmax_i32_choice argmax_i32_select() {
-  if (argmax_i32_forced("scalar")) return {argmax_i32_scalar, "scalar"};
+// Whether any target names `requested` on this architecture (from simdgen's ISA registry).
+bool argmax_i32_known(const char* requested) {
+  const char* names =
+      " scalar"
+#if defined(__x86_64__)
+      " avx2 avx2_avx_vnni avx2+avx_vnni avx2_fma avx2+fma avx2_avx_vnni_fma avx2+avx_vnni+fma "
+      "avx512 avx512_vnni avx512+vnni"
+#elif defined(__aarch64__)
+      " neon neon_dotprod neon+dotprod sve sve2"
+#endif
+      " ";
+  const size_t n = strlen(requested);
+  for (const char* p = strstr(names, requested); p != nullptr; p = strstr(p + 1, requested))
+    if (p > names && p[-1] == ' ' && p[n] == ' ') return true;
+  return false;
+}
+
+void argmax_i32_report(const char* requested, const char* problem) {
+  if (__atomic_exchange_n(&simdgen_variant_reported, 1, __ATOMIC_RELAXED) == 0)
+    fprintf(stderr, "simdgen: SIMDGEN_VARIANT=%s: %s; each kernel runs its best variant instead\n",
+            requested, problem);
+}
+
+// The variant SIMDGEN_VARIANT names, when this kernel has it and the CPU runs it.
+bool argmax_i32_forced(argmax_i32_choice& choice) {
+  const char* requested = getenv("SIMDGEN_VARIANT");
+  if (requested == nullptr || requested[0] == '\0') return false;
+  if (argmax_i32_names(requested, "scalar", "scalar")) {
+    choice = {argmax_i32_scalar, "scalar"};
+    return true;
+  }
 #if defined(__x86_64__)
   __builtin_cpu_init();
-  if ((__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl")) &&
-      argmax_i32_forced("avx512"))
-    return {argmax_i32_avx512, "avx512"};
-  if ((__builtin_cpu_supports("avx2")) && argmax_i32_forced("avx2"))
-    return {argmax_i32_avx2, "avx2"};
+  if (argmax_i32_names(requested, "avx512", "avx512")) {
+    if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+        __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl")) {
+      choice = {argmax_i32_avx512, "avx512"};
+      return true;
+    }
+    argmax_i32_report(requested, "this CPU does not support it");
+    return false;
+  }
+  if (argmax_i32_names(requested, "avx2", "avx2")) {
+    if (__builtin_cpu_supports("avx2")) {
+      choice = {argmax_i32_avx2, "avx2"};
+      return true;
+    }
+    argmax_i32_report(requested, "this CPU does not support it");
+    return false;
+  }
+#endif
+#if defined(__aarch64__)
+
+  if (argmax_i32_names(requested, "sve", "sve")) {
+    if ((simdgen_arm_hwcap(1) & (1ul << 22)) /* HWCAP_SVE */) {
+      choice = {argmax_i32_sve, "sve"};
+      return true;
+    }
+    argmax_i32_report(requested, "this CPU does not support it");
+    return false;
+  }
+  if (argmax_i32_names(requested, "neon", "neon")) {
+    if (true) {
+      choice = {argmax_i32_neon, "neon"};
+      return true;
+    }
+    argmax_i32_report(requested, "this CPU does not support it");
+    return false;
+  }
+#endif
+  if (!argmax_i32_known(requested))
+    argmax_i32_report(requested, "not a variant name on this architecture (see simdgen list)");
+  return false;
+}
+#endif
+
+argmax_i32_choice argmax_i32_select() {
+#if __STDC_HOSTED__
+  argmax_i32_choice forced = {argmax_i32_scalar, "scalar"};
+  if (argmax_i32_forced(forced)) return forced;
+#endif
+#if defined(__x86_64__)
+  __builtin_cpu_init();
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl"))
     return {argmax_i32_avx512, "avx512"};
@@ -1040,9 +1118,6 @@ argmax_i32_choice argmax_i32_select() {
 #endif
 #if defined(__aarch64__)
 
-  if (((simdgen_arm_hwcap(1) & (1ul << 22)) /* HWCAP_SVE */) && argmax_i32_forced("sve"))
-    return {argmax_i32_sve, "sve"};
-  if ((true) && argmax_i32_forced("neon")) return {argmax_i32_neon, "neon"};
   if ((simdgen_arm_hwcap(1) & (1ul << 22)) /* HWCAP_SVE */) return {argmax_i32_sve, "sve"};
   if (true) return {argmax_i32_neon, "neon"};
 #endif
@@ -1059,6 +1134,6 @@ void argmax_i32(const int32_t* input, int64_t n, int32_t* values, int64_t* indic
   argmax_i32_selected().fn(input, n, values, indices);
 }
 
-const char* argmax_i32_variant() {
+const char* argmax_i32_variant(void) {
   return argmax_i32_selected().variant;
 }

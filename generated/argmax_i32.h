@@ -6,6 +6,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+// C linkage: callable from C and through other languages' FFI (the .cpp stays C++).
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /// argmax_i32: for each row i < 1, the maximum of input[i * n + j], j < n, and its first index j.
 /// First index of the maximum (NumPy's argmax), any length (i64 index).
 ///
@@ -17,8 +22,8 @@ void argmax_i32(const int32_t* input, int64_t n, int32_t* values, int64_t* indic
 
 // The variant argmax_i32() runs ("avx512_vnni", "avx2", "scalar", ...): the best one this CPU
 // supports, or the one named by the SIMDGEN_VARIANT environment variable (read once, at the
-// first call) when this build has it and the CPU supports it.
-const char* argmax_i32_variant();
+// first call; "avx2_fma" or "avx2+fma") when this build has it and the CPU supports it.
+const char* argmax_i32_variant(void);
 
 // Each variant, callable by name (tests, benchmarks). Call one only where the CPU supports it.
 void argmax_i32_scalar(const int32_t* input, int64_t n, int32_t* values, int64_t* indices);
@@ -34,4 +39,8 @@ void argmax_i32_neon(const int32_t* input, int64_t n, int32_t* values, int64_t* 
 #define SIMDGEN_argmax_i32_VARIANTS(X) X(sve) X(neon) X(scalar)
 #else
 #define SIMDGEN_argmax_i32_VARIANTS(X) X(scalar)
+#endif
+
+#ifdef __cplusplus
+}  // extern "C"
 #endif

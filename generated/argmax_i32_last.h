@@ -6,6 +6,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+// C linkage: callable from C and through other languages' FFI (the .cpp stays C++).
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /// argmax_i32_last: for each row i < 1, the maximum of input[i * n + j], j < n, and its last index j.
 ///
 /// Exactly the scalar loop `if (x >= best) { best = x; index = j; }` over the row, starting from best = the identity ((-2147483647 - 1)), index = -1; an empty row gives ((-2147483647 - 1), -1)
@@ -16,8 +21,8 @@ void argmax_i32_last(const int32_t* input, int64_t n, int32_t* values, int32_t* 
 
 // The variant argmax_i32_last() runs ("avx512_vnni", "avx2", "scalar", ...): the best one this CPU
 // supports, or the one named by the SIMDGEN_VARIANT environment variable (read once, at the
-// first call) when this build has it and the CPU supports it.
-const char* argmax_i32_last_variant();
+// first call; "avx2_fma" or "avx2+fma") when this build has it and the CPU supports it.
+const char* argmax_i32_last_variant(void);
 
 // Each variant, callable by name (tests, benchmarks). Call one only where the CPU supports it.
 void argmax_i32_last_scalar(const int32_t* input, int64_t n, int32_t* values, int32_t* indices);
@@ -33,4 +38,8 @@ void argmax_i32_last_neon(const int32_t* input, int64_t n, int32_t* values, int3
 #define SIMDGEN_argmax_i32_last_VARIANTS(X) X(sve) X(neon) X(scalar)
 #else
 #define SIMDGEN_argmax_i32_last_VARIANTS(X) X(scalar)
+#endif
+
+#ifdef __cplusplus
+}  // extern "C"
 #endif

@@ -6,6 +6,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+// C linkage: callable from C and through other languages' FFI (the .cpp stays C++).
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /// argmax_i8_rows_last: for each row i < rows, the maximum of input[i * stride + j], j < cols, and its last index j.
 ///
 /// Exactly the scalar loop `if (x >= best) { best = x; index = j; }` over the row, starting from best = the identity (-128), index = -1; an empty row gives (-128, -1)
@@ -17,8 +22,8 @@ void argmax_i8_rows_last(const int8_t* input, int64_t rows, int64_t cols, int64_
 
 // The variant argmax_i8_rows_last() runs ("avx512_vnni", "avx2", "scalar", ...): the best one this CPU
 // supports, or the one named by the SIMDGEN_VARIANT environment variable (read once, at the
-// first call) when this build has it and the CPU supports it.
-const char* argmax_i8_rows_last_variant();
+// first call; "avx2_fma" or "avx2+fma") when this build has it and the CPU supports it.
+const char* argmax_i8_rows_last_variant(void);
 
 // Each variant, callable by name (tests, benchmarks). Call one only where the CPU supports it.
 void argmax_i8_rows_last_scalar(const int8_t* input, int64_t rows, int64_t cols, int64_t stride,
@@ -39,4 +44,8 @@ void argmax_i8_rows_last_neon(const int8_t* input, int64_t rows, int64_t cols, i
 #define SIMDGEN_argmax_i8_rows_last_VARIANTS(X) X(sve) X(neon) X(scalar)
 #else
 #define SIMDGEN_argmax_i8_rows_last_VARIANTS(X) X(scalar)
+#endif
+
+#ifdef __cplusplus
+}  // extern "C"
 #endif

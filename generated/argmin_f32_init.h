@@ -6,6 +6,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+// C linkage: callable from C and through other languages' FFI (the .cpp stays C++).
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /// argmin_f32_init: for each row i < 1, the minimum of input[i * n + j], j < n, and its last index j.
 ///
 /// Exactly the scalar loop `if (x <= best) { best = x; index = j; }` over the row, starting from best = 0.5, index = 3 (returned when no element beats it)
@@ -18,8 +23,8 @@ void argmin_f32_init(const float* input, int64_t n, float* values, int64_t* indi
 
 // The variant argmin_f32_init() runs ("avx512_vnni", "avx2", "scalar", ...): the best one this CPU
 // supports, or the one named by the SIMDGEN_VARIANT environment variable (read once, at the
-// first call) when this build has it and the CPU supports it.
-const char* argmin_f32_init_variant();
+// first call; "avx2_fma" or "avx2+fma") when this build has it and the CPU supports it.
+const char* argmin_f32_init_variant(void);
 
 // Each variant, callable by name (tests, benchmarks). Call one only where the CPU supports it.
 void argmin_f32_init_scalar(const float* input, int64_t n, float* values, int64_t* indices);
@@ -35,4 +40,8 @@ void argmin_f32_init_neon(const float* input, int64_t n, float* values, int64_t*
 #define SIMDGEN_argmin_f32_init_VARIANTS(X) X(sve) X(neon) X(scalar)
 #else
 #define SIMDGEN_argmin_f32_init_VARIANTS(X) X(scalar)
+#endif
+
+#ifdef __cplusplus
+}  // extern "C"
 #endif

@@ -4,6 +4,7 @@
 #include "argmin_f64_rows.h"
 
 #if __STDC_HOSTED__
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #endif
@@ -1162,8 +1163,17 @@ void argmin_f64_rows_scalar(const double* input, int64_t rows, int64_t cols, int
 }
 
 // ---- dispatcher: the best variant this CPU supports, chosen once (thread-safe static init).
-// In a hosted build SIMDGEN_VARIANT=<suffix> (e.g. "avx2", "scalar") selects a variant instead,
-// when this build has it and the CPU supports it; otherwise the best one is used.
+// In a hosted build SIMDGEN_VARIANT selects a variant instead, named by its suffix ("avx2_fma",
+// "scalar") or its spec spelling ("avx2+fma"), when this kernel has it and the CPU supports it;
+// otherwise the best one is used. A name no target has, or a variant this CPU cannot run, is
+// reported once per program on stderr; a known name this kernel has no variant for is not.
+#if __STDC_HOSTED__
+// One flag for every generated kernel of the program (a weak definition), so one report.
+extern "C" {
+__attribute__((weak)) int simdgen_variant_reported = 0;
+}
+#endif
+
 namespace {
 using argmin_f64_rows_fn = void (*)(const double* input, int64_t rows, int64_t cols, int64_t stride,
                                     double* values, int64_t* indices);
@@ -1173,26 +1183,94 @@ struct argmin_f64_rows_choice {
   const char* variant;
 };
 
-bool argmin_f64_rows_forced(const char* variant) {
 #if __STDC_HOSTED__
-  const char* forced = getenv("SIMDGEN_VARIANT");
-  return forced != nullptr && strcmp(forced, variant) == 0;
-#else
-  (void)variant;
-  return false;
-#endif
+bool argmin_f64_rows_names(const char* requested, const char* suffix, const char* spelling) {
+  return strcmp(requested, suffix) == 0 || strcmp(requested, spelling) == 0;
 }
 
-argmin_f64_rows_choice argmin_f64_rows_select() {
-  if (argmin_f64_rows_forced("scalar")) return {argmin_f64_rows_scalar, "scalar"};
+// Whether any target names `requested` on this architecture (from simdgen's ISA registry).
+bool argmin_f64_rows_known(const char* requested) {
+  const char* names =
+      " scalar"
+#if defined(__x86_64__)
+      " avx2 avx2_avx_vnni avx2+avx_vnni avx2_fma avx2+fma avx2_avx_vnni_fma avx2+avx_vnni+fma "
+      "avx512 avx512_vnni avx512+vnni"
+#elif defined(__aarch64__)
+      " neon neon_dotprod neon+dotprod sve sve2"
+#endif
+      " ";
+  const size_t n = strlen(requested);
+  for (const char* p = strstr(names, requested); p != nullptr; p = strstr(p + 1, requested))
+    if (p > names && p[-1] == ' ' && p[n] == ' ') return true;
+  return false;
+}
+
+void argmin_f64_rows_report(const char* requested, const char* problem) {
+  if (__atomic_exchange_n(&simdgen_variant_reported, 1, __ATOMIC_RELAXED) == 0)
+    fprintf(stderr, "simdgen: SIMDGEN_VARIANT=%s: %s; each kernel runs its best variant instead\n",
+            requested, problem);
+}
+
+// The variant SIMDGEN_VARIANT names, when this kernel has it and the CPU runs it.
+bool argmin_f64_rows_forced(argmin_f64_rows_choice& choice) {
+  const char* requested = getenv("SIMDGEN_VARIANT");
+  if (requested == nullptr || requested[0] == '\0') return false;
+  if (argmin_f64_rows_names(requested, "scalar", "scalar")) {
+    choice = {argmin_f64_rows_scalar, "scalar"};
+    return true;
+  }
 #if defined(__x86_64__)
   __builtin_cpu_init();
-  if ((__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl")) &&
-      argmin_f64_rows_forced("avx512"))
-    return {argmin_f64_rows_avx512, "avx512"};
-  if ((__builtin_cpu_supports("avx2")) && argmin_f64_rows_forced("avx2"))
-    return {argmin_f64_rows_avx2, "avx2"};
+  if (argmin_f64_rows_names(requested, "avx512", "avx512")) {
+    if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+        __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl")) {
+      choice = {argmin_f64_rows_avx512, "avx512"};
+      return true;
+    }
+    argmin_f64_rows_report(requested, "this CPU does not support it");
+    return false;
+  }
+  if (argmin_f64_rows_names(requested, "avx2", "avx2")) {
+    if (__builtin_cpu_supports("avx2")) {
+      choice = {argmin_f64_rows_avx2, "avx2"};
+      return true;
+    }
+    argmin_f64_rows_report(requested, "this CPU does not support it");
+    return false;
+  }
+#endif
+#if defined(__aarch64__)
+
+  if (argmin_f64_rows_names(requested, "sve", "sve")) {
+    if ((simdgen_arm_hwcap(1) & (1ul << 22)) /* HWCAP_SVE */) {
+      choice = {argmin_f64_rows_sve, "sve"};
+      return true;
+    }
+    argmin_f64_rows_report(requested, "this CPU does not support it");
+    return false;
+  }
+  if (argmin_f64_rows_names(requested, "neon", "neon")) {
+    if (true) {
+      choice = {argmin_f64_rows_neon, "neon"};
+      return true;
+    }
+    argmin_f64_rows_report(requested, "this CPU does not support it");
+    return false;
+  }
+#endif
+  if (!argmin_f64_rows_known(requested))
+    argmin_f64_rows_report(requested, "not a variant name on this architecture (see simdgen list)");
+  return false;
+}
+#endif
+
+argmin_f64_rows_choice argmin_f64_rows_select() {
+#if __STDC_HOSTED__
+  argmin_f64_rows_choice forced = {argmin_f64_rows_scalar, "scalar"};
+  if (argmin_f64_rows_forced(forced)) return forced;
+#endif
+#if defined(__x86_64__)
+  __builtin_cpu_init();
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl"))
     return {argmin_f64_rows_avx512, "avx512"};
@@ -1200,9 +1278,6 @@ argmin_f64_rows_choice argmin_f64_rows_select() {
 #endif
 #if defined(__aarch64__)
 
-  if (((simdgen_arm_hwcap(1) & (1ul << 22)) /* HWCAP_SVE */) && argmin_f64_rows_forced("sve"))
-    return {argmin_f64_rows_sve, "sve"};
-  if ((true) && argmin_f64_rows_forced("neon")) return {argmin_f64_rows_neon, "neon"};
   if ((simdgen_arm_hwcap(1) & (1ul << 22)) /* HWCAP_SVE */) return {argmin_f64_rows_sve, "sve"};
   if (true) return {argmin_f64_rows_neon, "neon"};
 #endif
@@ -1220,6 +1295,6 @@ void argmin_f64_rows(const double* input, int64_t rows, int64_t cols, int64_t st
   argmin_f64_rows_selected().fn(input, rows, cols, stride, values, indices);
 }
 
-const char* argmin_f64_rows_variant() {
+const char* argmin_f64_rows_variant(void) {
   return argmin_f64_rows_selected().variant;
 }

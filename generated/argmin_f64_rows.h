@@ -6,6 +6,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+// C linkage: callable from C and through other languages' FFI (the .cpp stays C++).
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /// argmin_f64_rows: for each row i < rows, the minimum of input[i * stride + j], j < cols, and its last index j.
 ///
 /// Exactly the scalar loop `if (x <= best) { best = x; index = j; }` over the row, starting from best = the identity (__builtin_inf()), index = -1; an empty row gives (__builtin_inf(), -1)
@@ -19,8 +24,8 @@ void argmin_f64_rows(const double* input, int64_t rows, int64_t cols, int64_t st
 
 // The variant argmin_f64_rows() runs ("avx512_vnni", "avx2", "scalar", ...): the best one this CPU
 // supports, or the one named by the SIMDGEN_VARIANT environment variable (read once, at the
-// first call) when this build has it and the CPU supports it.
-const char* argmin_f64_rows_variant();
+// first call; "avx2_fma" or "avx2+fma") when this build has it and the CPU supports it.
+const char* argmin_f64_rows_variant(void);
 
 // Each variant, callable by name (tests, benchmarks). Call one only where the CPU supports it.
 void argmin_f64_rows_scalar(const double* input, int64_t rows, int64_t cols, int64_t stride,
@@ -41,4 +46,8 @@ void argmin_f64_rows_neon(const double* input, int64_t rows, int64_t cols, int64
 #define SIMDGEN_argmin_f64_rows_VARIANTS(X) X(sve) X(neon) X(scalar)
 #else
 #define SIMDGEN_argmin_f64_rows_VARIANTS(X) X(scalar)
+#endif
+
+#ifdef __cplusplus
+}  // extern "C"
 #endif

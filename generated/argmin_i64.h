@@ -6,6 +6,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+// C linkage: callable from C and through other languages' FFI (the .cpp stays C++).
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /// argmin_i64: for each row i < 1, the minimum of input[i * n + j], j < n, and its first index j.
 /// Initial index at the type's minimum: no sentinel involved.
 ///
@@ -17,8 +22,8 @@ void argmin_i64(const int64_t* input, int64_t n, int64_t* values, int64_t* indic
 
 // The variant argmin_i64() runs ("avx512_vnni", "avx2", "scalar", ...): the best one this CPU
 // supports, or the one named by the SIMDGEN_VARIANT environment variable (read once, at the
-// first call) when this build has it and the CPU supports it.
-const char* argmin_i64_variant();
+// first call; "avx2_fma" or "avx2+fma") when this build has it and the CPU supports it.
+const char* argmin_i64_variant(void);
 
 // Each variant, callable by name (tests, benchmarks). Call one only where the CPU supports it.
 void argmin_i64_scalar(const int64_t* input, int64_t n, int64_t* values, int64_t* indices);
@@ -34,4 +39,8 @@ void argmin_i64_neon(const int64_t* input, int64_t n, int64_t* values, int64_t* 
 #define SIMDGEN_argmin_i64_VARIANTS(X) X(sve) X(neon) X(scalar)
 #else
 #define SIMDGEN_argmin_i64_VARIANTS(X) X(scalar)
+#endif
+
+#ifdef __cplusplus
+}  // extern "C"
 #endif

@@ -6,6 +6,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+// C linkage: callable from C and through other languages' FFI (the .cpp stays C++).
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /// argmin_u16: for each row i < 1, the minimum of input[i * n + j], j < n, and its last index j.
 ///
 /// Exactly the scalar loop `if (x <= best) { best = x; index = j; }` over the row, starting from best = the identity (65535), index = -1; an empty row gives (65535, -1)
@@ -16,8 +21,8 @@ void argmin_u16(const uint16_t* input, int64_t n, uint16_t* values, int64_t* ind
 
 // The variant argmin_u16() runs ("avx512_vnni", "avx2", "scalar", ...): the best one this CPU
 // supports, or the one named by the SIMDGEN_VARIANT environment variable (read once, at the
-// first call) when this build has it and the CPU supports it.
-const char* argmin_u16_variant();
+// first call; "avx2_fma" or "avx2+fma") when this build has it and the CPU supports it.
+const char* argmin_u16_variant(void);
 
 // Each variant, callable by name (tests, benchmarks). Call one only where the CPU supports it.
 void argmin_u16_scalar(const uint16_t* input, int64_t n, uint16_t* values, int64_t* indices);
@@ -33,4 +38,8 @@ void argmin_u16_neon(const uint16_t* input, int64_t n, uint16_t* values, int64_t
 #define SIMDGEN_argmin_u16_VARIANTS(X) X(sve) X(neon) X(scalar)
 #else
 #define SIMDGEN_argmin_u16_VARIANTS(X) X(scalar)
+#endif
+
+#ifdef __cplusplus
+}  // extern "C"
 #endif

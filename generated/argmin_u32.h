@@ -6,6 +6,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+// C linkage: callable from C and through other languages' FFI (the .cpp stays C++).
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /// argmin_u32: for each row i < 1, the minimum of input[i * n + j], j < n, and its first index j.
 ///
 /// Exactly the scalar loop `if (x < best) { best = x; index = j; }` over the row, starting from the first element equal to the extreme (NumPy's argmin); an empty row gives (4294967295u, -1)
@@ -16,8 +21,8 @@ void argmin_u32(const uint32_t* input, int64_t n, uint32_t* values, int64_t* ind
 
 // The variant argmin_u32() runs ("avx512_vnni", "avx2", "scalar", ...): the best one this CPU
 // supports, or the one named by the SIMDGEN_VARIANT environment variable (read once, at the
-// first call) when this build has it and the CPU supports it.
-const char* argmin_u32_variant();
+// first call; "avx2_fma" or "avx2+fma") when this build has it and the CPU supports it.
+const char* argmin_u32_variant(void);
 
 // Each variant, callable by name (tests, benchmarks). Call one only where the CPU supports it.
 void argmin_u32_scalar(const uint32_t* input, int64_t n, uint32_t* values, int64_t* indices);
@@ -33,4 +38,8 @@ void argmin_u32_neon(const uint32_t* input, int64_t n, uint32_t* values, int64_t
 #define SIMDGEN_argmin_u32_VARIANTS(X) X(sve) X(neon) X(scalar)
 #else
 #define SIMDGEN_argmin_u32_VARIANTS(X) X(scalar)
+#endif
+
+#ifdef __cplusplus
+}  // extern "C"
 #endif

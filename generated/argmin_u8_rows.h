@@ -6,6 +6,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+// C linkage: callable from C and through other languages' FFI (the .cpp stays C++).
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /// argmin_u8_rows: for each row i < rows, the minimum of input[i * stride + j], j < cols, and its first index j.
 ///
 /// Exactly the scalar loop `if (x < best) { best = x; index = j; }` over the row, starting from the first element equal to the extreme (NumPy's argmin); an empty row gives (255, -1)
@@ -17,8 +22,8 @@ void argmin_u8_rows(const uint8_t* input, int64_t rows, int64_t cols, int64_t st
 
 // The variant argmin_u8_rows() runs ("avx512_vnni", "avx2", "scalar", ...): the best one this CPU
 // supports, or the one named by the SIMDGEN_VARIANT environment variable (read once, at the
-// first call) when this build has it and the CPU supports it.
-const char* argmin_u8_rows_variant();
+// first call; "avx2_fma" or "avx2+fma") when this build has it and the CPU supports it.
+const char* argmin_u8_rows_variant(void);
 
 // Each variant, callable by name (tests, benchmarks). Call one only where the CPU supports it.
 void argmin_u8_rows_scalar(const uint8_t* input, int64_t rows, int64_t cols, int64_t stride,
@@ -39,4 +44,8 @@ void argmin_u8_rows_neon(const uint8_t* input, int64_t rows, int64_t cols, int64
 #define SIMDGEN_argmin_u8_rows_VARIANTS(X) X(sve) X(neon) X(scalar)
 #else
 #define SIMDGEN_argmin_u8_rows_VARIANTS(X) X(scalar)
+#endif
+
+#ifdef __cplusplus
+}  // extern "C"
 #endif

@@ -4,6 +4,7 @@
 #include "colmax_f64.h"
 
 #if __STDC_HOSTED__
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #endif
@@ -292,8 +293,17 @@ void colmax_f64_scalar(const double* input, int64_t rows, int64_t cols, int64_t 
 }
 
 // ---- dispatcher: the best variant this CPU supports, chosen once (thread-safe static init).
-// In a hosted build SIMDGEN_VARIANT=<suffix> (e.g. "avx2", "scalar") selects a variant instead,
-// when this build has it and the CPU supports it; otherwise the best one is used.
+// In a hosted build SIMDGEN_VARIANT selects a variant instead, named by its suffix ("avx2_fma",
+// "scalar") or its spec spelling ("avx2+fma"), when this kernel has it and the CPU supports it;
+// otherwise the best one is used. A name no target has, or a variant this CPU cannot run, is
+// reported once per program on stderr; a known name this kernel has no variant for is not.
+#if __STDC_HOSTED__
+// One flag for every generated kernel of the program (a weak definition), so one report.
+extern "C" {
+__attribute__((weak)) int simdgen_variant_reported = 0;
+}
+#endif
+
 namespace {
 using colmax_f64_fn = void (*)(const double* input, int64_t rows, int64_t cols, int64_t stride,
                                double* output);
@@ -303,26 +313,94 @@ struct colmax_f64_choice {
   const char* variant;
 };
 
-bool colmax_f64_forced(const char* variant) {
 #if __STDC_HOSTED__
-  const char* forced = getenv("SIMDGEN_VARIANT");
-  return forced != nullptr && strcmp(forced, variant) == 0;
-#else
-  (void)variant;
-  return false;
-#endif
+bool colmax_f64_names(const char* requested, const char* suffix, const char* spelling) {
+  return strcmp(requested, suffix) == 0 || strcmp(requested, spelling) == 0;
 }
 
-colmax_f64_choice colmax_f64_select() {
-  if (colmax_f64_forced("scalar")) return {colmax_f64_scalar, "scalar"};
+// Whether any target names `requested` on this architecture (from simdgen's ISA registry).
+bool colmax_f64_known(const char* requested) {
+  const char* names =
+      " scalar"
+#if defined(__x86_64__)
+      " avx2 avx2_avx_vnni avx2+avx_vnni avx2_fma avx2+fma avx2_avx_vnni_fma avx2+avx_vnni+fma "
+      "avx512 avx512_vnni avx512+vnni"
+#elif defined(__aarch64__)
+      " neon neon_dotprod neon+dotprod sve sve2"
+#endif
+      " ";
+  const size_t n = strlen(requested);
+  for (const char* p = strstr(names, requested); p != nullptr; p = strstr(p + 1, requested))
+    if (p > names && p[-1] == ' ' && p[n] == ' ') return true;
+  return false;
+}
+
+void colmax_f64_report(const char* requested, const char* problem) {
+  if (__atomic_exchange_n(&simdgen_variant_reported, 1, __ATOMIC_RELAXED) == 0)
+    fprintf(stderr, "simdgen: SIMDGEN_VARIANT=%s: %s; each kernel runs its best variant instead\n",
+            requested, problem);
+}
+
+// The variant SIMDGEN_VARIANT names, when this kernel has it and the CPU runs it.
+bool colmax_f64_forced(colmax_f64_choice& choice) {
+  const char* requested = getenv("SIMDGEN_VARIANT");
+  if (requested == nullptr || requested[0] == '\0') return false;
+  if (colmax_f64_names(requested, "scalar", "scalar")) {
+    choice = {colmax_f64_scalar, "scalar"};
+    return true;
+  }
 #if defined(__x86_64__)
   __builtin_cpu_init();
-  if ((__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl")) &&
-      colmax_f64_forced("avx512"))
-    return {colmax_f64_avx512, "avx512"};
-  if ((__builtin_cpu_supports("avx2")) && colmax_f64_forced("avx2"))
-    return {colmax_f64_avx2, "avx2"};
+  if (colmax_f64_names(requested, "avx512", "avx512")) {
+    if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+        __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl")) {
+      choice = {colmax_f64_avx512, "avx512"};
+      return true;
+    }
+    colmax_f64_report(requested, "this CPU does not support it");
+    return false;
+  }
+  if (colmax_f64_names(requested, "avx2", "avx2")) {
+    if (__builtin_cpu_supports("avx2")) {
+      choice = {colmax_f64_avx2, "avx2"};
+      return true;
+    }
+    colmax_f64_report(requested, "this CPU does not support it");
+    return false;
+  }
+#endif
+#if defined(__aarch64__)
+
+  if (colmax_f64_names(requested, "sve", "sve")) {
+    if ((simdgen_arm_hwcap(1) & (1ul << 22)) /* HWCAP_SVE */) {
+      choice = {colmax_f64_sve, "sve"};
+      return true;
+    }
+    colmax_f64_report(requested, "this CPU does not support it");
+    return false;
+  }
+  if (colmax_f64_names(requested, "neon", "neon")) {
+    if (true) {
+      choice = {colmax_f64_neon, "neon"};
+      return true;
+    }
+    colmax_f64_report(requested, "this CPU does not support it");
+    return false;
+  }
+#endif
+  if (!colmax_f64_known(requested))
+    colmax_f64_report(requested, "not a variant name on this architecture (see simdgen list)");
+  return false;
+}
+#endif
+
+colmax_f64_choice colmax_f64_select() {
+#if __STDC_HOSTED__
+  colmax_f64_choice forced = {colmax_f64_scalar, "scalar"};
+  if (colmax_f64_forced(forced)) return forced;
+#endif
+#if defined(__x86_64__)
+  __builtin_cpu_init();
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl"))
     return {colmax_f64_avx512, "avx512"};
@@ -330,9 +408,6 @@ colmax_f64_choice colmax_f64_select() {
 #endif
 #if defined(__aarch64__)
 
-  if (((simdgen_arm_hwcap(1) & (1ul << 22)) /* HWCAP_SVE */) && colmax_f64_forced("sve"))
-    return {colmax_f64_sve, "sve"};
-  if ((true) && colmax_f64_forced("neon")) return {colmax_f64_neon, "neon"};
   if ((simdgen_arm_hwcap(1) & (1ul << 22)) /* HWCAP_SVE */) return {colmax_f64_sve, "sve"};
   if (true) return {colmax_f64_neon, "neon"};
 #endif
@@ -349,6 +424,6 @@ void colmax_f64(const double* input, int64_t rows, int64_t cols, int64_t stride,
   colmax_f64_selected().fn(input, rows, cols, stride, output);
 }
 
-const char* colmax_f64_variant() {
+const char* colmax_f64_variant(void) {
   return colmax_f64_selected().variant;
 }

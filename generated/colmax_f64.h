@@ -6,6 +6,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+// C linkage: callable from C and through other languages' FFI (the .cpp stays C++).
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /// colmax_f64: output[j] = max over i < rows of input[i * stride + j], for j < cols.
 ///
 /// input:  f64 elements, row-major, row i starting at input + i * stride. No alignment is required.
@@ -20,8 +25,8 @@ void colmax_f64(const double* input, int64_t rows, int64_t cols, int64_t stride,
 
 // The variant colmax_f64() runs ("avx512_vnni", "avx2", "scalar", ...): the best one this CPU
 // supports, or the one named by the SIMDGEN_VARIANT environment variable (read once, at the
-// first call) when this build has it and the CPU supports it.
-const char* colmax_f64_variant();
+// first call; "avx2_fma" or "avx2+fma") when this build has it and the CPU supports it.
+const char* colmax_f64_variant(void);
 
 // Each variant, callable by name (tests, benchmarks). Call one only where the CPU supports it.
 void colmax_f64_scalar(const double* input, int64_t rows, int64_t cols, int64_t stride,
@@ -42,4 +47,8 @@ void colmax_f64_neon(const double* input, int64_t rows, int64_t cols, int64_t st
 #define SIMDGEN_colmax_f64_VARIANTS(X) X(sve) X(neon) X(scalar)
 #else
 #define SIMDGEN_colmax_f64_VARIANTS(X) X(scalar)
+#endif
+
+#ifdef __cplusplus
+}  // extern "C"
 #endif

@@ -4,6 +4,7 @@
 #include "colprod_i16.h"
 
 #if __STDC_HOSTED__
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #endif
@@ -103,8 +104,17 @@ void colprod_i16_scalar(const int16_t* input, int64_t rows, int64_t cols, int64_
 }
 
 // ---- dispatcher: the best variant this CPU supports, chosen once (thread-safe static init).
-// In a hosted build SIMDGEN_VARIANT=<suffix> (e.g. "avx2", "scalar") selects a variant instead,
-// when this build has it and the CPU supports it; otherwise the best one is used.
+// In a hosted build SIMDGEN_VARIANT selects a variant instead, named by its suffix ("avx2_fma",
+// "scalar") or its spec spelling ("avx2+fma"), when this kernel has it and the CPU supports it;
+// otherwise the best one is used. A name no target has, or a variant this CPU cannot run, is
+// reported once per program on stderr; a known name this kernel has no variant for is not.
+#if __STDC_HOSTED__
+// One flag for every generated kernel of the program (a weak definition), so one report.
+extern "C" {
+__attribute__((weak)) int simdgen_variant_reported = 0;
+}
+#endif
+
 namespace {
 using colprod_i16_fn = void (*)(const int16_t* input, int64_t rows, int64_t cols, int64_t stride,
                                 int16_t* output);
@@ -114,22 +124,66 @@ struct colprod_i16_choice {
   const char* variant;
 };
 
-bool colprod_i16_forced(const char* variant) {
 #if __STDC_HOSTED__
-  const char* forced = getenv("SIMDGEN_VARIANT");
-  return forced != nullptr && strcmp(forced, variant) == 0;
-#else
-  (void)variant;
-  return false;
-#endif
+bool colprod_i16_names(const char* requested, const char* suffix, const char* spelling) {
+  return strcmp(requested, suffix) == 0 || strcmp(requested, spelling) == 0;
 }
 
-colprod_i16_choice colprod_i16_select() {
-  if (colprod_i16_forced("scalar")) return {colprod_i16_scalar, "scalar"};
+// Whether any target names `requested` on this architecture (from simdgen's ISA registry).
+bool colprod_i16_known(const char* requested) {
+  const char* names =
+      " scalar"
+#if defined(__x86_64__)
+      " avx2 avx2_avx_vnni avx2+avx_vnni avx2_fma avx2+fma avx2_avx_vnni_fma avx2+avx_vnni+fma "
+      "avx512 avx512_vnni avx512+vnni"
+#elif defined(__aarch64__)
+      " neon neon_dotprod neon+dotprod sve sve2"
+#endif
+      " ";
+  const size_t n = strlen(requested);
+  for (const char* p = strstr(names, requested); p != nullptr; p = strstr(p + 1, requested))
+    if (p > names && p[-1] == ' ' && p[n] == ' ') return true;
+  return false;
+}
+
+void colprod_i16_report(const char* requested, const char* problem) {
+  if (__atomic_exchange_n(&simdgen_variant_reported, 1, __ATOMIC_RELAXED) == 0)
+    fprintf(stderr, "simdgen: SIMDGEN_VARIANT=%s: %s; each kernel runs its best variant instead\n",
+            requested, problem);
+}
+
+// The variant SIMDGEN_VARIANT names, when this kernel has it and the CPU runs it.
+bool colprod_i16_forced(colprod_i16_choice& choice) {
+  const char* requested = getenv("SIMDGEN_VARIANT");
+  if (requested == nullptr || requested[0] == '\0') return false;
+  if (colprod_i16_names(requested, "scalar", "scalar")) {
+    choice = {colprod_i16_scalar, "scalar"};
+    return true;
+  }
 #if defined(__x86_64__)
   __builtin_cpu_init();
-  if ((__builtin_cpu_supports("avx2")) && colprod_i16_forced("avx2"))
-    return {colprod_i16_avx2, "avx2"};
+  if (colprod_i16_names(requested, "avx2", "avx2")) {
+    if (__builtin_cpu_supports("avx2")) {
+      choice = {colprod_i16_avx2, "avx2"};
+      return true;
+    }
+    colprod_i16_report(requested, "this CPU does not support it");
+    return false;
+  }
+#endif
+  if (!colprod_i16_known(requested))
+    colprod_i16_report(requested, "not a variant name on this architecture (see simdgen list)");
+  return false;
+}
+#endif
+
+colprod_i16_choice colprod_i16_select() {
+#if __STDC_HOSTED__
+  colprod_i16_choice forced = {colprod_i16_scalar, "scalar"};
+  if (colprod_i16_forced(forced)) return forced;
+#endif
+#if defined(__x86_64__)
+  __builtin_cpu_init();
   if (__builtin_cpu_supports("avx2")) return {colprod_i16_avx2, "avx2"};
 #endif
   return {colprod_i16_scalar, "scalar"};
@@ -146,6 +200,6 @@ void colprod_i16(const int16_t* input, int64_t rows, int64_t cols, int64_t strid
   colprod_i16_selected().fn(input, rows, cols, stride, output);
 }
 
-const char* colprod_i16_variant() {
+const char* colprod_i16_variant(void) {
   return colprod_i16_selected().variant;
 }

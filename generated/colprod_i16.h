@@ -6,6 +6,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+// C linkage: callable from C and through other languages' FFI (the .cpp stays C++).
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /// colprod_i16: output[j] = mul over i < rows of input[i * stride + j], for j < cols.
 ///
 /// input:  i16 elements, row-major, row i starting at input + i * stride. No alignment is required.
@@ -20,8 +25,8 @@ void colprod_i16(const int16_t* input, int64_t rows, int64_t cols, int64_t strid
 
 // The variant colprod_i16() runs ("avx512_vnni", "avx2", "scalar", ...): the best one this CPU
 // supports, or the one named by the SIMDGEN_VARIANT environment variable (read once, at the
-// first call) when this build has it and the CPU supports it.
-const char* colprod_i16_variant();
+// first call; "avx2_fma" or "avx2+fma") when this build has it and the CPU supports it.
+const char* colprod_i16_variant(void);
 
 // Each variant, callable by name (tests, benchmarks). Call one only where the CPU supports it.
 void colprod_i16_scalar(const int16_t* input, int64_t rows, int64_t cols, int64_t stride,
@@ -33,4 +38,8 @@ void colprod_i16_avx2(const int16_t* input, int64_t rows, int64_t cols, int64_t 
 #define SIMDGEN_colprod_i16_VARIANTS(X) X(avx2) X(scalar)
 #else
 #define SIMDGEN_colprod_i16_VARIANTS(X) X(scalar)
+#endif
+
+#ifdef __cplusplus
+}  // extern "C"
 #endif

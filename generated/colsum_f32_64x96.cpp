@@ -4,6 +4,7 @@
 #include "colsum_f32_64x96.h"
 
 #if __STDC_HOSTED__
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #endif
@@ -185,8 +186,17 @@ void colsum_f32_64x96_scalar(const float* input, float* output) {
 }
 
 // ---- dispatcher: the best variant this CPU supports, chosen once (thread-safe static init).
-// In a hosted build SIMDGEN_VARIANT=<suffix> (e.g. "avx2", "scalar") selects a variant instead,
-// when this build has it and the CPU supports it; otherwise the best one is used.
+// In a hosted build SIMDGEN_VARIANT selects a variant instead, named by its suffix ("avx2_fma",
+// "scalar") or its spec spelling ("avx2+fma"), when this kernel has it and the CPU supports it;
+// otherwise the best one is used. A name no target has, or a variant this CPU cannot run, is
+// reported once per program on stderr; a known name this kernel has no variant for is not.
+#if __STDC_HOSTED__
+// One flag for every generated kernel of the program (a weak definition), so one report.
+extern "C" {
+__attribute__((weak)) int simdgen_variant_reported = 0;
+}
+#endif
+
 namespace {
 using colsum_f32_64x96_fn = void (*)(const float* input, float* output);
 
@@ -195,26 +205,95 @@ struct colsum_f32_64x96_choice {
   const char* variant;
 };
 
-bool colsum_f32_64x96_forced(const char* variant) {
 #if __STDC_HOSTED__
-  const char* forced = getenv("SIMDGEN_VARIANT");
-  return forced != nullptr && strcmp(forced, variant) == 0;
-#else
-  (void)variant;
-  return false;
-#endif
+bool colsum_f32_64x96_names(const char* requested, const char* suffix, const char* spelling) {
+  return strcmp(requested, suffix) == 0 || strcmp(requested, spelling) == 0;
 }
 
-colsum_f32_64x96_choice colsum_f32_64x96_select() {
-  if (colsum_f32_64x96_forced("scalar")) return {colsum_f32_64x96_scalar, "scalar"};
+// Whether any target names `requested` on this architecture (from simdgen's ISA registry).
+bool colsum_f32_64x96_known(const char* requested) {
+  const char* names =
+      " scalar"
+#if defined(__x86_64__)
+      " avx2 avx2_avx_vnni avx2+avx_vnni avx2_fma avx2+fma avx2_avx_vnni_fma avx2+avx_vnni+fma "
+      "avx512 avx512_vnni avx512+vnni"
+#elif defined(__aarch64__)
+      " neon neon_dotprod neon+dotprod sve sve2"
+#endif
+      " ";
+  const size_t n = strlen(requested);
+  for (const char* p = strstr(names, requested); p != nullptr; p = strstr(p + 1, requested))
+    if (p > names && p[-1] == ' ' && p[n] == ' ') return true;
+  return false;
+}
+
+void colsum_f32_64x96_report(const char* requested, const char* problem) {
+  if (__atomic_exchange_n(&simdgen_variant_reported, 1, __ATOMIC_RELAXED) == 0)
+    fprintf(stderr, "simdgen: SIMDGEN_VARIANT=%s: %s; each kernel runs its best variant instead\n",
+            requested, problem);
+}
+
+// The variant SIMDGEN_VARIANT names, when this kernel has it and the CPU runs it.
+bool colsum_f32_64x96_forced(colsum_f32_64x96_choice& choice) {
+  const char* requested = getenv("SIMDGEN_VARIANT");
+  if (requested == nullptr || requested[0] == '\0') return false;
+  if (colsum_f32_64x96_names(requested, "scalar", "scalar")) {
+    choice = {colsum_f32_64x96_scalar, "scalar"};
+    return true;
+  }
 #if defined(__x86_64__)
   __builtin_cpu_init();
-  if ((__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl")) &&
-      colsum_f32_64x96_forced("avx512"))
-    return {colsum_f32_64x96_avx512, "avx512"};
-  if ((__builtin_cpu_supports("avx2")) && colsum_f32_64x96_forced("avx2"))
-    return {colsum_f32_64x96_avx2, "avx2"};
+  if (colsum_f32_64x96_names(requested, "avx512", "avx512")) {
+    if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+        __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl")) {
+      choice = {colsum_f32_64x96_avx512, "avx512"};
+      return true;
+    }
+    colsum_f32_64x96_report(requested, "this CPU does not support it");
+    return false;
+  }
+  if (colsum_f32_64x96_names(requested, "avx2", "avx2")) {
+    if (__builtin_cpu_supports("avx2")) {
+      choice = {colsum_f32_64x96_avx2, "avx2"};
+      return true;
+    }
+    colsum_f32_64x96_report(requested, "this CPU does not support it");
+    return false;
+  }
+#endif
+#if defined(__aarch64__)
+
+  if (colsum_f32_64x96_names(requested, "sve", "sve")) {
+    if ((simdgen_arm_hwcap(1) & (1ul << 22)) /* HWCAP_SVE */) {
+      choice = {colsum_f32_64x96_sve, "sve"};
+      return true;
+    }
+    colsum_f32_64x96_report(requested, "this CPU does not support it");
+    return false;
+  }
+  if (colsum_f32_64x96_names(requested, "neon", "neon")) {
+    if (true) {
+      choice = {colsum_f32_64x96_neon, "neon"};
+      return true;
+    }
+    colsum_f32_64x96_report(requested, "this CPU does not support it");
+    return false;
+  }
+#endif
+  if (!colsum_f32_64x96_known(requested))
+    colsum_f32_64x96_report(requested,
+                            "not a variant name on this architecture (see simdgen list)");
+  return false;
+}
+#endif
+
+colsum_f32_64x96_choice colsum_f32_64x96_select() {
+#if __STDC_HOSTED__
+  colsum_f32_64x96_choice forced = {colsum_f32_64x96_scalar, "scalar"};
+  if (colsum_f32_64x96_forced(forced)) return forced;
+#endif
+#if defined(__x86_64__)
+  __builtin_cpu_init();
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl"))
     return {colsum_f32_64x96_avx512, "avx512"};
@@ -222,9 +301,6 @@ colsum_f32_64x96_choice colsum_f32_64x96_select() {
 #endif
 #if defined(__aarch64__)
 
-  if (((simdgen_arm_hwcap(1) & (1ul << 22)) /* HWCAP_SVE */) && colsum_f32_64x96_forced("sve"))
-    return {colsum_f32_64x96_sve, "sve"};
-  if ((true) && colsum_f32_64x96_forced("neon")) return {colsum_f32_64x96_neon, "neon"};
   if ((simdgen_arm_hwcap(1) & (1ul << 22)) /* HWCAP_SVE */) return {colsum_f32_64x96_sve, "sve"};
   if (true) return {colsum_f32_64x96_neon, "neon"};
 #endif
@@ -241,6 +317,6 @@ void colsum_f32_64x96(const float* input, float* output) {
   colsum_f32_64x96_selected().fn(input, output);
 }
 
-const char* colsum_f32_64x96_variant() {
+const char* colsum_f32_64x96_variant(void) {
   return colsum_f32_64x96_selected().variant;
 }

@@ -6,6 +6,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+// C linkage: callable from C and through other languages' FFI (the .cpp stays C++).
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /// colsum_f32_64x96: output[j] = add over i < 64 of input[i * 96 + j], for j < 96.
 ///
 /// input:  f32 elements, row-major, row i starting at input + i * 96. No alignment is required.
@@ -17,8 +22,8 @@ void colsum_f32_64x96(const float* input, float* output);
 
 // The variant colsum_f32_64x96() runs ("avx512_vnni", "avx2", "scalar", ...): the best one this CPU
 // supports, or the one named by the SIMDGEN_VARIANT environment variable (read once, at the
-// first call) when this build has it and the CPU supports it.
-const char* colsum_f32_64x96_variant();
+// first call; "avx2_fma" or "avx2+fma") when this build has it and the CPU supports it.
+const char* colsum_f32_64x96_variant(void);
 
 // Each variant, callable by name (tests, benchmarks). Call one only where the CPU supports it.
 void colsum_f32_64x96_scalar(const float* input, float* output);
@@ -34,4 +39,8 @@ void colsum_f32_64x96_neon(const float* input, float* output);
 #define SIMDGEN_colsum_f32_64x96_VARIANTS(X) X(sve) X(neon) X(scalar)
 #else
 #define SIMDGEN_colsum_f32_64x96_VARIANTS(X) X(scalar)
+#endif
+
+#ifdef __cplusplus
+}  // extern "C"
 #endif

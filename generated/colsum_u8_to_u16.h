@@ -6,6 +6,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+// C linkage: callable from C and through other languages' FFI (the .cpp stays C++).
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /// colsum_u8_to_u16: output[j] = add over i < rows of input[i * stride + j], for j < cols.
 ///
 /// input:  u8 elements, row-major, row i starting at input + i * stride. No alignment is required.
@@ -21,8 +26,8 @@ void colsum_u8_to_u16(const uint8_t* input, int64_t rows, int64_t cols, int64_t 
 
 // The variant colsum_u8_to_u16() runs ("avx512_vnni", "avx2", "scalar", ...): the best one this CPU
 // supports, or the one named by the SIMDGEN_VARIANT environment variable (read once, at the
-// first call) when this build has it and the CPU supports it.
-const char* colsum_u8_to_u16_variant();
+// first call; "avx2_fma" or "avx2+fma") when this build has it and the CPU supports it.
+const char* colsum_u8_to_u16_variant(void);
 
 // Each variant, callable by name (tests, benchmarks). Call one only where the CPU supports it.
 void colsum_u8_to_u16_scalar(const uint8_t* input, int64_t rows, int64_t cols, int64_t stride,
@@ -43,4 +48,8 @@ void colsum_u8_to_u16_neon(const uint8_t* input, int64_t rows, int64_t cols, int
 #define SIMDGEN_colsum_u8_to_u16_VARIANTS(X) X(sve) X(neon) X(scalar)
 #else
 #define SIMDGEN_colsum_u8_to_u16_VARIANTS(X) X(scalar)
+#endif
+
+#ifdef __cplusplus
+}  // extern "C"
 #endif

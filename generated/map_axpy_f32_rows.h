@@ -6,6 +6,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+// C linkage: callable from C and through other languages' FFI (the .cpp stays C++).
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /// map_axpy_f32_rows: element-wise over rows x cols elements,
 ///   axpy[r, c] = 2.5 * x + y   (f32)
 ///   fused[r, c] = fma(x, -0.75, y)   (f32)
@@ -13,7 +18,7 @@
 /// axpy, fma, scale and bias, ReLU over rows with a row stride; scalar cleanup tail.
 ///
 /// Element [r, c] of every array is at r * stride + c.
-/// Integers wrap on overflow (abs(MIN) = MIN). min(a, b) = a < b ? a : b, max(a, b) = a > b ? a : b:
+/// Integers wrap on overflow (abs(MIN) = MIN = -MIN). min(a, b) = a < b ? a : b, max(a, b) = a > b ? a : b:
 /// b on ties and NaN, so relu(NaN) = 0 and clamp(NaN, lo, hi) = lo. fma rounds once.
 /// No alignment is required. Nothing outside the arrays is read or written; an empty shape writes nothing.
 /// Aliasing: outputs must not overlap inputs or each other.
@@ -22,8 +27,8 @@ void map_axpy_f32_rows(const float* x, const float* y, int64_t rows, int64_t col
 
 // The variant map_axpy_f32_rows() runs ("avx512_vnni", "avx2", "scalar", ...): the best one this CPU
 // supports, or the one named by the SIMDGEN_VARIANT environment variable (read once, at the
-// first call) when this build has it and the CPU supports it.
-const char* map_axpy_f32_rows_variant();
+// first call; "avx2_fma" or "avx2+fma") when this build has it and the CPU supports it.
+const char* map_axpy_f32_rows_variant(void);
 
 // Each variant, callable by name (tests, benchmarks). Call one only where the CPU supports it.
 void map_axpy_f32_rows_scalar(const float* x, const float* y, int64_t rows, int64_t cols,
@@ -44,4 +49,8 @@ void map_axpy_f32_rows_neon(const float* x, const float* y, int64_t rows, int64_
 #define SIMDGEN_map_axpy_f32_rows_VARIANTS(X) X(sve) X(neon) X(scalar)
 #else
 #define SIMDGEN_map_axpy_f32_rows_VARIANTS(X) X(scalar)
+#endif
+
+#ifdef __cplusplus
+}  // extern "C"
 #endif

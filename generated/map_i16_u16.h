@@ -6,13 +6,18 @@
 #include <stddef.h>
 #include <stdint.h>
 
+// C linkage: callable from C and through other languages' FFI (the .cpp stays C++).
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /// map_i16_u16: element-wise over n elements,
 ///   s[i] = a * b + 1000 - abs(a)   (i16)
 ///   m[i] = select(a >= b, min(a, -32768), max(b, 32767))   (i16)
 ///   q[i] = select(w == 65535, 0, w * 3 - 1)   (u16)
 /// 16-bit lanes: wrapping multiply-add, abs, min/max, select with >= and ==; scalar cleanup tail.
 ///
-/// Integers wrap on overflow (abs(MIN) = MIN). min(a, b) = a < b ? a : b, max(a, b) = a > b ? a : b:
+/// Integers wrap on overflow (abs(MIN) = MIN = -MIN). min(a, b) = a < b ? a : b, max(a, b) = a > b ? a : b:
 /// b on ties and NaN, so relu(NaN) = 0 and clamp(NaN, lo, hi) = lo. fma rounds once.
 /// No alignment is required. Nothing outside the arrays is read or written; an empty shape writes nothing.
 /// Aliasing: outputs must not overlap inputs or each other.
@@ -21,8 +26,8 @@ void map_i16_u16(const int16_t* a, const int16_t* b, const uint16_t* w, int64_t 
 
 // The variant map_i16_u16() runs ("avx512_vnni", "avx2", "scalar", ...): the best one this CPU
 // supports, or the one named by the SIMDGEN_VARIANT environment variable (read once, at the
-// first call) when this build has it and the CPU supports it.
-const char* map_i16_u16_variant();
+// first call; "avx2_fma" or "avx2+fma") when this build has it and the CPU supports it.
+const char* map_i16_u16_variant(void);
 
 // Each variant, callable by name (tests, benchmarks). Call one only where the CPU supports it.
 void map_i16_u16_scalar(const int16_t* a, const int16_t* b, const uint16_t* w, int64_t n,
@@ -43,4 +48,8 @@ void map_i16_u16_neon(const int16_t* a, const int16_t* b, const uint16_t* w, int
 #define SIMDGEN_map_i16_u16_VARIANTS(X) X(sve) X(neon) X(scalar)
 #else
 #define SIMDGEN_map_i16_u16_VARIANTS(X) X(scalar)
+#endif
+
+#ifdef __cplusplus
+}  // extern "C"
 #endif

@@ -6,6 +6,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+// C linkage: callable from C and through other languages' FFI (the .cpp stays C++).
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /// map_i32_u32: element-wise over n elements,
 ///   s[i] = abs(a) - clamp(a * 7, -100000, 100000)   (i32)
 ///   v[i] = select(u < 1000, u + 4294967295, u * u)   (u32)
@@ -13,7 +18,7 @@
 ///   copy[i] = f   (f32)
 /// 32-bit integer lanes beside f32: abs, clamp, select with < and !=; copy.
 ///
-/// Integers wrap on overflow (abs(MIN) = MIN). min(a, b) = a < b ? a : b, max(a, b) = a > b ? a : b:
+/// Integers wrap on overflow (abs(MIN) = MIN = -MIN). min(a, b) = a < b ? a : b, max(a, b) = a > b ? a : b:
 /// b on ties and NaN, so relu(NaN) = 0 and clamp(NaN, lo, hi) = lo. fma rounds once.
 /// No alignment is required. Nothing outside the arrays is read or written; an empty shape writes nothing.
 /// Aliasing: outputs must not overlap inputs or each other.
@@ -22,8 +27,8 @@ void map_i32_u32(const int32_t* a, const uint32_t* u, const float* f, int64_t n,
 
 // The variant map_i32_u32() runs ("avx512_vnni", "avx2", "scalar", ...): the best one this CPU
 // supports, or the one named by the SIMDGEN_VARIANT environment variable (read once, at the
-// first call) when this build has it and the CPU supports it.
-const char* map_i32_u32_variant();
+// first call; "avx2_fma" or "avx2+fma") when this build has it and the CPU supports it.
+const char* map_i32_u32_variant(void);
 
 // Each variant, callable by name (tests, benchmarks). Call one only where the CPU supports it.
 void map_i32_u32_scalar(const int32_t* a, const uint32_t* u, const float* f, int64_t n, int32_t* s,
@@ -44,4 +49,8 @@ void map_i32_u32_neon(const int32_t* a, const uint32_t* u, const float* f, int64
 #define SIMDGEN_map_i32_u32_VARIANTS(X) X(sve) X(neon) X(scalar)
 #else
 #define SIMDGEN_map_i32_u32_VARIANTS(X) X(scalar)
+#endif
+
+#ifdef __cplusplus
+}  // extern "C"
 #endif

@@ -6,6 +6,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+// C linkage: callable from C and through other languages' FFI (the .cpp stays C++).
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /// map_i64_u64_rows: element-wise over rows x cols elements,
 ///   s[r, c] = a * b - a + abs(b)   (i64)
 ///   m[r, c] = clamp(a, -9223372036854775808, 1000000)   (i64)
@@ -14,7 +19,7 @@
 /// 64-bit lanes over contiguous rows: wrapping arithmetic, abs (|MIN| = MIN), min/max and select.
 ///
 /// Element [r, c] of every array is at r * cols + c.
-/// Integers wrap on overflow (abs(MIN) = MIN). min(a, b) = a < b ? a : b, max(a, b) = a > b ? a : b:
+/// Integers wrap on overflow (abs(MIN) = MIN = -MIN). min(a, b) = a < b ? a : b, max(a, b) = a > b ? a : b:
 /// b on ties and NaN, so relu(NaN) = 0 and clamp(NaN, lo, hi) = lo. fma rounds once.
 /// No alignment is required. Nothing outside the arrays is read or written; an empty shape writes nothing.
 /// Aliasing: outputs must not overlap inputs or each other.
@@ -23,8 +28,8 @@ void map_i64_u64_rows(const int64_t* a, const int64_t* b, const uint64_t* u, int
 
 // The variant map_i64_u64_rows() runs ("avx512_vnni", "avx2", "scalar", ...): the best one this CPU
 // supports, or the one named by the SIMDGEN_VARIANT environment variable (read once, at the
-// first call) when this build has it and the CPU supports it.
-const char* map_i64_u64_rows_variant();
+// first call; "avx2_fma" or "avx2+fma") when this build has it and the CPU supports it.
+const char* map_i64_u64_rows_variant(void);
 
 // Each variant, callable by name (tests, benchmarks). Call one only where the CPU supports it.
 void map_i64_u64_rows_scalar(const int64_t* a, const int64_t* b, const uint64_t* u, int64_t rows,
@@ -45,4 +50,8 @@ void map_i64_u64_rows_neon(const int64_t* a, const int64_t* b, const uint64_t* u
 #define SIMDGEN_map_i64_u64_rows_VARIANTS(X) X(sve) X(neon) X(scalar)
 #else
 #define SIMDGEN_map_i64_u64_rows_VARIANTS(X) X(scalar)
+#endif
+
+#ifdef __cplusplus
+}  // extern "C"
 #endif

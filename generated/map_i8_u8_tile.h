@@ -6,6 +6,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+// C linkage: callable from C and through other languages' FFI (the .cpp stays C++).
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /// map_i8_u8_tile: element-wise over 7 x 45 elements,
 ///   x_new[r, c] = select(x > y, abs(x - y) * 3, clamp(x + y, -5, 100))   (i8)
 ///   v[r, c] = max(u, 7) - min(u, 200) + u * u   (u8)
@@ -13,7 +18,7 @@
 /// Wrapping i8 arithmetic, abs, clamp and select on a static 2-D tile with a row stride; u8 min/max.
 ///
 /// Element [r, c] of every array is at r * 50 + c.
-/// Integers wrap on overflow (abs(MIN) = MIN). min(a, b) = a < b ? a : b, max(a, b) = a > b ? a : b:
+/// Integers wrap on overflow (abs(MIN) = MIN = -MIN). min(a, b) = a < b ? a : b, max(a, b) = a > b ? a : b:
 /// b on ties and NaN, so relu(NaN) = 0 and clamp(NaN, lo, hi) = lo. fma rounds once.
 /// No alignment is required. Nothing outside the arrays is read or written; an empty shape writes nothing.
 /// Aliasing: outputs must not overlap inputs or each other; x_new may be x (the same pointer: in place).
@@ -22,8 +27,8 @@ void map_i8_u8_tile(const int8_t* x, const int8_t* y, const uint8_t* u, int8_t* 
 
 // The variant map_i8_u8_tile() runs ("avx512_vnni", "avx2", "scalar", ...): the best one this CPU
 // supports, or the one named by the SIMDGEN_VARIANT environment variable (read once, at the
-// first call) when this build has it and the CPU supports it.
-const char* map_i8_u8_tile_variant();
+// first call; "avx2_fma" or "avx2+fma") when this build has it and the CPU supports it.
+const char* map_i8_u8_tile_variant(void);
 
 // Each variant, callable by name (tests, benchmarks). Call one only where the CPU supports it.
 void map_i8_u8_tile_scalar(const int8_t* x, const int8_t* y, const uint8_t* u, int8_t* x_new,
@@ -44,4 +49,8 @@ void map_i8_u8_tile_neon(const int8_t* x, const int8_t* y, const uint8_t* u, int
 #define SIMDGEN_map_i8_u8_tile_VARIANTS(X) X(sve) X(neon) X(scalar)
 #else
 #define SIMDGEN_map_i8_u8_tile_VARIANTS(X) X(scalar)
+#endif
+
+#ifdef __cplusplus
+}  // extern "C"
 #endif

@@ -10,6 +10,7 @@
 #endif
 
 #if __STDC_HOSTED__
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #endif
@@ -309,8 +310,17 @@ void map_select_f64_scalar(const double* in0, const double* in1, int64_t n, doub
 }
 
 // ---- dispatcher: the best variant this CPU supports, chosen once (thread-safe static init).
-// In a hosted build SIMDGEN_VARIANT=<suffix> (e.g. "avx2", "scalar") selects a variant instead,
-// when this build has it and the CPU supports it; otherwise the best one is used.
+// In a hosted build SIMDGEN_VARIANT selects a variant instead, named by its suffix ("avx2_fma",
+// "scalar") or its spec spelling ("avx2+fma"), when this kernel has it and the CPU supports it;
+// otherwise the best one is used. A name no target has, or a variant this CPU cannot run, is
+// reported once per program on stderr; a known name this kernel has no variant for is not.
+#if __STDC_HOSTED__
+// One flag for every generated kernel of the program (a weak definition), so one report.
+extern "C" {
+__attribute__((weak)) int simdgen_variant_reported = 0;
+}
+#endif
+
 namespace {
 using map_select_f64_fn = void (*)(const double* in0, const double* in1, int64_t n, double* out0,
                                    double* out1, double* out2, double* out3, double* out4);
@@ -320,26 +330,94 @@ struct map_select_f64_choice {
   const char* variant;
 };
 
-bool map_select_f64_forced(const char* variant) {
 #if __STDC_HOSTED__
-  const char* forced = getenv("SIMDGEN_VARIANT");
-  return forced != nullptr && strcmp(forced, variant) == 0;
-#else
-  (void)variant;
-  return false;
-#endif
+bool map_select_f64_names(const char* requested, const char* suffix, const char* spelling) {
+  return strcmp(requested, suffix) == 0 || strcmp(requested, spelling) == 0;
 }
 
-map_select_f64_choice map_select_f64_select() {
-  if (map_select_f64_forced("scalar")) return {map_select_f64_scalar, "scalar"};
+// Whether any target names `requested` on this architecture (from simdgen's ISA registry).
+bool map_select_f64_known(const char* requested) {
+  const char* names =
+      " scalar"
+#if defined(__x86_64__)
+      " avx2 avx2_avx_vnni avx2+avx_vnni avx2_fma avx2+fma avx2_avx_vnni_fma avx2+avx_vnni+fma "
+      "avx512 avx512_vnni avx512+vnni"
+#elif defined(__aarch64__)
+      " neon neon_dotprod neon+dotprod sve sve2"
+#endif
+      " ";
+  const size_t n = strlen(requested);
+  for (const char* p = strstr(names, requested); p != nullptr; p = strstr(p + 1, requested))
+    if (p > names && p[-1] == ' ' && p[n] == ' ') return true;
+  return false;
+}
+
+void map_select_f64_report(const char* requested, const char* problem) {
+  if (__atomic_exchange_n(&simdgen_variant_reported, 1, __ATOMIC_RELAXED) == 0)
+    fprintf(stderr, "simdgen: SIMDGEN_VARIANT=%s: %s; each kernel runs its best variant instead\n",
+            requested, problem);
+}
+
+// The variant SIMDGEN_VARIANT names, when this kernel has it and the CPU runs it.
+bool map_select_f64_forced(map_select_f64_choice& choice) {
+  const char* requested = getenv("SIMDGEN_VARIANT");
+  if (requested == nullptr || requested[0] == '\0') return false;
+  if (map_select_f64_names(requested, "scalar", "scalar")) {
+    choice = {map_select_f64_scalar, "scalar"};
+    return true;
+  }
 #if defined(__x86_64__)
   __builtin_cpu_init();
-  if ((__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl")) &&
-      map_select_f64_forced("avx512"))
-    return {map_select_f64_avx512, "avx512"};
-  if ((__builtin_cpu_supports("avx2")) && map_select_f64_forced("avx2"))
-    return {map_select_f64_avx2, "avx2"};
+  if (map_select_f64_names(requested, "avx512", "avx512")) {
+    if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+        __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl")) {
+      choice = {map_select_f64_avx512, "avx512"};
+      return true;
+    }
+    map_select_f64_report(requested, "this CPU does not support it");
+    return false;
+  }
+  if (map_select_f64_names(requested, "avx2", "avx2")) {
+    if (__builtin_cpu_supports("avx2")) {
+      choice = {map_select_f64_avx2, "avx2"};
+      return true;
+    }
+    map_select_f64_report(requested, "this CPU does not support it");
+    return false;
+  }
+#endif
+#if defined(__aarch64__)
+
+  if (map_select_f64_names(requested, "sve", "sve")) {
+    if ((simdgen_arm_hwcap(1) & (1ul << 22)) /* HWCAP_SVE */) {
+      choice = {map_select_f64_sve, "sve"};
+      return true;
+    }
+    map_select_f64_report(requested, "this CPU does not support it");
+    return false;
+  }
+  if (map_select_f64_names(requested, "neon", "neon")) {
+    if (true) {
+      choice = {map_select_f64_neon, "neon"};
+      return true;
+    }
+    map_select_f64_report(requested, "this CPU does not support it");
+    return false;
+  }
+#endif
+  if (!map_select_f64_known(requested))
+    map_select_f64_report(requested, "not a variant name on this architecture (see simdgen list)");
+  return false;
+}
+#endif
+
+map_select_f64_choice map_select_f64_select() {
+#if __STDC_HOSTED__
+  map_select_f64_choice forced = {map_select_f64_scalar, "scalar"};
+  if (map_select_f64_forced(forced)) return forced;
+#endif
+#if defined(__x86_64__)
+  __builtin_cpu_init();
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl"))
     return {map_select_f64_avx512, "avx512"};
@@ -347,9 +425,6 @@ map_select_f64_choice map_select_f64_select() {
 #endif
 #if defined(__aarch64__)
 
-  if (((simdgen_arm_hwcap(1) & (1ul << 22)) /* HWCAP_SVE */) && map_select_f64_forced("sve"))
-    return {map_select_f64_sve, "sve"};
-  if ((true) && map_select_f64_forced("neon")) return {map_select_f64_neon, "neon"};
   if ((simdgen_arm_hwcap(1) & (1ul << 22)) /* HWCAP_SVE */) return {map_select_f64_sve, "sve"};
   if (true) return {map_select_f64_neon, "neon"};
 #endif
@@ -367,6 +442,6 @@ void map_select_f64(const double* in0, const double* in1, int64_t n, double* out
   map_select_f64_selected().fn(in0, in1, n, out0, out1, out2, out3, out4);
 }
 
-const char* map_select_f64_variant() {
+const char* map_select_f64_variant(void) {
   return map_select_f64_selected().variant;
 }

@@ -6,6 +6,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+// C linkage: callable from C and through other languages' FFI (the .cpp stays C++).
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /// map_select_f64: element-wise over n elements,
 ///   lo[i] = min(x, y)   (f64)
 ///   hi[i] = max(x, y)   (f64)
@@ -14,7 +19,7 @@
 ///   y_new[i] = select(x <= y, y - x, x * y)   (f64)
 /// min, max, clamp, abs and select by a comparison on doubles; y is updated in place.
 ///
-/// Integers wrap on overflow (abs(MIN) = MIN). min(a, b) = a < b ? a : b, max(a, b) = a > b ? a : b:
+/// Integers wrap on overflow (abs(MIN) = MIN = -MIN). min(a, b) = a < b ? a : b, max(a, b) = a > b ? a : b:
 /// b on ties and NaN, so relu(NaN) = 0 and clamp(NaN, lo, hi) = lo. fma rounds once.
 /// No alignment is required. Nothing outside the arrays is read or written; an empty shape writes nothing.
 /// Aliasing: outputs must not overlap inputs or each other; y_new may be y (the same pointer: in place).
@@ -23,8 +28,8 @@ void map_select_f64(const double* x, const double* y, int64_t n, double* lo, dou
 
 // The variant map_select_f64() runs ("avx512_vnni", "avx2", "scalar", ...): the best one this CPU
 // supports, or the one named by the SIMDGEN_VARIANT environment variable (read once, at the
-// first call) when this build has it and the CPU supports it.
-const char* map_select_f64_variant();
+// first call; "avx2_fma" or "avx2+fma") when this build has it and the CPU supports it.
+const char* map_select_f64_variant(void);
 
 // Each variant, callable by name (tests, benchmarks). Call one only where the CPU supports it.
 void map_select_f64_scalar(const double* x, const double* y, int64_t n, double* lo, double* hi,
@@ -45,4 +50,8 @@ void map_select_f64_neon(const double* x, const double* y, int64_t n, double* lo
 #define SIMDGEN_map_select_f64_VARIANTS(X) X(sve) X(neon) X(scalar)
 #else
 #define SIMDGEN_map_select_f64_VARIANTS(X) X(scalar)
+#endif
+
+#ifdef __cplusplus
+}  // extern "C"
 #endif

@@ -6,6 +6,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+// C linkage: callable from C and through other languages' FFI (the .cpp stays C++).
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /// prod_f64: output[0] = mul over j < n of input[j].
 ///
 /// input:  f64 elements, row-major. No alignment is required.
@@ -18,8 +23,8 @@ void prod_f64(const double* input, int64_t n, double* output);
 
 // The variant prod_f64() runs ("avx512_vnni", "avx2", "scalar", ...): the best one this CPU
 // supports, or the one named by the SIMDGEN_VARIANT environment variable (read once, at the
-// first call) when this build has it and the CPU supports it.
-const char* prod_f64_variant();
+// first call; "avx2_fma" or "avx2+fma") when this build has it and the CPU supports it.
+const char* prod_f64_variant(void);
 
 // Each variant, callable by name (tests, benchmarks). Call one only where the CPU supports it.
 void prod_f64_scalar(const double* input, int64_t n, double* output);
@@ -35,4 +40,8 @@ void prod_f64_neon(const double* input, int64_t n, double* output);
 #define SIMDGEN_prod_f64_VARIANTS(X) X(sve) X(neon) X(scalar)
 #else
 #define SIMDGEN_prod_f64_VARIANTS(X) X(scalar)
+#endif
+
+#ifdef __cplusplus
+}  // extern "C"
 #endif

@@ -6,6 +6,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+// C linkage: callable from C and through other languages' FFI (the .cpp stays C++).
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /// rowmax_f32: output[i] = max over j < cols of input[i * stride + j], for i < rows.
 ///
 /// input:  f32 elements, row-major, row i starting at input + i * stride. No alignment is required.
@@ -20,8 +25,8 @@ void rowmax_f32(const float* input, int64_t rows, int64_t cols, int64_t stride, 
 
 // The variant rowmax_f32() runs ("avx512_vnni", "avx2", "scalar", ...): the best one this CPU
 // supports, or the one named by the SIMDGEN_VARIANT environment variable (read once, at the
-// first call) when this build has it and the CPU supports it.
-const char* rowmax_f32_variant();
+// first call; "avx2_fma" or "avx2+fma") when this build has it and the CPU supports it.
+const char* rowmax_f32_variant(void);
 
 // Each variant, callable by name (tests, benchmarks). Call one only where the CPU supports it.
 void rowmax_f32_scalar(const float* input, int64_t rows, int64_t cols, int64_t stride,
@@ -39,4 +44,8 @@ void rowmax_f32_neon(const float* input, int64_t rows, int64_t cols, int64_t str
 #define SIMDGEN_rowmax_f32_VARIANTS(X) X(sve) X(neon) X(scalar)
 #else
 #define SIMDGEN_rowmax_f32_VARIANTS(X) X(scalar)
+#endif
+
+#ifdef __cplusplus
+}  // extern "C"
 #endif

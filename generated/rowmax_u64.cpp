@@ -4,6 +4,7 @@
 #include "rowmax_u64.h"
 
 #if __STDC_HOSTED__
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #endif
@@ -305,8 +306,17 @@ void rowmax_u64_scalar(const uint64_t* input, int64_t rows, int64_t cols, int64_
 }
 
 // ---- dispatcher: the best variant this CPU supports, chosen once (thread-safe static init).
-// In a hosted build SIMDGEN_VARIANT=<suffix> (e.g. "avx2", "scalar") selects a variant instead,
-// when this build has it and the CPU supports it; otherwise the best one is used.
+// In a hosted build SIMDGEN_VARIANT selects a variant instead, named by its suffix ("avx2_fma",
+// "scalar") or its spec spelling ("avx2+fma"), when this kernel has it and the CPU supports it;
+// otherwise the best one is used. A name no target has, or a variant this CPU cannot run, is
+// reported once per program on stderr; a known name this kernel has no variant for is not.
+#if __STDC_HOSTED__
+// One flag for every generated kernel of the program (a weak definition), so one report.
+extern "C" {
+__attribute__((weak)) int simdgen_variant_reported = 0;
+}
+#endif
+
 namespace {
 using rowmax_u64_fn = void (*)(const uint64_t* input, int64_t rows, int64_t cols, int64_t stride,
                                uint64_t* output);
@@ -316,26 +326,94 @@ struct rowmax_u64_choice {
   const char* variant;
 };
 
-bool rowmax_u64_forced(const char* variant) {
 #if __STDC_HOSTED__
-  const char* forced = getenv("SIMDGEN_VARIANT");
-  return forced != nullptr && strcmp(forced, variant) == 0;
-#else
-  (void)variant;
-  return false;
-#endif
+bool rowmax_u64_names(const char* requested, const char* suffix, const char* spelling) {
+  return strcmp(requested, suffix) == 0 || strcmp(requested, spelling) == 0;
 }
 
-rowmax_u64_choice rowmax_u64_select() {
-  if (rowmax_u64_forced("scalar")) return {rowmax_u64_scalar, "scalar"};
+// Whether any target names `requested` on this architecture (from simdgen's ISA registry).
+bool rowmax_u64_known(const char* requested) {
+  const char* names =
+      " scalar"
+#if defined(__x86_64__)
+      " avx2 avx2_avx_vnni avx2+avx_vnni avx2_fma avx2+fma avx2_avx_vnni_fma avx2+avx_vnni+fma "
+      "avx512 avx512_vnni avx512+vnni"
+#elif defined(__aarch64__)
+      " neon neon_dotprod neon+dotprod sve sve2"
+#endif
+      " ";
+  const size_t n = strlen(requested);
+  for (const char* p = strstr(names, requested); p != nullptr; p = strstr(p + 1, requested))
+    if (p > names && p[-1] == ' ' && p[n] == ' ') return true;
+  return false;
+}
+
+void rowmax_u64_report(const char* requested, const char* problem) {
+  if (__atomic_exchange_n(&simdgen_variant_reported, 1, __ATOMIC_RELAXED) == 0)
+    fprintf(stderr, "simdgen: SIMDGEN_VARIANT=%s: %s; each kernel runs its best variant instead\n",
+            requested, problem);
+}
+
+// The variant SIMDGEN_VARIANT names, when this kernel has it and the CPU runs it.
+bool rowmax_u64_forced(rowmax_u64_choice& choice) {
+  const char* requested = getenv("SIMDGEN_VARIANT");
+  if (requested == nullptr || requested[0] == '\0') return false;
+  if (rowmax_u64_names(requested, "scalar", "scalar")) {
+    choice = {rowmax_u64_scalar, "scalar"};
+    return true;
+  }
 #if defined(__x86_64__)
   __builtin_cpu_init();
-  if ((__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl")) &&
-      rowmax_u64_forced("avx512"))
-    return {rowmax_u64_avx512, "avx512"};
-  if ((__builtin_cpu_supports("avx2")) && rowmax_u64_forced("avx2"))
-    return {rowmax_u64_avx2, "avx2"};
+  if (rowmax_u64_names(requested, "avx512", "avx512")) {
+    if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+        __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl")) {
+      choice = {rowmax_u64_avx512, "avx512"};
+      return true;
+    }
+    rowmax_u64_report(requested, "this CPU does not support it");
+    return false;
+  }
+  if (rowmax_u64_names(requested, "avx2", "avx2")) {
+    if (__builtin_cpu_supports("avx2")) {
+      choice = {rowmax_u64_avx2, "avx2"};
+      return true;
+    }
+    rowmax_u64_report(requested, "this CPU does not support it");
+    return false;
+  }
+#endif
+#if defined(__aarch64__)
+
+  if (rowmax_u64_names(requested, "sve", "sve")) {
+    if ((simdgen_arm_hwcap(1) & (1ul << 22)) /* HWCAP_SVE */) {
+      choice = {rowmax_u64_sve, "sve"};
+      return true;
+    }
+    rowmax_u64_report(requested, "this CPU does not support it");
+    return false;
+  }
+  if (rowmax_u64_names(requested, "neon", "neon")) {
+    if (true) {
+      choice = {rowmax_u64_neon, "neon"};
+      return true;
+    }
+    rowmax_u64_report(requested, "this CPU does not support it");
+    return false;
+  }
+#endif
+  if (!rowmax_u64_known(requested))
+    rowmax_u64_report(requested, "not a variant name on this architecture (see simdgen list)");
+  return false;
+}
+#endif
+
+rowmax_u64_choice rowmax_u64_select() {
+#if __STDC_HOSTED__
+  rowmax_u64_choice forced = {rowmax_u64_scalar, "scalar"};
+  if (rowmax_u64_forced(forced)) return forced;
+#endif
+#if defined(__x86_64__)
+  __builtin_cpu_init();
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl"))
     return {rowmax_u64_avx512, "avx512"};
@@ -343,9 +421,6 @@ rowmax_u64_choice rowmax_u64_select() {
 #endif
 #if defined(__aarch64__)
 
-  if (((simdgen_arm_hwcap(1) & (1ul << 22)) /* HWCAP_SVE */) && rowmax_u64_forced("sve"))
-    return {rowmax_u64_sve, "sve"};
-  if ((true) && rowmax_u64_forced("neon")) return {rowmax_u64_neon, "neon"};
   if ((simdgen_arm_hwcap(1) & (1ul << 22)) /* HWCAP_SVE */) return {rowmax_u64_sve, "sve"};
   if (true) return {rowmax_u64_neon, "neon"};
 #endif
@@ -363,6 +438,6 @@ void rowmax_u64(const uint64_t* input, int64_t rows, int64_t cols, int64_t strid
   rowmax_u64_selected().fn(input, rows, cols, stride, output);
 }
 
-const char* rowmax_u64_variant() {
+const char* rowmax_u64_variant(void) {
   return rowmax_u64_selected().variant;
 }

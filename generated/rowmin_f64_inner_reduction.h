@@ -6,6 +6,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+// C linkage: callable from C and through other languages' FFI (the .cpp stays C++).
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /// rowmin_f64_inner_reduction: output[i] = min over j < cols of input[i * stride + j], for i < rows.
 ///
 /// input:  f64 elements, row-major, row i starting at input + i * stride. No alignment is required.
@@ -21,8 +26,8 @@ void rowmin_f64_inner_reduction(const double* input, int64_t rows, int64_t cols,
 
 // The variant rowmin_f64_inner_reduction() runs ("avx512_vnni", "avx2", "scalar", ...): the best one this CPU
 // supports, or the one named by the SIMDGEN_VARIANT environment variable (read once, at the
-// first call) when this build has it and the CPU supports it.
-const char* rowmin_f64_inner_reduction_variant();
+// first call; "avx2_fma" or "avx2+fma") when this build has it and the CPU supports it.
+const char* rowmin_f64_inner_reduction_variant(void);
 
 // Each variant, callable by name (tests, benchmarks). Call one only where the CPU supports it.
 void rowmin_f64_inner_reduction_scalar(const double* input, int64_t rows, int64_t cols,
@@ -43,4 +48,8 @@ void rowmin_f64_inner_reduction_neon(const double* input, int64_t rows, int64_t 
 #define SIMDGEN_rowmin_f64_inner_reduction_VARIANTS(X) X(sve) X(neon) X(scalar)
 #else
 #define SIMDGEN_rowmin_f64_inner_reduction_VARIANTS(X) X(scalar)
+#endif
+
+#ifdef __cplusplus
+}  // extern "C"
 #endif

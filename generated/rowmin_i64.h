@@ -6,6 +6,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+// C linkage: callable from C and through other languages' FFI (the .cpp stays C++).
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /// rowmin_i64: output[i] = min over j < cols of input[i * stride + j], for i < rows.
 ///
 /// input:  i64 elements, row-major, row i starting at input + i * stride. No alignment is required.
@@ -19,8 +24,8 @@ void rowmin_i64(const int64_t* input, int64_t rows, int64_t cols, int64_t stride
 
 // The variant rowmin_i64() runs ("avx512_vnni", "avx2", "scalar", ...): the best one this CPU
 // supports, or the one named by the SIMDGEN_VARIANT environment variable (read once, at the
-// first call) when this build has it and the CPU supports it.
-const char* rowmin_i64_variant();
+// first call; "avx2_fma" or "avx2+fma") when this build has it and the CPU supports it.
+const char* rowmin_i64_variant(void);
 
 // Each variant, callable by name (tests, benchmarks). Call one only where the CPU supports it.
 void rowmin_i64_scalar(const int64_t* input, int64_t rows, int64_t cols, int64_t stride,
@@ -41,4 +46,8 @@ void rowmin_i64_neon(const int64_t* input, int64_t rows, int64_t cols, int64_t s
 #define SIMDGEN_rowmin_i64_VARIANTS(X) X(sve) X(neon) X(scalar)
 #else
 #define SIMDGEN_rowmin_i64_VARIANTS(X) X(scalar)
+#endif
+
+#ifdef __cplusplus
+}  // extern "C"
 #endif

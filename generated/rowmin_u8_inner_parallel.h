@@ -6,6 +6,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+// C linkage: callable from C and through other languages' FFI (the .cpp stays C++).
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /// rowmin_u8_inner_parallel: output[i] = min over j < cols of input[i * stride + j], for i < rows.
 ///
 /// input:  u8 elements, row-major, row i starting at input + i * stride. No alignment is required.
@@ -20,8 +25,8 @@ void rowmin_u8_inner_parallel(const uint8_t* input, int64_t rows, int64_t cols, 
 
 // The variant rowmin_u8_inner_parallel() runs ("avx512_vnni", "avx2", "scalar", ...): the best one this CPU
 // supports, or the one named by the SIMDGEN_VARIANT environment variable (read once, at the
-// first call) when this build has it and the CPU supports it.
-const char* rowmin_u8_inner_parallel_variant();
+// first call; "avx2_fma" or "avx2+fma") when this build has it and the CPU supports it.
+const char* rowmin_u8_inner_parallel_variant(void);
 
 // Each variant, callable by name (tests, benchmarks). Call one only where the CPU supports it.
 void rowmin_u8_inner_parallel_scalar(const uint8_t* input, int64_t rows, int64_t cols,
@@ -42,4 +47,8 @@ void rowmin_u8_inner_parallel_neon(const uint8_t* input, int64_t rows, int64_t c
 #define SIMDGEN_rowmin_u8_inner_parallel_VARIANTS(X) X(sve) X(neon) X(scalar)
 #else
 #define SIMDGEN_rowmin_u8_inner_parallel_VARIANTS(X) X(scalar)
+#endif
+
+#ifdef __cplusplus
+}  // extern "C"
 #endif

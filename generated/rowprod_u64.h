@@ -6,6 +6,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+// C linkage: callable from C and through other languages' FFI (the .cpp stays C++).
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /// rowprod_u64: output[i] = mul over j < cols of input[i * stride + j], for i < rows.
 ///
 /// input:  u64 elements, row-major, row i starting at input + i * stride. No alignment is required.
@@ -21,8 +26,8 @@ void rowprod_u64(const uint64_t* input, int64_t rows, int64_t cols, int64_t stri
 
 // The variant rowprod_u64() runs ("avx512_vnni", "avx2", "scalar", ...): the best one this CPU
 // supports, or the one named by the SIMDGEN_VARIANT environment variable (read once, at the
-// first call) when this build has it and the CPU supports it.
-const char* rowprod_u64_variant();
+// first call; "avx2_fma" or "avx2+fma") when this build has it and the CPU supports it.
+const char* rowprod_u64_variant(void);
 
 // Each variant, callable by name (tests, benchmarks). Call one only where the CPU supports it.
 void rowprod_u64_scalar(const uint64_t* input, int64_t rows, int64_t cols, int64_t stride,
@@ -43,4 +48,8 @@ void rowprod_u64_neon(const uint64_t* input, int64_t rows, int64_t cols, int64_t
 #define SIMDGEN_rowprod_u64_VARIANTS(X) X(sve) X(neon) X(scalar)
 #else
 #define SIMDGEN_rowprod_u64_VARIANTS(X) X(scalar)
+#endif
+
+#ifdef __cplusplus
+}  // extern "C"
 #endif

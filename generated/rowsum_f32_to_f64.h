@@ -6,6 +6,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+// C linkage: callable from C and through other languages' FFI (the .cpp stays C++).
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /// rowsum_f32_to_f64: output[i] = add over j < cols of input[i * stride + j], for i < rows.
 ///
 /// input:  f32 elements, row-major, row i starting at input + i * stride. No alignment is required.
@@ -21,8 +26,8 @@ void rowsum_f32_to_f64(const float* input, int64_t rows, int64_t cols, int64_t s
 
 // The variant rowsum_f32_to_f64() runs ("avx512_vnni", "avx2", "scalar", ...): the best one this CPU
 // supports, or the one named by the SIMDGEN_VARIANT environment variable (read once, at the
-// first call) when this build has it and the CPU supports it.
-const char* rowsum_f32_to_f64_variant();
+// first call; "avx2_fma" or "avx2+fma") when this build has it and the CPU supports it.
+const char* rowsum_f32_to_f64_variant(void);
 
 // Each variant, callable by name (tests, benchmarks). Call one only where the CPU supports it.
 void rowsum_f32_to_f64_scalar(const float* input, int64_t rows, int64_t cols, int64_t stride,
@@ -43,4 +48,8 @@ void rowsum_f32_to_f64_neon(const float* input, int64_t rows, int64_t cols, int6
 #define SIMDGEN_rowsum_f32_to_f64_VARIANTS(X) X(sve) X(neon) X(scalar)
 #else
 #define SIMDGEN_rowsum_f32_to_f64_VARIANTS(X) X(scalar)
+#endif
+
+#ifdef __cplusplus
+}  // extern "C"
 #endif

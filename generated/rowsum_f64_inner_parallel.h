@@ -6,6 +6,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+// C linkage: callable from C and through other languages' FFI (the .cpp stays C++).
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /// rowsum_f64_inner_parallel: output[i] = add over j < cols of input[i * stride + j], for i < rows.
 ///
 /// input:  f64 elements, row-major, row i starting at input + i * stride. No alignment is required.
@@ -21,8 +26,8 @@ void rowsum_f64_inner_parallel(const double* input, int64_t rows, int64_t cols, 
 
 // The variant rowsum_f64_inner_parallel() runs ("avx512_vnni", "avx2", "scalar", ...): the best one this CPU
 // supports, or the one named by the SIMDGEN_VARIANT environment variable (read once, at the
-// first call) when this build has it and the CPU supports it.
-const char* rowsum_f64_inner_parallel_variant();
+// first call; "avx2_fma" or "avx2+fma") when this build has it and the CPU supports it.
+const char* rowsum_f64_inner_parallel_variant(void);
 
 // Each variant, callable by name (tests, benchmarks). Call one only where the CPU supports it.
 void rowsum_f64_inner_parallel_scalar(const double* input, int64_t rows, int64_t cols,
@@ -43,4 +48,8 @@ void rowsum_f64_inner_parallel_neon(const double* input, int64_t rows, int64_t c
 #define SIMDGEN_rowsum_f64_inner_parallel_VARIANTS(X) X(sve) X(neon) X(scalar)
 #else
 #define SIMDGEN_rowsum_f64_inner_parallel_VARIANTS(X) X(scalar)
+#endif
+
+#ifdef __cplusplus
+}  // extern "C"
 #endif

@@ -4,6 +4,7 @@
 #include "rowsum_i16.h"
 
 #if __STDC_HOSTED__
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #endif
@@ -1324,8 +1325,17 @@ void rowsum_i16_scalar(const int16_t* input, int64_t rows, int64_t cols, int64_t
 }
 
 // ---- dispatcher: the best variant this CPU supports, chosen once (thread-safe static init).
-// In a hosted build SIMDGEN_VARIANT=<suffix> (e.g. "avx2", "scalar") selects a variant instead,
-// when this build has it and the CPU supports it; otherwise the best one is used.
+// In a hosted build SIMDGEN_VARIANT selects a variant instead, named by its suffix ("avx2_fma",
+// "scalar") or its spec spelling ("avx2+fma"), when this kernel has it and the CPU supports it;
+// otherwise the best one is used. A name no target has, or a variant this CPU cannot run, is
+// reported once per program on stderr; a known name this kernel has no variant for is not.
+#if __STDC_HOSTED__
+// One flag for every generated kernel of the program (a weak definition), so one report.
+extern "C" {
+__attribute__((weak)) int simdgen_variant_reported = 0;
+}
+#endif
+
 namespace {
 using rowsum_i16_fn = void (*)(const int16_t* input, int64_t rows, int64_t cols, int64_t stride,
                                int32_t* output);
@@ -1335,31 +1345,112 @@ struct rowsum_i16_choice {
   const char* variant;
 };
 
-bool rowsum_i16_forced(const char* variant) {
 #if __STDC_HOSTED__
-  const char* forced = getenv("SIMDGEN_VARIANT");
-  return forced != nullptr && strcmp(forced, variant) == 0;
-#else
-  (void)variant;
-  return false;
-#endif
+bool rowsum_i16_names(const char* requested, const char* suffix, const char* spelling) {
+  return strcmp(requested, suffix) == 0 || strcmp(requested, spelling) == 0;
 }
 
-rowsum_i16_choice rowsum_i16_select() {
-  if (rowsum_i16_forced("scalar")) return {rowsum_i16_scalar, "scalar"};
+// Whether any target names `requested` on this architecture (from simdgen's ISA registry).
+bool rowsum_i16_known(const char* requested) {
+  const char* names =
+      " scalar"
+#if defined(__x86_64__)
+      " avx2 avx2_avx_vnni avx2+avx_vnni avx2_fma avx2+fma avx2_avx_vnni_fma avx2+avx_vnni+fma "
+      "avx512 avx512_vnni avx512+vnni"
+#elif defined(__aarch64__)
+      " neon neon_dotprod neon+dotprod sve sve2"
+#endif
+      " ";
+  const size_t n = strlen(requested);
+  for (const char* p = strstr(names, requested); p != nullptr; p = strstr(p + 1, requested))
+    if (p > names && p[-1] == ' ' && p[n] == ' ') return true;
+  return false;
+}
+
+void rowsum_i16_report(const char* requested, const char* problem) {
+  if (__atomic_exchange_n(&simdgen_variant_reported, 1, __ATOMIC_RELAXED) == 0)
+    fprintf(stderr, "simdgen: SIMDGEN_VARIANT=%s: %s; each kernel runs its best variant instead\n",
+            requested, problem);
+}
+
+// The variant SIMDGEN_VARIANT names, when this kernel has it and the CPU runs it.
+bool rowsum_i16_forced(rowsum_i16_choice& choice) {
+  const char* requested = getenv("SIMDGEN_VARIANT");
+  if (requested == nullptr || requested[0] == '\0') return false;
+  if (rowsum_i16_names(requested, "scalar", "scalar")) {
+    choice = {rowsum_i16_scalar, "scalar"};
+    return true;
+  }
 #if defined(__x86_64__)
   __builtin_cpu_init();
-  if ((__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-       __builtin_cpu_supports("avx512vnni")) &&
-      rowsum_i16_forced("avx512_vnni"))
-    return {rowsum_i16_avx512_vnni, "avx512_vnni"};
-  if ((__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl")) &&
-      rowsum_i16_forced("avx512"))
-    return {rowsum_i16_avx512, "avx512"};
-  if ((__builtin_cpu_supports("avx2")) && rowsum_i16_forced("avx2"))
-    return {rowsum_i16_avx2, "avx2"};
+  if (rowsum_i16_names(requested, "avx512_vnni", "avx512+vnni")) {
+    if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+        __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
+        __builtin_cpu_supports("avx512vnni")) {
+      choice = {rowsum_i16_avx512_vnni, "avx512_vnni"};
+      return true;
+    }
+    rowsum_i16_report(requested, "this CPU does not support it");
+    return false;
+  }
+  if (rowsum_i16_names(requested, "avx512", "avx512")) {
+    if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+        __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl")) {
+      choice = {rowsum_i16_avx512, "avx512"};
+      return true;
+    }
+    rowsum_i16_report(requested, "this CPU does not support it");
+    return false;
+  }
+  if (rowsum_i16_names(requested, "avx2", "avx2")) {
+    if (__builtin_cpu_supports("avx2")) {
+      choice = {rowsum_i16_avx2, "avx2"};
+      return true;
+    }
+    rowsum_i16_report(requested, "this CPU does not support it");
+    return false;
+  }
+#endif
+#if defined(__aarch64__)
+
+  if (rowsum_i16_names(requested, "sve2", "sve2")) {
+    if ((simdgen_arm_hwcap(2) & (1ul << 1)) /* HWCAP2_SVE2 */) {
+      choice = {rowsum_i16_sve2, "sve2"};
+      return true;
+    }
+    rowsum_i16_report(requested, "this CPU does not support it");
+    return false;
+  }
+  if (rowsum_i16_names(requested, "sve", "sve")) {
+    if ((simdgen_arm_hwcap(1) & (1ul << 22)) /* HWCAP_SVE */) {
+      choice = {rowsum_i16_sve, "sve"};
+      return true;
+    }
+    rowsum_i16_report(requested, "this CPU does not support it");
+    return false;
+  }
+  if (rowsum_i16_names(requested, "neon", "neon")) {
+    if (true) {
+      choice = {rowsum_i16_neon, "neon"};
+      return true;
+    }
+    rowsum_i16_report(requested, "this CPU does not support it");
+    return false;
+  }
+#endif
+  if (!rowsum_i16_known(requested))
+    rowsum_i16_report(requested, "not a variant name on this architecture (see simdgen list)");
+  return false;
+}
+#endif
+
+rowsum_i16_choice rowsum_i16_select() {
+#if __STDC_HOSTED__
+  rowsum_i16_choice forced = {rowsum_i16_scalar, "scalar"};
+  if (rowsum_i16_forced(forced)) return forced;
+#endif
+#if defined(__x86_64__)
+  __builtin_cpu_init();
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
       __builtin_cpu_supports("avx512vnni"))
@@ -1371,11 +1462,6 @@ rowsum_i16_choice rowsum_i16_select() {
 #endif
 #if defined(__aarch64__)
 
-  if (((simdgen_arm_hwcap(2) & (1ul << 1)) /* HWCAP2_SVE2 */) && rowsum_i16_forced("sve2"))
-    return {rowsum_i16_sve2, "sve2"};
-  if (((simdgen_arm_hwcap(1) & (1ul << 22)) /* HWCAP_SVE */) && rowsum_i16_forced("sve"))
-    return {rowsum_i16_sve, "sve"};
-  if ((true) && rowsum_i16_forced("neon")) return {rowsum_i16_neon, "neon"};
   if ((simdgen_arm_hwcap(2) & (1ul << 1)) /* HWCAP2_SVE2 */) return {rowsum_i16_sve2, "sve2"};
   if ((simdgen_arm_hwcap(1) & (1ul << 22)) /* HWCAP_SVE */) return {rowsum_i16_sve, "sve"};
   if (true) return {rowsum_i16_neon, "neon"};
@@ -1393,6 +1479,6 @@ void rowsum_i16(const int16_t* input, int64_t rows, int64_t cols, int64_t stride
   rowsum_i16_selected().fn(input, rows, cols, stride, output);
 }
 
-const char* rowsum_i16_variant() {
+const char* rowsum_i16_variant(void) {
   return rowsum_i16_selected().variant;
 }

@@ -6,6 +6,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+// C linkage: callable from C and through other languages' FFI (the .cpp stays C++).
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /// rowsum_i8: output[i] = add over j < cols of input[i * stride + j], for i < rows.
 /// int8 row sums, vector accumulators (IREE's proposal).
 ///
@@ -21,8 +26,8 @@ void rowsum_i8(const int8_t* input, int64_t rows, int64_t cols, int64_t stride, 
 
 // The variant rowsum_i8() runs ("avx512_vnni", "avx2", "scalar", ...): the best one this CPU
 // supports, or the one named by the SIMDGEN_VARIANT environment variable (read once, at the
-// first call) when this build has it and the CPU supports it.
-const char* rowsum_i8_variant();
+// first call; "avx2_fma" or "avx2+fma") when this build has it and the CPU supports it.
+const char* rowsum_i8_variant(void);
 
 // Each variant, callable by name (tests, benchmarks). Call one only where the CPU supports it.
 void rowsum_i8_scalar(const int8_t* input, int64_t rows, int64_t cols, int64_t stride,
@@ -47,4 +52,8 @@ void rowsum_i8_neon(const int8_t* input, int64_t rows, int64_t cols, int64_t str
 #define SIMDGEN_rowsum_i8_VARIANTS(X) X(sve) X(neon_dotprod) X(neon) X(scalar)
 #else
 #define SIMDGEN_rowsum_i8_VARIANTS(X) X(scalar)
+#endif
+
+#ifdef __cplusplus
+}  // extern "C"
 #endif

@@ -4,6 +4,7 @@
 #include "rowsum_i8_64x64.h"
 
 #if __STDC_HOSTED__
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #endif
@@ -580,8 +581,17 @@ void rowsum_i8_64x64_scalar(const int8_t* input, int32_t* output) {
 }
 
 // ---- dispatcher: the best variant this CPU supports, chosen once (thread-safe static init).
-// In a hosted build SIMDGEN_VARIANT=<suffix> (e.g. "avx2", "scalar") selects a variant instead,
-// when this build has it and the CPU supports it; otherwise the best one is used.
+// In a hosted build SIMDGEN_VARIANT selects a variant instead, named by its suffix ("avx2_fma",
+// "scalar") or its spec spelling ("avx2+fma"), when this kernel has it and the CPU supports it;
+// otherwise the best one is used. A name no target has, or a variant this CPU cannot run, is
+// reported once per program on stderr; a known name this kernel has no variant for is not.
+#if __STDC_HOSTED__
+// One flag for every generated kernel of the program (a weak definition), so one report.
+extern "C" {
+__attribute__((weak)) int simdgen_variant_reported = 0;
+}
+#endif
+
 namespace {
 using rowsum_i8_64x64_fn = void (*)(const int8_t* input, int32_t* output);
 
@@ -590,31 +600,112 @@ struct rowsum_i8_64x64_choice {
   const char* variant;
 };
 
-bool rowsum_i8_64x64_forced(const char* variant) {
 #if __STDC_HOSTED__
-  const char* forced = getenv("SIMDGEN_VARIANT");
-  return forced != nullptr && strcmp(forced, variant) == 0;
-#else
-  (void)variant;
-  return false;
-#endif
+bool rowsum_i8_64x64_names(const char* requested, const char* suffix, const char* spelling) {
+  return strcmp(requested, suffix) == 0 || strcmp(requested, spelling) == 0;
 }
 
-rowsum_i8_64x64_choice rowsum_i8_64x64_select() {
-  if (rowsum_i8_64x64_forced("scalar")) return {rowsum_i8_64x64_scalar, "scalar"};
+// Whether any target names `requested` on this architecture (from simdgen's ISA registry).
+bool rowsum_i8_64x64_known(const char* requested) {
+  const char* names =
+      " scalar"
+#if defined(__x86_64__)
+      " avx2 avx2_avx_vnni avx2+avx_vnni avx2_fma avx2+fma avx2_avx_vnni_fma avx2+avx_vnni+fma "
+      "avx512 avx512_vnni avx512+vnni"
+#elif defined(__aarch64__)
+      " neon neon_dotprod neon+dotprod sve sve2"
+#endif
+      " ";
+  const size_t n = strlen(requested);
+  for (const char* p = strstr(names, requested); p != nullptr; p = strstr(p + 1, requested))
+    if (p > names && p[-1] == ' ' && p[n] == ' ') return true;
+  return false;
+}
+
+void rowsum_i8_64x64_report(const char* requested, const char* problem) {
+  if (__atomic_exchange_n(&simdgen_variant_reported, 1, __ATOMIC_RELAXED) == 0)
+    fprintf(stderr, "simdgen: SIMDGEN_VARIANT=%s: %s; each kernel runs its best variant instead\n",
+            requested, problem);
+}
+
+// The variant SIMDGEN_VARIANT names, when this kernel has it and the CPU runs it.
+bool rowsum_i8_64x64_forced(rowsum_i8_64x64_choice& choice) {
+  const char* requested = getenv("SIMDGEN_VARIANT");
+  if (requested == nullptr || requested[0] == '\0') return false;
+  if (rowsum_i8_64x64_names(requested, "scalar", "scalar")) {
+    choice = {rowsum_i8_64x64_scalar, "scalar"};
+    return true;
+  }
 #if defined(__x86_64__)
   __builtin_cpu_init();
-  if ((__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-       __builtin_cpu_supports("avx512vnni")) &&
-      rowsum_i8_64x64_forced("avx512_vnni"))
-    return {rowsum_i8_64x64_avx512_vnni, "avx512_vnni"};
-  if ((__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl")) &&
-      rowsum_i8_64x64_forced("avx512"))
-    return {rowsum_i8_64x64_avx512, "avx512"};
-  if ((__builtin_cpu_supports("avx2")) && rowsum_i8_64x64_forced("avx2"))
-    return {rowsum_i8_64x64_avx2, "avx2"};
+  if (rowsum_i8_64x64_names(requested, "avx512_vnni", "avx512+vnni")) {
+    if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+        __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
+        __builtin_cpu_supports("avx512vnni")) {
+      choice = {rowsum_i8_64x64_avx512_vnni, "avx512_vnni"};
+      return true;
+    }
+    rowsum_i8_64x64_report(requested, "this CPU does not support it");
+    return false;
+  }
+  if (rowsum_i8_64x64_names(requested, "avx512", "avx512")) {
+    if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+        __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl")) {
+      choice = {rowsum_i8_64x64_avx512, "avx512"};
+      return true;
+    }
+    rowsum_i8_64x64_report(requested, "this CPU does not support it");
+    return false;
+  }
+  if (rowsum_i8_64x64_names(requested, "avx2", "avx2")) {
+    if (__builtin_cpu_supports("avx2")) {
+      choice = {rowsum_i8_64x64_avx2, "avx2"};
+      return true;
+    }
+    rowsum_i8_64x64_report(requested, "this CPU does not support it");
+    return false;
+  }
+#endif
+#if defined(__aarch64__)
+
+  if (rowsum_i8_64x64_names(requested, "sve", "sve")) {
+    if ((simdgen_arm_hwcap(1) & (1ul << 22)) /* HWCAP_SVE */) {
+      choice = {rowsum_i8_64x64_sve, "sve"};
+      return true;
+    }
+    rowsum_i8_64x64_report(requested, "this CPU does not support it");
+    return false;
+  }
+  if (rowsum_i8_64x64_names(requested, "neon_dotprod", "neon+dotprod")) {
+    if ((simdgen_arm_hwcap(1) & (1ul << 20)) /* HWCAP_ASIMDDP */) {
+      choice = {rowsum_i8_64x64_neon_dotprod, "neon_dotprod"};
+      return true;
+    }
+    rowsum_i8_64x64_report(requested, "this CPU does not support it");
+    return false;
+  }
+  if (rowsum_i8_64x64_names(requested, "neon", "neon")) {
+    if (true) {
+      choice = {rowsum_i8_64x64_neon, "neon"};
+      return true;
+    }
+    rowsum_i8_64x64_report(requested, "this CPU does not support it");
+    return false;
+  }
+#endif
+  if (!rowsum_i8_64x64_known(requested))
+    rowsum_i8_64x64_report(requested, "not a variant name on this architecture (see simdgen list)");
+  return false;
+}
+#endif
+
+rowsum_i8_64x64_choice rowsum_i8_64x64_select() {
+#if __STDC_HOSTED__
+  rowsum_i8_64x64_choice forced = {rowsum_i8_64x64_scalar, "scalar"};
+  if (rowsum_i8_64x64_forced(forced)) return forced;
+#endif
+#if defined(__x86_64__)
+  __builtin_cpu_init();
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
       __builtin_cpu_supports("avx512vnni"))
@@ -626,12 +717,6 @@ rowsum_i8_64x64_choice rowsum_i8_64x64_select() {
 #endif
 #if defined(__aarch64__)
 
-  if (((simdgen_arm_hwcap(1) & (1ul << 22)) /* HWCAP_SVE */) && rowsum_i8_64x64_forced("sve"))
-    return {rowsum_i8_64x64_sve, "sve"};
-  if (((simdgen_arm_hwcap(1) & (1ul << 20)) /* HWCAP_ASIMDDP */) &&
-      rowsum_i8_64x64_forced("neon_dotprod"))
-    return {rowsum_i8_64x64_neon_dotprod, "neon_dotprod"};
-  if ((true) && rowsum_i8_64x64_forced("neon")) return {rowsum_i8_64x64_neon, "neon"};
   if ((simdgen_arm_hwcap(1) & (1ul << 22)) /* HWCAP_SVE */) return {rowsum_i8_64x64_sve, "sve"};
   if ((simdgen_arm_hwcap(1) & (1ul << 20)) /* HWCAP_ASIMDDP */)
     return {rowsum_i8_64x64_neon_dotprod, "neon_dotprod"};
@@ -650,6 +735,6 @@ void rowsum_i8_64x64(const int8_t* input, int32_t* output) {
   rowsum_i8_64x64_selected().fn(input, output);
 }
 
-const char* rowsum_i8_64x64_variant() {
+const char* rowsum_i8_64x64_variant(void) {
   return rowsum_i8_64x64_selected().variant;
 }

@@ -6,6 +6,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+// C linkage: callable from C and through other languages' FFI (the .cpp stays C++).
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /// rowsum_i8_64x64: output[i] = add over j < 64 of input[i * 64 + j], for i < 64.
 /// Short rows: 16 rows' final reductions share one fold network.
 ///
@@ -18,8 +23,8 @@ void rowsum_i8_64x64(const int8_t* input, int32_t* output);
 
 // The variant rowsum_i8_64x64() runs ("avx512_vnni", "avx2", "scalar", ...): the best one this CPU
 // supports, or the one named by the SIMDGEN_VARIANT environment variable (read once, at the
-// first call) when this build has it and the CPU supports it.
-const char* rowsum_i8_64x64_variant();
+// first call; "avx2_fma" or "avx2+fma") when this build has it and the CPU supports it.
+const char* rowsum_i8_64x64_variant(void);
 
 // Each variant, callable by name (tests, benchmarks). Call one only where the CPU supports it.
 void rowsum_i8_64x64_scalar(const int8_t* input, int32_t* output);
@@ -37,4 +42,8 @@ void rowsum_i8_64x64_neon(const int8_t* input, int32_t* output);
 #define SIMDGEN_rowsum_i8_64x64_VARIANTS(X) X(sve) X(neon_dotprod) X(neon) X(scalar)
 #else
 #define SIMDGEN_rowsum_i8_64x64_VARIANTS(X) X(scalar)
+#endif
+
+#ifdef __cplusplus
+}  // extern "C"
 #endif

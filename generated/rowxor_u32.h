@@ -6,6 +6,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+// C linkage: callable from C and through other languages' FFI (the .cpp stays C++).
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /// rowxor_u32: output[i] = xor over j < cols of input[i * stride + j], for i < rows.
 ///
 /// input:  u32 elements, row-major, row i starting at input + i * stride. No alignment is required.
@@ -20,8 +25,8 @@ void rowxor_u32(const uint32_t* input, int64_t rows, int64_t cols, int64_t strid
 
 // The variant rowxor_u32() runs ("avx512_vnni", "avx2", "scalar", ...): the best one this CPU
 // supports, or the one named by the SIMDGEN_VARIANT environment variable (read once, at the
-// first call) when this build has it and the CPU supports it.
-const char* rowxor_u32_variant();
+// first call; "avx2_fma" or "avx2+fma") when this build has it and the CPU supports it.
+const char* rowxor_u32_variant(void);
 
 // Each variant, callable by name (tests, benchmarks). Call one only where the CPU supports it.
 void rowxor_u32_scalar(const uint32_t* input, int64_t rows, int64_t cols, int64_t stride,
@@ -42,4 +47,8 @@ void rowxor_u32_neon(const uint32_t* input, int64_t rows, int64_t cols, int64_t 
 #define SIMDGEN_rowxor_u32_VARIANTS(X) X(sve) X(neon) X(scalar)
 #else
 #define SIMDGEN_rowxor_u32_VARIANTS(X) X(scalar)
+#endif
+
+#ifdef __cplusplus
+}  // extern "C"
 #endif

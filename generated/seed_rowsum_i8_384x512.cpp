@@ -4,6 +4,7 @@
 #include "seed_rowsum_i8_384x512.h"
 
 #if __STDC_HOSTED__
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #endif
@@ -350,8 +351,17 @@ void seed_rowsum_i8_384x512_scalar(const int8_t* input, int32_t* output) {
 }
 
 // ---- dispatcher: the best variant this CPU supports, chosen once (thread-safe static init).
-// In a hosted build SIMDGEN_VARIANT=<suffix> (e.g. "avx2", "scalar") selects a variant instead,
-// when this build has it and the CPU supports it; otherwise the best one is used.
+// In a hosted build SIMDGEN_VARIANT selects a variant instead, named by its suffix ("avx2_fma",
+// "scalar") or its spec spelling ("avx2+fma"), when this kernel has it and the CPU supports it;
+// otherwise the best one is used. A name no target has, or a variant this CPU cannot run, is
+// reported once per program on stderr; a known name this kernel has no variant for is not.
+#if __STDC_HOSTED__
+// One flag for every generated kernel of the program (a weak definition), so one report.
+extern "C" {
+__attribute__((weak)) int simdgen_variant_reported = 0;
+}
+#endif
+
 namespace {
 using seed_rowsum_i8_384x512_fn = void (*)(const int8_t* input, int32_t* output);
 
@@ -360,31 +370,113 @@ struct seed_rowsum_i8_384x512_choice {
   const char* variant;
 };
 
-bool seed_rowsum_i8_384x512_forced(const char* variant) {
 #if __STDC_HOSTED__
-  const char* forced = getenv("SIMDGEN_VARIANT");
-  return forced != nullptr && strcmp(forced, variant) == 0;
-#else
-  (void)variant;
-  return false;
-#endif
+bool seed_rowsum_i8_384x512_names(const char* requested, const char* suffix, const char* spelling) {
+  return strcmp(requested, suffix) == 0 || strcmp(requested, spelling) == 0;
 }
 
-seed_rowsum_i8_384x512_choice seed_rowsum_i8_384x512_select() {
-  if (seed_rowsum_i8_384x512_forced("scalar")) return {seed_rowsum_i8_384x512_scalar, "scalar"};
+// Whether any target names `requested` on this architecture (from simdgen's ISA registry).
+bool seed_rowsum_i8_384x512_known(const char* requested) {
+  const char* names =
+      " scalar"
+#if defined(__x86_64__)
+      " avx2 avx2_avx_vnni avx2+avx_vnni avx2_fma avx2+fma avx2_avx_vnni_fma avx2+avx_vnni+fma "
+      "avx512 avx512_vnni avx512+vnni"
+#elif defined(__aarch64__)
+      " neon neon_dotprod neon+dotprod sve sve2"
+#endif
+      " ";
+  const size_t n = strlen(requested);
+  for (const char* p = strstr(names, requested); p != nullptr; p = strstr(p + 1, requested))
+    if (p > names && p[-1] == ' ' && p[n] == ' ') return true;
+  return false;
+}
+
+void seed_rowsum_i8_384x512_report(const char* requested, const char* problem) {
+  if (__atomic_exchange_n(&simdgen_variant_reported, 1, __ATOMIC_RELAXED) == 0)
+    fprintf(stderr, "simdgen: SIMDGEN_VARIANT=%s: %s; each kernel runs its best variant instead\n",
+            requested, problem);
+}
+
+// The variant SIMDGEN_VARIANT names, when this kernel has it and the CPU runs it.
+bool seed_rowsum_i8_384x512_forced(seed_rowsum_i8_384x512_choice& choice) {
+  const char* requested = getenv("SIMDGEN_VARIANT");
+  if (requested == nullptr || requested[0] == '\0') return false;
+  if (seed_rowsum_i8_384x512_names(requested, "scalar", "scalar")) {
+    choice = {seed_rowsum_i8_384x512_scalar, "scalar"};
+    return true;
+  }
 #if defined(__x86_64__)
   __builtin_cpu_init();
-  if ((__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-       __builtin_cpu_supports("avx512vnni")) &&
-      seed_rowsum_i8_384x512_forced("avx512_vnni"))
-    return {seed_rowsum_i8_384x512_avx512_vnni, "avx512_vnni"};
-  if ((__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl")) &&
-      seed_rowsum_i8_384x512_forced("avx512"))
-    return {seed_rowsum_i8_384x512_avx512, "avx512"};
-  if ((__builtin_cpu_supports("avx2")) && seed_rowsum_i8_384x512_forced("avx2"))
-    return {seed_rowsum_i8_384x512_avx2, "avx2"};
+  if (seed_rowsum_i8_384x512_names(requested, "avx512_vnni", "avx512+vnni")) {
+    if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+        __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
+        __builtin_cpu_supports("avx512vnni")) {
+      choice = {seed_rowsum_i8_384x512_avx512_vnni, "avx512_vnni"};
+      return true;
+    }
+    seed_rowsum_i8_384x512_report(requested, "this CPU does not support it");
+    return false;
+  }
+  if (seed_rowsum_i8_384x512_names(requested, "avx512", "avx512")) {
+    if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+        __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl")) {
+      choice = {seed_rowsum_i8_384x512_avx512, "avx512"};
+      return true;
+    }
+    seed_rowsum_i8_384x512_report(requested, "this CPU does not support it");
+    return false;
+  }
+  if (seed_rowsum_i8_384x512_names(requested, "avx2", "avx2")) {
+    if (__builtin_cpu_supports("avx2")) {
+      choice = {seed_rowsum_i8_384x512_avx2, "avx2"};
+      return true;
+    }
+    seed_rowsum_i8_384x512_report(requested, "this CPU does not support it");
+    return false;
+  }
+#endif
+#if defined(__aarch64__)
+
+  if (seed_rowsum_i8_384x512_names(requested, "sve", "sve")) {
+    if ((simdgen_arm_hwcap(1) & (1ul << 22)) /* HWCAP_SVE */) {
+      choice = {seed_rowsum_i8_384x512_sve, "sve"};
+      return true;
+    }
+    seed_rowsum_i8_384x512_report(requested, "this CPU does not support it");
+    return false;
+  }
+  if (seed_rowsum_i8_384x512_names(requested, "neon_dotprod", "neon+dotprod")) {
+    if ((simdgen_arm_hwcap(1) & (1ul << 20)) /* HWCAP_ASIMDDP */) {
+      choice = {seed_rowsum_i8_384x512_neon_dotprod, "neon_dotprod"};
+      return true;
+    }
+    seed_rowsum_i8_384x512_report(requested, "this CPU does not support it");
+    return false;
+  }
+  if (seed_rowsum_i8_384x512_names(requested, "neon", "neon")) {
+    if (true) {
+      choice = {seed_rowsum_i8_384x512_neon, "neon"};
+      return true;
+    }
+    seed_rowsum_i8_384x512_report(requested, "this CPU does not support it");
+    return false;
+  }
+#endif
+  if (!seed_rowsum_i8_384x512_known(requested))
+    seed_rowsum_i8_384x512_report(requested,
+                                  "not a variant name on this architecture (see simdgen list)");
+  return false;
+}
+#endif
+
+seed_rowsum_i8_384x512_choice seed_rowsum_i8_384x512_select() {
+#if __STDC_HOSTED__
+  seed_rowsum_i8_384x512_choice forced = {seed_rowsum_i8_384x512_scalar, "scalar"};
+  if (seed_rowsum_i8_384x512_forced(forced)) return forced;
+#endif
+#if defined(__x86_64__)
+  __builtin_cpu_init();
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
       __builtin_cpu_supports("avx512vnni"))
@@ -396,13 +488,6 @@ seed_rowsum_i8_384x512_choice seed_rowsum_i8_384x512_select() {
 #endif
 #if defined(__aarch64__)
 
-  if (((simdgen_arm_hwcap(1) & (1ul << 22)) /* HWCAP_SVE */) &&
-      seed_rowsum_i8_384x512_forced("sve"))
-    return {seed_rowsum_i8_384x512_sve, "sve"};
-  if (((simdgen_arm_hwcap(1) & (1ul << 20)) /* HWCAP_ASIMDDP */) &&
-      seed_rowsum_i8_384x512_forced("neon_dotprod"))
-    return {seed_rowsum_i8_384x512_neon_dotprod, "neon_dotprod"};
-  if ((true) && seed_rowsum_i8_384x512_forced("neon")) return {seed_rowsum_i8_384x512_neon, "neon"};
   if ((simdgen_arm_hwcap(1) & (1ul << 22)) /* HWCAP_SVE */)
     return {seed_rowsum_i8_384x512_sve, "sve"};
   if ((simdgen_arm_hwcap(1) & (1ul << 20)) /* HWCAP_ASIMDDP */)
@@ -422,6 +507,6 @@ void seed_rowsum_i8_384x512(const int8_t* input, int32_t* output) {
   seed_rowsum_i8_384x512_selected().fn(input, output);
 }
 
-const char* seed_rowsum_i8_384x512_variant() {
+const char* seed_rowsum_i8_384x512_variant(void) {
   return seed_rowsum_i8_384x512_selected().variant;
 }

@@ -6,6 +6,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+// C linkage: callable from C and through other languages' FFI (the .cpp stays C++).
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /// seed_rowsum_i8_384x512: output[i] = add over j < 512 of input[i * 512 + j], for i < 384.
 /// The IREE proposal's running example: 384x512 int8 row sums into int32.
 ///
@@ -18,8 +23,8 @@ void seed_rowsum_i8_384x512(const int8_t* input, int32_t* output);
 
 // The variant seed_rowsum_i8_384x512() runs ("avx512_vnni", "avx2", "scalar", ...): the best one this CPU
 // supports, or the one named by the SIMDGEN_VARIANT environment variable (read once, at the
-// first call) when this build has it and the CPU supports it.
-const char* seed_rowsum_i8_384x512_variant();
+// first call; "avx2_fma" or "avx2+fma") when this build has it and the CPU supports it.
+const char* seed_rowsum_i8_384x512_variant(void);
 
 // Each variant, callable by name (tests, benchmarks). Call one only where the CPU supports it.
 void seed_rowsum_i8_384x512_scalar(const int8_t* input, int32_t* output);
@@ -37,4 +42,8 @@ void seed_rowsum_i8_384x512_neon(const int8_t* input, int32_t* output);
 #define SIMDGEN_seed_rowsum_i8_384x512_VARIANTS(X) X(sve) X(neon_dotprod) X(neon) X(scalar)
 #else
 #define SIMDGEN_seed_rowsum_i8_384x512_VARIANTS(X) X(scalar)
+#endif
+
+#ifdef __cplusplus
+}  // extern "C"
 #endif

@@ -6,6 +6,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+// C linkage: callable from C and through other languages' FFI (the .cpp stays C++).
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /// sum_u64: output[0] = add over j < n of input[j].
 ///
 /// input:  u64 elements, row-major. No alignment is required.
@@ -18,8 +23,8 @@ void sum_u64(const uint64_t* input, int64_t n, uint64_t* output);
 
 // The variant sum_u64() runs ("avx512_vnni", "avx2", "scalar", ...): the best one this CPU
 // supports, or the one named by the SIMDGEN_VARIANT environment variable (read once, at the
-// first call) when this build has it and the CPU supports it.
-const char* sum_u64_variant();
+// first call; "avx2_fma" or "avx2+fma") when this build has it and the CPU supports it.
+const char* sum_u64_variant(void);
 
 // Each variant, callable by name (tests, benchmarks). Call one only where the CPU supports it.
 void sum_u64_scalar(const uint64_t* input, int64_t n, uint64_t* output);
@@ -35,4 +40,8 @@ void sum_u64_neon(const uint64_t* input, int64_t n, uint64_t* output);
 #define SIMDGEN_sum_u64_VARIANTS(X) X(sve) X(neon) X(scalar)
 #else
 #define SIMDGEN_sum_u64_VARIANTS(X) X(scalar)
+#endif
+
+#ifdef __cplusplus
+}  // extern "C"
 #endif

@@ -4,6 +4,7 @@
 #include "times_two_128.h"
 
 #if __STDC_HOSTED__
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #endif
@@ -167,8 +168,17 @@ void times_two_128_scalar(const float* in0, float* out0) {
 }
 
 // ---- dispatcher: the best variant this CPU supports, chosen once (thread-safe static init).
-// In a hosted build SIMDGEN_VARIANT=<suffix> (e.g. "avx2", "scalar") selects a variant instead,
-// when this build has it and the CPU supports it; otherwise the best one is used.
+// In a hosted build SIMDGEN_VARIANT selects a variant instead, named by its suffix ("avx2_fma",
+// "scalar") or its spec spelling ("avx2+fma"), when this kernel has it and the CPU supports it;
+// otherwise the best one is used. A name no target has, or a variant this CPU cannot run, is
+// reported once per program on stderr; a known name this kernel has no variant for is not.
+#if __STDC_HOSTED__
+// One flag for every generated kernel of the program (a weak definition), so one report.
+extern "C" {
+__attribute__((weak)) int simdgen_variant_reported = 0;
+}
+#endif
+
 namespace {
 using times_two_128_fn = void (*)(const float* in0, float* out0);
 
@@ -177,26 +187,94 @@ struct times_two_128_choice {
   const char* variant;
 };
 
-bool times_two_128_forced(const char* variant) {
 #if __STDC_HOSTED__
-  const char* forced = getenv("SIMDGEN_VARIANT");
-  return forced != nullptr && strcmp(forced, variant) == 0;
-#else
-  (void)variant;
-  return false;
-#endif
+bool times_two_128_names(const char* requested, const char* suffix, const char* spelling) {
+  return strcmp(requested, suffix) == 0 || strcmp(requested, spelling) == 0;
 }
 
-times_two_128_choice times_two_128_select() {
-  if (times_two_128_forced("scalar")) return {times_two_128_scalar, "scalar"};
+// Whether any target names `requested` on this architecture (from simdgen's ISA registry).
+bool times_two_128_known(const char* requested) {
+  const char* names =
+      " scalar"
+#if defined(__x86_64__)
+      " avx2 avx2_avx_vnni avx2+avx_vnni avx2_fma avx2+fma avx2_avx_vnni_fma avx2+avx_vnni+fma "
+      "avx512 avx512_vnni avx512+vnni"
+#elif defined(__aarch64__)
+      " neon neon_dotprod neon+dotprod sve sve2"
+#endif
+      " ";
+  const size_t n = strlen(requested);
+  for (const char* p = strstr(names, requested); p != nullptr; p = strstr(p + 1, requested))
+    if (p > names && p[-1] == ' ' && p[n] == ' ') return true;
+  return false;
+}
+
+void times_two_128_report(const char* requested, const char* problem) {
+  if (__atomic_exchange_n(&simdgen_variant_reported, 1, __ATOMIC_RELAXED) == 0)
+    fprintf(stderr, "simdgen: SIMDGEN_VARIANT=%s: %s; each kernel runs its best variant instead\n",
+            requested, problem);
+}
+
+// The variant SIMDGEN_VARIANT names, when this kernel has it and the CPU runs it.
+bool times_two_128_forced(times_two_128_choice& choice) {
+  const char* requested = getenv("SIMDGEN_VARIANT");
+  if (requested == nullptr || requested[0] == '\0') return false;
+  if (times_two_128_names(requested, "scalar", "scalar")) {
+    choice = {times_two_128_scalar, "scalar"};
+    return true;
+  }
 #if defined(__x86_64__)
   __builtin_cpu_init();
-  if ((__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl")) &&
-      times_two_128_forced("avx512"))
-    return {times_two_128_avx512, "avx512"};
-  if ((__builtin_cpu_supports("avx2")) && times_two_128_forced("avx2"))
-    return {times_two_128_avx2, "avx2"};
+  if (times_two_128_names(requested, "avx512", "avx512")) {
+    if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+        __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl")) {
+      choice = {times_two_128_avx512, "avx512"};
+      return true;
+    }
+    times_two_128_report(requested, "this CPU does not support it");
+    return false;
+  }
+  if (times_two_128_names(requested, "avx2", "avx2")) {
+    if (__builtin_cpu_supports("avx2")) {
+      choice = {times_two_128_avx2, "avx2"};
+      return true;
+    }
+    times_two_128_report(requested, "this CPU does not support it");
+    return false;
+  }
+#endif
+#if defined(__aarch64__)
+
+  if (times_two_128_names(requested, "sve", "sve")) {
+    if ((simdgen_arm_hwcap(1) & (1ul << 22)) /* HWCAP_SVE */) {
+      choice = {times_two_128_sve, "sve"};
+      return true;
+    }
+    times_two_128_report(requested, "this CPU does not support it");
+    return false;
+  }
+  if (times_two_128_names(requested, "neon", "neon")) {
+    if (true) {
+      choice = {times_two_128_neon, "neon"};
+      return true;
+    }
+    times_two_128_report(requested, "this CPU does not support it");
+    return false;
+  }
+#endif
+  if (!times_two_128_known(requested))
+    times_two_128_report(requested, "not a variant name on this architecture (see simdgen list)");
+  return false;
+}
+#endif
+
+times_two_128_choice times_two_128_select() {
+#if __STDC_HOSTED__
+  times_two_128_choice forced = {times_two_128_scalar, "scalar"};
+  if (times_two_128_forced(forced)) return forced;
+#endif
+#if defined(__x86_64__)
+  __builtin_cpu_init();
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl"))
     return {times_two_128_avx512, "avx512"};
@@ -204,9 +282,6 @@ times_two_128_choice times_two_128_select() {
 #endif
 #if defined(__aarch64__)
 
-  if (((simdgen_arm_hwcap(1) & (1ul << 22)) /* HWCAP_SVE */) && times_two_128_forced("sve"))
-    return {times_two_128_sve, "sve"};
-  if ((true) && times_two_128_forced("neon")) return {times_two_128_neon, "neon"};
   if ((simdgen_arm_hwcap(1) & (1ul << 22)) /* HWCAP_SVE */) return {times_two_128_sve, "sve"};
   if (true) return {times_two_128_neon, "neon"};
 #endif
@@ -223,6 +298,6 @@ void times_two_128(const float* in0, float* out0) {
   times_two_128_selected().fn(in0, out0);
 }
 
-const char* times_two_128_variant() {
+const char* times_two_128_variant(void) {
   return times_two_128_selected().variant;
 }

@@ -6,11 +6,16 @@
 #include <stddef.h>
 #include <stdint.h>
 
+// C linkage: callable from C and through other languages' FFI (the .cpp stays C++).
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /// times_two_128: element-wise over 128 elements,
 ///   B[i] = A * 2   (f32)
 /// Seed 001: B[i] = A[i] * 2 over 128 elements (a whole number of vectors on every target).
 ///
-/// Integers wrap on overflow (abs(MIN) = MIN). min(a, b) = a < b ? a : b, max(a, b) = a > b ? a : b:
+/// Integers wrap on overflow (abs(MIN) = MIN = -MIN). min(a, b) = a < b ? a : b, max(a, b) = a > b ? a : b:
 /// b on ties and NaN, so relu(NaN) = 0 and clamp(NaN, lo, hi) = lo. fma rounds once.
 /// No alignment is required. Nothing outside the arrays is read or written; an empty shape writes nothing.
 /// Aliasing: outputs must not overlap inputs or each other.
@@ -18,8 +23,8 @@ void times_two_128(const float* A, float* B);
 
 // The variant times_two_128() runs ("avx512_vnni", "avx2", "scalar", ...): the best one this CPU
 // supports, or the one named by the SIMDGEN_VARIANT environment variable (read once, at the
-// first call) when this build has it and the CPU supports it.
-const char* times_two_128_variant();
+// first call; "avx2_fma" or "avx2+fma") when this build has it and the CPU supports it.
+const char* times_two_128_variant(void);
 
 // Each variant, callable by name (tests, benchmarks). Call one only where the CPU supports it.
 void times_two_128_scalar(const float* A, float* B);
@@ -35,4 +40,8 @@ void times_two_128_neon(const float* A, float* B);
 #define SIMDGEN_times_two_128_VARIANTS(X) X(sve) X(neon) X(scalar)
 #else
 #define SIMDGEN_times_two_128_VARIANTS(X) X(scalar)
+#endif
+
+#ifdef __cplusplus
+}  // extern "C"
 #endif

@@ -3,7 +3,7 @@
 # (generated/, the vendored example's kernels) are the user's output and carry none.
 # Usage: cmake -DROOT=<repository> -P check_spdx.cmake
 set(patterns
-  "generator/*.cpp" "generator/*.h" "tests/*.cpp" "tests/*.h" "tests/*.cmake" "tests/*.sh"
+  "generator/*.cpp" "generator/*.h" "tests/*.cpp" "tests/*.h" "tests/*.cmake" "tests/*.sh" "tests/*.py"
   "bench/*.cpp" "bench/*.h" "bench/*.py" "bench/*.sh" "cmake/*.cmake" "cmake/*.in"
   "templates/*.mustache" ".ci/*" "CMakeLists.txt" "*/CMakeLists.txt")
 set(files "")

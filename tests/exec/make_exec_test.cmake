@@ -106,6 +106,7 @@ string(JSON n LENGTH "${json}" params)
 math(EXPR last "${n} - 1")
 set(args "")
 set(extent_params "")
+set(scalar_params "")
 foreach(i RANGE ${last})
   string(JSON kind GET "${json}" params ${i} kind)
   string(JSON pname GET "${json}" params ${i} name)
@@ -116,6 +117,11 @@ foreach(i RANGE ${last})
       set(const "")
     endif()
     list(APPEND args "b.tensor<${const}${ctype_${ptensor}}>(\"${ptensor}\")")
+  elseif(kind STREQUAL "scalar")
+    string(JSON pdtype GET "${json}" params ${i} dtype)
+    ctype_of(${pdtype} pct)
+    list(APPEND args "b.scalar<${pct}>(\"${pname}\")")
+    list(APPEND scalar_params "{\"${pname}\", \"${pdtype}\"}")
   else()
     list(APPEND args "b.extent(\"${pname}\")")
     list(APPEND extent_params "\"${pname}\"")
@@ -123,6 +129,7 @@ foreach(i RANGE ${last})
 endforeach()
 list(JOIN args ", " ARGS)
 list(JOIN extent_params ", " EXTENT_PARAMS)
+list(JOIN scalar_params ", " SCALAR_PARAMS)
 
 # The variants the generator plans, best first.
 string(JSON n LENGTH "${json}" variants)
@@ -172,6 +179,7 @@ const simdgen_exec::Kernel kKernel{
     ${CONSTANTS},
     {${TENSORS}},
     {${EXTENT_PARAMS}},
+    {${SCALAR_PARAMS}},
     {${PLANNED}},
     {SIMDGEN_${NAME}_VARIANTS(SIMDGEN_EXEC_VARIANT)
      simdgen_exec::Variant{\"dispatch\", [](const simdgen_exec::Binding& b) { call(&${NAME}, b); }}}};

@@ -8,6 +8,9 @@ source "$(dirname "$0")/lib.sh"
 start
 b=$WORK/build
 configure -S "$example" -B "$b" -DROWSTATS_SIMDGEN_SOURCE_DIR="$SIMDGEN_SOURCE_DIR"
+# A consumer's configure prints nothing of simdgen's dependency searches (LLVM's).
+! grep -E "LLVM|Clang|LibEdit|zstd|CURL|FFI|LibXml2|ZLIB" "$WORK/configure.log" ||
+  fail "the consumer's configure prints simdgen's dependency searches"
 # Captured first: grep -q ending a pipe early would kill ninja with SIGPIPE under pipefail.
 inputs=$(ninja -C "$b" -t query simdgen/row_sum_f32.h)
 grep -q "^    simdgen/generator/simdgen$" <<< "$inputs" ||

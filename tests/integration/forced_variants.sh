@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: Apache-2.0
 # SIMDGEN_VARIANT=<suffix> forces each variant this CPU supports (per /proc/cpuinfo), checked via
 # NAME_variant() (rowstats prints it to stderr); every forced run must print identical results.
-# A variant the CPU lacks, or an unknown name, falls back to the best one.
+# The spec spelling (avx2+fma) works as the suffix (avx2_fma) does. A variant the CPU lacks, or an
+# unknown name, falls back to the best one and is reported once on stderr; a known name that no
+# kernel here has (avx512_vnni: the kernels are f32) falls back silently.
 # Usage: forced_variants.sh ROWSTATS KERNEL_HEADER_DIR
 source "$(dirname "$0")/lib.sh"
 start
@@ -48,17 +50,36 @@ declare -A best
 for k in $kernels; do best[$k]=$(used "$k"); done
 echo "default: $(cat "$WORK/err.txt")"
 
+# The spec spelling of a suffix: avx2_avx_vnni_fma -> avx2+avx_vnni+fma.
+spelled() { sed -E 's/_(avx_vnni|vnni|fma|dotprod)/+\1/g' <<< "$1"; }
+reports() { grep -c '^simdgen: SIMDGEN_VARIANT=' "$WORK/err.txt" || true; }
+
 all=$(for k in $kernels; do variants_of "$k"; done | sort -u)
 tested=0
-for v in $all bogus; do
-  run SIMDGEN_VARIANT="$v"
-  cmp -s "$WORK/expected.txt" "$WORK/out.txt" || fail "SIMDGEN_VARIANT=$v: results differ"
-  for k in $kernels; do
-    want=${best[$k]}
-    if [ "$v" != bogus ] && supported "$v" && grep -qx "$v" <<< "$(variants_of "$k")"; then want=$v; fi
-    [ "$(used "$k")" = "$want" ] || fail "SIMDGEN_VARIANT=$v: $k used '$(used "$k")', expected '$want'"
+for v in $all bogus avx2fma avx512_vnni avx512+vnni; do
+  for name in $(printf '%s\n' "$v" "$(spelled "$v")" | sort -u); do
+    run SIMDGEN_VARIANT="$name"
+    cmp -s "$WORK/expected.txt" "$WORK/out.txt" || fail "SIMDGEN_VARIANT=$name: results differ"
+    lacking=0
+    for k in $kernels; do
+      want=${best[$k]}
+      if grep -qx "$v" <<< "$(variants_of "$k")"; then
+        if supported "$v"; then want=$v; else lacking=1; fi
+      fi
+      [ "$(used "$k")" = "$want" ] || fail "SIMDGEN_VARIANT=$name: $k used '$(used "$k")', expected '$want'"
+    done
+    case $v in
+      bogus | avx2fma) expect="SIMDGEN_VARIANT=$name: not a variant name on this architecture" ;;
+      *) expect=""; [ $lacking = 1 ] && expect="SIMDGEN_VARIANT=$name: this CPU does not support it" ;;
+    esac
+    if [ -n "$expect" ]; then
+      [ "$(reports)" = 1 ] && grep -q "^simdgen: $expect" "$WORK/err.txt" ||
+        { cat "$WORK/err.txt" >&2; fail "SIMDGEN_VARIANT=$name: expected one report: $expect"; }
+    else
+      [ "$(reports)" = 0 ] || { cat "$WORK/err.txt" >&2; fail "SIMDGEN_VARIANT=$name: reported, but nothing is wrong"; }
+    fi
+    supported "$v" && tested=$((tested + 1))
+    echo "ok SIMDGEN_VARIANT=$name: $(tr '\n' ' ' < "$WORK/err.txt")"
   done
-  supported "$v" && tested=$((tested + 1))
-  echo "ok SIMDGEN_VARIANT=$v: $(cat "$WORK/err.txt")"
 done
 [ $tested -ge 1 ] || fail "no variant tested"

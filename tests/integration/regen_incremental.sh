@@ -39,6 +39,9 @@ CMAKE
 
 configure -S "$p" -B "$b" -DSIMDGEN_SOURCE="$SIMDGEN_SOURCE_DIR" -DSIMDGEN_EXECUTABLE="$SIMDGEN_BIN" \
   -DSIMDGEN_TEMPLATES_DIR="$WORK/templates"
+# A FetchContent consumer's configure prints nothing of simdgen's dependency searches (LLVM's).
+! grep -E "LLVM|Clang|LibEdit|zstd|CURL|FFI|LibXml2|ZLIB" "$WORK/configure.log" ||
+  fail "the consumer's configure prints simdgen's dependency searches"
 files=(kernels/k_alpha.h kernels/k_alpha.cpp kernels/k_beta.h kernels/k_beta.cpp
   CMakeFiles/app.dir/kernels/k_alpha.cpp.o CMakeFiles/app.dir/kernels/k_beta.cpp.o
   CMakeFiles/app.dir/use_alpha.cpp.o CMakeFiles/app.dir/use_beta.cpp.o CMakeFiles/app.dir/main.cpp.o app)

@@ -2,7 +2,8 @@
 // The scalar reference of the `map` family, written from docs/spec.md (not from the generator):
 // evaluates an output's expression text for one element. Values are held as the bits of their
 // dtype; integers wrap, min(a, b) = a < b ? a : b, max(a, b) = a > b ? a : b, abs of the signed
-// minimum is itself, float abs clears the sign bit, fma rounds once, comparisons of NaN are false
+// minimum is itself (so is its negation), float abs clears the sign bit and unary minus flips it,
+// '/' divides floats (correctly rounded), fma rounds once, comparisons of NaN are false
 // except !=, relu(x) = max(x, 0), clamp(x, lo, hi) = min(max(x, lo), hi).
 #pragma once
 
@@ -114,8 +115,11 @@ class Expression {
   }
   Node parse_product() {
     Node n = parse_unary();
-    while (eat("*")) n = Node{"*", "", {n, parse_unary()}};
-    return n;
+    for (;;) {
+      if (eat("*")) n = Node{"*", "", {n, parse_unary()}};
+      else if (eat("/")) n = Node{"/", "", {n, parse_unary()}};
+      else return n;
+    }
   }
   Node parse_unary() {
     if (eat("-")) return Node{"neg", "", {parse_unary()}};
@@ -187,8 +191,19 @@ class Expression {
     auto arg = [&](size_t k) { return eval(n.args[k], t, element); };
     Value r;
     if (n.op == "num") return number(n.text, false, t);
-    if (n.op == "neg") return number(n.args[0].text, true, t);
+    if (n.op == "neg" && n.args[0].op == "num") return number(n.args[0].text, true, t);
+    if (n.op == "neg") {  // floats: the sign bit flips (zeros, NaN); integers: 0 - a, wrapping
+      const Value a = arg(0);
+      if (t.is_float()) r.f = -a.f;
+      else r.u = wrap(t, 0 - a.u);
+      return r;
+    }
     if (n.op == "name") return element(n.text);
+    if (n.op == "/") {  // floats only: correctly rounded in the dtype (an f32 quotient is rounded once)
+      const Value a = arg(0), b = arg(1);
+      r.f = t.bits == 32 ? double(float(a.f) / float(b.f)) : a.f / b.f;
+      return r;
+    }
     if (n.op == "+" || n.op == "-" || n.op == "*") {
       const Value a = arg(0), b = arg(1);
       if (t.is_float()) {

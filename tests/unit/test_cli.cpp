@@ -71,12 +71,12 @@ TEST_CASE("generate writes both files once, then leaves them alone") {
   for (auto& e : fs::directory_iterator(d / "out")) CHECK(e.path().extension() != ".simdgen-tmp");
 }
 
-TEST_CASE("a bad spec stops the whole run: error with position, exit 1, nothing written") {
+TEST_CASE("a bad spec stops the whole run: error with position, exit 2, nothing written") {
   fs::path d = tempDir("bad");
   write(d / "good.json", kGood);
   write(d / "bad.json", kBad);
   Result r = run("generate " + (d / "good.json").string() + " " + (d / "bad.json").string() + " -o " + (d / "out").string());
-  CHECK(r.code == 1);
+  CHECK(r.code == 2);
   CHECK(r.output.find("bad.json:1:") != std::string::npos);
   CHECK(r.output.find("/op") != std::string::npos);
   CHECK(!fs::exists(d / "out"));
@@ -87,10 +87,10 @@ TEST_CASE("an unsupported combination found while planning also writes nothing")
   write(d / "k.json", R"({"simdgen": 1, "name": "k", "kind": "reduce", "op": "add",
     "input": {"dtype": "f32", "shape": [4, 100]}, "tail": "none"})");
   Result r = run("generate " + (d / "k.json").string() + " -o " + (d / "out").string());
-  CHECK(r.code == 1);
+  CHECK(r.code == 2);
   CHECK(r.output.find("not a multiple") != std::string::npos);
   CHECK(!fs::exists(d / "out"));
-  CHECK(run("validate " + (d / "k.json").string()).code == 1);
+  CHECK(run("validate " + (d / "k.json").string()).code == 2);
 }
 
 TEST_CASE("--check fails on stale files and passes on fresh ones and --dry-run writes nothing") {
@@ -99,14 +99,132 @@ TEST_CASE("--check fails on stale files and passes on fresh ones and --dry-run w
   const std::string args = (d / "good.json").string() + " -o " + (d / "out").string();
   CHECK(run("generate --dry-run " + args).code == 0);
   CHECK(!fs::exists(d / "out"));
-  CHECK(run("generate --check " + args).code == 1);  // missing
+  Result r = run("generate --check " + args);
+  CHECK(r.code == 1);
+  CHECK(r.output.find("good.h: missing") != std::string::npos);
+  CHECK(r.output.find("good.cpp: missing") != std::string::npos);
   REQUIRE(run("generate " + args).code == 0);
   CHECK(run("generate --check " + args).code == 0);
   write(d / "out" / "good.cpp", read(d / "out" / "good.cpp") + "// edited\n");
-  Result r = run("generate --check " + args);
+  r = run("generate --check " + args);
   CHECK(r.code == 1);
   CHECK(r.output.find("good.cpp: out of date") != std::string::npos);
   CHECK(r.output.find("good.h") == std::string::npos);
+}
+
+TEST_CASE("--check is a CI gate: 1 stale or missing, 2 bad specs or usage, 3 tool failure, with --diff and the fix command") {
+  fs::path d = tempDir("gate");
+  write(d / "good.json", kGood);
+  write(d / "bad.json", kBad);
+  const std::string out = (d / "out").string(), spec = (d / "good.json").string();
+  REQUIRE(run("generate " + spec + " -o " + out).code == 0);
+  std::string text = read(d / "out" / "good.cpp");
+  const size_t at = text.find("#include \"good.h\"");
+  REQUIRE(at != std::string::npos);
+  text.insert(at, "// a local edit\n");
+  write(d / "out" / "good.cpp", text);
+  fs::remove(d / "out" / "good.h");
+  Result r = run("generate --check --diff " + spec + " -o " + out);
+  CHECK(r.code == 1);
+  CHECK(r.output.find("good.h: missing") != std::string::npos);
+  CHECK(r.output.find("good.cpp: out of date with its spec") != std::string::npos);
+  // One unified diff hunk taking the edit out, labelled with the file.
+  CHECK(r.output.find("--- " + out + "/good.cpp (on disk)\n+++ " + out + "/good.cpp (from the spec)\n@@ -") != std::string::npos);
+  CHECK(r.output.find("\n-// a local edit\n") != std::string::npos);
+  // The exact command that fixes it, and it does.
+  CHECK(r.output.find("1 missing and 1 out-of-date generated file(s); to update them, run:") != std::string::npos);
+  CHECK(r.output.find(" generate " + spec + " -o " + out + "\n") != std::string::npos);
+  CHECK(run("generate " + spec + " -o " + out).code == 0);
+  CHECK(run("generate --check --diff " + spec + " -o " + out).code == 0);
+  // A bad spec is not a stale file; neither are unreadable templates.
+  CHECK(run("generate --check " + (d / "bad.json").string() + " -o " + out).code == 2);
+  CHECK(run("generate --check " + (d / "nope.json").string() + " -o " + out).code == 2);
+  CHECK(run("generate --check --templates " + (d / "no_templates").string() + " " + spec + " -o " + out).code == 3);
+  r = run("--templates " + (d / "no_templates").string() + " generate " + spec + " -o " + out);
+  CHECK(r.code == 3);
+  CHECK(r.output.find("cannot read template") != std::string::npos);
+  CHECK(run("generate --diff " + spec + " -o " + out).code == 2);  // --diff needs --check
+}
+
+TEST_CASE("usage errors exit 2 and say what is wrong, like git and clang") {
+  Result r = run("frobnicate");
+  CHECK(r.code == 2);
+  CHECK(r.output.find("unknown command 'frobnicate' (commands: generate, explain, validate, list, check)") != std::string::npos);
+  r = run("");
+  CHECK(r.code == 2);
+  CHECK(r.output.find("no command given") != std::string::npos);
+  r = run("generate /nonexistent/k.json -o /tmp");
+  CHECK(r.code == 2);
+  CHECK(r.output.find("/nonexistent/k.json: error: cannot read file: No such file or directory") != std::string::npos);
+  r = run("validate /tmp");
+  CHECK(r.code == 2);
+  CHECK(r.output.find("/tmp: error: cannot read file: Is a directory") != std::string::npos);
+  CHECK(run("explain /nonexistent/k.json").output.find("cannot read file: No such file") != std::string::npos);
+  r = run("--check generate a.json -o out");
+  CHECK(r.code == 2);
+  CHECK(r.output.find("option --check belongs after the command: simdgen generate --check") != std::string::npos);
+  r = run("list --check");
+  CHECK(r.code == 2);
+  CHECK(r.output.find("simdgen list: error: unknown option --check (it is an option of 'simdgen generate')") != std::string::npos);
+  r = run("generate --frobnicate a.json -o out");
+  CHECK(r.code == 2);
+  CHECK(r.output.find("simdgen generate: error: unknown option --frobnicate") != std::string::npos);
+  r = run("generate a.json");
+  CHECK(r.code == 2);
+  CHECK(r.output.find("--output is required") != std::string::npos);
+  CHECK(r.output.find("Run 'simdgen generate --help' for usage.") != std::string::npos);
+}
+
+TEST_CASE("explain --target takes spec spellings and variant suffixes and lists the valid targets") {
+  fs::path d = tempDir("target");
+  write(d / "good.json", kGood);
+  const std::string spec = (d / "good.json").string();
+  Result r = run("explain --target avx9 " + spec);
+  CHECK(r.code == 2);
+  CHECK(r.output.find("unknown target 'avx9' (targets: scalar, avx2[+avx_vnni][+fma], avx512[+vnni]") != std::string::npos);
+  r = run("explain --target avx512 " + spec);  // a target, but not one of this spec's
+  CHECK(r.code == 2);
+  CHECK(r.output.find("no emitted variant for target 'avx512' (emitted: avx2 scalar)") != std::string::npos);
+  write(d / "fma.json", R"({"simdgen": 1, "name": "fma", "kind": "reduce", "op": "add",
+    "input": {"dtype": "f32", "shape": ["rows", "cols"]}, "targets": ["avx2+fma", "scalar"]})");
+  for (const char* t : {"avx2+fma", "avx2_fma"}) {
+    r = run(std::string("explain --target ") + t + " " + (d / "fma.json").string());
+    CHECK(r.code == 0);
+    CHECK(r.output.find("plan fma for avx2+fma") != std::string::npos);
+    CHECK(r.output.find("for scalar") == std::string::npos);
+  }
+}
+
+TEST_CASE("--quiet prints errors only and --verbose what was used, before or after the command") {
+  fs::path d = tempDir("quiet");
+  write(d / "good.json", kGood);
+  const std::string args = (d / "good.json").string() + " -o " + (d / "out").string();
+  REQUIRE(run("generate " + args).code == 0);
+  CHECK(run("generate --quiet " + args).output.empty());
+  CHECK(run("-q generate " + args).output.empty());
+  CHECK(run("validate -q " + (d / "good.json").string()).output.empty());
+  Result r = run("generate -v " + args);
+  CHECK(r.output.find("templates: ") != std::string::npos);
+  CHECK(r.output.find("good: variants avx2 scalar") != std::string::npos);
+  CHECK(run("-q -v list").code == 2);  // one or the other
+  // Errors still show when quiet.
+  r = run("generate -q " + (d / "nope.json").string() + " -o " + (d / "out").string());
+  CHECK(r.code == 2);
+  CHECK(r.output.find("cannot read file") != std::string::npos);
+}
+
+TEST_CASE("--help of every command lists its options, the global ones and the exit status") {
+  for (const char* sub : {"generate", "explain", "validate", "list", "check"}) {
+    const Result r = run(std::string(sub) + " --help");
+    CHECK(r.code == 0);
+    CHECK(r.output.find(std::string("Usage: simdgen ") + sub) != std::string::npos);
+    CHECK(r.output.find("--templates DIR, -q/--quiet, -v/--verbose") != std::string::npos);
+    CHECK(r.output.find("Exit status: 0 success; 1 ") != std::string::npos);
+  }
+  const Result g = run("generate --help");
+  for (const char* opt : {"--output", "--check", "--diff", "--dry-run"}) CHECK(g.output.find(opt) != std::string::npos);
+  CHECK(run("explain --help").output.find("--target") != std::string::npos);
+  CHECK(run("--help").output.find("Run 'simdgen COMMAND --help'") != std::string::npos);
 }
 
 TEST_CASE("list prints the registries: targets with features, families with ops, dtypes") {
@@ -149,8 +267,6 @@ TEST_CASE("explain prints the plan per target and validate, --version and --help
   CHECK(run("explain --target avx2 " + (d / "good.json").string()).output.find("for scalar") == std::string::npos);
   CHECK(run("validate " + (d / "good.json").string()).code == 0);
   CHECK(run("--version").output.find("simdgen 0.") != std::string::npos);
-  for (const char* sub : {"generate", "explain", "validate", "check"}) CHECK(run(std::string(sub) + " --help").code == 0);
-  CHECK(run("frobnicate").code != 0);
 }
 
 #if SIMDGEN_WITH_CLANG
@@ -179,3 +295,31 @@ TEST_CASE("check says that a build without clang lacks it") {
   CHECK(r.output.find("-DSIMDGEN_WITH_CLANG=OFF") != std::string::npos);
 }
 #endif
+
+TEST_CASE("--spdx and --copyright put the user's SPDX tags at the top of both files") {
+  fs::path d = tempDir("spdx");
+  write(d / "good.json", kGood);
+  const std::string spec = (d / "good.json").string(), out = (d / "out").string();
+  const std::string opts = "--spdx 'MIT OR Apache-2.0' --copyright \"2026 Example Corp <legal@example.com>\" ";
+  REQUIRE(run("generate " + opts + spec + " -o " + out).code == 0);
+  for (const char* f : {"good.h", "good.cpp"}) {
+    const std::string text = read(d / "out" / f);
+    CHECK(text.rfind("// SPDX-License-Identifier: MIT OR Apache-2.0\n"
+                     "// SPDX-FileCopyrightText: 2026 Example Corp <legal@example.com>\n"
+                     "// Generated by simdgen ", 0) == 0);
+    // The regenerate line repeats the options, so that it reproduces the file.
+    CHECK(text.find("regenerate with `simdgen generate --spdx 'MIT OR Apache-2.0' --copyright '2026 Example Corp "
+                    "<legal@example.com>' ") != std::string::npos);
+    CHECK(text.find("does not cover this output: it is yours") != std::string::npos);
+  }
+  CHECK(run("generate --check " + opts + spec + " -o " + out).code == 0);
+  const Result r = run("generate --check " + spec + " -o " + out);  // without them: stale
+  CHECK(r.code == 1);
+  CHECK(r.output.find("good.h: out of date") != std::string::npos);
+  // Values that would break the comment line, or are no SPDX expression, are usage errors.
+  CHECK(run("generate --spdx 'MIT; rm -rf' " + spec + " -o " + out).code == 2);
+  CHECK(run("generate --copyright 'ACME \\' " + spec + " -o " + out).output.find("must not end with a backslash") !=
+        std::string::npos);
+  CHECK(run("generate --copyright \"$(printf 'a\\nb')\" " + spec + " -o " + out).output.find("must be one line") !=
+        std::string::npos);
+}

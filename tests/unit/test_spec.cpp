@@ -12,8 +12,11 @@
 #include <utility>
 #include <vector>
 
+#include "plan/family.h"
+#include "plan/reduce_builder.h"
 #include "spec/json_locate.h"
 #include "spec/spec.h"
+#include "targets/target.h"
 
 using namespace simdgen;
 
@@ -255,8 +258,9 @@ TEST_CASE("spec errors: format FILE:LINE:COL: error: at POINTER: MESSAGE") {
         "t.json:7:11: error: at /axis: a rank-2 input has axes 0 (column reductions) and 1 (row reductions); "
         "allowed: 0, 1; found number 7");
 
-  SpecError missing = expectError(makeSpec({{"name", ""}}), "", {});
-  CHECK(std::string(missing.what()) == "t.json:1:1: error: missing required key \"name\"");
+  // A missing key is named by its own pointer and placed at the enclosing object.
+  SpecError missing = expectError(makeSpec({{"name", ""}}), "/name", {});
+  CHECK(std::string(missing.what()) == "t.json:1:1: error: at /name: missing required key \"name\"");
 
   SpecError direct("f.json", "/x", 0, 0, "boom");
   CHECK(std::string(direct.what()) == "f.json: error: at /x: boom");
@@ -270,7 +274,10 @@ TEST_CASE("spec errors: JSON syntax reports the byte position as line:col") {
   CHECK(e.column == 11);
   CHECK(std::string(e.what()).starts_with("t.json:3:11: error: invalid JSON: syntax error"));
   CHECK(expectError("", "", {"unexpected end of input"}).line == 1);
-  expectError("{\"a\": 1e999}", "", {"invalid JSON", "1e999"});
+  // nlohmann/json rejects a number beyond a double without a position; the parser finds it.
+  SpecError big = expectError("{\n  \"a\": [1,\n    -1e999]}", "/a/1", {"number -1e999 is too large for a double"});
+  CHECK(big.line == 3);
+  CHECK(big.column == 5);
   expectError("[1, 2]", "", {"expected an object", "found an array of 2 elements"});
 }
 
@@ -301,7 +308,7 @@ TEST_CASE("spec errors: unknown keys name the key, list the allowed ones and sug
 // ---------------------------------------------------------------- top-level fields
 
 TEST_CASE("spec errors: simdgen version") {
-  expectError(makeSpec({{"simdgen", ""}}), "", {"missing required key \"simdgen\""});
+  expectError(makeSpec({{"simdgen", ""}}), "/simdgen", {"missing required key \"simdgen\""});
   expectError(makeSpec({{"simdgen", "2"}}), "/simdgen",
               {"unsupported spec format version 2", "reads version 1"});
   expectError(makeSpec({{"simdgen", R"("1")"}}), "/simdgen",
@@ -328,9 +335,9 @@ TEST_CASE("spec errors: name") {
 TEST_CASE("spec errors: description, $schema, kind, op") {
   expectError(makeSpec({{"description", "null"}}), "/description", {"expected a string, found null"});
   expectError(makeSpec({{"$schema", "true"}}), "/$schema", {"expected a string, found boolean true"});
-  expectError(makeSpec({{"kind", ""}}), "", {"missing required key \"kind\""});
+  expectError(makeSpec({{"kind", ""}}), "/kind", {"missing required key \"kind\""});
   expectError(makeSpec({{"kind", R"("transpose")"}}), "/kind", {"unknown kind \"transpose\"", "allowed: reduce, arg_reduce, map"});
-  expectError(makeSpec({{"op", ""}}), "", {"missing required key \"op\""});
+  expectError(makeSpec({{"op", ""}}), "/op", {"missing required key \"op\""});
   expectError(makeSpec({{"op", R"("sum")"}}), "/op",
               {"unknown op \"sum\"", "allowed: add, mul, min, max, and, or, xor"});
   expectError(makeSpec({{"op", R"("mxa")"}}), "/op", {"did you mean \"max\"?"});
@@ -343,10 +350,10 @@ TEST_CASE("spec errors: description, $schema, kind, op") {
 // ---------------------------------------------------------------- input
 
 TEST_CASE("spec errors: input object and dtype") {
-  expectError(makeSpec({{"input", ""}}), "", {"missing required key \"input\""});
+  expectError(makeSpec({{"input", ""}}), "/input", {"missing required key \"input\""});
   expectError(makeSpec({{"input", "[4]"}}), "/input", {"expected an object, found an array of 1 element"});
   SpecError e =
-      expectError(makeSpec({{"input", R"({"shape": [4]})"}}), "/input", {"missing required key \"dtype\""});
+      expectError(makeSpec({{"input", R"({"shape": [4]})"}}), "/input/dtype", {"missing required key \"dtype\""});
   CHECK(e.line == 6);
   CHECK(e.column == 12);  // the enclosing object
   expectError(makeSpec({{"input", R"({"dtype": "int8", "shape": [4]})"}}), "/input/dtype",
@@ -359,7 +366,7 @@ TEST_CASE("spec errors: input shape") {
   auto withShape = [](const std::string& shape) {
     return makeSpec({{"input", R"({"dtype": "i8", "shape": )" + shape + "}"}});
   };
-  expectError(makeSpec({{"input", R"({"dtype": "i8"})"}}), "/input", {"missing required key \"shape\""});
+  expectError(makeSpec({{"input", R"({"dtype": "i8"})"}}), "/input/shape", {"missing required key \"shape\""});
   expectError(withShape("[]"), "/input/shape",
               {"expected an array of 1 or 2 extents", "found an array of 0 elements"});
   expectError(withShape("[2, 3, 4]"), "/input/shape", {"found an array of 3 elements"});
@@ -510,6 +517,42 @@ TEST_CASE("spec errors: tail") {
       makeSpec({{"input", R"({"dtype": "i8", "shape": ["m", 64]})"}, {"axis", "0"}, {"tail", R"("none")"}})));
 }
 
+TEST_CASE("spec errors: planning errors carry FILE:LINE:COL and the pointer of the value to blame") {
+  KernelSpec k = parse(makeSpec({{"input", R"({"dtype": "i8", "shape": [4, 65]})"}, {"targets", R"(["avx2"])"},
+                                 {"tail", R"("none")"}}));
+  auto planError = [](const KernelSpec& spec) -> std::optional<PlanError> {
+    try {
+      for (const TargetRequest& t : spec.targets) buildPlan(spec, makeTarget(t));
+    } catch (const PlanError& e) {
+      return e;
+    }
+    return std::nullopt;
+  };
+  auto e = planError(k);
+  REQUIRE(e);
+  CHECK(e->pointer == "/tail");
+  SpecError placed = specErrorAt(k, e->pointer, e->what());
+  CHECK(placed.line == 8);  // the seventh member
+  CHECK(placed.column == 11);
+  CHECK(std::string(placed.what()).starts_with("t.json:8:11: error: at /tail: tail \"none\": cols = 65"));
+
+  KernelSpec arg = parse(R"({"simdgen": 1, "name": "k", "kind": "arg_reduce", "op": "argmax", "tail": "none",
+    "input": {"dtype": "f32", "shape": [4, 100]}, "targets": ["avx2"]})");
+  e = planError(arg);
+  REQUIRE(e);
+  CHECK(e->pointer == "/tail");
+  CHECK(specErrorAt(arg, e->pointer, e->what()).column == 75);
+}
+
+TEST_CASE("json_locate: findOverflowingNumber finds the first number beyond a double") {
+  auto at = findOverflowingNumber("{\"a\": [1e308, {\"b~\": 2e308}], \"c\": -1e400}");
+  REQUIRE(at);
+  CHECK(at->pointer == "/a/1/b~0");
+  CHECK(at->token == "2e308");
+  CHECK(at->offset == 21);
+  CHECK_FALSE(findOverflowingNumber("{\"a\": [1.7e308, -1e-400, \"1e999\"]}"));
+}
+
 // ---------------------------------------------------------------- loadSpec
 
 TEST_CASE("spec: loadSpec reads files and reports unreadable ones") {
@@ -623,7 +666,13 @@ TEST_CASE("spec arg_reduce: errors name the place and the alternatives") {
   expectError(argSpec(R"(, "nan": "propagate")"), "/nan", {"float inputs only"});
   expectError(argSpec(R"(, "initial": {"value": 1.5, "index": 0})"), "/initial/value", {"not representable in i32"});
   expectError(argSpec(R"(, "initial": {"value": 3000000000, "index": 0})"), "/initial/value", {"not representable in i32"});
-  expectError(argSpec(R"(, "initial": {"value": 1})"), "/initial", {"missing required key \"index\""});
+  // f32: beyond FLT_MAX the generated literal would be infinity.
+  const std::string f32Spec = R"({"simdgen": 1, "name": "k", "kind": "arg_reduce", "op": "argmax",
+    "input": {"dtype": "f32", "shape": ["n"]}, "initial": {"value": VALUE, "index": 0}})";
+  auto withValue = [&](const std::string& v) { return std::string(f32Spec).replace(f32Spec.find("VALUE"), 5, v); };
+  expectError(withValue("-3.5e38"), "/initial/value", {"not representable in f32"});
+  CHECK_NOTHROW(parse(withValue("3.4028234663852886e38")));
+  expectError(argSpec(R"(, "initial": {"value": 1})"), "/initial/index", {"missing required key \"index\""});
   expectError(argSpec(R"(, "index_type": "i32", "initial": {"value": 1, "index": 4000000000})"), "/initial/index",
               {"does not fit index_type i32"});
   expectError(argSpec(R"(, "output": {"dtype": "i64"})"), "/output", {"does not apply to kind \"arg_reduce\""});

@@ -6,6 +6,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+// C linkage: callable from C and through other languages' FFI (the .cpp stays C++).
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /// row_sum_f32: output[i] = add over j < cols of input[i * stride + j], for i < rows.
 /// rowstats: sum of each row of a strided f32 matrix
 ///
@@ -21,8 +26,8 @@ void row_sum_f32(const float* input, int64_t rows, int64_t cols, int64_t stride,
 
 // The variant row_sum_f32() runs ("avx512_vnni", "avx2", "scalar", ...): the best one this CPU
 // supports, or the one named by the SIMDGEN_VARIANT environment variable (read once, at the
-// first call) when this build has it and the CPU supports it.
-const char* row_sum_f32_variant();
+// first call; "avx2_fma" or "avx2+fma") when this build has it and the CPU supports it.
+const char* row_sum_f32_variant(void);
 
 // Each variant, callable by name (tests, benchmarks). Call one only where the CPU supports it.
 void row_sum_f32_scalar(const float* input, int64_t rows, int64_t cols, int64_t stride,
@@ -42,4 +47,8 @@ void row_sum_f32_neon(const float* input, int64_t rows, int64_t cols, int64_t st
 #define SIMDGEN_row_sum_f32_VARIANTS(X) X(sve) X(neon) X(scalar)
 #else
 #define SIMDGEN_row_sum_f32_VARIANTS(X) X(scalar)
+#endif
+
+#ifdef __cplusplus
+}  // extern "C"
 #endif

@@ -2,7 +2,9 @@
 #include "cli/commands.h"
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdlib>
+#include <cstring>
 #include <functional>
 #include <fstream>
 #include <iostream>
@@ -10,7 +12,14 @@
 #include <set>
 #include <sstream>
 
+#include "cli/exit_codes.h"
 #include "cli/explain_json.h"
+#include "cli/target_names.h"
+#include "cli/unified_diff.h"
+#include "cli/verbosity.h"
+#if SIMDGEN_WITH_CLANG
+#include "clang/check.h"
+#endif
 #include "emit/builtin_templates.h"
 #include "emit/emitter.h"
 #include "emit/layout.h"
@@ -53,11 +62,25 @@ struct Output {
   std::string content;
 };
 
+// `FILE: error: cannot read file: <why>` (as compilers say it) for a missing or unreadable input.
+bool readable(const std::string& file) {
+  std::error_code ec;
+  const char* why = nullptr;
+  if (fs::is_directory(file, ec)) why = std::strerror(EISDIR);
+  else if (!std::ifstream(file, std::ios::binary)) why = std::strerror(errno);
+  if (why) std::cerr << file << ": error: cannot read file: " << why << "\n";
+  return !why;
+}
+
 // Loads every spec first so that one bad spec stops the run before anything is written.
 bool loadSpecs(const std::vector<std::string>& files, std::vector<KernelSpec>& specs) {
   bool ok = true;
   std::map<std::string, std::string> names;
   for (const auto& f : files) {
+    if (!readable(f)) {
+      ok = false;
+      continue;
+    }
     try {
       KernelSpec s = loadSpec(f);
       if (auto [it, fresh] = names.emplace(s.name, f); !fresh) {
@@ -78,33 +101,82 @@ std::string specRef(const KernelSpec& s, const fs::path& outDir) {
   return fs::absolute(s.file).lexically_normal().lexically_relative(fs::absolute(outDir).lexically_normal()).generic_string();
 }
 
-// Renders both files of a spec and lays them out in the style of templates/.clang-format (the
-// same bytes in every build; a test checks that clang-format would change nothing). Throws on
-// plan errors.
-std::vector<Output> render(const KernelSpec& spec, const emit::Templates& t, const fs::path& outDir) {
-  emit::GeneratedKernel g = emit::generate(spec, t, specRef(spec, outDir));
-  return {{outDir / (spec.name + ".h"), emit::layoutCpp(g.header)},
-          {outDir / (spec.name + ".cpp"), emit::layoutCpp(g.source)}};
-}
-
 // "" = the templates compiled into the binary.
 emit::Templates loadTemplates(const std::string& dir) {
   return dir.empty() ? emit::builtinTemplates() : emit::Templates::load(dir);
 }
 
+// Renders both files of a spec and lays them out in the style of templates/.clang-format (the
+// same bytes in every build; a test checks that clang-format would change nothing). Throws on
+// plan errors.
+std::vector<Output> render(const KernelSpec& spec, const emit::Templates& t, const fs::path& outDir,
+                           const emit::FileHeader& header = {}) {
+  emit::GeneratedKernel g = emit::generate(spec, t, specRef(spec, outDir), header);
+  if (verbose()) {
+    std::cerr << spec.file.string() << ": " << spec.name << ": variants";
+    for (const auto& v : g.variants) std::cerr << " " << v.target.suffix;
+    std::cerr << "\n";
+    for (const auto& d : g.dropped) std::cerr << "  " << d << "\n";
+  }
+  return {{outDir / (spec.name + ".h"), emit::layoutCpp(g.header)},
+          {outDir / (spec.name + ".cpp"), emit::layoutCpp(g.source)}};
+}
+
+// Plan errors are the spec's (kBadInput); the templates throw std::runtime_error (kToolFailure).
 bool renderAll(const std::vector<KernelSpec>& specs, const std::string& templatesDir, const fs::path& outDir,
-               std::vector<Output>& outputs) {
+               const emit::FileHeader& header, std::vector<Output>& outputs) {
   emit::Templates t = loadTemplates(templatesDir);
+  if (verbose()) std::cerr << "templates: " << (templatesDir.empty() ? "built in" : templatesDir) << "\n";
   bool ok = true;
   for (const auto& s : specs) {
     try {
-      for (auto& o : render(s, t, outDir)) outputs.push_back(std::move(o));
+      for (auto& o : render(s, t, outDir, header)) outputs.push_back(std::move(o));
     } catch (const PlanError& e) {
-      std::cerr << s.file.string() << ": error: " << e.what() << "\n";
+      std::cerr << specErrorAt(s, e.pointer, e.what()).what() << "\n";
       ok = false;
     }
   }
   return ok;
+}
+
+// --spdx and --copyright become one comment line each: no line breaks, no trailing backslash
+// (which would splice the next line into the comment), an SPDX expression's characters only.
+bool validHeader(const GenerateOptions& o) {
+  auto bad = [](const std::string& v, const char* option, const char* why) {
+    std::cerr << "simdgen generate: error: " << option << " '" << v << "': " << why << "\n";
+    return false;
+  };
+  for (const auto& [v, option] : {std::pair{&o.spdx, "--spdx"}, std::pair{&o.copyright, "--copyright"}}) {
+    if (v->find_first_of("\n\r") != std::string::npos) return bad(*v, option, "must be one line");
+    if (!v->empty() && v->back() == '\\') return bad(*v, option, "must not end with a backslash");
+  }
+  if (o.spdx.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789.-+:() ") != std::string::npos)
+    return bad(o.spdx, "--spdx", "not an SPDX license expression (e.g. MIT, Apache-2.0 OR MIT, LicenseRef-Proprietary)");
+  return true;
+}
+
+// generate --check: what differs, as a CI log should show it.
+int reportCheck(const GenerateOptions& o, const std::vector<Output>& outputs) {
+  int missing = 0, stale = 0;
+  for (const auto& out : outputs) {
+    const std::optional<std::string> old = readIfExists(out.path);
+    if (old == out.content) continue;
+    if (!old) {
+      std::cout << out.path.string() << ": missing\n";
+      ++missing;
+      continue;
+    }
+    std::cout << out.path.string() << ": out of date with its spec\n";
+    ++stale;
+    if (o.diff) std::cout << unifiedDiff(*old, out.content, out.path.string() + " (on disk)", out.path.string() + " (from the spec)");
+  }
+  if (!missing && !stale) {
+    if (verbose()) std::cerr << outputs.size() << " generated file(s) up to date\n";
+    return kOk;
+  }
+  std::cerr << missing << " missing and " << stale << " out-of-date generated file(s); to update them, run:\n  "
+            << o.fixCommand << "\n";
+  return kStale;
 }
 
 }  // namespace
@@ -116,54 +188,57 @@ std::string findTemplates(const std::string& explicitDir) {
 }
 
 int runGenerate(const GenerateOptions& o, const std::string& templatesDir) {
+  std::vector<KernelSpec> specs;
+  if (!validHeader(o) || !loadSpecs(o.specs, specs)) return kBadInput;
   try {
-    std::vector<KernelSpec> specs;
     std::vector<Output> outputs;
-    if (!loadSpecs(o.specs, specs) || !renderAll(specs, templatesDir, o.outDir, outputs)) return 1;
-    int stale = 0;
+    if (!renderAll(specs, templatesDir, o.outDir, {o.spdx, o.copyright}, outputs)) return kBadInput;
+    if (o.check) return reportCheck(o, outputs);
     for (const auto& out : outputs) {
-      const bool same = readIfExists(out.path) == out.content;
-      if (same) {
-        if (!o.check) std::cout << "unchanged " << out.path.string() << "\n";
-        continue;
-      }
-      if (o.check) {
-        std::cout << out.path.string() << ": out of date with its spec\n";
-        ++stale;
+      if (readIfExists(out.path) == out.content) {
+        if (!quiet()) std::cout << "unchanged " << out.path.string() << "\n";
       } else if (o.dryRun) {
         std::cout << "would write " << out.path.string() << "\n";
       } else {
         fs::create_directories(out.path.parent_path());
         writeAtomically(out.path, out.content);
-        std::cout << "wrote " << out.path.string() << "\n";
+        if (!quiet()) std::cout << "wrote " << out.path.string() << "\n";
       }
     }
-    if (o.check && stale) {
-      std::cerr << stale << " generated file(s) are stale; run simdgen generate to update them\n";
-      return 1;
-    }
-    return 0;
+    return kOk;
   } catch (const std::exception& e) {
     std::cerr << "simdgen: error: " << e.what() << "\n";
-    return 1;
+    return kToolFailure;
   }
 }
 
-int runExplain(const std::string& specFile, const std::string& target, bool json, const std::string& templatesDir) {
+int runExplain(const std::string& specFile, const std::string& typedTarget, bool json, const std::string& templatesDir) {
+  if (!typedTarget.empty() && !knownTarget(typedTarget)) {
+    std::cerr << "simdgen explain: error: unknown target '" << typedTarget << "' (targets: " << validTargets()
+              << "; a variant suffix such as avx2_fma works too)\n";
+    return kBadInput;
+  }
+  std::vector<KernelSpec> specs;
+  if (!loadSpecs({specFile}, specs)) return kBadInput;
   try {
-    std::vector<KernelSpec> specs;
-    if (!loadSpecs({specFile}, specs)) return 1;
     emit::GeneratedKernel g = emit::generate(specs[0], loadTemplates(templatesDir), specFile);
-    const bool known = target.empty() || std::any_of(g.variants.begin(), g.variants.end(),
-                                                     [&](const emit::Variant& v) { return v.target.spelling == target; });
-    if (json && known) {
-      std::cout << explainJson(g, target);
-      return 0;
+    // The spelling explainJson and the plans go by ("avx2+fma"), whichever way it was typed.
+    std::string target;
+    for (const auto& v : g.variants)
+      if (namesTarget(typedTarget, v.target)) target = v.target.spelling;
+    if (!typedTarget.empty() && target.empty()) {
+      std::cerr << specFile << ": error: no emitted variant for target '" << typedTarget << "' (emitted:";
+      for (const auto& v : g.variants) std::cerr << " " << v.target.spelling;
+      std::cerr << ")\n";
+      for (const auto& d : g.dropped) std::cerr << "  " << d << "\n";
+      return kBadInput;
     }
-    bool any = false;
+    if (json) {
+      std::cout << explainJson(g, target);
+      return kOk;
+    }
     for (const auto& v : g.variants) {
       if (!target.empty() && v.target.spelling != target) continue;
-      any = true;
       std::cout << v.plan.print();
       for (const auto& n : v.notes)
         if (n.rfind("uses ", 0) == 0) std::cout << "  # " << n << "\n";
@@ -180,56 +255,50 @@ int runExplain(const std::string& specFile, const std::string& target, bool json
       std::cout << "\n";
     }
     for (const auto& d : g.dropped) std::cout << "# " << d << "\n";
-    if (!any && !target.empty()) {
-      std::cerr << specFile << ": error: no emitted variant for target '" << target << "'\n";
-      return 1;
-    }
-    return 0;
+    return kOk;
   } catch (const PlanError& e) {
-    std::cerr << specFile << ": error: " << e.what() << "\n";
-    return 1;
+    std::cerr << specErrorAt(specs[0], e.pointer, e.what()).what() << "\n";
+    return kBadInput;
   } catch (const std::exception& e) {
     std::cerr << "simdgen: error: " << e.what() << "\n";
-    return 1;
+    return kToolFailure;
   }
 }
 
 int runValidate(const std::vector<std::string>& files) {
   std::vector<KernelSpec> specs;
-  if (!loadSpecs(files, specs)) return 1;
+  if (!loadSpecs(files, specs)) return kBadInput;
   // Planning for each target finds unsupported combinations the schema cannot express.
   bool ok = true;
   for (const auto& s : specs) {
     try {
       for (const auto& t : s.targets) buildPlan(s, makeTarget(t));
-      std::cout << s.file.string() << ": ok\n";
+      if (!quiet()) std::cout << s.file.string() << ": ok\n";
     } catch (const PlanError& e) {
-      std::cerr << s.file.string() << ": error: " << e.what() << "\n";
+      std::cerr << specErrorAt(s, e.pointer, e.what()).what() << "\n";
       ok = false;
     }
   }
-  return ok ? 0 : 1;
+  return ok ? kOk : kBadInput;
 }
 
 #if !SIMDGEN_WITH_CLANG
 int runCheck(const std::vector<std::string>&, const std::string&) {
   std::cerr << "simdgen: error: `check` needs the clang build of simdgen; this one was configured with "
                "-DSIMDGEN_WITH_CLANG=OFF\n";
-  return 2;
+  return kBadInput;  // a command this build does not have, as a usage error
 }
 #else
 int runCheck(const std::vector<std::string>& inputs, const std::string& templatesDir) {
   bool ok = true;
   for (const auto& in : inputs) {
+    if (!readable(in)) return kBadInput;
     std::string mainName, source;
     std::vector<std::pair<std::string, std::string>> extra;
     try {
       if (fs::path(in).extension() == ".json") {
         std::vector<KernelSpec> specs;
-        if (!loadSpecs({in}, specs)) {
-          ok = false;
-          continue;
-        }
+        if (!loadSpecs({in}, specs)) return kBadInput;
         std::vector<Output> outs = render(specs[0], loadTemplates(templatesDir), ".");
         extra.push_back({outs[0].path.filename().string(), outs[0].content});
         mainName = outs[1].path.filename().string();
@@ -248,11 +317,11 @@ int runCheck(const std::vector<std::string>& inputs, const std::string& template
     for (const char* triple : {"x86_64-linux-gnu", "aarch64-linux-gnu"}) {
       clangtools::CheckResult r = clangtools::compileCheck(source, mainName, triple, extra, {"-Werror"});
       if (!r.diagnostics.empty()) std::cerr << clangtools::formatDiagnostics(r);
-      std::cout << (r.ok ? "ok   " : "FAIL ") << mainName << " (" << triple << ")\n";
+      if (!r.ok || !quiet()) std::cout << (r.ok ? "ok   " : "FAIL ") << mainName << " (" << triple << ")\n";
       ok = ok && r.ok;
     }
   }
-  return ok ? 0 : 1;
+  return ok ? kOk : kStale;
 }
 #endif
 

@@ -11,7 +11,10 @@ struct GenerateOptions {
   std::vector<std::string> specs;
   std::string outDir = ".";
   bool check = false;   // exit 1 and list files that differ, write nothing
+  bool diff = false;    // with check: a unified diff per stale file
   bool dryRun = false;  // print what would change, write nothing
+  std::string fixCommand;  // printed by check: the command that brings the outputs up to date
+  std::string spdx, copyright;  // the user's license and copyright lines in every file ("" = none)
 };
 
 int runGenerate(const GenerateOptions& o, const std::string& templatesDir);

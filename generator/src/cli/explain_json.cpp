@@ -31,11 +31,11 @@ std::string explainJson(const emit::GeneratedKernel& g, const std::string& targe
                             {"extents", indices(t.extents)},
                             {"strides", indices(t.strides)}});
   j["params"] = json::array();
-  for (const ir::Param& p : plan.params)
-    j["params"].push_back({{"name", p.name},
-                           {"public_name", p.publicName},
-                           {"kind", p.kind == ir::Param::Kind::tensor ? "tensor" : "extent"},
-                           {"tensor", p.tensor}});
+  for (const ir::Param& p : plan.params) {
+    const char* kind = p.kind == ir::Param::Kind::tensor ? "tensor" : p.kind == ir::Param::Kind::extent ? "extent" : "scalar";
+    j["params"].push_back({{"name", p.name}, {"public_name", p.publicName}, {"kind", kind}, {"tensor", p.tensor}});
+    if (p.kind == ir::Param::Kind::scalar) j["params"].back()["dtype"] = std::string(nameOf(p.dtype));
+  }
   j["semantics"] = json::object();
   for (const auto& [key, value] : plan.semantics) j["semantics"][key] = value;
   j["constants"] = json::object();

@@ -31,8 +31,16 @@ struct GeneratedKernel {
   std::vector<std::string> dropped; // variants identical to another one, with the reason
 };
 
+// The user's lines at the top of each generated file (empty = none): an SPDX license expression and
+// a copyright holder, written as REUSE/SPDX tags (generate --spdx, --copyright).
+struct FileHeader {
+  std::string spdx;       // "MIT", "LicenseRef-Proprietary", "Apache-2.0 OR MIT"
+  std::string copyright;  // "2026 Example Corp <legal@example.com>"
+};
+
 // `specRef` is how the provenance header names the spec (a path relative to the output dir).
-GeneratedKernel generate(const KernelSpec& spec, const Templates& templates, const std::string& specRef);
+GeneratedKernel generate(const KernelSpec& spec, const Templates& templates, const std::string& specRef,
+                         const FileHeader& header = {});
 
 // A plan built outside a spec (tests, new families) as one complete C++ function: the file-level
 // text it needs (module preambles, helpers; each under its architecture guard) and the function

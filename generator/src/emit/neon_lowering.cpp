@@ -249,6 +249,12 @@ class NeonLowering final : public IsaLowering {
         w.cx.instructions.insert("fmla fused multiply-add");
         return w.assign(call("vfmaq_" + sfx(t), {s.args[0], s.args[1], s.args[2]}));
       case OpKind::Sub: return w.assign(call("vsubq_" + sfx(t), {s.args[0], s.args[1]}));
+      case OpKind::Neg:  // fneg flips the sign bit; integers wrap (0 - x)
+        if (!isFloat(t) && !isSigned(t)) return w.assign(call("vsubq_" + sfx(t), {splat(t, "0"), s.args[0]}));
+        return w.assign(call("vnegq_" + sfx(t), {s.args[0]}));
+      case OpKind::Div:
+        if (!isFloat(t)) break;
+        return w.assign(call("vdivq_" + sfx(t), {s.args[0], s.args[1]}));
       case OpKind::Abs:  // abs wraps (|MIN| = MIN) like the plan; fabs clears the sign bit
         return w.assign(isSigned(t) ? call("vabsq_" + sfx(t), {s.args[0]}) : s.args[0]);
       case OpKind::Select: return w.assign(select(t, predicate(s.args[0], w.cx), s.args[1], s.args[2]));

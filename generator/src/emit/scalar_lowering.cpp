@@ -54,6 +54,8 @@ class ScalarLowering final : public IsaLowering {
       }
       case OpKind::Sub: return w.assign(c::sub(t, s.args[0], s.args[1], rop));
       case OpKind::Abs: return w.assign(c::abs(t, s.args[0], rop));
+      case OpKind::Neg: return w.assign(isFloat(t) ? "(-" + s.args[0] + ")" : c::sub(t, "0", s.args[0], rop));
+      case OpKind::Div: return w.assign("(" + s.args[0] + " / " + s.args[1] + ")");
       case OpKind::Fma: {
         const std::string f = t == DType::f32 ? "__builtin_fmaf" : "__builtin_fma";
         return w.assign(governed(c::call(f, {s.args[1], s.args[2], s.args[0]}), s.zeroing ? zero : s.args[0]));

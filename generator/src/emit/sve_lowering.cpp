@@ -253,6 +253,12 @@ class SveLowering final : public IsaLowering {
       case OpKind::Binary: return x.arithmetic();
       case OpKind::Fma: return x.arithmetic();
       case OpKind::Sub: return w.assign(call("svsub_" + sfx(t) + "_x", {all(t), s.args[0], s.args[1]}));
+      case OpKind::Neg:  // fneg flips the sign bit; integers wrap (0 - x: subr from 0 when unsigned)
+        if (!isFloat(t) && !isSigned(t)) return w.assign(call("svsubr_n_" + sfx(t) + "_x", {all(t), s.args[0], "0"}));
+        return w.assign(call("svneg_" + sfx(t) + "_x", {all(t), s.args[0]}));
+      case OpKind::Div:
+        if (!isFloat(t)) break;
+        return w.assign(call("svdiv_" + sfx(t) + "_x", {all(t), s.args[0], s.args[1]}));
       case OpKind::Abs:  // sabs keeps the most negative integer (wraps), fabs clears the sign bit
         if (!isFloat(t) && !isSigned(t)) return w.assign(s.args[0]);
         return w.assign(call("svabs_" + sfx(t) + "_x", {all(t), s.args[0]}));

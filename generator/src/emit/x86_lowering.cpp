@@ -83,6 +83,14 @@ std::string subExpr(DType t, int bits, const std::string& a, const std::string& 
   return call(pfx(bits) + "sub_" + (isFloat(t) ? fsfx(t) : epi(t)), {a, b});
 }
 
+// -x lane-wise: floats flip the sign bit (zeros and NaN too, like C's unary minus); integers are
+// 0 - x, wrapping.
+std::string negExpr(DType t, int bits, const std::string& x) {
+  const std::string p = pfx(bits);
+  if (isFloat(t)) return call(p + "xor_" + fsfx(t), {x, call(p + "set1_" + fsfx(t), {t == DType::f32 ? "-0.0f" : "-0.0"})});
+  return call(p + "sub_" + epi(t), {p + "setzero_" + si(bits) + "()", x});
+}
+
 // |x| lane-wise: floats clear the sign bit; signed integers wrap (vpabs* gives |MIN| = MIN).
 std::string absExpr(DType t, int bits, const std::string& x, LowerContext& cx) {
   const std::string p = pfx(bits);
@@ -481,6 +489,8 @@ class X86Lowering final : public IsaLowering {
       case OpKind::Fma: return fma(x, w.decl());
       case OpKind::Sub: return x.assign(subExpr(s.type.elem, s.type.bits(), s.args[0], s.args[1]));
       case OpKind::Abs: return x.assign(absExpr(s.type.elem, s.type.bits(), s.args[0], w.cx));
+      case OpKind::Neg: return x.assign(negExpr(s.type.elem, s.type.bits(), s.args[0]));
+      case OpKind::Div: return x.assign(call(pfx(s.type.bits()) + "div_" + fsfx(s.type.elem), {s.args[0], s.args[1]}));
       case OpKind::Select:
         return x.assign(blend(s.type.elem, s.type.bits(), predicate(s.args[0], w.cx), s.args[2], s.args[1], w.cx));
       case OpKind::Compare: {

@@ -184,6 +184,8 @@ std::string_view nameOf(OpKind k) {
     case OpKind::Binary: return "binary";
     case OpKind::Fma: return "fma";
     case OpKind::Sub: return "sub";
+    case OpKind::Neg: return "neg";
+    case OpKind::Div: return "div";
     case OpKind::Abs: return "abs";
     case OpKind::Select: return "select";
     case OpKind::DotAccumulate: return "dot_accumulate";

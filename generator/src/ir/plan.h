@@ -69,7 +69,8 @@ enum class OpKind {
   // is `inBounds` (every lane's element exists, so the whole vector may be read: MLIR's in_bounds).
   // A partial vector is a predicated op: a prefix of lanes is whilelt(lo, hi), a suffix
   // not(whilelt(lo, hi)); lowerings recognise these forms (x86 tails, row-end re-reads).
-  Splat,         // dst = every lane `literal` (a C literal of dst.elem)
+  Splat,         // dst = every lane `literal` (a C literal of dst.elem, or the name of a scalar
+                 //   Param of that dtype: a runtime value)
   Load,          // dst lane l = pred[l] ? tensor[index + l] : literal
   LoadBroadcast, // dst = every lane tensor[index] (one element read)
   GatherRows,    // dst lane r = pred[r] ? (dst.elem) tensor[index + r*stride] : literal
@@ -80,6 +81,9 @@ enum class OpKind {
                  //   on predicates: and/or/xor of the lanes
   Fma,           // dst lane l = a[l] + b[l] * c[l], rounded once (a is the accumulator)
   Sub,           // dst lane l = a[l] - b[l]   (integers wrap; floats rounded once; no predicate)
+  Neg,           // dst lane l = -a[l]   (integers: 0 - a, wrapping; floats flip the sign bit, NaN
+                 //   and zeros included; no predicate)
+  Div,           // dst lane l = a[l] / b[l]   (floats only, correctly rounded; no predicate)
   Abs,           // dst lane l = |a[l]|   (signed integers wrap: |MIN| = MIN; unsigned: a[l];
                  //   floats clear the sign bit: |-0.0| = +0.0, NaN stays NaN; no predicate)
   Select,        // dst lane l = p[l] ? a[l] : b[l]      (args: p, a, b)
@@ -227,12 +231,14 @@ struct Tensor {
 // the generator; the header declares `publicName`, the user's (a spec's runtime extent). The two
 // never meet, so no user name can capture or shadow a generated one (hygiene by construction).
 struct Param {
-  enum class Kind { tensor, extent };
+  // scalar: a runtime value of `dtype` passed by value (map's "params"), read by splats.
+  enum class Kind { tensor, extent, scalar };
   Kind kind = Kind::extent;
   std::string name;
   std::string publicName;
   std::string tensor;  // Kind::tensor: which Plan::tensors entry
   std::string doc;     // one line of API documentation, in public names
+  DType dtype = DType::i64;  // Kind::scalar: its type
 };
 
 struct Plan {

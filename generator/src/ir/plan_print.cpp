@@ -39,6 +39,8 @@ std::string opName(const Plan& plan, const Stmt& s) {
     case OpKind::Binary: return std::string(nameOf(s.rop)) + " " + args(s) + pred;
     case OpKind::Fma: return "fma " + args(s) + pred;
     case OpKind::Sub: return "sub " + args(s);
+    case OpKind::Neg: return "neg " + args(s);
+    case OpKind::Div: return "div " + args(s);
     case OpKind::Abs: return "abs " + args(s);
     case OpKind::Select: return "select " + args(s);
     case OpKind::DotAccumulate:
@@ -116,6 +118,7 @@ std::string Plan::print() const {
   std::vector<std::string> extents;
   for (const Param& p : params)
     if (p.kind == Param::Kind::extent) extents.push_back(p.name == p.publicName ? p.name : p.name + " (" + p.publicName + ")");
+    else if (p.kind == Param::Kind::scalar) extents.push_back(p.name + " : " + std::string(nameOf(p.dtype)));
   if (!extents.empty()) {
     os << "  params:";
     for (const auto& e : extents) os << " " << e;

@@ -71,6 +71,9 @@ struct Verifier {
     switch (s.op) {
       case OpKind::Splat:
         if (s.literal.empty()) fail(where, "splat without a value");
+        for (const Param& p : plan.params)
+          if (p.kind == Param::Kind::scalar && p.name == s.literal && p.dtype != s.type.elem)
+            fail(where, "splats scalar parameter " + p.name + " : " + std::string(nameOf(p.dtype)) + " as " + toString(s.type));
         break;
       case OpKind::Load:
       case OpKind::LoadBroadcast:
@@ -135,8 +138,11 @@ struct Verifier {
         if (s.type.predicate ? !isBitwise(s.rop) : !opSupports(s.rop, s.type.elem)) fail(where, "op not defined on " + toString(s.type));
         break;
       case OpKind::Sub:
+      case OpKind::Div:
+      case OpKind::Neg:
       case OpKind::Abs:
-        if (!need(s.op == OpKind::Sub ? 2 : 1)) break;
+        if (!need(s.op == OpKind::Sub || s.op == OpKind::Div ? 2 : 1)) break;
+        if (s.op == OpKind::Div && !isFloat(s.type.elem)) fail(where, "div is defined on floats only");
         for (const auto& t : in)
           if (!(t == s.type) || t.predicate) fail(where, std::string(nameOf(s.op)) + " operands must be " + toString(s.type));
         if (!s.pred.empty()) fail(where, std::string(nameOf(s.op)) + " takes no predicate");

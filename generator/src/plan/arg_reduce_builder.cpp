@@ -259,7 +259,8 @@ ir::Plan buildArgReducePlan(const KernelSpec& spec, const Target& target) {
   if (spec.tail == TailPolicy::none && !p.in.scalable && *spec.cols.value % (int64_t(p.k) * p.in.lanes))
     throw PlanError("tail \"none\": cols = " + std::to_string(*spec.cols.value) + " is not a multiple of " +
                     std::to_string(p.k * p.in.lanes) + " (accumulators x lanes of " + target.spelling +
-                    "); use tail \"predicated\" or \"scalar\"");
+                    "); use tail \"predicated\" or \"scalar\"",
+                    "/tail");
   b.note(std::string(spec.op == ReduceOp::max ? "argmax" : "argmin") + ", " + (spec.lastIndex ? "last" : "first") +
          " index: blocks of " + std::to_string(p.block) + " elements reduced with vector " + std::string(nameOf(spec.op)) +
          "; the index is located once, in the last block that beat the best");

@@ -63,7 +63,8 @@ class MapBuilder {
     for (const MapOutput& o : spec_.mapOutputs)
       if (usesOp(o.expr, MapOp::fma) && target_.module == LoweringModule::x86 && !target_.maskRegisters && !target_.has("fma"))
         throw PlanError("output " + o.name + " uses fma(), which needs a fused multiply-add: use target \"" + target_.isa +
-                        "+fma\" instead of \"" + target_.spelling + "\"");
+                        "+fma\" instead of \"" + target_.spelling + "\"",
+                        "/targets");
     declareTensors();
     const std::string c = spec_.rank == 2 ? "c" : "i";
     ir::Block row = columns(c);
@@ -117,6 +118,8 @@ class MapBuilder {
       plan_.params.push_back({ir::Param::Kind::tensor, inName(int(k)), spec_.mapInputs[k].name, inName(int(k)), ""});
     }
     plan_.params.insert(plan_.params.end(), extents_.begin(), extents_.end());
+    for (size_t k = 0; k < spec_.mapParams.size(); ++k)
+      plan_.params.push_back({ir::Param::Kind::scalar, paramName(int(k)), spec_.mapParams[k].name, "", "", spec_.mapParams[k].dtype});
     for (size_t k = 0; k < spec_.mapOutputs.size(); ++k) {
       tensor(outName(int(k)), spec_.mapOutputs[k].dtype, true);
       plan_.params.push_back({ir::Param::Kind::tensor, outName(int(k)), spec_.mapOutputs[k].name, outName(int(k)), ""});
@@ -124,6 +127,7 @@ class MapBuilder {
   }
   static std::string inName(int k) { return "in" + std::to_string(k); }
   static std::string outName(int k) { return "out" + std::to_string(k); }
+  static std::string paramName(int k) { return "scalar" + std::to_string(k); }
 
   // The column loop(s) of one row (rank 1: of the array), per the tail policy and the target.
   ir::Block columns(const std::string& c) {
@@ -227,6 +231,7 @@ class MapBuilder {
   std::string value(const MapExpr& e, const Values& v, ir::Block& out) {
     const VecType t = typeFor(e.type, v.vector);
     if (e.op == MapOp::literal) return constant(e.text, t);
+    if (e.op == MapOp::param) return constant(paramName(e.input), t);  // a splat of the runtime value
     if (e.op == MapOp::input) return v.inputs.at(e.input);
     std::vector<std::string> args;
     for (const MapExpr& a : e.args) args.push_back(value(a, v, out));
@@ -239,6 +244,8 @@ class MapBuilder {
       case MapOp::min: s.rop = ReduceOp::min; break;
       case MapOp::max: s.rop = ReduceOp::max; break;
       case MapOp::sub: s.op = OpKind::Sub; break;
+      case MapOp::div: s.op = OpKind::Div; break;
+      case MapOp::neg: s.op = OpKind::Neg; break;
       case MapOp::abs: s.op = OpKind::Abs; break;
       case MapOp::fma:  // fma(a, b, c) = a * b + c: the IR's accumulator comes first
         s.op = OpKind::Fma;
@@ -263,6 +270,7 @@ class MapBuilder {
     plan_.overview = "map: " + formula;
     plan_.semantics.push_back({"tail", std::string(nameOf(spec_.tail))});
     for (size_t k = 0; k < spec_.mapInputs.size(); ++k) plan_.semantics.push_back({"name." + inName(int(k)), spec_.mapInputs[k].name});
+    for (size_t k = 0; k < spec_.mapParams.size(); ++k) plan_.semantics.push_back({"name." + paramName(int(k)), spec_.mapParams[k].name});
     for (size_t k = 0; k < spec_.mapOutputs.size(); ++k) {
       plan_.semantics.push_back({"name." + outName(int(k)), spec_.mapOutputs[k].name});
       plan_.semantics.push_back({"expr." + outName(int(k)), spec_.mapOutputs[k].exprText});
@@ -275,11 +283,13 @@ class MapBuilder {
                 (spec_.rank == 2 ? text(spec_.rows) + " x " + text(spec_.cols) : text(spec_.cols)) + " elements,");
     for (const MapOutput& o : spec_.mapOutputs)
       d.push_back("///   " + o.name + where + " = " + o.exprText + "   (" + std::string(nameOf(o.dtype)) + ")");
+    for (const MapInputName& p : spec_.mapParams)
+      d.push_back("///   " + p.name + ": a runtime " + std::string(nameOf(p.dtype)) + ", the same for every element");
     if (!spec_.description.empty()) d.push_back("/// " + spec_.description);
     d.push_back("///");
     if (spec_.rank == 2)
       d.push_back("/// Element [r, c] of every array is at r * " + text(spec_.rowStride ? *spec_.rowStride : spec_.cols) + " + c.");
-    d.push_back("/// Integers wrap on overflow (abs(MIN) = MIN). min(a, b) = a < b ? a : b, max(a, b) = a > b ? a : b:");
+    d.push_back("/// Integers wrap on overflow (abs(MIN) = MIN = -MIN). min(a, b) = a < b ? a : b, max(a, b) = a > b ? a : b:");
     d.push_back("/// b on ties and NaN, so relu(NaN) = 0 and clamp(NaN, lo, hi) = lo. fma rounds once.");
     d.push_back("/// No alignment is required. Nothing outside the arrays is read or written; an empty shape writes nothing.");
     std::string shared;

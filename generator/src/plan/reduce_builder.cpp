@@ -117,7 +117,8 @@ struct RowPlanner {
     if (c % a.in.lanes != 0)
       throw PlanError("tail \"none\": cols = " + std::to_string(c) + " is not a multiple of the " +
                       std::to_string(a.in.lanes) + " " + std::string(nameOf(b.spec.input)) +
-                      " lanes of " + b.target.spelling + "; use tail \"predicated\" or \"scalar\"");
+                      " lanes of " + b.target.spelling + "; use tail \"predicated\" or \"scalar\"",
+                      "/tail");
     return true;
   }
 
@@ -445,14 +446,17 @@ ir::Block columnReduction(Builder& b) {
       if (*s.cols.value % in.lanes)
         throw PlanError("tail \"none\": cols = " + std::to_string(*s.cols.value) +
                         " is not a multiple of the " + std::to_string(in.lanes) + " lanes of " +
-                        b.target.spelling + "; use tail \"predicated\" or \"scalar\"");
+                        b.target.spelling + "; use tail \"predicated\" or \"scalar\"",
+                        "/tail");
       exact = true;
     }
     if (!exact && s.tail != TailPolicy::scalar)
       out.push_back(ir::ifLess(b.sym("j"), b.sym(b.cols), columnBlock(1, true), "predicated tail columns"));
     if (!exact && s.tail == TailPolicy::scalar) {
       // The one-lane plan of the same loop finishes the columns.
-      Builder scalarB(b.spec, makeTarget({"scalar", {}}));
+      // Builder keeps a reference to its Target: it must outlive scalarB (ASan found a temporary here).
+      const Target scalar = makeTarget({"scalar", {}});
+      Builder scalarB(b.spec, scalar);
       ir::Block tail = columnReduction(scalarB);
       tail.front().continues = true;
       tail.front().text = "scalar tail columns";
@@ -479,7 +483,7 @@ ir::Plan buildReducePlan(const KernelSpec& spec, const Target& target) {
     b.plan.body = columnReduction(b);
   } else {
     if (spec.order == FloatOrder::sequential && isFloat(spec.input) && strategy != Strategy::inner_parallel)
-      throw PlanError("order \"sequential\" on floats needs strategy inner_parallel");
+      throw PlanError("order \"sequential\" on floats needs strategy inner_parallel", "/order");
     if (strategy == Strategy::inner_parallel) {
       b.plan.body = innerParallel(b);
     } else {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <stdexcept>
+#include <string>
 
 #include "ir/plan.h"
 #include "spec/spec.h"
@@ -10,9 +11,12 @@
 
 namespace simdgen {
 
-// An unsupported combination found while planning (the spec itself was well formed).
+// An unsupported combination found while planning (the spec itself was well formed). `pointer`
+// names the spec value to blame, so that the CLI reports it as FILE:LINE:COL like a SpecError.
 struct PlanError : std::runtime_error {
-  using std::runtime_error::runtime_error;
+  std::string pointer;
+  explicit PlanError(const std::string& message, std::string at = "")
+      : std::runtime_error(message), pointer(std::move(at)) {}
 };
 
 // The strategy `auto` resolves to for this spec.

@@ -183,15 +183,26 @@ struct Machine {
   // Lane l of the op's governing predicate (every lane when it has none).
   bool active(const Stmt& s, int l) const { return s.pred.empty() || var(s.pred).lanes.at(l).u != 0; }
   Lane fill(const Stmt& s, DType t) const { return s.literal.empty() ? Lane{} : parseLiteral(t, s.literal); }
+  // A splat's value: its literal, or the bits a scalar parameter is bound to.
+  Lane splatValue(const Stmt& s, DType t) const {
+    for (const ir::Param& p : plan.params)
+      if (p.kind == ir::Param::Kind::scalar && p.name == s.literal) {
+        const int64_t bits = symbols.at(p.name);  // the value's bytes, little endian
+        return readElem(t, &bits, 0);
+      }
+    return parseLiteral(t, s.literal);
+  }
 
   void exec(const Stmt& s) {
     const int lanes = s.type.lanesAt(vscale);
     Value v{s.type, std::vector<Lane>(lanes)};
     const DType t = s.type.elem;
     switch (s.op) {
-      case OpKind::Splat:
-        for (auto& l : v.lanes) l = parseLiteral(t, s.literal);
+      case OpKind::Splat: {
+        const Lane x = splatValue(s, t);
+        for (auto& l : v.lanes) l = x;
         break;
+      }
       case OpKind::Load: {
         const int64_t base = eval(s.index);
         for (int l = 0; l < lanes; ++l) {
@@ -250,6 +261,22 @@ struct Machine {
         for (int l = 0; l < lanes; ++l) {
           if (isFloat(t)) v.lanes[l].f = roundTo(t, a.lanes[l].f - b.lanes[l].f);
           else v.lanes[l].u = normalize(t, a.lanes[l].u - b.lanes[l].u);
+        }
+        break;
+      }
+      case OpKind::Neg: {
+        const Value& a = var(s.args[0]);
+        for (int l = 0; l < lanes; ++l) {
+          if (isFloat(t)) v.lanes[l].f = -a.lanes[l].f;  // flips the sign bit (NaN, zeros too)
+          else v.lanes[l].u = normalize(t, 0 - a.lanes[l].u);
+        }
+        break;
+      }
+      case OpKind::Div: {
+        const Value &a = var(s.args[0]), &b = var(s.args[1]);
+        for (int l = 0; l < lanes; ++l) {
+          if (t == DType::f32) v.lanes[l].f = double(float(a.lanes[l].f) / float(b.lanes[l].f));
+          else v.lanes[l].f = a.lanes[l].f / b.lanes[l].f;
         }
         break;
       }
@@ -417,10 +444,11 @@ void runPlan(const ir::Plan& plan, const std::map<std::string, int64_t>& params,
   for (const Buffer& b : buffers) m.buffers[b.name] = b;
   for (const auto& [name, value] : plan.constants) m.symbols[name] = value;
   if (plan.scalable) m.symbols[ir::kVscale] = m.vscale;
-  for (const auto& name : plan.runtimeSymbols()) {
-    auto it = params.find(name);
-    if (it == params.end()) throw std::invalid_argument("no value for plan parameter '" + name + "'");
-    m.symbols[name] = it->second;
+  for (const ir::Param& p : plan.params) {
+    if (p.kind == ir::Param::Kind::tensor) continue;
+    auto it = params.find(p.name);
+    if (it == params.end()) throw std::invalid_argument("no value for plan parameter '" + p.name + "'");
+    m.symbols[p.name] = it->second;
   }
   m.block(plan.body);
 }

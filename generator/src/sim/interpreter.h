@@ -28,7 +28,8 @@ struct Buffer {
   size_t elems = 0;
 };
 
-// Runs `plan` with `params` binding its runtime extents, on the given tensors. Scalable plans run
+// Runs `plan` with `params` binding its runtime extents and scalar parameters (a scalar's entry
+// holds the bytes of its value: std::memcpy a float into the int64_t), on the given tensors. Scalable plans run
 // at `vscale` (vector bits / 128: 1..16 for 128..2048 bits); fixed plans ignore it.
 void runPlan(const ir::Plan& plan, const std::map<std::string, int64_t>& params, const std::vector<Buffer>& buffers,
              int vscale = 1);

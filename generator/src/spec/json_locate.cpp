@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "spec/json_locate.h"
 
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
 #include <set>
 #include <vector>
 
@@ -39,6 +42,7 @@ class Scanner {
   }
 
   std::size_t pos() const { return pos_; }
+  std::string_view text() const { return text_; }
   void seek(std::size_t p) { pos_ = p; }
   char peek() const { return pos_ < text_.size() ? text_[pos_] : '\0'; }
 
@@ -247,6 +251,34 @@ bool findDuplicate(Scanner& s, std::string& pointer, std::optional<DuplicateKey>
   return s.skipValue(depth);
 }
 
+bool overflows(std::string_view token) {
+  if (token.empty() || !(token[0] == '-' || (token[0] >= '0' && token[0] <= '9'))) return false;
+  const std::string s(token);
+  return std::isinf(std::strtod(s.c_str(), nullptr));
+}
+
+// Walks every value in document order, keeping its pointer, until `found` is set.
+bool findNumber(Scanner& s, std::string& pointer, std::optional<NumberAt>& found, int depth) {
+  if (depth > kMaxDepth) return false;
+  s.skipWs();
+  auto descend = [&](const std::string& token) {
+    const std::size_t mark = pointer.size();
+    pointer += '/';
+    pointer += token;
+    const bool ok = findNumber(s, pointer, found, depth + 1);
+    pointer.resize(mark);
+    return ok && !found;
+  };
+  if (s.peek() == '{')
+    return s.forEachMember([&](const std::string& key, std::size_t) { return descend(escapePointerToken(key)); });
+  if (s.peek() == '[') return s.forEachElement([&](std::size_t i) { return descend(std::to_string(i)); });
+  const std::size_t start = s.pos();
+  if (!s.skipValue(depth)) return false;
+  const std::string_view token = s.text().substr(start, s.pos() - start);
+  if (overflows(token)) found = NumberAt{pointer, start, std::string(token)};
+  return true;
+}
+
 }  // namespace
 
 TextPos positionAt(std::string_view text, std::size_t offset) {
@@ -313,6 +345,14 @@ std::optional<DuplicateKey> findDuplicateKey(std::string_view text) {
   std::string pointer;
   std::optional<DuplicateKey> found;
   findDuplicate(s, pointer, found, 0);
+  return found;
+}
+
+std::optional<NumberAt> findOverflowingNumber(std::string_view text) {
+  Scanner s(text);
+  std::string pointer;
+  std::optional<NumberAt> found;
+  findNumber(s, pointer, found, 0);
   return found;
 }
 

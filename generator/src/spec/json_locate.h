@@ -41,6 +41,15 @@ struct DuplicateKey {
 };
 std::optional<DuplicateKey> findDuplicateKey(std::string_view text);
 
+// The first number too large for a double (nlohmann/json rejects it without a position): its
+// pointer, the offset where it starts and its text.
+struct NumberAt {
+  std::string pointer;
+  std::size_t offset = 0;
+  std::string token;
+};
+std::optional<NumberAt> findOverflowingNumber(std::string_view text);
+
 // RFC 6901 escaping of one reference token: "~" -> "~0", "/" -> "~1".
 std::string escapePointerToken(std::string_view key);
 

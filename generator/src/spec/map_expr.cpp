@@ -83,7 +83,7 @@ class Parser {
     Node n = expr();
     if (!lx_.atEnd()) {
       const std::size_t at = lx_.pos();
-      throw ExprError(at, "unexpected '" + std::string(1, lx_.peek()) + "'; expected an operator (+ - *), ')' or the end");
+      throw ExprError(at, "unexpected '" + std::string(1, lx_.peek()) + "'; expected an operator (+ - * /), ')' or the end");
     }
     return n;
   }
@@ -102,9 +102,9 @@ class Parser {
     Node n = unary();
     for (;;) {
       const std::size_t at = lx_.pos();
-      if (lx_.eat("/")) throw ExprError(at, "division is not in the operation set; allowed operators: + - * and comparisons inside select");
-      if (!lx_.eat("*")) return n;
-      n = Node{"*", "", at, {std::move(n), unary()}};
+      const std::string op = lx_.eat("*") ? "*" : lx_.eat("/") ? "/" : "";
+      if (op.empty()) return n;
+      n = Node{op, "", at, {std::move(n), unary()}};
     }
   }
   Node unary() {
@@ -190,16 +190,26 @@ std::string cLiteral(const Node& num, bool negative, DType t) {
 
 struct Typer {
   const std::vector<MapInputName>& inputs;
+  const std::vector<MapInputName>& params;
 
-  int inputIndex(const Node& n) const {
+  // The input (op input) or scalar parameter (op param) a name denotes.
+  std::pair<MapOp, int> lookup(const Node& n) const {
     for (std::size_t k = 0; k < inputs.size(); ++k)
-      if (inputs[k].name == n.text) return int(k);
+      if (inputs[k].name == n.text) return {MapOp::input, int(k)};
+    for (std::size_t k = 0; k < params.size(); ++k)
+      if (params[k].name == n.text) return {MapOp::param, int(k)};
     std::string names;
     for (const auto& i : inputs) names += (names.empty() ? "" : ", ") + i.name;
+    std::string scalars;
+    for (const auto& p : params) scalars += (scalars.empty() ? "" : ", ") + p.name;
     const bool fn = n.text == "fma" || n.text == "min" || n.text == "max" || n.text == "clamp" || n.text == "relu" ||
                     n.text == "abs" || n.text == "select";
     throw ExprError(n.at, "unknown name '" + n.text + "'" + (fn ? " (a function: call it with parentheses)" : "") +
-                              "; the inputs are: " + names);
+                              "; the inputs are: " + names + (scalars.empty() ? "" : "; the params are: " + scalars));
+  }
+  DType dtypeOf(const Node& n) const {
+    const auto [op, k] = lookup(n);
+    return op == MapOp::input ? inputs[size_t(k)].dtype : params[size_t(k)].dtype;
   }
 
   static bool isNum(const Node& n) { return n.kind == "num" || (n.kind == "neg" && isNum(n.args[0])); }
@@ -207,7 +217,7 @@ struct Typer {
   // The dtype the node has by its inputs; nullopt when it is made of numbers only.
   std::optional<DType> infer(const Node& n) const {
     if (n.kind == "num") return std::nullopt;
-    if (n.kind == "name") return inputs[size_t(inputIndex(n))].dtype;
+    if (n.kind == "name") return dtypeOf(n);
     if (n.kind == "neg") return infer(n.args[0]);
     if (n.kind == "call") checkCall(n);
     std::size_t first = n.kind == "call" && n.text == "select" ? 1 : 0;
@@ -255,11 +265,17 @@ struct Typer {
     if (n.kind == "num") return MapExpr{MapOp::literal, t, cLiteral(n, false, t), -1, {}};
     if (n.kind == "neg") {
       if (n.args[0].kind == "num") return MapExpr{MapOp::literal, t, cLiteral(n.args[0], true, t), -1, {}};
-      throw ExprError(n.at, "unary minus applies to numbers only; write 0 - x (for floats this gives +0.0 for x = +0.0)");
+      return make(MapOp::neg, t, {build(n.args[0], t)});
     }
-    if (n.kind == "name") return MapExpr{MapOp::input, t, "", inputIndex(n), {}};
-    if (n.kind == "+" || n.kind == "-" || n.kind == "*") {
-      const MapOp op = n.kind == "+" ? MapOp::add : n.kind == "-" ? MapOp::sub : MapOp::mul;
+    if (n.kind == "name") {
+      const auto [op, k] = lookup(n);
+      return MapExpr{op, t, "", k, {}};
+    }
+    if (n.kind == "/" && !isFloat(t))
+      throw ExprError(n.at, "'/' is defined on floats only, but its operands are " + std::string(nameOf(t)) +
+                                " (no SIMD integer division; multiply by a float reciprocal instead)");
+    if (n.kind == "+" || n.kind == "-" || n.kind == "*" || n.kind == "/") {
+      const MapOp op = n.kind == "+" ? MapOp::add : n.kind == "-" ? MapOp::sub : n.kind == "*" ? MapOp::mul : MapOp::div;
       return make(op, t, {build(n.args[0], t), build(n.args[1], t)});
     }
     if (n.kind == "call") {
@@ -292,27 +308,31 @@ struct Typer {
 }  // namespace
 
 std::string_view nameOf(MapOp op) {
-  static const char* names[] = {"literal", "input", "+", "-", "*", "min", "max", "fma", "abs", "select",
-                                "<",       "<=",    ">", ">=", "==", "!="};
+  static const char* names[] = {"literal", "input", "param", "+", "-", "*", "min", "max", "/", "neg", "fma", "abs", "select",
+                                "<",       "<=",    ">",     ">=", "==", "!="};
   return names[static_cast<int>(op)];
 }
 
-MapExpr parseMapExpr(const std::string& text, const std::vector<MapInputName>& inputs, DType result) {
+MapExpr parseMapExpr(const std::string& text, const std::vector<MapInputName>& inputs,
+                     const std::vector<MapInputName>& params, DType result) {
   const Node root = Parser(text).parseAll();
-  const Typer typer{inputs};
+  const Typer typer{inputs, params};
   if (const auto t = typer.infer(root); t && *t != result)
     throw ExprError(root.at, "the expression has dtype " + std::string(nameOf(*t)) + " but the output is " + std::string(nameOf(result)) +
                                  "; conversions between dtypes are not supported yet");
   return typer.build(root, result);
 }
 
-std::string toString(const MapExpr& e, const std::vector<MapInputName>& inputs) {
-  auto arg = [&](std::size_t k) { return toString(e.args[k], inputs); };
+std::string toString(const MapExpr& e, const std::vector<MapInputName>& inputs, const std::vector<MapInputName>& params) {
+  auto arg = [&](std::size_t k) { return toString(e.args[k], inputs, params); };
   switch (e.op) {
     case MapOp::literal: return e.text;
     case MapOp::input: return inputs[size_t(e.input)].name;
+    case MapOp::param: return params[size_t(e.input)].name;
+    case MapOp::neg: return "(-" + arg(0) + ")";
     case MapOp::add:
     case MapOp::sub:
+    case MapOp::div:
     case MapOp::mul: return "(" + arg(0) + " " + std::string(nameOf(e.op)) + " " + arg(1) + ")";
     case MapOp::min: return "min(" + arg(0) + ", " + arg(1) + ")";
     case MapOp::max: return "max(" + arg(0) + ", " + arg(1) + ")";

@@ -16,7 +16,10 @@ namespace simdgen {
 enum class MapOp {
   literal,  // `text`: a C literal of `type`
   input,    // input tensor number `input`
+  param,    // scalar parameter number `input` (a runtime value, the same in every lane)
   add, sub, mul, min, max,  // two operands; min: a < b ? a : b, max: a > b ? a : b (b wins ties, NaN)
+  div,      // a / b (floats only: correctly rounded)
+  neg,      // -a (integers wrap: -MIN = MIN; floats flip the sign bit, zeros and NaN too)
   fma,      // fma(a, b, c) = a * b + c rounded once (floats only)
   abs,      // |a| (signed integers wrap: |MIN| = MIN; floats clear the sign bit)
   select,   // select(cond, a, b): cond is a comparison node
@@ -28,7 +31,7 @@ struct MapExpr {
   MapOp op = MapOp::literal;
   DType type = DType::f32;  // the value's type (a comparison: its operands' type)
   std::string text;         // literal: C literal of `type`
-  int input = -1;           // input: index into the spec's inputs
+  int input = -1;           // input: index into the spec's inputs; param: into its params
   std::vector<MapExpr> args;
 };
 
@@ -46,16 +49,18 @@ struct MapInputName {
 // Parses `text` as an expression of type `result` over `inputs`. Throws ExprError.
 // Grammar (whitespace between tokens is free):
 //   expr    := term (('+' | '-') term)*
-//   term    := unary ('*' unary)*
+//   term    := unary (('*' | '/') unary)*
 //   unary   := '-' unary | primary
 //   primary := number | name | name '(' args ')' | '(' expr ')'
 //   cond    := expr ('<' | '<=' | '>' | '>=' | '==' | '!=') expr
 // Functions: fma(a, b, c), min(a, b), max(a, b), clamp(x, lo, hi) = min(max(x, lo), hi),
-// relu(x) = max(x, 0), abs(x), select(cond, a, b). Operands of one operator have one dtype;
-// numbers take the dtype of the other operand (or of the output) and must be representable in it.
-MapExpr parseMapExpr(const std::string& text, const std::vector<MapInputName>& inputs, DType result);
+// relu(x) = max(x, 0), abs(x), select(cond, a, b); '/' on floats only. A name is an input or a
+// scalar parameter (`params`). Operands of one operator have one dtype; numbers take the dtype of
+// the other operand (or of the output) and must be representable in it.
+MapExpr parseMapExpr(const std::string& text, const std::vector<MapInputName>& inputs,
+                     const std::vector<MapInputName>& params, DType result);
 
 // The expression written back in the grammar (fully parenthesised), for docs and plan notes.
-std::string toString(const MapExpr& e, const std::vector<MapInputName>& inputs);
+std::string toString(const MapExpr& e, const std::vector<MapInputName>& inputs, const std::vector<MapInputName>& params);
 
 }  // namespace simdgen

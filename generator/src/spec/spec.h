@@ -83,6 +83,7 @@ struct KernelSpec {
   // map only: the inputs (name, dtype) and outputs in signature order; every tensor has the shape
   // rows x cols (rank 1: cols) and, for rank 2, the row stride `rowStride`.
   std::vector<MapInputName> mapInputs;
+  std::vector<MapInputName> mapParams;  // runtime scalars, passed by value
   std::vector<MapOutput> mapOutputs;
 };
 
@@ -94,6 +95,9 @@ struct SpecError : std::runtime_error {
   int line = 0, column = 0;  // 1-based; 0 when unknown
   SpecError(std::string file, std::string pointer, int line, int column, const std::string& message);
 };
+
+// An error found after parsing (while planning), placed at `pointer` in the spec's own text.
+SpecError specErrorAt(const KernelSpec& spec, const std::string& pointer, const std::string& message);
 
 // Parse and validate one spec. Throws SpecError.
 KernelSpec parseSpecText(const std::string& text, const std::filesystem::path& file);

@@ -3,6 +3,8 @@
 // every problem becomes a SpecError pointing at the offending value in the file.
 #include <algorithm>
 #include <cctype>
+#include <cfloat>
+#include <cmath>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <span>
@@ -30,13 +32,13 @@ constexpr std::string_view kTopKeys[] = {"$schema",  "simdgen", "name",     "des
                                          "op",       "input",   "output",   "axis",        "targets",
                                          "strategy", "order",   "schedule", "tail",        "index",
                                          "index_type", "nan",   "initial", "shape", "row_stride",
-                                         "inputs", "outputs"};
+                                         "inputs", "outputs", "params"};
 // Keys that belong to one kind only.
 constexpr std::string_view kReduceOnlyKeys[] = {"output", "strategy", "order"};
 constexpr std::string_view kArgReduceOnlyKeys[] = {"index", "index_type", "nan", "initial"};
 constexpr std::string_view kMapKeys[] = {"$schema", "simdgen", "name",    "description", "kind", "shape",
-                                         "row_stride", "inputs", "outputs", "targets",   "tail"};
-constexpr std::string_view kMapOnlyKeys[] = {"shape", "row_stride", "inputs", "outputs"};
+                                         "row_stride", "inputs", "outputs", "params",   "targets", "tail"};
+constexpr std::string_view kMapOnlyKeys[] = {"shape", "row_stride", "inputs", "outputs", "params"};
 constexpr std::string_view kMapInputKeys[] = {"name", "dtype"};
 constexpr std::string_view kMapOutputKeys[] = {"name", "dtype", "expr", "in_place"};
 constexpr std::string_view kMapTailNames[] = {"predicated", "scalar"};
@@ -260,10 +262,10 @@ class Parser {
     std::vector<std::string> taken;  // public names in the header: extents, inputs, outputs
     for (const Extent* e : {&spec.rows, &spec.cols, spec.rowStride ? &*spec.rowStride : nullptr})
       if (e && !e->isStatic()) taken.push_back(e->name);
-    auto claim = [&](const std::string& name, const std::string& pointer) {
-      checkIdentifier(name, pointer, "tensor name");
+    auto claim = [&](const std::string& name, const std::string& pointer, const char* what = "tensor name") {
+      checkIdentifier(name, pointer, what);
       if (std::find(taken.begin(), taken.end(), name) != taken.end())
-        fail(pointer, "name " + inQuotes(name) + " is already used (by an extent, input or output); every parameter needs its own name");
+        fail(pointer, "name " + inQuotes(name) + " is already used (by an extent, input, param or output); every parameter needs its own name");
       if (name == spec.name) fail(pointer, "name " + inQuotes(name) + " is the kernel's name");
       taken.push_back(name);
     };
@@ -276,6 +278,17 @@ class Parser {
       const std::string name = getString(required(in, at, "name"), at + "/name");
       claim(name, at + "/name");
       spec.mapInputs.push_back({name, getDType(required(in, at, "dtype"), at + "/dtype")});
+    }
+    if (const json* params = member(root, "params")) {
+      if (!params->is_array())
+        fail("/params", "expected an array of scalar parameters ({\"name\": ..., \"dtype\": ...}), found " + describe(*params));
+      for (std::size_t i = 0; i < params->size(); ++i) {
+        const std::string at = "/params/" + std::to_string(i);
+        const json& p = getObject((*params)[i], at, kMapInputKeys);
+        const std::string name = getString(required(p, at, "name"), at + "/name");
+        claim(name, at + "/name", "parameter name");
+        spec.mapParams.push_back({name, getDType(required(p, at, "dtype"), at + "/dtype")});
+      }
     }
     const json& outputs = required(root, "", "outputs");
     if (!outputs.is_array() || outputs.empty())
@@ -293,7 +306,7 @@ class Parser {
       if (bitsOf(o.dtype) != width) failWidth(at + "/dtype", o.dtype, width);
       o.exprText = getString(required(out, at, "expr"), at + "/expr");
       try {
-        o.expr = parseMapExpr(o.exprText, spec.mapInputs, o.dtype);
+        o.expr = parseMapExpr(o.exprText, spec.mapInputs, spec.mapParams, o.dtype);
       } catch (const ExprError& e) {
         failInString(at + "/expr", o.exprText, e.offset, e.what());
       }
@@ -389,6 +402,9 @@ class Parser {
                                  ", found " + describe(value));
     spec.initialText = value.dump();
     if (isFloat(spec.input)) {
+      // An f32 literal beyond FLT_MAX would silently become infinity in the generated code.
+      if (spec.input == DType::f32 && std::fabs(value.get<double>()) > double(FLT_MAX))
+        fail("/initial/value", "value " + value.dump() + " is not representable in f32 (largest finite: 3.4028234663852886e+38)");
       spec.initialValue = value.dump();
       if (spec.initialValue->find_first_of(".eE") == std::string::npos) *spec.initialValue += ".0";
     } else {
@@ -435,7 +451,10 @@ class Parser {
       std::string message = "invalid JSON: " + parseErrorDetail(e.what());
       if (e.byte == 0) throw SpecError(displayName(file_), "", 0, 0, message);
       failAtOffset("", e.byte - 1, message);  // e.byte is the 1-based offset of the offending byte
-    } catch (const json::exception& e) {      // e.g. a number too large for a double; no position given
+    } catch (const json::exception& e) {  // a number too large for a double: nlohmann gives no position
+      if (auto big = findOverflowingNumber(text_))
+        failAtOffset(big->pointer, big->offset,
+                     "number " + big->token + " is too large for a double (beyond 1.8e308)");
       throw SpecError(displayName(file_), "", 0, 0, "invalid JSON: " + parseErrorDetail(e.what()));
     }
   }
@@ -447,7 +466,8 @@ class Parser {
   }
   const json& required(const json& object, const std::string& pointer, const char* key) const {
     const json* v = member(object, key);
-    if (!v) fail(pointer, "missing required key " + inQuotes(key));
+    // Named by the missing member's pointer; placed at the enclosing object (its deepest existing ancestor).
+    if (!v) fail(pointer + "/" + escapePointerToken(key), "missing required key " + inQuotes(key));
     return *v;
   }
   const json& getObject(const json& j, const std::string& pointer, Names keys) const {
@@ -783,6 +803,11 @@ SpecError::SpecError(std::string file_, std::string pointer_, int line_, int col
       pointer(std::move(pointer_)),
       line(line_),
       column(column_) {}
+
+SpecError specErrorAt(const KernelSpec& spec, const std::string& pointer, const std::string& message) {
+  TextPos p = positionOf(spec.text, pointer);
+  return SpecError(displayName(spec.file), pointer, p.line, p.column, message);
+}
 
 std::string_view nameOf(KernelKind k) { return kKindNames[static_cast<int>(k)]; }
 

@@ -7,6 +7,7 @@
 
 #include <cctype>
 #include <cstdint>
+#include <cstring>
 #include <functional>
 #include <map>
 #include <optional>
@@ -120,11 +121,13 @@ struct Tensor {
   }
 };
 
-// The arguments of one call: runtime extents by parameter name, tensors by name.
+// The arguments of one call: runtime extents by parameter name, tensors by name, scalar
+// parameters by name (the bytes of the value, little endian).
 class Binding {
  public:
-  Binding(const Env& env, std::map<std::string, void*, std::less<>> tensors)
-      : env_(env), tensors_(std::move(tensors)) {}
+  Binding(const Env& env, std::map<std::string, void*, std::less<>> tensors,
+          std::map<std::string, uint64_t, std::less<>> scalars = {})
+      : env_(env), tensors_(std::move(tensors)), scalars_(std::move(scalars)) {}
   int64_t extent(std::string_view name) const {
     const auto it = env_.find(name);
     if (it == env_.end()) throw std::logic_error("exec driver: no value bound for parameter " + std::string(name));
@@ -136,10 +139,24 @@ class Binding {
     if (it == tensors_.end()) throw std::logic_error("exec driver: no buffer bound for tensor " + std::string(name));
     return static_cast<T*>(it->second);
   }
+  template <class T>
+  T scalar(std::string_view name) const {
+    const auto it = scalars_.find(name);
+    if (it == scalars_.end()) throw std::logic_error("exec driver: no value bound for scalar parameter " + std::string(name));
+    T v;
+    std::memcpy(&v, &it->second, sizeof v);
+    return v;
+  }
 
  private:
   const Env& env_;
   std::map<std::string, void*, std::less<>> tensors_;
+  std::map<std::string, uint64_t, std::less<>> scalars_;
+};
+
+// A runtime scalar parameter: its name in the plan and its dtype (the spec's name).
+struct ScalarParam {
+  std::string name, dtype;
 };
 
 struct Variant {
@@ -153,6 +170,7 @@ struct Kernel {
   Env constants;                                               // static extents (kRows, kCols, ...)
   std::vector<Tensor> tensors;                                 // inputs and outputs, signature order
   std::vector<std::string> extent_params;                      // runtime extents, signature order
+  std::vector<ScalarParam> scalar_params;                      // runtime scalars, signature order
   std::vector<std::string> planned_variants;                   // suffixes `explain --json` lists
   std::vector<Variant> variants;                               // what the header's X-macro lists, + dispatch
 

@@ -45,6 +45,7 @@ class MapRunner {
     std::map<std::string, DType> names;
     for (const Tensor& t : k.tensors)
       if (!t.output) names[k.semantic("name." + t.name)] = DType::parse(t.dtype);
+    for (const ScalarParam& p : k.scalar_params) names[k.semantic("name." + p.name)] = DType::parse(p.dtype);
     for (const Tensor& t : k.tensors)
       if (t.output) exprs_.emplace(t.name, simdgen_ref::map::Expression(k.semantic("expr." + t.name), names, DType::parse(t.dtype)));
   }
@@ -59,9 +60,21 @@ class MapRunner {
     const Env env = layout_.bind(s);
     std::vector<Mem> mems;
     for (const Tensor& t : k_.tensors) mems.push_back(place(t, env, s.misalign, guard));
-    // Inputs: values at the shape's elements, poison (extremes too) in row padding.
+    // Inputs: values at the shape's elements, poison (extremes too) in row padding. Scalar
+    // parameters: one value of the same kind per call.
     std::map<std::string, const Mem*> inputs;
+    std::map<std::string, Value> scalars;              // by the user's name, for the reference
+    std::map<std::string, uint64_t, std::less<>> bits;  // by the plan's name, for the call
     uint64_t salt = 0;
+    for (const ScalarParam& p : k_.scalar_params) {
+      const DType dt = DType::parse(p.dtype);
+      Values vals(dt, seed + 104729 * ++salt, special);
+      const Value x = vals.next();
+      uint64_t b = 0;
+      simdgen_ref::map::write(dt, &b, 0, x);
+      scalars[k_.semantic("name." + p.name)] = simdgen_ref::map::read(dt, &b, 0);
+      bits[p.name] = b;
+    }
     for (Mem& m : mems) {
       if (m.t->output) continue;
       Values vals(m.dt, seed + 7919 * ++salt, special);
@@ -76,6 +89,7 @@ class MapRunner {
       for (int64_t r = 0; r < s.rows; ++r)
         for (int64_t c = 0; c < s.cols; ++c)
           e.push_back(exprs_.at(m.t->name).eval([&](const std::string& name) {
+            if (const auto it = scalars.find(name); it != scalars.end()) return it->second;
             const Mem* in = inputs.at(name);
             return simdgen_ref::map::read(in->dt, in->data, r * s.stride + c);
           }));
@@ -84,7 +98,7 @@ class MapRunner {
                              " misalign=" + std::to_string(s.misalign) + " seed=" + std::to_string(seed) +
                              (guard == 1 ? " (guard page after the end)" : guard == 2 ? " (guard page before the start)" : "") +
                              (inPlace.empty() ? "" : " in place: " + inPlace);
-    for (const Variant& v : variants_) call(v, env, s, mems, expected, head, inPlace);
+    for (const Variant& v : variants_) call(v, env, s, mems, bits, expected, head, inPlace);
   }
 
  private:
@@ -110,7 +124,7 @@ class MapRunner {
   }
 
   void call(const Variant& v, const Env& env, const Shape& s, std::vector<Mem>& mems,
-            const std::map<std::string, std::vector<Value>>& expected, const std::string& shape, const std::string& inPlace) {
+            const std::map<std::string, uint64_t, std::less<>>& scalars, const std::map<std::string, std::vector<Value>>& expected, const std::string& shape, const std::string& inPlace) {
     const std::string head = k_.name + " [" + v.suffix + "] " + shape;
     CrashContext::set(head);
     std::map<std::string, void*, std::less<>> args;
@@ -134,7 +148,7 @@ class MapRunner {
       std::copy(in->data, in->data + (in->hi - in->data < out->hi - out->data ? in->hi - in->data : out->hi - out->data), out->data);
       args[shared] = out->data;
     }
-    v.call(Binding(env, std::move(args)));
+    v.call(Binding(env, std::move(args), scalars));
     for (const Mem& m : mems) {
       if (!m.t->output) continue;
       const auto& e = expected.at(m.t->name);
