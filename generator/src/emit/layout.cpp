@@ -165,6 +165,40 @@ void defineLines(const std::string& line, std::vector<std::string>& out) {
   out.push_back("  " + line.substr(params + 2));
 }
 
+// Blocks whose bodies clang-format does not indent (Google style): namespaces and `extern "C"`
+// (NamespaceIndentation None, IndentExternBlock AfterExternBlock with BraceWrapping.AfterExternBlock
+// false); it keeps blank lines after their '{'.
+bool flatBlock(const std::string& head) { return startsWith(head, "namespace") || startsWith(head, "extern \"C\""); }
+
+// A declaration whose initialiser is adjacent string literals on several lines (`const char* s =
+// "a"` then more literal lines, #if lines between them, the last ending in ';'): clang-format
+// breaks after '=' (AlwaysBreakBeforeMultilineStrings), keeps one literal a line at the
+// continuation indent (4) and splits a literal longer than the column limit after its last space
+// that fits (BreakStringLiterals: the space stays with the first piece). Returns the position of
+// the opening quote of the first literal, or npos.
+size_t stringInitialiserStart(const std::string& body) {
+  if (body.empty() || body.back() != '"' || body[0] == '"' || body[0] == '#') return std::string::npos;
+  const size_t eq = body.find(" = \"");
+  if (eq == std::string::npos || codeOnly(body).find(';') != std::string::npos) return std::string::npos;
+  return eq + 3;
+}
+
+// The literal `lit` (quotes included, and what follows it, e.g. ';') written at `indent`, split as
+// clang-format splits a string literal that does not fit.
+void stringPieces(std::string lit, size_t indent, std::vector<std::string>& out) {
+  while (indent + lit.size() > kColumnLimit) {
+    const size_t close = literalEnd(lit, 0);
+    // Content lit[1, close); a piece is `"` + content[0, cut) + `"` and must fit.
+    size_t cut = std::string::npos;
+    for (size_t k = 1; k < close && indent + (k + 1) + 1 <= kColumnLimit; ++k)
+      if (lit[k] == ' ') cut = k + 1;  // split after the space
+    if (cut == std::string::npos || cut >= close) break;
+    out.push_back(std::string(indent, ' ') + lit.substr(0, cut) + "\"");
+    lit = "\"" + lit.substr(cut);
+  }
+  out.push_back(std::string(indent, ' ') + lit);
+}
+
 // An open block: its indentation in the output, the raw indentation of the line that opened it,
 // and how much deeper the raw text indents its body (0: lowered bodies, 2: pre-indented text).
 struct Block {
@@ -203,6 +237,7 @@ std::string layoutCpp(const std::string& text) {
   std::vector<Block> blocks;
   int tables = 0;    // open braced initialisers spanning lines (their rows are written laid out)
   size_t blank = 0;  // blank lines seen since the last written line
+  size_t literalIndent = std::string::npos;  // inside a string-literal initialiser: its pieces' indent
   for (const std::string& line : raw) {
     if (line.empty()) {
       ++blank;
@@ -210,16 +245,28 @@ std::string layoutCpp(const std::string& text) {
     }
     const size_t rawIndent = leadingSpaces(line);
     const std::string body = line.substr(rawIndent);
+    if (literalIndent != std::string::npos && body[0] != '#') {
+      stringPieces(body, literalIndent, out);
+      if (codeOnly(body).find(';') != std::string::npos) literalIndent = std::string::npos;
+      continue;
+    }
     // clang-format drops blank lines after a block's '{' (not a namespace's) and before a lone
     // '}' or '};'.
     const bool afterOpen = !out.empty() && out.back().back() == '{' && out.back()[0] != '#' &&
-                           !startsWith(out.back(), "namespace");
+                           !flatBlock(out.back().substr(leadingSpaces(out.back())));
     const bool closes = body == "}" || body == "};";
     // At most one blank line, none at the start of the file or of a block, or before its end.
     if (blank && !out.empty() && !afterOpen && !closes) out.push_back("");
     blank = 0;
     if (body[0] == '#') {  // preprocessor lines stay at column 0
       defineLines(body, out);
+      continue;
+    }
+    if (const size_t lit = stringInitialiserStart(body); lit != std::string::npos) {
+      const size_t indent = blocks.empty() ? rawIndent : blocks.back().indent + (blocks.back().indents ? 2 : 0);
+      out.push_back(std::string(indent, ' ') + trimRight(body.substr(0, lit)));
+      literalIndent = indent + 4;
+      stringPieces(body.substr(lit), literalIndent, out);
       continue;
     }
     for (const std::string& part : splitBlocks(body)) {
@@ -261,7 +308,7 @@ std::string layoutCpp(const std::string& text) {
         ++tables;
       } else {
         Block b{partIndent, rawIndent};
-        b.indents = !startsWith(part, "namespace");
+        b.indents = !flatBlock(part);
         blocks.push_back(b);
       }
     }
