@@ -35,7 +35,30 @@ TEST_CASE("layoutCpp breaks long statements where clang-format does") {
                   "uint32_t* input, int64_t rows, int64_t cols, int64_t stride, uint32_t* output) {\n}\n") ==
         "__attribute__((target(\"avx512f,avx512bw,avx512dq,avx512vl\"))) void rowxor_u32_avx512(\n"
         "    const uint32_t* input, int64_t rows, int64_t cols, int64_t stride, uint32_t* output) {\n}\n");
+  // A braced initialiser breaks after its '{' (160 for a break after the '=' before it).
+  const std::string q(49, 'q');
+  CHECK(layoutCpp("void g() {\n" + q + "_choice forced = { " + q + "_scalar, \"scalar\"};\n}\n") ==
+        "void g() {\n  " + q + "_choice forced = {\n      " + q + "_scalar, \"scalar\"};\n}\n");
   // A loop whose body is an if: the body on its own line.
   CHECK(layoutCpp("void g() {\nfor (int k = 0; k < n; ++k) if (x[k] == best) { at = k; break; }\n}\n") ==
         "void g() {\n  for (int k = 0; k < n; ++k)\n    if (x[k] == best) {\n      at = k;\n      break;\n    }\n}\n");
+}
+
+TEST_CASE("layoutCpp leaves extern \"C\" bodies unindented, as namespaces") {
+  const std::string header =
+      "#ifdef __cplusplus\nextern \"C\" {\n#endif\n\nvoid f(int n);\n\n#ifdef __cplusplus\n}  // extern \"C\"\n#endif\n";
+  CHECK(layoutCpp(header) == header);
+  CHECK(layoutCpp("extern \"C\" {\n\n__attribute__((weak)) int flag = 0;\n}\n") ==
+        "extern \"C\" {\n\n__attribute__((weak)) int flag = 0;\n}\n");
+}
+
+TEST_CASE("layoutCpp writes a string-literal initialiser one literal a line, split at the column limit") {
+  const std::string raw =
+      "bool known(const char* requested) {\nconst char* names = \" scalar\"\n#if defined(__x86_64__)\n"
+      "                      \" avx2 avx2_avx_vnni avx2+avx_vnni avx2_fma avx2+fma avx2_avx_vnni_fma "
+      "avx2+avx_vnni+fma avx512 avx512_vnni avx512+vnni\"\n#endif\n                      \" \";\nreturn true;\n}\n";
+  CHECK(layoutCpp(raw) ==
+        "bool known(const char* requested) {\n  const char* names =\n      \" scalar\"\n#if defined(__x86_64__)\n"
+        "      \" avx2 avx2_avx_vnni avx2+avx_vnni avx2_fma avx2+fma avx2_avx_vnni_fma avx2+avx_vnni+fma \"\n"
+        "      \"avx512 avx512_vnni avx512+vnni\"\n#endif\n      \" \";\n  return true;\n}\n");
 }

@@ -132,8 +132,9 @@ int samePrecedenceAround(const std::vector<Tok>& t, size_t op) {
 
 // Which tokens a line may break before and at what penalty: clang-format's split penalty,
 // 20 per binding level plus the token's own (after '(' 1 with several arguments, else 19, 100
-// in a declaration; before a declared name 200; after ',' 1, '=' 2, '||' 4, '&&' 5 and other
-// binary operators their precedence; before a conditional's ':' 3).
+// in a declaration, the same after a braced initialiser's '{'; before a declared name 200; after
+// ',' 1, '=' 2 (160 before a '{'), '||' 4, '&&' 5 and other binary operators their precedence;
+// before a conditional's ':' 3).
 void annotate(std::vector<Tok>& t, bool declaration, bool usingAlias) {
   int depth = 0;
   for (size_t i = 0; i < t.size(); ++i) {
@@ -182,10 +183,22 @@ void annotate(std::vector<Tok>& t, bool declaration, bool usingAlias) {
       t[i].breakPenalty = base + (declaration ? 100 : args > 1 ? 1 : 19);
       t[i].firstOfSeveral = args > 1;
       t[i].kind = '(';
+    } else if (p == "{" && i >= 2 && t[i - 2].text == "=") {
+      // A braced initialiser (Cpp11BracedListStyle) breaks after its '{' as a call after its '('.
+      int args = 1;
+      for (size_t j = i, d = 0; j < t.size(); ++j) {
+        if (t[j].opens) ++d;
+        else if (t[j].closes && d-- == 0) break;
+        else if (d == 0 && t[j].text == ",") ++args;
+      }
+      t[i].breakPenalty = base + (args > 1 ? 1 : 19);
+      t[i].firstOfSeveral = args > 1;
+      t[i].kind = '(';
     } else if ((p == "=" || (p.size() == 2 && p[1] == '=' && p != "==" && p != "!=" && p != "<=" && p != ">=")) &&
                t[i - 1].depth == 0) {
-      // A function type alias counts as a function declaration: 110 after its '='.
-      t[i].breakPenalty = base + (usingAlias ? 110 : 2);
+      // A function type alias counts as a function declaration: 110 after its '='; before a braced
+      // initialiser 160.
+      t[i].breakPenalty = base + (usingAlias ? 110 : t[i].text == "{" ? 160 : 2);
       t[i].kind = '=';
     } else if (p == "&&" || p == "||") {
       t[i].twoOperands = operatorsAround(t, i - 1) == 1;
