@@ -93,4 +93,26 @@ bool checkArg(const char* kernel, const char* variant, Fn fn, const simdgen_ref:
   return ok;
 }
 
+// fn(x, rows, cols, stride, alpha, y): y = select(x > alpha, x - alpha, alpha * 3 + x) on every
+// element of the rows x cols window; the padding between rows must stay untouched.
+template <class Fn>
+bool checkMap(const char* kernel, const char* variant, Fn fn) {
+  if (!runs(variant)) return true;
+  std::mt19937 rng(44);
+  bool ok = true;
+  for (const Shape& s : shapes()) {
+    const std::vector<int32_t> x = randomData<int32_t>(size_t(s.rows * s.stride), rng);
+    const int32_t alpha = int32_t(rng() % 41) - 20;
+    std::vector<int32_t> got(x.size(), -777), want(x.size(), -777);
+    fn(x.data(), s.rows, s.cols, s.stride, alpha, got.data());
+    for (int64_t r = 0; r < s.rows; ++r)
+      for (int64_t c = 0; c < s.cols; ++c) {
+        const int32_t v = x[size_t(r * s.stride + c)];
+        want[size_t(r * s.stride + c)] = v > alpha ? v - alpha : alpha * 3 + v;
+      }
+    ok = report(kernel, variant, s, got == want) && ok;
+  }
+  return ok;
+}
+
 }  // namespace hygiene
