@@ -62,14 +62,14 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void argmax_f32_av
     int64_t best_hi = (int64_t)(-1);
     // blocks of 2048 elements
     int64_t blk = 0;
-    for (; blk + 2048 <= n; blk += 2048) {
+    for (; blk <= n - 2048; blk += 2048) {
       __m512 acc0 = _mm512_set1_ps(-__builtin_inff());
       __m512 acc1 = _mm512_set1_ps(-__builtin_inff());
       __m512 acc2 = _mm512_set1_ps(-__builtin_inff());
       __m512 acc3 = _mm512_set1_ps(-__builtin_inff());
       // 4 vectors per step
       int64_t j = blk;
-      for (; j + 64 <= blk + 2048; j += 64) {
+      for (; j <= blk + 1984; j += 64) {
         acc0 = _mm512_max_ps(_mm512_loadu_ps(input + i * n + j), acc0);
         acc1 = _mm512_max_ps(_mm512_loadu_ps(input + i * n + j + 16), acc1);
         acc2 = _mm512_max_ps(_mm512_loadu_ps(input + i * n + j + 32), acc2);
@@ -132,13 +132,13 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void argmax_f32_av
       __m512 acc3 = _mm512_set1_ps(-__builtin_inff());
       // 4 vectors per step
       int64_t j = blk;
-      for (; j + 64 <= n; j += 64) {
+      for (; j <= n - 64; j += 64) {
         acc0 = _mm512_max_ps(_mm512_loadu_ps(input + i * n + j), acc0);
         acc1 = _mm512_max_ps(_mm512_loadu_ps(input + i * n + j + 16), acc1);
         acc2 = _mm512_max_ps(_mm512_loadu_ps(input + i * n + j + 32), acc2);
         acc3 = _mm512_max_ps(_mm512_loadu_ps(input + i * n + j + 48), acc3);
       }
-      for (; j + 16 <= n; j += 16) {
+      for (; j <= n - 16; j += 16) {
         acc0 = _mm512_max_ps(_mm512_loadu_ps(input + i * n + j), acc0);
       }
       // predicated tail: identity lanes never win
@@ -273,14 +273,14 @@ __attribute__((target("+sve"))) void argmax_f32_sve(const float* input, int64_t 
     int64_t best_hi = (int64_t)(-1);
     // blocks of 2048 elements
     int64_t blk = 0;
-    for (; blk + 2048 <= n; blk += 2048) {
+    for (; blk <= n - 2048; blk += 2048) {
       svfloat32_t acc0 = svdup_n_f32(-__builtin_inff());
       svfloat32_t acc1 = svdup_n_f32(-__builtin_inff());
       svfloat32_t acc2 = svdup_n_f32(-__builtin_inff());
       svfloat32_t acc3 = svdup_n_f32(-__builtin_inff());
       // 4 vectors per step
       int64_t j = blk;
-      for (; j + 16 * vscale <= blk + 2048; j += 16 * vscale) {
+      for (; j <= blk - 16 * vscale + 2048; j += 16 * vscale) {
         svfloat32_t x0 = svld1_f32(svptrue_b32(), input + i * n + j);
         acc0 = svsel_f32(svcmpgt_f32(svptrue_b32(), x0, acc0), x0, acc0);
         svfloat32_t x1 = svld1_f32(svptrue_b32(), input + i * n + j + 4 * vscale);
@@ -345,7 +345,7 @@ __attribute__((target("+sve"))) void argmax_f32_sve(const float* input, int64_t 
       svfloat32_t acc3 = svdup_n_f32(-__builtin_inff());
       // 4 vectors per step
       int64_t j = blk;
-      for (; j + 16 * vscale <= n; j += 16 * vscale) {
+      for (; j <= n - 16 * vscale; j += 16 * vscale) {
         svfloat32_t x0 = svld1_f32(svptrue_b32(), input + i * n + j);
         acc0 = svsel_f32(svcmpgt_f32(svptrue_b32(), x0, acc0), x0, acc0);
         svfloat32_t x1 = svld1_f32(svptrue_b32(), input + i * n + j + 4 * vscale);
@@ -355,7 +355,7 @@ __attribute__((target("+sve"))) void argmax_f32_sve(const float* input, int64_t 
         svfloat32_t x3 = svld1_f32(svptrue_b32(), input + i * n + j + 12 * vscale);
         acc3 = svsel_f32(svcmpgt_f32(svptrue_b32(), x3, acc3), x3, acc3);
       }
-      for (; j + 4 * vscale <= n; j += 4 * vscale) {
+      for (; j <= n - 4 * vscale; j += 4 * vscale) {
         svfloat32_t x0 = svld1_f32(svptrue_b32(), input + i * n + j);
         acc0 = svsel_f32(svcmpgt_f32(svptrue_b32(), x0, acc0), x0, acc0);
       }
@@ -489,14 +489,14 @@ void argmax_f32_neon(const float* input, int64_t n, float* values, int64_t* indi
     int64_t best_hi = (int64_t)(-1);
     // blocks of 2048 elements
     int64_t blk = 0;
-    for (; blk + 2048 <= n; blk += 2048) {
+    for (; blk <= n - 2048; blk += 2048) {
       float32x4_t acc0 = vdupq_n_f32(-__builtin_inff());
       float32x4_t acc1 = vdupq_n_f32(-__builtin_inff());
       float32x4_t acc2 = vdupq_n_f32(-__builtin_inff());
       float32x4_t acc3 = vdupq_n_f32(-__builtin_inff());
       // 4 vectors per step
       int64_t j = blk;
-      for (; j + 16 <= blk + 2048; j += 16) {
+      for (; j <= blk + 2032; j += 16) {
         float32x4_t x0 = vld1q_f32(input + i * n + j);
         acc0 = vbslq_f32(vcgtq_f32(x0, acc0), x0, acc0);
         float32x4_t x1 = vld1q_f32(input + i * n + j + 4);
@@ -563,7 +563,7 @@ void argmax_f32_neon(const float* input, int64_t n, float* values, int64_t* indi
       float32x4_t acc3 = vdupq_n_f32(-__builtin_inff());
       // 4 vectors per step
       int64_t j = blk;
-      for (; j + 16 <= n; j += 16) {
+      for (; j <= n - 16; j += 16) {
         float32x4_t x0 = vld1q_f32(input + i * n + j);
         acc0 = vbslq_f32(vcgtq_f32(x0, acc0), x0, acc0);
         float32x4_t x1 = vld1q_f32(input + i * n + j + 4);
@@ -573,7 +573,7 @@ void argmax_f32_neon(const float* input, int64_t n, float* values, int64_t* indi
         float32x4_t x3 = vld1q_f32(input + i * n + j + 12);
         acc3 = vbslq_f32(vcgtq_f32(x3, acc3), x3, acc3);
       }
-      for (; j + 4 <= n; j += 4) {
+      for (; j <= n - 4; j += 4) {
         float32x4_t x0 = vld1q_f32(input + i * n + j);
         acc0 = vbslq_f32(vcgtq_f32(x0, acc0), x0, acc0);
       }
@@ -712,14 +712,14 @@ __attribute__((target("avx2"))) void argmax_f32_avx2(const float* input, int64_t
     int64_t best_hi = (int64_t)(-1);
     // blocks of 2048 elements
     int64_t blk = 0;
-    for (; blk + 2048 <= n; blk += 2048) {
+    for (; blk <= n - 2048; blk += 2048) {
       __m256 acc0 = _mm256_set1_ps(-__builtin_inff());
       __m256 acc1 = _mm256_set1_ps(-__builtin_inff());
       __m256 acc2 = _mm256_set1_ps(-__builtin_inff());
       __m256 acc3 = _mm256_set1_ps(-__builtin_inff());
       // 4 vectors per step
       int64_t j = blk;
-      for (; j + 32 <= blk + 2048; j += 32) {
+      for (; j <= blk + 2016; j += 32) {
         acc0 = _mm256_max_ps(_mm256_loadu_ps(input + i * n + j), acc0);
         acc1 = _mm256_max_ps(_mm256_loadu_ps(input + i * n + j + 8), acc1);
         acc2 = _mm256_max_ps(_mm256_loadu_ps(input + i * n + j + 16), acc2);
@@ -780,13 +780,13 @@ __attribute__((target("avx2"))) void argmax_f32_avx2(const float* input, int64_t
       __m256 acc3 = _mm256_set1_ps(-__builtin_inff());
       // 4 vectors per step
       int64_t j = blk;
-      for (; j + 32 <= n; j += 32) {
+      for (; j <= n - 32; j += 32) {
         acc0 = _mm256_max_ps(_mm256_loadu_ps(input + i * n + j), acc0);
         acc1 = _mm256_max_ps(_mm256_loadu_ps(input + i * n + j + 8), acc1);
         acc2 = _mm256_max_ps(_mm256_loadu_ps(input + i * n + j + 16), acc2);
         acc3 = _mm256_max_ps(_mm256_loadu_ps(input + i * n + j + 24), acc3);
       }
-      for (; j + 8 <= n; j += 8) {
+      for (; j <= n - 8; j += 8) {
         acc0 = _mm256_max_ps(_mm256_loadu_ps(input + i * n + j), acc0);
       }
       // predicated tail: identity lanes never win
@@ -917,14 +917,14 @@ void argmax_f32_scalar(const float* input, int64_t n, float* values, int64_t* in
     int64_t best_hi = (int64_t)(-1);
     // blocks of 2048 elements
     int64_t blk = 0;
-    for (; blk + 2048 <= n; blk += 2048) {
+    for (; blk <= n - 2048; blk += 2048) {
       float acc0 = (float)(-__builtin_inff());
       float acc1 = (float)(-__builtin_inff());
       float acc2 = (float)(-__builtin_inff());
       float acc3 = (float)(-__builtin_inff());
       // 4 vectors per step
       int64_t j = blk;
-      for (; j + 4 <= blk + 2048; j += 4) {
+      for (; j <= blk + 2044; j += 4) {
         float x0 = input[i * n + j];
         acc0 = (x0 > acc0 ? x0 : acc0);
         float x1 = input[i * n + j + 1];
@@ -973,7 +973,7 @@ void argmax_f32_scalar(const float* input, int64_t n, float* values, int64_t* in
       float acc3 = (float)(-__builtin_inff());
       // 4 vectors per step
       int64_t j = blk;
-      for (; j + 4 <= n; j += 4) {
+      for (; j <= n - 4; j += 4) {
         float x0 = input[i * n + j];
         acc0 = (x0 > acc0 ? x0 : acc0);
         float x1 = input[i * n + j + 1];

@@ -62,14 +62,14 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void argmin_f32_in
     int64_t best_hi = (int64_t)(-1);
     // blocks of 2048 elements
     int64_t blk = 0;
-    for (; blk + 2048 <= n; blk += 2048) {
+    for (; blk <= n - 2048; blk += 2048) {
       __m512 acc0 = _mm512_set1_ps(__builtin_inff());
       __m512 acc1 = _mm512_set1_ps(__builtin_inff());
       __m512 acc2 = _mm512_set1_ps(__builtin_inff());
       __m512 acc3 = _mm512_set1_ps(__builtin_inff());
       // 4 vectors per step
       int64_t j = blk;
-      for (; j + 64 <= blk + 2048; j += 64) {
+      for (; j <= blk + 1984; j += 64) {
         acc0 = _mm512_min_ps(_mm512_loadu_ps(input + i * n + j), acc0);
         acc1 = _mm512_min_ps(_mm512_loadu_ps(input + i * n + j + 16), acc1);
         acc2 = _mm512_min_ps(_mm512_loadu_ps(input + i * n + j + 32), acc2);
@@ -132,13 +132,13 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void argmin_f32_in
       __m512 acc3 = _mm512_set1_ps(__builtin_inff());
       // 4 vectors per step
       int64_t j = blk;
-      for (; j + 64 <= n; j += 64) {
+      for (; j <= n - 64; j += 64) {
         acc0 = _mm512_min_ps(_mm512_loadu_ps(input + i * n + j), acc0);
         acc1 = _mm512_min_ps(_mm512_loadu_ps(input + i * n + j + 16), acc1);
         acc2 = _mm512_min_ps(_mm512_loadu_ps(input + i * n + j + 32), acc2);
         acc3 = _mm512_min_ps(_mm512_loadu_ps(input + i * n + j + 48), acc3);
       }
-      for (; j + 16 <= n; j += 16) {
+      for (; j <= n - 16; j += 16) {
         acc0 = _mm512_min_ps(_mm512_loadu_ps(input + i * n + j), acc0);
       }
       // predicated tail: identity lanes never win
@@ -249,14 +249,14 @@ __attribute__((target("+sve"))) void argmin_f32_init_sve(const float* input, int
     int64_t best_hi = (int64_t)(-1);
     // blocks of 2048 elements
     int64_t blk = 0;
-    for (; blk + 2048 <= n; blk += 2048) {
+    for (; blk <= n - 2048; blk += 2048) {
       svfloat32_t acc0 = svdup_n_f32(__builtin_inff());
       svfloat32_t acc1 = svdup_n_f32(__builtin_inff());
       svfloat32_t acc2 = svdup_n_f32(__builtin_inff());
       svfloat32_t acc3 = svdup_n_f32(__builtin_inff());
       // 4 vectors per step
       int64_t j = blk;
-      for (; j + 16 * vscale <= blk + 2048; j += 16 * vscale) {
+      for (; j <= blk - 16 * vscale + 2048; j += 16 * vscale) {
         svfloat32_t x0 = svld1_f32(svptrue_b32(), input + i * n + j);
         acc0 = svsel_f32(svcmplt_f32(svptrue_b32(), x0, acc0), x0, acc0);
         svfloat32_t x1 = svld1_f32(svptrue_b32(), input + i * n + j + 4 * vscale);
@@ -322,7 +322,7 @@ __attribute__((target("+sve"))) void argmin_f32_init_sve(const float* input, int
       svfloat32_t acc3 = svdup_n_f32(__builtin_inff());
       // 4 vectors per step
       int64_t j = blk;
-      for (; j + 16 * vscale <= n; j += 16 * vscale) {
+      for (; j <= n - 16 * vscale; j += 16 * vscale) {
         svfloat32_t x0 = svld1_f32(svptrue_b32(), input + i * n + j);
         acc0 = svsel_f32(svcmplt_f32(svptrue_b32(), x0, acc0), x0, acc0);
         svfloat32_t x1 = svld1_f32(svptrue_b32(), input + i * n + j + 4 * vscale);
@@ -332,7 +332,7 @@ __attribute__((target("+sve"))) void argmin_f32_init_sve(const float* input, int
         svfloat32_t x3 = svld1_f32(svptrue_b32(), input + i * n + j + 12 * vscale);
         acc3 = svsel_f32(svcmplt_f32(svptrue_b32(), x3, acc3), x3, acc3);
       }
-      for (; j + 4 * vscale <= n; j += 4 * vscale) {
+      for (; j <= n - 4 * vscale; j += 4 * vscale) {
         svfloat32_t x0 = svld1_f32(svptrue_b32(), input + i * n + j);
         acc0 = svsel_f32(svcmplt_f32(svptrue_b32(), x0, acc0), x0, acc0);
       }
@@ -445,14 +445,14 @@ void argmin_f32_init_neon(const float* input, int64_t n, float* values, int64_t*
     int64_t best_hi = (int64_t)(-1);
     // blocks of 2048 elements
     int64_t blk = 0;
-    for (; blk + 2048 <= n; blk += 2048) {
+    for (; blk <= n - 2048; blk += 2048) {
       float32x4_t acc0 = vdupq_n_f32(__builtin_inff());
       float32x4_t acc1 = vdupq_n_f32(__builtin_inff());
       float32x4_t acc2 = vdupq_n_f32(__builtin_inff());
       float32x4_t acc3 = vdupq_n_f32(__builtin_inff());
       // 4 vectors per step
       int64_t j = blk;
-      for (; j + 16 <= blk + 2048; j += 16) {
+      for (; j <= blk + 2032; j += 16) {
         float32x4_t x0 = vld1q_f32(input + i * n + j);
         acc0 = vbslq_f32(vcltq_f32(x0, acc0), x0, acc0);
         float32x4_t x1 = vld1q_f32(input + i * n + j + 4);
@@ -520,7 +520,7 @@ void argmin_f32_init_neon(const float* input, int64_t n, float* values, int64_t*
       float32x4_t acc3 = vdupq_n_f32(__builtin_inff());
       // 4 vectors per step
       int64_t j = blk;
-      for (; j + 16 <= n; j += 16) {
+      for (; j <= n - 16; j += 16) {
         float32x4_t x0 = vld1q_f32(input + i * n + j);
         acc0 = vbslq_f32(vcltq_f32(x0, acc0), x0, acc0);
         float32x4_t x1 = vld1q_f32(input + i * n + j + 4);
@@ -530,7 +530,7 @@ void argmin_f32_init_neon(const float* input, int64_t n, float* values, int64_t*
         float32x4_t x3 = vld1q_f32(input + i * n + j + 12);
         acc3 = vbslq_f32(vcltq_f32(x3, acc3), x3, acc3);
       }
-      for (; j + 4 <= n; j += 4) {
+      for (; j <= n - 4; j += 4) {
         float32x4_t x0 = vld1q_f32(input + i * n + j);
         acc0 = vbslq_f32(vcltq_f32(x0, acc0), x0, acc0);
       }
@@ -645,14 +645,14 @@ __attribute__((target("avx2"))) void argmin_f32_init_avx2(const float* input, in
     int64_t best_hi = (int64_t)(-1);
     // blocks of 2048 elements
     int64_t blk = 0;
-    for (; blk + 2048 <= n; blk += 2048) {
+    for (; blk <= n - 2048; blk += 2048) {
       __m256 acc0 = _mm256_set1_ps(__builtin_inff());
       __m256 acc1 = _mm256_set1_ps(__builtin_inff());
       __m256 acc2 = _mm256_set1_ps(__builtin_inff());
       __m256 acc3 = _mm256_set1_ps(__builtin_inff());
       // 4 vectors per step
       int64_t j = blk;
-      for (; j + 32 <= blk + 2048; j += 32) {
+      for (; j <= blk + 2016; j += 32) {
         acc0 = _mm256_min_ps(_mm256_loadu_ps(input + i * n + j), acc0);
         acc1 = _mm256_min_ps(_mm256_loadu_ps(input + i * n + j + 8), acc1);
         acc2 = _mm256_min_ps(_mm256_loadu_ps(input + i * n + j + 16), acc2);
@@ -713,13 +713,13 @@ __attribute__((target("avx2"))) void argmin_f32_init_avx2(const float* input, in
       __m256 acc3 = _mm256_set1_ps(__builtin_inff());
       // 4 vectors per step
       int64_t j = blk;
-      for (; j + 32 <= n; j += 32) {
+      for (; j <= n - 32; j += 32) {
         acc0 = _mm256_min_ps(_mm256_loadu_ps(input + i * n + j), acc0);
         acc1 = _mm256_min_ps(_mm256_loadu_ps(input + i * n + j + 8), acc1);
         acc2 = _mm256_min_ps(_mm256_loadu_ps(input + i * n + j + 16), acc2);
         acc3 = _mm256_min_ps(_mm256_loadu_ps(input + i * n + j + 24), acc3);
       }
-      for (; j + 8 <= n; j += 8) {
+      for (; j <= n - 8; j += 8) {
         acc0 = _mm256_min_ps(_mm256_loadu_ps(input + i * n + j), acc0);
       }
       // predicated tail: identity lanes never win
@@ -826,14 +826,14 @@ void argmin_f32_init_scalar(const float* input, int64_t n, float* values, int64_
     int64_t best_hi = (int64_t)(-1);
     // blocks of 2048 elements
     int64_t blk = 0;
-    for (; blk + 2048 <= n; blk += 2048) {
+    for (; blk <= n - 2048; blk += 2048) {
       float acc0 = (float)(__builtin_inff());
       float acc1 = (float)(__builtin_inff());
       float acc2 = (float)(__builtin_inff());
       float acc3 = (float)(__builtin_inff());
       // 4 vectors per step
       int64_t j = blk;
-      for (; j + 4 <= blk + 2048; j += 4) {
+      for (; j <= blk + 2044; j += 4) {
         float x0 = input[i * n + j];
         acc0 = (x0 < acc0 ? x0 : acc0);
         float x1 = input[i * n + j + 1];
@@ -882,7 +882,7 @@ void argmin_f32_init_scalar(const float* input, int64_t n, float* values, int64_
       float acc3 = (float)(__builtin_inff());
       // 4 vectors per step
       int64_t j = blk;
-      for (; j + 4 <= n; j += 4) {
+      for (; j <= n - 4; j += 4) {
         float x0 = input[i * n + j];
         acc0 = (x0 < acc0 ? x0 : acc0);
         float x1 = input[i * n + j + 1];

@@ -61,12 +61,12 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void argmin_u16_av
     int64_t best_hi = (int64_t)(-1);
     // blocks of 512 elements
     int64_t blk = 0;
-    for (; blk + 512 <= n; blk += 512) {
+    for (; blk <= n - 512; blk += 512) {
       __m512i acc0 = _mm512_set1_epi16((short)(65535));
       __m512i acc1 = _mm512_set1_epi16((short)(65535));
       // 2 vectors per step
       int64_t j = blk;
-      for (; j + 64 <= blk + 512; j += 64) {
+      for (; j <= blk + 448; j += 64) {
         acc0 = _mm512_min_epu16(_mm512_loadu_si512((const void*)(input + i * n + j)), acc0);
         acc1 = _mm512_min_epu16(_mm512_loadu_si512((const void*)(input + i * n + j + 32)), acc1);
       }
@@ -122,11 +122,11 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void argmin_u16_av
       __m512i acc1 = _mm512_set1_epi16((short)(65535));
       // 2 vectors per step
       int64_t j = blk;
-      for (; j + 64 <= n; j += 64) {
+      for (; j <= n - 64; j += 64) {
         acc0 = _mm512_min_epu16(_mm512_loadu_si512((const void*)(input + i * n + j)), acc0);
         acc1 = _mm512_min_epu16(_mm512_loadu_si512((const void*)(input + i * n + j + 32)), acc1);
       }
-      for (; j + 32 <= n; j += 32) {
+      for (; j <= n - 32; j += 32) {
         acc0 = _mm512_min_epu16(_mm512_loadu_si512((const void*)(input + i * n + j)), acc0);
       }
       // predicated tail: identity lanes never win
@@ -234,12 +234,12 @@ __attribute__((target("+sve"))) void argmin_u16_sve(const uint16_t* input, int64
     int64_t best_hi = (int64_t)(-1);
     // blocks of 512 elements
     int64_t blk = 0;
-    for (; blk + 512 <= n; blk += 512) {
+    for (; blk <= n - 512; blk += 512) {
       svuint16_t acc0 = svdup_n_u16(65535);
       svuint16_t acc1 = svdup_n_u16(65535);
       // 2 vectors per step
       int64_t j = blk;
-      for (; j + 16 * vscale <= blk + 512; j += 16 * vscale) {
+      for (; j <= blk - 16 * vscale + 512; j += 16 * vscale) {
         acc0 = svmin_u16_x(svptrue_b16(), svld1_u16(svptrue_b16(), input + i * n + j), acc0);
         acc1 = svmin_u16_x(svptrue_b16(), svld1_u16(svptrue_b16(), input + i * n + j + 8 * vscale),
                            acc1);
@@ -290,12 +290,12 @@ __attribute__((target("+sve"))) void argmin_u16_sve(const uint16_t* input, int64
       svuint16_t acc1 = svdup_n_u16(65535);
       // 2 vectors per step
       int64_t j = blk;
-      for (; j + 16 * vscale <= n; j += 16 * vscale) {
+      for (; j <= n - 16 * vscale; j += 16 * vscale) {
         acc0 = svmin_u16_x(svptrue_b16(), svld1_u16(svptrue_b16(), input + i * n + j), acc0);
         acc1 = svmin_u16_x(svptrue_b16(), svld1_u16(svptrue_b16(), input + i * n + j + 8 * vscale),
                            acc1);
       }
-      for (; j + 8 * vscale <= n; j += 8 * vscale) {
+      for (; j <= n - 8 * vscale; j += 8 * vscale) {
         acc0 = svmin_u16_x(svptrue_b16(), svld1_u16(svptrue_b16(), input + i * n + j), acc0);
       }
       // predicated tail: identity lanes never win
@@ -398,12 +398,12 @@ void argmin_u16_neon(const uint16_t* input, int64_t n, uint16_t* values, int64_t
     int64_t best_hi = (int64_t)(-1);
     // blocks of 512 elements
     int64_t blk = 0;
-    for (; blk + 512 <= n; blk += 512) {
+    for (; blk <= n - 512; blk += 512) {
       uint16x8_t acc0 = vdupq_n_u16(65535);
       uint16x8_t acc1 = vdupq_n_u16(65535);
       // 2 vectors per step
       int64_t j = blk;
-      for (; j + 16 <= blk + 512; j += 16) {
+      for (; j <= blk + 496; j += 16) {
         acc0 = vminq_u16(vld1q_u16(input + i * n + j), acc0);
         acc1 = vminq_u16(vld1q_u16(input + i * n + j + 8), acc1);
       }
@@ -454,11 +454,11 @@ void argmin_u16_neon(const uint16_t* input, int64_t n, uint16_t* values, int64_t
       uint16x8_t acc1 = vdupq_n_u16(65535);
       // 2 vectors per step
       int64_t j = blk;
-      for (; j + 16 <= n; j += 16) {
+      for (; j <= n - 16; j += 16) {
         acc0 = vminq_u16(vld1q_u16(input + i * n + j), acc0);
         acc1 = vminq_u16(vld1q_u16(input + i * n + j + 8), acc1);
       }
-      for (; j + 8 <= n; j += 8) {
+      for (; j <= n - 8; j += 8) {
         acc0 = vminq_u16(vld1q_u16(input + i * n + j), acc0);
       }
       // predicated tail: identity lanes never win
@@ -562,12 +562,12 @@ __attribute__((target("avx2"))) void argmin_u16_avx2(const uint16_t* input, int6
     int64_t best_hi = (int64_t)(-1);
     // blocks of 512 elements
     int64_t blk = 0;
-    for (; blk + 512 <= n; blk += 512) {
+    for (; blk <= n - 512; blk += 512) {
       __m256i acc0 = _mm256_set1_epi16((short)(65535));
       __m256i acc1 = _mm256_set1_epi16((short)(65535));
       // 2 vectors per step
       int64_t j = blk;
-      for (; j + 32 <= blk + 512; j += 32) {
+      for (; j <= blk + 480; j += 32) {
         acc0 = _mm256_min_epu16(_mm256_loadu_si256((const __m256i*)(input + i * n + j)), acc0);
         acc1 = _mm256_min_epu16(_mm256_loadu_si256((const __m256i*)(input + i * n + j + 16)), acc1);
       }
@@ -621,11 +621,11 @@ __attribute__((target("avx2"))) void argmin_u16_avx2(const uint16_t* input, int6
       __m256i acc1 = _mm256_set1_epi16((short)(65535));
       // 2 vectors per step
       int64_t j = blk;
-      for (; j + 32 <= n; j += 32) {
+      for (; j <= n - 32; j += 32) {
         acc0 = _mm256_min_epu16(_mm256_loadu_si256((const __m256i*)(input + i * n + j)), acc0);
         acc1 = _mm256_min_epu16(_mm256_loadu_si256((const __m256i*)(input + i * n + j + 16)), acc1);
       }
-      for (; j + 16 <= n; j += 16) {
+      for (; j <= n - 16; j += 16) {
         acc0 = _mm256_min_epu16(_mm256_loadu_si256((const __m256i*)(input + i * n + j)), acc0);
       }
       // predicated tail: identity lanes never win
@@ -726,12 +726,12 @@ void argmin_u16_scalar(const uint16_t* input, int64_t n, uint16_t* values, int64
     int64_t best_hi = (int64_t)(-1);
     // blocks of 512 elements
     int64_t blk = 0;
-    for (; blk + 512 <= n; blk += 512) {
+    for (; blk <= n - 512; blk += 512) {
       uint16_t acc0 = (uint16_t)(65535);
       uint16_t acc1 = (uint16_t)(65535);
       // 2 vectors per step
       int64_t j = blk;
-      for (; j + 2 <= blk + 512; j += 2) {
+      for (; j <= blk + 510; j += 2) {
         uint16_t x0 = input[i * n + j];
         acc0 = (x0 < acc0 ? x0 : acc0);
         uint16_t x1 = input[i * n + j + 1];
@@ -772,7 +772,7 @@ void argmin_u16_scalar(const uint16_t* input, int64_t n, uint16_t* values, int64
       uint16_t acc1 = (uint16_t)(65535);
       // 2 vectors per step
       int64_t j = blk;
-      for (; j + 2 <= n; j += 2) {
+      for (; j <= n - 2; j += 2) {
         uint16_t x0 = input[i * n + j];
         acc0 = (x0 < acc0 ? x0 : acc0);
         uint16_t x1 = input[i * n + j + 1];

@@ -102,7 +102,7 @@ __attribute__((target("+sve"))) void map_axpby_params_f32_sve(const float* in0, 
   {
     int64_t i = 0;
     svbool_t active = svwhilelt_b32_s64(i, n);
-    while (svptest_first(svptrue_b32(), active)) {
+    do {
       svfloat32_t x_v = svld1_f32(active, in0 + i);
       svfloat32_t y_v = svld1_f32(active, in1 + i);
       svfloat32_t t0 = svmul_f32_x(svptrue_b32(), k0, x_v);
@@ -118,7 +118,7 @@ __attribute__((target("+sve"))) void map_axpby_params_f32_sve(const float* in0, 
       svst1_f32(active, out2 + i, t7);
       i += 4 * vscale;
       active = svwhilelt_b32_s64(i, n);
-    }
+    } while (svptest_first(svptrue_b32(), active));
   }
 }
 #endif
@@ -137,7 +137,7 @@ __attribute__((target("avx2,fma"))) void map_axpby_params_f32_avx2_fma(const flo
   __m256 k1 = _mm256_set1_ps(scalar1);
   // whole vectors
   int64_t i = 0;
-  for (; i + 8 <= n; i += 8) {
+  for (; i <= n - 8; i += 8) {
     __m256 x_v = _mm256_loadu_ps(in0 + i);
     __m256 y_v = _mm256_loadu_ps(in1 + i);
     __m256 t0 = _mm256_mul_ps(k0, x_v);
@@ -200,7 +200,7 @@ void map_axpby_params_f32_neon(const float* in0, const float* in1, int64_t n, fl
   float32x4_t k1 = vdupq_n_f32(scalar1);
   // whole vectors
   int64_t i = 0;
-  for (; i + 4 <= n; i += 4) {
+  for (; i <= n - 4; i += 4) {
     float32x4_t x_v = vld1q_f32(in0 + i);
     float32x4_t y_v = vld1q_f32(in1 + i);
     float32x4_t t0 = vmulq_f32(k0, x_v);

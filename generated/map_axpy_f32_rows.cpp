@@ -69,7 +69,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void map_axpy_f32_
   for (; r < rows; ++r) {
     // whole vectors
     int64_t c = 0;
-    for (; c + 16 <= cols; c += 16) {
+    for (; c <= cols - 16; c += 16) {
       __m512 x_v = _mm512_loadu_ps(in0 + c + r * stride);
       __m512 y_v = _mm512_loadu_ps(in1 + c + r * stride);
       __m512 t0 = _mm512_mul_ps(k0, x_v);
@@ -125,7 +125,7 @@ __attribute__((target("+sve"))) void map_axpy_f32_rows_sve(const float* in0, con
   for (; r < rows; ++r) {
     // whole vectors
     int64_t c = 0;
-    for (; c + 4 * vscale <= cols; c += 4 * vscale) {
+    for (; c <= cols - 4 * vscale; c += 4 * vscale) {
       svfloat32_t x_v = svld1_f32(svptrue_b32(), in0 + c + r * stride);
       svfloat32_t y_v = svld1_f32(svptrue_b32(), in1 + c + r * stride);
       svfloat32_t t0 = svmul_f32_x(svptrue_b32(), k0, x_v);
@@ -181,7 +181,7 @@ __attribute__((target("avx2,fma"))) void map_axpy_f32_rows_avx2_fma(const float*
   for (; r < rows; ++r) {
     // whole vectors
     int64_t c = 0;
-    for (; c + 8 <= cols; c += 8) {
+    for (; c <= cols - 8; c += 8) {
       __m256 x_v = _mm256_loadu_ps(in0 + c + r * stride);
       __m256 y_v = _mm256_loadu_ps(in1 + c + r * stride);
       __m256 t0 = _mm256_mul_ps(k0, x_v);
@@ -235,7 +235,7 @@ void map_axpy_f32_rows_neon(const float* in0, const float* in1, int64_t rows, in
   for (; r < rows; ++r) {
     // whole vectors
     int64_t c = 0;
-    for (; c + 4 <= cols; c += 4) {
+    for (; c <= cols - 4; c += 4) {
       float32x4_t x_v = vld1q_f32(in0 + c + r * stride);
       float32x4_t y_v = vld1q_f32(in1 + c + r * stride);
       float32x4_t t0 = vmulq_f32(k0, x_v);

@@ -63,7 +63,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void map_i16_u16_a
   uint16_t k13_s = (uint16_t)(1);
   // whole vectors
   int64_t i = 0;
-  for (; i + 32 <= n; i += 32) {
+  for (; i <= n - 32; i += 32) {
     __m512i a_v = _mm512_loadu_si512((const void*)(in0 + i));
     __m512i b_v = _mm512_loadu_si512((const void*)(in1 + i));
     __m512i w_v = _mm512_loadu_si512((const void*)(in2 + i));
@@ -134,7 +134,7 @@ __attribute__((target("+sve"))) void map_i16_u16_sve(const int16_t* in0, const i
   uint16_t k13_s = (uint16_t)(1);
   // whole vectors
   int64_t i = 0;
-  for (; i + 8 * vscale <= n; i += 8 * vscale) {
+  for (; i <= n - 8 * vscale; i += 8 * vscale) {
     svint16_t a_v = svld1_s16(svptrue_b16(), in0 + i);
     svint16_t b_v = svld1_s16(svptrue_b16(), in1 + i);
     svuint16_t w_v = svld1_u16(svptrue_b16(), in2 + i);
@@ -204,7 +204,7 @@ __attribute__((target("avx2"))) void map_i16_u16_avx2(const int16_t* in0, const 
   uint16_t k13_s = (uint16_t)(1);
   // whole vectors
   int64_t i = 0;
-  for (; i + 16 <= n; i += 16) {
+  for (; i <= n - 16; i += 16) {
     __m256i a_v = _mm256_loadu_si256((const __m256i*)(in0 + i));
     __m256i b_v = _mm256_loadu_si256((const __m256i*)(in1 + i));
     __m256i w_v = _mm256_loadu_si256((const __m256i*)(in2 + i));
@@ -274,7 +274,7 @@ void map_i16_u16_neon(const int16_t* in0, const int16_t* in1, const uint16_t* in
   uint16_t k13_s = (uint16_t)(1);
   // whole vectors
   int64_t i = 0;
-  for (; i + 8 <= n; i += 8) {
+  for (; i <= n - 8; i += 8) {
     int16x8_t a_v = vld1q_s16(in0 + i);
     int16x8_t b_v = vld1q_s16(in1 + i);
     uint16x8_t w_v = vld1q_u16(in2 + i);

@@ -112,7 +112,7 @@ __attribute__((target("+sve"))) void map_i32_u32_sve(const int32_t* in0, const u
   {
     int64_t i = 0;
     svbool_t active = svwhilelt_b32_s64(i, n);
-    while (svptest_first(svptrue_b32(), active)) {
+    do {
       svint32_t a_v = svld1_s32(active, in0 + i);
       svuint32_t u_v = svld1_u32(active, in1 + i);
       svfloat32_t f_v = svld1_f32(active, in2 + i);
@@ -134,7 +134,7 @@ __attribute__((target("+sve"))) void map_i32_u32_sve(const int32_t* in0, const u
       svst1_f32(active, out3 + i, f_v);
       i += 4 * vscale;
       active = svwhilelt_b32_s64(i, n);
-    }
+    } while (svptest_first(svptrue_b32(), active));
   }
 }
 #endif
@@ -156,7 +156,7 @@ __attribute__((target("avx2"))) void map_i32_u32_avx2(const int32_t* in0, const 
   __m256 k6 = _mm256_setzero_ps();
   // whole vectors
   int64_t i = 0;
-  for (; i + 8 <= n; i += 8) {
+  for (; i <= n - 8; i += 8) {
     __m256i a_v = _mm256_loadu_si256((const __m256i*)(in0 + i));
     __m256i u_v = _mm256_loadu_si256((const __m256i*)(in1 + i));
     __m256 f_v = _mm256_loadu_ps(in2 + i);
@@ -246,7 +246,7 @@ void map_i32_u32_neon(const int32_t* in0, const uint32_t* in1, const float* in2,
   float32x4_t k6 = vdupq_n_f32(0.0f);
   // whole vectors
   int64_t i = 0;
-  for (; i + 4 <= n; i += 4) {
+  for (; i <= n - 4; i += 4) {
     int32x4_t a_v = vld1q_s32(in0 + i);
     uint32x4_t u_v = vld1q_u32(in1 + i);
     float32x4_t f_v = vld1q_f32(in2 + i);

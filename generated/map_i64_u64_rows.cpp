@@ -130,7 +130,7 @@ __attribute__((target("+sve"))) void map_i64_u64_rows_sve(const int64_t* in0, co
     {
       int64_t c = 0;
       svbool_t active = svwhilelt_b64_s64(c, cols);
-      while (svptest_first(svptrue_b64(), active)) {
+      do {
         svint64_t a_v = svld1_s64(active, in0 + c + cols * r);
         svint64_t b_v = svld1_s64(active, in1 + c + cols * r);
         svuint64_t u_v = svld1_u64(active, in2 + c + cols * r);
@@ -151,7 +151,7 @@ __attribute__((target("+sve"))) void map_i64_u64_rows_sve(const int64_t* in0, co
         svst1_f64(active, out3 + c + cols * r, k6);
         c += 2 * vscale;
         active = svwhilelt_b64_s64(c, cols);
-      }
+      } while (svptest_first(svptrue_b64(), active));
     }
   }
 }
@@ -182,7 +182,7 @@ __attribute__((target("avx2"))) void map_i64_u64_rows_avx2(const int64_t* in0, c
   for (; r < rows; ++r) {
     // whole vectors
     int64_t c = 0;
-    for (; c + 4 <= cols; c += 4) {
+    for (; c <= cols - 4; c += 4) {
       __m256i a_v = _mm256_loadu_si256((const __m256i*)(in0 + c + cols * r));
       __m256i b_v = _mm256_loadu_si256((const __m256i*)(in1 + c + cols * r));
       __m256i u_v = _mm256_loadu_si256((const __m256i*)(in2 + c + cols * r));
@@ -317,7 +317,7 @@ void map_i64_u64_rows_neon(const int64_t* in0, const int64_t* in1, const uint64_
   for (; r < rows; ++r) {
     // whole vectors
     int64_t c = 0;
-    for (; c + 2 <= cols; c += 2) {
+    for (; c <= cols - 2; c += 2) {
       int64x2_t a_v = vld1q_s64(in0 + c + cols * r);
       int64x2_t b_v = vld1q_s64(in1 + c + cols * r);
       uint64x2_t u_v = vld1q_u64(in2 + c + cols * r);

@@ -141,7 +141,7 @@ __attribute__((target("+sve"))) void map_i8_u8_tile_sve(const int8_t* in0, const
     {
       int64_t c = 0;
       svbool_t active = svwhilelt_b8_s64(c, kCols);
-      while (svptest_first(svptrue_b8(), active)) {
+      do {
         svint8_t x_v = svld1_s8(active, in0 + c + kStride * r);
         svint8_t y_v = svld1_s8(active, in1 + c + kStride * r);
         svuint8_t u_v = svld1_u8(active, in2 + c + kStride * r);
@@ -166,7 +166,7 @@ __attribute__((target("+sve"))) void map_i8_u8_tile_sve(const int8_t* in0, const
         svst1_u8(active, out2 + c + kStride * r, t15);
         c += 16 * vscale;
         active = svwhilelt_b8_s64(c, kCols);
-      }
+      } while (svptest_first(svptrue_b8(), active));
     }
   }
 }
@@ -196,7 +196,7 @@ __attribute__((target("avx2"))) void map_i8_u8_tile_avx2(const int8_t* in0, cons
   for (; r < kRows; ++r) {
     // whole vectors
     int64_t c = 0;
-    for (; c + 32 <= kCols; c += 32) {
+    for (; c <= kCols - 32; c += 32) {
       __m256i x_v = _mm256_loadu_si256((const __m256i*)(in0 + c + kStride * r));
       __m256i y_v = _mm256_loadu_si256((const __m256i*)(in1 + c + kStride * r));
       __m256i u_v = _mm256_loadu_si256((const __m256i*)(in2 + c + kStride * r));
@@ -312,7 +312,7 @@ void map_i8_u8_tile_neon(const int8_t* in0, const int8_t* in1, const uint8_t* in
   for (; r < kRows; ++r) {
     // whole vectors
     int64_t c = 0;
-    for (; c + 16 <= kCols; c += 16) {
+    for (; c <= kCols - 16; c += 16) {
       int8x16_t x_v = vld1q_s8(in0 + c + kStride * r);
       int8x16_t y_v = vld1q_s8(in1 + c + kStride * r);
       uint8x16_t u_v = vld1q_u8(in2 + c + kStride * r);

@@ -93,7 +93,7 @@ __attribute__((target("+sve"))) void map_neg_params_int_sve(const int32_t* in0, 
   {
     int64_t i = 0;
     svbool_t active = svwhilelt_b32_s64(i, n);
-    while (svptest_first(svptrue_b32(), active)) {
+    do {
       svint32_t a_v = svld1_s32(active, in0 + i);
       svuint32_t u_v = svld1_u32(active, in1 + i);
       svbool_t t0 = svcmplt_s32(svptrue_b32(), a_v, k0);
@@ -106,7 +106,7 @@ __attribute__((target("+sve"))) void map_neg_params_int_sve(const int32_t* in0, 
       svst1_u32(active, out1 + i, t5);
       i += 4 * vscale;
       active = svwhilelt_b32_s64(i, n);
-    }
+    } while (svptest_first(svptrue_b32(), active));
   }
 }
 #endif
@@ -124,7 +124,7 @@ __attribute__((target("avx2"))) void map_neg_params_int_avx2(const int32_t* in0,
   __m256i k1 = _mm256_set1_epi32((int)(scalar1));
   // whole vectors
   int64_t i = 0;
-  for (; i + 8 <= n; i += 8) {
+  for (; i <= n - 8; i += 8) {
     __m256i a_v = _mm256_loadu_si256((const __m256i*)(in0 + i));
     __m256i u_v = _mm256_loadu_si256((const __m256i*)(in1 + i));
     __m256i t0 = _mm256_cmpgt_epi32(k0, a_v);
@@ -178,7 +178,7 @@ void map_neg_params_int_neon(const int32_t* in0, const uint32_t* in1, int64_t n,
   uint32x4_t k1 = vdupq_n_u32(scalar1);
   // whole vectors
   int64_t i = 0;
-  for (; i + 4 <= n; i += 4) {
+  for (; i <= n - 4; i += 4) {
     int32x4_t a_v = vld1q_s32(in0 + i);
     uint32x4_t u_v = vld1q_u32(in1 + i);
     uint32x4_t t0 = vcltq_s32(a_v, k0);

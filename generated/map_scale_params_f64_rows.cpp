@@ -62,7 +62,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void map_scale_par
   for (; r < rows; ++r) {
     // whole vectors
     int64_t c = 0;
-    for (; c + 8 <= cols; c += 8) {
+    for (; c <= cols - 8; c += 8) {
       __m512d num_v = _mm512_loadu_pd(in0 + c + r * stride);
       __m512d t0 = _mm512_div_pd(num_v, _mm512_loadu_pd(in1 + c + r * stride));
       __m512d t1 = _mm512_mul_pd(t0, k0);
@@ -105,7 +105,7 @@ __attribute__((target("+sve"))) void map_scale_params_f64_rows_sve(const double*
   for (; r < rows; ++r) {
     // whole vectors
     int64_t c = 0;
-    for (; c + 2 * vscale <= cols; c += 2 * vscale) {
+    for (; c <= cols - 2 * vscale; c += 2 * vscale) {
       svfloat64_t num_v = svld1_f64(svptrue_b64(), in0 + c + r * stride);
       svfloat64_t t0 =
           svdiv_f64_x(svptrue_b64(), num_v, svld1_f64(svptrue_b64(), in1 + c + r * stride));
@@ -148,7 +148,7 @@ __attribute__((target("avx2"))) void map_scale_params_f64_rows_avx2(const double
   for (; r < rows; ++r) {
     // whole vectors
     int64_t c = 0;
-    for (; c + 4 <= cols; c += 4) {
+    for (; c <= cols - 4; c += 4) {
       __m256d num_v = _mm256_loadu_pd(in0 + c + r * stride);
       __m256d t0 = _mm256_div_pd(num_v, _mm256_loadu_pd(in1 + c + r * stride));
       __m256d t1 = _mm256_mul_pd(t0, k0);
@@ -189,7 +189,7 @@ void map_scale_params_f64_rows_neon(const double* in0, const double* in1, int64_
   for (; r < rows; ++r) {
     // whole vectors
     int64_t c = 0;
-    for (; c + 2 <= cols; c += 2) {
+    for (; c <= cols - 2; c += 2) {
       float64x2_t num_v = vld1q_f64(in0 + c + r * stride);
       float64x2_t t0 = vdivq_f64(num_v, vld1q_f64(in1 + c + r * stride));
       float64x2_t t1 = vmulq_f64(t0, k0);

@@ -104,7 +104,7 @@ __attribute__((target("+sve"))) void map_select_f64_sve(const double* in0, const
   {
     int64_t i = 0;
     svbool_t active = svwhilelt_b64_s64(i, n);
-    while (svptest_first(svptrue_b64(), active)) {
+    do {
       svfloat64_t x_v = svld1_f64(active, in0 + i);
       svfloat64_t y_v = svld1_f64(active, in1 + i);
       svfloat64_t t0 = svsel_f64(svcmplt_f64(svptrue_b64(), x_v, y_v), x_v, y_v);
@@ -123,7 +123,7 @@ __attribute__((target("+sve"))) void map_select_f64_sve(const double* in0, const
       svst1_f64(active, out4 + i, t8);
       i += 2 * vscale;
       active = svwhilelt_b64_s64(i, n);
-    }
+    } while (svptest_first(svptrue_b64(), active));
   }
 }
 #endif
@@ -140,7 +140,7 @@ __attribute__((target("avx2"))) void map_select_f64_avx2(const double* in0, cons
   __m256d k1 = _mm256_set1_pd(2.0);
   // whole vectors
   int64_t i = 0;
-  for (; i + 4 <= n; i += 4) {
+  for (; i <= n - 4; i += 4) {
     __m256d x_v = _mm256_loadu_pd(in0 + i);
     __m256d y_v = _mm256_loadu_pd(in1 + i);
     __m256d t0 = _mm256_min_pd(x_v, y_v);
@@ -215,7 +215,7 @@ void map_select_f64_neon(const double* in0, const double* in1, int64_t n, double
   float64x2_t k1 = vdupq_n_f64(2.0);
   // whole vectors
   int64_t i = 0;
-  for (; i + 2 <= n; i += 2) {
+  for (; i <= n - 2; i += 2) {
     float64x2_t x_v = vld1q_f64(in0 + i);
     float64x2_t y_v = vld1q_f64(in1 + i);
     float64x2_t t0 = vbslq_f64(vcltq_f64(x_v, y_v), x_v, y_v);

@@ -72,7 +72,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void prod_f64_avx5
   if (n < short_rows_below) {
     // 8 rows per block
     int64_t i = 0;
-    for (; i + 8 <= kRows; i += 8) {
+    for (; i <= kRows - 8; i += 8) {
       __m512d acc_r0 = _mm512_set1_pd(1.0);
       __m512d acc_r1 = _mm512_set1_pd(1.0);
       __m512d acc_r2 = _mm512_set1_pd(1.0);
@@ -82,7 +82,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void prod_f64_avx5
       __m512d acc_r6 = _mm512_set1_pd(1.0);
       __m512d acc_r7 = _mm512_set1_pd(1.0);
       int64_t j = 0;
-      for (; j + 8 <= n; j += 8) {
+      for (; j <= n - 8; j += 8) {
         acc_r0 = _mm512_mul_pd(_mm512_loadu_pd(input + i * n + j), acc_r0);
         acc_r1 = _mm512_mul_pd(_mm512_loadu_pd(input + i * n + j + n), acc_r1);
         acc_r2 = _mm512_mul_pd(_mm512_loadu_pd(input + i * n + j + 2 * n), acc_r2);
@@ -185,14 +185,14 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void prod_f64_avx5
       __m512d acc3 = _mm512_set1_pd(1.0);
       // 4 vectors per iteration
       int64_t j = 0;
-      for (; j + 32 <= n; j += 32) {
+      for (; j <= n - 32; j += 32) {
         acc0 = _mm512_mul_pd(_mm512_loadu_pd(input + i * n + j), acc0);
         acc1 = _mm512_mul_pd(_mm512_loadu_pd(input + i * n + j + 8), acc1);
         acc2 = _mm512_mul_pd(_mm512_loadu_pd(input + i * n + j + 16), acc2);
         acc3 = _mm512_mul_pd(_mm512_loadu_pd(input + i * n + j + 24), acc3);
       }
       // one vector at a time
-      for (; j + 8 <= n; j += 8) {
+      for (; j <= n - 8; j += 8) {
         acc0 = _mm512_mul_pd(_mm512_loadu_pd(input + i * n + j), acc0);
       }
       // predicated tail: lanes past the row end read the identity
@@ -234,14 +234,14 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void prod_f64_avx5
       __m512d acc3 = _mm512_set1_pd(1.0);
       // 4 vectors per iteration
       int64_t j = 0;
-      for (; j + 32 <= n; j += 32) {
+      for (; j <= n - 32; j += 32) {
         acc0 = _mm512_mul_pd(_mm512_loadu_pd(input + i * n + j), acc0);
         acc1 = _mm512_mul_pd(_mm512_loadu_pd(input + i * n + j + 8), acc1);
         acc2 = _mm512_mul_pd(_mm512_loadu_pd(input + i * n + j + 16), acc2);
         acc3 = _mm512_mul_pd(_mm512_loadu_pd(input + i * n + j + 24), acc3);
       }
       // one vector at a time
-      for (; j + 8 <= n; j += 8) {
+      for (; j <= n - 8; j += 8) {
         acc0 = _mm512_mul_pd(_mm512_loadu_pd(input + i * n + j), acc0);
       }
       // predicated tail: lanes past the row end read the identity
@@ -294,7 +294,7 @@ __attribute__((target("+sve"))) void prod_f64_sve(const double* input, int64_t n
     svfloat64_t acc3 = svdup_n_f64(1.0);
     // 4 vectors per iteration
     int64_t j = 0;
-    for (; j + 8 * vscale <= n; j += 8 * vscale) {
+    for (; j <= n - 8 * vscale; j += 8 * vscale) {
       acc0 = svmul_f64_x(svptrue_b64(), svld1_f64(svptrue_b64(), input + i * n + j), acc0);
       acc1 = svmul_f64_x(svptrue_b64(), svld1_f64(svptrue_b64(), input + i * n + j + 2 * vscale),
                          acc1);
@@ -304,7 +304,7 @@ __attribute__((target("+sve"))) void prod_f64_sve(const double* input, int64_t n
                          acc3);
     }
     // one vector at a time
-    for (; j + 2 * vscale <= n; j += 2 * vscale) {
+    for (; j <= n - 2 * vscale; j += 2 * vscale) {
       acc0 = svmul_f64_x(svptrue_b64(), svld1_f64(svptrue_b64(), input + i * n + j), acc0);
     }
     // predicated tail: lanes past the row end read the identity
@@ -350,11 +350,11 @@ void prod_f64_neon(const double* input, int64_t n, double* output) {
   if (n < short_rows_below) {
     // 2 rows per block
     int64_t i = 0;
-    for (; i + 2 <= kRows; i += 2) {
+    for (; i <= kRows - 2; i += 2) {
       float64x2_t acc_r0 = vdupq_n_f64(1.0);
       float64x2_t acc_r1 = vdupq_n_f64(1.0);
       int64_t j = 0;
-      for (; j + 2 <= n; j += 2) {
+      for (; j <= n - 2; j += 2) {
         acc_r0 = vmulq_f64(vld1q_f64(input + i * n + j), acc_r0);
         acc_r1 = vmulq_f64(vld1q_f64(input + i * n + j + n), acc_r1);
       }
@@ -398,14 +398,14 @@ void prod_f64_neon(const double* input, int64_t n, double* output) {
       float64x2_t acc3 = vdupq_n_f64(1.0);
       // 4 vectors per iteration
       int64_t j = 0;
-      for (; j + 8 <= n; j += 8) {
+      for (; j <= n - 8; j += 8) {
         acc0 = vmulq_f64(vld1q_f64(input + i * n + j), acc0);
         acc1 = vmulq_f64(vld1q_f64(input + i * n + j + 2), acc1);
         acc2 = vmulq_f64(vld1q_f64(input + i * n + j + 4), acc2);
         acc3 = vmulq_f64(vld1q_f64(input + i * n + j + 6), acc3);
       }
       // one vector at a time
-      for (; j + 2 <= n; j += 2) {
+      for (; j <= n - 2; j += 2) {
         acc0 = vmulq_f64(vld1q_f64(input + i * n + j), acc0);
       }
       // predicated tail: lanes past the row end read the identity
@@ -448,14 +448,14 @@ void prod_f64_neon(const double* input, int64_t n, double* output) {
       float64x2_t acc3 = vdupq_n_f64(1.0);
       // 4 vectors per iteration
       int64_t j = 0;
-      for (; j + 8 <= n; j += 8) {
+      for (; j <= n - 8; j += 8) {
         acc0 = vmulq_f64(vld1q_f64(input + i * n + j), acc0);
         acc1 = vmulq_f64(vld1q_f64(input + i * n + j + 2), acc1);
         acc2 = vmulq_f64(vld1q_f64(input + i * n + j + 4), acc2);
         acc3 = vmulq_f64(vld1q_f64(input + i * n + j + 6), acc3);
       }
       // one vector at a time
-      for (; j + 2 <= n; j += 2) {
+      for (; j <= n - 2; j += 2) {
         acc0 = vmulq_f64(vld1q_f64(input + i * n + j), acc0);
       }
       // predicated tail: lanes past the row end read the identity
@@ -512,13 +512,13 @@ __attribute__((target("avx2"))) void prod_f64_avx2(const double* input, int64_t 
   if (n < short_rows_below) {
     // 4 rows per block
     int64_t i = 0;
-    for (; i + 4 <= kRows; i += 4) {
+    for (; i <= kRows - 4; i += 4) {
       __m256d acc_r0 = _mm256_set1_pd(1.0);
       __m256d acc_r1 = _mm256_set1_pd(1.0);
       __m256d acc_r2 = _mm256_set1_pd(1.0);
       __m256d acc_r3 = _mm256_set1_pd(1.0);
       int64_t j = 0;
-      for (; j + 4 <= n; j += 4) {
+      for (; j <= n - 4; j += 4) {
         acc_r0 = _mm256_mul_pd(_mm256_loadu_pd(input + i * n + j), acc_r0);
         acc_r1 = _mm256_mul_pd(_mm256_loadu_pd(input + i * n + j + n), acc_r1);
         acc_r2 = _mm256_mul_pd(_mm256_loadu_pd(input + i * n + j + 2 * n), acc_r2);
@@ -574,14 +574,14 @@ __attribute__((target("avx2"))) void prod_f64_avx2(const double* input, int64_t 
       __m256d acc3 = _mm256_set1_pd(1.0);
       // 4 vectors per iteration
       int64_t j = 0;
-      for (; j + 16 <= n; j += 16) {
+      for (; j <= n - 16; j += 16) {
         acc0 = _mm256_mul_pd(_mm256_loadu_pd(input + i * n + j), acc0);
         acc1 = _mm256_mul_pd(_mm256_loadu_pd(input + i * n + j + 4), acc1);
         acc2 = _mm256_mul_pd(_mm256_loadu_pd(input + i * n + j + 8), acc2);
         acc3 = _mm256_mul_pd(_mm256_loadu_pd(input + i * n + j + 12), acc3);
       }
       // one vector at a time
-      for (; j + 4 <= n; j += 4) {
+      for (; j <= n - 4; j += 4) {
         acc0 = _mm256_mul_pd(_mm256_loadu_pd(input + i * n + j), acc0);
       }
       // predicated tail: lanes past the row end read the identity
@@ -614,14 +614,14 @@ __attribute__((target("avx2"))) void prod_f64_avx2(const double* input, int64_t 
       __m256d acc3 = _mm256_set1_pd(1.0);
       // 4 vectors per iteration
       int64_t j = 0;
-      for (; j + 16 <= n; j += 16) {
+      for (; j <= n - 16; j += 16) {
         acc0 = _mm256_mul_pd(_mm256_loadu_pd(input + i * n + j), acc0);
         acc1 = _mm256_mul_pd(_mm256_loadu_pd(input + i * n + j + 4), acc1);
         acc2 = _mm256_mul_pd(_mm256_loadu_pd(input + i * n + j + 8), acc2);
         acc3 = _mm256_mul_pd(_mm256_loadu_pd(input + i * n + j + 12), acc3);
       }
       // one vector at a time
-      for (; j + 4 <= n; j += 4) {
+      for (; j <= n - 4; j += 4) {
         acc0 = _mm256_mul_pd(_mm256_loadu_pd(input + i * n + j), acc0);
       }
       // predicated tail: lanes past the row end read the identity
@@ -660,7 +660,7 @@ void prod_f64_scalar(const double* input, int64_t n, double* output) {
     double acc3 = (double)(1.0);
     // 4 vectors per iteration
     int64_t j = 0;
-    for (; j + 4 <= n; j += 4) {
+    for (; j <= n - 4; j += 4) {
       double x0 = input[i * n + j];
       acc0 = (x0 * acc0);
       double x1 = input[i * n + j + 1];

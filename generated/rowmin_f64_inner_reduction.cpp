@@ -65,7 +65,7 @@ rowmin_f64_inner_reduction_avx512(const double* input, int64_t rows, int64_t col
     double row_acc = (double)(__builtin_inf());
     // horizontal reduction every iteration
     int64_t j = 0;
-    for (; j + 8 <= cols; j += 8) {
+    for (; j <= cols - 8; j += 8) {
       __m512d x = _mm512_loadu_pd(input + i * stride + j);
       __m512d x_acc = _mm512_set1_pd(__builtin_inf());
       x_acc = _mm512_min_pd(x, x_acc);
@@ -134,7 +134,7 @@ __attribute__((target("+sve"))) void rowmin_f64_inner_reduction_sve(const double
     double row_acc = (double)(__builtin_inf());
     // horizontal reduction every iteration
     int64_t j = 0;
-    for (; j + 2 * vscale <= cols; j += 2 * vscale) {
+    for (; j <= cols - 2 * vscale; j += 2 * vscale) {
       svfloat64_t x = svld1_f64(svptrue_b64(), input + i * stride + j);
       svfloat64_t x_acc = svdup_n_f64(__builtin_inf());
       x_acc = svsel_f64(svcmplt_f64(svptrue_b64(), x, x_acc), x, x_acc);
@@ -183,7 +183,7 @@ void rowmin_f64_inner_reduction_neon(const double* input, int64_t rows, int64_t 
     double row_acc = (double)(__builtin_inf());
     // horizontal reduction every iteration
     int64_t j = 0;
-    for (; j + 2 <= cols; j += 2) {
+    for (; j <= cols - 2; j += 2) {
       float64x2_t x = vld1q_f64(input + i * stride + j);
       float64x2_t x_acc = vdupq_n_f64(__builtin_inf());
       x_acc = vbslq_f64(vcltq_f64(x, x_acc), x, x_acc);
@@ -255,7 +255,7 @@ __attribute__((target("avx2"))) void rowmin_f64_inner_reduction_avx2(const doubl
     double row_acc = (double)(__builtin_inf());
     // horizontal reduction every iteration
     int64_t j = 0;
-    for (; j + 4 <= cols; j += 4) {
+    for (; j <= cols - 4; j += 4) {
       __m256d x = _mm256_loadu_pd(input + i * stride + j);
       __m256d x_acc = _mm256_set1_pd(__builtin_inf());
       x_acc = _mm256_min_pd(x, x_acc);

@@ -51,7 +51,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowmin_u8_inn
     const uint8_t* input, int64_t rows, int64_t cols, int64_t stride, uint8_t* output) {
   // 64 rows per vector, lane = row
   int64_t i = 0;
-  for (; i + 64 <= rows; i += 64) {
+  for (; i <= rows - 64; i += 64) {
     __m512i lane_acc = _mm512_set1_epi8((char)(255));
     // sequential along the row
     int64_t j = 0;
@@ -93,7 +93,7 @@ __attribute__((target("+sve"))) void rowmin_u8_inner_parallel_sve(const uint8_t*
   const int64_t vscale = (int64_t)(svcntb() / 16);  // vector bits / 128, known at run time
   // 16 rows per vector, lane = row
   int64_t i = 0;
-  for (; i + 16 * vscale <= rows; i += 16 * vscale) {
+  for (; i <= rows - 16 * vscale; i += 16 * vscale) {
     svuint8_t lane_acc = svdup_n_u8(255);
     // sequential along the row
     int64_t j = 0;
@@ -137,7 +137,7 @@ void rowmin_u8_inner_parallel_neon(const uint8_t* input, int64_t rows, int64_t c
                                    uint8_t* output) {
   // 16 rows per vector, lane = row
   int64_t i = 0;
-  for (; i + 16 <= rows; i += 16) {
+  for (; i <= rows - 16; i += 16) {
     uint8x16_t lane_acc = vdupq_n_u8(255);
     // sequential along the row
     int64_t j = 0;
@@ -183,7 +183,7 @@ __attribute__((target("avx2"))) void rowmin_u8_inner_parallel_avx2(const uint8_t
                                                                    uint8_t* output) {
   // 32 rows per vector, lane = row
   int64_t i = 0;
-  for (; i + 32 <= rows; i += 32) {
+  for (; i <= rows - 32; i += 32) {
     __m256i lane_acc = _mm256_set1_epi8((char)(255));
     // sequential along the row
     int64_t j = 0;

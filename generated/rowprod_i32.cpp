@@ -71,7 +71,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowprod_i32_a
   if (cols < short_rows_below) {
     // 16 rows per block
     int64_t i = 0;
-    for (; i + 16 <= rows; i += 16) {
+    for (; i <= rows - 16; i += 16) {
       __m512i acc_r0 = _mm512_set1_epi32((int)(1));
       __m512i acc_r1 = _mm512_set1_epi32((int)(1));
       __m512i acc_r2 = _mm512_set1_epi32((int)(1));
@@ -89,7 +89,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowprod_i32_a
       __m512i acc_r14 = _mm512_set1_epi32((int)(1));
       __m512i acc_r15 = _mm512_set1_epi32((int)(1));
       int64_t j = 0;
-      for (; j + 16 <= cols; j += 16) {
+      for (; j <= cols - 16; j += 16) {
         acc_r0 =
             _mm512_mullo_epi32(_mm512_loadu_si512((const void*)(input + i * stride + j)), acc_r0);
         acc_r1 = _mm512_mullo_epi32(
@@ -308,7 +308,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowprod_i32_a
       __m512i acc3 = _mm512_set1_epi32((int)(1));
       // 4 vectors per iteration
       int64_t j = 0;
-      for (; j + 64 <= cols; j += 64) {
+      for (; j <= cols - 64; j += 64) {
         acc0 = _mm512_mullo_epi32(_mm512_loadu_si512((const void*)(input + i * stride + j)), acc0);
         acc1 = _mm512_mullo_epi32(_mm512_loadu_si512((const void*)(input + i * stride + j + 16)),
                                   acc1);
@@ -318,7 +318,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowprod_i32_a
                                   acc3);
       }
       // one vector at a time
-      for (; j + 16 <= cols; j += 16) {
+      for (; j <= cols - 16; j += 16) {
         acc0 = _mm512_mullo_epi32(_mm512_loadu_si512((const void*)(input + i * stride + j)), acc0);
       }
       // predicated tail: lanes past the row end read the identity
@@ -361,7 +361,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowprod_i32_a
       __m512i acc3 = _mm512_set1_epi32((int)(1));
       // 4 vectors per iteration
       int64_t j = 0;
-      for (; j + 64 <= cols; j += 64) {
+      for (; j <= cols - 64; j += 64) {
         acc0 = _mm512_mullo_epi32(_mm512_loadu_si512((const void*)(input + i * stride + j)), acc0);
         acc1 = _mm512_mullo_epi32(_mm512_loadu_si512((const void*)(input + i * stride + j + 16)),
                                   acc1);
@@ -371,7 +371,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowprod_i32_a
                                   acc3);
       }
       // one vector at a time
-      for (; j + 16 <= cols; j += 16) {
+      for (; j <= cols - 16; j += 16) {
         acc0 = _mm512_mullo_epi32(_mm512_loadu_si512((const void*)(input + i * stride + j)), acc0);
       }
       // predicated tail: lanes past the row end read the identity
@@ -426,7 +426,7 @@ __attribute__((target("+sve"))) void rowprod_i32_sve(const int32_t* input, int64
     svint32_t acc3 = svdup_n_s32(1);
     // 4 vectors per iteration
     int64_t j = 0;
-    for (; j + 16 * vscale <= cols; j += 16 * vscale) {
+    for (; j <= cols - 16 * vscale; j += 16 * vscale) {
       acc0 = svmul_s32_x(svptrue_b32(), svld1_s32(svptrue_b32(), input + i * stride + j), acc0);
       acc1 = svmul_s32_x(svptrue_b32(),
                          svld1_s32(svptrue_b32(), input + i * stride + j + 4 * vscale), acc1);
@@ -436,7 +436,7 @@ __attribute__((target("+sve"))) void rowprod_i32_sve(const int32_t* input, int64
                          svld1_s32(svptrue_b32(), input + i * stride + j + 12 * vscale), acc3);
     }
     // one vector at a time
-    for (; j + 4 * vscale <= cols; j += 4 * vscale) {
+    for (; j <= cols - 4 * vscale; j += 4 * vscale) {
       acc0 = svmul_s32_x(svptrue_b32(), svld1_s32(svptrue_b32(), input + i * stride + j), acc0);
     }
     // predicated tail: lanes past the row end read the identity
@@ -482,13 +482,13 @@ void rowprod_i32_neon(const int32_t* input, int64_t rows, int64_t cols, int64_t 
   if (cols < short_rows_below) {
     // 4 rows per block
     int64_t i = 0;
-    for (; i + 4 <= rows; i += 4) {
+    for (; i <= rows - 4; i += 4) {
       int32x4_t acc_r0 = vdupq_n_s32(1);
       int32x4_t acc_r1 = vdupq_n_s32(1);
       int32x4_t acc_r2 = vdupq_n_s32(1);
       int32x4_t acc_r3 = vdupq_n_s32(1);
       int64_t j = 0;
-      for (; j + 4 <= cols; j += 4) {
+      for (; j <= cols - 4; j += 4) {
         acc_r0 = vmulq_s32(vld1q_s32(input + i * stride + j), acc_r0);
         acc_r1 = vmulq_s32(vld1q_s32(input + i * stride + j + stride), acc_r1);
         acc_r2 = vmulq_s32(vld1q_s32(input + i * stride + j + 2 * stride), acc_r2);
@@ -559,14 +559,14 @@ void rowprod_i32_neon(const int32_t* input, int64_t rows, int64_t cols, int64_t 
       int32x4_t acc3 = vdupq_n_s32(1);
       // 4 vectors per iteration
       int64_t j = 0;
-      for (; j + 16 <= cols; j += 16) {
+      for (; j <= cols - 16; j += 16) {
         acc0 = vmulq_s32(vld1q_s32(input + i * stride + j), acc0);
         acc1 = vmulq_s32(vld1q_s32(input + i * stride + j + 4), acc1);
         acc2 = vmulq_s32(vld1q_s32(input + i * stride + j + 8), acc2);
         acc3 = vmulq_s32(vld1q_s32(input + i * stride + j + 12), acc3);
       }
       // one vector at a time
-      for (; j + 4 <= cols; j += 4) {
+      for (; j <= cols - 4; j += 4) {
         acc0 = vmulq_s32(vld1q_s32(input + i * stride + j), acc0);
       }
       // predicated tail: lanes past the row end read the identity
@@ -610,14 +610,14 @@ void rowprod_i32_neon(const int32_t* input, int64_t rows, int64_t cols, int64_t 
       int32x4_t acc3 = vdupq_n_s32(1);
       // 4 vectors per iteration
       int64_t j = 0;
-      for (; j + 16 <= cols; j += 16) {
+      for (; j <= cols - 16; j += 16) {
         acc0 = vmulq_s32(vld1q_s32(input + i * stride + j), acc0);
         acc1 = vmulq_s32(vld1q_s32(input + i * stride + j + 4), acc1);
         acc2 = vmulq_s32(vld1q_s32(input + i * stride + j + 8), acc2);
         acc3 = vmulq_s32(vld1q_s32(input + i * stride + j + 12), acc3);
       }
       // one vector at a time
-      for (; j + 4 <= cols; j += 4) {
+      for (; j <= cols - 4; j += 4) {
         acc0 = vmulq_s32(vld1q_s32(input + i * stride + j), acc0);
       }
       // predicated tail: lanes past the row end read the identity
@@ -676,7 +676,7 @@ __attribute__((target("avx2"))) void rowprod_i32_avx2(const int32_t* input, int6
   if (cols < short_rows_below) {
     // 8 rows per block
     int64_t i = 0;
-    for (; i + 8 <= rows; i += 8) {
+    for (; i <= rows - 8; i += 8) {
       __m256i acc_r0 = _mm256_set1_epi32((int)(1));
       __m256i acc_r1 = _mm256_set1_epi32((int)(1));
       __m256i acc_r2 = _mm256_set1_epi32((int)(1));
@@ -686,7 +686,7 @@ __attribute__((target("avx2"))) void rowprod_i32_avx2(const int32_t* input, int6
       __m256i acc_r6 = _mm256_set1_epi32((int)(1));
       __m256i acc_r7 = _mm256_set1_epi32((int)(1));
       int64_t j = 0;
-      for (; j + 8 <= cols; j += 8) {
+      for (; j <= cols - 8; j += 8) {
         acc_r0 = _mm256_mullo_epi32(_mm256_loadu_si256((const __m256i*)(input + i * stride + j)),
                                     acc_r0);
         acc_r1 = _mm256_mullo_epi32(
@@ -794,7 +794,7 @@ __attribute__((target("avx2"))) void rowprod_i32_avx2(const int32_t* input, int6
       __m256i acc3 = _mm256_set1_epi32((int)(1));
       // 4 vectors per iteration
       int64_t j = 0;
-      for (; j + 32 <= cols; j += 32) {
+      for (; j <= cols - 32; j += 32) {
         acc0 =
             _mm256_mullo_epi32(_mm256_loadu_si256((const __m256i*)(input + i * stride + j)), acc0);
         acc1 = _mm256_mullo_epi32(_mm256_loadu_si256((const __m256i*)(input + i * stride + j + 8)),
@@ -805,7 +805,7 @@ __attribute__((target("avx2"))) void rowprod_i32_avx2(const int32_t* input, int6
                                   acc3);
       }
       // one vector at a time
-      for (; j + 8 <= cols; j += 8) {
+      for (; j <= cols - 8; j += 8) {
         acc0 =
             _mm256_mullo_epi32(_mm256_loadu_si256((const __m256i*)(input + i * stride + j)), acc0);
       }
@@ -840,7 +840,7 @@ __attribute__((target("avx2"))) void rowprod_i32_avx2(const int32_t* input, int6
       __m256i acc3 = _mm256_set1_epi32((int)(1));
       // 4 vectors per iteration
       int64_t j = 0;
-      for (; j + 32 <= cols; j += 32) {
+      for (; j <= cols - 32; j += 32) {
         acc0 =
             _mm256_mullo_epi32(_mm256_loadu_si256((const __m256i*)(input + i * stride + j)), acc0);
         acc1 = _mm256_mullo_epi32(_mm256_loadu_si256((const __m256i*)(input + i * stride + j + 8)),
@@ -851,7 +851,7 @@ __attribute__((target("avx2"))) void rowprod_i32_avx2(const int32_t* input, int6
                                   acc3);
       }
       // one vector at a time
-      for (; j + 8 <= cols; j += 8) {
+      for (; j <= cols - 8; j += 8) {
         acc0 =
             _mm256_mullo_epi32(_mm256_loadu_si256((const __m256i*)(input + i * stride + j)), acc0);
       }
@@ -892,7 +892,7 @@ void rowprod_i32_scalar(const int32_t* input, int64_t rows, int64_t cols, int64_
     uint32_t acc3 = (uint32_t)(int32_t)(1);
     // 4 vectors per iteration
     int64_t j = 0;
-    for (; j + 4 <= cols; j += 4) {
+    for (; j <= cols - 4; j += 4) {
       uint32_t x0 = (uint32_t)input[i * stride + j];
       acc0 = (x0 * acc0);
       uint32_t x1 = (uint32_t)input[i * stride + j + 1];

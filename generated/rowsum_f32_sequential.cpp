@@ -60,7 +60,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_f32_se
                          _mm512_set1_epi32((int)stride));
   // 16 rows per vector, lane = row
   int64_t i = 0;
-  for (; i + 16 <= rows; i += 16) {
+  for (; i <= rows - 16; i += 16) {
     __m512 lane_acc = _mm512_setzero_ps();
     // sequential along the row
     int64_t j = 0;
@@ -97,7 +97,7 @@ __attribute__((target("+sve"))) void rowsum_f32_sequential_sve(const float* inpu
   const int64_t vscale = (int64_t)(svcntb() / 16);  // vector bits / 128, known at run time
   // 4 rows per vector, lane = row
   int64_t i = 0;
-  for (; i + 4 * vscale <= rows; i += 4 * vscale) {
+  for (; i <= rows - 4 * vscale; i += 4 * vscale) {
     svfloat32_t lane_acc = svdup_n_f32(0.0f);
     // sequential along the row
     int64_t j = 0;
@@ -141,7 +141,7 @@ void rowsum_f32_sequential_neon(const float* input, int64_t rows, int64_t cols, 
                                 float* output) {
   // 4 rows per vector, lane = row
   int64_t i = 0;
-  for (; i + 4 <= rows; i += 4) {
+  for (; i <= rows - 4; i += 4) {
     float32x4_t lane_acc = vdupq_n_f32(0.0f);
     // sequential along the row
     int64_t j = 0;
@@ -192,7 +192,7 @@ __attribute__((target("avx2"))) void rowsum_f32_sequential_avx2(const float* inp
       _mm256_mullo_epi32(_mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7), _mm256_set1_epi32((int)stride));
   // 8 rows per vector, lane = row
   int64_t i = 0;
-  for (; i + 8 <= rows; i += 8) {
+  for (; i <= rows - 8; i += 8) {
     __m256 lane_acc = _mm256_setzero_ps();
     // sequential along the row
     int64_t j = 0;

@@ -72,7 +72,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_i32_to
   if (cols < short_rows_below) {
     // 8 rows per block
     int64_t i = 0;
-    for (; i + 8 <= rows; i += 8) {
+    for (; i <= rows - 8; i += 8) {
       __m512i acc_r0 = _mm512_setzero_si512();
       __m512i acc_r1 = _mm512_setzero_si512();
       __m512i acc_r2 = _mm512_setzero_si512();
@@ -82,7 +82,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_i32_to
       __m512i acc_r6 = _mm512_setzero_si512();
       __m512i acc_r7 = _mm512_setzero_si512();
       int64_t j = 0;
-      for (; j + 16 <= cols; j += 16) {
+      for (; j <= cols - 16; j += 16) {
         __m512i x_r0 = _mm512_loadu_si512((const void*)(input + i * stride + j));
         __m512i x_r0_w0 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(x_r0, 0));
         acc_r0 = _mm512_add_epi64(x_r0_w0, acc_r0);
@@ -273,7 +273,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_i32_to
       __m512i acc3 = _mm512_setzero_si512();
       // 4 vectors per iteration
       int64_t j = 0;
-      for (; j + 64 <= cols; j += 64) {
+      for (; j <= cols - 64; j += 64) {
         __m512i x0 = _mm512_loadu_si512((const void*)(input + i * stride + j));
         __m512i x0_w0 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(x0, 0));
         acc0 = _mm512_add_epi64(x0_w0, acc0);
@@ -296,7 +296,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_i32_to
         acc3 = _mm512_add_epi64(x3_w1, acc3);
       }
       // one vector at a time
-      for (; j + 16 <= cols; j += 16) {
+      for (; j <= cols - 16; j += 16) {
         __m512i x0 = _mm512_loadu_si512((const void*)(input + i * stride + j));
         __m512i x0_w0 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(x0, 0));
         acc0 = _mm512_add_epi64(x0_w0, acc0);
@@ -348,7 +348,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_i32_to
       __m512i acc3 = _mm512_setzero_si512();
       // 4 vectors per iteration
       int64_t j = 0;
-      for (; j + 64 <= cols; j += 64) {
+      for (; j <= cols - 64; j += 64) {
         __m512i x0 = _mm512_loadu_si512((const void*)(input + i * stride + j));
         __m512i x0_w0 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(x0, 0));
         acc0 = _mm512_add_epi64(x0_w0, acc0);
@@ -371,7 +371,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_i32_to
         acc3 = _mm512_add_epi64(x3_w1, acc3);
       }
       // one vector at a time
-      for (; j + 16 <= cols; j += 16) {
+      for (; j <= cols - 16; j += 16) {
         __m512i x0 = _mm512_loadu_si512((const void*)(input + i * stride + j));
         __m512i x0_w0 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(x0, 0));
         acc0 = _mm512_add_epi64(x0_w0, acc0);
@@ -436,7 +436,7 @@ __attribute__((target("+sve2"))) void rowsum_i32_to_i64_sve2(const int32_t* inpu
     svint64_t acc3 = svdup_n_s64(0);
     // 4 vectors per iteration
     int64_t j = 0;
-    for (; j + 16 * vscale <= cols; j += 16 * vscale) {
+    for (; j <= cols - 16 * vscale; j += 16 * vscale) {
       acc0 = svadalp_s64_x(svptrue_b64(), acc0, svld1_s32(svptrue_b32(), input + i * stride + j));
       acc1 = svadalp_s64_x(svptrue_b64(), acc1,
                            svld1_s32(svptrue_b32(), input + i * stride + j + 4 * vscale));
@@ -446,7 +446,7 @@ __attribute__((target("+sve2"))) void rowsum_i32_to_i64_sve2(const int32_t* inpu
                            svld1_s32(svptrue_b32(), input + i * stride + j + 12 * vscale));
     }
     // one vector at a time
-    for (; j + 4 * vscale <= cols; j += 4 * vscale) {
+    for (; j <= cols - 4 * vscale; j += 4 * vscale) {
       acc0 = svadalp_s64_x(svptrue_b64(), acc0, svld1_s32(svptrue_b32(), input + i * stride + j));
     }
     // predicated tail: lanes past the row end read the identity
@@ -484,7 +484,7 @@ __attribute__((target("+sve"))) void rowsum_i32_to_i64_sve(const int32_t* input,
     svint64_t acc3 = svdup_n_s64(0);
     // 4 vectors per iteration
     int64_t j = 0;
-    for (; j + 16 * vscale <= cols; j += 16 * vscale) {
+    for (; j <= cols - 16 * vscale; j += 16 * vscale) {
       svint32_t x0 = svld1_s32(svptrue_b32(), input + i * stride + j);
       svint64_t x0_w0 = svunpklo_s64(x0);
       acc0 = svadd_s64_x(svptrue_b64(), x0_w0, acc0);
@@ -507,7 +507,7 @@ __attribute__((target("+sve"))) void rowsum_i32_to_i64_sve(const int32_t* input,
       acc3 = svadd_s64_x(svptrue_b64(), x3_w1, acc3);
     }
     // one vector at a time
-    for (; j + 4 * vscale <= cols; j += 4 * vscale) {
+    for (; j <= cols - 4 * vscale; j += 4 * vscale) {
       svint32_t x0 = svld1_s32(svptrue_b32(), input + i * stride + j);
       svint64_t x0_w0 = svunpklo_s64(x0);
       acc0 = svadd_s64_x(svptrue_b64(), x0_w0, acc0);
@@ -557,11 +557,11 @@ void rowsum_i32_to_i64_neon(const int32_t* input, int64_t rows, int64_t cols, in
   if (cols < short_rows_below) {
     // 2 rows per block
     int64_t i = 0;
-    for (; i + 2 <= rows; i += 2) {
+    for (; i <= rows - 2; i += 2) {
       int64x2_t acc_r0 = vdupq_n_s64(0);
       int64x2_t acc_r1 = vdupq_n_s64(0);
       int64_t j = 0;
-      for (; j + 4 <= cols; j += 4) {
+      for (; j <= cols - 4; j += 4) {
         acc_r0 = vpadalq_s32(acc_r0, vld1q_s32(input + i * stride + j));
         acc_r1 = vpadalq_s32(acc_r1, vld1q_s32(input + i * stride + j + stride));
       }
@@ -607,14 +607,14 @@ void rowsum_i32_to_i64_neon(const int32_t* input, int64_t rows, int64_t cols, in
       int64x2_t acc3 = vdupq_n_s64(0);
       // 4 vectors per iteration
       int64_t j = 0;
-      for (; j + 16 <= cols; j += 16) {
+      for (; j <= cols - 16; j += 16) {
         acc0 = vpadalq_s32(acc0, vld1q_s32(input + i * stride + j));
         acc1 = vpadalq_s32(acc1, vld1q_s32(input + i * stride + j + 4));
         acc2 = vpadalq_s32(acc2, vld1q_s32(input + i * stride + j + 8));
         acc3 = vpadalq_s32(acc3, vld1q_s32(input + i * stride + j + 12));
       }
       // one vector at a time
-      for (; j + 4 <= cols; j += 4) {
+      for (; j <= cols - 4; j += 4) {
         acc0 = vpadalq_s32(acc0, vld1q_s32(input + i * stride + j));
       }
       // predicated tail: lanes past the row end read the identity
@@ -653,14 +653,14 @@ void rowsum_i32_to_i64_neon(const int32_t* input, int64_t rows, int64_t cols, in
       int64x2_t acc3 = vdupq_n_s64(0);
       // 4 vectors per iteration
       int64_t j = 0;
-      for (; j + 16 <= cols; j += 16) {
+      for (; j <= cols - 16; j += 16) {
         acc0 = vpadalq_s32(acc0, vld1q_s32(input + i * stride + j));
         acc1 = vpadalq_s32(acc1, vld1q_s32(input + i * stride + j + 4));
         acc2 = vpadalq_s32(acc2, vld1q_s32(input + i * stride + j + 8));
         acc3 = vpadalq_s32(acc3, vld1q_s32(input + i * stride + j + 12));
       }
       // one vector at a time
-      for (; j + 4 <= cols; j += 4) {
+      for (; j <= cols - 4; j += 4) {
         acc0 = vpadalq_s32(acc0, vld1q_s32(input + i * stride + j));
       }
       // predicated tail: lanes past the row end read the identity
@@ -716,13 +716,13 @@ __attribute__((target("avx2"))) void rowsum_i32_to_i64_avx2(const int32_t* input
   if (cols < short_rows_below) {
     // 4 rows per block
     int64_t i = 0;
-    for (; i + 4 <= rows; i += 4) {
+    for (; i <= rows - 4; i += 4) {
       __m256i acc_r0 = _mm256_setzero_si256();
       __m256i acc_r1 = _mm256_setzero_si256();
       __m256i acc_r2 = _mm256_setzero_si256();
       __m256i acc_r3 = _mm256_setzero_si256();
       int64_t j = 0;
-      for (; j + 8 <= cols; j += 8) {
+      for (; j <= cols - 8; j += 8) {
         __m256i x_r0 = _mm256_loadu_si256((const __m256i*)(input + i * stride + j));
         __m256i x_r0_w0 = _mm256_cvtepi32_epi64(_mm256_extracti128_si256(x_r0, 0));
         acc_r0 = _mm256_add_epi64(x_r0_w0, acc_r0);
@@ -806,7 +806,7 @@ __attribute__((target("avx2"))) void rowsum_i32_to_i64_avx2(const int32_t* input
       __m256i acc3 = _mm256_setzero_si256();
       // 4 vectors per iteration
       int64_t j = 0;
-      for (; j + 32 <= cols; j += 32) {
+      for (; j <= cols - 32; j += 32) {
         __m256i x0 = _mm256_loadu_si256((const __m256i*)(input + i * stride + j));
         __m256i x0_w0 = _mm256_cvtepi32_epi64(_mm256_extracti128_si256(x0, 0));
         acc0 = _mm256_add_epi64(x0_w0, acc0);
@@ -829,7 +829,7 @@ __attribute__((target("avx2"))) void rowsum_i32_to_i64_avx2(const int32_t* input
         acc3 = _mm256_add_epi64(x3_w1, acc3);
       }
       // one vector at a time
-      for (; j + 8 <= cols; j += 8) {
+      for (; j <= cols - 8; j += 8) {
         __m256i x0 = _mm256_loadu_si256((const __m256i*)(input + i * stride + j));
         __m256i x0_w0 = _mm256_cvtepi32_epi64(_mm256_extracti128_si256(x0, 0));
         acc0 = _mm256_add_epi64(x0_w0, acc0);
@@ -869,7 +869,7 @@ __attribute__((target("avx2"))) void rowsum_i32_to_i64_avx2(const int32_t* input
       __m256i acc3 = _mm256_setzero_si256();
       // 4 vectors per iteration
       int64_t j = 0;
-      for (; j + 32 <= cols; j += 32) {
+      for (; j <= cols - 32; j += 32) {
         __m256i x0 = _mm256_loadu_si256((const __m256i*)(input + i * stride + j));
         __m256i x0_w0 = _mm256_cvtepi32_epi64(_mm256_extracti128_si256(x0, 0));
         acc0 = _mm256_add_epi64(x0_w0, acc0);
@@ -892,7 +892,7 @@ __attribute__((target("avx2"))) void rowsum_i32_to_i64_avx2(const int32_t* input
         acc3 = _mm256_add_epi64(x3_w1, acc3);
       }
       // one vector at a time
-      for (; j + 8 <= cols; j += 8) {
+      for (; j <= cols - 8; j += 8) {
         __m256i x0 = _mm256_loadu_si256((const __m256i*)(input + i * stride + j));
         __m256i x0_w0 = _mm256_cvtepi32_epi64(_mm256_extracti128_si256(x0, 0));
         acc0 = _mm256_add_epi64(x0_w0, acc0);
@@ -938,7 +938,7 @@ void rowsum_i32_to_i64_scalar(const int32_t* input, int64_t rows, int64_t cols, 
     uint64_t acc3 = (uint64_t)(int64_t)(0);
     // 4 vectors per iteration
     int64_t j = 0;
-    for (; j + 4 <= cols; j += 4) {
+    for (; j <= cols - 4; j += 4) {
       uint32_t x0 = (uint32_t)input[i * stride + j];
       uint64_t x0_w0 = (uint64_t)(int64_t)(int32_t)x0;
       acc0 = (x0_w0 + acc0);

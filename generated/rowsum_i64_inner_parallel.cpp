@@ -59,7 +59,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_i64_in
       _mm256_mullo_epi32(_mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7), _mm256_set1_epi32((int)stride));
   // 8 rows per vector, lane = row
   int64_t i = 0;
-  for (; i + 8 <= rows; i += 8) {
+  for (; i <= rows - 8; i += 8) {
     __m512i lane_acc = _mm512_setzero_si512();
     // sequential along the row
     int64_t j = 0;
@@ -98,7 +98,7 @@ __attribute__((target("+sve"))) void rowsum_i64_inner_parallel_sve(const int64_t
   const int64_t vscale = (int64_t)(svcntb() / 16);  // vector bits / 128, known at run time
   // 2 rows per vector, lane = row
   int64_t i = 0;
-  for (; i + 2 * vscale <= rows; i += 2 * vscale) {
+  for (; i <= rows - 2 * vscale; i += 2 * vscale) {
     svint64_t lane_acc = svdup_n_s64(0);
     // sequential along the row
     int64_t j = 0;
@@ -142,7 +142,7 @@ void rowsum_i64_inner_parallel_neon(const int64_t* input, int64_t rows, int64_t 
                                     int64_t stride, int64_t* output) {
   // 2 rows per vector, lane = row
   int64_t i = 0;
-  for (; i + 2 <= rows; i += 2) {
+  for (; i <= rows - 2; i += 2) {
     int64x2_t lane_acc = vdupq_n_s64(0);
     // sequential along the row
     int64_t j = 0;
@@ -195,7 +195,7 @@ __attribute__((target("avx2"))) void rowsum_i64_inner_parallel_avx2(const int64_
       _mm_mullo_epi32(_mm_setr_epi32(0, 1, 2, 3), _mm_set1_epi32((int)stride));
   // 4 rows per vector, lane = row
   int64_t i = 0;
-  for (; i + 4 <= rows; i += 4) {
+  for (; i <= rows - 4; i += 4) {
     __m256i lane_acc = _mm256_setzero_si256();
     // sequential along the row
     int64_t j = 0;

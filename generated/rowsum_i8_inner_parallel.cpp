@@ -51,7 +51,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_i8_inn
     const int8_t* input, int64_t rows, int64_t cols, int64_t stride, int32_t* output) {
   // 16 rows per vector, lane = row
   int64_t i = 0;
-  for (; i + 16 <= rows; i += 16) {
+  for (; i <= rows - 16; i += 16) {
     __m512i lane_acc = _mm512_setzero_si512();
     // sequential along the row
     int64_t j = 0;
@@ -93,7 +93,7 @@ __attribute__((target("+sve"))) void rowsum_i8_inner_parallel_sve(const int8_t* 
   const int64_t vscale = (int64_t)(svcntb() / 16);  // vector bits / 128, known at run time
   // 4 rows per vector, lane = row
   int64_t i = 0;
-  for (; i + 4 * vscale <= rows; i += 4 * vscale) {
+  for (; i <= rows - 4 * vscale; i += 4 * vscale) {
     svint32_t lane_acc = svdup_n_s32(0);
     // sequential along the row
     int64_t j = 0;
@@ -137,7 +137,7 @@ void rowsum_i8_inner_parallel_neon(const int8_t* input, int64_t rows, int64_t co
                                    int32_t* output) {
   // 4 rows per vector, lane = row
   int64_t i = 0;
-  for (; i + 4 <= rows; i += 4) {
+  for (; i <= rows - 4; i += 4) {
     int32x4_t lane_acc = vdupq_n_s32(0);
     // sequential along the row
     int64_t j = 0;
@@ -182,7 +182,7 @@ __attribute__((target("avx2"))) void rowsum_i8_inner_parallel_avx2(const int8_t*
                                                                    int32_t* output) {
   // 8 rows per vector, lane = row
   int64_t i = 0;
-  for (; i + 8 <= rows; i += 8) {
+  for (; i <= rows - 8; i += 8) {
     __m256i lane_acc = _mm256_setzero_si256();
     // sequential along the row
     int64_t j = 0;

@@ -72,7 +72,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void sum_u64_avx51
   if (n < short_rows_below) {
     // 8 rows per block
     int64_t i = 0;
-    for (; i + 8 <= kRows; i += 8) {
+    for (; i <= kRows - 8; i += 8) {
       __m512i acc_r0 = _mm512_setzero_si512();
       __m512i acc_r1 = _mm512_setzero_si512();
       __m512i acc_r2 = _mm512_setzero_si512();
@@ -82,7 +82,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void sum_u64_avx51
       __m512i acc_r6 = _mm512_setzero_si512();
       __m512i acc_r7 = _mm512_setzero_si512();
       int64_t j = 0;
-      for (; j + 8 <= n; j += 8) {
+      for (; j <= n - 8; j += 8) {
         acc_r0 = _mm512_add_epi64(_mm512_loadu_si512((const void*)(input + i * n + j)), acc_r0);
         acc_r1 = _mm512_add_epi64(_mm512_loadu_si512((const void*)(input + i * n + j + n)), acc_r1);
         acc_r2 =
@@ -197,14 +197,14 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void sum_u64_avx51
       __m512i acc3 = _mm512_setzero_si512();
       // 4 vectors per iteration
       int64_t j = 0;
-      for (; j + 32 <= n; j += 32) {
+      for (; j <= n - 32; j += 32) {
         acc0 = _mm512_add_epi64(_mm512_loadu_si512((const void*)(input + i * n + j)), acc0);
         acc1 = _mm512_add_epi64(_mm512_loadu_si512((const void*)(input + i * n + j + 8)), acc1);
         acc2 = _mm512_add_epi64(_mm512_loadu_si512((const void*)(input + i * n + j + 16)), acc2);
         acc3 = _mm512_add_epi64(_mm512_loadu_si512((const void*)(input + i * n + j + 24)), acc3);
       }
       // one vector at a time
-      for (; j + 8 <= n; j += 8) {
+      for (; j <= n - 8; j += 8) {
         acc0 = _mm512_add_epi64(_mm512_loadu_si512((const void*)(input + i * n + j)), acc0);
       }
       // predicated tail: lanes past the row end read the identity
@@ -245,14 +245,14 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void sum_u64_avx51
       __m512i acc3 = _mm512_setzero_si512();
       // 4 vectors per iteration
       int64_t j = 0;
-      for (; j + 32 <= n; j += 32) {
+      for (; j <= n - 32; j += 32) {
         acc0 = _mm512_add_epi64(_mm512_loadu_si512((const void*)(input + i * n + j)), acc0);
         acc1 = _mm512_add_epi64(_mm512_loadu_si512((const void*)(input + i * n + j + 8)), acc1);
         acc2 = _mm512_add_epi64(_mm512_loadu_si512((const void*)(input + i * n + j + 16)), acc2);
         acc3 = _mm512_add_epi64(_mm512_loadu_si512((const void*)(input + i * n + j + 24)), acc3);
       }
       // one vector at a time
-      for (; j + 8 <= n; j += 8) {
+      for (; j <= n - 8; j += 8) {
         acc0 = _mm512_add_epi64(_mm512_loadu_si512((const void*)(input + i * n + j)), acc0);
       }
       // predicated tail: lanes past the row end read the identity
@@ -304,7 +304,7 @@ __attribute__((target("+sve"))) void sum_u64_sve(const uint64_t* input, int64_t 
     svuint64_t acc3 = svdup_n_u64(0);
     // 4 vectors per iteration
     int64_t j = 0;
-    for (; j + 8 * vscale <= n; j += 8 * vscale) {
+    for (; j <= n - 8 * vscale; j += 8 * vscale) {
       acc0 = svadd_u64_x(svptrue_b64(), svld1_u64(svptrue_b64(), input + i * n + j), acc0);
       acc1 = svadd_u64_x(svptrue_b64(), svld1_u64(svptrue_b64(), input + i * n + j + 2 * vscale),
                          acc1);
@@ -314,7 +314,7 @@ __attribute__((target("+sve"))) void sum_u64_sve(const uint64_t* input, int64_t 
                          acc3);
     }
     // one vector at a time
-    for (; j + 2 * vscale <= n; j += 2 * vscale) {
+    for (; j <= n - 2 * vscale; j += 2 * vscale) {
       acc0 = svadd_u64_x(svptrue_b64(), svld1_u64(svptrue_b64(), input + i * n + j), acc0);
     }
     // predicated tail: lanes past the row end read the identity
@@ -355,11 +355,11 @@ void sum_u64_neon(const uint64_t* input, int64_t n, uint64_t* output) {
   if (n < short_rows_below) {
     // 2 rows per block
     int64_t i = 0;
-    for (; i + 2 <= kRows; i += 2) {
+    for (; i <= kRows - 2; i += 2) {
       uint64x2_t acc_r0 = vdupq_n_u64(0);
       uint64x2_t acc_r1 = vdupq_n_u64(0);
       int64_t j = 0;
-      for (; j + 2 <= n; j += 2) {
+      for (; j <= n - 2; j += 2) {
         acc_r0 = vaddq_u64(vld1q_u64(input + i * n + j), acc_r0);
         acc_r1 = vaddq_u64(vld1q_u64(input + i * n + j + n), acc_r1);
       }
@@ -403,14 +403,14 @@ void sum_u64_neon(const uint64_t* input, int64_t n, uint64_t* output) {
       uint64x2_t acc3 = vdupq_n_u64(0);
       // 4 vectors per iteration
       int64_t j = 0;
-      for (; j + 8 <= n; j += 8) {
+      for (; j <= n - 8; j += 8) {
         acc0 = vaddq_u64(vld1q_u64(input + i * n + j), acc0);
         acc1 = vaddq_u64(vld1q_u64(input + i * n + j + 2), acc1);
         acc2 = vaddq_u64(vld1q_u64(input + i * n + j + 4), acc2);
         acc3 = vaddq_u64(vld1q_u64(input + i * n + j + 6), acc3);
       }
       // one vector at a time
-      for (; j + 2 <= n; j += 2) {
+      for (; j <= n - 2; j += 2) {
         acc0 = vaddq_u64(vld1q_u64(input + i * n + j), acc0);
       }
       // predicated tail: lanes past the row end read the identity
@@ -448,14 +448,14 @@ void sum_u64_neon(const uint64_t* input, int64_t n, uint64_t* output) {
       uint64x2_t acc3 = vdupq_n_u64(0);
       // 4 vectors per iteration
       int64_t j = 0;
-      for (; j + 8 <= n; j += 8) {
+      for (; j <= n - 8; j += 8) {
         acc0 = vaddq_u64(vld1q_u64(input + i * n + j), acc0);
         acc1 = vaddq_u64(vld1q_u64(input + i * n + j + 2), acc1);
         acc2 = vaddq_u64(vld1q_u64(input + i * n + j + 4), acc2);
         acc3 = vaddq_u64(vld1q_u64(input + i * n + j + 6), acc3);
       }
       // one vector at a time
-      for (; j + 2 <= n; j += 2) {
+      for (; j <= n - 2; j += 2) {
         acc0 = vaddq_u64(vld1q_u64(input + i * n + j), acc0);
       }
       // predicated tail: lanes past the row end read the identity
@@ -508,13 +508,13 @@ __attribute__((target("avx2"))) void sum_u64_avx2(const uint64_t* input, int64_t
   if (n < short_rows_below) {
     // 4 rows per block
     int64_t i = 0;
-    for (; i + 4 <= kRows; i += 4) {
+    for (; i <= kRows - 4; i += 4) {
       __m256i acc_r0 = _mm256_setzero_si256();
       __m256i acc_r1 = _mm256_setzero_si256();
       __m256i acc_r2 = _mm256_setzero_si256();
       __m256i acc_r3 = _mm256_setzero_si256();
       int64_t j = 0;
-      for (; j + 4 <= n; j += 4) {
+      for (; j <= n - 4; j += 4) {
         acc_r0 = _mm256_add_epi64(_mm256_loadu_si256((const __m256i*)(input + i * n + j)), acc_r0);
         acc_r1 =
             _mm256_add_epi64(_mm256_loadu_si256((const __m256i*)(input + i * n + j + n)), acc_r1);
@@ -573,14 +573,14 @@ __attribute__((target("avx2"))) void sum_u64_avx2(const uint64_t* input, int64_t
       __m256i acc3 = _mm256_setzero_si256();
       // 4 vectors per iteration
       int64_t j = 0;
-      for (; j + 16 <= n; j += 16) {
+      for (; j <= n - 16; j += 16) {
         acc0 = _mm256_add_epi64(_mm256_loadu_si256((const __m256i*)(input + i * n + j)), acc0);
         acc1 = _mm256_add_epi64(_mm256_loadu_si256((const __m256i*)(input + i * n + j + 4)), acc1);
         acc2 = _mm256_add_epi64(_mm256_loadu_si256((const __m256i*)(input + i * n + j + 8)), acc2);
         acc3 = _mm256_add_epi64(_mm256_loadu_si256((const __m256i*)(input + i * n + j + 12)), acc3);
       }
       // one vector at a time
-      for (; j + 4 <= n; j += 4) {
+      for (; j <= n - 4; j += 4) {
         acc0 = _mm256_add_epi64(_mm256_loadu_si256((const __m256i*)(input + i * n + j)), acc0);
       }
       // predicated tail: lanes past the row end read the identity
@@ -613,14 +613,14 @@ __attribute__((target("avx2"))) void sum_u64_avx2(const uint64_t* input, int64_t
       __m256i acc3 = _mm256_setzero_si256();
       // 4 vectors per iteration
       int64_t j = 0;
-      for (; j + 16 <= n; j += 16) {
+      for (; j <= n - 16; j += 16) {
         acc0 = _mm256_add_epi64(_mm256_loadu_si256((const __m256i*)(input + i * n + j)), acc0);
         acc1 = _mm256_add_epi64(_mm256_loadu_si256((const __m256i*)(input + i * n + j + 4)), acc1);
         acc2 = _mm256_add_epi64(_mm256_loadu_si256((const __m256i*)(input + i * n + j + 8)), acc2);
         acc3 = _mm256_add_epi64(_mm256_loadu_si256((const __m256i*)(input + i * n + j + 12)), acc3);
       }
       // one vector at a time
-      for (; j + 4 <= n; j += 4) {
+      for (; j <= n - 4; j += 4) {
         acc0 = _mm256_add_epi64(_mm256_loadu_si256((const __m256i*)(input + i * n + j)), acc0);
       }
       // predicated tail: lanes past the row end read the identity
@@ -659,7 +659,7 @@ void sum_u64_scalar(const uint64_t* input, int64_t n, uint64_t* output) {
     uint64_t acc3 = (uint64_t)(0);
     // 4 vectors per iteration
     int64_t j = 0;
-    for (; j + 4 <= n; j += 4) {
+    for (; j <= n - 4; j += 4) {
       uint64_t x0 = input[i * n + j];
       acc0 = (x0 + acc0);
       uint64_t x1 = input[i * n + j + 1];

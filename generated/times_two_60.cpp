@@ -81,13 +81,13 @@ __attribute__((target("+sve"))) void times_two_60_sve(const float* in0, float* o
   {
     int64_t i = 0;
     svbool_t active = svwhilelt_b32_s64(i, kCols);
-    while (svptest_first(svptrue_b32(), active)) {
+    do {
       svfloat32_t A_v = svld1_f32(active, in0 + i);
       svfloat32_t t0 = svmul_f32_x(svptrue_b32(), A_v, k0);
       svst1_f32(active, out0 + i, t0);
       i += 4 * vscale;
       active = svwhilelt_b32_s64(i, kCols);
-    }
+    } while (svptest_first(svptrue_b32(), active));
   }
 }
 #endif
@@ -102,7 +102,7 @@ __attribute__((target("avx2"))) void times_two_60_avx2(const float* in0, float* 
   __m256 k0 = _mm256_set1_ps(2.0f);
   // whole vectors
   int64_t i = 0;
-  for (; i + 8 <= kCols; i += 8) {
+  for (; i <= kCols - 8; i += 8) {
     __m256 t0 = _mm256_mul_ps(_mm256_loadu_ps(in0 + i), k0);
     _mm256_storeu_ps(out0 + i, t0);
   }
@@ -133,7 +133,7 @@ void times_two_60_neon(const float* in0, float* out0) {
   float32x4_t k0 = vdupq_n_f32(2.0f);
   // whole vectors
   int64_t i = 0;
-  for (; i + 4 <= kCols; i += 4) {
+  for (; i <= kCols - 4; i += 4) {
     float32x4_t t0 = vmulq_f32(vld1q_f32(in0 + i), k0);
     vst1q_f32(out0 + i, t0);
   }

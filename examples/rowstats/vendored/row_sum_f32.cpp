@@ -71,7 +71,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void row_sum_f32_a
   if (cols < short_rows_below) {
     // 16 rows per block
     int64_t i = 0;
-    for (; i + 16 <= rows; i += 16) {
+    for (; i <= rows - 16; i += 16) {
       __m512 acc_r0 = _mm512_setzero_ps();
       __m512 acc_r1 = _mm512_setzero_ps();
       __m512 acc_r2 = _mm512_setzero_ps();
@@ -89,7 +89,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void row_sum_f32_a
       __m512 acc_r14 = _mm512_setzero_ps();
       __m512 acc_r15 = _mm512_setzero_ps();
       int64_t j = 0;
-      for (; j + 16 <= cols; j += 16) {
+      for (; j <= cols - 16; j += 16) {
         acc_r0 = _mm512_add_ps(_mm512_loadu_ps(input + i * stride + j), acc_r0);
         acc_r1 = _mm512_add_ps(_mm512_loadu_ps(input + i * stride + j + stride), acc_r1);
         acc_r2 = _mm512_add_ps(_mm512_loadu_ps(input + i * stride + j + 2 * stride), acc_r2);
@@ -292,14 +292,14 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void row_sum_f32_a
       __m512 acc3 = _mm512_setzero_ps();
       // 4 vectors per iteration
       int64_t j = 0;
-      for (; j + 64 <= cols; j += 64) {
+      for (; j <= cols - 64; j += 64) {
         acc0 = _mm512_add_ps(_mm512_loadu_ps(input + i * stride + j), acc0);
         acc1 = _mm512_add_ps(_mm512_loadu_ps(input + i * stride + j + 16), acc1);
         acc2 = _mm512_add_ps(_mm512_loadu_ps(input + i * stride + j + 32), acc2);
         acc3 = _mm512_add_ps(_mm512_loadu_ps(input + i * stride + j + 48), acc3);
       }
       // one vector at a time
-      for (; j + 16 <= cols; j += 16) {
+      for (; j <= cols - 16; j += 16) {
         acc0 = _mm512_add_ps(_mm512_loadu_ps(input + i * stride + j), acc0);
       }
       // predicated tail: lanes past the row end read the identity
@@ -343,14 +343,14 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void row_sum_f32_a
       __m512 acc3 = _mm512_setzero_ps();
       // 4 vectors per iteration
       int64_t j = 0;
-      for (; j + 64 <= cols; j += 64) {
+      for (; j <= cols - 64; j += 64) {
         acc0 = _mm512_add_ps(_mm512_loadu_ps(input + i * stride + j), acc0);
         acc1 = _mm512_add_ps(_mm512_loadu_ps(input + i * stride + j + 16), acc1);
         acc2 = _mm512_add_ps(_mm512_loadu_ps(input + i * stride + j + 32), acc2);
         acc3 = _mm512_add_ps(_mm512_loadu_ps(input + i * stride + j + 48), acc3);
       }
       // one vector at a time
-      for (; j + 16 <= cols; j += 16) {
+      for (; j <= cols - 16; j += 16) {
         acc0 = _mm512_add_ps(_mm512_loadu_ps(input + i * stride + j), acc0);
       }
       // predicated tail: lanes past the row end read the identity
@@ -404,7 +404,7 @@ __attribute__((target("+sve"))) void row_sum_f32_sve(const float* input, int64_t
     svfloat32_t acc3 = svdup_n_f32(0.0f);
     // 4 vectors per iteration
     int64_t j = 0;
-    for (; j + 16 * vscale <= cols; j += 16 * vscale) {
+    for (; j <= cols - 16 * vscale; j += 16 * vscale) {
       acc0 = svadd_f32_x(svptrue_b32(), svld1_f32(svptrue_b32(), input + i * stride + j), acc0);
       acc1 = svadd_f32_x(svptrue_b32(),
                          svld1_f32(svptrue_b32(), input + i * stride + j + 4 * vscale), acc1);
@@ -414,7 +414,7 @@ __attribute__((target("+sve"))) void row_sum_f32_sve(const float* input, int64_t
                          svld1_f32(svptrue_b32(), input + i * stride + j + 12 * vscale), acc3);
     }
     // one vector at a time
-    for (; j + 4 * vscale <= cols; j += 4 * vscale) {
+    for (; j <= cols - 4 * vscale; j += 4 * vscale) {
       acc0 = svadd_f32_x(svptrue_b32(), svld1_f32(svptrue_b32(), input + i * stride + j), acc0);
     }
     // predicated tail: lanes past the row end read the identity
@@ -459,13 +459,13 @@ void row_sum_f32_neon(const float* input, int64_t rows, int64_t cols, int64_t st
   if (cols < short_rows_below) {
     // 4 rows per block
     int64_t i = 0;
-    for (; i + 4 <= rows; i += 4) {
+    for (; i <= rows - 4; i += 4) {
       float32x4_t acc_r0 = vdupq_n_f32(0.0f);
       float32x4_t acc_r1 = vdupq_n_f32(0.0f);
       float32x4_t acc_r2 = vdupq_n_f32(0.0f);
       float32x4_t acc_r3 = vdupq_n_f32(0.0f);
       int64_t j = 0;
-      for (; j + 4 <= cols; j += 4) {
+      for (; j <= cols - 4; j += 4) {
         acc_r0 = vaddq_f32(vld1q_f32(input + i * stride + j), acc_r0);
         acc_r1 = vaddq_f32(vld1q_f32(input + i * stride + j + stride), acc_r1);
         acc_r2 = vaddq_f32(vld1q_f32(input + i * stride + j + 2 * stride), acc_r2);
@@ -535,14 +535,14 @@ void row_sum_f32_neon(const float* input, int64_t rows, int64_t cols, int64_t st
       float32x4_t acc3 = vdupq_n_f32(0.0f);
       // 4 vectors per iteration
       int64_t j = 0;
-      for (; j + 16 <= cols; j += 16) {
+      for (; j <= cols - 16; j += 16) {
         acc0 = vaddq_f32(vld1q_f32(input + i * stride + j), acc0);
         acc1 = vaddq_f32(vld1q_f32(input + i * stride + j + 4), acc1);
         acc2 = vaddq_f32(vld1q_f32(input + i * stride + j + 8), acc2);
         acc3 = vaddq_f32(vld1q_f32(input + i * stride + j + 12), acc3);
       }
       // one vector at a time
-      for (; j + 4 <= cols; j += 4) {
+      for (; j <= cols - 4; j += 4) {
         acc0 = vaddq_f32(vld1q_f32(input + i * stride + j), acc0);
       }
       // predicated tail: lanes past the row end read the identity
@@ -581,14 +581,14 @@ void row_sum_f32_neon(const float* input, int64_t rows, int64_t cols, int64_t st
       float32x4_t acc3 = vdupq_n_f32(0.0f);
       // 4 vectors per iteration
       int64_t j = 0;
-      for (; j + 16 <= cols; j += 16) {
+      for (; j <= cols - 16; j += 16) {
         acc0 = vaddq_f32(vld1q_f32(input + i * stride + j), acc0);
         acc1 = vaddq_f32(vld1q_f32(input + i * stride + j + 4), acc1);
         acc2 = vaddq_f32(vld1q_f32(input + i * stride + j + 8), acc2);
         acc3 = vaddq_f32(vld1q_f32(input + i * stride + j + 12), acc3);
       }
       // one vector at a time
-      for (; j + 4 <= cols; j += 4) {
+      for (; j <= cols - 4; j += 4) {
         acc0 = vaddq_f32(vld1q_f32(input + i * stride + j), acc0);
       }
       // predicated tail: lanes past the row end read the identity
@@ -641,7 +641,7 @@ __attribute__((target("avx2"))) void row_sum_f32_avx2(const float* input, int64_
   if (cols < short_rows_below) {
     // 8 rows per block
     int64_t i = 0;
-    for (; i + 8 <= rows; i += 8) {
+    for (; i <= rows - 8; i += 8) {
       __m256 acc_r0 = _mm256_setzero_ps();
       __m256 acc_r1 = _mm256_setzero_ps();
       __m256 acc_r2 = _mm256_setzero_ps();
@@ -651,7 +651,7 @@ __attribute__((target("avx2"))) void row_sum_f32_avx2(const float* input, int64_
       __m256 acc_r6 = _mm256_setzero_ps();
       __m256 acc_r7 = _mm256_setzero_ps();
       int64_t j = 0;
-      for (; j + 8 <= cols; j += 8) {
+      for (; j <= cols - 8; j += 8) {
         acc_r0 = _mm256_add_ps(_mm256_loadu_ps(input + i * stride + j), acc_r0);
         acc_r1 = _mm256_add_ps(_mm256_loadu_ps(input + i * stride + j + stride), acc_r1);
         acc_r2 = _mm256_add_ps(_mm256_loadu_ps(input + i * stride + j + 2 * stride), acc_r2);
@@ -752,14 +752,14 @@ __attribute__((target("avx2"))) void row_sum_f32_avx2(const float* input, int64_
       __m256 acc3 = _mm256_setzero_ps();
       // 4 vectors per iteration
       int64_t j = 0;
-      for (; j + 32 <= cols; j += 32) {
+      for (; j <= cols - 32; j += 32) {
         acc0 = _mm256_add_ps(_mm256_loadu_ps(input + i * stride + j), acc0);
         acc1 = _mm256_add_ps(_mm256_loadu_ps(input + i * stride + j + 8), acc1);
         acc2 = _mm256_add_ps(_mm256_loadu_ps(input + i * stride + j + 16), acc2);
         acc3 = _mm256_add_ps(_mm256_loadu_ps(input + i * stride + j + 24), acc3);
       }
       // one vector at a time
-      for (; j + 8 <= cols; j += 8) {
+      for (; j <= cols - 8; j += 8) {
         acc0 = _mm256_add_ps(_mm256_loadu_ps(input + i * stride + j), acc0);
       }
       // predicated tail: lanes past the row end read the identity
@@ -794,14 +794,14 @@ __attribute__((target("avx2"))) void row_sum_f32_avx2(const float* input, int64_
       __m256 acc3 = _mm256_setzero_ps();
       // 4 vectors per iteration
       int64_t j = 0;
-      for (; j + 32 <= cols; j += 32) {
+      for (; j <= cols - 32; j += 32) {
         acc0 = _mm256_add_ps(_mm256_loadu_ps(input + i * stride + j), acc0);
         acc1 = _mm256_add_ps(_mm256_loadu_ps(input + i * stride + j + 8), acc1);
         acc2 = _mm256_add_ps(_mm256_loadu_ps(input + i * stride + j + 16), acc2);
         acc3 = _mm256_add_ps(_mm256_loadu_ps(input + i * stride + j + 24), acc3);
       }
       // one vector at a time
-      for (; j + 8 <= cols; j += 8) {
+      for (; j <= cols - 8; j += 8) {
         acc0 = _mm256_add_ps(_mm256_loadu_ps(input + i * stride + j), acc0);
       }
       // predicated tail: lanes past the row end read the identity
@@ -842,7 +842,7 @@ void row_sum_f32_scalar(const float* input, int64_t rows, int64_t cols, int64_t 
     float acc3 = (float)(0.0f);
     // 4 vectors per iteration
     int64_t j = 0;
-    for (; j + 4 <= cols; j += 4) {
+    for (; j <= cols - 4; j += 4) {
       float x0 = input[i * stride + j];
       acc0 = (x0 + acc0);
       float x1 = input[i * stride + j + 1];

@@ -57,16 +57,19 @@ struct BodyWriter {
       return false;
     const std::string test = loweringFor(cx.target).firstLaneActive(w.dst, w.type);
     if (test.empty()) return false;
+    // do-while, whilelt at the bottom and the branch on its flags (6 instructions a vector for
+    // B = A * 2 on SVE, no test before the loop): when the extent is 0 the body runs once with
+    // no lane active, which reads and writes nothing, as in any partial last iteration.
     lines.push_back("{");
     lines.push_back("int64_t " + loop.var + " = " + loop.lo.str() + ";");
     for (auto& l : lowerOp(w, cx)) lines.push_back(l);
-    lines.push_back("while (" + test + ") {");
+    lines.push_back("do {");
     block(ir::Block(loop.body.begin() + 1, loop.body.end()));
     lines.push_back(loop.var + " += " + loop.step.str() + ";");
     ir::Stmt again = w;
     again.declare = false;
     for (auto& l : lowerOp(again, cx)) lines.push_back(l);
-    lines.push_back("}");
+    lines.push_back("} while (" + test + ");");
     lines.push_back("}");
     return true;
   }
@@ -99,7 +102,10 @@ struct BodyWriter {
           if (!s.continues) lines.push_back("int64_t " + s.var + " = " + s.lo.str() + ";");
           const bool one = s.step.constantValue() == 1;
           const std::string step = one ? "++" + s.var : s.var + " += " + s.step.str();
-          const std::string cond = one || s.coversTail ? s.var + " < " + s.hi.str() : s.var + " + " + s.step.str() + " <= " + s.hi.str();
+          // Whole steps only: `j <= hi - step`, not `j + step <= hi`, so the bound is loop-invariant
+          // (GCC otherwise keeps j and j + step alive: one more instruction per iteration on SVE).
+          // Extents are non-negative int64, so hi - step cannot overflow.
+          const std::string cond = one || s.coversTail ? s.var + " < " + s.hi.str() : s.var + " <= " + (s.hi - s.step).str();
           lines.push_back("for (; " + cond + "; " + step + ") {");
           block(s.body);
           lines.push_back("}");
