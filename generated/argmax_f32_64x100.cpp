@@ -1027,7 +1027,7 @@ void argmax_f32_64x100_scalar(const float* input, float* values, int32_t* indice
   }
 }
 
-// ---- dispatcher: the best variant this CPU supports, chosen once (thread-safe static init).
+// ---- dispatcher: the best variant this CPU supports, chosen on the first call.
 // In a hosted build SIMDGEN_VARIANT selects a variant instead, named by its suffix ("avx2_fma",
 // "scalar") or its spec spelling ("avx2+fma"), when this kernel has it and the CPU supports it;
 // otherwise the best one is used. A name no target has, or a variant this CPU cannot run, is
@@ -1153,10 +1153,26 @@ const argmax_f32_64x100_choice& argmax_f32_64x100_selected() {
   static const argmax_f32_64x100_choice choice = argmax_f32_64x100_select();
   return choice;
 }
+
+// The entry point calls through this pointer, which starts at a resolver: the first call
+// selects the variant and stores it, every later one is a load and an indirect jump (no guard
+// test, no frame). Racing first calls store the same variant; relaxed atomics make that defined.
+void argmax_f32_64x100_resolve(const float* input, float* values, int32_t* indices);
+auto argmax_f32_64x100_entry = &argmax_f32_64x100_resolve;
+
+argmax_f32_64x100_fn argmax_f32_64x100_target() {
+  return __atomic_load_n(&argmax_f32_64x100_entry, __ATOMIC_RELAXED);
+}
+
+void argmax_f32_64x100_resolve(const float* input, float* values, int32_t* indices) {
+  const argmax_f32_64x100_fn fn = argmax_f32_64x100_selected().fn;
+  __atomic_store_n(&argmax_f32_64x100_entry, fn, __ATOMIC_RELAXED);
+  fn(input, values, indices);
+}
 }  // namespace
 
 void argmax_f32_64x100(const float* input, float* values, int32_t* indices) {
-  argmax_f32_64x100_selected().fn(input, values, indices);
+  argmax_f32_64x100_target()(input, values, indices);
 }
 
 const char* argmax_f32_64x100_variant(void) {

@@ -1274,7 +1274,7 @@ void argmax_f32_propagate_scalar(const float* input, int64_t n, float* values, i
   }
 }
 
-// ---- dispatcher: the best variant this CPU supports, chosen once (thread-safe static init).
+// ---- dispatcher: the best variant this CPU supports, chosen on the first call.
 // In a hosted build SIMDGEN_VARIANT selects a variant instead, named by its suffix ("avx2_fma",
 // "scalar") or its spec spelling ("avx2+fma"), when this kernel has it and the CPU supports it;
 // otherwise the best one is used. A name no target has, or a variant this CPU cannot run, is
@@ -1402,10 +1402,26 @@ const argmax_f32_propagate_choice& argmax_f32_propagate_selected() {
   static const argmax_f32_propagate_choice choice = argmax_f32_propagate_select();
   return choice;
 }
+
+// The entry point calls through this pointer, which starts at a resolver: the first call
+// selects the variant and stores it, every later one is a load and an indirect jump (no guard
+// test, no frame). Racing first calls store the same variant; relaxed atomics make that defined.
+void argmax_f32_propagate_resolve(const float* input, int64_t n, float* values, int64_t* indices);
+auto argmax_f32_propagate_entry = &argmax_f32_propagate_resolve;
+
+argmax_f32_propagate_fn argmax_f32_propagate_target() {
+  return __atomic_load_n(&argmax_f32_propagate_entry, __ATOMIC_RELAXED);
+}
+
+void argmax_f32_propagate_resolve(const float* input, int64_t n, float* values, int64_t* indices) {
+  const argmax_f32_propagate_fn fn = argmax_f32_propagate_selected().fn;
+  __atomic_store_n(&argmax_f32_propagate_entry, fn, __ATOMIC_RELAXED);
+  fn(input, n, values, indices);
+}
 }  // namespace
 
 void argmax_f32_propagate(const float* input, int64_t n, float* values, int64_t* indices) {
-  argmax_f32_propagate_selected().fn(input, n, values, indices);
+  argmax_f32_propagate_target()(input, n, values, indices);
 }
 
 const char* argmax_f32_propagate_variant(void) {

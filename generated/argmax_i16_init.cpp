@@ -893,7 +893,7 @@ void argmax_i16_init_scalar(const int16_t* input, int64_t n, int16_t* values, in
   }
 }
 
-// ---- dispatcher: the best variant this CPU supports, chosen once (thread-safe static init).
+// ---- dispatcher: the best variant this CPU supports, chosen on the first call.
 // In a hosted build SIMDGEN_VARIANT selects a variant instead, named by its suffix ("avx2_fma",
 // "scalar") or its spec spelling ("avx2+fma"), when this kernel has it and the CPU supports it;
 // otherwise the best one is used. A name no target has, or a variant this CPU cannot run, is
@@ -1019,10 +1019,26 @@ const argmax_i16_init_choice& argmax_i16_init_selected() {
   static const argmax_i16_init_choice choice = argmax_i16_init_select();
   return choice;
 }
+
+// The entry point calls through this pointer, which starts at a resolver: the first call
+// selects the variant and stores it, every later one is a load and an indirect jump (no guard
+// test, no frame). Racing first calls store the same variant; relaxed atomics make that defined.
+void argmax_i16_init_resolve(const int16_t* input, int64_t n, int16_t* values, int64_t* indices);
+auto argmax_i16_init_entry = &argmax_i16_init_resolve;
+
+argmax_i16_init_fn argmax_i16_init_target() {
+  return __atomic_load_n(&argmax_i16_init_entry, __ATOMIC_RELAXED);
+}
+
+void argmax_i16_init_resolve(const int16_t* input, int64_t n, int16_t* values, int64_t* indices) {
+  const argmax_i16_init_fn fn = argmax_i16_init_selected().fn;
+  __atomic_store_n(&argmax_i16_init_entry, fn, __ATOMIC_RELAXED);
+  fn(input, n, values, indices);
+}
 }  // namespace
 
 void argmax_i16_init(const int16_t* input, int64_t n, int16_t* values, int64_t* indices) {
-  argmax_i16_init_selected().fn(input, n, values, indices);
+  argmax_i16_init_target()(input, n, values, indices);
 }
 
 const char* argmax_i16_init_variant(void) {

@@ -1003,7 +1003,7 @@ void argmax_i32_scalar(const int32_t* input, int64_t n, int32_t* values, int64_t
   }
 }
 
-// ---- dispatcher: the best variant this CPU supports, chosen once (thread-safe static init).
+// ---- dispatcher: the best variant this CPU supports, chosen on the first call.
 // In a hosted build SIMDGEN_VARIANT selects a variant instead, named by its suffix ("avx2_fma",
 // "scalar") or its spec spelling ("avx2+fma"), when this kernel has it and the CPU supports it;
 // otherwise the best one is used. A name no target has, or a variant this CPU cannot run, is
@@ -1128,10 +1128,26 @@ const argmax_i32_choice& argmax_i32_selected() {
   static const argmax_i32_choice choice = argmax_i32_select();
   return choice;
 }
+
+// The entry point calls through this pointer, which starts at a resolver: the first call
+// selects the variant and stores it, every later one is a load and an indirect jump (no guard
+// test, no frame). Racing first calls store the same variant; relaxed atomics make that defined.
+void argmax_i32_resolve(const int32_t* input, int64_t n, int32_t* values, int64_t* indices);
+auto argmax_i32_entry = &argmax_i32_resolve;
+
+argmax_i32_fn argmax_i32_target() {
+  return __atomic_load_n(&argmax_i32_entry, __ATOMIC_RELAXED);
+}
+
+void argmax_i32_resolve(const int32_t* input, int64_t n, int32_t* values, int64_t* indices) {
+  const argmax_i32_fn fn = argmax_i32_selected().fn;
+  __atomic_store_n(&argmax_i32_entry, fn, __ATOMIC_RELAXED);
+  fn(input, n, values, indices);
+}
 }  // namespace
 
 void argmax_i32(const int32_t* input, int64_t n, int32_t* values, int64_t* indices) {
-  argmax_i32_selected().fn(input, n, values, indices);
+  argmax_i32_target()(input, n, values, indices);
 }
 
 const char* argmax_i32_variant(void) {

@@ -926,7 +926,7 @@ void argmax_i8_rows_last_scalar(const int8_t* input, int64_t rows, int64_t cols,
   }
 }
 
-// ---- dispatcher: the best variant this CPU supports, chosen once (thread-safe static init).
+// ---- dispatcher: the best variant this CPU supports, chosen on the first call.
 // In a hosted build SIMDGEN_VARIANT selects a variant instead, named by its suffix ("avx2_fma",
 // "scalar") or its spec spelling ("avx2+fma"), when this kernel has it and the CPU supports it;
 // otherwise the best one is used. A name no target has, or a variant this CPU cannot run, is
@@ -1053,11 +1053,29 @@ const argmax_i8_rows_last_choice& argmax_i8_rows_last_selected() {
   static const argmax_i8_rows_last_choice choice = argmax_i8_rows_last_select();
   return choice;
 }
+
+// The entry point calls through this pointer, which starts at a resolver: the first call
+// selects the variant and stores it, every later one is a load and an indirect jump (no guard
+// test, no frame). Racing first calls store the same variant; relaxed atomics make that defined.
+void argmax_i8_rows_last_resolve(const int8_t* input, int64_t rows, int64_t cols, int64_t stride,
+                                 int8_t* values, int32_t* indices);
+auto argmax_i8_rows_last_entry = &argmax_i8_rows_last_resolve;
+
+argmax_i8_rows_last_fn argmax_i8_rows_last_target() {
+  return __atomic_load_n(&argmax_i8_rows_last_entry, __ATOMIC_RELAXED);
+}
+
+void argmax_i8_rows_last_resolve(const int8_t* input, int64_t rows, int64_t cols, int64_t stride,
+                                 int8_t* values, int32_t* indices) {
+  const argmax_i8_rows_last_fn fn = argmax_i8_rows_last_selected().fn;
+  __atomic_store_n(&argmax_i8_rows_last_entry, fn, __ATOMIC_RELAXED);
+  fn(input, rows, cols, stride, values, indices);
+}
 }  // namespace
 
 void argmax_i8_rows_last(const int8_t* input, int64_t rows, int64_t cols, int64_t stride,
                          int8_t* values, int32_t* indices) {
-  argmax_i8_rows_last_selected().fn(input, rows, cols, stride, values, indices);
+  argmax_i8_rows_last_target()(input, rows, cols, stride, values, indices);
 }
 
 const char* argmax_i8_rows_last_variant(void) {

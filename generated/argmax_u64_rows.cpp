@@ -1105,7 +1105,7 @@ void argmax_u64_rows_scalar(const uint64_t* input, int64_t rows, int64_t cols, i
   }
 }
 
-// ---- dispatcher: the best variant this CPU supports, chosen once (thread-safe static init).
+// ---- dispatcher: the best variant this CPU supports, chosen on the first call.
 // In a hosted build SIMDGEN_VARIANT selects a variant instead, named by its suffix ("avx2_fma",
 // "scalar") or its spec spelling ("avx2+fma"), when this kernel has it and the CPU supports it;
 // otherwise the best one is used. A name no target has, or a variant this CPU cannot run, is
@@ -1231,11 +1231,29 @@ const argmax_u64_rows_choice& argmax_u64_rows_selected() {
   static const argmax_u64_rows_choice choice = argmax_u64_rows_select();
   return choice;
 }
+
+// The entry point calls through this pointer, which starts at a resolver: the first call
+// selects the variant and stores it, every later one is a load and an indirect jump (no guard
+// test, no frame). Racing first calls store the same variant; relaxed atomics make that defined.
+void argmax_u64_rows_resolve(const uint64_t* input, int64_t rows, int64_t cols, int64_t stride,
+                             uint64_t* values, int64_t* indices);
+auto argmax_u64_rows_entry = &argmax_u64_rows_resolve;
+
+argmax_u64_rows_fn argmax_u64_rows_target() {
+  return __atomic_load_n(&argmax_u64_rows_entry, __ATOMIC_RELAXED);
+}
+
+void argmax_u64_rows_resolve(const uint64_t* input, int64_t rows, int64_t cols, int64_t stride,
+                             uint64_t* values, int64_t* indices) {
+  const argmax_u64_rows_fn fn = argmax_u64_rows_selected().fn;
+  __atomic_store_n(&argmax_u64_rows_entry, fn, __ATOMIC_RELAXED);
+  fn(input, rows, cols, stride, values, indices);
+}
 }  // namespace
 
 void argmax_u64_rows(const uint64_t* input, int64_t rows, int64_t cols, int64_t stride,
                      uint64_t* values, int64_t* indices) {
-  argmax_u64_rows_selected().fn(input, rows, cols, stride, values, indices);
+  argmax_u64_rows_target()(input, rows, cols, stride, values, indices);
 }
 
 const char* argmax_u64_rows_variant(void) {

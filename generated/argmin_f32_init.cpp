@@ -947,7 +947,7 @@ void argmin_f32_init_scalar(const float* input, int64_t n, float* values, int64_
   }
 }
 
-// ---- dispatcher: the best variant this CPU supports, chosen once (thread-safe static init).
+// ---- dispatcher: the best variant this CPU supports, chosen on the first call.
 // In a hosted build SIMDGEN_VARIANT selects a variant instead, named by its suffix ("avx2_fma",
 // "scalar") or its spec spelling ("avx2+fma"), when this kernel has it and the CPU supports it;
 // otherwise the best one is used. A name no target has, or a variant this CPU cannot run, is
@@ -1072,10 +1072,26 @@ const argmin_f32_init_choice& argmin_f32_init_selected() {
   static const argmin_f32_init_choice choice = argmin_f32_init_select();
   return choice;
 }
+
+// The entry point calls through this pointer, which starts at a resolver: the first call
+// selects the variant and stores it, every later one is a load and an indirect jump (no guard
+// test, no frame). Racing first calls store the same variant; relaxed atomics make that defined.
+void argmin_f32_init_resolve(const float* input, int64_t n, float* values, int64_t* indices);
+auto argmin_f32_init_entry = &argmin_f32_init_resolve;
+
+argmin_f32_init_fn argmin_f32_init_target() {
+  return __atomic_load_n(&argmin_f32_init_entry, __ATOMIC_RELAXED);
+}
+
+void argmin_f32_init_resolve(const float* input, int64_t n, float* values, int64_t* indices) {
+  const argmin_f32_init_fn fn = argmin_f32_init_selected().fn;
+  __atomic_store_n(&argmin_f32_init_entry, fn, __ATOMIC_RELAXED);
+  fn(input, n, values, indices);
+}
 }  // namespace
 
 void argmin_f32_init(const float* input, int64_t n, float* values, int64_t* indices) {
-  argmin_f32_init_selected().fn(input, n, values, indices);
+  argmin_f32_init_target()(input, n, values, indices);
 }
 
 const char* argmin_f32_init_variant(void) {

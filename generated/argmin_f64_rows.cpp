@@ -1162,7 +1162,7 @@ void argmin_f64_rows_scalar(const double* input, int64_t rows, int64_t cols, int
   }
 }
 
-// ---- dispatcher: the best variant this CPU supports, chosen once (thread-safe static init).
+// ---- dispatcher: the best variant this CPU supports, chosen on the first call.
 // In a hosted build SIMDGEN_VARIANT selects a variant instead, named by its suffix ("avx2_fma",
 // "scalar") or its spec spelling ("avx2+fma"), when this kernel has it and the CPU supports it;
 // otherwise the best one is used. A name no target has, or a variant this CPU cannot run, is
@@ -1288,11 +1288,29 @@ const argmin_f64_rows_choice& argmin_f64_rows_selected() {
   static const argmin_f64_rows_choice choice = argmin_f64_rows_select();
   return choice;
 }
+
+// The entry point calls through this pointer, which starts at a resolver: the first call
+// selects the variant and stores it, every later one is a load and an indirect jump (no guard
+// test, no frame). Racing first calls store the same variant; relaxed atomics make that defined.
+void argmin_f64_rows_resolve(const double* input, int64_t rows, int64_t cols, int64_t stride,
+                             double* values, int64_t* indices);
+auto argmin_f64_rows_entry = &argmin_f64_rows_resolve;
+
+argmin_f64_rows_fn argmin_f64_rows_target() {
+  return __atomic_load_n(&argmin_f64_rows_entry, __ATOMIC_RELAXED);
+}
+
+void argmin_f64_rows_resolve(const double* input, int64_t rows, int64_t cols, int64_t stride,
+                             double* values, int64_t* indices) {
+  const argmin_f64_rows_fn fn = argmin_f64_rows_selected().fn;
+  __atomic_store_n(&argmin_f64_rows_entry, fn, __ATOMIC_RELAXED);
+  fn(input, rows, cols, stride, values, indices);
+}
 }  // namespace
 
 void argmin_f64_rows(const double* input, int64_t rows, int64_t cols, int64_t stride,
                      double* values, int64_t* indices) {
-  argmin_f64_rows_selected().fn(input, rows, cols, stride, values, indices);
+  argmin_f64_rows_target()(input, rows, cols, stride, values, indices);
 }
 
 const char* argmin_f64_rows_variant(void) {

@@ -927,7 +927,7 @@ void argmin_i64_scalar(const int64_t* input, int64_t n, int64_t* values, int64_t
   }
 }
 
-// ---- dispatcher: the best variant this CPU supports, chosen once (thread-safe static init).
+// ---- dispatcher: the best variant this CPU supports, chosen on the first call.
 // In a hosted build SIMDGEN_VARIANT selects a variant instead, named by its suffix ("avx2_fma",
 // "scalar") or its spec spelling ("avx2+fma"), when this kernel has it and the CPU supports it;
 // otherwise the best one is used. A name no target has, or a variant this CPU cannot run, is
@@ -1052,10 +1052,26 @@ const argmin_i64_choice& argmin_i64_selected() {
   static const argmin_i64_choice choice = argmin_i64_select();
   return choice;
 }
+
+// The entry point calls through this pointer, which starts at a resolver: the first call
+// selects the variant and stores it, every later one is a load and an indirect jump (no guard
+// test, no frame). Racing first calls store the same variant; relaxed atomics make that defined.
+void argmin_i64_resolve(const int64_t* input, int64_t n, int64_t* values, int64_t* indices);
+auto argmin_i64_entry = &argmin_i64_resolve;
+
+argmin_i64_fn argmin_i64_target() {
+  return __atomic_load_n(&argmin_i64_entry, __ATOMIC_RELAXED);
+}
+
+void argmin_i64_resolve(const int64_t* input, int64_t n, int64_t* values, int64_t* indices) {
+  const argmin_i64_fn fn = argmin_i64_selected().fn;
+  __atomic_store_n(&argmin_i64_entry, fn, __ATOMIC_RELAXED);
+  fn(input, n, values, indices);
+}
 }  // namespace
 
 void argmin_i64(const int64_t* input, int64_t n, int64_t* values, int64_t* indices) {
-  argmin_i64_selected().fn(input, n, values, indices);
+  argmin_i64_target()(input, n, values, indices);
 }
 
 const char* argmin_i64_variant(void) {

@@ -1003,7 +1003,7 @@ void argmin_u32_scalar(const uint32_t* input, int64_t n, uint32_t* values, int64
   }
 }
 
-// ---- dispatcher: the best variant this CPU supports, chosen once (thread-safe static init).
+// ---- dispatcher: the best variant this CPU supports, chosen on the first call.
 // In a hosted build SIMDGEN_VARIANT selects a variant instead, named by its suffix ("avx2_fma",
 // "scalar") or its spec spelling ("avx2+fma"), when this kernel has it and the CPU supports it;
 // otherwise the best one is used. A name no target has, or a variant this CPU cannot run, is
@@ -1129,10 +1129,26 @@ const argmin_u32_choice& argmin_u32_selected() {
   static const argmin_u32_choice choice = argmin_u32_select();
   return choice;
 }
+
+// The entry point calls through this pointer, which starts at a resolver: the first call
+// selects the variant and stores it, every later one is a load and an indirect jump (no guard
+// test, no frame). Racing first calls store the same variant; relaxed atomics make that defined.
+void argmin_u32_resolve(const uint32_t* input, int64_t n, uint32_t* values, int64_t* indices);
+auto argmin_u32_entry = &argmin_u32_resolve;
+
+argmin_u32_fn argmin_u32_target() {
+  return __atomic_load_n(&argmin_u32_entry, __ATOMIC_RELAXED);
+}
+
+void argmin_u32_resolve(const uint32_t* input, int64_t n, uint32_t* values, int64_t* indices) {
+  const argmin_u32_fn fn = argmin_u32_selected().fn;
+  __atomic_store_n(&argmin_u32_entry, fn, __ATOMIC_RELAXED);
+  fn(input, n, values, indices);
+}
 }  // namespace
 
 void argmin_u32(const uint32_t* input, int64_t n, uint32_t* values, int64_t* indices) {
-  argmin_u32_selected().fn(input, n, values, indices);
+  argmin_u32_target()(input, n, values, indices);
 }
 
 const char* argmin_u32_variant(void) {

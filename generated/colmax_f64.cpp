@@ -292,7 +292,7 @@ void colmax_f64_scalar(const double* input, int64_t rows, int64_t cols, int64_t 
   }
 }
 
-// ---- dispatcher: the best variant this CPU supports, chosen once (thread-safe static init).
+// ---- dispatcher: the best variant this CPU supports, chosen on the first call.
 // In a hosted build SIMDGEN_VARIANT selects a variant instead, named by its suffix ("avx2_fma",
 // "scalar") or its spec spelling ("avx2+fma"), when this kernel has it and the CPU supports it;
 // otherwise the best one is used. A name no target has, or a variant this CPU cannot run, is
@@ -418,10 +418,28 @@ const colmax_f64_choice& colmax_f64_selected() {
   static const colmax_f64_choice choice = colmax_f64_select();
   return choice;
 }
+
+// The entry point calls through this pointer, which starts at a resolver: the first call
+// selects the variant and stores it, every later one is a load and an indirect jump (no guard
+// test, no frame). Racing first calls store the same variant; relaxed atomics make that defined.
+void colmax_f64_resolve(const double* input, int64_t rows, int64_t cols, int64_t stride,
+                        double* output);
+auto colmax_f64_entry = &colmax_f64_resolve;
+
+colmax_f64_fn colmax_f64_target() {
+  return __atomic_load_n(&colmax_f64_entry, __ATOMIC_RELAXED);
+}
+
+void colmax_f64_resolve(const double* input, int64_t rows, int64_t cols, int64_t stride,
+                        double* output) {
+  const colmax_f64_fn fn = colmax_f64_selected().fn;
+  __atomic_store_n(&colmax_f64_entry, fn, __ATOMIC_RELAXED);
+  fn(input, rows, cols, stride, output);
+}
 }  // namespace
 
 void colmax_f64(const double* input, int64_t rows, int64_t cols, int64_t stride, double* output) {
-  colmax_f64_selected().fn(input, rows, cols, stride, output);
+  colmax_f64_target()(input, rows, cols, stride, output);
 }
 
 const char* colmax_f64_variant(void) {

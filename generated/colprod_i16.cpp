@@ -103,7 +103,7 @@ void colprod_i16_scalar(const int16_t* input, int64_t rows, int64_t cols, int64_
   }
 }
 
-// ---- dispatcher: the best variant this CPU supports, chosen once (thread-safe static init).
+// ---- dispatcher: the best variant this CPU supports, chosen on the first call.
 // In a hosted build SIMDGEN_VARIANT selects a variant instead, named by its suffix ("avx2_fma",
 // "scalar") or its spec spelling ("avx2+fma"), when this kernel has it and the CPU supports it;
 // otherwise the best one is used. A name no target has, or a variant this CPU cannot run, is
@@ -193,11 +193,29 @@ const colprod_i16_choice& colprod_i16_selected() {
   static const colprod_i16_choice choice = colprod_i16_select();
   return choice;
 }
+
+// The entry point calls through this pointer, which starts at a resolver: the first call
+// selects the variant and stores it, every later one is a load and an indirect jump (no guard
+// test, no frame). Racing first calls store the same variant; relaxed atomics make that defined.
+void colprod_i16_resolve(const int16_t* input, int64_t rows, int64_t cols, int64_t stride,
+                         int16_t* output);
+auto colprod_i16_entry = &colprod_i16_resolve;
+
+colprod_i16_fn colprod_i16_target() {
+  return __atomic_load_n(&colprod_i16_entry, __ATOMIC_RELAXED);
+}
+
+void colprod_i16_resolve(const int16_t* input, int64_t rows, int64_t cols, int64_t stride,
+                         int16_t* output) {
+  const colprod_i16_fn fn = colprod_i16_selected().fn;
+  __atomic_store_n(&colprod_i16_entry, fn, __ATOMIC_RELAXED);
+  fn(input, rows, cols, stride, output);
+}
 }  // namespace
 
 void colprod_i16(const int16_t* input, int64_t rows, int64_t cols, int64_t stride,
                  int16_t* output) {
-  colprod_i16_selected().fn(input, rows, cols, stride, output);
+  colprod_i16_target()(input, rows, cols, stride, output);
 }
 
 const char* colprod_i16_variant(void) {

@@ -185,7 +185,7 @@ void colsum_f32_64x96_scalar(const float* input, float* output) {
   }
 }
 
-// ---- dispatcher: the best variant this CPU supports, chosen once (thread-safe static init).
+// ---- dispatcher: the best variant this CPU supports, chosen on the first call.
 // In a hosted build SIMDGEN_VARIANT selects a variant instead, named by its suffix ("avx2_fma",
 // "scalar") or its spec spelling ("avx2+fma"), when this kernel has it and the CPU supports it;
 // otherwise the best one is used. A name no target has, or a variant this CPU cannot run, is
@@ -311,10 +311,26 @@ const colsum_f32_64x96_choice& colsum_f32_64x96_selected() {
   static const colsum_f32_64x96_choice choice = colsum_f32_64x96_select();
   return choice;
 }
+
+// The entry point calls through this pointer, which starts at a resolver: the first call
+// selects the variant and stores it, every later one is a load and an indirect jump (no guard
+// test, no frame). Racing first calls store the same variant; relaxed atomics make that defined.
+void colsum_f32_64x96_resolve(const float* input, float* output);
+auto colsum_f32_64x96_entry = &colsum_f32_64x96_resolve;
+
+colsum_f32_64x96_fn colsum_f32_64x96_target() {
+  return __atomic_load_n(&colsum_f32_64x96_entry, __ATOMIC_RELAXED);
+}
+
+void colsum_f32_64x96_resolve(const float* input, float* output) {
+  const colsum_f32_64x96_fn fn = colsum_f32_64x96_selected().fn;
+  __atomic_store_n(&colsum_f32_64x96_entry, fn, __ATOMIC_RELAXED);
+  fn(input, output);
+}
 }  // namespace
 
 void colsum_f32_64x96(const float* input, float* output) {
-  colsum_f32_64x96_selected().fn(input, output);
+  colsum_f32_64x96_target()(input, output);
 }
 
 const char* colsum_f32_64x96_variant(void) {

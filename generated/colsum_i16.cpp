@@ -390,7 +390,7 @@ void colsum_i16_scalar(const int16_t* input, int64_t rows, int64_t cols, int64_t
   }
 }
 
-// ---- dispatcher: the best variant this CPU supports, chosen once (thread-safe static init).
+// ---- dispatcher: the best variant this CPU supports, chosen on the first call.
 // In a hosted build SIMDGEN_VARIANT selects a variant instead, named by its suffix ("avx2_fma",
 // "scalar") or its spec spelling ("avx2+fma"), when this kernel has it and the CPU supports it;
 // otherwise the best one is used. A name no target has, or a variant this CPU cannot run, is
@@ -516,10 +516,28 @@ const colsum_i16_choice& colsum_i16_selected() {
   static const colsum_i16_choice choice = colsum_i16_select();
   return choice;
 }
+
+// The entry point calls through this pointer, which starts at a resolver: the first call
+// selects the variant and stores it, every later one is a load and an indirect jump (no guard
+// test, no frame). Racing first calls store the same variant; relaxed atomics make that defined.
+void colsum_i16_resolve(const int16_t* input, int64_t rows, int64_t cols, int64_t stride,
+                        int32_t* output);
+auto colsum_i16_entry = &colsum_i16_resolve;
+
+colsum_i16_fn colsum_i16_target() {
+  return __atomic_load_n(&colsum_i16_entry, __ATOMIC_RELAXED);
+}
+
+void colsum_i16_resolve(const int16_t* input, int64_t rows, int64_t cols, int64_t stride,
+                        int32_t* output) {
+  const colsum_i16_fn fn = colsum_i16_selected().fn;
+  __atomic_store_n(&colsum_i16_entry, fn, __ATOMIC_RELAXED);
+  fn(input, rows, cols, stride, output);
+}
 }  // namespace
 
 void colsum_i16(const int16_t* input, int64_t rows, int64_t cols, int64_t stride, int32_t* output) {
-  colsum_i16_selected().fn(input, rows, cols, stride, output);
+  colsum_i16_target()(input, rows, cols, stride, output);
 }
 
 const char* colsum_i16_variant(void) {

@@ -318,7 +318,7 @@ void colsum_u8_to_u16_scalar(const uint8_t* input, int64_t rows, int64_t cols, i
   }
 }
 
-// ---- dispatcher: the best variant this CPU supports, chosen once (thread-safe static init).
+// ---- dispatcher: the best variant this CPU supports, chosen on the first call.
 // In a hosted build SIMDGEN_VARIANT selects a variant instead, named by its suffix ("avx2_fma",
 // "scalar") or its spec spelling ("avx2+fma"), when this kernel has it and the CPU supports it;
 // otherwise the best one is used. A name no target has, or a variant this CPU cannot run, is
@@ -445,11 +445,29 @@ const colsum_u8_to_u16_choice& colsum_u8_to_u16_selected() {
   static const colsum_u8_to_u16_choice choice = colsum_u8_to_u16_select();
   return choice;
 }
+
+// The entry point calls through this pointer, which starts at a resolver: the first call
+// selects the variant and stores it, every later one is a load and an indirect jump (no guard
+// test, no frame). Racing first calls store the same variant; relaxed atomics make that defined.
+void colsum_u8_to_u16_resolve(const uint8_t* input, int64_t rows, int64_t cols, int64_t stride,
+                              uint16_t* output);
+auto colsum_u8_to_u16_entry = &colsum_u8_to_u16_resolve;
+
+colsum_u8_to_u16_fn colsum_u8_to_u16_target() {
+  return __atomic_load_n(&colsum_u8_to_u16_entry, __ATOMIC_RELAXED);
+}
+
+void colsum_u8_to_u16_resolve(const uint8_t* input, int64_t rows, int64_t cols, int64_t stride,
+                              uint16_t* output) {
+  const colsum_u8_to_u16_fn fn = colsum_u8_to_u16_selected().fn;
+  __atomic_store_n(&colsum_u8_to_u16_entry, fn, __ATOMIC_RELAXED);
+  fn(input, rows, cols, stride, output);
+}
 }  // namespace
 
 void colsum_u8_to_u16(const uint8_t* input, int64_t rows, int64_t cols, int64_t stride,
                       uint16_t* output) {
-  colsum_u8_to_u16_selected().fn(input, rows, cols, stride, output);
+  colsum_u8_to_u16_target()(input, rows, cols, stride, output);
 }
 
 const char* colsum_u8_to_u16_variant(void) {

@@ -277,7 +277,7 @@ void map_axpby_params_f32_scalar(const float* in0, const float* in1, int64_t n, 
   }
 }
 
-// ---- dispatcher: the best variant this CPU supports, chosen once (thread-safe static init).
+// ---- dispatcher: the best variant this CPU supports, chosen on the first call.
 // In a hosted build SIMDGEN_VARIANT selects a variant instead, named by its suffix ("avx2_fma",
 // "scalar") or its spec spelling ("avx2+fma"), when this kernel has it and the CPU supports it;
 // otherwise the best one is used. A name no target has, or a variant this CPU cannot run, is
@@ -407,11 +407,29 @@ const map_axpby_params_f32_choice& map_axpby_params_f32_selected() {
   static const map_axpby_params_f32_choice choice = map_axpby_params_f32_select();
   return choice;
 }
+
+// The entry point calls through this pointer, which starts at a resolver: the first call
+// selects the variant and stores it, every later one is a load and an indirect jump (no guard
+// test, no frame). Racing first calls store the same variant; relaxed atomics make that defined.
+void map_axpby_params_f32_resolve(const float* in0, const float* in1, int64_t n, float scalar0,
+                                  float scalar1, float* out0, float* out1, float* out2);
+auto map_axpby_params_f32_entry = &map_axpby_params_f32_resolve;
+
+map_axpby_params_f32_fn map_axpby_params_f32_target() {
+  return __atomic_load_n(&map_axpby_params_f32_entry, __ATOMIC_RELAXED);
+}
+
+void map_axpby_params_f32_resolve(const float* in0, const float* in1, int64_t n, float scalar0,
+                                  float scalar1, float* out0, float* out1, float* out2) {
+  const map_axpby_params_f32_fn fn = map_axpby_params_f32_selected().fn;
+  __atomic_store_n(&map_axpby_params_f32_entry, fn, __ATOMIC_RELAXED);
+  fn(in0, in1, n, scalar0, scalar1, out0, out1, out2);
+}
 }  // namespace
 
 void map_axpby_params_f32(const float* in0, const float* in1, int64_t n, float scalar0,
                           float scalar1, float* out0, float* out1, float* out2) {
-  map_axpby_params_f32_selected().fn(in0, in1, n, scalar0, scalar1, out0, out1, out2);
+  map_axpby_params_f32_target()(in0, in1, n, scalar0, scalar1, out0, out1, out2);
 }
 
 const char* map_axpby_params_f32_variant(void) {

@@ -296,7 +296,7 @@ void map_axpy_f32_rows_scalar(const float* in0, const float* in1, int64_t rows, 
   }
 }
 
-// ---- dispatcher: the best variant this CPU supports, chosen once (thread-safe static init).
+// ---- dispatcher: the best variant this CPU supports, chosen on the first call.
 // In a hosted build SIMDGEN_VARIANT selects a variant instead, named by its suffix ("avx2_fma",
 // "scalar") or its spec spelling ("avx2+fma"), when this kernel has it and the CPU supports it;
 // otherwise the best one is used. A name no target has, or a variant this CPU cannot run, is
@@ -425,11 +425,29 @@ const map_axpy_f32_rows_choice& map_axpy_f32_rows_selected() {
   static const map_axpy_f32_rows_choice choice = map_axpy_f32_rows_select();
   return choice;
 }
+
+// The entry point calls through this pointer, which starts at a resolver: the first call
+// selects the variant and stores it, every later one is a load and an indirect jump (no guard
+// test, no frame). Racing first calls store the same variant; relaxed atomics make that defined.
+void map_axpy_f32_rows_resolve(const float* in0, const float* in1, int64_t rows, int64_t cols,
+                               int64_t stride, float* out0, float* out1, float* out2);
+auto map_axpy_f32_rows_entry = &map_axpy_f32_rows_resolve;
+
+map_axpy_f32_rows_fn map_axpy_f32_rows_target() {
+  return __atomic_load_n(&map_axpy_f32_rows_entry, __ATOMIC_RELAXED);
+}
+
+void map_axpy_f32_rows_resolve(const float* in0, const float* in1, int64_t rows, int64_t cols,
+                               int64_t stride, float* out0, float* out1, float* out2) {
+  const map_axpy_f32_rows_fn fn = map_axpy_f32_rows_selected().fn;
+  __atomic_store_n(&map_axpy_f32_rows_entry, fn, __ATOMIC_RELAXED);
+  fn(in0, in1, rows, cols, stride, out0, out1, out2);
+}
 }  // namespace
 
 void map_axpy_f32_rows(const float* in0, const float* in1, int64_t rows, int64_t cols,
                        int64_t stride, float* out0, float* out1, float* out2) {
-  map_axpy_f32_rows_selected().fn(in0, in1, rows, cols, stride, out0, out1, out2);
+  map_axpy_f32_rows_target()(in0, in1, rows, cols, stride, out0, out1, out2);
 }
 
 const char* map_axpy_f32_rows_variant(void) {

@@ -356,7 +356,7 @@ void map_i16_u16_scalar(const int16_t* in0, const int16_t* in1, const uint16_t* 
   }
 }
 
-// ---- dispatcher: the best variant this CPU supports, chosen once (thread-safe static init).
+// ---- dispatcher: the best variant this CPU supports, chosen on the first call.
 // In a hosted build SIMDGEN_VARIANT selects a variant instead, named by its suffix ("avx2_fma",
 // "scalar") or its spec spelling ("avx2+fma"), when this kernel has it and the CPU supports it;
 // otherwise the best one is used. A name no target has, or a variant this CPU cannot run, is
@@ -482,11 +482,29 @@ const map_i16_u16_choice& map_i16_u16_selected() {
   static const map_i16_u16_choice choice = map_i16_u16_select();
   return choice;
 }
+
+// The entry point calls through this pointer, which starts at a resolver: the first call
+// selects the variant and stores it, every later one is a load and an indirect jump (no guard
+// test, no frame). Racing first calls store the same variant; relaxed atomics make that defined.
+void map_i16_u16_resolve(const int16_t* in0, const int16_t* in1, const uint16_t* in2, int64_t n,
+                         int16_t* out0, int16_t* out1, uint16_t* out2);
+auto map_i16_u16_entry = &map_i16_u16_resolve;
+
+map_i16_u16_fn map_i16_u16_target() {
+  return __atomic_load_n(&map_i16_u16_entry, __ATOMIC_RELAXED);
+}
+
+void map_i16_u16_resolve(const int16_t* in0, const int16_t* in1, const uint16_t* in2, int64_t n,
+                         int16_t* out0, int16_t* out1, uint16_t* out2) {
+  const map_i16_u16_fn fn = map_i16_u16_selected().fn;
+  __atomic_store_n(&map_i16_u16_entry, fn, __ATOMIC_RELAXED);
+  fn(in0, in1, in2, n, out0, out1, out2);
+}
 }  // namespace
 
 void map_i16_u16(const int16_t* in0, const int16_t* in1, const uint16_t* in2, int64_t n,
                  int16_t* out0, int16_t* out1, uint16_t* out2) {
-  map_i16_u16_selected().fn(in0, in1, in2, n, out0, out1, out2);
+  map_i16_u16_target()(in0, in1, in2, n, out0, out1, out2);
 }
 
 const char* map_i16_u16_variant(void) {

@@ -353,7 +353,7 @@ void map_i32_u32_scalar(const int32_t* in0, const uint32_t* in1, const float* in
   }
 }
 
-// ---- dispatcher: the best variant this CPU supports, chosen once (thread-safe static init).
+// ---- dispatcher: the best variant this CPU supports, chosen on the first call.
 // In a hosted build SIMDGEN_VARIANT selects a variant instead, named by its suffix ("avx2_fma",
 // "scalar") or its spec spelling ("avx2+fma"), when this kernel has it and the CPU supports it;
 // otherwise the best one is used. A name no target has, or a variant this CPU cannot run, is
@@ -479,11 +479,29 @@ const map_i32_u32_choice& map_i32_u32_selected() {
   static const map_i32_u32_choice choice = map_i32_u32_select();
   return choice;
 }
+
+// The entry point calls through this pointer, which starts at a resolver: the first call
+// selects the variant and stores it, every later one is a load and an indirect jump (no guard
+// test, no frame). Racing first calls store the same variant; relaxed atomics make that defined.
+void map_i32_u32_resolve(const int32_t* in0, const uint32_t* in1, const float* in2, int64_t n,
+                         int32_t* out0, uint32_t* out1, float* out2, float* out3);
+auto map_i32_u32_entry = &map_i32_u32_resolve;
+
+map_i32_u32_fn map_i32_u32_target() {
+  return __atomic_load_n(&map_i32_u32_entry, __ATOMIC_RELAXED);
+}
+
+void map_i32_u32_resolve(const int32_t* in0, const uint32_t* in1, const float* in2, int64_t n,
+                         int32_t* out0, uint32_t* out1, float* out2, float* out3) {
+  const map_i32_u32_fn fn = map_i32_u32_selected().fn;
+  __atomic_store_n(&map_i32_u32_entry, fn, __ATOMIC_RELAXED);
+  fn(in0, in1, in2, n, out0, out1, out2, out3);
+}
 }  // namespace
 
 void map_i32_u32(const int32_t* in0, const uint32_t* in1, const float* in2, int64_t n,
                  int32_t* out0, uint32_t* out1, float* out2, float* out3) {
-  map_i32_u32_selected().fn(in0, in1, in2, n, out0, out1, out2, out3);
+  map_i32_u32_target()(in0, in1, in2, n, out0, out1, out2, out3);
 }
 
 const char* map_i32_u32_variant(void) {

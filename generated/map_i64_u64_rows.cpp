@@ -432,7 +432,7 @@ void map_i64_u64_rows_scalar(const int64_t* in0, const int64_t* in1, const uint6
   }
 }
 
-// ---- dispatcher: the best variant this CPU supports, chosen once (thread-safe static init).
+// ---- dispatcher: the best variant this CPU supports, chosen on the first call.
 // In a hosted build SIMDGEN_VARIANT selects a variant instead, named by its suffix ("avx2_fma",
 // "scalar") or its spec spelling ("avx2+fma"), when this kernel has it and the CPU supports it;
 // otherwise the best one is used. A name no target has, or a variant this CPU cannot run, is
@@ -560,11 +560,31 @@ const map_i64_u64_rows_choice& map_i64_u64_rows_selected() {
   static const map_i64_u64_rows_choice choice = map_i64_u64_rows_select();
   return choice;
 }
+
+// The entry point calls through this pointer, which starts at a resolver: the first call
+// selects the variant and stores it, every later one is a load and an indirect jump (no guard
+// test, no frame). Racing first calls store the same variant; relaxed atomics make that defined.
+void map_i64_u64_rows_resolve(const int64_t* in0, const int64_t* in1, const uint64_t* in2,
+                              int64_t rows, int64_t cols, int64_t* out0, int64_t* out1,
+                              uint64_t* out2, double* out3);
+auto map_i64_u64_rows_entry = &map_i64_u64_rows_resolve;
+
+map_i64_u64_rows_fn map_i64_u64_rows_target() {
+  return __atomic_load_n(&map_i64_u64_rows_entry, __ATOMIC_RELAXED);
+}
+
+void map_i64_u64_rows_resolve(const int64_t* in0, const int64_t* in1, const uint64_t* in2,
+                              int64_t rows, int64_t cols, int64_t* out0, int64_t* out1,
+                              uint64_t* out2, double* out3) {
+  const map_i64_u64_rows_fn fn = map_i64_u64_rows_selected().fn;
+  __atomic_store_n(&map_i64_u64_rows_entry, fn, __ATOMIC_RELAXED);
+  fn(in0, in1, in2, rows, cols, out0, out1, out2, out3);
+}
 }  // namespace
 
 void map_i64_u64_rows(const int64_t* in0, const int64_t* in1, const uint64_t* in2, int64_t rows,
                       int64_t cols, int64_t* out0, int64_t* out1, uint64_t* out2, double* out3) {
-  map_i64_u64_rows_selected().fn(in0, in1, in2, rows, cols, out0, out1, out2, out3);
+  map_i64_u64_rows_target()(in0, in1, in2, rows, cols, out0, out1, out2, out3);
 }
 
 const char* map_i64_u64_rows_variant(void) {

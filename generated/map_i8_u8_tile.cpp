@@ -438,7 +438,7 @@ void map_i8_u8_tile_scalar(const int8_t* in0, const int8_t* in1, const uint8_t* 
   }
 }
 
-// ---- dispatcher: the best variant this CPU supports, chosen once (thread-safe static init).
+// ---- dispatcher: the best variant this CPU supports, chosen on the first call.
 // In a hosted build SIMDGEN_VARIANT selects a variant instead, named by its suffix ("avx2_fma",
 // "scalar") or its spec spelling ("avx2+fma"), when this kernel has it and the CPU supports it;
 // otherwise the best one is used. A name no target has, or a variant this CPU cannot run, is
@@ -564,11 +564,29 @@ const map_i8_u8_tile_choice& map_i8_u8_tile_selected() {
   static const map_i8_u8_tile_choice choice = map_i8_u8_tile_select();
   return choice;
 }
+
+// The entry point calls through this pointer, which starts at a resolver: the first call
+// selects the variant and stores it, every later one is a load and an indirect jump (no guard
+// test, no frame). Racing first calls store the same variant; relaxed atomics make that defined.
+void map_i8_u8_tile_resolve(const int8_t* in0, const int8_t* in1, const uint8_t* in2, int8_t* out0,
+                            uint8_t* out1, uint8_t* out2);
+auto map_i8_u8_tile_entry = &map_i8_u8_tile_resolve;
+
+map_i8_u8_tile_fn map_i8_u8_tile_target() {
+  return __atomic_load_n(&map_i8_u8_tile_entry, __ATOMIC_RELAXED);
+}
+
+void map_i8_u8_tile_resolve(const int8_t* in0, const int8_t* in1, const uint8_t* in2, int8_t* out0,
+                            uint8_t* out1, uint8_t* out2) {
+  const map_i8_u8_tile_fn fn = map_i8_u8_tile_selected().fn;
+  __atomic_store_n(&map_i8_u8_tile_entry, fn, __ATOMIC_RELAXED);
+  fn(in0, in1, in2, out0, out1, out2);
+}
 }  // namespace
 
 void map_i8_u8_tile(const int8_t* in0, const int8_t* in1, const uint8_t* in2, int8_t* out0,
                     uint8_t* out1, uint8_t* out2) {
-  map_i8_u8_tile_selected().fn(in0, in1, in2, out0, out1, out2);
+  map_i8_u8_tile_target()(in0, in1, in2, out0, out1, out2);
 }
 
 const char* map_i8_u8_tile_variant(void) {

@@ -242,7 +242,7 @@ void map_neg_params_int_scalar(const int32_t* in0, const uint32_t* in1, int64_t 
   }
 }
 
-// ---- dispatcher: the best variant this CPU supports, chosen once (thread-safe static init).
+// ---- dispatcher: the best variant this CPU supports, chosen on the first call.
 // In a hosted build SIMDGEN_VARIANT selects a variant instead, named by its suffix ("avx2_fma",
 // "scalar") or its spec spelling ("avx2+fma"), when this kernel has it and the CPU supports it;
 // otherwise the best one is used. A name no target has, or a variant this CPU cannot run, is
@@ -370,11 +370,29 @@ const map_neg_params_int_choice& map_neg_params_int_selected() {
   static const map_neg_params_int_choice choice = map_neg_params_int_select();
   return choice;
 }
+
+// The entry point calls through this pointer, which starts at a resolver: the first call
+// selects the variant and stores it, every later one is a load and an indirect jump (no guard
+// test, no frame). Racing first calls store the same variant; relaxed atomics make that defined.
+void map_neg_params_int_resolve(const int32_t* in0, const uint32_t* in1, int64_t n, int32_t scalar0,
+                                uint32_t scalar1, int32_t* out0, uint32_t* out1);
+auto map_neg_params_int_entry = &map_neg_params_int_resolve;
+
+map_neg_params_int_fn map_neg_params_int_target() {
+  return __atomic_load_n(&map_neg_params_int_entry, __ATOMIC_RELAXED);
+}
+
+void map_neg_params_int_resolve(const int32_t* in0, const uint32_t* in1, int64_t n, int32_t scalar0,
+                                uint32_t scalar1, int32_t* out0, uint32_t* out1) {
+  const map_neg_params_int_fn fn = map_neg_params_int_selected().fn;
+  __atomic_store_n(&map_neg_params_int_entry, fn, __ATOMIC_RELAXED);
+  fn(in0, in1, n, scalar0, scalar1, out0, out1);
+}
 }  // namespace
 
 void map_neg_params_int(const int32_t* in0, const uint32_t* in1, int64_t n, int32_t scalar0,
                         uint32_t scalar1, int32_t* out0, uint32_t* out1) {
-  map_neg_params_int_selected().fn(in0, in1, n, scalar0, scalar1, out0, out1);
+  map_neg_params_int_target()(in0, in1, n, scalar0, scalar1, out0, out1);
 }
 
 const char* map_neg_params_int_variant(void) {

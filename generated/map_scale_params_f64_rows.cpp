@@ -238,7 +238,7 @@ void map_scale_params_f64_rows_scalar(const double* in0, const double* in1, int6
   }
 }
 
-// ---- dispatcher: the best variant this CPU supports, chosen once (thread-safe static init).
+// ---- dispatcher: the best variant this CPU supports, chosen on the first call.
 // In a hosted build SIMDGEN_VARIANT selects a variant instead, named by its suffix ("avx2_fma",
 // "scalar") or its spec spelling ("avx2+fma"), when this kernel has it and the CPU supports it;
 // otherwise the best one is used. A name no target has, or a variant this CPU cannot run, is
@@ -368,13 +368,32 @@ const map_scale_params_f64_rows_choice& map_scale_params_f64_rows_selected() {
   static const map_scale_params_f64_rows_choice choice = map_scale_params_f64_rows_select();
   return choice;
 }
+
+// The entry point calls through this pointer, which starts at a resolver: the first call
+// selects the variant and stores it, every later one is a load and an indirect jump (no guard
+// test, no frame). Racing first calls store the same variant; relaxed atomics make that defined.
+void map_scale_params_f64_rows_resolve(const double* in0, const double* in1, int64_t rows,
+                                       int64_t cols, int64_t stride, double scalar0, double scalar1,
+                                       double* out0, double* out1);
+auto map_scale_params_f64_rows_entry = &map_scale_params_f64_rows_resolve;
+
+map_scale_params_f64_rows_fn map_scale_params_f64_rows_target() {
+  return __atomic_load_n(&map_scale_params_f64_rows_entry, __ATOMIC_RELAXED);
+}
+
+void map_scale_params_f64_rows_resolve(const double* in0, const double* in1, int64_t rows,
+                                       int64_t cols, int64_t stride, double scalar0, double scalar1,
+                                       double* out0, double* out1) {
+  const map_scale_params_f64_rows_fn fn = map_scale_params_f64_rows_selected().fn;
+  __atomic_store_n(&map_scale_params_f64_rows_entry, fn, __ATOMIC_RELAXED);
+  fn(in0, in1, rows, cols, stride, scalar0, scalar1, out0, out1);
+}
 }  // namespace
 
 void map_scale_params_f64_rows(const double* in0, const double* in1, int64_t rows, int64_t cols,
                                int64_t stride, double scalar0, double scalar1, double* out0,
                                double* out1) {
-  map_scale_params_f64_rows_selected().fn(in0, in1, rows, cols, stride, scalar0, scalar1, out0,
-                                          out1);
+  map_scale_params_f64_rows_target()(in0, in1, rows, cols, stride, scalar0, scalar1, out0, out1);
 }
 
 const char* map_scale_params_f64_rows_variant(void) {

@@ -309,7 +309,7 @@ void map_select_f64_scalar(const double* in0, const double* in1, int64_t n, doub
   }
 }
 
-// ---- dispatcher: the best variant this CPU supports, chosen once (thread-safe static init).
+// ---- dispatcher: the best variant this CPU supports, chosen on the first call.
 // In a hosted build SIMDGEN_VARIANT selects a variant instead, named by its suffix ("avx2_fma",
 // "scalar") or its spec spelling ("avx2+fma"), when this kernel has it and the CPU supports it;
 // otherwise the best one is used. A name no target has, or a variant this CPU cannot run, is
@@ -435,11 +435,29 @@ const map_select_f64_choice& map_select_f64_selected() {
   static const map_select_f64_choice choice = map_select_f64_select();
   return choice;
 }
+
+// The entry point calls through this pointer, which starts at a resolver: the first call
+// selects the variant and stores it, every later one is a load and an indirect jump (no guard
+// test, no frame). Racing first calls store the same variant; relaxed atomics make that defined.
+void map_select_f64_resolve(const double* in0, const double* in1, int64_t n, double* out0,
+                            double* out1, double* out2, double* out3, double* out4);
+auto map_select_f64_entry = &map_select_f64_resolve;
+
+map_select_f64_fn map_select_f64_target() {
+  return __atomic_load_n(&map_select_f64_entry, __ATOMIC_RELAXED);
+}
+
+void map_select_f64_resolve(const double* in0, const double* in1, int64_t n, double* out0,
+                            double* out1, double* out2, double* out3, double* out4) {
+  const map_select_f64_fn fn = map_select_f64_selected().fn;
+  __atomic_store_n(&map_select_f64_entry, fn, __ATOMIC_RELAXED);
+  fn(in0, in1, n, out0, out1, out2, out3, out4);
+}
 }  // namespace
 
 void map_select_f64(const double* in0, const double* in1, int64_t n, double* out0, double* out1,
                     double* out2, double* out3, double* out4) {
-  map_select_f64_selected().fn(in0, in1, n, out0, out1, out2, out3, out4);
+  map_select_f64_target()(in0, in1, n, out0, out1, out2, out3, out4);
 }
 
 const char* map_select_f64_variant(void) {

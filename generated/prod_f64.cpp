@@ -682,7 +682,7 @@ void prod_f64_scalar(const double* input, int64_t n, double* output) {
   }
 }
 
-// ---- dispatcher: the best variant this CPU supports, chosen once (thread-safe static init).
+// ---- dispatcher: the best variant this CPU supports, chosen on the first call.
 // In a hosted build SIMDGEN_VARIANT selects a variant instead, named by its suffix ("avx2_fma",
 // "scalar") or its spec spelling ("avx2+fma"), when this kernel has it and the CPU supports it;
 // otherwise the best one is used. A name no target has, or a variant this CPU cannot run, is
@@ -807,10 +807,26 @@ const prod_f64_choice& prod_f64_selected() {
   static const prod_f64_choice choice = prod_f64_select();
   return choice;
 }
+
+// The entry point calls through this pointer, which starts at a resolver: the first call
+// selects the variant and stores it, every later one is a load and an indirect jump (no guard
+// test, no frame). Racing first calls store the same variant; relaxed atomics make that defined.
+void prod_f64_resolve(const double* input, int64_t n, double* output);
+auto prod_f64_entry = &prod_f64_resolve;
+
+prod_f64_fn prod_f64_target() {
+  return __atomic_load_n(&prod_f64_entry, __ATOMIC_RELAXED);
+}
+
+void prod_f64_resolve(const double* input, int64_t n, double* output) {
+  const prod_f64_fn fn = prod_f64_selected().fn;
+  __atomic_store_n(&prod_f64_entry, fn, __ATOMIC_RELAXED);
+  fn(input, n, output);
+}
 }  // namespace
 
 void prod_f64(const double* input, int64_t n, double* output) {
-  prod_f64_selected().fn(input, n, output);
+  prod_f64_target()(input, n, output);
 }
 
 const char* prod_f64_variant(void) {

@@ -319,7 +319,7 @@ void rowand_u16_scalar(const uint16_t* input, int64_t rows, int64_t cols, int64_
   }
 }
 
-// ---- dispatcher: the best variant this CPU supports, chosen once (thread-safe static init).
+// ---- dispatcher: the best variant this CPU supports, chosen on the first call.
 // In a hosted build SIMDGEN_VARIANT selects a variant instead, named by its suffix ("avx2_fma",
 // "scalar") or its spec spelling ("avx2+fma"), when this kernel has it and the CPU supports it;
 // otherwise the best one is used. A name no target has, or a variant this CPU cannot run, is
@@ -445,11 +445,29 @@ const rowand_u16_choice& rowand_u16_selected() {
   static const rowand_u16_choice choice = rowand_u16_select();
   return choice;
 }
+
+// The entry point calls through this pointer, which starts at a resolver: the first call
+// selects the variant and stores it, every later one is a load and an indirect jump (no guard
+// test, no frame). Racing first calls store the same variant; relaxed atomics make that defined.
+void rowand_u16_resolve(const uint16_t* input, int64_t rows, int64_t cols, int64_t stride,
+                        uint16_t* output);
+auto rowand_u16_entry = &rowand_u16_resolve;
+
+rowand_u16_fn rowand_u16_target() {
+  return __atomic_load_n(&rowand_u16_entry, __ATOMIC_RELAXED);
+}
+
+void rowand_u16_resolve(const uint16_t* input, int64_t rows, int64_t cols, int64_t stride,
+                        uint16_t* output) {
+  const rowand_u16_fn fn = rowand_u16_selected().fn;
+  __atomic_store_n(&rowand_u16_entry, fn, __ATOMIC_RELAXED);
+  fn(input, rows, cols, stride, output);
+}
 }  // namespace
 
 void rowand_u16(const uint16_t* input, int64_t rows, int64_t cols, int64_t stride,
                 uint16_t* output) {
-  rowand_u16_selected().fn(input, rows, cols, stride, output);
+  rowand_u16_target()(input, rows, cols, stride, output);
 }
 
 const char* rowand_u16_variant(void) {

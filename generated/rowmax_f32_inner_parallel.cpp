@@ -214,7 +214,7 @@ void rowmax_f32_inner_parallel_scalar(const float* input, int64_t rows, int64_t 
   }
 }
 
-// ---- dispatcher: the best variant this CPU supports, chosen once (thread-safe static init).
+// ---- dispatcher: the best variant this CPU supports, chosen on the first call.
 // In a hosted build SIMDGEN_VARIANT selects a variant instead, named by its suffix ("avx2_fma",
 // "scalar") or its spec spelling ("avx2+fma"), when this kernel has it and the CPU supports it;
 // otherwise the best one is used. A name no target has, or a variant this CPU cannot run, is
@@ -343,11 +343,29 @@ const rowmax_f32_inner_parallel_choice& rowmax_f32_inner_parallel_selected() {
   static const rowmax_f32_inner_parallel_choice choice = rowmax_f32_inner_parallel_select();
   return choice;
 }
+
+// The entry point calls through this pointer, which starts at a resolver: the first call
+// selects the variant and stores it, every later one is a load and an indirect jump (no guard
+// test, no frame). Racing first calls store the same variant; relaxed atomics make that defined.
+void rowmax_f32_inner_parallel_resolve(const float* input, int64_t rows, int64_t cols,
+                                       int64_t stride, float* output);
+auto rowmax_f32_inner_parallel_entry = &rowmax_f32_inner_parallel_resolve;
+
+rowmax_f32_inner_parallel_fn rowmax_f32_inner_parallel_target() {
+  return __atomic_load_n(&rowmax_f32_inner_parallel_entry, __ATOMIC_RELAXED);
+}
+
+void rowmax_f32_inner_parallel_resolve(const float* input, int64_t rows, int64_t cols,
+                                       int64_t stride, float* output) {
+  const rowmax_f32_inner_parallel_fn fn = rowmax_f32_inner_parallel_selected().fn;
+  __atomic_store_n(&rowmax_f32_inner_parallel_entry, fn, __ATOMIC_RELAXED);
+  fn(input, rows, cols, stride, output);
+}
 }  // namespace
 
 void rowmax_f32_inner_parallel(const float* input, int64_t rows, int64_t cols, int64_t stride,
                                float* output) {
-  rowmax_f32_inner_parallel_selected().fn(input, rows, cols, stride, output);
+  rowmax_f32_inner_parallel_target()(input, rows, cols, stride, output);
 }
 
 const char* rowmax_f32_inner_parallel_variant(void) {

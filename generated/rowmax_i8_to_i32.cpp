@@ -267,7 +267,7 @@ void rowmax_i8_to_i32_scalar(const int8_t* input, int64_t rows, int64_t cols, in
   }
 }
 
-// ---- dispatcher: the best variant this CPU supports, chosen once (thread-safe static init).
+// ---- dispatcher: the best variant this CPU supports, chosen on the first call.
 // In a hosted build SIMDGEN_VARIANT selects a variant instead, named by its suffix ("avx2_fma",
 // "scalar") or its spec spelling ("avx2+fma"), when this kernel has it and the CPU supports it;
 // otherwise the best one is used. A name no target has, or a variant this CPU cannot run, is
@@ -394,11 +394,29 @@ const rowmax_i8_to_i32_choice& rowmax_i8_to_i32_selected() {
   static const rowmax_i8_to_i32_choice choice = rowmax_i8_to_i32_select();
   return choice;
 }
+
+// The entry point calls through this pointer, which starts at a resolver: the first call
+// selects the variant and stores it, every later one is a load and an indirect jump (no guard
+// test, no frame). Racing first calls store the same variant; relaxed atomics make that defined.
+void rowmax_i8_to_i32_resolve(const int8_t* input, int64_t rows, int64_t cols, int64_t stride,
+                              int32_t* output);
+auto rowmax_i8_to_i32_entry = &rowmax_i8_to_i32_resolve;
+
+rowmax_i8_to_i32_fn rowmax_i8_to_i32_target() {
+  return __atomic_load_n(&rowmax_i8_to_i32_entry, __ATOMIC_RELAXED);
+}
+
+void rowmax_i8_to_i32_resolve(const int8_t* input, int64_t rows, int64_t cols, int64_t stride,
+                              int32_t* output) {
+  const rowmax_i8_to_i32_fn fn = rowmax_i8_to_i32_selected().fn;
+  __atomic_store_n(&rowmax_i8_to_i32_entry, fn, __ATOMIC_RELAXED);
+  fn(input, rows, cols, stride, output);
+}
 }  // namespace
 
 void rowmax_i8_to_i32(const int8_t* input, int64_t rows, int64_t cols, int64_t stride,
                       int32_t* output) {
-  rowmax_i8_to_i32_selected().fn(input, rows, cols, stride, output);
+  rowmax_i8_to_i32_target()(input, rows, cols, stride, output);
 }
 
 const char* rowmax_i8_to_i32_variant(void) {

@@ -305,7 +305,7 @@ void rowmax_u64_scalar(const uint64_t* input, int64_t rows, int64_t cols, int64_
   }
 }
 
-// ---- dispatcher: the best variant this CPU supports, chosen once (thread-safe static init).
+// ---- dispatcher: the best variant this CPU supports, chosen on the first call.
 // In a hosted build SIMDGEN_VARIANT selects a variant instead, named by its suffix ("avx2_fma",
 // "scalar") or its spec spelling ("avx2+fma"), when this kernel has it and the CPU supports it;
 // otherwise the best one is used. A name no target has, or a variant this CPU cannot run, is
@@ -431,11 +431,29 @@ const rowmax_u64_choice& rowmax_u64_selected() {
   static const rowmax_u64_choice choice = rowmax_u64_select();
   return choice;
 }
+
+// The entry point calls through this pointer, which starts at a resolver: the first call
+// selects the variant and stores it, every later one is a load and an indirect jump (no guard
+// test, no frame). Racing first calls store the same variant; relaxed atomics make that defined.
+void rowmax_u64_resolve(const uint64_t* input, int64_t rows, int64_t cols, int64_t stride,
+                        uint64_t* output);
+auto rowmax_u64_entry = &rowmax_u64_resolve;
+
+rowmax_u64_fn rowmax_u64_target() {
+  return __atomic_load_n(&rowmax_u64_entry, __ATOMIC_RELAXED);
+}
+
+void rowmax_u64_resolve(const uint64_t* input, int64_t rows, int64_t cols, int64_t stride,
+                        uint64_t* output) {
+  const rowmax_u64_fn fn = rowmax_u64_selected().fn;
+  __atomic_store_n(&rowmax_u64_entry, fn, __ATOMIC_RELAXED);
+  fn(input, rows, cols, stride, output);
+}
 }  // namespace
 
 void rowmax_u64(const uint64_t* input, int64_t rows, int64_t cols, int64_t stride,
                 uint64_t* output) {
-  rowmax_u64_selected().fn(input, rows, cols, stride, output);
+  rowmax_u64_target()(input, rows, cols, stride, output);
 }
 
 const char* rowmax_u64_variant(void) {

@@ -304,7 +304,7 @@ void rowmin_f64_inner_reduction_scalar(const double* input, int64_t rows, int64_
   }
 }
 
-// ---- dispatcher: the best variant this CPU supports, chosen once (thread-safe static init).
+// ---- dispatcher: the best variant this CPU supports, chosen on the first call.
 // In a hosted build SIMDGEN_VARIANT selects a variant instead, named by its suffix ("avx2_fma",
 // "scalar") or its spec spelling ("avx2+fma"), when this kernel has it and the CPU supports it;
 // otherwise the best one is used. A name no target has, or a variant this CPU cannot run, is
@@ -433,11 +433,29 @@ const rowmin_f64_inner_reduction_choice& rowmin_f64_inner_reduction_selected() {
   static const rowmin_f64_inner_reduction_choice choice = rowmin_f64_inner_reduction_select();
   return choice;
 }
+
+// The entry point calls through this pointer, which starts at a resolver: the first call
+// selects the variant and stores it, every later one is a load and an indirect jump (no guard
+// test, no frame). Racing first calls store the same variant; relaxed atomics make that defined.
+void rowmin_f64_inner_reduction_resolve(const double* input, int64_t rows, int64_t cols,
+                                        int64_t stride, double* output);
+auto rowmin_f64_inner_reduction_entry = &rowmin_f64_inner_reduction_resolve;
+
+rowmin_f64_inner_reduction_fn rowmin_f64_inner_reduction_target() {
+  return __atomic_load_n(&rowmin_f64_inner_reduction_entry, __ATOMIC_RELAXED);
+}
+
+void rowmin_f64_inner_reduction_resolve(const double* input, int64_t rows, int64_t cols,
+                                        int64_t stride, double* output) {
+  const rowmin_f64_inner_reduction_fn fn = rowmin_f64_inner_reduction_selected().fn;
+  __atomic_store_n(&rowmin_f64_inner_reduction_entry, fn, __ATOMIC_RELAXED);
+  fn(input, rows, cols, stride, output);
+}
 }  // namespace
 
 void rowmin_f64_inner_reduction(const double* input, int64_t rows, int64_t cols, int64_t stride,
                                 double* output) {
-  rowmin_f64_inner_reduction_selected().fn(input, rows, cols, stride, output);
+  rowmin_f64_inner_reduction_target()(input, rows, cols, stride, output);
 }
 
 const char* rowmin_f64_inner_reduction_variant(void) {

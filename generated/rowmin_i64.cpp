@@ -761,7 +761,7 @@ void rowmin_i64_scalar(const int64_t* input, int64_t rows, int64_t cols, int64_t
   }
 }
 
-// ---- dispatcher: the best variant this CPU supports, chosen once (thread-safe static init).
+// ---- dispatcher: the best variant this CPU supports, chosen on the first call.
 // In a hosted build SIMDGEN_VARIANT selects a variant instead, named by its suffix ("avx2_fma",
 // "scalar") or its spec spelling ("avx2+fma"), when this kernel has it and the CPU supports it;
 // otherwise the best one is used. A name no target has, or a variant this CPU cannot run, is
@@ -887,10 +887,28 @@ const rowmin_i64_choice& rowmin_i64_selected() {
   static const rowmin_i64_choice choice = rowmin_i64_select();
   return choice;
 }
+
+// The entry point calls through this pointer, which starts at a resolver: the first call
+// selects the variant and stores it, every later one is a load and an indirect jump (no guard
+// test, no frame). Racing first calls store the same variant; relaxed atomics make that defined.
+void rowmin_i64_resolve(const int64_t* input, int64_t rows, int64_t cols, int64_t stride,
+                        int64_t* output);
+auto rowmin_i64_entry = &rowmin_i64_resolve;
+
+rowmin_i64_fn rowmin_i64_target() {
+  return __atomic_load_n(&rowmin_i64_entry, __ATOMIC_RELAXED);
+}
+
+void rowmin_i64_resolve(const int64_t* input, int64_t rows, int64_t cols, int64_t stride,
+                        int64_t* output) {
+  const rowmin_i64_fn fn = rowmin_i64_selected().fn;
+  __atomic_store_n(&rowmin_i64_entry, fn, __ATOMIC_RELAXED);
+  fn(input, rows, cols, stride, output);
+}
 }  // namespace
 
 void rowmin_i64(const int64_t* input, int64_t rows, int64_t cols, int64_t stride, int64_t* output) {
-  rowmin_i64_selected().fn(input, rows, cols, stride, output);
+  rowmin_i64_target()(input, rows, cols, stride, output);
 }
 
 const char* rowmin_i64_variant(void) {

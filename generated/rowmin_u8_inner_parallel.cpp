@@ -236,7 +236,7 @@ void rowmin_u8_inner_parallel_scalar(const uint8_t* input, int64_t rows, int64_t
   }
 }
 
-// ---- dispatcher: the best variant this CPU supports, chosen once (thread-safe static init).
+// ---- dispatcher: the best variant this CPU supports, chosen on the first call.
 // In a hosted build SIMDGEN_VARIANT selects a variant instead, named by its suffix ("avx2_fma",
 // "scalar") or its spec spelling ("avx2+fma"), when this kernel has it and the CPU supports it;
 // otherwise the best one is used. A name no target has, or a variant this CPU cannot run, is
@@ -365,11 +365,29 @@ const rowmin_u8_inner_parallel_choice& rowmin_u8_inner_parallel_selected() {
   static const rowmin_u8_inner_parallel_choice choice = rowmin_u8_inner_parallel_select();
   return choice;
 }
+
+// The entry point calls through this pointer, which starts at a resolver: the first call
+// selects the variant and stores it, every later one is a load and an indirect jump (no guard
+// test, no frame). Racing first calls store the same variant; relaxed atomics make that defined.
+void rowmin_u8_inner_parallel_resolve(const uint8_t* input, int64_t rows, int64_t cols,
+                                      int64_t stride, uint8_t* output);
+auto rowmin_u8_inner_parallel_entry = &rowmin_u8_inner_parallel_resolve;
+
+rowmin_u8_inner_parallel_fn rowmin_u8_inner_parallel_target() {
+  return __atomic_load_n(&rowmin_u8_inner_parallel_entry, __ATOMIC_RELAXED);
+}
+
+void rowmin_u8_inner_parallel_resolve(const uint8_t* input, int64_t rows, int64_t cols,
+                                      int64_t stride, uint8_t* output) {
+  const rowmin_u8_inner_parallel_fn fn = rowmin_u8_inner_parallel_selected().fn;
+  __atomic_store_n(&rowmin_u8_inner_parallel_entry, fn, __ATOMIC_RELAXED);
+  fn(input, rows, cols, stride, output);
+}
 }  // namespace
 
 void rowmin_u8_inner_parallel(const uint8_t* input, int64_t rows, int64_t cols, int64_t stride,
                               uint8_t* output) {
-  rowmin_u8_inner_parallel_selected().fn(input, rows, cols, stride, output);
+  rowmin_u8_inner_parallel_target()(input, rows, cols, stride, output);
 }
 
 const char* rowmin_u8_inner_parallel_variant(void) {

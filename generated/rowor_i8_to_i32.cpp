@@ -325,7 +325,7 @@ void rowor_i8_to_i32_scalar(const int8_t* input, int64_t rows, int64_t cols, int
   }
 }
 
-// ---- dispatcher: the best variant this CPU supports, chosen once (thread-safe static init).
+// ---- dispatcher: the best variant this CPU supports, chosen on the first call.
 // In a hosted build SIMDGEN_VARIANT selects a variant instead, named by its suffix ("avx2_fma",
 // "scalar") or its spec spelling ("avx2+fma"), when this kernel has it and the CPU supports it;
 // otherwise the best one is used. A name no target has, or a variant this CPU cannot run, is
@@ -451,11 +451,29 @@ const rowor_i8_to_i32_choice& rowor_i8_to_i32_selected() {
   static const rowor_i8_to_i32_choice choice = rowor_i8_to_i32_select();
   return choice;
 }
+
+// The entry point calls through this pointer, which starts at a resolver: the first call
+// selects the variant and stores it, every later one is a load and an indirect jump (no guard
+// test, no frame). Racing first calls store the same variant; relaxed atomics make that defined.
+void rowor_i8_to_i32_resolve(const int8_t* input, int64_t rows, int64_t cols, int64_t stride,
+                             int32_t* output);
+auto rowor_i8_to_i32_entry = &rowor_i8_to_i32_resolve;
+
+rowor_i8_to_i32_fn rowor_i8_to_i32_target() {
+  return __atomic_load_n(&rowor_i8_to_i32_entry, __ATOMIC_RELAXED);
+}
+
+void rowor_i8_to_i32_resolve(const int8_t* input, int64_t rows, int64_t cols, int64_t stride,
+                             int32_t* output) {
+  const rowor_i8_to_i32_fn fn = rowor_i8_to_i32_selected().fn;
+  __atomic_store_n(&rowor_i8_to_i32_entry, fn, __ATOMIC_RELAXED);
+  fn(input, rows, cols, stride, output);
+}
 }  // namespace
 
 void rowor_i8_to_i32(const int8_t* input, int64_t rows, int64_t cols, int64_t stride,
                      int32_t* output) {
-  rowor_i8_to_i32_selected().fn(input, rows, cols, stride, output);
+  rowor_i8_to_i32_target()(input, rows, cols, stride, output);
 }
 
 const char* rowor_i8_to_i32_variant(void) {

@@ -914,7 +914,7 @@ void rowprod_i32_scalar(const int32_t* input, int64_t rows, int64_t cols, int64_
   }
 }
 
-// ---- dispatcher: the best variant this CPU supports, chosen once (thread-safe static init).
+// ---- dispatcher: the best variant this CPU supports, chosen on the first call.
 // In a hosted build SIMDGEN_VARIANT selects a variant instead, named by its suffix ("avx2_fma",
 // "scalar") or its spec spelling ("avx2+fma"), when this kernel has it and the CPU supports it;
 // otherwise the best one is used. A name no target has, or a variant this CPU cannot run, is
@@ -1040,11 +1040,29 @@ const rowprod_i32_choice& rowprod_i32_selected() {
   static const rowprod_i32_choice choice = rowprod_i32_select();
   return choice;
 }
+
+// The entry point calls through this pointer, which starts at a resolver: the first call
+// selects the variant and stores it, every later one is a load and an indirect jump (no guard
+// test, no frame). Racing first calls store the same variant; relaxed atomics make that defined.
+void rowprod_i32_resolve(const int32_t* input, int64_t rows, int64_t cols, int64_t stride,
+                         int32_t* output);
+auto rowprod_i32_entry = &rowprod_i32_resolve;
+
+rowprod_i32_fn rowprod_i32_target() {
+  return __atomic_load_n(&rowprod_i32_entry, __ATOMIC_RELAXED);
+}
+
+void rowprod_i32_resolve(const int32_t* input, int64_t rows, int64_t cols, int64_t stride,
+                         int32_t* output) {
+  const rowprod_i32_fn fn = rowprod_i32_selected().fn;
+  __atomic_store_n(&rowprod_i32_entry, fn, __ATOMIC_RELAXED);
+  fn(input, rows, cols, stride, output);
+}
 }  // namespace
 
 void rowprod_i32(const int32_t* input, int64_t rows, int64_t cols, int64_t stride,
                  int32_t* output) {
-  rowprod_i32_selected().fn(input, rows, cols, stride, output);
+  rowprod_i32_target()(input, rows, cols, stride, output);
 }
 
 const char* rowprod_i32_variant(void) {

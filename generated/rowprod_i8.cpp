@@ -429,7 +429,7 @@ void rowprod_i8_scalar(const int8_t* input, int64_t rows, int64_t cols, int64_t 
   }
 }
 
-// ---- dispatcher: the best variant this CPU supports, chosen once (thread-safe static init).
+// ---- dispatcher: the best variant this CPU supports, chosen on the first call.
 // In a hosted build SIMDGEN_VARIANT selects a variant instead, named by its suffix ("avx2_fma",
 // "scalar") or its spec spelling ("avx2+fma"), when this kernel has it and the CPU supports it;
 // otherwise the best one is used. A name no target has, or a variant this CPU cannot run, is
@@ -555,10 +555,28 @@ const rowprod_i8_choice& rowprod_i8_selected() {
   static const rowprod_i8_choice choice = rowprod_i8_select();
   return choice;
 }
+
+// The entry point calls through this pointer, which starts at a resolver: the first call
+// selects the variant and stores it, every later one is a load and an indirect jump (no guard
+// test, no frame). Racing first calls store the same variant; relaxed atomics make that defined.
+void rowprod_i8_resolve(const int8_t* input, int64_t rows, int64_t cols, int64_t stride,
+                        int8_t* output);
+auto rowprod_i8_entry = &rowprod_i8_resolve;
+
+rowprod_i8_fn rowprod_i8_target() {
+  return __atomic_load_n(&rowprod_i8_entry, __ATOMIC_RELAXED);
+}
+
+void rowprod_i8_resolve(const int8_t* input, int64_t rows, int64_t cols, int64_t stride,
+                        int8_t* output) {
+  const rowprod_i8_fn fn = rowprod_i8_selected().fn;
+  __atomic_store_n(&rowprod_i8_entry, fn, __ATOMIC_RELAXED);
+  fn(input, rows, cols, stride, output);
+}
 }  // namespace
 
 void rowprod_i8(const int8_t* input, int64_t rows, int64_t cols, int64_t stride, int8_t* output) {
-  rowprod_i8_selected().fn(input, rows, cols, stride, output);
+  rowprod_i8_target()(input, rows, cols, stride, output);
 }
 
 const char* rowprod_i8_variant(void) {

@@ -912,7 +912,7 @@ void rowprod_u64_scalar(const uint64_t* input, int64_t rows, int64_t cols, int64
   }
 }
 
-// ---- dispatcher: the best variant this CPU supports, chosen once (thread-safe static init).
+// ---- dispatcher: the best variant this CPU supports, chosen on the first call.
 // In a hosted build SIMDGEN_VARIANT selects a variant instead, named by its suffix ("avx2_fma",
 // "scalar") or its spec spelling ("avx2+fma"), when this kernel has it and the CPU supports it;
 // otherwise the best one is used. A name no target has, or a variant this CPU cannot run, is
@@ -1038,11 +1038,29 @@ const rowprod_u64_choice& rowprod_u64_selected() {
   static const rowprod_u64_choice choice = rowprod_u64_select();
   return choice;
 }
+
+// The entry point calls through this pointer, which starts at a resolver: the first call
+// selects the variant and stores it, every later one is a load and an indirect jump (no guard
+// test, no frame). Racing first calls store the same variant; relaxed atomics make that defined.
+void rowprod_u64_resolve(const uint64_t* input, int64_t rows, int64_t cols, int64_t stride,
+                         uint64_t* output);
+auto rowprod_u64_entry = &rowprod_u64_resolve;
+
+rowprod_u64_fn rowprod_u64_target() {
+  return __atomic_load_n(&rowprod_u64_entry, __ATOMIC_RELAXED);
+}
+
+void rowprod_u64_resolve(const uint64_t* input, int64_t rows, int64_t cols, int64_t stride,
+                         uint64_t* output) {
+  const rowprod_u64_fn fn = rowprod_u64_selected().fn;
+  __atomic_store_n(&rowprod_u64_entry, fn, __ATOMIC_RELAXED);
+  fn(input, rows, cols, stride, output);
+}
 }  // namespace
 
 void rowprod_u64(const uint64_t* input, int64_t rows, int64_t cols, int64_t stride,
                  uint64_t* output) {
-  rowprod_u64_selected().fn(input, rows, cols, stride, output);
+  rowprod_u64_target()(input, rows, cols, stride, output);
 }
 
 const char* rowprod_u64_variant(void) {

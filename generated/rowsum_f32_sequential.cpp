@@ -241,7 +241,7 @@ void rowsum_f32_sequential_scalar(const float* input, int64_t rows, int64_t cols
   }
 }
 
-// ---- dispatcher: the best variant this CPU supports, chosen once (thread-safe static init).
+// ---- dispatcher: the best variant this CPU supports, chosen on the first call.
 // In a hosted build SIMDGEN_VARIANT selects a variant instead, named by its suffix ("avx2_fma",
 // "scalar") or its spec spelling ("avx2+fma"), when this kernel has it and the CPU supports it;
 // otherwise the best one is used. A name no target has, or a variant this CPU cannot run, is
@@ -369,11 +369,29 @@ const rowsum_f32_sequential_choice& rowsum_f32_sequential_selected() {
   static const rowsum_f32_sequential_choice choice = rowsum_f32_sequential_select();
   return choice;
 }
+
+// The entry point calls through this pointer, which starts at a resolver: the first call
+// selects the variant and stores it, every later one is a load and an indirect jump (no guard
+// test, no frame). Racing first calls store the same variant; relaxed atomics make that defined.
+void rowsum_f32_sequential_resolve(const float* input, int64_t rows, int64_t cols, int64_t stride,
+                                   float* output);
+auto rowsum_f32_sequential_entry = &rowsum_f32_sequential_resolve;
+
+rowsum_f32_sequential_fn rowsum_f32_sequential_target() {
+  return __atomic_load_n(&rowsum_f32_sequential_entry, __ATOMIC_RELAXED);
+}
+
+void rowsum_f32_sequential_resolve(const float* input, int64_t rows, int64_t cols, int64_t stride,
+                                   float* output) {
+  const rowsum_f32_sequential_fn fn = rowsum_f32_sequential_selected().fn;
+  __atomic_store_n(&rowsum_f32_sequential_entry, fn, __ATOMIC_RELAXED);
+  fn(input, rows, cols, stride, output);
+}
 }  // namespace
 
 void rowsum_f32_sequential(const float* input, int64_t rows, int64_t cols, int64_t stride,
                            float* output) {
-  rowsum_f32_sequential_selected().fn(input, rows, cols, stride, output);
+  rowsum_f32_sequential_target()(input, rows, cols, stride, output);
 }
 
 const char* rowsum_f32_sequential_variant(void) {

@@ -214,7 +214,7 @@ void rowsum_f64_inner_parallel_scalar(const double* input, int64_t rows, int64_t
   }
 }
 
-// ---- dispatcher: the best variant this CPU supports, chosen once (thread-safe static init).
+// ---- dispatcher: the best variant this CPU supports, chosen on the first call.
 // In a hosted build SIMDGEN_VARIANT selects a variant instead, named by its suffix ("avx2_fma",
 // "scalar") or its spec spelling ("avx2+fma"), when this kernel has it and the CPU supports it;
 // otherwise the best one is used. A name no target has, or a variant this CPU cannot run, is
@@ -343,11 +343,29 @@ const rowsum_f64_inner_parallel_choice& rowsum_f64_inner_parallel_selected() {
   static const rowsum_f64_inner_parallel_choice choice = rowsum_f64_inner_parallel_select();
   return choice;
 }
+
+// The entry point calls through this pointer, which starts at a resolver: the first call
+// selects the variant and stores it, every later one is a load and an indirect jump (no guard
+// test, no frame). Racing first calls store the same variant; relaxed atomics make that defined.
+void rowsum_f64_inner_parallel_resolve(const double* input, int64_t rows, int64_t cols,
+                                       int64_t stride, double* output);
+auto rowsum_f64_inner_parallel_entry = &rowsum_f64_inner_parallel_resolve;
+
+rowsum_f64_inner_parallel_fn rowsum_f64_inner_parallel_target() {
+  return __atomic_load_n(&rowsum_f64_inner_parallel_entry, __ATOMIC_RELAXED);
+}
+
+void rowsum_f64_inner_parallel_resolve(const double* input, int64_t rows, int64_t cols,
+                                       int64_t stride, double* output) {
+  const rowsum_f64_inner_parallel_fn fn = rowsum_f64_inner_parallel_selected().fn;
+  __atomic_store_n(&rowsum_f64_inner_parallel_entry, fn, __ATOMIC_RELAXED);
+  fn(input, rows, cols, stride, output);
+}
 }  // namespace
 
 void rowsum_f64_inner_parallel(const double* input, int64_t rows, int64_t cols, int64_t stride,
                                double* output) {
-  rowsum_f64_inner_parallel_selected().fn(input, rows, cols, stride, output);
+  rowsum_f64_inner_parallel_target()(input, rows, cols, stride, output);
 }
 
 const char* rowsum_f64_inner_parallel_variant(void) {

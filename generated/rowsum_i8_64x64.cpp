@@ -580,7 +580,7 @@ void rowsum_i8_64x64_scalar(const int8_t* input, int32_t* output) {
   }
 }
 
-// ---- dispatcher: the best variant this CPU supports, chosen once (thread-safe static init).
+// ---- dispatcher: the best variant this CPU supports, chosen on the first call.
 // In a hosted build SIMDGEN_VARIANT selects a variant instead, named by its suffix ("avx2_fma",
 // "scalar") or its spec spelling ("avx2+fma"), when this kernel has it and the CPU supports it;
 // otherwise the best one is used. A name no target has, or a variant this CPU cannot run, is
@@ -729,10 +729,26 @@ const rowsum_i8_64x64_choice& rowsum_i8_64x64_selected() {
   static const rowsum_i8_64x64_choice choice = rowsum_i8_64x64_select();
   return choice;
 }
+
+// The entry point calls through this pointer, which starts at a resolver: the first call
+// selects the variant and stores it, every later one is a load and an indirect jump (no guard
+// test, no frame). Racing first calls store the same variant; relaxed atomics make that defined.
+void rowsum_i8_64x64_resolve(const int8_t* input, int32_t* output);
+auto rowsum_i8_64x64_entry = &rowsum_i8_64x64_resolve;
+
+rowsum_i8_64x64_fn rowsum_i8_64x64_target() {
+  return __atomic_load_n(&rowsum_i8_64x64_entry, __ATOMIC_RELAXED);
+}
+
+void rowsum_i8_64x64_resolve(const int8_t* input, int32_t* output) {
+  const rowsum_i8_64x64_fn fn = rowsum_i8_64x64_selected().fn;
+  __atomic_store_n(&rowsum_i8_64x64_entry, fn, __ATOMIC_RELAXED);
+  fn(input, output);
+}
 }  // namespace
 
 void rowsum_i8_64x64(const int8_t* input, int32_t* output) {
-  rowsum_i8_64x64_selected().fn(input, output);
+  rowsum_i8_64x64_target()(input, output);
 }
 
 const char* rowsum_i8_64x64_variant(void) {

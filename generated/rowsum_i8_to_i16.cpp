@@ -407,7 +407,7 @@ void rowsum_i8_to_i16_scalar(const int8_t* input, int64_t rows, int64_t cols, in
   }
 }
 
-// ---- dispatcher: the best variant this CPU supports, chosen once (thread-safe static init).
+// ---- dispatcher: the best variant this CPU supports, chosen on the first call.
 // In a hosted build SIMDGEN_VARIANT selects a variant instead, named by its suffix ("avx2_fma",
 // "scalar") or its spec spelling ("avx2+fma"), when this kernel has it and the CPU supports it;
 // otherwise the best one is used. A name no target has, or a variant this CPU cannot run, is
@@ -543,11 +543,29 @@ const rowsum_i8_to_i16_choice& rowsum_i8_to_i16_selected() {
   static const rowsum_i8_to_i16_choice choice = rowsum_i8_to_i16_select();
   return choice;
 }
+
+// The entry point calls through this pointer, which starts at a resolver: the first call
+// selects the variant and stores it, every later one is a load and an indirect jump (no guard
+// test, no frame). Racing first calls store the same variant; relaxed atomics make that defined.
+void rowsum_i8_to_i16_resolve(const int8_t* input, int64_t rows, int64_t cols, int64_t stride,
+                              int16_t* output);
+auto rowsum_i8_to_i16_entry = &rowsum_i8_to_i16_resolve;
+
+rowsum_i8_to_i16_fn rowsum_i8_to_i16_target() {
+  return __atomic_load_n(&rowsum_i8_to_i16_entry, __ATOMIC_RELAXED);
+}
+
+void rowsum_i8_to_i16_resolve(const int8_t* input, int64_t rows, int64_t cols, int64_t stride,
+                              int16_t* output) {
+  const rowsum_i8_to_i16_fn fn = rowsum_i8_to_i16_selected().fn;
+  __atomic_store_n(&rowsum_i8_to_i16_entry, fn, __ATOMIC_RELAXED);
+  fn(input, rows, cols, stride, output);
+}
 }  // namespace
 
 void rowsum_i8_to_i16(const int8_t* input, int64_t rows, int64_t cols, int64_t stride,
                       int16_t* output) {
-  rowsum_i8_to_i16_selected().fn(input, rows, cols, stride, output);
+  rowsum_i8_to_i16_target()(input, rows, cols, stride, output);
 }
 
 const char* rowsum_i8_to_i16_variant(void) {

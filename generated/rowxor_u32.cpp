@@ -268,7 +268,7 @@ void rowxor_u32_scalar(const uint32_t* input, int64_t rows, int64_t cols, int64_
   }
 }
 
-// ---- dispatcher: the best variant this CPU supports, chosen once (thread-safe static init).
+// ---- dispatcher: the best variant this CPU supports, chosen on the first call.
 // In a hosted build SIMDGEN_VARIANT selects a variant instead, named by its suffix ("avx2_fma",
 // "scalar") or its spec spelling ("avx2+fma"), when this kernel has it and the CPU supports it;
 // otherwise the best one is used. A name no target has, or a variant this CPU cannot run, is
@@ -394,11 +394,29 @@ const rowxor_u32_choice& rowxor_u32_selected() {
   static const rowxor_u32_choice choice = rowxor_u32_select();
   return choice;
 }
+
+// The entry point calls through this pointer, which starts at a resolver: the first call
+// selects the variant and stores it, every later one is a load and an indirect jump (no guard
+// test, no frame). Racing first calls store the same variant; relaxed atomics make that defined.
+void rowxor_u32_resolve(const uint32_t* input, int64_t rows, int64_t cols, int64_t stride,
+                        uint32_t* output);
+auto rowxor_u32_entry = &rowxor_u32_resolve;
+
+rowxor_u32_fn rowxor_u32_target() {
+  return __atomic_load_n(&rowxor_u32_entry, __ATOMIC_RELAXED);
+}
+
+void rowxor_u32_resolve(const uint32_t* input, int64_t rows, int64_t cols, int64_t stride,
+                        uint32_t* output) {
+  const rowxor_u32_fn fn = rowxor_u32_selected().fn;
+  __atomic_store_n(&rowxor_u32_entry, fn, __ATOMIC_RELAXED);
+  fn(input, rows, cols, stride, output);
+}
 }  // namespace
 
 void rowxor_u32(const uint32_t* input, int64_t rows, int64_t cols, int64_t stride,
                 uint32_t* output) {
-  rowxor_u32_selected().fn(input, rows, cols, stride, output);
+  rowxor_u32_target()(input, rows, cols, stride, output);
 }
 
 const char* rowxor_u32_variant(void) {

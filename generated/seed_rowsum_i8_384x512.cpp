@@ -350,7 +350,7 @@ void seed_rowsum_i8_384x512_scalar(const int8_t* input, int32_t* output) {
   }
 }
 
-// ---- dispatcher: the best variant this CPU supports, chosen once (thread-safe static init).
+// ---- dispatcher: the best variant this CPU supports, chosen on the first call.
 // In a hosted build SIMDGEN_VARIANT selects a variant instead, named by its suffix ("avx2_fma",
 // "scalar") or its spec spelling ("avx2+fma"), when this kernel has it and the CPU supports it;
 // otherwise the best one is used. A name no target has, or a variant this CPU cannot run, is
@@ -501,10 +501,26 @@ const seed_rowsum_i8_384x512_choice& seed_rowsum_i8_384x512_selected() {
   static const seed_rowsum_i8_384x512_choice choice = seed_rowsum_i8_384x512_select();
   return choice;
 }
+
+// The entry point calls through this pointer, which starts at a resolver: the first call
+// selects the variant and stores it, every later one is a load and an indirect jump (no guard
+// test, no frame). Racing first calls store the same variant; relaxed atomics make that defined.
+void seed_rowsum_i8_384x512_resolve(const int8_t* input, int32_t* output);
+auto seed_rowsum_i8_384x512_entry = &seed_rowsum_i8_384x512_resolve;
+
+seed_rowsum_i8_384x512_fn seed_rowsum_i8_384x512_target() {
+  return __atomic_load_n(&seed_rowsum_i8_384x512_entry, __ATOMIC_RELAXED);
+}
+
+void seed_rowsum_i8_384x512_resolve(const int8_t* input, int32_t* output) {
+  const seed_rowsum_i8_384x512_fn fn = seed_rowsum_i8_384x512_selected().fn;
+  __atomic_store_n(&seed_rowsum_i8_384x512_entry, fn, __ATOMIC_RELAXED);
+  fn(input, output);
+}
 }  // namespace
 
 void seed_rowsum_i8_384x512(const int8_t* input, int32_t* output) {
-  seed_rowsum_i8_384x512_selected().fn(input, output);
+  seed_rowsum_i8_384x512_target()(input, output);
 }
 
 const char* seed_rowsum_i8_384x512_variant(void) {

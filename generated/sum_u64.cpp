@@ -681,7 +681,7 @@ void sum_u64_scalar(const uint64_t* input, int64_t n, uint64_t* output) {
   }
 }
 
-// ---- dispatcher: the best variant this CPU supports, chosen once (thread-safe static init).
+// ---- dispatcher: the best variant this CPU supports, chosen on the first call.
 // In a hosted build SIMDGEN_VARIANT selects a variant instead, named by its suffix ("avx2_fma",
 // "scalar") or its spec spelling ("avx2+fma"), when this kernel has it and the CPU supports it;
 // otherwise the best one is used. A name no target has, or a variant this CPU cannot run, is
@@ -806,10 +806,26 @@ const sum_u64_choice& sum_u64_selected() {
   static const sum_u64_choice choice = sum_u64_select();
   return choice;
 }
+
+// The entry point calls through this pointer, which starts at a resolver: the first call
+// selects the variant and stores it, every later one is a load and an indirect jump (no guard
+// test, no frame). Racing first calls store the same variant; relaxed atomics make that defined.
+void sum_u64_resolve(const uint64_t* input, int64_t n, uint64_t* output);
+auto sum_u64_entry = &sum_u64_resolve;
+
+sum_u64_fn sum_u64_target() {
+  return __atomic_load_n(&sum_u64_entry, __ATOMIC_RELAXED);
+}
+
+void sum_u64_resolve(const uint64_t* input, int64_t n, uint64_t* output) {
+  const sum_u64_fn fn = sum_u64_selected().fn;
+  __atomic_store_n(&sum_u64_entry, fn, __ATOMIC_RELAXED);
+  fn(input, n, output);
+}
 }  // namespace
 
 void sum_u64(const uint64_t* input, int64_t n, uint64_t* output) {
-  sum_u64_selected().fn(input, n, output);
+  sum_u64_target()(input, n, output);
 }
 
 const char* sum_u64_variant(void) {

@@ -167,7 +167,7 @@ void times_two_128_scalar(const float* in0, float* out0) {
   }
 }
 
-// ---- dispatcher: the best variant this CPU supports, chosen once (thread-safe static init).
+// ---- dispatcher: the best variant this CPU supports, chosen on the first call.
 // In a hosted build SIMDGEN_VARIANT selects a variant instead, named by its suffix ("avx2_fma",
 // "scalar") or its spec spelling ("avx2+fma"), when this kernel has it and the CPU supports it;
 // otherwise the best one is used. A name no target has, or a variant this CPU cannot run, is
@@ -292,10 +292,26 @@ const times_two_128_choice& times_two_128_selected() {
   static const times_two_128_choice choice = times_two_128_select();
   return choice;
 }
+
+// The entry point calls through this pointer, which starts at a resolver: the first call
+// selects the variant and stores it, every later one is a load and an indirect jump (no guard
+// test, no frame). Racing first calls store the same variant; relaxed atomics make that defined.
+void times_two_128_resolve(const float* in0, float* out0);
+auto times_two_128_entry = &times_two_128_resolve;
+
+times_two_128_fn times_two_128_target() {
+  return __atomic_load_n(&times_two_128_entry, __ATOMIC_RELAXED);
+}
+
+void times_two_128_resolve(const float* in0, float* out0) {
+  const times_two_128_fn fn = times_two_128_selected().fn;
+  __atomic_store_n(&times_two_128_entry, fn, __ATOMIC_RELAXED);
+  fn(in0, out0);
+}
 }  // namespace
 
 void times_two_128(const float* in0, float* out0) {
-  times_two_128_selected().fn(in0, out0);
+  times_two_128_target()(in0, out0);
 }
 
 const char* times_two_128_variant(void) {

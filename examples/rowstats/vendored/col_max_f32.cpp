@@ -292,7 +292,7 @@ void col_max_f32_scalar(const float* input, int64_t rows, int64_t cols, int64_t 
   }
 }
 
-// ---- dispatcher: the best variant this CPU supports, chosen once (thread-safe static init).
+// ---- dispatcher: the best variant this CPU supports, chosen on the first call.
 // In a hosted build SIMDGEN_VARIANT selects a variant instead, named by its suffix ("avx2_fma",
 // "scalar") or its spec spelling ("avx2+fma"), when this kernel has it and the CPU supports it;
 // otherwise the best one is used. A name no target has, or a variant this CPU cannot run, is
@@ -418,10 +418,28 @@ const col_max_f32_choice& col_max_f32_selected() {
   static const col_max_f32_choice choice = col_max_f32_select();
   return choice;
 }
+
+// The entry point calls through this pointer, which starts at a resolver: the first call
+// selects the variant and stores it, every later one is a load and an indirect jump (no guard
+// test, no frame). Racing first calls store the same variant; relaxed atomics make that defined.
+void col_max_f32_resolve(const float* input, int64_t rows, int64_t cols, int64_t stride,
+                         float* output);
+auto col_max_f32_entry = &col_max_f32_resolve;
+
+col_max_f32_fn col_max_f32_target() {
+  return __atomic_load_n(&col_max_f32_entry, __ATOMIC_RELAXED);
+}
+
+void col_max_f32_resolve(const float* input, int64_t rows, int64_t cols, int64_t stride,
+                         float* output) {
+  const col_max_f32_fn fn = col_max_f32_selected().fn;
+  __atomic_store_n(&col_max_f32_entry, fn, __ATOMIC_RELAXED);
+  fn(input, rows, cols, stride, output);
+}
 }  // namespace
 
 void col_max_f32(const float* input, int64_t rows, int64_t cols, int64_t stride, float* output) {
-  col_max_f32_selected().fn(input, rows, cols, stride, output);
+  col_max_f32_target()(input, rows, cols, stride, output);
 }
 
 const char* col_max_f32_variant(void) {

@@ -864,7 +864,7 @@ void row_sum_f32_scalar(const float* input, int64_t rows, int64_t cols, int64_t 
   }
 }
 
-// ---- dispatcher: the best variant this CPU supports, chosen once (thread-safe static init).
+// ---- dispatcher: the best variant this CPU supports, chosen on the first call.
 // In a hosted build SIMDGEN_VARIANT selects a variant instead, named by its suffix ("avx2_fma",
 // "scalar") or its spec spelling ("avx2+fma"), when this kernel has it and the CPU supports it;
 // otherwise the best one is used. A name no target has, or a variant this CPU cannot run, is
@@ -990,10 +990,28 @@ const row_sum_f32_choice& row_sum_f32_selected() {
   static const row_sum_f32_choice choice = row_sum_f32_select();
   return choice;
 }
+
+// The entry point calls through this pointer, which starts at a resolver: the first call
+// selects the variant and stores it, every later one is a load and an indirect jump (no guard
+// test, no frame). Racing first calls store the same variant; relaxed atomics make that defined.
+void row_sum_f32_resolve(const float* input, int64_t rows, int64_t cols, int64_t stride,
+                         float* output);
+auto row_sum_f32_entry = &row_sum_f32_resolve;
+
+row_sum_f32_fn row_sum_f32_target() {
+  return __atomic_load_n(&row_sum_f32_entry, __ATOMIC_RELAXED);
+}
+
+void row_sum_f32_resolve(const float* input, int64_t rows, int64_t cols, int64_t stride,
+                         float* output) {
+  const row_sum_f32_fn fn = row_sum_f32_selected().fn;
+  __atomic_store_n(&row_sum_f32_entry, fn, __ATOMIC_RELAXED);
+  fn(input, rows, cols, stride, output);
+}
 }  // namespace
 
 void row_sum_f32(const float* input, int64_t rows, int64_t cols, int64_t stride, float* output) {
-  row_sum_f32_selected().fn(input, rows, cols, stride, output);
+  row_sum_f32_target()(input, rows, cols, stride, output);
 }
 
 const char* row_sum_f32_variant(void) {
