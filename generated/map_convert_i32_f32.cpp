@@ -382,64 +382,36 @@ __attribute__((target("avx2"))) void map_convert_i32_f32_avx2(
         _mm256_castps_si256(_mm256_cmp_ps(x_v, x_v, _CMP_ORD_Q)));
     __m256i t5 = u_v;
     __m256i t6 = _mm256_sub_epi32(t4, t5);
-    float t7_in[8];
-    _mm256_storeu_ps(t7_in, x_v);
-    uint32_t t7_out[8];
-    for (int l = 0; l < 8; ++l) {
-      const float t7_r = __builtin_ceilf(t7_in[l]);
-      const float t7_lo = 0.0f;
-      const float t7_hi = 4294967296.0f;
-      bool t7_in = t7_r >= t7_lo;
-      t7_in = t7_in && t7_r < t7_hi;
-      uint32_t t7_v = t7_in ? (uint32_t)t7_r : (uint32_t)0;
-      const uint32_t t7_max = (uint32_t)4294967295ull;
-      t7_v = t7_r >= t7_hi ? t7_max : t7_v;
-      t7_out[l] = t7_v;
-    }
-    __m256i t7 = _mm256_loadu_si256((const __m256i*)(t7_out));
+    __m256 t7_m = _mm256_max_ps(_mm256_round_ps(x_v, 0x0A), _mm256_setzero_ps());
+    __m256 t7_big = _mm256_cmp_ps(t7_m, _mm256_set1_ps(2147483648.0f), _CMP_GE_OQ);
+    __m256i t7 = _mm256_or_si256(
+        _mm256_xor_si256(_mm256_cvttps_epi32(_mm256_sub_ps(
+                             t7_m, _mm256_and_ps(t7_big, _mm256_set1_ps(2147483648.0f)))),
+                         _mm256_slli_epi32(_mm256_castps_si256(t7_big), 31)),
+        _mm256_castps_si256(_mm256_cmp_ps(t7_m, _mm256_set1_ps(4294967296.0f), _CMP_GE_OQ)));
     __m256 t8 = _mm256_mul_ps(x_v, k0);
-    float t9_in[8];
-    _mm256_storeu_ps(t9_in, t8);
-    uint32_t t9_out[8];
-    for (int l = 0; l < 8; ++l) {
-      const float t9_r = __builtin_truncf(t9_in[l]);
-      const float t9_lo = 0.0f;
-      const float t9_hi = 4294967296.0f;
-      bool t9_in = t9_r >= t9_lo;
-      t9_in = t9_in && t9_r < t9_hi;
-      uint32_t t9_v = t9_in ? (uint32_t)t9_r : (uint32_t)0;
-      const uint32_t t9_max = (uint32_t)4294967295ull;
-      t9_v = t9_r >= t9_hi ? t9_max : t9_v;
-      t9_out[l] = t9_v;
-    }
-    __m256i t9 = _mm256_loadu_si256((const __m256i*)(t9_out));
+    __m256 t9_m = _mm256_max_ps(_mm256_round_ps(t8, 0x0B), _mm256_setzero_ps());
+    __m256 t9_big = _mm256_cmp_ps(t9_m, _mm256_set1_ps(2147483648.0f), _CMP_GE_OQ);
+    __m256i t9 = _mm256_or_si256(
+        _mm256_xor_si256(_mm256_cvttps_epi32(_mm256_sub_ps(
+                             t9_m, _mm256_and_ps(t9_big, _mm256_set1_ps(2147483648.0f)))),
+                         _mm256_slli_epi32(_mm256_castps_si256(t9_big), 31)),
+        _mm256_castps_si256(_mm256_cmp_ps(t9_m, _mm256_set1_ps(4294967296.0f), _CMP_GE_OQ)));
     __m256i t10 = _mm256_max_epi32(a_v, _mm256_setzero_si256());
     __m256i t11 = _mm256_add_epi32(t9, t10);
-    float t12_in[8];
-    _mm256_storeu_ps(t12_in, x_v);
-    uint32_t t12_out[8];
-    for (int l = 0; l < 8; ++l) {
-      const float t12_r = __builtin_rintf(t12_in[l]);
-      const float t12_lo = 0.0f;
-      const float t12_hi = 4294967296.0f;
-      bool t12_in = t12_r >= t12_lo;
-      t12_in = t12_in && t12_r < t12_hi;
-      uint32_t t12_v = t12_in ? (uint32_t)t12_r : (uint32_t)0;
-      const uint32_t t12_max = (uint32_t)4294967295ull;
-      t12_v = t12_r >= t12_hi ? t12_max : t12_v;
-      t12_out[l] = t12_v;
-    }
-    __m256i t12 = _mm256_loadu_si256((const __m256i*)(t12_out));
+    __m256 t12_m = _mm256_max_ps(_mm256_round_ps(x_v, 0x08), _mm256_setzero_ps());
+    __m256 t12_big = _mm256_cmp_ps(t12_m, _mm256_set1_ps(2147483648.0f), _CMP_GE_OQ);
+    __m256i t12 = _mm256_or_si256(
+        _mm256_xor_si256(_mm256_cvttps_epi32(_mm256_sub_ps(
+                             t12_m, _mm256_and_ps(t12_big, _mm256_set1_ps(2147483648.0f)))),
+                         _mm256_slli_epi32(_mm256_castps_si256(t12_big), 31)),
+        _mm256_castps_si256(_mm256_cmp_ps(t12_m, _mm256_set1_ps(4294967296.0f), _CMP_GE_OQ)));
     __m256i t13 = a_v;
     __m256i t14 = _mm256_mullo_epi32(t12, t13);
     __m256 t15 = _mm256_cvtepi32_ps(a_v);
-    uint32_t t16_in[8];
-    _mm256_storeu_si256((__m256i*)(t16_in), u_v);
-    float t16_out[8];
-    for (int l = 0; l < 8; ++l) {
-      t16_out[l] = (float)t16_in[l];
-    }
-    __m256 t16 = _mm256_loadu_ps(t16_out);
+    __m256 t16 = _mm256_add_ps(
+        _mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_srli_epi32(u_v, 16)), _mm256_set1_ps(65536.0f)),
+        _mm256_cvtepi32_ps(_mm256_and_si256(u_v, _mm256_set1_epi32((int)(65535)))));
     __m256 t17 = _mm256_mul_ps(t16, k1);
     __m256 t18 = _mm256_add_ps(t15, t17);
     _mm256_storeu_si256((__m256i*)(out0 + i), t0);

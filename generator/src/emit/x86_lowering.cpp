@@ -467,7 +467,7 @@ std::string shuffleCall(const ir::Shuffle& sh, VecType type, const std::string& 
 
 // Convert between types of one width (same lane count): native where the ISA has the conversion,
 // with fixups for the defined semantics (ir::OpKind::Convert); otherwise lane by lane through
-// memory (AVX2: u32 -> f32, 64-bit integers <-> f64, floats -> unsigned, 64-bit saturation).
+// memory (AVX2: 64-bit integers <-> f64 and 64-bit saturation).
 void convert(X86Writer& x) {
   const Stmt& s = x.s;
   const VecType from = x.typeOf(s.args[0]);
@@ -485,6 +485,22 @@ void convert(X86Writer& x) {
   } else if (!isFloat(f)) {  // an integer to a float
     if (isSigned(f) && (eb == 32 || k)) return x.assign(call(p + "cvt" + epi(f) + "_" + fsfx(t), {a}));
     if (!isSigned(f) && k) return x.assign(call(p + "cvtepu" + std::to_string(eb) + "_" + fsfx(t), {a}));
+    if (!isSigned(f) && eb == 32) {  // AVX2 u32: hi16 * 65536 (exact) + lo16, rounded once by the add
+      const std::string hi = call("_mm256_cvtepi32_ps", {call("_mm256_srli_epi32", {a, "16"})});
+      const std::string lo = call("_mm256_cvtepi32_ps", {call("_mm256_and_si256", {a, splatExpr(f, bits, "65535")})});
+      return x.assign(call("_mm256_add_ps", {call("_mm256_mul_ps", {hi, splatExpr(t, bits, "65536.0f")}), lo}));
+    }
+  } else if (!k && f == DType::f32 && !isSigned(t)) {  // AVX2 f32 -> u32
+    const char* imm = mode == ConvMode::nearest ? "0x08" : mode == ConvMode::floor ? "0x09" : mode == ConvMode::ceil ? "0x0A" : "0x0B";
+    // max(r, 0): negatives and NaN (maxps returns its second operand) become 0.
+    const std::string m = s.dst + "_m", big = s.dst + "_big";
+    x.out.push_back("__m256 " + m + " = " + call("_mm256_max_ps", {call("_mm256_round_ps", {a, imm}), "_mm256_setzero_ps()"}) + ";");
+    x.out.push_back("__m256 " + big + " = " + call("_mm256_cmp_ps", {m, "_mm256_set1_ps(2147483648.0f)", "_CMP_GE_OQ"}) + ";");
+    // Lanes >= 2^31 convert m - 2^31 and get the top bit back; lanes >= 2^32 saturate to all ones.
+    const std::string low = call("_mm256_sub_ps", {m, call("_mm256_and_ps", {big, "_mm256_set1_ps(2147483648.0f)"})});
+    const std::string top = call("_mm256_slli_epi32", {call("_mm256_castps_si256", {big}), "31"});
+    const std::string over = call("_mm256_castps_si256", {call("_mm256_cmp_ps", {m, "_mm256_set1_ps(4294967296.0f)", "_CMP_GE_OQ"})});
+    return x.assign(call("_mm256_or_si256", {call("_mm256_xor_si256", {call("_mm256_cvttps_epi32", {low}), top}), over}));
   } else if (k || (eb == 32 && isSigned(t))) {  // a float to an integer
     const std::string fs = fsfx(f);
     const char* imm = mode == ConvMode::nearest ? "0x08" : mode == ConvMode::floor ? "0x09" : "0x0A";
