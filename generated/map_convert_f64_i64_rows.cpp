@@ -273,20 +273,20 @@ __attribute__((target("avx2"))) void map_convert_f64_i64_rows_avx2(
         t9_out[l] = t9_v;
       }
       __m256i t9 = _mm256_loadu_si256((const __m256i*)(t9_out));
-      int64_t t10_in[4];
-      _mm256_storeu_si256((__m256i*)(t10_in), a_v);
-      double t10_out[4];
-      for (int l = 0; l < 4; ++l) {
-        t10_out[l] = (double)t10_in[l];
-      }
-      __m256d t10 = _mm256_loadu_pd(t10_out);
-      uint64_t t11_in[4];
-      _mm256_storeu_si256((__m256i*)(t11_in), u_v);
-      double t11_out[4];
-      for (int l = 0; l < 4; ++l) {
-        t11_out[l] = (double)t11_in[l];
-      }
-      __m256d t11 = _mm256_loadu_pd(t11_out);
+      __m256i t10_hi = _mm256_blend_epi16(_mm256_srai_epi32(a_v, 16), _mm256_setzero_si256(), 0x33);
+      t10_hi =
+          _mm256_add_epi64(t10_hi, _mm256_castpd_si256(_mm256_set1_pd(442721857769029238784.0)));
+      __m256d t10 = _mm256_add_pd(
+          _mm256_sub_pd(_mm256_castsi256_pd(t10_hi), _mm256_set1_pd(442726361368656609280.0)),
+          _mm256_castsi256_pd(_mm256_blend_epi16(
+              a_v, _mm256_castpd_si256(_mm256_set1_pd(4503599627370496.0)), 0x88)));
+      __m256i t11_hi =
+          _mm256_or_si256(_mm256_srli_epi64(u_v, 32),
+                          _mm256_castpd_si256(_mm256_set1_pd(19342813113834066795298816.0)));
+      __m256d t11 = _mm256_add_pd(
+          _mm256_sub_pd(_mm256_castsi256_pd(t11_hi), _mm256_set1_pd(19342813118337666422669312.0)),
+          _mm256_castsi256_pd(_mm256_blend_epi16(
+              u_v, _mm256_castpd_si256(_mm256_set1_pd(4503599627370496.0)), 0xCC)));
       __m256d t12 = _mm256_sub_pd(t10, t11);
       _mm256_storeu_si256((__m256i*)(out0 + c + r * stride), t3);
       _mm256_storeu_si256((__m256i*)(out1 + c + r * stride), t4);
@@ -402,20 +402,22 @@ __attribute__((target("avx2"))) void map_convert_f64_i64_rows_avx2(
         t22_tail_out[l] = t22_tail_v;
       }
       __m256i t22_tail = _mm256_loadu_si256((const __m256i*)(t22_tail_out));
-      int64_t t23_tail_in[4];
-      _mm256_storeu_si256((__m256i*)(t23_tail_in), a_v_tail);
-      double t23_tail_out[4];
-      for (int l = 0; l < 4; ++l) {
-        t23_tail_out[l] = (double)t23_tail_in[l];
-      }
-      __m256d t23_tail = _mm256_loadu_pd(t23_tail_out);
-      uint64_t t24_tail_in[4];
-      _mm256_storeu_si256((__m256i*)(t24_tail_in), u_v_tail);
-      double t24_tail_out[4];
-      for (int l = 0; l < 4; ++l) {
-        t24_tail_out[l] = (double)t24_tail_in[l];
-      }
-      __m256d t24_tail = _mm256_loadu_pd(t24_tail_out);
+      __m256i t23_tail_hi =
+          _mm256_blend_epi16(_mm256_srai_epi32(a_v_tail, 16), _mm256_setzero_si256(), 0x33);
+      t23_tail_hi = _mm256_add_epi64(t23_tail_hi,
+                                     _mm256_castpd_si256(_mm256_set1_pd(442721857769029238784.0)));
+      __m256d t23_tail = _mm256_add_pd(
+          _mm256_sub_pd(_mm256_castsi256_pd(t23_tail_hi), _mm256_set1_pd(442726361368656609280.0)),
+          _mm256_castsi256_pd(_mm256_blend_epi16(
+              a_v_tail, _mm256_castpd_si256(_mm256_set1_pd(4503599627370496.0)), 0x88)));
+      __m256i t24_tail_hi =
+          _mm256_or_si256(_mm256_srli_epi64(u_v_tail, 32),
+                          _mm256_castpd_si256(_mm256_set1_pd(19342813113834066795298816.0)));
+      __m256d t24_tail = _mm256_add_pd(
+          _mm256_sub_pd(_mm256_castsi256_pd(t24_tail_hi),
+                        _mm256_set1_pd(19342813118337666422669312.0)),
+          _mm256_castsi256_pd(_mm256_blend_epi16(
+              u_v_tail, _mm256_castpd_si256(_mm256_set1_pd(4503599627370496.0)), 0xCC)));
       __m256d t25_tail = _mm256_sub_pd(t23_tail, t24_tail);
       _mm256_maskstore_epi64((long long*)(out0 + c + r * stride),
                              _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(-c + cols)),

@@ -467,7 +467,7 @@ std::string shuffleCall(const ir::Shuffle& sh, VecType type, const std::string& 
 
 // Convert between types of one width (same lane count): native where the ISA has the conversion,
 // with fixups for the defined semantics (ir::OpKind::Convert); otherwise lane by lane through
-// memory (AVX2: 64-bit integers <-> f64 and 64-bit saturation).
+// memory (AVX2: f64 -> 64-bit integers and 64-bit saturation).
 void convert(X86Writer& x) {
   const Stmt& s = x.s;
   const VecType from = x.typeOf(s.args[0]);
@@ -485,6 +485,22 @@ void convert(X86Writer& x) {
   } else if (!isFloat(f)) {  // an integer to a float
     if (isSigned(f) && (eb == 32 || k)) return x.assign(call(p + "cvt" + epi(f) + "_" + fsfx(t), {a}));
     if (!isSigned(f) && k) return x.assign(call(p + "cvtepu" + std::to_string(eb) + "_" + fsfx(t), {a}));
+    if (eb == 64) {  // AVX2: the 64-bit integer's high and low parts as exact doubles, one rounding at the add
+      const std::string c = s.dst + "_hi";
+      auto pd = [&](const char* v) { return call("_mm256_castpd_si256", {call("_mm256_set1_pd", {v})}); };
+      if (isSigned(f)) {  // high 48 bits (signed) + 3 * 2^67, low 16 bits under 2^52
+        x.out.push_back("__m256i " + c + " = " + call("_mm256_blend_epi16", {call("_mm256_srai_epi32", {a, "16"}), "_mm256_setzero_si256()", "0x33"}) + ";");
+        x.out.push_back(c + " = " + call("_mm256_add_epi64", {c, pd("442721857769029238784.0")}) + ";");
+        const std::string lo = call("_mm256_blend_epi16", {a, pd("4503599627370496.0"), "0x88"});
+        return x.assign(call("_mm256_add_pd", {call("_mm256_sub_pd", {call("_mm256_castsi256_pd", {c}), "_mm256_set1_pd(442726361368656609280.0)"}),
+                                               call("_mm256_castsi256_pd", {lo})}));
+      }
+      // high 32 bits under 2^84, low 32 bits under 2^52
+      x.out.push_back("__m256i " + c + " = " + call("_mm256_or_si256", {call("_mm256_srli_epi64", {a, "32"}), pd("19342813113834066795298816.0")}) + ";");
+      const std::string lo = call("_mm256_blend_epi16", {a, pd("4503599627370496.0"), "0xCC"});
+      return x.assign(call("_mm256_add_pd", {call("_mm256_sub_pd", {call("_mm256_castsi256_pd", {c}), "_mm256_set1_pd(19342813118337666422669312.0)"}),
+                                             call("_mm256_castsi256_pd", {lo})}));
+    }
     if (!isSigned(f) && eb == 32) {  // AVX2 u32: hi16 * 65536 (exact) + lo16, rounded once by the add
       const std::string hi = call("_mm256_cvtepi32_ps", {call("_mm256_srli_epi32", {a, "16"})});
       const std::string lo = call("_mm256_cvtepi32_ps", {call("_mm256_and_si256", {a, splatExpr(f, bits, "65535")})});
