@@ -26,6 +26,7 @@ extern "C" {
 /// convert(x, T[, mode]): integers widen by x's signedness; wrap keeps the low bits, sat clamps to T's range;
 /// a float to an integer rounds by trunc (default), nearest (ties to even), floor or ceil, saturates out
 /// of range and gives 0 for NaN; to a float rounds to nearest, ties to even.
+/// Element widths differ: this version runs one element at a time on every target.
 /// No alignment is required. Nothing outside the arrays is read or written; an empty shape writes nothing.
 /// Aliasing: outputs must not overlap inputs or each other.
 void map_convert_f64_i16(const double* x, const int32_t* a, const int16_t* h, int16_t* fl,

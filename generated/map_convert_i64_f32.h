@@ -24,6 +24,7 @@ extern "C" {
 /// convert(x, T[, mode]): integers widen by x's signedness; wrap keeps the low bits, sat clamps to T's range;
 /// a float to an integer rounds by trunc (default), nearest (ties to even), floor or ceil, saturates out
 /// of range and gives 0 for NaN; to a float rounds to nearest, ties to even.
+/// Element widths differ: this version runs one element at a time on every target.
 /// No alignment is required. Nothing outside the arrays is read or written; an empty shape writes nothing.
 /// Aliasing: outputs must not overlap inputs or each other.
 void map_convert_i64_f32(const int64_t* a, const uint64_t* u, const uint8_t* b, int64_t n,

@@ -323,6 +323,11 @@ class MapBuilder {
       d.push_back("/// convert(x, T[, mode]): integers widen by x's signedness; wrap keeps the low bits, sat clamps to T's range;");
       d.push_back("/// a float to an integer rounds by trunc (default), nearest (ties to even), floor or ceil, saturates out");
       d.push_back("/// of range and gives 0 for NaN; to a float rounds to nearest, ties to even.");
+      std::set<int> widths;
+      for (const MapInputName& in : spec_.mapInputs) widths.insert(bitsOf(in.dtype));
+      for (const MapOutput& o : spec_.mapOutputs) widths.insert(bitsOf(o.dtype)), widthsOf(o.expr, widths);
+      if (widths.size() > 1)
+        d.push_back("/// Element widths differ: this version runs one element at a time on every target.");
     }
     d.push_back("/// No alignment is required. Nothing outside the arrays is read or written; an empty shape writes nothing.");
     std::string shared;
