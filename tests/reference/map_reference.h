@@ -4,7 +4,10 @@
 // dtype; integers wrap, min(a, b) = a < b ? a : b, max(a, b) = a > b ? a : b, abs of the signed
 // minimum is itself (so is its negation), float abs clears the sign bit and unary minus flips it,
 // '/' divides floats (correctly rounded), fma rounds once, comparisons of NaN are false
-// except !=, relu(x) = max(x, 0), clamp(x, lo, hi) = min(max(x, lo), hi).
+// except !=, relu(x) = max(x, 0), clamp(x, lo, hi) = min(max(x, lo), hi). convert(x, T[, mode]):
+// to a float the C++ conversion (round to nearest even); integers to integers keep the value when
+// it fits, else wrap (modulo 2^bits) or sat (clamp to T's range); floats to integers round by
+// trunc (default) / nearest (ties to even) / floor / ceil, then clamp to T's range, NaN giving 0.
 #pragma once
 
 #include <cctype>
@@ -159,15 +162,46 @@ class Expression {
     return call;
   }
 
-  // The dtype of the first input named in n (comparisons take their operands' dtype from it).
+  // The dtype of n's value, from its inputs and conversions (comparisons take their operands' dtype).
   bool dtype_of(const Node& n, DType& t) const {
     if (n.op == "name") {
       t = inputs_.at(n.text);
       return true;
     }
-    for (const Node& a : n.args)
-      if (dtype_of(a, t)) return true;
+    if (n.op == "convert") {
+      t = DType::parse(n.args.at(1).text);
+      return true;
+    }
+    for (size_t k = n.op == "select" ? 1 : 0; k < n.args.size(); ++k)
+      if (dtype_of(n.args[k], t)) return true;
     return false;
+  }
+
+  // convert(): x of dtype `from` as dtype `to`.
+  static Value convert(DType from, DType to, Value x, const std::string& mode) {
+    Value r;
+    if (to.is_float()) {
+      if (from.is_float()) r.f = round_to(to, x.f);
+      else if (from.kind == 'i') r.f = to.bits == 32 ? double(float(int64_t(x.u))) : double(int64_t(x.u));
+      else r.f = to.bits == 32 ? double(float(x.u)) : double(x.u);
+      return r;
+    }
+    const __int128 lo = to.kind == 'i' ? -(__int128(1) << (to.bits - 1)) : 0;
+    const __int128 hi = to.kind == 'i' ? (__int128(1) << (to.bits - 1)) - 1 : (__int128(1) << to.bits) - 1;
+    __int128 v;
+    if (from.is_float()) {
+      if (std::isnan(x.f)) return r;
+      const double y = mode == "nearest" ? std::nearbyint(x.f) : mode == "floor" ? std::floor(x.f) : mode == "ceil" ? std::ceil(x.f)
+                                                                                                   : std::trunc(x.f);
+      if (y <= double(lo)) v = lo;
+      else if (y >= double(hi)) v = hi;  // beyond 2^53 every double is an integer and double(hi) is the next power of two
+      else v = __int128(y);
+    } else {
+      v = from.kind == 'i' ? __int128(int64_t(x.u)) : __int128(x.u);
+      if (mode == "sat") v = v < lo ? lo : v > hi ? hi : v;
+    }
+    r.u = wrap(to, uint64_t(v));
+    return r;
   }
 
   static Value number(const std::string& s, bool negative, DType t) {
@@ -236,6 +270,11 @@ class Expression {
       const Value a = arg(0), b = arg(1), c = arg(2);
       r.f = t.bits == 32 ? double(std::fma(float(a.f), float(b.f), float(c.f))) : std::fma(a.f, b.f, c.f);
       return r;
+    }
+    if (n.op == "convert") {
+      DType from;
+      if (!dtype_of(n.args[0], from)) fail("convert of a number");
+      return convert(from, t, eval(n.args[0], from, element), n.args.size() > 2 ? n.args[2].text : "");
     }
     if (n.op == "select") {
       const Node& c = n.args[0];

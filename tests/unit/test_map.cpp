@@ -53,7 +53,7 @@ TEST_CASE("map spec: expression errors point at the offending character") {
   checkError(mapSpec(out("x * * 2")), "/outputs/0/expr", col0 + 4, "expected a number, an input name");
   checkError(mapSpec(out("x + q")), "/outputs/0/expr", col0 + 4, "unknown name 'q'; the inputs are: x, y");
   checkError(mapSpec(out("frob(x)")), "/outputs/0/expr", col0, "unknown function 'frob'; allowed functions: fma, min");
-  checkError(mapSpec(out("convert(x, 1)")), "/outputs/0/expr", col0, "conversions between dtypes are not supported yet");
+  checkError(mapSpec(out("convert(x, 1)")), "/outputs/0/expr", col0 + 11, "convert()'s second argument is a dtype, one of: i8, u8");
   checkError(mapSpec(out("min(x)")), "/outputs/0/expr", col0, "min() takes 2 arguments");
   checkError(mapSpec(out("x // 2")), "/outputs/0/expr", col0 + 3, "expected a number, an input name");
   checkError(mapSpec(out("(x + y")), "/outputs/0/expr", col0 + 6, "expected ')'");
@@ -72,7 +72,8 @@ TEST_CASE("map spec: dtypes, widths, numbers, in_place and keys are checked") {
              "fma() is defined on floats");
   checkError(mapSpec(R"J([{"name": "o", "dtype": "u8", "expr": "a"}])J", "", int_inputs), "/outputs/0/expr", 0,
              "the expression has dtype i8 but the output is u8");
-  checkError(mapSpec(R"J([{"name": "o", "dtype": "i16", "expr": "7"}])J", "", int_inputs), "/outputs/0/dtype", 0, "one element width");
+  checkError(mapSpec(R"J([{"name": "o", "dtype": "i16", "expr": "a"}])J", "", int_inputs), "/outputs/0/expr", 0,
+             "the expression has dtype i8 but the output is i16; convert it: convert(..., i16)");
   checkError(mapSpec(R"J([{"name": "o", "dtype": "u8", "expr": "b", "in_place": "a"}])J", "", int_inputs), "/outputs/0/in_place", 0,
              "in-place needs the same dtype");
   checkError(mapSpec(R"J([{"name": "o", "dtype": "u8", "expr": "b", "in_place": "bb"}])J", "", int_inputs), "/outputs/0/in_place", 0,
@@ -83,6 +84,35 @@ TEST_CASE("map spec: dtypes, widths, numbers, in_place and keys are checked") {
              "allowed: predicated, scalar");
   checkError(mapSpec(R"J([{"name": "o", "dtype": "i8", "expr": "a / 2"}])J", "", int_inputs), "/outputs/0/expr", 0,
              "'/' is defined on floats only, but its operands are i8");
+}
+
+TEST_CASE("map spec: convert(x, dtype[, mode]) names a dtype and a mode that fits the conversion") {
+  const std::string in = R"J([{"name": "a", "dtype": "i32"}, {"name": "f", "dtype": "f64"}])J";
+  auto spec = [&](const std::string& dtype, const std::string& e) {
+    return mapSpec(R"J([{"name": "o", "dtype": ")J" + dtype + R"J(", "expr": ")J" + e + "\"}]", "", in);
+  };
+  const int col0 = int(std::string(R"J(  "outputs": [{"name": "o", "dtype": "u8", "expr": ")J").size()) + 1;
+  checkError(spec("u8", "convert(a, u7)"), "/outputs/0/expr", col0 + 11,
+             "convert()'s second argument is a dtype, one of: i8, u8, i16, u16, i32, u32, i64, u64, f32, f64");
+  checkError(spec("u8", "convert(a, u8, round)"), "/outputs/0/expr", col0 + 15, "convert()'s third argument is a mode: wrap or sat");
+  checkError(spec("u8", "convert(a, u8, nearest)"), "/outputs/0/expr", col0 + 15,
+             "mode nearest does not apply to a conversion from i32 to u8 (an integer to a narrower integer or one of the other "
+             "signedness); allowed: wrap, sat");
+  checkError(spec("i32", "convert(f, i32, sat)"), "/outputs/0/expr", 0, "allowed: trunc, nearest, floor, ceil");
+  checkError(spec("f32", "convert(a, f32, nearest)"), "/outputs/0/expr", 0,
+             "convert() from i32 to f32 takes no mode (a conversion to a float rounds to nearest, ties to even); write convert(x, f32)");
+  checkError(spec("i64", "convert(a, i64, sat)"), "/outputs/0/expr", 0, "takes no mode (widening keeps the value");
+  checkError(spec("u8", "convert(a)"), "/outputs/0/expr", col0, "convert() takes 2 or 3 arguments");
+  checkError(spec("u8", "convert(7, u8)"), "/outputs/0/expr", col0 + 8, "convert() of a number");
+  checkError(spec("u8", "convert(a, u16)"), "/outputs/0/expr", 0, "the expression has dtype u16 but the output is u8; convert it: convert(..., u8)");
+  checkError(spec("f64", "f + a"), "/outputs/0/expr", 0, "has dtype i32 but an earlier one (column 1) has f64; all operands of one operation "
+                                                         "have one dtype (convert one of them: convert(x, f64))");
+  checkError(spec("f64", "cast(a, f64)"), "/outputs/0/expr", col0 + 1, "write convert(x, dtype)");
+  // Accepted: every default, the modes that apply, conversions inside comparisons and select.
+  for (const char* ok : {"convert(f, u8)", "convert(f, u8, nearest)", "convert(a, u8, sat)", "convert(a, u8)", "convert(convert(a, u32, sat), u8, wrap)",
+                         "select(convert(a, f64) < f, convert(f, u8, floor), convert(a * 2, u8, sat) + 1)"})
+    CHECK_NOTHROW(parseSpecText(spec("u8", ok), "t.json"));
+  CHECK_NOTHROW(parseSpecText(spec("f64", "convert(a, f64) * f + convert(convert(f, i16, ceil), f64)"), "t.json"));
 }
 
 TEST_CASE("map spec: scalar params are named, typed and checked like inputs") {
@@ -182,8 +212,18 @@ TEST_CASE("map plans: the interpreter agrees with the reference at 128..2048 bit
                                    R"J(,
   "params": [{"name": "k", "dtype": "i16"}, {"name": "mm", "dtype": "u16"}])J",
                                    R"J([{"name": "a", "dtype": "i16"}, {"name": "b", "dtype": "u16"}])J");
+  const std::string converts = mapSpec(R"J([{"name": "o", "dtype": "u8", "expr": "convert(convert(a, f32) * x, u8, nearest)"},
+                                          {"name": "p", "dtype": "i32", "expr": "convert(x, i32, floor) - convert(a, i32)"},
+                                          {"name": "q", "dtype": "i16", "expr": "convert(convert(x, i64, ceil), i16, sat)"},
+                                          {"name": "r", "dtype": "u16", "expr": "convert(convert(x, i32), u16)"},
+                                          {"name": "s", "dtype": "f64", "expr": "convert(convert(a, i64), f64) + convert(x, f64)"}])J",
+                                       "", R"J([{"name": "a", "dtype": "u8"}, {"name": "x", "dtype": "f32"}])J");
+  const std::string same = mapSpec(R"J([{"name": "o", "dtype": "u32", "expr": "convert(x, u32, nearest) + convert(a, u32, sat)"},
+                                      {"name": "p", "dtype": "f32", "expr": "convert(a, f32) * x"},
+                                      {"name": "q", "dtype": "i32", "expr": "convert(convert(x, u32, ceil), i32)"}])J",
+                                   "", R"J([{"name": "a", "dtype": "i32"}, {"name": "x", "dtype": "f32"}])J");
   for (const std::string& tail : {std::string(""), std::string(",\n  \"tail\": \"scalar\"")})
-    for (const std::string* base : {&f32, &i8, &params, &ints}) {
+    for (const std::string* base : {&f32, &i8, &params, &ints, &converts, &same}) {
       std::string text = *base;
       text.insert(text.rfind('\n', text.size() - 3), tail);
       for (int bits : {128, 256, 512, 1024, 2048})

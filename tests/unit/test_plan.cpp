@@ -37,6 +37,28 @@ TEST_CASE("Index arithmetic prints C expressions with merged terms") {
   CHECK((Index::symbol("s", 3) + Index::symbol("s", -3)).str() == "0");
 }
 
+TEST_CASE("verify() checks that a convert's mode fits its types, and print names the mode") {
+  auto plan = [](DType from, DType to, ConvMode mode) {
+    ir::Plan p;
+    p.tensors = {{"input", from, false, {}, {}}, {"output", to, true, {}, {}}};
+    ir::Stmt a = ir::op(ir::OpKind::Splat, "a", {from, 8});
+    a.declare = true;
+    a.literal = "0";
+    ir::Stmt c = ir::op(ir::OpKind::Convert, "c", {to, 8}, {"a"});
+    c.declare = true;
+    c.conv = mode;
+    p.body = {a, c};
+    return p;
+  };
+  CHECK(plan(DType::f32, DType::i32, ConvMode::nearest).verify().empty());
+  CHECK(plan(DType::i32, DType::u32, ConvMode::sat).verify().empty());
+  CHECK(plan(DType::i32, DType::f32, ConvMode::plain).verify().empty());
+  CHECK(contains(plan(DType::f32, DType::i32, ConvMode::sat).verify().front(), "convert sat needs integers"));
+  CHECK(contains(plan(DType::i32, DType::u32, ConvMode::floor).verify().front(), "convert floor rounds a float to an integer"));
+  CHECK(contains(plan(DType::f64, DType::f32, ConvMode::trunc).verify().front(), "convert trunc rounds a float to an integer"));
+  CHECK(contains(plan(DType::f32, DType::i32, ConvMode::ceil).print(), "convert a ceil"));
+}
+
 TEST_CASE("verify() reports undefined, redeclared and mistyped values") {
   ir::Plan p;
   p.tensors = {{"input", DType::i32, false, {}, {}}, {"output", DType::i32, true, {}, {}}};

@@ -46,6 +46,17 @@ std::optional<ReduceOp> parseReduceOp(std::string_view s) {
   return std::nullopt;
 }
 
+std::string_view nameOf(ConvMode m) {
+  static constexpr std::string_view names[] = {"", "wrap", "sat", "trunc", "nearest", "floor", "ceil"};
+  return names[static_cast<int>(m)];
+}
+
+std::optional<ConvMode> parseConvMode(std::string_view s) {
+  for (ConvMode m : {ConvMode::wrap, ConvMode::sat, ConvMode::trunc, ConvMode::nearest, ConvMode::floor, ConvMode::ceil})
+    if (nameOf(m) == s) return m;
+  return std::nullopt;
+}
+
 bool isBitwise(ReduceOp op) {
   return op == ReduceOp::bit_and || op == ReduceOp::bit_or || op == ReduceOp::bit_xor;
 }

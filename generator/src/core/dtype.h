@@ -30,6 +30,14 @@ std::string_view nameOf(DType t);   // "i8"
 std::string_view cTypeOf(DType t);  // "int8_t"
 std::optional<DType> parseDType(std::string_view s);
 
+// How a map's convert(x, dtype, mode) treats values the destination cannot hold exactly. `plain` is
+// the C cast of the reduce family's internal conversions (widening; integer narrowing wraps);
+// wrap and sat narrow integers; trunc, nearest (ties to even), floor and ceil round a float to an
+// integer, saturating out-of-range values and mapping NaN to 0.
+enum class ConvMode { plain, wrap, sat, trunc, nearest, floor, ceil };
+std::string_view nameOf(ConvMode m);  // "wrap", ...; "" for plain
+std::optional<ConvMode> parseConvMode(std::string_view s);
+
 std::string_view nameOf(ReduceOp op);  // spec spelling: "add", "and", ...
 std::optional<ReduceOp> parseReduceOp(std::string_view s);
 bool isBitwise(ReduceOp op);

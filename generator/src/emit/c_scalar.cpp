@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "emit/c_scalar.h"
 
+#include <cstdint>
+
 namespace simdgen::emit::c {
 
 std::string ctype(DType t) { return std::string(cTypeOf(t)); }
@@ -38,6 +40,76 @@ std::string convert(const std::string& x, DType from, DType to, ReduceOp rop) {
   std::string v = carriedUnsigned(from, rop) ? "(" + ctype(from) + ")" + x : x;
   v = "(" + ctype(to) + ")" + v;
   return carriedUnsigned(to, rop) ? "(" + carrier(to, rop) + ")" + v : v;
+}
+
+namespace {
+
+// An integer literal of the C type of t (a cast of a suffixed literal).
+std::string intLiteral(DType t, bool negative, uint64_t magnitude) {
+  std::string digits = std::to_string(magnitude);
+  if (negative) digits = magnitude == (uint64_t{1} << 63) ? "(-9223372036854775807ll - 1)" : "-" + digits + "ll";
+  else digits += "ull";
+  return "(" + ctype(t) + ")" + digits;
+}
+
+// 2^e as an exact C floating literal of type t.
+std::string powerOfTwo(DType t, int e, bool negative) {
+  std::string digits = std::to_string(uint64_t{1} << (e > 63 ? 63 : e));
+  if (e == 64) digits = "18446744073709551616";
+  return (negative ? "-" : "") + digits + (t == DType::f32 ? ".0f" : ".0");
+}
+
+}  // namespace
+
+std::vector<std::string> convertLines(const std::string& target, const std::string& tmp, const std::string& x, DType from, DType to,
+                                      ReduceOp rop, ConvMode mode) {
+  if (isFloat(to) || mode == ConvMode::plain || mode == ConvMode::wrap) {
+    if (!(isFloat(from) && !isFloat(to))) return {target + " = " + convert(x, from, to, rop) + ";"};
+    mode = ConvMode::trunc;
+  }
+  const int bt = bitsOf(to), bf = bitsOf(from);
+  const bool st = isSigned(to);
+  const uint64_t maxMag = st ? (uint64_t{1} << (bt - 1)) - 1 : bt == 64 ? ~uint64_t{0} : (uint64_t{1} << bt) - 1;
+  const std::string ct = ctype(to), cf = ctype(from), v = tmp + "_v";
+  auto result = [&](const std::string& value) {
+    return target + " = " + (carriedUnsigned(to, rop) ? "(" + carrier(to, rop) + ")" + value : value) + ";";
+  };
+  std::vector<std::string> out;
+  const std::string lo = tmp + "_lo", hi = tmp + "_hi";  // named bounds keep every statement short
+  if (!isFloat(from)) {  // sat: clamp in from's type, which holds the bounds that apply
+    const bool sf = isSigned(from);
+    out.push_back(cf + " " + v + " = " + (carriedUnsigned(from, rop) ? "(" + cf + ")" + x : x) + ";");
+    if (sf && (!st || bt < bf)) {
+      out.push_back("const " + cf + " " + lo + " = " + (st ? intLiteral(from, true, uint64_t{1} << (bt - 1)) : "(" + cf + ")0") + ";");
+      out.push_back(v + " = " + v + " < " + lo + " ? " + lo + " : " + v + ";");
+    }
+    if (bt - (st ? 1 : 0) < bf - (sf ? 1 : 0)) {
+      out.push_back("const " + cf + " " + hi + " = " + intLiteral(from, false, maxMag) + ";");
+      out.push_back(v + " = " + v + " > " + hi + " ? " + hi + " : " + v + ";");
+    }
+    out.push_back(result("(" + ct + ")" + v));
+    return out;
+  }
+  const bool f32 = from == DType::f32;
+  const char* fn = mode == ConvMode::nearest ? "__builtin_rint" : mode == ConvMode::floor ? "__builtin_floor"
+                   : mode == ConvMode::ceil  ? "__builtin_ceil"
+                                             : "__builtin_trunc";
+  const std::string r = tmp + "_r", in = tmp + "_in", mx = tmp + "_max", mn = tmp + "_min";
+  // An integer r in [lo, hi) converts exactly; NaN is in no range and stays 0.
+  out.push_back("const " + cf + " " + r + " = " + fn + (f32 ? "f" : "") + "(" + x + ");");
+  out.push_back("const " + cf + " " + lo + " = " + (st ? powerOfTwo(from, bt - 1, true) : (f32 ? "0.0f" : "0.0")) + ";");
+  out.push_back("const " + cf + " " + hi + " = " + powerOfTwo(from, st ? bt - 1 : bt, false) + ";");
+  out.push_back("bool " + in + " = " + r + " >= " + lo + ";");
+  out.push_back(in + " = " + in + " && " + r + " < " + hi + ";");
+  out.push_back(ct + " " + v + " = " + in + " ? (" + ct + ")" + r + " : (" + ct + ")0;");
+  out.push_back("const " + ct + " " + mx + " = " + intLiteral(to, false, maxMag) + ";");
+  out.push_back(v + " = " + r + " >= " + hi + " ? " + mx + " : " + v + ";");
+  if (st) {
+    out.push_back("const " + ct + " " + mn + " = " + intLiteral(to, true, uint64_t{1} << (bt - 1)) + ";");
+    out.push_back(v + " = " + r + " < " + lo + " ? " + mn + " : " + v + ";");
+  }
+  out.push_back(result(v));
+  return out;
 }
 
 std::string binary(ReduceOp op, DType t, const std::string& a, const std::string& b) {

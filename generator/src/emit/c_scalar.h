@@ -6,6 +6,7 @@
 
 #include <initializer_list>
 #include <string>
+#include <vector>
 
 #include "core/dtype.h"
 
@@ -22,6 +23,12 @@ std::string carried(const std::string& x, DType t, ReduceOp rop);
 // Converts one-lane value x of type `from` to `to`, through their C types (sign extension and
 // truncation happen in the real types, the carriers only hold bits).
 std::string convert(const std::string& x, DType from, DType to, ReduceOp rop);
+// The same by a conversion mode (ir::OpKind::Convert), as short statements: sat clamps integers to
+// to's range; a float to an integer is rounded by the mode (trunc when plain), saturates and gives
+// 0 for NaN. The last statement is `target = <value>;` (target: "int32_t t5" or "out[l]"); the
+// others declare temporaries named tmp + "_...".
+std::vector<std::string> convertLines(const std::string& target, const std::string& tmp, const std::string& x, DType from, DType to,
+                                      ReduceOp rop, ConvMode mode);
 // One-lane arithmetic. Integer add/mul go through an unsigned type of at least 32 bits.
 std::string binary(ReduceOp op, DType t, const std::string& a, const std::string& b);
 // a - b and |x| of one-lane values held in carrier(t, rop): integers wrap (|MIN| = MIN).

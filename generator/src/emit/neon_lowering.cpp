@@ -222,6 +222,25 @@ struct NeonWriter {
   }
 };
 
+// Convert between types of one width: AArch64 has every case natively, with the defined
+// semantics (fcvtz/n/m/p saturate and give 0 for NaN; scvtf/ucvtf round to nearest even).
+std::string convertExpr(const Stmt& s, DType f) {
+  const DType t = s.type.elem;
+  const std::string a = s.args[0];
+  const int eb = bitsOf(t);
+  const std::string n = std::to_string(eb);
+  if (!isFloat(f) && !isFloat(t)) {
+    if (s.conv != ConvMode::sat || isSigned(f) == isSigned(t)) return reinterpret(a, f, t);
+    if (isSigned(f)) return reinterpret(call("vbicq_" + sfx(f), {a, call("vshrq_n_" + sfx(f), {a, std::to_string(eb - 1)})}), f, t);
+    const std::string top = reinterpret(call("vshrq_n_s" + n, {reinterpret(a, f, t), std::to_string(eb - 1)}), t, f);
+    return reinterpret(call("vbslq_" + sfx(f), {top, splat(f, std::to_string((uint64_t{1} << (eb - 1)) - 1) + "ull"), a}), f, t);
+  }
+  if (!isFloat(f) || isFloat(t)) return call("vcvtq_" + sfx(t) + "_" + sfx(f), {a});
+  const ConvMode m = s.conv;
+  const std::string op = m == ConvMode::nearest ? "vcvtnq_" : m == ConvMode::floor ? "vcvtmq_" : m == ConvMode::ceil ? "vcvtpq_" : "vcvtq_";
+  return call(op + sfx(t) + "_" + sfx(f), {a});
+}
+
 class NeonLowering final : public IsaLowering {
  public:
   std::string typeName(VecType t, const LowerContext& cx) const override {
@@ -273,7 +292,7 @@ class NeonLowering final : public IsaLowering {
       }
       case OpKind::NaNMask: return x.nanMask();
       case OpKind::LocateEqual: return x.locateEqual();
-      case OpKind::Convert:
+      case OpKind::Convert: return w.assign(convertExpr(s, w.typeOf(s.args[0]).elem));
       case OpKind::LocateNaN:
       case OpKind::SetIndex:
         break;

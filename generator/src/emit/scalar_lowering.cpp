@@ -40,8 +40,11 @@ class ScalarLowering final : public IsaLowering {
                                  s.literal.empty() ? zero : carry("(" + c::ctype(t) + ")(" + s.literal + ")")));
       case OpKind::GatherRows:
         return w.assign(carry("(" + c::ctype(t) + ")" + w.src() + "[" + s.index.str() + "]"));
-      case OpKind::Convert:
-        return w.assign(c::convert(s.args[0], w.typeOf(s.args[0]).elem, t, rop));
+      case OpKind::Convert: {
+        const std::vector<std::string> lines = c::convertLines(w.decl(), s.dst, s.args[0], w.typeOf(s.args[0]).elem, t, rop, s.conv);
+        w.out.insert(w.out.end(), lines.begin(), lines.end());
+        return;
+      }
       case OpKind::Binary: {
         if (s.type.predicate) {
           const char* sym = s.rop == ReduceOp::bit_and ? " && " : s.rop == ReduceOp::bit_or ? " || " : " != ";

@@ -229,6 +229,24 @@ struct SveWriter {
   }
 };
 
+// Convert between types of one width: SVE has every case natively, with the defined semantics
+// (fcvtzs/u saturate and give 0 for NaN; frintn/m/p round first; scvtf/ucvtf round to nearest even).
+std::string convertExpr(const Stmt& s, DType f) {
+  const DType t = s.type.elem;
+  const std::string a = s.args[0], pg = all(f);
+  const int eb = bitsOf(t);
+  if (!isFloat(f) && !isFloat(t)) {
+    if (s.conv != ConvMode::sat || isSigned(f) == isSigned(t)) return reinterpret(a, f, t);
+    if (isSigned(f)) return reinterpret(call("svmax_n_" + sfx(f) + "_x", {pg, a, "0"}), f, t);
+    return reinterpret(call("svmin_n_" + sfx(f) + "_x", {pg, a, std::to_string((uint64_t{1} << (eb - 1)) - 1) + "ull"}), f, t);
+  }
+  if (isFloat(f) && !isFloat(t) && s.conv != ConvMode::trunc && s.conv != ConvMode::plain) {
+    const std::string r = s.conv == ConvMode::nearest ? "svrintn_" : s.conv == ConvMode::floor ? "svrintm_" : "svrintp_";
+    return call("svcvt_" + sfx(t) + "_" + sfx(f) + "_x", {pg, call(r + sfx(f) + "_x", {pg, a})});
+  }
+  return call("svcvt_" + sfx(t) + "_" + sfx(f) + "_x", {pg, a});
+}
+
 class SveLowering final : public IsaLowering {
  public:
   std::string typeName(VecType t, const LowerContext& cx) const override {
@@ -268,8 +286,8 @@ class SveLowering final : public IsaLowering {
       case OpKind::Shuffle: return w.assign(x.shuffle(s.shuffle, s.type, s.args[0], s.args.size() > 1 ? s.args[1] : s.args[0]));
       case OpKind::NaNMask: return x.nanMask();
       case OpKind::LocateEqual: return x.locateEqual();
+      case OpKind::Convert: return w.assign(convertExpr(s, w.typeOf(s.args[0]).elem));
       case OpKind::ReduceRows:  // a fixed network over lanes-many vectors: fixed lane counts only
-      case OpKind::Convert:
       case OpKind::LocateNaN:
       case OpKind::SetIndex:
       case OpKind::WhileLt:

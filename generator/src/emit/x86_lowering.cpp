@@ -465,6 +465,90 @@ std::string shuffleCall(const ir::Shuffle& sh, VecType type, const std::string& 
   throw std::logic_error("no x86 lowering for shuffle " + sh.str() + " on " + ir::toString(type));
 }
 
+// Convert between types of one width (same lane count): native where the ISA has the conversion,
+// with fixups for the defined semantics (ir::OpKind::Convert); otherwise lane by lane through
+// memory (AVX2: f64 -> 64-bit integers and 64-bit saturation).
+void convert(X86Writer& x) {
+  const Stmt& s = x.s;
+  const VecType from = x.typeOf(s.args[0]);
+  const DType f = from.elem, t = s.type.elem;
+  const int bits = s.type.bits(), eb = bitsOf(t);
+  const std::string p = pfx(bits), a = s.args[0];
+  const bool k = kmasks(x.cx);
+  const ConvMode mode = s.conv == ConvMode::plain && isFloat(f) && !isFloat(t) ? ConvMode::trunc : s.conv;
+  if (!isFloat(f) && !isFloat(t)) {
+    if (mode != ConvMode::sat || isSigned(f) == isSigned(t)) return x.assign(a);  // the same bits
+    if (k || eb < 64) {
+      if (isSigned(f)) return x.assign(call(p + "max_" + epi(f), {a, splatExpr(f, bits, "0")}));
+      return x.assign(call(p + "min_epu" + std::to_string(eb), {a, splatExpr(f, bits, std::to_string((uint64_t{1} << (eb - 1)) - 1) + "ull")}));
+    }
+  } else if (!isFloat(f)) {  // an integer to a float
+    if (isSigned(f) && (eb == 32 || k)) return x.assign(call(p + "cvt" + epi(f) + "_" + fsfx(t), {a}));
+    if (!isSigned(f) && k) return x.assign(call(p + "cvtepu" + std::to_string(eb) + "_" + fsfx(t), {a}));
+    if (eb == 64) {  // AVX2: the 64-bit integer's high and low parts as exact doubles, one rounding at the add
+      const std::string c = s.dst + "_hi";
+      auto pd = [&](const char* v) { return call("_mm256_castpd_si256", {call("_mm256_set1_pd", {v})}); };
+      if (isSigned(f)) {  // high 48 bits (signed) + 3 * 2^67, low 16 bits under 2^52
+        x.out.push_back("__m256i " + c + " = " + call("_mm256_blend_epi16", {call("_mm256_srai_epi32", {a, "16"}), "_mm256_setzero_si256()", "0x33"}) + ";");
+        x.out.push_back(c + " = " + call("_mm256_add_epi64", {c, pd("442721857769029238784.0")}) + ";");
+        const std::string lo = call("_mm256_blend_epi16", {a, pd("4503599627370496.0"), "0x88"});
+        return x.assign(call("_mm256_add_pd", {call("_mm256_sub_pd", {call("_mm256_castsi256_pd", {c}), "_mm256_set1_pd(442726361368656609280.0)"}),
+                                               call("_mm256_castsi256_pd", {lo})}));
+      }
+      // high 32 bits under 2^84, low 32 bits under 2^52
+      x.out.push_back("__m256i " + c + " = " + call("_mm256_or_si256", {call("_mm256_srli_epi64", {a, "32"}), pd("19342813113834066795298816.0")}) + ";");
+      const std::string lo = call("_mm256_blend_epi16", {a, pd("4503599627370496.0"), "0xCC"});
+      return x.assign(call("_mm256_add_pd", {call("_mm256_sub_pd", {call("_mm256_castsi256_pd", {c}), "_mm256_set1_pd(19342813118337666422669312.0)"}),
+                                             call("_mm256_castsi256_pd", {lo})}));
+    }
+    if (!isSigned(f) && eb == 32) {  // AVX2 u32: hi16 * 65536 (exact) + lo16, rounded once by the add
+      const std::string hi = call("_mm256_cvtepi32_ps", {call("_mm256_srli_epi32", {a, "16"})});
+      const std::string lo = call("_mm256_cvtepi32_ps", {call("_mm256_and_si256", {a, splatExpr(f, bits, "65535")})});
+      return x.assign(call("_mm256_add_ps", {call("_mm256_mul_ps", {hi, splatExpr(t, bits, "65536.0f")}), lo}));
+    }
+  } else if (!k && f == DType::f32 && !isSigned(t)) {  // AVX2 f32 -> u32
+    const char* imm = mode == ConvMode::nearest ? "0x08" : mode == ConvMode::floor ? "0x09" : mode == ConvMode::ceil ? "0x0A" : "0x0B";
+    // max(r, 0): negatives and NaN (maxps returns its second operand) become 0.
+    const std::string m = s.dst + "_m", big = s.dst + "_big";
+    x.out.push_back("__m256 " + m + " = " + call("_mm256_max_ps", {call("_mm256_round_ps", {a, imm}), "_mm256_setzero_ps()"}) + ";");
+    x.out.push_back("__m256 " + big + " = " + call("_mm256_cmp_ps", {m, "_mm256_set1_ps(2147483648.0f)", "_CMP_GE_OQ"}) + ";");
+    // Lanes >= 2^31 convert m - 2^31 and get the top bit back; lanes >= 2^32 saturate to all ones.
+    const std::string low = call("_mm256_sub_ps", {m, call("_mm256_and_ps", {big, "_mm256_set1_ps(2147483648.0f)"})});
+    const std::string top = call("_mm256_slli_epi32", {call("_mm256_castps_si256", {big}), "31"});
+    const std::string over = call("_mm256_castps_si256", {call("_mm256_cmp_ps", {m, "_mm256_set1_ps(4294967296.0f)", "_CMP_GE_OQ"})});
+    return x.assign(call("_mm256_or_si256", {call("_mm256_xor_si256", {call("_mm256_cvttps_epi32", {low}), top}), over}));
+  } else if (k || (eb == 32 && isSigned(t))) {  // a float to an integer
+    const std::string fs = fsfx(f);
+    const char* imm = mode == ConvMode::nearest ? "0x08" : mode == ConvMode::floor ? "0x09" : "0x0A";
+    const std::string r = mode == ConvMode::trunc ? a : call(k ? p + "roundscale_" + fs : p + "round_" + fs, {a, imm});
+    const std::string rn = s.dst + "_r";
+    x.out.push_back(regType(f, bits) + " " + rn + " = " + r + ";");
+    if (!isSigned(t)) return x.assign(call(p + "cvtt" + fs + "_epu" + std::to_string(eb), {call(p + "max_" + fs, {rn, splatExpr(f, bits, "0")})}));
+    const std::string lim = std::string(eb == 32 ? "2147483648.0" : "9223372036854775808.0") + (f == DType::f32 ? "f" : "");
+    const std::string cvt = call(p + "cvtt" + fs + "_" + epi(t), {rn});
+    const std::string max = splatExpr(t, bits, eb == 32 ? "2147483647" : "9223372036854775807ll");
+    if (k) {  // out of range: INT_MIN from cvtt, then INT_MAX above and 0 for NaN
+      const std::string over = call(p + "cmp_" + fs + "_mask", {rn, splatExpr(f, bits, lim), "_CMP_GE_OQ"});
+      const std::string ord = call(p + "cmp_" + fs + "_mask", {a, a, "_CMP_ORD_Q"});
+      return x.assign(call(p + "maskz_mov_" + epi(t), {ord, call(p + "mask_mov_" + epi(t), {cvt, over, max})}));
+    }
+    // AVX2: cvtt gives 0x80000000 out of range; xor with the >= 2^31 lanes makes it 0x7FFFFFFF.
+    const std::string over = castTo(call("_mm256_cmp_ps", {rn, splatExpr(f, bits, lim), "_CMP_GE_OQ"}), f, bits, "si");
+    const std::string ord = castTo(call("_mm256_cmp_ps", {a, a, "_CMP_ORD_Q"}), f, bits, "si");
+    return x.assign(call("_mm256_and_si256", {call("_mm256_xor_si256", {cvt, over}), ord}));
+  }
+  // Lane by lane through memory.
+  const int lanes = s.type.lanes;
+  const std::string buf = s.dst + "_in", res = s.dst + "_out";
+  x.out.push_back(std::string(cTypeOf(f)) + " " + buf + "[" + std::to_string(lanes) + "];");
+  x.out.push_back(storeStmt(f, bits, buf, a));
+  x.out.push_back(std::string(cTypeOf(t)) + " " + res + "[" + std::to_string(lanes) + "];");
+  x.out.push_back("for (int l = 0; l < " + std::to_string(lanes) + "; ++l) {");
+  for (const std::string& line : c::convertLines(res + "[l]", s.dst, buf + "[l]", f, t, ReduceOp::min, mode)) x.out.push_back(line);
+  x.out.push_back("}");
+  x.assign(loadExpr(t, bits, res));
+}
+
 class X86Lowering final : public IsaLowering {
  public:
   std::string typeName(VecType t, const LowerContext& cx) const override {
@@ -506,7 +590,7 @@ class X86Lowering final : public IsaLowering {
       case OpKind::Store: return x.store();
       case OpKind::NaNMask: return x.nanMask();
       case OpKind::LocateEqual: return x.locateEqual();
-      case OpKind::Convert:
+      case OpKind::Convert: return convert(x);
       case OpKind::LocateNaN:
       case OpKind::SetIndex:
         break;

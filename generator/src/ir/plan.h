@@ -91,7 +91,10 @@ enum class OpKind {
   ReduceLanes,   // dst (scalar) = fold(a): while lanes > 1: a = rop(lower half, upper half);
                  //   with a predicate, inactive lanes count as the identity of rop
   ReduceRows,    // dst lane r = fold(args[perm[r]]) through `network` (see FoldNetwork)
-  Convert,       // dst lane l = (dst.elem) a[l]  (same lane count; integer narrowing wraps)
+  Convert,       // dst lane l = (dst.elem) a[l]  (same lane count) by `conv`: plain and wrap are C
+                 //   casts (integer narrowing wraps, to floats rounds to nearest even); sat clamps
+                 //   an integer to dst's range; trunc/nearest/floor/ceil round a float to an
+                 //   integer, out of range saturating to dst's min/max and NaN giving 0
   Shuffle,       // dst lane l = concat(args)[shuffle.laneMap(dst lanes)[l]]  (see Shuffle)
   // Predicates (dst.predicate).
   WhileLt,       // dst lane l = lo + l < hi   (svwhilelt; the first hi - lo lanes)
@@ -185,6 +188,7 @@ struct Stmt {
   Index stride;                   // GatherRows: elements between lanes
   std::string literal;            // Splat value, predicated Load/GatherRows fill
   int part = 0;                   // Extend
+  ConvMode conv = ConvMode::plain;  // Convert
   int group = 1;                  // DotAccumulate
   FoldNetwork network;            // ReduceRows
   Shuffle shuffle;                // Shuffle

@@ -47,7 +47,7 @@ std::string opName(const Plan& plan, const Stmt& s) {
       return "dot_accumulate<" + std::to_string(s.group) + "> " + s.args[0] + ", " + s.args[1];
     case OpKind::ReduceLanes: return "reduce_lanes " + std::string(nameOf(s.rop)) + " " + s.args[0] + pred;
     case OpKind::ReduceRows: return "reduce_rows " + std::string(nameOf(s.rop)) + " [" + args(s) + "]";
-    case OpKind::Convert: return "convert " + s.args[0];
+    case OpKind::Convert: return "convert " + s.args[0] + (s.conv == ConvMode::plain ? "" : " " + std::string(nameOf(s.conv)));
     case OpKind::Shuffle: return "shuffle " + s.shuffle.str() + " " + args(s);
     case OpKind::WhileLt: return "whilelt(" + s.lo.str() + ", " + s.hi.str() + ")" + (s.partialOnly ? " partial" : "");
     case OpKind::Compare: return "compare " + s.args[0] + " " + std::string(symbolOf(s.cmp)) + " " + s.args[1];

@@ -167,6 +167,11 @@ struct Verifier {
       case OpKind::Convert:
         if (!need(1)) break;
         if (in[0].lanes != s.type.lanes) fail(where, "convert changes the lane count");
+        if ((s.conv == ConvMode::wrap || s.conv == ConvMode::sat) && (isFloat(in[0].elem) || isFloat(s.type.elem)))
+          fail(where, "convert " + std::string(nameOf(s.conv)) + " needs integers");
+        if (s.conv != ConvMode::plain && s.conv != ConvMode::wrap && s.conv != ConvMode::sat &&
+            (!isFloat(in[0].elem) || isFloat(s.type.elem)))
+          fail(where, "convert " + std::string(nameOf(s.conv)) + " rounds a float to an integer");
         break;
       case OpKind::Store: {
         if (!need(1)) break;

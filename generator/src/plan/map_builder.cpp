@@ -42,6 +42,14 @@ bool usesOp(const MapExpr& e, MapOp op) {
   return false;
 }
 
+// Every element width a value of e has (comparisons: their operands').
+void widthsOf(const MapExpr& e, std::set<int>& out) {
+  out.insert(bitsOf(e.type));
+  for (const MapExpr& a : e.args) widthsOf(a, out);
+}
+
+bool usesConvert(const MapExpr& e) { return usesOp(e, MapOp::convert); }
+
 void inputsUsed(const MapExpr& e, std::set<int>& out) {
   if (e.op == MapOp::input) out.insert(e.input);
   for (const MapExpr& a : e.args) inputsUsed(a, out);
@@ -132,8 +140,18 @@ class MapBuilder {
   // The column loop(s) of one row (rank 1: of the array), per the tail policy and the target.
   ir::Block columns(const std::string& c) {
     ir::Block out;
-    const DType width = spec_.mapInputs[0].dtype;  // every tensor has this element width
-    if (!target_.vectorBits) {
+    const DType width = spec_.mapInputs[0].dtype;  // vectorised only when every value has this element width
+    std::set<int> widths;
+    for (const MapInputName& in : spec_.mapInputs) widths.insert(bitsOf(in.dtype));
+    for (const MapOutput& o : spec_.mapOutputs) widths.insert(bitsOf(o.dtype)), widthsOf(o.expr, widths);
+    if (!target_.vectorBits || widths.size() > 1) {
+      if (target_.vectorBits) {  // a one-lane plan: no vectors, so no vscale either
+        plan_.vectorBits = 0;
+        plan_.scalable = false;
+      }
+      if (target_.vectorBits)
+        note("element widths differ (" + std::to_string(*widths.begin()) + " to " + std::to_string(*widths.rbegin()) +
+             " bits): one element at a time (conversions between widths are not vectorised yet)");
       out.push_back(ir::forLoop(c, Index::constant(0), sym(cols_), 1, elements(c, false, "", ""), false, "one element at a time"));
       return out;
     }
@@ -236,6 +254,14 @@ class MapBuilder {
     std::vector<std::string> args;
     for (const MapExpr& a : e.args) args.push_back(value(a, v, out));
     const std::string dst = "t" + std::to_string(temps_++) + v.suffix;
+    if (e.op == MapOp::convert) {
+      Stmt s = ir::op(OpKind::Convert, dst, t, args);
+      s.declare = true;
+      // The IR's plain conversion is the C cast; a float to an integer is always defined here.
+      s.conv = e.mode == ConvMode::plain && isFloat(e.args[0].type) && !isFloat(e.type) ? ConvMode::trunc : e.mode;
+      out.push_back(s);
+      return dst;
+    }
     Stmt s = ir::op(OpKind::Binary, dst, t, args);
     s.declare = true;
     switch (e.op) {
@@ -291,6 +317,18 @@ class MapBuilder {
       d.push_back("/// Element [r, c] of every array is at r * " + text(spec_.rowStride ? *spec_.rowStride : spec_.cols) + " + c.");
     d.push_back("/// Integers wrap on overflow (abs(MIN) = MIN = -MIN). min(a, b) = a < b ? a : b, max(a, b) = a > b ? a : b:");
     d.push_back("/// b on ties and NaN, so relu(NaN) = 0 and clamp(NaN, lo, hi) = lo. fma rounds once.");
+    bool converts = false;
+    for (const MapOutput& o : spec_.mapOutputs) converts = converts || usesConvert(o.expr);
+    if (converts) {
+      d.push_back("/// convert(x, T[, mode]): integers widen by x's signedness; wrap keeps the low bits, sat clamps to T's range;");
+      d.push_back("/// a float to an integer rounds by trunc (default), nearest (ties to even), floor or ceil, saturates out");
+      d.push_back("/// of range and gives 0 for NaN; to a float rounds to nearest, ties to even.");
+      std::set<int> widths;
+      for (const MapInputName& in : spec_.mapInputs) widths.insert(bitsOf(in.dtype));
+      for (const MapOutput& o : spec_.mapOutputs) widths.insert(bitsOf(o.dtype)), widthsOf(o.expr, widths);
+      if (widths.size() > 1)
+        d.push_back("/// Element widths differ: this version runs one element at a time on every target.");
+    }
     d.push_back("/// No alignment is required. Nothing outside the arrays is read or written; an empty shape writes nothing.");
     std::string shared;
     for (const MapOutput& o : spec_.mapOutputs)

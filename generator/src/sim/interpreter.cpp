@@ -73,6 +73,40 @@ Lane convert(DType from, DType to, Lane l) {
   return r;
 }
 
+// convert with a mode (ir::OpKind::Convert): integer saturation, float to integer with a rounding
+// (out of range saturates, NaN is 0); every other case is the plain conversion.
+Lane convert(DType from, DType to, Lane l, ConvMode mode) {
+  if (isFloat(to) || mode == ConvMode::plain || mode == ConvMode::wrap) {
+    if (isFloat(from) && !isFloat(to)) mode = ConvMode::trunc;  // the C cast truncates (in range)
+    else return convert(from, to, l);
+  }
+  const int bits = bitsOf(to);
+  Lane r;
+  if (!isFloat(from)) {  // sat: clamp the exact value to to's range
+    const bool sf = isSigned(from), st = isSigned(to);
+    const int64_t smin = bits == 64 ? INT64_MIN : -(int64_t{1} << (bits - 1));
+    const uint64_t umax = bits == 64 ? UINT64_MAX : (uint64_t{1} << bits) - 1;
+    const uint64_t smax = uint64_t(-(smin + 1));
+    if (sf && int64_t(l.u) < 0) r.u = st ? uint64_t(int64_t(l.u) < smin ? smin : int64_t(l.u)) : 0;
+    else r.u = l.u > (st ? smax : umax) ? (st ? smax : umax) : l.u;
+    r.u = normalize(to, r.u);
+    return r;
+  }
+  double x = l.f;
+  if (x != x) return r;
+  switch (mode) {
+    case ConvMode::nearest: x = std::nearbyint(x); break;
+    case ConvMode::floor: x = std::floor(x); break;
+    case ConvMode::ceil: x = std::ceil(x); break;
+    default: x = std::trunc(x); break;
+  }
+  const double lo = isSigned(to) ? -std::ldexp(1.0, bits - 1) : 0.0, hi = std::ldexp(1.0, isSigned(to) ? bits - 1 : bits);
+  if (x < lo) r.u = normalize(to, uint64_t(int64_t(lo)));
+  else if (x >= hi) r.u = isSigned(to) ? normalize(to, (uint64_t{1} << (bits - 1)) - 1) : normalize(to, ~uint64_t{0});
+  else r.u = normalize(to, isSigned(to) ? uint64_t(int64_t(x)) : uint64_t(x));
+  return r;
+}
+
 // C literals as the generated code spells them (see identityLiteral).
 Lane parseLiteral(DType t, std::string s) {
   Lane l;
@@ -233,7 +267,7 @@ struct Machine {
       }
       case OpKind::Convert: {
         const Value& a = var(s.args[0]);
-        for (int l = 0; l < lanes; ++l) v.lanes[l] = convert(a.type.elem, t, a.lanes[l]);
+        for (int l = 0; l < lanes; ++l) v.lanes[l] = convert(a.type.elem, t, a.lanes[l], s.conv);
         break;
       }
       case OpKind::Binary: {

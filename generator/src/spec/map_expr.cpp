@@ -3,6 +3,7 @@
 // the inputs' dtypes and the output's, which gives numbers their dtype.
 #include "spec/map_expr.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <cstdint>
@@ -13,7 +14,7 @@ namespace simdgen {
 
 namespace {
 
-constexpr const char* kFunctions = "fma, min, max, clamp, relu, abs, select";
+constexpr const char* kFunctions = "fma, min, max, clamp, relu, abs, select, convert";
 
 struct Node {
   std::string kind;  // "num", "name", "call", "+", "-", "*", "neg", "<", "<=", ...
@@ -203,7 +204,7 @@ struct Typer {
     std::string scalars;
     for (const auto& p : params) scalars += (scalars.empty() ? "" : ", ") + p.name;
     const bool fn = n.text == "fma" || n.text == "min" || n.text == "max" || n.text == "clamp" || n.text == "relu" ||
-                    n.text == "abs" || n.text == "select";
+                    n.text == "abs" || n.text == "select" || n.text == "convert";
     throw ExprError(n.at, "unknown name '" + n.text + "'" + (fn ? " (a function: call it with parentheses)" : "") +
                               "; the inputs are: " + names + (scalars.empty() ? "" : "; the params are: " + scalars));
   }
@@ -220,6 +221,7 @@ struct Typer {
     if (n.kind == "name") return dtypeOf(n);
     if (n.kind == "neg") return infer(n.args[0]);
     if (n.kind == "call") checkCall(n);
+    if (n.kind == "call" && n.text == "convert") return convertTarget(n).first;
     std::size_t first = n.kind == "call" && n.text == "select" ? 1 : 0;
     if (n.kind == "call" && n.text == "select") infer(n.args[0]);  // checks the condition's operands
     std::optional<DType> t;
@@ -231,8 +233,8 @@ struct Typer {
         throw ExprError(n.args[k].at, "this operand of " + what(n) + " has dtype " + std::string(nameOf(*a)) +
                                           " but an earlier one (column " + std::to_string(from->at + 1) + ") has " +
                                           std::string(nameOf(*t)) +
-                                          "; all operands of one operation have one dtype (conversions between dtypes "
-                                          "are not supported yet)");
+                                          "; all operands of one operation have one dtype (convert one of them: convert(x, " +
+                                          std::string(nameOf(*t)) + "))");
       t = a, from = &n.args[k];
     }
     return t;
@@ -253,10 +255,58 @@ struct Typer {
                                     std::to_string(n.args.size()));
         return;
       }
-    if (n.text == "convert" || n.text == "cast")
-      throw ExprError(n.at, "conversions between dtypes are not supported yet (planned: convert(x, \"i8\", \"saturate\")); allowed functions: " +
-                                std::string(kFunctions));
+    if (n.text == "convert") {
+      if (n.args.size() != 2 && n.args.size() != 3)
+        throw ExprError(n.at, "convert() takes 2 or 3 arguments (convert(x, dtype) or convert(x, dtype, mode)), found " +
+                                  std::to_string(n.args.size()));
+      return;
+    }
+    if (n.text == "cast") throw ExprError(n.at, "unknown function 'cast'; write convert(x, dtype) or convert(x, dtype, mode)");
     throw ExprError(n.at, "unknown function '" + n.text + "'; allowed functions: " + kFunctions);
+  }
+
+  static constexpr const char* kDTypeNames = "i8, u8, i16, u16, i32, u32, i64, u64, f32, f64";
+
+  // convert(x, dtype[, mode]): the destination dtype and the mode (checked against x's dtype).
+  std::pair<DType, ConvMode> convertTarget(const Node& n) const {
+    const Node& d = n.args[1];
+    const std::optional<DType> to = d.kind == "name" ? parseDType(d.text) : std::nullopt;
+    if (!to)
+      throw ExprError(d.at, "convert()'s second argument is a dtype, one of: " + std::string(kDTypeNames) + "");
+    const auto from = infer(n.args[0]);
+    if (!from)
+      throw ExprError(n.args[0].at, "convert() of a number: write the number in the expression where a " + std::string(nameOf(*to)) +
+                                        " is expected instead");
+    const bool fi = isFloat(*from), ti = !isFloat(*to);
+    // The modes this conversion accepts, the default first.
+    std::vector<ConvMode> allowed;
+    std::string kind;
+    if (fi && ti) {
+      allowed = {ConvMode::trunc, ConvMode::nearest, ConvMode::floor, ConvMode::ceil};
+      kind = "a float to an integer";
+    } else if (!fi && ti && (bitsOf(*to) < bitsOf(*from) || isSigned(*to) != isSigned(*from))) {
+      allowed = {ConvMode::wrap, ConvMode::sat};
+      kind = "an integer to a narrower integer or one of the other signedness";
+    }
+    if (n.args.size() < 3) return {*to, allowed.empty() ? ConvMode::plain : allowed.front()};
+    const Node& m = n.args[2];
+    const std::optional<ConvMode> mode = m.kind == "name" ? parseConvMode(m.text) : std::nullopt;
+    if (!mode)
+      throw ExprError(m.at, "convert()'s third argument is a mode: wrap or sat (integer to narrower integer or other signedness), "
+                            "trunc, nearest, floor or ceil (float to integer)");
+    if (allowed.empty())
+      throw ExprError(m.at, "convert() from " + std::string(nameOf(*from)) + " to " + std::string(nameOf(*to)) +
+                                " takes no mode (" +
+                                (isFloat(*to) ? "a conversion to a float rounds to nearest, ties to even"
+                                              : "widening keeps the value: sign- or zero-extension by the source's signedness") +
+                                "); write convert(x, " + std::string(nameOf(*to)) + ")");
+    if (std::find(allowed.begin(), allowed.end(), *mode) == allowed.end()) {
+      std::string names;
+      for (ConvMode a : allowed) names += (names.empty() ? "" : ", ") + std::string(nameOf(a));
+      throw ExprError(m.at, "mode " + m.text + " does not apply to a conversion from " + std::string(nameOf(*from)) + " to " +
+                                std::string(nameOf(*to)) + " (" + kind + "); allowed: " + names);
+    }
+    return {*to, *mode};
   }
 
   MapExpr make(MapOp op, DType t, std::vector<MapExpr> args) const { return MapExpr{op, t, "", -1, std::move(args)}; }
@@ -289,6 +339,14 @@ struct Typer {
       if (n.text == "relu") return make(MapOp::max, t, {arg(0), MapExpr{MapOp::literal, t, isFloat(t) ? (t == DType::f32 ? "0.0f" : "0.0") : "0", -1, {}}});
       if (n.text == "abs") return make(MapOp::abs, t, {arg(0)});
       if (n.text == "select") return make(MapOp::select, t, {condition(n.args[0]), arg(1), arg(2)});
+      if (n.text == "convert") {
+        const auto [to, mode] = convertTarget(n);
+        if (to != t)
+          throw ExprError(n.at, "this convert() yields " + std::string(nameOf(to)) + " where " + std::string(nameOf(t)) + " is expected");
+        MapExpr e = make(MapOp::convert, t, {build(n.args[0], *infer(n.args[0]))});
+        e.mode = mode;
+        return e;
+      }
     }
     // A comparison anywhere but as select's condition.
     throw ExprError(n.at, "a comparison is allowed only as the first argument of select(cond, a, b)");
@@ -308,7 +366,7 @@ struct Typer {
 }  // namespace
 
 std::string_view nameOf(MapOp op) {
-  static const char* names[] = {"literal", "input", "param", "+", "-", "*", "min", "max", "/", "neg", "fma", "abs", "select",
+  static const char* names[] = {"literal", "input", "param", "+", "-", "*", "min", "max", "/", "neg", "fma", "abs", "select", "convert",
                                 "<",       "<=",    ">",     ">=", "==", "!="};
   return names[static_cast<int>(op)];
 }
@@ -319,7 +377,7 @@ MapExpr parseMapExpr(const std::string& text, const std::vector<MapInputName>& i
   const Typer typer{inputs, params};
   if (const auto t = typer.infer(root); t && *t != result)
     throw ExprError(root.at, "the expression has dtype " + std::string(nameOf(*t)) + " but the output is " + std::string(nameOf(result)) +
-                                 "; conversions between dtypes are not supported yet");
+                                 "; convert it: convert(..., " + std::string(nameOf(result)) + ")");
   return typer.build(root, result);
 }
 
@@ -339,6 +397,9 @@ std::string toString(const MapExpr& e, const std::vector<MapInputName>& inputs, 
     case MapOp::fma: return "fma(" + arg(0) + ", " + arg(1) + ", " + arg(2) + ")";
     case MapOp::abs: return "abs(" + arg(0) + ")";
     case MapOp::select: return "select(" + arg(0) + ", " + arg(1) + ", " + arg(2) + ")";
+    case MapOp::convert:
+      return "convert(" + arg(0) + ", " + std::string(nameOf(e.type)) +
+             (e.mode == ConvMode::plain ? "" : ", " + std::string(nameOf(e.mode))) + ")";
     default: return arg(0) + " " + std::string(nameOf(e.op)) + " " + arg(1);
   }
 }

@@ -23,6 +23,7 @@ enum class MapOp {
   fma,      // fma(a, b, c) = a * b + c rounded once (floats only)
   abs,      // |a| (signed integers wrap: |MIN| = MIN; floats clear the sign bit)
   select,   // select(cond, a, b): cond is a comparison node
+  convert,  // convert(a, dtype[, mode]): a (of args[0].type) as `type`, by `mode` (docs/spec.md)
   lt, le, gt, ge, eq, ne,  // comparisons (only as select's condition; floats: false with NaN, except ne)
 };
 std::string_view nameOf(MapOp op);
@@ -33,6 +34,7 @@ struct MapExpr {
   std::string text;         // literal: C literal of `type`
   int input = -1;           // input: index into the spec's inputs; param: into its params
   std::vector<MapExpr> args;
+  ConvMode mode = ConvMode::plain;  // convert: wrap/sat (integers), trunc/nearest/floor/ceil (float -> integer)
 };
 
 // A problem in an expression string: `offset` is the character (0-based) it points at.
@@ -54,7 +56,8 @@ struct MapInputName {
 //   primary := number | name | name '(' args ')' | '(' expr ')'
 //   cond    := expr ('<' | '<=' | '>' | '>=' | '==' | '!=') expr
 // Functions: fma(a, b, c), min(a, b), max(a, b), clamp(x, lo, hi) = min(max(x, lo), hi),
-// relu(x) = max(x, 0), abs(x), select(cond, a, b); '/' on floats only. A name is an input or a
+// relu(x) = max(x, 0), abs(x), select(cond, a, b), convert(x, dtype) and convert(x, dtype, mode);
+// '/' on floats only. A name is an input or a
 // scalar parameter (`params`). Operands of one operator have one dtype; numbers take the dtype of
 // the other operand (or of the output) and must be representable in it.
 MapExpr parseMapExpr(const std::string& text, const std::vector<MapInputName>& inputs,

@@ -293,9 +293,6 @@ class Parser {
     const json& outputs = required(root, "", "outputs");
     if (!outputs.is_array() || outputs.empty())
       fail("/outputs", "expected a non-empty array of outputs ({\"name\", \"dtype\", \"expr\"}), found " + describe(outputs));
-    const int width = bitsOf(spec.mapInputs[0].dtype);
-    for (std::size_t i = 0; i < spec.mapInputs.size(); ++i)
-      if (bitsOf(spec.mapInputs[i].dtype) != width) failWidth("/inputs/" + std::to_string(i) + "/dtype", spec.mapInputs[i].dtype, width);
     for (std::size_t i = 0; i < outputs.size(); ++i) {
       const std::string at = "/outputs/" + std::to_string(i);
       const json& out = getObject(outputs[i], at, kMapOutputKeys);
@@ -303,7 +300,6 @@ class Parser {
       o.name = getString(required(out, at, "name"), at + "/name");
       claim(o.name, at + "/name");
       o.dtype = getDType(required(out, at, "dtype"), at + "/dtype");
-      if (bitsOf(o.dtype) != width) failWidth(at + "/dtype", o.dtype, width);
       o.exprText = getString(required(out, at, "expr"), at + "/expr");
       try {
         o.expr = parseMapExpr(o.exprText, spec.mapInputs, spec.mapParams, o.dtype);
@@ -345,12 +341,6 @@ class Parser {
     if (const json* j = member(root, "tail"))
       spec.tail = choose(*j, "/tail", "tail", kMapTailNames) == 0 ? TailPolicy::predicated : TailPolicy::scalar;
     return spec;
-  }
-
-  [[noreturn]] void failWidth(const std::string& pointer, DType t, int width) const {
-    fail(pointer, "dtype " + std::string(nameOf(t)) + " is " + std::to_string(bitsOf(t)) + " bits wide but the first input is " +
-                      std::to_string(width) + " bits; every tensor of a map has one element width in this version "
-                      "(one lane count per vector; conversions between widths are not supported yet)");
   }
 
   // An error at character `index` of the string value at `pointer`: the column is that character's,

@@ -26,6 +26,16 @@ inline std::vector<Value> extremes(DType t) {
                      f32 ? double(std::numeric_limits<float>::lowest()) : std::numeric_limits<double>::lowest(),
                      f32 ? double(std::numeric_limits<float>::denorm_min()) : std::numeric_limits<double>::denorm_min()})
       v.push_back({x, 0});
+    // For conversions to integers: ties, and values at and just beyond the integer ranges.
+    for (double x : {2.5, -2.5, -0.5, 1.5, 127.5, 128.0, -128.5, -129.0, 255.5, 256.0, 32767.5, 32768.0, -32768.5, -32769.0,
+                     65535.5, 65536.0, 2147483520.0, 2147483648.0, -2147483648.0, -2147483904.0, 4294967040.0, 4294967296.0,
+                     9223371487098961920.0, 9223372036854775808.0, -9223372036854775808.0, 18446742974197923840.0,
+                     18446744073709551616.0})
+      v.push_back({simdgen_ref::map::round_to(t, x), 0});
+    if (!f32)
+      for (double x : {2147483647.5, 2147483647.0, -2147483648.5, -2147483649.0, 4294967295.5, 4294967295.0,
+                       9223372036854774784.0, -9223372036854777856.0, 18446744073709549568.0})
+        v.push_back({x, 0});
     return v;
   }
   const uint64_t top = t.bits == 64 ? ~uint64_t{0} : (uint64_t{1} << t.bits) - 1;
