@@ -34,6 +34,14 @@
 #include "times_two_n_scalar_tail.h"
 
 namespace simdgen_bench {
+// map_proposal.cpp: hand-written AVX-512 loops in the shape the benchmark
+// suggests for the generator, and a dispatcher in the suggested shape.
+void proposal_times_two_avx512(const float* a, int64_t n, float* b);
+void proposal_axpby_fma_avx512(const float* x, const float* y, int64_t n, float alpha,
+                               float beta, float* out);
+void proposal_absdiff_i16_avx512(const int16_t* a, const int16_t* b, int64_t n, int16_t* out);
+void proposal_times_two(const float* a, int64_t n, float* b);
+
 namespace {
 
 bool cpu_avx512() {
@@ -212,6 +220,10 @@ void register_map_benchmarks() {
 #undef SIMDGEN_MAP_PLAIN
     add_times_two("times_two", "hwy", hwy_times_two, n);
     if (hwy3.times_two) add_times_two("times_two", "hwy.avx3_dl", hwy3.times_two, n);
+    if (cpu_avx512()) {
+      add_times_two("times_two", "proposal", proposal_times_two, n);
+      add_times_two("times_two", "proposal.avx512", proposal_times_two_avx512, n);
+    }
 
     // axpby_fma: out[i] = fma(alpha, x[i], beta * y[i]) (f32)
     add_axpby("axpby_fma_f32", "simdgen", map_axpby_fma_f32, n);
@@ -224,6 +236,8 @@ void register_map_benchmarks() {
 #undef SIMDGEN_MAP_PLAIN
     add_axpby("axpby_fma_f32", "hwy", hwy_axpby_fma, n);
     if (hwy3.axpby_fma) add_axpby("axpby_fma_f32", "hwy.avx3_dl", hwy3.axpby_fma, n);
+    if (cpu_avx512())
+      add_axpby("axpby_fma_f32", "proposal.avx512", proposal_axpby_fma_avx512, n);
 
     // absdiff_i16: out[i] = select(a > b, a - b, b - a) (i16, wrapping)
     add_absdiff("absdiff_i16", "simdgen", map_absdiff_i16, n);
@@ -235,6 +249,8 @@ void register_map_benchmarks() {
 #undef SIMDGEN_MAP_PLAIN
     add_absdiff("absdiff_i16", "hwy", hwy_absdiff_i16, n);
     if (hwy3.absdiff_i16) add_absdiff("absdiff_i16", "hwy.avx3_dl", hwy3.absdiff_i16, n);
+    if (cpu_avx512())
+      add_absdiff("absdiff_i16", "proposal.avx512", proposal_absdiff_i16_avx512, n);
   }
 }
 
