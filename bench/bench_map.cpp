@@ -201,9 +201,28 @@ void add_absdiff(const std::string& kernel, const std::string& impl, MapI16x2 fn
   });
 }
 
+// The harness's own cost per call: an empty kernel called the same way (through
+// a function pointer, then ClobberMemory). Nothing to verify.
+__attribute__((noinline)) void empty_kernel(const float* a, int64_t n, float* b) {
+  asm volatile("" : : "r"(a), "r"(n), "r"(b) : "memory");
+}
+
+void add_call_floor() {
+  add("map/call_floor/empty/0", [](benchmark::State& state) {
+    MapF32x1 fn = empty_kernel;
+    benchmark::DoNotOptimize(fn);
+    for (auto _ : state) {
+      fn(nullptr, 0, nullptr);
+      benchmark::ClobberMemory();
+    }
+    set_counters(state, 0);
+  });
+}
+
 }  // namespace
 
 void register_map_benchmarks() {
+  add_call_floor();
   const HighwayMapAvx3 hwy3 = hwy_map_avx3_dl();
   for (int64_t n : map_sizes()) {
     // times_two: B[i] = A[i] * 2 (f32)

@@ -64,12 +64,18 @@ def geomean(xs):
 
 def map_tables(med, ghz):
     out = []
+    floor = med.get("map/call_floor/empty/0")
+    if floor is not None:
+        out.append(f"Harness floor (an empty kernel called the same way): {floor:.2f} ns "
+                   f"= {floor * ghz:.1f} cycles per call; 'net' ratios subtract it from both times.\n")
     kernels = collections.OrderedDict()
     for name in med:
         parts = name.split("/")
         if parts[0] != "map":
             continue
         _, kernel, impl, n = parts
+        if kernel == "call_floor":
+            continue
         kernels.setdefault(kernel, collections.OrderedDict()).setdefault(int(n), {})[impl] = med[name]
     for kernel, rows in kernels.items():
         lanes = LANES.get(kernel, 16)
@@ -77,9 +83,12 @@ def map_tables(med, ghz):
         out.append(
             "Time per call in ns (median); e/c = elements per cycle of simdgen.avx512 at "
             f"{ghz:.2f} GHz; ratios = peer time / simdgen time, for the avx512 variant called "
-            "directly / the dispatched entry point (above 1: simdgen faster).\n")
+            "directly / the dispatched entry point (above 1: simdgen faster); the last columns: "
+            "time per call of the other variants, of the scalar-tail twin (times_two) and of the "
+            "hand-written proposal (bench/map_proposal.cpp).\n")
         impls = ["simdgen", "simdgen.avx512"]
-        extra = [i for i in next(iter(rows.values())) if i.startswith("simdgen") and i not in impls]
+        extra = [i for i in next(iter(rows.values()))
+                 if i.startswith(("simdgen", "proposal")) and i not in impls]
         head = ["n", "simdgen", "simdgen.avx512", "e/c"] + [f"vs {p}" for p in PEERS] + extra
         out.append("| " + " | ".join(head) + " |")
         out.append("|" + "---|" * len(head))
@@ -103,8 +112,8 @@ def map_tables(med, ghz):
                    "single ratio (noise included) and its n. 'never slower' is judged on the "
                    f"geomeans (>= {SLOWER_TOLERANCE}), single sizes being too noisy.\n")
         out.append("| subject | peer | n < 64, n % lanes != 0: geomean | of those below 1.3x | "
-                   "n >= 64: geomean | all n: min (at n) | never slower |")
-        out.append("|---|---|---|---|---|---|---|")
+                   "same, net of the floor: geomean | n >= 64: geomean | all n: min (at n) | never slower |")
+        out.append("|---|---|---|---|---|---|---|---|")
         small = [n for n in rows if n < 64 and n % lanes]
         large = [n for n in rows if n >= 64]
         for subject in SUBJECTS:
@@ -116,9 +125,13 @@ def map_tables(med, ghz):
                 gs = geomean([rs[n] for n in small if n in rs])
                 gl = geomean([rs[n] for n in large if n in rs])
                 below = sum(1 for n in small if n in rs and rs[n] < 1.3)
+                fl = floor or 0.0
+                net = [(rows[n][p] - fl) / max(rows[n][subject] - fl, 1e-3) for n in small
+                       if n in rs]
+                gnet = f"{geomean(net):.2f}" if floor is not None else "-"
                 n_min = min(rs, key=rs.get)
                 ok = "yes" if min(gs, gl) >= SLOWER_TOLERANCE else "no"
-                out.append(f"| {subject} | {p} | {gs:.2f} | {below} of {len(small)} | {gl:.2f} | "
+                out.append(f"| {subject} | {p} | {gs:.2f} | {below} of {len(small)} | {gnet} | {gl:.2f} | "
                            f"{rs[n_min]:.2f} ({n_min}) | {ok} |")
         out.append("")
     return out
