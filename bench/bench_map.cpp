@@ -1,0 +1,276 @@
+// SPDX-License-Identifier: Apache-2.0
+// map benchmarks (issue 8): the generated element-wise kernels, their
+// dispatcher and each x86 variant by name, against plain loops (clang++-19
+// and g++-12, -O3 -march=native) and Highway, over n = 1..64 (every size:
+// tails of every length), a spread up to 4096 and 10^6.
+//
+// Names: "map/<kernel>/<impl>/<n>". Every case calls its kernel through a
+// function pointer on the same buffers each iteration (data stays in L1/L2
+// for n <= 4096), so small-n figures include the call, the dispatch and the
+// tail. Each case is checked once against a scalar reference before it is
+// first timed, including that nothing past element n is written; a mismatch
+// aborts the run.
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <map>
+#include <memory>
+#include <random>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include <benchmark/benchmark.h>
+
+#include "harness.h"
+#include "map_absdiff_i16.h"
+#include "map_axpby_fma_f32.h"
+#include "peers_map_highway.h"
+#include "peers_map_plain.h"
+#include "times_two_n.h"
+#include "times_two_n_scalar_tail.h"
+
+namespace simdgen_bench {
+// map_proposal.cpp: hand-written AVX-512 loops in the shape the benchmark
+// suggests for the generator, and a dispatcher in the suggested shape.
+void proposal_times_two_avx512(const float* a, int64_t n, float* b);
+void proposal_axpby_fma_avx512(const float* x, const float* y, int64_t n, float alpha,
+                               float beta, float* out);
+void proposal_absdiff_i16_avx512(const int16_t* a, const int16_t* b, int64_t n, int16_t* out);
+void proposal_times_two(const float* a, int64_t n, float* b);
+
+namespace {
+
+bool cpu_avx512() {
+  return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+         __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl");
+}
+bool cpu_avx2() { return __builtin_cpu_supports("avx2"); }
+bool cpu_avx2_fma() { return cpu_avx2() && __builtin_cpu_supports("fma"); }
+
+// n = 1..64 (all), then a spread up to 4096, then 10^6 (4 MB of f32 per
+// array: L3 on Zen 4).
+std::vector<int64_t> map_sizes() {
+  std::vector<int64_t> s;
+  for (int64_t n = 1; n <= 64; ++n) s.push_back(n);
+  for (int64_t n : {65, 100, 127, 128, 255, 256, 1000, 1023, 1024, 4095, 4096, 1000000})
+    s.push_back(n);
+  return s;
+}
+
+struct FreeDeleter {
+  void operator()(void* p) const { std::free(p); }
+};
+
+// Elements past n that are checked to stay untouched.
+constexpr int64_t kGuard = 64;
+
+template <class T>
+struct Buffer {
+  std::unique_ptr<T, FreeDeleter> storage;
+  T* data() const { return storage.get(); }
+};
+
+// 64-byte aligned, n + kGuard elements.
+template <class T>
+Buffer<T> alloc(int64_t n) {
+  const size_t bytes = (static_cast<size_t>(n + kGuard) * sizeof(T) + 63) / 64 * 64;
+  Buffer<T> b;
+  b.storage.reset(static_cast<T*>(std::aligned_alloc(64, bytes)));
+  std::memset(b.data(), 0, bytes);
+  return b;
+}
+
+// One random input array per (type, n, which), shared by every
+// implementation of a group so that all read the same bytes.
+template <class T>
+const T* input(int64_t n, int which) {
+  static std::map<std::pair<int64_t, int>, Buffer<T>> cache;
+  auto [it, fresh] = cache.try_emplace({n, which});
+  if (!fresh) return it->second.data();
+  it->second = alloc<T>(n);
+  T* p = it->second.data();
+  std::mt19937_64 rng(0x3a90000u + static_cast<uint64_t>(n) * 2 + which);
+  if constexpr (std::is_integral_v<T>) {
+    std::uniform_int_distribution<int> dist(-32768, 32767);
+    for (int64_t i = 0; i < n; ++i) p[i] = static_cast<T>(dist(rng));
+  } else {
+    std::uniform_real_distribution<T> dist(T(-1), T(1));
+    for (int64_t i = 0; i < n; ++i) p[i] = dist(rng);
+  }
+  return p;
+}
+
+[[noreturn]] void fail(const std::string& name, int64_t i, double got, double want) {
+  std::fprintf(stderr,
+               "simdgen_bench_map: WRONG RESULT from %s at element %lld: got %.9g, expected "
+               "%.9g. Refusing to benchmark incorrect code.\n",
+               name.c_str(), static_cast<long long>(i), got, want);
+  std::abort();
+}
+
+// Exact comparison (every implementation rounds each op once, fma once),
+// and the guard elements past n keep their poison.
+template <class T>
+void check(const std::string& name, const T* out, const std::vector<T>& ref, T poison) {
+  const int64_t n = static_cast<int64_t>(ref.size());
+  for (int64_t i = 0; i < n; ++i)
+    if (std::memcmp(&out[i], &ref[i], sizeof(T)) != 0)
+      fail(name, i, static_cast<double>(out[i]), static_cast<double>(ref[i]));
+  for (int64_t i = n; i < n + kGuard; ++i)
+    if (std::memcmp(&out[i], &poison, sizeof(T)) != 0)
+      fail(name + " (wrote past n)", i, static_cast<double>(out[i]),
+           static_cast<double>(poison));
+}
+
+void set_counters(benchmark::State& state, int64_t n) {
+  state.counters["n"] = static_cast<double>(n);
+  state.counters["elements_per_ns"] = benchmark::Counter(
+      static_cast<double>(n) * 1e-9, benchmark::Counter::kIsIterationInvariantRate);
+}
+
+void add(const std::string& name, std::function<void(benchmark::State&)> body) {
+  benchmark::RegisterBenchmark(name.c_str(), body);
+}
+
+constexpr float kAlpha = 1.5f, kBeta = -0.75f;
+
+// ---- the three kernels ---------------------------------------------------
+
+void add_times_two(const std::string& kernel, const std::string& impl, MapF32x1 fn,
+                   int64_t n) {
+  const std::string name = "map/" + kernel + "/" + impl + "/" + std::to_string(n);
+  add(name, [=](benchmark::State& state) {
+    const float* a = input<float>(n, 0);
+    Buffer<float> out = alloc<float>(n);
+    const float poison = -12345.0f;
+    std::fill_n(out.data(), n + kGuard, poison);
+    fn(a, n, out.data());
+    std::vector<float> ref(n);
+    for (int64_t i = 0; i < n; ++i) ref[i] = a[i] * 2.0f;
+    check(name, out.data(), ref, poison);
+    for (auto _ : state) {
+      fn(a, n, out.data());
+      benchmark::ClobberMemory();
+    }
+    set_counters(state, n);
+  });
+}
+
+void add_axpby(const std::string& kernel, const std::string& impl, MapAxpby fn, int64_t n) {
+  const std::string name = "map/" + kernel + "/" + impl + "/" + std::to_string(n);
+  add(name, [=](benchmark::State& state) {
+    const float* x = input<float>(n, 0);
+    const float* y = input<float>(n, 1);
+    Buffer<float> out = alloc<float>(n);
+    const float poison = -12345.0f;
+    std::fill_n(out.data(), n + kGuard, poison);
+    fn(x, y, n, kAlpha, kBeta, out.data());
+    std::vector<float> ref(n);
+    for (int64_t i = 0; i < n; ++i) ref[i] = std::fma(kAlpha, x[i], kBeta * y[i]);
+    check(name, out.data(), ref, poison);
+    for (auto _ : state) {
+      fn(x, y, n, kAlpha, kBeta, out.data());
+      benchmark::ClobberMemory();
+    }
+    set_counters(state, n);
+  });
+}
+
+void add_absdiff(const std::string& kernel, const std::string& impl, MapI16x2 fn, int64_t n) {
+  const std::string name = "map/" + kernel + "/" + impl + "/" + std::to_string(n);
+  add(name, [=](benchmark::State& state) {
+    const int16_t* a = input<int16_t>(n, 0);
+    const int16_t* b = input<int16_t>(n, 1);
+    Buffer<int16_t> out = alloc<int16_t>(n);
+    const int16_t poison = 0x5a5a;
+    std::fill_n(out.data(), n + kGuard, poison);
+    fn(a, b, n, out.data());
+    std::vector<int16_t> ref(n);
+    for (int64_t i = 0; i < n; ++i)
+      ref[i] = a[i] > b[i] ? static_cast<int16_t>(a[i] - b[i]) : static_cast<int16_t>(b[i] - a[i]);
+    check(name, out.data(), ref, poison);
+    for (auto _ : state) {
+      fn(a, b, n, out.data());
+      benchmark::ClobberMemory();
+    }
+    set_counters(state, n);
+  });
+}
+
+// The harness's own cost per call: an empty kernel called the same way (through
+// a function pointer, then ClobberMemory). Nothing to verify.
+__attribute__((noinline)) void empty_kernel(const float* a, int64_t n, float* b) {
+  asm volatile("" : : "r"(a), "r"(n), "r"(b) : "memory");
+}
+
+void add_call_floor() {
+  add("map/call_floor/empty/0", [](benchmark::State& state) {
+    MapF32x1 fn = empty_kernel;
+    benchmark::DoNotOptimize(fn);
+    for (auto _ : state) {
+      fn(nullptr, 0, nullptr);
+      benchmark::ClobberMemory();
+    }
+    set_counters(state, 0);
+  });
+}
+
+}  // namespace
+
+void register_map_benchmarks() {
+  add_call_floor();
+  const HighwayMapAvx3 hwy3 = hwy_map_avx3_dl();
+  for (int64_t n : map_sizes()) {
+    // times_two: B[i] = A[i] * 2 (f32)
+    add_times_two("times_two", "simdgen", times_two_n, n);
+    if (cpu_avx512()) add_times_two("times_two", "simdgen.avx512", times_two_n_avx512, n);
+    if (cpu_avx2()) add_times_two("times_two", "simdgen.avx2", times_two_n_avx2, n);
+    add_times_two("times_two", "simdgen_scalar_tail", times_two_n_scalar_tail, n);
+    if (cpu_avx512())
+      add_times_two("times_two", "simdgen_scalar_tail.avx512", times_two_n_scalar_tail_avx512,
+                    n);
+#define SIMDGEN_MAP_PLAIN(suffix) \
+  add_times_two("times_two", "plain." #suffix, plain_times_two_##suffix, n);
+    SIMDGEN_MAP_PLAIN_PEER_BUILDS(SIMDGEN_MAP_PLAIN)
+#undef SIMDGEN_MAP_PLAIN
+    add_times_two("times_two", "hwy", hwy_times_two, n);
+    if (hwy3.times_two) add_times_two("times_two", "hwy.avx3_dl", hwy3.times_two, n);
+    if (cpu_avx512()) {
+      add_times_two("times_two", "proposal", proposal_times_two, n);
+      add_times_two("times_two", "proposal.avx512", proposal_times_two_avx512, n);
+    }
+
+    // axpby_fma: out[i] = fma(alpha, x[i], beta * y[i]) (f32)
+    add_axpby("axpby_fma_f32", "simdgen", map_axpby_fma_f32, n);
+    if (cpu_avx512()) add_axpby("axpby_fma_f32", "simdgen.avx512", map_axpby_fma_f32_avx512, n);
+    if (cpu_avx2_fma())
+      add_axpby("axpby_fma_f32", "simdgen.avx2_fma", map_axpby_fma_f32_avx2_fma, n);
+#define SIMDGEN_MAP_PLAIN(suffix) \
+  add_axpby("axpby_fma_f32", "plain." #suffix, plain_axpby_fma_##suffix, n);
+    SIMDGEN_MAP_PLAIN_PEER_BUILDS(SIMDGEN_MAP_PLAIN)
+#undef SIMDGEN_MAP_PLAIN
+    add_axpby("axpby_fma_f32", "hwy", hwy_axpby_fma, n);
+    if (hwy3.axpby_fma) add_axpby("axpby_fma_f32", "hwy.avx3_dl", hwy3.axpby_fma, n);
+    if (cpu_avx512())
+      add_axpby("axpby_fma_f32", "proposal.avx512", proposal_axpby_fma_avx512, n);
+
+    // absdiff_i16: out[i] = select(a > b, a - b, b - a) (i16, wrapping)
+    add_absdiff("absdiff_i16", "simdgen", map_absdiff_i16, n);
+    if (cpu_avx512()) add_absdiff("absdiff_i16", "simdgen.avx512", map_absdiff_i16_avx512, n);
+    if (cpu_avx2()) add_absdiff("absdiff_i16", "simdgen.avx2", map_absdiff_i16_avx2, n);
+#define SIMDGEN_MAP_PLAIN(suffix) \
+  add_absdiff("absdiff_i16", "plain." #suffix, plain_absdiff_i16_##suffix, n);
+    SIMDGEN_MAP_PLAIN_PEER_BUILDS(SIMDGEN_MAP_PLAIN)
+#undef SIMDGEN_MAP_PLAIN
+    add_absdiff("absdiff_i16", "hwy", hwy_absdiff_i16, n);
+    if (hwy3.absdiff_i16) add_absdiff("absdiff_i16", "hwy.avx3_dl", hwy3.absdiff_i16, n);
+    if (cpu_avx512())
+      add_absdiff("absdiff_i16", "proposal.avx512", proposal_absdiff_i16_avx512, n);
+  }
+}
+
+}  // namespace simdgen_bench

@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: Apache-2.0
+// Highway 1.0.3 map peers, written the way Highway's own Transform
+// (hwy/contrib/algo/transform-inl.h) writes a map: whole vectors with
+// LoadU/StoreU, then one partial vector with FirstN + MaskedLoad +
+// BlendedStore (1.0.3 has no LoadN/StoreN). Transform itself is in-place
+// (inout), these kernels write a separate output, so the loop is spelled out.
+// Dynamic dispatch as in peers_highway.cpp (HWY_WANT_AVX3_DL from
+// CMakeLists.txt adds the Zen 4 target).
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "peers_map_highway.cpp"
+#include <hwy/foreach_target.h>  // IWYU pragma: keep
+
+#include <hwy/highway.h>
+
+#include "peers_map_highway.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace simdgen_bench {
+namespace HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+void TimesTwo(const float* HWY_RESTRICT a, int64_t n64, float* HWY_RESTRICT b) {
+  const hn::ScalableTag<float> d;
+  const size_t N = hn::Lanes(d);
+  const size_t n = static_cast<size_t>(n64);
+  const auto two = hn::Set(d, 2.0f);
+  size_t i = 0;
+  if (n >= N) {
+    for (; i <= n - N; i += N) hn::StoreU(hn::Mul(hn::LoadU(d, a + i), two), d, b + i);
+  }
+  if (i == n) return;
+  const auto m = hn::FirstN(d, n - i);
+  hn::BlendedStore(hn::Mul(hn::MaskedLoad(m, d, a + i), two), m, d, b + i);
+}
+
+void AxpbyFma(const float* HWY_RESTRICT x, const float* HWY_RESTRICT y, int64_t n64,
+              float alpha, float beta, float* HWY_RESTRICT out) {
+  const hn::ScalableTag<float> d;
+  const size_t N = hn::Lanes(d);
+  const size_t n = static_cast<size_t>(n64);
+  const auto va = hn::Set(d, alpha), vb = hn::Set(d, beta);
+  size_t i = 0;
+  if (n >= N) {
+    for (; i <= n - N; i += N)
+      hn::StoreU(hn::MulAdd(va, hn::LoadU(d, x + i), hn::Mul(vb, hn::LoadU(d, y + i))), d,
+                 out + i);
+  }
+  if (i == n) return;
+  const auto m = hn::FirstN(d, n - i);
+  const auto vx = hn::MaskedLoad(m, d, x + i), vy = hn::MaskedLoad(m, d, y + i);
+  hn::BlendedStore(hn::MulAdd(va, vx, hn::Mul(vb, vy)), m, d, out + i);
+}
+
+// select(a > b, a - b, b - a), wrapping.
+template <class D, class V>
+HWY_INLINE V AbsDiff16(D /*d*/, V va, V vb) {
+  return hn::IfThenElse(hn::Gt(va, vb), hn::Sub(va, vb), hn::Sub(vb, va));
+}
+
+void AbsDiffI16(const int16_t* HWY_RESTRICT a, const int16_t* HWY_RESTRICT b, int64_t n64,
+                int16_t* HWY_RESTRICT out) {
+  const hn::ScalableTag<int16_t> d;
+  const size_t N = hn::Lanes(d);
+  const size_t n = static_cast<size_t>(n64);
+  size_t i = 0;
+  if (n >= N) {
+    for (; i <= n - N; i += N)
+      hn::StoreU(AbsDiff16(d, hn::LoadU(d, a + i), hn::LoadU(d, b + i)), d, out + i);
+  }
+  if (i == n) return;
+  const auto m = hn::FirstN(d, n - i);
+  hn::BlendedStore(AbsDiff16(d, hn::MaskedLoad(m, d, a + i), hn::MaskedLoad(m, d, b + i)), m,
+                   d, out + i);
+}
+
+}  // namespace HWY_NAMESPACE
+}  // namespace simdgen_bench
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+namespace simdgen_bench {
+HWY_EXPORT(TimesTwo);
+HWY_EXPORT(AxpbyFma);
+HWY_EXPORT(AbsDiffI16);
+
+void hwy_times_two(const float* a, int64_t n, float* b) {
+  HWY_DYNAMIC_DISPATCH(TimesTwo)(a, n, b);
+}
+void hwy_axpby_fma(const float* x, const float* y, int64_t n, float alpha, float beta,
+                   float* out) {
+  HWY_DYNAMIC_DISPATCH(AxpbyFma)(x, y, n, alpha, beta, out);
+}
+void hwy_absdiff_i16(const int16_t* a, const int16_t* b, int64_t n, int16_t* out) {
+  HWY_DYNAMIC_DISPATCH(AbsDiffI16)(a, b, n, out);
+}
+
+HighwayMapAvx3 hwy_map_avx3_dl() {
+  HighwayMapAvx3 k;
+#if HWY_TARGETS & HWY_AVX3_DL
+  if (hwy::SupportedTargets() & HWY_AVX3_DL) {
+    k.times_two = &N_AVX3_DL::TimesTwo;
+    k.axpby_fma = &N_AVX3_DL::AxpbyFma;
+    k.absdiff_i16 = &N_AVX3_DL::AbsDiffI16;
+  }
+#endif
+  return k;
+}
+}  // namespace simdgen_bench
+#endif  // HWY_ONCE

@@ -1,0 +1,27 @@
+// SPDX-License-Identifier: Apache-2.0
+// Highway 1.0.3 map peers (peers_map_highway.cpp): runtime-dispatched by
+// Highway, and the same functions pinned to its AVX3_DL target.
+#pragma once
+
+#include <cstdint>
+
+namespace simdgen_bench {
+using MapF32x1 = void (*)(const float* a, int64_t n, float* b);
+using MapAxpby = void (*)(const float* x, const float* y, int64_t n, float alpha,
+                          float beta, float* out);
+using MapI16x2 = void (*)(const int16_t* a, const int16_t* b, int64_t n, int16_t* out);
+
+void hwy_times_two(const float* a, int64_t n, float* b);
+void hwy_axpby_fma(const float* x, const float* y, int64_t n, float alpha, float beta,
+                   float* out);
+void hwy_absdiff_i16(const int16_t* a, const int16_t* b, int64_t n, int16_t* out);
+
+// Highway's AVX3_DL (Zen 4 / Ice Lake, 512-bit) functions called directly,
+// without HWY_DYNAMIC_DISPATCH (null where that target is not compiled).
+struct HighwayMapAvx3 {
+  MapF32x1 times_two = nullptr;
+  MapAxpby axpby_fma = nullptr;
+  MapI16x2 absdiff_i16 = nullptr;
+};
+HighwayMapAvx3 hwy_map_avx3_dl();
+}  // namespace simdgen_bench

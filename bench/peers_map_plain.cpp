@@ -1,0 +1,41 @@
+// SPDX-License-Identifier: Apache-2.0
+// The element-wise loops a user would write, left to the compiler's
+// vectoriser (-O3 -march=native). __restrict states what the generated
+// kernels' contract states (outputs do not overlap inputs), so the compiler
+// needs no runtime overlap check. No templates or library calls: see
+// peers_plain.cpp for why (COMDAT functions built with -march=native).
+#include "peers_map_plain.h"
+
+#ifndef PEER_SUFFIX
+#error "compile with -DPEER_SUFFIX=<build name>"
+#endif
+#define SIMDGEN_CAT2(a, b) a##_##b
+#define SIMDGEN_CAT(a, b) SIMDGEN_CAT2(a, b)
+#define PEER(name) SIMDGEN_CAT(name, PEER_SUFFIX)
+
+namespace simdgen_bench {
+
+void PEER(plain_times_two)(const float* __restrict a, int64_t n,
+                           float* __restrict b) {
+  for (int64_t i = 0; i < n; ++i) b[i] = a[i] * 2.0f;
+}
+
+// fma(alpha, x, beta * y): one rounding for the add, as the spec says; the
+// builtin is vectorised to vfmadd by both compilers (no errno for fmaf).
+void PEER(plain_axpby_fma)(const float* __restrict x, const float* __restrict y,
+                           int64_t n, float alpha, float beta,
+                           float* __restrict out) {
+  for (int64_t i = 0; i < n; ++i)
+    out[i] = __builtin_fmaf(alpha, x[i], beta * y[i]);
+}
+
+// |a - b| wrapping in 16 bits: select(a > b, a - b, b - a).
+void PEER(plain_absdiff_i16)(const int16_t* __restrict a,
+                             const int16_t* __restrict b, int64_t n,
+                             int16_t* __restrict out) {
+  for (int64_t i = 0; i < n; ++i)
+    out[i] = a[i] > b[i] ? static_cast<int16_t>(a[i] - b[i])
+                         : static_cast<int16_t>(b[i] - a[i]);
+}
+
+}  // namespace simdgen_bench

@@ -1,0 +1,23 @@
+// SPDX-License-Identifier: Apache-2.0
+// Plain element-wise loops for the map benchmarks (bench_map.cpp), compiled
+// outside CMake's compiler by clang++-19 and g++-12 with -O3 -march=native
+// (see CMakeLists.txt); one symbol set per build, as in peers_plain.h.
+#pragma once
+
+#include <cstdint>
+
+// X(suffix): every build of peers_map_plain.cpp. Keep in sync with CMakeLists.txt.
+#define SIMDGEN_MAP_PLAIN_PEER_BUILDS(X) \
+  X(clang19)                             \
+  X(gcc12)
+
+namespace simdgen_bench {
+#define SIMDGEN_DECLARE_MAP_PLAIN(suffix)                                          \
+  void plain_times_two_##suffix(const float* a, int64_t n, float* b);              \
+  void plain_axpby_fma_##suffix(const float* x, const float* y, int64_t n,         \
+                                float alpha, float beta, float* out);              \
+  void plain_absdiff_i16_##suffix(const int16_t* a, const int16_t* b, int64_t n,   \
+                                  int16_t* out);
+SIMDGEN_MAP_PLAIN_PEER_BUILDS(SIMDGEN_DECLARE_MAP_PLAIN)
+#undef SIMDGEN_DECLARE_MAP_PLAIN
+}  // namespace simdgen_bench
