@@ -6,12 +6,7 @@
 // peers_plain.cpp for why (COMDAT functions built with -march=native).
 #include "peers_map_plain.h"
 
-#ifndef PEER_SUFFIX
-#error "compile with -DPEER_SUFFIX=<build name>"
-#endif
-#define SIMDGEN_CAT2(a, b) a##_##b
-#define SIMDGEN_CAT(a, b) SIMDGEN_CAT2(a, b)
-#define PEER(name) SIMDGEN_CAT(name, PEER_SUFFIX)
+#include "peer_suffix.h"  // PEER(name): name_<build>
 
 namespace simdgen_bench {
 

@@ -7,12 +7,7 @@
 // picked by the linker for the rest of the binary.
 #include "peers_plain.h"
 
-#ifndef PEER_SUFFIX
-#error "compile with -DPEER_SUFFIX=<build name>"
-#endif
-#define SIMDGEN_CAT2(a, b) a##_##b
-#define SIMDGEN_CAT(a, b) SIMDGEN_CAT2(a, b)
-#define PEER(name) SIMDGEN_CAT(name, PEER_SUFFIX)
+#include "peer_suffix.h"  // PEER(name): name_<build>
 
 namespace simdgen_bench {
 
