@@ -62,14 +62,14 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void argmax_f32_av
     int64_t best_hi = (int64_t)(-1);
     // blocks of 2048 elements
     int64_t blk = 0;
-    for (; blk <= n - 2048; blk += 2048) {
+    for (; blk + 2048 <= n; blk += 2048) {
       __m512 acc0 = _mm512_set1_ps(-__builtin_inff());
       __m512 acc1 = _mm512_set1_ps(-__builtin_inff());
       __m512 acc2 = _mm512_set1_ps(-__builtin_inff());
       __m512 acc3 = _mm512_set1_ps(-__builtin_inff());
       // 4 vectors per step
       int64_t j = blk;
-      for (; j <= blk + 1984; j += 64) {
+      for (; j + 64 <= blk + 2048; j += 64) {
         acc0 = _mm512_max_ps(_mm512_loadu_ps(input + i * n + j), acc0);
         acc1 = _mm512_max_ps(_mm512_loadu_ps(input + i * n + j + 16), acc1);
         acc2 = _mm512_max_ps(_mm512_loadu_ps(input + i * n + j + 32), acc2);
@@ -132,19 +132,19 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void argmax_f32_av
       __m512 acc3 = _mm512_set1_ps(-__builtin_inff());
       // 4 vectors per step
       int64_t j = blk;
-      for (; j <= n - 64; j += 64) {
+      for (; j + 64 <= n; j += 64) {
         acc0 = _mm512_max_ps(_mm512_loadu_ps(input + i * n + j), acc0);
         acc1 = _mm512_max_ps(_mm512_loadu_ps(input + i * n + j + 16), acc1);
         acc2 = _mm512_max_ps(_mm512_loadu_ps(input + i * n + j + 32), acc2);
         acc3 = _mm512_max_ps(_mm512_loadu_ps(input + i * n + j + 48), acc3);
       }
-      for (; j <= n - 16; j += 16) {
+      for (; j + 16 <= n; j += 16) {
         acc0 = _mm512_max_ps(_mm512_loadu_ps(input + i * n + j), acc0);
       }
       // predicated tail: identity lanes never win
       if (j < n) {
         __m512 tail = _mm512_mask_loadu_ps(_mm512_set1_ps(-__builtin_inff()),
-                                           (__mmask16)((1ull << (-j + n)) - 1), input + i * n + j);
+                                           (__mmask16)((1ull << (n - j)) - 1), input + i * n + j);
         acc0 = _mm512_max_ps(tail, acc0);
       }
       acc0 = _mm512_max_ps(acc1, acc0);
@@ -273,7 +273,7 @@ __attribute__((target("+sve"))) void argmax_f32_sve(const float* input, int64_t 
     int64_t best_hi = (int64_t)(-1);
     // blocks of 2048 elements
     int64_t blk = 0;
-    for (; blk <= n - 2048; blk += 2048) {
+    for (; blk + 2048 <= n; blk += 2048) {
       svfloat32_t acc0 = svdup_n_f32(-__builtin_inff());
       svfloat32_t acc1 = svdup_n_f32(-__builtin_inff());
       svfloat32_t acc2 = svdup_n_f32(-__builtin_inff());
@@ -489,14 +489,14 @@ void argmax_f32_neon(const float* input, int64_t n, float* values, int64_t* indi
     int64_t best_hi = (int64_t)(-1);
     // blocks of 2048 elements
     int64_t blk = 0;
-    for (; blk <= n - 2048; blk += 2048) {
+    for (; blk + 2048 <= n; blk += 2048) {
       float32x4_t acc0 = vdupq_n_f32(-__builtin_inff());
       float32x4_t acc1 = vdupq_n_f32(-__builtin_inff());
       float32x4_t acc2 = vdupq_n_f32(-__builtin_inff());
       float32x4_t acc3 = vdupq_n_f32(-__builtin_inff());
       // 4 vectors per step
       int64_t j = blk;
-      for (; j <= blk + 2032; j += 16) {
+      for (; j + 16 <= blk + 2048; j += 16) {
         float32x4_t x0 = vld1q_f32(input + i * n + j);
         acc0 = vbslq_f32(vcgtq_f32(x0, acc0), x0, acc0);
         float32x4_t x1 = vld1q_f32(input + i * n + j + 4);
@@ -563,7 +563,7 @@ void argmax_f32_neon(const float* input, int64_t n, float* values, int64_t* indi
       float32x4_t acc3 = vdupq_n_f32(-__builtin_inff());
       // 4 vectors per step
       int64_t j = blk;
-      for (; j <= n - 16; j += 16) {
+      for (; j + 16 <= n; j += 16) {
         float32x4_t x0 = vld1q_f32(input + i * n + j);
         acc0 = vbslq_f32(vcgtq_f32(x0, acc0), x0, acc0);
         float32x4_t x1 = vld1q_f32(input + i * n + j + 4);
@@ -573,7 +573,7 @@ void argmax_f32_neon(const float* input, int64_t n, float* values, int64_t* indi
         float32x4_t x3 = vld1q_f32(input + i * n + j + 12);
         acc3 = vbslq_f32(vcgtq_f32(x3, acc3), x3, acc3);
       }
-      for (; j <= n - 4; j += 4) {
+      for (; j + 4 <= n; j += 4) {
         float32x4_t x0 = vld1q_f32(input + i * n + j);
         acc0 = vbslq_f32(vcgtq_f32(x0, acc0), x0, acc0);
       }
@@ -581,7 +581,7 @@ void argmax_f32_neon(const float* input, int64_t n, float* values, int64_t* indi
       if (j < n) {
         float tail_stage[4];
         vst1q_f32(tail_stage, vdupq_n_f32(-__builtin_inff()));
-        __builtin_memcpy(tail_stage, input + i * n + j, (size_t)(-j + n) * sizeof(float));
+        __builtin_memcpy(tail_stage, input + i * n + j, (size_t)(n - j) * sizeof(float));
         float32x4_t tail = vld1q_f32(tail_stage);
         acc0 = vbslq_f32(vcgtq_f32(tail, acc0), tail, acc0);
       }
@@ -712,14 +712,14 @@ __attribute__((target("avx2"))) void argmax_f32_avx2(const float* input, int64_t
     int64_t best_hi = (int64_t)(-1);
     // blocks of 2048 elements
     int64_t blk = 0;
-    for (; blk <= n - 2048; blk += 2048) {
+    for (; blk + 2048 <= n; blk += 2048) {
       __m256 acc0 = _mm256_set1_ps(-__builtin_inff());
       __m256 acc1 = _mm256_set1_ps(-__builtin_inff());
       __m256 acc2 = _mm256_set1_ps(-__builtin_inff());
       __m256 acc3 = _mm256_set1_ps(-__builtin_inff());
       // 4 vectors per step
       int64_t j = blk;
-      for (; j <= blk + 2016; j += 32) {
+      for (; j + 32 <= blk + 2048; j += 32) {
         acc0 = _mm256_max_ps(_mm256_loadu_ps(input + i * n + j), acc0);
         acc1 = _mm256_max_ps(_mm256_loadu_ps(input + i * n + j + 8), acc1);
         acc2 = _mm256_max_ps(_mm256_loadu_ps(input + i * n + j + 16), acc2);
@@ -780,18 +780,18 @@ __attribute__((target("avx2"))) void argmax_f32_avx2(const float* input, int64_t
       __m256 acc3 = _mm256_set1_ps(-__builtin_inff());
       // 4 vectors per step
       int64_t j = blk;
-      for (; j <= n - 32; j += 32) {
+      for (; j + 32 <= n; j += 32) {
         acc0 = _mm256_max_ps(_mm256_loadu_ps(input + i * n + j), acc0);
         acc1 = _mm256_max_ps(_mm256_loadu_ps(input + i * n + j + 8), acc1);
         acc2 = _mm256_max_ps(_mm256_loadu_ps(input + i * n + j + 16), acc2);
         acc3 = _mm256_max_ps(_mm256_loadu_ps(input + i * n + j + 24), acc3);
       }
-      for (; j <= n - 8; j += 8) {
+      for (; j + 8 <= n; j += 8) {
         acc0 = _mm256_max_ps(_mm256_loadu_ps(input + i * n + j), acc0);
       }
       // predicated tail: identity lanes never win
       if (j < n) {
-        const __m256i tail_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(-j + n)),
+        const __m256i tail_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(n - j)),
                                                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
         __m256 tail =
             _mm256_blendv_ps(_mm256_set1_ps(-__builtin_inff()),
@@ -917,14 +917,14 @@ void argmax_f32_scalar(const float* input, int64_t n, float* values, int64_t* in
     int64_t best_hi = (int64_t)(-1);
     // blocks of 2048 elements
     int64_t blk = 0;
-    for (; blk <= n - 2048; blk += 2048) {
+    for (; blk + 2048 <= n; blk += 2048) {
       float acc0 = (float)(-__builtin_inff());
       float acc1 = (float)(-__builtin_inff());
       float acc2 = (float)(-__builtin_inff());
       float acc3 = (float)(-__builtin_inff());
       // 4 vectors per step
       int64_t j = blk;
-      for (; j <= blk + 2044; j += 4) {
+      for (; j + 4 <= blk + 2048; j += 4) {
         float x0 = input[i * n + j];
         acc0 = (x0 > acc0 ? x0 : acc0);
         float x1 = input[i * n + j + 1];
@@ -973,7 +973,7 @@ void argmax_f32_scalar(const float* input, int64_t n, float* values, int64_t* in
       float acc3 = (float)(-__builtin_inff());
       // 4 vectors per step
       int64_t j = blk;
-      for (; j <= n - 4; j += 4) {
+      for (; j + 4 <= n; j += 4) {
         float x0 = input[i * n + j];
         acc0 = (x0 > acc0 ? x0 : acc0);
         float x1 = input[i * n + j + 1];

@@ -63,14 +63,14 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void argmax_f32_64
     int64_t best_hi = (int64_t)(-1);
     // blocks of 2048 elements
     int64_t blk = 0;
-    for (; blk <= kCols - 2048; blk += 2048) {
+    for (; blk + 2048 <= kCols; blk += 2048) {
       __m512 acc0 = _mm512_set1_ps(-__builtin_inff());
       __m512 acc1 = _mm512_set1_ps(-__builtin_inff());
       __m512 acc2 = _mm512_set1_ps(-__builtin_inff());
       __m512 acc3 = _mm512_set1_ps(-__builtin_inff());
       // 4 vectors per step
       int64_t j = blk;
-      for (; j <= blk + 1984; j += 64) {
+      for (; j + 64 <= blk + 2048; j += 64) {
         acc0 = _mm512_max_ps(_mm512_loadu_ps(input + i * kCols + j), acc0);
         acc1 = _mm512_max_ps(_mm512_loadu_ps(input + i * kCols + j + 16), acc1);
         acc2 = _mm512_max_ps(_mm512_loadu_ps(input + i * kCols + j + 32), acc2);
@@ -131,18 +131,18 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void argmax_f32_64
     __m512 acc3 = _mm512_set1_ps(-__builtin_inff());
     // 4 vectors per step
     int64_t j = blk;
-    for (; j <= kCols - 64; j += 64) {
+    for (; j + 64 <= kCols; j += 64) {
       acc0 = _mm512_max_ps(_mm512_loadu_ps(input + i * kCols + j), acc0);
       acc1 = _mm512_max_ps(_mm512_loadu_ps(input + i * kCols + j + 16), acc1);
       acc2 = _mm512_max_ps(_mm512_loadu_ps(input + i * kCols + j + 32), acc2);
       acc3 = _mm512_max_ps(_mm512_loadu_ps(input + i * kCols + j + 48), acc3);
     }
-    for (; j <= kCols - 16; j += 16) {
+    for (; j + 16 <= kCols; j += 16) {
       acc0 = _mm512_max_ps(_mm512_loadu_ps(input + i * kCols + j), acc0);
     }
     __m512 tail =
         _mm512_mask_loadu_ps(_mm512_set1_ps(-__builtin_inff()),
-                             (__mmask16)((1ull << (-j + kCols)) - 1), input + i * kCols + j);
+                             (__mmask16)((1ull << (kCols - j)) - 1), input + i * kCols + j);
     acc0 = _mm512_max_ps(tail, acc0);
     acc0 = _mm512_max_ps(acc1, acc0);
     acc2 = _mm512_max_ps(acc3, acc2);
@@ -271,7 +271,7 @@ __attribute__((target("+sve"))) void argmax_f32_64x100_sve(const float* input, f
     int64_t best_hi = (int64_t)(-1);
     // blocks of 2048 elements
     int64_t blk = 0;
-    for (; blk <= kCols - 2048; blk += 2048) {
+    for (; blk + 2048 <= kCols; blk += 2048) {
       svfloat32_t acc0 = svdup_n_f32(-__builtin_inff());
       svfloat32_t acc1 = svdup_n_f32(-__builtin_inff());
       svfloat32_t acc2 = svdup_n_f32(-__builtin_inff());
@@ -486,14 +486,14 @@ void argmax_f32_64x100_neon(const float* input, float* values, int32_t* indices)
     int64_t best_hi = (int64_t)(-1);
     // blocks of 2048 elements
     int64_t blk = 0;
-    for (; blk <= kCols - 2048; blk += 2048) {
+    for (; blk + 2048 <= kCols; blk += 2048) {
       float32x4_t acc0 = vdupq_n_f32(-__builtin_inff());
       float32x4_t acc1 = vdupq_n_f32(-__builtin_inff());
       float32x4_t acc2 = vdupq_n_f32(-__builtin_inff());
       float32x4_t acc3 = vdupq_n_f32(-__builtin_inff());
       // 4 vectors per step
       int64_t j = blk;
-      for (; j <= blk + 2032; j += 16) {
+      for (; j + 16 <= blk + 2048; j += 16) {
         float32x4_t x0 = vld1q_f32(input + i * kCols + j);
         acc0 = vbslq_f32(vcgtq_f32(x0, acc0), x0, acc0);
         float32x4_t x1 = vld1q_f32(input + i * kCols + j + 4);
@@ -559,7 +559,7 @@ void argmax_f32_64x100_neon(const float* input, float* values, int32_t* indices)
     float32x4_t acc3 = vdupq_n_f32(-__builtin_inff());
     // 4 vectors per step
     int64_t j = blk;
-    for (; j <= kCols - 16; j += 16) {
+    for (; j + 16 <= kCols; j += 16) {
       float32x4_t x0 = vld1q_f32(input + i * kCols + j);
       acc0 = vbslq_f32(vcgtq_f32(x0, acc0), x0, acc0);
       float32x4_t x1 = vld1q_f32(input + i * kCols + j + 4);
@@ -569,7 +569,7 @@ void argmax_f32_64x100_neon(const float* input, float* values, int32_t* indices)
       float32x4_t x3 = vld1q_f32(input + i * kCols + j + 12);
       acc3 = vbslq_f32(vcgtq_f32(x3, acc3), x3, acc3);
     }
-    for (; j <= kCols - 4; j += 4) {
+    for (; j + 4 <= kCols; j += 4) {
       float32x4_t x0 = vld1q_f32(input + i * kCols + j);
       acc0 = vbslq_f32(vcgtq_f32(x0, acc0), x0, acc0);
     }
@@ -701,14 +701,14 @@ __attribute__((target("avx2"))) void argmax_f32_64x100_avx2(const float* input, 
     int64_t best_hi = (int64_t)(-1);
     // blocks of 2048 elements
     int64_t blk = 0;
-    for (; blk <= kCols - 2048; blk += 2048) {
+    for (; blk + 2048 <= kCols; blk += 2048) {
       __m256 acc0 = _mm256_set1_ps(-__builtin_inff());
       __m256 acc1 = _mm256_set1_ps(-__builtin_inff());
       __m256 acc2 = _mm256_set1_ps(-__builtin_inff());
       __m256 acc3 = _mm256_set1_ps(-__builtin_inff());
       // 4 vectors per step
       int64_t j = blk;
-      for (; j <= blk + 2016; j += 32) {
+      for (; j + 32 <= blk + 2048; j += 32) {
         acc0 = _mm256_max_ps(_mm256_loadu_ps(input + i * kCols + j), acc0);
         acc1 = _mm256_max_ps(_mm256_loadu_ps(input + i * kCols + j + 8), acc1);
         acc2 = _mm256_max_ps(_mm256_loadu_ps(input + i * kCols + j + 16), acc2);
@@ -767,13 +767,13 @@ __attribute__((target("avx2"))) void argmax_f32_64x100_avx2(const float* input, 
     __m256 acc3 = _mm256_set1_ps(-__builtin_inff());
     // 4 vectors per step
     int64_t j = blk;
-    for (; j <= kCols - 32; j += 32) {
+    for (; j + 32 <= kCols; j += 32) {
       acc0 = _mm256_max_ps(_mm256_loadu_ps(input + i * kCols + j), acc0);
       acc1 = _mm256_max_ps(_mm256_loadu_ps(input + i * kCols + j + 8), acc1);
       acc2 = _mm256_max_ps(_mm256_loadu_ps(input + i * kCols + j + 16), acc2);
       acc3 = _mm256_max_ps(_mm256_loadu_ps(input + i * kCols + j + 24), acc3);
     }
-    const __m256i tail_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(-j + kCols)),
+    const __m256i tail_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(kCols - j)),
                                                    _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
     __m256 tail =
         _mm256_blendv_ps(_mm256_set1_ps(-__builtin_inff()),
@@ -898,14 +898,14 @@ void argmax_f32_64x100_scalar(const float* input, float* values, int32_t* indice
     int64_t best_hi = (int64_t)(-1);
     // blocks of 2048 elements
     int64_t blk = 0;
-    for (; blk <= kCols - 2048; blk += 2048) {
+    for (; blk + 2048 <= kCols; blk += 2048) {
       float acc0 = (float)(-__builtin_inff());
       float acc1 = (float)(-__builtin_inff());
       float acc2 = (float)(-__builtin_inff());
       float acc3 = (float)(-__builtin_inff());
       // 4 vectors per step
       int64_t j = blk;
-      for (; j <= blk + 2044; j += 4) {
+      for (; j + 4 <= blk + 2048; j += 4) {
         float x0 = input[i * kCols + j];
         acc0 = (x0 > acc0 ? x0 : acc0);
         float x1 = input[i * kCols + j + 1];
@@ -952,7 +952,7 @@ void argmax_f32_64x100_scalar(const float* input, float* values, int32_t* indice
     float acc3 = (float)(-__builtin_inff());
     // 4 vectors per step
     int64_t j = blk;
-    for (; j <= kCols - 4; j += 4) {
+    for (; j + 4 <= kCols; j += 4) {
       float x0 = input[i * kCols + j];
       acc0 = (x0 > acc0 ? x0 : acc0);
       float x1 = input[i * kCols + j + 1];

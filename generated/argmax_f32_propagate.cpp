@@ -63,14 +63,14 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void argmax_f32_pr
     __m512i nan_lanes = _mm512_setzero_si512();
     // blocks of 2048 elements
     int64_t blk = 0;
-    for (; blk <= n - 2048; blk += 2048) {
+    for (; blk + 2048 <= n; blk += 2048) {
       __m512 acc0 = _mm512_set1_ps(-__builtin_inff());
       __m512 acc1 = _mm512_set1_ps(-__builtin_inff());
       __m512 acc2 = _mm512_set1_ps(-__builtin_inff());
       __m512 acc3 = _mm512_set1_ps(-__builtin_inff());
       // 4 vectors per step
       int64_t j = blk;
-      for (; j <= blk + 1984; j += 64) {
+      for (; j + 64 <= blk + 2048; j += 64) {
         __m512 x0 = _mm512_loadu_ps(input + i * n + j);
         acc0 = _mm512_max_ps(x0, acc0);
         __m512i x0_nan = _mm512_movm_epi32(_mm512_cmp_ps_mask(x0, x0, _CMP_UNORD_Q));
@@ -145,7 +145,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void argmax_f32_pr
       __m512 acc3 = _mm512_set1_ps(-__builtin_inff());
       // 4 vectors per step
       int64_t j = blk;
-      for (; j <= n - 64; j += 64) {
+      for (; j + 64 <= n; j += 64) {
         __m512 x0 = _mm512_loadu_ps(input + i * n + j);
         acc0 = _mm512_max_ps(x0, acc0);
         __m512i x0_nan = _mm512_movm_epi32(_mm512_cmp_ps_mask(x0, x0, _CMP_UNORD_Q));
@@ -163,7 +163,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void argmax_f32_pr
         __m512i x3_nan = _mm512_movm_epi32(_mm512_cmp_ps_mask(x3, x3, _CMP_UNORD_Q));
         nan_lanes = _mm512_or_si512(x3_nan, nan_lanes);
       }
-      for (; j <= n - 16; j += 16) {
+      for (; j + 16 <= n; j += 16) {
         __m512 x0 = _mm512_loadu_ps(input + i * n + j);
         acc0 = _mm512_max_ps(x0, acc0);
         __m512i x0_nan = _mm512_movm_epi32(_mm512_cmp_ps_mask(x0, x0, _CMP_UNORD_Q));
@@ -172,7 +172,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void argmax_f32_pr
       // predicated tail: identity lanes never win
       if (j < n) {
         __m512 tail = _mm512_mask_loadu_ps(_mm512_set1_ps(-__builtin_inff()),
-                                           (__mmask16)((1ull << (-j + n)) - 1), input + i * n + j);
+                                           (__mmask16)((1ull << (n - j)) - 1), input + i * n + j);
         acc0 = _mm512_max_ps(tail, acc0);
         __m512i tail_nan = _mm512_movm_epi32(_mm512_cmp_ps_mask(tail, tail, _CMP_UNORD_Q));
         nan_lanes = _mm512_or_si512(tail_nan, nan_lanes);
@@ -324,7 +324,7 @@ __attribute__((target("+sve"))) void argmax_f32_propagate_sve(const float* input
     svint32_t nan_lanes = svdup_n_s32(0);
     // blocks of 2048 elements
     int64_t blk = 0;
-    for (; blk <= n - 2048; blk += 2048) {
+    for (; blk + 2048 <= n; blk += 2048) {
       svfloat32_t acc0 = svdup_n_f32(-__builtin_inff());
       svfloat32_t acc1 = svdup_n_f32(-__builtin_inff());
       svfloat32_t acc2 = svdup_n_f32(-__builtin_inff());
@@ -594,14 +594,14 @@ void argmax_f32_propagate_neon(const float* input, int64_t n, float* values, int
     int32x4_t nan_lanes = vdupq_n_s32(0);
     // blocks of 2048 elements
     int64_t blk = 0;
-    for (; blk <= n - 2048; blk += 2048) {
+    for (; blk + 2048 <= n; blk += 2048) {
       float32x4_t acc0 = vdupq_n_f32(-__builtin_inff());
       float32x4_t acc1 = vdupq_n_f32(-__builtin_inff());
       float32x4_t acc2 = vdupq_n_f32(-__builtin_inff());
       float32x4_t acc3 = vdupq_n_f32(-__builtin_inff());
       // 4 vectors per step
       int64_t j = blk;
-      for (; j <= blk + 2032; j += 16) {
+      for (; j + 16 <= blk + 2048; j += 16) {
         float32x4_t x0 = vld1q_f32(input + i * n + j);
         acc0 = vbslq_f32(vcgtq_f32(x0, acc0), x0, acc0);
         int32x4_t x0_nan = vreinterpretq_s32_u32(vmvnq_u32(vceqq_f32(x0, x0)));
@@ -676,7 +676,7 @@ void argmax_f32_propagate_neon(const float* input, int64_t n, float* values, int
       float32x4_t acc3 = vdupq_n_f32(-__builtin_inff());
       // 4 vectors per step
       int64_t j = blk;
-      for (; j <= n - 16; j += 16) {
+      for (; j + 16 <= n; j += 16) {
         float32x4_t x0 = vld1q_f32(input + i * n + j);
         acc0 = vbslq_f32(vcgtq_f32(x0, acc0), x0, acc0);
         int32x4_t x0_nan = vreinterpretq_s32_u32(vmvnq_u32(vceqq_f32(x0, x0)));
@@ -694,7 +694,7 @@ void argmax_f32_propagate_neon(const float* input, int64_t n, float* values, int
         int32x4_t x3_nan = vreinterpretq_s32_u32(vmvnq_u32(vceqq_f32(x3, x3)));
         nan_lanes = vorrq_s32(x3_nan, nan_lanes);
       }
-      for (; j <= n - 4; j += 4) {
+      for (; j + 4 <= n; j += 4) {
         float32x4_t x0 = vld1q_f32(input + i * n + j);
         acc0 = vbslq_f32(vcgtq_f32(x0, acc0), x0, acc0);
         int32x4_t x0_nan = vreinterpretq_s32_u32(vmvnq_u32(vceqq_f32(x0, x0)));
@@ -704,7 +704,7 @@ void argmax_f32_propagate_neon(const float* input, int64_t n, float* values, int
       if (j < n) {
         float tail_stage[4];
         vst1q_f32(tail_stage, vdupq_n_f32(-__builtin_inff()));
-        __builtin_memcpy(tail_stage, input + i * n + j, (size_t)(-j + n) * sizeof(float));
+        __builtin_memcpy(tail_stage, input + i * n + j, (size_t)(n - j) * sizeof(float));
         float32x4_t tail = vld1q_f32(tail_stage);
         acc0 = vbslq_f32(vcgtq_f32(tail, acc0), tail, acc0);
         int32x4_t tail_nan = vreinterpretq_s32_u32(vmvnq_u32(vceqq_f32(tail, tail)));
@@ -856,14 +856,14 @@ __attribute__((target("avx2"))) void argmax_f32_propagate_avx2(const float* inpu
     __m256i nan_lanes = _mm256_setzero_si256();
     // blocks of 2048 elements
     int64_t blk = 0;
-    for (; blk <= n - 2048; blk += 2048) {
+    for (; blk + 2048 <= n; blk += 2048) {
       __m256 acc0 = _mm256_set1_ps(-__builtin_inff());
       __m256 acc1 = _mm256_set1_ps(-__builtin_inff());
       __m256 acc2 = _mm256_set1_ps(-__builtin_inff());
       __m256 acc3 = _mm256_set1_ps(-__builtin_inff());
       // 4 vectors per step
       int64_t j = blk;
-      for (; j <= blk + 2016; j += 32) {
+      for (; j + 32 <= blk + 2048; j += 32) {
         __m256 x0 = _mm256_loadu_ps(input + i * n + j);
         acc0 = _mm256_max_ps(x0, acc0);
         __m256i x0_nan = _mm256_castps_si256(_mm256_cmp_ps(x0, x0, _CMP_UNORD_Q));
@@ -936,7 +936,7 @@ __attribute__((target("avx2"))) void argmax_f32_propagate_avx2(const float* inpu
       __m256 acc3 = _mm256_set1_ps(-__builtin_inff());
       // 4 vectors per step
       int64_t j = blk;
-      for (; j <= n - 32; j += 32) {
+      for (; j + 32 <= n; j += 32) {
         __m256 x0 = _mm256_loadu_ps(input + i * n + j);
         acc0 = _mm256_max_ps(x0, acc0);
         __m256i x0_nan = _mm256_castps_si256(_mm256_cmp_ps(x0, x0, _CMP_UNORD_Q));
@@ -954,7 +954,7 @@ __attribute__((target("avx2"))) void argmax_f32_propagate_avx2(const float* inpu
         __m256i x3_nan = _mm256_castps_si256(_mm256_cmp_ps(x3, x3, _CMP_UNORD_Q));
         nan_lanes = _mm256_or_si256(x3_nan, nan_lanes);
       }
-      for (; j <= n - 8; j += 8) {
+      for (; j + 8 <= n; j += 8) {
         __m256 x0 = _mm256_loadu_ps(input + i * n + j);
         acc0 = _mm256_max_ps(x0, acc0);
         __m256i x0_nan = _mm256_castps_si256(_mm256_cmp_ps(x0, x0, _CMP_UNORD_Q));
@@ -962,7 +962,7 @@ __attribute__((target("avx2"))) void argmax_f32_propagate_avx2(const float* inpu
       }
       // predicated tail: identity lanes never win
       if (j < n) {
-        const __m256i tail_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(-j + n)),
+        const __m256i tail_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(n - j)),
                                                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
         __m256 tail =
             _mm256_blendv_ps(_mm256_set1_ps(-__builtin_inff()),
@@ -1108,14 +1108,14 @@ void argmax_f32_propagate_scalar(const float* input, int64_t n, float* values, i
     int32_t nan_lanes = (int32_t)(0);
     // blocks of 2048 elements
     int64_t blk = 0;
-    for (; blk <= n - 2048; blk += 2048) {
+    for (; blk + 2048 <= n; blk += 2048) {
       float acc0 = (float)(-__builtin_inff());
       float acc1 = (float)(-__builtin_inff());
       float acc2 = (float)(-__builtin_inff());
       float acc3 = (float)(-__builtin_inff());
       // 4 vectors per step
       int64_t j = blk;
-      for (; j <= blk + 2044; j += 4) {
+      for (; j + 4 <= blk + 2048; j += 4) {
         float x0 = input[i * n + j];
         acc0 = (x0 > acc0 ? x0 : acc0);
         int32_t x0_nan = (int32_t)-(int32_t)(x0 != x0);
@@ -1172,7 +1172,7 @@ void argmax_f32_propagate_scalar(const float* input, int64_t n, float* values, i
       float acc3 = (float)(-__builtin_inff());
       // 4 vectors per step
       int64_t j = blk;
-      for (; j <= n - 4; j += 4) {
+      for (; j + 4 <= n; j += 4) {
         float x0 = input[i * n + j];
         acc0 = (x0 > acc0 ? x0 : acc0);
         int32_t x0_nan = (int32_t)-(int32_t)(x0 != x0);

@@ -61,14 +61,14 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void argmax_i16_in
     int64_t best_hi = (int64_t)(-1);
     // blocks of 4096 elements
     int64_t blk = 0;
-    for (; blk <= n - 4096; blk += 4096) {
+    for (; blk + 4096 <= n; blk += 4096) {
       __m512i acc0 = _mm512_set1_epi16((short)(-32768));
       __m512i acc1 = _mm512_set1_epi16((short)(-32768));
       __m512i acc2 = _mm512_set1_epi16((short)(-32768));
       __m512i acc3 = _mm512_set1_epi16((short)(-32768));
       // 4 vectors per step
       int64_t j = blk;
-      for (; j <= blk + 3968; j += 128) {
+      for (; j + 128 <= blk + 4096; j += 128) {
         acc0 = _mm512_max_epi16(_mm512_loadu_si512((const void*)(input + i * n + j)), acc0);
         acc1 = _mm512_max_epi16(_mm512_loadu_si512((const void*)(input + i * n + j + 32)), acc1);
         acc2 = _mm512_max_epi16(_mm512_loadu_si512((const void*)(input + i * n + j + 64)), acc2);
@@ -130,20 +130,20 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void argmax_i16_in
       __m512i acc3 = _mm512_set1_epi16((short)(-32768));
       // 4 vectors per step
       int64_t j = blk;
-      for (; j <= n - 128; j += 128) {
+      for (; j + 128 <= n; j += 128) {
         acc0 = _mm512_max_epi16(_mm512_loadu_si512((const void*)(input + i * n + j)), acc0);
         acc1 = _mm512_max_epi16(_mm512_loadu_si512((const void*)(input + i * n + j + 32)), acc1);
         acc2 = _mm512_max_epi16(_mm512_loadu_si512((const void*)(input + i * n + j + 64)), acc2);
         acc3 = _mm512_max_epi16(_mm512_loadu_si512((const void*)(input + i * n + j + 96)), acc3);
       }
-      for (; j <= n - 32; j += 32) {
+      for (; j + 32 <= n; j += 32) {
         acc0 = _mm512_max_epi16(_mm512_loadu_si512((const void*)(input + i * n + j)), acc0);
       }
       // predicated tail: identity lanes never win
       if (j < n) {
         __m512i tail =
             _mm512_mask_loadu_epi16(_mm512_set1_epi16((short)(-32768)),
-                                    (__mmask32)((1ull << (-j + n)) - 1), input + i * n + j);
+                                    (__mmask32)((1ull << (n - j)) - 1), input + i * n + j);
         acc0 = _mm512_max_epi16(tail, acc0);
       }
       acc0 = _mm512_max_epi16(acc1, acc0);
@@ -246,7 +246,7 @@ __attribute__((target("+sve"))) void argmax_i16_init_sve(const int16_t* input, i
     int64_t best_hi = (int64_t)(-1);
     // blocks of 4096 elements
     int64_t blk = 0;
-    for (; blk <= n - 4096; blk += 4096) {
+    for (; blk + 4096 <= n; blk += 4096) {
       svint16_t acc0 = svdup_n_s16(-32768);
       svint16_t acc1 = svdup_n_s16(-32768);
       svint16_t acc2 = svdup_n_s16(-32768);
@@ -422,14 +422,14 @@ void argmax_i16_init_neon(const int16_t* input, int64_t n, int16_t* values, int6
     int64_t best_hi = (int64_t)(-1);
     // blocks of 4096 elements
     int64_t blk = 0;
-    for (; blk <= n - 4096; blk += 4096) {
+    for (; blk + 4096 <= n; blk += 4096) {
       int16x8_t acc0 = vdupq_n_s16(-32768);
       int16x8_t acc1 = vdupq_n_s16(-32768);
       int16x8_t acc2 = vdupq_n_s16(-32768);
       int16x8_t acc3 = vdupq_n_s16(-32768);
       // 4 vectors per step
       int64_t j = blk;
-      for (; j <= blk + 4064; j += 32) {
+      for (; j + 32 <= blk + 4096; j += 32) {
         acc0 = vmaxq_s16(vld1q_s16(input + i * n + j), acc0);
         acc1 = vmaxq_s16(vld1q_s16(input + i * n + j + 8), acc1);
         acc2 = vmaxq_s16(vld1q_s16(input + i * n + j + 16), acc2);
@@ -485,20 +485,20 @@ void argmax_i16_init_neon(const int16_t* input, int64_t n, int16_t* values, int6
       int16x8_t acc3 = vdupq_n_s16(-32768);
       // 4 vectors per step
       int64_t j = blk;
-      for (; j <= n - 32; j += 32) {
+      for (; j + 32 <= n; j += 32) {
         acc0 = vmaxq_s16(vld1q_s16(input + i * n + j), acc0);
         acc1 = vmaxq_s16(vld1q_s16(input + i * n + j + 8), acc1);
         acc2 = vmaxq_s16(vld1q_s16(input + i * n + j + 16), acc2);
         acc3 = vmaxq_s16(vld1q_s16(input + i * n + j + 24), acc3);
       }
-      for (; j <= n - 8; j += 8) {
+      for (; j + 8 <= n; j += 8) {
         acc0 = vmaxq_s16(vld1q_s16(input + i * n + j), acc0);
       }
       // predicated tail: identity lanes never win
       if (j < n) {
         int16_t tail_stage[8];
         vst1q_s16(tail_stage, vdupq_n_s16(-32768));
-        __builtin_memcpy(tail_stage, input + i * n + j, (size_t)(-j + n) * sizeof(int16_t));
+        __builtin_memcpy(tail_stage, input + i * n + j, (size_t)(n - j) * sizeof(int16_t));
         int16x8_t tail = vld1q_s16(tail_stage);
         acc0 = vmaxq_s16(tail, acc0);
       }
@@ -596,14 +596,14 @@ __attribute__((target("avx2"))) void argmax_i16_init_avx2(const int16_t* input, 
     int64_t best_hi = (int64_t)(-1);
     // blocks of 4096 elements
     int64_t blk = 0;
-    for (; blk <= n - 4096; blk += 4096) {
+    for (; blk + 4096 <= n; blk += 4096) {
       __m256i acc0 = _mm256_set1_epi16((short)(-32768));
       __m256i acc1 = _mm256_set1_epi16((short)(-32768));
       __m256i acc2 = _mm256_set1_epi16((short)(-32768));
       __m256i acc3 = _mm256_set1_epi16((short)(-32768));
       // 4 vectors per step
       int64_t j = blk;
-      for (; j <= blk + 4032; j += 64) {
+      for (; j + 64 <= blk + 4096; j += 64) {
         acc0 = _mm256_max_epi16(_mm256_loadu_si256((const __m256i*)(input + i * n + j)), acc0);
         acc1 = _mm256_max_epi16(_mm256_loadu_si256((const __m256i*)(input + i * n + j + 16)), acc1);
         acc2 = _mm256_max_epi16(_mm256_loadu_si256((const __m256i*)(input + i * n + j + 32)), acc2);
@@ -663,20 +663,20 @@ __attribute__((target("avx2"))) void argmax_i16_init_avx2(const int16_t* input, 
       __m256i acc3 = _mm256_set1_epi16((short)(-32768));
       // 4 vectors per step
       int64_t j = blk;
-      for (; j <= n - 64; j += 64) {
+      for (; j + 64 <= n; j += 64) {
         acc0 = _mm256_max_epi16(_mm256_loadu_si256((const __m256i*)(input + i * n + j)), acc0);
         acc1 = _mm256_max_epi16(_mm256_loadu_si256((const __m256i*)(input + i * n + j + 16)), acc1);
         acc2 = _mm256_max_epi16(_mm256_loadu_si256((const __m256i*)(input + i * n + j + 32)), acc2);
         acc3 = _mm256_max_epi16(_mm256_loadu_si256((const __m256i*)(input + i * n + j + 48)), acc3);
       }
-      for (; j <= n - 16; j += 16) {
+      for (; j + 16 <= n; j += 16) {
         acc0 = _mm256_max_epi16(_mm256_loadu_si256((const __m256i*)(input + i * n + j)), acc0);
       }
       // predicated tail: identity lanes never win
       if (j < n) {
         alignas(32) int16_t tail_stage[16];
         _mm256_store_si256((__m256i*)tail_stage, _mm256_set1_epi16((short)(-32768)));
-        __builtin_memcpy(tail_stage, input + i * n + j, (size_t)(-j + n) * sizeof(int16_t));
+        __builtin_memcpy(tail_stage, input + i * n + j, (size_t)(n - j) * sizeof(int16_t));
         __m256i tail = _mm256_load_si256((const __m256i*)tail_stage);
         acc0 = _mm256_max_epi16(tail, acc0);
       }
@@ -772,14 +772,14 @@ void argmax_i16_init_scalar(const int16_t* input, int64_t n, int16_t* values, in
     int64_t best_hi = (int64_t)(-1);
     // blocks of 4096 elements
     int64_t blk = 0;
-    for (; blk <= n - 4096; blk += 4096) {
+    for (; blk + 4096 <= n; blk += 4096) {
       int16_t acc0 = (int16_t)(-32768);
       int16_t acc1 = (int16_t)(-32768);
       int16_t acc2 = (int16_t)(-32768);
       int16_t acc3 = (int16_t)(-32768);
       // 4 vectors per step
       int64_t j = blk;
-      for (; j <= blk + 4092; j += 4) {
+      for (; j + 4 <= blk + 4096; j += 4) {
         int16_t x0 = input[i * n + j];
         acc0 = (x0 > acc0 ? x0 : acc0);
         int16_t x1 = input[i * n + j + 1];
@@ -828,7 +828,7 @@ void argmax_i16_init_scalar(const int16_t* input, int64_t n, int16_t* values, in
       int16_t acc3 = (int16_t)(-32768);
       // 4 vectors per step
       int64_t j = blk;
-      for (; j <= n - 4; j += 4) {
+      for (; j + 4 <= n; j += 4) {
         int16_t x0 = input[i * n + j];
         acc0 = (x0 > acc0 ? x0 : acc0);
         int16_t x1 = input[i * n + j + 1];

@@ -61,14 +61,14 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void argmax_i8_avx
     int64_t best_hi = (int64_t)(-1);
     // blocks of 8192 elements
     int64_t blk = 0;
-    for (; blk <= n - 8192; blk += 8192) {
+    for (; blk + 8192 <= n; blk += 8192) {
       __m512i acc0 = _mm512_set1_epi8((char)(-128));
       __m512i acc1 = _mm512_set1_epi8((char)(-128));
       __m512i acc2 = _mm512_set1_epi8((char)(-128));
       __m512i acc3 = _mm512_set1_epi8((char)(-128));
       // 4 vectors per step
       int64_t j = blk;
-      for (; j <= blk + 7936; j += 256) {
+      for (; j + 256 <= blk + 8192; j += 256) {
         acc0 = _mm512_max_epi8(_mm512_loadu_si512((const void*)(input + i * n + j)), acc0);
         acc1 = _mm512_max_epi8(_mm512_loadu_si512((const void*)(input + i * n + j + 64)), acc1);
         acc2 = _mm512_max_epi8(_mm512_loadu_si512((const void*)(input + i * n + j + 128)), acc2);
@@ -131,19 +131,19 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void argmax_i8_avx
       __m512i acc3 = _mm512_set1_epi8((char)(-128));
       // 4 vectors per step
       int64_t j = blk;
-      for (; j <= n - 256; j += 256) {
+      for (; j + 256 <= n; j += 256) {
         acc0 = _mm512_max_epi8(_mm512_loadu_si512((const void*)(input + i * n + j)), acc0);
         acc1 = _mm512_max_epi8(_mm512_loadu_si512((const void*)(input + i * n + j + 64)), acc1);
         acc2 = _mm512_max_epi8(_mm512_loadu_si512((const void*)(input + i * n + j + 128)), acc2);
         acc3 = _mm512_max_epi8(_mm512_loadu_si512((const void*)(input + i * n + j + 192)), acc3);
       }
-      for (; j <= n - 64; j += 64) {
+      for (; j + 64 <= n; j += 64) {
         acc0 = _mm512_max_epi8(_mm512_loadu_si512((const void*)(input + i * n + j)), acc0);
       }
       // predicated tail: identity lanes never win
       if (j < n) {
         __m512i tail = _mm512_mask_loadu_epi8(
-            _mm512_set1_epi8((char)(-128)), (__mmask64)((1ull << (-j + n)) - 1), input + i * n + j);
+            _mm512_set1_epi8((char)(-128)), (__mmask64)((1ull << (n - j)) - 1), input + i * n + j);
         acc0 = _mm512_max_epi8(tail, acc0);
       }
       acc0 = _mm512_max_epi8(acc1, acc0);
@@ -271,7 +271,7 @@ __attribute__((target("+sve"))) void argmax_i8_sve(const int8_t* input, int64_t 
     int64_t best_hi = (int64_t)(-1);
     // blocks of 8192 elements
     int64_t blk = 0;
-    for (; blk <= n - 8192; blk += 8192) {
+    for (; blk + 8192 <= n; blk += 8192) {
       svint8_t acc0 = svdup_n_s8(-128);
       svint8_t acc1 = svdup_n_s8(-128);
       svint8_t acc2 = svdup_n_s8(-128);
@@ -471,14 +471,14 @@ void argmax_i8_neon(const int8_t* input, int64_t n, int8_t* values, int64_t* ind
     int64_t best_hi = (int64_t)(-1);
     // blocks of 8192 elements
     int64_t blk = 0;
-    for (; blk <= n - 8192; blk += 8192) {
+    for (; blk + 8192 <= n; blk += 8192) {
       int8x16_t acc0 = vdupq_n_s8(-128);
       int8x16_t acc1 = vdupq_n_s8(-128);
       int8x16_t acc2 = vdupq_n_s8(-128);
       int8x16_t acc3 = vdupq_n_s8(-128);
       // 4 vectors per step
       int64_t j = blk;
-      for (; j <= blk + 8128; j += 64) {
+      for (; j + 64 <= blk + 8192; j += 64) {
         acc0 = vmaxq_s8(vld1q_s8(input + i * n + j), acc0);
         acc1 = vmaxq_s8(vld1q_s8(input + i * n + j + 16), acc1);
         acc2 = vmaxq_s8(vld1q_s8(input + i * n + j + 32), acc2);
@@ -535,20 +535,20 @@ void argmax_i8_neon(const int8_t* input, int64_t n, int8_t* values, int64_t* ind
       int8x16_t acc3 = vdupq_n_s8(-128);
       // 4 vectors per step
       int64_t j = blk;
-      for (; j <= n - 64; j += 64) {
+      for (; j + 64 <= n; j += 64) {
         acc0 = vmaxq_s8(vld1q_s8(input + i * n + j), acc0);
         acc1 = vmaxq_s8(vld1q_s8(input + i * n + j + 16), acc1);
         acc2 = vmaxq_s8(vld1q_s8(input + i * n + j + 32), acc2);
         acc3 = vmaxq_s8(vld1q_s8(input + i * n + j + 48), acc3);
       }
-      for (; j <= n - 16; j += 16) {
+      for (; j + 16 <= n; j += 16) {
         acc0 = vmaxq_s8(vld1q_s8(input + i * n + j), acc0);
       }
       // predicated tail: identity lanes never win
       if (j < n) {
         int8_t tail_stage[16];
         vst1q_s8(tail_stage, vdupq_n_s8(-128));
-        __builtin_memcpy(tail_stage, input + i * n + j, (size_t)(-j + n) * sizeof(int8_t));
+        __builtin_memcpy(tail_stage, input + i * n + j, (size_t)(n - j) * sizeof(int8_t));
         int8x16_t tail = vld1q_s8(tail_stage);
         acc0 = vmaxq_s8(tail, acc0);
       }
@@ -674,14 +674,14 @@ __attribute__((target("avx2"))) void argmax_i8_avx2(const int8_t* input, int64_t
     int64_t best_hi = (int64_t)(-1);
     // blocks of 8192 elements
     int64_t blk = 0;
-    for (; blk <= n - 8192; blk += 8192) {
+    for (; blk + 8192 <= n; blk += 8192) {
       __m256i acc0 = _mm256_set1_epi8((char)(-128));
       __m256i acc1 = _mm256_set1_epi8((char)(-128));
       __m256i acc2 = _mm256_set1_epi8((char)(-128));
       __m256i acc3 = _mm256_set1_epi8((char)(-128));
       // 4 vectors per step
       int64_t j = blk;
-      for (; j <= blk + 8064; j += 128) {
+      for (; j + 128 <= blk + 8192; j += 128) {
         acc0 = _mm256_max_epi8(_mm256_loadu_si256((const __m256i*)(input + i * n + j)), acc0);
         acc1 = _mm256_max_epi8(_mm256_loadu_si256((const __m256i*)(input + i * n + j + 32)), acc1);
         acc2 = _mm256_max_epi8(_mm256_loadu_si256((const __m256i*)(input + i * n + j + 64)), acc2);
@@ -742,20 +742,20 @@ __attribute__((target("avx2"))) void argmax_i8_avx2(const int8_t* input, int64_t
       __m256i acc3 = _mm256_set1_epi8((char)(-128));
       // 4 vectors per step
       int64_t j = blk;
-      for (; j <= n - 128; j += 128) {
+      for (; j + 128 <= n; j += 128) {
         acc0 = _mm256_max_epi8(_mm256_loadu_si256((const __m256i*)(input + i * n + j)), acc0);
         acc1 = _mm256_max_epi8(_mm256_loadu_si256((const __m256i*)(input + i * n + j + 32)), acc1);
         acc2 = _mm256_max_epi8(_mm256_loadu_si256((const __m256i*)(input + i * n + j + 64)), acc2);
         acc3 = _mm256_max_epi8(_mm256_loadu_si256((const __m256i*)(input + i * n + j + 96)), acc3);
       }
-      for (; j <= n - 32; j += 32) {
+      for (; j + 32 <= n; j += 32) {
         acc0 = _mm256_max_epi8(_mm256_loadu_si256((const __m256i*)(input + i * n + j)), acc0);
       }
       // predicated tail: identity lanes never win
       if (j < n) {
         alignas(32) int8_t tail_stage[32];
         _mm256_store_si256((__m256i*)tail_stage, _mm256_set1_epi8((char)(-128)));
-        __builtin_memcpy(tail_stage, input + i * n + j, (size_t)(-j + n) * sizeof(int8_t));
+        __builtin_memcpy(tail_stage, input + i * n + j, (size_t)(n - j) * sizeof(int8_t));
         __m256i tail = _mm256_load_si256((const __m256i*)tail_stage);
         acc0 = _mm256_max_epi8(tail, acc0);
       }
@@ -876,14 +876,14 @@ void argmax_i8_scalar(const int8_t* input, int64_t n, int8_t* values, int64_t* i
     int64_t best_hi = (int64_t)(-1);
     // blocks of 8192 elements
     int64_t blk = 0;
-    for (; blk <= n - 8192; blk += 8192) {
+    for (; blk + 8192 <= n; blk += 8192) {
       int8_t acc0 = (int8_t)(-128);
       int8_t acc1 = (int8_t)(-128);
       int8_t acc2 = (int8_t)(-128);
       int8_t acc3 = (int8_t)(-128);
       // 4 vectors per step
       int64_t j = blk;
-      for (; j <= blk + 8188; j += 4) {
+      for (; j + 4 <= blk + 8192; j += 4) {
         int8_t x0 = input[i * n + j];
         acc0 = (x0 > acc0 ? x0 : acc0);
         int8_t x1 = input[i * n + j + 1];
@@ -932,7 +932,7 @@ void argmax_i8_scalar(const int8_t* input, int64_t n, int8_t* values, int64_t* i
       int8_t acc3 = (int8_t)(-128);
       // 4 vectors per step
       int64_t j = blk;
-      for (; j <= n - 4; j += 4) {
+      for (; j + 4 <= n; j += 4) {
         int8_t x0 = input[i * n + j];
         acc0 = (x0 > acc0 ? x0 : acc0);
         int8_t x1 = input[i * n + j + 1];

@@ -61,14 +61,14 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void argmax_i8_row
     int64_t best_hi = (int64_t)(-1);
     // blocks of 8192 elements
     int64_t blk = 0;
-    for (; blk <= cols - 8192; blk += 8192) {
+    for (; blk + 8192 <= cols; blk += 8192) {
       __m512i acc0 = _mm512_set1_epi8((char)(-128));
       __m512i acc1 = _mm512_set1_epi8((char)(-128));
       __m512i acc2 = _mm512_set1_epi8((char)(-128));
       __m512i acc3 = _mm512_set1_epi8((char)(-128));
       // 4 vectors per step
       int64_t j = blk;
-      for (; j <= blk + 7936; j += 256) {
+      for (; j + 256 <= blk + 8192; j += 256) {
         acc0 = _mm512_max_epi8(_mm512_loadu_si512((const void*)(input + i * stride + j)), acc0);
         acc1 =
             _mm512_max_epi8(_mm512_loadu_si512((const void*)(input + i * stride + j + 64)), acc1);
@@ -134,7 +134,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void argmax_i8_row
       __m512i acc3 = _mm512_set1_epi8((char)(-128));
       // 4 vectors per step
       int64_t j = blk;
-      for (; j <= cols - 256; j += 256) {
+      for (; j + 256 <= cols; j += 256) {
         acc0 = _mm512_max_epi8(_mm512_loadu_si512((const void*)(input + i * stride + j)), acc0);
         acc1 =
             _mm512_max_epi8(_mm512_loadu_si512((const void*)(input + i * stride + j + 64)), acc1);
@@ -143,7 +143,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void argmax_i8_row
         acc3 =
             _mm512_max_epi8(_mm512_loadu_si512((const void*)(input + i * stride + j + 192)), acc3);
       }
-      for (; j <= cols - 64; j += 64) {
+      for (; j + 64 <= cols; j += 64) {
         acc0 = _mm512_max_epi8(_mm512_loadu_si512((const void*)(input + i * stride + j)), acc0);
       }
       // predicated tail: identity lanes never win
@@ -255,7 +255,7 @@ __attribute__((target("+sve"))) void argmax_i8_rows_last_sve(const int8_t* input
     int64_t best_hi = (int64_t)(-1);
     // blocks of 8192 elements
     int64_t blk = 0;
-    for (; blk <= cols - 8192; blk += 8192) {
+    for (; blk + 8192 <= cols; blk += 8192) {
       svint8_t acc0 = svdup_n_s8(-128);
       svint8_t acc1 = svdup_n_s8(-128);
       svint8_t acc2 = svdup_n_s8(-128);
@@ -436,14 +436,14 @@ void argmax_i8_rows_last_neon(const int8_t* input, int64_t rows, int64_t cols, i
     int64_t best_hi = (int64_t)(-1);
     // blocks of 8192 elements
     int64_t blk = 0;
-    for (; blk <= cols - 8192; blk += 8192) {
+    for (; blk + 8192 <= cols; blk += 8192) {
       int8x16_t acc0 = vdupq_n_s8(-128);
       int8x16_t acc1 = vdupq_n_s8(-128);
       int8x16_t acc2 = vdupq_n_s8(-128);
       int8x16_t acc3 = vdupq_n_s8(-128);
       // 4 vectors per step
       int64_t j = blk;
-      for (; j <= blk + 8128; j += 64) {
+      for (; j + 64 <= blk + 8192; j += 64) {
         acc0 = vmaxq_s8(vld1q_s8(input + i * stride + j), acc0);
         acc1 = vmaxq_s8(vld1q_s8(input + i * stride + j + 16), acc1);
         acc2 = vmaxq_s8(vld1q_s8(input + i * stride + j + 32), acc2);
@@ -502,13 +502,13 @@ void argmax_i8_rows_last_neon(const int8_t* input, int64_t rows, int64_t cols, i
       int8x16_t acc3 = vdupq_n_s8(-128);
       // 4 vectors per step
       int64_t j = blk;
-      for (; j <= cols - 64; j += 64) {
+      for (; j + 64 <= cols; j += 64) {
         acc0 = vmaxq_s8(vld1q_s8(input + i * stride + j), acc0);
         acc1 = vmaxq_s8(vld1q_s8(input + i * stride + j + 16), acc1);
         acc2 = vmaxq_s8(vld1q_s8(input + i * stride + j + 32), acc2);
         acc3 = vmaxq_s8(vld1q_s8(input + i * stride + j + 48), acc3);
       }
-      for (; j <= cols - 16; j += 16) {
+      for (; j + 16 <= cols; j += 16) {
         acc0 = vmaxq_s8(vld1q_s8(input + i * stride + j), acc0);
       }
       // predicated tail: identity lanes never win
@@ -619,14 +619,14 @@ __attribute__((target("avx2"))) void argmax_i8_rows_last_avx2(const int8_t* inpu
     int64_t best_hi = (int64_t)(-1);
     // blocks of 8192 elements
     int64_t blk = 0;
-    for (; blk <= cols - 8192; blk += 8192) {
+    for (; blk + 8192 <= cols; blk += 8192) {
       __m256i acc0 = _mm256_set1_epi8((char)(-128));
       __m256i acc1 = _mm256_set1_epi8((char)(-128));
       __m256i acc2 = _mm256_set1_epi8((char)(-128));
       __m256i acc3 = _mm256_set1_epi8((char)(-128));
       // 4 vectors per step
       int64_t j = blk;
-      for (; j <= blk + 8064; j += 128) {
+      for (; j + 128 <= blk + 8192; j += 128) {
         acc0 = _mm256_max_epi8(_mm256_loadu_si256((const __m256i*)(input + i * stride + j)), acc0);
         acc1 = _mm256_max_epi8(_mm256_loadu_si256((const __m256i*)(input + i * stride + j + 32)),
                                acc1);
@@ -690,7 +690,7 @@ __attribute__((target("avx2"))) void argmax_i8_rows_last_avx2(const int8_t* inpu
       __m256i acc3 = _mm256_set1_epi8((char)(-128));
       // 4 vectors per step
       int64_t j = blk;
-      for (; j <= cols - 128; j += 128) {
+      for (; j + 128 <= cols; j += 128) {
         acc0 = _mm256_max_epi8(_mm256_loadu_si256((const __m256i*)(input + i * stride + j)), acc0);
         acc1 = _mm256_max_epi8(_mm256_loadu_si256((const __m256i*)(input + i * stride + j + 32)),
                                acc1);
@@ -699,7 +699,7 @@ __attribute__((target("avx2"))) void argmax_i8_rows_last_avx2(const int8_t* inpu
         acc3 = _mm256_max_epi8(_mm256_loadu_si256((const __m256i*)(input + i * stride + j + 96)),
                                acc3);
       }
-      for (; j <= cols - 32; j += 32) {
+      for (; j + 32 <= cols; j += 32) {
         acc0 = _mm256_max_epi8(_mm256_loadu_si256((const __m256i*)(input + i * stride + j)), acc0);
       }
       // predicated tail: identity lanes never win
@@ -804,14 +804,14 @@ void argmax_i8_rows_last_scalar(const int8_t* input, int64_t rows, int64_t cols,
     int64_t best_hi = (int64_t)(-1);
     // blocks of 8192 elements
     int64_t blk = 0;
-    for (; blk <= cols - 8192; blk += 8192) {
+    for (; blk + 8192 <= cols; blk += 8192) {
       int8_t acc0 = (int8_t)(-128);
       int8_t acc1 = (int8_t)(-128);
       int8_t acc2 = (int8_t)(-128);
       int8_t acc3 = (int8_t)(-128);
       // 4 vectors per step
       int64_t j = blk;
-      for (; j <= blk + 8188; j += 4) {
+      for (; j + 4 <= blk + 8192; j += 4) {
         int8_t x0 = input[i * stride + j];
         acc0 = (x0 > acc0 ? x0 : acc0);
         int8_t x1 = input[i * stride + j + 1];
@@ -860,7 +860,7 @@ void argmax_i8_rows_last_scalar(const int8_t* input, int64_t rows, int64_t cols,
       int8_t acc3 = (int8_t)(-128);
       // 4 vectors per step
       int64_t j = blk;
-      for (; j <= cols - 4; j += 4) {
+      for (; j + 4 <= cols; j += 4) {
         int8_t x0 = input[i * stride + j];
         acc0 = (x0 > acc0 ? x0 : acc0);
         int8_t x1 = input[i * stride + j + 1];

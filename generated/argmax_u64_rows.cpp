@@ -60,14 +60,14 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void argmax_u64_ro
     int64_t best_hi = (int64_t)(-1);
     // blocks of 1024 elements
     int64_t blk = 0;
-    for (; blk <= cols - 1024; blk += 1024) {
+    for (; blk + 1024 <= cols; blk += 1024) {
       __m512i acc0 = _mm512_setzero_si512();
       __m512i acc1 = _mm512_setzero_si512();
       __m512i acc2 = _mm512_setzero_si512();
       __m512i acc3 = _mm512_setzero_si512();
       // 4 vectors per step
       int64_t j = blk;
-      for (; j <= blk + 992; j += 32) {
+      for (; j + 32 <= blk + 1024; j += 32) {
         acc0 = _mm512_max_epu64(_mm512_loadu_si512((const void*)(input + i * stride + j)), acc0);
         acc1 =
             _mm512_max_epu64(_mm512_loadu_si512((const void*)(input + i * stride + j + 8)), acc1);
@@ -130,7 +130,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void argmax_u64_ro
       __m512i acc3 = _mm512_setzero_si512();
       // 4 vectors per step
       int64_t j = blk;
-      for (; j <= cols - 32; j += 32) {
+      for (; j + 32 <= cols; j += 32) {
         acc0 = _mm512_max_epu64(_mm512_loadu_si512((const void*)(input + i * stride + j)), acc0);
         acc1 =
             _mm512_max_epu64(_mm512_loadu_si512((const void*)(input + i * stride + j + 8)), acc1);
@@ -139,7 +139,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void argmax_u64_ro
         acc3 =
             _mm512_max_epu64(_mm512_loadu_si512((const void*)(input + i * stride + j + 24)), acc3);
       }
-      for (; j <= cols - 8; j += 8) {
+      for (; j + 8 <= cols; j += 8) {
         acc0 = _mm512_max_epu64(_mm512_loadu_si512((const void*)(input + i * stride + j)), acc0);
       }
       acc0 = _mm512_max_epu64(acc1, acc0);
@@ -268,7 +268,7 @@ __attribute__((target("+sve"))) void argmax_u64_rows_sve(const uint64_t* input, 
     int64_t best_hi = (int64_t)(-1);
     // blocks of 1024 elements
     int64_t blk = 0;
-    for (; blk <= cols - 1024; blk += 1024) {
+    for (; blk + 1024 <= cols; blk += 1024) {
       svuint64_t acc0 = svdup_n_u64(0ull);
       svuint64_t acc1 = svdup_n_u64(0ull);
       svuint64_t acc2 = svdup_n_u64(0ull);
@@ -467,14 +467,14 @@ void argmax_u64_rows_neon(const uint64_t* input, int64_t rows, int64_t cols, int
     int64_t best_hi = (int64_t)(-1);
     // blocks of 1024 elements
     int64_t blk = 0;
-    for (; blk <= cols - 1024; blk += 1024) {
+    for (; blk + 1024 <= cols; blk += 1024) {
       uint64x2_t acc0 = vdupq_n_u64(0ull);
       uint64x2_t acc1 = vdupq_n_u64(0ull);
       uint64x2_t acc2 = vdupq_n_u64(0ull);
       uint64x2_t acc3 = vdupq_n_u64(0ull);
       // 4 vectors per step
       int64_t j = blk;
-      for (; j <= blk + 1016; j += 8) {
+      for (; j + 8 <= blk + 1024; j += 8) {
         uint64x2_t x0 = vld1q_u64(input + i * stride + j);
         acc0 = vbslq_u64(vcgtq_u64(x0, acc0), x0, acc0);
         uint64x2_t x1 = vld1q_u64(input + i * stride + j + 2);
@@ -542,7 +542,7 @@ void argmax_u64_rows_neon(const uint64_t* input, int64_t rows, int64_t cols, int
       uint64x2_t acc3 = vdupq_n_u64(0ull);
       // 4 vectors per step
       int64_t j = blk;
-      for (; j <= cols - 8; j += 8) {
+      for (; j + 8 <= cols; j += 8) {
         uint64x2_t x0 = vld1q_u64(input + i * stride + j);
         acc0 = vbslq_u64(vcgtq_u64(x0, acc0), x0, acc0);
         uint64x2_t x1 = vld1q_u64(input + i * stride + j + 2);
@@ -552,7 +552,7 @@ void argmax_u64_rows_neon(const uint64_t* input, int64_t rows, int64_t cols, int
         uint64x2_t x3 = vld1q_u64(input + i * stride + j + 6);
         acc3 = vbslq_u64(vcgtq_u64(x3, acc3), x3, acc3);
       }
-      for (; j <= cols - 2; j += 2) {
+      for (; j + 2 <= cols; j += 2) {
         uint64x2_t x0 = vld1q_u64(input + i * stride + j);
         acc0 = vbslq_u64(vcgtq_u64(x0, acc0), x0, acc0);
       }
@@ -688,14 +688,14 @@ __attribute__((target("avx2"))) void argmax_u64_rows_avx2(const uint64_t* input,
     int64_t best_hi = (int64_t)(-1);
     // blocks of 1024 elements
     int64_t blk = 0;
-    for (; blk <= cols - 1024; blk += 1024) {
+    for (; blk + 1024 <= cols; blk += 1024) {
       __m256i acc0 = _mm256_setzero_si256();
       __m256i acc1 = _mm256_setzero_si256();
       __m256i acc2 = _mm256_setzero_si256();
       __m256i acc3 = _mm256_setzero_si256();
       // 4 vectors per step
       int64_t j = blk;
-      for (; j <= blk + 1008; j += 16) {
+      for (; j + 16 <= blk + 1024; j += 16) {
         __m256i x0 = _mm256_loadu_si256((const __m256i*)(input + i * stride + j));
         acc0 = _mm256_blendv_epi8(
             acc0, x0,
@@ -795,7 +795,7 @@ __attribute__((target("avx2"))) void argmax_u64_rows_avx2(const uint64_t* input,
       __m256i acc3 = _mm256_setzero_si256();
       // 4 vectors per step
       int64_t j = blk;
-      for (; j <= cols - 16; j += 16) {
+      for (; j + 16 <= cols; j += 16) {
         __m256i x0 = _mm256_loadu_si256((const __m256i*)(input + i * stride + j));
         acc0 = _mm256_blendv_epi8(
             acc0, x0,
@@ -821,7 +821,7 @@ __attribute__((target("avx2"))) void argmax_u64_rows_avx2(const uint64_t* input,
                 _mm256_xor_si256(x3, _mm256_set1_epi64x((long long)0x8000000000000000ull)),
                 _mm256_xor_si256(acc3, _mm256_set1_epi64x((long long)0x8000000000000000ull))));
       }
-      for (; j <= cols - 4; j += 4) {
+      for (; j + 4 <= cols; j += 4) {
         __m256i x0 = _mm256_loadu_si256((const __m256i*)(input + i * stride + j));
         acc0 = _mm256_blendv_epi8(
             acc0, x0,
@@ -970,14 +970,14 @@ void argmax_u64_rows_scalar(const uint64_t* input, int64_t rows, int64_t cols, i
     int64_t best_hi = (int64_t)(-1);
     // blocks of 1024 elements
     int64_t blk = 0;
-    for (; blk <= cols - 1024; blk += 1024) {
+    for (; blk + 1024 <= cols; blk += 1024) {
       uint64_t acc0 = (uint64_t)(0ull);
       uint64_t acc1 = (uint64_t)(0ull);
       uint64_t acc2 = (uint64_t)(0ull);
       uint64_t acc3 = (uint64_t)(0ull);
       // 4 vectors per step
       int64_t j = blk;
-      for (; j <= blk + 1020; j += 4) {
+      for (; j + 4 <= blk + 1024; j += 4) {
         uint64_t x0 = input[i * stride + j];
         acc0 = (x0 > acc0 ? x0 : acc0);
         uint64_t x1 = input[i * stride + j + 1];
@@ -1026,7 +1026,7 @@ void argmax_u64_rows_scalar(const uint64_t* input, int64_t rows, int64_t cols, i
       uint64_t acc3 = (uint64_t)(0ull);
       // 4 vectors per step
       int64_t j = blk;
-      for (; j <= cols - 4; j += 4) {
+      for (; j + 4 <= cols; j += 4) {
         uint64_t x0 = input[i * stride + j];
         acc0 = (x0 > acc0 ? x0 : acc0);
         uint64_t x1 = input[i * stride + j + 1];

@@ -63,14 +63,14 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void argmin_f64_ro
     int64_t nan_tail = (int64_t)(0);
     // blocks of 1024 elements
     int64_t blk = 0;
-    for (; blk <= cols - 1024; blk += 1024) {
+    for (; blk + 1024 <= cols; blk += 1024) {
       __m512d acc0 = _mm512_set1_pd(__builtin_inf());
       __m512d acc1 = _mm512_set1_pd(__builtin_inf());
       __m512d acc2 = _mm512_set1_pd(__builtin_inf());
       __m512d acc3 = _mm512_set1_pd(__builtin_inf());
       // 4 vectors per step
       int64_t j = blk;
-      for (; j <= blk + 992; j += 32) {
+      for (; j + 32 <= blk + 1024; j += 32) {
         __m512d x0 = _mm512_loadu_pd(input + i * stride + j);
         acc0 = _mm512_min_pd(x0, acc0);
         __m512i x0_nan = _mm512_movm_epi64(_mm512_cmp_pd_mask(x0, x0, _CMP_UNORD_Q));
@@ -143,7 +143,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void argmin_f64_ro
       __m512d acc3 = _mm512_set1_pd(__builtin_inf());
       // 4 vectors per step
       int64_t j = blk;
-      for (; j <= cols - 32; j += 32) {
+      for (; j + 32 <= cols; j += 32) {
         __m512d x0 = _mm512_loadu_pd(input + i * stride + j);
         acc0 = _mm512_min_pd(x0, acc0);
         __m512i x0_nan = _mm512_movm_epi64(_mm512_cmp_pd_mask(x0, x0, _CMP_UNORD_Q));
@@ -161,7 +161,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void argmin_f64_ro
         __m512i x3_nan = _mm512_movm_epi64(_mm512_cmp_pd_mask(x3, x3, _CMP_UNORD_Q));
         nan_lanes = _mm512_or_si512(x3_nan, nan_lanes);
       }
-      for (; j <= cols - 8; j += 8) {
+      for (; j + 8 <= cols; j += 8) {
         __m512d x0 = _mm512_loadu_pd(input + i * stride + j);
         acc0 = _mm512_min_pd(x0, acc0);
         __m512i x0_nan = _mm512_movm_epi64(_mm512_cmp_pd_mask(x0, x0, _CMP_UNORD_Q));
@@ -295,7 +295,7 @@ __attribute__((target("+sve"))) void argmin_f64_rows_sve(const double* input, in
     int64_t nan_tail = (int64_t)(0);
     // blocks of 1024 elements
     int64_t blk = 0;
-    for (; blk <= cols - 1024; blk += 1024) {
+    for (; blk + 1024 <= cols; blk += 1024) {
       svfloat64_t acc0 = svdup_n_f64(__builtin_inf());
       svfloat64_t acc1 = svdup_n_f64(__builtin_inf());
       svfloat64_t acc2 = svdup_n_f64(__builtin_inf());
@@ -544,14 +544,14 @@ void argmin_f64_rows_neon(const double* input, int64_t rows, int64_t cols, int64
     int64_t nan_tail = (int64_t)(0);
     // blocks of 1024 elements
     int64_t blk = 0;
-    for (; blk <= cols - 1024; blk += 1024) {
+    for (; blk + 1024 <= cols; blk += 1024) {
       float64x2_t acc0 = vdupq_n_f64(__builtin_inf());
       float64x2_t acc1 = vdupq_n_f64(__builtin_inf());
       float64x2_t acc2 = vdupq_n_f64(__builtin_inf());
       float64x2_t acc3 = vdupq_n_f64(__builtin_inf());
       // 4 vectors per step
       int64_t j = blk;
-      for (; j <= blk + 1016; j += 8) {
+      for (; j + 8 <= blk + 1024; j += 8) {
         float64x2_t x0 = vld1q_f64(input + i * stride + j);
         acc0 = vbslq_f64(vcltq_f64(x0, acc0), x0, acc0);
         int64x2_t x0_nan = vreinterpretq_s64_u64(
@@ -631,7 +631,7 @@ void argmin_f64_rows_neon(const double* input, int64_t rows, int64_t cols, int64
       float64x2_t acc3 = vdupq_n_f64(__builtin_inf());
       // 4 vectors per step
       int64_t j = blk;
-      for (; j <= cols - 8; j += 8) {
+      for (; j + 8 <= cols; j += 8) {
         float64x2_t x0 = vld1q_f64(input + i * stride + j);
         acc0 = vbslq_f64(vcltq_f64(x0, acc0), x0, acc0);
         int64x2_t x0_nan = vreinterpretq_s64_u64(
@@ -653,7 +653,7 @@ void argmin_f64_rows_neon(const double* input, int64_t rows, int64_t cols, int64
             vreinterpretq_u64_u32(vmvnq_u32(vreinterpretq_u32_u64(vceqq_f64(x3, x3)))));
         nan_lanes = vorrq_s64(x3_nan, nan_lanes);
       }
-      for (; j <= cols - 2; j += 2) {
+      for (; j + 2 <= cols; j += 2) {
         float64x2_t x0 = vld1q_f64(input + i * stride + j);
         acc0 = vbslq_f64(vcltq_f64(x0, acc0), x0, acc0);
         int64x2_t x0_nan = vreinterpretq_s64_u64(
@@ -791,14 +791,14 @@ __attribute__((target("avx2"))) void argmin_f64_rows_avx2(const double* input, i
     int64_t nan_tail = (int64_t)(0);
     // blocks of 1024 elements
     int64_t blk = 0;
-    for (; blk <= cols - 1024; blk += 1024) {
+    for (; blk + 1024 <= cols; blk += 1024) {
       __m256d acc0 = _mm256_set1_pd(__builtin_inf());
       __m256d acc1 = _mm256_set1_pd(__builtin_inf());
       __m256d acc2 = _mm256_set1_pd(__builtin_inf());
       __m256d acc3 = _mm256_set1_pd(__builtin_inf());
       // 4 vectors per step
       int64_t j = blk;
-      for (; j <= blk + 1008; j += 16) {
+      for (; j + 16 <= blk + 1024; j += 16) {
         __m256d x0 = _mm256_loadu_pd(input + i * stride + j);
         acc0 = _mm256_min_pd(x0, acc0);
         __m256i x0_nan = _mm256_castpd_si256(_mm256_cmp_pd(x0, x0, _CMP_UNORD_Q));
@@ -869,7 +869,7 @@ __attribute__((target("avx2"))) void argmin_f64_rows_avx2(const double* input, i
       __m256d acc3 = _mm256_set1_pd(__builtin_inf());
       // 4 vectors per step
       int64_t j = blk;
-      for (; j <= cols - 16; j += 16) {
+      for (; j + 16 <= cols; j += 16) {
         __m256d x0 = _mm256_loadu_pd(input + i * stride + j);
         acc0 = _mm256_min_pd(x0, acc0);
         __m256i x0_nan = _mm256_castpd_si256(_mm256_cmp_pd(x0, x0, _CMP_UNORD_Q));
@@ -887,7 +887,7 @@ __attribute__((target("avx2"))) void argmin_f64_rows_avx2(const double* input, i
         __m256i x3_nan = _mm256_castpd_si256(_mm256_cmp_pd(x3, x3, _CMP_UNORD_Q));
         nan_lanes = _mm256_or_si256(x3_nan, nan_lanes);
       }
-      for (; j <= cols - 4; j += 4) {
+      for (; j + 4 <= cols; j += 4) {
         __m256d x0 = _mm256_loadu_pd(input + i * stride + j);
         acc0 = _mm256_min_pd(x0, acc0);
         __m256i x0_nan = _mm256_castpd_si256(_mm256_cmp_pd(x0, x0, _CMP_UNORD_Q));
@@ -1010,14 +1010,14 @@ void argmin_f64_rows_scalar(const double* input, int64_t rows, int64_t cols, int
     int64_t nan_lanes = (int64_t)(0);
     // blocks of 1024 elements
     int64_t blk = 0;
-    for (; blk <= cols - 1024; blk += 1024) {
+    for (; blk + 1024 <= cols; blk += 1024) {
       double acc0 = (double)(__builtin_inf());
       double acc1 = (double)(__builtin_inf());
       double acc2 = (double)(__builtin_inf());
       double acc3 = (double)(__builtin_inf());
       // 4 vectors per step
       int64_t j = blk;
-      for (; j <= blk + 1020; j += 4) {
+      for (; j + 4 <= blk + 1024; j += 4) {
         double x0 = input[i * stride + j];
         acc0 = (x0 < acc0 ? x0 : acc0);
         int64_t x0_nan = (int64_t)-(int64_t)(x0 != x0);
@@ -1074,7 +1074,7 @@ void argmin_f64_rows_scalar(const double* input, int64_t rows, int64_t cols, int
       double acc3 = (double)(__builtin_inf());
       // 4 vectors per step
       int64_t j = blk;
-      for (; j <= cols - 4; j += 4) {
+      for (; j + 4 <= cols; j += 4) {
         double x0 = input[i * stride + j];
         acc0 = (x0 < acc0 ? x0 : acc0);
         int64_t x0_nan = (int64_t)-(int64_t)(x0 != x0);

@@ -61,14 +61,14 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void argmin_i64_av
     int64_t best_hi = (int64_t)(-1);
     // blocks of 1024 elements
     int64_t blk = 0;
-    for (; blk <= n - 1024; blk += 1024) {
+    for (; blk + 1024 <= n; blk += 1024) {
       __m512i acc0 = _mm512_set1_epi64((long long)(9223372036854775807ll));
       __m512i acc1 = _mm512_set1_epi64((long long)(9223372036854775807ll));
       __m512i acc2 = _mm512_set1_epi64((long long)(9223372036854775807ll));
       __m512i acc3 = _mm512_set1_epi64((long long)(9223372036854775807ll));
       // 4 vectors per step
       int64_t j = blk;
-      for (; j <= blk + 992; j += 32) {
+      for (; j + 32 <= blk + 1024; j += 32) {
         acc0 = _mm512_min_epi64(_mm512_loadu_si512((const void*)(input + i * n + j)), acc0);
         acc1 = _mm512_min_epi64(_mm512_loadu_si512((const void*)(input + i * n + j + 8)), acc1);
         acc2 = _mm512_min_epi64(_mm512_loadu_si512((const void*)(input + i * n + j + 16)), acc2);
@@ -128,20 +128,20 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void argmin_i64_av
       __m512i acc3 = _mm512_set1_epi64((long long)(9223372036854775807ll));
       // 4 vectors per step
       int64_t j = blk;
-      for (; j <= n - 32; j += 32) {
+      for (; j + 32 <= n; j += 32) {
         acc0 = _mm512_min_epi64(_mm512_loadu_si512((const void*)(input + i * n + j)), acc0);
         acc1 = _mm512_min_epi64(_mm512_loadu_si512((const void*)(input + i * n + j + 8)), acc1);
         acc2 = _mm512_min_epi64(_mm512_loadu_si512((const void*)(input + i * n + j + 16)), acc2);
         acc3 = _mm512_min_epi64(_mm512_loadu_si512((const void*)(input + i * n + j + 24)), acc3);
       }
-      for (; j <= n - 8; j += 8) {
+      for (; j + 8 <= n; j += 8) {
         acc0 = _mm512_min_epi64(_mm512_loadu_si512((const void*)(input + i * n + j)), acc0);
       }
       // predicated tail: identity lanes never win
       if (j < n) {
         __m512i tail =
             _mm512_mask_loadu_epi64(_mm512_set1_epi64((long long)(9223372036854775807ll)),
-                                    (__mmask8)((1ull << (-j + n)) - 1), input + i * n + j);
+                                    (__mmask8)((1ull << (n - j)) - 1), input + i * n + j);
         acc0 = _mm512_min_epi64(tail, acc0);
       }
       acc0 = _mm512_min_epi64(acc1, acc0);
@@ -242,7 +242,7 @@ __attribute__((target("+sve"))) void argmin_i64_sve(const int64_t* input, int64_
     int64_t best_hi = (int64_t)(-1);
     // blocks of 1024 elements
     int64_t blk = 0;
-    for (; blk <= n - 1024; blk += 1024) {
+    for (; blk + 1024 <= n; blk += 1024) {
       svint64_t acc0 = svdup_n_s64(9223372036854775807ll);
       svint64_t acc1 = svdup_n_s64(9223372036854775807ll);
       svint64_t acc2 = svdup_n_s64(9223372036854775807ll);
@@ -418,14 +418,14 @@ void argmin_i64_neon(const int64_t* input, int64_t n, int64_t* values, int64_t* 
     int64_t best_hi = (int64_t)(-1);
     // blocks of 1024 elements
     int64_t blk = 0;
-    for (; blk <= n - 1024; blk += 1024) {
+    for (; blk + 1024 <= n; blk += 1024) {
       int64x2_t acc0 = vdupq_n_s64(9223372036854775807ll);
       int64x2_t acc1 = vdupq_n_s64(9223372036854775807ll);
       int64x2_t acc2 = vdupq_n_s64(9223372036854775807ll);
       int64x2_t acc3 = vdupq_n_s64(9223372036854775807ll);
       // 4 vectors per step
       int64_t j = blk;
-      for (; j <= blk + 1016; j += 8) {
+      for (; j + 8 <= blk + 1024; j += 8) {
         int64x2_t x0 = vld1q_s64(input + i * n + j);
         acc0 = vbslq_s64(vcltq_s64(x0, acc0), x0, acc0);
         int64x2_t x1 = vld1q_s64(input + i * n + j + 2);
@@ -492,7 +492,7 @@ void argmin_i64_neon(const int64_t* input, int64_t n, int64_t* values, int64_t* 
       int64x2_t acc3 = vdupq_n_s64(9223372036854775807ll);
       // 4 vectors per step
       int64_t j = blk;
-      for (; j <= n - 8; j += 8) {
+      for (; j + 8 <= n; j += 8) {
         int64x2_t x0 = vld1q_s64(input + i * n + j);
         acc0 = vbslq_s64(vcltq_s64(x0, acc0), x0, acc0);
         int64x2_t x1 = vld1q_s64(input + i * n + j + 2);
@@ -502,7 +502,7 @@ void argmin_i64_neon(const int64_t* input, int64_t n, int64_t* values, int64_t* 
         int64x2_t x3 = vld1q_s64(input + i * n + j + 6);
         acc3 = vbslq_s64(vcltq_s64(x3, acc3), x3, acc3);
       }
-      for (; j <= n - 2; j += 2) {
+      for (; j + 2 <= n; j += 2) {
         int64x2_t x0 = vld1q_s64(input + i * n + j);
         acc0 = vbslq_s64(vcltq_s64(x0, acc0), x0, acc0);
       }
@@ -510,7 +510,7 @@ void argmin_i64_neon(const int64_t* input, int64_t n, int64_t* values, int64_t* 
       if (j < n) {
         int64_t tail_stage[2];
         vst1q_s64(tail_stage, vdupq_n_s64(9223372036854775807ll));
-        __builtin_memcpy(tail_stage, input + i * n + j, (size_t)(-j + n) * sizeof(int64_t));
+        __builtin_memcpy(tail_stage, input + i * n + j, (size_t)(n - j) * sizeof(int64_t));
         int64x2_t tail = vld1q_s64(tail_stage);
         acc0 = vbslq_s64(vcltq_s64(tail, acc0), tail, acc0);
       }
@@ -616,14 +616,14 @@ __attribute__((target("avx2"))) void argmin_i64_avx2(const int64_t* input, int64
     int64_t best_hi = (int64_t)(-1);
     // blocks of 1024 elements
     int64_t blk = 0;
-    for (; blk <= n - 1024; blk += 1024) {
+    for (; blk + 1024 <= n; blk += 1024) {
       __m256i acc0 = _mm256_set1_epi64x((long long)(9223372036854775807ll));
       __m256i acc1 = _mm256_set1_epi64x((long long)(9223372036854775807ll));
       __m256i acc2 = _mm256_set1_epi64x((long long)(9223372036854775807ll));
       __m256i acc3 = _mm256_set1_epi64x((long long)(9223372036854775807ll));
       // 4 vectors per step
       int64_t j = blk;
-      for (; j <= blk + 1008; j += 16) {
+      for (; j + 16 <= blk + 1024; j += 16) {
         __m256i x0 = _mm256_loadu_si256((const __m256i*)(input + i * n + j));
         acc0 = _mm256_blendv_epi8(x0, acc0, _mm256_cmpgt_epi64(x0, acc0));
         __m256i x1 = _mm256_loadu_si256((const __m256i*)(input + i * n + j + 4));
@@ -689,7 +689,7 @@ __attribute__((target("avx2"))) void argmin_i64_avx2(const int64_t* input, int64
       __m256i acc3 = _mm256_set1_epi64x((long long)(9223372036854775807ll));
       // 4 vectors per step
       int64_t j = blk;
-      for (; j <= n - 16; j += 16) {
+      for (; j + 16 <= n; j += 16) {
         __m256i x0 = _mm256_loadu_si256((const __m256i*)(input + i * n + j));
         acc0 = _mm256_blendv_epi8(x0, acc0, _mm256_cmpgt_epi64(x0, acc0));
         __m256i x1 = _mm256_loadu_si256((const __m256i*)(input + i * n + j + 4));
@@ -699,13 +699,13 @@ __attribute__((target("avx2"))) void argmin_i64_avx2(const int64_t* input, int64
         __m256i x3 = _mm256_loadu_si256((const __m256i*)(input + i * n + j + 12));
         acc3 = _mm256_blendv_epi8(x3, acc3, _mm256_cmpgt_epi64(x3, acc3));
       }
-      for (; j <= n - 4; j += 4) {
+      for (; j + 4 <= n; j += 4) {
         __m256i x0 = _mm256_loadu_si256((const __m256i*)(input + i * n + j));
         acc0 = _mm256_blendv_epi8(x0, acc0, _mm256_cmpgt_epi64(x0, acc0));
       }
       // predicated tail: identity lanes never win
       if (j < n) {
-        const __m256i tail_active = _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(-j + n)),
+        const __m256i tail_active = _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(n - j)),
                                                        _mm256_setr_epi64x(0, 1, 2, 3));
         __m256i tail = _mm256_blendv_epi8(
             _mm256_set1_epi64x((long long)(9223372036854775807ll)),
@@ -806,14 +806,14 @@ void argmin_i64_scalar(const int64_t* input, int64_t n, int64_t* values, int64_t
     int64_t best_hi = (int64_t)(-1);
     // blocks of 1024 elements
     int64_t blk = 0;
-    for (; blk <= n - 1024; blk += 1024) {
+    for (; blk + 1024 <= n; blk += 1024) {
       int64_t acc0 = (int64_t)(9223372036854775807ll);
       int64_t acc1 = (int64_t)(9223372036854775807ll);
       int64_t acc2 = (int64_t)(9223372036854775807ll);
       int64_t acc3 = (int64_t)(9223372036854775807ll);
       // 4 vectors per step
       int64_t j = blk;
-      for (; j <= blk + 1020; j += 4) {
+      for (; j + 4 <= blk + 1024; j += 4) {
         int64_t x0 = input[i * n + j];
         acc0 = (x0 < acc0 ? x0 : acc0);
         int64_t x1 = input[i * n + j + 1];
@@ -862,7 +862,7 @@ void argmin_i64_scalar(const int64_t* input, int64_t n, int64_t* values, int64_t
       int64_t acc3 = (int64_t)(9223372036854775807ll);
       // 4 vectors per step
       int64_t j = blk;
-      for (; j <= n - 4; j += 4) {
+      for (; j + 4 <= n; j += 4) {
         int64_t x0 = input[i * n + j];
         acc0 = (x0 < acc0 ? x0 : acc0);
         int64_t x1 = input[i * n + j + 1];

@@ -61,12 +61,12 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void argmin_u16_av
     int64_t best_hi = (int64_t)(-1);
     // blocks of 512 elements
     int64_t blk = 0;
-    for (; blk <= n - 512; blk += 512) {
+    for (; blk + 512 <= n; blk += 512) {
       __m512i acc0 = _mm512_set1_epi16((short)(65535));
       __m512i acc1 = _mm512_set1_epi16((short)(65535));
       // 2 vectors per step
       int64_t j = blk;
-      for (; j <= blk + 448; j += 64) {
+      for (; j + 64 <= blk + 512; j += 64) {
         acc0 = _mm512_min_epu16(_mm512_loadu_si512((const void*)(input + i * n + j)), acc0);
         acc1 = _mm512_min_epu16(_mm512_loadu_si512((const void*)(input + i * n + j + 32)), acc1);
       }
@@ -122,18 +122,18 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void argmin_u16_av
       __m512i acc1 = _mm512_set1_epi16((short)(65535));
       // 2 vectors per step
       int64_t j = blk;
-      for (; j <= n - 64; j += 64) {
+      for (; j + 64 <= n; j += 64) {
         acc0 = _mm512_min_epu16(_mm512_loadu_si512((const void*)(input + i * n + j)), acc0);
         acc1 = _mm512_min_epu16(_mm512_loadu_si512((const void*)(input + i * n + j + 32)), acc1);
       }
-      for (; j <= n - 32; j += 32) {
+      for (; j + 32 <= n; j += 32) {
         acc0 = _mm512_min_epu16(_mm512_loadu_si512((const void*)(input + i * n + j)), acc0);
       }
       // predicated tail: identity lanes never win
       if (j < n) {
         __m512i tail =
             _mm512_mask_loadu_epi16(_mm512_set1_epi16((short)(65535)),
-                                    (__mmask32)((1ull << (-j + n)) - 1), input + i * n + j);
+                                    (__mmask32)((1ull << (n - j)) - 1), input + i * n + j);
         acc0 = _mm512_min_epu16(tail, acc0);
       }
       acc0 = _mm512_min_epu16(acc1, acc0);
@@ -234,7 +234,7 @@ __attribute__((target("+sve"))) void argmin_u16_sve(const uint16_t* input, int64
     int64_t best_hi = (int64_t)(-1);
     // blocks of 512 elements
     int64_t blk = 0;
-    for (; blk <= n - 512; blk += 512) {
+    for (; blk + 512 <= n; blk += 512) {
       svuint16_t acc0 = svdup_n_u16(65535);
       svuint16_t acc1 = svdup_n_u16(65535);
       // 2 vectors per step
@@ -398,12 +398,12 @@ void argmin_u16_neon(const uint16_t* input, int64_t n, uint16_t* values, int64_t
     int64_t best_hi = (int64_t)(-1);
     // blocks of 512 elements
     int64_t blk = 0;
-    for (; blk <= n - 512; blk += 512) {
+    for (; blk + 512 <= n; blk += 512) {
       uint16x8_t acc0 = vdupq_n_u16(65535);
       uint16x8_t acc1 = vdupq_n_u16(65535);
       // 2 vectors per step
       int64_t j = blk;
-      for (; j <= blk + 496; j += 16) {
+      for (; j + 16 <= blk + 512; j += 16) {
         acc0 = vminq_u16(vld1q_u16(input + i * n + j), acc0);
         acc1 = vminq_u16(vld1q_u16(input + i * n + j + 8), acc1);
       }
@@ -454,18 +454,18 @@ void argmin_u16_neon(const uint16_t* input, int64_t n, uint16_t* values, int64_t
       uint16x8_t acc1 = vdupq_n_u16(65535);
       // 2 vectors per step
       int64_t j = blk;
-      for (; j <= n - 16; j += 16) {
+      for (; j + 16 <= n; j += 16) {
         acc0 = vminq_u16(vld1q_u16(input + i * n + j), acc0);
         acc1 = vminq_u16(vld1q_u16(input + i * n + j + 8), acc1);
       }
-      for (; j <= n - 8; j += 8) {
+      for (; j + 8 <= n; j += 8) {
         acc0 = vminq_u16(vld1q_u16(input + i * n + j), acc0);
       }
       // predicated tail: identity lanes never win
       if (j < n) {
         uint16_t tail_stage[8];
         vst1q_u16(tail_stage, vdupq_n_u16(65535));
-        __builtin_memcpy(tail_stage, input + i * n + j, (size_t)(-j + n) * sizeof(uint16_t));
+        __builtin_memcpy(tail_stage, input + i * n + j, (size_t)(n - j) * sizeof(uint16_t));
         uint16x8_t tail = vld1q_u16(tail_stage);
         acc0 = vminq_u16(tail, acc0);
       }
@@ -562,12 +562,12 @@ __attribute__((target("avx2"))) void argmin_u16_avx2(const uint16_t* input, int6
     int64_t best_hi = (int64_t)(-1);
     // blocks of 512 elements
     int64_t blk = 0;
-    for (; blk <= n - 512; blk += 512) {
+    for (; blk + 512 <= n; blk += 512) {
       __m256i acc0 = _mm256_set1_epi16((short)(65535));
       __m256i acc1 = _mm256_set1_epi16((short)(65535));
       // 2 vectors per step
       int64_t j = blk;
-      for (; j <= blk + 480; j += 32) {
+      for (; j + 32 <= blk + 512; j += 32) {
         acc0 = _mm256_min_epu16(_mm256_loadu_si256((const __m256i*)(input + i * n + j)), acc0);
         acc1 = _mm256_min_epu16(_mm256_loadu_si256((const __m256i*)(input + i * n + j + 16)), acc1);
       }
@@ -621,18 +621,18 @@ __attribute__((target("avx2"))) void argmin_u16_avx2(const uint16_t* input, int6
       __m256i acc1 = _mm256_set1_epi16((short)(65535));
       // 2 vectors per step
       int64_t j = blk;
-      for (; j <= n - 32; j += 32) {
+      for (; j + 32 <= n; j += 32) {
         acc0 = _mm256_min_epu16(_mm256_loadu_si256((const __m256i*)(input + i * n + j)), acc0);
         acc1 = _mm256_min_epu16(_mm256_loadu_si256((const __m256i*)(input + i * n + j + 16)), acc1);
       }
-      for (; j <= n - 16; j += 16) {
+      for (; j + 16 <= n; j += 16) {
         acc0 = _mm256_min_epu16(_mm256_loadu_si256((const __m256i*)(input + i * n + j)), acc0);
       }
       // predicated tail: identity lanes never win
       if (j < n) {
         alignas(32) uint16_t tail_stage[16];
         _mm256_store_si256((__m256i*)tail_stage, _mm256_set1_epi16((short)(65535)));
-        __builtin_memcpy(tail_stage, input + i * n + j, (size_t)(-j + n) * sizeof(uint16_t));
+        __builtin_memcpy(tail_stage, input + i * n + j, (size_t)(n - j) * sizeof(uint16_t));
         __m256i tail = _mm256_load_si256((const __m256i*)tail_stage);
         acc0 = _mm256_min_epu16(tail, acc0);
       }
@@ -726,12 +726,12 @@ void argmin_u16_scalar(const uint16_t* input, int64_t n, uint16_t* values, int64
     int64_t best_hi = (int64_t)(-1);
     // blocks of 512 elements
     int64_t blk = 0;
-    for (; blk <= n - 512; blk += 512) {
+    for (; blk + 512 <= n; blk += 512) {
       uint16_t acc0 = (uint16_t)(65535);
       uint16_t acc1 = (uint16_t)(65535);
       // 2 vectors per step
       int64_t j = blk;
-      for (; j <= blk + 510; j += 2) {
+      for (; j + 2 <= blk + 512; j += 2) {
         uint16_t x0 = input[i * n + j];
         acc0 = (x0 < acc0 ? x0 : acc0);
         uint16_t x1 = input[i * n + j + 1];
@@ -772,7 +772,7 @@ void argmin_u16_scalar(const uint16_t* input, int64_t n, uint16_t* values, int64
       uint16_t acc1 = (uint16_t)(65535);
       // 2 vectors per step
       int64_t j = blk;
-      for (; j <= n - 2; j += 2) {
+      for (; j + 2 <= n; j += 2) {
         uint16_t x0 = input[i * n + j];
         acc0 = (x0 < acc0 ? x0 : acc0);
         uint16_t x1 = input[i * n + j + 1];

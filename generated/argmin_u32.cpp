@@ -61,14 +61,14 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void argmin_u32_av
     int64_t best_hi = (int64_t)(-1);
     // blocks of 2048 elements
     int64_t blk = 0;
-    for (; blk <= n - 2048; blk += 2048) {
+    for (; blk + 2048 <= n; blk += 2048) {
       __m512i acc0 = _mm512_set1_epi32((int)(4294967295u));
       __m512i acc1 = _mm512_set1_epi32((int)(4294967295u));
       __m512i acc2 = _mm512_set1_epi32((int)(4294967295u));
       __m512i acc3 = _mm512_set1_epi32((int)(4294967295u));
       // 4 vectors per step
       int64_t j = blk;
-      for (; j <= blk + 1984; j += 64) {
+      for (; j + 64 <= blk + 2048; j += 64) {
         acc0 = _mm512_min_epu32(_mm512_loadu_si512((const void*)(input + i * n + j)), acc0);
         acc1 = _mm512_min_epu32(_mm512_loadu_si512((const void*)(input + i * n + j + 16)), acc1);
         acc2 = _mm512_min_epu32(_mm512_loadu_si512((const void*)(input + i * n + j + 32)), acc2);
@@ -129,20 +129,20 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void argmin_u32_av
       __m512i acc3 = _mm512_set1_epi32((int)(4294967295u));
       // 4 vectors per step
       int64_t j = blk;
-      for (; j <= n - 64; j += 64) {
+      for (; j + 64 <= n; j += 64) {
         acc0 = _mm512_min_epu32(_mm512_loadu_si512((const void*)(input + i * n + j)), acc0);
         acc1 = _mm512_min_epu32(_mm512_loadu_si512((const void*)(input + i * n + j + 16)), acc1);
         acc2 = _mm512_min_epu32(_mm512_loadu_si512((const void*)(input + i * n + j + 32)), acc2);
         acc3 = _mm512_min_epu32(_mm512_loadu_si512((const void*)(input + i * n + j + 48)), acc3);
       }
-      for (; j <= n - 16; j += 16) {
+      for (; j + 16 <= n; j += 16) {
         acc0 = _mm512_min_epu32(_mm512_loadu_si512((const void*)(input + i * n + j)), acc0);
       }
       // predicated tail: identity lanes never win
       if (j < n) {
         __m512i tail =
             _mm512_mask_loadu_epi32(_mm512_set1_epi32((int)(4294967295u)),
-                                    (__mmask16)((1ull << (-j + n)) - 1), input + i * n + j);
+                                    (__mmask16)((1ull << (n - j)) - 1), input + i * n + j);
         acc0 = _mm512_min_epu32(tail, acc0);
       }
       acc0 = _mm512_min_epu32(acc1, acc0);
@@ -268,7 +268,7 @@ __attribute__((target("+sve"))) void argmin_u32_sve(const uint32_t* input, int64
     int64_t best_hi = (int64_t)(-1);
     // blocks of 2048 elements
     int64_t blk = 0;
-    for (; blk <= n - 2048; blk += 2048) {
+    for (; blk + 2048 <= n; blk += 2048) {
       svuint32_t acc0 = svdup_n_u32(4294967295u);
       svuint32_t acc1 = svdup_n_u32(4294967295u);
       svuint32_t acc2 = svdup_n_u32(4294967295u);
@@ -468,14 +468,14 @@ void argmin_u32_neon(const uint32_t* input, int64_t n, uint32_t* values, int64_t
     int64_t best_hi = (int64_t)(-1);
     // blocks of 2048 elements
     int64_t blk = 0;
-    for (; blk <= n - 2048; blk += 2048) {
+    for (; blk + 2048 <= n; blk += 2048) {
       uint32x4_t acc0 = vdupq_n_u32(4294967295u);
       uint32x4_t acc1 = vdupq_n_u32(4294967295u);
       uint32x4_t acc2 = vdupq_n_u32(4294967295u);
       uint32x4_t acc3 = vdupq_n_u32(4294967295u);
       // 4 vectors per step
       int64_t j = blk;
-      for (; j <= blk + 2032; j += 16) {
+      for (; j + 16 <= blk + 2048; j += 16) {
         acc0 = vminq_u32(vld1q_u32(input + i * n + j), acc0);
         acc1 = vminq_u32(vld1q_u32(input + i * n + j + 4), acc1);
         acc2 = vminq_u32(vld1q_u32(input + i * n + j + 8), acc2);
@@ -531,20 +531,20 @@ void argmin_u32_neon(const uint32_t* input, int64_t n, uint32_t* values, int64_t
       uint32x4_t acc3 = vdupq_n_u32(4294967295u);
       // 4 vectors per step
       int64_t j = blk;
-      for (; j <= n - 16; j += 16) {
+      for (; j + 16 <= n; j += 16) {
         acc0 = vminq_u32(vld1q_u32(input + i * n + j), acc0);
         acc1 = vminq_u32(vld1q_u32(input + i * n + j + 4), acc1);
         acc2 = vminq_u32(vld1q_u32(input + i * n + j + 8), acc2);
         acc3 = vminq_u32(vld1q_u32(input + i * n + j + 12), acc3);
       }
-      for (; j <= n - 4; j += 4) {
+      for (; j + 4 <= n; j += 4) {
         acc0 = vminq_u32(vld1q_u32(input + i * n + j), acc0);
       }
       // predicated tail: identity lanes never win
       if (j < n) {
         uint32_t tail_stage[4];
         vst1q_u32(tail_stage, vdupq_n_u32(4294967295u));
-        __builtin_memcpy(tail_stage, input + i * n + j, (size_t)(-j + n) * sizeof(uint32_t));
+        __builtin_memcpy(tail_stage, input + i * n + j, (size_t)(n - j) * sizeof(uint32_t));
         uint32x4_t tail = vld1q_u32(tail_stage);
         acc0 = vminq_u32(tail, acc0);
       }
@@ -667,14 +667,14 @@ __attribute__((target("avx2"))) void argmin_u32_avx2(const uint32_t* input, int6
     int64_t best_hi = (int64_t)(-1);
     // blocks of 2048 elements
     int64_t blk = 0;
-    for (; blk <= n - 2048; blk += 2048) {
+    for (; blk + 2048 <= n; blk += 2048) {
       __m256i acc0 = _mm256_set1_epi32((int)(4294967295u));
       __m256i acc1 = _mm256_set1_epi32((int)(4294967295u));
       __m256i acc2 = _mm256_set1_epi32((int)(4294967295u));
       __m256i acc3 = _mm256_set1_epi32((int)(4294967295u));
       // 4 vectors per step
       int64_t j = blk;
-      for (; j <= blk + 2016; j += 32) {
+      for (; j + 32 <= blk + 2048; j += 32) {
         acc0 = _mm256_min_epu32(_mm256_loadu_si256((const __m256i*)(input + i * n + j)), acc0);
         acc1 = _mm256_min_epu32(_mm256_loadu_si256((const __m256i*)(input + i * n + j + 8)), acc1);
         acc2 = _mm256_min_epu32(_mm256_loadu_si256((const __m256i*)(input + i * n + j + 16)), acc2);
@@ -734,18 +734,18 @@ __attribute__((target("avx2"))) void argmin_u32_avx2(const uint32_t* input, int6
       __m256i acc3 = _mm256_set1_epi32((int)(4294967295u));
       // 4 vectors per step
       int64_t j = blk;
-      for (; j <= n - 32; j += 32) {
+      for (; j + 32 <= n; j += 32) {
         acc0 = _mm256_min_epu32(_mm256_loadu_si256((const __m256i*)(input + i * n + j)), acc0);
         acc1 = _mm256_min_epu32(_mm256_loadu_si256((const __m256i*)(input + i * n + j + 8)), acc1);
         acc2 = _mm256_min_epu32(_mm256_loadu_si256((const __m256i*)(input + i * n + j + 16)), acc2);
         acc3 = _mm256_min_epu32(_mm256_loadu_si256((const __m256i*)(input + i * n + j + 24)), acc3);
       }
-      for (; j <= n - 8; j += 8) {
+      for (; j + 8 <= n; j += 8) {
         acc0 = _mm256_min_epu32(_mm256_loadu_si256((const __m256i*)(input + i * n + j)), acc0);
       }
       // predicated tail: identity lanes never win
       if (j < n) {
-        const __m256i tail_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(-j + n)),
+        const __m256i tail_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(n - j)),
                                                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
         __m256i tail = _mm256_blendv_epi8(
             _mm256_set1_epi32((int)(4294967295u)),
@@ -868,14 +868,14 @@ void argmin_u32_scalar(const uint32_t* input, int64_t n, uint32_t* values, int64
     int64_t best_hi = (int64_t)(-1);
     // blocks of 2048 elements
     int64_t blk = 0;
-    for (; blk <= n - 2048; blk += 2048) {
+    for (; blk + 2048 <= n; blk += 2048) {
       uint32_t acc0 = (uint32_t)(4294967295u);
       uint32_t acc1 = (uint32_t)(4294967295u);
       uint32_t acc2 = (uint32_t)(4294967295u);
       uint32_t acc3 = (uint32_t)(4294967295u);
       // 4 vectors per step
       int64_t j = blk;
-      for (; j <= blk + 2044; j += 4) {
+      for (; j + 4 <= blk + 2048; j += 4) {
         uint32_t x0 = input[i * n + j];
         acc0 = (x0 < acc0 ? x0 : acc0);
         uint32_t x1 = input[i * n + j + 1];
@@ -924,7 +924,7 @@ void argmin_u32_scalar(const uint32_t* input, int64_t n, uint32_t* values, int64
       uint32_t acc3 = (uint32_t)(4294967295u);
       // 4 vectors per step
       int64_t j = blk;
-      for (; j <= n - 4; j += 4) {
+      for (; j + 4 <= n; j += 4) {
         uint32_t x0 = input[i * n + j];
         acc0 = (x0 < acc0 ? x0 : acc0);
         uint32_t x1 = input[i * n + j + 1];

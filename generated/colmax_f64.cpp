@@ -73,7 +73,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void colmax_f64_av
     const double* input, int64_t rows, int64_t cols, int64_t stride, double* output) {
   // 16 columns per step
   int64_t j = 0;
-  for (; j <= cols - 16; j += 16) {
+  for (; j + 16 <= cols; j += 16) {
     __m512d acc0 = _mm512_set1_pd(-__builtin_inf());
     __m512d acc1 = _mm512_set1_pd(-__builtin_inf());
     // one row per step: each lane is one column
@@ -85,7 +85,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void colmax_f64_av
     _mm512_storeu_pd(output + j, acc0);
     _mm512_storeu_pd(output + j + 8, acc1);
   }
-  for (; j <= cols - 8; j += 8) {
+  for (; j + 8 <= cols; j += 8) {
     __m512d acc0 = _mm512_set1_pd(-__builtin_inf());
     // one row per step: each lane is one column
     int64_t r = 0;
@@ -173,7 +173,7 @@ void colmax_f64_neon(const double* input, int64_t rows, int64_t cols, int64_t st
                      double* output) {
   // 4 columns per step
   int64_t j = 0;
-  for (; j <= cols - 4; j += 4) {
+  for (; j + 4 <= cols; j += 4) {
     float64x2_t acc0 = vdupq_n_f64(-__builtin_inf());
     float64x2_t acc1 = vdupq_n_f64(-__builtin_inf());
     // one row per step: each lane is one column
@@ -187,7 +187,7 @@ void colmax_f64_neon(const double* input, int64_t rows, int64_t cols, int64_t st
     vst1q_f64(output + j, acc0);
     vst1q_f64(output + j + 2, acc1);
   }
-  for (; j <= cols - 2; j += 2) {
+  for (; j + 2 <= cols; j += 2) {
     float64x2_t acc0 = vdupq_n_f64(-__builtin_inf());
     // one row per step: each lane is one column
     int64_t r = 0;
@@ -229,7 +229,7 @@ __attribute__((target("avx2"))) void colmax_f64_avx2(const double* input, int64_
                                                      int64_t cols, int64_t stride, double* output) {
   // 8 columns per step
   int64_t j = 0;
-  for (; j <= cols - 8; j += 8) {
+  for (; j + 8 <= cols; j += 8) {
     __m256d acc0 = _mm256_set1_pd(-__builtin_inf());
     __m256d acc1 = _mm256_set1_pd(-__builtin_inf());
     // one row per step: each lane is one column
@@ -241,7 +241,7 @@ __attribute__((target("avx2"))) void colmax_f64_avx2(const double* input, int64_
     _mm256_storeu_pd(output + j, acc0);
     _mm256_storeu_pd(output + j + 4, acc1);
   }
-  for (; j <= cols - 4; j += 4) {
+  for (; j + 4 <= cols; j += 4) {
     __m256d acc0 = _mm256_set1_pd(-__builtin_inf());
     // one row per step: each lane is one column
     int64_t r = 0;

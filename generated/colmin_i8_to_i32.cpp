@@ -74,7 +74,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void colmin_i8_to_
     const int8_t* input, int64_t rows, int64_t cols, int64_t stride, int32_t* output) {
   // 128 columns per step
   int64_t j = 0;
-  for (; j <= cols - 128; j += 128) {
+  for (; j + 128 <= cols; j += 128) {
     __m512i acc0 = _mm512_set1_epi8((char)(127));
     __m512i acc1 = _mm512_set1_epi8((char)(127));
     // one row per step: each lane is one column
@@ -100,7 +100,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void colmin_i8_to_
     __m512i acc1_out3 = _mm512_cvtepi8_epi32(_mm512_extracti32x4_epi32(acc1, 3));
     _mm512_storeu_si512((void*)(output + j + 112), acc1_out3);
   }
-  for (; j <= cols - 64; j += 64) {
+  for (; j + 64 <= cols; j += 64) {
     __m512i acc0 = _mm512_set1_epi8((char)(127));
     // one row per step: each lane is one column
     int64_t r = 0;
@@ -237,7 +237,7 @@ void colmin_i8_to_i32_neon(const int8_t* input, int64_t rows, int64_t cols, int6
                            int32_t* output) {
   // 32 columns per step
   int64_t j = 0;
-  for (; j <= cols - 32; j += 32) {
+  for (; j + 32 <= cols; j += 32) {
     int8x16_t acc0 = vdupq_n_s8(127);
     int8x16_t acc1 = vdupq_n_s8(127);
     // one row per step: each lane is one column
@@ -263,7 +263,7 @@ void colmin_i8_to_i32_neon(const int8_t* input, int64_t rows, int64_t cols, int6
     int32x4_t acc1_out3 = vmovl_high_s16(vmovl_high_s8(acc1));
     vst1q_s32(output + j + 28, acc1_out3);
   }
-  for (; j <= cols - 16; j += 16) {
+  for (; j + 16 <= cols; j += 16) {
     int8x16_t acc0 = vdupq_n_s8(127);
     // one row per step: each lane is one column
     int64_t r = 0;
@@ -335,7 +335,7 @@ __attribute__((target("avx2"))) void colmin_i8_to_i32_avx2(const int8_t* input, 
                                                            int32_t* output) {
   // 64 columns per step
   int64_t j = 0;
-  for (; j <= cols - 64; j += 64) {
+  for (; j + 64 <= cols; j += 64) {
     __m256i acc0 = _mm256_set1_epi8((char)(127));
     __m256i acc1 = _mm256_set1_epi8((char)(127));
     // one row per step: each lane is one column
@@ -362,7 +362,7 @@ __attribute__((target("avx2"))) void colmin_i8_to_i32_avx2(const int8_t* input, 
     __m256i acc1_out3 = _mm256_cvtepi8_epi32(_mm_srli_si128(_mm256_extracti128_si256(acc1, 1), 8));
     _mm256_storeu_si256((__m256i*)(output + j + 56), acc1_out3);
   }
-  for (; j <= cols - 32; j += 32) {
+  for (; j + 32 <= cols; j += 32) {
     __m256i acc0 = _mm256_set1_epi8((char)(127));
     // one row per step: each lane is one column
     int64_t r = 0;

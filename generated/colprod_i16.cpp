@@ -40,7 +40,7 @@ __attribute__((target("avx2"))) void colprod_i16_avx2(const int16_t* input, int6
                                                       int16_t* output) {
   // 32 columns per step
   int64_t j = 0;
-  for (; j <= cols - 32; j += 32) {
+  for (; j + 32 <= cols; j += 32) {
     __m256i acc0 = _mm256_set1_epi16((short)(1));
     __m256i acc1 = _mm256_set1_epi16((short)(1));
     // one row per step: each lane is one column
@@ -53,7 +53,7 @@ __attribute__((target("avx2"))) void colprod_i16_avx2(const int16_t* input, int6
     _mm256_storeu_si256((__m256i*)(output + j), acc0);
     _mm256_storeu_si256((__m256i*)(output + j + 16), acc1);
   }
-  for (; j <= cols - 16; j += 16) {
+  for (; j + 16 <= cols; j += 16) {
     __m256i acc0 = _mm256_set1_epi16((short)(1));
     // one row per step: each lane is one column
     int64_t r = 0;

@@ -52,7 +52,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void colsum_f32_64
   constexpr int64_t kCols = 96;
   // 32 columns per step
   int64_t j = 0;
-  for (; j <= kCols - 32; j += 32) {
+  for (; j + 32 <= kCols; j += 32) {
     __m512 acc0 = _mm512_setzero_ps();
     __m512 acc1 = _mm512_setzero_ps();
     // one row per step: each lane is one column
@@ -126,7 +126,7 @@ void colsum_f32_64x96_neon(const float* input, float* output) {
   constexpr int64_t kCols = 96;
   // 8 columns per step
   int64_t j = 0;
-  for (; j <= kCols - 8; j += 8) {
+  for (; j + 8 <= kCols; j += 8) {
     float32x4_t acc0 = vdupq_n_f32(0.0f);
     float32x4_t acc1 = vdupq_n_f32(0.0f);
     // one row per step: each lane is one column
@@ -150,7 +150,7 @@ __attribute__((target("avx2"))) void colsum_f32_64x96_avx2(const float* input, f
   constexpr int64_t kCols = 96;
   // 16 columns per step
   int64_t j = 0;
-  for (; j <= kCols - 16; j += 16) {
+  for (; j + 16 <= kCols; j += 16) {
     __m256 acc0 = _mm256_setzero_ps();
     __m256 acc1 = _mm256_setzero_ps();
     // one row per step: each lane is one column

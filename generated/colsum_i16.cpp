@@ -74,7 +74,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void colsum_i16_av
     const int16_t* input, int64_t rows, int64_t cols, int64_t stride, int32_t* output) {
   // 64 columns per step
   int64_t j = 0;
-  for (; j <= cols - 64; j += 64) {
+  for (; j + 64 <= cols; j += 64) {
     __m512i acc0_0 = _mm512_setzero_si512();
     __m512i acc0_1 = _mm512_setzero_si512();
     __m512i acc1_0 = _mm512_setzero_si512();
@@ -98,7 +98,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void colsum_i16_av
     _mm512_storeu_si512((void*)(output + j + 32), acc1_0);
     _mm512_storeu_si512((void*)(output + j + 48), acc1_1);
   }
-  for (; j <= cols - 32; j += 32) {
+  for (; j + 32 <= cols; j += 32) {
     __m512i acc0_0 = _mm512_setzero_si512();
     __m512i acc0_1 = _mm512_setzero_si512();
     // one row per step: each lane is one column
@@ -218,7 +218,7 @@ void colsum_i16_neon(const int16_t* input, int64_t rows, int64_t cols, int64_t s
                      int32_t* output) {
   // 16 columns per step
   int64_t j = 0;
-  for (; j <= cols - 16; j += 16) {
+  for (; j + 16 <= cols; j += 16) {
     int32x4_t acc0_0 = vdupq_n_s32(0);
     int32x4_t acc0_1 = vdupq_n_s32(0);
     int32x4_t acc1_0 = vdupq_n_s32(0);
@@ -242,7 +242,7 @@ void colsum_i16_neon(const int16_t* input, int64_t rows, int64_t cols, int64_t s
     vst1q_s32(output + j + 8, acc1_0);
     vst1q_s32(output + j + 12, acc1_1);
   }
-  for (; j <= cols - 8; j += 8) {
+  for (; j + 8 <= cols; j += 8) {
     int32x4_t acc0_0 = vdupq_n_s32(0);
     int32x4_t acc0_1 = vdupq_n_s32(0);
     // one row per step: each lane is one column
@@ -301,7 +301,7 @@ __attribute__((target("avx2"))) void colsum_i16_avx2(const int16_t* input, int64
                                                      int32_t* output) {
   // 32 columns per step
   int64_t j = 0;
-  for (; j <= cols - 32; j += 32) {
+  for (; j + 32 <= cols; j += 32) {
     __m256i acc0_0 = _mm256_setzero_si256();
     __m256i acc0_1 = _mm256_setzero_si256();
     __m256i acc1_0 = _mm256_setzero_si256();
@@ -325,7 +325,7 @@ __attribute__((target("avx2"))) void colsum_i16_avx2(const int16_t* input, int64
     _mm256_storeu_si256((__m256i*)(output + j + 16), acc1_0);
     _mm256_storeu_si256((__m256i*)(output + j + 24), acc1_1);
   }
-  for (; j <= cols - 16; j += 16) {
+  for (; j + 16 <= cols; j += 16) {
     __m256i acc0_0 = _mm256_setzero_si256();
     __m256i acc0_1 = _mm256_setzero_si256();
     // one row per step: each lane is one column

@@ -51,7 +51,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void colsum_u8_to_
     const uint8_t* input, int64_t rows, int64_t cols, int64_t stride, uint16_t* output) {
   // 128 columns per step
   int64_t j = 0;
-  for (; j <= cols - 128; j += 128) {
+  for (; j + 128 <= cols; j += 128) {
     __m512i acc0_0 = _mm512_setzero_si512();
     __m512i acc0_1 = _mm512_setzero_si512();
     __m512i acc1_0 = _mm512_setzero_si512();
@@ -75,7 +75,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void colsum_u8_to_
     _mm512_storeu_si512((void*)(output + j + 64), acc1_0);
     _mm512_storeu_si512((void*)(output + j + 96), acc1_1);
   }
-  for (; j <= cols - 64; j += 64) {
+  for (; j + 64 <= cols; j += 64) {
     __m512i acc0_0 = _mm512_setzero_si512();
     __m512i acc0_1 = _mm512_setzero_si512();
     // one row per step: each lane is one column
@@ -180,7 +180,7 @@ void colsum_u8_to_u16_neon(const uint8_t* input, int64_t rows, int64_t cols, int
                            uint16_t* output) {
   // 32 columns per step
   int64_t j = 0;
-  for (; j <= cols - 32; j += 32) {
+  for (; j + 32 <= cols; j += 32) {
     uint16x8_t acc0_0 = vdupq_n_u16(0);
     uint16x8_t acc0_1 = vdupq_n_u16(0);
     uint16x8_t acc1_0 = vdupq_n_u16(0);
@@ -204,7 +204,7 @@ void colsum_u8_to_u16_neon(const uint8_t* input, int64_t rows, int64_t cols, int
     vst1q_u16(output + j + 16, acc1_0);
     vst1q_u16(output + j + 24, acc1_1);
   }
-  for (; j <= cols - 16; j += 16) {
+  for (; j + 16 <= cols; j += 16) {
     uint16x8_t acc0_0 = vdupq_n_u16(0);
     uint16x8_t acc0_1 = vdupq_n_u16(0);
     // one row per step: each lane is one column
@@ -244,7 +244,7 @@ __attribute__((target("avx2"))) void colsum_u8_to_u16_avx2(const uint8_t* input,
                                                            uint16_t* output) {
   // 64 columns per step
   int64_t j = 0;
-  for (; j <= cols - 64; j += 64) {
+  for (; j + 64 <= cols; j += 64) {
     __m256i acc0_0 = _mm256_setzero_si256();
     __m256i acc0_1 = _mm256_setzero_si256();
     __m256i acc1_0 = _mm256_setzero_si256();
@@ -268,7 +268,7 @@ __attribute__((target("avx2"))) void colsum_u8_to_u16_avx2(const uint8_t* input,
     _mm256_storeu_si256((__m256i*)(output + j + 32), acc1_0);
     _mm256_storeu_si256((__m256i*)(output + j + 48), acc1_1);
   }
-  for (; j <= cols - 32; j += 32) {
+  for (; j + 32 <= cols; j += 32) {
     __m256i acc0_0 = _mm256_setzero_si256();
     __m256i acc0_1 = _mm256_setzero_si256();
     // one row per step: each lane is one column

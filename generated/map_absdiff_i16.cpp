@@ -40,34 +40,67 @@ __attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) 
 //   map: out = select(a > b, a - b, b - a)
 //   sve2: identical to sve for this kernel, not emitted
 
-#if defined(__x86_64__)
-// Bit l set for lanes l < n, for n clamped to [0, lanes]: the predicate of a partial vector.
-static inline uint64_t simdgen_lanes_below(int64_t n, int lanes) {
-  if (n <= 0) return 0;
-  if (n >= lanes) return lanes == 64 ? ~0ull : (1ull << lanes) - 1;
-  return (1ull << n) - 1;
-}
-#endif
-
 // ---- avx512 (512-bit vectors)
-// tail: predicated (whilelt masks on every load and store of the last vector)
+// whole vectors: 4 per iteration (unrolled), then one per iteration
+// tail: one predicated partial vector after the whole vectors (nothing outside the arrays is read or written)
 // uses masked loads (AVX-512 k-registers) for the tail
 
 #if defined(__x86_64__)
 __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void map_absdiff_i16_avx512(
     const int16_t* in0, const int16_t* in1, int64_t n, int16_t* out0) {
-  // one loop governed by whilelt: the last vector is partial, no cleanup
+  // whole vectors, 4 per iteration
   int64_t i = 0;
-  for (; i < n; i += 32) {
-    __m512i a_v = _mm512_mask_loadu_epi16(_mm512_setzero_si512(),
-                                          (__mmask32)simdgen_lanes_below(-i + n, 32), in0 + i);
-    __m512i b_v = _mm512_mask_loadu_epi16(_mm512_setzero_si512(),
-                                          (__mmask32)simdgen_lanes_below(-i + n, 32), in1 + i);
-    __mmask32 t0 = _mm512_cmp_epi16_mask(a_v, b_v, _MM_CMPINT_NLE);
-    __m512i t1 = _mm512_sub_epi16(a_v, b_v);
-    __m512i t2 = _mm512_sub_epi16(b_v, a_v);
-    __m512i t3 = _mm512_mask_blend_epi16(t0, t2, t1);
-    _mm512_mask_storeu_epi16(out0 + i, (__mmask32)simdgen_lanes_below(-i + n, 32), t3);
+  for (; i + 128 <= n; i += 128) {
+    __m512i a_v_0 = _mm512_loadu_si512((const void*)(in0 + i));
+    __m512i b_v_0 = _mm512_loadu_si512((const void*)(in1 + i));
+    __mmask32 t0_0 = _mm512_cmp_epi16_mask(a_v_0, b_v_0, _MM_CMPINT_NLE);
+    __m512i t1_0 = _mm512_sub_epi16(a_v_0, b_v_0);
+    __m512i t2_0 = _mm512_sub_epi16(b_v_0, a_v_0);
+    __m512i t3_0 = _mm512_mask_blend_epi16(t0_0, t2_0, t1_0);
+    _mm512_storeu_si512((void*)(out0 + i), t3_0);
+    __m512i a_v_1 = _mm512_loadu_si512((const void*)(in0 + i + 32));
+    __m512i b_v_1 = _mm512_loadu_si512((const void*)(in1 + i + 32));
+    __mmask32 t0_1 = _mm512_cmp_epi16_mask(a_v_1, b_v_1, _MM_CMPINT_NLE);
+    __m512i t1_1 = _mm512_sub_epi16(a_v_1, b_v_1);
+    __m512i t2_1 = _mm512_sub_epi16(b_v_1, a_v_1);
+    __m512i t3_1 = _mm512_mask_blend_epi16(t0_1, t2_1, t1_1);
+    _mm512_storeu_si512((void*)(out0 + i + 32), t3_1);
+    __m512i a_v_2 = _mm512_loadu_si512((const void*)(in0 + i + 64));
+    __m512i b_v_2 = _mm512_loadu_si512((const void*)(in1 + i + 64));
+    __mmask32 t0_2 = _mm512_cmp_epi16_mask(a_v_2, b_v_2, _MM_CMPINT_NLE);
+    __m512i t1_2 = _mm512_sub_epi16(a_v_2, b_v_2);
+    __m512i t2_2 = _mm512_sub_epi16(b_v_2, a_v_2);
+    __m512i t3_2 = _mm512_mask_blend_epi16(t0_2, t2_2, t1_2);
+    _mm512_storeu_si512((void*)(out0 + i + 64), t3_2);
+    __m512i a_v_3 = _mm512_loadu_si512((const void*)(in0 + i + 96));
+    __m512i b_v_3 = _mm512_loadu_si512((const void*)(in1 + i + 96));
+    __mmask32 t0_3 = _mm512_cmp_epi16_mask(a_v_3, b_v_3, _MM_CMPINT_NLE);
+    __m512i t1_3 = _mm512_sub_epi16(a_v_3, b_v_3);
+    __m512i t2_3 = _mm512_sub_epi16(b_v_3, a_v_3);
+    __m512i t3_3 = _mm512_mask_blend_epi16(t0_3, t2_3, t1_3);
+    _mm512_storeu_si512((void*)(out0 + i + 96), t3_3);
+  }
+  // whole vectors, one per iteration
+  for (; i + 32 <= n; i += 32) {
+    __m512i a_v = _mm512_loadu_si512((const void*)(in0 + i));
+    __m512i b_v = _mm512_loadu_si512((const void*)(in1 + i));
+    __mmask32 t4 = _mm512_cmp_epi16_mask(a_v, b_v, _MM_CMPINT_NLE);
+    __m512i t5 = _mm512_sub_epi16(a_v, b_v);
+    __m512i t6 = _mm512_sub_epi16(b_v, a_v);
+    __m512i t7 = _mm512_mask_blend_epi16(t4, t6, t5);
+    _mm512_storeu_si512((void*)(out0 + i), t7);
+  }
+  // the rest: one partial vector, its loads and stores masked
+  if (i < n) {
+    __m512i a_v_tail = _mm512_mask_loadu_epi16(_mm512_setzero_si512(),
+                                               (__mmask32)((1ull << (n - i)) - 1), in0 + i);
+    __m512i b_v_tail = _mm512_mask_loadu_epi16(_mm512_setzero_si512(),
+                                               (__mmask32)((1ull << (n - i)) - 1), in1 + i);
+    __mmask32 t8_tail = _mm512_cmp_epi16_mask(a_v_tail, b_v_tail, _MM_CMPINT_NLE);
+    __m512i t9_tail = _mm512_sub_epi16(a_v_tail, b_v_tail);
+    __m512i t10_tail = _mm512_sub_epi16(b_v_tail, a_v_tail);
+    __m512i t11_tail = _mm512_mask_blend_epi16(t8_tail, t10_tail, t9_tail);
+    _mm512_mask_storeu_epi16(out0 + i, (__mmask32)((1ull << (n - i)) - 1), t11_tail);
   }
 }
 #endif
@@ -99,41 +132,73 @@ __attribute__((target("+sve"))) void map_absdiff_i16_sve(const int16_t* in0, con
 #endif
 
 // ---- avx2 (256-bit vectors)
+// whole vectors: 4 per iteration (unrolled), then one per iteration
 // tail: one predicated partial vector after the whole vectors (nothing outside the arrays is read or written)
 // uses 8/16-bit tails staged through a stack buffer (no AVX2 byte masked load)
 
 #if defined(__x86_64__)
 __attribute__((target("avx2"))) void map_absdiff_i16_avx2(const int16_t* in0, const int16_t* in1,
                                                           int64_t n, int16_t* out0) {
-  // whole vectors
+  // whole vectors, 4 per iteration
   int64_t i = 0;
-  for (; i <= n - 16; i += 16) {
+  for (; i + 64 <= n; i += 64) {
+    __m256i a_v_0 = _mm256_loadu_si256((const __m256i*)(in0 + i));
+    __m256i b_v_0 = _mm256_loadu_si256((const __m256i*)(in1 + i));
+    __m256i t0_0 = _mm256_cmpgt_epi16(a_v_0, b_v_0);
+    __m256i t1_0 = _mm256_sub_epi16(a_v_0, b_v_0);
+    __m256i t2_0 = _mm256_sub_epi16(b_v_0, a_v_0);
+    __m256i t3_0 = _mm256_blendv_epi8(t2_0, t1_0, t0_0);
+    _mm256_storeu_si256((__m256i*)(out0 + i), t3_0);
+    __m256i a_v_1 = _mm256_loadu_si256((const __m256i*)(in0 + i + 16));
+    __m256i b_v_1 = _mm256_loadu_si256((const __m256i*)(in1 + i + 16));
+    __m256i t0_1 = _mm256_cmpgt_epi16(a_v_1, b_v_1);
+    __m256i t1_1 = _mm256_sub_epi16(a_v_1, b_v_1);
+    __m256i t2_1 = _mm256_sub_epi16(b_v_1, a_v_1);
+    __m256i t3_1 = _mm256_blendv_epi8(t2_1, t1_1, t0_1);
+    _mm256_storeu_si256((__m256i*)(out0 + i + 16), t3_1);
+    __m256i a_v_2 = _mm256_loadu_si256((const __m256i*)(in0 + i + 32));
+    __m256i b_v_2 = _mm256_loadu_si256((const __m256i*)(in1 + i + 32));
+    __m256i t0_2 = _mm256_cmpgt_epi16(a_v_2, b_v_2);
+    __m256i t1_2 = _mm256_sub_epi16(a_v_2, b_v_2);
+    __m256i t2_2 = _mm256_sub_epi16(b_v_2, a_v_2);
+    __m256i t3_2 = _mm256_blendv_epi8(t2_2, t1_2, t0_2);
+    _mm256_storeu_si256((__m256i*)(out0 + i + 32), t3_2);
+    __m256i a_v_3 = _mm256_loadu_si256((const __m256i*)(in0 + i + 48));
+    __m256i b_v_3 = _mm256_loadu_si256((const __m256i*)(in1 + i + 48));
+    __m256i t0_3 = _mm256_cmpgt_epi16(a_v_3, b_v_3);
+    __m256i t1_3 = _mm256_sub_epi16(a_v_3, b_v_3);
+    __m256i t2_3 = _mm256_sub_epi16(b_v_3, a_v_3);
+    __m256i t3_3 = _mm256_blendv_epi8(t2_3, t1_3, t0_3);
+    _mm256_storeu_si256((__m256i*)(out0 + i + 48), t3_3);
+  }
+  // whole vectors, one per iteration
+  for (; i + 16 <= n; i += 16) {
     __m256i a_v = _mm256_loadu_si256((const __m256i*)(in0 + i));
     __m256i b_v = _mm256_loadu_si256((const __m256i*)(in1 + i));
-    __m256i t0 = _mm256_cmpgt_epi16(a_v, b_v);
-    __m256i t1 = _mm256_sub_epi16(a_v, b_v);
-    __m256i t2 = _mm256_sub_epi16(b_v, a_v);
-    __m256i t3 = _mm256_blendv_epi8(t2, t1, t0);
-    _mm256_storeu_si256((__m256i*)(out0 + i), t3);
+    __m256i t4 = _mm256_cmpgt_epi16(a_v, b_v);
+    __m256i t5 = _mm256_sub_epi16(a_v, b_v);
+    __m256i t6 = _mm256_sub_epi16(b_v, a_v);
+    __m256i t7 = _mm256_blendv_epi8(t6, t5, t4);
+    _mm256_storeu_si256((__m256i*)(out0 + i), t7);
   }
   // the rest: one partial vector, its loads and stores masked
   if (i < n) {
     alignas(32) int16_t a_v_tail_stage[16];
     _mm256_store_si256((__m256i*)a_v_tail_stage, _mm256_setzero_si256());
-    __builtin_memcpy(a_v_tail_stage, in0 + i, (size_t)(-i + n) * sizeof(int16_t));
+    __builtin_memcpy(a_v_tail_stage, in0 + i, (size_t)(n - i) * sizeof(int16_t));
     __m256i a_v_tail = _mm256_load_si256((const __m256i*)a_v_tail_stage);
     alignas(32) int16_t b_v_tail_stage[16];
     _mm256_store_si256((__m256i*)b_v_tail_stage, _mm256_setzero_si256());
-    __builtin_memcpy(b_v_tail_stage, in1 + i, (size_t)(-i + n) * sizeof(int16_t));
+    __builtin_memcpy(b_v_tail_stage, in1 + i, (size_t)(n - i) * sizeof(int16_t));
     __m256i b_v_tail = _mm256_load_si256((const __m256i*)b_v_tail_stage);
-    __m256i t4_tail = _mm256_cmpgt_epi16(a_v_tail, b_v_tail);
-    __m256i t5_tail = _mm256_sub_epi16(a_v_tail, b_v_tail);
-    __m256i t6_tail = _mm256_sub_epi16(b_v_tail, a_v_tail);
-    __m256i t7_tail = _mm256_blendv_epi8(t6_tail, t5_tail, t4_tail);
+    __m256i t8_tail = _mm256_cmpgt_epi16(a_v_tail, b_v_tail);
+    __m256i t9_tail = _mm256_sub_epi16(a_v_tail, b_v_tail);
+    __m256i t10_tail = _mm256_sub_epi16(b_v_tail, a_v_tail);
+    __m256i t11_tail = _mm256_blendv_epi8(t10_tail, t9_tail, t8_tail);
     {
-      alignas(32) int16_t t7_tail_stage[16];
-      _mm256_store_si256((__m256i*)t7_tail_stage, t7_tail);
-      __builtin_memcpy(out0 + i, t7_tail_stage, (size_t)(-i + n) * sizeof(int16_t));
+      alignas(32) int16_t t11_tail_stage[16];
+      _mm256_store_si256((__m256i*)t11_tail_stage, t11_tail);
+      __builtin_memcpy(out0 + i, t11_tail_stage, (size_t)(n - i) * sizeof(int16_t));
     }
   }
 }
@@ -148,7 +213,7 @@ __attribute__((target("avx2"))) void map_absdiff_i16_avx2(const int16_t* in0, co
 void map_absdiff_i16_neon(const int16_t* in0, const int16_t* in1, int64_t n, int16_t* out0) {
   // whole vectors
   int64_t i = 0;
-  for (; i <= n - 8; i += 8) {
+  for (; i + 8 <= n; i += 8) {
     int16x8_t a_v = vld1q_s16(in0 + i);
     int16x8_t b_v = vld1q_s16(in1 + i);
     uint16x8_t t0 = vcgtq_s16(a_v, b_v);
@@ -161,11 +226,11 @@ void map_absdiff_i16_neon(const int16_t* in0, const int16_t* in1, int64_t n, int
   if (i < n) {
     int16_t a_v_tail_stage[8];
     vst1q_s16(a_v_tail_stage, vdupq_n_s16(0));
-    __builtin_memcpy(a_v_tail_stage, in0 + i, (size_t)(-i + n) * sizeof(int16_t));
+    __builtin_memcpy(a_v_tail_stage, in0 + i, (size_t)(n - i) * sizeof(int16_t));
     int16x8_t a_v_tail = vld1q_s16(a_v_tail_stage);
     int16_t b_v_tail_stage[8];
     vst1q_s16(b_v_tail_stage, vdupq_n_s16(0));
-    __builtin_memcpy(b_v_tail_stage, in1 + i, (size_t)(-i + n) * sizeof(int16_t));
+    __builtin_memcpy(b_v_tail_stage, in1 + i, (size_t)(n - i) * sizeof(int16_t));
     int16x8_t b_v_tail = vld1q_s16(b_v_tail_stage);
     uint16x8_t t4_tail = vcgtq_s16(a_v_tail, b_v_tail);
     int16x8_t t5_tail = vsubq_s16(a_v_tail, b_v_tail);
@@ -174,7 +239,7 @@ void map_absdiff_i16_neon(const int16_t* in0, const int16_t* in1, int64_t n, int
     {
       int16_t t7_tail_stage[8];
       vst1q_s16(t7_tail_stage, t7_tail);
-      __builtin_memcpy(out0 + i, t7_tail_stage, (size_t)(-i + n) * sizeof(int16_t));
+      __builtin_memcpy(out0 + i, t7_tail_stage, (size_t)(n - i) * sizeof(int16_t));
     }
   }
 }

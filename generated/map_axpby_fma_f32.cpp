@@ -40,17 +40,9 @@ __attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) 
 //   map: out = fma(alpha, x, beta * y)
 //   sve2: identical to sve for this kernel, not emitted
 
-#if defined(__x86_64__)
-// Bit l set for lanes l < n, for n clamped to [0, lanes]: the predicate of a partial vector.
-static inline uint64_t simdgen_lanes_below(int64_t n, int lanes) {
-  if (n <= 0) return 0;
-  if (n >= lanes) return lanes == 64 ? ~0ull : (1ull << lanes) - 1;
-  return (1ull << n) - 1;
-}
-#endif
-
 // ---- avx512 (512-bit vectors)
-// tail: predicated (whilelt masks on every load and store of the last vector)
+// whole vectors: 4 per iteration (unrolled), then one per iteration
+// tail: one predicated partial vector after the whole vectors (nothing outside the arrays is read or written)
 // uses masked loads (AVX-512 k-registers) for the tail
 // uses vfmadd fused multiply-add
 
@@ -59,16 +51,42 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void map_axpby_fma
     const float* in0, const float* in1, int64_t n, float scalar0, float scalar1, float* out0) {
   __m512 k0 = _mm512_set1_ps(scalar0);
   __m512 k1 = _mm512_set1_ps(scalar1);
-  // one loop governed by whilelt: the last vector is partial, no cleanup
+  // whole vectors, 4 per iteration
   int64_t i = 0;
-  for (; i < n; i += 16) {
-    __m512 x_v = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                      (__mmask16)simdgen_lanes_below(-i + n, 16), in0 + i);
-    __m512 y_v = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                      (__mmask16)simdgen_lanes_below(-i + n, 16), in1 + i);
-    __m512 t0 = _mm512_mul_ps(k1, y_v);
-    __m512 t1 = _mm512_fmadd_ps(k0, x_v, t0);
-    _mm512_mask_storeu_ps(out0 + i, (__mmask16)simdgen_lanes_below(-i + n, 16), t1);
+  for (; i + 64 <= n; i += 64) {
+    __m512 x_v_0 = _mm512_loadu_ps(in0 + i);
+    __m512 t0_0 = _mm512_mul_ps(k1, _mm512_loadu_ps(in1 + i));
+    __m512 t1_0 = _mm512_fmadd_ps(k0, x_v_0, t0_0);
+    _mm512_storeu_ps(out0 + i, t1_0);
+    __m512 x_v_1 = _mm512_loadu_ps(in0 + i + 16);
+    __m512 t0_1 = _mm512_mul_ps(k1, _mm512_loadu_ps(in1 + i + 16));
+    __m512 t1_1 = _mm512_fmadd_ps(k0, x_v_1, t0_1);
+    _mm512_storeu_ps(out0 + i + 16, t1_1);
+    __m512 x_v_2 = _mm512_loadu_ps(in0 + i + 32);
+    __m512 t0_2 = _mm512_mul_ps(k1, _mm512_loadu_ps(in1 + i + 32));
+    __m512 t1_2 = _mm512_fmadd_ps(k0, x_v_2, t0_2);
+    _mm512_storeu_ps(out0 + i + 32, t1_2);
+    __m512 x_v_3 = _mm512_loadu_ps(in0 + i + 48);
+    __m512 t0_3 = _mm512_mul_ps(k1, _mm512_loadu_ps(in1 + i + 48));
+    __m512 t1_3 = _mm512_fmadd_ps(k0, x_v_3, t0_3);
+    _mm512_storeu_ps(out0 + i + 48, t1_3);
+  }
+  // whole vectors, one per iteration
+  for (; i + 16 <= n; i += 16) {
+    __m512 x_v = _mm512_loadu_ps(in0 + i);
+    __m512 t2 = _mm512_mul_ps(k1, _mm512_loadu_ps(in1 + i));
+    __m512 t3 = _mm512_fmadd_ps(k0, x_v, t2);
+    _mm512_storeu_ps(out0 + i, t3);
+  }
+  // the rest: one partial vector, its loads and stores masked
+  if (i < n) {
+    __m512 x_v_tail =
+        _mm512_mask_loadu_ps(_mm512_setzero_ps(), (__mmask16)((1ull << (n - i)) - 1), in0 + i);
+    __m512 y_v_tail =
+        _mm512_mask_loadu_ps(_mm512_setzero_ps(), (__mmask16)((1ull << (n - i)) - 1), in1 + i);
+    __m512 t4_tail = _mm512_mul_ps(k1, y_v_tail);
+    __m512 t5_tail = _mm512_fmadd_ps(k0, x_v_tail, t4_tail);
+    _mm512_mask_storeu_ps(out0 + i, (__mmask16)((1ull << (n - i)) - 1), t5_tail);
   }
 }
 #endif
@@ -102,6 +120,7 @@ __attribute__((target("+sve"))) void map_axpby_fma_f32_sve(const float* in0, con
 #endif
 
 // ---- avx2+fma (256-bit vectors)
+// whole vectors: 4 per iteration (unrolled), then one per iteration
 // tail: one predicated partial vector after the whole vectors (nothing outside the arrays is read or written)
 // uses vfmadd fused multiply-add
 // uses vpmaskmov/vmaskmov masked loads for 32/64-bit tails
@@ -113,32 +132,51 @@ __attribute__((target("avx2,fma"))) void map_axpby_fma_f32_avx2_fma(const float*
                                                                     float* out0) {
   __m256 k0 = _mm256_set1_ps(scalar0);
   __m256 k1 = _mm256_set1_ps(scalar1);
-  // whole vectors
+  // whole vectors, 4 per iteration
   int64_t i = 0;
-  for (; i <= n - 8; i += 8) {
+  for (; i + 32 <= n; i += 32) {
+    __m256 x_v_0 = _mm256_loadu_ps(in0 + i);
+    __m256 t0_0 = _mm256_mul_ps(k1, _mm256_loadu_ps(in1 + i));
+    __m256 t1_0 = _mm256_fmadd_ps(k0, x_v_0, t0_0);
+    _mm256_storeu_ps(out0 + i, t1_0);
+    __m256 x_v_1 = _mm256_loadu_ps(in0 + i + 8);
+    __m256 t0_1 = _mm256_mul_ps(k1, _mm256_loadu_ps(in1 + i + 8));
+    __m256 t1_1 = _mm256_fmadd_ps(k0, x_v_1, t0_1);
+    _mm256_storeu_ps(out0 + i + 8, t1_1);
+    __m256 x_v_2 = _mm256_loadu_ps(in0 + i + 16);
+    __m256 t0_2 = _mm256_mul_ps(k1, _mm256_loadu_ps(in1 + i + 16));
+    __m256 t1_2 = _mm256_fmadd_ps(k0, x_v_2, t0_2);
+    _mm256_storeu_ps(out0 + i + 16, t1_2);
+    __m256 x_v_3 = _mm256_loadu_ps(in0 + i + 24);
+    __m256 t0_3 = _mm256_mul_ps(k1, _mm256_loadu_ps(in1 + i + 24));
+    __m256 t1_3 = _mm256_fmadd_ps(k0, x_v_3, t0_3);
+    _mm256_storeu_ps(out0 + i + 24, t1_3);
+  }
+  // whole vectors, one per iteration
+  for (; i + 8 <= n; i += 8) {
     __m256 x_v = _mm256_loadu_ps(in0 + i);
-    __m256 t0 = _mm256_mul_ps(k1, _mm256_loadu_ps(in1 + i));
-    __m256 t1 = _mm256_fmadd_ps(k0, x_v, t0);
-    _mm256_storeu_ps(out0 + i, t1);
+    __m256 t2 = _mm256_mul_ps(k1, _mm256_loadu_ps(in1 + i));
+    __m256 t3 = _mm256_fmadd_ps(k0, x_v, t2);
+    _mm256_storeu_ps(out0 + i, t3);
   }
   // the rest: one partial vector, its loads and stores masked
   if (i < n) {
-    const __m256i x_v_tail_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(-i + n)),
+    const __m256i x_v_tail_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(n - i)),
                                                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
     __m256 x_v_tail = _mm256_blendv_ps(_mm256_setzero_ps(),
                                        _mm256_maskload_ps((const float*)(in0 + i), x_v_tail_active),
                                        _mm256_castsi256_ps(x_v_tail_active));
-    const __m256i y_v_tail_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(-i + n)),
+    const __m256i y_v_tail_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(n - i)),
                                                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
     __m256 y_v_tail = _mm256_blendv_ps(_mm256_setzero_ps(),
                                        _mm256_maskload_ps((const float*)(in1 + i), y_v_tail_active),
                                        _mm256_castsi256_ps(y_v_tail_active));
-    __m256 t2_tail = _mm256_mul_ps(k1, y_v_tail);
-    __m256 t3_tail = _mm256_fmadd_ps(k0, x_v_tail, t2_tail);
+    __m256 t4_tail = _mm256_mul_ps(k1, y_v_tail);
+    __m256 t5_tail = _mm256_fmadd_ps(k0, x_v_tail, t4_tail);
     _mm256_maskstore_ps((float*)(out0 + i),
-                        _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(-i + n)),
+                        _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(n - i)),
                                            _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                        t3_tail);
+                        t5_tail);
   }
 }
 #endif
@@ -156,7 +194,7 @@ void map_axpby_fma_f32_neon(const float* in0, const float* in1, int64_t n, float
   float32x4_t k1 = vdupq_n_f32(scalar1);
   // whole vectors
   int64_t i = 0;
-  for (; i <= n - 4; i += 4) {
+  for (; i + 4 <= n; i += 4) {
     float32x4_t x_v = vld1q_f32(in0 + i);
     float32x4_t t0 = vmulq_f32(k1, vld1q_f32(in1 + i));
     float32x4_t t1 = vfmaq_f32(t0, k0, x_v);
@@ -166,18 +204,18 @@ void map_axpby_fma_f32_neon(const float* in0, const float* in1, int64_t n, float
   if (i < n) {
     float x_v_tail_stage[4];
     vst1q_f32(x_v_tail_stage, vdupq_n_f32(0));
-    __builtin_memcpy(x_v_tail_stage, in0 + i, (size_t)(-i + n) * sizeof(float));
+    __builtin_memcpy(x_v_tail_stage, in0 + i, (size_t)(n - i) * sizeof(float));
     float32x4_t x_v_tail = vld1q_f32(x_v_tail_stage);
     float y_v_tail_stage[4];
     vst1q_f32(y_v_tail_stage, vdupq_n_f32(0));
-    __builtin_memcpy(y_v_tail_stage, in1 + i, (size_t)(-i + n) * sizeof(float));
+    __builtin_memcpy(y_v_tail_stage, in1 + i, (size_t)(n - i) * sizeof(float));
     float32x4_t y_v_tail = vld1q_f32(y_v_tail_stage);
     float32x4_t t2_tail = vmulq_f32(k1, y_v_tail);
     float32x4_t t3_tail = vfmaq_f32(t2_tail, k0, x_v_tail);
     {
       float t3_tail_stage[4];
       vst1q_f32(t3_tail_stage, t3_tail);
-      __builtin_memcpy(out0 + i, t3_tail_stage, (size_t)(-i + n) * sizeof(float));
+      __builtin_memcpy(out0 + i, t3_tail_stage, (size_t)(n - i) * sizeof(float));
     }
   }
 }

@@ -46,17 +46,9 @@ __attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) 
 //   map: axpby = alpha * x + beta * y; ratio = -x / (y - alpha); flipped = -(x * beta)
 //   sve2: identical to sve for this kernel, not emitted
 
-#if defined(__x86_64__)
-// Bit l set for lanes l < n, for n clamped to [0, lanes]: the predicate of a partial vector.
-static inline uint64_t simdgen_lanes_below(int64_t n, int lanes) {
-  if (n <= 0) return 0;
-  if (n >= lanes) return lanes == 64 ? ~0ull : (1ull << lanes) - 1;
-  return (1ull << n) - 1;
-}
-#endif
-
 // ---- avx512 (512-bit vectors)
-// tail: predicated (whilelt masks on every load and store of the last vector)
+// whole vectors: 2 per iteration (unrolled), then one per iteration
+// tail: one predicated partial vector after the whole vectors (nothing outside the arrays is read or written)
 // uses masked loads (AVX-512 k-registers) for the tail
 
 #if defined(__x86_64__)
@@ -65,24 +57,69 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void map_axpby_par
     float* out1, float* out2) {
   __m512 k0 = _mm512_set1_ps(scalar0);
   __m512 k1 = _mm512_set1_ps(scalar1);
-  // one loop governed by whilelt: the last vector is partial, no cleanup
+  // whole vectors, 2 per iteration
   int64_t i = 0;
-  for (; i < n; i += 16) {
-    __m512 x_v = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                      (__mmask16)simdgen_lanes_below(-i + n, 16), in0 + i);
-    __m512 y_v = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                      (__mmask16)simdgen_lanes_below(-i + n, 16), in1 + i);
-    __m512 t0 = _mm512_mul_ps(k0, x_v);
-    __m512 t1 = _mm512_mul_ps(k1, y_v);
-    __m512 t2 = _mm512_add_ps(t0, t1);
-    __m512 t3 = _mm512_xor_ps(x_v, _mm512_set1_ps(-0.0f));
-    __m512 t4 = _mm512_sub_ps(y_v, k0);
-    __m512 t5 = _mm512_div_ps(t3, t4);
-    __m512 t6 = _mm512_mul_ps(x_v, k1);
-    __m512 t7 = _mm512_xor_ps(t6, _mm512_set1_ps(-0.0f));
-    _mm512_mask_storeu_ps(out0 + i, (__mmask16)simdgen_lanes_below(-i + n, 16), t2);
-    _mm512_mask_storeu_ps(out1 + i, (__mmask16)simdgen_lanes_below(-i + n, 16), t5);
-    _mm512_mask_storeu_ps(out2 + i, (__mmask16)simdgen_lanes_below(-i + n, 16), t7);
+  for (; i + 32 <= n; i += 32) {
+    __m512 x_v_0 = _mm512_loadu_ps(in0 + i);
+    __m512 y_v_0 = _mm512_loadu_ps(in1 + i);
+    __m512 t0_0 = _mm512_mul_ps(k0, x_v_0);
+    __m512 t1_0 = _mm512_mul_ps(k1, y_v_0);
+    __m512 t2_0 = _mm512_add_ps(t0_0, t1_0);
+    __m512 t3_0 = _mm512_xor_ps(x_v_0, _mm512_set1_ps(-0.0f));
+    __m512 t4_0 = _mm512_sub_ps(y_v_0, k0);
+    __m512 t5_0 = _mm512_div_ps(t3_0, t4_0);
+    __m512 t6_0 = _mm512_mul_ps(x_v_0, k1);
+    __m512 t7_0 = _mm512_xor_ps(t6_0, _mm512_set1_ps(-0.0f));
+    _mm512_storeu_ps(out0 + i, t2_0);
+    _mm512_storeu_ps(out1 + i, t5_0);
+    _mm512_storeu_ps(out2 + i, t7_0);
+    __m512 x_v_1 = _mm512_loadu_ps(in0 + i + 16);
+    __m512 y_v_1 = _mm512_loadu_ps(in1 + i + 16);
+    __m512 t0_1 = _mm512_mul_ps(k0, x_v_1);
+    __m512 t1_1 = _mm512_mul_ps(k1, y_v_1);
+    __m512 t2_1 = _mm512_add_ps(t0_1, t1_1);
+    __m512 t3_1 = _mm512_xor_ps(x_v_1, _mm512_set1_ps(-0.0f));
+    __m512 t4_1 = _mm512_sub_ps(y_v_1, k0);
+    __m512 t5_1 = _mm512_div_ps(t3_1, t4_1);
+    __m512 t6_1 = _mm512_mul_ps(x_v_1, k1);
+    __m512 t7_1 = _mm512_xor_ps(t6_1, _mm512_set1_ps(-0.0f));
+    _mm512_storeu_ps(out0 + i + 16, t2_1);
+    _mm512_storeu_ps(out1 + i + 16, t5_1);
+    _mm512_storeu_ps(out2 + i + 16, t7_1);
+  }
+  // whole vectors, one per iteration
+  for (; i + 16 <= n; i += 16) {
+    __m512 x_v = _mm512_loadu_ps(in0 + i);
+    __m512 y_v = _mm512_loadu_ps(in1 + i);
+    __m512 t8 = _mm512_mul_ps(k0, x_v);
+    __m512 t9 = _mm512_mul_ps(k1, y_v);
+    __m512 t10 = _mm512_add_ps(t8, t9);
+    __m512 t11 = _mm512_xor_ps(x_v, _mm512_set1_ps(-0.0f));
+    __m512 t12 = _mm512_sub_ps(y_v, k0);
+    __m512 t13 = _mm512_div_ps(t11, t12);
+    __m512 t14 = _mm512_mul_ps(x_v, k1);
+    __m512 t15 = _mm512_xor_ps(t14, _mm512_set1_ps(-0.0f));
+    _mm512_storeu_ps(out0 + i, t10);
+    _mm512_storeu_ps(out1 + i, t13);
+    _mm512_storeu_ps(out2 + i, t15);
+  }
+  // the rest: one partial vector, its loads and stores masked
+  if (i < n) {
+    __m512 x_v_tail =
+        _mm512_mask_loadu_ps(_mm512_setzero_ps(), (__mmask16)((1ull << (n - i)) - 1), in0 + i);
+    __m512 y_v_tail =
+        _mm512_mask_loadu_ps(_mm512_setzero_ps(), (__mmask16)((1ull << (n - i)) - 1), in1 + i);
+    __m512 t16_tail = _mm512_mul_ps(k0, x_v_tail);
+    __m512 t17_tail = _mm512_mul_ps(k1, y_v_tail);
+    __m512 t18_tail = _mm512_add_ps(t16_tail, t17_tail);
+    __m512 t19_tail = _mm512_xor_ps(x_v_tail, _mm512_set1_ps(-0.0f));
+    __m512 t20_tail = _mm512_sub_ps(y_v_tail, k0);
+    __m512 t21_tail = _mm512_div_ps(t19_tail, t20_tail);
+    __m512 t22_tail = _mm512_mul_ps(x_v_tail, k1);
+    __m512 t23_tail = _mm512_xor_ps(t22_tail, _mm512_set1_ps(-0.0f));
+    _mm512_mask_storeu_ps(out0 + i, (__mmask16)((1ull << (n - i)) - 1), t18_tail);
+    _mm512_mask_storeu_ps(out1 + i, (__mmask16)((1ull << (n - i)) - 1), t21_tail);
+    _mm512_mask_storeu_ps(out2 + i, (__mmask16)((1ull << (n - i)) - 1), t23_tail);
   }
 }
 #endif
@@ -124,6 +161,7 @@ __attribute__((target("+sve"))) void map_axpby_params_f32_sve(const float* in0, 
 #endif
 
 // ---- avx2+fma (256-bit vectors)
+// whole vectors: 2 per iteration (unrolled), then one per iteration
 // tail: one predicated partial vector after the whole vectors (nothing outside the arrays is read or written)
 // uses vpmaskmov/vmaskmov masked loads for 32/64-bit tails
 
@@ -135,55 +173,84 @@ __attribute__((target("avx2,fma"))) void map_axpby_params_f32_avx2_fma(const flo
                                                                        float* out2) {
   __m256 k0 = _mm256_set1_ps(scalar0);
   __m256 k1 = _mm256_set1_ps(scalar1);
-  // whole vectors
+  // whole vectors, 2 per iteration
   int64_t i = 0;
-  for (; i <= n - 8; i += 8) {
+  for (; i + 16 <= n; i += 16) {
+    __m256 x_v_0 = _mm256_loadu_ps(in0 + i);
+    __m256 y_v_0 = _mm256_loadu_ps(in1 + i);
+    __m256 t0_0 = _mm256_mul_ps(k0, x_v_0);
+    __m256 t1_0 = _mm256_mul_ps(k1, y_v_0);
+    __m256 t2_0 = _mm256_add_ps(t0_0, t1_0);
+    __m256 t3_0 = _mm256_xor_ps(x_v_0, _mm256_set1_ps(-0.0f));
+    __m256 t4_0 = _mm256_sub_ps(y_v_0, k0);
+    __m256 t5_0 = _mm256_div_ps(t3_0, t4_0);
+    __m256 t6_0 = _mm256_mul_ps(x_v_0, k1);
+    __m256 t7_0 = _mm256_xor_ps(t6_0, _mm256_set1_ps(-0.0f));
+    _mm256_storeu_ps(out0 + i, t2_0);
+    _mm256_storeu_ps(out1 + i, t5_0);
+    _mm256_storeu_ps(out2 + i, t7_0);
+    __m256 x_v_1 = _mm256_loadu_ps(in0 + i + 8);
+    __m256 y_v_1 = _mm256_loadu_ps(in1 + i + 8);
+    __m256 t0_1 = _mm256_mul_ps(k0, x_v_1);
+    __m256 t1_1 = _mm256_mul_ps(k1, y_v_1);
+    __m256 t2_1 = _mm256_add_ps(t0_1, t1_1);
+    __m256 t3_1 = _mm256_xor_ps(x_v_1, _mm256_set1_ps(-0.0f));
+    __m256 t4_1 = _mm256_sub_ps(y_v_1, k0);
+    __m256 t5_1 = _mm256_div_ps(t3_1, t4_1);
+    __m256 t6_1 = _mm256_mul_ps(x_v_1, k1);
+    __m256 t7_1 = _mm256_xor_ps(t6_1, _mm256_set1_ps(-0.0f));
+    _mm256_storeu_ps(out0 + i + 8, t2_1);
+    _mm256_storeu_ps(out1 + i + 8, t5_1);
+    _mm256_storeu_ps(out2 + i + 8, t7_1);
+  }
+  // whole vectors, one per iteration
+  for (; i + 8 <= n; i += 8) {
     __m256 x_v = _mm256_loadu_ps(in0 + i);
     __m256 y_v = _mm256_loadu_ps(in1 + i);
-    __m256 t0 = _mm256_mul_ps(k0, x_v);
-    __m256 t1 = _mm256_mul_ps(k1, y_v);
-    __m256 t2 = _mm256_add_ps(t0, t1);
-    __m256 t3 = _mm256_xor_ps(x_v, _mm256_set1_ps(-0.0f));
-    __m256 t4 = _mm256_sub_ps(y_v, k0);
-    __m256 t5 = _mm256_div_ps(t3, t4);
-    __m256 t6 = _mm256_mul_ps(x_v, k1);
-    __m256 t7 = _mm256_xor_ps(t6, _mm256_set1_ps(-0.0f));
-    _mm256_storeu_ps(out0 + i, t2);
-    _mm256_storeu_ps(out1 + i, t5);
-    _mm256_storeu_ps(out2 + i, t7);
+    __m256 t8 = _mm256_mul_ps(k0, x_v);
+    __m256 t9 = _mm256_mul_ps(k1, y_v);
+    __m256 t10 = _mm256_add_ps(t8, t9);
+    __m256 t11 = _mm256_xor_ps(x_v, _mm256_set1_ps(-0.0f));
+    __m256 t12 = _mm256_sub_ps(y_v, k0);
+    __m256 t13 = _mm256_div_ps(t11, t12);
+    __m256 t14 = _mm256_mul_ps(x_v, k1);
+    __m256 t15 = _mm256_xor_ps(t14, _mm256_set1_ps(-0.0f));
+    _mm256_storeu_ps(out0 + i, t10);
+    _mm256_storeu_ps(out1 + i, t13);
+    _mm256_storeu_ps(out2 + i, t15);
   }
   // the rest: one partial vector, its loads and stores masked
   if (i < n) {
-    const __m256i x_v_tail_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(-i + n)),
+    const __m256i x_v_tail_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(n - i)),
                                                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
     __m256 x_v_tail = _mm256_blendv_ps(_mm256_setzero_ps(),
                                        _mm256_maskload_ps((const float*)(in0 + i), x_v_tail_active),
                                        _mm256_castsi256_ps(x_v_tail_active));
-    const __m256i y_v_tail_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(-i + n)),
+    const __m256i y_v_tail_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(n - i)),
                                                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
     __m256 y_v_tail = _mm256_blendv_ps(_mm256_setzero_ps(),
                                        _mm256_maskload_ps((const float*)(in1 + i), y_v_tail_active),
                                        _mm256_castsi256_ps(y_v_tail_active));
-    __m256 t8_tail = _mm256_mul_ps(k0, x_v_tail);
-    __m256 t9_tail = _mm256_mul_ps(k1, y_v_tail);
-    __m256 t10_tail = _mm256_add_ps(t8_tail, t9_tail);
-    __m256 t11_tail = _mm256_xor_ps(x_v_tail, _mm256_set1_ps(-0.0f));
-    __m256 t12_tail = _mm256_sub_ps(y_v_tail, k0);
-    __m256 t13_tail = _mm256_div_ps(t11_tail, t12_tail);
-    __m256 t14_tail = _mm256_mul_ps(x_v_tail, k1);
-    __m256 t15_tail = _mm256_xor_ps(t14_tail, _mm256_set1_ps(-0.0f));
+    __m256 t16_tail = _mm256_mul_ps(k0, x_v_tail);
+    __m256 t17_tail = _mm256_mul_ps(k1, y_v_tail);
+    __m256 t18_tail = _mm256_add_ps(t16_tail, t17_tail);
+    __m256 t19_tail = _mm256_xor_ps(x_v_tail, _mm256_set1_ps(-0.0f));
+    __m256 t20_tail = _mm256_sub_ps(y_v_tail, k0);
+    __m256 t21_tail = _mm256_div_ps(t19_tail, t20_tail);
+    __m256 t22_tail = _mm256_mul_ps(x_v_tail, k1);
+    __m256 t23_tail = _mm256_xor_ps(t22_tail, _mm256_set1_ps(-0.0f));
     _mm256_maskstore_ps((float*)(out0 + i),
-                        _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(-i + n)),
+                        _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(n - i)),
                                            _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                        t10_tail);
+                        t18_tail);
     _mm256_maskstore_ps((float*)(out1 + i),
-                        _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(-i + n)),
+                        _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(n - i)),
                                            _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                        t13_tail);
+                        t21_tail);
     _mm256_maskstore_ps((float*)(out2 + i),
-                        _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(-i + n)),
+                        _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(n - i)),
                                            _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                        t15_tail);
+                        t23_tail);
   }
 }
 #endif
@@ -200,7 +267,7 @@ void map_axpby_params_f32_neon(const float* in0, const float* in1, int64_t n, fl
   float32x4_t k1 = vdupq_n_f32(scalar1);
   // whole vectors
   int64_t i = 0;
-  for (; i <= n - 4; i += 4) {
+  for (; i + 4 <= n; i += 4) {
     float32x4_t x_v = vld1q_f32(in0 + i);
     float32x4_t y_v = vld1q_f32(in1 + i);
     float32x4_t t0 = vmulq_f32(k0, x_v);
@@ -219,11 +286,11 @@ void map_axpby_params_f32_neon(const float* in0, const float* in1, int64_t n, fl
   if (i < n) {
     float x_v_tail_stage[4];
     vst1q_f32(x_v_tail_stage, vdupq_n_f32(0));
-    __builtin_memcpy(x_v_tail_stage, in0 + i, (size_t)(-i + n) * sizeof(float));
+    __builtin_memcpy(x_v_tail_stage, in0 + i, (size_t)(n - i) * sizeof(float));
     float32x4_t x_v_tail = vld1q_f32(x_v_tail_stage);
     float y_v_tail_stage[4];
     vst1q_f32(y_v_tail_stage, vdupq_n_f32(0));
-    __builtin_memcpy(y_v_tail_stage, in1 + i, (size_t)(-i + n) * sizeof(float));
+    __builtin_memcpy(y_v_tail_stage, in1 + i, (size_t)(n - i) * sizeof(float));
     float32x4_t y_v_tail = vld1q_f32(y_v_tail_stage);
     float32x4_t t8_tail = vmulq_f32(k0, x_v_tail);
     float32x4_t t9_tail = vmulq_f32(k1, y_v_tail);
@@ -236,17 +303,17 @@ void map_axpby_params_f32_neon(const float* in0, const float* in1, int64_t n, fl
     {
       float t10_tail_stage[4];
       vst1q_f32(t10_tail_stage, t10_tail);
-      __builtin_memcpy(out0 + i, t10_tail_stage, (size_t)(-i + n) * sizeof(float));
+      __builtin_memcpy(out0 + i, t10_tail_stage, (size_t)(n - i) * sizeof(float));
     }
     {
       float t13_tail_stage[4];
       vst1q_f32(t13_tail_stage, t13_tail);
-      __builtin_memcpy(out1 + i, t13_tail_stage, (size_t)(-i + n) * sizeof(float));
+      __builtin_memcpy(out1 + i, t13_tail_stage, (size_t)(n - i) * sizeof(float));
     }
     {
       float t15_tail_stage[4];
       vst1q_f32(t15_tail_stage, t15_tail);
-      __builtin_memcpy(out2 + i, t15_tail_stage, (size_t)(-i + n) * sizeof(float));
+      __builtin_memcpy(out2 + i, t15_tail_stage, (size_t)(n - i) * sizeof(float));
     }
   }
 }

@@ -47,6 +47,7 @@ __attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) 
 //   sve2: identical to sve for this kernel, not emitted
 
 // ---- avx512 (512-bit vectors)
+// whole vectors: 2 per iteration (unrolled), then one per iteration
 // tail: scalar cleanup loop after the whole vectors
 // uses vfmadd fused multiply-add
 
@@ -67,34 +68,59 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void map_axpy_f32_
   // rows
   int64_t r = 0;
   for (; r < rows; ++r) {
-    // whole vectors
+    // whole vectors, 2 per iteration
     int64_t c = 0;
-    for (; c <= cols - 16; c += 16) {
+    for (; c + 32 <= cols; c += 32) {
+      __m512 x_v_0 = _mm512_loadu_ps(in0 + c + r * stride);
+      __m512 y_v_0 = _mm512_loadu_ps(in1 + c + r * stride);
+      __m512 t0_0 = _mm512_mul_ps(k0, x_v_0);
+      __m512 t1_0 = _mm512_add_ps(t0_0, y_v_0);
+      __m512 t2_0 = _mm512_fmadd_ps(x_v_0, k1, y_v_0);
+      __m512 t3_0 = _mm512_mul_ps(x_v_0, k2);
+      __m512 t4_0 = _mm512_sub_ps(t3_0, k3);
+      __m512 t5_0 = _mm512_max_ps(t4_0, k4);
+      _mm512_storeu_ps(out0 + c + r * stride, t1_0);
+      _mm512_storeu_ps(out1 + c + r * stride, t2_0);
+      _mm512_storeu_ps(out2 + c + r * stride, t5_0);
+      __m512 x_v_1 = _mm512_loadu_ps(in0 + c + r * stride + 16);
+      __m512 y_v_1 = _mm512_loadu_ps(in1 + c + r * stride + 16);
+      __m512 t0_1 = _mm512_mul_ps(k0, x_v_1);
+      __m512 t1_1 = _mm512_add_ps(t0_1, y_v_1);
+      __m512 t2_1 = _mm512_fmadd_ps(x_v_1, k1, y_v_1);
+      __m512 t3_1 = _mm512_mul_ps(x_v_1, k2);
+      __m512 t4_1 = _mm512_sub_ps(t3_1, k3);
+      __m512 t5_1 = _mm512_max_ps(t4_1, k4);
+      _mm512_storeu_ps(out0 + c + r * stride + 16, t1_1);
+      _mm512_storeu_ps(out1 + c + r * stride + 16, t2_1);
+      _mm512_storeu_ps(out2 + c + r * stride + 16, t5_1);
+    }
+    // whole vectors, one per iteration
+    for (; c + 16 <= cols; c += 16) {
       __m512 x_v = _mm512_loadu_ps(in0 + c + r * stride);
       __m512 y_v = _mm512_loadu_ps(in1 + c + r * stride);
-      __m512 t0 = _mm512_mul_ps(k0, x_v);
-      __m512 t1 = _mm512_add_ps(t0, y_v);
-      __m512 t2 = _mm512_fmadd_ps(x_v, k1, y_v);
-      __m512 t3 = _mm512_mul_ps(x_v, k2);
-      __m512 t4 = _mm512_sub_ps(t3, k3);
-      __m512 t5 = _mm512_max_ps(t4, k4);
-      _mm512_storeu_ps(out0 + c + r * stride, t1);
-      _mm512_storeu_ps(out1 + c + r * stride, t2);
-      _mm512_storeu_ps(out2 + c + r * stride, t5);
+      __m512 t6 = _mm512_mul_ps(k0, x_v);
+      __m512 t7 = _mm512_add_ps(t6, y_v);
+      __m512 t8 = _mm512_fmadd_ps(x_v, k1, y_v);
+      __m512 t9 = _mm512_mul_ps(x_v, k2);
+      __m512 t10 = _mm512_sub_ps(t9, k3);
+      __m512 t11 = _mm512_max_ps(t10, k4);
+      _mm512_storeu_ps(out0 + c + r * stride, t7);
+      _mm512_storeu_ps(out1 + c + r * stride, t8);
+      _mm512_storeu_ps(out2 + c + r * stride, t11);
     }
     // scalar cleanup
     for (; c < cols; ++c) {
       float x_v_tail = in0[c + r * stride];
       float y_v_tail = in1[c + r * stride];
-      float t6_tail = (k5_s * x_v_tail);
-      float t7_tail = (t6_tail + y_v_tail);
-      float t8_tail = __builtin_fmaf(x_v_tail, k6_s, y_v_tail);
-      float t9_tail = (x_v_tail * k7_s);
-      float t10_tail = (t9_tail - k8_s);
-      float t11_tail = (t10_tail > k9_s ? t10_tail : k9_s);
-      out0[c + r * stride] = t7_tail;
-      out1[c + r * stride] = t8_tail;
-      out2[c + r * stride] = t11_tail;
+      float t12_tail = (k5_s * x_v_tail);
+      float t13_tail = (t12_tail + y_v_tail);
+      float t14_tail = __builtin_fmaf(x_v_tail, k6_s, y_v_tail);
+      float t15_tail = (x_v_tail * k7_s);
+      float t16_tail = (t15_tail - k8_s);
+      float t17_tail = (t16_tail > k9_s ? t16_tail : k9_s);
+      out0[c + r * stride] = t13_tail;
+      out1[c + r * stride] = t14_tail;
+      out2[c + r * stride] = t17_tail;
     }
   }
 }
@@ -157,6 +183,7 @@ __attribute__((target("+sve"))) void map_axpy_f32_rows_sve(const float* in0, con
 #endif
 
 // ---- avx2+fma (256-bit vectors)
+// whole vectors: 2 per iteration (unrolled), then one per iteration
 // tail: scalar cleanup loop after the whole vectors
 // uses vfmadd fused multiply-add
 
@@ -179,34 +206,59 @@ __attribute__((target("avx2,fma"))) void map_axpy_f32_rows_avx2_fma(const float*
   // rows
   int64_t r = 0;
   for (; r < rows; ++r) {
-    // whole vectors
+    // whole vectors, 2 per iteration
     int64_t c = 0;
-    for (; c <= cols - 8; c += 8) {
+    for (; c + 16 <= cols; c += 16) {
+      __m256 x_v_0 = _mm256_loadu_ps(in0 + c + r * stride);
+      __m256 y_v_0 = _mm256_loadu_ps(in1 + c + r * stride);
+      __m256 t0_0 = _mm256_mul_ps(k0, x_v_0);
+      __m256 t1_0 = _mm256_add_ps(t0_0, y_v_0);
+      __m256 t2_0 = _mm256_fmadd_ps(x_v_0, k1, y_v_0);
+      __m256 t3_0 = _mm256_mul_ps(x_v_0, k2);
+      __m256 t4_0 = _mm256_sub_ps(t3_0, k3);
+      __m256 t5_0 = _mm256_max_ps(t4_0, k4);
+      _mm256_storeu_ps(out0 + c + r * stride, t1_0);
+      _mm256_storeu_ps(out1 + c + r * stride, t2_0);
+      _mm256_storeu_ps(out2 + c + r * stride, t5_0);
+      __m256 x_v_1 = _mm256_loadu_ps(in0 + c + r * stride + 8);
+      __m256 y_v_1 = _mm256_loadu_ps(in1 + c + r * stride + 8);
+      __m256 t0_1 = _mm256_mul_ps(k0, x_v_1);
+      __m256 t1_1 = _mm256_add_ps(t0_1, y_v_1);
+      __m256 t2_1 = _mm256_fmadd_ps(x_v_1, k1, y_v_1);
+      __m256 t3_1 = _mm256_mul_ps(x_v_1, k2);
+      __m256 t4_1 = _mm256_sub_ps(t3_1, k3);
+      __m256 t5_1 = _mm256_max_ps(t4_1, k4);
+      _mm256_storeu_ps(out0 + c + r * stride + 8, t1_1);
+      _mm256_storeu_ps(out1 + c + r * stride + 8, t2_1);
+      _mm256_storeu_ps(out2 + c + r * stride + 8, t5_1);
+    }
+    // whole vectors, one per iteration
+    for (; c + 8 <= cols; c += 8) {
       __m256 x_v = _mm256_loadu_ps(in0 + c + r * stride);
       __m256 y_v = _mm256_loadu_ps(in1 + c + r * stride);
-      __m256 t0 = _mm256_mul_ps(k0, x_v);
-      __m256 t1 = _mm256_add_ps(t0, y_v);
-      __m256 t2 = _mm256_fmadd_ps(x_v, k1, y_v);
-      __m256 t3 = _mm256_mul_ps(x_v, k2);
-      __m256 t4 = _mm256_sub_ps(t3, k3);
-      __m256 t5 = _mm256_max_ps(t4, k4);
-      _mm256_storeu_ps(out0 + c + r * stride, t1);
-      _mm256_storeu_ps(out1 + c + r * stride, t2);
-      _mm256_storeu_ps(out2 + c + r * stride, t5);
+      __m256 t6 = _mm256_mul_ps(k0, x_v);
+      __m256 t7 = _mm256_add_ps(t6, y_v);
+      __m256 t8 = _mm256_fmadd_ps(x_v, k1, y_v);
+      __m256 t9 = _mm256_mul_ps(x_v, k2);
+      __m256 t10 = _mm256_sub_ps(t9, k3);
+      __m256 t11 = _mm256_max_ps(t10, k4);
+      _mm256_storeu_ps(out0 + c + r * stride, t7);
+      _mm256_storeu_ps(out1 + c + r * stride, t8);
+      _mm256_storeu_ps(out2 + c + r * stride, t11);
     }
     // scalar cleanup
     for (; c < cols; ++c) {
       float x_v_tail = in0[c + r * stride];
       float y_v_tail = in1[c + r * stride];
-      float t6_tail = (k5_s * x_v_tail);
-      float t7_tail = (t6_tail + y_v_tail);
-      float t8_tail = __builtin_fmaf(x_v_tail, k6_s, y_v_tail);
-      float t9_tail = (x_v_tail * k7_s);
-      float t10_tail = (t9_tail - k8_s);
-      float t11_tail = (t10_tail > k9_s ? t10_tail : k9_s);
-      out0[c + r * stride] = t7_tail;
-      out1[c + r * stride] = t8_tail;
-      out2[c + r * stride] = t11_tail;
+      float t12_tail = (k5_s * x_v_tail);
+      float t13_tail = (t12_tail + y_v_tail);
+      float t14_tail = __builtin_fmaf(x_v_tail, k6_s, y_v_tail);
+      float t15_tail = (x_v_tail * k7_s);
+      float t16_tail = (t15_tail - k8_s);
+      float t17_tail = (t16_tail > k9_s ? t16_tail : k9_s);
+      out0[c + r * stride] = t13_tail;
+      out1[c + r * stride] = t14_tail;
+      out2[c + r * stride] = t17_tail;
     }
   }
 }
@@ -235,7 +287,7 @@ void map_axpy_f32_rows_neon(const float* in0, const float* in1, int64_t rows, in
   for (; r < rows; ++r) {
     // whole vectors
     int64_t c = 0;
-    for (; c <= cols - 4; c += 4) {
+    for (; c + 4 <= cols; c += 4) {
       float32x4_t x_v = vld1q_f32(in0 + c + r * stride);
       float32x4_t y_v = vld1q_f32(in1 + c + r * stride);
       float32x4_t t0 = vmulq_f32(k0, x_v);

@@ -47,6 +47,7 @@ __attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) 
 //   sve2: identical to sve for this kernel, not emitted
 
 // ---- avx512 (512-bit vectors)
+// whole vectors: 2 per iteration (unrolled), then one per iteration
 // tail: scalar cleanup loop after the whole vectors
 
 #if defined(__x86_64__)
@@ -57,148 +58,245 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void map_convert_i
   __m512 k1 = _mm512_set1_ps(0.5f);
   float k2_s = (float)(65536.0f);
   float k3_s = (float)(0.5f);
-  // whole vectors
+  // whole vectors, 2 per iteration
   int64_t i = 0;
-  for (; i <= n - 16; i += 16) {
+  for (; i + 32 <= n; i += 32) {
+    __m512 x_v_0 = _mm512_loadu_ps(in0 + i);
+    __m512i a_v_0 = _mm512_loadu_si512((const void*)(in1 + i));
+    __m512i u_v_0 = _mm512_loadu_si512((const void*)(in2 + i));
+    __m512 t0_0_r = x_v_0;
+    __m512i t0_0 = _mm512_maskz_mov_epi32(
+        _mm512_cmp_ps_mask(x_v_0, x_v_0, _CMP_ORD_Q),
+        _mm512_mask_mov_epi32(_mm512_cvttps_epi32(t0_0_r),
+                              _mm512_cmp_ps_mask(t0_0_r, _mm512_set1_ps(2147483648.0f), _CMP_GE_OQ),
+                              _mm512_set1_epi32((int)(2147483647))));
+    __m512 t1_0_r = _mm512_roundscale_ps(x_v_0, 0x08);
+    __m512i t1_0 = _mm512_maskz_mov_epi32(
+        _mm512_cmp_ps_mask(x_v_0, x_v_0, _CMP_ORD_Q),
+        _mm512_mask_mov_epi32(_mm512_cvttps_epi32(t1_0_r),
+                              _mm512_cmp_ps_mask(t1_0_r, _mm512_set1_ps(2147483648.0f), _CMP_GE_OQ),
+                              _mm512_set1_epi32((int)(2147483647))));
+    __m512i t2_0 = _mm512_min_epu32(u_v_0, _mm512_set1_epi32((int)(2147483647ull)));
+    __m512i t3_0 = _mm512_add_epi32(t1_0, t2_0);
+    __m512 t4_0_r = _mm512_roundscale_ps(x_v_0, 0x09);
+    __m512i t4_0 = _mm512_maskz_mov_epi32(
+        _mm512_cmp_ps_mask(x_v_0, x_v_0, _CMP_ORD_Q),
+        _mm512_mask_mov_epi32(_mm512_cvttps_epi32(t4_0_r),
+                              _mm512_cmp_ps_mask(t4_0_r, _mm512_set1_ps(2147483648.0f), _CMP_GE_OQ),
+                              _mm512_set1_epi32((int)(2147483647))));
+    __m512i t5_0 = u_v_0;
+    __m512i t6_0 = _mm512_sub_epi32(t4_0, t5_0);
+    __m512 t7_0_r = _mm512_roundscale_ps(x_v_0, 0x0A);
+    __m512i t7_0 = _mm512_cvttps_epu32(_mm512_max_ps(t7_0_r, _mm512_setzero_ps()));
+    __m512 t8_0 = _mm512_mul_ps(x_v_0, k0);
+    __m512 t9_0_r = t8_0;
+    __m512i t9_0 = _mm512_cvttps_epu32(_mm512_max_ps(t9_0_r, _mm512_setzero_ps()));
+    __m512i t10_0 = _mm512_max_epi32(a_v_0, _mm512_setzero_si512());
+    __m512i t11_0 = _mm512_add_epi32(t9_0, t10_0);
+    __m512 t12_0_r = _mm512_roundscale_ps(x_v_0, 0x08);
+    __m512i t12_0 = _mm512_cvttps_epu32(_mm512_max_ps(t12_0_r, _mm512_setzero_ps()));
+    __m512i t13_0 = a_v_0;
+    __m512i t14_0 = _mm512_mullo_epi32(t12_0, t13_0);
+    __m512 t15_0 = _mm512_cvtepi32_ps(a_v_0);
+    __m512 t16_0 = _mm512_cvtepu32_ps(u_v_0);
+    __m512 t17_0 = _mm512_mul_ps(t16_0, k1);
+    __m512 t18_0 = _mm512_add_ps(t15_0, t17_0);
+    _mm512_storeu_si512((void*)(out0 + i), t0_0);
+    _mm512_storeu_si512((void*)(out1 + i), t3_0);
+    _mm512_storeu_si512((void*)(out2 + i), t6_0);
+    _mm512_storeu_si512((void*)(out3 + i), t7_0);
+    _mm512_storeu_si512((void*)(out4 + i), t11_0);
+    _mm512_storeu_si512((void*)(out5 + i), t14_0);
+    _mm512_storeu_ps(out6 + i, t18_0);
+    __m512 x_v_1 = _mm512_loadu_ps(in0 + i + 16);
+    __m512i a_v_1 = _mm512_loadu_si512((const void*)(in1 + i + 16));
+    __m512i u_v_1 = _mm512_loadu_si512((const void*)(in2 + i + 16));
+    __m512 t0_1_r = x_v_1;
+    __m512i t0_1 = _mm512_maskz_mov_epi32(
+        _mm512_cmp_ps_mask(x_v_1, x_v_1, _CMP_ORD_Q),
+        _mm512_mask_mov_epi32(_mm512_cvttps_epi32(t0_1_r),
+                              _mm512_cmp_ps_mask(t0_1_r, _mm512_set1_ps(2147483648.0f), _CMP_GE_OQ),
+                              _mm512_set1_epi32((int)(2147483647))));
+    __m512 t1_1_r = _mm512_roundscale_ps(x_v_1, 0x08);
+    __m512i t1_1 = _mm512_maskz_mov_epi32(
+        _mm512_cmp_ps_mask(x_v_1, x_v_1, _CMP_ORD_Q),
+        _mm512_mask_mov_epi32(_mm512_cvttps_epi32(t1_1_r),
+                              _mm512_cmp_ps_mask(t1_1_r, _mm512_set1_ps(2147483648.0f), _CMP_GE_OQ),
+                              _mm512_set1_epi32((int)(2147483647))));
+    __m512i t2_1 = _mm512_min_epu32(u_v_1, _mm512_set1_epi32((int)(2147483647ull)));
+    __m512i t3_1 = _mm512_add_epi32(t1_1, t2_1);
+    __m512 t4_1_r = _mm512_roundscale_ps(x_v_1, 0x09);
+    __m512i t4_1 = _mm512_maskz_mov_epi32(
+        _mm512_cmp_ps_mask(x_v_1, x_v_1, _CMP_ORD_Q),
+        _mm512_mask_mov_epi32(_mm512_cvttps_epi32(t4_1_r),
+                              _mm512_cmp_ps_mask(t4_1_r, _mm512_set1_ps(2147483648.0f), _CMP_GE_OQ),
+                              _mm512_set1_epi32((int)(2147483647))));
+    __m512i t5_1 = u_v_1;
+    __m512i t6_1 = _mm512_sub_epi32(t4_1, t5_1);
+    __m512 t7_1_r = _mm512_roundscale_ps(x_v_1, 0x0A);
+    __m512i t7_1 = _mm512_cvttps_epu32(_mm512_max_ps(t7_1_r, _mm512_setzero_ps()));
+    __m512 t8_1 = _mm512_mul_ps(x_v_1, k0);
+    __m512 t9_1_r = t8_1;
+    __m512i t9_1 = _mm512_cvttps_epu32(_mm512_max_ps(t9_1_r, _mm512_setzero_ps()));
+    __m512i t10_1 = _mm512_max_epi32(a_v_1, _mm512_setzero_si512());
+    __m512i t11_1 = _mm512_add_epi32(t9_1, t10_1);
+    __m512 t12_1_r = _mm512_roundscale_ps(x_v_1, 0x08);
+    __m512i t12_1 = _mm512_cvttps_epu32(_mm512_max_ps(t12_1_r, _mm512_setzero_ps()));
+    __m512i t13_1 = a_v_1;
+    __m512i t14_1 = _mm512_mullo_epi32(t12_1, t13_1);
+    __m512 t15_1 = _mm512_cvtepi32_ps(a_v_1);
+    __m512 t16_1 = _mm512_cvtepu32_ps(u_v_1);
+    __m512 t17_1 = _mm512_mul_ps(t16_1, k1);
+    __m512 t18_1 = _mm512_add_ps(t15_1, t17_1);
+    _mm512_storeu_si512((void*)(out0 + i + 16), t0_1);
+    _mm512_storeu_si512((void*)(out1 + i + 16), t3_1);
+    _mm512_storeu_si512((void*)(out2 + i + 16), t6_1);
+    _mm512_storeu_si512((void*)(out3 + i + 16), t7_1);
+    _mm512_storeu_si512((void*)(out4 + i + 16), t11_1);
+    _mm512_storeu_si512((void*)(out5 + i + 16), t14_1);
+    _mm512_storeu_ps(out6 + i + 16, t18_1);
+  }
+  // whole vectors, one per iteration
+  for (; i + 16 <= n; i += 16) {
     __m512 x_v = _mm512_loadu_ps(in0 + i);
     __m512i a_v = _mm512_loadu_si512((const void*)(in1 + i));
     __m512i u_v = _mm512_loadu_si512((const void*)(in2 + i));
-    __m512 t0_r = x_v;
-    __m512i t0 = _mm512_maskz_mov_epi32(
+    __m512 t19_r = x_v;
+    __m512i t19 = _mm512_maskz_mov_epi32(
         _mm512_cmp_ps_mask(x_v, x_v, _CMP_ORD_Q),
-        _mm512_mask_mov_epi32(_mm512_cvttps_epi32(t0_r),
-                              _mm512_cmp_ps_mask(t0_r, _mm512_set1_ps(2147483648.0f), _CMP_GE_OQ),
+        _mm512_mask_mov_epi32(_mm512_cvttps_epi32(t19_r),
+                              _mm512_cmp_ps_mask(t19_r, _mm512_set1_ps(2147483648.0f), _CMP_GE_OQ),
                               _mm512_set1_epi32((int)(2147483647))));
-    __m512 t1_r = _mm512_roundscale_ps(x_v, 0x08);
-    __m512i t1 = _mm512_maskz_mov_epi32(
+    __m512 t20_r = _mm512_roundscale_ps(x_v, 0x08);
+    __m512i t20 = _mm512_maskz_mov_epi32(
         _mm512_cmp_ps_mask(x_v, x_v, _CMP_ORD_Q),
-        _mm512_mask_mov_epi32(_mm512_cvttps_epi32(t1_r),
-                              _mm512_cmp_ps_mask(t1_r, _mm512_set1_ps(2147483648.0f), _CMP_GE_OQ),
+        _mm512_mask_mov_epi32(_mm512_cvttps_epi32(t20_r),
+                              _mm512_cmp_ps_mask(t20_r, _mm512_set1_ps(2147483648.0f), _CMP_GE_OQ),
                               _mm512_set1_epi32((int)(2147483647))));
-    __m512i t2 = _mm512_min_epu32(u_v, _mm512_set1_epi32((int)(2147483647ull)));
-    __m512i t3 = _mm512_add_epi32(t1, t2);
-    __m512 t4_r = _mm512_roundscale_ps(x_v, 0x09);
-    __m512i t4 = _mm512_maskz_mov_epi32(
+    __m512i t21 = _mm512_min_epu32(u_v, _mm512_set1_epi32((int)(2147483647ull)));
+    __m512i t22 = _mm512_add_epi32(t20, t21);
+    __m512 t23_r = _mm512_roundscale_ps(x_v, 0x09);
+    __m512i t23 = _mm512_maskz_mov_epi32(
         _mm512_cmp_ps_mask(x_v, x_v, _CMP_ORD_Q),
-        _mm512_mask_mov_epi32(_mm512_cvttps_epi32(t4_r),
-                              _mm512_cmp_ps_mask(t4_r, _mm512_set1_ps(2147483648.0f), _CMP_GE_OQ),
+        _mm512_mask_mov_epi32(_mm512_cvttps_epi32(t23_r),
+                              _mm512_cmp_ps_mask(t23_r, _mm512_set1_ps(2147483648.0f), _CMP_GE_OQ),
                               _mm512_set1_epi32((int)(2147483647))));
-    __m512i t5 = u_v;
-    __m512i t6 = _mm512_sub_epi32(t4, t5);
-    __m512 t7_r = _mm512_roundscale_ps(x_v, 0x0A);
-    __m512i t7 = _mm512_cvttps_epu32(_mm512_max_ps(t7_r, _mm512_setzero_ps()));
-    __m512 t8 = _mm512_mul_ps(x_v, k0);
-    __m512 t9_r = t8;
-    __m512i t9 = _mm512_cvttps_epu32(_mm512_max_ps(t9_r, _mm512_setzero_ps()));
-    __m512i t10 = _mm512_max_epi32(a_v, _mm512_setzero_si512());
-    __m512i t11 = _mm512_add_epi32(t9, t10);
-    __m512 t12_r = _mm512_roundscale_ps(x_v, 0x08);
-    __m512i t12 = _mm512_cvttps_epu32(_mm512_max_ps(t12_r, _mm512_setzero_ps()));
-    __m512i t13 = a_v;
-    __m512i t14 = _mm512_mullo_epi32(t12, t13);
-    __m512 t15 = _mm512_cvtepi32_ps(a_v);
-    __m512 t16 = _mm512_cvtepu32_ps(u_v);
-    __m512 t17 = _mm512_mul_ps(t16, k1);
-    __m512 t18 = _mm512_add_ps(t15, t17);
-    _mm512_storeu_si512((void*)(out0 + i), t0);
-    _mm512_storeu_si512((void*)(out1 + i), t3);
-    _mm512_storeu_si512((void*)(out2 + i), t6);
-    _mm512_storeu_si512((void*)(out3 + i), t7);
-    _mm512_storeu_si512((void*)(out4 + i), t11);
-    _mm512_storeu_si512((void*)(out5 + i), t14);
-    _mm512_storeu_ps(out6 + i, t18);
+    __m512i t24 = u_v;
+    __m512i t25 = _mm512_sub_epi32(t23, t24);
+    __m512 t26_r = _mm512_roundscale_ps(x_v, 0x0A);
+    __m512i t26 = _mm512_cvttps_epu32(_mm512_max_ps(t26_r, _mm512_setzero_ps()));
+    __m512 t27 = _mm512_mul_ps(x_v, k0);
+    __m512 t28_r = t27;
+    __m512i t28 = _mm512_cvttps_epu32(_mm512_max_ps(t28_r, _mm512_setzero_ps()));
+    __m512i t29 = _mm512_max_epi32(a_v, _mm512_setzero_si512());
+    __m512i t30 = _mm512_add_epi32(t28, t29);
+    __m512 t31_r = _mm512_roundscale_ps(x_v, 0x08);
+    __m512i t31 = _mm512_cvttps_epu32(_mm512_max_ps(t31_r, _mm512_setzero_ps()));
+    __m512i t32 = a_v;
+    __m512i t33 = _mm512_mullo_epi32(t31, t32);
+    __m512 t34 = _mm512_cvtepi32_ps(a_v);
+    __m512 t35 = _mm512_cvtepu32_ps(u_v);
+    __m512 t36 = _mm512_mul_ps(t35, k1);
+    __m512 t37 = _mm512_add_ps(t34, t36);
+    _mm512_storeu_si512((void*)(out0 + i), t19);
+    _mm512_storeu_si512((void*)(out1 + i), t22);
+    _mm512_storeu_si512((void*)(out2 + i), t25);
+    _mm512_storeu_si512((void*)(out3 + i), t26);
+    _mm512_storeu_si512((void*)(out4 + i), t30);
+    _mm512_storeu_si512((void*)(out5 + i), t33);
+    _mm512_storeu_ps(out6 + i, t37);
   }
   // scalar cleanup
   for (; i < n; ++i) {
     float x_v_tail = in0[i];
     uint32_t a_v_tail = (uint32_t)in1[i];
     uint32_t u_v_tail = in2[i];
-    const float t19_tail_r = __builtin_truncf(x_v_tail);
-    const float t19_tail_lo = -2147483648.0f;
-    const float t19_tail_hi = 2147483648.0f;
-    bool t19_tail_in = t19_tail_r >= t19_tail_lo;
-    t19_tail_in = t19_tail_in && t19_tail_r < t19_tail_hi;
-    int32_t t19_tail_v = t19_tail_in ? (int32_t)t19_tail_r : (int32_t)0;
-    const int32_t t19_tail_max = (int32_t)2147483647ull;
-    t19_tail_v = t19_tail_r >= t19_tail_hi ? t19_tail_max : t19_tail_v;
-    const int32_t t19_tail_min = (int32_t)-2147483648ll;
-    t19_tail_v = t19_tail_r < t19_tail_lo ? t19_tail_min : t19_tail_v;
-    uint32_t t19_tail = (uint32_t)t19_tail_v;
-    const float t20_tail_r = __builtin_rintf(x_v_tail);
-    const float t20_tail_lo = -2147483648.0f;
-    const float t20_tail_hi = 2147483648.0f;
-    bool t20_tail_in = t20_tail_r >= t20_tail_lo;
-    t20_tail_in = t20_tail_in && t20_tail_r < t20_tail_hi;
-    int32_t t20_tail_v = t20_tail_in ? (int32_t)t20_tail_r : (int32_t)0;
-    const int32_t t20_tail_max = (int32_t)2147483647ull;
-    t20_tail_v = t20_tail_r >= t20_tail_hi ? t20_tail_max : t20_tail_v;
-    const int32_t t20_tail_min = (int32_t)-2147483648ll;
-    t20_tail_v = t20_tail_r < t20_tail_lo ? t20_tail_min : t20_tail_v;
-    uint32_t t20_tail = (uint32_t)t20_tail_v;
-    uint32_t t21_tail_v = u_v_tail;
-    const uint32_t t21_tail_hi = (uint32_t)2147483647ull;
-    t21_tail_v = t21_tail_v > t21_tail_hi ? t21_tail_hi : t21_tail_v;
-    uint32_t t21_tail = (uint32_t)(int32_t)t21_tail_v;
-    uint32_t t22_tail = (t20_tail + t21_tail);
-    const float t23_tail_r = __builtin_floorf(x_v_tail);
-    const float t23_tail_lo = -2147483648.0f;
-    const float t23_tail_hi = 2147483648.0f;
-    bool t23_tail_in = t23_tail_r >= t23_tail_lo;
-    t23_tail_in = t23_tail_in && t23_tail_r < t23_tail_hi;
-    int32_t t23_tail_v = t23_tail_in ? (int32_t)t23_tail_r : (int32_t)0;
-    const int32_t t23_tail_max = (int32_t)2147483647ull;
-    t23_tail_v = t23_tail_r >= t23_tail_hi ? t23_tail_max : t23_tail_v;
-    const int32_t t23_tail_min = (int32_t)-2147483648ll;
-    t23_tail_v = t23_tail_r < t23_tail_lo ? t23_tail_min : t23_tail_v;
-    uint32_t t23_tail = (uint32_t)t23_tail_v;
-    uint32_t t24_tail = (uint32_t)(int32_t)u_v_tail;
-    uint32_t t25_tail = (t23_tail - t24_tail);
-    const float t26_tail_r = __builtin_ceilf(x_v_tail);
-    const float t26_tail_lo = 0.0f;
-    const float t26_tail_hi = 4294967296.0f;
-    bool t26_tail_in = t26_tail_r >= t26_tail_lo;
-    t26_tail_in = t26_tail_in && t26_tail_r < t26_tail_hi;
-    uint32_t t26_tail_v = t26_tail_in ? (uint32_t)t26_tail_r : (uint32_t)0;
-    const uint32_t t26_tail_max = (uint32_t)4294967295ull;
-    t26_tail_v = t26_tail_r >= t26_tail_hi ? t26_tail_max : t26_tail_v;
-    uint32_t t26_tail = t26_tail_v;
-    float t27_tail = (x_v_tail * k2_s);
-    const float t28_tail_r = __builtin_truncf(t27_tail);
-    const float t28_tail_lo = 0.0f;
-    const float t28_tail_hi = 4294967296.0f;
-    bool t28_tail_in = t28_tail_r >= t28_tail_lo;
-    t28_tail_in = t28_tail_in && t28_tail_r < t28_tail_hi;
-    uint32_t t28_tail_v = t28_tail_in ? (uint32_t)t28_tail_r : (uint32_t)0;
-    const uint32_t t28_tail_max = (uint32_t)4294967295ull;
-    t28_tail_v = t28_tail_r >= t28_tail_hi ? t28_tail_max : t28_tail_v;
-    uint32_t t28_tail = t28_tail_v;
-    int32_t t29_tail_v = (int32_t)a_v_tail;
-    const int32_t t29_tail_lo = (int32_t)0;
-    t29_tail_v = t29_tail_v < t29_tail_lo ? t29_tail_lo : t29_tail_v;
-    uint32_t t29_tail = (uint32_t)t29_tail_v;
-    uint32_t t30_tail = (t28_tail + t29_tail);
-    const float t31_tail_r = __builtin_rintf(x_v_tail);
-    const float t31_tail_lo = 0.0f;
-    const float t31_tail_hi = 4294967296.0f;
-    bool t31_tail_in = t31_tail_r >= t31_tail_lo;
-    t31_tail_in = t31_tail_in && t31_tail_r < t31_tail_hi;
-    uint32_t t31_tail_v = t31_tail_in ? (uint32_t)t31_tail_r : (uint32_t)0;
-    const uint32_t t31_tail_max = (uint32_t)4294967295ull;
-    t31_tail_v = t31_tail_r >= t31_tail_hi ? t31_tail_max : t31_tail_v;
-    uint32_t t31_tail = t31_tail_v;
-    uint32_t t32_tail = (uint32_t)(int32_t)a_v_tail;
-    uint32_t t33_tail = (t31_tail * t32_tail);
-    float t34_tail = (float)(int32_t)a_v_tail;
-    float t35_tail = (float)u_v_tail;
-    float t36_tail = (t35_tail * k3_s);
-    float t37_tail = (t34_tail + t36_tail);
-    out0[i] = (int32_t)t19_tail;
-    out1[i] = (int32_t)t22_tail;
-    out2[i] = (int32_t)t25_tail;
-    out3[i] = t26_tail;
-    out4[i] = t30_tail;
-    out5[i] = t33_tail;
-    out6[i] = t37_tail;
+    const float t38_tail_r = __builtin_truncf(x_v_tail);
+    const float t38_tail_lo = -2147483648.0f;
+    const float t38_tail_hi = 2147483648.0f;
+    bool t38_tail_in = t38_tail_r >= t38_tail_lo;
+    t38_tail_in = t38_tail_in && t38_tail_r < t38_tail_hi;
+    int32_t t38_tail_v = t38_tail_in ? (int32_t)t38_tail_r : (int32_t)0;
+    const int32_t t38_tail_max = (int32_t)2147483647ull;
+    t38_tail_v = t38_tail_r >= t38_tail_hi ? t38_tail_max : t38_tail_v;
+    const int32_t t38_tail_min = (int32_t)-2147483648ll;
+    t38_tail_v = t38_tail_r < t38_tail_lo ? t38_tail_min : t38_tail_v;
+    uint32_t t38_tail = (uint32_t)t38_tail_v;
+    const float t39_tail_r = __builtin_rintf(x_v_tail);
+    const float t39_tail_lo = -2147483648.0f;
+    const float t39_tail_hi = 2147483648.0f;
+    bool t39_tail_in = t39_tail_r >= t39_tail_lo;
+    t39_tail_in = t39_tail_in && t39_tail_r < t39_tail_hi;
+    int32_t t39_tail_v = t39_tail_in ? (int32_t)t39_tail_r : (int32_t)0;
+    const int32_t t39_tail_max = (int32_t)2147483647ull;
+    t39_tail_v = t39_tail_r >= t39_tail_hi ? t39_tail_max : t39_tail_v;
+    const int32_t t39_tail_min = (int32_t)-2147483648ll;
+    t39_tail_v = t39_tail_r < t39_tail_lo ? t39_tail_min : t39_tail_v;
+    uint32_t t39_tail = (uint32_t)t39_tail_v;
+    uint32_t t40_tail_v = u_v_tail;
+    const uint32_t t40_tail_hi = (uint32_t)2147483647ull;
+    t40_tail_v = t40_tail_v > t40_tail_hi ? t40_tail_hi : t40_tail_v;
+    uint32_t t40_tail = (uint32_t)(int32_t)t40_tail_v;
+    uint32_t t41_tail = (t39_tail + t40_tail);
+    const float t42_tail_r = __builtin_floorf(x_v_tail);
+    const float t42_tail_lo = -2147483648.0f;
+    const float t42_tail_hi = 2147483648.0f;
+    bool t42_tail_in = t42_tail_r >= t42_tail_lo;
+    t42_tail_in = t42_tail_in && t42_tail_r < t42_tail_hi;
+    int32_t t42_tail_v = t42_tail_in ? (int32_t)t42_tail_r : (int32_t)0;
+    const int32_t t42_tail_max = (int32_t)2147483647ull;
+    t42_tail_v = t42_tail_r >= t42_tail_hi ? t42_tail_max : t42_tail_v;
+    const int32_t t42_tail_min = (int32_t)-2147483648ll;
+    t42_tail_v = t42_tail_r < t42_tail_lo ? t42_tail_min : t42_tail_v;
+    uint32_t t42_tail = (uint32_t)t42_tail_v;
+    uint32_t t43_tail = (uint32_t)(int32_t)u_v_tail;
+    uint32_t t44_tail = (t42_tail - t43_tail);
+    const float t45_tail_r = __builtin_ceilf(x_v_tail);
+    const float t45_tail_lo = 0.0f;
+    const float t45_tail_hi = 4294967296.0f;
+    bool t45_tail_in = t45_tail_r >= t45_tail_lo;
+    t45_tail_in = t45_tail_in && t45_tail_r < t45_tail_hi;
+    uint32_t t45_tail_v = t45_tail_in ? (uint32_t)t45_tail_r : (uint32_t)0;
+    const uint32_t t45_tail_max = (uint32_t)4294967295ull;
+    t45_tail_v = t45_tail_r >= t45_tail_hi ? t45_tail_max : t45_tail_v;
+    uint32_t t45_tail = t45_tail_v;
+    float t46_tail = (x_v_tail * k2_s);
+    const float t47_tail_r = __builtin_truncf(t46_tail);
+    const float t47_tail_lo = 0.0f;
+    const float t47_tail_hi = 4294967296.0f;
+    bool t47_tail_in = t47_tail_r >= t47_tail_lo;
+    t47_tail_in = t47_tail_in && t47_tail_r < t47_tail_hi;
+    uint32_t t47_tail_v = t47_tail_in ? (uint32_t)t47_tail_r : (uint32_t)0;
+    const uint32_t t47_tail_max = (uint32_t)4294967295ull;
+    t47_tail_v = t47_tail_r >= t47_tail_hi ? t47_tail_max : t47_tail_v;
+    uint32_t t47_tail = t47_tail_v;
+    int32_t t48_tail_v = (int32_t)a_v_tail;
+    const int32_t t48_tail_lo = (int32_t)0;
+    t48_tail_v = t48_tail_v < t48_tail_lo ? t48_tail_lo : t48_tail_v;
+    uint32_t t48_tail = (uint32_t)t48_tail_v;
+    uint32_t t49_tail = (t47_tail + t48_tail);
+    const float t50_tail_r = __builtin_rintf(x_v_tail);
+    const float t50_tail_lo = 0.0f;
+    const float t50_tail_hi = 4294967296.0f;
+    bool t50_tail_in = t50_tail_r >= t50_tail_lo;
+    t50_tail_in = t50_tail_in && t50_tail_r < t50_tail_hi;
+    uint32_t t50_tail_v = t50_tail_in ? (uint32_t)t50_tail_r : (uint32_t)0;
+    const uint32_t t50_tail_max = (uint32_t)4294967295ull;
+    t50_tail_v = t50_tail_r >= t50_tail_hi ? t50_tail_max : t50_tail_v;
+    uint32_t t50_tail = t50_tail_v;
+    uint32_t t51_tail = (uint32_t)(int32_t)a_v_tail;
+    uint32_t t52_tail = (t50_tail * t51_tail);
+    float t53_tail = (float)(int32_t)a_v_tail;
+    float t54_tail = (float)u_v_tail;
+    float t55_tail = (t54_tail * k3_s);
+    float t56_tail = (t53_tail + t55_tail);
+    out0[i] = (int32_t)t38_tail;
+    out1[i] = (int32_t)t41_tail;
+    out2[i] = (int32_t)t44_tail;
+    out3[i] = t45_tail;
+    out4[i] = t49_tail;
+    out5[i] = t52_tail;
+    out6[i] = t56_tail;
   }
 }
 #endif
@@ -344,6 +442,7 @@ __attribute__((target("+sve"))) void map_convert_i32_f32_sve(
 #endif
 
 // ---- avx2 (256-bit vectors)
+// whole vectors: 2 per iteration (unrolled), then one per iteration
 // tail: scalar cleanup loop after the whole vectors
 
 #if defined(__x86_64__)
@@ -354,165 +453,296 @@ __attribute__((target("avx2"))) void map_convert_i32_f32_avx2(
   __m256 k1 = _mm256_set1_ps(0.5f);
   float k2_s = (float)(65536.0f);
   float k3_s = (float)(0.5f);
-  // whole vectors
+  // whole vectors, 2 per iteration
   int64_t i = 0;
-  for (; i <= n - 8; i += 8) {
+  for (; i + 16 <= n; i += 16) {
+    __m256 x_v_0 = _mm256_loadu_ps(in0 + i);
+    __m256i a_v_0 = _mm256_loadu_si256((const __m256i*)(in1 + i));
+    __m256i u_v_0 = _mm256_loadu_si256((const __m256i*)(in2 + i));
+    __m256 t0_0_r = x_v_0;
+    __m256i t0_0 = _mm256_and_si256(
+        _mm256_xor_si256(
+            _mm256_cvttps_epi32(t0_0_r),
+            _mm256_castps_si256(_mm256_cmp_ps(t0_0_r, _mm256_set1_ps(2147483648.0f), _CMP_GE_OQ))),
+        _mm256_castps_si256(_mm256_cmp_ps(x_v_0, x_v_0, _CMP_ORD_Q)));
+    __m256 t1_0_r = _mm256_round_ps(x_v_0, 0x08);
+    __m256i t1_0 = _mm256_and_si256(
+        _mm256_xor_si256(
+            _mm256_cvttps_epi32(t1_0_r),
+            _mm256_castps_si256(_mm256_cmp_ps(t1_0_r, _mm256_set1_ps(2147483648.0f), _CMP_GE_OQ))),
+        _mm256_castps_si256(_mm256_cmp_ps(x_v_0, x_v_0, _CMP_ORD_Q)));
+    __m256i t2_0 = _mm256_min_epu32(u_v_0, _mm256_set1_epi32((int)(2147483647ull)));
+    __m256i t3_0 = _mm256_add_epi32(t1_0, t2_0);
+    __m256 t4_0_r = _mm256_round_ps(x_v_0, 0x09);
+    __m256i t4_0 = _mm256_and_si256(
+        _mm256_xor_si256(
+            _mm256_cvttps_epi32(t4_0_r),
+            _mm256_castps_si256(_mm256_cmp_ps(t4_0_r, _mm256_set1_ps(2147483648.0f), _CMP_GE_OQ))),
+        _mm256_castps_si256(_mm256_cmp_ps(x_v_0, x_v_0, _CMP_ORD_Q)));
+    __m256i t5_0 = u_v_0;
+    __m256i t6_0 = _mm256_sub_epi32(t4_0, t5_0);
+    __m256 t7_0_m = _mm256_max_ps(_mm256_round_ps(x_v_0, 0x0A), _mm256_setzero_ps());
+    __m256 t7_0_big = _mm256_cmp_ps(t7_0_m, _mm256_set1_ps(2147483648.0f), _CMP_GE_OQ);
+    __m256i t7_0 = _mm256_or_si256(
+        _mm256_xor_si256(_mm256_cvttps_epi32(_mm256_sub_ps(
+                             t7_0_m, _mm256_and_ps(t7_0_big, _mm256_set1_ps(2147483648.0f)))),
+                         _mm256_slli_epi32(_mm256_castps_si256(t7_0_big), 31)),
+        _mm256_castps_si256(_mm256_cmp_ps(t7_0_m, _mm256_set1_ps(4294967296.0f), _CMP_GE_OQ)));
+    __m256 t8_0 = _mm256_mul_ps(x_v_0, k0);
+    __m256 t9_0_m = _mm256_max_ps(_mm256_round_ps(t8_0, 0x0B), _mm256_setzero_ps());
+    __m256 t9_0_big = _mm256_cmp_ps(t9_0_m, _mm256_set1_ps(2147483648.0f), _CMP_GE_OQ);
+    __m256i t9_0 = _mm256_or_si256(
+        _mm256_xor_si256(_mm256_cvttps_epi32(_mm256_sub_ps(
+                             t9_0_m, _mm256_and_ps(t9_0_big, _mm256_set1_ps(2147483648.0f)))),
+                         _mm256_slli_epi32(_mm256_castps_si256(t9_0_big), 31)),
+        _mm256_castps_si256(_mm256_cmp_ps(t9_0_m, _mm256_set1_ps(4294967296.0f), _CMP_GE_OQ)));
+    __m256i t10_0 = _mm256_max_epi32(a_v_0, _mm256_setzero_si256());
+    __m256i t11_0 = _mm256_add_epi32(t9_0, t10_0);
+    __m256 t12_0_m = _mm256_max_ps(_mm256_round_ps(x_v_0, 0x08), _mm256_setzero_ps());
+    __m256 t12_0_big = _mm256_cmp_ps(t12_0_m, _mm256_set1_ps(2147483648.0f), _CMP_GE_OQ);
+    __m256i t12_0 = _mm256_or_si256(
+        _mm256_xor_si256(_mm256_cvttps_epi32(_mm256_sub_ps(
+                             t12_0_m, _mm256_and_ps(t12_0_big, _mm256_set1_ps(2147483648.0f)))),
+                         _mm256_slli_epi32(_mm256_castps_si256(t12_0_big), 31)),
+        _mm256_castps_si256(_mm256_cmp_ps(t12_0_m, _mm256_set1_ps(4294967296.0f), _CMP_GE_OQ)));
+    __m256i t13_0 = a_v_0;
+    __m256i t14_0 = _mm256_mullo_epi32(t12_0, t13_0);
+    __m256 t15_0 = _mm256_cvtepi32_ps(a_v_0);
+    __m256 t16_0 = _mm256_add_ps(
+        _mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_srli_epi32(u_v_0, 16)), _mm256_set1_ps(65536.0f)),
+        _mm256_cvtepi32_ps(_mm256_and_si256(u_v_0, _mm256_set1_epi32((int)(65535)))));
+    __m256 t17_0 = _mm256_mul_ps(t16_0, k1);
+    __m256 t18_0 = _mm256_add_ps(t15_0, t17_0);
+    _mm256_storeu_si256((__m256i*)(out0 + i), t0_0);
+    _mm256_storeu_si256((__m256i*)(out1 + i), t3_0);
+    _mm256_storeu_si256((__m256i*)(out2 + i), t6_0);
+    _mm256_storeu_si256((__m256i*)(out3 + i), t7_0);
+    _mm256_storeu_si256((__m256i*)(out4 + i), t11_0);
+    _mm256_storeu_si256((__m256i*)(out5 + i), t14_0);
+    _mm256_storeu_ps(out6 + i, t18_0);
+    __m256 x_v_1 = _mm256_loadu_ps(in0 + i + 8);
+    __m256i a_v_1 = _mm256_loadu_si256((const __m256i*)(in1 + i + 8));
+    __m256i u_v_1 = _mm256_loadu_si256((const __m256i*)(in2 + i + 8));
+    __m256 t0_1_r = x_v_1;
+    __m256i t0_1 = _mm256_and_si256(
+        _mm256_xor_si256(
+            _mm256_cvttps_epi32(t0_1_r),
+            _mm256_castps_si256(_mm256_cmp_ps(t0_1_r, _mm256_set1_ps(2147483648.0f), _CMP_GE_OQ))),
+        _mm256_castps_si256(_mm256_cmp_ps(x_v_1, x_v_1, _CMP_ORD_Q)));
+    __m256 t1_1_r = _mm256_round_ps(x_v_1, 0x08);
+    __m256i t1_1 = _mm256_and_si256(
+        _mm256_xor_si256(
+            _mm256_cvttps_epi32(t1_1_r),
+            _mm256_castps_si256(_mm256_cmp_ps(t1_1_r, _mm256_set1_ps(2147483648.0f), _CMP_GE_OQ))),
+        _mm256_castps_si256(_mm256_cmp_ps(x_v_1, x_v_1, _CMP_ORD_Q)));
+    __m256i t2_1 = _mm256_min_epu32(u_v_1, _mm256_set1_epi32((int)(2147483647ull)));
+    __m256i t3_1 = _mm256_add_epi32(t1_1, t2_1);
+    __m256 t4_1_r = _mm256_round_ps(x_v_1, 0x09);
+    __m256i t4_1 = _mm256_and_si256(
+        _mm256_xor_si256(
+            _mm256_cvttps_epi32(t4_1_r),
+            _mm256_castps_si256(_mm256_cmp_ps(t4_1_r, _mm256_set1_ps(2147483648.0f), _CMP_GE_OQ))),
+        _mm256_castps_si256(_mm256_cmp_ps(x_v_1, x_v_1, _CMP_ORD_Q)));
+    __m256i t5_1 = u_v_1;
+    __m256i t6_1 = _mm256_sub_epi32(t4_1, t5_1);
+    __m256 t7_1_m = _mm256_max_ps(_mm256_round_ps(x_v_1, 0x0A), _mm256_setzero_ps());
+    __m256 t7_1_big = _mm256_cmp_ps(t7_1_m, _mm256_set1_ps(2147483648.0f), _CMP_GE_OQ);
+    __m256i t7_1 = _mm256_or_si256(
+        _mm256_xor_si256(_mm256_cvttps_epi32(_mm256_sub_ps(
+                             t7_1_m, _mm256_and_ps(t7_1_big, _mm256_set1_ps(2147483648.0f)))),
+                         _mm256_slli_epi32(_mm256_castps_si256(t7_1_big), 31)),
+        _mm256_castps_si256(_mm256_cmp_ps(t7_1_m, _mm256_set1_ps(4294967296.0f), _CMP_GE_OQ)));
+    __m256 t8_1 = _mm256_mul_ps(x_v_1, k0);
+    __m256 t9_1_m = _mm256_max_ps(_mm256_round_ps(t8_1, 0x0B), _mm256_setzero_ps());
+    __m256 t9_1_big = _mm256_cmp_ps(t9_1_m, _mm256_set1_ps(2147483648.0f), _CMP_GE_OQ);
+    __m256i t9_1 = _mm256_or_si256(
+        _mm256_xor_si256(_mm256_cvttps_epi32(_mm256_sub_ps(
+                             t9_1_m, _mm256_and_ps(t9_1_big, _mm256_set1_ps(2147483648.0f)))),
+                         _mm256_slli_epi32(_mm256_castps_si256(t9_1_big), 31)),
+        _mm256_castps_si256(_mm256_cmp_ps(t9_1_m, _mm256_set1_ps(4294967296.0f), _CMP_GE_OQ)));
+    __m256i t10_1 = _mm256_max_epi32(a_v_1, _mm256_setzero_si256());
+    __m256i t11_1 = _mm256_add_epi32(t9_1, t10_1);
+    __m256 t12_1_m = _mm256_max_ps(_mm256_round_ps(x_v_1, 0x08), _mm256_setzero_ps());
+    __m256 t12_1_big = _mm256_cmp_ps(t12_1_m, _mm256_set1_ps(2147483648.0f), _CMP_GE_OQ);
+    __m256i t12_1 = _mm256_or_si256(
+        _mm256_xor_si256(_mm256_cvttps_epi32(_mm256_sub_ps(
+                             t12_1_m, _mm256_and_ps(t12_1_big, _mm256_set1_ps(2147483648.0f)))),
+                         _mm256_slli_epi32(_mm256_castps_si256(t12_1_big), 31)),
+        _mm256_castps_si256(_mm256_cmp_ps(t12_1_m, _mm256_set1_ps(4294967296.0f), _CMP_GE_OQ)));
+    __m256i t13_1 = a_v_1;
+    __m256i t14_1 = _mm256_mullo_epi32(t12_1, t13_1);
+    __m256 t15_1 = _mm256_cvtepi32_ps(a_v_1);
+    __m256 t16_1 = _mm256_add_ps(
+        _mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_srli_epi32(u_v_1, 16)), _mm256_set1_ps(65536.0f)),
+        _mm256_cvtepi32_ps(_mm256_and_si256(u_v_1, _mm256_set1_epi32((int)(65535)))));
+    __m256 t17_1 = _mm256_mul_ps(t16_1, k1);
+    __m256 t18_1 = _mm256_add_ps(t15_1, t17_1);
+    _mm256_storeu_si256((__m256i*)(out0 + i + 8), t0_1);
+    _mm256_storeu_si256((__m256i*)(out1 + i + 8), t3_1);
+    _mm256_storeu_si256((__m256i*)(out2 + i + 8), t6_1);
+    _mm256_storeu_si256((__m256i*)(out3 + i + 8), t7_1);
+    _mm256_storeu_si256((__m256i*)(out4 + i + 8), t11_1);
+    _mm256_storeu_si256((__m256i*)(out5 + i + 8), t14_1);
+    _mm256_storeu_ps(out6 + i + 8, t18_1);
+  }
+  // whole vectors, one per iteration
+  for (; i + 8 <= n; i += 8) {
     __m256 x_v = _mm256_loadu_ps(in0 + i);
     __m256i a_v = _mm256_loadu_si256((const __m256i*)(in1 + i));
     __m256i u_v = _mm256_loadu_si256((const __m256i*)(in2 + i));
-    __m256 t0_r = x_v;
-    __m256i t0 = _mm256_and_si256(
+    __m256 t19_r = x_v;
+    __m256i t19 = _mm256_and_si256(
         _mm256_xor_si256(
-            _mm256_cvttps_epi32(t0_r),
-            _mm256_castps_si256(_mm256_cmp_ps(t0_r, _mm256_set1_ps(2147483648.0f), _CMP_GE_OQ))),
+            _mm256_cvttps_epi32(t19_r),
+            _mm256_castps_si256(_mm256_cmp_ps(t19_r, _mm256_set1_ps(2147483648.0f), _CMP_GE_OQ))),
         _mm256_castps_si256(_mm256_cmp_ps(x_v, x_v, _CMP_ORD_Q)));
-    __m256 t1_r = _mm256_round_ps(x_v, 0x08);
-    __m256i t1 = _mm256_and_si256(
+    __m256 t20_r = _mm256_round_ps(x_v, 0x08);
+    __m256i t20 = _mm256_and_si256(
         _mm256_xor_si256(
-            _mm256_cvttps_epi32(t1_r),
-            _mm256_castps_si256(_mm256_cmp_ps(t1_r, _mm256_set1_ps(2147483648.0f), _CMP_GE_OQ))),
+            _mm256_cvttps_epi32(t20_r),
+            _mm256_castps_si256(_mm256_cmp_ps(t20_r, _mm256_set1_ps(2147483648.0f), _CMP_GE_OQ))),
         _mm256_castps_si256(_mm256_cmp_ps(x_v, x_v, _CMP_ORD_Q)));
-    __m256i t2 = _mm256_min_epu32(u_v, _mm256_set1_epi32((int)(2147483647ull)));
-    __m256i t3 = _mm256_add_epi32(t1, t2);
-    __m256 t4_r = _mm256_round_ps(x_v, 0x09);
-    __m256i t4 = _mm256_and_si256(
+    __m256i t21 = _mm256_min_epu32(u_v, _mm256_set1_epi32((int)(2147483647ull)));
+    __m256i t22 = _mm256_add_epi32(t20, t21);
+    __m256 t23_r = _mm256_round_ps(x_v, 0x09);
+    __m256i t23 = _mm256_and_si256(
         _mm256_xor_si256(
-            _mm256_cvttps_epi32(t4_r),
-            _mm256_castps_si256(_mm256_cmp_ps(t4_r, _mm256_set1_ps(2147483648.0f), _CMP_GE_OQ))),
+            _mm256_cvttps_epi32(t23_r),
+            _mm256_castps_si256(_mm256_cmp_ps(t23_r, _mm256_set1_ps(2147483648.0f), _CMP_GE_OQ))),
         _mm256_castps_si256(_mm256_cmp_ps(x_v, x_v, _CMP_ORD_Q)));
-    __m256i t5 = u_v;
-    __m256i t6 = _mm256_sub_epi32(t4, t5);
-    __m256 t7_m = _mm256_max_ps(_mm256_round_ps(x_v, 0x0A), _mm256_setzero_ps());
-    __m256 t7_big = _mm256_cmp_ps(t7_m, _mm256_set1_ps(2147483648.0f), _CMP_GE_OQ);
-    __m256i t7 = _mm256_or_si256(
+    __m256i t24 = u_v;
+    __m256i t25 = _mm256_sub_epi32(t23, t24);
+    __m256 t26_m = _mm256_max_ps(_mm256_round_ps(x_v, 0x0A), _mm256_setzero_ps());
+    __m256 t26_big = _mm256_cmp_ps(t26_m, _mm256_set1_ps(2147483648.0f), _CMP_GE_OQ);
+    __m256i t26 = _mm256_or_si256(
         _mm256_xor_si256(_mm256_cvttps_epi32(_mm256_sub_ps(
-                             t7_m, _mm256_and_ps(t7_big, _mm256_set1_ps(2147483648.0f)))),
-                         _mm256_slli_epi32(_mm256_castps_si256(t7_big), 31)),
-        _mm256_castps_si256(_mm256_cmp_ps(t7_m, _mm256_set1_ps(4294967296.0f), _CMP_GE_OQ)));
-    __m256 t8 = _mm256_mul_ps(x_v, k0);
-    __m256 t9_m = _mm256_max_ps(_mm256_round_ps(t8, 0x0B), _mm256_setzero_ps());
-    __m256 t9_big = _mm256_cmp_ps(t9_m, _mm256_set1_ps(2147483648.0f), _CMP_GE_OQ);
-    __m256i t9 = _mm256_or_si256(
+                             t26_m, _mm256_and_ps(t26_big, _mm256_set1_ps(2147483648.0f)))),
+                         _mm256_slli_epi32(_mm256_castps_si256(t26_big), 31)),
+        _mm256_castps_si256(_mm256_cmp_ps(t26_m, _mm256_set1_ps(4294967296.0f), _CMP_GE_OQ)));
+    __m256 t27 = _mm256_mul_ps(x_v, k0);
+    __m256 t28_m = _mm256_max_ps(_mm256_round_ps(t27, 0x0B), _mm256_setzero_ps());
+    __m256 t28_big = _mm256_cmp_ps(t28_m, _mm256_set1_ps(2147483648.0f), _CMP_GE_OQ);
+    __m256i t28 = _mm256_or_si256(
         _mm256_xor_si256(_mm256_cvttps_epi32(_mm256_sub_ps(
-                             t9_m, _mm256_and_ps(t9_big, _mm256_set1_ps(2147483648.0f)))),
-                         _mm256_slli_epi32(_mm256_castps_si256(t9_big), 31)),
-        _mm256_castps_si256(_mm256_cmp_ps(t9_m, _mm256_set1_ps(4294967296.0f), _CMP_GE_OQ)));
-    __m256i t10 = _mm256_max_epi32(a_v, _mm256_setzero_si256());
-    __m256i t11 = _mm256_add_epi32(t9, t10);
-    __m256 t12_m = _mm256_max_ps(_mm256_round_ps(x_v, 0x08), _mm256_setzero_ps());
-    __m256 t12_big = _mm256_cmp_ps(t12_m, _mm256_set1_ps(2147483648.0f), _CMP_GE_OQ);
-    __m256i t12 = _mm256_or_si256(
+                             t28_m, _mm256_and_ps(t28_big, _mm256_set1_ps(2147483648.0f)))),
+                         _mm256_slli_epi32(_mm256_castps_si256(t28_big), 31)),
+        _mm256_castps_si256(_mm256_cmp_ps(t28_m, _mm256_set1_ps(4294967296.0f), _CMP_GE_OQ)));
+    __m256i t29 = _mm256_max_epi32(a_v, _mm256_setzero_si256());
+    __m256i t30 = _mm256_add_epi32(t28, t29);
+    __m256 t31_m = _mm256_max_ps(_mm256_round_ps(x_v, 0x08), _mm256_setzero_ps());
+    __m256 t31_big = _mm256_cmp_ps(t31_m, _mm256_set1_ps(2147483648.0f), _CMP_GE_OQ);
+    __m256i t31 = _mm256_or_si256(
         _mm256_xor_si256(_mm256_cvttps_epi32(_mm256_sub_ps(
-                             t12_m, _mm256_and_ps(t12_big, _mm256_set1_ps(2147483648.0f)))),
-                         _mm256_slli_epi32(_mm256_castps_si256(t12_big), 31)),
-        _mm256_castps_si256(_mm256_cmp_ps(t12_m, _mm256_set1_ps(4294967296.0f), _CMP_GE_OQ)));
-    __m256i t13 = a_v;
-    __m256i t14 = _mm256_mullo_epi32(t12, t13);
-    __m256 t15 = _mm256_cvtepi32_ps(a_v);
-    __m256 t16 = _mm256_add_ps(
+                             t31_m, _mm256_and_ps(t31_big, _mm256_set1_ps(2147483648.0f)))),
+                         _mm256_slli_epi32(_mm256_castps_si256(t31_big), 31)),
+        _mm256_castps_si256(_mm256_cmp_ps(t31_m, _mm256_set1_ps(4294967296.0f), _CMP_GE_OQ)));
+    __m256i t32 = a_v;
+    __m256i t33 = _mm256_mullo_epi32(t31, t32);
+    __m256 t34 = _mm256_cvtepi32_ps(a_v);
+    __m256 t35 = _mm256_add_ps(
         _mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_srli_epi32(u_v, 16)), _mm256_set1_ps(65536.0f)),
         _mm256_cvtepi32_ps(_mm256_and_si256(u_v, _mm256_set1_epi32((int)(65535)))));
-    __m256 t17 = _mm256_mul_ps(t16, k1);
-    __m256 t18 = _mm256_add_ps(t15, t17);
-    _mm256_storeu_si256((__m256i*)(out0 + i), t0);
-    _mm256_storeu_si256((__m256i*)(out1 + i), t3);
-    _mm256_storeu_si256((__m256i*)(out2 + i), t6);
-    _mm256_storeu_si256((__m256i*)(out3 + i), t7);
-    _mm256_storeu_si256((__m256i*)(out4 + i), t11);
-    _mm256_storeu_si256((__m256i*)(out5 + i), t14);
-    _mm256_storeu_ps(out6 + i, t18);
+    __m256 t36 = _mm256_mul_ps(t35, k1);
+    __m256 t37 = _mm256_add_ps(t34, t36);
+    _mm256_storeu_si256((__m256i*)(out0 + i), t19);
+    _mm256_storeu_si256((__m256i*)(out1 + i), t22);
+    _mm256_storeu_si256((__m256i*)(out2 + i), t25);
+    _mm256_storeu_si256((__m256i*)(out3 + i), t26);
+    _mm256_storeu_si256((__m256i*)(out4 + i), t30);
+    _mm256_storeu_si256((__m256i*)(out5 + i), t33);
+    _mm256_storeu_ps(out6 + i, t37);
   }
   // scalar cleanup
   for (; i < n; ++i) {
     float x_v_tail = in0[i];
     uint32_t a_v_tail = (uint32_t)in1[i];
     uint32_t u_v_tail = in2[i];
-    const float t19_tail_r = __builtin_truncf(x_v_tail);
-    const float t19_tail_lo = -2147483648.0f;
-    const float t19_tail_hi = 2147483648.0f;
-    bool t19_tail_in = t19_tail_r >= t19_tail_lo;
-    t19_tail_in = t19_tail_in && t19_tail_r < t19_tail_hi;
-    int32_t t19_tail_v = t19_tail_in ? (int32_t)t19_tail_r : (int32_t)0;
-    const int32_t t19_tail_max = (int32_t)2147483647ull;
-    t19_tail_v = t19_tail_r >= t19_tail_hi ? t19_tail_max : t19_tail_v;
-    const int32_t t19_tail_min = (int32_t)-2147483648ll;
-    t19_tail_v = t19_tail_r < t19_tail_lo ? t19_tail_min : t19_tail_v;
-    uint32_t t19_tail = (uint32_t)t19_tail_v;
-    const float t20_tail_r = __builtin_rintf(x_v_tail);
-    const float t20_tail_lo = -2147483648.0f;
-    const float t20_tail_hi = 2147483648.0f;
-    bool t20_tail_in = t20_tail_r >= t20_tail_lo;
-    t20_tail_in = t20_tail_in && t20_tail_r < t20_tail_hi;
-    int32_t t20_tail_v = t20_tail_in ? (int32_t)t20_tail_r : (int32_t)0;
-    const int32_t t20_tail_max = (int32_t)2147483647ull;
-    t20_tail_v = t20_tail_r >= t20_tail_hi ? t20_tail_max : t20_tail_v;
-    const int32_t t20_tail_min = (int32_t)-2147483648ll;
-    t20_tail_v = t20_tail_r < t20_tail_lo ? t20_tail_min : t20_tail_v;
-    uint32_t t20_tail = (uint32_t)t20_tail_v;
-    uint32_t t21_tail_v = u_v_tail;
-    const uint32_t t21_tail_hi = (uint32_t)2147483647ull;
-    t21_tail_v = t21_tail_v > t21_tail_hi ? t21_tail_hi : t21_tail_v;
-    uint32_t t21_tail = (uint32_t)(int32_t)t21_tail_v;
-    uint32_t t22_tail = (t20_tail + t21_tail);
-    const float t23_tail_r = __builtin_floorf(x_v_tail);
-    const float t23_tail_lo = -2147483648.0f;
-    const float t23_tail_hi = 2147483648.0f;
-    bool t23_tail_in = t23_tail_r >= t23_tail_lo;
-    t23_tail_in = t23_tail_in && t23_tail_r < t23_tail_hi;
-    int32_t t23_tail_v = t23_tail_in ? (int32_t)t23_tail_r : (int32_t)0;
-    const int32_t t23_tail_max = (int32_t)2147483647ull;
-    t23_tail_v = t23_tail_r >= t23_tail_hi ? t23_tail_max : t23_tail_v;
-    const int32_t t23_tail_min = (int32_t)-2147483648ll;
-    t23_tail_v = t23_tail_r < t23_tail_lo ? t23_tail_min : t23_tail_v;
-    uint32_t t23_tail = (uint32_t)t23_tail_v;
-    uint32_t t24_tail = (uint32_t)(int32_t)u_v_tail;
-    uint32_t t25_tail = (t23_tail - t24_tail);
-    const float t26_tail_r = __builtin_ceilf(x_v_tail);
-    const float t26_tail_lo = 0.0f;
-    const float t26_tail_hi = 4294967296.0f;
-    bool t26_tail_in = t26_tail_r >= t26_tail_lo;
-    t26_tail_in = t26_tail_in && t26_tail_r < t26_tail_hi;
-    uint32_t t26_tail_v = t26_tail_in ? (uint32_t)t26_tail_r : (uint32_t)0;
-    const uint32_t t26_tail_max = (uint32_t)4294967295ull;
-    t26_tail_v = t26_tail_r >= t26_tail_hi ? t26_tail_max : t26_tail_v;
-    uint32_t t26_tail = t26_tail_v;
-    float t27_tail = (x_v_tail * k2_s);
-    const float t28_tail_r = __builtin_truncf(t27_tail);
-    const float t28_tail_lo = 0.0f;
-    const float t28_tail_hi = 4294967296.0f;
-    bool t28_tail_in = t28_tail_r >= t28_tail_lo;
-    t28_tail_in = t28_tail_in && t28_tail_r < t28_tail_hi;
-    uint32_t t28_tail_v = t28_tail_in ? (uint32_t)t28_tail_r : (uint32_t)0;
-    const uint32_t t28_tail_max = (uint32_t)4294967295ull;
-    t28_tail_v = t28_tail_r >= t28_tail_hi ? t28_tail_max : t28_tail_v;
-    uint32_t t28_tail = t28_tail_v;
-    int32_t t29_tail_v = (int32_t)a_v_tail;
-    const int32_t t29_tail_lo = (int32_t)0;
-    t29_tail_v = t29_tail_v < t29_tail_lo ? t29_tail_lo : t29_tail_v;
-    uint32_t t29_tail = (uint32_t)t29_tail_v;
-    uint32_t t30_tail = (t28_tail + t29_tail);
-    const float t31_tail_r = __builtin_rintf(x_v_tail);
-    const float t31_tail_lo = 0.0f;
-    const float t31_tail_hi = 4294967296.0f;
-    bool t31_tail_in = t31_tail_r >= t31_tail_lo;
-    t31_tail_in = t31_tail_in && t31_tail_r < t31_tail_hi;
-    uint32_t t31_tail_v = t31_tail_in ? (uint32_t)t31_tail_r : (uint32_t)0;
-    const uint32_t t31_tail_max = (uint32_t)4294967295ull;
-    t31_tail_v = t31_tail_r >= t31_tail_hi ? t31_tail_max : t31_tail_v;
-    uint32_t t31_tail = t31_tail_v;
-    uint32_t t32_tail = (uint32_t)(int32_t)a_v_tail;
-    uint32_t t33_tail = (t31_tail * t32_tail);
-    float t34_tail = (float)(int32_t)a_v_tail;
-    float t35_tail = (float)u_v_tail;
-    float t36_tail = (t35_tail * k3_s);
-    float t37_tail = (t34_tail + t36_tail);
-    out0[i] = (int32_t)t19_tail;
-    out1[i] = (int32_t)t22_tail;
-    out2[i] = (int32_t)t25_tail;
-    out3[i] = t26_tail;
-    out4[i] = t30_tail;
-    out5[i] = t33_tail;
-    out6[i] = t37_tail;
+    const float t38_tail_r = __builtin_truncf(x_v_tail);
+    const float t38_tail_lo = -2147483648.0f;
+    const float t38_tail_hi = 2147483648.0f;
+    bool t38_tail_in = t38_tail_r >= t38_tail_lo;
+    t38_tail_in = t38_tail_in && t38_tail_r < t38_tail_hi;
+    int32_t t38_tail_v = t38_tail_in ? (int32_t)t38_tail_r : (int32_t)0;
+    const int32_t t38_tail_max = (int32_t)2147483647ull;
+    t38_tail_v = t38_tail_r >= t38_tail_hi ? t38_tail_max : t38_tail_v;
+    const int32_t t38_tail_min = (int32_t)-2147483648ll;
+    t38_tail_v = t38_tail_r < t38_tail_lo ? t38_tail_min : t38_tail_v;
+    uint32_t t38_tail = (uint32_t)t38_tail_v;
+    const float t39_tail_r = __builtin_rintf(x_v_tail);
+    const float t39_tail_lo = -2147483648.0f;
+    const float t39_tail_hi = 2147483648.0f;
+    bool t39_tail_in = t39_tail_r >= t39_tail_lo;
+    t39_tail_in = t39_tail_in && t39_tail_r < t39_tail_hi;
+    int32_t t39_tail_v = t39_tail_in ? (int32_t)t39_tail_r : (int32_t)0;
+    const int32_t t39_tail_max = (int32_t)2147483647ull;
+    t39_tail_v = t39_tail_r >= t39_tail_hi ? t39_tail_max : t39_tail_v;
+    const int32_t t39_tail_min = (int32_t)-2147483648ll;
+    t39_tail_v = t39_tail_r < t39_tail_lo ? t39_tail_min : t39_tail_v;
+    uint32_t t39_tail = (uint32_t)t39_tail_v;
+    uint32_t t40_tail_v = u_v_tail;
+    const uint32_t t40_tail_hi = (uint32_t)2147483647ull;
+    t40_tail_v = t40_tail_v > t40_tail_hi ? t40_tail_hi : t40_tail_v;
+    uint32_t t40_tail = (uint32_t)(int32_t)t40_tail_v;
+    uint32_t t41_tail = (t39_tail + t40_tail);
+    const float t42_tail_r = __builtin_floorf(x_v_tail);
+    const float t42_tail_lo = -2147483648.0f;
+    const float t42_tail_hi = 2147483648.0f;
+    bool t42_tail_in = t42_tail_r >= t42_tail_lo;
+    t42_tail_in = t42_tail_in && t42_tail_r < t42_tail_hi;
+    int32_t t42_tail_v = t42_tail_in ? (int32_t)t42_tail_r : (int32_t)0;
+    const int32_t t42_tail_max = (int32_t)2147483647ull;
+    t42_tail_v = t42_tail_r >= t42_tail_hi ? t42_tail_max : t42_tail_v;
+    const int32_t t42_tail_min = (int32_t)-2147483648ll;
+    t42_tail_v = t42_tail_r < t42_tail_lo ? t42_tail_min : t42_tail_v;
+    uint32_t t42_tail = (uint32_t)t42_tail_v;
+    uint32_t t43_tail = (uint32_t)(int32_t)u_v_tail;
+    uint32_t t44_tail = (t42_tail - t43_tail);
+    const float t45_tail_r = __builtin_ceilf(x_v_tail);
+    const float t45_tail_lo = 0.0f;
+    const float t45_tail_hi = 4294967296.0f;
+    bool t45_tail_in = t45_tail_r >= t45_tail_lo;
+    t45_tail_in = t45_tail_in && t45_tail_r < t45_tail_hi;
+    uint32_t t45_tail_v = t45_tail_in ? (uint32_t)t45_tail_r : (uint32_t)0;
+    const uint32_t t45_tail_max = (uint32_t)4294967295ull;
+    t45_tail_v = t45_tail_r >= t45_tail_hi ? t45_tail_max : t45_tail_v;
+    uint32_t t45_tail = t45_tail_v;
+    float t46_tail = (x_v_tail * k2_s);
+    const float t47_tail_r = __builtin_truncf(t46_tail);
+    const float t47_tail_lo = 0.0f;
+    const float t47_tail_hi = 4294967296.0f;
+    bool t47_tail_in = t47_tail_r >= t47_tail_lo;
+    t47_tail_in = t47_tail_in && t47_tail_r < t47_tail_hi;
+    uint32_t t47_tail_v = t47_tail_in ? (uint32_t)t47_tail_r : (uint32_t)0;
+    const uint32_t t47_tail_max = (uint32_t)4294967295ull;
+    t47_tail_v = t47_tail_r >= t47_tail_hi ? t47_tail_max : t47_tail_v;
+    uint32_t t47_tail = t47_tail_v;
+    int32_t t48_tail_v = (int32_t)a_v_tail;
+    const int32_t t48_tail_lo = (int32_t)0;
+    t48_tail_v = t48_tail_v < t48_tail_lo ? t48_tail_lo : t48_tail_v;
+    uint32_t t48_tail = (uint32_t)t48_tail_v;
+    uint32_t t49_tail = (t47_tail + t48_tail);
+    const float t50_tail_r = __builtin_rintf(x_v_tail);
+    const float t50_tail_lo = 0.0f;
+    const float t50_tail_hi = 4294967296.0f;
+    bool t50_tail_in = t50_tail_r >= t50_tail_lo;
+    t50_tail_in = t50_tail_in && t50_tail_r < t50_tail_hi;
+    uint32_t t50_tail_v = t50_tail_in ? (uint32_t)t50_tail_r : (uint32_t)0;
+    const uint32_t t50_tail_max = (uint32_t)4294967295ull;
+    t50_tail_v = t50_tail_r >= t50_tail_hi ? t50_tail_max : t50_tail_v;
+    uint32_t t50_tail = t50_tail_v;
+    uint32_t t51_tail = (uint32_t)(int32_t)a_v_tail;
+    uint32_t t52_tail = (t50_tail * t51_tail);
+    float t53_tail = (float)(int32_t)a_v_tail;
+    float t54_tail = (float)u_v_tail;
+    float t55_tail = (t54_tail * k3_s);
+    float t56_tail = (t53_tail + t55_tail);
+    out0[i] = (int32_t)t38_tail;
+    out1[i] = (int32_t)t41_tail;
+    out2[i] = (int32_t)t44_tail;
+    out3[i] = t45_tail;
+    out4[i] = t49_tail;
+    out5[i] = t52_tail;
+    out6[i] = t56_tail;
   }
 }
 #endif
@@ -531,7 +761,7 @@ void map_convert_i32_f32_neon(const float* in0, const int32_t* in1, const uint32
   float k3_s = (float)(0.5f);
   // whole vectors
   int64_t i = 0;
-  for (; i <= n - 4; i += 4) {
+  for (; i + 4 <= n; i += 4) {
     float32x4_t x_v = vld1q_f32(in0 + i);
     int32x4_t a_v = vld1q_s32(in1 + i);
     uint32x4_t u_v = vld1q_u32(in2 + i);

@@ -41,6 +41,7 @@ __attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) 
 //   sve2: identical to sve for this kernel, not emitted
 
 // ---- avx512 (512-bit vectors)
+// whole vectors: 2 per iteration (unrolled), then one per iteration
 // tail: scalar cleanup loop after the whole vectors
 
 #if defined(__x86_64__)
@@ -61,51 +62,90 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void map_i16_u16_a
   uint16_t k11_s = (uint16_t)(0);
   uint16_t k12_s = (uint16_t)(3);
   uint16_t k13_s = (uint16_t)(1);
-  // whole vectors
+  // whole vectors, 2 per iteration
   int64_t i = 0;
-  for (; i <= n - 32; i += 32) {
+  for (; i + 64 <= n; i += 64) {
+    __m512i a_v_0 = _mm512_loadu_si512((const void*)(in0 + i));
+    __m512i b_v_0 = _mm512_loadu_si512((const void*)(in1 + i));
+    __m512i w_v_0 = _mm512_loadu_si512((const void*)(in2 + i));
+    __m512i t0_0 = _mm512_mullo_epi16(a_v_0, b_v_0);
+    __m512i t1_0 = _mm512_add_epi16(t0_0, k0);
+    __m512i t2_0 = _mm512_abs_epi16(a_v_0);
+    __m512i t3_0 = _mm512_sub_epi16(t1_0, t2_0);
+    __mmask32 t4_0 = _mm512_cmp_epi16_mask(a_v_0, b_v_0, _MM_CMPINT_NLT);
+    __m512i t5_0 = _mm512_min_epi16(a_v_0, k1);
+    __m512i t6_0 = _mm512_max_epi16(b_v_0, k2);
+    __m512i t7_0 = _mm512_mask_blend_epi16(t4_0, t6_0, t5_0);
+    __mmask32 t8_0 = _mm512_cmp_epu16_mask(w_v_0, k3, _MM_CMPINT_EQ);
+    __m512i t9_0 = _mm512_mullo_epi16(w_v_0, k5);
+    __m512i t10_0 = _mm512_sub_epi16(t9_0, k6);
+    __m512i t11_0 = _mm512_mask_blend_epi16(t8_0, t10_0, k4);
+    _mm512_storeu_si512((void*)(out0 + i), t3_0);
+    _mm512_storeu_si512((void*)(out1 + i), t7_0);
+    _mm512_storeu_si512((void*)(out2 + i), t11_0);
+    __m512i a_v_1 = _mm512_loadu_si512((const void*)(in0 + i + 32));
+    __m512i b_v_1 = _mm512_loadu_si512((const void*)(in1 + i + 32));
+    __m512i w_v_1 = _mm512_loadu_si512((const void*)(in2 + i + 32));
+    __m512i t0_1 = _mm512_mullo_epi16(a_v_1, b_v_1);
+    __m512i t1_1 = _mm512_add_epi16(t0_1, k0);
+    __m512i t2_1 = _mm512_abs_epi16(a_v_1);
+    __m512i t3_1 = _mm512_sub_epi16(t1_1, t2_1);
+    __mmask32 t4_1 = _mm512_cmp_epi16_mask(a_v_1, b_v_1, _MM_CMPINT_NLT);
+    __m512i t5_1 = _mm512_min_epi16(a_v_1, k1);
+    __m512i t6_1 = _mm512_max_epi16(b_v_1, k2);
+    __m512i t7_1 = _mm512_mask_blend_epi16(t4_1, t6_1, t5_1);
+    __mmask32 t8_1 = _mm512_cmp_epu16_mask(w_v_1, k3, _MM_CMPINT_EQ);
+    __m512i t9_1 = _mm512_mullo_epi16(w_v_1, k5);
+    __m512i t10_1 = _mm512_sub_epi16(t9_1, k6);
+    __m512i t11_1 = _mm512_mask_blend_epi16(t8_1, t10_1, k4);
+    _mm512_storeu_si512((void*)(out0 + i + 32), t3_1);
+    _mm512_storeu_si512((void*)(out1 + i + 32), t7_1);
+    _mm512_storeu_si512((void*)(out2 + i + 32), t11_1);
+  }
+  // whole vectors, one per iteration
+  for (; i + 32 <= n; i += 32) {
     __m512i a_v = _mm512_loadu_si512((const void*)(in0 + i));
     __m512i b_v = _mm512_loadu_si512((const void*)(in1 + i));
     __m512i w_v = _mm512_loadu_si512((const void*)(in2 + i));
-    __m512i t0 = _mm512_mullo_epi16(a_v, b_v);
-    __m512i t1 = _mm512_add_epi16(t0, k0);
-    __m512i t2 = _mm512_abs_epi16(a_v);
-    __m512i t3 = _mm512_sub_epi16(t1, t2);
-    __mmask32 t4 = _mm512_cmp_epi16_mask(a_v, b_v, _MM_CMPINT_NLT);
-    __m512i t5 = _mm512_min_epi16(a_v, k1);
-    __m512i t6 = _mm512_max_epi16(b_v, k2);
-    __m512i t7 = _mm512_mask_blend_epi16(t4, t6, t5);
-    __mmask32 t8 = _mm512_cmp_epu16_mask(w_v, k3, _MM_CMPINT_EQ);
-    __m512i t9 = _mm512_mullo_epi16(w_v, k5);
-    __m512i t10 = _mm512_sub_epi16(t9, k6);
-    __m512i t11 = _mm512_mask_blend_epi16(t8, t10, k4);
-    _mm512_storeu_si512((void*)(out0 + i), t3);
-    _mm512_storeu_si512((void*)(out1 + i), t7);
-    _mm512_storeu_si512((void*)(out2 + i), t11);
+    __m512i t12 = _mm512_mullo_epi16(a_v, b_v);
+    __m512i t13 = _mm512_add_epi16(t12, k0);
+    __m512i t14 = _mm512_abs_epi16(a_v);
+    __m512i t15 = _mm512_sub_epi16(t13, t14);
+    __mmask32 t16 = _mm512_cmp_epi16_mask(a_v, b_v, _MM_CMPINT_NLT);
+    __m512i t17 = _mm512_min_epi16(a_v, k1);
+    __m512i t18 = _mm512_max_epi16(b_v, k2);
+    __m512i t19 = _mm512_mask_blend_epi16(t16, t18, t17);
+    __mmask32 t20 = _mm512_cmp_epu16_mask(w_v, k3, _MM_CMPINT_EQ);
+    __m512i t21 = _mm512_mullo_epi16(w_v, k5);
+    __m512i t22 = _mm512_sub_epi16(t21, k6);
+    __m512i t23 = _mm512_mask_blend_epi16(t20, t22, k4);
+    _mm512_storeu_si512((void*)(out0 + i), t15);
+    _mm512_storeu_si512((void*)(out1 + i), t19);
+    _mm512_storeu_si512((void*)(out2 + i), t23);
   }
   // scalar cleanup
   for (; i < n; ++i) {
     uint16_t a_v_tail = (uint16_t)in0[i];
     uint16_t b_v_tail = (uint16_t)in1[i];
     uint16_t w_v_tail = in2[i];
-    uint16_t t12_tail = (uint16_t)((uint32_t)a_v_tail * (uint32_t)b_v_tail);
-    uint16_t t13_tail = (uint16_t)((uint32_t)t12_tail + (uint32_t)k7_s);
-    uint16_t t14_tail =
+    uint16_t t24_tail = (uint16_t)((uint32_t)a_v_tail * (uint32_t)b_v_tail);
+    uint16_t t25_tail = (uint16_t)((uint32_t)t24_tail + (uint32_t)k7_s);
+    uint16_t t26_tail =
         (uint16_t)((int16_t)a_v_tail < 0 ? (uint32_t)0 - (uint32_t)a_v_tail : (uint32_t)a_v_tail);
-    uint16_t t15_tail = (uint16_t)((uint32_t)t13_tail - (uint32_t)t14_tail);
-    bool t16_tail = ((int16_t)a_v_tail >= (int16_t)b_v_tail);
-    uint16_t t17_tail =
+    uint16_t t27_tail = (uint16_t)((uint32_t)t25_tail - (uint32_t)t26_tail);
+    bool t28_tail = ((int16_t)a_v_tail >= (int16_t)b_v_tail);
+    uint16_t t29_tail =
         (uint16_t)((int16_t)a_v_tail < (int16_t)k8_s ? (int16_t)a_v_tail : (int16_t)k8_s);
-    uint16_t t18_tail =
+    uint16_t t30_tail =
         (uint16_t)((int16_t)b_v_tail > (int16_t)k9_s ? (int16_t)b_v_tail : (int16_t)k9_s);
-    uint16_t t19_tail = (t16_tail ? t17_tail : t18_tail);
-    bool t20_tail = (w_v_tail == k10_s);
-    uint16_t t21_tail = (uint16_t)((uint32_t)w_v_tail * (uint32_t)k12_s);
-    uint16_t t22_tail = (uint16_t)((uint32_t)t21_tail - (uint32_t)k13_s);
-    uint16_t t23_tail = (t20_tail ? k11_s : t22_tail);
-    out0[i] = (int16_t)t15_tail;
-    out1[i] = (int16_t)t19_tail;
-    out2[i] = t23_tail;
+    uint16_t t31_tail = (t28_tail ? t29_tail : t30_tail);
+    bool t32_tail = (w_v_tail == k10_s);
+    uint16_t t33_tail = (uint16_t)((uint32_t)w_v_tail * (uint32_t)k12_s);
+    uint16_t t34_tail = (uint16_t)((uint32_t)t33_tail - (uint32_t)k13_s);
+    uint16_t t35_tail = (t32_tail ? k11_s : t34_tail);
+    out0[i] = (int16_t)t27_tail;
+    out1[i] = (int16_t)t31_tail;
+    out2[i] = t35_tail;
   }
 }
 #endif
@@ -182,6 +222,7 @@ __attribute__((target("+sve"))) void map_i16_u16_sve(const int16_t* in0, const i
 #endif
 
 // ---- avx2 (256-bit vectors)
+// whole vectors: 2 per iteration (unrolled), then one per iteration
 // tail: scalar cleanup loop after the whole vectors
 
 #if defined(__x86_64__)
@@ -202,51 +243,90 @@ __attribute__((target("avx2"))) void map_i16_u16_avx2(const int16_t* in0, const 
   uint16_t k11_s = (uint16_t)(0);
   uint16_t k12_s = (uint16_t)(3);
   uint16_t k13_s = (uint16_t)(1);
-  // whole vectors
+  // whole vectors, 2 per iteration
   int64_t i = 0;
-  for (; i <= n - 16; i += 16) {
+  for (; i + 32 <= n; i += 32) {
+    __m256i a_v_0 = _mm256_loadu_si256((const __m256i*)(in0 + i));
+    __m256i b_v_0 = _mm256_loadu_si256((const __m256i*)(in1 + i));
+    __m256i w_v_0 = _mm256_loadu_si256((const __m256i*)(in2 + i));
+    __m256i t0_0 = _mm256_mullo_epi16(a_v_0, b_v_0);
+    __m256i t1_0 = _mm256_add_epi16(t0_0, k0);
+    __m256i t2_0 = _mm256_abs_epi16(a_v_0);
+    __m256i t3_0 = _mm256_sub_epi16(t1_0, t2_0);
+    __m256i t4_0 = _mm256_xor_si256(_mm256_cmpgt_epi16(b_v_0, a_v_0), _mm256_set1_epi32(-1));
+    __m256i t5_0 = _mm256_min_epi16(a_v_0, k1);
+    __m256i t6_0 = _mm256_max_epi16(b_v_0, k2);
+    __m256i t7_0 = _mm256_blendv_epi8(t6_0, t5_0, t4_0);
+    __m256i t8_0 = _mm256_cmpeq_epi16(w_v_0, k3);
+    __m256i t9_0 = _mm256_mullo_epi16(w_v_0, k5);
+    __m256i t10_0 = _mm256_sub_epi16(t9_0, k6);
+    __m256i t11_0 = _mm256_blendv_epi8(t10_0, k4, t8_0);
+    _mm256_storeu_si256((__m256i*)(out0 + i), t3_0);
+    _mm256_storeu_si256((__m256i*)(out1 + i), t7_0);
+    _mm256_storeu_si256((__m256i*)(out2 + i), t11_0);
+    __m256i a_v_1 = _mm256_loadu_si256((const __m256i*)(in0 + i + 16));
+    __m256i b_v_1 = _mm256_loadu_si256((const __m256i*)(in1 + i + 16));
+    __m256i w_v_1 = _mm256_loadu_si256((const __m256i*)(in2 + i + 16));
+    __m256i t0_1 = _mm256_mullo_epi16(a_v_1, b_v_1);
+    __m256i t1_1 = _mm256_add_epi16(t0_1, k0);
+    __m256i t2_1 = _mm256_abs_epi16(a_v_1);
+    __m256i t3_1 = _mm256_sub_epi16(t1_1, t2_1);
+    __m256i t4_1 = _mm256_xor_si256(_mm256_cmpgt_epi16(b_v_1, a_v_1), _mm256_set1_epi32(-1));
+    __m256i t5_1 = _mm256_min_epi16(a_v_1, k1);
+    __m256i t6_1 = _mm256_max_epi16(b_v_1, k2);
+    __m256i t7_1 = _mm256_blendv_epi8(t6_1, t5_1, t4_1);
+    __m256i t8_1 = _mm256_cmpeq_epi16(w_v_1, k3);
+    __m256i t9_1 = _mm256_mullo_epi16(w_v_1, k5);
+    __m256i t10_1 = _mm256_sub_epi16(t9_1, k6);
+    __m256i t11_1 = _mm256_blendv_epi8(t10_1, k4, t8_1);
+    _mm256_storeu_si256((__m256i*)(out0 + i + 16), t3_1);
+    _mm256_storeu_si256((__m256i*)(out1 + i + 16), t7_1);
+    _mm256_storeu_si256((__m256i*)(out2 + i + 16), t11_1);
+  }
+  // whole vectors, one per iteration
+  for (; i + 16 <= n; i += 16) {
     __m256i a_v = _mm256_loadu_si256((const __m256i*)(in0 + i));
     __m256i b_v = _mm256_loadu_si256((const __m256i*)(in1 + i));
     __m256i w_v = _mm256_loadu_si256((const __m256i*)(in2 + i));
-    __m256i t0 = _mm256_mullo_epi16(a_v, b_v);
-    __m256i t1 = _mm256_add_epi16(t0, k0);
-    __m256i t2 = _mm256_abs_epi16(a_v);
-    __m256i t3 = _mm256_sub_epi16(t1, t2);
-    __m256i t4 = _mm256_xor_si256(_mm256_cmpgt_epi16(b_v, a_v), _mm256_set1_epi32(-1));
-    __m256i t5 = _mm256_min_epi16(a_v, k1);
-    __m256i t6 = _mm256_max_epi16(b_v, k2);
-    __m256i t7 = _mm256_blendv_epi8(t6, t5, t4);
-    __m256i t8 = _mm256_cmpeq_epi16(w_v, k3);
-    __m256i t9 = _mm256_mullo_epi16(w_v, k5);
-    __m256i t10 = _mm256_sub_epi16(t9, k6);
-    __m256i t11 = _mm256_blendv_epi8(t10, k4, t8);
-    _mm256_storeu_si256((__m256i*)(out0 + i), t3);
-    _mm256_storeu_si256((__m256i*)(out1 + i), t7);
-    _mm256_storeu_si256((__m256i*)(out2 + i), t11);
+    __m256i t12 = _mm256_mullo_epi16(a_v, b_v);
+    __m256i t13 = _mm256_add_epi16(t12, k0);
+    __m256i t14 = _mm256_abs_epi16(a_v);
+    __m256i t15 = _mm256_sub_epi16(t13, t14);
+    __m256i t16 = _mm256_xor_si256(_mm256_cmpgt_epi16(b_v, a_v), _mm256_set1_epi32(-1));
+    __m256i t17 = _mm256_min_epi16(a_v, k1);
+    __m256i t18 = _mm256_max_epi16(b_v, k2);
+    __m256i t19 = _mm256_blendv_epi8(t18, t17, t16);
+    __m256i t20 = _mm256_cmpeq_epi16(w_v, k3);
+    __m256i t21 = _mm256_mullo_epi16(w_v, k5);
+    __m256i t22 = _mm256_sub_epi16(t21, k6);
+    __m256i t23 = _mm256_blendv_epi8(t22, k4, t20);
+    _mm256_storeu_si256((__m256i*)(out0 + i), t15);
+    _mm256_storeu_si256((__m256i*)(out1 + i), t19);
+    _mm256_storeu_si256((__m256i*)(out2 + i), t23);
   }
   // scalar cleanup
   for (; i < n; ++i) {
     uint16_t a_v_tail = (uint16_t)in0[i];
     uint16_t b_v_tail = (uint16_t)in1[i];
     uint16_t w_v_tail = in2[i];
-    uint16_t t12_tail = (uint16_t)((uint32_t)a_v_tail * (uint32_t)b_v_tail);
-    uint16_t t13_tail = (uint16_t)((uint32_t)t12_tail + (uint32_t)k7_s);
-    uint16_t t14_tail =
+    uint16_t t24_tail = (uint16_t)((uint32_t)a_v_tail * (uint32_t)b_v_tail);
+    uint16_t t25_tail = (uint16_t)((uint32_t)t24_tail + (uint32_t)k7_s);
+    uint16_t t26_tail =
         (uint16_t)((int16_t)a_v_tail < 0 ? (uint32_t)0 - (uint32_t)a_v_tail : (uint32_t)a_v_tail);
-    uint16_t t15_tail = (uint16_t)((uint32_t)t13_tail - (uint32_t)t14_tail);
-    bool t16_tail = ((int16_t)a_v_tail >= (int16_t)b_v_tail);
-    uint16_t t17_tail =
+    uint16_t t27_tail = (uint16_t)((uint32_t)t25_tail - (uint32_t)t26_tail);
+    bool t28_tail = ((int16_t)a_v_tail >= (int16_t)b_v_tail);
+    uint16_t t29_tail =
         (uint16_t)((int16_t)a_v_tail < (int16_t)k8_s ? (int16_t)a_v_tail : (int16_t)k8_s);
-    uint16_t t18_tail =
+    uint16_t t30_tail =
         (uint16_t)((int16_t)b_v_tail > (int16_t)k9_s ? (int16_t)b_v_tail : (int16_t)k9_s);
-    uint16_t t19_tail = (t16_tail ? t17_tail : t18_tail);
-    bool t20_tail = (w_v_tail == k10_s);
-    uint16_t t21_tail = (uint16_t)((uint32_t)w_v_tail * (uint32_t)k12_s);
-    uint16_t t22_tail = (uint16_t)((uint32_t)t21_tail - (uint32_t)k13_s);
-    uint16_t t23_tail = (t20_tail ? k11_s : t22_tail);
-    out0[i] = (int16_t)t15_tail;
-    out1[i] = (int16_t)t19_tail;
-    out2[i] = t23_tail;
+    uint16_t t31_tail = (t28_tail ? t29_tail : t30_tail);
+    bool t32_tail = (w_v_tail == k10_s);
+    uint16_t t33_tail = (uint16_t)((uint32_t)w_v_tail * (uint32_t)k12_s);
+    uint16_t t34_tail = (uint16_t)((uint32_t)t33_tail - (uint32_t)k13_s);
+    uint16_t t35_tail = (t32_tail ? k11_s : t34_tail);
+    out0[i] = (int16_t)t27_tail;
+    out1[i] = (int16_t)t31_tail;
+    out2[i] = t35_tail;
   }
 }
 #endif
@@ -274,7 +354,7 @@ void map_i16_u16_neon(const int16_t* in0, const int16_t* in1, const uint16_t* in
   uint16_t k13_s = (uint16_t)(1);
   // whole vectors
   int64_t i = 0;
-  for (; i <= n - 8; i += 8) {
+  for (; i + 8 <= n; i += 8) {
     int16x8_t a_v = vld1q_s16(in0 + i);
     int16x8_t b_v = vld1q_s16(in1 + i);
     uint16x8_t w_v = vld1q_u16(in2 + i);

@@ -40,17 +40,9 @@ __attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) 
 //   map: s = abs(a) - clamp(a * 7, -100000, 100000); v = select(u < 1000, u + 4294967295, u * u); g = select(a != 0, f, 0 - f); copy = f
 //   sve2: identical to sve for this kernel, not emitted
 
-#if defined(__x86_64__)
-// Bit l set for lanes l < n, for n clamped to [0, lanes]: the predicate of a partial vector.
-static inline uint64_t simdgen_lanes_below(int64_t n, int lanes) {
-  if (n <= 0) return 0;
-  if (n >= lanes) return lanes == 64 ? ~0ull : (1ull << lanes) - 1;
-  return (1ull << n) - 1;
-}
-#endif
-
 // ---- avx512 (512-bit vectors)
-// tail: predicated (whilelt masks on every load and store of the last vector)
+// whole vectors: 2 per iteration (unrolled), then one per iteration
+// tail: one predicated partial vector after the whole vectors (nothing outside the arrays is read or written)
 // uses masked loads (AVX-512 k-registers) for the tail
 
 #if defined(__x86_64__)
@@ -64,31 +56,94 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void map_i32_u32_a
   __m512i k4 = _mm512_set1_epi32((int)(4294967295));
   __m512i k5 = _mm512_setzero_si512();
   __m512 k6 = _mm512_setzero_ps();
-  // one loop governed by whilelt: the last vector is partial, no cleanup
+  // whole vectors, 2 per iteration
   int64_t i = 0;
-  for (; i < n; i += 16) {
-    __m512i a_v = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                          (__mmask16)simdgen_lanes_below(-i + n, 16), in0 + i);
-    __m512i u_v = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                          (__mmask16)simdgen_lanes_below(-i + n, 16), in1 + i);
-    __m512 f_v = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                      (__mmask16)simdgen_lanes_below(-i + n, 16), in2 + i);
-    __m512i t0 = _mm512_abs_epi32(a_v);
-    __m512i t1 = _mm512_mullo_epi32(a_v, k0);
-    __m512i t2 = _mm512_max_epi32(t1, k1);
-    __m512i t3 = _mm512_min_epi32(t2, k2);
-    __m512i t4 = _mm512_sub_epi32(t0, t3);
-    __mmask16 t5 = _mm512_cmp_epu32_mask(u_v, k3, _MM_CMPINT_LT);
-    __m512i t6 = _mm512_add_epi32(u_v, k4);
-    __m512i t7 = _mm512_mullo_epi32(u_v, u_v);
-    __m512i t8 = _mm512_mask_blend_epi32(t5, t7, t6);
-    __mmask16 t9 = _mm512_cmp_epi32_mask(a_v, k5, _MM_CMPINT_NE);
-    __m512 t10 = _mm512_sub_ps(k6, f_v);
-    __m512 t11 = _mm512_mask_blend_ps(t9, t10, f_v);
-    _mm512_mask_storeu_epi32(out0 + i, (__mmask16)simdgen_lanes_below(-i + n, 16), t4);
-    _mm512_mask_storeu_epi32(out1 + i, (__mmask16)simdgen_lanes_below(-i + n, 16), t8);
-    _mm512_mask_storeu_ps(out2 + i, (__mmask16)simdgen_lanes_below(-i + n, 16), t11);
-    _mm512_mask_storeu_ps(out3 + i, (__mmask16)simdgen_lanes_below(-i + n, 16), f_v);
+  for (; i + 32 <= n; i += 32) {
+    __m512i a_v_0 = _mm512_loadu_si512((const void*)(in0 + i));
+    __m512i u_v_0 = _mm512_loadu_si512((const void*)(in1 + i));
+    __m512 f_v_0 = _mm512_loadu_ps(in2 + i);
+    __m512i t0_0 = _mm512_abs_epi32(a_v_0);
+    __m512i t1_0 = _mm512_mullo_epi32(a_v_0, k0);
+    __m512i t2_0 = _mm512_max_epi32(t1_0, k1);
+    __m512i t3_0 = _mm512_min_epi32(t2_0, k2);
+    __m512i t4_0 = _mm512_sub_epi32(t0_0, t3_0);
+    __mmask16 t5_0 = _mm512_cmp_epu32_mask(u_v_0, k3, _MM_CMPINT_LT);
+    __m512i t6_0 = _mm512_add_epi32(u_v_0, k4);
+    __m512i t7_0 = _mm512_mullo_epi32(u_v_0, u_v_0);
+    __m512i t8_0 = _mm512_mask_blend_epi32(t5_0, t7_0, t6_0);
+    __mmask16 t9_0 = _mm512_cmp_epi32_mask(a_v_0, k5, _MM_CMPINT_NE);
+    __m512 t10_0 = _mm512_sub_ps(k6, f_v_0);
+    __m512 t11_0 = _mm512_mask_blend_ps(t9_0, t10_0, f_v_0);
+    _mm512_storeu_si512((void*)(out0 + i), t4_0);
+    _mm512_storeu_si512((void*)(out1 + i), t8_0);
+    _mm512_storeu_ps(out2 + i, t11_0);
+    _mm512_storeu_ps(out3 + i, f_v_0);
+    __m512i a_v_1 = _mm512_loadu_si512((const void*)(in0 + i + 16));
+    __m512i u_v_1 = _mm512_loadu_si512((const void*)(in1 + i + 16));
+    __m512 f_v_1 = _mm512_loadu_ps(in2 + i + 16);
+    __m512i t0_1 = _mm512_abs_epi32(a_v_1);
+    __m512i t1_1 = _mm512_mullo_epi32(a_v_1, k0);
+    __m512i t2_1 = _mm512_max_epi32(t1_1, k1);
+    __m512i t3_1 = _mm512_min_epi32(t2_1, k2);
+    __m512i t4_1 = _mm512_sub_epi32(t0_1, t3_1);
+    __mmask16 t5_1 = _mm512_cmp_epu32_mask(u_v_1, k3, _MM_CMPINT_LT);
+    __m512i t6_1 = _mm512_add_epi32(u_v_1, k4);
+    __m512i t7_1 = _mm512_mullo_epi32(u_v_1, u_v_1);
+    __m512i t8_1 = _mm512_mask_blend_epi32(t5_1, t7_1, t6_1);
+    __mmask16 t9_1 = _mm512_cmp_epi32_mask(a_v_1, k5, _MM_CMPINT_NE);
+    __m512 t10_1 = _mm512_sub_ps(k6, f_v_1);
+    __m512 t11_1 = _mm512_mask_blend_ps(t9_1, t10_1, f_v_1);
+    _mm512_storeu_si512((void*)(out0 + i + 16), t4_1);
+    _mm512_storeu_si512((void*)(out1 + i + 16), t8_1);
+    _mm512_storeu_ps(out2 + i + 16, t11_1);
+    _mm512_storeu_ps(out3 + i + 16, f_v_1);
+  }
+  // whole vectors, one per iteration
+  for (; i + 16 <= n; i += 16) {
+    __m512i a_v = _mm512_loadu_si512((const void*)(in0 + i));
+    __m512i u_v = _mm512_loadu_si512((const void*)(in1 + i));
+    __m512 f_v = _mm512_loadu_ps(in2 + i);
+    __m512i t12 = _mm512_abs_epi32(a_v);
+    __m512i t13 = _mm512_mullo_epi32(a_v, k0);
+    __m512i t14 = _mm512_max_epi32(t13, k1);
+    __m512i t15 = _mm512_min_epi32(t14, k2);
+    __m512i t16 = _mm512_sub_epi32(t12, t15);
+    __mmask16 t17 = _mm512_cmp_epu32_mask(u_v, k3, _MM_CMPINT_LT);
+    __m512i t18 = _mm512_add_epi32(u_v, k4);
+    __m512i t19 = _mm512_mullo_epi32(u_v, u_v);
+    __m512i t20 = _mm512_mask_blend_epi32(t17, t19, t18);
+    __mmask16 t21 = _mm512_cmp_epi32_mask(a_v, k5, _MM_CMPINT_NE);
+    __m512 t22 = _mm512_sub_ps(k6, f_v);
+    __m512 t23 = _mm512_mask_blend_ps(t21, t22, f_v);
+    _mm512_storeu_si512((void*)(out0 + i), t16);
+    _mm512_storeu_si512((void*)(out1 + i), t20);
+    _mm512_storeu_ps(out2 + i, t23);
+    _mm512_storeu_ps(out3 + i, f_v);
+  }
+  // the rest: one partial vector, its loads and stores masked
+  if (i < n) {
+    __m512i a_v_tail = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
+                                               (__mmask16)((1ull << (n - i)) - 1), in0 + i);
+    __m512i u_v_tail = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
+                                               (__mmask16)((1ull << (n - i)) - 1), in1 + i);
+    __m512 f_v_tail =
+        _mm512_mask_loadu_ps(_mm512_setzero_ps(), (__mmask16)((1ull << (n - i)) - 1), in2 + i);
+    __m512i t24_tail = _mm512_abs_epi32(a_v_tail);
+    __m512i t25_tail = _mm512_mullo_epi32(a_v_tail, k0);
+    __m512i t26_tail = _mm512_max_epi32(t25_tail, k1);
+    __m512i t27_tail = _mm512_min_epi32(t26_tail, k2);
+    __m512i t28_tail = _mm512_sub_epi32(t24_tail, t27_tail);
+    __mmask16 t29_tail = _mm512_cmp_epu32_mask(u_v_tail, k3, _MM_CMPINT_LT);
+    __m512i t30_tail = _mm512_add_epi32(u_v_tail, k4);
+    __m512i t31_tail = _mm512_mullo_epi32(u_v_tail, u_v_tail);
+    __m512i t32_tail = _mm512_mask_blend_epi32(t29_tail, t31_tail, t30_tail);
+    __mmask16 t33_tail = _mm512_cmp_epi32_mask(a_v_tail, k5, _MM_CMPINT_NE);
+    __m512 t34_tail = _mm512_sub_ps(k6, f_v_tail);
+    __m512 t35_tail = _mm512_mask_blend_ps(t33_tail, t34_tail, f_v_tail);
+    _mm512_mask_storeu_epi32(out0 + i, (__mmask16)((1ull << (n - i)) - 1), t28_tail);
+    _mm512_mask_storeu_epi32(out1 + i, (__mmask16)((1ull << (n - i)) - 1), t32_tail);
+    _mm512_mask_storeu_ps(out2 + i, (__mmask16)((1ull << (n - i)) - 1), t35_tail);
+    _mm512_mask_storeu_ps(out3 + i, (__mmask16)((1ull << (n - i)) - 1), f_v_tail);
   }
 }
 #endif
@@ -140,6 +195,7 @@ __attribute__((target("+sve"))) void map_i32_u32_sve(const int32_t* in0, const u
 #endif
 
 // ---- avx2 (256-bit vectors)
+// whole vectors: 2 per iteration (unrolled), then one per iteration
 // tail: one predicated partial vector after the whole vectors (nothing outside the arrays is read or written)
 // uses vpmaskmov/vmaskmov masked loads for 32/64-bit tails
 
@@ -154,75 +210,120 @@ __attribute__((target("avx2"))) void map_i32_u32_avx2(const int32_t* in0, const 
   __m256i k4 = _mm256_set1_epi32((int)(4294967295));
   __m256i k5 = _mm256_setzero_si256();
   __m256 k6 = _mm256_setzero_ps();
-  // whole vectors
+  // whole vectors, 2 per iteration
   int64_t i = 0;
-  for (; i <= n - 8; i += 8) {
+  for (; i + 16 <= n; i += 16) {
+    __m256i a_v_0 = _mm256_loadu_si256((const __m256i*)(in0 + i));
+    __m256i u_v_0 = _mm256_loadu_si256((const __m256i*)(in1 + i));
+    __m256 f_v_0 = _mm256_loadu_ps(in2 + i);
+    __m256i t0_0 = _mm256_abs_epi32(a_v_0);
+    __m256i t1_0 = _mm256_mullo_epi32(a_v_0, k0);
+    __m256i t2_0 = _mm256_max_epi32(t1_0, k1);
+    __m256i t3_0 = _mm256_min_epi32(t2_0, k2);
+    __m256i t4_0 = _mm256_sub_epi32(t0_0, t3_0);
+    __m256i t5_0 =
+        _mm256_cmpgt_epi32(_mm256_xor_si256(k3, _mm256_set1_epi32((int)(1ull << 31))),
+                           _mm256_xor_si256(u_v_0, _mm256_set1_epi32((int)(1ull << 31))));
+    __m256i t6_0 = _mm256_add_epi32(u_v_0, k4);
+    __m256i t7_0 = _mm256_mullo_epi32(u_v_0, u_v_0);
+    __m256i t8_0 = _mm256_blendv_epi8(t7_0, t6_0, t5_0);
+    __m256i t9_0 = _mm256_xor_si256(_mm256_cmpeq_epi32(a_v_0, k5), _mm256_set1_epi32(-1));
+    __m256 t10_0 = _mm256_sub_ps(k6, f_v_0);
+    __m256 t11_0 = _mm256_blendv_ps(t10_0, f_v_0, _mm256_castsi256_ps(t9_0));
+    _mm256_storeu_si256((__m256i*)(out0 + i), t4_0);
+    _mm256_storeu_si256((__m256i*)(out1 + i), t8_0);
+    _mm256_storeu_ps(out2 + i, t11_0);
+    _mm256_storeu_ps(out3 + i, f_v_0);
+    __m256i a_v_1 = _mm256_loadu_si256((const __m256i*)(in0 + i + 8));
+    __m256i u_v_1 = _mm256_loadu_si256((const __m256i*)(in1 + i + 8));
+    __m256 f_v_1 = _mm256_loadu_ps(in2 + i + 8);
+    __m256i t0_1 = _mm256_abs_epi32(a_v_1);
+    __m256i t1_1 = _mm256_mullo_epi32(a_v_1, k0);
+    __m256i t2_1 = _mm256_max_epi32(t1_1, k1);
+    __m256i t3_1 = _mm256_min_epi32(t2_1, k2);
+    __m256i t4_1 = _mm256_sub_epi32(t0_1, t3_1);
+    __m256i t5_1 =
+        _mm256_cmpgt_epi32(_mm256_xor_si256(k3, _mm256_set1_epi32((int)(1ull << 31))),
+                           _mm256_xor_si256(u_v_1, _mm256_set1_epi32((int)(1ull << 31))));
+    __m256i t6_1 = _mm256_add_epi32(u_v_1, k4);
+    __m256i t7_1 = _mm256_mullo_epi32(u_v_1, u_v_1);
+    __m256i t8_1 = _mm256_blendv_epi8(t7_1, t6_1, t5_1);
+    __m256i t9_1 = _mm256_xor_si256(_mm256_cmpeq_epi32(a_v_1, k5), _mm256_set1_epi32(-1));
+    __m256 t10_1 = _mm256_sub_ps(k6, f_v_1);
+    __m256 t11_1 = _mm256_blendv_ps(t10_1, f_v_1, _mm256_castsi256_ps(t9_1));
+    _mm256_storeu_si256((__m256i*)(out0 + i + 8), t4_1);
+    _mm256_storeu_si256((__m256i*)(out1 + i + 8), t8_1);
+    _mm256_storeu_ps(out2 + i + 8, t11_1);
+    _mm256_storeu_ps(out3 + i + 8, f_v_1);
+  }
+  // whole vectors, one per iteration
+  for (; i + 8 <= n; i += 8) {
     __m256i a_v = _mm256_loadu_si256((const __m256i*)(in0 + i));
     __m256i u_v = _mm256_loadu_si256((const __m256i*)(in1 + i));
     __m256 f_v = _mm256_loadu_ps(in2 + i);
-    __m256i t0 = _mm256_abs_epi32(a_v);
-    __m256i t1 = _mm256_mullo_epi32(a_v, k0);
-    __m256i t2 = _mm256_max_epi32(t1, k1);
-    __m256i t3 = _mm256_min_epi32(t2, k2);
-    __m256i t4 = _mm256_sub_epi32(t0, t3);
-    __m256i t5 = _mm256_cmpgt_epi32(_mm256_xor_si256(k3, _mm256_set1_epi32((int)(1ull << 31))),
-                                    _mm256_xor_si256(u_v, _mm256_set1_epi32((int)(1ull << 31))));
-    __m256i t6 = _mm256_add_epi32(u_v, k4);
-    __m256i t7 = _mm256_mullo_epi32(u_v, u_v);
-    __m256i t8 = _mm256_blendv_epi8(t7, t6, t5);
-    __m256i t9 = _mm256_xor_si256(_mm256_cmpeq_epi32(a_v, k5), _mm256_set1_epi32(-1));
-    __m256 t10 = _mm256_sub_ps(k6, f_v);
-    __m256 t11 = _mm256_blendv_ps(t10, f_v, _mm256_castsi256_ps(t9));
-    _mm256_storeu_si256((__m256i*)(out0 + i), t4);
-    _mm256_storeu_si256((__m256i*)(out1 + i), t8);
-    _mm256_storeu_ps(out2 + i, t11);
+    __m256i t12 = _mm256_abs_epi32(a_v);
+    __m256i t13 = _mm256_mullo_epi32(a_v, k0);
+    __m256i t14 = _mm256_max_epi32(t13, k1);
+    __m256i t15 = _mm256_min_epi32(t14, k2);
+    __m256i t16 = _mm256_sub_epi32(t12, t15);
+    __m256i t17 = _mm256_cmpgt_epi32(_mm256_xor_si256(k3, _mm256_set1_epi32((int)(1ull << 31))),
+                                     _mm256_xor_si256(u_v, _mm256_set1_epi32((int)(1ull << 31))));
+    __m256i t18 = _mm256_add_epi32(u_v, k4);
+    __m256i t19 = _mm256_mullo_epi32(u_v, u_v);
+    __m256i t20 = _mm256_blendv_epi8(t19, t18, t17);
+    __m256i t21 = _mm256_xor_si256(_mm256_cmpeq_epi32(a_v, k5), _mm256_set1_epi32(-1));
+    __m256 t22 = _mm256_sub_ps(k6, f_v);
+    __m256 t23 = _mm256_blendv_ps(t22, f_v, _mm256_castsi256_ps(t21));
+    _mm256_storeu_si256((__m256i*)(out0 + i), t16);
+    _mm256_storeu_si256((__m256i*)(out1 + i), t20);
+    _mm256_storeu_ps(out2 + i, t23);
     _mm256_storeu_ps(out3 + i, f_v);
   }
   // the rest: one partial vector, its loads and stores masked
   if (i < n) {
-    const __m256i a_v_tail_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(-i + n)),
+    const __m256i a_v_tail_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(n - i)),
                                                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
     __m256i a_v_tail = _mm256_blendv_epi8(
         _mm256_setzero_si256(), _mm256_maskload_epi32((const int*)(in0 + i), a_v_tail_active),
         a_v_tail_active);
-    const __m256i u_v_tail_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(-i + n)),
+    const __m256i u_v_tail_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(n - i)),
                                                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
     __m256i u_v_tail = _mm256_blendv_epi8(
         _mm256_setzero_si256(), _mm256_maskload_epi32((const int*)(in1 + i), u_v_tail_active),
         u_v_tail_active);
-    const __m256i f_v_tail_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(-i + n)),
+    const __m256i f_v_tail_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(n - i)),
                                                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
     __m256 f_v_tail = _mm256_blendv_ps(_mm256_setzero_ps(),
                                        _mm256_maskload_ps((const float*)(in2 + i), f_v_tail_active),
                                        _mm256_castsi256_ps(f_v_tail_active));
-    __m256i t12_tail = _mm256_abs_epi32(a_v_tail);
-    __m256i t13_tail = _mm256_mullo_epi32(a_v_tail, k0);
-    __m256i t14_tail = _mm256_max_epi32(t13_tail, k1);
-    __m256i t15_tail = _mm256_min_epi32(t14_tail, k2);
-    __m256i t16_tail = _mm256_sub_epi32(t12_tail, t15_tail);
-    __m256i t17_tail =
+    __m256i t24_tail = _mm256_abs_epi32(a_v_tail);
+    __m256i t25_tail = _mm256_mullo_epi32(a_v_tail, k0);
+    __m256i t26_tail = _mm256_max_epi32(t25_tail, k1);
+    __m256i t27_tail = _mm256_min_epi32(t26_tail, k2);
+    __m256i t28_tail = _mm256_sub_epi32(t24_tail, t27_tail);
+    __m256i t29_tail =
         _mm256_cmpgt_epi32(_mm256_xor_si256(k3, _mm256_set1_epi32((int)(1ull << 31))),
                            _mm256_xor_si256(u_v_tail, _mm256_set1_epi32((int)(1ull << 31))));
-    __m256i t18_tail = _mm256_add_epi32(u_v_tail, k4);
-    __m256i t19_tail = _mm256_mullo_epi32(u_v_tail, u_v_tail);
-    __m256i t20_tail = _mm256_blendv_epi8(t19_tail, t18_tail, t17_tail);
-    __m256i t21_tail = _mm256_xor_si256(_mm256_cmpeq_epi32(a_v_tail, k5), _mm256_set1_epi32(-1));
-    __m256 t22_tail = _mm256_sub_ps(k6, f_v_tail);
-    __m256 t23_tail = _mm256_blendv_ps(t22_tail, f_v_tail, _mm256_castsi256_ps(t21_tail));
+    __m256i t30_tail = _mm256_add_epi32(u_v_tail, k4);
+    __m256i t31_tail = _mm256_mullo_epi32(u_v_tail, u_v_tail);
+    __m256i t32_tail = _mm256_blendv_epi8(t31_tail, t30_tail, t29_tail);
+    __m256i t33_tail = _mm256_xor_si256(_mm256_cmpeq_epi32(a_v_tail, k5), _mm256_set1_epi32(-1));
+    __m256 t34_tail = _mm256_sub_ps(k6, f_v_tail);
+    __m256 t35_tail = _mm256_blendv_ps(t34_tail, f_v_tail, _mm256_castsi256_ps(t33_tail));
     _mm256_maskstore_epi32((int*)(out0 + i),
-                           _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(-i + n)),
+                           _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(n - i)),
                                               _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                           t16_tail);
+                           t28_tail);
     _mm256_maskstore_epi32((int*)(out1 + i),
-                           _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(-i + n)),
+                           _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(n - i)),
                                               _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                           t20_tail);
+                           t32_tail);
     _mm256_maskstore_ps((float*)(out2 + i),
-                        _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(-i + n)),
+                        _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(n - i)),
                                            _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                        t23_tail);
+                        t35_tail);
     _mm256_maskstore_ps((float*)(out3 + i),
-                        _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(-i + n)),
+                        _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(n - i)),
                                            _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
                         f_v_tail);
   }
@@ -246,7 +347,7 @@ void map_i32_u32_neon(const int32_t* in0, const uint32_t* in1, const float* in2,
   float32x4_t k6 = vdupq_n_f32(0.0f);
   // whole vectors
   int64_t i = 0;
-  for (; i <= n - 4; i += 4) {
+  for (; i + 4 <= n; i += 4) {
     int32x4_t a_v = vld1q_s32(in0 + i);
     uint32x4_t u_v = vld1q_u32(in1 + i);
     float32x4_t f_v = vld1q_f32(in2 + i);
@@ -271,15 +372,15 @@ void map_i32_u32_neon(const int32_t* in0, const uint32_t* in1, const float* in2,
   if (i < n) {
     int32_t a_v_tail_stage[4];
     vst1q_s32(a_v_tail_stage, vdupq_n_s32(0));
-    __builtin_memcpy(a_v_tail_stage, in0 + i, (size_t)(-i + n) * sizeof(int32_t));
+    __builtin_memcpy(a_v_tail_stage, in0 + i, (size_t)(n - i) * sizeof(int32_t));
     int32x4_t a_v_tail = vld1q_s32(a_v_tail_stage);
     uint32_t u_v_tail_stage[4];
     vst1q_u32(u_v_tail_stage, vdupq_n_u32(0));
-    __builtin_memcpy(u_v_tail_stage, in1 + i, (size_t)(-i + n) * sizeof(uint32_t));
+    __builtin_memcpy(u_v_tail_stage, in1 + i, (size_t)(n - i) * sizeof(uint32_t));
     uint32x4_t u_v_tail = vld1q_u32(u_v_tail_stage);
     float f_v_tail_stage[4];
     vst1q_f32(f_v_tail_stage, vdupq_n_f32(0));
-    __builtin_memcpy(f_v_tail_stage, in2 + i, (size_t)(-i + n) * sizeof(float));
+    __builtin_memcpy(f_v_tail_stage, in2 + i, (size_t)(n - i) * sizeof(float));
     float32x4_t f_v_tail = vld1q_f32(f_v_tail_stage);
     int32x4_t t12_tail = vabsq_s32(a_v_tail);
     int32x4_t t13_tail = vmulq_s32(a_v_tail, k0);
@@ -296,22 +397,22 @@ void map_i32_u32_neon(const int32_t* in0, const uint32_t* in1, const float* in2,
     {
       int32_t t16_tail_stage[4];
       vst1q_s32(t16_tail_stage, t16_tail);
-      __builtin_memcpy(out0 + i, t16_tail_stage, (size_t)(-i + n) * sizeof(int32_t));
+      __builtin_memcpy(out0 + i, t16_tail_stage, (size_t)(n - i) * sizeof(int32_t));
     }
     {
       uint32_t t20_tail_stage[4];
       vst1q_u32(t20_tail_stage, t20_tail);
-      __builtin_memcpy(out1 + i, t20_tail_stage, (size_t)(-i + n) * sizeof(uint32_t));
+      __builtin_memcpy(out1 + i, t20_tail_stage, (size_t)(n - i) * sizeof(uint32_t));
     }
     {
       float t23_tail_stage[4];
       vst1q_f32(t23_tail_stage, t23_tail);
-      __builtin_memcpy(out2 + i, t23_tail_stage, (size_t)(-i + n) * sizeof(float));
+      __builtin_memcpy(out2 + i, t23_tail_stage, (size_t)(n - i) * sizeof(float));
     }
     {
       float f_v_tail_stage[4];
       vst1q_f32(f_v_tail_stage, f_v_tail);
-      __builtin_memcpy(out3 + i, f_v_tail_stage, (size_t)(-i + n) * sizeof(float));
+      __builtin_memcpy(out3 + i, f_v_tail_stage, (size_t)(n - i) * sizeof(float));
     }
   }
 }

@@ -40,14 +40,6 @@ __attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) 
 //   map: s = a * b - a + abs(b); m = clamp(a, -9223372036854775808, 1000000); v = select(u < 18446744073709551615, max(u, 5) * 3, min(u, 9)); f = 7
 //   sve2: identical to sve for this kernel, not emitted
 
-#if defined(__x86_64__)
-// Bit l set for lanes l < n, for n clamped to [0, lanes]: the predicate of a partial vector.
-static inline uint64_t simdgen_lanes_below(int64_t n, int lanes) {
-  if (n <= 0) return 0;
-  if (n >= lanes) return lanes == 64 ? ~0ull : (1ull << lanes) - 1;
-  return (1ull << n) - 1;
-}
-#endif
 #if defined(__aarch64__)
 // Lane-wise 64-bit multiply (NEON has none); the low 64 bits are the same signed or unsigned.
 static inline uint64x2_t simdgen_mul_u64x2(uint64x2_t a, uint64x2_t b) {
@@ -57,7 +49,8 @@ static inline uint64x2_t simdgen_mul_u64x2(uint64x2_t a, uint64x2_t b) {
 #endif
 
 // ---- avx512 (512-bit vectors)
-// tail: predicated (whilelt masks on every load and store of the last vector)
+// whole vectors: 2 per iteration (unrolled), then one per iteration
+// tail: one predicated partial vector after the whole vectors (nothing outside the arrays is read or written)
 // uses masked loads (AVX-512 k-registers) for the tail
 
 #if defined(__x86_64__)
@@ -74,33 +67,90 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void map_i64_u64_r
   // rows
   int64_t r = 0;
   for (; r < rows; ++r) {
-    // one loop governed by whilelt: the last vector is partial, no cleanup
+    // whole vectors, 2 per iteration
     int64_t c = 0;
-    for (; c < cols; c += 8) {
-      __m512i a_v = _mm512_mask_loadu_epi64(
-          _mm512_setzero_si512(), (__mmask8)simdgen_lanes_below(-c + cols, 8), in0 + c + cols * r);
-      __m512i b_v = _mm512_mask_loadu_epi64(
-          _mm512_setzero_si512(), (__mmask8)simdgen_lanes_below(-c + cols, 8), in1 + c + cols * r);
-      __m512i u_v = _mm512_mask_loadu_epi64(
-          _mm512_setzero_si512(), (__mmask8)simdgen_lanes_below(-c + cols, 8), in2 + c + cols * r);
-      __m512i t0 = _mm512_mullo_epi64(a_v, b_v);
-      __m512i t1 = _mm512_sub_epi64(t0, a_v);
-      __m512i t2 = _mm512_abs_epi64(b_v);
-      __m512i t3 = _mm512_add_epi64(t1, t2);
-      __m512i t4 = _mm512_max_epi64(a_v, k0);
-      __m512i t5 = _mm512_min_epi64(t4, k1);
-      __mmask8 t6 = _mm512_cmp_epu64_mask(u_v, k2, _MM_CMPINT_LT);
-      __m512i t7 = _mm512_max_epu64(u_v, k3);
-      __m512i t8 = _mm512_mullo_epi64(t7, k4);
-      __m512i t9 = _mm512_min_epu64(u_v, k5);
-      __m512i t10 = _mm512_mask_blend_epi64(t6, t9, t8);
-      _mm512_mask_storeu_epi64(out0 + c + cols * r, (__mmask8)simdgen_lanes_below(-c + cols, 8),
-                               t3);
-      _mm512_mask_storeu_epi64(out1 + c + cols * r, (__mmask8)simdgen_lanes_below(-c + cols, 8),
-                               t5);
-      _mm512_mask_storeu_epi64(out2 + c + cols * r, (__mmask8)simdgen_lanes_below(-c + cols, 8),
-                               t10);
-      _mm512_mask_storeu_pd(out3 + c + cols * r, (__mmask8)simdgen_lanes_below(-c + cols, 8), k6);
+    for (; c + 16 <= cols; c += 16) {
+      __m512i a_v_0 = _mm512_loadu_si512((const void*)(in0 + c + cols * r));
+      __m512i b_v_0 = _mm512_loadu_si512((const void*)(in1 + c + cols * r));
+      __m512i u_v_0 = _mm512_loadu_si512((const void*)(in2 + c + cols * r));
+      __m512i t0_0 = _mm512_mullo_epi64(a_v_0, b_v_0);
+      __m512i t1_0 = _mm512_sub_epi64(t0_0, a_v_0);
+      __m512i t2_0 = _mm512_abs_epi64(b_v_0);
+      __m512i t3_0 = _mm512_add_epi64(t1_0, t2_0);
+      __m512i t4_0 = _mm512_max_epi64(a_v_0, k0);
+      __m512i t5_0 = _mm512_min_epi64(t4_0, k1);
+      __mmask8 t6_0 = _mm512_cmp_epu64_mask(u_v_0, k2, _MM_CMPINT_LT);
+      __m512i t7_0 = _mm512_max_epu64(u_v_0, k3);
+      __m512i t8_0 = _mm512_mullo_epi64(t7_0, k4);
+      __m512i t9_0 = _mm512_min_epu64(u_v_0, k5);
+      __m512i t10_0 = _mm512_mask_blend_epi64(t6_0, t9_0, t8_0);
+      _mm512_storeu_si512((void*)(out0 + c + cols * r), t3_0);
+      _mm512_storeu_si512((void*)(out1 + c + cols * r), t5_0);
+      _mm512_storeu_si512((void*)(out2 + c + cols * r), t10_0);
+      _mm512_storeu_pd(out3 + c + cols * r, k6);
+      __m512i a_v_1 = _mm512_loadu_si512((const void*)(in0 + c + cols * r + 8));
+      __m512i b_v_1 = _mm512_loadu_si512((const void*)(in1 + c + cols * r + 8));
+      __m512i u_v_1 = _mm512_loadu_si512((const void*)(in2 + c + cols * r + 8));
+      __m512i t0_1 = _mm512_mullo_epi64(a_v_1, b_v_1);
+      __m512i t1_1 = _mm512_sub_epi64(t0_1, a_v_1);
+      __m512i t2_1 = _mm512_abs_epi64(b_v_1);
+      __m512i t3_1 = _mm512_add_epi64(t1_1, t2_1);
+      __m512i t4_1 = _mm512_max_epi64(a_v_1, k0);
+      __m512i t5_1 = _mm512_min_epi64(t4_1, k1);
+      __mmask8 t6_1 = _mm512_cmp_epu64_mask(u_v_1, k2, _MM_CMPINT_LT);
+      __m512i t7_1 = _mm512_max_epu64(u_v_1, k3);
+      __m512i t8_1 = _mm512_mullo_epi64(t7_1, k4);
+      __m512i t9_1 = _mm512_min_epu64(u_v_1, k5);
+      __m512i t10_1 = _mm512_mask_blend_epi64(t6_1, t9_1, t8_1);
+      _mm512_storeu_si512((void*)(out0 + c + cols * r + 8), t3_1);
+      _mm512_storeu_si512((void*)(out1 + c + cols * r + 8), t5_1);
+      _mm512_storeu_si512((void*)(out2 + c + cols * r + 8), t10_1);
+      _mm512_storeu_pd(out3 + c + cols * r + 8, k6);
+    }
+    // whole vectors, one per iteration
+    for (; c + 8 <= cols; c += 8) {
+      __m512i a_v = _mm512_loadu_si512((const void*)(in0 + c + cols * r));
+      __m512i b_v = _mm512_loadu_si512((const void*)(in1 + c + cols * r));
+      __m512i u_v = _mm512_loadu_si512((const void*)(in2 + c + cols * r));
+      __m512i t11 = _mm512_mullo_epi64(a_v, b_v);
+      __m512i t12 = _mm512_sub_epi64(t11, a_v);
+      __m512i t13 = _mm512_abs_epi64(b_v);
+      __m512i t14 = _mm512_add_epi64(t12, t13);
+      __m512i t15 = _mm512_max_epi64(a_v, k0);
+      __m512i t16 = _mm512_min_epi64(t15, k1);
+      __mmask8 t17 = _mm512_cmp_epu64_mask(u_v, k2, _MM_CMPINT_LT);
+      __m512i t18 = _mm512_max_epu64(u_v, k3);
+      __m512i t19 = _mm512_mullo_epi64(t18, k4);
+      __m512i t20 = _mm512_min_epu64(u_v, k5);
+      __m512i t21 = _mm512_mask_blend_epi64(t17, t20, t19);
+      _mm512_storeu_si512((void*)(out0 + c + cols * r), t14);
+      _mm512_storeu_si512((void*)(out1 + c + cols * r), t16);
+      _mm512_storeu_si512((void*)(out2 + c + cols * r), t21);
+      _mm512_storeu_pd(out3 + c + cols * r, k6);
+    }
+    // the rest: one partial vector, its loads and stores masked
+    if (c < cols) {
+      __m512i a_v_tail = _mm512_mask_loadu_epi64(
+          _mm512_setzero_si512(), (__mmask8)((1ull << (cols - c)) - 1), in0 + c + cols * r);
+      __m512i b_v_tail = _mm512_mask_loadu_epi64(
+          _mm512_setzero_si512(), (__mmask8)((1ull << (cols - c)) - 1), in1 + c + cols * r);
+      __m512i u_v_tail = _mm512_mask_loadu_epi64(
+          _mm512_setzero_si512(), (__mmask8)((1ull << (cols - c)) - 1), in2 + c + cols * r);
+      __m512i t22_tail = _mm512_mullo_epi64(a_v_tail, b_v_tail);
+      __m512i t23_tail = _mm512_sub_epi64(t22_tail, a_v_tail);
+      __m512i t24_tail = _mm512_abs_epi64(b_v_tail);
+      __m512i t25_tail = _mm512_add_epi64(t23_tail, t24_tail);
+      __m512i t26_tail = _mm512_max_epi64(a_v_tail, k0);
+      __m512i t27_tail = _mm512_min_epi64(t26_tail, k1);
+      __mmask8 t28_tail = _mm512_cmp_epu64_mask(u_v_tail, k2, _MM_CMPINT_LT);
+      __m512i t29_tail = _mm512_max_epu64(u_v_tail, k3);
+      __m512i t30_tail = _mm512_mullo_epi64(t29_tail, k4);
+      __m512i t31_tail = _mm512_min_epu64(u_v_tail, k5);
+      __m512i t32_tail = _mm512_mask_blend_epi64(t28_tail, t31_tail, t30_tail);
+      _mm512_mask_storeu_epi64(out0 + c + cols * r, (__mmask8)((1ull << (cols - c)) - 1), t25_tail);
+      _mm512_mask_storeu_epi64(out1 + c + cols * r, (__mmask8)((1ull << (cols - c)) - 1), t27_tail);
+      _mm512_mask_storeu_epi64(out2 + c + cols * r, (__mmask8)((1ull << (cols - c)) - 1), t32_tail);
+      _mm512_mask_storeu_pd(out3 + c + cols * r, (__mmask8)((1ull << (cols - c)) - 1), k6);
     }
   }
 }
@@ -158,6 +208,7 @@ __attribute__((target("+sve"))) void map_i64_u64_rows_sve(const int64_t* in0, co
 #endif
 
 // ---- avx2 (256-bit vectors)
+// whole vectors: 2 per iteration (unrolled), then one per iteration
 // tail: one predicated partial vector after the whole vectors (nothing outside the arrays is read or written)
 // uses 64-bit abs emulated with vpcmpgtq, xor and sub (AVX2 has no vpabsq)
 // uses 64-bit min/max emulated with vpcmpgtq + vpblendvb (AVX2 has none)
@@ -180,114 +231,193 @@ __attribute__((target("avx2"))) void map_i64_u64_rows_avx2(const int64_t* in0, c
   // rows
   int64_t r = 0;
   for (; r < rows; ++r) {
-    // whole vectors
+    // whole vectors, 2 per iteration
     int64_t c = 0;
-    for (; c <= cols - 4; c += 4) {
+    for (; c + 8 <= cols; c += 8) {
+      __m256i a_v_0 = _mm256_loadu_si256((const __m256i*)(in0 + c + cols * r));
+      __m256i b_v_0 = _mm256_loadu_si256((const __m256i*)(in1 + c + cols * r));
+      __m256i u_v_0 = _mm256_loadu_si256((const __m256i*)(in2 + c + cols * r));
+      __m256i t0_0 = _mm256_add_epi64(
+          _mm256_mul_epu32(a_v_0, b_v_0),
+          _mm256_slli_epi64(_mm256_add_epi64(_mm256_mul_epu32(a_v_0, _mm256_srli_epi64(b_v_0, 32)),
+                                             _mm256_mul_epu32(_mm256_srli_epi64(a_v_0, 32), b_v_0)),
+                            32));
+      __m256i t1_0 = _mm256_sub_epi64(t0_0, a_v_0);
+      __m256i t2_0 = _mm256_sub_epi64(
+          _mm256_xor_si256(b_v_0, _mm256_cmpgt_epi64(_mm256_setzero_si256(), b_v_0)),
+          _mm256_cmpgt_epi64(_mm256_setzero_si256(), b_v_0));
+      __m256i t3_0 = _mm256_add_epi64(t1_0, t2_0);
+      __m256i t4_0 = _mm256_blendv_epi8(k0, a_v_0, _mm256_cmpgt_epi64(a_v_0, k0));
+      __m256i t5_0 = _mm256_blendv_epi8(t4_0, k1, _mm256_cmpgt_epi64(t4_0, k1));
+      __m256i t6_0 = _mm256_cmpgt_epi64(
+          _mm256_xor_si256(k2, _mm256_set1_epi64x((long long)(0x8000000000000000ull))),
+          _mm256_xor_si256(u_v_0, _mm256_set1_epi64x((long long)(0x8000000000000000ull))));
+      __m256i t7_0 = _mm256_blendv_epi8(
+          k3, u_v_0,
+          _mm256_cmpgt_epi64(
+              _mm256_xor_si256(u_v_0, _mm256_set1_epi64x((long long)0x8000000000000000ull)),
+              _mm256_xor_si256(k3, _mm256_set1_epi64x((long long)0x8000000000000000ull))));
+      __m256i t8_0 = _mm256_add_epi64(
+          _mm256_mul_epu32(t7_0, k4),
+          _mm256_slli_epi64(_mm256_add_epi64(_mm256_mul_epu32(t7_0, _mm256_srli_epi64(k4, 32)),
+                                             _mm256_mul_epu32(_mm256_srli_epi64(t7_0, 32), k4)),
+                            32));
+      __m256i t9_0 = _mm256_blendv_epi8(
+          u_v_0, k5,
+          _mm256_cmpgt_epi64(
+              _mm256_xor_si256(u_v_0, _mm256_set1_epi64x((long long)0x8000000000000000ull)),
+              _mm256_xor_si256(k5, _mm256_set1_epi64x((long long)0x8000000000000000ull))));
+      __m256i t10_0 = _mm256_blendv_epi8(t9_0, t8_0, t6_0);
+      _mm256_storeu_si256((__m256i*)(out0 + c + cols * r), t3_0);
+      _mm256_storeu_si256((__m256i*)(out1 + c + cols * r), t5_0);
+      _mm256_storeu_si256((__m256i*)(out2 + c + cols * r), t10_0);
+      _mm256_storeu_pd(out3 + c + cols * r, k6);
+      __m256i a_v_1 = _mm256_loadu_si256((const __m256i*)(in0 + c + cols * r + 4));
+      __m256i b_v_1 = _mm256_loadu_si256((const __m256i*)(in1 + c + cols * r + 4));
+      __m256i u_v_1 = _mm256_loadu_si256((const __m256i*)(in2 + c + cols * r + 4));
+      __m256i t0_1 = _mm256_add_epi64(
+          _mm256_mul_epu32(a_v_1, b_v_1),
+          _mm256_slli_epi64(_mm256_add_epi64(_mm256_mul_epu32(a_v_1, _mm256_srli_epi64(b_v_1, 32)),
+                                             _mm256_mul_epu32(_mm256_srli_epi64(a_v_1, 32), b_v_1)),
+                            32));
+      __m256i t1_1 = _mm256_sub_epi64(t0_1, a_v_1);
+      __m256i t2_1 = _mm256_sub_epi64(
+          _mm256_xor_si256(b_v_1, _mm256_cmpgt_epi64(_mm256_setzero_si256(), b_v_1)),
+          _mm256_cmpgt_epi64(_mm256_setzero_si256(), b_v_1));
+      __m256i t3_1 = _mm256_add_epi64(t1_1, t2_1);
+      __m256i t4_1 = _mm256_blendv_epi8(k0, a_v_1, _mm256_cmpgt_epi64(a_v_1, k0));
+      __m256i t5_1 = _mm256_blendv_epi8(t4_1, k1, _mm256_cmpgt_epi64(t4_1, k1));
+      __m256i t6_1 = _mm256_cmpgt_epi64(
+          _mm256_xor_si256(k2, _mm256_set1_epi64x((long long)(0x8000000000000000ull))),
+          _mm256_xor_si256(u_v_1, _mm256_set1_epi64x((long long)(0x8000000000000000ull))));
+      __m256i t7_1 = _mm256_blendv_epi8(
+          k3, u_v_1,
+          _mm256_cmpgt_epi64(
+              _mm256_xor_si256(u_v_1, _mm256_set1_epi64x((long long)0x8000000000000000ull)),
+              _mm256_xor_si256(k3, _mm256_set1_epi64x((long long)0x8000000000000000ull))));
+      __m256i t8_1 = _mm256_add_epi64(
+          _mm256_mul_epu32(t7_1, k4),
+          _mm256_slli_epi64(_mm256_add_epi64(_mm256_mul_epu32(t7_1, _mm256_srli_epi64(k4, 32)),
+                                             _mm256_mul_epu32(_mm256_srli_epi64(t7_1, 32), k4)),
+                            32));
+      __m256i t9_1 = _mm256_blendv_epi8(
+          u_v_1, k5,
+          _mm256_cmpgt_epi64(
+              _mm256_xor_si256(u_v_1, _mm256_set1_epi64x((long long)0x8000000000000000ull)),
+              _mm256_xor_si256(k5, _mm256_set1_epi64x((long long)0x8000000000000000ull))));
+      __m256i t10_1 = _mm256_blendv_epi8(t9_1, t8_1, t6_1);
+      _mm256_storeu_si256((__m256i*)(out0 + c + cols * r + 4), t3_1);
+      _mm256_storeu_si256((__m256i*)(out1 + c + cols * r + 4), t5_1);
+      _mm256_storeu_si256((__m256i*)(out2 + c + cols * r + 4), t10_1);
+      _mm256_storeu_pd(out3 + c + cols * r + 4, k6);
+    }
+    // whole vectors, one per iteration
+    for (; c + 4 <= cols; c += 4) {
       __m256i a_v = _mm256_loadu_si256((const __m256i*)(in0 + c + cols * r));
       __m256i b_v = _mm256_loadu_si256((const __m256i*)(in1 + c + cols * r));
       __m256i u_v = _mm256_loadu_si256((const __m256i*)(in2 + c + cols * r));
-      __m256i t0 = _mm256_add_epi64(
+      __m256i t11 = _mm256_add_epi64(
           _mm256_mul_epu32(a_v, b_v),
           _mm256_slli_epi64(_mm256_add_epi64(_mm256_mul_epu32(a_v, _mm256_srli_epi64(b_v, 32)),
                                              _mm256_mul_epu32(_mm256_srli_epi64(a_v, 32), b_v)),
                             32));
-      __m256i t1 = _mm256_sub_epi64(t0, a_v);
-      __m256i t2 =
+      __m256i t12 = _mm256_sub_epi64(t11, a_v);
+      __m256i t13 =
           _mm256_sub_epi64(_mm256_xor_si256(b_v, _mm256_cmpgt_epi64(_mm256_setzero_si256(), b_v)),
                            _mm256_cmpgt_epi64(_mm256_setzero_si256(), b_v));
-      __m256i t3 = _mm256_add_epi64(t1, t2);
-      __m256i t4 = _mm256_blendv_epi8(k0, a_v, _mm256_cmpgt_epi64(a_v, k0));
-      __m256i t5 = _mm256_blendv_epi8(t4, k1, _mm256_cmpgt_epi64(t4, k1));
-      __m256i t6 = _mm256_cmpgt_epi64(
+      __m256i t14 = _mm256_add_epi64(t12, t13);
+      __m256i t15 = _mm256_blendv_epi8(k0, a_v, _mm256_cmpgt_epi64(a_v, k0));
+      __m256i t16 = _mm256_blendv_epi8(t15, k1, _mm256_cmpgt_epi64(t15, k1));
+      __m256i t17 = _mm256_cmpgt_epi64(
           _mm256_xor_si256(k2, _mm256_set1_epi64x((long long)(0x8000000000000000ull))),
           _mm256_xor_si256(u_v, _mm256_set1_epi64x((long long)(0x8000000000000000ull))));
-      __m256i t7 = _mm256_blendv_epi8(
+      __m256i t18 = _mm256_blendv_epi8(
           k3, u_v,
           _mm256_cmpgt_epi64(
               _mm256_xor_si256(u_v, _mm256_set1_epi64x((long long)0x8000000000000000ull)),
               _mm256_xor_si256(k3, _mm256_set1_epi64x((long long)0x8000000000000000ull))));
-      __m256i t8 = _mm256_add_epi64(
-          _mm256_mul_epu32(t7, k4),
-          _mm256_slli_epi64(_mm256_add_epi64(_mm256_mul_epu32(t7, _mm256_srli_epi64(k4, 32)),
-                                             _mm256_mul_epu32(_mm256_srli_epi64(t7, 32), k4)),
+      __m256i t19 = _mm256_add_epi64(
+          _mm256_mul_epu32(t18, k4),
+          _mm256_slli_epi64(_mm256_add_epi64(_mm256_mul_epu32(t18, _mm256_srli_epi64(k4, 32)),
+                                             _mm256_mul_epu32(_mm256_srli_epi64(t18, 32), k4)),
                             32));
-      __m256i t9 = _mm256_blendv_epi8(
+      __m256i t20 = _mm256_blendv_epi8(
           u_v, k5,
           _mm256_cmpgt_epi64(
               _mm256_xor_si256(u_v, _mm256_set1_epi64x((long long)0x8000000000000000ull)),
               _mm256_xor_si256(k5, _mm256_set1_epi64x((long long)0x8000000000000000ull))));
-      __m256i t10 = _mm256_blendv_epi8(t9, t8, t6);
-      _mm256_storeu_si256((__m256i*)(out0 + c + cols * r), t3);
-      _mm256_storeu_si256((__m256i*)(out1 + c + cols * r), t5);
-      _mm256_storeu_si256((__m256i*)(out2 + c + cols * r), t10);
+      __m256i t21 = _mm256_blendv_epi8(t20, t19, t17);
+      _mm256_storeu_si256((__m256i*)(out0 + c + cols * r), t14);
+      _mm256_storeu_si256((__m256i*)(out1 + c + cols * r), t16);
+      _mm256_storeu_si256((__m256i*)(out2 + c + cols * r), t21);
       _mm256_storeu_pd(out3 + c + cols * r, k6);
     }
     // the rest: one partial vector, its loads and stores masked
     if (c < cols) {
-      const __m256i a_v_tail_active = _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(-c + cols)),
+      const __m256i a_v_tail_active = _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(cols - c)),
                                                          _mm256_setr_epi64x(0, 1, 2, 3));
       __m256i a_v_tail = _mm256_blendv_epi8(
           _mm256_setzero_si256(),
           _mm256_maskload_epi64((const long long*)(in0 + c + cols * r), a_v_tail_active),
           a_v_tail_active);
-      const __m256i b_v_tail_active = _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(-c + cols)),
+      const __m256i b_v_tail_active = _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(cols - c)),
                                                          _mm256_setr_epi64x(0, 1, 2, 3));
       __m256i b_v_tail = _mm256_blendv_epi8(
           _mm256_setzero_si256(),
           _mm256_maskload_epi64((const long long*)(in1 + c + cols * r), b_v_tail_active),
           b_v_tail_active);
-      const __m256i u_v_tail_active = _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(-c + cols)),
+      const __m256i u_v_tail_active = _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(cols - c)),
                                                          _mm256_setr_epi64x(0, 1, 2, 3));
       __m256i u_v_tail = _mm256_blendv_epi8(
           _mm256_setzero_si256(),
           _mm256_maskload_epi64((const long long*)(in2 + c + cols * r), u_v_tail_active),
           u_v_tail_active);
-      __m256i t11_tail = _mm256_add_epi64(
+      __m256i t22_tail = _mm256_add_epi64(
           _mm256_mul_epu32(a_v_tail, b_v_tail),
           _mm256_slli_epi64(
               _mm256_add_epi64(_mm256_mul_epu32(a_v_tail, _mm256_srli_epi64(b_v_tail, 32)),
                                _mm256_mul_epu32(_mm256_srli_epi64(a_v_tail, 32), b_v_tail)),
               32));
-      __m256i t12_tail = _mm256_sub_epi64(t11_tail, a_v_tail);
-      __m256i t13_tail = _mm256_sub_epi64(
+      __m256i t23_tail = _mm256_sub_epi64(t22_tail, a_v_tail);
+      __m256i t24_tail = _mm256_sub_epi64(
           _mm256_xor_si256(b_v_tail, _mm256_cmpgt_epi64(_mm256_setzero_si256(), b_v_tail)),
           _mm256_cmpgt_epi64(_mm256_setzero_si256(), b_v_tail));
-      __m256i t14_tail = _mm256_add_epi64(t12_tail, t13_tail);
-      __m256i t15_tail = _mm256_blendv_epi8(k0, a_v_tail, _mm256_cmpgt_epi64(a_v_tail, k0));
-      __m256i t16_tail = _mm256_blendv_epi8(t15_tail, k1, _mm256_cmpgt_epi64(t15_tail, k1));
-      __m256i t17_tail = _mm256_cmpgt_epi64(
+      __m256i t25_tail = _mm256_add_epi64(t23_tail, t24_tail);
+      __m256i t26_tail = _mm256_blendv_epi8(k0, a_v_tail, _mm256_cmpgt_epi64(a_v_tail, k0));
+      __m256i t27_tail = _mm256_blendv_epi8(t26_tail, k1, _mm256_cmpgt_epi64(t26_tail, k1));
+      __m256i t28_tail = _mm256_cmpgt_epi64(
           _mm256_xor_si256(k2, _mm256_set1_epi64x((long long)(0x8000000000000000ull))),
           _mm256_xor_si256(u_v_tail, _mm256_set1_epi64x((long long)(0x8000000000000000ull))));
-      __m256i t18_tail = _mm256_blendv_epi8(
+      __m256i t29_tail = _mm256_blendv_epi8(
           k3, u_v_tail,
           _mm256_cmpgt_epi64(
               _mm256_xor_si256(u_v_tail, _mm256_set1_epi64x((long long)0x8000000000000000ull)),
               _mm256_xor_si256(k3, _mm256_set1_epi64x((long long)0x8000000000000000ull))));
-      __m256i t19_tail = _mm256_add_epi64(
-          _mm256_mul_epu32(t18_tail, k4),
-          _mm256_slli_epi64(_mm256_add_epi64(_mm256_mul_epu32(t18_tail, _mm256_srli_epi64(k4, 32)),
-                                             _mm256_mul_epu32(_mm256_srli_epi64(t18_tail, 32), k4)),
+      __m256i t30_tail = _mm256_add_epi64(
+          _mm256_mul_epu32(t29_tail, k4),
+          _mm256_slli_epi64(_mm256_add_epi64(_mm256_mul_epu32(t29_tail, _mm256_srli_epi64(k4, 32)),
+                                             _mm256_mul_epu32(_mm256_srli_epi64(t29_tail, 32), k4)),
                             32));
-      __m256i t20_tail = _mm256_blendv_epi8(
+      __m256i t31_tail = _mm256_blendv_epi8(
           u_v_tail, k5,
           _mm256_cmpgt_epi64(
               _mm256_xor_si256(u_v_tail, _mm256_set1_epi64x((long long)0x8000000000000000ull)),
               _mm256_xor_si256(k5, _mm256_set1_epi64x((long long)0x8000000000000000ull))));
-      __m256i t21_tail = _mm256_blendv_epi8(t20_tail, t19_tail, t17_tail);
+      __m256i t32_tail = _mm256_blendv_epi8(t31_tail, t30_tail, t28_tail);
       _mm256_maskstore_epi64((long long*)(out0 + c + cols * r),
-                             _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(-c + cols)),
+                             _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(cols - c)),
                                                 _mm256_setr_epi64x(0, 1, 2, 3)),
-                             t14_tail);
+                             t25_tail);
       _mm256_maskstore_epi64((long long*)(out1 + c + cols * r),
-                             _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(-c + cols)),
+                             _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(cols - c)),
                                                 _mm256_setr_epi64x(0, 1, 2, 3)),
-                             t16_tail);
+                             t27_tail);
       _mm256_maskstore_epi64((long long*)(out2 + c + cols * r),
-                             _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(-c + cols)),
+                             _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(cols - c)),
                                                 _mm256_setr_epi64x(0, 1, 2, 3)),
-                             t21_tail);
+                             t32_tail);
       _mm256_maskstore_pd((double*)(out3 + c + cols * r),
-                          _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(-c + cols)),
+                          _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(cols - c)),
                                              _mm256_setr_epi64x(0, 1, 2, 3)),
                           k6);
     }
@@ -317,7 +447,7 @@ void map_i64_u64_rows_neon(const int64_t* in0, const int64_t* in1, const uint64_
   for (; r < rows; ++r) {
     // whole vectors
     int64_t c = 0;
-    for (; c <= cols - 2; c += 2) {
+    for (; c + 2 <= cols; c += 2) {
       int64x2_t a_v = vld1q_s64(in0 + c + cols * r);
       int64x2_t b_v = vld1q_s64(in1 + c + cols * r);
       uint64x2_t u_v = vld1q_u64(in2 + c + cols * r);
@@ -342,15 +472,15 @@ void map_i64_u64_rows_neon(const int64_t* in0, const int64_t* in1, const uint64_
     if (c < cols) {
       int64_t a_v_tail_stage[2];
       vst1q_s64(a_v_tail_stage, vdupq_n_s64(0));
-      __builtin_memcpy(a_v_tail_stage, in0 + c + cols * r, (size_t)(-c + cols) * sizeof(int64_t));
+      __builtin_memcpy(a_v_tail_stage, in0 + c + cols * r, (size_t)(cols - c) * sizeof(int64_t));
       int64x2_t a_v_tail = vld1q_s64(a_v_tail_stage);
       int64_t b_v_tail_stage[2];
       vst1q_s64(b_v_tail_stage, vdupq_n_s64(0));
-      __builtin_memcpy(b_v_tail_stage, in1 + c + cols * r, (size_t)(-c + cols) * sizeof(int64_t));
+      __builtin_memcpy(b_v_tail_stage, in1 + c + cols * r, (size_t)(cols - c) * sizeof(int64_t));
       int64x2_t b_v_tail = vld1q_s64(b_v_tail_stage);
       uint64_t u_v_tail_stage[2];
       vst1q_u64(u_v_tail_stage, vdupq_n_u64(0));
-      __builtin_memcpy(u_v_tail_stage, in2 + c + cols * r, (size_t)(-c + cols) * sizeof(uint64_t));
+      __builtin_memcpy(u_v_tail_stage, in2 + c + cols * r, (size_t)(cols - c) * sizeof(uint64_t));
       uint64x2_t u_v_tail = vld1q_u64(u_v_tail_stage);
       int64x2_t t11_tail = vreinterpretq_s64_u64(
           simdgen_mul_u64x2(vreinterpretq_u64_s64(a_v_tail), vreinterpretq_u64_s64(b_v_tail)));
@@ -367,25 +497,23 @@ void map_i64_u64_rows_neon(const int64_t* in0, const int64_t* in1, const uint64_
       {
         int64_t t14_tail_stage[2];
         vst1q_s64(t14_tail_stage, t14_tail);
-        __builtin_memcpy(out0 + c + cols * r, t14_tail_stage,
-                         (size_t)(-c + cols) * sizeof(int64_t));
+        __builtin_memcpy(out0 + c + cols * r, t14_tail_stage, (size_t)(cols - c) * sizeof(int64_t));
       }
       {
         int64_t t16_tail_stage[2];
         vst1q_s64(t16_tail_stage, t16_tail);
-        __builtin_memcpy(out1 + c + cols * r, t16_tail_stage,
-                         (size_t)(-c + cols) * sizeof(int64_t));
+        __builtin_memcpy(out1 + c + cols * r, t16_tail_stage, (size_t)(cols - c) * sizeof(int64_t));
       }
       {
         uint64_t t21_tail_stage[2];
         vst1q_u64(t21_tail_stage, t21_tail);
         __builtin_memcpy(out2 + c + cols * r, t21_tail_stage,
-                         (size_t)(-c + cols) * sizeof(uint64_t));
+                         (size_t)(cols - c) * sizeof(uint64_t));
       }
       {
         double k6_stage[2];
         vst1q_f64(k6_stage, k6);
-        __builtin_memcpy(out3 + c + cols * r, k6_stage, (size_t)(-c + cols) * sizeof(double));
+        __builtin_memcpy(out3 + c + cols * r, k6_stage, (size_t)(cols - c) * sizeof(double));
       }
     }
   }

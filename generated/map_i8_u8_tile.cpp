@@ -40,17 +40,8 @@ __attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) 
 //   map: x_new = select(x > y, abs(x - y) * 3, clamp(x + y, -5, 100)); v = max(u, 7) - min(u, 200) + u * u; ne = select(u != 128, abs(u), 1)
 //   sve2: identical to sve for this kernel, not emitted
 
-#if defined(__x86_64__)
-// Bit l set for lanes l < n, for n clamped to [0, lanes]: the predicate of a partial vector.
-static inline uint64_t simdgen_lanes_below(int64_t n, int lanes) {
-  if (n <= 0) return 0;
-  if (n >= lanes) return lanes == 64 ? ~0ull : (1ull << lanes) - 1;
-  return (1ull << n) - 1;
-}
-#endif
-
 // ---- avx512 (512-bit vectors)
-// tail: predicated (whilelt masks on every load and store of the last vector)
+// tail: one predicated partial vector after the whole vectors (nothing outside the arrays is read or written)
 // uses int8 multiply emulated with two vpmullw (no 8-bit multiply exists)
 // uses masked loads (AVX-512 k-registers) for the tail
 
@@ -71,18 +62,12 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void map_i8_u8_til
   // rows
   int64_t r = 0;
   for (; r < kRows; ++r) {
-    // one loop governed by whilelt: the last vector is partial, no cleanup
+    // whole vectors
     int64_t c = 0;
-    for (; c < kCols; c += 64) {
-      __m512i x_v = _mm512_mask_loadu_epi8(_mm512_setzero_si512(),
-                                           (__mmask64)simdgen_lanes_below(-c + kCols, 64),
-                                           in0 + c + kStride * r);
-      __m512i y_v = _mm512_mask_loadu_epi8(_mm512_setzero_si512(),
-                                           (__mmask64)simdgen_lanes_below(-c + kCols, 64),
-                                           in1 + c + kStride * r);
-      __m512i u_v = _mm512_mask_loadu_epi8(_mm512_setzero_si512(),
-                                           (__mmask64)simdgen_lanes_below(-c + kCols, 64),
-                                           in2 + c + kStride * r);
+    for (; c + 64 <= kCols; c += 64) {
+      __m512i x_v = _mm512_loadu_si512((const void*)(in0 + c + kStride * r));
+      __m512i y_v = _mm512_loadu_si512((const void*)(in1 + c + kStride * r));
+      __m512i u_v = _mm512_loadu_si512((const void*)(in2 + c + kStride * r));
       __mmask64 t0 = _mm512_cmp_epi8_mask(x_v, y_v, _MM_CMPINT_NLE);
       __m512i t1 = _mm512_sub_epi8(x_v, y_v);
       __m512i t2 = _mm512_abs_epi8(t1);
@@ -105,12 +90,47 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void map_i8_u8_til
       __mmask64 t13 = _mm512_cmp_epu8_mask(u_v, k5, _MM_CMPINT_NE);
       __m512i t14 = u_v;
       __m512i t15 = _mm512_mask_blend_epi8(t13, k6, t14);
-      _mm512_mask_storeu_epi8(out0 + c + kStride * r,
-                              (__mmask64)simdgen_lanes_below(-c + kCols, 64), t7);
-      _mm512_mask_storeu_epi8(out1 + c + kStride * r,
-                              (__mmask64)simdgen_lanes_below(-c + kCols, 64), t12);
-      _mm512_mask_storeu_epi8(out2 + c + kStride * r,
-                              (__mmask64)simdgen_lanes_below(-c + kCols, 64), t15);
+      _mm512_storeu_si512((void*)(out0 + c + kStride * r), t7);
+      _mm512_storeu_si512((void*)(out1 + c + kStride * r), t12);
+      _mm512_storeu_si512((void*)(out2 + c + kStride * r), t15);
+    }
+    // the rest: one partial vector, its loads and stores masked
+    if (c < kCols) {
+      __m512i x_v_tail = _mm512_mask_loadu_epi8(
+          _mm512_setzero_si512(), (__mmask64)((1ull << (kCols - c)) - 1), in0 + c + kStride * r);
+      __m512i y_v_tail = _mm512_mask_loadu_epi8(
+          _mm512_setzero_si512(), (__mmask64)((1ull << (kCols - c)) - 1), in1 + c + kStride * r);
+      __m512i u_v_tail = _mm512_mask_loadu_epi8(
+          _mm512_setzero_si512(), (__mmask64)((1ull << (kCols - c)) - 1), in2 + c + kStride * r);
+      __mmask64 t16_tail = _mm512_cmp_epi8_mask(x_v_tail, y_v_tail, _MM_CMPINT_NLE);
+      __m512i t17_tail = _mm512_sub_epi8(x_v_tail, y_v_tail);
+      __m512i t18_tail = _mm512_abs_epi8(t17_tail);
+      __m512i t19_tail = _mm512_or_si512(
+          _mm512_and_si512(_mm512_mullo_epi16(t18_tail, k0), _mm512_set1_epi16(0x00FF)),
+          _mm512_slli_epi16(
+              _mm512_mullo_epi16(_mm512_srli_epi16(t18_tail, 8), _mm512_srli_epi16(k0, 8)), 8));
+      __m512i t20_tail = _mm512_add_epi8(x_v_tail, y_v_tail);
+      __m512i t21_tail = _mm512_max_epi8(t20_tail, k1);
+      __m512i t22_tail = _mm512_min_epi8(t21_tail, k2);
+      __m512i t23_tail = _mm512_mask_blend_epi8(t16_tail, t22_tail, t19_tail);
+      __m512i t24_tail = _mm512_max_epu8(u_v_tail, k3);
+      __m512i t25_tail = _mm512_min_epu8(u_v_tail, k4);
+      __m512i t26_tail = _mm512_sub_epi8(t24_tail, t25_tail);
+      __m512i t27_tail = _mm512_or_si512(
+          _mm512_and_si512(_mm512_mullo_epi16(u_v_tail, u_v_tail), _mm512_set1_epi16(0x00FF)),
+          _mm512_slli_epi16(
+              _mm512_mullo_epi16(_mm512_srli_epi16(u_v_tail, 8), _mm512_srli_epi16(u_v_tail, 8)),
+              8));
+      __m512i t28_tail = _mm512_add_epi8(t26_tail, t27_tail);
+      __mmask64 t29_tail = _mm512_cmp_epu8_mask(u_v_tail, k5, _MM_CMPINT_NE);
+      __m512i t30_tail = u_v_tail;
+      __m512i t31_tail = _mm512_mask_blend_epi8(t29_tail, k6, t30_tail);
+      _mm512_mask_storeu_epi8(out0 + c + kStride * r, (__mmask64)((1ull << (kCols - c)) - 1),
+                              t23_tail);
+      _mm512_mask_storeu_epi8(out1 + c + kStride * r, (__mmask64)((1ull << (kCols - c)) - 1),
+                              t28_tail);
+      _mm512_mask_storeu_epi8(out2 + c + kStride * r, (__mmask64)((1ull << (kCols - c)) - 1),
+                              t31_tail);
     }
   }
 }
@@ -196,7 +216,7 @@ __attribute__((target("avx2"))) void map_i8_u8_tile_avx2(const int8_t* in0, cons
   for (; r < kRows; ++r) {
     // whole vectors
     int64_t c = 0;
-    for (; c <= kCols - 32; c += 32) {
+    for (; c + 32 <= kCols; c += 32) {
       __m256i x_v = _mm256_loadu_si256((const __m256i*)(in0 + c + kStride * r));
       __m256i y_v = _mm256_loadu_si256((const __m256i*)(in1 + c + kStride * r));
       __m256i u_v = _mm256_loadu_si256((const __m256i*)(in2 + c + kStride * r));
@@ -230,18 +250,16 @@ __attribute__((target("avx2"))) void map_i8_u8_tile_avx2(const int8_t* in0, cons
     if (c < kCols) {
       alignas(32) int8_t x_v_tail_stage[32];
       _mm256_store_si256((__m256i*)x_v_tail_stage, _mm256_setzero_si256());
-      __builtin_memcpy(x_v_tail_stage, in0 + c + kStride * r,
-                       (size_t)(-c + kCols) * sizeof(int8_t));
+      __builtin_memcpy(x_v_tail_stage, in0 + c + kStride * r, (size_t)(kCols - c) * sizeof(int8_t));
       __m256i x_v_tail = _mm256_load_si256((const __m256i*)x_v_tail_stage);
       alignas(32) int8_t y_v_tail_stage[32];
       _mm256_store_si256((__m256i*)y_v_tail_stage, _mm256_setzero_si256());
-      __builtin_memcpy(y_v_tail_stage, in1 + c + kStride * r,
-                       (size_t)(-c + kCols) * sizeof(int8_t));
+      __builtin_memcpy(y_v_tail_stage, in1 + c + kStride * r, (size_t)(kCols - c) * sizeof(int8_t));
       __m256i y_v_tail = _mm256_load_si256((const __m256i*)y_v_tail_stage);
       alignas(32) uint8_t u_v_tail_stage[32];
       _mm256_store_si256((__m256i*)u_v_tail_stage, _mm256_setzero_si256());
       __builtin_memcpy(u_v_tail_stage, in2 + c + kStride * r,
-                       (size_t)(-c + kCols) * sizeof(uint8_t));
+                       (size_t)(kCols - c) * sizeof(uint8_t));
       __m256i u_v_tail = _mm256_load_si256((const __m256i*)u_v_tail_stage);
       __m256i t16_tail = _mm256_cmpgt_epi8(x_v_tail, y_v_tail);
       __m256i t17_tail = _mm256_sub_epi8(x_v_tail, y_v_tail);
@@ -270,19 +288,19 @@ __attribute__((target("avx2"))) void map_i8_u8_tile_avx2(const int8_t* in0, cons
         alignas(32) int8_t t23_tail_stage[32];
         _mm256_store_si256((__m256i*)t23_tail_stage, t23_tail);
         __builtin_memcpy(out0 + c + kStride * r, t23_tail_stage,
-                         (size_t)(-c + kCols) * sizeof(int8_t));
+                         (size_t)(kCols - c) * sizeof(int8_t));
       }
       {
         alignas(32) uint8_t t28_tail_stage[32];
         _mm256_store_si256((__m256i*)t28_tail_stage, t28_tail);
         __builtin_memcpy(out1 + c + kStride * r, t28_tail_stage,
-                         (size_t)(-c + kCols) * sizeof(uint8_t));
+                         (size_t)(kCols - c) * sizeof(uint8_t));
       }
       {
         alignas(32) uint8_t t31_tail_stage[32];
         _mm256_store_si256((__m256i*)t31_tail_stage, t31_tail);
         __builtin_memcpy(out2 + c + kStride * r, t31_tail_stage,
-                         (size_t)(-c + kCols) * sizeof(uint8_t));
+                         (size_t)(kCols - c) * sizeof(uint8_t));
       }
     }
   }
@@ -312,7 +330,7 @@ void map_i8_u8_tile_neon(const int8_t* in0, const int8_t* in1, const uint8_t* in
   for (; r < kRows; ++r) {
     // whole vectors
     int64_t c = 0;
-    for (; c <= kCols - 16; c += 16) {
+    for (; c + 16 <= kCols; c += 16) {
       int8x16_t x_v = vld1q_s8(in0 + c + kStride * r);
       int8x16_t y_v = vld1q_s8(in1 + c + kStride * r);
       uint8x16_t u_v = vld1q_u8(in2 + c + kStride * r);
@@ -340,18 +358,16 @@ void map_i8_u8_tile_neon(const int8_t* in0, const int8_t* in1, const uint8_t* in
     if (c < kCols) {
       int8_t x_v_tail_stage[16];
       vst1q_s8(x_v_tail_stage, vdupq_n_s8(0));
-      __builtin_memcpy(x_v_tail_stage, in0 + c + kStride * r,
-                       (size_t)(-c + kCols) * sizeof(int8_t));
+      __builtin_memcpy(x_v_tail_stage, in0 + c + kStride * r, (size_t)(kCols - c) * sizeof(int8_t));
       int8x16_t x_v_tail = vld1q_s8(x_v_tail_stage);
       int8_t y_v_tail_stage[16];
       vst1q_s8(y_v_tail_stage, vdupq_n_s8(0));
-      __builtin_memcpy(y_v_tail_stage, in1 + c + kStride * r,
-                       (size_t)(-c + kCols) * sizeof(int8_t));
+      __builtin_memcpy(y_v_tail_stage, in1 + c + kStride * r, (size_t)(kCols - c) * sizeof(int8_t));
       int8x16_t y_v_tail = vld1q_s8(y_v_tail_stage);
       uint8_t u_v_tail_stage[16];
       vst1q_u8(u_v_tail_stage, vdupq_n_u8(0));
       __builtin_memcpy(u_v_tail_stage, in2 + c + kStride * r,
-                       (size_t)(-c + kCols) * sizeof(uint8_t));
+                       (size_t)(kCols - c) * sizeof(uint8_t));
       uint8x16_t u_v_tail = vld1q_u8(u_v_tail_stage);
       uint8x16_t t16_tail = vcgtq_s8(x_v_tail, y_v_tail);
       int8x16_t t17_tail = vsubq_s8(x_v_tail, y_v_tail);
@@ -373,19 +389,19 @@ void map_i8_u8_tile_neon(const int8_t* in0, const int8_t* in1, const uint8_t* in
         int8_t t23_tail_stage[16];
         vst1q_s8(t23_tail_stage, t23_tail);
         __builtin_memcpy(out0 + c + kStride * r, t23_tail_stage,
-                         (size_t)(-c + kCols) * sizeof(int8_t));
+                         (size_t)(kCols - c) * sizeof(int8_t));
       }
       {
         uint8_t t28_tail_stage[16];
         vst1q_u8(t28_tail_stage, t28_tail);
         __builtin_memcpy(out1 + c + kStride * r, t28_tail_stage,
-                         (size_t)(-c + kCols) * sizeof(uint8_t));
+                         (size_t)(kCols - c) * sizeof(uint8_t));
       }
       {
         uint8_t t31_tail_stage[16];
         vst1q_u8(t31_tail_stage, t31_tail);
         __builtin_memcpy(out2 + c + kStride * r, t31_tail_stage,
-                         (size_t)(-c + kCols) * sizeof(uint8_t));
+                         (size_t)(kCols - c) * sizeof(uint8_t));
       }
     }
   }

@@ -40,17 +40,9 @@ __attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) 
 //   map: folded = select(a < limit, -a, a - limit); wrapped = -u * step
 //   sve2: identical to sve for this kernel, not emitted
 
-#if defined(__x86_64__)
-// Bit l set for lanes l < n, for n clamped to [0, lanes]: the predicate of a partial vector.
-static inline uint64_t simdgen_lanes_below(int64_t n, int lanes) {
-  if (n <= 0) return 0;
-  if (n >= lanes) return lanes == 64 ? ~0ull : (1ull << lanes) - 1;
-  return (1ull << n) - 1;
-}
-#endif
-
 // ---- avx512 (512-bit vectors)
-// tail: predicated (whilelt masks on every load and store of the last vector)
+// whole vectors: 2 per iteration (unrolled), then one per iteration
+// tail: one predicated partial vector after the whole vectors (nothing outside the arrays is read or written)
 // uses masked loads (AVX-512 k-registers) for the tail
 
 #if defined(__x86_64__)
@@ -59,21 +51,57 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void map_neg_param
     int32_t* out0, uint32_t* out1) {
   __m512i k0 = _mm512_set1_epi32((int)(scalar0));
   __m512i k1 = _mm512_set1_epi32((int)(scalar1));
-  // one loop governed by whilelt: the last vector is partial, no cleanup
+  // whole vectors, 2 per iteration
   int64_t i = 0;
-  for (; i < n; i += 16) {
-    __m512i a_v = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                          (__mmask16)simdgen_lanes_below(-i + n, 16), in0 + i);
-    __m512i u_v = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                          (__mmask16)simdgen_lanes_below(-i + n, 16), in1 + i);
-    __mmask16 t0 = _mm512_cmp_epi32_mask(a_v, k0, _MM_CMPINT_LT);
-    __m512i t1 = _mm512_sub_epi32(_mm512_setzero_si512(), a_v);
-    __m512i t2 = _mm512_sub_epi32(a_v, k0);
-    __m512i t3 = _mm512_mask_blend_epi32(t0, t2, t1);
-    __m512i t4 = _mm512_sub_epi32(_mm512_setzero_si512(), u_v);
-    __m512i t5 = _mm512_mullo_epi32(t4, k1);
-    _mm512_mask_storeu_epi32(out0 + i, (__mmask16)simdgen_lanes_below(-i + n, 16), t3);
-    _mm512_mask_storeu_epi32(out1 + i, (__mmask16)simdgen_lanes_below(-i + n, 16), t5);
+  for (; i + 32 <= n; i += 32) {
+    __m512i a_v_0 = _mm512_loadu_si512((const void*)(in0 + i));
+    __m512i u_v_0 = _mm512_loadu_si512((const void*)(in1 + i));
+    __mmask16 t0_0 = _mm512_cmp_epi32_mask(a_v_0, k0, _MM_CMPINT_LT);
+    __m512i t1_0 = _mm512_sub_epi32(_mm512_setzero_si512(), a_v_0);
+    __m512i t2_0 = _mm512_sub_epi32(a_v_0, k0);
+    __m512i t3_0 = _mm512_mask_blend_epi32(t0_0, t2_0, t1_0);
+    __m512i t4_0 = _mm512_sub_epi32(_mm512_setzero_si512(), u_v_0);
+    __m512i t5_0 = _mm512_mullo_epi32(t4_0, k1);
+    _mm512_storeu_si512((void*)(out0 + i), t3_0);
+    _mm512_storeu_si512((void*)(out1 + i), t5_0);
+    __m512i a_v_1 = _mm512_loadu_si512((const void*)(in0 + i + 16));
+    __m512i u_v_1 = _mm512_loadu_si512((const void*)(in1 + i + 16));
+    __mmask16 t0_1 = _mm512_cmp_epi32_mask(a_v_1, k0, _MM_CMPINT_LT);
+    __m512i t1_1 = _mm512_sub_epi32(_mm512_setzero_si512(), a_v_1);
+    __m512i t2_1 = _mm512_sub_epi32(a_v_1, k0);
+    __m512i t3_1 = _mm512_mask_blend_epi32(t0_1, t2_1, t1_1);
+    __m512i t4_1 = _mm512_sub_epi32(_mm512_setzero_si512(), u_v_1);
+    __m512i t5_1 = _mm512_mullo_epi32(t4_1, k1);
+    _mm512_storeu_si512((void*)(out0 + i + 16), t3_1);
+    _mm512_storeu_si512((void*)(out1 + i + 16), t5_1);
+  }
+  // whole vectors, one per iteration
+  for (; i + 16 <= n; i += 16) {
+    __m512i a_v = _mm512_loadu_si512((const void*)(in0 + i));
+    __m512i u_v = _mm512_loadu_si512((const void*)(in1 + i));
+    __mmask16 t6 = _mm512_cmp_epi32_mask(a_v, k0, _MM_CMPINT_LT);
+    __m512i t7 = _mm512_sub_epi32(_mm512_setzero_si512(), a_v);
+    __m512i t8 = _mm512_sub_epi32(a_v, k0);
+    __m512i t9 = _mm512_mask_blend_epi32(t6, t8, t7);
+    __m512i t10 = _mm512_sub_epi32(_mm512_setzero_si512(), u_v);
+    __m512i t11 = _mm512_mullo_epi32(t10, k1);
+    _mm512_storeu_si512((void*)(out0 + i), t9);
+    _mm512_storeu_si512((void*)(out1 + i), t11);
+  }
+  // the rest: one partial vector, its loads and stores masked
+  if (i < n) {
+    __m512i a_v_tail = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
+                                               (__mmask16)((1ull << (n - i)) - 1), in0 + i);
+    __m512i u_v_tail = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
+                                               (__mmask16)((1ull << (n - i)) - 1), in1 + i);
+    __mmask16 t12_tail = _mm512_cmp_epi32_mask(a_v_tail, k0, _MM_CMPINT_LT);
+    __m512i t13_tail = _mm512_sub_epi32(_mm512_setzero_si512(), a_v_tail);
+    __m512i t14_tail = _mm512_sub_epi32(a_v_tail, k0);
+    __m512i t15_tail = _mm512_mask_blend_epi32(t12_tail, t14_tail, t13_tail);
+    __m512i t16_tail = _mm512_sub_epi32(_mm512_setzero_si512(), u_v_tail);
+    __m512i t17_tail = _mm512_mullo_epi32(t16_tail, k1);
+    _mm512_mask_storeu_epi32(out0 + i, (__mmask16)((1ull << (n - i)) - 1), t15_tail);
+    _mm512_mask_storeu_epi32(out1 + i, (__mmask16)((1ull << (n - i)) - 1), t17_tail);
   }
 }
 #endif
@@ -112,6 +140,7 @@ __attribute__((target("+sve"))) void map_neg_params_int_sve(const int32_t* in0, 
 #endif
 
 // ---- avx2 (256-bit vectors)
+// whole vectors: 2 per iteration (unrolled), then one per iteration
 // tail: one predicated partial vector after the whole vectors (nothing outside the arrays is read or written)
 // uses vpmaskmov/vmaskmov masked loads for 32/64-bit tails
 
@@ -122,46 +151,69 @@ __attribute__((target("avx2"))) void map_neg_params_int_avx2(const int32_t* in0,
                                                              int32_t* out0, uint32_t* out1) {
   __m256i k0 = _mm256_set1_epi32((int)(scalar0));
   __m256i k1 = _mm256_set1_epi32((int)(scalar1));
-  // whole vectors
+  // whole vectors, 2 per iteration
   int64_t i = 0;
-  for (; i <= n - 8; i += 8) {
+  for (; i + 16 <= n; i += 16) {
+    __m256i a_v_0 = _mm256_loadu_si256((const __m256i*)(in0 + i));
+    __m256i u_v_0 = _mm256_loadu_si256((const __m256i*)(in1 + i));
+    __m256i t0_0 = _mm256_cmpgt_epi32(k0, a_v_0);
+    __m256i t1_0 = _mm256_sub_epi32(_mm256_setzero_si256(), a_v_0);
+    __m256i t2_0 = _mm256_sub_epi32(a_v_0, k0);
+    __m256i t3_0 = _mm256_blendv_epi8(t2_0, t1_0, t0_0);
+    __m256i t4_0 = _mm256_sub_epi32(_mm256_setzero_si256(), u_v_0);
+    __m256i t5_0 = _mm256_mullo_epi32(t4_0, k1);
+    _mm256_storeu_si256((__m256i*)(out0 + i), t3_0);
+    _mm256_storeu_si256((__m256i*)(out1 + i), t5_0);
+    __m256i a_v_1 = _mm256_loadu_si256((const __m256i*)(in0 + i + 8));
+    __m256i u_v_1 = _mm256_loadu_si256((const __m256i*)(in1 + i + 8));
+    __m256i t0_1 = _mm256_cmpgt_epi32(k0, a_v_1);
+    __m256i t1_1 = _mm256_sub_epi32(_mm256_setzero_si256(), a_v_1);
+    __m256i t2_1 = _mm256_sub_epi32(a_v_1, k0);
+    __m256i t3_1 = _mm256_blendv_epi8(t2_1, t1_1, t0_1);
+    __m256i t4_1 = _mm256_sub_epi32(_mm256_setzero_si256(), u_v_1);
+    __m256i t5_1 = _mm256_mullo_epi32(t4_1, k1);
+    _mm256_storeu_si256((__m256i*)(out0 + i + 8), t3_1);
+    _mm256_storeu_si256((__m256i*)(out1 + i + 8), t5_1);
+  }
+  // whole vectors, one per iteration
+  for (; i + 8 <= n; i += 8) {
     __m256i a_v = _mm256_loadu_si256((const __m256i*)(in0 + i));
     __m256i u_v = _mm256_loadu_si256((const __m256i*)(in1 + i));
-    __m256i t0 = _mm256_cmpgt_epi32(k0, a_v);
-    __m256i t1 = _mm256_sub_epi32(_mm256_setzero_si256(), a_v);
-    __m256i t2 = _mm256_sub_epi32(a_v, k0);
-    __m256i t3 = _mm256_blendv_epi8(t2, t1, t0);
-    __m256i t4 = _mm256_sub_epi32(_mm256_setzero_si256(), u_v);
-    __m256i t5 = _mm256_mullo_epi32(t4, k1);
-    _mm256_storeu_si256((__m256i*)(out0 + i), t3);
-    _mm256_storeu_si256((__m256i*)(out1 + i), t5);
+    __m256i t6 = _mm256_cmpgt_epi32(k0, a_v);
+    __m256i t7 = _mm256_sub_epi32(_mm256_setzero_si256(), a_v);
+    __m256i t8 = _mm256_sub_epi32(a_v, k0);
+    __m256i t9 = _mm256_blendv_epi8(t8, t7, t6);
+    __m256i t10 = _mm256_sub_epi32(_mm256_setzero_si256(), u_v);
+    __m256i t11 = _mm256_mullo_epi32(t10, k1);
+    _mm256_storeu_si256((__m256i*)(out0 + i), t9);
+    _mm256_storeu_si256((__m256i*)(out1 + i), t11);
   }
   // the rest: one partial vector, its loads and stores masked
   if (i < n) {
-    const __m256i a_v_tail_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(-i + n)),
+    const __m256i a_v_tail_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(n - i)),
                                                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
     __m256i a_v_tail = _mm256_blendv_epi8(
         _mm256_setzero_si256(), _mm256_maskload_epi32((const int*)(in0 + i), a_v_tail_active),
         a_v_tail_active);
-    const __m256i u_v_tail_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(-i + n)),
+    const __m256i u_v_tail_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(n - i)),
                                                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
     __m256i u_v_tail = _mm256_blendv_epi8(
         _mm256_setzero_si256(), _mm256_maskload_epi32((const int*)(in1 + i), u_v_tail_active),
         u_v_tail_active);
-    __m256i t6_tail = _mm256_cmpgt_epi32(k0, a_v_tail);
-    __m256i t7_tail = _mm256_sub_epi32(_mm256_setzero_si256(), a_v_tail);
-    __m256i t8_tail = _mm256_sub_epi32(a_v_tail, k0);
-    __m256i t9_tail = _mm256_blendv_epi8(t8_tail, t7_tail, t6_tail);
-    __m256i t10_tail = _mm256_sub_epi32(_mm256_setzero_si256(), u_v_tail);
-    __m256i t11_tail = _mm256_mullo_epi32(t10_tail, k1);
+    __m256i t12_tail = _mm256_cmpgt_epi32(k0, a_v_tail);
+    __m256i t13_tail = _mm256_sub_epi32(_mm256_setzero_si256(), a_v_tail);
+    __m256i t14_tail = _mm256_sub_epi32(a_v_tail, k0);
+    __m256i t15_tail = _mm256_blendv_epi8(t14_tail, t13_tail, t12_tail);
+    __m256i t16_tail = _mm256_sub_epi32(_mm256_setzero_si256(), u_v_tail);
+    __m256i t17_tail = _mm256_mullo_epi32(t16_tail, k1);
     _mm256_maskstore_epi32((int*)(out0 + i),
-                           _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(-i + n)),
+                           _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(n - i)),
                                               _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                           t9_tail);
+                           t15_tail);
     _mm256_maskstore_epi32((int*)(out1 + i),
-                           _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(-i + n)),
+                           _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(n - i)),
                                               _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                           t11_tail);
+                           t17_tail);
   }
 }
 #endif
@@ -178,7 +230,7 @@ void map_neg_params_int_neon(const int32_t* in0, const uint32_t* in1, int64_t n,
   uint32x4_t k1 = vdupq_n_u32(scalar1);
   // whole vectors
   int64_t i = 0;
-  for (; i <= n - 4; i += 4) {
+  for (; i + 4 <= n; i += 4) {
     int32x4_t a_v = vld1q_s32(in0 + i);
     uint32x4_t u_v = vld1q_u32(in1 + i);
     uint32x4_t t0 = vcltq_s32(a_v, k0);
@@ -194,11 +246,11 @@ void map_neg_params_int_neon(const int32_t* in0, const uint32_t* in1, int64_t n,
   if (i < n) {
     int32_t a_v_tail_stage[4];
     vst1q_s32(a_v_tail_stage, vdupq_n_s32(0));
-    __builtin_memcpy(a_v_tail_stage, in0 + i, (size_t)(-i + n) * sizeof(int32_t));
+    __builtin_memcpy(a_v_tail_stage, in0 + i, (size_t)(n - i) * sizeof(int32_t));
     int32x4_t a_v_tail = vld1q_s32(a_v_tail_stage);
     uint32_t u_v_tail_stage[4];
     vst1q_u32(u_v_tail_stage, vdupq_n_u32(0));
-    __builtin_memcpy(u_v_tail_stage, in1 + i, (size_t)(-i + n) * sizeof(uint32_t));
+    __builtin_memcpy(u_v_tail_stage, in1 + i, (size_t)(n - i) * sizeof(uint32_t));
     uint32x4_t u_v_tail = vld1q_u32(u_v_tail_stage);
     uint32x4_t t6_tail = vcltq_s32(a_v_tail, k0);
     int32x4_t t7_tail = vnegq_s32(a_v_tail);
@@ -209,12 +261,12 @@ void map_neg_params_int_neon(const int32_t* in0, const uint32_t* in1, int64_t n,
     {
       int32_t t9_tail_stage[4];
       vst1q_s32(t9_tail_stage, t9_tail);
-      __builtin_memcpy(out0 + i, t9_tail_stage, (size_t)(-i + n) * sizeof(int32_t));
+      __builtin_memcpy(out0 + i, t9_tail_stage, (size_t)(n - i) * sizeof(int32_t));
     }
     {
       uint32_t t11_tail_stage[4];
       vst1q_u32(t11_tail_stage, t11_tail);
-      __builtin_memcpy(out1 + i, t11_tail_stage, (size_t)(-i + n) * sizeof(uint32_t));
+      __builtin_memcpy(out1 + i, t11_tail_stage, (size_t)(n - i) * sizeof(uint32_t));
     }
   }
 }

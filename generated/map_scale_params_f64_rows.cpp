@@ -47,6 +47,7 @@ __attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) 
 //   sve2: identical to sve for this kernel, not emitted
 
 // ---- avx512 (512-bit vectors)
+// whole vectors: 2 per iteration (unrolled), then one per iteration
 // tail: scalar cleanup loop after the whole vectors
 
 #if defined(__x86_64__)
@@ -60,27 +61,44 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void map_scale_par
   // rows
   int64_t r = 0;
   for (; r < rows; ++r) {
-    // whole vectors
+    // whole vectors, 2 per iteration
     int64_t c = 0;
-    for (; c <= cols - 8; c += 8) {
+    for (; c + 16 <= cols; c += 16) {
+      __m512d num_v_0 = _mm512_loadu_pd(in0 + c + r * stride);
+      __m512d t0_0 = _mm512_div_pd(num_v_0, _mm512_loadu_pd(in1 + c + r * stride));
+      __m512d t1_0 = _mm512_mul_pd(t0_0, k0);
+      __m512d t2_0 = _mm512_add_pd(t1_0, k1);
+      __m512d t3_0 = _mm512_xor_pd(num_v_0, _mm512_set1_pd(-0.0));
+      _mm512_storeu_pd(out0 + c + r * stride, t2_0);
+      _mm512_storeu_pd(out1 + c + r * stride, t3_0);
+      __m512d num_v_1 = _mm512_loadu_pd(in0 + c + r * stride + 8);
+      __m512d t0_1 = _mm512_div_pd(num_v_1, _mm512_loadu_pd(in1 + c + r * stride + 8));
+      __m512d t1_1 = _mm512_mul_pd(t0_1, k0);
+      __m512d t2_1 = _mm512_add_pd(t1_1, k1);
+      __m512d t3_1 = _mm512_xor_pd(num_v_1, _mm512_set1_pd(-0.0));
+      _mm512_storeu_pd(out0 + c + r * stride + 8, t2_1);
+      _mm512_storeu_pd(out1 + c + r * stride + 8, t3_1);
+    }
+    // whole vectors, one per iteration
+    for (; c + 8 <= cols; c += 8) {
       __m512d num_v = _mm512_loadu_pd(in0 + c + r * stride);
-      __m512d t0 = _mm512_div_pd(num_v, _mm512_loadu_pd(in1 + c + r * stride));
-      __m512d t1 = _mm512_mul_pd(t0, k0);
-      __m512d t2 = _mm512_add_pd(t1, k1);
-      __m512d t3 = _mm512_xor_pd(num_v, _mm512_set1_pd(-0.0));
-      _mm512_storeu_pd(out0 + c + r * stride, t2);
-      _mm512_storeu_pd(out1 + c + r * stride, t3);
+      __m512d t4 = _mm512_div_pd(num_v, _mm512_loadu_pd(in1 + c + r * stride));
+      __m512d t5 = _mm512_mul_pd(t4, k0);
+      __m512d t6 = _mm512_add_pd(t5, k1);
+      __m512d t7 = _mm512_xor_pd(num_v, _mm512_set1_pd(-0.0));
+      _mm512_storeu_pd(out0 + c + r * stride, t6);
+      _mm512_storeu_pd(out1 + c + r * stride, t7);
     }
     // scalar cleanup
     for (; c < cols; ++c) {
       double num_v_tail = in0[c + r * stride];
       double den_v_tail = in1[c + r * stride];
-      double t4_tail = (num_v_tail / den_v_tail);
-      double t5_tail = (t4_tail * k2_s);
-      double t6_tail = (t5_tail + k3_s);
-      double t7_tail = (-num_v_tail);
-      out0[c + r * stride] = t6_tail;
-      out1[c + r * stride] = t7_tail;
+      double t8_tail = (num_v_tail / den_v_tail);
+      double t9_tail = (t8_tail * k2_s);
+      double t10_tail = (t9_tail + k3_s);
+      double t11_tail = (-num_v_tail);
+      out0[c + r * stride] = t10_tail;
+      out1[c + r * stride] = t11_tail;
     }
   }
 }
@@ -131,6 +149,7 @@ __attribute__((target("+sve"))) void map_scale_params_f64_rows_sve(const double*
 #endif
 
 // ---- avx2 (256-bit vectors)
+// whole vectors: 2 per iteration (unrolled), then one per iteration
 // tail: scalar cleanup loop after the whole vectors
 
 #if defined(__x86_64__)
@@ -146,27 +165,44 @@ __attribute__((target("avx2"))) void map_scale_params_f64_rows_avx2(const double
   // rows
   int64_t r = 0;
   for (; r < rows; ++r) {
-    // whole vectors
+    // whole vectors, 2 per iteration
     int64_t c = 0;
-    for (; c <= cols - 4; c += 4) {
+    for (; c + 8 <= cols; c += 8) {
+      __m256d num_v_0 = _mm256_loadu_pd(in0 + c + r * stride);
+      __m256d t0_0 = _mm256_div_pd(num_v_0, _mm256_loadu_pd(in1 + c + r * stride));
+      __m256d t1_0 = _mm256_mul_pd(t0_0, k0);
+      __m256d t2_0 = _mm256_add_pd(t1_0, k1);
+      __m256d t3_0 = _mm256_xor_pd(num_v_0, _mm256_set1_pd(-0.0));
+      _mm256_storeu_pd(out0 + c + r * stride, t2_0);
+      _mm256_storeu_pd(out1 + c + r * stride, t3_0);
+      __m256d num_v_1 = _mm256_loadu_pd(in0 + c + r * stride + 4);
+      __m256d t0_1 = _mm256_div_pd(num_v_1, _mm256_loadu_pd(in1 + c + r * stride + 4));
+      __m256d t1_1 = _mm256_mul_pd(t0_1, k0);
+      __m256d t2_1 = _mm256_add_pd(t1_1, k1);
+      __m256d t3_1 = _mm256_xor_pd(num_v_1, _mm256_set1_pd(-0.0));
+      _mm256_storeu_pd(out0 + c + r * stride + 4, t2_1);
+      _mm256_storeu_pd(out1 + c + r * stride + 4, t3_1);
+    }
+    // whole vectors, one per iteration
+    for (; c + 4 <= cols; c += 4) {
       __m256d num_v = _mm256_loadu_pd(in0 + c + r * stride);
-      __m256d t0 = _mm256_div_pd(num_v, _mm256_loadu_pd(in1 + c + r * stride));
-      __m256d t1 = _mm256_mul_pd(t0, k0);
-      __m256d t2 = _mm256_add_pd(t1, k1);
-      __m256d t3 = _mm256_xor_pd(num_v, _mm256_set1_pd(-0.0));
-      _mm256_storeu_pd(out0 + c + r * stride, t2);
-      _mm256_storeu_pd(out1 + c + r * stride, t3);
+      __m256d t4 = _mm256_div_pd(num_v, _mm256_loadu_pd(in1 + c + r * stride));
+      __m256d t5 = _mm256_mul_pd(t4, k0);
+      __m256d t6 = _mm256_add_pd(t5, k1);
+      __m256d t7 = _mm256_xor_pd(num_v, _mm256_set1_pd(-0.0));
+      _mm256_storeu_pd(out0 + c + r * stride, t6);
+      _mm256_storeu_pd(out1 + c + r * stride, t7);
     }
     // scalar cleanup
     for (; c < cols; ++c) {
       double num_v_tail = in0[c + r * stride];
       double den_v_tail = in1[c + r * stride];
-      double t4_tail = (num_v_tail / den_v_tail);
-      double t5_tail = (t4_tail * k2_s);
-      double t6_tail = (t5_tail + k3_s);
-      double t7_tail = (-num_v_tail);
-      out0[c + r * stride] = t6_tail;
-      out1[c + r * stride] = t7_tail;
+      double t8_tail = (num_v_tail / den_v_tail);
+      double t9_tail = (t8_tail * k2_s);
+      double t10_tail = (t9_tail + k3_s);
+      double t11_tail = (-num_v_tail);
+      out0[c + r * stride] = t10_tail;
+      out1[c + r * stride] = t11_tail;
     }
   }
 }
@@ -189,7 +225,7 @@ void map_scale_params_f64_rows_neon(const double* in0, const double* in1, int64_
   for (; r < rows; ++r) {
     // whole vectors
     int64_t c = 0;
-    for (; c <= cols - 2; c += 2) {
+    for (; c + 2 <= cols; c += 2) {
       float64x2_t num_v = vld1q_f64(in0 + c + r * stride);
       float64x2_t t0 = vdivq_f64(num_v, vld1q_f64(in1 + c + r * stride));
       float64x2_t t1 = vmulq_f64(t0, k0);

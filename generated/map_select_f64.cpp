@@ -46,17 +46,9 @@ __attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) 
 //   map: lo = min(x, y); hi = max(x, y); clamped = clamp(x, -1.5, 2); magnitude = abs(x); y_new = select(x <= y, y - x, x * y)
 //   sve2: identical to sve for this kernel, not emitted
 
-#if defined(__x86_64__)
-// Bit l set for lanes l < n, for n clamped to [0, lanes]: the predicate of a partial vector.
-static inline uint64_t simdgen_lanes_below(int64_t n, int lanes) {
-  if (n <= 0) return 0;
-  if (n >= lanes) return lanes == 64 ? ~0ull : (1ull << lanes) - 1;
-  return (1ull << n) - 1;
-}
-#endif
-
 // ---- avx512 (512-bit vectors)
-// tail: predicated (whilelt masks on every load and store of the last vector)
+// whole vectors: 2 per iteration (unrolled), then one per iteration
+// tail: one predicated partial vector after the whole vectors (nothing outside the arrays is read or written)
 // uses masked loads (AVX-512 k-registers) for the tail
 
 #if defined(__x86_64__)
@@ -65,27 +57,81 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void map_select_f6
     double* out3, double* out4) {
   __m512d k0 = _mm512_set1_pd(-1.5);
   __m512d k1 = _mm512_set1_pd(2.0);
-  // one loop governed by whilelt: the last vector is partial, no cleanup
+  // whole vectors, 2 per iteration
   int64_t i = 0;
-  for (; i < n; i += 8) {
-    __m512d x_v = _mm512_mask_loadu_pd(_mm512_setzero_pd(),
-                                       (__mmask8)simdgen_lanes_below(-i + n, 8), in0 + i);
-    __m512d y_v = _mm512_mask_loadu_pd(_mm512_setzero_pd(),
-                                       (__mmask8)simdgen_lanes_below(-i + n, 8), in1 + i);
-    __m512d t0 = _mm512_min_pd(x_v, y_v);
-    __m512d t1 = _mm512_max_pd(x_v, y_v);
-    __m512d t2 = _mm512_max_pd(x_v, k0);
-    __m512d t3 = _mm512_min_pd(t2, k1);
-    __m512d t4 = _mm512_andnot_pd(_mm512_set1_pd(-0.0), x_v);
-    __mmask8 t5 = _mm512_cmp_pd_mask(x_v, y_v, _CMP_LE_OQ);
-    __m512d t6 = _mm512_sub_pd(y_v, x_v);
-    __m512d t7 = _mm512_mul_pd(x_v, y_v);
-    __m512d t8 = _mm512_mask_blend_pd(t5, t7, t6);
-    _mm512_mask_storeu_pd(out0 + i, (__mmask8)simdgen_lanes_below(-i + n, 8), t0);
-    _mm512_mask_storeu_pd(out1 + i, (__mmask8)simdgen_lanes_below(-i + n, 8), t1);
-    _mm512_mask_storeu_pd(out2 + i, (__mmask8)simdgen_lanes_below(-i + n, 8), t3);
-    _mm512_mask_storeu_pd(out3 + i, (__mmask8)simdgen_lanes_below(-i + n, 8), t4);
-    _mm512_mask_storeu_pd(out4 + i, (__mmask8)simdgen_lanes_below(-i + n, 8), t8);
+  for (; i + 16 <= n; i += 16) {
+    __m512d x_v_0 = _mm512_loadu_pd(in0 + i);
+    __m512d y_v_0 = _mm512_loadu_pd(in1 + i);
+    __m512d t0_0 = _mm512_min_pd(x_v_0, y_v_0);
+    __m512d t1_0 = _mm512_max_pd(x_v_0, y_v_0);
+    __m512d t2_0 = _mm512_max_pd(x_v_0, k0);
+    __m512d t3_0 = _mm512_min_pd(t2_0, k1);
+    __m512d t4_0 = _mm512_andnot_pd(_mm512_set1_pd(-0.0), x_v_0);
+    __mmask8 t5_0 = _mm512_cmp_pd_mask(x_v_0, y_v_0, _CMP_LE_OQ);
+    __m512d t6_0 = _mm512_sub_pd(y_v_0, x_v_0);
+    __m512d t7_0 = _mm512_mul_pd(x_v_0, y_v_0);
+    __m512d t8_0 = _mm512_mask_blend_pd(t5_0, t7_0, t6_0);
+    _mm512_storeu_pd(out0 + i, t0_0);
+    _mm512_storeu_pd(out1 + i, t1_0);
+    _mm512_storeu_pd(out2 + i, t3_0);
+    _mm512_storeu_pd(out3 + i, t4_0);
+    _mm512_storeu_pd(out4 + i, t8_0);
+    __m512d x_v_1 = _mm512_loadu_pd(in0 + i + 8);
+    __m512d y_v_1 = _mm512_loadu_pd(in1 + i + 8);
+    __m512d t0_1 = _mm512_min_pd(x_v_1, y_v_1);
+    __m512d t1_1 = _mm512_max_pd(x_v_1, y_v_1);
+    __m512d t2_1 = _mm512_max_pd(x_v_1, k0);
+    __m512d t3_1 = _mm512_min_pd(t2_1, k1);
+    __m512d t4_1 = _mm512_andnot_pd(_mm512_set1_pd(-0.0), x_v_1);
+    __mmask8 t5_1 = _mm512_cmp_pd_mask(x_v_1, y_v_1, _CMP_LE_OQ);
+    __m512d t6_1 = _mm512_sub_pd(y_v_1, x_v_1);
+    __m512d t7_1 = _mm512_mul_pd(x_v_1, y_v_1);
+    __m512d t8_1 = _mm512_mask_blend_pd(t5_1, t7_1, t6_1);
+    _mm512_storeu_pd(out0 + i + 8, t0_1);
+    _mm512_storeu_pd(out1 + i + 8, t1_1);
+    _mm512_storeu_pd(out2 + i + 8, t3_1);
+    _mm512_storeu_pd(out3 + i + 8, t4_1);
+    _mm512_storeu_pd(out4 + i + 8, t8_1);
+  }
+  // whole vectors, one per iteration
+  for (; i + 8 <= n; i += 8) {
+    __m512d x_v = _mm512_loadu_pd(in0 + i);
+    __m512d y_v = _mm512_loadu_pd(in1 + i);
+    __m512d t9 = _mm512_min_pd(x_v, y_v);
+    __m512d t10 = _mm512_max_pd(x_v, y_v);
+    __m512d t11 = _mm512_max_pd(x_v, k0);
+    __m512d t12 = _mm512_min_pd(t11, k1);
+    __m512d t13 = _mm512_andnot_pd(_mm512_set1_pd(-0.0), x_v);
+    __mmask8 t14 = _mm512_cmp_pd_mask(x_v, y_v, _CMP_LE_OQ);
+    __m512d t15 = _mm512_sub_pd(y_v, x_v);
+    __m512d t16 = _mm512_mul_pd(x_v, y_v);
+    __m512d t17 = _mm512_mask_blend_pd(t14, t16, t15);
+    _mm512_storeu_pd(out0 + i, t9);
+    _mm512_storeu_pd(out1 + i, t10);
+    _mm512_storeu_pd(out2 + i, t12);
+    _mm512_storeu_pd(out3 + i, t13);
+    _mm512_storeu_pd(out4 + i, t17);
+  }
+  // the rest: one partial vector, its loads and stores masked
+  if (i < n) {
+    __m512d x_v_tail =
+        _mm512_mask_loadu_pd(_mm512_setzero_pd(), (__mmask8)((1ull << (n - i)) - 1), in0 + i);
+    __m512d y_v_tail =
+        _mm512_mask_loadu_pd(_mm512_setzero_pd(), (__mmask8)((1ull << (n - i)) - 1), in1 + i);
+    __m512d t18_tail = _mm512_min_pd(x_v_tail, y_v_tail);
+    __m512d t19_tail = _mm512_max_pd(x_v_tail, y_v_tail);
+    __m512d t20_tail = _mm512_max_pd(x_v_tail, k0);
+    __m512d t21_tail = _mm512_min_pd(t20_tail, k1);
+    __m512d t22_tail = _mm512_andnot_pd(_mm512_set1_pd(-0.0), x_v_tail);
+    __mmask8 t23_tail = _mm512_cmp_pd_mask(x_v_tail, y_v_tail, _CMP_LE_OQ);
+    __m512d t24_tail = _mm512_sub_pd(y_v_tail, x_v_tail);
+    __m512d t25_tail = _mm512_mul_pd(x_v_tail, y_v_tail);
+    __m512d t26_tail = _mm512_mask_blend_pd(t23_tail, t25_tail, t24_tail);
+    _mm512_mask_storeu_pd(out0 + i, (__mmask8)((1ull << (n - i)) - 1), t18_tail);
+    _mm512_mask_storeu_pd(out1 + i, (__mmask8)((1ull << (n - i)) - 1), t19_tail);
+    _mm512_mask_storeu_pd(out2 + i, (__mmask8)((1ull << (n - i)) - 1), t21_tail);
+    _mm512_mask_storeu_pd(out3 + i, (__mmask8)((1ull << (n - i)) - 1), t22_tail);
+    _mm512_mask_storeu_pd(out4 + i, (__mmask8)((1ull << (n - i)) - 1), t26_tail);
   }
 }
 #endif
@@ -129,6 +175,7 @@ __attribute__((target("+sve"))) void map_select_f64_sve(const double* in0, const
 #endif
 
 // ---- avx2 (256-bit vectors)
+// whole vectors: 2 per iteration (unrolled), then one per iteration
 // tail: one predicated partial vector after the whole vectors (nothing outside the arrays is read or written)
 // uses vpmaskmov/vmaskmov masked loads for 32/64-bit tails
 
@@ -138,67 +185,102 @@ __attribute__((target("avx2"))) void map_select_f64_avx2(const double* in0, cons
                                                          double* out2, double* out3, double* out4) {
   __m256d k0 = _mm256_set1_pd(-1.5);
   __m256d k1 = _mm256_set1_pd(2.0);
-  // whole vectors
+  // whole vectors, 2 per iteration
   int64_t i = 0;
-  for (; i <= n - 4; i += 4) {
+  for (; i + 8 <= n; i += 8) {
+    __m256d x_v_0 = _mm256_loadu_pd(in0 + i);
+    __m256d y_v_0 = _mm256_loadu_pd(in1 + i);
+    __m256d t0_0 = _mm256_min_pd(x_v_0, y_v_0);
+    __m256d t1_0 = _mm256_max_pd(x_v_0, y_v_0);
+    __m256d t2_0 = _mm256_max_pd(x_v_0, k0);
+    __m256d t3_0 = _mm256_min_pd(t2_0, k1);
+    __m256d t4_0 = _mm256_andnot_pd(_mm256_set1_pd(-0.0), x_v_0);
+    __m256i t5_0 = _mm256_castpd_si256(_mm256_cmp_pd(x_v_0, y_v_0, _CMP_LE_OQ));
+    __m256d t6_0 = _mm256_sub_pd(y_v_0, x_v_0);
+    __m256d t7_0 = _mm256_mul_pd(x_v_0, y_v_0);
+    __m256d t8_0 = _mm256_blendv_pd(t7_0, t6_0, _mm256_castsi256_pd(t5_0));
+    _mm256_storeu_pd(out0 + i, t0_0);
+    _mm256_storeu_pd(out1 + i, t1_0);
+    _mm256_storeu_pd(out2 + i, t3_0);
+    _mm256_storeu_pd(out3 + i, t4_0);
+    _mm256_storeu_pd(out4 + i, t8_0);
+    __m256d x_v_1 = _mm256_loadu_pd(in0 + i + 4);
+    __m256d y_v_1 = _mm256_loadu_pd(in1 + i + 4);
+    __m256d t0_1 = _mm256_min_pd(x_v_1, y_v_1);
+    __m256d t1_1 = _mm256_max_pd(x_v_1, y_v_1);
+    __m256d t2_1 = _mm256_max_pd(x_v_1, k0);
+    __m256d t3_1 = _mm256_min_pd(t2_1, k1);
+    __m256d t4_1 = _mm256_andnot_pd(_mm256_set1_pd(-0.0), x_v_1);
+    __m256i t5_1 = _mm256_castpd_si256(_mm256_cmp_pd(x_v_1, y_v_1, _CMP_LE_OQ));
+    __m256d t6_1 = _mm256_sub_pd(y_v_1, x_v_1);
+    __m256d t7_1 = _mm256_mul_pd(x_v_1, y_v_1);
+    __m256d t8_1 = _mm256_blendv_pd(t7_1, t6_1, _mm256_castsi256_pd(t5_1));
+    _mm256_storeu_pd(out0 + i + 4, t0_1);
+    _mm256_storeu_pd(out1 + i + 4, t1_1);
+    _mm256_storeu_pd(out2 + i + 4, t3_1);
+    _mm256_storeu_pd(out3 + i + 4, t4_1);
+    _mm256_storeu_pd(out4 + i + 4, t8_1);
+  }
+  // whole vectors, one per iteration
+  for (; i + 4 <= n; i += 4) {
     __m256d x_v = _mm256_loadu_pd(in0 + i);
     __m256d y_v = _mm256_loadu_pd(in1 + i);
-    __m256d t0 = _mm256_min_pd(x_v, y_v);
-    __m256d t1 = _mm256_max_pd(x_v, y_v);
-    __m256d t2 = _mm256_max_pd(x_v, k0);
-    __m256d t3 = _mm256_min_pd(t2, k1);
-    __m256d t4 = _mm256_andnot_pd(_mm256_set1_pd(-0.0), x_v);
-    __m256i t5 = _mm256_castpd_si256(_mm256_cmp_pd(x_v, y_v, _CMP_LE_OQ));
-    __m256d t6 = _mm256_sub_pd(y_v, x_v);
-    __m256d t7 = _mm256_mul_pd(x_v, y_v);
-    __m256d t8 = _mm256_blendv_pd(t7, t6, _mm256_castsi256_pd(t5));
-    _mm256_storeu_pd(out0 + i, t0);
-    _mm256_storeu_pd(out1 + i, t1);
-    _mm256_storeu_pd(out2 + i, t3);
-    _mm256_storeu_pd(out3 + i, t4);
-    _mm256_storeu_pd(out4 + i, t8);
+    __m256d t9 = _mm256_min_pd(x_v, y_v);
+    __m256d t10 = _mm256_max_pd(x_v, y_v);
+    __m256d t11 = _mm256_max_pd(x_v, k0);
+    __m256d t12 = _mm256_min_pd(t11, k1);
+    __m256d t13 = _mm256_andnot_pd(_mm256_set1_pd(-0.0), x_v);
+    __m256i t14 = _mm256_castpd_si256(_mm256_cmp_pd(x_v, y_v, _CMP_LE_OQ));
+    __m256d t15 = _mm256_sub_pd(y_v, x_v);
+    __m256d t16 = _mm256_mul_pd(x_v, y_v);
+    __m256d t17 = _mm256_blendv_pd(t16, t15, _mm256_castsi256_pd(t14));
+    _mm256_storeu_pd(out0 + i, t9);
+    _mm256_storeu_pd(out1 + i, t10);
+    _mm256_storeu_pd(out2 + i, t12);
+    _mm256_storeu_pd(out3 + i, t13);
+    _mm256_storeu_pd(out4 + i, t17);
   }
   // the rest: one partial vector, its loads and stores masked
   if (i < n) {
     const __m256i x_v_tail_active =
-        _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(-i + n)), _mm256_setr_epi64x(0, 1, 2, 3));
+        _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(n - i)), _mm256_setr_epi64x(0, 1, 2, 3));
     __m256d x_v_tail = _mm256_blendv_pd(
         _mm256_setzero_pd(), _mm256_maskload_pd((const double*)(in0 + i), x_v_tail_active),
         _mm256_castsi256_pd(x_v_tail_active));
     const __m256i y_v_tail_active =
-        _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(-i + n)), _mm256_setr_epi64x(0, 1, 2, 3));
+        _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(n - i)), _mm256_setr_epi64x(0, 1, 2, 3));
     __m256d y_v_tail = _mm256_blendv_pd(
         _mm256_setzero_pd(), _mm256_maskload_pd((const double*)(in1 + i), y_v_tail_active),
         _mm256_castsi256_pd(y_v_tail_active));
-    __m256d t9_tail = _mm256_min_pd(x_v_tail, y_v_tail);
-    __m256d t10_tail = _mm256_max_pd(x_v_tail, y_v_tail);
-    __m256d t11_tail = _mm256_max_pd(x_v_tail, k0);
-    __m256d t12_tail = _mm256_min_pd(t11_tail, k1);
-    __m256d t13_tail = _mm256_andnot_pd(_mm256_set1_pd(-0.0), x_v_tail);
-    __m256i t14_tail = _mm256_castpd_si256(_mm256_cmp_pd(x_v_tail, y_v_tail, _CMP_LE_OQ));
-    __m256d t15_tail = _mm256_sub_pd(y_v_tail, x_v_tail);
-    __m256d t16_tail = _mm256_mul_pd(x_v_tail, y_v_tail);
-    __m256d t17_tail = _mm256_blendv_pd(t16_tail, t15_tail, _mm256_castsi256_pd(t14_tail));
+    __m256d t18_tail = _mm256_min_pd(x_v_tail, y_v_tail);
+    __m256d t19_tail = _mm256_max_pd(x_v_tail, y_v_tail);
+    __m256d t20_tail = _mm256_max_pd(x_v_tail, k0);
+    __m256d t21_tail = _mm256_min_pd(t20_tail, k1);
+    __m256d t22_tail = _mm256_andnot_pd(_mm256_set1_pd(-0.0), x_v_tail);
+    __m256i t23_tail = _mm256_castpd_si256(_mm256_cmp_pd(x_v_tail, y_v_tail, _CMP_LE_OQ));
+    __m256d t24_tail = _mm256_sub_pd(y_v_tail, x_v_tail);
+    __m256d t25_tail = _mm256_mul_pd(x_v_tail, y_v_tail);
+    __m256d t26_tail = _mm256_blendv_pd(t25_tail, t24_tail, _mm256_castsi256_pd(t23_tail));
     _mm256_maskstore_pd(
         (double*)(out0 + i),
-        _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(-i + n)), _mm256_setr_epi64x(0, 1, 2, 3)),
-        t9_tail);
+        _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(n - i)), _mm256_setr_epi64x(0, 1, 2, 3)),
+        t18_tail);
     _mm256_maskstore_pd(
         (double*)(out1 + i),
-        _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(-i + n)), _mm256_setr_epi64x(0, 1, 2, 3)),
-        t10_tail);
+        _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(n - i)), _mm256_setr_epi64x(0, 1, 2, 3)),
+        t19_tail);
     _mm256_maskstore_pd(
         (double*)(out2 + i),
-        _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(-i + n)), _mm256_setr_epi64x(0, 1, 2, 3)),
-        t12_tail);
+        _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(n - i)), _mm256_setr_epi64x(0, 1, 2, 3)),
+        t21_tail);
     _mm256_maskstore_pd(
         (double*)(out3 + i),
-        _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(-i + n)), _mm256_setr_epi64x(0, 1, 2, 3)),
-        t13_tail);
+        _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(n - i)), _mm256_setr_epi64x(0, 1, 2, 3)),
+        t22_tail);
     _mm256_maskstore_pd(
         (double*)(out4 + i),
-        _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(-i + n)), _mm256_setr_epi64x(0, 1, 2, 3)),
-        t17_tail);
+        _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(n - i)), _mm256_setr_epi64x(0, 1, 2, 3)),
+        t26_tail);
   }
 }
 #endif
@@ -215,7 +297,7 @@ void map_select_f64_neon(const double* in0, const double* in1, int64_t n, double
   float64x2_t k1 = vdupq_n_f64(2.0);
   // whole vectors
   int64_t i = 0;
-  for (; i <= n - 2; i += 2) {
+  for (; i + 2 <= n; i += 2) {
     float64x2_t x_v = vld1q_f64(in0 + i);
     float64x2_t y_v = vld1q_f64(in1 + i);
     float64x2_t t0 = vbslq_f64(vcltq_f64(x_v, y_v), x_v, y_v);
@@ -237,11 +319,11 @@ void map_select_f64_neon(const double* in0, const double* in1, int64_t n, double
   if (i < n) {
     double x_v_tail_stage[2];
     vst1q_f64(x_v_tail_stage, vdupq_n_f64(0));
-    __builtin_memcpy(x_v_tail_stage, in0 + i, (size_t)(-i + n) * sizeof(double));
+    __builtin_memcpy(x_v_tail_stage, in0 + i, (size_t)(n - i) * sizeof(double));
     float64x2_t x_v_tail = vld1q_f64(x_v_tail_stage);
     double y_v_tail_stage[2];
     vst1q_f64(y_v_tail_stage, vdupq_n_f64(0));
-    __builtin_memcpy(y_v_tail_stage, in1 + i, (size_t)(-i + n) * sizeof(double));
+    __builtin_memcpy(y_v_tail_stage, in1 + i, (size_t)(n - i) * sizeof(double));
     float64x2_t y_v_tail = vld1q_f64(y_v_tail_stage);
     float64x2_t t9_tail = vbslq_f64(vcltq_f64(x_v_tail, y_v_tail), x_v_tail, y_v_tail);
     float64x2_t t10_tail = vbslq_f64(vcgtq_f64(x_v_tail, y_v_tail), x_v_tail, y_v_tail);
@@ -255,27 +337,27 @@ void map_select_f64_neon(const double* in0, const double* in1, int64_t n, double
     {
       double t9_tail_stage[2];
       vst1q_f64(t9_tail_stage, t9_tail);
-      __builtin_memcpy(out0 + i, t9_tail_stage, (size_t)(-i + n) * sizeof(double));
+      __builtin_memcpy(out0 + i, t9_tail_stage, (size_t)(n - i) * sizeof(double));
     }
     {
       double t10_tail_stage[2];
       vst1q_f64(t10_tail_stage, t10_tail);
-      __builtin_memcpy(out1 + i, t10_tail_stage, (size_t)(-i + n) * sizeof(double));
+      __builtin_memcpy(out1 + i, t10_tail_stage, (size_t)(n - i) * sizeof(double));
     }
     {
       double t12_tail_stage[2];
       vst1q_f64(t12_tail_stage, t12_tail);
-      __builtin_memcpy(out2 + i, t12_tail_stage, (size_t)(-i + n) * sizeof(double));
+      __builtin_memcpy(out2 + i, t12_tail_stage, (size_t)(n - i) * sizeof(double));
     }
     {
       double t13_tail_stage[2];
       vst1q_f64(t13_tail_stage, t13_tail);
-      __builtin_memcpy(out3 + i, t13_tail_stage, (size_t)(-i + n) * sizeof(double));
+      __builtin_memcpy(out3 + i, t13_tail_stage, (size_t)(n - i) * sizeof(double));
     }
     {
       double t17_tail_stage[2];
       vst1q_f64(t17_tail_stage, t17_tail);
-      __builtin_memcpy(out4 + i, t17_tail_stage, (size_t)(-i + n) * sizeof(double));
+      __builtin_memcpy(out4 + i, t17_tail_stage, (size_t)(n - i) * sizeof(double));
     }
   }
 }

@@ -72,7 +72,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void prod_f64_avx5
   if (n < short_rows_below) {
     // 8 rows per block
     int64_t i = 0;
-    for (; i <= kRows - 8; i += 8) {
+    for (; i + 8 <= kRows; i += 8) {
       __m512d acc_r0 = _mm512_set1_pd(1.0);
       __m512d acc_r1 = _mm512_set1_pd(1.0);
       __m512d acc_r2 = _mm512_set1_pd(1.0);
@@ -82,7 +82,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void prod_f64_avx5
       __m512d acc_r6 = _mm512_set1_pd(1.0);
       __m512d acc_r7 = _mm512_set1_pd(1.0);
       int64_t j = 0;
-      for (; j <= n - 8; j += 8) {
+      for (; j + 8 <= n; j += 8) {
         acc_r0 = _mm512_mul_pd(_mm512_loadu_pd(input + i * n + j), acc_r0);
         acc_r1 = _mm512_mul_pd(_mm512_loadu_pd(input + i * n + j + n), acc_r1);
         acc_r2 = _mm512_mul_pd(_mm512_loadu_pd(input + i * n + j + 2 * n), acc_r2);
@@ -132,28 +132,28 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void prod_f64_avx5
         // shorter rows: only their own lanes are read
         if (n < 8) {
           __m512d tail0 = _mm512_mask_loadu_pd(
-              _mm512_set1_pd(1.0), (__mmask8)((1ull << (-j + n)) - 1), input + i * n + j);
+              _mm512_set1_pd(1.0), (__mmask8)((1ull << (n - j)) - 1), input + i * n + j);
           acc_r0 = _mm512_mul_pd(tail0, acc_r0);
           __m512d tail1 = _mm512_mask_loadu_pd(
-              _mm512_set1_pd(1.0), (__mmask8)((1ull << (-j + n)) - 1), input + i * n + j + n);
+              _mm512_set1_pd(1.0), (__mmask8)((1ull << (n - j)) - 1), input + i * n + j + n);
           acc_r1 = _mm512_mul_pd(tail1, acc_r1);
           __m512d tail2 = _mm512_mask_loadu_pd(
-              _mm512_set1_pd(1.0), (__mmask8)((1ull << (-j + n)) - 1), input + i * n + j + 2 * n);
+              _mm512_set1_pd(1.0), (__mmask8)((1ull << (n - j)) - 1), input + i * n + j + 2 * n);
           acc_r2 = _mm512_mul_pd(tail2, acc_r2);
           __m512d tail3 = _mm512_mask_loadu_pd(
-              _mm512_set1_pd(1.0), (__mmask8)((1ull << (-j + n)) - 1), input + i * n + j + 3 * n);
+              _mm512_set1_pd(1.0), (__mmask8)((1ull << (n - j)) - 1), input + i * n + j + 3 * n);
           acc_r3 = _mm512_mul_pd(tail3, acc_r3);
           __m512d tail4 = _mm512_mask_loadu_pd(
-              _mm512_set1_pd(1.0), (__mmask8)((1ull << (-j + n)) - 1), input + i * n + j + 4 * n);
+              _mm512_set1_pd(1.0), (__mmask8)((1ull << (n - j)) - 1), input + i * n + j + 4 * n);
           acc_r4 = _mm512_mul_pd(tail4, acc_r4);
           __m512d tail5 = _mm512_mask_loadu_pd(
-              _mm512_set1_pd(1.0), (__mmask8)((1ull << (-j + n)) - 1), input + i * n + j + 5 * n);
+              _mm512_set1_pd(1.0), (__mmask8)((1ull << (n - j)) - 1), input + i * n + j + 5 * n);
           acc_r5 = _mm512_mul_pd(tail5, acc_r5);
           __m512d tail6 = _mm512_mask_loadu_pd(
-              _mm512_set1_pd(1.0), (__mmask8)((1ull << (-j + n)) - 1), input + i * n + j + 6 * n);
+              _mm512_set1_pd(1.0), (__mmask8)((1ull << (n - j)) - 1), input + i * n + j + 6 * n);
           acc_r6 = _mm512_mul_pd(tail6, acc_r6);
           __m512d tail7 = _mm512_mask_loadu_pd(
-              _mm512_set1_pd(1.0), (__mmask8)((1ull << (-j + n)) - 1), input + i * n + j + 7 * n);
+              _mm512_set1_pd(1.0), (__mmask8)((1ull << (n - j)) - 1), input + i * n + j + 7 * n);
           acc_r7 = _mm512_mul_pd(tail7, acc_r7);
         }
       }
@@ -185,14 +185,14 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void prod_f64_avx5
       __m512d acc3 = _mm512_set1_pd(1.0);
       // 4 vectors per iteration
       int64_t j = 0;
-      for (; j <= n - 32; j += 32) {
+      for (; j + 32 <= n; j += 32) {
         acc0 = _mm512_mul_pd(_mm512_loadu_pd(input + i * n + j), acc0);
         acc1 = _mm512_mul_pd(_mm512_loadu_pd(input + i * n + j + 8), acc1);
         acc2 = _mm512_mul_pd(_mm512_loadu_pd(input + i * n + j + 16), acc2);
         acc3 = _mm512_mul_pd(_mm512_loadu_pd(input + i * n + j + 24), acc3);
       }
       // one vector at a time
-      for (; j <= n - 8; j += 8) {
+      for (; j + 8 <= n; j += 8) {
         acc0 = _mm512_mul_pd(_mm512_loadu_pd(input + i * n + j), acc0);
       }
       // predicated tail: lanes past the row end read the identity
@@ -207,7 +207,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void prod_f64_avx5
         // shorter rows: only their own lanes are read
         if (n < 8) {
           __m512d tail0 = _mm512_mask_loadu_pd(
-              _mm512_set1_pd(1.0), (__mmask8)((1ull << (-j + n)) - 1), input + i * n + j);
+              _mm512_set1_pd(1.0), (__mmask8)((1ull << (n - j)) - 1), input + i * n + j);
           acc1 = _mm512_mul_pd(tail0, acc1);
         }
       }
@@ -234,14 +234,14 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void prod_f64_avx5
       __m512d acc3 = _mm512_set1_pd(1.0);
       // 4 vectors per iteration
       int64_t j = 0;
-      for (; j <= n - 32; j += 32) {
+      for (; j + 32 <= n; j += 32) {
         acc0 = _mm512_mul_pd(_mm512_loadu_pd(input + i * n + j), acc0);
         acc1 = _mm512_mul_pd(_mm512_loadu_pd(input + i * n + j + 8), acc1);
         acc2 = _mm512_mul_pd(_mm512_loadu_pd(input + i * n + j + 16), acc2);
         acc3 = _mm512_mul_pd(_mm512_loadu_pd(input + i * n + j + 24), acc3);
       }
       // one vector at a time
-      for (; j <= n - 8; j += 8) {
+      for (; j + 8 <= n; j += 8) {
         acc0 = _mm512_mul_pd(_mm512_loadu_pd(input + i * n + j), acc0);
       }
       // predicated tail: lanes past the row end read the identity
@@ -256,7 +256,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void prod_f64_avx5
         // shorter rows: only their own lanes are read
         if (n < 8) {
           __m512d tail0 = _mm512_mask_loadu_pd(
-              _mm512_set1_pd(1.0), (__mmask8)((1ull << (-j + n)) - 1), input + i * n + j);
+              _mm512_set1_pd(1.0), (__mmask8)((1ull << (n - j)) - 1), input + i * n + j);
           acc1 = _mm512_mul_pd(tail0, acc1);
         }
       }
@@ -350,11 +350,11 @@ void prod_f64_neon(const double* input, int64_t n, double* output) {
   if (n < short_rows_below) {
     // 2 rows per block
     int64_t i = 0;
-    for (; i <= kRows - 2; i += 2) {
+    for (; i + 2 <= kRows; i += 2) {
       float64x2_t acc_r0 = vdupq_n_f64(1.0);
       float64x2_t acc_r1 = vdupq_n_f64(1.0);
       int64_t j = 0;
-      for (; j <= n - 2; j += 2) {
+      for (; j + 2 <= n; j += 2) {
         acc_r0 = vmulq_f64(vld1q_f64(input + i * n + j), acc_r0);
         acc_r1 = vmulq_f64(vld1q_f64(input + i * n + j + n), acc_r1);
       }
@@ -363,11 +363,11 @@ void prod_f64_neon(const double* input, int64_t n, double* output) {
         // the row holds a whole vector: re-read its last one
         if (1 < n) {
           float64x2_t tail0 =
-              vbslq_f64(vreinterpretq_u64_u8(vld1q_u8(simdgen_tail_keep + (-j + n) * 8)),
+              vbslq_f64(vreinterpretq_u64_u8(vld1q_u8(simdgen_tail_keep + (n - j) * 8)),
                         vld1q_f64(input + i * n + n - 2), vdupq_n_f64(1.0));
           acc_r0 = vmulq_f64(tail0, acc_r0);
           float64x2_t tail1 =
-              vbslq_f64(vreinterpretq_u64_u8(vld1q_u8(simdgen_tail_keep + (-j + n) * 8)),
+              vbslq_f64(vreinterpretq_u64_u8(vld1q_u8(simdgen_tail_keep + (n - j) * 8)),
                         vld1q_f64(input + i * n + 2 * n - 2), vdupq_n_f64(1.0));
           acc_r1 = vmulq_f64(tail1, acc_r1);
         }
@@ -375,12 +375,12 @@ void prod_f64_neon(const double* input, int64_t n, double* output) {
         if (n < 2) {
           double tail0_stage[2];
           vst1q_f64(tail0_stage, vdupq_n_f64(1.0));
-          __builtin_memcpy(tail0_stage, input + i * n + j, (size_t)(-j + n) * sizeof(double));
+          __builtin_memcpy(tail0_stage, input + i * n + j, (size_t)(n - j) * sizeof(double));
           float64x2_t tail0 = vld1q_f64(tail0_stage);
           acc_r0 = vmulq_f64(tail0, acc_r0);
           double tail1_stage[2];
           vst1q_f64(tail1_stage, vdupq_n_f64(1.0));
-          __builtin_memcpy(tail1_stage, input + i * n + j + n, (size_t)(-j + n) * sizeof(double));
+          __builtin_memcpy(tail1_stage, input + i * n + j + n, (size_t)(n - j) * sizeof(double));
           float64x2_t tail1 = vld1q_f64(tail1_stage);
           acc_r1 = vmulq_f64(tail1, acc_r1);
         }
@@ -398,14 +398,14 @@ void prod_f64_neon(const double* input, int64_t n, double* output) {
       float64x2_t acc3 = vdupq_n_f64(1.0);
       // 4 vectors per iteration
       int64_t j = 0;
-      for (; j <= n - 8; j += 8) {
+      for (; j + 8 <= n; j += 8) {
         acc0 = vmulq_f64(vld1q_f64(input + i * n + j), acc0);
         acc1 = vmulq_f64(vld1q_f64(input + i * n + j + 2), acc1);
         acc2 = vmulq_f64(vld1q_f64(input + i * n + j + 4), acc2);
         acc3 = vmulq_f64(vld1q_f64(input + i * n + j + 6), acc3);
       }
       // one vector at a time
-      for (; j <= n - 2; j += 2) {
+      for (; j + 2 <= n; j += 2) {
         acc0 = vmulq_f64(vld1q_f64(input + i * n + j), acc0);
       }
       // predicated tail: lanes past the row end read the identity
@@ -413,7 +413,7 @@ void prod_f64_neon(const double* input, int64_t n, double* output) {
         // the row holds a whole vector: re-read its last one
         if (1 < n) {
           float64x2_t tail0 =
-              vbslq_f64(vreinterpretq_u64_u8(vld1q_u8(simdgen_tail_keep + (-j + n) * 8)),
+              vbslq_f64(vreinterpretq_u64_u8(vld1q_u8(simdgen_tail_keep + (n - j) * 8)),
                         vld1q_f64(input + i * n + n - 2), vdupq_n_f64(1.0));
           acc1 = vmulq_f64(tail0, acc1);
         }
@@ -421,7 +421,7 @@ void prod_f64_neon(const double* input, int64_t n, double* output) {
         if (n < 2) {
           double tail0_stage[2];
           vst1q_f64(tail0_stage, vdupq_n_f64(1.0));
-          __builtin_memcpy(tail0_stage, input + i * n + j, (size_t)(-j + n) * sizeof(double));
+          __builtin_memcpy(tail0_stage, input + i * n + j, (size_t)(n - j) * sizeof(double));
           float64x2_t tail0 = vld1q_f64(tail0_stage);
           acc1 = vmulq_f64(tail0, acc1);
         }
@@ -448,14 +448,14 @@ void prod_f64_neon(const double* input, int64_t n, double* output) {
       float64x2_t acc3 = vdupq_n_f64(1.0);
       // 4 vectors per iteration
       int64_t j = 0;
-      for (; j <= n - 8; j += 8) {
+      for (; j + 8 <= n; j += 8) {
         acc0 = vmulq_f64(vld1q_f64(input + i * n + j), acc0);
         acc1 = vmulq_f64(vld1q_f64(input + i * n + j + 2), acc1);
         acc2 = vmulq_f64(vld1q_f64(input + i * n + j + 4), acc2);
         acc3 = vmulq_f64(vld1q_f64(input + i * n + j + 6), acc3);
       }
       // one vector at a time
-      for (; j <= n - 2; j += 2) {
+      for (; j + 2 <= n; j += 2) {
         acc0 = vmulq_f64(vld1q_f64(input + i * n + j), acc0);
       }
       // predicated tail: lanes past the row end read the identity
@@ -463,7 +463,7 @@ void prod_f64_neon(const double* input, int64_t n, double* output) {
         // the row holds a whole vector: re-read its last one
         if (1 < n) {
           float64x2_t tail0 =
-              vbslq_f64(vreinterpretq_u64_u8(vld1q_u8(simdgen_tail_keep + (-j + n) * 8)),
+              vbslq_f64(vreinterpretq_u64_u8(vld1q_u8(simdgen_tail_keep + (n - j) * 8)),
                         vld1q_f64(input + i * n + n - 2), vdupq_n_f64(1.0));
           acc1 = vmulq_f64(tail0, acc1);
         }
@@ -471,7 +471,7 @@ void prod_f64_neon(const double* input, int64_t n, double* output) {
         if (n < 2) {
           double tail0_stage[2];
           vst1q_f64(tail0_stage, vdupq_n_f64(1.0));
-          __builtin_memcpy(tail0_stage, input + i * n + j, (size_t)(-j + n) * sizeof(double));
+          __builtin_memcpy(tail0_stage, input + i * n + j, (size_t)(n - j) * sizeof(double));
           float64x2_t tail0 = vld1q_f64(tail0_stage);
           acc1 = vmulq_f64(tail0, acc1);
         }
@@ -512,13 +512,13 @@ __attribute__((target("avx2"))) void prod_f64_avx2(const double* input, int64_t 
   if (n < short_rows_below) {
     // 4 rows per block
     int64_t i = 0;
-    for (; i <= kRows - 4; i += 4) {
+    for (; i + 4 <= kRows; i += 4) {
       __m256d acc_r0 = _mm256_set1_pd(1.0);
       __m256d acc_r1 = _mm256_set1_pd(1.0);
       __m256d acc_r2 = _mm256_set1_pd(1.0);
       __m256d acc_r3 = _mm256_set1_pd(1.0);
       int64_t j = 0;
-      for (; j <= n - 4; j += 4) {
+      for (; j + 4 <= n; j += 4) {
         acc_r0 = _mm256_mul_pd(_mm256_loadu_pd(input + i * n + j), acc_r0);
         acc_r1 = _mm256_mul_pd(_mm256_loadu_pd(input + i * n + j + n), acc_r1);
         acc_r2 = _mm256_mul_pd(_mm256_loadu_pd(input + i * n + j + 2 * n), acc_r2);
@@ -526,28 +526,28 @@ __attribute__((target("avx2"))) void prod_f64_avx2(const double* input, int64_t 
       }
       // predicated tail: lanes past the row end read the identity
       if (j < n) {
-        const __m256i tail0_active = _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(-j + n)),
+        const __m256i tail0_active = _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(n - j)),
                                                         _mm256_setr_epi64x(0, 1, 2, 3));
         __m256d tail0 =
             _mm256_blendv_pd(_mm256_set1_pd(1.0),
                              _mm256_maskload_pd((const double*)(input + i * n + j), tail0_active),
                              _mm256_castsi256_pd(tail0_active));
         acc_r0 = _mm256_mul_pd(tail0, acc_r0);
-        const __m256i tail1_active = _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(-j + n)),
+        const __m256i tail1_active = _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(n - j)),
                                                         _mm256_setr_epi64x(0, 1, 2, 3));
         __m256d tail1 = _mm256_blendv_pd(
             _mm256_set1_pd(1.0),
             _mm256_maskload_pd((const double*)(input + i * n + j + n), tail1_active),
             _mm256_castsi256_pd(tail1_active));
         acc_r1 = _mm256_mul_pd(tail1, acc_r1);
-        const __m256i tail2_active = _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(-j + n)),
+        const __m256i tail2_active = _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(n - j)),
                                                         _mm256_setr_epi64x(0, 1, 2, 3));
         __m256d tail2 = _mm256_blendv_pd(
             _mm256_set1_pd(1.0),
             _mm256_maskload_pd((const double*)(input + i * n + j + 2 * n), tail2_active),
             _mm256_castsi256_pd(tail2_active));
         acc_r2 = _mm256_mul_pd(tail2, acc_r2);
-        const __m256i tail3_active = _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(-j + n)),
+        const __m256i tail3_active = _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(n - j)),
                                                         _mm256_setr_epi64x(0, 1, 2, 3));
         __m256d tail3 = _mm256_blendv_pd(
             _mm256_set1_pd(1.0),
@@ -574,19 +574,19 @@ __attribute__((target("avx2"))) void prod_f64_avx2(const double* input, int64_t 
       __m256d acc3 = _mm256_set1_pd(1.0);
       // 4 vectors per iteration
       int64_t j = 0;
-      for (; j <= n - 16; j += 16) {
+      for (; j + 16 <= n; j += 16) {
         acc0 = _mm256_mul_pd(_mm256_loadu_pd(input + i * n + j), acc0);
         acc1 = _mm256_mul_pd(_mm256_loadu_pd(input + i * n + j + 4), acc1);
         acc2 = _mm256_mul_pd(_mm256_loadu_pd(input + i * n + j + 8), acc2);
         acc3 = _mm256_mul_pd(_mm256_loadu_pd(input + i * n + j + 12), acc3);
       }
       // one vector at a time
-      for (; j <= n - 4; j += 4) {
+      for (; j + 4 <= n; j += 4) {
         acc0 = _mm256_mul_pd(_mm256_loadu_pd(input + i * n + j), acc0);
       }
       // predicated tail: lanes past the row end read the identity
       if (j < n) {
-        const __m256i tail0_active = _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(-j + n)),
+        const __m256i tail0_active = _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(n - j)),
                                                         _mm256_setr_epi64x(0, 1, 2, 3));
         __m256d tail0 =
             _mm256_blendv_pd(_mm256_set1_pd(1.0),
@@ -614,19 +614,19 @@ __attribute__((target("avx2"))) void prod_f64_avx2(const double* input, int64_t 
       __m256d acc3 = _mm256_set1_pd(1.0);
       // 4 vectors per iteration
       int64_t j = 0;
-      for (; j <= n - 16; j += 16) {
+      for (; j + 16 <= n; j += 16) {
         acc0 = _mm256_mul_pd(_mm256_loadu_pd(input + i * n + j), acc0);
         acc1 = _mm256_mul_pd(_mm256_loadu_pd(input + i * n + j + 4), acc1);
         acc2 = _mm256_mul_pd(_mm256_loadu_pd(input + i * n + j + 8), acc2);
         acc3 = _mm256_mul_pd(_mm256_loadu_pd(input + i * n + j + 12), acc3);
       }
       // one vector at a time
-      for (; j <= n - 4; j += 4) {
+      for (; j + 4 <= n; j += 4) {
         acc0 = _mm256_mul_pd(_mm256_loadu_pd(input + i * n + j), acc0);
       }
       // predicated tail: lanes past the row end read the identity
       if (j < n) {
-        const __m256i tail0_active = _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(-j + n)),
+        const __m256i tail0_active = _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(n - j)),
                                                         _mm256_setr_epi64x(0, 1, 2, 3));
         __m256d tail0 =
             _mm256_blendv_pd(_mm256_set1_pd(1.0),
@@ -660,7 +660,7 @@ void prod_f64_scalar(const double* input, int64_t n, double* output) {
     double acc3 = (double)(1.0);
     // 4 vectors per iteration
     int64_t j = 0;
-    for (; j <= n - 4; j += 4) {
+    for (; j + 4 <= n; j += 4) {
       double x0 = input[i * n + j];
       acc0 = (x0 * acc0);
       double x1 = input[i * n + j + 1];

@@ -74,14 +74,14 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowand_u16_av
     __m512i acc3 = _mm512_set1_epi16((short)(65535));
     // 4 vectors per iteration
     int64_t j = 0;
-    for (; j <= cols - 128; j += 128) {
+    for (; j + 128 <= cols; j += 128) {
       acc0 = _mm512_and_si512(_mm512_loadu_si512((const void*)(input + i * stride + j)), acc0);
       acc1 = _mm512_and_si512(_mm512_loadu_si512((const void*)(input + i * stride + j + 32)), acc1);
       acc2 = _mm512_and_si512(_mm512_loadu_si512((const void*)(input + i * stride + j + 64)), acc2);
       acc3 = _mm512_and_si512(_mm512_loadu_si512((const void*)(input + i * stride + j + 96)), acc3);
     }
     // one vector at a time
-    for (; j <= cols - 32; j += 32) {
+    for (; j + 32 <= cols; j += 32) {
       acc0 = _mm512_and_si512(_mm512_loadu_si512((const void*)(input + i * stride + j)), acc0);
     }
     // predicated tail: lanes past the row end read the identity
@@ -174,14 +174,14 @@ void rowand_u16_neon(const uint16_t* input, int64_t rows, int64_t cols, int64_t 
     uint16x8_t acc3 = vdupq_n_u16(65535);
     // 4 vectors per iteration
     int64_t j = 0;
-    for (; j <= cols - 32; j += 32) {
+    for (; j + 32 <= cols; j += 32) {
       acc0 = vandq_u16(vld1q_u16(input + i * stride + j), acc0);
       acc1 = vandq_u16(vld1q_u16(input + i * stride + j + 8), acc1);
       acc2 = vandq_u16(vld1q_u16(input + i * stride + j + 16), acc2);
       acc3 = vandq_u16(vld1q_u16(input + i * stride + j + 24), acc3);
     }
     // one vector at a time
-    for (; j <= cols - 8; j += 8) {
+    for (; j + 8 <= cols; j += 8) {
       acc0 = vandq_u16(vld1q_u16(input + i * stride + j), acc0);
     }
     // predicated tail: lanes past the row end read the identity
@@ -236,7 +236,7 @@ __attribute__((target("avx2"))) void rowand_u16_avx2(const uint16_t* input, int6
     __m256i acc3 = _mm256_set1_epi16((short)(65535));
     // 4 vectors per iteration
     int64_t j = 0;
-    for (; j <= cols - 64; j += 64) {
+    for (; j + 64 <= cols; j += 64) {
       acc0 = _mm256_and_si256(_mm256_loadu_si256((const __m256i*)(input + i * stride + j)), acc0);
       acc1 =
           _mm256_and_si256(_mm256_loadu_si256((const __m256i*)(input + i * stride + j + 16)), acc1);
@@ -246,7 +246,7 @@ __attribute__((target("avx2"))) void rowand_u16_avx2(const uint16_t* input, int6
           _mm256_and_si256(_mm256_loadu_si256((const __m256i*)(input + i * stride + j + 48)), acc3);
     }
     // one vector at a time
-    for (; j <= cols - 16; j += 16) {
+    for (; j + 16 <= cols; j += 16) {
       acc0 = _mm256_and_si256(_mm256_loadu_si256((const __m256i*)(input + i * stride + j)), acc0);
     }
     // predicated tail: lanes past the row end read the identity
@@ -297,7 +297,7 @@ void rowand_u16_scalar(const uint16_t* input, int64_t rows, int64_t cols, int64_
     uint16_t acc3 = (uint16_t)(65535);
     // 4 vectors per iteration
     int64_t j = 0;
-    for (; j <= cols - 4; j += 4) {
+    for (; j + 4 <= cols; j += 4) {
       uint16_t x0 = input[i * stride + j];
       acc0 = (uint16_t)(x0 & acc0);
       uint16_t x1 = input[i * stride + j + 1];

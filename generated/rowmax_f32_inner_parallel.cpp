@@ -60,7 +60,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowmax_f32_in
                          _mm512_set1_epi32((int)stride));
   // 16 rows per vector, lane = row
   int64_t i = 0;
-  for (; i <= rows - 16; i += 16) {
+  for (; i + 16 <= rows; i += 16) {
     __m512 lane_acc = _mm512_set1_ps(-__builtin_inff());
     // sequential along the row
     int64_t j = 0;
@@ -130,7 +130,7 @@ void rowmax_f32_inner_parallel_neon(const float* input, int64_t rows, int64_t co
                                     float* output) {
   // 4 rows per vector, lane = row
   int64_t i = 0;
-  for (; i <= rows - 4; i += 4) {
+  for (; i + 4 <= rows; i += 4) {
     float32x4_t lane_acc = vdupq_n_f32(-__builtin_inff());
     // sequential along the row
     int64_t j = 0;
@@ -173,7 +173,7 @@ __attribute__((target("avx2"))) void rowmax_f32_inner_parallel_avx2(const float*
       _mm256_mullo_epi32(_mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7), _mm256_set1_epi32((int)stride));
   // 8 rows per vector, lane = row
   int64_t i = 0;
-  for (; i <= rows - 8; i += 8) {
+  for (; i + 8 <= rows; i += 8) {
     __m256 lane_acc = _mm256_set1_ps(-__builtin_inff());
     // sequential along the row
     int64_t j = 0;

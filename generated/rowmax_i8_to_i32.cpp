@@ -58,14 +58,14 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowmax_i8_to_
     __m512i acc3 = _mm512_set1_epi8((char)(-128));
     // 4 vectors per iteration
     int64_t j = 0;
-    for (; j <= cols - 256; j += 256) {
+    for (; j + 256 <= cols; j += 256) {
       acc0 = _mm512_max_epi8(_mm512_loadu_si512((const void*)(input + i * stride + j)), acc0);
       acc1 = _mm512_max_epi8(_mm512_loadu_si512((const void*)(input + i * stride + j + 64)), acc1);
       acc2 = _mm512_max_epi8(_mm512_loadu_si512((const void*)(input + i * stride + j + 128)), acc2);
       acc3 = _mm512_max_epi8(_mm512_loadu_si512((const void*)(input + i * stride + j + 192)), acc3);
     }
     // one vector at a time
-    for (; j <= cols - 64; j += 64) {
+    for (; j + 64 <= cols; j += 64) {
       acc0 = _mm512_max_epi8(_mm512_loadu_si512((const void*)(input + i * stride + j)), acc0);
     }
     acc0 = _mm512_max_epi8(acc1, acc0);
@@ -154,14 +154,14 @@ void rowmax_i8_to_i32_neon(const int8_t* input, int64_t rows, int64_t cols, int6
     int8x16_t acc3 = vdupq_n_s8(-128);
     // 4 vectors per iteration
     int64_t j = 0;
-    for (; j <= cols - 64; j += 64) {
+    for (; j + 64 <= cols; j += 64) {
       acc0 = vmaxq_s8(vld1q_s8(input + i * stride + j), acc0);
       acc1 = vmaxq_s8(vld1q_s8(input + i * stride + j + 16), acc1);
       acc2 = vmaxq_s8(vld1q_s8(input + i * stride + j + 32), acc2);
       acc3 = vmaxq_s8(vld1q_s8(input + i * stride + j + 48), acc3);
     }
     // one vector at a time
-    for (; j <= cols - 16; j += 16) {
+    for (; j + 16 <= cols; j += 16) {
       acc0 = vmaxq_s8(vld1q_s8(input + i * stride + j), acc0);
     }
     acc0 = vmaxq_s8(acc1, acc0);
@@ -196,7 +196,7 @@ __attribute__((target("avx2"))) void rowmax_i8_to_i32_avx2(const int8_t* input, 
     __m256i acc3 = _mm256_set1_epi8((char)(-128));
     // 4 vectors per iteration
     int64_t j = 0;
-    for (; j <= cols - 128; j += 128) {
+    for (; j + 128 <= cols; j += 128) {
       acc0 = _mm256_max_epi8(_mm256_loadu_si256((const __m256i*)(input + i * stride + j)), acc0);
       acc1 =
           _mm256_max_epi8(_mm256_loadu_si256((const __m256i*)(input + i * stride + j + 32)), acc1);
@@ -206,7 +206,7 @@ __attribute__((target("avx2"))) void rowmax_i8_to_i32_avx2(const int8_t* input, 
           _mm256_max_epi8(_mm256_loadu_si256((const __m256i*)(input + i * stride + j + 96)), acc3);
     }
     // one vector at a time
-    for (; j <= cols - 32; j += 32) {
+    for (; j + 32 <= cols; j += 32) {
       acc0 = _mm256_max_epi8(_mm256_loadu_si256((const __m256i*)(input + i * stride + j)), acc0);
     }
     acc0 = _mm256_max_epi8(acc1, acc0);
@@ -244,7 +244,7 @@ void rowmax_i8_to_i32_scalar(const int8_t* input, int64_t rows, int64_t cols, in
     int8_t acc3 = (int8_t)(-128);
     // 4 vectors per iteration
     int64_t j = 0;
-    for (; j <= cols - 4; j += 4) {
+    for (; j + 4 <= cols; j += 4) {
       int8_t x0 = input[i * stride + j];
       acc0 = (x0 > acc0 ? x0 : acc0);
       int8_t x1 = input[i * stride + j + 1];

@@ -57,14 +57,14 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowmax_u64_av
     __m512i acc3 = _mm512_setzero_si512();
     // 4 vectors per iteration
     int64_t j = 0;
-    for (; j <= cols - 32; j += 32) {
+    for (; j + 32 <= cols; j += 32) {
       acc0 = _mm512_max_epu64(_mm512_loadu_si512((const void*)(input + i * stride + j)), acc0);
       acc1 = _mm512_max_epu64(_mm512_loadu_si512((const void*)(input + i * stride + j + 8)), acc1);
       acc2 = _mm512_max_epu64(_mm512_loadu_si512((const void*)(input + i * stride + j + 16)), acc2);
       acc3 = _mm512_max_epu64(_mm512_loadu_si512((const void*)(input + i * stride + j + 24)), acc3);
     }
     // one vector at a time
-    for (; j <= cols - 8; j += 8) {
+    for (; j + 8 <= cols; j += 8) {
       acc0 = _mm512_max_epu64(_mm512_loadu_si512((const void*)(input + i * stride + j)), acc0);
     }
     acc0 = _mm512_max_epu64(acc1, acc0);
@@ -146,7 +146,7 @@ void rowmax_u64_neon(const uint64_t* input, int64_t rows, int64_t cols, int64_t 
     uint64x2_t acc3 = vdupq_n_u64(0ull);
     // 4 vectors per iteration
     int64_t j = 0;
-    for (; j <= cols - 8; j += 8) {
+    for (; j + 8 <= cols; j += 8) {
       uint64x2_t x0 = vld1q_u64(input + i * stride + j);
       acc0 = vbslq_u64(vcgtq_u64(x0, acc0), x0, acc0);
       uint64x2_t x1 = vld1q_u64(input + i * stride + j + 2);
@@ -157,7 +157,7 @@ void rowmax_u64_neon(const uint64_t* input, int64_t rows, int64_t cols, int64_t 
       acc3 = vbslq_u64(vcgtq_u64(x3, acc3), x3, acc3);
     }
     // one vector at a time
-    for (; j <= cols - 2; j += 2) {
+    for (; j + 2 <= cols; j += 2) {
       uint64x2_t x0 = vld1q_u64(input + i * stride + j);
       acc0 = vbslq_u64(vcgtq_u64(x0, acc0), x0, acc0);
     }
@@ -198,7 +198,7 @@ __attribute__((target("avx2"))) void rowmax_u64_avx2(const uint64_t* input, int6
     __m256i acc3 = _mm256_setzero_si256();
     // 4 vectors per iteration
     int64_t j = 0;
-    for (; j <= cols - 16; j += 16) {
+    for (; j + 16 <= cols; j += 16) {
       __m256i x0 = _mm256_loadu_si256((const __m256i*)(input + i * stride + j));
       acc0 = _mm256_blendv_epi8(
           acc0, x0,
@@ -225,7 +225,7 @@ __attribute__((target("avx2"))) void rowmax_u64_avx2(const uint64_t* input, int6
               _mm256_xor_si256(acc3, _mm256_set1_epi64x((long long)0x8000000000000000ull))));
     }
     // one vector at a time
-    for (; j <= cols - 4; j += 4) {
+    for (; j + 4 <= cols; j += 4) {
       __m256i x0 = _mm256_loadu_si256((const __m256i*)(input + i * stride + j));
       acc0 = _mm256_blendv_epi8(
           acc0, x0,
@@ -283,7 +283,7 @@ void rowmax_u64_scalar(const uint64_t* input, int64_t rows, int64_t cols, int64_
     uint64_t acc3 = (uint64_t)(0ull);
     // 4 vectors per iteration
     int64_t j = 0;
-    for (; j <= cols - 4; j += 4) {
+    for (; j + 4 <= cols; j += 4) {
       uint64_t x0 = input[i * stride + j];
       acc0 = (x0 > acc0 ? x0 : acc0);
       uint64_t x1 = input[i * stride + j + 1];

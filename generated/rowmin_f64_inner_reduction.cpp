@@ -65,7 +65,7 @@ rowmin_f64_inner_reduction_avx512(const double* input, int64_t rows, int64_t col
     double row_acc = (double)(__builtin_inf());
     // horizontal reduction every iteration
     int64_t j = 0;
-    for (; j <= cols - 8; j += 8) {
+    for (; j + 8 <= cols; j += 8) {
       __m512d x = _mm512_loadu_pd(input + i * stride + j);
       __m512d x_acc = _mm512_set1_pd(__builtin_inf());
       x_acc = _mm512_min_pd(x, x_acc);
@@ -81,7 +81,7 @@ rowmin_f64_inner_reduction_avx512(const double* input, int64_t rows, int64_t col
     if (j < cols) {
       // the row holds a whole vector: re-read its last one
       if (7 < cols) {
-        __m512d tail = _mm512_mask_blend_pd((__mmask8) ~(__mmask8)((1ull << (-cols + j + 8)) - 1),
+        __m512d tail = _mm512_mask_blend_pd((__mmask8) ~(__mmask8)((1ull << (j - cols + 8)) - 1),
                                             _mm512_set1_pd(__builtin_inf()),
                                             _mm512_loadu_pd(input + cols + i * stride - 8));
         __m512d tail_acc = _mm512_set1_pd(__builtin_inf());
@@ -183,7 +183,7 @@ void rowmin_f64_inner_reduction_neon(const double* input, int64_t rows, int64_t 
     double row_acc = (double)(__builtin_inf());
     // horizontal reduction every iteration
     int64_t j = 0;
-    for (; j <= cols - 2; j += 2) {
+    for (; j + 2 <= cols; j += 2) {
       float64x2_t x = vld1q_f64(input + i * stride + j);
       float64x2_t x_acc = vdupq_n_f64(__builtin_inf());
       x_acc = vbslq_f64(vcltq_f64(x, x_acc), x, x_acc);
@@ -255,7 +255,7 @@ __attribute__((target("avx2"))) void rowmin_f64_inner_reduction_avx2(const doubl
     double row_acc = (double)(__builtin_inf());
     // horizontal reduction every iteration
     int64_t j = 0;
-    for (; j <= cols - 4; j += 4) {
+    for (; j + 4 <= cols; j += 4) {
       __m256d x = _mm256_loadu_pd(input + i * stride + j);
       __m256d x_acc = _mm256_set1_pd(__builtin_inf());
       x_acc = _mm256_min_pd(x, x_acc);

@@ -71,7 +71,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowmin_i64_av
   if (cols < short_rows_below) {
     // 8 rows per block
     int64_t i = 0;
-    for (; i <= rows - 8; i += 8) {
+    for (; i + 8 <= rows; i += 8) {
       __m512i acc_r0 = _mm512_set1_epi64((long long)(9223372036854775807ll));
       __m512i acc_r1 = _mm512_set1_epi64((long long)(9223372036854775807ll));
       __m512i acc_r2 = _mm512_set1_epi64((long long)(9223372036854775807ll));
@@ -81,7 +81,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowmin_i64_av
       __m512i acc_r6 = _mm512_set1_epi64((long long)(9223372036854775807ll));
       __m512i acc_r7 = _mm512_set1_epi64((long long)(9223372036854775807ll));
       int64_t j = 0;
-      for (; j <= cols - 8; j += 8) {
+      for (; j + 8 <= cols; j += 8) {
         acc_r0 =
             _mm512_min_epi64(_mm512_loadu_si512((const void*)(input + i * stride + j)), acc_r0);
         acc_r1 = _mm512_min_epi64(
@@ -104,42 +104,42 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowmin_i64_av
         // the row holds a whole vector: re-read its last one
         if (7 < cols) {
           __m512i tail0 = _mm512_mask_blend_epi64(
-              (__mmask8) ~(__mmask8)((1ull << (-cols + j + 8)) - 1),
+              (__mmask8) ~(__mmask8)((1ull << (j - cols + 8)) - 1),
               _mm512_set1_epi64((long long)(9223372036854775807ll)),
               _mm512_loadu_si512((const void*)(input + cols + i * stride - 8)));
           acc_r0 = _mm512_min_epi64(tail0, acc_r0);
           __m512i tail1 = _mm512_mask_blend_epi64(
-              (__mmask8) ~(__mmask8)((1ull << (-cols + j + 8)) - 1),
+              (__mmask8) ~(__mmask8)((1ull << (j - cols + 8)) - 1),
               _mm512_set1_epi64((long long)(9223372036854775807ll)),
               _mm512_loadu_si512((const void*)(input + cols + i * stride + stride - 8)));
           acc_r1 = _mm512_min_epi64(tail1, acc_r1);
           __m512i tail2 = _mm512_mask_blend_epi64(
-              (__mmask8) ~(__mmask8)((1ull << (-cols + j + 8)) - 1),
+              (__mmask8) ~(__mmask8)((1ull << (j - cols + 8)) - 1),
               _mm512_set1_epi64((long long)(9223372036854775807ll)),
               _mm512_loadu_si512((const void*)(input + cols + i * stride + 2 * stride - 8)));
           acc_r2 = _mm512_min_epi64(tail2, acc_r2);
           __m512i tail3 = _mm512_mask_blend_epi64(
-              (__mmask8) ~(__mmask8)((1ull << (-cols + j + 8)) - 1),
+              (__mmask8) ~(__mmask8)((1ull << (j - cols + 8)) - 1),
               _mm512_set1_epi64((long long)(9223372036854775807ll)),
               _mm512_loadu_si512((const void*)(input + cols + i * stride + 3 * stride - 8)));
           acc_r3 = _mm512_min_epi64(tail3, acc_r3);
           __m512i tail4 = _mm512_mask_blend_epi64(
-              (__mmask8) ~(__mmask8)((1ull << (-cols + j + 8)) - 1),
+              (__mmask8) ~(__mmask8)((1ull << (j - cols + 8)) - 1),
               _mm512_set1_epi64((long long)(9223372036854775807ll)),
               _mm512_loadu_si512((const void*)(input + cols + i * stride + 4 * stride - 8)));
           acc_r4 = _mm512_min_epi64(tail4, acc_r4);
           __m512i tail5 = _mm512_mask_blend_epi64(
-              (__mmask8) ~(__mmask8)((1ull << (-cols + j + 8)) - 1),
+              (__mmask8) ~(__mmask8)((1ull << (j - cols + 8)) - 1),
               _mm512_set1_epi64((long long)(9223372036854775807ll)),
               _mm512_loadu_si512((const void*)(input + cols + i * stride + 5 * stride - 8)));
           acc_r5 = _mm512_min_epi64(tail5, acc_r5);
           __m512i tail6 = _mm512_mask_blend_epi64(
-              (__mmask8) ~(__mmask8)((1ull << (-cols + j + 8)) - 1),
+              (__mmask8) ~(__mmask8)((1ull << (j - cols + 8)) - 1),
               _mm512_set1_epi64((long long)(9223372036854775807ll)),
               _mm512_loadu_si512((const void*)(input + cols + i * stride + 6 * stride - 8)));
           acc_r6 = _mm512_min_epi64(tail6, acc_r6);
           __m512i tail7 = _mm512_mask_blend_epi64(
-              (__mmask8) ~(__mmask8)((1ull << (-cols + j + 8)) - 1),
+              (__mmask8) ~(__mmask8)((1ull << (j - cols + 8)) - 1),
               _mm512_set1_epi64((long long)(9223372036854775807ll)),
               _mm512_loadu_si512((const void*)(input + cols + i * stride + 7 * stride - 8)));
           acc_r7 = _mm512_min_epi64(tail7, acc_r7);
@@ -208,7 +208,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowmin_i64_av
       __m512i acc3 = _mm512_set1_epi64((long long)(9223372036854775807ll));
       // 4 vectors per iteration
       int64_t j = 0;
-      for (; j <= cols - 32; j += 32) {
+      for (; j + 32 <= cols; j += 32) {
         acc0 = _mm512_min_epi64(_mm512_loadu_si512((const void*)(input + i * stride + j)), acc0);
         acc1 =
             _mm512_min_epi64(_mm512_loadu_si512((const void*)(input + i * stride + j + 8)), acc1);
@@ -218,7 +218,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowmin_i64_av
             _mm512_min_epi64(_mm512_loadu_si512((const void*)(input + i * stride + j + 24)), acc3);
       }
       // one vector at a time
-      for (; j <= cols - 8; j += 8) {
+      for (; j + 8 <= cols; j += 8) {
         acc0 = _mm512_min_epi64(_mm512_loadu_si512((const void*)(input + i * stride + j)), acc0);
       }
       // predicated tail: lanes past the row end read the identity
@@ -226,7 +226,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowmin_i64_av
         // the row holds a whole vector: re-read its last one
         if (7 < cols) {
           __m512i tail0 = _mm512_mask_blend_epi64(
-              (__mmask8) ~(__mmask8)((1ull << (-cols + j + 8)) - 1),
+              (__mmask8) ~(__mmask8)((1ull << (j - cols + 8)) - 1),
               _mm512_set1_epi64((long long)(9223372036854775807ll)),
               _mm512_loadu_si512((const void*)(input + cols + i * stride - 8)));
           acc1 = _mm512_min_epi64(tail0, acc1);
@@ -261,7 +261,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowmin_i64_av
       __m512i acc3 = _mm512_set1_epi64((long long)(9223372036854775807ll));
       // 4 vectors per iteration
       int64_t j = 0;
-      for (; j <= cols - 32; j += 32) {
+      for (; j + 32 <= cols; j += 32) {
         acc0 = _mm512_min_epi64(_mm512_loadu_si512((const void*)(input + i * stride + j)), acc0);
         acc1 =
             _mm512_min_epi64(_mm512_loadu_si512((const void*)(input + i * stride + j + 8)), acc1);
@@ -271,7 +271,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowmin_i64_av
             _mm512_min_epi64(_mm512_loadu_si512((const void*)(input + i * stride + j + 24)), acc3);
       }
       // one vector at a time
-      for (; j <= cols - 8; j += 8) {
+      for (; j + 8 <= cols; j += 8) {
         acc0 = _mm512_min_epi64(_mm512_loadu_si512((const void*)(input + i * stride + j)), acc0);
       }
       // predicated tail: lanes past the row end read the identity
@@ -279,7 +279,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowmin_i64_av
         // the row holds a whole vector: re-read its last one
         if (7 < cols) {
           __m512i tail0 = _mm512_mask_blend_epi64(
-              (__mmask8) ~(__mmask8)((1ull << (-cols + j + 8)) - 1),
+              (__mmask8) ~(__mmask8)((1ull << (j - cols + 8)) - 1),
               _mm512_set1_epi64((long long)(9223372036854775807ll)),
               _mm512_loadu_si512((const void*)(input + cols + i * stride - 8)));
           acc1 = _mm512_min_epi64(tail0, acc1);
@@ -377,11 +377,11 @@ void rowmin_i64_neon(const int64_t* input, int64_t rows, int64_t cols, int64_t s
   if (cols < short_rows_below) {
     // 2 rows per block
     int64_t i = 0;
-    for (; i <= rows - 2; i += 2) {
+    for (; i + 2 <= rows; i += 2) {
       int64x2_t acc_r0 = vdupq_n_s64(9223372036854775807ll);
       int64x2_t acc_r1 = vdupq_n_s64(9223372036854775807ll);
       int64_t j = 0;
-      for (; j <= cols - 2; j += 2) {
+      for (; j + 2 <= cols; j += 2) {
         int64x2_t x_r0 = vld1q_s64(input + i * stride + j);
         acc_r0 = vbslq_s64(vcltq_s64(x_r0, acc_r0), x_r0, acc_r0);
         int64x2_t x_r1 = vld1q_s64(input + i * stride + j + stride);
@@ -432,7 +432,7 @@ void rowmin_i64_neon(const int64_t* input, int64_t rows, int64_t cols, int64_t s
       int64x2_t acc3 = vdupq_n_s64(9223372036854775807ll);
       // 4 vectors per iteration
       int64_t j = 0;
-      for (; j <= cols - 8; j += 8) {
+      for (; j + 8 <= cols; j += 8) {
         int64x2_t x0 = vld1q_s64(input + i * stride + j);
         acc0 = vbslq_s64(vcltq_s64(x0, acc0), x0, acc0);
         int64x2_t x1 = vld1q_s64(input + i * stride + j + 2);
@@ -443,7 +443,7 @@ void rowmin_i64_neon(const int64_t* input, int64_t rows, int64_t cols, int64_t s
         acc3 = vbslq_s64(vcltq_s64(x3, acc3), x3, acc3);
       }
       // one vector at a time
-      for (; j <= cols - 2; j += 2) {
+      for (; j + 2 <= cols; j += 2) {
         int64x2_t x0 = vld1q_s64(input + i * stride + j);
         acc0 = vbslq_s64(vcltq_s64(x0, acc0), x0, acc0);
       }
@@ -489,7 +489,7 @@ void rowmin_i64_neon(const int64_t* input, int64_t rows, int64_t cols, int64_t s
       int64x2_t acc3 = vdupq_n_s64(9223372036854775807ll);
       // 4 vectors per iteration
       int64_t j = 0;
-      for (; j <= cols - 8; j += 8) {
+      for (; j + 8 <= cols; j += 8) {
         int64x2_t x0 = vld1q_s64(input + i * stride + j);
         acc0 = vbslq_s64(vcltq_s64(x0, acc0), x0, acc0);
         int64x2_t x1 = vld1q_s64(input + i * stride + j + 2);
@@ -500,7 +500,7 @@ void rowmin_i64_neon(const int64_t* input, int64_t rows, int64_t cols, int64_t s
         acc3 = vbslq_s64(vcltq_s64(x3, acc3), x3, acc3);
       }
       // one vector at a time
-      for (; j <= cols - 2; j += 2) {
+      for (; j + 2 <= cols; j += 2) {
         int64x2_t x0 = vld1q_s64(input + i * stride + j);
         acc0 = vbslq_s64(vcltq_s64(x0, acc0), x0, acc0);
       }
@@ -562,13 +562,13 @@ __attribute__((target("avx2"))) void rowmin_i64_avx2(const int64_t* input, int64
   if (cols < short_rows_below) {
     // 4 rows per block
     int64_t i = 0;
-    for (; i <= rows - 4; i += 4) {
+    for (; i + 4 <= rows; i += 4) {
       __m256i acc_r0 = _mm256_set1_epi64x((long long)(9223372036854775807ll));
       __m256i acc_r1 = _mm256_set1_epi64x((long long)(9223372036854775807ll));
       __m256i acc_r2 = _mm256_set1_epi64x((long long)(9223372036854775807ll));
       __m256i acc_r3 = _mm256_set1_epi64x((long long)(9223372036854775807ll));
       int64_t j = 0;
-      for (; j <= cols - 4; j += 4) {
+      for (; j + 4 <= cols; j += 4) {
         __m256i x_r0 = _mm256_loadu_si256((const __m256i*)(input + i * stride + j));
         acc_r0 = _mm256_blendv_epi8(x_r0, acc_r0, _mm256_cmpgt_epi64(x_r0, acc_r0));
         __m256i x_r1 = _mm256_loadu_si256((const __m256i*)(input + i * stride + j + stride));
@@ -639,7 +639,7 @@ __attribute__((target("avx2"))) void rowmin_i64_avx2(const int64_t* input, int64
       __m256i acc3 = _mm256_set1_epi64x((long long)(9223372036854775807ll));
       // 4 vectors per iteration
       int64_t j = 0;
-      for (; j <= cols - 16; j += 16) {
+      for (; j + 16 <= cols; j += 16) {
         __m256i x0 = _mm256_loadu_si256((const __m256i*)(input + i * stride + j));
         acc0 = _mm256_blendv_epi8(x0, acc0, _mm256_cmpgt_epi64(x0, acc0));
         __m256i x1 = _mm256_loadu_si256((const __m256i*)(input + i * stride + j + 4));
@@ -650,7 +650,7 @@ __attribute__((target("avx2"))) void rowmin_i64_avx2(const int64_t* input, int64
         acc3 = _mm256_blendv_epi8(x3, acc3, _mm256_cmpgt_epi64(x3, acc3));
       }
       // one vector at a time
-      for (; j <= cols - 4; j += 4) {
+      for (; j + 4 <= cols; j += 4) {
         __m256i x0 = _mm256_loadu_si256((const __m256i*)(input + i * stride + j));
         acc0 = _mm256_blendv_epi8(x0, acc0, _mm256_cmpgt_epi64(x0, acc0));
       }
@@ -686,7 +686,7 @@ __attribute__((target("avx2"))) void rowmin_i64_avx2(const int64_t* input, int64
       __m256i acc3 = _mm256_set1_epi64x((long long)(9223372036854775807ll));
       // 4 vectors per iteration
       int64_t j = 0;
-      for (; j <= cols - 16; j += 16) {
+      for (; j + 16 <= cols; j += 16) {
         __m256i x0 = _mm256_loadu_si256((const __m256i*)(input + i * stride + j));
         acc0 = _mm256_blendv_epi8(x0, acc0, _mm256_cmpgt_epi64(x0, acc0));
         __m256i x1 = _mm256_loadu_si256((const __m256i*)(input + i * stride + j + 4));
@@ -697,7 +697,7 @@ __attribute__((target("avx2"))) void rowmin_i64_avx2(const int64_t* input, int64
         acc3 = _mm256_blendv_epi8(x3, acc3, _mm256_cmpgt_epi64(x3, acc3));
       }
       // one vector at a time
-      for (; j <= cols - 4; j += 4) {
+      for (; j + 4 <= cols; j += 4) {
         __m256i x0 = _mm256_loadu_si256((const __m256i*)(input + i * stride + j));
         acc0 = _mm256_blendv_epi8(x0, acc0, _mm256_cmpgt_epi64(x0, acc0));
       }
@@ -739,7 +739,7 @@ void rowmin_i64_scalar(const int64_t* input, int64_t rows, int64_t cols, int64_t
     int64_t acc3 = (int64_t)(9223372036854775807ll);
     // 4 vectors per iteration
     int64_t j = 0;
-    for (; j <= cols - 4; j += 4) {
+    for (; j + 4 <= cols; j += 4) {
       int64_t x0 = input[i * stride + j];
       acc0 = (x0 < acc0 ? x0 : acc0);
       int64_t x1 = input[i * stride + j + 1];

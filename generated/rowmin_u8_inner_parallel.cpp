@@ -51,7 +51,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowmin_u8_inn
     const uint8_t* input, int64_t rows, int64_t cols, int64_t stride, uint8_t* output) {
   // 64 rows per vector, lane = row
   int64_t i = 0;
-  for (; i <= rows - 64; i += 64) {
+  for (; i + 64 <= rows; i += 64) {
     __m512i lane_acc = _mm512_set1_epi8((char)(255));
     // sequential along the row
     int64_t j = 0;
@@ -73,11 +73,11 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowmin_u8_inn
       alignas(64) uint8_t column_stage[64];
       for (int64_t r = 0; r < 64; ++r)
         column_stage[r] =
-            r < -i + rows ? (uint8_t)input[i * stride + j + r * stride] : (uint8_t)(255);
+            r < rows - i ? (uint8_t)input[i * stride + j + r * stride] : (uint8_t)(255);
       __m512i column = _mm512_loadu_si512((const void*)(column_stage));
       lane_acc = _mm512_min_epu8(column, lane_acc);
     }
-    _mm512_mask_storeu_epi8(output + i, (__mmask64)((1ull << (-i + rows)) - 1), lane_acc);
+    _mm512_mask_storeu_epi8(output + i, (__mmask64)((1ull << (rows - i)) - 1), lane_acc);
   }
 }
 #endif
@@ -137,7 +137,7 @@ void rowmin_u8_inner_parallel_neon(const uint8_t* input, int64_t rows, int64_t c
                                    uint8_t* output) {
   // 16 rows per vector, lane = row
   int64_t i = 0;
-  for (; i <= rows - 16; i += 16) {
+  for (; i + 16 <= rows; i += 16) {
     uint8x16_t lane_acc = vdupq_n_u8(255);
     // sequential along the row
     int64_t j = 0;
@@ -159,14 +159,14 @@ void rowmin_u8_inner_parallel_neon(const uint8_t* input, int64_t rows, int64_t c
       uint8_t column_stage[16];
       for (int64_t r = 0; r < 16; ++r)
         column_stage[r] =
-            r < -i + rows ? (uint8_t)input[i * stride + j + r * stride] : (uint8_t)(255);
+            r < rows - i ? (uint8_t)input[i * stride + j + r * stride] : (uint8_t)(255);
       uint8x16_t column = vld1q_u8(column_stage);
       lane_acc = vminq_u8(column, lane_acc);
     }
     {
       uint8_t lane_acc_stage[16];
       vst1q_u8(lane_acc_stage, lane_acc);
-      __builtin_memcpy(output + i, lane_acc_stage, (size_t)(-i + rows) * sizeof(uint8_t));
+      __builtin_memcpy(output + i, lane_acc_stage, (size_t)(rows - i) * sizeof(uint8_t));
     }
   }
 }
@@ -183,7 +183,7 @@ __attribute__((target("avx2"))) void rowmin_u8_inner_parallel_avx2(const uint8_t
                                                                    uint8_t* output) {
   // 32 rows per vector, lane = row
   int64_t i = 0;
-  for (; i <= rows - 32; i += 32) {
+  for (; i + 32 <= rows; i += 32) {
     __m256i lane_acc = _mm256_set1_epi8((char)(255));
     // sequential along the row
     int64_t j = 0;
@@ -205,14 +205,14 @@ __attribute__((target("avx2"))) void rowmin_u8_inner_parallel_avx2(const uint8_t
       alignas(64) uint8_t column_stage[32];
       for (int64_t r = 0; r < 32; ++r)
         column_stage[r] =
-            r < -i + rows ? (uint8_t)input[i * stride + j + r * stride] : (uint8_t)(255);
+            r < rows - i ? (uint8_t)input[i * stride + j + r * stride] : (uint8_t)(255);
       __m256i column = _mm256_loadu_si256((const __m256i*)(column_stage));
       lane_acc = _mm256_min_epu8(column, lane_acc);
     }
     {
       alignas(32) uint8_t lane_acc_stage[32];
       _mm256_store_si256((__m256i*)lane_acc_stage, lane_acc);
-      __builtin_memcpy(output + i, lane_acc_stage, (size_t)(-i + rows) * sizeof(uint8_t));
+      __builtin_memcpy(output + i, lane_acc_stage, (size_t)(rows - i) * sizeof(uint8_t));
     }
   }
 }

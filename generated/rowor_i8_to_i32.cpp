@@ -75,14 +75,14 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowor_i8_to_i
     __m512i acc3 = _mm512_setzero_si512();
     // 4 vectors per iteration
     int64_t j = 0;
-    for (; j <= cols - 256; j += 256) {
+    for (; j + 256 <= cols; j += 256) {
       acc0 = _mm512_or_si512(_mm512_loadu_si512((const void*)(input + i * stride + j)), acc0);
       acc1 = _mm512_or_si512(_mm512_loadu_si512((const void*)(input + i * stride + j + 64)), acc1);
       acc2 = _mm512_or_si512(_mm512_loadu_si512((const void*)(input + i * stride + j + 128)), acc2);
       acc3 = _mm512_or_si512(_mm512_loadu_si512((const void*)(input + i * stride + j + 192)), acc3);
     }
     // one vector at a time
-    for (; j <= cols - 64; j += 64) {
+    for (; j + 64 <= cols; j += 64) {
       acc0 = _mm512_or_si512(_mm512_loadu_si512((const void*)(input + i * stride + j)), acc0);
     }
     // predicated tail: lanes past the row end read the identity
@@ -177,14 +177,14 @@ void rowor_i8_to_i32_neon(const int8_t* input, int64_t rows, int64_t cols, int64
     int8x16_t acc3 = vdupq_n_s8(0);
     // 4 vectors per iteration
     int64_t j = 0;
-    for (; j <= cols - 64; j += 64) {
+    for (; j + 64 <= cols; j += 64) {
       acc0 = vorrq_s8(vld1q_s8(input + i * stride + j), acc0);
       acc1 = vorrq_s8(vld1q_s8(input + i * stride + j + 16), acc1);
       acc2 = vorrq_s8(vld1q_s8(input + i * stride + j + 32), acc2);
       acc3 = vorrq_s8(vld1q_s8(input + i * stride + j + 48), acc3);
     }
     // one vector at a time
-    for (; j <= cols - 16; j += 16) {
+    for (; j + 16 <= cols; j += 16) {
       acc0 = vorrq_s8(vld1q_s8(input + i * stride + j), acc0);
     }
     // predicated tail: lanes past the row end read the identity
@@ -239,7 +239,7 @@ __attribute__((target("avx2"))) void rowor_i8_to_i32_avx2(const int8_t* input, i
     __m256i acc3 = _mm256_setzero_si256();
     // 4 vectors per iteration
     int64_t j = 0;
-    for (; j <= cols - 128; j += 128) {
+    for (; j + 128 <= cols; j += 128) {
       acc0 = _mm256_or_si256(_mm256_loadu_si256((const __m256i*)(input + i * stride + j)), acc0);
       acc1 =
           _mm256_or_si256(_mm256_loadu_si256((const __m256i*)(input + i * stride + j + 32)), acc1);
@@ -249,7 +249,7 @@ __attribute__((target("avx2"))) void rowor_i8_to_i32_avx2(const int8_t* input, i
           _mm256_or_si256(_mm256_loadu_si256((const __m256i*)(input + i * stride + j + 96)), acc3);
     }
     // one vector at a time
-    for (; j <= cols - 32; j += 32) {
+    for (; j + 32 <= cols; j += 32) {
       acc0 = _mm256_or_si256(_mm256_loadu_si256((const __m256i*)(input + i * stride + j)), acc0);
     }
     // predicated tail: lanes past the row end read the identity
@@ -302,7 +302,7 @@ void rowor_i8_to_i32_scalar(const int8_t* input, int64_t rows, int64_t cols, int
     int8_t acc3 = (int8_t)(0);
     // 4 vectors per iteration
     int64_t j = 0;
-    for (; j <= cols - 4; j += 4) {
+    for (; j + 4 <= cols; j += 4) {
       int8_t x0 = input[i * stride + j];
       acc0 = (int8_t)(x0 | acc0);
       int8_t x1 = input[i * stride + j + 1];

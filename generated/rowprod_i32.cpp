@@ -71,7 +71,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowprod_i32_a
   if (cols < short_rows_below) {
     // 16 rows per block
     int64_t i = 0;
-    for (; i <= rows - 16; i += 16) {
+    for (; i + 16 <= rows; i += 16) {
       __m512i acc_r0 = _mm512_set1_epi32((int)(1));
       __m512i acc_r1 = _mm512_set1_epi32((int)(1));
       __m512i acc_r2 = _mm512_set1_epi32((int)(1));
@@ -89,7 +89,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowprod_i32_a
       __m512i acc_r14 = _mm512_set1_epi32((int)(1));
       __m512i acc_r15 = _mm512_set1_epi32((int)(1));
       int64_t j = 0;
-      for (; j <= cols - 16; j += 16) {
+      for (; j + 16 <= cols; j += 16) {
         acc_r0 =
             _mm512_mullo_epi32(_mm512_loadu_si512((const void*)(input + i * stride + j)), acc_r0);
         acc_r1 = _mm512_mullo_epi32(
@@ -128,67 +128,67 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowprod_i32_a
         // the row holds a whole vector: re-read its last one
         if (15 < cols) {
           __m512i tail0 = _mm512_mask_blend_epi32(
-              (__mmask16) ~(__mmask16)((1ull << (-cols + j + 16)) - 1), _mm512_set1_epi32((int)(1)),
+              (__mmask16) ~(__mmask16)((1ull << (j - cols + 16)) - 1), _mm512_set1_epi32((int)(1)),
               _mm512_loadu_si512((const void*)(input + cols + i * stride - 16)));
           acc_r0 = _mm512_mullo_epi32(tail0, acc_r0);
           __m512i tail1 = _mm512_mask_blend_epi32(
-              (__mmask16) ~(__mmask16)((1ull << (-cols + j + 16)) - 1), _mm512_set1_epi32((int)(1)),
+              (__mmask16) ~(__mmask16)((1ull << (j - cols + 16)) - 1), _mm512_set1_epi32((int)(1)),
               _mm512_loadu_si512((const void*)(input + cols + i * stride + stride - 16)));
           acc_r1 = _mm512_mullo_epi32(tail1, acc_r1);
           __m512i tail2 = _mm512_mask_blend_epi32(
-              (__mmask16) ~(__mmask16)((1ull << (-cols + j + 16)) - 1), _mm512_set1_epi32((int)(1)),
+              (__mmask16) ~(__mmask16)((1ull << (j - cols + 16)) - 1), _mm512_set1_epi32((int)(1)),
               _mm512_loadu_si512((const void*)(input + cols + i * stride + 2 * stride - 16)));
           acc_r2 = _mm512_mullo_epi32(tail2, acc_r2);
           __m512i tail3 = _mm512_mask_blend_epi32(
-              (__mmask16) ~(__mmask16)((1ull << (-cols + j + 16)) - 1), _mm512_set1_epi32((int)(1)),
+              (__mmask16) ~(__mmask16)((1ull << (j - cols + 16)) - 1), _mm512_set1_epi32((int)(1)),
               _mm512_loadu_si512((const void*)(input + cols + i * stride + 3 * stride - 16)));
           acc_r3 = _mm512_mullo_epi32(tail3, acc_r3);
           __m512i tail4 = _mm512_mask_blend_epi32(
-              (__mmask16) ~(__mmask16)((1ull << (-cols + j + 16)) - 1), _mm512_set1_epi32((int)(1)),
+              (__mmask16) ~(__mmask16)((1ull << (j - cols + 16)) - 1), _mm512_set1_epi32((int)(1)),
               _mm512_loadu_si512((const void*)(input + cols + i * stride + 4 * stride - 16)));
           acc_r4 = _mm512_mullo_epi32(tail4, acc_r4);
           __m512i tail5 = _mm512_mask_blend_epi32(
-              (__mmask16) ~(__mmask16)((1ull << (-cols + j + 16)) - 1), _mm512_set1_epi32((int)(1)),
+              (__mmask16) ~(__mmask16)((1ull << (j - cols + 16)) - 1), _mm512_set1_epi32((int)(1)),
               _mm512_loadu_si512((const void*)(input + cols + i * stride + 5 * stride - 16)));
           acc_r5 = _mm512_mullo_epi32(tail5, acc_r5);
           __m512i tail6 = _mm512_mask_blend_epi32(
-              (__mmask16) ~(__mmask16)((1ull << (-cols + j + 16)) - 1), _mm512_set1_epi32((int)(1)),
+              (__mmask16) ~(__mmask16)((1ull << (j - cols + 16)) - 1), _mm512_set1_epi32((int)(1)),
               _mm512_loadu_si512((const void*)(input + cols + i * stride + 6 * stride - 16)));
           acc_r6 = _mm512_mullo_epi32(tail6, acc_r6);
           __m512i tail7 = _mm512_mask_blend_epi32(
-              (__mmask16) ~(__mmask16)((1ull << (-cols + j + 16)) - 1), _mm512_set1_epi32((int)(1)),
+              (__mmask16) ~(__mmask16)((1ull << (j - cols + 16)) - 1), _mm512_set1_epi32((int)(1)),
               _mm512_loadu_si512((const void*)(input + cols + i * stride + 7 * stride - 16)));
           acc_r7 = _mm512_mullo_epi32(tail7, acc_r7);
           __m512i tail8 = _mm512_mask_blend_epi32(
-              (__mmask16) ~(__mmask16)((1ull << (-cols + j + 16)) - 1), _mm512_set1_epi32((int)(1)),
+              (__mmask16) ~(__mmask16)((1ull << (j - cols + 16)) - 1), _mm512_set1_epi32((int)(1)),
               _mm512_loadu_si512((const void*)(input + cols + i * stride + 8 * stride - 16)));
           acc_r8 = _mm512_mullo_epi32(tail8, acc_r8);
           __m512i tail9 = _mm512_mask_blend_epi32(
-              (__mmask16) ~(__mmask16)((1ull << (-cols + j + 16)) - 1), _mm512_set1_epi32((int)(1)),
+              (__mmask16) ~(__mmask16)((1ull << (j - cols + 16)) - 1), _mm512_set1_epi32((int)(1)),
               _mm512_loadu_si512((const void*)(input + cols + i * stride + 9 * stride - 16)));
           acc_r9 = _mm512_mullo_epi32(tail9, acc_r9);
           __m512i tail10 = _mm512_mask_blend_epi32(
-              (__mmask16) ~(__mmask16)((1ull << (-cols + j + 16)) - 1), _mm512_set1_epi32((int)(1)),
+              (__mmask16) ~(__mmask16)((1ull << (j - cols + 16)) - 1), _mm512_set1_epi32((int)(1)),
               _mm512_loadu_si512((const void*)(input + cols + i * stride + 10 * stride - 16)));
           acc_r10 = _mm512_mullo_epi32(tail10, acc_r10);
           __m512i tail11 = _mm512_mask_blend_epi32(
-              (__mmask16) ~(__mmask16)((1ull << (-cols + j + 16)) - 1), _mm512_set1_epi32((int)(1)),
+              (__mmask16) ~(__mmask16)((1ull << (j - cols + 16)) - 1), _mm512_set1_epi32((int)(1)),
               _mm512_loadu_si512((const void*)(input + cols + i * stride + 11 * stride - 16)));
           acc_r11 = _mm512_mullo_epi32(tail11, acc_r11);
           __m512i tail12 = _mm512_mask_blend_epi32(
-              (__mmask16) ~(__mmask16)((1ull << (-cols + j + 16)) - 1), _mm512_set1_epi32((int)(1)),
+              (__mmask16) ~(__mmask16)((1ull << (j - cols + 16)) - 1), _mm512_set1_epi32((int)(1)),
               _mm512_loadu_si512((const void*)(input + cols + i * stride + 12 * stride - 16)));
           acc_r12 = _mm512_mullo_epi32(tail12, acc_r12);
           __m512i tail13 = _mm512_mask_blend_epi32(
-              (__mmask16) ~(__mmask16)((1ull << (-cols + j + 16)) - 1), _mm512_set1_epi32((int)(1)),
+              (__mmask16) ~(__mmask16)((1ull << (j - cols + 16)) - 1), _mm512_set1_epi32((int)(1)),
               _mm512_loadu_si512((const void*)(input + cols + i * stride + 13 * stride - 16)));
           acc_r13 = _mm512_mullo_epi32(tail13, acc_r13);
           __m512i tail14 = _mm512_mask_blend_epi32(
-              (__mmask16) ~(__mmask16)((1ull << (-cols + j + 16)) - 1), _mm512_set1_epi32((int)(1)),
+              (__mmask16) ~(__mmask16)((1ull << (j - cols + 16)) - 1), _mm512_set1_epi32((int)(1)),
               _mm512_loadu_si512((const void*)(input + cols + i * stride + 14 * stride - 16)));
           acc_r14 = _mm512_mullo_epi32(tail14, acc_r14);
           __m512i tail15 = _mm512_mask_blend_epi32(
-              (__mmask16) ~(__mmask16)((1ull << (-cols + j + 16)) - 1), _mm512_set1_epi32((int)(1)),
+              (__mmask16) ~(__mmask16)((1ull << (j - cols + 16)) - 1), _mm512_set1_epi32((int)(1)),
               _mm512_loadu_si512((const void*)(input + cols + i * stride + 15 * stride - 16)));
           acc_r15 = _mm512_mullo_epi32(tail15, acc_r15);
         }
@@ -308,7 +308,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowprod_i32_a
       __m512i acc3 = _mm512_set1_epi32((int)(1));
       // 4 vectors per iteration
       int64_t j = 0;
-      for (; j <= cols - 64; j += 64) {
+      for (; j + 64 <= cols; j += 64) {
         acc0 = _mm512_mullo_epi32(_mm512_loadu_si512((const void*)(input + i * stride + j)), acc0);
         acc1 = _mm512_mullo_epi32(_mm512_loadu_si512((const void*)(input + i * stride + j + 16)),
                                   acc1);
@@ -318,7 +318,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowprod_i32_a
                                   acc3);
       }
       // one vector at a time
-      for (; j <= cols - 16; j += 16) {
+      for (; j + 16 <= cols; j += 16) {
         acc0 = _mm512_mullo_epi32(_mm512_loadu_si512((const void*)(input + i * stride + j)), acc0);
       }
       // predicated tail: lanes past the row end read the identity
@@ -326,7 +326,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowprod_i32_a
         // the row holds a whole vector: re-read its last one
         if (15 < cols) {
           __m512i tail0 = _mm512_mask_blend_epi32(
-              (__mmask16) ~(__mmask16)((1ull << (-cols + j + 16)) - 1), _mm512_set1_epi32((int)(1)),
+              (__mmask16) ~(__mmask16)((1ull << (j - cols + 16)) - 1), _mm512_set1_epi32((int)(1)),
               _mm512_loadu_si512((const void*)(input + cols + i * stride - 16)));
           acc1 = _mm512_mullo_epi32(tail0, acc1);
         }
@@ -361,7 +361,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowprod_i32_a
       __m512i acc3 = _mm512_set1_epi32((int)(1));
       // 4 vectors per iteration
       int64_t j = 0;
-      for (; j <= cols - 64; j += 64) {
+      for (; j + 64 <= cols; j += 64) {
         acc0 = _mm512_mullo_epi32(_mm512_loadu_si512((const void*)(input + i * stride + j)), acc0);
         acc1 = _mm512_mullo_epi32(_mm512_loadu_si512((const void*)(input + i * stride + j + 16)),
                                   acc1);
@@ -371,7 +371,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowprod_i32_a
                                   acc3);
       }
       // one vector at a time
-      for (; j <= cols - 16; j += 16) {
+      for (; j + 16 <= cols; j += 16) {
         acc0 = _mm512_mullo_epi32(_mm512_loadu_si512((const void*)(input + i * stride + j)), acc0);
       }
       // predicated tail: lanes past the row end read the identity
@@ -379,7 +379,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowprod_i32_a
         // the row holds a whole vector: re-read its last one
         if (15 < cols) {
           __m512i tail0 = _mm512_mask_blend_epi32(
-              (__mmask16) ~(__mmask16)((1ull << (-cols + j + 16)) - 1), _mm512_set1_epi32((int)(1)),
+              (__mmask16) ~(__mmask16)((1ull << (j - cols + 16)) - 1), _mm512_set1_epi32((int)(1)),
               _mm512_loadu_si512((const void*)(input + cols + i * stride - 16)));
           acc1 = _mm512_mullo_epi32(tail0, acc1);
         }
@@ -482,13 +482,13 @@ void rowprod_i32_neon(const int32_t* input, int64_t rows, int64_t cols, int64_t 
   if (cols < short_rows_below) {
     // 4 rows per block
     int64_t i = 0;
-    for (; i <= rows - 4; i += 4) {
+    for (; i + 4 <= rows; i += 4) {
       int32x4_t acc_r0 = vdupq_n_s32(1);
       int32x4_t acc_r1 = vdupq_n_s32(1);
       int32x4_t acc_r2 = vdupq_n_s32(1);
       int32x4_t acc_r3 = vdupq_n_s32(1);
       int64_t j = 0;
-      for (; j <= cols - 4; j += 4) {
+      for (; j + 4 <= cols; j += 4) {
         acc_r0 = vmulq_s32(vld1q_s32(input + i * stride + j), acc_r0);
         acc_r1 = vmulq_s32(vld1q_s32(input + i * stride + j + stride), acc_r1);
         acc_r2 = vmulq_s32(vld1q_s32(input + i * stride + j + 2 * stride), acc_r2);
@@ -559,14 +559,14 @@ void rowprod_i32_neon(const int32_t* input, int64_t rows, int64_t cols, int64_t 
       int32x4_t acc3 = vdupq_n_s32(1);
       // 4 vectors per iteration
       int64_t j = 0;
-      for (; j <= cols - 16; j += 16) {
+      for (; j + 16 <= cols; j += 16) {
         acc0 = vmulq_s32(vld1q_s32(input + i * stride + j), acc0);
         acc1 = vmulq_s32(vld1q_s32(input + i * stride + j + 4), acc1);
         acc2 = vmulq_s32(vld1q_s32(input + i * stride + j + 8), acc2);
         acc3 = vmulq_s32(vld1q_s32(input + i * stride + j + 12), acc3);
       }
       // one vector at a time
-      for (; j <= cols - 4; j += 4) {
+      for (; j + 4 <= cols; j += 4) {
         acc0 = vmulq_s32(vld1q_s32(input + i * stride + j), acc0);
       }
       // predicated tail: lanes past the row end read the identity
@@ -610,14 +610,14 @@ void rowprod_i32_neon(const int32_t* input, int64_t rows, int64_t cols, int64_t 
       int32x4_t acc3 = vdupq_n_s32(1);
       // 4 vectors per iteration
       int64_t j = 0;
-      for (; j <= cols - 16; j += 16) {
+      for (; j + 16 <= cols; j += 16) {
         acc0 = vmulq_s32(vld1q_s32(input + i * stride + j), acc0);
         acc1 = vmulq_s32(vld1q_s32(input + i * stride + j + 4), acc1);
         acc2 = vmulq_s32(vld1q_s32(input + i * stride + j + 8), acc2);
         acc3 = vmulq_s32(vld1q_s32(input + i * stride + j + 12), acc3);
       }
       // one vector at a time
-      for (; j <= cols - 4; j += 4) {
+      for (; j + 4 <= cols; j += 4) {
         acc0 = vmulq_s32(vld1q_s32(input + i * stride + j), acc0);
       }
       // predicated tail: lanes past the row end read the identity
@@ -676,7 +676,7 @@ __attribute__((target("avx2"))) void rowprod_i32_avx2(const int32_t* input, int6
   if (cols < short_rows_below) {
     // 8 rows per block
     int64_t i = 0;
-    for (; i <= rows - 8; i += 8) {
+    for (; i + 8 <= rows; i += 8) {
       __m256i acc_r0 = _mm256_set1_epi32((int)(1));
       __m256i acc_r1 = _mm256_set1_epi32((int)(1));
       __m256i acc_r2 = _mm256_set1_epi32((int)(1));
@@ -686,7 +686,7 @@ __attribute__((target("avx2"))) void rowprod_i32_avx2(const int32_t* input, int6
       __m256i acc_r6 = _mm256_set1_epi32((int)(1));
       __m256i acc_r7 = _mm256_set1_epi32((int)(1));
       int64_t j = 0;
-      for (; j <= cols - 8; j += 8) {
+      for (; j + 8 <= cols; j += 8) {
         acc_r0 = _mm256_mullo_epi32(_mm256_loadu_si256((const __m256i*)(input + i * stride + j)),
                                     acc_r0);
         acc_r1 = _mm256_mullo_epi32(
@@ -794,7 +794,7 @@ __attribute__((target("avx2"))) void rowprod_i32_avx2(const int32_t* input, int6
       __m256i acc3 = _mm256_set1_epi32((int)(1));
       // 4 vectors per iteration
       int64_t j = 0;
-      for (; j <= cols - 32; j += 32) {
+      for (; j + 32 <= cols; j += 32) {
         acc0 =
             _mm256_mullo_epi32(_mm256_loadu_si256((const __m256i*)(input + i * stride + j)), acc0);
         acc1 = _mm256_mullo_epi32(_mm256_loadu_si256((const __m256i*)(input + i * stride + j + 8)),
@@ -805,7 +805,7 @@ __attribute__((target("avx2"))) void rowprod_i32_avx2(const int32_t* input, int6
                                   acc3);
       }
       // one vector at a time
-      for (; j <= cols - 8; j += 8) {
+      for (; j + 8 <= cols; j += 8) {
         acc0 =
             _mm256_mullo_epi32(_mm256_loadu_si256((const __m256i*)(input + i * stride + j)), acc0);
       }
@@ -840,7 +840,7 @@ __attribute__((target("avx2"))) void rowprod_i32_avx2(const int32_t* input, int6
       __m256i acc3 = _mm256_set1_epi32((int)(1));
       // 4 vectors per iteration
       int64_t j = 0;
-      for (; j <= cols - 32; j += 32) {
+      for (; j + 32 <= cols; j += 32) {
         acc0 =
             _mm256_mullo_epi32(_mm256_loadu_si256((const __m256i*)(input + i * stride + j)), acc0);
         acc1 = _mm256_mullo_epi32(_mm256_loadu_si256((const __m256i*)(input + i * stride + j + 8)),
@@ -851,7 +851,7 @@ __attribute__((target("avx2"))) void rowprod_i32_avx2(const int32_t* input, int6
                                   acc3);
       }
       // one vector at a time
-      for (; j <= cols - 8; j += 8) {
+      for (; j + 8 <= cols; j += 8) {
         acc0 =
             _mm256_mullo_epi32(_mm256_loadu_si256((const __m256i*)(input + i * stride + j)), acc0);
       }
@@ -892,7 +892,7 @@ void rowprod_i32_scalar(const int32_t* input, int64_t rows, int64_t cols, int64_
     uint32_t acc3 = (uint32_t)(int32_t)(1);
     // 4 vectors per iteration
     int64_t j = 0;
-    for (; j <= cols - 4; j += 4) {
+    for (; j + 4 <= cols; j += 4) {
       uint32_t x0 = (uint32_t)input[i * stride + j];
       acc0 = (x0 * acc0);
       uint32_t x1 = (uint32_t)input[i * stride + j + 1];

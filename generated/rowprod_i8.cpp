@@ -72,7 +72,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowprod_i8_av
     uint8_t row_acc = (uint8_t)(int8_t)(1);
     // horizontal reduction every iteration
     int64_t j = 0;
-    for (; j <= cols - 64; j += 64) {
+    for (; j + 64 <= cols; j += 64) {
       __m512i x = _mm512_loadu_si512((const void*)(input + i * stride + j));
       __m256i x_sum_v256 = _mm256_or_si256(
           _mm256_and_si256(
@@ -226,7 +226,7 @@ void rowprod_i8_neon(const int8_t* input, int64_t rows, int64_t cols, int64_t st
     uint8_t row_acc = (uint8_t)(int8_t)(1);
     // horizontal reduction every iteration
     int64_t j = 0;
-    for (; j <= cols - 16; j += 16) {
+    for (; j + 16 <= cols; j += 16) {
       uint8_t x_sum_lanes[16];
       vst1q_u8(x_sum_lanes, vreinterpretq_u8_s8(vld1q_s8(input + i * stride + j)));
       for (int half = 8; half > 0; half /= 2)
@@ -287,7 +287,7 @@ __attribute__((target("avx2"))) void rowprod_i8_avx2(const int8_t* input, int64_
     uint8_t row_acc = (uint8_t)(int8_t)(1);
     // horizontal reduction every iteration
     int64_t j = 0;
-    for (; j <= cols - 32; j += 32) {
+    for (; j + 32 <= cols; j += 32) {
       __m256i x = _mm256_loadu_si256((const __m256i*)(input + i * stride + j));
       __m128i x_sum_v = _mm_or_si128(
           _mm_and_si128(_mm_mullo_epi16(_mm256_castsi256_si128(x), _mm256_extracti128_si256(x, 1)),

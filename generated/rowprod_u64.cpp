@@ -78,7 +78,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowprod_u64_a
   if (cols < short_rows_below) {
     // 8 rows per block
     int64_t i = 0;
-    for (; i <= rows - 8; i += 8) {
+    for (; i + 8 <= rows; i += 8) {
       __m512i acc_r0 = _mm512_set1_epi64((long long)(1));
       __m512i acc_r1 = _mm512_set1_epi64((long long)(1));
       __m512i acc_r2 = _mm512_set1_epi64((long long)(1));
@@ -88,7 +88,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowprod_u64_a
       __m512i acc_r6 = _mm512_set1_epi64((long long)(1));
       __m512i acc_r7 = _mm512_set1_epi64((long long)(1));
       int64_t j = 0;
-      for (; j <= cols - 8; j += 8) {
+      for (; j + 8 <= cols; j += 8) {
         acc_r0 =
             _mm512_mullo_epi64(_mm512_loadu_si512((const void*)(input + i * stride + j)), acc_r0);
         acc_r1 = _mm512_mullo_epi64(
@@ -111,42 +111,42 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowprod_u64_a
         // the row holds a whole vector: re-read its last one
         if (7 < cols) {
           __m512i tail0 = _mm512_mask_blend_epi64(
-              (__mmask8) ~(__mmask8)((1ull << (-cols + j + 8)) - 1),
+              (__mmask8) ~(__mmask8)((1ull << (j - cols + 8)) - 1),
               _mm512_set1_epi64((long long)(1)),
               _mm512_loadu_si512((const void*)(input + cols + i * stride - 8)));
           acc_r0 = _mm512_mullo_epi64(tail0, acc_r0);
           __m512i tail1 = _mm512_mask_blend_epi64(
-              (__mmask8) ~(__mmask8)((1ull << (-cols + j + 8)) - 1),
+              (__mmask8) ~(__mmask8)((1ull << (j - cols + 8)) - 1),
               _mm512_set1_epi64((long long)(1)),
               _mm512_loadu_si512((const void*)(input + cols + i * stride + stride - 8)));
           acc_r1 = _mm512_mullo_epi64(tail1, acc_r1);
           __m512i tail2 = _mm512_mask_blend_epi64(
-              (__mmask8) ~(__mmask8)((1ull << (-cols + j + 8)) - 1),
+              (__mmask8) ~(__mmask8)((1ull << (j - cols + 8)) - 1),
               _mm512_set1_epi64((long long)(1)),
               _mm512_loadu_si512((const void*)(input + cols + i * stride + 2 * stride - 8)));
           acc_r2 = _mm512_mullo_epi64(tail2, acc_r2);
           __m512i tail3 = _mm512_mask_blend_epi64(
-              (__mmask8) ~(__mmask8)((1ull << (-cols + j + 8)) - 1),
+              (__mmask8) ~(__mmask8)((1ull << (j - cols + 8)) - 1),
               _mm512_set1_epi64((long long)(1)),
               _mm512_loadu_si512((const void*)(input + cols + i * stride + 3 * stride - 8)));
           acc_r3 = _mm512_mullo_epi64(tail3, acc_r3);
           __m512i tail4 = _mm512_mask_blend_epi64(
-              (__mmask8) ~(__mmask8)((1ull << (-cols + j + 8)) - 1),
+              (__mmask8) ~(__mmask8)((1ull << (j - cols + 8)) - 1),
               _mm512_set1_epi64((long long)(1)),
               _mm512_loadu_si512((const void*)(input + cols + i * stride + 4 * stride - 8)));
           acc_r4 = _mm512_mullo_epi64(tail4, acc_r4);
           __m512i tail5 = _mm512_mask_blend_epi64(
-              (__mmask8) ~(__mmask8)((1ull << (-cols + j + 8)) - 1),
+              (__mmask8) ~(__mmask8)((1ull << (j - cols + 8)) - 1),
               _mm512_set1_epi64((long long)(1)),
               _mm512_loadu_si512((const void*)(input + cols + i * stride + 5 * stride - 8)));
           acc_r5 = _mm512_mullo_epi64(tail5, acc_r5);
           __m512i tail6 = _mm512_mask_blend_epi64(
-              (__mmask8) ~(__mmask8)((1ull << (-cols + j + 8)) - 1),
+              (__mmask8) ~(__mmask8)((1ull << (j - cols + 8)) - 1),
               _mm512_set1_epi64((long long)(1)),
               _mm512_loadu_si512((const void*)(input + cols + i * stride + 6 * stride - 8)));
           acc_r6 = _mm512_mullo_epi64(tail6, acc_r6);
           __m512i tail7 = _mm512_mask_blend_epi64(
-              (__mmask8) ~(__mmask8)((1ull << (-cols + j + 8)) - 1),
+              (__mmask8) ~(__mmask8)((1ull << (j - cols + 8)) - 1),
               _mm512_set1_epi64((long long)(1)),
               _mm512_loadu_si512((const void*)(input + cols + i * stride + 7 * stride - 8)));
           acc_r7 = _mm512_mullo_epi64(tail7, acc_r7);
@@ -215,7 +215,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowprod_u64_a
       __m512i acc3 = _mm512_set1_epi64((long long)(1));
       // 4 vectors per iteration
       int64_t j = 0;
-      for (; j <= cols - 32; j += 32) {
+      for (; j + 32 <= cols; j += 32) {
         acc0 = _mm512_mullo_epi64(_mm512_loadu_si512((const void*)(input + i * stride + j)), acc0);
         acc1 =
             _mm512_mullo_epi64(_mm512_loadu_si512((const void*)(input + i * stride + j + 8)), acc1);
@@ -225,7 +225,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowprod_u64_a
                                   acc3);
       }
       // one vector at a time
-      for (; j <= cols - 8; j += 8) {
+      for (; j + 8 <= cols; j += 8) {
         acc0 = _mm512_mullo_epi64(_mm512_loadu_si512((const void*)(input + i * stride + j)), acc0);
       }
       // predicated tail: lanes past the row end read the identity
@@ -233,7 +233,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowprod_u64_a
         // the row holds a whole vector: re-read its last one
         if (7 < cols) {
           __m512i tail0 = _mm512_mask_blend_epi64(
-              (__mmask8) ~(__mmask8)((1ull << (-cols + j + 8)) - 1),
+              (__mmask8) ~(__mmask8)((1ull << (j - cols + 8)) - 1),
               _mm512_set1_epi64((long long)(1)),
               _mm512_loadu_si512((const void*)(input + cols + i * stride - 8)));
           acc1 = _mm512_mullo_epi64(tail0, acc1);
@@ -268,7 +268,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowprod_u64_a
       __m512i acc3 = _mm512_set1_epi64((long long)(1));
       // 4 vectors per iteration
       int64_t j = 0;
-      for (; j <= cols - 32; j += 32) {
+      for (; j + 32 <= cols; j += 32) {
         acc0 = _mm512_mullo_epi64(_mm512_loadu_si512((const void*)(input + i * stride + j)), acc0);
         acc1 =
             _mm512_mullo_epi64(_mm512_loadu_si512((const void*)(input + i * stride + j + 8)), acc1);
@@ -278,7 +278,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowprod_u64_a
                                   acc3);
       }
       // one vector at a time
-      for (; j <= cols - 8; j += 8) {
+      for (; j + 8 <= cols; j += 8) {
         acc0 = _mm512_mullo_epi64(_mm512_loadu_si512((const void*)(input + i * stride + j)), acc0);
       }
       // predicated tail: lanes past the row end read the identity
@@ -286,7 +286,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowprod_u64_a
         // the row holds a whole vector: re-read its last one
         if (7 < cols) {
           __m512i tail0 = _mm512_mask_blend_epi64(
-              (__mmask8) ~(__mmask8)((1ull << (-cols + j + 8)) - 1),
+              (__mmask8) ~(__mmask8)((1ull << (j - cols + 8)) - 1),
               _mm512_set1_epi64((long long)(1)),
               _mm512_loadu_si512((const void*)(input + cols + i * stride - 8)));
           acc1 = _mm512_mullo_epi64(tail0, acc1);
@@ -390,11 +390,11 @@ void rowprod_u64_neon(const uint64_t* input, int64_t rows, int64_t cols, int64_t
   if (cols < short_rows_below) {
     // 2 rows per block
     int64_t i = 0;
-    for (; i <= rows - 2; i += 2) {
+    for (; i + 2 <= rows; i += 2) {
       uint64x2_t acc_r0 = vdupq_n_u64(1);
       uint64x2_t acc_r1 = vdupq_n_u64(1);
       int64_t j = 0;
-      for (; j <= cols - 2; j += 2) {
+      for (; j + 2 <= cols; j += 2) {
         acc_r0 = simdgen_mul_u64x2(vld1q_u64(input + i * stride + j), acc_r0);
         acc_r1 = simdgen_mul_u64x2(vld1q_u64(input + i * stride + j + stride), acc_r1);
       }
@@ -441,14 +441,14 @@ void rowprod_u64_neon(const uint64_t* input, int64_t rows, int64_t cols, int64_t
       uint64x2_t acc3 = vdupq_n_u64(1);
       // 4 vectors per iteration
       int64_t j = 0;
-      for (; j <= cols - 8; j += 8) {
+      for (; j + 8 <= cols; j += 8) {
         acc0 = simdgen_mul_u64x2(vld1q_u64(input + i * stride + j), acc0);
         acc1 = simdgen_mul_u64x2(vld1q_u64(input + i * stride + j + 2), acc1);
         acc2 = simdgen_mul_u64x2(vld1q_u64(input + i * stride + j + 4), acc2);
         acc3 = simdgen_mul_u64x2(vld1q_u64(input + i * stride + j + 6), acc3);
       }
       // one vector at a time
-      for (; j <= cols - 2; j += 2) {
+      for (; j + 2 <= cols; j += 2) {
         acc0 = simdgen_mul_u64x2(vld1q_u64(input + i * stride + j), acc0);
       }
       // predicated tail: lanes past the row end read the identity
@@ -492,14 +492,14 @@ void rowprod_u64_neon(const uint64_t* input, int64_t rows, int64_t cols, int64_t
       uint64x2_t acc3 = vdupq_n_u64(1);
       // 4 vectors per iteration
       int64_t j = 0;
-      for (; j <= cols - 8; j += 8) {
+      for (; j + 8 <= cols; j += 8) {
         acc0 = simdgen_mul_u64x2(vld1q_u64(input + i * stride + j), acc0);
         acc1 = simdgen_mul_u64x2(vld1q_u64(input + i * stride + j + 2), acc1);
         acc2 = simdgen_mul_u64x2(vld1q_u64(input + i * stride + j + 4), acc2);
         acc3 = simdgen_mul_u64x2(vld1q_u64(input + i * stride + j + 6), acc3);
       }
       // one vector at a time
-      for (; j <= cols - 2; j += 2) {
+      for (; j + 2 <= cols; j += 2) {
         acc0 = simdgen_mul_u64x2(vld1q_u64(input + i * stride + j), acc0);
       }
       // predicated tail: lanes past the row end read the identity
@@ -559,13 +559,13 @@ __attribute__((target("avx2"))) void rowprod_u64_avx2(const uint64_t* input, int
   if (cols < short_rows_below) {
     // 4 rows per block
     int64_t i = 0;
-    for (; i <= rows - 4; i += 4) {
+    for (; i + 4 <= rows; i += 4) {
       __m256i acc_r0 = _mm256_set1_epi64x((long long)(1));
       __m256i acc_r1 = _mm256_set1_epi64x((long long)(1));
       __m256i acc_r2 = _mm256_set1_epi64x((long long)(1));
       __m256i acc_r3 = _mm256_set1_epi64x((long long)(1));
       int64_t j = 0;
-      for (; j <= cols - 4; j += 4) {
+      for (; j + 4 <= cols; j += 4) {
         __m256i x_r0 = _mm256_loadu_si256((const __m256i*)(input + i * stride + j));
         acc_r0 = _mm256_add_epi64(
             _mm256_mul_epu32(x_r0, acc_r0),
@@ -696,7 +696,7 @@ __attribute__((target("avx2"))) void rowprod_u64_avx2(const uint64_t* input, int
       __m256i acc3 = _mm256_set1_epi64x((long long)(1));
       // 4 vectors per iteration
       int64_t j = 0;
-      for (; j <= cols - 16; j += 16) {
+      for (; j + 16 <= cols; j += 16) {
         __m256i x0 = _mm256_loadu_si256((const __m256i*)(input + i * stride + j));
         acc0 = _mm256_add_epi64(
             _mm256_mul_epu32(x0, acc0),
@@ -723,7 +723,7 @@ __attribute__((target("avx2"))) void rowprod_u64_avx2(const uint64_t* input, int
                               32));
       }
       // one vector at a time
-      for (; j <= cols - 4; j += 4) {
+      for (; j + 4 <= cols; j += 4) {
         __m256i x0 = _mm256_loadu_si256((const __m256i*)(input + i * stride + j));
         acc0 = _mm256_add_epi64(
             _mm256_mul_epu32(x0, acc0),
@@ -790,7 +790,7 @@ __attribute__((target("avx2"))) void rowprod_u64_avx2(const uint64_t* input, int
       __m256i acc3 = _mm256_set1_epi64x((long long)(1));
       // 4 vectors per iteration
       int64_t j = 0;
-      for (; j <= cols - 16; j += 16) {
+      for (; j + 16 <= cols; j += 16) {
         __m256i x0 = _mm256_loadu_si256((const __m256i*)(input + i * stride + j));
         acc0 = _mm256_add_epi64(
             _mm256_mul_epu32(x0, acc0),
@@ -817,7 +817,7 @@ __attribute__((target("avx2"))) void rowprod_u64_avx2(const uint64_t* input, int
                               32));
       }
       // one vector at a time
-      for (; j <= cols - 4; j += 4) {
+      for (; j + 4 <= cols; j += 4) {
         __m256i x0 = _mm256_loadu_si256((const __m256i*)(input + i * stride + j));
         acc0 = _mm256_add_epi64(
             _mm256_mul_epu32(x0, acc0),
@@ -890,7 +890,7 @@ void rowprod_u64_scalar(const uint64_t* input, int64_t rows, int64_t cols, int64
     uint64_t acc3 = (uint64_t)(1);
     // 4 vectors per iteration
     int64_t j = 0;
-    for (; j <= cols - 4; j += 4) {
+    for (; j + 4 <= cols; j += 4) {
       uint64_t x0 = input[i * stride + j];
       acc0 = (x0 * acc0);
       uint64_t x1 = input[i * stride + j + 1];

@@ -71,7 +71,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_f32_av
   if (cols < short_rows_below) {
     // 16 rows per block
     int64_t i = 0;
-    for (; i <= rows - 16; i += 16) {
+    for (; i + 16 <= rows; i += 16) {
       __m512 acc_r0 = _mm512_setzero_ps();
       __m512 acc_r1 = _mm512_setzero_ps();
       __m512 acc_r2 = _mm512_setzero_ps();
@@ -89,7 +89,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_f32_av
       __m512 acc_r14 = _mm512_setzero_ps();
       __m512 acc_r15 = _mm512_setzero_ps();
       int64_t j = 0;
-      for (; j <= cols - 16; j += 16) {
+      for (; j + 16 <= cols; j += 16) {
         acc_r0 = _mm512_add_ps(_mm512_loadu_ps(input + i * stride + j), acc_r0);
         acc_r1 = _mm512_add_ps(_mm512_loadu_ps(input + i * stride + j + stride), acc_r1);
         acc_r2 = _mm512_add_ps(_mm512_loadu_ps(input + i * stride + j + 2 * stride), acc_r2);
@@ -112,67 +112,67 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_f32_av
         // the row holds a whole vector: re-read its last one
         if (15 < cols) {
           __m512 tail0 = _mm512_mask_blend_ps(
-              (__mmask16) ~(__mmask16)((1ull << (-cols + j + 16)) - 1), _mm512_setzero_ps(),
+              (__mmask16) ~(__mmask16)((1ull << (j - cols + 16)) - 1), _mm512_setzero_ps(),
               _mm512_loadu_ps(input + cols + i * stride - 16));
           acc_r0 = _mm512_add_ps(tail0, acc_r0);
           __m512 tail1 = _mm512_mask_blend_ps(
-              (__mmask16) ~(__mmask16)((1ull << (-cols + j + 16)) - 1), _mm512_setzero_ps(),
+              (__mmask16) ~(__mmask16)((1ull << (j - cols + 16)) - 1), _mm512_setzero_ps(),
               _mm512_loadu_ps(input + cols + i * stride + stride - 16));
           acc_r1 = _mm512_add_ps(tail1, acc_r1);
           __m512 tail2 = _mm512_mask_blend_ps(
-              (__mmask16) ~(__mmask16)((1ull << (-cols + j + 16)) - 1), _mm512_setzero_ps(),
+              (__mmask16) ~(__mmask16)((1ull << (j - cols + 16)) - 1), _mm512_setzero_ps(),
               _mm512_loadu_ps(input + cols + i * stride + 2 * stride - 16));
           acc_r2 = _mm512_add_ps(tail2, acc_r2);
           __m512 tail3 = _mm512_mask_blend_ps(
-              (__mmask16) ~(__mmask16)((1ull << (-cols + j + 16)) - 1), _mm512_setzero_ps(),
+              (__mmask16) ~(__mmask16)((1ull << (j - cols + 16)) - 1), _mm512_setzero_ps(),
               _mm512_loadu_ps(input + cols + i * stride + 3 * stride - 16));
           acc_r3 = _mm512_add_ps(tail3, acc_r3);
           __m512 tail4 = _mm512_mask_blend_ps(
-              (__mmask16) ~(__mmask16)((1ull << (-cols + j + 16)) - 1), _mm512_setzero_ps(),
+              (__mmask16) ~(__mmask16)((1ull << (j - cols + 16)) - 1), _mm512_setzero_ps(),
               _mm512_loadu_ps(input + cols + i * stride + 4 * stride - 16));
           acc_r4 = _mm512_add_ps(tail4, acc_r4);
           __m512 tail5 = _mm512_mask_blend_ps(
-              (__mmask16) ~(__mmask16)((1ull << (-cols + j + 16)) - 1), _mm512_setzero_ps(),
+              (__mmask16) ~(__mmask16)((1ull << (j - cols + 16)) - 1), _mm512_setzero_ps(),
               _mm512_loadu_ps(input + cols + i * stride + 5 * stride - 16));
           acc_r5 = _mm512_add_ps(tail5, acc_r5);
           __m512 tail6 = _mm512_mask_blend_ps(
-              (__mmask16) ~(__mmask16)((1ull << (-cols + j + 16)) - 1), _mm512_setzero_ps(),
+              (__mmask16) ~(__mmask16)((1ull << (j - cols + 16)) - 1), _mm512_setzero_ps(),
               _mm512_loadu_ps(input + cols + i * stride + 6 * stride - 16));
           acc_r6 = _mm512_add_ps(tail6, acc_r6);
           __m512 tail7 = _mm512_mask_blend_ps(
-              (__mmask16) ~(__mmask16)((1ull << (-cols + j + 16)) - 1), _mm512_setzero_ps(),
+              (__mmask16) ~(__mmask16)((1ull << (j - cols + 16)) - 1), _mm512_setzero_ps(),
               _mm512_loadu_ps(input + cols + i * stride + 7 * stride - 16));
           acc_r7 = _mm512_add_ps(tail7, acc_r7);
           __m512 tail8 = _mm512_mask_blend_ps(
-              (__mmask16) ~(__mmask16)((1ull << (-cols + j + 16)) - 1), _mm512_setzero_ps(),
+              (__mmask16) ~(__mmask16)((1ull << (j - cols + 16)) - 1), _mm512_setzero_ps(),
               _mm512_loadu_ps(input + cols + i * stride + 8 * stride - 16));
           acc_r8 = _mm512_add_ps(tail8, acc_r8);
           __m512 tail9 = _mm512_mask_blend_ps(
-              (__mmask16) ~(__mmask16)((1ull << (-cols + j + 16)) - 1), _mm512_setzero_ps(),
+              (__mmask16) ~(__mmask16)((1ull << (j - cols + 16)) - 1), _mm512_setzero_ps(),
               _mm512_loadu_ps(input + cols + i * stride + 9 * stride - 16));
           acc_r9 = _mm512_add_ps(tail9, acc_r9);
           __m512 tail10 = _mm512_mask_blend_ps(
-              (__mmask16) ~(__mmask16)((1ull << (-cols + j + 16)) - 1), _mm512_setzero_ps(),
+              (__mmask16) ~(__mmask16)((1ull << (j - cols + 16)) - 1), _mm512_setzero_ps(),
               _mm512_loadu_ps(input + cols + i * stride + 10 * stride - 16));
           acc_r10 = _mm512_add_ps(tail10, acc_r10);
           __m512 tail11 = _mm512_mask_blend_ps(
-              (__mmask16) ~(__mmask16)((1ull << (-cols + j + 16)) - 1), _mm512_setzero_ps(),
+              (__mmask16) ~(__mmask16)((1ull << (j - cols + 16)) - 1), _mm512_setzero_ps(),
               _mm512_loadu_ps(input + cols + i * stride + 11 * stride - 16));
           acc_r11 = _mm512_add_ps(tail11, acc_r11);
           __m512 tail12 = _mm512_mask_blend_ps(
-              (__mmask16) ~(__mmask16)((1ull << (-cols + j + 16)) - 1), _mm512_setzero_ps(),
+              (__mmask16) ~(__mmask16)((1ull << (j - cols + 16)) - 1), _mm512_setzero_ps(),
               _mm512_loadu_ps(input + cols + i * stride + 12 * stride - 16));
           acc_r12 = _mm512_add_ps(tail12, acc_r12);
           __m512 tail13 = _mm512_mask_blend_ps(
-              (__mmask16) ~(__mmask16)((1ull << (-cols + j + 16)) - 1), _mm512_setzero_ps(),
+              (__mmask16) ~(__mmask16)((1ull << (j - cols + 16)) - 1), _mm512_setzero_ps(),
               _mm512_loadu_ps(input + cols + i * stride + 13 * stride - 16));
           acc_r13 = _mm512_add_ps(tail13, acc_r13);
           __m512 tail14 = _mm512_mask_blend_ps(
-              (__mmask16) ~(__mmask16)((1ull << (-cols + j + 16)) - 1), _mm512_setzero_ps(),
+              (__mmask16) ~(__mmask16)((1ull << (j - cols + 16)) - 1), _mm512_setzero_ps(),
               _mm512_loadu_ps(input + cols + i * stride + 14 * stride - 16));
           acc_r14 = _mm512_add_ps(tail14, acc_r14);
           __m512 tail15 = _mm512_mask_blend_ps(
-              (__mmask16) ~(__mmask16)((1ull << (-cols + j + 16)) - 1), _mm512_setzero_ps(),
+              (__mmask16) ~(__mmask16)((1ull << (j - cols + 16)) - 1), _mm512_setzero_ps(),
               _mm512_loadu_ps(input + cols + i * stride + 15 * stride - 16));
           acc_r15 = _mm512_add_ps(tail15, acc_r15);
         }
@@ -292,14 +292,14 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_f32_av
       __m512 acc3 = _mm512_setzero_ps();
       // 4 vectors per iteration
       int64_t j = 0;
-      for (; j <= cols - 64; j += 64) {
+      for (; j + 64 <= cols; j += 64) {
         acc0 = _mm512_add_ps(_mm512_loadu_ps(input + i * stride + j), acc0);
         acc1 = _mm512_add_ps(_mm512_loadu_ps(input + i * stride + j + 16), acc1);
         acc2 = _mm512_add_ps(_mm512_loadu_ps(input + i * stride + j + 32), acc2);
         acc3 = _mm512_add_ps(_mm512_loadu_ps(input + i * stride + j + 48), acc3);
       }
       // one vector at a time
-      for (; j <= cols - 16; j += 16) {
+      for (; j + 16 <= cols; j += 16) {
         acc0 = _mm512_add_ps(_mm512_loadu_ps(input + i * stride + j), acc0);
       }
       // predicated tail: lanes past the row end read the identity
@@ -307,7 +307,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_f32_av
         // the row holds a whole vector: re-read its last one
         if (15 < cols) {
           __m512 tail0 = _mm512_mask_blend_ps(
-              (__mmask16) ~(__mmask16)((1ull << (-cols + j + 16)) - 1), _mm512_setzero_ps(),
+              (__mmask16) ~(__mmask16)((1ull << (j - cols + 16)) - 1), _mm512_setzero_ps(),
               _mm512_loadu_ps(input + cols + i * stride - 16));
           acc1 = _mm512_add_ps(tail0, acc1);
         }
@@ -343,14 +343,14 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_f32_av
       __m512 acc3 = _mm512_setzero_ps();
       // 4 vectors per iteration
       int64_t j = 0;
-      for (; j <= cols - 64; j += 64) {
+      for (; j + 64 <= cols; j += 64) {
         acc0 = _mm512_add_ps(_mm512_loadu_ps(input + i * stride + j), acc0);
         acc1 = _mm512_add_ps(_mm512_loadu_ps(input + i * stride + j + 16), acc1);
         acc2 = _mm512_add_ps(_mm512_loadu_ps(input + i * stride + j + 32), acc2);
         acc3 = _mm512_add_ps(_mm512_loadu_ps(input + i * stride + j + 48), acc3);
       }
       // one vector at a time
-      for (; j <= cols - 16; j += 16) {
+      for (; j + 16 <= cols; j += 16) {
         acc0 = _mm512_add_ps(_mm512_loadu_ps(input + i * stride + j), acc0);
       }
       // predicated tail: lanes past the row end read the identity
@@ -358,7 +358,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_f32_av
         // the row holds a whole vector: re-read its last one
         if (15 < cols) {
           __m512 tail0 = _mm512_mask_blend_ps(
-              (__mmask16) ~(__mmask16)((1ull << (-cols + j + 16)) - 1), _mm512_setzero_ps(),
+              (__mmask16) ~(__mmask16)((1ull << (j - cols + 16)) - 1), _mm512_setzero_ps(),
               _mm512_loadu_ps(input + cols + i * stride - 16));
           acc1 = _mm512_add_ps(tail0, acc1);
         }
@@ -459,13 +459,13 @@ void rowsum_f32_neon(const float* input, int64_t rows, int64_t cols, int64_t str
   if (cols < short_rows_below) {
     // 4 rows per block
     int64_t i = 0;
-    for (; i <= rows - 4; i += 4) {
+    for (; i + 4 <= rows; i += 4) {
       float32x4_t acc_r0 = vdupq_n_f32(0.0f);
       float32x4_t acc_r1 = vdupq_n_f32(0.0f);
       float32x4_t acc_r2 = vdupq_n_f32(0.0f);
       float32x4_t acc_r3 = vdupq_n_f32(0.0f);
       int64_t j = 0;
-      for (; j <= cols - 4; j += 4) {
+      for (; j + 4 <= cols; j += 4) {
         acc_r0 = vaddq_f32(vld1q_f32(input + i * stride + j), acc_r0);
         acc_r1 = vaddq_f32(vld1q_f32(input + i * stride + j + stride), acc_r1);
         acc_r2 = vaddq_f32(vld1q_f32(input + i * stride + j + 2 * stride), acc_r2);
@@ -535,14 +535,14 @@ void rowsum_f32_neon(const float* input, int64_t rows, int64_t cols, int64_t str
       float32x4_t acc3 = vdupq_n_f32(0.0f);
       // 4 vectors per iteration
       int64_t j = 0;
-      for (; j <= cols - 16; j += 16) {
+      for (; j + 16 <= cols; j += 16) {
         acc0 = vaddq_f32(vld1q_f32(input + i * stride + j), acc0);
         acc1 = vaddq_f32(vld1q_f32(input + i * stride + j + 4), acc1);
         acc2 = vaddq_f32(vld1q_f32(input + i * stride + j + 8), acc2);
         acc3 = vaddq_f32(vld1q_f32(input + i * stride + j + 12), acc3);
       }
       // one vector at a time
-      for (; j <= cols - 4; j += 4) {
+      for (; j + 4 <= cols; j += 4) {
         acc0 = vaddq_f32(vld1q_f32(input + i * stride + j), acc0);
       }
       // predicated tail: lanes past the row end read the identity
@@ -581,14 +581,14 @@ void rowsum_f32_neon(const float* input, int64_t rows, int64_t cols, int64_t str
       float32x4_t acc3 = vdupq_n_f32(0.0f);
       // 4 vectors per iteration
       int64_t j = 0;
-      for (; j <= cols - 16; j += 16) {
+      for (; j + 16 <= cols; j += 16) {
         acc0 = vaddq_f32(vld1q_f32(input + i * stride + j), acc0);
         acc1 = vaddq_f32(vld1q_f32(input + i * stride + j + 4), acc1);
         acc2 = vaddq_f32(vld1q_f32(input + i * stride + j + 8), acc2);
         acc3 = vaddq_f32(vld1q_f32(input + i * stride + j + 12), acc3);
       }
       // one vector at a time
-      for (; j <= cols - 4; j += 4) {
+      for (; j + 4 <= cols; j += 4) {
         acc0 = vaddq_f32(vld1q_f32(input + i * stride + j), acc0);
       }
       // predicated tail: lanes past the row end read the identity
@@ -641,7 +641,7 @@ __attribute__((target("avx2"))) void rowsum_f32_avx2(const float* input, int64_t
   if (cols < short_rows_below) {
     // 8 rows per block
     int64_t i = 0;
-    for (; i <= rows - 8; i += 8) {
+    for (; i + 8 <= rows; i += 8) {
       __m256 acc_r0 = _mm256_setzero_ps();
       __m256 acc_r1 = _mm256_setzero_ps();
       __m256 acc_r2 = _mm256_setzero_ps();
@@ -651,7 +651,7 @@ __attribute__((target("avx2"))) void rowsum_f32_avx2(const float* input, int64_t
       __m256 acc_r6 = _mm256_setzero_ps();
       __m256 acc_r7 = _mm256_setzero_ps();
       int64_t j = 0;
-      for (; j <= cols - 8; j += 8) {
+      for (; j + 8 <= cols; j += 8) {
         acc_r0 = _mm256_add_ps(_mm256_loadu_ps(input + i * stride + j), acc_r0);
         acc_r1 = _mm256_add_ps(_mm256_loadu_ps(input + i * stride + j + stride), acc_r1);
         acc_r2 = _mm256_add_ps(_mm256_loadu_ps(input + i * stride + j + 2 * stride), acc_r2);
@@ -752,14 +752,14 @@ __attribute__((target("avx2"))) void rowsum_f32_avx2(const float* input, int64_t
       __m256 acc3 = _mm256_setzero_ps();
       // 4 vectors per iteration
       int64_t j = 0;
-      for (; j <= cols - 32; j += 32) {
+      for (; j + 32 <= cols; j += 32) {
         acc0 = _mm256_add_ps(_mm256_loadu_ps(input + i * stride + j), acc0);
         acc1 = _mm256_add_ps(_mm256_loadu_ps(input + i * stride + j + 8), acc1);
         acc2 = _mm256_add_ps(_mm256_loadu_ps(input + i * stride + j + 16), acc2);
         acc3 = _mm256_add_ps(_mm256_loadu_ps(input + i * stride + j + 24), acc3);
       }
       // one vector at a time
-      for (; j <= cols - 8; j += 8) {
+      for (; j + 8 <= cols; j += 8) {
         acc0 = _mm256_add_ps(_mm256_loadu_ps(input + i * stride + j), acc0);
       }
       // predicated tail: lanes past the row end read the identity
@@ -794,14 +794,14 @@ __attribute__((target("avx2"))) void rowsum_f32_avx2(const float* input, int64_t
       __m256 acc3 = _mm256_setzero_ps();
       // 4 vectors per iteration
       int64_t j = 0;
-      for (; j <= cols - 32; j += 32) {
+      for (; j + 32 <= cols; j += 32) {
         acc0 = _mm256_add_ps(_mm256_loadu_ps(input + i * stride + j), acc0);
         acc1 = _mm256_add_ps(_mm256_loadu_ps(input + i * stride + j + 8), acc1);
         acc2 = _mm256_add_ps(_mm256_loadu_ps(input + i * stride + j + 16), acc2);
         acc3 = _mm256_add_ps(_mm256_loadu_ps(input + i * stride + j + 24), acc3);
       }
       // one vector at a time
-      for (; j <= cols - 8; j += 8) {
+      for (; j + 8 <= cols; j += 8) {
         acc0 = _mm256_add_ps(_mm256_loadu_ps(input + i * stride + j), acc0);
       }
       // predicated tail: lanes past the row end read the identity
@@ -842,7 +842,7 @@ void rowsum_f32_scalar(const float* input, int64_t rows, int64_t cols, int64_t s
     float acc3 = (float)(0.0f);
     // 4 vectors per iteration
     int64_t j = 0;
-    for (; j <= cols - 4; j += 4) {
+    for (; j + 4 <= cols; j += 4) {
       float x0 = input[i * stride + j];
       acc0 = (x0 + acc0);
       float x1 = input[i * stride + j + 1];

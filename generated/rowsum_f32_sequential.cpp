@@ -60,7 +60,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_f32_se
                          _mm512_set1_epi32((int)stride));
   // 16 rows per vector, lane = row
   int64_t i = 0;
-  for (; i <= rows - 16; i += 16) {
+  for (; i + 16 <= rows; i += 16) {
     __m512 lane_acc = _mm512_setzero_ps();
     // sequential along the row
     int64_t j = 0;
@@ -77,11 +77,11 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_f32_se
     int64_t j = 0;
     for (; j < cols; ++j) {
       __m512 column =
-          _mm512_mask_i32gather_ps(_mm512_setzero_ps(), (__mmask16)((1ull << (-i + rows)) - 1),
+          _mm512_mask_i32gather_ps(_mm512_setzero_ps(), (__mmask16)((1ull << (rows - i)) - 1),
                                    row_offsets, (const void*)(input + i * stride + j), 4);
       lane_acc = _mm512_add_ps(column, lane_acc);
     }
-    _mm512_mask_storeu_ps(output + i, (__mmask16)((1ull << (-i + rows)) - 1), lane_acc);
+    _mm512_mask_storeu_ps(output + i, (__mmask16)((1ull << (rows - i)) - 1), lane_acc);
   }
 }
 #endif
@@ -141,7 +141,7 @@ void rowsum_f32_sequential_neon(const float* input, int64_t rows, int64_t cols, 
                                 float* output) {
   // 4 rows per vector, lane = row
   int64_t i = 0;
-  for (; i <= rows - 4; i += 4) {
+  for (; i + 4 <= rows; i += 4) {
     float32x4_t lane_acc = vdupq_n_f32(0.0f);
     // sequential along the row
     int64_t j = 0;
@@ -161,14 +161,14 @@ void rowsum_f32_sequential_neon(const float* input, int64_t rows, int64_t cols, 
     for (; j < cols; ++j) {
       float column_stage[4];
       for (int64_t r = 0; r < 4; ++r)
-        column_stage[r] = r < -i + rows ? (float)input[i * stride + j + r * stride] : (float)(0.0f);
+        column_stage[r] = r < rows - i ? (float)input[i * stride + j + r * stride] : (float)(0.0f);
       float32x4_t column = vld1q_f32(column_stage);
       lane_acc = vaddq_f32(column, lane_acc);
     }
     {
       float lane_acc_stage[4];
       vst1q_f32(lane_acc_stage, lane_acc);
-      __builtin_memcpy(output + i, lane_acc_stage, (size_t)(-i + rows) * sizeof(float));
+      __builtin_memcpy(output + i, lane_acc_stage, (size_t)(rows - i) * sizeof(float));
     }
   }
 }
@@ -192,7 +192,7 @@ __attribute__((target("avx2"))) void rowsum_f32_sequential_avx2(const float* inp
       _mm256_mullo_epi32(_mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7), _mm256_set1_epi32((int)stride));
   // 8 rows per vector, lane = row
   int64_t i = 0;
-  for (; i <= rows - 8; i += 8) {
+  for (; i + 8 <= rows; i += 8) {
     __m256 lane_acc = _mm256_setzero_ps();
     // sequential along the row
     int64_t j = 0;
@@ -210,13 +210,13 @@ __attribute__((target("avx2"))) void rowsum_f32_sequential_avx2(const float* inp
     for (; j < cols; ++j) {
       __m256 column = _mm256_mask_i32gather_ps(
           _mm256_setzero_ps(), (const float*)(input + i * stride + j), row_offsets,
-          _mm256_castsi256_ps(_mm256_cmpgt_epi32(_mm256_set1_epi32((int)(-i + rows)),
+          _mm256_castsi256_ps(_mm256_cmpgt_epi32(_mm256_set1_epi32((int)(rows - i)),
                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7))),
           4);
       lane_acc = _mm256_add_ps(column, lane_acc);
     }
     _mm256_maskstore_ps((float*)(output + i),
-                        _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(-i + rows)),
+                        _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(rows - i)),
                                            _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
                         lane_acc);
   }

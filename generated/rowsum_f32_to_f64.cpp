@@ -72,7 +72,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_f32_to
   if (cols < short_rows_below) {
     // 8 rows per block
     int64_t i = 0;
-    for (; i <= rows - 8; i += 8) {
+    for (; i + 8 <= rows; i += 8) {
       __m512d acc_r0 = _mm512_setzero_pd();
       __m512d acc_r1 = _mm512_setzero_pd();
       __m512d acc_r2 = _mm512_setzero_pd();
@@ -82,7 +82,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_f32_to
       __m512d acc_r6 = _mm512_setzero_pd();
       __m512d acc_r7 = _mm512_setzero_pd();
       int64_t j = 0;
-      for (; j <= cols - 16; j += 16) {
+      for (; j + 16 <= cols; j += 16) {
         __m512 x_r0 = _mm512_loadu_ps(input + i * stride + j);
         __m512d x_r0_w0 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(x_r0, 0));
         acc_r0 = _mm512_add_pd(x_r0_w0, acc_r0);
@@ -129,56 +129,56 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_f32_to
         // the row holds a whole vector: re-read its last one
         if (15 < cols) {
           __m512 tail0 = _mm512_mask_blend_ps(
-              (__mmask16) ~(__mmask16)((1ull << (-cols + j + 16)) - 1), _mm512_setzero_ps(),
+              (__mmask16) ~(__mmask16)((1ull << (j - cols + 16)) - 1), _mm512_setzero_ps(),
               _mm512_loadu_ps(input + cols + i * stride - 16));
           __m512d tail0_w0 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(tail0, 0));
           acc_r0 = _mm512_add_pd(tail0_w0, acc_r0);
           __m512d tail0_w1 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(tail0, 1));
           acc_r0 = _mm512_add_pd(tail0_w1, acc_r0);
           __m512 tail1 = _mm512_mask_blend_ps(
-              (__mmask16) ~(__mmask16)((1ull << (-cols + j + 16)) - 1), _mm512_setzero_ps(),
+              (__mmask16) ~(__mmask16)((1ull << (j - cols + 16)) - 1), _mm512_setzero_ps(),
               _mm512_loadu_ps(input + cols + i * stride + stride - 16));
           __m512d tail1_w0 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(tail1, 0));
           acc_r1 = _mm512_add_pd(tail1_w0, acc_r1);
           __m512d tail1_w1 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(tail1, 1));
           acc_r1 = _mm512_add_pd(tail1_w1, acc_r1);
           __m512 tail2 = _mm512_mask_blend_ps(
-              (__mmask16) ~(__mmask16)((1ull << (-cols + j + 16)) - 1), _mm512_setzero_ps(),
+              (__mmask16) ~(__mmask16)((1ull << (j - cols + 16)) - 1), _mm512_setzero_ps(),
               _mm512_loadu_ps(input + cols + i * stride + 2 * stride - 16));
           __m512d tail2_w0 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(tail2, 0));
           acc_r2 = _mm512_add_pd(tail2_w0, acc_r2);
           __m512d tail2_w1 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(tail2, 1));
           acc_r2 = _mm512_add_pd(tail2_w1, acc_r2);
           __m512 tail3 = _mm512_mask_blend_ps(
-              (__mmask16) ~(__mmask16)((1ull << (-cols + j + 16)) - 1), _mm512_setzero_ps(),
+              (__mmask16) ~(__mmask16)((1ull << (j - cols + 16)) - 1), _mm512_setzero_ps(),
               _mm512_loadu_ps(input + cols + i * stride + 3 * stride - 16));
           __m512d tail3_w0 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(tail3, 0));
           acc_r3 = _mm512_add_pd(tail3_w0, acc_r3);
           __m512d tail3_w1 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(tail3, 1));
           acc_r3 = _mm512_add_pd(tail3_w1, acc_r3);
           __m512 tail4 = _mm512_mask_blend_ps(
-              (__mmask16) ~(__mmask16)((1ull << (-cols + j + 16)) - 1), _mm512_setzero_ps(),
+              (__mmask16) ~(__mmask16)((1ull << (j - cols + 16)) - 1), _mm512_setzero_ps(),
               _mm512_loadu_ps(input + cols + i * stride + 4 * stride - 16));
           __m512d tail4_w0 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(tail4, 0));
           acc_r4 = _mm512_add_pd(tail4_w0, acc_r4);
           __m512d tail4_w1 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(tail4, 1));
           acc_r4 = _mm512_add_pd(tail4_w1, acc_r4);
           __m512 tail5 = _mm512_mask_blend_ps(
-              (__mmask16) ~(__mmask16)((1ull << (-cols + j + 16)) - 1), _mm512_setzero_ps(),
+              (__mmask16) ~(__mmask16)((1ull << (j - cols + 16)) - 1), _mm512_setzero_ps(),
               _mm512_loadu_ps(input + cols + i * stride + 5 * stride - 16));
           __m512d tail5_w0 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(tail5, 0));
           acc_r5 = _mm512_add_pd(tail5_w0, acc_r5);
           __m512d tail5_w1 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(tail5, 1));
           acc_r5 = _mm512_add_pd(tail5_w1, acc_r5);
           __m512 tail6 = _mm512_mask_blend_ps(
-              (__mmask16) ~(__mmask16)((1ull << (-cols + j + 16)) - 1), _mm512_setzero_ps(),
+              (__mmask16) ~(__mmask16)((1ull << (j - cols + 16)) - 1), _mm512_setzero_ps(),
               _mm512_loadu_ps(input + cols + i * stride + 6 * stride - 16));
           __m512d tail6_w0 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(tail6, 0));
           acc_r6 = _mm512_add_pd(tail6_w0, acc_r6);
           __m512d tail6_w1 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(tail6, 1));
           acc_r6 = _mm512_add_pd(tail6_w1, acc_r6);
           __m512 tail7 = _mm512_mask_blend_ps(
-              (__mmask16) ~(__mmask16)((1ull << (-cols + j + 16)) - 1), _mm512_setzero_ps(),
+              (__mmask16) ~(__mmask16)((1ull << (j - cols + 16)) - 1), _mm512_setzero_ps(),
               _mm512_loadu_ps(input + cols + i * stride + 7 * stride - 16));
           __m512d tail7_w0 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(tail7, 0));
           acc_r7 = _mm512_add_pd(tail7_w0, acc_r7);
@@ -270,7 +270,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_f32_to
       __m512d acc1 = _mm512_setzero_pd();
       // 4 vectors per iteration
       int64_t j = 0;
-      for (; j <= cols - 64; j += 64) {
+      for (; j + 64 <= cols; j += 64) {
         __m512 x0 = _mm512_loadu_ps(input + i * stride + j);
         __m512d x0_w0 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(x0, 0));
         acc0 = _mm512_add_pd(x0_w0, acc0);
@@ -293,7 +293,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_f32_to
         acc1 = _mm512_add_pd(x3_w1, acc1);
       }
       // one vector at a time
-      for (; j <= cols - 16; j += 16) {
+      for (; j + 16 <= cols; j += 16) {
         __m512 x0 = _mm512_loadu_ps(input + i * stride + j);
         __m512d x0_w0 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(x0, 0));
         acc0 = _mm512_add_pd(x0_w0, acc0);
@@ -305,7 +305,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_f32_to
         // the row holds a whole vector: re-read its last one
         if (15 < cols) {
           __m512 tail0 = _mm512_mask_blend_ps(
-              (__mmask16) ~(__mmask16)((1ull << (-cols + j + 16)) - 1), _mm512_setzero_ps(),
+              (__mmask16) ~(__mmask16)((1ull << (j - cols + 16)) - 1), _mm512_setzero_ps(),
               _mm512_loadu_ps(input + cols + i * stride - 16));
           __m512d tail0_w0 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(tail0, 0));
           acc1 = _mm512_add_pd(tail0_w0, acc1);
@@ -341,7 +341,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_f32_to
       __m512d acc1 = _mm512_setzero_pd();
       // 4 vectors per iteration
       int64_t j = 0;
-      for (; j <= cols - 64; j += 64) {
+      for (; j + 64 <= cols; j += 64) {
         __m512 x0 = _mm512_loadu_ps(input + i * stride + j);
         __m512d x0_w0 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(x0, 0));
         acc0 = _mm512_add_pd(x0_w0, acc0);
@@ -364,7 +364,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_f32_to
         acc1 = _mm512_add_pd(x3_w1, acc1);
       }
       // one vector at a time
-      for (; j <= cols - 16; j += 16) {
+      for (; j + 16 <= cols; j += 16) {
         __m512 x0 = _mm512_loadu_ps(input + i * stride + j);
         __m512d x0_w0 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(x0, 0));
         acc0 = _mm512_add_pd(x0_w0, acc0);
@@ -376,7 +376,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_f32_to
         // the row holds a whole vector: re-read its last one
         if (15 < cols) {
           __m512 tail0 = _mm512_mask_blend_ps(
-              (__mmask16) ~(__mmask16)((1ull << (-cols + j + 16)) - 1), _mm512_setzero_ps(),
+              (__mmask16) ~(__mmask16)((1ull << (j - cols + 16)) - 1), _mm512_setzero_ps(),
               _mm512_loadu_ps(input + cols + i * stride - 16));
           __m512d tail0_w0 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(tail0, 0));
           acc1 = _mm512_add_pd(tail0_w0, acc1);
@@ -498,11 +498,11 @@ void rowsum_f32_to_f64_neon(const float* input, int64_t rows, int64_t cols, int6
   if (cols < short_rows_below) {
     // 2 rows per block
     int64_t i = 0;
-    for (; i <= rows - 2; i += 2) {
+    for (; i + 2 <= rows; i += 2) {
       float64x2_t acc_r0 = vdupq_n_f64(0.0);
       float64x2_t acc_r1 = vdupq_n_f64(0.0);
       int64_t j = 0;
-      for (; j <= cols - 4; j += 4) {
+      for (; j + 4 <= cols; j += 4) {
         float32x4_t x_r0 = vld1q_f32(input + i * stride + j);
         float64x2_t x_r0_w0 = vcvt_f64_f32(vget_low_f32(x_r0));
         acc_r0 = vaddq_f64(x_r0_w0, acc_r0);
@@ -565,7 +565,7 @@ void rowsum_f32_to_f64_neon(const float* input, int64_t rows, int64_t cols, int6
       float64x2_t acc1 = vdupq_n_f64(0.0);
       // 4 vectors per iteration
       int64_t j = 0;
-      for (; j <= cols - 16; j += 16) {
+      for (; j + 16 <= cols; j += 16) {
         float32x4_t x0 = vld1q_f32(input + i * stride + j);
         float64x2_t x0_w0 = vcvt_f64_f32(vget_low_f32(x0));
         acc0 = vaddq_f64(x0_w0, acc0);
@@ -588,7 +588,7 @@ void rowsum_f32_to_f64_neon(const float* input, int64_t rows, int64_t cols, int6
         acc1 = vaddq_f64(x3_w1, acc1);
       }
       // one vector at a time
-      for (; j <= cols - 4; j += 4) {
+      for (; j + 4 <= cols; j += 4) {
         float32x4_t x0 = vld1q_f32(input + i * stride + j);
         float64x2_t x0_w0 = vcvt_f64_f32(vget_low_f32(x0));
         acc0 = vaddq_f64(x0_w0, acc0);
@@ -632,7 +632,7 @@ void rowsum_f32_to_f64_neon(const float* input, int64_t rows, int64_t cols, int6
       float64x2_t acc1 = vdupq_n_f64(0.0);
       // 4 vectors per iteration
       int64_t j = 0;
-      for (; j <= cols - 16; j += 16) {
+      for (; j + 16 <= cols; j += 16) {
         float32x4_t x0 = vld1q_f32(input + i * stride + j);
         float64x2_t x0_w0 = vcvt_f64_f32(vget_low_f32(x0));
         acc0 = vaddq_f64(x0_w0, acc0);
@@ -655,7 +655,7 @@ void rowsum_f32_to_f64_neon(const float* input, int64_t rows, int64_t cols, int6
         acc1 = vaddq_f64(x3_w1, acc1);
       }
       // one vector at a time
-      for (; j <= cols - 4; j += 4) {
+      for (; j + 4 <= cols; j += 4) {
         float32x4_t x0 = vld1q_f32(input + i * stride + j);
         float64x2_t x0_w0 = vcvt_f64_f32(vget_low_f32(x0));
         acc0 = vaddq_f64(x0_w0, acc0);
@@ -717,13 +717,13 @@ __attribute__((target("avx2"))) void rowsum_f32_to_f64_avx2(const float* input, 
   if (cols < short_rows_below) {
     // 4 rows per block
     int64_t i = 0;
-    for (; i <= rows - 4; i += 4) {
+    for (; i + 4 <= rows; i += 4) {
       __m256d acc_r0 = _mm256_setzero_pd();
       __m256d acc_r1 = _mm256_setzero_pd();
       __m256d acc_r2 = _mm256_setzero_pd();
       __m256d acc_r3 = _mm256_setzero_pd();
       int64_t j = 0;
-      for (; j <= cols - 8; j += 8) {
+      for (; j + 8 <= cols; j += 8) {
         __m256 x_r0 = _mm256_loadu_ps(input + i * stride + j);
         __m256d x_r0_w0 = _mm256_cvtps_pd(_mm256_extractf128_ps(x_r0, 0));
         acc_r0 = _mm256_add_pd(x_r0_w0, acc_r0);
@@ -805,7 +805,7 @@ __attribute__((target("avx2"))) void rowsum_f32_to_f64_avx2(const float* input, 
       __m256d acc1 = _mm256_setzero_pd();
       // 4 vectors per iteration
       int64_t j = 0;
-      for (; j <= cols - 32; j += 32) {
+      for (; j + 32 <= cols; j += 32) {
         __m256 x0 = _mm256_loadu_ps(input + i * stride + j);
         __m256d x0_w0 = _mm256_cvtps_pd(_mm256_extractf128_ps(x0, 0));
         acc0 = _mm256_add_pd(x0_w0, acc0);
@@ -828,7 +828,7 @@ __attribute__((target("avx2"))) void rowsum_f32_to_f64_avx2(const float* input, 
         acc1 = _mm256_add_pd(x3_w1, acc1);
       }
       // one vector at a time
-      for (; j <= cols - 8; j += 8) {
+      for (; j + 8 <= cols; j += 8) {
         __m256 x0 = _mm256_loadu_ps(input + i * stride + j);
         __m256d x0_w0 = _mm256_cvtps_pd(_mm256_extractf128_ps(x0, 0));
         acc0 = _mm256_add_pd(x0_w0, acc0);
@@ -864,7 +864,7 @@ __attribute__((target("avx2"))) void rowsum_f32_to_f64_avx2(const float* input, 
       __m256d acc1 = _mm256_setzero_pd();
       // 4 vectors per iteration
       int64_t j = 0;
-      for (; j <= cols - 32; j += 32) {
+      for (; j + 32 <= cols; j += 32) {
         __m256 x0 = _mm256_loadu_ps(input + i * stride + j);
         __m256d x0_w0 = _mm256_cvtps_pd(_mm256_extractf128_ps(x0, 0));
         acc0 = _mm256_add_pd(x0_w0, acc0);
@@ -887,7 +887,7 @@ __attribute__((target("avx2"))) void rowsum_f32_to_f64_avx2(const float* input, 
         acc1 = _mm256_add_pd(x3_w1, acc1);
       }
       // one vector at a time
-      for (; j <= cols - 8; j += 8) {
+      for (; j + 8 <= cols; j += 8) {
         __m256 x0 = _mm256_loadu_ps(input + i * stride + j);
         __m256d x0_w0 = _mm256_cvtps_pd(_mm256_extractf128_ps(x0, 0));
         acc0 = _mm256_add_pd(x0_w0, acc0);
@@ -929,7 +929,7 @@ void rowsum_f32_to_f64_scalar(const float* input, int64_t rows, int64_t cols, in
     double acc1 = (double)(0.0);
     // 4 vectors per iteration
     int64_t j = 0;
-    for (; j <= cols - 4; j += 4) {
+    for (; j + 4 <= cols; j += 4) {
       float x0 = input[i * stride + j];
       double x0_w0 = (double)x0;
       acc0 = (x0_w0 + acc0);

@@ -59,7 +59,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_f64_in
       _mm256_mullo_epi32(_mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7), _mm256_set1_epi32((int)stride));
   // 8 rows per vector, lane = row
   int64_t i = 0;
-  for (; i <= rows - 8; i += 8) {
+  for (; i + 8 <= rows; i += 8) {
     __m512d lane_acc = _mm512_setzero_pd();
     // sequential along the row
     int64_t j = 0;
@@ -129,7 +129,7 @@ void rowsum_f64_inner_parallel_neon(const double* input, int64_t rows, int64_t c
                                     double* output) {
   // 2 rows per vector, lane = row
   int64_t i = 0;
-  for (; i <= rows - 2; i += 2) {
+  for (; i + 2 <= rows; i += 2) {
     float64x2_t lane_acc = vdupq_n_f64(0.0);
     // sequential along the row
     int64_t j = 0;
@@ -173,7 +173,7 @@ __attribute__((target("avx2"))) void rowsum_f64_inner_parallel_avx2(const double
       _mm_mullo_epi32(_mm_setr_epi32(0, 1, 2, 3), _mm_set1_epi32((int)stride));
   // 4 rows per vector, lane = row
   int64_t i = 0;
-  for (; i <= rows - 4; i += 4) {
+  for (; i + 4 <= rows; i += 4) {
     __m256d lane_acc = _mm256_setzero_pd();
     // sequential along the row
     int64_t j = 0;

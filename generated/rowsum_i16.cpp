@@ -80,7 +80,7 @@ rowsum_i16_avx512_vnni(const int16_t* input, int64_t rows, int64_t cols, int64_t
   if (cols < short_rows_below) {
     // 16 rows per block
     int64_t i = 0;
-    for (; i <= rows - 16; i += 16) {
+    for (; i + 16 <= rows; i += 16) {
       __m512i acc_r0 = _mm512_setzero_si512();
       __m512i acc_r1 = _mm512_setzero_si512();
       __m512i acc_r2 = _mm512_setzero_si512();
@@ -98,7 +98,7 @@ rowsum_i16_avx512_vnni(const int16_t* input, int64_t rows, int64_t cols, int64_t
       __m512i acc_r14 = _mm512_setzero_si512();
       __m512i acc_r15 = _mm512_setzero_si512();
       int64_t j = 0;
-      for (; j <= cols - 32; j += 32) {
+      for (; j + 32 <= cols; j += 32) {
         acc_r0 = _mm512_dpwssd_epi32(
             acc_r0, _mm512_loadu_si512((const void*)(input + i * stride + j)), ones_i16);
         acc_r1 = _mm512_dpwssd_epi32(
@@ -260,7 +260,7 @@ rowsum_i16_avx512_vnni(const int16_t* input, int64_t rows, int64_t cols, int64_t
       __m512i acc3 = _mm512_setzero_si512();
       // 4 vectors per iteration
       int64_t j = 0;
-      for (; j <= cols - 128; j += 128) {
+      for (; j + 128 <= cols; j += 128) {
         acc0 = _mm512_dpwssd_epi32(acc0, _mm512_loadu_si512((const void*)(input + i * stride + j)),
                                    ones_i16);
         acc1 = _mm512_dpwssd_epi32(
@@ -271,7 +271,7 @@ rowsum_i16_avx512_vnni(const int16_t* input, int64_t rows, int64_t cols, int64_t
             acc3, _mm512_loadu_si512((const void*)(input + i * stride + j + 96)), ones_i16);
       }
       // one vector at a time
-      for (; j <= cols - 32; j += 32) {
+      for (; j + 32 <= cols; j += 32) {
         acc0 = _mm512_dpwssd_epi32(acc0, _mm512_loadu_si512((const void*)(input + i * stride + j)),
                                    ones_i16);
       }
@@ -304,7 +304,7 @@ rowsum_i16_avx512_vnni(const int16_t* input, int64_t rows, int64_t cols, int64_t
       __m512i acc3 = _mm512_setzero_si512();
       // 4 vectors per iteration
       int64_t j = 0;
-      for (; j <= cols - 128; j += 128) {
+      for (; j + 128 <= cols; j += 128) {
         acc0 = _mm512_dpwssd_epi32(acc0, _mm512_loadu_si512((const void*)(input + i * stride + j)),
                                    ones_i16);
         acc1 = _mm512_dpwssd_epi32(
@@ -315,7 +315,7 @@ rowsum_i16_avx512_vnni(const int16_t* input, int64_t rows, int64_t cols, int64_t
             acc3, _mm512_loadu_si512((const void*)(input + i * stride + j + 96)), ones_i16);
       }
       // one vector at a time
-      for (; j <= cols - 32; j += 32) {
+      for (; j + 32 <= cols; j += 32) {
         acc0 = _mm512_dpwssd_epi32(acc0, _mm512_loadu_si512((const void*)(input + i * stride + j)),
                                    ones_i16);
       }
@@ -365,7 +365,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_i16_av
   if (cols < short_rows_below) {
     // 16 rows per block
     int64_t i = 0;
-    for (; i <= rows - 16; i += 16) {
+    for (; i + 16 <= rows; i += 16) {
       __m512i acc_r0 = _mm512_setzero_si512();
       __m512i acc_r1 = _mm512_setzero_si512();
       __m512i acc_r2 = _mm512_setzero_si512();
@@ -383,7 +383,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_i16_av
       __m512i acc_r14 = _mm512_setzero_si512();
       __m512i acc_r15 = _mm512_setzero_si512();
       int64_t j = 0;
-      for (; j <= cols - 32; j += 32) {
+      for (; j + 32 <= cols; j += 32) {
         acc_r0 = _mm512_add_epi32(
             acc_r0,
             _mm512_madd_epi16(_mm512_loadu_si512((const void*)(input + i * stride + j)), ones_i16));
@@ -562,7 +562,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_i16_av
       __m512i acc3 = _mm512_setzero_si512();
       // 4 vectors per iteration
       int64_t j = 0;
-      for (; j <= cols - 128; j += 128) {
+      for (; j + 128 <= cols; j += 128) {
         acc0 = _mm512_add_epi32(
             acc0,
             _mm512_madd_epi16(_mm512_loadu_si512((const void*)(input + i * stride + j)), ones_i16));
@@ -577,7 +577,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_i16_av
                                     ones_i16));
       }
       // one vector at a time
-      for (; j <= cols - 32; j += 32) {
+      for (; j + 32 <= cols; j += 32) {
         acc0 = _mm512_add_epi32(
             acc0,
             _mm512_madd_epi16(_mm512_loadu_si512((const void*)(input + i * stride + j)), ones_i16));
@@ -611,7 +611,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_i16_av
       __m512i acc3 = _mm512_setzero_si512();
       // 4 vectors per iteration
       int64_t j = 0;
-      for (; j <= cols - 128; j += 128) {
+      for (; j + 128 <= cols; j += 128) {
         acc0 = _mm512_add_epi32(
             acc0,
             _mm512_madd_epi16(_mm512_loadu_si512((const void*)(input + i * stride + j)), ones_i16));
@@ -626,7 +626,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_i16_av
                                     ones_i16));
       }
       // one vector at a time
-      for (; j <= cols - 32; j += 32) {
+      for (; j + 32 <= cols; j += 32) {
         acc0 = _mm512_add_epi32(
             acc0,
             _mm512_madd_epi16(_mm512_loadu_si512((const void*)(input + i * stride + j)), ones_i16));
@@ -793,13 +793,13 @@ void rowsum_i16_neon(const int16_t* input, int64_t rows, int64_t cols, int64_t s
   if (cols < short_rows_below) {
     // 4 rows per block
     int64_t i = 0;
-    for (; i <= rows - 4; i += 4) {
+    for (; i + 4 <= rows; i += 4) {
       int32x4_t acc_r0 = vdupq_n_s32(0);
       int32x4_t acc_r1 = vdupq_n_s32(0);
       int32x4_t acc_r2 = vdupq_n_s32(0);
       int32x4_t acc_r3 = vdupq_n_s32(0);
       int64_t j = 0;
-      for (; j <= cols - 8; j += 8) {
+      for (; j + 8 <= cols; j += 8) {
         acc_r0 = vpadalq_s16(acc_r0, vld1q_s16(input + i * stride + j));
         acc_r1 = vpadalq_s16(acc_r1, vld1q_s16(input + i * stride + j + stride));
         acc_r2 = vpadalq_s16(acc_r2, vld1q_s16(input + i * stride + j + 2 * stride));
@@ -870,14 +870,14 @@ void rowsum_i16_neon(const int16_t* input, int64_t rows, int64_t cols, int64_t s
       int32x4_t acc3 = vdupq_n_s32(0);
       // 4 vectors per iteration
       int64_t j = 0;
-      for (; j <= cols - 32; j += 32) {
+      for (; j + 32 <= cols; j += 32) {
         acc0 = vpadalq_s16(acc0, vld1q_s16(input + i * stride + j));
         acc1 = vpadalq_s16(acc1, vld1q_s16(input + i * stride + j + 8));
         acc2 = vpadalq_s16(acc2, vld1q_s16(input + i * stride + j + 16));
         acc3 = vpadalq_s16(acc3, vld1q_s16(input + i * stride + j + 24));
       }
       // one vector at a time
-      for (; j <= cols - 8; j += 8) {
+      for (; j + 8 <= cols; j += 8) {
         acc0 = vpadalq_s16(acc0, vld1q_s16(input + i * stride + j));
       }
       // predicated tail: lanes past the row end read the identity
@@ -916,14 +916,14 @@ void rowsum_i16_neon(const int16_t* input, int64_t rows, int64_t cols, int64_t s
       int32x4_t acc3 = vdupq_n_s32(0);
       // 4 vectors per iteration
       int64_t j = 0;
-      for (; j <= cols - 32; j += 32) {
+      for (; j + 32 <= cols; j += 32) {
         acc0 = vpadalq_s16(acc0, vld1q_s16(input + i * stride + j));
         acc1 = vpadalq_s16(acc1, vld1q_s16(input + i * stride + j + 8));
         acc2 = vpadalq_s16(acc2, vld1q_s16(input + i * stride + j + 16));
         acc3 = vpadalq_s16(acc3, vld1q_s16(input + i * stride + j + 24));
       }
       // one vector at a time
-      for (; j <= cols - 8; j += 8) {
+      for (; j + 8 <= cols; j += 8) {
         acc0 = vpadalq_s16(acc0, vld1q_s16(input + i * stride + j));
       }
       // predicated tail: lanes past the row end read the identity
@@ -981,7 +981,7 @@ __attribute__((target("avx2"))) void rowsum_i16_avx2(const int16_t* input, int64
   if (cols < short_rows_below) {
     // 8 rows per block
     int64_t i = 0;
-    for (; i <= rows - 8; i += 8) {
+    for (; i + 8 <= rows; i += 8) {
       __m256i acc_r0 = _mm256_setzero_si256();
       __m256i acc_r1 = _mm256_setzero_si256();
       __m256i acc_r2 = _mm256_setzero_si256();
@@ -991,7 +991,7 @@ __attribute__((target("avx2"))) void rowsum_i16_avx2(const int16_t* input, int64
       __m256i acc_r6 = _mm256_setzero_si256();
       __m256i acc_r7 = _mm256_setzero_si256();
       int64_t j = 0;
-      for (; j <= cols - 16; j += 16) {
+      for (; j + 16 <= cols; j += 16) {
         acc_r0 = _mm256_add_epi32(
             acc_r0, _mm256_madd_epi16(_mm256_loadu_si256((const __m256i*)(input + i * stride + j)),
                                       ones_i16));
@@ -1167,7 +1167,7 @@ __attribute__((target("avx2"))) void rowsum_i16_avx2(const int16_t* input, int64
       __m256i acc3 = _mm256_setzero_si256();
       // 4 vectors per iteration
       int64_t j = 0;
-      for (; j <= cols - 64; j += 64) {
+      for (; j + 64 <= cols; j += 64) {
         acc0 = _mm256_add_epi32(
             acc0, _mm256_madd_epi16(_mm256_loadu_si256((const __m256i*)(input + i * stride + j)),
                                     ones_i16));
@@ -1182,7 +1182,7 @@ __attribute__((target("avx2"))) void rowsum_i16_avx2(const int16_t* input, int64
                       _mm256_loadu_si256((const __m256i*)(input + i * stride + j + 48)), ones_i16));
       }
       // one vector at a time
-      for (; j <= cols - 16; j += 16) {
+      for (; j + 16 <= cols; j += 16) {
         acc0 = _mm256_add_epi32(
             acc0, _mm256_madd_epi16(_mm256_loadu_si256((const __m256i*)(input + i * stride + j)),
                                     ones_i16));
@@ -1229,7 +1229,7 @@ __attribute__((target("avx2"))) void rowsum_i16_avx2(const int16_t* input, int64
       __m256i acc3 = _mm256_setzero_si256();
       // 4 vectors per iteration
       int64_t j = 0;
-      for (; j <= cols - 64; j += 64) {
+      for (; j + 64 <= cols; j += 64) {
         acc0 = _mm256_add_epi32(
             acc0, _mm256_madd_epi16(_mm256_loadu_si256((const __m256i*)(input + i * stride + j)),
                                     ones_i16));
@@ -1244,7 +1244,7 @@ __attribute__((target("avx2"))) void rowsum_i16_avx2(const int16_t* input, int64
                       _mm256_loadu_si256((const __m256i*)(input + i * stride + j + 48)), ones_i16));
       }
       // one vector at a time
-      for (; j <= cols - 16; j += 16) {
+      for (; j + 16 <= cols; j += 16) {
         acc0 = _mm256_add_epi32(
             acc0, _mm256_madd_epi16(_mm256_loadu_si256((const __m256i*)(input + i * stride + j)),
                                     ones_i16));
@@ -1297,7 +1297,7 @@ void rowsum_i16_scalar(const int16_t* input, int64_t rows, int64_t cols, int64_t
     uint32_t acc3 = (uint32_t)(int32_t)(0);
     // 4 vectors per iteration
     int64_t j = 0;
-    for (; j <= cols - 4; j += 4) {
+    for (; j + 4 <= cols; j += 4) {
       uint16_t x0 = (uint16_t)input[i * stride + j];
       uint32_t x0_w0 = (uint32_t)(int32_t)(int16_t)x0;
       acc0 = (x0_w0 + acc0);

@@ -72,7 +72,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_i32_to
   if (cols < short_rows_below) {
     // 8 rows per block
     int64_t i = 0;
-    for (; i <= rows - 8; i += 8) {
+    for (; i + 8 <= rows; i += 8) {
       __m512i acc_r0 = _mm512_setzero_si512();
       __m512i acc_r1 = _mm512_setzero_si512();
       __m512i acc_r2 = _mm512_setzero_si512();
@@ -82,7 +82,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_i32_to
       __m512i acc_r6 = _mm512_setzero_si512();
       __m512i acc_r7 = _mm512_setzero_si512();
       int64_t j = 0;
-      for (; j <= cols - 16; j += 16) {
+      for (; j + 16 <= cols; j += 16) {
         __m512i x_r0 = _mm512_loadu_si512((const void*)(input + i * stride + j));
         __m512i x_r0_w0 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(x_r0, 0));
         acc_r0 = _mm512_add_epi64(x_r0_w0, acc_r0);
@@ -129,56 +129,56 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_i32_to
         // the row holds a whole vector: re-read its last one
         if (15 < cols) {
           __m512i tail0 = _mm512_mask_blend_epi32(
-              (__mmask16) ~(__mmask16)((1ull << (-cols + j + 16)) - 1), _mm512_setzero_si512(),
+              (__mmask16) ~(__mmask16)((1ull << (j - cols + 16)) - 1), _mm512_setzero_si512(),
               _mm512_loadu_si512((const void*)(input + cols + i * stride - 16)));
           __m512i tail0_w0 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail0, 0));
           acc_r0 = _mm512_add_epi64(tail0_w0, acc_r0);
           __m512i tail0_w1 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail0, 1));
           acc_r0 = _mm512_add_epi64(tail0_w1, acc_r0);
           __m512i tail1 = _mm512_mask_blend_epi32(
-              (__mmask16) ~(__mmask16)((1ull << (-cols + j + 16)) - 1), _mm512_setzero_si512(),
+              (__mmask16) ~(__mmask16)((1ull << (j - cols + 16)) - 1), _mm512_setzero_si512(),
               _mm512_loadu_si512((const void*)(input + cols + i * stride + stride - 16)));
           __m512i tail1_w0 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail1, 0));
           acc_r1 = _mm512_add_epi64(tail1_w0, acc_r1);
           __m512i tail1_w1 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail1, 1));
           acc_r1 = _mm512_add_epi64(tail1_w1, acc_r1);
           __m512i tail2 = _mm512_mask_blend_epi32(
-              (__mmask16) ~(__mmask16)((1ull << (-cols + j + 16)) - 1), _mm512_setzero_si512(),
+              (__mmask16) ~(__mmask16)((1ull << (j - cols + 16)) - 1), _mm512_setzero_si512(),
               _mm512_loadu_si512((const void*)(input + cols + i * stride + 2 * stride - 16)));
           __m512i tail2_w0 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail2, 0));
           acc_r2 = _mm512_add_epi64(tail2_w0, acc_r2);
           __m512i tail2_w1 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail2, 1));
           acc_r2 = _mm512_add_epi64(tail2_w1, acc_r2);
           __m512i tail3 = _mm512_mask_blend_epi32(
-              (__mmask16) ~(__mmask16)((1ull << (-cols + j + 16)) - 1), _mm512_setzero_si512(),
+              (__mmask16) ~(__mmask16)((1ull << (j - cols + 16)) - 1), _mm512_setzero_si512(),
               _mm512_loadu_si512((const void*)(input + cols + i * stride + 3 * stride - 16)));
           __m512i tail3_w0 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail3, 0));
           acc_r3 = _mm512_add_epi64(tail3_w0, acc_r3);
           __m512i tail3_w1 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail3, 1));
           acc_r3 = _mm512_add_epi64(tail3_w1, acc_r3);
           __m512i tail4 = _mm512_mask_blend_epi32(
-              (__mmask16) ~(__mmask16)((1ull << (-cols + j + 16)) - 1), _mm512_setzero_si512(),
+              (__mmask16) ~(__mmask16)((1ull << (j - cols + 16)) - 1), _mm512_setzero_si512(),
               _mm512_loadu_si512((const void*)(input + cols + i * stride + 4 * stride - 16)));
           __m512i tail4_w0 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail4, 0));
           acc_r4 = _mm512_add_epi64(tail4_w0, acc_r4);
           __m512i tail4_w1 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail4, 1));
           acc_r4 = _mm512_add_epi64(tail4_w1, acc_r4);
           __m512i tail5 = _mm512_mask_blend_epi32(
-              (__mmask16) ~(__mmask16)((1ull << (-cols + j + 16)) - 1), _mm512_setzero_si512(),
+              (__mmask16) ~(__mmask16)((1ull << (j - cols + 16)) - 1), _mm512_setzero_si512(),
               _mm512_loadu_si512((const void*)(input + cols + i * stride + 5 * stride - 16)));
           __m512i tail5_w0 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail5, 0));
           acc_r5 = _mm512_add_epi64(tail5_w0, acc_r5);
           __m512i tail5_w1 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail5, 1));
           acc_r5 = _mm512_add_epi64(tail5_w1, acc_r5);
           __m512i tail6 = _mm512_mask_blend_epi32(
-              (__mmask16) ~(__mmask16)((1ull << (-cols + j + 16)) - 1), _mm512_setzero_si512(),
+              (__mmask16) ~(__mmask16)((1ull << (j - cols + 16)) - 1), _mm512_setzero_si512(),
               _mm512_loadu_si512((const void*)(input + cols + i * stride + 6 * stride - 16)));
           __m512i tail6_w0 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail6, 0));
           acc_r6 = _mm512_add_epi64(tail6_w0, acc_r6);
           __m512i tail6_w1 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail6, 1));
           acc_r6 = _mm512_add_epi64(tail6_w1, acc_r6);
           __m512i tail7 = _mm512_mask_blend_epi32(
-              (__mmask16) ~(__mmask16)((1ull << (-cols + j + 16)) - 1), _mm512_setzero_si512(),
+              (__mmask16) ~(__mmask16)((1ull << (j - cols + 16)) - 1), _mm512_setzero_si512(),
               _mm512_loadu_si512((const void*)(input + cols + i * stride + 7 * stride - 16)));
           __m512i tail7_w0 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail7, 0));
           acc_r7 = _mm512_add_epi64(tail7_w0, acc_r7);
@@ -273,7 +273,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_i32_to
       __m512i acc3 = _mm512_setzero_si512();
       // 4 vectors per iteration
       int64_t j = 0;
-      for (; j <= cols - 64; j += 64) {
+      for (; j + 64 <= cols; j += 64) {
         __m512i x0 = _mm512_loadu_si512((const void*)(input + i * stride + j));
         __m512i x0_w0 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(x0, 0));
         acc0 = _mm512_add_epi64(x0_w0, acc0);
@@ -296,7 +296,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_i32_to
         acc3 = _mm512_add_epi64(x3_w1, acc3);
       }
       // one vector at a time
-      for (; j <= cols - 16; j += 16) {
+      for (; j + 16 <= cols; j += 16) {
         __m512i x0 = _mm512_loadu_si512((const void*)(input + i * stride + j));
         __m512i x0_w0 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(x0, 0));
         acc0 = _mm512_add_epi64(x0_w0, acc0);
@@ -308,7 +308,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_i32_to
         // the row holds a whole vector: re-read its last one
         if (15 < cols) {
           __m512i tail0 = _mm512_mask_blend_epi32(
-              (__mmask16) ~(__mmask16)((1ull << (-cols + j + 16)) - 1), _mm512_setzero_si512(),
+              (__mmask16) ~(__mmask16)((1ull << (j - cols + 16)) - 1), _mm512_setzero_si512(),
               _mm512_loadu_si512((const void*)(input + cols + i * stride - 16)));
           __m512i tail0_w0 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail0, 0));
           acc1 = _mm512_add_epi64(tail0_w0, acc1);
@@ -348,7 +348,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_i32_to
       __m512i acc3 = _mm512_setzero_si512();
       // 4 vectors per iteration
       int64_t j = 0;
-      for (; j <= cols - 64; j += 64) {
+      for (; j + 64 <= cols; j += 64) {
         __m512i x0 = _mm512_loadu_si512((const void*)(input + i * stride + j));
         __m512i x0_w0 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(x0, 0));
         acc0 = _mm512_add_epi64(x0_w0, acc0);
@@ -371,7 +371,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_i32_to
         acc3 = _mm512_add_epi64(x3_w1, acc3);
       }
       // one vector at a time
-      for (; j <= cols - 16; j += 16) {
+      for (; j + 16 <= cols; j += 16) {
         __m512i x0 = _mm512_loadu_si512((const void*)(input + i * stride + j));
         __m512i x0_w0 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(x0, 0));
         acc0 = _mm512_add_epi64(x0_w0, acc0);
@@ -383,7 +383,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_i32_to
         // the row holds a whole vector: re-read its last one
         if (15 < cols) {
           __m512i tail0 = _mm512_mask_blend_epi32(
-              (__mmask16) ~(__mmask16)((1ull << (-cols + j + 16)) - 1), _mm512_setzero_si512(),
+              (__mmask16) ~(__mmask16)((1ull << (j - cols + 16)) - 1), _mm512_setzero_si512(),
               _mm512_loadu_si512((const void*)(input + cols + i * stride - 16)));
           __m512i tail0_w0 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail0, 0));
           acc1 = _mm512_add_epi64(tail0_w0, acc1);
@@ -557,11 +557,11 @@ void rowsum_i32_to_i64_neon(const int32_t* input, int64_t rows, int64_t cols, in
   if (cols < short_rows_below) {
     // 2 rows per block
     int64_t i = 0;
-    for (; i <= rows - 2; i += 2) {
+    for (; i + 2 <= rows; i += 2) {
       int64x2_t acc_r0 = vdupq_n_s64(0);
       int64x2_t acc_r1 = vdupq_n_s64(0);
       int64_t j = 0;
-      for (; j <= cols - 4; j += 4) {
+      for (; j + 4 <= cols; j += 4) {
         acc_r0 = vpadalq_s32(acc_r0, vld1q_s32(input + i * stride + j));
         acc_r1 = vpadalq_s32(acc_r1, vld1q_s32(input + i * stride + j + stride));
       }
@@ -607,14 +607,14 @@ void rowsum_i32_to_i64_neon(const int32_t* input, int64_t rows, int64_t cols, in
       int64x2_t acc3 = vdupq_n_s64(0);
       // 4 vectors per iteration
       int64_t j = 0;
-      for (; j <= cols - 16; j += 16) {
+      for (; j + 16 <= cols; j += 16) {
         acc0 = vpadalq_s32(acc0, vld1q_s32(input + i * stride + j));
         acc1 = vpadalq_s32(acc1, vld1q_s32(input + i * stride + j + 4));
         acc2 = vpadalq_s32(acc2, vld1q_s32(input + i * stride + j + 8));
         acc3 = vpadalq_s32(acc3, vld1q_s32(input + i * stride + j + 12));
       }
       // one vector at a time
-      for (; j <= cols - 4; j += 4) {
+      for (; j + 4 <= cols; j += 4) {
         acc0 = vpadalq_s32(acc0, vld1q_s32(input + i * stride + j));
       }
       // predicated tail: lanes past the row end read the identity
@@ -653,14 +653,14 @@ void rowsum_i32_to_i64_neon(const int32_t* input, int64_t rows, int64_t cols, in
       int64x2_t acc3 = vdupq_n_s64(0);
       // 4 vectors per iteration
       int64_t j = 0;
-      for (; j <= cols - 16; j += 16) {
+      for (; j + 16 <= cols; j += 16) {
         acc0 = vpadalq_s32(acc0, vld1q_s32(input + i * stride + j));
         acc1 = vpadalq_s32(acc1, vld1q_s32(input + i * stride + j + 4));
         acc2 = vpadalq_s32(acc2, vld1q_s32(input + i * stride + j + 8));
         acc3 = vpadalq_s32(acc3, vld1q_s32(input + i * stride + j + 12));
       }
       // one vector at a time
-      for (; j <= cols - 4; j += 4) {
+      for (; j + 4 <= cols; j += 4) {
         acc0 = vpadalq_s32(acc0, vld1q_s32(input + i * stride + j));
       }
       // predicated tail: lanes past the row end read the identity
@@ -716,13 +716,13 @@ __attribute__((target("avx2"))) void rowsum_i32_to_i64_avx2(const int32_t* input
   if (cols < short_rows_below) {
     // 4 rows per block
     int64_t i = 0;
-    for (; i <= rows - 4; i += 4) {
+    for (; i + 4 <= rows; i += 4) {
       __m256i acc_r0 = _mm256_setzero_si256();
       __m256i acc_r1 = _mm256_setzero_si256();
       __m256i acc_r2 = _mm256_setzero_si256();
       __m256i acc_r3 = _mm256_setzero_si256();
       int64_t j = 0;
-      for (; j <= cols - 8; j += 8) {
+      for (; j + 8 <= cols; j += 8) {
         __m256i x_r0 = _mm256_loadu_si256((const __m256i*)(input + i * stride + j));
         __m256i x_r0_w0 = _mm256_cvtepi32_epi64(_mm256_extracti128_si256(x_r0, 0));
         acc_r0 = _mm256_add_epi64(x_r0_w0, acc_r0);
@@ -806,7 +806,7 @@ __attribute__((target("avx2"))) void rowsum_i32_to_i64_avx2(const int32_t* input
       __m256i acc3 = _mm256_setzero_si256();
       // 4 vectors per iteration
       int64_t j = 0;
-      for (; j <= cols - 32; j += 32) {
+      for (; j + 32 <= cols; j += 32) {
         __m256i x0 = _mm256_loadu_si256((const __m256i*)(input + i * stride + j));
         __m256i x0_w0 = _mm256_cvtepi32_epi64(_mm256_extracti128_si256(x0, 0));
         acc0 = _mm256_add_epi64(x0_w0, acc0);
@@ -829,7 +829,7 @@ __attribute__((target("avx2"))) void rowsum_i32_to_i64_avx2(const int32_t* input
         acc3 = _mm256_add_epi64(x3_w1, acc3);
       }
       // one vector at a time
-      for (; j <= cols - 8; j += 8) {
+      for (; j + 8 <= cols; j += 8) {
         __m256i x0 = _mm256_loadu_si256((const __m256i*)(input + i * stride + j));
         __m256i x0_w0 = _mm256_cvtepi32_epi64(_mm256_extracti128_si256(x0, 0));
         acc0 = _mm256_add_epi64(x0_w0, acc0);
@@ -869,7 +869,7 @@ __attribute__((target("avx2"))) void rowsum_i32_to_i64_avx2(const int32_t* input
       __m256i acc3 = _mm256_setzero_si256();
       // 4 vectors per iteration
       int64_t j = 0;
-      for (; j <= cols - 32; j += 32) {
+      for (; j + 32 <= cols; j += 32) {
         __m256i x0 = _mm256_loadu_si256((const __m256i*)(input + i * stride + j));
         __m256i x0_w0 = _mm256_cvtepi32_epi64(_mm256_extracti128_si256(x0, 0));
         acc0 = _mm256_add_epi64(x0_w0, acc0);
@@ -892,7 +892,7 @@ __attribute__((target("avx2"))) void rowsum_i32_to_i64_avx2(const int32_t* input
         acc3 = _mm256_add_epi64(x3_w1, acc3);
       }
       // one vector at a time
-      for (; j <= cols - 8; j += 8) {
+      for (; j + 8 <= cols; j += 8) {
         __m256i x0 = _mm256_loadu_si256((const __m256i*)(input + i * stride + j));
         __m256i x0_w0 = _mm256_cvtepi32_epi64(_mm256_extracti128_si256(x0, 0));
         acc0 = _mm256_add_epi64(x0_w0, acc0);
@@ -938,7 +938,7 @@ void rowsum_i32_to_i64_scalar(const int32_t* input, int64_t rows, int64_t cols, 
     uint64_t acc3 = (uint64_t)(int64_t)(0);
     // 4 vectors per iteration
     int64_t j = 0;
-    for (; j <= cols - 4; j += 4) {
+    for (; j + 4 <= cols; j += 4) {
       uint32_t x0 = (uint32_t)input[i * stride + j];
       uint64_t x0_w0 = (uint64_t)(int64_t)(int32_t)x0;
       acc0 = (x0_w0 + acc0);

@@ -59,7 +59,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_i64_in
       _mm256_mullo_epi32(_mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7), _mm256_set1_epi32((int)stride));
   // 8 rows per vector, lane = row
   int64_t i = 0;
-  for (; i <= rows - 8; i += 8) {
+  for (; i + 8 <= rows; i += 8) {
     __m512i lane_acc = _mm512_setzero_si512();
     // sequential along the row
     int64_t j = 0;
@@ -77,11 +77,11 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_i64_in
     int64_t j = 0;
     for (; j < cols; ++j) {
       __m512i column =
-          _mm512_mask_i32gather_epi64(_mm512_setzero_si512(), (__mmask8)((1ull << (-i + rows)) - 1),
+          _mm512_mask_i32gather_epi64(_mm512_setzero_si512(), (__mmask8)((1ull << (rows - i)) - 1),
                                       row_offsets, (const void*)(input + i * stride + j), 8);
       lane_acc = _mm512_add_epi64(column, lane_acc);
     }
-    _mm512_mask_storeu_epi64(output + i, (__mmask8)((1ull << (-i + rows)) - 1), lane_acc);
+    _mm512_mask_storeu_epi64(output + i, (__mmask8)((1ull << (rows - i)) - 1), lane_acc);
   }
 }
 #endif
@@ -142,7 +142,7 @@ void rowsum_i64_inner_parallel_neon(const int64_t* input, int64_t rows, int64_t 
                                     int64_t stride, int64_t* output) {
   // 2 rows per vector, lane = row
   int64_t i = 0;
-  for (; i <= rows - 2; i += 2) {
+  for (; i + 2 <= rows; i += 2) {
     int64x2_t lane_acc = vdupq_n_s64(0);
     // sequential along the row
     int64_t j = 0;
@@ -162,15 +162,14 @@ void rowsum_i64_inner_parallel_neon(const int64_t* input, int64_t rows, int64_t 
     for (; j < cols; ++j) {
       int64_t column_stage[2];
       for (int64_t r = 0; r < 2; ++r)
-        column_stage[r] =
-            r < -i + rows ? (int64_t)input[i * stride + j + r * stride] : (int64_t)(0);
+        column_stage[r] = r < rows - i ? (int64_t)input[i * stride + j + r * stride] : (int64_t)(0);
       int64x2_t column = vld1q_s64(column_stage);
       lane_acc = vaddq_s64(column, lane_acc);
     }
     {
       int64_t lane_acc_stage[2];
       vst1q_s64(lane_acc_stage, lane_acc);
-      __builtin_memcpy(output + i, lane_acc_stage, (size_t)(-i + rows) * sizeof(int64_t));
+      __builtin_memcpy(output + i, lane_acc_stage, (size_t)(rows - i) * sizeof(int64_t));
     }
   }
 }
@@ -195,7 +194,7 @@ __attribute__((target("avx2"))) void rowsum_i64_inner_parallel_avx2(const int64_
       _mm_mullo_epi32(_mm_setr_epi32(0, 1, 2, 3), _mm_set1_epi32((int)stride));
   // 4 rows per vector, lane = row
   int64_t i = 0;
-  for (; i <= rows - 4; i += 4) {
+  for (; i + 4 <= rows; i += 4) {
     __m256i lane_acc = _mm256_setzero_si256();
     // sequential along the row
     int64_t j = 0;
@@ -214,13 +213,13 @@ __attribute__((target("avx2"))) void rowsum_i64_inner_parallel_avx2(const int64_
     for (; j < cols; ++j) {
       __m256i column = _mm256_mask_i32gather_epi64(
           _mm256_setzero_si256(), (const long long*)(input + i * stride + j), row_offsets,
-          _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(-i + rows)),
+          _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(rows - i)),
                              _mm256_setr_epi64x(0, 1, 2, 3)),
           8);
       lane_acc = _mm256_add_epi64(column, lane_acc);
     }
     _mm256_maskstore_epi64((long long*)(output + i),
-                           _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(-i + rows)),
+                           _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(rows - i)),
                                               _mm256_setr_epi64x(0, 1, 2, 3)),
                            lane_acc);
   }

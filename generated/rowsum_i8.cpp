@@ -79,7 +79,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,avx512vnni"))) void ro
   if (cols < short_rows_below) {
     // 16 rows per block
     int64_t i = 0;
-    for (; i <= rows - 16; i += 16) {
+    for (; i + 16 <= rows; i += 16) {
       __m512i acc_r0 = _mm512_setzero_si512();
       __m512i acc_r1 = _mm512_setzero_si512();
       __m512i acc_r2 = _mm512_setzero_si512();
@@ -97,7 +97,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,avx512vnni"))) void ro
       __m512i acc_r14 = _mm512_setzero_si512();
       __m512i acc_r15 = _mm512_setzero_si512();
       int64_t j = 0;
-      for (; j <= cols - 64; j += 64) {
+      for (; j + 64 <= cols; j += 64) {
         acc_r0 = _mm512_dpbusd_epi32(acc_r0, ones_u8,
                                      _mm512_loadu_si512((const void*)(input + i * stride + j)));
         acc_r1 = _mm512_dpbusd_epi32(
@@ -259,7 +259,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,avx512vnni"))) void ro
       __m512i acc3 = _mm512_setzero_si512();
       // 4 vectors per iteration
       int64_t j = 0;
-      for (; j <= cols - 256; j += 256) {
+      for (; j + 256 <= cols; j += 256) {
         acc0 = _mm512_dpbusd_epi32(acc0, ones_u8,
                                    _mm512_loadu_si512((const void*)(input + i * stride + j)));
         acc1 = _mm512_dpbusd_epi32(acc1, ones_u8,
@@ -270,7 +270,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,avx512vnni"))) void ro
                                    _mm512_loadu_si512((const void*)(input + i * stride + j + 192)));
       }
       // one vector at a time
-      for (; j <= cols - 64; j += 64) {
+      for (; j + 64 <= cols; j += 64) {
         acc0 = _mm512_dpbusd_epi32(acc0, ones_u8,
                                    _mm512_loadu_si512((const void*)(input + i * stride + j)));
       }
@@ -303,7 +303,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,avx512vnni"))) void ro
       __m512i acc3 = _mm512_setzero_si512();
       // 4 vectors per iteration
       int64_t j = 0;
-      for (; j <= cols - 256; j += 256) {
+      for (; j + 256 <= cols; j += 256) {
         acc0 = _mm512_dpbusd_epi32(acc0, ones_u8,
                                    _mm512_loadu_si512((const void*)(input + i * stride + j)));
         acc1 = _mm512_dpbusd_epi32(acc1, ones_u8,
@@ -314,7 +314,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,avx512vnni"))) void ro
                                    _mm512_loadu_si512((const void*)(input + i * stride + j + 192)));
       }
       // one vector at a time
-      for (; j <= cols - 64; j += 64) {
+      for (; j + 64 <= cols; j += 64) {
         acc0 = _mm512_dpbusd_epi32(acc0, ones_u8,
                                    _mm512_loadu_si512((const void*)(input + i * stride + j)));
       }
@@ -365,7 +365,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_i8_avx
   if (cols < short_rows_below) {
     // 16 rows per block
     int64_t i = 0;
-    for (; i <= rows - 16; i += 16) {
+    for (; i + 16 <= rows; i += 16) {
       __m512i acc_r0 = _mm512_setzero_si512();
       __m512i acc_r1 = _mm512_setzero_si512();
       __m512i acc_r2 = _mm512_setzero_si512();
@@ -383,7 +383,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_i8_avx
       __m512i acc_r14 = _mm512_setzero_si512();
       __m512i acc_r15 = _mm512_setzero_si512();
       int64_t j = 0;
-      for (; j <= cols - 64; j += 64) {
+      for (; j + 64 <= cols; j += 64) {
         acc_r0 = _mm512_add_epi32(
             acc_r0, _mm512_madd_epi16(
                         _mm512_maddubs_epi16(
@@ -610,7 +610,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_i8_avx
       __m512i acc3 = _mm512_setzero_si512();
       // 4 vectors per iteration
       int64_t j = 0;
-      for (; j <= cols - 256; j += 256) {
+      for (; j + 256 <= cols; j += 256) {
         acc0 = _mm512_add_epi32(
             acc0, _mm512_madd_epi16(
                       _mm512_maddubs_epi16(
@@ -633,7 +633,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_i8_avx
                       ones_i16));
       }
       // one vector at a time
-      for (; j <= cols - 64; j += 64) {
+      for (; j + 64 <= cols; j += 64) {
         acc0 = _mm512_add_epi32(
             acc0, _mm512_madd_epi16(
                       _mm512_maddubs_epi16(
@@ -670,7 +670,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_i8_avx
       __m512i acc3 = _mm512_setzero_si512();
       // 4 vectors per iteration
       int64_t j = 0;
-      for (; j <= cols - 256; j += 256) {
+      for (; j + 256 <= cols; j += 256) {
         acc0 = _mm512_add_epi32(
             acc0, _mm512_madd_epi16(
                       _mm512_maddubs_epi16(
@@ -693,7 +693,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_i8_avx
                       ones_i16));
       }
       // one vector at a time
-      for (; j <= cols - 64; j += 64) {
+      for (; j + 64 <= cols; j += 64) {
         acc0 = _mm512_add_epi32(
             acc0, _mm512_madd_epi16(
                       _mm512_maddubs_epi16(
@@ -793,13 +793,13 @@ __attribute__((target("arch=armv8.2-a+dotprod"))) void rowsum_i8_neon_dotprod(
   if (cols < short_rows_below) {
     // 4 rows per block
     int64_t i = 0;
-    for (; i <= rows - 4; i += 4) {
+    for (; i + 4 <= rows; i += 4) {
       int32x4_t acc_r0 = vdupq_n_s32(0);
       int32x4_t acc_r1 = vdupq_n_s32(0);
       int32x4_t acc_r2 = vdupq_n_s32(0);
       int32x4_t acc_r3 = vdupq_n_s32(0);
       int64_t j = 0;
-      for (; j <= cols - 16; j += 16) {
+      for (; j + 16 <= cols; j += 16) {
         acc_r0 = vdotq_s32(acc_r0, vld1q_s8(input + i * stride + j), ones_s8);
         acc_r1 = vdotq_s32(acc_r1, vld1q_s8(input + i * stride + j + stride), ones_s8);
         acc_r2 = vdotq_s32(acc_r2, vld1q_s8(input + i * stride + j + 2 * stride), ones_s8);
@@ -869,14 +869,14 @@ __attribute__((target("arch=armv8.2-a+dotprod"))) void rowsum_i8_neon_dotprod(
       int32x4_t acc3 = vdupq_n_s32(0);
       // 4 vectors per iteration
       int64_t j = 0;
-      for (; j <= cols - 64; j += 64) {
+      for (; j + 64 <= cols; j += 64) {
         acc0 = vdotq_s32(acc0, vld1q_s8(input + i * stride + j), ones_s8);
         acc1 = vdotq_s32(acc1, vld1q_s8(input + i * stride + j + 16), ones_s8);
         acc2 = vdotq_s32(acc2, vld1q_s8(input + i * stride + j + 32), ones_s8);
         acc3 = vdotq_s32(acc3, vld1q_s8(input + i * stride + j + 48), ones_s8);
       }
       // one vector at a time
-      for (; j <= cols - 16; j += 16) {
+      for (; j + 16 <= cols; j += 16) {
         acc0 = vdotq_s32(acc0, vld1q_s8(input + i * stride + j), ones_s8);
       }
       // predicated tail: lanes past the row end read the identity
@@ -914,14 +914,14 @@ __attribute__((target("arch=armv8.2-a+dotprod"))) void rowsum_i8_neon_dotprod(
       int32x4_t acc3 = vdupq_n_s32(0);
       // 4 vectors per iteration
       int64_t j = 0;
-      for (; j <= cols - 64; j += 64) {
+      for (; j + 64 <= cols; j += 64) {
         acc0 = vdotq_s32(acc0, vld1q_s8(input + i * stride + j), ones_s8);
         acc1 = vdotq_s32(acc1, vld1q_s8(input + i * stride + j + 16), ones_s8);
         acc2 = vdotq_s32(acc2, vld1q_s8(input + i * stride + j + 32), ones_s8);
         acc3 = vdotq_s32(acc3, vld1q_s8(input + i * stride + j + 48), ones_s8);
       }
       // one vector at a time
-      for (; j <= cols - 16; j += 16) {
+      for (; j + 16 <= cols; j += 16) {
         acc0 = vdotq_s32(acc0, vld1q_s8(input + i * stride + j), ones_s8);
       }
       // predicated tail: lanes past the row end read the identity
@@ -978,7 +978,7 @@ __attribute__((target("avx2"))) void rowsum_i8_avx2(const int8_t* input, int64_t
   if (cols < short_rows_below) {
     // 8 rows per block
     int64_t i = 0;
-    for (; i <= rows - 8; i += 8) {
+    for (; i + 8 <= rows; i += 8) {
       __m256i acc_r0 = _mm256_setzero_si256();
       __m256i acc_r1 = _mm256_setzero_si256();
       __m256i acc_r2 = _mm256_setzero_si256();
@@ -988,7 +988,7 @@ __attribute__((target("avx2"))) void rowsum_i8_avx2(const int8_t* input, int64_t
       __m256i acc_r6 = _mm256_setzero_si256();
       __m256i acc_r7 = _mm256_setzero_si256();
       int64_t j = 0;
-      for (; j <= cols - 32; j += 32) {
+      for (; j + 32 <= cols; j += 32) {
         acc_r0 = _mm256_add_epi32(
             acc_r0, _mm256_madd_epi16(
                         _mm256_maddubs_epi16(
@@ -1196,7 +1196,7 @@ __attribute__((target("avx2"))) void rowsum_i8_avx2(const int8_t* input, int64_t
       __m256i acc3 = _mm256_setzero_si256();
       // 4 vectors per iteration
       int64_t j = 0;
-      for (; j <= cols - 128; j += 128) {
+      for (; j + 128 <= cols; j += 128) {
         acc0 = _mm256_add_epi32(
             acc0, _mm256_madd_epi16(
                       _mm256_maddubs_epi16(
@@ -1222,7 +1222,7 @@ __attribute__((target("avx2"))) void rowsum_i8_avx2(const int8_t* input, int64_t
                 ones_i16));
       }
       // one vector at a time
-      for (; j <= cols - 32; j += 32) {
+      for (; j + 32 <= cols; j += 32) {
         acc0 = _mm256_add_epi32(
             acc0, _mm256_madd_epi16(
                       _mm256_maddubs_epi16(
@@ -1273,7 +1273,7 @@ __attribute__((target("avx2"))) void rowsum_i8_avx2(const int8_t* input, int64_t
       __m256i acc3 = _mm256_setzero_si256();
       // 4 vectors per iteration
       int64_t j = 0;
-      for (; j <= cols - 128; j += 128) {
+      for (; j + 128 <= cols; j += 128) {
         acc0 = _mm256_add_epi32(
             acc0, _mm256_madd_epi16(
                       _mm256_maddubs_epi16(
@@ -1299,7 +1299,7 @@ __attribute__((target("avx2"))) void rowsum_i8_avx2(const int8_t* input, int64_t
                 ones_i16));
       }
       // one vector at a time
-      for (; j <= cols - 32; j += 32) {
+      for (; j + 32 <= cols; j += 32) {
         acc0 = _mm256_add_epi32(
             acc0, _mm256_madd_epi16(
                       _mm256_maddubs_epi16(
@@ -1368,13 +1368,13 @@ void rowsum_i8_neon(const int8_t* input, int64_t rows, int64_t cols, int64_t str
   if (cols < short_rows_below) {
     // 4 rows per block
     int64_t i = 0;
-    for (; i <= rows - 4; i += 4) {
+    for (; i + 4 <= rows; i += 4) {
       int32x4_t acc_r0 = vdupq_n_s32(0);
       int32x4_t acc_r1 = vdupq_n_s32(0);
       int32x4_t acc_r2 = vdupq_n_s32(0);
       int32x4_t acc_r3 = vdupq_n_s32(0);
       int64_t j = 0;
-      for (; j <= cols - 16; j += 16) {
+      for (; j + 16 <= cols; j += 16) {
         acc_r0 = vpadalq_s16(acc_r0, vpaddlq_s8(vld1q_s8(input + i * stride + j)));
         acc_r1 = vpadalq_s16(acc_r1, vpaddlq_s8(vld1q_s8(input + i * stride + j + stride)));
         acc_r2 = vpadalq_s16(acc_r2, vpaddlq_s8(vld1q_s8(input + i * stride + j + 2 * stride)));
@@ -1444,14 +1444,14 @@ void rowsum_i8_neon(const int8_t* input, int64_t rows, int64_t cols, int64_t str
       int32x4_t acc3 = vdupq_n_s32(0);
       // 4 vectors per iteration
       int64_t j = 0;
-      for (; j <= cols - 64; j += 64) {
+      for (; j + 64 <= cols; j += 64) {
         acc0 = vpadalq_s16(acc0, vpaddlq_s8(vld1q_s8(input + i * stride + j)));
         acc1 = vpadalq_s16(acc1, vpaddlq_s8(vld1q_s8(input + i * stride + j + 16)));
         acc2 = vpadalq_s16(acc2, vpaddlq_s8(vld1q_s8(input + i * stride + j + 32)));
         acc3 = vpadalq_s16(acc3, vpaddlq_s8(vld1q_s8(input + i * stride + j + 48)));
       }
       // one vector at a time
-      for (; j <= cols - 16; j += 16) {
+      for (; j + 16 <= cols; j += 16) {
         acc0 = vpadalq_s16(acc0, vpaddlq_s8(vld1q_s8(input + i * stride + j)));
       }
       // predicated tail: lanes past the row end read the identity
@@ -1489,14 +1489,14 @@ void rowsum_i8_neon(const int8_t* input, int64_t rows, int64_t cols, int64_t str
       int32x4_t acc3 = vdupq_n_s32(0);
       // 4 vectors per iteration
       int64_t j = 0;
-      for (; j <= cols - 64; j += 64) {
+      for (; j + 64 <= cols; j += 64) {
         acc0 = vpadalq_s16(acc0, vpaddlq_s8(vld1q_s8(input + i * stride + j)));
         acc1 = vpadalq_s16(acc1, vpaddlq_s8(vld1q_s8(input + i * stride + j + 16)));
         acc2 = vpadalq_s16(acc2, vpaddlq_s8(vld1q_s8(input + i * stride + j + 32)));
         acc3 = vpadalq_s16(acc3, vpaddlq_s8(vld1q_s8(input + i * stride + j + 48)));
       }
       // one vector at a time
-      for (; j <= cols - 16; j += 16) {
+      for (; j + 16 <= cols; j += 16) {
         acc0 = vpadalq_s16(acc0, vpaddlq_s8(vld1q_s8(input + i * stride + j)));
       }
       // predicated tail: lanes past the row end read the identity
@@ -1540,7 +1540,7 @@ void rowsum_i8_scalar(const int8_t* input, int64_t rows, int64_t cols, int64_t s
     uint32_t acc3 = (uint32_t)(int32_t)(0);
     // 4 vectors per iteration
     int64_t j = 0;
-    for (; j <= cols - 4; j += 4) {
+    for (; j + 4 <= cols; j += 4) {
       uint8_t x0 = (uint8_t)input[i * stride + j];
       uint32_t x0_w0 = (uint32_t)(int32_t)(int8_t)x0;
       acc0 = (x0_w0 + acc0);

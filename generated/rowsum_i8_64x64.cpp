@@ -55,7 +55,7 @@ rowsum_i8_64x64_avx512_vnni(const int8_t* input, int32_t* output) {
   const __m512i ones_u8 = _mm512_set1_epi8(1);
   // 16 rows per block
   int64_t i = 0;
-  for (; i <= kRows - 16; i += 16) {
+  for (; i + 16 <= kRows; i += 16) {
     __m512i acc_r0 = _mm512_setzero_si512();
     __m512i acc_r1 = _mm512_setzero_si512();
     __m512i acc_r2 = _mm512_setzero_si512();
@@ -73,7 +73,7 @@ rowsum_i8_64x64_avx512_vnni(const int8_t* input, int32_t* output) {
     __m512i acc_r14 = _mm512_setzero_si512();
     __m512i acc_r15 = _mm512_setzero_si512();
     int64_t j = 0;
-    for (; j <= kCols - 64; j += 64) {
+    for (; j + 64 <= kCols; j += 64) {
       acc_r0 = _mm512_dpbusd_epi32(acc_r0, ones_u8,
                                    _mm512_loadu_si512((const void*)(input + i * kCols + j)));
       acc_r1 = _mm512_dpbusd_epi32(
@@ -166,7 +166,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_i8_64x
   const __m512i ones_i16 = _mm512_set1_epi16(1);
   // 16 rows per block
   int64_t i = 0;
-  for (; i <= kRows - 16; i += 16) {
+  for (; i + 16 <= kRows; i += 16) {
     __m512i acc_r0 = _mm512_setzero_si512();
     __m512i acc_r1 = _mm512_setzero_si512();
     __m512i acc_r2 = _mm512_setzero_si512();
@@ -184,7 +184,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_i8_64x
     __m512i acc_r14 = _mm512_setzero_si512();
     __m512i acc_r15 = _mm512_setzero_si512();
     int64_t j = 0;
-    for (; j <= kCols - 64; j += 64) {
+    for (; j + 64 <= kCols; j += 64) {
       acc_r0 = _mm512_add_epi32(
           acc_r0,
           _mm512_madd_epi16(_mm512_maddubs_epi16(
@@ -385,13 +385,13 @@ __attribute__((target("arch=armv8.2-a+dotprod"))) void rowsum_i8_64x64_neon_dotp
   const int8x16_t ones_s8 = vdupq_n_s8(1);
   // 4 rows per block
   int64_t i = 0;
-  for (; i <= kRows - 4; i += 4) {
+  for (; i + 4 <= kRows; i += 4) {
     int32x4_t acc_r0 = vdupq_n_s32(0);
     int32x4_t acc_r1 = vdupq_n_s32(0);
     int32x4_t acc_r2 = vdupq_n_s32(0);
     int32x4_t acc_r3 = vdupq_n_s32(0);
     int64_t j = 0;
-    for (; j <= kCols - 16; j += 16) {
+    for (; j + 16 <= kCols; j += 16) {
       acc_r0 = vdotq_s32(acc_r0, vld1q_s8(input + i * kCols + j), ones_s8);
       acc_r1 = vdotq_s32(acc_r1, vld1q_s8(input + i * kCols + j + kCols), ones_s8);
       acc_r2 = vdotq_s32(acc_r2, vld1q_s8(input + i * kCols + j + 2 * kCols), ones_s8);
@@ -423,7 +423,7 @@ __attribute__((target("avx2"))) void rowsum_i8_64x64_avx2(const int8_t* input, i
   const __m256i ones_i16 = _mm256_set1_epi16(1);
   // 8 rows per block
   int64_t i = 0;
-  for (; i <= kRows - 8; i += 8) {
+  for (; i + 8 <= kRows; i += 8) {
     __m256i acc_r0 = _mm256_setzero_si256();
     __m256i acc_r1 = _mm256_setzero_si256();
     __m256i acc_r2 = _mm256_setzero_si256();
@@ -433,7 +433,7 @@ __attribute__((target("avx2"))) void rowsum_i8_64x64_avx2(const int8_t* input, i
     __m256i acc_r6 = _mm256_setzero_si256();
     __m256i acc_r7 = _mm256_setzero_si256();
     int64_t j = 0;
-    for (; j <= kCols - 32; j += 32) {
+    for (; j + 32 <= kCols; j += 32) {
       acc_r0 = _mm256_add_epi32(
           acc_r0, _mm256_madd_epi16(
                       _mm256_maddubs_epi16(
@@ -522,13 +522,13 @@ void rowsum_i8_64x64_neon(const int8_t* input, int32_t* output) {
   constexpr int64_t kCols = 64;
   // 4 rows per block
   int64_t i = 0;
-  for (; i <= kRows - 4; i += 4) {
+  for (; i + 4 <= kRows; i += 4) {
     int32x4_t acc_r0 = vdupq_n_s32(0);
     int32x4_t acc_r1 = vdupq_n_s32(0);
     int32x4_t acc_r2 = vdupq_n_s32(0);
     int32x4_t acc_r3 = vdupq_n_s32(0);
     int64_t j = 0;
-    for (; j <= kCols - 16; j += 16) {
+    for (; j + 16 <= kCols; j += 16) {
       acc_r0 = vpadalq_s16(acc_r0, vpaddlq_s8(vld1q_s8(input + i * kCols + j)));
       acc_r1 = vpadalq_s16(acc_r1, vpaddlq_s8(vld1q_s8(input + i * kCols + j + kCols)));
       acc_r2 = vpadalq_s16(acc_r2, vpaddlq_s8(vld1q_s8(input + i * kCols + j + 2 * kCols)));
@@ -559,7 +559,7 @@ void rowsum_i8_64x64_scalar(const int8_t* input, int32_t* output) {
     uint32_t acc3 = (uint32_t)(int32_t)(0);
     // 4 vectors per iteration
     int64_t j = 0;
-    for (; j <= kCols - 4; j += 4) {
+    for (; j + 4 <= kCols; j += 4) {
       uint8_t x0 = (uint8_t)input[i * kCols + j];
       uint32_t x0_w0 = (uint32_t)(int32_t)(int8_t)x0;
       acc0 = (x0_w0 + acc0);

@@ -51,7 +51,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_i8_inn
     const int8_t* input, int64_t rows, int64_t cols, int64_t stride, int32_t* output) {
   // 16 rows per vector, lane = row
   int64_t i = 0;
-  for (; i <= rows - 16; i += 16) {
+  for (; i + 16 <= rows; i += 16) {
     __m512i lane_acc = _mm512_setzero_si512();
     // sequential along the row
     int64_t j = 0;
@@ -72,12 +72,11 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_i8_inn
     for (; j < cols; ++j) {
       alignas(64) int32_t column_stage[16];
       for (int64_t r = 0; r < 16; ++r)
-        column_stage[r] =
-            r < -i + rows ? (int32_t)input[i * stride + j + r * stride] : (int32_t)(0);
+        column_stage[r] = r < rows - i ? (int32_t)input[i * stride + j + r * stride] : (int32_t)(0);
       __m512i column = _mm512_loadu_si512((const void*)(column_stage));
       lane_acc = _mm512_add_epi32(column, lane_acc);
     }
-    _mm512_mask_storeu_epi32(output + i, (__mmask16)((1ull << (-i + rows)) - 1), lane_acc);
+    _mm512_mask_storeu_epi32(output + i, (__mmask16)((1ull << (rows - i)) - 1), lane_acc);
   }
 }
 #endif
@@ -137,7 +136,7 @@ void rowsum_i8_inner_parallel_neon(const int8_t* input, int64_t rows, int64_t co
                                    int32_t* output) {
   // 4 rows per vector, lane = row
   int64_t i = 0;
-  for (; i <= rows - 4; i += 4) {
+  for (; i + 4 <= rows; i += 4) {
     int32x4_t lane_acc = vdupq_n_s32(0);
     // sequential along the row
     int64_t j = 0;
@@ -157,15 +156,14 @@ void rowsum_i8_inner_parallel_neon(const int8_t* input, int64_t rows, int64_t co
     for (; j < cols; ++j) {
       int32_t column_stage[4];
       for (int64_t r = 0; r < 4; ++r)
-        column_stage[r] =
-            r < -i + rows ? (int32_t)input[i * stride + j + r * stride] : (int32_t)(0);
+        column_stage[r] = r < rows - i ? (int32_t)input[i * stride + j + r * stride] : (int32_t)(0);
       int32x4_t column = vld1q_s32(column_stage);
       lane_acc = vaddq_s32(column, lane_acc);
     }
     {
       int32_t lane_acc_stage[4];
       vst1q_s32(lane_acc_stage, lane_acc);
-      __builtin_memcpy(output + i, lane_acc_stage, (size_t)(-i + rows) * sizeof(int32_t));
+      __builtin_memcpy(output + i, lane_acc_stage, (size_t)(rows - i) * sizeof(int32_t));
     }
   }
 }
@@ -182,7 +180,7 @@ __attribute__((target("avx2"))) void rowsum_i8_inner_parallel_avx2(const int8_t*
                                                                    int32_t* output) {
   // 8 rows per vector, lane = row
   int64_t i = 0;
-  for (; i <= rows - 8; i += 8) {
+  for (; i + 8 <= rows; i += 8) {
     __m256i lane_acc = _mm256_setzero_si256();
     // sequential along the row
     int64_t j = 0;
@@ -202,13 +200,12 @@ __attribute__((target("avx2"))) void rowsum_i8_inner_parallel_avx2(const int8_t*
     for (; j < cols; ++j) {
       alignas(64) int32_t column_stage[8];
       for (int64_t r = 0; r < 8; ++r)
-        column_stage[r] =
-            r < -i + rows ? (int32_t)input[i * stride + j + r * stride] : (int32_t)(0);
+        column_stage[r] = r < rows - i ? (int32_t)input[i * stride + j + r * stride] : (int32_t)(0);
       __m256i column = _mm256_loadu_si256((const __m256i*)(column_stage));
       lane_acc = _mm256_add_epi32(column, lane_acc);
     }
     _mm256_maskstore_epi32((int*)(output + i),
-                           _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(-i + rows)),
+                           _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(rows - i)),
                                               _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
                            lane_acc);
   }

@@ -73,7 +73,7 @@ rowsum_i8_inner_reduction_avx512_vnni(const int8_t* input, int64_t rows, int64_t
     uint32_t row_acc = (uint32_t)(int32_t)(0);
     // horizontal reduction every iteration
     int64_t j = 0;
-    for (; j <= cols - 64; j += 64) {
+    for (; j + 64 <= cols; j += 64) {
       __m512i x = _mm512_loadu_si512((const void*)(input + i * stride + j));
       __m512i x_acc = _mm512_setzero_si512();
       x_acc = _mm512_dpbusd_epi32(x_acc, ones_u8, x);
@@ -124,7 +124,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_i8_inn
     uint32_t row_acc = (uint32_t)(int32_t)(0);
     // horizontal reduction every iteration
     int64_t j = 0;
-    for (; j <= cols - 64; j += 64) {
+    for (; j + 64 <= cols; j += 64) {
       __m512i x = _mm512_loadu_si512((const void*)(input + i * stride + j));
       __m512i x_acc = _mm512_setzero_si512();
       x_acc =
@@ -217,7 +217,7 @@ __attribute__((target("arch=armv8.2-a+dotprod"))) void rowsum_i8_inner_reduction
     uint32_t row_acc = (uint32_t)(int32_t)(0);
     // horizontal reduction every iteration
     int64_t j = 0;
-    for (; j <= cols - 16; j += 16) {
+    for (; j + 16 <= cols; j += 16) {
       int8x16_t x = vld1q_s8(input + i * stride + j);
       int32x4_t x_acc = vdupq_n_s32(0);
       x_acc = vdotq_s32(x_acc, x, ones_s8);
@@ -273,7 +273,7 @@ __attribute__((target("avx2"))) void rowsum_i8_inner_reduction_avx2(const int8_t
     uint32_t row_acc = (uint32_t)(int32_t)(0);
     // horizontal reduction every iteration
     int64_t j = 0;
-    for (; j <= cols - 32; j += 32) {
+    for (; j + 32 <= cols; j += 32) {
       __m256i x = _mm256_loadu_si256((const __m256i*)(input + i * stride + j));
       __m256i x_acc = _mm256_setzero_si256();
       x_acc =
@@ -344,7 +344,7 @@ void rowsum_i8_inner_reduction_neon(const int8_t* input, int64_t rows, int64_t c
     uint32_t row_acc = (uint32_t)(int32_t)(0);
     // horizontal reduction every iteration
     int64_t j = 0;
-    for (; j <= cols - 16; j += 16) {
+    for (; j + 16 <= cols; j += 16) {
       int8x16_t x = vld1q_s8(input + i * stride + j);
       int32x4_t x_acc = vdupq_n_s32(0);
       x_acc = vpadalq_s16(x_acc, vpaddlq_s8(x));

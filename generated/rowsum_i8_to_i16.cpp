@@ -76,7 +76,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_i8_to_
     __m512i acc3 = _mm512_setzero_si512();
     // 4 vectors per iteration
     int64_t j = 0;
-    for (; j <= cols - 256; j += 256) {
+    for (; j + 256 <= cols; j += 256) {
       acc0 = _mm512_add_epi16(
           acc0,
           _mm512_maddubs_epi16(ones_u8, _mm512_loadu_si512((const void*)(input + i * stride + j))));
@@ -91,7 +91,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_i8_to_
                     ones_u8, _mm512_loadu_si512((const void*)(input + i * stride + j + 192))));
     }
     // one vector at a time
-    for (; j <= cols - 64; j += 64) {
+    for (; j + 64 <= cols; j += 64) {
       acc0 = _mm512_add_epi16(
           acc0,
           _mm512_maddubs_epi16(ones_u8, _mm512_loadu_si512((const void*)(input + i * stride + j))));
@@ -255,14 +255,14 @@ void rowsum_i8_to_i16_neon(const int8_t* input, int64_t rows, int64_t cols, int6
     int16x8_t acc3 = vdupq_n_s16(0);
     // 4 vectors per iteration
     int64_t j = 0;
-    for (; j <= cols - 64; j += 64) {
+    for (; j + 64 <= cols; j += 64) {
       acc0 = vpadalq_s8(acc0, vld1q_s8(input + i * stride + j));
       acc1 = vpadalq_s8(acc1, vld1q_s8(input + i * stride + j + 16));
       acc2 = vpadalq_s8(acc2, vld1q_s8(input + i * stride + j + 32));
       acc3 = vpadalq_s8(acc3, vld1q_s8(input + i * stride + j + 48));
     }
     // one vector at a time
-    for (; j <= cols - 16; j += 16) {
+    for (; j + 16 <= cols; j += 16) {
       acc0 = vpadalq_s8(acc0, vld1q_s8(input + i * stride + j));
     }
     // predicated tail: lanes past the row end read the identity
@@ -313,7 +313,7 @@ __attribute__((target("avx2"))) void rowsum_i8_to_i16_avx2(const int8_t* input, 
     __m256i acc3 = _mm256_setzero_si256();
     // 4 vectors per iteration
     int64_t j = 0;
-    for (; j <= cols - 128; j += 128) {
+    for (; j + 128 <= cols; j += 128) {
       acc0 = _mm256_add_epi16(
           acc0, _mm256_maddubs_epi16(ones_u8,
                                      _mm256_loadu_si256((const __m256i*)(input + i * stride + j))));
@@ -328,7 +328,7 @@ __attribute__((target("avx2"))) void rowsum_i8_to_i16_avx2(const int8_t* input, 
                     ones_u8, _mm256_loadu_si256((const __m256i*)(input + i * stride + j + 96))));
     }
     // one vector at a time
-    for (; j <= cols - 32; j += 32) {
+    for (; j + 32 <= cols; j += 32) {
       acc0 = _mm256_add_epi16(
           acc0, _mm256_maddubs_epi16(ones_u8,
                                      _mm256_loadu_si256((const __m256i*)(input + i * stride + j))));
@@ -380,7 +380,7 @@ void rowsum_i8_to_i16_scalar(const int8_t* input, int64_t rows, int64_t cols, in
     uint16_t acc3 = (uint16_t)(int16_t)(0);
     // 4 vectors per iteration
     int64_t j = 0;
-    for (; j <= cols - 4; j += 4) {
+    for (; j + 4 <= cols; j += 4) {
       uint8_t x0 = (uint8_t)input[i * stride + j];
       uint16_t x0_w0 = (uint16_t)(int16_t)(int8_t)x0;
       acc0 = (uint16_t)((uint32_t)x0_w0 + (uint32_t)acc0);

@@ -58,7 +58,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_u16_av
     __m512i acc3 = _mm512_setzero_si512();
     // 4 vectors per iteration
     int64_t j = 0;
-    for (; j <= cols - 128; j += 128) {
+    for (; j + 128 <= cols; j += 128) {
       __m512i x0 = _mm512_loadu_si512((const void*)(input + i * stride + j));
       __m512i x0_w0 = _mm512_cvtepu16_epi32(_mm512_extracti64x4_epi64(x0, 0));
       acc0 = _mm512_add_epi32(x0_w0, acc0);
@@ -81,7 +81,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_u16_av
       acc3 = _mm512_add_epi32(x3_w1, acc3);
     }
     // one vector at a time
-    for (; j <= cols - 32; j += 32) {
+    for (; j + 32 <= cols; j += 32) {
       __m512i x0 = _mm512_loadu_si512((const void*)(input + i * stride + j));
       __m512i x0_w0 = _mm512_cvtepu16_epi32(_mm512_extracti64x4_epi64(x0, 0));
       acc0 = _mm512_add_epi32(x0_w0, acc0);
@@ -238,14 +238,14 @@ void rowsum_u16_neon(const uint16_t* input, int64_t rows, int64_t cols, int64_t 
     uint32x4_t acc3 = vdupq_n_u32(0);
     // 4 vectors per iteration
     int64_t j = 0;
-    for (; j <= cols - 32; j += 32) {
+    for (; j + 32 <= cols; j += 32) {
       acc0 = vpadalq_u16(acc0, vld1q_u16(input + i * stride + j));
       acc1 = vpadalq_u16(acc1, vld1q_u16(input + i * stride + j + 8));
       acc2 = vpadalq_u16(acc2, vld1q_u16(input + i * stride + j + 16));
       acc3 = vpadalq_u16(acc3, vld1q_u16(input + i * stride + j + 24));
     }
     // one vector at a time
-    for (; j <= cols - 8; j += 8) {
+    for (; j + 8 <= cols; j += 8) {
       acc0 = vpadalq_u16(acc0, vld1q_u16(input + i * stride + j));
     }
     acc0 = vaddq_u32(acc1, acc0);
@@ -281,7 +281,7 @@ __attribute__((target("avx2"))) void rowsum_u16_avx2(const uint16_t* input, int6
     __m256i acc3 = _mm256_setzero_si256();
     // 4 vectors per iteration
     int64_t j = 0;
-    for (; j <= cols - 64; j += 64) {
+    for (; j + 64 <= cols; j += 64) {
       __m256i x0 = _mm256_loadu_si256((const __m256i*)(input + i * stride + j));
       __m256i x0_w0 = _mm256_cvtepu16_epi32(_mm256_extracti128_si256(x0, 0));
       acc0 = _mm256_add_epi32(x0_w0, acc0);
@@ -304,7 +304,7 @@ __attribute__((target("avx2"))) void rowsum_u16_avx2(const uint16_t* input, int6
       acc3 = _mm256_add_epi32(x3_w1, acc3);
     }
     // one vector at a time
-    for (; j <= cols - 16; j += 16) {
+    for (; j + 16 <= cols; j += 16) {
       __m256i x0 = _mm256_loadu_si256((const __m256i*)(input + i * stride + j));
       __m256i x0_w0 = _mm256_cvtepu16_epi32(_mm256_extracti128_si256(x0, 0));
       acc0 = _mm256_add_epi32(x0_w0, acc0);
@@ -343,7 +343,7 @@ void rowsum_u16_scalar(const uint16_t* input, int64_t rows, int64_t cols, int64_
     uint32_t acc3 = (uint32_t)(0);
     // 4 vectors per iteration
     int64_t j = 0;
-    for (; j <= cols - 4; j += 4) {
+    for (; j + 4 <= cols; j += 4) {
       uint16_t x0 = input[i * stride + j];
       uint32_t x0_w0 = (uint32_t)x0;
       acc0 = (x0_w0 + acc0);

@@ -76,7 +76,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_u8_avx
     __m512i acc3 = _mm512_setzero_si512();
     // 4 vectors per iteration
     int64_t j = 0;
-    for (; j <= cols - 256; j += 256) {
+    for (; j + 256 <= cols; j += 256) {
       acc0 = _mm512_add_epi64(
           acc0, _mm512_sad_epu8(_mm512_loadu_si512((const void*)(input + i * stride + j)), zero));
       acc1 = _mm512_add_epi64(
@@ -90,7 +90,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_u8_avx
           _mm512_sad_epu8(_mm512_loadu_si512((const void*)(input + i * stride + j + 192)), zero));
     }
     // one vector at a time
-    for (; j <= cols - 64; j += 64) {
+    for (; j + 64 <= cols; j += 64) {
       acc0 = _mm512_add_epi64(
           acc0, _mm512_sad_epu8(_mm512_loadu_si512((const void*)(input + i * stride + j)), zero));
     }
@@ -185,13 +185,13 @@ __attribute__((target("arch=armv8.2-a+dotprod"))) void rowsum_u8_neon_dotprod(
   if (cols < short_rows_below) {
     // 4 rows per block
     int64_t i = 0;
-    for (; i <= rows - 4; i += 4) {
+    for (; i + 4 <= rows; i += 4) {
       uint32x4_t acc_r0 = vdupq_n_u32(0);
       uint32x4_t acc_r1 = vdupq_n_u32(0);
       uint32x4_t acc_r2 = vdupq_n_u32(0);
       uint32x4_t acc_r3 = vdupq_n_u32(0);
       int64_t j = 0;
-      for (; j <= cols - 16; j += 16) {
+      for (; j + 16 <= cols; j += 16) {
         acc_r0 = vdotq_u32(acc_r0, vld1q_u8(input + i * stride + j), ones_u8);
         acc_r1 = vdotq_u32(acc_r1, vld1q_u8(input + i * stride + j + stride), ones_u8);
         acc_r2 = vdotq_u32(acc_r2, vld1q_u8(input + i * stride + j + 2 * stride), ones_u8);
@@ -261,14 +261,14 @@ __attribute__((target("arch=armv8.2-a+dotprod"))) void rowsum_u8_neon_dotprod(
       uint32x4_t acc3 = vdupq_n_u32(0);
       // 4 vectors per iteration
       int64_t j = 0;
-      for (; j <= cols - 64; j += 64) {
+      for (; j + 64 <= cols; j += 64) {
         acc0 = vdotq_u32(acc0, vld1q_u8(input + i * stride + j), ones_u8);
         acc1 = vdotq_u32(acc1, vld1q_u8(input + i * stride + j + 16), ones_u8);
         acc2 = vdotq_u32(acc2, vld1q_u8(input + i * stride + j + 32), ones_u8);
         acc3 = vdotq_u32(acc3, vld1q_u8(input + i * stride + j + 48), ones_u8);
       }
       // one vector at a time
-      for (; j <= cols - 16; j += 16) {
+      for (; j + 16 <= cols; j += 16) {
         acc0 = vdotq_u32(acc0, vld1q_u8(input + i * stride + j), ones_u8);
       }
       // predicated tail: lanes past the row end read the identity
@@ -306,14 +306,14 @@ __attribute__((target("arch=armv8.2-a+dotprod"))) void rowsum_u8_neon_dotprod(
       uint32x4_t acc3 = vdupq_n_u32(0);
       // 4 vectors per iteration
       int64_t j = 0;
-      for (; j <= cols - 64; j += 64) {
+      for (; j + 64 <= cols; j += 64) {
         acc0 = vdotq_u32(acc0, vld1q_u8(input + i * stride + j), ones_u8);
         acc1 = vdotq_u32(acc1, vld1q_u8(input + i * stride + j + 16), ones_u8);
         acc2 = vdotq_u32(acc2, vld1q_u8(input + i * stride + j + 32), ones_u8);
         acc3 = vdotq_u32(acc3, vld1q_u8(input + i * stride + j + 48), ones_u8);
       }
       // one vector at a time
-      for (; j <= cols - 16; j += 16) {
+      for (; j + 16 <= cols; j += 16) {
         acc0 = vdotq_u32(acc0, vld1q_u8(input + i * stride + j), ones_u8);
       }
       // predicated tail: lanes past the row end read the identity
@@ -366,7 +366,7 @@ __attribute__((target("avx2"))) void rowsum_u8_avx2(const uint8_t* input, int64_
     __m256i acc3 = _mm256_setzero_si256();
     // 4 vectors per iteration
     int64_t j = 0;
-    for (; j <= cols - 128; j += 128) {
+    for (; j + 128 <= cols; j += 128) {
       acc0 = _mm256_add_epi64(
           acc0,
           _mm256_sad_epu8(_mm256_loadu_si256((const __m256i*)(input + i * stride + j)), zero));
@@ -381,7 +381,7 @@ __attribute__((target("avx2"))) void rowsum_u8_avx2(const uint8_t* input, int64_
           _mm256_sad_epu8(_mm256_loadu_si256((const __m256i*)(input + i * stride + j + 96)), zero));
     }
     // one vector at a time
-    for (; j <= cols - 32; j += 32) {
+    for (; j + 32 <= cols; j += 32) {
       acc0 = _mm256_add_epi64(
           acc0,
           _mm256_sad_epu8(_mm256_loadu_si256((const __m256i*)(input + i * stride + j)), zero));
@@ -444,13 +444,13 @@ void rowsum_u8_neon(const uint8_t* input, int64_t rows, int64_t cols, int64_t st
   if (cols < short_rows_below) {
     // 4 rows per block
     int64_t i = 0;
-    for (; i <= rows - 4; i += 4) {
+    for (; i + 4 <= rows; i += 4) {
       uint32x4_t acc_r0 = vdupq_n_u32(0);
       uint32x4_t acc_r1 = vdupq_n_u32(0);
       uint32x4_t acc_r2 = vdupq_n_u32(0);
       uint32x4_t acc_r3 = vdupq_n_u32(0);
       int64_t j = 0;
-      for (; j <= cols - 16; j += 16) {
+      for (; j + 16 <= cols; j += 16) {
         acc_r0 = vpadalq_u16(acc_r0, vpaddlq_u8(vld1q_u8(input + i * stride + j)));
         acc_r1 = vpadalq_u16(acc_r1, vpaddlq_u8(vld1q_u8(input + i * stride + j + stride)));
         acc_r2 = vpadalq_u16(acc_r2, vpaddlq_u8(vld1q_u8(input + i * stride + j + 2 * stride)));
@@ -520,14 +520,14 @@ void rowsum_u8_neon(const uint8_t* input, int64_t rows, int64_t cols, int64_t st
       uint32x4_t acc3 = vdupq_n_u32(0);
       // 4 vectors per iteration
       int64_t j = 0;
-      for (; j <= cols - 64; j += 64) {
+      for (; j + 64 <= cols; j += 64) {
         acc0 = vpadalq_u16(acc0, vpaddlq_u8(vld1q_u8(input + i * stride + j)));
         acc1 = vpadalq_u16(acc1, vpaddlq_u8(vld1q_u8(input + i * stride + j + 16)));
         acc2 = vpadalq_u16(acc2, vpaddlq_u8(vld1q_u8(input + i * stride + j + 32)));
         acc3 = vpadalq_u16(acc3, vpaddlq_u8(vld1q_u8(input + i * stride + j + 48)));
       }
       // one vector at a time
-      for (; j <= cols - 16; j += 16) {
+      for (; j + 16 <= cols; j += 16) {
         acc0 = vpadalq_u16(acc0, vpaddlq_u8(vld1q_u8(input + i * stride + j)));
       }
       // predicated tail: lanes past the row end read the identity
@@ -565,14 +565,14 @@ void rowsum_u8_neon(const uint8_t* input, int64_t rows, int64_t cols, int64_t st
       uint32x4_t acc3 = vdupq_n_u32(0);
       // 4 vectors per iteration
       int64_t j = 0;
-      for (; j <= cols - 64; j += 64) {
+      for (; j + 64 <= cols; j += 64) {
         acc0 = vpadalq_u16(acc0, vpaddlq_u8(vld1q_u8(input + i * stride + j)));
         acc1 = vpadalq_u16(acc1, vpaddlq_u8(vld1q_u8(input + i * stride + j + 16)));
         acc2 = vpadalq_u16(acc2, vpaddlq_u8(vld1q_u8(input + i * stride + j + 32)));
         acc3 = vpadalq_u16(acc3, vpaddlq_u8(vld1q_u8(input + i * stride + j + 48)));
       }
       // one vector at a time
-      for (; j <= cols - 16; j += 16) {
+      for (; j + 16 <= cols; j += 16) {
         acc0 = vpadalq_u16(acc0, vpaddlq_u8(vld1q_u8(input + i * stride + j)));
       }
       // predicated tail: lanes past the row end read the identity
@@ -616,7 +616,7 @@ void rowsum_u8_scalar(const uint8_t* input, int64_t rows, int64_t cols, int64_t 
     uint32_t acc3 = (uint32_t)(0);
     // 4 vectors per iteration
     int64_t j = 0;
-    for (; j <= cols - 4; j += 4) {
+    for (; j + 4 <= cols; j += 4) {
       uint8_t x0 = input[i * stride + j];
       uint32_t x0_w0 = (uint32_t)x0;
       acc0 = (x0_w0 + acc0);

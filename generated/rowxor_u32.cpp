@@ -65,12 +65,12 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowxor_u32_av
     __m512i acc1 = _mm512_setzero_si512();
     // 2 vectors per iteration
     int64_t j = 0;
-    for (; j <= cols - 32; j += 32) {
+    for (; j + 32 <= cols; j += 32) {
       acc0 = _mm512_xor_si512(_mm512_loadu_si512((const void*)(input + i * stride + j)), acc0);
       acc1 = _mm512_xor_si512(_mm512_loadu_si512((const void*)(input + i * stride + j + 16)), acc1);
     }
     // one vector at a time
-    for (; j <= cols - 16; j += 16) {
+    for (; j + 16 <= cols; j += 16) {
       acc0 = _mm512_xor_si512(_mm512_loadu_si512((const void*)(input + i * stride + j)), acc0);
     }
     // predicated tail: lanes past the row end read the identity
@@ -78,7 +78,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowxor_u32_av
       // the row holds a whole vector: re-read its last one
       if (15 < cols) {
         __m512i tail0 = _mm512_mask_blend_epi32(
-            (__mmask16) ~(__mmask16)((1ull << (-cols + j + 16)) - 1), _mm512_setzero_si512(),
+            (__mmask16) ~(__mmask16)((1ull << (j - cols + 16)) - 1), _mm512_setzero_si512(),
             _mm512_loadu_si512((const void*)(input + cols + i * stride - 16)));
         acc1 = _mm512_xor_si512(tail0, acc1);
       }
@@ -157,12 +157,12 @@ void rowxor_u32_neon(const uint32_t* input, int64_t rows, int64_t cols, int64_t 
     uint32x4_t acc1 = vdupq_n_u32(0);
     // 2 vectors per iteration
     int64_t j = 0;
-    for (; j <= cols - 8; j += 8) {
+    for (; j + 8 <= cols; j += 8) {
       acc0 = veorq_u32(vld1q_u32(input + i * stride + j), acc0);
       acc1 = veorq_u32(vld1q_u32(input + i * stride + j + 4), acc1);
     }
     // one vector at a time
-    for (; j <= cols - 4; j += 4) {
+    for (; j + 4 <= cols; j += 4) {
       acc0 = veorq_u32(vld1q_u32(input + i * stride + j), acc0);
     }
     // predicated tail: lanes past the row end read the identity
@@ -212,13 +212,13 @@ __attribute__((target("avx2"))) void rowxor_u32_avx2(const uint32_t* input, int6
     __m256i acc1 = _mm256_setzero_si256();
     // 2 vectors per iteration
     int64_t j = 0;
-    for (; j <= cols - 16; j += 16) {
+    for (; j + 16 <= cols; j += 16) {
       acc0 = _mm256_xor_si256(_mm256_loadu_si256((const __m256i*)(input + i * stride + j)), acc0);
       acc1 =
           _mm256_xor_si256(_mm256_loadu_si256((const __m256i*)(input + i * stride + j + 8)), acc1);
     }
     // one vector at a time
-    for (; j <= cols - 8; j += 8) {
+    for (; j + 8 <= cols; j += 8) {
       acc0 = _mm256_xor_si256(_mm256_loadu_si256((const __m256i*)(input + i * stride + j)), acc0);
     }
     // predicated tail: lanes past the row end read the identity
@@ -252,7 +252,7 @@ void rowxor_u32_scalar(const uint32_t* input, int64_t rows, int64_t cols, int64_
     uint32_t acc1 = (uint32_t)(0);
     // 2 vectors per iteration
     int64_t j = 0;
-    for (; j <= cols - 2; j += 2) {
+    for (; j + 2 <= cols; j += 2) {
       uint32_t x0 = input[i * stride + j];
       acc0 = (uint32_t)(x0 ^ acc0);
       uint32_t x1 = input[i * stride + j + 1];

@@ -60,7 +60,7 @@ seed_rowsum_i8_384x512_avx512_vnni(const int8_t* input, int32_t* output) {
     __m512i acc3 = _mm512_setzero_si512();
     // 4 vectors per iteration
     int64_t j = 0;
-    for (; j <= kCols - 256; j += 256) {
+    for (; j + 256 <= kCols; j += 256) {
       acc0 = _mm512_dpbusd_epi32(acc0, ones_u8,
                                  _mm512_loadu_si512((const void*)(input + i * kCols + j)));
       acc1 = _mm512_dpbusd_epi32(acc1, ones_u8,
@@ -106,7 +106,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void seed_rowsum_i
     __m512i acc3 = _mm512_setzero_si512();
     // 4 vectors per iteration
     int64_t j = 0;
-    for (; j <= kCols - 256; j += 256) {
+    for (; j + 256 <= kCols; j += 256) {
       acc0 = _mm512_add_epi32(
           acc0,
           _mm512_madd_epi16(_mm512_maddubs_epi16(
@@ -210,7 +210,7 @@ __attribute__((target("arch=armv8.2-a+dotprod"))) void seed_rowsum_i8_384x512_ne
     int32x4_t acc3 = vdupq_n_s32(0);
     // 4 vectors per iteration
     int64_t j = 0;
-    for (; j <= kCols - 64; j += 64) {
+    for (; j + 64 <= kCols; j += 64) {
       acc0 = vdotq_s32(acc0, vld1q_s8(input + i * kCols + j), ones_s8);
       acc1 = vdotq_s32(acc1, vld1q_s8(input + i * kCols + j + 16), ones_s8);
       acc2 = vdotq_s32(acc2, vld1q_s8(input + i * kCols + j + 32), ones_s8);
@@ -246,7 +246,7 @@ __attribute__((target("avx2"))) void seed_rowsum_i8_384x512_avx2(const int8_t* i
     __m256i acc3 = _mm256_setzero_si256();
     // 4 vectors per iteration
     int64_t j = 0;
-    for (; j <= kCols - 128; j += 128) {
+    for (; j + 128 <= kCols; j += 128) {
       acc0 = _mm256_add_epi32(
           acc0, _mm256_madd_epi16(
                     _mm256_maddubs_epi16(
@@ -300,7 +300,7 @@ void seed_rowsum_i8_384x512_neon(const int8_t* input, int32_t* output) {
     int32x4_t acc3 = vdupq_n_s32(0);
     // 4 vectors per iteration
     int64_t j = 0;
-    for (; j <= kCols - 64; j += 64) {
+    for (; j + 64 <= kCols; j += 64) {
       acc0 = vpadalq_s16(acc0, vpaddlq_s8(vld1q_s8(input + i * kCols + j)));
       acc1 = vpadalq_s16(acc1, vpaddlq_s8(vld1q_s8(input + i * kCols + j + 16)));
       acc2 = vpadalq_s16(acc2, vpaddlq_s8(vld1q_s8(input + i * kCols + j + 32)));
@@ -329,7 +329,7 @@ void seed_rowsum_i8_384x512_scalar(const int8_t* input, int32_t* output) {
     uint32_t acc3 = (uint32_t)(int32_t)(0);
     // 4 vectors per iteration
     int64_t j = 0;
-    for (; j <= kCols - 4; j += 4) {
+    for (; j + 4 <= kCols; j += 4) {
       uint8_t x0 = (uint8_t)input[i * kCols + j];
       uint32_t x0_w0 = (uint32_t)(int32_t)(int8_t)x0;
       acc0 = (x0_w0 + acc0);

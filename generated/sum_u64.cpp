@@ -72,7 +72,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void sum_u64_avx51
   if (n < short_rows_below) {
     // 8 rows per block
     int64_t i = 0;
-    for (; i <= kRows - 8; i += 8) {
+    for (; i + 8 <= kRows; i += 8) {
       __m512i acc_r0 = _mm512_setzero_si512();
       __m512i acc_r1 = _mm512_setzero_si512();
       __m512i acc_r2 = _mm512_setzero_si512();
@@ -82,7 +82,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void sum_u64_avx51
       __m512i acc_r6 = _mm512_setzero_si512();
       __m512i acc_r7 = _mm512_setzero_si512();
       int64_t j = 0;
-      for (; j <= n - 8; j += 8) {
+      for (; j + 8 <= n; j += 8) {
         acc_r0 = _mm512_add_epi64(_mm512_loadu_si512((const void*)(input + i * n + j)), acc_r0);
         acc_r1 = _mm512_add_epi64(_mm512_loadu_si512((const void*)(input + i * n + j + n)), acc_r1);
         acc_r2 =
@@ -138,34 +138,28 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void sum_u64_avx51
         // shorter rows: only their own lanes are read
         if (n < 8) {
           __m512i tail0 = _mm512_mask_loadu_epi64(
-              _mm512_setzero_si512(), (__mmask8)((1ull << (-j + n)) - 1), input + i * n + j);
+              _mm512_setzero_si512(), (__mmask8)((1ull << (n - j)) - 1), input + i * n + j);
           acc_r0 = _mm512_add_epi64(tail0, acc_r0);
           __m512i tail1 = _mm512_mask_loadu_epi64(
-              _mm512_setzero_si512(), (__mmask8)((1ull << (-j + n)) - 1), input + i * n + j + n);
+              _mm512_setzero_si512(), (__mmask8)((1ull << (n - j)) - 1), input + i * n + j + n);
           acc_r1 = _mm512_add_epi64(tail1, acc_r1);
-          __m512i tail2 =
-              _mm512_mask_loadu_epi64(_mm512_setzero_si512(), (__mmask8)((1ull << (-j + n)) - 1),
-                                      input + i * n + j + 2 * n);
+          __m512i tail2 = _mm512_mask_loadu_epi64(
+              _mm512_setzero_si512(), (__mmask8)((1ull << (n - j)) - 1), input + i * n + j + 2 * n);
           acc_r2 = _mm512_add_epi64(tail2, acc_r2);
-          __m512i tail3 =
-              _mm512_mask_loadu_epi64(_mm512_setzero_si512(), (__mmask8)((1ull << (-j + n)) - 1),
-                                      input + i * n + j + 3 * n);
+          __m512i tail3 = _mm512_mask_loadu_epi64(
+              _mm512_setzero_si512(), (__mmask8)((1ull << (n - j)) - 1), input + i * n + j + 3 * n);
           acc_r3 = _mm512_add_epi64(tail3, acc_r3);
-          __m512i tail4 =
-              _mm512_mask_loadu_epi64(_mm512_setzero_si512(), (__mmask8)((1ull << (-j + n)) - 1),
-                                      input + i * n + j + 4 * n);
+          __m512i tail4 = _mm512_mask_loadu_epi64(
+              _mm512_setzero_si512(), (__mmask8)((1ull << (n - j)) - 1), input + i * n + j + 4 * n);
           acc_r4 = _mm512_add_epi64(tail4, acc_r4);
-          __m512i tail5 =
-              _mm512_mask_loadu_epi64(_mm512_setzero_si512(), (__mmask8)((1ull << (-j + n)) - 1),
-                                      input + i * n + j + 5 * n);
+          __m512i tail5 = _mm512_mask_loadu_epi64(
+              _mm512_setzero_si512(), (__mmask8)((1ull << (n - j)) - 1), input + i * n + j + 5 * n);
           acc_r5 = _mm512_add_epi64(tail5, acc_r5);
-          __m512i tail6 =
-              _mm512_mask_loadu_epi64(_mm512_setzero_si512(), (__mmask8)((1ull << (-j + n)) - 1),
-                                      input + i * n + j + 6 * n);
+          __m512i tail6 = _mm512_mask_loadu_epi64(
+              _mm512_setzero_si512(), (__mmask8)((1ull << (n - j)) - 1), input + i * n + j + 6 * n);
           acc_r6 = _mm512_add_epi64(tail6, acc_r6);
-          __m512i tail7 =
-              _mm512_mask_loadu_epi64(_mm512_setzero_si512(), (__mmask8)((1ull << (-j + n)) - 1),
-                                      input + i * n + j + 7 * n);
+          __m512i tail7 = _mm512_mask_loadu_epi64(
+              _mm512_setzero_si512(), (__mmask8)((1ull << (n - j)) - 1), input + i * n + j + 7 * n);
           acc_r7 = _mm512_add_epi64(tail7, acc_r7);
         }
       }
@@ -197,14 +191,14 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void sum_u64_avx51
       __m512i acc3 = _mm512_setzero_si512();
       // 4 vectors per iteration
       int64_t j = 0;
-      for (; j <= n - 32; j += 32) {
+      for (; j + 32 <= n; j += 32) {
         acc0 = _mm512_add_epi64(_mm512_loadu_si512((const void*)(input + i * n + j)), acc0);
         acc1 = _mm512_add_epi64(_mm512_loadu_si512((const void*)(input + i * n + j + 8)), acc1);
         acc2 = _mm512_add_epi64(_mm512_loadu_si512((const void*)(input + i * n + j + 16)), acc2);
         acc3 = _mm512_add_epi64(_mm512_loadu_si512((const void*)(input + i * n + j + 24)), acc3);
       }
       // one vector at a time
-      for (; j <= n - 8; j += 8) {
+      for (; j + 8 <= n; j += 8) {
         acc0 = _mm512_add_epi64(_mm512_loadu_si512((const void*)(input + i * n + j)), acc0);
       }
       // predicated tail: lanes past the row end read the identity
@@ -219,7 +213,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void sum_u64_avx51
         // shorter rows: only their own lanes are read
         if (n < 8) {
           __m512i tail0 = _mm512_mask_loadu_epi64(
-              _mm512_setzero_si512(), (__mmask8)((1ull << (-j + n)) - 1), input + i * n + j);
+              _mm512_setzero_si512(), (__mmask8)((1ull << (n - j)) - 1), input + i * n + j);
           acc1 = _mm512_add_epi64(tail0, acc1);
         }
       }
@@ -245,14 +239,14 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void sum_u64_avx51
       __m512i acc3 = _mm512_setzero_si512();
       // 4 vectors per iteration
       int64_t j = 0;
-      for (; j <= n - 32; j += 32) {
+      for (; j + 32 <= n; j += 32) {
         acc0 = _mm512_add_epi64(_mm512_loadu_si512((const void*)(input + i * n + j)), acc0);
         acc1 = _mm512_add_epi64(_mm512_loadu_si512((const void*)(input + i * n + j + 8)), acc1);
         acc2 = _mm512_add_epi64(_mm512_loadu_si512((const void*)(input + i * n + j + 16)), acc2);
         acc3 = _mm512_add_epi64(_mm512_loadu_si512((const void*)(input + i * n + j + 24)), acc3);
       }
       // one vector at a time
-      for (; j <= n - 8; j += 8) {
+      for (; j + 8 <= n; j += 8) {
         acc0 = _mm512_add_epi64(_mm512_loadu_si512((const void*)(input + i * n + j)), acc0);
       }
       // predicated tail: lanes past the row end read the identity
@@ -267,7 +261,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void sum_u64_avx51
         // shorter rows: only their own lanes are read
         if (n < 8) {
           __m512i tail0 = _mm512_mask_loadu_epi64(
-              _mm512_setzero_si512(), (__mmask8)((1ull << (-j + n)) - 1), input + i * n + j);
+              _mm512_setzero_si512(), (__mmask8)((1ull << (n - j)) - 1), input + i * n + j);
           acc1 = _mm512_add_epi64(tail0, acc1);
         }
       }
@@ -355,11 +349,11 @@ void sum_u64_neon(const uint64_t* input, int64_t n, uint64_t* output) {
   if (n < short_rows_below) {
     // 2 rows per block
     int64_t i = 0;
-    for (; i <= kRows - 2; i += 2) {
+    for (; i + 2 <= kRows; i += 2) {
       uint64x2_t acc_r0 = vdupq_n_u64(0);
       uint64x2_t acc_r1 = vdupq_n_u64(0);
       int64_t j = 0;
-      for (; j <= n - 2; j += 2) {
+      for (; j + 2 <= n; j += 2) {
         acc_r0 = vaddq_u64(vld1q_u64(input + i * n + j), acc_r0);
         acc_r1 = vaddq_u64(vld1q_u64(input + i * n + j + n), acc_r1);
       }
@@ -368,11 +362,11 @@ void sum_u64_neon(const uint64_t* input, int64_t n, uint64_t* output) {
         // the row holds a whole vector: re-read its last one
         if (1 < n) {
           uint64x2_t tail0 =
-              vbslq_u64(vreinterpretq_u64_u8(vld1q_u8(simdgen_tail_keep + (-j + n) * 8)),
+              vbslq_u64(vreinterpretq_u64_u8(vld1q_u8(simdgen_tail_keep + (n - j) * 8)),
                         vld1q_u64(input + i * n + n - 2), vdupq_n_u64(0));
           acc_r0 = vaddq_u64(tail0, acc_r0);
           uint64x2_t tail1 =
-              vbslq_u64(vreinterpretq_u64_u8(vld1q_u8(simdgen_tail_keep + (-j + n) * 8)),
+              vbslq_u64(vreinterpretq_u64_u8(vld1q_u8(simdgen_tail_keep + (n - j) * 8)),
                         vld1q_u64(input + i * n + 2 * n - 2), vdupq_n_u64(0));
           acc_r1 = vaddq_u64(tail1, acc_r1);
         }
@@ -380,12 +374,12 @@ void sum_u64_neon(const uint64_t* input, int64_t n, uint64_t* output) {
         if (n < 2) {
           uint64_t tail0_stage[2];
           vst1q_u64(tail0_stage, vdupq_n_u64(0));
-          __builtin_memcpy(tail0_stage, input + i * n + j, (size_t)(-j + n) * sizeof(uint64_t));
+          __builtin_memcpy(tail0_stage, input + i * n + j, (size_t)(n - j) * sizeof(uint64_t));
           uint64x2_t tail0 = vld1q_u64(tail0_stage);
           acc_r0 = vaddq_u64(tail0, acc_r0);
           uint64_t tail1_stage[2];
           vst1q_u64(tail1_stage, vdupq_n_u64(0));
-          __builtin_memcpy(tail1_stage, input + i * n + j + n, (size_t)(-j + n) * sizeof(uint64_t));
+          __builtin_memcpy(tail1_stage, input + i * n + j + n, (size_t)(n - j) * sizeof(uint64_t));
           uint64x2_t tail1 = vld1q_u64(tail1_stage);
           acc_r1 = vaddq_u64(tail1, acc_r1);
         }
@@ -403,14 +397,14 @@ void sum_u64_neon(const uint64_t* input, int64_t n, uint64_t* output) {
       uint64x2_t acc3 = vdupq_n_u64(0);
       // 4 vectors per iteration
       int64_t j = 0;
-      for (; j <= n - 8; j += 8) {
+      for (; j + 8 <= n; j += 8) {
         acc0 = vaddq_u64(vld1q_u64(input + i * n + j), acc0);
         acc1 = vaddq_u64(vld1q_u64(input + i * n + j + 2), acc1);
         acc2 = vaddq_u64(vld1q_u64(input + i * n + j + 4), acc2);
         acc3 = vaddq_u64(vld1q_u64(input + i * n + j + 6), acc3);
       }
       // one vector at a time
-      for (; j <= n - 2; j += 2) {
+      for (; j + 2 <= n; j += 2) {
         acc0 = vaddq_u64(vld1q_u64(input + i * n + j), acc0);
       }
       // predicated tail: lanes past the row end read the identity
@@ -418,7 +412,7 @@ void sum_u64_neon(const uint64_t* input, int64_t n, uint64_t* output) {
         // the row holds a whole vector: re-read its last one
         if (1 < n) {
           uint64x2_t tail0 =
-              vbslq_u64(vreinterpretq_u64_u8(vld1q_u8(simdgen_tail_keep + (-j + n) * 8)),
+              vbslq_u64(vreinterpretq_u64_u8(vld1q_u8(simdgen_tail_keep + (n - j) * 8)),
                         vld1q_u64(input + i * n + n - 2), vdupq_n_u64(0));
           acc1 = vaddq_u64(tail0, acc1);
         }
@@ -426,7 +420,7 @@ void sum_u64_neon(const uint64_t* input, int64_t n, uint64_t* output) {
         if (n < 2) {
           uint64_t tail0_stage[2];
           vst1q_u64(tail0_stage, vdupq_n_u64(0));
-          __builtin_memcpy(tail0_stage, input + i * n + j, (size_t)(-j + n) * sizeof(uint64_t));
+          __builtin_memcpy(tail0_stage, input + i * n + j, (size_t)(n - j) * sizeof(uint64_t));
           uint64x2_t tail0 = vld1q_u64(tail0_stage);
           acc1 = vaddq_u64(tail0, acc1);
         }
@@ -448,14 +442,14 @@ void sum_u64_neon(const uint64_t* input, int64_t n, uint64_t* output) {
       uint64x2_t acc3 = vdupq_n_u64(0);
       // 4 vectors per iteration
       int64_t j = 0;
-      for (; j <= n - 8; j += 8) {
+      for (; j + 8 <= n; j += 8) {
         acc0 = vaddq_u64(vld1q_u64(input + i * n + j), acc0);
         acc1 = vaddq_u64(vld1q_u64(input + i * n + j + 2), acc1);
         acc2 = vaddq_u64(vld1q_u64(input + i * n + j + 4), acc2);
         acc3 = vaddq_u64(vld1q_u64(input + i * n + j + 6), acc3);
       }
       // one vector at a time
-      for (; j <= n - 2; j += 2) {
+      for (; j + 2 <= n; j += 2) {
         acc0 = vaddq_u64(vld1q_u64(input + i * n + j), acc0);
       }
       // predicated tail: lanes past the row end read the identity
@@ -463,7 +457,7 @@ void sum_u64_neon(const uint64_t* input, int64_t n, uint64_t* output) {
         // the row holds a whole vector: re-read its last one
         if (1 < n) {
           uint64x2_t tail0 =
-              vbslq_u64(vreinterpretq_u64_u8(vld1q_u8(simdgen_tail_keep + (-j + n) * 8)),
+              vbslq_u64(vreinterpretq_u64_u8(vld1q_u8(simdgen_tail_keep + (n - j) * 8)),
                         vld1q_u64(input + i * n + n - 2), vdupq_n_u64(0));
           acc1 = vaddq_u64(tail0, acc1);
         }
@@ -471,7 +465,7 @@ void sum_u64_neon(const uint64_t* input, int64_t n, uint64_t* output) {
         if (n < 2) {
           uint64_t tail0_stage[2];
           vst1q_u64(tail0_stage, vdupq_n_u64(0));
-          __builtin_memcpy(tail0_stage, input + i * n + j, (size_t)(-j + n) * sizeof(uint64_t));
+          __builtin_memcpy(tail0_stage, input + i * n + j, (size_t)(n - j) * sizeof(uint64_t));
           uint64x2_t tail0 = vld1q_u64(tail0_stage);
           acc1 = vaddq_u64(tail0, acc1);
         }
@@ -508,13 +502,13 @@ __attribute__((target("avx2"))) void sum_u64_avx2(const uint64_t* input, int64_t
   if (n < short_rows_below) {
     // 4 rows per block
     int64_t i = 0;
-    for (; i <= kRows - 4; i += 4) {
+    for (; i + 4 <= kRows; i += 4) {
       __m256i acc_r0 = _mm256_setzero_si256();
       __m256i acc_r1 = _mm256_setzero_si256();
       __m256i acc_r2 = _mm256_setzero_si256();
       __m256i acc_r3 = _mm256_setzero_si256();
       int64_t j = 0;
-      for (; j <= n - 4; j += 4) {
+      for (; j + 4 <= n; j += 4) {
         acc_r0 = _mm256_add_epi64(_mm256_loadu_si256((const __m256i*)(input + i * n + j)), acc_r0);
         acc_r1 =
             _mm256_add_epi64(_mm256_loadu_si256((const __m256i*)(input + i * n + j + n)), acc_r1);
@@ -525,28 +519,28 @@ __attribute__((target("avx2"))) void sum_u64_avx2(const uint64_t* input, int64_t
       }
       // predicated tail: lanes past the row end read the identity
       if (j < n) {
-        const __m256i tail0_active = _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(-j + n)),
+        const __m256i tail0_active = _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(n - j)),
                                                         _mm256_setr_epi64x(0, 1, 2, 3));
         __m256i tail0 = _mm256_blendv_epi8(
             _mm256_setzero_si256(),
             _mm256_maskload_epi64((const long long*)(input + i * n + j), tail0_active),
             tail0_active);
         acc_r0 = _mm256_add_epi64(tail0, acc_r0);
-        const __m256i tail1_active = _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(-j + n)),
+        const __m256i tail1_active = _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(n - j)),
                                                         _mm256_setr_epi64x(0, 1, 2, 3));
         __m256i tail1 = _mm256_blendv_epi8(
             _mm256_setzero_si256(),
             _mm256_maskload_epi64((const long long*)(input + i * n + j + n), tail1_active),
             tail1_active);
         acc_r1 = _mm256_add_epi64(tail1, acc_r1);
-        const __m256i tail2_active = _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(-j + n)),
+        const __m256i tail2_active = _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(n - j)),
                                                         _mm256_setr_epi64x(0, 1, 2, 3));
         __m256i tail2 = _mm256_blendv_epi8(
             _mm256_setzero_si256(),
             _mm256_maskload_epi64((const long long*)(input + i * n + j + 2 * n), tail2_active),
             tail2_active);
         acc_r2 = _mm256_add_epi64(tail2, acc_r2);
-        const __m256i tail3_active = _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(-j + n)),
+        const __m256i tail3_active = _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(n - j)),
                                                         _mm256_setr_epi64x(0, 1, 2, 3));
         __m256i tail3 = _mm256_blendv_epi8(
             _mm256_setzero_si256(),
@@ -573,19 +567,19 @@ __attribute__((target("avx2"))) void sum_u64_avx2(const uint64_t* input, int64_t
       __m256i acc3 = _mm256_setzero_si256();
       // 4 vectors per iteration
       int64_t j = 0;
-      for (; j <= n - 16; j += 16) {
+      for (; j + 16 <= n; j += 16) {
         acc0 = _mm256_add_epi64(_mm256_loadu_si256((const __m256i*)(input + i * n + j)), acc0);
         acc1 = _mm256_add_epi64(_mm256_loadu_si256((const __m256i*)(input + i * n + j + 4)), acc1);
         acc2 = _mm256_add_epi64(_mm256_loadu_si256((const __m256i*)(input + i * n + j + 8)), acc2);
         acc3 = _mm256_add_epi64(_mm256_loadu_si256((const __m256i*)(input + i * n + j + 12)), acc3);
       }
       // one vector at a time
-      for (; j <= n - 4; j += 4) {
+      for (; j + 4 <= n; j += 4) {
         acc0 = _mm256_add_epi64(_mm256_loadu_si256((const __m256i*)(input + i * n + j)), acc0);
       }
       // predicated tail: lanes past the row end read the identity
       if (j < n) {
-        const __m256i tail0_active = _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(-j + n)),
+        const __m256i tail0_active = _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(n - j)),
                                                         _mm256_setr_epi64x(0, 1, 2, 3));
         __m256i tail0 = _mm256_blendv_epi8(
             _mm256_setzero_si256(),
@@ -613,19 +607,19 @@ __attribute__((target("avx2"))) void sum_u64_avx2(const uint64_t* input, int64_t
       __m256i acc3 = _mm256_setzero_si256();
       // 4 vectors per iteration
       int64_t j = 0;
-      for (; j <= n - 16; j += 16) {
+      for (; j + 16 <= n; j += 16) {
         acc0 = _mm256_add_epi64(_mm256_loadu_si256((const __m256i*)(input + i * n + j)), acc0);
         acc1 = _mm256_add_epi64(_mm256_loadu_si256((const __m256i*)(input + i * n + j + 4)), acc1);
         acc2 = _mm256_add_epi64(_mm256_loadu_si256((const __m256i*)(input + i * n + j + 8)), acc2);
         acc3 = _mm256_add_epi64(_mm256_loadu_si256((const __m256i*)(input + i * n + j + 12)), acc3);
       }
       // one vector at a time
-      for (; j <= n - 4; j += 4) {
+      for (; j + 4 <= n; j += 4) {
         acc0 = _mm256_add_epi64(_mm256_loadu_si256((const __m256i*)(input + i * n + j)), acc0);
       }
       // predicated tail: lanes past the row end read the identity
       if (j < n) {
-        const __m256i tail0_active = _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(-j + n)),
+        const __m256i tail0_active = _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(n - j)),
                                                         _mm256_setr_epi64x(0, 1, 2, 3));
         __m256i tail0 = _mm256_blendv_epi8(
             _mm256_setzero_si256(),
@@ -659,7 +653,7 @@ void sum_u64_scalar(const uint64_t* input, int64_t n, uint64_t* output) {
     uint64_t acc3 = (uint64_t)(0);
     // 4 vectors per iteration
     int64_t j = 0;
-    for (; j <= n - 4; j += 4) {
+    for (; j + 4 <= n; j += 4) {
       uint64_t x0 = input[i * n + j];
       acc0 = (x0 + acc0);
       uint64_t x1 = input[i * n + j + 1];

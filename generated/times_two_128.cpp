@@ -40,17 +40,9 @@ __attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) 
 //   map: B = A * 2
 //   sve2: identical to sve for this kernel, not emitted
 
-#if defined(__x86_64__)
-// Bit l set for lanes l < n, for n clamped to [0, lanes]: the predicate of a partial vector.
-static inline uint64_t simdgen_lanes_below(int64_t n, int lanes) {
-  if (n <= 0) return 0;
-  if (n >= lanes) return lanes == 64 ? ~0ull : (1ull << lanes) - 1;
-  return (1ull << n) - 1;
-}
-#endif
-
 // ---- avx512 (512-bit vectors)
-// tail: predicated (whilelt masks on every load and store of the last vector)
+// whole vectors: 4 per iteration (unrolled), then one per iteration
+// tail: one predicated partial vector after the whole vectors (nothing outside the arrays is read or written)
 // uses masked loads (AVX-512 k-registers) for the tail
 
 #if defined(__x86_64__)
@@ -58,13 +50,29 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void times_two_128
     const float* in0, float* out0) {
   constexpr int64_t kCols = 128;
   __m512 k0 = _mm512_set1_ps(2.0f);
-  // one loop governed by whilelt: the last vector is partial, no cleanup
+  // whole vectors, 4 per iteration
   int64_t i = 0;
-  for (; i < kCols; i += 16) {
-    __m512 A_v = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                      (__mmask16)simdgen_lanes_below(-i + kCols, 16), in0 + i);
-    __m512 t0 = _mm512_mul_ps(A_v, k0);
-    _mm512_mask_storeu_ps(out0 + i, (__mmask16)simdgen_lanes_below(-i + kCols, 16), t0);
+  for (; i + 64 <= kCols; i += 64) {
+    __m512 t0_0 = _mm512_mul_ps(_mm512_loadu_ps(in0 + i), k0);
+    _mm512_storeu_ps(out0 + i, t0_0);
+    __m512 t0_1 = _mm512_mul_ps(_mm512_loadu_ps(in0 + i + 16), k0);
+    _mm512_storeu_ps(out0 + i + 16, t0_1);
+    __m512 t0_2 = _mm512_mul_ps(_mm512_loadu_ps(in0 + i + 32), k0);
+    _mm512_storeu_ps(out0 + i + 32, t0_2);
+    __m512 t0_3 = _mm512_mul_ps(_mm512_loadu_ps(in0 + i + 48), k0);
+    _mm512_storeu_ps(out0 + i + 48, t0_3);
+  }
+  // whole vectors, one per iteration
+  for (; i + 16 <= kCols; i += 16) {
+    __m512 t1 = _mm512_mul_ps(_mm512_loadu_ps(in0 + i), k0);
+    _mm512_storeu_ps(out0 + i, t1);
+  }
+  // the rest: one partial vector, its loads and stores masked
+  if (i < kCols) {
+    __m512 A_v_tail =
+        _mm512_mask_loadu_ps(_mm512_setzero_ps(), (__mmask16)((1ull << (kCols - i)) - 1), in0 + i);
+    __m512 t2_tail = _mm512_mul_ps(A_v_tail, k0);
+    _mm512_mask_storeu_ps(out0 + i, (__mmask16)((1ull << (kCols - i)) - 1), t2_tail);
   }
 }
 #endif
@@ -93,6 +101,7 @@ __attribute__((target("+sve"))) void times_two_128_sve(const float* in0, float* 
 #endif
 
 // ---- avx2 (256-bit vectors)
+// whole vectors: 4 per iteration (unrolled), then one per iteration
 // tail: one predicated partial vector after the whole vectors (nothing outside the arrays is read or written)
 // uses vpmaskmov/vmaskmov masked loads for 32/64-bit tails
 
@@ -100,24 +109,35 @@ __attribute__((target("+sve"))) void times_two_128_sve(const float* in0, float* 
 __attribute__((target("avx2"))) void times_two_128_avx2(const float* in0, float* out0) {
   constexpr int64_t kCols = 128;
   __m256 k0 = _mm256_set1_ps(2.0f);
-  // whole vectors
+  // whole vectors, 4 per iteration
   int64_t i = 0;
-  for (; i <= kCols - 8; i += 8) {
-    __m256 t0 = _mm256_mul_ps(_mm256_loadu_ps(in0 + i), k0);
-    _mm256_storeu_ps(out0 + i, t0);
+  for (; i + 32 <= kCols; i += 32) {
+    __m256 t0_0 = _mm256_mul_ps(_mm256_loadu_ps(in0 + i), k0);
+    _mm256_storeu_ps(out0 + i, t0_0);
+    __m256 t0_1 = _mm256_mul_ps(_mm256_loadu_ps(in0 + i + 8), k0);
+    _mm256_storeu_ps(out0 + i + 8, t0_1);
+    __m256 t0_2 = _mm256_mul_ps(_mm256_loadu_ps(in0 + i + 16), k0);
+    _mm256_storeu_ps(out0 + i + 16, t0_2);
+    __m256 t0_3 = _mm256_mul_ps(_mm256_loadu_ps(in0 + i + 24), k0);
+    _mm256_storeu_ps(out0 + i + 24, t0_3);
+  }
+  // whole vectors, one per iteration
+  for (; i + 8 <= kCols; i += 8) {
+    __m256 t1 = _mm256_mul_ps(_mm256_loadu_ps(in0 + i), k0);
+    _mm256_storeu_ps(out0 + i, t1);
   }
   // the rest: one partial vector, its loads and stores masked
   if (i < kCols) {
-    const __m256i A_v_tail_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(-i + kCols)),
+    const __m256i A_v_tail_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(kCols - i)),
                                                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
     __m256 A_v_tail = _mm256_blendv_ps(_mm256_setzero_ps(),
                                        _mm256_maskload_ps((const float*)(in0 + i), A_v_tail_active),
                                        _mm256_castsi256_ps(A_v_tail_active));
-    __m256 t1_tail = _mm256_mul_ps(A_v_tail, k0);
+    __m256 t2_tail = _mm256_mul_ps(A_v_tail, k0);
     _mm256_maskstore_ps((float*)(out0 + i),
-                        _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(-i + kCols)),
+                        _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(kCols - i)),
                                            _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                        t1_tail);
+                        t2_tail);
   }
 }
 #endif
@@ -133,7 +153,7 @@ void times_two_128_neon(const float* in0, float* out0) {
   float32x4_t k0 = vdupq_n_f32(2.0f);
   // whole vectors
   int64_t i = 0;
-  for (; i <= kCols - 4; i += 4) {
+  for (; i + 4 <= kCols; i += 4) {
     float32x4_t t0 = vmulq_f32(vld1q_f32(in0 + i), k0);
     vst1q_f32(out0 + i, t0);
   }
@@ -141,13 +161,13 @@ void times_two_128_neon(const float* in0, float* out0) {
   if (i < kCols) {
     float A_v_tail_stage[4];
     vst1q_f32(A_v_tail_stage, vdupq_n_f32(0));
-    __builtin_memcpy(A_v_tail_stage, in0 + i, (size_t)(-i + kCols) * sizeof(float));
+    __builtin_memcpy(A_v_tail_stage, in0 + i, (size_t)(kCols - i) * sizeof(float));
     float32x4_t A_v_tail = vld1q_f32(A_v_tail_stage);
     float32x4_t t1_tail = vmulq_f32(A_v_tail, k0);
     {
       float t1_tail_stage[4];
       vst1q_f32(t1_tail_stage, t1_tail);
-      __builtin_memcpy(out0 + i, t1_tail_stage, (size_t)(-i + kCols) * sizeof(float));
+      __builtin_memcpy(out0 + i, t1_tail_stage, (size_t)(kCols - i) * sizeof(float));
     }
   }
 }

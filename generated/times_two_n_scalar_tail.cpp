@@ -41,6 +41,7 @@ __attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) 
 //   sve2: identical to sve for this kernel, not emitted
 
 // ---- avx512 (512-bit vectors)
+// whole vectors: 4 per iteration (unrolled), then one per iteration
 // tail: scalar cleanup loop after the whole vectors
 
 #if defined(__x86_64__)
@@ -48,17 +49,28 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void times_two_n_s
     const float* in0, int64_t n, float* out0) {
   __m512 k0 = _mm512_set1_ps(2.0f);
   float k1_s = (float)(2.0f);
-  // whole vectors
+  // whole vectors, 4 per iteration
   int64_t i = 0;
-  for (; i <= n - 16; i += 16) {
-    __m512 t0 = _mm512_mul_ps(_mm512_loadu_ps(in0 + i), k0);
-    _mm512_storeu_ps(out0 + i, t0);
+  for (; i + 64 <= n; i += 64) {
+    __m512 t0_0 = _mm512_mul_ps(_mm512_loadu_ps(in0 + i), k0);
+    _mm512_storeu_ps(out0 + i, t0_0);
+    __m512 t0_1 = _mm512_mul_ps(_mm512_loadu_ps(in0 + i + 16), k0);
+    _mm512_storeu_ps(out0 + i + 16, t0_1);
+    __m512 t0_2 = _mm512_mul_ps(_mm512_loadu_ps(in0 + i + 32), k0);
+    _mm512_storeu_ps(out0 + i + 32, t0_2);
+    __m512 t0_3 = _mm512_mul_ps(_mm512_loadu_ps(in0 + i + 48), k0);
+    _mm512_storeu_ps(out0 + i + 48, t0_3);
+  }
+  // whole vectors, one per iteration
+  for (; i + 16 <= n; i += 16) {
+    __m512 t1 = _mm512_mul_ps(_mm512_loadu_ps(in0 + i), k0);
+    _mm512_storeu_ps(out0 + i, t1);
   }
   // scalar cleanup
   for (; i < n; ++i) {
     float A_v_tail = in0[i];
-    float t1_tail = (A_v_tail * k1_s);
-    out0[i] = t1_tail;
+    float t2_tail = (A_v_tail * k1_s);
+    out0[i] = t2_tail;
   }
 }
 #endif
@@ -88,6 +100,7 @@ __attribute__((target("+sve"))) void times_two_n_scalar_tail_sve(const float* in
 #endif
 
 // ---- avx2 (256-bit vectors)
+// whole vectors: 4 per iteration (unrolled), then one per iteration
 // tail: scalar cleanup loop after the whole vectors
 
 #if defined(__x86_64__)
@@ -95,17 +108,28 @@ __attribute__((target("avx2"))) void times_two_n_scalar_tail_avx2(const float* i
                                                                   float* out0) {
   __m256 k0 = _mm256_set1_ps(2.0f);
   float k1_s = (float)(2.0f);
-  // whole vectors
+  // whole vectors, 4 per iteration
   int64_t i = 0;
-  for (; i <= n - 8; i += 8) {
-    __m256 t0 = _mm256_mul_ps(_mm256_loadu_ps(in0 + i), k0);
-    _mm256_storeu_ps(out0 + i, t0);
+  for (; i + 32 <= n; i += 32) {
+    __m256 t0_0 = _mm256_mul_ps(_mm256_loadu_ps(in0 + i), k0);
+    _mm256_storeu_ps(out0 + i, t0_0);
+    __m256 t0_1 = _mm256_mul_ps(_mm256_loadu_ps(in0 + i + 8), k0);
+    _mm256_storeu_ps(out0 + i + 8, t0_1);
+    __m256 t0_2 = _mm256_mul_ps(_mm256_loadu_ps(in0 + i + 16), k0);
+    _mm256_storeu_ps(out0 + i + 16, t0_2);
+    __m256 t0_3 = _mm256_mul_ps(_mm256_loadu_ps(in0 + i + 24), k0);
+    _mm256_storeu_ps(out0 + i + 24, t0_3);
+  }
+  // whole vectors, one per iteration
+  for (; i + 8 <= n; i += 8) {
+    __m256 t1 = _mm256_mul_ps(_mm256_loadu_ps(in0 + i), k0);
+    _mm256_storeu_ps(out0 + i, t1);
   }
   // scalar cleanup
   for (; i < n; ++i) {
     float A_v_tail = in0[i];
-    float t1_tail = (A_v_tail * k1_s);
-    out0[i] = t1_tail;
+    float t2_tail = (A_v_tail * k1_s);
+    out0[i] = t2_tail;
   }
 }
 #endif
@@ -120,7 +144,7 @@ void times_two_n_scalar_tail_neon(const float* in0, int64_t n, float* out0) {
   float k1_s = (float)(2.0f);
   // whole vectors
   int64_t i = 0;
-  for (; i <= n - 4; i += 4) {
+  for (; i + 4 <= n; i += 4) {
     float32x4_t t0 = vmulq_f32(vld1q_f32(in0 + i), k0);
     vst1q_f32(out0 + i, t0);
   }

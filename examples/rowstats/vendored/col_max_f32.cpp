@@ -73,7 +73,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void col_max_f32_a
     const float* input, int64_t rows, int64_t cols, int64_t stride, float* output) {
   // 32 columns per step
   int64_t j = 0;
-  for (; j <= cols - 32; j += 32) {
+  for (; j + 32 <= cols; j += 32) {
     __m512 acc0 = _mm512_set1_ps(-__builtin_inff());
     __m512 acc1 = _mm512_set1_ps(-__builtin_inff());
     // one row per step: each lane is one column
@@ -85,7 +85,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void col_max_f32_a
     _mm512_storeu_ps(output + j, acc0);
     _mm512_storeu_ps(output + j + 16, acc1);
   }
-  for (; j <= cols - 16; j += 16) {
+  for (; j + 16 <= cols; j += 16) {
     __m512 acc0 = _mm512_set1_ps(-__builtin_inff());
     // one row per step: each lane is one column
     int64_t r = 0;
@@ -173,7 +173,7 @@ void col_max_f32_neon(const float* input, int64_t rows, int64_t cols, int64_t st
                       float* output) {
   // 8 columns per step
   int64_t j = 0;
-  for (; j <= cols - 8; j += 8) {
+  for (; j + 8 <= cols; j += 8) {
     float32x4_t acc0 = vdupq_n_f32(-__builtin_inff());
     float32x4_t acc1 = vdupq_n_f32(-__builtin_inff());
     // one row per step: each lane is one column
@@ -187,7 +187,7 @@ void col_max_f32_neon(const float* input, int64_t rows, int64_t cols, int64_t st
     vst1q_f32(output + j, acc0);
     vst1q_f32(output + j + 4, acc1);
   }
-  for (; j <= cols - 4; j += 4) {
+  for (; j + 4 <= cols; j += 4) {
     float32x4_t acc0 = vdupq_n_f32(-__builtin_inff());
     // one row per step: each lane is one column
     int64_t r = 0;
@@ -229,7 +229,7 @@ __attribute__((target("avx2"))) void col_max_f32_avx2(const float* input, int64_
                                                       int64_t cols, int64_t stride, float* output) {
   // 16 columns per step
   int64_t j = 0;
-  for (; j <= cols - 16; j += 16) {
+  for (; j + 16 <= cols; j += 16) {
     __m256 acc0 = _mm256_set1_ps(-__builtin_inff());
     __m256 acc1 = _mm256_set1_ps(-__builtin_inff());
     // one row per step: each lane is one column
@@ -241,7 +241,7 @@ __attribute__((target("avx2"))) void col_max_f32_avx2(const float* input, int64_
     _mm256_storeu_ps(output + j, acc0);
     _mm256_storeu_ps(output + j + 8, acc1);
   }
-  for (; j <= cols - 8; j += 8) {
+  for (; j + 8 <= cols; j += 8) {
     __m256 acc0 = _mm256_set1_ps(-__builtin_inff());
     // one row per step: each lane is one column
     int64_t r = 0;

@@ -74,9 +74,13 @@ Index Index::simplified() const {
 }
 std::string Index::str() const {
   if (terms.empty()) return "0";
+  // A positive symbol term leads when there is one: "n - i", not "-i + n".
+  std::vector<Term> ordered = terms;
+  std::stable_partition(ordered.begin(), ordered.end(), [](const Term& t) { return t.coef > 0 && !t.symbols.empty(); });
+  if (ordered.front().coef < 0 || ordered.front().symbols.empty()) ordered = terms;
   std::string s;
-  for (size_t k = 0; k < terms.size(); ++k) {
-    const Term& t = terms[k];
+  for (size_t k = 0; k < ordered.size(); ++k) {
+    const Term& t = ordered[k];
     int64_t c = t.coef;
     if (k > 0) {
       s += c < 0 ? " - " : " + ";

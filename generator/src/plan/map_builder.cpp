@@ -1,11 +1,16 @@
 // SPDX-License-Identifier: Apache-2.0
 // The `map` family: every output element is an expression of the input elements at the same
 // position. One loop over the columns of each row (rank 1: one row):
-//   tail "predicated", target with per-lane masks (AVX-512, SVE): one loop governed by whilelt whose
-//     last iteration is partial (seed 001's SVE loop), no cleanup;
-//   tail "predicated", other vector targets (AVX2, NEON): whole vectors, then one whilelt-governed
-//     iteration for the rest, whose loads and stores touch the active lanes only (never past the end);
+//   tail "predicated", scalable target (SVE): one loop governed by whilelt whose last iteration is
+//     partial (seed 001's SVE loop), no cleanup;
+//   tail "predicated", fixed-width targets (AVX-512, AVX2, NEON): whole vectors, then one
+//     whilelt-governed iteration for the rest, whose loads and stores touch the active lanes only
+//     (never past the end). AVX-512 has the k-masks for a loop like SVE's, but a mask applied on
+//     every iteration measured half the speed of unmasked whole vectors (docs/benchmarks.md);
 //   tail "scalar": whole vectors, then a one-lane loop over the rest.
+// On x86 the whole vectors run 4 (or 2) per iteration, then one at a time. Arm loops are not
+// unrolled: without Arm hardware their measure is qemu's instruction count, which unrolling would
+// improve only by removing loop overhead that a wide core hides.
 // The last whole vector is never re-processed with overlap: an in-place output would apply the
 // expression twice to the overlapping elements.
 #include "plan/map_builder.h"
@@ -156,7 +161,7 @@ class MapBuilder {
       return out;
     }
     const VecType v = vectorOf(width);
-    if (spec_.tail == TailPolicy::predicated && target_.maskRegisters) {
+    if (spec_.tail == TailPolicy::predicated && target_.maskRegisters && target_.scalable) {
       ir::Block body;
       body.push_back(whileLt("active", v, sym(c), sym(cols_), false));
       ir::Block rest = elements(c, true, "active", "");
@@ -168,7 +173,22 @@ class MapBuilder {
       note("tail: predicated (whilelt masks on every load and store of the last vector)");
       return out;
     }
-    out.push_back(ir::forLoop(c, Index::constant(0), sym(cols_), lanesOf(v), elements(c, true, "", ""), false, "whole vectors"));
+    if (const int unroll = unrollFactor(); unroll > 1 && !(spec_.cols.isStatic() && *spec_.cols.value < int64_t(unroll) * v.lanes)) {
+      ir::Block body;
+      const int firstTemp = temps_;
+      for (int k = 0; k < unroll; ++k) {  // copy k's values are named t<j>_k, the same j in every copy
+        temps_ = firstTemp;
+        ir::Block copy = elements(c, true, "", "_" + std::to_string(k), lanesOf(v) * k);
+        body.insert(body.end(), copy.begin(), copy.end());
+      }
+      out.push_back(ir::forLoop(c, Index::constant(0), sym(cols_), lanesOf(v) * unroll, std::move(body), false,
+                                "whole vectors, " + std::to_string(unroll) + " per iteration"));
+      out.push_back(ir::forLoop(c, Index::constant(0), sym(cols_), lanesOf(v), elements(c, true, "", ""), true,
+                                "whole vectors, one per iteration"));
+      note("whole vectors: " + std::to_string(unroll) + " per iteration (unrolled), then one per iteration");
+    } else {
+      out.push_back(ir::forLoop(c, Index::constant(0), sym(cols_), lanesOf(v), elements(c, true, "", ""), false, "whole vectors"));
+    }
     if (spec_.tail == TailPolicy::predicated) {
       ir::Block tail;
       tail.push_back(whileLt("active", v, sym(c), sym(cols_), true));
@@ -184,6 +204,16 @@ class MapBuilder {
     return out;
   }
 
+  // Whole vectors per iteration of the main loop. x86 only (see the top of the file): 4 hides the
+  // loop overhead and keeps two loads in flight per cycle; 2 when more arrays share the registers
+  // (AVX2 has 16). A static row shorter than the unrolled step gets the one-vector loop only.
+  int unrollFactor() const {
+    if (target_.module != LoweringModule::x86) return 1;
+    std::set<int> used;
+    for (const MapOutput& o : spec_.mapOutputs) inputsUsed(o.expr, used);
+    return used.size() + spec_.mapOutputs.size() <= 3 ? 4 : 2;
+  }
+
   Stmt whileLt(const std::string& dst, VecType t, Index lo, Index hi, bool partial) {
     Stmt s = ir::op(OpKind::WhileLt, dst, t.mask());
     s.declare = true;
@@ -195,9 +225,11 @@ class MapBuilder {
 
   // Loads of the inputs used, every output's expression, stores: all loads come before any store,
   // so an output may be the same array as an input (in_place).
-  ir::Block elements(const std::string& c, bool vector, const std::string& pred, const std::string& suffix) {
+  // `offset`: elements past column c (the copies of an unrolled body).
+  ir::Block elements(const std::string& c, bool vector, const std::string& pred, const std::string& suffix,
+                     const Index& offset = Index::constant(0)) {
     ir::Block out;
-    const Index at = spec_.rank == 2 ? Index::symbol("r").times(stride_) + sym(c) : sym(c);
+    const Index at = ((spec_.rank == 2 ? Index::symbol("r").times(stride_) + sym(c) : sym(c)) + offset).simplified();
     std::set<int> used;
     for (const MapOutput& o : spec_.mapOutputs) inputsUsed(o.expr, used);
     Values vals{vector, suffix, {}};
