@@ -20,6 +20,8 @@
 #endif
 #if defined(__aarch64__)
 #include <arm_sve.h>
+#ifndef SIMDGEN_CPU_SUPPORT
+#define SIMDGEN_CPU_SUPPORT
 #if defined(__linux__) && __STDC_HOSTED__
 #include <sys/auxv.h>
 #endif
@@ -33,6 +35,7 @@ __attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) 
   return 0;
 #endif
 }
+#endif
 #include <arm_neon.h>
 #endif
 
@@ -932,10 +935,14 @@ void argmax_i8_rows_last_scalar(const int8_t* input, int64_t rows, int64_t cols,
 // otherwise the best one is used. A name no target has, or a variant this CPU cannot run, is
 // reported once per program on stderr; a known name this kernel has no variant for is not.
 #if __STDC_HOSTED__
-// One flag for every generated kernel of the program (a weak definition), so one report.
+// One flag for every generated kernel of the program (a weak definition), so one report; the
+// guard lets a unity build put several generated files in one translation unit.
+#ifndef SIMDGEN_VARIANT_REPORTED_DEFINED
+#define SIMDGEN_VARIANT_REPORTED_DEFINED
 extern "C" {
 __attribute__((weak)) int simdgen_variant_reported = 0;
 }
+#endif
 #endif
 
 namespace {

@@ -23,10 +23,13 @@
 //   output[j] = mul over i < rows of input[i * stride + j], for j < cols; i16 -> i16
 
 #if defined(__x86_64__)
+#ifndef SIMDGEN_HELPER_CLAMP_LANES
+#define SIMDGEN_HELPER_CLAMP_LANES
 // n clamped to [0, lanes]: the active-lane count of a whilelt predicate.
 static inline int64_t simdgen_clamp_lanes(int64_t n, int64_t lanes) {
   return n < 0 ? 0 : n > lanes ? lanes : n;
 }
+#endif
 #endif
 
 // ---- avx2 (256-bit vectors)
@@ -109,10 +112,14 @@ void colprod_i16_scalar(const int16_t* input, int64_t rows, int64_t cols, int64_
 // otherwise the best one is used. A name no target has, or a variant this CPU cannot run, is
 // reported once per program on stderr; a known name this kernel has no variant for is not.
 #if __STDC_HOSTED__
-// One flag for every generated kernel of the program (a weak definition), so one report.
+// One flag for every generated kernel of the program (a weak definition), so one report; the
+// guard lets a unity build put several generated files in one translation unit.
+#ifndef SIMDGEN_VARIANT_REPORTED_DEFINED
+#define SIMDGEN_VARIANT_REPORTED_DEFINED
 extern "C" {
 __attribute__((weak)) int simdgen_variant_reported = 0;
 }
+#endif
 #endif
 
 namespace {

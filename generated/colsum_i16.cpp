@@ -20,6 +20,8 @@
 #endif
 #if defined(__aarch64__)
 #include <arm_sve.h>
+#ifndef SIMDGEN_CPU_SUPPORT
+#define SIMDGEN_CPU_SUPPORT
 #if defined(__linux__) && __STDC_HOSTED__
 #include <sys/auxv.h>
 #endif
@@ -33,6 +35,7 @@ __attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) 
   return 0;
 #endif
 }
+#endif
 #include <arm_neon.h>
 #endif
 
@@ -43,12 +46,17 @@ __attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) 
 //   neon+dotprod: identical to neon for this kernel, not emitted
 
 #if defined(__x86_64__)
+#ifndef SIMDGEN_HELPER_CLAMP_LANES
+#define SIMDGEN_HELPER_CLAMP_LANES
 // n clamped to [0, lanes]: the active-lane count of a whilelt predicate.
 static inline int64_t simdgen_clamp_lanes(int64_t n, int64_t lanes) {
   return n < 0 ? 0 : n > lanes ? lanes : n;
 }
 #endif
+#endif
 #if defined(__x86_64__)
+#ifndef SIMDGEN_HELPER_LANES_BELOW
+#define SIMDGEN_HELPER_LANES_BELOW
 // Bit l set for lanes l < n, for n clamped to [0, lanes]: the predicate of a partial vector.
 static inline uint64_t simdgen_lanes_below(int64_t n, int lanes) {
   if (n <= 0) return 0;
@@ -56,11 +64,15 @@ static inline uint64_t simdgen_lanes_below(int64_t n, int lanes) {
   return (1ull << n) - 1;
 }
 #endif
+#endif
 #if defined(__aarch64__)
+#ifndef SIMDGEN_HELPER_CLAMP_LANES
+#define SIMDGEN_HELPER_CLAMP_LANES
 // n clamped to [0, lanes]: the active-lane count of a whilelt predicate.
 static inline int64_t simdgen_clamp_lanes(int64_t n, int64_t lanes) {
   return n < 0 ? 0 : n > lanes ? lanes : n;
 }
+#endif
 #endif
 
 // ---- avx512 (512-bit vectors)
@@ -396,10 +408,14 @@ void colsum_i16_scalar(const int16_t* input, int64_t rows, int64_t cols, int64_t
 // otherwise the best one is used. A name no target has, or a variant this CPU cannot run, is
 // reported once per program on stderr; a known name this kernel has no variant for is not.
 #if __STDC_HOSTED__
-// One flag for every generated kernel of the program (a weak definition), so one report.
+// One flag for every generated kernel of the program (a weak definition), so one report; the
+// guard lets a unity build put several generated files in one translation unit.
+#ifndef SIMDGEN_VARIANT_REPORTED_DEFINED
+#define SIMDGEN_VARIANT_REPORTED_DEFINED
 extern "C" {
 __attribute__((weak)) int simdgen_variant_reported = 0;
 }
+#endif
 #endif
 
 namespace {

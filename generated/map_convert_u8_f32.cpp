@@ -100,10 +100,14 @@ void map_convert_u8_f32_scalar(const uint8_t* in0, const float* in1, int64_t n, 
 // otherwise the best one is used. A name no target has, or a variant this CPU cannot run, is
 // reported once per program on stderr; a known name this kernel has no variant for is not.
 #if __STDC_HOSTED__
-// One flag for every generated kernel of the program (a weak definition), so one report.
+// One flag for every generated kernel of the program (a weak definition), so one report; the
+// guard lets a unity build put several generated files in one translation unit.
+#ifndef SIMDGEN_VARIANT_REPORTED_DEFINED
+#define SIMDGEN_VARIANT_REPORTED_DEFINED
 extern "C" {
 __attribute__((weak)) int simdgen_variant_reported = 0;
 }
+#endif
 #endif
 
 namespace {

@@ -20,6 +20,8 @@
 #endif
 #if defined(__aarch64__)
 #include <arm_sve.h>
+#ifndef SIMDGEN_CPU_SUPPORT
+#define SIMDGEN_CPU_SUPPORT
 #if defined(__linux__) && __STDC_HOSTED__
 #include <sys/auxv.h>
 #endif
@@ -33,6 +35,7 @@ __attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) 
   return 0;
 #endif
 }
+#endif
 #include <arm_neon.h>
 #endif
 
@@ -460,10 +463,14 @@ void map_i32_u32_scalar(const int32_t* in0, const uint32_t* in1, const float* in
 // otherwise the best one is used. A name no target has, or a variant this CPU cannot run, is
 // reported once per program on stderr; a known name this kernel has no variant for is not.
 #if __STDC_HOSTED__
-// One flag for every generated kernel of the program (a weak definition), so one report.
+// One flag for every generated kernel of the program (a weak definition), so one report; the
+// guard lets a unity build put several generated files in one translation unit.
+#ifndef SIMDGEN_VARIANT_REPORTED_DEFINED
+#define SIMDGEN_VARIANT_REPORTED_DEFINED
 extern "C" {
 __attribute__((weak)) int simdgen_variant_reported = 0;
 }
+#endif
 #endif
 
 namespace {

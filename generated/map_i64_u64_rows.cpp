@@ -20,6 +20,8 @@
 #endif
 #if defined(__aarch64__)
 #include <arm_sve.h>
+#ifndef SIMDGEN_CPU_SUPPORT
+#define SIMDGEN_CPU_SUPPORT
 #if defined(__linux__) && __STDC_HOSTED__
 #include <sys/auxv.h>
 #endif
@@ -33,6 +35,7 @@ __attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) 
   return 0;
 #endif
 }
+#endif
 #include <arm_neon.h>
 #endif
 
@@ -41,11 +44,14 @@ __attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) 
 //   sve2: identical to sve for this kernel, not emitted
 
 #if defined(__aarch64__)
+#ifndef SIMDGEN_HELPER_MUL_U64X2
+#define SIMDGEN_HELPER_MUL_U64X2
 // Lane-wise 64-bit multiply (NEON has none); the low 64 bits are the same signed or unsigned.
 static inline uint64x2_t simdgen_mul_u64x2(uint64x2_t a, uint64x2_t b) {
   return vcombine_u64(vcreate_u64(vgetq_lane_u64(a, 0) * vgetq_lane_u64(b, 0)),
                       vcreate_u64(vgetq_lane_u64(a, 1) * vgetq_lane_u64(b, 1)));
 }
+#endif
 #endif
 
 // ---- avx512 (512-bit vectors)
@@ -566,10 +572,14 @@ void map_i64_u64_rows_scalar(const int64_t* in0, const int64_t* in1, const uint6
 // otherwise the best one is used. A name no target has, or a variant this CPU cannot run, is
 // reported once per program on stderr; a known name this kernel has no variant for is not.
 #if __STDC_HOSTED__
-// One flag for every generated kernel of the program (a weak definition), so one report.
+// One flag for every generated kernel of the program (a weak definition), so one report; the
+// guard lets a unity build put several generated files in one translation unit.
+#ifndef SIMDGEN_VARIANT_REPORTED_DEFINED
+#define SIMDGEN_VARIANT_REPORTED_DEFINED
 extern "C" {
 __attribute__((weak)) int simdgen_variant_reported = 0;
 }
+#endif
 #endif
 
 namespace {

@@ -20,6 +20,8 @@
 #endif
 #if defined(__aarch64__)
 #include <arm_sve.h>
+#ifndef SIMDGEN_CPU_SUPPORT
+#define SIMDGEN_CPU_SUPPORT
 #if defined(__linux__) && __STDC_HOSTED__
 #include <sys/auxv.h>
 #endif
@@ -33,6 +35,7 @@ __attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) 
   return 0;
 #endif
 }
+#endif
 #include <arm_neon.h>
 #endif
 
@@ -43,17 +46,23 @@ __attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) 
 //   neon+dotprod: identical to neon for this kernel, not emitted
 
 #if defined(__aarch64__)
+#ifndef SIMDGEN_HELPER_MUL_U64X2
+#define SIMDGEN_HELPER_MUL_U64X2
 // Lane-wise 64-bit multiply (NEON has none); the low 64 bits are the same signed or unsigned.
 static inline uint64x2_t simdgen_mul_u64x2(uint64x2_t a, uint64x2_t b) {
   return vcombine_u64(vcreate_u64(vgetq_lane_u64(a, 0) * vgetq_lane_u64(b, 0)),
                       vcreate_u64(vgetq_lane_u64(a, 1) * vgetq_lane_u64(b, 1)));
 }
 #endif
+#endif
 #if defined(__aarch64__)
+#ifndef SIMDGEN_HELPER_TAIL_KEEP
+#define SIMDGEN_HELPER_TAIL_KEEP
 // 16 zero bytes then 16 0xFF bytes: the 16 bytes at offset k keep the last k bytes of a vector.
 static const uint8_t simdgen_tail_keep[32] = {
     0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,
     0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF};
+#endif
 #endif
 
 // ---- avx512 (512-bit vectors)
@@ -918,10 +927,14 @@ void rowprod_u64_scalar(const uint64_t* input, int64_t rows, int64_t cols, int64
 // otherwise the best one is used. A name no target has, or a variant this CPU cannot run, is
 // reported once per program on stderr; a known name this kernel has no variant for is not.
 #if __STDC_HOSTED__
-// One flag for every generated kernel of the program (a weak definition), so one report.
+// One flag for every generated kernel of the program (a weak definition), so one report; the
+// guard lets a unity build put several generated files in one translation unit.
+#ifndef SIMDGEN_VARIANT_REPORTED_DEFINED
+#define SIMDGEN_VARIANT_REPORTED_DEFINED
 extern "C" {
 __attribute__((weak)) int simdgen_variant_reported = 0;
 }
+#endif
 #endif
 
 namespace {

@@ -4,6 +4,7 @@
 #include <kainjow/mustache.hpp>
 
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <fstream>
 #include <map>
@@ -193,6 +194,15 @@ bool hasFusibleFloatOps(const ir::Plan& plan) {
   return hasFusibleFloatOps(plan.body, mul, add);
 }
 
+// `text` under an include guard named after `key`: a unity build (several generated .cpp files in
+// one translation unit) then defines each static helper once.
+std::string definedOnce(const std::string& key, const std::string& text) {
+  if (text.empty()) return text;
+  std::string macro;
+  for (char ch : key) macro += std::isalnum(static_cast<unsigned char>(ch)) ? char(std::toupper(static_cast<unsigned char>(ch))) : '_';
+  return "#ifndef " + macro + "\n#define " + macro + "\n" + text + "\n#endif";
+}
+
 // What the templates need per architecture: the modules' preambles and file-level helpers, and
 // the dispatcher's groups (each guarded, its variants best first; the portable scalar variant is
 // the fallback outside every group).
@@ -221,12 +231,12 @@ void setArchitectureData(mst::data& data, const std::vector<Variant>& variants,
   for (const std::string& guard : guards) {
     std::string init, preamble;  // one block per guard: the modules' headers, then their CPU support
     for (const IsaLowering* m : modulesOf[guard])
-      for (const std::string& text : {m->preamble(), m->cpuSupport()})
+      for (const std::string& text : {m->preamble(), definedOnce("SIMDGEN_CPU_SUPPORT", m->cpuSupport())})
         if (!text.empty() && preamble.find(text) == std::string::npos) preamble.append(preamble.empty() ? "" : "\n").append(text);
     addText(preambles, guard, preamble);
     for (const IsaLowering* m : modulesOf[guard]) {
       if (auto it = helpers.find(m); it != helpers.end())
-        for (const std::string& name : it->second) addText(helperList, guard, m->fileHelper(name));
+        for (const std::string& name : it->second) addText(helperList, guard, definedOnce("SIMDGEN_HELPER_" + name, m->fileHelper(name)));
       if (!m->dispatchInit().empty() && init.find(m->dispatchInit()) == std::string::npos)
         init.append(init.empty() ? "" : "\n").append(m->dispatchInit());
     }
