@@ -52,7 +52,7 @@ __attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) 
 // uses masked loads (AVX-512 k-registers) for the tail
 
 #if defined(__x86_64__)
-__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void argmax_f32_64x100_avx512(
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void argmax_f32_64x100_avx512(
     const float* input, float* values, int32_t* indices) {
   constexpr int64_t kRows = 64;
   constexpr int64_t kCols = 100;
@@ -143,9 +143,9 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void argmax_f32_64
     for (; j + 16 <= kCols; j += 16) {
       acc0 = _mm512_max_ps(_mm512_loadu_ps(input + i * kCols + j), acc0);
     }
-    __m512 tail =
-        _mm512_mask_loadu_ps(_mm512_set1_ps(-__builtin_inff()),
-                             (__mmask16)((1ull << (kCols - j)) - 1), input + i * kCols + j);
+    __m512 tail = _mm512_mask_loadu_ps(_mm512_set1_ps(-__builtin_inff()),
+                                       (__mmask16)_bzhi_u32(~0u, (unsigned)(kCols - j)),
+                                       input + i * kCols + j);
     acc0 = _mm512_max_ps(tail, acc0);
     acc0 = _mm512_max_ps(acc1, acc0);
     acc2 = _mm512_max_ps(acc3, acc2);
@@ -1094,7 +1094,8 @@ bool argmax_f32_64x100_forced(argmax_f32_64x100_choice& choice) {
   __builtin_cpu_init();
   if (argmax_f32_64x100_names(requested, "avx512", "avx512")) {
     if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-        __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl")) {
+        __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
+        __builtin_cpu_supports("bmi2")) {
       choice = {argmax_f32_64x100_avx512, "avx512"};
       return true;
     }
@@ -1144,7 +1145,8 @@ argmax_f32_64x100_choice argmax_f32_64x100_select() {
 #if defined(__x86_64__)
   __builtin_cpu_init();
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-      __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl"))
+      __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
+      __builtin_cpu_supports("bmi2"))
     return {argmax_f32_64x100_avx512, "avx512"};
   if (__builtin_cpu_supports("avx2")) return {argmax_f32_64x100_avx2, "avx2"};
 #endif

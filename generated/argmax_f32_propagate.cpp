@@ -52,7 +52,7 @@ __attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) 
 // uses masked loads (AVX-512 k-registers) for the tail
 
 #if defined(__x86_64__)
-__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void argmax_f32_propagate_avx512(
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void argmax_f32_propagate_avx512(
     const float* input, int64_t n, float* values, int64_t* indices) {
   constexpr int64_t kRows = 1;
   int64_t i = 0;
@@ -174,8 +174,9 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void argmax_f32_pr
       }
       // predicated tail: identity lanes never win
       if (j < n) {
-        __m512 tail = _mm512_mask_loadu_ps(_mm512_set1_ps(-__builtin_inff()),
-                                           (__mmask16)((1ull << (n - j)) - 1), input + i * n + j);
+        __m512 tail =
+            _mm512_mask_loadu_ps(_mm512_set1_ps(-__builtin_inff()),
+                                 (__mmask16)_bzhi_u32(~0u, (unsigned)(n - j)), input + i * n + j);
         acc0 = _mm512_max_ps(tail, acc0);
         __m512i tail_nan = _mm512_movm_epi32(_mm512_cmp_ps_mask(tail, tail, _CMP_UNORD_Q));
         nan_lanes = _mm512_or_si512(tail_nan, nan_lanes);
@@ -1342,7 +1343,8 @@ bool argmax_f32_propagate_forced(argmax_f32_propagate_choice& choice) {
   __builtin_cpu_init();
   if (argmax_f32_propagate_names(requested, "avx512", "avx512")) {
     if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-        __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl")) {
+        __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
+        __builtin_cpu_supports("bmi2")) {
       choice = {argmax_f32_propagate_avx512, "avx512"};
       return true;
     }
@@ -1392,7 +1394,8 @@ argmax_f32_propagate_choice argmax_f32_propagate_select() {
 #if defined(__x86_64__)
   __builtin_cpu_init();
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-      __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl"))
+      __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
+      __builtin_cpu_supports("bmi2"))
     return {argmax_f32_propagate_avx512, "avx512"};
   if (__builtin_cpu_supports("avx2")) return {argmax_f32_propagate_avx2, "avx2"};
 #endif

@@ -51,7 +51,7 @@ __attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) 
 // uses masked loads (AVX-512 k-registers) for the tail
 
 #if defined(__x86_64__)
-__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void argmax_i16_init_avx512(
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void argmax_i16_init_avx512(
     const int16_t* input, int64_t n, int16_t* values, int64_t* indices) {
   constexpr int64_t kRows = 1;
   int64_t i = 0;
@@ -144,9 +144,9 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void argmax_i16_in
       }
       // predicated tail: identity lanes never win
       if (j < n) {
-        __m512i tail =
-            _mm512_mask_loadu_epi16(_mm512_set1_epi16((short)(-32768)),
-                                    (__mmask32)((1ull << (n - j)) - 1), input + i * n + j);
+        __m512i tail = _mm512_mask_loadu_epi16(_mm512_set1_epi16((short)(-32768)),
+                                               (__mmask32)_bzhi_u32(~0u, (unsigned)(n - j)),
+                                               input + i * n + j);
         acc0 = _mm512_max_epi16(tail, acc0);
       }
       acc0 = _mm512_max_epi16(acc1, acc0);
@@ -961,7 +961,8 @@ bool argmax_i16_init_forced(argmax_i16_init_choice& choice) {
   __builtin_cpu_init();
   if (argmax_i16_init_names(requested, "avx512", "avx512")) {
     if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-        __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl")) {
+        __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
+        __builtin_cpu_supports("bmi2")) {
       choice = {argmax_i16_init_avx512, "avx512"};
       return true;
     }
@@ -1010,7 +1011,8 @@ argmax_i16_init_choice argmax_i16_init_select() {
 #if defined(__x86_64__)
   __builtin_cpu_init();
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-      __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl"))
+      __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
+      __builtin_cpu_supports("bmi2"))
     return {argmax_i16_init_avx512, "avx512"};
   if (__builtin_cpu_supports("avx2")) return {argmax_i16_init_avx2, "avx2"};
 #endif

@@ -51,7 +51,7 @@ __attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) 
 // uses masked loads (AVX-512 k-registers) for the tail
 
 #if defined(__x86_64__)
-__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void argmax_i8_avx512(
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void argmax_i8_avx512(
     const int8_t* input, int64_t n, int8_t* values, int64_t* indices) {
   constexpr int64_t kRows = 1;
   int64_t i = 0;
@@ -145,8 +145,9 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void argmax_i8_avx
       }
       // predicated tail: identity lanes never win
       if (j < n) {
-        __m512i tail = _mm512_mask_loadu_epi8(
-            _mm512_set1_epi8((char)(-128)), (__mmask64)((1ull << (n - j)) - 1), input + i * n + j);
+        __m512i tail = _mm512_mask_loadu_epi8(_mm512_set1_epi8((char)(-128)),
+                                              (__mmask64)_bzhi_u64(~0ull, (unsigned)(n - j)),
+                                              input + i * n + j);
         acc0 = _mm512_max_epi8(tail, acc0);
       }
       acc0 = _mm512_max_epi8(acc1, acc0);
@@ -1078,7 +1079,8 @@ bool argmax_i8_forced(argmax_i8_choice& choice) {
   __builtin_cpu_init();
   if (argmax_i8_names(requested, "avx512", "avx512")) {
     if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-        __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl")) {
+        __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
+        __builtin_cpu_supports("bmi2")) {
       choice = {argmax_i8_avx512, "avx512"};
       return true;
     }
@@ -1127,7 +1129,8 @@ argmax_i8_choice argmax_i8_select() {
 #if defined(__x86_64__)
   __builtin_cpu_init();
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-      __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl"))
+      __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
+      __builtin_cpu_supports("bmi2"))
     return {argmax_i8_avx512, "avx512"};
   if (__builtin_cpu_supports("avx2")) return {argmax_i8_avx2, "avx2"};
 #endif

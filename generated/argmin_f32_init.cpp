@@ -52,7 +52,7 @@ __attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) 
 // uses masked loads (AVX-512 k-registers) for the tail
 
 #if defined(__x86_64__)
-__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void argmin_f32_init_avx512(
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void argmin_f32_init_avx512(
     const float* input, int64_t n, float* values, int64_t* indices) {
   constexpr int64_t kRows = 1;
   int64_t i = 0;
@@ -146,8 +146,9 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void argmin_f32_in
       }
       // predicated tail: identity lanes never win
       if (j < n) {
-        __m512 tail = _mm512_mask_loadu_ps(_mm512_set1_ps(__builtin_inff()),
-                                           (__mmask16)((1ull << (n - j)) - 1), input + i * n + j);
+        __m512 tail =
+            _mm512_mask_loadu_ps(_mm512_set1_ps(__builtin_inff()),
+                                 (__mmask16)_bzhi_u32(~0u, (unsigned)(n - j)), input + i * n + j);
         acc0 = _mm512_min_ps(tail, acc0);
       }
       acc0 = _mm512_min_ps(acc1, acc0);
@@ -1014,7 +1015,8 @@ bool argmin_f32_init_forced(argmin_f32_init_choice& choice) {
   __builtin_cpu_init();
   if (argmin_f32_init_names(requested, "avx512", "avx512")) {
     if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-        __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl")) {
+        __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
+        __builtin_cpu_supports("bmi2")) {
       choice = {argmin_f32_init_avx512, "avx512"};
       return true;
     }
@@ -1063,7 +1065,8 @@ argmin_f32_init_choice argmin_f32_init_select() {
 #if defined(__x86_64__)
   __builtin_cpu_init();
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-      __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl"))
+      __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
+      __builtin_cpu_supports("bmi2"))
     return {argmin_f32_init_avx512, "avx512"};
   if (__builtin_cpu_supports("avx2")) return {argmin_f32_init_avx2, "avx2"};
 #endif

@@ -51,7 +51,7 @@ __attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) 
 // uses masked loads (AVX-512 k-registers) for the tail
 
 #if defined(__x86_64__)
-__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void argmin_i64_avx512(
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void argmin_i64_avx512(
     const int64_t* input, int64_t n, int64_t* values, int64_t* indices) {
   constexpr int64_t kRows = 1;
   int64_t i = 0;
@@ -144,7 +144,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void argmin_i64_av
       if (j < n) {
         __m512i tail =
             _mm512_mask_loadu_epi64(_mm512_set1_epi64((long long)(9223372036854775807ll)),
-                                    (__mmask8)((1ull << (n - j)) - 1), input + i * n + j);
+                                    (__mmask8)_bzhi_u32(~0u, (unsigned)(n - j)), input + i * n + j);
         acc0 = _mm512_min_epi64(tail, acc0);
       }
       acc0 = _mm512_min_epi64(acc1, acc0);
@@ -994,7 +994,8 @@ bool argmin_i64_forced(argmin_i64_choice& choice) {
   __builtin_cpu_init();
   if (argmin_i64_names(requested, "avx512", "avx512")) {
     if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-        __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl")) {
+        __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
+        __builtin_cpu_supports("bmi2")) {
       choice = {argmin_i64_avx512, "avx512"};
       return true;
     }
@@ -1043,7 +1044,8 @@ argmin_i64_choice argmin_i64_select() {
 #if defined(__x86_64__)
   __builtin_cpu_init();
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-      __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl"))
+      __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
+      __builtin_cpu_supports("bmi2"))
     return {argmin_i64_avx512, "avx512"};
   if (__builtin_cpu_supports("avx2")) return {argmin_i64_avx2, "avx2"};
 #endif

@@ -51,7 +51,7 @@ __attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) 
 // uses masked loads (AVX-512 k-registers) for the tail
 
 #if defined(__x86_64__)
-__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void argmin_u16_avx512(
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void argmin_u16_avx512(
     const uint16_t* input, int64_t n, uint16_t* values, int64_t* indices) {
   constexpr int64_t kRows = 1;
   int64_t i = 0;
@@ -134,9 +134,9 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void argmin_u16_av
       }
       // predicated tail: identity lanes never win
       if (j < n) {
-        __m512i tail =
-            _mm512_mask_loadu_epi16(_mm512_set1_epi16((short)(65535)),
-                                    (__mmask32)((1ull << (n - j)) - 1), input + i * n + j);
+        __m512i tail = _mm512_mask_loadu_epi16(_mm512_set1_epi16((short)(65535)),
+                                               (__mmask32)_bzhi_u32(~0u, (unsigned)(n - j)),
+                                               input + i * n + j);
         acc0 = _mm512_min_epu16(tail, acc0);
       }
       acc0 = _mm512_min_epu16(acc1, acc0);
@@ -899,7 +899,8 @@ bool argmin_u16_forced(argmin_u16_choice& choice) {
   __builtin_cpu_init();
   if (argmin_u16_names(requested, "avx512", "avx512")) {
     if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-        __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl")) {
+        __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
+        __builtin_cpu_supports("bmi2")) {
       choice = {argmin_u16_avx512, "avx512"};
       return true;
     }
@@ -948,7 +949,8 @@ argmin_u16_choice argmin_u16_select() {
 #if defined(__x86_64__)
   __builtin_cpu_init();
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-      __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl"))
+      __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
+      __builtin_cpu_supports("bmi2"))
     return {argmin_u16_avx512, "avx512"};
   if (__builtin_cpu_supports("avx2")) return {argmin_u16_avx2, "avx2"};
 #endif

@@ -51,7 +51,7 @@ __attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) 
 // uses masked loads (AVX-512 k-registers) for the tail
 
 #if defined(__x86_64__)
-__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void argmin_u8_rows_avx512(
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void argmin_u8_rows_avx512(
     const uint8_t* input, int64_t rows, int64_t cols, int64_t stride, uint8_t* values,
     int32_t* indices) {
   int64_t i = 0;
@@ -151,9 +151,9 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void argmin_u8_row
       }
       // predicated tail: identity lanes never win
       if (j < cols) {
-        __m512i tail =
-            _mm512_mask_loadu_epi8(_mm512_set1_epi8((char)(255)),
-                                   (__mmask64)((1ull << (cols - j)) - 1), input + i * stride + j);
+        __m512i tail = _mm512_mask_loadu_epi8(_mm512_set1_epi8((char)(255)),
+                                              (__mmask64)_bzhi_u64(~0ull, (unsigned)(cols - j)),
+                                              input + i * stride + j);
         acc0 = _mm512_min_epu8(tail, acc0);
       }
       acc0 = _mm512_min_epu8(acc1, acc0);
@@ -1099,7 +1099,8 @@ bool argmin_u8_rows_forced(argmin_u8_rows_choice& choice) {
   __builtin_cpu_init();
   if (argmin_u8_rows_names(requested, "avx512", "avx512")) {
     if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-        __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl")) {
+        __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
+        __builtin_cpu_supports("bmi2")) {
       choice = {argmin_u8_rows_avx512, "avx512"};
       return true;
     }
@@ -1148,7 +1149,8 @@ argmin_u8_rows_choice argmin_u8_rows_select() {
 #if defined(__x86_64__)
   __builtin_cpu_init();
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-      __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl"))
+      __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
+      __builtin_cpu_supports("bmi2"))
     return {argmin_u8_rows_avx512, "avx512"};
   if (__builtin_cpu_supports("avx2")) return {argmin_u8_rows_avx2, "avx2"};
 #endif

@@ -81,7 +81,7 @@ static inline int64_t simdgen_clamp_lanes(int64_t n, int64_t lanes) {
 // uses masked loads (AVX-512 k-registers) for the tail
 
 #if defined(__x86_64__)
-__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void colmax_f64_avx512(
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void colmax_f64_avx512(
     const double* input, int64_t rows, int64_t cols, int64_t stride, double* output) {
   // 16 columns per step
   int64_t j = 0;
@@ -112,9 +112,9 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void colmax_f64_av
     // one row per step: each lane is one column
     int64_t r = 0;
     for (; r < rows; ++r) {
-      __m512d x0 =
-          _mm512_mask_loadu_pd(_mm512_set1_pd(-__builtin_inf()),
-                               (__mmask8)((1ull << (cols - j)) - 1), input + j + r * stride);
+      __m512d x0 = _mm512_mask_loadu_pd(_mm512_set1_pd(-__builtin_inf()),
+                                        (__mmask8)_bzhi_u32(~0u, (unsigned)(cols - j)),
+                                        input + j + r * stride);
       acc0 = _mm512_max_pd(x0, acc0);
     }
     _mm512_mask_storeu_pd(output + j, (__mmask8)simdgen_lanes_below(cols - j, 8), acc0);
@@ -369,7 +369,8 @@ bool colmax_f64_forced(colmax_f64_choice& choice) {
   __builtin_cpu_init();
   if (colmax_f64_names(requested, "avx512", "avx512")) {
     if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-        __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl")) {
+        __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
+        __builtin_cpu_supports("bmi2")) {
       choice = {colmax_f64_avx512, "avx512"};
       return true;
     }
@@ -418,7 +419,8 @@ colmax_f64_choice colmax_f64_select() {
 #if defined(__x86_64__)
   __builtin_cpu_init();
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-      __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl"))
+      __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
+      __builtin_cpu_supports("bmi2"))
     return {colmax_f64_avx512, "avx512"};
   if (__builtin_cpu_supports("avx2")) return {colmax_f64_avx2, "avx2"};
 #endif

@@ -82,7 +82,7 @@ static inline int64_t simdgen_clamp_lanes(int64_t n, int64_t lanes) {
 // uses vpmovsx/vpmovzx widening
 
 #if defined(__x86_64__)
-__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void colmin_i8_to_i32_avx512(
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void colmin_i8_to_i32_avx512(
     const int8_t* input, int64_t rows, int64_t cols, int64_t stride, int32_t* output) {
   // 128 columns per step
   int64_t j = 0;
@@ -134,9 +134,9 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void colmin_i8_to_
     // one row per step: each lane is one column
     int64_t r = 0;
     for (; r < rows; ++r) {
-      __m512i x0 =
-          _mm512_mask_loadu_epi8(_mm512_set1_epi8((char)(127)),
-                                 (__mmask64)((1ull << (cols - j)) - 1), input + j + r * stride);
+      __m512i x0 = _mm512_mask_loadu_epi8(_mm512_set1_epi8((char)(127)),
+                                          (__mmask64)_bzhi_u64(~0ull, (unsigned)(cols - j)),
+                                          input + j + r * stride);
       acc0 = _mm512_min_epi8(x0, acc0);
     }
     __m512i acc0_out0 = _mm512_cvtepi8_epi32(_mm512_extracti32x4_epi32(acc0, 0));
@@ -515,7 +515,8 @@ bool colmin_i8_to_i32_forced(colmin_i8_to_i32_choice& choice) {
   __builtin_cpu_init();
   if (colmin_i8_to_i32_names(requested, "avx512", "avx512")) {
     if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-        __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl")) {
+        __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
+        __builtin_cpu_supports("bmi2")) {
       choice = {colmin_i8_to_i32_avx512, "avx512"};
       return true;
     }
@@ -565,7 +566,8 @@ colmin_i8_to_i32_choice colmin_i8_to_i32_select() {
 #if defined(__x86_64__)
   __builtin_cpu_init();
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-      __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl"))
+      __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
+      __builtin_cpu_supports("bmi2"))
     return {colmin_i8_to_i32_avx512, "avx512"};
   if (__builtin_cpu_supports("avx2")) return {colmin_i8_to_i32_avx2, "avx2"};
 #endif

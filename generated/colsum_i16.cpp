@@ -82,7 +82,7 @@ static inline int64_t simdgen_clamp_lanes(int64_t n, int64_t lanes) {
 // uses vpmovsx/vpmovzx widening
 
 #if defined(__x86_64__)
-__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void colsum_i16_avx512(
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void colsum_i16_avx512(
     const int16_t* input, int64_t rows, int64_t cols, int64_t stride, int32_t* output) {
   // 64 columns per step
   int64_t j = 0;
@@ -132,8 +132,9 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void colsum_i16_av
     // one row per step: each lane is one column
     int64_t r = 0;
     for (; r < rows; ++r) {
-      __m512i x0 = _mm512_mask_loadu_epi16(
-          _mm512_setzero_si512(), (__mmask32)((1ull << (cols - j)) - 1), input + j + r * stride);
+      __m512i x0 = _mm512_mask_loadu_epi16(_mm512_setzero_si512(),
+                                           (__mmask32)_bzhi_u32(~0u, (unsigned)(cols - j)),
+                                           input + j + r * stride);
       __m512i x0_w0 = _mm512_cvtepi16_epi32(_mm512_extracti64x4_epi64(x0, 0));
       acc0_0 = _mm512_add_epi32(x0_w0, acc0_0);
       __m512i x0_w1 = _mm512_cvtepi16_epi32(_mm512_extracti64x4_epi64(x0, 1));
@@ -467,7 +468,8 @@ bool colsum_i16_forced(colsum_i16_choice& choice) {
   __builtin_cpu_init();
   if (colsum_i16_names(requested, "avx512", "avx512")) {
     if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-        __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl")) {
+        __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
+        __builtin_cpu_supports("bmi2")) {
       choice = {colsum_i16_avx512, "avx512"};
       return true;
     }
@@ -516,7 +518,8 @@ colsum_i16_choice colsum_i16_select() {
 #if defined(__x86_64__)
   __builtin_cpu_init();
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-      __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl"))
+      __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
+      __builtin_cpu_supports("bmi2"))
     return {colsum_i16_avx512, "avx512"};
   if (__builtin_cpu_supports("avx2")) return {colsum_i16_avx2, "avx2"};
 #endif

@@ -49,61 +49,64 @@ __attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) 
 // uses masked loads (AVX-512 k-registers) for the tail
 
 #if defined(__x86_64__)
-__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void map_absdiff_i16_avx512(
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void map_absdiff_i16_avx512(
     const int16_t* in0, const int16_t* in1, int64_t n, int16_t* out0) {
-  // whole vectors, 4 per iteration
   int64_t i = 0;
-  for (; i + 128 <= n; i += 128) {
-    __m512i a_v_0 = _mm512_loadu_si512((const void*)(in0 + i));
-    __m512i b_v_0 = _mm512_loadu_si512((const void*)(in1 + i));
-    __mmask32 t0_0 = _mm512_cmp_epi16_mask(a_v_0, b_v_0, _MM_CMPINT_NLE);
-    __m512i t1_0 = _mm512_sub_epi16(a_v_0, b_v_0);
-    __m512i t2_0 = _mm512_sub_epi16(b_v_0, a_v_0);
-    __m512i t3_0 = _mm512_mask_blend_epi16(t0_0, t2_0, t1_0);
-    _mm512_storeu_si512((void*)(out0 + i), t3_0);
-    __m512i a_v_1 = _mm512_loadu_si512((const void*)(in0 + i + 32));
-    __m512i b_v_1 = _mm512_loadu_si512((const void*)(in1 + i + 32));
-    __mmask32 t0_1 = _mm512_cmp_epi16_mask(a_v_1, b_v_1, _MM_CMPINT_NLE);
-    __m512i t1_1 = _mm512_sub_epi16(a_v_1, b_v_1);
-    __m512i t2_1 = _mm512_sub_epi16(b_v_1, a_v_1);
-    __m512i t3_1 = _mm512_mask_blend_epi16(t0_1, t2_1, t1_1);
-    _mm512_storeu_si512((void*)(out0 + i + 32), t3_1);
-    __m512i a_v_2 = _mm512_loadu_si512((const void*)(in0 + i + 64));
-    __m512i b_v_2 = _mm512_loadu_si512((const void*)(in1 + i + 64));
-    __mmask32 t0_2 = _mm512_cmp_epi16_mask(a_v_2, b_v_2, _MM_CMPINT_NLE);
-    __m512i t1_2 = _mm512_sub_epi16(a_v_2, b_v_2);
-    __m512i t2_2 = _mm512_sub_epi16(b_v_2, a_v_2);
-    __m512i t3_2 = _mm512_mask_blend_epi16(t0_2, t2_2, t1_2);
-    _mm512_storeu_si512((void*)(out0 + i + 64), t3_2);
-    __m512i a_v_3 = _mm512_loadu_si512((const void*)(in0 + i + 96));
-    __m512i b_v_3 = _mm512_loadu_si512((const void*)(in1 + i + 96));
-    __mmask32 t0_3 = _mm512_cmp_epi16_mask(a_v_3, b_v_3, _MM_CMPINT_NLE);
-    __m512i t1_3 = _mm512_sub_epi16(a_v_3, b_v_3);
-    __m512i t2_3 = _mm512_sub_epi16(b_v_3, a_v_3);
-    __m512i t3_3 = _mm512_mask_blend_epi16(t0_3, t2_3, t1_3);
-    _mm512_storeu_si512((void*)(out0 + i + 96), t3_3);
-  }
-  // whole vectors, one per iteration
-  for (; i + 32 <= n; i += 32) {
-    __m512i a_v = _mm512_loadu_si512((const void*)(in0 + i));
-    __m512i b_v = _mm512_loadu_si512((const void*)(in1 + i));
-    __mmask32 t4 = _mm512_cmp_epi16_mask(a_v, b_v, _MM_CMPINT_NLE);
-    __m512i t5 = _mm512_sub_epi16(a_v, b_v);
-    __m512i t6 = _mm512_sub_epi16(b_v, a_v);
-    __m512i t7 = _mm512_mask_blend_epi16(t4, t6, t5);
-    _mm512_storeu_si512((void*)(out0 + i), t7);
+  // at least one whole vector
+  if (n > 31) {
+    // whole vectors, 4 per iteration
+    for (; i + 128 <= n; i += 128) {
+      __m512i a_v_0 = _mm512_loadu_si512((const void*)(in0 + i));
+      __m512i b_v_0 = _mm512_loadu_si512((const void*)(in1 + i));
+      __mmask32 t0_0 = _mm512_cmp_epi16_mask(a_v_0, b_v_0, _MM_CMPINT_NLE);
+      __m512i t1_0 = _mm512_sub_epi16(a_v_0, b_v_0);
+      __m512i t2_0 = _mm512_sub_epi16(b_v_0, a_v_0);
+      __m512i t3_0 = _mm512_mask_blend_epi16(t0_0, t2_0, t1_0);
+      _mm512_storeu_si512((void*)(out0 + i), t3_0);
+      __m512i a_v_1 = _mm512_loadu_si512((const void*)(in0 + i + 32));
+      __m512i b_v_1 = _mm512_loadu_si512((const void*)(in1 + i + 32));
+      __mmask32 t0_1 = _mm512_cmp_epi16_mask(a_v_1, b_v_1, _MM_CMPINT_NLE);
+      __m512i t1_1 = _mm512_sub_epi16(a_v_1, b_v_1);
+      __m512i t2_1 = _mm512_sub_epi16(b_v_1, a_v_1);
+      __m512i t3_1 = _mm512_mask_blend_epi16(t0_1, t2_1, t1_1);
+      _mm512_storeu_si512((void*)(out0 + i + 32), t3_1);
+      __m512i a_v_2 = _mm512_loadu_si512((const void*)(in0 + i + 64));
+      __m512i b_v_2 = _mm512_loadu_si512((const void*)(in1 + i + 64));
+      __mmask32 t0_2 = _mm512_cmp_epi16_mask(a_v_2, b_v_2, _MM_CMPINT_NLE);
+      __m512i t1_2 = _mm512_sub_epi16(a_v_2, b_v_2);
+      __m512i t2_2 = _mm512_sub_epi16(b_v_2, a_v_2);
+      __m512i t3_2 = _mm512_mask_blend_epi16(t0_2, t2_2, t1_2);
+      _mm512_storeu_si512((void*)(out0 + i + 64), t3_2);
+      __m512i a_v_3 = _mm512_loadu_si512((const void*)(in0 + i + 96));
+      __m512i b_v_3 = _mm512_loadu_si512((const void*)(in1 + i + 96));
+      __mmask32 t0_3 = _mm512_cmp_epi16_mask(a_v_3, b_v_3, _MM_CMPINT_NLE);
+      __m512i t1_3 = _mm512_sub_epi16(a_v_3, b_v_3);
+      __m512i t2_3 = _mm512_sub_epi16(b_v_3, a_v_3);
+      __m512i t3_3 = _mm512_mask_blend_epi16(t0_3, t2_3, t1_3);
+      _mm512_storeu_si512((void*)(out0 + i + 96), t3_3);
+    }
+    // whole vectors, one per iteration
+    for (; i + 32 <= n; i += 32) {
+      __m512i a_v = _mm512_loadu_si512((const void*)(in0 + i));
+      __m512i b_v = _mm512_loadu_si512((const void*)(in1 + i));
+      __mmask32 t4 = _mm512_cmp_epi16_mask(a_v, b_v, _MM_CMPINT_NLE);
+      __m512i t5 = _mm512_sub_epi16(a_v, b_v);
+      __m512i t6 = _mm512_sub_epi16(b_v, a_v);
+      __m512i t7 = _mm512_mask_blend_epi16(t4, t6, t5);
+      _mm512_storeu_si512((void*)(out0 + i), t7);
+    }
   }
   // the rest: one partial vector, its loads and stores masked
   if (i < n) {
-    __m512i a_v_tail = _mm512_mask_loadu_epi16(_mm512_setzero_si512(),
-                                               (__mmask32)((1ull << (n - i)) - 1), in0 + i);
-    __m512i b_v_tail = _mm512_mask_loadu_epi16(_mm512_setzero_si512(),
-                                               (__mmask32)((1ull << (n - i)) - 1), in1 + i);
+    __m512i a_v_tail = _mm512_mask_loadu_epi16(
+        _mm512_setzero_si512(), (__mmask32)_bzhi_u32(~0u, (unsigned)(n - i)), in0 + i);
+    __m512i b_v_tail = _mm512_mask_loadu_epi16(
+        _mm512_setzero_si512(), (__mmask32)_bzhi_u32(~0u, (unsigned)(n - i)), in1 + i);
     __mmask32 t8_tail = _mm512_cmp_epi16_mask(a_v_tail, b_v_tail, _MM_CMPINT_NLE);
     __m512i t9_tail = _mm512_sub_epi16(a_v_tail, b_v_tail);
     __m512i t10_tail = _mm512_sub_epi16(b_v_tail, a_v_tail);
     __m512i t11_tail = _mm512_mask_blend_epi16(t8_tail, t10_tail, t9_tail);
-    _mm512_mask_storeu_epi16(out0 + i, (__mmask32)((1ull << (n - i)) - 1), t11_tail);
+    _mm512_mask_storeu_epi16(out0 + i, (__mmask32)_bzhi_u32(~0u, (unsigned)(n - i)), t11_tail);
   }
 }
 #endif
@@ -142,47 +145,50 @@ __attribute__((target("+sve"))) void map_absdiff_i16_sve(const int16_t* in0, con
 #if defined(__x86_64__)
 __attribute__((target("avx2"))) void map_absdiff_i16_avx2(const int16_t* in0, const int16_t* in1,
                                                           int64_t n, int16_t* out0) {
-  // whole vectors, 4 per iteration
   int64_t i = 0;
-  for (; i + 64 <= n; i += 64) {
-    __m256i a_v_0 = _mm256_loadu_si256((const __m256i*)(in0 + i));
-    __m256i b_v_0 = _mm256_loadu_si256((const __m256i*)(in1 + i));
-    __m256i t0_0 = _mm256_cmpgt_epi16(a_v_0, b_v_0);
-    __m256i t1_0 = _mm256_sub_epi16(a_v_0, b_v_0);
-    __m256i t2_0 = _mm256_sub_epi16(b_v_0, a_v_0);
-    __m256i t3_0 = _mm256_blendv_epi8(t2_0, t1_0, t0_0);
-    _mm256_storeu_si256((__m256i*)(out0 + i), t3_0);
-    __m256i a_v_1 = _mm256_loadu_si256((const __m256i*)(in0 + i + 16));
-    __m256i b_v_1 = _mm256_loadu_si256((const __m256i*)(in1 + i + 16));
-    __m256i t0_1 = _mm256_cmpgt_epi16(a_v_1, b_v_1);
-    __m256i t1_1 = _mm256_sub_epi16(a_v_1, b_v_1);
-    __m256i t2_1 = _mm256_sub_epi16(b_v_1, a_v_1);
-    __m256i t3_1 = _mm256_blendv_epi8(t2_1, t1_1, t0_1);
-    _mm256_storeu_si256((__m256i*)(out0 + i + 16), t3_1);
-    __m256i a_v_2 = _mm256_loadu_si256((const __m256i*)(in0 + i + 32));
-    __m256i b_v_2 = _mm256_loadu_si256((const __m256i*)(in1 + i + 32));
-    __m256i t0_2 = _mm256_cmpgt_epi16(a_v_2, b_v_2);
-    __m256i t1_2 = _mm256_sub_epi16(a_v_2, b_v_2);
-    __m256i t2_2 = _mm256_sub_epi16(b_v_2, a_v_2);
-    __m256i t3_2 = _mm256_blendv_epi8(t2_2, t1_2, t0_2);
-    _mm256_storeu_si256((__m256i*)(out0 + i + 32), t3_2);
-    __m256i a_v_3 = _mm256_loadu_si256((const __m256i*)(in0 + i + 48));
-    __m256i b_v_3 = _mm256_loadu_si256((const __m256i*)(in1 + i + 48));
-    __m256i t0_3 = _mm256_cmpgt_epi16(a_v_3, b_v_3);
-    __m256i t1_3 = _mm256_sub_epi16(a_v_3, b_v_3);
-    __m256i t2_3 = _mm256_sub_epi16(b_v_3, a_v_3);
-    __m256i t3_3 = _mm256_blendv_epi8(t2_3, t1_3, t0_3);
-    _mm256_storeu_si256((__m256i*)(out0 + i + 48), t3_3);
-  }
-  // whole vectors, one per iteration
-  for (; i + 16 <= n; i += 16) {
-    __m256i a_v = _mm256_loadu_si256((const __m256i*)(in0 + i));
-    __m256i b_v = _mm256_loadu_si256((const __m256i*)(in1 + i));
-    __m256i t4 = _mm256_cmpgt_epi16(a_v, b_v);
-    __m256i t5 = _mm256_sub_epi16(a_v, b_v);
-    __m256i t6 = _mm256_sub_epi16(b_v, a_v);
-    __m256i t7 = _mm256_blendv_epi8(t6, t5, t4);
-    _mm256_storeu_si256((__m256i*)(out0 + i), t7);
+  // at least one whole vector
+  if (n > 15) {
+    // whole vectors, 4 per iteration
+    for (; i + 64 <= n; i += 64) {
+      __m256i a_v_0 = _mm256_loadu_si256((const __m256i*)(in0 + i));
+      __m256i b_v_0 = _mm256_loadu_si256((const __m256i*)(in1 + i));
+      __m256i t0_0 = _mm256_cmpgt_epi16(a_v_0, b_v_0);
+      __m256i t1_0 = _mm256_sub_epi16(a_v_0, b_v_0);
+      __m256i t2_0 = _mm256_sub_epi16(b_v_0, a_v_0);
+      __m256i t3_0 = _mm256_blendv_epi8(t2_0, t1_0, t0_0);
+      _mm256_storeu_si256((__m256i*)(out0 + i), t3_0);
+      __m256i a_v_1 = _mm256_loadu_si256((const __m256i*)(in0 + i + 16));
+      __m256i b_v_1 = _mm256_loadu_si256((const __m256i*)(in1 + i + 16));
+      __m256i t0_1 = _mm256_cmpgt_epi16(a_v_1, b_v_1);
+      __m256i t1_1 = _mm256_sub_epi16(a_v_1, b_v_1);
+      __m256i t2_1 = _mm256_sub_epi16(b_v_1, a_v_1);
+      __m256i t3_1 = _mm256_blendv_epi8(t2_1, t1_1, t0_1);
+      _mm256_storeu_si256((__m256i*)(out0 + i + 16), t3_1);
+      __m256i a_v_2 = _mm256_loadu_si256((const __m256i*)(in0 + i + 32));
+      __m256i b_v_2 = _mm256_loadu_si256((const __m256i*)(in1 + i + 32));
+      __m256i t0_2 = _mm256_cmpgt_epi16(a_v_2, b_v_2);
+      __m256i t1_2 = _mm256_sub_epi16(a_v_2, b_v_2);
+      __m256i t2_2 = _mm256_sub_epi16(b_v_2, a_v_2);
+      __m256i t3_2 = _mm256_blendv_epi8(t2_2, t1_2, t0_2);
+      _mm256_storeu_si256((__m256i*)(out0 + i + 32), t3_2);
+      __m256i a_v_3 = _mm256_loadu_si256((const __m256i*)(in0 + i + 48));
+      __m256i b_v_3 = _mm256_loadu_si256((const __m256i*)(in1 + i + 48));
+      __m256i t0_3 = _mm256_cmpgt_epi16(a_v_3, b_v_3);
+      __m256i t1_3 = _mm256_sub_epi16(a_v_3, b_v_3);
+      __m256i t2_3 = _mm256_sub_epi16(b_v_3, a_v_3);
+      __m256i t3_3 = _mm256_blendv_epi8(t2_3, t1_3, t0_3);
+      _mm256_storeu_si256((__m256i*)(out0 + i + 48), t3_3);
+    }
+    // whole vectors, one per iteration
+    for (; i + 16 <= n; i += 16) {
+      __m256i a_v = _mm256_loadu_si256((const __m256i*)(in0 + i));
+      __m256i b_v = _mm256_loadu_si256((const __m256i*)(in1 + i));
+      __m256i t4 = _mm256_cmpgt_epi16(a_v, b_v);
+      __m256i t5 = _mm256_sub_epi16(a_v, b_v);
+      __m256i t6 = _mm256_sub_epi16(b_v, a_v);
+      __m256i t7 = _mm256_blendv_epi8(t6, t5, t4);
+      _mm256_storeu_si256((__m256i*)(out0 + i), t7);
+    }
   }
   // the rest: one partial vector, its loads and stores masked
   if (i < n) {
@@ -329,7 +335,8 @@ bool map_absdiff_i16_forced(map_absdiff_i16_choice& choice) {
   __builtin_cpu_init();
   if (map_absdiff_i16_names(requested, "avx512", "avx512")) {
     if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-        __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl")) {
+        __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
+        __builtin_cpu_supports("bmi2")) {
       choice = {map_absdiff_i16_avx512, "avx512"};
       return true;
     }
@@ -378,7 +385,8 @@ map_absdiff_i16_choice map_absdiff_i16_select() {
 #if defined(__x86_64__)
   __builtin_cpu_init();
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-      __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl"))
+      __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
+      __builtin_cpu_supports("bmi2"))
     return {map_absdiff_i16_avx512, "avx512"};
   if (__builtin_cpu_supports("avx2")) return {map_absdiff_i16_avx2, "avx2"};
 #endif

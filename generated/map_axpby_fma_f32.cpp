@@ -50,46 +50,49 @@ __attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) 
 // uses vfmadd fused multiply-add
 
 #if defined(__x86_64__)
-__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void map_axpby_fma_f32_avx512(
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void map_axpby_fma_f32_avx512(
     const float* in0, const float* in1, int64_t n, float scalar0, float scalar1, float* out0) {
   __m512 k0 = _mm512_set1_ps(scalar0);
   __m512 k1 = _mm512_set1_ps(scalar1);
-  // whole vectors, 4 per iteration
   int64_t i = 0;
-  for (; i + 64 <= n; i += 64) {
-    __m512 x_v_0 = _mm512_loadu_ps(in0 + i);
-    __m512 t0_0 = _mm512_mul_ps(k1, _mm512_loadu_ps(in1 + i));
-    __m512 t1_0 = _mm512_fmadd_ps(k0, x_v_0, t0_0);
-    _mm512_storeu_ps(out0 + i, t1_0);
-    __m512 x_v_1 = _mm512_loadu_ps(in0 + i + 16);
-    __m512 t0_1 = _mm512_mul_ps(k1, _mm512_loadu_ps(in1 + i + 16));
-    __m512 t1_1 = _mm512_fmadd_ps(k0, x_v_1, t0_1);
-    _mm512_storeu_ps(out0 + i + 16, t1_1);
-    __m512 x_v_2 = _mm512_loadu_ps(in0 + i + 32);
-    __m512 t0_2 = _mm512_mul_ps(k1, _mm512_loadu_ps(in1 + i + 32));
-    __m512 t1_2 = _mm512_fmadd_ps(k0, x_v_2, t0_2);
-    _mm512_storeu_ps(out0 + i + 32, t1_2);
-    __m512 x_v_3 = _mm512_loadu_ps(in0 + i + 48);
-    __m512 t0_3 = _mm512_mul_ps(k1, _mm512_loadu_ps(in1 + i + 48));
-    __m512 t1_3 = _mm512_fmadd_ps(k0, x_v_3, t0_3);
-    _mm512_storeu_ps(out0 + i + 48, t1_3);
-  }
-  // whole vectors, one per iteration
-  for (; i + 16 <= n; i += 16) {
-    __m512 x_v = _mm512_loadu_ps(in0 + i);
-    __m512 t2 = _mm512_mul_ps(k1, _mm512_loadu_ps(in1 + i));
-    __m512 t3 = _mm512_fmadd_ps(k0, x_v, t2);
-    _mm512_storeu_ps(out0 + i, t3);
+  // at least one whole vector
+  if (n > 15) {
+    // whole vectors, 4 per iteration
+    for (; i + 64 <= n; i += 64) {
+      __m512 x_v_0 = _mm512_loadu_ps(in0 + i);
+      __m512 t0_0 = _mm512_mul_ps(k1, _mm512_loadu_ps(in1 + i));
+      __m512 t1_0 = _mm512_fmadd_ps(k0, x_v_0, t0_0);
+      _mm512_storeu_ps(out0 + i, t1_0);
+      __m512 x_v_1 = _mm512_loadu_ps(in0 + i + 16);
+      __m512 t0_1 = _mm512_mul_ps(k1, _mm512_loadu_ps(in1 + i + 16));
+      __m512 t1_1 = _mm512_fmadd_ps(k0, x_v_1, t0_1);
+      _mm512_storeu_ps(out0 + i + 16, t1_1);
+      __m512 x_v_2 = _mm512_loadu_ps(in0 + i + 32);
+      __m512 t0_2 = _mm512_mul_ps(k1, _mm512_loadu_ps(in1 + i + 32));
+      __m512 t1_2 = _mm512_fmadd_ps(k0, x_v_2, t0_2);
+      _mm512_storeu_ps(out0 + i + 32, t1_2);
+      __m512 x_v_3 = _mm512_loadu_ps(in0 + i + 48);
+      __m512 t0_3 = _mm512_mul_ps(k1, _mm512_loadu_ps(in1 + i + 48));
+      __m512 t1_3 = _mm512_fmadd_ps(k0, x_v_3, t0_3);
+      _mm512_storeu_ps(out0 + i + 48, t1_3);
+    }
+    // whole vectors, one per iteration
+    for (; i + 16 <= n; i += 16) {
+      __m512 x_v = _mm512_loadu_ps(in0 + i);
+      __m512 t2 = _mm512_mul_ps(k1, _mm512_loadu_ps(in1 + i));
+      __m512 t3 = _mm512_fmadd_ps(k0, x_v, t2);
+      _mm512_storeu_ps(out0 + i, t3);
+    }
   }
   // the rest: one partial vector, its loads and stores masked
   if (i < n) {
-    __m512 x_v_tail =
-        _mm512_mask_loadu_ps(_mm512_setzero_ps(), (__mmask16)((1ull << (n - i)) - 1), in0 + i);
-    __m512 y_v_tail =
-        _mm512_mask_loadu_ps(_mm512_setzero_ps(), (__mmask16)((1ull << (n - i)) - 1), in1 + i);
+    __m512 x_v_tail = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
+                                           (__mmask16)_bzhi_u32(~0u, (unsigned)(n - i)), in0 + i);
+    __m512 y_v_tail = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
+                                           (__mmask16)_bzhi_u32(~0u, (unsigned)(n - i)), in1 + i);
     __m512 t4_tail = _mm512_mul_ps(k1, y_v_tail);
     __m512 t5_tail = _mm512_fmadd_ps(k0, x_v_tail, t4_tail);
-    _mm512_mask_storeu_ps(out0 + i, (__mmask16)((1ull << (n - i)) - 1), t5_tail);
+    _mm512_mask_storeu_ps(out0 + i, (__mmask16)_bzhi_u32(~0u, (unsigned)(n - i)), t5_tail);
   }
 }
 #endif
@@ -135,32 +138,35 @@ __attribute__((target("avx2,fma"))) void map_axpby_fma_f32_avx2_fma(const float*
                                                                     float* out0) {
   __m256 k0 = _mm256_set1_ps(scalar0);
   __m256 k1 = _mm256_set1_ps(scalar1);
-  // whole vectors, 4 per iteration
   int64_t i = 0;
-  for (; i + 32 <= n; i += 32) {
-    __m256 x_v_0 = _mm256_loadu_ps(in0 + i);
-    __m256 t0_0 = _mm256_mul_ps(k1, _mm256_loadu_ps(in1 + i));
-    __m256 t1_0 = _mm256_fmadd_ps(k0, x_v_0, t0_0);
-    _mm256_storeu_ps(out0 + i, t1_0);
-    __m256 x_v_1 = _mm256_loadu_ps(in0 + i + 8);
-    __m256 t0_1 = _mm256_mul_ps(k1, _mm256_loadu_ps(in1 + i + 8));
-    __m256 t1_1 = _mm256_fmadd_ps(k0, x_v_1, t0_1);
-    _mm256_storeu_ps(out0 + i + 8, t1_1);
-    __m256 x_v_2 = _mm256_loadu_ps(in0 + i + 16);
-    __m256 t0_2 = _mm256_mul_ps(k1, _mm256_loadu_ps(in1 + i + 16));
-    __m256 t1_2 = _mm256_fmadd_ps(k0, x_v_2, t0_2);
-    _mm256_storeu_ps(out0 + i + 16, t1_2);
-    __m256 x_v_3 = _mm256_loadu_ps(in0 + i + 24);
-    __m256 t0_3 = _mm256_mul_ps(k1, _mm256_loadu_ps(in1 + i + 24));
-    __m256 t1_3 = _mm256_fmadd_ps(k0, x_v_3, t0_3);
-    _mm256_storeu_ps(out0 + i + 24, t1_3);
-  }
-  // whole vectors, one per iteration
-  for (; i + 8 <= n; i += 8) {
-    __m256 x_v = _mm256_loadu_ps(in0 + i);
-    __m256 t2 = _mm256_mul_ps(k1, _mm256_loadu_ps(in1 + i));
-    __m256 t3 = _mm256_fmadd_ps(k0, x_v, t2);
-    _mm256_storeu_ps(out0 + i, t3);
+  // at least one whole vector
+  if (n > 7) {
+    // whole vectors, 4 per iteration
+    for (; i + 32 <= n; i += 32) {
+      __m256 x_v_0 = _mm256_loadu_ps(in0 + i);
+      __m256 t0_0 = _mm256_mul_ps(k1, _mm256_loadu_ps(in1 + i));
+      __m256 t1_0 = _mm256_fmadd_ps(k0, x_v_0, t0_0);
+      _mm256_storeu_ps(out0 + i, t1_0);
+      __m256 x_v_1 = _mm256_loadu_ps(in0 + i + 8);
+      __m256 t0_1 = _mm256_mul_ps(k1, _mm256_loadu_ps(in1 + i + 8));
+      __m256 t1_1 = _mm256_fmadd_ps(k0, x_v_1, t0_1);
+      _mm256_storeu_ps(out0 + i + 8, t1_1);
+      __m256 x_v_2 = _mm256_loadu_ps(in0 + i + 16);
+      __m256 t0_2 = _mm256_mul_ps(k1, _mm256_loadu_ps(in1 + i + 16));
+      __m256 t1_2 = _mm256_fmadd_ps(k0, x_v_2, t0_2);
+      _mm256_storeu_ps(out0 + i + 16, t1_2);
+      __m256 x_v_3 = _mm256_loadu_ps(in0 + i + 24);
+      __m256 t0_3 = _mm256_mul_ps(k1, _mm256_loadu_ps(in1 + i + 24));
+      __m256 t1_3 = _mm256_fmadd_ps(k0, x_v_3, t0_3);
+      _mm256_storeu_ps(out0 + i + 24, t1_3);
+    }
+    // whole vectors, one per iteration
+    for (; i + 8 <= n; i += 8) {
+      __m256 x_v = _mm256_loadu_ps(in0 + i);
+      __m256 t2 = _mm256_mul_ps(k1, _mm256_loadu_ps(in1 + i));
+      __m256 t3 = _mm256_fmadd_ps(k0, x_v, t2);
+      _mm256_storeu_ps(out0 + i, t3);
+    }
   }
   // the rest: one partial vector, its loads and stores masked
   if (i < n) {
@@ -306,7 +312,8 @@ bool map_axpby_fma_f32_forced(map_axpby_fma_f32_choice& choice) {
   __builtin_cpu_init();
   if (map_axpby_fma_f32_names(requested, "avx512", "avx512")) {
     if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-        __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl")) {
+        __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
+        __builtin_cpu_supports("bmi2")) {
       choice = {map_axpby_fma_f32_avx512, "avx512"};
       return true;
     }
@@ -356,7 +363,8 @@ map_axpby_fma_f32_choice map_axpby_fma_f32_select() {
 #if defined(__x86_64__)
   __builtin_cpu_init();
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-      __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl"))
+      __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
+      __builtin_cpu_supports("bmi2"))
     return {map_axpby_fma_f32_avx512, "avx512"};
   if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
     return {map_axpby_fma_f32_avx2_fma, "avx2_fma"};

@@ -55,63 +55,66 @@ __attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) 
 // uses masked loads (AVX-512 k-registers) for the tail
 
 #if defined(__x86_64__)
-__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void map_axpby_params_f32_avx512(
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void map_axpby_params_f32_avx512(
     const float* in0, const float* in1, int64_t n, float scalar0, float scalar1, float* out0,
     float* out1, float* out2) {
   __m512 k0 = _mm512_set1_ps(scalar0);
   __m512 k1 = _mm512_set1_ps(scalar1);
-  // whole vectors, 2 per iteration
   int64_t i = 0;
-  for (; i + 32 <= n; i += 32) {
-    __m512 x_v_0 = _mm512_loadu_ps(in0 + i);
-    __m512 y_v_0 = _mm512_loadu_ps(in1 + i);
-    __m512 t0_0 = _mm512_mul_ps(k0, x_v_0);
-    __m512 t1_0 = _mm512_mul_ps(k1, y_v_0);
-    __m512 t2_0 = _mm512_add_ps(t0_0, t1_0);
-    __m512 t3_0 = _mm512_xor_ps(x_v_0, _mm512_set1_ps(-0.0f));
-    __m512 t4_0 = _mm512_sub_ps(y_v_0, k0);
-    __m512 t5_0 = _mm512_div_ps(t3_0, t4_0);
-    __m512 t6_0 = _mm512_mul_ps(x_v_0, k1);
-    __m512 t7_0 = _mm512_xor_ps(t6_0, _mm512_set1_ps(-0.0f));
-    _mm512_storeu_ps(out0 + i, t2_0);
-    _mm512_storeu_ps(out1 + i, t5_0);
-    _mm512_storeu_ps(out2 + i, t7_0);
-    __m512 x_v_1 = _mm512_loadu_ps(in0 + i + 16);
-    __m512 y_v_1 = _mm512_loadu_ps(in1 + i + 16);
-    __m512 t0_1 = _mm512_mul_ps(k0, x_v_1);
-    __m512 t1_1 = _mm512_mul_ps(k1, y_v_1);
-    __m512 t2_1 = _mm512_add_ps(t0_1, t1_1);
-    __m512 t3_1 = _mm512_xor_ps(x_v_1, _mm512_set1_ps(-0.0f));
-    __m512 t4_1 = _mm512_sub_ps(y_v_1, k0);
-    __m512 t5_1 = _mm512_div_ps(t3_1, t4_1);
-    __m512 t6_1 = _mm512_mul_ps(x_v_1, k1);
-    __m512 t7_1 = _mm512_xor_ps(t6_1, _mm512_set1_ps(-0.0f));
-    _mm512_storeu_ps(out0 + i + 16, t2_1);
-    _mm512_storeu_ps(out1 + i + 16, t5_1);
-    _mm512_storeu_ps(out2 + i + 16, t7_1);
-  }
-  // whole vectors, one per iteration
-  for (; i + 16 <= n; i += 16) {
-    __m512 x_v = _mm512_loadu_ps(in0 + i);
-    __m512 y_v = _mm512_loadu_ps(in1 + i);
-    __m512 t8 = _mm512_mul_ps(k0, x_v);
-    __m512 t9 = _mm512_mul_ps(k1, y_v);
-    __m512 t10 = _mm512_add_ps(t8, t9);
-    __m512 t11 = _mm512_xor_ps(x_v, _mm512_set1_ps(-0.0f));
-    __m512 t12 = _mm512_sub_ps(y_v, k0);
-    __m512 t13 = _mm512_div_ps(t11, t12);
-    __m512 t14 = _mm512_mul_ps(x_v, k1);
-    __m512 t15 = _mm512_xor_ps(t14, _mm512_set1_ps(-0.0f));
-    _mm512_storeu_ps(out0 + i, t10);
-    _mm512_storeu_ps(out1 + i, t13);
-    _mm512_storeu_ps(out2 + i, t15);
+  // at least one whole vector
+  if (n > 15) {
+    // whole vectors, 2 per iteration
+    for (; i + 32 <= n; i += 32) {
+      __m512 x_v_0 = _mm512_loadu_ps(in0 + i);
+      __m512 y_v_0 = _mm512_loadu_ps(in1 + i);
+      __m512 t0_0 = _mm512_mul_ps(k0, x_v_0);
+      __m512 t1_0 = _mm512_mul_ps(k1, y_v_0);
+      __m512 t2_0 = _mm512_add_ps(t0_0, t1_0);
+      __m512 t3_0 = _mm512_xor_ps(x_v_0, _mm512_set1_ps(-0.0f));
+      __m512 t4_0 = _mm512_sub_ps(y_v_0, k0);
+      __m512 t5_0 = _mm512_div_ps(t3_0, t4_0);
+      __m512 t6_0 = _mm512_mul_ps(x_v_0, k1);
+      __m512 t7_0 = _mm512_xor_ps(t6_0, _mm512_set1_ps(-0.0f));
+      _mm512_storeu_ps(out0 + i, t2_0);
+      _mm512_storeu_ps(out1 + i, t5_0);
+      _mm512_storeu_ps(out2 + i, t7_0);
+      __m512 x_v_1 = _mm512_loadu_ps(in0 + i + 16);
+      __m512 y_v_1 = _mm512_loadu_ps(in1 + i + 16);
+      __m512 t0_1 = _mm512_mul_ps(k0, x_v_1);
+      __m512 t1_1 = _mm512_mul_ps(k1, y_v_1);
+      __m512 t2_1 = _mm512_add_ps(t0_1, t1_1);
+      __m512 t3_1 = _mm512_xor_ps(x_v_1, _mm512_set1_ps(-0.0f));
+      __m512 t4_1 = _mm512_sub_ps(y_v_1, k0);
+      __m512 t5_1 = _mm512_div_ps(t3_1, t4_1);
+      __m512 t6_1 = _mm512_mul_ps(x_v_1, k1);
+      __m512 t7_1 = _mm512_xor_ps(t6_1, _mm512_set1_ps(-0.0f));
+      _mm512_storeu_ps(out0 + i + 16, t2_1);
+      _mm512_storeu_ps(out1 + i + 16, t5_1);
+      _mm512_storeu_ps(out2 + i + 16, t7_1);
+    }
+    // whole vectors, one per iteration
+    for (; i + 16 <= n; i += 16) {
+      __m512 x_v = _mm512_loadu_ps(in0 + i);
+      __m512 y_v = _mm512_loadu_ps(in1 + i);
+      __m512 t8 = _mm512_mul_ps(k0, x_v);
+      __m512 t9 = _mm512_mul_ps(k1, y_v);
+      __m512 t10 = _mm512_add_ps(t8, t9);
+      __m512 t11 = _mm512_xor_ps(x_v, _mm512_set1_ps(-0.0f));
+      __m512 t12 = _mm512_sub_ps(y_v, k0);
+      __m512 t13 = _mm512_div_ps(t11, t12);
+      __m512 t14 = _mm512_mul_ps(x_v, k1);
+      __m512 t15 = _mm512_xor_ps(t14, _mm512_set1_ps(-0.0f));
+      _mm512_storeu_ps(out0 + i, t10);
+      _mm512_storeu_ps(out1 + i, t13);
+      _mm512_storeu_ps(out2 + i, t15);
+    }
   }
   // the rest: one partial vector, its loads and stores masked
   if (i < n) {
-    __m512 x_v_tail =
-        _mm512_mask_loadu_ps(_mm512_setzero_ps(), (__mmask16)((1ull << (n - i)) - 1), in0 + i);
-    __m512 y_v_tail =
-        _mm512_mask_loadu_ps(_mm512_setzero_ps(), (__mmask16)((1ull << (n - i)) - 1), in1 + i);
+    __m512 x_v_tail = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
+                                           (__mmask16)_bzhi_u32(~0u, (unsigned)(n - i)), in0 + i);
+    __m512 y_v_tail = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
+                                           (__mmask16)_bzhi_u32(~0u, (unsigned)(n - i)), in1 + i);
     __m512 t16_tail = _mm512_mul_ps(k0, x_v_tail);
     __m512 t17_tail = _mm512_mul_ps(k1, y_v_tail);
     __m512 t18_tail = _mm512_add_ps(t16_tail, t17_tail);
@@ -120,9 +123,9 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void map_axpby_par
     __m512 t21_tail = _mm512_div_ps(t19_tail, t20_tail);
     __m512 t22_tail = _mm512_mul_ps(x_v_tail, k1);
     __m512 t23_tail = _mm512_xor_ps(t22_tail, _mm512_set1_ps(-0.0f));
-    _mm512_mask_storeu_ps(out0 + i, (__mmask16)((1ull << (n - i)) - 1), t18_tail);
-    _mm512_mask_storeu_ps(out1 + i, (__mmask16)((1ull << (n - i)) - 1), t21_tail);
-    _mm512_mask_storeu_ps(out2 + i, (__mmask16)((1ull << (n - i)) - 1), t23_tail);
+    _mm512_mask_storeu_ps(out0 + i, (__mmask16)_bzhi_u32(~0u, (unsigned)(n - i)), t18_tail);
+    _mm512_mask_storeu_ps(out1 + i, (__mmask16)_bzhi_u32(~0u, (unsigned)(n - i)), t21_tail);
+    _mm512_mask_storeu_ps(out2 + i, (__mmask16)_bzhi_u32(~0u, (unsigned)(n - i)), t23_tail);
   }
 }
 #endif
@@ -176,51 +179,54 @@ __attribute__((target("avx2,fma"))) void map_axpby_params_f32_avx2_fma(const flo
                                                                        float* out2) {
   __m256 k0 = _mm256_set1_ps(scalar0);
   __m256 k1 = _mm256_set1_ps(scalar1);
-  // whole vectors, 2 per iteration
   int64_t i = 0;
-  for (; i + 16 <= n; i += 16) {
-    __m256 x_v_0 = _mm256_loadu_ps(in0 + i);
-    __m256 y_v_0 = _mm256_loadu_ps(in1 + i);
-    __m256 t0_0 = _mm256_mul_ps(k0, x_v_0);
-    __m256 t1_0 = _mm256_mul_ps(k1, y_v_0);
-    __m256 t2_0 = _mm256_add_ps(t0_0, t1_0);
-    __m256 t3_0 = _mm256_xor_ps(x_v_0, _mm256_set1_ps(-0.0f));
-    __m256 t4_0 = _mm256_sub_ps(y_v_0, k0);
-    __m256 t5_0 = _mm256_div_ps(t3_0, t4_0);
-    __m256 t6_0 = _mm256_mul_ps(x_v_0, k1);
-    __m256 t7_0 = _mm256_xor_ps(t6_0, _mm256_set1_ps(-0.0f));
-    _mm256_storeu_ps(out0 + i, t2_0);
-    _mm256_storeu_ps(out1 + i, t5_0);
-    _mm256_storeu_ps(out2 + i, t7_0);
-    __m256 x_v_1 = _mm256_loadu_ps(in0 + i + 8);
-    __m256 y_v_1 = _mm256_loadu_ps(in1 + i + 8);
-    __m256 t0_1 = _mm256_mul_ps(k0, x_v_1);
-    __m256 t1_1 = _mm256_mul_ps(k1, y_v_1);
-    __m256 t2_1 = _mm256_add_ps(t0_1, t1_1);
-    __m256 t3_1 = _mm256_xor_ps(x_v_1, _mm256_set1_ps(-0.0f));
-    __m256 t4_1 = _mm256_sub_ps(y_v_1, k0);
-    __m256 t5_1 = _mm256_div_ps(t3_1, t4_1);
-    __m256 t6_1 = _mm256_mul_ps(x_v_1, k1);
-    __m256 t7_1 = _mm256_xor_ps(t6_1, _mm256_set1_ps(-0.0f));
-    _mm256_storeu_ps(out0 + i + 8, t2_1);
-    _mm256_storeu_ps(out1 + i + 8, t5_1);
-    _mm256_storeu_ps(out2 + i + 8, t7_1);
-  }
-  // whole vectors, one per iteration
-  for (; i + 8 <= n; i += 8) {
-    __m256 x_v = _mm256_loadu_ps(in0 + i);
-    __m256 y_v = _mm256_loadu_ps(in1 + i);
-    __m256 t8 = _mm256_mul_ps(k0, x_v);
-    __m256 t9 = _mm256_mul_ps(k1, y_v);
-    __m256 t10 = _mm256_add_ps(t8, t9);
-    __m256 t11 = _mm256_xor_ps(x_v, _mm256_set1_ps(-0.0f));
-    __m256 t12 = _mm256_sub_ps(y_v, k0);
-    __m256 t13 = _mm256_div_ps(t11, t12);
-    __m256 t14 = _mm256_mul_ps(x_v, k1);
-    __m256 t15 = _mm256_xor_ps(t14, _mm256_set1_ps(-0.0f));
-    _mm256_storeu_ps(out0 + i, t10);
-    _mm256_storeu_ps(out1 + i, t13);
-    _mm256_storeu_ps(out2 + i, t15);
+  // at least one whole vector
+  if (n > 7) {
+    // whole vectors, 2 per iteration
+    for (; i + 16 <= n; i += 16) {
+      __m256 x_v_0 = _mm256_loadu_ps(in0 + i);
+      __m256 y_v_0 = _mm256_loadu_ps(in1 + i);
+      __m256 t0_0 = _mm256_mul_ps(k0, x_v_0);
+      __m256 t1_0 = _mm256_mul_ps(k1, y_v_0);
+      __m256 t2_0 = _mm256_add_ps(t0_0, t1_0);
+      __m256 t3_0 = _mm256_xor_ps(x_v_0, _mm256_set1_ps(-0.0f));
+      __m256 t4_0 = _mm256_sub_ps(y_v_0, k0);
+      __m256 t5_0 = _mm256_div_ps(t3_0, t4_0);
+      __m256 t6_0 = _mm256_mul_ps(x_v_0, k1);
+      __m256 t7_0 = _mm256_xor_ps(t6_0, _mm256_set1_ps(-0.0f));
+      _mm256_storeu_ps(out0 + i, t2_0);
+      _mm256_storeu_ps(out1 + i, t5_0);
+      _mm256_storeu_ps(out2 + i, t7_0);
+      __m256 x_v_1 = _mm256_loadu_ps(in0 + i + 8);
+      __m256 y_v_1 = _mm256_loadu_ps(in1 + i + 8);
+      __m256 t0_1 = _mm256_mul_ps(k0, x_v_1);
+      __m256 t1_1 = _mm256_mul_ps(k1, y_v_1);
+      __m256 t2_1 = _mm256_add_ps(t0_1, t1_1);
+      __m256 t3_1 = _mm256_xor_ps(x_v_1, _mm256_set1_ps(-0.0f));
+      __m256 t4_1 = _mm256_sub_ps(y_v_1, k0);
+      __m256 t5_1 = _mm256_div_ps(t3_1, t4_1);
+      __m256 t6_1 = _mm256_mul_ps(x_v_1, k1);
+      __m256 t7_1 = _mm256_xor_ps(t6_1, _mm256_set1_ps(-0.0f));
+      _mm256_storeu_ps(out0 + i + 8, t2_1);
+      _mm256_storeu_ps(out1 + i + 8, t5_1);
+      _mm256_storeu_ps(out2 + i + 8, t7_1);
+    }
+    // whole vectors, one per iteration
+    for (; i + 8 <= n; i += 8) {
+      __m256 x_v = _mm256_loadu_ps(in0 + i);
+      __m256 y_v = _mm256_loadu_ps(in1 + i);
+      __m256 t8 = _mm256_mul_ps(k0, x_v);
+      __m256 t9 = _mm256_mul_ps(k1, y_v);
+      __m256 t10 = _mm256_add_ps(t8, t9);
+      __m256 t11 = _mm256_xor_ps(x_v, _mm256_set1_ps(-0.0f));
+      __m256 t12 = _mm256_sub_ps(y_v, k0);
+      __m256 t13 = _mm256_div_ps(t11, t12);
+      __m256 t14 = _mm256_mul_ps(x_v, k1);
+      __m256 t15 = _mm256_xor_ps(t14, _mm256_set1_ps(-0.0f));
+      _mm256_storeu_ps(out0 + i, t10);
+      _mm256_storeu_ps(out1 + i, t13);
+      _mm256_storeu_ps(out2 + i, t15);
+    }
   }
   // the rest: one partial vector, its loads and stores masked
   if (i < n) {
@@ -413,7 +419,8 @@ bool map_axpby_params_f32_forced(map_axpby_params_f32_choice& choice) {
   __builtin_cpu_init();
   if (map_axpby_params_f32_names(requested, "avx512", "avx512")) {
     if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-        __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl")) {
+        __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
+        __builtin_cpu_supports("bmi2")) {
       choice = {map_axpby_params_f32_avx512, "avx512"};
       return true;
     }
@@ -463,7 +470,8 @@ map_axpby_params_f32_choice map_axpby_params_f32_select() {
 #if defined(__x86_64__)
   __builtin_cpu_init();
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-      __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl"))
+      __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
+      __builtin_cpu_supports("bmi2"))
     return {map_axpby_params_f32_avx512, "avx512"};
   if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
     return {map_axpby_params_f32_avx2_fma, "avx2_fma"};

@@ -55,7 +55,7 @@ __attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) 
 // uses vfmadd fused multiply-add
 
 #if defined(__x86_64__)
-__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void map_axpy_f32_rows_avx512(
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void map_axpy_f32_rows_avx512(
     const float* in0, const float* in1, int64_t rows, int64_t cols, int64_t stride, float* out0,
     float* out1, float* out2) {
   __m512 k0 = _mm512_set1_ps(2.5f);
@@ -71,45 +71,48 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void map_axpy_f32_
   // rows
   int64_t r = 0;
   for (; r < rows; ++r) {
-    // whole vectors, 2 per iteration
     int64_t c = 0;
-    for (; c + 32 <= cols; c += 32) {
-      __m512 x_v_0 = _mm512_loadu_ps(in0 + c + r * stride);
-      __m512 y_v_0 = _mm512_loadu_ps(in1 + c + r * stride);
-      __m512 t0_0 = _mm512_mul_ps(k0, x_v_0);
-      __m512 t1_0 = _mm512_add_ps(t0_0, y_v_0);
-      __m512 t2_0 = _mm512_fmadd_ps(x_v_0, k1, y_v_0);
-      __m512 t3_0 = _mm512_mul_ps(x_v_0, k2);
-      __m512 t4_0 = _mm512_sub_ps(t3_0, k3);
-      __m512 t5_0 = _mm512_max_ps(t4_0, k4);
-      _mm512_storeu_ps(out0 + c + r * stride, t1_0);
-      _mm512_storeu_ps(out1 + c + r * stride, t2_0);
-      _mm512_storeu_ps(out2 + c + r * stride, t5_0);
-      __m512 x_v_1 = _mm512_loadu_ps(in0 + c + r * stride + 16);
-      __m512 y_v_1 = _mm512_loadu_ps(in1 + c + r * stride + 16);
-      __m512 t0_1 = _mm512_mul_ps(k0, x_v_1);
-      __m512 t1_1 = _mm512_add_ps(t0_1, y_v_1);
-      __m512 t2_1 = _mm512_fmadd_ps(x_v_1, k1, y_v_1);
-      __m512 t3_1 = _mm512_mul_ps(x_v_1, k2);
-      __m512 t4_1 = _mm512_sub_ps(t3_1, k3);
-      __m512 t5_1 = _mm512_max_ps(t4_1, k4);
-      _mm512_storeu_ps(out0 + c + r * stride + 16, t1_1);
-      _mm512_storeu_ps(out1 + c + r * stride + 16, t2_1);
-      _mm512_storeu_ps(out2 + c + r * stride + 16, t5_1);
-    }
-    // whole vectors, one per iteration
-    for (; c + 16 <= cols; c += 16) {
-      __m512 x_v = _mm512_loadu_ps(in0 + c + r * stride);
-      __m512 y_v = _mm512_loadu_ps(in1 + c + r * stride);
-      __m512 t6 = _mm512_mul_ps(k0, x_v);
-      __m512 t7 = _mm512_add_ps(t6, y_v);
-      __m512 t8 = _mm512_fmadd_ps(x_v, k1, y_v);
-      __m512 t9 = _mm512_mul_ps(x_v, k2);
-      __m512 t10 = _mm512_sub_ps(t9, k3);
-      __m512 t11 = _mm512_max_ps(t10, k4);
-      _mm512_storeu_ps(out0 + c + r * stride, t7);
-      _mm512_storeu_ps(out1 + c + r * stride, t8);
-      _mm512_storeu_ps(out2 + c + r * stride, t11);
+    // at least one whole vector
+    if (cols > 15) {
+      // whole vectors, 2 per iteration
+      for (; c + 32 <= cols; c += 32) {
+        __m512 x_v_0 = _mm512_loadu_ps(in0 + c + r * stride);
+        __m512 y_v_0 = _mm512_loadu_ps(in1 + c + r * stride);
+        __m512 t0_0 = _mm512_mul_ps(k0, x_v_0);
+        __m512 t1_0 = _mm512_add_ps(t0_0, y_v_0);
+        __m512 t2_0 = _mm512_fmadd_ps(x_v_0, k1, y_v_0);
+        __m512 t3_0 = _mm512_mul_ps(x_v_0, k2);
+        __m512 t4_0 = _mm512_sub_ps(t3_0, k3);
+        __m512 t5_0 = _mm512_max_ps(t4_0, k4);
+        _mm512_storeu_ps(out0 + c + r * stride, t1_0);
+        _mm512_storeu_ps(out1 + c + r * stride, t2_0);
+        _mm512_storeu_ps(out2 + c + r * stride, t5_0);
+        __m512 x_v_1 = _mm512_loadu_ps(in0 + c + r * stride + 16);
+        __m512 y_v_1 = _mm512_loadu_ps(in1 + c + r * stride + 16);
+        __m512 t0_1 = _mm512_mul_ps(k0, x_v_1);
+        __m512 t1_1 = _mm512_add_ps(t0_1, y_v_1);
+        __m512 t2_1 = _mm512_fmadd_ps(x_v_1, k1, y_v_1);
+        __m512 t3_1 = _mm512_mul_ps(x_v_1, k2);
+        __m512 t4_1 = _mm512_sub_ps(t3_1, k3);
+        __m512 t5_1 = _mm512_max_ps(t4_1, k4);
+        _mm512_storeu_ps(out0 + c + r * stride + 16, t1_1);
+        _mm512_storeu_ps(out1 + c + r * stride + 16, t2_1);
+        _mm512_storeu_ps(out2 + c + r * stride + 16, t5_1);
+      }
+      // whole vectors, one per iteration
+      for (; c + 16 <= cols; c += 16) {
+        __m512 x_v = _mm512_loadu_ps(in0 + c + r * stride);
+        __m512 y_v = _mm512_loadu_ps(in1 + c + r * stride);
+        __m512 t6 = _mm512_mul_ps(k0, x_v);
+        __m512 t7 = _mm512_add_ps(t6, y_v);
+        __m512 t8 = _mm512_fmadd_ps(x_v, k1, y_v);
+        __m512 t9 = _mm512_mul_ps(x_v, k2);
+        __m512 t10 = _mm512_sub_ps(t9, k3);
+        __m512 t11 = _mm512_max_ps(t10, k4);
+        _mm512_storeu_ps(out0 + c + r * stride, t7);
+        _mm512_storeu_ps(out1 + c + r * stride, t8);
+        _mm512_storeu_ps(out2 + c + r * stride, t11);
+      }
     }
     // scalar cleanup
     for (; c < cols; ++c) {
@@ -209,45 +212,48 @@ __attribute__((target("avx2,fma"))) void map_axpy_f32_rows_avx2_fma(const float*
   // rows
   int64_t r = 0;
   for (; r < rows; ++r) {
-    // whole vectors, 2 per iteration
     int64_t c = 0;
-    for (; c + 16 <= cols; c += 16) {
-      __m256 x_v_0 = _mm256_loadu_ps(in0 + c + r * stride);
-      __m256 y_v_0 = _mm256_loadu_ps(in1 + c + r * stride);
-      __m256 t0_0 = _mm256_mul_ps(k0, x_v_0);
-      __m256 t1_0 = _mm256_add_ps(t0_0, y_v_0);
-      __m256 t2_0 = _mm256_fmadd_ps(x_v_0, k1, y_v_0);
-      __m256 t3_0 = _mm256_mul_ps(x_v_0, k2);
-      __m256 t4_0 = _mm256_sub_ps(t3_0, k3);
-      __m256 t5_0 = _mm256_max_ps(t4_0, k4);
-      _mm256_storeu_ps(out0 + c + r * stride, t1_0);
-      _mm256_storeu_ps(out1 + c + r * stride, t2_0);
-      _mm256_storeu_ps(out2 + c + r * stride, t5_0);
-      __m256 x_v_1 = _mm256_loadu_ps(in0 + c + r * stride + 8);
-      __m256 y_v_1 = _mm256_loadu_ps(in1 + c + r * stride + 8);
-      __m256 t0_1 = _mm256_mul_ps(k0, x_v_1);
-      __m256 t1_1 = _mm256_add_ps(t0_1, y_v_1);
-      __m256 t2_1 = _mm256_fmadd_ps(x_v_1, k1, y_v_1);
-      __m256 t3_1 = _mm256_mul_ps(x_v_1, k2);
-      __m256 t4_1 = _mm256_sub_ps(t3_1, k3);
-      __m256 t5_1 = _mm256_max_ps(t4_1, k4);
-      _mm256_storeu_ps(out0 + c + r * stride + 8, t1_1);
-      _mm256_storeu_ps(out1 + c + r * stride + 8, t2_1);
-      _mm256_storeu_ps(out2 + c + r * stride + 8, t5_1);
-    }
-    // whole vectors, one per iteration
-    for (; c + 8 <= cols; c += 8) {
-      __m256 x_v = _mm256_loadu_ps(in0 + c + r * stride);
-      __m256 y_v = _mm256_loadu_ps(in1 + c + r * stride);
-      __m256 t6 = _mm256_mul_ps(k0, x_v);
-      __m256 t7 = _mm256_add_ps(t6, y_v);
-      __m256 t8 = _mm256_fmadd_ps(x_v, k1, y_v);
-      __m256 t9 = _mm256_mul_ps(x_v, k2);
-      __m256 t10 = _mm256_sub_ps(t9, k3);
-      __m256 t11 = _mm256_max_ps(t10, k4);
-      _mm256_storeu_ps(out0 + c + r * stride, t7);
-      _mm256_storeu_ps(out1 + c + r * stride, t8);
-      _mm256_storeu_ps(out2 + c + r * stride, t11);
+    // at least one whole vector
+    if (cols > 7) {
+      // whole vectors, 2 per iteration
+      for (; c + 16 <= cols; c += 16) {
+        __m256 x_v_0 = _mm256_loadu_ps(in0 + c + r * stride);
+        __m256 y_v_0 = _mm256_loadu_ps(in1 + c + r * stride);
+        __m256 t0_0 = _mm256_mul_ps(k0, x_v_0);
+        __m256 t1_0 = _mm256_add_ps(t0_0, y_v_0);
+        __m256 t2_0 = _mm256_fmadd_ps(x_v_0, k1, y_v_0);
+        __m256 t3_0 = _mm256_mul_ps(x_v_0, k2);
+        __m256 t4_0 = _mm256_sub_ps(t3_0, k3);
+        __m256 t5_0 = _mm256_max_ps(t4_0, k4);
+        _mm256_storeu_ps(out0 + c + r * stride, t1_0);
+        _mm256_storeu_ps(out1 + c + r * stride, t2_0);
+        _mm256_storeu_ps(out2 + c + r * stride, t5_0);
+        __m256 x_v_1 = _mm256_loadu_ps(in0 + c + r * stride + 8);
+        __m256 y_v_1 = _mm256_loadu_ps(in1 + c + r * stride + 8);
+        __m256 t0_1 = _mm256_mul_ps(k0, x_v_1);
+        __m256 t1_1 = _mm256_add_ps(t0_1, y_v_1);
+        __m256 t2_1 = _mm256_fmadd_ps(x_v_1, k1, y_v_1);
+        __m256 t3_1 = _mm256_mul_ps(x_v_1, k2);
+        __m256 t4_1 = _mm256_sub_ps(t3_1, k3);
+        __m256 t5_1 = _mm256_max_ps(t4_1, k4);
+        _mm256_storeu_ps(out0 + c + r * stride + 8, t1_1);
+        _mm256_storeu_ps(out1 + c + r * stride + 8, t2_1);
+        _mm256_storeu_ps(out2 + c + r * stride + 8, t5_1);
+      }
+      // whole vectors, one per iteration
+      for (; c + 8 <= cols; c += 8) {
+        __m256 x_v = _mm256_loadu_ps(in0 + c + r * stride);
+        __m256 y_v = _mm256_loadu_ps(in1 + c + r * stride);
+        __m256 t6 = _mm256_mul_ps(k0, x_v);
+        __m256 t7 = _mm256_add_ps(t6, y_v);
+        __m256 t8 = _mm256_fmadd_ps(x_v, k1, y_v);
+        __m256 t9 = _mm256_mul_ps(x_v, k2);
+        __m256 t10 = _mm256_sub_ps(t9, k3);
+        __m256 t11 = _mm256_max_ps(t10, k4);
+        _mm256_storeu_ps(out0 + c + r * stride, t7);
+        _mm256_storeu_ps(out1 + c + r * stride, t8);
+        _mm256_storeu_ps(out2 + c + r * stride, t11);
+      }
     }
     // scalar cleanup
     for (; c < cols; ++c) {
@@ -417,7 +423,8 @@ bool map_axpy_f32_rows_forced(map_axpy_f32_rows_choice& choice) {
   __builtin_cpu_init();
   if (map_axpy_f32_rows_names(requested, "avx512", "avx512")) {
     if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-        __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl")) {
+        __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
+        __builtin_cpu_supports("bmi2")) {
       choice = {map_axpy_f32_rows_avx512, "avx512"};
       return true;
     }
@@ -467,7 +474,8 @@ map_axpy_f32_rows_choice map_axpy_f32_rows_select() {
 #if defined(__x86_64__)
   __builtin_cpu_init();
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-      __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl"))
+      __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
+      __builtin_cpu_supports("bmi2"))
     return {map_axpy_f32_rows_avx512, "avx512"};
   if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
     return {map_axpy_f32_rows_avx2_fma, "avx2_fma"};

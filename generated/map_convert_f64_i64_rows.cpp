@@ -55,135 +55,142 @@ __attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) 
 // uses masked loads (AVX-512 k-registers) for the tail
 
 #if defined(__x86_64__)
-__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void map_convert_f64_i64_rows_avx512(
-    const double* in0, const int64_t* in1, const uint64_t* in2, int64_t rows, int64_t cols,
-    int64_t stride, int64_t* out0, int64_t* out1, uint64_t* out2, uint64_t* out3, double* out4) {
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void
+map_convert_f64_i64_rows_avx512(const double* in0, const int64_t* in1, const uint64_t* in2,
+                                int64_t rows, int64_t cols, int64_t stride, int64_t* out0,
+                                int64_t* out1, uint64_t* out2, uint64_t* out3, double* out4) {
   __m512d k0 = _mm512_set1_pd(1e17);
   // rows
   int64_t r = 0;
   for (; r < rows; ++r) {
-    // whole vectors, 2 per iteration
     int64_t c = 0;
-    for (; c + 16 <= cols; c += 16) {
-      __m512d x_v_0 = _mm512_loadu_pd(in0 + c + r * stride);
-      __m512i a_v_0 = _mm512_loadu_si512((const void*)(in1 + c + r * stride));
-      __m512i u_v_0 = _mm512_loadu_si512((const void*)(in2 + c + r * stride));
-      __m512d t0_0 = _mm512_mul_pd(x_v_0, k0);
-      __m512d t1_0_r = t0_0;
-      __m512i t1_0 = _mm512_maskz_mov_epi64(
-          _mm512_cmp_pd_mask(t0_0, t0_0, _CMP_ORD_Q),
-          _mm512_mask_mov_epi64(
-              _mm512_cvttpd_epi64(t1_0_r),
-              _mm512_cmp_pd_mask(t1_0_r, _mm512_set1_pd(9223372036854775808.0), _CMP_GE_OQ),
-              _mm512_set1_epi64((long long)(9223372036854775807ll))));
-      __m512i t2_0 =
-          _mm512_min_epu64(u_v_0, _mm512_set1_epi64((long long)(9223372036854775807ull)));
-      __m512i t3_0 = _mm512_add_epi64(t1_0, t2_0);
-      __m512d t4_0_r = _mm512_roundscale_pd(x_v_0, 0x08);
-      __m512i t4_0 = _mm512_maskz_mov_epi64(
-          _mm512_cmp_pd_mask(x_v_0, x_v_0, _CMP_ORD_Q),
-          _mm512_mask_mov_epi64(
-              _mm512_cvttpd_epi64(t4_0_r),
-              _mm512_cmp_pd_mask(t4_0_r, _mm512_set1_pd(9223372036854775808.0), _CMP_GE_OQ),
-              _mm512_set1_epi64((long long)(9223372036854775807ll))));
-      __m512d t5_0_r = _mm512_roundscale_pd(x_v_0, 0x09);
-      __m512i t5_0 = _mm512_cvttpd_epu64(_mm512_max_pd(t5_0_r, _mm512_setzero_pd()));
-      __m512i t6_0 = _mm512_max_epi64(a_v_0, _mm512_setzero_si512());
-      __m512i t7_0 = _mm512_add_epi64(t5_0, t6_0);
-      __m512d t8_0 = _mm512_mul_pd(x_v_0, k0);
-      __m512d t9_0_r = _mm512_roundscale_pd(t8_0, 0x0A);
-      __m512i t9_0 = _mm512_cvttpd_epu64(_mm512_max_pd(t9_0_r, _mm512_setzero_pd()));
-      __m512d t10_0 = _mm512_cvtepi64_pd(a_v_0);
-      __m512d t11_0 = _mm512_cvtepu64_pd(u_v_0);
-      __m512d t12_0 = _mm512_sub_pd(t10_0, t11_0);
-      _mm512_storeu_si512((void*)(out0 + c + r * stride), t3_0);
-      _mm512_storeu_si512((void*)(out1 + c + r * stride), t4_0);
-      _mm512_storeu_si512((void*)(out2 + c + r * stride), t7_0);
-      _mm512_storeu_si512((void*)(out3 + c + r * stride), t9_0);
-      _mm512_storeu_pd(out4 + c + r * stride, t12_0);
-      __m512d x_v_1 = _mm512_loadu_pd(in0 + c + r * stride + 8);
-      __m512i a_v_1 = _mm512_loadu_si512((const void*)(in1 + c + r * stride + 8));
-      __m512i u_v_1 = _mm512_loadu_si512((const void*)(in2 + c + r * stride + 8));
-      __m512d t0_1 = _mm512_mul_pd(x_v_1, k0);
-      __m512d t1_1_r = t0_1;
-      __m512i t1_1 = _mm512_maskz_mov_epi64(
-          _mm512_cmp_pd_mask(t0_1, t0_1, _CMP_ORD_Q),
-          _mm512_mask_mov_epi64(
-              _mm512_cvttpd_epi64(t1_1_r),
-              _mm512_cmp_pd_mask(t1_1_r, _mm512_set1_pd(9223372036854775808.0), _CMP_GE_OQ),
-              _mm512_set1_epi64((long long)(9223372036854775807ll))));
-      __m512i t2_1 =
-          _mm512_min_epu64(u_v_1, _mm512_set1_epi64((long long)(9223372036854775807ull)));
-      __m512i t3_1 = _mm512_add_epi64(t1_1, t2_1);
-      __m512d t4_1_r = _mm512_roundscale_pd(x_v_1, 0x08);
-      __m512i t4_1 = _mm512_maskz_mov_epi64(
-          _mm512_cmp_pd_mask(x_v_1, x_v_1, _CMP_ORD_Q),
-          _mm512_mask_mov_epi64(
-              _mm512_cvttpd_epi64(t4_1_r),
-              _mm512_cmp_pd_mask(t4_1_r, _mm512_set1_pd(9223372036854775808.0), _CMP_GE_OQ),
-              _mm512_set1_epi64((long long)(9223372036854775807ll))));
-      __m512d t5_1_r = _mm512_roundscale_pd(x_v_1, 0x09);
-      __m512i t5_1 = _mm512_cvttpd_epu64(_mm512_max_pd(t5_1_r, _mm512_setzero_pd()));
-      __m512i t6_1 = _mm512_max_epi64(a_v_1, _mm512_setzero_si512());
-      __m512i t7_1 = _mm512_add_epi64(t5_1, t6_1);
-      __m512d t8_1 = _mm512_mul_pd(x_v_1, k0);
-      __m512d t9_1_r = _mm512_roundscale_pd(t8_1, 0x0A);
-      __m512i t9_1 = _mm512_cvttpd_epu64(_mm512_max_pd(t9_1_r, _mm512_setzero_pd()));
-      __m512d t10_1 = _mm512_cvtepi64_pd(a_v_1);
-      __m512d t11_1 = _mm512_cvtepu64_pd(u_v_1);
-      __m512d t12_1 = _mm512_sub_pd(t10_1, t11_1);
-      _mm512_storeu_si512((void*)(out0 + c + r * stride + 8), t3_1);
-      _mm512_storeu_si512((void*)(out1 + c + r * stride + 8), t4_1);
-      _mm512_storeu_si512((void*)(out2 + c + r * stride + 8), t7_1);
-      _mm512_storeu_si512((void*)(out3 + c + r * stride + 8), t9_1);
-      _mm512_storeu_pd(out4 + c + r * stride + 8, t12_1);
-    }
-    // whole vectors, one per iteration
-    for (; c + 8 <= cols; c += 8) {
-      __m512d x_v = _mm512_loadu_pd(in0 + c + r * stride);
-      __m512i a_v = _mm512_loadu_si512((const void*)(in1 + c + r * stride));
-      __m512i u_v = _mm512_loadu_si512((const void*)(in2 + c + r * stride));
-      __m512d t13 = _mm512_mul_pd(x_v, k0);
-      __m512d t14_r = t13;
-      __m512i t14 = _mm512_maskz_mov_epi64(
-          _mm512_cmp_pd_mask(t13, t13, _CMP_ORD_Q),
-          _mm512_mask_mov_epi64(
-              _mm512_cvttpd_epi64(t14_r),
-              _mm512_cmp_pd_mask(t14_r, _mm512_set1_pd(9223372036854775808.0), _CMP_GE_OQ),
-              _mm512_set1_epi64((long long)(9223372036854775807ll))));
-      __m512i t15 = _mm512_min_epu64(u_v, _mm512_set1_epi64((long long)(9223372036854775807ull)));
-      __m512i t16 = _mm512_add_epi64(t14, t15);
-      __m512d t17_r = _mm512_roundscale_pd(x_v, 0x08);
-      __m512i t17 = _mm512_maskz_mov_epi64(
-          _mm512_cmp_pd_mask(x_v, x_v, _CMP_ORD_Q),
-          _mm512_mask_mov_epi64(
-              _mm512_cvttpd_epi64(t17_r),
-              _mm512_cmp_pd_mask(t17_r, _mm512_set1_pd(9223372036854775808.0), _CMP_GE_OQ),
-              _mm512_set1_epi64((long long)(9223372036854775807ll))));
-      __m512d t18_r = _mm512_roundscale_pd(x_v, 0x09);
-      __m512i t18 = _mm512_cvttpd_epu64(_mm512_max_pd(t18_r, _mm512_setzero_pd()));
-      __m512i t19 = _mm512_max_epi64(a_v, _mm512_setzero_si512());
-      __m512i t20 = _mm512_add_epi64(t18, t19);
-      __m512d t21 = _mm512_mul_pd(x_v, k0);
-      __m512d t22_r = _mm512_roundscale_pd(t21, 0x0A);
-      __m512i t22 = _mm512_cvttpd_epu64(_mm512_max_pd(t22_r, _mm512_setzero_pd()));
-      __m512d t23 = _mm512_cvtepi64_pd(a_v);
-      __m512d t24 = _mm512_cvtepu64_pd(u_v);
-      __m512d t25 = _mm512_sub_pd(t23, t24);
-      _mm512_storeu_si512((void*)(out0 + c + r * stride), t16);
-      _mm512_storeu_si512((void*)(out1 + c + r * stride), t17);
-      _mm512_storeu_si512((void*)(out2 + c + r * stride), t20);
-      _mm512_storeu_si512((void*)(out3 + c + r * stride), t22);
-      _mm512_storeu_pd(out4 + c + r * stride, t25);
+    // at least one whole vector
+    if (cols > 7) {
+      // whole vectors, 2 per iteration
+      for (; c + 16 <= cols; c += 16) {
+        __m512d x_v_0 = _mm512_loadu_pd(in0 + c + r * stride);
+        __m512i a_v_0 = _mm512_loadu_si512((const void*)(in1 + c + r * stride));
+        __m512i u_v_0 = _mm512_loadu_si512((const void*)(in2 + c + r * stride));
+        __m512d t0_0 = _mm512_mul_pd(x_v_0, k0);
+        __m512d t1_0_r = t0_0;
+        __m512i t1_0 = _mm512_maskz_mov_epi64(
+            _mm512_cmp_pd_mask(t0_0, t0_0, _CMP_ORD_Q),
+            _mm512_mask_mov_epi64(
+                _mm512_cvttpd_epi64(t1_0_r),
+                _mm512_cmp_pd_mask(t1_0_r, _mm512_set1_pd(9223372036854775808.0), _CMP_GE_OQ),
+                _mm512_set1_epi64((long long)(9223372036854775807ll))));
+        __m512i t2_0 =
+            _mm512_min_epu64(u_v_0, _mm512_set1_epi64((long long)(9223372036854775807ull)));
+        __m512i t3_0 = _mm512_add_epi64(t1_0, t2_0);
+        __m512d t4_0_r = _mm512_roundscale_pd(x_v_0, 0x08);
+        __m512i t4_0 = _mm512_maskz_mov_epi64(
+            _mm512_cmp_pd_mask(x_v_0, x_v_0, _CMP_ORD_Q),
+            _mm512_mask_mov_epi64(
+                _mm512_cvttpd_epi64(t4_0_r),
+                _mm512_cmp_pd_mask(t4_0_r, _mm512_set1_pd(9223372036854775808.0), _CMP_GE_OQ),
+                _mm512_set1_epi64((long long)(9223372036854775807ll))));
+        __m512d t5_0_r = _mm512_roundscale_pd(x_v_0, 0x09);
+        __m512i t5_0 = _mm512_cvttpd_epu64(_mm512_max_pd(t5_0_r, _mm512_setzero_pd()));
+        __m512i t6_0 = _mm512_max_epi64(a_v_0, _mm512_setzero_si512());
+        __m512i t7_0 = _mm512_add_epi64(t5_0, t6_0);
+        __m512d t8_0 = _mm512_mul_pd(x_v_0, k0);
+        __m512d t9_0_r = _mm512_roundscale_pd(t8_0, 0x0A);
+        __m512i t9_0 = _mm512_cvttpd_epu64(_mm512_max_pd(t9_0_r, _mm512_setzero_pd()));
+        __m512d t10_0 = _mm512_cvtepi64_pd(a_v_0);
+        __m512d t11_0 = _mm512_cvtepu64_pd(u_v_0);
+        __m512d t12_0 = _mm512_sub_pd(t10_0, t11_0);
+        _mm512_storeu_si512((void*)(out0 + c + r * stride), t3_0);
+        _mm512_storeu_si512((void*)(out1 + c + r * stride), t4_0);
+        _mm512_storeu_si512((void*)(out2 + c + r * stride), t7_0);
+        _mm512_storeu_si512((void*)(out3 + c + r * stride), t9_0);
+        _mm512_storeu_pd(out4 + c + r * stride, t12_0);
+        __m512d x_v_1 = _mm512_loadu_pd(in0 + c + r * stride + 8);
+        __m512i a_v_1 = _mm512_loadu_si512((const void*)(in1 + c + r * stride + 8));
+        __m512i u_v_1 = _mm512_loadu_si512((const void*)(in2 + c + r * stride + 8));
+        __m512d t0_1 = _mm512_mul_pd(x_v_1, k0);
+        __m512d t1_1_r = t0_1;
+        __m512i t1_1 = _mm512_maskz_mov_epi64(
+            _mm512_cmp_pd_mask(t0_1, t0_1, _CMP_ORD_Q),
+            _mm512_mask_mov_epi64(
+                _mm512_cvttpd_epi64(t1_1_r),
+                _mm512_cmp_pd_mask(t1_1_r, _mm512_set1_pd(9223372036854775808.0), _CMP_GE_OQ),
+                _mm512_set1_epi64((long long)(9223372036854775807ll))));
+        __m512i t2_1 =
+            _mm512_min_epu64(u_v_1, _mm512_set1_epi64((long long)(9223372036854775807ull)));
+        __m512i t3_1 = _mm512_add_epi64(t1_1, t2_1);
+        __m512d t4_1_r = _mm512_roundscale_pd(x_v_1, 0x08);
+        __m512i t4_1 = _mm512_maskz_mov_epi64(
+            _mm512_cmp_pd_mask(x_v_1, x_v_1, _CMP_ORD_Q),
+            _mm512_mask_mov_epi64(
+                _mm512_cvttpd_epi64(t4_1_r),
+                _mm512_cmp_pd_mask(t4_1_r, _mm512_set1_pd(9223372036854775808.0), _CMP_GE_OQ),
+                _mm512_set1_epi64((long long)(9223372036854775807ll))));
+        __m512d t5_1_r = _mm512_roundscale_pd(x_v_1, 0x09);
+        __m512i t5_1 = _mm512_cvttpd_epu64(_mm512_max_pd(t5_1_r, _mm512_setzero_pd()));
+        __m512i t6_1 = _mm512_max_epi64(a_v_1, _mm512_setzero_si512());
+        __m512i t7_1 = _mm512_add_epi64(t5_1, t6_1);
+        __m512d t8_1 = _mm512_mul_pd(x_v_1, k0);
+        __m512d t9_1_r = _mm512_roundscale_pd(t8_1, 0x0A);
+        __m512i t9_1 = _mm512_cvttpd_epu64(_mm512_max_pd(t9_1_r, _mm512_setzero_pd()));
+        __m512d t10_1 = _mm512_cvtepi64_pd(a_v_1);
+        __m512d t11_1 = _mm512_cvtepu64_pd(u_v_1);
+        __m512d t12_1 = _mm512_sub_pd(t10_1, t11_1);
+        _mm512_storeu_si512((void*)(out0 + c + r * stride + 8), t3_1);
+        _mm512_storeu_si512((void*)(out1 + c + r * stride + 8), t4_1);
+        _mm512_storeu_si512((void*)(out2 + c + r * stride + 8), t7_1);
+        _mm512_storeu_si512((void*)(out3 + c + r * stride + 8), t9_1);
+        _mm512_storeu_pd(out4 + c + r * stride + 8, t12_1);
+      }
+      // whole vectors, one per iteration
+      for (; c + 8 <= cols; c += 8) {
+        __m512d x_v = _mm512_loadu_pd(in0 + c + r * stride);
+        __m512i a_v = _mm512_loadu_si512((const void*)(in1 + c + r * stride));
+        __m512i u_v = _mm512_loadu_si512((const void*)(in2 + c + r * stride));
+        __m512d t13 = _mm512_mul_pd(x_v, k0);
+        __m512d t14_r = t13;
+        __m512i t14 = _mm512_maskz_mov_epi64(
+            _mm512_cmp_pd_mask(t13, t13, _CMP_ORD_Q),
+            _mm512_mask_mov_epi64(
+                _mm512_cvttpd_epi64(t14_r),
+                _mm512_cmp_pd_mask(t14_r, _mm512_set1_pd(9223372036854775808.0), _CMP_GE_OQ),
+                _mm512_set1_epi64((long long)(9223372036854775807ll))));
+        __m512i t15 = _mm512_min_epu64(u_v, _mm512_set1_epi64((long long)(9223372036854775807ull)));
+        __m512i t16 = _mm512_add_epi64(t14, t15);
+        __m512d t17_r = _mm512_roundscale_pd(x_v, 0x08);
+        __m512i t17 = _mm512_maskz_mov_epi64(
+            _mm512_cmp_pd_mask(x_v, x_v, _CMP_ORD_Q),
+            _mm512_mask_mov_epi64(
+                _mm512_cvttpd_epi64(t17_r),
+                _mm512_cmp_pd_mask(t17_r, _mm512_set1_pd(9223372036854775808.0), _CMP_GE_OQ),
+                _mm512_set1_epi64((long long)(9223372036854775807ll))));
+        __m512d t18_r = _mm512_roundscale_pd(x_v, 0x09);
+        __m512i t18 = _mm512_cvttpd_epu64(_mm512_max_pd(t18_r, _mm512_setzero_pd()));
+        __m512i t19 = _mm512_max_epi64(a_v, _mm512_setzero_si512());
+        __m512i t20 = _mm512_add_epi64(t18, t19);
+        __m512d t21 = _mm512_mul_pd(x_v, k0);
+        __m512d t22_r = _mm512_roundscale_pd(t21, 0x0A);
+        __m512i t22 = _mm512_cvttpd_epu64(_mm512_max_pd(t22_r, _mm512_setzero_pd()));
+        __m512d t23 = _mm512_cvtepi64_pd(a_v);
+        __m512d t24 = _mm512_cvtepu64_pd(u_v);
+        __m512d t25 = _mm512_sub_pd(t23, t24);
+        _mm512_storeu_si512((void*)(out0 + c + r * stride), t16);
+        _mm512_storeu_si512((void*)(out1 + c + r * stride), t17);
+        _mm512_storeu_si512((void*)(out2 + c + r * stride), t20);
+        _mm512_storeu_si512((void*)(out3 + c + r * stride), t22);
+        _mm512_storeu_pd(out4 + c + r * stride, t25);
+      }
     }
     // the rest: one partial vector, its loads and stores masked
     if (c < cols) {
-      __m512d x_v_tail = _mm512_mask_loadu_pd(
-          _mm512_setzero_pd(), (__mmask8)((1ull << (cols - c)) - 1), in0 + c + r * stride);
-      __m512i a_v_tail = _mm512_mask_loadu_epi64(
-          _mm512_setzero_si512(), (__mmask8)((1ull << (cols - c)) - 1), in1 + c + r * stride);
-      __m512i u_v_tail = _mm512_mask_loadu_epi64(
-          _mm512_setzero_si512(), (__mmask8)((1ull << (cols - c)) - 1), in2 + c + r * stride);
+      __m512d x_v_tail =
+          _mm512_mask_loadu_pd(_mm512_setzero_pd(), (__mmask8)_bzhi_u32(~0u, (unsigned)(cols - c)),
+                               in0 + c + r * stride);
+      __m512i a_v_tail = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
+                                                 (__mmask8)_bzhi_u32(~0u, (unsigned)(cols - c)),
+                                                 in1 + c + r * stride);
+      __m512i u_v_tail = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
+                                                 (__mmask8)_bzhi_u32(~0u, (unsigned)(cols - c)),
+                                                 in2 + c + r * stride);
       __m512d t26_tail = _mm512_mul_pd(x_v_tail, k0);
       __m512d t27_tail_r = t26_tail;
       __m512i t27_tail = _mm512_maskz_mov_epi64(
@@ -212,15 +219,16 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void map_convert_f
       __m512d t36_tail = _mm512_cvtepi64_pd(a_v_tail);
       __m512d t37_tail = _mm512_cvtepu64_pd(u_v_tail);
       __m512d t38_tail = _mm512_sub_pd(t36_tail, t37_tail);
-      _mm512_mask_storeu_epi64(out0 + c + r * stride, (__mmask8)((1ull << (cols - c)) - 1),
-                               t29_tail);
-      _mm512_mask_storeu_epi64(out1 + c + r * stride, (__mmask8)((1ull << (cols - c)) - 1),
-                               t30_tail);
-      _mm512_mask_storeu_epi64(out2 + c + r * stride, (__mmask8)((1ull << (cols - c)) - 1),
-                               t33_tail);
-      _mm512_mask_storeu_epi64(out3 + c + r * stride, (__mmask8)((1ull << (cols - c)) - 1),
-                               t35_tail);
-      _mm512_mask_storeu_pd(out4 + c + r * stride, (__mmask8)((1ull << (cols - c)) - 1), t38_tail);
+      _mm512_mask_storeu_epi64(out0 + c + r * stride,
+                               (__mmask8)_bzhi_u32(~0u, (unsigned)(cols - c)), t29_tail);
+      _mm512_mask_storeu_epi64(out1 + c + r * stride,
+                               (__mmask8)_bzhi_u32(~0u, (unsigned)(cols - c)), t30_tail);
+      _mm512_mask_storeu_epi64(out2 + c + r * stride,
+                               (__mmask8)_bzhi_u32(~0u, (unsigned)(cols - c)), t33_tail);
+      _mm512_mask_storeu_epi64(out3 + c + r * stride,
+                               (__mmask8)_bzhi_u32(~0u, (unsigned)(cols - c)), t35_tail);
+      _mm512_mask_storeu_pd(out4 + c + r * stride, (__mmask8)_bzhi_u32(~0u, (unsigned)(cols - c)),
+                            t38_tail);
     }
   }
 }
@@ -286,349 +294,354 @@ __attribute__((target("avx2"))) void map_convert_f64_i64_rows_avx2(
   // rows
   int64_t r = 0;
   for (; r < rows; ++r) {
-    // whole vectors, 2 per iteration
     int64_t c = 0;
-    for (; c + 8 <= cols; c += 8) {
-      __m256d x_v_0 = _mm256_loadu_pd(in0 + c + r * stride);
-      __m256i a_v_0 = _mm256_loadu_si256((const __m256i*)(in1 + c + r * stride));
-      __m256i u_v_0 = _mm256_loadu_si256((const __m256i*)(in2 + c + r * stride));
-      __m256d t0_0 = _mm256_mul_pd(x_v_0, k0);
-      double t1_0_in[4];
-      _mm256_storeu_pd(t1_0_in, t0_0);
-      int64_t t1_0_out[4];
-      for (int l = 0; l < 4; ++l) {
-        const double t1_0_r = __builtin_trunc(t1_0_in[l]);
-        const double t1_0_lo = -9223372036854775808.0;
-        const double t1_0_hi = 9223372036854775808.0;
-        bool t1_0_in = t1_0_r >= t1_0_lo;
-        t1_0_in = t1_0_in && t1_0_r < t1_0_hi;
-        int64_t t1_0_v = t1_0_in ? (int64_t)t1_0_r : (int64_t)0;
-        const int64_t t1_0_max = (int64_t)9223372036854775807ull;
-        t1_0_v = t1_0_r >= t1_0_hi ? t1_0_max : t1_0_v;
-        const int64_t t1_0_min = (int64_t)(-9223372036854775807ll - 1);
-        t1_0_v = t1_0_r < t1_0_lo ? t1_0_min : t1_0_v;
-        t1_0_out[l] = t1_0_v;
+    // at least one whole vector
+    if (cols > 3) {
+      // whole vectors, 2 per iteration
+      for (; c + 8 <= cols; c += 8) {
+        __m256d x_v_0 = _mm256_loadu_pd(in0 + c + r * stride);
+        __m256i a_v_0 = _mm256_loadu_si256((const __m256i*)(in1 + c + r * stride));
+        __m256i u_v_0 = _mm256_loadu_si256((const __m256i*)(in2 + c + r * stride));
+        __m256d t0_0 = _mm256_mul_pd(x_v_0, k0);
+        double t1_0_in[4];
+        _mm256_storeu_pd(t1_0_in, t0_0);
+        int64_t t1_0_out[4];
+        for (int l = 0; l < 4; ++l) {
+          const double t1_0_r = __builtin_trunc(t1_0_in[l]);
+          const double t1_0_lo = -9223372036854775808.0;
+          const double t1_0_hi = 9223372036854775808.0;
+          bool t1_0_in = t1_0_r >= t1_0_lo;
+          t1_0_in = t1_0_in && t1_0_r < t1_0_hi;
+          int64_t t1_0_v = t1_0_in ? (int64_t)t1_0_r : (int64_t)0;
+          const int64_t t1_0_max = (int64_t)9223372036854775807ull;
+          t1_0_v = t1_0_r >= t1_0_hi ? t1_0_max : t1_0_v;
+          const int64_t t1_0_min = (int64_t)(-9223372036854775807ll - 1);
+          t1_0_v = t1_0_r < t1_0_lo ? t1_0_min : t1_0_v;
+          t1_0_out[l] = t1_0_v;
+        }
+        __m256i t1_0 = _mm256_loadu_si256((const __m256i*)(t1_0_out));
+        uint64_t t2_0_in[4];
+        _mm256_storeu_si256((__m256i*)(t2_0_in), u_v_0);
+        int64_t t2_0_out[4];
+        for (int l = 0; l < 4; ++l) {
+          uint64_t t2_0_v = t2_0_in[l];
+          const uint64_t t2_0_hi = (uint64_t)9223372036854775807ull;
+          t2_0_v = t2_0_v > t2_0_hi ? t2_0_hi : t2_0_v;
+          t2_0_out[l] = (int64_t)t2_0_v;
+        }
+        __m256i t2_0 = _mm256_loadu_si256((const __m256i*)(t2_0_out));
+        __m256i t3_0 = _mm256_add_epi64(t1_0, t2_0);
+        double t4_0_in[4];
+        _mm256_storeu_pd(t4_0_in, x_v_0);
+        int64_t t4_0_out[4];
+        for (int l = 0; l < 4; ++l) {
+          const double t4_0_r = __builtin_rint(t4_0_in[l]);
+          const double t4_0_lo = -9223372036854775808.0;
+          const double t4_0_hi = 9223372036854775808.0;
+          bool t4_0_in = t4_0_r >= t4_0_lo;
+          t4_0_in = t4_0_in && t4_0_r < t4_0_hi;
+          int64_t t4_0_v = t4_0_in ? (int64_t)t4_0_r : (int64_t)0;
+          const int64_t t4_0_max = (int64_t)9223372036854775807ull;
+          t4_0_v = t4_0_r >= t4_0_hi ? t4_0_max : t4_0_v;
+          const int64_t t4_0_min = (int64_t)(-9223372036854775807ll - 1);
+          t4_0_v = t4_0_r < t4_0_lo ? t4_0_min : t4_0_v;
+          t4_0_out[l] = t4_0_v;
+        }
+        __m256i t4_0 = _mm256_loadu_si256((const __m256i*)(t4_0_out));
+        double t5_0_in[4];
+        _mm256_storeu_pd(t5_0_in, x_v_0);
+        uint64_t t5_0_out[4];
+        for (int l = 0; l < 4; ++l) {
+          const double t5_0_r = __builtin_floor(t5_0_in[l]);
+          const double t5_0_lo = 0.0;
+          const double t5_0_hi = 18446744073709551616.0;
+          bool t5_0_in = t5_0_r >= t5_0_lo;
+          t5_0_in = t5_0_in && t5_0_r < t5_0_hi;
+          uint64_t t5_0_v = t5_0_in ? (uint64_t)t5_0_r : (uint64_t)0;
+          const uint64_t t5_0_max = (uint64_t)18446744073709551615ull;
+          t5_0_v = t5_0_r >= t5_0_hi ? t5_0_max : t5_0_v;
+          t5_0_out[l] = t5_0_v;
+        }
+        __m256i t5_0 = _mm256_loadu_si256((const __m256i*)(t5_0_out));
+        int64_t t6_0_in[4];
+        _mm256_storeu_si256((__m256i*)(t6_0_in), a_v_0);
+        uint64_t t6_0_out[4];
+        for (int l = 0; l < 4; ++l) {
+          int64_t t6_0_v = t6_0_in[l];
+          const int64_t t6_0_lo = (int64_t)0;
+          t6_0_v = t6_0_v < t6_0_lo ? t6_0_lo : t6_0_v;
+          t6_0_out[l] = (uint64_t)t6_0_v;
+        }
+        __m256i t6_0 = _mm256_loadu_si256((const __m256i*)(t6_0_out));
+        __m256i t7_0 = _mm256_add_epi64(t5_0, t6_0);
+        __m256d t8_0 = _mm256_mul_pd(x_v_0, k0);
+        double t9_0_in[4];
+        _mm256_storeu_pd(t9_0_in, t8_0);
+        uint64_t t9_0_out[4];
+        for (int l = 0; l < 4; ++l) {
+          const double t9_0_r = __builtin_ceil(t9_0_in[l]);
+          const double t9_0_lo = 0.0;
+          const double t9_0_hi = 18446744073709551616.0;
+          bool t9_0_in = t9_0_r >= t9_0_lo;
+          t9_0_in = t9_0_in && t9_0_r < t9_0_hi;
+          uint64_t t9_0_v = t9_0_in ? (uint64_t)t9_0_r : (uint64_t)0;
+          const uint64_t t9_0_max = (uint64_t)18446744073709551615ull;
+          t9_0_v = t9_0_r >= t9_0_hi ? t9_0_max : t9_0_v;
+          t9_0_out[l] = t9_0_v;
+        }
+        __m256i t9_0 = _mm256_loadu_si256((const __m256i*)(t9_0_out));
+        __m256i t10_0_hi =
+            _mm256_blend_epi16(_mm256_srai_epi32(a_v_0, 16), _mm256_setzero_si256(), 0x33);
+        t10_0_hi = _mm256_add_epi64(t10_0_hi,
+                                    _mm256_castpd_si256(_mm256_set1_pd(442721857769029238784.0)));
+        __m256d t10_0 = _mm256_add_pd(
+            _mm256_sub_pd(_mm256_castsi256_pd(t10_0_hi), _mm256_set1_pd(442726361368656609280.0)),
+            _mm256_castsi256_pd(_mm256_blend_epi16(
+                a_v_0, _mm256_castpd_si256(_mm256_set1_pd(4503599627370496.0)), 0x88)));
+        __m256i t11_0_hi =
+            _mm256_or_si256(_mm256_srli_epi64(u_v_0, 32),
+                            _mm256_castpd_si256(_mm256_set1_pd(19342813113834066795298816.0)));
+        __m256d t11_0 = _mm256_add_pd(
+            _mm256_sub_pd(_mm256_castsi256_pd(t11_0_hi),
+                          _mm256_set1_pd(19342813118337666422669312.0)),
+            _mm256_castsi256_pd(_mm256_blend_epi16(
+                u_v_0, _mm256_castpd_si256(_mm256_set1_pd(4503599627370496.0)), 0xCC)));
+        __m256d t12_0 = _mm256_sub_pd(t10_0, t11_0);
+        _mm256_storeu_si256((__m256i*)(out0 + c + r * stride), t3_0);
+        _mm256_storeu_si256((__m256i*)(out1 + c + r * stride), t4_0);
+        _mm256_storeu_si256((__m256i*)(out2 + c + r * stride), t7_0);
+        _mm256_storeu_si256((__m256i*)(out3 + c + r * stride), t9_0);
+        _mm256_storeu_pd(out4 + c + r * stride, t12_0);
+        __m256d x_v_1 = _mm256_loadu_pd(in0 + c + r * stride + 4);
+        __m256i a_v_1 = _mm256_loadu_si256((const __m256i*)(in1 + c + r * stride + 4));
+        __m256i u_v_1 = _mm256_loadu_si256((const __m256i*)(in2 + c + r * stride + 4));
+        __m256d t0_1 = _mm256_mul_pd(x_v_1, k0);
+        double t1_1_in[4];
+        _mm256_storeu_pd(t1_1_in, t0_1);
+        int64_t t1_1_out[4];
+        for (int l = 0; l < 4; ++l) {
+          const double t1_1_r = __builtin_trunc(t1_1_in[l]);
+          const double t1_1_lo = -9223372036854775808.0;
+          const double t1_1_hi = 9223372036854775808.0;
+          bool t1_1_in = t1_1_r >= t1_1_lo;
+          t1_1_in = t1_1_in && t1_1_r < t1_1_hi;
+          int64_t t1_1_v = t1_1_in ? (int64_t)t1_1_r : (int64_t)0;
+          const int64_t t1_1_max = (int64_t)9223372036854775807ull;
+          t1_1_v = t1_1_r >= t1_1_hi ? t1_1_max : t1_1_v;
+          const int64_t t1_1_min = (int64_t)(-9223372036854775807ll - 1);
+          t1_1_v = t1_1_r < t1_1_lo ? t1_1_min : t1_1_v;
+          t1_1_out[l] = t1_1_v;
+        }
+        __m256i t1_1 = _mm256_loadu_si256((const __m256i*)(t1_1_out));
+        uint64_t t2_1_in[4];
+        _mm256_storeu_si256((__m256i*)(t2_1_in), u_v_1);
+        int64_t t2_1_out[4];
+        for (int l = 0; l < 4; ++l) {
+          uint64_t t2_1_v = t2_1_in[l];
+          const uint64_t t2_1_hi = (uint64_t)9223372036854775807ull;
+          t2_1_v = t2_1_v > t2_1_hi ? t2_1_hi : t2_1_v;
+          t2_1_out[l] = (int64_t)t2_1_v;
+        }
+        __m256i t2_1 = _mm256_loadu_si256((const __m256i*)(t2_1_out));
+        __m256i t3_1 = _mm256_add_epi64(t1_1, t2_1);
+        double t4_1_in[4];
+        _mm256_storeu_pd(t4_1_in, x_v_1);
+        int64_t t4_1_out[4];
+        for (int l = 0; l < 4; ++l) {
+          const double t4_1_r = __builtin_rint(t4_1_in[l]);
+          const double t4_1_lo = -9223372036854775808.0;
+          const double t4_1_hi = 9223372036854775808.0;
+          bool t4_1_in = t4_1_r >= t4_1_lo;
+          t4_1_in = t4_1_in && t4_1_r < t4_1_hi;
+          int64_t t4_1_v = t4_1_in ? (int64_t)t4_1_r : (int64_t)0;
+          const int64_t t4_1_max = (int64_t)9223372036854775807ull;
+          t4_1_v = t4_1_r >= t4_1_hi ? t4_1_max : t4_1_v;
+          const int64_t t4_1_min = (int64_t)(-9223372036854775807ll - 1);
+          t4_1_v = t4_1_r < t4_1_lo ? t4_1_min : t4_1_v;
+          t4_1_out[l] = t4_1_v;
+        }
+        __m256i t4_1 = _mm256_loadu_si256((const __m256i*)(t4_1_out));
+        double t5_1_in[4];
+        _mm256_storeu_pd(t5_1_in, x_v_1);
+        uint64_t t5_1_out[4];
+        for (int l = 0; l < 4; ++l) {
+          const double t5_1_r = __builtin_floor(t5_1_in[l]);
+          const double t5_1_lo = 0.0;
+          const double t5_1_hi = 18446744073709551616.0;
+          bool t5_1_in = t5_1_r >= t5_1_lo;
+          t5_1_in = t5_1_in && t5_1_r < t5_1_hi;
+          uint64_t t5_1_v = t5_1_in ? (uint64_t)t5_1_r : (uint64_t)0;
+          const uint64_t t5_1_max = (uint64_t)18446744073709551615ull;
+          t5_1_v = t5_1_r >= t5_1_hi ? t5_1_max : t5_1_v;
+          t5_1_out[l] = t5_1_v;
+        }
+        __m256i t5_1 = _mm256_loadu_si256((const __m256i*)(t5_1_out));
+        int64_t t6_1_in[4];
+        _mm256_storeu_si256((__m256i*)(t6_1_in), a_v_1);
+        uint64_t t6_1_out[4];
+        for (int l = 0; l < 4; ++l) {
+          int64_t t6_1_v = t6_1_in[l];
+          const int64_t t6_1_lo = (int64_t)0;
+          t6_1_v = t6_1_v < t6_1_lo ? t6_1_lo : t6_1_v;
+          t6_1_out[l] = (uint64_t)t6_1_v;
+        }
+        __m256i t6_1 = _mm256_loadu_si256((const __m256i*)(t6_1_out));
+        __m256i t7_1 = _mm256_add_epi64(t5_1, t6_1);
+        __m256d t8_1 = _mm256_mul_pd(x_v_1, k0);
+        double t9_1_in[4];
+        _mm256_storeu_pd(t9_1_in, t8_1);
+        uint64_t t9_1_out[4];
+        for (int l = 0; l < 4; ++l) {
+          const double t9_1_r = __builtin_ceil(t9_1_in[l]);
+          const double t9_1_lo = 0.0;
+          const double t9_1_hi = 18446744073709551616.0;
+          bool t9_1_in = t9_1_r >= t9_1_lo;
+          t9_1_in = t9_1_in && t9_1_r < t9_1_hi;
+          uint64_t t9_1_v = t9_1_in ? (uint64_t)t9_1_r : (uint64_t)0;
+          const uint64_t t9_1_max = (uint64_t)18446744073709551615ull;
+          t9_1_v = t9_1_r >= t9_1_hi ? t9_1_max : t9_1_v;
+          t9_1_out[l] = t9_1_v;
+        }
+        __m256i t9_1 = _mm256_loadu_si256((const __m256i*)(t9_1_out));
+        __m256i t10_1_hi =
+            _mm256_blend_epi16(_mm256_srai_epi32(a_v_1, 16), _mm256_setzero_si256(), 0x33);
+        t10_1_hi = _mm256_add_epi64(t10_1_hi,
+                                    _mm256_castpd_si256(_mm256_set1_pd(442721857769029238784.0)));
+        __m256d t10_1 = _mm256_add_pd(
+            _mm256_sub_pd(_mm256_castsi256_pd(t10_1_hi), _mm256_set1_pd(442726361368656609280.0)),
+            _mm256_castsi256_pd(_mm256_blend_epi16(
+                a_v_1, _mm256_castpd_si256(_mm256_set1_pd(4503599627370496.0)), 0x88)));
+        __m256i t11_1_hi =
+            _mm256_or_si256(_mm256_srli_epi64(u_v_1, 32),
+                            _mm256_castpd_si256(_mm256_set1_pd(19342813113834066795298816.0)));
+        __m256d t11_1 = _mm256_add_pd(
+            _mm256_sub_pd(_mm256_castsi256_pd(t11_1_hi),
+                          _mm256_set1_pd(19342813118337666422669312.0)),
+            _mm256_castsi256_pd(_mm256_blend_epi16(
+                u_v_1, _mm256_castpd_si256(_mm256_set1_pd(4503599627370496.0)), 0xCC)));
+        __m256d t12_1 = _mm256_sub_pd(t10_1, t11_1);
+        _mm256_storeu_si256((__m256i*)(out0 + c + r * stride + 4), t3_1);
+        _mm256_storeu_si256((__m256i*)(out1 + c + r * stride + 4), t4_1);
+        _mm256_storeu_si256((__m256i*)(out2 + c + r * stride + 4), t7_1);
+        _mm256_storeu_si256((__m256i*)(out3 + c + r * stride + 4), t9_1);
+        _mm256_storeu_pd(out4 + c + r * stride + 4, t12_1);
       }
-      __m256i t1_0 = _mm256_loadu_si256((const __m256i*)(t1_0_out));
-      uint64_t t2_0_in[4];
-      _mm256_storeu_si256((__m256i*)(t2_0_in), u_v_0);
-      int64_t t2_0_out[4];
-      for (int l = 0; l < 4; ++l) {
-        uint64_t t2_0_v = t2_0_in[l];
-        const uint64_t t2_0_hi = (uint64_t)9223372036854775807ull;
-        t2_0_v = t2_0_v > t2_0_hi ? t2_0_hi : t2_0_v;
-        t2_0_out[l] = (int64_t)t2_0_v;
+      // whole vectors, one per iteration
+      for (; c + 4 <= cols; c += 4) {
+        __m256d x_v = _mm256_loadu_pd(in0 + c + r * stride);
+        __m256i a_v = _mm256_loadu_si256((const __m256i*)(in1 + c + r * stride));
+        __m256i u_v = _mm256_loadu_si256((const __m256i*)(in2 + c + r * stride));
+        __m256d t13 = _mm256_mul_pd(x_v, k0);
+        double t14_in[4];
+        _mm256_storeu_pd(t14_in, t13);
+        int64_t t14_out[4];
+        for (int l = 0; l < 4; ++l) {
+          const double t14_r = __builtin_trunc(t14_in[l]);
+          const double t14_lo = -9223372036854775808.0;
+          const double t14_hi = 9223372036854775808.0;
+          bool t14_in = t14_r >= t14_lo;
+          t14_in = t14_in && t14_r < t14_hi;
+          int64_t t14_v = t14_in ? (int64_t)t14_r : (int64_t)0;
+          const int64_t t14_max = (int64_t)9223372036854775807ull;
+          t14_v = t14_r >= t14_hi ? t14_max : t14_v;
+          const int64_t t14_min = (int64_t)(-9223372036854775807ll - 1);
+          t14_v = t14_r < t14_lo ? t14_min : t14_v;
+          t14_out[l] = t14_v;
+        }
+        __m256i t14 = _mm256_loadu_si256((const __m256i*)(t14_out));
+        uint64_t t15_in[4];
+        _mm256_storeu_si256((__m256i*)(t15_in), u_v);
+        int64_t t15_out[4];
+        for (int l = 0; l < 4; ++l) {
+          uint64_t t15_v = t15_in[l];
+          const uint64_t t15_hi = (uint64_t)9223372036854775807ull;
+          t15_v = t15_v > t15_hi ? t15_hi : t15_v;
+          t15_out[l] = (int64_t)t15_v;
+        }
+        __m256i t15 = _mm256_loadu_si256((const __m256i*)(t15_out));
+        __m256i t16 = _mm256_add_epi64(t14, t15);
+        double t17_in[4];
+        _mm256_storeu_pd(t17_in, x_v);
+        int64_t t17_out[4];
+        for (int l = 0; l < 4; ++l) {
+          const double t17_r = __builtin_rint(t17_in[l]);
+          const double t17_lo = -9223372036854775808.0;
+          const double t17_hi = 9223372036854775808.0;
+          bool t17_in = t17_r >= t17_lo;
+          t17_in = t17_in && t17_r < t17_hi;
+          int64_t t17_v = t17_in ? (int64_t)t17_r : (int64_t)0;
+          const int64_t t17_max = (int64_t)9223372036854775807ull;
+          t17_v = t17_r >= t17_hi ? t17_max : t17_v;
+          const int64_t t17_min = (int64_t)(-9223372036854775807ll - 1);
+          t17_v = t17_r < t17_lo ? t17_min : t17_v;
+          t17_out[l] = t17_v;
+        }
+        __m256i t17 = _mm256_loadu_si256((const __m256i*)(t17_out));
+        double t18_in[4];
+        _mm256_storeu_pd(t18_in, x_v);
+        uint64_t t18_out[4];
+        for (int l = 0; l < 4; ++l) {
+          const double t18_r = __builtin_floor(t18_in[l]);
+          const double t18_lo = 0.0;
+          const double t18_hi = 18446744073709551616.0;
+          bool t18_in = t18_r >= t18_lo;
+          t18_in = t18_in && t18_r < t18_hi;
+          uint64_t t18_v = t18_in ? (uint64_t)t18_r : (uint64_t)0;
+          const uint64_t t18_max = (uint64_t)18446744073709551615ull;
+          t18_v = t18_r >= t18_hi ? t18_max : t18_v;
+          t18_out[l] = t18_v;
+        }
+        __m256i t18 = _mm256_loadu_si256((const __m256i*)(t18_out));
+        int64_t t19_in[4];
+        _mm256_storeu_si256((__m256i*)(t19_in), a_v);
+        uint64_t t19_out[4];
+        for (int l = 0; l < 4; ++l) {
+          int64_t t19_v = t19_in[l];
+          const int64_t t19_lo = (int64_t)0;
+          t19_v = t19_v < t19_lo ? t19_lo : t19_v;
+          t19_out[l] = (uint64_t)t19_v;
+        }
+        __m256i t19 = _mm256_loadu_si256((const __m256i*)(t19_out));
+        __m256i t20 = _mm256_add_epi64(t18, t19);
+        __m256d t21 = _mm256_mul_pd(x_v, k0);
+        double t22_in[4];
+        _mm256_storeu_pd(t22_in, t21);
+        uint64_t t22_out[4];
+        for (int l = 0; l < 4; ++l) {
+          const double t22_r = __builtin_ceil(t22_in[l]);
+          const double t22_lo = 0.0;
+          const double t22_hi = 18446744073709551616.0;
+          bool t22_in = t22_r >= t22_lo;
+          t22_in = t22_in && t22_r < t22_hi;
+          uint64_t t22_v = t22_in ? (uint64_t)t22_r : (uint64_t)0;
+          const uint64_t t22_max = (uint64_t)18446744073709551615ull;
+          t22_v = t22_r >= t22_hi ? t22_max : t22_v;
+          t22_out[l] = t22_v;
+        }
+        __m256i t22 = _mm256_loadu_si256((const __m256i*)(t22_out));
+        __m256i t23_hi =
+            _mm256_blend_epi16(_mm256_srai_epi32(a_v, 16), _mm256_setzero_si256(), 0x33);
+        t23_hi =
+            _mm256_add_epi64(t23_hi, _mm256_castpd_si256(_mm256_set1_pd(442721857769029238784.0)));
+        __m256d t23 = _mm256_add_pd(
+            _mm256_sub_pd(_mm256_castsi256_pd(t23_hi), _mm256_set1_pd(442726361368656609280.0)),
+            _mm256_castsi256_pd(_mm256_blend_epi16(
+                a_v, _mm256_castpd_si256(_mm256_set1_pd(4503599627370496.0)), 0x88)));
+        __m256i t24_hi =
+            _mm256_or_si256(_mm256_srli_epi64(u_v, 32),
+                            _mm256_castpd_si256(_mm256_set1_pd(19342813113834066795298816.0)));
+        __m256d t24 =
+            _mm256_add_pd(_mm256_sub_pd(_mm256_castsi256_pd(t24_hi),
+                                        _mm256_set1_pd(19342813118337666422669312.0)),
+                          _mm256_castsi256_pd(_mm256_blend_epi16(
+                              u_v, _mm256_castpd_si256(_mm256_set1_pd(4503599627370496.0)), 0xCC)));
+        __m256d t25 = _mm256_sub_pd(t23, t24);
+        _mm256_storeu_si256((__m256i*)(out0 + c + r * stride), t16);
+        _mm256_storeu_si256((__m256i*)(out1 + c + r * stride), t17);
+        _mm256_storeu_si256((__m256i*)(out2 + c + r * stride), t20);
+        _mm256_storeu_si256((__m256i*)(out3 + c + r * stride), t22);
+        _mm256_storeu_pd(out4 + c + r * stride, t25);
       }
-      __m256i t2_0 = _mm256_loadu_si256((const __m256i*)(t2_0_out));
-      __m256i t3_0 = _mm256_add_epi64(t1_0, t2_0);
-      double t4_0_in[4];
-      _mm256_storeu_pd(t4_0_in, x_v_0);
-      int64_t t4_0_out[4];
-      for (int l = 0; l < 4; ++l) {
-        const double t4_0_r = __builtin_rint(t4_0_in[l]);
-        const double t4_0_lo = -9223372036854775808.0;
-        const double t4_0_hi = 9223372036854775808.0;
-        bool t4_0_in = t4_0_r >= t4_0_lo;
-        t4_0_in = t4_0_in && t4_0_r < t4_0_hi;
-        int64_t t4_0_v = t4_0_in ? (int64_t)t4_0_r : (int64_t)0;
-        const int64_t t4_0_max = (int64_t)9223372036854775807ull;
-        t4_0_v = t4_0_r >= t4_0_hi ? t4_0_max : t4_0_v;
-        const int64_t t4_0_min = (int64_t)(-9223372036854775807ll - 1);
-        t4_0_v = t4_0_r < t4_0_lo ? t4_0_min : t4_0_v;
-        t4_0_out[l] = t4_0_v;
-      }
-      __m256i t4_0 = _mm256_loadu_si256((const __m256i*)(t4_0_out));
-      double t5_0_in[4];
-      _mm256_storeu_pd(t5_0_in, x_v_0);
-      uint64_t t5_0_out[4];
-      for (int l = 0; l < 4; ++l) {
-        const double t5_0_r = __builtin_floor(t5_0_in[l]);
-        const double t5_0_lo = 0.0;
-        const double t5_0_hi = 18446744073709551616.0;
-        bool t5_0_in = t5_0_r >= t5_0_lo;
-        t5_0_in = t5_0_in && t5_0_r < t5_0_hi;
-        uint64_t t5_0_v = t5_0_in ? (uint64_t)t5_0_r : (uint64_t)0;
-        const uint64_t t5_0_max = (uint64_t)18446744073709551615ull;
-        t5_0_v = t5_0_r >= t5_0_hi ? t5_0_max : t5_0_v;
-        t5_0_out[l] = t5_0_v;
-      }
-      __m256i t5_0 = _mm256_loadu_si256((const __m256i*)(t5_0_out));
-      int64_t t6_0_in[4];
-      _mm256_storeu_si256((__m256i*)(t6_0_in), a_v_0);
-      uint64_t t6_0_out[4];
-      for (int l = 0; l < 4; ++l) {
-        int64_t t6_0_v = t6_0_in[l];
-        const int64_t t6_0_lo = (int64_t)0;
-        t6_0_v = t6_0_v < t6_0_lo ? t6_0_lo : t6_0_v;
-        t6_0_out[l] = (uint64_t)t6_0_v;
-      }
-      __m256i t6_0 = _mm256_loadu_si256((const __m256i*)(t6_0_out));
-      __m256i t7_0 = _mm256_add_epi64(t5_0, t6_0);
-      __m256d t8_0 = _mm256_mul_pd(x_v_0, k0);
-      double t9_0_in[4];
-      _mm256_storeu_pd(t9_0_in, t8_0);
-      uint64_t t9_0_out[4];
-      for (int l = 0; l < 4; ++l) {
-        const double t9_0_r = __builtin_ceil(t9_0_in[l]);
-        const double t9_0_lo = 0.0;
-        const double t9_0_hi = 18446744073709551616.0;
-        bool t9_0_in = t9_0_r >= t9_0_lo;
-        t9_0_in = t9_0_in && t9_0_r < t9_0_hi;
-        uint64_t t9_0_v = t9_0_in ? (uint64_t)t9_0_r : (uint64_t)0;
-        const uint64_t t9_0_max = (uint64_t)18446744073709551615ull;
-        t9_0_v = t9_0_r >= t9_0_hi ? t9_0_max : t9_0_v;
-        t9_0_out[l] = t9_0_v;
-      }
-      __m256i t9_0 = _mm256_loadu_si256((const __m256i*)(t9_0_out));
-      __m256i t10_0_hi =
-          _mm256_blend_epi16(_mm256_srai_epi32(a_v_0, 16), _mm256_setzero_si256(), 0x33);
-      t10_0_hi =
-          _mm256_add_epi64(t10_0_hi, _mm256_castpd_si256(_mm256_set1_pd(442721857769029238784.0)));
-      __m256d t10_0 = _mm256_add_pd(
-          _mm256_sub_pd(_mm256_castsi256_pd(t10_0_hi), _mm256_set1_pd(442726361368656609280.0)),
-          _mm256_castsi256_pd(_mm256_blend_epi16(
-              a_v_0, _mm256_castpd_si256(_mm256_set1_pd(4503599627370496.0)), 0x88)));
-      __m256i t11_0_hi =
-          _mm256_or_si256(_mm256_srli_epi64(u_v_0, 32),
-                          _mm256_castpd_si256(_mm256_set1_pd(19342813113834066795298816.0)));
-      __m256d t11_0 =
-          _mm256_add_pd(_mm256_sub_pd(_mm256_castsi256_pd(t11_0_hi),
-                                      _mm256_set1_pd(19342813118337666422669312.0)),
-                        _mm256_castsi256_pd(_mm256_blend_epi16(
-                            u_v_0, _mm256_castpd_si256(_mm256_set1_pd(4503599627370496.0)), 0xCC)));
-      __m256d t12_0 = _mm256_sub_pd(t10_0, t11_0);
-      _mm256_storeu_si256((__m256i*)(out0 + c + r * stride), t3_0);
-      _mm256_storeu_si256((__m256i*)(out1 + c + r * stride), t4_0);
-      _mm256_storeu_si256((__m256i*)(out2 + c + r * stride), t7_0);
-      _mm256_storeu_si256((__m256i*)(out3 + c + r * stride), t9_0);
-      _mm256_storeu_pd(out4 + c + r * stride, t12_0);
-      __m256d x_v_1 = _mm256_loadu_pd(in0 + c + r * stride + 4);
-      __m256i a_v_1 = _mm256_loadu_si256((const __m256i*)(in1 + c + r * stride + 4));
-      __m256i u_v_1 = _mm256_loadu_si256((const __m256i*)(in2 + c + r * stride + 4));
-      __m256d t0_1 = _mm256_mul_pd(x_v_1, k0);
-      double t1_1_in[4];
-      _mm256_storeu_pd(t1_1_in, t0_1);
-      int64_t t1_1_out[4];
-      for (int l = 0; l < 4; ++l) {
-        const double t1_1_r = __builtin_trunc(t1_1_in[l]);
-        const double t1_1_lo = -9223372036854775808.0;
-        const double t1_1_hi = 9223372036854775808.0;
-        bool t1_1_in = t1_1_r >= t1_1_lo;
-        t1_1_in = t1_1_in && t1_1_r < t1_1_hi;
-        int64_t t1_1_v = t1_1_in ? (int64_t)t1_1_r : (int64_t)0;
-        const int64_t t1_1_max = (int64_t)9223372036854775807ull;
-        t1_1_v = t1_1_r >= t1_1_hi ? t1_1_max : t1_1_v;
-        const int64_t t1_1_min = (int64_t)(-9223372036854775807ll - 1);
-        t1_1_v = t1_1_r < t1_1_lo ? t1_1_min : t1_1_v;
-        t1_1_out[l] = t1_1_v;
-      }
-      __m256i t1_1 = _mm256_loadu_si256((const __m256i*)(t1_1_out));
-      uint64_t t2_1_in[4];
-      _mm256_storeu_si256((__m256i*)(t2_1_in), u_v_1);
-      int64_t t2_1_out[4];
-      for (int l = 0; l < 4; ++l) {
-        uint64_t t2_1_v = t2_1_in[l];
-        const uint64_t t2_1_hi = (uint64_t)9223372036854775807ull;
-        t2_1_v = t2_1_v > t2_1_hi ? t2_1_hi : t2_1_v;
-        t2_1_out[l] = (int64_t)t2_1_v;
-      }
-      __m256i t2_1 = _mm256_loadu_si256((const __m256i*)(t2_1_out));
-      __m256i t3_1 = _mm256_add_epi64(t1_1, t2_1);
-      double t4_1_in[4];
-      _mm256_storeu_pd(t4_1_in, x_v_1);
-      int64_t t4_1_out[4];
-      for (int l = 0; l < 4; ++l) {
-        const double t4_1_r = __builtin_rint(t4_1_in[l]);
-        const double t4_1_lo = -9223372036854775808.0;
-        const double t4_1_hi = 9223372036854775808.0;
-        bool t4_1_in = t4_1_r >= t4_1_lo;
-        t4_1_in = t4_1_in && t4_1_r < t4_1_hi;
-        int64_t t4_1_v = t4_1_in ? (int64_t)t4_1_r : (int64_t)0;
-        const int64_t t4_1_max = (int64_t)9223372036854775807ull;
-        t4_1_v = t4_1_r >= t4_1_hi ? t4_1_max : t4_1_v;
-        const int64_t t4_1_min = (int64_t)(-9223372036854775807ll - 1);
-        t4_1_v = t4_1_r < t4_1_lo ? t4_1_min : t4_1_v;
-        t4_1_out[l] = t4_1_v;
-      }
-      __m256i t4_1 = _mm256_loadu_si256((const __m256i*)(t4_1_out));
-      double t5_1_in[4];
-      _mm256_storeu_pd(t5_1_in, x_v_1);
-      uint64_t t5_1_out[4];
-      for (int l = 0; l < 4; ++l) {
-        const double t5_1_r = __builtin_floor(t5_1_in[l]);
-        const double t5_1_lo = 0.0;
-        const double t5_1_hi = 18446744073709551616.0;
-        bool t5_1_in = t5_1_r >= t5_1_lo;
-        t5_1_in = t5_1_in && t5_1_r < t5_1_hi;
-        uint64_t t5_1_v = t5_1_in ? (uint64_t)t5_1_r : (uint64_t)0;
-        const uint64_t t5_1_max = (uint64_t)18446744073709551615ull;
-        t5_1_v = t5_1_r >= t5_1_hi ? t5_1_max : t5_1_v;
-        t5_1_out[l] = t5_1_v;
-      }
-      __m256i t5_1 = _mm256_loadu_si256((const __m256i*)(t5_1_out));
-      int64_t t6_1_in[4];
-      _mm256_storeu_si256((__m256i*)(t6_1_in), a_v_1);
-      uint64_t t6_1_out[4];
-      for (int l = 0; l < 4; ++l) {
-        int64_t t6_1_v = t6_1_in[l];
-        const int64_t t6_1_lo = (int64_t)0;
-        t6_1_v = t6_1_v < t6_1_lo ? t6_1_lo : t6_1_v;
-        t6_1_out[l] = (uint64_t)t6_1_v;
-      }
-      __m256i t6_1 = _mm256_loadu_si256((const __m256i*)(t6_1_out));
-      __m256i t7_1 = _mm256_add_epi64(t5_1, t6_1);
-      __m256d t8_1 = _mm256_mul_pd(x_v_1, k0);
-      double t9_1_in[4];
-      _mm256_storeu_pd(t9_1_in, t8_1);
-      uint64_t t9_1_out[4];
-      for (int l = 0; l < 4; ++l) {
-        const double t9_1_r = __builtin_ceil(t9_1_in[l]);
-        const double t9_1_lo = 0.0;
-        const double t9_1_hi = 18446744073709551616.0;
-        bool t9_1_in = t9_1_r >= t9_1_lo;
-        t9_1_in = t9_1_in && t9_1_r < t9_1_hi;
-        uint64_t t9_1_v = t9_1_in ? (uint64_t)t9_1_r : (uint64_t)0;
-        const uint64_t t9_1_max = (uint64_t)18446744073709551615ull;
-        t9_1_v = t9_1_r >= t9_1_hi ? t9_1_max : t9_1_v;
-        t9_1_out[l] = t9_1_v;
-      }
-      __m256i t9_1 = _mm256_loadu_si256((const __m256i*)(t9_1_out));
-      __m256i t10_1_hi =
-          _mm256_blend_epi16(_mm256_srai_epi32(a_v_1, 16), _mm256_setzero_si256(), 0x33);
-      t10_1_hi =
-          _mm256_add_epi64(t10_1_hi, _mm256_castpd_si256(_mm256_set1_pd(442721857769029238784.0)));
-      __m256d t10_1 = _mm256_add_pd(
-          _mm256_sub_pd(_mm256_castsi256_pd(t10_1_hi), _mm256_set1_pd(442726361368656609280.0)),
-          _mm256_castsi256_pd(_mm256_blend_epi16(
-              a_v_1, _mm256_castpd_si256(_mm256_set1_pd(4503599627370496.0)), 0x88)));
-      __m256i t11_1_hi =
-          _mm256_or_si256(_mm256_srli_epi64(u_v_1, 32),
-                          _mm256_castpd_si256(_mm256_set1_pd(19342813113834066795298816.0)));
-      __m256d t11_1 =
-          _mm256_add_pd(_mm256_sub_pd(_mm256_castsi256_pd(t11_1_hi),
-                                      _mm256_set1_pd(19342813118337666422669312.0)),
-                        _mm256_castsi256_pd(_mm256_blend_epi16(
-                            u_v_1, _mm256_castpd_si256(_mm256_set1_pd(4503599627370496.0)), 0xCC)));
-      __m256d t12_1 = _mm256_sub_pd(t10_1, t11_1);
-      _mm256_storeu_si256((__m256i*)(out0 + c + r * stride + 4), t3_1);
-      _mm256_storeu_si256((__m256i*)(out1 + c + r * stride + 4), t4_1);
-      _mm256_storeu_si256((__m256i*)(out2 + c + r * stride + 4), t7_1);
-      _mm256_storeu_si256((__m256i*)(out3 + c + r * stride + 4), t9_1);
-      _mm256_storeu_pd(out4 + c + r * stride + 4, t12_1);
-    }
-    // whole vectors, one per iteration
-    for (; c + 4 <= cols; c += 4) {
-      __m256d x_v = _mm256_loadu_pd(in0 + c + r * stride);
-      __m256i a_v = _mm256_loadu_si256((const __m256i*)(in1 + c + r * stride));
-      __m256i u_v = _mm256_loadu_si256((const __m256i*)(in2 + c + r * stride));
-      __m256d t13 = _mm256_mul_pd(x_v, k0);
-      double t14_in[4];
-      _mm256_storeu_pd(t14_in, t13);
-      int64_t t14_out[4];
-      for (int l = 0; l < 4; ++l) {
-        const double t14_r = __builtin_trunc(t14_in[l]);
-        const double t14_lo = -9223372036854775808.0;
-        const double t14_hi = 9223372036854775808.0;
-        bool t14_in = t14_r >= t14_lo;
-        t14_in = t14_in && t14_r < t14_hi;
-        int64_t t14_v = t14_in ? (int64_t)t14_r : (int64_t)0;
-        const int64_t t14_max = (int64_t)9223372036854775807ull;
-        t14_v = t14_r >= t14_hi ? t14_max : t14_v;
-        const int64_t t14_min = (int64_t)(-9223372036854775807ll - 1);
-        t14_v = t14_r < t14_lo ? t14_min : t14_v;
-        t14_out[l] = t14_v;
-      }
-      __m256i t14 = _mm256_loadu_si256((const __m256i*)(t14_out));
-      uint64_t t15_in[4];
-      _mm256_storeu_si256((__m256i*)(t15_in), u_v);
-      int64_t t15_out[4];
-      for (int l = 0; l < 4; ++l) {
-        uint64_t t15_v = t15_in[l];
-        const uint64_t t15_hi = (uint64_t)9223372036854775807ull;
-        t15_v = t15_v > t15_hi ? t15_hi : t15_v;
-        t15_out[l] = (int64_t)t15_v;
-      }
-      __m256i t15 = _mm256_loadu_si256((const __m256i*)(t15_out));
-      __m256i t16 = _mm256_add_epi64(t14, t15);
-      double t17_in[4];
-      _mm256_storeu_pd(t17_in, x_v);
-      int64_t t17_out[4];
-      for (int l = 0; l < 4; ++l) {
-        const double t17_r = __builtin_rint(t17_in[l]);
-        const double t17_lo = -9223372036854775808.0;
-        const double t17_hi = 9223372036854775808.0;
-        bool t17_in = t17_r >= t17_lo;
-        t17_in = t17_in && t17_r < t17_hi;
-        int64_t t17_v = t17_in ? (int64_t)t17_r : (int64_t)0;
-        const int64_t t17_max = (int64_t)9223372036854775807ull;
-        t17_v = t17_r >= t17_hi ? t17_max : t17_v;
-        const int64_t t17_min = (int64_t)(-9223372036854775807ll - 1);
-        t17_v = t17_r < t17_lo ? t17_min : t17_v;
-        t17_out[l] = t17_v;
-      }
-      __m256i t17 = _mm256_loadu_si256((const __m256i*)(t17_out));
-      double t18_in[4];
-      _mm256_storeu_pd(t18_in, x_v);
-      uint64_t t18_out[4];
-      for (int l = 0; l < 4; ++l) {
-        const double t18_r = __builtin_floor(t18_in[l]);
-        const double t18_lo = 0.0;
-        const double t18_hi = 18446744073709551616.0;
-        bool t18_in = t18_r >= t18_lo;
-        t18_in = t18_in && t18_r < t18_hi;
-        uint64_t t18_v = t18_in ? (uint64_t)t18_r : (uint64_t)0;
-        const uint64_t t18_max = (uint64_t)18446744073709551615ull;
-        t18_v = t18_r >= t18_hi ? t18_max : t18_v;
-        t18_out[l] = t18_v;
-      }
-      __m256i t18 = _mm256_loadu_si256((const __m256i*)(t18_out));
-      int64_t t19_in[4];
-      _mm256_storeu_si256((__m256i*)(t19_in), a_v);
-      uint64_t t19_out[4];
-      for (int l = 0; l < 4; ++l) {
-        int64_t t19_v = t19_in[l];
-        const int64_t t19_lo = (int64_t)0;
-        t19_v = t19_v < t19_lo ? t19_lo : t19_v;
-        t19_out[l] = (uint64_t)t19_v;
-      }
-      __m256i t19 = _mm256_loadu_si256((const __m256i*)(t19_out));
-      __m256i t20 = _mm256_add_epi64(t18, t19);
-      __m256d t21 = _mm256_mul_pd(x_v, k0);
-      double t22_in[4];
-      _mm256_storeu_pd(t22_in, t21);
-      uint64_t t22_out[4];
-      for (int l = 0; l < 4; ++l) {
-        const double t22_r = __builtin_ceil(t22_in[l]);
-        const double t22_lo = 0.0;
-        const double t22_hi = 18446744073709551616.0;
-        bool t22_in = t22_r >= t22_lo;
-        t22_in = t22_in && t22_r < t22_hi;
-        uint64_t t22_v = t22_in ? (uint64_t)t22_r : (uint64_t)0;
-        const uint64_t t22_max = (uint64_t)18446744073709551615ull;
-        t22_v = t22_r >= t22_hi ? t22_max : t22_v;
-        t22_out[l] = t22_v;
-      }
-      __m256i t22 = _mm256_loadu_si256((const __m256i*)(t22_out));
-      __m256i t23_hi = _mm256_blend_epi16(_mm256_srai_epi32(a_v, 16), _mm256_setzero_si256(), 0x33);
-      t23_hi =
-          _mm256_add_epi64(t23_hi, _mm256_castpd_si256(_mm256_set1_pd(442721857769029238784.0)));
-      __m256d t23 = _mm256_add_pd(
-          _mm256_sub_pd(_mm256_castsi256_pd(t23_hi), _mm256_set1_pd(442726361368656609280.0)),
-          _mm256_castsi256_pd(_mm256_blend_epi16(
-              a_v, _mm256_castpd_si256(_mm256_set1_pd(4503599627370496.0)), 0x88)));
-      __m256i t24_hi =
-          _mm256_or_si256(_mm256_srli_epi64(u_v, 32),
-                          _mm256_castpd_si256(_mm256_set1_pd(19342813113834066795298816.0)));
-      __m256d t24 = _mm256_add_pd(
-          _mm256_sub_pd(_mm256_castsi256_pd(t24_hi), _mm256_set1_pd(19342813118337666422669312.0)),
-          _mm256_castsi256_pd(_mm256_blend_epi16(
-              u_v, _mm256_castpd_si256(_mm256_set1_pd(4503599627370496.0)), 0xCC)));
-      __m256d t25 = _mm256_sub_pd(t23, t24);
-      _mm256_storeu_si256((__m256i*)(out0 + c + r * stride), t16);
-      _mm256_storeu_si256((__m256i*)(out1 + c + r * stride), t17);
-      _mm256_storeu_si256((__m256i*)(out2 + c + r * stride), t20);
-      _mm256_storeu_si256((__m256i*)(out3 + c + r * stride), t22);
-      _mm256_storeu_pd(out4 + c + r * stride, t25);
     }
     // the rest: one partial vector, its loads and stores masked
     if (c < cols) {
@@ -1031,7 +1044,8 @@ bool map_convert_f64_i64_rows_forced(map_convert_f64_i64_rows_choice& choice) {
   __builtin_cpu_init();
   if (map_convert_f64_i64_rows_names(requested, "avx512", "avx512")) {
     if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-        __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl")) {
+        __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
+        __builtin_cpu_supports("bmi2")) {
       choice = {map_convert_f64_i64_rows_avx512, "avx512"};
       return true;
     }
@@ -1081,7 +1095,8 @@ map_convert_f64_i64_rows_choice map_convert_f64_i64_rows_select() {
 #if defined(__x86_64__)
   __builtin_cpu_init();
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-      __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl"))
+      __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
+      __builtin_cpu_supports("bmi2"))
     return {map_convert_f64_i64_rows_avx512, "avx512"};
   if (__builtin_cpu_supports("avx2")) return {map_convert_f64_i64_rows_avx2, "avx2"};
 #endif

@@ -54,160 +54,172 @@ __attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) 
 // tail: scalar cleanup loop after the whole vectors
 
 #if defined(__x86_64__)
-__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void map_convert_i32_f32_avx512(
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void map_convert_i32_f32_avx512(
     const float* in0, const int32_t* in1, const uint32_t* in2, int64_t n, int32_t* out0,
     int32_t* out1, int32_t* out2, uint32_t* out3, uint32_t* out4, uint32_t* out5, float* out6) {
   __m512 k0 = _mm512_set1_ps(65536.0f);
   __m512 k1 = _mm512_set1_ps(0.5f);
   float k2_s = (float)(65536.0f);
   float k3_s = (float)(0.5f);
-  // whole vectors, 2 per iteration
   int64_t i = 0;
-  for (; i + 32 <= n; i += 32) {
-    __m512 x_v_0 = _mm512_loadu_ps(in0 + i);
-    __m512i a_v_0 = _mm512_loadu_si512((const void*)(in1 + i));
-    __m512i u_v_0 = _mm512_loadu_si512((const void*)(in2 + i));
-    __m512 t0_0_r = x_v_0;
-    __m512i t0_0 = _mm512_maskz_mov_epi32(
-        _mm512_cmp_ps_mask(x_v_0, x_v_0, _CMP_ORD_Q),
-        _mm512_mask_mov_epi32(_mm512_cvttps_epi32(t0_0_r),
-                              _mm512_cmp_ps_mask(t0_0_r, _mm512_set1_ps(2147483648.0f), _CMP_GE_OQ),
-                              _mm512_set1_epi32((int)(2147483647))));
-    __m512 t1_0_r = _mm512_roundscale_ps(x_v_0, 0x08);
-    __m512i t1_0 = _mm512_maskz_mov_epi32(
-        _mm512_cmp_ps_mask(x_v_0, x_v_0, _CMP_ORD_Q),
-        _mm512_mask_mov_epi32(_mm512_cvttps_epi32(t1_0_r),
-                              _mm512_cmp_ps_mask(t1_0_r, _mm512_set1_ps(2147483648.0f), _CMP_GE_OQ),
-                              _mm512_set1_epi32((int)(2147483647))));
-    __m512i t2_0 = _mm512_min_epu32(u_v_0, _mm512_set1_epi32((int)(2147483647ull)));
-    __m512i t3_0 = _mm512_add_epi32(t1_0, t2_0);
-    __m512 t4_0_r = _mm512_roundscale_ps(x_v_0, 0x09);
-    __m512i t4_0 = _mm512_maskz_mov_epi32(
-        _mm512_cmp_ps_mask(x_v_0, x_v_0, _CMP_ORD_Q),
-        _mm512_mask_mov_epi32(_mm512_cvttps_epi32(t4_0_r),
-                              _mm512_cmp_ps_mask(t4_0_r, _mm512_set1_ps(2147483648.0f), _CMP_GE_OQ),
-                              _mm512_set1_epi32((int)(2147483647))));
-    __m512i t5_0 = u_v_0;
-    __m512i t6_0 = _mm512_sub_epi32(t4_0, t5_0);
-    __m512 t7_0_r = _mm512_roundscale_ps(x_v_0, 0x0A);
-    __m512i t7_0 = _mm512_cvttps_epu32(_mm512_max_ps(t7_0_r, _mm512_setzero_ps()));
-    __m512 t8_0 = _mm512_mul_ps(x_v_0, k0);
-    __m512 t9_0_r = t8_0;
-    __m512i t9_0 = _mm512_cvttps_epu32(_mm512_max_ps(t9_0_r, _mm512_setzero_ps()));
-    __m512i t10_0 = _mm512_max_epi32(a_v_0, _mm512_setzero_si512());
-    __m512i t11_0 = _mm512_add_epi32(t9_0, t10_0);
-    __m512 t12_0_r = _mm512_roundscale_ps(x_v_0, 0x08);
-    __m512i t12_0 = _mm512_cvttps_epu32(_mm512_max_ps(t12_0_r, _mm512_setzero_ps()));
-    __m512i t13_0 = a_v_0;
-    __m512i t14_0 = _mm512_mullo_epi32(t12_0, t13_0);
-    __m512 t15_0 = _mm512_cvtepi32_ps(a_v_0);
-    __m512 t16_0 = _mm512_cvtepu32_ps(u_v_0);
-    __m512 t17_0 = _mm512_mul_ps(t16_0, k1);
-    __m512 t18_0 = _mm512_add_ps(t15_0, t17_0);
-    _mm512_storeu_si512((void*)(out0 + i), t0_0);
-    _mm512_storeu_si512((void*)(out1 + i), t3_0);
-    _mm512_storeu_si512((void*)(out2 + i), t6_0);
-    _mm512_storeu_si512((void*)(out3 + i), t7_0);
-    _mm512_storeu_si512((void*)(out4 + i), t11_0);
-    _mm512_storeu_si512((void*)(out5 + i), t14_0);
-    _mm512_storeu_ps(out6 + i, t18_0);
-    __m512 x_v_1 = _mm512_loadu_ps(in0 + i + 16);
-    __m512i a_v_1 = _mm512_loadu_si512((const void*)(in1 + i + 16));
-    __m512i u_v_1 = _mm512_loadu_si512((const void*)(in2 + i + 16));
-    __m512 t0_1_r = x_v_1;
-    __m512i t0_1 = _mm512_maskz_mov_epi32(
-        _mm512_cmp_ps_mask(x_v_1, x_v_1, _CMP_ORD_Q),
-        _mm512_mask_mov_epi32(_mm512_cvttps_epi32(t0_1_r),
-                              _mm512_cmp_ps_mask(t0_1_r, _mm512_set1_ps(2147483648.0f), _CMP_GE_OQ),
-                              _mm512_set1_epi32((int)(2147483647))));
-    __m512 t1_1_r = _mm512_roundscale_ps(x_v_1, 0x08);
-    __m512i t1_1 = _mm512_maskz_mov_epi32(
-        _mm512_cmp_ps_mask(x_v_1, x_v_1, _CMP_ORD_Q),
-        _mm512_mask_mov_epi32(_mm512_cvttps_epi32(t1_1_r),
-                              _mm512_cmp_ps_mask(t1_1_r, _mm512_set1_ps(2147483648.0f), _CMP_GE_OQ),
-                              _mm512_set1_epi32((int)(2147483647))));
-    __m512i t2_1 = _mm512_min_epu32(u_v_1, _mm512_set1_epi32((int)(2147483647ull)));
-    __m512i t3_1 = _mm512_add_epi32(t1_1, t2_1);
-    __m512 t4_1_r = _mm512_roundscale_ps(x_v_1, 0x09);
-    __m512i t4_1 = _mm512_maskz_mov_epi32(
-        _mm512_cmp_ps_mask(x_v_1, x_v_1, _CMP_ORD_Q),
-        _mm512_mask_mov_epi32(_mm512_cvttps_epi32(t4_1_r),
-                              _mm512_cmp_ps_mask(t4_1_r, _mm512_set1_ps(2147483648.0f), _CMP_GE_OQ),
-                              _mm512_set1_epi32((int)(2147483647))));
-    __m512i t5_1 = u_v_1;
-    __m512i t6_1 = _mm512_sub_epi32(t4_1, t5_1);
-    __m512 t7_1_r = _mm512_roundscale_ps(x_v_1, 0x0A);
-    __m512i t7_1 = _mm512_cvttps_epu32(_mm512_max_ps(t7_1_r, _mm512_setzero_ps()));
-    __m512 t8_1 = _mm512_mul_ps(x_v_1, k0);
-    __m512 t9_1_r = t8_1;
-    __m512i t9_1 = _mm512_cvttps_epu32(_mm512_max_ps(t9_1_r, _mm512_setzero_ps()));
-    __m512i t10_1 = _mm512_max_epi32(a_v_1, _mm512_setzero_si512());
-    __m512i t11_1 = _mm512_add_epi32(t9_1, t10_1);
-    __m512 t12_1_r = _mm512_roundscale_ps(x_v_1, 0x08);
-    __m512i t12_1 = _mm512_cvttps_epu32(_mm512_max_ps(t12_1_r, _mm512_setzero_ps()));
-    __m512i t13_1 = a_v_1;
-    __m512i t14_1 = _mm512_mullo_epi32(t12_1, t13_1);
-    __m512 t15_1 = _mm512_cvtepi32_ps(a_v_1);
-    __m512 t16_1 = _mm512_cvtepu32_ps(u_v_1);
-    __m512 t17_1 = _mm512_mul_ps(t16_1, k1);
-    __m512 t18_1 = _mm512_add_ps(t15_1, t17_1);
-    _mm512_storeu_si512((void*)(out0 + i + 16), t0_1);
-    _mm512_storeu_si512((void*)(out1 + i + 16), t3_1);
-    _mm512_storeu_si512((void*)(out2 + i + 16), t6_1);
-    _mm512_storeu_si512((void*)(out3 + i + 16), t7_1);
-    _mm512_storeu_si512((void*)(out4 + i + 16), t11_1);
-    _mm512_storeu_si512((void*)(out5 + i + 16), t14_1);
-    _mm512_storeu_ps(out6 + i + 16, t18_1);
-  }
-  // whole vectors, one per iteration
-  for (; i + 16 <= n; i += 16) {
-    __m512 x_v = _mm512_loadu_ps(in0 + i);
-    __m512i a_v = _mm512_loadu_si512((const void*)(in1 + i));
-    __m512i u_v = _mm512_loadu_si512((const void*)(in2 + i));
-    __m512 t19_r = x_v;
-    __m512i t19 = _mm512_maskz_mov_epi32(
-        _mm512_cmp_ps_mask(x_v, x_v, _CMP_ORD_Q),
-        _mm512_mask_mov_epi32(_mm512_cvttps_epi32(t19_r),
-                              _mm512_cmp_ps_mask(t19_r, _mm512_set1_ps(2147483648.0f), _CMP_GE_OQ),
-                              _mm512_set1_epi32((int)(2147483647))));
-    __m512 t20_r = _mm512_roundscale_ps(x_v, 0x08);
-    __m512i t20 = _mm512_maskz_mov_epi32(
-        _mm512_cmp_ps_mask(x_v, x_v, _CMP_ORD_Q),
-        _mm512_mask_mov_epi32(_mm512_cvttps_epi32(t20_r),
-                              _mm512_cmp_ps_mask(t20_r, _mm512_set1_ps(2147483648.0f), _CMP_GE_OQ),
-                              _mm512_set1_epi32((int)(2147483647))));
-    __m512i t21 = _mm512_min_epu32(u_v, _mm512_set1_epi32((int)(2147483647ull)));
-    __m512i t22 = _mm512_add_epi32(t20, t21);
-    __m512 t23_r = _mm512_roundscale_ps(x_v, 0x09);
-    __m512i t23 = _mm512_maskz_mov_epi32(
-        _mm512_cmp_ps_mask(x_v, x_v, _CMP_ORD_Q),
-        _mm512_mask_mov_epi32(_mm512_cvttps_epi32(t23_r),
-                              _mm512_cmp_ps_mask(t23_r, _mm512_set1_ps(2147483648.0f), _CMP_GE_OQ),
-                              _mm512_set1_epi32((int)(2147483647))));
-    __m512i t24 = u_v;
-    __m512i t25 = _mm512_sub_epi32(t23, t24);
-    __m512 t26_r = _mm512_roundscale_ps(x_v, 0x0A);
-    __m512i t26 = _mm512_cvttps_epu32(_mm512_max_ps(t26_r, _mm512_setzero_ps()));
-    __m512 t27 = _mm512_mul_ps(x_v, k0);
-    __m512 t28_r = t27;
-    __m512i t28 = _mm512_cvttps_epu32(_mm512_max_ps(t28_r, _mm512_setzero_ps()));
-    __m512i t29 = _mm512_max_epi32(a_v, _mm512_setzero_si512());
-    __m512i t30 = _mm512_add_epi32(t28, t29);
-    __m512 t31_r = _mm512_roundscale_ps(x_v, 0x08);
-    __m512i t31 = _mm512_cvttps_epu32(_mm512_max_ps(t31_r, _mm512_setzero_ps()));
-    __m512i t32 = a_v;
-    __m512i t33 = _mm512_mullo_epi32(t31, t32);
-    __m512 t34 = _mm512_cvtepi32_ps(a_v);
-    __m512 t35 = _mm512_cvtepu32_ps(u_v);
-    __m512 t36 = _mm512_mul_ps(t35, k1);
-    __m512 t37 = _mm512_add_ps(t34, t36);
-    _mm512_storeu_si512((void*)(out0 + i), t19);
-    _mm512_storeu_si512((void*)(out1 + i), t22);
-    _mm512_storeu_si512((void*)(out2 + i), t25);
-    _mm512_storeu_si512((void*)(out3 + i), t26);
-    _mm512_storeu_si512((void*)(out4 + i), t30);
-    _mm512_storeu_si512((void*)(out5 + i), t33);
-    _mm512_storeu_ps(out6 + i, t37);
+  // at least one whole vector
+  if (n > 15) {
+    // whole vectors, 2 per iteration
+    for (; i + 32 <= n; i += 32) {
+      __m512 x_v_0 = _mm512_loadu_ps(in0 + i);
+      __m512i a_v_0 = _mm512_loadu_si512((const void*)(in1 + i));
+      __m512i u_v_0 = _mm512_loadu_si512((const void*)(in2 + i));
+      __m512 t0_0_r = x_v_0;
+      __m512i t0_0 = _mm512_maskz_mov_epi32(
+          _mm512_cmp_ps_mask(x_v_0, x_v_0, _CMP_ORD_Q),
+          _mm512_mask_mov_epi32(
+              _mm512_cvttps_epi32(t0_0_r),
+              _mm512_cmp_ps_mask(t0_0_r, _mm512_set1_ps(2147483648.0f), _CMP_GE_OQ),
+              _mm512_set1_epi32((int)(2147483647))));
+      __m512 t1_0_r = _mm512_roundscale_ps(x_v_0, 0x08);
+      __m512i t1_0 = _mm512_maskz_mov_epi32(
+          _mm512_cmp_ps_mask(x_v_0, x_v_0, _CMP_ORD_Q),
+          _mm512_mask_mov_epi32(
+              _mm512_cvttps_epi32(t1_0_r),
+              _mm512_cmp_ps_mask(t1_0_r, _mm512_set1_ps(2147483648.0f), _CMP_GE_OQ),
+              _mm512_set1_epi32((int)(2147483647))));
+      __m512i t2_0 = _mm512_min_epu32(u_v_0, _mm512_set1_epi32((int)(2147483647ull)));
+      __m512i t3_0 = _mm512_add_epi32(t1_0, t2_0);
+      __m512 t4_0_r = _mm512_roundscale_ps(x_v_0, 0x09);
+      __m512i t4_0 = _mm512_maskz_mov_epi32(
+          _mm512_cmp_ps_mask(x_v_0, x_v_0, _CMP_ORD_Q),
+          _mm512_mask_mov_epi32(
+              _mm512_cvttps_epi32(t4_0_r),
+              _mm512_cmp_ps_mask(t4_0_r, _mm512_set1_ps(2147483648.0f), _CMP_GE_OQ),
+              _mm512_set1_epi32((int)(2147483647))));
+      __m512i t5_0 = u_v_0;
+      __m512i t6_0 = _mm512_sub_epi32(t4_0, t5_0);
+      __m512 t7_0_r = _mm512_roundscale_ps(x_v_0, 0x0A);
+      __m512i t7_0 = _mm512_cvttps_epu32(_mm512_max_ps(t7_0_r, _mm512_setzero_ps()));
+      __m512 t8_0 = _mm512_mul_ps(x_v_0, k0);
+      __m512 t9_0_r = t8_0;
+      __m512i t9_0 = _mm512_cvttps_epu32(_mm512_max_ps(t9_0_r, _mm512_setzero_ps()));
+      __m512i t10_0 = _mm512_max_epi32(a_v_0, _mm512_setzero_si512());
+      __m512i t11_0 = _mm512_add_epi32(t9_0, t10_0);
+      __m512 t12_0_r = _mm512_roundscale_ps(x_v_0, 0x08);
+      __m512i t12_0 = _mm512_cvttps_epu32(_mm512_max_ps(t12_0_r, _mm512_setzero_ps()));
+      __m512i t13_0 = a_v_0;
+      __m512i t14_0 = _mm512_mullo_epi32(t12_0, t13_0);
+      __m512 t15_0 = _mm512_cvtepi32_ps(a_v_0);
+      __m512 t16_0 = _mm512_cvtepu32_ps(u_v_0);
+      __m512 t17_0 = _mm512_mul_ps(t16_0, k1);
+      __m512 t18_0 = _mm512_add_ps(t15_0, t17_0);
+      _mm512_storeu_si512((void*)(out0 + i), t0_0);
+      _mm512_storeu_si512((void*)(out1 + i), t3_0);
+      _mm512_storeu_si512((void*)(out2 + i), t6_0);
+      _mm512_storeu_si512((void*)(out3 + i), t7_0);
+      _mm512_storeu_si512((void*)(out4 + i), t11_0);
+      _mm512_storeu_si512((void*)(out5 + i), t14_0);
+      _mm512_storeu_ps(out6 + i, t18_0);
+      __m512 x_v_1 = _mm512_loadu_ps(in0 + i + 16);
+      __m512i a_v_1 = _mm512_loadu_si512((const void*)(in1 + i + 16));
+      __m512i u_v_1 = _mm512_loadu_si512((const void*)(in2 + i + 16));
+      __m512 t0_1_r = x_v_1;
+      __m512i t0_1 = _mm512_maskz_mov_epi32(
+          _mm512_cmp_ps_mask(x_v_1, x_v_1, _CMP_ORD_Q),
+          _mm512_mask_mov_epi32(
+              _mm512_cvttps_epi32(t0_1_r),
+              _mm512_cmp_ps_mask(t0_1_r, _mm512_set1_ps(2147483648.0f), _CMP_GE_OQ),
+              _mm512_set1_epi32((int)(2147483647))));
+      __m512 t1_1_r = _mm512_roundscale_ps(x_v_1, 0x08);
+      __m512i t1_1 = _mm512_maskz_mov_epi32(
+          _mm512_cmp_ps_mask(x_v_1, x_v_1, _CMP_ORD_Q),
+          _mm512_mask_mov_epi32(
+              _mm512_cvttps_epi32(t1_1_r),
+              _mm512_cmp_ps_mask(t1_1_r, _mm512_set1_ps(2147483648.0f), _CMP_GE_OQ),
+              _mm512_set1_epi32((int)(2147483647))));
+      __m512i t2_1 = _mm512_min_epu32(u_v_1, _mm512_set1_epi32((int)(2147483647ull)));
+      __m512i t3_1 = _mm512_add_epi32(t1_1, t2_1);
+      __m512 t4_1_r = _mm512_roundscale_ps(x_v_1, 0x09);
+      __m512i t4_1 = _mm512_maskz_mov_epi32(
+          _mm512_cmp_ps_mask(x_v_1, x_v_1, _CMP_ORD_Q),
+          _mm512_mask_mov_epi32(
+              _mm512_cvttps_epi32(t4_1_r),
+              _mm512_cmp_ps_mask(t4_1_r, _mm512_set1_ps(2147483648.0f), _CMP_GE_OQ),
+              _mm512_set1_epi32((int)(2147483647))));
+      __m512i t5_1 = u_v_1;
+      __m512i t6_1 = _mm512_sub_epi32(t4_1, t5_1);
+      __m512 t7_1_r = _mm512_roundscale_ps(x_v_1, 0x0A);
+      __m512i t7_1 = _mm512_cvttps_epu32(_mm512_max_ps(t7_1_r, _mm512_setzero_ps()));
+      __m512 t8_1 = _mm512_mul_ps(x_v_1, k0);
+      __m512 t9_1_r = t8_1;
+      __m512i t9_1 = _mm512_cvttps_epu32(_mm512_max_ps(t9_1_r, _mm512_setzero_ps()));
+      __m512i t10_1 = _mm512_max_epi32(a_v_1, _mm512_setzero_si512());
+      __m512i t11_1 = _mm512_add_epi32(t9_1, t10_1);
+      __m512 t12_1_r = _mm512_roundscale_ps(x_v_1, 0x08);
+      __m512i t12_1 = _mm512_cvttps_epu32(_mm512_max_ps(t12_1_r, _mm512_setzero_ps()));
+      __m512i t13_1 = a_v_1;
+      __m512i t14_1 = _mm512_mullo_epi32(t12_1, t13_1);
+      __m512 t15_1 = _mm512_cvtepi32_ps(a_v_1);
+      __m512 t16_1 = _mm512_cvtepu32_ps(u_v_1);
+      __m512 t17_1 = _mm512_mul_ps(t16_1, k1);
+      __m512 t18_1 = _mm512_add_ps(t15_1, t17_1);
+      _mm512_storeu_si512((void*)(out0 + i + 16), t0_1);
+      _mm512_storeu_si512((void*)(out1 + i + 16), t3_1);
+      _mm512_storeu_si512((void*)(out2 + i + 16), t6_1);
+      _mm512_storeu_si512((void*)(out3 + i + 16), t7_1);
+      _mm512_storeu_si512((void*)(out4 + i + 16), t11_1);
+      _mm512_storeu_si512((void*)(out5 + i + 16), t14_1);
+      _mm512_storeu_ps(out6 + i + 16, t18_1);
+    }
+    // whole vectors, one per iteration
+    for (; i + 16 <= n; i += 16) {
+      __m512 x_v = _mm512_loadu_ps(in0 + i);
+      __m512i a_v = _mm512_loadu_si512((const void*)(in1 + i));
+      __m512i u_v = _mm512_loadu_si512((const void*)(in2 + i));
+      __m512 t19_r = x_v;
+      __m512i t19 = _mm512_maskz_mov_epi32(
+          _mm512_cmp_ps_mask(x_v, x_v, _CMP_ORD_Q),
+          _mm512_mask_mov_epi32(
+              _mm512_cvttps_epi32(t19_r),
+              _mm512_cmp_ps_mask(t19_r, _mm512_set1_ps(2147483648.0f), _CMP_GE_OQ),
+              _mm512_set1_epi32((int)(2147483647))));
+      __m512 t20_r = _mm512_roundscale_ps(x_v, 0x08);
+      __m512i t20 = _mm512_maskz_mov_epi32(
+          _mm512_cmp_ps_mask(x_v, x_v, _CMP_ORD_Q),
+          _mm512_mask_mov_epi32(
+              _mm512_cvttps_epi32(t20_r),
+              _mm512_cmp_ps_mask(t20_r, _mm512_set1_ps(2147483648.0f), _CMP_GE_OQ),
+              _mm512_set1_epi32((int)(2147483647))));
+      __m512i t21 = _mm512_min_epu32(u_v, _mm512_set1_epi32((int)(2147483647ull)));
+      __m512i t22 = _mm512_add_epi32(t20, t21);
+      __m512 t23_r = _mm512_roundscale_ps(x_v, 0x09);
+      __m512i t23 = _mm512_maskz_mov_epi32(
+          _mm512_cmp_ps_mask(x_v, x_v, _CMP_ORD_Q),
+          _mm512_mask_mov_epi32(
+              _mm512_cvttps_epi32(t23_r),
+              _mm512_cmp_ps_mask(t23_r, _mm512_set1_ps(2147483648.0f), _CMP_GE_OQ),
+              _mm512_set1_epi32((int)(2147483647))));
+      __m512i t24 = u_v;
+      __m512i t25 = _mm512_sub_epi32(t23, t24);
+      __m512 t26_r = _mm512_roundscale_ps(x_v, 0x0A);
+      __m512i t26 = _mm512_cvttps_epu32(_mm512_max_ps(t26_r, _mm512_setzero_ps()));
+      __m512 t27 = _mm512_mul_ps(x_v, k0);
+      __m512 t28_r = t27;
+      __m512i t28 = _mm512_cvttps_epu32(_mm512_max_ps(t28_r, _mm512_setzero_ps()));
+      __m512i t29 = _mm512_max_epi32(a_v, _mm512_setzero_si512());
+      __m512i t30 = _mm512_add_epi32(t28, t29);
+      __m512 t31_r = _mm512_roundscale_ps(x_v, 0x08);
+      __m512i t31 = _mm512_cvttps_epu32(_mm512_max_ps(t31_r, _mm512_setzero_ps()));
+      __m512i t32 = a_v;
+      __m512i t33 = _mm512_mullo_epi32(t31, t32);
+      __m512 t34 = _mm512_cvtepi32_ps(a_v);
+      __m512 t35 = _mm512_cvtepu32_ps(u_v);
+      __m512 t36 = _mm512_mul_ps(t35, k1);
+      __m512 t37 = _mm512_add_ps(t34, t36);
+      _mm512_storeu_si512((void*)(out0 + i), t19);
+      _mm512_storeu_si512((void*)(out1 + i), t22);
+      _mm512_storeu_si512((void*)(out2 + i), t25);
+      _mm512_storeu_si512((void*)(out3 + i), t26);
+      _mm512_storeu_si512((void*)(out4 + i), t30);
+      _mm512_storeu_si512((void*)(out5 + i), t33);
+      _mm512_storeu_ps(out6 + i, t37);
+    }
   }
   // scalar cleanup
   for (; i < n; ++i) {
@@ -456,204 +468,207 @@ __attribute__((target("avx2"))) void map_convert_i32_f32_avx2(
   __m256 k1 = _mm256_set1_ps(0.5f);
   float k2_s = (float)(65536.0f);
   float k3_s = (float)(0.5f);
-  // whole vectors, 2 per iteration
   int64_t i = 0;
-  for (; i + 16 <= n; i += 16) {
-    __m256 x_v_0 = _mm256_loadu_ps(in0 + i);
-    __m256i a_v_0 = _mm256_loadu_si256((const __m256i*)(in1 + i));
-    __m256i u_v_0 = _mm256_loadu_si256((const __m256i*)(in2 + i));
-    __m256 t0_0_r = x_v_0;
-    __m256i t0_0 = _mm256_and_si256(
-        _mm256_xor_si256(
-            _mm256_cvttps_epi32(t0_0_r),
-            _mm256_castps_si256(_mm256_cmp_ps(t0_0_r, _mm256_set1_ps(2147483648.0f), _CMP_GE_OQ))),
-        _mm256_castps_si256(_mm256_cmp_ps(x_v_0, x_v_0, _CMP_ORD_Q)));
-    __m256 t1_0_r = _mm256_round_ps(x_v_0, 0x08);
-    __m256i t1_0 = _mm256_and_si256(
-        _mm256_xor_si256(
-            _mm256_cvttps_epi32(t1_0_r),
-            _mm256_castps_si256(_mm256_cmp_ps(t1_0_r, _mm256_set1_ps(2147483648.0f), _CMP_GE_OQ))),
-        _mm256_castps_si256(_mm256_cmp_ps(x_v_0, x_v_0, _CMP_ORD_Q)));
-    __m256i t2_0 = _mm256_min_epu32(u_v_0, _mm256_set1_epi32((int)(2147483647ull)));
-    __m256i t3_0 = _mm256_add_epi32(t1_0, t2_0);
-    __m256 t4_0_r = _mm256_round_ps(x_v_0, 0x09);
-    __m256i t4_0 = _mm256_and_si256(
-        _mm256_xor_si256(
-            _mm256_cvttps_epi32(t4_0_r),
-            _mm256_castps_si256(_mm256_cmp_ps(t4_0_r, _mm256_set1_ps(2147483648.0f), _CMP_GE_OQ))),
-        _mm256_castps_si256(_mm256_cmp_ps(x_v_0, x_v_0, _CMP_ORD_Q)));
-    __m256i t5_0 = u_v_0;
-    __m256i t6_0 = _mm256_sub_epi32(t4_0, t5_0);
-    __m256 t7_0_m = _mm256_max_ps(_mm256_round_ps(x_v_0, 0x0A), _mm256_setzero_ps());
-    __m256 t7_0_big = _mm256_cmp_ps(t7_0_m, _mm256_set1_ps(2147483648.0f), _CMP_GE_OQ);
-    __m256i t7_0 = _mm256_or_si256(
-        _mm256_xor_si256(_mm256_cvttps_epi32(_mm256_sub_ps(
-                             t7_0_m, _mm256_and_ps(t7_0_big, _mm256_set1_ps(2147483648.0f)))),
-                         _mm256_slli_epi32(_mm256_castps_si256(t7_0_big), 31)),
-        _mm256_castps_si256(_mm256_cmp_ps(t7_0_m, _mm256_set1_ps(4294967296.0f), _CMP_GE_OQ)));
-    __m256 t8_0 = _mm256_mul_ps(x_v_0, k0);
-    __m256 t9_0_m = _mm256_max_ps(_mm256_round_ps(t8_0, 0x0B), _mm256_setzero_ps());
-    __m256 t9_0_big = _mm256_cmp_ps(t9_0_m, _mm256_set1_ps(2147483648.0f), _CMP_GE_OQ);
-    __m256i t9_0 = _mm256_or_si256(
-        _mm256_xor_si256(_mm256_cvttps_epi32(_mm256_sub_ps(
-                             t9_0_m, _mm256_and_ps(t9_0_big, _mm256_set1_ps(2147483648.0f)))),
-                         _mm256_slli_epi32(_mm256_castps_si256(t9_0_big), 31)),
-        _mm256_castps_si256(_mm256_cmp_ps(t9_0_m, _mm256_set1_ps(4294967296.0f), _CMP_GE_OQ)));
-    __m256i t10_0 = _mm256_max_epi32(a_v_0, _mm256_setzero_si256());
-    __m256i t11_0 = _mm256_add_epi32(t9_0, t10_0);
-    __m256 t12_0_m = _mm256_max_ps(_mm256_round_ps(x_v_0, 0x08), _mm256_setzero_ps());
-    __m256 t12_0_big = _mm256_cmp_ps(t12_0_m, _mm256_set1_ps(2147483648.0f), _CMP_GE_OQ);
-    __m256i t12_0 = _mm256_or_si256(
-        _mm256_xor_si256(_mm256_cvttps_epi32(_mm256_sub_ps(
-                             t12_0_m, _mm256_and_ps(t12_0_big, _mm256_set1_ps(2147483648.0f)))),
-                         _mm256_slli_epi32(_mm256_castps_si256(t12_0_big), 31)),
-        _mm256_castps_si256(_mm256_cmp_ps(t12_0_m, _mm256_set1_ps(4294967296.0f), _CMP_GE_OQ)));
-    __m256i t13_0 = a_v_0;
-    __m256i t14_0 = _mm256_mullo_epi32(t12_0, t13_0);
-    __m256 t15_0 = _mm256_cvtepi32_ps(a_v_0);
-    __m256 t16_0 = _mm256_add_ps(
-        _mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_srli_epi32(u_v_0, 16)), _mm256_set1_ps(65536.0f)),
-        _mm256_cvtepi32_ps(_mm256_and_si256(u_v_0, _mm256_set1_epi32((int)(65535)))));
-    __m256 t17_0 = _mm256_mul_ps(t16_0, k1);
-    __m256 t18_0 = _mm256_add_ps(t15_0, t17_0);
-    _mm256_storeu_si256((__m256i*)(out0 + i), t0_0);
-    _mm256_storeu_si256((__m256i*)(out1 + i), t3_0);
-    _mm256_storeu_si256((__m256i*)(out2 + i), t6_0);
-    _mm256_storeu_si256((__m256i*)(out3 + i), t7_0);
-    _mm256_storeu_si256((__m256i*)(out4 + i), t11_0);
-    _mm256_storeu_si256((__m256i*)(out5 + i), t14_0);
-    _mm256_storeu_ps(out6 + i, t18_0);
-    __m256 x_v_1 = _mm256_loadu_ps(in0 + i + 8);
-    __m256i a_v_1 = _mm256_loadu_si256((const __m256i*)(in1 + i + 8));
-    __m256i u_v_1 = _mm256_loadu_si256((const __m256i*)(in2 + i + 8));
-    __m256 t0_1_r = x_v_1;
-    __m256i t0_1 = _mm256_and_si256(
-        _mm256_xor_si256(
-            _mm256_cvttps_epi32(t0_1_r),
-            _mm256_castps_si256(_mm256_cmp_ps(t0_1_r, _mm256_set1_ps(2147483648.0f), _CMP_GE_OQ))),
-        _mm256_castps_si256(_mm256_cmp_ps(x_v_1, x_v_1, _CMP_ORD_Q)));
-    __m256 t1_1_r = _mm256_round_ps(x_v_1, 0x08);
-    __m256i t1_1 = _mm256_and_si256(
-        _mm256_xor_si256(
-            _mm256_cvttps_epi32(t1_1_r),
-            _mm256_castps_si256(_mm256_cmp_ps(t1_1_r, _mm256_set1_ps(2147483648.0f), _CMP_GE_OQ))),
-        _mm256_castps_si256(_mm256_cmp_ps(x_v_1, x_v_1, _CMP_ORD_Q)));
-    __m256i t2_1 = _mm256_min_epu32(u_v_1, _mm256_set1_epi32((int)(2147483647ull)));
-    __m256i t3_1 = _mm256_add_epi32(t1_1, t2_1);
-    __m256 t4_1_r = _mm256_round_ps(x_v_1, 0x09);
-    __m256i t4_1 = _mm256_and_si256(
-        _mm256_xor_si256(
-            _mm256_cvttps_epi32(t4_1_r),
-            _mm256_castps_si256(_mm256_cmp_ps(t4_1_r, _mm256_set1_ps(2147483648.0f), _CMP_GE_OQ))),
-        _mm256_castps_si256(_mm256_cmp_ps(x_v_1, x_v_1, _CMP_ORD_Q)));
-    __m256i t5_1 = u_v_1;
-    __m256i t6_1 = _mm256_sub_epi32(t4_1, t5_1);
-    __m256 t7_1_m = _mm256_max_ps(_mm256_round_ps(x_v_1, 0x0A), _mm256_setzero_ps());
-    __m256 t7_1_big = _mm256_cmp_ps(t7_1_m, _mm256_set1_ps(2147483648.0f), _CMP_GE_OQ);
-    __m256i t7_1 = _mm256_or_si256(
-        _mm256_xor_si256(_mm256_cvttps_epi32(_mm256_sub_ps(
-                             t7_1_m, _mm256_and_ps(t7_1_big, _mm256_set1_ps(2147483648.0f)))),
-                         _mm256_slli_epi32(_mm256_castps_si256(t7_1_big), 31)),
-        _mm256_castps_si256(_mm256_cmp_ps(t7_1_m, _mm256_set1_ps(4294967296.0f), _CMP_GE_OQ)));
-    __m256 t8_1 = _mm256_mul_ps(x_v_1, k0);
-    __m256 t9_1_m = _mm256_max_ps(_mm256_round_ps(t8_1, 0x0B), _mm256_setzero_ps());
-    __m256 t9_1_big = _mm256_cmp_ps(t9_1_m, _mm256_set1_ps(2147483648.0f), _CMP_GE_OQ);
-    __m256i t9_1 = _mm256_or_si256(
-        _mm256_xor_si256(_mm256_cvttps_epi32(_mm256_sub_ps(
-                             t9_1_m, _mm256_and_ps(t9_1_big, _mm256_set1_ps(2147483648.0f)))),
-                         _mm256_slli_epi32(_mm256_castps_si256(t9_1_big), 31)),
-        _mm256_castps_si256(_mm256_cmp_ps(t9_1_m, _mm256_set1_ps(4294967296.0f), _CMP_GE_OQ)));
-    __m256i t10_1 = _mm256_max_epi32(a_v_1, _mm256_setzero_si256());
-    __m256i t11_1 = _mm256_add_epi32(t9_1, t10_1);
-    __m256 t12_1_m = _mm256_max_ps(_mm256_round_ps(x_v_1, 0x08), _mm256_setzero_ps());
-    __m256 t12_1_big = _mm256_cmp_ps(t12_1_m, _mm256_set1_ps(2147483648.0f), _CMP_GE_OQ);
-    __m256i t12_1 = _mm256_or_si256(
-        _mm256_xor_si256(_mm256_cvttps_epi32(_mm256_sub_ps(
-                             t12_1_m, _mm256_and_ps(t12_1_big, _mm256_set1_ps(2147483648.0f)))),
-                         _mm256_slli_epi32(_mm256_castps_si256(t12_1_big), 31)),
-        _mm256_castps_si256(_mm256_cmp_ps(t12_1_m, _mm256_set1_ps(4294967296.0f), _CMP_GE_OQ)));
-    __m256i t13_1 = a_v_1;
-    __m256i t14_1 = _mm256_mullo_epi32(t12_1, t13_1);
-    __m256 t15_1 = _mm256_cvtepi32_ps(a_v_1);
-    __m256 t16_1 = _mm256_add_ps(
-        _mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_srli_epi32(u_v_1, 16)), _mm256_set1_ps(65536.0f)),
-        _mm256_cvtepi32_ps(_mm256_and_si256(u_v_1, _mm256_set1_epi32((int)(65535)))));
-    __m256 t17_1 = _mm256_mul_ps(t16_1, k1);
-    __m256 t18_1 = _mm256_add_ps(t15_1, t17_1);
-    _mm256_storeu_si256((__m256i*)(out0 + i + 8), t0_1);
-    _mm256_storeu_si256((__m256i*)(out1 + i + 8), t3_1);
-    _mm256_storeu_si256((__m256i*)(out2 + i + 8), t6_1);
-    _mm256_storeu_si256((__m256i*)(out3 + i + 8), t7_1);
-    _mm256_storeu_si256((__m256i*)(out4 + i + 8), t11_1);
-    _mm256_storeu_si256((__m256i*)(out5 + i + 8), t14_1);
-    _mm256_storeu_ps(out6 + i + 8, t18_1);
-  }
-  // whole vectors, one per iteration
-  for (; i + 8 <= n; i += 8) {
-    __m256 x_v = _mm256_loadu_ps(in0 + i);
-    __m256i a_v = _mm256_loadu_si256((const __m256i*)(in1 + i));
-    __m256i u_v = _mm256_loadu_si256((const __m256i*)(in2 + i));
-    __m256 t19_r = x_v;
-    __m256i t19 = _mm256_and_si256(
-        _mm256_xor_si256(
-            _mm256_cvttps_epi32(t19_r),
-            _mm256_castps_si256(_mm256_cmp_ps(t19_r, _mm256_set1_ps(2147483648.0f), _CMP_GE_OQ))),
-        _mm256_castps_si256(_mm256_cmp_ps(x_v, x_v, _CMP_ORD_Q)));
-    __m256 t20_r = _mm256_round_ps(x_v, 0x08);
-    __m256i t20 = _mm256_and_si256(
-        _mm256_xor_si256(
-            _mm256_cvttps_epi32(t20_r),
-            _mm256_castps_si256(_mm256_cmp_ps(t20_r, _mm256_set1_ps(2147483648.0f), _CMP_GE_OQ))),
-        _mm256_castps_si256(_mm256_cmp_ps(x_v, x_v, _CMP_ORD_Q)));
-    __m256i t21 = _mm256_min_epu32(u_v, _mm256_set1_epi32((int)(2147483647ull)));
-    __m256i t22 = _mm256_add_epi32(t20, t21);
-    __m256 t23_r = _mm256_round_ps(x_v, 0x09);
-    __m256i t23 = _mm256_and_si256(
-        _mm256_xor_si256(
-            _mm256_cvttps_epi32(t23_r),
-            _mm256_castps_si256(_mm256_cmp_ps(t23_r, _mm256_set1_ps(2147483648.0f), _CMP_GE_OQ))),
-        _mm256_castps_si256(_mm256_cmp_ps(x_v, x_v, _CMP_ORD_Q)));
-    __m256i t24 = u_v;
-    __m256i t25 = _mm256_sub_epi32(t23, t24);
-    __m256 t26_m = _mm256_max_ps(_mm256_round_ps(x_v, 0x0A), _mm256_setzero_ps());
-    __m256 t26_big = _mm256_cmp_ps(t26_m, _mm256_set1_ps(2147483648.0f), _CMP_GE_OQ);
-    __m256i t26 = _mm256_or_si256(
-        _mm256_xor_si256(_mm256_cvttps_epi32(_mm256_sub_ps(
-                             t26_m, _mm256_and_ps(t26_big, _mm256_set1_ps(2147483648.0f)))),
-                         _mm256_slli_epi32(_mm256_castps_si256(t26_big), 31)),
-        _mm256_castps_si256(_mm256_cmp_ps(t26_m, _mm256_set1_ps(4294967296.0f), _CMP_GE_OQ)));
-    __m256 t27 = _mm256_mul_ps(x_v, k0);
-    __m256 t28_m = _mm256_max_ps(_mm256_round_ps(t27, 0x0B), _mm256_setzero_ps());
-    __m256 t28_big = _mm256_cmp_ps(t28_m, _mm256_set1_ps(2147483648.0f), _CMP_GE_OQ);
-    __m256i t28 = _mm256_or_si256(
-        _mm256_xor_si256(_mm256_cvttps_epi32(_mm256_sub_ps(
-                             t28_m, _mm256_and_ps(t28_big, _mm256_set1_ps(2147483648.0f)))),
-                         _mm256_slli_epi32(_mm256_castps_si256(t28_big), 31)),
-        _mm256_castps_si256(_mm256_cmp_ps(t28_m, _mm256_set1_ps(4294967296.0f), _CMP_GE_OQ)));
-    __m256i t29 = _mm256_max_epi32(a_v, _mm256_setzero_si256());
-    __m256i t30 = _mm256_add_epi32(t28, t29);
-    __m256 t31_m = _mm256_max_ps(_mm256_round_ps(x_v, 0x08), _mm256_setzero_ps());
-    __m256 t31_big = _mm256_cmp_ps(t31_m, _mm256_set1_ps(2147483648.0f), _CMP_GE_OQ);
-    __m256i t31 = _mm256_or_si256(
-        _mm256_xor_si256(_mm256_cvttps_epi32(_mm256_sub_ps(
-                             t31_m, _mm256_and_ps(t31_big, _mm256_set1_ps(2147483648.0f)))),
-                         _mm256_slli_epi32(_mm256_castps_si256(t31_big), 31)),
-        _mm256_castps_si256(_mm256_cmp_ps(t31_m, _mm256_set1_ps(4294967296.0f), _CMP_GE_OQ)));
-    __m256i t32 = a_v;
-    __m256i t33 = _mm256_mullo_epi32(t31, t32);
-    __m256 t34 = _mm256_cvtepi32_ps(a_v);
-    __m256 t35 = _mm256_add_ps(
-        _mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_srli_epi32(u_v, 16)), _mm256_set1_ps(65536.0f)),
-        _mm256_cvtepi32_ps(_mm256_and_si256(u_v, _mm256_set1_epi32((int)(65535)))));
-    __m256 t36 = _mm256_mul_ps(t35, k1);
-    __m256 t37 = _mm256_add_ps(t34, t36);
-    _mm256_storeu_si256((__m256i*)(out0 + i), t19);
-    _mm256_storeu_si256((__m256i*)(out1 + i), t22);
-    _mm256_storeu_si256((__m256i*)(out2 + i), t25);
-    _mm256_storeu_si256((__m256i*)(out3 + i), t26);
-    _mm256_storeu_si256((__m256i*)(out4 + i), t30);
-    _mm256_storeu_si256((__m256i*)(out5 + i), t33);
-    _mm256_storeu_ps(out6 + i, t37);
+  // at least one whole vector
+  if (n > 7) {
+    // whole vectors, 2 per iteration
+    for (; i + 16 <= n; i += 16) {
+      __m256 x_v_0 = _mm256_loadu_ps(in0 + i);
+      __m256i a_v_0 = _mm256_loadu_si256((const __m256i*)(in1 + i));
+      __m256i u_v_0 = _mm256_loadu_si256((const __m256i*)(in2 + i));
+      __m256 t0_0_r = x_v_0;
+      __m256i t0_0 = _mm256_and_si256(
+          _mm256_xor_si256(_mm256_cvttps_epi32(t0_0_r),
+                           _mm256_castps_si256(
+                               _mm256_cmp_ps(t0_0_r, _mm256_set1_ps(2147483648.0f), _CMP_GE_OQ))),
+          _mm256_castps_si256(_mm256_cmp_ps(x_v_0, x_v_0, _CMP_ORD_Q)));
+      __m256 t1_0_r = _mm256_round_ps(x_v_0, 0x08);
+      __m256i t1_0 = _mm256_and_si256(
+          _mm256_xor_si256(_mm256_cvttps_epi32(t1_0_r),
+                           _mm256_castps_si256(
+                               _mm256_cmp_ps(t1_0_r, _mm256_set1_ps(2147483648.0f), _CMP_GE_OQ))),
+          _mm256_castps_si256(_mm256_cmp_ps(x_v_0, x_v_0, _CMP_ORD_Q)));
+      __m256i t2_0 = _mm256_min_epu32(u_v_0, _mm256_set1_epi32((int)(2147483647ull)));
+      __m256i t3_0 = _mm256_add_epi32(t1_0, t2_0);
+      __m256 t4_0_r = _mm256_round_ps(x_v_0, 0x09);
+      __m256i t4_0 = _mm256_and_si256(
+          _mm256_xor_si256(_mm256_cvttps_epi32(t4_0_r),
+                           _mm256_castps_si256(
+                               _mm256_cmp_ps(t4_0_r, _mm256_set1_ps(2147483648.0f), _CMP_GE_OQ))),
+          _mm256_castps_si256(_mm256_cmp_ps(x_v_0, x_v_0, _CMP_ORD_Q)));
+      __m256i t5_0 = u_v_0;
+      __m256i t6_0 = _mm256_sub_epi32(t4_0, t5_0);
+      __m256 t7_0_m = _mm256_max_ps(_mm256_round_ps(x_v_0, 0x0A), _mm256_setzero_ps());
+      __m256 t7_0_big = _mm256_cmp_ps(t7_0_m, _mm256_set1_ps(2147483648.0f), _CMP_GE_OQ);
+      __m256i t7_0 = _mm256_or_si256(
+          _mm256_xor_si256(_mm256_cvttps_epi32(_mm256_sub_ps(
+                               t7_0_m, _mm256_and_ps(t7_0_big, _mm256_set1_ps(2147483648.0f)))),
+                           _mm256_slli_epi32(_mm256_castps_si256(t7_0_big), 31)),
+          _mm256_castps_si256(_mm256_cmp_ps(t7_0_m, _mm256_set1_ps(4294967296.0f), _CMP_GE_OQ)));
+      __m256 t8_0 = _mm256_mul_ps(x_v_0, k0);
+      __m256 t9_0_m = _mm256_max_ps(_mm256_round_ps(t8_0, 0x0B), _mm256_setzero_ps());
+      __m256 t9_0_big = _mm256_cmp_ps(t9_0_m, _mm256_set1_ps(2147483648.0f), _CMP_GE_OQ);
+      __m256i t9_0 = _mm256_or_si256(
+          _mm256_xor_si256(_mm256_cvttps_epi32(_mm256_sub_ps(
+                               t9_0_m, _mm256_and_ps(t9_0_big, _mm256_set1_ps(2147483648.0f)))),
+                           _mm256_slli_epi32(_mm256_castps_si256(t9_0_big), 31)),
+          _mm256_castps_si256(_mm256_cmp_ps(t9_0_m, _mm256_set1_ps(4294967296.0f), _CMP_GE_OQ)));
+      __m256i t10_0 = _mm256_max_epi32(a_v_0, _mm256_setzero_si256());
+      __m256i t11_0 = _mm256_add_epi32(t9_0, t10_0);
+      __m256 t12_0_m = _mm256_max_ps(_mm256_round_ps(x_v_0, 0x08), _mm256_setzero_ps());
+      __m256 t12_0_big = _mm256_cmp_ps(t12_0_m, _mm256_set1_ps(2147483648.0f), _CMP_GE_OQ);
+      __m256i t12_0 = _mm256_or_si256(
+          _mm256_xor_si256(_mm256_cvttps_epi32(_mm256_sub_ps(
+                               t12_0_m, _mm256_and_ps(t12_0_big, _mm256_set1_ps(2147483648.0f)))),
+                           _mm256_slli_epi32(_mm256_castps_si256(t12_0_big), 31)),
+          _mm256_castps_si256(_mm256_cmp_ps(t12_0_m, _mm256_set1_ps(4294967296.0f), _CMP_GE_OQ)));
+      __m256i t13_0 = a_v_0;
+      __m256i t14_0 = _mm256_mullo_epi32(t12_0, t13_0);
+      __m256 t15_0 = _mm256_cvtepi32_ps(a_v_0);
+      __m256 t16_0 = _mm256_add_ps(
+          _mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_srli_epi32(u_v_0, 16)), _mm256_set1_ps(65536.0f)),
+          _mm256_cvtepi32_ps(_mm256_and_si256(u_v_0, _mm256_set1_epi32((int)(65535)))));
+      __m256 t17_0 = _mm256_mul_ps(t16_0, k1);
+      __m256 t18_0 = _mm256_add_ps(t15_0, t17_0);
+      _mm256_storeu_si256((__m256i*)(out0 + i), t0_0);
+      _mm256_storeu_si256((__m256i*)(out1 + i), t3_0);
+      _mm256_storeu_si256((__m256i*)(out2 + i), t6_0);
+      _mm256_storeu_si256((__m256i*)(out3 + i), t7_0);
+      _mm256_storeu_si256((__m256i*)(out4 + i), t11_0);
+      _mm256_storeu_si256((__m256i*)(out5 + i), t14_0);
+      _mm256_storeu_ps(out6 + i, t18_0);
+      __m256 x_v_1 = _mm256_loadu_ps(in0 + i + 8);
+      __m256i a_v_1 = _mm256_loadu_si256((const __m256i*)(in1 + i + 8));
+      __m256i u_v_1 = _mm256_loadu_si256((const __m256i*)(in2 + i + 8));
+      __m256 t0_1_r = x_v_1;
+      __m256i t0_1 = _mm256_and_si256(
+          _mm256_xor_si256(_mm256_cvttps_epi32(t0_1_r),
+                           _mm256_castps_si256(
+                               _mm256_cmp_ps(t0_1_r, _mm256_set1_ps(2147483648.0f), _CMP_GE_OQ))),
+          _mm256_castps_si256(_mm256_cmp_ps(x_v_1, x_v_1, _CMP_ORD_Q)));
+      __m256 t1_1_r = _mm256_round_ps(x_v_1, 0x08);
+      __m256i t1_1 = _mm256_and_si256(
+          _mm256_xor_si256(_mm256_cvttps_epi32(t1_1_r),
+                           _mm256_castps_si256(
+                               _mm256_cmp_ps(t1_1_r, _mm256_set1_ps(2147483648.0f), _CMP_GE_OQ))),
+          _mm256_castps_si256(_mm256_cmp_ps(x_v_1, x_v_1, _CMP_ORD_Q)));
+      __m256i t2_1 = _mm256_min_epu32(u_v_1, _mm256_set1_epi32((int)(2147483647ull)));
+      __m256i t3_1 = _mm256_add_epi32(t1_1, t2_1);
+      __m256 t4_1_r = _mm256_round_ps(x_v_1, 0x09);
+      __m256i t4_1 = _mm256_and_si256(
+          _mm256_xor_si256(_mm256_cvttps_epi32(t4_1_r),
+                           _mm256_castps_si256(
+                               _mm256_cmp_ps(t4_1_r, _mm256_set1_ps(2147483648.0f), _CMP_GE_OQ))),
+          _mm256_castps_si256(_mm256_cmp_ps(x_v_1, x_v_1, _CMP_ORD_Q)));
+      __m256i t5_1 = u_v_1;
+      __m256i t6_1 = _mm256_sub_epi32(t4_1, t5_1);
+      __m256 t7_1_m = _mm256_max_ps(_mm256_round_ps(x_v_1, 0x0A), _mm256_setzero_ps());
+      __m256 t7_1_big = _mm256_cmp_ps(t7_1_m, _mm256_set1_ps(2147483648.0f), _CMP_GE_OQ);
+      __m256i t7_1 = _mm256_or_si256(
+          _mm256_xor_si256(_mm256_cvttps_epi32(_mm256_sub_ps(
+                               t7_1_m, _mm256_and_ps(t7_1_big, _mm256_set1_ps(2147483648.0f)))),
+                           _mm256_slli_epi32(_mm256_castps_si256(t7_1_big), 31)),
+          _mm256_castps_si256(_mm256_cmp_ps(t7_1_m, _mm256_set1_ps(4294967296.0f), _CMP_GE_OQ)));
+      __m256 t8_1 = _mm256_mul_ps(x_v_1, k0);
+      __m256 t9_1_m = _mm256_max_ps(_mm256_round_ps(t8_1, 0x0B), _mm256_setzero_ps());
+      __m256 t9_1_big = _mm256_cmp_ps(t9_1_m, _mm256_set1_ps(2147483648.0f), _CMP_GE_OQ);
+      __m256i t9_1 = _mm256_or_si256(
+          _mm256_xor_si256(_mm256_cvttps_epi32(_mm256_sub_ps(
+                               t9_1_m, _mm256_and_ps(t9_1_big, _mm256_set1_ps(2147483648.0f)))),
+                           _mm256_slli_epi32(_mm256_castps_si256(t9_1_big), 31)),
+          _mm256_castps_si256(_mm256_cmp_ps(t9_1_m, _mm256_set1_ps(4294967296.0f), _CMP_GE_OQ)));
+      __m256i t10_1 = _mm256_max_epi32(a_v_1, _mm256_setzero_si256());
+      __m256i t11_1 = _mm256_add_epi32(t9_1, t10_1);
+      __m256 t12_1_m = _mm256_max_ps(_mm256_round_ps(x_v_1, 0x08), _mm256_setzero_ps());
+      __m256 t12_1_big = _mm256_cmp_ps(t12_1_m, _mm256_set1_ps(2147483648.0f), _CMP_GE_OQ);
+      __m256i t12_1 = _mm256_or_si256(
+          _mm256_xor_si256(_mm256_cvttps_epi32(_mm256_sub_ps(
+                               t12_1_m, _mm256_and_ps(t12_1_big, _mm256_set1_ps(2147483648.0f)))),
+                           _mm256_slli_epi32(_mm256_castps_si256(t12_1_big), 31)),
+          _mm256_castps_si256(_mm256_cmp_ps(t12_1_m, _mm256_set1_ps(4294967296.0f), _CMP_GE_OQ)));
+      __m256i t13_1 = a_v_1;
+      __m256i t14_1 = _mm256_mullo_epi32(t12_1, t13_1);
+      __m256 t15_1 = _mm256_cvtepi32_ps(a_v_1);
+      __m256 t16_1 = _mm256_add_ps(
+          _mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_srli_epi32(u_v_1, 16)), _mm256_set1_ps(65536.0f)),
+          _mm256_cvtepi32_ps(_mm256_and_si256(u_v_1, _mm256_set1_epi32((int)(65535)))));
+      __m256 t17_1 = _mm256_mul_ps(t16_1, k1);
+      __m256 t18_1 = _mm256_add_ps(t15_1, t17_1);
+      _mm256_storeu_si256((__m256i*)(out0 + i + 8), t0_1);
+      _mm256_storeu_si256((__m256i*)(out1 + i + 8), t3_1);
+      _mm256_storeu_si256((__m256i*)(out2 + i + 8), t6_1);
+      _mm256_storeu_si256((__m256i*)(out3 + i + 8), t7_1);
+      _mm256_storeu_si256((__m256i*)(out4 + i + 8), t11_1);
+      _mm256_storeu_si256((__m256i*)(out5 + i + 8), t14_1);
+      _mm256_storeu_ps(out6 + i + 8, t18_1);
+    }
+    // whole vectors, one per iteration
+    for (; i + 8 <= n; i += 8) {
+      __m256 x_v = _mm256_loadu_ps(in0 + i);
+      __m256i a_v = _mm256_loadu_si256((const __m256i*)(in1 + i));
+      __m256i u_v = _mm256_loadu_si256((const __m256i*)(in2 + i));
+      __m256 t19_r = x_v;
+      __m256i t19 = _mm256_and_si256(
+          _mm256_xor_si256(
+              _mm256_cvttps_epi32(t19_r),
+              _mm256_castps_si256(_mm256_cmp_ps(t19_r, _mm256_set1_ps(2147483648.0f), _CMP_GE_OQ))),
+          _mm256_castps_si256(_mm256_cmp_ps(x_v, x_v, _CMP_ORD_Q)));
+      __m256 t20_r = _mm256_round_ps(x_v, 0x08);
+      __m256i t20 = _mm256_and_si256(
+          _mm256_xor_si256(
+              _mm256_cvttps_epi32(t20_r),
+              _mm256_castps_si256(_mm256_cmp_ps(t20_r, _mm256_set1_ps(2147483648.0f), _CMP_GE_OQ))),
+          _mm256_castps_si256(_mm256_cmp_ps(x_v, x_v, _CMP_ORD_Q)));
+      __m256i t21 = _mm256_min_epu32(u_v, _mm256_set1_epi32((int)(2147483647ull)));
+      __m256i t22 = _mm256_add_epi32(t20, t21);
+      __m256 t23_r = _mm256_round_ps(x_v, 0x09);
+      __m256i t23 = _mm256_and_si256(
+          _mm256_xor_si256(
+              _mm256_cvttps_epi32(t23_r),
+              _mm256_castps_si256(_mm256_cmp_ps(t23_r, _mm256_set1_ps(2147483648.0f), _CMP_GE_OQ))),
+          _mm256_castps_si256(_mm256_cmp_ps(x_v, x_v, _CMP_ORD_Q)));
+      __m256i t24 = u_v;
+      __m256i t25 = _mm256_sub_epi32(t23, t24);
+      __m256 t26_m = _mm256_max_ps(_mm256_round_ps(x_v, 0x0A), _mm256_setzero_ps());
+      __m256 t26_big = _mm256_cmp_ps(t26_m, _mm256_set1_ps(2147483648.0f), _CMP_GE_OQ);
+      __m256i t26 = _mm256_or_si256(
+          _mm256_xor_si256(_mm256_cvttps_epi32(_mm256_sub_ps(
+                               t26_m, _mm256_and_ps(t26_big, _mm256_set1_ps(2147483648.0f)))),
+                           _mm256_slli_epi32(_mm256_castps_si256(t26_big), 31)),
+          _mm256_castps_si256(_mm256_cmp_ps(t26_m, _mm256_set1_ps(4294967296.0f), _CMP_GE_OQ)));
+      __m256 t27 = _mm256_mul_ps(x_v, k0);
+      __m256 t28_m = _mm256_max_ps(_mm256_round_ps(t27, 0x0B), _mm256_setzero_ps());
+      __m256 t28_big = _mm256_cmp_ps(t28_m, _mm256_set1_ps(2147483648.0f), _CMP_GE_OQ);
+      __m256i t28 = _mm256_or_si256(
+          _mm256_xor_si256(_mm256_cvttps_epi32(_mm256_sub_ps(
+                               t28_m, _mm256_and_ps(t28_big, _mm256_set1_ps(2147483648.0f)))),
+                           _mm256_slli_epi32(_mm256_castps_si256(t28_big), 31)),
+          _mm256_castps_si256(_mm256_cmp_ps(t28_m, _mm256_set1_ps(4294967296.0f), _CMP_GE_OQ)));
+      __m256i t29 = _mm256_max_epi32(a_v, _mm256_setzero_si256());
+      __m256i t30 = _mm256_add_epi32(t28, t29);
+      __m256 t31_m = _mm256_max_ps(_mm256_round_ps(x_v, 0x08), _mm256_setzero_ps());
+      __m256 t31_big = _mm256_cmp_ps(t31_m, _mm256_set1_ps(2147483648.0f), _CMP_GE_OQ);
+      __m256i t31 = _mm256_or_si256(
+          _mm256_xor_si256(_mm256_cvttps_epi32(_mm256_sub_ps(
+                               t31_m, _mm256_and_ps(t31_big, _mm256_set1_ps(2147483648.0f)))),
+                           _mm256_slli_epi32(_mm256_castps_si256(t31_big), 31)),
+          _mm256_castps_si256(_mm256_cmp_ps(t31_m, _mm256_set1_ps(4294967296.0f), _CMP_GE_OQ)));
+      __m256i t32 = a_v;
+      __m256i t33 = _mm256_mullo_epi32(t31, t32);
+      __m256 t34 = _mm256_cvtepi32_ps(a_v);
+      __m256 t35 = _mm256_add_ps(
+          _mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_srli_epi32(u_v, 16)), _mm256_set1_ps(65536.0f)),
+          _mm256_cvtepi32_ps(_mm256_and_si256(u_v, _mm256_set1_epi32((int)(65535)))));
+      __m256 t36 = _mm256_mul_ps(t35, k1);
+      __m256 t37 = _mm256_add_ps(t34, t36);
+      _mm256_storeu_si256((__m256i*)(out0 + i), t19);
+      _mm256_storeu_si256((__m256i*)(out1 + i), t22);
+      _mm256_storeu_si256((__m256i*)(out2 + i), t25);
+      _mm256_storeu_si256((__m256i*)(out3 + i), t26);
+      _mm256_storeu_si256((__m256i*)(out4 + i), t30);
+      _mm256_storeu_si256((__m256i*)(out5 + i), t33);
+      _mm256_storeu_ps(out6 + i, t37);
+    }
   }
   // scalar cleanup
   for (; i < n; ++i) {
@@ -1061,7 +1076,8 @@ bool map_convert_i32_f32_forced(map_convert_i32_f32_choice& choice) {
   __builtin_cpu_init();
   if (map_convert_i32_f32_names(requested, "avx512", "avx512")) {
     if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-        __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl")) {
+        __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
+        __builtin_cpu_supports("bmi2")) {
       choice = {map_convert_i32_f32_avx512, "avx512"};
       return true;
     }
@@ -1111,7 +1127,8 @@ map_convert_i32_f32_choice map_convert_i32_f32_select() {
 #if defined(__x86_64__)
   __builtin_cpu_init();
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-      __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl"))
+      __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
+      __builtin_cpu_supports("bmi2"))
     return {map_convert_i32_f32_avx512, "avx512"};
   if (__builtin_cpu_supports("avx2")) return {map_convert_i32_f32_avx2, "avx2"};
 #endif

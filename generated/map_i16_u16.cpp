@@ -48,7 +48,7 @@ __attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) 
 // tail: scalar cleanup loop after the whole vectors
 
 #if defined(__x86_64__)
-__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void map_i16_u16_avx512(
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void map_i16_u16_avx512(
     const int16_t* in0, const int16_t* in1, const uint16_t* in2, int64_t n, int16_t* out0,
     int16_t* out1, uint16_t* out2) {
   __m512i k0 = _mm512_set1_epi16((short)(1000));
@@ -65,66 +65,69 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void map_i16_u16_a
   uint16_t k11_s = (uint16_t)(0);
   uint16_t k12_s = (uint16_t)(3);
   uint16_t k13_s = (uint16_t)(1);
-  // whole vectors, 2 per iteration
   int64_t i = 0;
-  for (; i + 64 <= n; i += 64) {
-    __m512i a_v_0 = _mm512_loadu_si512((const void*)(in0 + i));
-    __m512i b_v_0 = _mm512_loadu_si512((const void*)(in1 + i));
-    __m512i w_v_0 = _mm512_loadu_si512((const void*)(in2 + i));
-    __m512i t0_0 = _mm512_mullo_epi16(a_v_0, b_v_0);
-    __m512i t1_0 = _mm512_add_epi16(t0_0, k0);
-    __m512i t2_0 = _mm512_abs_epi16(a_v_0);
-    __m512i t3_0 = _mm512_sub_epi16(t1_0, t2_0);
-    __mmask32 t4_0 = _mm512_cmp_epi16_mask(a_v_0, b_v_0, _MM_CMPINT_NLT);
-    __m512i t5_0 = _mm512_min_epi16(a_v_0, k1);
-    __m512i t6_0 = _mm512_max_epi16(b_v_0, k2);
-    __m512i t7_0 = _mm512_mask_blend_epi16(t4_0, t6_0, t5_0);
-    __mmask32 t8_0 = _mm512_cmp_epu16_mask(w_v_0, k3, _MM_CMPINT_EQ);
-    __m512i t9_0 = _mm512_mullo_epi16(w_v_0, k5);
-    __m512i t10_0 = _mm512_sub_epi16(t9_0, k6);
-    __m512i t11_0 = _mm512_mask_blend_epi16(t8_0, t10_0, k4);
-    _mm512_storeu_si512((void*)(out0 + i), t3_0);
-    _mm512_storeu_si512((void*)(out1 + i), t7_0);
-    _mm512_storeu_si512((void*)(out2 + i), t11_0);
-    __m512i a_v_1 = _mm512_loadu_si512((const void*)(in0 + i + 32));
-    __m512i b_v_1 = _mm512_loadu_si512((const void*)(in1 + i + 32));
-    __m512i w_v_1 = _mm512_loadu_si512((const void*)(in2 + i + 32));
-    __m512i t0_1 = _mm512_mullo_epi16(a_v_1, b_v_1);
-    __m512i t1_1 = _mm512_add_epi16(t0_1, k0);
-    __m512i t2_1 = _mm512_abs_epi16(a_v_1);
-    __m512i t3_1 = _mm512_sub_epi16(t1_1, t2_1);
-    __mmask32 t4_1 = _mm512_cmp_epi16_mask(a_v_1, b_v_1, _MM_CMPINT_NLT);
-    __m512i t5_1 = _mm512_min_epi16(a_v_1, k1);
-    __m512i t6_1 = _mm512_max_epi16(b_v_1, k2);
-    __m512i t7_1 = _mm512_mask_blend_epi16(t4_1, t6_1, t5_1);
-    __mmask32 t8_1 = _mm512_cmp_epu16_mask(w_v_1, k3, _MM_CMPINT_EQ);
-    __m512i t9_1 = _mm512_mullo_epi16(w_v_1, k5);
-    __m512i t10_1 = _mm512_sub_epi16(t9_1, k6);
-    __m512i t11_1 = _mm512_mask_blend_epi16(t8_1, t10_1, k4);
-    _mm512_storeu_si512((void*)(out0 + i + 32), t3_1);
-    _mm512_storeu_si512((void*)(out1 + i + 32), t7_1);
-    _mm512_storeu_si512((void*)(out2 + i + 32), t11_1);
-  }
-  // whole vectors, one per iteration
-  for (; i + 32 <= n; i += 32) {
-    __m512i a_v = _mm512_loadu_si512((const void*)(in0 + i));
-    __m512i b_v = _mm512_loadu_si512((const void*)(in1 + i));
-    __m512i w_v = _mm512_loadu_si512((const void*)(in2 + i));
-    __m512i t12 = _mm512_mullo_epi16(a_v, b_v);
-    __m512i t13 = _mm512_add_epi16(t12, k0);
-    __m512i t14 = _mm512_abs_epi16(a_v);
-    __m512i t15 = _mm512_sub_epi16(t13, t14);
-    __mmask32 t16 = _mm512_cmp_epi16_mask(a_v, b_v, _MM_CMPINT_NLT);
-    __m512i t17 = _mm512_min_epi16(a_v, k1);
-    __m512i t18 = _mm512_max_epi16(b_v, k2);
-    __m512i t19 = _mm512_mask_blend_epi16(t16, t18, t17);
-    __mmask32 t20 = _mm512_cmp_epu16_mask(w_v, k3, _MM_CMPINT_EQ);
-    __m512i t21 = _mm512_mullo_epi16(w_v, k5);
-    __m512i t22 = _mm512_sub_epi16(t21, k6);
-    __m512i t23 = _mm512_mask_blend_epi16(t20, t22, k4);
-    _mm512_storeu_si512((void*)(out0 + i), t15);
-    _mm512_storeu_si512((void*)(out1 + i), t19);
-    _mm512_storeu_si512((void*)(out2 + i), t23);
+  // at least one whole vector
+  if (n > 31) {
+    // whole vectors, 2 per iteration
+    for (; i + 64 <= n; i += 64) {
+      __m512i a_v_0 = _mm512_loadu_si512((const void*)(in0 + i));
+      __m512i b_v_0 = _mm512_loadu_si512((const void*)(in1 + i));
+      __m512i w_v_0 = _mm512_loadu_si512((const void*)(in2 + i));
+      __m512i t0_0 = _mm512_mullo_epi16(a_v_0, b_v_0);
+      __m512i t1_0 = _mm512_add_epi16(t0_0, k0);
+      __m512i t2_0 = _mm512_abs_epi16(a_v_0);
+      __m512i t3_0 = _mm512_sub_epi16(t1_0, t2_0);
+      __mmask32 t4_0 = _mm512_cmp_epi16_mask(a_v_0, b_v_0, _MM_CMPINT_NLT);
+      __m512i t5_0 = _mm512_min_epi16(a_v_0, k1);
+      __m512i t6_0 = _mm512_max_epi16(b_v_0, k2);
+      __m512i t7_0 = _mm512_mask_blend_epi16(t4_0, t6_0, t5_0);
+      __mmask32 t8_0 = _mm512_cmp_epu16_mask(w_v_0, k3, _MM_CMPINT_EQ);
+      __m512i t9_0 = _mm512_mullo_epi16(w_v_0, k5);
+      __m512i t10_0 = _mm512_sub_epi16(t9_0, k6);
+      __m512i t11_0 = _mm512_mask_blend_epi16(t8_0, t10_0, k4);
+      _mm512_storeu_si512((void*)(out0 + i), t3_0);
+      _mm512_storeu_si512((void*)(out1 + i), t7_0);
+      _mm512_storeu_si512((void*)(out2 + i), t11_0);
+      __m512i a_v_1 = _mm512_loadu_si512((const void*)(in0 + i + 32));
+      __m512i b_v_1 = _mm512_loadu_si512((const void*)(in1 + i + 32));
+      __m512i w_v_1 = _mm512_loadu_si512((const void*)(in2 + i + 32));
+      __m512i t0_1 = _mm512_mullo_epi16(a_v_1, b_v_1);
+      __m512i t1_1 = _mm512_add_epi16(t0_1, k0);
+      __m512i t2_1 = _mm512_abs_epi16(a_v_1);
+      __m512i t3_1 = _mm512_sub_epi16(t1_1, t2_1);
+      __mmask32 t4_1 = _mm512_cmp_epi16_mask(a_v_1, b_v_1, _MM_CMPINT_NLT);
+      __m512i t5_1 = _mm512_min_epi16(a_v_1, k1);
+      __m512i t6_1 = _mm512_max_epi16(b_v_1, k2);
+      __m512i t7_1 = _mm512_mask_blend_epi16(t4_1, t6_1, t5_1);
+      __mmask32 t8_1 = _mm512_cmp_epu16_mask(w_v_1, k3, _MM_CMPINT_EQ);
+      __m512i t9_1 = _mm512_mullo_epi16(w_v_1, k5);
+      __m512i t10_1 = _mm512_sub_epi16(t9_1, k6);
+      __m512i t11_1 = _mm512_mask_blend_epi16(t8_1, t10_1, k4);
+      _mm512_storeu_si512((void*)(out0 + i + 32), t3_1);
+      _mm512_storeu_si512((void*)(out1 + i + 32), t7_1);
+      _mm512_storeu_si512((void*)(out2 + i + 32), t11_1);
+    }
+    // whole vectors, one per iteration
+    for (; i + 32 <= n; i += 32) {
+      __m512i a_v = _mm512_loadu_si512((const void*)(in0 + i));
+      __m512i b_v = _mm512_loadu_si512((const void*)(in1 + i));
+      __m512i w_v = _mm512_loadu_si512((const void*)(in2 + i));
+      __m512i t12 = _mm512_mullo_epi16(a_v, b_v);
+      __m512i t13 = _mm512_add_epi16(t12, k0);
+      __m512i t14 = _mm512_abs_epi16(a_v);
+      __m512i t15 = _mm512_sub_epi16(t13, t14);
+      __mmask32 t16 = _mm512_cmp_epi16_mask(a_v, b_v, _MM_CMPINT_NLT);
+      __m512i t17 = _mm512_min_epi16(a_v, k1);
+      __m512i t18 = _mm512_max_epi16(b_v, k2);
+      __m512i t19 = _mm512_mask_blend_epi16(t16, t18, t17);
+      __mmask32 t20 = _mm512_cmp_epu16_mask(w_v, k3, _MM_CMPINT_EQ);
+      __m512i t21 = _mm512_mullo_epi16(w_v, k5);
+      __m512i t22 = _mm512_sub_epi16(t21, k6);
+      __m512i t23 = _mm512_mask_blend_epi16(t20, t22, k4);
+      _mm512_storeu_si512((void*)(out0 + i), t15);
+      _mm512_storeu_si512((void*)(out1 + i), t19);
+      _mm512_storeu_si512((void*)(out2 + i), t23);
+    }
   }
   // scalar cleanup
   for (; i < n; ++i) {
@@ -246,66 +249,69 @@ __attribute__((target("avx2"))) void map_i16_u16_avx2(const int16_t* in0, const 
   uint16_t k11_s = (uint16_t)(0);
   uint16_t k12_s = (uint16_t)(3);
   uint16_t k13_s = (uint16_t)(1);
-  // whole vectors, 2 per iteration
   int64_t i = 0;
-  for (; i + 32 <= n; i += 32) {
-    __m256i a_v_0 = _mm256_loadu_si256((const __m256i*)(in0 + i));
-    __m256i b_v_0 = _mm256_loadu_si256((const __m256i*)(in1 + i));
-    __m256i w_v_0 = _mm256_loadu_si256((const __m256i*)(in2 + i));
-    __m256i t0_0 = _mm256_mullo_epi16(a_v_0, b_v_0);
-    __m256i t1_0 = _mm256_add_epi16(t0_0, k0);
-    __m256i t2_0 = _mm256_abs_epi16(a_v_0);
-    __m256i t3_0 = _mm256_sub_epi16(t1_0, t2_0);
-    __m256i t4_0 = _mm256_xor_si256(_mm256_cmpgt_epi16(b_v_0, a_v_0), _mm256_set1_epi32(-1));
-    __m256i t5_0 = _mm256_min_epi16(a_v_0, k1);
-    __m256i t6_0 = _mm256_max_epi16(b_v_0, k2);
-    __m256i t7_0 = _mm256_blendv_epi8(t6_0, t5_0, t4_0);
-    __m256i t8_0 = _mm256_cmpeq_epi16(w_v_0, k3);
-    __m256i t9_0 = _mm256_mullo_epi16(w_v_0, k5);
-    __m256i t10_0 = _mm256_sub_epi16(t9_0, k6);
-    __m256i t11_0 = _mm256_blendv_epi8(t10_0, k4, t8_0);
-    _mm256_storeu_si256((__m256i*)(out0 + i), t3_0);
-    _mm256_storeu_si256((__m256i*)(out1 + i), t7_0);
-    _mm256_storeu_si256((__m256i*)(out2 + i), t11_0);
-    __m256i a_v_1 = _mm256_loadu_si256((const __m256i*)(in0 + i + 16));
-    __m256i b_v_1 = _mm256_loadu_si256((const __m256i*)(in1 + i + 16));
-    __m256i w_v_1 = _mm256_loadu_si256((const __m256i*)(in2 + i + 16));
-    __m256i t0_1 = _mm256_mullo_epi16(a_v_1, b_v_1);
-    __m256i t1_1 = _mm256_add_epi16(t0_1, k0);
-    __m256i t2_1 = _mm256_abs_epi16(a_v_1);
-    __m256i t3_1 = _mm256_sub_epi16(t1_1, t2_1);
-    __m256i t4_1 = _mm256_xor_si256(_mm256_cmpgt_epi16(b_v_1, a_v_1), _mm256_set1_epi32(-1));
-    __m256i t5_1 = _mm256_min_epi16(a_v_1, k1);
-    __m256i t6_1 = _mm256_max_epi16(b_v_1, k2);
-    __m256i t7_1 = _mm256_blendv_epi8(t6_1, t5_1, t4_1);
-    __m256i t8_1 = _mm256_cmpeq_epi16(w_v_1, k3);
-    __m256i t9_1 = _mm256_mullo_epi16(w_v_1, k5);
-    __m256i t10_1 = _mm256_sub_epi16(t9_1, k6);
-    __m256i t11_1 = _mm256_blendv_epi8(t10_1, k4, t8_1);
-    _mm256_storeu_si256((__m256i*)(out0 + i + 16), t3_1);
-    _mm256_storeu_si256((__m256i*)(out1 + i + 16), t7_1);
-    _mm256_storeu_si256((__m256i*)(out2 + i + 16), t11_1);
-  }
-  // whole vectors, one per iteration
-  for (; i + 16 <= n; i += 16) {
-    __m256i a_v = _mm256_loadu_si256((const __m256i*)(in0 + i));
-    __m256i b_v = _mm256_loadu_si256((const __m256i*)(in1 + i));
-    __m256i w_v = _mm256_loadu_si256((const __m256i*)(in2 + i));
-    __m256i t12 = _mm256_mullo_epi16(a_v, b_v);
-    __m256i t13 = _mm256_add_epi16(t12, k0);
-    __m256i t14 = _mm256_abs_epi16(a_v);
-    __m256i t15 = _mm256_sub_epi16(t13, t14);
-    __m256i t16 = _mm256_xor_si256(_mm256_cmpgt_epi16(b_v, a_v), _mm256_set1_epi32(-1));
-    __m256i t17 = _mm256_min_epi16(a_v, k1);
-    __m256i t18 = _mm256_max_epi16(b_v, k2);
-    __m256i t19 = _mm256_blendv_epi8(t18, t17, t16);
-    __m256i t20 = _mm256_cmpeq_epi16(w_v, k3);
-    __m256i t21 = _mm256_mullo_epi16(w_v, k5);
-    __m256i t22 = _mm256_sub_epi16(t21, k6);
-    __m256i t23 = _mm256_blendv_epi8(t22, k4, t20);
-    _mm256_storeu_si256((__m256i*)(out0 + i), t15);
-    _mm256_storeu_si256((__m256i*)(out1 + i), t19);
-    _mm256_storeu_si256((__m256i*)(out2 + i), t23);
+  // at least one whole vector
+  if (n > 15) {
+    // whole vectors, 2 per iteration
+    for (; i + 32 <= n; i += 32) {
+      __m256i a_v_0 = _mm256_loadu_si256((const __m256i*)(in0 + i));
+      __m256i b_v_0 = _mm256_loadu_si256((const __m256i*)(in1 + i));
+      __m256i w_v_0 = _mm256_loadu_si256((const __m256i*)(in2 + i));
+      __m256i t0_0 = _mm256_mullo_epi16(a_v_0, b_v_0);
+      __m256i t1_0 = _mm256_add_epi16(t0_0, k0);
+      __m256i t2_0 = _mm256_abs_epi16(a_v_0);
+      __m256i t3_0 = _mm256_sub_epi16(t1_0, t2_0);
+      __m256i t4_0 = _mm256_xor_si256(_mm256_cmpgt_epi16(b_v_0, a_v_0), _mm256_set1_epi32(-1));
+      __m256i t5_0 = _mm256_min_epi16(a_v_0, k1);
+      __m256i t6_0 = _mm256_max_epi16(b_v_0, k2);
+      __m256i t7_0 = _mm256_blendv_epi8(t6_0, t5_0, t4_0);
+      __m256i t8_0 = _mm256_cmpeq_epi16(w_v_0, k3);
+      __m256i t9_0 = _mm256_mullo_epi16(w_v_0, k5);
+      __m256i t10_0 = _mm256_sub_epi16(t9_0, k6);
+      __m256i t11_0 = _mm256_blendv_epi8(t10_0, k4, t8_0);
+      _mm256_storeu_si256((__m256i*)(out0 + i), t3_0);
+      _mm256_storeu_si256((__m256i*)(out1 + i), t7_0);
+      _mm256_storeu_si256((__m256i*)(out2 + i), t11_0);
+      __m256i a_v_1 = _mm256_loadu_si256((const __m256i*)(in0 + i + 16));
+      __m256i b_v_1 = _mm256_loadu_si256((const __m256i*)(in1 + i + 16));
+      __m256i w_v_1 = _mm256_loadu_si256((const __m256i*)(in2 + i + 16));
+      __m256i t0_1 = _mm256_mullo_epi16(a_v_1, b_v_1);
+      __m256i t1_1 = _mm256_add_epi16(t0_1, k0);
+      __m256i t2_1 = _mm256_abs_epi16(a_v_1);
+      __m256i t3_1 = _mm256_sub_epi16(t1_1, t2_1);
+      __m256i t4_1 = _mm256_xor_si256(_mm256_cmpgt_epi16(b_v_1, a_v_1), _mm256_set1_epi32(-1));
+      __m256i t5_1 = _mm256_min_epi16(a_v_1, k1);
+      __m256i t6_1 = _mm256_max_epi16(b_v_1, k2);
+      __m256i t7_1 = _mm256_blendv_epi8(t6_1, t5_1, t4_1);
+      __m256i t8_1 = _mm256_cmpeq_epi16(w_v_1, k3);
+      __m256i t9_1 = _mm256_mullo_epi16(w_v_1, k5);
+      __m256i t10_1 = _mm256_sub_epi16(t9_1, k6);
+      __m256i t11_1 = _mm256_blendv_epi8(t10_1, k4, t8_1);
+      _mm256_storeu_si256((__m256i*)(out0 + i + 16), t3_1);
+      _mm256_storeu_si256((__m256i*)(out1 + i + 16), t7_1);
+      _mm256_storeu_si256((__m256i*)(out2 + i + 16), t11_1);
+    }
+    // whole vectors, one per iteration
+    for (; i + 16 <= n; i += 16) {
+      __m256i a_v = _mm256_loadu_si256((const __m256i*)(in0 + i));
+      __m256i b_v = _mm256_loadu_si256((const __m256i*)(in1 + i));
+      __m256i w_v = _mm256_loadu_si256((const __m256i*)(in2 + i));
+      __m256i t12 = _mm256_mullo_epi16(a_v, b_v);
+      __m256i t13 = _mm256_add_epi16(t12, k0);
+      __m256i t14 = _mm256_abs_epi16(a_v);
+      __m256i t15 = _mm256_sub_epi16(t13, t14);
+      __m256i t16 = _mm256_xor_si256(_mm256_cmpgt_epi16(b_v, a_v), _mm256_set1_epi32(-1));
+      __m256i t17 = _mm256_min_epi16(a_v, k1);
+      __m256i t18 = _mm256_max_epi16(b_v, k2);
+      __m256i t19 = _mm256_blendv_epi8(t18, t17, t16);
+      __m256i t20 = _mm256_cmpeq_epi16(w_v, k3);
+      __m256i t21 = _mm256_mullo_epi16(w_v, k5);
+      __m256i t22 = _mm256_sub_epi16(t21, k6);
+      __m256i t23 = _mm256_blendv_epi8(t22, k4, t20);
+      _mm256_storeu_si256((__m256i*)(out0 + i), t15);
+      _mm256_storeu_si256((__m256i*)(out1 + i), t19);
+      _mm256_storeu_si256((__m256i*)(out2 + i), t23);
+    }
   }
   // scalar cleanup
   for (; i < n; ++i) {
@@ -504,7 +510,8 @@ bool map_i16_u16_forced(map_i16_u16_choice& choice) {
   __builtin_cpu_init();
   if (map_i16_u16_names(requested, "avx512", "avx512")) {
     if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-        __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl")) {
+        __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
+        __builtin_cpu_supports("bmi2")) {
       choice = {map_i16_u16_avx512, "avx512"};
       return true;
     }
@@ -553,7 +560,8 @@ map_i16_u16_choice map_i16_u16_select() {
 #if defined(__x86_64__)
   __builtin_cpu_init();
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-      __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl"))
+      __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
+      __builtin_cpu_supports("bmi2"))
     return {map_i16_u16_avx512, "avx512"};
   if (__builtin_cpu_supports("avx2")) return {map_i16_u16_avx2, "avx2"};
 #endif

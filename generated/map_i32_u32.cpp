@@ -49,7 +49,7 @@ __attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) 
 // uses masked loads (AVX-512 k-registers) for the tail
 
 #if defined(__x86_64__)
-__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void map_i32_u32_avx512(
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void map_i32_u32_avx512(
     const int32_t* in0, const uint32_t* in1, const float* in2, int64_t n, int32_t* out0,
     uint32_t* out1, float* out2, float* out3) {
   __m512i k0 = _mm512_set1_epi32((int)(7));
@@ -59,78 +59,81 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void map_i32_u32_a
   __m512i k4 = _mm512_set1_epi32((int)(4294967295));
   __m512i k5 = _mm512_setzero_si512();
   __m512 k6 = _mm512_setzero_ps();
-  // whole vectors, 2 per iteration
   int64_t i = 0;
-  for (; i + 32 <= n; i += 32) {
-    __m512i a_v_0 = _mm512_loadu_si512((const void*)(in0 + i));
-    __m512i u_v_0 = _mm512_loadu_si512((const void*)(in1 + i));
-    __m512 f_v_0 = _mm512_loadu_ps(in2 + i);
-    __m512i t0_0 = _mm512_abs_epi32(a_v_0);
-    __m512i t1_0 = _mm512_mullo_epi32(a_v_0, k0);
-    __m512i t2_0 = _mm512_max_epi32(t1_0, k1);
-    __m512i t3_0 = _mm512_min_epi32(t2_0, k2);
-    __m512i t4_0 = _mm512_sub_epi32(t0_0, t3_0);
-    __mmask16 t5_0 = _mm512_cmp_epu32_mask(u_v_0, k3, _MM_CMPINT_LT);
-    __m512i t6_0 = _mm512_add_epi32(u_v_0, k4);
-    __m512i t7_0 = _mm512_mullo_epi32(u_v_0, u_v_0);
-    __m512i t8_0 = _mm512_mask_blend_epi32(t5_0, t7_0, t6_0);
-    __mmask16 t9_0 = _mm512_cmp_epi32_mask(a_v_0, k5, _MM_CMPINT_NE);
-    __m512 t10_0 = _mm512_sub_ps(k6, f_v_0);
-    __m512 t11_0 = _mm512_mask_blend_ps(t9_0, t10_0, f_v_0);
-    _mm512_storeu_si512((void*)(out0 + i), t4_0);
-    _mm512_storeu_si512((void*)(out1 + i), t8_0);
-    _mm512_storeu_ps(out2 + i, t11_0);
-    _mm512_storeu_ps(out3 + i, f_v_0);
-    __m512i a_v_1 = _mm512_loadu_si512((const void*)(in0 + i + 16));
-    __m512i u_v_1 = _mm512_loadu_si512((const void*)(in1 + i + 16));
-    __m512 f_v_1 = _mm512_loadu_ps(in2 + i + 16);
-    __m512i t0_1 = _mm512_abs_epi32(a_v_1);
-    __m512i t1_1 = _mm512_mullo_epi32(a_v_1, k0);
-    __m512i t2_1 = _mm512_max_epi32(t1_1, k1);
-    __m512i t3_1 = _mm512_min_epi32(t2_1, k2);
-    __m512i t4_1 = _mm512_sub_epi32(t0_1, t3_1);
-    __mmask16 t5_1 = _mm512_cmp_epu32_mask(u_v_1, k3, _MM_CMPINT_LT);
-    __m512i t6_1 = _mm512_add_epi32(u_v_1, k4);
-    __m512i t7_1 = _mm512_mullo_epi32(u_v_1, u_v_1);
-    __m512i t8_1 = _mm512_mask_blend_epi32(t5_1, t7_1, t6_1);
-    __mmask16 t9_1 = _mm512_cmp_epi32_mask(a_v_1, k5, _MM_CMPINT_NE);
-    __m512 t10_1 = _mm512_sub_ps(k6, f_v_1);
-    __m512 t11_1 = _mm512_mask_blend_ps(t9_1, t10_1, f_v_1);
-    _mm512_storeu_si512((void*)(out0 + i + 16), t4_1);
-    _mm512_storeu_si512((void*)(out1 + i + 16), t8_1);
-    _mm512_storeu_ps(out2 + i + 16, t11_1);
-    _mm512_storeu_ps(out3 + i + 16, f_v_1);
-  }
-  // whole vectors, one per iteration
-  for (; i + 16 <= n; i += 16) {
-    __m512i a_v = _mm512_loadu_si512((const void*)(in0 + i));
-    __m512i u_v = _mm512_loadu_si512((const void*)(in1 + i));
-    __m512 f_v = _mm512_loadu_ps(in2 + i);
-    __m512i t12 = _mm512_abs_epi32(a_v);
-    __m512i t13 = _mm512_mullo_epi32(a_v, k0);
-    __m512i t14 = _mm512_max_epi32(t13, k1);
-    __m512i t15 = _mm512_min_epi32(t14, k2);
-    __m512i t16 = _mm512_sub_epi32(t12, t15);
-    __mmask16 t17 = _mm512_cmp_epu32_mask(u_v, k3, _MM_CMPINT_LT);
-    __m512i t18 = _mm512_add_epi32(u_v, k4);
-    __m512i t19 = _mm512_mullo_epi32(u_v, u_v);
-    __m512i t20 = _mm512_mask_blend_epi32(t17, t19, t18);
-    __mmask16 t21 = _mm512_cmp_epi32_mask(a_v, k5, _MM_CMPINT_NE);
-    __m512 t22 = _mm512_sub_ps(k6, f_v);
-    __m512 t23 = _mm512_mask_blend_ps(t21, t22, f_v);
-    _mm512_storeu_si512((void*)(out0 + i), t16);
-    _mm512_storeu_si512((void*)(out1 + i), t20);
-    _mm512_storeu_ps(out2 + i, t23);
-    _mm512_storeu_ps(out3 + i, f_v);
+  // at least one whole vector
+  if (n > 15) {
+    // whole vectors, 2 per iteration
+    for (; i + 32 <= n; i += 32) {
+      __m512i a_v_0 = _mm512_loadu_si512((const void*)(in0 + i));
+      __m512i u_v_0 = _mm512_loadu_si512((const void*)(in1 + i));
+      __m512 f_v_0 = _mm512_loadu_ps(in2 + i);
+      __m512i t0_0 = _mm512_abs_epi32(a_v_0);
+      __m512i t1_0 = _mm512_mullo_epi32(a_v_0, k0);
+      __m512i t2_0 = _mm512_max_epi32(t1_0, k1);
+      __m512i t3_0 = _mm512_min_epi32(t2_0, k2);
+      __m512i t4_0 = _mm512_sub_epi32(t0_0, t3_0);
+      __mmask16 t5_0 = _mm512_cmp_epu32_mask(u_v_0, k3, _MM_CMPINT_LT);
+      __m512i t6_0 = _mm512_add_epi32(u_v_0, k4);
+      __m512i t7_0 = _mm512_mullo_epi32(u_v_0, u_v_0);
+      __m512i t8_0 = _mm512_mask_blend_epi32(t5_0, t7_0, t6_0);
+      __mmask16 t9_0 = _mm512_cmp_epi32_mask(a_v_0, k5, _MM_CMPINT_NE);
+      __m512 t10_0 = _mm512_sub_ps(k6, f_v_0);
+      __m512 t11_0 = _mm512_mask_blend_ps(t9_0, t10_0, f_v_0);
+      _mm512_storeu_si512((void*)(out0 + i), t4_0);
+      _mm512_storeu_si512((void*)(out1 + i), t8_0);
+      _mm512_storeu_ps(out2 + i, t11_0);
+      _mm512_storeu_ps(out3 + i, f_v_0);
+      __m512i a_v_1 = _mm512_loadu_si512((const void*)(in0 + i + 16));
+      __m512i u_v_1 = _mm512_loadu_si512((const void*)(in1 + i + 16));
+      __m512 f_v_1 = _mm512_loadu_ps(in2 + i + 16);
+      __m512i t0_1 = _mm512_abs_epi32(a_v_1);
+      __m512i t1_1 = _mm512_mullo_epi32(a_v_1, k0);
+      __m512i t2_1 = _mm512_max_epi32(t1_1, k1);
+      __m512i t3_1 = _mm512_min_epi32(t2_1, k2);
+      __m512i t4_1 = _mm512_sub_epi32(t0_1, t3_1);
+      __mmask16 t5_1 = _mm512_cmp_epu32_mask(u_v_1, k3, _MM_CMPINT_LT);
+      __m512i t6_1 = _mm512_add_epi32(u_v_1, k4);
+      __m512i t7_1 = _mm512_mullo_epi32(u_v_1, u_v_1);
+      __m512i t8_1 = _mm512_mask_blend_epi32(t5_1, t7_1, t6_1);
+      __mmask16 t9_1 = _mm512_cmp_epi32_mask(a_v_1, k5, _MM_CMPINT_NE);
+      __m512 t10_1 = _mm512_sub_ps(k6, f_v_1);
+      __m512 t11_1 = _mm512_mask_blend_ps(t9_1, t10_1, f_v_1);
+      _mm512_storeu_si512((void*)(out0 + i + 16), t4_1);
+      _mm512_storeu_si512((void*)(out1 + i + 16), t8_1);
+      _mm512_storeu_ps(out2 + i + 16, t11_1);
+      _mm512_storeu_ps(out3 + i + 16, f_v_1);
+    }
+    // whole vectors, one per iteration
+    for (; i + 16 <= n; i += 16) {
+      __m512i a_v = _mm512_loadu_si512((const void*)(in0 + i));
+      __m512i u_v = _mm512_loadu_si512((const void*)(in1 + i));
+      __m512 f_v = _mm512_loadu_ps(in2 + i);
+      __m512i t12 = _mm512_abs_epi32(a_v);
+      __m512i t13 = _mm512_mullo_epi32(a_v, k0);
+      __m512i t14 = _mm512_max_epi32(t13, k1);
+      __m512i t15 = _mm512_min_epi32(t14, k2);
+      __m512i t16 = _mm512_sub_epi32(t12, t15);
+      __mmask16 t17 = _mm512_cmp_epu32_mask(u_v, k3, _MM_CMPINT_LT);
+      __m512i t18 = _mm512_add_epi32(u_v, k4);
+      __m512i t19 = _mm512_mullo_epi32(u_v, u_v);
+      __m512i t20 = _mm512_mask_blend_epi32(t17, t19, t18);
+      __mmask16 t21 = _mm512_cmp_epi32_mask(a_v, k5, _MM_CMPINT_NE);
+      __m512 t22 = _mm512_sub_ps(k6, f_v);
+      __m512 t23 = _mm512_mask_blend_ps(t21, t22, f_v);
+      _mm512_storeu_si512((void*)(out0 + i), t16);
+      _mm512_storeu_si512((void*)(out1 + i), t20);
+      _mm512_storeu_ps(out2 + i, t23);
+      _mm512_storeu_ps(out3 + i, f_v);
+    }
   }
   // the rest: one partial vector, its loads and stores masked
   if (i < n) {
-    __m512i a_v_tail = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                               (__mmask16)((1ull << (n - i)) - 1), in0 + i);
-    __m512i u_v_tail = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                               (__mmask16)((1ull << (n - i)) - 1), in1 + i);
-    __m512 f_v_tail =
-        _mm512_mask_loadu_ps(_mm512_setzero_ps(), (__mmask16)((1ull << (n - i)) - 1), in2 + i);
+    __m512i a_v_tail = _mm512_mask_loadu_epi32(
+        _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(n - i)), in0 + i);
+    __m512i u_v_tail = _mm512_mask_loadu_epi32(
+        _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(n - i)), in1 + i);
+    __m512 f_v_tail = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
+                                           (__mmask16)_bzhi_u32(~0u, (unsigned)(n - i)), in2 + i);
     __m512i t24_tail = _mm512_abs_epi32(a_v_tail);
     __m512i t25_tail = _mm512_mullo_epi32(a_v_tail, k0);
     __m512i t26_tail = _mm512_max_epi32(t25_tail, k1);
@@ -143,10 +146,10 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void map_i32_u32_a
     __mmask16 t33_tail = _mm512_cmp_epi32_mask(a_v_tail, k5, _MM_CMPINT_NE);
     __m512 t34_tail = _mm512_sub_ps(k6, f_v_tail);
     __m512 t35_tail = _mm512_mask_blend_ps(t33_tail, t34_tail, f_v_tail);
-    _mm512_mask_storeu_epi32(out0 + i, (__mmask16)((1ull << (n - i)) - 1), t28_tail);
-    _mm512_mask_storeu_epi32(out1 + i, (__mmask16)((1ull << (n - i)) - 1), t32_tail);
-    _mm512_mask_storeu_ps(out2 + i, (__mmask16)((1ull << (n - i)) - 1), t35_tail);
-    _mm512_mask_storeu_ps(out3 + i, (__mmask16)((1ull << (n - i)) - 1), f_v_tail);
+    _mm512_mask_storeu_epi32(out0 + i, (__mmask16)_bzhi_u32(~0u, (unsigned)(n - i)), t28_tail);
+    _mm512_mask_storeu_epi32(out1 + i, (__mmask16)_bzhi_u32(~0u, (unsigned)(n - i)), t32_tail);
+    _mm512_mask_storeu_ps(out2 + i, (__mmask16)_bzhi_u32(~0u, (unsigned)(n - i)), t35_tail);
+    _mm512_mask_storeu_ps(out3 + i, (__mmask16)_bzhi_u32(~0u, (unsigned)(n - i)), f_v_tail);
   }
 }
 #endif
@@ -213,74 +216,77 @@ __attribute__((target("avx2"))) void map_i32_u32_avx2(const int32_t* in0, const 
   __m256i k4 = _mm256_set1_epi32((int)(4294967295));
   __m256i k5 = _mm256_setzero_si256();
   __m256 k6 = _mm256_setzero_ps();
-  // whole vectors, 2 per iteration
   int64_t i = 0;
-  for (; i + 16 <= n; i += 16) {
-    __m256i a_v_0 = _mm256_loadu_si256((const __m256i*)(in0 + i));
-    __m256i u_v_0 = _mm256_loadu_si256((const __m256i*)(in1 + i));
-    __m256 f_v_0 = _mm256_loadu_ps(in2 + i);
-    __m256i t0_0 = _mm256_abs_epi32(a_v_0);
-    __m256i t1_0 = _mm256_mullo_epi32(a_v_0, k0);
-    __m256i t2_0 = _mm256_max_epi32(t1_0, k1);
-    __m256i t3_0 = _mm256_min_epi32(t2_0, k2);
-    __m256i t4_0 = _mm256_sub_epi32(t0_0, t3_0);
-    __m256i t5_0 =
-        _mm256_cmpgt_epi32(_mm256_xor_si256(k3, _mm256_set1_epi32((int)(1ull << 31))),
-                           _mm256_xor_si256(u_v_0, _mm256_set1_epi32((int)(1ull << 31))));
-    __m256i t6_0 = _mm256_add_epi32(u_v_0, k4);
-    __m256i t7_0 = _mm256_mullo_epi32(u_v_0, u_v_0);
-    __m256i t8_0 = _mm256_blendv_epi8(t7_0, t6_0, t5_0);
-    __m256i t9_0 = _mm256_xor_si256(_mm256_cmpeq_epi32(a_v_0, k5), _mm256_set1_epi32(-1));
-    __m256 t10_0 = _mm256_sub_ps(k6, f_v_0);
-    __m256 t11_0 = _mm256_blendv_ps(t10_0, f_v_0, _mm256_castsi256_ps(t9_0));
-    _mm256_storeu_si256((__m256i*)(out0 + i), t4_0);
-    _mm256_storeu_si256((__m256i*)(out1 + i), t8_0);
-    _mm256_storeu_ps(out2 + i, t11_0);
-    _mm256_storeu_ps(out3 + i, f_v_0);
-    __m256i a_v_1 = _mm256_loadu_si256((const __m256i*)(in0 + i + 8));
-    __m256i u_v_1 = _mm256_loadu_si256((const __m256i*)(in1 + i + 8));
-    __m256 f_v_1 = _mm256_loadu_ps(in2 + i + 8);
-    __m256i t0_1 = _mm256_abs_epi32(a_v_1);
-    __m256i t1_1 = _mm256_mullo_epi32(a_v_1, k0);
-    __m256i t2_1 = _mm256_max_epi32(t1_1, k1);
-    __m256i t3_1 = _mm256_min_epi32(t2_1, k2);
-    __m256i t4_1 = _mm256_sub_epi32(t0_1, t3_1);
-    __m256i t5_1 =
-        _mm256_cmpgt_epi32(_mm256_xor_si256(k3, _mm256_set1_epi32((int)(1ull << 31))),
-                           _mm256_xor_si256(u_v_1, _mm256_set1_epi32((int)(1ull << 31))));
-    __m256i t6_1 = _mm256_add_epi32(u_v_1, k4);
-    __m256i t7_1 = _mm256_mullo_epi32(u_v_1, u_v_1);
-    __m256i t8_1 = _mm256_blendv_epi8(t7_1, t6_1, t5_1);
-    __m256i t9_1 = _mm256_xor_si256(_mm256_cmpeq_epi32(a_v_1, k5), _mm256_set1_epi32(-1));
-    __m256 t10_1 = _mm256_sub_ps(k6, f_v_1);
-    __m256 t11_1 = _mm256_blendv_ps(t10_1, f_v_1, _mm256_castsi256_ps(t9_1));
-    _mm256_storeu_si256((__m256i*)(out0 + i + 8), t4_1);
-    _mm256_storeu_si256((__m256i*)(out1 + i + 8), t8_1);
-    _mm256_storeu_ps(out2 + i + 8, t11_1);
-    _mm256_storeu_ps(out3 + i + 8, f_v_1);
-  }
-  // whole vectors, one per iteration
-  for (; i + 8 <= n; i += 8) {
-    __m256i a_v = _mm256_loadu_si256((const __m256i*)(in0 + i));
-    __m256i u_v = _mm256_loadu_si256((const __m256i*)(in1 + i));
-    __m256 f_v = _mm256_loadu_ps(in2 + i);
-    __m256i t12 = _mm256_abs_epi32(a_v);
-    __m256i t13 = _mm256_mullo_epi32(a_v, k0);
-    __m256i t14 = _mm256_max_epi32(t13, k1);
-    __m256i t15 = _mm256_min_epi32(t14, k2);
-    __m256i t16 = _mm256_sub_epi32(t12, t15);
-    __m256i t17 = _mm256_cmpgt_epi32(_mm256_xor_si256(k3, _mm256_set1_epi32((int)(1ull << 31))),
-                                     _mm256_xor_si256(u_v, _mm256_set1_epi32((int)(1ull << 31))));
-    __m256i t18 = _mm256_add_epi32(u_v, k4);
-    __m256i t19 = _mm256_mullo_epi32(u_v, u_v);
-    __m256i t20 = _mm256_blendv_epi8(t19, t18, t17);
-    __m256i t21 = _mm256_xor_si256(_mm256_cmpeq_epi32(a_v, k5), _mm256_set1_epi32(-1));
-    __m256 t22 = _mm256_sub_ps(k6, f_v);
-    __m256 t23 = _mm256_blendv_ps(t22, f_v, _mm256_castsi256_ps(t21));
-    _mm256_storeu_si256((__m256i*)(out0 + i), t16);
-    _mm256_storeu_si256((__m256i*)(out1 + i), t20);
-    _mm256_storeu_ps(out2 + i, t23);
-    _mm256_storeu_ps(out3 + i, f_v);
+  // at least one whole vector
+  if (n > 7) {
+    // whole vectors, 2 per iteration
+    for (; i + 16 <= n; i += 16) {
+      __m256i a_v_0 = _mm256_loadu_si256((const __m256i*)(in0 + i));
+      __m256i u_v_0 = _mm256_loadu_si256((const __m256i*)(in1 + i));
+      __m256 f_v_0 = _mm256_loadu_ps(in2 + i);
+      __m256i t0_0 = _mm256_abs_epi32(a_v_0);
+      __m256i t1_0 = _mm256_mullo_epi32(a_v_0, k0);
+      __m256i t2_0 = _mm256_max_epi32(t1_0, k1);
+      __m256i t3_0 = _mm256_min_epi32(t2_0, k2);
+      __m256i t4_0 = _mm256_sub_epi32(t0_0, t3_0);
+      __m256i t5_0 =
+          _mm256_cmpgt_epi32(_mm256_xor_si256(k3, _mm256_set1_epi32((int)(1ull << 31))),
+                             _mm256_xor_si256(u_v_0, _mm256_set1_epi32((int)(1ull << 31))));
+      __m256i t6_0 = _mm256_add_epi32(u_v_0, k4);
+      __m256i t7_0 = _mm256_mullo_epi32(u_v_0, u_v_0);
+      __m256i t8_0 = _mm256_blendv_epi8(t7_0, t6_0, t5_0);
+      __m256i t9_0 = _mm256_xor_si256(_mm256_cmpeq_epi32(a_v_0, k5), _mm256_set1_epi32(-1));
+      __m256 t10_0 = _mm256_sub_ps(k6, f_v_0);
+      __m256 t11_0 = _mm256_blendv_ps(t10_0, f_v_0, _mm256_castsi256_ps(t9_0));
+      _mm256_storeu_si256((__m256i*)(out0 + i), t4_0);
+      _mm256_storeu_si256((__m256i*)(out1 + i), t8_0);
+      _mm256_storeu_ps(out2 + i, t11_0);
+      _mm256_storeu_ps(out3 + i, f_v_0);
+      __m256i a_v_1 = _mm256_loadu_si256((const __m256i*)(in0 + i + 8));
+      __m256i u_v_1 = _mm256_loadu_si256((const __m256i*)(in1 + i + 8));
+      __m256 f_v_1 = _mm256_loadu_ps(in2 + i + 8);
+      __m256i t0_1 = _mm256_abs_epi32(a_v_1);
+      __m256i t1_1 = _mm256_mullo_epi32(a_v_1, k0);
+      __m256i t2_1 = _mm256_max_epi32(t1_1, k1);
+      __m256i t3_1 = _mm256_min_epi32(t2_1, k2);
+      __m256i t4_1 = _mm256_sub_epi32(t0_1, t3_1);
+      __m256i t5_1 =
+          _mm256_cmpgt_epi32(_mm256_xor_si256(k3, _mm256_set1_epi32((int)(1ull << 31))),
+                             _mm256_xor_si256(u_v_1, _mm256_set1_epi32((int)(1ull << 31))));
+      __m256i t6_1 = _mm256_add_epi32(u_v_1, k4);
+      __m256i t7_1 = _mm256_mullo_epi32(u_v_1, u_v_1);
+      __m256i t8_1 = _mm256_blendv_epi8(t7_1, t6_1, t5_1);
+      __m256i t9_1 = _mm256_xor_si256(_mm256_cmpeq_epi32(a_v_1, k5), _mm256_set1_epi32(-1));
+      __m256 t10_1 = _mm256_sub_ps(k6, f_v_1);
+      __m256 t11_1 = _mm256_blendv_ps(t10_1, f_v_1, _mm256_castsi256_ps(t9_1));
+      _mm256_storeu_si256((__m256i*)(out0 + i + 8), t4_1);
+      _mm256_storeu_si256((__m256i*)(out1 + i + 8), t8_1);
+      _mm256_storeu_ps(out2 + i + 8, t11_1);
+      _mm256_storeu_ps(out3 + i + 8, f_v_1);
+    }
+    // whole vectors, one per iteration
+    for (; i + 8 <= n; i += 8) {
+      __m256i a_v = _mm256_loadu_si256((const __m256i*)(in0 + i));
+      __m256i u_v = _mm256_loadu_si256((const __m256i*)(in1 + i));
+      __m256 f_v = _mm256_loadu_ps(in2 + i);
+      __m256i t12 = _mm256_abs_epi32(a_v);
+      __m256i t13 = _mm256_mullo_epi32(a_v, k0);
+      __m256i t14 = _mm256_max_epi32(t13, k1);
+      __m256i t15 = _mm256_min_epi32(t14, k2);
+      __m256i t16 = _mm256_sub_epi32(t12, t15);
+      __m256i t17 = _mm256_cmpgt_epi32(_mm256_xor_si256(k3, _mm256_set1_epi32((int)(1ull << 31))),
+                                       _mm256_xor_si256(u_v, _mm256_set1_epi32((int)(1ull << 31))));
+      __m256i t18 = _mm256_add_epi32(u_v, k4);
+      __m256i t19 = _mm256_mullo_epi32(u_v, u_v);
+      __m256i t20 = _mm256_blendv_epi8(t19, t18, t17);
+      __m256i t21 = _mm256_xor_si256(_mm256_cmpeq_epi32(a_v, k5), _mm256_set1_epi32(-1));
+      __m256 t22 = _mm256_sub_ps(k6, f_v);
+      __m256 t23 = _mm256_blendv_ps(t22, f_v, _mm256_castsi256_ps(t21));
+      _mm256_storeu_si256((__m256i*)(out0 + i), t16);
+      _mm256_storeu_si256((__m256i*)(out1 + i), t20);
+      _mm256_storeu_ps(out2 + i, t23);
+      _mm256_storeu_ps(out3 + i, f_v);
+    }
   }
   // the rest: one partial vector, its loads and stores masked
   if (i < n) {
@@ -522,7 +528,8 @@ bool map_i32_u32_forced(map_i32_u32_choice& choice) {
   __builtin_cpu_init();
   if (map_i32_u32_names(requested, "avx512", "avx512")) {
     if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-        __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl")) {
+        __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
+        __builtin_cpu_supports("bmi2")) {
       choice = {map_i32_u32_avx512, "avx512"};
       return true;
     }
@@ -571,7 +578,8 @@ map_i32_u32_choice map_i32_u32_select() {
 #if defined(__x86_64__)
   __builtin_cpu_init();
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-      __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl"))
+      __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
+      __builtin_cpu_supports("bmi2"))
     return {map_i32_u32_avx512, "avx512"};
   if (__builtin_cpu_supports("avx2")) return {map_i32_u32_avx2, "avx2"};
 #endif

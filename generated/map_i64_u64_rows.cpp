@@ -60,7 +60,7 @@ static inline uint64x2_t simdgen_mul_u64x2(uint64x2_t a, uint64x2_t b) {
 // uses masked loads (AVX-512 k-registers) for the tail
 
 #if defined(__x86_64__)
-__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void map_i64_u64_rows_avx512(
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void map_i64_u64_rows_avx512(
     const int64_t* in0, const int64_t* in1, const uint64_t* in2, int64_t rows, int64_t cols,
     int64_t* out0, int64_t* out1, uint64_t* out2, double* out3) {
   __m512i k0 = _mm512_set1_epi64((long long)((-9223372036854775807ll - 1)));
@@ -73,75 +73,81 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void map_i64_u64_r
   // rows
   int64_t r = 0;
   for (; r < rows; ++r) {
-    // whole vectors, 2 per iteration
     int64_t c = 0;
-    for (; c + 16 <= cols; c += 16) {
-      __m512i a_v_0 = _mm512_loadu_si512((const void*)(in0 + c + cols * r));
-      __m512i b_v_0 = _mm512_loadu_si512((const void*)(in1 + c + cols * r));
-      __m512i u_v_0 = _mm512_loadu_si512((const void*)(in2 + c + cols * r));
-      __m512i t0_0 = _mm512_mullo_epi64(a_v_0, b_v_0);
-      __m512i t1_0 = _mm512_sub_epi64(t0_0, a_v_0);
-      __m512i t2_0 = _mm512_abs_epi64(b_v_0);
-      __m512i t3_0 = _mm512_add_epi64(t1_0, t2_0);
-      __m512i t4_0 = _mm512_max_epi64(a_v_0, k0);
-      __m512i t5_0 = _mm512_min_epi64(t4_0, k1);
-      __mmask8 t6_0 = _mm512_cmp_epu64_mask(u_v_0, k2, _MM_CMPINT_LT);
-      __m512i t7_0 = _mm512_max_epu64(u_v_0, k3);
-      __m512i t8_0 = _mm512_mullo_epi64(t7_0, k4);
-      __m512i t9_0 = _mm512_min_epu64(u_v_0, k5);
-      __m512i t10_0 = _mm512_mask_blend_epi64(t6_0, t9_0, t8_0);
-      _mm512_storeu_si512((void*)(out0 + c + cols * r), t3_0);
-      _mm512_storeu_si512((void*)(out1 + c + cols * r), t5_0);
-      _mm512_storeu_si512((void*)(out2 + c + cols * r), t10_0);
-      _mm512_storeu_pd(out3 + c + cols * r, k6);
-      __m512i a_v_1 = _mm512_loadu_si512((const void*)(in0 + c + cols * r + 8));
-      __m512i b_v_1 = _mm512_loadu_si512((const void*)(in1 + c + cols * r + 8));
-      __m512i u_v_1 = _mm512_loadu_si512((const void*)(in2 + c + cols * r + 8));
-      __m512i t0_1 = _mm512_mullo_epi64(a_v_1, b_v_1);
-      __m512i t1_1 = _mm512_sub_epi64(t0_1, a_v_1);
-      __m512i t2_1 = _mm512_abs_epi64(b_v_1);
-      __m512i t3_1 = _mm512_add_epi64(t1_1, t2_1);
-      __m512i t4_1 = _mm512_max_epi64(a_v_1, k0);
-      __m512i t5_1 = _mm512_min_epi64(t4_1, k1);
-      __mmask8 t6_1 = _mm512_cmp_epu64_mask(u_v_1, k2, _MM_CMPINT_LT);
-      __m512i t7_1 = _mm512_max_epu64(u_v_1, k3);
-      __m512i t8_1 = _mm512_mullo_epi64(t7_1, k4);
-      __m512i t9_1 = _mm512_min_epu64(u_v_1, k5);
-      __m512i t10_1 = _mm512_mask_blend_epi64(t6_1, t9_1, t8_1);
-      _mm512_storeu_si512((void*)(out0 + c + cols * r + 8), t3_1);
-      _mm512_storeu_si512((void*)(out1 + c + cols * r + 8), t5_1);
-      _mm512_storeu_si512((void*)(out2 + c + cols * r + 8), t10_1);
-      _mm512_storeu_pd(out3 + c + cols * r + 8, k6);
-    }
-    // whole vectors, one per iteration
-    for (; c + 8 <= cols; c += 8) {
-      __m512i a_v = _mm512_loadu_si512((const void*)(in0 + c + cols * r));
-      __m512i b_v = _mm512_loadu_si512((const void*)(in1 + c + cols * r));
-      __m512i u_v = _mm512_loadu_si512((const void*)(in2 + c + cols * r));
-      __m512i t11 = _mm512_mullo_epi64(a_v, b_v);
-      __m512i t12 = _mm512_sub_epi64(t11, a_v);
-      __m512i t13 = _mm512_abs_epi64(b_v);
-      __m512i t14 = _mm512_add_epi64(t12, t13);
-      __m512i t15 = _mm512_max_epi64(a_v, k0);
-      __m512i t16 = _mm512_min_epi64(t15, k1);
-      __mmask8 t17 = _mm512_cmp_epu64_mask(u_v, k2, _MM_CMPINT_LT);
-      __m512i t18 = _mm512_max_epu64(u_v, k3);
-      __m512i t19 = _mm512_mullo_epi64(t18, k4);
-      __m512i t20 = _mm512_min_epu64(u_v, k5);
-      __m512i t21 = _mm512_mask_blend_epi64(t17, t20, t19);
-      _mm512_storeu_si512((void*)(out0 + c + cols * r), t14);
-      _mm512_storeu_si512((void*)(out1 + c + cols * r), t16);
-      _mm512_storeu_si512((void*)(out2 + c + cols * r), t21);
-      _mm512_storeu_pd(out3 + c + cols * r, k6);
+    // at least one whole vector
+    if (cols > 7) {
+      // whole vectors, 2 per iteration
+      for (; c + 16 <= cols; c += 16) {
+        __m512i a_v_0 = _mm512_loadu_si512((const void*)(in0 + c + cols * r));
+        __m512i b_v_0 = _mm512_loadu_si512((const void*)(in1 + c + cols * r));
+        __m512i u_v_0 = _mm512_loadu_si512((const void*)(in2 + c + cols * r));
+        __m512i t0_0 = _mm512_mullo_epi64(a_v_0, b_v_0);
+        __m512i t1_0 = _mm512_sub_epi64(t0_0, a_v_0);
+        __m512i t2_0 = _mm512_abs_epi64(b_v_0);
+        __m512i t3_0 = _mm512_add_epi64(t1_0, t2_0);
+        __m512i t4_0 = _mm512_max_epi64(a_v_0, k0);
+        __m512i t5_0 = _mm512_min_epi64(t4_0, k1);
+        __mmask8 t6_0 = _mm512_cmp_epu64_mask(u_v_0, k2, _MM_CMPINT_LT);
+        __m512i t7_0 = _mm512_max_epu64(u_v_0, k3);
+        __m512i t8_0 = _mm512_mullo_epi64(t7_0, k4);
+        __m512i t9_0 = _mm512_min_epu64(u_v_0, k5);
+        __m512i t10_0 = _mm512_mask_blend_epi64(t6_0, t9_0, t8_0);
+        _mm512_storeu_si512((void*)(out0 + c + cols * r), t3_0);
+        _mm512_storeu_si512((void*)(out1 + c + cols * r), t5_0);
+        _mm512_storeu_si512((void*)(out2 + c + cols * r), t10_0);
+        _mm512_storeu_pd(out3 + c + cols * r, k6);
+        __m512i a_v_1 = _mm512_loadu_si512((const void*)(in0 + c + cols * r + 8));
+        __m512i b_v_1 = _mm512_loadu_si512((const void*)(in1 + c + cols * r + 8));
+        __m512i u_v_1 = _mm512_loadu_si512((const void*)(in2 + c + cols * r + 8));
+        __m512i t0_1 = _mm512_mullo_epi64(a_v_1, b_v_1);
+        __m512i t1_1 = _mm512_sub_epi64(t0_1, a_v_1);
+        __m512i t2_1 = _mm512_abs_epi64(b_v_1);
+        __m512i t3_1 = _mm512_add_epi64(t1_1, t2_1);
+        __m512i t4_1 = _mm512_max_epi64(a_v_1, k0);
+        __m512i t5_1 = _mm512_min_epi64(t4_1, k1);
+        __mmask8 t6_1 = _mm512_cmp_epu64_mask(u_v_1, k2, _MM_CMPINT_LT);
+        __m512i t7_1 = _mm512_max_epu64(u_v_1, k3);
+        __m512i t8_1 = _mm512_mullo_epi64(t7_1, k4);
+        __m512i t9_1 = _mm512_min_epu64(u_v_1, k5);
+        __m512i t10_1 = _mm512_mask_blend_epi64(t6_1, t9_1, t8_1);
+        _mm512_storeu_si512((void*)(out0 + c + cols * r + 8), t3_1);
+        _mm512_storeu_si512((void*)(out1 + c + cols * r + 8), t5_1);
+        _mm512_storeu_si512((void*)(out2 + c + cols * r + 8), t10_1);
+        _mm512_storeu_pd(out3 + c + cols * r + 8, k6);
+      }
+      // whole vectors, one per iteration
+      for (; c + 8 <= cols; c += 8) {
+        __m512i a_v = _mm512_loadu_si512((const void*)(in0 + c + cols * r));
+        __m512i b_v = _mm512_loadu_si512((const void*)(in1 + c + cols * r));
+        __m512i u_v = _mm512_loadu_si512((const void*)(in2 + c + cols * r));
+        __m512i t11 = _mm512_mullo_epi64(a_v, b_v);
+        __m512i t12 = _mm512_sub_epi64(t11, a_v);
+        __m512i t13 = _mm512_abs_epi64(b_v);
+        __m512i t14 = _mm512_add_epi64(t12, t13);
+        __m512i t15 = _mm512_max_epi64(a_v, k0);
+        __m512i t16 = _mm512_min_epi64(t15, k1);
+        __mmask8 t17 = _mm512_cmp_epu64_mask(u_v, k2, _MM_CMPINT_LT);
+        __m512i t18 = _mm512_max_epu64(u_v, k3);
+        __m512i t19 = _mm512_mullo_epi64(t18, k4);
+        __m512i t20 = _mm512_min_epu64(u_v, k5);
+        __m512i t21 = _mm512_mask_blend_epi64(t17, t20, t19);
+        _mm512_storeu_si512((void*)(out0 + c + cols * r), t14);
+        _mm512_storeu_si512((void*)(out1 + c + cols * r), t16);
+        _mm512_storeu_si512((void*)(out2 + c + cols * r), t21);
+        _mm512_storeu_pd(out3 + c + cols * r, k6);
+      }
     }
     // the rest: one partial vector, its loads and stores masked
     if (c < cols) {
-      __m512i a_v_tail = _mm512_mask_loadu_epi64(
-          _mm512_setzero_si512(), (__mmask8)((1ull << (cols - c)) - 1), in0 + c + cols * r);
-      __m512i b_v_tail = _mm512_mask_loadu_epi64(
-          _mm512_setzero_si512(), (__mmask8)((1ull << (cols - c)) - 1), in1 + c + cols * r);
-      __m512i u_v_tail = _mm512_mask_loadu_epi64(
-          _mm512_setzero_si512(), (__mmask8)((1ull << (cols - c)) - 1), in2 + c + cols * r);
+      __m512i a_v_tail = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
+                                                 (__mmask8)_bzhi_u32(~0u, (unsigned)(cols - c)),
+                                                 in0 + c + cols * r);
+      __m512i b_v_tail = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
+                                                 (__mmask8)_bzhi_u32(~0u, (unsigned)(cols - c)),
+                                                 in1 + c + cols * r);
+      __m512i u_v_tail = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
+                                                 (__mmask8)_bzhi_u32(~0u, (unsigned)(cols - c)),
+                                                 in2 + c + cols * r);
       __m512i t22_tail = _mm512_mullo_epi64(a_v_tail, b_v_tail);
       __m512i t23_tail = _mm512_sub_epi64(t22_tail, a_v_tail);
       __m512i t24_tail = _mm512_abs_epi64(b_v_tail);
@@ -153,10 +159,14 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void map_i64_u64_r
       __m512i t30_tail = _mm512_mullo_epi64(t29_tail, k4);
       __m512i t31_tail = _mm512_min_epu64(u_v_tail, k5);
       __m512i t32_tail = _mm512_mask_blend_epi64(t28_tail, t31_tail, t30_tail);
-      _mm512_mask_storeu_epi64(out0 + c + cols * r, (__mmask8)((1ull << (cols - c)) - 1), t25_tail);
-      _mm512_mask_storeu_epi64(out1 + c + cols * r, (__mmask8)((1ull << (cols - c)) - 1), t27_tail);
-      _mm512_mask_storeu_epi64(out2 + c + cols * r, (__mmask8)((1ull << (cols - c)) - 1), t32_tail);
-      _mm512_mask_storeu_pd(out3 + c + cols * r, (__mmask8)((1ull << (cols - c)) - 1), k6);
+      _mm512_mask_storeu_epi64(out0 + c + cols * r, (__mmask8)_bzhi_u32(~0u, (unsigned)(cols - c)),
+                               t25_tail);
+      _mm512_mask_storeu_epi64(out1 + c + cols * r, (__mmask8)_bzhi_u32(~0u, (unsigned)(cols - c)),
+                               t27_tail);
+      _mm512_mask_storeu_epi64(out2 + c + cols * r, (__mmask8)_bzhi_u32(~0u, (unsigned)(cols - c)),
+                               t32_tail);
+      _mm512_mask_storeu_pd(out3 + c + cols * r, (__mmask8)_bzhi_u32(~0u, (unsigned)(cols - c)),
+                            k6);
     }
   }
 }
@@ -237,126 +247,131 @@ __attribute__((target("avx2"))) void map_i64_u64_rows_avx2(const int64_t* in0, c
   // rows
   int64_t r = 0;
   for (; r < rows; ++r) {
-    // whole vectors, 2 per iteration
     int64_t c = 0;
-    for (; c + 8 <= cols; c += 8) {
-      __m256i a_v_0 = _mm256_loadu_si256((const __m256i*)(in0 + c + cols * r));
-      __m256i b_v_0 = _mm256_loadu_si256((const __m256i*)(in1 + c + cols * r));
-      __m256i u_v_0 = _mm256_loadu_si256((const __m256i*)(in2 + c + cols * r));
-      __m256i t0_0 = _mm256_add_epi64(
-          _mm256_mul_epu32(a_v_0, b_v_0),
-          _mm256_slli_epi64(_mm256_add_epi64(_mm256_mul_epu32(a_v_0, _mm256_srli_epi64(b_v_0, 32)),
-                                             _mm256_mul_epu32(_mm256_srli_epi64(a_v_0, 32), b_v_0)),
-                            32));
-      __m256i t1_0 = _mm256_sub_epi64(t0_0, a_v_0);
-      __m256i t2_0 = _mm256_sub_epi64(
-          _mm256_xor_si256(b_v_0, _mm256_cmpgt_epi64(_mm256_setzero_si256(), b_v_0)),
-          _mm256_cmpgt_epi64(_mm256_setzero_si256(), b_v_0));
-      __m256i t3_0 = _mm256_add_epi64(t1_0, t2_0);
-      __m256i t4_0 = _mm256_blendv_epi8(k0, a_v_0, _mm256_cmpgt_epi64(a_v_0, k0));
-      __m256i t5_0 = _mm256_blendv_epi8(t4_0, k1, _mm256_cmpgt_epi64(t4_0, k1));
-      __m256i t6_0 = _mm256_cmpgt_epi64(
-          _mm256_xor_si256(k2, _mm256_set1_epi64x((long long)(0x8000000000000000ull))),
-          _mm256_xor_si256(u_v_0, _mm256_set1_epi64x((long long)(0x8000000000000000ull))));
-      __m256i t7_0 = _mm256_blendv_epi8(
-          k3, u_v_0,
-          _mm256_cmpgt_epi64(
-              _mm256_xor_si256(u_v_0, _mm256_set1_epi64x((long long)0x8000000000000000ull)),
-              _mm256_xor_si256(k3, _mm256_set1_epi64x((long long)0x8000000000000000ull))));
-      __m256i t8_0 = _mm256_add_epi64(
-          _mm256_mul_epu32(t7_0, k4),
-          _mm256_slli_epi64(_mm256_add_epi64(_mm256_mul_epu32(t7_0, _mm256_srli_epi64(k4, 32)),
-                                             _mm256_mul_epu32(_mm256_srli_epi64(t7_0, 32), k4)),
-                            32));
-      __m256i t9_0 = _mm256_blendv_epi8(
-          u_v_0, k5,
-          _mm256_cmpgt_epi64(
-              _mm256_xor_si256(u_v_0, _mm256_set1_epi64x((long long)0x8000000000000000ull)),
-              _mm256_xor_si256(k5, _mm256_set1_epi64x((long long)0x8000000000000000ull))));
-      __m256i t10_0 = _mm256_blendv_epi8(t9_0, t8_0, t6_0);
-      _mm256_storeu_si256((__m256i*)(out0 + c + cols * r), t3_0);
-      _mm256_storeu_si256((__m256i*)(out1 + c + cols * r), t5_0);
-      _mm256_storeu_si256((__m256i*)(out2 + c + cols * r), t10_0);
-      _mm256_storeu_pd(out3 + c + cols * r, k6);
-      __m256i a_v_1 = _mm256_loadu_si256((const __m256i*)(in0 + c + cols * r + 4));
-      __m256i b_v_1 = _mm256_loadu_si256((const __m256i*)(in1 + c + cols * r + 4));
-      __m256i u_v_1 = _mm256_loadu_si256((const __m256i*)(in2 + c + cols * r + 4));
-      __m256i t0_1 = _mm256_add_epi64(
-          _mm256_mul_epu32(a_v_1, b_v_1),
-          _mm256_slli_epi64(_mm256_add_epi64(_mm256_mul_epu32(a_v_1, _mm256_srli_epi64(b_v_1, 32)),
-                                             _mm256_mul_epu32(_mm256_srli_epi64(a_v_1, 32), b_v_1)),
-                            32));
-      __m256i t1_1 = _mm256_sub_epi64(t0_1, a_v_1);
-      __m256i t2_1 = _mm256_sub_epi64(
-          _mm256_xor_si256(b_v_1, _mm256_cmpgt_epi64(_mm256_setzero_si256(), b_v_1)),
-          _mm256_cmpgt_epi64(_mm256_setzero_si256(), b_v_1));
-      __m256i t3_1 = _mm256_add_epi64(t1_1, t2_1);
-      __m256i t4_1 = _mm256_blendv_epi8(k0, a_v_1, _mm256_cmpgt_epi64(a_v_1, k0));
-      __m256i t5_1 = _mm256_blendv_epi8(t4_1, k1, _mm256_cmpgt_epi64(t4_1, k1));
-      __m256i t6_1 = _mm256_cmpgt_epi64(
-          _mm256_xor_si256(k2, _mm256_set1_epi64x((long long)(0x8000000000000000ull))),
-          _mm256_xor_si256(u_v_1, _mm256_set1_epi64x((long long)(0x8000000000000000ull))));
-      __m256i t7_1 = _mm256_blendv_epi8(
-          k3, u_v_1,
-          _mm256_cmpgt_epi64(
-              _mm256_xor_si256(u_v_1, _mm256_set1_epi64x((long long)0x8000000000000000ull)),
-              _mm256_xor_si256(k3, _mm256_set1_epi64x((long long)0x8000000000000000ull))));
-      __m256i t8_1 = _mm256_add_epi64(
-          _mm256_mul_epu32(t7_1, k4),
-          _mm256_slli_epi64(_mm256_add_epi64(_mm256_mul_epu32(t7_1, _mm256_srli_epi64(k4, 32)),
-                                             _mm256_mul_epu32(_mm256_srli_epi64(t7_1, 32), k4)),
-                            32));
-      __m256i t9_1 = _mm256_blendv_epi8(
-          u_v_1, k5,
-          _mm256_cmpgt_epi64(
-              _mm256_xor_si256(u_v_1, _mm256_set1_epi64x((long long)0x8000000000000000ull)),
-              _mm256_xor_si256(k5, _mm256_set1_epi64x((long long)0x8000000000000000ull))));
-      __m256i t10_1 = _mm256_blendv_epi8(t9_1, t8_1, t6_1);
-      _mm256_storeu_si256((__m256i*)(out0 + c + cols * r + 4), t3_1);
-      _mm256_storeu_si256((__m256i*)(out1 + c + cols * r + 4), t5_1);
-      _mm256_storeu_si256((__m256i*)(out2 + c + cols * r + 4), t10_1);
-      _mm256_storeu_pd(out3 + c + cols * r + 4, k6);
-    }
-    // whole vectors, one per iteration
-    for (; c + 4 <= cols; c += 4) {
-      __m256i a_v = _mm256_loadu_si256((const __m256i*)(in0 + c + cols * r));
-      __m256i b_v = _mm256_loadu_si256((const __m256i*)(in1 + c + cols * r));
-      __m256i u_v = _mm256_loadu_si256((const __m256i*)(in2 + c + cols * r));
-      __m256i t11 = _mm256_add_epi64(
-          _mm256_mul_epu32(a_v, b_v),
-          _mm256_slli_epi64(_mm256_add_epi64(_mm256_mul_epu32(a_v, _mm256_srli_epi64(b_v, 32)),
-                                             _mm256_mul_epu32(_mm256_srli_epi64(a_v, 32), b_v)),
-                            32));
-      __m256i t12 = _mm256_sub_epi64(t11, a_v);
-      __m256i t13 =
-          _mm256_sub_epi64(_mm256_xor_si256(b_v, _mm256_cmpgt_epi64(_mm256_setzero_si256(), b_v)),
-                           _mm256_cmpgt_epi64(_mm256_setzero_si256(), b_v));
-      __m256i t14 = _mm256_add_epi64(t12, t13);
-      __m256i t15 = _mm256_blendv_epi8(k0, a_v, _mm256_cmpgt_epi64(a_v, k0));
-      __m256i t16 = _mm256_blendv_epi8(t15, k1, _mm256_cmpgt_epi64(t15, k1));
-      __m256i t17 = _mm256_cmpgt_epi64(
-          _mm256_xor_si256(k2, _mm256_set1_epi64x((long long)(0x8000000000000000ull))),
-          _mm256_xor_si256(u_v, _mm256_set1_epi64x((long long)(0x8000000000000000ull))));
-      __m256i t18 = _mm256_blendv_epi8(
-          k3, u_v,
-          _mm256_cmpgt_epi64(
-              _mm256_xor_si256(u_v, _mm256_set1_epi64x((long long)0x8000000000000000ull)),
-              _mm256_xor_si256(k3, _mm256_set1_epi64x((long long)0x8000000000000000ull))));
-      __m256i t19 = _mm256_add_epi64(
-          _mm256_mul_epu32(t18, k4),
-          _mm256_slli_epi64(_mm256_add_epi64(_mm256_mul_epu32(t18, _mm256_srli_epi64(k4, 32)),
-                                             _mm256_mul_epu32(_mm256_srli_epi64(t18, 32), k4)),
-                            32));
-      __m256i t20 = _mm256_blendv_epi8(
-          u_v, k5,
-          _mm256_cmpgt_epi64(
-              _mm256_xor_si256(u_v, _mm256_set1_epi64x((long long)0x8000000000000000ull)),
-              _mm256_xor_si256(k5, _mm256_set1_epi64x((long long)0x8000000000000000ull))));
-      __m256i t21 = _mm256_blendv_epi8(t20, t19, t17);
-      _mm256_storeu_si256((__m256i*)(out0 + c + cols * r), t14);
-      _mm256_storeu_si256((__m256i*)(out1 + c + cols * r), t16);
-      _mm256_storeu_si256((__m256i*)(out2 + c + cols * r), t21);
-      _mm256_storeu_pd(out3 + c + cols * r, k6);
+    // at least one whole vector
+    if (cols > 3) {
+      // whole vectors, 2 per iteration
+      for (; c + 8 <= cols; c += 8) {
+        __m256i a_v_0 = _mm256_loadu_si256((const __m256i*)(in0 + c + cols * r));
+        __m256i b_v_0 = _mm256_loadu_si256((const __m256i*)(in1 + c + cols * r));
+        __m256i u_v_0 = _mm256_loadu_si256((const __m256i*)(in2 + c + cols * r));
+        __m256i t0_0 = _mm256_add_epi64(
+            _mm256_mul_epu32(a_v_0, b_v_0),
+            _mm256_slli_epi64(
+                _mm256_add_epi64(_mm256_mul_epu32(a_v_0, _mm256_srli_epi64(b_v_0, 32)),
+                                 _mm256_mul_epu32(_mm256_srli_epi64(a_v_0, 32), b_v_0)),
+                32));
+        __m256i t1_0 = _mm256_sub_epi64(t0_0, a_v_0);
+        __m256i t2_0 = _mm256_sub_epi64(
+            _mm256_xor_si256(b_v_0, _mm256_cmpgt_epi64(_mm256_setzero_si256(), b_v_0)),
+            _mm256_cmpgt_epi64(_mm256_setzero_si256(), b_v_0));
+        __m256i t3_0 = _mm256_add_epi64(t1_0, t2_0);
+        __m256i t4_0 = _mm256_blendv_epi8(k0, a_v_0, _mm256_cmpgt_epi64(a_v_0, k0));
+        __m256i t5_0 = _mm256_blendv_epi8(t4_0, k1, _mm256_cmpgt_epi64(t4_0, k1));
+        __m256i t6_0 = _mm256_cmpgt_epi64(
+            _mm256_xor_si256(k2, _mm256_set1_epi64x((long long)(0x8000000000000000ull))),
+            _mm256_xor_si256(u_v_0, _mm256_set1_epi64x((long long)(0x8000000000000000ull))));
+        __m256i t7_0 = _mm256_blendv_epi8(
+            k3, u_v_0,
+            _mm256_cmpgt_epi64(
+                _mm256_xor_si256(u_v_0, _mm256_set1_epi64x((long long)0x8000000000000000ull)),
+                _mm256_xor_si256(k3, _mm256_set1_epi64x((long long)0x8000000000000000ull))));
+        __m256i t8_0 = _mm256_add_epi64(
+            _mm256_mul_epu32(t7_0, k4),
+            _mm256_slli_epi64(_mm256_add_epi64(_mm256_mul_epu32(t7_0, _mm256_srli_epi64(k4, 32)),
+                                               _mm256_mul_epu32(_mm256_srli_epi64(t7_0, 32), k4)),
+                              32));
+        __m256i t9_0 = _mm256_blendv_epi8(
+            u_v_0, k5,
+            _mm256_cmpgt_epi64(
+                _mm256_xor_si256(u_v_0, _mm256_set1_epi64x((long long)0x8000000000000000ull)),
+                _mm256_xor_si256(k5, _mm256_set1_epi64x((long long)0x8000000000000000ull))));
+        __m256i t10_0 = _mm256_blendv_epi8(t9_0, t8_0, t6_0);
+        _mm256_storeu_si256((__m256i*)(out0 + c + cols * r), t3_0);
+        _mm256_storeu_si256((__m256i*)(out1 + c + cols * r), t5_0);
+        _mm256_storeu_si256((__m256i*)(out2 + c + cols * r), t10_0);
+        _mm256_storeu_pd(out3 + c + cols * r, k6);
+        __m256i a_v_1 = _mm256_loadu_si256((const __m256i*)(in0 + c + cols * r + 4));
+        __m256i b_v_1 = _mm256_loadu_si256((const __m256i*)(in1 + c + cols * r + 4));
+        __m256i u_v_1 = _mm256_loadu_si256((const __m256i*)(in2 + c + cols * r + 4));
+        __m256i t0_1 = _mm256_add_epi64(
+            _mm256_mul_epu32(a_v_1, b_v_1),
+            _mm256_slli_epi64(
+                _mm256_add_epi64(_mm256_mul_epu32(a_v_1, _mm256_srli_epi64(b_v_1, 32)),
+                                 _mm256_mul_epu32(_mm256_srli_epi64(a_v_1, 32), b_v_1)),
+                32));
+        __m256i t1_1 = _mm256_sub_epi64(t0_1, a_v_1);
+        __m256i t2_1 = _mm256_sub_epi64(
+            _mm256_xor_si256(b_v_1, _mm256_cmpgt_epi64(_mm256_setzero_si256(), b_v_1)),
+            _mm256_cmpgt_epi64(_mm256_setzero_si256(), b_v_1));
+        __m256i t3_1 = _mm256_add_epi64(t1_1, t2_1);
+        __m256i t4_1 = _mm256_blendv_epi8(k0, a_v_1, _mm256_cmpgt_epi64(a_v_1, k0));
+        __m256i t5_1 = _mm256_blendv_epi8(t4_1, k1, _mm256_cmpgt_epi64(t4_1, k1));
+        __m256i t6_1 = _mm256_cmpgt_epi64(
+            _mm256_xor_si256(k2, _mm256_set1_epi64x((long long)(0x8000000000000000ull))),
+            _mm256_xor_si256(u_v_1, _mm256_set1_epi64x((long long)(0x8000000000000000ull))));
+        __m256i t7_1 = _mm256_blendv_epi8(
+            k3, u_v_1,
+            _mm256_cmpgt_epi64(
+                _mm256_xor_si256(u_v_1, _mm256_set1_epi64x((long long)0x8000000000000000ull)),
+                _mm256_xor_si256(k3, _mm256_set1_epi64x((long long)0x8000000000000000ull))));
+        __m256i t8_1 = _mm256_add_epi64(
+            _mm256_mul_epu32(t7_1, k4),
+            _mm256_slli_epi64(_mm256_add_epi64(_mm256_mul_epu32(t7_1, _mm256_srli_epi64(k4, 32)),
+                                               _mm256_mul_epu32(_mm256_srli_epi64(t7_1, 32), k4)),
+                              32));
+        __m256i t9_1 = _mm256_blendv_epi8(
+            u_v_1, k5,
+            _mm256_cmpgt_epi64(
+                _mm256_xor_si256(u_v_1, _mm256_set1_epi64x((long long)0x8000000000000000ull)),
+                _mm256_xor_si256(k5, _mm256_set1_epi64x((long long)0x8000000000000000ull))));
+        __m256i t10_1 = _mm256_blendv_epi8(t9_1, t8_1, t6_1);
+        _mm256_storeu_si256((__m256i*)(out0 + c + cols * r + 4), t3_1);
+        _mm256_storeu_si256((__m256i*)(out1 + c + cols * r + 4), t5_1);
+        _mm256_storeu_si256((__m256i*)(out2 + c + cols * r + 4), t10_1);
+        _mm256_storeu_pd(out3 + c + cols * r + 4, k6);
+      }
+      // whole vectors, one per iteration
+      for (; c + 4 <= cols; c += 4) {
+        __m256i a_v = _mm256_loadu_si256((const __m256i*)(in0 + c + cols * r));
+        __m256i b_v = _mm256_loadu_si256((const __m256i*)(in1 + c + cols * r));
+        __m256i u_v = _mm256_loadu_si256((const __m256i*)(in2 + c + cols * r));
+        __m256i t11 = _mm256_add_epi64(
+            _mm256_mul_epu32(a_v, b_v),
+            _mm256_slli_epi64(_mm256_add_epi64(_mm256_mul_epu32(a_v, _mm256_srli_epi64(b_v, 32)),
+                                               _mm256_mul_epu32(_mm256_srli_epi64(a_v, 32), b_v)),
+                              32));
+        __m256i t12 = _mm256_sub_epi64(t11, a_v);
+        __m256i t13 =
+            _mm256_sub_epi64(_mm256_xor_si256(b_v, _mm256_cmpgt_epi64(_mm256_setzero_si256(), b_v)),
+                             _mm256_cmpgt_epi64(_mm256_setzero_si256(), b_v));
+        __m256i t14 = _mm256_add_epi64(t12, t13);
+        __m256i t15 = _mm256_blendv_epi8(k0, a_v, _mm256_cmpgt_epi64(a_v, k0));
+        __m256i t16 = _mm256_blendv_epi8(t15, k1, _mm256_cmpgt_epi64(t15, k1));
+        __m256i t17 = _mm256_cmpgt_epi64(
+            _mm256_xor_si256(k2, _mm256_set1_epi64x((long long)(0x8000000000000000ull))),
+            _mm256_xor_si256(u_v, _mm256_set1_epi64x((long long)(0x8000000000000000ull))));
+        __m256i t18 = _mm256_blendv_epi8(
+            k3, u_v,
+            _mm256_cmpgt_epi64(
+                _mm256_xor_si256(u_v, _mm256_set1_epi64x((long long)0x8000000000000000ull)),
+                _mm256_xor_si256(k3, _mm256_set1_epi64x((long long)0x8000000000000000ull))));
+        __m256i t19 = _mm256_add_epi64(
+            _mm256_mul_epu32(t18, k4),
+            _mm256_slli_epi64(_mm256_add_epi64(_mm256_mul_epu32(t18, _mm256_srli_epi64(k4, 32)),
+                                               _mm256_mul_epu32(_mm256_srli_epi64(t18, 32), k4)),
+                              32));
+        __m256i t20 = _mm256_blendv_epi8(
+            u_v, k5,
+            _mm256_cmpgt_epi64(
+                _mm256_xor_si256(u_v, _mm256_set1_epi64x((long long)0x8000000000000000ull)),
+                _mm256_xor_si256(k5, _mm256_set1_epi64x((long long)0x8000000000000000ull))));
+        __m256i t21 = _mm256_blendv_epi8(t20, t19, t17);
+        _mm256_storeu_si256((__m256i*)(out0 + c + cols * r), t14);
+        _mm256_storeu_si256((__m256i*)(out1 + c + cols * r), t16);
+        _mm256_storeu_si256((__m256i*)(out2 + c + cols * r), t21);
+        _mm256_storeu_pd(out3 + c + cols * r, k6);
+      }
     }
     // the rest: one partial vector, its loads and stores masked
     if (c < cols) {
@@ -632,7 +647,8 @@ bool map_i64_u64_rows_forced(map_i64_u64_rows_choice& choice) {
   __builtin_cpu_init();
   if (map_i64_u64_rows_names(requested, "avx512", "avx512")) {
     if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-        __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl")) {
+        __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
+        __builtin_cpu_supports("bmi2")) {
       choice = {map_i64_u64_rows_avx512, "avx512"};
       return true;
     }
@@ -682,7 +698,8 @@ map_i64_u64_rows_choice map_i64_u64_rows_select() {
 #if defined(__x86_64__)
   __builtin_cpu_init();
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-      __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl"))
+      __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
+      __builtin_cpu_supports("bmi2"))
     return {map_i64_u64_rows_avx512, "avx512"};
   if (__builtin_cpu_supports("avx2")) return {map_i64_u64_rows_avx2, "avx2"};
 #endif

@@ -49,7 +49,7 @@ __attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) 
 // uses masked loads (AVX-512 k-registers) for the tail
 
 #if defined(__x86_64__)
-__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void map_i8_u8_tile_avx512(
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void map_i8_u8_tile_avx512(
     const int8_t* in0, const int8_t* in1, const uint8_t* in2, int8_t* out0, uint8_t* out1,
     uint8_t* out2) {
   constexpr int64_t kRows = 7;
@@ -99,12 +99,15 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void map_i8_u8_til
     }
     // the rest: one partial vector, its loads and stores masked
     if (c < kCols) {
-      __m512i x_v_tail = _mm512_mask_loadu_epi8(
-          _mm512_setzero_si512(), (__mmask64)((1ull << (kCols - c)) - 1), in0 + c + kStride * r);
-      __m512i y_v_tail = _mm512_mask_loadu_epi8(
-          _mm512_setzero_si512(), (__mmask64)((1ull << (kCols - c)) - 1), in1 + c + kStride * r);
-      __m512i u_v_tail = _mm512_mask_loadu_epi8(
-          _mm512_setzero_si512(), (__mmask64)((1ull << (kCols - c)) - 1), in2 + c + kStride * r);
+      __m512i x_v_tail = _mm512_mask_loadu_epi8(_mm512_setzero_si512(),
+                                                (__mmask64)_bzhi_u64(~0ull, (unsigned)(kCols - c)),
+                                                in0 + c + kStride * r);
+      __m512i y_v_tail = _mm512_mask_loadu_epi8(_mm512_setzero_si512(),
+                                                (__mmask64)_bzhi_u64(~0ull, (unsigned)(kCols - c)),
+                                                in1 + c + kStride * r);
+      __m512i u_v_tail = _mm512_mask_loadu_epi8(_mm512_setzero_si512(),
+                                                (__mmask64)_bzhi_u64(~0ull, (unsigned)(kCols - c)),
+                                                in2 + c + kStride * r);
       __mmask64 t16_tail = _mm512_cmp_epi8_mask(x_v_tail, y_v_tail, _MM_CMPINT_NLE);
       __m512i t17_tail = _mm512_sub_epi8(x_v_tail, y_v_tail);
       __m512i t18_tail = _mm512_abs_epi8(t17_tail);
@@ -128,12 +131,12 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void map_i8_u8_til
       __mmask64 t29_tail = _mm512_cmp_epu8_mask(u_v_tail, k5, _MM_CMPINT_NE);
       __m512i t30_tail = u_v_tail;
       __m512i t31_tail = _mm512_mask_blend_epi8(t29_tail, k6, t30_tail);
-      _mm512_mask_storeu_epi8(out0 + c + kStride * r, (__mmask64)((1ull << (kCols - c)) - 1),
-                              t23_tail);
-      _mm512_mask_storeu_epi8(out1 + c + kStride * r, (__mmask64)((1ull << (kCols - c)) - 1),
-                              t28_tail);
-      _mm512_mask_storeu_epi8(out2 + c + kStride * r, (__mmask64)((1ull << (kCols - c)) - 1),
-                              t31_tail);
+      _mm512_mask_storeu_epi8(out0 + c + kStride * r,
+                              (__mmask64)_bzhi_u64(~0ull, (unsigned)(kCols - c)), t23_tail);
+      _mm512_mask_storeu_epi8(out1 + c + kStride * r,
+                              (__mmask64)_bzhi_u64(~0ull, (unsigned)(kCols - c)), t28_tail);
+      _mm512_mask_storeu_epi8(out2 + c + kStride * r,
+                              (__mmask64)_bzhi_u64(~0ull, (unsigned)(kCols - c)), t31_tail);
     }
   }
 }
@@ -522,7 +525,8 @@ bool map_i8_u8_tile_forced(map_i8_u8_tile_choice& choice) {
   __builtin_cpu_init();
   if (map_i8_u8_tile_names(requested, "avx512", "avx512")) {
     if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-        __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl")) {
+        __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
+        __builtin_cpu_supports("bmi2")) {
       choice = {map_i8_u8_tile_avx512, "avx512"};
       return true;
     }
@@ -571,7 +575,8 @@ map_i8_u8_tile_choice map_i8_u8_tile_select() {
 #if defined(__x86_64__)
   __builtin_cpu_init();
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-      __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl"))
+      __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
+      __builtin_cpu_supports("bmi2"))
     return {map_i8_u8_tile_avx512, "avx512"};
   if (__builtin_cpu_supports("avx2")) return {map_i8_u8_tile_avx2, "avx2"};
 #endif

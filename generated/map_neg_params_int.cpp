@@ -49,62 +49,65 @@ __attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) 
 // uses masked loads (AVX-512 k-registers) for the tail
 
 #if defined(__x86_64__)
-__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void map_neg_params_int_avx512(
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void map_neg_params_int_avx512(
     const int32_t* in0, const uint32_t* in1, int64_t n, int32_t scalar0, uint32_t scalar1,
     int32_t* out0, uint32_t* out1) {
   __m512i k0 = _mm512_set1_epi32((int)(scalar0));
   __m512i k1 = _mm512_set1_epi32((int)(scalar1));
-  // whole vectors, 2 per iteration
   int64_t i = 0;
-  for (; i + 32 <= n; i += 32) {
-    __m512i a_v_0 = _mm512_loadu_si512((const void*)(in0 + i));
-    __m512i u_v_0 = _mm512_loadu_si512((const void*)(in1 + i));
-    __mmask16 t0_0 = _mm512_cmp_epi32_mask(a_v_0, k0, _MM_CMPINT_LT);
-    __m512i t1_0 = _mm512_sub_epi32(_mm512_setzero_si512(), a_v_0);
-    __m512i t2_0 = _mm512_sub_epi32(a_v_0, k0);
-    __m512i t3_0 = _mm512_mask_blend_epi32(t0_0, t2_0, t1_0);
-    __m512i t4_0 = _mm512_sub_epi32(_mm512_setzero_si512(), u_v_0);
-    __m512i t5_0 = _mm512_mullo_epi32(t4_0, k1);
-    _mm512_storeu_si512((void*)(out0 + i), t3_0);
-    _mm512_storeu_si512((void*)(out1 + i), t5_0);
-    __m512i a_v_1 = _mm512_loadu_si512((const void*)(in0 + i + 16));
-    __m512i u_v_1 = _mm512_loadu_si512((const void*)(in1 + i + 16));
-    __mmask16 t0_1 = _mm512_cmp_epi32_mask(a_v_1, k0, _MM_CMPINT_LT);
-    __m512i t1_1 = _mm512_sub_epi32(_mm512_setzero_si512(), a_v_1);
-    __m512i t2_1 = _mm512_sub_epi32(a_v_1, k0);
-    __m512i t3_1 = _mm512_mask_blend_epi32(t0_1, t2_1, t1_1);
-    __m512i t4_1 = _mm512_sub_epi32(_mm512_setzero_si512(), u_v_1);
-    __m512i t5_1 = _mm512_mullo_epi32(t4_1, k1);
-    _mm512_storeu_si512((void*)(out0 + i + 16), t3_1);
-    _mm512_storeu_si512((void*)(out1 + i + 16), t5_1);
-  }
-  // whole vectors, one per iteration
-  for (; i + 16 <= n; i += 16) {
-    __m512i a_v = _mm512_loadu_si512((const void*)(in0 + i));
-    __m512i u_v = _mm512_loadu_si512((const void*)(in1 + i));
-    __mmask16 t6 = _mm512_cmp_epi32_mask(a_v, k0, _MM_CMPINT_LT);
-    __m512i t7 = _mm512_sub_epi32(_mm512_setzero_si512(), a_v);
-    __m512i t8 = _mm512_sub_epi32(a_v, k0);
-    __m512i t9 = _mm512_mask_blend_epi32(t6, t8, t7);
-    __m512i t10 = _mm512_sub_epi32(_mm512_setzero_si512(), u_v);
-    __m512i t11 = _mm512_mullo_epi32(t10, k1);
-    _mm512_storeu_si512((void*)(out0 + i), t9);
-    _mm512_storeu_si512((void*)(out1 + i), t11);
+  // at least one whole vector
+  if (n > 15) {
+    // whole vectors, 2 per iteration
+    for (; i + 32 <= n; i += 32) {
+      __m512i a_v_0 = _mm512_loadu_si512((const void*)(in0 + i));
+      __m512i u_v_0 = _mm512_loadu_si512((const void*)(in1 + i));
+      __mmask16 t0_0 = _mm512_cmp_epi32_mask(a_v_0, k0, _MM_CMPINT_LT);
+      __m512i t1_0 = _mm512_sub_epi32(_mm512_setzero_si512(), a_v_0);
+      __m512i t2_0 = _mm512_sub_epi32(a_v_0, k0);
+      __m512i t3_0 = _mm512_mask_blend_epi32(t0_0, t2_0, t1_0);
+      __m512i t4_0 = _mm512_sub_epi32(_mm512_setzero_si512(), u_v_0);
+      __m512i t5_0 = _mm512_mullo_epi32(t4_0, k1);
+      _mm512_storeu_si512((void*)(out0 + i), t3_0);
+      _mm512_storeu_si512((void*)(out1 + i), t5_0);
+      __m512i a_v_1 = _mm512_loadu_si512((const void*)(in0 + i + 16));
+      __m512i u_v_1 = _mm512_loadu_si512((const void*)(in1 + i + 16));
+      __mmask16 t0_1 = _mm512_cmp_epi32_mask(a_v_1, k0, _MM_CMPINT_LT);
+      __m512i t1_1 = _mm512_sub_epi32(_mm512_setzero_si512(), a_v_1);
+      __m512i t2_1 = _mm512_sub_epi32(a_v_1, k0);
+      __m512i t3_1 = _mm512_mask_blend_epi32(t0_1, t2_1, t1_1);
+      __m512i t4_1 = _mm512_sub_epi32(_mm512_setzero_si512(), u_v_1);
+      __m512i t5_1 = _mm512_mullo_epi32(t4_1, k1);
+      _mm512_storeu_si512((void*)(out0 + i + 16), t3_1);
+      _mm512_storeu_si512((void*)(out1 + i + 16), t5_1);
+    }
+    // whole vectors, one per iteration
+    for (; i + 16 <= n; i += 16) {
+      __m512i a_v = _mm512_loadu_si512((const void*)(in0 + i));
+      __m512i u_v = _mm512_loadu_si512((const void*)(in1 + i));
+      __mmask16 t6 = _mm512_cmp_epi32_mask(a_v, k0, _MM_CMPINT_LT);
+      __m512i t7 = _mm512_sub_epi32(_mm512_setzero_si512(), a_v);
+      __m512i t8 = _mm512_sub_epi32(a_v, k0);
+      __m512i t9 = _mm512_mask_blend_epi32(t6, t8, t7);
+      __m512i t10 = _mm512_sub_epi32(_mm512_setzero_si512(), u_v);
+      __m512i t11 = _mm512_mullo_epi32(t10, k1);
+      _mm512_storeu_si512((void*)(out0 + i), t9);
+      _mm512_storeu_si512((void*)(out1 + i), t11);
+    }
   }
   // the rest: one partial vector, its loads and stores masked
   if (i < n) {
-    __m512i a_v_tail = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                               (__mmask16)((1ull << (n - i)) - 1), in0 + i);
-    __m512i u_v_tail = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                               (__mmask16)((1ull << (n - i)) - 1), in1 + i);
+    __m512i a_v_tail = _mm512_mask_loadu_epi32(
+        _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(n - i)), in0 + i);
+    __m512i u_v_tail = _mm512_mask_loadu_epi32(
+        _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(n - i)), in1 + i);
     __mmask16 t12_tail = _mm512_cmp_epi32_mask(a_v_tail, k0, _MM_CMPINT_LT);
     __m512i t13_tail = _mm512_sub_epi32(_mm512_setzero_si512(), a_v_tail);
     __m512i t14_tail = _mm512_sub_epi32(a_v_tail, k0);
     __m512i t15_tail = _mm512_mask_blend_epi32(t12_tail, t14_tail, t13_tail);
     __m512i t16_tail = _mm512_sub_epi32(_mm512_setzero_si512(), u_v_tail);
     __m512i t17_tail = _mm512_mullo_epi32(t16_tail, k1);
-    _mm512_mask_storeu_epi32(out0 + i, (__mmask16)((1ull << (n - i)) - 1), t15_tail);
-    _mm512_mask_storeu_epi32(out1 + i, (__mmask16)((1ull << (n - i)) - 1), t17_tail);
+    _mm512_mask_storeu_epi32(out0 + i, (__mmask16)_bzhi_u32(~0u, (unsigned)(n - i)), t15_tail);
+    _mm512_mask_storeu_epi32(out1 + i, (__mmask16)_bzhi_u32(~0u, (unsigned)(n - i)), t17_tail);
   }
 }
 #endif
@@ -154,42 +157,45 @@ __attribute__((target("avx2"))) void map_neg_params_int_avx2(const int32_t* in0,
                                                              int32_t* out0, uint32_t* out1) {
   __m256i k0 = _mm256_set1_epi32((int)(scalar0));
   __m256i k1 = _mm256_set1_epi32((int)(scalar1));
-  // whole vectors, 2 per iteration
   int64_t i = 0;
-  for (; i + 16 <= n; i += 16) {
-    __m256i a_v_0 = _mm256_loadu_si256((const __m256i*)(in0 + i));
-    __m256i u_v_0 = _mm256_loadu_si256((const __m256i*)(in1 + i));
-    __m256i t0_0 = _mm256_cmpgt_epi32(k0, a_v_0);
-    __m256i t1_0 = _mm256_sub_epi32(_mm256_setzero_si256(), a_v_0);
-    __m256i t2_0 = _mm256_sub_epi32(a_v_0, k0);
-    __m256i t3_0 = _mm256_blendv_epi8(t2_0, t1_0, t0_0);
-    __m256i t4_0 = _mm256_sub_epi32(_mm256_setzero_si256(), u_v_0);
-    __m256i t5_0 = _mm256_mullo_epi32(t4_0, k1);
-    _mm256_storeu_si256((__m256i*)(out0 + i), t3_0);
-    _mm256_storeu_si256((__m256i*)(out1 + i), t5_0);
-    __m256i a_v_1 = _mm256_loadu_si256((const __m256i*)(in0 + i + 8));
-    __m256i u_v_1 = _mm256_loadu_si256((const __m256i*)(in1 + i + 8));
-    __m256i t0_1 = _mm256_cmpgt_epi32(k0, a_v_1);
-    __m256i t1_1 = _mm256_sub_epi32(_mm256_setzero_si256(), a_v_1);
-    __m256i t2_1 = _mm256_sub_epi32(a_v_1, k0);
-    __m256i t3_1 = _mm256_blendv_epi8(t2_1, t1_1, t0_1);
-    __m256i t4_1 = _mm256_sub_epi32(_mm256_setzero_si256(), u_v_1);
-    __m256i t5_1 = _mm256_mullo_epi32(t4_1, k1);
-    _mm256_storeu_si256((__m256i*)(out0 + i + 8), t3_1);
-    _mm256_storeu_si256((__m256i*)(out1 + i + 8), t5_1);
-  }
-  // whole vectors, one per iteration
-  for (; i + 8 <= n; i += 8) {
-    __m256i a_v = _mm256_loadu_si256((const __m256i*)(in0 + i));
-    __m256i u_v = _mm256_loadu_si256((const __m256i*)(in1 + i));
-    __m256i t6 = _mm256_cmpgt_epi32(k0, a_v);
-    __m256i t7 = _mm256_sub_epi32(_mm256_setzero_si256(), a_v);
-    __m256i t8 = _mm256_sub_epi32(a_v, k0);
-    __m256i t9 = _mm256_blendv_epi8(t8, t7, t6);
-    __m256i t10 = _mm256_sub_epi32(_mm256_setzero_si256(), u_v);
-    __m256i t11 = _mm256_mullo_epi32(t10, k1);
-    _mm256_storeu_si256((__m256i*)(out0 + i), t9);
-    _mm256_storeu_si256((__m256i*)(out1 + i), t11);
+  // at least one whole vector
+  if (n > 7) {
+    // whole vectors, 2 per iteration
+    for (; i + 16 <= n; i += 16) {
+      __m256i a_v_0 = _mm256_loadu_si256((const __m256i*)(in0 + i));
+      __m256i u_v_0 = _mm256_loadu_si256((const __m256i*)(in1 + i));
+      __m256i t0_0 = _mm256_cmpgt_epi32(k0, a_v_0);
+      __m256i t1_0 = _mm256_sub_epi32(_mm256_setzero_si256(), a_v_0);
+      __m256i t2_0 = _mm256_sub_epi32(a_v_0, k0);
+      __m256i t3_0 = _mm256_blendv_epi8(t2_0, t1_0, t0_0);
+      __m256i t4_0 = _mm256_sub_epi32(_mm256_setzero_si256(), u_v_0);
+      __m256i t5_0 = _mm256_mullo_epi32(t4_0, k1);
+      _mm256_storeu_si256((__m256i*)(out0 + i), t3_0);
+      _mm256_storeu_si256((__m256i*)(out1 + i), t5_0);
+      __m256i a_v_1 = _mm256_loadu_si256((const __m256i*)(in0 + i + 8));
+      __m256i u_v_1 = _mm256_loadu_si256((const __m256i*)(in1 + i + 8));
+      __m256i t0_1 = _mm256_cmpgt_epi32(k0, a_v_1);
+      __m256i t1_1 = _mm256_sub_epi32(_mm256_setzero_si256(), a_v_1);
+      __m256i t2_1 = _mm256_sub_epi32(a_v_1, k0);
+      __m256i t3_1 = _mm256_blendv_epi8(t2_1, t1_1, t0_1);
+      __m256i t4_1 = _mm256_sub_epi32(_mm256_setzero_si256(), u_v_1);
+      __m256i t5_1 = _mm256_mullo_epi32(t4_1, k1);
+      _mm256_storeu_si256((__m256i*)(out0 + i + 8), t3_1);
+      _mm256_storeu_si256((__m256i*)(out1 + i + 8), t5_1);
+    }
+    // whole vectors, one per iteration
+    for (; i + 8 <= n; i += 8) {
+      __m256i a_v = _mm256_loadu_si256((const __m256i*)(in0 + i));
+      __m256i u_v = _mm256_loadu_si256((const __m256i*)(in1 + i));
+      __m256i t6 = _mm256_cmpgt_epi32(k0, a_v);
+      __m256i t7 = _mm256_sub_epi32(_mm256_setzero_si256(), a_v);
+      __m256i t8 = _mm256_sub_epi32(a_v, k0);
+      __m256i t9 = _mm256_blendv_epi8(t8, t7, t6);
+      __m256i t10 = _mm256_sub_epi32(_mm256_setzero_si256(), u_v);
+      __m256i t11 = _mm256_mullo_epi32(t10, k1);
+      _mm256_storeu_si256((__m256i*)(out0 + i), t9);
+      _mm256_storeu_si256((__m256i*)(out1 + i), t11);
+    }
   }
   // the rest: one partial vector, its loads and stores masked
   if (i < n) {
@@ -363,7 +369,8 @@ bool map_neg_params_int_forced(map_neg_params_int_choice& choice) {
   __builtin_cpu_init();
   if (map_neg_params_int_names(requested, "avx512", "avx512")) {
     if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-        __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl")) {
+        __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
+        __builtin_cpu_supports("bmi2")) {
       choice = {map_neg_params_int_avx512, "avx512"};
       return true;
     }
@@ -413,7 +420,8 @@ map_neg_params_int_choice map_neg_params_int_select() {
 #if defined(__x86_64__)
   __builtin_cpu_init();
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-      __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl"))
+      __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
+      __builtin_cpu_supports("bmi2"))
     return {map_neg_params_int_avx512, "avx512"};
   if (__builtin_cpu_supports("avx2")) return {map_neg_params_int_avx2, "avx2"};
 #endif

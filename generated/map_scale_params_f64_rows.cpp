@@ -54,9 +54,10 @@ __attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) 
 // tail: scalar cleanup loop after the whole vectors
 
 #if defined(__x86_64__)
-__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void map_scale_params_f64_rows_avx512(
-    const double* in0, const double* in1, int64_t rows, int64_t cols, int64_t stride,
-    double scalar0, double scalar1, double* out0, double* out1) {
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void
+map_scale_params_f64_rows_avx512(const double* in0, const double* in1, int64_t rows, int64_t cols,
+                                 int64_t stride, double scalar0, double scalar1, double* out0,
+                                 double* out1) {
   __m512d k0 = _mm512_set1_pd(scalar0);
   __m512d k1 = _mm512_set1_pd(scalar1);
   double k2_s = (double)(scalar0);
@@ -64,33 +65,36 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void map_scale_par
   // rows
   int64_t r = 0;
   for (; r < rows; ++r) {
-    // whole vectors, 2 per iteration
     int64_t c = 0;
-    for (; c + 16 <= cols; c += 16) {
-      __m512d num_v_0 = _mm512_loadu_pd(in0 + c + r * stride);
-      __m512d t0_0 = _mm512_div_pd(num_v_0, _mm512_loadu_pd(in1 + c + r * stride));
-      __m512d t1_0 = _mm512_mul_pd(t0_0, k0);
-      __m512d t2_0 = _mm512_add_pd(t1_0, k1);
-      __m512d t3_0 = _mm512_xor_pd(num_v_0, _mm512_set1_pd(-0.0));
-      _mm512_storeu_pd(out0 + c + r * stride, t2_0);
-      _mm512_storeu_pd(out1 + c + r * stride, t3_0);
-      __m512d num_v_1 = _mm512_loadu_pd(in0 + c + r * stride + 8);
-      __m512d t0_1 = _mm512_div_pd(num_v_1, _mm512_loadu_pd(in1 + c + r * stride + 8));
-      __m512d t1_1 = _mm512_mul_pd(t0_1, k0);
-      __m512d t2_1 = _mm512_add_pd(t1_1, k1);
-      __m512d t3_1 = _mm512_xor_pd(num_v_1, _mm512_set1_pd(-0.0));
-      _mm512_storeu_pd(out0 + c + r * stride + 8, t2_1);
-      _mm512_storeu_pd(out1 + c + r * stride + 8, t3_1);
-    }
-    // whole vectors, one per iteration
-    for (; c + 8 <= cols; c += 8) {
-      __m512d num_v = _mm512_loadu_pd(in0 + c + r * stride);
-      __m512d t4 = _mm512_div_pd(num_v, _mm512_loadu_pd(in1 + c + r * stride));
-      __m512d t5 = _mm512_mul_pd(t4, k0);
-      __m512d t6 = _mm512_add_pd(t5, k1);
-      __m512d t7 = _mm512_xor_pd(num_v, _mm512_set1_pd(-0.0));
-      _mm512_storeu_pd(out0 + c + r * stride, t6);
-      _mm512_storeu_pd(out1 + c + r * stride, t7);
+    // at least one whole vector
+    if (cols > 7) {
+      // whole vectors, 2 per iteration
+      for (; c + 16 <= cols; c += 16) {
+        __m512d num_v_0 = _mm512_loadu_pd(in0 + c + r * stride);
+        __m512d t0_0 = _mm512_div_pd(num_v_0, _mm512_loadu_pd(in1 + c + r * stride));
+        __m512d t1_0 = _mm512_mul_pd(t0_0, k0);
+        __m512d t2_0 = _mm512_add_pd(t1_0, k1);
+        __m512d t3_0 = _mm512_xor_pd(num_v_0, _mm512_set1_pd(-0.0));
+        _mm512_storeu_pd(out0 + c + r * stride, t2_0);
+        _mm512_storeu_pd(out1 + c + r * stride, t3_0);
+        __m512d num_v_1 = _mm512_loadu_pd(in0 + c + r * stride + 8);
+        __m512d t0_1 = _mm512_div_pd(num_v_1, _mm512_loadu_pd(in1 + c + r * stride + 8));
+        __m512d t1_1 = _mm512_mul_pd(t0_1, k0);
+        __m512d t2_1 = _mm512_add_pd(t1_1, k1);
+        __m512d t3_1 = _mm512_xor_pd(num_v_1, _mm512_set1_pd(-0.0));
+        _mm512_storeu_pd(out0 + c + r * stride + 8, t2_1);
+        _mm512_storeu_pd(out1 + c + r * stride + 8, t3_1);
+      }
+      // whole vectors, one per iteration
+      for (; c + 8 <= cols; c += 8) {
+        __m512d num_v = _mm512_loadu_pd(in0 + c + r * stride);
+        __m512d t4 = _mm512_div_pd(num_v, _mm512_loadu_pd(in1 + c + r * stride));
+        __m512d t5 = _mm512_mul_pd(t4, k0);
+        __m512d t6 = _mm512_add_pd(t5, k1);
+        __m512d t7 = _mm512_xor_pd(num_v, _mm512_set1_pd(-0.0));
+        _mm512_storeu_pd(out0 + c + r * stride, t6);
+        _mm512_storeu_pd(out1 + c + r * stride, t7);
+      }
     }
     // scalar cleanup
     for (; c < cols; ++c) {
@@ -168,33 +172,36 @@ __attribute__((target("avx2"))) void map_scale_params_f64_rows_avx2(const double
   // rows
   int64_t r = 0;
   for (; r < rows; ++r) {
-    // whole vectors, 2 per iteration
     int64_t c = 0;
-    for (; c + 8 <= cols; c += 8) {
-      __m256d num_v_0 = _mm256_loadu_pd(in0 + c + r * stride);
-      __m256d t0_0 = _mm256_div_pd(num_v_0, _mm256_loadu_pd(in1 + c + r * stride));
-      __m256d t1_0 = _mm256_mul_pd(t0_0, k0);
-      __m256d t2_0 = _mm256_add_pd(t1_0, k1);
-      __m256d t3_0 = _mm256_xor_pd(num_v_0, _mm256_set1_pd(-0.0));
-      _mm256_storeu_pd(out0 + c + r * stride, t2_0);
-      _mm256_storeu_pd(out1 + c + r * stride, t3_0);
-      __m256d num_v_1 = _mm256_loadu_pd(in0 + c + r * stride + 4);
-      __m256d t0_1 = _mm256_div_pd(num_v_1, _mm256_loadu_pd(in1 + c + r * stride + 4));
-      __m256d t1_1 = _mm256_mul_pd(t0_1, k0);
-      __m256d t2_1 = _mm256_add_pd(t1_1, k1);
-      __m256d t3_1 = _mm256_xor_pd(num_v_1, _mm256_set1_pd(-0.0));
-      _mm256_storeu_pd(out0 + c + r * stride + 4, t2_1);
-      _mm256_storeu_pd(out1 + c + r * stride + 4, t3_1);
-    }
-    // whole vectors, one per iteration
-    for (; c + 4 <= cols; c += 4) {
-      __m256d num_v = _mm256_loadu_pd(in0 + c + r * stride);
-      __m256d t4 = _mm256_div_pd(num_v, _mm256_loadu_pd(in1 + c + r * stride));
-      __m256d t5 = _mm256_mul_pd(t4, k0);
-      __m256d t6 = _mm256_add_pd(t5, k1);
-      __m256d t7 = _mm256_xor_pd(num_v, _mm256_set1_pd(-0.0));
-      _mm256_storeu_pd(out0 + c + r * stride, t6);
-      _mm256_storeu_pd(out1 + c + r * stride, t7);
+    // at least one whole vector
+    if (cols > 3) {
+      // whole vectors, 2 per iteration
+      for (; c + 8 <= cols; c += 8) {
+        __m256d num_v_0 = _mm256_loadu_pd(in0 + c + r * stride);
+        __m256d t0_0 = _mm256_div_pd(num_v_0, _mm256_loadu_pd(in1 + c + r * stride));
+        __m256d t1_0 = _mm256_mul_pd(t0_0, k0);
+        __m256d t2_0 = _mm256_add_pd(t1_0, k1);
+        __m256d t3_0 = _mm256_xor_pd(num_v_0, _mm256_set1_pd(-0.0));
+        _mm256_storeu_pd(out0 + c + r * stride, t2_0);
+        _mm256_storeu_pd(out1 + c + r * stride, t3_0);
+        __m256d num_v_1 = _mm256_loadu_pd(in0 + c + r * stride + 4);
+        __m256d t0_1 = _mm256_div_pd(num_v_1, _mm256_loadu_pd(in1 + c + r * stride + 4));
+        __m256d t1_1 = _mm256_mul_pd(t0_1, k0);
+        __m256d t2_1 = _mm256_add_pd(t1_1, k1);
+        __m256d t3_1 = _mm256_xor_pd(num_v_1, _mm256_set1_pd(-0.0));
+        _mm256_storeu_pd(out0 + c + r * stride + 4, t2_1);
+        _mm256_storeu_pd(out1 + c + r * stride + 4, t3_1);
+      }
+      // whole vectors, one per iteration
+      for (; c + 4 <= cols; c += 4) {
+        __m256d num_v = _mm256_loadu_pd(in0 + c + r * stride);
+        __m256d t4 = _mm256_div_pd(num_v, _mm256_loadu_pd(in1 + c + r * stride));
+        __m256d t5 = _mm256_mul_pd(t4, k0);
+        __m256d t6 = _mm256_add_pd(t5, k1);
+        __m256d t7 = _mm256_xor_pd(num_v, _mm256_set1_pd(-0.0));
+        _mm256_storeu_pd(out0 + c + r * stride, t6);
+        _mm256_storeu_pd(out1 + c + r * stride, t7);
+      }
     }
     // scalar cleanup
     for (; c < cols; ++c) {
@@ -344,7 +351,8 @@ bool map_scale_params_f64_rows_forced(map_scale_params_f64_rows_choice& choice) 
   __builtin_cpu_init();
   if (map_scale_params_f64_rows_names(requested, "avx512", "avx512")) {
     if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-        __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl")) {
+        __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
+        __builtin_cpu_supports("bmi2")) {
       choice = {map_scale_params_f64_rows_avx512, "avx512"};
       return true;
     }
@@ -394,7 +402,8 @@ map_scale_params_f64_rows_choice map_scale_params_f64_rows_select() {
 #if defined(__x86_64__)
   __builtin_cpu_init();
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-      __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl"))
+      __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
+      __builtin_cpu_supports("bmi2"))
     return {map_scale_params_f64_rows_avx512, "avx512"};
   if (__builtin_cpu_supports("avx2")) return {map_scale_params_f64_rows_avx2, "avx2"};
 #endif

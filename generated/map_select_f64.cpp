@@ -55,72 +55,75 @@ __attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) 
 // uses masked loads (AVX-512 k-registers) for the tail
 
 #if defined(__x86_64__)
-__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void map_select_f64_avx512(
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void map_select_f64_avx512(
     const double* in0, const double* in1, int64_t n, double* out0, double* out1, double* out2,
     double* out3, double* out4) {
   __m512d k0 = _mm512_set1_pd(-1.5);
   __m512d k1 = _mm512_set1_pd(2.0);
-  // whole vectors, 2 per iteration
   int64_t i = 0;
-  for (; i + 16 <= n; i += 16) {
-    __m512d x_v_0 = _mm512_loadu_pd(in0 + i);
-    __m512d y_v_0 = _mm512_loadu_pd(in1 + i);
-    __m512d t0_0 = _mm512_min_pd(x_v_0, y_v_0);
-    __m512d t1_0 = _mm512_max_pd(x_v_0, y_v_0);
-    __m512d t2_0 = _mm512_max_pd(x_v_0, k0);
-    __m512d t3_0 = _mm512_min_pd(t2_0, k1);
-    __m512d t4_0 = _mm512_andnot_pd(_mm512_set1_pd(-0.0), x_v_0);
-    __mmask8 t5_0 = _mm512_cmp_pd_mask(x_v_0, y_v_0, _CMP_LE_OQ);
-    __m512d t6_0 = _mm512_sub_pd(y_v_0, x_v_0);
-    __m512d t7_0 = _mm512_mul_pd(x_v_0, y_v_0);
-    __m512d t8_0 = _mm512_mask_blend_pd(t5_0, t7_0, t6_0);
-    _mm512_storeu_pd(out0 + i, t0_0);
-    _mm512_storeu_pd(out1 + i, t1_0);
-    _mm512_storeu_pd(out2 + i, t3_0);
-    _mm512_storeu_pd(out3 + i, t4_0);
-    _mm512_storeu_pd(out4 + i, t8_0);
-    __m512d x_v_1 = _mm512_loadu_pd(in0 + i + 8);
-    __m512d y_v_1 = _mm512_loadu_pd(in1 + i + 8);
-    __m512d t0_1 = _mm512_min_pd(x_v_1, y_v_1);
-    __m512d t1_1 = _mm512_max_pd(x_v_1, y_v_1);
-    __m512d t2_1 = _mm512_max_pd(x_v_1, k0);
-    __m512d t3_1 = _mm512_min_pd(t2_1, k1);
-    __m512d t4_1 = _mm512_andnot_pd(_mm512_set1_pd(-0.0), x_v_1);
-    __mmask8 t5_1 = _mm512_cmp_pd_mask(x_v_1, y_v_1, _CMP_LE_OQ);
-    __m512d t6_1 = _mm512_sub_pd(y_v_1, x_v_1);
-    __m512d t7_1 = _mm512_mul_pd(x_v_1, y_v_1);
-    __m512d t8_1 = _mm512_mask_blend_pd(t5_1, t7_1, t6_1);
-    _mm512_storeu_pd(out0 + i + 8, t0_1);
-    _mm512_storeu_pd(out1 + i + 8, t1_1);
-    _mm512_storeu_pd(out2 + i + 8, t3_1);
-    _mm512_storeu_pd(out3 + i + 8, t4_1);
-    _mm512_storeu_pd(out4 + i + 8, t8_1);
-  }
-  // whole vectors, one per iteration
-  for (; i + 8 <= n; i += 8) {
-    __m512d x_v = _mm512_loadu_pd(in0 + i);
-    __m512d y_v = _mm512_loadu_pd(in1 + i);
-    __m512d t9 = _mm512_min_pd(x_v, y_v);
-    __m512d t10 = _mm512_max_pd(x_v, y_v);
-    __m512d t11 = _mm512_max_pd(x_v, k0);
-    __m512d t12 = _mm512_min_pd(t11, k1);
-    __m512d t13 = _mm512_andnot_pd(_mm512_set1_pd(-0.0), x_v);
-    __mmask8 t14 = _mm512_cmp_pd_mask(x_v, y_v, _CMP_LE_OQ);
-    __m512d t15 = _mm512_sub_pd(y_v, x_v);
-    __m512d t16 = _mm512_mul_pd(x_v, y_v);
-    __m512d t17 = _mm512_mask_blend_pd(t14, t16, t15);
-    _mm512_storeu_pd(out0 + i, t9);
-    _mm512_storeu_pd(out1 + i, t10);
-    _mm512_storeu_pd(out2 + i, t12);
-    _mm512_storeu_pd(out3 + i, t13);
-    _mm512_storeu_pd(out4 + i, t17);
+  // at least one whole vector
+  if (n > 7) {
+    // whole vectors, 2 per iteration
+    for (; i + 16 <= n; i += 16) {
+      __m512d x_v_0 = _mm512_loadu_pd(in0 + i);
+      __m512d y_v_0 = _mm512_loadu_pd(in1 + i);
+      __m512d t0_0 = _mm512_min_pd(x_v_0, y_v_0);
+      __m512d t1_0 = _mm512_max_pd(x_v_0, y_v_0);
+      __m512d t2_0 = _mm512_max_pd(x_v_0, k0);
+      __m512d t3_0 = _mm512_min_pd(t2_0, k1);
+      __m512d t4_0 = _mm512_andnot_pd(_mm512_set1_pd(-0.0), x_v_0);
+      __mmask8 t5_0 = _mm512_cmp_pd_mask(x_v_0, y_v_0, _CMP_LE_OQ);
+      __m512d t6_0 = _mm512_sub_pd(y_v_0, x_v_0);
+      __m512d t7_0 = _mm512_mul_pd(x_v_0, y_v_0);
+      __m512d t8_0 = _mm512_mask_blend_pd(t5_0, t7_0, t6_0);
+      _mm512_storeu_pd(out0 + i, t0_0);
+      _mm512_storeu_pd(out1 + i, t1_0);
+      _mm512_storeu_pd(out2 + i, t3_0);
+      _mm512_storeu_pd(out3 + i, t4_0);
+      _mm512_storeu_pd(out4 + i, t8_0);
+      __m512d x_v_1 = _mm512_loadu_pd(in0 + i + 8);
+      __m512d y_v_1 = _mm512_loadu_pd(in1 + i + 8);
+      __m512d t0_1 = _mm512_min_pd(x_v_1, y_v_1);
+      __m512d t1_1 = _mm512_max_pd(x_v_1, y_v_1);
+      __m512d t2_1 = _mm512_max_pd(x_v_1, k0);
+      __m512d t3_1 = _mm512_min_pd(t2_1, k1);
+      __m512d t4_1 = _mm512_andnot_pd(_mm512_set1_pd(-0.0), x_v_1);
+      __mmask8 t5_1 = _mm512_cmp_pd_mask(x_v_1, y_v_1, _CMP_LE_OQ);
+      __m512d t6_1 = _mm512_sub_pd(y_v_1, x_v_1);
+      __m512d t7_1 = _mm512_mul_pd(x_v_1, y_v_1);
+      __m512d t8_1 = _mm512_mask_blend_pd(t5_1, t7_1, t6_1);
+      _mm512_storeu_pd(out0 + i + 8, t0_1);
+      _mm512_storeu_pd(out1 + i + 8, t1_1);
+      _mm512_storeu_pd(out2 + i + 8, t3_1);
+      _mm512_storeu_pd(out3 + i + 8, t4_1);
+      _mm512_storeu_pd(out4 + i + 8, t8_1);
+    }
+    // whole vectors, one per iteration
+    for (; i + 8 <= n; i += 8) {
+      __m512d x_v = _mm512_loadu_pd(in0 + i);
+      __m512d y_v = _mm512_loadu_pd(in1 + i);
+      __m512d t9 = _mm512_min_pd(x_v, y_v);
+      __m512d t10 = _mm512_max_pd(x_v, y_v);
+      __m512d t11 = _mm512_max_pd(x_v, k0);
+      __m512d t12 = _mm512_min_pd(t11, k1);
+      __m512d t13 = _mm512_andnot_pd(_mm512_set1_pd(-0.0), x_v);
+      __mmask8 t14 = _mm512_cmp_pd_mask(x_v, y_v, _CMP_LE_OQ);
+      __m512d t15 = _mm512_sub_pd(y_v, x_v);
+      __m512d t16 = _mm512_mul_pd(x_v, y_v);
+      __m512d t17 = _mm512_mask_blend_pd(t14, t16, t15);
+      _mm512_storeu_pd(out0 + i, t9);
+      _mm512_storeu_pd(out1 + i, t10);
+      _mm512_storeu_pd(out2 + i, t12);
+      _mm512_storeu_pd(out3 + i, t13);
+      _mm512_storeu_pd(out4 + i, t17);
+    }
   }
   // the rest: one partial vector, its loads and stores masked
   if (i < n) {
-    __m512d x_v_tail =
-        _mm512_mask_loadu_pd(_mm512_setzero_pd(), (__mmask8)((1ull << (n - i)) - 1), in0 + i);
-    __m512d y_v_tail =
-        _mm512_mask_loadu_pd(_mm512_setzero_pd(), (__mmask8)((1ull << (n - i)) - 1), in1 + i);
+    __m512d x_v_tail = _mm512_mask_loadu_pd(_mm512_setzero_pd(),
+                                            (__mmask8)_bzhi_u32(~0u, (unsigned)(n - i)), in0 + i);
+    __m512d y_v_tail = _mm512_mask_loadu_pd(_mm512_setzero_pd(),
+                                            (__mmask8)_bzhi_u32(~0u, (unsigned)(n - i)), in1 + i);
     __m512d t18_tail = _mm512_min_pd(x_v_tail, y_v_tail);
     __m512d t19_tail = _mm512_max_pd(x_v_tail, y_v_tail);
     __m512d t20_tail = _mm512_max_pd(x_v_tail, k0);
@@ -130,11 +133,11 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void map_select_f6
     __m512d t24_tail = _mm512_sub_pd(y_v_tail, x_v_tail);
     __m512d t25_tail = _mm512_mul_pd(x_v_tail, y_v_tail);
     __m512d t26_tail = _mm512_mask_blend_pd(t23_tail, t25_tail, t24_tail);
-    _mm512_mask_storeu_pd(out0 + i, (__mmask8)((1ull << (n - i)) - 1), t18_tail);
-    _mm512_mask_storeu_pd(out1 + i, (__mmask8)((1ull << (n - i)) - 1), t19_tail);
-    _mm512_mask_storeu_pd(out2 + i, (__mmask8)((1ull << (n - i)) - 1), t21_tail);
-    _mm512_mask_storeu_pd(out3 + i, (__mmask8)((1ull << (n - i)) - 1), t22_tail);
-    _mm512_mask_storeu_pd(out4 + i, (__mmask8)((1ull << (n - i)) - 1), t26_tail);
+    _mm512_mask_storeu_pd(out0 + i, (__mmask8)_bzhi_u32(~0u, (unsigned)(n - i)), t18_tail);
+    _mm512_mask_storeu_pd(out1 + i, (__mmask8)_bzhi_u32(~0u, (unsigned)(n - i)), t19_tail);
+    _mm512_mask_storeu_pd(out2 + i, (__mmask8)_bzhi_u32(~0u, (unsigned)(n - i)), t21_tail);
+    _mm512_mask_storeu_pd(out3 + i, (__mmask8)_bzhi_u32(~0u, (unsigned)(n - i)), t22_tail);
+    _mm512_mask_storeu_pd(out4 + i, (__mmask8)_bzhi_u32(~0u, (unsigned)(n - i)), t26_tail);
   }
 }
 #endif
@@ -188,60 +191,63 @@ __attribute__((target("avx2"))) void map_select_f64_avx2(const double* in0, cons
                                                          double* out2, double* out3, double* out4) {
   __m256d k0 = _mm256_set1_pd(-1.5);
   __m256d k1 = _mm256_set1_pd(2.0);
-  // whole vectors, 2 per iteration
   int64_t i = 0;
-  for (; i + 8 <= n; i += 8) {
-    __m256d x_v_0 = _mm256_loadu_pd(in0 + i);
-    __m256d y_v_0 = _mm256_loadu_pd(in1 + i);
-    __m256d t0_0 = _mm256_min_pd(x_v_0, y_v_0);
-    __m256d t1_0 = _mm256_max_pd(x_v_0, y_v_0);
-    __m256d t2_0 = _mm256_max_pd(x_v_0, k0);
-    __m256d t3_0 = _mm256_min_pd(t2_0, k1);
-    __m256d t4_0 = _mm256_andnot_pd(_mm256_set1_pd(-0.0), x_v_0);
-    __m256i t5_0 = _mm256_castpd_si256(_mm256_cmp_pd(x_v_0, y_v_0, _CMP_LE_OQ));
-    __m256d t6_0 = _mm256_sub_pd(y_v_0, x_v_0);
-    __m256d t7_0 = _mm256_mul_pd(x_v_0, y_v_0);
-    __m256d t8_0 = _mm256_blendv_pd(t7_0, t6_0, _mm256_castsi256_pd(t5_0));
-    _mm256_storeu_pd(out0 + i, t0_0);
-    _mm256_storeu_pd(out1 + i, t1_0);
-    _mm256_storeu_pd(out2 + i, t3_0);
-    _mm256_storeu_pd(out3 + i, t4_0);
-    _mm256_storeu_pd(out4 + i, t8_0);
-    __m256d x_v_1 = _mm256_loadu_pd(in0 + i + 4);
-    __m256d y_v_1 = _mm256_loadu_pd(in1 + i + 4);
-    __m256d t0_1 = _mm256_min_pd(x_v_1, y_v_1);
-    __m256d t1_1 = _mm256_max_pd(x_v_1, y_v_1);
-    __m256d t2_1 = _mm256_max_pd(x_v_1, k0);
-    __m256d t3_1 = _mm256_min_pd(t2_1, k1);
-    __m256d t4_1 = _mm256_andnot_pd(_mm256_set1_pd(-0.0), x_v_1);
-    __m256i t5_1 = _mm256_castpd_si256(_mm256_cmp_pd(x_v_1, y_v_1, _CMP_LE_OQ));
-    __m256d t6_1 = _mm256_sub_pd(y_v_1, x_v_1);
-    __m256d t7_1 = _mm256_mul_pd(x_v_1, y_v_1);
-    __m256d t8_1 = _mm256_blendv_pd(t7_1, t6_1, _mm256_castsi256_pd(t5_1));
-    _mm256_storeu_pd(out0 + i + 4, t0_1);
-    _mm256_storeu_pd(out1 + i + 4, t1_1);
-    _mm256_storeu_pd(out2 + i + 4, t3_1);
-    _mm256_storeu_pd(out3 + i + 4, t4_1);
-    _mm256_storeu_pd(out4 + i + 4, t8_1);
-  }
-  // whole vectors, one per iteration
-  for (; i + 4 <= n; i += 4) {
-    __m256d x_v = _mm256_loadu_pd(in0 + i);
-    __m256d y_v = _mm256_loadu_pd(in1 + i);
-    __m256d t9 = _mm256_min_pd(x_v, y_v);
-    __m256d t10 = _mm256_max_pd(x_v, y_v);
-    __m256d t11 = _mm256_max_pd(x_v, k0);
-    __m256d t12 = _mm256_min_pd(t11, k1);
-    __m256d t13 = _mm256_andnot_pd(_mm256_set1_pd(-0.0), x_v);
-    __m256i t14 = _mm256_castpd_si256(_mm256_cmp_pd(x_v, y_v, _CMP_LE_OQ));
-    __m256d t15 = _mm256_sub_pd(y_v, x_v);
-    __m256d t16 = _mm256_mul_pd(x_v, y_v);
-    __m256d t17 = _mm256_blendv_pd(t16, t15, _mm256_castsi256_pd(t14));
-    _mm256_storeu_pd(out0 + i, t9);
-    _mm256_storeu_pd(out1 + i, t10);
-    _mm256_storeu_pd(out2 + i, t12);
-    _mm256_storeu_pd(out3 + i, t13);
-    _mm256_storeu_pd(out4 + i, t17);
+  // at least one whole vector
+  if (n > 3) {
+    // whole vectors, 2 per iteration
+    for (; i + 8 <= n; i += 8) {
+      __m256d x_v_0 = _mm256_loadu_pd(in0 + i);
+      __m256d y_v_0 = _mm256_loadu_pd(in1 + i);
+      __m256d t0_0 = _mm256_min_pd(x_v_0, y_v_0);
+      __m256d t1_0 = _mm256_max_pd(x_v_0, y_v_0);
+      __m256d t2_0 = _mm256_max_pd(x_v_0, k0);
+      __m256d t3_0 = _mm256_min_pd(t2_0, k1);
+      __m256d t4_0 = _mm256_andnot_pd(_mm256_set1_pd(-0.0), x_v_0);
+      __m256i t5_0 = _mm256_castpd_si256(_mm256_cmp_pd(x_v_0, y_v_0, _CMP_LE_OQ));
+      __m256d t6_0 = _mm256_sub_pd(y_v_0, x_v_0);
+      __m256d t7_0 = _mm256_mul_pd(x_v_0, y_v_0);
+      __m256d t8_0 = _mm256_blendv_pd(t7_0, t6_0, _mm256_castsi256_pd(t5_0));
+      _mm256_storeu_pd(out0 + i, t0_0);
+      _mm256_storeu_pd(out1 + i, t1_0);
+      _mm256_storeu_pd(out2 + i, t3_0);
+      _mm256_storeu_pd(out3 + i, t4_0);
+      _mm256_storeu_pd(out4 + i, t8_0);
+      __m256d x_v_1 = _mm256_loadu_pd(in0 + i + 4);
+      __m256d y_v_1 = _mm256_loadu_pd(in1 + i + 4);
+      __m256d t0_1 = _mm256_min_pd(x_v_1, y_v_1);
+      __m256d t1_1 = _mm256_max_pd(x_v_1, y_v_1);
+      __m256d t2_1 = _mm256_max_pd(x_v_1, k0);
+      __m256d t3_1 = _mm256_min_pd(t2_1, k1);
+      __m256d t4_1 = _mm256_andnot_pd(_mm256_set1_pd(-0.0), x_v_1);
+      __m256i t5_1 = _mm256_castpd_si256(_mm256_cmp_pd(x_v_1, y_v_1, _CMP_LE_OQ));
+      __m256d t6_1 = _mm256_sub_pd(y_v_1, x_v_1);
+      __m256d t7_1 = _mm256_mul_pd(x_v_1, y_v_1);
+      __m256d t8_1 = _mm256_blendv_pd(t7_1, t6_1, _mm256_castsi256_pd(t5_1));
+      _mm256_storeu_pd(out0 + i + 4, t0_1);
+      _mm256_storeu_pd(out1 + i + 4, t1_1);
+      _mm256_storeu_pd(out2 + i + 4, t3_1);
+      _mm256_storeu_pd(out3 + i + 4, t4_1);
+      _mm256_storeu_pd(out4 + i + 4, t8_1);
+    }
+    // whole vectors, one per iteration
+    for (; i + 4 <= n; i += 4) {
+      __m256d x_v = _mm256_loadu_pd(in0 + i);
+      __m256d y_v = _mm256_loadu_pd(in1 + i);
+      __m256d t9 = _mm256_min_pd(x_v, y_v);
+      __m256d t10 = _mm256_max_pd(x_v, y_v);
+      __m256d t11 = _mm256_max_pd(x_v, k0);
+      __m256d t12 = _mm256_min_pd(t11, k1);
+      __m256d t13 = _mm256_andnot_pd(_mm256_set1_pd(-0.0), x_v);
+      __m256i t14 = _mm256_castpd_si256(_mm256_cmp_pd(x_v, y_v, _CMP_LE_OQ));
+      __m256d t15 = _mm256_sub_pd(y_v, x_v);
+      __m256d t16 = _mm256_mul_pd(x_v, y_v);
+      __m256d t17 = _mm256_blendv_pd(t16, t15, _mm256_castsi256_pd(t14));
+      _mm256_storeu_pd(out0 + i, t9);
+      _mm256_storeu_pd(out1 + i, t10);
+      _mm256_storeu_pd(out2 + i, t12);
+      _mm256_storeu_pd(out3 + i, t13);
+      _mm256_storeu_pd(out4 + i, t17);
+    }
   }
   // the rest: one partial vector, its loads and stores masked
   if (i < n) {
@@ -459,7 +465,8 @@ bool map_select_f64_forced(map_select_f64_choice& choice) {
   __builtin_cpu_init();
   if (map_select_f64_names(requested, "avx512", "avx512")) {
     if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-        __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl")) {
+        __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
+        __builtin_cpu_supports("bmi2")) {
       choice = {map_select_f64_avx512, "avx512"};
       return true;
     }
@@ -508,7 +515,8 @@ map_select_f64_choice map_select_f64_select() {
 #if defined(__x86_64__)
   __builtin_cpu_init();
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-      __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl"))
+      __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
+      __builtin_cpu_supports("bmi2"))
     return {map_select_f64_avx512, "avx512"};
   if (__builtin_cpu_supports("avx2")) return {map_select_f64_avx2, "avx2"};
 #endif

@@ -66,7 +66,7 @@ static const uint8_t simdgen_tail_keep[32] = {
 // uses tails: the row's last whole vector, blended with the identity
 
 #if defined(__x86_64__)
-__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void prod_f64_avx512(
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void prod_f64_avx512(
     const double* input, int64_t n, double* output) {
   constexpr int64_t kRows = 1;
   int64_t short_rows_below = 32;
@@ -101,65 +101,72 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void prod_f64_avx5
       // predicated tail: lanes past the row end read the identity
       if (j < n) {
         // the row holds a whole vector: re-read its last one
-        if (7 < n) {
+        if (n > 7) {
           __m512d tail0 =
-              _mm512_mask_blend_pd((__mmask8) ~(__mmask8)((1ull << (j - n + 8)) - 1),
+              _mm512_mask_blend_pd((__mmask8) ~(__mmask8)_bzhi_u32(~0u, (unsigned)(j - n + 8)),
                                    _mm512_set1_pd(1.0), _mm512_loadu_pd(input + i * n + n - 8));
           acc_r0 = _mm512_mul_pd(tail0, acc_r0);
           __m512d tail1 =
-              _mm512_mask_blend_pd((__mmask8) ~(__mmask8)((1ull << (j - n + 8)) - 1),
+              _mm512_mask_blend_pd((__mmask8) ~(__mmask8)_bzhi_u32(~0u, (unsigned)(j - n + 8)),
                                    _mm512_set1_pd(1.0), _mm512_loadu_pd(input + i * n + 2 * n - 8));
           acc_r1 = _mm512_mul_pd(tail1, acc_r1);
           __m512d tail2 =
-              _mm512_mask_blend_pd((__mmask8) ~(__mmask8)((1ull << (j - n + 8)) - 1),
+              _mm512_mask_blend_pd((__mmask8) ~(__mmask8)_bzhi_u32(~0u, (unsigned)(j - n + 8)),
                                    _mm512_set1_pd(1.0), _mm512_loadu_pd(input + i * n + 3 * n - 8));
           acc_r2 = _mm512_mul_pd(tail2, acc_r2);
           __m512d tail3 =
-              _mm512_mask_blend_pd((__mmask8) ~(__mmask8)((1ull << (j - n + 8)) - 1),
+              _mm512_mask_blend_pd((__mmask8) ~(__mmask8)_bzhi_u32(~0u, (unsigned)(j - n + 8)),
                                    _mm512_set1_pd(1.0), _mm512_loadu_pd(input + i * n + 4 * n - 8));
           acc_r3 = _mm512_mul_pd(tail3, acc_r3);
           __m512d tail4 =
-              _mm512_mask_blend_pd((__mmask8) ~(__mmask8)((1ull << (j - n + 8)) - 1),
+              _mm512_mask_blend_pd((__mmask8) ~(__mmask8)_bzhi_u32(~0u, (unsigned)(j - n + 8)),
                                    _mm512_set1_pd(1.0), _mm512_loadu_pd(input + i * n + 5 * n - 8));
           acc_r4 = _mm512_mul_pd(tail4, acc_r4);
           __m512d tail5 =
-              _mm512_mask_blend_pd((__mmask8) ~(__mmask8)((1ull << (j - n + 8)) - 1),
+              _mm512_mask_blend_pd((__mmask8) ~(__mmask8)_bzhi_u32(~0u, (unsigned)(j - n + 8)),
                                    _mm512_set1_pd(1.0), _mm512_loadu_pd(input + i * n + 6 * n - 8));
           acc_r5 = _mm512_mul_pd(tail5, acc_r5);
           __m512d tail6 =
-              _mm512_mask_blend_pd((__mmask8) ~(__mmask8)((1ull << (j - n + 8)) - 1),
+              _mm512_mask_blend_pd((__mmask8) ~(__mmask8)_bzhi_u32(~0u, (unsigned)(j - n + 8)),
                                    _mm512_set1_pd(1.0), _mm512_loadu_pd(input + i * n + 7 * n - 8));
           acc_r6 = _mm512_mul_pd(tail6, acc_r6);
           __m512d tail7 =
-              _mm512_mask_blend_pd((__mmask8) ~(__mmask8)((1ull << (j - n + 8)) - 1),
+              _mm512_mask_blend_pd((__mmask8) ~(__mmask8)_bzhi_u32(~0u, (unsigned)(j - n + 8)),
                                    _mm512_set1_pd(1.0), _mm512_loadu_pd(input + i * n + 8 * n - 8));
           acc_r7 = _mm512_mul_pd(tail7, acc_r7);
         }
         // shorter rows: only their own lanes are read
         if (n < 8) {
           __m512d tail0 = _mm512_mask_loadu_pd(
-              _mm512_set1_pd(1.0), (__mmask8)((1ull << (n - j)) - 1), input + i * n + j);
+              _mm512_set1_pd(1.0), (__mmask8)_bzhi_u32(~0u, (unsigned)(n - j)), input + i * n + j);
           acc_r0 = _mm512_mul_pd(tail0, acc_r0);
-          __m512d tail1 = _mm512_mask_loadu_pd(
-              _mm512_set1_pd(1.0), (__mmask8)((1ull << (n - j)) - 1), input + i * n + j + n);
+          __m512d tail1 =
+              _mm512_mask_loadu_pd(_mm512_set1_pd(1.0), (__mmask8)_bzhi_u32(~0u, (unsigned)(n - j)),
+                                   input + i * n + j + n);
           acc_r1 = _mm512_mul_pd(tail1, acc_r1);
-          __m512d tail2 = _mm512_mask_loadu_pd(
-              _mm512_set1_pd(1.0), (__mmask8)((1ull << (n - j)) - 1), input + i * n + j + 2 * n);
+          __m512d tail2 =
+              _mm512_mask_loadu_pd(_mm512_set1_pd(1.0), (__mmask8)_bzhi_u32(~0u, (unsigned)(n - j)),
+                                   input + i * n + j + 2 * n);
           acc_r2 = _mm512_mul_pd(tail2, acc_r2);
-          __m512d tail3 = _mm512_mask_loadu_pd(
-              _mm512_set1_pd(1.0), (__mmask8)((1ull << (n - j)) - 1), input + i * n + j + 3 * n);
+          __m512d tail3 =
+              _mm512_mask_loadu_pd(_mm512_set1_pd(1.0), (__mmask8)_bzhi_u32(~0u, (unsigned)(n - j)),
+                                   input + i * n + j + 3 * n);
           acc_r3 = _mm512_mul_pd(tail3, acc_r3);
-          __m512d tail4 = _mm512_mask_loadu_pd(
-              _mm512_set1_pd(1.0), (__mmask8)((1ull << (n - j)) - 1), input + i * n + j + 4 * n);
+          __m512d tail4 =
+              _mm512_mask_loadu_pd(_mm512_set1_pd(1.0), (__mmask8)_bzhi_u32(~0u, (unsigned)(n - j)),
+                                   input + i * n + j + 4 * n);
           acc_r4 = _mm512_mul_pd(tail4, acc_r4);
-          __m512d tail5 = _mm512_mask_loadu_pd(
-              _mm512_set1_pd(1.0), (__mmask8)((1ull << (n - j)) - 1), input + i * n + j + 5 * n);
+          __m512d tail5 =
+              _mm512_mask_loadu_pd(_mm512_set1_pd(1.0), (__mmask8)_bzhi_u32(~0u, (unsigned)(n - j)),
+                                   input + i * n + j + 5 * n);
           acc_r5 = _mm512_mul_pd(tail5, acc_r5);
-          __m512d tail6 = _mm512_mask_loadu_pd(
-              _mm512_set1_pd(1.0), (__mmask8)((1ull << (n - j)) - 1), input + i * n + j + 6 * n);
+          __m512d tail6 =
+              _mm512_mask_loadu_pd(_mm512_set1_pd(1.0), (__mmask8)_bzhi_u32(~0u, (unsigned)(n - j)),
+                                   input + i * n + j + 6 * n);
           acc_r6 = _mm512_mul_pd(tail6, acc_r6);
-          __m512d tail7 = _mm512_mask_loadu_pd(
-              _mm512_set1_pd(1.0), (__mmask8)((1ull << (n - j)) - 1), input + i * n + j + 7 * n);
+          __m512d tail7 =
+              _mm512_mask_loadu_pd(_mm512_set1_pd(1.0), (__mmask8)_bzhi_u32(~0u, (unsigned)(n - j)),
+                                   input + i * n + j + 7 * n);
           acc_r7 = _mm512_mul_pd(tail7, acc_r7);
         }
       }
@@ -204,16 +211,16 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void prod_f64_avx5
       // predicated tail: lanes past the row end read the identity
       if (j < n) {
         // the row holds a whole vector: re-read its last one
-        if (7 < n) {
+        if (n > 7) {
           __m512d tail0 =
-              _mm512_mask_blend_pd((__mmask8) ~(__mmask8)((1ull << (j - n + 8)) - 1),
+              _mm512_mask_blend_pd((__mmask8) ~(__mmask8)_bzhi_u32(~0u, (unsigned)(j - n + 8)),
                                    _mm512_set1_pd(1.0), _mm512_loadu_pd(input + i * n + n - 8));
           acc1 = _mm512_mul_pd(tail0, acc1);
         }
         // shorter rows: only their own lanes are read
         if (n < 8) {
           __m512d tail0 = _mm512_mask_loadu_pd(
-              _mm512_set1_pd(1.0), (__mmask8)((1ull << (n - j)) - 1), input + i * n + j);
+              _mm512_set1_pd(1.0), (__mmask8)_bzhi_u32(~0u, (unsigned)(n - j)), input + i * n + j);
           acc1 = _mm512_mul_pd(tail0, acc1);
         }
       }
@@ -253,16 +260,16 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void prod_f64_avx5
       // predicated tail: lanes past the row end read the identity
       if (j < n) {
         // the row holds a whole vector: re-read its last one
-        if (7 < n) {
+        if (n > 7) {
           __m512d tail0 =
-              _mm512_mask_blend_pd((__mmask8) ~(__mmask8)((1ull << (j - n + 8)) - 1),
+              _mm512_mask_blend_pd((__mmask8) ~(__mmask8)_bzhi_u32(~0u, (unsigned)(j - n + 8)),
                                    _mm512_set1_pd(1.0), _mm512_loadu_pd(input + i * n + n - 8));
           acc1 = _mm512_mul_pd(tail0, acc1);
         }
         // shorter rows: only their own lanes are read
         if (n < 8) {
           __m512d tail0 = _mm512_mask_loadu_pd(
-              _mm512_set1_pd(1.0), (__mmask8)((1ull << (n - j)) - 1), input + i * n + j);
+              _mm512_set1_pd(1.0), (__mmask8)_bzhi_u32(~0u, (unsigned)(n - j)), input + i * n + j);
           acc1 = _mm512_mul_pd(tail0, acc1);
         }
       }
@@ -367,7 +374,7 @@ void prod_f64_neon(const double* input, int64_t n, double* output) {
       // predicated tail: lanes past the row end read the identity
       if (j < n) {
         // the row holds a whole vector: re-read its last one
-        if (1 < n) {
+        if (n > 1) {
           float64x2_t tail0 =
               vbslq_f64(vreinterpretq_u64_u8(vld1q_u8(simdgen_tail_keep + (n - j) * 8)),
                         vld1q_f64(input + i * n + n - 2), vdupq_n_f64(1.0));
@@ -417,7 +424,7 @@ void prod_f64_neon(const double* input, int64_t n, double* output) {
       // predicated tail: lanes past the row end read the identity
       if (j < n) {
         // the row holds a whole vector: re-read its last one
-        if (1 < n) {
+        if (n > 1) {
           float64x2_t tail0 =
               vbslq_f64(vreinterpretq_u64_u8(vld1q_u8(simdgen_tail_keep + (n - j) * 8)),
                         vld1q_f64(input + i * n + n - 2), vdupq_n_f64(1.0));
@@ -467,7 +474,7 @@ void prod_f64_neon(const double* input, int64_t n, double* output) {
       // predicated tail: lanes past the row end read the identity
       if (j < n) {
         // the row holds a whole vector: re-read its last one
-        if (1 < n) {
+        if (n > 1) {
           float64x2_t tail0 =
               vbslq_f64(vreinterpretq_u64_u8(vld1q_u8(simdgen_tail_keep + (n - j) * 8)),
                         vld1q_f64(input + i * n + n - 2), vdupq_n_f64(1.0));
@@ -752,7 +759,8 @@ bool prod_f64_forced(prod_f64_choice& choice) {
   __builtin_cpu_init();
   if (prod_f64_names(requested, "avx512", "avx512")) {
     if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-        __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl")) {
+        __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
+        __builtin_cpu_supports("bmi2")) {
       choice = {prod_f64_avx512, "avx512"};
       return true;
     }
@@ -801,7 +809,8 @@ prod_f64_choice prod_f64_select() {
 #if defined(__x86_64__)
   __builtin_cpu_init();
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-      __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl"))
+      __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
+      __builtin_cpu_supports("bmi2"))
     return {prod_f64_avx512, "avx512"};
   if (__builtin_cpu_supports("avx2")) return {prod_f64_avx2, "avx2"};
 #endif

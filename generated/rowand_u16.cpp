@@ -73,7 +73,7 @@ static const uint8_t simdgen_tail_keep[32] = {
 // uses masked loads (AVX-512 k-registers) for the tail
 
 #if defined(__x86_64__)
-__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowand_u16_avx512(
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void rowand_u16_avx512(
     const uint16_t* input, int64_t rows, int64_t cols, int64_t stride, uint16_t* output) {
   int64_t i = 0;
   for (; i < rows; ++i) {
@@ -95,9 +95,9 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowand_u16_av
     }
     // predicated tail: lanes past the row end read the identity
     if (j < cols) {
-      __m512i tail0 =
-          _mm512_mask_loadu_epi16(_mm512_set1_epi16((short)(65535)),
-                                  (__mmask32)((1ull << (cols - j)) - 1), input + i * stride + j);
+      __m512i tail0 = _mm512_mask_loadu_epi16(_mm512_set1_epi16((short)(65535)),
+                                              (__mmask32)_bzhi_u32(~0u, (unsigned)(cols - j)),
+                                              input + i * stride + j);
       acc1 = _mm512_and_si512(tail0, acc1);
     }
     acc0 = _mm512_and_si512(acc1, acc0);
@@ -196,7 +196,7 @@ void rowand_u16_neon(const uint16_t* input, int64_t rows, int64_t cols, int64_t 
     // predicated tail: lanes past the row end read the identity
     if (j < cols) {
       // the row holds a whole vector: re-read its last one
-      if (7 < cols) {
+      if (cols > 7) {
         uint16x8_t tail0 =
             vbslq_u16(vreinterpretq_u16_u8(vld1q_u8(simdgen_tail_keep + (cols - j) * 2)),
                       vld1q_u16(input + cols + i * stride - 8), vdupq_n_u16(65535));
@@ -261,7 +261,7 @@ __attribute__((target("avx2"))) void rowand_u16_avx2(const uint16_t* input, int6
     // predicated tail: lanes past the row end read the identity
     if (j < cols) {
       // the row holds a whole vector: re-read its last one
-      if (15 < cols) {
+      if (cols > 15) {
         const __m256i tail0_keep =
             _mm256_loadu_si256((const __m256i*)(simdgen_tail_keep + (cols - j) * 2));
         __m256i tail0 = _mm256_blendv_epi8(
@@ -393,7 +393,8 @@ bool rowand_u16_forced(rowand_u16_choice& choice) {
   __builtin_cpu_init();
   if (rowand_u16_names(requested, "avx512", "avx512")) {
     if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-        __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl")) {
+        __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
+        __builtin_cpu_supports("bmi2")) {
       choice = {rowand_u16_avx512, "avx512"};
       return true;
     }
@@ -442,7 +443,8 @@ rowand_u16_choice rowand_u16_select() {
 #if defined(__x86_64__)
   __builtin_cpu_init();
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-      __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl"))
+      __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
+      __builtin_cpu_supports("bmi2"))
     return {rowand_u16_avx512, "avx512"};
   if (__builtin_cpu_supports("avx2")) return {rowand_u16_avx2, "avx2"};
 #endif

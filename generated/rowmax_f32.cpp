@@ -66,7 +66,7 @@ static const uint8_t simdgen_tail_keep[32] = {
 // uses tails: the row's last whole vector, blended with the identity
 
 #if defined(__x86_64__)
-__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowmax_f32_avx512(
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void rowmax_f32_avx512(
     const float* input, int64_t rows, int64_t cols, int64_t stride, float* output) {
   int64_t short_rows_below = 64;
   // the input fits in L1: blocks of rows pay off for longer rows
@@ -116,151 +116,151 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowmax_f32_av
       // predicated tail: lanes past the row end read the identity
       if (j < cols) {
         // the row holds a whole vector: re-read its last one
-        if (15 < cols) {
+        if (cols > 15) {
           __m512 tail0 = _mm512_mask_blend_ps(
-              (__mmask16) ~(__mmask16)((1ull << (j - cols + 16)) - 1),
+              (__mmask16) ~(__mmask16)_bzhi_u32(~0u, (unsigned)(j - cols + 16)),
               _mm512_set1_ps(-__builtin_inff()), _mm512_loadu_ps(input + cols + i * stride - 16));
           acc_r0 = _mm512_max_ps(tail0, acc_r0);
-          __m512 tail1 =
-              _mm512_mask_blend_ps((__mmask16) ~(__mmask16)((1ull << (j - cols + 16)) - 1),
-                                   _mm512_set1_ps(-__builtin_inff()),
-                                   _mm512_loadu_ps(input + cols + i * stride + stride - 16));
+          __m512 tail1 = _mm512_mask_blend_ps(
+              (__mmask16) ~(__mmask16)_bzhi_u32(~0u, (unsigned)(j - cols + 16)),
+              _mm512_set1_ps(-__builtin_inff()),
+              _mm512_loadu_ps(input + cols + i * stride + stride - 16));
           acc_r1 = _mm512_max_ps(tail1, acc_r1);
-          __m512 tail2 =
-              _mm512_mask_blend_ps((__mmask16) ~(__mmask16)((1ull << (j - cols + 16)) - 1),
-                                   _mm512_set1_ps(-__builtin_inff()),
-                                   _mm512_loadu_ps(input + cols + i * stride + 2 * stride - 16));
+          __m512 tail2 = _mm512_mask_blend_ps(
+              (__mmask16) ~(__mmask16)_bzhi_u32(~0u, (unsigned)(j - cols + 16)),
+              _mm512_set1_ps(-__builtin_inff()),
+              _mm512_loadu_ps(input + cols + i * stride + 2 * stride - 16));
           acc_r2 = _mm512_max_ps(tail2, acc_r2);
-          __m512 tail3 =
-              _mm512_mask_blend_ps((__mmask16) ~(__mmask16)((1ull << (j - cols + 16)) - 1),
-                                   _mm512_set1_ps(-__builtin_inff()),
-                                   _mm512_loadu_ps(input + cols + i * stride + 3 * stride - 16));
+          __m512 tail3 = _mm512_mask_blend_ps(
+              (__mmask16) ~(__mmask16)_bzhi_u32(~0u, (unsigned)(j - cols + 16)),
+              _mm512_set1_ps(-__builtin_inff()),
+              _mm512_loadu_ps(input + cols + i * stride + 3 * stride - 16));
           acc_r3 = _mm512_max_ps(tail3, acc_r3);
-          __m512 tail4 =
-              _mm512_mask_blend_ps((__mmask16) ~(__mmask16)((1ull << (j - cols + 16)) - 1),
-                                   _mm512_set1_ps(-__builtin_inff()),
-                                   _mm512_loadu_ps(input + cols + i * stride + 4 * stride - 16));
+          __m512 tail4 = _mm512_mask_blend_ps(
+              (__mmask16) ~(__mmask16)_bzhi_u32(~0u, (unsigned)(j - cols + 16)),
+              _mm512_set1_ps(-__builtin_inff()),
+              _mm512_loadu_ps(input + cols + i * stride + 4 * stride - 16));
           acc_r4 = _mm512_max_ps(tail4, acc_r4);
-          __m512 tail5 =
-              _mm512_mask_blend_ps((__mmask16) ~(__mmask16)((1ull << (j - cols + 16)) - 1),
-                                   _mm512_set1_ps(-__builtin_inff()),
-                                   _mm512_loadu_ps(input + cols + i * stride + 5 * stride - 16));
+          __m512 tail5 = _mm512_mask_blend_ps(
+              (__mmask16) ~(__mmask16)_bzhi_u32(~0u, (unsigned)(j - cols + 16)),
+              _mm512_set1_ps(-__builtin_inff()),
+              _mm512_loadu_ps(input + cols + i * stride + 5 * stride - 16));
           acc_r5 = _mm512_max_ps(tail5, acc_r5);
-          __m512 tail6 =
-              _mm512_mask_blend_ps((__mmask16) ~(__mmask16)((1ull << (j - cols + 16)) - 1),
-                                   _mm512_set1_ps(-__builtin_inff()),
-                                   _mm512_loadu_ps(input + cols + i * stride + 6 * stride - 16));
+          __m512 tail6 = _mm512_mask_blend_ps(
+              (__mmask16) ~(__mmask16)_bzhi_u32(~0u, (unsigned)(j - cols + 16)),
+              _mm512_set1_ps(-__builtin_inff()),
+              _mm512_loadu_ps(input + cols + i * stride + 6 * stride - 16));
           acc_r6 = _mm512_max_ps(tail6, acc_r6);
-          __m512 tail7 =
-              _mm512_mask_blend_ps((__mmask16) ~(__mmask16)((1ull << (j - cols + 16)) - 1),
-                                   _mm512_set1_ps(-__builtin_inff()),
-                                   _mm512_loadu_ps(input + cols + i * stride + 7 * stride - 16));
+          __m512 tail7 = _mm512_mask_blend_ps(
+              (__mmask16) ~(__mmask16)_bzhi_u32(~0u, (unsigned)(j - cols + 16)),
+              _mm512_set1_ps(-__builtin_inff()),
+              _mm512_loadu_ps(input + cols + i * stride + 7 * stride - 16));
           acc_r7 = _mm512_max_ps(tail7, acc_r7);
-          __m512 tail8 =
-              _mm512_mask_blend_ps((__mmask16) ~(__mmask16)((1ull << (j - cols + 16)) - 1),
-                                   _mm512_set1_ps(-__builtin_inff()),
-                                   _mm512_loadu_ps(input + cols + i * stride + 8 * stride - 16));
+          __m512 tail8 = _mm512_mask_blend_ps(
+              (__mmask16) ~(__mmask16)_bzhi_u32(~0u, (unsigned)(j - cols + 16)),
+              _mm512_set1_ps(-__builtin_inff()),
+              _mm512_loadu_ps(input + cols + i * stride + 8 * stride - 16));
           acc_r8 = _mm512_max_ps(tail8, acc_r8);
-          __m512 tail9 =
-              _mm512_mask_blend_ps((__mmask16) ~(__mmask16)((1ull << (j - cols + 16)) - 1),
-                                   _mm512_set1_ps(-__builtin_inff()),
-                                   _mm512_loadu_ps(input + cols + i * stride + 9 * stride - 16));
+          __m512 tail9 = _mm512_mask_blend_ps(
+              (__mmask16) ~(__mmask16)_bzhi_u32(~0u, (unsigned)(j - cols + 16)),
+              _mm512_set1_ps(-__builtin_inff()),
+              _mm512_loadu_ps(input + cols + i * stride + 9 * stride - 16));
           acc_r9 = _mm512_max_ps(tail9, acc_r9);
-          __m512 tail10 =
-              _mm512_mask_blend_ps((__mmask16) ~(__mmask16)((1ull << (j - cols + 16)) - 1),
-                                   _mm512_set1_ps(-__builtin_inff()),
-                                   _mm512_loadu_ps(input + cols + i * stride + 10 * stride - 16));
+          __m512 tail10 = _mm512_mask_blend_ps(
+              (__mmask16) ~(__mmask16)_bzhi_u32(~0u, (unsigned)(j - cols + 16)),
+              _mm512_set1_ps(-__builtin_inff()),
+              _mm512_loadu_ps(input + cols + i * stride + 10 * stride - 16));
           acc_r10 = _mm512_max_ps(tail10, acc_r10);
-          __m512 tail11 =
-              _mm512_mask_blend_ps((__mmask16) ~(__mmask16)((1ull << (j - cols + 16)) - 1),
-                                   _mm512_set1_ps(-__builtin_inff()),
-                                   _mm512_loadu_ps(input + cols + i * stride + 11 * stride - 16));
+          __m512 tail11 = _mm512_mask_blend_ps(
+              (__mmask16) ~(__mmask16)_bzhi_u32(~0u, (unsigned)(j - cols + 16)),
+              _mm512_set1_ps(-__builtin_inff()),
+              _mm512_loadu_ps(input + cols + i * stride + 11 * stride - 16));
           acc_r11 = _mm512_max_ps(tail11, acc_r11);
-          __m512 tail12 =
-              _mm512_mask_blend_ps((__mmask16) ~(__mmask16)((1ull << (j - cols + 16)) - 1),
-                                   _mm512_set1_ps(-__builtin_inff()),
-                                   _mm512_loadu_ps(input + cols + i * stride + 12 * stride - 16));
+          __m512 tail12 = _mm512_mask_blend_ps(
+              (__mmask16) ~(__mmask16)_bzhi_u32(~0u, (unsigned)(j - cols + 16)),
+              _mm512_set1_ps(-__builtin_inff()),
+              _mm512_loadu_ps(input + cols + i * stride + 12 * stride - 16));
           acc_r12 = _mm512_max_ps(tail12, acc_r12);
-          __m512 tail13 =
-              _mm512_mask_blend_ps((__mmask16) ~(__mmask16)((1ull << (j - cols + 16)) - 1),
-                                   _mm512_set1_ps(-__builtin_inff()),
-                                   _mm512_loadu_ps(input + cols + i * stride + 13 * stride - 16));
+          __m512 tail13 = _mm512_mask_blend_ps(
+              (__mmask16) ~(__mmask16)_bzhi_u32(~0u, (unsigned)(j - cols + 16)),
+              _mm512_set1_ps(-__builtin_inff()),
+              _mm512_loadu_ps(input + cols + i * stride + 13 * stride - 16));
           acc_r13 = _mm512_max_ps(tail13, acc_r13);
-          __m512 tail14 =
-              _mm512_mask_blend_ps((__mmask16) ~(__mmask16)((1ull << (j - cols + 16)) - 1),
-                                   _mm512_set1_ps(-__builtin_inff()),
-                                   _mm512_loadu_ps(input + cols + i * stride + 14 * stride - 16));
+          __m512 tail14 = _mm512_mask_blend_ps(
+              (__mmask16) ~(__mmask16)_bzhi_u32(~0u, (unsigned)(j - cols + 16)),
+              _mm512_set1_ps(-__builtin_inff()),
+              _mm512_loadu_ps(input + cols + i * stride + 14 * stride - 16));
           acc_r14 = _mm512_max_ps(tail14, acc_r14);
-          __m512 tail15 =
-              _mm512_mask_blend_ps((__mmask16) ~(__mmask16)((1ull << (j - cols + 16)) - 1),
-                                   _mm512_set1_ps(-__builtin_inff()),
-                                   _mm512_loadu_ps(input + cols + i * stride + 15 * stride - 16));
+          __m512 tail15 = _mm512_mask_blend_ps(
+              (__mmask16) ~(__mmask16)_bzhi_u32(~0u, (unsigned)(j - cols + 16)),
+              _mm512_set1_ps(-__builtin_inff()),
+              _mm512_loadu_ps(input + cols + i * stride + 15 * stride - 16));
           acc_r15 = _mm512_max_ps(tail15, acc_r15);
         }
         // shorter rows: only their own lanes are read
         if (cols < 16) {
-          __m512 tail0 =
-              _mm512_mask_loadu_ps(_mm512_set1_ps(-__builtin_inff()),
-                                   (__mmask16)((1ull << (cols - j)) - 1), input + i * stride + j);
+          __m512 tail0 = _mm512_mask_loadu_ps(_mm512_set1_ps(-__builtin_inff()),
+                                              (__mmask16)_bzhi_u32(~0u, (unsigned)(cols - j)),
+                                              input + i * stride + j);
           acc_r0 = _mm512_max_ps(tail0, acc_r0);
           __m512 tail1 = _mm512_mask_loadu_ps(_mm512_set1_ps(-__builtin_inff()),
-                                              (__mmask16)((1ull << (cols - j)) - 1),
+                                              (__mmask16)_bzhi_u32(~0u, (unsigned)(cols - j)),
                                               input + i * stride + j + stride);
           acc_r1 = _mm512_max_ps(tail1, acc_r1);
           __m512 tail2 = _mm512_mask_loadu_ps(_mm512_set1_ps(-__builtin_inff()),
-                                              (__mmask16)((1ull << (cols - j)) - 1),
+                                              (__mmask16)_bzhi_u32(~0u, (unsigned)(cols - j)),
                                               input + i * stride + j + 2 * stride);
           acc_r2 = _mm512_max_ps(tail2, acc_r2);
           __m512 tail3 = _mm512_mask_loadu_ps(_mm512_set1_ps(-__builtin_inff()),
-                                              (__mmask16)((1ull << (cols - j)) - 1),
+                                              (__mmask16)_bzhi_u32(~0u, (unsigned)(cols - j)),
                                               input + i * stride + j + 3 * stride);
           acc_r3 = _mm512_max_ps(tail3, acc_r3);
           __m512 tail4 = _mm512_mask_loadu_ps(_mm512_set1_ps(-__builtin_inff()),
-                                              (__mmask16)((1ull << (cols - j)) - 1),
+                                              (__mmask16)_bzhi_u32(~0u, (unsigned)(cols - j)),
                                               input + i * stride + j + 4 * stride);
           acc_r4 = _mm512_max_ps(tail4, acc_r4);
           __m512 tail5 = _mm512_mask_loadu_ps(_mm512_set1_ps(-__builtin_inff()),
-                                              (__mmask16)((1ull << (cols - j)) - 1),
+                                              (__mmask16)_bzhi_u32(~0u, (unsigned)(cols - j)),
                                               input + i * stride + j + 5 * stride);
           acc_r5 = _mm512_max_ps(tail5, acc_r5);
           __m512 tail6 = _mm512_mask_loadu_ps(_mm512_set1_ps(-__builtin_inff()),
-                                              (__mmask16)((1ull << (cols - j)) - 1),
+                                              (__mmask16)_bzhi_u32(~0u, (unsigned)(cols - j)),
                                               input + i * stride + j + 6 * stride);
           acc_r6 = _mm512_max_ps(tail6, acc_r6);
           __m512 tail7 = _mm512_mask_loadu_ps(_mm512_set1_ps(-__builtin_inff()),
-                                              (__mmask16)((1ull << (cols - j)) - 1),
+                                              (__mmask16)_bzhi_u32(~0u, (unsigned)(cols - j)),
                                               input + i * stride + j + 7 * stride);
           acc_r7 = _mm512_max_ps(tail7, acc_r7);
           __m512 tail8 = _mm512_mask_loadu_ps(_mm512_set1_ps(-__builtin_inff()),
-                                              (__mmask16)((1ull << (cols - j)) - 1),
+                                              (__mmask16)_bzhi_u32(~0u, (unsigned)(cols - j)),
                                               input + i * stride + j + 8 * stride);
           acc_r8 = _mm512_max_ps(tail8, acc_r8);
           __m512 tail9 = _mm512_mask_loadu_ps(_mm512_set1_ps(-__builtin_inff()),
-                                              (__mmask16)((1ull << (cols - j)) - 1),
+                                              (__mmask16)_bzhi_u32(~0u, (unsigned)(cols - j)),
                                               input + i * stride + j + 9 * stride);
           acc_r9 = _mm512_max_ps(tail9, acc_r9);
           __m512 tail10 = _mm512_mask_loadu_ps(_mm512_set1_ps(-__builtin_inff()),
-                                               (__mmask16)((1ull << (cols - j)) - 1),
+                                               (__mmask16)_bzhi_u32(~0u, (unsigned)(cols - j)),
                                                input + i * stride + j + 10 * stride);
           acc_r10 = _mm512_max_ps(tail10, acc_r10);
           __m512 tail11 = _mm512_mask_loadu_ps(_mm512_set1_ps(-__builtin_inff()),
-                                               (__mmask16)((1ull << (cols - j)) - 1),
+                                               (__mmask16)_bzhi_u32(~0u, (unsigned)(cols - j)),
                                                input + i * stride + j + 11 * stride);
           acc_r11 = _mm512_max_ps(tail11, acc_r11);
           __m512 tail12 = _mm512_mask_loadu_ps(_mm512_set1_ps(-__builtin_inff()),
-                                               (__mmask16)((1ull << (cols - j)) - 1),
+                                               (__mmask16)_bzhi_u32(~0u, (unsigned)(cols - j)),
                                                input + i * stride + j + 12 * stride);
           acc_r12 = _mm512_max_ps(tail12, acc_r12);
           __m512 tail13 = _mm512_mask_loadu_ps(_mm512_set1_ps(-__builtin_inff()),
-                                               (__mmask16)((1ull << (cols - j)) - 1),
+                                               (__mmask16)_bzhi_u32(~0u, (unsigned)(cols - j)),
                                                input + i * stride + j + 13 * stride);
           acc_r13 = _mm512_max_ps(tail13, acc_r13);
           __m512 tail14 = _mm512_mask_loadu_ps(_mm512_set1_ps(-__builtin_inff()),
-                                               (__mmask16)((1ull << (cols - j)) - 1),
+                                               (__mmask16)_bzhi_u32(~0u, (unsigned)(cols - j)),
                                                input + i * stride + j + 14 * stride);
           acc_r14 = _mm512_max_ps(tail14, acc_r14);
           __m512 tail15 = _mm512_mask_loadu_ps(_mm512_set1_ps(-__builtin_inff()),
-                                               (__mmask16)((1ull << (cols - j)) - 1),
+                                               (__mmask16)_bzhi_u32(~0u, (unsigned)(cols - j)),
                                                input + i * stride + j + 15 * stride);
           acc_r15 = _mm512_max_ps(tail15, acc_r15);
         }
@@ -327,17 +327,17 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowmax_f32_av
       // predicated tail: lanes past the row end read the identity
       if (j < cols) {
         // the row holds a whole vector: re-read its last one
-        if (15 < cols) {
+        if (cols > 15) {
           __m512 tail0 = _mm512_mask_blend_ps(
-              (__mmask16) ~(__mmask16)((1ull << (j - cols + 16)) - 1),
+              (__mmask16) ~(__mmask16)_bzhi_u32(~0u, (unsigned)(j - cols + 16)),
               _mm512_set1_ps(-__builtin_inff()), _mm512_loadu_ps(input + cols + i * stride - 16));
           acc1 = _mm512_max_ps(tail0, acc1);
         }
         // shorter rows: only their own lanes are read
         if (cols < 16) {
-          __m512 tail0 =
-              _mm512_mask_loadu_ps(_mm512_set1_ps(-__builtin_inff()),
-                                   (__mmask16)((1ull << (cols - j)) - 1), input + i * stride + j);
+          __m512 tail0 = _mm512_mask_loadu_ps(_mm512_set1_ps(-__builtin_inff()),
+                                              (__mmask16)_bzhi_u32(~0u, (unsigned)(cols - j)),
+                                              input + i * stride + j);
           acc1 = _mm512_max_ps(tail0, acc1);
         }
       }
@@ -379,17 +379,17 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowmax_f32_av
       // predicated tail: lanes past the row end read the identity
       if (j < cols) {
         // the row holds a whole vector: re-read its last one
-        if (15 < cols) {
+        if (cols > 15) {
           __m512 tail0 = _mm512_mask_blend_ps(
-              (__mmask16) ~(__mmask16)((1ull << (j - cols + 16)) - 1),
+              (__mmask16) ~(__mmask16)_bzhi_u32(~0u, (unsigned)(j - cols + 16)),
               _mm512_set1_ps(-__builtin_inff()), _mm512_loadu_ps(input + cols + i * stride - 16));
           acc1 = _mm512_max_ps(tail0, acc1);
         }
         // shorter rows: only their own lanes are read
         if (cols < 16) {
-          __m512 tail0 =
-              _mm512_mask_loadu_ps(_mm512_set1_ps(-__builtin_inff()),
-                                   (__mmask16)((1ull << (cols - j)) - 1), input + i * stride + j);
+          __m512 tail0 = _mm512_mask_loadu_ps(_mm512_set1_ps(-__builtin_inff()),
+                                              (__mmask16)_bzhi_u32(~0u, (unsigned)(cols - j)),
+                                              input + i * stride + j);
           acc1 = _mm512_max_ps(tail0, acc1);
         }
       }
@@ -508,7 +508,7 @@ void rowmax_f32_neon(const float* input, int64_t rows, int64_t cols, int64_t str
       // predicated tail: lanes past the row end read the identity
       if (j < cols) {
         // the row holds a whole vector: re-read its last one
-        if (3 < cols) {
+        if (cols > 3) {
           float32x4_t tail0 =
               vbslq_f32(vreinterpretq_u32_u8(vld1q_u8(simdgen_tail_keep + (cols - j) * 4)),
                         vld1q_f32(input + cols + i * stride - 4), vdupq_n_f32(-__builtin_inff()));
@@ -595,7 +595,7 @@ void rowmax_f32_neon(const float* input, int64_t rows, int64_t cols, int64_t str
       // predicated tail: lanes past the row end read the identity
       if (j < cols) {
         // the row holds a whole vector: re-read its last one
-        if (3 < cols) {
+        if (cols > 3) {
           float32x4_t tail0 =
               vbslq_f32(vreinterpretq_u32_u8(vld1q_u8(simdgen_tail_keep + (cols - j) * 4)),
                         vld1q_f32(input + cols + i * stride - 4), vdupq_n_f32(-__builtin_inff()));
@@ -651,7 +651,7 @@ void rowmax_f32_neon(const float* input, int64_t rows, int64_t cols, int64_t str
       // predicated tail: lanes past the row end read the identity
       if (j < cols) {
         // the row holds a whole vector: re-read its last one
-        if (3 < cols) {
+        if (cols > 3) {
           float32x4_t tail0 =
               vbslq_f32(vreinterpretq_u32_u8(vld1q_u8(simdgen_tail_keep + (cols - j) * 4)),
                         vld1q_f32(input + cols + i * stride - 4), vdupq_n_f32(-__builtin_inff()));
@@ -991,7 +991,8 @@ bool rowmax_f32_forced(rowmax_f32_choice& choice) {
   __builtin_cpu_init();
   if (rowmax_f32_names(requested, "avx512", "avx512")) {
     if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-        __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl")) {
+        __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
+        __builtin_cpu_supports("bmi2")) {
       choice = {rowmax_f32_avx512, "avx512"};
       return true;
     }
@@ -1040,7 +1041,8 @@ rowmax_f32_choice rowmax_f32_select() {
 #if defined(__x86_64__)
   __builtin_cpu_init();
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-      __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl"))
+      __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
+      __builtin_cpu_supports("bmi2"))
     return {rowmax_f32_avx512, "avx512"};
   if (__builtin_cpu_supports("avx2")) return {rowmax_f32_avx2, "avx2"};
 #endif

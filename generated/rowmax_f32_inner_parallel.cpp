@@ -50,8 +50,9 @@ __attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) 
 // uses vpgatherdd/vpgatherdq column gathers (lane = row)
 
 #if defined(__x86_64__)
-__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowmax_f32_inner_parallel_avx512(
-    const float* input, int64_t rows, int64_t cols, int64_t stride, float* output) {
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void
+rowmax_f32_inner_parallel_avx512(const float* input, int64_t rows, int64_t cols, int64_t stride,
+                                 float* output) {
   // Gathers use 32-bit row offsets: larger strides take the scalar variant.
   if (stride > 2147483647 / 16) {
     rowmax_f32_inner_parallel_scalar(input, rows, cols, stride, output);
@@ -283,7 +284,8 @@ bool rowmax_f32_inner_parallel_forced(rowmax_f32_inner_parallel_choice& choice) 
   __builtin_cpu_init();
   if (rowmax_f32_inner_parallel_names(requested, "avx512", "avx512")) {
     if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-        __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl")) {
+        __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
+        __builtin_cpu_supports("bmi2")) {
       choice = {rowmax_f32_inner_parallel_avx512, "avx512"};
       return true;
     }
@@ -333,7 +335,8 @@ rowmax_f32_inner_parallel_choice rowmax_f32_inner_parallel_select() {
 #if defined(__x86_64__)
   __builtin_cpu_init();
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-      __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl"))
+      __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
+      __builtin_cpu_supports("bmi2"))
     return {rowmax_f32_inner_parallel_avx512, "avx512"};
   if (__builtin_cpu_supports("avx2")) return {rowmax_f32_inner_parallel_avx2, "avx2"};
 #endif

@@ -51,7 +51,7 @@ __attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) 
 // uses log2-step horizontal reduction (extract halves, then byte shifts)
 
 #if defined(__x86_64__)
-__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowmax_i8_to_i32_avx512(
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void rowmax_i8_to_i32_avx512(
     const int8_t* input, int64_t rows, int64_t cols, int64_t stride, int32_t* output) {
   int64_t i = 0;
   for (; i < rows; ++i) {
@@ -335,7 +335,8 @@ bool rowmax_i8_to_i32_forced(rowmax_i8_to_i32_choice& choice) {
   __builtin_cpu_init();
   if (rowmax_i8_to_i32_names(requested, "avx512", "avx512")) {
     if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-        __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl")) {
+        __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
+        __builtin_cpu_supports("bmi2")) {
       choice = {rowmax_i8_to_i32_avx512, "avx512"};
       return true;
     }
@@ -385,7 +386,8 @@ rowmax_i8_to_i32_choice rowmax_i8_to_i32_select() {
 #if defined(__x86_64__)
   __builtin_cpu_init();
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-      __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl"))
+      __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
+      __builtin_cpu_supports("bmi2"))
     return {rowmax_i8_to_i32_avx512, "avx512"};
   if (__builtin_cpu_supports("avx2")) return {rowmax_i8_to_i32_avx2, "avx2"};
 #endif

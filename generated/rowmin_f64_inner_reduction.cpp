@@ -63,7 +63,7 @@ static const uint8_t simdgen_tail_keep[32] = {
 // uses tails: the row's last whole vector, blended with the identity
 
 #if defined(__x86_64__)
-__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void
 rowmin_f64_inner_reduction_avx512(const double* input, int64_t rows, int64_t cols, int64_t stride,
                                   double* output) {
   int64_t i = 0;
@@ -86,10 +86,10 @@ rowmin_f64_inner_reduction_avx512(const double* input, int64_t rows, int64_t col
     // predicated tail
     if (j < cols) {
       // the row holds a whole vector: re-read its last one
-      if (7 < cols) {
-        __m512d tail = _mm512_mask_blend_pd((__mmask8) ~(__mmask8)((1ull << (j - cols + 8)) - 1),
-                                            _mm512_set1_pd(__builtin_inf()),
-                                            _mm512_loadu_pd(input + cols + i * stride - 8));
+      if (cols > 7) {
+        __m512d tail = _mm512_mask_blend_pd(
+            (__mmask8) ~(__mmask8)_bzhi_u32(~0u, (unsigned)(j - cols + 8)),
+            _mm512_set1_pd(__builtin_inf()), _mm512_loadu_pd(input + cols + i * stride - 8));
         __m512d tail_acc = _mm512_set1_pd(__builtin_inf());
         tail_acc = _mm512_min_pd(tail, tail_acc);
         __m256d tail_sum_v256 =
@@ -103,9 +103,9 @@ rowmin_f64_inner_reduction_avx512(const double* input, int64_t rows, int64_t col
       }
       // shorter rows: only their own lanes are read
       if (cols < 8) {
-        __m512d tail =
-            _mm512_mask_loadu_pd(_mm512_set1_pd(__builtin_inf()),
-                                 (__mmask8)((1ull << (cols - j)) - 1), input + i * stride + j);
+        __m512d tail = _mm512_mask_loadu_pd(_mm512_set1_pd(__builtin_inf()),
+                                            (__mmask8)_bzhi_u32(~0u, (unsigned)(cols - j)),
+                                            input + i * stride + j);
         __m512d tail_acc = _mm512_set1_pd(__builtin_inf());
         tail_acc = _mm512_min_pd(tail, tail_acc);
         __m256d tail_sum_v256 =
@@ -205,7 +205,7 @@ void rowmin_f64_inner_reduction_neon(const double* input, int64_t rows, int64_t 
     // predicated tail
     if (j < cols) {
       // the row holds a whole vector: re-read its last one
-      if (1 < cols) {
+      if (cols > 1) {
         float64x2_t tail =
             vbslq_f64(vreinterpretq_u64_u8(vld1q_u8(simdgen_tail_keep + (cols - j) * 8)),
                       vld1q_f64(input + cols + i * stride - 2), vdupq_n_f64(__builtin_inf()));
@@ -376,7 +376,8 @@ bool rowmin_f64_inner_reduction_forced(rowmin_f64_inner_reduction_choice& choice
   __builtin_cpu_init();
   if (rowmin_f64_inner_reduction_names(requested, "avx512", "avx512")) {
     if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-        __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl")) {
+        __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
+        __builtin_cpu_supports("bmi2")) {
       choice = {rowmin_f64_inner_reduction_avx512, "avx512"};
       return true;
     }
@@ -426,7 +427,8 @@ rowmin_f64_inner_reduction_choice rowmin_f64_inner_reduction_select() {
 #if defined(__x86_64__)
   __builtin_cpu_init();
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-      __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl"))
+      __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
+      __builtin_cpu_supports("bmi2"))
     return {rowmin_f64_inner_reduction_avx512, "avx512"};
   if (__builtin_cpu_supports("avx2")) return {rowmin_f64_inner_reduction_avx2, "avx2"};
 #endif

@@ -66,7 +66,7 @@ static const uint8_t simdgen_tail_keep[32] = {
 // uses tails: the row's last whole vector, blended with the identity
 
 #if defined(__x86_64__)
-__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowmin_i64_avx512(
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void rowmin_i64_avx512(
     const int64_t* input, int64_t rows, int64_t cols, int64_t stride, int64_t* output) {
   int64_t short_rows_below = 32;
   // the input fits in L1: blocks of rows pay off for longer rows
@@ -108,81 +108,81 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowmin_i64_av
       // predicated tail: lanes past the row end read the identity
       if (j < cols) {
         // the row holds a whole vector: re-read its last one
-        if (7 < cols) {
+        if (cols > 7) {
           __m512i tail0 = _mm512_mask_blend_epi64(
-              (__mmask8) ~(__mmask8)((1ull << (j - cols + 8)) - 1),
+              (__mmask8) ~(__mmask8)_bzhi_u32(~0u, (unsigned)(j - cols + 8)),
               _mm512_set1_epi64((long long)(9223372036854775807ll)),
               _mm512_loadu_si512((const void*)(input + cols + i * stride - 8)));
           acc_r0 = _mm512_min_epi64(tail0, acc_r0);
           __m512i tail1 = _mm512_mask_blend_epi64(
-              (__mmask8) ~(__mmask8)((1ull << (j - cols + 8)) - 1),
+              (__mmask8) ~(__mmask8)_bzhi_u32(~0u, (unsigned)(j - cols + 8)),
               _mm512_set1_epi64((long long)(9223372036854775807ll)),
               _mm512_loadu_si512((const void*)(input + cols + i * stride + stride - 8)));
           acc_r1 = _mm512_min_epi64(tail1, acc_r1);
           __m512i tail2 = _mm512_mask_blend_epi64(
-              (__mmask8) ~(__mmask8)((1ull << (j - cols + 8)) - 1),
+              (__mmask8) ~(__mmask8)_bzhi_u32(~0u, (unsigned)(j - cols + 8)),
               _mm512_set1_epi64((long long)(9223372036854775807ll)),
               _mm512_loadu_si512((const void*)(input + cols + i * stride + 2 * stride - 8)));
           acc_r2 = _mm512_min_epi64(tail2, acc_r2);
           __m512i tail3 = _mm512_mask_blend_epi64(
-              (__mmask8) ~(__mmask8)((1ull << (j - cols + 8)) - 1),
+              (__mmask8) ~(__mmask8)_bzhi_u32(~0u, (unsigned)(j - cols + 8)),
               _mm512_set1_epi64((long long)(9223372036854775807ll)),
               _mm512_loadu_si512((const void*)(input + cols + i * stride + 3 * stride - 8)));
           acc_r3 = _mm512_min_epi64(tail3, acc_r3);
           __m512i tail4 = _mm512_mask_blend_epi64(
-              (__mmask8) ~(__mmask8)((1ull << (j - cols + 8)) - 1),
+              (__mmask8) ~(__mmask8)_bzhi_u32(~0u, (unsigned)(j - cols + 8)),
               _mm512_set1_epi64((long long)(9223372036854775807ll)),
               _mm512_loadu_si512((const void*)(input + cols + i * stride + 4 * stride - 8)));
           acc_r4 = _mm512_min_epi64(tail4, acc_r4);
           __m512i tail5 = _mm512_mask_blend_epi64(
-              (__mmask8) ~(__mmask8)((1ull << (j - cols + 8)) - 1),
+              (__mmask8) ~(__mmask8)_bzhi_u32(~0u, (unsigned)(j - cols + 8)),
               _mm512_set1_epi64((long long)(9223372036854775807ll)),
               _mm512_loadu_si512((const void*)(input + cols + i * stride + 5 * stride - 8)));
           acc_r5 = _mm512_min_epi64(tail5, acc_r5);
           __m512i tail6 = _mm512_mask_blend_epi64(
-              (__mmask8) ~(__mmask8)((1ull << (j - cols + 8)) - 1),
+              (__mmask8) ~(__mmask8)_bzhi_u32(~0u, (unsigned)(j - cols + 8)),
               _mm512_set1_epi64((long long)(9223372036854775807ll)),
               _mm512_loadu_si512((const void*)(input + cols + i * stride + 6 * stride - 8)));
           acc_r6 = _mm512_min_epi64(tail6, acc_r6);
           __m512i tail7 = _mm512_mask_blend_epi64(
-              (__mmask8) ~(__mmask8)((1ull << (j - cols + 8)) - 1),
+              (__mmask8) ~(__mmask8)_bzhi_u32(~0u, (unsigned)(j - cols + 8)),
               _mm512_set1_epi64((long long)(9223372036854775807ll)),
               _mm512_loadu_si512((const void*)(input + cols + i * stride + 7 * stride - 8)));
           acc_r7 = _mm512_min_epi64(tail7, acc_r7);
         }
         // shorter rows: only their own lanes are read
         if (cols < 8) {
-          __m512i tail0 =
-              _mm512_mask_loadu_epi64(_mm512_set1_epi64((long long)(9223372036854775807ll)),
-                                      (__mmask8)((1ull << (cols - j)) - 1), input + i * stride + j);
+          __m512i tail0 = _mm512_mask_loadu_epi64(
+              _mm512_set1_epi64((long long)(9223372036854775807ll)),
+              (__mmask8)_bzhi_u32(~0u, (unsigned)(cols - j)), input + i * stride + j);
           acc_r0 = _mm512_min_epi64(tail0, acc_r0);
           __m512i tail1 = _mm512_mask_loadu_epi64(
               _mm512_set1_epi64((long long)(9223372036854775807ll)),
-              (__mmask8)((1ull << (cols - j)) - 1), input + i * stride + j + stride);
+              (__mmask8)_bzhi_u32(~0u, (unsigned)(cols - j)), input + i * stride + j + stride);
           acc_r1 = _mm512_min_epi64(tail1, acc_r1);
           __m512i tail2 = _mm512_mask_loadu_epi64(
               _mm512_set1_epi64((long long)(9223372036854775807ll)),
-              (__mmask8)((1ull << (cols - j)) - 1), input + i * stride + j + 2 * stride);
+              (__mmask8)_bzhi_u32(~0u, (unsigned)(cols - j)), input + i * stride + j + 2 * stride);
           acc_r2 = _mm512_min_epi64(tail2, acc_r2);
           __m512i tail3 = _mm512_mask_loadu_epi64(
               _mm512_set1_epi64((long long)(9223372036854775807ll)),
-              (__mmask8)((1ull << (cols - j)) - 1), input + i * stride + j + 3 * stride);
+              (__mmask8)_bzhi_u32(~0u, (unsigned)(cols - j)), input + i * stride + j + 3 * stride);
           acc_r3 = _mm512_min_epi64(tail3, acc_r3);
           __m512i tail4 = _mm512_mask_loadu_epi64(
               _mm512_set1_epi64((long long)(9223372036854775807ll)),
-              (__mmask8)((1ull << (cols - j)) - 1), input + i * stride + j + 4 * stride);
+              (__mmask8)_bzhi_u32(~0u, (unsigned)(cols - j)), input + i * stride + j + 4 * stride);
           acc_r4 = _mm512_min_epi64(tail4, acc_r4);
           __m512i tail5 = _mm512_mask_loadu_epi64(
               _mm512_set1_epi64((long long)(9223372036854775807ll)),
-              (__mmask8)((1ull << (cols - j)) - 1), input + i * stride + j + 5 * stride);
+              (__mmask8)_bzhi_u32(~0u, (unsigned)(cols - j)), input + i * stride + j + 5 * stride);
           acc_r5 = _mm512_min_epi64(tail5, acc_r5);
           __m512i tail6 = _mm512_mask_loadu_epi64(
               _mm512_set1_epi64((long long)(9223372036854775807ll)),
-              (__mmask8)((1ull << (cols - j)) - 1), input + i * stride + j + 6 * stride);
+              (__mmask8)_bzhi_u32(~0u, (unsigned)(cols - j)), input + i * stride + j + 6 * stride);
           acc_r6 = _mm512_min_epi64(tail6, acc_r6);
           __m512i tail7 = _mm512_mask_loadu_epi64(
               _mm512_set1_epi64((long long)(9223372036854775807ll)),
-              (__mmask8)((1ull << (cols - j)) - 1), input + i * stride + j + 7 * stride);
+              (__mmask8)_bzhi_u32(~0u, (unsigned)(cols - j)), input + i * stride + j + 7 * stride);
           acc_r7 = _mm512_min_epi64(tail7, acc_r7);
         }
       }
@@ -230,18 +230,18 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowmin_i64_av
       // predicated tail: lanes past the row end read the identity
       if (j < cols) {
         // the row holds a whole vector: re-read its last one
-        if (7 < cols) {
+        if (cols > 7) {
           __m512i tail0 = _mm512_mask_blend_epi64(
-              (__mmask8) ~(__mmask8)((1ull << (j - cols + 8)) - 1),
+              (__mmask8) ~(__mmask8)_bzhi_u32(~0u, (unsigned)(j - cols + 8)),
               _mm512_set1_epi64((long long)(9223372036854775807ll)),
               _mm512_loadu_si512((const void*)(input + cols + i * stride - 8)));
           acc1 = _mm512_min_epi64(tail0, acc1);
         }
         // shorter rows: only their own lanes are read
         if (cols < 8) {
-          __m512i tail0 =
-              _mm512_mask_loadu_epi64(_mm512_set1_epi64((long long)(9223372036854775807ll)),
-                                      (__mmask8)((1ull << (cols - j)) - 1), input + i * stride + j);
+          __m512i tail0 = _mm512_mask_loadu_epi64(
+              _mm512_set1_epi64((long long)(9223372036854775807ll)),
+              (__mmask8)_bzhi_u32(~0u, (unsigned)(cols - j)), input + i * stride + j);
           acc1 = _mm512_min_epi64(tail0, acc1);
         }
       }
@@ -283,18 +283,18 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowmin_i64_av
       // predicated tail: lanes past the row end read the identity
       if (j < cols) {
         // the row holds a whole vector: re-read its last one
-        if (7 < cols) {
+        if (cols > 7) {
           __m512i tail0 = _mm512_mask_blend_epi64(
-              (__mmask8) ~(__mmask8)((1ull << (j - cols + 8)) - 1),
+              (__mmask8) ~(__mmask8)_bzhi_u32(~0u, (unsigned)(j - cols + 8)),
               _mm512_set1_epi64((long long)(9223372036854775807ll)),
               _mm512_loadu_si512((const void*)(input + cols + i * stride - 8)));
           acc1 = _mm512_min_epi64(tail0, acc1);
         }
         // shorter rows: only their own lanes are read
         if (cols < 8) {
-          __m512i tail0 =
-              _mm512_mask_loadu_epi64(_mm512_set1_epi64((long long)(9223372036854775807ll)),
-                                      (__mmask8)((1ull << (cols - j)) - 1), input + i * stride + j);
+          __m512i tail0 = _mm512_mask_loadu_epi64(
+              _mm512_set1_epi64((long long)(9223372036854775807ll)),
+              (__mmask8)_bzhi_u32(~0u, (unsigned)(cols - j)), input + i * stride + j);
           acc1 = _mm512_min_epi64(tail0, acc1);
         }
       }
@@ -396,7 +396,7 @@ void rowmin_i64_neon(const int64_t* input, int64_t rows, int64_t cols, int64_t s
       // predicated tail: lanes past the row end read the identity
       if (j < cols) {
         // the row holds a whole vector: re-read its last one
-        if (1 < cols) {
+        if (cols > 1) {
           int64x2_t tail0 = vbslq_s64(
               vreinterpretq_u64_u8(vld1q_u8(simdgen_tail_keep + (cols - j) * 8)),
               vld1q_s64(input + cols + i * stride - 2), vdupq_n_s64(9223372036854775807ll));
@@ -456,7 +456,7 @@ void rowmin_i64_neon(const int64_t* input, int64_t rows, int64_t cols, int64_t s
       // predicated tail: lanes past the row end read the identity
       if (j < cols) {
         // the row holds a whole vector: re-read its last one
-        if (1 < cols) {
+        if (cols > 1) {
           int64x2_t tail0 = vbslq_s64(
               vreinterpretq_u64_u8(vld1q_u8(simdgen_tail_keep + (cols - j) * 8)),
               vld1q_s64(input + cols + i * stride - 2), vdupq_n_s64(9223372036854775807ll));
@@ -513,7 +513,7 @@ void rowmin_i64_neon(const int64_t* input, int64_t rows, int64_t cols, int64_t s
       // predicated tail: lanes past the row end read the identity
       if (j < cols) {
         // the row holds a whole vector: re-read its last one
-        if (1 < cols) {
+        if (cols > 1) {
           int64x2_t tail0 = vbslq_s64(
               vreinterpretq_u64_u8(vld1q_u8(simdgen_tail_keep + (cols - j) * 8)),
               vld1q_s64(input + cols + i * stride - 2), vdupq_n_s64(9223372036854775807ll));
@@ -832,7 +832,8 @@ bool rowmin_i64_forced(rowmin_i64_choice& choice) {
   __builtin_cpu_init();
   if (rowmin_i64_names(requested, "avx512", "avx512")) {
     if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-        __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl")) {
+        __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
+        __builtin_cpu_supports("bmi2")) {
       choice = {rowmin_i64_avx512, "avx512"};
       return true;
     }
@@ -881,7 +882,8 @@ rowmin_i64_choice rowmin_i64_select() {
 #if defined(__x86_64__)
   __builtin_cpu_init();
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-      __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl"))
+      __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
+      __builtin_cpu_supports("bmi2"))
     return {rowmin_i64_avx512, "avx512"};
   if (__builtin_cpu_supports("avx2")) return {rowmin_i64_avx2, "avx2"};
 #endif

@@ -50,8 +50,9 @@ __attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) 
 // uses 8/16-bit or widening columns filled lane by lane through a stack tile (x86 has no byte gather)
 
 #if defined(__x86_64__)
-__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowmin_u8_inner_parallel_avx512(
-    const uint8_t* input, int64_t rows, int64_t cols, int64_t stride, uint8_t* output) {
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void
+rowmin_u8_inner_parallel_avx512(const uint8_t* input, int64_t rows, int64_t cols, int64_t stride,
+                                uint8_t* output) {
   // 64 rows per vector, lane = row
   int64_t i = 0;
   for (; i + 64 <= rows; i += 64) {
@@ -80,7 +81,8 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowmin_u8_inn
       __m512i column = _mm512_loadu_si512((const void*)(column_stage));
       lane_acc = _mm512_min_epu8(column, lane_acc);
     }
-    _mm512_mask_storeu_epi8(output + i, (__mmask64)((1ull << (rows - i)) - 1), lane_acc);
+    _mm512_mask_storeu_epi8(output + i, (__mmask64)_bzhi_u64(~0ull, (unsigned)(rows - i)),
+                            lane_acc);
   }
 }
 #endif
@@ -305,7 +307,8 @@ bool rowmin_u8_inner_parallel_forced(rowmin_u8_inner_parallel_choice& choice) {
   __builtin_cpu_init();
   if (rowmin_u8_inner_parallel_names(requested, "avx512", "avx512")) {
     if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-        __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl")) {
+        __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
+        __builtin_cpu_supports("bmi2")) {
       choice = {rowmin_u8_inner_parallel_avx512, "avx512"};
       return true;
     }
@@ -355,7 +358,8 @@ rowmin_u8_inner_parallel_choice rowmin_u8_inner_parallel_select() {
 #if defined(__x86_64__)
   __builtin_cpu_init();
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-      __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl"))
+      __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
+      __builtin_cpu_supports("bmi2"))
     return {rowmin_u8_inner_parallel_avx512, "avx512"};
   if (__builtin_cpu_supports("avx2")) return {rowmin_u8_inner_parallel_avx2, "avx2"};
 #endif

@@ -74,7 +74,7 @@ static const uint8_t simdgen_tail_keep[32] = {
 // uses masked loads (AVX-512 k-registers) for the tail
 
 #if defined(__x86_64__)
-__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowor_i8_to_i32_avx512(
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void rowor_i8_to_i32_avx512(
     const int8_t* input, int64_t rows, int64_t cols, int64_t stride, int32_t* output) {
   int64_t i = 0;
   for (; i < rows; ++i) {
@@ -96,8 +96,9 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowor_i8_to_i
     }
     // predicated tail: lanes past the row end read the identity
     if (j < cols) {
-      __m512i tail0 = _mm512_mask_loadu_epi8(
-          _mm512_setzero_si512(), (__mmask64)((1ull << (cols - j)) - 1), input + i * stride + j);
+      __m512i tail0 = _mm512_mask_loadu_epi8(_mm512_setzero_si512(),
+                                             (__mmask64)_bzhi_u64(~0ull, (unsigned)(cols - j)),
+                                             input + i * stride + j);
       acc1 = _mm512_or_si512(tail0, acc1);
     }
     acc0 = _mm512_or_si512(acc1, acc0);
@@ -199,7 +200,7 @@ void rowor_i8_to_i32_neon(const int8_t* input, int64_t rows, int64_t cols, int64
     // predicated tail: lanes past the row end read the identity
     if (j < cols) {
       // the row holds a whole vector: re-read its last one
-      if (15 < cols) {
+      if (cols > 15) {
         int8x16_t tail0 = vbslq_s8(vld1q_u8(simdgen_tail_keep + (cols - j) * 1),
                                    vld1q_s8(input + cols + i * stride - 16), vdupq_n_s8(0));
         acc1 = vorrq_s8(tail0, acc1);
@@ -264,7 +265,7 @@ __attribute__((target("avx2"))) void rowor_i8_to_i32_avx2(const int8_t* input, i
     // predicated tail: lanes past the row end read the identity
     if (j < cols) {
       // the row holds a whole vector: re-read its last one
-      if (31 < cols) {
+      if (cols > 31) {
         const __m256i tail0_keep =
             _mm256_loadu_si256((const __m256i*)(simdgen_tail_keep + (cols - j) * 1));
         __m256i tail0 = _mm256_blendv_epi8(
@@ -399,7 +400,8 @@ bool rowor_i8_to_i32_forced(rowor_i8_to_i32_choice& choice) {
   __builtin_cpu_init();
   if (rowor_i8_to_i32_names(requested, "avx512", "avx512")) {
     if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-        __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl")) {
+        __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
+        __builtin_cpu_supports("bmi2")) {
       choice = {rowor_i8_to_i32_avx512, "avx512"};
       return true;
     }
@@ -448,7 +450,8 @@ rowor_i8_to_i32_choice rowor_i8_to_i32_select() {
 #if defined(__x86_64__)
   __builtin_cpu_init();
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-      __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl"))
+      __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
+      __builtin_cpu_supports("bmi2"))
     return {rowor_i8_to_i32_avx512, "avx512"};
   if (__builtin_cpu_supports("avx2")) return {rowor_i8_to_i32_avx2, "avx2"};
 #endif

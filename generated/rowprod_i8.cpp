@@ -74,7 +74,7 @@ static const uint8_t simdgen_tail_keep[32] = {
 // uses masked loads (AVX-512 k-registers) for the tail
 
 #if defined(__x86_64__)
-__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowprod_i8_avx512(
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void rowprod_i8_avx512(
     const int8_t* input, int64_t rows, int64_t cols, int64_t stride, int8_t* output) {
   int64_t i = 0;
   for (; i < rows; ++i) {
@@ -128,9 +128,9 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowprod_i8_av
     }
     // predicated tail
     if (j < cols) {
-      __m512i tail =
-          _mm512_mask_loadu_epi8(_mm512_set1_epi8((char)(1)), (__mmask64)((1ull << (cols - j)) - 1),
-                                 input + i * stride + j);
+      __m512i tail = _mm512_mask_loadu_epi8(_mm512_set1_epi8((char)(1)),
+                                            (__mmask64)_bzhi_u64(~0ull, (unsigned)(cols - j)),
+                                            input + i * stride + j);
       __m256i tail_sum_v256 = _mm256_or_si256(
           _mm256_and_si256(
               _mm256_mullo_epi16(_mm512_castsi512_si256(tail), _mm512_extracti64x4_epi64(tail, 1)),
@@ -247,7 +247,7 @@ void rowprod_i8_neon(const int8_t* input, int64_t rows, int64_t cols, int64_t st
     // predicated tail
     if (j < cols) {
       // the row holds a whole vector: re-read its last one
-      if (15 < cols) {
+      if (cols > 15) {
         int8x16_t tail = vbslq_s8(vld1q_u8(simdgen_tail_keep + (cols - j) * 1),
                                   vld1q_s8(input + cols + i * stride - 16), vdupq_n_s8(1));
         uint8_t tail_sum_lanes[16];
@@ -334,7 +334,7 @@ __attribute__((target("avx2"))) void rowprod_i8_avx2(const int8_t* input, int64_
     // predicated tail
     if (j < cols) {
       // the row holds a whole vector: re-read its last one
-      if (31 < cols) {
+      if (cols > 31) {
         const __m256i tail_keep =
             _mm256_loadu_si256((const __m256i*)(simdgen_tail_keep + (cols - j) * 1));
         __m256i tail = _mm256_blendv_epi8(
@@ -503,7 +503,8 @@ bool rowprod_i8_forced(rowprod_i8_choice& choice) {
   __builtin_cpu_init();
   if (rowprod_i8_names(requested, "avx512", "avx512")) {
     if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-        __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl")) {
+        __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
+        __builtin_cpu_supports("bmi2")) {
       choice = {rowprod_i8_avx512, "avx512"};
       return true;
     }
@@ -552,7 +553,8 @@ rowprod_i8_choice rowprod_i8_select() {
 #if defined(__x86_64__)
   __builtin_cpu_init();
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-      __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl"))
+      __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
+      __builtin_cpu_supports("bmi2"))
     return {rowprod_i8_avx512, "avx512"};
   if (__builtin_cpu_supports("avx2")) return {rowprod_i8_avx2, "avx2"};
 #endif

@@ -50,8 +50,9 @@ __attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) 
 // uses vpgatherdd/vpgatherdq column gathers (lane = row)
 
 #if defined(__x86_64__)
-__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_f32_sequential_avx512(
-    const float* input, int64_t rows, int64_t cols, int64_t stride, float* output) {
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void
+rowsum_f32_sequential_avx512(const float* input, int64_t rows, int64_t cols, int64_t stride,
+                             float* output) {
   // Gathers use 32-bit row offsets: larger strides take the scalar variant.
   if (stride > 2147483647 / 16) {
     rowsum_f32_sequential_scalar(input, rows, cols, stride, output);
@@ -79,12 +80,12 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_f32_se
     // sequential along the row
     int64_t j = 0;
     for (; j < cols; ++j) {
-      __m512 column =
-          _mm512_mask_i32gather_ps(_mm512_setzero_ps(), (__mmask16)((1ull << (rows - i)) - 1),
-                                   row_offsets, (const void*)(input + i * stride + j), 4);
+      __m512 column = _mm512_mask_i32gather_ps(
+          _mm512_setzero_ps(), (__mmask16)_bzhi_u32(~0u, (unsigned)(rows - i)), row_offsets,
+          (const void*)(input + i * stride + j), 4);
       lane_acc = _mm512_add_ps(column, lane_acc);
     }
-    _mm512_mask_storeu_ps(output + i, (__mmask16)((1ull << (rows - i)) - 1), lane_acc);
+    _mm512_mask_storeu_ps(output + i, (__mmask16)_bzhi_u32(~0u, (unsigned)(rows - i)), lane_acc);
   }
 }
 #endif
@@ -309,7 +310,8 @@ bool rowsum_f32_sequential_forced(rowsum_f32_sequential_choice& choice) {
   __builtin_cpu_init();
   if (rowsum_f32_sequential_names(requested, "avx512", "avx512")) {
     if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-        __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl")) {
+        __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
+        __builtin_cpu_supports("bmi2")) {
       choice = {rowsum_f32_sequential_avx512, "avx512"};
       return true;
     }
@@ -359,7 +361,8 @@ rowsum_f32_sequential_choice rowsum_f32_sequential_select() {
 #if defined(__x86_64__)
   __builtin_cpu_init();
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-      __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl"))
+      __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
+      __builtin_cpu_supports("bmi2"))
     return {rowsum_f32_sequential_avx512, "avx512"};
   if (__builtin_cpu_supports("avx2")) return {rowsum_f32_sequential_avx2, "avx2"};
 #endif

@@ -67,7 +67,7 @@ static const uint8_t simdgen_tail_keep[32] = {
 // uses tails: the row's last whole vector, blended with the identity
 
 #if defined(__x86_64__)
-__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_f32_to_f64_avx512(
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void rowsum_f32_to_f64_avx512(
     const float* input, int64_t rows, int64_t cols, int64_t stride, double* output) {
   int64_t short_rows_below = 64;
   // the input fits in L1: blocks of rows pay off for longer rows
@@ -133,59 +133,59 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_f32_to
       // predicated tail: lanes past the row end read the identity
       if (j < cols) {
         // the row holds a whole vector: re-read its last one
-        if (15 < cols) {
+        if (cols > 15) {
           __m512 tail0 = _mm512_mask_blend_ps(
-              (__mmask16) ~(__mmask16)((1ull << (j - cols + 16)) - 1), _mm512_setzero_ps(),
-              _mm512_loadu_ps(input + cols + i * stride - 16));
+              (__mmask16) ~(__mmask16)_bzhi_u32(~0u, (unsigned)(j - cols + 16)),
+              _mm512_setzero_ps(), _mm512_loadu_ps(input + cols + i * stride - 16));
           __m512d tail0_w0 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(tail0, 0));
           acc_r0 = _mm512_add_pd(tail0_w0, acc_r0);
           __m512d tail0_w1 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(tail0, 1));
           acc_r0 = _mm512_add_pd(tail0_w1, acc_r0);
           __m512 tail1 = _mm512_mask_blend_ps(
-              (__mmask16) ~(__mmask16)((1ull << (j - cols + 16)) - 1), _mm512_setzero_ps(),
-              _mm512_loadu_ps(input + cols + i * stride + stride - 16));
+              (__mmask16) ~(__mmask16)_bzhi_u32(~0u, (unsigned)(j - cols + 16)),
+              _mm512_setzero_ps(), _mm512_loadu_ps(input + cols + i * stride + stride - 16));
           __m512d tail1_w0 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(tail1, 0));
           acc_r1 = _mm512_add_pd(tail1_w0, acc_r1);
           __m512d tail1_w1 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(tail1, 1));
           acc_r1 = _mm512_add_pd(tail1_w1, acc_r1);
           __m512 tail2 = _mm512_mask_blend_ps(
-              (__mmask16) ~(__mmask16)((1ull << (j - cols + 16)) - 1), _mm512_setzero_ps(),
-              _mm512_loadu_ps(input + cols + i * stride + 2 * stride - 16));
+              (__mmask16) ~(__mmask16)_bzhi_u32(~0u, (unsigned)(j - cols + 16)),
+              _mm512_setzero_ps(), _mm512_loadu_ps(input + cols + i * stride + 2 * stride - 16));
           __m512d tail2_w0 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(tail2, 0));
           acc_r2 = _mm512_add_pd(tail2_w0, acc_r2);
           __m512d tail2_w1 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(tail2, 1));
           acc_r2 = _mm512_add_pd(tail2_w1, acc_r2);
           __m512 tail3 = _mm512_mask_blend_ps(
-              (__mmask16) ~(__mmask16)((1ull << (j - cols + 16)) - 1), _mm512_setzero_ps(),
-              _mm512_loadu_ps(input + cols + i * stride + 3 * stride - 16));
+              (__mmask16) ~(__mmask16)_bzhi_u32(~0u, (unsigned)(j - cols + 16)),
+              _mm512_setzero_ps(), _mm512_loadu_ps(input + cols + i * stride + 3 * stride - 16));
           __m512d tail3_w0 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(tail3, 0));
           acc_r3 = _mm512_add_pd(tail3_w0, acc_r3);
           __m512d tail3_w1 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(tail3, 1));
           acc_r3 = _mm512_add_pd(tail3_w1, acc_r3);
           __m512 tail4 = _mm512_mask_blend_ps(
-              (__mmask16) ~(__mmask16)((1ull << (j - cols + 16)) - 1), _mm512_setzero_ps(),
-              _mm512_loadu_ps(input + cols + i * stride + 4 * stride - 16));
+              (__mmask16) ~(__mmask16)_bzhi_u32(~0u, (unsigned)(j - cols + 16)),
+              _mm512_setzero_ps(), _mm512_loadu_ps(input + cols + i * stride + 4 * stride - 16));
           __m512d tail4_w0 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(tail4, 0));
           acc_r4 = _mm512_add_pd(tail4_w0, acc_r4);
           __m512d tail4_w1 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(tail4, 1));
           acc_r4 = _mm512_add_pd(tail4_w1, acc_r4);
           __m512 tail5 = _mm512_mask_blend_ps(
-              (__mmask16) ~(__mmask16)((1ull << (j - cols + 16)) - 1), _mm512_setzero_ps(),
-              _mm512_loadu_ps(input + cols + i * stride + 5 * stride - 16));
+              (__mmask16) ~(__mmask16)_bzhi_u32(~0u, (unsigned)(j - cols + 16)),
+              _mm512_setzero_ps(), _mm512_loadu_ps(input + cols + i * stride + 5 * stride - 16));
           __m512d tail5_w0 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(tail5, 0));
           acc_r5 = _mm512_add_pd(tail5_w0, acc_r5);
           __m512d tail5_w1 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(tail5, 1));
           acc_r5 = _mm512_add_pd(tail5_w1, acc_r5);
           __m512 tail6 = _mm512_mask_blend_ps(
-              (__mmask16) ~(__mmask16)((1ull << (j - cols + 16)) - 1), _mm512_setzero_ps(),
-              _mm512_loadu_ps(input + cols + i * stride + 6 * stride - 16));
+              (__mmask16) ~(__mmask16)_bzhi_u32(~0u, (unsigned)(j - cols + 16)),
+              _mm512_setzero_ps(), _mm512_loadu_ps(input + cols + i * stride + 6 * stride - 16));
           __m512d tail6_w0 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(tail6, 0));
           acc_r6 = _mm512_add_pd(tail6_w0, acc_r6);
           __m512d tail6_w1 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(tail6, 1));
           acc_r6 = _mm512_add_pd(tail6_w1, acc_r6);
           __m512 tail7 = _mm512_mask_blend_ps(
-              (__mmask16) ~(__mmask16)((1ull << (j - cols + 16)) - 1), _mm512_setzero_ps(),
-              _mm512_loadu_ps(input + cols + i * stride + 7 * stride - 16));
+              (__mmask16) ~(__mmask16)_bzhi_u32(~0u, (unsigned)(j - cols + 16)),
+              _mm512_setzero_ps(), _mm512_loadu_ps(input + cols + i * stride + 7 * stride - 16));
           __m512d tail7_w0 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(tail7, 0));
           acc_r7 = _mm512_add_pd(tail7_w0, acc_r7);
           __m512d tail7_w1 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(tail7, 1));
@@ -193,57 +193,58 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_f32_to
         }
         // shorter rows: only their own lanes are read
         if (cols < 16) {
-          __m512 tail0 = _mm512_mask_loadu_ps(
-              _mm512_setzero_ps(), (__mmask16)((1ull << (cols - j)) - 1), input + i * stride + j);
+          __m512 tail0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
+                                              (__mmask16)_bzhi_u32(~0u, (unsigned)(cols - j)),
+                                              input + i * stride + j);
           __m512d tail0_w0 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(tail0, 0));
           acc_r0 = _mm512_add_pd(tail0_w0, acc_r0);
           __m512d tail0_w1 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(tail0, 1));
           acc_r0 = _mm512_add_pd(tail0_w1, acc_r0);
-          __m512 tail1 =
-              _mm512_mask_loadu_ps(_mm512_setzero_ps(), (__mmask16)((1ull << (cols - j)) - 1),
-                                   input + i * stride + j + stride);
+          __m512 tail1 = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
+                                              (__mmask16)_bzhi_u32(~0u, (unsigned)(cols - j)),
+                                              input + i * stride + j + stride);
           __m512d tail1_w0 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(tail1, 0));
           acc_r1 = _mm512_add_pd(tail1_w0, acc_r1);
           __m512d tail1_w1 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(tail1, 1));
           acc_r1 = _mm512_add_pd(tail1_w1, acc_r1);
-          __m512 tail2 =
-              _mm512_mask_loadu_ps(_mm512_setzero_ps(), (__mmask16)((1ull << (cols - j)) - 1),
-                                   input + i * stride + j + 2 * stride);
+          __m512 tail2 = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
+                                              (__mmask16)_bzhi_u32(~0u, (unsigned)(cols - j)),
+                                              input + i * stride + j + 2 * stride);
           __m512d tail2_w0 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(tail2, 0));
           acc_r2 = _mm512_add_pd(tail2_w0, acc_r2);
           __m512d tail2_w1 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(tail2, 1));
           acc_r2 = _mm512_add_pd(tail2_w1, acc_r2);
-          __m512 tail3 =
-              _mm512_mask_loadu_ps(_mm512_setzero_ps(), (__mmask16)((1ull << (cols - j)) - 1),
-                                   input + i * stride + j + 3 * stride);
+          __m512 tail3 = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
+                                              (__mmask16)_bzhi_u32(~0u, (unsigned)(cols - j)),
+                                              input + i * stride + j + 3 * stride);
           __m512d tail3_w0 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(tail3, 0));
           acc_r3 = _mm512_add_pd(tail3_w0, acc_r3);
           __m512d tail3_w1 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(tail3, 1));
           acc_r3 = _mm512_add_pd(tail3_w1, acc_r3);
-          __m512 tail4 =
-              _mm512_mask_loadu_ps(_mm512_setzero_ps(), (__mmask16)((1ull << (cols - j)) - 1),
-                                   input + i * stride + j + 4 * stride);
+          __m512 tail4 = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
+                                              (__mmask16)_bzhi_u32(~0u, (unsigned)(cols - j)),
+                                              input + i * stride + j + 4 * stride);
           __m512d tail4_w0 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(tail4, 0));
           acc_r4 = _mm512_add_pd(tail4_w0, acc_r4);
           __m512d tail4_w1 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(tail4, 1));
           acc_r4 = _mm512_add_pd(tail4_w1, acc_r4);
-          __m512 tail5 =
-              _mm512_mask_loadu_ps(_mm512_setzero_ps(), (__mmask16)((1ull << (cols - j)) - 1),
-                                   input + i * stride + j + 5 * stride);
+          __m512 tail5 = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
+                                              (__mmask16)_bzhi_u32(~0u, (unsigned)(cols - j)),
+                                              input + i * stride + j + 5 * stride);
           __m512d tail5_w0 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(tail5, 0));
           acc_r5 = _mm512_add_pd(tail5_w0, acc_r5);
           __m512d tail5_w1 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(tail5, 1));
           acc_r5 = _mm512_add_pd(tail5_w1, acc_r5);
-          __m512 tail6 =
-              _mm512_mask_loadu_ps(_mm512_setzero_ps(), (__mmask16)((1ull << (cols - j)) - 1),
-                                   input + i * stride + j + 6 * stride);
+          __m512 tail6 = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
+                                              (__mmask16)_bzhi_u32(~0u, (unsigned)(cols - j)),
+                                              input + i * stride + j + 6 * stride);
           __m512d tail6_w0 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(tail6, 0));
           acc_r6 = _mm512_add_pd(tail6_w0, acc_r6);
           __m512d tail6_w1 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(tail6, 1));
           acc_r6 = _mm512_add_pd(tail6_w1, acc_r6);
-          __m512 tail7 =
-              _mm512_mask_loadu_ps(_mm512_setzero_ps(), (__mmask16)((1ull << (cols - j)) - 1),
-                                   input + i * stride + j + 7 * stride);
+          __m512 tail7 = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
+                                              (__mmask16)_bzhi_u32(~0u, (unsigned)(cols - j)),
+                                              input + i * stride + j + 7 * stride);
           __m512d tail7_w0 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(tail7, 0));
           acc_r7 = _mm512_add_pd(tail7_w0, acc_r7);
           __m512d tail7_w1 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(tail7, 1));
@@ -309,10 +310,10 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_f32_to
       // predicated tail: lanes past the row end read the identity
       if (j < cols) {
         // the row holds a whole vector: re-read its last one
-        if (15 < cols) {
+        if (cols > 15) {
           __m512 tail0 = _mm512_mask_blend_ps(
-              (__mmask16) ~(__mmask16)((1ull << (j - cols + 16)) - 1), _mm512_setzero_ps(),
-              _mm512_loadu_ps(input + cols + i * stride - 16));
+              (__mmask16) ~(__mmask16)_bzhi_u32(~0u, (unsigned)(j - cols + 16)),
+              _mm512_setzero_ps(), _mm512_loadu_ps(input + cols + i * stride - 16));
           __m512d tail0_w0 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(tail0, 0));
           acc1 = _mm512_add_pd(tail0_w0, acc1);
           __m512d tail0_w1 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(tail0, 1));
@@ -320,8 +321,9 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_f32_to
         }
         // shorter rows: only their own lanes are read
         if (cols < 16) {
-          __m512 tail0 = _mm512_mask_loadu_ps(
-              _mm512_setzero_ps(), (__mmask16)((1ull << (cols - j)) - 1), input + i * stride + j);
+          __m512 tail0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
+                                              (__mmask16)_bzhi_u32(~0u, (unsigned)(cols - j)),
+                                              input + i * stride + j);
           __m512d tail0_w0 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(tail0, 0));
           acc1 = _mm512_add_pd(tail0_w0, acc1);
           __m512d tail0_w1 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(tail0, 1));
@@ -380,10 +382,10 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_f32_to
       // predicated tail: lanes past the row end read the identity
       if (j < cols) {
         // the row holds a whole vector: re-read its last one
-        if (15 < cols) {
+        if (cols > 15) {
           __m512 tail0 = _mm512_mask_blend_ps(
-              (__mmask16) ~(__mmask16)((1ull << (j - cols + 16)) - 1), _mm512_setzero_ps(),
-              _mm512_loadu_ps(input + cols + i * stride - 16));
+              (__mmask16) ~(__mmask16)_bzhi_u32(~0u, (unsigned)(j - cols + 16)),
+              _mm512_setzero_ps(), _mm512_loadu_ps(input + cols + i * stride - 16));
           __m512d tail0_w0 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(tail0, 0));
           acc1 = _mm512_add_pd(tail0_w0, acc1);
           __m512d tail0_w1 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(tail0, 1));
@@ -391,8 +393,9 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_f32_to
         }
         // shorter rows: only their own lanes are read
         if (cols < 16) {
-          __m512 tail0 = _mm512_mask_loadu_ps(
-              _mm512_setzero_ps(), (__mmask16)((1ull << (cols - j)) - 1), input + i * stride + j);
+          __m512 tail0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
+                                              (__mmask16)_bzhi_u32(~0u, (unsigned)(cols - j)),
+                                              input + i * stride + j);
           __m512d tail0_w0 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(tail0, 0));
           acc1 = _mm512_add_pd(tail0_w0, acc1);
           __m512d tail0_w1 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(tail0, 1));
@@ -523,7 +526,7 @@ void rowsum_f32_to_f64_neon(const float* input, int64_t rows, int64_t cols, int6
       // predicated tail: lanes past the row end read the identity
       if (j < cols) {
         // the row holds a whole vector: re-read its last one
-        if (3 < cols) {
+        if (cols > 3) {
           float32x4_t tail0 =
               vbslq_f32(vreinterpretq_u32_u8(vld1q_u8(simdgen_tail_keep + (cols - j) * 4)),
                         vld1q_f32(input + cols + i * stride - 4), vdupq_n_f32(0.0f));
@@ -604,7 +607,7 @@ void rowsum_f32_to_f64_neon(const float* input, int64_t rows, int64_t cols, int6
       // predicated tail: lanes past the row end read the identity
       if (j < cols) {
         // the row holds a whole vector: re-read its last one
-        if (3 < cols) {
+        if (cols > 3) {
           float32x4_t tail0 =
               vbslq_f32(vreinterpretq_u32_u8(vld1q_u8(simdgen_tail_keep + (cols - j) * 4)),
                         vld1q_f32(input + cols + i * stride - 4), vdupq_n_f32(0.0f));
@@ -671,7 +674,7 @@ void rowsum_f32_to_f64_neon(const float* input, int64_t rows, int64_t cols, int6
       // predicated tail: lanes past the row end read the identity
       if (j < cols) {
         // the row holds a whole vector: re-read its last one
-        if (3 < cols) {
+        if (cols > 3) {
           float32x4_t tail0 =
               vbslq_f32(vreinterpretq_u32_u8(vld1q_u8(simdgen_tail_keep + (cols - j) * 4)),
                         vld1q_f32(input + cols + i * stride - 4), vdupq_n_f32(0.0f));
@@ -1025,7 +1028,8 @@ bool rowsum_f32_to_f64_forced(rowsum_f32_to_f64_choice& choice) {
   __builtin_cpu_init();
   if (rowsum_f32_to_f64_names(requested, "avx512", "avx512")) {
     if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-        __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl")) {
+        __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
+        __builtin_cpu_supports("bmi2")) {
       choice = {rowsum_f32_to_f64_avx512, "avx512"};
       return true;
     }
@@ -1075,7 +1079,8 @@ rowsum_f32_to_f64_choice rowsum_f32_to_f64_select() {
 #if defined(__x86_64__)
   __builtin_cpu_init();
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-      __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl"))
+      __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
+      __builtin_cpu_supports("bmi2"))
     return {rowsum_f32_to_f64_avx512, "avx512"};
   if (__builtin_cpu_supports("avx2")) return {rowsum_f32_to_f64_avx2, "avx2"};
 #endif

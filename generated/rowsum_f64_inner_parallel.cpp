@@ -50,8 +50,9 @@ __attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) 
 // uses vpgatherdd/vpgatherdq column gathers (lane = row)
 
 #if defined(__x86_64__)
-__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_f64_inner_parallel_avx512(
-    const double* input, int64_t rows, int64_t cols, int64_t stride, double* output) {
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void
+rowsum_f64_inner_parallel_avx512(const double* input, int64_t rows, int64_t cols, int64_t stride,
+                                 double* output) {
   // Gathers use 32-bit row offsets: larger strides take the scalar variant.
   if (stride > 2147483647 / 8) {
     rowsum_f64_inner_parallel_scalar(input, rows, cols, stride, output);
@@ -283,7 +284,8 @@ bool rowsum_f64_inner_parallel_forced(rowsum_f64_inner_parallel_choice& choice) 
   __builtin_cpu_init();
   if (rowsum_f64_inner_parallel_names(requested, "avx512", "avx512")) {
     if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-        __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl")) {
+        __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
+        __builtin_cpu_supports("bmi2")) {
       choice = {rowsum_f64_inner_parallel_avx512, "avx512"};
       return true;
     }
@@ -333,7 +335,8 @@ rowsum_f64_inner_parallel_choice rowsum_f64_inner_parallel_select() {
 #if defined(__x86_64__)
   __builtin_cpu_init();
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-      __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl"))
+      __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
+      __builtin_cpu_supports("bmi2"))
     return {rowsum_f64_inner_parallel_avx512, "avx512"};
   if (__builtin_cpu_supports("avx2")) return {rowsum_f64_inner_parallel_avx2, "avx2"};
 #endif

@@ -76,7 +76,7 @@ static const uint8_t simdgen_tail_keep[32] = {
 // uses vpdpwssd: 2 int16 products with a ones vector per int32 lane
 
 #if defined(__x86_64__)
-__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,avx512vnni"))) void
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,avx512vnni"))) void
 rowsum_i16_avx512_vnni(const int16_t* input, int64_t rows, int64_t cols, int64_t stride,
                        int32_t* output) {
   const __m512i ones_i16 = _mm512_set1_epi16(1);
@@ -157,68 +157,69 @@ rowsum_i16_avx512_vnni(const int16_t* input, int64_t rows, int64_t cols, int64_t
       }
       // predicated tail: lanes past the row end read the identity
       if (j < cols) {
-        __m512i tail0 = _mm512_mask_loadu_epi16(
-            _mm512_setzero_si512(), (__mmask32)((1ull << (cols - j)) - 1), input + i * stride + j);
+        __m512i tail0 = _mm512_mask_loadu_epi16(_mm512_setzero_si512(),
+                                                (__mmask32)_bzhi_u32(~0u, (unsigned)(cols - j)),
+                                                input + i * stride + j);
         acc_r0 = _mm512_dpwssd_epi32(acc_r0, tail0, ones_i16);
-        __m512i tail1 =
-            _mm512_mask_loadu_epi16(_mm512_setzero_si512(), (__mmask32)((1ull << (cols - j)) - 1),
-                                    input + i * stride + j + stride);
+        __m512i tail1 = _mm512_mask_loadu_epi16(_mm512_setzero_si512(),
+                                                (__mmask32)_bzhi_u32(~0u, (unsigned)(cols - j)),
+                                                input + i * stride + j + stride);
         acc_r1 = _mm512_dpwssd_epi32(acc_r1, tail1, ones_i16);
-        __m512i tail2 =
-            _mm512_mask_loadu_epi16(_mm512_setzero_si512(), (__mmask32)((1ull << (cols - j)) - 1),
-                                    input + i * stride + j + 2 * stride);
+        __m512i tail2 = _mm512_mask_loadu_epi16(_mm512_setzero_si512(),
+                                                (__mmask32)_bzhi_u32(~0u, (unsigned)(cols - j)),
+                                                input + i * stride + j + 2 * stride);
         acc_r2 = _mm512_dpwssd_epi32(acc_r2, tail2, ones_i16);
-        __m512i tail3 =
-            _mm512_mask_loadu_epi16(_mm512_setzero_si512(), (__mmask32)((1ull << (cols - j)) - 1),
-                                    input + i * stride + j + 3 * stride);
+        __m512i tail3 = _mm512_mask_loadu_epi16(_mm512_setzero_si512(),
+                                                (__mmask32)_bzhi_u32(~0u, (unsigned)(cols - j)),
+                                                input + i * stride + j + 3 * stride);
         acc_r3 = _mm512_dpwssd_epi32(acc_r3, tail3, ones_i16);
-        __m512i tail4 =
-            _mm512_mask_loadu_epi16(_mm512_setzero_si512(), (__mmask32)((1ull << (cols - j)) - 1),
-                                    input + i * stride + j + 4 * stride);
+        __m512i tail4 = _mm512_mask_loadu_epi16(_mm512_setzero_si512(),
+                                                (__mmask32)_bzhi_u32(~0u, (unsigned)(cols - j)),
+                                                input + i * stride + j + 4 * stride);
         acc_r4 = _mm512_dpwssd_epi32(acc_r4, tail4, ones_i16);
-        __m512i tail5 =
-            _mm512_mask_loadu_epi16(_mm512_setzero_si512(), (__mmask32)((1ull << (cols - j)) - 1),
-                                    input + i * stride + j + 5 * stride);
+        __m512i tail5 = _mm512_mask_loadu_epi16(_mm512_setzero_si512(),
+                                                (__mmask32)_bzhi_u32(~0u, (unsigned)(cols - j)),
+                                                input + i * stride + j + 5 * stride);
         acc_r5 = _mm512_dpwssd_epi32(acc_r5, tail5, ones_i16);
-        __m512i tail6 =
-            _mm512_mask_loadu_epi16(_mm512_setzero_si512(), (__mmask32)((1ull << (cols - j)) - 1),
-                                    input + i * stride + j + 6 * stride);
+        __m512i tail6 = _mm512_mask_loadu_epi16(_mm512_setzero_si512(),
+                                                (__mmask32)_bzhi_u32(~0u, (unsigned)(cols - j)),
+                                                input + i * stride + j + 6 * stride);
         acc_r6 = _mm512_dpwssd_epi32(acc_r6, tail6, ones_i16);
-        __m512i tail7 =
-            _mm512_mask_loadu_epi16(_mm512_setzero_si512(), (__mmask32)((1ull << (cols - j)) - 1),
-                                    input + i * stride + j + 7 * stride);
+        __m512i tail7 = _mm512_mask_loadu_epi16(_mm512_setzero_si512(),
+                                                (__mmask32)_bzhi_u32(~0u, (unsigned)(cols - j)),
+                                                input + i * stride + j + 7 * stride);
         acc_r7 = _mm512_dpwssd_epi32(acc_r7, tail7, ones_i16);
-        __m512i tail8 =
-            _mm512_mask_loadu_epi16(_mm512_setzero_si512(), (__mmask32)((1ull << (cols - j)) - 1),
-                                    input + i * stride + j + 8 * stride);
+        __m512i tail8 = _mm512_mask_loadu_epi16(_mm512_setzero_si512(),
+                                                (__mmask32)_bzhi_u32(~0u, (unsigned)(cols - j)),
+                                                input + i * stride + j + 8 * stride);
         acc_r8 = _mm512_dpwssd_epi32(acc_r8, tail8, ones_i16);
-        __m512i tail9 =
-            _mm512_mask_loadu_epi16(_mm512_setzero_si512(), (__mmask32)((1ull << (cols - j)) - 1),
-                                    input + i * stride + j + 9 * stride);
+        __m512i tail9 = _mm512_mask_loadu_epi16(_mm512_setzero_si512(),
+                                                (__mmask32)_bzhi_u32(~0u, (unsigned)(cols - j)),
+                                                input + i * stride + j + 9 * stride);
         acc_r9 = _mm512_dpwssd_epi32(acc_r9, tail9, ones_i16);
-        __m512i tail10 =
-            _mm512_mask_loadu_epi16(_mm512_setzero_si512(), (__mmask32)((1ull << (cols - j)) - 1),
-                                    input + i * stride + j + 10 * stride);
+        __m512i tail10 = _mm512_mask_loadu_epi16(_mm512_setzero_si512(),
+                                                 (__mmask32)_bzhi_u32(~0u, (unsigned)(cols - j)),
+                                                 input + i * stride + j + 10 * stride);
         acc_r10 = _mm512_dpwssd_epi32(acc_r10, tail10, ones_i16);
-        __m512i tail11 =
-            _mm512_mask_loadu_epi16(_mm512_setzero_si512(), (__mmask32)((1ull << (cols - j)) - 1),
-                                    input + i * stride + j + 11 * stride);
+        __m512i tail11 = _mm512_mask_loadu_epi16(_mm512_setzero_si512(),
+                                                 (__mmask32)_bzhi_u32(~0u, (unsigned)(cols - j)),
+                                                 input + i * stride + j + 11 * stride);
         acc_r11 = _mm512_dpwssd_epi32(acc_r11, tail11, ones_i16);
-        __m512i tail12 =
-            _mm512_mask_loadu_epi16(_mm512_setzero_si512(), (__mmask32)((1ull << (cols - j)) - 1),
-                                    input + i * stride + j + 12 * stride);
+        __m512i tail12 = _mm512_mask_loadu_epi16(_mm512_setzero_si512(),
+                                                 (__mmask32)_bzhi_u32(~0u, (unsigned)(cols - j)),
+                                                 input + i * stride + j + 12 * stride);
         acc_r12 = _mm512_dpwssd_epi32(acc_r12, tail12, ones_i16);
-        __m512i tail13 =
-            _mm512_mask_loadu_epi16(_mm512_setzero_si512(), (__mmask32)((1ull << (cols - j)) - 1),
-                                    input + i * stride + j + 13 * stride);
+        __m512i tail13 = _mm512_mask_loadu_epi16(_mm512_setzero_si512(),
+                                                 (__mmask32)_bzhi_u32(~0u, (unsigned)(cols - j)),
+                                                 input + i * stride + j + 13 * stride);
         acc_r13 = _mm512_dpwssd_epi32(acc_r13, tail13, ones_i16);
-        __m512i tail14 =
-            _mm512_mask_loadu_epi16(_mm512_setzero_si512(), (__mmask32)((1ull << (cols - j)) - 1),
-                                    input + i * stride + j + 14 * stride);
+        __m512i tail14 = _mm512_mask_loadu_epi16(_mm512_setzero_si512(),
+                                                 (__mmask32)_bzhi_u32(~0u, (unsigned)(cols - j)),
+                                                 input + i * stride + j + 14 * stride);
         acc_r14 = _mm512_dpwssd_epi32(acc_r14, tail14, ones_i16);
-        __m512i tail15 =
-            _mm512_mask_loadu_epi16(_mm512_setzero_si512(), (__mmask32)((1ull << (cols - j)) - 1),
-                                    input + i * stride + j + 15 * stride);
+        __m512i tail15 = _mm512_mask_loadu_epi16(_mm512_setzero_si512(),
+                                                 (__mmask32)_bzhi_u32(~0u, (unsigned)(cols - j)),
+                                                 input + i * stride + j + 15 * stride);
         acc_r15 = _mm512_dpwssd_epi32(acc_r15, tail15, ones_i16);
       }
       __m512i fold0_0 = _mm512_add_epi32(_mm512_shuffle_i32x4(acc_r0, acc_r4, 0x44),
@@ -286,8 +287,9 @@ rowsum_i16_avx512_vnni(const int16_t* input, int64_t rows, int64_t cols, int64_t
       }
       // predicated tail: lanes past the row end read the identity
       if (j < cols) {
-        __m512i tail0 = _mm512_mask_loadu_epi16(
-            _mm512_setzero_si512(), (__mmask32)((1ull << (cols - j)) - 1), input + i * stride + j);
+        __m512i tail0 = _mm512_mask_loadu_epi16(_mm512_setzero_si512(),
+                                                (__mmask32)_bzhi_u32(~0u, (unsigned)(cols - j)),
+                                                input + i * stride + j);
         acc1 = _mm512_dpwssd_epi32(acc1, tail0, ones_i16);
       }
       acc0 = _mm512_add_epi32(acc1, acc0);
@@ -330,8 +332,9 @@ rowsum_i16_avx512_vnni(const int16_t* input, int64_t rows, int64_t cols, int64_t
       }
       // predicated tail: lanes past the row end read the identity
       if (j < cols) {
-        __m512i tail0 = _mm512_mask_loadu_epi16(
-            _mm512_setzero_si512(), (__mmask32)((1ull << (cols - j)) - 1), input + i * stride + j);
+        __m512i tail0 = _mm512_mask_loadu_epi16(_mm512_setzero_si512(),
+                                                (__mmask32)_bzhi_u32(~0u, (unsigned)(cols - j)),
+                                                input + i * stride + j);
         acc1 = _mm512_dpwssd_epi32(acc1, tail0, ones_i16);
       }
       acc0 = _mm512_add_epi32(acc1, acc0);
@@ -362,7 +365,7 @@ rowsum_i16_avx512_vnni(const int16_t* input, int64_t rows, int64_t cols, int64_t
 // uses vpmaddwd: 2 int16 per int32 lane
 
 #if defined(__x86_64__)
-__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_i16_avx512(
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void rowsum_i16_avx512(
     const int16_t* input, int64_t rows, int64_t cols, int64_t stride, int32_t* output) {
   const __m512i ones_i16 = _mm512_set1_epi16(1);
   int64_t short_rows_below = 128;
@@ -459,68 +462,69 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_i16_av
       }
       // predicated tail: lanes past the row end read the identity
       if (j < cols) {
-        __m512i tail0 = _mm512_mask_loadu_epi16(
-            _mm512_setzero_si512(), (__mmask32)((1ull << (cols - j)) - 1), input + i * stride + j);
+        __m512i tail0 = _mm512_mask_loadu_epi16(_mm512_setzero_si512(),
+                                                (__mmask32)_bzhi_u32(~0u, (unsigned)(cols - j)),
+                                                input + i * stride + j);
         acc_r0 = _mm512_add_epi32(acc_r0, _mm512_madd_epi16(tail0, ones_i16));
-        __m512i tail1 =
-            _mm512_mask_loadu_epi16(_mm512_setzero_si512(), (__mmask32)((1ull << (cols - j)) - 1),
-                                    input + i * stride + j + stride);
+        __m512i tail1 = _mm512_mask_loadu_epi16(_mm512_setzero_si512(),
+                                                (__mmask32)_bzhi_u32(~0u, (unsigned)(cols - j)),
+                                                input + i * stride + j + stride);
         acc_r1 = _mm512_add_epi32(acc_r1, _mm512_madd_epi16(tail1, ones_i16));
-        __m512i tail2 =
-            _mm512_mask_loadu_epi16(_mm512_setzero_si512(), (__mmask32)((1ull << (cols - j)) - 1),
-                                    input + i * stride + j + 2 * stride);
+        __m512i tail2 = _mm512_mask_loadu_epi16(_mm512_setzero_si512(),
+                                                (__mmask32)_bzhi_u32(~0u, (unsigned)(cols - j)),
+                                                input + i * stride + j + 2 * stride);
         acc_r2 = _mm512_add_epi32(acc_r2, _mm512_madd_epi16(tail2, ones_i16));
-        __m512i tail3 =
-            _mm512_mask_loadu_epi16(_mm512_setzero_si512(), (__mmask32)((1ull << (cols - j)) - 1),
-                                    input + i * stride + j + 3 * stride);
+        __m512i tail3 = _mm512_mask_loadu_epi16(_mm512_setzero_si512(),
+                                                (__mmask32)_bzhi_u32(~0u, (unsigned)(cols - j)),
+                                                input + i * stride + j + 3 * stride);
         acc_r3 = _mm512_add_epi32(acc_r3, _mm512_madd_epi16(tail3, ones_i16));
-        __m512i tail4 =
-            _mm512_mask_loadu_epi16(_mm512_setzero_si512(), (__mmask32)((1ull << (cols - j)) - 1),
-                                    input + i * stride + j + 4 * stride);
+        __m512i tail4 = _mm512_mask_loadu_epi16(_mm512_setzero_si512(),
+                                                (__mmask32)_bzhi_u32(~0u, (unsigned)(cols - j)),
+                                                input + i * stride + j + 4 * stride);
         acc_r4 = _mm512_add_epi32(acc_r4, _mm512_madd_epi16(tail4, ones_i16));
-        __m512i tail5 =
-            _mm512_mask_loadu_epi16(_mm512_setzero_si512(), (__mmask32)((1ull << (cols - j)) - 1),
-                                    input + i * stride + j + 5 * stride);
+        __m512i tail5 = _mm512_mask_loadu_epi16(_mm512_setzero_si512(),
+                                                (__mmask32)_bzhi_u32(~0u, (unsigned)(cols - j)),
+                                                input + i * stride + j + 5 * stride);
         acc_r5 = _mm512_add_epi32(acc_r5, _mm512_madd_epi16(tail5, ones_i16));
-        __m512i tail6 =
-            _mm512_mask_loadu_epi16(_mm512_setzero_si512(), (__mmask32)((1ull << (cols - j)) - 1),
-                                    input + i * stride + j + 6 * stride);
+        __m512i tail6 = _mm512_mask_loadu_epi16(_mm512_setzero_si512(),
+                                                (__mmask32)_bzhi_u32(~0u, (unsigned)(cols - j)),
+                                                input + i * stride + j + 6 * stride);
         acc_r6 = _mm512_add_epi32(acc_r6, _mm512_madd_epi16(tail6, ones_i16));
-        __m512i tail7 =
-            _mm512_mask_loadu_epi16(_mm512_setzero_si512(), (__mmask32)((1ull << (cols - j)) - 1),
-                                    input + i * stride + j + 7 * stride);
+        __m512i tail7 = _mm512_mask_loadu_epi16(_mm512_setzero_si512(),
+                                                (__mmask32)_bzhi_u32(~0u, (unsigned)(cols - j)),
+                                                input + i * stride + j + 7 * stride);
         acc_r7 = _mm512_add_epi32(acc_r7, _mm512_madd_epi16(tail7, ones_i16));
-        __m512i tail8 =
-            _mm512_mask_loadu_epi16(_mm512_setzero_si512(), (__mmask32)((1ull << (cols - j)) - 1),
-                                    input + i * stride + j + 8 * stride);
+        __m512i tail8 = _mm512_mask_loadu_epi16(_mm512_setzero_si512(),
+                                                (__mmask32)_bzhi_u32(~0u, (unsigned)(cols - j)),
+                                                input + i * stride + j + 8 * stride);
         acc_r8 = _mm512_add_epi32(acc_r8, _mm512_madd_epi16(tail8, ones_i16));
-        __m512i tail9 =
-            _mm512_mask_loadu_epi16(_mm512_setzero_si512(), (__mmask32)((1ull << (cols - j)) - 1),
-                                    input + i * stride + j + 9 * stride);
+        __m512i tail9 = _mm512_mask_loadu_epi16(_mm512_setzero_si512(),
+                                                (__mmask32)_bzhi_u32(~0u, (unsigned)(cols - j)),
+                                                input + i * stride + j + 9 * stride);
         acc_r9 = _mm512_add_epi32(acc_r9, _mm512_madd_epi16(tail9, ones_i16));
-        __m512i tail10 =
-            _mm512_mask_loadu_epi16(_mm512_setzero_si512(), (__mmask32)((1ull << (cols - j)) - 1),
-                                    input + i * stride + j + 10 * stride);
+        __m512i tail10 = _mm512_mask_loadu_epi16(_mm512_setzero_si512(),
+                                                 (__mmask32)_bzhi_u32(~0u, (unsigned)(cols - j)),
+                                                 input + i * stride + j + 10 * stride);
         acc_r10 = _mm512_add_epi32(acc_r10, _mm512_madd_epi16(tail10, ones_i16));
-        __m512i tail11 =
-            _mm512_mask_loadu_epi16(_mm512_setzero_si512(), (__mmask32)((1ull << (cols - j)) - 1),
-                                    input + i * stride + j + 11 * stride);
+        __m512i tail11 = _mm512_mask_loadu_epi16(_mm512_setzero_si512(),
+                                                 (__mmask32)_bzhi_u32(~0u, (unsigned)(cols - j)),
+                                                 input + i * stride + j + 11 * stride);
         acc_r11 = _mm512_add_epi32(acc_r11, _mm512_madd_epi16(tail11, ones_i16));
-        __m512i tail12 =
-            _mm512_mask_loadu_epi16(_mm512_setzero_si512(), (__mmask32)((1ull << (cols - j)) - 1),
-                                    input + i * stride + j + 12 * stride);
+        __m512i tail12 = _mm512_mask_loadu_epi16(_mm512_setzero_si512(),
+                                                 (__mmask32)_bzhi_u32(~0u, (unsigned)(cols - j)),
+                                                 input + i * stride + j + 12 * stride);
         acc_r12 = _mm512_add_epi32(acc_r12, _mm512_madd_epi16(tail12, ones_i16));
-        __m512i tail13 =
-            _mm512_mask_loadu_epi16(_mm512_setzero_si512(), (__mmask32)((1ull << (cols - j)) - 1),
-                                    input + i * stride + j + 13 * stride);
+        __m512i tail13 = _mm512_mask_loadu_epi16(_mm512_setzero_si512(),
+                                                 (__mmask32)_bzhi_u32(~0u, (unsigned)(cols - j)),
+                                                 input + i * stride + j + 13 * stride);
         acc_r13 = _mm512_add_epi32(acc_r13, _mm512_madd_epi16(tail13, ones_i16));
-        __m512i tail14 =
-            _mm512_mask_loadu_epi16(_mm512_setzero_si512(), (__mmask32)((1ull << (cols - j)) - 1),
-                                    input + i * stride + j + 14 * stride);
+        __m512i tail14 = _mm512_mask_loadu_epi16(_mm512_setzero_si512(),
+                                                 (__mmask32)_bzhi_u32(~0u, (unsigned)(cols - j)),
+                                                 input + i * stride + j + 14 * stride);
         acc_r14 = _mm512_add_epi32(acc_r14, _mm512_madd_epi16(tail14, ones_i16));
-        __m512i tail15 =
-            _mm512_mask_loadu_epi16(_mm512_setzero_si512(), (__mmask32)((1ull << (cols - j)) - 1),
-                                    input + i * stride + j + 15 * stride);
+        __m512i tail15 = _mm512_mask_loadu_epi16(_mm512_setzero_si512(),
+                                                 (__mmask32)_bzhi_u32(~0u, (unsigned)(cols - j)),
+                                                 input + i * stride + j + 15 * stride);
         acc_r15 = _mm512_add_epi32(acc_r15, _mm512_madd_epi16(tail15, ones_i16));
       }
       __m512i fold0_0 = _mm512_add_epi32(_mm512_shuffle_i32x4(acc_r0, acc_r4, 0x44),
@@ -593,8 +597,9 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_i16_av
       }
       // predicated tail: lanes past the row end read the identity
       if (j < cols) {
-        __m512i tail0 = _mm512_mask_loadu_epi16(
-            _mm512_setzero_si512(), (__mmask32)((1ull << (cols - j)) - 1), input + i * stride + j);
+        __m512i tail0 = _mm512_mask_loadu_epi16(_mm512_setzero_si512(),
+                                                (__mmask32)_bzhi_u32(~0u, (unsigned)(cols - j)),
+                                                input + i * stride + j);
         acc1 = _mm512_add_epi32(acc1, _mm512_madd_epi16(tail0, ones_i16));
       }
       acc0 = _mm512_add_epi32(acc1, acc0);
@@ -642,8 +647,9 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_i16_av
       }
       // predicated tail: lanes past the row end read the identity
       if (j < cols) {
-        __m512i tail0 = _mm512_mask_loadu_epi16(
-            _mm512_setzero_si512(), (__mmask32)((1ull << (cols - j)) - 1), input + i * stride + j);
+        __m512i tail0 = _mm512_mask_loadu_epi16(_mm512_setzero_si512(),
+                                                (__mmask32)_bzhi_u32(~0u, (unsigned)(cols - j)),
+                                                input + i * stride + j);
         acc1 = _mm512_add_epi32(acc1, _mm512_madd_epi16(tail0, ones_i16));
       }
       acc0 = _mm512_add_epi32(acc1, acc0);
@@ -817,7 +823,7 @@ void rowsum_i16_neon(const int16_t* input, int64_t rows, int64_t cols, int64_t s
       // predicated tail: lanes past the row end read the identity
       if (j < cols) {
         // the row holds a whole vector: re-read its last one
-        if (7 < cols) {
+        if (cols > 7) {
           int16x8_t tail0 =
               vbslq_s16(vreinterpretq_u16_u8(vld1q_u8(simdgen_tail_keep + (cols - j) * 2)),
                         vld1q_s16(input + cols + i * stride - 8), vdupq_n_s16(0));
@@ -892,7 +898,7 @@ void rowsum_i16_neon(const int16_t* input, int64_t rows, int64_t cols, int64_t s
       // predicated tail: lanes past the row end read the identity
       if (j < cols) {
         // the row holds a whole vector: re-read its last one
-        if (7 < cols) {
+        if (cols > 7) {
           int16x8_t tail0 =
               vbslq_s16(vreinterpretq_u16_u8(vld1q_u8(simdgen_tail_keep + (cols - j) * 2)),
                         vld1q_s16(input + cols + i * stride - 8), vdupq_n_s16(0));
@@ -938,7 +944,7 @@ void rowsum_i16_neon(const int16_t* input, int64_t rows, int64_t cols, int64_t s
       // predicated tail: lanes past the row end read the identity
       if (j < cols) {
         // the row holds a whole vector: re-read its last one
-        if (7 < cols) {
+        if (cols > 7) {
           int16x8_t tail0 =
               vbslq_s16(vreinterpretq_u16_u8(vld1q_u8(simdgen_tail_keep + (cols - j) * 2)),
                         vld1q_s16(input + cols + i * stride - 8), vdupq_n_s16(0));
@@ -1036,7 +1042,7 @@ __attribute__((target("avx2"))) void rowsum_i16_avx2(const int16_t* input, int64
       // predicated tail: lanes past the row end read the identity
       if (j < cols) {
         // the row holds a whole vector: re-read its last one
-        if (15 < cols) {
+        if (cols > 15) {
           const __m256i tail0_keep =
               _mm256_loadu_si256((const __m256i*)(simdgen_tail_keep + (cols - j) * 2));
           __m256i tail0 = _mm256_blendv_epi8(
@@ -1199,7 +1205,7 @@ __attribute__((target("avx2"))) void rowsum_i16_avx2(const int16_t* input, int64
       // predicated tail: lanes past the row end read the identity
       if (j < cols) {
         // the row holds a whole vector: re-read its last one
-        if (15 < cols) {
+        if (cols > 15) {
           const __m256i tail0_keep =
               _mm256_loadu_si256((const __m256i*)(simdgen_tail_keep + (cols - j) * 2));
           __m256i tail0 = _mm256_blendv_epi8(
@@ -1261,7 +1267,7 @@ __attribute__((target("avx2"))) void rowsum_i16_avx2(const int16_t* input, int64
       // predicated tail: lanes past the row end read the identity
       if (j < cols) {
         // the row holds a whole vector: re-read its last one
-        if (15 < cols) {
+        if (cols > 15) {
           const __m256i tail0_keep =
               _mm256_loadu_si256((const __m256i*)(simdgen_tail_keep + (cols - j) * 2));
           __m256i tail0 = _mm256_blendv_epi8(
@@ -1399,7 +1405,7 @@ bool rowsum_i16_forced(rowsum_i16_choice& choice) {
   if (rowsum_i16_names(requested, "avx512_vnni", "avx512+vnni")) {
     if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
         __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-        __builtin_cpu_supports("avx512vnni")) {
+        __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("avx512vnni")) {
       choice = {rowsum_i16_avx512_vnni, "avx512_vnni"};
       return true;
     }
@@ -1408,7 +1414,8 @@ bool rowsum_i16_forced(rowsum_i16_choice& choice) {
   }
   if (rowsum_i16_names(requested, "avx512", "avx512")) {
     if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-        __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl")) {
+        __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
+        __builtin_cpu_supports("bmi2")) {
       choice = {rowsum_i16_avx512, "avx512"};
       return true;
     }
@@ -1466,10 +1473,11 @@ rowsum_i16_choice rowsum_i16_select() {
   __builtin_cpu_init();
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-      __builtin_cpu_supports("avx512vnni"))
+      __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("avx512vnni"))
     return {rowsum_i16_avx512_vnni, "avx512_vnni"};
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-      __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl"))
+      __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
+      __builtin_cpu_supports("bmi2"))
     return {rowsum_i16_avx512, "avx512"};
   if (__builtin_cpu_supports("avx2")) return {rowsum_i16_avx2, "avx2"};
 #endif

@@ -67,7 +67,7 @@ static const uint8_t simdgen_tail_keep[32] = {
 // uses vpmovsx/vpmovzx widening
 
 #if defined(__x86_64__)
-__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_i32_to_i64_avx512(
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void rowsum_i32_to_i64_avx512(
     const int32_t* input, int64_t rows, int64_t cols, int64_t stride, int64_t* output) {
   int64_t short_rows_below = 64;
   // the input fits in L1: blocks of rows pay off for longer rows
@@ -133,58 +133,66 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_i32_to
       // predicated tail: lanes past the row end read the identity
       if (j < cols) {
         // the row holds a whole vector: re-read its last one
-        if (15 < cols) {
+        if (cols > 15) {
           __m512i tail0 = _mm512_mask_blend_epi32(
-              (__mmask16) ~(__mmask16)((1ull << (j - cols + 16)) - 1), _mm512_setzero_si512(),
+              (__mmask16) ~(__mmask16)_bzhi_u32(~0u, (unsigned)(j - cols + 16)),
+              _mm512_setzero_si512(),
               _mm512_loadu_si512((const void*)(input + cols + i * stride - 16)));
           __m512i tail0_w0 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail0, 0));
           acc_r0 = _mm512_add_epi64(tail0_w0, acc_r0);
           __m512i tail0_w1 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail0, 1));
           acc_r0 = _mm512_add_epi64(tail0_w1, acc_r0);
           __m512i tail1 = _mm512_mask_blend_epi32(
-              (__mmask16) ~(__mmask16)((1ull << (j - cols + 16)) - 1), _mm512_setzero_si512(),
+              (__mmask16) ~(__mmask16)_bzhi_u32(~0u, (unsigned)(j - cols + 16)),
+              _mm512_setzero_si512(),
               _mm512_loadu_si512((const void*)(input + cols + i * stride + stride - 16)));
           __m512i tail1_w0 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail1, 0));
           acc_r1 = _mm512_add_epi64(tail1_w0, acc_r1);
           __m512i tail1_w1 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail1, 1));
           acc_r1 = _mm512_add_epi64(tail1_w1, acc_r1);
           __m512i tail2 = _mm512_mask_blend_epi32(
-              (__mmask16) ~(__mmask16)((1ull << (j - cols + 16)) - 1), _mm512_setzero_si512(),
+              (__mmask16) ~(__mmask16)_bzhi_u32(~0u, (unsigned)(j - cols + 16)),
+              _mm512_setzero_si512(),
               _mm512_loadu_si512((const void*)(input + cols + i * stride + 2 * stride - 16)));
           __m512i tail2_w0 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail2, 0));
           acc_r2 = _mm512_add_epi64(tail2_w0, acc_r2);
           __m512i tail2_w1 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail2, 1));
           acc_r2 = _mm512_add_epi64(tail2_w1, acc_r2);
           __m512i tail3 = _mm512_mask_blend_epi32(
-              (__mmask16) ~(__mmask16)((1ull << (j - cols + 16)) - 1), _mm512_setzero_si512(),
+              (__mmask16) ~(__mmask16)_bzhi_u32(~0u, (unsigned)(j - cols + 16)),
+              _mm512_setzero_si512(),
               _mm512_loadu_si512((const void*)(input + cols + i * stride + 3 * stride - 16)));
           __m512i tail3_w0 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail3, 0));
           acc_r3 = _mm512_add_epi64(tail3_w0, acc_r3);
           __m512i tail3_w1 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail3, 1));
           acc_r3 = _mm512_add_epi64(tail3_w1, acc_r3);
           __m512i tail4 = _mm512_mask_blend_epi32(
-              (__mmask16) ~(__mmask16)((1ull << (j - cols + 16)) - 1), _mm512_setzero_si512(),
+              (__mmask16) ~(__mmask16)_bzhi_u32(~0u, (unsigned)(j - cols + 16)),
+              _mm512_setzero_si512(),
               _mm512_loadu_si512((const void*)(input + cols + i * stride + 4 * stride - 16)));
           __m512i tail4_w0 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail4, 0));
           acc_r4 = _mm512_add_epi64(tail4_w0, acc_r4);
           __m512i tail4_w1 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail4, 1));
           acc_r4 = _mm512_add_epi64(tail4_w1, acc_r4);
           __m512i tail5 = _mm512_mask_blend_epi32(
-              (__mmask16) ~(__mmask16)((1ull << (j - cols + 16)) - 1), _mm512_setzero_si512(),
+              (__mmask16) ~(__mmask16)_bzhi_u32(~0u, (unsigned)(j - cols + 16)),
+              _mm512_setzero_si512(),
               _mm512_loadu_si512((const void*)(input + cols + i * stride + 5 * stride - 16)));
           __m512i tail5_w0 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail5, 0));
           acc_r5 = _mm512_add_epi64(tail5_w0, acc_r5);
           __m512i tail5_w1 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail5, 1));
           acc_r5 = _mm512_add_epi64(tail5_w1, acc_r5);
           __m512i tail6 = _mm512_mask_blend_epi32(
-              (__mmask16) ~(__mmask16)((1ull << (j - cols + 16)) - 1), _mm512_setzero_si512(),
+              (__mmask16) ~(__mmask16)_bzhi_u32(~0u, (unsigned)(j - cols + 16)),
+              _mm512_setzero_si512(),
               _mm512_loadu_si512((const void*)(input + cols + i * stride + 6 * stride - 16)));
           __m512i tail6_w0 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail6, 0));
           acc_r6 = _mm512_add_epi64(tail6_w0, acc_r6);
           __m512i tail6_w1 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail6, 1));
           acc_r6 = _mm512_add_epi64(tail6_w1, acc_r6);
           __m512i tail7 = _mm512_mask_blend_epi32(
-              (__mmask16) ~(__mmask16)((1ull << (j - cols + 16)) - 1), _mm512_setzero_si512(),
+              (__mmask16) ~(__mmask16)_bzhi_u32(~0u, (unsigned)(j - cols + 16)),
+              _mm512_setzero_si512(),
               _mm512_loadu_si512((const void*)(input + cols + i * stride + 7 * stride - 16)));
           __m512i tail7_w0 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail7, 0));
           acc_r7 = _mm512_add_epi64(tail7_w0, acc_r7);
@@ -193,58 +201,58 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_i32_to
         }
         // shorter rows: only their own lanes are read
         if (cols < 16) {
-          __m512i tail0 =
-              _mm512_mask_loadu_epi32(_mm512_setzero_si512(), (__mmask16)((1ull << (cols - j)) - 1),
-                                      input + i * stride + j);
+          __m512i tail0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
+                                                  (__mmask16)_bzhi_u32(~0u, (unsigned)(cols - j)),
+                                                  input + i * stride + j);
           __m512i tail0_w0 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail0, 0));
           acc_r0 = _mm512_add_epi64(tail0_w0, acc_r0);
           __m512i tail0_w1 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail0, 1));
           acc_r0 = _mm512_add_epi64(tail0_w1, acc_r0);
-          __m512i tail1 =
-              _mm512_mask_loadu_epi32(_mm512_setzero_si512(), (__mmask16)((1ull << (cols - j)) - 1),
-                                      input + i * stride + j + stride);
+          __m512i tail1 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
+                                                  (__mmask16)_bzhi_u32(~0u, (unsigned)(cols - j)),
+                                                  input + i * stride + j + stride);
           __m512i tail1_w0 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail1, 0));
           acc_r1 = _mm512_add_epi64(tail1_w0, acc_r1);
           __m512i tail1_w1 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail1, 1));
           acc_r1 = _mm512_add_epi64(tail1_w1, acc_r1);
-          __m512i tail2 =
-              _mm512_mask_loadu_epi32(_mm512_setzero_si512(), (__mmask16)((1ull << (cols - j)) - 1),
-                                      input + i * stride + j + 2 * stride);
+          __m512i tail2 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
+                                                  (__mmask16)_bzhi_u32(~0u, (unsigned)(cols - j)),
+                                                  input + i * stride + j + 2 * stride);
           __m512i tail2_w0 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail2, 0));
           acc_r2 = _mm512_add_epi64(tail2_w0, acc_r2);
           __m512i tail2_w1 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail2, 1));
           acc_r2 = _mm512_add_epi64(tail2_w1, acc_r2);
-          __m512i tail3 =
-              _mm512_mask_loadu_epi32(_mm512_setzero_si512(), (__mmask16)((1ull << (cols - j)) - 1),
-                                      input + i * stride + j + 3 * stride);
+          __m512i tail3 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
+                                                  (__mmask16)_bzhi_u32(~0u, (unsigned)(cols - j)),
+                                                  input + i * stride + j + 3 * stride);
           __m512i tail3_w0 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail3, 0));
           acc_r3 = _mm512_add_epi64(tail3_w0, acc_r3);
           __m512i tail3_w1 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail3, 1));
           acc_r3 = _mm512_add_epi64(tail3_w1, acc_r3);
-          __m512i tail4 =
-              _mm512_mask_loadu_epi32(_mm512_setzero_si512(), (__mmask16)((1ull << (cols - j)) - 1),
-                                      input + i * stride + j + 4 * stride);
+          __m512i tail4 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
+                                                  (__mmask16)_bzhi_u32(~0u, (unsigned)(cols - j)),
+                                                  input + i * stride + j + 4 * stride);
           __m512i tail4_w0 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail4, 0));
           acc_r4 = _mm512_add_epi64(tail4_w0, acc_r4);
           __m512i tail4_w1 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail4, 1));
           acc_r4 = _mm512_add_epi64(tail4_w1, acc_r4);
-          __m512i tail5 =
-              _mm512_mask_loadu_epi32(_mm512_setzero_si512(), (__mmask16)((1ull << (cols - j)) - 1),
-                                      input + i * stride + j + 5 * stride);
+          __m512i tail5 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
+                                                  (__mmask16)_bzhi_u32(~0u, (unsigned)(cols - j)),
+                                                  input + i * stride + j + 5 * stride);
           __m512i tail5_w0 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail5, 0));
           acc_r5 = _mm512_add_epi64(tail5_w0, acc_r5);
           __m512i tail5_w1 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail5, 1));
           acc_r5 = _mm512_add_epi64(tail5_w1, acc_r5);
-          __m512i tail6 =
-              _mm512_mask_loadu_epi32(_mm512_setzero_si512(), (__mmask16)((1ull << (cols - j)) - 1),
-                                      input + i * stride + j + 6 * stride);
+          __m512i tail6 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
+                                                  (__mmask16)_bzhi_u32(~0u, (unsigned)(cols - j)),
+                                                  input + i * stride + j + 6 * stride);
           __m512i tail6_w0 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail6, 0));
           acc_r6 = _mm512_add_epi64(tail6_w0, acc_r6);
           __m512i tail6_w1 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail6, 1));
           acc_r6 = _mm512_add_epi64(tail6_w1, acc_r6);
-          __m512i tail7 =
-              _mm512_mask_loadu_epi32(_mm512_setzero_si512(), (__mmask16)((1ull << (cols - j)) - 1),
-                                      input + i * stride + j + 7 * stride);
+          __m512i tail7 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
+                                                  (__mmask16)_bzhi_u32(~0u, (unsigned)(cols - j)),
+                                                  input + i * stride + j + 7 * stride);
           __m512i tail7_w0 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail7, 0));
           acc_r7 = _mm512_add_epi64(tail7_w0, acc_r7);
           __m512i tail7_w1 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail7, 1));
@@ -312,9 +320,10 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_i32_to
       // predicated tail: lanes past the row end read the identity
       if (j < cols) {
         // the row holds a whole vector: re-read its last one
-        if (15 < cols) {
+        if (cols > 15) {
           __m512i tail0 = _mm512_mask_blend_epi32(
-              (__mmask16) ~(__mmask16)((1ull << (j - cols + 16)) - 1), _mm512_setzero_si512(),
+              (__mmask16) ~(__mmask16)_bzhi_u32(~0u, (unsigned)(j - cols + 16)),
+              _mm512_setzero_si512(),
               _mm512_loadu_si512((const void*)(input + cols + i * stride - 16)));
           __m512i tail0_w0 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail0, 0));
           acc1 = _mm512_add_epi64(tail0_w0, acc1);
@@ -323,9 +332,9 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_i32_to
         }
         // shorter rows: only their own lanes are read
         if (cols < 16) {
-          __m512i tail0 =
-              _mm512_mask_loadu_epi32(_mm512_setzero_si512(), (__mmask16)((1ull << (cols - j)) - 1),
-                                      input + i * stride + j);
+          __m512i tail0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
+                                                  (__mmask16)_bzhi_u32(~0u, (unsigned)(cols - j)),
+                                                  input + i * stride + j);
           __m512i tail0_w0 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail0, 0));
           acc1 = _mm512_add_epi64(tail0_w0, acc1);
           __m512i tail0_w1 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail0, 1));
@@ -387,9 +396,10 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_i32_to
       // predicated tail: lanes past the row end read the identity
       if (j < cols) {
         // the row holds a whole vector: re-read its last one
-        if (15 < cols) {
+        if (cols > 15) {
           __m512i tail0 = _mm512_mask_blend_epi32(
-              (__mmask16) ~(__mmask16)((1ull << (j - cols + 16)) - 1), _mm512_setzero_si512(),
+              (__mmask16) ~(__mmask16)_bzhi_u32(~0u, (unsigned)(j - cols + 16)),
+              _mm512_setzero_si512(),
               _mm512_loadu_si512((const void*)(input + cols + i * stride - 16)));
           __m512i tail0_w0 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail0, 0));
           acc1 = _mm512_add_epi64(tail0_w0, acc1);
@@ -398,9 +408,9 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_i32_to
         }
         // shorter rows: only their own lanes are read
         if (cols < 16) {
-          __m512i tail0 =
-              _mm512_mask_loadu_epi32(_mm512_setzero_si512(), (__mmask16)((1ull << (cols - j)) - 1),
-                                      input + i * stride + j);
+          __m512i tail0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
+                                                  (__mmask16)_bzhi_u32(~0u, (unsigned)(cols - j)),
+                                                  input + i * stride + j);
           __m512i tail0_w0 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail0, 0));
           acc1 = _mm512_add_epi64(tail0_w0, acc1);
           __m512i tail0_w1 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail0, 1));
@@ -574,7 +584,7 @@ void rowsum_i32_to_i64_neon(const int32_t* input, int64_t rows, int64_t cols, in
       // predicated tail: lanes past the row end read the identity
       if (j < cols) {
         // the row holds a whole vector: re-read its last one
-        if (3 < cols) {
+        if (cols > 3) {
           int32x4_t tail0 =
               vbslq_s32(vreinterpretq_u32_u8(vld1q_u8(simdgen_tail_keep + (cols - j) * 4)),
                         vld1q_s32(input + cols + i * stride - 4), vdupq_n_s32(0));
@@ -626,7 +636,7 @@ void rowsum_i32_to_i64_neon(const int32_t* input, int64_t rows, int64_t cols, in
       // predicated tail: lanes past the row end read the identity
       if (j < cols) {
         // the row holds a whole vector: re-read its last one
-        if (3 < cols) {
+        if (cols > 3) {
           int32x4_t tail0 =
               vbslq_s32(vreinterpretq_u32_u8(vld1q_u8(simdgen_tail_keep + (cols - j) * 4)),
                         vld1q_s32(input + cols + i * stride - 4), vdupq_n_s32(0));
@@ -672,7 +682,7 @@ void rowsum_i32_to_i64_neon(const int32_t* input, int64_t rows, int64_t cols, in
       // predicated tail: lanes past the row end read the identity
       if (j < cols) {
         // the row holds a whole vector: re-read its last one
-        if (3 < cols) {
+        if (cols > 3) {
           int32x4_t tail0 =
               vbslq_s32(vreinterpretq_u32_u8(vld1q_u8(simdgen_tail_keep + (cols - j) * 4)),
                         vld1q_s32(input + cols + i * stride - 4), vdupq_n_s32(0));
@@ -1036,7 +1046,8 @@ bool rowsum_i32_to_i64_forced(rowsum_i32_to_i64_choice& choice) {
   __builtin_cpu_init();
   if (rowsum_i32_to_i64_names(requested, "avx512", "avx512")) {
     if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-        __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl")) {
+        __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
+        __builtin_cpu_supports("bmi2")) {
       choice = {rowsum_i32_to_i64_avx512, "avx512"};
       return true;
     }
@@ -1094,7 +1105,8 @@ rowsum_i32_to_i64_choice rowsum_i32_to_i64_select() {
 #if defined(__x86_64__)
   __builtin_cpu_init();
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-      __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl"))
+      __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
+      __builtin_cpu_supports("bmi2"))
     return {rowsum_i32_to_i64_avx512, "avx512"};
   if (__builtin_cpu_supports("avx2")) return {rowsum_i32_to_i64_avx2, "avx2"};
 #endif

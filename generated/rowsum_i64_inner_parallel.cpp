@@ -50,8 +50,9 @@ __attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) 
 // uses vpgatherdd/vpgatherdq column gathers (lane = row)
 
 #if defined(__x86_64__)
-__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_i64_inner_parallel_avx512(
-    const int64_t* input, int64_t rows, int64_t cols, int64_t stride, int64_t* output) {
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void
+rowsum_i64_inner_parallel_avx512(const int64_t* input, int64_t rows, int64_t cols, int64_t stride,
+                                 int64_t* output) {
   // Gathers use 32-bit row offsets: larger strides take the scalar variant.
   if (stride > 2147483647 / 8) {
     rowsum_i64_inner_parallel_scalar(input, rows, cols, stride, output);
@@ -79,12 +80,12 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_i64_in
     // sequential along the row
     int64_t j = 0;
     for (; j < cols; ++j) {
-      __m512i column =
-          _mm512_mask_i32gather_epi64(_mm512_setzero_si512(), (__mmask8)((1ull << (rows - i)) - 1),
-                                      row_offsets, (const void*)(input + i * stride + j), 8);
+      __m512i column = _mm512_mask_i32gather_epi64(
+          _mm512_setzero_si512(), (__mmask8)_bzhi_u32(~0u, (unsigned)(rows - i)), row_offsets,
+          (const void*)(input + i * stride + j), 8);
       lane_acc = _mm512_add_epi64(column, lane_acc);
     }
-    _mm512_mask_storeu_epi64(output + i, (__mmask8)((1ull << (rows - i)) - 1), lane_acc);
+    _mm512_mask_storeu_epi64(output + i, (__mmask8)_bzhi_u32(~0u, (unsigned)(rows - i)), lane_acc);
   }
 }
 #endif
@@ -313,7 +314,8 @@ bool rowsum_i64_inner_parallel_forced(rowsum_i64_inner_parallel_choice& choice) 
   __builtin_cpu_init();
   if (rowsum_i64_inner_parallel_names(requested, "avx512", "avx512")) {
     if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-        __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl")) {
+        __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
+        __builtin_cpu_supports("bmi2")) {
       choice = {rowsum_i64_inner_parallel_avx512, "avx512"};
       return true;
     }
@@ -363,7 +365,8 @@ rowsum_i64_inner_parallel_choice rowsum_i64_inner_parallel_select() {
 #if defined(__x86_64__)
   __builtin_cpu_init();
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-      __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl"))
+      __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
+      __builtin_cpu_supports("bmi2"))
     return {rowsum_i64_inner_parallel_avx512, "avx512"};
   if (__builtin_cpu_supports("avx2")) return {rowsum_i64_inner_parallel_avx2, "avx2"};
 #endif

@@ -76,8 +76,9 @@ static const uint8_t simdgen_tail_keep[32] = {
 // uses vpdpbusd: 4 int8 products with a ones vector, accumulated per int32 lane
 
 #if defined(__x86_64__)
-__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,avx512vnni"))) void rowsum_i8_avx512_vnni(
-    const int8_t* input, int64_t rows, int64_t cols, int64_t stride, int32_t* output) {
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,avx512vnni"))) void
+rowsum_i8_avx512_vnni(const int8_t* input, int64_t rows, int64_t cols, int64_t stride,
+                      int32_t* output) {
   const __m512i ones_u8 = _mm512_set1_epi8(1);
   int64_t short_rows_below = 256;
   // the input fits in L1: blocks of rows pay off for longer rows
@@ -156,68 +157,69 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,avx512vnni"))) void ro
       }
       // predicated tail: lanes past the row end read the identity
       if (j < cols) {
-        __m512i tail0 = _mm512_mask_loadu_epi8(
-            _mm512_setzero_si512(), (__mmask64)((1ull << (cols - j)) - 1), input + i * stride + j);
+        __m512i tail0 = _mm512_mask_loadu_epi8(_mm512_setzero_si512(),
+                                               (__mmask64)_bzhi_u64(~0ull, (unsigned)(cols - j)),
+                                               input + i * stride + j);
         acc_r0 = _mm512_dpbusd_epi32(acc_r0, ones_u8, tail0);
-        __m512i tail1 =
-            _mm512_mask_loadu_epi8(_mm512_setzero_si512(), (__mmask64)((1ull << (cols - j)) - 1),
-                                   input + i * stride + j + stride);
+        __m512i tail1 = _mm512_mask_loadu_epi8(_mm512_setzero_si512(),
+                                               (__mmask64)_bzhi_u64(~0ull, (unsigned)(cols - j)),
+                                               input + i * stride + j + stride);
         acc_r1 = _mm512_dpbusd_epi32(acc_r1, ones_u8, tail1);
-        __m512i tail2 =
-            _mm512_mask_loadu_epi8(_mm512_setzero_si512(), (__mmask64)((1ull << (cols - j)) - 1),
-                                   input + i * stride + j + 2 * stride);
+        __m512i tail2 = _mm512_mask_loadu_epi8(_mm512_setzero_si512(),
+                                               (__mmask64)_bzhi_u64(~0ull, (unsigned)(cols - j)),
+                                               input + i * stride + j + 2 * stride);
         acc_r2 = _mm512_dpbusd_epi32(acc_r2, ones_u8, tail2);
-        __m512i tail3 =
-            _mm512_mask_loadu_epi8(_mm512_setzero_si512(), (__mmask64)((1ull << (cols - j)) - 1),
-                                   input + i * stride + j + 3 * stride);
+        __m512i tail3 = _mm512_mask_loadu_epi8(_mm512_setzero_si512(),
+                                               (__mmask64)_bzhi_u64(~0ull, (unsigned)(cols - j)),
+                                               input + i * stride + j + 3 * stride);
         acc_r3 = _mm512_dpbusd_epi32(acc_r3, ones_u8, tail3);
-        __m512i tail4 =
-            _mm512_mask_loadu_epi8(_mm512_setzero_si512(), (__mmask64)((1ull << (cols - j)) - 1),
-                                   input + i * stride + j + 4 * stride);
+        __m512i tail4 = _mm512_mask_loadu_epi8(_mm512_setzero_si512(),
+                                               (__mmask64)_bzhi_u64(~0ull, (unsigned)(cols - j)),
+                                               input + i * stride + j + 4 * stride);
         acc_r4 = _mm512_dpbusd_epi32(acc_r4, ones_u8, tail4);
-        __m512i tail5 =
-            _mm512_mask_loadu_epi8(_mm512_setzero_si512(), (__mmask64)((1ull << (cols - j)) - 1),
-                                   input + i * stride + j + 5 * stride);
+        __m512i tail5 = _mm512_mask_loadu_epi8(_mm512_setzero_si512(),
+                                               (__mmask64)_bzhi_u64(~0ull, (unsigned)(cols - j)),
+                                               input + i * stride + j + 5 * stride);
         acc_r5 = _mm512_dpbusd_epi32(acc_r5, ones_u8, tail5);
-        __m512i tail6 =
-            _mm512_mask_loadu_epi8(_mm512_setzero_si512(), (__mmask64)((1ull << (cols - j)) - 1),
-                                   input + i * stride + j + 6 * stride);
+        __m512i tail6 = _mm512_mask_loadu_epi8(_mm512_setzero_si512(),
+                                               (__mmask64)_bzhi_u64(~0ull, (unsigned)(cols - j)),
+                                               input + i * stride + j + 6 * stride);
         acc_r6 = _mm512_dpbusd_epi32(acc_r6, ones_u8, tail6);
-        __m512i tail7 =
-            _mm512_mask_loadu_epi8(_mm512_setzero_si512(), (__mmask64)((1ull << (cols - j)) - 1),
-                                   input + i * stride + j + 7 * stride);
+        __m512i tail7 = _mm512_mask_loadu_epi8(_mm512_setzero_si512(),
+                                               (__mmask64)_bzhi_u64(~0ull, (unsigned)(cols - j)),
+                                               input + i * stride + j + 7 * stride);
         acc_r7 = _mm512_dpbusd_epi32(acc_r7, ones_u8, tail7);
-        __m512i tail8 =
-            _mm512_mask_loadu_epi8(_mm512_setzero_si512(), (__mmask64)((1ull << (cols - j)) - 1),
-                                   input + i * stride + j + 8 * stride);
+        __m512i tail8 = _mm512_mask_loadu_epi8(_mm512_setzero_si512(),
+                                               (__mmask64)_bzhi_u64(~0ull, (unsigned)(cols - j)),
+                                               input + i * stride + j + 8 * stride);
         acc_r8 = _mm512_dpbusd_epi32(acc_r8, ones_u8, tail8);
-        __m512i tail9 =
-            _mm512_mask_loadu_epi8(_mm512_setzero_si512(), (__mmask64)((1ull << (cols - j)) - 1),
-                                   input + i * stride + j + 9 * stride);
+        __m512i tail9 = _mm512_mask_loadu_epi8(_mm512_setzero_si512(),
+                                               (__mmask64)_bzhi_u64(~0ull, (unsigned)(cols - j)),
+                                               input + i * stride + j + 9 * stride);
         acc_r9 = _mm512_dpbusd_epi32(acc_r9, ones_u8, tail9);
-        __m512i tail10 =
-            _mm512_mask_loadu_epi8(_mm512_setzero_si512(), (__mmask64)((1ull << (cols - j)) - 1),
-                                   input + i * stride + j + 10 * stride);
+        __m512i tail10 = _mm512_mask_loadu_epi8(_mm512_setzero_si512(),
+                                                (__mmask64)_bzhi_u64(~0ull, (unsigned)(cols - j)),
+                                                input + i * stride + j + 10 * stride);
         acc_r10 = _mm512_dpbusd_epi32(acc_r10, ones_u8, tail10);
-        __m512i tail11 =
-            _mm512_mask_loadu_epi8(_mm512_setzero_si512(), (__mmask64)((1ull << (cols - j)) - 1),
-                                   input + i * stride + j + 11 * stride);
+        __m512i tail11 = _mm512_mask_loadu_epi8(_mm512_setzero_si512(),
+                                                (__mmask64)_bzhi_u64(~0ull, (unsigned)(cols - j)),
+                                                input + i * stride + j + 11 * stride);
         acc_r11 = _mm512_dpbusd_epi32(acc_r11, ones_u8, tail11);
-        __m512i tail12 =
-            _mm512_mask_loadu_epi8(_mm512_setzero_si512(), (__mmask64)((1ull << (cols - j)) - 1),
-                                   input + i * stride + j + 12 * stride);
+        __m512i tail12 = _mm512_mask_loadu_epi8(_mm512_setzero_si512(),
+                                                (__mmask64)_bzhi_u64(~0ull, (unsigned)(cols - j)),
+                                                input + i * stride + j + 12 * stride);
         acc_r12 = _mm512_dpbusd_epi32(acc_r12, ones_u8, tail12);
-        __m512i tail13 =
-            _mm512_mask_loadu_epi8(_mm512_setzero_si512(), (__mmask64)((1ull << (cols - j)) - 1),
-                                   input + i * stride + j + 13 * stride);
+        __m512i tail13 = _mm512_mask_loadu_epi8(_mm512_setzero_si512(),
+                                                (__mmask64)_bzhi_u64(~0ull, (unsigned)(cols - j)),
+                                                input + i * stride + j + 13 * stride);
         acc_r13 = _mm512_dpbusd_epi32(acc_r13, ones_u8, tail13);
-        __m512i tail14 =
-            _mm512_mask_loadu_epi8(_mm512_setzero_si512(), (__mmask64)((1ull << (cols - j)) - 1),
-                                   input + i * stride + j + 14 * stride);
+        __m512i tail14 = _mm512_mask_loadu_epi8(_mm512_setzero_si512(),
+                                                (__mmask64)_bzhi_u64(~0ull, (unsigned)(cols - j)),
+                                                input + i * stride + j + 14 * stride);
         acc_r14 = _mm512_dpbusd_epi32(acc_r14, ones_u8, tail14);
-        __m512i tail15 =
-            _mm512_mask_loadu_epi8(_mm512_setzero_si512(), (__mmask64)((1ull << (cols - j)) - 1),
-                                   input + i * stride + j + 15 * stride);
+        __m512i tail15 = _mm512_mask_loadu_epi8(_mm512_setzero_si512(),
+                                                (__mmask64)_bzhi_u64(~0ull, (unsigned)(cols - j)),
+                                                input + i * stride + j + 15 * stride);
         acc_r15 = _mm512_dpbusd_epi32(acc_r15, ones_u8, tail15);
       }
       __m512i fold0_0 = _mm512_add_epi32(_mm512_shuffle_i32x4(acc_r0, acc_r4, 0x44),
@@ -285,8 +287,9 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,avx512vnni"))) void ro
       }
       // predicated tail: lanes past the row end read the identity
       if (j < cols) {
-        __m512i tail0 = _mm512_mask_loadu_epi8(
-            _mm512_setzero_si512(), (__mmask64)((1ull << (cols - j)) - 1), input + i * stride + j);
+        __m512i tail0 = _mm512_mask_loadu_epi8(_mm512_setzero_si512(),
+                                               (__mmask64)_bzhi_u64(~0ull, (unsigned)(cols - j)),
+                                               input + i * stride + j);
         acc1 = _mm512_dpbusd_epi32(acc1, ones_u8, tail0);
       }
       acc0 = _mm512_add_epi32(acc1, acc0);
@@ -329,8 +332,9 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,avx512vnni"))) void ro
       }
       // predicated tail: lanes past the row end read the identity
       if (j < cols) {
-        __m512i tail0 = _mm512_mask_loadu_epi8(
-            _mm512_setzero_si512(), (__mmask64)((1ull << (cols - j)) - 1), input + i * stride + j);
+        __m512i tail0 = _mm512_mask_loadu_epi8(_mm512_setzero_si512(),
+                                               (__mmask64)_bzhi_u64(~0ull, (unsigned)(cols - j)),
+                                               input + i * stride + j);
         acc1 = _mm512_dpbusd_epi32(acc1, ones_u8, tail0);
       }
       acc0 = _mm512_add_epi32(acc1, acc0);
@@ -361,7 +365,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,avx512vnni"))) void ro
 // uses vpmaddubsw + vpmaddwd: 4 int8 per int32 lane without VNNI
 
 #if defined(__x86_64__)
-__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_i8_avx512(
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void rowsum_i8_avx512(
     const int8_t* input, int64_t rows, int64_t cols, int64_t stride, int32_t* output) {
   const __m512i ones_u8 = _mm512_set1_epi8(1);
   const __m512i ones_i16 = _mm512_set1_epi16(1);
@@ -491,83 +495,84 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_i8_avx
       }
       // predicated tail: lanes past the row end read the identity
       if (j < cols) {
-        __m512i tail0 = _mm512_mask_loadu_epi8(
-            _mm512_setzero_si512(), (__mmask64)((1ull << (cols - j)) - 1), input + i * stride + j);
+        __m512i tail0 = _mm512_mask_loadu_epi8(_mm512_setzero_si512(),
+                                               (__mmask64)_bzhi_u64(~0ull, (unsigned)(cols - j)),
+                                               input + i * stride + j);
         acc_r0 = _mm512_add_epi32(
             acc_r0, _mm512_madd_epi16(_mm512_maddubs_epi16(ones_u8, tail0), ones_i16));
-        __m512i tail1 =
-            _mm512_mask_loadu_epi8(_mm512_setzero_si512(), (__mmask64)((1ull << (cols - j)) - 1),
-                                   input + i * stride + j + stride);
+        __m512i tail1 = _mm512_mask_loadu_epi8(_mm512_setzero_si512(),
+                                               (__mmask64)_bzhi_u64(~0ull, (unsigned)(cols - j)),
+                                               input + i * stride + j + stride);
         acc_r1 = _mm512_add_epi32(
             acc_r1, _mm512_madd_epi16(_mm512_maddubs_epi16(ones_u8, tail1), ones_i16));
-        __m512i tail2 =
-            _mm512_mask_loadu_epi8(_mm512_setzero_si512(), (__mmask64)((1ull << (cols - j)) - 1),
-                                   input + i * stride + j + 2 * stride);
+        __m512i tail2 = _mm512_mask_loadu_epi8(_mm512_setzero_si512(),
+                                               (__mmask64)_bzhi_u64(~0ull, (unsigned)(cols - j)),
+                                               input + i * stride + j + 2 * stride);
         acc_r2 = _mm512_add_epi32(
             acc_r2, _mm512_madd_epi16(_mm512_maddubs_epi16(ones_u8, tail2), ones_i16));
-        __m512i tail3 =
-            _mm512_mask_loadu_epi8(_mm512_setzero_si512(), (__mmask64)((1ull << (cols - j)) - 1),
-                                   input + i * stride + j + 3 * stride);
+        __m512i tail3 = _mm512_mask_loadu_epi8(_mm512_setzero_si512(),
+                                               (__mmask64)_bzhi_u64(~0ull, (unsigned)(cols - j)),
+                                               input + i * stride + j + 3 * stride);
         acc_r3 = _mm512_add_epi32(
             acc_r3, _mm512_madd_epi16(_mm512_maddubs_epi16(ones_u8, tail3), ones_i16));
-        __m512i tail4 =
-            _mm512_mask_loadu_epi8(_mm512_setzero_si512(), (__mmask64)((1ull << (cols - j)) - 1),
-                                   input + i * stride + j + 4 * stride);
+        __m512i tail4 = _mm512_mask_loadu_epi8(_mm512_setzero_si512(),
+                                               (__mmask64)_bzhi_u64(~0ull, (unsigned)(cols - j)),
+                                               input + i * stride + j + 4 * stride);
         acc_r4 = _mm512_add_epi32(
             acc_r4, _mm512_madd_epi16(_mm512_maddubs_epi16(ones_u8, tail4), ones_i16));
-        __m512i tail5 =
-            _mm512_mask_loadu_epi8(_mm512_setzero_si512(), (__mmask64)((1ull << (cols - j)) - 1),
-                                   input + i * stride + j + 5 * stride);
+        __m512i tail5 = _mm512_mask_loadu_epi8(_mm512_setzero_si512(),
+                                               (__mmask64)_bzhi_u64(~0ull, (unsigned)(cols - j)),
+                                               input + i * stride + j + 5 * stride);
         acc_r5 = _mm512_add_epi32(
             acc_r5, _mm512_madd_epi16(_mm512_maddubs_epi16(ones_u8, tail5), ones_i16));
-        __m512i tail6 =
-            _mm512_mask_loadu_epi8(_mm512_setzero_si512(), (__mmask64)((1ull << (cols - j)) - 1),
-                                   input + i * stride + j + 6 * stride);
+        __m512i tail6 = _mm512_mask_loadu_epi8(_mm512_setzero_si512(),
+                                               (__mmask64)_bzhi_u64(~0ull, (unsigned)(cols - j)),
+                                               input + i * stride + j + 6 * stride);
         acc_r6 = _mm512_add_epi32(
             acc_r6, _mm512_madd_epi16(_mm512_maddubs_epi16(ones_u8, tail6), ones_i16));
-        __m512i tail7 =
-            _mm512_mask_loadu_epi8(_mm512_setzero_si512(), (__mmask64)((1ull << (cols - j)) - 1),
-                                   input + i * stride + j + 7 * stride);
+        __m512i tail7 = _mm512_mask_loadu_epi8(_mm512_setzero_si512(),
+                                               (__mmask64)_bzhi_u64(~0ull, (unsigned)(cols - j)),
+                                               input + i * stride + j + 7 * stride);
         acc_r7 = _mm512_add_epi32(
             acc_r7, _mm512_madd_epi16(_mm512_maddubs_epi16(ones_u8, tail7), ones_i16));
-        __m512i tail8 =
-            _mm512_mask_loadu_epi8(_mm512_setzero_si512(), (__mmask64)((1ull << (cols - j)) - 1),
-                                   input + i * stride + j + 8 * stride);
+        __m512i tail8 = _mm512_mask_loadu_epi8(_mm512_setzero_si512(),
+                                               (__mmask64)_bzhi_u64(~0ull, (unsigned)(cols - j)),
+                                               input + i * stride + j + 8 * stride);
         acc_r8 = _mm512_add_epi32(
             acc_r8, _mm512_madd_epi16(_mm512_maddubs_epi16(ones_u8, tail8), ones_i16));
-        __m512i tail9 =
-            _mm512_mask_loadu_epi8(_mm512_setzero_si512(), (__mmask64)((1ull << (cols - j)) - 1),
-                                   input + i * stride + j + 9 * stride);
+        __m512i tail9 = _mm512_mask_loadu_epi8(_mm512_setzero_si512(),
+                                               (__mmask64)_bzhi_u64(~0ull, (unsigned)(cols - j)),
+                                               input + i * stride + j + 9 * stride);
         acc_r9 = _mm512_add_epi32(
             acc_r9, _mm512_madd_epi16(_mm512_maddubs_epi16(ones_u8, tail9), ones_i16));
-        __m512i tail10 =
-            _mm512_mask_loadu_epi8(_mm512_setzero_si512(), (__mmask64)((1ull << (cols - j)) - 1),
-                                   input + i * stride + j + 10 * stride);
+        __m512i tail10 = _mm512_mask_loadu_epi8(_mm512_setzero_si512(),
+                                                (__mmask64)_bzhi_u64(~0ull, (unsigned)(cols - j)),
+                                                input + i * stride + j + 10 * stride);
         acc_r10 = _mm512_add_epi32(
             acc_r10, _mm512_madd_epi16(_mm512_maddubs_epi16(ones_u8, tail10), ones_i16));
-        __m512i tail11 =
-            _mm512_mask_loadu_epi8(_mm512_setzero_si512(), (__mmask64)((1ull << (cols - j)) - 1),
-                                   input + i * stride + j + 11 * stride);
+        __m512i tail11 = _mm512_mask_loadu_epi8(_mm512_setzero_si512(),
+                                                (__mmask64)_bzhi_u64(~0ull, (unsigned)(cols - j)),
+                                                input + i * stride + j + 11 * stride);
         acc_r11 = _mm512_add_epi32(
             acc_r11, _mm512_madd_epi16(_mm512_maddubs_epi16(ones_u8, tail11), ones_i16));
-        __m512i tail12 =
-            _mm512_mask_loadu_epi8(_mm512_setzero_si512(), (__mmask64)((1ull << (cols - j)) - 1),
-                                   input + i * stride + j + 12 * stride);
+        __m512i tail12 = _mm512_mask_loadu_epi8(_mm512_setzero_si512(),
+                                                (__mmask64)_bzhi_u64(~0ull, (unsigned)(cols - j)),
+                                                input + i * stride + j + 12 * stride);
         acc_r12 = _mm512_add_epi32(
             acc_r12, _mm512_madd_epi16(_mm512_maddubs_epi16(ones_u8, tail12), ones_i16));
-        __m512i tail13 =
-            _mm512_mask_loadu_epi8(_mm512_setzero_si512(), (__mmask64)((1ull << (cols - j)) - 1),
-                                   input + i * stride + j + 13 * stride);
+        __m512i tail13 = _mm512_mask_loadu_epi8(_mm512_setzero_si512(),
+                                                (__mmask64)_bzhi_u64(~0ull, (unsigned)(cols - j)),
+                                                input + i * stride + j + 13 * stride);
         acc_r13 = _mm512_add_epi32(
             acc_r13, _mm512_madd_epi16(_mm512_maddubs_epi16(ones_u8, tail13), ones_i16));
-        __m512i tail14 =
-            _mm512_mask_loadu_epi8(_mm512_setzero_si512(), (__mmask64)((1ull << (cols - j)) - 1),
-                                   input + i * stride + j + 14 * stride);
+        __m512i tail14 = _mm512_mask_loadu_epi8(_mm512_setzero_si512(),
+                                                (__mmask64)_bzhi_u64(~0ull, (unsigned)(cols - j)),
+                                                input + i * stride + j + 14 * stride);
         acc_r14 = _mm512_add_epi32(
             acc_r14, _mm512_madd_epi16(_mm512_maddubs_epi16(ones_u8, tail14), ones_i16));
-        __m512i tail15 =
-            _mm512_mask_loadu_epi8(_mm512_setzero_si512(), (__mmask64)((1ull << (cols - j)) - 1),
-                                   input + i * stride + j + 15 * stride);
+        __m512i tail15 = _mm512_mask_loadu_epi8(_mm512_setzero_si512(),
+                                                (__mmask64)_bzhi_u64(~0ull, (unsigned)(cols - j)),
+                                                input + i * stride + j + 15 * stride);
         acc_r15 = _mm512_add_epi32(
             acc_r15, _mm512_madd_epi16(_mm512_maddubs_epi16(ones_u8, tail15), ones_i16));
       }
@@ -651,8 +656,9 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_i8_avx
       }
       // predicated tail: lanes past the row end read the identity
       if (j < cols) {
-        __m512i tail0 = _mm512_mask_loadu_epi8(
-            _mm512_setzero_si512(), (__mmask64)((1ull << (cols - j)) - 1), input + i * stride + j);
+        __m512i tail0 = _mm512_mask_loadu_epi8(_mm512_setzero_si512(),
+                                               (__mmask64)_bzhi_u64(~0ull, (unsigned)(cols - j)),
+                                               input + i * stride + j);
         acc1 = _mm512_add_epi32(acc1,
                                 _mm512_madd_epi16(_mm512_maddubs_epi16(ones_u8, tail0), ones_i16));
       }
@@ -711,8 +717,9 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_i8_avx
       }
       // predicated tail: lanes past the row end read the identity
       if (j < cols) {
-        __m512i tail0 = _mm512_mask_loadu_epi8(
-            _mm512_setzero_si512(), (__mmask64)((1ull << (cols - j)) - 1), input + i * stride + j);
+        __m512i tail0 = _mm512_mask_loadu_epi8(_mm512_setzero_si512(),
+                                               (__mmask64)_bzhi_u64(~0ull, (unsigned)(cols - j)),
+                                               input + i * stride + j);
         acc1 = _mm512_add_epi32(acc1,
                                 _mm512_madd_epi16(_mm512_maddubs_epi16(ones_u8, tail0), ones_i16));
       }
@@ -817,7 +824,7 @@ __attribute__((target("arch=armv8.2-a+dotprod"))) void rowsum_i8_neon_dotprod(
       // predicated tail: lanes past the row end read the identity
       if (j < cols) {
         // the row holds a whole vector: re-read its last one
-        if (15 < cols) {
+        if (cols > 15) {
           int8x16_t tail0 = vbslq_s8(vld1q_u8(simdgen_tail_keep + (cols - j) * 1),
                                      vld1q_s8(input + cols + i * stride - 16), vdupq_n_s8(0));
           acc_r0 = vdotq_s32(acc_r0, tail0, ones_s8);
@@ -891,7 +898,7 @@ __attribute__((target("arch=armv8.2-a+dotprod"))) void rowsum_i8_neon_dotprod(
       // predicated tail: lanes past the row end read the identity
       if (j < cols) {
         // the row holds a whole vector: re-read its last one
-        if (15 < cols) {
+        if (cols > 15) {
           int8x16_t tail0 = vbslq_s8(vld1q_u8(simdgen_tail_keep + (cols - j) * 1),
                                      vld1q_s8(input + cols + i * stride - 16), vdupq_n_s8(0));
           acc1 = vdotq_s32(acc1, tail0, ones_s8);
@@ -936,7 +943,7 @@ __attribute__((target("arch=armv8.2-a+dotprod"))) void rowsum_i8_neon_dotprod(
       // predicated tail: lanes past the row end read the identity
       if (j < cols) {
         // the row holds a whole vector: re-read its last one
-        if (15 < cols) {
+        if (cols > 15) {
           int8x16_t tail0 = vbslq_s8(vld1q_u8(simdgen_tail_keep + (cols - j) * 1),
                                      vld1q_s8(input + cols + i * stride - 16), vdupq_n_s8(0));
           acc1 = vdotq_s32(acc1, tail0, ones_s8);
@@ -1049,7 +1056,7 @@ __attribute__((target("avx2"))) void rowsum_i8_avx2(const int8_t* input, int64_t
       // predicated tail: lanes past the row end read the identity
       if (j < cols) {
         // the row holds a whole vector: re-read its last one
-        if (31 < cols) {
+        if (cols > 31) {
           const __m256i tail0_keep =
               _mm256_loadu_si256((const __m256i*)(simdgen_tail_keep + (cols - j) * 1));
           __m256i tail0 = _mm256_blendv_epi8(
@@ -1241,7 +1248,7 @@ __attribute__((target("avx2"))) void rowsum_i8_avx2(const int8_t* input, int64_t
       // predicated tail: lanes past the row end read the identity
       if (j < cols) {
         // the row holds a whole vector: re-read its last one
-        if (31 < cols) {
+        if (cols > 31) {
           const __m256i tail0_keep =
               _mm256_loadu_si256((const __m256i*)(simdgen_tail_keep + (cols - j) * 1));
           __m256i tail0 = _mm256_blendv_epi8(
@@ -1318,7 +1325,7 @@ __attribute__((target("avx2"))) void rowsum_i8_avx2(const int8_t* input, int64_t
       // predicated tail: lanes past the row end read the identity
       if (j < cols) {
         // the row holds a whole vector: re-read its last one
-        if (31 < cols) {
+        if (cols > 31) {
           const __m256i tail0_keep =
               _mm256_loadu_si256((const __m256i*)(simdgen_tail_keep + (cols - j) * 1));
           __m256i tail0 = _mm256_blendv_epi8(
@@ -1392,7 +1399,7 @@ void rowsum_i8_neon(const int8_t* input, int64_t rows, int64_t cols, int64_t str
       // predicated tail: lanes past the row end read the identity
       if (j < cols) {
         // the row holds a whole vector: re-read its last one
-        if (15 < cols) {
+        if (cols > 15) {
           int8x16_t tail0 = vbslq_s8(vld1q_u8(simdgen_tail_keep + (cols - j) * 1),
                                      vld1q_s8(input + cols + i * stride - 16), vdupq_n_s8(0));
           acc_r0 = vpadalq_s16(acc_r0, vpaddlq_s8(tail0));
@@ -1466,7 +1473,7 @@ void rowsum_i8_neon(const int8_t* input, int64_t rows, int64_t cols, int64_t str
       // predicated tail: lanes past the row end read the identity
       if (j < cols) {
         // the row holds a whole vector: re-read its last one
-        if (15 < cols) {
+        if (cols > 15) {
           int8x16_t tail0 = vbslq_s8(vld1q_u8(simdgen_tail_keep + (cols - j) * 1),
                                      vld1q_s8(input + cols + i * stride - 16), vdupq_n_s8(0));
           acc1 = vpadalq_s16(acc1, vpaddlq_s8(tail0));
@@ -1511,7 +1518,7 @@ void rowsum_i8_neon(const int8_t* input, int64_t rows, int64_t cols, int64_t str
       // predicated tail: lanes past the row end read the identity
       if (j < cols) {
         // the row holds a whole vector: re-read its last one
-        if (15 < cols) {
+        if (cols > 15) {
           int8x16_t tail0 = vbslq_s8(vld1q_u8(simdgen_tail_keep + (cols - j) * 1),
                                      vld1q_s8(input + cols + i * stride - 16), vdupq_n_s8(0));
           acc1 = vpadalq_s16(acc1, vpaddlq_s8(tail0));
@@ -1642,7 +1649,7 @@ bool rowsum_i8_forced(rowsum_i8_choice& choice) {
   if (rowsum_i8_names(requested, "avx512_vnni", "avx512+vnni")) {
     if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
         __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-        __builtin_cpu_supports("avx512vnni")) {
+        __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("avx512vnni")) {
       choice = {rowsum_i8_avx512_vnni, "avx512_vnni"};
       return true;
     }
@@ -1651,7 +1658,8 @@ bool rowsum_i8_forced(rowsum_i8_choice& choice) {
   }
   if (rowsum_i8_names(requested, "avx512", "avx512")) {
     if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-        __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl")) {
+        __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
+        __builtin_cpu_supports("bmi2")) {
       choice = {rowsum_i8_avx512, "avx512"};
       return true;
     }
@@ -1709,10 +1717,11 @@ rowsum_i8_choice rowsum_i8_select() {
   __builtin_cpu_init();
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-      __builtin_cpu_supports("avx512vnni"))
+      __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("avx512vnni"))
     return {rowsum_i8_avx512_vnni, "avx512_vnni"};
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-      __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl"))
+      __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
+      __builtin_cpu_supports("bmi2"))
     return {rowsum_i8_avx512, "avx512"};
   if (__builtin_cpu_supports("avx2")) return {rowsum_i8_avx2, "avx2"};
 #endif

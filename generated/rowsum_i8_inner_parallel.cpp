@@ -50,8 +50,9 @@ __attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) 
 // uses 8/16-bit or widening columns filled lane by lane through a stack tile (x86 has no byte gather)
 
 #if defined(__x86_64__)
-__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_i8_inner_parallel_avx512(
-    const int8_t* input, int64_t rows, int64_t cols, int64_t stride, int32_t* output) {
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void
+rowsum_i8_inner_parallel_avx512(const int8_t* input, int64_t rows, int64_t cols, int64_t stride,
+                                int32_t* output) {
   // 16 rows per vector, lane = row
   int64_t i = 0;
   for (; i + 16 <= rows; i += 16) {
@@ -79,7 +80,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_i8_inn
       __m512i column = _mm512_loadu_si512((const void*)(column_stage));
       lane_acc = _mm512_add_epi32(column, lane_acc);
     }
-    _mm512_mask_storeu_epi32(output + i, (__mmask16)((1ull << (rows - i)) - 1), lane_acc);
+    _mm512_mask_storeu_epi32(output + i, (__mmask16)_bzhi_u32(~0u, (unsigned)(rows - i)), lane_acc);
   }
 }
 #endif
@@ -299,7 +300,8 @@ bool rowsum_i8_inner_parallel_forced(rowsum_i8_inner_parallel_choice& choice) {
   __builtin_cpu_init();
   if (rowsum_i8_inner_parallel_names(requested, "avx512", "avx512")) {
     if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-        __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl")) {
+        __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
+        __builtin_cpu_supports("bmi2")) {
       choice = {rowsum_i8_inner_parallel_avx512, "avx512"};
       return true;
     }
@@ -349,7 +351,8 @@ rowsum_i8_inner_parallel_choice rowsum_i8_inner_parallel_select() {
 #if defined(__x86_64__)
   __builtin_cpu_init();
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-      __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl"))
+      __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
+      __builtin_cpu_supports("bmi2"))
     return {rowsum_i8_inner_parallel_avx512, "avx512"};
   if (__builtin_cpu_supports("avx2")) return {rowsum_i8_inner_parallel_avx2, "avx2"};
 #endif

@@ -73,7 +73,7 @@ static const uint8_t simdgen_tail_keep[32] = {
 // uses vpdpbusd: 4 int8 products with a ones vector, accumulated per int32 lane
 
 #if defined(__x86_64__)
-__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,avx512vnni"))) void
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,avx512vnni"))) void
 rowsum_i8_inner_reduction_avx512_vnni(const int8_t* input, int64_t rows, int64_t cols,
                                       int64_t stride, int32_t* output) {
   const __m512i ones_u8 = _mm512_set1_epi8(1);
@@ -97,8 +97,9 @@ rowsum_i8_inner_reduction_avx512_vnni(const int8_t* input, int64_t rows, int64_t
     }
     // predicated tail
     if (j < cols) {
-      __m512i tail = _mm512_mask_loadu_epi8(
-          _mm512_setzero_si512(), (__mmask64)((1ull << (cols - j)) - 1), input + i * stride + j);
+      __m512i tail = _mm512_mask_loadu_epi8(_mm512_setzero_si512(),
+                                            (__mmask64)_bzhi_u64(~0ull, (unsigned)(cols - j)),
+                                            input + i * stride + j);
       __m512i tail_acc = _mm512_setzero_si512();
       tail_acc = _mm512_dpbusd_epi32(tail_acc, ones_u8, tail);
       __m256i tail_sum_v256 = _mm256_add_epi32(_mm512_castsi512_si256(tail_acc),
@@ -124,8 +125,9 @@ rowsum_i8_inner_reduction_avx512_vnni(const int8_t* input, int64_t rows, int64_t
 // uses vpmaddubsw + vpmaddwd: 4 int8 per int32 lane without VNNI
 
 #if defined(__x86_64__)
-__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_i8_inner_reduction_avx512(
-    const int8_t* input, int64_t rows, int64_t cols, int64_t stride, int32_t* output) {
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void
+rowsum_i8_inner_reduction_avx512(const int8_t* input, int64_t rows, int64_t cols, int64_t stride,
+                                 int32_t* output) {
   const __m512i ones_u8 = _mm512_set1_epi8(1);
   const __m512i ones_i16 = _mm512_set1_epi16(1);
   int64_t i = 0;
@@ -149,8 +151,9 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_i8_inn
     }
     // predicated tail
     if (j < cols) {
-      __m512i tail = _mm512_mask_loadu_epi8(
-          _mm512_setzero_si512(), (__mmask64)((1ull << (cols - j)) - 1), input + i * stride + j);
+      __m512i tail = _mm512_mask_loadu_epi8(_mm512_setzero_si512(),
+                                            (__mmask64)_bzhi_u64(~0ull, (unsigned)(cols - j)),
+                                            input + i * stride + j);
       __m512i tail_acc = _mm512_setzero_si512();
       tail_acc = _mm512_add_epi32(tail_acc,
                                   _mm512_madd_epi16(_mm512_maddubs_epi16(ones_u8, tail), ones_i16));
@@ -236,7 +239,7 @@ __attribute__((target("arch=armv8.2-a+dotprod"))) void rowsum_i8_inner_reduction
     // predicated tail
     if (j < cols) {
       // the row holds a whole vector: re-read its last one
-      if (15 < cols) {
+      if (cols > 15) {
         int8x16_t tail = vbslq_s8(vld1q_u8(simdgen_tail_keep + (cols - j) * 1),
                                   vld1q_s8(input + cols + i * stride - 16), vdupq_n_s8(0));
         int32x4_t tail_acc = vdupq_n_s32(0);
@@ -297,7 +300,7 @@ __attribute__((target("avx2"))) void rowsum_i8_inner_reduction_avx2(const int8_t
     // predicated tail
     if (j < cols) {
       // the row holds a whole vector: re-read its last one
-      if (31 < cols) {
+      if (cols > 31) {
         const __m256i tail_keep =
             _mm256_loadu_si256((const __m256i*)(simdgen_tail_keep + (cols - j) * 1));
         __m256i tail = _mm256_blendv_epi8(
@@ -363,7 +366,7 @@ void rowsum_i8_inner_reduction_neon(const int8_t* input, int64_t rows, int64_t c
     // predicated tail
     if (j < cols) {
       // the row holds a whole vector: re-read its last one
-      if (15 < cols) {
+      if (cols > 15) {
         int8x16_t tail = vbslq_s8(vld1q_u8(simdgen_tail_keep + (cols - j) * 1),
                                   vld1q_s8(input + cols + i * stride - 16), vdupq_n_s8(0));
         int32x4_t tail_acc = vdupq_n_s32(0);
@@ -474,7 +477,7 @@ bool rowsum_i8_inner_reduction_forced(rowsum_i8_inner_reduction_choice& choice) 
   if (rowsum_i8_inner_reduction_names(requested, "avx512_vnni", "avx512+vnni")) {
     if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
         __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-        __builtin_cpu_supports("avx512vnni")) {
+        __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("avx512vnni")) {
       choice = {rowsum_i8_inner_reduction_avx512_vnni, "avx512_vnni"};
       return true;
     }
@@ -483,7 +486,8 @@ bool rowsum_i8_inner_reduction_forced(rowsum_i8_inner_reduction_choice& choice) 
   }
   if (rowsum_i8_inner_reduction_names(requested, "avx512", "avx512")) {
     if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-        __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl")) {
+        __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
+        __builtin_cpu_supports("bmi2")) {
       choice = {rowsum_i8_inner_reduction_avx512, "avx512"};
       return true;
     }
@@ -542,10 +546,11 @@ rowsum_i8_inner_reduction_choice rowsum_i8_inner_reduction_select() {
   __builtin_cpu_init();
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-      __builtin_cpu_supports("avx512vnni"))
+      __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("avx512vnni"))
     return {rowsum_i8_inner_reduction_avx512_vnni, "avx512_vnni"};
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-      __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl"))
+      __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
+      __builtin_cpu_supports("bmi2"))
     return {rowsum_i8_inner_reduction_avx512, "avx512"};
   if (__builtin_cpu_supports("avx2")) return {rowsum_i8_inner_reduction_avx2, "avx2"};
 #endif

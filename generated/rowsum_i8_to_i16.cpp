@@ -74,7 +74,7 @@ static const uint8_t simdgen_tail_keep[32] = {
 // uses vpmaddubsw: 2 int8 per int16 lane
 
 #if defined(__x86_64__)
-__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_i8_to_i16_avx512(
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void rowsum_i8_to_i16_avx512(
     const int8_t* input, int64_t rows, int64_t cols, int64_t stride, int16_t* output) {
   const __m512i ones_u8 = _mm512_set1_epi8(1);
   int64_t i = 0;
@@ -107,8 +107,9 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_i8_to_
     }
     // predicated tail: lanes past the row end read the identity
     if (j < cols) {
-      __m512i tail0 = _mm512_mask_loadu_epi8(
-          _mm512_setzero_si512(), (__mmask64)((1ull << (cols - j)) - 1), input + i * stride + j);
+      __m512i tail0 = _mm512_mask_loadu_epi8(_mm512_setzero_si512(),
+                                             (__mmask64)_bzhi_u64(~0ull, (unsigned)(cols - j)),
+                                             input + i * stride + j);
       acc1 = _mm512_add_epi16(acc1, _mm512_maddubs_epi16(ones_u8, tail0));
     }
     acc0 = _mm512_add_epi16(acc1, acc0);
@@ -277,7 +278,7 @@ void rowsum_i8_to_i16_neon(const int8_t* input, int64_t rows, int64_t cols, int6
     // predicated tail: lanes past the row end read the identity
     if (j < cols) {
       // the row holds a whole vector: re-read its last one
-      if (15 < cols) {
+      if (cols > 15) {
         int8x16_t tail0 = vbslq_s8(vld1q_u8(simdgen_tail_keep + (cols - j) * 1),
                                    vld1q_s8(input + cols + i * stride - 16), vdupq_n_s8(0));
         acc1 = vpadalq_s8(acc1, tail0);
@@ -345,7 +346,7 @@ __attribute__((target("avx2"))) void rowsum_i8_to_i16_avx2(const int8_t* input, 
     // predicated tail: lanes past the row end read the identity
     if (j < cols) {
       // the row holds a whole vector: re-read its last one
-      if (31 < cols) {
+      if (cols > 31) {
         const __m256i tail0_keep =
             _mm256_loadu_si256((const __m256i*)(simdgen_tail_keep + (cols - j) * 1));
         __m256i tail0 = _mm256_blendv_epi8(
@@ -481,7 +482,8 @@ bool rowsum_i8_to_i16_forced(rowsum_i8_to_i16_choice& choice) {
   __builtin_cpu_init();
   if (rowsum_i8_to_i16_names(requested, "avx512", "avx512")) {
     if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-        __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl")) {
+        __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
+        __builtin_cpu_supports("bmi2")) {
       choice = {rowsum_i8_to_i16_avx512, "avx512"};
       return true;
     }
@@ -539,7 +541,8 @@ rowsum_i8_to_i16_choice rowsum_i8_to_i16_select() {
 #if defined(__x86_64__)
   __builtin_cpu_init();
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-      __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl"))
+      __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
+      __builtin_cpu_supports("bmi2"))
     return {rowsum_i8_to_i16_avx512, "avx512"};
   if (__builtin_cpu_supports("avx2")) return {rowsum_i8_to_i16_avx2, "avx2"};
 #endif

@@ -51,7 +51,7 @@ __attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) 
 // uses vpmovsx/vpmovzx widening
 
 #if defined(__x86_64__)
-__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_u16_avx512(
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void rowsum_u16_avx512(
     const uint16_t* input, int64_t rows, int64_t cols, int64_t stride, uint32_t* output) {
   int64_t i = 0;
   for (; i < rows; ++i) {
@@ -438,7 +438,8 @@ bool rowsum_u16_forced(rowsum_u16_choice& choice) {
   __builtin_cpu_init();
   if (rowsum_u16_names(requested, "avx512", "avx512")) {
     if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-        __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl")) {
+        __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
+        __builtin_cpu_supports("bmi2")) {
       choice = {rowsum_u16_avx512, "avx512"};
       return true;
     }
@@ -495,7 +496,8 @@ rowsum_u16_choice rowsum_u16_select() {
 #if defined(__x86_64__)
   __builtin_cpu_init();
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-      __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl"))
+      __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
+      __builtin_cpu_supports("bmi2"))
     return {rowsum_u16_avx512, "avx512"};
   if (__builtin_cpu_supports("avx2")) return {rowsum_u16_avx2, "avx2"};
 #endif

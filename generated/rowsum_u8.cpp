@@ -74,7 +74,7 @@ static const uint8_t simdgen_tail_keep[32] = {
 // uses vpsadbw: sums of 8 unsigned bytes per 64-bit lane
 
 #if defined(__x86_64__)
-__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_u8_avx512(
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void rowsum_u8_avx512(
     const uint8_t* input, int64_t rows, int64_t cols, int64_t stride, uint32_t* output) {
   const __m512i zero = _mm512_setzero_si512();
   int64_t i = 0;
@@ -105,8 +105,9 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowsum_u8_avx
     }
     // predicated tail: lanes past the row end read the identity
     if (j < cols) {
-      __m512i tail0 = _mm512_mask_loadu_epi8(
-          _mm512_setzero_si512(), (__mmask64)((1ull << (cols - j)) - 1), input + i * stride + j);
+      __m512i tail0 = _mm512_mask_loadu_epi8(_mm512_setzero_si512(),
+                                             (__mmask64)_bzhi_u64(~0ull, (unsigned)(cols - j)),
+                                             input + i * stride + j);
       acc1 = _mm512_add_epi64(acc1, _mm512_sad_epu8(tail0, zero));
     }
     acc0 = _mm512_add_epi64(acc1, acc0);
@@ -209,7 +210,7 @@ __attribute__((target("arch=armv8.2-a+dotprod"))) void rowsum_u8_neon_dotprod(
       // predicated tail: lanes past the row end read the identity
       if (j < cols) {
         // the row holds a whole vector: re-read its last one
-        if (15 < cols) {
+        if (cols > 15) {
           uint8x16_t tail0 = vbslq_u8(vld1q_u8(simdgen_tail_keep + (cols - j) * 1),
                                       vld1q_u8(input + cols + i * stride - 16), vdupq_n_u8(0));
           acc_r0 = vdotq_u32(acc_r0, tail0, ones_u8);
@@ -283,7 +284,7 @@ __attribute__((target("arch=armv8.2-a+dotprod"))) void rowsum_u8_neon_dotprod(
       // predicated tail: lanes past the row end read the identity
       if (j < cols) {
         // the row holds a whole vector: re-read its last one
-        if (15 < cols) {
+        if (cols > 15) {
           uint8x16_t tail0 = vbslq_u8(vld1q_u8(simdgen_tail_keep + (cols - j) * 1),
                                       vld1q_u8(input + cols + i * stride - 16), vdupq_n_u8(0));
           acc1 = vdotq_u32(acc1, tail0, ones_u8);
@@ -328,7 +329,7 @@ __attribute__((target("arch=armv8.2-a+dotprod"))) void rowsum_u8_neon_dotprod(
       // predicated tail: lanes past the row end read the identity
       if (j < cols) {
         // the row holds a whole vector: re-read its last one
-        if (15 < cols) {
+        if (cols > 15) {
           uint8x16_t tail0 = vbslq_u8(vld1q_u8(simdgen_tail_keep + (cols - j) * 1),
                                       vld1q_u8(input + cols + i * stride - 16), vdupq_n_u8(0));
           acc1 = vdotq_u32(acc1, tail0, ones_u8);
@@ -398,7 +399,7 @@ __attribute__((target("avx2"))) void rowsum_u8_avx2(const uint8_t* input, int64_
     // predicated tail: lanes past the row end read the identity
     if (j < cols) {
       // the row holds a whole vector: re-read its last one
-      if (31 < cols) {
+      if (cols > 31) {
         const __m256i tail0_keep =
             _mm256_loadu_si256((const __m256i*)(simdgen_tail_keep + (cols - j) * 1));
         __m256i tail0 = _mm256_blendv_epi8(
@@ -468,7 +469,7 @@ void rowsum_u8_neon(const uint8_t* input, int64_t rows, int64_t cols, int64_t st
       // predicated tail: lanes past the row end read the identity
       if (j < cols) {
         // the row holds a whole vector: re-read its last one
-        if (15 < cols) {
+        if (cols > 15) {
           uint8x16_t tail0 = vbslq_u8(vld1q_u8(simdgen_tail_keep + (cols - j) * 1),
                                       vld1q_u8(input + cols + i * stride - 16), vdupq_n_u8(0));
           acc_r0 = vpadalq_u16(acc_r0, vpaddlq_u8(tail0));
@@ -542,7 +543,7 @@ void rowsum_u8_neon(const uint8_t* input, int64_t rows, int64_t cols, int64_t st
       // predicated tail: lanes past the row end read the identity
       if (j < cols) {
         // the row holds a whole vector: re-read its last one
-        if (15 < cols) {
+        if (cols > 15) {
           uint8x16_t tail0 = vbslq_u8(vld1q_u8(simdgen_tail_keep + (cols - j) * 1),
                                       vld1q_u8(input + cols + i * stride - 16), vdupq_n_u8(0));
           acc1 = vpadalq_u16(acc1, vpaddlq_u8(tail0));
@@ -587,7 +588,7 @@ void rowsum_u8_neon(const uint8_t* input, int64_t rows, int64_t cols, int64_t st
       // predicated tail: lanes past the row end read the identity
       if (j < cols) {
         // the row holds a whole vector: re-read its last one
-        if (15 < cols) {
+        if (cols > 15) {
           uint8x16_t tail0 = vbslq_u8(vld1q_u8(simdgen_tail_keep + (cols - j) * 1),
                                       vld1q_u8(input + cols + i * stride - 16), vdupq_n_u8(0));
           acc1 = vpadalq_u16(acc1, vpaddlq_u8(tail0));
@@ -717,7 +718,8 @@ bool rowsum_u8_forced(rowsum_u8_choice& choice) {
   __builtin_cpu_init();
   if (rowsum_u8_names(requested, "avx512", "avx512")) {
     if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-        __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl")) {
+        __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
+        __builtin_cpu_supports("bmi2")) {
       choice = {rowsum_u8_avx512, "avx512"};
       return true;
     }
@@ -774,7 +776,8 @@ rowsum_u8_choice rowsum_u8_select() {
 #if defined(__x86_64__)
   __builtin_cpu_init();
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-      __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl"))
+      __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
+      __builtin_cpu_supports("bmi2"))
     return {rowsum_u8_avx512, "avx512"};
   if (__builtin_cpu_supports("avx2")) return {rowsum_u8_avx2, "avx2"};
 #endif

@@ -63,7 +63,7 @@ static const uint8_t simdgen_tail_keep[32] = {
 // uses tails: the row's last whole vector, blended with the identity
 
 #if defined(__x86_64__)
-__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowxor_u32_avx512(
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void rowxor_u32_avx512(
     const uint32_t* input, int64_t rows, int64_t cols, int64_t stride, uint32_t* output) {
   int64_t i = 0;
   for (; i < rows; ++i) {
@@ -82,16 +82,18 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void rowxor_u32_av
     // predicated tail: lanes past the row end read the identity
     if (j < cols) {
       // the row holds a whole vector: re-read its last one
-      if (15 < cols) {
+      if (cols > 15) {
         __m512i tail0 = _mm512_mask_blend_epi32(
-            (__mmask16) ~(__mmask16)((1ull << (j - cols + 16)) - 1), _mm512_setzero_si512(),
+            (__mmask16) ~(__mmask16)_bzhi_u32(~0u, (unsigned)(j - cols + 16)),
+            _mm512_setzero_si512(),
             _mm512_loadu_si512((const void*)(input + cols + i * stride - 16)));
         acc1 = _mm512_xor_si512(tail0, acc1);
       }
       // shorter rows: only their own lanes are read
       if (cols < 16) {
-        __m512i tail0 = _mm512_mask_loadu_epi32(
-            _mm512_setzero_si512(), (__mmask16)((1ull << (cols - j)) - 1), input + i * stride + j);
+        __m512i tail0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
+                                                (__mmask16)_bzhi_u32(~0u, (unsigned)(cols - j)),
+                                                input + i * stride + j);
         acc1 = _mm512_xor_si512(tail0, acc1);
       }
     }
@@ -174,7 +176,7 @@ void rowxor_u32_neon(const uint32_t* input, int64_t rows, int64_t cols, int64_t 
     // predicated tail: lanes past the row end read the identity
     if (j < cols) {
       // the row holds a whole vector: re-read its last one
-      if (3 < cols) {
+      if (cols > 3) {
         uint32x4_t tail0 =
             vbslq_u32(vreinterpretq_u32_u8(vld1q_u8(simdgen_tail_keep + (cols - j) * 4)),
                       vld1q_u32(input + cols + i * stride - 4), vdupq_n_u32(0));
@@ -339,7 +341,8 @@ bool rowxor_u32_forced(rowxor_u32_choice& choice) {
   __builtin_cpu_init();
   if (rowxor_u32_names(requested, "avx512", "avx512")) {
     if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-        __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl")) {
+        __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
+        __builtin_cpu_supports("bmi2")) {
       choice = {rowxor_u32_avx512, "avx512"};
       return true;
     }
@@ -388,7 +391,8 @@ rowxor_u32_choice rowxor_u32_select() {
 #if defined(__x86_64__)
   __builtin_cpu_init();
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-      __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl"))
+      __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
+      __builtin_cpu_supports("bmi2"))
     return {rowxor_u32_avx512, "avx512"};
   if (__builtin_cpu_supports("avx2")) return {rowxor_u32_avx2, "avx2"};
 #endif

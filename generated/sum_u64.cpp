@@ -66,7 +66,7 @@ static const uint8_t simdgen_tail_keep[32] = {
 // uses tails: the row's last whole vector, blended with the identity
 
 #if defined(__x86_64__)
-__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void sum_u64_avx512(
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void sum_u64_avx512(
     const uint64_t* input, int64_t n, uint64_t* output) {
   constexpr int64_t kRows = 1;
   int64_t short_rows_below = 32;
@@ -107,65 +107,73 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void sum_u64_avx51
       // predicated tail: lanes past the row end read the identity
       if (j < n) {
         // the row holds a whole vector: re-read its last one
-        if (7 < n) {
+        if (n > 7) {
           __m512i tail0 = _mm512_mask_blend_epi64(
-              (__mmask8) ~(__mmask8)((1ull << (j - n + 8)) - 1), _mm512_setzero_si512(),
+              (__mmask8) ~(__mmask8)_bzhi_u32(~0u, (unsigned)(j - n + 8)), _mm512_setzero_si512(),
               _mm512_loadu_si512((const void*)(input + i * n + n - 8)));
           acc_r0 = _mm512_add_epi64(tail0, acc_r0);
           __m512i tail1 = _mm512_mask_blend_epi64(
-              (__mmask8) ~(__mmask8)((1ull << (j - n + 8)) - 1), _mm512_setzero_si512(),
+              (__mmask8) ~(__mmask8)_bzhi_u32(~0u, (unsigned)(j - n + 8)), _mm512_setzero_si512(),
               _mm512_loadu_si512((const void*)(input + i * n + 2 * n - 8)));
           acc_r1 = _mm512_add_epi64(tail1, acc_r1);
           __m512i tail2 = _mm512_mask_blend_epi64(
-              (__mmask8) ~(__mmask8)((1ull << (j - n + 8)) - 1), _mm512_setzero_si512(),
+              (__mmask8) ~(__mmask8)_bzhi_u32(~0u, (unsigned)(j - n + 8)), _mm512_setzero_si512(),
               _mm512_loadu_si512((const void*)(input + i * n + 3 * n - 8)));
           acc_r2 = _mm512_add_epi64(tail2, acc_r2);
           __m512i tail3 = _mm512_mask_blend_epi64(
-              (__mmask8) ~(__mmask8)((1ull << (j - n + 8)) - 1), _mm512_setzero_si512(),
+              (__mmask8) ~(__mmask8)_bzhi_u32(~0u, (unsigned)(j - n + 8)), _mm512_setzero_si512(),
               _mm512_loadu_si512((const void*)(input + i * n + 4 * n - 8)));
           acc_r3 = _mm512_add_epi64(tail3, acc_r3);
           __m512i tail4 = _mm512_mask_blend_epi64(
-              (__mmask8) ~(__mmask8)((1ull << (j - n + 8)) - 1), _mm512_setzero_si512(),
+              (__mmask8) ~(__mmask8)_bzhi_u32(~0u, (unsigned)(j - n + 8)), _mm512_setzero_si512(),
               _mm512_loadu_si512((const void*)(input + i * n + 5 * n - 8)));
           acc_r4 = _mm512_add_epi64(tail4, acc_r4);
           __m512i tail5 = _mm512_mask_blend_epi64(
-              (__mmask8) ~(__mmask8)((1ull << (j - n + 8)) - 1), _mm512_setzero_si512(),
+              (__mmask8) ~(__mmask8)_bzhi_u32(~0u, (unsigned)(j - n + 8)), _mm512_setzero_si512(),
               _mm512_loadu_si512((const void*)(input + i * n + 6 * n - 8)));
           acc_r5 = _mm512_add_epi64(tail5, acc_r5);
           __m512i tail6 = _mm512_mask_blend_epi64(
-              (__mmask8) ~(__mmask8)((1ull << (j - n + 8)) - 1), _mm512_setzero_si512(),
+              (__mmask8) ~(__mmask8)_bzhi_u32(~0u, (unsigned)(j - n + 8)), _mm512_setzero_si512(),
               _mm512_loadu_si512((const void*)(input + i * n + 7 * n - 8)));
           acc_r6 = _mm512_add_epi64(tail6, acc_r6);
           __m512i tail7 = _mm512_mask_blend_epi64(
-              (__mmask8) ~(__mmask8)((1ull << (j - n + 8)) - 1), _mm512_setzero_si512(),
+              (__mmask8) ~(__mmask8)_bzhi_u32(~0u, (unsigned)(j - n + 8)), _mm512_setzero_si512(),
               _mm512_loadu_si512((const void*)(input + i * n + 8 * n - 8)));
           acc_r7 = _mm512_add_epi64(tail7, acc_r7);
         }
         // shorter rows: only their own lanes are read
         if (n < 8) {
-          __m512i tail0 = _mm512_mask_loadu_epi64(
-              _mm512_setzero_si512(), (__mmask8)((1ull << (n - j)) - 1), input + i * n + j);
+          __m512i tail0 = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
+                                                  (__mmask8)_bzhi_u32(~0u, (unsigned)(n - j)),
+                                                  input + i * n + j);
           acc_r0 = _mm512_add_epi64(tail0, acc_r0);
-          __m512i tail1 = _mm512_mask_loadu_epi64(
-              _mm512_setzero_si512(), (__mmask8)((1ull << (n - j)) - 1), input + i * n + j + n);
+          __m512i tail1 = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
+                                                  (__mmask8)_bzhi_u32(~0u, (unsigned)(n - j)),
+                                                  input + i * n + j + n);
           acc_r1 = _mm512_add_epi64(tail1, acc_r1);
-          __m512i tail2 = _mm512_mask_loadu_epi64(
-              _mm512_setzero_si512(), (__mmask8)((1ull << (n - j)) - 1), input + i * n + j + 2 * n);
+          __m512i tail2 = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
+                                                  (__mmask8)_bzhi_u32(~0u, (unsigned)(n - j)),
+                                                  input + i * n + j + 2 * n);
           acc_r2 = _mm512_add_epi64(tail2, acc_r2);
-          __m512i tail3 = _mm512_mask_loadu_epi64(
-              _mm512_setzero_si512(), (__mmask8)((1ull << (n - j)) - 1), input + i * n + j + 3 * n);
+          __m512i tail3 = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
+                                                  (__mmask8)_bzhi_u32(~0u, (unsigned)(n - j)),
+                                                  input + i * n + j + 3 * n);
           acc_r3 = _mm512_add_epi64(tail3, acc_r3);
-          __m512i tail4 = _mm512_mask_loadu_epi64(
-              _mm512_setzero_si512(), (__mmask8)((1ull << (n - j)) - 1), input + i * n + j + 4 * n);
+          __m512i tail4 = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
+                                                  (__mmask8)_bzhi_u32(~0u, (unsigned)(n - j)),
+                                                  input + i * n + j + 4 * n);
           acc_r4 = _mm512_add_epi64(tail4, acc_r4);
-          __m512i tail5 = _mm512_mask_loadu_epi64(
-              _mm512_setzero_si512(), (__mmask8)((1ull << (n - j)) - 1), input + i * n + j + 5 * n);
+          __m512i tail5 = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
+                                                  (__mmask8)_bzhi_u32(~0u, (unsigned)(n - j)),
+                                                  input + i * n + j + 5 * n);
           acc_r5 = _mm512_add_epi64(tail5, acc_r5);
-          __m512i tail6 = _mm512_mask_loadu_epi64(
-              _mm512_setzero_si512(), (__mmask8)((1ull << (n - j)) - 1), input + i * n + j + 6 * n);
+          __m512i tail6 = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
+                                                  (__mmask8)_bzhi_u32(~0u, (unsigned)(n - j)),
+                                                  input + i * n + j + 6 * n);
           acc_r6 = _mm512_add_epi64(tail6, acc_r6);
-          __m512i tail7 = _mm512_mask_loadu_epi64(
-              _mm512_setzero_si512(), (__mmask8)((1ull << (n - j)) - 1), input + i * n + j + 7 * n);
+          __m512i tail7 = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
+                                                  (__mmask8)_bzhi_u32(~0u, (unsigned)(n - j)),
+                                                  input + i * n + j + 7 * n);
           acc_r7 = _mm512_add_epi64(tail7, acc_r7);
         }
       }
@@ -210,16 +218,17 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void sum_u64_avx51
       // predicated tail: lanes past the row end read the identity
       if (j < n) {
         // the row holds a whole vector: re-read its last one
-        if (7 < n) {
+        if (n > 7) {
           __m512i tail0 = _mm512_mask_blend_epi64(
-              (__mmask8) ~(__mmask8)((1ull << (j - n + 8)) - 1), _mm512_setzero_si512(),
+              (__mmask8) ~(__mmask8)_bzhi_u32(~0u, (unsigned)(j - n + 8)), _mm512_setzero_si512(),
               _mm512_loadu_si512((const void*)(input + i * n + n - 8)));
           acc1 = _mm512_add_epi64(tail0, acc1);
         }
         // shorter rows: only their own lanes are read
         if (n < 8) {
-          __m512i tail0 = _mm512_mask_loadu_epi64(
-              _mm512_setzero_si512(), (__mmask8)((1ull << (n - j)) - 1), input + i * n + j);
+          __m512i tail0 = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
+                                                  (__mmask8)_bzhi_u32(~0u, (unsigned)(n - j)),
+                                                  input + i * n + j);
           acc1 = _mm512_add_epi64(tail0, acc1);
         }
       }
@@ -258,16 +267,17 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void sum_u64_avx51
       // predicated tail: lanes past the row end read the identity
       if (j < n) {
         // the row holds a whole vector: re-read its last one
-        if (7 < n) {
+        if (n > 7) {
           __m512i tail0 = _mm512_mask_blend_epi64(
-              (__mmask8) ~(__mmask8)((1ull << (j - n + 8)) - 1), _mm512_setzero_si512(),
+              (__mmask8) ~(__mmask8)_bzhi_u32(~0u, (unsigned)(j - n + 8)), _mm512_setzero_si512(),
               _mm512_loadu_si512((const void*)(input + i * n + n - 8)));
           acc1 = _mm512_add_epi64(tail0, acc1);
         }
         // shorter rows: only their own lanes are read
         if (n < 8) {
-          __m512i tail0 = _mm512_mask_loadu_epi64(
-              _mm512_setzero_si512(), (__mmask8)((1ull << (n - j)) - 1), input + i * n + j);
+          __m512i tail0 = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
+                                                  (__mmask8)_bzhi_u32(~0u, (unsigned)(n - j)),
+                                                  input + i * n + j);
           acc1 = _mm512_add_epi64(tail0, acc1);
         }
       }
@@ -366,7 +376,7 @@ void sum_u64_neon(const uint64_t* input, int64_t n, uint64_t* output) {
       // predicated tail: lanes past the row end read the identity
       if (j < n) {
         // the row holds a whole vector: re-read its last one
-        if (1 < n) {
+        if (n > 1) {
           uint64x2_t tail0 =
               vbslq_u64(vreinterpretq_u64_u8(vld1q_u8(simdgen_tail_keep + (n - j) * 8)),
                         vld1q_u64(input + i * n + n - 2), vdupq_n_u64(0));
@@ -416,7 +426,7 @@ void sum_u64_neon(const uint64_t* input, int64_t n, uint64_t* output) {
       // predicated tail: lanes past the row end read the identity
       if (j < n) {
         // the row holds a whole vector: re-read its last one
-        if (1 < n) {
+        if (n > 1) {
           uint64x2_t tail0 =
               vbslq_u64(vreinterpretq_u64_u8(vld1q_u8(simdgen_tail_keep + (n - j) * 8)),
                         vld1q_u64(input + i * n + n - 2), vdupq_n_u64(0));
@@ -461,7 +471,7 @@ void sum_u64_neon(const uint64_t* input, int64_t n, uint64_t* output) {
       // predicated tail: lanes past the row end read the identity
       if (j < n) {
         // the row holds a whole vector: re-read its last one
-        if (1 < n) {
+        if (n > 1) {
           uint64x2_t tail0 =
               vbslq_u64(vreinterpretq_u64_u8(vld1q_u8(simdgen_tail_keep + (n - j) * 8)),
                         vld1q_u64(input + i * n + n - 2), vdupq_n_u64(0));
@@ -745,7 +755,8 @@ bool sum_u64_forced(sum_u64_choice& choice) {
   __builtin_cpu_init();
   if (sum_u64_names(requested, "avx512", "avx512")) {
     if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-        __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl")) {
+        __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
+        __builtin_cpu_supports("bmi2")) {
       choice = {sum_u64_avx512, "avx512"};
       return true;
     }
@@ -794,7 +805,8 @@ sum_u64_choice sum_u64_select() {
 #if defined(__x86_64__)
   __builtin_cpu_init();
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-      __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl"))
+      __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
+      __builtin_cpu_supports("bmi2"))
     return {sum_u64_avx512, "avx512"};
   if (__builtin_cpu_supports("avx2")) return {sum_u64_avx2, "avx2"};
 #endif

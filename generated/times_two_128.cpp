@@ -49,12 +49,12 @@ __attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) 
 // uses masked loads (AVX-512 k-registers) for the tail
 
 #if defined(__x86_64__)
-__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void times_two_128_avx512(
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void times_two_128_avx512(
     const float* in0, float* out0) {
   constexpr int64_t kCols = 128;
   __m512 k0 = _mm512_set1_ps(2.0f);
-  // whole vectors, 4 per iteration
   int64_t i = 0;
+  // whole vectors, 4 per iteration
   for (; i + 64 <= kCols; i += 64) {
     __m512 t0_0 = _mm512_mul_ps(_mm512_loadu_ps(in0 + i), k0);
     _mm512_storeu_ps(out0 + i, t0_0);
@@ -72,10 +72,10 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void times_two_128
   }
   // the rest: one partial vector, its loads and stores masked
   if (i < kCols) {
-    __m512 A_v_tail =
-        _mm512_mask_loadu_ps(_mm512_setzero_ps(), (__mmask16)((1ull << (kCols - i)) - 1), in0 + i);
+    __m512 A_v_tail = _mm512_mask_loadu_ps(
+        _mm512_setzero_ps(), (__mmask16)_bzhi_u32(~0u, (unsigned)(kCols - i)), in0 + i);
     __m512 t2_tail = _mm512_mul_ps(A_v_tail, k0);
-    _mm512_mask_storeu_ps(out0 + i, (__mmask16)((1ull << (kCols - i)) - 1), t2_tail);
+    _mm512_mask_storeu_ps(out0 + i, (__mmask16)_bzhi_u32(~0u, (unsigned)(kCols - i)), t2_tail);
   }
 }
 #endif
@@ -112,8 +112,8 @@ __attribute__((target("+sve"))) void times_two_128_sve(const float* in0, float* 
 __attribute__((target("avx2"))) void times_two_128_avx2(const float* in0, float* out0) {
   constexpr int64_t kCols = 128;
   __m256 k0 = _mm256_set1_ps(2.0f);
-  // whole vectors, 4 per iteration
   int64_t i = 0;
+  // whole vectors, 4 per iteration
   for (; i + 32 <= kCols; i += 32) {
     __m256 t0_0 = _mm256_mul_ps(_mm256_loadu_ps(in0 + i), k0);
     _mm256_storeu_ps(out0 + i, t0_0);
@@ -254,7 +254,8 @@ bool times_two_128_forced(times_two_128_choice& choice) {
   __builtin_cpu_init();
   if (times_two_128_names(requested, "avx512", "avx512")) {
     if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-        __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl")) {
+        __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
+        __builtin_cpu_supports("bmi2")) {
       choice = {times_two_128_avx512, "avx512"};
       return true;
     }
@@ -303,7 +304,8 @@ times_two_128_choice times_two_128_select() {
 #if defined(__x86_64__)
   __builtin_cpu_init();
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-      __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl"))
+      __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
+      __builtin_cpu_supports("bmi2"))
     return {times_two_128_avx512, "avx512"};
   if (__builtin_cpu_supports("avx2")) return {times_two_128_avx2, "avx2"};
 #endif

@@ -48,7 +48,7 @@ __attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) 
 // uses masked loads (AVX-512 k-registers) for the tail
 
 #if defined(__x86_64__)
-__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void times_two_60_avx512(
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void times_two_60_avx512(
     const float* in0, float* out0) {
   constexpr int64_t kCols = 60;
   __m512 k0 = _mm512_set1_ps(2.0f);
@@ -60,10 +60,10 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void times_two_60_
   }
   // the rest: one partial vector, its loads and stores masked
   if (i < kCols) {
-    __m512 A_v_tail =
-        _mm512_mask_loadu_ps(_mm512_setzero_ps(), (__mmask16)((1ull << (kCols - i)) - 1), in0 + i);
+    __m512 A_v_tail = _mm512_mask_loadu_ps(
+        _mm512_setzero_ps(), (__mmask16)_bzhi_u32(~0u, (unsigned)(kCols - i)), in0 + i);
     __m512 t1_tail = _mm512_mul_ps(A_v_tail, k0);
-    _mm512_mask_storeu_ps(out0 + i, (__mmask16)((1ull << (kCols - i)) - 1), t1_tail);
+    _mm512_mask_storeu_ps(out0 + i, (__mmask16)_bzhi_u32(~0u, (unsigned)(kCols - i)), t1_tail);
   }
 }
 #endif
@@ -100,8 +100,8 @@ __attribute__((target("+sve"))) void times_two_60_sve(const float* in0, float* o
 __attribute__((target("avx2"))) void times_two_60_avx2(const float* in0, float* out0) {
   constexpr int64_t kCols = 60;
   __m256 k0 = _mm256_set1_ps(2.0f);
-  // whole vectors, 4 per iteration
   int64_t i = 0;
+  // whole vectors, 4 per iteration
   for (; i + 32 <= kCols; i += 32) {
     __m256 t0_0 = _mm256_mul_ps(_mm256_loadu_ps(in0 + i), k0);
     _mm256_storeu_ps(out0 + i, t0_0);
@@ -242,7 +242,8 @@ bool times_two_60_forced(times_two_60_choice& choice) {
   __builtin_cpu_init();
   if (times_two_60_names(requested, "avx512", "avx512")) {
     if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-        __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl")) {
+        __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
+        __builtin_cpu_supports("bmi2")) {
       choice = {times_two_60_avx512, "avx512"};
       return true;
     }
@@ -291,7 +292,8 @@ times_two_60_choice times_two_60_select() {
 #if defined(__x86_64__)
   __builtin_cpu_init();
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-      __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl"))
+      __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
+      __builtin_cpu_supports("bmi2"))
     return {times_two_60_avx512, "avx512"};
   if (__builtin_cpu_supports("avx2")) return {times_two_60_avx2, "avx2"};
 #endif

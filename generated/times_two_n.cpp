@@ -49,32 +49,35 @@ __attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) 
 // uses masked loads (AVX-512 k-registers) for the tail
 
 #if defined(__x86_64__)
-__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void times_two_n_avx512(
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void times_two_n_avx512(
     const float* in0, int64_t n, float* out0) {
   __m512 k0 = _mm512_set1_ps(2.0f);
-  // whole vectors, 4 per iteration
   int64_t i = 0;
-  for (; i + 64 <= n; i += 64) {
-    __m512 t0_0 = _mm512_mul_ps(_mm512_loadu_ps(in0 + i), k0);
-    _mm512_storeu_ps(out0 + i, t0_0);
-    __m512 t0_1 = _mm512_mul_ps(_mm512_loadu_ps(in0 + i + 16), k0);
-    _mm512_storeu_ps(out0 + i + 16, t0_1);
-    __m512 t0_2 = _mm512_mul_ps(_mm512_loadu_ps(in0 + i + 32), k0);
-    _mm512_storeu_ps(out0 + i + 32, t0_2);
-    __m512 t0_3 = _mm512_mul_ps(_mm512_loadu_ps(in0 + i + 48), k0);
-    _mm512_storeu_ps(out0 + i + 48, t0_3);
-  }
-  // whole vectors, one per iteration
-  for (; i + 16 <= n; i += 16) {
-    __m512 t1 = _mm512_mul_ps(_mm512_loadu_ps(in0 + i), k0);
-    _mm512_storeu_ps(out0 + i, t1);
+  // at least one whole vector
+  if (n > 15) {
+    // whole vectors, 4 per iteration
+    for (; i + 64 <= n; i += 64) {
+      __m512 t0_0 = _mm512_mul_ps(_mm512_loadu_ps(in0 + i), k0);
+      _mm512_storeu_ps(out0 + i, t0_0);
+      __m512 t0_1 = _mm512_mul_ps(_mm512_loadu_ps(in0 + i + 16), k0);
+      _mm512_storeu_ps(out0 + i + 16, t0_1);
+      __m512 t0_2 = _mm512_mul_ps(_mm512_loadu_ps(in0 + i + 32), k0);
+      _mm512_storeu_ps(out0 + i + 32, t0_2);
+      __m512 t0_3 = _mm512_mul_ps(_mm512_loadu_ps(in0 + i + 48), k0);
+      _mm512_storeu_ps(out0 + i + 48, t0_3);
+    }
+    // whole vectors, one per iteration
+    for (; i + 16 <= n; i += 16) {
+      __m512 t1 = _mm512_mul_ps(_mm512_loadu_ps(in0 + i), k0);
+      _mm512_storeu_ps(out0 + i, t1);
+    }
   }
   // the rest: one partial vector, its loads and stores masked
   if (i < n) {
-    __m512 A_v_tail =
-        _mm512_mask_loadu_ps(_mm512_setzero_ps(), (__mmask16)((1ull << (n - i)) - 1), in0 + i);
+    __m512 A_v_tail = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
+                                           (__mmask16)_bzhi_u32(~0u, (unsigned)(n - i)), in0 + i);
     __m512 t2_tail = _mm512_mul_ps(A_v_tail, k0);
-    _mm512_mask_storeu_ps(out0 + i, (__mmask16)((1ull << (n - i)) - 1), t2_tail);
+    _mm512_mask_storeu_ps(out0 + i, (__mmask16)_bzhi_u32(~0u, (unsigned)(n - i)), t2_tail);
   }
 }
 #endif
@@ -109,22 +112,25 @@ __attribute__((target("+sve"))) void times_two_n_sve(const float* in0, int64_t n
 #if defined(__x86_64__)
 __attribute__((target("avx2"))) void times_two_n_avx2(const float* in0, int64_t n, float* out0) {
   __m256 k0 = _mm256_set1_ps(2.0f);
-  // whole vectors, 4 per iteration
   int64_t i = 0;
-  for (; i + 32 <= n; i += 32) {
-    __m256 t0_0 = _mm256_mul_ps(_mm256_loadu_ps(in0 + i), k0);
-    _mm256_storeu_ps(out0 + i, t0_0);
-    __m256 t0_1 = _mm256_mul_ps(_mm256_loadu_ps(in0 + i + 8), k0);
-    _mm256_storeu_ps(out0 + i + 8, t0_1);
-    __m256 t0_2 = _mm256_mul_ps(_mm256_loadu_ps(in0 + i + 16), k0);
-    _mm256_storeu_ps(out0 + i + 16, t0_2);
-    __m256 t0_3 = _mm256_mul_ps(_mm256_loadu_ps(in0 + i + 24), k0);
-    _mm256_storeu_ps(out0 + i + 24, t0_3);
-  }
-  // whole vectors, one per iteration
-  for (; i + 8 <= n; i += 8) {
-    __m256 t1 = _mm256_mul_ps(_mm256_loadu_ps(in0 + i), k0);
-    _mm256_storeu_ps(out0 + i, t1);
+  // at least one whole vector
+  if (n > 7) {
+    // whole vectors, 4 per iteration
+    for (; i + 32 <= n; i += 32) {
+      __m256 t0_0 = _mm256_mul_ps(_mm256_loadu_ps(in0 + i), k0);
+      _mm256_storeu_ps(out0 + i, t0_0);
+      __m256 t0_1 = _mm256_mul_ps(_mm256_loadu_ps(in0 + i + 8), k0);
+      _mm256_storeu_ps(out0 + i + 8, t0_1);
+      __m256 t0_2 = _mm256_mul_ps(_mm256_loadu_ps(in0 + i + 16), k0);
+      _mm256_storeu_ps(out0 + i + 16, t0_2);
+      __m256 t0_3 = _mm256_mul_ps(_mm256_loadu_ps(in0 + i + 24), k0);
+      _mm256_storeu_ps(out0 + i + 24, t0_3);
+    }
+    // whole vectors, one per iteration
+    for (; i + 8 <= n; i += 8) {
+      __m256 t1 = _mm256_mul_ps(_mm256_loadu_ps(in0 + i), k0);
+      _mm256_storeu_ps(out0 + i, t1);
+    }
   }
   // the rest: one partial vector, its loads and stores masked
   if (i < n) {
@@ -249,7 +255,8 @@ bool times_two_n_forced(times_two_n_choice& choice) {
   __builtin_cpu_init();
   if (times_two_n_names(requested, "avx512", "avx512")) {
     if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-        __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl")) {
+        __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
+        __builtin_cpu_supports("bmi2")) {
       choice = {times_two_n_avx512, "avx512"};
       return true;
     }
@@ -298,7 +305,8 @@ times_two_n_choice times_two_n_select() {
 #if defined(__x86_64__)
   __builtin_cpu_init();
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-      __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl"))
+      __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
+      __builtin_cpu_supports("bmi2"))
     return {times_two_n_avx512, "avx512"};
   if (__builtin_cpu_supports("avx2")) return {times_two_n_avx2, "avx2"};
 #endif

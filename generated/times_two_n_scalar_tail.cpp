@@ -48,26 +48,29 @@ __attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) 
 // tail: scalar cleanup loop after the whole vectors
 
 #if defined(__x86_64__)
-__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void times_two_n_scalar_tail_avx512(
-    const float* in0, int64_t n, float* out0) {
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void
+times_two_n_scalar_tail_avx512(const float* in0, int64_t n, float* out0) {
   __m512 k0 = _mm512_set1_ps(2.0f);
   float k1_s = (float)(2.0f);
-  // whole vectors, 4 per iteration
   int64_t i = 0;
-  for (; i + 64 <= n; i += 64) {
-    __m512 t0_0 = _mm512_mul_ps(_mm512_loadu_ps(in0 + i), k0);
-    _mm512_storeu_ps(out0 + i, t0_0);
-    __m512 t0_1 = _mm512_mul_ps(_mm512_loadu_ps(in0 + i + 16), k0);
-    _mm512_storeu_ps(out0 + i + 16, t0_1);
-    __m512 t0_2 = _mm512_mul_ps(_mm512_loadu_ps(in0 + i + 32), k0);
-    _mm512_storeu_ps(out0 + i + 32, t0_2);
-    __m512 t0_3 = _mm512_mul_ps(_mm512_loadu_ps(in0 + i + 48), k0);
-    _mm512_storeu_ps(out0 + i + 48, t0_3);
-  }
-  // whole vectors, one per iteration
-  for (; i + 16 <= n; i += 16) {
-    __m512 t1 = _mm512_mul_ps(_mm512_loadu_ps(in0 + i), k0);
-    _mm512_storeu_ps(out0 + i, t1);
+  // at least one whole vector
+  if (n > 15) {
+    // whole vectors, 4 per iteration
+    for (; i + 64 <= n; i += 64) {
+      __m512 t0_0 = _mm512_mul_ps(_mm512_loadu_ps(in0 + i), k0);
+      _mm512_storeu_ps(out0 + i, t0_0);
+      __m512 t0_1 = _mm512_mul_ps(_mm512_loadu_ps(in0 + i + 16), k0);
+      _mm512_storeu_ps(out0 + i + 16, t0_1);
+      __m512 t0_2 = _mm512_mul_ps(_mm512_loadu_ps(in0 + i + 32), k0);
+      _mm512_storeu_ps(out0 + i + 32, t0_2);
+      __m512 t0_3 = _mm512_mul_ps(_mm512_loadu_ps(in0 + i + 48), k0);
+      _mm512_storeu_ps(out0 + i + 48, t0_3);
+    }
+    // whole vectors, one per iteration
+    for (; i + 16 <= n; i += 16) {
+      __m512 t1 = _mm512_mul_ps(_mm512_loadu_ps(in0 + i), k0);
+      _mm512_storeu_ps(out0 + i, t1);
+    }
   }
   // scalar cleanup
   for (; i < n; ++i) {
@@ -111,22 +114,25 @@ __attribute__((target("avx2"))) void times_two_n_scalar_tail_avx2(const float* i
                                                                   float* out0) {
   __m256 k0 = _mm256_set1_ps(2.0f);
   float k1_s = (float)(2.0f);
-  // whole vectors, 4 per iteration
   int64_t i = 0;
-  for (; i + 32 <= n; i += 32) {
-    __m256 t0_0 = _mm256_mul_ps(_mm256_loadu_ps(in0 + i), k0);
-    _mm256_storeu_ps(out0 + i, t0_0);
-    __m256 t0_1 = _mm256_mul_ps(_mm256_loadu_ps(in0 + i + 8), k0);
-    _mm256_storeu_ps(out0 + i + 8, t0_1);
-    __m256 t0_2 = _mm256_mul_ps(_mm256_loadu_ps(in0 + i + 16), k0);
-    _mm256_storeu_ps(out0 + i + 16, t0_2);
-    __m256 t0_3 = _mm256_mul_ps(_mm256_loadu_ps(in0 + i + 24), k0);
-    _mm256_storeu_ps(out0 + i + 24, t0_3);
-  }
-  // whole vectors, one per iteration
-  for (; i + 8 <= n; i += 8) {
-    __m256 t1 = _mm256_mul_ps(_mm256_loadu_ps(in0 + i), k0);
-    _mm256_storeu_ps(out0 + i, t1);
+  // at least one whole vector
+  if (n > 7) {
+    // whole vectors, 4 per iteration
+    for (; i + 32 <= n; i += 32) {
+      __m256 t0_0 = _mm256_mul_ps(_mm256_loadu_ps(in0 + i), k0);
+      _mm256_storeu_ps(out0 + i, t0_0);
+      __m256 t0_1 = _mm256_mul_ps(_mm256_loadu_ps(in0 + i + 8), k0);
+      _mm256_storeu_ps(out0 + i + 8, t0_1);
+      __m256 t0_2 = _mm256_mul_ps(_mm256_loadu_ps(in0 + i + 16), k0);
+      _mm256_storeu_ps(out0 + i + 16, t0_2);
+      __m256 t0_3 = _mm256_mul_ps(_mm256_loadu_ps(in0 + i + 24), k0);
+      _mm256_storeu_ps(out0 + i + 24, t0_3);
+    }
+    // whole vectors, one per iteration
+    for (; i + 8 <= n; i += 8) {
+      __m256 t1 = _mm256_mul_ps(_mm256_loadu_ps(in0 + i), k0);
+      _mm256_storeu_ps(out0 + i, t1);
+    }
   }
   // scalar cleanup
   for (; i < n; ++i) {
@@ -238,7 +244,8 @@ bool times_two_n_scalar_tail_forced(times_two_n_scalar_tail_choice& choice) {
   __builtin_cpu_init();
   if (times_two_n_scalar_tail_names(requested, "avx512", "avx512")) {
     if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-        __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl")) {
+        __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
+        __builtin_cpu_supports("bmi2")) {
       choice = {times_two_n_scalar_tail_avx512, "avx512"};
       return true;
     }
@@ -288,7 +295,8 @@ times_two_n_scalar_tail_choice times_two_n_scalar_tail_select() {
 #if defined(__x86_64__)
   __builtin_cpu_init();
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-      __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl"))
+      __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
+      __builtin_cpu_supports("bmi2"))
     return {times_two_n_scalar_tail_avx512, "avx512"};
   if (__builtin_cpu_supports("avx2")) return {times_two_n_scalar_tail_avx2, "avx2"};
 #endif

@@ -6,6 +6,7 @@
 #include <set>
 
 #include "ir/plan.h"
+#include "ir/simplify.h"
 #include "plan/reduce_builder.h"
 #include "plan/family.h"
 #include "sim/interpreter.h"
@@ -208,6 +209,65 @@ TEST_CASE("verify() refuses a local that shadows a parameter") {
   p.body = {a};
   REQUIRE(!p.verify().empty());
   CHECK(contains(p.verify().front(), "shadows a parameter"));
+}
+
+TEST_CASE("let declares a loop variable that loops inside an if continue") {
+  // out[0..n) = 7 in steps of 4 when n > 3, then one at a time: the shape of the x86 map loops.
+  ir::Plan p;
+  p.tensors = {{"out", DType::i32, true, {ir::Index::symbol("n")}, {ir::Index::constant(1)}}};
+  p.params = {{ir::Param::Kind::extent, "n", "n", "", ""}, {ir::Param::Kind::tensor, "out", "out", "out", ""}};
+  auto store = [](int lanes) {
+    ir::Block b;
+    ir::Stmt v = ir::op(ir::OpKind::Splat, "seven" + std::to_string(lanes), {DType::i32, lanes});
+    v.declare = true;
+    v.literal = "7";
+    ir::Stmt st = ir::op(ir::OpKind::Store, "", {DType::i32, lanes}, {v.dst});
+    st.tensor = "out";
+    st.index = ir::Index::symbol("i");
+    return ir::Block{v, st};
+  };
+  ir::Block guarded{ir::forLoop("i", {}, ir::Index::symbol("n"), 4, store(4), true)};
+  p.body = {ir::letIndex("i", ir::Index::constant(0)), ir::ifLess(ir::Index::constant(3), ir::Index::symbol("n"), guarded),
+            ir::forLoop("i", {}, ir::Index::symbol("n"), 1, store(1), true)};
+  REQUIRE(p.verify().empty());
+  CHECK(contains(p.print(), "let i = 0"));
+  for (int64_t n : {0, 1, 3, 4, 5, 9}) {
+    std::vector<int32_t> out(size_t(n) + 1, -1);
+    sim::runPlan(p, {{"n", n}}, std::vector<sim::Buffer>{{"out", nullptr, out.data(), size_t(n)}});
+    for (int64_t k = 0; k < n; ++k) CHECK(out[size_t(k)] == 7);
+    CHECK(out[size_t(n)] == -1);
+  }
+  // Static n: n = 2 drops the if (i stays 0, the one-at-a-time loop stays); n = 8 inlines it and
+  // then knows i = 8, so the last loop goes; n = 9 keeps it.
+  auto simplified = [&](int64_t n) {
+    ir::Plan q = p;
+    q.params.erase(q.params.begin());
+    q.constants = {{"n", n}};
+    ir::removeDeadLoops(q);
+    REQUIRE(q.verify().empty());
+    return q.print();
+  };
+  CHECK(!contains(simplified(2), "if "));
+  CHECK(contains(simplified(2), "step 1"));
+  CHECK(!contains(simplified(8), "step 1"));
+  CHECK(contains(simplified(9), "step 1"));
+  // A runtime condition: after the if, i is unknown. A tail test `i < n` after it must stay, although
+  // i = 0 before the if would make it always true for the static n = 4.
+  ir::Plan r = p;
+  r.params.front() = {ir::Param::Kind::extent, "m", "m", "", ""};
+  r.constants = {{"n", 4}};
+  r.body[1].cmpRhs = ir::Index::symbol("m");
+  r.body[2] = ir::ifLess(ir::Index::symbol("i"), ir::Index::symbol("n"), store(1));
+  REQUIRE(r.verify().empty());
+  ir::removeDeadLoops(r);
+  CHECK(contains(r.print(), "if i < n"));
+  // A second declaration, or one shadowing a parameter, is refused.
+  ir::Plan twice = p;
+  twice.body.push_back(ir::letIndex("i", ir::Index::constant(0)));
+  CHECK(!twice.verify().empty());
+  ir::Plan shadow = p;
+  shadow.body.insert(shadow.body.begin(), ir::letIndex("n", ir::Index::constant(0)));
+  CHECK(!shadow.verify().empty());
 }
 
 TEST_CASE("target factory: attributes, CPU checks, capabilities, errors") {

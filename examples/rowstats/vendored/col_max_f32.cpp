@@ -81,7 +81,7 @@ static inline int64_t simdgen_clamp_lanes(int64_t n, int64_t lanes) {
 // uses masked loads (AVX-512 k-registers) for the tail
 
 #if defined(__x86_64__)
-__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void col_max_f32_avx512(
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void col_max_f32_avx512(
     const float* input, int64_t rows, int64_t cols, int64_t stride, float* output) {
   // 32 columns per step
   int64_t j = 0;
@@ -112,9 +112,9 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void col_max_f32_a
     // one row per step: each lane is one column
     int64_t r = 0;
     for (; r < rows; ++r) {
-      __m512 x0 =
-          _mm512_mask_loadu_ps(_mm512_set1_ps(-__builtin_inff()),
-                               (__mmask16)((1ull << (cols - j)) - 1), input + j + r * stride);
+      __m512 x0 = _mm512_mask_loadu_ps(_mm512_set1_ps(-__builtin_inff()),
+                                       (__mmask16)_bzhi_u32(~0u, (unsigned)(cols - j)),
+                                       input + j + r * stride);
       acc0 = _mm512_max_ps(x0, acc0);
     }
     _mm512_mask_storeu_ps(output + j, (__mmask16)simdgen_lanes_below(cols - j, 16), acc0);
@@ -369,7 +369,8 @@ bool col_max_f32_forced(col_max_f32_choice& choice) {
   __builtin_cpu_init();
   if (col_max_f32_names(requested, "avx512", "avx512")) {
     if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-        __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl")) {
+        __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
+        __builtin_cpu_supports("bmi2")) {
       choice = {col_max_f32_avx512, "avx512"};
       return true;
     }
@@ -418,7 +419,8 @@ col_max_f32_choice col_max_f32_select() {
 #if defined(__x86_64__)
   __builtin_cpu_init();
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-      __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl"))
+      __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
+      __builtin_cpu_supports("bmi2"))
     return {col_max_f32_avx512, "avx512"};
   if (__builtin_cpu_supports("avx2")) return {col_max_f32_avx2, "avx2"};
 #endif

@@ -117,6 +117,7 @@ struct BodyWriter {
           lines.push_back("}");
           break;
         }
+        case ir::Stmt::Kind::Let: lines.push_back("int64_t " + s.var + " = " + s.lo.str() + ";"); break;
         case ir::Stmt::Kind::IfValues:
           if (!s.text.empty()) lines.push_back("// " + s.text);
           lines.push_back("if (" + s.args[0] + " " + std::string(ir::symbolOf(s.cmp)) + " " + s.args[1] + ") {");
@@ -125,7 +126,10 @@ struct BodyWriter {
           break;
         case ir::Stmt::Kind::If:
           if (!s.text.empty()) lines.push_back("// " + s.text);
-          lines.push_back("if (" + s.cmpLhs.str() + " < " + s.cmpRhs.str() + ") {");
+          // A constant on the left reads better on the right: `n > 15`, not `15 < n`.
+          lines.push_back(s.cmpLhs.constantValue() && !s.cmpRhs.constantValue()
+                              ? "if (" + s.cmpRhs.str() + " > " + s.cmpLhs.str() + ") {"
+                              : "if (" + s.cmpLhs.str() + " < " + s.cmpRhs.str() + ") {");
           block(s.body);
           lines.push_back("}");
           break;

@@ -59,7 +59,7 @@ namespace {
 bool changes(const ir::Stmt& s, const std::string& dst, const std::set<std::string>& symbols) {
   // Index expressions may read values as well as loop variables: an op assigning one moves it too.
   if (s.kind == ir::Stmt::Kind::Op && (s.dst == dst || symbols.count(s.dst))) return true;
-  if (s.kind == ir::Stmt::Kind::For && symbols.count(s.var)) return true;
+  if ((s.kind == ir::Stmt::Kind::For || s.kind == ir::Stmt::Kind::Let) && symbols.count(s.var)) return true;
   for (const ir::Stmt& inner : s.body)
     if (changes(inner, dst, symbols)) return true;
   return false;

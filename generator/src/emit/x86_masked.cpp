@@ -36,7 +36,9 @@ std::string whileLtExpr(const Stmt& def, LowerContext& cx) {
   const std::string n = activeCount(def).str();
   if (kmasks(cx)) {
     // A promised tail (0 < n < lanes) is a plain shift; otherwise the helper clamps.
-    if (def.partialOnly) return "(" + maskType(lanes) + ")((1ull << (" + n + ")) - 1)";
+    if (def.partialOnly)  // bzhi: the low n bits of all-ones, one instruction (BMI2 comes with the target)
+      return lanes == 64 ? "(__mmask64)_bzhi_u64(~0ull, (unsigned)(" + n + "))"
+                         : "(" + maskType(lanes) + ")_bzhi_u32(~0u, (unsigned)(" + n + "))";
     cx.helpers.insert("lanes_below");
     return "(" + maskType(lanes) + ")simdgen_lanes_below(" + n + ", " + std::to_string(lanes) + ")";
   }

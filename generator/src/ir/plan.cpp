@@ -133,6 +133,13 @@ Stmt ifLess(Index lhs, Index rhs, Block body, std::string note) {
   s.text = std::move(note);
   return s;
 }
+Stmt letIndex(std::string var, Index value) {
+  Stmt s;
+  s.kind = Stmt::Kind::Let;
+  s.var = std::move(var);
+  s.lo = std::move(value);
+  return s;
+}
 Stmt op(OpKind k, std::string dst, VecType type, std::vector<std::string> args) {
   Stmt s;
   s.kind = Stmt::Kind::Op;

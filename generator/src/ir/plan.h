@@ -167,7 +167,7 @@ struct Stmt;
 using Block = std::vector<Stmt>;
 
 struct Stmt {
-  enum class Kind { Op, For, If, IfValues, Comment };
+  enum class Kind { Op, For, If, IfValues, Let, Comment };
   Kind kind = Kind::Op;
 
   // Op
@@ -199,6 +199,7 @@ struct Stmt {
   // from its current value, like a cleanup loop after a main loop). After the loop var holds the
   // first index not processed (with coversTail: the first multiple of step at or past hi).
   // If: body runs when cmpLhs < cmpRhs. IfValues: body runs when args[0] <cmp> args[1] (scalars).
+  // Let: declares the loop variable `var` = lo, for loops that continue it (inside an If, say).
   // WhileLt uses lo and hi.
   std::string var;
   bool continues = false;
@@ -218,6 +219,7 @@ Stmt forLoop(std::string var, Index lo, Index hi, int64_t step, Block body, bool
 Stmt forLoop(std::string var, Index lo, Index hi, Index step, Block body, bool continues = false,
              std::string note = "");
 Stmt ifLess(Index lhs, Index rhs, Block body, std::string note = "");
+Stmt letIndex(std::string var, Index value);
 Stmt op(OpKind k, std::string dst, VecType type, std::vector<std::string> args = {});
 Stmt ifValues(std::string a, Cmp cmp, std::string b, Block body, std::string note = "");
 

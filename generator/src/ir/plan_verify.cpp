@@ -232,6 +232,11 @@ struct Verifier {
           block(s.body);
           scopes.pop_back();
           break;
+        case Stmt::Kind::Let:
+          if (lookup(s.var) || reserved.count(s.var) || symbols.count(s.var)) fail("let " + s.var, "loop variable shadows a value, parameter or loop variable");
+          checkIndex("let " + s.var, s.lo);
+          symbols.insert(s.var);
+          break;
         case Stmt::Kind::IfValues: {
           const VecType *a = lookup(s.args[0]), *b2 = lookup(s.args[1]);
           if (!a || !b2) fail("if", "compares an undefined value");

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <map>
 #include <optional>
+#include <set>
 
 namespace simdgen::ir {
 
@@ -27,10 +28,31 @@ std::optional<int64_t> evalKnown(const Index& idx, const Known& known) {
 
 int64_t afterLoop(int64_t lo, int64_t hi, int64_t step) { return lo + std::max<int64_t>(0, hi - lo) / step * step; }
 
-// Walks a block in order, tracking loop variables whose value is known after their loop.
-void simplify(Block& block, Known known) {
+// Loop variables a block moves (its loops, at any depth).
+void movedVars(const Block& block, std::set<std::string>& out) {
+  for (const Stmt& s : block) {
+    if (s.kind == Stmt::Kind::For || s.kind == Stmt::Kind::Let) out.insert(s.var);
+    movedVars(s.body, out);
+  }
+}
+
+void simplifyInto(Block& in, Known& known, Block& out);
+
+// A nested block that may run any number of times, or not at all: simplified with what is known
+// before it; afterwards nothing is known of the loop variables it moves.
+void simplifyNested(Block& body, Known& known) {
+  Known inside = known;
   Block out;
-  for (Stmt& s : block) {
+  simplifyInto(body, inside, out);
+  body = std::move(out);
+  std::set<std::string> moved;
+  movedVars(body, moved);
+  for (const std::string& v : moved) known.erase(v);
+}
+
+// Walks a block in order, tracking loop variables whose value is known after their loop.
+void simplifyInto(Block& in, Known& known, Block& out) {
+  for (Stmt& s : in) {
     if (s.kind == Stmt::Kind::For) {
       std::optional<int64_t> lo = evalKnown(s.lo, known);
       if (s.continues) {
@@ -43,23 +65,31 @@ void simplify(Block& block, Known known) {
       const int64_t l = lo.value_or(0), h = hi.value_or(0), st = step.value_or(1);
       // A cleanup loop that cannot run goes; a first loop stays, it declares the variable.
       if (s.continues && bounded && (s.coversTail ? l >= h : l + st > h)) continue;
-      simplify(s.body, known);
+      simplifyNested(s.body, known);
       // The value after the loop (unknown for scalable steps and tail-covering loops).
       if (bounded && !s.coversTail) known[s.var] = afterLoop(l, h, st);
       else known.erase(s.var);
+    } else if (s.kind == Stmt::Kind::Let) {
+      if (auto v = evalKnown(s.lo, known)) known[s.var] = *v;
+      else known.erase(s.var);
     } else if (s.kind == Stmt::Kind::IfValues) {
-      simplify(s.body, known);
+      simplifyNested(s.body, known);
     } else if (s.kind == Stmt::Kind::If) {
       auto l = evalKnown(s.cmpLhs, known), r = evalKnown(s.cmpRhs, known);
       if (l && r && !(*l < *r)) continue;
-      simplify(s.body, known);
-      if (l && r) {  // always true: its body belongs to the enclosing block
-        for (Stmt& inner : s.body) out.push_back(std::move(inner));
+      if (l && r) {  // always true: its body belongs to the enclosing block, in order
+        simplifyInto(s.body, known, out);
         continue;
       }
+      simplifyNested(s.body, known);
     }
     out.push_back(std::move(s));
   }
+}
+
+void simplify(Block& block, Known known) {
+  Block out;
+  simplifyInto(block, known, out);
   block = std::move(out);
 }
 

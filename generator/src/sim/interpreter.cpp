@@ -450,6 +450,7 @@ struct Machine {
         case Stmt::Kind::If:
           if (eval(s.cmpLhs) < eval(s.cmpRhs)) block(s.body);
           break;
+        case Stmt::Kind::Let: symbols[s.var] = eval(s.lo); break;
         case Stmt::Kind::IfValues: {
           const Value &a = var(s.args[0]), &b = var(s.args[1]);
           if (compare(s.cmp, a.type.elem, a.lanes[0], b.lanes[0])) block(s.body);
