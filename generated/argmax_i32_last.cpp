@@ -44,6 +44,40 @@ __attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) 
 //   sve2: identical to sve for this kernel, not emitted
 //   neon+dotprod: identical to neon for this kernel, not emitted
 
+#if defined(__aarch64__)
+#ifndef SIMDGEN_HELPER_IOTA_U32
+#define SIMDGEN_HELPER_IOTA_U32
+// Lane indices 0, 1, 2, ...: whilelt compares them with the active-lane count.
+static const uint32_t simdgen_iota_u32[4] = {0, 1, 2, 3};
+#endif
+#endif
+#if defined(__aarch64__)
+#ifndef SIMDGEN_HELPER_LOAD_PREFIX_NEON
+#define SIMDGEN_HELPER_LOAD_PREFIX_NEON
+// The first `bytes` bytes at p (0..16), zeros above: fixed-size loads by the bits of `bytes`
+// (NEON has no masked load). Nothing past p + bytes is read, no libc call is made, and the
+// vector never goes through memory. Little-endian lanes.
+static inline uint8x16_t simdgen_load_prefix(const void* from, int64_t bytes) {
+  const uint8_t* p = (const uint8_t*)from;
+  if (bytes >= 16) return vld1q_u8(p);
+  uint64_t lo = 0, rest = 0;
+  int shift = 0;
+  if (bytes & 8) __builtin_memcpy(&lo, p, 8), p += 8;
+  if (bytes & 4) {
+    uint32_t w;
+    __builtin_memcpy(&w, p, 4), p += 4, rest = w, shift = 32;
+  }
+  if (bytes & 2) {
+    uint16_t w;
+    __builtin_memcpy(&w, p, 2), p += 2, rest |= (uint64_t)w << shift, shift += 16;
+  }
+  if (bytes & 1) rest |= (uint64_t)*p << shift;
+  return bytes & 8 ? vcombine_u8(vcreate_u8(lo), vcreate_u8(rest))
+                   : vcombine_u8(vcreate_u8(rest), vcreate_u8(0));
+}
+#endif
+#endif
+
 // ---- avx512 (512-bit vectors)
 // argmax, last index: blocks of 2048 elements reduced with vector max; the index is located once, in the last block that beat the best
 // uses block rescan: compare-to-mask and lzcnt for the lane
@@ -413,7 +447,7 @@ __attribute__((target("+sve"))) void argmax_i32_last_sve(const int32_t* input, i
 // argmax, last index: blocks of 2048 elements reduced with vector max; the index is located once, in the last block that beat the best
 // uses block rescan: compare, narrow to a bit mask, and count zeros for the lane
 // uses horizontal reductions in the plan's order (halves, then lanes)
-// uses short rows copied through a stack buffer (NEON has no masked load)
+// uses partial vectors loaded and stored piecewise (8/4/2/1-byte accesses: NEON has no masked load)
 
 #if defined(__aarch64__)
 
@@ -504,10 +538,10 @@ void argmax_i32_last_neon(const int32_t* input, int64_t n, int32_t* values, int3
       }
       // predicated tail: identity lanes never win
       if (j < n) {
-        int32_t tail_stage[4];
-        vst1q_s32(tail_stage, vdupq_n_s32((-2147483647 - 1)));
-        __builtin_memcpy(tail_stage, input + i * n + j, (size_t)(n - j) * sizeof(int32_t));
-        int32x4_t tail = vld1q_s32(tail_stage);
+        int32x4_t tail =
+            vbslq_s32(vcltq_u32(vld1q_u32(simdgen_iota_u32), vdupq_n_u32((uint32_t)(n - j))),
+                      vreinterpretq_s32_u8(simdgen_load_prefix(input + i * n + j, (n - j) * 4)),
+                      vdupq_n_s32((-2147483647 - 1)));
         acc0 = vmaxq_s32(tail, acc0);
       }
       acc0 = vmaxq_s32(acc1, acc0);

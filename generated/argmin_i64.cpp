@@ -44,6 +44,40 @@ __attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) 
 //   sve2: identical to sve for this kernel, not emitted
 //   neon+dotprod: identical to neon for this kernel, not emitted
 
+#if defined(__aarch64__)
+#ifndef SIMDGEN_HELPER_IOTA_U64
+#define SIMDGEN_HELPER_IOTA_U64
+// Lane indices 0, 1, 2, ...: whilelt compares them with the active-lane count.
+static const uint64_t simdgen_iota_u64[2] = {0, 1};
+#endif
+#endif
+#if defined(__aarch64__)
+#ifndef SIMDGEN_HELPER_LOAD_PREFIX_NEON
+#define SIMDGEN_HELPER_LOAD_PREFIX_NEON
+// The first `bytes` bytes at p (0..16), zeros above: fixed-size loads by the bits of `bytes`
+// (NEON has no masked load). Nothing past p + bytes is read, no libc call is made, and the
+// vector never goes through memory. Little-endian lanes.
+static inline uint8x16_t simdgen_load_prefix(const void* from, int64_t bytes) {
+  const uint8_t* p = (const uint8_t*)from;
+  if (bytes >= 16) return vld1q_u8(p);
+  uint64_t lo = 0, rest = 0;
+  int shift = 0;
+  if (bytes & 8) __builtin_memcpy(&lo, p, 8), p += 8;
+  if (bytes & 4) {
+    uint32_t w;
+    __builtin_memcpy(&w, p, 4), p += 4, rest = w, shift = 32;
+  }
+  if (bytes & 2) {
+    uint16_t w;
+    __builtin_memcpy(&w, p, 2), p += 2, rest |= (uint64_t)w << shift, shift += 16;
+  }
+  if (bytes & 1) rest |= (uint64_t)*p << shift;
+  return bytes & 8 ? vcombine_u8(vcreate_u8(lo), vcreate_u8(rest))
+                   : vcombine_u8(vcreate_u8(rest), vcreate_u8(0));
+}
+#endif
+#endif
+
 // ---- avx512 (512-bit vectors)
 // argmin, first index: blocks of 1024 elements reduced with vector min; the index is located once, in the last block that beat the best
 // uses block rescan: compare-to-mask and tzcnt for the lane
@@ -405,7 +439,7 @@ __attribute__((target("+sve"))) void argmin_i64_sve(const int64_t* input, int64_
 // argmin, first index: blocks of 1024 elements reduced with vector min; the index is located once, in the last block that beat the best
 // uses block rescan: compare, narrow to a bit mask, and count zeros for the lane
 // uses horizontal reductions in the plan's order (halves, then lanes)
-// uses short rows copied through a stack buffer (NEON has no masked load)
+// uses partial vectors loaded and stored piecewise (8/4/2/1-byte accesses: NEON has no masked load)
 
 #if defined(__aarch64__)
 
@@ -511,10 +545,10 @@ void argmin_i64_neon(const int64_t* input, int64_t n, int64_t* values, int64_t* 
       }
       // predicated tail: identity lanes never win
       if (j < n) {
-        int64_t tail_stage[2];
-        vst1q_s64(tail_stage, vdupq_n_s64(9223372036854775807ll));
-        __builtin_memcpy(tail_stage, input + i * n + j, (size_t)(n - j) * sizeof(int64_t));
-        int64x2_t tail = vld1q_s64(tail_stage);
+        int64x2_t tail =
+            vbslq_s64(vcltq_u64(vld1q_u64(simdgen_iota_u64), vdupq_n_u64((uint64_t)(n - j))),
+                      vreinterpretq_s64_u8(simdgen_load_prefix(input + i * n + j, (n - j) * 8)),
+                      vdupq_n_s64(9223372036854775807ll));
         acc0 = vbslq_s64(vcltq_s64(tail, acc0), tail, acc0);
       }
       acc0 = vbslq_s64(vcltq_s64(acc1, acc0), acc1, acc0);

@@ -31,11 +31,73 @@ static inline int64_t simdgen_clamp_lanes(int64_t n, int64_t lanes) {
 }
 #endif
 #endif
+#if defined(__x86_64__)
+#ifndef SIMDGEN_HELPER_LOAD_PREFIX_AVX2
+#define SIMDGEN_HELPER_LOAD_PREFIX_AVX2
+// The first `bytes` bytes at p (0..16, 0..32), zeros above: fixed-size loads by the bits of
+// `bytes` (AVX2 has no byte masked load). Nothing past p + bytes is read, no libc call is
+// made, and the vector never goes through memory.
+__attribute__((target("avx2"))) static inline __m128i simdgen_load_prefix16(const uint8_t* p,
+                                                                            int64_t bytes) {
+  if (bytes >= 16) return _mm_loadu_si128((const __m128i*)p);
+  uint64_t lo = 0, rest = 0;
+  int shift = 0;
+  if (bytes & 8) __builtin_memcpy(&lo, p, 8), p += 8;
+  if (bytes & 4) {
+    uint32_t w;
+    __builtin_memcpy(&w, p, 4), p += 4, rest = w, shift = 32;
+  }
+  if (bytes & 2) {
+    uint16_t w;
+    __builtin_memcpy(&w, p, 2), p += 2, rest |= (uint64_t)w << shift, shift += 16;
+  }
+  if (bytes & 1) rest |= (uint64_t)*p << shift;
+  return bytes & 8 ? _mm_set_epi64x((long long)rest, (long long)lo)
+                   : _mm_cvtsi64_si128((long long)rest);
+}
+__attribute__((target("avx2"))) static inline __m256i simdgen_load_prefix32(const void* p,
+                                                                            int64_t bytes) {
+  const uint8_t* b = (const uint8_t*)p;
+  if (bytes < 16) return _mm256_zextsi128_si256(simdgen_load_prefix16(b, bytes));
+  return _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_loadu_si128((const __m128i*)b)),
+                                 simdgen_load_prefix16(b + 16, bytes - 16), 1);
+}
+#endif
+#endif
+#if defined(__x86_64__)
+#ifndef SIMDGEN_HELPER_STORE_PREFIX_AVX2
+#define SIMDGEN_HELPER_STORE_PREFIX_AVX2
+// Stores the first `bytes` bytes of v at p (0..16, 0..32): fixed-size stores by the bits of
+// `bytes` (AVX2 has no byte masked store); nothing past p + bytes is written.
+__attribute__((target("avx2"))) static inline void simdgen_store_prefix16(uint8_t* p, __m128i v,
+                                                                          int64_t bytes) {
+  if (bytes >= 16) return _mm_storeu_si128((__m128i*)p, v);
+  uint64_t rest = (uint64_t)_mm_cvtsi128_si64(v);
+  if (bytes & 8) __builtin_memcpy(p, &rest, 8), p += 8, rest = (uint64_t)_mm_extract_epi64(v, 1);
+  if (bytes & 4) {
+    const uint32_t w = (uint32_t)rest;
+    __builtin_memcpy(p, &w, 4), p += 4, rest >>= 32;
+  }
+  if (bytes & 2) {
+    const uint16_t w = (uint16_t)rest;
+    __builtin_memcpy(p, &w, 2), p += 2, rest >>= 16;
+  }
+  if (bytes & 1) *p = (uint8_t)rest;
+}
+__attribute__((target("avx2"))) static inline void simdgen_store_prefix32(void* p, __m256i v,
+                                                                          int64_t bytes) {
+  uint8_t* b = (uint8_t*)p;
+  if (bytes < 16) return simdgen_store_prefix16(b, _mm256_castsi256_si128(v), bytes);
+  _mm_storeu_si128((__m128i*)b, _mm256_castsi256_si128(v));
+  simdgen_store_prefix16(b + 16, _mm256_extracti128_si256(v, 1), bytes - 16);
+}
+#endif
+#endif
 
 // ---- avx2 (256-bit vectors)
 // column reduction: lanes = columns, rows walked in order (sequential per column)
 // tails: the row's last whole vector re-read, counted lanes blended to the identity (rows shorter than a vector: masked loads or a staged copy)
-// uses 8/16-bit tails staged through a stack buffer (no AVX2 byte masked load)
+// uses 8/16-bit partial vectors loaded and stored piecewise (8/4/2/1-byte accesses: no AVX2 byte masked load)
 
 #if defined(__x86_64__)
 __attribute__((target("avx2"))) void colprod_i16_avx2(const int16_t* input, int64_t rows,
@@ -71,18 +133,15 @@ __attribute__((target("avx2"))) void colprod_i16_avx2(const int16_t* input, int6
     // one row per step: each lane is one column
     int64_t r = 0;
     for (; r < rows; ++r) {
-      alignas(32) int16_t x0_stage[16];
-      _mm256_store_si256((__m256i*)x0_stage, _mm256_set1_epi16((short)(1)));
-      __builtin_memcpy(x0_stage, input + j + r * stride, (size_t)(cols - j) * sizeof(int16_t));
-      __m256i x0 = _mm256_load_si256((const __m256i*)x0_stage);
+      __m256i x0 = _mm256_blendv_epi8(
+          _mm256_set1_epi16((short)(1)),
+          simdgen_load_prefix32(input + j + r * stride, (cols - j) * 2),
+          _mm256_cmpgt_epi16(
+              _mm256_set1_epi16((short)(cols - j)),
+              _mm256_setr_epi16(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15)));
       acc0 = _mm256_mullo_epi16(x0, acc0);
     }
-    {
-      alignas(32) int16_t acc0_stage[16];
-      _mm256_store_si256((__m256i*)acc0_stage, acc0);
-      __builtin_memcpy(output + j, acc0_stage,
-                       (size_t)(simdgen_clamp_lanes(cols - j, 16)) * sizeof(int16_t));
-    }
+    simdgen_store_prefix32(output + j, acc0, (simdgen_clamp_lanes(cols - j, 16)) * 2);
   }
 }
 #endif

@@ -65,12 +65,94 @@ static inline uint64_t simdgen_lanes_below(int64_t n, int lanes) {
 }
 #endif
 #endif
+#if defined(__x86_64__)
+#ifndef SIMDGEN_HELPER_LOAD_PREFIX_AVX2
+#define SIMDGEN_HELPER_LOAD_PREFIX_AVX2
+// The first `bytes` bytes at p (0..16, 0..32), zeros above: fixed-size loads by the bits of
+// `bytes` (AVX2 has no byte masked load). Nothing past p + bytes is read, no libc call is
+// made, and the vector never goes through memory.
+__attribute__((target("avx2"))) static inline __m128i simdgen_load_prefix16(const uint8_t* p,
+                                                                            int64_t bytes) {
+  if (bytes >= 16) return _mm_loadu_si128((const __m128i*)p);
+  uint64_t lo = 0, rest = 0;
+  int shift = 0;
+  if (bytes & 8) __builtin_memcpy(&lo, p, 8), p += 8;
+  if (bytes & 4) {
+    uint32_t w;
+    __builtin_memcpy(&w, p, 4), p += 4, rest = w, shift = 32;
+  }
+  if (bytes & 2) {
+    uint16_t w;
+    __builtin_memcpy(&w, p, 2), p += 2, rest |= (uint64_t)w << shift, shift += 16;
+  }
+  if (bytes & 1) rest |= (uint64_t)*p << shift;
+  return bytes & 8 ? _mm_set_epi64x((long long)rest, (long long)lo)
+                   : _mm_cvtsi64_si128((long long)rest);
+}
+__attribute__((target("avx2"))) static inline __m256i simdgen_load_prefix32(const void* p,
+                                                                            int64_t bytes) {
+  const uint8_t* b = (const uint8_t*)p;
+  if (bytes < 16) return _mm256_zextsi128_si256(simdgen_load_prefix16(b, bytes));
+  return _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_loadu_si128((const __m128i*)b)),
+                                 simdgen_load_prefix16(b + 16, bytes - 16), 1);
+}
+#endif
+#endif
 #if defined(__aarch64__)
 #ifndef SIMDGEN_HELPER_CLAMP_LANES
 #define SIMDGEN_HELPER_CLAMP_LANES
 // n clamped to [0, lanes]: the active-lane count of a whilelt predicate.
 static inline int64_t simdgen_clamp_lanes(int64_t n, int64_t lanes) {
   return n < 0 ? 0 : n > lanes ? lanes : n;
+}
+#endif
+#endif
+#if defined(__aarch64__)
+#ifndef SIMDGEN_HELPER_LOAD_PREFIX_NEON
+#define SIMDGEN_HELPER_LOAD_PREFIX_NEON
+// The first `bytes` bytes at p (0..16), zeros above: fixed-size loads by the bits of `bytes`
+// (NEON has no masked load). Nothing past p + bytes is read, no libc call is made, and the
+// vector never goes through memory. Little-endian lanes.
+static inline uint8x16_t simdgen_load_prefix(const void* from, int64_t bytes) {
+  const uint8_t* p = (const uint8_t*)from;
+  if (bytes >= 16) return vld1q_u8(p);
+  uint64_t lo = 0, rest = 0;
+  int shift = 0;
+  if (bytes & 8) __builtin_memcpy(&lo, p, 8), p += 8;
+  if (bytes & 4) {
+    uint32_t w;
+    __builtin_memcpy(&w, p, 4), p += 4, rest = w, shift = 32;
+  }
+  if (bytes & 2) {
+    uint16_t w;
+    __builtin_memcpy(&w, p, 2), p += 2, rest |= (uint64_t)w << shift, shift += 16;
+  }
+  if (bytes & 1) rest |= (uint64_t)*p << shift;
+  return bytes & 8 ? vcombine_u8(vcreate_u8(lo), vcreate_u8(rest))
+                   : vcombine_u8(vcreate_u8(rest), vcreate_u8(0));
+}
+#endif
+#endif
+#if defined(__aarch64__)
+#ifndef SIMDGEN_HELPER_STORE_PREFIX_NEON
+#define SIMDGEN_HELPER_STORE_PREFIX_NEON
+// Stores the first `bytes` bytes of v at p (0..16): fixed-size stores by the bits of `bytes`
+// (NEON has no masked store); nothing past p + bytes is written.
+static inline void simdgen_store_prefix(void* to, uint8x16_t v, int64_t bytes) {
+  uint8_t* p = (uint8_t*)to;
+  if (bytes >= 16) return vst1q_u8(p, v);
+  uint64_t rest = vgetq_lane_u64(vreinterpretq_u64_u8(v), 0);
+  if (bytes & 8)
+    __builtin_memcpy(p, &rest, 8), p += 8, rest = vgetq_lane_u64(vreinterpretq_u64_u8(v), 1);
+  if (bytes & 4) {
+    const uint32_t w = (uint32_t)rest;
+    __builtin_memcpy(p, &w, 4), p += 4, rest >>= 32;
+  }
+  if (bytes & 2) {
+    const uint16_t w = (uint16_t)rest;
+    __builtin_memcpy(p, &w, 2), p += 2, rest >>= 16;
+  }
+  if (bytes & 1) *p = (uint8_t)rest;
 }
 #endif
 #endif
@@ -222,7 +304,7 @@ __attribute__((target("+sve"))) void colsum_i16_sve(const int16_t* input, int64_
 // ---- neon (128-bit vectors)
 // column reduction: lanes = columns, rows walked in order (sequential per column)
 // tails: the row's last whole vector re-read, counted lanes blended to the identity (rows shorter than a vector: masked loads or a staged copy)
-// uses short rows copied through a stack buffer (NEON has no masked load)
+// uses partial vectors loaded and stored piecewise (8/4/2/1-byte accesses: NEON has no masked load)
 // uses sxtl/uxtl widening
 
 #if defined(__aarch64__)
@@ -277,27 +359,17 @@ void colsum_i16_neon(const int16_t* input, int64_t rows, int64_t cols, int64_t s
     // one row per step: each lane is one column
     int64_t r = 0;
     for (; r < rows; ++r) {
-      int16_t x0_stage[8];
-      vst1q_s16(x0_stage, vdupq_n_s16(0));
-      __builtin_memcpy(x0_stage, input + j + r * stride, (size_t)(cols - j) * sizeof(int16_t));
-      int16x8_t x0 = vld1q_s16(x0_stage);
+      int16x8_t x0 =
+          vreinterpretq_s16_u8(simdgen_load_prefix(input + j + r * stride, (cols - j) * 2));
       int32x4_t x0_w0 = vmovl_s16(vget_low_s16(x0));
       acc0_0 = vaddq_s32(x0_w0, acc0_0);
       int32x4_t x0_w1 = vmovl_high_s16(x0);
       acc0_1 = vaddq_s32(x0_w1, acc0_1);
     }
-    {
-      int32_t acc0_0_stage[4];
-      vst1q_s32(acc0_0_stage, acc0_0);
-      __builtin_memcpy(output + j, acc0_0_stage,
-                       (size_t)(simdgen_clamp_lanes(cols - j, 4)) * sizeof(int32_t));
-    }
-    {
-      int32_t acc0_1_stage[4];
-      vst1q_s32(acc0_1_stage, acc0_1);
-      __builtin_memcpy(output + j + 4, acc0_1_stage,
-                       (size_t)(simdgen_clamp_lanes(cols - j - 4, 4)) * sizeof(int32_t));
-    }
+    simdgen_store_prefix(output + j, vreinterpretq_u8_s32(acc0_0),
+                         (simdgen_clamp_lanes(cols - j, 4)) * 4);
+    simdgen_store_prefix(output + j + 4, vreinterpretq_u8_s32(acc0_1),
+                         (simdgen_clamp_lanes(cols - j - 4, 4)) * 4);
   }
 }
 #endif
@@ -305,7 +377,7 @@ void colsum_i16_neon(const int16_t* input, int64_t rows, int64_t cols, int64_t s
 // ---- avx2 (256-bit vectors)
 // column reduction: lanes = columns, rows walked in order (sequential per column)
 // tails: the row's last whole vector re-read, counted lanes blended to the identity (rows shorter than a vector: masked loads or a staged copy)
-// uses 8/16-bit tails staged through a stack buffer (no AVX2 byte masked load)
+// uses 8/16-bit partial vectors loaded and stored piecewise (8/4/2/1-byte accesses: no AVX2 byte masked load)
 // uses vpmovsx/vpmovzx widening
 
 #if defined(__x86_64__)
@@ -360,10 +432,7 @@ __attribute__((target("avx2"))) void colsum_i16_avx2(const int16_t* input, int64
     // one row per step: each lane is one column
     int64_t r = 0;
     for (; r < rows; ++r) {
-      alignas(32) int16_t x0_stage[16];
-      _mm256_store_si256((__m256i*)x0_stage, _mm256_setzero_si256());
-      __builtin_memcpy(x0_stage, input + j + r * stride, (size_t)(cols - j) * sizeof(int16_t));
-      __m256i x0 = _mm256_load_si256((const __m256i*)x0_stage);
+      __m256i x0 = simdgen_load_prefix32(input + j + r * stride, (cols - j) * 2);
       __m256i x0_w0 = _mm256_cvtepi16_epi32(_mm256_extracti128_si256(x0, 0));
       acc0_0 = _mm256_add_epi32(x0_w0, acc0_0);
       __m256i x0_w1 = _mm256_cvtepi16_epi32(_mm256_extracti128_si256(x0, 1));

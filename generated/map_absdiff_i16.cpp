@@ -43,6 +43,118 @@ __attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) 
 //   map: out = select(a > b, a - b, b - a)
 //   sve2: identical to sve for this kernel, not emitted
 
+#if defined(__x86_64__)
+#ifndef SIMDGEN_HELPER_LOAD_PREFIX_AVX2
+#define SIMDGEN_HELPER_LOAD_PREFIX_AVX2
+// The first `bytes` bytes at p (0..16, 0..32), zeros above: fixed-size loads by the bits of
+// `bytes` (AVX2 has no byte masked load). Nothing past p + bytes is read, no libc call is
+// made, and the vector never goes through memory.
+__attribute__((target("avx2"))) static inline __m128i simdgen_load_prefix16(const uint8_t* p,
+                                                                            int64_t bytes) {
+  if (bytes >= 16) return _mm_loadu_si128((const __m128i*)p);
+  uint64_t lo = 0, rest = 0;
+  int shift = 0;
+  if (bytes & 8) __builtin_memcpy(&lo, p, 8), p += 8;
+  if (bytes & 4) {
+    uint32_t w;
+    __builtin_memcpy(&w, p, 4), p += 4, rest = w, shift = 32;
+  }
+  if (bytes & 2) {
+    uint16_t w;
+    __builtin_memcpy(&w, p, 2), p += 2, rest |= (uint64_t)w << shift, shift += 16;
+  }
+  if (bytes & 1) rest |= (uint64_t)*p << shift;
+  return bytes & 8 ? _mm_set_epi64x((long long)rest, (long long)lo)
+                   : _mm_cvtsi64_si128((long long)rest);
+}
+__attribute__((target("avx2"))) static inline __m256i simdgen_load_prefix32(const void* p,
+                                                                            int64_t bytes) {
+  const uint8_t* b = (const uint8_t*)p;
+  if (bytes < 16) return _mm256_zextsi128_si256(simdgen_load_prefix16(b, bytes));
+  return _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_loadu_si128((const __m128i*)b)),
+                                 simdgen_load_prefix16(b + 16, bytes - 16), 1);
+}
+#endif
+#endif
+#if defined(__x86_64__)
+#ifndef SIMDGEN_HELPER_STORE_PREFIX_AVX2
+#define SIMDGEN_HELPER_STORE_PREFIX_AVX2
+// Stores the first `bytes` bytes of v at p (0..16, 0..32): fixed-size stores by the bits of
+// `bytes` (AVX2 has no byte masked store); nothing past p + bytes is written.
+__attribute__((target("avx2"))) static inline void simdgen_store_prefix16(uint8_t* p, __m128i v,
+                                                                          int64_t bytes) {
+  if (bytes >= 16) return _mm_storeu_si128((__m128i*)p, v);
+  uint64_t rest = (uint64_t)_mm_cvtsi128_si64(v);
+  if (bytes & 8) __builtin_memcpy(p, &rest, 8), p += 8, rest = (uint64_t)_mm_extract_epi64(v, 1);
+  if (bytes & 4) {
+    const uint32_t w = (uint32_t)rest;
+    __builtin_memcpy(p, &w, 4), p += 4, rest >>= 32;
+  }
+  if (bytes & 2) {
+    const uint16_t w = (uint16_t)rest;
+    __builtin_memcpy(p, &w, 2), p += 2, rest >>= 16;
+  }
+  if (bytes & 1) *p = (uint8_t)rest;
+}
+__attribute__((target("avx2"))) static inline void simdgen_store_prefix32(void* p, __m256i v,
+                                                                          int64_t bytes) {
+  uint8_t* b = (uint8_t*)p;
+  if (bytes < 16) return simdgen_store_prefix16(b, _mm256_castsi256_si128(v), bytes);
+  _mm_storeu_si128((__m128i*)b, _mm256_castsi256_si128(v));
+  simdgen_store_prefix16(b + 16, _mm256_extracti128_si256(v, 1), bytes - 16);
+}
+#endif
+#endif
+#if defined(__aarch64__)
+#ifndef SIMDGEN_HELPER_LOAD_PREFIX_NEON
+#define SIMDGEN_HELPER_LOAD_PREFIX_NEON
+// The first `bytes` bytes at p (0..16), zeros above: fixed-size loads by the bits of `bytes`
+// (NEON has no masked load). Nothing past p + bytes is read, no libc call is made, and the
+// vector never goes through memory. Little-endian lanes.
+static inline uint8x16_t simdgen_load_prefix(const void* from, int64_t bytes) {
+  const uint8_t* p = (const uint8_t*)from;
+  if (bytes >= 16) return vld1q_u8(p);
+  uint64_t lo = 0, rest = 0;
+  int shift = 0;
+  if (bytes & 8) __builtin_memcpy(&lo, p, 8), p += 8;
+  if (bytes & 4) {
+    uint32_t w;
+    __builtin_memcpy(&w, p, 4), p += 4, rest = w, shift = 32;
+  }
+  if (bytes & 2) {
+    uint16_t w;
+    __builtin_memcpy(&w, p, 2), p += 2, rest |= (uint64_t)w << shift, shift += 16;
+  }
+  if (bytes & 1) rest |= (uint64_t)*p << shift;
+  return bytes & 8 ? vcombine_u8(vcreate_u8(lo), vcreate_u8(rest))
+                   : vcombine_u8(vcreate_u8(rest), vcreate_u8(0));
+}
+#endif
+#endif
+#if defined(__aarch64__)
+#ifndef SIMDGEN_HELPER_STORE_PREFIX_NEON
+#define SIMDGEN_HELPER_STORE_PREFIX_NEON
+// Stores the first `bytes` bytes of v at p (0..16): fixed-size stores by the bits of `bytes`
+// (NEON has no masked store); nothing past p + bytes is written.
+static inline void simdgen_store_prefix(void* to, uint8x16_t v, int64_t bytes) {
+  uint8_t* p = (uint8_t*)to;
+  if (bytes >= 16) return vst1q_u8(p, v);
+  uint64_t rest = vgetq_lane_u64(vreinterpretq_u64_u8(v), 0);
+  if (bytes & 8)
+    __builtin_memcpy(p, &rest, 8), p += 8, rest = vgetq_lane_u64(vreinterpretq_u64_u8(v), 1);
+  if (bytes & 4) {
+    const uint32_t w = (uint32_t)rest;
+    __builtin_memcpy(p, &w, 4), p += 4, rest >>= 32;
+  }
+  if (bytes & 2) {
+    const uint16_t w = (uint16_t)rest;
+    __builtin_memcpy(p, &w, 2), p += 2, rest >>= 16;
+  }
+  if (bytes & 1) *p = (uint8_t)rest;
+}
+#endif
+#endif
+
 // ---- avx512 (512-bit vectors)
 // whole vectors: 4 per iteration (unrolled), then one per iteration
 // tail: one predicated partial vector after the whole vectors (nothing outside the arrays is read or written)
@@ -140,7 +252,7 @@ __attribute__((target("+sve"))) void map_absdiff_i16_sve(const int16_t* in0, con
 // ---- avx2 (256-bit vectors)
 // whole vectors: 4 per iteration (unrolled), then one per iteration
 // tail: one predicated partial vector after the whole vectors (nothing outside the arrays is read or written)
-// uses 8/16-bit tails staged through a stack buffer (no AVX2 byte masked load)
+// uses 8/16-bit partial vectors loaded and stored piecewise (8/4/2/1-byte accesses: no AVX2 byte masked load)
 
 #if defined(__x86_64__)
 __attribute__((target("avx2"))) void map_absdiff_i16_avx2(const int16_t* in0, const int16_t* in1,
@@ -192,30 +304,20 @@ __attribute__((target("avx2"))) void map_absdiff_i16_avx2(const int16_t* in0, co
   }
   // the rest: one partial vector, its loads and stores masked
   if (i < n) {
-    alignas(32) int16_t a_v_tail_stage[16];
-    _mm256_store_si256((__m256i*)a_v_tail_stage, _mm256_setzero_si256());
-    __builtin_memcpy(a_v_tail_stage, in0 + i, (size_t)(n - i) * sizeof(int16_t));
-    __m256i a_v_tail = _mm256_load_si256((const __m256i*)a_v_tail_stage);
-    alignas(32) int16_t b_v_tail_stage[16];
-    _mm256_store_si256((__m256i*)b_v_tail_stage, _mm256_setzero_si256());
-    __builtin_memcpy(b_v_tail_stage, in1 + i, (size_t)(n - i) * sizeof(int16_t));
-    __m256i b_v_tail = _mm256_load_si256((const __m256i*)b_v_tail_stage);
+    __m256i a_v_tail = simdgen_load_prefix32(in0 + i, (n - i) * 2);
+    __m256i b_v_tail = simdgen_load_prefix32(in1 + i, (n - i) * 2);
     __m256i t8_tail = _mm256_cmpgt_epi16(a_v_tail, b_v_tail);
     __m256i t9_tail = _mm256_sub_epi16(a_v_tail, b_v_tail);
     __m256i t10_tail = _mm256_sub_epi16(b_v_tail, a_v_tail);
     __m256i t11_tail = _mm256_blendv_epi8(t10_tail, t9_tail, t8_tail);
-    {
-      alignas(32) int16_t t11_tail_stage[16];
-      _mm256_store_si256((__m256i*)t11_tail_stage, t11_tail);
-      __builtin_memcpy(out0 + i, t11_tail_stage, (size_t)(n - i) * sizeof(int16_t));
-    }
+    simdgen_store_prefix32(out0 + i, t11_tail, (n - i) * 2);
   }
 }
 #endif
 
 // ---- neon (128-bit vectors)
 // tail: one predicated partial vector after the whole vectors (nothing outside the arrays is read or written)
-// uses short rows copied through a stack buffer (NEON has no masked load)
+// uses partial vectors loaded and stored piecewise (8/4/2/1-byte accesses: NEON has no masked load)
 
 #if defined(__aarch64__)
 
@@ -233,23 +335,13 @@ void map_absdiff_i16_neon(const int16_t* in0, const int16_t* in1, int64_t n, int
   }
   // the rest: one partial vector, its loads and stores masked
   if (i < n) {
-    int16_t a_v_tail_stage[8];
-    vst1q_s16(a_v_tail_stage, vdupq_n_s16(0));
-    __builtin_memcpy(a_v_tail_stage, in0 + i, (size_t)(n - i) * sizeof(int16_t));
-    int16x8_t a_v_tail = vld1q_s16(a_v_tail_stage);
-    int16_t b_v_tail_stage[8];
-    vst1q_s16(b_v_tail_stage, vdupq_n_s16(0));
-    __builtin_memcpy(b_v_tail_stage, in1 + i, (size_t)(n - i) * sizeof(int16_t));
-    int16x8_t b_v_tail = vld1q_s16(b_v_tail_stage);
+    int16x8_t a_v_tail = vreinterpretq_s16_u8(simdgen_load_prefix(in0 + i, (n - i) * 2));
+    int16x8_t b_v_tail = vreinterpretq_s16_u8(simdgen_load_prefix(in1 + i, (n - i) * 2));
     uint16x8_t t4_tail = vcgtq_s16(a_v_tail, b_v_tail);
     int16x8_t t5_tail = vsubq_s16(a_v_tail, b_v_tail);
     int16x8_t t6_tail = vsubq_s16(b_v_tail, a_v_tail);
     int16x8_t t7_tail = vbslq_s16(t4_tail, t5_tail, t6_tail);
-    {
-      int16_t t7_tail_stage[8];
-      vst1q_s16(t7_tail_stage, t7_tail);
-      __builtin_memcpy(out0 + i, t7_tail_stage, (size_t)(n - i) * sizeof(int16_t));
-    }
+    simdgen_store_prefix(out0 + i, vreinterpretq_u8_s16(t7_tail), (n - i) * 2);
   }
 }
 #endif

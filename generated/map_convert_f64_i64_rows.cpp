@@ -49,6 +49,56 @@ __attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) 
 //   map: tr = convert(x * 1e17, i64) + convert(u, i64, sat); ne = convert(x, i64, nearest); fl = convert(x, u64, floor) + convert(a, u64, sat); ce = convert(x * 1e17, u64, ceil); fi = convert(a, f64) - convert(u, f64)
 //   sve2: identical to sve for this kernel, not emitted
 
+#if defined(__aarch64__)
+#ifndef SIMDGEN_HELPER_LOAD_PREFIX_NEON
+#define SIMDGEN_HELPER_LOAD_PREFIX_NEON
+// The first `bytes` bytes at p (0..16), zeros above: fixed-size loads by the bits of `bytes`
+// (NEON has no masked load). Nothing past p + bytes is read, no libc call is made, and the
+// vector never goes through memory. Little-endian lanes.
+static inline uint8x16_t simdgen_load_prefix(const void* from, int64_t bytes) {
+  const uint8_t* p = (const uint8_t*)from;
+  if (bytes >= 16) return vld1q_u8(p);
+  uint64_t lo = 0, rest = 0;
+  int shift = 0;
+  if (bytes & 8) __builtin_memcpy(&lo, p, 8), p += 8;
+  if (bytes & 4) {
+    uint32_t w;
+    __builtin_memcpy(&w, p, 4), p += 4, rest = w, shift = 32;
+  }
+  if (bytes & 2) {
+    uint16_t w;
+    __builtin_memcpy(&w, p, 2), p += 2, rest |= (uint64_t)w << shift, shift += 16;
+  }
+  if (bytes & 1) rest |= (uint64_t)*p << shift;
+  return bytes & 8 ? vcombine_u8(vcreate_u8(lo), vcreate_u8(rest))
+                   : vcombine_u8(vcreate_u8(rest), vcreate_u8(0));
+}
+#endif
+#endif
+#if defined(__aarch64__)
+#ifndef SIMDGEN_HELPER_STORE_PREFIX_NEON
+#define SIMDGEN_HELPER_STORE_PREFIX_NEON
+// Stores the first `bytes` bytes of v at p (0..16): fixed-size stores by the bits of `bytes`
+// (NEON has no masked store); nothing past p + bytes is written.
+static inline void simdgen_store_prefix(void* to, uint8x16_t v, int64_t bytes) {
+  uint8_t* p = (uint8_t*)to;
+  if (bytes >= 16) return vst1q_u8(p, v);
+  uint64_t rest = vgetq_lane_u64(vreinterpretq_u64_u8(v), 0);
+  if (bytes & 8)
+    __builtin_memcpy(p, &rest, 8), p += 8, rest = vgetq_lane_u64(vreinterpretq_u64_u8(v), 1);
+  if (bytes & 4) {
+    const uint32_t w = (uint32_t)rest;
+    __builtin_memcpy(p, &w, 4), p += 4, rest >>= 32;
+  }
+  if (bytes & 2) {
+    const uint16_t w = (uint16_t)rest;
+    __builtin_memcpy(p, &w, 2), p += 2, rest >>= 16;
+  }
+  if (bytes & 1) *p = (uint8_t)rest;
+}
+#endif
+#endif
+
 // ---- avx512 (512-bit vectors)
 // whole vectors: 2 per iteration (unrolled), then one per iteration
 // tail: one predicated partial vector after the whole vectors (nothing outside the arrays is read or written)
@@ -795,7 +845,7 @@ __attribute__((target("avx2"))) void map_convert_f64_i64_rows_avx2(
 
 // ---- neon (128-bit vectors)
 // tail: one predicated partial vector after the whole vectors (nothing outside the arrays is read or written)
-// uses short rows copied through a stack buffer (NEON has no masked load)
+// uses partial vectors loaded and stored piecewise (8/4/2/1-byte accesses: NEON has no masked load)
 
 #if defined(__aarch64__)
 
@@ -835,18 +885,12 @@ void map_convert_f64_i64_rows_neon(const double* in0, const int64_t* in1, const 
     }
     // the rest: one partial vector, its loads and stores masked
     if (c < cols) {
-      double x_v_tail_stage[2];
-      vst1q_f64(x_v_tail_stage, vdupq_n_f64(0));
-      __builtin_memcpy(x_v_tail_stage, in0 + c + r * stride, (size_t)(cols - c) * sizeof(double));
-      float64x2_t x_v_tail = vld1q_f64(x_v_tail_stage);
-      int64_t a_v_tail_stage[2];
-      vst1q_s64(a_v_tail_stage, vdupq_n_s64(0));
-      __builtin_memcpy(a_v_tail_stage, in1 + c + r * stride, (size_t)(cols - c) * sizeof(int64_t));
-      int64x2_t a_v_tail = vld1q_s64(a_v_tail_stage);
-      uint64_t u_v_tail_stage[2];
-      vst1q_u64(u_v_tail_stage, vdupq_n_u64(0));
-      __builtin_memcpy(u_v_tail_stage, in2 + c + r * stride, (size_t)(cols - c) * sizeof(uint64_t));
-      uint64x2_t u_v_tail = vld1q_u64(u_v_tail_stage);
+      float64x2_t x_v_tail =
+          vreinterpretq_f64_u8(simdgen_load_prefix(in0 + c + r * stride, (cols - c) * 8));
+      int64x2_t a_v_tail =
+          vreinterpretq_s64_u8(simdgen_load_prefix(in1 + c + r * stride, (cols - c) * 8));
+      uint64x2_t u_v_tail =
+          vreinterpretq_u64_u8(simdgen_load_prefix(in2 + c + r * stride, (cols - c) * 8));
       float64x2_t t13_tail = vmulq_f64(x_v_tail, k0);
       int64x2_t t14_tail = vcvtq_s64_f64(t13_tail);
       int64x2_t t15_tail = vreinterpretq_s64_u64(
@@ -862,36 +906,11 @@ void map_convert_f64_i64_rows_neon(const double* in0, const int64_t* in1, const 
       float64x2_t t23_tail = vcvtq_f64_s64(a_v_tail);
       float64x2_t t24_tail = vcvtq_f64_u64(u_v_tail);
       float64x2_t t25_tail = vsubq_f64(t23_tail, t24_tail);
-      {
-        int64_t t16_tail_stage[2];
-        vst1q_s64(t16_tail_stage, t16_tail);
-        __builtin_memcpy(out0 + c + r * stride, t16_tail_stage,
-                         (size_t)(cols - c) * sizeof(int64_t));
-      }
-      {
-        int64_t t17_tail_stage[2];
-        vst1q_s64(t17_tail_stage, t17_tail);
-        __builtin_memcpy(out1 + c + r * stride, t17_tail_stage,
-                         (size_t)(cols - c) * sizeof(int64_t));
-      }
-      {
-        uint64_t t20_tail_stage[2];
-        vst1q_u64(t20_tail_stage, t20_tail);
-        __builtin_memcpy(out2 + c + r * stride, t20_tail_stage,
-                         (size_t)(cols - c) * sizeof(uint64_t));
-      }
-      {
-        uint64_t t22_tail_stage[2];
-        vst1q_u64(t22_tail_stage, t22_tail);
-        __builtin_memcpy(out3 + c + r * stride, t22_tail_stage,
-                         (size_t)(cols - c) * sizeof(uint64_t));
-      }
-      {
-        double t25_tail_stage[2];
-        vst1q_f64(t25_tail_stage, t25_tail);
-        __builtin_memcpy(out4 + c + r * stride, t25_tail_stage,
-                         (size_t)(cols - c) * sizeof(double));
-      }
+      simdgen_store_prefix(out0 + c + r * stride, vreinterpretq_u8_s64(t16_tail), (cols - c) * 8);
+      simdgen_store_prefix(out1 + c + r * stride, vreinterpretq_u8_s64(t17_tail), (cols - c) * 8);
+      simdgen_store_prefix(out2 + c + r * stride, vreinterpretq_u8_u64(t20_tail), (cols - c) * 8);
+      simdgen_store_prefix(out3 + c + r * stride, vreinterpretq_u8_u64(t22_tail), (cols - c) * 8);
+      simdgen_store_prefix(out4 + c + r * stride, vreinterpretq_u8_f64(t25_tail), (cols - c) * 8);
     }
   }
 }

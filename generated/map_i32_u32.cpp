@@ -43,6 +43,56 @@ __attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) 
 //   map: s = abs(a) - clamp(a * 7, -100000, 100000); v = select(u < 1000, u + 4294967295, u * u); g = select(a != 0, f, 0 - f); copy = f
 //   sve2: identical to sve for this kernel, not emitted
 
+#if defined(__aarch64__)
+#ifndef SIMDGEN_HELPER_LOAD_PREFIX_NEON
+#define SIMDGEN_HELPER_LOAD_PREFIX_NEON
+// The first `bytes` bytes at p (0..16), zeros above: fixed-size loads by the bits of `bytes`
+// (NEON has no masked load). Nothing past p + bytes is read, no libc call is made, and the
+// vector never goes through memory. Little-endian lanes.
+static inline uint8x16_t simdgen_load_prefix(const void* from, int64_t bytes) {
+  const uint8_t* p = (const uint8_t*)from;
+  if (bytes >= 16) return vld1q_u8(p);
+  uint64_t lo = 0, rest = 0;
+  int shift = 0;
+  if (bytes & 8) __builtin_memcpy(&lo, p, 8), p += 8;
+  if (bytes & 4) {
+    uint32_t w;
+    __builtin_memcpy(&w, p, 4), p += 4, rest = w, shift = 32;
+  }
+  if (bytes & 2) {
+    uint16_t w;
+    __builtin_memcpy(&w, p, 2), p += 2, rest |= (uint64_t)w << shift, shift += 16;
+  }
+  if (bytes & 1) rest |= (uint64_t)*p << shift;
+  return bytes & 8 ? vcombine_u8(vcreate_u8(lo), vcreate_u8(rest))
+                   : vcombine_u8(vcreate_u8(rest), vcreate_u8(0));
+}
+#endif
+#endif
+#if defined(__aarch64__)
+#ifndef SIMDGEN_HELPER_STORE_PREFIX_NEON
+#define SIMDGEN_HELPER_STORE_PREFIX_NEON
+// Stores the first `bytes` bytes of v at p (0..16): fixed-size stores by the bits of `bytes`
+// (NEON has no masked store); nothing past p + bytes is written.
+static inline void simdgen_store_prefix(void* to, uint8x16_t v, int64_t bytes) {
+  uint8_t* p = (uint8_t*)to;
+  if (bytes >= 16) return vst1q_u8(p, v);
+  uint64_t rest = vgetq_lane_u64(vreinterpretq_u64_u8(v), 0);
+  if (bytes & 8)
+    __builtin_memcpy(p, &rest, 8), p += 8, rest = vgetq_lane_u64(vreinterpretq_u64_u8(v), 1);
+  if (bytes & 4) {
+    const uint32_t w = (uint32_t)rest;
+    __builtin_memcpy(p, &w, 4), p += 4, rest >>= 32;
+  }
+  if (bytes & 2) {
+    const uint16_t w = (uint16_t)rest;
+    __builtin_memcpy(p, &w, 2), p += 2, rest >>= 16;
+  }
+  if (bytes & 1) *p = (uint8_t)rest;
+}
+#endif
+#endif
+
 // ---- avx512 (512-bit vectors)
 // whole vectors: 2 per iteration (unrolled), then one per iteration
 // tail: one predicated partial vector after the whole vectors (nothing outside the arrays is read or written)
@@ -341,7 +391,7 @@ __attribute__((target("avx2"))) void map_i32_u32_avx2(const int32_t* in0, const 
 
 // ---- neon (128-bit vectors)
 // tail: one predicated partial vector after the whole vectors (nothing outside the arrays is read or written)
-// uses short rows copied through a stack buffer (NEON has no masked load)
+// uses partial vectors loaded and stored piecewise (8/4/2/1-byte accesses: NEON has no masked load)
 
 #if defined(__aarch64__)
 
@@ -379,18 +429,9 @@ void map_i32_u32_neon(const int32_t* in0, const uint32_t* in1, const float* in2,
   }
   // the rest: one partial vector, its loads and stores masked
   if (i < n) {
-    int32_t a_v_tail_stage[4];
-    vst1q_s32(a_v_tail_stage, vdupq_n_s32(0));
-    __builtin_memcpy(a_v_tail_stage, in0 + i, (size_t)(n - i) * sizeof(int32_t));
-    int32x4_t a_v_tail = vld1q_s32(a_v_tail_stage);
-    uint32_t u_v_tail_stage[4];
-    vst1q_u32(u_v_tail_stage, vdupq_n_u32(0));
-    __builtin_memcpy(u_v_tail_stage, in1 + i, (size_t)(n - i) * sizeof(uint32_t));
-    uint32x4_t u_v_tail = vld1q_u32(u_v_tail_stage);
-    float f_v_tail_stage[4];
-    vst1q_f32(f_v_tail_stage, vdupq_n_f32(0));
-    __builtin_memcpy(f_v_tail_stage, in2 + i, (size_t)(n - i) * sizeof(float));
-    float32x4_t f_v_tail = vld1q_f32(f_v_tail_stage);
+    int32x4_t a_v_tail = vreinterpretq_s32_u8(simdgen_load_prefix(in0 + i, (n - i) * 4));
+    uint32x4_t u_v_tail = vreinterpretq_u32_u8(simdgen_load_prefix(in1 + i, (n - i) * 4));
+    float32x4_t f_v_tail = vreinterpretq_f32_u8(simdgen_load_prefix(in2 + i, (n - i) * 4));
     int32x4_t t12_tail = vabsq_s32(a_v_tail);
     int32x4_t t13_tail = vmulq_s32(a_v_tail, k0);
     int32x4_t t14_tail = vmaxq_s32(t13_tail, k1);
@@ -403,26 +444,10 @@ void map_i32_u32_neon(const int32_t* in0, const uint32_t* in1, const float* in2,
     uint32x4_t t21_tail = vmvnq_u32(vceqq_s32(a_v_tail, k5));
     float32x4_t t22_tail = vsubq_f32(k6, f_v_tail);
     float32x4_t t23_tail = vbslq_f32(t21_tail, f_v_tail, t22_tail);
-    {
-      int32_t t16_tail_stage[4];
-      vst1q_s32(t16_tail_stage, t16_tail);
-      __builtin_memcpy(out0 + i, t16_tail_stage, (size_t)(n - i) * sizeof(int32_t));
-    }
-    {
-      uint32_t t20_tail_stage[4];
-      vst1q_u32(t20_tail_stage, t20_tail);
-      __builtin_memcpy(out1 + i, t20_tail_stage, (size_t)(n - i) * sizeof(uint32_t));
-    }
-    {
-      float t23_tail_stage[4];
-      vst1q_f32(t23_tail_stage, t23_tail);
-      __builtin_memcpy(out2 + i, t23_tail_stage, (size_t)(n - i) * sizeof(float));
-    }
-    {
-      float f_v_tail_stage[4];
-      vst1q_f32(f_v_tail_stage, f_v_tail);
-      __builtin_memcpy(out3 + i, f_v_tail_stage, (size_t)(n - i) * sizeof(float));
-    }
+    simdgen_store_prefix(out0 + i, vreinterpretq_u8_s32(t16_tail), (n - i) * 4);
+    simdgen_store_prefix(out1 + i, vreinterpretq_u8_u32(t20_tail), (n - i) * 4);
+    simdgen_store_prefix(out2 + i, vreinterpretq_u8_f32(t23_tail), (n - i) * 4);
+    simdgen_store_prefix(out3 + i, vreinterpretq_u8_f32(f_v_tail), (n - i) * 4);
   }
 }
 #endif

@@ -44,12 +44,61 @@ __attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) 
 //   sve2: identical to sve for this kernel, not emitted
 
 #if defined(__aarch64__)
+#ifndef SIMDGEN_HELPER_LOAD_PREFIX_NEON
+#define SIMDGEN_HELPER_LOAD_PREFIX_NEON
+// The first `bytes` bytes at p (0..16), zeros above: fixed-size loads by the bits of `bytes`
+// (NEON has no masked load). Nothing past p + bytes is read, no libc call is made, and the
+// vector never goes through memory. Little-endian lanes.
+static inline uint8x16_t simdgen_load_prefix(const void* from, int64_t bytes) {
+  const uint8_t* p = (const uint8_t*)from;
+  if (bytes >= 16) return vld1q_u8(p);
+  uint64_t lo = 0, rest = 0;
+  int shift = 0;
+  if (bytes & 8) __builtin_memcpy(&lo, p, 8), p += 8;
+  if (bytes & 4) {
+    uint32_t w;
+    __builtin_memcpy(&w, p, 4), p += 4, rest = w, shift = 32;
+  }
+  if (bytes & 2) {
+    uint16_t w;
+    __builtin_memcpy(&w, p, 2), p += 2, rest |= (uint64_t)w << shift, shift += 16;
+  }
+  if (bytes & 1) rest |= (uint64_t)*p << shift;
+  return bytes & 8 ? vcombine_u8(vcreate_u8(lo), vcreate_u8(rest))
+                   : vcombine_u8(vcreate_u8(rest), vcreate_u8(0));
+}
+#endif
+#endif
+#if defined(__aarch64__)
 #ifndef SIMDGEN_HELPER_MUL_U64X2
 #define SIMDGEN_HELPER_MUL_U64X2
 // Lane-wise 64-bit multiply (NEON has none); the low 64 bits are the same signed or unsigned.
 static inline uint64x2_t simdgen_mul_u64x2(uint64x2_t a, uint64x2_t b) {
   return vcombine_u64(vcreate_u64(vgetq_lane_u64(a, 0) * vgetq_lane_u64(b, 0)),
                       vcreate_u64(vgetq_lane_u64(a, 1) * vgetq_lane_u64(b, 1)));
+}
+#endif
+#endif
+#if defined(__aarch64__)
+#ifndef SIMDGEN_HELPER_STORE_PREFIX_NEON
+#define SIMDGEN_HELPER_STORE_PREFIX_NEON
+// Stores the first `bytes` bytes of v at p (0..16): fixed-size stores by the bits of `bytes`
+// (NEON has no masked store); nothing past p + bytes is written.
+static inline void simdgen_store_prefix(void* to, uint8x16_t v, int64_t bytes) {
+  uint8_t* p = (uint8_t*)to;
+  if (bytes >= 16) return vst1q_u8(p, v);
+  uint64_t rest = vgetq_lane_u64(vreinterpretq_u64_u8(v), 0);
+  if (bytes & 8)
+    __builtin_memcpy(p, &rest, 8), p += 8, rest = vgetq_lane_u64(vreinterpretq_u64_u8(v), 1);
+  if (bytes & 4) {
+    const uint32_t w = (uint32_t)rest;
+    __builtin_memcpy(p, &w, 4), p += 4, rest >>= 32;
+  }
+  if (bytes & 2) {
+    const uint16_t w = (uint16_t)rest;
+    __builtin_memcpy(p, &w, 2), p += 2, rest >>= 16;
+  }
+  if (bytes & 1) *p = (uint8_t)rest;
 }
 #endif
 #endif
@@ -449,7 +498,7 @@ __attribute__((target("avx2"))) void map_i64_u64_rows_avx2(const int64_t* in0, c
 // ---- neon (128-bit vectors)
 // tail: one predicated partial vector after the whole vectors (nothing outside the arrays is read or written)
 // uses 64-bit multiply lane by lane (NEON has no 64-bit integer multiply)
-// uses short rows copied through a stack buffer (NEON has no masked load)
+// uses partial vectors loaded and stored piecewise (8/4/2/1-byte accesses: NEON has no masked load)
 
 #if defined(__aarch64__)
 
@@ -491,18 +540,12 @@ void map_i64_u64_rows_neon(const int64_t* in0, const int64_t* in1, const uint64_
     }
     // the rest: one partial vector, its loads and stores masked
     if (c < cols) {
-      int64_t a_v_tail_stage[2];
-      vst1q_s64(a_v_tail_stage, vdupq_n_s64(0));
-      __builtin_memcpy(a_v_tail_stage, in0 + c + cols * r, (size_t)(cols - c) * sizeof(int64_t));
-      int64x2_t a_v_tail = vld1q_s64(a_v_tail_stage);
-      int64_t b_v_tail_stage[2];
-      vst1q_s64(b_v_tail_stage, vdupq_n_s64(0));
-      __builtin_memcpy(b_v_tail_stage, in1 + c + cols * r, (size_t)(cols - c) * sizeof(int64_t));
-      int64x2_t b_v_tail = vld1q_s64(b_v_tail_stage);
-      uint64_t u_v_tail_stage[2];
-      vst1q_u64(u_v_tail_stage, vdupq_n_u64(0));
-      __builtin_memcpy(u_v_tail_stage, in2 + c + cols * r, (size_t)(cols - c) * sizeof(uint64_t));
-      uint64x2_t u_v_tail = vld1q_u64(u_v_tail_stage);
+      int64x2_t a_v_tail =
+          vreinterpretq_s64_u8(simdgen_load_prefix(in0 + c + cols * r, (cols - c) * 8));
+      int64x2_t b_v_tail =
+          vreinterpretq_s64_u8(simdgen_load_prefix(in1 + c + cols * r, (cols - c) * 8));
+      uint64x2_t u_v_tail =
+          vreinterpretq_u64_u8(simdgen_load_prefix(in2 + c + cols * r, (cols - c) * 8));
       int64x2_t t11_tail = vreinterpretq_s64_u64(
           simdgen_mul_u64x2(vreinterpretq_u64_s64(a_v_tail), vreinterpretq_u64_s64(b_v_tail)));
       int64x2_t t12_tail = vsubq_s64(t11_tail, a_v_tail);
@@ -515,27 +558,10 @@ void map_i64_u64_rows_neon(const int64_t* in0, const int64_t* in1, const uint64_
       uint64x2_t t19_tail = simdgen_mul_u64x2(t18_tail, k4);
       uint64x2_t t20_tail = vbslq_u64(vcltq_u64(u_v_tail, k5), u_v_tail, k5);
       uint64x2_t t21_tail = vbslq_u64(t17_tail, t19_tail, t20_tail);
-      {
-        int64_t t14_tail_stage[2];
-        vst1q_s64(t14_tail_stage, t14_tail);
-        __builtin_memcpy(out0 + c + cols * r, t14_tail_stage, (size_t)(cols - c) * sizeof(int64_t));
-      }
-      {
-        int64_t t16_tail_stage[2];
-        vst1q_s64(t16_tail_stage, t16_tail);
-        __builtin_memcpy(out1 + c + cols * r, t16_tail_stage, (size_t)(cols - c) * sizeof(int64_t));
-      }
-      {
-        uint64_t t21_tail_stage[2];
-        vst1q_u64(t21_tail_stage, t21_tail);
-        __builtin_memcpy(out2 + c + cols * r, t21_tail_stage,
-                         (size_t)(cols - c) * sizeof(uint64_t));
-      }
-      {
-        double k6_stage[2];
-        vst1q_f64(k6_stage, k6);
-        __builtin_memcpy(out3 + c + cols * r, k6_stage, (size_t)(cols - c) * sizeof(double));
-      }
+      simdgen_store_prefix(out0 + c + cols * r, vreinterpretq_u8_s64(t14_tail), (cols - c) * 8);
+      simdgen_store_prefix(out1 + c + cols * r, vreinterpretq_u8_s64(t16_tail), (cols - c) * 8);
+      simdgen_store_prefix(out2 + c + cols * r, vreinterpretq_u8_u64(t21_tail), (cols - c) * 8);
+      simdgen_store_prefix(out3 + c + cols * r, vreinterpretq_u8_f64(k6), (cols - c) * 8);
     }
   }
 }

@@ -43,6 +43,118 @@ __attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) 
 //   map: x_new = select(x > y, abs(x - y) * 3, clamp(x + y, -5, 100)); v = max(u, 7) - min(u, 200) + u * u; ne = select(u != 128, abs(u), 1)
 //   sve2: identical to sve for this kernel, not emitted
 
+#if defined(__x86_64__)
+#ifndef SIMDGEN_HELPER_LOAD_PREFIX_AVX2
+#define SIMDGEN_HELPER_LOAD_PREFIX_AVX2
+// The first `bytes` bytes at p (0..16, 0..32), zeros above: fixed-size loads by the bits of
+// `bytes` (AVX2 has no byte masked load). Nothing past p + bytes is read, no libc call is
+// made, and the vector never goes through memory.
+__attribute__((target("avx2"))) static inline __m128i simdgen_load_prefix16(const uint8_t* p,
+                                                                            int64_t bytes) {
+  if (bytes >= 16) return _mm_loadu_si128((const __m128i*)p);
+  uint64_t lo = 0, rest = 0;
+  int shift = 0;
+  if (bytes & 8) __builtin_memcpy(&lo, p, 8), p += 8;
+  if (bytes & 4) {
+    uint32_t w;
+    __builtin_memcpy(&w, p, 4), p += 4, rest = w, shift = 32;
+  }
+  if (bytes & 2) {
+    uint16_t w;
+    __builtin_memcpy(&w, p, 2), p += 2, rest |= (uint64_t)w << shift, shift += 16;
+  }
+  if (bytes & 1) rest |= (uint64_t)*p << shift;
+  return bytes & 8 ? _mm_set_epi64x((long long)rest, (long long)lo)
+                   : _mm_cvtsi64_si128((long long)rest);
+}
+__attribute__((target("avx2"))) static inline __m256i simdgen_load_prefix32(const void* p,
+                                                                            int64_t bytes) {
+  const uint8_t* b = (const uint8_t*)p;
+  if (bytes < 16) return _mm256_zextsi128_si256(simdgen_load_prefix16(b, bytes));
+  return _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_loadu_si128((const __m128i*)b)),
+                                 simdgen_load_prefix16(b + 16, bytes - 16), 1);
+}
+#endif
+#endif
+#if defined(__x86_64__)
+#ifndef SIMDGEN_HELPER_STORE_PREFIX_AVX2
+#define SIMDGEN_HELPER_STORE_PREFIX_AVX2
+// Stores the first `bytes` bytes of v at p (0..16, 0..32): fixed-size stores by the bits of
+// `bytes` (AVX2 has no byte masked store); nothing past p + bytes is written.
+__attribute__((target("avx2"))) static inline void simdgen_store_prefix16(uint8_t* p, __m128i v,
+                                                                          int64_t bytes) {
+  if (bytes >= 16) return _mm_storeu_si128((__m128i*)p, v);
+  uint64_t rest = (uint64_t)_mm_cvtsi128_si64(v);
+  if (bytes & 8) __builtin_memcpy(p, &rest, 8), p += 8, rest = (uint64_t)_mm_extract_epi64(v, 1);
+  if (bytes & 4) {
+    const uint32_t w = (uint32_t)rest;
+    __builtin_memcpy(p, &w, 4), p += 4, rest >>= 32;
+  }
+  if (bytes & 2) {
+    const uint16_t w = (uint16_t)rest;
+    __builtin_memcpy(p, &w, 2), p += 2, rest >>= 16;
+  }
+  if (bytes & 1) *p = (uint8_t)rest;
+}
+__attribute__((target("avx2"))) static inline void simdgen_store_prefix32(void* p, __m256i v,
+                                                                          int64_t bytes) {
+  uint8_t* b = (uint8_t*)p;
+  if (bytes < 16) return simdgen_store_prefix16(b, _mm256_castsi256_si128(v), bytes);
+  _mm_storeu_si128((__m128i*)b, _mm256_castsi256_si128(v));
+  simdgen_store_prefix16(b + 16, _mm256_extracti128_si256(v, 1), bytes - 16);
+}
+#endif
+#endif
+#if defined(__aarch64__)
+#ifndef SIMDGEN_HELPER_LOAD_PREFIX_NEON
+#define SIMDGEN_HELPER_LOAD_PREFIX_NEON
+// The first `bytes` bytes at p (0..16), zeros above: fixed-size loads by the bits of `bytes`
+// (NEON has no masked load). Nothing past p + bytes is read, no libc call is made, and the
+// vector never goes through memory. Little-endian lanes.
+static inline uint8x16_t simdgen_load_prefix(const void* from, int64_t bytes) {
+  const uint8_t* p = (const uint8_t*)from;
+  if (bytes >= 16) return vld1q_u8(p);
+  uint64_t lo = 0, rest = 0;
+  int shift = 0;
+  if (bytes & 8) __builtin_memcpy(&lo, p, 8), p += 8;
+  if (bytes & 4) {
+    uint32_t w;
+    __builtin_memcpy(&w, p, 4), p += 4, rest = w, shift = 32;
+  }
+  if (bytes & 2) {
+    uint16_t w;
+    __builtin_memcpy(&w, p, 2), p += 2, rest |= (uint64_t)w << shift, shift += 16;
+  }
+  if (bytes & 1) rest |= (uint64_t)*p << shift;
+  return bytes & 8 ? vcombine_u8(vcreate_u8(lo), vcreate_u8(rest))
+                   : vcombine_u8(vcreate_u8(rest), vcreate_u8(0));
+}
+#endif
+#endif
+#if defined(__aarch64__)
+#ifndef SIMDGEN_HELPER_STORE_PREFIX_NEON
+#define SIMDGEN_HELPER_STORE_PREFIX_NEON
+// Stores the first `bytes` bytes of v at p (0..16): fixed-size stores by the bits of `bytes`
+// (NEON has no masked store); nothing past p + bytes is written.
+static inline void simdgen_store_prefix(void* to, uint8x16_t v, int64_t bytes) {
+  uint8_t* p = (uint8_t*)to;
+  if (bytes >= 16) return vst1q_u8(p, v);
+  uint64_t rest = vgetq_lane_u64(vreinterpretq_u64_u8(v), 0);
+  if (bytes & 8)
+    __builtin_memcpy(p, &rest, 8), p += 8, rest = vgetq_lane_u64(vreinterpretq_u64_u8(v), 1);
+  if (bytes & 4) {
+    const uint32_t w = (uint32_t)rest;
+    __builtin_memcpy(p, &w, 4), p += 4, rest >>= 32;
+  }
+  if (bytes & 2) {
+    const uint16_t w = (uint16_t)rest;
+    __builtin_memcpy(p, &w, 2), p += 2, rest >>= 16;
+  }
+  if (bytes & 1) *p = (uint8_t)rest;
+}
+#endif
+#endif
+
 // ---- avx512 (512-bit vectors)
 // tail: one predicated partial vector after the whole vectors (nothing outside the arrays is read or written)
 // uses int8 multiply emulated with two vpmullw (no 8-bit multiply exists)
@@ -200,7 +312,7 @@ __attribute__((target("+sve"))) void map_i8_u8_tile_sve(const int8_t* in0, const
 
 // ---- avx2 (256-bit vectors)
 // tail: one predicated partial vector after the whole vectors (nothing outside the arrays is read or written)
-// uses 8/16-bit tails staged through a stack buffer (no AVX2 byte masked load)
+// uses 8/16-bit partial vectors loaded and stored piecewise (8/4/2/1-byte accesses: no AVX2 byte masked load)
 // uses int8 multiply emulated with two vpmullw (no 8-bit multiply exists)
 
 #if defined(__x86_64__)
@@ -254,19 +366,9 @@ __attribute__((target("avx2"))) void map_i8_u8_tile_avx2(const int8_t* in0, cons
     }
     // the rest: one partial vector, its loads and stores masked
     if (c < kCols) {
-      alignas(32) int8_t x_v_tail_stage[32];
-      _mm256_store_si256((__m256i*)x_v_tail_stage, _mm256_setzero_si256());
-      __builtin_memcpy(x_v_tail_stage, in0 + c + kStride * r, (size_t)(kCols - c) * sizeof(int8_t));
-      __m256i x_v_tail = _mm256_load_si256((const __m256i*)x_v_tail_stage);
-      alignas(32) int8_t y_v_tail_stage[32];
-      _mm256_store_si256((__m256i*)y_v_tail_stage, _mm256_setzero_si256());
-      __builtin_memcpy(y_v_tail_stage, in1 + c + kStride * r, (size_t)(kCols - c) * sizeof(int8_t));
-      __m256i y_v_tail = _mm256_load_si256((const __m256i*)y_v_tail_stage);
-      alignas(32) uint8_t u_v_tail_stage[32];
-      _mm256_store_si256((__m256i*)u_v_tail_stage, _mm256_setzero_si256());
-      __builtin_memcpy(u_v_tail_stage, in2 + c + kStride * r,
-                       (size_t)(kCols - c) * sizeof(uint8_t));
-      __m256i u_v_tail = _mm256_load_si256((const __m256i*)u_v_tail_stage);
+      __m256i x_v_tail = simdgen_load_prefix32(in0 + c + kStride * r, (kCols - c) * 1);
+      __m256i y_v_tail = simdgen_load_prefix32(in1 + c + kStride * r, (kCols - c) * 1);
+      __m256i u_v_tail = simdgen_load_prefix32(in2 + c + kStride * r, (kCols - c) * 1);
       __m256i t16_tail = _mm256_cmpgt_epi8(x_v_tail, y_v_tail);
       __m256i t17_tail = _mm256_sub_epi8(x_v_tail, y_v_tail);
       __m256i t18_tail = _mm256_abs_epi8(t17_tail);
@@ -290,24 +392,9 @@ __attribute__((target("avx2"))) void map_i8_u8_tile_avx2(const int8_t* in0, cons
       __m256i t29_tail = _mm256_xor_si256(_mm256_cmpeq_epi8(u_v_tail, k5), _mm256_set1_epi32(-1));
       __m256i t30_tail = u_v_tail;
       __m256i t31_tail = _mm256_blendv_epi8(k6, t30_tail, t29_tail);
-      {
-        alignas(32) int8_t t23_tail_stage[32];
-        _mm256_store_si256((__m256i*)t23_tail_stage, t23_tail);
-        __builtin_memcpy(out0 + c + kStride * r, t23_tail_stage,
-                         (size_t)(kCols - c) * sizeof(int8_t));
-      }
-      {
-        alignas(32) uint8_t t28_tail_stage[32];
-        _mm256_store_si256((__m256i*)t28_tail_stage, t28_tail);
-        __builtin_memcpy(out1 + c + kStride * r, t28_tail_stage,
-                         (size_t)(kCols - c) * sizeof(uint8_t));
-      }
-      {
-        alignas(32) uint8_t t31_tail_stage[32];
-        _mm256_store_si256((__m256i*)t31_tail_stage, t31_tail);
-        __builtin_memcpy(out2 + c + kStride * r, t31_tail_stage,
-                         (size_t)(kCols - c) * sizeof(uint8_t));
-      }
+      simdgen_store_prefix32(out0 + c + kStride * r, t23_tail, (kCols - c) * 1);
+      simdgen_store_prefix32(out1 + c + kStride * r, t28_tail, (kCols - c) * 1);
+      simdgen_store_prefix32(out2 + c + kStride * r, t31_tail, (kCols - c) * 1);
     }
   }
 }
@@ -315,7 +402,7 @@ __attribute__((target("avx2"))) void map_i8_u8_tile_avx2(const int8_t* in0, cons
 
 // ---- neon (128-bit vectors)
 // tail: one predicated partial vector after the whole vectors (nothing outside the arrays is read or written)
-// uses short rows copied through a stack buffer (NEON has no masked load)
+// uses partial vectors loaded and stored piecewise (8/4/2/1-byte accesses: NEON has no masked load)
 
 #if defined(__aarch64__)
 
@@ -362,19 +449,11 @@ void map_i8_u8_tile_neon(const int8_t* in0, const int8_t* in1, const uint8_t* in
     }
     // the rest: one partial vector, its loads and stores masked
     if (c < kCols) {
-      int8_t x_v_tail_stage[16];
-      vst1q_s8(x_v_tail_stage, vdupq_n_s8(0));
-      __builtin_memcpy(x_v_tail_stage, in0 + c + kStride * r, (size_t)(kCols - c) * sizeof(int8_t));
-      int8x16_t x_v_tail = vld1q_s8(x_v_tail_stage);
-      int8_t y_v_tail_stage[16];
-      vst1q_s8(y_v_tail_stage, vdupq_n_s8(0));
-      __builtin_memcpy(y_v_tail_stage, in1 + c + kStride * r, (size_t)(kCols - c) * sizeof(int8_t));
-      int8x16_t y_v_tail = vld1q_s8(y_v_tail_stage);
-      uint8_t u_v_tail_stage[16];
-      vst1q_u8(u_v_tail_stage, vdupq_n_u8(0));
-      __builtin_memcpy(u_v_tail_stage, in2 + c + kStride * r,
-                       (size_t)(kCols - c) * sizeof(uint8_t));
-      uint8x16_t u_v_tail = vld1q_u8(u_v_tail_stage);
+      int8x16_t x_v_tail =
+          vreinterpretq_s8_u8(simdgen_load_prefix(in0 + c + kStride * r, (kCols - c) * 1));
+      int8x16_t y_v_tail =
+          vreinterpretq_s8_u8(simdgen_load_prefix(in1 + c + kStride * r, (kCols - c) * 1));
+      uint8x16_t u_v_tail = simdgen_load_prefix(in2 + c + kStride * r, (kCols - c) * 1);
       uint8x16_t t16_tail = vcgtq_s8(x_v_tail, y_v_tail);
       int8x16_t t17_tail = vsubq_s8(x_v_tail, y_v_tail);
       int8x16_t t18_tail = vabsq_s8(t17_tail);
@@ -391,24 +470,9 @@ void map_i8_u8_tile_neon(const int8_t* in0, const int8_t* in1, const uint8_t* in
       uint8x16_t t29_tail = vmvnq_u8(vceqq_u8(u_v_tail, k5));
       uint8x16_t t30_tail = u_v_tail;
       uint8x16_t t31_tail = vbslq_u8(t29_tail, t30_tail, k6);
-      {
-        int8_t t23_tail_stage[16];
-        vst1q_s8(t23_tail_stage, t23_tail);
-        __builtin_memcpy(out0 + c + kStride * r, t23_tail_stage,
-                         (size_t)(kCols - c) * sizeof(int8_t));
-      }
-      {
-        uint8_t t28_tail_stage[16];
-        vst1q_u8(t28_tail_stage, t28_tail);
-        __builtin_memcpy(out1 + c + kStride * r, t28_tail_stage,
-                         (size_t)(kCols - c) * sizeof(uint8_t));
-      }
-      {
-        uint8_t t31_tail_stage[16];
-        vst1q_u8(t31_tail_stage, t31_tail);
-        __builtin_memcpy(out2 + c + kStride * r, t31_tail_stage,
-                         (size_t)(kCols - c) * sizeof(uint8_t));
-      }
+      simdgen_store_prefix(out0 + c + kStride * r, vreinterpretq_u8_s8(t23_tail), (kCols - c) * 1);
+      simdgen_store_prefix(out1 + c + kStride * r, t28_tail, (kCols - c) * 1);
+      simdgen_store_prefix(out2 + c + kStride * r, t31_tail, (kCols - c) * 1);
     }
   }
 }

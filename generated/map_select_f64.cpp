@@ -49,6 +49,56 @@ __attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) 
 //   map: lo = min(x, y); hi = max(x, y); clamped = clamp(x, -1.5, 2); magnitude = abs(x); y_new = select(x <= y, y - x, x * y)
 //   sve2: identical to sve for this kernel, not emitted
 
+#if defined(__aarch64__)
+#ifndef SIMDGEN_HELPER_LOAD_PREFIX_NEON
+#define SIMDGEN_HELPER_LOAD_PREFIX_NEON
+// The first `bytes` bytes at p (0..16), zeros above: fixed-size loads by the bits of `bytes`
+// (NEON has no masked load). Nothing past p + bytes is read, no libc call is made, and the
+// vector never goes through memory. Little-endian lanes.
+static inline uint8x16_t simdgen_load_prefix(const void* from, int64_t bytes) {
+  const uint8_t* p = (const uint8_t*)from;
+  if (bytes >= 16) return vld1q_u8(p);
+  uint64_t lo = 0, rest = 0;
+  int shift = 0;
+  if (bytes & 8) __builtin_memcpy(&lo, p, 8), p += 8;
+  if (bytes & 4) {
+    uint32_t w;
+    __builtin_memcpy(&w, p, 4), p += 4, rest = w, shift = 32;
+  }
+  if (bytes & 2) {
+    uint16_t w;
+    __builtin_memcpy(&w, p, 2), p += 2, rest |= (uint64_t)w << shift, shift += 16;
+  }
+  if (bytes & 1) rest |= (uint64_t)*p << shift;
+  return bytes & 8 ? vcombine_u8(vcreate_u8(lo), vcreate_u8(rest))
+                   : vcombine_u8(vcreate_u8(rest), vcreate_u8(0));
+}
+#endif
+#endif
+#if defined(__aarch64__)
+#ifndef SIMDGEN_HELPER_STORE_PREFIX_NEON
+#define SIMDGEN_HELPER_STORE_PREFIX_NEON
+// Stores the first `bytes` bytes of v at p (0..16): fixed-size stores by the bits of `bytes`
+// (NEON has no masked store); nothing past p + bytes is written.
+static inline void simdgen_store_prefix(void* to, uint8x16_t v, int64_t bytes) {
+  uint8_t* p = (uint8_t*)to;
+  if (bytes >= 16) return vst1q_u8(p, v);
+  uint64_t rest = vgetq_lane_u64(vreinterpretq_u64_u8(v), 0);
+  if (bytes & 8)
+    __builtin_memcpy(p, &rest, 8), p += 8, rest = vgetq_lane_u64(vreinterpretq_u64_u8(v), 1);
+  if (bytes & 4) {
+    const uint32_t w = (uint32_t)rest;
+    __builtin_memcpy(p, &w, 4), p += 4, rest >>= 32;
+  }
+  if (bytes & 2) {
+    const uint16_t w = (uint16_t)rest;
+    __builtin_memcpy(p, &w, 2), p += 2, rest >>= 16;
+  }
+  if (bytes & 1) *p = (uint8_t)rest;
+}
+#endif
+#endif
+
 // ---- avx512 (512-bit vectors)
 // whole vectors: 2 per iteration (unrolled), then one per iteration
 // tail: one predicated partial vector after the whole vectors (nothing outside the arrays is read or written)
@@ -296,7 +346,7 @@ __attribute__((target("avx2"))) void map_select_f64_avx2(const double* in0, cons
 
 // ---- neon (128-bit vectors)
 // tail: one predicated partial vector after the whole vectors (nothing outside the arrays is read or written)
-// uses short rows copied through a stack buffer (NEON has no masked load)
+// uses partial vectors loaded and stored piecewise (8/4/2/1-byte accesses: NEON has no masked load)
 
 #if defined(__aarch64__)
 
@@ -326,14 +376,8 @@ void map_select_f64_neon(const double* in0, const double* in1, int64_t n, double
   }
   // the rest: one partial vector, its loads and stores masked
   if (i < n) {
-    double x_v_tail_stage[2];
-    vst1q_f64(x_v_tail_stage, vdupq_n_f64(0));
-    __builtin_memcpy(x_v_tail_stage, in0 + i, (size_t)(n - i) * sizeof(double));
-    float64x2_t x_v_tail = vld1q_f64(x_v_tail_stage);
-    double y_v_tail_stage[2];
-    vst1q_f64(y_v_tail_stage, vdupq_n_f64(0));
-    __builtin_memcpy(y_v_tail_stage, in1 + i, (size_t)(n - i) * sizeof(double));
-    float64x2_t y_v_tail = vld1q_f64(y_v_tail_stage);
+    float64x2_t x_v_tail = vreinterpretq_f64_u8(simdgen_load_prefix(in0 + i, (n - i) * 8));
+    float64x2_t y_v_tail = vreinterpretq_f64_u8(simdgen_load_prefix(in1 + i, (n - i) * 8));
     float64x2_t t9_tail = vbslq_f64(vcltq_f64(x_v_tail, y_v_tail), x_v_tail, y_v_tail);
     float64x2_t t10_tail = vbslq_f64(vcgtq_f64(x_v_tail, y_v_tail), x_v_tail, y_v_tail);
     float64x2_t t11_tail = vbslq_f64(vcgtq_f64(x_v_tail, k0), x_v_tail, k0);
@@ -343,31 +387,11 @@ void map_select_f64_neon(const double* in0, const double* in1, int64_t n, double
     float64x2_t t15_tail = vsubq_f64(y_v_tail, x_v_tail);
     float64x2_t t16_tail = vmulq_f64(x_v_tail, y_v_tail);
     float64x2_t t17_tail = vbslq_f64(t14_tail, t15_tail, t16_tail);
-    {
-      double t9_tail_stage[2];
-      vst1q_f64(t9_tail_stage, t9_tail);
-      __builtin_memcpy(out0 + i, t9_tail_stage, (size_t)(n - i) * sizeof(double));
-    }
-    {
-      double t10_tail_stage[2];
-      vst1q_f64(t10_tail_stage, t10_tail);
-      __builtin_memcpy(out1 + i, t10_tail_stage, (size_t)(n - i) * sizeof(double));
-    }
-    {
-      double t12_tail_stage[2];
-      vst1q_f64(t12_tail_stage, t12_tail);
-      __builtin_memcpy(out2 + i, t12_tail_stage, (size_t)(n - i) * sizeof(double));
-    }
-    {
-      double t13_tail_stage[2];
-      vst1q_f64(t13_tail_stage, t13_tail);
-      __builtin_memcpy(out3 + i, t13_tail_stage, (size_t)(n - i) * sizeof(double));
-    }
-    {
-      double t17_tail_stage[2];
-      vst1q_f64(t17_tail_stage, t17_tail);
-      __builtin_memcpy(out4 + i, t17_tail_stage, (size_t)(n - i) * sizeof(double));
-    }
+    simdgen_store_prefix(out0 + i, vreinterpretq_u8_f64(t9_tail), (n - i) * 8);
+    simdgen_store_prefix(out1 + i, vreinterpretq_u8_f64(t10_tail), (n - i) * 8);
+    simdgen_store_prefix(out2 + i, vreinterpretq_u8_f64(t12_tail), (n - i) * 8);
+    simdgen_store_prefix(out3 + i, vreinterpretq_u8_f64(t13_tail), (n - i) * 8);
+    simdgen_store_prefix(out4 + i, vreinterpretq_u8_f64(t17_tail), (n - i) * 8);
   }
 }
 #endif

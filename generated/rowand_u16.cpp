@@ -46,6 +46,39 @@ __attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) 
 //   neon+dotprod: identical to neon for this kernel, not emitted
 
 #if defined(__x86_64__)
+#ifndef SIMDGEN_HELPER_LOAD_PREFIX_AVX2
+#define SIMDGEN_HELPER_LOAD_PREFIX_AVX2
+// The first `bytes` bytes at p (0..16, 0..32), zeros above: fixed-size loads by the bits of
+// `bytes` (AVX2 has no byte masked load). Nothing past p + bytes is read, no libc call is
+// made, and the vector never goes through memory.
+__attribute__((target("avx2"))) static inline __m128i simdgen_load_prefix16(const uint8_t* p,
+                                                                            int64_t bytes) {
+  if (bytes >= 16) return _mm_loadu_si128((const __m128i*)p);
+  uint64_t lo = 0, rest = 0;
+  int shift = 0;
+  if (bytes & 8) __builtin_memcpy(&lo, p, 8), p += 8;
+  if (bytes & 4) {
+    uint32_t w;
+    __builtin_memcpy(&w, p, 4), p += 4, rest = w, shift = 32;
+  }
+  if (bytes & 2) {
+    uint16_t w;
+    __builtin_memcpy(&w, p, 2), p += 2, rest |= (uint64_t)w << shift, shift += 16;
+  }
+  if (bytes & 1) rest |= (uint64_t)*p << shift;
+  return bytes & 8 ? _mm_set_epi64x((long long)rest, (long long)lo)
+                   : _mm_cvtsi64_si128((long long)rest);
+}
+__attribute__((target("avx2"))) static inline __m256i simdgen_load_prefix32(const void* p,
+                                                                            int64_t bytes) {
+  const uint8_t* b = (const uint8_t*)p;
+  if (bytes < 16) return _mm256_zextsi128_si256(simdgen_load_prefix16(b, bytes));
+  return _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_loadu_si128((const __m128i*)b)),
+                                 simdgen_load_prefix16(b + 16, bytes - 16), 1);
+}
+#endif
+#endif
+#if defined(__x86_64__)
 #ifndef SIMDGEN_HELPER_TAIL_KEEP
 #define SIMDGEN_HELPER_TAIL_KEEP
 // 32 zero bytes then 32 0xFF bytes: the 32 bytes at offset k keep the last k bytes of a vector.
@@ -54,6 +87,39 @@ static const uint8_t simdgen_tail_keep[64] = {
     0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,
     0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
     0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF};
+#endif
+#endif
+#if defined(__aarch64__)
+#ifndef SIMDGEN_HELPER_IOTA_U16
+#define SIMDGEN_HELPER_IOTA_U16
+// Lane indices 0, 1, 2, ...: whilelt compares them with the active-lane count.
+static const uint16_t simdgen_iota_u16[8] = {0, 1, 2, 3, 4, 5, 6, 7};
+#endif
+#endif
+#if defined(__aarch64__)
+#ifndef SIMDGEN_HELPER_LOAD_PREFIX_NEON
+#define SIMDGEN_HELPER_LOAD_PREFIX_NEON
+// The first `bytes` bytes at p (0..16), zeros above: fixed-size loads by the bits of `bytes`
+// (NEON has no masked load). Nothing past p + bytes is read, no libc call is made, and the
+// vector never goes through memory. Little-endian lanes.
+static inline uint8x16_t simdgen_load_prefix(const void* from, int64_t bytes) {
+  const uint8_t* p = (const uint8_t*)from;
+  if (bytes >= 16) return vld1q_u8(p);
+  uint64_t lo = 0, rest = 0;
+  int shift = 0;
+  if (bytes & 8) __builtin_memcpy(&lo, p, 8), p += 8;
+  if (bytes & 4) {
+    uint32_t w;
+    __builtin_memcpy(&w, p, 4), p += 4, rest = w, shift = 32;
+  }
+  if (bytes & 2) {
+    uint16_t w;
+    __builtin_memcpy(&w, p, 2), p += 2, rest |= (uint64_t)w << shift, shift += 16;
+  }
+  if (bytes & 1) rest |= (uint64_t)*p << shift;
+  return bytes & 8 ? vcombine_u8(vcreate_u8(lo), vcreate_u8(rest))
+                   : vcombine_u8(vcreate_u8(rest), vcreate_u8(0));
+}
 #endif
 #endif
 #if defined(__aarch64__)
@@ -168,7 +234,7 @@ __attribute__((target("+sve"))) void rowand_u16_sve(const uint16_t* input, int64
 // strategy vector_accumulator: vector accumulators, one horizontal reduction per row
 // tails: the row's last whole vector re-read, counted lanes blended to the identity (rows shorter than a vector: masked loads or a staged copy)
 // uses horizontal reductions in the plan's order (halves, then lanes)
-// uses short rows copied through a stack buffer (NEON has no masked load)
+// uses partial vectors loaded and stored piecewise (8/4/2/1-byte accesses: NEON has no masked load)
 // uses tails: the row's last whole vector, inactive lanes selected to the identity
 
 #if defined(__aarch64__)
@@ -204,11 +270,10 @@ void rowand_u16_neon(const uint16_t* input, int64_t rows, int64_t cols, int64_t 
       }
       // shorter rows: only their own lanes are read
       if (cols < 8) {
-        uint16_t tail0_stage[8];
-        vst1q_u16(tail0_stage, vdupq_n_u16(65535));
-        __builtin_memcpy(tail0_stage, input + i * stride + j,
-                         (size_t)(cols - j) * sizeof(uint16_t));
-        uint16x8_t tail0 = vld1q_u16(tail0_stage);
+        uint16x8_t tail0 = vbslq_u16(
+            vcltq_u16(vld1q_u16(simdgen_iota_u16), vdupq_n_u16((uint16_t)(cols - j))),
+            vreinterpretq_u16_u8(simdgen_load_prefix(input + i * stride + j, (cols - j) * 2)),
+            vdupq_n_u16(65535));
         acc1 = vandq_u16(tail0, acc1);
       }
     }
@@ -229,7 +294,7 @@ void rowand_u16_neon(const uint16_t* input, int64_t rows, int64_t cols, int64_t 
 // ---- avx2 (256-bit vectors)
 // strategy vector_accumulator: vector accumulators, one horizontal reduction per row
 // tails: the row's last whole vector re-read, counted lanes blended to the identity (rows shorter than a vector: masked loads or a staged copy)
-// uses 8/16-bit tails staged through a stack buffer (no AVX2 byte masked load)
+// uses 8/16-bit partial vectors loaded and stored piecewise (8/4/2/1-byte accesses: no AVX2 byte masked load)
 // uses log2-step horizontal reduction (extract halves, then byte shifts)
 // uses tails: the row's last whole vector, blended with the identity
 
@@ -271,11 +336,12 @@ __attribute__((target("avx2"))) void rowand_u16_avx2(const uint16_t* input, int6
       }
       // shorter rows: only their own lanes are read
       if (cols < 16) {
-        alignas(32) uint16_t tail0_stage[16];
-        _mm256_store_si256((__m256i*)tail0_stage, _mm256_set1_epi16((short)(65535)));
-        __builtin_memcpy(tail0_stage, input + i * stride + j,
-                         (size_t)(cols - j) * sizeof(uint16_t));
-        __m256i tail0 = _mm256_load_si256((const __m256i*)tail0_stage);
+        __m256i tail0 = _mm256_blendv_epi8(
+            _mm256_set1_epi16((short)(65535)),
+            simdgen_load_prefix32(input + i * stride + j, (cols - j) * 2),
+            _mm256_cmpgt_epi16(
+                _mm256_set1_epi16((short)(cols - j)),
+                _mm256_setr_epi16(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15)));
         acc1 = _mm256_and_si256(tail0, acc1);
       }
     }

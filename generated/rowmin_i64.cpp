@@ -46,6 +46,39 @@ __attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) 
 //   neon+dotprod: identical to neon for this kernel, not emitted
 
 #if defined(__aarch64__)
+#ifndef SIMDGEN_HELPER_IOTA_U64
+#define SIMDGEN_HELPER_IOTA_U64
+// Lane indices 0, 1, 2, ...: whilelt compares them with the active-lane count.
+static const uint64_t simdgen_iota_u64[2] = {0, 1};
+#endif
+#endif
+#if defined(__aarch64__)
+#ifndef SIMDGEN_HELPER_LOAD_PREFIX_NEON
+#define SIMDGEN_HELPER_LOAD_PREFIX_NEON
+// The first `bytes` bytes at p (0..16), zeros above: fixed-size loads by the bits of `bytes`
+// (NEON has no masked load). Nothing past p + bytes is read, no libc call is made, and the
+// vector never goes through memory. Little-endian lanes.
+static inline uint8x16_t simdgen_load_prefix(const void* from, int64_t bytes) {
+  const uint8_t* p = (const uint8_t*)from;
+  if (bytes >= 16) return vld1q_u8(p);
+  uint64_t lo = 0, rest = 0;
+  int shift = 0;
+  if (bytes & 8) __builtin_memcpy(&lo, p, 8), p += 8;
+  if (bytes & 4) {
+    uint32_t w;
+    __builtin_memcpy(&w, p, 4), p += 4, rest = w, shift = 32;
+  }
+  if (bytes & 2) {
+    uint16_t w;
+    __builtin_memcpy(&w, p, 2), p += 2, rest |= (uint64_t)w << shift, shift += 16;
+  }
+  if (bytes & 1) rest |= (uint64_t)*p << shift;
+  return bytes & 8 ? vcombine_u8(vcreate_u8(lo), vcreate_u8(rest))
+                   : vcombine_u8(vcreate_u8(rest), vcreate_u8(0));
+}
+#endif
+#endif
+#if defined(__aarch64__)
 #ifndef SIMDGEN_HELPER_TAIL_KEEP
 #define SIMDGEN_HELPER_TAIL_KEEP
 // 16 zero bytes then 16 0xFF bytes: the 16 bytes at offset k keep the last k bytes of a vector.
@@ -367,7 +400,7 @@ __attribute__((target("+sve"))) void rowmin_i64_sve(const int64_t* input, int64_
 // tails: the row's last whole vector re-read, counted lanes blended to the identity (rows shorter than a vector: masked loads or a staged copy)
 // uses horizontal reductions in the plan's order (halves, then lanes)
 // uses pairwise fold of the rows' accumulators (addp/sminp/smaxp)
-// uses short rows copied through a stack buffer (NEON has no masked load)
+// uses partial vectors loaded and stored piecewise (8/4/2/1-byte accesses: NEON has no masked load)
 // uses tails: the row's last whole vector, inactive lanes selected to the identity
 
 #if defined(__aarch64__)
@@ -409,17 +442,16 @@ void rowmin_i64_neon(const int64_t* input, int64_t rows, int64_t cols, int64_t s
         }
         // shorter rows: only their own lanes are read
         if (cols < 2) {
-          int64_t tail0_stage[2];
-          vst1q_s64(tail0_stage, vdupq_n_s64(9223372036854775807ll));
-          __builtin_memcpy(tail0_stage, input + i * stride + j,
-                           (size_t)(cols - j) * sizeof(int64_t));
-          int64x2_t tail0 = vld1q_s64(tail0_stage);
+          int64x2_t tail0 = vbslq_s64(
+              vcltq_u64(vld1q_u64(simdgen_iota_u64), vdupq_n_u64((uint64_t)(cols - j))),
+              vreinterpretq_s64_u8(simdgen_load_prefix(input + i * stride + j, (cols - j) * 8)),
+              vdupq_n_s64(9223372036854775807ll));
           acc_r0 = vbslq_s64(vcltq_s64(tail0, acc_r0), tail0, acc_r0);
-          int64_t tail1_stage[2];
-          vst1q_s64(tail1_stage, vdupq_n_s64(9223372036854775807ll));
-          __builtin_memcpy(tail1_stage, input + i * stride + j + stride,
-                           (size_t)(cols - j) * sizeof(int64_t));
-          int64x2_t tail1 = vld1q_s64(tail1_stage);
+          int64x2_t tail1 =
+              vbslq_s64(vcltq_u64(vld1q_u64(simdgen_iota_u64), vdupq_n_u64((uint64_t)(cols - j))),
+                        vreinterpretq_s64_u8(
+                            simdgen_load_prefix(input + i * stride + j + stride, (cols - j) * 8)),
+                        vdupq_n_s64(9223372036854775807ll));
           acc_r1 = vbslq_s64(vcltq_s64(tail1, acc_r1), tail1, acc_r1);
         }
       }
@@ -464,11 +496,10 @@ void rowmin_i64_neon(const int64_t* input, int64_t rows, int64_t cols, int64_t s
         }
         // shorter rows: only their own lanes are read
         if (cols < 2) {
-          int64_t tail0_stage[2];
-          vst1q_s64(tail0_stage, vdupq_n_s64(9223372036854775807ll));
-          __builtin_memcpy(tail0_stage, input + i * stride + j,
-                           (size_t)(cols - j) * sizeof(int64_t));
-          int64x2_t tail0 = vld1q_s64(tail0_stage);
+          int64x2_t tail0 = vbslq_s64(
+              vcltq_u64(vld1q_u64(simdgen_iota_u64), vdupq_n_u64((uint64_t)(cols - j))),
+              vreinterpretq_s64_u8(simdgen_load_prefix(input + i * stride + j, (cols - j) * 8)),
+              vdupq_n_s64(9223372036854775807ll));
           acc1 = vbslq_s64(vcltq_s64(tail0, acc1), tail0, acc1);
         }
       }
@@ -521,11 +552,10 @@ void rowmin_i64_neon(const int64_t* input, int64_t rows, int64_t cols, int64_t s
         }
         // shorter rows: only their own lanes are read
         if (cols < 2) {
-          int64_t tail0_stage[2];
-          vst1q_s64(tail0_stage, vdupq_n_s64(9223372036854775807ll));
-          __builtin_memcpy(tail0_stage, input + i * stride + j,
-                           (size_t)(cols - j) * sizeof(int64_t));
-          int64x2_t tail0 = vld1q_s64(tail0_stage);
+          int64x2_t tail0 = vbslq_s64(
+              vcltq_u64(vld1q_u64(simdgen_iota_u64), vdupq_n_u64((uint64_t)(cols - j))),
+              vreinterpretq_s64_u8(simdgen_load_prefix(input + i * stride + j, (cols - j) * 8)),
+              vdupq_n_s64(9223372036854775807ll));
           acc1 = vbslq_s64(vcltq_s64(tail0, acc1), tail0, acc1);
         }
       }

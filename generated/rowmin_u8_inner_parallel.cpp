@@ -45,6 +45,59 @@ __attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) 
 //   sve2: identical to sve for this kernel, not emitted
 //   neon+dotprod: identical to neon for this kernel, not emitted
 
+#if defined(__x86_64__)
+#ifndef SIMDGEN_HELPER_STORE_PREFIX_AVX2
+#define SIMDGEN_HELPER_STORE_PREFIX_AVX2
+// Stores the first `bytes` bytes of v at p (0..16, 0..32): fixed-size stores by the bits of
+// `bytes` (AVX2 has no byte masked store); nothing past p + bytes is written.
+__attribute__((target("avx2"))) static inline void simdgen_store_prefix16(uint8_t* p, __m128i v,
+                                                                          int64_t bytes) {
+  if (bytes >= 16) return _mm_storeu_si128((__m128i*)p, v);
+  uint64_t rest = (uint64_t)_mm_cvtsi128_si64(v);
+  if (bytes & 8) __builtin_memcpy(p, &rest, 8), p += 8, rest = (uint64_t)_mm_extract_epi64(v, 1);
+  if (bytes & 4) {
+    const uint32_t w = (uint32_t)rest;
+    __builtin_memcpy(p, &w, 4), p += 4, rest >>= 32;
+  }
+  if (bytes & 2) {
+    const uint16_t w = (uint16_t)rest;
+    __builtin_memcpy(p, &w, 2), p += 2, rest >>= 16;
+  }
+  if (bytes & 1) *p = (uint8_t)rest;
+}
+__attribute__((target("avx2"))) static inline void simdgen_store_prefix32(void* p, __m256i v,
+                                                                          int64_t bytes) {
+  uint8_t* b = (uint8_t*)p;
+  if (bytes < 16) return simdgen_store_prefix16(b, _mm256_castsi256_si128(v), bytes);
+  _mm_storeu_si128((__m128i*)b, _mm256_castsi256_si128(v));
+  simdgen_store_prefix16(b + 16, _mm256_extracti128_si256(v, 1), bytes - 16);
+}
+#endif
+#endif
+#if defined(__aarch64__)
+#ifndef SIMDGEN_HELPER_STORE_PREFIX_NEON
+#define SIMDGEN_HELPER_STORE_PREFIX_NEON
+// Stores the first `bytes` bytes of v at p (0..16): fixed-size stores by the bits of `bytes`
+// (NEON has no masked store); nothing past p + bytes is written.
+static inline void simdgen_store_prefix(void* to, uint8x16_t v, int64_t bytes) {
+  uint8_t* p = (uint8_t*)to;
+  if (bytes >= 16) return vst1q_u8(p, v);
+  uint64_t rest = vgetq_lane_u64(vreinterpretq_u64_u8(v), 0);
+  if (bytes & 8)
+    __builtin_memcpy(p, &rest, 8), p += 8, rest = vgetq_lane_u64(vreinterpretq_u64_u8(v), 1);
+  if (bytes & 4) {
+    const uint32_t w = (uint32_t)rest;
+    __builtin_memcpy(p, &w, 4), p += 4, rest >>= 32;
+  }
+  if (bytes & 2) {
+    const uint16_t w = (uint16_t)rest;
+    __builtin_memcpy(p, &w, 2), p += 2, rest >>= 16;
+  }
+  if (bytes & 1) *p = (uint8_t)rest;
+}
+#endif
+#endif
+
 // ---- avx512 (512-bit vectors)
 // strategy inner_parallel: lane r reduces row i + r in sequential order; columns are gathered (u8 lanes)
 // uses 8/16-bit or widening columns filled lane by lane through a stack tile (x86 has no byte gather)
@@ -168,11 +221,7 @@ void rowmin_u8_inner_parallel_neon(const uint8_t* input, int64_t rows, int64_t c
       uint8x16_t column = vld1q_u8(column_stage);
       lane_acc = vminq_u8(column, lane_acc);
     }
-    {
-      uint8_t lane_acc_stage[16];
-      vst1q_u8(lane_acc_stage, lane_acc);
-      __builtin_memcpy(output + i, lane_acc_stage, (size_t)(rows - i) * sizeof(uint8_t));
-    }
+    simdgen_store_prefix(output + i, lane_acc, (rows - i) * 1);
   }
 }
 #endif
@@ -214,11 +263,7 @@ __attribute__((target("avx2"))) void rowmin_u8_inner_parallel_avx2(const uint8_t
       __m256i column = _mm256_loadu_si256((const __m256i*)(column_stage));
       lane_acc = _mm256_min_epu8(column, lane_acc);
     }
-    {
-      alignas(32) uint8_t lane_acc_stage[32];
-      _mm256_store_si256((__m256i*)lane_acc_stage, lane_acc);
-      __builtin_memcpy(output + i, lane_acc_stage, (size_t)(rows - i) * sizeof(uint8_t));
-    }
+    simdgen_store_prefix32(output + i, lane_acc, (rows - i) * 1);
   }
 }
 #endif

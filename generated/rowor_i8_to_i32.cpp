@@ -46,6 +46,39 @@ __attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) 
 //   neon+dotprod: identical to neon for this kernel, not emitted
 
 #if defined(__x86_64__)
+#ifndef SIMDGEN_HELPER_LOAD_PREFIX_AVX2
+#define SIMDGEN_HELPER_LOAD_PREFIX_AVX2
+// The first `bytes` bytes at p (0..16, 0..32), zeros above: fixed-size loads by the bits of
+// `bytes` (AVX2 has no byte masked load). Nothing past p + bytes is read, no libc call is
+// made, and the vector never goes through memory.
+__attribute__((target("avx2"))) static inline __m128i simdgen_load_prefix16(const uint8_t* p,
+                                                                            int64_t bytes) {
+  if (bytes >= 16) return _mm_loadu_si128((const __m128i*)p);
+  uint64_t lo = 0, rest = 0;
+  int shift = 0;
+  if (bytes & 8) __builtin_memcpy(&lo, p, 8), p += 8;
+  if (bytes & 4) {
+    uint32_t w;
+    __builtin_memcpy(&w, p, 4), p += 4, rest = w, shift = 32;
+  }
+  if (bytes & 2) {
+    uint16_t w;
+    __builtin_memcpy(&w, p, 2), p += 2, rest |= (uint64_t)w << shift, shift += 16;
+  }
+  if (bytes & 1) rest |= (uint64_t)*p << shift;
+  return bytes & 8 ? _mm_set_epi64x((long long)rest, (long long)lo)
+                   : _mm_cvtsi64_si128((long long)rest);
+}
+__attribute__((target("avx2"))) static inline __m256i simdgen_load_prefix32(const void* p,
+                                                                            int64_t bytes) {
+  const uint8_t* b = (const uint8_t*)p;
+  if (bytes < 16) return _mm256_zextsi128_si256(simdgen_load_prefix16(b, bytes));
+  return _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_loadu_si128((const __m128i*)b)),
+                                 simdgen_load_prefix16(b + 16, bytes - 16), 1);
+}
+#endif
+#endif
+#if defined(__x86_64__)
 #ifndef SIMDGEN_HELPER_TAIL_KEEP
 #define SIMDGEN_HELPER_TAIL_KEEP
 // 32 zero bytes then 32 0xFF bytes: the 32 bytes at offset k keep the last k bytes of a vector.
@@ -54,6 +87,32 @@ static const uint8_t simdgen_tail_keep[64] = {
     0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,
     0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
     0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF};
+#endif
+#endif
+#if defined(__aarch64__)
+#ifndef SIMDGEN_HELPER_LOAD_PREFIX_NEON
+#define SIMDGEN_HELPER_LOAD_PREFIX_NEON
+// The first `bytes` bytes at p (0..16), zeros above: fixed-size loads by the bits of `bytes`
+// (NEON has no masked load). Nothing past p + bytes is read, no libc call is made, and the
+// vector never goes through memory. Little-endian lanes.
+static inline uint8x16_t simdgen_load_prefix(const void* from, int64_t bytes) {
+  const uint8_t* p = (const uint8_t*)from;
+  if (bytes >= 16) return vld1q_u8(p);
+  uint64_t lo = 0, rest = 0;
+  int shift = 0;
+  if (bytes & 8) __builtin_memcpy(&lo, p, 8), p += 8;
+  if (bytes & 4) {
+    uint32_t w;
+    __builtin_memcpy(&w, p, 4), p += 4, rest = w, shift = 32;
+  }
+  if (bytes & 2) {
+    uint16_t w;
+    __builtin_memcpy(&w, p, 2), p += 2, rest |= (uint64_t)w << shift, shift += 16;
+  }
+  if (bytes & 1) rest |= (uint64_t)*p << shift;
+  return bytes & 8 ? vcombine_u8(vcreate_u8(lo), vcreate_u8(rest))
+                   : vcombine_u8(vcreate_u8(rest), vcreate_u8(0));
+}
 #endif
 #endif
 #if defined(__aarch64__)
@@ -172,7 +231,7 @@ __attribute__((target("+sve"))) void rowor_i8_to_i32_sve(const int8_t* input, in
 // or runs in i8 and is widened once per row
 // tails: the row's last whole vector re-read, counted lanes blended to the identity (rows shorter than a vector: masked loads or a staged copy)
 // uses horizontal reductions in the plan's order (halves, then lanes)
-// uses short rows copied through a stack buffer (NEON has no masked load)
+// uses partial vectors loaded and stored piecewise (8/4/2/1-byte accesses: NEON has no masked load)
 // uses tails: the row's last whole vector, inactive lanes selected to the identity
 
 #if defined(__aarch64__)
@@ -207,10 +266,8 @@ void rowor_i8_to_i32_neon(const int8_t* input, int64_t rows, int64_t cols, int64
       }
       // shorter rows: only their own lanes are read
       if (cols < 16) {
-        int8_t tail0_stage[16];
-        vst1q_s8(tail0_stage, vdupq_n_s8(0));
-        __builtin_memcpy(tail0_stage, input + i * stride + j, (size_t)(cols - j) * sizeof(int8_t));
-        int8x16_t tail0 = vld1q_s8(tail0_stage);
+        int8x16_t tail0 =
+            vreinterpretq_s8_u8(simdgen_load_prefix(input + i * stride + j, (cols - j) * 1));
         acc1 = vorrq_s8(tail0, acc1);
       }
     }
@@ -233,7 +290,7 @@ void rowor_i8_to_i32_neon(const int8_t* input, int64_t rows, int64_t cols, int64
 // strategy vector_accumulator: vector accumulators, one horizontal reduction per row
 // or runs in i8 and is widened once per row
 // tails: the row's last whole vector re-read, counted lanes blended to the identity (rows shorter than a vector: masked loads or a staged copy)
-// uses 8/16-bit tails staged through a stack buffer (no AVX2 byte masked load)
+// uses 8/16-bit partial vectors loaded and stored piecewise (8/4/2/1-byte accesses: no AVX2 byte masked load)
 // uses log2-step horizontal reduction (extract halves, then byte shifts)
 // uses tails: the row's last whole vector, blended with the identity
 
@@ -275,10 +332,7 @@ __attribute__((target("avx2"))) void rowor_i8_to_i32_avx2(const int8_t* input, i
       }
       // shorter rows: only their own lanes are read
       if (cols < 32) {
-        alignas(32) int8_t tail0_stage[32];
-        _mm256_store_si256((__m256i*)tail0_stage, _mm256_setzero_si256());
-        __builtin_memcpy(tail0_stage, input + i * stride + j, (size_t)(cols - j) * sizeof(int8_t));
-        __m256i tail0 = _mm256_load_si256((const __m256i*)tail0_stage);
+        __m256i tail0 = simdgen_load_prefix32(input + i * stride + j, (cols - j) * 1);
         acc1 = _mm256_or_si256(tail0, acc1);
       }
     }

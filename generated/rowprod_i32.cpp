@@ -46,6 +46,39 @@ __attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) 
 //   neon+dotprod: identical to neon for this kernel, not emitted
 
 #if defined(__aarch64__)
+#ifndef SIMDGEN_HELPER_IOTA_U32
+#define SIMDGEN_HELPER_IOTA_U32
+// Lane indices 0, 1, 2, ...: whilelt compares them with the active-lane count.
+static const uint32_t simdgen_iota_u32[4] = {0, 1, 2, 3};
+#endif
+#endif
+#if defined(__aarch64__)
+#ifndef SIMDGEN_HELPER_LOAD_PREFIX_NEON
+#define SIMDGEN_HELPER_LOAD_PREFIX_NEON
+// The first `bytes` bytes at p (0..16), zeros above: fixed-size loads by the bits of `bytes`
+// (NEON has no masked load). Nothing past p + bytes is read, no libc call is made, and the
+// vector never goes through memory. Little-endian lanes.
+static inline uint8x16_t simdgen_load_prefix(const void* from, int64_t bytes) {
+  const uint8_t* p = (const uint8_t*)from;
+  if (bytes >= 16) return vld1q_u8(p);
+  uint64_t lo = 0, rest = 0;
+  int shift = 0;
+  if (bytes & 8) __builtin_memcpy(&lo, p, 8), p += 8;
+  if (bytes & 4) {
+    uint32_t w;
+    __builtin_memcpy(&w, p, 4), p += 4, rest = w, shift = 32;
+  }
+  if (bytes & 2) {
+    uint16_t w;
+    __builtin_memcpy(&w, p, 2), p += 2, rest |= (uint64_t)w << shift, shift += 16;
+  }
+  if (bytes & 1) rest |= (uint64_t)*p << shift;
+  return bytes & 8 ? vcombine_u8(vcreate_u8(lo), vcreate_u8(rest))
+                   : vcombine_u8(vcreate_u8(rest), vcreate_u8(0));
+}
+#endif
+#endif
+#if defined(__aarch64__)
 #ifndef SIMDGEN_HELPER_TAIL_KEEP
 #define SIMDGEN_HELPER_TAIL_KEEP
 // 16 zero bytes then 16 0xFF bytes: the 16 bytes at offset k keep the last k bytes of a vector.
@@ -490,7 +523,7 @@ __attribute__((target("+sve"))) void rowprod_i32_sve(const int32_t* input, int64
 // tails: the row's last whole vector re-read, counted lanes blended to the identity (rows shorter than a vector: masked loads or a staged copy)
 // uses horizontal reductions in the plan's order (halves, then lanes)
 // uses pairwise fold of the rows' accumulators (addp/sminp/smaxp)
-// uses short rows copied through a stack buffer (NEON has no masked load)
+// uses partial vectors loaded and stored piecewise (8/4/2/1-byte accesses: NEON has no masked load)
 // uses tails: the row's last whole vector, inactive lanes selected to the identity
 
 #if defined(__aarch64__)
@@ -541,29 +574,28 @@ void rowprod_i32_neon(const int32_t* input, int64_t rows, int64_t cols, int64_t 
         }
         // shorter rows: only their own lanes are read
         if (cols < 4) {
-          int32_t tail0_stage[4];
-          vst1q_s32(tail0_stage, vdupq_n_s32(1));
-          __builtin_memcpy(tail0_stage, input + i * stride + j,
-                           (size_t)(cols - j) * sizeof(int32_t));
-          int32x4_t tail0 = vld1q_s32(tail0_stage);
+          int32x4_t tail0 = vbslq_s32(
+              vcltq_u32(vld1q_u32(simdgen_iota_u32), vdupq_n_u32((uint32_t)(cols - j))),
+              vreinterpretq_s32_u8(simdgen_load_prefix(input + i * stride + j, (cols - j) * 4)),
+              vdupq_n_s32(1));
           acc_r0 = vmulq_s32(tail0, acc_r0);
-          int32_t tail1_stage[4];
-          vst1q_s32(tail1_stage, vdupq_n_s32(1));
-          __builtin_memcpy(tail1_stage, input + i * stride + j + stride,
-                           (size_t)(cols - j) * sizeof(int32_t));
-          int32x4_t tail1 = vld1q_s32(tail1_stage);
+          int32x4_t tail1 =
+              vbslq_s32(vcltq_u32(vld1q_u32(simdgen_iota_u32), vdupq_n_u32((uint32_t)(cols - j))),
+                        vreinterpretq_s32_u8(
+                            simdgen_load_prefix(input + i * stride + j + stride, (cols - j) * 4)),
+                        vdupq_n_s32(1));
           acc_r1 = vmulq_s32(tail1, acc_r1);
-          int32_t tail2_stage[4];
-          vst1q_s32(tail2_stage, vdupq_n_s32(1));
-          __builtin_memcpy(tail2_stage, input + i * stride + j + 2 * stride,
-                           (size_t)(cols - j) * sizeof(int32_t));
-          int32x4_t tail2 = vld1q_s32(tail2_stage);
+          int32x4_t tail2 =
+              vbslq_s32(vcltq_u32(vld1q_u32(simdgen_iota_u32), vdupq_n_u32((uint32_t)(cols - j))),
+                        vreinterpretq_s32_u8(simdgen_load_prefix(
+                            input + i * stride + j + 2 * stride, (cols - j) * 4)),
+                        vdupq_n_s32(1));
           acc_r2 = vmulq_s32(tail2, acc_r2);
-          int32_t tail3_stage[4];
-          vst1q_s32(tail3_stage, vdupq_n_s32(1));
-          __builtin_memcpy(tail3_stage, input + i * stride + j + 3 * stride,
-                           (size_t)(cols - j) * sizeof(int32_t));
-          int32x4_t tail3 = vld1q_s32(tail3_stage);
+          int32x4_t tail3 =
+              vbslq_s32(vcltq_u32(vld1q_u32(simdgen_iota_u32), vdupq_n_u32((uint32_t)(cols - j))),
+                        vreinterpretq_s32_u8(simdgen_load_prefix(
+                            input + i * stride + j + 3 * stride, (cols - j) * 4)),
+                        vdupq_n_s32(1));
           acc_r3 = vmulq_s32(tail3, acc_r3);
         }
       }
@@ -604,11 +636,10 @@ void rowprod_i32_neon(const int32_t* input, int64_t rows, int64_t cols, int64_t 
         }
         // shorter rows: only their own lanes are read
         if (cols < 4) {
-          int32_t tail0_stage[4];
-          vst1q_s32(tail0_stage, vdupq_n_s32(1));
-          __builtin_memcpy(tail0_stage, input + i * stride + j,
-                           (size_t)(cols - j) * sizeof(int32_t));
-          int32x4_t tail0 = vld1q_s32(tail0_stage);
+          int32x4_t tail0 = vbslq_s32(
+              vcltq_u32(vld1q_u32(simdgen_iota_u32), vdupq_n_u32((uint32_t)(cols - j))),
+              vreinterpretq_s32_u8(simdgen_load_prefix(input + i * stride + j, (cols - j) * 4)),
+              vdupq_n_s32(1));
           acc1 = vmulq_s32(tail0, acc1);
         }
       }
@@ -655,11 +686,10 @@ void rowprod_i32_neon(const int32_t* input, int64_t rows, int64_t cols, int64_t 
         }
         // shorter rows: only their own lanes are read
         if (cols < 4) {
-          int32_t tail0_stage[4];
-          vst1q_s32(tail0_stage, vdupq_n_s32(1));
-          __builtin_memcpy(tail0_stage, input + i * stride + j,
-                           (size_t)(cols - j) * sizeof(int32_t));
-          int32x4_t tail0 = vld1q_s32(tail0_stage);
+          int32x4_t tail0 = vbslq_s32(
+              vcltq_u32(vld1q_u32(simdgen_iota_u32), vdupq_n_u32((uint32_t)(cols - j))),
+              vreinterpretq_s32_u8(simdgen_load_prefix(input + i * stride + j, (cols - j) * 4)),
+              vdupq_n_s32(1));
           acc1 = vmulq_s32(tail0, acc1);
         }
       }

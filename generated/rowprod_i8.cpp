@@ -46,6 +46,39 @@ __attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) 
 //   neon+dotprod: identical to neon for this kernel, not emitted
 
 #if defined(__x86_64__)
+#ifndef SIMDGEN_HELPER_LOAD_PREFIX_AVX2
+#define SIMDGEN_HELPER_LOAD_PREFIX_AVX2
+// The first `bytes` bytes at p (0..16, 0..32), zeros above: fixed-size loads by the bits of
+// `bytes` (AVX2 has no byte masked load). Nothing past p + bytes is read, no libc call is
+// made, and the vector never goes through memory.
+__attribute__((target("avx2"))) static inline __m128i simdgen_load_prefix16(const uint8_t* p,
+                                                                            int64_t bytes) {
+  if (bytes >= 16) return _mm_loadu_si128((const __m128i*)p);
+  uint64_t lo = 0, rest = 0;
+  int shift = 0;
+  if (bytes & 8) __builtin_memcpy(&lo, p, 8), p += 8;
+  if (bytes & 4) {
+    uint32_t w;
+    __builtin_memcpy(&w, p, 4), p += 4, rest = w, shift = 32;
+  }
+  if (bytes & 2) {
+    uint16_t w;
+    __builtin_memcpy(&w, p, 2), p += 2, rest |= (uint64_t)w << shift, shift += 16;
+  }
+  if (bytes & 1) rest |= (uint64_t)*p << shift;
+  return bytes & 8 ? _mm_set_epi64x((long long)rest, (long long)lo)
+                   : _mm_cvtsi64_si128((long long)rest);
+}
+__attribute__((target("avx2"))) static inline __m256i simdgen_load_prefix32(const void* p,
+                                                                            int64_t bytes) {
+  const uint8_t* b = (const uint8_t*)p;
+  if (bytes < 16) return _mm256_zextsi128_si256(simdgen_load_prefix16(b, bytes));
+  return _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_loadu_si128((const __m128i*)b)),
+                                 simdgen_load_prefix16(b + 16, bytes - 16), 1);
+}
+#endif
+#endif
+#if defined(__x86_64__)
 #ifndef SIMDGEN_HELPER_TAIL_KEEP
 #define SIMDGEN_HELPER_TAIL_KEEP
 // 32 zero bytes then 32 0xFF bytes: the 32 bytes at offset k keep the last k bytes of a vector.
@@ -54,6 +87,39 @@ static const uint8_t simdgen_tail_keep[64] = {
     0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,
     0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
     0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF};
+#endif
+#endif
+#if defined(__aarch64__)
+#ifndef SIMDGEN_HELPER_IOTA_U8
+#define SIMDGEN_HELPER_IOTA_U8
+// Lane indices 0, 1, 2, ...: whilelt compares them with the active-lane count.
+static const uint8_t simdgen_iota_u8[16] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
+#endif
+#endif
+#if defined(__aarch64__)
+#ifndef SIMDGEN_HELPER_LOAD_PREFIX_NEON
+#define SIMDGEN_HELPER_LOAD_PREFIX_NEON
+// The first `bytes` bytes at p (0..16), zeros above: fixed-size loads by the bits of `bytes`
+// (NEON has no masked load). Nothing past p + bytes is read, no libc call is made, and the
+// vector never goes through memory. Little-endian lanes.
+static inline uint8x16_t simdgen_load_prefix(const void* from, int64_t bytes) {
+  const uint8_t* p = (const uint8_t*)from;
+  if (bytes >= 16) return vld1q_u8(p);
+  uint64_t lo = 0, rest = 0;
+  int shift = 0;
+  if (bytes & 8) __builtin_memcpy(&lo, p, 8), p += 8;
+  if (bytes & 4) {
+    uint32_t w;
+    __builtin_memcpy(&w, p, 4), p += 4, rest = w, shift = 32;
+  }
+  if (bytes & 2) {
+    uint16_t w;
+    __builtin_memcpy(&w, p, 2), p += 2, rest |= (uint64_t)w << shift, shift += 16;
+  }
+  if (bytes & 1) rest |= (uint64_t)*p << shift;
+  return bytes & 8 ? vcombine_u8(vcreate_u8(lo), vcreate_u8(rest))
+                   : vcombine_u8(vcreate_u8(rest), vcreate_u8(0));
+}
 #endif
 #endif
 #if defined(__aarch64__)
@@ -223,7 +289,7 @@ __attribute__((target("+sve"))) void rowprod_i8_sve(const int8_t* input, int64_t
 // strategy inner_reduction: one horizontal reduction per vector
 // tails: the row's last whole vector re-read, counted lanes blended to the identity (rows shorter than a vector: masked loads or a staged copy)
 // uses horizontal reductions in the plan's order (halves, then lanes)
-// uses short rows copied through a stack buffer (NEON has no masked load)
+// uses partial vectors loaded and stored piecewise (8/4/2/1-byte accesses: NEON has no masked load)
 // uses tails: the row's last whole vector, inactive lanes selected to the identity
 
 #if defined(__aarch64__)
@@ -261,10 +327,10 @@ void rowprod_i8_neon(const int8_t* input, int64_t rows, int64_t cols, int64_t st
       }
       // shorter rows: only their own lanes are read
       if (cols < 16) {
-        int8_t tail_stage[16];
-        vst1q_s8(tail_stage, vdupq_n_s8(1));
-        __builtin_memcpy(tail_stage, input + i * stride + j, (size_t)(cols - j) * sizeof(int8_t));
-        int8x16_t tail = vld1q_s8(tail_stage);
+        int8x16_t tail = vbslq_s8(
+            vcltq_u8(vld1q_u8(simdgen_iota_u8), vdupq_n_u8((uint8_t)(cols - j))),
+            vreinterpretq_s8_u8(simdgen_load_prefix(input + i * stride + j, (cols - j) * 1)),
+            vdupq_n_s8(1));
         uint8_t tail_sum_lanes[16];
         vst1q_u8(tail_sum_lanes, vreinterpretq_u8_s8(tail));
         for (int half = 8; half > 0; half /= 2)
@@ -283,7 +349,7 @@ void rowprod_i8_neon(const int8_t* input, int64_t rows, int64_t cols, int64_t st
 // ---- avx2 (256-bit vectors)
 // strategy inner_reduction: one horizontal reduction per vector
 // tails: the row's last whole vector re-read, counted lanes blended to the identity (rows shorter than a vector: masked loads or a staged copy)
-// uses 8/16-bit tails staged through a stack buffer (no AVX2 byte masked load)
+// uses 8/16-bit partial vectors loaded and stored piecewise (8/4/2/1-byte accesses: no AVX2 byte masked load)
 // uses int8 multiply emulated with two vpmullw (no 8-bit multiply exists)
 // uses log2-step horizontal reduction (extract halves, then byte shifts)
 // uses tails: the row's last whole vector, blended with the identity
@@ -376,10 +442,13 @@ __attribute__((target("avx2"))) void rowprod_i8_avx2(const int8_t* input, int64_
       }
       // shorter rows: only their own lanes are read
       if (cols < 32) {
-        alignas(32) int8_t tail_stage[32];
-        _mm256_store_si256((__m256i*)tail_stage, _mm256_set1_epi8((char)(1)));
-        __builtin_memcpy(tail_stage, input + i * stride + j, (size_t)(cols - j) * sizeof(int8_t));
-        __m256i tail = _mm256_load_si256((const __m256i*)tail_stage);
+        __m256i tail = _mm256_blendv_epi8(
+            _mm256_set1_epi8((char)(1)),
+            simdgen_load_prefix32(input + i * stride + j, (cols - j) * 1),
+            _mm256_cmpgt_epi8(
+                _mm256_set1_epi8((char)(cols - j)),
+                _mm256_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18,
+                                 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31)));
         __m128i tail_sum_v = _mm_or_si128(
             _mm_and_si128(
                 _mm_mullo_epi16(_mm256_castsi256_si128(tail), _mm256_extracti128_si256(tail, 1)),

@@ -44,6 +44,39 @@ __attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) 
 //   sve2: identical to sve for this kernel, not emitted
 
 #if defined(__x86_64__)
+#ifndef SIMDGEN_HELPER_LOAD_PREFIX_AVX2
+#define SIMDGEN_HELPER_LOAD_PREFIX_AVX2
+// The first `bytes` bytes at p (0..16, 0..32), zeros above: fixed-size loads by the bits of
+// `bytes` (AVX2 has no byte masked load). Nothing past p + bytes is read, no libc call is
+// made, and the vector never goes through memory.
+__attribute__((target("avx2"))) static inline __m128i simdgen_load_prefix16(const uint8_t* p,
+                                                                            int64_t bytes) {
+  if (bytes >= 16) return _mm_loadu_si128((const __m128i*)p);
+  uint64_t lo = 0, rest = 0;
+  int shift = 0;
+  if (bytes & 8) __builtin_memcpy(&lo, p, 8), p += 8;
+  if (bytes & 4) {
+    uint32_t w;
+    __builtin_memcpy(&w, p, 4), p += 4, rest = w, shift = 32;
+  }
+  if (bytes & 2) {
+    uint16_t w;
+    __builtin_memcpy(&w, p, 2), p += 2, rest |= (uint64_t)w << shift, shift += 16;
+  }
+  if (bytes & 1) rest |= (uint64_t)*p << shift;
+  return bytes & 8 ? _mm_set_epi64x((long long)rest, (long long)lo)
+                   : _mm_cvtsi64_si128((long long)rest);
+}
+__attribute__((target("avx2"))) static inline __m256i simdgen_load_prefix32(const void* p,
+                                                                            int64_t bytes) {
+  const uint8_t* b = (const uint8_t*)p;
+  if (bytes < 16) return _mm256_zextsi128_si256(simdgen_load_prefix16(b, bytes));
+  return _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_loadu_si128((const __m128i*)b)),
+                                 simdgen_load_prefix16(b + 16, bytes - 16), 1);
+}
+#endif
+#endif
+#if defined(__x86_64__)
 #ifndef SIMDGEN_HELPER_TAIL_KEEP
 #define SIMDGEN_HELPER_TAIL_KEEP
 // 32 zero bytes then 32 0xFF bytes: the 32 bytes at offset k keep the last k bytes of a vector.
@@ -52,6 +85,32 @@ static const uint8_t simdgen_tail_keep[64] = {
     0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,
     0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
     0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF};
+#endif
+#endif
+#if defined(__aarch64__)
+#ifndef SIMDGEN_HELPER_LOAD_PREFIX_NEON
+#define SIMDGEN_HELPER_LOAD_PREFIX_NEON
+// The first `bytes` bytes at p (0..16), zeros above: fixed-size loads by the bits of `bytes`
+// (NEON has no masked load). Nothing past p + bytes is read, no libc call is made, and the
+// vector never goes through memory. Little-endian lanes.
+static inline uint8x16_t simdgen_load_prefix(const void* from, int64_t bytes) {
+  const uint8_t* p = (const uint8_t*)from;
+  if (bytes >= 16) return vld1q_u8(p);
+  uint64_t lo = 0, rest = 0;
+  int shift = 0;
+  if (bytes & 8) __builtin_memcpy(&lo, p, 8), p += 8;
+  if (bytes & 4) {
+    uint32_t w;
+    __builtin_memcpy(&w, p, 4), p += 4, rest = w, shift = 32;
+  }
+  if (bytes & 2) {
+    uint16_t w;
+    __builtin_memcpy(&w, p, 2), p += 2, rest |= (uint64_t)w << shift, shift += 16;
+  }
+  if (bytes & 1) rest |= (uint64_t)*p << shift;
+  return bytes & 8 ? vcombine_u8(vcreate_u8(lo), vcreate_u8(rest))
+                   : vcombine_u8(vcreate_u8(rest), vcreate_u8(0));
+}
 #endif
 #endif
 #if defined(__aarch64__)
@@ -792,8 +851,8 @@ __attribute__((target("+sve"))) void rowsum_i8_sve(const int8_t* input, int64_t 
 // tails: the row's last whole vector re-read, counted lanes blended to the identity (rows shorter than a vector: masked loads or a staged copy)
 // uses horizontal reductions in the plan's order (halves, then lanes)
 // uses pairwise fold of the rows' accumulators (addp/sminp/smaxp)
+// uses partial vectors loaded and stored piecewise (8/4/2/1-byte accesses: NEON has no masked load)
 // uses sdot: 4 bytes per 32-bit lane against a ones vector
-// uses short rows copied through a stack buffer (NEON has no masked load)
 // uses tails: the row's last whole vector, inactive lanes selected to the identity
 
 #if defined(__aarch64__)
@@ -843,29 +902,17 @@ __attribute__((target("arch=armv8.2-a+dotprod"))) void rowsum_i8_neon_dotprod(
         }
         // shorter rows: only their own lanes are read
         if (cols < 16) {
-          int8_t tail0_stage[16];
-          vst1q_s8(tail0_stage, vdupq_n_s8(0));
-          __builtin_memcpy(tail0_stage, input + i * stride + j,
-                           (size_t)(cols - j) * sizeof(int8_t));
-          int8x16_t tail0 = vld1q_s8(tail0_stage);
+          int8x16_t tail0 =
+              vreinterpretq_s8_u8(simdgen_load_prefix(input + i * stride + j, (cols - j) * 1));
           acc_r0 = vdotq_s32(acc_r0, tail0, ones_s8);
-          int8_t tail1_stage[16];
-          vst1q_s8(tail1_stage, vdupq_n_s8(0));
-          __builtin_memcpy(tail1_stage, input + i * stride + j + stride,
-                           (size_t)(cols - j) * sizeof(int8_t));
-          int8x16_t tail1 = vld1q_s8(tail1_stage);
+          int8x16_t tail1 = vreinterpretq_s8_u8(
+              simdgen_load_prefix(input + i * stride + j + stride, (cols - j) * 1));
           acc_r1 = vdotq_s32(acc_r1, tail1, ones_s8);
-          int8_t tail2_stage[16];
-          vst1q_s8(tail2_stage, vdupq_n_s8(0));
-          __builtin_memcpy(tail2_stage, input + i * stride + j + 2 * stride,
-                           (size_t)(cols - j) * sizeof(int8_t));
-          int8x16_t tail2 = vld1q_s8(tail2_stage);
+          int8x16_t tail2 = vreinterpretq_s8_u8(
+              simdgen_load_prefix(input + i * stride + j + 2 * stride, (cols - j) * 1));
           acc_r2 = vdotq_s32(acc_r2, tail2, ones_s8);
-          int8_t tail3_stage[16];
-          vst1q_s8(tail3_stage, vdupq_n_s8(0));
-          __builtin_memcpy(tail3_stage, input + i * stride + j + 3 * stride,
-                           (size_t)(cols - j) * sizeof(int8_t));
-          int8x16_t tail3 = vld1q_s8(tail3_stage);
+          int8x16_t tail3 = vreinterpretq_s8_u8(
+              simdgen_load_prefix(input + i * stride + j + 3 * stride, (cols - j) * 1));
           acc_r3 = vdotq_s32(acc_r3, tail3, ones_s8);
         }
       }
@@ -905,11 +952,8 @@ __attribute__((target("arch=armv8.2-a+dotprod"))) void rowsum_i8_neon_dotprod(
         }
         // shorter rows: only their own lanes are read
         if (cols < 16) {
-          int8_t tail0_stage[16];
-          vst1q_s8(tail0_stage, vdupq_n_s8(0));
-          __builtin_memcpy(tail0_stage, input + i * stride + j,
-                           (size_t)(cols - j) * sizeof(int8_t));
-          int8x16_t tail0 = vld1q_s8(tail0_stage);
+          int8x16_t tail0 =
+              vreinterpretq_s8_u8(simdgen_load_prefix(input + i * stride + j, (cols - j) * 1));
           acc1 = vdotq_s32(acc1, tail0, ones_s8);
         }
       }
@@ -950,11 +994,8 @@ __attribute__((target("arch=armv8.2-a+dotprod"))) void rowsum_i8_neon_dotprod(
         }
         // shorter rows: only their own lanes are read
         if (cols < 16) {
-          int8_t tail0_stage[16];
-          vst1q_s8(tail0_stage, vdupq_n_s8(0));
-          __builtin_memcpy(tail0_stage, input + i * stride + j,
-                           (size_t)(cols - j) * sizeof(int8_t));
-          int8x16_t tail0 = vld1q_s8(tail0_stage);
+          int8x16_t tail0 =
+              vreinterpretq_s8_u8(simdgen_load_prefix(input + i * stride + j, (cols - j) * 1));
           acc1 = vdotq_s32(acc1, tail0, ones_s8);
         }
       }
@@ -974,7 +1015,7 @@ __attribute__((target("arch=armv8.2-a+dotprod"))) void rowsum_i8_neon_dotprod(
 // rows are reduced 8 at a time; their 8 final horizontal reductions share one fold network (3 stages)
 // rows shorter than 128 columns (1024 when the input fits in L1) take the blocks of rows, longer rows accumulators of their own (chosen at run time)
 // tails: the row's last whole vector re-read, counted lanes blended to the identity (rows shorter than a vector: masked loads or a staged copy)
-// uses 8/16-bit tails staged through a stack buffer (no AVX2 byte masked load)
+// uses 8/16-bit partial vectors loaded and stored piecewise (8/4/2/1-byte accesses: no AVX2 byte masked load)
 // uses fold network for the final reductions of several rows (vshufi32x4/vperm2i128, vunpck, vshufps)
 // uses log2-step horizontal reduction (extract halves, then byte shifts)
 // uses tails: the row's last whole vector, blended with the identity
@@ -1123,60 +1164,34 @@ __attribute__((target("avx2"))) void rowsum_i8_avx2(const int8_t* input, int64_t
         }
         // shorter rows: only their own lanes are read
         if (cols < 32) {
-          alignas(32) int8_t tail0_stage[32];
-          _mm256_store_si256((__m256i*)tail0_stage, _mm256_setzero_si256());
-          __builtin_memcpy(tail0_stage, input + i * stride + j,
-                           (size_t)(cols - j) * sizeof(int8_t));
-          __m256i tail0 = _mm256_load_si256((const __m256i*)tail0_stage);
+          __m256i tail0 = simdgen_load_prefix32(input + i * stride + j, (cols - j) * 1);
           acc_r0 = _mm256_add_epi32(
               acc_r0, _mm256_madd_epi16(_mm256_maddubs_epi16(ones_u8, tail0), ones_i16));
-          alignas(32) int8_t tail1_stage[32];
-          _mm256_store_si256((__m256i*)tail1_stage, _mm256_setzero_si256());
-          __builtin_memcpy(tail1_stage, input + i * stride + j + stride,
-                           (size_t)(cols - j) * sizeof(int8_t));
-          __m256i tail1 = _mm256_load_si256((const __m256i*)tail1_stage);
+          __m256i tail1 = simdgen_load_prefix32(input + i * stride + j + stride, (cols - j) * 1);
           acc_r1 = _mm256_add_epi32(
               acc_r1, _mm256_madd_epi16(_mm256_maddubs_epi16(ones_u8, tail1), ones_i16));
-          alignas(32) int8_t tail2_stage[32];
-          _mm256_store_si256((__m256i*)tail2_stage, _mm256_setzero_si256());
-          __builtin_memcpy(tail2_stage, input + i * stride + j + 2 * stride,
-                           (size_t)(cols - j) * sizeof(int8_t));
-          __m256i tail2 = _mm256_load_si256((const __m256i*)tail2_stage);
+          __m256i tail2 =
+              simdgen_load_prefix32(input + i * stride + j + 2 * stride, (cols - j) * 1);
           acc_r2 = _mm256_add_epi32(
               acc_r2, _mm256_madd_epi16(_mm256_maddubs_epi16(ones_u8, tail2), ones_i16));
-          alignas(32) int8_t tail3_stage[32];
-          _mm256_store_si256((__m256i*)tail3_stage, _mm256_setzero_si256());
-          __builtin_memcpy(tail3_stage, input + i * stride + j + 3 * stride,
-                           (size_t)(cols - j) * sizeof(int8_t));
-          __m256i tail3 = _mm256_load_si256((const __m256i*)tail3_stage);
+          __m256i tail3 =
+              simdgen_load_prefix32(input + i * stride + j + 3 * stride, (cols - j) * 1);
           acc_r3 = _mm256_add_epi32(
               acc_r3, _mm256_madd_epi16(_mm256_maddubs_epi16(ones_u8, tail3), ones_i16));
-          alignas(32) int8_t tail4_stage[32];
-          _mm256_store_si256((__m256i*)tail4_stage, _mm256_setzero_si256());
-          __builtin_memcpy(tail4_stage, input + i * stride + j + 4 * stride,
-                           (size_t)(cols - j) * sizeof(int8_t));
-          __m256i tail4 = _mm256_load_si256((const __m256i*)tail4_stage);
+          __m256i tail4 =
+              simdgen_load_prefix32(input + i * stride + j + 4 * stride, (cols - j) * 1);
           acc_r4 = _mm256_add_epi32(
               acc_r4, _mm256_madd_epi16(_mm256_maddubs_epi16(ones_u8, tail4), ones_i16));
-          alignas(32) int8_t tail5_stage[32];
-          _mm256_store_si256((__m256i*)tail5_stage, _mm256_setzero_si256());
-          __builtin_memcpy(tail5_stage, input + i * stride + j + 5 * stride,
-                           (size_t)(cols - j) * sizeof(int8_t));
-          __m256i tail5 = _mm256_load_si256((const __m256i*)tail5_stage);
+          __m256i tail5 =
+              simdgen_load_prefix32(input + i * stride + j + 5 * stride, (cols - j) * 1);
           acc_r5 = _mm256_add_epi32(
               acc_r5, _mm256_madd_epi16(_mm256_maddubs_epi16(ones_u8, tail5), ones_i16));
-          alignas(32) int8_t tail6_stage[32];
-          _mm256_store_si256((__m256i*)tail6_stage, _mm256_setzero_si256());
-          __builtin_memcpy(tail6_stage, input + i * stride + j + 6 * stride,
-                           (size_t)(cols - j) * sizeof(int8_t));
-          __m256i tail6 = _mm256_load_si256((const __m256i*)tail6_stage);
+          __m256i tail6 =
+              simdgen_load_prefix32(input + i * stride + j + 6 * stride, (cols - j) * 1);
           acc_r6 = _mm256_add_epi32(
               acc_r6, _mm256_madd_epi16(_mm256_maddubs_epi16(ones_u8, tail6), ones_i16));
-          alignas(32) int8_t tail7_stage[32];
-          _mm256_store_si256((__m256i*)tail7_stage, _mm256_setzero_si256());
-          __builtin_memcpy(tail7_stage, input + i * stride + j + 7 * stride,
-                           (size_t)(cols - j) * sizeof(int8_t));
-          __m256i tail7 = _mm256_load_si256((const __m256i*)tail7_stage);
+          __m256i tail7 =
+              simdgen_load_prefix32(input + i * stride + j + 7 * stride, (cols - j) * 1);
           acc_r7 = _mm256_add_epi32(
               acc_r7, _mm256_madd_epi16(_mm256_maddubs_epi16(ones_u8, tail7), ones_i16));
         }
@@ -1259,11 +1274,7 @@ __attribute__((target("avx2"))) void rowsum_i8_avx2(const int8_t* input, int64_t
         }
         // shorter rows: only their own lanes are read
         if (cols < 32) {
-          alignas(32) int8_t tail0_stage[32];
-          _mm256_store_si256((__m256i*)tail0_stage, _mm256_setzero_si256());
-          __builtin_memcpy(tail0_stage, input + i * stride + j,
-                           (size_t)(cols - j) * sizeof(int8_t));
-          __m256i tail0 = _mm256_load_si256((const __m256i*)tail0_stage);
+          __m256i tail0 = simdgen_load_prefix32(input + i * stride + j, (cols - j) * 1);
           acc1 = _mm256_add_epi32(
               acc1, _mm256_madd_epi16(_mm256_maddubs_epi16(ones_u8, tail0), ones_i16));
         }
@@ -1336,11 +1347,7 @@ __attribute__((target("avx2"))) void rowsum_i8_avx2(const int8_t* input, int64_t
         }
         // shorter rows: only their own lanes are read
         if (cols < 32) {
-          alignas(32) int8_t tail0_stage[32];
-          _mm256_store_si256((__m256i*)tail0_stage, _mm256_setzero_si256());
-          __builtin_memcpy(tail0_stage, input + i * stride + j,
-                           (size_t)(cols - j) * sizeof(int8_t));
-          __m256i tail0 = _mm256_load_si256((const __m256i*)tail0_stage);
+          __m256i tail0 = simdgen_load_prefix32(input + i * stride + j, (cols - j) * 1);
           acc1 = _mm256_add_epi32(
               acc1, _mm256_madd_epi16(_mm256_maddubs_epi16(ones_u8, tail0), ones_i16));
         }
@@ -1367,8 +1374,8 @@ __attribute__((target("avx2"))) void rowsum_i8_avx2(const int8_t* input, int64_t
 // tails: the row's last whole vector re-read, counted lanes blended to the identity (rows shorter than a vector: masked loads or a staged copy)
 // uses horizontal reductions in the plan's order (halves, then lanes)
 // uses pairwise fold of the rows' accumulators (addp/sminp/smaxp)
+// uses partial vectors loaded and stored piecewise (8/4/2/1-byte accesses: NEON has no masked load)
 // uses saddlp + sadalp: 4 bytes per 32-bit lane
-// uses short rows copied through a stack buffer (NEON has no masked load)
 // uses tails: the row's last whole vector, inactive lanes selected to the identity
 
 #if defined(__aarch64__)
@@ -1418,29 +1425,17 @@ void rowsum_i8_neon(const int8_t* input, int64_t rows, int64_t cols, int64_t str
         }
         // shorter rows: only their own lanes are read
         if (cols < 16) {
-          int8_t tail0_stage[16];
-          vst1q_s8(tail0_stage, vdupq_n_s8(0));
-          __builtin_memcpy(tail0_stage, input + i * stride + j,
-                           (size_t)(cols - j) * sizeof(int8_t));
-          int8x16_t tail0 = vld1q_s8(tail0_stage);
+          int8x16_t tail0 =
+              vreinterpretq_s8_u8(simdgen_load_prefix(input + i * stride + j, (cols - j) * 1));
           acc_r0 = vpadalq_s16(acc_r0, vpaddlq_s8(tail0));
-          int8_t tail1_stage[16];
-          vst1q_s8(tail1_stage, vdupq_n_s8(0));
-          __builtin_memcpy(tail1_stage, input + i * stride + j + stride,
-                           (size_t)(cols - j) * sizeof(int8_t));
-          int8x16_t tail1 = vld1q_s8(tail1_stage);
+          int8x16_t tail1 = vreinterpretq_s8_u8(
+              simdgen_load_prefix(input + i * stride + j + stride, (cols - j) * 1));
           acc_r1 = vpadalq_s16(acc_r1, vpaddlq_s8(tail1));
-          int8_t tail2_stage[16];
-          vst1q_s8(tail2_stage, vdupq_n_s8(0));
-          __builtin_memcpy(tail2_stage, input + i * stride + j + 2 * stride,
-                           (size_t)(cols - j) * sizeof(int8_t));
-          int8x16_t tail2 = vld1q_s8(tail2_stage);
+          int8x16_t tail2 = vreinterpretq_s8_u8(
+              simdgen_load_prefix(input + i * stride + j + 2 * stride, (cols - j) * 1));
           acc_r2 = vpadalq_s16(acc_r2, vpaddlq_s8(tail2));
-          int8_t tail3_stage[16];
-          vst1q_s8(tail3_stage, vdupq_n_s8(0));
-          __builtin_memcpy(tail3_stage, input + i * stride + j + 3 * stride,
-                           (size_t)(cols - j) * sizeof(int8_t));
-          int8x16_t tail3 = vld1q_s8(tail3_stage);
+          int8x16_t tail3 = vreinterpretq_s8_u8(
+              simdgen_load_prefix(input + i * stride + j + 3 * stride, (cols - j) * 1));
           acc_r3 = vpadalq_s16(acc_r3, vpaddlq_s8(tail3));
         }
       }
@@ -1480,11 +1475,8 @@ void rowsum_i8_neon(const int8_t* input, int64_t rows, int64_t cols, int64_t str
         }
         // shorter rows: only their own lanes are read
         if (cols < 16) {
-          int8_t tail0_stage[16];
-          vst1q_s8(tail0_stage, vdupq_n_s8(0));
-          __builtin_memcpy(tail0_stage, input + i * stride + j,
-                           (size_t)(cols - j) * sizeof(int8_t));
-          int8x16_t tail0 = vld1q_s8(tail0_stage);
+          int8x16_t tail0 =
+              vreinterpretq_s8_u8(simdgen_load_prefix(input + i * stride + j, (cols - j) * 1));
           acc1 = vpadalq_s16(acc1, vpaddlq_s8(tail0));
         }
       }
@@ -1525,11 +1517,8 @@ void rowsum_i8_neon(const int8_t* input, int64_t rows, int64_t cols, int64_t str
         }
         // shorter rows: only their own lanes are read
         if (cols < 16) {
-          int8_t tail0_stage[16];
-          vst1q_s8(tail0_stage, vdupq_n_s8(0));
-          __builtin_memcpy(tail0_stage, input + i * stride + j,
-                           (size_t)(cols - j) * sizeof(int8_t));
-          int8x16_t tail0 = vld1q_s8(tail0_stage);
+          int8x16_t tail0 =
+              vreinterpretq_s8_u8(simdgen_load_prefix(input + i * stride + j, (cols - j) * 1));
           acc1 = vpadalq_s16(acc1, vpaddlq_s8(tail0));
         }
       }

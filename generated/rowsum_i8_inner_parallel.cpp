@@ -45,6 +45,30 @@ __attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) 
 //   sve2: identical to sve for this kernel, not emitted
 //   neon+dotprod: identical to neon for this kernel, not emitted
 
+#if defined(__aarch64__)
+#ifndef SIMDGEN_HELPER_STORE_PREFIX_NEON
+#define SIMDGEN_HELPER_STORE_PREFIX_NEON
+// Stores the first `bytes` bytes of v at p (0..16): fixed-size stores by the bits of `bytes`
+// (NEON has no masked store); nothing past p + bytes is written.
+static inline void simdgen_store_prefix(void* to, uint8x16_t v, int64_t bytes) {
+  uint8_t* p = (uint8_t*)to;
+  if (bytes >= 16) return vst1q_u8(p, v);
+  uint64_t rest = vgetq_lane_u64(vreinterpretq_u64_u8(v), 0);
+  if (bytes & 8)
+    __builtin_memcpy(p, &rest, 8), p += 8, rest = vgetq_lane_u64(vreinterpretq_u64_u8(v), 1);
+  if (bytes & 4) {
+    const uint32_t w = (uint32_t)rest;
+    __builtin_memcpy(p, &w, 4), p += 4, rest >>= 32;
+  }
+  if (bytes & 2) {
+    const uint16_t w = (uint16_t)rest;
+    __builtin_memcpy(p, &w, 2), p += 2, rest >>= 16;
+  }
+  if (bytes & 1) *p = (uint8_t)rest;
+}
+#endif
+#endif
+
 // ---- avx512 (512-bit vectors)
 // strategy inner_parallel: lane r reduces row i + r in sequential order; columns are gathered (i32 lanes)
 // uses 8/16-bit or widening columns filled lane by lane through a stack tile (x86 has no byte gather)
@@ -164,11 +188,7 @@ void rowsum_i8_inner_parallel_neon(const int8_t* input, int64_t rows, int64_t co
       int32x4_t column = vld1q_s32(column_stage);
       lane_acc = vaddq_s32(column, lane_acc);
     }
-    {
-      int32_t lane_acc_stage[4];
-      vst1q_s32(lane_acc_stage, lane_acc);
-      __builtin_memcpy(output + i, lane_acc_stage, (size_t)(rows - i) * sizeof(int32_t));
-    }
+    simdgen_store_prefix(output + i, vreinterpretq_u8_s32(lane_acc), (rows - i) * 4);
   }
 }
 #endif

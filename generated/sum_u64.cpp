@@ -46,6 +46,32 @@ __attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) 
 //   neon+dotprod: identical to neon for this kernel, not emitted
 
 #if defined(__aarch64__)
+#ifndef SIMDGEN_HELPER_LOAD_PREFIX_NEON
+#define SIMDGEN_HELPER_LOAD_PREFIX_NEON
+// The first `bytes` bytes at p (0..16), zeros above: fixed-size loads by the bits of `bytes`
+// (NEON has no masked load). Nothing past p + bytes is read, no libc call is made, and the
+// vector never goes through memory. Little-endian lanes.
+static inline uint8x16_t simdgen_load_prefix(const void* from, int64_t bytes) {
+  const uint8_t* p = (const uint8_t*)from;
+  if (bytes >= 16) return vld1q_u8(p);
+  uint64_t lo = 0, rest = 0;
+  int shift = 0;
+  if (bytes & 8) __builtin_memcpy(&lo, p, 8), p += 8;
+  if (bytes & 4) {
+    uint32_t w;
+    __builtin_memcpy(&w, p, 4), p += 4, rest = w, shift = 32;
+  }
+  if (bytes & 2) {
+    uint16_t w;
+    __builtin_memcpy(&w, p, 2), p += 2, rest |= (uint64_t)w << shift, shift += 16;
+  }
+  if (bytes & 1) rest |= (uint64_t)*p << shift;
+  return bytes & 8 ? vcombine_u8(vcreate_u8(lo), vcreate_u8(rest))
+                   : vcombine_u8(vcreate_u8(rest), vcreate_u8(0));
+}
+#endif
+#endif
+#if defined(__aarch64__)
 #ifndef SIMDGEN_HELPER_TAIL_KEEP
 #define SIMDGEN_HELPER_TAIL_KEEP
 // 16 zero bytes then 16 0xFF bytes: the 16 bytes at offset k keep the last k bytes of a vector.
@@ -349,7 +375,7 @@ __attribute__((target("+sve"))) void sum_u64_sve(const uint64_t* input, int64_t 
 // tails: the row's last whole vector re-read, counted lanes blended to the identity (rows shorter than a vector: masked loads or a staged copy)
 // uses horizontal reductions in the plan's order (halves, then lanes)
 // uses pairwise fold of the rows' accumulators (addp/sminp/smaxp)
-// uses short rows copied through a stack buffer (NEON has no masked load)
+// uses partial vectors loaded and stored piecewise (8/4/2/1-byte accesses: NEON has no masked load)
 // uses tails: the row's last whole vector, inactive lanes selected to the identity
 
 #if defined(__aarch64__)
@@ -388,15 +414,11 @@ void sum_u64_neon(const uint64_t* input, int64_t n, uint64_t* output) {
         }
         // shorter rows: only their own lanes are read
         if (n < 2) {
-          uint64_t tail0_stage[2];
-          vst1q_u64(tail0_stage, vdupq_n_u64(0));
-          __builtin_memcpy(tail0_stage, input + i * n + j, (size_t)(n - j) * sizeof(uint64_t));
-          uint64x2_t tail0 = vld1q_u64(tail0_stage);
+          uint64x2_t tail0 =
+              vreinterpretq_u64_u8(simdgen_load_prefix(input + i * n + j, (n - j) * 8));
           acc_r0 = vaddq_u64(tail0, acc_r0);
-          uint64_t tail1_stage[2];
-          vst1q_u64(tail1_stage, vdupq_n_u64(0));
-          __builtin_memcpy(tail1_stage, input + i * n + j + n, (size_t)(n - j) * sizeof(uint64_t));
-          uint64x2_t tail1 = vld1q_u64(tail1_stage);
+          uint64x2_t tail1 =
+              vreinterpretq_u64_u8(simdgen_load_prefix(input + i * n + j + n, (n - j) * 8));
           acc_r1 = vaddq_u64(tail1, acc_r1);
         }
       }
@@ -434,10 +456,8 @@ void sum_u64_neon(const uint64_t* input, int64_t n, uint64_t* output) {
         }
         // shorter rows: only their own lanes are read
         if (n < 2) {
-          uint64_t tail0_stage[2];
-          vst1q_u64(tail0_stage, vdupq_n_u64(0));
-          __builtin_memcpy(tail0_stage, input + i * n + j, (size_t)(n - j) * sizeof(uint64_t));
-          uint64x2_t tail0 = vld1q_u64(tail0_stage);
+          uint64x2_t tail0 =
+              vreinterpretq_u64_u8(simdgen_load_prefix(input + i * n + j, (n - j) * 8));
           acc1 = vaddq_u64(tail0, acc1);
         }
       }
@@ -479,10 +499,8 @@ void sum_u64_neon(const uint64_t* input, int64_t n, uint64_t* output) {
         }
         // shorter rows: only their own lanes are read
         if (n < 2) {
-          uint64_t tail0_stage[2];
-          vst1q_u64(tail0_stage, vdupq_n_u64(0));
-          __builtin_memcpy(tail0_stage, input + i * n + j, (size_t)(n - j) * sizeof(uint64_t));
-          uint64x2_t tail0 = vld1q_u64(tail0_stage);
+          uint64x2_t tail0 =
+              vreinterpretq_u64_u8(simdgen_load_prefix(input + i * n + j, (n - j) * 8));
           acc1 = vaddq_u64(tail0, acc1);
         }
       }

@@ -43,6 +43,56 @@ __attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) 
 //   map: B = A * 2
 //   sve2: identical to sve for this kernel, not emitted
 
+#if defined(__aarch64__)
+#ifndef SIMDGEN_HELPER_LOAD_PREFIX_NEON
+#define SIMDGEN_HELPER_LOAD_PREFIX_NEON
+// The first `bytes` bytes at p (0..16), zeros above: fixed-size loads by the bits of `bytes`
+// (NEON has no masked load). Nothing past p + bytes is read, no libc call is made, and the
+// vector never goes through memory. Little-endian lanes.
+static inline uint8x16_t simdgen_load_prefix(const void* from, int64_t bytes) {
+  const uint8_t* p = (const uint8_t*)from;
+  if (bytes >= 16) return vld1q_u8(p);
+  uint64_t lo = 0, rest = 0;
+  int shift = 0;
+  if (bytes & 8) __builtin_memcpy(&lo, p, 8), p += 8;
+  if (bytes & 4) {
+    uint32_t w;
+    __builtin_memcpy(&w, p, 4), p += 4, rest = w, shift = 32;
+  }
+  if (bytes & 2) {
+    uint16_t w;
+    __builtin_memcpy(&w, p, 2), p += 2, rest |= (uint64_t)w << shift, shift += 16;
+  }
+  if (bytes & 1) rest |= (uint64_t)*p << shift;
+  return bytes & 8 ? vcombine_u8(vcreate_u8(lo), vcreate_u8(rest))
+                   : vcombine_u8(vcreate_u8(rest), vcreate_u8(0));
+}
+#endif
+#endif
+#if defined(__aarch64__)
+#ifndef SIMDGEN_HELPER_STORE_PREFIX_NEON
+#define SIMDGEN_HELPER_STORE_PREFIX_NEON
+// Stores the first `bytes` bytes of v at p (0..16): fixed-size stores by the bits of `bytes`
+// (NEON has no masked store); nothing past p + bytes is written.
+static inline void simdgen_store_prefix(void* to, uint8x16_t v, int64_t bytes) {
+  uint8_t* p = (uint8_t*)to;
+  if (bytes >= 16) return vst1q_u8(p, v);
+  uint64_t rest = vgetq_lane_u64(vreinterpretq_u64_u8(v), 0);
+  if (bytes & 8)
+    __builtin_memcpy(p, &rest, 8), p += 8, rest = vgetq_lane_u64(vreinterpretq_u64_u8(v), 1);
+  if (bytes & 4) {
+    const uint32_t w = (uint32_t)rest;
+    __builtin_memcpy(p, &w, 4), p += 4, rest >>= 32;
+  }
+  if (bytes & 2) {
+    const uint16_t w = (uint16_t)rest;
+    __builtin_memcpy(p, &w, 2), p += 2, rest >>= 16;
+  }
+  if (bytes & 1) *p = (uint8_t)rest;
+}
+#endif
+#endif
+
 // ---- avx512 (512-bit vectors)
 // whole vectors: 4 per iteration (unrolled), then one per iteration
 // tail: one predicated partial vector after the whole vectors (nothing outside the arrays is read or written)
@@ -147,7 +197,7 @@ __attribute__((target("avx2"))) void times_two_128_avx2(const float* in0, float*
 
 // ---- neon (128-bit vectors)
 // tail: one predicated partial vector after the whole vectors (nothing outside the arrays is read or written)
-// uses short rows copied through a stack buffer (NEON has no masked load)
+// uses partial vectors loaded and stored piecewise (8/4/2/1-byte accesses: NEON has no masked load)
 
 #if defined(__aarch64__)
 
@@ -162,16 +212,9 @@ void times_two_128_neon(const float* in0, float* out0) {
   }
   // the rest: one partial vector, its loads and stores masked
   if (i < kCols) {
-    float A_v_tail_stage[4];
-    vst1q_f32(A_v_tail_stage, vdupq_n_f32(0));
-    __builtin_memcpy(A_v_tail_stage, in0 + i, (size_t)(kCols - i) * sizeof(float));
-    float32x4_t A_v_tail = vld1q_f32(A_v_tail_stage);
+    float32x4_t A_v_tail = vreinterpretq_f32_u8(simdgen_load_prefix(in0 + i, (kCols - i) * 4));
     float32x4_t t1_tail = vmulq_f32(A_v_tail, k0);
-    {
-      float t1_tail_stage[4];
-      vst1q_f32(t1_tail_stage, t1_tail);
-      __builtin_memcpy(out0 + i, t1_tail_stage, (size_t)(kCols - i) * sizeof(float));
-    }
+    simdgen_store_prefix(out0 + i, vreinterpretq_u8_f32(t1_tail), (kCols - i) * 4);
   }
 }
 #endif

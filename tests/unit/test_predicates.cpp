@@ -94,11 +94,11 @@ TEST_CASE("x86 writes a whilelt at its uses only while what it reads stays the s
   p.body = body(false);
   REQUIRE(p.verify().empty());
   const std::string inlined = emit::emitFunction(p, avx2, "k").function;
-  CHECK(!contains(inlined, "tail_lanes"));  // no variable: the load copies the prefix
-  CHECK(contains(inlined, "__builtin_memcpy(x_stage, input + j, (size_t)(simdgen_clamp_lanes(n - j, 32))"));
+  CHECK(!contains(inlined, "tail_lanes"));  // no variable: the load reads the prefix piecewise
+  CHECK(contains(inlined, "simdgen_load_prefix32(input + j, (simdgen_clamp_lanes(n - j, 32)) * 1)"));
   // A tail the plan promises partial needs no clamp.
   p.body[1].partialOnly = true;
-  CHECK(contains(emit::emitFunction(p, avx2, "k").function, "__builtin_memcpy(x_stage, input + j, (size_t)(n - j) * sizeof(int8_t))"));
+  CHECK(contains(emit::emitFunction(p, avx2, "k").function, "simdgen_load_prefix32(input + j, (n - j) * 1)"));
   p.body = body(true);
   REQUIRE(p.verify().empty());
   const std::string kept = emit::emitFunction(p, avx2, "k").function;

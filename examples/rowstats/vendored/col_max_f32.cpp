@@ -74,6 +74,62 @@ static inline int64_t simdgen_clamp_lanes(int64_t n, int64_t lanes) {
 }
 #endif
 #endif
+#if defined(__aarch64__)
+#ifndef SIMDGEN_HELPER_IOTA_U32
+#define SIMDGEN_HELPER_IOTA_U32
+// Lane indices 0, 1, 2, ...: whilelt compares them with the active-lane count.
+static const uint32_t simdgen_iota_u32[4] = {0, 1, 2, 3};
+#endif
+#endif
+#if defined(__aarch64__)
+#ifndef SIMDGEN_HELPER_LOAD_PREFIX_NEON
+#define SIMDGEN_HELPER_LOAD_PREFIX_NEON
+// The first `bytes` bytes at p (0..16), zeros above: fixed-size loads by the bits of `bytes`
+// (NEON has no masked load). Nothing past p + bytes is read, no libc call is made, and the
+// vector never goes through memory. Little-endian lanes.
+static inline uint8x16_t simdgen_load_prefix(const void* from, int64_t bytes) {
+  const uint8_t* p = (const uint8_t*)from;
+  if (bytes >= 16) return vld1q_u8(p);
+  uint64_t lo = 0, rest = 0;
+  int shift = 0;
+  if (bytes & 8) __builtin_memcpy(&lo, p, 8), p += 8;
+  if (bytes & 4) {
+    uint32_t w;
+    __builtin_memcpy(&w, p, 4), p += 4, rest = w, shift = 32;
+  }
+  if (bytes & 2) {
+    uint16_t w;
+    __builtin_memcpy(&w, p, 2), p += 2, rest |= (uint64_t)w << shift, shift += 16;
+  }
+  if (bytes & 1) rest |= (uint64_t)*p << shift;
+  return bytes & 8 ? vcombine_u8(vcreate_u8(lo), vcreate_u8(rest))
+                   : vcombine_u8(vcreate_u8(rest), vcreate_u8(0));
+}
+#endif
+#endif
+#if defined(__aarch64__)
+#ifndef SIMDGEN_HELPER_STORE_PREFIX_NEON
+#define SIMDGEN_HELPER_STORE_PREFIX_NEON
+// Stores the first `bytes` bytes of v at p (0..16): fixed-size stores by the bits of `bytes`
+// (NEON has no masked store); nothing past p + bytes is written.
+static inline void simdgen_store_prefix(void* to, uint8x16_t v, int64_t bytes) {
+  uint8_t* p = (uint8_t*)to;
+  if (bytes >= 16) return vst1q_u8(p, v);
+  uint64_t rest = vgetq_lane_u64(vreinterpretq_u64_u8(v), 0);
+  if (bytes & 8)
+    __builtin_memcpy(p, &rest, 8), p += 8, rest = vgetq_lane_u64(vreinterpretq_u64_u8(v), 1);
+  if (bytes & 4) {
+    const uint32_t w = (uint32_t)rest;
+    __builtin_memcpy(p, &w, 4), p += 4, rest >>= 32;
+  }
+  if (bytes & 2) {
+    const uint16_t w = (uint16_t)rest;
+    __builtin_memcpy(p, &w, 2), p += 2, rest >>= 16;
+  }
+  if (bytes & 1) *p = (uint8_t)rest;
+}
+#endif
+#endif
 
 // ---- avx512 (512-bit vectors)
 // column reduction: lanes = columns, rows walked in order (sequential per column)
@@ -177,7 +233,7 @@ __attribute__((target("+sve"))) void col_max_f32_sve(const float* input, int64_t
 // ---- neon (128-bit vectors)
 // column reduction: lanes = columns, rows walked in order (sequential per column)
 // tails: the row's last whole vector re-read, counted lanes blended to the identity (rows shorter than a vector: masked loads or a staged copy)
-// uses short rows copied through a stack buffer (NEON has no masked load)
+// uses partial vectors loaded and stored piecewise (8/4/2/1-byte accesses: NEON has no masked load)
 
 #if defined(__aarch64__)
 
@@ -215,18 +271,14 @@ void col_max_f32_neon(const float* input, int64_t rows, int64_t cols, int64_t st
     // one row per step: each lane is one column
     int64_t r = 0;
     for (; r < rows; ++r) {
-      float x0_stage[4];
-      vst1q_f32(x0_stage, vdupq_n_f32(-__builtin_inff()));
-      __builtin_memcpy(x0_stage, input + j + r * stride, (size_t)(cols - j) * sizeof(float));
-      float32x4_t x0 = vld1q_f32(x0_stage);
+      float32x4_t x0 = vbslq_f32(
+          vcltq_u32(vld1q_u32(simdgen_iota_u32), vdupq_n_u32((uint32_t)(cols - j))),
+          vreinterpretq_f32_u8(simdgen_load_prefix(input + j + r * stride, (cols - j) * 4)),
+          vdupq_n_f32(-__builtin_inff()));
       acc0 = vbslq_f32(vcgtq_f32(x0, acc0), x0, acc0);
     }
-    {
-      float acc0_stage[4];
-      vst1q_f32(acc0_stage, acc0);
-      __builtin_memcpy(output + j, acc0_stage,
-                       (size_t)(simdgen_clamp_lanes(cols - j, 4)) * sizeof(float));
-    }
+    simdgen_store_prefix(output + j, vreinterpretq_u8_f32(acc0),
+                         (simdgen_clamp_lanes(cols - j, 4)) * 4);
   }
 }
 #endif

@@ -79,15 +79,18 @@ void maskedLoad(OpWriter& w) {
     }
     return w.assign(select(t, mask, load(t, w.in(s.index)), fillOf(s)));
   }
+  if (range && !range->last) {  // a prefix: loaded piecewise into a register, the fill selected in
+    w.cx.instructions.insert("partial vectors loaded and stored piecewise (8/4/2/1-byte accesses: NEON has no masked load)");
+    w.cx.helpers.insert("load_prefix_neon");
+    const std::string loaded = reinterpret(call("simdgen_load_prefix", {w.in(s.index), "(" + clamped(range->count, range->partial, lanes, w.cx) +
+                                                                             ") * " + std::to_string(bytesOf(t))}),
+                                           DType::u8, t);
+    if (s.literal.empty() || c::isZeroLiteral(s.literal)) return w.assign(loaded);
+    return w.assign(select(t, predicate(s.pred, w.cx), loaded, fillOf(s)));
+  }
   const std::string stage = s.dst + "_stage";
   w.out.push_back(ctype(t) + " " + stage + "[" + std::to_string(lanes) + "];");
   w.out.push_back(store(t, stage, fillOf(s)));
-  if (range && !range->last) {  // a prefix: copy it over the identity
-    w.cx.instructions.insert("short rows copied through a stack buffer (NEON has no masked load)");
-    w.out.push_back("__builtin_memcpy(" + stage + ", " + w.in(s.index) + ", (size_t)(" +
-                    clamped(range->count, range->partial, lanes, w.cx) + ") * sizeof(" + ctype(t) + "));");
-    return w.assign(load(t, stage));
-  }
   w.cx.instructions.insert("predicated loads lane by lane (NEON has no masked load)");
   const std::string active = s.dst + "_active";
   for (auto& l : activeLanes(active, t, s.pred, w.cx)) w.out.push_back(l);
@@ -101,19 +104,18 @@ void maskedStore(OpWriter& w) {
   const VecType v = w.typeOf(s.args[0]);
   const DType t = v.elem;
   const std::string val = s.args[0], ptr = w.outp(s.index), stage = val + "_stage";
+  if (const auto range = laneRange(s.pred, w.cx); range && !range->last) {
+    w.cx.helpers.insert("store_prefix_neon");
+    return w.out.push_back("simdgen_store_prefix(" + ptr + ", " + reinterpret(val, t, DType::u8) + ", (" +
+                           clamped(range->count, range->partial, v.lanes, w.cx) + ") * " + std::to_string(bytesOf(t)) + ");");
+  }
   w.out.push_back("{");
   w.out.push_back(ctype(t) + " " + stage + "[" + std::to_string(v.lanes) + "];");
   w.out.push_back(store(t, stage, val));
-  if (const auto range = laneRange(s.pred, w.cx); range && !range->last) {
-    w.out.push_back("__builtin_memcpy(" + ptr + ", " + stage + ", (size_t)(" + clamped(range->count, range->partial, v.lanes, w.cx) +
-                    ") * sizeof(" + ctype(t) + "));");
-  } else {
-    w.cx.instructions.insert("predicated stores lane by lane (NEON has no masked store)");
-    const std::string active = val + "_active";
-    for (auto& l : activeLanes(active, t, s.pred, w.cx)) w.out.push_back(l);
-    w.out.push_back("for (int l = 0; l < " + std::to_string(v.lanes) + "; ++l) if (" + active + "[l]) (" + ptr + ")[l] = " +
-                    stage + "[l];");
-  }
+  w.cx.instructions.insert("predicated stores lane by lane (NEON has no masked store)");
+  const std::string active = val + "_active";
+  for (auto& l : activeLanes(active, t, s.pred, w.cx)) w.out.push_back(l);
+  w.out.push_back("for (int l = 0; l < " + std::to_string(v.lanes) + "; ++l) if (" + active + "[l]) (" + ptr + ")[l] = " + stage + "[l];");
   w.out.push_back("}");
 }
 

@@ -149,13 +149,13 @@ void maskedLoad(OpWriter& w) {
   }
   // AVX2 has no 8/16-bit masked load.
   const std::string stage = s.dst + "_stage";
-  if (range && !range->last) {  // a prefix: copy it into an identity-filled buffer
-    w.cx.instructions.insert("8/16-bit tails staged through a stack buffer (no AVX2 byte masked load)");
-    w.out.push_back("alignas(32) " + ctype(t) + " " + stage + "[" + std::to_string(lanes) + "];");
-    w.out.push_back("_mm256_store_si256((__m256i*)" + stage + ", " + fill + ");");
-    w.out.push_back("__builtin_memcpy(" + stage + ", " + w.in(s.index) + ", (size_t)(" + clamped(range->count, range->partial, lanes, w.cx) +
-                    ") * sizeof(" + ctype(t) + "));");
-    return w.assign("_mm256_load_si256((const __m256i*)" + stage + ")");
+  if (range && !range->last) {  // a prefix: loaded piecewise into a register, the fill blended in
+    w.cx.instructions.insert("8/16-bit partial vectors loaded and stored piecewise (8/4/2/1-byte accesses: no AVX2 byte masked load)");
+    w.cx.helpers.insert("load_prefix_avx2");
+    const std::string loaded = "simdgen_load_prefix32(" + w.in(s.index) + ", (" + clamped(range->count, range->partial, lanes, w.cx) +
+                               ") * " + std::to_string(bytesOf(t)) + ")";
+    if (s.literal.empty() || c::isZeroLiteral(s.literal)) return w.assign(loaded);
+    return w.assign(blend(t, bits, predicate(s.pred, w.cx), fill, loaded, w.cx));
   }
   w.cx.instructions.insert("8/16-bit predicated loads lane by lane (no AVX2 byte masked load)");
   const std::string active = s.dst + "_active";
@@ -181,21 +181,20 @@ void maskedStore(OpWriter& w) {
     cast.erase(1, 6);  // drop "const "
     return w.out.push_back(call("_mm256_maskstore_" + domain(t), {cast + "(" + ptr + ")", predicate(s.pred, w.cx), val}) + ";");
   }
+  if (const auto range = laneRange(s.pred, w.cx); range && !range->last) {
+    w.cx.helpers.insert("store_prefix_avx2");
+    return w.out.push_back("simdgen_store_prefix32(" + ptr + ", " + val + ", (" + clamped(range->count, range->partial, v.lanes, w.cx) + ") * " +
+                           std::to_string(bytesOf(t)) + ");");
+  }
   const std::string stage = val + "_stage";
   w.out.push_back("{");
   w.out.push_back("alignas(32) " + ctype(t) + " " + stage + "[" + std::to_string(v.lanes) + "];");
   w.out.push_back("_mm256_store_si256((__m256i*)" + stage + ", " + val + ");");
-  if (const auto range = laneRange(s.pred, w.cx); range && !range->last) {
-    w.out.push_back("__builtin_memcpy(" + ptr + ", " + stage + ", (size_t)(" + clamped(range->count, range->partial, v.lanes, w.cx) + ") * sizeof(" +
-                    ctype(t) + "));");
-  } else {
-    w.cx.instructions.insert("8/16-bit predicated stores lane by lane (no AVX2 byte masked store)");
-    const std::string active = val + "_active";
-    w.out.push_back("alignas(32) " + ctype(t) + " " + active + "[" + std::to_string(v.lanes) + "];");
-    w.out.push_back("_mm256_store_si256((__m256i*)" + active + ", " + predicate(s.pred, w.cx) + ");");
-    w.out.push_back("for (int l = 0; l < " + std::to_string(v.lanes) + "; ++l) if (" + active + "[l]) (" + ptr + ")[l] = " +
-                    stage + "[l];");
-  }
+  w.cx.instructions.insert("8/16-bit predicated stores lane by lane (no AVX2 byte masked store)");
+  const std::string active = val + "_active";
+  w.out.push_back("alignas(32) " + ctype(t) + " " + active + "[" + std::to_string(v.lanes) + "];");
+  w.out.push_back("_mm256_store_si256((__m256i*)" + active + ", " + predicate(s.pred, w.cx) + ");");
+  w.out.push_back("for (int l = 0; l < " + std::to_string(v.lanes) + "; ++l) if (" + active + "[l]) (" + ptr + ")[l] = " + stage + "[l];");
   w.out.push_back("}");
 }
 
