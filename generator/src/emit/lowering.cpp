@@ -24,6 +24,34 @@ std::string OpWriter::decl() const {
 
 bool IsaLowering::inlinesPredicate(const ir::Stmt&, const LowerContext&) const { return false; }
 
+std::string prefixLoadPieces() {
+  return "  uint64_t lo = 0, rest = 0;\n"
+         "  int shift = 0;\n"
+         "  if (bytes & 8) __builtin_memcpy(&lo, p, 8), p += 8;\n"
+         "  if (bytes & 4) {\n"
+         "    uint32_t w;\n"
+         "    __builtin_memcpy(&w, p, 4), p += 4, rest = w, shift = 32;\n"
+         "  }\n"
+         "  if (bytes & 2) {\n"
+         "    uint16_t w;\n"
+         "    __builtin_memcpy(&w, p, 2), p += 2, rest |= (uint64_t)w << shift, shift += 16;\n"
+         "  }\n"
+         "  if (bytes & 1) rest |= (uint64_t)*p << shift;\n";
+}
+
+std::string prefixStorePieces(const std::string& highHalf) {
+  return "  if (bytes & 8) __builtin_memcpy(p, &rest, 8), p += 8, rest = " + highHalf + ";\n" +
+         "  if (bytes & 4) {\n"
+         "    const uint32_t w = (uint32_t)rest;\n"
+         "    __builtin_memcpy(p, &w, 4), p += 4, rest >>= 32;\n"
+         "  }\n"
+         "  if (bytes & 2) {\n"
+         "    const uint16_t w = (uint16_t)rest;\n"
+         "    __builtin_memcpy(p, &w, 2), p += 2, rest >>= 16;\n"
+         "  }\n"
+         "  if (bytes & 1) *p = (uint8_t)rest;\n";
+}
+
 std::string IsaLowering::fileHelper(const std::string& name) const {
   if (name == "clamp_lanes")
     return "// n clamped to [0, lanes]: the active-lane count of a whilelt predicate.\n"

@@ -85,6 +85,13 @@ class IsaLowering {
 // have one lane (LocateEqual, which searches with vectors, excepted).
 bool isOneLaneOp(const OpWriter& w);
 
+// The scalar middle of the piecewise prefix helpers (x86 AVX2 bytes, NEON), the same C for both:
+// with `p` at the first byte and `bytes` < 16, loads the 8-byte piece (bytes & 8) into `lo` and
+// the 4/2/1-byte pieces into `rest`; stores `rest` piecewise, switching to `highHalf` (the
+// vector's upper 64 bits) after the 8-byte piece.
+std::string prefixLoadPieces();
+std::string prefixStorePieces(const std::string& highHalf);
+
 // The module that lowers `target` (by its ISA, from the ISA registry).
 const IsaLowering& loweringFor(const Target& target);
 // The module of an ISA registry entry; nullptr for `none` (plan simulation only).

@@ -327,18 +327,7 @@ class NeonLowering final : public IsaLowering {
              "static inline uint8x16_t simdgen_load_prefix(const void* from, int64_t bytes) {\n"
              "  const uint8_t* p = (const uint8_t*)from;\n"
              "  if (bytes >= 16) return vld1q_u8(p);\n"
-             "  uint64_t lo = 0, rest = 0;\n"
-             "  int shift = 0;\n"
-             "  if (bytes & 8) __builtin_memcpy(&lo, p, 8), p += 8;\n"
-             "  if (bytes & 4) {\n"
-             "    uint32_t w;\n"
-             "    __builtin_memcpy(&w, p, 4), p += 4, rest = w, shift = 32;\n"
-             "  }\n"
-             "  if (bytes & 2) {\n"
-             "    uint16_t w;\n"
-             "    __builtin_memcpy(&w, p, 2), p += 2, rest |= (uint64_t)w << shift, shift += 16;\n"
-             "  }\n"
-             "  if (bytes & 1) rest |= (uint64_t)*p << shift;\n"
+             + prefixLoadPieces() +
              "  return bytes & 8 ? vcombine_u8(vcreate_u8(lo), vcreate_u8(rest)) : vcombine_u8(vcreate_u8(rest), vcreate_u8(0));\n"
              "}";
     if (name == "store_prefix_neon")
@@ -348,16 +337,7 @@ class NeonLowering final : public IsaLowering {
              "  uint8_t* p = (uint8_t*)to;\n"
              "  if (bytes >= 16) return vst1q_u8(p, v);\n"
              "  uint64_t rest = vgetq_lane_u64(vreinterpretq_u64_u8(v), 0);\n"
-             "  if (bytes & 8) __builtin_memcpy(p, &rest, 8), p += 8, rest = vgetq_lane_u64(vreinterpretq_u64_u8(v), 1);\n"
-             "  if (bytes & 4) {\n"
-             "    const uint32_t w = (uint32_t)rest;\n"
-             "    __builtin_memcpy(p, &w, 4), p += 4, rest >>= 32;\n"
-             "  }\n"
-             "  if (bytes & 2) {\n"
-             "    const uint16_t w = (uint16_t)rest;\n"
-             "    __builtin_memcpy(p, &w, 2), p += 2, rest >>= 16;\n"
-             "  }\n"
-             "  if (bytes & 1) *p = (uint8_t)rest;\n"
+             + prefixStorePieces("vgetq_lane_u64(vreinterpretq_u64_u8(v), 1)") +
              "}";
     if (name == "tail_keep")
       return "// 16 zero bytes then 16 0xFF bytes: the 16 bytes at offset k keep the last k bytes of a vector.\n"
