@@ -21,6 +21,7 @@
 #include <random>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include <benchmark/benchmark.h>
@@ -28,6 +29,8 @@
 #include "harness.h"
 #include "map_absdiff_i16.h"
 #include "map_axpby_fma_f32.h"
+#include "map_f32_to_u8_nearest.h"
+#include "map_u8_to_f32_fma.h"
 #include "peers_map_highway.h"
 #include "peers_map_plain.h"
 #include "times_two_n.h"
@@ -137,67 +140,81 @@ void add(const std::string& name, std::function<void(benchmark::State&)> body) {
 }
 
 constexpr float kAlpha = 1.5f, kBeta = -0.75f;
+constexpr float kScale = 1.0f / 255.0f, kBias = -0.5f, kQuantScale = 300.0f;
 
-// ---- the three kernels ---------------------------------------------------
+std::string case_name(const std::string& kernel, const std::string& impl, int64_t n) {
+  return "map/" + kernel + "/" + impl + "/" + std::to_string(n);
+}
 
-void add_times_two(const std::string& kernel, const std::string& impl, MapF32x1 fn,
-                   int64_t n) {
-  const std::string name = "map/" + kernel + "/" + impl + "/" + std::to_string(n);
+// One case over n elements of output type T. `setup()` (run when the case starts: the shared
+// inputs are made then) returns {call, ref}: call(out) runs the implementation, ref(i) is element
+// i's expected value. The result is checked once, and that nothing past n is written, before
+// the case is timed.
+template <class T, class Setup>
+void add_case(const std::string& name, int64_t n, T poison, Setup setup) {
   add(name, [=](benchmark::State& state) {
+    const auto [call, ref] = setup();
+    Buffer<T> out = alloc<T>(n);
+    std::fill_n(out.data(), n + kGuard, poison);
+    call(out.data());
+    std::vector<T> want(n);
+    for (int64_t i = 0; i < n; ++i) want[i] = ref(i);
+    check(name, out.data(), want, poison);
+    for (auto _ : state) {
+      call(out.data());
+      benchmark::ClobberMemory();
+    }
+    set_counters(state, n);
+  });
+}
+
+// ---- the kernels ---------------------------------------------------------
+
+// B = A * 2 (f32)
+void add_times_two(const std::string& kernel, const std::string& impl, MapF32x1 fn, int64_t n) {
+  add_case<float>(case_name(kernel, impl, n), n, -12345.0f, [=] {
     const float* a = input<float>(n, 0);
-    Buffer<float> out = alloc<float>(n);
-    const float poison = -12345.0f;
-    std::fill_n(out.data(), n + kGuard, poison);
-    fn(a, n, out.data());
-    std::vector<float> ref(n);
-    for (int64_t i = 0; i < n; ++i) ref[i] = a[i] * 2.0f;
-    check(name, out.data(), ref, poison);
-    for (auto _ : state) {
-      fn(a, n, out.data());
-      benchmark::ClobberMemory();
-    }
-    set_counters(state, n);
+    return std::pair{[=](float* out) { fn(a, n, out); }, [=](int64_t i) { return a[i] * 2.0f; }};
   });
 }
 
+// out = fma(alpha, x, beta * y) (f32)
 void add_axpby(const std::string& kernel, const std::string& impl, MapAxpby fn, int64_t n) {
-  const std::string name = "map/" + kernel + "/" + impl + "/" + std::to_string(n);
-  add(name, [=](benchmark::State& state) {
-    const float* x = input<float>(n, 0);
-    const float* y = input<float>(n, 1);
-    Buffer<float> out = alloc<float>(n);
-    const float poison = -12345.0f;
-    std::fill_n(out.data(), n + kGuard, poison);
-    fn(x, y, n, kAlpha, kBeta, out.data());
-    std::vector<float> ref(n);
-    for (int64_t i = 0; i < n; ++i) ref[i] = std::fma(kAlpha, x[i], kBeta * y[i]);
-    check(name, out.data(), ref, poison);
-    for (auto _ : state) {
-      fn(x, y, n, kAlpha, kBeta, out.data());
-      benchmark::ClobberMemory();
-    }
-    set_counters(state, n);
+  add_case<float>(case_name(kernel, impl, n), n, -12345.0f, [=] {
+    const float *x = input<float>(n, 0), *y = input<float>(n, 1);
+    return std::pair{[=](float* out) { fn(x, y, n, kAlpha, kBeta, out); },
+                     [=](int64_t i) { return std::fma(kAlpha, x[i], kBeta * y[i]); }};
   });
 }
 
+// out = |a - b| wrapping in 16 bits
 void add_absdiff(const std::string& kernel, const std::string& impl, MapI16x2 fn, int64_t n) {
-  const std::string name = "map/" + kernel + "/" + impl + "/" + std::to_string(n);
-  add(name, [=](benchmark::State& state) {
-    const int16_t* a = input<int16_t>(n, 0);
-    const int16_t* b = input<int16_t>(n, 1);
-    Buffer<int16_t> out = alloc<int16_t>(n);
-    const int16_t poison = 0x5a5a;
-    std::fill_n(out.data(), n + kGuard, poison);
-    fn(a, b, n, out.data());
-    std::vector<int16_t> ref(n);
-    for (int64_t i = 0; i < n; ++i)
-      ref[i] = a[i] > b[i] ? static_cast<int16_t>(a[i] - b[i]) : static_cast<int16_t>(b[i] - a[i]);
-    check(name, out.data(), ref, poison);
-    for (auto _ : state) {
-      fn(a, b, n, out.data());
-      benchmark::ClobberMemory();
-    }
-    set_counters(state, n);
+  add_case<int16_t>(case_name(kernel, impl, n), n, int16_t{0x5a5a}, [=] {
+    const int16_t *a = input<int16_t>(n, 0), *b = input<int16_t>(n, 1);
+    return std::pair{[=](int16_t* out) { fn(a, b, n, out); }, [=](int64_t i) {
+                       return a[i] > b[i] ? static_cast<int16_t>(a[i] - b[i]) : static_cast<int16_t>(b[i] - a[i]);
+                     }};
+  });
+}
+
+// y = fma((float)px, scale, bias): bytes to floats (element widths differ).
+void add_u8_to_f32(const std::string& kernel, const std::string& impl, MapU8ToF32 fn, int64_t n) {
+  add_case<float>(case_name(kernel, impl, n), n, -12345.0f, [=] {
+    const uint8_t* px = input<uint8_t>(n, 0);
+    return std::pair{[=](float* out) { fn(px, n, kScale, kBias, out); },
+                     [=](int64_t i) { return std::fma(static_cast<float>(px[i]), kScale, kBias); }};
+  });
+}
+
+// q = x * scale rounded to nearest even, saturated to 0..255 (inputs in [-1, 1) times 300: both
+// bounds are hit).
+void add_f32_to_u8(const std::string& kernel, const std::string& impl, MapF32ToU8 fn, int64_t n) {
+  add_case<uint8_t>(case_name(kernel, impl, n), n, uint8_t{0x5a}, [=] {
+    const float* x = input<float>(n, 0);
+    return std::pair{[=](uint8_t* out) { fn(x, n, kQuantScale, out); }, [=](int64_t i) {
+                       const float v = std::nearbyint(x[i] * kQuantScale);
+                       return v < 0.0f ? uint8_t{0} : v > 255.0f ? uint8_t{255} : static_cast<uint8_t>(v);
+                     }};
   });
 }
 
@@ -270,6 +287,33 @@ void register_map_benchmarks() {
     if (hwy3.absdiff_i16) add_absdiff("absdiff_i16", "hwy.avx3_dl", hwy3.absdiff_i16, n);
     if (cpu_avx512())
       add_absdiff("absdiff_i16", "proposal.avx512", proposal_absdiff_i16_avx512, n);
+
+    // u8_to_f32_fma and f32_to_u8_nearest: element widths differ
+    add_u8_to_f32("u8_to_f32_fma", "simdgen", map_u8_to_f32_fma, n);
+    if (cpu_avx512()) add_u8_to_f32("u8_to_f32_fma", "simdgen.avx512", map_u8_to_f32_fma_avx512, n);
+    if (cpu_avx2_fma())
+      add_u8_to_f32("u8_to_f32_fma", "simdgen.avx2_fma", map_u8_to_f32_fma_avx2_fma, n);
+    add_u8_to_f32("u8_to_f32_fma", "simdgen.scalar", map_u8_to_f32_fma_scalar, n);
+#define SIMDGEN_MAP_PLAIN(suffix) \
+  add_u8_to_f32("u8_to_f32_fma", "plain." #suffix, plain_u8_to_f32_fma_##suffix, n);
+    SIMDGEN_MAP_PLAIN_PEER_BUILDS(SIMDGEN_MAP_PLAIN)
+#undef SIMDGEN_MAP_PLAIN
+    add_u8_to_f32("u8_to_f32_fma", "hwy", hwy_u8_to_f32_fma, n);
+    if (hwy3.u8_to_f32_fma) add_u8_to_f32("u8_to_f32_fma", "hwy.avx3_dl", hwy3.u8_to_f32_fma, n);
+
+    add_f32_to_u8("f32_to_u8_nearest", "simdgen", map_f32_to_u8_nearest, n);
+    if (cpu_avx512())
+      add_f32_to_u8("f32_to_u8_nearest", "simdgen.avx512", map_f32_to_u8_nearest_avx512, n);
+    if (cpu_avx2())
+      add_f32_to_u8("f32_to_u8_nearest", "simdgen.avx2", map_f32_to_u8_nearest_avx2, n);
+    add_f32_to_u8("f32_to_u8_nearest", "simdgen.scalar", map_f32_to_u8_nearest_scalar, n);
+#define SIMDGEN_MAP_PLAIN(suffix) \
+  add_f32_to_u8("f32_to_u8_nearest", "plain." #suffix, plain_f32_to_u8_nearest_##suffix, n);
+    SIMDGEN_MAP_PLAIN_PEER_BUILDS(SIMDGEN_MAP_PLAIN)
+#undef SIMDGEN_MAP_PLAIN
+    add_f32_to_u8("f32_to_u8_nearest", "hwy", hwy_f32_to_u8_nearest, n);
+    if (hwy3.f32_to_u8_nearest)
+      add_f32_to_u8("f32_to_u8_nearest", "hwy.avx3_dl", hwy3.f32_to_u8_nearest, n);
   }
 }
 

@@ -25,7 +25,8 @@ PEERS = ["plain.clang19", "plain.gcc12", "hwy", "hwy.avx3_dl"]
 # (bench/map_proposal.cpp) in the shape suggested for the generator.
 SUBJECTS = ["simdgen.avx512", "simdgen", "proposal.avx512", "proposal"]
 # Vector width in elements of each map kernel's AVX-512 variant.
-LANES = {"times_two": 16, "axpby_fma_f32": 16, "absdiff_i16": 32}
+LANES = {"times_two": 16, "axpby_fma_f32": 16, "absdiff_i16": 32, "u8_to_f32_fma": 16,
+         "f32_to_u8_nearest": 16}
 SLOWER_TOLERANCE = 0.95  # "never slower" allows 5% for run-to-run noise
 # Column order of the gather table (methods not listed follow in file order).
 GATHER_METHODS = ["scalar", "autovec512", "insert256", "insert512", "gather256", "gather512",

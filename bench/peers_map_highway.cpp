@@ -73,6 +73,48 @@ void AbsDiffI16(const int16_t* HWY_RESTRICT a, const int16_t* HWY_RESTRICT b, in
                    d, out + i);
 }
 
+// Bytes to floats: u8 lanes of a quarter-width vector promoted to i32 (Highway's
+// PromoteTo), converted, then one MulAdd.
+void U8ToF32Fma(const uint8_t* HWY_RESTRICT px, int64_t n64, float scale, float bias,
+                float* HWY_RESTRICT y) {
+  const hn::ScalableTag<float> df;
+  const hn::Rebind<int32_t, decltype(df)> di;
+  const hn::Rebind<uint8_t, decltype(df)> d8;
+  const size_t N = hn::Lanes(df);
+  const size_t n = static_cast<size_t>(n64);
+  const auto vs = hn::Set(df, scale), vb = hn::Set(df, bias);
+  size_t i = 0;
+  if (n >= N) {
+    for (; i <= n - N; i += N)
+      hn::StoreU(hn::MulAdd(hn::ConvertTo(df, hn::PromoteTo(di, hn::LoadU(d8, px + i))), vs, vb),
+                 df, y + i);
+  }
+  if (i == n) return;
+  const auto m8 = hn::FirstN(d8, n - i);
+  const auto v = hn::ConvertTo(df, hn::PromoteTo(di, hn::MaskedLoad(m8, d8, px + i)));
+  hn::BlendedStore(hn::MulAdd(v, vs, vb), hn::FirstN(df, n - i), df, y + i);
+}
+
+// Floats to bytes: NearestInt (ties to even) to i32, then DemoteTo u8, which
+// saturates to 0..255. (NaN differs from the spec's 0; the inputs have none.)
+void F32ToU8Nearest(const float* HWY_RESTRICT x, int64_t n64, float scale,
+                    uint8_t* HWY_RESTRICT q) {
+  const hn::ScalableTag<float> df;
+  const hn::Rebind<uint8_t, decltype(df)> d8;
+  const size_t N = hn::Lanes(df);
+  const size_t n = static_cast<size_t>(n64);
+  const auto vs = hn::Set(df, scale);
+  size_t i = 0;
+  if (n >= N) {
+    for (; i <= n - N; i += N)
+      hn::StoreU(hn::DemoteTo(d8, hn::NearestInt(hn::Mul(hn::LoadU(df, x + i), vs))), d8, q + i);
+  }
+  if (i == n) return;
+  const auto m = hn::FirstN(df, n - i);
+  const auto r = hn::DemoteTo(d8, hn::NearestInt(hn::Mul(hn::MaskedLoad(m, df, x + i), vs)));
+  hn::BlendedStore(r, hn::FirstN(d8, n - i), d8, q + i);
+}
+
 }  // namespace HWY_NAMESPACE
 }  // namespace simdgen_bench
 HWY_AFTER_NAMESPACE();
@@ -82,6 +124,8 @@ namespace simdgen_bench {
 HWY_EXPORT(TimesTwo);
 HWY_EXPORT(AxpbyFma);
 HWY_EXPORT(AbsDiffI16);
+HWY_EXPORT(U8ToF32Fma);
+HWY_EXPORT(F32ToU8Nearest);
 
 void hwy_times_two(const float* a, int64_t n, float* b) {
   HWY_DYNAMIC_DISPATCH(TimesTwo)(a, n, b);
@@ -93,6 +137,12 @@ void hwy_axpby_fma(const float* x, const float* y, int64_t n, float alpha, float
 void hwy_absdiff_i16(const int16_t* a, const int16_t* b, int64_t n, int16_t* out) {
   HWY_DYNAMIC_DISPATCH(AbsDiffI16)(a, b, n, out);
 }
+void hwy_u8_to_f32_fma(const uint8_t* px, int64_t n, float scale, float bias, float* y) {
+  HWY_DYNAMIC_DISPATCH(U8ToF32Fma)(px, n, scale, bias, y);
+}
+void hwy_f32_to_u8_nearest(const float* x, int64_t n, float scale, uint8_t* q) {
+  HWY_DYNAMIC_DISPATCH(F32ToU8Nearest)(x, n, scale, q);
+}
 
 HighwayMapAvx3 hwy_map_avx3_dl() {
   HighwayMapAvx3 k;
@@ -101,6 +151,8 @@ HighwayMapAvx3 hwy_map_avx3_dl() {
     k.times_two = &N_AVX3_DL::TimesTwo;
     k.axpby_fma = &N_AVX3_DL::AxpbyFma;
     k.absdiff_i16 = &N_AVX3_DL::AbsDiffI16;
+    k.u8_to_f32_fma = &N_AVX3_DL::U8ToF32Fma;
+    k.f32_to_u8_nearest = &N_AVX3_DL::F32ToU8Nearest;
   }
 #endif
   return k;

@@ -10,11 +10,15 @@ using MapF32x1 = void (*)(const float* a, int64_t n, float* b);
 using MapAxpby = void (*)(const float* x, const float* y, int64_t n, float alpha,
                           float beta, float* out);
 using MapI16x2 = void (*)(const int16_t* a, const int16_t* b, int64_t n, int16_t* out);
+using MapU8ToF32 = void (*)(const uint8_t* px, int64_t n, float scale, float bias, float* y);
+using MapF32ToU8 = void (*)(const float* x, int64_t n, float scale, uint8_t* q);
 
 void hwy_times_two(const float* a, int64_t n, float* b);
 void hwy_axpby_fma(const float* x, const float* y, int64_t n, float alpha, float beta,
                    float* out);
 void hwy_absdiff_i16(const int16_t* a, const int16_t* b, int64_t n, int16_t* out);
+void hwy_u8_to_f32_fma(const uint8_t* px, int64_t n, float scale, float bias, float* y);
+void hwy_f32_to_u8_nearest(const float* x, int64_t n, float scale, uint8_t* q);
 
 // Highway's AVX3_DL (Zen 4 / Ice Lake, 512-bit) functions called directly,
 // without HWY_DYNAMIC_DISPATCH (null where that target is not compiled).
@@ -22,6 +26,8 @@ struct HighwayMapAvx3 {
   MapF32x1 times_two = nullptr;
   MapAxpby axpby_fma = nullptr;
   MapI16x2 absdiff_i16 = nullptr;
+  MapU8ToF32 u8_to_f32_fma = nullptr;
+  MapF32ToU8 f32_to_u8_nearest = nullptr;
 };
 HighwayMapAvx3 hwy_map_avx3_dl();
 }  // namespace simdgen_bench

@@ -33,4 +33,20 @@ void PEER(plain_absdiff_i16)(const int16_t* __restrict a,
                          : static_cast<int16_t>(b[i] - a[i]);
 }
 
+// Bytes to floats, one rounding: fma((float)px, scale, bias).
+void PEER(plain_u8_to_f32_fma)(const uint8_t* __restrict px, int64_t n, float scale,
+                               float bias, float* __restrict y) {
+  for (int64_t i = 0; i < n; ++i) y[i] = __builtin_fmaf(static_cast<float>(px[i]), scale, bias);
+}
+
+// x * scale rounded to nearest (ties to even: nearbyint in the default
+// rounding mode), saturated to 0..255, NaN to 0 (!(v >= 0) is true for NaN).
+void PEER(plain_f32_to_u8_nearest)(const float* __restrict x, int64_t n, float scale,
+                                   uint8_t* __restrict q) {
+  for (int64_t i = 0; i < n; ++i) {
+    const float v = __builtin_nearbyintf(x[i] * scale);
+    q[i] = !(v >= 0.0f) ? 0 : v >= 255.0f ? 255 : static_cast<uint8_t>(v);
+  }
+}
+
 }  // namespace simdgen_bench

@@ -17,7 +17,11 @@ namespace simdgen_bench {
   void plain_axpby_fma_##suffix(const float* x, const float* y, int64_t n,         \
                                 float alpha, float beta, float* out);              \
   void plain_absdiff_i16_##suffix(const int16_t* a, const int16_t* b, int64_t n,   \
-                                  int16_t* out);
+                                  int16_t* out);                                   \
+  void plain_u8_to_f32_fma_##suffix(const uint8_t* px, int64_t n, float scale,     \
+                                    float bias, float* y);                         \
+  void plain_f32_to_u8_nearest_##suffix(const float* x, int64_t n, float scale,    \
+                                        uint8_t* q);
 SIMDGEN_MAP_PLAIN_PEER_BUILDS(SIMDGEN_DECLARE_MAP_PLAIN)
 #undef SIMDGEN_DECLARE_MAP_PLAIN
 }  // namespace simdgen_bench

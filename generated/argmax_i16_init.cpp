@@ -45,11 +45,11 @@ __attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) 
 //   neon+dotprod: identical to neon for this kernel, not emitted
 
 #if defined(__x86_64__)
-#ifndef SIMDGEN_HELPER_LOAD_PREFIX_AVX2
-#define SIMDGEN_HELPER_LOAD_PREFIX_AVX2
-// The first `bytes` bytes at p (0..16, 0..32), zeros above: fixed-size loads by the bits of
-// `bytes` (AVX2 has no byte masked load). Nothing past p + bytes is read, no libc call is
-// made, and the vector never goes through memory.
+#ifndef SIMDGEN_HELPER_LOAD_PREFIX16_AVX2
+#define SIMDGEN_HELPER_LOAD_PREFIX16_AVX2
+// The first `bytes` bytes at p (0..16), zeros above: fixed-size loads by the bits of `bytes`
+// (AVX2 has no byte masked load). Nothing past p + bytes is read, no libc call is made, and
+// the vector never goes through memory.
 __attribute__((target("avx2"))) static inline __m128i simdgen_load_prefix16(const uint8_t* p,
                                                                             int64_t bytes) {
   if (bytes >= 16) return _mm_loadu_si128((const __m128i*)p);
@@ -68,6 +68,12 @@ __attribute__((target("avx2"))) static inline __m128i simdgen_load_prefix16(cons
   return bytes & 8 ? _mm_set_epi64x((long long)rest, (long long)lo)
                    : _mm_cvtsi64_si128((long long)rest);
 }
+#endif
+#endif
+#if defined(__x86_64__)
+#ifndef SIMDGEN_HELPER_LOAD_PREFIX_AVX2
+#define SIMDGEN_HELPER_LOAD_PREFIX_AVX2
+// The first `bytes` bytes at p (0..32), zeros above, as simdgen_load_prefix16.
 __attribute__((target("avx2"))) static inline __m256i simdgen_load_prefix32(const void* p,
                                                                             int64_t bytes) {
   const uint8_t* b = (const uint8_t*)p;

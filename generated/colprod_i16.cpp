@@ -32,11 +32,11 @@ static inline int64_t simdgen_clamp_lanes(int64_t n, int64_t lanes) {
 #endif
 #endif
 #if defined(__x86_64__)
-#ifndef SIMDGEN_HELPER_LOAD_PREFIX_AVX2
-#define SIMDGEN_HELPER_LOAD_PREFIX_AVX2
-// The first `bytes` bytes at p (0..16, 0..32), zeros above: fixed-size loads by the bits of
-// `bytes` (AVX2 has no byte masked load). Nothing past p + bytes is read, no libc call is
-// made, and the vector never goes through memory.
+#ifndef SIMDGEN_HELPER_LOAD_PREFIX16_AVX2
+#define SIMDGEN_HELPER_LOAD_PREFIX16_AVX2
+// The first `bytes` bytes at p (0..16), zeros above: fixed-size loads by the bits of `bytes`
+// (AVX2 has no byte masked load). Nothing past p + bytes is read, no libc call is made, and
+// the vector never goes through memory.
 __attribute__((target("avx2"))) static inline __m128i simdgen_load_prefix16(const uint8_t* p,
                                                                             int64_t bytes) {
   if (bytes >= 16) return _mm_loadu_si128((const __m128i*)p);
@@ -55,6 +55,12 @@ __attribute__((target("avx2"))) static inline __m128i simdgen_load_prefix16(cons
   return bytes & 8 ? _mm_set_epi64x((long long)rest, (long long)lo)
                    : _mm_cvtsi64_si128((long long)rest);
 }
+#endif
+#endif
+#if defined(__x86_64__)
+#ifndef SIMDGEN_HELPER_LOAD_PREFIX_AVX2
+#define SIMDGEN_HELPER_LOAD_PREFIX_AVX2
+// The first `bytes` bytes at p (0..32), zeros above, as simdgen_load_prefix16.
 __attribute__((target("avx2"))) static inline __m256i simdgen_load_prefix32(const void* p,
                                                                             int64_t bytes) {
   const uint8_t* b = (const uint8_t*)p;
@@ -65,10 +71,10 @@ __attribute__((target("avx2"))) static inline __m256i simdgen_load_prefix32(cons
 #endif
 #endif
 #if defined(__x86_64__)
-#ifndef SIMDGEN_HELPER_STORE_PREFIX_AVX2
-#define SIMDGEN_HELPER_STORE_PREFIX_AVX2
-// Stores the first `bytes` bytes of v at p (0..16, 0..32): fixed-size stores by the bits of
-// `bytes` (AVX2 has no byte masked store); nothing past p + bytes is written.
+#ifndef SIMDGEN_HELPER_STORE_PREFIX16_AVX2
+#define SIMDGEN_HELPER_STORE_PREFIX16_AVX2
+// Stores the first `bytes` bytes of v at p (0..16): fixed-size stores by the bits of `bytes`
+// (AVX2 has no byte masked store); nothing past p + bytes is written.
 __attribute__((target("avx2"))) static inline void simdgen_store_prefix16(uint8_t* p, __m128i v,
                                                                           int64_t bytes) {
   if (bytes >= 16) return _mm_storeu_si128((__m128i*)p, v);
@@ -84,6 +90,12 @@ __attribute__((target("avx2"))) static inline void simdgen_store_prefix16(uint8_
   }
   if (bytes & 1) *p = (uint8_t)rest;
 }
+#endif
+#endif
+#if defined(__x86_64__)
+#ifndef SIMDGEN_HELPER_STORE_PREFIX_AVX2
+#define SIMDGEN_HELPER_STORE_PREFIX_AVX2
+// Stores the first `bytes` bytes of v at p (0..32), as simdgen_store_prefix16.
 __attribute__((target("avx2"))) static inline void simdgen_store_prefix32(void* p, __m256i v,
                                                                           int64_t bytes) {
   uint8_t* b = (uint8_t*)p;

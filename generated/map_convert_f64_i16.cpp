@@ -15,13 +15,691 @@
 #include <string.h>
 #endif
 
+#if defined(__x86_64__)
+#if defined(__GNUC__) && !defined(__clang__) && __GNUC__ < 13
+// GCC 12's AVX-512 headers self-initialise _mm512_undefined_*() values, which -Wmaybe-uninitialized
+// reports inside every kernel that inlines them (GCC bug 105593, fixed in GCC 13).
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#pragma GCC diagnostic ignored "-Wuninitialized"
+#endif
+#include <immintrin.h>
+#endif
+#if defined(__aarch64__)
+#include <arm_neon.h>
+#ifndef SIMDGEN_CPU_SUPPORT
+#define SIMDGEN_CPU_SUPPORT
+#if defined(__linux__) && __STDC_HOSTED__
+#include <sys/auxv.h>
+#endif
+// The CPU's feature bits (Linux AT_HWCAP when word is 1, AT_HWCAP2 when 2); none elsewhere,
+// where only the NEON variants, which every AArch64 CPU runs, are chosen.
+__attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) {
+#if defined(__linux__) && __STDC_HOSTED__
+  return getauxval(word == 2 ? AT_HWCAP2 : AT_HWCAP);
+#else
+  (void)word;
+  return 0;
+#endif
+}
+#endif
+#endif
+
 // Plan summary (`simdgen explain` prints the full plans):
 //   map: fl = convert(x, i16, floor); ce = convert(x, u8, ceil); tr = convert(x * 1e15, i64) + convert(h, i64); sat = convert(a, i16, sat) - h; wr = convert(a, i8) + convert(convert(h, u32, sat), i8, sat); f = convert(x, f32) + convert(h, f32); d = convert(convert(x, f32), f64) - x
-//   avx512: identical to sve2 for this kernel, not emitted
 //   sve2: identical to sve for this kernel, not emitted
-//   sve: identical to avx2 for this kernel, not emitted
-//   avx2: identical to neon for this kernel, not emitted
-//   neon: identical to scalar for this kernel, not emitted
+//   sve: identical to scalar for this kernel, not emitted
+
+#if defined(__aarch64__)
+#ifndef SIMDGEN_HELPER_LOAD_PREFIX_NEON
+#define SIMDGEN_HELPER_LOAD_PREFIX_NEON
+// The first `bytes` bytes at p (0..16), zeros above: fixed-size loads by the bits of `bytes`
+// (NEON has no masked load). Nothing past p + bytes is read, no libc call is made, and the
+// vector never goes through memory. Little-endian lanes.
+static inline uint8x16_t simdgen_load_prefix(const void* from, int64_t bytes) {
+  const uint8_t* p = (const uint8_t*)from;
+  if (bytes >= 16) return vld1q_u8(p);
+  uint64_t lo = 0, rest = 0;
+  int shift = 0;
+  if (bytes & 8) __builtin_memcpy(&lo, p, 8), p += 8;
+  if (bytes & 4) {
+    uint32_t w;
+    __builtin_memcpy(&w, p, 4), p += 4, rest = w, shift = 32;
+  }
+  if (bytes & 2) {
+    uint16_t w;
+    __builtin_memcpy(&w, p, 2), p += 2, rest |= (uint64_t)w << shift, shift += 16;
+  }
+  if (bytes & 1) rest |= (uint64_t)*p << shift;
+  return bytes & 8 ? vcombine_u8(vcreate_u8(lo), vcreate_u8(rest))
+                   : vcombine_u8(vcreate_u8(rest), vcreate_u8(0));
+}
+#endif
+#endif
+#if defined(__aarch64__)
+#ifndef SIMDGEN_HELPER_STORE_PREFIX_NEON
+#define SIMDGEN_HELPER_STORE_PREFIX_NEON
+// Stores the first `bytes` bytes of v at p (0..16): fixed-size stores by the bits of `bytes`
+// (NEON has no masked store); nothing past p + bytes is written.
+static inline void simdgen_store_prefix(void* to, uint8x16_t v, int64_t bytes) {
+  uint8_t* p = (uint8_t*)to;
+  if (bytes >= 16) return vst1q_u8(p, v);
+  uint64_t rest = vgetq_lane_u64(vreinterpretq_u64_u8(v), 0);
+  if (bytes & 8)
+    __builtin_memcpy(p, &rest, 8), p += 8, rest = vgetq_lane_u64(vreinterpretq_u64_u8(v), 1);
+  if (bytes & 4) {
+    const uint32_t w = (uint32_t)rest;
+    __builtin_memcpy(p, &w, 4), p += 4, rest >>= 32;
+  }
+  if (bytes & 2) {
+    const uint16_t w = (uint16_t)rest;
+    __builtin_memcpy(p, &w, 2), p += 2, rest >>= 16;
+  }
+  if (bytes & 1) *p = (uint8_t)rest;
+}
+#endif
+#endif
+
+// ---- avx512 (512-bit vectors)
+// element widths differ (8 to 64 bits): 8 lanes per vector, the widest type's; narrower values fill the low lanes of their registers
+// whole vectors: 2 per iteration (unrolled), then one per iteration
+// tail: scalar cleanup loop after the whole vectors
+// uses vpmov/vpmovs/vpmovus narrowing, vcvtpd2ps, vcvtqq2ps between element widths
+// uses vpmovsx/vpmovzx/vcvtps2pd widening between element widths
+
+#if defined(__x86_64__)
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void map_convert_f64_i16_avx512(
+    const double* in0, const int32_t* in1, const int16_t* in2, int16_t* out0, uint8_t* out1,
+    int64_t* out2, int16_t* out3, int8_t* out4, float* out5, double* out6) {
+  constexpr int64_t kCols = 100;
+  __m512d k0 = _mm512_set1_pd(1e15);
+  double k1_s = (double)(1e15);
+  int64_t i = 0;
+  // whole vectors, 2 per iteration
+  for (; i + 16 <= kCols; i += 16) {
+    __m512d x_v_0 = _mm512_loadu_pd(in0 + i);
+    __m256i a_v_0 = _mm256_loadu_si256((const __m256i*)(in1 + i));
+    __m128i h_v_0 = _mm_loadu_si128((const __m128i*)(in2 + i));
+    __m512d t0_0_w_r = _mm512_roundscale_pd(x_v_0, 0x09);
+    __m512i t0_0_w = _mm512_maskz_mov_epi64(
+        _mm512_cmp_pd_mask(x_v_0, x_v_0, _CMP_ORD_Q),
+        _mm512_mask_mov_epi64(
+            _mm512_cvttpd_epi64(t0_0_w_r),
+            _mm512_cmp_pd_mask(t0_0_w_r, _mm512_set1_pd(9223372036854775808.0), _CMP_GE_OQ),
+            _mm512_set1_epi64((long long)(9223372036854775807ll))));
+    __m128i t0_0 = _mm512_cvtsepi64_epi16(t0_0_w);
+    __m512d t1_0_w_r = _mm512_roundscale_pd(x_v_0, 0x0A);
+    __m512i t1_0_w = _mm512_cvttpd_epu64(_mm512_max_pd(t1_0_w_r, _mm512_setzero_pd()));
+    __m128i t1_0 = _mm512_cvtusepi64_epi8(t1_0_w);
+    __m512d t2_0 = _mm512_mul_pd(x_v_0, k0);
+    __m512d t3_0_r = t2_0;
+    __m512i t3_0 = _mm512_maskz_mov_epi64(
+        _mm512_cmp_pd_mask(t2_0, t2_0, _CMP_ORD_Q),
+        _mm512_mask_mov_epi64(
+            _mm512_cvttpd_epi64(t3_0_r),
+            _mm512_cmp_pd_mask(t3_0_r, _mm512_set1_pd(9223372036854775808.0), _CMP_GE_OQ),
+            _mm512_set1_epi64((long long)(9223372036854775807ll))));
+    __m512i t4_0 = _mm512_cvtepi16_epi64(h_v_0);
+    __m512i t5_0 = _mm512_add_epi64(t3_0, t4_0);
+    __m128i t6_0 = _mm256_cvtsepi32_epi16(a_v_0);
+    __m128i t7_0 = _mm_sub_epi16(t6_0, h_v_0);
+    __m128i t8_0 = _mm256_cvtepi32_epi8(a_v_0);
+    __m256i t9_0_w = _mm256_cvtepi16_epi32(h_v_0);
+    __m256i t9_0 = _mm256_max_epi32(t9_0_w, _mm256_setzero_si256());
+    __m128i t10_0 = _mm256_cvtepi32_epi8(_mm256_min_epu32(t9_0, _mm256_set1_epi32((int)(127))));
+    __m128i t11_0 = _mm_add_epi8(t8_0, t10_0);
+    __m256 t12_0 = _mm512_cvtpd_ps(x_v_0);
+    __m256i t13_0_w = _mm256_cvtepi16_epi32(h_v_0);
+    __m256 t13_0 = _mm256_cvtepi32_ps(t13_0_w);
+    __m256 t14_0 = _mm256_add_ps(t12_0, t13_0);
+    __m256 t15_0 = _mm512_cvtpd_ps(x_v_0);
+    __m512d t16_0 = _mm512_cvtps_pd(t15_0);
+    __m512d t17_0 = _mm512_sub_pd(t16_0, x_v_0);
+    _mm_storeu_si128((__m128i*)(out0 + i), t0_0);
+    _mm_storel_epi64((__m128i*)(out1 + i), t1_0);
+    _mm512_storeu_si512((void*)(out2 + i), t5_0);
+    _mm_storeu_si128((__m128i*)(out3 + i), t7_0);
+    _mm_storel_epi64((__m128i*)(out4 + i), t11_0);
+    _mm256_storeu_ps(out5 + i, t14_0);
+    _mm512_storeu_pd(out6 + i, t17_0);
+    __m512d x_v_1 = _mm512_loadu_pd(in0 + i + 8);
+    __m256i a_v_1 = _mm256_loadu_si256((const __m256i*)(in1 + i + 8));
+    __m128i h_v_1 = _mm_loadu_si128((const __m128i*)(in2 + i + 8));
+    __m512d t0_1_w_r = _mm512_roundscale_pd(x_v_1, 0x09);
+    __m512i t0_1_w = _mm512_maskz_mov_epi64(
+        _mm512_cmp_pd_mask(x_v_1, x_v_1, _CMP_ORD_Q),
+        _mm512_mask_mov_epi64(
+            _mm512_cvttpd_epi64(t0_1_w_r),
+            _mm512_cmp_pd_mask(t0_1_w_r, _mm512_set1_pd(9223372036854775808.0), _CMP_GE_OQ),
+            _mm512_set1_epi64((long long)(9223372036854775807ll))));
+    __m128i t0_1 = _mm512_cvtsepi64_epi16(t0_1_w);
+    __m512d t1_1_w_r = _mm512_roundscale_pd(x_v_1, 0x0A);
+    __m512i t1_1_w = _mm512_cvttpd_epu64(_mm512_max_pd(t1_1_w_r, _mm512_setzero_pd()));
+    __m128i t1_1 = _mm512_cvtusepi64_epi8(t1_1_w);
+    __m512d t2_1 = _mm512_mul_pd(x_v_1, k0);
+    __m512d t3_1_r = t2_1;
+    __m512i t3_1 = _mm512_maskz_mov_epi64(
+        _mm512_cmp_pd_mask(t2_1, t2_1, _CMP_ORD_Q),
+        _mm512_mask_mov_epi64(
+            _mm512_cvttpd_epi64(t3_1_r),
+            _mm512_cmp_pd_mask(t3_1_r, _mm512_set1_pd(9223372036854775808.0), _CMP_GE_OQ),
+            _mm512_set1_epi64((long long)(9223372036854775807ll))));
+    __m512i t4_1 = _mm512_cvtepi16_epi64(h_v_1);
+    __m512i t5_1 = _mm512_add_epi64(t3_1, t4_1);
+    __m128i t6_1 = _mm256_cvtsepi32_epi16(a_v_1);
+    __m128i t7_1 = _mm_sub_epi16(t6_1, h_v_1);
+    __m128i t8_1 = _mm256_cvtepi32_epi8(a_v_1);
+    __m256i t9_1_w = _mm256_cvtepi16_epi32(h_v_1);
+    __m256i t9_1 = _mm256_max_epi32(t9_1_w, _mm256_setzero_si256());
+    __m128i t10_1 = _mm256_cvtepi32_epi8(_mm256_min_epu32(t9_1, _mm256_set1_epi32((int)(127))));
+    __m128i t11_1 = _mm_add_epi8(t8_1, t10_1);
+    __m256 t12_1 = _mm512_cvtpd_ps(x_v_1);
+    __m256i t13_1_w = _mm256_cvtepi16_epi32(h_v_1);
+    __m256 t13_1 = _mm256_cvtepi32_ps(t13_1_w);
+    __m256 t14_1 = _mm256_add_ps(t12_1, t13_1);
+    __m256 t15_1 = _mm512_cvtpd_ps(x_v_1);
+    __m512d t16_1 = _mm512_cvtps_pd(t15_1);
+    __m512d t17_1 = _mm512_sub_pd(t16_1, x_v_1);
+    _mm_storeu_si128((__m128i*)(out0 + i + 8), t0_1);
+    _mm_storel_epi64((__m128i*)(out1 + i + 8), t1_1);
+    _mm512_storeu_si512((void*)(out2 + i + 8), t5_1);
+    _mm_storeu_si128((__m128i*)(out3 + i + 8), t7_1);
+    _mm_storel_epi64((__m128i*)(out4 + i + 8), t11_1);
+    _mm256_storeu_ps(out5 + i + 8, t14_1);
+    _mm512_storeu_pd(out6 + i + 8, t17_1);
+  }
+  // scalar cleanup
+  for (; i < kCols; ++i) {
+    double x_v_tail = in0[i];
+    uint32_t a_v_tail = (uint32_t)in1[i];
+    uint16_t h_v_tail = (uint16_t)in2[i];
+    const double t36_tail_r = __builtin_floor(x_v_tail);
+    const double t36_tail_lo = -32768.0;
+    const double t36_tail_hi = 32768.0;
+    bool t36_tail_in = t36_tail_r >= t36_tail_lo;
+    t36_tail_in = t36_tail_in && t36_tail_r < t36_tail_hi;
+    int16_t t36_tail_v = t36_tail_in ? (int16_t)t36_tail_r : (int16_t)0;
+    const int16_t t36_tail_max = (int16_t)32767ull;
+    t36_tail_v = t36_tail_r >= t36_tail_hi ? t36_tail_max : t36_tail_v;
+    const int16_t t36_tail_min = (int16_t)-32768ll;
+    t36_tail_v = t36_tail_r < t36_tail_lo ? t36_tail_min : t36_tail_v;
+    uint16_t t36_tail = (uint16_t)t36_tail_v;
+    const double t37_tail_r = __builtin_ceil(x_v_tail);
+    const double t37_tail_lo = 0.0;
+    const double t37_tail_hi = 256.0;
+    bool t37_tail_in = t37_tail_r >= t37_tail_lo;
+    t37_tail_in = t37_tail_in && t37_tail_r < t37_tail_hi;
+    uint8_t t37_tail_v = t37_tail_in ? (uint8_t)t37_tail_r : (uint8_t)0;
+    const uint8_t t37_tail_max = (uint8_t)255ull;
+    t37_tail_v = t37_tail_r >= t37_tail_hi ? t37_tail_max : t37_tail_v;
+    uint8_t t37_tail = t37_tail_v;
+    double t38_tail = (x_v_tail * k1_s);
+    const double t39_tail_r = __builtin_trunc(t38_tail);
+    const double t39_tail_lo = -9223372036854775808.0;
+    const double t39_tail_hi = 9223372036854775808.0;
+    bool t39_tail_in = t39_tail_r >= t39_tail_lo;
+    t39_tail_in = t39_tail_in && t39_tail_r < t39_tail_hi;
+    int64_t t39_tail_v = t39_tail_in ? (int64_t)t39_tail_r : (int64_t)0;
+    const int64_t t39_tail_max = (int64_t)9223372036854775807ull;
+    t39_tail_v = t39_tail_r >= t39_tail_hi ? t39_tail_max : t39_tail_v;
+    const int64_t t39_tail_min = (int64_t)(-9223372036854775807ll - 1);
+    t39_tail_v = t39_tail_r < t39_tail_lo ? t39_tail_min : t39_tail_v;
+    uint64_t t39_tail = (uint64_t)t39_tail_v;
+    uint64_t t40_tail = (uint64_t)(int64_t)(int16_t)h_v_tail;
+    uint64_t t41_tail = (t39_tail + t40_tail);
+    int32_t t42_tail_v = (int32_t)a_v_tail;
+    const int32_t t42_tail_lo = (int32_t)-32768ll;
+    t42_tail_v = t42_tail_v < t42_tail_lo ? t42_tail_lo : t42_tail_v;
+    const int32_t t42_tail_hi = (int32_t)32767ull;
+    t42_tail_v = t42_tail_v > t42_tail_hi ? t42_tail_hi : t42_tail_v;
+    uint16_t t42_tail = (uint16_t)(int16_t)t42_tail_v;
+    uint16_t t43_tail = (uint16_t)((uint32_t)t42_tail - (uint32_t)h_v_tail);
+    uint8_t t44_tail = (uint8_t)(int8_t)(int32_t)a_v_tail;
+    int16_t t45_tail_v = (int16_t)h_v_tail;
+    const int16_t t45_tail_lo = (int16_t)0;
+    t45_tail_v = t45_tail_v < t45_tail_lo ? t45_tail_lo : t45_tail_v;
+    uint32_t t45_tail = (uint32_t)t45_tail_v;
+    uint32_t t46_tail_v = t45_tail;
+    const uint32_t t46_tail_hi = (uint32_t)127ull;
+    t46_tail_v = t46_tail_v > t46_tail_hi ? t46_tail_hi : t46_tail_v;
+    uint8_t t46_tail = (uint8_t)(int8_t)t46_tail_v;
+    uint8_t t47_tail = (uint8_t)((uint32_t)t44_tail + (uint32_t)t46_tail);
+    float t48_tail = (float)x_v_tail;
+    float t49_tail = (float)(int16_t)h_v_tail;
+    float t50_tail = (t48_tail + t49_tail);
+    float t51_tail = (float)x_v_tail;
+    double t52_tail = (double)t51_tail;
+    double t53_tail = (t52_tail - x_v_tail);
+    out0[i] = (int16_t)t36_tail;
+    out1[i] = t37_tail;
+    out2[i] = (int64_t)t41_tail;
+    out3[i] = (int16_t)t43_tail;
+    out4[i] = (int8_t)t47_tail;
+    out5[i] = t50_tail;
+    out6[i] = t53_tail;
+  }
+}
+#endif
+
+// ---- avx2 (256-bit vectors)
+// element widths differ (8 to 64 bits): 4 lanes per vector, the widest type's; narrower values fill the low lanes of their registers
+// whole vectors: 2 per iteration (unrolled), then one per iteration
+// tail: scalar cleanup loop after the whole vectors
+// uses 64-bit min/max emulated with vpcmpgtq + vpblendvb (AVX2 has none)
+// uses AVX2 narrowing between element widths: clamp, then pack (shufps / packus) per halving
+// uses vpmovsx/vpmovzx/vcvtps2pd widening between element widths
+
+#if defined(__x86_64__)
+__attribute__((target("avx2"))) void map_convert_f64_i16_avx2(const double* in0, const int32_t* in1,
+                                                              const int16_t* in2, int16_t* out0,
+                                                              uint8_t* out1, int64_t* out2,
+                                                              int16_t* out3, int8_t* out4,
+                                                              float* out5, double* out6) {
+  constexpr int64_t kCols = 100;
+  __m256d k0 = _mm256_set1_pd(1e15);
+  int64_t i = 0;
+  // whole vectors, 2 per iteration
+  for (; i + 8 <= kCols; i += 8) {
+    __m256d x_v_0 = _mm256_loadu_pd(in0 + i);
+    __m128i a_v_0 = _mm_loadu_si128((const __m128i*)(in1 + i));
+    __m128i h_v_0 = _mm_loadl_epi64((const __m128i*)(in2 + i));
+    double t0_0_w_lanes_in[4];
+    _mm256_storeu_pd(t0_0_w_lanes_in, x_v_0);
+    int64_t t0_0_w_lanes_out[4];
+    for (int l = 0; l < 4; ++l) {
+      const double t0_0_w_r = __builtin_floor(t0_0_w_lanes_in[l]);
+      const double t0_0_w_lo = -9223372036854775808.0;
+      const double t0_0_w_hi = 9223372036854775808.0;
+      bool t0_0_w_in = t0_0_w_r >= t0_0_w_lo;
+      t0_0_w_in = t0_0_w_in && t0_0_w_r < t0_0_w_hi;
+      int64_t t0_0_w_v = t0_0_w_in ? (int64_t)t0_0_w_r : (int64_t)0;
+      const int64_t t0_0_w_max = (int64_t)9223372036854775807ull;
+      t0_0_w_v = t0_0_w_r >= t0_0_w_hi ? t0_0_w_max : t0_0_w_v;
+      const int64_t t0_0_w_min = (int64_t)(-9223372036854775807ll - 1);
+      t0_0_w_v = t0_0_w_r < t0_0_w_lo ? t0_0_w_min : t0_0_w_v;
+      t0_0_w_lanes_out[l] = t0_0_w_v;
+    }
+    __m256i t0_0_w = _mm256_loadu_si256((const __m256i*)(t0_0_w_lanes_out));
+    __m256i t0_0_c = _mm256_blendv_epi8(
+        _mm256_blendv_epi8(_mm256_set1_epi64x((long long)(-32768ll)), t0_0_w,
+                           _mm256_cmpgt_epi64(t0_0_w, _mm256_set1_epi64x((long long)(-32768ll)))),
+        _mm256_set1_epi64x((long long)(32767ull)),
+        _mm256_cmpgt_epi64(
+            _mm256_blendv_epi8(
+                _mm256_set1_epi64x((long long)(-32768ll)), t0_0_w,
+                _mm256_cmpgt_epi64(t0_0_w, _mm256_set1_epi64x((long long)(-32768ll)))),
+            _mm256_set1_epi64x((long long)(32767ull))));
+    __m128i t0_0_lo = _mm256_castsi256_si128(t0_0_c);
+    __m128i t0_0_hi = _mm256_extracti128_si256(t0_0_c, 1);
+    __m128i t0_0_32 = _mm_castps_si128(
+        _mm_shuffle_ps(_mm_castsi128_ps(t0_0_lo), _mm_castsi128_ps(t0_0_hi), 0x88));
+    __m128i t0_0 = _mm_packs_epi32(t0_0_32, t0_0_32);
+    double t1_0_w_lanes_in[4];
+    _mm256_storeu_pd(t1_0_w_lanes_in, x_v_0);
+    int64_t t1_0_w_lanes_out[4];
+    for (int l = 0; l < 4; ++l) {
+      const double t1_0_w_r = __builtin_ceil(t1_0_w_lanes_in[l]);
+      const double t1_0_w_lo = -9223372036854775808.0;
+      const double t1_0_w_hi = 9223372036854775808.0;
+      bool t1_0_w_in = t1_0_w_r >= t1_0_w_lo;
+      t1_0_w_in = t1_0_w_in && t1_0_w_r < t1_0_w_hi;
+      int64_t t1_0_w_v = t1_0_w_in ? (int64_t)t1_0_w_r : (int64_t)0;
+      const int64_t t1_0_w_max = (int64_t)9223372036854775807ull;
+      t1_0_w_v = t1_0_w_r >= t1_0_w_hi ? t1_0_w_max : t1_0_w_v;
+      const int64_t t1_0_w_min = (int64_t)(-9223372036854775807ll - 1);
+      t1_0_w_v = t1_0_w_r < t1_0_w_lo ? t1_0_w_min : t1_0_w_v;
+      t1_0_w_lanes_out[l] = t1_0_w_v;
+    }
+    __m256i t1_0_w = _mm256_loadu_si256((const __m256i*)(t1_0_w_lanes_out));
+    __m256i t1_0_c = _mm256_blendv_epi8(
+        _mm256_blendv_epi8(_mm256_setzero_si256(), t1_0_w,
+                           _mm256_cmpgt_epi64(t1_0_w, _mm256_setzero_si256())),
+        _mm256_set1_epi64x((long long)(255ull)),
+        _mm256_cmpgt_epi64(_mm256_blendv_epi8(_mm256_setzero_si256(), t1_0_w,
+                                              _mm256_cmpgt_epi64(t1_0_w, _mm256_setzero_si256())),
+                           _mm256_set1_epi64x((long long)(255ull))));
+    __m128i t1_0_lo = _mm256_castsi256_si128(t1_0_c);
+    __m128i t1_0_hi = _mm256_extracti128_si256(t1_0_c, 1);
+    __m128i t1_0_32 = _mm_castps_si128(
+        _mm_shuffle_ps(_mm_castsi128_ps(t1_0_lo), _mm_castsi128_ps(t1_0_hi), 0x88));
+    __m128i t1_0_16 = _mm_packus_epi32(t1_0_32, t1_0_32);
+    __m128i t1_0 = _mm_packus_epi16(t1_0_16, t1_0_16);
+    __m256d t2_0 = _mm256_mul_pd(x_v_0, k0);
+    double t3_0_lanes_in[4];
+    _mm256_storeu_pd(t3_0_lanes_in, t2_0);
+    int64_t t3_0_lanes_out[4];
+    for (int l = 0; l < 4; ++l) {
+      const double t3_0_r = __builtin_trunc(t3_0_lanes_in[l]);
+      const double t3_0_lo = -9223372036854775808.0;
+      const double t3_0_hi = 9223372036854775808.0;
+      bool t3_0_in = t3_0_r >= t3_0_lo;
+      t3_0_in = t3_0_in && t3_0_r < t3_0_hi;
+      int64_t t3_0_v = t3_0_in ? (int64_t)t3_0_r : (int64_t)0;
+      const int64_t t3_0_max = (int64_t)9223372036854775807ull;
+      t3_0_v = t3_0_r >= t3_0_hi ? t3_0_max : t3_0_v;
+      const int64_t t3_0_min = (int64_t)(-9223372036854775807ll - 1);
+      t3_0_v = t3_0_r < t3_0_lo ? t3_0_min : t3_0_v;
+      t3_0_lanes_out[l] = t3_0_v;
+    }
+    __m256i t3_0 = _mm256_loadu_si256((const __m256i*)(t3_0_lanes_out));
+    __m256i t4_0 = _mm256_cvtepi16_epi64(h_v_0);
+    __m256i t5_0 = _mm256_add_epi64(t3_0, t4_0);
+    __m128i t6_0_c = _mm_min_epi32(_mm_max_epi32(a_v_0, _mm_set1_epi32((int)(-32768ll))),
+                                   _mm_set1_epi32((int)(32767ull)));
+    __m128i t6_0 = _mm_packs_epi32(t6_0_c, t6_0_c);
+    __m128i t7_0 = _mm_sub_epi16(t6_0, h_v_0);
+    __m128i t8_0_16 = _mm_packus_epi32(_mm_and_si128(a_v_0, _mm_set1_epi32(0xFFFF)),
+                                       _mm_and_si128(a_v_0, _mm_set1_epi32(0xFFFF)));
+    __m128i t8_0 = _mm_packus_epi16(_mm_and_si128(t8_0_16, _mm_set1_epi16(0x00FF)),
+                                    _mm_and_si128(t8_0_16, _mm_set1_epi16(0x00FF)));
+    __m128i t9_0_w = _mm_cvtepi16_epi32(h_v_0);
+    __m128i t9_0 = _mm_max_epi32(t9_0_w, _mm_setzero_si128());
+    __m128i t10_0_c = _mm_min_epu32(t9_0, _mm_set1_epi32((int)(127ull)));
+    __m128i t10_0_16 = _mm_packs_epi32(t10_0_c, t10_0_c);
+    __m128i t10_0 = _mm_packs_epi16(t10_0_16, t10_0_16);
+    __m128i t11_0 = _mm_add_epi8(t8_0, t10_0);
+    __m128 t12_0 = _mm256_cvtpd_ps(x_v_0);
+    __m128i t13_0_w = _mm_cvtepi16_epi32(h_v_0);
+    __m128 t13_0 = _mm_cvtepi32_ps(t13_0_w);
+    __m128 t14_0 = _mm_add_ps(t12_0, t13_0);
+    __m128 t15_0 = _mm256_cvtpd_ps(x_v_0);
+    __m256d t16_0 = _mm256_cvtps_pd(t15_0);
+    __m256d t17_0 = _mm256_sub_pd(t16_0, x_v_0);
+    _mm_storel_epi64((__m128i*)(out0 + i), t0_0);
+    _mm_storeu_si32((void*)(out1 + i), t1_0);
+    _mm256_storeu_si256((__m256i*)(out2 + i), t5_0);
+    _mm_storel_epi64((__m128i*)(out3 + i), t7_0);
+    _mm_storeu_si32((void*)(out4 + i), t11_0);
+    _mm_storeu_ps(out5 + i, t14_0);
+    _mm256_storeu_pd(out6 + i, t17_0);
+    __m256d x_v_1 = _mm256_loadu_pd(in0 + i + 4);
+    __m128i a_v_1 = _mm_loadu_si128((const __m128i*)(in1 + i + 4));
+    __m128i h_v_1 = _mm_loadl_epi64((const __m128i*)(in2 + i + 4));
+    double t0_1_w_lanes_in[4];
+    _mm256_storeu_pd(t0_1_w_lanes_in, x_v_1);
+    int64_t t0_1_w_lanes_out[4];
+    for (int l = 0; l < 4; ++l) {
+      const double t0_1_w_r = __builtin_floor(t0_1_w_lanes_in[l]);
+      const double t0_1_w_lo = -9223372036854775808.0;
+      const double t0_1_w_hi = 9223372036854775808.0;
+      bool t0_1_w_in = t0_1_w_r >= t0_1_w_lo;
+      t0_1_w_in = t0_1_w_in && t0_1_w_r < t0_1_w_hi;
+      int64_t t0_1_w_v = t0_1_w_in ? (int64_t)t0_1_w_r : (int64_t)0;
+      const int64_t t0_1_w_max = (int64_t)9223372036854775807ull;
+      t0_1_w_v = t0_1_w_r >= t0_1_w_hi ? t0_1_w_max : t0_1_w_v;
+      const int64_t t0_1_w_min = (int64_t)(-9223372036854775807ll - 1);
+      t0_1_w_v = t0_1_w_r < t0_1_w_lo ? t0_1_w_min : t0_1_w_v;
+      t0_1_w_lanes_out[l] = t0_1_w_v;
+    }
+    __m256i t0_1_w = _mm256_loadu_si256((const __m256i*)(t0_1_w_lanes_out));
+    __m256i t0_1_c = _mm256_blendv_epi8(
+        _mm256_blendv_epi8(_mm256_set1_epi64x((long long)(-32768ll)), t0_1_w,
+                           _mm256_cmpgt_epi64(t0_1_w, _mm256_set1_epi64x((long long)(-32768ll)))),
+        _mm256_set1_epi64x((long long)(32767ull)),
+        _mm256_cmpgt_epi64(
+            _mm256_blendv_epi8(
+                _mm256_set1_epi64x((long long)(-32768ll)), t0_1_w,
+                _mm256_cmpgt_epi64(t0_1_w, _mm256_set1_epi64x((long long)(-32768ll)))),
+            _mm256_set1_epi64x((long long)(32767ull))));
+    __m128i t0_1_lo = _mm256_castsi256_si128(t0_1_c);
+    __m128i t0_1_hi = _mm256_extracti128_si256(t0_1_c, 1);
+    __m128i t0_1_32 = _mm_castps_si128(
+        _mm_shuffle_ps(_mm_castsi128_ps(t0_1_lo), _mm_castsi128_ps(t0_1_hi), 0x88));
+    __m128i t0_1 = _mm_packs_epi32(t0_1_32, t0_1_32);
+    double t1_1_w_lanes_in[4];
+    _mm256_storeu_pd(t1_1_w_lanes_in, x_v_1);
+    int64_t t1_1_w_lanes_out[4];
+    for (int l = 0; l < 4; ++l) {
+      const double t1_1_w_r = __builtin_ceil(t1_1_w_lanes_in[l]);
+      const double t1_1_w_lo = -9223372036854775808.0;
+      const double t1_1_w_hi = 9223372036854775808.0;
+      bool t1_1_w_in = t1_1_w_r >= t1_1_w_lo;
+      t1_1_w_in = t1_1_w_in && t1_1_w_r < t1_1_w_hi;
+      int64_t t1_1_w_v = t1_1_w_in ? (int64_t)t1_1_w_r : (int64_t)0;
+      const int64_t t1_1_w_max = (int64_t)9223372036854775807ull;
+      t1_1_w_v = t1_1_w_r >= t1_1_w_hi ? t1_1_w_max : t1_1_w_v;
+      const int64_t t1_1_w_min = (int64_t)(-9223372036854775807ll - 1);
+      t1_1_w_v = t1_1_w_r < t1_1_w_lo ? t1_1_w_min : t1_1_w_v;
+      t1_1_w_lanes_out[l] = t1_1_w_v;
+    }
+    __m256i t1_1_w = _mm256_loadu_si256((const __m256i*)(t1_1_w_lanes_out));
+    __m256i t1_1_c = _mm256_blendv_epi8(
+        _mm256_blendv_epi8(_mm256_setzero_si256(), t1_1_w,
+                           _mm256_cmpgt_epi64(t1_1_w, _mm256_setzero_si256())),
+        _mm256_set1_epi64x((long long)(255ull)),
+        _mm256_cmpgt_epi64(_mm256_blendv_epi8(_mm256_setzero_si256(), t1_1_w,
+                                              _mm256_cmpgt_epi64(t1_1_w, _mm256_setzero_si256())),
+                           _mm256_set1_epi64x((long long)(255ull))));
+    __m128i t1_1_lo = _mm256_castsi256_si128(t1_1_c);
+    __m128i t1_1_hi = _mm256_extracti128_si256(t1_1_c, 1);
+    __m128i t1_1_32 = _mm_castps_si128(
+        _mm_shuffle_ps(_mm_castsi128_ps(t1_1_lo), _mm_castsi128_ps(t1_1_hi), 0x88));
+    __m128i t1_1_16 = _mm_packus_epi32(t1_1_32, t1_1_32);
+    __m128i t1_1 = _mm_packus_epi16(t1_1_16, t1_1_16);
+    __m256d t2_1 = _mm256_mul_pd(x_v_1, k0);
+    double t3_1_lanes_in[4];
+    _mm256_storeu_pd(t3_1_lanes_in, t2_1);
+    int64_t t3_1_lanes_out[4];
+    for (int l = 0; l < 4; ++l) {
+      const double t3_1_r = __builtin_trunc(t3_1_lanes_in[l]);
+      const double t3_1_lo = -9223372036854775808.0;
+      const double t3_1_hi = 9223372036854775808.0;
+      bool t3_1_in = t3_1_r >= t3_1_lo;
+      t3_1_in = t3_1_in && t3_1_r < t3_1_hi;
+      int64_t t3_1_v = t3_1_in ? (int64_t)t3_1_r : (int64_t)0;
+      const int64_t t3_1_max = (int64_t)9223372036854775807ull;
+      t3_1_v = t3_1_r >= t3_1_hi ? t3_1_max : t3_1_v;
+      const int64_t t3_1_min = (int64_t)(-9223372036854775807ll - 1);
+      t3_1_v = t3_1_r < t3_1_lo ? t3_1_min : t3_1_v;
+      t3_1_lanes_out[l] = t3_1_v;
+    }
+    __m256i t3_1 = _mm256_loadu_si256((const __m256i*)(t3_1_lanes_out));
+    __m256i t4_1 = _mm256_cvtepi16_epi64(h_v_1);
+    __m256i t5_1 = _mm256_add_epi64(t3_1, t4_1);
+    __m128i t6_1_c = _mm_min_epi32(_mm_max_epi32(a_v_1, _mm_set1_epi32((int)(-32768ll))),
+                                   _mm_set1_epi32((int)(32767ull)));
+    __m128i t6_1 = _mm_packs_epi32(t6_1_c, t6_1_c);
+    __m128i t7_1 = _mm_sub_epi16(t6_1, h_v_1);
+    __m128i t8_1_16 = _mm_packus_epi32(_mm_and_si128(a_v_1, _mm_set1_epi32(0xFFFF)),
+                                       _mm_and_si128(a_v_1, _mm_set1_epi32(0xFFFF)));
+    __m128i t8_1 = _mm_packus_epi16(_mm_and_si128(t8_1_16, _mm_set1_epi16(0x00FF)),
+                                    _mm_and_si128(t8_1_16, _mm_set1_epi16(0x00FF)));
+    __m128i t9_1_w = _mm_cvtepi16_epi32(h_v_1);
+    __m128i t9_1 = _mm_max_epi32(t9_1_w, _mm_setzero_si128());
+    __m128i t10_1_c = _mm_min_epu32(t9_1, _mm_set1_epi32((int)(127ull)));
+    __m128i t10_1_16 = _mm_packs_epi32(t10_1_c, t10_1_c);
+    __m128i t10_1 = _mm_packs_epi16(t10_1_16, t10_1_16);
+    __m128i t11_1 = _mm_add_epi8(t8_1, t10_1);
+    __m128 t12_1 = _mm256_cvtpd_ps(x_v_1);
+    __m128i t13_1_w = _mm_cvtepi16_epi32(h_v_1);
+    __m128 t13_1 = _mm_cvtepi32_ps(t13_1_w);
+    __m128 t14_1 = _mm_add_ps(t12_1, t13_1);
+    __m128 t15_1 = _mm256_cvtpd_ps(x_v_1);
+    __m256d t16_1 = _mm256_cvtps_pd(t15_1);
+    __m256d t17_1 = _mm256_sub_pd(t16_1, x_v_1);
+    _mm_storel_epi64((__m128i*)(out0 + i + 4), t0_1);
+    _mm_storeu_si32((void*)(out1 + i + 4), t1_1);
+    _mm256_storeu_si256((__m256i*)(out2 + i + 4), t5_1);
+    _mm_storel_epi64((__m128i*)(out3 + i + 4), t7_1);
+    _mm_storeu_si32((void*)(out4 + i + 4), t11_1);
+    _mm_storeu_ps(out5 + i + 4, t14_1);
+    _mm256_storeu_pd(out6 + i + 4, t17_1);
+  }
+  // whole vectors, one per iteration
+  for (; i + 4 <= kCols; i += 4) {
+    __m256d x_v = _mm256_loadu_pd(in0 + i);
+    __m128i a_v = _mm_loadu_si128((const __m128i*)(in1 + i));
+    __m128i h_v = _mm_loadl_epi64((const __m128i*)(in2 + i));
+    double t18_w_lanes_in[4];
+    _mm256_storeu_pd(t18_w_lanes_in, x_v);
+    int64_t t18_w_lanes_out[4];
+    for (int l = 0; l < 4; ++l) {
+      const double t18_w_r = __builtin_floor(t18_w_lanes_in[l]);
+      const double t18_w_lo = -9223372036854775808.0;
+      const double t18_w_hi = 9223372036854775808.0;
+      bool t18_w_in = t18_w_r >= t18_w_lo;
+      t18_w_in = t18_w_in && t18_w_r < t18_w_hi;
+      int64_t t18_w_v = t18_w_in ? (int64_t)t18_w_r : (int64_t)0;
+      const int64_t t18_w_max = (int64_t)9223372036854775807ull;
+      t18_w_v = t18_w_r >= t18_w_hi ? t18_w_max : t18_w_v;
+      const int64_t t18_w_min = (int64_t)(-9223372036854775807ll - 1);
+      t18_w_v = t18_w_r < t18_w_lo ? t18_w_min : t18_w_v;
+      t18_w_lanes_out[l] = t18_w_v;
+    }
+    __m256i t18_w = _mm256_loadu_si256((const __m256i*)(t18_w_lanes_out));
+    __m256i t18_c = _mm256_blendv_epi8(
+        _mm256_blendv_epi8(_mm256_set1_epi64x((long long)(-32768ll)), t18_w,
+                           _mm256_cmpgt_epi64(t18_w, _mm256_set1_epi64x((long long)(-32768ll)))),
+        _mm256_set1_epi64x((long long)(32767ull)),
+        _mm256_cmpgt_epi64(
+            _mm256_blendv_epi8(
+                _mm256_set1_epi64x((long long)(-32768ll)), t18_w,
+                _mm256_cmpgt_epi64(t18_w, _mm256_set1_epi64x((long long)(-32768ll)))),
+            _mm256_set1_epi64x((long long)(32767ull))));
+    __m128i t18_lo = _mm256_castsi256_si128(t18_c);
+    __m128i t18_hi = _mm256_extracti128_si256(t18_c, 1);
+    __m128i t18_32 =
+        _mm_castps_si128(_mm_shuffle_ps(_mm_castsi128_ps(t18_lo), _mm_castsi128_ps(t18_hi), 0x88));
+    __m128i t18 = _mm_packs_epi32(t18_32, t18_32);
+    double t19_w_lanes_in[4];
+    _mm256_storeu_pd(t19_w_lanes_in, x_v);
+    int64_t t19_w_lanes_out[4];
+    for (int l = 0; l < 4; ++l) {
+      const double t19_w_r = __builtin_ceil(t19_w_lanes_in[l]);
+      const double t19_w_lo = -9223372036854775808.0;
+      const double t19_w_hi = 9223372036854775808.0;
+      bool t19_w_in = t19_w_r >= t19_w_lo;
+      t19_w_in = t19_w_in && t19_w_r < t19_w_hi;
+      int64_t t19_w_v = t19_w_in ? (int64_t)t19_w_r : (int64_t)0;
+      const int64_t t19_w_max = (int64_t)9223372036854775807ull;
+      t19_w_v = t19_w_r >= t19_w_hi ? t19_w_max : t19_w_v;
+      const int64_t t19_w_min = (int64_t)(-9223372036854775807ll - 1);
+      t19_w_v = t19_w_r < t19_w_lo ? t19_w_min : t19_w_v;
+      t19_w_lanes_out[l] = t19_w_v;
+    }
+    __m256i t19_w = _mm256_loadu_si256((const __m256i*)(t19_w_lanes_out));
+    __m256i t19_c = _mm256_blendv_epi8(
+        _mm256_blendv_epi8(_mm256_setzero_si256(), t19_w,
+                           _mm256_cmpgt_epi64(t19_w, _mm256_setzero_si256())),
+        _mm256_set1_epi64x((long long)(255ull)),
+        _mm256_cmpgt_epi64(_mm256_blendv_epi8(_mm256_setzero_si256(), t19_w,
+                                              _mm256_cmpgt_epi64(t19_w, _mm256_setzero_si256())),
+                           _mm256_set1_epi64x((long long)(255ull))));
+    __m128i t19_lo = _mm256_castsi256_si128(t19_c);
+    __m128i t19_hi = _mm256_extracti128_si256(t19_c, 1);
+    __m128i t19_32 =
+        _mm_castps_si128(_mm_shuffle_ps(_mm_castsi128_ps(t19_lo), _mm_castsi128_ps(t19_hi), 0x88));
+    __m128i t19_16 = _mm_packus_epi32(t19_32, t19_32);
+    __m128i t19 = _mm_packus_epi16(t19_16, t19_16);
+    __m256d t20 = _mm256_mul_pd(x_v, k0);
+    double t21_lanes_in[4];
+    _mm256_storeu_pd(t21_lanes_in, t20);
+    int64_t t21_lanes_out[4];
+    for (int l = 0; l < 4; ++l) {
+      const double t21_r = __builtin_trunc(t21_lanes_in[l]);
+      const double t21_lo = -9223372036854775808.0;
+      const double t21_hi = 9223372036854775808.0;
+      bool t21_in = t21_r >= t21_lo;
+      t21_in = t21_in && t21_r < t21_hi;
+      int64_t t21_v = t21_in ? (int64_t)t21_r : (int64_t)0;
+      const int64_t t21_max = (int64_t)9223372036854775807ull;
+      t21_v = t21_r >= t21_hi ? t21_max : t21_v;
+      const int64_t t21_min = (int64_t)(-9223372036854775807ll - 1);
+      t21_v = t21_r < t21_lo ? t21_min : t21_v;
+      t21_lanes_out[l] = t21_v;
+    }
+    __m256i t21 = _mm256_loadu_si256((const __m256i*)(t21_lanes_out));
+    __m256i t22 = _mm256_cvtepi16_epi64(h_v);
+    __m256i t23 = _mm256_add_epi64(t21, t22);
+    __m128i t24_c = _mm_min_epi32(_mm_max_epi32(a_v, _mm_set1_epi32((int)(-32768ll))),
+                                  _mm_set1_epi32((int)(32767ull)));
+    __m128i t24 = _mm_packs_epi32(t24_c, t24_c);
+    __m128i t25 = _mm_sub_epi16(t24, h_v);
+    __m128i t26_16 = _mm_packus_epi32(_mm_and_si128(a_v, _mm_set1_epi32(0xFFFF)),
+                                      _mm_and_si128(a_v, _mm_set1_epi32(0xFFFF)));
+    __m128i t26 = _mm_packus_epi16(_mm_and_si128(t26_16, _mm_set1_epi16(0x00FF)),
+                                   _mm_and_si128(t26_16, _mm_set1_epi16(0x00FF)));
+    __m128i t27_w = _mm_cvtepi16_epi32(h_v);
+    __m128i t27 = _mm_max_epi32(t27_w, _mm_setzero_si128());
+    __m128i t28_c = _mm_min_epu32(t27, _mm_set1_epi32((int)(127ull)));
+    __m128i t28_16 = _mm_packs_epi32(t28_c, t28_c);
+    __m128i t28 = _mm_packs_epi16(t28_16, t28_16);
+    __m128i t29 = _mm_add_epi8(t26, t28);
+    __m128 t30 = _mm256_cvtpd_ps(x_v);
+    __m128i t31_w = _mm_cvtepi16_epi32(h_v);
+    __m128 t31 = _mm_cvtepi32_ps(t31_w);
+    __m128 t32 = _mm_add_ps(t30, t31);
+    __m128 t33 = _mm256_cvtpd_ps(x_v);
+    __m256d t34 = _mm256_cvtps_pd(t33);
+    __m256d t35 = _mm256_sub_pd(t34, x_v);
+    _mm_storel_epi64((__m128i*)(out0 + i), t18);
+    _mm_storeu_si32((void*)(out1 + i), t19);
+    _mm256_storeu_si256((__m256i*)(out2 + i), t23);
+    _mm_storel_epi64((__m128i*)(out3 + i), t25);
+    _mm_storeu_si32((void*)(out4 + i), t29);
+    _mm_storeu_ps(out5 + i, t32);
+    _mm256_storeu_pd(out6 + i, t35);
+  }
+}
+#endif
+
+// ---- neon (128-bit vectors)
+// element widths differ (8 to 64 bits): 2 lanes per vector, the widest type's; narrower values fill the low lanes of their registers
+// tail: scalar cleanup loop after the whole vectors
+// uses sxtl/uxtl widening
+// uses xtn/sqxtn/uqxtn narrowing between element widths
+
+#if defined(__aarch64__)
+
+void map_convert_f64_i16_neon(const double* in0, const int32_t* in1, const int16_t* in2,
+                              int16_t* out0, uint8_t* out1, int64_t* out2, int16_t* out3,
+                              int8_t* out4, float* out5, double* out6) {
+  constexpr int64_t kCols = 100;
+  float64x2_t k0 = vdupq_n_f64(1e15);
+  // whole vectors
+  int64_t i = 0;
+  for (; i + 2 <= kCols; i += 2) {
+    float64x2_t x_v = vld1q_f64(in0 + i);
+    int32x4_t a_v = vcombine_s32(vld1_s32(in1 + i), vdup_n_s32(0));
+    int16x8_t h_v = vreinterpretq_s16_u8(simdgen_load_prefix(in2 + i, 4));
+    int64x2_t t0_w = vcvtmq_s64_f64(x_v);
+    int16x8_t t0 =
+        vcombine_s16(vqmovn_s32(vcombine_s32(vqmovn_s64(t0_w), vdup_n_s32(0))), vdup_n_s16(0));
+    uint64x2_t t1_w = vcvtpq_u64_f64(x_v);
+    uint8x16_t t1 =
+        vcombine_u8(vqmovn_u16(vcombine_u16(
+                        vqmovn_u32(vcombine_u32(vqmovn_u64(t1_w), vdup_n_u32(0))), vdup_n_u16(0))),
+                    vdup_n_u8(0));
+    float64x2_t t2 = vmulq_f64(x_v, k0);
+    int64x2_t t3 = vcvtq_s64_f64(t2);
+    int64x2_t t4 = vmovl_s32(vget_low_s32(vmovl_s16(vget_low_s16(h_v))));
+    int64x2_t t5 = vaddq_s64(t3, t4);
+    int16x8_t t6 = vcombine_s16(vqmovn_s32(a_v), vdup_n_s16(0));
+    int16x8_t t7 = vsubq_s16(t6, h_v);
+    int8x16_t t8 =
+        vcombine_s8(vmovn_s16(vcombine_s16(vmovn_s32(a_v), vdup_n_s16(0))), vdup_n_s8(0));
+    int32x4_t t9_w = vmovl_s16(vget_low_s16(h_v));
+    uint32x4_t t9 = vreinterpretq_u32_s32(vbicq_s32(t9_w, vshrq_n_s32(t9_w, 31)));
+    int8x16_t t10 = vreinterpretq_s8_u8(
+        vminq_u8(vcombine_u8(vqmovn_u16(vcombine_u16(vqmovn_u32(t9), vdup_n_u16(0))), vdup_n_u8(0)),
+                 vdupq_n_u8(127)));
+    int8x16_t t11 = vaddq_s8(t8, t10);
+    float32x4_t t12 = vcombine_f32(vcvt_f32_f64(x_v), vdup_n_f32(0));
+    int32x4_t t13_w = vmovl_s16(vget_low_s16(h_v));
+    float32x4_t t13 = vcvtq_f32_s32(t13_w);
+    float32x4_t t14 = vaddq_f32(t12, t13);
+    float32x4_t t15 = vcombine_f32(vcvt_f32_f64(x_v), vdup_n_f32(0));
+    float64x2_t t16 = vcvt_f64_f32(vget_low_f32(t15));
+    float64x2_t t17 = vsubq_f64(t16, x_v);
+    simdgen_store_prefix(out0 + i, vreinterpretq_u8_s16(t0), 4);
+    simdgen_store_prefix(out1 + i, t1, 2);
+    vst1q_s64(out2 + i, t5);
+    simdgen_store_prefix(out3 + i, vreinterpretq_u8_s16(t7), 4);
+    simdgen_store_prefix(out4 + i, vreinterpretq_u8_s8(t11), 2);
+    vst1_f32(out5 + i, vget_low_f32(t14));
+    vst1q_f64(out6 + i, t17);
+  }
+}
+#endif
 
 // ---- scalar (portable C++)
 
@@ -165,7 +843,38 @@ bool map_convert_f64_i16_forced(map_convert_f64_i16_choice& choice) {
     choice = {map_convert_f64_i16_scalar, "scalar"};
     return true;
   }
+#if defined(__x86_64__)
+  __builtin_cpu_init();
+  if (map_convert_f64_i16_names(requested, "avx512", "avx512")) {
+    if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+        __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
+        __builtin_cpu_supports("bmi2")) {
+      choice = {map_convert_f64_i16_avx512, "avx512"};
+      return true;
+    }
+    map_convert_f64_i16_report(requested, "this CPU does not support it");
+    return false;
+  }
+  if (map_convert_f64_i16_names(requested, "avx2", "avx2")) {
+    if (__builtin_cpu_supports("avx2")) {
+      choice = {map_convert_f64_i16_avx2, "avx2"};
+      return true;
+    }
+    map_convert_f64_i16_report(requested, "this CPU does not support it");
+    return false;
+  }
+#endif
+#if defined(__aarch64__)
 
+  if (map_convert_f64_i16_names(requested, "neon", "neon")) {
+    if (true) {
+      choice = {map_convert_f64_i16_neon, "neon"};
+      return true;
+    }
+    map_convert_f64_i16_report(requested, "this CPU does not support it");
+    return false;
+  }
+#endif
   if (!map_convert_f64_i16_known(requested))
     map_convert_f64_i16_report(requested,
                                "not a variant name on this architecture (see simdgen list)");
@@ -178,7 +887,18 @@ map_convert_f64_i16_choice map_convert_f64_i16_select() {
   map_convert_f64_i16_choice forced = {map_convert_f64_i16_scalar, "scalar"};
   if (map_convert_f64_i16_forced(forced)) return forced;
 #endif
+#if defined(__x86_64__)
+  __builtin_cpu_init();
+  if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+      __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
+      __builtin_cpu_supports("bmi2"))
+    return {map_convert_f64_i16_avx512, "avx512"};
+  if (__builtin_cpu_supports("avx2")) return {map_convert_f64_i16_avx2, "avx2"};
+#endif
+#if defined(__aarch64__)
 
+  if (true) return {map_convert_f64_i16_neon, "neon"};
+#endif
   return {map_convert_f64_i16_scalar, "scalar"};
 }
 

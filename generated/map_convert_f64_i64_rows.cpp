@@ -353,11 +353,11 @@ __attribute__((target("avx2"))) void map_convert_f64_i64_rows_avx2(
         __m256i a_v_0 = _mm256_loadu_si256((const __m256i*)(in1 + c + r * stride));
         __m256i u_v_0 = _mm256_loadu_si256((const __m256i*)(in2 + c + r * stride));
         __m256d t0_0 = _mm256_mul_pd(x_v_0, k0);
-        double t1_0_in[4];
-        _mm256_storeu_pd(t1_0_in, t0_0);
-        int64_t t1_0_out[4];
+        double t1_0_lanes_in[4];
+        _mm256_storeu_pd(t1_0_lanes_in, t0_0);
+        int64_t t1_0_lanes_out[4];
         for (int l = 0; l < 4; ++l) {
-          const double t1_0_r = __builtin_trunc(t1_0_in[l]);
+          const double t1_0_r = __builtin_trunc(t1_0_lanes_in[l]);
           const double t1_0_lo = -9223372036854775808.0;
           const double t1_0_hi = 9223372036854775808.0;
           bool t1_0_in = t1_0_r >= t1_0_lo;
@@ -367,25 +367,25 @@ __attribute__((target("avx2"))) void map_convert_f64_i64_rows_avx2(
           t1_0_v = t1_0_r >= t1_0_hi ? t1_0_max : t1_0_v;
           const int64_t t1_0_min = (int64_t)(-9223372036854775807ll - 1);
           t1_0_v = t1_0_r < t1_0_lo ? t1_0_min : t1_0_v;
-          t1_0_out[l] = t1_0_v;
+          t1_0_lanes_out[l] = t1_0_v;
         }
-        __m256i t1_0 = _mm256_loadu_si256((const __m256i*)(t1_0_out));
-        uint64_t t2_0_in[4];
-        _mm256_storeu_si256((__m256i*)(t2_0_in), u_v_0);
-        int64_t t2_0_out[4];
+        __m256i t1_0 = _mm256_loadu_si256((const __m256i*)(t1_0_lanes_out));
+        uint64_t t2_0_lanes_in[4];
+        _mm256_storeu_si256((__m256i*)(t2_0_lanes_in), u_v_0);
+        int64_t t2_0_lanes_out[4];
         for (int l = 0; l < 4; ++l) {
-          uint64_t t2_0_v = t2_0_in[l];
+          uint64_t t2_0_v = t2_0_lanes_in[l];
           const uint64_t t2_0_hi = (uint64_t)9223372036854775807ull;
           t2_0_v = t2_0_v > t2_0_hi ? t2_0_hi : t2_0_v;
-          t2_0_out[l] = (int64_t)t2_0_v;
+          t2_0_lanes_out[l] = (int64_t)t2_0_v;
         }
-        __m256i t2_0 = _mm256_loadu_si256((const __m256i*)(t2_0_out));
+        __m256i t2_0 = _mm256_loadu_si256((const __m256i*)(t2_0_lanes_out));
         __m256i t3_0 = _mm256_add_epi64(t1_0, t2_0);
-        double t4_0_in[4];
-        _mm256_storeu_pd(t4_0_in, x_v_0);
-        int64_t t4_0_out[4];
+        double t4_0_lanes_in[4];
+        _mm256_storeu_pd(t4_0_lanes_in, x_v_0);
+        int64_t t4_0_lanes_out[4];
         for (int l = 0; l < 4; ++l) {
-          const double t4_0_r = __builtin_rint(t4_0_in[l]);
+          const double t4_0_r = __builtin_rint(t4_0_lanes_in[l]);
           const double t4_0_lo = -9223372036854775808.0;
           const double t4_0_hi = 9223372036854775808.0;
           bool t4_0_in = t4_0_r >= t4_0_lo;
@@ -395,14 +395,14 @@ __attribute__((target("avx2"))) void map_convert_f64_i64_rows_avx2(
           t4_0_v = t4_0_r >= t4_0_hi ? t4_0_max : t4_0_v;
           const int64_t t4_0_min = (int64_t)(-9223372036854775807ll - 1);
           t4_0_v = t4_0_r < t4_0_lo ? t4_0_min : t4_0_v;
-          t4_0_out[l] = t4_0_v;
+          t4_0_lanes_out[l] = t4_0_v;
         }
-        __m256i t4_0 = _mm256_loadu_si256((const __m256i*)(t4_0_out));
-        double t5_0_in[4];
-        _mm256_storeu_pd(t5_0_in, x_v_0);
-        uint64_t t5_0_out[4];
+        __m256i t4_0 = _mm256_loadu_si256((const __m256i*)(t4_0_lanes_out));
+        double t5_0_lanes_in[4];
+        _mm256_storeu_pd(t5_0_lanes_in, x_v_0);
+        uint64_t t5_0_lanes_out[4];
         for (int l = 0; l < 4; ++l) {
-          const double t5_0_r = __builtin_floor(t5_0_in[l]);
+          const double t5_0_r = __builtin_floor(t5_0_lanes_in[l]);
           const double t5_0_lo = 0.0;
           const double t5_0_hi = 18446744073709551616.0;
           bool t5_0_in = t5_0_r >= t5_0_lo;
@@ -410,26 +410,26 @@ __attribute__((target("avx2"))) void map_convert_f64_i64_rows_avx2(
           uint64_t t5_0_v = t5_0_in ? (uint64_t)t5_0_r : (uint64_t)0;
           const uint64_t t5_0_max = (uint64_t)18446744073709551615ull;
           t5_0_v = t5_0_r >= t5_0_hi ? t5_0_max : t5_0_v;
-          t5_0_out[l] = t5_0_v;
+          t5_0_lanes_out[l] = t5_0_v;
         }
-        __m256i t5_0 = _mm256_loadu_si256((const __m256i*)(t5_0_out));
-        int64_t t6_0_in[4];
-        _mm256_storeu_si256((__m256i*)(t6_0_in), a_v_0);
-        uint64_t t6_0_out[4];
+        __m256i t5_0 = _mm256_loadu_si256((const __m256i*)(t5_0_lanes_out));
+        int64_t t6_0_lanes_in[4];
+        _mm256_storeu_si256((__m256i*)(t6_0_lanes_in), a_v_0);
+        uint64_t t6_0_lanes_out[4];
         for (int l = 0; l < 4; ++l) {
-          int64_t t6_0_v = t6_0_in[l];
+          int64_t t6_0_v = t6_0_lanes_in[l];
           const int64_t t6_0_lo = (int64_t)0;
           t6_0_v = t6_0_v < t6_0_lo ? t6_0_lo : t6_0_v;
-          t6_0_out[l] = (uint64_t)t6_0_v;
+          t6_0_lanes_out[l] = (uint64_t)t6_0_v;
         }
-        __m256i t6_0 = _mm256_loadu_si256((const __m256i*)(t6_0_out));
+        __m256i t6_0 = _mm256_loadu_si256((const __m256i*)(t6_0_lanes_out));
         __m256i t7_0 = _mm256_add_epi64(t5_0, t6_0);
         __m256d t8_0 = _mm256_mul_pd(x_v_0, k0);
-        double t9_0_in[4];
-        _mm256_storeu_pd(t9_0_in, t8_0);
-        uint64_t t9_0_out[4];
+        double t9_0_lanes_in[4];
+        _mm256_storeu_pd(t9_0_lanes_in, t8_0);
+        uint64_t t9_0_lanes_out[4];
         for (int l = 0; l < 4; ++l) {
-          const double t9_0_r = __builtin_ceil(t9_0_in[l]);
+          const double t9_0_r = __builtin_ceil(t9_0_lanes_in[l]);
           const double t9_0_lo = 0.0;
           const double t9_0_hi = 18446744073709551616.0;
           bool t9_0_in = t9_0_r >= t9_0_lo;
@@ -437,9 +437,9 @@ __attribute__((target("avx2"))) void map_convert_f64_i64_rows_avx2(
           uint64_t t9_0_v = t9_0_in ? (uint64_t)t9_0_r : (uint64_t)0;
           const uint64_t t9_0_max = (uint64_t)18446744073709551615ull;
           t9_0_v = t9_0_r >= t9_0_hi ? t9_0_max : t9_0_v;
-          t9_0_out[l] = t9_0_v;
+          t9_0_lanes_out[l] = t9_0_v;
         }
-        __m256i t9_0 = _mm256_loadu_si256((const __m256i*)(t9_0_out));
+        __m256i t9_0 = _mm256_loadu_si256((const __m256i*)(t9_0_lanes_out));
         __m256i t10_0_hi =
             _mm256_blend_epi16(_mm256_srai_epi32(a_v_0, 16), _mm256_setzero_si256(), 0x33);
         t10_0_hi = _mm256_add_epi64(t10_0_hi,
@@ -466,11 +466,11 @@ __attribute__((target("avx2"))) void map_convert_f64_i64_rows_avx2(
         __m256i a_v_1 = _mm256_loadu_si256((const __m256i*)(in1 + c + r * stride + 4));
         __m256i u_v_1 = _mm256_loadu_si256((const __m256i*)(in2 + c + r * stride + 4));
         __m256d t0_1 = _mm256_mul_pd(x_v_1, k0);
-        double t1_1_in[4];
-        _mm256_storeu_pd(t1_1_in, t0_1);
-        int64_t t1_1_out[4];
+        double t1_1_lanes_in[4];
+        _mm256_storeu_pd(t1_1_lanes_in, t0_1);
+        int64_t t1_1_lanes_out[4];
         for (int l = 0; l < 4; ++l) {
-          const double t1_1_r = __builtin_trunc(t1_1_in[l]);
+          const double t1_1_r = __builtin_trunc(t1_1_lanes_in[l]);
           const double t1_1_lo = -9223372036854775808.0;
           const double t1_1_hi = 9223372036854775808.0;
           bool t1_1_in = t1_1_r >= t1_1_lo;
@@ -480,25 +480,25 @@ __attribute__((target("avx2"))) void map_convert_f64_i64_rows_avx2(
           t1_1_v = t1_1_r >= t1_1_hi ? t1_1_max : t1_1_v;
           const int64_t t1_1_min = (int64_t)(-9223372036854775807ll - 1);
           t1_1_v = t1_1_r < t1_1_lo ? t1_1_min : t1_1_v;
-          t1_1_out[l] = t1_1_v;
+          t1_1_lanes_out[l] = t1_1_v;
         }
-        __m256i t1_1 = _mm256_loadu_si256((const __m256i*)(t1_1_out));
-        uint64_t t2_1_in[4];
-        _mm256_storeu_si256((__m256i*)(t2_1_in), u_v_1);
-        int64_t t2_1_out[4];
+        __m256i t1_1 = _mm256_loadu_si256((const __m256i*)(t1_1_lanes_out));
+        uint64_t t2_1_lanes_in[4];
+        _mm256_storeu_si256((__m256i*)(t2_1_lanes_in), u_v_1);
+        int64_t t2_1_lanes_out[4];
         for (int l = 0; l < 4; ++l) {
-          uint64_t t2_1_v = t2_1_in[l];
+          uint64_t t2_1_v = t2_1_lanes_in[l];
           const uint64_t t2_1_hi = (uint64_t)9223372036854775807ull;
           t2_1_v = t2_1_v > t2_1_hi ? t2_1_hi : t2_1_v;
-          t2_1_out[l] = (int64_t)t2_1_v;
+          t2_1_lanes_out[l] = (int64_t)t2_1_v;
         }
-        __m256i t2_1 = _mm256_loadu_si256((const __m256i*)(t2_1_out));
+        __m256i t2_1 = _mm256_loadu_si256((const __m256i*)(t2_1_lanes_out));
         __m256i t3_1 = _mm256_add_epi64(t1_1, t2_1);
-        double t4_1_in[4];
-        _mm256_storeu_pd(t4_1_in, x_v_1);
-        int64_t t4_1_out[4];
+        double t4_1_lanes_in[4];
+        _mm256_storeu_pd(t4_1_lanes_in, x_v_1);
+        int64_t t4_1_lanes_out[4];
         for (int l = 0; l < 4; ++l) {
-          const double t4_1_r = __builtin_rint(t4_1_in[l]);
+          const double t4_1_r = __builtin_rint(t4_1_lanes_in[l]);
           const double t4_1_lo = -9223372036854775808.0;
           const double t4_1_hi = 9223372036854775808.0;
           bool t4_1_in = t4_1_r >= t4_1_lo;
@@ -508,14 +508,14 @@ __attribute__((target("avx2"))) void map_convert_f64_i64_rows_avx2(
           t4_1_v = t4_1_r >= t4_1_hi ? t4_1_max : t4_1_v;
           const int64_t t4_1_min = (int64_t)(-9223372036854775807ll - 1);
           t4_1_v = t4_1_r < t4_1_lo ? t4_1_min : t4_1_v;
-          t4_1_out[l] = t4_1_v;
+          t4_1_lanes_out[l] = t4_1_v;
         }
-        __m256i t4_1 = _mm256_loadu_si256((const __m256i*)(t4_1_out));
-        double t5_1_in[4];
-        _mm256_storeu_pd(t5_1_in, x_v_1);
-        uint64_t t5_1_out[4];
+        __m256i t4_1 = _mm256_loadu_si256((const __m256i*)(t4_1_lanes_out));
+        double t5_1_lanes_in[4];
+        _mm256_storeu_pd(t5_1_lanes_in, x_v_1);
+        uint64_t t5_1_lanes_out[4];
         for (int l = 0; l < 4; ++l) {
-          const double t5_1_r = __builtin_floor(t5_1_in[l]);
+          const double t5_1_r = __builtin_floor(t5_1_lanes_in[l]);
           const double t5_1_lo = 0.0;
           const double t5_1_hi = 18446744073709551616.0;
           bool t5_1_in = t5_1_r >= t5_1_lo;
@@ -523,26 +523,26 @@ __attribute__((target("avx2"))) void map_convert_f64_i64_rows_avx2(
           uint64_t t5_1_v = t5_1_in ? (uint64_t)t5_1_r : (uint64_t)0;
           const uint64_t t5_1_max = (uint64_t)18446744073709551615ull;
           t5_1_v = t5_1_r >= t5_1_hi ? t5_1_max : t5_1_v;
-          t5_1_out[l] = t5_1_v;
+          t5_1_lanes_out[l] = t5_1_v;
         }
-        __m256i t5_1 = _mm256_loadu_si256((const __m256i*)(t5_1_out));
-        int64_t t6_1_in[4];
-        _mm256_storeu_si256((__m256i*)(t6_1_in), a_v_1);
-        uint64_t t6_1_out[4];
+        __m256i t5_1 = _mm256_loadu_si256((const __m256i*)(t5_1_lanes_out));
+        int64_t t6_1_lanes_in[4];
+        _mm256_storeu_si256((__m256i*)(t6_1_lanes_in), a_v_1);
+        uint64_t t6_1_lanes_out[4];
         for (int l = 0; l < 4; ++l) {
-          int64_t t6_1_v = t6_1_in[l];
+          int64_t t6_1_v = t6_1_lanes_in[l];
           const int64_t t6_1_lo = (int64_t)0;
           t6_1_v = t6_1_v < t6_1_lo ? t6_1_lo : t6_1_v;
-          t6_1_out[l] = (uint64_t)t6_1_v;
+          t6_1_lanes_out[l] = (uint64_t)t6_1_v;
         }
-        __m256i t6_1 = _mm256_loadu_si256((const __m256i*)(t6_1_out));
+        __m256i t6_1 = _mm256_loadu_si256((const __m256i*)(t6_1_lanes_out));
         __m256i t7_1 = _mm256_add_epi64(t5_1, t6_1);
         __m256d t8_1 = _mm256_mul_pd(x_v_1, k0);
-        double t9_1_in[4];
-        _mm256_storeu_pd(t9_1_in, t8_1);
-        uint64_t t9_1_out[4];
+        double t9_1_lanes_in[4];
+        _mm256_storeu_pd(t9_1_lanes_in, t8_1);
+        uint64_t t9_1_lanes_out[4];
         for (int l = 0; l < 4; ++l) {
-          const double t9_1_r = __builtin_ceil(t9_1_in[l]);
+          const double t9_1_r = __builtin_ceil(t9_1_lanes_in[l]);
           const double t9_1_lo = 0.0;
           const double t9_1_hi = 18446744073709551616.0;
           bool t9_1_in = t9_1_r >= t9_1_lo;
@@ -550,9 +550,9 @@ __attribute__((target("avx2"))) void map_convert_f64_i64_rows_avx2(
           uint64_t t9_1_v = t9_1_in ? (uint64_t)t9_1_r : (uint64_t)0;
           const uint64_t t9_1_max = (uint64_t)18446744073709551615ull;
           t9_1_v = t9_1_r >= t9_1_hi ? t9_1_max : t9_1_v;
-          t9_1_out[l] = t9_1_v;
+          t9_1_lanes_out[l] = t9_1_v;
         }
-        __m256i t9_1 = _mm256_loadu_si256((const __m256i*)(t9_1_out));
+        __m256i t9_1 = _mm256_loadu_si256((const __m256i*)(t9_1_lanes_out));
         __m256i t10_1_hi =
             _mm256_blend_epi16(_mm256_srai_epi32(a_v_1, 16), _mm256_setzero_si256(), 0x33);
         t10_1_hi = _mm256_add_epi64(t10_1_hi,
@@ -582,11 +582,11 @@ __attribute__((target("avx2"))) void map_convert_f64_i64_rows_avx2(
         __m256i a_v = _mm256_loadu_si256((const __m256i*)(in1 + c + r * stride));
         __m256i u_v = _mm256_loadu_si256((const __m256i*)(in2 + c + r * stride));
         __m256d t13 = _mm256_mul_pd(x_v, k0);
-        double t14_in[4];
-        _mm256_storeu_pd(t14_in, t13);
-        int64_t t14_out[4];
+        double t14_lanes_in[4];
+        _mm256_storeu_pd(t14_lanes_in, t13);
+        int64_t t14_lanes_out[4];
         for (int l = 0; l < 4; ++l) {
-          const double t14_r = __builtin_trunc(t14_in[l]);
+          const double t14_r = __builtin_trunc(t14_lanes_in[l]);
           const double t14_lo = -9223372036854775808.0;
           const double t14_hi = 9223372036854775808.0;
           bool t14_in = t14_r >= t14_lo;
@@ -596,25 +596,25 @@ __attribute__((target("avx2"))) void map_convert_f64_i64_rows_avx2(
           t14_v = t14_r >= t14_hi ? t14_max : t14_v;
           const int64_t t14_min = (int64_t)(-9223372036854775807ll - 1);
           t14_v = t14_r < t14_lo ? t14_min : t14_v;
-          t14_out[l] = t14_v;
+          t14_lanes_out[l] = t14_v;
         }
-        __m256i t14 = _mm256_loadu_si256((const __m256i*)(t14_out));
-        uint64_t t15_in[4];
-        _mm256_storeu_si256((__m256i*)(t15_in), u_v);
-        int64_t t15_out[4];
+        __m256i t14 = _mm256_loadu_si256((const __m256i*)(t14_lanes_out));
+        uint64_t t15_lanes_in[4];
+        _mm256_storeu_si256((__m256i*)(t15_lanes_in), u_v);
+        int64_t t15_lanes_out[4];
         for (int l = 0; l < 4; ++l) {
-          uint64_t t15_v = t15_in[l];
+          uint64_t t15_v = t15_lanes_in[l];
           const uint64_t t15_hi = (uint64_t)9223372036854775807ull;
           t15_v = t15_v > t15_hi ? t15_hi : t15_v;
-          t15_out[l] = (int64_t)t15_v;
+          t15_lanes_out[l] = (int64_t)t15_v;
         }
-        __m256i t15 = _mm256_loadu_si256((const __m256i*)(t15_out));
+        __m256i t15 = _mm256_loadu_si256((const __m256i*)(t15_lanes_out));
         __m256i t16 = _mm256_add_epi64(t14, t15);
-        double t17_in[4];
-        _mm256_storeu_pd(t17_in, x_v);
-        int64_t t17_out[4];
+        double t17_lanes_in[4];
+        _mm256_storeu_pd(t17_lanes_in, x_v);
+        int64_t t17_lanes_out[4];
         for (int l = 0; l < 4; ++l) {
-          const double t17_r = __builtin_rint(t17_in[l]);
+          const double t17_r = __builtin_rint(t17_lanes_in[l]);
           const double t17_lo = -9223372036854775808.0;
           const double t17_hi = 9223372036854775808.0;
           bool t17_in = t17_r >= t17_lo;
@@ -624,14 +624,14 @@ __attribute__((target("avx2"))) void map_convert_f64_i64_rows_avx2(
           t17_v = t17_r >= t17_hi ? t17_max : t17_v;
           const int64_t t17_min = (int64_t)(-9223372036854775807ll - 1);
           t17_v = t17_r < t17_lo ? t17_min : t17_v;
-          t17_out[l] = t17_v;
+          t17_lanes_out[l] = t17_v;
         }
-        __m256i t17 = _mm256_loadu_si256((const __m256i*)(t17_out));
-        double t18_in[4];
-        _mm256_storeu_pd(t18_in, x_v);
-        uint64_t t18_out[4];
+        __m256i t17 = _mm256_loadu_si256((const __m256i*)(t17_lanes_out));
+        double t18_lanes_in[4];
+        _mm256_storeu_pd(t18_lanes_in, x_v);
+        uint64_t t18_lanes_out[4];
         for (int l = 0; l < 4; ++l) {
-          const double t18_r = __builtin_floor(t18_in[l]);
+          const double t18_r = __builtin_floor(t18_lanes_in[l]);
           const double t18_lo = 0.0;
           const double t18_hi = 18446744073709551616.0;
           bool t18_in = t18_r >= t18_lo;
@@ -639,26 +639,26 @@ __attribute__((target("avx2"))) void map_convert_f64_i64_rows_avx2(
           uint64_t t18_v = t18_in ? (uint64_t)t18_r : (uint64_t)0;
           const uint64_t t18_max = (uint64_t)18446744073709551615ull;
           t18_v = t18_r >= t18_hi ? t18_max : t18_v;
-          t18_out[l] = t18_v;
+          t18_lanes_out[l] = t18_v;
         }
-        __m256i t18 = _mm256_loadu_si256((const __m256i*)(t18_out));
-        int64_t t19_in[4];
-        _mm256_storeu_si256((__m256i*)(t19_in), a_v);
-        uint64_t t19_out[4];
+        __m256i t18 = _mm256_loadu_si256((const __m256i*)(t18_lanes_out));
+        int64_t t19_lanes_in[4];
+        _mm256_storeu_si256((__m256i*)(t19_lanes_in), a_v);
+        uint64_t t19_lanes_out[4];
         for (int l = 0; l < 4; ++l) {
-          int64_t t19_v = t19_in[l];
+          int64_t t19_v = t19_lanes_in[l];
           const int64_t t19_lo = (int64_t)0;
           t19_v = t19_v < t19_lo ? t19_lo : t19_v;
-          t19_out[l] = (uint64_t)t19_v;
+          t19_lanes_out[l] = (uint64_t)t19_v;
         }
-        __m256i t19 = _mm256_loadu_si256((const __m256i*)(t19_out));
+        __m256i t19 = _mm256_loadu_si256((const __m256i*)(t19_lanes_out));
         __m256i t20 = _mm256_add_epi64(t18, t19);
         __m256d t21 = _mm256_mul_pd(x_v, k0);
-        double t22_in[4];
-        _mm256_storeu_pd(t22_in, t21);
-        uint64_t t22_out[4];
+        double t22_lanes_in[4];
+        _mm256_storeu_pd(t22_lanes_in, t21);
+        uint64_t t22_lanes_out[4];
         for (int l = 0; l < 4; ++l) {
-          const double t22_r = __builtin_ceil(t22_in[l]);
+          const double t22_r = __builtin_ceil(t22_lanes_in[l]);
           const double t22_lo = 0.0;
           const double t22_hi = 18446744073709551616.0;
           bool t22_in = t22_r >= t22_lo;
@@ -666,9 +666,9 @@ __attribute__((target("avx2"))) void map_convert_f64_i64_rows_avx2(
           uint64_t t22_v = t22_in ? (uint64_t)t22_r : (uint64_t)0;
           const uint64_t t22_max = (uint64_t)18446744073709551615ull;
           t22_v = t22_r >= t22_hi ? t22_max : t22_v;
-          t22_out[l] = t22_v;
+          t22_lanes_out[l] = t22_v;
         }
-        __m256i t22 = _mm256_loadu_si256((const __m256i*)(t22_out));
+        __m256i t22 = _mm256_loadu_si256((const __m256i*)(t22_lanes_out));
         __m256i t23_hi =
             _mm256_blend_epi16(_mm256_srai_epi32(a_v, 16), _mm256_setzero_si256(), 0x33);
         t23_hi =
@@ -714,11 +714,11 @@ __attribute__((target("avx2"))) void map_convert_f64_i64_rows_avx2(
           _mm256_maskload_epi64((const long long*)(in2 + c + r * stride), u_v_tail_active),
           u_v_tail_active);
       __m256d t26_tail = _mm256_mul_pd(x_v_tail, k0);
-      double t27_tail_in[4];
-      _mm256_storeu_pd(t27_tail_in, t26_tail);
-      int64_t t27_tail_out[4];
+      double t27_tail_lanes_in[4];
+      _mm256_storeu_pd(t27_tail_lanes_in, t26_tail);
+      int64_t t27_tail_lanes_out[4];
       for (int l = 0; l < 4; ++l) {
-        const double t27_tail_r = __builtin_trunc(t27_tail_in[l]);
+        const double t27_tail_r = __builtin_trunc(t27_tail_lanes_in[l]);
         const double t27_tail_lo = -9223372036854775808.0;
         const double t27_tail_hi = 9223372036854775808.0;
         bool t27_tail_in = t27_tail_r >= t27_tail_lo;
@@ -728,25 +728,25 @@ __attribute__((target("avx2"))) void map_convert_f64_i64_rows_avx2(
         t27_tail_v = t27_tail_r >= t27_tail_hi ? t27_tail_max : t27_tail_v;
         const int64_t t27_tail_min = (int64_t)(-9223372036854775807ll - 1);
         t27_tail_v = t27_tail_r < t27_tail_lo ? t27_tail_min : t27_tail_v;
-        t27_tail_out[l] = t27_tail_v;
+        t27_tail_lanes_out[l] = t27_tail_v;
       }
-      __m256i t27_tail = _mm256_loadu_si256((const __m256i*)(t27_tail_out));
-      uint64_t t28_tail_in[4];
-      _mm256_storeu_si256((__m256i*)(t28_tail_in), u_v_tail);
-      int64_t t28_tail_out[4];
+      __m256i t27_tail = _mm256_loadu_si256((const __m256i*)(t27_tail_lanes_out));
+      uint64_t t28_tail_lanes_in[4];
+      _mm256_storeu_si256((__m256i*)(t28_tail_lanes_in), u_v_tail);
+      int64_t t28_tail_lanes_out[4];
       for (int l = 0; l < 4; ++l) {
-        uint64_t t28_tail_v = t28_tail_in[l];
+        uint64_t t28_tail_v = t28_tail_lanes_in[l];
         const uint64_t t28_tail_hi = (uint64_t)9223372036854775807ull;
         t28_tail_v = t28_tail_v > t28_tail_hi ? t28_tail_hi : t28_tail_v;
-        t28_tail_out[l] = (int64_t)t28_tail_v;
+        t28_tail_lanes_out[l] = (int64_t)t28_tail_v;
       }
-      __m256i t28_tail = _mm256_loadu_si256((const __m256i*)(t28_tail_out));
+      __m256i t28_tail = _mm256_loadu_si256((const __m256i*)(t28_tail_lanes_out));
       __m256i t29_tail = _mm256_add_epi64(t27_tail, t28_tail);
-      double t30_tail_in[4];
-      _mm256_storeu_pd(t30_tail_in, x_v_tail);
-      int64_t t30_tail_out[4];
+      double t30_tail_lanes_in[4];
+      _mm256_storeu_pd(t30_tail_lanes_in, x_v_tail);
+      int64_t t30_tail_lanes_out[4];
       for (int l = 0; l < 4; ++l) {
-        const double t30_tail_r = __builtin_rint(t30_tail_in[l]);
+        const double t30_tail_r = __builtin_rint(t30_tail_lanes_in[l]);
         const double t30_tail_lo = -9223372036854775808.0;
         const double t30_tail_hi = 9223372036854775808.0;
         bool t30_tail_in = t30_tail_r >= t30_tail_lo;
@@ -756,14 +756,14 @@ __attribute__((target("avx2"))) void map_convert_f64_i64_rows_avx2(
         t30_tail_v = t30_tail_r >= t30_tail_hi ? t30_tail_max : t30_tail_v;
         const int64_t t30_tail_min = (int64_t)(-9223372036854775807ll - 1);
         t30_tail_v = t30_tail_r < t30_tail_lo ? t30_tail_min : t30_tail_v;
-        t30_tail_out[l] = t30_tail_v;
+        t30_tail_lanes_out[l] = t30_tail_v;
       }
-      __m256i t30_tail = _mm256_loadu_si256((const __m256i*)(t30_tail_out));
-      double t31_tail_in[4];
-      _mm256_storeu_pd(t31_tail_in, x_v_tail);
-      uint64_t t31_tail_out[4];
+      __m256i t30_tail = _mm256_loadu_si256((const __m256i*)(t30_tail_lanes_out));
+      double t31_tail_lanes_in[4];
+      _mm256_storeu_pd(t31_tail_lanes_in, x_v_tail);
+      uint64_t t31_tail_lanes_out[4];
       for (int l = 0; l < 4; ++l) {
-        const double t31_tail_r = __builtin_floor(t31_tail_in[l]);
+        const double t31_tail_r = __builtin_floor(t31_tail_lanes_in[l]);
         const double t31_tail_lo = 0.0;
         const double t31_tail_hi = 18446744073709551616.0;
         bool t31_tail_in = t31_tail_r >= t31_tail_lo;
@@ -771,26 +771,26 @@ __attribute__((target("avx2"))) void map_convert_f64_i64_rows_avx2(
         uint64_t t31_tail_v = t31_tail_in ? (uint64_t)t31_tail_r : (uint64_t)0;
         const uint64_t t31_tail_max = (uint64_t)18446744073709551615ull;
         t31_tail_v = t31_tail_r >= t31_tail_hi ? t31_tail_max : t31_tail_v;
-        t31_tail_out[l] = t31_tail_v;
+        t31_tail_lanes_out[l] = t31_tail_v;
       }
-      __m256i t31_tail = _mm256_loadu_si256((const __m256i*)(t31_tail_out));
-      int64_t t32_tail_in[4];
-      _mm256_storeu_si256((__m256i*)(t32_tail_in), a_v_tail);
-      uint64_t t32_tail_out[4];
+      __m256i t31_tail = _mm256_loadu_si256((const __m256i*)(t31_tail_lanes_out));
+      int64_t t32_tail_lanes_in[4];
+      _mm256_storeu_si256((__m256i*)(t32_tail_lanes_in), a_v_tail);
+      uint64_t t32_tail_lanes_out[4];
       for (int l = 0; l < 4; ++l) {
-        int64_t t32_tail_v = t32_tail_in[l];
+        int64_t t32_tail_v = t32_tail_lanes_in[l];
         const int64_t t32_tail_lo = (int64_t)0;
         t32_tail_v = t32_tail_v < t32_tail_lo ? t32_tail_lo : t32_tail_v;
-        t32_tail_out[l] = (uint64_t)t32_tail_v;
+        t32_tail_lanes_out[l] = (uint64_t)t32_tail_v;
       }
-      __m256i t32_tail = _mm256_loadu_si256((const __m256i*)(t32_tail_out));
+      __m256i t32_tail = _mm256_loadu_si256((const __m256i*)(t32_tail_lanes_out));
       __m256i t33_tail = _mm256_add_epi64(t31_tail, t32_tail);
       __m256d t34_tail = _mm256_mul_pd(x_v_tail, k0);
-      double t35_tail_in[4];
-      _mm256_storeu_pd(t35_tail_in, t34_tail);
-      uint64_t t35_tail_out[4];
+      double t35_tail_lanes_in[4];
+      _mm256_storeu_pd(t35_tail_lanes_in, t34_tail);
+      uint64_t t35_tail_lanes_out[4];
       for (int l = 0; l < 4; ++l) {
-        const double t35_tail_r = __builtin_ceil(t35_tail_in[l]);
+        const double t35_tail_r = __builtin_ceil(t35_tail_lanes_in[l]);
         const double t35_tail_lo = 0.0;
         const double t35_tail_hi = 18446744073709551616.0;
         bool t35_tail_in = t35_tail_r >= t35_tail_lo;
@@ -798,9 +798,9 @@ __attribute__((target("avx2"))) void map_convert_f64_i64_rows_avx2(
         uint64_t t35_tail_v = t35_tail_in ? (uint64_t)t35_tail_r : (uint64_t)0;
         const uint64_t t35_tail_max = (uint64_t)18446744073709551615ull;
         t35_tail_v = t35_tail_r >= t35_tail_hi ? t35_tail_max : t35_tail_v;
-        t35_tail_out[l] = t35_tail_v;
+        t35_tail_lanes_out[l] = t35_tail_v;
       }
-      __m256i t35_tail = _mm256_loadu_si256((const __m256i*)(t35_tail_out));
+      __m256i t35_tail = _mm256_loadu_si256((const __m256i*)(t35_tail_lanes_out));
       __m256i t36_tail_hi =
           _mm256_blend_epi16(_mm256_srai_epi32(a_v_tail, 16), _mm256_setzero_si256(), 0x33);
       t36_tail_hi = _mm256_add_epi64(t36_tail_hi,

@@ -9,13 +9,787 @@
 #include <string.h>
 #endif
 
+#if defined(__x86_64__)
+#if defined(__GNUC__) && !defined(__clang__) && __GNUC__ < 13
+// GCC 12's AVX-512 headers self-initialise _mm512_undefined_*() values, which -Wmaybe-uninitialized
+// reports inside every kernel that inlines them (GCC bug 105593, fixed in GCC 13).
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#pragma GCC diagnostic ignored "-Wuninitialized"
+#endif
+#include <immintrin.h>
+#endif
+#if defined(__aarch64__)
+#include <arm_neon.h>
+#ifndef SIMDGEN_CPU_SUPPORT
+#define SIMDGEN_CPU_SUPPORT
+#if defined(__linux__) && __STDC_HOSTED__
+#include <sys/auxv.h>
+#endif
+// The CPU's feature bits (Linux AT_HWCAP when word is 1, AT_HWCAP2 when 2); none elsewhere,
+// where only the NEON variants, which every AArch64 CPU runs, are chosen.
+__attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) {
+#if defined(__linux__) && __STDC_HOSTED__
+  return getauxval(word == 2 ? AT_HWCAP2 : AT_HWCAP);
+#else
+  (void)word;
+  return 0;
+#endif
+}
+#endif
+#endif
+
 // Plan summary (`simdgen explain` prints the full plans):
 //   map: fa = convert(a, f32); fu = convert(u, f32) + convert(b, f32); ra = convert(convert(a, f32), i64, nearest) - convert(b, i64); ru = convert(convert(u, f32), u64, nearest); w = convert(b, i8, sat) - convert(a, i8)
-//   avx512: identical to sve2 for this kernel, not emitted
 //   sve2: identical to sve for this kernel, not emitted
-//   sve: identical to avx2 for this kernel, not emitted
-//   avx2: identical to neon for this kernel, not emitted
-//   neon: identical to scalar for this kernel, not emitted
+//   sve: identical to scalar for this kernel, not emitted
+
+#if defined(__x86_64__)
+#ifndef SIMDGEN_HELPER_LOAD_PREFIX16_AVX2
+#define SIMDGEN_HELPER_LOAD_PREFIX16_AVX2
+// The first `bytes` bytes at p (0..16), zeros above: fixed-size loads by the bits of `bytes`
+// (AVX2 has no byte masked load). Nothing past p + bytes is read, no libc call is made, and
+// the vector never goes through memory.
+__attribute__((target("avx2"))) static inline __m128i simdgen_load_prefix16(const uint8_t* p,
+                                                                            int64_t bytes) {
+  if (bytes >= 16) return _mm_loadu_si128((const __m128i*)p);
+  uint64_t lo = 0, rest = 0;
+  int shift = 0;
+  if (bytes & 8) __builtin_memcpy(&lo, p, 8), p += 8;
+  if (bytes & 4) {
+    uint32_t w;
+    __builtin_memcpy(&w, p, 4), p += 4, rest = w, shift = 32;
+  }
+  if (bytes & 2) {
+    uint16_t w;
+    __builtin_memcpy(&w, p, 2), p += 2, rest |= (uint64_t)w << shift, shift += 16;
+  }
+  if (bytes & 1) rest |= (uint64_t)*p << shift;
+  return bytes & 8 ? _mm_set_epi64x((long long)rest, (long long)lo)
+                   : _mm_cvtsi64_si128((long long)rest);
+}
+#endif
+#endif
+#if defined(__x86_64__)
+#ifndef SIMDGEN_HELPER_STORE_PREFIX16_AVX2
+#define SIMDGEN_HELPER_STORE_PREFIX16_AVX2
+// Stores the first `bytes` bytes of v at p (0..16): fixed-size stores by the bits of `bytes`
+// (AVX2 has no byte masked store); nothing past p + bytes is written.
+__attribute__((target("avx2"))) static inline void simdgen_store_prefix16(uint8_t* p, __m128i v,
+                                                                          int64_t bytes) {
+  if (bytes >= 16) return _mm_storeu_si128((__m128i*)p, v);
+  uint64_t rest = (uint64_t)_mm_cvtsi128_si64(v);
+  if (bytes & 8) __builtin_memcpy(p, &rest, 8), p += 8, rest = (uint64_t)_mm_extract_epi64(v, 1);
+  if (bytes & 4) {
+    const uint32_t w = (uint32_t)rest;
+    __builtin_memcpy(p, &w, 4), p += 4, rest >>= 32;
+  }
+  if (bytes & 2) {
+    const uint16_t w = (uint16_t)rest;
+    __builtin_memcpy(p, &w, 2), p += 2, rest >>= 16;
+  }
+  if (bytes & 1) *p = (uint8_t)rest;
+}
+#endif
+#endif
+#if defined(__aarch64__)
+#ifndef SIMDGEN_HELPER_LOAD_PREFIX_NEON
+#define SIMDGEN_HELPER_LOAD_PREFIX_NEON
+// The first `bytes` bytes at p (0..16), zeros above: fixed-size loads by the bits of `bytes`
+// (NEON has no masked load). Nothing past p + bytes is read, no libc call is made, and the
+// vector never goes through memory. Little-endian lanes.
+static inline uint8x16_t simdgen_load_prefix(const void* from, int64_t bytes) {
+  const uint8_t* p = (const uint8_t*)from;
+  if (bytes >= 16) return vld1q_u8(p);
+  uint64_t lo = 0, rest = 0;
+  int shift = 0;
+  if (bytes & 8) __builtin_memcpy(&lo, p, 8), p += 8;
+  if (bytes & 4) {
+    uint32_t w;
+    __builtin_memcpy(&w, p, 4), p += 4, rest = w, shift = 32;
+  }
+  if (bytes & 2) {
+    uint16_t w;
+    __builtin_memcpy(&w, p, 2), p += 2, rest |= (uint64_t)w << shift, shift += 16;
+  }
+  if (bytes & 1) rest |= (uint64_t)*p << shift;
+  return bytes & 8 ? vcombine_u8(vcreate_u8(lo), vcreate_u8(rest))
+                   : vcombine_u8(vcreate_u8(rest), vcreate_u8(0));
+}
+#endif
+#endif
+#if defined(__aarch64__)
+#ifndef SIMDGEN_HELPER_STORE_PREFIX_NEON
+#define SIMDGEN_HELPER_STORE_PREFIX_NEON
+// Stores the first `bytes` bytes of v at p (0..16): fixed-size stores by the bits of `bytes`
+// (NEON has no masked store); nothing past p + bytes is written.
+static inline void simdgen_store_prefix(void* to, uint8x16_t v, int64_t bytes) {
+  uint8_t* p = (uint8_t*)to;
+  if (bytes >= 16) return vst1q_u8(p, v);
+  uint64_t rest = vgetq_lane_u64(vreinterpretq_u64_u8(v), 0);
+  if (bytes & 8)
+    __builtin_memcpy(p, &rest, 8), p += 8, rest = vgetq_lane_u64(vreinterpretq_u64_u8(v), 1);
+  if (bytes & 4) {
+    const uint32_t w = (uint32_t)rest;
+    __builtin_memcpy(p, &w, 4), p += 4, rest >>= 32;
+  }
+  if (bytes & 2) {
+    const uint16_t w = (uint16_t)rest;
+    __builtin_memcpy(p, &w, 2), p += 2, rest >>= 16;
+  }
+  if (bytes & 1) *p = (uint8_t)rest;
+}
+#endif
+#endif
+
+// ---- avx512 (512-bit vectors)
+// element widths differ (8 to 64 bits): 8 lanes per vector, the widest type's; narrower values fill the low lanes of their registers
+// whole vectors: 2 per iteration (unrolled), then one per iteration
+// tail: one predicated partial vector after the whole vectors (nothing outside the arrays is read or written)
+// uses masked loads (AVX-512 k-registers) for the tail
+// uses vpmov/vpmovs/vpmovus narrowing, vcvtpd2ps, vcvtqq2ps between element widths
+// uses vpmovsx/vpmovzx/vcvtps2pd widening between element widths
+
+#if defined(__x86_64__)
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void map_convert_i64_f32_avx512(
+    const int64_t* in0, const uint64_t* in1, const uint8_t* in2, int64_t n, float* out0,
+    float* out1, int64_t* out2, uint64_t* out3, int8_t* out4) {
+  int64_t i = 0;
+  // at least one whole vector
+  if (n > 7) {
+    // whole vectors, 2 per iteration
+    for (; i + 16 <= n; i += 16) {
+      __m512i a_v_0 = _mm512_loadu_si512((const void*)(in0 + i));
+      __m512i u_v_0 = _mm512_loadu_si512((const void*)(in1 + i));
+      __m128i b_v_0 = _mm_loadl_epi64((const __m128i*)(in2 + i));
+      __m256 t0_0 = _mm512_cvtepi64_ps(a_v_0);
+      __m256 t1_0 = _mm512_cvtepu64_ps(u_v_0);
+      __m256i t2_0_w = _mm256_cvtepu8_epi32(b_v_0);
+      __m256 t2_0 = _mm256_cvtepi32_ps(t2_0_w);
+      __m256 t3_0 = _mm256_add_ps(t1_0, t2_0);
+      __m256 t4_0 = _mm512_cvtepi64_ps(a_v_0);
+      __m512d t5_0_w = _mm512_cvtps_pd(t4_0);
+      __m512d t5_0_r = _mm512_roundscale_pd(t5_0_w, 0x08);
+      __m512i t5_0 = _mm512_maskz_mov_epi64(
+          _mm512_cmp_pd_mask(t5_0_w, t5_0_w, _CMP_ORD_Q),
+          _mm512_mask_mov_epi64(
+              _mm512_cvttpd_epi64(t5_0_r),
+              _mm512_cmp_pd_mask(t5_0_r, _mm512_set1_pd(9223372036854775808.0), _CMP_GE_OQ),
+              _mm512_set1_epi64((long long)(9223372036854775807ll))));
+      __m512i t6_0_w = _mm512_cvtepu8_epi64(b_v_0);
+      __m512i t6_0 = t6_0_w;
+      __m512i t7_0 = _mm512_sub_epi64(t5_0, t6_0);
+      __m256 t8_0 = _mm512_cvtepu64_ps(u_v_0);
+      __m512d t9_0_w = _mm512_cvtps_pd(t8_0);
+      __m512d t9_0_r = _mm512_roundscale_pd(t9_0_w, 0x08);
+      __m512i t9_0 = _mm512_cvttpd_epu64(_mm512_max_pd(t9_0_r, _mm512_setzero_pd()));
+      __m128i t10_0 = _mm_min_epu8(b_v_0, _mm_set1_epi8((char)(127ull)));
+      __m128i t11_0 = _mm512_cvtepi64_epi8(a_v_0);
+      __m128i t12_0 = _mm_sub_epi8(t10_0, t11_0);
+      _mm256_storeu_ps(out0 + i, t0_0);
+      _mm256_storeu_ps(out1 + i, t3_0);
+      _mm512_storeu_si512((void*)(out2 + i), t7_0);
+      _mm512_storeu_si512((void*)(out3 + i), t9_0);
+      _mm_storel_epi64((__m128i*)(out4 + i), t12_0);
+      __m512i a_v_1 = _mm512_loadu_si512((const void*)(in0 + i + 8));
+      __m512i u_v_1 = _mm512_loadu_si512((const void*)(in1 + i + 8));
+      __m128i b_v_1 = _mm_loadl_epi64((const __m128i*)(in2 + i + 8));
+      __m256 t0_1 = _mm512_cvtepi64_ps(a_v_1);
+      __m256 t1_1 = _mm512_cvtepu64_ps(u_v_1);
+      __m256i t2_1_w = _mm256_cvtepu8_epi32(b_v_1);
+      __m256 t2_1 = _mm256_cvtepi32_ps(t2_1_w);
+      __m256 t3_1 = _mm256_add_ps(t1_1, t2_1);
+      __m256 t4_1 = _mm512_cvtepi64_ps(a_v_1);
+      __m512d t5_1_w = _mm512_cvtps_pd(t4_1);
+      __m512d t5_1_r = _mm512_roundscale_pd(t5_1_w, 0x08);
+      __m512i t5_1 = _mm512_maskz_mov_epi64(
+          _mm512_cmp_pd_mask(t5_1_w, t5_1_w, _CMP_ORD_Q),
+          _mm512_mask_mov_epi64(
+              _mm512_cvttpd_epi64(t5_1_r),
+              _mm512_cmp_pd_mask(t5_1_r, _mm512_set1_pd(9223372036854775808.0), _CMP_GE_OQ),
+              _mm512_set1_epi64((long long)(9223372036854775807ll))));
+      __m512i t6_1_w = _mm512_cvtepu8_epi64(b_v_1);
+      __m512i t6_1 = t6_1_w;
+      __m512i t7_1 = _mm512_sub_epi64(t5_1, t6_1);
+      __m256 t8_1 = _mm512_cvtepu64_ps(u_v_1);
+      __m512d t9_1_w = _mm512_cvtps_pd(t8_1);
+      __m512d t9_1_r = _mm512_roundscale_pd(t9_1_w, 0x08);
+      __m512i t9_1 = _mm512_cvttpd_epu64(_mm512_max_pd(t9_1_r, _mm512_setzero_pd()));
+      __m128i t10_1 = _mm_min_epu8(b_v_1, _mm_set1_epi8((char)(127ull)));
+      __m128i t11_1 = _mm512_cvtepi64_epi8(a_v_1);
+      __m128i t12_1 = _mm_sub_epi8(t10_1, t11_1);
+      _mm256_storeu_ps(out0 + i + 8, t0_1);
+      _mm256_storeu_ps(out1 + i + 8, t3_1);
+      _mm512_storeu_si512((void*)(out2 + i + 8), t7_1);
+      _mm512_storeu_si512((void*)(out3 + i + 8), t9_1);
+      _mm_storel_epi64((__m128i*)(out4 + i + 8), t12_1);
+    }
+    // whole vectors, one per iteration
+    for (; i + 8 <= n; i += 8) {
+      __m512i a_v = _mm512_loadu_si512((const void*)(in0 + i));
+      __m512i u_v = _mm512_loadu_si512((const void*)(in1 + i));
+      __m128i b_v = _mm_loadl_epi64((const __m128i*)(in2 + i));
+      __m256 t13 = _mm512_cvtepi64_ps(a_v);
+      __m256 t14 = _mm512_cvtepu64_ps(u_v);
+      __m256i t15_w = _mm256_cvtepu8_epi32(b_v);
+      __m256 t15 = _mm256_cvtepi32_ps(t15_w);
+      __m256 t16 = _mm256_add_ps(t14, t15);
+      __m256 t17 = _mm512_cvtepi64_ps(a_v);
+      __m512d t18_w = _mm512_cvtps_pd(t17);
+      __m512d t18_r = _mm512_roundscale_pd(t18_w, 0x08);
+      __m512i t18 = _mm512_maskz_mov_epi64(
+          _mm512_cmp_pd_mask(t18_w, t18_w, _CMP_ORD_Q),
+          _mm512_mask_mov_epi64(
+              _mm512_cvttpd_epi64(t18_r),
+              _mm512_cmp_pd_mask(t18_r, _mm512_set1_pd(9223372036854775808.0), _CMP_GE_OQ),
+              _mm512_set1_epi64((long long)(9223372036854775807ll))));
+      __m512i t19_w = _mm512_cvtepu8_epi64(b_v);
+      __m512i t19 = t19_w;
+      __m512i t20 = _mm512_sub_epi64(t18, t19);
+      __m256 t21 = _mm512_cvtepu64_ps(u_v);
+      __m512d t22_w = _mm512_cvtps_pd(t21);
+      __m512d t22_r = _mm512_roundscale_pd(t22_w, 0x08);
+      __m512i t22 = _mm512_cvttpd_epu64(_mm512_max_pd(t22_r, _mm512_setzero_pd()));
+      __m128i t23 = _mm_min_epu8(b_v, _mm_set1_epi8((char)(127ull)));
+      __m128i t24 = _mm512_cvtepi64_epi8(a_v);
+      __m128i t25 = _mm_sub_epi8(t23, t24);
+      _mm256_storeu_ps(out0 + i, t13);
+      _mm256_storeu_ps(out1 + i, t16);
+      _mm512_storeu_si512((void*)(out2 + i), t20);
+      _mm512_storeu_si512((void*)(out3 + i), t22);
+      _mm_storel_epi64((__m128i*)(out4 + i), t25);
+    }
+  }
+  // the rest: one partial vector, its loads and stores masked
+  if (i < n) {
+    __m512i a_v_tail = _mm512_mask_loadu_epi64(
+        _mm512_setzero_si512(), (__mmask8)_bzhi_u32(~0u, (unsigned)(n - i)), in0 + i);
+    __m512i u_v_tail = _mm512_mask_loadu_epi64(
+        _mm512_setzero_si512(), (__mmask8)_bzhi_u32(~0u, (unsigned)(n - i)), in1 + i);
+    __m128i b_v_tail = _mm_mask_loadu_epi8(_mm_setzero_si128(),
+                                           (__mmask8)_bzhi_u32(~0u, (unsigned)(n - i)), in2 + i);
+    __m256 t26_tail = _mm512_cvtepi64_ps(a_v_tail);
+    __m256 t27_tail = _mm512_cvtepu64_ps(u_v_tail);
+    __m256i t28_tail_w = _mm256_cvtepu8_epi32(b_v_tail);
+    __m256 t28_tail = _mm256_cvtepi32_ps(t28_tail_w);
+    __m256 t29_tail = _mm256_add_ps(t27_tail, t28_tail);
+    __m256 t30_tail = _mm512_cvtepi64_ps(a_v_tail);
+    __m512d t31_tail_w = _mm512_cvtps_pd(t30_tail);
+    __m512d t31_tail_r = _mm512_roundscale_pd(t31_tail_w, 0x08);
+    __m512i t31_tail = _mm512_maskz_mov_epi64(
+        _mm512_cmp_pd_mask(t31_tail_w, t31_tail_w, _CMP_ORD_Q),
+        _mm512_mask_mov_epi64(
+            _mm512_cvttpd_epi64(t31_tail_r),
+            _mm512_cmp_pd_mask(t31_tail_r, _mm512_set1_pd(9223372036854775808.0), _CMP_GE_OQ),
+            _mm512_set1_epi64((long long)(9223372036854775807ll))));
+    __m512i t32_tail_w = _mm512_cvtepu8_epi64(b_v_tail);
+    __m512i t32_tail = t32_tail_w;
+    __m512i t33_tail = _mm512_sub_epi64(t31_tail, t32_tail);
+    __m256 t34_tail = _mm512_cvtepu64_ps(u_v_tail);
+    __m512d t35_tail_w = _mm512_cvtps_pd(t34_tail);
+    __m512d t35_tail_r = _mm512_roundscale_pd(t35_tail_w, 0x08);
+    __m512i t35_tail = _mm512_cvttpd_epu64(_mm512_max_pd(t35_tail_r, _mm512_setzero_pd()));
+    __m128i t36_tail = _mm_min_epu8(b_v_tail, _mm_set1_epi8((char)(127ull)));
+    __m128i t37_tail = _mm512_cvtepi64_epi8(a_v_tail);
+    __m128i t38_tail = _mm_sub_epi8(t36_tail, t37_tail);
+    _mm256_mask_storeu_ps(out0 + i, (__mmask8)_bzhi_u32(~0u, (unsigned)(n - i)), t26_tail);
+    _mm256_mask_storeu_ps(out1 + i, (__mmask8)_bzhi_u32(~0u, (unsigned)(n - i)), t29_tail);
+    _mm512_mask_storeu_epi64(out2 + i, (__mmask8)_bzhi_u32(~0u, (unsigned)(n - i)), t33_tail);
+    _mm512_mask_storeu_epi64(out3 + i, (__mmask8)_bzhi_u32(~0u, (unsigned)(n - i)), t35_tail);
+    _mm_mask_storeu_epi8(out4 + i, (__mmask8)_bzhi_u32(~0u, (unsigned)(n - i)), t38_tail);
+  }
+}
+#endif
+
+// ---- avx2 (256-bit vectors)
+// element widths differ (8 to 64 bits): 4 lanes per vector, the widest type's; narrower values fill the low lanes of their registers
+// whole vectors: 2 per iteration (unrolled), then one per iteration
+// tail: one predicated partial vector after the whole vectors (nothing outside the arrays is read or written)
+// uses AVX2 narrowing between element widths: clamp, then pack (shufps / packus) per halving
+// uses partial fractional vectors loaded and stored piecewise (8/4/2/1-byte accesses)
+// uses vpmaskmov/vmaskmov masked loads for 32/64-bit tails
+// uses vpmovsx/vpmovzx/vcvtps2pd widening between element widths
+
+#if defined(__x86_64__)
+__attribute__((target("avx2"))) void map_convert_i64_f32_avx2(
+    const int64_t* in0, const uint64_t* in1, const uint8_t* in2, int64_t n, float* out0,
+    float* out1, int64_t* out2, uint64_t* out3, int8_t* out4) {
+  int64_t i = 0;
+  // at least one whole vector
+  if (n > 3) {
+    // whole vectors, 2 per iteration
+    for (; i + 8 <= n; i += 8) {
+      __m256i a_v_0 = _mm256_loadu_si256((const __m256i*)(in0 + i));
+      __m256i u_v_0 = _mm256_loadu_si256((const __m256i*)(in1 + i));
+      __m128i b_v_0 = _mm_loadu_si32((const void*)(in2 + i));
+      int64_t t0_0_lanes_in[4];
+      _mm256_storeu_si256((__m256i*)(t0_0_lanes_in), a_v_0);
+      float t0_0_lanes_out[4];
+      for (int l = 0; l < 4; ++l) {
+        t0_0_lanes_out[l] = (float)t0_0_lanes_in[l];
+      }
+      __m128 t0_0 = _mm_loadu_ps(t0_0_lanes_out);
+      uint64_t t1_0_lanes_in[4];
+      _mm256_storeu_si256((__m256i*)(t1_0_lanes_in), u_v_0);
+      float t1_0_lanes_out[4];
+      for (int l = 0; l < 4; ++l) {
+        t1_0_lanes_out[l] = (float)t1_0_lanes_in[l];
+      }
+      __m128 t1_0 = _mm_loadu_ps(t1_0_lanes_out);
+      __m128i t2_0_w = _mm_cvtepu8_epi32(b_v_0);
+      __m128 t2_0 = _mm_cvtepi32_ps(t2_0_w);
+      __m128 t3_0 = _mm_add_ps(t1_0, t2_0);
+      int64_t t4_0_lanes_in[4];
+      _mm256_storeu_si256((__m256i*)(t4_0_lanes_in), a_v_0);
+      float t4_0_lanes_out[4];
+      for (int l = 0; l < 4; ++l) {
+        t4_0_lanes_out[l] = (float)t4_0_lanes_in[l];
+      }
+      __m128 t4_0 = _mm_loadu_ps(t4_0_lanes_out);
+      __m256d t5_0_w = _mm256_cvtps_pd(t4_0);
+      double t5_0_lanes_in[4];
+      _mm256_storeu_pd(t5_0_lanes_in, t5_0_w);
+      int64_t t5_0_lanes_out[4];
+      for (int l = 0; l < 4; ++l) {
+        const double t5_0_r = __builtin_rint(t5_0_lanes_in[l]);
+        const double t5_0_lo = -9223372036854775808.0;
+        const double t5_0_hi = 9223372036854775808.0;
+        bool t5_0_in = t5_0_r >= t5_0_lo;
+        t5_0_in = t5_0_in && t5_0_r < t5_0_hi;
+        int64_t t5_0_v = t5_0_in ? (int64_t)t5_0_r : (int64_t)0;
+        const int64_t t5_0_max = (int64_t)9223372036854775807ull;
+        t5_0_v = t5_0_r >= t5_0_hi ? t5_0_max : t5_0_v;
+        const int64_t t5_0_min = (int64_t)(-9223372036854775807ll - 1);
+        t5_0_v = t5_0_r < t5_0_lo ? t5_0_min : t5_0_v;
+        t5_0_lanes_out[l] = t5_0_v;
+      }
+      __m256i t5_0 = _mm256_loadu_si256((const __m256i*)(t5_0_lanes_out));
+      __m256i t6_0_w = _mm256_cvtepu8_epi64(b_v_0);
+      __m256i t6_0 = t6_0_w;
+      __m256i t7_0 = _mm256_sub_epi64(t5_0, t6_0);
+      uint64_t t8_0_lanes_in[4];
+      _mm256_storeu_si256((__m256i*)(t8_0_lanes_in), u_v_0);
+      float t8_0_lanes_out[4];
+      for (int l = 0; l < 4; ++l) {
+        t8_0_lanes_out[l] = (float)t8_0_lanes_in[l];
+      }
+      __m128 t8_0 = _mm_loadu_ps(t8_0_lanes_out);
+      __m256d t9_0_w = _mm256_cvtps_pd(t8_0);
+      double t9_0_lanes_in[4];
+      _mm256_storeu_pd(t9_0_lanes_in, t9_0_w);
+      uint64_t t9_0_lanes_out[4];
+      for (int l = 0; l < 4; ++l) {
+        const double t9_0_r = __builtin_rint(t9_0_lanes_in[l]);
+        const double t9_0_lo = 0.0;
+        const double t9_0_hi = 18446744073709551616.0;
+        bool t9_0_in = t9_0_r >= t9_0_lo;
+        t9_0_in = t9_0_in && t9_0_r < t9_0_hi;
+        uint64_t t9_0_v = t9_0_in ? (uint64_t)t9_0_r : (uint64_t)0;
+        const uint64_t t9_0_max = (uint64_t)18446744073709551615ull;
+        t9_0_v = t9_0_r >= t9_0_hi ? t9_0_max : t9_0_v;
+        t9_0_lanes_out[l] = t9_0_v;
+      }
+      __m256i t9_0 = _mm256_loadu_si256((const __m256i*)(t9_0_lanes_out));
+      __m128i t10_0 = _mm_min_epu8(b_v_0, _mm_set1_epi8((char)(127ull)));
+      __m128i t11_0_lo = _mm256_castsi256_si128(a_v_0);
+      __m128i t11_0_hi = _mm256_extracti128_si256(a_v_0, 1);
+      __m128i t11_0_32 = _mm_castps_si128(
+          _mm_shuffle_ps(_mm_castsi128_ps(t11_0_lo), _mm_castsi128_ps(t11_0_hi), 0x88));
+      __m128i t11_0_16 = _mm_packus_epi32(_mm_and_si128(t11_0_32, _mm_set1_epi32(0xFFFF)),
+                                          _mm_and_si128(t11_0_32, _mm_set1_epi32(0xFFFF)));
+      __m128i t11_0 = _mm_packus_epi16(_mm_and_si128(t11_0_16, _mm_set1_epi16(0x00FF)),
+                                       _mm_and_si128(t11_0_16, _mm_set1_epi16(0x00FF)));
+      __m128i t12_0 = _mm_sub_epi8(t10_0, t11_0);
+      _mm_storeu_ps(out0 + i, t0_0);
+      _mm_storeu_ps(out1 + i, t3_0);
+      _mm256_storeu_si256((__m256i*)(out2 + i), t7_0);
+      _mm256_storeu_si256((__m256i*)(out3 + i), t9_0);
+      _mm_storeu_si32((void*)(out4 + i), t12_0);
+      __m256i a_v_1 = _mm256_loadu_si256((const __m256i*)(in0 + i + 4));
+      __m256i u_v_1 = _mm256_loadu_si256((const __m256i*)(in1 + i + 4));
+      __m128i b_v_1 = _mm_loadu_si32((const void*)(in2 + i + 4));
+      int64_t t0_1_lanes_in[4];
+      _mm256_storeu_si256((__m256i*)(t0_1_lanes_in), a_v_1);
+      float t0_1_lanes_out[4];
+      for (int l = 0; l < 4; ++l) {
+        t0_1_lanes_out[l] = (float)t0_1_lanes_in[l];
+      }
+      __m128 t0_1 = _mm_loadu_ps(t0_1_lanes_out);
+      uint64_t t1_1_lanes_in[4];
+      _mm256_storeu_si256((__m256i*)(t1_1_lanes_in), u_v_1);
+      float t1_1_lanes_out[4];
+      for (int l = 0; l < 4; ++l) {
+        t1_1_lanes_out[l] = (float)t1_1_lanes_in[l];
+      }
+      __m128 t1_1 = _mm_loadu_ps(t1_1_lanes_out);
+      __m128i t2_1_w = _mm_cvtepu8_epi32(b_v_1);
+      __m128 t2_1 = _mm_cvtepi32_ps(t2_1_w);
+      __m128 t3_1 = _mm_add_ps(t1_1, t2_1);
+      int64_t t4_1_lanes_in[4];
+      _mm256_storeu_si256((__m256i*)(t4_1_lanes_in), a_v_1);
+      float t4_1_lanes_out[4];
+      for (int l = 0; l < 4; ++l) {
+        t4_1_lanes_out[l] = (float)t4_1_lanes_in[l];
+      }
+      __m128 t4_1 = _mm_loadu_ps(t4_1_lanes_out);
+      __m256d t5_1_w = _mm256_cvtps_pd(t4_1);
+      double t5_1_lanes_in[4];
+      _mm256_storeu_pd(t5_1_lanes_in, t5_1_w);
+      int64_t t5_1_lanes_out[4];
+      for (int l = 0; l < 4; ++l) {
+        const double t5_1_r = __builtin_rint(t5_1_lanes_in[l]);
+        const double t5_1_lo = -9223372036854775808.0;
+        const double t5_1_hi = 9223372036854775808.0;
+        bool t5_1_in = t5_1_r >= t5_1_lo;
+        t5_1_in = t5_1_in && t5_1_r < t5_1_hi;
+        int64_t t5_1_v = t5_1_in ? (int64_t)t5_1_r : (int64_t)0;
+        const int64_t t5_1_max = (int64_t)9223372036854775807ull;
+        t5_1_v = t5_1_r >= t5_1_hi ? t5_1_max : t5_1_v;
+        const int64_t t5_1_min = (int64_t)(-9223372036854775807ll - 1);
+        t5_1_v = t5_1_r < t5_1_lo ? t5_1_min : t5_1_v;
+        t5_1_lanes_out[l] = t5_1_v;
+      }
+      __m256i t5_1 = _mm256_loadu_si256((const __m256i*)(t5_1_lanes_out));
+      __m256i t6_1_w = _mm256_cvtepu8_epi64(b_v_1);
+      __m256i t6_1 = t6_1_w;
+      __m256i t7_1 = _mm256_sub_epi64(t5_1, t6_1);
+      uint64_t t8_1_lanes_in[4];
+      _mm256_storeu_si256((__m256i*)(t8_1_lanes_in), u_v_1);
+      float t8_1_lanes_out[4];
+      for (int l = 0; l < 4; ++l) {
+        t8_1_lanes_out[l] = (float)t8_1_lanes_in[l];
+      }
+      __m128 t8_1 = _mm_loadu_ps(t8_1_lanes_out);
+      __m256d t9_1_w = _mm256_cvtps_pd(t8_1);
+      double t9_1_lanes_in[4];
+      _mm256_storeu_pd(t9_1_lanes_in, t9_1_w);
+      uint64_t t9_1_lanes_out[4];
+      for (int l = 0; l < 4; ++l) {
+        const double t9_1_r = __builtin_rint(t9_1_lanes_in[l]);
+        const double t9_1_lo = 0.0;
+        const double t9_1_hi = 18446744073709551616.0;
+        bool t9_1_in = t9_1_r >= t9_1_lo;
+        t9_1_in = t9_1_in && t9_1_r < t9_1_hi;
+        uint64_t t9_1_v = t9_1_in ? (uint64_t)t9_1_r : (uint64_t)0;
+        const uint64_t t9_1_max = (uint64_t)18446744073709551615ull;
+        t9_1_v = t9_1_r >= t9_1_hi ? t9_1_max : t9_1_v;
+        t9_1_lanes_out[l] = t9_1_v;
+      }
+      __m256i t9_1 = _mm256_loadu_si256((const __m256i*)(t9_1_lanes_out));
+      __m128i t10_1 = _mm_min_epu8(b_v_1, _mm_set1_epi8((char)(127ull)));
+      __m128i t11_1_lo = _mm256_castsi256_si128(a_v_1);
+      __m128i t11_1_hi = _mm256_extracti128_si256(a_v_1, 1);
+      __m128i t11_1_32 = _mm_castps_si128(
+          _mm_shuffle_ps(_mm_castsi128_ps(t11_1_lo), _mm_castsi128_ps(t11_1_hi), 0x88));
+      __m128i t11_1_16 = _mm_packus_epi32(_mm_and_si128(t11_1_32, _mm_set1_epi32(0xFFFF)),
+                                          _mm_and_si128(t11_1_32, _mm_set1_epi32(0xFFFF)));
+      __m128i t11_1 = _mm_packus_epi16(_mm_and_si128(t11_1_16, _mm_set1_epi16(0x00FF)),
+                                       _mm_and_si128(t11_1_16, _mm_set1_epi16(0x00FF)));
+      __m128i t12_1 = _mm_sub_epi8(t10_1, t11_1);
+      _mm_storeu_ps(out0 + i + 4, t0_1);
+      _mm_storeu_ps(out1 + i + 4, t3_1);
+      _mm256_storeu_si256((__m256i*)(out2 + i + 4), t7_1);
+      _mm256_storeu_si256((__m256i*)(out3 + i + 4), t9_1);
+      _mm_storeu_si32((void*)(out4 + i + 4), t12_1);
+    }
+    // whole vectors, one per iteration
+    for (; i + 4 <= n; i += 4) {
+      __m256i a_v = _mm256_loadu_si256((const __m256i*)(in0 + i));
+      __m256i u_v = _mm256_loadu_si256((const __m256i*)(in1 + i));
+      __m128i b_v = _mm_loadu_si32((const void*)(in2 + i));
+      int64_t t13_lanes_in[4];
+      _mm256_storeu_si256((__m256i*)(t13_lanes_in), a_v);
+      float t13_lanes_out[4];
+      for (int l = 0; l < 4; ++l) {
+        t13_lanes_out[l] = (float)t13_lanes_in[l];
+      }
+      __m128 t13 = _mm_loadu_ps(t13_lanes_out);
+      uint64_t t14_lanes_in[4];
+      _mm256_storeu_si256((__m256i*)(t14_lanes_in), u_v);
+      float t14_lanes_out[4];
+      for (int l = 0; l < 4; ++l) {
+        t14_lanes_out[l] = (float)t14_lanes_in[l];
+      }
+      __m128 t14 = _mm_loadu_ps(t14_lanes_out);
+      __m128i t15_w = _mm_cvtepu8_epi32(b_v);
+      __m128 t15 = _mm_cvtepi32_ps(t15_w);
+      __m128 t16 = _mm_add_ps(t14, t15);
+      int64_t t17_lanes_in[4];
+      _mm256_storeu_si256((__m256i*)(t17_lanes_in), a_v);
+      float t17_lanes_out[4];
+      for (int l = 0; l < 4; ++l) {
+        t17_lanes_out[l] = (float)t17_lanes_in[l];
+      }
+      __m128 t17 = _mm_loadu_ps(t17_lanes_out);
+      __m256d t18_w = _mm256_cvtps_pd(t17);
+      double t18_lanes_in[4];
+      _mm256_storeu_pd(t18_lanes_in, t18_w);
+      int64_t t18_lanes_out[4];
+      for (int l = 0; l < 4; ++l) {
+        const double t18_r = __builtin_rint(t18_lanes_in[l]);
+        const double t18_lo = -9223372036854775808.0;
+        const double t18_hi = 9223372036854775808.0;
+        bool t18_in = t18_r >= t18_lo;
+        t18_in = t18_in && t18_r < t18_hi;
+        int64_t t18_v = t18_in ? (int64_t)t18_r : (int64_t)0;
+        const int64_t t18_max = (int64_t)9223372036854775807ull;
+        t18_v = t18_r >= t18_hi ? t18_max : t18_v;
+        const int64_t t18_min = (int64_t)(-9223372036854775807ll - 1);
+        t18_v = t18_r < t18_lo ? t18_min : t18_v;
+        t18_lanes_out[l] = t18_v;
+      }
+      __m256i t18 = _mm256_loadu_si256((const __m256i*)(t18_lanes_out));
+      __m256i t19_w = _mm256_cvtepu8_epi64(b_v);
+      __m256i t19 = t19_w;
+      __m256i t20 = _mm256_sub_epi64(t18, t19);
+      uint64_t t21_lanes_in[4];
+      _mm256_storeu_si256((__m256i*)(t21_lanes_in), u_v);
+      float t21_lanes_out[4];
+      for (int l = 0; l < 4; ++l) {
+        t21_lanes_out[l] = (float)t21_lanes_in[l];
+      }
+      __m128 t21 = _mm_loadu_ps(t21_lanes_out);
+      __m256d t22_w = _mm256_cvtps_pd(t21);
+      double t22_lanes_in[4];
+      _mm256_storeu_pd(t22_lanes_in, t22_w);
+      uint64_t t22_lanes_out[4];
+      for (int l = 0; l < 4; ++l) {
+        const double t22_r = __builtin_rint(t22_lanes_in[l]);
+        const double t22_lo = 0.0;
+        const double t22_hi = 18446744073709551616.0;
+        bool t22_in = t22_r >= t22_lo;
+        t22_in = t22_in && t22_r < t22_hi;
+        uint64_t t22_v = t22_in ? (uint64_t)t22_r : (uint64_t)0;
+        const uint64_t t22_max = (uint64_t)18446744073709551615ull;
+        t22_v = t22_r >= t22_hi ? t22_max : t22_v;
+        t22_lanes_out[l] = t22_v;
+      }
+      __m256i t22 = _mm256_loadu_si256((const __m256i*)(t22_lanes_out));
+      __m128i t23 = _mm_min_epu8(b_v, _mm_set1_epi8((char)(127ull)));
+      __m128i t24_lo = _mm256_castsi256_si128(a_v);
+      __m128i t24_hi = _mm256_extracti128_si256(a_v, 1);
+      __m128i t24_32 = _mm_castps_si128(
+          _mm_shuffle_ps(_mm_castsi128_ps(t24_lo), _mm_castsi128_ps(t24_hi), 0x88));
+      __m128i t24_16 = _mm_packus_epi32(_mm_and_si128(t24_32, _mm_set1_epi32(0xFFFF)),
+                                        _mm_and_si128(t24_32, _mm_set1_epi32(0xFFFF)));
+      __m128i t24 = _mm_packus_epi16(_mm_and_si128(t24_16, _mm_set1_epi16(0x00FF)),
+                                     _mm_and_si128(t24_16, _mm_set1_epi16(0x00FF)));
+      __m128i t25 = _mm_sub_epi8(t23, t24);
+      _mm_storeu_ps(out0 + i, t13);
+      _mm_storeu_ps(out1 + i, t16);
+      _mm256_storeu_si256((__m256i*)(out2 + i), t20);
+      _mm256_storeu_si256((__m256i*)(out3 + i), t22);
+      _mm_storeu_si32((void*)(out4 + i), t25);
+    }
+  }
+  // the rest: one partial vector, its loads and stores masked
+  if (i < n) {
+    const __m256i a_v_tail_active =
+        _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(n - i)), _mm256_setr_epi64x(0, 1, 2, 3));
+    __m256i a_v_tail = _mm256_blendv_epi8(
+        _mm256_setzero_si256(), _mm256_maskload_epi64((const long long*)(in0 + i), a_v_tail_active),
+        a_v_tail_active);
+    const __m256i u_v_tail_active =
+        _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(n - i)), _mm256_setr_epi64x(0, 1, 2, 3));
+    __m256i u_v_tail = _mm256_blendv_epi8(
+        _mm256_setzero_si256(), _mm256_maskload_epi64((const long long*)(in1 + i), u_v_tail_active),
+        u_v_tail_active);
+    __m128i b_v_tail = simdgen_load_prefix16((const uint8_t*)(in2 + i), (n - i) * 1);
+    int64_t t26_tail_lanes_in[4];
+    _mm256_storeu_si256((__m256i*)(t26_tail_lanes_in), a_v_tail);
+    float t26_tail_lanes_out[4];
+    for (int l = 0; l < 4; ++l) {
+      t26_tail_lanes_out[l] = (float)t26_tail_lanes_in[l];
+    }
+    __m128 t26_tail = _mm_loadu_ps(t26_tail_lanes_out);
+    uint64_t t27_tail_lanes_in[4];
+    _mm256_storeu_si256((__m256i*)(t27_tail_lanes_in), u_v_tail);
+    float t27_tail_lanes_out[4];
+    for (int l = 0; l < 4; ++l) {
+      t27_tail_lanes_out[l] = (float)t27_tail_lanes_in[l];
+    }
+    __m128 t27_tail = _mm_loadu_ps(t27_tail_lanes_out);
+    __m128i t28_tail_w = _mm_cvtepu8_epi32(b_v_tail);
+    __m128 t28_tail = _mm_cvtepi32_ps(t28_tail_w);
+    __m128 t29_tail = _mm_add_ps(t27_tail, t28_tail);
+    int64_t t30_tail_lanes_in[4];
+    _mm256_storeu_si256((__m256i*)(t30_tail_lanes_in), a_v_tail);
+    float t30_tail_lanes_out[4];
+    for (int l = 0; l < 4; ++l) {
+      t30_tail_lanes_out[l] = (float)t30_tail_lanes_in[l];
+    }
+    __m128 t30_tail = _mm_loadu_ps(t30_tail_lanes_out);
+    __m256d t31_tail_w = _mm256_cvtps_pd(t30_tail);
+    double t31_tail_lanes_in[4];
+    _mm256_storeu_pd(t31_tail_lanes_in, t31_tail_w);
+    int64_t t31_tail_lanes_out[4];
+    for (int l = 0; l < 4; ++l) {
+      const double t31_tail_r = __builtin_rint(t31_tail_lanes_in[l]);
+      const double t31_tail_lo = -9223372036854775808.0;
+      const double t31_tail_hi = 9223372036854775808.0;
+      bool t31_tail_in = t31_tail_r >= t31_tail_lo;
+      t31_tail_in = t31_tail_in && t31_tail_r < t31_tail_hi;
+      int64_t t31_tail_v = t31_tail_in ? (int64_t)t31_tail_r : (int64_t)0;
+      const int64_t t31_tail_max = (int64_t)9223372036854775807ull;
+      t31_tail_v = t31_tail_r >= t31_tail_hi ? t31_tail_max : t31_tail_v;
+      const int64_t t31_tail_min = (int64_t)(-9223372036854775807ll - 1);
+      t31_tail_v = t31_tail_r < t31_tail_lo ? t31_tail_min : t31_tail_v;
+      t31_tail_lanes_out[l] = t31_tail_v;
+    }
+    __m256i t31_tail = _mm256_loadu_si256((const __m256i*)(t31_tail_lanes_out));
+    __m256i t32_tail_w = _mm256_cvtepu8_epi64(b_v_tail);
+    __m256i t32_tail = t32_tail_w;
+    __m256i t33_tail = _mm256_sub_epi64(t31_tail, t32_tail);
+    uint64_t t34_tail_lanes_in[4];
+    _mm256_storeu_si256((__m256i*)(t34_tail_lanes_in), u_v_tail);
+    float t34_tail_lanes_out[4];
+    for (int l = 0; l < 4; ++l) {
+      t34_tail_lanes_out[l] = (float)t34_tail_lanes_in[l];
+    }
+    __m128 t34_tail = _mm_loadu_ps(t34_tail_lanes_out);
+    __m256d t35_tail_w = _mm256_cvtps_pd(t34_tail);
+    double t35_tail_lanes_in[4];
+    _mm256_storeu_pd(t35_tail_lanes_in, t35_tail_w);
+    uint64_t t35_tail_lanes_out[4];
+    for (int l = 0; l < 4; ++l) {
+      const double t35_tail_r = __builtin_rint(t35_tail_lanes_in[l]);
+      const double t35_tail_lo = 0.0;
+      const double t35_tail_hi = 18446744073709551616.0;
+      bool t35_tail_in = t35_tail_r >= t35_tail_lo;
+      t35_tail_in = t35_tail_in && t35_tail_r < t35_tail_hi;
+      uint64_t t35_tail_v = t35_tail_in ? (uint64_t)t35_tail_r : (uint64_t)0;
+      const uint64_t t35_tail_max = (uint64_t)18446744073709551615ull;
+      t35_tail_v = t35_tail_r >= t35_tail_hi ? t35_tail_max : t35_tail_v;
+      t35_tail_lanes_out[l] = t35_tail_v;
+    }
+    __m256i t35_tail = _mm256_loadu_si256((const __m256i*)(t35_tail_lanes_out));
+    __m128i t36_tail = _mm_min_epu8(b_v_tail, _mm_set1_epi8((char)(127ull)));
+    __m128i t37_tail_lo = _mm256_castsi256_si128(a_v_tail);
+    __m128i t37_tail_hi = _mm256_extracti128_si256(a_v_tail, 1);
+    __m128i t37_tail_32 = _mm_castps_si128(
+        _mm_shuffle_ps(_mm_castsi128_ps(t37_tail_lo), _mm_castsi128_ps(t37_tail_hi), 0x88));
+    __m128i t37_tail_16 = _mm_packus_epi32(_mm_and_si128(t37_tail_32, _mm_set1_epi32(0xFFFF)),
+                                           _mm_and_si128(t37_tail_32, _mm_set1_epi32(0xFFFF)));
+    __m128i t37_tail = _mm_packus_epi16(_mm_and_si128(t37_tail_16, _mm_set1_epi16(0x00FF)),
+                                        _mm_and_si128(t37_tail_16, _mm_set1_epi16(0x00FF)));
+    __m128i t38_tail = _mm_sub_epi8(t36_tail, t37_tail);
+    simdgen_store_prefix16((uint8_t*)(out0 + i), _mm_castps_si128(t26_tail), (n - i) * 4);
+    simdgen_store_prefix16((uint8_t*)(out1 + i), _mm_castps_si128(t29_tail), (n - i) * 4);
+    _mm256_maskstore_epi64(
+        (long long*)(out2 + i),
+        _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(n - i)), _mm256_setr_epi64x(0, 1, 2, 3)),
+        t33_tail);
+    _mm256_maskstore_epi64(
+        (long long*)(out3 + i),
+        _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(n - i)), _mm256_setr_epi64x(0, 1, 2, 3)),
+        t35_tail);
+    simdgen_store_prefix16((uint8_t*)(out4 + i), t38_tail, (n - i) * 1);
+  }
+}
+#endif
+
+// ---- neon (128-bit vectors)
+// element widths differ (8 to 64 bits): 2 lanes per vector, the widest type's; narrower values fill the low lanes of their registers
+// tail: one predicated partial vector after the whole vectors (nothing outside the arrays is read or written)
+// uses 64-bit integers to f32 lane by lane (one rounding)
+// uses partial vectors loaded and stored piecewise (8/4/2/1-byte accesses: NEON has no masked load)
+// uses sxtl/uxtl widening
+// uses xtn/sqxtn/uqxtn narrowing between element widths
+
+#if defined(__aarch64__)
+
+void map_convert_i64_f32_neon(const int64_t* in0, const uint64_t* in1, const uint8_t* in2,
+                              int64_t n, float* out0, float* out1, int64_t* out2, uint64_t* out3,
+                              int8_t* out4) {
+  // whole vectors
+  int64_t i = 0;
+  for (; i + 2 <= n; i += 2) {
+    int64x2_t a_v = vld1q_s64(in0 + i);
+    uint64x2_t u_v = vld1q_u64(in1 + i);
+    uint8x16_t b_v = simdgen_load_prefix(in2 + i, 2);
+    float32x4_t t0 = vcombine_f32(
+        vset_lane_f32((float)vgetq_lane_s64(a_v, 1), vdup_n_f32((float)vgetq_lane_s64(a_v, 0)), 1),
+        vdup_n_f32(0));
+    float32x4_t t1 = vcombine_f32(
+        vset_lane_f32((float)vgetq_lane_u64(u_v, 1), vdup_n_f32((float)vgetq_lane_u64(u_v, 0)), 1),
+        vdup_n_f32(0));
+    int32x4_t t2_w = vreinterpretq_s32_u32(vmovl_u16(vget_low_u16(vmovl_u8(vget_low_u8(b_v)))));
+    float32x4_t t2 = vcvtq_f32_s32(t2_w);
+    float32x4_t t3 = vaddq_f32(t1, t2);
+    float32x4_t t4 = vcombine_f32(
+        vset_lane_f32((float)vgetq_lane_s64(a_v, 1), vdup_n_f32((float)vgetq_lane_s64(a_v, 0)), 1),
+        vdup_n_f32(0));
+    float64x2_t t5_w = vcvt_f64_f32(vget_low_f32(t4));
+    int64x2_t t5 = vcvtnq_s64_f64(t5_w);
+    uint64x2_t t6_w = vmovl_u32(vget_low_u32(vmovl_u16(vget_low_u16(vmovl_u8(vget_low_u8(b_v))))));
+    int64x2_t t6 = vreinterpretq_s64_u64(t6_w);
+    int64x2_t t7 = vsubq_s64(t5, t6);
+    float32x4_t t8 = vcombine_f32(
+        vset_lane_f32((float)vgetq_lane_u64(u_v, 1), vdup_n_f32((float)vgetq_lane_u64(u_v, 0)), 1),
+        vdup_n_f32(0));
+    float64x2_t t9_w = vcvt_f64_f32(vget_low_f32(t8));
+    uint64x2_t t9 = vcvtnq_u64_f64(t9_w);
+    int8x16_t t10 = vreinterpretq_s8_u8(vbslq_u8(
+        vreinterpretq_u8_s8(vshrq_n_s8(vreinterpretq_s8_u8(b_v), 7)), vdupq_n_u8(127ull), b_v));
+    int8x16_t t11 =
+        vcombine_s8(vmovn_s16(vcombine_s16(vmovn_s32(vcombine_s32(vmovn_s64(a_v), vdup_n_s32(0))),
+                                           vdup_n_s16(0))),
+                    vdup_n_s8(0));
+    int8x16_t t12 = vsubq_s8(t10, t11);
+    vst1_f32(out0 + i, vget_low_f32(t0));
+    vst1_f32(out1 + i, vget_low_f32(t3));
+    vst1q_s64(out2 + i, t7);
+    vst1q_u64(out3 + i, t9);
+    simdgen_store_prefix(out4 + i, vreinterpretq_u8_s8(t12), 2);
+  }
+  // the rest: one partial vector, its loads and stores masked
+  if (i < n) {
+    int64x2_t a_v_tail = vreinterpretq_s64_u8(simdgen_load_prefix(in0 + i, (n - i) * 8));
+    uint64x2_t u_v_tail = vreinterpretq_u64_u8(simdgen_load_prefix(in1 + i, (n - i) * 8));
+    uint8x16_t b_v_tail = simdgen_load_prefix(in2 + i, (n - i) * 1);
+    float32x4_t t13_tail =
+        vcombine_f32(vset_lane_f32((float)vgetq_lane_s64(a_v_tail, 1),
+                                   vdup_n_f32((float)vgetq_lane_s64(a_v_tail, 0)), 1),
+                     vdup_n_f32(0));
+    float32x4_t t14_tail =
+        vcombine_f32(vset_lane_f32((float)vgetq_lane_u64(u_v_tail, 1),
+                                   vdup_n_f32((float)vgetq_lane_u64(u_v_tail, 0)), 1),
+                     vdup_n_f32(0));
+    int32x4_t t15_tail_w =
+        vreinterpretq_s32_u32(vmovl_u16(vget_low_u16(vmovl_u8(vget_low_u8(b_v_tail)))));
+    float32x4_t t15_tail = vcvtq_f32_s32(t15_tail_w);
+    float32x4_t t16_tail = vaddq_f32(t14_tail, t15_tail);
+    float32x4_t t17_tail =
+        vcombine_f32(vset_lane_f32((float)vgetq_lane_s64(a_v_tail, 1),
+                                   vdup_n_f32((float)vgetq_lane_s64(a_v_tail, 0)), 1),
+                     vdup_n_f32(0));
+    float64x2_t t18_tail_w = vcvt_f64_f32(vget_low_f32(t17_tail));
+    int64x2_t t18_tail = vcvtnq_s64_f64(t18_tail_w);
+    uint64x2_t t19_tail_w =
+        vmovl_u32(vget_low_u32(vmovl_u16(vget_low_u16(vmovl_u8(vget_low_u8(b_v_tail))))));
+    int64x2_t t19_tail = vreinterpretq_s64_u64(t19_tail_w);
+    int64x2_t t20_tail = vsubq_s64(t18_tail, t19_tail);
+    float32x4_t t21_tail =
+        vcombine_f32(vset_lane_f32((float)vgetq_lane_u64(u_v_tail, 1),
+                                   vdup_n_f32((float)vgetq_lane_u64(u_v_tail, 0)), 1),
+                     vdup_n_f32(0));
+    float64x2_t t22_tail_w = vcvt_f64_f32(vget_low_f32(t21_tail));
+    uint64x2_t t22_tail = vcvtnq_u64_f64(t22_tail_w);
+    int8x16_t t23_tail = vreinterpretq_s8_u8(
+        vbslq_u8(vreinterpretq_u8_s8(vshrq_n_s8(vreinterpretq_s8_u8(b_v_tail), 7)),
+                 vdupq_n_u8(127ull), b_v_tail));
+    int8x16_t t24_tail = vcombine_s8(
+        vmovn_s16(vcombine_s16(vmovn_s32(vcombine_s32(vmovn_s64(a_v_tail), vdup_n_s32(0))),
+                               vdup_n_s16(0))),
+        vdup_n_s8(0));
+    int8x16_t t25_tail = vsubq_s8(t23_tail, t24_tail);
+    simdgen_store_prefix(out0 + i, vreinterpretq_u8_f32(t13_tail), (n - i) * 4);
+    simdgen_store_prefix(out1 + i, vreinterpretq_u8_f32(t16_tail), (n - i) * 4);
+    simdgen_store_prefix(out2 + i, vreinterpretq_u8_s64(t20_tail), (n - i) * 8);
+    simdgen_store_prefix(out3 + i, vreinterpretq_u8_u64(t22_tail), (n - i) * 8);
+    simdgen_store_prefix(out4 + i, vreinterpretq_u8_s8(t25_tail), (n - i) * 1);
+  }
+}
+#endif
 
 // ---- scalar (portable C++)
 
@@ -132,7 +906,38 @@ bool map_convert_i64_f32_forced(map_convert_i64_f32_choice& choice) {
     choice = {map_convert_i64_f32_scalar, "scalar"};
     return true;
   }
+#if defined(__x86_64__)
+  __builtin_cpu_init();
+  if (map_convert_i64_f32_names(requested, "avx512", "avx512")) {
+    if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+        __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
+        __builtin_cpu_supports("bmi2")) {
+      choice = {map_convert_i64_f32_avx512, "avx512"};
+      return true;
+    }
+    map_convert_i64_f32_report(requested, "this CPU does not support it");
+    return false;
+  }
+  if (map_convert_i64_f32_names(requested, "avx2", "avx2")) {
+    if (__builtin_cpu_supports("avx2")) {
+      choice = {map_convert_i64_f32_avx2, "avx2"};
+      return true;
+    }
+    map_convert_i64_f32_report(requested, "this CPU does not support it");
+    return false;
+  }
+#endif
+#if defined(__aarch64__)
 
+  if (map_convert_i64_f32_names(requested, "neon", "neon")) {
+    if (true) {
+      choice = {map_convert_i64_f32_neon, "neon"};
+      return true;
+    }
+    map_convert_i64_f32_report(requested, "this CPU does not support it");
+    return false;
+  }
+#endif
   if (!map_convert_i64_f32_known(requested))
     map_convert_i64_f32_report(requested,
                                "not a variant name on this architecture (see simdgen list)");
@@ -145,7 +950,18 @@ map_convert_i64_f32_choice map_convert_i64_f32_select() {
   map_convert_i64_f32_choice forced = {map_convert_i64_f32_scalar, "scalar"};
   if (map_convert_i64_f32_forced(forced)) return forced;
 #endif
+#if defined(__x86_64__)
+  __builtin_cpu_init();
+  if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+      __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
+      __builtin_cpu_supports("bmi2"))
+    return {map_convert_i64_f32_avx512, "avx512"};
+  if (__builtin_cpu_supports("avx2")) return {map_convert_i64_f32_avx2, "avx2"};
+#endif
+#if defined(__aarch64__)
 
+  if (true) return {map_convert_i64_f32_neon, "neon"};
+#endif
   return {map_convert_i64_f32_scalar, "scalar"};
 }
 

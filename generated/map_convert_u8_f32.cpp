@@ -15,13 +15,627 @@
 #include <string.h>
 #endif
 
+#if defined(__x86_64__)
+#if defined(__GNUC__) && !defined(__clang__) && __GNUC__ < 13
+// GCC 12's AVX-512 headers self-initialise _mm512_undefined_*() values, which -Wmaybe-uninitialized
+// reports inside every kernel that inlines them (GCC bug 105593, fixed in GCC 13).
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#pragma GCC diagnostic ignored "-Wuninitialized"
+#endif
+#include <immintrin.h>
+#endif
+#if defined(__aarch64__)
+#include <arm_neon.h>
+#ifndef SIMDGEN_CPU_SUPPORT
+#define SIMDGEN_CPU_SUPPORT
+#if defined(__linux__) && __STDC_HOSTED__
+#include <sys/auxv.h>
+#endif
+// The CPU's feature bits (Linux AT_HWCAP when word is 1, AT_HWCAP2 when 2); none elsewhere,
+// where only the NEON variants, which every AArch64 CPU runs, are chosen.
+__attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) {
+#if defined(__linux__) && __STDC_HOSTED__
+  return getauxval(word == 2 ? AT_HWCAP2 : AT_HWCAP);
+#else
+  (void)word;
+  return 0;
+#endif
+}
+#endif
+#endif
+
 // Plan summary (`simdgen explain` prints the full plans):
 //   map: scaled = convert(convert(px, f32) * gain + x, u8, nearest); wide = convert(px, i32) - convert(x, i32, floor); up = convert(convert(x, i32, ceil), i16, sat); back = convert(convert(x, i32), f32)
-//   avx512: identical to sve2 for this kernel, not emitted
 //   sve2: identical to sve for this kernel, not emitted
-//   sve: identical to avx2 for this kernel, not emitted
-//   avx2: identical to neon for this kernel, not emitted
-//   neon: identical to scalar for this kernel, not emitted
+//   sve: identical to scalar for this kernel, not emitted
+
+#if defined(__x86_64__)
+#ifndef SIMDGEN_HELPER_LOAD_PREFIX16_AVX2
+#define SIMDGEN_HELPER_LOAD_PREFIX16_AVX2
+// The first `bytes` bytes at p (0..16), zeros above: fixed-size loads by the bits of `bytes`
+// (AVX2 has no byte masked load). Nothing past p + bytes is read, no libc call is made, and
+// the vector never goes through memory.
+__attribute__((target("avx2"))) static inline __m128i simdgen_load_prefix16(const uint8_t* p,
+                                                                            int64_t bytes) {
+  if (bytes >= 16) return _mm_loadu_si128((const __m128i*)p);
+  uint64_t lo = 0, rest = 0;
+  int shift = 0;
+  if (bytes & 8) __builtin_memcpy(&lo, p, 8), p += 8;
+  if (bytes & 4) {
+    uint32_t w;
+    __builtin_memcpy(&w, p, 4), p += 4, rest = w, shift = 32;
+  }
+  if (bytes & 2) {
+    uint16_t w;
+    __builtin_memcpy(&w, p, 2), p += 2, rest |= (uint64_t)w << shift, shift += 16;
+  }
+  if (bytes & 1) rest |= (uint64_t)*p << shift;
+  return bytes & 8 ? _mm_set_epi64x((long long)rest, (long long)lo)
+                   : _mm_cvtsi64_si128((long long)rest);
+}
+#endif
+#endif
+#if defined(__x86_64__)
+#ifndef SIMDGEN_HELPER_STORE_PREFIX16_AVX2
+#define SIMDGEN_HELPER_STORE_PREFIX16_AVX2
+// Stores the first `bytes` bytes of v at p (0..16): fixed-size stores by the bits of `bytes`
+// (AVX2 has no byte masked store); nothing past p + bytes is written.
+__attribute__((target("avx2"))) static inline void simdgen_store_prefix16(uint8_t* p, __m128i v,
+                                                                          int64_t bytes) {
+  if (bytes >= 16) return _mm_storeu_si128((__m128i*)p, v);
+  uint64_t rest = (uint64_t)_mm_cvtsi128_si64(v);
+  if (bytes & 8) __builtin_memcpy(p, &rest, 8), p += 8, rest = (uint64_t)_mm_extract_epi64(v, 1);
+  if (bytes & 4) {
+    const uint32_t w = (uint32_t)rest;
+    __builtin_memcpy(p, &w, 4), p += 4, rest >>= 32;
+  }
+  if (bytes & 2) {
+    const uint16_t w = (uint16_t)rest;
+    __builtin_memcpy(p, &w, 2), p += 2, rest >>= 16;
+  }
+  if (bytes & 1) *p = (uint8_t)rest;
+}
+#endif
+#endif
+#if defined(__aarch64__)
+#ifndef SIMDGEN_HELPER_LOAD_PREFIX_NEON
+#define SIMDGEN_HELPER_LOAD_PREFIX_NEON
+// The first `bytes` bytes at p (0..16), zeros above: fixed-size loads by the bits of `bytes`
+// (NEON has no masked load). Nothing past p + bytes is read, no libc call is made, and the
+// vector never goes through memory. Little-endian lanes.
+static inline uint8x16_t simdgen_load_prefix(const void* from, int64_t bytes) {
+  const uint8_t* p = (const uint8_t*)from;
+  if (bytes >= 16) return vld1q_u8(p);
+  uint64_t lo = 0, rest = 0;
+  int shift = 0;
+  if (bytes & 8) __builtin_memcpy(&lo, p, 8), p += 8;
+  if (bytes & 4) {
+    uint32_t w;
+    __builtin_memcpy(&w, p, 4), p += 4, rest = w, shift = 32;
+  }
+  if (bytes & 2) {
+    uint16_t w;
+    __builtin_memcpy(&w, p, 2), p += 2, rest |= (uint64_t)w << shift, shift += 16;
+  }
+  if (bytes & 1) rest |= (uint64_t)*p << shift;
+  return bytes & 8 ? vcombine_u8(vcreate_u8(lo), vcreate_u8(rest))
+                   : vcombine_u8(vcreate_u8(rest), vcreate_u8(0));
+}
+#endif
+#endif
+#if defined(__aarch64__)
+#ifndef SIMDGEN_HELPER_STORE_PREFIX_NEON
+#define SIMDGEN_HELPER_STORE_PREFIX_NEON
+// Stores the first `bytes` bytes of v at p (0..16): fixed-size stores by the bits of `bytes`
+// (NEON has no masked store); nothing past p + bytes is written.
+static inline void simdgen_store_prefix(void* to, uint8x16_t v, int64_t bytes) {
+  uint8_t* p = (uint8_t*)to;
+  if (bytes >= 16) return vst1q_u8(p, v);
+  uint64_t rest = vgetq_lane_u64(vreinterpretq_u64_u8(v), 0);
+  if (bytes & 8)
+    __builtin_memcpy(p, &rest, 8), p += 8, rest = vgetq_lane_u64(vreinterpretq_u64_u8(v), 1);
+  if (bytes & 4) {
+    const uint32_t w = (uint32_t)rest;
+    __builtin_memcpy(p, &w, 4), p += 4, rest >>= 32;
+  }
+  if (bytes & 2) {
+    const uint16_t w = (uint16_t)rest;
+    __builtin_memcpy(p, &w, 2), p += 2, rest >>= 16;
+  }
+  if (bytes & 1) *p = (uint8_t)rest;
+}
+#endif
+#endif
+
+// ---- avx512 (512-bit vectors)
+// element widths differ (8 to 32 bits): 16 lanes per vector, the widest type's; narrower values fill the low lanes of their registers
+// whole vectors: 2 per iteration (unrolled), then one per iteration
+// tail: one predicated partial vector after the whole vectors (nothing outside the arrays is read or written)
+// uses masked loads (AVX-512 k-registers) for the tail
+// uses vpmov/vpmovs/vpmovus narrowing, vcvtpd2ps, vcvtqq2ps between element widths
+// uses vpmovsx/vpmovzx/vcvtps2pd widening between element widths
+
+#if defined(__x86_64__)
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void map_convert_u8_f32_avx512(
+    const uint8_t* in0, const float* in1, int64_t n, float scalar0, uint8_t* out0, int32_t* out1,
+    int16_t* out2, float* out3) {
+  __m512 k0 = _mm512_set1_ps(scalar0);
+  int64_t i = 0;
+  // at least one whole vector
+  if (n > 15) {
+    // whole vectors, 2 per iteration
+    for (; i + 32 <= n; i += 32) {
+      __m128i px_v_0 = _mm_loadu_si128((const __m128i*)(in0 + i));
+      __m512 x_v_0 = _mm512_loadu_ps(in1 + i);
+      __m512i t0_0_w = _mm512_cvtepu8_epi32(px_v_0);
+      __m512 t0_0 = _mm512_cvtepi32_ps(t0_0_w);
+      __m512 t1_0 = _mm512_mul_ps(t0_0, k0);
+      __m512 t2_0 = _mm512_add_ps(t1_0, x_v_0);
+      __m512 t3_0_w_r = _mm512_roundscale_ps(t2_0, 0x08);
+      __m512i t3_0_w = _mm512_cvttps_epu32(_mm512_max_ps(t3_0_w_r, _mm512_setzero_ps()));
+      __m128i t3_0 = _mm512_cvtusepi32_epi8(t3_0_w);
+      __m512i t4_0_w = _mm512_cvtepu8_epi32(px_v_0);
+      __m512i t4_0 = t4_0_w;
+      __m512 t5_0_r = _mm512_roundscale_ps(x_v_0, 0x09);
+      __m512i t5_0 = _mm512_maskz_mov_epi32(
+          _mm512_cmp_ps_mask(x_v_0, x_v_0, _CMP_ORD_Q),
+          _mm512_mask_mov_epi32(
+              _mm512_cvttps_epi32(t5_0_r),
+              _mm512_cmp_ps_mask(t5_0_r, _mm512_set1_ps(2147483648.0f), _CMP_GE_OQ),
+              _mm512_set1_epi32((int)(2147483647))));
+      __m512i t6_0 = _mm512_sub_epi32(t4_0, t5_0);
+      __m512 t7_0_r = _mm512_roundscale_ps(x_v_0, 0x0A);
+      __m512i t7_0 = _mm512_maskz_mov_epi32(
+          _mm512_cmp_ps_mask(x_v_0, x_v_0, _CMP_ORD_Q),
+          _mm512_mask_mov_epi32(
+              _mm512_cvttps_epi32(t7_0_r),
+              _mm512_cmp_ps_mask(t7_0_r, _mm512_set1_ps(2147483648.0f), _CMP_GE_OQ),
+              _mm512_set1_epi32((int)(2147483647))));
+      __m256i t8_0 = _mm512_cvtsepi32_epi16(t7_0);
+      __m512 t9_0_r = x_v_0;
+      __m512i t9_0 = _mm512_maskz_mov_epi32(
+          _mm512_cmp_ps_mask(x_v_0, x_v_0, _CMP_ORD_Q),
+          _mm512_mask_mov_epi32(
+              _mm512_cvttps_epi32(t9_0_r),
+              _mm512_cmp_ps_mask(t9_0_r, _mm512_set1_ps(2147483648.0f), _CMP_GE_OQ),
+              _mm512_set1_epi32((int)(2147483647))));
+      __m512 t10_0 = _mm512_cvtepi32_ps(t9_0);
+      _mm_storeu_si128((__m128i*)(out0 + i), t3_0);
+      _mm512_storeu_si512((void*)(out1 + i), t6_0);
+      _mm256_storeu_si256((__m256i*)(out2 + i), t8_0);
+      _mm512_storeu_ps(out3 + i, t10_0);
+      __m128i px_v_1 = _mm_loadu_si128((const __m128i*)(in0 + i + 16));
+      __m512 x_v_1 = _mm512_loadu_ps(in1 + i + 16);
+      __m512i t0_1_w = _mm512_cvtepu8_epi32(px_v_1);
+      __m512 t0_1 = _mm512_cvtepi32_ps(t0_1_w);
+      __m512 t1_1 = _mm512_mul_ps(t0_1, k0);
+      __m512 t2_1 = _mm512_add_ps(t1_1, x_v_1);
+      __m512 t3_1_w_r = _mm512_roundscale_ps(t2_1, 0x08);
+      __m512i t3_1_w = _mm512_cvttps_epu32(_mm512_max_ps(t3_1_w_r, _mm512_setzero_ps()));
+      __m128i t3_1 = _mm512_cvtusepi32_epi8(t3_1_w);
+      __m512i t4_1_w = _mm512_cvtepu8_epi32(px_v_1);
+      __m512i t4_1 = t4_1_w;
+      __m512 t5_1_r = _mm512_roundscale_ps(x_v_1, 0x09);
+      __m512i t5_1 = _mm512_maskz_mov_epi32(
+          _mm512_cmp_ps_mask(x_v_1, x_v_1, _CMP_ORD_Q),
+          _mm512_mask_mov_epi32(
+              _mm512_cvttps_epi32(t5_1_r),
+              _mm512_cmp_ps_mask(t5_1_r, _mm512_set1_ps(2147483648.0f), _CMP_GE_OQ),
+              _mm512_set1_epi32((int)(2147483647))));
+      __m512i t6_1 = _mm512_sub_epi32(t4_1, t5_1);
+      __m512 t7_1_r = _mm512_roundscale_ps(x_v_1, 0x0A);
+      __m512i t7_1 = _mm512_maskz_mov_epi32(
+          _mm512_cmp_ps_mask(x_v_1, x_v_1, _CMP_ORD_Q),
+          _mm512_mask_mov_epi32(
+              _mm512_cvttps_epi32(t7_1_r),
+              _mm512_cmp_ps_mask(t7_1_r, _mm512_set1_ps(2147483648.0f), _CMP_GE_OQ),
+              _mm512_set1_epi32((int)(2147483647))));
+      __m256i t8_1 = _mm512_cvtsepi32_epi16(t7_1);
+      __m512 t9_1_r = x_v_1;
+      __m512i t9_1 = _mm512_maskz_mov_epi32(
+          _mm512_cmp_ps_mask(x_v_1, x_v_1, _CMP_ORD_Q),
+          _mm512_mask_mov_epi32(
+              _mm512_cvttps_epi32(t9_1_r),
+              _mm512_cmp_ps_mask(t9_1_r, _mm512_set1_ps(2147483648.0f), _CMP_GE_OQ),
+              _mm512_set1_epi32((int)(2147483647))));
+      __m512 t10_1 = _mm512_cvtepi32_ps(t9_1);
+      _mm_storeu_si128((__m128i*)(out0 + i + 16), t3_1);
+      _mm512_storeu_si512((void*)(out1 + i + 16), t6_1);
+      _mm256_storeu_si256((__m256i*)(out2 + i + 16), t8_1);
+      _mm512_storeu_ps(out3 + i + 16, t10_1);
+    }
+    // whole vectors, one per iteration
+    for (; i + 16 <= n; i += 16) {
+      __m128i px_v = _mm_loadu_si128((const __m128i*)(in0 + i));
+      __m512 x_v = _mm512_loadu_ps(in1 + i);
+      __m512i t11_w = _mm512_cvtepu8_epi32(px_v);
+      __m512 t11 = _mm512_cvtepi32_ps(t11_w);
+      __m512 t12 = _mm512_mul_ps(t11, k0);
+      __m512 t13 = _mm512_add_ps(t12, x_v);
+      __m512 t14_w_r = _mm512_roundscale_ps(t13, 0x08);
+      __m512i t14_w = _mm512_cvttps_epu32(_mm512_max_ps(t14_w_r, _mm512_setzero_ps()));
+      __m128i t14 = _mm512_cvtusepi32_epi8(t14_w);
+      __m512i t15_w = _mm512_cvtepu8_epi32(px_v);
+      __m512i t15 = t15_w;
+      __m512 t16_r = _mm512_roundscale_ps(x_v, 0x09);
+      __m512i t16 = _mm512_maskz_mov_epi32(
+          _mm512_cmp_ps_mask(x_v, x_v, _CMP_ORD_Q),
+          _mm512_mask_mov_epi32(
+              _mm512_cvttps_epi32(t16_r),
+              _mm512_cmp_ps_mask(t16_r, _mm512_set1_ps(2147483648.0f), _CMP_GE_OQ),
+              _mm512_set1_epi32((int)(2147483647))));
+      __m512i t17 = _mm512_sub_epi32(t15, t16);
+      __m512 t18_r = _mm512_roundscale_ps(x_v, 0x0A);
+      __m512i t18 = _mm512_maskz_mov_epi32(
+          _mm512_cmp_ps_mask(x_v, x_v, _CMP_ORD_Q),
+          _mm512_mask_mov_epi32(
+              _mm512_cvttps_epi32(t18_r),
+              _mm512_cmp_ps_mask(t18_r, _mm512_set1_ps(2147483648.0f), _CMP_GE_OQ),
+              _mm512_set1_epi32((int)(2147483647))));
+      __m256i t19 = _mm512_cvtsepi32_epi16(t18);
+      __m512 t20_r = x_v;
+      __m512i t20 = _mm512_maskz_mov_epi32(
+          _mm512_cmp_ps_mask(x_v, x_v, _CMP_ORD_Q),
+          _mm512_mask_mov_epi32(
+              _mm512_cvttps_epi32(t20_r),
+              _mm512_cmp_ps_mask(t20_r, _mm512_set1_ps(2147483648.0f), _CMP_GE_OQ),
+              _mm512_set1_epi32((int)(2147483647))));
+      __m512 t21 = _mm512_cvtepi32_ps(t20);
+      _mm_storeu_si128((__m128i*)(out0 + i), t14);
+      _mm512_storeu_si512((void*)(out1 + i), t17);
+      _mm256_storeu_si256((__m256i*)(out2 + i), t19);
+      _mm512_storeu_ps(out3 + i, t21);
+    }
+  }
+  // the rest: one partial vector, its loads and stores masked
+  if (i < n) {
+    __m128i px_v_tail = _mm_mask_loadu_epi8(_mm_setzero_si128(),
+                                            (__mmask16)_bzhi_u32(~0u, (unsigned)(n - i)), in0 + i);
+    __m512 x_v_tail = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
+                                           (__mmask16)_bzhi_u32(~0u, (unsigned)(n - i)), in1 + i);
+    __m512i t22_tail_w = _mm512_cvtepu8_epi32(px_v_tail);
+    __m512 t22_tail = _mm512_cvtepi32_ps(t22_tail_w);
+    __m512 t23_tail = _mm512_mul_ps(t22_tail, k0);
+    __m512 t24_tail = _mm512_add_ps(t23_tail, x_v_tail);
+    __m512 t25_tail_w_r = _mm512_roundscale_ps(t24_tail, 0x08);
+    __m512i t25_tail_w = _mm512_cvttps_epu32(_mm512_max_ps(t25_tail_w_r, _mm512_setzero_ps()));
+    __m128i t25_tail = _mm512_cvtusepi32_epi8(t25_tail_w);
+    __m512i t26_tail_w = _mm512_cvtepu8_epi32(px_v_tail);
+    __m512i t26_tail = t26_tail_w;
+    __m512 t27_tail_r = _mm512_roundscale_ps(x_v_tail, 0x09);
+    __m512i t27_tail = _mm512_maskz_mov_epi32(
+        _mm512_cmp_ps_mask(x_v_tail, x_v_tail, _CMP_ORD_Q),
+        _mm512_mask_mov_epi32(
+            _mm512_cvttps_epi32(t27_tail_r),
+            _mm512_cmp_ps_mask(t27_tail_r, _mm512_set1_ps(2147483648.0f), _CMP_GE_OQ),
+            _mm512_set1_epi32((int)(2147483647))));
+    __m512i t28_tail = _mm512_sub_epi32(t26_tail, t27_tail);
+    __m512 t29_tail_r = _mm512_roundscale_ps(x_v_tail, 0x0A);
+    __m512i t29_tail = _mm512_maskz_mov_epi32(
+        _mm512_cmp_ps_mask(x_v_tail, x_v_tail, _CMP_ORD_Q),
+        _mm512_mask_mov_epi32(
+            _mm512_cvttps_epi32(t29_tail_r),
+            _mm512_cmp_ps_mask(t29_tail_r, _mm512_set1_ps(2147483648.0f), _CMP_GE_OQ),
+            _mm512_set1_epi32((int)(2147483647))));
+    __m256i t30_tail = _mm512_cvtsepi32_epi16(t29_tail);
+    __m512 t31_tail_r = x_v_tail;
+    __m512i t31_tail = _mm512_maskz_mov_epi32(
+        _mm512_cmp_ps_mask(x_v_tail, x_v_tail, _CMP_ORD_Q),
+        _mm512_mask_mov_epi32(
+            _mm512_cvttps_epi32(t31_tail_r),
+            _mm512_cmp_ps_mask(t31_tail_r, _mm512_set1_ps(2147483648.0f), _CMP_GE_OQ),
+            _mm512_set1_epi32((int)(2147483647))));
+    __m512 t32_tail = _mm512_cvtepi32_ps(t31_tail);
+    _mm_mask_storeu_epi8(out0 + i, (__mmask16)_bzhi_u32(~0u, (unsigned)(n - i)), t25_tail);
+    _mm512_mask_storeu_epi32(out1 + i, (__mmask16)_bzhi_u32(~0u, (unsigned)(n - i)), t28_tail);
+    _mm256_mask_storeu_epi16(out2 + i, (__mmask16)_bzhi_u32(~0u, (unsigned)(n - i)), t30_tail);
+    _mm512_mask_storeu_ps(out3 + i, (__mmask16)_bzhi_u32(~0u, (unsigned)(n - i)), t32_tail);
+  }
+}
+#endif
+
+// ---- avx2 (256-bit vectors)
+// element widths differ (8 to 32 bits): 8 lanes per vector, the widest type's; narrower values fill the low lanes of their registers
+// whole vectors: 2 per iteration (unrolled), then one per iteration
+// tail: one predicated partial vector after the whole vectors (nothing outside the arrays is read or written)
+// uses AVX2 narrowing between element widths: clamp, then pack (shufps / packus) per halving
+// uses partial fractional vectors loaded and stored piecewise (8/4/2/1-byte accesses)
+// uses vpmaskmov/vmaskmov masked loads for 32/64-bit tails
+// uses vpmovsx/vpmovzx/vcvtps2pd widening between element widths
+
+#if defined(__x86_64__)
+__attribute__((target("avx2"))) void map_convert_u8_f32_avx2(const uint8_t* in0, const float* in1,
+                                                             int64_t n, float scalar0,
+                                                             uint8_t* out0, int32_t* out1,
+                                                             int16_t* out2, float* out3) {
+  __m256 k0 = _mm256_set1_ps(scalar0);
+  int64_t i = 0;
+  // at least one whole vector
+  if (n > 7) {
+    // whole vectors, 2 per iteration
+    for (; i + 16 <= n; i += 16) {
+      __m128i px_v_0 = _mm_loadl_epi64((const __m128i*)(in0 + i));
+      __m256 x_v_0 = _mm256_loadu_ps(in1 + i);
+      __m256i t0_0_w = _mm256_cvtepu8_epi32(px_v_0);
+      __m256 t0_0 = _mm256_cvtepi32_ps(t0_0_w);
+      __m256 t1_0 = _mm256_mul_ps(t0_0, k0);
+      __m256 t2_0 = _mm256_add_ps(t1_0, x_v_0);
+      __m256 t3_0_w_r = _mm256_round_ps(t2_0, 0x08);
+      __m256i t3_0_w = _mm256_and_si256(
+          _mm256_xor_si256(_mm256_cvttps_epi32(t3_0_w_r),
+                           _mm256_castps_si256(
+                               _mm256_cmp_ps(t3_0_w_r, _mm256_set1_ps(2147483648.0f), _CMP_GE_OQ))),
+          _mm256_castps_si256(_mm256_cmp_ps(t2_0, t2_0, _CMP_ORD_Q)));
+      __m256i t3_0_c = _mm256_min_epi32(_mm256_max_epi32(t3_0_w, _mm256_setzero_si256()),
+                                        _mm256_set1_epi32((int)(255ull)));
+      __m128i t3_0_lo = _mm256_castsi256_si128(t3_0_c);
+      __m128i t3_0_hi = _mm256_extracti128_si256(t3_0_c, 1);
+      __m128i t3_0_16 = _mm_packus_epi32(t3_0_lo, t3_0_hi);
+      __m128i t3_0 = _mm_packus_epi16(t3_0_16, t3_0_16);
+      __m256i t4_0_w = _mm256_cvtepu8_epi32(px_v_0);
+      __m256i t4_0 = t4_0_w;
+      __m256 t5_0_r = _mm256_round_ps(x_v_0, 0x09);
+      __m256i t5_0 = _mm256_and_si256(
+          _mm256_xor_si256(_mm256_cvttps_epi32(t5_0_r),
+                           _mm256_castps_si256(
+                               _mm256_cmp_ps(t5_0_r, _mm256_set1_ps(2147483648.0f), _CMP_GE_OQ))),
+          _mm256_castps_si256(_mm256_cmp_ps(x_v_0, x_v_0, _CMP_ORD_Q)));
+      __m256i t6_0 = _mm256_sub_epi32(t4_0, t5_0);
+      __m256 t7_0_r = _mm256_round_ps(x_v_0, 0x0A);
+      __m256i t7_0 = _mm256_and_si256(
+          _mm256_xor_si256(_mm256_cvttps_epi32(t7_0_r),
+                           _mm256_castps_si256(
+                               _mm256_cmp_ps(t7_0_r, _mm256_set1_ps(2147483648.0f), _CMP_GE_OQ))),
+          _mm256_castps_si256(_mm256_cmp_ps(x_v_0, x_v_0, _CMP_ORD_Q)));
+      __m256i t8_0_c = _mm256_min_epi32(_mm256_max_epi32(t7_0, _mm256_set1_epi32((int)(-32768ll))),
+                                        _mm256_set1_epi32((int)(32767ull)));
+      __m128i t8_0_lo = _mm256_castsi256_si128(t8_0_c);
+      __m128i t8_0_hi = _mm256_extracti128_si256(t8_0_c, 1);
+      __m128i t8_0 = _mm_packs_epi32(t8_0_lo, t8_0_hi);
+      __m256 t9_0_r = x_v_0;
+      __m256i t9_0 = _mm256_and_si256(
+          _mm256_xor_si256(_mm256_cvttps_epi32(t9_0_r),
+                           _mm256_castps_si256(
+                               _mm256_cmp_ps(t9_0_r, _mm256_set1_ps(2147483648.0f), _CMP_GE_OQ))),
+          _mm256_castps_si256(_mm256_cmp_ps(x_v_0, x_v_0, _CMP_ORD_Q)));
+      __m256 t10_0 = _mm256_cvtepi32_ps(t9_0);
+      _mm_storel_epi64((__m128i*)(out0 + i), t3_0);
+      _mm256_storeu_si256((__m256i*)(out1 + i), t6_0);
+      _mm_storeu_si128((__m128i*)(out2 + i), t8_0);
+      _mm256_storeu_ps(out3 + i, t10_0);
+      __m128i px_v_1 = _mm_loadl_epi64((const __m128i*)(in0 + i + 8));
+      __m256 x_v_1 = _mm256_loadu_ps(in1 + i + 8);
+      __m256i t0_1_w = _mm256_cvtepu8_epi32(px_v_1);
+      __m256 t0_1 = _mm256_cvtepi32_ps(t0_1_w);
+      __m256 t1_1 = _mm256_mul_ps(t0_1, k0);
+      __m256 t2_1 = _mm256_add_ps(t1_1, x_v_1);
+      __m256 t3_1_w_r = _mm256_round_ps(t2_1, 0x08);
+      __m256i t3_1_w = _mm256_and_si256(
+          _mm256_xor_si256(_mm256_cvttps_epi32(t3_1_w_r),
+                           _mm256_castps_si256(
+                               _mm256_cmp_ps(t3_1_w_r, _mm256_set1_ps(2147483648.0f), _CMP_GE_OQ))),
+          _mm256_castps_si256(_mm256_cmp_ps(t2_1, t2_1, _CMP_ORD_Q)));
+      __m256i t3_1_c = _mm256_min_epi32(_mm256_max_epi32(t3_1_w, _mm256_setzero_si256()),
+                                        _mm256_set1_epi32((int)(255ull)));
+      __m128i t3_1_lo = _mm256_castsi256_si128(t3_1_c);
+      __m128i t3_1_hi = _mm256_extracti128_si256(t3_1_c, 1);
+      __m128i t3_1_16 = _mm_packus_epi32(t3_1_lo, t3_1_hi);
+      __m128i t3_1 = _mm_packus_epi16(t3_1_16, t3_1_16);
+      __m256i t4_1_w = _mm256_cvtepu8_epi32(px_v_1);
+      __m256i t4_1 = t4_1_w;
+      __m256 t5_1_r = _mm256_round_ps(x_v_1, 0x09);
+      __m256i t5_1 = _mm256_and_si256(
+          _mm256_xor_si256(_mm256_cvttps_epi32(t5_1_r),
+                           _mm256_castps_si256(
+                               _mm256_cmp_ps(t5_1_r, _mm256_set1_ps(2147483648.0f), _CMP_GE_OQ))),
+          _mm256_castps_si256(_mm256_cmp_ps(x_v_1, x_v_1, _CMP_ORD_Q)));
+      __m256i t6_1 = _mm256_sub_epi32(t4_1, t5_1);
+      __m256 t7_1_r = _mm256_round_ps(x_v_1, 0x0A);
+      __m256i t7_1 = _mm256_and_si256(
+          _mm256_xor_si256(_mm256_cvttps_epi32(t7_1_r),
+                           _mm256_castps_si256(
+                               _mm256_cmp_ps(t7_1_r, _mm256_set1_ps(2147483648.0f), _CMP_GE_OQ))),
+          _mm256_castps_si256(_mm256_cmp_ps(x_v_1, x_v_1, _CMP_ORD_Q)));
+      __m256i t8_1_c = _mm256_min_epi32(_mm256_max_epi32(t7_1, _mm256_set1_epi32((int)(-32768ll))),
+                                        _mm256_set1_epi32((int)(32767ull)));
+      __m128i t8_1_lo = _mm256_castsi256_si128(t8_1_c);
+      __m128i t8_1_hi = _mm256_extracti128_si256(t8_1_c, 1);
+      __m128i t8_1 = _mm_packs_epi32(t8_1_lo, t8_1_hi);
+      __m256 t9_1_r = x_v_1;
+      __m256i t9_1 = _mm256_and_si256(
+          _mm256_xor_si256(_mm256_cvttps_epi32(t9_1_r),
+                           _mm256_castps_si256(
+                               _mm256_cmp_ps(t9_1_r, _mm256_set1_ps(2147483648.0f), _CMP_GE_OQ))),
+          _mm256_castps_si256(_mm256_cmp_ps(x_v_1, x_v_1, _CMP_ORD_Q)));
+      __m256 t10_1 = _mm256_cvtepi32_ps(t9_1);
+      _mm_storel_epi64((__m128i*)(out0 + i + 8), t3_1);
+      _mm256_storeu_si256((__m256i*)(out1 + i + 8), t6_1);
+      _mm_storeu_si128((__m128i*)(out2 + i + 8), t8_1);
+      _mm256_storeu_ps(out3 + i + 8, t10_1);
+    }
+    // whole vectors, one per iteration
+    for (; i + 8 <= n; i += 8) {
+      __m128i px_v = _mm_loadl_epi64((const __m128i*)(in0 + i));
+      __m256 x_v = _mm256_loadu_ps(in1 + i);
+      __m256i t11_w = _mm256_cvtepu8_epi32(px_v);
+      __m256 t11 = _mm256_cvtepi32_ps(t11_w);
+      __m256 t12 = _mm256_mul_ps(t11, k0);
+      __m256 t13 = _mm256_add_ps(t12, x_v);
+      __m256 t14_w_r = _mm256_round_ps(t13, 0x08);
+      __m256i t14_w = _mm256_and_si256(
+          _mm256_xor_si256(_mm256_cvttps_epi32(t14_w_r),
+                           _mm256_castps_si256(
+                               _mm256_cmp_ps(t14_w_r, _mm256_set1_ps(2147483648.0f), _CMP_GE_OQ))),
+          _mm256_castps_si256(_mm256_cmp_ps(t13, t13, _CMP_ORD_Q)));
+      __m256i t14_c = _mm256_min_epi32(_mm256_max_epi32(t14_w, _mm256_setzero_si256()),
+                                       _mm256_set1_epi32((int)(255ull)));
+      __m128i t14_lo = _mm256_castsi256_si128(t14_c);
+      __m128i t14_hi = _mm256_extracti128_si256(t14_c, 1);
+      __m128i t14_16 = _mm_packus_epi32(t14_lo, t14_hi);
+      __m128i t14 = _mm_packus_epi16(t14_16, t14_16);
+      __m256i t15_w = _mm256_cvtepu8_epi32(px_v);
+      __m256i t15 = t15_w;
+      __m256 t16_r = _mm256_round_ps(x_v, 0x09);
+      __m256i t16 = _mm256_and_si256(
+          _mm256_xor_si256(
+              _mm256_cvttps_epi32(t16_r),
+              _mm256_castps_si256(_mm256_cmp_ps(t16_r, _mm256_set1_ps(2147483648.0f), _CMP_GE_OQ))),
+          _mm256_castps_si256(_mm256_cmp_ps(x_v, x_v, _CMP_ORD_Q)));
+      __m256i t17 = _mm256_sub_epi32(t15, t16);
+      __m256 t18_r = _mm256_round_ps(x_v, 0x0A);
+      __m256i t18 = _mm256_and_si256(
+          _mm256_xor_si256(
+              _mm256_cvttps_epi32(t18_r),
+              _mm256_castps_si256(_mm256_cmp_ps(t18_r, _mm256_set1_ps(2147483648.0f), _CMP_GE_OQ))),
+          _mm256_castps_si256(_mm256_cmp_ps(x_v, x_v, _CMP_ORD_Q)));
+      __m256i t19_c = _mm256_min_epi32(_mm256_max_epi32(t18, _mm256_set1_epi32((int)(-32768ll))),
+                                       _mm256_set1_epi32((int)(32767ull)));
+      __m128i t19_lo = _mm256_castsi256_si128(t19_c);
+      __m128i t19_hi = _mm256_extracti128_si256(t19_c, 1);
+      __m128i t19 = _mm_packs_epi32(t19_lo, t19_hi);
+      __m256 t20_r = x_v;
+      __m256i t20 = _mm256_and_si256(
+          _mm256_xor_si256(
+              _mm256_cvttps_epi32(t20_r),
+              _mm256_castps_si256(_mm256_cmp_ps(t20_r, _mm256_set1_ps(2147483648.0f), _CMP_GE_OQ))),
+          _mm256_castps_si256(_mm256_cmp_ps(x_v, x_v, _CMP_ORD_Q)));
+      __m256 t21 = _mm256_cvtepi32_ps(t20);
+      _mm_storel_epi64((__m128i*)(out0 + i), t14);
+      _mm256_storeu_si256((__m256i*)(out1 + i), t17);
+      _mm_storeu_si128((__m128i*)(out2 + i), t19);
+      _mm256_storeu_ps(out3 + i, t21);
+    }
+  }
+  // the rest: one partial vector, its loads and stores masked
+  if (i < n) {
+    __m128i px_v_tail = simdgen_load_prefix16((const uint8_t*)(in0 + i), (n - i) * 1);
+    const __m256i x_v_tail_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(n - i)),
+                                                       _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+    __m256 x_v_tail = _mm256_blendv_ps(_mm256_setzero_ps(),
+                                       _mm256_maskload_ps((const float*)(in1 + i), x_v_tail_active),
+                                       _mm256_castsi256_ps(x_v_tail_active));
+    __m256i t22_tail_w = _mm256_cvtepu8_epi32(px_v_tail);
+    __m256 t22_tail = _mm256_cvtepi32_ps(t22_tail_w);
+    __m256 t23_tail = _mm256_mul_ps(t22_tail, k0);
+    __m256 t24_tail = _mm256_add_ps(t23_tail, x_v_tail);
+    __m256 t25_tail_w_r = _mm256_round_ps(t24_tail, 0x08);
+    __m256i t25_tail_w = _mm256_and_si256(
+        _mm256_xor_si256(_mm256_cvttps_epi32(t25_tail_w_r),
+                         _mm256_castps_si256(_mm256_cmp_ps(
+                             t25_tail_w_r, _mm256_set1_ps(2147483648.0f), _CMP_GE_OQ))),
+        _mm256_castps_si256(_mm256_cmp_ps(t24_tail, t24_tail, _CMP_ORD_Q)));
+    __m256i t25_tail_c = _mm256_min_epi32(_mm256_max_epi32(t25_tail_w, _mm256_setzero_si256()),
+                                          _mm256_set1_epi32((int)(255ull)));
+    __m128i t25_tail_lo = _mm256_castsi256_si128(t25_tail_c);
+    __m128i t25_tail_hi = _mm256_extracti128_si256(t25_tail_c, 1);
+    __m128i t25_tail_16 = _mm_packus_epi32(t25_tail_lo, t25_tail_hi);
+    __m128i t25_tail = _mm_packus_epi16(t25_tail_16, t25_tail_16);
+    __m256i t26_tail_w = _mm256_cvtepu8_epi32(px_v_tail);
+    __m256i t26_tail = t26_tail_w;
+    __m256 t27_tail_r = _mm256_round_ps(x_v_tail, 0x09);
+    __m256i t27_tail = _mm256_and_si256(
+        _mm256_xor_si256(_mm256_cvttps_epi32(t27_tail_r),
+                         _mm256_castps_si256(
+                             _mm256_cmp_ps(t27_tail_r, _mm256_set1_ps(2147483648.0f), _CMP_GE_OQ))),
+        _mm256_castps_si256(_mm256_cmp_ps(x_v_tail, x_v_tail, _CMP_ORD_Q)));
+    __m256i t28_tail = _mm256_sub_epi32(t26_tail, t27_tail);
+    __m256 t29_tail_r = _mm256_round_ps(x_v_tail, 0x0A);
+    __m256i t29_tail = _mm256_and_si256(
+        _mm256_xor_si256(_mm256_cvttps_epi32(t29_tail_r),
+                         _mm256_castps_si256(
+                             _mm256_cmp_ps(t29_tail_r, _mm256_set1_ps(2147483648.0f), _CMP_GE_OQ))),
+        _mm256_castps_si256(_mm256_cmp_ps(x_v_tail, x_v_tail, _CMP_ORD_Q)));
+    __m256i t30_tail_c =
+        _mm256_min_epi32(_mm256_max_epi32(t29_tail, _mm256_set1_epi32((int)(-32768ll))),
+                         _mm256_set1_epi32((int)(32767ull)));
+    __m128i t30_tail_lo = _mm256_castsi256_si128(t30_tail_c);
+    __m128i t30_tail_hi = _mm256_extracti128_si256(t30_tail_c, 1);
+    __m128i t30_tail = _mm_packs_epi32(t30_tail_lo, t30_tail_hi);
+    __m256 t31_tail_r = x_v_tail;
+    __m256i t31_tail = _mm256_and_si256(
+        _mm256_xor_si256(_mm256_cvttps_epi32(t31_tail_r),
+                         _mm256_castps_si256(
+                             _mm256_cmp_ps(t31_tail_r, _mm256_set1_ps(2147483648.0f), _CMP_GE_OQ))),
+        _mm256_castps_si256(_mm256_cmp_ps(x_v_tail, x_v_tail, _CMP_ORD_Q)));
+    __m256 t32_tail = _mm256_cvtepi32_ps(t31_tail);
+    simdgen_store_prefix16((uint8_t*)(out0 + i), t25_tail, (n - i) * 1);
+    _mm256_maskstore_epi32((int*)(out1 + i),
+                           _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(n - i)),
+                                              _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
+                           t28_tail);
+    simdgen_store_prefix16((uint8_t*)(out2 + i), t30_tail, (n - i) * 2);
+    _mm256_maskstore_ps((float*)(out3 + i),
+                        _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(n - i)),
+                                           _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
+                        t32_tail);
+  }
+}
+#endif
+
+// ---- neon (128-bit vectors)
+// element widths differ (8 to 32 bits): 4 lanes per vector, the widest type's; narrower values fill the low lanes of their registers
+// tail: one predicated partial vector after the whole vectors (nothing outside the arrays is read or written)
+// uses partial vectors loaded and stored piecewise (8/4/2/1-byte accesses: NEON has no masked load)
+// uses sxtl/uxtl widening
+// uses xtn/sqxtn/uqxtn narrowing between element widths
+
+#if defined(__aarch64__)
+
+void map_convert_u8_f32_neon(const uint8_t* in0, const float* in1, int64_t n, float scalar0,
+                             uint8_t* out0, int32_t* out1, int16_t* out2, float* out3) {
+  float32x4_t k0 = vdupq_n_f32(scalar0);
+  // whole vectors
+  int64_t i = 0;
+  for (; i + 4 <= n; i += 4) {
+    uint8x16_t px_v = simdgen_load_prefix(in0 + i, 4);
+    float32x4_t x_v = vld1q_f32(in1 + i);
+    int32x4_t t0_w = vreinterpretq_s32_u32(vmovl_u16(vget_low_u16(vmovl_u8(vget_low_u8(px_v)))));
+    float32x4_t t0 = vcvtq_f32_s32(t0_w);
+    float32x4_t t1 = vmulq_f32(t0, k0);
+    float32x4_t t2 = vaddq_f32(t1, x_v);
+    uint32x4_t t3_w = vcvtnq_u32_f32(t2);
+    uint8x16_t t3 =
+        vcombine_u8(vqmovn_u16(vcombine_u16(vqmovn_u32(t3_w), vdup_n_u16(0))), vdup_n_u8(0));
+    uint32x4_t t4_w = vmovl_u16(vget_low_u16(vmovl_u8(vget_low_u8(px_v))));
+    int32x4_t t4 = vreinterpretq_s32_u32(t4_w);
+    int32x4_t t5 = vcvtmq_s32_f32(x_v);
+    int32x4_t t6 = vsubq_s32(t4, t5);
+    int32x4_t t7 = vcvtpq_s32_f32(x_v);
+    int16x8_t t8 = vcombine_s16(vqmovn_s32(t7), vdup_n_s16(0));
+    int32x4_t t9 = vcvtq_s32_f32(x_v);
+    float32x4_t t10 = vcvtq_f32_s32(t9);
+    simdgen_store_prefix(out0 + i, t3, 4);
+    vst1q_s32(out1 + i, t6);
+    vst1_s16(out2 + i, vget_low_s16(t8));
+    vst1q_f32(out3 + i, t10);
+  }
+  // the rest: one partial vector, its loads and stores masked
+  if (i < n) {
+    uint8x16_t px_v_tail = simdgen_load_prefix(in0 + i, (n - i) * 1);
+    float32x4_t x_v_tail = vreinterpretq_f32_u8(simdgen_load_prefix(in1 + i, (n - i) * 4));
+    int32x4_t t11_tail_w =
+        vreinterpretq_s32_u32(vmovl_u16(vget_low_u16(vmovl_u8(vget_low_u8(px_v_tail)))));
+    float32x4_t t11_tail = vcvtq_f32_s32(t11_tail_w);
+    float32x4_t t12_tail = vmulq_f32(t11_tail, k0);
+    float32x4_t t13_tail = vaddq_f32(t12_tail, x_v_tail);
+    uint32x4_t t14_tail_w = vcvtnq_u32_f32(t13_tail);
+    uint8x16_t t14_tail =
+        vcombine_u8(vqmovn_u16(vcombine_u16(vqmovn_u32(t14_tail_w), vdup_n_u16(0))), vdup_n_u8(0));
+    uint32x4_t t15_tail_w = vmovl_u16(vget_low_u16(vmovl_u8(vget_low_u8(px_v_tail))));
+    int32x4_t t15_tail = vreinterpretq_s32_u32(t15_tail_w);
+    int32x4_t t16_tail = vcvtmq_s32_f32(x_v_tail);
+    int32x4_t t17_tail = vsubq_s32(t15_tail, t16_tail);
+    int32x4_t t18_tail = vcvtpq_s32_f32(x_v_tail);
+    int16x8_t t19_tail = vcombine_s16(vqmovn_s32(t18_tail), vdup_n_s16(0));
+    int32x4_t t20_tail = vcvtq_s32_f32(x_v_tail);
+    float32x4_t t21_tail = vcvtq_f32_s32(t20_tail);
+    simdgen_store_prefix(out0 + i, t14_tail, (n - i) * 1);
+    simdgen_store_prefix(out1 + i, vreinterpretq_u8_s32(t17_tail), (n - i) * 4);
+    simdgen_store_prefix(out2 + i, vreinterpretq_u8_s16(t19_tail), (n - i) * 2);
+    simdgen_store_prefix(out3 + i, vreinterpretq_u8_f32(t21_tail), (n - i) * 4);
+  }
+}
+#endif
 
 // ---- scalar (portable C++)
 
@@ -156,7 +770,38 @@ bool map_convert_u8_f32_forced(map_convert_u8_f32_choice& choice) {
     choice = {map_convert_u8_f32_scalar, "scalar"};
     return true;
   }
+#if defined(__x86_64__)
+  __builtin_cpu_init();
+  if (map_convert_u8_f32_names(requested, "avx512", "avx512")) {
+    if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+        __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
+        __builtin_cpu_supports("bmi2")) {
+      choice = {map_convert_u8_f32_avx512, "avx512"};
+      return true;
+    }
+    map_convert_u8_f32_report(requested, "this CPU does not support it");
+    return false;
+  }
+  if (map_convert_u8_f32_names(requested, "avx2", "avx2")) {
+    if (__builtin_cpu_supports("avx2")) {
+      choice = {map_convert_u8_f32_avx2, "avx2"};
+      return true;
+    }
+    map_convert_u8_f32_report(requested, "this CPU does not support it");
+    return false;
+  }
+#endif
+#if defined(__aarch64__)
 
+  if (map_convert_u8_f32_names(requested, "neon", "neon")) {
+    if (true) {
+      choice = {map_convert_u8_f32_neon, "neon"};
+      return true;
+    }
+    map_convert_u8_f32_report(requested, "this CPU does not support it");
+    return false;
+  }
+#endif
   if (!map_convert_u8_f32_known(requested))
     map_convert_u8_f32_report(requested,
                               "not a variant name on this architecture (see simdgen list)");
@@ -169,7 +814,18 @@ map_convert_u8_f32_choice map_convert_u8_f32_select() {
   map_convert_u8_f32_choice forced = {map_convert_u8_f32_scalar, "scalar"};
   if (map_convert_u8_f32_forced(forced)) return forced;
 #endif
+#if defined(__x86_64__)
+  __builtin_cpu_init();
+  if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+      __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
+      __builtin_cpu_supports("bmi2"))
+    return {map_convert_u8_f32_avx512, "avx512"};
+  if (__builtin_cpu_supports("avx2")) return {map_convert_u8_f32_avx2, "avx2"};
+#endif
+#if defined(__aarch64__)
 
+  if (true) return {map_convert_u8_f32_neon, "neon"};
+#endif
   return {map_convert_u8_f32_scalar, "scalar"};
 }
 

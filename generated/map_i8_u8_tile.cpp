@@ -44,11 +44,11 @@ __attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) 
 //   sve2: identical to sve for this kernel, not emitted
 
 #if defined(__x86_64__)
-#ifndef SIMDGEN_HELPER_LOAD_PREFIX_AVX2
-#define SIMDGEN_HELPER_LOAD_PREFIX_AVX2
-// The first `bytes` bytes at p (0..16, 0..32), zeros above: fixed-size loads by the bits of
-// `bytes` (AVX2 has no byte masked load). Nothing past p + bytes is read, no libc call is
-// made, and the vector never goes through memory.
+#ifndef SIMDGEN_HELPER_LOAD_PREFIX16_AVX2
+#define SIMDGEN_HELPER_LOAD_PREFIX16_AVX2
+// The first `bytes` bytes at p (0..16), zeros above: fixed-size loads by the bits of `bytes`
+// (AVX2 has no byte masked load). Nothing past p + bytes is read, no libc call is made, and
+// the vector never goes through memory.
 __attribute__((target("avx2"))) static inline __m128i simdgen_load_prefix16(const uint8_t* p,
                                                                             int64_t bytes) {
   if (bytes >= 16) return _mm_loadu_si128((const __m128i*)p);
@@ -67,6 +67,12 @@ __attribute__((target("avx2"))) static inline __m128i simdgen_load_prefix16(cons
   return bytes & 8 ? _mm_set_epi64x((long long)rest, (long long)lo)
                    : _mm_cvtsi64_si128((long long)rest);
 }
+#endif
+#endif
+#if defined(__x86_64__)
+#ifndef SIMDGEN_HELPER_LOAD_PREFIX_AVX2
+#define SIMDGEN_HELPER_LOAD_PREFIX_AVX2
+// The first `bytes` bytes at p (0..32), zeros above, as simdgen_load_prefix16.
 __attribute__((target("avx2"))) static inline __m256i simdgen_load_prefix32(const void* p,
                                                                             int64_t bytes) {
   const uint8_t* b = (const uint8_t*)p;
@@ -77,10 +83,10 @@ __attribute__((target("avx2"))) static inline __m256i simdgen_load_prefix32(cons
 #endif
 #endif
 #if defined(__x86_64__)
-#ifndef SIMDGEN_HELPER_STORE_PREFIX_AVX2
-#define SIMDGEN_HELPER_STORE_PREFIX_AVX2
-// Stores the first `bytes` bytes of v at p (0..16, 0..32): fixed-size stores by the bits of
-// `bytes` (AVX2 has no byte masked store); nothing past p + bytes is written.
+#ifndef SIMDGEN_HELPER_STORE_PREFIX16_AVX2
+#define SIMDGEN_HELPER_STORE_PREFIX16_AVX2
+// Stores the first `bytes` bytes of v at p (0..16): fixed-size stores by the bits of `bytes`
+// (AVX2 has no byte masked store); nothing past p + bytes is written.
 __attribute__((target("avx2"))) static inline void simdgen_store_prefix16(uint8_t* p, __m128i v,
                                                                           int64_t bytes) {
   if (bytes >= 16) return _mm_storeu_si128((__m128i*)p, v);
@@ -96,6 +102,12 @@ __attribute__((target("avx2"))) static inline void simdgen_store_prefix16(uint8_
   }
   if (bytes & 1) *p = (uint8_t)rest;
 }
+#endif
+#endif
+#if defined(__x86_64__)
+#ifndef SIMDGEN_HELPER_STORE_PREFIX_AVX2
+#define SIMDGEN_HELPER_STORE_PREFIX_AVX2
+// Stores the first `bytes` bytes of v at p (0..32), as simdgen_store_prefix16.
 __attribute__((target("avx2"))) static inline void simdgen_store_prefix32(void* p, __m256i v,
                                                                           int64_t bytes) {
   uint8_t* b = (uint8_t*)p;
@@ -209,47 +221,43 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void map_i8_u
       _mm512_storeu_si512((void*)(out1 + c + kStride * r), t12);
       _mm512_storeu_si512((void*)(out2 + c + kStride * r), t15);
     }
-    // the rest: one partial vector, its loads and stores masked
-    if (c < kCols) {
-      __m512i x_v_tail = _mm512_mask_loadu_epi8(_mm512_setzero_si512(),
-                                                (__mmask64)_bzhi_u64(~0ull, (unsigned)(kCols - c)),
-                                                in0 + c + kStride * r);
-      __m512i y_v_tail = _mm512_mask_loadu_epi8(_mm512_setzero_si512(),
-                                                (__mmask64)_bzhi_u64(~0ull, (unsigned)(kCols - c)),
-                                                in1 + c + kStride * r);
-      __m512i u_v_tail = _mm512_mask_loadu_epi8(_mm512_setzero_si512(),
-                                                (__mmask64)_bzhi_u64(~0ull, (unsigned)(kCols - c)),
-                                                in2 + c + kStride * r);
-      __mmask64 t16_tail = _mm512_cmp_epi8_mask(x_v_tail, y_v_tail, _MM_CMPINT_NLE);
-      __m512i t17_tail = _mm512_sub_epi8(x_v_tail, y_v_tail);
-      __m512i t18_tail = _mm512_abs_epi8(t17_tail);
-      __m512i t19_tail = _mm512_or_si512(
-          _mm512_and_si512(_mm512_mullo_epi16(t18_tail, k0), _mm512_set1_epi16(0x00FF)),
-          _mm512_slli_epi16(
-              _mm512_mullo_epi16(_mm512_srli_epi16(t18_tail, 8), _mm512_srli_epi16(k0, 8)), 8));
-      __m512i t20_tail = _mm512_add_epi8(x_v_tail, y_v_tail);
-      __m512i t21_tail = _mm512_max_epi8(t20_tail, k1);
-      __m512i t22_tail = _mm512_min_epi8(t21_tail, k2);
-      __m512i t23_tail = _mm512_mask_blend_epi8(t16_tail, t22_tail, t19_tail);
-      __m512i t24_tail = _mm512_max_epu8(u_v_tail, k3);
-      __m512i t25_tail = _mm512_min_epu8(u_v_tail, k4);
-      __m512i t26_tail = _mm512_sub_epi8(t24_tail, t25_tail);
-      __m512i t27_tail = _mm512_or_si512(
-          _mm512_and_si512(_mm512_mullo_epi16(u_v_tail, u_v_tail), _mm512_set1_epi16(0x00FF)),
-          _mm512_slli_epi16(
-              _mm512_mullo_epi16(_mm512_srli_epi16(u_v_tail, 8), _mm512_srli_epi16(u_v_tail, 8)),
-              8));
-      __m512i t28_tail = _mm512_add_epi8(t26_tail, t27_tail);
-      __mmask64 t29_tail = _mm512_cmp_epu8_mask(u_v_tail, k5, _MM_CMPINT_NE);
-      __m512i t30_tail = u_v_tail;
-      __m512i t31_tail = _mm512_mask_blend_epi8(t29_tail, k6, t30_tail);
-      _mm512_mask_storeu_epi8(out0 + c + kStride * r,
-                              (__mmask64)_bzhi_u64(~0ull, (unsigned)(kCols - c)), t23_tail);
-      _mm512_mask_storeu_epi8(out1 + c + kStride * r,
-                              (__mmask64)_bzhi_u64(~0ull, (unsigned)(kCols - c)), t28_tail);
-      _mm512_mask_storeu_epi8(out2 + c + kStride * r,
-                              (__mmask64)_bzhi_u64(~0ull, (unsigned)(kCols - c)), t31_tail);
-    }
+    __m512i x_v_tail = _mm512_mask_loadu_epi8(_mm512_setzero_si512(),
+                                              (__mmask64)_bzhi_u64(~0ull, (unsigned)(kCols - c)),
+                                              in0 + c + kStride * r);
+    __m512i y_v_tail = _mm512_mask_loadu_epi8(_mm512_setzero_si512(),
+                                              (__mmask64)_bzhi_u64(~0ull, (unsigned)(kCols - c)),
+                                              in1 + c + kStride * r);
+    __m512i u_v_tail = _mm512_mask_loadu_epi8(_mm512_setzero_si512(),
+                                              (__mmask64)_bzhi_u64(~0ull, (unsigned)(kCols - c)),
+                                              in2 + c + kStride * r);
+    __mmask64 t16_tail = _mm512_cmp_epi8_mask(x_v_tail, y_v_tail, _MM_CMPINT_NLE);
+    __m512i t17_tail = _mm512_sub_epi8(x_v_tail, y_v_tail);
+    __m512i t18_tail = _mm512_abs_epi8(t17_tail);
+    __m512i t19_tail = _mm512_or_si512(
+        _mm512_and_si512(_mm512_mullo_epi16(t18_tail, k0), _mm512_set1_epi16(0x00FF)),
+        _mm512_slli_epi16(
+            _mm512_mullo_epi16(_mm512_srli_epi16(t18_tail, 8), _mm512_srli_epi16(k0, 8)), 8));
+    __m512i t20_tail = _mm512_add_epi8(x_v_tail, y_v_tail);
+    __m512i t21_tail = _mm512_max_epi8(t20_tail, k1);
+    __m512i t22_tail = _mm512_min_epi8(t21_tail, k2);
+    __m512i t23_tail = _mm512_mask_blend_epi8(t16_tail, t22_tail, t19_tail);
+    __m512i t24_tail = _mm512_max_epu8(u_v_tail, k3);
+    __m512i t25_tail = _mm512_min_epu8(u_v_tail, k4);
+    __m512i t26_tail = _mm512_sub_epi8(t24_tail, t25_tail);
+    __m512i t27_tail = _mm512_or_si512(
+        _mm512_and_si512(_mm512_mullo_epi16(u_v_tail, u_v_tail), _mm512_set1_epi16(0x00FF)),
+        _mm512_slli_epi16(
+            _mm512_mullo_epi16(_mm512_srli_epi16(u_v_tail, 8), _mm512_srli_epi16(u_v_tail, 8)), 8));
+    __m512i t28_tail = _mm512_add_epi8(t26_tail, t27_tail);
+    __mmask64 t29_tail = _mm512_cmp_epu8_mask(u_v_tail, k5, _MM_CMPINT_NE);
+    __m512i t30_tail = u_v_tail;
+    __m512i t31_tail = _mm512_mask_blend_epi8(t29_tail, k6, t30_tail);
+    _mm512_mask_storeu_epi8(out0 + c + kStride * r,
+                            (__mmask64)_bzhi_u64(~0ull, (unsigned)(kCols - c)), t23_tail);
+    _mm512_mask_storeu_epi8(out1 + c + kStride * r,
+                            (__mmask64)_bzhi_u64(~0ull, (unsigned)(kCols - c)), t28_tail);
+    _mm512_mask_storeu_epi8(out2 + c + kStride * r,
+                            (__mmask64)_bzhi_u64(~0ull, (unsigned)(kCols - c)), t31_tail);
   }
 }
 #endif
@@ -364,38 +372,34 @@ __attribute__((target("avx2"))) void map_i8_u8_tile_avx2(const int8_t* in0, cons
       _mm256_storeu_si256((__m256i*)(out1 + c + kStride * r), t12);
       _mm256_storeu_si256((__m256i*)(out2 + c + kStride * r), t15);
     }
-    // the rest: one partial vector, its loads and stores masked
-    if (c < kCols) {
-      __m256i x_v_tail = simdgen_load_prefix32(in0 + c + kStride * r, (kCols - c) * 1);
-      __m256i y_v_tail = simdgen_load_prefix32(in1 + c + kStride * r, (kCols - c) * 1);
-      __m256i u_v_tail = simdgen_load_prefix32(in2 + c + kStride * r, (kCols - c) * 1);
-      __m256i t16_tail = _mm256_cmpgt_epi8(x_v_tail, y_v_tail);
-      __m256i t17_tail = _mm256_sub_epi8(x_v_tail, y_v_tail);
-      __m256i t18_tail = _mm256_abs_epi8(t17_tail);
-      __m256i t19_tail = _mm256_or_si256(
-          _mm256_and_si256(_mm256_mullo_epi16(t18_tail, k0), _mm256_set1_epi16(0x00FF)),
-          _mm256_slli_epi16(
-              _mm256_mullo_epi16(_mm256_srli_epi16(t18_tail, 8), _mm256_srli_epi16(k0, 8)), 8));
-      __m256i t20_tail = _mm256_add_epi8(x_v_tail, y_v_tail);
-      __m256i t21_tail = _mm256_max_epi8(t20_tail, k1);
-      __m256i t22_tail = _mm256_min_epi8(t21_tail, k2);
-      __m256i t23_tail = _mm256_blendv_epi8(t22_tail, t19_tail, t16_tail);
-      __m256i t24_tail = _mm256_max_epu8(u_v_tail, k3);
-      __m256i t25_tail = _mm256_min_epu8(u_v_tail, k4);
-      __m256i t26_tail = _mm256_sub_epi8(t24_tail, t25_tail);
-      __m256i t27_tail = _mm256_or_si256(
-          _mm256_and_si256(_mm256_mullo_epi16(u_v_tail, u_v_tail), _mm256_set1_epi16(0x00FF)),
-          _mm256_slli_epi16(
-              _mm256_mullo_epi16(_mm256_srli_epi16(u_v_tail, 8), _mm256_srli_epi16(u_v_tail, 8)),
-              8));
-      __m256i t28_tail = _mm256_add_epi8(t26_tail, t27_tail);
-      __m256i t29_tail = _mm256_xor_si256(_mm256_cmpeq_epi8(u_v_tail, k5), _mm256_set1_epi32(-1));
-      __m256i t30_tail = u_v_tail;
-      __m256i t31_tail = _mm256_blendv_epi8(k6, t30_tail, t29_tail);
-      simdgen_store_prefix32(out0 + c + kStride * r, t23_tail, (kCols - c) * 1);
-      simdgen_store_prefix32(out1 + c + kStride * r, t28_tail, (kCols - c) * 1);
-      simdgen_store_prefix32(out2 + c + kStride * r, t31_tail, (kCols - c) * 1);
-    }
+    __m256i x_v_tail = simdgen_load_prefix32(in0 + c + kStride * r, (kCols - c) * 1);
+    __m256i y_v_tail = simdgen_load_prefix32(in1 + c + kStride * r, (kCols - c) * 1);
+    __m256i u_v_tail = simdgen_load_prefix32(in2 + c + kStride * r, (kCols - c) * 1);
+    __m256i t16_tail = _mm256_cmpgt_epi8(x_v_tail, y_v_tail);
+    __m256i t17_tail = _mm256_sub_epi8(x_v_tail, y_v_tail);
+    __m256i t18_tail = _mm256_abs_epi8(t17_tail);
+    __m256i t19_tail = _mm256_or_si256(
+        _mm256_and_si256(_mm256_mullo_epi16(t18_tail, k0), _mm256_set1_epi16(0x00FF)),
+        _mm256_slli_epi16(
+            _mm256_mullo_epi16(_mm256_srli_epi16(t18_tail, 8), _mm256_srli_epi16(k0, 8)), 8));
+    __m256i t20_tail = _mm256_add_epi8(x_v_tail, y_v_tail);
+    __m256i t21_tail = _mm256_max_epi8(t20_tail, k1);
+    __m256i t22_tail = _mm256_min_epi8(t21_tail, k2);
+    __m256i t23_tail = _mm256_blendv_epi8(t22_tail, t19_tail, t16_tail);
+    __m256i t24_tail = _mm256_max_epu8(u_v_tail, k3);
+    __m256i t25_tail = _mm256_min_epu8(u_v_tail, k4);
+    __m256i t26_tail = _mm256_sub_epi8(t24_tail, t25_tail);
+    __m256i t27_tail = _mm256_or_si256(
+        _mm256_and_si256(_mm256_mullo_epi16(u_v_tail, u_v_tail), _mm256_set1_epi16(0x00FF)),
+        _mm256_slli_epi16(
+            _mm256_mullo_epi16(_mm256_srli_epi16(u_v_tail, 8), _mm256_srli_epi16(u_v_tail, 8)), 8));
+    __m256i t28_tail = _mm256_add_epi8(t26_tail, t27_tail);
+    __m256i t29_tail = _mm256_xor_si256(_mm256_cmpeq_epi8(u_v_tail, k5), _mm256_set1_epi32(-1));
+    __m256i t30_tail = u_v_tail;
+    __m256i t31_tail = _mm256_blendv_epi8(k6, t30_tail, t29_tail);
+    simdgen_store_prefix32(out0 + c + kStride * r, t23_tail, (kCols - c) * 1);
+    simdgen_store_prefix32(out1 + c + kStride * r, t28_tail, (kCols - c) * 1);
+    simdgen_store_prefix32(out2 + c + kStride * r, t31_tail, (kCols - c) * 1);
   }
 }
 #endif
@@ -447,33 +451,30 @@ void map_i8_u8_tile_neon(const int8_t* in0, const int8_t* in1, const uint8_t* in
       vst1q_u8(out1 + c + kStride * r, t12);
       vst1q_u8(out2 + c + kStride * r, t15);
     }
-    // the rest: one partial vector, its loads and stores masked
-    if (c < kCols) {
-      int8x16_t x_v_tail =
-          vreinterpretq_s8_u8(simdgen_load_prefix(in0 + c + kStride * r, (kCols - c) * 1));
-      int8x16_t y_v_tail =
-          vreinterpretq_s8_u8(simdgen_load_prefix(in1 + c + kStride * r, (kCols - c) * 1));
-      uint8x16_t u_v_tail = simdgen_load_prefix(in2 + c + kStride * r, (kCols - c) * 1);
-      uint8x16_t t16_tail = vcgtq_s8(x_v_tail, y_v_tail);
-      int8x16_t t17_tail = vsubq_s8(x_v_tail, y_v_tail);
-      int8x16_t t18_tail = vabsq_s8(t17_tail);
-      int8x16_t t19_tail = vmulq_s8(t18_tail, k0);
-      int8x16_t t20_tail = vaddq_s8(x_v_tail, y_v_tail);
-      int8x16_t t21_tail = vmaxq_s8(t20_tail, k1);
-      int8x16_t t22_tail = vminq_s8(t21_tail, k2);
-      int8x16_t t23_tail = vbslq_s8(t16_tail, t19_tail, t22_tail);
-      uint8x16_t t24_tail = vmaxq_u8(u_v_tail, k3);
-      uint8x16_t t25_tail = vminq_u8(u_v_tail, k4);
-      uint8x16_t t26_tail = vsubq_u8(t24_tail, t25_tail);
-      uint8x16_t t27_tail = vmulq_u8(u_v_tail, u_v_tail);
-      uint8x16_t t28_tail = vaddq_u8(t26_tail, t27_tail);
-      uint8x16_t t29_tail = vmvnq_u8(vceqq_u8(u_v_tail, k5));
-      uint8x16_t t30_tail = u_v_tail;
-      uint8x16_t t31_tail = vbslq_u8(t29_tail, t30_tail, k6);
-      simdgen_store_prefix(out0 + c + kStride * r, vreinterpretq_u8_s8(t23_tail), (kCols - c) * 1);
-      simdgen_store_prefix(out1 + c + kStride * r, t28_tail, (kCols - c) * 1);
-      simdgen_store_prefix(out2 + c + kStride * r, t31_tail, (kCols - c) * 1);
-    }
+    int8x16_t x_v_tail =
+        vreinterpretq_s8_u8(simdgen_load_prefix(in0 + c + kStride * r, (kCols - c) * 1));
+    int8x16_t y_v_tail =
+        vreinterpretq_s8_u8(simdgen_load_prefix(in1 + c + kStride * r, (kCols - c) * 1));
+    uint8x16_t u_v_tail = simdgen_load_prefix(in2 + c + kStride * r, (kCols - c) * 1);
+    uint8x16_t t16_tail = vcgtq_s8(x_v_tail, y_v_tail);
+    int8x16_t t17_tail = vsubq_s8(x_v_tail, y_v_tail);
+    int8x16_t t18_tail = vabsq_s8(t17_tail);
+    int8x16_t t19_tail = vmulq_s8(t18_tail, k0);
+    int8x16_t t20_tail = vaddq_s8(x_v_tail, y_v_tail);
+    int8x16_t t21_tail = vmaxq_s8(t20_tail, k1);
+    int8x16_t t22_tail = vminq_s8(t21_tail, k2);
+    int8x16_t t23_tail = vbslq_s8(t16_tail, t19_tail, t22_tail);
+    uint8x16_t t24_tail = vmaxq_u8(u_v_tail, k3);
+    uint8x16_t t25_tail = vminq_u8(u_v_tail, k4);
+    uint8x16_t t26_tail = vsubq_u8(t24_tail, t25_tail);
+    uint8x16_t t27_tail = vmulq_u8(u_v_tail, u_v_tail);
+    uint8x16_t t28_tail = vaddq_u8(t26_tail, t27_tail);
+    uint8x16_t t29_tail = vmvnq_u8(vceqq_u8(u_v_tail, k5));
+    uint8x16_t t30_tail = u_v_tail;
+    uint8x16_t t31_tail = vbslq_u8(t29_tail, t30_tail, k6);
+    simdgen_store_prefix(out0 + c + kStride * r, vreinterpretq_u8_s8(t23_tail), (kCols - c) * 1);
+    simdgen_store_prefix(out1 + c + kStride * r, t28_tail, (kCols - c) * 1);
+    simdgen_store_prefix(out2 + c + kStride * r, t31_tail, (kCols - c) * 1);
   }
 }
 #endif

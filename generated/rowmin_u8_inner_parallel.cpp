@@ -46,10 +46,10 @@ __attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) 
 //   neon+dotprod: identical to neon for this kernel, not emitted
 
 #if defined(__x86_64__)
-#ifndef SIMDGEN_HELPER_STORE_PREFIX_AVX2
-#define SIMDGEN_HELPER_STORE_PREFIX_AVX2
-// Stores the first `bytes` bytes of v at p (0..16, 0..32): fixed-size stores by the bits of
-// `bytes` (AVX2 has no byte masked store); nothing past p + bytes is written.
+#ifndef SIMDGEN_HELPER_STORE_PREFIX16_AVX2
+#define SIMDGEN_HELPER_STORE_PREFIX16_AVX2
+// Stores the first `bytes` bytes of v at p (0..16): fixed-size stores by the bits of `bytes`
+// (AVX2 has no byte masked store); nothing past p + bytes is written.
 __attribute__((target("avx2"))) static inline void simdgen_store_prefix16(uint8_t* p, __m128i v,
                                                                           int64_t bytes) {
   if (bytes >= 16) return _mm_storeu_si128((__m128i*)p, v);
@@ -65,6 +65,12 @@ __attribute__((target("avx2"))) static inline void simdgen_store_prefix16(uint8_
   }
   if (bytes & 1) *p = (uint8_t)rest;
 }
+#endif
+#endif
+#if defined(__x86_64__)
+#ifndef SIMDGEN_HELPER_STORE_PREFIX_AVX2
+#define SIMDGEN_HELPER_STORE_PREFIX_AVX2
+// Stores the first `bytes` bytes of v at p (0..32), as simdgen_store_prefix16.
 __attribute__((target("avx2"))) static inline void simdgen_store_prefix32(void* p, __m256i v,
                                                                           int64_t bytes) {
   uint8_t* b = (uint8_t*)p;

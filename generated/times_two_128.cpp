@@ -43,60 +43,9 @@ __attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) 
 //   map: B = A * 2
 //   sve2: identical to sve for this kernel, not emitted
 
-#if defined(__aarch64__)
-#ifndef SIMDGEN_HELPER_LOAD_PREFIX_NEON
-#define SIMDGEN_HELPER_LOAD_PREFIX_NEON
-// The first `bytes` bytes at p (0..16), zeros above: fixed-size loads by the bits of `bytes`
-// (NEON has no masked load). Nothing past p + bytes is read, no libc call is made, and the
-// vector never goes through memory. Little-endian lanes.
-static inline uint8x16_t simdgen_load_prefix(const void* from, int64_t bytes) {
-  const uint8_t* p = (const uint8_t*)from;
-  if (bytes >= 16) return vld1q_u8(p);
-  uint64_t lo = 0, rest = 0;
-  int shift = 0;
-  if (bytes & 8) __builtin_memcpy(&lo, p, 8), p += 8;
-  if (bytes & 4) {
-    uint32_t w;
-    __builtin_memcpy(&w, p, 4), p += 4, rest = w, shift = 32;
-  }
-  if (bytes & 2) {
-    uint16_t w;
-    __builtin_memcpy(&w, p, 2), p += 2, rest |= (uint64_t)w << shift, shift += 16;
-  }
-  if (bytes & 1) rest |= (uint64_t)*p << shift;
-  return bytes & 8 ? vcombine_u8(vcreate_u8(lo), vcreate_u8(rest))
-                   : vcombine_u8(vcreate_u8(rest), vcreate_u8(0));
-}
-#endif
-#endif
-#if defined(__aarch64__)
-#ifndef SIMDGEN_HELPER_STORE_PREFIX_NEON
-#define SIMDGEN_HELPER_STORE_PREFIX_NEON
-// Stores the first `bytes` bytes of v at p (0..16): fixed-size stores by the bits of `bytes`
-// (NEON has no masked store); nothing past p + bytes is written.
-static inline void simdgen_store_prefix(void* to, uint8x16_t v, int64_t bytes) {
-  uint8_t* p = (uint8_t*)to;
-  if (bytes >= 16) return vst1q_u8(p, v);
-  uint64_t rest = vgetq_lane_u64(vreinterpretq_u64_u8(v), 0);
-  if (bytes & 8)
-    __builtin_memcpy(p, &rest, 8), p += 8, rest = vgetq_lane_u64(vreinterpretq_u64_u8(v), 1);
-  if (bytes & 4) {
-    const uint32_t w = (uint32_t)rest;
-    __builtin_memcpy(p, &w, 4), p += 4, rest >>= 32;
-  }
-  if (bytes & 2) {
-    const uint16_t w = (uint16_t)rest;
-    __builtin_memcpy(p, &w, 2), p += 2, rest >>= 16;
-  }
-  if (bytes & 1) *p = (uint8_t)rest;
-}
-#endif
-#endif
-
 // ---- avx512 (512-bit vectors)
 // whole vectors: 4 per iteration (unrolled), then one per iteration
 // tail: one predicated partial vector after the whole vectors (nothing outside the arrays is read or written)
-// uses masked loads (AVX-512 k-registers) for the tail
 
 #if defined(__x86_64__)
 __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void times_two_128_avx512(
@@ -114,18 +63,6 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void times_tw
     _mm512_storeu_ps(out0 + i + 32, t0_2);
     __m512 t0_3 = _mm512_mul_ps(_mm512_loadu_ps(in0 + i + 48), k0);
     _mm512_storeu_ps(out0 + i + 48, t0_3);
-  }
-  // whole vectors, one per iteration
-  for (; i + 16 <= kCols; i += 16) {
-    __m512 t1 = _mm512_mul_ps(_mm512_loadu_ps(in0 + i), k0);
-    _mm512_storeu_ps(out0 + i, t1);
-  }
-  // the rest: one partial vector, its loads and stores masked
-  if (i < kCols) {
-    __m512 A_v_tail = _mm512_mask_loadu_ps(
-        _mm512_setzero_ps(), (__mmask16)_bzhi_u32(~0u, (unsigned)(kCols - i)), in0 + i);
-    __m512 t2_tail = _mm512_mul_ps(A_v_tail, k0);
-    _mm512_mask_storeu_ps(out0 + i, (__mmask16)_bzhi_u32(~0u, (unsigned)(kCols - i)), t2_tail);
   }
 }
 #endif
@@ -156,7 +93,6 @@ __attribute__((target("+sve"))) void times_two_128_sve(const float* in0, float* 
 // ---- avx2 (256-bit vectors)
 // whole vectors: 4 per iteration (unrolled), then one per iteration
 // tail: one predicated partial vector after the whole vectors (nothing outside the arrays is read or written)
-// uses vpmaskmov/vmaskmov masked loads for 32/64-bit tails
 
 #if defined(__x86_64__)
 __attribute__((target("avx2"))) void times_two_128_avx2(const float* in0, float* out0) {
@@ -174,30 +110,11 @@ __attribute__((target("avx2"))) void times_two_128_avx2(const float* in0, float*
     __m256 t0_3 = _mm256_mul_ps(_mm256_loadu_ps(in0 + i + 24), k0);
     _mm256_storeu_ps(out0 + i + 24, t0_3);
   }
-  // whole vectors, one per iteration
-  for (; i + 8 <= kCols; i += 8) {
-    __m256 t1 = _mm256_mul_ps(_mm256_loadu_ps(in0 + i), k0);
-    _mm256_storeu_ps(out0 + i, t1);
-  }
-  // the rest: one partial vector, its loads and stores masked
-  if (i < kCols) {
-    const __m256i A_v_tail_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(kCols - i)),
-                                                       _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-    __m256 A_v_tail = _mm256_blendv_ps(_mm256_setzero_ps(),
-                                       _mm256_maskload_ps((const float*)(in0 + i), A_v_tail_active),
-                                       _mm256_castsi256_ps(A_v_tail_active));
-    __m256 t2_tail = _mm256_mul_ps(A_v_tail, k0);
-    _mm256_maskstore_ps((float*)(out0 + i),
-                        _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(kCols - i)),
-                                           _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                        t2_tail);
-  }
 }
 #endif
 
 // ---- neon (128-bit vectors)
 // tail: one predicated partial vector after the whole vectors (nothing outside the arrays is read or written)
-// uses partial vectors loaded and stored piecewise (8/4/2/1-byte accesses: NEON has no masked load)
 
 #if defined(__aarch64__)
 
@@ -209,12 +126,6 @@ void times_two_128_neon(const float* in0, float* out0) {
   for (; i + 4 <= kCols; i += 4) {
     float32x4_t t0 = vmulq_f32(vld1q_f32(in0 + i), k0);
     vst1q_f32(out0 + i, t0);
-  }
-  // the rest: one partial vector, its loads and stores masked
-  if (i < kCols) {
-    float32x4_t A_v_tail = vreinterpretq_f32_u8(simdgen_load_prefix(in0 + i, (kCols - i) * 4));
-    float32x4_t t1_tail = vmulq_f32(A_v_tail, k0);
-    simdgen_store_prefix(out0 + i, vreinterpretq_u8_f32(t1_tail), (kCols - i) * 4);
   }
 }
 #endif

@@ -31,8 +31,12 @@
 #include "rowsum_f32_scal.h"
 #include "rowsum_i8_pred.h"
 #include "rowsum_i8_scal.h"
+#include "f32_to_u8_pred.h"
+#include "f32_to_u8_scal.h"
 #include "times_two_pred.h"
 #include "times_two_scal.h"
+#include "u8_to_f32_pred.h"
+#include "u8_to_f32_scal.h"
 
 // The marker: never inlined, so its first instruction (a `ret`) has one address that run.py
 // finds with nm. The asm keeps the call (and its argument) from being dropped.
@@ -40,7 +44,7 @@ extern "C" __attribute__((noinline)) void icount_mark(long n) { __asm__ volatile
 
 namespace {
 
-enum class Kind { times_two, rowsum_i8, rowsum_f32 };
+enum class Kind { times_two, rowsum_i8, rowsum_f32, u8_to_f32, f32_to_u8 };
 
 // Every kernel has the shape f(const T* in, int64_t n, U* out); AAPCS64 passes the three
 // arguments in x0, x1, x2 whatever the pointee types, so one pointer type calls them all.
@@ -57,6 +61,9 @@ template <typename F>
 AnyFn any(F* f) {
   return reinterpret_cast<AnyFn>(f);
 }
+
+constexpr int64_t kSlack = 256;  // poisoned elements after the n written ones
+constexpr int64_t kSlackBytes = 256;
 
 const Entry kEntries[] = {
     {"times_two", "sve_predicated", Kind::times_two, any(times_two_pred_sve)},
@@ -76,9 +83,26 @@ const Entry kEntries[] = {
     {"rowsum_f32", "sve_cleanup", Kind::rowsum_f32, any(rowsum_f32_scal_sve)},
     {"rowsum_f32", "neon_predicated", Kind::rowsum_f32, any(rowsum_f32_pred_neon)},
     {"rowsum_f32", "neon_cleanup", Kind::rowsum_f32, any(rowsum_f32_scal_neon)},
+    // Element widths differ: the NEON variants (fractional vectors) and the one-element code that
+    // NEON and SVE CPUs run otherwise (the scalar variant; the SVE one would be identical).
+    {"u8_to_f32", "neon_predicated", Kind::u8_to_f32, any(u8_to_f32_pred_neon)},
+    {"u8_to_f32", "neon_cleanup", Kind::u8_to_f32, any(u8_to_f32_scal_neon)},
+    {"u8_to_f32", "neon_one_element", Kind::u8_to_f32, any(u8_to_f32_pred_scalar)},
+    {"f32_to_u8", "neon_predicated", Kind::f32_to_u8, any(f32_to_u8_pred_neon)},
+    {"f32_to_u8", "neon_cleanup", Kind::f32_to_u8, any(f32_to_u8_scal_neon)},
+    {"f32_to_u8", "neon_one_element", Kind::f32_to_u8, any(f32_to_u8_pred_scalar)},
 };
 
-constexpr int64_t kSlack = 256;  // poisoned elements after the n written ones
+// The bytes past the n elements of `bytes_per` bytes still hold the NaN poison's bytes.
+bool untouched(const void* out, int64_t n, int bytes_per) {
+  static const float poison = NAN;
+  const uint8_t* o = static_cast<const uint8_t*>(out);
+  for (int64_t k = n * bytes_per; k < n * bytes_per + kSlackBytes; ++k)
+    if (o[k] != reinterpret_cast<const uint8_t*>(&poison)[k % 4])
+      return std::printf("n=%lld: byte %lld written past the end\n", (long long)n, (long long)k), false;
+  return true;
+}
+
 
 bool check(const Entry& e, const void* in, int64_t n, const void* out) {
   switch (e.kind) {
@@ -106,6 +130,25 @@ bool check(const Entry& e, const void* in, int64_t n, const void* out) {
       float got = *static_cast<const float*>(out);
       if (!(std::fabs(got - want) <= 1e-5 * mag + 1e-30)) return std::printf("n=%lld: sum %g, want %g\n", (long long)n, got, want), false;
       return true;
+    }
+    case Kind::u8_to_f32: {
+      const uint8_t* a = static_cast<const uint8_t*>(in);
+      const float* y = static_cast<const float*>(out);
+      for (int64_t i = 0; i < n; ++i) {
+        const float want = std::fma(static_cast<float>(a[i]), 0.00390625f, -0.5f);
+        if (y[i] != want) return std::printf("n=%lld: y[%lld] = %g, want %g\n", (long long)n, (long long)i, y[i], want), false;
+      }
+      return untouched(out, n, 4);
+    }
+    case Kind::f32_to_u8: {
+      const float* a = static_cast<const float*>(in);
+      const uint8_t* q = static_cast<const uint8_t*>(out);
+      for (int64_t i = 0; i < n; ++i) {
+        const float v = std::nearbyint(a[i] * 64.0f);
+        const uint8_t want = v < 0.0f ? 0 : v > 255.0f ? 255 : static_cast<uint8_t>(v);
+        if (q[i] != want) return std::printf("n=%lld: q[%lld] = %d, want %d\n", (long long)n, (long long)i, q[i], want), false;
+      }
+      return untouched(out, n, 1);
     }
   }
   return false;
@@ -141,7 +184,8 @@ int main(int argc, char** argv) {
     in_f32[i] = (float)((i * 13 + 5) % 97 - 48) / 16.0f;
   }
   std::vector<float> out(nmax + kSlack);
-  const void* in = entry->kind == Kind::rowsum_i8 ? (const void*)in_i8.data() : (const void*)in_f32.data();
+  const bool bytes_in = entry->kind == Kind::rowsum_i8 || entry->kind == Kind::u8_to_f32;
+  const void* in = bytes_in ? (const void*)in_i8.data() : (const void*)in_f32.data();
   void* outp = out.data();
 
   // The SVE vector length qemu gives this process (0: no SVE), for run.py to check.

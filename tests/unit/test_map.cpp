@@ -232,7 +232,8 @@ TEST_CASE("map plans: the interpreter agrees with the reference at 128..2048 bit
 }
 
 TEST_CASE("map explain: every masked load and store names its predicate, and that predicate is a whilelt") {
-  // The seed's B = A * 2 over 60 elements: the last vector is partial on every vector target.
+  // The seed's B = A * 2 over 60 elements: the last vector is partial on every vector target but
+  // NEON, whose 4 lanes divide 60 (no tail: the dead partial vector is dropped).
   const std::string text = mapSpec(R"J([{"name": "b", "dtype": "f32", "expr": "x * 2"}])J", "",
                                    R"J([{"name": "x", "dtype": "f32"}])J");
   std::string fixed = text;
@@ -258,10 +259,15 @@ TEST_CASE("map explain: every masked load and store names its predicate, and tha
       CHECK_MESSAGE(whilelts.count(pred), "predicate '" << pred << "' is not defined by a whilelt before: " << line);
       maskedLoads += load, maskedStores += store;
     }
+    if (std::string(isa) == "neon") {
+      CHECK(maskedLoads + maskedStores == 0);
+      CHECK(loads == 1);
+      continue;
+    }
     CHECK(maskedLoads >= 1);
     CHECK(maskedStores >= 1);
-    // SVE: one whilelt-governed loop, every load masked; AVX-512, AVX2, NEON: whole vectors (x86:
-    // unrolled, then one at a time), then one masked partial vector.
+    // SVE: one whilelt-governed loop, every load masked; AVX-512, AVX2: whole vectors (unrolled,
+    // then one at a time), then one masked partial vector.
     if (std::string(isa).rfind("sve", 0) == 0) {
       CHECK(maskedLoads == loads);
     } else {

@@ -344,6 +344,9 @@ GeneratedKernel generate(const KernelSpec& spec, const Templates& templates, con
       g.variants.push_back(std::move(v));
     }
   }
+  // A plainer variant that took a dropped one's place goes back to its own rank (best first).
+  std::stable_sort(g.variants.begin(), g.variants.end(),
+                   [](const Variant& a, const Variant& b) { return a.target.priority > b.target.priority; });
 
   mst::data data;
   // The user's tags first, where license scanners (REUSE, ScanCode) look; the regenerate command

@@ -172,7 +172,9 @@ void annotate(std::vector<Tok>& t, bool declaration, bool usingAlias) {
       t[i].twoOperands = operatorsAround(t, i - 1) == 1;
       t[i].breakPenalty = base + 1;
       t[i].kind = ',';
-    } else if (p == "(" && i >= 2 && (identChar(t[i - 2].text.back()) || (i >= 4 && t[i - 2].text == ")" && t[i - 3].text == "*" && t[i - 4].text == "(")) &&
+    } else if (p == "(" && i >= 2 &&
+               (identChar(t[i - 2].text.back()) || (i >= 4 && t[i - 2].text == ")" && t[i - 3].text == "*" && t[i - 4].text == "(") ||
+                (i >= 4 && t[i - 2].text == ")" && t[i - 3].text == "(" && identChar(t[i - 4].text.back()))) &&  // f()(args)
                !isKeyword(t[i - 2].text) && t[i - 2].text != "__attribute__") {
       int args = 1;
       for (size_t j = i, d = 0; j < t.size(); ++j) {

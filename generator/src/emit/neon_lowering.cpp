@@ -216,11 +216,59 @@ struct NeonWriter {
     writeLocateEqual(w, search);
   }
 
+  // A fractional vector of `bits` (< 128) from memory: the low lanes, zeros above (a D register
+  // load for 64 bits; the piecewise prefix load, folded to one access, below that).
+  std::string loadLow(int bits) {
+    const DType t = s.type.elem;
+    if (bits == 64) return call("vcombine_" + sfx(t), {call("vld1_" + sfx(t), {w.in(s.index)}), call("vdup_n_" + sfx(t), {"0"})});
+    cx.helpers.insert("load_prefix_neon");
+    return reinterpret(call("simdgen_load_prefix", {w.in(s.index), std::to_string(bits / 8)}), DType::u8, t);
+  }
+  void storeLow(VecType v) {
+    const std::string val = s.args[0], ptr = w.outp(s.index);
+    if (v.bits() == 64) return out.push_back(call("vst1_" + sfx(v.elem), {ptr, call("vget_low_" + sfx(v.elem), {val})}) + ";");
+    cx.helpers.insert("store_prefix_neon");
+    out.push_back(call("simdgen_store_prefix", {ptr, reinterpret(val, v.elem, DType::u8), std::to_string(v.bits() / 8)}) + ";");
+  }
+
   void nanMask() {
     const DType f = typeOf(s.args[0]).elem;
     w.assign(reinterpret(notMask(f, compare(ir::Cmp::eq, f, s.args[0], s.args[0])), unsignedOf(f), s.type.elem));
   }
 };
+
+// A narrowing conversion to a fractional vector (the low lanes of the 128-bit result): integers
+// halve their width one xtn at a time, saturating ones sqxtn/uqxtn (sqxtun for signed to
+// unsigned on the first step: saturation composes), unsigned to signed capped at the signed
+// maximum (umin) after the unsigned narrowing; f64 -> f32 is fcvtn; 64-bit integers to f32 convert
+// lane by lane (scvtf from a general register: one rounding; through f64 would round twice).
+std::string narrowExpr(const Stmt& s, DType f, LowerContext& cx) {
+  const DType t = s.type.elem;
+  const std::string a = s.args[0];
+  const std::string zero = "0";
+  if (isFloat(t) && f == DType::f64) return call("vcombine_f32", {call("vcvt_f32_f64", {a}), call("vdup_n_f32", {zero})});
+  if (isFloat(t)) {
+    cx.instructions.insert("64-bit integers to f32 lane by lane (one rounding)");
+    const std::string lane = "vgetq_lane_" + sfx(f);
+    return call("vcombine_f32", {call("vset_lane_f32", {"(float)" + call(lane, {a, "1"}), call("vdup_n_f32", {"(float)" + call(lane, {a, "0"})}), "1"}),
+                                 call("vdup_n_f32", {zero})});
+  }
+  cx.instructions.insert("xtn/sqxtn/uqxtn narrowing between element widths");
+  const bool sat = s.conv == ConvMode::sat;
+  std::string x = a;
+  DType cur = f;
+  while (bitsOf(cur) > bitsOf(t)) {
+    const DType half = integerOf(sat && isSigned(f) && !isSigned(t) ? DType::u8 : cur, bitsOf(cur) / 2);
+    std::string op = "vmovn_";
+    if (sat) op = isSigned(cur) && !isSigned(half) ? "vqmovun_" : "vqmovn_";
+    x = call(op + sfx(cur), {x});  // a 64-bit vector of the half width
+    x = call("vcombine_" + sfx(half), {x, call("vdup_n_" + sfx(half), {zero})});
+    cur = half;
+  }
+  if (sat && !isSigned(f) && isSigned(t))  // unsigned to signed: at most the signed maximum
+    x = call("vminq_" + sfx(cur), {x, splat(cur, std::to_string((uint64_t{1} << (bitsOf(t) - 1)) - 1))});
+  return reinterpret(x, cur, t);
+}
 
 // Convert between types of one width: AArch64 has every case natively, with the defined
 // semantics (fcvtz/n/m/p saturate and give 0 for NaN; scvtf/ucvtf round to nearest even).
@@ -245,8 +293,9 @@ class NeonLowering final : public IsaLowering {
  public:
   std::string typeName(VecType t, const LowerContext& cx) const override {
     if (t.lanes == 1) return scalarLowering().typeName(t, cx);
-    if (t.bits() != 128) throw std::logic_error("NEON vectors are 128 bits, not " + ir::toString(t));
-    return t.predicate ? maskType(t.elem) : vecType(t.elem, t.lanes);
+    // A fractional vector (fewer than 128 bits: element widths differ) is the low lanes of a Q register.
+    if (t.bits() > 128) throw std::logic_error("NEON vectors are 128 bits, not " + ir::toString(t));
+    return t.predicate ? maskType(t.elem) : vecType(t.elem, 128 / bitsOf(t.elem));
   }
 
   void lower(OpWriter& w) const override {
@@ -257,7 +306,7 @@ class NeonLowering final : public IsaLowering {
     if (!s.pred.empty()) return lowerPredicated(x);
     switch (s.op) {
       case OpKind::Splat: return w.assign(splat(t, s.literal));
-      case OpKind::Load: return w.assign(load(t, w.in(s.index)));
+      case OpKind::Load: return w.assign(s.type.bits() < 128 ? x.loadLow(s.type.bits()) : load(t, w.in(s.index)));
       case OpKind::LoadBroadcast: return w.assign(call("vld1q_dup_" + sfx(t), {w.in(s.index)}));
       case OpKind::GatherRows: return x.gatherRows();
       case OpKind::Extend: return x.extend();
@@ -288,11 +337,15 @@ class NeonLowering final : public IsaLowering {
       case OpKind::Shuffle: return w.assign(x.shuffle(s.shuffle, s.type, s.args[0], s.args.size() > 1 ? s.args[1] : s.args[0]));
       case OpKind::Store: {
         const VecType v = w.typeOf(s.args[0]);
+        if (v.bits() < 128) return x.storeLow(v);
         return w.out.push_back(store(v.elem, w.outp(s.index), s.args[0]));
       }
       case OpKind::NaNMask: return x.nanMask();
       case OpKind::LocateEqual: return x.locateEqual();
-      case OpKind::Convert: return w.assign(convertExpr(s, w.typeOf(s.args[0]).elem));
+      case OpKind::Convert: {
+        const DType f = w.typeOf(s.args[0]).elem;
+        return w.assign(bitsOf(f) > bitsOf(t) ? narrowExpr(s, f, w.cx) : convertExpr(s, f));
+      }
       case OpKind::LocateNaN:
       case OpKind::SetIndex:
         break;

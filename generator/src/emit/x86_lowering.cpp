@@ -99,8 +99,8 @@ std::string absExpr(DType t, int bits, const std::string& x, LowerContext& cx) {
   if (bitsOf(t) < 64 || cx.target.isa == "avx512") return call(p + "abs_" + epi(t), {x});
   // AVX2 has no vpabsq: (x ^ m) - m with m = all ones where x < 0.
   cx.instructions.insert("64-bit abs emulated with vpcmpgtq, xor and sub (AVX2 has no vpabsq)");
-  const std::string m = call(p + "cmpgt_epi64", {p + "setzero_si256()", x});
-  return call(p + "sub_epi64", {call(p + "xor_si256", {x, m}), m});
+  const std::string m = call(p + "cmpgt_epi64", {p + "setzero_" + si(bits) + "()", x});
+  return call(p + "sub_epi64", {call(p + "xor_" + si(bits), {x, m}), m});
 }
 
 // ---- op lowerings --------------------------------------------------------------------------
@@ -251,6 +251,13 @@ struct X86Writer {
     const VecType src = typeOf(s.args[0]);
     const DType from = src.elem, to = s.type.elem;
     const int bits = s.type.bits();
+    if (src.lanes == s.type.lanes) {  // the whole (fractional) source widens: one vcvtps2pd / vpmovsx / vpmovzx
+      cx.instructions.insert("vpmovsx/vpmovzx/vcvtps2pd widening between element widths");
+      if (isFloat(from)) return assign(call(pfx(bits) + "cvtps_pd", {s.args[0]}));
+      return assign(call(pfx(bits) + "cvtep" + (isSigned(from) ? "i" : "u") + std::to_string(bitsOf(from)) + "_epi" +
+                             std::to_string(bitsOf(to)),
+                         {s.args[0]}));
+    }
     const int factor = bitsOf(to) / bitsOf(from);
     const int chunk = src.bits() / factor;
     const std::string x = s.args[0];
@@ -465,6 +472,62 @@ std::string shuffleCall(const ir::Shuffle& sh, VecType type, const std::string& 
   throw std::logic_error("no x86 lowering for shuffle " + sh.str() + " on " + ir::toString(type));
 }
 
+// AVX2 integer narrowing (and f64 -> f32) of a vector to its fractional twin: saturation clamps
+// to the destination's range at the source width first; then each halving of the width packs the
+// low half of every lane (shufps 0x88 for 64 -> 32; for 32 -> 16 and 16 -> 8 the saturating pack
+// of the destination's signedness once clamped, and-mask + packus to wrap), the two 128-bit halves
+// of a 256-bit source together.
+void narrowAvx2(X86Writer& x, ConvMode mode) {
+  const Stmt& s = x.s;
+  const VecType from = x.typeOf(s.args[0]);
+  const DType f = from.elem, t = s.type.elem;
+  const int srcBits = from.bits();
+  x.cx.instructions.insert("AVX2 narrowing between element widths: clamp, then pack (shufps / packus) per halving");
+  if (isFloat(f)) return x.assign(call(pfx(srcBits) + "cvtpd_ps", {s.args[0]}));
+  std::string v = s.args[0];
+  if (mode == ConvMode::sat) {
+    const int tb = bitsOf(t);
+    const bool fs = isSigned(f);
+    const std::string hi = std::to_string(isSigned(t) ? (uint64_t{1} << (tb - 1)) - 1 : (uint64_t{1} << tb) - 1) + "ull";
+    if (fs) {
+      const std::string lo = isSigned(t) ? "-" + std::to_string(uint64_t{1} << (tb - 1)) + "ll" : "0";
+      v = binaryExpr(ReduceOp::max, f, srcBits, v, splatExpr(f, srcBits, lo), x.cx);
+    }
+    v = binaryExpr(ReduceOp::min, f, srcBits, v, splatExpr(f, srcBits, hi), x.cx);
+    const std::string clampedName = s.dst + "_c";
+    x.out.push_back(regType(f, srcBits) + " " + clampedName + " = " + v + ";");
+    v = clampedName;
+  }
+  std::string lo = srcBits == 256 ? call("_mm256_castsi256_si128", {v}) : v;
+  std::string hi = srcBits == 256 ? call("_mm256_extracti128_si256", {v, "1"}) : lo;
+  if (srcBits == 256) {  // name the halves once: each is used twice below
+    x.out.push_back("__m128i " + s.dst + "_lo = " + lo + ";");
+    x.out.push_back("__m128i " + s.dst + "_hi = " + hi + ";");
+    lo = s.dst + "_lo";
+    hi = s.dst + "_hi";
+  }
+  int w = bitsOf(f);
+  std::string cur;
+  while (w > bitsOf(t)) {
+    if (w == 64) {
+      cur = call("_mm_castps_si128", {call("_mm_shuffle_ps", {call("_mm_castsi128_ps", {lo}), call("_mm_castsi128_ps", {hi}), "0x88"})});
+    } else if (mode == ConvMode::sat) {  // clamped: the saturating pack of the destination's signedness is exact
+      const std::string pack = std::string(isSigned(t) ? "_mm_packs_epi" : "_mm_packus_epi") + (w == 32 ? "32" : "16");
+      cur = call(pack, {lo, hi});
+    } else {
+      const std::string mask = call(w == 32 ? "_mm_set1_epi32" : "_mm_set1_epi16", {w == 32 ? "0xFFFF" : "0x00FF"});
+      cur = call(w == 32 ? "_mm_packus_epi32" : "_mm_packus_epi16", {call("_mm_and_si128", {lo, mask}), call("_mm_and_si128", {hi, mask})});
+    }
+    w /= 2;
+    if (w > bitsOf(t)) {
+      const std::string name = s.dst + "_" + std::to_string(w);
+      x.out.push_back("__m128i " + name + " = " + cur + ";");
+      lo = hi = name;
+    }
+  }
+  x.assign(cur);
+}
+
 // Convert between types of one width (same lane count): native where the ISA has the conversion,
 // with fixups for the defined semantics (ir::OpKind::Convert); otherwise lane by lane through
 // memory (AVX2: f64 -> 64-bit integers and 64-bit saturation).
@@ -476,7 +539,24 @@ void convert(X86Writer& x) {
   const std::string p = pfx(bits), a = s.args[0];
   const bool k = kmasks(x.cx);
   const ConvMode mode = s.conv == ConvMode::plain && isFloat(f) && !isFloat(t) ? ConvMode::trunc : s.conv;
-  if (!isFloat(f) && !isFloat(t)) {
+  const bool intToNarrowerFloat = isFloat(t) && !isFloat(f) && bitsOf(f) > eb;  // i64/u64 -> f32
+  if (bitsOf(f) > eb && !k && !intToNarrowerFloat) return narrowAvx2(x, mode);
+  if (bitsOf(f) > eb && k) {  // narrowing (AVX-512): vpmov[s|us]*, vcvtpd2ps, vcvt[u]qq2ps from the wider register
+    const std::string ps = pfx(from.bits()), fw = std::to_string(bitsOf(f));
+    x.cx.instructions.insert("vpmov/vpmovs/vpmovus narrowing, vcvtpd2ps, vcvtqq2ps between element widths");
+    if (isFloat(f)) return x.assign(call(ps + "cvtpd_ps", {a}));
+    if (isFloat(t)) return x.assign(call(ps + "cvtep" + (isSigned(f) ? "i" : "u") + fw + "_ps", {a}));
+    const std::string to = "_epi" + std::to_string(eb);
+    if (mode != ConvMode::sat) return x.assign(call(ps + "cvtepi" + fw + to, {a}));  // wraps: the low bits
+    if (isSigned(f) == isSigned(t)) return x.assign(call(ps + (isSigned(f) ? "cvtsepi" : "cvtusepi") + fw + to, {a}));
+    if (isSigned(f))  // negatives to 0 first, then an unsigned saturation
+      return x.assign(call(ps + "cvtusepi" + fw + to, {call(ps + "max_epi" + fw, {a, splatExpr(f, from.bits(), "0")})}));
+    const std::string max = std::to_string((uint64_t{1} << (eb - 1)) - 1);
+    return x.assign(call(ps + "cvtepi" + fw + to, {call(ps + "min_epu" + fw, {a, splatExpr(f, from.bits(), max)})}));
+  }
+  if (intToNarrowerFloat) {
+    // AVX2 has no 64-bit integer to float conversion: lane by lane below.
+  } else if (!isFloat(f) && !isFloat(t)) {
     if (mode != ConvMode::sat || isSigned(f) == isSigned(t)) return x.assign(a);  // the same bits
     if (k || eb < 64) {
       if (isSigned(f)) return x.assign(call(p + "max_" + epi(f), {a, splatExpr(f, bits, "0")}));
@@ -502,21 +582,21 @@ void convert(X86Writer& x) {
                                              call("_mm256_castsi256_pd", {lo})}));
     }
     if (!isSigned(f) && eb == 32) {  // AVX2 u32: hi16 * 65536 (exact) + lo16, rounded once by the add
-      const std::string hi = call("_mm256_cvtepi32_ps", {call("_mm256_srli_epi32", {a, "16"})});
-      const std::string lo = call("_mm256_cvtepi32_ps", {call("_mm256_and_si256", {a, splatExpr(f, bits, "65535")})});
-      return x.assign(call("_mm256_add_ps", {call("_mm256_mul_ps", {hi, splatExpr(t, bits, "65536.0f")}), lo}));
+      const std::string hi = call(p + "cvtepi32_ps", {call(p + "srli_epi32", {a, "16"})});
+      const std::string lo = call(p + "cvtepi32_ps", {call(p + "and_" + si(bits), {a, splatExpr(f, bits, "65535")})});
+      return x.assign(call(p + "add_ps", {call(p + "mul_ps", {hi, splatExpr(t, bits, "65536.0f")}), lo}));
     }
   } else if (!k && f == DType::f32 && !isSigned(t)) {  // AVX2 f32 -> u32
     const char* imm = mode == ConvMode::nearest ? "0x08" : mode == ConvMode::floor ? "0x09" : mode == ConvMode::ceil ? "0x0A" : "0x0B";
     // max(r, 0): negatives and NaN (maxps returns its second operand) become 0.
-    const std::string m = s.dst + "_m", big = s.dst + "_big";
-    x.out.push_back("__m256 " + m + " = " + call("_mm256_max_ps", {call("_mm256_round_ps", {a, imm}), "_mm256_setzero_ps()"}) + ";");
-    x.out.push_back("__m256 " + big + " = " + call("_mm256_cmp_ps", {m, "_mm256_set1_ps(2147483648.0f)", "_CMP_GE_OQ"}) + ";");
+    const std::string m = s.dst + "_m", big = s.dst + "_big", vf = regType(f, bits);
+    x.out.push_back(vf + " " + m + " = " + call(p + "max_ps", {call(p + "round_ps", {a, imm}), p + "setzero_ps()"}) + ";");
+    x.out.push_back(vf + " " + big + " = " + call(p + "cmp_ps", {m, p + "set1_ps(2147483648.0f)", "_CMP_GE_OQ"}) + ";");
     // Lanes >= 2^31 convert m - 2^31 and get the top bit back; lanes >= 2^32 saturate to all ones.
-    const std::string low = call("_mm256_sub_ps", {m, call("_mm256_and_ps", {big, "_mm256_set1_ps(2147483648.0f)"})});
-    const std::string top = call("_mm256_slli_epi32", {call("_mm256_castps_si256", {big}), "31"});
-    const std::string over = call("_mm256_castps_si256", {call("_mm256_cmp_ps", {m, "_mm256_set1_ps(4294967296.0f)", "_CMP_GE_OQ"})});
-    return x.assign(call("_mm256_or_si256", {call("_mm256_xor_si256", {call("_mm256_cvttps_epi32", {low}), top}), over}));
+    const std::string low = call(p + "sub_ps", {m, call(p + "and_ps", {big, p + "set1_ps(2147483648.0f)"})});
+    const std::string top = call(p + "slli_epi32", {castTo(big, f, bits, "si"), "31"});
+    const std::string over = castTo(call(p + "cmp_ps", {m, p + "set1_ps(4294967296.0f)", "_CMP_GE_OQ"}), f, bits, "si");
+    return x.assign(call(p + "or_" + si(bits), {call(p + "xor_" + si(bits), {call(p + "cvttps_epi32", {low}), top}), over}));
   } else if (k || (eb == 32 && isSigned(t))) {  // a float to an integer
     const std::string fs = fsfx(f);
     const char* imm = mode == ConvMode::nearest ? "0x08" : mode == ConvMode::floor ? "0x09" : "0x0A";
@@ -533,15 +613,15 @@ void convert(X86Writer& x) {
       return x.assign(call(p + "maskz_mov_" + epi(t), {ord, call(p + "mask_mov_" + epi(t), {cvt, over, max})}));
     }
     // AVX2: cvtt gives 0x80000000 out of range; xor with the >= 2^31 lanes makes it 0x7FFFFFFF.
-    const std::string over = castTo(call("_mm256_cmp_ps", {rn, splatExpr(f, bits, lim), "_CMP_GE_OQ"}), f, bits, "si");
-    const std::string ord = castTo(call("_mm256_cmp_ps", {a, a, "_CMP_ORD_Q"}), f, bits, "si");
-    return x.assign(call("_mm256_and_si256", {call("_mm256_xor_si256", {cvt, over}), ord}));
+    const std::string over = castTo(call(p + "cmp_ps", {rn, splatExpr(f, bits, lim), "_CMP_GE_OQ"}), f, bits, "si");
+    const std::string ord = castTo(call(p + "cmp_ps", {a, a, "_CMP_ORD_Q"}), f, bits, "si");
+    return x.assign(call(p + "and_" + si(bits), {call(p + "xor_" + si(bits), {cvt, over}), ord}));
   }
   // Lane by lane through memory.
   const int lanes = s.type.lanes;
-  const std::string buf = s.dst + "_in", res = s.dst + "_out";
+  const std::string buf = s.dst + "_lanes_in", res = s.dst + "_lanes_out";  // (convertLines names dst_in, dst_r, ...)
   x.out.push_back(std::string(cTypeOf(f)) + " " + buf + "[" + std::to_string(lanes) + "];");
-  x.out.push_back(storeStmt(f, bits, buf, a));
+  x.out.push_back(storeStmt(f, from.bits(), buf, a));
   x.out.push_back(std::string(cTypeOf(t)) + " " + res + "[" + std::to_string(lanes) + "];");
   x.out.push_back("for (int l = 0; l < " + std::to_string(lanes) + "; ++l) {");
   for (const std::string& line : c::convertLines(res + "[l]", s.dst, buf + "[l]", f, t, ReduceOp::min, mode)) x.out.push_back(line);
@@ -619,29 +699,33 @@ class X86Lowering final : public IsaLowering {
              "  if (n >= lanes) return lanes == 64 ? ~0ull : (1ull << lanes) - 1;\n"
              "  return (1ull << n) - 1;\n"
              "}";
-    if (name == "load_prefix_avx2")
-      return "// The first `bytes` bytes at p (0..16, 0..32), zeros above: fixed-size loads by the bits of\n"
-             "// `bytes` (AVX2 has no byte masked load). Nothing past p + bytes is read, no libc call is\n"
-             "// made, and the vector never goes through memory.\n"
+    if (name == "load_prefix16_avx2")
+      return "// The first `bytes` bytes at p (0..16), zeros above: fixed-size loads by the bits of `bytes`\n"
+             "// (AVX2 has no byte masked load). Nothing past p + bytes is read, no libc call is made, and\n"
+             "// the vector never goes through memory.\n"
              "__attribute__((target(\"avx2\"))) static inline __m128i simdgen_load_prefix16(const uint8_t* p, int64_t bytes) {\n"
              "  if (bytes >= 16) return _mm_loadu_si128((const __m128i*)p);\n"
              + prefixLoadPieces() +
              "  return bytes & 8 ? _mm_set_epi64x((long long)rest, (long long)lo) : _mm_cvtsi64_si128((long long)rest);\n"
-             "}\n"
+             "}";
+    if (name == "load_prefix_avx2")  // (after load_prefix16_avx2, which it calls: helpers come in name order)
+      return "// The first `bytes` bytes at p (0..32), zeros above, as simdgen_load_prefix16.\n"
              "__attribute__((target(\"avx2\"))) static inline __m256i simdgen_load_prefix32(const void* p, int64_t bytes) {\n"
              "  const uint8_t* b = (const uint8_t*)p;\n"
              "  if (bytes < 16) return _mm256_zextsi128_si256(simdgen_load_prefix16(b, bytes));\n"
              "  return _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_loadu_si128((const __m128i*)b)),\n"
              "                                 simdgen_load_prefix16(b + 16, bytes - 16), 1);\n"
              "}";
-    if (name == "store_prefix_avx2")
-      return "// Stores the first `bytes` bytes of v at p (0..16, 0..32): fixed-size stores by the bits of\n"
-             "// `bytes` (AVX2 has no byte masked store); nothing past p + bytes is written.\n"
+    if (name == "store_prefix16_avx2")
+      return "// Stores the first `bytes` bytes of v at p (0..16): fixed-size stores by the bits of `bytes`\n"
+             "// (AVX2 has no byte masked store); nothing past p + bytes is written.\n"
              "__attribute__((target(\"avx2\"))) static inline void simdgen_store_prefix16(uint8_t* p, __m128i v, int64_t bytes) {\n"
              "  if (bytes >= 16) return _mm_storeu_si128((__m128i*)p, v);\n"
              "  uint64_t rest = (uint64_t)_mm_cvtsi128_si64(v);\n"
              + prefixStorePieces("(uint64_t)_mm_extract_epi64(v, 1)") +
-             "}\n"
+             "}";
+    if (name == "store_prefix_avx2")  // (after store_prefix16_avx2)
+      return "// Stores the first `bytes` bytes of v at p (0..32), as simdgen_store_prefix16.\n"
              "__attribute__((target(\"avx2\"))) static inline void simdgen_store_prefix32(void* p, __m256i v, int64_t bytes) {\n"
              "  uint8_t* b = (uint8_t*)p;\n"
              "  if (bytes < 16) return simdgen_store_prefix16(b, _mm256_castsi256_si128(v), bytes);\n"

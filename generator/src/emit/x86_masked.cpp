@@ -16,8 +16,10 @@ using ir::VecType;
 
 namespace {
 
+// AVX2 predicates are vectors of the element width, so they govern full vectors only; a k-mask
+// governs any width.
 void requireWidth(const OpWriter& w, int bits) {
-  if (bits != w.cx.target.vectorBits)
+  if (bits != w.cx.target.vectorBits && !kmasks(w.cx))
     throw std::logic_error("x86 lowering of " + std::string(ir::nameOf(w.s.op)) + " on " + ir::toString(w.s.type) +
                            " needs full " + std::to_string(w.cx.target.vectorBits) + "-bit vectors");
 }
@@ -75,22 +77,24 @@ std::string compareExpr(ir::Cmp cmp, DType t, int bits, const std::string& a, co
     return call(p + "cmp_" + (isSigned(t) ? "epi" : "epu") + w + "_mask", {a, b, preds[static_cast<int>(cmp)]});
   }
   // AVX2 has signed > and == only: unsigned lanes are biased by the sign bit, the rest negated.
+  // (At 128 bits and below: a fractional vector in an XMM register, the SSE4.2 forms.)
   std::string x = a, y = b;
+  const std::string vxor = p + "xor_" + si(bits);
   if (!isSigned(t)) {
-    const std::string bias = avx2Splat(bitsOf(t), bitsOf(t) == 64 ? "0x8000000000000000ull" : "1ull << " + std::to_string(bitsOf(t) - 1));
-    x = call("_mm256_xor_si256", {a, bias});
-    y = call("_mm256_xor_si256", {b, bias});
+    const std::string bias = splatExpr(t, bits, bitsOf(t) == 64 ? "0x8000000000000000ull" : "1ull << " + std::to_string(bitsOf(t) - 1));
+    x = call(vxor, {a, bias});
+    y = call(vxor, {b, bias});
   }
-  const std::string ones = "_mm256_set1_epi32(-1)";
-  auto gt = [&](const std::string& l, const std::string& r) { return call("_mm256_cmpgt_epi" + w, {l, r}); };
-  auto negate = [&](const std::string& v) { return call("_mm256_xor_si256", {v, ones}); };
+  const std::string ones = p + "set1_epi32(-1)";
+  auto gt = [&](const std::string& l, const std::string& r) { return call(p + "cmpgt_epi" + w, {l, r}); };
+  auto negate = [&](const std::string& v) { return call(vxor, {v, ones}); };
   switch (cmp) {
     case ir::Cmp::gt: return gt(x, y);
     case ir::Cmp::lt: return gt(y, x);
     case ir::Cmp::le: return negate(gt(x, y));
     case ir::Cmp::ge: return negate(gt(y, x));
-    case ir::Cmp::eq: return call("_mm256_cmpeq_epi" + w, {a, b});
-    case ir::Cmp::ne: return negate(call("_mm256_cmpeq_epi" + w, {a, b}));
+    case ir::Cmp::eq: return call(p + "cmpeq_epi" + w, {a, b});
+    case ir::Cmp::ne: return negate(call(p + "cmpeq_epi" + w, {a, b}));
   }
   return "";
 }
@@ -117,7 +121,6 @@ void maskedLoad(OpWriter& w) {
   const Stmt& s = w.s;
   const DType t = s.type.elem;
   const int bits = s.type.bits(), lanes = s.type.lanes;
-  requireWidth(w, bits);
   const std::string fill = splatExpr(t, bits, s.literal.empty() ? "0" : s.literal);
   const auto range = laneRange(s.pred, w.cx);
   if (s.inBounds) {
@@ -137,6 +140,17 @@ void maskedLoad(OpWriter& w) {
     w.cx.instructions.insert("masked loads (AVX-512 k-registers) for the tail");
     return w.assign(call(pfx(bits) + "mask_loadu_" + domain(t), {fill, predicate(s.pred, w.cx), w.in(s.index)}));
   }
+  if (bits < w.cx.target.vectorBits && range && !range->last) {
+    // A fractional vector's prefix (an XMM register; the predicate is over the widest type's lanes).
+    w.cx.instructions.insert("partial fractional vectors loaded and stored piecewise (8/4/2/1-byte accesses)");
+    w.cx.helpers.insert("load_prefix16_avx2");
+    const std::string loaded = castTo("simdgen_load_prefix16((const uint8_t*)(" + w.in(s.index) + "), (" +
+                                          clamped(range->count, range->partial, lanes, w.cx) + ") * " + std::to_string(bytesOf(t)) + ")",
+                                      DType::i32, 128, isFloat(t) ? fsfx(t) : "si");
+    if (s.literal.empty() || c::isZeroLiteral(s.literal)) return w.assign(loaded);
+    throw std::logic_error("x86 lowering: a fractional masked load with a fill");
+  }
+  requireWidth(w, bits);
   if (bitsOf(t) >= 32) {
     w.cx.instructions.insert("vpmaskmov/vmaskmov masked loads for 32/64-bit tails");
     std::string p = predicate(s.pred, w.cx);
@@ -151,6 +165,7 @@ void maskedLoad(OpWriter& w) {
   const std::string stage = s.dst + "_stage";
   if (range && !range->last) {  // a prefix: loaded piecewise into a register, the fill blended in
     w.cx.instructions.insert("8/16-bit partial vectors loaded and stored piecewise (8/4/2/1-byte accesses: no AVX2 byte masked load)");
+    w.cx.helpers.insert("load_prefix16_avx2");
     w.cx.helpers.insert("load_prefix_avx2");
     const std::string loaded = "simdgen_load_prefix32(" + w.in(s.index) + ", (" + clamped(range->count, range->partial, lanes, w.cx) +
                                ") * " + std::to_string(bytesOf(t)) + ")";
@@ -173,15 +188,21 @@ void maskedStore(OpWriter& w) {
   const VecType v = w.typeOf(s.args[0]);
   const DType t = v.elem;
   const int bits = v.bits();
-  requireWidth(w, bits);
   const std::string val = s.args[0], ptr = w.outp(s.index);
   if (kmasks(w.cx)) return w.out.push_back(call(pfx(bits) + "mask_storeu_" + domain(t), {ptr, predicate(s.pred, w.cx), val}) + ";");
+  if (const auto range = laneRange(s.pred, w.cx); bits < w.cx.target.vectorBits && range && !range->last) {
+    w.cx.helpers.insert("store_prefix16_avx2");
+    return w.out.push_back("simdgen_store_prefix16((uint8_t*)(" + ptr + "), " + castTo(val, t, 128, "si") + ", (" +
+                           clamped(range->count, range->partial, v.lanes, w.cx) + ") * " + std::to_string(bytesOf(t)) + ");");
+  }
+  requireWidth(w, bits);
   if (bitsOf(t) >= 32) {
     std::string cast = avx2MaskPtr(t);
     cast.erase(1, 6);  // drop "const "
     return w.out.push_back(call("_mm256_maskstore_" + domain(t), {cast + "(" + ptr + ")", predicate(s.pred, w.cx), val}) + ";");
   }
   if (const auto range = laneRange(s.pred, w.cx); range && !range->last) {
+    w.cx.helpers.insert("store_prefix16_avx2");
     w.cx.helpers.insert("store_prefix_avx2");
     return w.out.push_back("simdgen_store_prefix32(" + ptr + ", " + val + ", (" + clamped(range->count, range->partial, v.lanes, w.cx) + ") * " +
                            std::to_string(bytesOf(t)) + ");");

@@ -9,9 +9,11 @@ using c::call;
 using c::isZeroLiteral;
 
 std::string pfx(int bits) { return bits == 512 ? "_mm512_" : bits == 256 ? "_mm256_" : "_mm_"; }
-std::string si(int bits) { return "si" + std::to_string(bits); }
+// A vector narrower than 128 bits (a fractional vector: the low lanes of an XMM register) is spelled
+// as its register, except where it meets memory (loadExpr, storeStmt).
+std::string si(int bits) { return "si" + std::to_string(bits < 128 ? 128 : bits); }
 std::string regType(DType t, int bits) {
-  const std::string w = bits == 128 ? "__m128" : "__m" + std::to_string(bits);
+  const std::string w = bits <= 128 ? "__m128" : "__m" + std::to_string(bits);
   return w + (t == DType::f32 ? "" : t == DType::f64 ? "d" : "i");
 }
 std::string epi(DType t) { return "epi" + std::to_string(bitsOf(t)); }
@@ -30,6 +32,10 @@ std::string splatExpr(DType t, int bits, const std::string& lit) {
 
 std::string loadExpr(DType t, int bits, const std::string& ptr) {
   const std::string p = pfx(bits);
+  if (bits < 128) {  // the low bytes of an XMM register, zeros above
+    const char* fn = bits == 64 ? "_mm_loadl_epi64" : bits == 32 ? "_mm_loadu_si32" : "_mm_loadu_si16";
+    return call(fn, {std::string(bits == 64 ? "(const __m128i*)(" : "(const void*)(") + ptr + ")"});
+  }
   if (isFloat(t)) return call(p + "loadu_" + fsfx(t), {ptr});
   if (bits == 512) return call("_mm512_loadu_si512", {"(const void*)(" + ptr + ")"});
   return call(p + "loadu_" + si(bits), {"(const " + regType(t, bits) + "*)(" + ptr + ")"});
@@ -37,6 +43,10 @@ std::string loadExpr(DType t, int bits, const std::string& ptr) {
 
 std::string storeStmt(DType t, int bits, const std::string& ptr, const std::string& v) {
   const std::string p = pfx(bits);
+  if (bits < 128) {
+    const char* fn = bits == 64 ? "_mm_storel_epi64" : bits == 32 ? "_mm_storeu_si32" : "_mm_storeu_si16";
+    return call(fn, {std::string(bits == 64 ? "(__m128i*)(" : "(void*)(") + ptr + ")", v}) + ";";
+  }
   if (isFloat(t)) return call(p + "storeu_" + fsfx(t), {ptr, v}) + ";";
   if (bits == 512) return call("_mm512_storeu_si512", {"(void*)(" + ptr + ")", v}) + ";";
   return call(p + "storeu_" + si(bits), {"(" + regType(t, bits) + "*)(" + ptr + ")", v}) + ";";
@@ -76,8 +86,8 @@ std::string maskType(int lanes) { return "__mmask" + std::to_string(lanes < 8 ? 
 
 std::string blend(DType t, int bits, const std::string& p, const std::string& no, const std::string& yes, LowerContext& cx) {
   if (kmasks(cx)) return call(pfx(bits) + "mask_blend_" + domain(t), {p, no, yes});
-  if (isFloat(t)) return call("_mm256_blendv_" + fsfx(t), {no, yes, castTo(p, DType::i32, bits, fsfx(t))});
-  return call("_mm256_blendv_epi8", {no, yes, p});
+  if (isFloat(t)) return call(pfx(bits) + "blendv_" + fsfx(t), {no, yes, castTo(p, DType::i32, bits, fsfx(t))});
+  return call(pfx(bits) + "blendv_epi8", {no, yes, p});
 }
 
 }  // namespace simdgen::emit::x86

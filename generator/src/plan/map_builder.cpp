@@ -15,9 +15,11 @@
 // expression twice to the overlapping elements.
 #include "plan/map_builder.h"
 
+#include <algorithm>
 #include <map>
 #include <set>
 
+#include "ir/simplify.h"
 #include "plan/reduce_builder.h"  // PlanError
 
 namespace simdgen {
@@ -51,6 +53,15 @@ bool usesOp(const MapExpr& e, MapOp op) {
 void widthsOf(const MapExpr& e, std::set<int>& out) {
   out.insert(bitsOf(e.type));
   for (const MapExpr& a : e.args) widthsOf(a, out);
+}
+
+// Whether any op of the block reads variable v (an operand or a governing predicate).
+bool reads(const ir::Block& block, const std::string& v) {
+  for (const ir::Stmt& s : block) {
+    if (s.pred == v || std::find(s.args.begin(), s.args.end(), v) != s.args.end()) return true;
+    if (reads(s.body, v)) return true;
+  }
+  return false;
 }
 
 bool usesConvert(const MapExpr& e) { return usesOp(e, MapOp::convert); }
@@ -87,6 +98,8 @@ class MapBuilder {
       plan_.body.insert(plan_.body.end(), row.begin(), row.end());
     }
     plan_.body.insert(plan_.body.begin(), constants_.begin(), constants_.end());
+    ir::removeDeadLoops(plan_);  // static extents: loops that cannot run (a cleanup after whole vectors)
+    std::erase_if(plan_.body, [&](const Stmt& k) { return k.kind == Stmt::Kind::Op && k.op == OpKind::Splat && !reads(plan_.body, k.dst); });
     document();
     if (auto problems = plan_.verify(); !problems.empty())
       throw std::logic_error("internal error: map plan for " + target_.spelling + " fails verification: " + problems.front());
@@ -95,7 +108,14 @@ class MapBuilder {
 
  private:
   // ---- the one place vector types and lane steps are chosen (a scalable target changes only these) ----
-  VecType vectorOf(DType t) const { return target_.vector(t); }
+  // Values of several widths share the lane count of the widest (Highway's design): narrower
+  // values are fractional vectors, the low lanes of a register of their own type.
+  VecType vectorOf(DType t) const {
+    if (!mixedLanes_) return target_.vector(t);
+    VecType v = target_.vector(t);
+    v.lanes = mixedLanes_;
+    return v;
+  }
   static VecType oneLane(DType t) { return VecType{t, 1}; }
   static Index lanesOf(VecType t) { return t.scalable ? Index::vscaled(t.lanes) : Index::constant(t.lanes); }
 
@@ -149,7 +169,11 @@ class MapBuilder {
     std::set<int> widths;
     for (const MapInputName& in : spec_.mapInputs) widths.insert(bitsOf(in.dtype));
     for (const MapOutput& o : spec_.mapOutputs) widths.insert(bitsOf(o.dtype)), widthsOf(o.expr, widths);
-    if (!target_.vectorBits || widths.size() > 1) {
+    if (target_.vectorBits && widths.size() > 1 && fractionalVectors()) {
+      mixedLanes_ = target_.vector(integerOf(DType::u8, *widths.rbegin())).lanes;
+      note("element widths differ (" + std::to_string(*widths.begin()) + " to " + std::to_string(*widths.rbegin()) + " bits): " +
+           std::to_string(mixedLanes_) + " lanes per vector, the widest type's; narrower values fill the low lanes of their registers");
+    } else if (!target_.vectorBits || widths.size() > 1) {
       if (target_.vectorBits) {  // a one-lane plan: no vectors, so no vscale either
         plan_.vectorBits = 0;
         plan_.scalable = false;
@@ -160,7 +184,7 @@ class MapBuilder {
       out.push_back(ir::forLoop(c, Index::constant(0), sym(cols_), 1, elements(c, false, "", ""), false, "one element at a time"));
       return out;
     }
-    const VecType v = vectorOf(width);
+    const VecType v = vectorOf(mixedLanes_ ? integerOf(DType::u8, *widths.rbegin()) : width);
     if (spec_.tail == TailPolicy::predicated && target_.maskRegisters && target_.scalable) {
       ir::Block body;
       body.push_back(whileLt("active", v, sym(c), sym(cols_), false));
@@ -211,6 +235,11 @@ class MapBuilder {
     }
     return out;
   }
+
+  // Where values of several widths are vectorised: x86 (AVX-512 converts between all of them in
+  // one instruction: vpmov[s|us], vpmovsx/zx, vcvtpd2ps, vcvtqq2ps; AVX2 narrows by packs) and
+  // NEON (sxtl/uxtl, xtn/sqxtn/uqxtn). SVE runs such kernels one element at a time for now.
+  bool fractionalVectors() const { return target_.module == LoweringModule::x86 || target_.module == LoweringModule::neon; }
 
   // Whole vectors per iteration of the main loop. x86 only (see the top of the file): 4 hides the
   // loop overhead and keeps two loads in flight per cycle; 2 when more arrays share the registers
@@ -294,12 +323,11 @@ class MapBuilder {
     std::vector<std::string> args;
     for (const MapExpr& a : e.args) args.push_back(value(a, v, out));
     const std::string dst = "t" + std::to_string(temps_++) + v.suffix;
+    if (e.op == MapOp::select && v.vector) args[0] = predicateFor(args[0], e.args[0].args[0].type, e.type, dst, out);
     if (e.op == MapOp::convert) {
-      Stmt s = ir::op(OpKind::Convert, dst, t, args);
-      s.declare = true;
       // The IR's plain conversion is the C cast; a float to an integer is always defined here.
-      s.conv = e.mode == ConvMode::plain && isFloat(e.args[0].type) && !isFloat(e.type) ? ConvMode::trunc : e.mode;
-      out.push_back(s);
+      const ConvMode mode = e.mode == ConvMode::plain && isFloat(e.args[0].type) && !isFloat(e.type) ? ConvMode::trunc : e.mode;
+      convertSteps(args[0], e.args[0].type, e.type, mode, dst, v, out);
       return dst;
     }
     Stmt s = ir::op(OpKind::Binary, dst, t, args);
@@ -326,6 +354,73 @@ class MapBuilder {
     }
     out.push_back(s);
     return dst;
+  }
+
+  // The predicate p (over lanes of `from`) as one over lanes of `to`. A k-mask governs lanes of any
+  // width; AVX2 and NEON predicates are vectors of their element width, so a comparison of one
+  // width selecting values of another goes through integers: all-ones or zero lanes, narrowed
+  // (wrap) or widened (sign), compared with zero again.
+  std::string predicateFor(const std::string& p, DType from, DType to, const std::string& dst, ir::Block& out) {
+    if (bitsOf(from) == bitsOf(to) || target_.maskRegisters) return p;
+    const VecType wide = vectorOf(integerOf(DType::i8, bitsOf(from))), narrow = vectorOf(integerOf(DType::i8, bitsOf(to)));
+    auto op = [&](OpKind k, const std::string& name, VecType t, std::vector<std::string> args) {
+      Stmt s = ir::op(k, name, t, std::move(args));
+      s.declare = true;
+      s.conv = ConvMode::wrap;
+      out.push_back(s);
+      return name;
+    };
+    const std::string ones = op(OpKind::Select, dst + "_m", wide, {p, constant("-1", wide), constant("0", wide)});
+    const std::string lanes = op(bitsOf(to) < bitsOf(from) ? OpKind::Convert : OpKind::Extend, dst + "_mw", narrow, {ones});
+    Stmt cmp = ir::op(OpKind::Compare, dst + "_p", narrow.mask(), {lanes, constant("0", narrow)});
+    cmp.declare = true;
+    cmp.cmp = ir::Cmp::ne;
+    out.push_back(cmp);
+    return cmp.dst;
+  }
+
+  // dst = convert(x: from -> to, mode), as steps every lowering has one instruction (or a short
+  // fixed sequence) for: conversions between types of one width, integer widening by the source's
+  // signedness (extend), integer narrowing (wrap or sat), f32 <-> f64, and 64-bit integers to f32
+  // (one rounding: through f64 would round twice). Widening is exact, so it comes first; a float
+  // to a narrower integer rounds to the integer of its own width (signed where unsigned conversion
+  // is emulated, AVX2: it holds every narrower range; saturating) and then saturates again, which clamps to the same value. One-lane plans
+  // convert in one C statement.
+  void convertSteps(const std::string& x, DType from, DType to, ConvMode mode, const std::string& dst, const Values& v,
+                    ir::Block& out) {
+    auto step = [&](OpKind k, const std::string& src, DType t, ConvMode m, const std::string& name) {
+      Stmt s = ir::op(k, name, typeFor(t, v.vector), {src});
+      s.declare = true;
+      s.conv = m;
+      out.push_back(s);
+      return name;
+    };
+    const int fb = bitsOf(from), tb = bitsOf(to);
+    if (!v.vector || fb == tb || (isFloat(to) && !isFloat(from) && fb > tb)) {
+      step(OpKind::Convert, x, to, mode, dst);
+      return;
+    }
+    const std::string mid = dst + "_w";
+    if (fb < tb) {  // widen exactly to the destination's width, then convert within it
+      // To a float through the signed integer of its width: it holds every narrower value, and
+      // signed conversion is native everywhere (AVX2 emulates unsigned).
+      const DType wide = isFloat(from) ? DType::f64 : integerOf(isFloat(to) ? DType::i8 : from, tb);
+      if (wide == to) {
+        step(OpKind::Extend, x, to, ConvMode::plain, dst);
+        return;
+      }
+      step(OpKind::Extend, x, wide, ConvMode::plain, mid);
+      step(OpKind::Convert, mid, to, mode, dst);
+      return;
+    }
+    if (isFloat(from) && !isFloat(to)) {  // round to the signed integer of the float's width, then narrow saturating
+      // Unsigned when the target converts to unsigned natively (AVX-512, Arm): one op fewer.
+      const bool unsignedNative = !(target_.module == LoweringModule::x86 && !target_.maskRegisters);
+      step(OpKind::Convert, x, integerOf(unsignedNative ? to : DType::i8, fb), mode, mid);
+      step(OpKind::Convert, mid, to, ConvMode::sat, dst);
+      return;
+    }
+    step(OpKind::Convert, x, to, mode, dst);  // integer narrowing (wrap / sat), f64 -> f32
   }
 
   void note(const std::string& line) { plan_.summary.push_back(line); }
@@ -367,7 +462,7 @@ class MapBuilder {
       for (const MapInputName& in : spec_.mapInputs) widths.insert(bitsOf(in.dtype));
       for (const MapOutput& o : spec_.mapOutputs) widths.insert(bitsOf(o.dtype)), widthsOf(o.expr, widths);
       if (widths.size() > 1)
-        d.push_back("/// Element widths differ: this version runs one element at a time on every target.");
+        d.push_back("/// Element widths differ: x86 and NEON run vectors of the widest type's lane count, SVE one element at a time.");
     }
     d.push_back("/// No alignment is required. Nothing outside the arrays is read or written; an empty shape writes nothing.");
     std::string shared;
@@ -385,6 +480,7 @@ class MapBuilder {
   ir::Block constants_;
   std::map<std::string, std::string> constantNames_;
   int temps_ = 0;
+  int mixedLanes_ = 0;  // lanes of every vector when element widths differ (0: each type's own)
 };
 
 }  // namespace

@@ -24,6 +24,7 @@
 #include "crash_context.h"
 #include "kernel.h"
 #include "simdgen_cpu_checks.h"  // generated from `simdgen list --json` (the ISA registry)
+#include "sweep.h"
 
 namespace simdgen_exec {
 
@@ -158,9 +159,13 @@ inline std::optional<Shape> fit(const Extents& e, int64_t rows, int64_t cols, in
 inline std::vector<Variant> runnable_variants(const Kernel& k, Report& rep) {
   std::vector<Variant> out;
   std::vector<std::string> listed;
-  std::string skipped;
+  std::string skipped, fixedWidth;
   for (const Variant& v : k.variants) {
     if (v.suffix != "dispatch") listed.push_back(v.suffix);
+    if (scalable_variants_only() && v.suffix != "dispatch" && v.suffix.rfind("sve", 0) != 0) {
+      fixedWidth += " " + v.suffix;
+      continue;
+    }
     switch (simdgen_test::variant_support(v.suffix)) {
       case simdgen_test::CpuSupport::yes: out.push_back(v); break;
       case simdgen_test::CpuSupport::no: skipped += " " + v.suffix; break;
@@ -181,6 +186,7 @@ inline std::vector<Variant> runnable_variants(const Kernel& k, Report& rep) {
   if (std::find(listed.begin(), listed.end(), "scalar") == listed.end())
     rep.fail(k.name + ": the variant X-macro lists no 'scalar' variant");
   if (!skipped.empty()) MESSAGE(k.name << ": CPU lacks features for" << skipped << " (not run)");
+  if (!fixedWidth.empty()) MESSAGE(k.name << ": fixed-width variants" << fixedWidth << " not run at this vector length (SIMDGEN_EXEC_VARIANTS)");
   return out;
 }
 

@@ -26,6 +26,21 @@ inline bool thin_sweep() {
   return thin;
 }
 
+// SIMDGEN_EXEC_VARIANTS=scalable: run only the variants whose code depends on the vector length
+// (SVE) and the dispatcher. The other SVE lengths' runs repeat the fixed-width variants (NEON,
+// scalar) exactly, so tests/exec_aarch64 gives those their full sweep at one SVE length and on the
+// NEON-only CPU, and spares the rest.
+inline bool scalable_variants_only() {
+  static const bool only = [] {
+    const char* v = std::getenv("SIMDGEN_EXEC_VARIANTS");
+    const std::string s = v ? v : "";
+    if (s != "" && s != "all" && s != "scalable")
+      throw std::invalid_argument("SIMDGEN_EXEC_VARIANTS=" + s + ": expected all or scalable");
+    return s == "scalable";
+  }();
+  return only;
+}
+
 // The thin sweep's lengths: 0..17 (below one vector of most widths), and p - 1, p, p + 1 for each
 // p <= `last` that is a power of two or three times one (vector multiples, unrolled or not); then
 // `more`.
