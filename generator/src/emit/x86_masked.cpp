@@ -31,6 +31,11 @@ std::string clamped(const ir::Index& count, bool partial, int lanes, LowerContex
   return "simdgen_clamp_lanes(" + count.str() + ", " + std::to_string(lanes) + ")";
 }
 
+// The byte count of a prefix predicate's active lanes of type t: "(count) * bytes".
+std::string prefixBytes(const LaneRange& range, int lanes, DType t, LowerContext& cx) {
+  return "(" + clamped(range.count, range.partial, lanes, cx) + ") * " + std::to_string(bytesOf(t));
+}
+
 // The predicate whilelt(lo, hi) of type t as an expression.
 std::string whileLtExpr(const Stmt& def, LowerContext& cx) {
   const DType t = def.type.elem;
@@ -132,8 +137,8 @@ void maskedLoad(OpWriter& w) {
     if (!range || !range->last) return w.assign(blend(t, bits, predicate(s.pred, w.cx), fill, whole, w.cx));
     w.cx.helpers.insert("tail_keep");
     const std::string keep = s.dst + "_keep";
-    w.out.push_back("const __m256i " + keep + " = _mm256_loadu_si256((const __m256i*)(simdgen_tail_keep + (" +
-                    clamped(range->count, range->partial, lanes, w.cx) + ") * " + std::to_string(bytesOf(t)) + "));");
+    w.out.push_back("const __m256i " + keep + " = _mm256_loadu_si256((const __m256i*)(simdgen_tail_keep + " +
+                    prefixBytes(*range, lanes, t, w.cx) + "));");
     return w.assign(blend(t, bits, keep, fill, whole, w.cx));
   }
   if (kmasks(w.cx)) {
@@ -144,8 +149,8 @@ void maskedLoad(OpWriter& w) {
     // A fractional vector's prefix (an XMM register; the predicate is over the widest type's lanes).
     w.cx.instructions.insert("partial fractional vectors loaded and stored piecewise (8/4/2/1-byte accesses)");
     w.cx.helpers.insert("load_prefix16_avx2");
-    const std::string loaded = castTo("simdgen_load_prefix16((const uint8_t*)(" + w.in(s.index) + "), (" +
-                                          clamped(range->count, range->partial, lanes, w.cx) + ") * " + std::to_string(bytesOf(t)) + ")",
+    const std::string loaded = castTo("simdgen_load_prefix16((const uint8_t*)(" + w.in(s.index) + "), " +
+                                          prefixBytes(*range, lanes, t, w.cx) + ")",
                                       DType::i32, 128, isFloat(t) ? fsfx(t) : "si");
     if (s.literal.empty() || c::isZeroLiteral(s.literal)) return w.assign(loaded);
     throw std::logic_error("x86 lowering: a fractional masked load with a fill");
@@ -167,8 +172,7 @@ void maskedLoad(OpWriter& w) {
     w.cx.instructions.insert("8/16-bit partial vectors loaded and stored piecewise (8/4/2/1-byte accesses: no AVX2 byte masked load)");
     w.cx.helpers.insert("load_prefix16_avx2");
     w.cx.helpers.insert("load_prefix_avx2");
-    const std::string loaded = "simdgen_load_prefix32(" + w.in(s.index) + ", (" + clamped(range->count, range->partial, lanes, w.cx) +
-                               ") * " + std::to_string(bytesOf(t)) + ")";
+    const std::string loaded = "simdgen_load_prefix32(" + w.in(s.index) + ", " + prefixBytes(*range, lanes, t, w.cx) + ")";
     if (s.literal.empty() || c::isZeroLiteral(s.literal)) return w.assign(loaded);
     return w.assign(blend(t, bits, predicate(s.pred, w.cx), fill, loaded, w.cx));
   }
@@ -192,8 +196,8 @@ void maskedStore(OpWriter& w) {
   if (kmasks(w.cx)) return w.out.push_back(call(pfx(bits) + "mask_storeu_" + domain(t), {ptr, predicate(s.pred, w.cx), val}) + ";");
   if (const auto range = laneRange(s.pred, w.cx); bits < w.cx.target.vectorBits && range && !range->last) {
     w.cx.helpers.insert("store_prefix16_avx2");
-    return w.out.push_back("simdgen_store_prefix16((uint8_t*)(" + ptr + "), " + castTo(val, t, 128, "si") + ", (" +
-                           clamped(range->count, range->partial, v.lanes, w.cx) + ") * " + std::to_string(bytesOf(t)) + ");");
+    return w.out.push_back("simdgen_store_prefix16((uint8_t*)(" + ptr + "), " + castTo(val, t, 128, "si") + ", " +
+                           prefixBytes(*range, v.lanes, t, w.cx) + ");");
   }
   requireWidth(w, bits);
   if (bitsOf(t) >= 32) {
@@ -204,8 +208,7 @@ void maskedStore(OpWriter& w) {
   if (const auto range = laneRange(s.pred, w.cx); range && !range->last) {
     w.cx.helpers.insert("store_prefix16_avx2");
     w.cx.helpers.insert("store_prefix_avx2");
-    return w.out.push_back("simdgen_store_prefix32(" + ptr + ", " + val + ", (" + clamped(range->count, range->partial, v.lanes, w.cx) + ") * " +
-                           std::to_string(bytesOf(t)) + ");");
+    return w.out.push_back("simdgen_store_prefix32(" + ptr + ", " + val + ", " + prefixBytes(*range, v.lanes, t, w.cx) + ");");
   }
   const std::string stage = val + "_stage";
   w.out.push_back("{");
