@@ -47,19 +47,19 @@ __attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) 
 
 // ---- avx512 (512-bit vectors)
 // strategy inner_parallel: lane r reduces row i + r in sequential order; columns are gathered (f32 lanes)
-// uses vpgatherdd/vpgatherdq column gathers (lane = row)
+// uses vpgatherdd/vpgatherdq gathers (lane r reads element r * stride)
 
 #if defined(__x86_64__)
 __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void
 rowmax_f32_inner_parallel_avx512(const float* input, int64_t rows, int64_t cols, int64_t stride,
                                  float* output) {
-  // Gathers use 32-bit row offsets: larger strides take the scalar variant.
+  // Gathers use 32-bit lane offsets: larger strides take the scalar variant.
   if (stride > 2147483647 / 16) {
     rowmax_f32_inner_parallel_scalar(input, rows, cols, stride, output);
     return;
   }
-  // Row offsets for the column gathers: lane r reads row r (stride checked above).
-  const __m512i row_offsets =
+  // Lane offsets for the gathers: lane r reads element r * stride (stride checked above).
+  const __m512i offsets16_stride =
       _mm512_mullo_epi32(_mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15),
                          _mm512_set1_epi32((int)stride));
   // 16 rows per vector, lane = row
@@ -69,7 +69,8 @@ rowmax_f32_inner_parallel_avx512(const float* input, int64_t rows, int64_t cols,
     // sequential along the row
     int64_t j = 0;
     for (; j < cols; ++j) {
-      __m512 column = _mm512_i32gather_ps(row_offsets, (const void*)(input + i * stride + j), 4);
+      __m512 column =
+          _mm512_i32gather_ps(offsets16_stride, (const void*)(input + i * stride + j), 4);
       lane_acc = _mm512_max_ps(column, lane_acc);
     }
     _mm512_storeu_ps(output + i, lane_acc);
@@ -89,13 +90,20 @@ rowmax_f32_inner_parallel_avx512(const float* input, int64_t rows, int64_t cols,
 
 // ---- sve (128-bit vectors)
 // strategy inner_parallel: lane r reduces row i + r in sequential order; columns are gathered (f32 lanes)
-// uses columns filled lane by lane through a stack tile
+// uses ld1 gathers (lane r reads element r * stride)
 
 #if defined(__aarch64__)
 __attribute__((target("+sve"))) void rowmax_f32_inner_parallel_sve(const float* input, int64_t rows,
                                                                    int64_t cols, int64_t stride,
                                                                    float* output) {
+  // Gathers use 32-bit lane offsets: larger strides take the scalar variant.
+  if (stride > 2147483647 / 63) {
+    rowmax_f32_inner_parallel_scalar(input, rows, cols, stride, output);
+    return;
+  }
   const int64_t vscale = (int64_t)(svcntb() / 16);  // vector bits / 128, known at run time
+  // Lane offsets for the gathers: lane r reads element r * stride.
+  const svint32_t offsets32_stride = svindex_s32(0, (int32_t)stride);
   // 4 rows per vector, lane = row
   int64_t i = 0;
   for (; i <= rows - 4 * vscale; i += 4 * vscale) {
@@ -103,10 +111,8 @@ __attribute__((target("+sve"))) void rowmax_f32_inner_parallel_sve(const float* 
     // sequential along the row
     int64_t j = 0;
     for (; j < cols; ++j) {
-      float column_stage[64];
-      for (int64_t r = 0; r < (int64_t)svcntw(); ++r)
-        column_stage[r] = (float)input[i * stride + j + r * stride];
-      svfloat32_t column = svld1_f32(svptrue_b32(), column_stage);
+      svfloat32_t column =
+          svld1_gather_s32index_f32(svptrue_b32(), (input + i * stride + j), offsets32_stride);
       lane_acc = svsel_f32(svcmpgt_f32(svptrue_b32(), column, lane_acc), column, lane_acc);
     }
     svst1_f32(svptrue_b32(), output + i, lane_acc);
@@ -126,7 +132,7 @@ __attribute__((target("+sve"))) void rowmax_f32_inner_parallel_sve(const float* 
 
 // ---- neon (128-bit vectors)
 // strategy inner_parallel: lane r reduces row i + r in sequential order; columns are gathered (f32 lanes)
-// uses columns filled lane by lane through a stack tile (NEON has no gather)
+// uses strided lanes loaded one at a time into their places (ld1 to a lane: NEON has no gather)
 
 #if defined(__aarch64__)
 
@@ -139,9 +145,11 @@ void rowmax_f32_inner_parallel_neon(const float* input, int64_t rows, int64_t co
     // sequential along the row
     int64_t j = 0;
     for (; j < cols; ++j) {
-      float column_stage[4];
-      for (int64_t r = 0; r < 4; ++r) column_stage[r] = (float)input[i * stride + j + r * stride];
-      float32x4_t column = vld1q_f32(column_stage);
+      float32x4_t column = vdupq_n_f32(0);
+      column = vld1q_lane_f32((input + i * stride + j + 0 * stride), column, 0);
+      column = vld1q_lane_f32((input + i * stride + j + 1 * stride), column, 1);
+      column = vld1q_lane_f32((input + i * stride + j + 2 * stride), column, 2);
+      column = vld1q_lane_f32((input + i * stride + j + 3 * stride), column, 3);
       lane_acc = vbslq_f32(vcgtq_f32(column, lane_acc), column, lane_acc);
     }
     vst1q_f32(output + i, lane_acc);
@@ -161,19 +169,19 @@ void rowmax_f32_inner_parallel_neon(const float* input, int64_t rows, int64_t co
 
 // ---- avx2 (256-bit vectors)
 // strategy inner_parallel: lane r reduces row i + r in sequential order; columns are gathered (f32 lanes)
-// uses vpgatherdd/vpgatherdq column gathers (lane = row)
+// uses vpgatherdd/vpgatherdq gathers (lane r reads element r * stride)
 
 #if defined(__x86_64__)
 __attribute__((target("avx2"))) void rowmax_f32_inner_parallel_avx2(const float* input,
                                                                     int64_t rows, int64_t cols,
                                                                     int64_t stride, float* output) {
-  // Gathers use 32-bit row offsets: larger strides take the scalar variant.
+  // Gathers use 32-bit lane offsets: larger strides take the scalar variant.
   if (stride > 2147483647 / 8) {
     rowmax_f32_inner_parallel_scalar(input, rows, cols, stride, output);
     return;
   }
-  // Row offsets for the column gathers: lane r reads row r (stride checked above).
-  const __m256i row_offsets =
+  // Lane offsets for the gathers: lane r reads element r * stride (stride checked above).
+  const __m256i offsets8_stride =
       _mm256_mullo_epi32(_mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7), _mm256_set1_epi32((int)stride));
   // 8 rows per vector, lane = row
   int64_t i = 0;
@@ -182,7 +190,8 @@ __attribute__((target("avx2"))) void rowmax_f32_inner_parallel_avx2(const float*
     // sequential along the row
     int64_t j = 0;
     for (; j < cols; ++j) {
-      __m256 column = _mm256_i32gather_ps((const float*)(input + i * stride + j), row_offsets, 4);
+      __m256 column =
+          _mm256_i32gather_ps((const float*)(input + i * stride + j), offsets8_stride, 4);
       lane_acc = _mm256_max_ps(column, lane_acc);
     }
     _mm256_storeu_ps(output + i, lane_acc);

@@ -120,8 +120,8 @@ rowmin_u8_inner_parallel_avx512(const uint8_t* input, int64_t rows, int64_t cols
     int64_t j = 0;
     for (; j < cols; ++j) {
       alignas(64) uint8_t column_stage[64];
-      for (int64_t r = 0; r < 64; ++r)
-        column_stage[r] = (uint8_t)input[i * stride + j + r * stride];
+      for (int64_t lane = 0; lane < 64; ++lane)
+        column_stage[lane] = (uint8_t)input[i * stride + j + lane * stride];
       __m512i column = _mm512_loadu_si512((const void*)(column_stage));
       lane_acc = _mm512_min_epu8(column, lane_acc);
     }
@@ -134,9 +134,9 @@ rowmin_u8_inner_parallel_avx512(const uint8_t* input, int64_t rows, int64_t cols
     int64_t j = 0;
     for (; j < cols; ++j) {
       alignas(64) uint8_t column_stage[64];
-      for (int64_t r = 0; r < 64; ++r)
-        column_stage[r] =
-            r < rows - i ? (uint8_t)input[i * stride + j + r * stride] : (uint8_t)(255);
+      for (int64_t lane = 0; lane < 64; ++lane)
+        column_stage[lane] =
+            lane < rows - i ? (uint8_t)input[i * stride + j + lane * stride] : (uint8_t)(255);
       __m512i column = _mm512_loadu_si512((const void*)(column_stage));
       lane_acc = _mm512_min_epu8(column, lane_acc);
     }
@@ -148,13 +148,20 @@ rowmin_u8_inner_parallel_avx512(const uint8_t* input, int64_t rows, int64_t cols
 
 // ---- sve (128-bit vectors)
 // strategy inner_parallel: lane r reduces row i + r in sequential order; columns are gathered (u8 lanes)
-// uses columns filled lane by lane through a stack tile
+// uses ld1 gathers (lane r reads element r * stride)
 
 #if defined(__aarch64__)
 __attribute__((target("+sve"))) void rowmin_u8_inner_parallel_sve(const uint8_t* input,
                                                                   int64_t rows, int64_t cols,
                                                                   int64_t stride, uint8_t* output) {
+  // Gathers use 32-bit lane offsets: larger strides take the scalar variant.
+  if (stride > 2147483647 / 63) {
+    rowmin_u8_inner_parallel_scalar(input, rows, cols, stride, output);
+    return;
+  }
   const int64_t vscale = (int64_t)(svcntb() / 16);  // vector bits / 128, known at run time
+  // Lane offsets for the gathers: lane r reads element r * stride.
+  const svint32_t offsets32_stride = svindex_s32(0, (int32_t)stride);
   // 16 rows per vector, lane = row
   int64_t i = 0;
   for (; i <= rows - 16 * vscale; i += 16 * vscale) {
@@ -162,10 +169,26 @@ __attribute__((target("+sve"))) void rowmin_u8_inner_parallel_sve(const uint8_t*
     // sequential along the row
     int64_t j = 0;
     for (; j < cols; ++j) {
-      uint8_t column_stage[256];
-      for (int64_t r = 0; r < (int64_t)svcntb(); ++r)
-        column_stage[r] = (uint8_t)input[i * stride + j + r * stride];
-      svuint8_t column = svld1_u8(svptrue_b8(), column_stage);
+      const svuint32_t column_g0 =
+          svld1ub_gather_s32offset_u32(svunpklo_b(svunpklo_b(svptrue_b8())),
+                                       (const uint8_t*)(input + i * stride + j), offsets32_stride);
+      const svuint32_t column_g1 = svld1ub_gather_s32offset_u32(
+          svunpkhi_b(svunpklo_b(svptrue_b8())),
+          (const uint8_t*)(input + i * stride + j + (int64_t)svcntw() * 1 * stride),
+          offsets32_stride);
+      const svuint32_t column_g2 = svld1ub_gather_s32offset_u32(
+          svunpklo_b(svunpkhi_b(svptrue_b8())),
+          (const uint8_t*)(input + i * stride + j + (int64_t)svcntw() * 2 * stride),
+          offsets32_stride);
+      const svuint32_t column_g3 = svld1ub_gather_s32offset_u32(
+          svunpkhi_b(svunpkhi_b(svptrue_b8())),
+          (const uint8_t*)(input + i * stride + j + (int64_t)svcntw() * 3 * stride),
+          offsets32_stride);
+      svuint8_t column =
+          svuzp1_u8(svreinterpret_u8_u16(svuzp1_u16(svreinterpret_u16_u32(column_g0),
+                                                    svreinterpret_u16_u32(column_g1))),
+                    svreinterpret_u8_u16(svuzp1_u16(svreinterpret_u16_u32(column_g2),
+                                                    svreinterpret_u16_u32(column_g3))));
       lane_acc = svmin_u8_x(svptrue_b8(), column, lane_acc);
     }
     svst1_u8(svptrue_b8(), output + i, lane_acc);
@@ -177,13 +200,28 @@ __attribute__((target("+sve"))) void rowmin_u8_inner_parallel_sve(const uint8_t*
     // sequential along the row
     int64_t j = 0;
     for (; j < cols; ++j) {
-      uint8_t column_stage[256];
-      uint8_t column_active[256];
-      svst1_u8(svptrue_b8(), column_active, svsel_u8(row_lanes, svdup_n_u8(1), svdup_n_u8(0)));
-      for (int64_t r = 0; r < (int64_t)svcntb(); ++r)
-        column_stage[r] =
-            column_active[r] ? (uint8_t)input[i * stride + j + r * stride] : (uint8_t)(255);
-      svuint8_t column = svld1_u8(svptrue_b8(), column_stage);
+      const svuint32_t column_g0 =
+          svld1ub_gather_s32offset_u32(svunpklo_b(svunpklo_b(row_lanes)),
+                                       (const uint8_t*)(input + i * stride + j), offsets32_stride);
+      const svuint32_t column_g1 = svld1ub_gather_s32offset_u32(
+          svunpkhi_b(svunpklo_b(row_lanes)),
+          (const uint8_t*)(input + i * stride + j + (int64_t)svcntw() * 1 * stride),
+          offsets32_stride);
+      const svuint32_t column_g2 = svld1ub_gather_s32offset_u32(
+          svunpklo_b(svunpkhi_b(row_lanes)),
+          (const uint8_t*)(input + i * stride + j + (int64_t)svcntw() * 2 * stride),
+          offsets32_stride);
+      const svuint32_t column_g3 = svld1ub_gather_s32offset_u32(
+          svunpkhi_b(svunpkhi_b(row_lanes)),
+          (const uint8_t*)(input + i * stride + j + (int64_t)svcntw() * 3 * stride),
+          offsets32_stride);
+      svuint8_t column =
+          svsel_u8(row_lanes,
+                   svuzp1_u8(svreinterpret_u8_u16(svuzp1_u16(svreinterpret_u16_u32(column_g0),
+                                                             svreinterpret_u16_u32(column_g1))),
+                             svreinterpret_u8_u16(svuzp1_u16(svreinterpret_u16_u32(column_g2),
+                                                             svreinterpret_u16_u32(column_g3)))),
+                   svdup_n_u8(255));
       lane_acc = svmin_u8_x(svptrue_b8(), column, lane_acc);
     }
     svst1_u8(row_lanes, output + i, lane_acc);
@@ -193,7 +231,7 @@ __attribute__((target("+sve"))) void rowmin_u8_inner_parallel_sve(const uint8_t*
 
 // ---- neon (128-bit vectors)
 // strategy inner_parallel: lane r reduces row i + r in sequential order; columns are gathered (u8 lanes)
-// uses columns filled lane by lane through a stack tile (NEON has no gather)
+// uses strided lanes loaded one at a time into their places (ld1 to a lane: NEON has no gather)
 
 #if defined(__aarch64__)
 
@@ -206,10 +244,23 @@ void rowmin_u8_inner_parallel_neon(const uint8_t* input, int64_t rows, int64_t c
     // sequential along the row
     int64_t j = 0;
     for (; j < cols; ++j) {
-      uint8_t column_stage[16];
-      for (int64_t r = 0; r < 16; ++r)
-        column_stage[r] = (uint8_t)input[i * stride + j + r * stride];
-      uint8x16_t column = vld1q_u8(column_stage);
+      uint8x16_t column = vdupq_n_u8(0);
+      column = vld1q_lane_u8((input + i * stride + j + 0 * stride), column, 0);
+      column = vld1q_lane_u8((input + i * stride + j + 1 * stride), column, 1);
+      column = vld1q_lane_u8((input + i * stride + j + 2 * stride), column, 2);
+      column = vld1q_lane_u8((input + i * stride + j + 3 * stride), column, 3);
+      column = vld1q_lane_u8((input + i * stride + j + 4 * stride), column, 4);
+      column = vld1q_lane_u8((input + i * stride + j + 5 * stride), column, 5);
+      column = vld1q_lane_u8((input + i * stride + j + 6 * stride), column, 6);
+      column = vld1q_lane_u8((input + i * stride + j + 7 * stride), column, 7);
+      column = vld1q_lane_u8((input + i * stride + j + 8 * stride), column, 8);
+      column = vld1q_lane_u8((input + i * stride + j + 9 * stride), column, 9);
+      column = vld1q_lane_u8((input + i * stride + j + 10 * stride), column, 10);
+      column = vld1q_lane_u8((input + i * stride + j + 11 * stride), column, 11);
+      column = vld1q_lane_u8((input + i * stride + j + 12 * stride), column, 12);
+      column = vld1q_lane_u8((input + i * stride + j + 13 * stride), column, 13);
+      column = vld1q_lane_u8((input + i * stride + j + 14 * stride), column, 14);
+      column = vld1q_lane_u8((input + i * stride + j + 15 * stride), column, 15);
       lane_acc = vminq_u8(column, lane_acc);
     }
     vst1q_u8(output + i, lane_acc);
@@ -220,11 +271,23 @@ void rowmin_u8_inner_parallel_neon(const uint8_t* input, int64_t rows, int64_t c
     // sequential along the row
     int64_t j = 0;
     for (; j < cols; ++j) {
-      uint8_t column_stage[16];
-      for (int64_t r = 0; r < 16; ++r)
-        column_stage[r] =
-            r < rows - i ? (uint8_t)input[i * stride + j + r * stride] : (uint8_t)(255);
-      uint8x16_t column = vld1q_u8(column_stage);
+      uint8x16_t column = vdupq_n_u8(255);
+      if (0 < rows - i) column = vld1q_lane_u8((input + i * stride + j + 0 * stride), column, 0);
+      if (1 < rows - i) column = vld1q_lane_u8((input + i * stride + j + 1 * stride), column, 1);
+      if (2 < rows - i) column = vld1q_lane_u8((input + i * stride + j + 2 * stride), column, 2);
+      if (3 < rows - i) column = vld1q_lane_u8((input + i * stride + j + 3 * stride), column, 3);
+      if (4 < rows - i) column = vld1q_lane_u8((input + i * stride + j + 4 * stride), column, 4);
+      if (5 < rows - i) column = vld1q_lane_u8((input + i * stride + j + 5 * stride), column, 5);
+      if (6 < rows - i) column = vld1q_lane_u8((input + i * stride + j + 6 * stride), column, 6);
+      if (7 < rows - i) column = vld1q_lane_u8((input + i * stride + j + 7 * stride), column, 7);
+      if (8 < rows - i) column = vld1q_lane_u8((input + i * stride + j + 8 * stride), column, 8);
+      if (9 < rows - i) column = vld1q_lane_u8((input + i * stride + j + 9 * stride), column, 9);
+      if (10 < rows - i) column = vld1q_lane_u8((input + i * stride + j + 10 * stride), column, 10);
+      if (11 < rows - i) column = vld1q_lane_u8((input + i * stride + j + 11 * stride), column, 11);
+      if (12 < rows - i) column = vld1q_lane_u8((input + i * stride + j + 12 * stride), column, 12);
+      if (13 < rows - i) column = vld1q_lane_u8((input + i * stride + j + 13 * stride), column, 13);
+      if (14 < rows - i) column = vld1q_lane_u8((input + i * stride + j + 14 * stride), column, 14);
+      if (15 < rows - i) column = vld1q_lane_u8((input + i * stride + j + 15 * stride), column, 15);
       lane_acc = vminq_u8(column, lane_acc);
     }
     simdgen_store_prefix(output + i, lane_acc, (rows - i) * 1);
@@ -249,8 +312,8 @@ __attribute__((target("avx2"))) void rowmin_u8_inner_parallel_avx2(const uint8_t
     int64_t j = 0;
     for (; j < cols; ++j) {
       alignas(64) uint8_t column_stage[32];
-      for (int64_t r = 0; r < 32; ++r)
-        column_stage[r] = (uint8_t)input[i * stride + j + r * stride];
+      for (int64_t lane = 0; lane < 32; ++lane)
+        column_stage[lane] = (uint8_t)input[i * stride + j + lane * stride];
       __m256i column = _mm256_loadu_si256((const __m256i*)(column_stage));
       lane_acc = _mm256_min_epu8(column, lane_acc);
     }
@@ -263,9 +326,9 @@ __attribute__((target("avx2"))) void rowmin_u8_inner_parallel_avx2(const uint8_t
     int64_t j = 0;
     for (; j < cols; ++j) {
       alignas(64) uint8_t column_stage[32];
-      for (int64_t r = 0; r < 32; ++r)
-        column_stage[r] =
-            r < rows - i ? (uint8_t)input[i * stride + j + r * stride] : (uint8_t)(255);
+      for (int64_t lane = 0; lane < 32; ++lane)
+        column_stage[lane] =
+            lane < rows - i ? (uint8_t)input[i * stride + j + lane * stride] : (uint8_t)(255);
       __m256i column = _mm256_loadu_si256((const __m256i*)(column_stage));
       lane_acc = _mm256_min_epu8(column, lane_acc);
     }

@@ -71,19 +71,19 @@ static inline void simdgen_store_prefix(void* to, uint8x16_t v, int64_t bytes) {
 
 // ---- avx512 (512-bit vectors)
 // strategy inner_parallel: lane r reduces row i + r in sequential order; columns are gathered (f32 lanes)
-// uses vpgatherdd/vpgatherdq column gathers (lane = row)
+// uses vpgatherdd/vpgatherdq gathers (lane r reads element r * stride)
 
 #if defined(__x86_64__)
 __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void
 rowsum_f32_sequential_avx512(const float* input, int64_t rows, int64_t cols, int64_t stride,
                              float* output) {
-  // Gathers use 32-bit row offsets: larger strides take the scalar variant.
+  // Gathers use 32-bit lane offsets: larger strides take the scalar variant.
   if (stride > 2147483647 / 16) {
     rowsum_f32_sequential_scalar(input, rows, cols, stride, output);
     return;
   }
-  // Row offsets for the column gathers: lane r reads row r (stride checked above).
-  const __m512i row_offsets =
+  // Lane offsets for the gathers: lane r reads element r * stride (stride checked above).
+  const __m512i offsets16_stride =
       _mm512_mullo_epi32(_mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15),
                          _mm512_set1_epi32((int)stride));
   // 16 rows per vector, lane = row
@@ -93,7 +93,8 @@ rowsum_f32_sequential_avx512(const float* input, int64_t rows, int64_t cols, int
     // sequential along the row
     int64_t j = 0;
     for (; j < cols; ++j) {
-      __m512 column = _mm512_i32gather_ps(row_offsets, (const void*)(input + i * stride + j), 4);
+      __m512 column =
+          _mm512_i32gather_ps(offsets16_stride, (const void*)(input + i * stride + j), 4);
       lane_acc = _mm512_add_ps(column, lane_acc);
     }
     _mm512_storeu_ps(output + i, lane_acc);
@@ -105,7 +106,7 @@ rowsum_f32_sequential_avx512(const float* input, int64_t rows, int64_t cols, int
     int64_t j = 0;
     for (; j < cols; ++j) {
       __m512 column = _mm512_mask_i32gather_ps(
-          _mm512_setzero_ps(), (__mmask16)_bzhi_u32(~0u, (unsigned)(rows - i)), row_offsets,
+          _mm512_setzero_ps(), (__mmask16)_bzhi_u32(~0u, (unsigned)(rows - i)), offsets16_stride,
           (const void*)(input + i * stride + j), 4);
       lane_acc = _mm512_add_ps(column, lane_acc);
     }
@@ -116,13 +117,20 @@ rowsum_f32_sequential_avx512(const float* input, int64_t rows, int64_t cols, int
 
 // ---- sve (128-bit vectors)
 // strategy inner_parallel: lane r reduces row i + r in sequential order; columns are gathered (f32 lanes)
-// uses columns filled lane by lane through a stack tile
+// uses ld1 gathers (lane r reads element r * stride)
 
 #if defined(__aarch64__)
 __attribute__((target("+sve"))) void rowsum_f32_sequential_sve(const float* input, int64_t rows,
                                                                int64_t cols, int64_t stride,
                                                                float* output) {
+  // Gathers use 32-bit lane offsets: larger strides take the scalar variant.
+  if (stride > 2147483647 / 63) {
+    rowsum_f32_sequential_scalar(input, rows, cols, stride, output);
+    return;
+  }
   const int64_t vscale = (int64_t)(svcntb() / 16);  // vector bits / 128, known at run time
+  // Lane offsets for the gathers: lane r reads element r * stride.
+  const svint32_t offsets32_stride = svindex_s32(0, (int32_t)stride);
   // 4 rows per vector, lane = row
   int64_t i = 0;
   for (; i <= rows - 4 * vscale; i += 4 * vscale) {
@@ -130,10 +138,8 @@ __attribute__((target("+sve"))) void rowsum_f32_sequential_sve(const float* inpu
     // sequential along the row
     int64_t j = 0;
     for (; j < cols; ++j) {
-      float column_stage[64];
-      for (int64_t r = 0; r < (int64_t)svcntw(); ++r)
-        column_stage[r] = (float)input[i * stride + j + r * stride];
-      svfloat32_t column = svld1_f32(svptrue_b32(), column_stage);
+      svfloat32_t column =
+          svld1_gather_s32index_f32(svptrue_b32(), (input + i * stride + j), offsets32_stride);
       lane_acc = svadd_f32_x(svptrue_b32(), column, lane_acc);
     }
     svst1_f32(svptrue_b32(), output + i, lane_acc);
@@ -145,13 +151,8 @@ __attribute__((target("+sve"))) void rowsum_f32_sequential_sve(const float* inpu
     // sequential along the row
     int64_t j = 0;
     for (; j < cols; ++j) {
-      float column_stage[64];
-      uint32_t column_active[64];
-      svst1_u32(svptrue_b32(), column_active, svsel_u32(row_lanes, svdup_n_u32(1), svdup_n_u32(0)));
-      for (int64_t r = 0; r < (int64_t)svcntw(); ++r)
-        column_stage[r] =
-            column_active[r] ? (float)input[i * stride + j + r * stride] : (float)(0.0f);
-      svfloat32_t column = svld1_f32(svptrue_b32(), column_stage);
+      svfloat32_t column =
+          svld1_gather_s32index_f32(row_lanes, (input + i * stride + j), offsets32_stride);
       lane_acc = svadd_f32_x(svptrue_b32(), column, lane_acc);
     }
     svst1_f32(row_lanes, output + i, lane_acc);
@@ -161,7 +162,7 @@ __attribute__((target("+sve"))) void rowsum_f32_sequential_sve(const float* inpu
 
 // ---- neon (128-bit vectors)
 // strategy inner_parallel: lane r reduces row i + r in sequential order; columns are gathered (f32 lanes)
-// uses columns filled lane by lane through a stack tile (NEON has no gather)
+// uses strided lanes loaded one at a time into their places (ld1 to a lane: NEON has no gather)
 
 #if defined(__aarch64__)
 
@@ -174,9 +175,11 @@ void rowsum_f32_sequential_neon(const float* input, int64_t rows, int64_t cols, 
     // sequential along the row
     int64_t j = 0;
     for (; j < cols; ++j) {
-      float column_stage[4];
-      for (int64_t r = 0; r < 4; ++r) column_stage[r] = (float)input[i * stride + j + r * stride];
-      float32x4_t column = vld1q_f32(column_stage);
+      float32x4_t column = vdupq_n_f32(0);
+      column = vld1q_lane_f32((input + i * stride + j + 0 * stride), column, 0);
+      column = vld1q_lane_f32((input + i * stride + j + 1 * stride), column, 1);
+      column = vld1q_lane_f32((input + i * stride + j + 2 * stride), column, 2);
+      column = vld1q_lane_f32((input + i * stride + j + 3 * stride), column, 3);
       lane_acc = vaddq_f32(column, lane_acc);
     }
     vst1q_f32(output + i, lane_acc);
@@ -187,10 +190,11 @@ void rowsum_f32_sequential_neon(const float* input, int64_t rows, int64_t cols, 
     // sequential along the row
     int64_t j = 0;
     for (; j < cols; ++j) {
-      float column_stage[4];
-      for (int64_t r = 0; r < 4; ++r)
-        column_stage[r] = r < rows - i ? (float)input[i * stride + j + r * stride] : (float)(0.0f);
-      float32x4_t column = vld1q_f32(column_stage);
+      float32x4_t column = vdupq_n_f32(0.0f);
+      if (0 < rows - i) column = vld1q_lane_f32((input + i * stride + j + 0 * stride), column, 0);
+      if (1 < rows - i) column = vld1q_lane_f32((input + i * stride + j + 1 * stride), column, 1);
+      if (2 < rows - i) column = vld1q_lane_f32((input + i * stride + j + 2 * stride), column, 2);
+      if (3 < rows - i) column = vld1q_lane_f32((input + i * stride + j + 3 * stride), column, 3);
       lane_acc = vaddq_f32(column, lane_acc);
     }
     simdgen_store_prefix(output + i, vreinterpretq_u8_f32(lane_acc), (rows - i) * 4);
@@ -200,19 +204,19 @@ void rowsum_f32_sequential_neon(const float* input, int64_t rows, int64_t cols, 
 
 // ---- avx2 (256-bit vectors)
 // strategy inner_parallel: lane r reduces row i + r in sequential order; columns are gathered (f32 lanes)
-// uses vpgatherdd/vpgatherdq column gathers (lane = row)
+// uses vpgatherdd/vpgatherdq gathers (lane r reads element r * stride)
 
 #if defined(__x86_64__)
 __attribute__((target("avx2"))) void rowsum_f32_sequential_avx2(const float* input, int64_t rows,
                                                                 int64_t cols, int64_t stride,
                                                                 float* output) {
-  // Gathers use 32-bit row offsets: larger strides take the scalar variant.
+  // Gathers use 32-bit lane offsets: larger strides take the scalar variant.
   if (stride > 2147483647 / 8) {
     rowsum_f32_sequential_scalar(input, rows, cols, stride, output);
     return;
   }
-  // Row offsets for the column gathers: lane r reads row r (stride checked above).
-  const __m256i row_offsets =
+  // Lane offsets for the gathers: lane r reads element r * stride (stride checked above).
+  const __m256i offsets8_stride =
       _mm256_mullo_epi32(_mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7), _mm256_set1_epi32((int)stride));
   // 8 rows per vector, lane = row
   int64_t i = 0;
@@ -221,7 +225,8 @@ __attribute__((target("avx2"))) void rowsum_f32_sequential_avx2(const float* inp
     // sequential along the row
     int64_t j = 0;
     for (; j < cols; ++j) {
-      __m256 column = _mm256_i32gather_ps((const float*)(input + i * stride + j), row_offsets, 4);
+      __m256 column =
+          _mm256_i32gather_ps((const float*)(input + i * stride + j), offsets8_stride, 4);
       lane_acc = _mm256_add_ps(column, lane_acc);
     }
     _mm256_storeu_ps(output + i, lane_acc);
@@ -233,7 +238,7 @@ __attribute__((target("avx2"))) void rowsum_f32_sequential_avx2(const float* inp
     int64_t j = 0;
     for (; j < cols; ++j) {
       __m256 column = _mm256_mask_i32gather_ps(
-          _mm256_setzero_ps(), (const float*)(input + i * stride + j), row_offsets,
+          _mm256_setzero_ps(), (const float*)(input + i * stride + j), offsets8_stride,
           _mm256_castsi256_ps(_mm256_cmpgt_epi32(_mm256_set1_epi32((int)(rows - i)),
                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7))),
           4);

@@ -47,19 +47,19 @@ __attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) 
 
 // ---- avx512 (512-bit vectors)
 // strategy inner_parallel: lane r reduces row i + r in sequential order; columns are gathered (f64 lanes)
-// uses vpgatherdd/vpgatherdq column gathers (lane = row)
+// uses vpgatherdd/vpgatherdq gathers (lane r reads element r * stride)
 
 #if defined(__x86_64__)
 __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void
 rowsum_f64_inner_parallel_avx512(const double* input, int64_t rows, int64_t cols, int64_t stride,
                                  double* output) {
-  // Gathers use 32-bit row offsets: larger strides take the scalar variant.
+  // Gathers use 32-bit lane offsets: larger strides take the scalar variant.
   if (stride > 2147483647 / 8) {
     rowsum_f64_inner_parallel_scalar(input, rows, cols, stride, output);
     return;
   }
-  // Row offsets for the column gathers: lane r reads row r (stride checked above).
-  const __m256i row_offsets =
+  // Lane offsets for the gathers: lane r reads element r * stride (stride checked above).
+  const __m256i offsets8_stride =
       _mm256_mullo_epi32(_mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7), _mm256_set1_epi32((int)stride));
   // 8 rows per vector, lane = row
   int64_t i = 0;
@@ -68,7 +68,8 @@ rowsum_f64_inner_parallel_avx512(const double* input, int64_t rows, int64_t cols
     // sequential along the row
     int64_t j = 0;
     for (; j < cols; ++j) {
-      __m512d column = _mm512_i32gather_pd(row_offsets, (const void*)(input + i * stride + j), 8);
+      __m512d column =
+          _mm512_i32gather_pd(offsets8_stride, (const void*)(input + i * stride + j), 8);
       lane_acc = _mm512_add_pd(column, lane_acc);
     }
     _mm512_storeu_pd(output + i, lane_acc);
@@ -88,13 +89,15 @@ rowsum_f64_inner_parallel_avx512(const double* input, int64_t rows, int64_t cols
 
 // ---- sve (128-bit vectors)
 // strategy inner_parallel: lane r reduces row i + r in sequential order; columns are gathered (f64 lanes)
-// uses columns filled lane by lane through a stack tile
+// uses ld1 gathers (lane r reads element r * stride)
 
 #if defined(__aarch64__)
 __attribute__((target("+sve"))) void rowsum_f64_inner_parallel_sve(const double* input,
                                                                    int64_t rows, int64_t cols,
                                                                    int64_t stride, double* output) {
   const int64_t vscale = (int64_t)(svcntb() / 16);  // vector bits / 128, known at run time
+  // Lane offsets for the gathers: lane r reads element r * stride.
+  const svint64_t offsets64_stride = svindex_s64(0, (int64_t)stride);
   // 2 rows per vector, lane = row
   int64_t i = 0;
   for (; i <= rows - 2 * vscale; i += 2 * vscale) {
@@ -102,10 +105,8 @@ __attribute__((target("+sve"))) void rowsum_f64_inner_parallel_sve(const double*
     // sequential along the row
     int64_t j = 0;
     for (; j < cols; ++j) {
-      double column_stage[32];
-      for (int64_t r = 0; r < (int64_t)svcntd(); ++r)
-        column_stage[r] = (double)input[i * stride + j + r * stride];
-      svfloat64_t column = svld1_f64(svptrue_b64(), column_stage);
+      svfloat64_t column =
+          svld1_gather_s64index_f64(svptrue_b64(), (input + i * stride + j), offsets64_stride);
       lane_acc = svadd_f64_x(svptrue_b64(), column, lane_acc);
     }
     svst1_f64(svptrue_b64(), output + i, lane_acc);
@@ -125,7 +126,7 @@ __attribute__((target("+sve"))) void rowsum_f64_inner_parallel_sve(const double*
 
 // ---- neon (128-bit vectors)
 // strategy inner_parallel: lane r reduces row i + r in sequential order; columns are gathered (f64 lanes)
-// uses columns filled lane by lane through a stack tile (NEON has no gather)
+// uses strided lanes loaded one at a time into their places (ld1 to a lane: NEON has no gather)
 
 #if defined(__aarch64__)
 
@@ -138,9 +139,9 @@ void rowsum_f64_inner_parallel_neon(const double* input, int64_t rows, int64_t c
     // sequential along the row
     int64_t j = 0;
     for (; j < cols; ++j) {
-      double column_stage[2];
-      for (int64_t r = 0; r < 2; ++r) column_stage[r] = (double)input[i * stride + j + r * stride];
-      float64x2_t column = vld1q_f64(column_stage);
+      float64x2_t column = vdupq_n_f64(0);
+      column = vld1q_lane_f64((input + i * stride + j + 0 * stride), column, 0);
+      column = vld1q_lane_f64((input + i * stride + j + 1 * stride), column, 1);
       lane_acc = vaddq_f64(column, lane_acc);
     }
     vst1q_f64(output + i, lane_acc);
@@ -160,20 +161,20 @@ void rowsum_f64_inner_parallel_neon(const double* input, int64_t rows, int64_t c
 
 // ---- avx2 (256-bit vectors)
 // strategy inner_parallel: lane r reduces row i + r in sequential order; columns are gathered (f64 lanes)
-// uses vpgatherdd/vpgatherdq column gathers (lane = row)
+// uses vpgatherdd/vpgatherdq gathers (lane r reads element r * stride)
 
 #if defined(__x86_64__)
 __attribute__((target("avx2"))) void rowsum_f64_inner_parallel_avx2(const double* input,
                                                                     int64_t rows, int64_t cols,
                                                                     int64_t stride,
                                                                     double* output) {
-  // Gathers use 32-bit row offsets: larger strides take the scalar variant.
+  // Gathers use 32-bit lane offsets: larger strides take the scalar variant.
   if (stride > 2147483647 / 4) {
     rowsum_f64_inner_parallel_scalar(input, rows, cols, stride, output);
     return;
   }
-  // Row offsets for the column gathers: lane r reads row r (stride checked above).
-  const __m128i row_offsets =
+  // Lane offsets for the gathers: lane r reads element r * stride (stride checked above).
+  const __m128i offsets4_stride =
       _mm_mullo_epi32(_mm_setr_epi32(0, 1, 2, 3), _mm_set1_epi32((int)stride));
   // 4 rows per vector, lane = row
   int64_t i = 0;
@@ -182,7 +183,8 @@ __attribute__((target("avx2"))) void rowsum_f64_inner_parallel_avx2(const double
     // sequential along the row
     int64_t j = 0;
     for (; j < cols; ++j) {
-      __m256d column = _mm256_i32gather_pd((const double*)(input + i * stride + j), row_offsets, 8);
+      __m256d column =
+          _mm256_i32gather_pd((const double*)(input + i * stride + j), offsets4_stride, 8);
       lane_acc = _mm256_add_pd(column, lane_acc);
     }
     _mm256_storeu_pd(output + i, lane_acc);

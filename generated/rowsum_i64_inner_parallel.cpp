@@ -71,19 +71,19 @@ static inline void simdgen_store_prefix(void* to, uint8x16_t v, int64_t bytes) {
 
 // ---- avx512 (512-bit vectors)
 // strategy inner_parallel: lane r reduces row i + r in sequential order; columns are gathered (i64 lanes)
-// uses vpgatherdd/vpgatherdq column gathers (lane = row)
+// uses vpgatherdd/vpgatherdq gathers (lane r reads element r * stride)
 
 #if defined(__x86_64__)
 __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void
 rowsum_i64_inner_parallel_avx512(const int64_t* input, int64_t rows, int64_t cols, int64_t stride,
                                  int64_t* output) {
-  // Gathers use 32-bit row offsets: larger strides take the scalar variant.
+  // Gathers use 32-bit lane offsets: larger strides take the scalar variant.
   if (stride > 2147483647 / 8) {
     rowsum_i64_inner_parallel_scalar(input, rows, cols, stride, output);
     return;
   }
-  // Row offsets for the column gathers: lane r reads row r (stride checked above).
-  const __m256i row_offsets =
+  // Lane offsets for the gathers: lane r reads element r * stride (stride checked above).
+  const __m256i offsets8_stride =
       _mm256_mullo_epi32(_mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7), _mm256_set1_epi32((int)stride));
   // 8 rows per vector, lane = row
   int64_t i = 0;
@@ -93,7 +93,7 @@ rowsum_i64_inner_parallel_avx512(const int64_t* input, int64_t rows, int64_t col
     int64_t j = 0;
     for (; j < cols; ++j) {
       __m512i column =
-          _mm512_i32gather_epi64(row_offsets, (const void*)(input + i * stride + j), 8);
+          _mm512_i32gather_epi64(offsets8_stride, (const void*)(input + i * stride + j), 8);
       lane_acc = _mm512_add_epi64(column, lane_acc);
     }
     _mm512_storeu_si512((void*)(output + i), lane_acc);
@@ -105,7 +105,7 @@ rowsum_i64_inner_parallel_avx512(const int64_t* input, int64_t rows, int64_t col
     int64_t j = 0;
     for (; j < cols; ++j) {
       __m512i column = _mm512_mask_i32gather_epi64(
-          _mm512_setzero_si512(), (__mmask8)_bzhi_u32(~0u, (unsigned)(rows - i)), row_offsets,
+          _mm512_setzero_si512(), (__mmask8)_bzhi_u32(~0u, (unsigned)(rows - i)), offsets8_stride,
           (const void*)(input + i * stride + j), 8);
       lane_acc = _mm512_add_epi64(column, lane_acc);
     }
@@ -116,7 +116,7 @@ rowsum_i64_inner_parallel_avx512(const int64_t* input, int64_t rows, int64_t col
 
 // ---- sve (128-bit vectors)
 // strategy inner_parallel: lane r reduces row i + r in sequential order; columns are gathered (i64 lanes)
-// uses columns filled lane by lane through a stack tile
+// uses ld1 gathers (lane r reads element r * stride)
 
 #if defined(__aarch64__)
 __attribute__((target("+sve"))) void rowsum_i64_inner_parallel_sve(const int64_t* input,
@@ -124,6 +124,8 @@ __attribute__((target("+sve"))) void rowsum_i64_inner_parallel_sve(const int64_t
                                                                    int64_t stride,
                                                                    int64_t* output) {
   const int64_t vscale = (int64_t)(svcntb() / 16);  // vector bits / 128, known at run time
+  // Lane offsets for the gathers: lane r reads element r * stride.
+  const svint64_t offsets64_stride = svindex_s64(0, (int64_t)stride);
   // 2 rows per vector, lane = row
   int64_t i = 0;
   for (; i <= rows - 2 * vscale; i += 2 * vscale) {
@@ -131,10 +133,8 @@ __attribute__((target("+sve"))) void rowsum_i64_inner_parallel_sve(const int64_t
     // sequential along the row
     int64_t j = 0;
     for (; j < cols; ++j) {
-      int64_t column_stage[32];
-      for (int64_t r = 0; r < (int64_t)svcntd(); ++r)
-        column_stage[r] = (int64_t)input[i * stride + j + r * stride];
-      svint64_t column = svld1_s64(svptrue_b64(), column_stage);
+      svint64_t column =
+          svld1_gather_s64index_s64(svptrue_b64(), (input + i * stride + j), offsets64_stride);
       lane_acc = svadd_s64_x(svptrue_b64(), column, lane_acc);
     }
     svst1_s64(svptrue_b64(), output + i, lane_acc);
@@ -146,13 +146,8 @@ __attribute__((target("+sve"))) void rowsum_i64_inner_parallel_sve(const int64_t
     // sequential along the row
     int64_t j = 0;
     for (; j < cols; ++j) {
-      int64_t column_stage[32];
-      uint64_t column_active[32];
-      svst1_u64(svptrue_b64(), column_active, svsel_u64(row_lanes, svdup_n_u64(1), svdup_n_u64(0)));
-      for (int64_t r = 0; r < (int64_t)svcntd(); ++r)
-        column_stage[r] =
-            column_active[r] ? (int64_t)input[i * stride + j + r * stride] : (int64_t)(0);
-      svint64_t column = svld1_s64(svptrue_b64(), column_stage);
+      svint64_t column =
+          svld1_gather_s64index_s64(row_lanes, (input + i * stride + j), offsets64_stride);
       lane_acc = svadd_s64_x(svptrue_b64(), column, lane_acc);
     }
     svst1_s64(row_lanes, output + i, lane_acc);
@@ -162,7 +157,7 @@ __attribute__((target("+sve"))) void rowsum_i64_inner_parallel_sve(const int64_t
 
 // ---- neon (128-bit vectors)
 // strategy inner_parallel: lane r reduces row i + r in sequential order; columns are gathered (i64 lanes)
-// uses columns filled lane by lane through a stack tile (NEON has no gather)
+// uses strided lanes loaded one at a time into their places (ld1 to a lane: NEON has no gather)
 
 #if defined(__aarch64__)
 
@@ -175,9 +170,9 @@ void rowsum_i64_inner_parallel_neon(const int64_t* input, int64_t rows, int64_t 
     // sequential along the row
     int64_t j = 0;
     for (; j < cols; ++j) {
-      int64_t column_stage[2];
-      for (int64_t r = 0; r < 2; ++r) column_stage[r] = (int64_t)input[i * stride + j + r * stride];
-      int64x2_t column = vld1q_s64(column_stage);
+      int64x2_t column = vdupq_n_s64(0);
+      column = vld1q_lane_s64((input + i * stride + j + 0 * stride), column, 0);
+      column = vld1q_lane_s64((input + i * stride + j + 1 * stride), column, 1);
       lane_acc = vaddq_s64(column, lane_acc);
     }
     vst1q_s64(output + i, lane_acc);
@@ -188,10 +183,9 @@ void rowsum_i64_inner_parallel_neon(const int64_t* input, int64_t rows, int64_t 
     // sequential along the row
     int64_t j = 0;
     for (; j < cols; ++j) {
-      int64_t column_stage[2];
-      for (int64_t r = 0; r < 2; ++r)
-        column_stage[r] = r < rows - i ? (int64_t)input[i * stride + j + r * stride] : (int64_t)(0);
-      int64x2_t column = vld1q_s64(column_stage);
+      int64x2_t column = vdupq_n_s64(0);
+      if (0 < rows - i) column = vld1q_lane_s64((input + i * stride + j + 0 * stride), column, 0);
+      if (1 < rows - i) column = vld1q_lane_s64((input + i * stride + j + 1 * stride), column, 1);
       lane_acc = vaddq_s64(column, lane_acc);
     }
     simdgen_store_prefix(output + i, vreinterpretq_u8_s64(lane_acc), (rows - i) * 8);
@@ -201,20 +195,20 @@ void rowsum_i64_inner_parallel_neon(const int64_t* input, int64_t rows, int64_t 
 
 // ---- avx2 (256-bit vectors)
 // strategy inner_parallel: lane r reduces row i + r in sequential order; columns are gathered (i64 lanes)
-// uses vpgatherdd/vpgatherdq column gathers (lane = row)
+// uses vpgatherdd/vpgatherdq gathers (lane r reads element r * stride)
 
 #if defined(__x86_64__)
 __attribute__((target("avx2"))) void rowsum_i64_inner_parallel_avx2(const int64_t* input,
                                                                     int64_t rows, int64_t cols,
                                                                     int64_t stride,
                                                                     int64_t* output) {
-  // Gathers use 32-bit row offsets: larger strides take the scalar variant.
+  // Gathers use 32-bit lane offsets: larger strides take the scalar variant.
   if (stride > 2147483647 / 4) {
     rowsum_i64_inner_parallel_scalar(input, rows, cols, stride, output);
     return;
   }
-  // Row offsets for the column gathers: lane r reads row r (stride checked above).
-  const __m128i row_offsets =
+  // Lane offsets for the gathers: lane r reads element r * stride (stride checked above).
+  const __m128i offsets4_stride =
       _mm_mullo_epi32(_mm_setr_epi32(0, 1, 2, 3), _mm_set1_epi32((int)stride));
   // 4 rows per vector, lane = row
   int64_t i = 0;
@@ -224,7 +218,7 @@ __attribute__((target("avx2"))) void rowsum_i64_inner_parallel_avx2(const int64_
     int64_t j = 0;
     for (; j < cols; ++j) {
       __m256i column =
-          _mm256_i32gather_epi64((const long long*)(input + i * stride + j), row_offsets, 8);
+          _mm256_i32gather_epi64((const long long*)(input + i * stride + j), offsets4_stride, 8);
       lane_acc = _mm256_add_epi64(column, lane_acc);
     }
     _mm256_storeu_si256((__m256i*)(output + i), lane_acc);
@@ -236,7 +230,7 @@ __attribute__((target("avx2"))) void rowsum_i64_inner_parallel_avx2(const int64_
     int64_t j = 0;
     for (; j < cols; ++j) {
       __m256i column = _mm256_mask_i32gather_epi64(
-          _mm256_setzero_si256(), (const long long*)(input + i * stride + j), row_offsets,
+          _mm256_setzero_si256(), (const long long*)(input + i * stride + j), offsets4_stride,
           _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(rows - i)),
                              _mm256_setr_epi64x(0, 1, 2, 3)),
           8);

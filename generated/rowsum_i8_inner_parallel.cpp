@@ -85,8 +85,8 @@ rowsum_i8_inner_parallel_avx512(const int8_t* input, int64_t rows, int64_t cols,
     int64_t j = 0;
     for (; j < cols; ++j) {
       alignas(64) int32_t column_stage[16];
-      for (int64_t r = 0; r < 16; ++r)
-        column_stage[r] = (int32_t)input[i * stride + j + r * stride];
+      for (int64_t lane = 0; lane < 16; ++lane)
+        column_stage[lane] = (int32_t)input[i * stride + j + lane * stride];
       __m512i column = _mm512_loadu_si512((const void*)(column_stage));
       lane_acc = _mm512_add_epi32(column, lane_acc);
     }
@@ -99,8 +99,9 @@ rowsum_i8_inner_parallel_avx512(const int8_t* input, int64_t rows, int64_t cols,
     int64_t j = 0;
     for (; j < cols; ++j) {
       alignas(64) int32_t column_stage[16];
-      for (int64_t r = 0; r < 16; ++r)
-        column_stage[r] = r < rows - i ? (int32_t)input[i * stride + j + r * stride] : (int32_t)(0);
+      for (int64_t lane = 0; lane < 16; ++lane)
+        column_stage[lane] =
+            lane < rows - i ? (int32_t)input[i * stride + j + lane * stride] : (int32_t)(0);
       __m512i column = _mm512_loadu_si512((const void*)(column_stage));
       lane_acc = _mm512_add_epi32(column, lane_acc);
     }
@@ -111,13 +112,20 @@ rowsum_i8_inner_parallel_avx512(const int8_t* input, int64_t rows, int64_t cols,
 
 // ---- sve (128-bit vectors)
 // strategy inner_parallel: lane r reduces row i + r in sequential order; columns are gathered (i32 lanes)
-// uses columns filled lane by lane through a stack tile
+// uses ld1 gathers (lane r reads element r * stride)
 
 #if defined(__aarch64__)
 __attribute__((target("+sve"))) void rowsum_i8_inner_parallel_sve(const int8_t* input, int64_t rows,
                                                                   int64_t cols, int64_t stride,
                                                                   int32_t* output) {
+  // Gathers use 32-bit lane offsets: larger strides take the scalar variant.
+  if (stride > 2147483647 / 63) {
+    rowsum_i8_inner_parallel_scalar(input, rows, cols, stride, output);
+    return;
+  }
   const int64_t vscale = (int64_t)(svcntb() / 16);  // vector bits / 128, known at run time
+  // Lane offsets for the gathers: lane r reads element r * stride.
+  const svint32_t offsets32_stride = svindex_s32(0, (int32_t)stride);
   // 4 rows per vector, lane = row
   int64_t i = 0;
   for (; i <= rows - 4 * vscale; i += 4 * vscale) {
@@ -125,10 +133,8 @@ __attribute__((target("+sve"))) void rowsum_i8_inner_parallel_sve(const int8_t* 
     // sequential along the row
     int64_t j = 0;
     for (; j < cols; ++j) {
-      int32_t column_stage[64];
-      for (int64_t r = 0; r < (int64_t)svcntw(); ++r)
-        column_stage[r] = (int32_t)input[i * stride + j + r * stride];
-      svint32_t column = svld1_s32(svptrue_b32(), column_stage);
+      svint32_t column = svld1sb_gather_s32offset_s32(
+          svptrue_b32(), (const int8_t*)(input + i * stride + j), offsets32_stride);
       lane_acc = svadd_s32_x(svptrue_b32(), column, lane_acc);
     }
     svst1_s32(svptrue_b32(), output + i, lane_acc);
@@ -140,13 +146,8 @@ __attribute__((target("+sve"))) void rowsum_i8_inner_parallel_sve(const int8_t* 
     // sequential along the row
     int64_t j = 0;
     for (; j < cols; ++j) {
-      int32_t column_stage[64];
-      uint32_t column_active[64];
-      svst1_u32(svptrue_b32(), column_active, svsel_u32(row_lanes, svdup_n_u32(1), svdup_n_u32(0)));
-      for (int64_t r = 0; r < (int64_t)svcntw(); ++r)
-        column_stage[r] =
-            column_active[r] ? (int32_t)input[i * stride + j + r * stride] : (int32_t)(0);
-      svint32_t column = svld1_s32(svptrue_b32(), column_stage);
+      svint32_t column = svld1sb_gather_s32offset_s32(
+          row_lanes, (const int8_t*)(input + i * stride + j), offsets32_stride);
       lane_acc = svadd_s32_x(svptrue_b32(), column, lane_acc);
     }
     svst1_s32(row_lanes, output + i, lane_acc);
@@ -169,8 +170,9 @@ void rowsum_i8_inner_parallel_neon(const int8_t* input, int64_t rows, int64_t co
     // sequential along the row
     int64_t j = 0;
     for (; j < cols; ++j) {
-      int32_t column_stage[4];
-      for (int64_t r = 0; r < 4; ++r) column_stage[r] = (int32_t)input[i * stride + j + r * stride];
+      int32_t column_stage[4] = {0};
+      for (int64_t lane = 0; lane < 4; ++lane)
+        column_stage[lane] = (int32_t)input[i * stride + j + lane * stride];
       int32x4_t column = vld1q_s32(column_stage);
       lane_acc = vaddq_s32(column, lane_acc);
     }
@@ -182,9 +184,10 @@ void rowsum_i8_inner_parallel_neon(const int8_t* input, int64_t rows, int64_t co
     // sequential along the row
     int64_t j = 0;
     for (; j < cols; ++j) {
-      int32_t column_stage[4];
-      for (int64_t r = 0; r < 4; ++r)
-        column_stage[r] = r < rows - i ? (int32_t)input[i * stride + j + r * stride] : (int32_t)(0);
+      int32_t column_stage[4] = {0};
+      for (int64_t lane = 0; lane < 4; ++lane)
+        column_stage[lane] =
+            lane < rows - i ? (int32_t)input[i * stride + j + lane * stride] : (int32_t)(0);
       int32x4_t column = vld1q_s32(column_stage);
       lane_acc = vaddq_s32(column, lane_acc);
     }
@@ -210,7 +213,8 @@ __attribute__((target("avx2"))) void rowsum_i8_inner_parallel_avx2(const int8_t*
     int64_t j = 0;
     for (; j < cols; ++j) {
       alignas(64) int32_t column_stage[8];
-      for (int64_t r = 0; r < 8; ++r) column_stage[r] = (int32_t)input[i * stride + j + r * stride];
+      for (int64_t lane = 0; lane < 8; ++lane)
+        column_stage[lane] = (int32_t)input[i * stride + j + lane * stride];
       __m256i column = _mm256_loadu_si256((const __m256i*)(column_stage));
       lane_acc = _mm256_add_epi32(column, lane_acc);
     }
@@ -223,8 +227,9 @@ __attribute__((target("avx2"))) void rowsum_i8_inner_parallel_avx2(const int8_t*
     int64_t j = 0;
     for (; j < cols; ++j) {
       alignas(64) int32_t column_stage[8];
-      for (int64_t r = 0; r < 8; ++r)
-        column_stage[r] = r < rows - i ? (int32_t)input[i * stride + j + r * stride] : (int32_t)(0);
+      for (int64_t lane = 0; lane < 8; ++lane)
+        column_stage[lane] =
+            lane < rows - i ? (int32_t)input[i * stride + j + lane * stride] : (int32_t)(0);
       __m256i column = _mm256_loadu_si256((const __m256i*)(column_stage));
       lane_acc = _mm256_add_epi32(column, lane_acc);
     }

@@ -42,6 +42,8 @@ SCHEMA_BLIND = {
     "map_duplicate_tensor_names.json": "comparing two values of the instance is beyond JSON Schema",
     "map_tensor_named_like_kernel.json": "comparing two values of the instance is beyond JSON Schema",
     "map_in_place_unknown_input.json": "in_place refers to another value (an input's name)",
+    "map_in_place_strided_input.json": "in_place refers to another value (an input with a stride)",
+    "map_input_stride_name_taken.json": "comparing two values of the instance is beyond JSON Schema",
     "map_mixed_widths.json": "an expression's dtype (f32) must equal its output's (f64): typing the expression string",
     "map_convert_unknown_dtype.json": "convert()'s dtype is inside the expression string",
     "map_convert_unknown_mode.json": "convert()'s mode is inside the expression string",

@@ -324,9 +324,11 @@ GeneratedKernel generate(const KernelSpec& spec, const Templates& templates, con
     Variant v{t, buildPlan(spec, t), "", {}};
     LowerContext cx{t, v.plan, {}, {}, {}, {}, {}, {}};
     std::vector<std::string> lines = lowerBody(cx);
-    if (!cx.scalarFallbackCall.empty()) {
-      const std::vector<std::string> fallback = {"// Gathers use 32-bit row offsets: larger strides take the scalar variant.",
-                                                 cx.scalarFallbackCall + " {", spec.name + "_scalar(" + args(v.plan) + ");",
+    if (!cx.scalarFallbackWhen.empty()) {
+      std::string when;
+      for (const std::string& c : cx.scalarFallbackWhen) when += (when.empty() ? "" : " || ") + c;
+      const std::vector<std::string> fallback = {"// Gathers use 32-bit lane offsets: larger strides take the scalar variant.",
+                                                 "if (" + when + ") {", spec.name + "_scalar(" + args(v.plan) + ");",
                                                  "return;", "}"};
       lines.insert(lines.begin() + static_cast<std::ptrdiff_t>(v.plan.constants.size()), fallback.begin(), fallback.end());
     }
@@ -415,7 +417,7 @@ EmittedFunction emitFunction(const ir::Plan& plan, const Target& target, const s
   const IsaLowering& isa = loweringFor(target);
   LowerContext cx{target, plan, {}, {}, {}, {}, {}, {}};
   const std::vector<std::string> lines = lowerBody(cx);
-  if (!cx.scalarFallbackCall.empty()) throw std::logic_error(name + ": a scalar fallback needs a whole kernel (generate())");
+  if (!cx.scalarFallbackWhen.empty()) throw std::logic_error(name + ": a scalar fallback needs a whole kernel (generate())");
   EmittedFunction f;
   const std::string guard = isa.archGuard();
   f.guard = guard;

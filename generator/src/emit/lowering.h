@@ -22,7 +22,7 @@ struct LowerContext {
   std::vector<std::string> prelude;          // statements hoisted to the top of the variant
   std::set<std::string> instructions;        // "vpdpbusd", ... for the generated comment
   std::set<std::string> helpers;             // file-level helpers the variant needs (see fileHelper)
-  std::string scalarFallbackCall;            // condition under which the variant calls the scalar one
+  std::set<std::string> scalarFallbackWhen;  // conditions under which the variant calls the scalar one
   // Predicates the module writes at their uses instead of as variables (see inlinesPredicate):
   // name -> defining statement (owned by the plan).
   std::map<std::string, const ir::Stmt*> inlined;

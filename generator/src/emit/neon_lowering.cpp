@@ -157,26 +157,44 @@ struct NeonWriter {
     }
   }
 
-  // Columns of rows: NEON has no gather, so each lane is read into a stack tile.
+  // Lane r reads element index + r * stride (columns of rows; a map's strided input). NEON has no
+  // gather: each lane is loaded into its place (ld1 {v.s}[r]), in registers; a prefix predicate
+  // loads only its lanes. Other predicates, or a conversion on the way, go through a stack tile.
   void gatherRows() {
     const DType t = s.type.elem;
     const int lanes = s.type.lanes;
+    const std::string at = "(" + w.src() + " + " + s.index.str() + " + %d * " + s.stride.str() + ")";
+    auto element = [&](int r) {
+      std::string e = at;
+      return e.replace(e.find("%d"), 2, std::to_string(r));
+    };
+    const auto range = s.pred.empty() ? std::nullopt : laneRange(s.pred, cx);
+    if (w.source().dtype == t && (s.pred.empty() || (range && !range->last))) {
+      cx.instructions.insert("strided lanes loaded one at a time into their places (ld1 to a lane: NEON has no gather)");
+      const std::string fill = s.literal.empty() ? "0" : s.literal;
+      out.push_back(w.decl() + " = " + splat(t, fill) + ";");
+      for (int r = 0; r < lanes; ++r) {
+        const std::string line = s.dst + " = " + call("vld1q_lane_" + sfx(t), {element(r), s.dst, std::to_string(r)}) + ";";
+        out.push_back(s.pred.empty() ? line : "if (" + std::to_string(r) + " < " + range->count.str() + ") " + line);
+      }
+      return;
+    }
     cx.instructions.insert("columns filled lane by lane through a stack tile (NEON has no gather)");
     const std::string stage = s.dst + "_stage";
-    out.push_back(ctype(t) + " " + stage + "[" + std::to_string(lanes) + "];");
-    const std::string row = "(" + ctype(t) + ")" + w.src() + "[" + s.index.str() + " + r * " + s.stride.str() + "]";
+    out.push_back(ctype(t) + " " + stage + "[" + std::to_string(128 / bitsOf(t)) + "] = {0};");
+    const std::string row = "(" + ctype(t) + ")" + w.src() + "[" + s.index.str() + " + lane * " + s.stride.str() + "]";
     std::string read = row;
     if (!s.pred.empty()) {
       std::string active;
-      if (const auto range = laneRange(s.pred, cx); range && !range->last) {
-        active = "r < " + range->count.str();
+      if (range && !range->last) {
+        active = "lane < " + range->count.str();
       } else {
         for (auto& l : activeLanes(s.dst + "_active", t, s.pred, cx)) out.push_back(l);
-        active = s.dst + "_active[r]";
+        active = s.dst + "_active[lane]";
       }
       read = active + " ? " + row + " : (" + ctype(t) + ")(" + (s.literal.empty() ? "0" : s.literal) + ")";
     }
-    out.push_back("for (int64_t r = 0; r < " + std::to_string(lanes) + "; ++r) " + stage + "[r] = " + read + ";");
+    out.push_back("for (int64_t lane = 0; lane < " + std::to_string(lanes) + "; ++lane) " + stage + "[lane] = " + read + ";");
     w.assign(load(t, stage));
   }
 

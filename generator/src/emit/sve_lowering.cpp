@@ -6,6 +6,8 @@
 // (halves, then lanes), so results match the interpreter bit for bit at every vector length.
 #include "emit/sve_lowering.h"
 
+#include <algorithm>
+#include <cctype>
 #include <stdexcept>
 
 #include "emit/c_scalar.h"
@@ -146,20 +148,95 @@ struct SveWriter {
     return reinterpret(call(name + sfx(u), {reinterpret(a, t, u), reinterpret(b, t, u)}), u, t);
   }
 
-  // Columns of rows, lane r from row r: through a stack tile as large as the largest vector.
+  // Lane r reads element index + r * stride (columns of rows; a map's strided input). Hardware
+  // gathers (svld1_gather_index, the extending svld1ub/uh/sb/sh/sw forms into 32/64-bit lanes;
+  // 8/16-bit lanes as 32-bit containers narrowed by uzp1) read the active lanes only; lane offsets
+  // are 64-bit for 64-bit lanes, 32-bit otherwise (larger strides call the scalar variant).
+  // Anything else fills a stack tile as large as the largest vector.
   void gatherRows() {
+    if (hardwareGather()) return;
+    tileGather();
+  }
+
+  bool hardwareGather() {
+    const DType t = s.type.elem, from = w.source().dtype;
+    const bool narrowLanes = bitsOf(t) < 32;
+    if (isFloat(t) != isFloat(from) || (narrowLanes ? from != t : bitsOf(from) > bitsOf(t)) || (isFloat(t) && from != t)) return false;
+    const int offsetBits = bitsOf(t) == 64 ? 64 : 32;
+    const auto fixed = s.stride.constantValue();
+    const int64_t maxLaneIndex = 2048 / std::max(bitsOf(t), 32) - 1;  // the largest vector's last 32/64-bit lane
+    if (offsetBits == 32 && fixed && *fixed > 2147483647 / maxLaneIndex) return false;
+    if (offsetBits == 32 && !fixed) cx.scalarFallbackWhen.insert(s.stride.str() + " > 2147483647 / " + std::to_string(maxLaneIndex));
+    const DType lane = narrowLanes ? DType::u32 : t;  // the gather's lane type
+    const DType idx = offsetBits == 64 ? DType::i64 : DType::i32;
+    std::string ident;
+    for (char ch : s.stride.str()) ident += std::isalnum(static_cast<unsigned char>(ch)) ? ch : '_';
+    const std::string offsets = "offsets" + std::to_string(offsetBits) + "_" + ident;
+    cx.hoist("// Lane offsets for the gathers: lane r reads element r * " + s.stride.str() + ".");
+    cx.hoist("const " + vecType(idx) + " " + offsets + " = " + call("svindex_" + sfx(idx), {"0", "(" + ctype(idx) + ")" + s.stride.str()}) + ";");
+    cx.instructions.insert("ld1 gathers (lane r reads element r * stride)");
+    // One gather of `lane` lanes from element `first`, governed by pg.
+    auto gather = [&](const std::string& pg, const std::string& first) {
+      const std::string base = "(" + w.src() + " + " + first + ")";
+      if (bitsOf(from) == bitsOf(lane))  // the same width: the element's own type, reinterpreted
+        return reinterpret(call("svld1_gather_" + sfx(idx) + "index_" + sfx(from), {pg, base, offsets}), from, lane);
+      const std::string kind = std::string(isSigned(from) && !narrowLanes ? "s" : "u") + (bitsOf(from) == 8 ? "b" : bitsOf(from) == 16 ? "h" : "w");
+      const DType d = narrowLanes ? DType::u32 : t;
+      const std::string ptr = "(const " + ctype(isSigned(from) && !narrowLanes ? from : unsignedOf(from)) + "*)" + base;
+      if (bitsOf(from) == 8)  // bytes: an offset is an index
+        return call("svld1" + kind + "_gather_" + sfx(idx) + "offset_" + sfx(d), {pg, ptr, offsets});
+      return call("svld1" + kind + "_gather_" + sfx(idx) + "index_" + sfx(d), {pg, ptr, offsets});
+    };
+    const std::string pg = governing();
+    std::string result;
+    if (!narrowLanes) {
+      result = gather(pg, s.index.str());
+    } else {
+      // 8/16-bit lanes: 32-bit containers in order, their predicates the unpacked halves of pg.
+      const int parts = 32 / bitsOf(t);
+      std::vector<std::string> preds{pg};
+      while (int(preds.size()) < parts) {
+        std::vector<std::string> next;
+        for (const std::string& p : preds) next.push_back("svunpklo_b(" + p + ")"), next.push_back("svunpkhi_b(" + p + ")");
+        preds = next;
+      }
+      std::vector<std::string> pieces;
+      for (int k = 0; k < parts; ++k) {
+        const std::string name = s.dst + "_g" + std::to_string(k);
+        const std::string first = s.index.str() + (k ? " + (int64_t)svcntw() * " + std::to_string(k) + " * " + s.stride.str() : "");
+        out.push_back("const svuint32_t " + name + " = " + gather(preds[size_t(k)], first) + ";");
+        pieces.push_back(name);
+      }
+      // uzp1 keeps the even (low) halves: 32 -> 16 bits, then 16 -> 8.
+      DType cur = DType::u32;
+      while (bitsOf(cur) > bitsOf(t)) {
+        const DType half = integerOf(DType::u8, bitsOf(cur) / 2);
+        std::vector<std::string> next;
+        for (size_t k = 0; k < pieces.size(); k += 2)
+          next.push_back(call("svuzp1_" + sfx(half), {reinterpret(pieces[k], cur, half), reinterpret(pieces[k + 1], cur, half)}));
+        pieces = next;
+        cur = half;
+      }
+      result = reinterpret(pieces[0], cur, t);
+    }
+    if (!s.pred.empty() && !s.literal.empty() && !c::isZeroLiteral(s.literal)) result = call("svsel_" + sfx(t), {pg, result, splat(t, s.literal)});
+    w.assign(result);
+    return true;
+  }
+
+  void tileGather() {
     const DType t = s.type.elem;
     const std::string stage = s.dst + "_stage";
     cx.instructions.insert("columns filled lane by lane through a stack tile");
     out.push_back(ctype(t) + " " + stage + "[" + maxLanes(t) + "];");
-    std::string read = "(" + ctype(t) + ")" + w.src() + "[" + s.index.str() + " + r * " + s.stride.str() + "]";
+    std::string read = "(" + ctype(t) + ")" + w.src() + "[" + s.index.str() + " + lane * " + s.stride.str() + "]";
     if (!s.pred.empty()) {
       const std::string active = s.dst + "_active", u = usfx(t);
       out.push_back(ctype(unsignedOf(t)) + " " + active + "[" + maxLanes(t) + "];");
       out.push_back(call("svst1_" + u, {all(t), active, call("svsel_" + u, {s.pred, splat(unsignedOf(t), "1"), splat(unsignedOf(t), "0")})}) + ";");
-      read = active + "[r] ? " + read + " : (" + ctype(t) + ")(" + (s.literal.empty() ? "0" : s.literal) + ")";
+      read = active + "[lane] ? " + read + " : (" + ctype(t) + ")(" + (s.literal.empty() ? "0" : s.literal) + ")";
     }
-    out.push_back("for (int64_t r = 0; r < (int64_t)" + count(t) + "; ++r) " + stage + "[r] = " + read + ";");
+    out.push_back("for (int64_t lane = 0; lane < (int64_t)" + count(t) + "; ++lane) " + stage + "[lane] = " + read + ";");
     w.assign(call("svld1_" + sfx(t), {all(t), stage}));
   }
 

@@ -3,6 +3,8 @@
 // lanes for predicates; one-lane values go to the scalar module.
 #include "emit/x86_lowering.h"
 
+#include <cctype>
+
 #include <algorithm>
 #include <stdexcept>
 
@@ -194,57 +196,63 @@ struct X86Writer {
     const DType t = s.type.elem, from = source().dtype;
     const int lanes = s.type.lanes, bits = s.type.bits();
     const std::string stride = s.stride.str();
-    const bool hw = bitsOf(t) == bitsOf(from) && bitsOf(t) >= 32;
+    // Hardware gathers take 32-bit lane offsets: a static stride too large for them goes through the tile.
+    const auto fixed = s.stride.constantValue();
+    const bool hw = bitsOf(t) == bitsOf(from) && bitsOf(t) >= 32 && !(fixed && *fixed > 2147483647 / lanes);
     const std::string fillLit = s.literal.empty() ? "0" : s.literal;
     if (!hw) {
       // No byte/word gather exists on x86: fill the lanes from the rows through a small stack tile.
       cx.instructions.insert("8/16-bit or widening columns filled lane by lane through a stack tile (x86 has no byte gather)");
       const std::string stage = s.dst + "_stage";
       out.push_back("alignas(64) " + ctype(t) + " " + stage + "[" + std::to_string(lanes) + "];");
-      const std::string row = "(" + ctype(t) + ")" + src() + "[" + s.index.str() + " + r * " + stride + "]";
+      const std::string row = "(" + ctype(t) + ")" + src() + "[" + s.index.str() + " + lane * " + stride + "]";
       std::string read = row;
       if (!s.pred.empty()) {
         // A prefix of rows compares r with its count; any other predicate is read lane by lane.
         std::string active;
         if (const auto range = laneRange(s.pred, cx); range && !range->last) {
-          active = "r < " + range->count.str();
+          active = "lane < " + range->count.str();
         } else if (kmasks(cx)) {
-          active = "(((uint64_t)" + predicate(s.pred, cx) + " >> r) & 1)";
+          active = "(((uint64_t)" + predicate(s.pred, cx) + " >> lane) & 1)";
         } else {
           const std::string lanesOf = s.dst + "_active";
           out.push_back("alignas(32) " + ctype(t) + " " + lanesOf + "[" + std::to_string(lanes) + "];");
           out.push_back("_mm256_store_si256((__m256i*)" + lanesOf + ", " + predicate(s.pred, cx) + ");");
-          active = lanesOf + "[r]";
+          active = lanesOf + "[lane]";
         }
         read = active + " ? " + row + " : (" + ctype(t) + ")(" + fillLit + ")";
       }
-      out.push_back("for (int64_t r = 0; r < " + std::to_string(lanes) + "; ++r) " + stage + "[r] = " + read + ";");
+      out.push_back("for (int64_t lane = 0; lane < " + std::to_string(lanes) + "; ++lane) " + stage + "[lane] = " + read + ";");
       return assign(loadExpr(t, bits, stage));
     }
-    cx.instructions.insert("vpgatherdd/vpgatherdq column gathers (lane = row)");
+    cx.instructions.insert("vpgatherdd/vpgatherdq gathers (lane r reads element r * stride)");
     const int scale = bitsOf(t) / 8;
     const int idxBits = lanes * 32;  // 32-bit row offsets, one per lane
     const std::string idxType = idxBits == 128 ? "__m128i" : "__m" + std::to_string(idxBits) + "i";
     std::string offsets;
     for (int r = 0; r < lanes; ++r) offsets += (r ? ", " : "") + std::to_string(r);
-    cx.hoist("// Row offsets for the column gathers: lane r reads row r (stride checked above).");
-    cx.hoist("const " + idxType + " row_offsets = " + pfx(idxBits) + "mullo_epi32(" + pfx(idxBits) + "setr_epi32(" + offsets +
+    // One offset vector per stride and lane count (a map may gather several inputs).
+    std::string ident;
+    for (char ch : stride) ident += std::isalnum(static_cast<unsigned char>(ch)) ? ch : '_';
+    const std::string offsetsName = "offsets" + std::to_string(lanes) + "_" + ident;
+    cx.hoist("// Lane offsets for the gathers: lane r reads element r * " + stride + " (stride checked above).");
+    cx.hoist("const " + idxType + " " + offsetsName + " = " + pfx(idxBits) + "mullo_epi32(" + pfx(idxBits) + "setr_epi32(" + offsets +
              "), " + pfx(idxBits) + "set1_epi32((int)" + stride + "));");
-    cx.scalarFallbackCall = "if (" + stride + " > 2147483647 / " + std::to_string(lanes) + ")";
+    if (!fixed) cx.scalarFallbackWhen.insert(stride + " > 2147483647 / " + std::to_string(lanes));
     const std::string f = domain(t);
     const std::string base = "(const " + std::string(isFloat(t) ? ctype(t) : bitsOf(t) == 32 ? "int" : "long long") +
                              "*)(" + in(s.index) + ")";
     const std::string p = pfx(bits);
     if (s.pred.empty()) {
-      if (cx.target.maskRegisters) return assign(call(p + "i32gather_" + f, {"row_offsets", "(const void*)(" + in(s.index) + ")", std::to_string(scale)}));
-      return assign(call(p + "i32gather_" + f, {base, "row_offsets", std::to_string(scale)}));
+      if (cx.target.maskRegisters && bits == 512) return assign(call(p + "i32gather_" + f, {offsetsName, "(const void*)(" + in(s.index) + ")", std::to_string(scale)}));
+      return assign(call(p + "i32gather_" + f, {base, offsetsName, std::to_string(scale)}));
     }
     const std::string fill = splatExpr(t, bits, fillLit);
-    if (cx.target.maskRegisters)
-      return assign(call(p + "mask_i32gather_" + f,
-                         {fill, predicate(s.pred, cx), "row_offsets", "(const void*)(" + in(s.index) + ")", std::to_string(scale)}));
+    if (cx.target.maskRegisters)  // AVX-512 (VL for 128/256 bits): the k-mask governs the gather
+      return assign(call(p + (bits == 512 ? "mask_i32gather_" : "mmask_i32gather_") + f,
+                         {fill, predicate(s.pred, cx), offsetsName, "(const void*)(" + in(s.index) + ")", std::to_string(scale)}));
     const std::string active = castTo(predicate(s.pred, cx), DType::i32, bits, isFloat(t) ? fsfx(t) : "si");
-    assign(call(p + "mask_i32gather_" + f, {fill, base, "row_offsets", active, std::to_string(scale)}));
+    assign(call(p + "mask_i32gather_" + f, {fill, base, offsetsName, active, std::to_string(scale)}));
   }
 
   void extend() {

@@ -135,29 +135,60 @@ class MapBuilder {
     if (spec_.rank == 2) rows_ = bind(spec_.rows, "rows", "kRows", "rows (>= 0)");
     cols_ = spec_.rank == 1 ? bind(spec_.cols, "n", "kCols", "elements (>= 0)") : bind(spec_.cols, "cols", "kCols", "columns (>= 0)");
     stride_ = spec_.rowStride ? bind(*spec_.rowStride, "stride", "kStride", "elements between row starts (>= columns)") : cols_;
-    auto tensor = [&](const std::string& name, DType t, bool output) {
+    // Runtime strides of the inputs' own layouts: extent parameters after the shape's.
+    for (size_t k = 0; k < spec_.mapStrideNames.size(); ++k)
+      extents_.push_back({ir::Param::Kind::extent, "stride" + std::to_string(k + 1), spec_.mapStrideNames[k], "",
+                          "elements between an input's elements or rows (>= 0)"});
+    auto tensor = [&](const std::string& name, DType t, bool output, const Layout& at) {
       ir::Tensor x{name, t, output, {}, {}};
       if (spec_.rank == 2) {
         x.extents = {sym(rows_), sym(cols_)};
-        x.strides = {sym(stride_), Index::constant(1)};
+        x.strides = {at.row, at.col};
       } else {
         x.extents = {sym(cols_)};
-        x.strides = {Index::constant(1)};
+        x.strides = {at.col};
       }
       plan_.tensors.push_back(x);
     };
+    const Layout contiguous{sym(stride_), Index::constant(1)};
     for (size_t k = 0; k < spec_.mapInputs.size(); ++k) {
-      tensor(inName(int(k)), spec_.mapInputs[k].dtype, false);
+      layouts_.push_back(layoutOf(spec_.mapInputLayouts[k], contiguous));
+      tensor(inName(int(k)), spec_.mapInputs[k].dtype, false, layouts_.back());
       plan_.params.push_back({ir::Param::Kind::tensor, inName(int(k)), spec_.mapInputs[k].name, inName(int(k)), ""});
     }
     plan_.params.insert(plan_.params.end(), extents_.begin(), extents_.end());
     for (size_t k = 0; k < spec_.mapParams.size(); ++k)
       plan_.params.push_back({ir::Param::Kind::scalar, paramName(int(k)), spec_.mapParams[k].name, "", "", spec_.mapParams[k].dtype});
     for (size_t k = 0; k < spec_.mapOutputs.size(); ++k) {
-      tensor(outName(int(k)), spec_.mapOutputs[k].dtype, true);
+      tensor(outName(int(k)), spec_.mapOutputs[k].dtype, true, contiguous);
       plan_.params.push_back({ir::Param::Kind::tensor, outName(int(k)), spec_.mapOutputs[k].name, outName(int(k)), ""});
     }
   }
+  // Where element [r, c] of a tensor is: r * row + c * col elements from its start.
+  struct Layout {
+    Index row, col;
+  };
+  // The plan's name for a stride of the spec: a number, or the parameter (or constant) of that name.
+  Index strideIndex(const Extent& e) const {
+    if (e.isStatic()) return Index::constant(*e.value);
+    if (e.name == spec_.rows.name && !spec_.rows.isStatic()) return sym(rows_);
+    if (e.name == spec_.cols.name && !spec_.cols.isStatic()) return sym(cols_);
+    if (spec_.rowStride && !spec_.rowStride->isStatic() && e.name == spec_.rowStride->name) return sym(stride_);
+    const auto& names = spec_.mapStrideNames;
+    return sym("stride" + std::to_string(std::find(names.begin(), names.end(), e.name) - names.begin() + 1));
+  }
+  // a * b, where b is a number or one symbol (a stride).
+  static Index times(const Index& a, const Index& b) {
+    if (auto c = b.constantValue()) return (a * *c).simplified();
+    return a.times(b.terms.front().symbols.front()).simplified();
+  }
+  Layout layoutOf(const MapInputLayout& l, const Layout& contiguous) const {
+    Layout at = contiguous;
+    if (l.stride) at.col = strideIndex(*l.stride);
+    at.row = l.rowStride ? strideIndex(*l.rowStride) : times(contiguous.row, at.col);
+    return at;
+  }
+
   static std::string inName(int k) { return "in" + std::to_string(k); }
   static std::string outName(int k) { return "out" + std::to_string(k); }
   static std::string paramName(int k) { return "scalar" + std::to_string(k); }
@@ -273,11 +304,19 @@ class MapBuilder {
     for (int k : used) {
       const DType t = spec_.mapInputs[size_t(k)].dtype;
       const std::string name = spec_.mapInputs[size_t(k)].name + "_v" + suffix;
-      Stmt load = ir::op(OpKind::Load, name, typeFor(t, vector));
+      const Layout& l = layouts_[size_t(k)];
+      const bool contiguous = l.col.constantValue() == 1, repeated = l.col.constantValue() == 0;
+      // Lane j reads element c + j: contiguous columns load a vector, a stride of 0 repeats one
+      // element (under a predicate that may have no lane active, the element may not exist: then
+      // it is a gather, which reads active lanes only), any other stride gathers (the lowerings
+      // choose how: docs/design.md).
+      const OpKind kind = !vector || contiguous ? OpKind::Load : repeated && pred.empty() ? OpKind::LoadBroadcast : OpKind::GatherRows;
+      Stmt load = ir::op(kind, name, typeFor(t, vector));
       load.declare = true;
       load.tensor = inName(k);
-      load.index = at;
-      load.pred = pred;
+      load.index = ((spec_.rank == 2 ? times(Index::symbol("r"), l.row) : Index::constant(0)) + times(sym(c) + offset, l.col)).simplified();
+      if (load.op == OpKind::GatherRows) load.stride = l.col;
+      if (load.op != OpKind::LoadBroadcast) load.pred = pred;
       out.push_back(load);
       vals.inputs[k] = name;
     }
@@ -448,8 +487,19 @@ class MapBuilder {
       d.push_back("///   " + p.name + ": a runtime " + std::string(nameOf(p.dtype)) + ", the same for every element");
     if (!spec_.description.empty()) d.push_back("/// " + spec_.description);
     d.push_back("///");
+    const std::string rowStride = text(spec_.rowStride ? *spec_.rowStride : spec_.cols);
+    bool strided = false;
+    for (const MapInputLayout& l : spec_.mapInputLayouts) strided = strided || l.strided();
     if (spec_.rank == 2)
-      d.push_back("/// Element [r, c] of every array is at r * " + text(spec_.rowStride ? *spec_.rowStride : spec_.cols) + " + c.");
+      d.push_back("/// Element [r, c] of every " + std::string(strided ? "output and other input" : "array") + " is at r * " + rowStride + " + c.");
+    for (size_t k = 0; k < spec_.mapInputs.size(); ++k) {
+      const MapInputLayout& l = spec_.mapInputLayouts[k];
+      if (!l.strided()) continue;
+      const std::string col = l.stride ? text(*l.stride) : "1";
+      const std::string row = l.rowStride ? text(*l.rowStride) : col == "1" ? rowStride : rowStride + " * " + col;
+      d.push_back("/// " + spec_.mapInputs[k].name + (spec_.rank == 2 ? "[r, c] is at r * " + row + " + c" : "[i] is at i") + " * " + col +
+                  " (a stride of 0 repeats one element; inputs may overlap).");
+    }
     d.push_back("/// Integers wrap on overflow (abs(MIN) = MIN = -MIN). min(a, b) = a < b ? a : b, max(a, b) = a > b ? a : b:");
     d.push_back("/// b on ties and NaN, so relu(NaN) = 0 and clamp(NaN, lo, hi) = lo. fma rounds once.");
     bool converts = false;
@@ -477,6 +527,7 @@ class MapBuilder {
   ir::Plan plan_;
   std::string rows_, cols_, stride_;
   std::vector<ir::Param> extents_;
+  std::vector<Layout> layouts_;  // one per input
   ir::Block constants_;
   std::map<std::string, std::string> constantNames_;
   int temps_ = 0;

@@ -50,6 +50,15 @@ struct MapOutput {
   int inPlace = -1;      // the input this output may be the same array as (-1: none)
 };
 
+// kind "map": where an input's element [r, c] lives, r * rowStride + c * stride elements from its
+// start. Static values may be 0 (a broadcast); a runtime name is an extent parameter, shared with
+// the shape, the kernel's row_stride or another input when it has the same name.
+struct MapInputLayout {
+  std::optional<Extent> stride;     // unset: 1 (contiguous columns)
+  std::optional<Extent> rowStride;  // unset: the kernel's row stride times `stride`
+  bool strided() const { return stride || rowStride; }
+};
+
 struct KernelSpec {
   std::filesystem::path file;  // where it came from (for messages and provenance)
   std::string text;            // the spec file's exact bytes (hashed into the provenance header)
@@ -81,8 +90,11 @@ struct KernelSpec {
   std::optional<int64_t> initialIndex;
 
   // map only: the inputs (name, dtype) and outputs in signature order; every tensor has the shape
-  // rows x cols (rank 1: cols) and, for rank 2, the row stride `rowStride`.
+  // rows x cols (rank 1: cols); outputs (and inputs without a layout of their own) have contiguous
+  // columns and, for rank 2, the row stride `rowStride`.
   std::vector<MapInputName> mapInputs;
+  std::vector<MapInputLayout> mapInputLayouts;  // one per input
+  std::vector<std::string> mapStrideNames;      // runtime names the layouts declare, in order of appearance
   std::vector<MapInputName> mapParams;  // runtime scalars, passed by value
   std::vector<MapOutput> mapOutputs;
 };

@@ -39,7 +39,8 @@ constexpr std::string_view kArgReduceOnlyKeys[] = {"index", "index_type", "nan",
 constexpr std::string_view kMapKeys[] = {"$schema", "simdgen", "name",    "description", "kind", "shape",
                                          "row_stride", "inputs", "outputs", "params",   "targets", "tail"};
 constexpr std::string_view kMapOnlyKeys[] = {"shape", "row_stride", "inputs", "outputs", "params"};
-constexpr std::string_view kMapInputKeys[] = {"name", "dtype"};
+constexpr std::string_view kMapInputKeys[] = {"name", "dtype", "stride", "row_stride"};
+constexpr std::string_view kMapParamKeys[] = {"name", "dtype"};
 constexpr std::string_view kMapOutputKeys[] = {"name", "dtype", "expr", "in_place"};
 constexpr std::string_view kMapTailNames[] = {"predicated", "scalar"};
 constexpr std::string_view kArgOps[] = {"argmin", "argmax"};
@@ -278,13 +279,20 @@ class Parser {
       const std::string name = getString(required(in, at, "name"), at + "/name");
       claim(name, at + "/name");
       spec.mapInputs.push_back({name, getDType(required(in, at, "dtype"), at + "/dtype")});
+      MapInputLayout layout;
+      if (const json* j = member(in, "stride")) layout.stride = readInputStride(*j, at + "/stride", spec, taken);
+      if (const json* j = member(in, "row_stride")) {
+        if (spec.rank != 2) fail(at + "/row_stride", "row_stride applies only to a rank-2 shape ([rows, cols]); remove it");
+        layout.rowStride = readInputStride(*j, at + "/row_stride", spec, taken);
+      }
+      spec.mapInputLayouts.push_back(layout);
     }
     if (const json* params = member(root, "params")) {
       if (!params->is_array())
         fail("/params", "expected an array of scalar parameters ({\"name\": ..., \"dtype\": ...}), found " + describe(*params));
       for (std::size_t i = 0; i < params->size(); ++i) {
         const std::string at = "/params/" + std::to_string(i);
-        const json& p = getObject((*params)[i], at, kMapInputKeys);
+        const json& p = getObject((*params)[i], at, kMapParamKeys);
         const std::string name = getString(required(p, at, "name"), at + "/name");
         claim(name, at + "/name", "parameter name");
         spec.mapParams.push_back({name, getDType(required(p, at, "dtype"), at + "/dtype")});
@@ -295,6 +303,9 @@ class Parser {
       fail("/outputs", "expected a non-empty array of outputs ({\"name\", \"dtype\", \"expr\"}), found " + describe(outputs));
     for (std::size_t i = 0; i < outputs.size(); ++i) {
       const std::string at = "/outputs/" + std::to_string(i);
+      for (const char* key : {"stride", "row_stride"})
+        if (outputs[i].is_object() && member(outputs[i], key))
+          failAtKey(at + "/" + key, "key " + inQuotes(key) + " applies to inputs only: outputs are written with contiguous columns and the kernel's row_stride (there are no scatters)");
       const json& out = getObject(outputs[i], at, kMapOutputKeys);
       MapOutput o;
       o.name = getString(required(out, at, "name"), at + "/name");
@@ -319,6 +330,8 @@ class Parser {
           fail(at + "/in_place", "output " + inQuotes(o.name) + " (" + std::string(nameOf(o.dtype)) + ") cannot share memory with input " +
                                      inQuotes(name) + " (" + std::string(nameOf(spec.mapInputs[size_t(o.inPlace)].dtype)) +
                                      "): in-place needs the same dtype");
+        if (spec.mapInputLayouts[size_t(o.inPlace)].strided())
+          fail(at + "/in_place", "input " + inQuotes(name) + " has a stride or row_stride of its own; an output shares memory only with an input of the outputs' layout");
         for (const MapOutput& other : spec.mapOutputs)
           if (other.inPlace == o.inPlace)
             fail(at + "/in_place", "input " + inQuotes(name) + " is already shared with output " + inQuotes(other.name) +
@@ -341,6 +354,30 @@ class Parser {
     if (const json* j = member(root, "tail"))
       spec.tail = choose(*j, "/tail", "tail", kMapTailNames) == 0 ? TailPolicy::predicated : TailPolicy::scalar;
     return spec;
+  }
+
+  // An input's "stride" or "row_stride": a static number of elements (0 repeats one element or
+  // row), or a runtime name, which is the same parameter as an extent or another input's stride of
+  // that name, or else a new extent parameter after the shape's.
+  Extent readInputStride(const json& j, const std::string& pointer, KernelSpec& spec, std::vector<std::string>& taken) const {
+    if (auto v = asInt(j)) {
+      if (*v < 0 || *v > kMaxExtent)
+        fail(pointer, "a static stride must be from 0 to 2^40 (" + std::to_string(kMaxExtent) + ") elements, found " + describe(j));
+      return Extent{*v, ""};
+    }
+    if (!j.is_string())
+      fail(pointer, "expected a number of elements (0 to 2^40) or a C identifier string (a runtime stride), found " + describe(j));
+    Extent e = readExtent(j, pointer);
+    std::vector<std::string> extents = spec.mapStrideNames;
+    for (const Extent* d : {&spec.rows, &spec.cols, spec.rowStride ? &*spec.rowStride : nullptr})
+      if (d && !d->isStatic()) extents.push_back(d->name);
+    if (std::find(extents.begin(), extents.end(), e.name) != extents.end()) return e;
+    if (std::find(taken.begin(), taken.end(), e.name) != taken.end())
+      fail(pointer, "name " + inQuotes(e.name) + " is already used by an input, param or output; a runtime stride needs its own name or an extent's");
+    if (e.name == spec.name) fail(pointer, "name " + inQuotes(e.name) + " is the kernel's name");
+    taken.push_back(e.name);
+    spec.mapStrideNames.push_back(e.name);
+    return e;
   }
 
   // An error at character `index` of the string value at `pointer`: the column is that character's,

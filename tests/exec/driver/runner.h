@@ -98,10 +98,12 @@ struct Outputs {
 // Checks one call's outputs: "" when right, else what is wrong (first mismatch, count).
 using Check = std::function<std::string(const Outputs&)>;
 
-// How the kernel's input tensor maps onto Shape, and its static extents.
+// How one tensor of the kernel (its input; for map, its first output) maps onto Shape, and its
+// static extents.
 class Layout {
  public:
-  explicit Layout(const Kernel& k) : k_(k), in_(k.input()) {
+  explicit Layout(const Kernel& k) : Layout(k, k.input()) {}
+  Layout(const Kernel& k, const Tensor& t) : k_(k), in_(t) {
     if (in_.extents.size() != 1 && in_.extents.size() != 2)
       throw std::logic_error("exec driver: input of rank " + std::to_string(in_.extents.size()) +
                              " (the driver's shapes are 1-D or 2-D)");
@@ -114,20 +116,29 @@ class Layout {
   }
   const Extents& extents() const { return extents_; }
 
-  // The symbols of one run: constants, plus the runtime extents from `s`. Every runtime extent
-  // parameter must be bound by the input's layout.
-  Env bind(const Shape& s) const {
+  // The symbols of one run: constants, `more` (extents the family binds itself), plus the runtime
+  // extents from `s`. Every runtime extent parameter must be bound.
+  Env bind(const Shape& s, const Env& more = {}, bool complete = true) const {
     Env env = k_.constants;
+    env.insert(more.begin(), more.end());
     auto set = [&](const std::string& expr, int64_t v) {
       const std::string sym = Expr::symbol(expr);
       if (is_param(sym)) env[sym] = v;
     };
     set(rows_expr_, s.rows), set(cols_expr_, s.cols), set(stride_expr_, s.stride);
     for (const std::string& p : k_.extent_params)
-      if (!env.count(p))
+      if (complete && !env.count(p))
         throw std::logic_error("exec driver: parameter " + p + " of " + k_.name +
                                " is not an extent or row stride of its input; its family module must bind it");
     return env;
+  }
+
+  // The runtime extent parameters `bind` sets from a Shape.
+  std::vector<std::string> shape_params() const {
+    std::vector<std::string> v;
+    for (const std::string* e : {&rows_expr_, &cols_expr_, &stride_expr_})
+      if (is_param(Expr::symbol(*e))) v.push_back(Expr::symbol(*e));
+    return v;
   }
 
  private:

@@ -34,6 +34,7 @@ inline bool applies(std::string_view c, const Kernel& k) {
 struct Mem {
   const Tensor* t = nullptr;
   DType dt;
+  int64_t row_stride = 0, col_stride = 1;  // element [r, c] is at data + (r * row_stride + c * col_stride) * size
   unsigned char *data = nullptr, *lo = nullptr, *hi = nullptr;
   std::unique_ptr<AlignedBuffer<unsigned char>> heap;
   std::unique_ptr<GuardedPages> pages;
@@ -41,7 +42,8 @@ struct Mem {
 
 class MapRunner {
  public:
-  explicit MapRunner(const Kernel& k) : k_(k), layout_(k), variants_(runnable_variants(k, rep_)) {
+  // Outputs are laid out as the Shape says; inputs may have strides of their own.
+  explicit MapRunner(const Kernel& k) : k_(k), layout_(k, first_output(k)), variants_(runnable_variants(k, rep_)) {
     std::map<std::string, DType> names;
     for (const Tensor& t : k.tensors)
       if (!t.output) names[k.semantic("name." + t.name)] = DType::parse(t.dtype);
@@ -57,7 +59,8 @@ class MapRunner {
   // page, 2 start after one; `inPlace`: the output that is called with its input's pointer.
   void run(const Shape& s, uint64_t seed, double special, int guard, const std::string& inPlace = "") {
     runs_ += 1;
-    const Env env = layout_.bind(s);
+    const Env more = input_strides(s, seed);
+    const Env env = layout_.bind(s, more);
     std::vector<Mem> mems;
     for (const Tensor& t : k_.tensors) mems.push_back(place(t, env, s.misalign, guard));
     // Inputs: values at the shape's elements, poison (extremes too) in row padding. Scalar
@@ -91,13 +94,13 @@ class MapRunner {
           e.push_back(exprs_.at(m.t->name).eval([&](const std::string& name) {
             if (const auto it = scalars.find(name); it != scalars.end()) return it->second;
             const Mem* in = inputs.at(name);
-            return simdgen_ref::map::read(in->dt, in->data, r * s.stride + c);
+            return simdgen_ref::map::read(in->dt, in->data, r * in->row_stride + c * in->col_stride);
           }));
     }
     const std::string head = "rows=" + std::to_string(s.rows) + " cols=" + std::to_string(s.cols) + " stride=" + std::to_string(s.stride) +
                              " misalign=" + std::to_string(s.misalign) + " seed=" + std::to_string(seed) +
                              (guard == 1 ? " (guard page after the end)" : guard == 2 ? " (guard page before the start)" : "") +
-                             (inPlace.empty() ? "" : " in place: " + inPlace);
+                             (inPlace.empty() ? "" : " in place: " + inPlace) + describe(more);
     for (const Variant& v : variants_) call(v, env, s, mems, bits, expected, head, inPlace);
   }
 
@@ -105,10 +108,46 @@ class MapRunner {
   static constexpr unsigned char kSentinel = 0xA5;
   static constexpr int64_t kSlack = 64;
 
+  static const Tensor& first_output(const Kernel& k) {
+    for (const Tensor& t : k.tensors)
+      if (t.output) return t;
+    throw std::logic_error("exec driver: kernel " + k.name + " has no output");
+  }
+
+  // Values of the runtime strides of the inputs' own layouts (the shape binds the others): element
+  // strides cycle through kElementStrides with the seed (0 repeats one element); an input's row
+  // stride leaves room for its row plus a little padding.
+  Env input_strides(const Shape& s, uint64_t seed) const {
+    static constexpr int64_t kElementStrides[] = {2, 3, 0, 1, 7, 16, 5};
+    const std::vector<std::string> bound = layout_.shape_params();
+    Env more;
+    auto unbound = [&](const std::string& expr) {
+      const std::string p = Expr::symbol(expr);
+      const bool param = std::find(k_.extent_params.begin(), k_.extent_params.end(), p) != k_.extent_params.end();
+      return param && std::find(bound.begin(), bound.end(), p) == bound.end() && !more.count(p) ? p : std::string();
+    };
+    uint64_t k = 0;
+    for (const Tensor& t : k_.tensors)
+      if (const std::string p = t.output ? "" : unbound(t.strides.back()); !p.empty()) more[p] = kElementStrides[(seed + k++) % 7];
+    for (const Tensor& t : k_.tensors)
+      if (const std::string p = t.output || t.strides.size() < 2 ? "" : unbound(t.strides[0]); !p.empty()) {
+        const int64_t col = Expr::eval(t.strides.back(), layout_.bind(s, more, false));
+        more[p] = s.cols * std::max<int64_t>(col, 1) + int64_t(seed % 3);
+      }
+    return more;
+  }
+  static std::string describe(const Env& more) {
+    std::string d;
+    for (const auto& [name, v] : more) d += " " + name + "=" + std::to_string(v);
+    return d;
+  }
+
   Mem place(const Tensor& t, const Env& env, int misalign, int guard) {
     Mem m;
     m.t = &t;
     m.dt = DType::parse(t.dtype);
+    m.col_stride = Expr::eval(t.strides.back(), env);
+    m.row_stride = t.strides.size() == 2 ? Expr::eval(t.strides[0], env) : 0;
     const int64_t size = m.dt.bits / 8, bytes = t.span(env) * size;
     if (guard == 0) {
       const int64_t total = (2 * kSlack + misalign) * size + bytes;
