@@ -17,6 +17,9 @@
 //   insert512    16 scalar loads assembled into a zmm (vmovss/vinsertps/
 //                vinsertf32x4 ...), as _mm512_setr_ps spells it; scalar tail
 //   insert256    the same with 8 loads into a ymm (AVX2); scalar tail
+//   simdgen.<v>  the generated kernel (bench/gather/specs: a runtime stride, and
+//                static strides 2, 3, 4 as .s2/.s3/.s4), variant <v> called by
+//                name (avx512, avx2) or through its dispatcher (dispatch)
 //   perm512      s = 2, 3, 4 only: whole contiguous zmm loads and
 //                vpermt2ps (_mm512_permutex2var_ps) / vshuff32x4; tail: masked
 //                loads of what is left, masked store
@@ -38,6 +41,10 @@
 #include <benchmark/benchmark.h>
 
 #include "harness.h"
+#include "strided_times_two.h"
+#include "strided_times_two_s2.h"
+#include "strided_times_two_s3.h"
+#include "strided_times_two_s4.h"
 
 namespace simdgen_bench {
 namespace {
@@ -178,6 +185,23 @@ SIMDGEN_AVX512 void perm512(const float* x, int64_t n, int64_t s, float* y) {
   }
 }
 
+// The generated kernels with a static stride take no s: wrappers of the benchmark's signature.
+#define SIMDGEN_STATIC_STRIDE(S, fn)                                                  \
+  void fn##_of(const float* x, int64_t n, int64_t s, float* y) {                      \
+    if (s != S) std::abort();                                                         \
+    fn(x, n, y);                                                                      \
+  }
+SIMDGEN_STATIC_STRIDE(2, strided_times_two_s2)
+SIMDGEN_STATIC_STRIDE(2, strided_times_two_s2_avx512)
+SIMDGEN_STATIC_STRIDE(2, strided_times_two_s2_avx2)
+SIMDGEN_STATIC_STRIDE(3, strided_times_two_s3)
+SIMDGEN_STATIC_STRIDE(3, strided_times_two_s3_avx512)
+SIMDGEN_STATIC_STRIDE(3, strided_times_two_s3_avx2)
+SIMDGEN_STATIC_STRIDE(4, strided_times_two_s4)
+SIMDGEN_STATIC_STRIDE(4, strided_times_two_s4_avx512)
+SIMDGEN_STATIC_STRIDE(4, strided_times_two_s4_avx2)
+#undef SIMDGEN_STATIC_STRIDE
+
 struct FreeDeleter {
   void operator()(void* p) const { std::free(p); }
 };
@@ -234,7 +258,15 @@ void register_gather_benchmarks() {
     sizes.push_back(s <= 64 ? 1000000 : 65536);
     for (int64_t n : sizes) {
       add("scalar", scalar, s, n);
+      add("simdgen.dispatch", strided_times_two, s, n);
+      if (s == 2) add("simdgen.s2.dispatch", strided_times_two_s2_of, s, n);
+      if (s == 3) add("simdgen.s3.dispatch", strided_times_two_s3_of, s, n);
+      if (s == 4) add("simdgen.s4.dispatch", strided_times_two_s4_of, s, n);
       if (avx512) {
+        add("simdgen.avx512", strided_times_two_avx512, s, n);
+        if (s == 2) add("simdgen.s2.avx512", strided_times_two_s2_avx512_of, s, n);
+        if (s == 3) add("simdgen.s3.avx512", strided_times_two_s3_avx512_of, s, n);
+        if (s == 4) add("simdgen.s4.avx512", strided_times_two_s4_avx512_of, s, n);
         add("autovec512", autovec512, s, n);
         add("gather512", gather512, s, n);
         add("gather512m", gather512m, s, n);
@@ -244,6 +276,10 @@ void register_gather_benchmarks() {
         if (s == 4) add("perm512", perm512<4>, s, n);
       }
       if (avx2) {
+        add("simdgen.avx2", strided_times_two_avx2, s, n);
+        if (s == 2) add("simdgen.s2.avx2", strided_times_two_s2_avx2_of, s, n);
+        if (s == 3) add("simdgen.s3.avx2", strided_times_two_s3_avx2_of, s, n);
+        if (s == 4) add("simdgen.s4.avx2", strided_times_two_s4_avx2_of, s, n);
         add("gather256", gather256, s, n);
         add("insert256", insert256, s, n);
       }

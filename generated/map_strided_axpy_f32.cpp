@@ -76,6 +76,7 @@ static inline void simdgen_store_prefix(void* to, uint8x16_t v, int64_t bytes) {
 // ---- avx512 (512-bit vectors)
 // whole vectors: 2 per iteration (unrolled), then one per iteration
 // tail: one predicated partial vector after the whole vectors (nothing outside the arrays is read or written)
+// uses strided lanes: scalar loads inserted into 128-bit quarters
 // uses vpgatherdd/vpgatherdq gathers (lane r reads element r * stride)
 
 #if defined(__x86_64__)
@@ -103,22 +104,98 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void map_stri
   if (n > 15) {
     // whole vectors, 2 per iteration
     for (; i + 32 <= n; i += 32) {
-      __m512 x_v_0 = _mm512_i32gather_ps(offsets16_stride1, (const void*)(in0 + i * stride1), 4);
-      __m512 y_v_0 = _mm512_i32gather_ps(offsets16_stride2, (const void*)(in1 + i * stride2), 4);
-      __m512i k_v_0 =
-          _mm512_i32gather_epi32(offsets16_stride1, (const void*)(in2 + i * stride1), 4);
+      const float* x_v_0_at = in0 + i * stride1;
+      const __m128 x_v_0_q0 =
+          _mm_setr_ps(x_v_0_at[0], x_v_0_at[stride1], x_v_0_at[2 * stride1], x_v_0_at[3 * stride1]);
+      const __m128 x_v_0_q1 = _mm_setr_ps(x_v_0_at[4 * stride1], x_v_0_at[5 * stride1],
+                                          x_v_0_at[6 * stride1], x_v_0_at[7 * stride1]);
+      const __m128 x_v_0_q2 = _mm_setr_ps(x_v_0_at[8 * stride1], x_v_0_at[9 * stride1],
+                                          x_v_0_at[10 * stride1], x_v_0_at[11 * stride1]);
+      const __m128 x_v_0_q3 = _mm_setr_ps(x_v_0_at[12 * stride1], x_v_0_at[13 * stride1],
+                                          x_v_0_at[14 * stride1], x_v_0_at[15 * stride1]);
+      __m512 x_v_0 = _mm512_castps128_ps512(x_v_0_q0);
+      x_v_0 = _mm512_insertf32x4(x_v_0, x_v_0_q1, 1);
+      x_v_0 = _mm512_insertf32x4(x_v_0, x_v_0_q2, 2);
+      x_v_0 = _mm512_insertf32x4(x_v_0, x_v_0_q3, 3);
+      const float* y_v_0_at = in1 + i * stride2;
+      const __m128 y_v_0_q0 =
+          _mm_setr_ps(y_v_0_at[0], y_v_0_at[stride2], y_v_0_at[2 * stride2], y_v_0_at[3 * stride2]);
+      const __m128 y_v_0_q1 = _mm_setr_ps(y_v_0_at[4 * stride2], y_v_0_at[5 * stride2],
+                                          y_v_0_at[6 * stride2], y_v_0_at[7 * stride2]);
+      const __m128 y_v_0_q2 = _mm_setr_ps(y_v_0_at[8 * stride2], y_v_0_at[9 * stride2],
+                                          y_v_0_at[10 * stride2], y_v_0_at[11 * stride2]);
+      const __m128 y_v_0_q3 = _mm_setr_ps(y_v_0_at[12 * stride2], y_v_0_at[13 * stride2],
+                                          y_v_0_at[14 * stride2], y_v_0_at[15 * stride2]);
+      __m512 y_v_0 = _mm512_castps128_ps512(y_v_0_q0);
+      y_v_0 = _mm512_insertf32x4(y_v_0, y_v_0_q1, 1);
+      y_v_0 = _mm512_insertf32x4(y_v_0, y_v_0_q2, 2);
+      y_v_0 = _mm512_insertf32x4(y_v_0, y_v_0_q3, 3);
+      const int32_t* k_v_0_at = in2 + i * stride1;
+      const __m128i k_v_0_q0 =
+          _mm_setr_epi32((int)k_v_0_at[0], (int)k_v_0_at[stride1], (int)k_v_0_at[2 * stride1],
+                         (int)k_v_0_at[3 * stride1]);
+      const __m128i k_v_0_q1 =
+          _mm_setr_epi32((int)k_v_0_at[4 * stride1], (int)k_v_0_at[5 * stride1],
+                         (int)k_v_0_at[6 * stride1], (int)k_v_0_at[7 * stride1]);
+      const __m128i k_v_0_q2 =
+          _mm_setr_epi32((int)k_v_0_at[8 * stride1], (int)k_v_0_at[9 * stride1],
+                         (int)k_v_0_at[10 * stride1], (int)k_v_0_at[11 * stride1]);
+      const __m128i k_v_0_q3 =
+          _mm_setr_epi32((int)k_v_0_at[12 * stride1], (int)k_v_0_at[13 * stride1],
+                         (int)k_v_0_at[14 * stride1], (int)k_v_0_at[15 * stride1]);
+      __m512i k_v_0 = _mm512_castsi128_si512(k_v_0_q0);
+      k_v_0 = _mm512_inserti32x4(k_v_0, k_v_0_q1, 1);
+      k_v_0 = _mm512_inserti32x4(k_v_0, k_v_0_q2, 2);
+      k_v_0 = _mm512_inserti32x4(k_v_0, k_v_0_q3, 3);
       __m512 t0_0 = _mm512_mul_ps(k0, x_v_0);
       __m512 t1_0 = _mm512_add_ps(t0_0, y_v_0);
       __m512i t2_0 = _mm512_mullo_epi32(k_v_0, k1);
       __m512i t3_0 = _mm512_add_epi32(t2_0, k2);
       _mm512_storeu_ps(out0 + i, t1_0);
       _mm512_storeu_si512((void*)(out1 + i), t3_0);
-      __m512 x_v_1 = _mm512_i32gather_ps(offsets16_stride1,
-                                         (const void*)(in0 + i * stride1 + 16 * stride1), 4);
-      __m512 y_v_1 = _mm512_i32gather_ps(offsets16_stride2,
-                                         (const void*)(in1 + i * stride2 + 16 * stride2), 4);
-      __m512i k_v_1 = _mm512_i32gather_epi32(offsets16_stride1,
-                                             (const void*)(in2 + i * stride1 + 16 * stride1), 4);
+      const float* x_v_1_at = in0 + i * stride1 + 16 * stride1;
+      const __m128 x_v_1_q0 =
+          _mm_setr_ps(x_v_1_at[0], x_v_1_at[stride1], x_v_1_at[2 * stride1], x_v_1_at[3 * stride1]);
+      const __m128 x_v_1_q1 = _mm_setr_ps(x_v_1_at[4 * stride1], x_v_1_at[5 * stride1],
+                                          x_v_1_at[6 * stride1], x_v_1_at[7 * stride1]);
+      const __m128 x_v_1_q2 = _mm_setr_ps(x_v_1_at[8 * stride1], x_v_1_at[9 * stride1],
+                                          x_v_1_at[10 * stride1], x_v_1_at[11 * stride1]);
+      const __m128 x_v_1_q3 = _mm_setr_ps(x_v_1_at[12 * stride1], x_v_1_at[13 * stride1],
+                                          x_v_1_at[14 * stride1], x_v_1_at[15 * stride1]);
+      __m512 x_v_1 = _mm512_castps128_ps512(x_v_1_q0);
+      x_v_1 = _mm512_insertf32x4(x_v_1, x_v_1_q1, 1);
+      x_v_1 = _mm512_insertf32x4(x_v_1, x_v_1_q2, 2);
+      x_v_1 = _mm512_insertf32x4(x_v_1, x_v_1_q3, 3);
+      const float* y_v_1_at = in1 + i * stride2 + 16 * stride2;
+      const __m128 y_v_1_q0 =
+          _mm_setr_ps(y_v_1_at[0], y_v_1_at[stride2], y_v_1_at[2 * stride2], y_v_1_at[3 * stride2]);
+      const __m128 y_v_1_q1 = _mm_setr_ps(y_v_1_at[4 * stride2], y_v_1_at[5 * stride2],
+                                          y_v_1_at[6 * stride2], y_v_1_at[7 * stride2]);
+      const __m128 y_v_1_q2 = _mm_setr_ps(y_v_1_at[8 * stride2], y_v_1_at[9 * stride2],
+                                          y_v_1_at[10 * stride2], y_v_1_at[11 * stride2]);
+      const __m128 y_v_1_q3 = _mm_setr_ps(y_v_1_at[12 * stride2], y_v_1_at[13 * stride2],
+                                          y_v_1_at[14 * stride2], y_v_1_at[15 * stride2]);
+      __m512 y_v_1 = _mm512_castps128_ps512(y_v_1_q0);
+      y_v_1 = _mm512_insertf32x4(y_v_1, y_v_1_q1, 1);
+      y_v_1 = _mm512_insertf32x4(y_v_1, y_v_1_q2, 2);
+      y_v_1 = _mm512_insertf32x4(y_v_1, y_v_1_q3, 3);
+      const int32_t* k_v_1_at = in2 + i * stride1 + 16 * stride1;
+      const __m128i k_v_1_q0 =
+          _mm_setr_epi32((int)k_v_1_at[0], (int)k_v_1_at[stride1], (int)k_v_1_at[2 * stride1],
+                         (int)k_v_1_at[3 * stride1]);
+      const __m128i k_v_1_q1 =
+          _mm_setr_epi32((int)k_v_1_at[4 * stride1], (int)k_v_1_at[5 * stride1],
+                         (int)k_v_1_at[6 * stride1], (int)k_v_1_at[7 * stride1]);
+      const __m128i k_v_1_q2 =
+          _mm_setr_epi32((int)k_v_1_at[8 * stride1], (int)k_v_1_at[9 * stride1],
+                         (int)k_v_1_at[10 * stride1], (int)k_v_1_at[11 * stride1]);
+      const __m128i k_v_1_q3 =
+          _mm_setr_epi32((int)k_v_1_at[12 * stride1], (int)k_v_1_at[13 * stride1],
+                         (int)k_v_1_at[14 * stride1], (int)k_v_1_at[15 * stride1]);
+      __m512i k_v_1 = _mm512_castsi128_si512(k_v_1_q0);
+      k_v_1 = _mm512_inserti32x4(k_v_1, k_v_1_q1, 1);
+      k_v_1 = _mm512_inserti32x4(k_v_1, k_v_1_q2, 2);
+      k_v_1 = _mm512_inserti32x4(k_v_1, k_v_1_q3, 3);
       __m512 t0_1 = _mm512_mul_ps(k0, x_v_1);
       __m512 t1_1 = _mm512_add_ps(t0_1, y_v_1);
       __m512i t2_1 = _mm512_mullo_epi32(k_v_1, k1);
@@ -128,9 +205,45 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void map_stri
     }
     // whole vectors, one per iteration
     for (; i + 16 <= n; i += 16) {
-      __m512 x_v = _mm512_i32gather_ps(offsets16_stride1, (const void*)(in0 + i * stride1), 4);
-      __m512 y_v = _mm512_i32gather_ps(offsets16_stride2, (const void*)(in1 + i * stride2), 4);
-      __m512i k_v = _mm512_i32gather_epi32(offsets16_stride1, (const void*)(in2 + i * stride1), 4);
+      const float* x_v_at = in0 + i * stride1;
+      const __m128 x_v_q0 =
+          _mm_setr_ps(x_v_at[0], x_v_at[stride1], x_v_at[2 * stride1], x_v_at[3 * stride1]);
+      const __m128 x_v_q1 = _mm_setr_ps(x_v_at[4 * stride1], x_v_at[5 * stride1],
+                                        x_v_at[6 * stride1], x_v_at[7 * stride1]);
+      const __m128 x_v_q2 = _mm_setr_ps(x_v_at[8 * stride1], x_v_at[9 * stride1],
+                                        x_v_at[10 * stride1], x_v_at[11 * stride1]);
+      const __m128 x_v_q3 = _mm_setr_ps(x_v_at[12 * stride1], x_v_at[13 * stride1],
+                                        x_v_at[14 * stride1], x_v_at[15 * stride1]);
+      __m512 x_v = _mm512_castps128_ps512(x_v_q0);
+      x_v = _mm512_insertf32x4(x_v, x_v_q1, 1);
+      x_v = _mm512_insertf32x4(x_v, x_v_q2, 2);
+      x_v = _mm512_insertf32x4(x_v, x_v_q3, 3);
+      const float* y_v_at = in1 + i * stride2;
+      const __m128 y_v_q0 =
+          _mm_setr_ps(y_v_at[0], y_v_at[stride2], y_v_at[2 * stride2], y_v_at[3 * stride2]);
+      const __m128 y_v_q1 = _mm_setr_ps(y_v_at[4 * stride2], y_v_at[5 * stride2],
+                                        y_v_at[6 * stride2], y_v_at[7 * stride2]);
+      const __m128 y_v_q2 = _mm_setr_ps(y_v_at[8 * stride2], y_v_at[9 * stride2],
+                                        y_v_at[10 * stride2], y_v_at[11 * stride2]);
+      const __m128 y_v_q3 = _mm_setr_ps(y_v_at[12 * stride2], y_v_at[13 * stride2],
+                                        y_v_at[14 * stride2], y_v_at[15 * stride2]);
+      __m512 y_v = _mm512_castps128_ps512(y_v_q0);
+      y_v = _mm512_insertf32x4(y_v, y_v_q1, 1);
+      y_v = _mm512_insertf32x4(y_v, y_v_q2, 2);
+      y_v = _mm512_insertf32x4(y_v, y_v_q3, 3);
+      const int32_t* k_v_at = in2 + i * stride1;
+      const __m128i k_v_q0 = _mm_setr_epi32((int)k_v_at[0], (int)k_v_at[stride1],
+                                            (int)k_v_at[2 * stride1], (int)k_v_at[3 * stride1]);
+      const __m128i k_v_q1 = _mm_setr_epi32((int)k_v_at[4 * stride1], (int)k_v_at[5 * stride1],
+                                            (int)k_v_at[6 * stride1], (int)k_v_at[7 * stride1]);
+      const __m128i k_v_q2 = _mm_setr_epi32((int)k_v_at[8 * stride1], (int)k_v_at[9 * stride1],
+                                            (int)k_v_at[10 * stride1], (int)k_v_at[11 * stride1]);
+      const __m128i k_v_q3 = _mm_setr_epi32((int)k_v_at[12 * stride1], (int)k_v_at[13 * stride1],
+                                            (int)k_v_at[14 * stride1], (int)k_v_at[15 * stride1]);
+      __m512i k_v = _mm512_castsi128_si512(k_v_q0);
+      k_v = _mm512_inserti32x4(k_v, k_v_q1, 1);
+      k_v = _mm512_inserti32x4(k_v, k_v_q2, 2);
+      k_v = _mm512_inserti32x4(k_v, k_v_q3, 3);
       __m512 t4 = _mm512_mul_ps(k0, x_v);
       __m512 t5 = _mm512_add_ps(t4, y_v);
       __m512i t6 = _mm512_mullo_epi32(k_v, k1);
@@ -207,6 +320,7 @@ __attribute__((target("+sve"))) void map_strided_axpy_f32_sve(const float* in0, 
 // ---- avx2 (256-bit vectors)
 // whole vectors: 2 per iteration (unrolled), then one per iteration
 // tail: one predicated partial vector after the whole vectors (nothing outside the arrays is read or written)
+// uses strided lanes: scalar loads inserted into 128-bit quarters
 // uses vpgatherdd/vpgatherdq gathers (lane r reads element r * stride)
 
 #if defined(__x86_64__)
@@ -234,21 +348,52 @@ __attribute__((target("avx2"))) void map_strided_axpy_f32_avx2(const float* in0,
   if (n > 7) {
     // whole vectors, 2 per iteration
     for (; i + 16 <= n; i += 16) {
-      __m256 x_v_0 = _mm256_i32gather_ps((const float*)(in0 + i * stride1), offsets8_stride1, 4);
-      __m256 y_v_0 = _mm256_i32gather_ps((const float*)(in1 + i * stride2), offsets8_stride2, 4);
-      __m256i k_v_0 = _mm256_i32gather_epi32((const int*)(in2 + i * stride1), offsets8_stride1, 4);
+      const float* x_v_0_at = in0 + i * stride1;
+      const __m128 x_v_0_q0 =
+          _mm_setr_ps(x_v_0_at[0], x_v_0_at[stride1], x_v_0_at[2 * stride1], x_v_0_at[3 * stride1]);
+      const __m128 x_v_0_q1 = _mm_setr_ps(x_v_0_at[4 * stride1], x_v_0_at[5 * stride1],
+                                          x_v_0_at[6 * stride1], x_v_0_at[7 * stride1]);
+      __m256 x_v_0 = _mm256_set_m128(x_v_0_q1, x_v_0_q0);
+      const float* y_v_0_at = in1 + i * stride2;
+      const __m128 y_v_0_q0 =
+          _mm_setr_ps(y_v_0_at[0], y_v_0_at[stride2], y_v_0_at[2 * stride2], y_v_0_at[3 * stride2]);
+      const __m128 y_v_0_q1 = _mm_setr_ps(y_v_0_at[4 * stride2], y_v_0_at[5 * stride2],
+                                          y_v_0_at[6 * stride2], y_v_0_at[7 * stride2]);
+      __m256 y_v_0 = _mm256_set_m128(y_v_0_q1, y_v_0_q0);
+      const int32_t* k_v_0_at = in2 + i * stride1;
+      const __m128i k_v_0_q0 =
+          _mm_setr_epi32((int)k_v_0_at[0], (int)k_v_0_at[stride1], (int)k_v_0_at[2 * stride1],
+                         (int)k_v_0_at[3 * stride1]);
+      const __m128i k_v_0_q1 =
+          _mm_setr_epi32((int)k_v_0_at[4 * stride1], (int)k_v_0_at[5 * stride1],
+                         (int)k_v_0_at[6 * stride1], (int)k_v_0_at[7 * stride1]);
+      __m256i k_v_0 = _mm256_set_m128i(k_v_0_q1, k_v_0_q0);
       __m256 t0_0 = _mm256_mul_ps(k0, x_v_0);
       __m256 t1_0 = _mm256_add_ps(t0_0, y_v_0);
       __m256i t2_0 = _mm256_mullo_epi32(k_v_0, k1);
       __m256i t3_0 = _mm256_add_epi32(t2_0, k2);
       _mm256_storeu_ps(out0 + i, t1_0);
       _mm256_storeu_si256((__m256i*)(out1 + i), t3_0);
-      __m256 x_v_1 =
-          _mm256_i32gather_ps((const float*)(in0 + i * stride1 + 8 * stride1), offsets8_stride1, 4);
-      __m256 y_v_1 =
-          _mm256_i32gather_ps((const float*)(in1 + i * stride2 + 8 * stride2), offsets8_stride2, 4);
-      __m256i k_v_1 = _mm256_i32gather_epi32((const int*)(in2 + i * stride1 + 8 * stride1),
-                                             offsets8_stride1, 4);
+      const float* x_v_1_at = in0 + i * stride1 + 8 * stride1;
+      const __m128 x_v_1_q0 =
+          _mm_setr_ps(x_v_1_at[0], x_v_1_at[stride1], x_v_1_at[2 * stride1], x_v_1_at[3 * stride1]);
+      const __m128 x_v_1_q1 = _mm_setr_ps(x_v_1_at[4 * stride1], x_v_1_at[5 * stride1],
+                                          x_v_1_at[6 * stride1], x_v_1_at[7 * stride1]);
+      __m256 x_v_1 = _mm256_set_m128(x_v_1_q1, x_v_1_q0);
+      const float* y_v_1_at = in1 + i * stride2 + 8 * stride2;
+      const __m128 y_v_1_q0 =
+          _mm_setr_ps(y_v_1_at[0], y_v_1_at[stride2], y_v_1_at[2 * stride2], y_v_1_at[3 * stride2]);
+      const __m128 y_v_1_q1 = _mm_setr_ps(y_v_1_at[4 * stride2], y_v_1_at[5 * stride2],
+                                          y_v_1_at[6 * stride2], y_v_1_at[7 * stride2]);
+      __m256 y_v_1 = _mm256_set_m128(y_v_1_q1, y_v_1_q0);
+      const int32_t* k_v_1_at = in2 + i * stride1 + 8 * stride1;
+      const __m128i k_v_1_q0 =
+          _mm_setr_epi32((int)k_v_1_at[0], (int)k_v_1_at[stride1], (int)k_v_1_at[2 * stride1],
+                         (int)k_v_1_at[3 * stride1]);
+      const __m128i k_v_1_q1 =
+          _mm_setr_epi32((int)k_v_1_at[4 * stride1], (int)k_v_1_at[5 * stride1],
+                         (int)k_v_1_at[6 * stride1], (int)k_v_1_at[7 * stride1]);
+      __m256i k_v_1 = _mm256_set_m128i(k_v_1_q1, k_v_1_q0);
       __m256 t0_1 = _mm256_mul_ps(k0, x_v_1);
       __m256 t1_1 = _mm256_add_ps(t0_1, y_v_1);
       __m256i t2_1 = _mm256_mullo_epi32(k_v_1, k1);
@@ -258,9 +403,24 @@ __attribute__((target("avx2"))) void map_strided_axpy_f32_avx2(const float* in0,
     }
     // whole vectors, one per iteration
     for (; i + 8 <= n; i += 8) {
-      __m256 x_v = _mm256_i32gather_ps((const float*)(in0 + i * stride1), offsets8_stride1, 4);
-      __m256 y_v = _mm256_i32gather_ps((const float*)(in1 + i * stride2), offsets8_stride2, 4);
-      __m256i k_v = _mm256_i32gather_epi32((const int*)(in2 + i * stride1), offsets8_stride1, 4);
+      const float* x_v_at = in0 + i * stride1;
+      const __m128 x_v_q0 =
+          _mm_setr_ps(x_v_at[0], x_v_at[stride1], x_v_at[2 * stride1], x_v_at[3 * stride1]);
+      const __m128 x_v_q1 = _mm_setr_ps(x_v_at[4 * stride1], x_v_at[5 * stride1],
+                                        x_v_at[6 * stride1], x_v_at[7 * stride1]);
+      __m256 x_v = _mm256_set_m128(x_v_q1, x_v_q0);
+      const float* y_v_at = in1 + i * stride2;
+      const __m128 y_v_q0 =
+          _mm_setr_ps(y_v_at[0], y_v_at[stride2], y_v_at[2 * stride2], y_v_at[3 * stride2]);
+      const __m128 y_v_q1 = _mm_setr_ps(y_v_at[4 * stride2], y_v_at[5 * stride2],
+                                        y_v_at[6 * stride2], y_v_at[7 * stride2]);
+      __m256 y_v = _mm256_set_m128(y_v_q1, y_v_q0);
+      const int32_t* k_v_at = in2 + i * stride1;
+      const __m128i k_v_q0 = _mm_setr_epi32((int)k_v_at[0], (int)k_v_at[stride1],
+                                            (int)k_v_at[2 * stride1], (int)k_v_at[3 * stride1]);
+      const __m128i k_v_q1 = _mm_setr_epi32((int)k_v_at[4 * stride1], (int)k_v_at[5 * stride1],
+                                            (int)k_v_at[6 * stride1], (int)k_v_at[7 * stride1]);
+      __m256i k_v = _mm256_set_m128i(k_v_q1, k_v_q0);
       __m256 t4 = _mm256_mul_ps(k0, x_v);
       __m256 t5 = _mm256_add_ps(t4, y_v);
       __m256i t6 = _mm256_mullo_epi32(k_v, k1);

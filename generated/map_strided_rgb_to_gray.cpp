@@ -100,6 +100,7 @@ static inline void simdgen_store_prefix(void* to, uint8x16_t v, int64_t bytes) {
 // whole vectors: 2 per iteration (unrolled), then one per iteration
 // tail: one predicated partial vector after the whole vectors (nothing outside the arrays is read or written)
 // uses 8/16-bit or widening columns filled lane by lane through a stack tile (x86 has no byte gather)
+// uses strided lanes: scalar loads inserted into 128-bit quarters
 // uses vpmov/vpmovs/vpmovus narrowing, vcvtpd2ps, vcvtqq2ps between element widths
 // uses vpmovsx/vpmovzx/vcvtps2pd widening between element widths
 
@@ -118,18 +119,27 @@ map_strided_rgb_to_gray_avx512(const uint8_t* in0, const uint8_t* in1, const uin
     if (cols > 15) {
       // whole vectors, 2 per iteration
       for (; c + 32 <= cols; c += 32) {
-        alignas(64) uint8_t red_v_0_stage[16];
-        for (int64_t lane = 0; lane < 16; ++lane)
-          red_v_0_stage[lane] = (uint8_t)in0[3 * c + r * stride1 + lane * 3];
-        __m128i red_v_0 = _mm_loadu_si128((const __m128i*)(red_v_0_stage));
-        alignas(64) uint8_t green_v_0_stage[16];
-        for (int64_t lane = 0; lane < 16; ++lane)
-          green_v_0_stage[lane] = (uint8_t)in1[3 * c + r * stride1 + lane * 3];
-        __m128i green_v_0 = _mm_loadu_si128((const __m128i*)(green_v_0_stage));
-        alignas(64) uint8_t blue_v_0_stage[16];
-        for (int64_t lane = 0; lane < 16; ++lane)
-          blue_v_0_stage[lane] = (uint8_t)in2[3 * c + r * stride1 + lane * 3];
-        __m128i blue_v_0 = _mm_loadu_si128((const __m128i*)(blue_v_0_stage));
+        const uint8_t* red_v_0_at = in0 + 3 * c + r * stride1;
+        __m128i red_v_0 = _mm_setr_epi8(
+            (char)red_v_0_at[0], (char)red_v_0_at[3], (char)red_v_0_at[6], (char)red_v_0_at[9],
+            (char)red_v_0_at[12], (char)red_v_0_at[15], (char)red_v_0_at[18], (char)red_v_0_at[21],
+            (char)red_v_0_at[24], (char)red_v_0_at[27], (char)red_v_0_at[30], (char)red_v_0_at[33],
+            (char)red_v_0_at[36], (char)red_v_0_at[39], (char)red_v_0_at[42], (char)red_v_0_at[45]);
+        const uint8_t* green_v_0_at = in1 + 3 * c + r * stride1;
+        __m128i green_v_0 =
+            _mm_setr_epi8((char)green_v_0_at[0], (char)green_v_0_at[3], (char)green_v_0_at[6],
+                          (char)green_v_0_at[9], (char)green_v_0_at[12], (char)green_v_0_at[15],
+                          (char)green_v_0_at[18], (char)green_v_0_at[21], (char)green_v_0_at[24],
+                          (char)green_v_0_at[27], (char)green_v_0_at[30], (char)green_v_0_at[33],
+                          (char)green_v_0_at[36], (char)green_v_0_at[39], (char)green_v_0_at[42],
+                          (char)green_v_0_at[45]);
+        const uint8_t* blue_v_0_at = in2 + 3 * c + r * stride1;
+        __m128i blue_v_0 = _mm_setr_epi8(
+            (char)blue_v_0_at[0], (char)blue_v_0_at[3], (char)blue_v_0_at[6], (char)blue_v_0_at[9],
+            (char)blue_v_0_at[12], (char)blue_v_0_at[15], (char)blue_v_0_at[18],
+            (char)blue_v_0_at[21], (char)blue_v_0_at[24], (char)blue_v_0_at[27],
+            (char)blue_v_0_at[30], (char)blue_v_0_at[33], (char)blue_v_0_at[36],
+            (char)blue_v_0_at[39], (char)blue_v_0_at[42], (char)blue_v_0_at[45]);
         __m512i t0_0_w = _mm512_cvtepu8_epi32(red_v_0);
         __m512 t0_0 = _mm512_cvtepi32_ps(t0_0_w);
         __m512 t1_0 = _mm512_mul_ps(k0, t0_0);
@@ -145,18 +155,27 @@ map_strided_rgb_to_gray_avx512(const uint8_t* in0, const uint8_t* in1, const uin
         __m512i t8_0_w = _mm512_cvttps_epu32(_mm512_max_ps(t8_0_w_r, _mm512_setzero_ps()));
         __m128i t8_0 = _mm512_cvtusepi32_epi8(t8_0_w);
         _mm_storeu_si128((__m128i*)(out0 + c + cols * r), t8_0);
-        alignas(64) uint8_t red_v_1_stage[16];
-        for (int64_t lane = 0; lane < 16; ++lane)
-          red_v_1_stage[lane] = (uint8_t)in0[3 * c + r * stride1 + 48 + lane * 3];
-        __m128i red_v_1 = _mm_loadu_si128((const __m128i*)(red_v_1_stage));
-        alignas(64) uint8_t green_v_1_stage[16];
-        for (int64_t lane = 0; lane < 16; ++lane)
-          green_v_1_stage[lane] = (uint8_t)in1[3 * c + r * stride1 + 48 + lane * 3];
-        __m128i green_v_1 = _mm_loadu_si128((const __m128i*)(green_v_1_stage));
-        alignas(64) uint8_t blue_v_1_stage[16];
-        for (int64_t lane = 0; lane < 16; ++lane)
-          blue_v_1_stage[lane] = (uint8_t)in2[3 * c + r * stride1 + 48 + lane * 3];
-        __m128i blue_v_1 = _mm_loadu_si128((const __m128i*)(blue_v_1_stage));
+        const uint8_t* red_v_1_at = in0 + 3 * c + r * stride1 + 48;
+        __m128i red_v_1 = _mm_setr_epi8(
+            (char)red_v_1_at[0], (char)red_v_1_at[3], (char)red_v_1_at[6], (char)red_v_1_at[9],
+            (char)red_v_1_at[12], (char)red_v_1_at[15], (char)red_v_1_at[18], (char)red_v_1_at[21],
+            (char)red_v_1_at[24], (char)red_v_1_at[27], (char)red_v_1_at[30], (char)red_v_1_at[33],
+            (char)red_v_1_at[36], (char)red_v_1_at[39], (char)red_v_1_at[42], (char)red_v_1_at[45]);
+        const uint8_t* green_v_1_at = in1 + 3 * c + r * stride1 + 48;
+        __m128i green_v_1 =
+            _mm_setr_epi8((char)green_v_1_at[0], (char)green_v_1_at[3], (char)green_v_1_at[6],
+                          (char)green_v_1_at[9], (char)green_v_1_at[12], (char)green_v_1_at[15],
+                          (char)green_v_1_at[18], (char)green_v_1_at[21], (char)green_v_1_at[24],
+                          (char)green_v_1_at[27], (char)green_v_1_at[30], (char)green_v_1_at[33],
+                          (char)green_v_1_at[36], (char)green_v_1_at[39], (char)green_v_1_at[42],
+                          (char)green_v_1_at[45]);
+        const uint8_t* blue_v_1_at = in2 + 3 * c + r * stride1 + 48;
+        __m128i blue_v_1 = _mm_setr_epi8(
+            (char)blue_v_1_at[0], (char)blue_v_1_at[3], (char)blue_v_1_at[6], (char)blue_v_1_at[9],
+            (char)blue_v_1_at[12], (char)blue_v_1_at[15], (char)blue_v_1_at[18],
+            (char)blue_v_1_at[21], (char)blue_v_1_at[24], (char)blue_v_1_at[27],
+            (char)blue_v_1_at[30], (char)blue_v_1_at[33], (char)blue_v_1_at[36],
+            (char)blue_v_1_at[39], (char)blue_v_1_at[42], (char)blue_v_1_at[45]);
         __m512i t0_1_w = _mm512_cvtepu8_epi32(red_v_1);
         __m512 t0_1 = _mm512_cvtepi32_ps(t0_1_w);
         __m512 t1_1 = _mm512_mul_ps(k0, t0_1);
@@ -175,18 +194,24 @@ map_strided_rgb_to_gray_avx512(const uint8_t* in0, const uint8_t* in1, const uin
       }
       // whole vectors, one per iteration
       for (; c + 16 <= cols; c += 16) {
-        alignas(64) uint8_t red_v_stage[16];
-        for (int64_t lane = 0; lane < 16; ++lane)
-          red_v_stage[lane] = (uint8_t)in0[3 * c + r * stride1 + lane * 3];
-        __m128i red_v = _mm_loadu_si128((const __m128i*)(red_v_stage));
-        alignas(64) uint8_t green_v_stage[16];
-        for (int64_t lane = 0; lane < 16; ++lane)
-          green_v_stage[lane] = (uint8_t)in1[3 * c + r * stride1 + lane * 3];
-        __m128i green_v = _mm_loadu_si128((const __m128i*)(green_v_stage));
-        alignas(64) uint8_t blue_v_stage[16];
-        for (int64_t lane = 0; lane < 16; ++lane)
-          blue_v_stage[lane] = (uint8_t)in2[3 * c + r * stride1 + lane * 3];
-        __m128i blue_v = _mm_loadu_si128((const __m128i*)(blue_v_stage));
+        const uint8_t* red_v_at = in0 + 3 * c + r * stride1;
+        __m128i red_v = _mm_setr_epi8(
+            (char)red_v_at[0], (char)red_v_at[3], (char)red_v_at[6], (char)red_v_at[9],
+            (char)red_v_at[12], (char)red_v_at[15], (char)red_v_at[18], (char)red_v_at[21],
+            (char)red_v_at[24], (char)red_v_at[27], (char)red_v_at[30], (char)red_v_at[33],
+            (char)red_v_at[36], (char)red_v_at[39], (char)red_v_at[42], (char)red_v_at[45]);
+        const uint8_t* green_v_at = in1 + 3 * c + r * stride1;
+        __m128i green_v = _mm_setr_epi8(
+            (char)green_v_at[0], (char)green_v_at[3], (char)green_v_at[6], (char)green_v_at[9],
+            (char)green_v_at[12], (char)green_v_at[15], (char)green_v_at[18], (char)green_v_at[21],
+            (char)green_v_at[24], (char)green_v_at[27], (char)green_v_at[30], (char)green_v_at[33],
+            (char)green_v_at[36], (char)green_v_at[39], (char)green_v_at[42], (char)green_v_at[45]);
+        const uint8_t* blue_v_at = in2 + 3 * c + r * stride1;
+        __m128i blue_v = _mm_setr_epi8(
+            (char)blue_v_at[0], (char)blue_v_at[3], (char)blue_v_at[6], (char)blue_v_at[9],
+            (char)blue_v_at[12], (char)blue_v_at[15], (char)blue_v_at[18], (char)blue_v_at[21],
+            (char)blue_v_at[24], (char)blue_v_at[27], (char)blue_v_at[30], (char)blue_v_at[33],
+            (char)blue_v_at[36], (char)blue_v_at[39], (char)blue_v_at[42], (char)blue_v_at[45]);
         __m512i t9_w = _mm512_cvtepu8_epi32(red_v);
         __m512 t9 = _mm512_cvtepi32_ps(t9_w);
         __m512 t10 = _mm512_mul_ps(k0, t9);
@@ -248,6 +273,7 @@ map_strided_rgb_to_gray_avx512(const uint8_t* in0, const uint8_t* in1, const uin
 // tail: one predicated partial vector after the whole vectors (nothing outside the arrays is read or written)
 // uses 8/16-bit or widening columns filled lane by lane through a stack tile (x86 has no byte gather)
 // uses AVX2 narrowing between element widths: clamp, then pack (shufps / packus) per halving
+// uses strided lanes: scalar loads inserted into 128-bit quarters
 // uses vpmovsx/vpmovzx/vcvtps2pd widening between element widths
 
 #if defined(__x86_64__)
@@ -267,18 +293,23 @@ __attribute__((target("avx2"))) void map_strided_rgb_to_gray_avx2(const uint8_t*
     if (cols > 7) {
       // whole vectors, 2 per iteration
       for (; c + 16 <= cols; c += 16) {
-        alignas(64) uint8_t red_v_0_stage[8];
-        for (int64_t lane = 0; lane < 8; ++lane)
-          red_v_0_stage[lane] = (uint8_t)in0[3 * c + r * stride1 + lane * 3];
-        __m128i red_v_0 = _mm_loadl_epi64((const __m128i*)(red_v_0_stage));
-        alignas(64) uint8_t green_v_0_stage[8];
-        for (int64_t lane = 0; lane < 8; ++lane)
-          green_v_0_stage[lane] = (uint8_t)in1[3 * c + r * stride1 + lane * 3];
-        __m128i green_v_0 = _mm_loadl_epi64((const __m128i*)(green_v_0_stage));
-        alignas(64) uint8_t blue_v_0_stage[8];
-        for (int64_t lane = 0; lane < 8; ++lane)
-          blue_v_0_stage[lane] = (uint8_t)in2[3 * c + r * stride1 + lane * 3];
-        __m128i blue_v_0 = _mm_loadl_epi64((const __m128i*)(blue_v_0_stage));
+        const uint8_t* red_v_0_at = in0 + 3 * c + r * stride1;
+        __m128i red_v_0 = _mm_setr_epi8(
+            (char)red_v_0_at[0], (char)red_v_0_at[3], (char)red_v_0_at[6], (char)red_v_0_at[9],
+            (char)red_v_0_at[12], (char)red_v_0_at[15], (char)red_v_0_at[18], (char)red_v_0_at[21],
+            (char)0, (char)0, (char)0, (char)0, (char)0, (char)0, (char)0, (char)0);
+        const uint8_t* green_v_0_at = in1 + 3 * c + r * stride1;
+        __m128i green_v_0 =
+            _mm_setr_epi8((char)green_v_0_at[0], (char)green_v_0_at[3], (char)green_v_0_at[6],
+                          (char)green_v_0_at[9], (char)green_v_0_at[12], (char)green_v_0_at[15],
+                          (char)green_v_0_at[18], (char)green_v_0_at[21], (char)0, (char)0, (char)0,
+                          (char)0, (char)0, (char)0, (char)0, (char)0);
+        const uint8_t* blue_v_0_at = in2 + 3 * c + r * stride1;
+        __m128i blue_v_0 =
+            _mm_setr_epi8((char)blue_v_0_at[0], (char)blue_v_0_at[3], (char)blue_v_0_at[6],
+                          (char)blue_v_0_at[9], (char)blue_v_0_at[12], (char)blue_v_0_at[15],
+                          (char)blue_v_0_at[18], (char)blue_v_0_at[21], (char)0, (char)0, (char)0,
+                          (char)0, (char)0, (char)0, (char)0, (char)0);
         __m256i t0_0_w = _mm256_cvtepu8_epi32(red_v_0);
         __m256 t0_0 = _mm256_cvtepi32_ps(t0_0_w);
         __m256 t1_0 = _mm256_mul_ps(k0, t0_0);
@@ -303,18 +334,23 @@ __attribute__((target("avx2"))) void map_strided_rgb_to_gray_avx2(const uint8_t*
         __m128i t8_0_16 = _mm_packus_epi32(t8_0_lo, t8_0_hi);
         __m128i t8_0 = _mm_packus_epi16(t8_0_16, t8_0_16);
         _mm_storel_epi64((__m128i*)(out0 + c + cols * r), t8_0);
-        alignas(64) uint8_t red_v_1_stage[8];
-        for (int64_t lane = 0; lane < 8; ++lane)
-          red_v_1_stage[lane] = (uint8_t)in0[3 * c + r * stride1 + 24 + lane * 3];
-        __m128i red_v_1 = _mm_loadl_epi64((const __m128i*)(red_v_1_stage));
-        alignas(64) uint8_t green_v_1_stage[8];
-        for (int64_t lane = 0; lane < 8; ++lane)
-          green_v_1_stage[lane] = (uint8_t)in1[3 * c + r * stride1 + 24 + lane * 3];
-        __m128i green_v_1 = _mm_loadl_epi64((const __m128i*)(green_v_1_stage));
-        alignas(64) uint8_t blue_v_1_stage[8];
-        for (int64_t lane = 0; lane < 8; ++lane)
-          blue_v_1_stage[lane] = (uint8_t)in2[3 * c + r * stride1 + 24 + lane * 3];
-        __m128i blue_v_1 = _mm_loadl_epi64((const __m128i*)(blue_v_1_stage));
+        const uint8_t* red_v_1_at = in0 + 3 * c + r * stride1 + 24;
+        __m128i red_v_1 = _mm_setr_epi8(
+            (char)red_v_1_at[0], (char)red_v_1_at[3], (char)red_v_1_at[6], (char)red_v_1_at[9],
+            (char)red_v_1_at[12], (char)red_v_1_at[15], (char)red_v_1_at[18], (char)red_v_1_at[21],
+            (char)0, (char)0, (char)0, (char)0, (char)0, (char)0, (char)0, (char)0);
+        const uint8_t* green_v_1_at = in1 + 3 * c + r * stride1 + 24;
+        __m128i green_v_1 =
+            _mm_setr_epi8((char)green_v_1_at[0], (char)green_v_1_at[3], (char)green_v_1_at[6],
+                          (char)green_v_1_at[9], (char)green_v_1_at[12], (char)green_v_1_at[15],
+                          (char)green_v_1_at[18], (char)green_v_1_at[21], (char)0, (char)0, (char)0,
+                          (char)0, (char)0, (char)0, (char)0, (char)0);
+        const uint8_t* blue_v_1_at = in2 + 3 * c + r * stride1 + 24;
+        __m128i blue_v_1 =
+            _mm_setr_epi8((char)blue_v_1_at[0], (char)blue_v_1_at[3], (char)blue_v_1_at[6],
+                          (char)blue_v_1_at[9], (char)blue_v_1_at[12], (char)blue_v_1_at[15],
+                          (char)blue_v_1_at[18], (char)blue_v_1_at[21], (char)0, (char)0, (char)0,
+                          (char)0, (char)0, (char)0, (char)0, (char)0);
         __m256i t0_1_w = _mm256_cvtepu8_epi32(red_v_1);
         __m256 t0_1 = _mm256_cvtepi32_ps(t0_1_w);
         __m256 t1_1 = _mm256_mul_ps(k0, t0_1);
@@ -342,18 +378,21 @@ __attribute__((target("avx2"))) void map_strided_rgb_to_gray_avx2(const uint8_t*
       }
       // whole vectors, one per iteration
       for (; c + 8 <= cols; c += 8) {
-        alignas(64) uint8_t red_v_stage[8];
-        for (int64_t lane = 0; lane < 8; ++lane)
-          red_v_stage[lane] = (uint8_t)in0[3 * c + r * stride1 + lane * 3];
-        __m128i red_v = _mm_loadl_epi64((const __m128i*)(red_v_stage));
-        alignas(64) uint8_t green_v_stage[8];
-        for (int64_t lane = 0; lane < 8; ++lane)
-          green_v_stage[lane] = (uint8_t)in1[3 * c + r * stride1 + lane * 3];
-        __m128i green_v = _mm_loadl_epi64((const __m128i*)(green_v_stage));
-        alignas(64) uint8_t blue_v_stage[8];
-        for (int64_t lane = 0; lane < 8; ++lane)
-          blue_v_stage[lane] = (uint8_t)in2[3 * c + r * stride1 + lane * 3];
-        __m128i blue_v = _mm_loadl_epi64((const __m128i*)(blue_v_stage));
+        const uint8_t* red_v_at = in0 + 3 * c + r * stride1;
+        __m128i red_v = _mm_setr_epi8((char)red_v_at[0], (char)red_v_at[3], (char)red_v_at[6],
+                                      (char)red_v_at[9], (char)red_v_at[12], (char)red_v_at[15],
+                                      (char)red_v_at[18], (char)red_v_at[21], (char)0, (char)0,
+                                      (char)0, (char)0, (char)0, (char)0, (char)0, (char)0);
+        const uint8_t* green_v_at = in1 + 3 * c + r * stride1;
+        __m128i green_v = _mm_setr_epi8(
+            (char)green_v_at[0], (char)green_v_at[3], (char)green_v_at[6], (char)green_v_at[9],
+            (char)green_v_at[12], (char)green_v_at[15], (char)green_v_at[18], (char)green_v_at[21],
+            (char)0, (char)0, (char)0, (char)0, (char)0, (char)0, (char)0, (char)0);
+        const uint8_t* blue_v_at = in2 + 3 * c + r * stride1;
+        __m128i blue_v = _mm_setr_epi8((char)blue_v_at[0], (char)blue_v_at[3], (char)blue_v_at[6],
+                                       (char)blue_v_at[9], (char)blue_v_at[12], (char)blue_v_at[15],
+                                       (char)blue_v_at[18], (char)blue_v_at[21], (char)0, (char)0,
+                                       (char)0, (char)0, (char)0, (char)0, (char)0, (char)0);
         __m256i t9_w = _mm256_cvtepu8_epi32(red_v);
         __m256 t9 = _mm256_cvtepi32_ps(t9_w);
         __m256 t10 = _mm256_mul_ps(k0, t9);

@@ -47,21 +47,12 @@ __attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) 
 
 // ---- avx512 (512-bit vectors)
 // strategy inner_parallel: lane r reduces row i + r in sequential order; columns are gathered (f32 lanes)
-// uses vpgatherdd/vpgatherdq gathers (lane r reads element r * stride)
+// uses strided lanes: scalar loads inserted into 128-bit quarters
 
 #if defined(__x86_64__)
 __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void
 rowmax_f32_inner_parallel_avx512(const float* input, int64_t rows, int64_t cols, int64_t stride,
                                  float* output) {
-  // Gathers use 32-bit lane offsets: larger strides take the scalar variant.
-  if (stride > 2147483647 / 16) {
-    rowmax_f32_inner_parallel_scalar(input, rows, cols, stride, output);
-    return;
-  }
-  // Lane offsets for the gathers: lane r reads element r * stride (stride checked above).
-  const __m512i offsets16_stride =
-      _mm512_mullo_epi32(_mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15),
-                         _mm512_set1_epi32((int)stride));
   // 16 rows per vector, lane = row
   int64_t i = 0;
   for (; i + 16 <= rows; i += 16) {
@@ -69,8 +60,19 @@ rowmax_f32_inner_parallel_avx512(const float* input, int64_t rows, int64_t cols,
     // sequential along the row
     int64_t j = 0;
     for (; j < cols; ++j) {
-      __m512 column =
-          _mm512_i32gather_ps(offsets16_stride, (const void*)(input + i * stride + j), 4);
+      const float* column_at = input + i * stride + j;
+      const __m128 column_q0 = _mm_setr_ps(column_at[0], column_at[stride], column_at[2 * stride],
+                                           column_at[3 * stride]);
+      const __m128 column_q1 = _mm_setr_ps(column_at[4 * stride], column_at[5 * stride],
+                                           column_at[6 * stride], column_at[7 * stride]);
+      const __m128 column_q2 = _mm_setr_ps(column_at[8 * stride], column_at[9 * stride],
+                                           column_at[10 * stride], column_at[11 * stride]);
+      const __m128 column_q3 = _mm_setr_ps(column_at[12 * stride], column_at[13 * stride],
+                                           column_at[14 * stride], column_at[15 * stride]);
+      __m512 column = _mm512_castps128_ps512(column_q0);
+      column = _mm512_insertf32x4(column, column_q1, 1);
+      column = _mm512_insertf32x4(column, column_q2, 2);
+      column = _mm512_insertf32x4(column, column_q3, 3);
       lane_acc = _mm512_max_ps(column, lane_acc);
     }
     _mm512_storeu_ps(output + i, lane_acc);
@@ -169,20 +171,12 @@ void rowmax_f32_inner_parallel_neon(const float* input, int64_t rows, int64_t co
 
 // ---- avx2 (256-bit vectors)
 // strategy inner_parallel: lane r reduces row i + r in sequential order; columns are gathered (f32 lanes)
-// uses vpgatherdd/vpgatherdq gathers (lane r reads element r * stride)
+// uses strided lanes: scalar loads inserted into 128-bit quarters
 
 #if defined(__x86_64__)
 __attribute__((target("avx2"))) void rowmax_f32_inner_parallel_avx2(const float* input,
                                                                     int64_t rows, int64_t cols,
                                                                     int64_t stride, float* output) {
-  // Gathers use 32-bit lane offsets: larger strides take the scalar variant.
-  if (stride > 2147483647 / 8) {
-    rowmax_f32_inner_parallel_scalar(input, rows, cols, stride, output);
-    return;
-  }
-  // Lane offsets for the gathers: lane r reads element r * stride (stride checked above).
-  const __m256i offsets8_stride =
-      _mm256_mullo_epi32(_mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7), _mm256_set1_epi32((int)stride));
   // 8 rows per vector, lane = row
   int64_t i = 0;
   for (; i + 8 <= rows; i += 8) {
@@ -190,8 +184,12 @@ __attribute__((target("avx2"))) void rowmax_f32_inner_parallel_avx2(const float*
     // sequential along the row
     int64_t j = 0;
     for (; j < cols; ++j) {
-      __m256 column =
-          _mm256_i32gather_ps((const float*)(input + i * stride + j), offsets8_stride, 4);
+      const float* column_at = input + i * stride + j;
+      const __m128 column_q0 = _mm_setr_ps(column_at[0], column_at[stride], column_at[2 * stride],
+                                           column_at[3 * stride]);
+      const __m128 column_q1 = _mm_setr_ps(column_at[4 * stride], column_at[5 * stride],
+                                           column_at[6 * stride], column_at[7 * stride]);
+      __m256 column = _mm256_set_m128(column_q1, column_q0);
       lane_acc = _mm256_max_ps(column, lane_acc);
     }
     _mm256_storeu_ps(output + i, lane_acc);

@@ -107,6 +107,7 @@ static inline void simdgen_store_prefix(void* to, uint8x16_t v, int64_t bytes) {
 // ---- avx512 (512-bit vectors)
 // strategy inner_parallel: lane r reduces row i + r in sequential order; columns are gathered (u8 lanes)
 // uses 8/16-bit or widening columns filled lane by lane through a stack tile (x86 has no byte gather)
+// uses strided lanes: scalar loads inserted into 128-bit quarters
 
 #if defined(__x86_64__)
 __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void
@@ -119,10 +120,39 @@ rowmin_u8_inner_parallel_avx512(const uint8_t* input, int64_t rows, int64_t cols
     // sequential along the row
     int64_t j = 0;
     for (; j < cols; ++j) {
-      alignas(64) uint8_t column_stage[64];
-      for (int64_t lane = 0; lane < 64; ++lane)
-        column_stage[lane] = (uint8_t)input[i * stride + j + lane * stride];
-      __m512i column = _mm512_loadu_si512((const void*)(column_stage));
+      const uint8_t* column_at = input + i * stride + j;
+      const __m128i column_q0 = _mm_setr_epi8(
+          (char)column_at[0], (char)column_at[stride], (char)column_at[2 * stride],
+          (char)column_at[3 * stride], (char)column_at[4 * stride], (char)column_at[5 * stride],
+          (char)column_at[6 * stride], (char)column_at[7 * stride], (char)column_at[8 * stride],
+          (char)column_at[9 * stride], (char)column_at[10 * stride], (char)column_at[11 * stride],
+          (char)column_at[12 * stride], (char)column_at[13 * stride], (char)column_at[14 * stride],
+          (char)column_at[15 * stride]);
+      const __m128i column_q1 = _mm_setr_epi8(
+          (char)column_at[16 * stride], (char)column_at[17 * stride], (char)column_at[18 * stride],
+          (char)column_at[19 * stride], (char)column_at[20 * stride], (char)column_at[21 * stride],
+          (char)column_at[22 * stride], (char)column_at[23 * stride], (char)column_at[24 * stride],
+          (char)column_at[25 * stride], (char)column_at[26 * stride], (char)column_at[27 * stride],
+          (char)column_at[28 * stride], (char)column_at[29 * stride], (char)column_at[30 * stride],
+          (char)column_at[31 * stride]);
+      const __m128i column_q2 = _mm_setr_epi8(
+          (char)column_at[32 * stride], (char)column_at[33 * stride], (char)column_at[34 * stride],
+          (char)column_at[35 * stride], (char)column_at[36 * stride], (char)column_at[37 * stride],
+          (char)column_at[38 * stride], (char)column_at[39 * stride], (char)column_at[40 * stride],
+          (char)column_at[41 * stride], (char)column_at[42 * stride], (char)column_at[43 * stride],
+          (char)column_at[44 * stride], (char)column_at[45 * stride], (char)column_at[46 * stride],
+          (char)column_at[47 * stride]);
+      const __m128i column_q3 = _mm_setr_epi8(
+          (char)column_at[48 * stride], (char)column_at[49 * stride], (char)column_at[50 * stride],
+          (char)column_at[51 * stride], (char)column_at[52 * stride], (char)column_at[53 * stride],
+          (char)column_at[54 * stride], (char)column_at[55 * stride], (char)column_at[56 * stride],
+          (char)column_at[57 * stride], (char)column_at[58 * stride], (char)column_at[59 * stride],
+          (char)column_at[60 * stride], (char)column_at[61 * stride], (char)column_at[62 * stride],
+          (char)column_at[63 * stride]);
+      __m512i column = _mm512_castsi128_si512(column_q0);
+      column = _mm512_inserti32x4(column, column_q1, 1);
+      column = _mm512_inserti32x4(column, column_q2, 2);
+      column = _mm512_inserti32x4(column, column_q3, 3);
       lane_acc = _mm512_min_epu8(column, lane_acc);
     }
     _mm512_storeu_si512((void*)(output + i), lane_acc);
@@ -298,6 +328,7 @@ void rowmin_u8_inner_parallel_neon(const uint8_t* input, int64_t rows, int64_t c
 // ---- avx2 (256-bit vectors)
 // strategy inner_parallel: lane r reduces row i + r in sequential order; columns are gathered (u8 lanes)
 // uses 8/16-bit or widening columns filled lane by lane through a stack tile (x86 has no byte gather)
+// uses strided lanes: scalar loads inserted into 128-bit quarters
 
 #if defined(__x86_64__)
 __attribute__((target("avx2"))) void rowmin_u8_inner_parallel_avx2(const uint8_t* input,
@@ -311,10 +342,22 @@ __attribute__((target("avx2"))) void rowmin_u8_inner_parallel_avx2(const uint8_t
     // sequential along the row
     int64_t j = 0;
     for (; j < cols; ++j) {
-      alignas(64) uint8_t column_stage[32];
-      for (int64_t lane = 0; lane < 32; ++lane)
-        column_stage[lane] = (uint8_t)input[i * stride + j + lane * stride];
-      __m256i column = _mm256_loadu_si256((const __m256i*)(column_stage));
+      const uint8_t* column_at = input + i * stride + j;
+      const __m128i column_q0 = _mm_setr_epi8(
+          (char)column_at[0], (char)column_at[stride], (char)column_at[2 * stride],
+          (char)column_at[3 * stride], (char)column_at[4 * stride], (char)column_at[5 * stride],
+          (char)column_at[6 * stride], (char)column_at[7 * stride], (char)column_at[8 * stride],
+          (char)column_at[9 * stride], (char)column_at[10 * stride], (char)column_at[11 * stride],
+          (char)column_at[12 * stride], (char)column_at[13 * stride], (char)column_at[14 * stride],
+          (char)column_at[15 * stride]);
+      const __m128i column_q1 = _mm_setr_epi8(
+          (char)column_at[16 * stride], (char)column_at[17 * stride], (char)column_at[18 * stride],
+          (char)column_at[19 * stride], (char)column_at[20 * stride], (char)column_at[21 * stride],
+          (char)column_at[22 * stride], (char)column_at[23 * stride], (char)column_at[24 * stride],
+          (char)column_at[25 * stride], (char)column_at[26 * stride], (char)column_at[27 * stride],
+          (char)column_at[28 * stride], (char)column_at[29 * stride], (char)column_at[30 * stride],
+          (char)column_at[31 * stride]);
+      __m256i column = _mm256_set_m128i(column_q1, column_q0);
       lane_acc = _mm256_min_epu8(column, lane_acc);
     }
     _mm256_storeu_si256((__m256i*)(output + i), lane_acc);

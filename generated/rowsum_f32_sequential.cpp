@@ -71,6 +71,7 @@ static inline void simdgen_store_prefix(void* to, uint8x16_t v, int64_t bytes) {
 
 // ---- avx512 (512-bit vectors)
 // strategy inner_parallel: lane r reduces row i + r in sequential order; columns are gathered (f32 lanes)
+// uses strided lanes: scalar loads inserted into 128-bit quarters
 // uses vpgatherdd/vpgatherdq gathers (lane r reads element r * stride)
 
 #if defined(__x86_64__)
@@ -93,8 +94,19 @@ rowsum_f32_sequential_avx512(const float* input, int64_t rows, int64_t cols, int
     // sequential along the row
     int64_t j = 0;
     for (; j < cols; ++j) {
-      __m512 column =
-          _mm512_i32gather_ps(offsets16_stride, (const void*)(input + i * stride + j), 4);
+      const float* column_at = input + i * stride + j;
+      const __m128 column_q0 = _mm_setr_ps(column_at[0], column_at[stride], column_at[2 * stride],
+                                           column_at[3 * stride]);
+      const __m128 column_q1 = _mm_setr_ps(column_at[4 * stride], column_at[5 * stride],
+                                           column_at[6 * stride], column_at[7 * stride]);
+      const __m128 column_q2 = _mm_setr_ps(column_at[8 * stride], column_at[9 * stride],
+                                           column_at[10 * stride], column_at[11 * stride]);
+      const __m128 column_q3 = _mm_setr_ps(column_at[12 * stride], column_at[13 * stride],
+                                           column_at[14 * stride], column_at[15 * stride]);
+      __m512 column = _mm512_castps128_ps512(column_q0);
+      column = _mm512_insertf32x4(column, column_q1, 1);
+      column = _mm512_insertf32x4(column, column_q2, 2);
+      column = _mm512_insertf32x4(column, column_q3, 3);
       lane_acc = _mm512_add_ps(column, lane_acc);
     }
     _mm512_storeu_ps(output + i, lane_acc);
@@ -204,6 +216,7 @@ void rowsum_f32_sequential_neon(const float* input, int64_t rows, int64_t cols, 
 
 // ---- avx2 (256-bit vectors)
 // strategy inner_parallel: lane r reduces row i + r in sequential order; columns are gathered (f32 lanes)
+// uses strided lanes: scalar loads inserted into 128-bit quarters
 // uses vpgatherdd/vpgatherdq gathers (lane r reads element r * stride)
 
 #if defined(__x86_64__)
@@ -225,8 +238,12 @@ __attribute__((target("avx2"))) void rowsum_f32_sequential_avx2(const float* inp
     // sequential along the row
     int64_t j = 0;
     for (; j < cols; ++j) {
-      __m256 column =
-          _mm256_i32gather_ps((const float*)(input + i * stride + j), offsets8_stride, 4);
+      const float* column_at = input + i * stride + j;
+      const __m128 column_q0 = _mm_setr_ps(column_at[0], column_at[stride], column_at[2 * stride],
+                                           column_at[3 * stride]);
+      const __m128 column_q1 = _mm_setr_ps(column_at[4 * stride], column_at[5 * stride],
+                                           column_at[6 * stride], column_at[7 * stride]);
+      __m256 column = _mm256_set_m128(column_q1, column_q0);
       lane_acc = _mm256_add_ps(column, lane_acc);
     }
     _mm256_storeu_ps(output + i, lane_acc);

@@ -47,20 +47,12 @@ __attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) 
 
 // ---- avx512 (512-bit vectors)
 // strategy inner_parallel: lane r reduces row i + r in sequential order; columns are gathered (f64 lanes)
-// uses vpgatherdd/vpgatherdq gathers (lane r reads element r * stride)
+// uses strided lanes: scalar loads inserted into 128-bit quarters
 
 #if defined(__x86_64__)
 __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void
 rowsum_f64_inner_parallel_avx512(const double* input, int64_t rows, int64_t cols, int64_t stride,
                                  double* output) {
-  // Gathers use 32-bit lane offsets: larger strides take the scalar variant.
-  if (stride > 2147483647 / 8) {
-    rowsum_f64_inner_parallel_scalar(input, rows, cols, stride, output);
-    return;
-  }
-  // Lane offsets for the gathers: lane r reads element r * stride (stride checked above).
-  const __m256i offsets8_stride =
-      _mm256_mullo_epi32(_mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7), _mm256_set1_epi32((int)stride));
   // 8 rows per vector, lane = row
   int64_t i = 0;
   for (; i + 8 <= rows; i += 8) {
@@ -68,8 +60,15 @@ rowsum_f64_inner_parallel_avx512(const double* input, int64_t rows, int64_t cols
     // sequential along the row
     int64_t j = 0;
     for (; j < cols; ++j) {
-      __m512d column =
-          _mm512_i32gather_pd(offsets8_stride, (const void*)(input + i * stride + j), 8);
+      const double* column_at = input + i * stride + j;
+      const __m128d column_q0 = _mm_setr_pd(column_at[0], column_at[stride]);
+      const __m128d column_q1 = _mm_setr_pd(column_at[2 * stride], column_at[3 * stride]);
+      const __m128d column_q2 = _mm_setr_pd(column_at[4 * stride], column_at[5 * stride]);
+      const __m128d column_q3 = _mm_setr_pd(column_at[6 * stride], column_at[7 * stride]);
+      __m512d column = _mm512_castpd128_pd512(column_q0);
+      column = _mm512_insertf64x2(column, column_q1, 1);
+      column = _mm512_insertf64x2(column, column_q2, 2);
+      column = _mm512_insertf64x2(column, column_q3, 3);
       lane_acc = _mm512_add_pd(column, lane_acc);
     }
     _mm512_storeu_pd(output + i, lane_acc);
@@ -161,21 +160,13 @@ void rowsum_f64_inner_parallel_neon(const double* input, int64_t rows, int64_t c
 
 // ---- avx2 (256-bit vectors)
 // strategy inner_parallel: lane r reduces row i + r in sequential order; columns are gathered (f64 lanes)
-// uses vpgatherdd/vpgatherdq gathers (lane r reads element r * stride)
+// uses strided lanes: scalar loads inserted into 128-bit quarters
 
 #if defined(__x86_64__)
 __attribute__((target("avx2"))) void rowsum_f64_inner_parallel_avx2(const double* input,
                                                                     int64_t rows, int64_t cols,
                                                                     int64_t stride,
                                                                     double* output) {
-  // Gathers use 32-bit lane offsets: larger strides take the scalar variant.
-  if (stride > 2147483647 / 4) {
-    rowsum_f64_inner_parallel_scalar(input, rows, cols, stride, output);
-    return;
-  }
-  // Lane offsets for the gathers: lane r reads element r * stride (stride checked above).
-  const __m128i offsets4_stride =
-      _mm_mullo_epi32(_mm_setr_epi32(0, 1, 2, 3), _mm_set1_epi32((int)stride));
   // 4 rows per vector, lane = row
   int64_t i = 0;
   for (; i + 4 <= rows; i += 4) {
@@ -183,8 +174,10 @@ __attribute__((target("avx2"))) void rowsum_f64_inner_parallel_avx2(const double
     // sequential along the row
     int64_t j = 0;
     for (; j < cols; ++j) {
-      __m256d column =
-          _mm256_i32gather_pd((const double*)(input + i * stride + j), offsets4_stride, 8);
+      const double* column_at = input + i * stride + j;
+      const __m128d column_q0 = _mm_setr_pd(column_at[0], column_at[stride]);
+      const __m128d column_q1 = _mm_setr_pd(column_at[2 * stride], column_at[3 * stride]);
+      __m256d column = _mm256_set_m128d(column_q1, column_q0);
       lane_acc = _mm256_add_pd(column, lane_acc);
     }
     _mm256_storeu_pd(output + i, lane_acc);

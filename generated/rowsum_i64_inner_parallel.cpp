@@ -71,6 +71,7 @@ static inline void simdgen_store_prefix(void* to, uint8x16_t v, int64_t bytes) {
 
 // ---- avx512 (512-bit vectors)
 // strategy inner_parallel: lane r reduces row i + r in sequential order; columns are gathered (i64 lanes)
+// uses strided lanes: scalar loads inserted into 128-bit quarters
 // uses vpgatherdd/vpgatherdq gathers (lane r reads element r * stride)
 
 #if defined(__x86_64__)
@@ -92,8 +93,19 @@ rowsum_i64_inner_parallel_avx512(const int64_t* input, int64_t rows, int64_t col
     // sequential along the row
     int64_t j = 0;
     for (; j < cols; ++j) {
-      __m512i column =
-          _mm512_i32gather_epi64(offsets8_stride, (const void*)(input + i * stride + j), 8);
+      const int64_t* column_at = input + i * stride + j;
+      const __m128i column_q0 =
+          _mm_set_epi64x((long long)column_at[stride], (long long)column_at[0]);
+      const __m128i column_q1 =
+          _mm_set_epi64x((long long)column_at[3 * stride], (long long)column_at[2 * stride]);
+      const __m128i column_q2 =
+          _mm_set_epi64x((long long)column_at[5 * stride], (long long)column_at[4 * stride]);
+      const __m128i column_q3 =
+          _mm_set_epi64x((long long)column_at[7 * stride], (long long)column_at[6 * stride]);
+      __m512i column = _mm512_castsi128_si512(column_q0);
+      column = _mm512_inserti32x4(column, column_q1, 1);
+      column = _mm512_inserti32x4(column, column_q2, 2);
+      column = _mm512_inserti32x4(column, column_q3, 3);
       lane_acc = _mm512_add_epi64(column, lane_acc);
     }
     _mm512_storeu_si512((void*)(output + i), lane_acc);
@@ -195,6 +207,7 @@ void rowsum_i64_inner_parallel_neon(const int64_t* input, int64_t rows, int64_t 
 
 // ---- avx2 (256-bit vectors)
 // strategy inner_parallel: lane r reduces row i + r in sequential order; columns are gathered (i64 lanes)
+// uses strided lanes: scalar loads inserted into 128-bit quarters
 // uses vpgatherdd/vpgatherdq gathers (lane r reads element r * stride)
 
 #if defined(__x86_64__)
@@ -217,8 +230,12 @@ __attribute__((target("avx2"))) void rowsum_i64_inner_parallel_avx2(const int64_
     // sequential along the row
     int64_t j = 0;
     for (; j < cols; ++j) {
-      __m256i column =
-          _mm256_i32gather_epi64((const long long*)(input + i * stride + j), offsets4_stride, 8);
+      const int64_t* column_at = input + i * stride + j;
+      const __m128i column_q0 =
+          _mm_set_epi64x((long long)column_at[stride], (long long)column_at[0]);
+      const __m128i column_q1 =
+          _mm_set_epi64x((long long)column_at[3 * stride], (long long)column_at[2 * stride]);
+      __m256i column = _mm256_set_m128i(column_q1, column_q0);
       lane_acc = _mm256_add_epi64(column, lane_acc);
     }
     _mm256_storeu_si256((__m256i*)(output + i), lane_acc);

@@ -7,13 +7,11 @@ namespace simdgen::emit::c {
 
 std::string ctype(DType t) { return std::string(cTypeOf(t)); }
 
-std::string call(const std::string& f, std::initializer_list<std::string> args) {
+std::string call(const std::string& f, std::initializer_list<std::string> args) { return call(f, std::vector<std::string>(args)); }
+
+std::string call(const std::string& f, const std::vector<std::string>& args) {
   std::string s = f + "(";
-  bool first = true;
-  for (const auto& a : args) {
-    s += (first ? "" : ", ") + a;
-    first = false;
-  }
+  for (size_t k = 0; k < args.size(); ++k) s += (k ? ", " : "") + args[k];
   return s + ")";
 }
 

@@ -14,6 +14,7 @@ namespace simdgen::emit::c {
 
 std::string ctype(DType t);  // "int32_t"
 std::string call(const std::string& f, std::initializer_list<std::string> args);
+std::string call(const std::string& f, const std::vector<std::string>& args);
 bool isZeroLiteral(const std::string& lit);
 
 bool carriedUnsigned(DType t, ReduceOp rop);

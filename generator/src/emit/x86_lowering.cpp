@@ -192,10 +192,21 @@ struct X86Writer {
     writeLocateEqual(w, search);
   }
 
+  // Lane r reads element index + r * stride (columns of rows; a map's strided input). Whole
+  // vectors follow docs/benchmarks.md ("Gather vs strided loads", Zen 4): AVX-512 32-bit lanes at a
+  // static stride of 2..4 are whole loads and vpermt2ps (2-10 elements/cycle against 0.7 for
+  // vgatherdps), anything else scalar loads inserted into 128-bit quarters (1.4-2x the gathers in
+  // L1; gathers win by 1.1-1.4x only past L1 with each element on its own line). Partial vectors
+  // (a predicate) take masked gathers (32/64-bit lanes) or a stack tile.
   void gatherRows() {
     const DType t = s.type.elem, from = source().dtype;
     const int lanes = s.type.lanes, bits = s.type.bits();
     const std::string stride = s.stride.str();
+    if (s.pred.empty() && from == t) {
+      const auto fixed = s.stride.constantValue();
+      if (fixed && *fixed >= 2 && *fixed <= 4 && bits == 512 && bitsOf(t) == 32) return permutedLoads(int(*fixed));
+      return insertedLoads();
+    }
     // Hardware gathers take 32-bit lane offsets: a static stride too large for them goes through the tile.
     const auto fixed = s.stride.constantValue();
     const bool hw = bitsOf(t) == bitsOf(from) && bitsOf(t) >= 32 && !(fixed && *fixed > 2147483647 / lanes);
@@ -253,6 +264,77 @@ struct X86Writer {
                          {fill, predicate(s.pred, cx), offsetsName, "(const void*)(" + in(s.index) + ")", std::to_string(scale)}));
     const std::string active = castTo(predicate(s.pred, cx), DType::i32, bits, isFloat(t) ? fsfx(t) : "si");
     assign(call(p + "mask_i32gather_" + f, {fill, base, offsetsName, active, std::to_string(scale)}));
+  }
+
+  // Lanes from scalar loads, 128 bits at a time (vmovss/vpinsrd/vinsertps), then the quarters
+  // combined (vinserti128/vinsertf32x4): what g++ builds for a strided loop, measured faster than
+  // vgatherdps on Zen 4 whenever the input is in L1.
+  void insertedLoads() {
+    const DType t = s.type.elem;
+    const int lanes = s.type.lanes, bits = s.type.bits(), per = 128 / bitsOf(t);
+    const auto fixed = s.stride.constantValue();
+    const std::string at = s.dst + "_at";
+    cx.instructions.insert("strided lanes: scalar loads inserted into 128-bit quarters");
+    out.push_back("const " + ctype(t) + "* " + at + " = " + in(s.index) + ";");
+    auto element = [&](int r) {
+      if (r == 0) return at + "[0]";
+      if (r == 1 && !fixed) return at + "[" + s.stride.str() + "]";
+      return at + "[" + (fixed ? std::to_string(*fixed * r) : std::to_string(r) + " * " + s.stride.str()) + "]";
+    };
+    std::vector<std::string> quarters;
+    for (int q = 0; q * per < lanes; ++q) {
+      std::vector<std::string> v;
+      for (int k = 0; k < per; ++k) v.push_back(q * per + k < lanes ? element(q * per + k) : "0");
+      std::string e;
+      if (t == DType::f32) e = call("_mm_setr_ps", v);
+      else if (t == DType::f64) e = call("_mm_setr_pd", v);
+      else if (bitsOf(t) == 64) e = call("_mm_set_epi64x", {"(long long)" + v[1], "(long long)" + v[0]});
+      else {
+        for (auto& x : v) x = "(" + std::string(bitsOf(t) == 8 ? "char" : bitsOf(t) == 16 ? "short" : "int") + ")" + x;
+        e = call("_mm_setr_epi" + std::to_string(bitsOf(t)), v);
+      }
+      if (bits <= 128) return assign(e);
+      const std::string name = s.dst + "_q" + std::to_string(q);
+      out.push_back("const " + regType(t, 128) + " " + name + " = " + e + ";");
+      quarters.push_back(name);
+    }
+    const std::string f = isFloat(t) ? fsfx(t) : "si";
+    const std::string m = t == DType::f32 ? "" : t == DType::f64 ? "d" : "i";
+    if (bits == 256) return assign(call("_mm256_set_m128" + m, {quarters[1], quarters[0]}));
+    assign(call("_mm512_cast" + f + "128_" + f + "512", {quarters[0]}));
+    const std::string ins = t == DType::f32 ? "_mm512_insertf32x4" : t == DType::f64 ? "_mm512_insertf64x2" : "_mm512_inserti32x4";
+    for (int q = 1; q < 4; ++q) out.push_back(s.dst + " = " + call(ins, {s.dst, quarters[size_t(q)], std::to_string(q)}) + ";");
+  }
+
+  // AVX-512, 32-bit lanes, static stride S in 2..4: the 16 * S elements from lane 0's as S whole
+  // loads (the last one masked to the elements up to lane 15's, so nothing past it is read), then
+  // S - 1 vpermt2ps: each fills the lanes whose element is in the next load.
+  void permutedLoads(int stride) {
+    const DType t = s.type.elem;
+    const std::string at = s.dst + "_at", e = isFloat(t) ? "ps" : "epi32";
+    cx.instructions.insert("strided lanes at a static stride of 2..4: whole loads and vpermt2ps");
+    out.push_back("const " + ctype(t) + "* " + at + " = " + in(s.index) + ";");
+    std::vector<std::string> parts;
+    for (int k = 0; k < stride; ++k) {
+      const std::string ptr = k ? at + " + " + std::to_string(16 * k) : at;
+      const int needed = std::min(16, 15 * stride - 16 * k + 1);  // elements of this load up to lane 15's
+      parts.push_back(needed == 16 ? loadExpr(t, 512, ptr)
+                                   : call("_mm512_maskz_loadu_" + e, {"(__mmask16)" + std::to_string((1u << needed) - 1), ptr}));
+    }
+    std::string v = parts[0];
+    for (int k = 1; k < stride; ++k) {
+      std::vector<std::string> idx;
+      for (int l = 0; l < 16; ++l) {
+        const int elem = l * stride, from = elem / 16;
+        idx.push_back(k == 1 ? std::to_string(from <= 1 ? elem : 0) : std::to_string(from == k ? 16 + elem - 16 * k : from < k ? l : 0));
+      }
+      const std::string name = "deinterleave" + std::to_string(stride) + "_" + std::to_string(k);
+      cx.hoist("// vpermt2ps lane tables for a stride of " + std::to_string(stride) + ": lane l takes element l * " + std::to_string(stride) +
+               " (16 + i: lane i of the second source).");
+      cx.hoist("const __m512i " + name + " = " + call("_mm512_setr_epi32", idx) + ";");
+      v = call("_mm512_permutex2var_" + e, {v, name, parts[size_t(k)]});
+    }
+    assign(v);
   }
 
   void extend() {
