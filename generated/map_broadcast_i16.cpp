@@ -170,8 +170,8 @@ static inline void simdgen_store_prefix(void* to, uint8x16_t v, int64_t bytes) {
 // ---- avx512 (512-bit vectors)
 // whole vectors: 2 per iteration (unrolled), then one per iteration
 // tail: one predicated partial vector after the whole vectors (nothing outside the arrays is read or written)
-// uses 8/16-bit or widening columns filled lane by lane through a stack tile (x86 has no byte gather)
 // uses masked loads (AVX-512 k-registers) for the tail
+// uses strided lanes: scalar loads inserted into 128-bit quarters
 
 #if defined(__x86_64__)
 __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void map_broadcast_i16_avx512(
@@ -215,10 +215,79 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void map_broa
                                                  in0 + c + cols * r);
       __m512i bias_v_tail = _mm512_mask_loadu_epi16(
           _mm512_setzero_si512(), (__mmask32)_bzhi_u32(~0u, (unsigned)(cols - c)), in1 + c);
-      alignas(64) int16_t scale_v_tail_stage[32];
-      for (int64_t lane = 0; lane < 32; ++lane)
-        scale_v_tail_stage[lane] = lane < cols - c ? (int16_t)in2[r + lane * 0] : (int16_t)(0);
-      __m512i scale_v_tail = _mm512_loadu_si512((const void*)(scale_v_tail_stage));
+      const int16_t* scale_v_tail_at = in2 + r;
+      __m128i scale_v_tail_q0 = _mm_setzero_si128();
+      if (0 < cols - c)
+        scale_v_tail_q0 = _mm_insert_epi16(scale_v_tail_q0, (short)scale_v_tail_at[0], 0);
+      if (1 < cols - c)
+        scale_v_tail_q0 = _mm_insert_epi16(scale_v_tail_q0, (short)scale_v_tail_at[0], 1);
+      if (2 < cols - c)
+        scale_v_tail_q0 = _mm_insert_epi16(scale_v_tail_q0, (short)scale_v_tail_at[0], 2);
+      if (3 < cols - c)
+        scale_v_tail_q0 = _mm_insert_epi16(scale_v_tail_q0, (short)scale_v_tail_at[0], 3);
+      if (4 < cols - c)
+        scale_v_tail_q0 = _mm_insert_epi16(scale_v_tail_q0, (short)scale_v_tail_at[0], 4);
+      if (5 < cols - c)
+        scale_v_tail_q0 = _mm_insert_epi16(scale_v_tail_q0, (short)scale_v_tail_at[0], 5);
+      if (6 < cols - c)
+        scale_v_tail_q0 = _mm_insert_epi16(scale_v_tail_q0, (short)scale_v_tail_at[0], 6);
+      if (7 < cols - c)
+        scale_v_tail_q0 = _mm_insert_epi16(scale_v_tail_q0, (short)scale_v_tail_at[0], 7);
+      __m128i scale_v_tail_q1 = _mm_setzero_si128();
+      if (8 < cols - c)
+        scale_v_tail_q1 = _mm_insert_epi16(scale_v_tail_q1, (short)scale_v_tail_at[0], 0);
+      if (9 < cols - c)
+        scale_v_tail_q1 = _mm_insert_epi16(scale_v_tail_q1, (short)scale_v_tail_at[0], 1);
+      if (10 < cols - c)
+        scale_v_tail_q1 = _mm_insert_epi16(scale_v_tail_q1, (short)scale_v_tail_at[0], 2);
+      if (11 < cols - c)
+        scale_v_tail_q1 = _mm_insert_epi16(scale_v_tail_q1, (short)scale_v_tail_at[0], 3);
+      if (12 < cols - c)
+        scale_v_tail_q1 = _mm_insert_epi16(scale_v_tail_q1, (short)scale_v_tail_at[0], 4);
+      if (13 < cols - c)
+        scale_v_tail_q1 = _mm_insert_epi16(scale_v_tail_q1, (short)scale_v_tail_at[0], 5);
+      if (14 < cols - c)
+        scale_v_tail_q1 = _mm_insert_epi16(scale_v_tail_q1, (short)scale_v_tail_at[0], 6);
+      if (15 < cols - c)
+        scale_v_tail_q1 = _mm_insert_epi16(scale_v_tail_q1, (short)scale_v_tail_at[0], 7);
+      __m128i scale_v_tail_q2 = _mm_setzero_si128();
+      if (16 < cols - c)
+        scale_v_tail_q2 = _mm_insert_epi16(scale_v_tail_q2, (short)scale_v_tail_at[0], 0);
+      if (17 < cols - c)
+        scale_v_tail_q2 = _mm_insert_epi16(scale_v_tail_q2, (short)scale_v_tail_at[0], 1);
+      if (18 < cols - c)
+        scale_v_tail_q2 = _mm_insert_epi16(scale_v_tail_q2, (short)scale_v_tail_at[0], 2);
+      if (19 < cols - c)
+        scale_v_tail_q2 = _mm_insert_epi16(scale_v_tail_q2, (short)scale_v_tail_at[0], 3);
+      if (20 < cols - c)
+        scale_v_tail_q2 = _mm_insert_epi16(scale_v_tail_q2, (short)scale_v_tail_at[0], 4);
+      if (21 < cols - c)
+        scale_v_tail_q2 = _mm_insert_epi16(scale_v_tail_q2, (short)scale_v_tail_at[0], 5);
+      if (22 < cols - c)
+        scale_v_tail_q2 = _mm_insert_epi16(scale_v_tail_q2, (short)scale_v_tail_at[0], 6);
+      if (23 < cols - c)
+        scale_v_tail_q2 = _mm_insert_epi16(scale_v_tail_q2, (short)scale_v_tail_at[0], 7);
+      __m128i scale_v_tail_q3 = _mm_setzero_si128();
+      if (24 < cols - c)
+        scale_v_tail_q3 = _mm_insert_epi16(scale_v_tail_q3, (short)scale_v_tail_at[0], 0);
+      if (25 < cols - c)
+        scale_v_tail_q3 = _mm_insert_epi16(scale_v_tail_q3, (short)scale_v_tail_at[0], 1);
+      if (26 < cols - c)
+        scale_v_tail_q3 = _mm_insert_epi16(scale_v_tail_q3, (short)scale_v_tail_at[0], 2);
+      if (27 < cols - c)
+        scale_v_tail_q3 = _mm_insert_epi16(scale_v_tail_q3, (short)scale_v_tail_at[0], 3);
+      if (28 < cols - c)
+        scale_v_tail_q3 = _mm_insert_epi16(scale_v_tail_q3, (short)scale_v_tail_at[0], 4);
+      if (29 < cols - c)
+        scale_v_tail_q3 = _mm_insert_epi16(scale_v_tail_q3, (short)scale_v_tail_at[0], 5);
+      if (30 < cols - c)
+        scale_v_tail_q3 = _mm_insert_epi16(scale_v_tail_q3, (short)scale_v_tail_at[0], 6);
+      if (31 < cols - c)
+        scale_v_tail_q3 = _mm_insert_epi16(scale_v_tail_q3, (short)scale_v_tail_at[0], 7);
+      __m512i scale_v_tail = _mm512_castsi128_si512(scale_v_tail_q0);
+      scale_v_tail = _mm512_inserti32x4(scale_v_tail, scale_v_tail_q1, 1);
+      scale_v_tail = _mm512_inserti32x4(scale_v_tail, scale_v_tail_q2, 2);
+      scale_v_tail = _mm512_inserti32x4(scale_v_tail, scale_v_tail_q3, 3);
       __m512i t4_tail = _mm512_mullo_epi16(x_v_tail, scale_v_tail);
       __m512i t5_tail = _mm512_add_epi16(t4_tail, bias_v_tail);
       _mm512_mask_storeu_epi16(out0 + c + cols * r, (__mmask32)_bzhi_u32(~0u, (unsigned)(cols - c)),
@@ -271,8 +340,8 @@ __attribute__((target("+sve"))) void map_broadcast_i16_sve(const int16_t* in0, c
 // ---- avx2 (256-bit vectors)
 // whole vectors: 2 per iteration (unrolled), then one per iteration
 // tail: one predicated partial vector after the whole vectors (nothing outside the arrays is read or written)
-// uses 8/16-bit or widening columns filled lane by lane through a stack tile (x86 has no byte gather)
 // uses 8/16-bit partial vectors loaded and stored piecewise (8/4/2/1-byte accesses: no AVX2 byte masked load)
+// uses strided lanes: scalar loads inserted into 128-bit quarters
 
 #if defined(__x86_64__)
 __attribute__((target("avx2"))) void map_broadcast_i16_avx2(const int16_t* in0, const int16_t* in1,
@@ -314,10 +383,42 @@ __attribute__((target("avx2"))) void map_broadcast_i16_avx2(const int16_t* in0, 
     if (c < cols) {
       __m256i x_v_tail = simdgen_load_prefix32(in0 + c + cols * r, (cols - c) * 2);
       __m256i bias_v_tail = simdgen_load_prefix32(in1 + c, (cols - c) * 2);
-      alignas(64) int16_t scale_v_tail_stage[16];
-      for (int64_t lane = 0; lane < 16; ++lane)
-        scale_v_tail_stage[lane] = lane < cols - c ? (int16_t)in2[r + lane * 0] : (int16_t)(0);
-      __m256i scale_v_tail = _mm256_loadu_si256((const __m256i*)(scale_v_tail_stage));
+      const int16_t* scale_v_tail_at = in2 + r;
+      __m128i scale_v_tail_q0 = _mm_setzero_si128();
+      if (0 < cols - c)
+        scale_v_tail_q0 = _mm_insert_epi16(scale_v_tail_q0, (short)scale_v_tail_at[0], 0);
+      if (1 < cols - c)
+        scale_v_tail_q0 = _mm_insert_epi16(scale_v_tail_q0, (short)scale_v_tail_at[0], 1);
+      if (2 < cols - c)
+        scale_v_tail_q0 = _mm_insert_epi16(scale_v_tail_q0, (short)scale_v_tail_at[0], 2);
+      if (3 < cols - c)
+        scale_v_tail_q0 = _mm_insert_epi16(scale_v_tail_q0, (short)scale_v_tail_at[0], 3);
+      if (4 < cols - c)
+        scale_v_tail_q0 = _mm_insert_epi16(scale_v_tail_q0, (short)scale_v_tail_at[0], 4);
+      if (5 < cols - c)
+        scale_v_tail_q0 = _mm_insert_epi16(scale_v_tail_q0, (short)scale_v_tail_at[0], 5);
+      if (6 < cols - c)
+        scale_v_tail_q0 = _mm_insert_epi16(scale_v_tail_q0, (short)scale_v_tail_at[0], 6);
+      if (7 < cols - c)
+        scale_v_tail_q0 = _mm_insert_epi16(scale_v_tail_q0, (short)scale_v_tail_at[0], 7);
+      __m128i scale_v_tail_q1 = _mm_setzero_si128();
+      if (8 < cols - c)
+        scale_v_tail_q1 = _mm_insert_epi16(scale_v_tail_q1, (short)scale_v_tail_at[0], 0);
+      if (9 < cols - c)
+        scale_v_tail_q1 = _mm_insert_epi16(scale_v_tail_q1, (short)scale_v_tail_at[0], 1);
+      if (10 < cols - c)
+        scale_v_tail_q1 = _mm_insert_epi16(scale_v_tail_q1, (short)scale_v_tail_at[0], 2);
+      if (11 < cols - c)
+        scale_v_tail_q1 = _mm_insert_epi16(scale_v_tail_q1, (short)scale_v_tail_at[0], 3);
+      if (12 < cols - c)
+        scale_v_tail_q1 = _mm_insert_epi16(scale_v_tail_q1, (short)scale_v_tail_at[0], 4);
+      if (13 < cols - c)
+        scale_v_tail_q1 = _mm_insert_epi16(scale_v_tail_q1, (short)scale_v_tail_at[0], 5);
+      if (14 < cols - c)
+        scale_v_tail_q1 = _mm_insert_epi16(scale_v_tail_q1, (short)scale_v_tail_at[0], 6);
+      if (15 < cols - c)
+        scale_v_tail_q1 = _mm_insert_epi16(scale_v_tail_q1, (short)scale_v_tail_at[0], 7);
+      __m256i scale_v_tail = _mm256_set_m128i(scale_v_tail_q1, scale_v_tail_q0);
       __m256i t4_tail = _mm256_mullo_epi16(x_v_tail, scale_v_tail);
       __m256i t5_tail = _mm256_add_epi16(t4_tail, bias_v_tail);
       simdgen_store_prefix32(out0 + c + cols * r, t5_tail, (cols - c) * 2);

@@ -74,201 +74,140 @@ static inline void simdgen_store_prefix(void* to, uint8x16_t v, int64_t bytes) {
 #endif
 
 // ---- avx512 (512-bit vectors)
-// whole vectors: 2 per iteration (unrolled), then one per iteration
 // tail: one predicated partial vector after the whole vectors (nothing outside the arrays is read or written)
 // uses strided lanes: scalar loads inserted into 128-bit quarters
-// uses vpgatherdd/vpgatherdq gathers (lane r reads element r * stride)
 
 #if defined(__x86_64__)
 __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void map_strided_axpy_f32_avx512(
     const float* in0, const float* in1, const int32_t* in2, int64_t n, int64_t stride1,
     int64_t stride2, float scalar0, float* out0, int32_t* out1) {
-  // Gathers use 32-bit lane offsets: larger strides take the scalar variant.
-  if (stride1 > 2147483647 / 16 || stride2 > 2147483647 / 16) {
-    map_strided_axpy_f32_scalar(in0, in1, in2, n, stride1, stride2, scalar0, out0, out1);
-    return;
-  }
-  // Lane offsets for the gathers: lane r reads element r * stride1 (stride checked above).
-  const __m512i offsets16_stride1 =
-      _mm512_mullo_epi32(_mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15),
-                         _mm512_set1_epi32((int)stride1));
-  // Lane offsets for the gathers: lane r reads element r * stride2 (stride checked above).
-  const __m512i offsets16_stride2 =
-      _mm512_mullo_epi32(_mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15),
-                         _mm512_set1_epi32((int)stride2));
   __m512 k0 = _mm512_set1_ps(scalar0);
   __m512i k1 = _mm512_set1_epi32((int)(3));
   __m512i k2 = _mm512_set1_epi32((int)(1));
+  // whole vectors
   int64_t i = 0;
-  // at least one whole vector
-  if (n > 15) {
-    // whole vectors, 2 per iteration
-    for (; i + 32 <= n; i += 32) {
-      const float* x_v_0_at = in0 + i * stride1;
-      const __m128 x_v_0_q0 =
-          _mm_setr_ps(x_v_0_at[0], x_v_0_at[stride1], x_v_0_at[2 * stride1], x_v_0_at[3 * stride1]);
-      const __m128 x_v_0_q1 = _mm_setr_ps(x_v_0_at[4 * stride1], x_v_0_at[5 * stride1],
-                                          x_v_0_at[6 * stride1], x_v_0_at[7 * stride1]);
-      const __m128 x_v_0_q2 = _mm_setr_ps(x_v_0_at[8 * stride1], x_v_0_at[9 * stride1],
-                                          x_v_0_at[10 * stride1], x_v_0_at[11 * stride1]);
-      const __m128 x_v_0_q3 = _mm_setr_ps(x_v_0_at[12 * stride1], x_v_0_at[13 * stride1],
-                                          x_v_0_at[14 * stride1], x_v_0_at[15 * stride1]);
-      __m512 x_v_0 = _mm512_castps128_ps512(x_v_0_q0);
-      x_v_0 = _mm512_insertf32x4(x_v_0, x_v_0_q1, 1);
-      x_v_0 = _mm512_insertf32x4(x_v_0, x_v_0_q2, 2);
-      x_v_0 = _mm512_insertf32x4(x_v_0, x_v_0_q3, 3);
-      const float* y_v_0_at = in1 + i * stride2;
-      const __m128 y_v_0_q0 =
-          _mm_setr_ps(y_v_0_at[0], y_v_0_at[stride2], y_v_0_at[2 * stride2], y_v_0_at[3 * stride2]);
-      const __m128 y_v_0_q1 = _mm_setr_ps(y_v_0_at[4 * stride2], y_v_0_at[5 * stride2],
-                                          y_v_0_at[6 * stride2], y_v_0_at[7 * stride2]);
-      const __m128 y_v_0_q2 = _mm_setr_ps(y_v_0_at[8 * stride2], y_v_0_at[9 * stride2],
-                                          y_v_0_at[10 * stride2], y_v_0_at[11 * stride2]);
-      const __m128 y_v_0_q3 = _mm_setr_ps(y_v_0_at[12 * stride2], y_v_0_at[13 * stride2],
-                                          y_v_0_at[14 * stride2], y_v_0_at[15 * stride2]);
-      __m512 y_v_0 = _mm512_castps128_ps512(y_v_0_q0);
-      y_v_0 = _mm512_insertf32x4(y_v_0, y_v_0_q1, 1);
-      y_v_0 = _mm512_insertf32x4(y_v_0, y_v_0_q2, 2);
-      y_v_0 = _mm512_insertf32x4(y_v_0, y_v_0_q3, 3);
-      const int32_t* k_v_0_at = in2 + i * stride1;
-      const __m128i k_v_0_q0 =
-          _mm_setr_epi32((int)k_v_0_at[0], (int)k_v_0_at[stride1], (int)k_v_0_at[2 * stride1],
-                         (int)k_v_0_at[3 * stride1]);
-      const __m128i k_v_0_q1 =
-          _mm_setr_epi32((int)k_v_0_at[4 * stride1], (int)k_v_0_at[5 * stride1],
-                         (int)k_v_0_at[6 * stride1], (int)k_v_0_at[7 * stride1]);
-      const __m128i k_v_0_q2 =
-          _mm_setr_epi32((int)k_v_0_at[8 * stride1], (int)k_v_0_at[9 * stride1],
-                         (int)k_v_0_at[10 * stride1], (int)k_v_0_at[11 * stride1]);
-      const __m128i k_v_0_q3 =
-          _mm_setr_epi32((int)k_v_0_at[12 * stride1], (int)k_v_0_at[13 * stride1],
-                         (int)k_v_0_at[14 * stride1], (int)k_v_0_at[15 * stride1]);
-      __m512i k_v_0 = _mm512_castsi128_si512(k_v_0_q0);
-      k_v_0 = _mm512_inserti32x4(k_v_0, k_v_0_q1, 1);
-      k_v_0 = _mm512_inserti32x4(k_v_0, k_v_0_q2, 2);
-      k_v_0 = _mm512_inserti32x4(k_v_0, k_v_0_q3, 3);
-      __m512 t0_0 = _mm512_mul_ps(k0, x_v_0);
-      __m512 t1_0 = _mm512_add_ps(t0_0, y_v_0);
-      __m512i t2_0 = _mm512_mullo_epi32(k_v_0, k1);
-      __m512i t3_0 = _mm512_add_epi32(t2_0, k2);
-      _mm512_storeu_ps(out0 + i, t1_0);
-      _mm512_storeu_si512((void*)(out1 + i), t3_0);
-      const float* x_v_1_at = in0 + i * stride1 + 16 * stride1;
-      const __m128 x_v_1_q0 =
-          _mm_setr_ps(x_v_1_at[0], x_v_1_at[stride1], x_v_1_at[2 * stride1], x_v_1_at[3 * stride1]);
-      const __m128 x_v_1_q1 = _mm_setr_ps(x_v_1_at[4 * stride1], x_v_1_at[5 * stride1],
-                                          x_v_1_at[6 * stride1], x_v_1_at[7 * stride1]);
-      const __m128 x_v_1_q2 = _mm_setr_ps(x_v_1_at[8 * stride1], x_v_1_at[9 * stride1],
-                                          x_v_1_at[10 * stride1], x_v_1_at[11 * stride1]);
-      const __m128 x_v_1_q3 = _mm_setr_ps(x_v_1_at[12 * stride1], x_v_1_at[13 * stride1],
-                                          x_v_1_at[14 * stride1], x_v_1_at[15 * stride1]);
-      __m512 x_v_1 = _mm512_castps128_ps512(x_v_1_q0);
-      x_v_1 = _mm512_insertf32x4(x_v_1, x_v_1_q1, 1);
-      x_v_1 = _mm512_insertf32x4(x_v_1, x_v_1_q2, 2);
-      x_v_1 = _mm512_insertf32x4(x_v_1, x_v_1_q3, 3);
-      const float* y_v_1_at = in1 + i * stride2 + 16 * stride2;
-      const __m128 y_v_1_q0 =
-          _mm_setr_ps(y_v_1_at[0], y_v_1_at[stride2], y_v_1_at[2 * stride2], y_v_1_at[3 * stride2]);
-      const __m128 y_v_1_q1 = _mm_setr_ps(y_v_1_at[4 * stride2], y_v_1_at[5 * stride2],
-                                          y_v_1_at[6 * stride2], y_v_1_at[7 * stride2]);
-      const __m128 y_v_1_q2 = _mm_setr_ps(y_v_1_at[8 * stride2], y_v_1_at[9 * stride2],
-                                          y_v_1_at[10 * stride2], y_v_1_at[11 * stride2]);
-      const __m128 y_v_1_q3 = _mm_setr_ps(y_v_1_at[12 * stride2], y_v_1_at[13 * stride2],
-                                          y_v_1_at[14 * stride2], y_v_1_at[15 * stride2]);
-      __m512 y_v_1 = _mm512_castps128_ps512(y_v_1_q0);
-      y_v_1 = _mm512_insertf32x4(y_v_1, y_v_1_q1, 1);
-      y_v_1 = _mm512_insertf32x4(y_v_1, y_v_1_q2, 2);
-      y_v_1 = _mm512_insertf32x4(y_v_1, y_v_1_q3, 3);
-      const int32_t* k_v_1_at = in2 + i * stride1 + 16 * stride1;
-      const __m128i k_v_1_q0 =
-          _mm_setr_epi32((int)k_v_1_at[0], (int)k_v_1_at[stride1], (int)k_v_1_at[2 * stride1],
-                         (int)k_v_1_at[3 * stride1]);
-      const __m128i k_v_1_q1 =
-          _mm_setr_epi32((int)k_v_1_at[4 * stride1], (int)k_v_1_at[5 * stride1],
-                         (int)k_v_1_at[6 * stride1], (int)k_v_1_at[7 * stride1]);
-      const __m128i k_v_1_q2 =
-          _mm_setr_epi32((int)k_v_1_at[8 * stride1], (int)k_v_1_at[9 * stride1],
-                         (int)k_v_1_at[10 * stride1], (int)k_v_1_at[11 * stride1]);
-      const __m128i k_v_1_q3 =
-          _mm_setr_epi32((int)k_v_1_at[12 * stride1], (int)k_v_1_at[13 * stride1],
-                         (int)k_v_1_at[14 * stride1], (int)k_v_1_at[15 * stride1]);
-      __m512i k_v_1 = _mm512_castsi128_si512(k_v_1_q0);
-      k_v_1 = _mm512_inserti32x4(k_v_1, k_v_1_q1, 1);
-      k_v_1 = _mm512_inserti32x4(k_v_1, k_v_1_q2, 2);
-      k_v_1 = _mm512_inserti32x4(k_v_1, k_v_1_q3, 3);
-      __m512 t0_1 = _mm512_mul_ps(k0, x_v_1);
-      __m512 t1_1 = _mm512_add_ps(t0_1, y_v_1);
-      __m512i t2_1 = _mm512_mullo_epi32(k_v_1, k1);
-      __m512i t3_1 = _mm512_add_epi32(t2_1, k2);
-      _mm512_storeu_ps(out0 + i + 16, t1_1);
-      _mm512_storeu_si512((void*)(out1 + i + 16), t3_1);
-    }
-    // whole vectors, one per iteration
-    for (; i + 16 <= n; i += 16) {
-      const float* x_v_at = in0 + i * stride1;
-      const __m128 x_v_q0 =
-          _mm_setr_ps(x_v_at[0], x_v_at[stride1], x_v_at[2 * stride1], x_v_at[3 * stride1]);
-      const __m128 x_v_q1 = _mm_setr_ps(x_v_at[4 * stride1], x_v_at[5 * stride1],
-                                        x_v_at[6 * stride1], x_v_at[7 * stride1]);
-      const __m128 x_v_q2 = _mm_setr_ps(x_v_at[8 * stride1], x_v_at[9 * stride1],
-                                        x_v_at[10 * stride1], x_v_at[11 * stride1]);
-      const __m128 x_v_q3 = _mm_setr_ps(x_v_at[12 * stride1], x_v_at[13 * stride1],
-                                        x_v_at[14 * stride1], x_v_at[15 * stride1]);
-      __m512 x_v = _mm512_castps128_ps512(x_v_q0);
-      x_v = _mm512_insertf32x4(x_v, x_v_q1, 1);
-      x_v = _mm512_insertf32x4(x_v, x_v_q2, 2);
-      x_v = _mm512_insertf32x4(x_v, x_v_q3, 3);
-      const float* y_v_at = in1 + i * stride2;
-      const __m128 y_v_q0 =
-          _mm_setr_ps(y_v_at[0], y_v_at[stride2], y_v_at[2 * stride2], y_v_at[3 * stride2]);
-      const __m128 y_v_q1 = _mm_setr_ps(y_v_at[4 * stride2], y_v_at[5 * stride2],
-                                        y_v_at[6 * stride2], y_v_at[7 * stride2]);
-      const __m128 y_v_q2 = _mm_setr_ps(y_v_at[8 * stride2], y_v_at[9 * stride2],
-                                        y_v_at[10 * stride2], y_v_at[11 * stride2]);
-      const __m128 y_v_q3 = _mm_setr_ps(y_v_at[12 * stride2], y_v_at[13 * stride2],
-                                        y_v_at[14 * stride2], y_v_at[15 * stride2]);
-      __m512 y_v = _mm512_castps128_ps512(y_v_q0);
-      y_v = _mm512_insertf32x4(y_v, y_v_q1, 1);
-      y_v = _mm512_insertf32x4(y_v, y_v_q2, 2);
-      y_v = _mm512_insertf32x4(y_v, y_v_q3, 3);
-      const int32_t* k_v_at = in2 + i * stride1;
-      const __m128i k_v_q0 = _mm_setr_epi32((int)k_v_at[0], (int)k_v_at[stride1],
-                                            (int)k_v_at[2 * stride1], (int)k_v_at[3 * stride1]);
-      const __m128i k_v_q1 = _mm_setr_epi32((int)k_v_at[4 * stride1], (int)k_v_at[5 * stride1],
-                                            (int)k_v_at[6 * stride1], (int)k_v_at[7 * stride1]);
-      const __m128i k_v_q2 = _mm_setr_epi32((int)k_v_at[8 * stride1], (int)k_v_at[9 * stride1],
-                                            (int)k_v_at[10 * stride1], (int)k_v_at[11 * stride1]);
-      const __m128i k_v_q3 = _mm_setr_epi32((int)k_v_at[12 * stride1], (int)k_v_at[13 * stride1],
-                                            (int)k_v_at[14 * stride1], (int)k_v_at[15 * stride1]);
-      __m512i k_v = _mm512_castsi128_si512(k_v_q0);
-      k_v = _mm512_inserti32x4(k_v, k_v_q1, 1);
-      k_v = _mm512_inserti32x4(k_v, k_v_q2, 2);
-      k_v = _mm512_inserti32x4(k_v, k_v_q3, 3);
-      __m512 t4 = _mm512_mul_ps(k0, x_v);
-      __m512 t5 = _mm512_add_ps(t4, y_v);
-      __m512i t6 = _mm512_mullo_epi32(k_v, k1);
-      __m512i t7 = _mm512_add_epi32(t6, k2);
-      _mm512_storeu_ps(out0 + i, t5);
-      _mm512_storeu_si512((void*)(out1 + i), t7);
-    }
+  for (; i + 16 <= n; i += 16) {
+    const float* x_v_at = in0 + i * stride1;
+    const __m128 x_v_q0 =
+        _mm_setr_ps(x_v_at[0], x_v_at[stride1], x_v_at[2 * stride1], x_v_at[3 * stride1]);
+    const __m128 x_v_q1 = _mm_setr_ps(x_v_at[4 * stride1], x_v_at[5 * stride1], x_v_at[6 * stride1],
+                                      x_v_at[7 * stride1]);
+    const __m128 x_v_q2 = _mm_setr_ps(x_v_at[8 * stride1], x_v_at[9 * stride1],
+                                      x_v_at[10 * stride1], x_v_at[11 * stride1]);
+    const __m128 x_v_q3 = _mm_setr_ps(x_v_at[12 * stride1], x_v_at[13 * stride1],
+                                      x_v_at[14 * stride1], x_v_at[15 * stride1]);
+    __m512 x_v = _mm512_castps128_ps512(x_v_q0);
+    x_v = _mm512_insertf32x4(x_v, x_v_q1, 1);
+    x_v = _mm512_insertf32x4(x_v, x_v_q2, 2);
+    x_v = _mm512_insertf32x4(x_v, x_v_q3, 3);
+    const float* y_v_at = in1 + i * stride2;
+    const __m128 y_v_q0 =
+        _mm_setr_ps(y_v_at[0], y_v_at[stride2], y_v_at[2 * stride2], y_v_at[3 * stride2]);
+    const __m128 y_v_q1 = _mm_setr_ps(y_v_at[4 * stride2], y_v_at[5 * stride2], y_v_at[6 * stride2],
+                                      y_v_at[7 * stride2]);
+    const __m128 y_v_q2 = _mm_setr_ps(y_v_at[8 * stride2], y_v_at[9 * stride2],
+                                      y_v_at[10 * stride2], y_v_at[11 * stride2]);
+    const __m128 y_v_q3 = _mm_setr_ps(y_v_at[12 * stride2], y_v_at[13 * stride2],
+                                      y_v_at[14 * stride2], y_v_at[15 * stride2]);
+    __m512 y_v = _mm512_castps128_ps512(y_v_q0);
+    y_v = _mm512_insertf32x4(y_v, y_v_q1, 1);
+    y_v = _mm512_insertf32x4(y_v, y_v_q2, 2);
+    y_v = _mm512_insertf32x4(y_v, y_v_q3, 3);
+    const int32_t* k_v_at = in2 + i * stride1;
+    const __m128i k_v_q0 = _mm_setr_epi32((int)k_v_at[0], (int)k_v_at[stride1],
+                                          (int)k_v_at[2 * stride1], (int)k_v_at[3 * stride1]);
+    const __m128i k_v_q1 = _mm_setr_epi32((int)k_v_at[4 * stride1], (int)k_v_at[5 * stride1],
+                                          (int)k_v_at[6 * stride1], (int)k_v_at[7 * stride1]);
+    const __m128i k_v_q2 = _mm_setr_epi32((int)k_v_at[8 * stride1], (int)k_v_at[9 * stride1],
+                                          (int)k_v_at[10 * stride1], (int)k_v_at[11 * stride1]);
+    const __m128i k_v_q3 = _mm_setr_epi32((int)k_v_at[12 * stride1], (int)k_v_at[13 * stride1],
+                                          (int)k_v_at[14 * stride1], (int)k_v_at[15 * stride1]);
+    __m512i k_v = _mm512_castsi128_si512(k_v_q0);
+    k_v = _mm512_inserti32x4(k_v, k_v_q1, 1);
+    k_v = _mm512_inserti32x4(k_v, k_v_q2, 2);
+    k_v = _mm512_inserti32x4(k_v, k_v_q3, 3);
+    __m512 t0 = _mm512_mul_ps(k0, x_v);
+    __m512 t1 = _mm512_add_ps(t0, y_v);
+    __m512i t2 = _mm512_mullo_epi32(k_v, k1);
+    __m512i t3 = _mm512_add_epi32(t2, k2);
+    _mm512_storeu_ps(out0 + i, t1);
+    _mm512_storeu_si512((void*)(out1 + i), t3);
   }
   // the rest: one partial vector, its loads and stores masked
   if (i < n) {
-    __m512 x_v_tail =
-        _mm512_mask_i32gather_ps(_mm512_setzero_ps(), (__mmask16)_bzhi_u32(~0u, (unsigned)(n - i)),
-                                 offsets16_stride1, (const void*)(in0 + i * stride1), 4);
-    __m512 y_v_tail =
-        _mm512_mask_i32gather_ps(_mm512_setzero_ps(), (__mmask16)_bzhi_u32(~0u, (unsigned)(n - i)),
-                                 offsets16_stride2, (const void*)(in1 + i * stride2), 4);
-    __m512i k_v_tail = _mm512_mask_i32gather_epi32(
-        _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(n - i)), offsets16_stride1,
-        (const void*)(in2 + i * stride1), 4);
-    __m512 t8_tail = _mm512_mul_ps(k0, x_v_tail);
-    __m512 t9_tail = _mm512_add_ps(t8_tail, y_v_tail);
-    __m512i t10_tail = _mm512_mullo_epi32(k_v_tail, k1);
-    __m512i t11_tail = _mm512_add_epi32(t10_tail, k2);
-    _mm512_mask_storeu_ps(out0 + i, (__mmask16)_bzhi_u32(~0u, (unsigned)(n - i)), t9_tail);
-    _mm512_mask_storeu_epi32(out1 + i, (__mmask16)_bzhi_u32(~0u, (unsigned)(n - i)), t11_tail);
+    const float* x_v_tail_at = in0 + i * stride1;
+    const __m128 x_v_tail_q0 = _mm_setr_ps((0 < n - i ? x_v_tail_at[0] : (float)(0)),
+                                           (1 < n - i ? x_v_tail_at[stride1] : (float)(0)),
+                                           (2 < n - i ? x_v_tail_at[2 * stride1] : (float)(0)),
+                                           (3 < n - i ? x_v_tail_at[3 * stride1] : (float)(0)));
+    const __m128 x_v_tail_q1 = _mm_setr_ps((4 < n - i ? x_v_tail_at[4 * stride1] : (float)(0)),
+                                           (5 < n - i ? x_v_tail_at[5 * stride1] : (float)(0)),
+                                           (6 < n - i ? x_v_tail_at[6 * stride1] : (float)(0)),
+                                           (7 < n - i ? x_v_tail_at[7 * stride1] : (float)(0)));
+    const __m128 x_v_tail_q2 = _mm_setr_ps((8 < n - i ? x_v_tail_at[8 * stride1] : (float)(0)),
+                                           (9 < n - i ? x_v_tail_at[9 * stride1] : (float)(0)),
+                                           (10 < n - i ? x_v_tail_at[10 * stride1] : (float)(0)),
+                                           (11 < n - i ? x_v_tail_at[11 * stride1] : (float)(0)));
+    const __m128 x_v_tail_q3 = _mm_setr_ps((12 < n - i ? x_v_tail_at[12 * stride1] : (float)(0)),
+                                           (13 < n - i ? x_v_tail_at[13 * stride1] : (float)(0)),
+                                           (14 < n - i ? x_v_tail_at[14 * stride1] : (float)(0)),
+                                           (15 < n - i ? x_v_tail_at[15 * stride1] : (float)(0)));
+    __m512 x_v_tail = _mm512_castps128_ps512(x_v_tail_q0);
+    x_v_tail = _mm512_insertf32x4(x_v_tail, x_v_tail_q1, 1);
+    x_v_tail = _mm512_insertf32x4(x_v_tail, x_v_tail_q2, 2);
+    x_v_tail = _mm512_insertf32x4(x_v_tail, x_v_tail_q3, 3);
+    const float* y_v_tail_at = in1 + i * stride2;
+    const __m128 y_v_tail_q0 = _mm_setr_ps((0 < n - i ? y_v_tail_at[0] : (float)(0)),
+                                           (1 < n - i ? y_v_tail_at[stride2] : (float)(0)),
+                                           (2 < n - i ? y_v_tail_at[2 * stride2] : (float)(0)),
+                                           (3 < n - i ? y_v_tail_at[3 * stride2] : (float)(0)));
+    const __m128 y_v_tail_q1 = _mm_setr_ps((4 < n - i ? y_v_tail_at[4 * stride2] : (float)(0)),
+                                           (5 < n - i ? y_v_tail_at[5 * stride2] : (float)(0)),
+                                           (6 < n - i ? y_v_tail_at[6 * stride2] : (float)(0)),
+                                           (7 < n - i ? y_v_tail_at[7 * stride2] : (float)(0)));
+    const __m128 y_v_tail_q2 = _mm_setr_ps((8 < n - i ? y_v_tail_at[8 * stride2] : (float)(0)),
+                                           (9 < n - i ? y_v_tail_at[9 * stride2] : (float)(0)),
+                                           (10 < n - i ? y_v_tail_at[10 * stride2] : (float)(0)),
+                                           (11 < n - i ? y_v_tail_at[11 * stride2] : (float)(0)));
+    const __m128 y_v_tail_q3 = _mm_setr_ps((12 < n - i ? y_v_tail_at[12 * stride2] : (float)(0)),
+                                           (13 < n - i ? y_v_tail_at[13 * stride2] : (float)(0)),
+                                           (14 < n - i ? y_v_tail_at[14 * stride2] : (float)(0)),
+                                           (15 < n - i ? y_v_tail_at[15 * stride2] : (float)(0)));
+    __m512 y_v_tail = _mm512_castps128_ps512(y_v_tail_q0);
+    y_v_tail = _mm512_insertf32x4(y_v_tail, y_v_tail_q1, 1);
+    y_v_tail = _mm512_insertf32x4(y_v_tail, y_v_tail_q2, 2);
+    y_v_tail = _mm512_insertf32x4(y_v_tail, y_v_tail_q3, 3);
+    const int32_t* k_v_tail_at = in2 + i * stride1;
+    __m128i k_v_tail_q0 = _mm_setzero_si128();
+    if (0 < n - i) k_v_tail_q0 = _mm_insert_epi32(k_v_tail_q0, (int)k_v_tail_at[0], 0);
+    if (1 < n - i) k_v_tail_q0 = _mm_insert_epi32(k_v_tail_q0, (int)k_v_tail_at[stride1], 1);
+    if (2 < n - i) k_v_tail_q0 = _mm_insert_epi32(k_v_tail_q0, (int)k_v_tail_at[2 * stride1], 2);
+    if (3 < n - i) k_v_tail_q0 = _mm_insert_epi32(k_v_tail_q0, (int)k_v_tail_at[3 * stride1], 3);
+    __m128i k_v_tail_q1 = _mm_setzero_si128();
+    if (4 < n - i) k_v_tail_q1 = _mm_insert_epi32(k_v_tail_q1, (int)k_v_tail_at[4 * stride1], 0);
+    if (5 < n - i) k_v_tail_q1 = _mm_insert_epi32(k_v_tail_q1, (int)k_v_tail_at[5 * stride1], 1);
+    if (6 < n - i) k_v_tail_q1 = _mm_insert_epi32(k_v_tail_q1, (int)k_v_tail_at[6 * stride1], 2);
+    if (7 < n - i) k_v_tail_q1 = _mm_insert_epi32(k_v_tail_q1, (int)k_v_tail_at[7 * stride1], 3);
+    __m128i k_v_tail_q2 = _mm_setzero_si128();
+    if (8 < n - i) k_v_tail_q2 = _mm_insert_epi32(k_v_tail_q2, (int)k_v_tail_at[8 * stride1], 0);
+    if (9 < n - i) k_v_tail_q2 = _mm_insert_epi32(k_v_tail_q2, (int)k_v_tail_at[9 * stride1], 1);
+    if (10 < n - i) k_v_tail_q2 = _mm_insert_epi32(k_v_tail_q2, (int)k_v_tail_at[10 * stride1], 2);
+    if (11 < n - i) k_v_tail_q2 = _mm_insert_epi32(k_v_tail_q2, (int)k_v_tail_at[11 * stride1], 3);
+    __m128i k_v_tail_q3 = _mm_setzero_si128();
+    if (12 < n - i) k_v_tail_q3 = _mm_insert_epi32(k_v_tail_q3, (int)k_v_tail_at[12 * stride1], 0);
+    if (13 < n - i) k_v_tail_q3 = _mm_insert_epi32(k_v_tail_q3, (int)k_v_tail_at[13 * stride1], 1);
+    if (14 < n - i) k_v_tail_q3 = _mm_insert_epi32(k_v_tail_q3, (int)k_v_tail_at[14 * stride1], 2);
+    if (15 < n - i) k_v_tail_q3 = _mm_insert_epi32(k_v_tail_q3, (int)k_v_tail_at[15 * stride1], 3);
+    __m512i k_v_tail = _mm512_castsi128_si512(k_v_tail_q0);
+    k_v_tail = _mm512_inserti32x4(k_v_tail, k_v_tail_q1, 1);
+    k_v_tail = _mm512_inserti32x4(k_v_tail, k_v_tail_q2, 2);
+    k_v_tail = _mm512_inserti32x4(k_v_tail, k_v_tail_q3, 3);
+    __m512 t4_tail = _mm512_mul_ps(k0, x_v_tail);
+    __m512 t5_tail = _mm512_add_ps(t4_tail, y_v_tail);
+    __m512i t6_tail = _mm512_mullo_epi32(k_v_tail, k1);
+    __m512i t7_tail = _mm512_add_epi32(t6_tail, k2);
+    _mm512_mask_storeu_ps(out0 + i, (__mmask16)_bzhi_u32(~0u, (unsigned)(n - i)), t5_tail);
+    _mm512_mask_storeu_epi32(out1 + i, (__mmask16)_bzhi_u32(~0u, (unsigned)(n - i)), t7_tail);
   }
 }
 #endif
@@ -318,10 +257,8 @@ __attribute__((target("+sve"))) void map_strided_axpy_f32_sve(const float* in0, 
 #endif
 
 // ---- avx2 (256-bit vectors)
-// whole vectors: 2 per iteration (unrolled), then one per iteration
 // tail: one predicated partial vector after the whole vectors (nothing outside the arrays is read or written)
 // uses strided lanes: scalar loads inserted into 128-bit quarters
-// uses vpgatherdd/vpgatherdq gathers (lane r reads element r * stride)
 
 #if defined(__x86_64__)
 __attribute__((target("avx2"))) void map_strided_axpy_f32_avx2(const float* in0, const float* in1,
@@ -329,135 +266,83 @@ __attribute__((target("avx2"))) void map_strided_axpy_f32_avx2(const float* in0,
                                                                int64_t stride1, int64_t stride2,
                                                                float scalar0, float* out0,
                                                                int32_t* out1) {
-  // Gathers use 32-bit lane offsets: larger strides take the scalar variant.
-  if (stride1 > 2147483647 / 8 || stride2 > 2147483647 / 8) {
-    map_strided_axpy_f32_scalar(in0, in1, in2, n, stride1, stride2, scalar0, out0, out1);
-    return;
-  }
-  // Lane offsets for the gathers: lane r reads element r * stride1 (stride checked above).
-  const __m256i offsets8_stride1 = _mm256_mullo_epi32(_mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7),
-                                                      _mm256_set1_epi32((int)stride1));
-  // Lane offsets for the gathers: lane r reads element r * stride2 (stride checked above).
-  const __m256i offsets8_stride2 = _mm256_mullo_epi32(_mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7),
-                                                      _mm256_set1_epi32((int)stride2));
   __m256 k0 = _mm256_set1_ps(scalar0);
   __m256i k1 = _mm256_set1_epi32((int)(3));
   __m256i k2 = _mm256_set1_epi32((int)(1));
+  // whole vectors
   int64_t i = 0;
-  // at least one whole vector
-  if (n > 7) {
-    // whole vectors, 2 per iteration
-    for (; i + 16 <= n; i += 16) {
-      const float* x_v_0_at = in0 + i * stride1;
-      const __m128 x_v_0_q0 =
-          _mm_setr_ps(x_v_0_at[0], x_v_0_at[stride1], x_v_0_at[2 * stride1], x_v_0_at[3 * stride1]);
-      const __m128 x_v_0_q1 = _mm_setr_ps(x_v_0_at[4 * stride1], x_v_0_at[5 * stride1],
-                                          x_v_0_at[6 * stride1], x_v_0_at[7 * stride1]);
-      __m256 x_v_0 = _mm256_set_m128(x_v_0_q1, x_v_0_q0);
-      const float* y_v_0_at = in1 + i * stride2;
-      const __m128 y_v_0_q0 =
-          _mm_setr_ps(y_v_0_at[0], y_v_0_at[stride2], y_v_0_at[2 * stride2], y_v_0_at[3 * stride2]);
-      const __m128 y_v_0_q1 = _mm_setr_ps(y_v_0_at[4 * stride2], y_v_0_at[5 * stride2],
-                                          y_v_0_at[6 * stride2], y_v_0_at[7 * stride2]);
-      __m256 y_v_0 = _mm256_set_m128(y_v_0_q1, y_v_0_q0);
-      const int32_t* k_v_0_at = in2 + i * stride1;
-      const __m128i k_v_0_q0 =
-          _mm_setr_epi32((int)k_v_0_at[0], (int)k_v_0_at[stride1], (int)k_v_0_at[2 * stride1],
-                         (int)k_v_0_at[3 * stride1]);
-      const __m128i k_v_0_q1 =
-          _mm_setr_epi32((int)k_v_0_at[4 * stride1], (int)k_v_0_at[5 * stride1],
-                         (int)k_v_0_at[6 * stride1], (int)k_v_0_at[7 * stride1]);
-      __m256i k_v_0 = _mm256_set_m128i(k_v_0_q1, k_v_0_q0);
-      __m256 t0_0 = _mm256_mul_ps(k0, x_v_0);
-      __m256 t1_0 = _mm256_add_ps(t0_0, y_v_0);
-      __m256i t2_0 = _mm256_mullo_epi32(k_v_0, k1);
-      __m256i t3_0 = _mm256_add_epi32(t2_0, k2);
-      _mm256_storeu_ps(out0 + i, t1_0);
-      _mm256_storeu_si256((__m256i*)(out1 + i), t3_0);
-      const float* x_v_1_at = in0 + i * stride1 + 8 * stride1;
-      const __m128 x_v_1_q0 =
-          _mm_setr_ps(x_v_1_at[0], x_v_1_at[stride1], x_v_1_at[2 * stride1], x_v_1_at[3 * stride1]);
-      const __m128 x_v_1_q1 = _mm_setr_ps(x_v_1_at[4 * stride1], x_v_1_at[5 * stride1],
-                                          x_v_1_at[6 * stride1], x_v_1_at[7 * stride1]);
-      __m256 x_v_1 = _mm256_set_m128(x_v_1_q1, x_v_1_q0);
-      const float* y_v_1_at = in1 + i * stride2 + 8 * stride2;
-      const __m128 y_v_1_q0 =
-          _mm_setr_ps(y_v_1_at[0], y_v_1_at[stride2], y_v_1_at[2 * stride2], y_v_1_at[3 * stride2]);
-      const __m128 y_v_1_q1 = _mm_setr_ps(y_v_1_at[4 * stride2], y_v_1_at[5 * stride2],
-                                          y_v_1_at[6 * stride2], y_v_1_at[7 * stride2]);
-      __m256 y_v_1 = _mm256_set_m128(y_v_1_q1, y_v_1_q0);
-      const int32_t* k_v_1_at = in2 + i * stride1 + 8 * stride1;
-      const __m128i k_v_1_q0 =
-          _mm_setr_epi32((int)k_v_1_at[0], (int)k_v_1_at[stride1], (int)k_v_1_at[2 * stride1],
-                         (int)k_v_1_at[3 * stride1]);
-      const __m128i k_v_1_q1 =
-          _mm_setr_epi32((int)k_v_1_at[4 * stride1], (int)k_v_1_at[5 * stride1],
-                         (int)k_v_1_at[6 * stride1], (int)k_v_1_at[7 * stride1]);
-      __m256i k_v_1 = _mm256_set_m128i(k_v_1_q1, k_v_1_q0);
-      __m256 t0_1 = _mm256_mul_ps(k0, x_v_1);
-      __m256 t1_1 = _mm256_add_ps(t0_1, y_v_1);
-      __m256i t2_1 = _mm256_mullo_epi32(k_v_1, k1);
-      __m256i t3_1 = _mm256_add_epi32(t2_1, k2);
-      _mm256_storeu_ps(out0 + i + 8, t1_1);
-      _mm256_storeu_si256((__m256i*)(out1 + i + 8), t3_1);
-    }
-    // whole vectors, one per iteration
-    for (; i + 8 <= n; i += 8) {
-      const float* x_v_at = in0 + i * stride1;
-      const __m128 x_v_q0 =
-          _mm_setr_ps(x_v_at[0], x_v_at[stride1], x_v_at[2 * stride1], x_v_at[3 * stride1]);
-      const __m128 x_v_q1 = _mm_setr_ps(x_v_at[4 * stride1], x_v_at[5 * stride1],
-                                        x_v_at[6 * stride1], x_v_at[7 * stride1]);
-      __m256 x_v = _mm256_set_m128(x_v_q1, x_v_q0);
-      const float* y_v_at = in1 + i * stride2;
-      const __m128 y_v_q0 =
-          _mm_setr_ps(y_v_at[0], y_v_at[stride2], y_v_at[2 * stride2], y_v_at[3 * stride2]);
-      const __m128 y_v_q1 = _mm_setr_ps(y_v_at[4 * stride2], y_v_at[5 * stride2],
-                                        y_v_at[6 * stride2], y_v_at[7 * stride2]);
-      __m256 y_v = _mm256_set_m128(y_v_q1, y_v_q0);
-      const int32_t* k_v_at = in2 + i * stride1;
-      const __m128i k_v_q0 = _mm_setr_epi32((int)k_v_at[0], (int)k_v_at[stride1],
-                                            (int)k_v_at[2 * stride1], (int)k_v_at[3 * stride1]);
-      const __m128i k_v_q1 = _mm_setr_epi32((int)k_v_at[4 * stride1], (int)k_v_at[5 * stride1],
-                                            (int)k_v_at[6 * stride1], (int)k_v_at[7 * stride1]);
-      __m256i k_v = _mm256_set_m128i(k_v_q1, k_v_q0);
-      __m256 t4 = _mm256_mul_ps(k0, x_v);
-      __m256 t5 = _mm256_add_ps(t4, y_v);
-      __m256i t6 = _mm256_mullo_epi32(k_v, k1);
-      __m256i t7 = _mm256_add_epi32(t6, k2);
-      _mm256_storeu_ps(out0 + i, t5);
-      _mm256_storeu_si256((__m256i*)(out1 + i), t7);
-    }
+  for (; i + 8 <= n; i += 8) {
+    const float* x_v_at = in0 + i * stride1;
+    const __m128 x_v_q0 =
+        _mm_setr_ps(x_v_at[0], x_v_at[stride1], x_v_at[2 * stride1], x_v_at[3 * stride1]);
+    const __m128 x_v_q1 = _mm_setr_ps(x_v_at[4 * stride1], x_v_at[5 * stride1], x_v_at[6 * stride1],
+                                      x_v_at[7 * stride1]);
+    __m256 x_v = _mm256_set_m128(x_v_q1, x_v_q0);
+    const float* y_v_at = in1 + i * stride2;
+    const __m128 y_v_q0 =
+        _mm_setr_ps(y_v_at[0], y_v_at[stride2], y_v_at[2 * stride2], y_v_at[3 * stride2]);
+    const __m128 y_v_q1 = _mm_setr_ps(y_v_at[4 * stride2], y_v_at[5 * stride2], y_v_at[6 * stride2],
+                                      y_v_at[7 * stride2]);
+    __m256 y_v = _mm256_set_m128(y_v_q1, y_v_q0);
+    const int32_t* k_v_at = in2 + i * stride1;
+    const __m128i k_v_q0 = _mm_setr_epi32((int)k_v_at[0], (int)k_v_at[stride1],
+                                          (int)k_v_at[2 * stride1], (int)k_v_at[3 * stride1]);
+    const __m128i k_v_q1 = _mm_setr_epi32((int)k_v_at[4 * stride1], (int)k_v_at[5 * stride1],
+                                          (int)k_v_at[6 * stride1], (int)k_v_at[7 * stride1]);
+    __m256i k_v = _mm256_set_m128i(k_v_q1, k_v_q0);
+    __m256 t0 = _mm256_mul_ps(k0, x_v);
+    __m256 t1 = _mm256_add_ps(t0, y_v);
+    __m256i t2 = _mm256_mullo_epi32(k_v, k1);
+    __m256i t3 = _mm256_add_epi32(t2, k2);
+    _mm256_storeu_ps(out0 + i, t1);
+    _mm256_storeu_si256((__m256i*)(out1 + i), t3);
   }
   // the rest: one partial vector, its loads and stores masked
   if (i < n) {
-    __m256 x_v_tail = _mm256_mask_i32gather_ps(
-        _mm256_setzero_ps(), (const float*)(in0 + i * stride1), offsets8_stride1,
-        _mm256_castsi256_ps(_mm256_cmpgt_epi32(_mm256_set1_epi32((int)(n - i)),
-                                               _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7))),
-        4);
-    __m256 y_v_tail = _mm256_mask_i32gather_ps(
-        _mm256_setzero_ps(), (const float*)(in1 + i * stride2), offsets8_stride2,
-        _mm256_castsi256_ps(_mm256_cmpgt_epi32(_mm256_set1_epi32((int)(n - i)),
-                                               _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7))),
-        4);
-    __m256i k_v_tail = _mm256_mask_i32gather_epi32(
-        _mm256_setzero_si256(), (const int*)(in2 + i * stride1), offsets8_stride1,
-        _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(n - i)),
-                           _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-        4);
-    __m256 t8_tail = _mm256_mul_ps(k0, x_v_tail);
-    __m256 t9_tail = _mm256_add_ps(t8_tail, y_v_tail);
-    __m256i t10_tail = _mm256_mullo_epi32(k_v_tail, k1);
-    __m256i t11_tail = _mm256_add_epi32(t10_tail, k2);
+    const float* x_v_tail_at = in0 + i * stride1;
+    const __m128 x_v_tail_q0 = _mm_setr_ps((0 < n - i ? x_v_tail_at[0] : (float)(0)),
+                                           (1 < n - i ? x_v_tail_at[stride1] : (float)(0)),
+                                           (2 < n - i ? x_v_tail_at[2 * stride1] : (float)(0)),
+                                           (3 < n - i ? x_v_tail_at[3 * stride1] : (float)(0)));
+    const __m128 x_v_tail_q1 = _mm_setr_ps((4 < n - i ? x_v_tail_at[4 * stride1] : (float)(0)),
+                                           (5 < n - i ? x_v_tail_at[5 * stride1] : (float)(0)),
+                                           (6 < n - i ? x_v_tail_at[6 * stride1] : (float)(0)),
+                                           (7 < n - i ? x_v_tail_at[7 * stride1] : (float)(0)));
+    __m256 x_v_tail = _mm256_set_m128(x_v_tail_q1, x_v_tail_q0);
+    const float* y_v_tail_at = in1 + i * stride2;
+    const __m128 y_v_tail_q0 = _mm_setr_ps((0 < n - i ? y_v_tail_at[0] : (float)(0)),
+                                           (1 < n - i ? y_v_tail_at[stride2] : (float)(0)),
+                                           (2 < n - i ? y_v_tail_at[2 * stride2] : (float)(0)),
+                                           (3 < n - i ? y_v_tail_at[3 * stride2] : (float)(0)));
+    const __m128 y_v_tail_q1 = _mm_setr_ps((4 < n - i ? y_v_tail_at[4 * stride2] : (float)(0)),
+                                           (5 < n - i ? y_v_tail_at[5 * stride2] : (float)(0)),
+                                           (6 < n - i ? y_v_tail_at[6 * stride2] : (float)(0)),
+                                           (7 < n - i ? y_v_tail_at[7 * stride2] : (float)(0)));
+    __m256 y_v_tail = _mm256_set_m128(y_v_tail_q1, y_v_tail_q0);
+    const int32_t* k_v_tail_at = in2 + i * stride1;
+    __m128i k_v_tail_q0 = _mm_setzero_si128();
+    if (0 < n - i) k_v_tail_q0 = _mm_insert_epi32(k_v_tail_q0, (int)k_v_tail_at[0], 0);
+    if (1 < n - i) k_v_tail_q0 = _mm_insert_epi32(k_v_tail_q0, (int)k_v_tail_at[stride1], 1);
+    if (2 < n - i) k_v_tail_q0 = _mm_insert_epi32(k_v_tail_q0, (int)k_v_tail_at[2 * stride1], 2);
+    if (3 < n - i) k_v_tail_q0 = _mm_insert_epi32(k_v_tail_q0, (int)k_v_tail_at[3 * stride1], 3);
+    __m128i k_v_tail_q1 = _mm_setzero_si128();
+    if (4 < n - i) k_v_tail_q1 = _mm_insert_epi32(k_v_tail_q1, (int)k_v_tail_at[4 * stride1], 0);
+    if (5 < n - i) k_v_tail_q1 = _mm_insert_epi32(k_v_tail_q1, (int)k_v_tail_at[5 * stride1], 1);
+    if (6 < n - i) k_v_tail_q1 = _mm_insert_epi32(k_v_tail_q1, (int)k_v_tail_at[6 * stride1], 2);
+    if (7 < n - i) k_v_tail_q1 = _mm_insert_epi32(k_v_tail_q1, (int)k_v_tail_at[7 * stride1], 3);
+    __m256i k_v_tail = _mm256_set_m128i(k_v_tail_q1, k_v_tail_q0);
+    __m256 t4_tail = _mm256_mul_ps(k0, x_v_tail);
+    __m256 t5_tail = _mm256_add_ps(t4_tail, y_v_tail);
+    __m256i t6_tail = _mm256_mullo_epi32(k_v_tail, k1);
+    __m256i t7_tail = _mm256_add_epi32(t6_tail, k2);
     _mm256_maskstore_ps((float*)(out0 + i),
                         _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(n - i)),
                                            _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                        t9_tail);
+                        t5_tail);
     _mm256_maskstore_epi32((int*)(out1 + i),
                            _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(n - i)),
                                               _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                           t11_tail);
+                           t7_tail);
   }
 }
 #endif

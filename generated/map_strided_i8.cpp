@@ -44,347 +44,88 @@ __attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) 
 //   sve2: identical to sve for this kernel, not emitted
 
 // ---- avx512 (512-bit vectors)
-// whole vectors: 4 per iteration (unrolled), then one per iteration
 // tail: scalar cleanup loop after the whole vectors
 // uses strided lanes: scalar loads inserted into 128-bit quarters
 
 #if defined(__x86_64__)
 __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void map_strided_i8_avx512(
     const int8_t* in0, const int8_t* in1, int64_t n, int64_t stride1, int8_t* out0) {
+  // whole vectors
   int64_t i = 0;
-  // at least one whole vector
-  if (n > 63) {
-    // whole vectors, 4 per iteration
-    for (; i + 256 <= n; i += 256) {
-      const int8_t* a_v_0_at = in0 + 2 * i;
-      const __m128i a_v_0_q0 = _mm_setr_epi8(
-          (char)a_v_0_at[0], (char)a_v_0_at[2], (char)a_v_0_at[4], (char)a_v_0_at[6],
-          (char)a_v_0_at[8], (char)a_v_0_at[10], (char)a_v_0_at[12], (char)a_v_0_at[14],
-          (char)a_v_0_at[16], (char)a_v_0_at[18], (char)a_v_0_at[20], (char)a_v_0_at[22],
-          (char)a_v_0_at[24], (char)a_v_0_at[26], (char)a_v_0_at[28], (char)a_v_0_at[30]);
-      const __m128i a_v_0_q1 = _mm_setr_epi8(
-          (char)a_v_0_at[32], (char)a_v_0_at[34], (char)a_v_0_at[36], (char)a_v_0_at[38],
-          (char)a_v_0_at[40], (char)a_v_0_at[42], (char)a_v_0_at[44], (char)a_v_0_at[46],
-          (char)a_v_0_at[48], (char)a_v_0_at[50], (char)a_v_0_at[52], (char)a_v_0_at[54],
-          (char)a_v_0_at[56], (char)a_v_0_at[58], (char)a_v_0_at[60], (char)a_v_0_at[62]);
-      const __m128i a_v_0_q2 = _mm_setr_epi8(
-          (char)a_v_0_at[64], (char)a_v_0_at[66], (char)a_v_0_at[68], (char)a_v_0_at[70],
-          (char)a_v_0_at[72], (char)a_v_0_at[74], (char)a_v_0_at[76], (char)a_v_0_at[78],
-          (char)a_v_0_at[80], (char)a_v_0_at[82], (char)a_v_0_at[84], (char)a_v_0_at[86],
-          (char)a_v_0_at[88], (char)a_v_0_at[90], (char)a_v_0_at[92], (char)a_v_0_at[94]);
-      const __m128i a_v_0_q3 = _mm_setr_epi8(
-          (char)a_v_0_at[96], (char)a_v_0_at[98], (char)a_v_0_at[100], (char)a_v_0_at[102],
-          (char)a_v_0_at[104], (char)a_v_0_at[106], (char)a_v_0_at[108], (char)a_v_0_at[110],
-          (char)a_v_0_at[112], (char)a_v_0_at[114], (char)a_v_0_at[116], (char)a_v_0_at[118],
-          (char)a_v_0_at[120], (char)a_v_0_at[122], (char)a_v_0_at[124], (char)a_v_0_at[126]);
-      __m512i a_v_0 = _mm512_castsi128_si512(a_v_0_q0);
-      a_v_0 = _mm512_inserti32x4(a_v_0, a_v_0_q1, 1);
-      a_v_0 = _mm512_inserti32x4(a_v_0, a_v_0_q2, 2);
-      a_v_0 = _mm512_inserti32x4(a_v_0, a_v_0_q3, 3);
-      const int8_t* b_v_0_at = in1 + i * stride1;
-      const __m128i b_v_0_q0 = _mm_setr_epi8(
-          (char)b_v_0_at[0], (char)b_v_0_at[stride1], (char)b_v_0_at[2 * stride1],
-          (char)b_v_0_at[3 * stride1], (char)b_v_0_at[4 * stride1], (char)b_v_0_at[5 * stride1],
-          (char)b_v_0_at[6 * stride1], (char)b_v_0_at[7 * stride1], (char)b_v_0_at[8 * stride1],
-          (char)b_v_0_at[9 * stride1], (char)b_v_0_at[10 * stride1], (char)b_v_0_at[11 * stride1],
-          (char)b_v_0_at[12 * stride1], (char)b_v_0_at[13 * stride1], (char)b_v_0_at[14 * stride1],
-          (char)b_v_0_at[15 * stride1]);
-      const __m128i b_v_0_q1 = _mm_setr_epi8(
-          (char)b_v_0_at[16 * stride1], (char)b_v_0_at[17 * stride1], (char)b_v_0_at[18 * stride1],
-          (char)b_v_0_at[19 * stride1], (char)b_v_0_at[20 * stride1], (char)b_v_0_at[21 * stride1],
-          (char)b_v_0_at[22 * stride1], (char)b_v_0_at[23 * stride1], (char)b_v_0_at[24 * stride1],
-          (char)b_v_0_at[25 * stride1], (char)b_v_0_at[26 * stride1], (char)b_v_0_at[27 * stride1],
-          (char)b_v_0_at[28 * stride1], (char)b_v_0_at[29 * stride1], (char)b_v_0_at[30 * stride1],
-          (char)b_v_0_at[31 * stride1]);
-      const __m128i b_v_0_q2 = _mm_setr_epi8(
-          (char)b_v_0_at[32 * stride1], (char)b_v_0_at[33 * stride1], (char)b_v_0_at[34 * stride1],
-          (char)b_v_0_at[35 * stride1], (char)b_v_0_at[36 * stride1], (char)b_v_0_at[37 * stride1],
-          (char)b_v_0_at[38 * stride1], (char)b_v_0_at[39 * stride1], (char)b_v_0_at[40 * stride1],
-          (char)b_v_0_at[41 * stride1], (char)b_v_0_at[42 * stride1], (char)b_v_0_at[43 * stride1],
-          (char)b_v_0_at[44 * stride1], (char)b_v_0_at[45 * stride1], (char)b_v_0_at[46 * stride1],
-          (char)b_v_0_at[47 * stride1]);
-      const __m128i b_v_0_q3 = _mm_setr_epi8(
-          (char)b_v_0_at[48 * stride1], (char)b_v_0_at[49 * stride1], (char)b_v_0_at[50 * stride1],
-          (char)b_v_0_at[51 * stride1], (char)b_v_0_at[52 * stride1], (char)b_v_0_at[53 * stride1],
-          (char)b_v_0_at[54 * stride1], (char)b_v_0_at[55 * stride1], (char)b_v_0_at[56 * stride1],
-          (char)b_v_0_at[57 * stride1], (char)b_v_0_at[58 * stride1], (char)b_v_0_at[59 * stride1],
-          (char)b_v_0_at[60 * stride1], (char)b_v_0_at[61 * stride1], (char)b_v_0_at[62 * stride1],
-          (char)b_v_0_at[63 * stride1]);
-      __m512i b_v_0 = _mm512_castsi128_si512(b_v_0_q0);
-      b_v_0 = _mm512_inserti32x4(b_v_0, b_v_0_q1, 1);
-      b_v_0 = _mm512_inserti32x4(b_v_0, b_v_0_q2, 2);
-      b_v_0 = _mm512_inserti32x4(b_v_0, b_v_0_q3, 3);
-      __mmask64 t0_0 = _mm512_cmp_epi8_mask(a_v_0, b_v_0, _MM_CMPINT_NLE);
-      __m512i t1_0 = _mm512_sub_epi8(a_v_0, b_v_0);
-      __m512i t2_0 = _mm512_sub_epi8(b_v_0, a_v_0);
-      __m512i t3_0 = _mm512_mask_blend_epi8(t0_0, t2_0, t1_0);
-      _mm512_storeu_si512((void*)(out0 + i), t3_0);
-      const int8_t* a_v_1_at = in0 + 2 * i + 128;
-      const __m128i a_v_1_q0 = _mm_setr_epi8(
-          (char)a_v_1_at[0], (char)a_v_1_at[2], (char)a_v_1_at[4], (char)a_v_1_at[6],
-          (char)a_v_1_at[8], (char)a_v_1_at[10], (char)a_v_1_at[12], (char)a_v_1_at[14],
-          (char)a_v_1_at[16], (char)a_v_1_at[18], (char)a_v_1_at[20], (char)a_v_1_at[22],
-          (char)a_v_1_at[24], (char)a_v_1_at[26], (char)a_v_1_at[28], (char)a_v_1_at[30]);
-      const __m128i a_v_1_q1 = _mm_setr_epi8(
-          (char)a_v_1_at[32], (char)a_v_1_at[34], (char)a_v_1_at[36], (char)a_v_1_at[38],
-          (char)a_v_1_at[40], (char)a_v_1_at[42], (char)a_v_1_at[44], (char)a_v_1_at[46],
-          (char)a_v_1_at[48], (char)a_v_1_at[50], (char)a_v_1_at[52], (char)a_v_1_at[54],
-          (char)a_v_1_at[56], (char)a_v_1_at[58], (char)a_v_1_at[60], (char)a_v_1_at[62]);
-      const __m128i a_v_1_q2 = _mm_setr_epi8(
-          (char)a_v_1_at[64], (char)a_v_1_at[66], (char)a_v_1_at[68], (char)a_v_1_at[70],
-          (char)a_v_1_at[72], (char)a_v_1_at[74], (char)a_v_1_at[76], (char)a_v_1_at[78],
-          (char)a_v_1_at[80], (char)a_v_1_at[82], (char)a_v_1_at[84], (char)a_v_1_at[86],
-          (char)a_v_1_at[88], (char)a_v_1_at[90], (char)a_v_1_at[92], (char)a_v_1_at[94]);
-      const __m128i a_v_1_q3 = _mm_setr_epi8(
-          (char)a_v_1_at[96], (char)a_v_1_at[98], (char)a_v_1_at[100], (char)a_v_1_at[102],
-          (char)a_v_1_at[104], (char)a_v_1_at[106], (char)a_v_1_at[108], (char)a_v_1_at[110],
-          (char)a_v_1_at[112], (char)a_v_1_at[114], (char)a_v_1_at[116], (char)a_v_1_at[118],
-          (char)a_v_1_at[120], (char)a_v_1_at[122], (char)a_v_1_at[124], (char)a_v_1_at[126]);
-      __m512i a_v_1 = _mm512_castsi128_si512(a_v_1_q0);
-      a_v_1 = _mm512_inserti32x4(a_v_1, a_v_1_q1, 1);
-      a_v_1 = _mm512_inserti32x4(a_v_1, a_v_1_q2, 2);
-      a_v_1 = _mm512_inserti32x4(a_v_1, a_v_1_q3, 3);
-      const int8_t* b_v_1_at = in1 + i * stride1 + 64 * stride1;
-      const __m128i b_v_1_q0 = _mm_setr_epi8(
-          (char)b_v_1_at[0], (char)b_v_1_at[stride1], (char)b_v_1_at[2 * stride1],
-          (char)b_v_1_at[3 * stride1], (char)b_v_1_at[4 * stride1], (char)b_v_1_at[5 * stride1],
-          (char)b_v_1_at[6 * stride1], (char)b_v_1_at[7 * stride1], (char)b_v_1_at[8 * stride1],
-          (char)b_v_1_at[9 * stride1], (char)b_v_1_at[10 * stride1], (char)b_v_1_at[11 * stride1],
-          (char)b_v_1_at[12 * stride1], (char)b_v_1_at[13 * stride1], (char)b_v_1_at[14 * stride1],
-          (char)b_v_1_at[15 * stride1]);
-      const __m128i b_v_1_q1 = _mm_setr_epi8(
-          (char)b_v_1_at[16 * stride1], (char)b_v_1_at[17 * stride1], (char)b_v_1_at[18 * stride1],
-          (char)b_v_1_at[19 * stride1], (char)b_v_1_at[20 * stride1], (char)b_v_1_at[21 * stride1],
-          (char)b_v_1_at[22 * stride1], (char)b_v_1_at[23 * stride1], (char)b_v_1_at[24 * stride1],
-          (char)b_v_1_at[25 * stride1], (char)b_v_1_at[26 * stride1], (char)b_v_1_at[27 * stride1],
-          (char)b_v_1_at[28 * stride1], (char)b_v_1_at[29 * stride1], (char)b_v_1_at[30 * stride1],
-          (char)b_v_1_at[31 * stride1]);
-      const __m128i b_v_1_q2 = _mm_setr_epi8(
-          (char)b_v_1_at[32 * stride1], (char)b_v_1_at[33 * stride1], (char)b_v_1_at[34 * stride1],
-          (char)b_v_1_at[35 * stride1], (char)b_v_1_at[36 * stride1], (char)b_v_1_at[37 * stride1],
-          (char)b_v_1_at[38 * stride1], (char)b_v_1_at[39 * stride1], (char)b_v_1_at[40 * stride1],
-          (char)b_v_1_at[41 * stride1], (char)b_v_1_at[42 * stride1], (char)b_v_1_at[43 * stride1],
-          (char)b_v_1_at[44 * stride1], (char)b_v_1_at[45 * stride1], (char)b_v_1_at[46 * stride1],
-          (char)b_v_1_at[47 * stride1]);
-      const __m128i b_v_1_q3 = _mm_setr_epi8(
-          (char)b_v_1_at[48 * stride1], (char)b_v_1_at[49 * stride1], (char)b_v_1_at[50 * stride1],
-          (char)b_v_1_at[51 * stride1], (char)b_v_1_at[52 * stride1], (char)b_v_1_at[53 * stride1],
-          (char)b_v_1_at[54 * stride1], (char)b_v_1_at[55 * stride1], (char)b_v_1_at[56 * stride1],
-          (char)b_v_1_at[57 * stride1], (char)b_v_1_at[58 * stride1], (char)b_v_1_at[59 * stride1],
-          (char)b_v_1_at[60 * stride1], (char)b_v_1_at[61 * stride1], (char)b_v_1_at[62 * stride1],
-          (char)b_v_1_at[63 * stride1]);
-      __m512i b_v_1 = _mm512_castsi128_si512(b_v_1_q0);
-      b_v_1 = _mm512_inserti32x4(b_v_1, b_v_1_q1, 1);
-      b_v_1 = _mm512_inserti32x4(b_v_1, b_v_1_q2, 2);
-      b_v_1 = _mm512_inserti32x4(b_v_1, b_v_1_q3, 3);
-      __mmask64 t0_1 = _mm512_cmp_epi8_mask(a_v_1, b_v_1, _MM_CMPINT_NLE);
-      __m512i t1_1 = _mm512_sub_epi8(a_v_1, b_v_1);
-      __m512i t2_1 = _mm512_sub_epi8(b_v_1, a_v_1);
-      __m512i t3_1 = _mm512_mask_blend_epi8(t0_1, t2_1, t1_1);
-      _mm512_storeu_si512((void*)(out0 + i + 64), t3_1);
-      const int8_t* a_v_2_at = in0 + 2 * i + 256;
-      const __m128i a_v_2_q0 = _mm_setr_epi8(
-          (char)a_v_2_at[0], (char)a_v_2_at[2], (char)a_v_2_at[4], (char)a_v_2_at[6],
-          (char)a_v_2_at[8], (char)a_v_2_at[10], (char)a_v_2_at[12], (char)a_v_2_at[14],
-          (char)a_v_2_at[16], (char)a_v_2_at[18], (char)a_v_2_at[20], (char)a_v_2_at[22],
-          (char)a_v_2_at[24], (char)a_v_2_at[26], (char)a_v_2_at[28], (char)a_v_2_at[30]);
-      const __m128i a_v_2_q1 = _mm_setr_epi8(
-          (char)a_v_2_at[32], (char)a_v_2_at[34], (char)a_v_2_at[36], (char)a_v_2_at[38],
-          (char)a_v_2_at[40], (char)a_v_2_at[42], (char)a_v_2_at[44], (char)a_v_2_at[46],
-          (char)a_v_2_at[48], (char)a_v_2_at[50], (char)a_v_2_at[52], (char)a_v_2_at[54],
-          (char)a_v_2_at[56], (char)a_v_2_at[58], (char)a_v_2_at[60], (char)a_v_2_at[62]);
-      const __m128i a_v_2_q2 = _mm_setr_epi8(
-          (char)a_v_2_at[64], (char)a_v_2_at[66], (char)a_v_2_at[68], (char)a_v_2_at[70],
-          (char)a_v_2_at[72], (char)a_v_2_at[74], (char)a_v_2_at[76], (char)a_v_2_at[78],
-          (char)a_v_2_at[80], (char)a_v_2_at[82], (char)a_v_2_at[84], (char)a_v_2_at[86],
-          (char)a_v_2_at[88], (char)a_v_2_at[90], (char)a_v_2_at[92], (char)a_v_2_at[94]);
-      const __m128i a_v_2_q3 = _mm_setr_epi8(
-          (char)a_v_2_at[96], (char)a_v_2_at[98], (char)a_v_2_at[100], (char)a_v_2_at[102],
-          (char)a_v_2_at[104], (char)a_v_2_at[106], (char)a_v_2_at[108], (char)a_v_2_at[110],
-          (char)a_v_2_at[112], (char)a_v_2_at[114], (char)a_v_2_at[116], (char)a_v_2_at[118],
-          (char)a_v_2_at[120], (char)a_v_2_at[122], (char)a_v_2_at[124], (char)a_v_2_at[126]);
-      __m512i a_v_2 = _mm512_castsi128_si512(a_v_2_q0);
-      a_v_2 = _mm512_inserti32x4(a_v_2, a_v_2_q1, 1);
-      a_v_2 = _mm512_inserti32x4(a_v_2, a_v_2_q2, 2);
-      a_v_2 = _mm512_inserti32x4(a_v_2, a_v_2_q3, 3);
-      const int8_t* b_v_2_at = in1 + i * stride1 + 128 * stride1;
-      const __m128i b_v_2_q0 = _mm_setr_epi8(
-          (char)b_v_2_at[0], (char)b_v_2_at[stride1], (char)b_v_2_at[2 * stride1],
-          (char)b_v_2_at[3 * stride1], (char)b_v_2_at[4 * stride1], (char)b_v_2_at[5 * stride1],
-          (char)b_v_2_at[6 * stride1], (char)b_v_2_at[7 * stride1], (char)b_v_2_at[8 * stride1],
-          (char)b_v_2_at[9 * stride1], (char)b_v_2_at[10 * stride1], (char)b_v_2_at[11 * stride1],
-          (char)b_v_2_at[12 * stride1], (char)b_v_2_at[13 * stride1], (char)b_v_2_at[14 * stride1],
-          (char)b_v_2_at[15 * stride1]);
-      const __m128i b_v_2_q1 = _mm_setr_epi8(
-          (char)b_v_2_at[16 * stride1], (char)b_v_2_at[17 * stride1], (char)b_v_2_at[18 * stride1],
-          (char)b_v_2_at[19 * stride1], (char)b_v_2_at[20 * stride1], (char)b_v_2_at[21 * stride1],
-          (char)b_v_2_at[22 * stride1], (char)b_v_2_at[23 * stride1], (char)b_v_2_at[24 * stride1],
-          (char)b_v_2_at[25 * stride1], (char)b_v_2_at[26 * stride1], (char)b_v_2_at[27 * stride1],
-          (char)b_v_2_at[28 * stride1], (char)b_v_2_at[29 * stride1], (char)b_v_2_at[30 * stride1],
-          (char)b_v_2_at[31 * stride1]);
-      const __m128i b_v_2_q2 = _mm_setr_epi8(
-          (char)b_v_2_at[32 * stride1], (char)b_v_2_at[33 * stride1], (char)b_v_2_at[34 * stride1],
-          (char)b_v_2_at[35 * stride1], (char)b_v_2_at[36 * stride1], (char)b_v_2_at[37 * stride1],
-          (char)b_v_2_at[38 * stride1], (char)b_v_2_at[39 * stride1], (char)b_v_2_at[40 * stride1],
-          (char)b_v_2_at[41 * stride1], (char)b_v_2_at[42 * stride1], (char)b_v_2_at[43 * stride1],
-          (char)b_v_2_at[44 * stride1], (char)b_v_2_at[45 * stride1], (char)b_v_2_at[46 * stride1],
-          (char)b_v_2_at[47 * stride1]);
-      const __m128i b_v_2_q3 = _mm_setr_epi8(
-          (char)b_v_2_at[48 * stride1], (char)b_v_2_at[49 * stride1], (char)b_v_2_at[50 * stride1],
-          (char)b_v_2_at[51 * stride1], (char)b_v_2_at[52 * stride1], (char)b_v_2_at[53 * stride1],
-          (char)b_v_2_at[54 * stride1], (char)b_v_2_at[55 * stride1], (char)b_v_2_at[56 * stride1],
-          (char)b_v_2_at[57 * stride1], (char)b_v_2_at[58 * stride1], (char)b_v_2_at[59 * stride1],
-          (char)b_v_2_at[60 * stride1], (char)b_v_2_at[61 * stride1], (char)b_v_2_at[62 * stride1],
-          (char)b_v_2_at[63 * stride1]);
-      __m512i b_v_2 = _mm512_castsi128_si512(b_v_2_q0);
-      b_v_2 = _mm512_inserti32x4(b_v_2, b_v_2_q1, 1);
-      b_v_2 = _mm512_inserti32x4(b_v_2, b_v_2_q2, 2);
-      b_v_2 = _mm512_inserti32x4(b_v_2, b_v_2_q3, 3);
-      __mmask64 t0_2 = _mm512_cmp_epi8_mask(a_v_2, b_v_2, _MM_CMPINT_NLE);
-      __m512i t1_2 = _mm512_sub_epi8(a_v_2, b_v_2);
-      __m512i t2_2 = _mm512_sub_epi8(b_v_2, a_v_2);
-      __m512i t3_2 = _mm512_mask_blend_epi8(t0_2, t2_2, t1_2);
-      _mm512_storeu_si512((void*)(out0 + i + 128), t3_2);
-      const int8_t* a_v_3_at = in0 + 2 * i + 384;
-      const __m128i a_v_3_q0 = _mm_setr_epi8(
-          (char)a_v_3_at[0], (char)a_v_3_at[2], (char)a_v_3_at[4], (char)a_v_3_at[6],
-          (char)a_v_3_at[8], (char)a_v_3_at[10], (char)a_v_3_at[12], (char)a_v_3_at[14],
-          (char)a_v_3_at[16], (char)a_v_3_at[18], (char)a_v_3_at[20], (char)a_v_3_at[22],
-          (char)a_v_3_at[24], (char)a_v_3_at[26], (char)a_v_3_at[28], (char)a_v_3_at[30]);
-      const __m128i a_v_3_q1 = _mm_setr_epi8(
-          (char)a_v_3_at[32], (char)a_v_3_at[34], (char)a_v_3_at[36], (char)a_v_3_at[38],
-          (char)a_v_3_at[40], (char)a_v_3_at[42], (char)a_v_3_at[44], (char)a_v_3_at[46],
-          (char)a_v_3_at[48], (char)a_v_3_at[50], (char)a_v_3_at[52], (char)a_v_3_at[54],
-          (char)a_v_3_at[56], (char)a_v_3_at[58], (char)a_v_3_at[60], (char)a_v_3_at[62]);
-      const __m128i a_v_3_q2 = _mm_setr_epi8(
-          (char)a_v_3_at[64], (char)a_v_3_at[66], (char)a_v_3_at[68], (char)a_v_3_at[70],
-          (char)a_v_3_at[72], (char)a_v_3_at[74], (char)a_v_3_at[76], (char)a_v_3_at[78],
-          (char)a_v_3_at[80], (char)a_v_3_at[82], (char)a_v_3_at[84], (char)a_v_3_at[86],
-          (char)a_v_3_at[88], (char)a_v_3_at[90], (char)a_v_3_at[92], (char)a_v_3_at[94]);
-      const __m128i a_v_3_q3 = _mm_setr_epi8(
-          (char)a_v_3_at[96], (char)a_v_3_at[98], (char)a_v_3_at[100], (char)a_v_3_at[102],
-          (char)a_v_3_at[104], (char)a_v_3_at[106], (char)a_v_3_at[108], (char)a_v_3_at[110],
-          (char)a_v_3_at[112], (char)a_v_3_at[114], (char)a_v_3_at[116], (char)a_v_3_at[118],
-          (char)a_v_3_at[120], (char)a_v_3_at[122], (char)a_v_3_at[124], (char)a_v_3_at[126]);
-      __m512i a_v_3 = _mm512_castsi128_si512(a_v_3_q0);
-      a_v_3 = _mm512_inserti32x4(a_v_3, a_v_3_q1, 1);
-      a_v_3 = _mm512_inserti32x4(a_v_3, a_v_3_q2, 2);
-      a_v_3 = _mm512_inserti32x4(a_v_3, a_v_3_q3, 3);
-      const int8_t* b_v_3_at = in1 + i * stride1 + 192 * stride1;
-      const __m128i b_v_3_q0 = _mm_setr_epi8(
-          (char)b_v_3_at[0], (char)b_v_3_at[stride1], (char)b_v_3_at[2 * stride1],
-          (char)b_v_3_at[3 * stride1], (char)b_v_3_at[4 * stride1], (char)b_v_3_at[5 * stride1],
-          (char)b_v_3_at[6 * stride1], (char)b_v_3_at[7 * stride1], (char)b_v_3_at[8 * stride1],
-          (char)b_v_3_at[9 * stride1], (char)b_v_3_at[10 * stride1], (char)b_v_3_at[11 * stride1],
-          (char)b_v_3_at[12 * stride1], (char)b_v_3_at[13 * stride1], (char)b_v_3_at[14 * stride1],
-          (char)b_v_3_at[15 * stride1]);
-      const __m128i b_v_3_q1 = _mm_setr_epi8(
-          (char)b_v_3_at[16 * stride1], (char)b_v_3_at[17 * stride1], (char)b_v_3_at[18 * stride1],
-          (char)b_v_3_at[19 * stride1], (char)b_v_3_at[20 * stride1], (char)b_v_3_at[21 * stride1],
-          (char)b_v_3_at[22 * stride1], (char)b_v_3_at[23 * stride1], (char)b_v_3_at[24 * stride1],
-          (char)b_v_3_at[25 * stride1], (char)b_v_3_at[26 * stride1], (char)b_v_3_at[27 * stride1],
-          (char)b_v_3_at[28 * stride1], (char)b_v_3_at[29 * stride1], (char)b_v_3_at[30 * stride1],
-          (char)b_v_3_at[31 * stride1]);
-      const __m128i b_v_3_q2 = _mm_setr_epi8(
-          (char)b_v_3_at[32 * stride1], (char)b_v_3_at[33 * stride1], (char)b_v_3_at[34 * stride1],
-          (char)b_v_3_at[35 * stride1], (char)b_v_3_at[36 * stride1], (char)b_v_3_at[37 * stride1],
-          (char)b_v_3_at[38 * stride1], (char)b_v_3_at[39 * stride1], (char)b_v_3_at[40 * stride1],
-          (char)b_v_3_at[41 * stride1], (char)b_v_3_at[42 * stride1], (char)b_v_3_at[43 * stride1],
-          (char)b_v_3_at[44 * stride1], (char)b_v_3_at[45 * stride1], (char)b_v_3_at[46 * stride1],
-          (char)b_v_3_at[47 * stride1]);
-      const __m128i b_v_3_q3 = _mm_setr_epi8(
-          (char)b_v_3_at[48 * stride1], (char)b_v_3_at[49 * stride1], (char)b_v_3_at[50 * stride1],
-          (char)b_v_3_at[51 * stride1], (char)b_v_3_at[52 * stride1], (char)b_v_3_at[53 * stride1],
-          (char)b_v_3_at[54 * stride1], (char)b_v_3_at[55 * stride1], (char)b_v_3_at[56 * stride1],
-          (char)b_v_3_at[57 * stride1], (char)b_v_3_at[58 * stride1], (char)b_v_3_at[59 * stride1],
-          (char)b_v_3_at[60 * stride1], (char)b_v_3_at[61 * stride1], (char)b_v_3_at[62 * stride1],
-          (char)b_v_3_at[63 * stride1]);
-      __m512i b_v_3 = _mm512_castsi128_si512(b_v_3_q0);
-      b_v_3 = _mm512_inserti32x4(b_v_3, b_v_3_q1, 1);
-      b_v_3 = _mm512_inserti32x4(b_v_3, b_v_3_q2, 2);
-      b_v_3 = _mm512_inserti32x4(b_v_3, b_v_3_q3, 3);
-      __mmask64 t0_3 = _mm512_cmp_epi8_mask(a_v_3, b_v_3, _MM_CMPINT_NLE);
-      __m512i t1_3 = _mm512_sub_epi8(a_v_3, b_v_3);
-      __m512i t2_3 = _mm512_sub_epi8(b_v_3, a_v_3);
-      __m512i t3_3 = _mm512_mask_blend_epi8(t0_3, t2_3, t1_3);
-      _mm512_storeu_si512((void*)(out0 + i + 192), t3_3);
-    }
-    // whole vectors, one per iteration
-    for (; i + 64 <= n; i += 64) {
-      const int8_t* a_v_at = in0 + 2 * i;
-      const __m128i a_v_q0 =
-          _mm_setr_epi8((char)a_v_at[0], (char)a_v_at[2], (char)a_v_at[4], (char)a_v_at[6],
-                        (char)a_v_at[8], (char)a_v_at[10], (char)a_v_at[12], (char)a_v_at[14],
-                        (char)a_v_at[16], (char)a_v_at[18], (char)a_v_at[20], (char)a_v_at[22],
-                        (char)a_v_at[24], (char)a_v_at[26], (char)a_v_at[28], (char)a_v_at[30]);
-      const __m128i a_v_q1 =
-          _mm_setr_epi8((char)a_v_at[32], (char)a_v_at[34], (char)a_v_at[36], (char)a_v_at[38],
-                        (char)a_v_at[40], (char)a_v_at[42], (char)a_v_at[44], (char)a_v_at[46],
-                        (char)a_v_at[48], (char)a_v_at[50], (char)a_v_at[52], (char)a_v_at[54],
-                        (char)a_v_at[56], (char)a_v_at[58], (char)a_v_at[60], (char)a_v_at[62]);
-      const __m128i a_v_q2 =
-          _mm_setr_epi8((char)a_v_at[64], (char)a_v_at[66], (char)a_v_at[68], (char)a_v_at[70],
-                        (char)a_v_at[72], (char)a_v_at[74], (char)a_v_at[76], (char)a_v_at[78],
-                        (char)a_v_at[80], (char)a_v_at[82], (char)a_v_at[84], (char)a_v_at[86],
-                        (char)a_v_at[88], (char)a_v_at[90], (char)a_v_at[92], (char)a_v_at[94]);
-      const __m128i a_v_q3 =
-          _mm_setr_epi8((char)a_v_at[96], (char)a_v_at[98], (char)a_v_at[100], (char)a_v_at[102],
-                        (char)a_v_at[104], (char)a_v_at[106], (char)a_v_at[108], (char)a_v_at[110],
-                        (char)a_v_at[112], (char)a_v_at[114], (char)a_v_at[116], (char)a_v_at[118],
-                        (char)a_v_at[120], (char)a_v_at[122], (char)a_v_at[124], (char)a_v_at[126]);
-      __m512i a_v = _mm512_castsi128_si512(a_v_q0);
-      a_v = _mm512_inserti32x4(a_v, a_v_q1, 1);
-      a_v = _mm512_inserti32x4(a_v, a_v_q2, 2);
-      a_v = _mm512_inserti32x4(a_v, a_v_q3, 3);
-      const int8_t* b_v_at = in1 + i * stride1;
-      const __m128i b_v_q0 = _mm_setr_epi8(
-          (char)b_v_at[0], (char)b_v_at[stride1], (char)b_v_at[2 * stride1],
-          (char)b_v_at[3 * stride1], (char)b_v_at[4 * stride1], (char)b_v_at[5 * stride1],
-          (char)b_v_at[6 * stride1], (char)b_v_at[7 * stride1], (char)b_v_at[8 * stride1],
-          (char)b_v_at[9 * stride1], (char)b_v_at[10 * stride1], (char)b_v_at[11 * stride1],
-          (char)b_v_at[12 * stride1], (char)b_v_at[13 * stride1], (char)b_v_at[14 * stride1],
-          (char)b_v_at[15 * stride1]);
-      const __m128i b_v_q1 = _mm_setr_epi8(
-          (char)b_v_at[16 * stride1], (char)b_v_at[17 * stride1], (char)b_v_at[18 * stride1],
-          (char)b_v_at[19 * stride1], (char)b_v_at[20 * stride1], (char)b_v_at[21 * stride1],
-          (char)b_v_at[22 * stride1], (char)b_v_at[23 * stride1], (char)b_v_at[24 * stride1],
-          (char)b_v_at[25 * stride1], (char)b_v_at[26 * stride1], (char)b_v_at[27 * stride1],
-          (char)b_v_at[28 * stride1], (char)b_v_at[29 * stride1], (char)b_v_at[30 * stride1],
-          (char)b_v_at[31 * stride1]);
-      const __m128i b_v_q2 = _mm_setr_epi8(
-          (char)b_v_at[32 * stride1], (char)b_v_at[33 * stride1], (char)b_v_at[34 * stride1],
-          (char)b_v_at[35 * stride1], (char)b_v_at[36 * stride1], (char)b_v_at[37 * stride1],
-          (char)b_v_at[38 * stride1], (char)b_v_at[39 * stride1], (char)b_v_at[40 * stride1],
-          (char)b_v_at[41 * stride1], (char)b_v_at[42 * stride1], (char)b_v_at[43 * stride1],
-          (char)b_v_at[44 * stride1], (char)b_v_at[45 * stride1], (char)b_v_at[46 * stride1],
-          (char)b_v_at[47 * stride1]);
-      const __m128i b_v_q3 = _mm_setr_epi8(
-          (char)b_v_at[48 * stride1], (char)b_v_at[49 * stride1], (char)b_v_at[50 * stride1],
-          (char)b_v_at[51 * stride1], (char)b_v_at[52 * stride1], (char)b_v_at[53 * stride1],
-          (char)b_v_at[54 * stride1], (char)b_v_at[55 * stride1], (char)b_v_at[56 * stride1],
-          (char)b_v_at[57 * stride1], (char)b_v_at[58 * stride1], (char)b_v_at[59 * stride1],
-          (char)b_v_at[60 * stride1], (char)b_v_at[61 * stride1], (char)b_v_at[62 * stride1],
-          (char)b_v_at[63 * stride1]);
-      __m512i b_v = _mm512_castsi128_si512(b_v_q0);
-      b_v = _mm512_inserti32x4(b_v, b_v_q1, 1);
-      b_v = _mm512_inserti32x4(b_v, b_v_q2, 2);
-      b_v = _mm512_inserti32x4(b_v, b_v_q3, 3);
-      __mmask64 t4 = _mm512_cmp_epi8_mask(a_v, b_v, _MM_CMPINT_NLE);
-      __m512i t5 = _mm512_sub_epi8(a_v, b_v);
-      __m512i t6 = _mm512_sub_epi8(b_v, a_v);
-      __m512i t7 = _mm512_mask_blend_epi8(t4, t6, t5);
-      _mm512_storeu_si512((void*)(out0 + i), t7);
-    }
+  for (; i + 64 <= n; i += 64) {
+    const int8_t* a_v_at = in0 + 2 * i;
+    const __m128i a_v_q0 =
+        _mm_setr_epi8((char)a_v_at[0], (char)a_v_at[2], (char)a_v_at[4], (char)a_v_at[6],
+                      (char)a_v_at[8], (char)a_v_at[10], (char)a_v_at[12], (char)a_v_at[14],
+                      (char)a_v_at[16], (char)a_v_at[18], (char)a_v_at[20], (char)a_v_at[22],
+                      (char)a_v_at[24], (char)a_v_at[26], (char)a_v_at[28], (char)a_v_at[30]);
+    const __m128i a_v_q1 =
+        _mm_setr_epi8((char)a_v_at[32], (char)a_v_at[34], (char)a_v_at[36], (char)a_v_at[38],
+                      (char)a_v_at[40], (char)a_v_at[42], (char)a_v_at[44], (char)a_v_at[46],
+                      (char)a_v_at[48], (char)a_v_at[50], (char)a_v_at[52], (char)a_v_at[54],
+                      (char)a_v_at[56], (char)a_v_at[58], (char)a_v_at[60], (char)a_v_at[62]);
+    const __m128i a_v_q2 =
+        _mm_setr_epi8((char)a_v_at[64], (char)a_v_at[66], (char)a_v_at[68], (char)a_v_at[70],
+                      (char)a_v_at[72], (char)a_v_at[74], (char)a_v_at[76], (char)a_v_at[78],
+                      (char)a_v_at[80], (char)a_v_at[82], (char)a_v_at[84], (char)a_v_at[86],
+                      (char)a_v_at[88], (char)a_v_at[90], (char)a_v_at[92], (char)a_v_at[94]);
+    const __m128i a_v_q3 =
+        _mm_setr_epi8((char)a_v_at[96], (char)a_v_at[98], (char)a_v_at[100], (char)a_v_at[102],
+                      (char)a_v_at[104], (char)a_v_at[106], (char)a_v_at[108], (char)a_v_at[110],
+                      (char)a_v_at[112], (char)a_v_at[114], (char)a_v_at[116], (char)a_v_at[118],
+                      (char)a_v_at[120], (char)a_v_at[122], (char)a_v_at[124], (char)a_v_at[126]);
+    __m512i a_v = _mm512_castsi128_si512(a_v_q0);
+    a_v = _mm512_inserti32x4(a_v, a_v_q1, 1);
+    a_v = _mm512_inserti32x4(a_v, a_v_q2, 2);
+    a_v = _mm512_inserti32x4(a_v, a_v_q3, 3);
+    const int8_t* b_v_at = in1 + i * stride1;
+    const __m128i b_v_q0 = _mm_setr_epi8(
+        (char)b_v_at[0], (char)b_v_at[stride1], (char)b_v_at[2 * stride1],
+        (char)b_v_at[3 * stride1], (char)b_v_at[4 * stride1], (char)b_v_at[5 * stride1],
+        (char)b_v_at[6 * stride1], (char)b_v_at[7 * stride1], (char)b_v_at[8 * stride1],
+        (char)b_v_at[9 * stride1], (char)b_v_at[10 * stride1], (char)b_v_at[11 * stride1],
+        (char)b_v_at[12 * stride1], (char)b_v_at[13 * stride1], (char)b_v_at[14 * stride1],
+        (char)b_v_at[15 * stride1]);
+    const __m128i b_v_q1 = _mm_setr_epi8(
+        (char)b_v_at[16 * stride1], (char)b_v_at[17 * stride1], (char)b_v_at[18 * stride1],
+        (char)b_v_at[19 * stride1], (char)b_v_at[20 * stride1], (char)b_v_at[21 * stride1],
+        (char)b_v_at[22 * stride1], (char)b_v_at[23 * stride1], (char)b_v_at[24 * stride1],
+        (char)b_v_at[25 * stride1], (char)b_v_at[26 * stride1], (char)b_v_at[27 * stride1],
+        (char)b_v_at[28 * stride1], (char)b_v_at[29 * stride1], (char)b_v_at[30 * stride1],
+        (char)b_v_at[31 * stride1]);
+    const __m128i b_v_q2 = _mm_setr_epi8(
+        (char)b_v_at[32 * stride1], (char)b_v_at[33 * stride1], (char)b_v_at[34 * stride1],
+        (char)b_v_at[35 * stride1], (char)b_v_at[36 * stride1], (char)b_v_at[37 * stride1],
+        (char)b_v_at[38 * stride1], (char)b_v_at[39 * stride1], (char)b_v_at[40 * stride1],
+        (char)b_v_at[41 * stride1], (char)b_v_at[42 * stride1], (char)b_v_at[43 * stride1],
+        (char)b_v_at[44 * stride1], (char)b_v_at[45 * stride1], (char)b_v_at[46 * stride1],
+        (char)b_v_at[47 * stride1]);
+    const __m128i b_v_q3 = _mm_setr_epi8(
+        (char)b_v_at[48 * stride1], (char)b_v_at[49 * stride1], (char)b_v_at[50 * stride1],
+        (char)b_v_at[51 * stride1], (char)b_v_at[52 * stride1], (char)b_v_at[53 * stride1],
+        (char)b_v_at[54 * stride1], (char)b_v_at[55 * stride1], (char)b_v_at[56 * stride1],
+        (char)b_v_at[57 * stride1], (char)b_v_at[58 * stride1], (char)b_v_at[59 * stride1],
+        (char)b_v_at[60 * stride1], (char)b_v_at[61 * stride1], (char)b_v_at[62 * stride1],
+        (char)b_v_at[63 * stride1]);
+    __m512i b_v = _mm512_castsi128_si512(b_v_q0);
+    b_v = _mm512_inserti32x4(b_v, b_v_q1, 1);
+    b_v = _mm512_inserti32x4(b_v, b_v_q2, 2);
+    b_v = _mm512_inserti32x4(b_v, b_v_q3, 3);
+    __mmask64 t0 = _mm512_cmp_epi8_mask(a_v, b_v, _MM_CMPINT_NLE);
+    __m512i t1 = _mm512_sub_epi8(a_v, b_v);
+    __m512i t2 = _mm512_sub_epi8(b_v, a_v);
+    __m512i t3 = _mm512_mask_blend_epi8(t0, t2, t1);
+    _mm512_storeu_si512((void*)(out0 + i), t3);
   }
   // scalar cleanup
   for (; i < n; ++i) {
     uint8_t a_v_tail = (uint8_t)in0[2 * i];
     uint8_t b_v_tail = (uint8_t)in1[i * stride1];
-    bool t8_tail = ((int8_t)a_v_tail > (int8_t)b_v_tail);
-    uint8_t t9_tail = (uint8_t)((uint32_t)a_v_tail - (uint32_t)b_v_tail);
-    uint8_t t10_tail = (uint8_t)((uint32_t)b_v_tail - (uint32_t)a_v_tail);
-    uint8_t t11_tail = (t8_tail ? t9_tail : t10_tail);
-    out0[i] = (int8_t)t11_tail;
+    bool t4_tail = ((int8_t)a_v_tail > (int8_t)b_v_tail);
+    uint8_t t5_tail = (uint8_t)((uint32_t)a_v_tail - (uint32_t)b_v_tail);
+    uint8_t t6_tail = (uint8_t)((uint32_t)b_v_tail - (uint32_t)a_v_tail);
+    uint8_t t7_tail = (t4_tail ? t5_tail : t6_tail);
+    out0[i] = (int8_t)t7_tail;
   }
 }
 #endif
@@ -462,197 +203,58 @@ __attribute__((target("+sve"))) void map_strided_i8_sve(const int8_t* in0, const
 #endif
 
 // ---- avx2 (256-bit vectors)
-// whole vectors: 4 per iteration (unrolled), then one per iteration
 // tail: scalar cleanup loop after the whole vectors
 // uses strided lanes: scalar loads inserted into 128-bit quarters
 
 #if defined(__x86_64__)
 __attribute__((target("avx2"))) void map_strided_i8_avx2(const int8_t* in0, const int8_t* in1,
                                                          int64_t n, int64_t stride1, int8_t* out0) {
+  // whole vectors
   int64_t i = 0;
-  // at least one whole vector
-  if (n > 31) {
-    // whole vectors, 4 per iteration
-    for (; i + 128 <= n; i += 128) {
-      const int8_t* a_v_0_at = in0 + 2 * i;
-      const __m128i a_v_0_q0 = _mm_setr_epi8(
-          (char)a_v_0_at[0], (char)a_v_0_at[2], (char)a_v_0_at[4], (char)a_v_0_at[6],
-          (char)a_v_0_at[8], (char)a_v_0_at[10], (char)a_v_0_at[12], (char)a_v_0_at[14],
-          (char)a_v_0_at[16], (char)a_v_0_at[18], (char)a_v_0_at[20], (char)a_v_0_at[22],
-          (char)a_v_0_at[24], (char)a_v_0_at[26], (char)a_v_0_at[28], (char)a_v_0_at[30]);
-      const __m128i a_v_0_q1 = _mm_setr_epi8(
-          (char)a_v_0_at[32], (char)a_v_0_at[34], (char)a_v_0_at[36], (char)a_v_0_at[38],
-          (char)a_v_0_at[40], (char)a_v_0_at[42], (char)a_v_0_at[44], (char)a_v_0_at[46],
-          (char)a_v_0_at[48], (char)a_v_0_at[50], (char)a_v_0_at[52], (char)a_v_0_at[54],
-          (char)a_v_0_at[56], (char)a_v_0_at[58], (char)a_v_0_at[60], (char)a_v_0_at[62]);
-      __m256i a_v_0 = _mm256_set_m128i(a_v_0_q1, a_v_0_q0);
-      const int8_t* b_v_0_at = in1 + i * stride1;
-      const __m128i b_v_0_q0 = _mm_setr_epi8(
-          (char)b_v_0_at[0], (char)b_v_0_at[stride1], (char)b_v_0_at[2 * stride1],
-          (char)b_v_0_at[3 * stride1], (char)b_v_0_at[4 * stride1], (char)b_v_0_at[5 * stride1],
-          (char)b_v_0_at[6 * stride1], (char)b_v_0_at[7 * stride1], (char)b_v_0_at[8 * stride1],
-          (char)b_v_0_at[9 * stride1], (char)b_v_0_at[10 * stride1], (char)b_v_0_at[11 * stride1],
-          (char)b_v_0_at[12 * stride1], (char)b_v_0_at[13 * stride1], (char)b_v_0_at[14 * stride1],
-          (char)b_v_0_at[15 * stride1]);
-      const __m128i b_v_0_q1 = _mm_setr_epi8(
-          (char)b_v_0_at[16 * stride1], (char)b_v_0_at[17 * stride1], (char)b_v_0_at[18 * stride1],
-          (char)b_v_0_at[19 * stride1], (char)b_v_0_at[20 * stride1], (char)b_v_0_at[21 * stride1],
-          (char)b_v_0_at[22 * stride1], (char)b_v_0_at[23 * stride1], (char)b_v_0_at[24 * stride1],
-          (char)b_v_0_at[25 * stride1], (char)b_v_0_at[26 * stride1], (char)b_v_0_at[27 * stride1],
-          (char)b_v_0_at[28 * stride1], (char)b_v_0_at[29 * stride1], (char)b_v_0_at[30 * stride1],
-          (char)b_v_0_at[31 * stride1]);
-      __m256i b_v_0 = _mm256_set_m128i(b_v_0_q1, b_v_0_q0);
-      __m256i t0_0 = _mm256_cmpgt_epi8(a_v_0, b_v_0);
-      __m256i t1_0 = _mm256_sub_epi8(a_v_0, b_v_0);
-      __m256i t2_0 = _mm256_sub_epi8(b_v_0, a_v_0);
-      __m256i t3_0 = _mm256_blendv_epi8(t2_0, t1_0, t0_0);
-      _mm256_storeu_si256((__m256i*)(out0 + i), t3_0);
-      const int8_t* a_v_1_at = in0 + 2 * i + 64;
-      const __m128i a_v_1_q0 = _mm_setr_epi8(
-          (char)a_v_1_at[0], (char)a_v_1_at[2], (char)a_v_1_at[4], (char)a_v_1_at[6],
-          (char)a_v_1_at[8], (char)a_v_1_at[10], (char)a_v_1_at[12], (char)a_v_1_at[14],
-          (char)a_v_1_at[16], (char)a_v_1_at[18], (char)a_v_1_at[20], (char)a_v_1_at[22],
-          (char)a_v_1_at[24], (char)a_v_1_at[26], (char)a_v_1_at[28], (char)a_v_1_at[30]);
-      const __m128i a_v_1_q1 = _mm_setr_epi8(
-          (char)a_v_1_at[32], (char)a_v_1_at[34], (char)a_v_1_at[36], (char)a_v_1_at[38],
-          (char)a_v_1_at[40], (char)a_v_1_at[42], (char)a_v_1_at[44], (char)a_v_1_at[46],
-          (char)a_v_1_at[48], (char)a_v_1_at[50], (char)a_v_1_at[52], (char)a_v_1_at[54],
-          (char)a_v_1_at[56], (char)a_v_1_at[58], (char)a_v_1_at[60], (char)a_v_1_at[62]);
-      __m256i a_v_1 = _mm256_set_m128i(a_v_1_q1, a_v_1_q0);
-      const int8_t* b_v_1_at = in1 + i * stride1 + 32 * stride1;
-      const __m128i b_v_1_q0 = _mm_setr_epi8(
-          (char)b_v_1_at[0], (char)b_v_1_at[stride1], (char)b_v_1_at[2 * stride1],
-          (char)b_v_1_at[3 * stride1], (char)b_v_1_at[4 * stride1], (char)b_v_1_at[5 * stride1],
-          (char)b_v_1_at[6 * stride1], (char)b_v_1_at[7 * stride1], (char)b_v_1_at[8 * stride1],
-          (char)b_v_1_at[9 * stride1], (char)b_v_1_at[10 * stride1], (char)b_v_1_at[11 * stride1],
-          (char)b_v_1_at[12 * stride1], (char)b_v_1_at[13 * stride1], (char)b_v_1_at[14 * stride1],
-          (char)b_v_1_at[15 * stride1]);
-      const __m128i b_v_1_q1 = _mm_setr_epi8(
-          (char)b_v_1_at[16 * stride1], (char)b_v_1_at[17 * stride1], (char)b_v_1_at[18 * stride1],
-          (char)b_v_1_at[19 * stride1], (char)b_v_1_at[20 * stride1], (char)b_v_1_at[21 * stride1],
-          (char)b_v_1_at[22 * stride1], (char)b_v_1_at[23 * stride1], (char)b_v_1_at[24 * stride1],
-          (char)b_v_1_at[25 * stride1], (char)b_v_1_at[26 * stride1], (char)b_v_1_at[27 * stride1],
-          (char)b_v_1_at[28 * stride1], (char)b_v_1_at[29 * stride1], (char)b_v_1_at[30 * stride1],
-          (char)b_v_1_at[31 * stride1]);
-      __m256i b_v_1 = _mm256_set_m128i(b_v_1_q1, b_v_1_q0);
-      __m256i t0_1 = _mm256_cmpgt_epi8(a_v_1, b_v_1);
-      __m256i t1_1 = _mm256_sub_epi8(a_v_1, b_v_1);
-      __m256i t2_1 = _mm256_sub_epi8(b_v_1, a_v_1);
-      __m256i t3_1 = _mm256_blendv_epi8(t2_1, t1_1, t0_1);
-      _mm256_storeu_si256((__m256i*)(out0 + i + 32), t3_1);
-      const int8_t* a_v_2_at = in0 + 2 * i + 128;
-      const __m128i a_v_2_q0 = _mm_setr_epi8(
-          (char)a_v_2_at[0], (char)a_v_2_at[2], (char)a_v_2_at[4], (char)a_v_2_at[6],
-          (char)a_v_2_at[8], (char)a_v_2_at[10], (char)a_v_2_at[12], (char)a_v_2_at[14],
-          (char)a_v_2_at[16], (char)a_v_2_at[18], (char)a_v_2_at[20], (char)a_v_2_at[22],
-          (char)a_v_2_at[24], (char)a_v_2_at[26], (char)a_v_2_at[28], (char)a_v_2_at[30]);
-      const __m128i a_v_2_q1 = _mm_setr_epi8(
-          (char)a_v_2_at[32], (char)a_v_2_at[34], (char)a_v_2_at[36], (char)a_v_2_at[38],
-          (char)a_v_2_at[40], (char)a_v_2_at[42], (char)a_v_2_at[44], (char)a_v_2_at[46],
-          (char)a_v_2_at[48], (char)a_v_2_at[50], (char)a_v_2_at[52], (char)a_v_2_at[54],
-          (char)a_v_2_at[56], (char)a_v_2_at[58], (char)a_v_2_at[60], (char)a_v_2_at[62]);
-      __m256i a_v_2 = _mm256_set_m128i(a_v_2_q1, a_v_2_q0);
-      const int8_t* b_v_2_at = in1 + i * stride1 + 64 * stride1;
-      const __m128i b_v_2_q0 = _mm_setr_epi8(
-          (char)b_v_2_at[0], (char)b_v_2_at[stride1], (char)b_v_2_at[2 * stride1],
-          (char)b_v_2_at[3 * stride1], (char)b_v_2_at[4 * stride1], (char)b_v_2_at[5 * stride1],
-          (char)b_v_2_at[6 * stride1], (char)b_v_2_at[7 * stride1], (char)b_v_2_at[8 * stride1],
-          (char)b_v_2_at[9 * stride1], (char)b_v_2_at[10 * stride1], (char)b_v_2_at[11 * stride1],
-          (char)b_v_2_at[12 * stride1], (char)b_v_2_at[13 * stride1], (char)b_v_2_at[14 * stride1],
-          (char)b_v_2_at[15 * stride1]);
-      const __m128i b_v_2_q1 = _mm_setr_epi8(
-          (char)b_v_2_at[16 * stride1], (char)b_v_2_at[17 * stride1], (char)b_v_2_at[18 * stride1],
-          (char)b_v_2_at[19 * stride1], (char)b_v_2_at[20 * stride1], (char)b_v_2_at[21 * stride1],
-          (char)b_v_2_at[22 * stride1], (char)b_v_2_at[23 * stride1], (char)b_v_2_at[24 * stride1],
-          (char)b_v_2_at[25 * stride1], (char)b_v_2_at[26 * stride1], (char)b_v_2_at[27 * stride1],
-          (char)b_v_2_at[28 * stride1], (char)b_v_2_at[29 * stride1], (char)b_v_2_at[30 * stride1],
-          (char)b_v_2_at[31 * stride1]);
-      __m256i b_v_2 = _mm256_set_m128i(b_v_2_q1, b_v_2_q0);
-      __m256i t0_2 = _mm256_cmpgt_epi8(a_v_2, b_v_2);
-      __m256i t1_2 = _mm256_sub_epi8(a_v_2, b_v_2);
-      __m256i t2_2 = _mm256_sub_epi8(b_v_2, a_v_2);
-      __m256i t3_2 = _mm256_blendv_epi8(t2_2, t1_2, t0_2);
-      _mm256_storeu_si256((__m256i*)(out0 + i + 64), t3_2);
-      const int8_t* a_v_3_at = in0 + 2 * i + 192;
-      const __m128i a_v_3_q0 = _mm_setr_epi8(
-          (char)a_v_3_at[0], (char)a_v_3_at[2], (char)a_v_3_at[4], (char)a_v_3_at[6],
-          (char)a_v_3_at[8], (char)a_v_3_at[10], (char)a_v_3_at[12], (char)a_v_3_at[14],
-          (char)a_v_3_at[16], (char)a_v_3_at[18], (char)a_v_3_at[20], (char)a_v_3_at[22],
-          (char)a_v_3_at[24], (char)a_v_3_at[26], (char)a_v_3_at[28], (char)a_v_3_at[30]);
-      const __m128i a_v_3_q1 = _mm_setr_epi8(
-          (char)a_v_3_at[32], (char)a_v_3_at[34], (char)a_v_3_at[36], (char)a_v_3_at[38],
-          (char)a_v_3_at[40], (char)a_v_3_at[42], (char)a_v_3_at[44], (char)a_v_3_at[46],
-          (char)a_v_3_at[48], (char)a_v_3_at[50], (char)a_v_3_at[52], (char)a_v_3_at[54],
-          (char)a_v_3_at[56], (char)a_v_3_at[58], (char)a_v_3_at[60], (char)a_v_3_at[62]);
-      __m256i a_v_3 = _mm256_set_m128i(a_v_3_q1, a_v_3_q0);
-      const int8_t* b_v_3_at = in1 + i * stride1 + 96 * stride1;
-      const __m128i b_v_3_q0 = _mm_setr_epi8(
-          (char)b_v_3_at[0], (char)b_v_3_at[stride1], (char)b_v_3_at[2 * stride1],
-          (char)b_v_3_at[3 * stride1], (char)b_v_3_at[4 * stride1], (char)b_v_3_at[5 * stride1],
-          (char)b_v_3_at[6 * stride1], (char)b_v_3_at[7 * stride1], (char)b_v_3_at[8 * stride1],
-          (char)b_v_3_at[9 * stride1], (char)b_v_3_at[10 * stride1], (char)b_v_3_at[11 * stride1],
-          (char)b_v_3_at[12 * stride1], (char)b_v_3_at[13 * stride1], (char)b_v_3_at[14 * stride1],
-          (char)b_v_3_at[15 * stride1]);
-      const __m128i b_v_3_q1 = _mm_setr_epi8(
-          (char)b_v_3_at[16 * stride1], (char)b_v_3_at[17 * stride1], (char)b_v_3_at[18 * stride1],
-          (char)b_v_3_at[19 * stride1], (char)b_v_3_at[20 * stride1], (char)b_v_3_at[21 * stride1],
-          (char)b_v_3_at[22 * stride1], (char)b_v_3_at[23 * stride1], (char)b_v_3_at[24 * stride1],
-          (char)b_v_3_at[25 * stride1], (char)b_v_3_at[26 * stride1], (char)b_v_3_at[27 * stride1],
-          (char)b_v_3_at[28 * stride1], (char)b_v_3_at[29 * stride1], (char)b_v_3_at[30 * stride1],
-          (char)b_v_3_at[31 * stride1]);
-      __m256i b_v_3 = _mm256_set_m128i(b_v_3_q1, b_v_3_q0);
-      __m256i t0_3 = _mm256_cmpgt_epi8(a_v_3, b_v_3);
-      __m256i t1_3 = _mm256_sub_epi8(a_v_3, b_v_3);
-      __m256i t2_3 = _mm256_sub_epi8(b_v_3, a_v_3);
-      __m256i t3_3 = _mm256_blendv_epi8(t2_3, t1_3, t0_3);
-      _mm256_storeu_si256((__m256i*)(out0 + i + 96), t3_3);
-    }
-    // whole vectors, one per iteration
-    for (; i + 32 <= n; i += 32) {
-      const int8_t* a_v_at = in0 + 2 * i;
-      const __m128i a_v_q0 =
-          _mm_setr_epi8((char)a_v_at[0], (char)a_v_at[2], (char)a_v_at[4], (char)a_v_at[6],
-                        (char)a_v_at[8], (char)a_v_at[10], (char)a_v_at[12], (char)a_v_at[14],
-                        (char)a_v_at[16], (char)a_v_at[18], (char)a_v_at[20], (char)a_v_at[22],
-                        (char)a_v_at[24], (char)a_v_at[26], (char)a_v_at[28], (char)a_v_at[30]);
-      const __m128i a_v_q1 =
-          _mm_setr_epi8((char)a_v_at[32], (char)a_v_at[34], (char)a_v_at[36], (char)a_v_at[38],
-                        (char)a_v_at[40], (char)a_v_at[42], (char)a_v_at[44], (char)a_v_at[46],
-                        (char)a_v_at[48], (char)a_v_at[50], (char)a_v_at[52], (char)a_v_at[54],
-                        (char)a_v_at[56], (char)a_v_at[58], (char)a_v_at[60], (char)a_v_at[62]);
-      __m256i a_v = _mm256_set_m128i(a_v_q1, a_v_q0);
-      const int8_t* b_v_at = in1 + i * stride1;
-      const __m128i b_v_q0 = _mm_setr_epi8(
-          (char)b_v_at[0], (char)b_v_at[stride1], (char)b_v_at[2 * stride1],
-          (char)b_v_at[3 * stride1], (char)b_v_at[4 * stride1], (char)b_v_at[5 * stride1],
-          (char)b_v_at[6 * stride1], (char)b_v_at[7 * stride1], (char)b_v_at[8 * stride1],
-          (char)b_v_at[9 * stride1], (char)b_v_at[10 * stride1], (char)b_v_at[11 * stride1],
-          (char)b_v_at[12 * stride1], (char)b_v_at[13 * stride1], (char)b_v_at[14 * stride1],
-          (char)b_v_at[15 * stride1]);
-      const __m128i b_v_q1 = _mm_setr_epi8(
-          (char)b_v_at[16 * stride1], (char)b_v_at[17 * stride1], (char)b_v_at[18 * stride1],
-          (char)b_v_at[19 * stride1], (char)b_v_at[20 * stride1], (char)b_v_at[21 * stride1],
-          (char)b_v_at[22 * stride1], (char)b_v_at[23 * stride1], (char)b_v_at[24 * stride1],
-          (char)b_v_at[25 * stride1], (char)b_v_at[26 * stride1], (char)b_v_at[27 * stride1],
-          (char)b_v_at[28 * stride1], (char)b_v_at[29 * stride1], (char)b_v_at[30 * stride1],
-          (char)b_v_at[31 * stride1]);
-      __m256i b_v = _mm256_set_m128i(b_v_q1, b_v_q0);
-      __m256i t4 = _mm256_cmpgt_epi8(a_v, b_v);
-      __m256i t5 = _mm256_sub_epi8(a_v, b_v);
-      __m256i t6 = _mm256_sub_epi8(b_v, a_v);
-      __m256i t7 = _mm256_blendv_epi8(t6, t5, t4);
-      _mm256_storeu_si256((__m256i*)(out0 + i), t7);
-    }
+  for (; i + 32 <= n; i += 32) {
+    const int8_t* a_v_at = in0 + 2 * i;
+    const __m128i a_v_q0 =
+        _mm_setr_epi8((char)a_v_at[0], (char)a_v_at[2], (char)a_v_at[4], (char)a_v_at[6],
+                      (char)a_v_at[8], (char)a_v_at[10], (char)a_v_at[12], (char)a_v_at[14],
+                      (char)a_v_at[16], (char)a_v_at[18], (char)a_v_at[20], (char)a_v_at[22],
+                      (char)a_v_at[24], (char)a_v_at[26], (char)a_v_at[28], (char)a_v_at[30]);
+    const __m128i a_v_q1 =
+        _mm_setr_epi8((char)a_v_at[32], (char)a_v_at[34], (char)a_v_at[36], (char)a_v_at[38],
+                      (char)a_v_at[40], (char)a_v_at[42], (char)a_v_at[44], (char)a_v_at[46],
+                      (char)a_v_at[48], (char)a_v_at[50], (char)a_v_at[52], (char)a_v_at[54],
+                      (char)a_v_at[56], (char)a_v_at[58], (char)a_v_at[60], (char)a_v_at[62]);
+    __m256i a_v = _mm256_set_m128i(a_v_q1, a_v_q0);
+    const int8_t* b_v_at = in1 + i * stride1;
+    const __m128i b_v_q0 = _mm_setr_epi8(
+        (char)b_v_at[0], (char)b_v_at[stride1], (char)b_v_at[2 * stride1],
+        (char)b_v_at[3 * stride1], (char)b_v_at[4 * stride1], (char)b_v_at[5 * stride1],
+        (char)b_v_at[6 * stride1], (char)b_v_at[7 * stride1], (char)b_v_at[8 * stride1],
+        (char)b_v_at[9 * stride1], (char)b_v_at[10 * stride1], (char)b_v_at[11 * stride1],
+        (char)b_v_at[12 * stride1], (char)b_v_at[13 * stride1], (char)b_v_at[14 * stride1],
+        (char)b_v_at[15 * stride1]);
+    const __m128i b_v_q1 = _mm_setr_epi8(
+        (char)b_v_at[16 * stride1], (char)b_v_at[17 * stride1], (char)b_v_at[18 * stride1],
+        (char)b_v_at[19 * stride1], (char)b_v_at[20 * stride1], (char)b_v_at[21 * stride1],
+        (char)b_v_at[22 * stride1], (char)b_v_at[23 * stride1], (char)b_v_at[24 * stride1],
+        (char)b_v_at[25 * stride1], (char)b_v_at[26 * stride1], (char)b_v_at[27 * stride1],
+        (char)b_v_at[28 * stride1], (char)b_v_at[29 * stride1], (char)b_v_at[30 * stride1],
+        (char)b_v_at[31 * stride1]);
+    __m256i b_v = _mm256_set_m128i(b_v_q1, b_v_q0);
+    __m256i t0 = _mm256_cmpgt_epi8(a_v, b_v);
+    __m256i t1 = _mm256_sub_epi8(a_v, b_v);
+    __m256i t2 = _mm256_sub_epi8(b_v, a_v);
+    __m256i t3 = _mm256_blendv_epi8(t2, t1, t0);
+    _mm256_storeu_si256((__m256i*)(out0 + i), t3);
   }
   // scalar cleanup
   for (; i < n; ++i) {
     uint8_t a_v_tail = (uint8_t)in0[2 * i];
     uint8_t b_v_tail = (uint8_t)in1[i * stride1];
-    bool t8_tail = ((int8_t)a_v_tail > (int8_t)b_v_tail);
-    uint8_t t9_tail = (uint8_t)((uint32_t)a_v_tail - (uint32_t)b_v_tail);
-    uint8_t t10_tail = (uint8_t)((uint32_t)b_v_tail - (uint32_t)a_v_tail);
-    uint8_t t11_tail = (t8_tail ? t9_tail : t10_tail);
-    out0[i] = (int8_t)t11_tail;
+    bool t4_tail = ((int8_t)a_v_tail > (int8_t)b_v_tail);
+    uint8_t t5_tail = (uint8_t)((uint32_t)a_v_tail - (uint32_t)b_v_tail);
+    uint8_t t6_tail = (uint8_t)((uint32_t)b_v_tail - (uint32_t)a_v_tail);
+    uint8_t t7_tail = (t4_tail ? t5_tail : t6_tail);
+    out0[i] = (int8_t)t7_tail;
   }
 }
 #endif

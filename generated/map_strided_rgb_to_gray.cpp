@@ -97,9 +97,7 @@ static inline void simdgen_store_prefix(void* to, uint8x16_t v, int64_t bytes) {
 
 // ---- avx512 (512-bit vectors)
 // element widths differ (8 to 32 bits): 16 lanes per vector, the widest type's; narrower values fill the low lanes of their registers
-// whole vectors: 2 per iteration (unrolled), then one per iteration
 // tail: one predicated partial vector after the whole vectors (nothing outside the arrays is read or written)
-// uses 8/16-bit or widening columns filled lane by lane through a stack tile (x86 has no byte gather)
 // uses strided lanes: scalar loads inserted into 128-bit quarters
 // uses vpmov/vpmovs/vpmovus narrowing, vcvtpd2ps, vcvtqq2ps between element widths
 // uses vpmovsx/vpmovzx/vcvtps2pd widening between element widths
@@ -114,154 +112,121 @@ map_strided_rgb_to_gray_avx512(const uint8_t* in0, const uint8_t* in1, const uin
   // rows
   int64_t r = 0;
   for (; r < rows; ++r) {
+    // whole vectors
     int64_t c = 0;
-    // at least one whole vector
-    if (cols > 15) {
-      // whole vectors, 2 per iteration
-      for (; c + 32 <= cols; c += 32) {
-        const uint8_t* red_v_0_at = in0 + 3 * c + r * stride1;
-        __m128i red_v_0 = _mm_setr_epi8(
-            (char)red_v_0_at[0], (char)red_v_0_at[3], (char)red_v_0_at[6], (char)red_v_0_at[9],
-            (char)red_v_0_at[12], (char)red_v_0_at[15], (char)red_v_0_at[18], (char)red_v_0_at[21],
-            (char)red_v_0_at[24], (char)red_v_0_at[27], (char)red_v_0_at[30], (char)red_v_0_at[33],
-            (char)red_v_0_at[36], (char)red_v_0_at[39], (char)red_v_0_at[42], (char)red_v_0_at[45]);
-        const uint8_t* green_v_0_at = in1 + 3 * c + r * stride1;
-        __m128i green_v_0 =
-            _mm_setr_epi8((char)green_v_0_at[0], (char)green_v_0_at[3], (char)green_v_0_at[6],
-                          (char)green_v_0_at[9], (char)green_v_0_at[12], (char)green_v_0_at[15],
-                          (char)green_v_0_at[18], (char)green_v_0_at[21], (char)green_v_0_at[24],
-                          (char)green_v_0_at[27], (char)green_v_0_at[30], (char)green_v_0_at[33],
-                          (char)green_v_0_at[36], (char)green_v_0_at[39], (char)green_v_0_at[42],
-                          (char)green_v_0_at[45]);
-        const uint8_t* blue_v_0_at = in2 + 3 * c + r * stride1;
-        __m128i blue_v_0 = _mm_setr_epi8(
-            (char)blue_v_0_at[0], (char)blue_v_0_at[3], (char)blue_v_0_at[6], (char)blue_v_0_at[9],
-            (char)blue_v_0_at[12], (char)blue_v_0_at[15], (char)blue_v_0_at[18],
-            (char)blue_v_0_at[21], (char)blue_v_0_at[24], (char)blue_v_0_at[27],
-            (char)blue_v_0_at[30], (char)blue_v_0_at[33], (char)blue_v_0_at[36],
-            (char)blue_v_0_at[39], (char)blue_v_0_at[42], (char)blue_v_0_at[45]);
-        __m512i t0_0_w = _mm512_cvtepu8_epi32(red_v_0);
-        __m512 t0_0 = _mm512_cvtepi32_ps(t0_0_w);
-        __m512 t1_0 = _mm512_mul_ps(k0, t0_0);
-        __m512i t2_0_w = _mm512_cvtepu8_epi32(green_v_0);
-        __m512 t2_0 = _mm512_cvtepi32_ps(t2_0_w);
-        __m512 t3_0 = _mm512_mul_ps(k1, t2_0);
-        __m512 t4_0 = _mm512_add_ps(t1_0, t3_0);
-        __m512i t5_0_w = _mm512_cvtepu8_epi32(blue_v_0);
-        __m512 t5_0 = _mm512_cvtepi32_ps(t5_0_w);
-        __m512 t6_0 = _mm512_mul_ps(k2, t5_0);
-        __m512 t7_0 = _mm512_add_ps(t4_0, t6_0);
-        __m512 t8_0_w_r = _mm512_roundscale_ps(t7_0, 0x08);
-        __m512i t8_0_w = _mm512_cvttps_epu32(_mm512_max_ps(t8_0_w_r, _mm512_setzero_ps()));
-        __m128i t8_0 = _mm512_cvtusepi32_epi8(t8_0_w);
-        _mm_storeu_si128((__m128i*)(out0 + c + cols * r), t8_0);
-        const uint8_t* red_v_1_at = in0 + 3 * c + r * stride1 + 48;
-        __m128i red_v_1 = _mm_setr_epi8(
-            (char)red_v_1_at[0], (char)red_v_1_at[3], (char)red_v_1_at[6], (char)red_v_1_at[9],
-            (char)red_v_1_at[12], (char)red_v_1_at[15], (char)red_v_1_at[18], (char)red_v_1_at[21],
-            (char)red_v_1_at[24], (char)red_v_1_at[27], (char)red_v_1_at[30], (char)red_v_1_at[33],
-            (char)red_v_1_at[36], (char)red_v_1_at[39], (char)red_v_1_at[42], (char)red_v_1_at[45]);
-        const uint8_t* green_v_1_at = in1 + 3 * c + r * stride1 + 48;
-        __m128i green_v_1 =
-            _mm_setr_epi8((char)green_v_1_at[0], (char)green_v_1_at[3], (char)green_v_1_at[6],
-                          (char)green_v_1_at[9], (char)green_v_1_at[12], (char)green_v_1_at[15],
-                          (char)green_v_1_at[18], (char)green_v_1_at[21], (char)green_v_1_at[24],
-                          (char)green_v_1_at[27], (char)green_v_1_at[30], (char)green_v_1_at[33],
-                          (char)green_v_1_at[36], (char)green_v_1_at[39], (char)green_v_1_at[42],
-                          (char)green_v_1_at[45]);
-        const uint8_t* blue_v_1_at = in2 + 3 * c + r * stride1 + 48;
-        __m128i blue_v_1 = _mm_setr_epi8(
-            (char)blue_v_1_at[0], (char)blue_v_1_at[3], (char)blue_v_1_at[6], (char)blue_v_1_at[9],
-            (char)blue_v_1_at[12], (char)blue_v_1_at[15], (char)blue_v_1_at[18],
-            (char)blue_v_1_at[21], (char)blue_v_1_at[24], (char)blue_v_1_at[27],
-            (char)blue_v_1_at[30], (char)blue_v_1_at[33], (char)blue_v_1_at[36],
-            (char)blue_v_1_at[39], (char)blue_v_1_at[42], (char)blue_v_1_at[45]);
-        __m512i t0_1_w = _mm512_cvtepu8_epi32(red_v_1);
-        __m512 t0_1 = _mm512_cvtepi32_ps(t0_1_w);
-        __m512 t1_1 = _mm512_mul_ps(k0, t0_1);
-        __m512i t2_1_w = _mm512_cvtepu8_epi32(green_v_1);
-        __m512 t2_1 = _mm512_cvtepi32_ps(t2_1_w);
-        __m512 t3_1 = _mm512_mul_ps(k1, t2_1);
-        __m512 t4_1 = _mm512_add_ps(t1_1, t3_1);
-        __m512i t5_1_w = _mm512_cvtepu8_epi32(blue_v_1);
-        __m512 t5_1 = _mm512_cvtepi32_ps(t5_1_w);
-        __m512 t6_1 = _mm512_mul_ps(k2, t5_1);
-        __m512 t7_1 = _mm512_add_ps(t4_1, t6_1);
-        __m512 t8_1_w_r = _mm512_roundscale_ps(t7_1, 0x08);
-        __m512i t8_1_w = _mm512_cvttps_epu32(_mm512_max_ps(t8_1_w_r, _mm512_setzero_ps()));
-        __m128i t8_1 = _mm512_cvtusepi32_epi8(t8_1_w);
-        _mm_storeu_si128((__m128i*)(out0 + c + cols * r + 16), t8_1);
-      }
-      // whole vectors, one per iteration
-      for (; c + 16 <= cols; c += 16) {
-        const uint8_t* red_v_at = in0 + 3 * c + r * stride1;
-        __m128i red_v = _mm_setr_epi8(
-            (char)red_v_at[0], (char)red_v_at[3], (char)red_v_at[6], (char)red_v_at[9],
-            (char)red_v_at[12], (char)red_v_at[15], (char)red_v_at[18], (char)red_v_at[21],
-            (char)red_v_at[24], (char)red_v_at[27], (char)red_v_at[30], (char)red_v_at[33],
-            (char)red_v_at[36], (char)red_v_at[39], (char)red_v_at[42], (char)red_v_at[45]);
-        const uint8_t* green_v_at = in1 + 3 * c + r * stride1;
-        __m128i green_v = _mm_setr_epi8(
-            (char)green_v_at[0], (char)green_v_at[3], (char)green_v_at[6], (char)green_v_at[9],
-            (char)green_v_at[12], (char)green_v_at[15], (char)green_v_at[18], (char)green_v_at[21],
-            (char)green_v_at[24], (char)green_v_at[27], (char)green_v_at[30], (char)green_v_at[33],
-            (char)green_v_at[36], (char)green_v_at[39], (char)green_v_at[42], (char)green_v_at[45]);
-        const uint8_t* blue_v_at = in2 + 3 * c + r * stride1;
-        __m128i blue_v = _mm_setr_epi8(
-            (char)blue_v_at[0], (char)blue_v_at[3], (char)blue_v_at[6], (char)blue_v_at[9],
-            (char)blue_v_at[12], (char)blue_v_at[15], (char)blue_v_at[18], (char)blue_v_at[21],
-            (char)blue_v_at[24], (char)blue_v_at[27], (char)blue_v_at[30], (char)blue_v_at[33],
-            (char)blue_v_at[36], (char)blue_v_at[39], (char)blue_v_at[42], (char)blue_v_at[45]);
-        __m512i t9_w = _mm512_cvtepu8_epi32(red_v);
-        __m512 t9 = _mm512_cvtepi32_ps(t9_w);
-        __m512 t10 = _mm512_mul_ps(k0, t9);
-        __m512i t11_w = _mm512_cvtepu8_epi32(green_v);
-        __m512 t11 = _mm512_cvtepi32_ps(t11_w);
-        __m512 t12 = _mm512_mul_ps(k1, t11);
-        __m512 t13 = _mm512_add_ps(t10, t12);
-        __m512i t14_w = _mm512_cvtepu8_epi32(blue_v);
-        __m512 t14 = _mm512_cvtepi32_ps(t14_w);
-        __m512 t15 = _mm512_mul_ps(k2, t14);
-        __m512 t16 = _mm512_add_ps(t13, t15);
-        __m512 t17_w_r = _mm512_roundscale_ps(t16, 0x08);
-        __m512i t17_w = _mm512_cvttps_epu32(_mm512_max_ps(t17_w_r, _mm512_setzero_ps()));
-        __m128i t17 = _mm512_cvtusepi32_epi8(t17_w);
-        _mm_storeu_si128((__m128i*)(out0 + c + cols * r), t17);
-      }
+    for (; c + 16 <= cols; c += 16) {
+      const uint8_t* red_v_at = in0 + 3 * c + r * stride1;
+      __m128i red_v = _mm_setr_epi8(
+          (char)red_v_at[0], (char)red_v_at[3], (char)red_v_at[6], (char)red_v_at[9],
+          (char)red_v_at[12], (char)red_v_at[15], (char)red_v_at[18], (char)red_v_at[21],
+          (char)red_v_at[24], (char)red_v_at[27], (char)red_v_at[30], (char)red_v_at[33],
+          (char)red_v_at[36], (char)red_v_at[39], (char)red_v_at[42], (char)red_v_at[45]);
+      const uint8_t* green_v_at = in1 + 3 * c + r * stride1;
+      __m128i green_v = _mm_setr_epi8(
+          (char)green_v_at[0], (char)green_v_at[3], (char)green_v_at[6], (char)green_v_at[9],
+          (char)green_v_at[12], (char)green_v_at[15], (char)green_v_at[18], (char)green_v_at[21],
+          (char)green_v_at[24], (char)green_v_at[27], (char)green_v_at[30], (char)green_v_at[33],
+          (char)green_v_at[36], (char)green_v_at[39], (char)green_v_at[42], (char)green_v_at[45]);
+      const uint8_t* blue_v_at = in2 + 3 * c + r * stride1;
+      __m128i blue_v = _mm_setr_epi8(
+          (char)blue_v_at[0], (char)blue_v_at[3], (char)blue_v_at[6], (char)blue_v_at[9],
+          (char)blue_v_at[12], (char)blue_v_at[15], (char)blue_v_at[18], (char)blue_v_at[21],
+          (char)blue_v_at[24], (char)blue_v_at[27], (char)blue_v_at[30], (char)blue_v_at[33],
+          (char)blue_v_at[36], (char)blue_v_at[39], (char)blue_v_at[42], (char)blue_v_at[45]);
+      __m512i t0_w = _mm512_cvtepu8_epi32(red_v);
+      __m512 t0 = _mm512_cvtepi32_ps(t0_w);
+      __m512 t1 = _mm512_mul_ps(k0, t0);
+      __m512i t2_w = _mm512_cvtepu8_epi32(green_v);
+      __m512 t2 = _mm512_cvtepi32_ps(t2_w);
+      __m512 t3 = _mm512_mul_ps(k1, t2);
+      __m512 t4 = _mm512_add_ps(t1, t3);
+      __m512i t5_w = _mm512_cvtepu8_epi32(blue_v);
+      __m512 t5 = _mm512_cvtepi32_ps(t5_w);
+      __m512 t6 = _mm512_mul_ps(k2, t5);
+      __m512 t7 = _mm512_add_ps(t4, t6);
+      __m512 t8_w_r = _mm512_roundscale_ps(t7, 0x08);
+      __m512i t8_w = _mm512_cvttps_epu32(_mm512_max_ps(t8_w_r, _mm512_setzero_ps()));
+      __m128i t8 = _mm512_cvtusepi32_epi8(t8_w);
+      _mm_storeu_si128((__m128i*)(out0 + c + cols * r), t8);
     }
     // the rest: one partial vector, its loads and stores masked
     if (c < cols) {
-      alignas(64) uint8_t red_v_tail_stage[16];
-      for (int64_t lane = 0; lane < 16; ++lane)
-        red_v_tail_stage[lane] =
-            lane < cols - c ? (uint8_t)in0[3 * c + r * stride1 + lane * 3] : (uint8_t)(0);
-      __m128i red_v_tail = _mm_loadu_si128((const __m128i*)(red_v_tail_stage));
-      alignas(64) uint8_t green_v_tail_stage[16];
-      for (int64_t lane = 0; lane < 16; ++lane)
-        green_v_tail_stage[lane] =
-            lane < cols - c ? (uint8_t)in1[3 * c + r * stride1 + lane * 3] : (uint8_t)(0);
-      __m128i green_v_tail = _mm_loadu_si128((const __m128i*)(green_v_tail_stage));
-      alignas(64) uint8_t blue_v_tail_stage[16];
-      for (int64_t lane = 0; lane < 16; ++lane)
-        blue_v_tail_stage[lane] =
-            lane < cols - c ? (uint8_t)in2[3 * c + r * stride1 + lane * 3] : (uint8_t)(0);
-      __m128i blue_v_tail = _mm_loadu_si128((const __m128i*)(blue_v_tail_stage));
-      __m512i t18_tail_w = _mm512_cvtepu8_epi32(red_v_tail);
-      __m512 t18_tail = _mm512_cvtepi32_ps(t18_tail_w);
-      __m512 t19_tail = _mm512_mul_ps(k0, t18_tail);
-      __m512i t20_tail_w = _mm512_cvtepu8_epi32(green_v_tail);
-      __m512 t20_tail = _mm512_cvtepi32_ps(t20_tail_w);
-      __m512 t21_tail = _mm512_mul_ps(k1, t20_tail);
-      __m512 t22_tail = _mm512_add_ps(t19_tail, t21_tail);
-      __m512i t23_tail_w = _mm512_cvtepu8_epi32(blue_v_tail);
-      __m512 t23_tail = _mm512_cvtepi32_ps(t23_tail_w);
-      __m512 t24_tail = _mm512_mul_ps(k2, t23_tail);
-      __m512 t25_tail = _mm512_add_ps(t22_tail, t24_tail);
-      __m512 t26_tail_w_r = _mm512_roundscale_ps(t25_tail, 0x08);
-      __m512i t26_tail_w = _mm512_cvttps_epu32(_mm512_max_ps(t26_tail_w_r, _mm512_setzero_ps()));
-      __m128i t26_tail = _mm512_cvtusepi32_epi8(t26_tail_w);
+      const uint8_t* red_v_tail_at = in0 + 3 * c + r * stride1;
+      __m128i red_v_tail = _mm_setzero_si128();
+      if (0 < cols - c) red_v_tail = _mm_insert_epi8(red_v_tail, (char)red_v_tail_at[0], 0);
+      if (1 < cols - c) red_v_tail = _mm_insert_epi8(red_v_tail, (char)red_v_tail_at[3], 1);
+      if (2 < cols - c) red_v_tail = _mm_insert_epi8(red_v_tail, (char)red_v_tail_at[6], 2);
+      if (3 < cols - c) red_v_tail = _mm_insert_epi8(red_v_tail, (char)red_v_tail_at[9], 3);
+      if (4 < cols - c) red_v_tail = _mm_insert_epi8(red_v_tail, (char)red_v_tail_at[12], 4);
+      if (5 < cols - c) red_v_tail = _mm_insert_epi8(red_v_tail, (char)red_v_tail_at[15], 5);
+      if (6 < cols - c) red_v_tail = _mm_insert_epi8(red_v_tail, (char)red_v_tail_at[18], 6);
+      if (7 < cols - c) red_v_tail = _mm_insert_epi8(red_v_tail, (char)red_v_tail_at[21], 7);
+      if (8 < cols - c) red_v_tail = _mm_insert_epi8(red_v_tail, (char)red_v_tail_at[24], 8);
+      if (9 < cols - c) red_v_tail = _mm_insert_epi8(red_v_tail, (char)red_v_tail_at[27], 9);
+      if (10 < cols - c) red_v_tail = _mm_insert_epi8(red_v_tail, (char)red_v_tail_at[30], 10);
+      if (11 < cols - c) red_v_tail = _mm_insert_epi8(red_v_tail, (char)red_v_tail_at[33], 11);
+      if (12 < cols - c) red_v_tail = _mm_insert_epi8(red_v_tail, (char)red_v_tail_at[36], 12);
+      if (13 < cols - c) red_v_tail = _mm_insert_epi8(red_v_tail, (char)red_v_tail_at[39], 13);
+      if (14 < cols - c) red_v_tail = _mm_insert_epi8(red_v_tail, (char)red_v_tail_at[42], 14);
+      if (15 < cols - c) red_v_tail = _mm_insert_epi8(red_v_tail, (char)red_v_tail_at[45], 15);
+      const uint8_t* green_v_tail_at = in1 + 3 * c + r * stride1;
+      __m128i green_v_tail = _mm_setzero_si128();
+      if (0 < cols - c) green_v_tail = _mm_insert_epi8(green_v_tail, (char)green_v_tail_at[0], 0);
+      if (1 < cols - c) green_v_tail = _mm_insert_epi8(green_v_tail, (char)green_v_tail_at[3], 1);
+      if (2 < cols - c) green_v_tail = _mm_insert_epi8(green_v_tail, (char)green_v_tail_at[6], 2);
+      if (3 < cols - c) green_v_tail = _mm_insert_epi8(green_v_tail, (char)green_v_tail_at[9], 3);
+      if (4 < cols - c) green_v_tail = _mm_insert_epi8(green_v_tail, (char)green_v_tail_at[12], 4);
+      if (5 < cols - c) green_v_tail = _mm_insert_epi8(green_v_tail, (char)green_v_tail_at[15], 5);
+      if (6 < cols - c) green_v_tail = _mm_insert_epi8(green_v_tail, (char)green_v_tail_at[18], 6);
+      if (7 < cols - c) green_v_tail = _mm_insert_epi8(green_v_tail, (char)green_v_tail_at[21], 7);
+      if (8 < cols - c) green_v_tail = _mm_insert_epi8(green_v_tail, (char)green_v_tail_at[24], 8);
+      if (9 < cols - c) green_v_tail = _mm_insert_epi8(green_v_tail, (char)green_v_tail_at[27], 9);
+      if (10 < cols - c)
+        green_v_tail = _mm_insert_epi8(green_v_tail, (char)green_v_tail_at[30], 10);
+      if (11 < cols - c)
+        green_v_tail = _mm_insert_epi8(green_v_tail, (char)green_v_tail_at[33], 11);
+      if (12 < cols - c)
+        green_v_tail = _mm_insert_epi8(green_v_tail, (char)green_v_tail_at[36], 12);
+      if (13 < cols - c)
+        green_v_tail = _mm_insert_epi8(green_v_tail, (char)green_v_tail_at[39], 13);
+      if (14 < cols - c)
+        green_v_tail = _mm_insert_epi8(green_v_tail, (char)green_v_tail_at[42], 14);
+      if (15 < cols - c)
+        green_v_tail = _mm_insert_epi8(green_v_tail, (char)green_v_tail_at[45], 15);
+      const uint8_t* blue_v_tail_at = in2 + 3 * c + r * stride1;
+      __m128i blue_v_tail = _mm_setzero_si128();
+      if (0 < cols - c) blue_v_tail = _mm_insert_epi8(blue_v_tail, (char)blue_v_tail_at[0], 0);
+      if (1 < cols - c) blue_v_tail = _mm_insert_epi8(blue_v_tail, (char)blue_v_tail_at[3], 1);
+      if (2 < cols - c) blue_v_tail = _mm_insert_epi8(blue_v_tail, (char)blue_v_tail_at[6], 2);
+      if (3 < cols - c) blue_v_tail = _mm_insert_epi8(blue_v_tail, (char)blue_v_tail_at[9], 3);
+      if (4 < cols - c) blue_v_tail = _mm_insert_epi8(blue_v_tail, (char)blue_v_tail_at[12], 4);
+      if (5 < cols - c) blue_v_tail = _mm_insert_epi8(blue_v_tail, (char)blue_v_tail_at[15], 5);
+      if (6 < cols - c) blue_v_tail = _mm_insert_epi8(blue_v_tail, (char)blue_v_tail_at[18], 6);
+      if (7 < cols - c) blue_v_tail = _mm_insert_epi8(blue_v_tail, (char)blue_v_tail_at[21], 7);
+      if (8 < cols - c) blue_v_tail = _mm_insert_epi8(blue_v_tail, (char)blue_v_tail_at[24], 8);
+      if (9 < cols - c) blue_v_tail = _mm_insert_epi8(blue_v_tail, (char)blue_v_tail_at[27], 9);
+      if (10 < cols - c) blue_v_tail = _mm_insert_epi8(blue_v_tail, (char)blue_v_tail_at[30], 10);
+      if (11 < cols - c) blue_v_tail = _mm_insert_epi8(blue_v_tail, (char)blue_v_tail_at[33], 11);
+      if (12 < cols - c) blue_v_tail = _mm_insert_epi8(blue_v_tail, (char)blue_v_tail_at[36], 12);
+      if (13 < cols - c) blue_v_tail = _mm_insert_epi8(blue_v_tail, (char)blue_v_tail_at[39], 13);
+      if (14 < cols - c) blue_v_tail = _mm_insert_epi8(blue_v_tail, (char)blue_v_tail_at[42], 14);
+      if (15 < cols - c) blue_v_tail = _mm_insert_epi8(blue_v_tail, (char)blue_v_tail_at[45], 15);
+      __m512i t9_tail_w = _mm512_cvtepu8_epi32(red_v_tail);
+      __m512 t9_tail = _mm512_cvtepi32_ps(t9_tail_w);
+      __m512 t10_tail = _mm512_mul_ps(k0, t9_tail);
+      __m512i t11_tail_w = _mm512_cvtepu8_epi32(green_v_tail);
+      __m512 t11_tail = _mm512_cvtepi32_ps(t11_tail_w);
+      __m512 t12_tail = _mm512_mul_ps(k1, t11_tail);
+      __m512 t13_tail = _mm512_add_ps(t10_tail, t12_tail);
+      __m512i t14_tail_w = _mm512_cvtepu8_epi32(blue_v_tail);
+      __m512 t14_tail = _mm512_cvtepi32_ps(t14_tail_w);
+      __m512 t15_tail = _mm512_mul_ps(k2, t14_tail);
+      __m512 t16_tail = _mm512_add_ps(t13_tail, t15_tail);
+      __m512 t17_tail_w_r = _mm512_roundscale_ps(t16_tail, 0x08);
+      __m512i t17_tail_w = _mm512_cvttps_epu32(_mm512_max_ps(t17_tail_w_r, _mm512_setzero_ps()));
+      __m128i t17_tail = _mm512_cvtusepi32_epi8(t17_tail_w);
       _mm_mask_storeu_epi8(out0 + c + cols * r, (__mmask16)_bzhi_u32(~0u, (unsigned)(cols - c)),
-                           t26_tail);
+                           t17_tail);
     }
   }
 }
@@ -269,9 +234,7 @@ map_strided_rgb_to_gray_avx512(const uint8_t* in0, const uint8_t* in1, const uin
 
 // ---- avx2 (256-bit vectors)
 // element widths differ (8 to 32 bits): 8 lanes per vector, the widest type's; narrower values fill the low lanes of their registers
-// whole vectors: 2 per iteration (unrolled), then one per iteration
 // tail: one predicated partial vector after the whole vectors (nothing outside the arrays is read or written)
-// uses 8/16-bit or widening columns filled lane by lane through a stack tile (x86 has no byte gather)
 // uses AVX2 narrowing between element widths: clamp, then pack (shufps / packus) per halving
 // uses strided lanes: scalar loads inserted into 128-bit quarters
 // uses vpmovsx/vpmovzx/vcvtps2pd widening between element widths
@@ -288,178 +251,104 @@ __attribute__((target("avx2"))) void map_strided_rgb_to_gray_avx2(const uint8_t*
   // rows
   int64_t r = 0;
   for (; r < rows; ++r) {
+    // whole vectors
     int64_t c = 0;
-    // at least one whole vector
-    if (cols > 7) {
-      // whole vectors, 2 per iteration
-      for (; c + 16 <= cols; c += 16) {
-        const uint8_t* red_v_0_at = in0 + 3 * c + r * stride1;
-        __m128i red_v_0 = _mm_setr_epi8(
-            (char)red_v_0_at[0], (char)red_v_0_at[3], (char)red_v_0_at[6], (char)red_v_0_at[9],
-            (char)red_v_0_at[12], (char)red_v_0_at[15], (char)red_v_0_at[18], (char)red_v_0_at[21],
-            (char)0, (char)0, (char)0, (char)0, (char)0, (char)0, (char)0, (char)0);
-        const uint8_t* green_v_0_at = in1 + 3 * c + r * stride1;
-        __m128i green_v_0 =
-            _mm_setr_epi8((char)green_v_0_at[0], (char)green_v_0_at[3], (char)green_v_0_at[6],
-                          (char)green_v_0_at[9], (char)green_v_0_at[12], (char)green_v_0_at[15],
-                          (char)green_v_0_at[18], (char)green_v_0_at[21], (char)0, (char)0, (char)0,
-                          (char)0, (char)0, (char)0, (char)0, (char)0);
-        const uint8_t* blue_v_0_at = in2 + 3 * c + r * stride1;
-        __m128i blue_v_0 =
-            _mm_setr_epi8((char)blue_v_0_at[0], (char)blue_v_0_at[3], (char)blue_v_0_at[6],
-                          (char)blue_v_0_at[9], (char)blue_v_0_at[12], (char)blue_v_0_at[15],
-                          (char)blue_v_0_at[18], (char)blue_v_0_at[21], (char)0, (char)0, (char)0,
-                          (char)0, (char)0, (char)0, (char)0, (char)0);
-        __m256i t0_0_w = _mm256_cvtepu8_epi32(red_v_0);
-        __m256 t0_0 = _mm256_cvtepi32_ps(t0_0_w);
-        __m256 t1_0 = _mm256_mul_ps(k0, t0_0);
-        __m256i t2_0_w = _mm256_cvtepu8_epi32(green_v_0);
-        __m256 t2_0 = _mm256_cvtepi32_ps(t2_0_w);
-        __m256 t3_0 = _mm256_mul_ps(k1, t2_0);
-        __m256 t4_0 = _mm256_add_ps(t1_0, t3_0);
-        __m256i t5_0_w = _mm256_cvtepu8_epi32(blue_v_0);
-        __m256 t5_0 = _mm256_cvtepi32_ps(t5_0_w);
-        __m256 t6_0 = _mm256_mul_ps(k2, t5_0);
-        __m256 t7_0 = _mm256_add_ps(t4_0, t6_0);
-        __m256 t8_0_w_r = _mm256_round_ps(t7_0, 0x08);
-        __m256i t8_0_w = _mm256_and_si256(
-            _mm256_xor_si256(_mm256_cvttps_epi32(t8_0_w_r),
-                             _mm256_castps_si256(_mm256_cmp_ps(
-                                 t8_0_w_r, _mm256_set1_ps(2147483648.0f), _CMP_GE_OQ))),
-            _mm256_castps_si256(_mm256_cmp_ps(t7_0, t7_0, _CMP_ORD_Q)));
-        __m256i t8_0_c = _mm256_min_epi32(_mm256_max_epi32(t8_0_w, _mm256_setzero_si256()),
-                                          _mm256_set1_epi32((int)(255ull)));
-        __m128i t8_0_lo = _mm256_castsi256_si128(t8_0_c);
-        __m128i t8_0_hi = _mm256_extracti128_si256(t8_0_c, 1);
-        __m128i t8_0_16 = _mm_packus_epi32(t8_0_lo, t8_0_hi);
-        __m128i t8_0 = _mm_packus_epi16(t8_0_16, t8_0_16);
-        _mm_storel_epi64((__m128i*)(out0 + c + cols * r), t8_0);
-        const uint8_t* red_v_1_at = in0 + 3 * c + r * stride1 + 24;
-        __m128i red_v_1 = _mm_setr_epi8(
-            (char)red_v_1_at[0], (char)red_v_1_at[3], (char)red_v_1_at[6], (char)red_v_1_at[9],
-            (char)red_v_1_at[12], (char)red_v_1_at[15], (char)red_v_1_at[18], (char)red_v_1_at[21],
-            (char)0, (char)0, (char)0, (char)0, (char)0, (char)0, (char)0, (char)0);
-        const uint8_t* green_v_1_at = in1 + 3 * c + r * stride1 + 24;
-        __m128i green_v_1 =
-            _mm_setr_epi8((char)green_v_1_at[0], (char)green_v_1_at[3], (char)green_v_1_at[6],
-                          (char)green_v_1_at[9], (char)green_v_1_at[12], (char)green_v_1_at[15],
-                          (char)green_v_1_at[18], (char)green_v_1_at[21], (char)0, (char)0, (char)0,
-                          (char)0, (char)0, (char)0, (char)0, (char)0);
-        const uint8_t* blue_v_1_at = in2 + 3 * c + r * stride1 + 24;
-        __m128i blue_v_1 =
-            _mm_setr_epi8((char)blue_v_1_at[0], (char)blue_v_1_at[3], (char)blue_v_1_at[6],
-                          (char)blue_v_1_at[9], (char)blue_v_1_at[12], (char)blue_v_1_at[15],
-                          (char)blue_v_1_at[18], (char)blue_v_1_at[21], (char)0, (char)0, (char)0,
-                          (char)0, (char)0, (char)0, (char)0, (char)0);
-        __m256i t0_1_w = _mm256_cvtepu8_epi32(red_v_1);
-        __m256 t0_1 = _mm256_cvtepi32_ps(t0_1_w);
-        __m256 t1_1 = _mm256_mul_ps(k0, t0_1);
-        __m256i t2_1_w = _mm256_cvtepu8_epi32(green_v_1);
-        __m256 t2_1 = _mm256_cvtepi32_ps(t2_1_w);
-        __m256 t3_1 = _mm256_mul_ps(k1, t2_1);
-        __m256 t4_1 = _mm256_add_ps(t1_1, t3_1);
-        __m256i t5_1_w = _mm256_cvtepu8_epi32(blue_v_1);
-        __m256 t5_1 = _mm256_cvtepi32_ps(t5_1_w);
-        __m256 t6_1 = _mm256_mul_ps(k2, t5_1);
-        __m256 t7_1 = _mm256_add_ps(t4_1, t6_1);
-        __m256 t8_1_w_r = _mm256_round_ps(t7_1, 0x08);
-        __m256i t8_1_w = _mm256_and_si256(
-            _mm256_xor_si256(_mm256_cvttps_epi32(t8_1_w_r),
-                             _mm256_castps_si256(_mm256_cmp_ps(
-                                 t8_1_w_r, _mm256_set1_ps(2147483648.0f), _CMP_GE_OQ))),
-            _mm256_castps_si256(_mm256_cmp_ps(t7_1, t7_1, _CMP_ORD_Q)));
-        __m256i t8_1_c = _mm256_min_epi32(_mm256_max_epi32(t8_1_w, _mm256_setzero_si256()),
-                                          _mm256_set1_epi32((int)(255ull)));
-        __m128i t8_1_lo = _mm256_castsi256_si128(t8_1_c);
-        __m128i t8_1_hi = _mm256_extracti128_si256(t8_1_c, 1);
-        __m128i t8_1_16 = _mm_packus_epi32(t8_1_lo, t8_1_hi);
-        __m128i t8_1 = _mm_packus_epi16(t8_1_16, t8_1_16);
-        _mm_storel_epi64((__m128i*)(out0 + c + cols * r + 8), t8_1);
-      }
-      // whole vectors, one per iteration
-      for (; c + 8 <= cols; c += 8) {
-        const uint8_t* red_v_at = in0 + 3 * c + r * stride1;
-        __m128i red_v = _mm_setr_epi8((char)red_v_at[0], (char)red_v_at[3], (char)red_v_at[6],
-                                      (char)red_v_at[9], (char)red_v_at[12], (char)red_v_at[15],
-                                      (char)red_v_at[18], (char)red_v_at[21], (char)0, (char)0,
-                                      (char)0, (char)0, (char)0, (char)0, (char)0, (char)0);
-        const uint8_t* green_v_at = in1 + 3 * c + r * stride1;
-        __m128i green_v = _mm_setr_epi8(
-            (char)green_v_at[0], (char)green_v_at[3], (char)green_v_at[6], (char)green_v_at[9],
-            (char)green_v_at[12], (char)green_v_at[15], (char)green_v_at[18], (char)green_v_at[21],
-            (char)0, (char)0, (char)0, (char)0, (char)0, (char)0, (char)0, (char)0);
-        const uint8_t* blue_v_at = in2 + 3 * c + r * stride1;
-        __m128i blue_v = _mm_setr_epi8((char)blue_v_at[0], (char)blue_v_at[3], (char)blue_v_at[6],
-                                       (char)blue_v_at[9], (char)blue_v_at[12], (char)blue_v_at[15],
-                                       (char)blue_v_at[18], (char)blue_v_at[21], (char)0, (char)0,
-                                       (char)0, (char)0, (char)0, (char)0, (char)0, (char)0);
-        __m256i t9_w = _mm256_cvtepu8_epi32(red_v);
-        __m256 t9 = _mm256_cvtepi32_ps(t9_w);
-        __m256 t10 = _mm256_mul_ps(k0, t9);
-        __m256i t11_w = _mm256_cvtepu8_epi32(green_v);
-        __m256 t11 = _mm256_cvtepi32_ps(t11_w);
-        __m256 t12 = _mm256_mul_ps(k1, t11);
-        __m256 t13 = _mm256_add_ps(t10, t12);
-        __m256i t14_w = _mm256_cvtepu8_epi32(blue_v);
-        __m256 t14 = _mm256_cvtepi32_ps(t14_w);
-        __m256 t15 = _mm256_mul_ps(k2, t14);
-        __m256 t16 = _mm256_add_ps(t13, t15);
-        __m256 t17_w_r = _mm256_round_ps(t16, 0x08);
-        __m256i t17_w = _mm256_and_si256(
-            _mm256_xor_si256(_mm256_cvttps_epi32(t17_w_r),
-                             _mm256_castps_si256(_mm256_cmp_ps(
-                                 t17_w_r, _mm256_set1_ps(2147483648.0f), _CMP_GE_OQ))),
-            _mm256_castps_si256(_mm256_cmp_ps(t16, t16, _CMP_ORD_Q)));
-        __m256i t17_c = _mm256_min_epi32(_mm256_max_epi32(t17_w, _mm256_setzero_si256()),
-                                         _mm256_set1_epi32((int)(255ull)));
-        __m128i t17_lo = _mm256_castsi256_si128(t17_c);
-        __m128i t17_hi = _mm256_extracti128_si256(t17_c, 1);
-        __m128i t17_16 = _mm_packus_epi32(t17_lo, t17_hi);
-        __m128i t17 = _mm_packus_epi16(t17_16, t17_16);
-        _mm_storel_epi64((__m128i*)(out0 + c + cols * r), t17);
-      }
+    for (; c + 8 <= cols; c += 8) {
+      const uint8_t* red_v_at = in0 + 3 * c + r * stride1;
+      __m128i red_v = _mm_setr_epi8((char)red_v_at[0], (char)red_v_at[3], (char)red_v_at[6],
+                                    (char)red_v_at[9], (char)red_v_at[12], (char)red_v_at[15],
+                                    (char)red_v_at[18], (char)red_v_at[21], 0, 0, 0, 0, 0, 0, 0, 0);
+      const uint8_t* green_v_at = in1 + 3 * c + r * stride1;
+      __m128i green_v =
+          _mm_setr_epi8((char)green_v_at[0], (char)green_v_at[3], (char)green_v_at[6],
+                        (char)green_v_at[9], (char)green_v_at[12], (char)green_v_at[15],
+                        (char)green_v_at[18], (char)green_v_at[21], 0, 0, 0, 0, 0, 0, 0, 0);
+      const uint8_t* blue_v_at = in2 + 3 * c + r * stride1;
+      __m128i blue_v =
+          _mm_setr_epi8((char)blue_v_at[0], (char)blue_v_at[3], (char)blue_v_at[6],
+                        (char)blue_v_at[9], (char)blue_v_at[12], (char)blue_v_at[15],
+                        (char)blue_v_at[18], (char)blue_v_at[21], 0, 0, 0, 0, 0, 0, 0, 0);
+      __m256i t0_w = _mm256_cvtepu8_epi32(red_v);
+      __m256 t0 = _mm256_cvtepi32_ps(t0_w);
+      __m256 t1 = _mm256_mul_ps(k0, t0);
+      __m256i t2_w = _mm256_cvtepu8_epi32(green_v);
+      __m256 t2 = _mm256_cvtepi32_ps(t2_w);
+      __m256 t3 = _mm256_mul_ps(k1, t2);
+      __m256 t4 = _mm256_add_ps(t1, t3);
+      __m256i t5_w = _mm256_cvtepu8_epi32(blue_v);
+      __m256 t5 = _mm256_cvtepi32_ps(t5_w);
+      __m256 t6 = _mm256_mul_ps(k2, t5);
+      __m256 t7 = _mm256_add_ps(t4, t6);
+      __m256 t8_w_r = _mm256_round_ps(t7, 0x08);
+      __m256i t8_w = _mm256_and_si256(
+          _mm256_xor_si256(_mm256_cvttps_epi32(t8_w_r),
+                           _mm256_castps_si256(
+                               _mm256_cmp_ps(t8_w_r, _mm256_set1_ps(2147483648.0f), _CMP_GE_OQ))),
+          _mm256_castps_si256(_mm256_cmp_ps(t7, t7, _CMP_ORD_Q)));
+      __m256i t8_c = _mm256_min_epi32(_mm256_max_epi32(t8_w, _mm256_setzero_si256()),
+                                      _mm256_set1_epi32((int)(255ull)));
+      __m128i t8_lo = _mm256_castsi256_si128(t8_c);
+      __m128i t8_hi = _mm256_extracti128_si256(t8_c, 1);
+      __m128i t8_16 = _mm_packus_epi32(t8_lo, t8_hi);
+      __m128i t8 = _mm_packus_epi16(t8_16, t8_16);
+      _mm_storel_epi64((__m128i*)(out0 + c + cols * r), t8);
     }
     // the rest: one partial vector, its loads and stores masked
     if (c < cols) {
-      alignas(64) uint8_t red_v_tail_stage[8];
-      for (int64_t lane = 0; lane < 8; ++lane)
-        red_v_tail_stage[lane] =
-            lane < cols - c ? (uint8_t)in0[3 * c + r * stride1 + lane * 3] : (uint8_t)(0);
-      __m128i red_v_tail = _mm_loadl_epi64((const __m128i*)(red_v_tail_stage));
-      alignas(64) uint8_t green_v_tail_stage[8];
-      for (int64_t lane = 0; lane < 8; ++lane)
-        green_v_tail_stage[lane] =
-            lane < cols - c ? (uint8_t)in1[3 * c + r * stride1 + lane * 3] : (uint8_t)(0);
-      __m128i green_v_tail = _mm_loadl_epi64((const __m128i*)(green_v_tail_stage));
-      alignas(64) uint8_t blue_v_tail_stage[8];
-      for (int64_t lane = 0; lane < 8; ++lane)
-        blue_v_tail_stage[lane] =
-            lane < cols - c ? (uint8_t)in2[3 * c + r * stride1 + lane * 3] : (uint8_t)(0);
-      __m128i blue_v_tail = _mm_loadl_epi64((const __m128i*)(blue_v_tail_stage));
-      __m256i t18_tail_w = _mm256_cvtepu8_epi32(red_v_tail);
-      __m256 t18_tail = _mm256_cvtepi32_ps(t18_tail_w);
-      __m256 t19_tail = _mm256_mul_ps(k0, t18_tail);
-      __m256i t20_tail_w = _mm256_cvtepu8_epi32(green_v_tail);
-      __m256 t20_tail = _mm256_cvtepi32_ps(t20_tail_w);
-      __m256 t21_tail = _mm256_mul_ps(k1, t20_tail);
-      __m256 t22_tail = _mm256_add_ps(t19_tail, t21_tail);
-      __m256i t23_tail_w = _mm256_cvtepu8_epi32(blue_v_tail);
-      __m256 t23_tail = _mm256_cvtepi32_ps(t23_tail_w);
-      __m256 t24_tail = _mm256_mul_ps(k2, t23_tail);
-      __m256 t25_tail = _mm256_add_ps(t22_tail, t24_tail);
-      __m256 t26_tail_w_r = _mm256_round_ps(t25_tail, 0x08);
-      __m256i t26_tail_w = _mm256_and_si256(
-          _mm256_xor_si256(_mm256_cvttps_epi32(t26_tail_w_r),
+      const uint8_t* red_v_tail_at = in0 + 3 * c + r * stride1;
+      __m128i red_v_tail = _mm_setzero_si128();
+      if (0 < cols - c) red_v_tail = _mm_insert_epi8(red_v_tail, (char)red_v_tail_at[0], 0);
+      if (1 < cols - c) red_v_tail = _mm_insert_epi8(red_v_tail, (char)red_v_tail_at[3], 1);
+      if (2 < cols - c) red_v_tail = _mm_insert_epi8(red_v_tail, (char)red_v_tail_at[6], 2);
+      if (3 < cols - c) red_v_tail = _mm_insert_epi8(red_v_tail, (char)red_v_tail_at[9], 3);
+      if (4 < cols - c) red_v_tail = _mm_insert_epi8(red_v_tail, (char)red_v_tail_at[12], 4);
+      if (5 < cols - c) red_v_tail = _mm_insert_epi8(red_v_tail, (char)red_v_tail_at[15], 5);
+      if (6 < cols - c) red_v_tail = _mm_insert_epi8(red_v_tail, (char)red_v_tail_at[18], 6);
+      if (7 < cols - c) red_v_tail = _mm_insert_epi8(red_v_tail, (char)red_v_tail_at[21], 7);
+      const uint8_t* green_v_tail_at = in1 + 3 * c + r * stride1;
+      __m128i green_v_tail = _mm_setzero_si128();
+      if (0 < cols - c) green_v_tail = _mm_insert_epi8(green_v_tail, (char)green_v_tail_at[0], 0);
+      if (1 < cols - c) green_v_tail = _mm_insert_epi8(green_v_tail, (char)green_v_tail_at[3], 1);
+      if (2 < cols - c) green_v_tail = _mm_insert_epi8(green_v_tail, (char)green_v_tail_at[6], 2);
+      if (3 < cols - c) green_v_tail = _mm_insert_epi8(green_v_tail, (char)green_v_tail_at[9], 3);
+      if (4 < cols - c) green_v_tail = _mm_insert_epi8(green_v_tail, (char)green_v_tail_at[12], 4);
+      if (5 < cols - c) green_v_tail = _mm_insert_epi8(green_v_tail, (char)green_v_tail_at[15], 5);
+      if (6 < cols - c) green_v_tail = _mm_insert_epi8(green_v_tail, (char)green_v_tail_at[18], 6);
+      if (7 < cols - c) green_v_tail = _mm_insert_epi8(green_v_tail, (char)green_v_tail_at[21], 7);
+      const uint8_t* blue_v_tail_at = in2 + 3 * c + r * stride1;
+      __m128i blue_v_tail = _mm_setzero_si128();
+      if (0 < cols - c) blue_v_tail = _mm_insert_epi8(blue_v_tail, (char)blue_v_tail_at[0], 0);
+      if (1 < cols - c) blue_v_tail = _mm_insert_epi8(blue_v_tail, (char)blue_v_tail_at[3], 1);
+      if (2 < cols - c) blue_v_tail = _mm_insert_epi8(blue_v_tail, (char)blue_v_tail_at[6], 2);
+      if (3 < cols - c) blue_v_tail = _mm_insert_epi8(blue_v_tail, (char)blue_v_tail_at[9], 3);
+      if (4 < cols - c) blue_v_tail = _mm_insert_epi8(blue_v_tail, (char)blue_v_tail_at[12], 4);
+      if (5 < cols - c) blue_v_tail = _mm_insert_epi8(blue_v_tail, (char)blue_v_tail_at[15], 5);
+      if (6 < cols - c) blue_v_tail = _mm_insert_epi8(blue_v_tail, (char)blue_v_tail_at[18], 6);
+      if (7 < cols - c) blue_v_tail = _mm_insert_epi8(blue_v_tail, (char)blue_v_tail_at[21], 7);
+      __m256i t9_tail_w = _mm256_cvtepu8_epi32(red_v_tail);
+      __m256 t9_tail = _mm256_cvtepi32_ps(t9_tail_w);
+      __m256 t10_tail = _mm256_mul_ps(k0, t9_tail);
+      __m256i t11_tail_w = _mm256_cvtepu8_epi32(green_v_tail);
+      __m256 t11_tail = _mm256_cvtepi32_ps(t11_tail_w);
+      __m256 t12_tail = _mm256_mul_ps(k1, t11_tail);
+      __m256 t13_tail = _mm256_add_ps(t10_tail, t12_tail);
+      __m256i t14_tail_w = _mm256_cvtepu8_epi32(blue_v_tail);
+      __m256 t14_tail = _mm256_cvtepi32_ps(t14_tail_w);
+      __m256 t15_tail = _mm256_mul_ps(k2, t14_tail);
+      __m256 t16_tail = _mm256_add_ps(t13_tail, t15_tail);
+      __m256 t17_tail_w_r = _mm256_round_ps(t16_tail, 0x08);
+      __m256i t17_tail_w = _mm256_and_si256(
+          _mm256_xor_si256(_mm256_cvttps_epi32(t17_tail_w_r),
                            _mm256_castps_si256(_mm256_cmp_ps(
-                               t26_tail_w_r, _mm256_set1_ps(2147483648.0f), _CMP_GE_OQ))),
-          _mm256_castps_si256(_mm256_cmp_ps(t25_tail, t25_tail, _CMP_ORD_Q)));
-      __m256i t26_tail_c = _mm256_min_epi32(_mm256_max_epi32(t26_tail_w, _mm256_setzero_si256()),
+                               t17_tail_w_r, _mm256_set1_ps(2147483648.0f), _CMP_GE_OQ))),
+          _mm256_castps_si256(_mm256_cmp_ps(t16_tail, t16_tail, _CMP_ORD_Q)));
+      __m256i t17_tail_c = _mm256_min_epi32(_mm256_max_epi32(t17_tail_w, _mm256_setzero_si256()),
                                             _mm256_set1_epi32((int)(255ull)));
-      __m128i t26_tail_lo = _mm256_castsi256_si128(t26_tail_c);
-      __m128i t26_tail_hi = _mm256_extracti128_si256(t26_tail_c, 1);
-      __m128i t26_tail_16 = _mm_packus_epi32(t26_tail_lo, t26_tail_hi);
-      __m128i t26_tail = _mm_packus_epi16(t26_tail_16, t26_tail_16);
-      simdgen_store_prefix16((uint8_t*)(out0 + c + cols * r), t26_tail, (cols - c) * 1);
+      __m128i t17_tail_lo = _mm256_castsi256_si128(t17_tail_c);
+      __m128i t17_tail_hi = _mm256_extracti128_si256(t17_tail_c, 1);
+      __m128i t17_tail_16 = _mm_packus_epi32(t17_tail_lo, t17_tail_hi);
+      __m128i t17_tail = _mm_packus_epi16(t17_tail_16, t17_tail_16);
+      simdgen_store_prefix16((uint8_t*)(out0 + c + cols * r), t17_tail, (cols - c) * 1);
     }
   }
 }

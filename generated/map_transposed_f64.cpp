@@ -44,7 +44,6 @@ __attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) 
 //   sve2: identical to sve for this kernel, not emitted
 
 // ---- avx512 (512-bit vectors)
-// whole vectors: 4 per iteration (unrolled), then one per iteration
 // tail: scalar cleanup loop after the whole vectors
 // uses strided lanes: scalar loads inserted into 128-bit quarters
 // uses vfmadd fused multiply-add
@@ -58,77 +57,27 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void map_tran
   // rows
   int64_t r = 0;
   for (; r < rows; ++r) {
+    // whole vectors
     int64_t c = 0;
-    // at least one whole vector
-    if (cols > 7) {
-      // whole vectors, 4 per iteration
-      for (; c + 32 <= cols; c += 32) {
-        const double* a_v_0_at = in0 + c * stride1 + r;
-        const __m128d a_v_0_q0 = _mm_setr_pd(a_v_0_at[0], a_v_0_at[stride1]);
-        const __m128d a_v_0_q1 = _mm_setr_pd(a_v_0_at[2 * stride1], a_v_0_at[3 * stride1]);
-        const __m128d a_v_0_q2 = _mm_setr_pd(a_v_0_at[4 * stride1], a_v_0_at[5 * stride1]);
-        const __m128d a_v_0_q3 = _mm_setr_pd(a_v_0_at[6 * stride1], a_v_0_at[7 * stride1]);
-        __m512d a_v_0 = _mm512_castpd128_pd512(a_v_0_q0);
-        a_v_0 = _mm512_insertf64x2(a_v_0, a_v_0_q1, 1);
-        a_v_0 = _mm512_insertf64x2(a_v_0, a_v_0_q2, 2);
-        a_v_0 = _mm512_insertf64x2(a_v_0, a_v_0_q3, 3);
-        __m512d t0_0 = _mm512_fmadd_pd(a_v_0, k0, _mm512_loadu_pd(in1 + c + r * stride));
-        _mm512_storeu_pd(out0 + c + r * stride, t0_0);
-        const double* a_v_1_at = in0 + c * stride1 + r + 8 * stride1;
-        const __m128d a_v_1_q0 = _mm_setr_pd(a_v_1_at[0], a_v_1_at[stride1]);
-        const __m128d a_v_1_q1 = _mm_setr_pd(a_v_1_at[2 * stride1], a_v_1_at[3 * stride1]);
-        const __m128d a_v_1_q2 = _mm_setr_pd(a_v_1_at[4 * stride1], a_v_1_at[5 * stride1]);
-        const __m128d a_v_1_q3 = _mm_setr_pd(a_v_1_at[6 * stride1], a_v_1_at[7 * stride1]);
-        __m512d a_v_1 = _mm512_castpd128_pd512(a_v_1_q0);
-        a_v_1 = _mm512_insertf64x2(a_v_1, a_v_1_q1, 1);
-        a_v_1 = _mm512_insertf64x2(a_v_1, a_v_1_q2, 2);
-        a_v_1 = _mm512_insertf64x2(a_v_1, a_v_1_q3, 3);
-        __m512d t0_1 = _mm512_fmadd_pd(a_v_1, k0, _mm512_loadu_pd(in1 + c + r * stride + 8));
-        _mm512_storeu_pd(out0 + c + r * stride + 8, t0_1);
-        const double* a_v_2_at = in0 + c * stride1 + r + 16 * stride1;
-        const __m128d a_v_2_q0 = _mm_setr_pd(a_v_2_at[0], a_v_2_at[stride1]);
-        const __m128d a_v_2_q1 = _mm_setr_pd(a_v_2_at[2 * stride1], a_v_2_at[3 * stride1]);
-        const __m128d a_v_2_q2 = _mm_setr_pd(a_v_2_at[4 * stride1], a_v_2_at[5 * stride1]);
-        const __m128d a_v_2_q3 = _mm_setr_pd(a_v_2_at[6 * stride1], a_v_2_at[7 * stride1]);
-        __m512d a_v_2 = _mm512_castpd128_pd512(a_v_2_q0);
-        a_v_2 = _mm512_insertf64x2(a_v_2, a_v_2_q1, 1);
-        a_v_2 = _mm512_insertf64x2(a_v_2, a_v_2_q2, 2);
-        a_v_2 = _mm512_insertf64x2(a_v_2, a_v_2_q3, 3);
-        __m512d t0_2 = _mm512_fmadd_pd(a_v_2, k0, _mm512_loadu_pd(in1 + c + r * stride + 16));
-        _mm512_storeu_pd(out0 + c + r * stride + 16, t0_2);
-        const double* a_v_3_at = in0 + c * stride1 + r + 24 * stride1;
-        const __m128d a_v_3_q0 = _mm_setr_pd(a_v_3_at[0], a_v_3_at[stride1]);
-        const __m128d a_v_3_q1 = _mm_setr_pd(a_v_3_at[2 * stride1], a_v_3_at[3 * stride1]);
-        const __m128d a_v_3_q2 = _mm_setr_pd(a_v_3_at[4 * stride1], a_v_3_at[5 * stride1]);
-        const __m128d a_v_3_q3 = _mm_setr_pd(a_v_3_at[6 * stride1], a_v_3_at[7 * stride1]);
-        __m512d a_v_3 = _mm512_castpd128_pd512(a_v_3_q0);
-        a_v_3 = _mm512_insertf64x2(a_v_3, a_v_3_q1, 1);
-        a_v_3 = _mm512_insertf64x2(a_v_3, a_v_3_q2, 2);
-        a_v_3 = _mm512_insertf64x2(a_v_3, a_v_3_q3, 3);
-        __m512d t0_3 = _mm512_fmadd_pd(a_v_3, k0, _mm512_loadu_pd(in1 + c + r * stride + 24));
-        _mm512_storeu_pd(out0 + c + r * stride + 24, t0_3);
-      }
-      // whole vectors, one per iteration
-      for (; c + 8 <= cols; c += 8) {
-        const double* a_v_at = in0 + c * stride1 + r;
-        const __m128d a_v_q0 = _mm_setr_pd(a_v_at[0], a_v_at[stride1]);
-        const __m128d a_v_q1 = _mm_setr_pd(a_v_at[2 * stride1], a_v_at[3 * stride1]);
-        const __m128d a_v_q2 = _mm_setr_pd(a_v_at[4 * stride1], a_v_at[5 * stride1]);
-        const __m128d a_v_q3 = _mm_setr_pd(a_v_at[6 * stride1], a_v_at[7 * stride1]);
-        __m512d a_v = _mm512_castpd128_pd512(a_v_q0);
-        a_v = _mm512_insertf64x2(a_v, a_v_q1, 1);
-        a_v = _mm512_insertf64x2(a_v, a_v_q2, 2);
-        a_v = _mm512_insertf64x2(a_v, a_v_q3, 3);
-        __m512d t1 = _mm512_fmadd_pd(a_v, k0, _mm512_loadu_pd(in1 + c + r * stride));
-        _mm512_storeu_pd(out0 + c + r * stride, t1);
-      }
+    for (; c + 8 <= cols; c += 8) {
+      const double* a_v_at = in0 + c * stride1 + r;
+      const __m128d a_v_q0 = _mm_setr_pd(a_v_at[0], a_v_at[stride1]);
+      const __m128d a_v_q1 = _mm_setr_pd(a_v_at[2 * stride1], a_v_at[3 * stride1]);
+      const __m128d a_v_q2 = _mm_setr_pd(a_v_at[4 * stride1], a_v_at[5 * stride1]);
+      const __m128d a_v_q3 = _mm_setr_pd(a_v_at[6 * stride1], a_v_at[7 * stride1]);
+      __m512d a_v = _mm512_castpd128_pd512(a_v_q0);
+      a_v = _mm512_insertf64x2(a_v, a_v_q1, 1);
+      a_v = _mm512_insertf64x2(a_v, a_v_q2, 2);
+      a_v = _mm512_insertf64x2(a_v, a_v_q3, 3);
+      __m512d t0 = _mm512_fmadd_pd(a_v, k0, _mm512_loadu_pd(in1 + c + r * stride));
+      _mm512_storeu_pd(out0 + c + r * stride, t0);
     }
     // scalar cleanup
     for (; c < cols; ++c) {
       double a_v_tail = in0[c * stride1 + r];
       double bias_v_tail = in1[c + r * stride];
-      double t2_tail = __builtin_fma(a_v_tail, k1_s, bias_v_tail);
-      out0[c + r * stride] = t2_tail;
+      double t1_tail = __builtin_fma(a_v_tail, k1_s, bias_v_tail);
+      out0[c + r * stride] = t1_tail;
     }
   }
 }
@@ -173,7 +122,6 @@ __attribute__((target("+sve"))) void map_transposed_f64_sve(const double* in0, c
 #endif
 
 // ---- avx2+fma (256-bit vectors)
-// whole vectors: 4 per iteration (unrolled), then one per iteration
 // tail: scalar cleanup loop after the whole vectors
 // uses strided lanes: scalar loads inserted into 128-bit quarters
 // uses vfmadd fused multiply-add
@@ -187,52 +135,22 @@ __attribute__((target("avx2,fma"))) void map_transposed_f64_avx2_fma(
   // rows
   int64_t r = 0;
   for (; r < rows; ++r) {
+    // whole vectors
     int64_t c = 0;
-    // at least one whole vector
-    if (cols > 3) {
-      // whole vectors, 4 per iteration
-      for (; c + 16 <= cols; c += 16) {
-        const double* a_v_0_at = in0 + c * stride1 + r;
-        const __m128d a_v_0_q0 = _mm_setr_pd(a_v_0_at[0], a_v_0_at[stride1]);
-        const __m128d a_v_0_q1 = _mm_setr_pd(a_v_0_at[2 * stride1], a_v_0_at[3 * stride1]);
-        __m256d a_v_0 = _mm256_set_m128d(a_v_0_q1, a_v_0_q0);
-        __m256d t0_0 = _mm256_fmadd_pd(a_v_0, k0, _mm256_loadu_pd(in1 + c + r * stride));
-        _mm256_storeu_pd(out0 + c + r * stride, t0_0);
-        const double* a_v_1_at = in0 + c * stride1 + r + 4 * stride1;
-        const __m128d a_v_1_q0 = _mm_setr_pd(a_v_1_at[0], a_v_1_at[stride1]);
-        const __m128d a_v_1_q1 = _mm_setr_pd(a_v_1_at[2 * stride1], a_v_1_at[3 * stride1]);
-        __m256d a_v_1 = _mm256_set_m128d(a_v_1_q1, a_v_1_q0);
-        __m256d t0_1 = _mm256_fmadd_pd(a_v_1, k0, _mm256_loadu_pd(in1 + c + r * stride + 4));
-        _mm256_storeu_pd(out0 + c + r * stride + 4, t0_1);
-        const double* a_v_2_at = in0 + c * stride1 + r + 8 * stride1;
-        const __m128d a_v_2_q0 = _mm_setr_pd(a_v_2_at[0], a_v_2_at[stride1]);
-        const __m128d a_v_2_q1 = _mm_setr_pd(a_v_2_at[2 * stride1], a_v_2_at[3 * stride1]);
-        __m256d a_v_2 = _mm256_set_m128d(a_v_2_q1, a_v_2_q0);
-        __m256d t0_2 = _mm256_fmadd_pd(a_v_2, k0, _mm256_loadu_pd(in1 + c + r * stride + 8));
-        _mm256_storeu_pd(out0 + c + r * stride + 8, t0_2);
-        const double* a_v_3_at = in0 + c * stride1 + r + 12 * stride1;
-        const __m128d a_v_3_q0 = _mm_setr_pd(a_v_3_at[0], a_v_3_at[stride1]);
-        const __m128d a_v_3_q1 = _mm_setr_pd(a_v_3_at[2 * stride1], a_v_3_at[3 * stride1]);
-        __m256d a_v_3 = _mm256_set_m128d(a_v_3_q1, a_v_3_q0);
-        __m256d t0_3 = _mm256_fmadd_pd(a_v_3, k0, _mm256_loadu_pd(in1 + c + r * stride + 12));
-        _mm256_storeu_pd(out0 + c + r * stride + 12, t0_3);
-      }
-      // whole vectors, one per iteration
-      for (; c + 4 <= cols; c += 4) {
-        const double* a_v_at = in0 + c * stride1 + r;
-        const __m128d a_v_q0 = _mm_setr_pd(a_v_at[0], a_v_at[stride1]);
-        const __m128d a_v_q1 = _mm_setr_pd(a_v_at[2 * stride1], a_v_at[3 * stride1]);
-        __m256d a_v = _mm256_set_m128d(a_v_q1, a_v_q0);
-        __m256d t1 = _mm256_fmadd_pd(a_v, k0, _mm256_loadu_pd(in1 + c + r * stride));
-        _mm256_storeu_pd(out0 + c + r * stride, t1);
-      }
+    for (; c + 4 <= cols; c += 4) {
+      const double* a_v_at = in0 + c * stride1 + r;
+      const __m128d a_v_q0 = _mm_setr_pd(a_v_at[0], a_v_at[stride1]);
+      const __m128d a_v_q1 = _mm_setr_pd(a_v_at[2 * stride1], a_v_at[3 * stride1]);
+      __m256d a_v = _mm256_set_m128d(a_v_q1, a_v_q0);
+      __m256d t0 = _mm256_fmadd_pd(a_v, k0, _mm256_loadu_pd(in1 + c + r * stride));
+      _mm256_storeu_pd(out0 + c + r * stride, t0);
     }
     // scalar cleanup
     for (; c < cols; ++c) {
       double a_v_tail = in0[c * stride1 + r];
       double bias_v_tail = in1[c + r * stride];
-      double t2_tail = __builtin_fma(a_v_tail, k1_s, bias_v_tail);
-      out0[c + r * stride] = t2_tail;
+      double t1_tail = __builtin_fma(a_v_tail, k1_s, bias_v_tail);
+      out0[c + r * stride] = t1_tail;
     }
   }
 }

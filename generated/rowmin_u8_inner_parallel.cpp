@@ -106,7 +106,6 @@ static inline void simdgen_store_prefix(void* to, uint8x16_t v, int64_t bytes) {
 
 // ---- avx512 (512-bit vectors)
 // strategy inner_parallel: lane r reduces row i + r in sequential order; columns are gathered (u8 lanes)
-// uses 8/16-bit or widening columns filled lane by lane through a stack tile (x86 has no byte gather)
 // uses strided lanes: scalar loads inserted into 128-bit quarters
 
 #if defined(__x86_64__)
@@ -163,11 +162,79 @@ rowmin_u8_inner_parallel_avx512(const uint8_t* input, int64_t rows, int64_t cols
     // sequential along the row
     int64_t j = 0;
     for (; j < cols; ++j) {
-      alignas(64) uint8_t column_stage[64];
-      for (int64_t lane = 0; lane < 64; ++lane)
-        column_stage[lane] =
-            lane < rows - i ? (uint8_t)input[i * stride + j + lane * stride] : (uint8_t)(255);
-      __m512i column = _mm512_loadu_si512((const void*)(column_stage));
+      const uint8_t* column_at = input + i * stride + j;
+      __m128i column_q0 = _mm_set1_epi8((char)(255));
+      if (0 < rows - i) column_q0 = _mm_insert_epi8(column_q0, (char)column_at[0], 0);
+      if (1 < rows - i) column_q0 = _mm_insert_epi8(column_q0, (char)column_at[stride], 1);
+      if (2 < rows - i) column_q0 = _mm_insert_epi8(column_q0, (char)column_at[2 * stride], 2);
+      if (3 < rows - i) column_q0 = _mm_insert_epi8(column_q0, (char)column_at[3 * stride], 3);
+      if (4 < rows - i) column_q0 = _mm_insert_epi8(column_q0, (char)column_at[4 * stride], 4);
+      if (5 < rows - i) column_q0 = _mm_insert_epi8(column_q0, (char)column_at[5 * stride], 5);
+      if (6 < rows - i) column_q0 = _mm_insert_epi8(column_q0, (char)column_at[6 * stride], 6);
+      if (7 < rows - i) column_q0 = _mm_insert_epi8(column_q0, (char)column_at[7 * stride], 7);
+      if (8 < rows - i) column_q0 = _mm_insert_epi8(column_q0, (char)column_at[8 * stride], 8);
+      if (9 < rows - i) column_q0 = _mm_insert_epi8(column_q0, (char)column_at[9 * stride], 9);
+      if (10 < rows - i) column_q0 = _mm_insert_epi8(column_q0, (char)column_at[10 * stride], 10);
+      if (11 < rows - i) column_q0 = _mm_insert_epi8(column_q0, (char)column_at[11 * stride], 11);
+      if (12 < rows - i) column_q0 = _mm_insert_epi8(column_q0, (char)column_at[12 * stride], 12);
+      if (13 < rows - i) column_q0 = _mm_insert_epi8(column_q0, (char)column_at[13 * stride], 13);
+      if (14 < rows - i) column_q0 = _mm_insert_epi8(column_q0, (char)column_at[14 * stride], 14);
+      if (15 < rows - i) column_q0 = _mm_insert_epi8(column_q0, (char)column_at[15 * stride], 15);
+      __m128i column_q1 = _mm_set1_epi8((char)(255));
+      if (16 < rows - i) column_q1 = _mm_insert_epi8(column_q1, (char)column_at[16 * stride], 0);
+      if (17 < rows - i) column_q1 = _mm_insert_epi8(column_q1, (char)column_at[17 * stride], 1);
+      if (18 < rows - i) column_q1 = _mm_insert_epi8(column_q1, (char)column_at[18 * stride], 2);
+      if (19 < rows - i) column_q1 = _mm_insert_epi8(column_q1, (char)column_at[19 * stride], 3);
+      if (20 < rows - i) column_q1 = _mm_insert_epi8(column_q1, (char)column_at[20 * stride], 4);
+      if (21 < rows - i) column_q1 = _mm_insert_epi8(column_q1, (char)column_at[21 * stride], 5);
+      if (22 < rows - i) column_q1 = _mm_insert_epi8(column_q1, (char)column_at[22 * stride], 6);
+      if (23 < rows - i) column_q1 = _mm_insert_epi8(column_q1, (char)column_at[23 * stride], 7);
+      if (24 < rows - i) column_q1 = _mm_insert_epi8(column_q1, (char)column_at[24 * stride], 8);
+      if (25 < rows - i) column_q1 = _mm_insert_epi8(column_q1, (char)column_at[25 * stride], 9);
+      if (26 < rows - i) column_q1 = _mm_insert_epi8(column_q1, (char)column_at[26 * stride], 10);
+      if (27 < rows - i) column_q1 = _mm_insert_epi8(column_q1, (char)column_at[27 * stride], 11);
+      if (28 < rows - i) column_q1 = _mm_insert_epi8(column_q1, (char)column_at[28 * stride], 12);
+      if (29 < rows - i) column_q1 = _mm_insert_epi8(column_q1, (char)column_at[29 * stride], 13);
+      if (30 < rows - i) column_q1 = _mm_insert_epi8(column_q1, (char)column_at[30 * stride], 14);
+      if (31 < rows - i) column_q1 = _mm_insert_epi8(column_q1, (char)column_at[31 * stride], 15);
+      __m128i column_q2 = _mm_set1_epi8((char)(255));
+      if (32 < rows - i) column_q2 = _mm_insert_epi8(column_q2, (char)column_at[32 * stride], 0);
+      if (33 < rows - i) column_q2 = _mm_insert_epi8(column_q2, (char)column_at[33 * stride], 1);
+      if (34 < rows - i) column_q2 = _mm_insert_epi8(column_q2, (char)column_at[34 * stride], 2);
+      if (35 < rows - i) column_q2 = _mm_insert_epi8(column_q2, (char)column_at[35 * stride], 3);
+      if (36 < rows - i) column_q2 = _mm_insert_epi8(column_q2, (char)column_at[36 * stride], 4);
+      if (37 < rows - i) column_q2 = _mm_insert_epi8(column_q2, (char)column_at[37 * stride], 5);
+      if (38 < rows - i) column_q2 = _mm_insert_epi8(column_q2, (char)column_at[38 * stride], 6);
+      if (39 < rows - i) column_q2 = _mm_insert_epi8(column_q2, (char)column_at[39 * stride], 7);
+      if (40 < rows - i) column_q2 = _mm_insert_epi8(column_q2, (char)column_at[40 * stride], 8);
+      if (41 < rows - i) column_q2 = _mm_insert_epi8(column_q2, (char)column_at[41 * stride], 9);
+      if (42 < rows - i) column_q2 = _mm_insert_epi8(column_q2, (char)column_at[42 * stride], 10);
+      if (43 < rows - i) column_q2 = _mm_insert_epi8(column_q2, (char)column_at[43 * stride], 11);
+      if (44 < rows - i) column_q2 = _mm_insert_epi8(column_q2, (char)column_at[44 * stride], 12);
+      if (45 < rows - i) column_q2 = _mm_insert_epi8(column_q2, (char)column_at[45 * stride], 13);
+      if (46 < rows - i) column_q2 = _mm_insert_epi8(column_q2, (char)column_at[46 * stride], 14);
+      if (47 < rows - i) column_q2 = _mm_insert_epi8(column_q2, (char)column_at[47 * stride], 15);
+      __m128i column_q3 = _mm_set1_epi8((char)(255));
+      if (48 < rows - i) column_q3 = _mm_insert_epi8(column_q3, (char)column_at[48 * stride], 0);
+      if (49 < rows - i) column_q3 = _mm_insert_epi8(column_q3, (char)column_at[49 * stride], 1);
+      if (50 < rows - i) column_q3 = _mm_insert_epi8(column_q3, (char)column_at[50 * stride], 2);
+      if (51 < rows - i) column_q3 = _mm_insert_epi8(column_q3, (char)column_at[51 * stride], 3);
+      if (52 < rows - i) column_q3 = _mm_insert_epi8(column_q3, (char)column_at[52 * stride], 4);
+      if (53 < rows - i) column_q3 = _mm_insert_epi8(column_q3, (char)column_at[53 * stride], 5);
+      if (54 < rows - i) column_q3 = _mm_insert_epi8(column_q3, (char)column_at[54 * stride], 6);
+      if (55 < rows - i) column_q3 = _mm_insert_epi8(column_q3, (char)column_at[55 * stride], 7);
+      if (56 < rows - i) column_q3 = _mm_insert_epi8(column_q3, (char)column_at[56 * stride], 8);
+      if (57 < rows - i) column_q3 = _mm_insert_epi8(column_q3, (char)column_at[57 * stride], 9);
+      if (58 < rows - i) column_q3 = _mm_insert_epi8(column_q3, (char)column_at[58 * stride], 10);
+      if (59 < rows - i) column_q3 = _mm_insert_epi8(column_q3, (char)column_at[59 * stride], 11);
+      if (60 < rows - i) column_q3 = _mm_insert_epi8(column_q3, (char)column_at[60 * stride], 12);
+      if (61 < rows - i) column_q3 = _mm_insert_epi8(column_q3, (char)column_at[61 * stride], 13);
+      if (62 < rows - i) column_q3 = _mm_insert_epi8(column_q3, (char)column_at[62 * stride], 14);
+      if (63 < rows - i) column_q3 = _mm_insert_epi8(column_q3, (char)column_at[63 * stride], 15);
+      __m512i column = _mm512_castsi128_si512(column_q0);
+      column = _mm512_inserti32x4(column, column_q1, 1);
+      column = _mm512_inserti32x4(column, column_q2, 2);
+      column = _mm512_inserti32x4(column, column_q3, 3);
       lane_acc = _mm512_min_epu8(column, lane_acc);
     }
     _mm512_mask_storeu_epi8(output + i, (__mmask64)_bzhi_u64(~0ull, (unsigned)(rows - i)),
@@ -327,7 +394,6 @@ void rowmin_u8_inner_parallel_neon(const uint8_t* input, int64_t rows, int64_t c
 
 // ---- avx2 (256-bit vectors)
 // strategy inner_parallel: lane r reduces row i + r in sequential order; columns are gathered (u8 lanes)
-// uses 8/16-bit or widening columns filled lane by lane through a stack tile (x86 has no byte gather)
 // uses strided lanes: scalar loads inserted into 128-bit quarters
 
 #if defined(__x86_64__)
@@ -368,11 +434,42 @@ __attribute__((target("avx2"))) void rowmin_u8_inner_parallel_avx2(const uint8_t
     // sequential along the row
     int64_t j = 0;
     for (; j < cols; ++j) {
-      alignas(64) uint8_t column_stage[32];
-      for (int64_t lane = 0; lane < 32; ++lane)
-        column_stage[lane] =
-            lane < rows - i ? (uint8_t)input[i * stride + j + lane * stride] : (uint8_t)(255);
-      __m256i column = _mm256_loadu_si256((const __m256i*)(column_stage));
+      const uint8_t* column_at = input + i * stride + j;
+      __m128i column_q0 = _mm_set1_epi8((char)(255));
+      if (0 < rows - i) column_q0 = _mm_insert_epi8(column_q0, (char)column_at[0], 0);
+      if (1 < rows - i) column_q0 = _mm_insert_epi8(column_q0, (char)column_at[stride], 1);
+      if (2 < rows - i) column_q0 = _mm_insert_epi8(column_q0, (char)column_at[2 * stride], 2);
+      if (3 < rows - i) column_q0 = _mm_insert_epi8(column_q0, (char)column_at[3 * stride], 3);
+      if (4 < rows - i) column_q0 = _mm_insert_epi8(column_q0, (char)column_at[4 * stride], 4);
+      if (5 < rows - i) column_q0 = _mm_insert_epi8(column_q0, (char)column_at[5 * stride], 5);
+      if (6 < rows - i) column_q0 = _mm_insert_epi8(column_q0, (char)column_at[6 * stride], 6);
+      if (7 < rows - i) column_q0 = _mm_insert_epi8(column_q0, (char)column_at[7 * stride], 7);
+      if (8 < rows - i) column_q0 = _mm_insert_epi8(column_q0, (char)column_at[8 * stride], 8);
+      if (9 < rows - i) column_q0 = _mm_insert_epi8(column_q0, (char)column_at[9 * stride], 9);
+      if (10 < rows - i) column_q0 = _mm_insert_epi8(column_q0, (char)column_at[10 * stride], 10);
+      if (11 < rows - i) column_q0 = _mm_insert_epi8(column_q0, (char)column_at[11 * stride], 11);
+      if (12 < rows - i) column_q0 = _mm_insert_epi8(column_q0, (char)column_at[12 * stride], 12);
+      if (13 < rows - i) column_q0 = _mm_insert_epi8(column_q0, (char)column_at[13 * stride], 13);
+      if (14 < rows - i) column_q0 = _mm_insert_epi8(column_q0, (char)column_at[14 * stride], 14);
+      if (15 < rows - i) column_q0 = _mm_insert_epi8(column_q0, (char)column_at[15 * stride], 15);
+      __m128i column_q1 = _mm_set1_epi8((char)(255));
+      if (16 < rows - i) column_q1 = _mm_insert_epi8(column_q1, (char)column_at[16 * stride], 0);
+      if (17 < rows - i) column_q1 = _mm_insert_epi8(column_q1, (char)column_at[17 * stride], 1);
+      if (18 < rows - i) column_q1 = _mm_insert_epi8(column_q1, (char)column_at[18 * stride], 2);
+      if (19 < rows - i) column_q1 = _mm_insert_epi8(column_q1, (char)column_at[19 * stride], 3);
+      if (20 < rows - i) column_q1 = _mm_insert_epi8(column_q1, (char)column_at[20 * stride], 4);
+      if (21 < rows - i) column_q1 = _mm_insert_epi8(column_q1, (char)column_at[21 * stride], 5);
+      if (22 < rows - i) column_q1 = _mm_insert_epi8(column_q1, (char)column_at[22 * stride], 6);
+      if (23 < rows - i) column_q1 = _mm_insert_epi8(column_q1, (char)column_at[23 * stride], 7);
+      if (24 < rows - i) column_q1 = _mm_insert_epi8(column_q1, (char)column_at[24 * stride], 8);
+      if (25 < rows - i) column_q1 = _mm_insert_epi8(column_q1, (char)column_at[25 * stride], 9);
+      if (26 < rows - i) column_q1 = _mm_insert_epi8(column_q1, (char)column_at[26 * stride], 10);
+      if (27 < rows - i) column_q1 = _mm_insert_epi8(column_q1, (char)column_at[27 * stride], 11);
+      if (28 < rows - i) column_q1 = _mm_insert_epi8(column_q1, (char)column_at[28 * stride], 12);
+      if (29 < rows - i) column_q1 = _mm_insert_epi8(column_q1, (char)column_at[29 * stride], 13);
+      if (30 < rows - i) column_q1 = _mm_insert_epi8(column_q1, (char)column_at[30 * stride], 14);
+      if (31 < rows - i) column_q1 = _mm_insert_epi8(column_q1, (char)column_at[31 * stride], 15);
+      __m256i column = _mm256_set_m128i(column_q1, column_q0);
       lane_acc = _mm256_min_epu8(column, lane_acc);
     }
     simdgen_store_prefix32(output + i, lane_acc, (rows - i) * 1);

@@ -72,21 +72,11 @@ static inline void simdgen_store_prefix(void* to, uint8x16_t v, int64_t bytes) {
 // ---- avx512 (512-bit vectors)
 // strategy inner_parallel: lane r reduces row i + r in sequential order; columns are gathered (f32 lanes)
 // uses strided lanes: scalar loads inserted into 128-bit quarters
-// uses vpgatherdd/vpgatherdq gathers (lane r reads element r * stride)
 
 #if defined(__x86_64__)
 __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void
 rowsum_f32_sequential_avx512(const float* input, int64_t rows, int64_t cols, int64_t stride,
                              float* output) {
-  // Gathers use 32-bit lane offsets: larger strides take the scalar variant.
-  if (stride > 2147483647 / 16) {
-    rowsum_f32_sequential_scalar(input, rows, cols, stride, output);
-    return;
-  }
-  // Lane offsets for the gathers: lane r reads element r * stride (stride checked above).
-  const __m512i offsets16_stride =
-      _mm512_mullo_epi32(_mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15),
-                         _mm512_set1_epi32((int)stride));
   // 16 rows per vector, lane = row
   int64_t i = 0;
   for (; i + 16 <= rows; i += 16) {
@@ -117,9 +107,29 @@ rowsum_f32_sequential_avx512(const float* input, int64_t rows, int64_t cols, int
     // sequential along the row
     int64_t j = 0;
     for (; j < cols; ++j) {
-      __m512 column = _mm512_mask_i32gather_ps(
-          _mm512_setzero_ps(), (__mmask16)_bzhi_u32(~0u, (unsigned)(rows - i)), offsets16_stride,
-          (const void*)(input + i * stride + j), 4);
+      const float* column_at = input + i * stride + j;
+      const __m128 column_q0 = _mm_setr_ps((0 < rows - i ? column_at[0] : (float)(0.0f)),
+                                           (1 < rows - i ? column_at[stride] : (float)(0.0f)),
+                                           (2 < rows - i ? column_at[2 * stride] : (float)(0.0f)),
+                                           (3 < rows - i ? column_at[3 * stride] : (float)(0.0f)));
+      const __m128 column_q1 = _mm_setr_ps((4 < rows - i ? column_at[4 * stride] : (float)(0.0f)),
+                                           (5 < rows - i ? column_at[5 * stride] : (float)(0.0f)),
+                                           (6 < rows - i ? column_at[6 * stride] : (float)(0.0f)),
+                                           (7 < rows - i ? column_at[7 * stride] : (float)(0.0f)));
+      const __m128 column_q2 =
+          _mm_setr_ps((8 < rows - i ? column_at[8 * stride] : (float)(0.0f)),
+                      (9 < rows - i ? column_at[9 * stride] : (float)(0.0f)),
+                      (10 < rows - i ? column_at[10 * stride] : (float)(0.0f)),
+                      (11 < rows - i ? column_at[11 * stride] : (float)(0.0f)));
+      const __m128 column_q3 =
+          _mm_setr_ps((12 < rows - i ? column_at[12 * stride] : (float)(0.0f)),
+                      (13 < rows - i ? column_at[13 * stride] : (float)(0.0f)),
+                      (14 < rows - i ? column_at[14 * stride] : (float)(0.0f)),
+                      (15 < rows - i ? column_at[15 * stride] : (float)(0.0f)));
+      __m512 column = _mm512_castps128_ps512(column_q0);
+      column = _mm512_insertf32x4(column, column_q1, 1);
+      column = _mm512_insertf32x4(column, column_q2, 2);
+      column = _mm512_insertf32x4(column, column_q3, 3);
       lane_acc = _mm512_add_ps(column, lane_acc);
     }
     _mm512_mask_storeu_ps(output + i, (__mmask16)_bzhi_u32(~0u, (unsigned)(rows - i)), lane_acc);
@@ -217,20 +227,11 @@ void rowsum_f32_sequential_neon(const float* input, int64_t rows, int64_t cols, 
 // ---- avx2 (256-bit vectors)
 // strategy inner_parallel: lane r reduces row i + r in sequential order; columns are gathered (f32 lanes)
 // uses strided lanes: scalar loads inserted into 128-bit quarters
-// uses vpgatherdd/vpgatherdq gathers (lane r reads element r * stride)
 
 #if defined(__x86_64__)
 __attribute__((target("avx2"))) void rowsum_f32_sequential_avx2(const float* input, int64_t rows,
                                                                 int64_t cols, int64_t stride,
                                                                 float* output) {
-  // Gathers use 32-bit lane offsets: larger strides take the scalar variant.
-  if (stride > 2147483647 / 8) {
-    rowsum_f32_sequential_scalar(input, rows, cols, stride, output);
-    return;
-  }
-  // Lane offsets for the gathers: lane r reads element r * stride (stride checked above).
-  const __m256i offsets8_stride =
-      _mm256_mullo_epi32(_mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7), _mm256_set1_epi32((int)stride));
   // 8 rows per vector, lane = row
   int64_t i = 0;
   for (; i + 8 <= rows; i += 8) {
@@ -254,11 +255,16 @@ __attribute__((target("avx2"))) void rowsum_f32_sequential_avx2(const float* inp
     // sequential along the row
     int64_t j = 0;
     for (; j < cols; ++j) {
-      __m256 column = _mm256_mask_i32gather_ps(
-          _mm256_setzero_ps(), (const float*)(input + i * stride + j), offsets8_stride,
-          _mm256_castsi256_ps(_mm256_cmpgt_epi32(_mm256_set1_epi32((int)(rows - i)),
-                                                 _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7))),
-          4);
+      const float* column_at = input + i * stride + j;
+      const __m128 column_q0 = _mm_setr_ps((0 < rows - i ? column_at[0] : (float)(0.0f)),
+                                           (1 < rows - i ? column_at[stride] : (float)(0.0f)),
+                                           (2 < rows - i ? column_at[2 * stride] : (float)(0.0f)),
+                                           (3 < rows - i ? column_at[3 * stride] : (float)(0.0f)));
+      const __m128 column_q1 = _mm_setr_ps((4 < rows - i ? column_at[4 * stride] : (float)(0.0f)),
+                                           (5 < rows - i ? column_at[5 * stride] : (float)(0.0f)),
+                                           (6 < rows - i ? column_at[6 * stride] : (float)(0.0f)),
+                                           (7 < rows - i ? column_at[7 * stride] : (float)(0.0f)));
+      __m256 column = _mm256_set_m128(column_q1, column_q0);
       lane_acc = _mm256_add_ps(column, lane_acc);
     }
     _mm256_maskstore_ps((float*)(output + i),

@@ -72,20 +72,11 @@ static inline void simdgen_store_prefix(void* to, uint8x16_t v, int64_t bytes) {
 // ---- avx512 (512-bit vectors)
 // strategy inner_parallel: lane r reduces row i + r in sequential order; columns are gathered (i64 lanes)
 // uses strided lanes: scalar loads inserted into 128-bit quarters
-// uses vpgatherdd/vpgatherdq gathers (lane r reads element r * stride)
 
 #if defined(__x86_64__)
 __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void
 rowsum_i64_inner_parallel_avx512(const int64_t* input, int64_t rows, int64_t cols, int64_t stride,
                                  int64_t* output) {
-  // Gathers use 32-bit lane offsets: larger strides take the scalar variant.
-  if (stride > 2147483647 / 8) {
-    rowsum_i64_inner_parallel_scalar(input, rows, cols, stride, output);
-    return;
-  }
-  // Lane offsets for the gathers: lane r reads element r * stride (stride checked above).
-  const __m256i offsets8_stride =
-      _mm256_mullo_epi32(_mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7), _mm256_set1_epi32((int)stride));
   // 8 rows per vector, lane = row
   int64_t i = 0;
   for (; i + 8 <= rows; i += 8) {
@@ -116,9 +107,29 @@ rowsum_i64_inner_parallel_avx512(const int64_t* input, int64_t rows, int64_t col
     // sequential along the row
     int64_t j = 0;
     for (; j < cols; ++j) {
-      __m512i column = _mm512_mask_i32gather_epi64(
-          _mm512_setzero_si512(), (__mmask8)_bzhi_u32(~0u, (unsigned)(rows - i)), offsets8_stride,
-          (const void*)(input + i * stride + j), 8);
+      const int64_t* column_at = input + i * stride + j;
+      __m128i column_q0 = _mm_setzero_si128();
+      if (0 < rows - i) column_q0 = _mm_insert_epi64(column_q0, (long long)column_at[0], 0);
+      if (1 < rows - i) column_q0 = _mm_insert_epi64(column_q0, (long long)column_at[stride], 1);
+      __m128i column_q1 = _mm_setzero_si128();
+      if (2 < rows - i)
+        column_q1 = _mm_insert_epi64(column_q1, (long long)column_at[2 * stride], 0);
+      if (3 < rows - i)
+        column_q1 = _mm_insert_epi64(column_q1, (long long)column_at[3 * stride], 1);
+      __m128i column_q2 = _mm_setzero_si128();
+      if (4 < rows - i)
+        column_q2 = _mm_insert_epi64(column_q2, (long long)column_at[4 * stride], 0);
+      if (5 < rows - i)
+        column_q2 = _mm_insert_epi64(column_q2, (long long)column_at[5 * stride], 1);
+      __m128i column_q3 = _mm_setzero_si128();
+      if (6 < rows - i)
+        column_q3 = _mm_insert_epi64(column_q3, (long long)column_at[6 * stride], 0);
+      if (7 < rows - i)
+        column_q3 = _mm_insert_epi64(column_q3, (long long)column_at[7 * stride], 1);
+      __m512i column = _mm512_castsi128_si512(column_q0);
+      column = _mm512_inserti32x4(column, column_q1, 1);
+      column = _mm512_inserti32x4(column, column_q2, 2);
+      column = _mm512_inserti32x4(column, column_q3, 3);
       lane_acc = _mm512_add_epi64(column, lane_acc);
     }
     _mm512_mask_storeu_epi64(output + i, (__mmask8)_bzhi_u32(~0u, (unsigned)(rows - i)), lane_acc);
@@ -208,21 +219,12 @@ void rowsum_i64_inner_parallel_neon(const int64_t* input, int64_t rows, int64_t 
 // ---- avx2 (256-bit vectors)
 // strategy inner_parallel: lane r reduces row i + r in sequential order; columns are gathered (i64 lanes)
 // uses strided lanes: scalar loads inserted into 128-bit quarters
-// uses vpgatherdd/vpgatherdq gathers (lane r reads element r * stride)
 
 #if defined(__x86_64__)
 __attribute__((target("avx2"))) void rowsum_i64_inner_parallel_avx2(const int64_t* input,
                                                                     int64_t rows, int64_t cols,
                                                                     int64_t stride,
                                                                     int64_t* output) {
-  // Gathers use 32-bit lane offsets: larger strides take the scalar variant.
-  if (stride > 2147483647 / 4) {
-    rowsum_i64_inner_parallel_scalar(input, rows, cols, stride, output);
-    return;
-  }
-  // Lane offsets for the gathers: lane r reads element r * stride (stride checked above).
-  const __m128i offsets4_stride =
-      _mm_mullo_epi32(_mm_setr_epi32(0, 1, 2, 3), _mm_set1_epi32((int)stride));
   // 4 rows per vector, lane = row
   int64_t i = 0;
   for (; i + 4 <= rows; i += 4) {
@@ -246,11 +248,16 @@ __attribute__((target("avx2"))) void rowsum_i64_inner_parallel_avx2(const int64_
     // sequential along the row
     int64_t j = 0;
     for (; j < cols; ++j) {
-      __m256i column = _mm256_mask_i32gather_epi64(
-          _mm256_setzero_si256(), (const long long*)(input + i * stride + j), offsets4_stride,
-          _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(rows - i)),
-                             _mm256_setr_epi64x(0, 1, 2, 3)),
-          8);
+      const int64_t* column_at = input + i * stride + j;
+      __m128i column_q0 = _mm_setzero_si128();
+      if (0 < rows - i) column_q0 = _mm_insert_epi64(column_q0, (long long)column_at[0], 0);
+      if (1 < rows - i) column_q0 = _mm_insert_epi64(column_q0, (long long)column_at[stride], 1);
+      __m128i column_q1 = _mm_setzero_si128();
+      if (2 < rows - i)
+        column_q1 = _mm_insert_epi64(column_q1, (long long)column_at[2 * stride], 0);
+      if (3 < rows - i)
+        column_q1 = _mm_insert_epi64(column_q1, (long long)column_at[3 * stride], 1);
+      __m256i column = _mm256_set_m128i(column_q1, column_q0);
       lane_acc = _mm256_add_epi64(column, lane_acc);
     }
     _mm256_maskstore_epi64((long long*)(output + i),

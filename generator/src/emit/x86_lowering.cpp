@@ -202,11 +202,15 @@ struct X86Writer {
     const DType t = s.type.elem, from = source().dtype;
     const int lanes = s.type.lanes, bits = s.type.bits();
     const std::string stride = s.stride.str();
-    if (s.pred.empty() && from == t) {
+    if (from == t && s.pred.empty()) {
       const auto fixed = s.stride.constantValue();
       if (fixed && *fixed >= 2 && *fixed <= 4 && bits == 512 && bitsOf(t) == 32) return permutedLoads(int(*fixed));
-      return insertedLoads();
+      return insertedLoads("");
     }
+    // A partial vector (a prefix of lanes): the same inserts, each past lane 0 under its own test
+    // (a masked vgatherdps and the offsets it needs cost more than the loads at small n).
+    if (const auto range = s.pred.empty() ? std::nullopt : laneRange(s.pred, cx); from == t && range && !range->last)
+      return insertedLoads(range->count.str());
     // Hardware gathers take 32-bit lane offsets: a static stride too large for them goes through the tile.
     const auto fixed = s.stride.constantValue();
     const bool hw = bitsOf(t) == bitsOf(from) && bitsOf(t) >= 32 && !(fixed && *fixed > 2147483647 / lanes);
@@ -269,32 +273,45 @@ struct X86Writer {
   // Lanes from scalar loads, 128 bits at a time (vmovss/vpinsrd/vinsertps), then the quarters
   // combined (vinserti128/vinsertf32x4): what g++ builds for a strided loop, measured faster than
   // vgatherdps on Zen 4 whenever the input is in L1.
-  void insertedLoads() {
+  void insertedLoads(const std::string& count) {
     const DType t = s.type.elem;
     const int lanes = s.type.lanes, bits = s.type.bits(), per = 128 / bitsOf(t);
     const auto fixed = s.stride.constantValue();
     const std::string at = s.dst + "_at";
     cx.instructions.insert("strided lanes: scalar loads inserted into 128-bit quarters");
     out.push_back("const " + ctype(t) + "* " + at + " = " + in(s.index) + ";");
-    auto element = [&](int r) {
-      if (r == 0) return at + "[0]";
-      if (r == 1 && !fixed) return at + "[" + s.stride.str() + "]";
-      return at + "[" + (fixed ? std::to_string(*fixed * r) : std::to_string(r) + " * " + s.stride.str()) + "]";
+    // _mm_setr_epi8/16/32 take char/short/int; 64-bit lanes are cast where they are set.
+    const std::string cast = isFloat(t) || bitsOf(t) == 64 ? "" : "(" + std::string(bitsOf(t) == 8 ? "char" : bitsOf(t) == 16 ? "short" : "int") + ")";
+    const std::string fill = cast + "(" + ctype(t) + ")(" + (s.literal.empty() ? "0" : s.literal) + ")";
+    auto load = [&](int r) {
+      return cast + at + "[" +
+             (r == 0 ? "0" : r == 1 && !fixed ? s.stride.str() : fixed ? std::to_string(*fixed * r) : std::to_string(r) + " * " + s.stride.str()) + "]";
     };
+    auto element = [&](int r) { return count.empty() ? load(r) : "(" + std::to_string(r) + " < " + count + " ? " + load(r) + " : " + fill + ")"; };
     std::vector<std::string> quarters;
     for (int q = 0; q * per < lanes; ++q) {
+      const std::string name = bits <= 128 ? s.dst : s.dst + "_q" + std::to_string(q);
+      if (!count.empty() && !isFloat(t)) {
+        // Integer lanes of a partial vector: the fill, then pinsrb/w/d/q per active lane (one
+        // short statement each, where a setr of 16 conditional bytes is one very long line).
+        out.push_back((bits <= 128 ? w.decl() : regType(t, 128) + " " + name) + " = " + splatExpr(t, 128, s.literal.empty() ? "0" : s.literal) + ";");
+        for (int k = 0; k < per && q * per + k < lanes; ++k) {
+          const int r = q * per + k;
+          out.push_back("if (" + std::to_string(r) + " < " + count + ") " + name + " = " +
+                        call("_mm_insert_epi" + std::to_string(bitsOf(t)), {name, (bitsOf(t) == 64 ? "(long long)" : "") + load(r), std::to_string(k)}) + ";");
+        }
+        if (bits <= 128) return;
+        quarters.push_back(name);
+        continue;
+      }
       std::vector<std::string> v;
-      for (int k = 0; k < per; ++k) v.push_back(q * per + k < lanes ? element(q * per + k) : "0");
+      for (int k = 0; k < per; ++k) v.push_back(q * per + k < lanes ? element(q * per + k) : "0");  // past a fractional vector
       std::string e;
       if (t == DType::f32) e = call("_mm_setr_ps", v);
       else if (t == DType::f64) e = call("_mm_setr_pd", v);
       else if (bitsOf(t) == 64) e = call("_mm_set_epi64x", {"(long long)" + v[1], "(long long)" + v[0]});
-      else {
-        for (auto& x : v) x = "(" + std::string(bitsOf(t) == 8 ? "char" : bitsOf(t) == 16 ? "short" : "int") + ")" + x;
-        e = call("_mm_setr_epi" + std::to_string(bitsOf(t)), v);
-      }
+      else e = call("_mm_setr_epi" + std::to_string(bitsOf(t)), v);
       if (bits <= 128) return assign(e);
-      const std::string name = s.dst + "_q" + std::to_string(q);
       out.push_back("const " + regType(t, 128) + " " + name + " = " + e + ";");
       quarters.push_back(name);
     }
@@ -305,7 +322,6 @@ struct X86Writer {
     const std::string ins = t == DType::f32 ? "_mm512_insertf32x4" : t == DType::f64 ? "_mm512_insertf64x2" : "_mm512_inserti32x4";
     for (int q = 1; q < 4; ++q) out.push_back(s.dst + " = " + call(ins, {s.dst, quarters[size_t(q)], std::to_string(q)}) + ";");
   }
-
   // AVX-512, 32-bit lanes, static stride S in 2..4: the 16 * S elements from lane 0's as S whole
   // loads (the last one masked to the elements up to lane 15's, so nothing past it is read), then
   // S - 1 vpermt2ps: each fills the lanes whose element is in the next load.
