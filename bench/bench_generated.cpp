@@ -6,6 +6,7 @@
 #include "harness.h"
 
 #include "rowmax_f32.h"
+#include "rowmax_f32_inner_parallel.h"
 #include "rowsum_f32.h"
 #include "rowsum_i8.h"
 #include "rowsum_i8_inner_parallel.h"
@@ -74,6 +75,8 @@ void queue_generated_kernels() {
 
   SIMDGEN_QUEUE_F32(rowsum_f32, Op::kSum)
   SIMDGEN_QUEUE_F32(rowmax_f32, Op::kMax)
+  // Lane = row, columns read at the row stride (32-bit lanes: scalar loads inserted into vectors).
+  SIMDGEN_QUEUE_F32(rowmax_f32_inner_parallel, Op::kMax)
 }
 
 }  // namespace simdgen_bench
