@@ -50,6 +50,32 @@ __attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) 
 //   sve2: identical to sve for this kernel, not emitted
 
 #if defined(__aarch64__)
+#ifndef SIMDGEN_HELPER_LOAD_PREFIX_NEON
+#define SIMDGEN_HELPER_LOAD_PREFIX_NEON
+// The first `bytes` bytes at p (0..16), zeros above: fixed-size loads by the bits of `bytes`
+// (NEON has no masked load). Nothing past p + bytes is read, no libc call is made, and the
+// vector never goes through memory. Little-endian lanes.
+static inline uint8x16_t simdgen_load_prefix(const void* from, int64_t bytes) {
+  const uint8_t* p = (const uint8_t*)from;
+  if (bytes >= 16) return vld1q_u8(p);
+  uint64_t lo = 0, rest = 0;
+  int shift = 0;
+  if (bytes & 8) __builtin_memcpy(&lo, p, 8), p += 8;
+  if (bytes & 4) {
+    uint32_t w;
+    __builtin_memcpy(&w, p, 4), p += 4, rest = w, shift = 32;
+  }
+  if (bytes & 2) {
+    uint16_t w;
+    __builtin_memcpy(&w, p, 2), p += 2, rest |= (uint64_t)w << shift, shift += 16;
+  }
+  if (bytes & 1) rest |= (uint64_t)*p << shift;
+  return bytes & 8 ? vcombine_u8(vcreate_u8(lo), vcreate_u8(rest))
+                   : vcombine_u8(vcreate_u8(rest), vcreate_u8(0));
+}
+#endif
+#endif
+#if defined(__aarch64__)
 #ifndef SIMDGEN_HELPER_STORE_PREFIX_NEON
 #define SIMDGEN_HELPER_STORE_PREFIX_NEON
 // Stores the first `bytes` bytes of v at p (0..16): fixed-size stores by the bits of `bytes`
@@ -75,6 +101,8 @@ static inline void simdgen_store_prefix(void* to, uint8x16_t v, int64_t bytes) {
 
 // ---- avx512 (512-bit vectors)
 // tail: one predicated partial vector after the whole vectors (nothing outside the arrays is read or written)
+// whole vectors: 2 per iteration (unrolled), then one per iteration
+// uses masked loads (AVX-512 k-registers) for the tail
 // uses strided lanes: scalar loads inserted into 128-bit quarters
 
 #if defined(__x86_64__)
@@ -84,130 +112,261 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void map_stri
   __m512 k0 = _mm512_set1_ps(scalar0);
   __m512i k1 = _mm512_set1_epi32((int)(3));
   __m512i k2 = _mm512_set1_epi32((int)(1));
-  // whole vectors
-  int64_t i = 0;
-  for (; i + 16 <= n; i += 16) {
-    const float* x_v_at = in0 + i * stride1;
-    const __m128 x_v_q0 =
-        _mm_setr_ps(x_v_at[0], x_v_at[stride1], x_v_at[2 * stride1], x_v_at[3 * stride1]);
-    const __m128 x_v_q1 = _mm_setr_ps(x_v_at[4 * stride1], x_v_at[5 * stride1], x_v_at[6 * stride1],
-                                      x_v_at[7 * stride1]);
-    const __m128 x_v_q2 = _mm_setr_ps(x_v_at[8 * stride1], x_v_at[9 * stride1],
-                                      x_v_at[10 * stride1], x_v_at[11 * stride1]);
-    const __m128 x_v_q3 = _mm_setr_ps(x_v_at[12 * stride1], x_v_at[13 * stride1],
-                                      x_v_at[14 * stride1], x_v_at[15 * stride1]);
-    __m512 x_v = _mm512_castps128_ps512(x_v_q0);
-    x_v = _mm512_insertf32x4(x_v, x_v_q1, 1);
-    x_v = _mm512_insertf32x4(x_v, x_v_q2, 2);
-    x_v = _mm512_insertf32x4(x_v, x_v_q3, 3);
-    const float* y_v_at = in1 + i * stride2;
-    const __m128 y_v_q0 =
-        _mm_setr_ps(y_v_at[0], y_v_at[stride2], y_v_at[2 * stride2], y_v_at[3 * stride2]);
-    const __m128 y_v_q1 = _mm_setr_ps(y_v_at[4 * stride2], y_v_at[5 * stride2], y_v_at[6 * stride2],
-                                      y_v_at[7 * stride2]);
-    const __m128 y_v_q2 = _mm_setr_ps(y_v_at[8 * stride2], y_v_at[9 * stride2],
-                                      y_v_at[10 * stride2], y_v_at[11 * stride2]);
-    const __m128 y_v_q3 = _mm_setr_ps(y_v_at[12 * stride2], y_v_at[13 * stride2],
-                                      y_v_at[14 * stride2], y_v_at[15 * stride2]);
-    __m512 y_v = _mm512_castps128_ps512(y_v_q0);
-    y_v = _mm512_insertf32x4(y_v, y_v_q1, 1);
-    y_v = _mm512_insertf32x4(y_v, y_v_q2, 2);
-    y_v = _mm512_insertf32x4(y_v, y_v_q3, 3);
-    const int32_t* k_v_at = in2 + i * stride1;
-    const __m128i k_v_q0 = _mm_setr_epi32((int)k_v_at[0], (int)k_v_at[stride1],
-                                          (int)k_v_at[2 * stride1], (int)k_v_at[3 * stride1]);
-    const __m128i k_v_q1 = _mm_setr_epi32((int)k_v_at[4 * stride1], (int)k_v_at[5 * stride1],
-                                          (int)k_v_at[6 * stride1], (int)k_v_at[7 * stride1]);
-    const __m128i k_v_q2 = _mm_setr_epi32((int)k_v_at[8 * stride1], (int)k_v_at[9 * stride1],
-                                          (int)k_v_at[10 * stride1], (int)k_v_at[11 * stride1]);
-    const __m128i k_v_q3 = _mm_setr_epi32((int)k_v_at[12 * stride1], (int)k_v_at[13 * stride1],
-                                          (int)k_v_at[14 * stride1], (int)k_v_at[15 * stride1]);
-    __m512i k_v = _mm512_castsi128_si512(k_v_q0);
-    k_v = _mm512_inserti32x4(k_v, k_v_q1, 1);
-    k_v = _mm512_inserti32x4(k_v, k_v_q2, 2);
-    k_v = _mm512_inserti32x4(k_v, k_v_q3, 3);
-    __m512 t0 = _mm512_mul_ps(k0, x_v);
-    __m512 t1 = _mm512_add_ps(t0, y_v);
-    __m512i t2 = _mm512_mullo_epi32(k_v, k1);
-    __m512i t3 = _mm512_add_epi32(t2, k2);
-    _mm512_storeu_ps(out0 + i, t1);
-    _mm512_storeu_si512((void*)(out1 + i), t3);
+  // contiguous input (a stride of 1): whole-vector loads
+  if (stride1 == 1) {
+    // contiguous input (a stride of 1): whole-vector loads
+    if (stride2 == 1) {
+      int64_t i = 0;
+      // at least one whole vector
+      if (n > 15) {
+        // whole vectors, 2 per iteration
+        for (; i + 32 <= n; i += 32) {
+          __m512 x_v_0 = _mm512_loadu_ps(in0 + i);
+          __m512 y_v_0 = _mm512_loadu_ps(in1 + i);
+          __m512i k_v_0 = _mm512_loadu_si512((const void*)(in2 + i));
+          __m512 t16_0 = _mm512_mul_ps(k0, x_v_0);
+          __m512 t17_0 = _mm512_add_ps(t16_0, y_v_0);
+          __m512i t18_0 = _mm512_mullo_epi32(k_v_0, k1);
+          __m512i t19_0 = _mm512_add_epi32(t18_0, k2);
+          _mm512_storeu_ps(out0 + i, t17_0);
+          _mm512_storeu_si512((void*)(out1 + i), t19_0);
+          __m512 x_v_1 = _mm512_loadu_ps(in0 + i + 16);
+          __m512 y_v_1 = _mm512_loadu_ps(in1 + i + 16);
+          __m512i k_v_1 = _mm512_loadu_si512((const void*)(in2 + i + 16));
+          __m512 t16_1 = _mm512_mul_ps(k0, x_v_1);
+          __m512 t17_1 = _mm512_add_ps(t16_1, y_v_1);
+          __m512i t18_1 = _mm512_mullo_epi32(k_v_1, k1);
+          __m512i t19_1 = _mm512_add_epi32(t18_1, k2);
+          _mm512_storeu_ps(out0 + i + 16, t17_1);
+          _mm512_storeu_si512((void*)(out1 + i + 16), t19_1);
+        }
+        // whole vectors, one per iteration
+        for (; i + 16 <= n; i += 16) {
+          __m512 x_v = _mm512_loadu_ps(in0 + i);
+          __m512 y_v = _mm512_loadu_ps(in1 + i);
+          __m512i k_v = _mm512_loadu_si512((const void*)(in2 + i));
+          __m512 t20 = _mm512_mul_ps(k0, x_v);
+          __m512 t21 = _mm512_add_ps(t20, y_v);
+          __m512i t22 = _mm512_mullo_epi32(k_v, k1);
+          __m512i t23 = _mm512_add_epi32(t22, k2);
+          _mm512_storeu_ps(out0 + i, t21);
+          _mm512_storeu_si512((void*)(out1 + i), t23);
+        }
+      }
+      // the rest: one partial vector, its loads and stores masked
+      if (i < n) {
+        __m512 x_v_tail = _mm512_mask_loadu_ps(
+            _mm512_setzero_ps(), (__mmask16)_bzhi_u32(~0u, (unsigned)(n - i)), in0 + i);
+        __m512 y_v_tail = _mm512_mask_loadu_ps(
+            _mm512_setzero_ps(), (__mmask16)_bzhi_u32(~0u, (unsigned)(n - i)), in1 + i);
+        __m512i k_v_tail = _mm512_mask_loadu_epi32(
+            _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(n - i)), in2 + i);
+        __m512 t24_tail = _mm512_mul_ps(k0, x_v_tail);
+        __m512 t25_tail = _mm512_add_ps(t24_tail, y_v_tail);
+        __m512i t26_tail = _mm512_mullo_epi32(k_v_tail, k1);
+        __m512i t27_tail = _mm512_add_epi32(t26_tail, k2);
+        _mm512_mask_storeu_ps(out0 + i, (__mmask16)_bzhi_u32(~0u, (unsigned)(n - i)), t25_tail);
+        _mm512_mask_storeu_epi32(out1 + i, (__mmask16)_bzhi_u32(~0u, (unsigned)(n - i)), t27_tail);
+      }
+    }
+    // strided input: gathered lanes
+    if (stride2 != 1) {
+      // whole vectors
+      int64_t i = 0;
+      for (; i + 16 <= n; i += 16) {
+        __m512 x_v = _mm512_loadu_ps(in0 + i);
+        const float* y_v_at = in1 + i * stride2;
+        const __m128 y_v_q0 =
+            _mm_setr_ps(y_v_at[0], y_v_at[stride2], y_v_at[2 * stride2], y_v_at[3 * stride2]);
+        const __m128 y_v_q1 = _mm_setr_ps(y_v_at[4 * stride2], y_v_at[5 * stride2],
+                                          y_v_at[6 * stride2], y_v_at[7 * stride2]);
+        const __m128 y_v_q2 = _mm_setr_ps(y_v_at[8 * stride2], y_v_at[9 * stride2],
+                                          y_v_at[10 * stride2], y_v_at[11 * stride2]);
+        const __m128 y_v_q3 = _mm_setr_ps(y_v_at[12 * stride2], y_v_at[13 * stride2],
+                                          y_v_at[14 * stride2], y_v_at[15 * stride2]);
+        __m512 y_v = _mm512_castps128_ps512(y_v_q0);
+        y_v = _mm512_insertf32x4(y_v, y_v_q1, 1);
+        y_v = _mm512_insertf32x4(y_v, y_v_q2, 2);
+        y_v = _mm512_insertf32x4(y_v, y_v_q3, 3);
+        __m512i k_v = _mm512_loadu_si512((const void*)(in2 + i));
+        __m512 t8 = _mm512_mul_ps(k0, x_v);
+        __m512 t9 = _mm512_add_ps(t8, y_v);
+        __m512i t10 = _mm512_mullo_epi32(k_v, k1);
+        __m512i t11 = _mm512_add_epi32(t10, k2);
+        _mm512_storeu_ps(out0 + i, t9);
+        _mm512_storeu_si512((void*)(out1 + i), t11);
+      }
+      // the rest: one partial vector, its loads and stores masked
+      if (i < n) {
+        __m512 x_v_tail = _mm512_mask_loadu_ps(
+            _mm512_setzero_ps(), (__mmask16)_bzhi_u32(~0u, (unsigned)(n - i)), in0 + i);
+        const float* y_v_tail_at = in1 + i * stride2;
+        const __m128 y_v_tail_q0 = _mm_setr_ps((0 < n - i ? y_v_tail_at[0] : (float)(0)),
+                                               (1 < n - i ? y_v_tail_at[stride2] : (float)(0)),
+                                               (2 < n - i ? y_v_tail_at[2 * stride2] : (float)(0)),
+                                               (3 < n - i ? y_v_tail_at[3 * stride2] : (float)(0)));
+        const __m128 y_v_tail_q1 = _mm_setr_ps((4 < n - i ? y_v_tail_at[4 * stride2] : (float)(0)),
+                                               (5 < n - i ? y_v_tail_at[5 * stride2] : (float)(0)),
+                                               (6 < n - i ? y_v_tail_at[6 * stride2] : (float)(0)),
+                                               (7 < n - i ? y_v_tail_at[7 * stride2] : (float)(0)));
+        const __m128 y_v_tail_q2 =
+            _mm_setr_ps((8 < n - i ? y_v_tail_at[8 * stride2] : (float)(0)),
+                        (9 < n - i ? y_v_tail_at[9 * stride2] : (float)(0)),
+                        (10 < n - i ? y_v_tail_at[10 * stride2] : (float)(0)),
+                        (11 < n - i ? y_v_tail_at[11 * stride2] : (float)(0)));
+        const __m128 y_v_tail_q3 =
+            _mm_setr_ps((12 < n - i ? y_v_tail_at[12 * stride2] : (float)(0)),
+                        (13 < n - i ? y_v_tail_at[13 * stride2] : (float)(0)),
+                        (14 < n - i ? y_v_tail_at[14 * stride2] : (float)(0)),
+                        (15 < n - i ? y_v_tail_at[15 * stride2] : (float)(0)));
+        __m512 y_v_tail = _mm512_castps128_ps512(y_v_tail_q0);
+        y_v_tail = _mm512_insertf32x4(y_v_tail, y_v_tail_q1, 1);
+        y_v_tail = _mm512_insertf32x4(y_v_tail, y_v_tail_q2, 2);
+        y_v_tail = _mm512_insertf32x4(y_v_tail, y_v_tail_q3, 3);
+        __m512i k_v_tail = _mm512_mask_loadu_epi32(
+            _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(n - i)), in2 + i);
+        __m512 t12_tail = _mm512_mul_ps(k0, x_v_tail);
+        __m512 t13_tail = _mm512_add_ps(t12_tail, y_v_tail);
+        __m512i t14_tail = _mm512_mullo_epi32(k_v_tail, k1);
+        __m512i t15_tail = _mm512_add_epi32(t14_tail, k2);
+        _mm512_mask_storeu_ps(out0 + i, (__mmask16)_bzhi_u32(~0u, (unsigned)(n - i)), t13_tail);
+        _mm512_mask_storeu_epi32(out1 + i, (__mmask16)_bzhi_u32(~0u, (unsigned)(n - i)), t15_tail);
+      }
+    }
   }
-  // the rest: one partial vector, its loads and stores masked
-  if (i < n) {
-    const float* x_v_tail_at = in0 + i * stride1;
-    const __m128 x_v_tail_q0 = _mm_setr_ps((0 < n - i ? x_v_tail_at[0] : (float)(0)),
-                                           (1 < n - i ? x_v_tail_at[stride1] : (float)(0)),
-                                           (2 < n - i ? x_v_tail_at[2 * stride1] : (float)(0)),
-                                           (3 < n - i ? x_v_tail_at[3 * stride1] : (float)(0)));
-    const __m128 x_v_tail_q1 = _mm_setr_ps((4 < n - i ? x_v_tail_at[4 * stride1] : (float)(0)),
-                                           (5 < n - i ? x_v_tail_at[5 * stride1] : (float)(0)),
-                                           (6 < n - i ? x_v_tail_at[6 * stride1] : (float)(0)),
-                                           (7 < n - i ? x_v_tail_at[7 * stride1] : (float)(0)));
-    const __m128 x_v_tail_q2 = _mm_setr_ps((8 < n - i ? x_v_tail_at[8 * stride1] : (float)(0)),
-                                           (9 < n - i ? x_v_tail_at[9 * stride1] : (float)(0)),
-                                           (10 < n - i ? x_v_tail_at[10 * stride1] : (float)(0)),
-                                           (11 < n - i ? x_v_tail_at[11 * stride1] : (float)(0)));
-    const __m128 x_v_tail_q3 = _mm_setr_ps((12 < n - i ? x_v_tail_at[12 * stride1] : (float)(0)),
-                                           (13 < n - i ? x_v_tail_at[13 * stride1] : (float)(0)),
-                                           (14 < n - i ? x_v_tail_at[14 * stride1] : (float)(0)),
-                                           (15 < n - i ? x_v_tail_at[15 * stride1] : (float)(0)));
-    __m512 x_v_tail = _mm512_castps128_ps512(x_v_tail_q0);
-    x_v_tail = _mm512_insertf32x4(x_v_tail, x_v_tail_q1, 1);
-    x_v_tail = _mm512_insertf32x4(x_v_tail, x_v_tail_q2, 2);
-    x_v_tail = _mm512_insertf32x4(x_v_tail, x_v_tail_q3, 3);
-    const float* y_v_tail_at = in1 + i * stride2;
-    const __m128 y_v_tail_q0 = _mm_setr_ps((0 < n - i ? y_v_tail_at[0] : (float)(0)),
-                                           (1 < n - i ? y_v_tail_at[stride2] : (float)(0)),
-                                           (2 < n - i ? y_v_tail_at[2 * stride2] : (float)(0)),
-                                           (3 < n - i ? y_v_tail_at[3 * stride2] : (float)(0)));
-    const __m128 y_v_tail_q1 = _mm_setr_ps((4 < n - i ? y_v_tail_at[4 * stride2] : (float)(0)),
-                                           (5 < n - i ? y_v_tail_at[5 * stride2] : (float)(0)),
-                                           (6 < n - i ? y_v_tail_at[6 * stride2] : (float)(0)),
-                                           (7 < n - i ? y_v_tail_at[7 * stride2] : (float)(0)));
-    const __m128 y_v_tail_q2 = _mm_setr_ps((8 < n - i ? y_v_tail_at[8 * stride2] : (float)(0)),
-                                           (9 < n - i ? y_v_tail_at[9 * stride2] : (float)(0)),
-                                           (10 < n - i ? y_v_tail_at[10 * stride2] : (float)(0)),
-                                           (11 < n - i ? y_v_tail_at[11 * stride2] : (float)(0)));
-    const __m128 y_v_tail_q3 = _mm_setr_ps((12 < n - i ? y_v_tail_at[12 * stride2] : (float)(0)),
-                                           (13 < n - i ? y_v_tail_at[13 * stride2] : (float)(0)),
-                                           (14 < n - i ? y_v_tail_at[14 * stride2] : (float)(0)),
-                                           (15 < n - i ? y_v_tail_at[15 * stride2] : (float)(0)));
-    __m512 y_v_tail = _mm512_castps128_ps512(y_v_tail_q0);
-    y_v_tail = _mm512_insertf32x4(y_v_tail, y_v_tail_q1, 1);
-    y_v_tail = _mm512_insertf32x4(y_v_tail, y_v_tail_q2, 2);
-    y_v_tail = _mm512_insertf32x4(y_v_tail, y_v_tail_q3, 3);
-    const int32_t* k_v_tail_at = in2 + i * stride1;
-    __m128i k_v_tail_q0 = _mm_setzero_si128();
-    if (0 < n - i) k_v_tail_q0 = _mm_insert_epi32(k_v_tail_q0, (int)k_v_tail_at[0], 0);
-    if (1 < n - i) k_v_tail_q0 = _mm_insert_epi32(k_v_tail_q0, (int)k_v_tail_at[stride1], 1);
-    if (2 < n - i) k_v_tail_q0 = _mm_insert_epi32(k_v_tail_q0, (int)k_v_tail_at[2 * stride1], 2);
-    if (3 < n - i) k_v_tail_q0 = _mm_insert_epi32(k_v_tail_q0, (int)k_v_tail_at[3 * stride1], 3);
-    __m128i k_v_tail_q1 = _mm_setzero_si128();
-    if (4 < n - i) k_v_tail_q1 = _mm_insert_epi32(k_v_tail_q1, (int)k_v_tail_at[4 * stride1], 0);
-    if (5 < n - i) k_v_tail_q1 = _mm_insert_epi32(k_v_tail_q1, (int)k_v_tail_at[5 * stride1], 1);
-    if (6 < n - i) k_v_tail_q1 = _mm_insert_epi32(k_v_tail_q1, (int)k_v_tail_at[6 * stride1], 2);
-    if (7 < n - i) k_v_tail_q1 = _mm_insert_epi32(k_v_tail_q1, (int)k_v_tail_at[7 * stride1], 3);
-    __m128i k_v_tail_q2 = _mm_setzero_si128();
-    if (8 < n - i) k_v_tail_q2 = _mm_insert_epi32(k_v_tail_q2, (int)k_v_tail_at[8 * stride1], 0);
-    if (9 < n - i) k_v_tail_q2 = _mm_insert_epi32(k_v_tail_q2, (int)k_v_tail_at[9 * stride1], 1);
-    if (10 < n - i) k_v_tail_q2 = _mm_insert_epi32(k_v_tail_q2, (int)k_v_tail_at[10 * stride1], 2);
-    if (11 < n - i) k_v_tail_q2 = _mm_insert_epi32(k_v_tail_q2, (int)k_v_tail_at[11 * stride1], 3);
-    __m128i k_v_tail_q3 = _mm_setzero_si128();
-    if (12 < n - i) k_v_tail_q3 = _mm_insert_epi32(k_v_tail_q3, (int)k_v_tail_at[12 * stride1], 0);
-    if (13 < n - i) k_v_tail_q3 = _mm_insert_epi32(k_v_tail_q3, (int)k_v_tail_at[13 * stride1], 1);
-    if (14 < n - i) k_v_tail_q3 = _mm_insert_epi32(k_v_tail_q3, (int)k_v_tail_at[14 * stride1], 2);
-    if (15 < n - i) k_v_tail_q3 = _mm_insert_epi32(k_v_tail_q3, (int)k_v_tail_at[15 * stride1], 3);
-    __m512i k_v_tail = _mm512_castsi128_si512(k_v_tail_q0);
-    k_v_tail = _mm512_inserti32x4(k_v_tail, k_v_tail_q1, 1);
-    k_v_tail = _mm512_inserti32x4(k_v_tail, k_v_tail_q2, 2);
-    k_v_tail = _mm512_inserti32x4(k_v_tail, k_v_tail_q3, 3);
-    __m512 t4_tail = _mm512_mul_ps(k0, x_v_tail);
-    __m512 t5_tail = _mm512_add_ps(t4_tail, y_v_tail);
-    __m512i t6_tail = _mm512_mullo_epi32(k_v_tail, k1);
-    __m512i t7_tail = _mm512_add_epi32(t6_tail, k2);
-    _mm512_mask_storeu_ps(out0 + i, (__mmask16)_bzhi_u32(~0u, (unsigned)(n - i)), t5_tail);
-    _mm512_mask_storeu_epi32(out1 + i, (__mmask16)_bzhi_u32(~0u, (unsigned)(n - i)), t7_tail);
+  // strided input: gathered lanes
+  if (stride1 != 1) {
+    // whole vectors
+    int64_t i = 0;
+    for (; i + 16 <= n; i += 16) {
+      const float* x_v_at = in0 + i * stride1;
+      const __m128 x_v_q0 =
+          _mm_setr_ps(x_v_at[0], x_v_at[stride1], x_v_at[2 * stride1], x_v_at[3 * stride1]);
+      const __m128 x_v_q1 = _mm_setr_ps(x_v_at[4 * stride1], x_v_at[5 * stride1],
+                                        x_v_at[6 * stride1], x_v_at[7 * stride1]);
+      const __m128 x_v_q2 = _mm_setr_ps(x_v_at[8 * stride1], x_v_at[9 * stride1],
+                                        x_v_at[10 * stride1], x_v_at[11 * stride1]);
+      const __m128 x_v_q3 = _mm_setr_ps(x_v_at[12 * stride1], x_v_at[13 * stride1],
+                                        x_v_at[14 * stride1], x_v_at[15 * stride1]);
+      __m512 x_v = _mm512_castps128_ps512(x_v_q0);
+      x_v = _mm512_insertf32x4(x_v, x_v_q1, 1);
+      x_v = _mm512_insertf32x4(x_v, x_v_q2, 2);
+      x_v = _mm512_insertf32x4(x_v, x_v_q3, 3);
+      const float* y_v_at = in1 + i * stride2;
+      const __m128 y_v_q0 =
+          _mm_setr_ps(y_v_at[0], y_v_at[stride2], y_v_at[2 * stride2], y_v_at[3 * stride2]);
+      const __m128 y_v_q1 = _mm_setr_ps(y_v_at[4 * stride2], y_v_at[5 * stride2],
+                                        y_v_at[6 * stride2], y_v_at[7 * stride2]);
+      const __m128 y_v_q2 = _mm_setr_ps(y_v_at[8 * stride2], y_v_at[9 * stride2],
+                                        y_v_at[10 * stride2], y_v_at[11 * stride2]);
+      const __m128 y_v_q3 = _mm_setr_ps(y_v_at[12 * stride2], y_v_at[13 * stride2],
+                                        y_v_at[14 * stride2], y_v_at[15 * stride2]);
+      __m512 y_v = _mm512_castps128_ps512(y_v_q0);
+      y_v = _mm512_insertf32x4(y_v, y_v_q1, 1);
+      y_v = _mm512_insertf32x4(y_v, y_v_q2, 2);
+      y_v = _mm512_insertf32x4(y_v, y_v_q3, 3);
+      const int32_t* k_v_at = in2 + i * stride1;
+      const __m128i k_v_q0 = _mm_setr_epi32((int)k_v_at[0], (int)k_v_at[stride1],
+                                            (int)k_v_at[2 * stride1], (int)k_v_at[3 * stride1]);
+      const __m128i k_v_q1 = _mm_setr_epi32((int)k_v_at[4 * stride1], (int)k_v_at[5 * stride1],
+                                            (int)k_v_at[6 * stride1], (int)k_v_at[7 * stride1]);
+      const __m128i k_v_q2 = _mm_setr_epi32((int)k_v_at[8 * stride1], (int)k_v_at[9 * stride1],
+                                            (int)k_v_at[10 * stride1], (int)k_v_at[11 * stride1]);
+      const __m128i k_v_q3 = _mm_setr_epi32((int)k_v_at[12 * stride1], (int)k_v_at[13 * stride1],
+                                            (int)k_v_at[14 * stride1], (int)k_v_at[15 * stride1]);
+      __m512i k_v = _mm512_castsi128_si512(k_v_q0);
+      k_v = _mm512_inserti32x4(k_v, k_v_q1, 1);
+      k_v = _mm512_inserti32x4(k_v, k_v_q2, 2);
+      k_v = _mm512_inserti32x4(k_v, k_v_q3, 3);
+      __m512 t0 = _mm512_mul_ps(k0, x_v);
+      __m512 t1 = _mm512_add_ps(t0, y_v);
+      __m512i t2 = _mm512_mullo_epi32(k_v, k1);
+      __m512i t3 = _mm512_add_epi32(t2, k2);
+      _mm512_storeu_ps(out0 + i, t1);
+      _mm512_storeu_si512((void*)(out1 + i), t3);
+    }
+    // the rest: one partial vector, its loads and stores masked
+    if (i < n) {
+      const float* x_v_tail_at = in0 + i * stride1;
+      const __m128 x_v_tail_q0 = _mm_setr_ps((0 < n - i ? x_v_tail_at[0] : (float)(0)),
+                                             (1 < n - i ? x_v_tail_at[stride1] : (float)(0)),
+                                             (2 < n - i ? x_v_tail_at[2 * stride1] : (float)(0)),
+                                             (3 < n - i ? x_v_tail_at[3 * stride1] : (float)(0)));
+      const __m128 x_v_tail_q1 = _mm_setr_ps((4 < n - i ? x_v_tail_at[4 * stride1] : (float)(0)),
+                                             (5 < n - i ? x_v_tail_at[5 * stride1] : (float)(0)),
+                                             (6 < n - i ? x_v_tail_at[6 * stride1] : (float)(0)),
+                                             (7 < n - i ? x_v_tail_at[7 * stride1] : (float)(0)));
+      const __m128 x_v_tail_q2 = _mm_setr_ps((8 < n - i ? x_v_tail_at[8 * stride1] : (float)(0)),
+                                             (9 < n - i ? x_v_tail_at[9 * stride1] : (float)(0)),
+                                             (10 < n - i ? x_v_tail_at[10 * stride1] : (float)(0)),
+                                             (11 < n - i ? x_v_tail_at[11 * stride1] : (float)(0)));
+      const __m128 x_v_tail_q3 = _mm_setr_ps((12 < n - i ? x_v_tail_at[12 * stride1] : (float)(0)),
+                                             (13 < n - i ? x_v_tail_at[13 * stride1] : (float)(0)),
+                                             (14 < n - i ? x_v_tail_at[14 * stride1] : (float)(0)),
+                                             (15 < n - i ? x_v_tail_at[15 * stride1] : (float)(0)));
+      __m512 x_v_tail = _mm512_castps128_ps512(x_v_tail_q0);
+      x_v_tail = _mm512_insertf32x4(x_v_tail, x_v_tail_q1, 1);
+      x_v_tail = _mm512_insertf32x4(x_v_tail, x_v_tail_q2, 2);
+      x_v_tail = _mm512_insertf32x4(x_v_tail, x_v_tail_q3, 3);
+      const float* y_v_tail_at = in1 + i * stride2;
+      const __m128 y_v_tail_q0 = _mm_setr_ps((0 < n - i ? y_v_tail_at[0] : (float)(0)),
+                                             (1 < n - i ? y_v_tail_at[stride2] : (float)(0)),
+                                             (2 < n - i ? y_v_tail_at[2 * stride2] : (float)(0)),
+                                             (3 < n - i ? y_v_tail_at[3 * stride2] : (float)(0)));
+      const __m128 y_v_tail_q1 = _mm_setr_ps((4 < n - i ? y_v_tail_at[4 * stride2] : (float)(0)),
+                                             (5 < n - i ? y_v_tail_at[5 * stride2] : (float)(0)),
+                                             (6 < n - i ? y_v_tail_at[6 * stride2] : (float)(0)),
+                                             (7 < n - i ? y_v_tail_at[7 * stride2] : (float)(0)));
+      const __m128 y_v_tail_q2 = _mm_setr_ps((8 < n - i ? y_v_tail_at[8 * stride2] : (float)(0)),
+                                             (9 < n - i ? y_v_tail_at[9 * stride2] : (float)(0)),
+                                             (10 < n - i ? y_v_tail_at[10 * stride2] : (float)(0)),
+                                             (11 < n - i ? y_v_tail_at[11 * stride2] : (float)(0)));
+      const __m128 y_v_tail_q3 = _mm_setr_ps((12 < n - i ? y_v_tail_at[12 * stride2] : (float)(0)),
+                                             (13 < n - i ? y_v_tail_at[13 * stride2] : (float)(0)),
+                                             (14 < n - i ? y_v_tail_at[14 * stride2] : (float)(0)),
+                                             (15 < n - i ? y_v_tail_at[15 * stride2] : (float)(0)));
+      __m512 y_v_tail = _mm512_castps128_ps512(y_v_tail_q0);
+      y_v_tail = _mm512_insertf32x4(y_v_tail, y_v_tail_q1, 1);
+      y_v_tail = _mm512_insertf32x4(y_v_tail, y_v_tail_q2, 2);
+      y_v_tail = _mm512_insertf32x4(y_v_tail, y_v_tail_q3, 3);
+      const int32_t* k_v_tail_at = in2 + i * stride1;
+      __m128i k_v_tail_q0 = _mm_setzero_si128();
+      if (0 < n - i) k_v_tail_q0 = _mm_insert_epi32(k_v_tail_q0, (int)k_v_tail_at[0], 0);
+      if (1 < n - i) k_v_tail_q0 = _mm_insert_epi32(k_v_tail_q0, (int)k_v_tail_at[stride1], 1);
+      if (2 < n - i) k_v_tail_q0 = _mm_insert_epi32(k_v_tail_q0, (int)k_v_tail_at[2 * stride1], 2);
+      if (3 < n - i) k_v_tail_q0 = _mm_insert_epi32(k_v_tail_q0, (int)k_v_tail_at[3 * stride1], 3);
+      __m128i k_v_tail_q1 = _mm_setzero_si128();
+      if (4 < n - i) k_v_tail_q1 = _mm_insert_epi32(k_v_tail_q1, (int)k_v_tail_at[4 * stride1], 0);
+      if (5 < n - i) k_v_tail_q1 = _mm_insert_epi32(k_v_tail_q1, (int)k_v_tail_at[5 * stride1], 1);
+      if (6 < n - i) k_v_tail_q1 = _mm_insert_epi32(k_v_tail_q1, (int)k_v_tail_at[6 * stride1], 2);
+      if (7 < n - i) k_v_tail_q1 = _mm_insert_epi32(k_v_tail_q1, (int)k_v_tail_at[7 * stride1], 3);
+      __m128i k_v_tail_q2 = _mm_setzero_si128();
+      if (8 < n - i) k_v_tail_q2 = _mm_insert_epi32(k_v_tail_q2, (int)k_v_tail_at[8 * stride1], 0);
+      if (9 < n - i) k_v_tail_q2 = _mm_insert_epi32(k_v_tail_q2, (int)k_v_tail_at[9 * stride1], 1);
+      if (10 < n - i)
+        k_v_tail_q2 = _mm_insert_epi32(k_v_tail_q2, (int)k_v_tail_at[10 * stride1], 2);
+      if (11 < n - i)
+        k_v_tail_q2 = _mm_insert_epi32(k_v_tail_q2, (int)k_v_tail_at[11 * stride1], 3);
+      __m128i k_v_tail_q3 = _mm_setzero_si128();
+      if (12 < n - i)
+        k_v_tail_q3 = _mm_insert_epi32(k_v_tail_q3, (int)k_v_tail_at[12 * stride1], 0);
+      if (13 < n - i)
+        k_v_tail_q3 = _mm_insert_epi32(k_v_tail_q3, (int)k_v_tail_at[13 * stride1], 1);
+      if (14 < n - i)
+        k_v_tail_q3 = _mm_insert_epi32(k_v_tail_q3, (int)k_v_tail_at[14 * stride1], 2);
+      if (15 < n - i)
+        k_v_tail_q3 = _mm_insert_epi32(k_v_tail_q3, (int)k_v_tail_at[15 * stride1], 3);
+      __m512i k_v_tail = _mm512_castsi128_si512(k_v_tail_q0);
+      k_v_tail = _mm512_inserti32x4(k_v_tail, k_v_tail_q1, 1);
+      k_v_tail = _mm512_inserti32x4(k_v_tail, k_v_tail_q2, 2);
+      k_v_tail = _mm512_inserti32x4(k_v_tail, k_v_tail_q3, 3);
+      __m512 t4_tail = _mm512_mul_ps(k0, x_v_tail);
+      __m512 t5_tail = _mm512_add_ps(t4_tail, y_v_tail);
+      __m512i t6_tail = _mm512_mullo_epi32(k_v_tail, k1);
+      __m512i t7_tail = _mm512_add_epi32(t6_tail, k2);
+      _mm512_mask_storeu_ps(out0 + i, (__mmask16)_bzhi_u32(~0u, (unsigned)(n - i)), t5_tail);
+      _mm512_mask_storeu_epi32(out1 + i, (__mmask16)_bzhi_u32(~0u, (unsigned)(n - i)), t7_tail);
+    }
   }
 }
 #endif
@@ -228,37 +387,88 @@ __attribute__((target("+sve"))) void map_strided_axpy_f32_sve(const float* in0, 
     return;
   }
   const int64_t vscale = (int64_t)(svcntb() / 16);  // vector bits / 128, known at run time
-  // Lane offsets for the gathers: lane r reads element r * stride1.
-  const svint32_t offsets32_stride1 = svindex_s32(0, (int32_t)stride1);
   // Lane offsets for the gathers: lane r reads element r * stride2.
   const svint32_t offsets32_stride2 = svindex_s32(0, (int32_t)stride2);
+  // Lane offsets for the gathers: lane r reads element r * stride1.
+  const svint32_t offsets32_stride1 = svindex_s32(0, (int32_t)stride1);
   svfloat32_t k0 = svdup_n_f32(scalar0);
   svint32_t k1 = svdup_n_s32(3);
   svint32_t k2 = svdup_n_s32(1);
-  // one loop governed by whilelt: the last vector is partial, no cleanup
-  {
-    int64_t i = 0;
-    svbool_t active = svwhilelt_b32_s64(i, n);
-    do {
-      svfloat32_t x_v = svld1_gather_s32index_f32(active, (in0 + i * stride1), offsets32_stride1);
-      svfloat32_t y_v = svld1_gather_s32index_f32(active, (in1 + i * stride2), offsets32_stride2);
-      svint32_t k_v = svld1_gather_s32index_s32(active, (in2 + i * stride1), offsets32_stride1);
-      svfloat32_t t0 = svmul_f32_x(svptrue_b32(), k0, x_v);
-      svfloat32_t t1 = svadd_f32_x(svptrue_b32(), t0, y_v);
-      svint32_t t2 = svmul_s32_x(svptrue_b32(), k_v, k1);
-      svint32_t t3 = svadd_s32_x(svptrue_b32(), t2, k2);
-      svst1_f32(active, out0 + i, t1);
-      svst1_s32(active, out1 + i, t3);
-      i += 4 * vscale;
-      active = svwhilelt_b32_s64(i, n);
-    } while (svptest_first(svptrue_b32(), active));
+  // contiguous input (a stride of 1): whole-vector loads
+  if (stride1 == 1) {
+    // contiguous input (a stride of 1): whole-vector loads
+    if (stride2 == 1) {
+      // one loop governed by whilelt: the last vector is partial, no cleanup
+      {
+        int64_t i = 0;
+        svbool_t active = svwhilelt_b32_s64(i, n);
+        do {
+          svfloat32_t x_v = svld1_f32(active, in0 + i);
+          svfloat32_t y_v = svld1_f32(active, in1 + i);
+          svint32_t k_v = svld1_s32(active, in2 + i);
+          svfloat32_t t8 = svmul_f32_x(svptrue_b32(), k0, x_v);
+          svfloat32_t t9 = svadd_f32_x(svptrue_b32(), t8, y_v);
+          svint32_t t10 = svmul_s32_x(svptrue_b32(), k_v, k1);
+          svint32_t t11 = svadd_s32_x(svptrue_b32(), t10, k2);
+          svst1_f32(active, out0 + i, t9);
+          svst1_s32(active, out1 + i, t11);
+          i += 4 * vscale;
+          active = svwhilelt_b32_s64(i, n);
+        } while (svptest_first(svptrue_b32(), active));
+      }
+    }
+    // strided input: gathered lanes
+    if (stride2 != 1) {
+      // one loop governed by whilelt: the last vector is partial, no cleanup
+      {
+        int64_t i = 0;
+        svbool_t active = svwhilelt_b32_s64(i, n);
+        do {
+          svfloat32_t x_v = svld1_f32(active, in0 + i);
+          svfloat32_t y_v =
+              svld1_gather_s32index_f32(active, (in1 + i * stride2), offsets32_stride2);
+          svint32_t k_v = svld1_s32(active, in2 + i);
+          svfloat32_t t4 = svmul_f32_x(svptrue_b32(), k0, x_v);
+          svfloat32_t t5 = svadd_f32_x(svptrue_b32(), t4, y_v);
+          svint32_t t6 = svmul_s32_x(svptrue_b32(), k_v, k1);
+          svint32_t t7 = svadd_s32_x(svptrue_b32(), t6, k2);
+          svst1_f32(active, out0 + i, t5);
+          svst1_s32(active, out1 + i, t7);
+          i += 4 * vscale;
+          active = svwhilelt_b32_s64(i, n);
+        } while (svptest_first(svptrue_b32(), active));
+      }
+    }
+  }
+  // strided input: gathered lanes
+  if (stride1 != 1) {
+    // one loop governed by whilelt: the last vector is partial, no cleanup
+    {
+      int64_t i = 0;
+      svbool_t active = svwhilelt_b32_s64(i, n);
+      do {
+        svfloat32_t x_v = svld1_gather_s32index_f32(active, (in0 + i * stride1), offsets32_stride1);
+        svfloat32_t y_v = svld1_gather_s32index_f32(active, (in1 + i * stride2), offsets32_stride2);
+        svint32_t k_v = svld1_gather_s32index_s32(active, (in2 + i * stride1), offsets32_stride1);
+        svfloat32_t t0 = svmul_f32_x(svptrue_b32(), k0, x_v);
+        svfloat32_t t1 = svadd_f32_x(svptrue_b32(), t0, y_v);
+        svint32_t t2 = svmul_s32_x(svptrue_b32(), k_v, k1);
+        svint32_t t3 = svadd_s32_x(svptrue_b32(), t2, k2);
+        svst1_f32(active, out0 + i, t1);
+        svst1_s32(active, out1 + i, t3);
+        i += 4 * vscale;
+        active = svwhilelt_b32_s64(i, n);
+      } while (svptest_first(svptrue_b32(), active));
+    }
   }
 }
 #endif
 
 // ---- avx2 (256-bit vectors)
 // tail: one predicated partial vector after the whole vectors (nothing outside the arrays is read or written)
+// whole vectors: 2 per iteration (unrolled), then one per iteration
 // uses strided lanes: scalar loads inserted into 128-bit quarters
+// uses vpmaskmov/vmaskmov masked loads for 32/64-bit tails
 
 #if defined(__x86_64__)
 __attribute__((target("avx2"))) void map_strided_axpy_f32_avx2(const float* in0, const float* in1,
@@ -269,86 +479,219 @@ __attribute__((target("avx2"))) void map_strided_axpy_f32_avx2(const float* in0,
   __m256 k0 = _mm256_set1_ps(scalar0);
   __m256i k1 = _mm256_set1_epi32((int)(3));
   __m256i k2 = _mm256_set1_epi32((int)(1));
-  // whole vectors
-  int64_t i = 0;
-  for (; i + 8 <= n; i += 8) {
-    const float* x_v_at = in0 + i * stride1;
-    const __m128 x_v_q0 =
-        _mm_setr_ps(x_v_at[0], x_v_at[stride1], x_v_at[2 * stride1], x_v_at[3 * stride1]);
-    const __m128 x_v_q1 = _mm_setr_ps(x_v_at[4 * stride1], x_v_at[5 * stride1], x_v_at[6 * stride1],
-                                      x_v_at[7 * stride1]);
-    __m256 x_v = _mm256_set_m128(x_v_q1, x_v_q0);
-    const float* y_v_at = in1 + i * stride2;
-    const __m128 y_v_q0 =
-        _mm_setr_ps(y_v_at[0], y_v_at[stride2], y_v_at[2 * stride2], y_v_at[3 * stride2]);
-    const __m128 y_v_q1 = _mm_setr_ps(y_v_at[4 * stride2], y_v_at[5 * stride2], y_v_at[6 * stride2],
-                                      y_v_at[7 * stride2]);
-    __m256 y_v = _mm256_set_m128(y_v_q1, y_v_q0);
-    const int32_t* k_v_at = in2 + i * stride1;
-    const __m128i k_v_q0 = _mm_setr_epi32((int)k_v_at[0], (int)k_v_at[stride1],
-                                          (int)k_v_at[2 * stride1], (int)k_v_at[3 * stride1]);
-    const __m128i k_v_q1 = _mm_setr_epi32((int)k_v_at[4 * stride1], (int)k_v_at[5 * stride1],
-                                          (int)k_v_at[6 * stride1], (int)k_v_at[7 * stride1]);
-    __m256i k_v = _mm256_set_m128i(k_v_q1, k_v_q0);
-    __m256 t0 = _mm256_mul_ps(k0, x_v);
-    __m256 t1 = _mm256_add_ps(t0, y_v);
-    __m256i t2 = _mm256_mullo_epi32(k_v, k1);
-    __m256i t3 = _mm256_add_epi32(t2, k2);
-    _mm256_storeu_ps(out0 + i, t1);
-    _mm256_storeu_si256((__m256i*)(out1 + i), t3);
+  // contiguous input (a stride of 1): whole-vector loads
+  if (stride1 == 1) {
+    // contiguous input (a stride of 1): whole-vector loads
+    if (stride2 == 1) {
+      int64_t i = 0;
+      // at least one whole vector
+      if (n > 7) {
+        // whole vectors, 2 per iteration
+        for (; i + 16 <= n; i += 16) {
+          __m256 x_v_0 = _mm256_loadu_ps(in0 + i);
+          __m256 y_v_0 = _mm256_loadu_ps(in1 + i);
+          __m256i k_v_0 = _mm256_loadu_si256((const __m256i*)(in2 + i));
+          __m256 t16_0 = _mm256_mul_ps(k0, x_v_0);
+          __m256 t17_0 = _mm256_add_ps(t16_0, y_v_0);
+          __m256i t18_0 = _mm256_mullo_epi32(k_v_0, k1);
+          __m256i t19_0 = _mm256_add_epi32(t18_0, k2);
+          _mm256_storeu_ps(out0 + i, t17_0);
+          _mm256_storeu_si256((__m256i*)(out1 + i), t19_0);
+          __m256 x_v_1 = _mm256_loadu_ps(in0 + i + 8);
+          __m256 y_v_1 = _mm256_loadu_ps(in1 + i + 8);
+          __m256i k_v_1 = _mm256_loadu_si256((const __m256i*)(in2 + i + 8));
+          __m256 t16_1 = _mm256_mul_ps(k0, x_v_1);
+          __m256 t17_1 = _mm256_add_ps(t16_1, y_v_1);
+          __m256i t18_1 = _mm256_mullo_epi32(k_v_1, k1);
+          __m256i t19_1 = _mm256_add_epi32(t18_1, k2);
+          _mm256_storeu_ps(out0 + i + 8, t17_1);
+          _mm256_storeu_si256((__m256i*)(out1 + i + 8), t19_1);
+        }
+        // whole vectors, one per iteration
+        for (; i + 8 <= n; i += 8) {
+          __m256 x_v = _mm256_loadu_ps(in0 + i);
+          __m256 y_v = _mm256_loadu_ps(in1 + i);
+          __m256i k_v = _mm256_loadu_si256((const __m256i*)(in2 + i));
+          __m256 t20 = _mm256_mul_ps(k0, x_v);
+          __m256 t21 = _mm256_add_ps(t20, y_v);
+          __m256i t22 = _mm256_mullo_epi32(k_v, k1);
+          __m256i t23 = _mm256_add_epi32(t22, k2);
+          _mm256_storeu_ps(out0 + i, t21);
+          _mm256_storeu_si256((__m256i*)(out1 + i), t23);
+        }
+      }
+      // the rest: one partial vector, its loads and stores masked
+      if (i < n) {
+        const __m256i x_v_tail_active = _mm256_cmpgt_epi32(
+            _mm256_set1_epi32((int)(n - i)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+        __m256 x_v_tail = _mm256_blendv_ps(
+            _mm256_setzero_ps(), _mm256_maskload_ps((const float*)(in0 + i), x_v_tail_active),
+            _mm256_castsi256_ps(x_v_tail_active));
+        const __m256i y_v_tail_active = _mm256_cmpgt_epi32(
+            _mm256_set1_epi32((int)(n - i)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+        __m256 y_v_tail = _mm256_blendv_ps(
+            _mm256_setzero_ps(), _mm256_maskload_ps((const float*)(in1 + i), y_v_tail_active),
+            _mm256_castsi256_ps(y_v_tail_active));
+        const __m256i k_v_tail_active = _mm256_cmpgt_epi32(
+            _mm256_set1_epi32((int)(n - i)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+        __m256i k_v_tail = _mm256_blendv_epi8(
+            _mm256_setzero_si256(), _mm256_maskload_epi32((const int*)(in2 + i), k_v_tail_active),
+            k_v_tail_active);
+        __m256 t24_tail = _mm256_mul_ps(k0, x_v_tail);
+        __m256 t25_tail = _mm256_add_ps(t24_tail, y_v_tail);
+        __m256i t26_tail = _mm256_mullo_epi32(k_v_tail, k1);
+        __m256i t27_tail = _mm256_add_epi32(t26_tail, k2);
+        _mm256_maskstore_ps((float*)(out0 + i),
+                            _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(n - i)),
+                                               _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
+                            t25_tail);
+        _mm256_maskstore_epi32((int*)(out1 + i),
+                               _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(n - i)),
+                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
+                               t27_tail);
+      }
+    }
+    // strided input: gathered lanes
+    if (stride2 != 1) {
+      // whole vectors
+      int64_t i = 0;
+      for (; i + 8 <= n; i += 8) {
+        __m256 x_v = _mm256_loadu_ps(in0 + i);
+        const float* y_v_at = in1 + i * stride2;
+        const __m128 y_v_q0 =
+            _mm_setr_ps(y_v_at[0], y_v_at[stride2], y_v_at[2 * stride2], y_v_at[3 * stride2]);
+        const __m128 y_v_q1 = _mm_setr_ps(y_v_at[4 * stride2], y_v_at[5 * stride2],
+                                          y_v_at[6 * stride2], y_v_at[7 * stride2]);
+        __m256 y_v = _mm256_set_m128(y_v_q1, y_v_q0);
+        __m256i k_v = _mm256_loadu_si256((const __m256i*)(in2 + i));
+        __m256 t8 = _mm256_mul_ps(k0, x_v);
+        __m256 t9 = _mm256_add_ps(t8, y_v);
+        __m256i t10 = _mm256_mullo_epi32(k_v, k1);
+        __m256i t11 = _mm256_add_epi32(t10, k2);
+        _mm256_storeu_ps(out0 + i, t9);
+        _mm256_storeu_si256((__m256i*)(out1 + i), t11);
+      }
+      // the rest: one partial vector, its loads and stores masked
+      if (i < n) {
+        const __m256i x_v_tail_active = _mm256_cmpgt_epi32(
+            _mm256_set1_epi32((int)(n - i)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+        __m256 x_v_tail = _mm256_blendv_ps(
+            _mm256_setzero_ps(), _mm256_maskload_ps((const float*)(in0 + i), x_v_tail_active),
+            _mm256_castsi256_ps(x_v_tail_active));
+        const float* y_v_tail_at = in1 + i * stride2;
+        const __m128 y_v_tail_q0 = _mm_setr_ps((0 < n - i ? y_v_tail_at[0] : (float)(0)),
+                                               (1 < n - i ? y_v_tail_at[stride2] : (float)(0)),
+                                               (2 < n - i ? y_v_tail_at[2 * stride2] : (float)(0)),
+                                               (3 < n - i ? y_v_tail_at[3 * stride2] : (float)(0)));
+        const __m128 y_v_tail_q1 = _mm_setr_ps((4 < n - i ? y_v_tail_at[4 * stride2] : (float)(0)),
+                                               (5 < n - i ? y_v_tail_at[5 * stride2] : (float)(0)),
+                                               (6 < n - i ? y_v_tail_at[6 * stride2] : (float)(0)),
+                                               (7 < n - i ? y_v_tail_at[7 * stride2] : (float)(0)));
+        __m256 y_v_tail = _mm256_set_m128(y_v_tail_q1, y_v_tail_q0);
+        const __m256i k_v_tail_active = _mm256_cmpgt_epi32(
+            _mm256_set1_epi32((int)(n - i)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+        __m256i k_v_tail = _mm256_blendv_epi8(
+            _mm256_setzero_si256(), _mm256_maskload_epi32((const int*)(in2 + i), k_v_tail_active),
+            k_v_tail_active);
+        __m256 t12_tail = _mm256_mul_ps(k0, x_v_tail);
+        __m256 t13_tail = _mm256_add_ps(t12_tail, y_v_tail);
+        __m256i t14_tail = _mm256_mullo_epi32(k_v_tail, k1);
+        __m256i t15_tail = _mm256_add_epi32(t14_tail, k2);
+        _mm256_maskstore_ps((float*)(out0 + i),
+                            _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(n - i)),
+                                               _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
+                            t13_tail);
+        _mm256_maskstore_epi32((int*)(out1 + i),
+                               _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(n - i)),
+                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
+                               t15_tail);
+      }
+    }
   }
-  // the rest: one partial vector, its loads and stores masked
-  if (i < n) {
-    const float* x_v_tail_at = in0 + i * stride1;
-    const __m128 x_v_tail_q0 = _mm_setr_ps((0 < n - i ? x_v_tail_at[0] : (float)(0)),
-                                           (1 < n - i ? x_v_tail_at[stride1] : (float)(0)),
-                                           (2 < n - i ? x_v_tail_at[2 * stride1] : (float)(0)),
-                                           (3 < n - i ? x_v_tail_at[3 * stride1] : (float)(0)));
-    const __m128 x_v_tail_q1 = _mm_setr_ps((4 < n - i ? x_v_tail_at[4 * stride1] : (float)(0)),
-                                           (5 < n - i ? x_v_tail_at[5 * stride1] : (float)(0)),
-                                           (6 < n - i ? x_v_tail_at[6 * stride1] : (float)(0)),
-                                           (7 < n - i ? x_v_tail_at[7 * stride1] : (float)(0)));
-    __m256 x_v_tail = _mm256_set_m128(x_v_tail_q1, x_v_tail_q0);
-    const float* y_v_tail_at = in1 + i * stride2;
-    const __m128 y_v_tail_q0 = _mm_setr_ps((0 < n - i ? y_v_tail_at[0] : (float)(0)),
-                                           (1 < n - i ? y_v_tail_at[stride2] : (float)(0)),
-                                           (2 < n - i ? y_v_tail_at[2 * stride2] : (float)(0)),
-                                           (3 < n - i ? y_v_tail_at[3 * stride2] : (float)(0)));
-    const __m128 y_v_tail_q1 = _mm_setr_ps((4 < n - i ? y_v_tail_at[4 * stride2] : (float)(0)),
-                                           (5 < n - i ? y_v_tail_at[5 * stride2] : (float)(0)),
-                                           (6 < n - i ? y_v_tail_at[6 * stride2] : (float)(0)),
-                                           (7 < n - i ? y_v_tail_at[7 * stride2] : (float)(0)));
-    __m256 y_v_tail = _mm256_set_m128(y_v_tail_q1, y_v_tail_q0);
-    const int32_t* k_v_tail_at = in2 + i * stride1;
-    __m128i k_v_tail_q0 = _mm_setzero_si128();
-    if (0 < n - i) k_v_tail_q0 = _mm_insert_epi32(k_v_tail_q0, (int)k_v_tail_at[0], 0);
-    if (1 < n - i) k_v_tail_q0 = _mm_insert_epi32(k_v_tail_q0, (int)k_v_tail_at[stride1], 1);
-    if (2 < n - i) k_v_tail_q0 = _mm_insert_epi32(k_v_tail_q0, (int)k_v_tail_at[2 * stride1], 2);
-    if (3 < n - i) k_v_tail_q0 = _mm_insert_epi32(k_v_tail_q0, (int)k_v_tail_at[3 * stride1], 3);
-    __m128i k_v_tail_q1 = _mm_setzero_si128();
-    if (4 < n - i) k_v_tail_q1 = _mm_insert_epi32(k_v_tail_q1, (int)k_v_tail_at[4 * stride1], 0);
-    if (5 < n - i) k_v_tail_q1 = _mm_insert_epi32(k_v_tail_q1, (int)k_v_tail_at[5 * stride1], 1);
-    if (6 < n - i) k_v_tail_q1 = _mm_insert_epi32(k_v_tail_q1, (int)k_v_tail_at[6 * stride1], 2);
-    if (7 < n - i) k_v_tail_q1 = _mm_insert_epi32(k_v_tail_q1, (int)k_v_tail_at[7 * stride1], 3);
-    __m256i k_v_tail = _mm256_set_m128i(k_v_tail_q1, k_v_tail_q0);
-    __m256 t4_tail = _mm256_mul_ps(k0, x_v_tail);
-    __m256 t5_tail = _mm256_add_ps(t4_tail, y_v_tail);
-    __m256i t6_tail = _mm256_mullo_epi32(k_v_tail, k1);
-    __m256i t7_tail = _mm256_add_epi32(t6_tail, k2);
-    _mm256_maskstore_ps((float*)(out0 + i),
-                        _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(n - i)),
-                                           _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                        t5_tail);
-    _mm256_maskstore_epi32((int*)(out1 + i),
-                           _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(n - i)),
-                                              _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                           t7_tail);
+  // strided input: gathered lanes
+  if (stride1 != 1) {
+    // whole vectors
+    int64_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+      const float* x_v_at = in0 + i * stride1;
+      const __m128 x_v_q0 =
+          _mm_setr_ps(x_v_at[0], x_v_at[stride1], x_v_at[2 * stride1], x_v_at[3 * stride1]);
+      const __m128 x_v_q1 = _mm_setr_ps(x_v_at[4 * stride1], x_v_at[5 * stride1],
+                                        x_v_at[6 * stride1], x_v_at[7 * stride1]);
+      __m256 x_v = _mm256_set_m128(x_v_q1, x_v_q0);
+      const float* y_v_at = in1 + i * stride2;
+      const __m128 y_v_q0 =
+          _mm_setr_ps(y_v_at[0], y_v_at[stride2], y_v_at[2 * stride2], y_v_at[3 * stride2]);
+      const __m128 y_v_q1 = _mm_setr_ps(y_v_at[4 * stride2], y_v_at[5 * stride2],
+                                        y_v_at[6 * stride2], y_v_at[7 * stride2]);
+      __m256 y_v = _mm256_set_m128(y_v_q1, y_v_q0);
+      const int32_t* k_v_at = in2 + i * stride1;
+      const __m128i k_v_q0 = _mm_setr_epi32((int)k_v_at[0], (int)k_v_at[stride1],
+                                            (int)k_v_at[2 * stride1], (int)k_v_at[3 * stride1]);
+      const __m128i k_v_q1 = _mm_setr_epi32((int)k_v_at[4 * stride1], (int)k_v_at[5 * stride1],
+                                            (int)k_v_at[6 * stride1], (int)k_v_at[7 * stride1]);
+      __m256i k_v = _mm256_set_m128i(k_v_q1, k_v_q0);
+      __m256 t0 = _mm256_mul_ps(k0, x_v);
+      __m256 t1 = _mm256_add_ps(t0, y_v);
+      __m256i t2 = _mm256_mullo_epi32(k_v, k1);
+      __m256i t3 = _mm256_add_epi32(t2, k2);
+      _mm256_storeu_ps(out0 + i, t1);
+      _mm256_storeu_si256((__m256i*)(out1 + i), t3);
+    }
+    // the rest: one partial vector, its loads and stores masked
+    if (i < n) {
+      const float* x_v_tail_at = in0 + i * stride1;
+      const __m128 x_v_tail_q0 = _mm_setr_ps((0 < n - i ? x_v_tail_at[0] : (float)(0)),
+                                             (1 < n - i ? x_v_tail_at[stride1] : (float)(0)),
+                                             (2 < n - i ? x_v_tail_at[2 * stride1] : (float)(0)),
+                                             (3 < n - i ? x_v_tail_at[3 * stride1] : (float)(0)));
+      const __m128 x_v_tail_q1 = _mm_setr_ps((4 < n - i ? x_v_tail_at[4 * stride1] : (float)(0)),
+                                             (5 < n - i ? x_v_tail_at[5 * stride1] : (float)(0)),
+                                             (6 < n - i ? x_v_tail_at[6 * stride1] : (float)(0)),
+                                             (7 < n - i ? x_v_tail_at[7 * stride1] : (float)(0)));
+      __m256 x_v_tail = _mm256_set_m128(x_v_tail_q1, x_v_tail_q0);
+      const float* y_v_tail_at = in1 + i * stride2;
+      const __m128 y_v_tail_q0 = _mm_setr_ps((0 < n - i ? y_v_tail_at[0] : (float)(0)),
+                                             (1 < n - i ? y_v_tail_at[stride2] : (float)(0)),
+                                             (2 < n - i ? y_v_tail_at[2 * stride2] : (float)(0)),
+                                             (3 < n - i ? y_v_tail_at[3 * stride2] : (float)(0)));
+      const __m128 y_v_tail_q1 = _mm_setr_ps((4 < n - i ? y_v_tail_at[4 * stride2] : (float)(0)),
+                                             (5 < n - i ? y_v_tail_at[5 * stride2] : (float)(0)),
+                                             (6 < n - i ? y_v_tail_at[6 * stride2] : (float)(0)),
+                                             (7 < n - i ? y_v_tail_at[7 * stride2] : (float)(0)));
+      __m256 y_v_tail = _mm256_set_m128(y_v_tail_q1, y_v_tail_q0);
+      const int32_t* k_v_tail_at = in2 + i * stride1;
+      __m128i k_v_tail_q0 = _mm_setzero_si128();
+      if (0 < n - i) k_v_tail_q0 = _mm_insert_epi32(k_v_tail_q0, (int)k_v_tail_at[0], 0);
+      if (1 < n - i) k_v_tail_q0 = _mm_insert_epi32(k_v_tail_q0, (int)k_v_tail_at[stride1], 1);
+      if (2 < n - i) k_v_tail_q0 = _mm_insert_epi32(k_v_tail_q0, (int)k_v_tail_at[2 * stride1], 2);
+      if (3 < n - i) k_v_tail_q0 = _mm_insert_epi32(k_v_tail_q0, (int)k_v_tail_at[3 * stride1], 3);
+      __m128i k_v_tail_q1 = _mm_setzero_si128();
+      if (4 < n - i) k_v_tail_q1 = _mm_insert_epi32(k_v_tail_q1, (int)k_v_tail_at[4 * stride1], 0);
+      if (5 < n - i) k_v_tail_q1 = _mm_insert_epi32(k_v_tail_q1, (int)k_v_tail_at[5 * stride1], 1);
+      if (6 < n - i) k_v_tail_q1 = _mm_insert_epi32(k_v_tail_q1, (int)k_v_tail_at[6 * stride1], 2);
+      if (7 < n - i) k_v_tail_q1 = _mm_insert_epi32(k_v_tail_q1, (int)k_v_tail_at[7 * stride1], 3);
+      __m256i k_v_tail = _mm256_set_m128i(k_v_tail_q1, k_v_tail_q0);
+      __m256 t4_tail = _mm256_mul_ps(k0, x_v_tail);
+      __m256 t5_tail = _mm256_add_ps(t4_tail, y_v_tail);
+      __m256i t6_tail = _mm256_mullo_epi32(k_v_tail, k1);
+      __m256i t7_tail = _mm256_add_epi32(t6_tail, k2);
+      _mm256_maskstore_ps((float*)(out0 + i),
+                          _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(n - i)),
+                                             _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
+                          t5_tail);
+      _mm256_maskstore_epi32((int*)(out1 + i),
+                             _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(n - i)),
+                                                _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
+                             t7_tail);
+    }
   }
 }
 #endif
 
 // ---- neon (128-bit vectors)
 // tail: one predicated partial vector after the whole vectors (nothing outside the arrays is read or written)
+// uses partial vectors loaded and stored piecewise (8/4/2/1-byte accesses: NEON has no masked load)
 // uses strided lanes loaded one at a time into their places (ld1 to a lane: NEON has no gather)
 
 #if defined(__aarch64__)
@@ -359,54 +702,124 @@ void map_strided_axpy_f32_neon(const float* in0, const float* in1, const int32_t
   float32x4_t k0 = vdupq_n_f32(scalar0);
   int32x4_t k1 = vdupq_n_s32(3);
   int32x4_t k2 = vdupq_n_s32(1);
-  // whole vectors
-  int64_t i = 0;
-  for (; i + 4 <= n; i += 4) {
-    float32x4_t x_v = vdupq_n_f32(0);
-    x_v = vld1q_lane_f32((in0 + i * stride1 + 0 * stride1), x_v, 0);
-    x_v = vld1q_lane_f32((in0 + i * stride1 + 1 * stride1), x_v, 1);
-    x_v = vld1q_lane_f32((in0 + i * stride1 + 2 * stride1), x_v, 2);
-    x_v = vld1q_lane_f32((in0 + i * stride1 + 3 * stride1), x_v, 3);
-    float32x4_t y_v = vdupq_n_f32(0);
-    y_v = vld1q_lane_f32((in1 + i * stride2 + 0 * stride2), y_v, 0);
-    y_v = vld1q_lane_f32((in1 + i * stride2 + 1 * stride2), y_v, 1);
-    y_v = vld1q_lane_f32((in1 + i * stride2 + 2 * stride2), y_v, 2);
-    y_v = vld1q_lane_f32((in1 + i * stride2 + 3 * stride2), y_v, 3);
-    int32x4_t k_v = vdupq_n_s32(0);
-    k_v = vld1q_lane_s32((in2 + i * stride1 + 0 * stride1), k_v, 0);
-    k_v = vld1q_lane_s32((in2 + i * stride1 + 1 * stride1), k_v, 1);
-    k_v = vld1q_lane_s32((in2 + i * stride1 + 2 * stride1), k_v, 2);
-    k_v = vld1q_lane_s32((in2 + i * stride1 + 3 * stride1), k_v, 3);
-    float32x4_t t0 = vmulq_f32(k0, x_v);
-    float32x4_t t1 = vaddq_f32(t0, y_v);
-    int32x4_t t2 = vmulq_s32(k_v, k1);
-    int32x4_t t3 = vaddq_s32(t2, k2);
-    vst1q_f32(out0 + i, t1);
-    vst1q_s32(out1 + i, t3);
+  // contiguous input (a stride of 1): whole-vector loads
+  if (stride1 == 1) {
+    // contiguous input (a stride of 1): whole-vector loads
+    if (stride2 == 1) {
+      // whole vectors
+      int64_t i = 0;
+      for (; i + 4 <= n; i += 4) {
+        float32x4_t x_v = vld1q_f32(in0 + i);
+        float32x4_t y_v = vld1q_f32(in1 + i);
+        int32x4_t k_v = vld1q_s32(in2 + i);
+        float32x4_t t16 = vmulq_f32(k0, x_v);
+        float32x4_t t17 = vaddq_f32(t16, y_v);
+        int32x4_t t18 = vmulq_s32(k_v, k1);
+        int32x4_t t19 = vaddq_s32(t18, k2);
+        vst1q_f32(out0 + i, t17);
+        vst1q_s32(out1 + i, t19);
+      }
+      // the rest: one partial vector, its loads and stores masked
+      if (i < n) {
+        float32x4_t x_v_tail = vreinterpretq_f32_u8(simdgen_load_prefix(in0 + i, (n - i) * 4));
+        float32x4_t y_v_tail = vreinterpretq_f32_u8(simdgen_load_prefix(in1 + i, (n - i) * 4));
+        int32x4_t k_v_tail = vreinterpretq_s32_u8(simdgen_load_prefix(in2 + i, (n - i) * 4));
+        float32x4_t t20_tail = vmulq_f32(k0, x_v_tail);
+        float32x4_t t21_tail = vaddq_f32(t20_tail, y_v_tail);
+        int32x4_t t22_tail = vmulq_s32(k_v_tail, k1);
+        int32x4_t t23_tail = vaddq_s32(t22_tail, k2);
+        simdgen_store_prefix(out0 + i, vreinterpretq_u8_f32(t21_tail), (n - i) * 4);
+        simdgen_store_prefix(out1 + i, vreinterpretq_u8_s32(t23_tail), (n - i) * 4);
+      }
+    }
+    // strided input: gathered lanes
+    if (stride2 != 1) {
+      // whole vectors
+      int64_t i = 0;
+      for (; i + 4 <= n; i += 4) {
+        float32x4_t x_v = vld1q_f32(in0 + i);
+        float32x4_t y_v = vdupq_n_f32(0);
+        y_v = vld1q_lane_f32((in1 + i * stride2 + 0 * stride2), y_v, 0);
+        y_v = vld1q_lane_f32((in1 + i * stride2 + 1 * stride2), y_v, 1);
+        y_v = vld1q_lane_f32((in1 + i * stride2 + 2 * stride2), y_v, 2);
+        y_v = vld1q_lane_f32((in1 + i * stride2 + 3 * stride2), y_v, 3);
+        int32x4_t k_v = vld1q_s32(in2 + i);
+        float32x4_t t8 = vmulq_f32(k0, x_v);
+        float32x4_t t9 = vaddq_f32(t8, y_v);
+        int32x4_t t10 = vmulq_s32(k_v, k1);
+        int32x4_t t11 = vaddq_s32(t10, k2);
+        vst1q_f32(out0 + i, t9);
+        vst1q_s32(out1 + i, t11);
+      }
+      // the rest: one partial vector, its loads and stores masked
+      if (i < n) {
+        float32x4_t x_v_tail = vreinterpretq_f32_u8(simdgen_load_prefix(in0 + i, (n - i) * 4));
+        float32x4_t y_v_tail = vdupq_n_f32(0);
+        if (0 < n - i) y_v_tail = vld1q_lane_f32((in1 + i * stride2 + 0 * stride2), y_v_tail, 0);
+        if (1 < n - i) y_v_tail = vld1q_lane_f32((in1 + i * stride2 + 1 * stride2), y_v_tail, 1);
+        if (2 < n - i) y_v_tail = vld1q_lane_f32((in1 + i * stride2 + 2 * stride2), y_v_tail, 2);
+        if (3 < n - i) y_v_tail = vld1q_lane_f32((in1 + i * stride2 + 3 * stride2), y_v_tail, 3);
+        int32x4_t k_v_tail = vreinterpretq_s32_u8(simdgen_load_prefix(in2 + i, (n - i) * 4));
+        float32x4_t t12_tail = vmulq_f32(k0, x_v_tail);
+        float32x4_t t13_tail = vaddq_f32(t12_tail, y_v_tail);
+        int32x4_t t14_tail = vmulq_s32(k_v_tail, k1);
+        int32x4_t t15_tail = vaddq_s32(t14_tail, k2);
+        simdgen_store_prefix(out0 + i, vreinterpretq_u8_f32(t13_tail), (n - i) * 4);
+        simdgen_store_prefix(out1 + i, vreinterpretq_u8_s32(t15_tail), (n - i) * 4);
+      }
+    }
   }
-  // the rest: one partial vector, its loads and stores masked
-  if (i < n) {
-    float32x4_t x_v_tail = vdupq_n_f32(0);
-    if (0 < n - i) x_v_tail = vld1q_lane_f32((in0 + i * stride1 + 0 * stride1), x_v_tail, 0);
-    if (1 < n - i) x_v_tail = vld1q_lane_f32((in0 + i * stride1 + 1 * stride1), x_v_tail, 1);
-    if (2 < n - i) x_v_tail = vld1q_lane_f32((in0 + i * stride1 + 2 * stride1), x_v_tail, 2);
-    if (3 < n - i) x_v_tail = vld1q_lane_f32((in0 + i * stride1 + 3 * stride1), x_v_tail, 3);
-    float32x4_t y_v_tail = vdupq_n_f32(0);
-    if (0 < n - i) y_v_tail = vld1q_lane_f32((in1 + i * stride2 + 0 * stride2), y_v_tail, 0);
-    if (1 < n - i) y_v_tail = vld1q_lane_f32((in1 + i * stride2 + 1 * stride2), y_v_tail, 1);
-    if (2 < n - i) y_v_tail = vld1q_lane_f32((in1 + i * stride2 + 2 * stride2), y_v_tail, 2);
-    if (3 < n - i) y_v_tail = vld1q_lane_f32((in1 + i * stride2 + 3 * stride2), y_v_tail, 3);
-    int32x4_t k_v_tail = vdupq_n_s32(0);
-    if (0 < n - i) k_v_tail = vld1q_lane_s32((in2 + i * stride1 + 0 * stride1), k_v_tail, 0);
-    if (1 < n - i) k_v_tail = vld1q_lane_s32((in2 + i * stride1 + 1 * stride1), k_v_tail, 1);
-    if (2 < n - i) k_v_tail = vld1q_lane_s32((in2 + i * stride1 + 2 * stride1), k_v_tail, 2);
-    if (3 < n - i) k_v_tail = vld1q_lane_s32((in2 + i * stride1 + 3 * stride1), k_v_tail, 3);
-    float32x4_t t4_tail = vmulq_f32(k0, x_v_tail);
-    float32x4_t t5_tail = vaddq_f32(t4_tail, y_v_tail);
-    int32x4_t t6_tail = vmulq_s32(k_v_tail, k1);
-    int32x4_t t7_tail = vaddq_s32(t6_tail, k2);
-    simdgen_store_prefix(out0 + i, vreinterpretq_u8_f32(t5_tail), (n - i) * 4);
-    simdgen_store_prefix(out1 + i, vreinterpretq_u8_s32(t7_tail), (n - i) * 4);
+  // strided input: gathered lanes
+  if (stride1 != 1) {
+    // whole vectors
+    int64_t i = 0;
+    for (; i + 4 <= n; i += 4) {
+      float32x4_t x_v = vdupq_n_f32(0);
+      x_v = vld1q_lane_f32((in0 + i * stride1 + 0 * stride1), x_v, 0);
+      x_v = vld1q_lane_f32((in0 + i * stride1 + 1 * stride1), x_v, 1);
+      x_v = vld1q_lane_f32((in0 + i * stride1 + 2 * stride1), x_v, 2);
+      x_v = vld1q_lane_f32((in0 + i * stride1 + 3 * stride1), x_v, 3);
+      float32x4_t y_v = vdupq_n_f32(0);
+      y_v = vld1q_lane_f32((in1 + i * stride2 + 0 * stride2), y_v, 0);
+      y_v = vld1q_lane_f32((in1 + i * stride2 + 1 * stride2), y_v, 1);
+      y_v = vld1q_lane_f32((in1 + i * stride2 + 2 * stride2), y_v, 2);
+      y_v = vld1q_lane_f32((in1 + i * stride2 + 3 * stride2), y_v, 3);
+      int32x4_t k_v = vdupq_n_s32(0);
+      k_v = vld1q_lane_s32((in2 + i * stride1 + 0 * stride1), k_v, 0);
+      k_v = vld1q_lane_s32((in2 + i * stride1 + 1 * stride1), k_v, 1);
+      k_v = vld1q_lane_s32((in2 + i * stride1 + 2 * stride1), k_v, 2);
+      k_v = vld1q_lane_s32((in2 + i * stride1 + 3 * stride1), k_v, 3);
+      float32x4_t t0 = vmulq_f32(k0, x_v);
+      float32x4_t t1 = vaddq_f32(t0, y_v);
+      int32x4_t t2 = vmulq_s32(k_v, k1);
+      int32x4_t t3 = vaddq_s32(t2, k2);
+      vst1q_f32(out0 + i, t1);
+      vst1q_s32(out1 + i, t3);
+    }
+    // the rest: one partial vector, its loads and stores masked
+    if (i < n) {
+      float32x4_t x_v_tail = vdupq_n_f32(0);
+      if (0 < n - i) x_v_tail = vld1q_lane_f32((in0 + i * stride1 + 0 * stride1), x_v_tail, 0);
+      if (1 < n - i) x_v_tail = vld1q_lane_f32((in0 + i * stride1 + 1 * stride1), x_v_tail, 1);
+      if (2 < n - i) x_v_tail = vld1q_lane_f32((in0 + i * stride1 + 2 * stride1), x_v_tail, 2);
+      if (3 < n - i) x_v_tail = vld1q_lane_f32((in0 + i * stride1 + 3 * stride1), x_v_tail, 3);
+      float32x4_t y_v_tail = vdupq_n_f32(0);
+      if (0 < n - i) y_v_tail = vld1q_lane_f32((in1 + i * stride2 + 0 * stride2), y_v_tail, 0);
+      if (1 < n - i) y_v_tail = vld1q_lane_f32((in1 + i * stride2 + 1 * stride2), y_v_tail, 1);
+      if (2 < n - i) y_v_tail = vld1q_lane_f32((in1 + i * stride2 + 2 * stride2), y_v_tail, 2);
+      if (3 < n - i) y_v_tail = vld1q_lane_f32((in1 + i * stride2 + 3 * stride2), y_v_tail, 3);
+      int32x4_t k_v_tail = vdupq_n_s32(0);
+      if (0 < n - i) k_v_tail = vld1q_lane_s32((in2 + i * stride1 + 0 * stride1), k_v_tail, 0);
+      if (1 < n - i) k_v_tail = vld1q_lane_s32((in2 + i * stride1 + 1 * stride1), k_v_tail, 1);
+      if (2 < n - i) k_v_tail = vld1q_lane_s32((in2 + i * stride1 + 2 * stride1), k_v_tail, 2);
+      if (3 < n - i) k_v_tail = vld1q_lane_s32((in2 + i * stride1 + 3 * stride1), k_v_tail, 3);
+      float32x4_t t4_tail = vmulq_f32(k0, x_v_tail);
+      float32x4_t t5_tail = vaddq_f32(t4_tail, y_v_tail);
+      int32x4_t t6_tail = vmulq_s32(k_v_tail, k1);
+      int32x4_t t7_tail = vaddq_s32(t6_tail, k2);
+      simdgen_store_prefix(out0 + i, vreinterpretq_u8_f32(t5_tail), (n - i) * 4);
+      simdgen_store_prefix(out1 + i, vreinterpretq_u8_s32(t7_tail), (n - i) * 4);
+    }
   }
 }
 #endif

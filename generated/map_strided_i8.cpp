@@ -50,82 +50,133 @@ __attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) 
 #if defined(__x86_64__)
 __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void map_strided_i8_avx512(
     const int8_t* in0, const int8_t* in1, int64_t n, int64_t stride1, int8_t* out0) {
-  // whole vectors
-  int64_t i = 0;
-  for (; i + 64 <= n; i += 64) {
-    const int8_t* a_v_at = in0 + 2 * i;
-    const __m128i a_v_q0 =
-        _mm_setr_epi8((char)a_v_at[0], (char)a_v_at[2], (char)a_v_at[4], (char)a_v_at[6],
-                      (char)a_v_at[8], (char)a_v_at[10], (char)a_v_at[12], (char)a_v_at[14],
-                      (char)a_v_at[16], (char)a_v_at[18], (char)a_v_at[20], (char)a_v_at[22],
-                      (char)a_v_at[24], (char)a_v_at[26], (char)a_v_at[28], (char)a_v_at[30]);
-    const __m128i a_v_q1 =
-        _mm_setr_epi8((char)a_v_at[32], (char)a_v_at[34], (char)a_v_at[36], (char)a_v_at[38],
-                      (char)a_v_at[40], (char)a_v_at[42], (char)a_v_at[44], (char)a_v_at[46],
-                      (char)a_v_at[48], (char)a_v_at[50], (char)a_v_at[52], (char)a_v_at[54],
-                      (char)a_v_at[56], (char)a_v_at[58], (char)a_v_at[60], (char)a_v_at[62]);
-    const __m128i a_v_q2 =
-        _mm_setr_epi8((char)a_v_at[64], (char)a_v_at[66], (char)a_v_at[68], (char)a_v_at[70],
-                      (char)a_v_at[72], (char)a_v_at[74], (char)a_v_at[76], (char)a_v_at[78],
-                      (char)a_v_at[80], (char)a_v_at[82], (char)a_v_at[84], (char)a_v_at[86],
-                      (char)a_v_at[88], (char)a_v_at[90], (char)a_v_at[92], (char)a_v_at[94]);
-    const __m128i a_v_q3 =
-        _mm_setr_epi8((char)a_v_at[96], (char)a_v_at[98], (char)a_v_at[100], (char)a_v_at[102],
-                      (char)a_v_at[104], (char)a_v_at[106], (char)a_v_at[108], (char)a_v_at[110],
-                      (char)a_v_at[112], (char)a_v_at[114], (char)a_v_at[116], (char)a_v_at[118],
-                      (char)a_v_at[120], (char)a_v_at[122], (char)a_v_at[124], (char)a_v_at[126]);
-    __m512i a_v = _mm512_castsi128_si512(a_v_q0);
-    a_v = _mm512_inserti32x4(a_v, a_v_q1, 1);
-    a_v = _mm512_inserti32x4(a_v, a_v_q2, 2);
-    a_v = _mm512_inserti32x4(a_v, a_v_q3, 3);
-    const int8_t* b_v_at = in1 + i * stride1;
-    const __m128i b_v_q0 = _mm_setr_epi8(
-        (char)b_v_at[0], (char)b_v_at[stride1], (char)b_v_at[2 * stride1],
-        (char)b_v_at[3 * stride1], (char)b_v_at[4 * stride1], (char)b_v_at[5 * stride1],
-        (char)b_v_at[6 * stride1], (char)b_v_at[7 * stride1], (char)b_v_at[8 * stride1],
-        (char)b_v_at[9 * stride1], (char)b_v_at[10 * stride1], (char)b_v_at[11 * stride1],
-        (char)b_v_at[12 * stride1], (char)b_v_at[13 * stride1], (char)b_v_at[14 * stride1],
-        (char)b_v_at[15 * stride1]);
-    const __m128i b_v_q1 = _mm_setr_epi8(
-        (char)b_v_at[16 * stride1], (char)b_v_at[17 * stride1], (char)b_v_at[18 * stride1],
-        (char)b_v_at[19 * stride1], (char)b_v_at[20 * stride1], (char)b_v_at[21 * stride1],
-        (char)b_v_at[22 * stride1], (char)b_v_at[23 * stride1], (char)b_v_at[24 * stride1],
-        (char)b_v_at[25 * stride1], (char)b_v_at[26 * stride1], (char)b_v_at[27 * stride1],
-        (char)b_v_at[28 * stride1], (char)b_v_at[29 * stride1], (char)b_v_at[30 * stride1],
-        (char)b_v_at[31 * stride1]);
-    const __m128i b_v_q2 = _mm_setr_epi8(
-        (char)b_v_at[32 * stride1], (char)b_v_at[33 * stride1], (char)b_v_at[34 * stride1],
-        (char)b_v_at[35 * stride1], (char)b_v_at[36 * stride1], (char)b_v_at[37 * stride1],
-        (char)b_v_at[38 * stride1], (char)b_v_at[39 * stride1], (char)b_v_at[40 * stride1],
-        (char)b_v_at[41 * stride1], (char)b_v_at[42 * stride1], (char)b_v_at[43 * stride1],
-        (char)b_v_at[44 * stride1], (char)b_v_at[45 * stride1], (char)b_v_at[46 * stride1],
-        (char)b_v_at[47 * stride1]);
-    const __m128i b_v_q3 = _mm_setr_epi8(
-        (char)b_v_at[48 * stride1], (char)b_v_at[49 * stride1], (char)b_v_at[50 * stride1],
-        (char)b_v_at[51 * stride1], (char)b_v_at[52 * stride1], (char)b_v_at[53 * stride1],
-        (char)b_v_at[54 * stride1], (char)b_v_at[55 * stride1], (char)b_v_at[56 * stride1],
-        (char)b_v_at[57 * stride1], (char)b_v_at[58 * stride1], (char)b_v_at[59 * stride1],
-        (char)b_v_at[60 * stride1], (char)b_v_at[61 * stride1], (char)b_v_at[62 * stride1],
-        (char)b_v_at[63 * stride1]);
-    __m512i b_v = _mm512_castsi128_si512(b_v_q0);
-    b_v = _mm512_inserti32x4(b_v, b_v_q1, 1);
-    b_v = _mm512_inserti32x4(b_v, b_v_q2, 2);
-    b_v = _mm512_inserti32x4(b_v, b_v_q3, 3);
-    __mmask64 t0 = _mm512_cmp_epi8_mask(a_v, b_v, _MM_CMPINT_NLE);
-    __m512i t1 = _mm512_sub_epi8(a_v, b_v);
-    __m512i t2 = _mm512_sub_epi8(b_v, a_v);
-    __m512i t3 = _mm512_mask_blend_epi8(t0, t2, t1);
-    _mm512_storeu_si512((void*)(out0 + i), t3);
+  // contiguous input (a stride of 1): whole-vector loads
+  if (stride1 == 1) {
+    // whole vectors
+    int64_t i = 0;
+    for (; i + 64 <= n; i += 64) {
+      const int8_t* a_v_at = in0 + 2 * i;
+      const __m128i a_v_q0 =
+          _mm_setr_epi8((char)a_v_at[0], (char)a_v_at[2], (char)a_v_at[4], (char)a_v_at[6],
+                        (char)a_v_at[8], (char)a_v_at[10], (char)a_v_at[12], (char)a_v_at[14],
+                        (char)a_v_at[16], (char)a_v_at[18], (char)a_v_at[20], (char)a_v_at[22],
+                        (char)a_v_at[24], (char)a_v_at[26], (char)a_v_at[28], (char)a_v_at[30]);
+      const __m128i a_v_q1 =
+          _mm_setr_epi8((char)a_v_at[32], (char)a_v_at[34], (char)a_v_at[36], (char)a_v_at[38],
+                        (char)a_v_at[40], (char)a_v_at[42], (char)a_v_at[44], (char)a_v_at[46],
+                        (char)a_v_at[48], (char)a_v_at[50], (char)a_v_at[52], (char)a_v_at[54],
+                        (char)a_v_at[56], (char)a_v_at[58], (char)a_v_at[60], (char)a_v_at[62]);
+      const __m128i a_v_q2 =
+          _mm_setr_epi8((char)a_v_at[64], (char)a_v_at[66], (char)a_v_at[68], (char)a_v_at[70],
+                        (char)a_v_at[72], (char)a_v_at[74], (char)a_v_at[76], (char)a_v_at[78],
+                        (char)a_v_at[80], (char)a_v_at[82], (char)a_v_at[84], (char)a_v_at[86],
+                        (char)a_v_at[88], (char)a_v_at[90], (char)a_v_at[92], (char)a_v_at[94]);
+      const __m128i a_v_q3 =
+          _mm_setr_epi8((char)a_v_at[96], (char)a_v_at[98], (char)a_v_at[100], (char)a_v_at[102],
+                        (char)a_v_at[104], (char)a_v_at[106], (char)a_v_at[108], (char)a_v_at[110],
+                        (char)a_v_at[112], (char)a_v_at[114], (char)a_v_at[116], (char)a_v_at[118],
+                        (char)a_v_at[120], (char)a_v_at[122], (char)a_v_at[124], (char)a_v_at[126]);
+      __m512i a_v = _mm512_castsi128_si512(a_v_q0);
+      a_v = _mm512_inserti32x4(a_v, a_v_q1, 1);
+      a_v = _mm512_inserti32x4(a_v, a_v_q2, 2);
+      a_v = _mm512_inserti32x4(a_v, a_v_q3, 3);
+      __m512i b_v = _mm512_loadu_si512((const void*)(in1 + i));
+      __mmask64 t8 = _mm512_cmp_epi8_mask(a_v, b_v, _MM_CMPINT_NLE);
+      __m512i t9 = _mm512_sub_epi8(a_v, b_v);
+      __m512i t10 = _mm512_sub_epi8(b_v, a_v);
+      __m512i t11 = _mm512_mask_blend_epi8(t8, t10, t9);
+      _mm512_storeu_si512((void*)(out0 + i), t11);
+    }
+    // scalar cleanup
+    for (; i < n; ++i) {
+      uint8_t a_v_tail = (uint8_t)in0[2 * i];
+      uint8_t b_v_tail = (uint8_t)in1[i];
+      bool t12_tail = ((int8_t)a_v_tail > (int8_t)b_v_tail);
+      uint8_t t13_tail = (uint8_t)((uint32_t)a_v_tail - (uint32_t)b_v_tail);
+      uint8_t t14_tail = (uint8_t)((uint32_t)b_v_tail - (uint32_t)a_v_tail);
+      uint8_t t15_tail = (t12_tail ? t13_tail : t14_tail);
+      out0[i] = (int8_t)t15_tail;
+    }
   }
-  // scalar cleanup
-  for (; i < n; ++i) {
-    uint8_t a_v_tail = (uint8_t)in0[2 * i];
-    uint8_t b_v_tail = (uint8_t)in1[i * stride1];
-    bool t4_tail = ((int8_t)a_v_tail > (int8_t)b_v_tail);
-    uint8_t t5_tail = (uint8_t)((uint32_t)a_v_tail - (uint32_t)b_v_tail);
-    uint8_t t6_tail = (uint8_t)((uint32_t)b_v_tail - (uint32_t)a_v_tail);
-    uint8_t t7_tail = (t4_tail ? t5_tail : t6_tail);
-    out0[i] = (int8_t)t7_tail;
+  // strided input: gathered lanes
+  if (stride1 != 1) {
+    // whole vectors
+    int64_t i = 0;
+    for (; i + 64 <= n; i += 64) {
+      const int8_t* a_v_at = in0 + 2 * i;
+      const __m128i a_v_q0 =
+          _mm_setr_epi8((char)a_v_at[0], (char)a_v_at[2], (char)a_v_at[4], (char)a_v_at[6],
+                        (char)a_v_at[8], (char)a_v_at[10], (char)a_v_at[12], (char)a_v_at[14],
+                        (char)a_v_at[16], (char)a_v_at[18], (char)a_v_at[20], (char)a_v_at[22],
+                        (char)a_v_at[24], (char)a_v_at[26], (char)a_v_at[28], (char)a_v_at[30]);
+      const __m128i a_v_q1 =
+          _mm_setr_epi8((char)a_v_at[32], (char)a_v_at[34], (char)a_v_at[36], (char)a_v_at[38],
+                        (char)a_v_at[40], (char)a_v_at[42], (char)a_v_at[44], (char)a_v_at[46],
+                        (char)a_v_at[48], (char)a_v_at[50], (char)a_v_at[52], (char)a_v_at[54],
+                        (char)a_v_at[56], (char)a_v_at[58], (char)a_v_at[60], (char)a_v_at[62]);
+      const __m128i a_v_q2 =
+          _mm_setr_epi8((char)a_v_at[64], (char)a_v_at[66], (char)a_v_at[68], (char)a_v_at[70],
+                        (char)a_v_at[72], (char)a_v_at[74], (char)a_v_at[76], (char)a_v_at[78],
+                        (char)a_v_at[80], (char)a_v_at[82], (char)a_v_at[84], (char)a_v_at[86],
+                        (char)a_v_at[88], (char)a_v_at[90], (char)a_v_at[92], (char)a_v_at[94]);
+      const __m128i a_v_q3 =
+          _mm_setr_epi8((char)a_v_at[96], (char)a_v_at[98], (char)a_v_at[100], (char)a_v_at[102],
+                        (char)a_v_at[104], (char)a_v_at[106], (char)a_v_at[108], (char)a_v_at[110],
+                        (char)a_v_at[112], (char)a_v_at[114], (char)a_v_at[116], (char)a_v_at[118],
+                        (char)a_v_at[120], (char)a_v_at[122], (char)a_v_at[124], (char)a_v_at[126]);
+      __m512i a_v = _mm512_castsi128_si512(a_v_q0);
+      a_v = _mm512_inserti32x4(a_v, a_v_q1, 1);
+      a_v = _mm512_inserti32x4(a_v, a_v_q2, 2);
+      a_v = _mm512_inserti32x4(a_v, a_v_q3, 3);
+      const int8_t* b_v_at = in1 + i * stride1;
+      const __m128i b_v_q0 = _mm_setr_epi8(
+          (char)b_v_at[0], (char)b_v_at[stride1], (char)b_v_at[2 * stride1],
+          (char)b_v_at[3 * stride1], (char)b_v_at[4 * stride1], (char)b_v_at[5 * stride1],
+          (char)b_v_at[6 * stride1], (char)b_v_at[7 * stride1], (char)b_v_at[8 * stride1],
+          (char)b_v_at[9 * stride1], (char)b_v_at[10 * stride1], (char)b_v_at[11 * stride1],
+          (char)b_v_at[12 * stride1], (char)b_v_at[13 * stride1], (char)b_v_at[14 * stride1],
+          (char)b_v_at[15 * stride1]);
+      const __m128i b_v_q1 = _mm_setr_epi8(
+          (char)b_v_at[16 * stride1], (char)b_v_at[17 * stride1], (char)b_v_at[18 * stride1],
+          (char)b_v_at[19 * stride1], (char)b_v_at[20 * stride1], (char)b_v_at[21 * stride1],
+          (char)b_v_at[22 * stride1], (char)b_v_at[23 * stride1], (char)b_v_at[24 * stride1],
+          (char)b_v_at[25 * stride1], (char)b_v_at[26 * stride1], (char)b_v_at[27 * stride1],
+          (char)b_v_at[28 * stride1], (char)b_v_at[29 * stride1], (char)b_v_at[30 * stride1],
+          (char)b_v_at[31 * stride1]);
+      const __m128i b_v_q2 = _mm_setr_epi8(
+          (char)b_v_at[32 * stride1], (char)b_v_at[33 * stride1], (char)b_v_at[34 * stride1],
+          (char)b_v_at[35 * stride1], (char)b_v_at[36 * stride1], (char)b_v_at[37 * stride1],
+          (char)b_v_at[38 * stride1], (char)b_v_at[39 * stride1], (char)b_v_at[40 * stride1],
+          (char)b_v_at[41 * stride1], (char)b_v_at[42 * stride1], (char)b_v_at[43 * stride1],
+          (char)b_v_at[44 * stride1], (char)b_v_at[45 * stride1], (char)b_v_at[46 * stride1],
+          (char)b_v_at[47 * stride1]);
+      const __m128i b_v_q3 = _mm_setr_epi8(
+          (char)b_v_at[48 * stride1], (char)b_v_at[49 * stride1], (char)b_v_at[50 * stride1],
+          (char)b_v_at[51 * stride1], (char)b_v_at[52 * stride1], (char)b_v_at[53 * stride1],
+          (char)b_v_at[54 * stride1], (char)b_v_at[55 * stride1], (char)b_v_at[56 * stride1],
+          (char)b_v_at[57 * stride1], (char)b_v_at[58 * stride1], (char)b_v_at[59 * stride1],
+          (char)b_v_at[60 * stride1], (char)b_v_at[61 * stride1], (char)b_v_at[62 * stride1],
+          (char)b_v_at[63 * stride1]);
+      __m512i b_v = _mm512_castsi128_si512(b_v_q0);
+      b_v = _mm512_inserti32x4(b_v, b_v_q1, 1);
+      b_v = _mm512_inserti32x4(b_v, b_v_q2, 2);
+      b_v = _mm512_inserti32x4(b_v, b_v_q3, 3);
+      __mmask64 t0 = _mm512_cmp_epi8_mask(a_v, b_v, _MM_CMPINT_NLE);
+      __m512i t1 = _mm512_sub_epi8(a_v, b_v);
+      __m512i t2 = _mm512_sub_epi8(b_v, a_v);
+      __m512i t3 = _mm512_mask_blend_epi8(t0, t2, t1);
+      _mm512_storeu_si512((void*)(out0 + i), t3);
+    }
+    // scalar cleanup
+    for (; i < n; ++i) {
+      uint8_t a_v_tail = (uint8_t)in0[2 * i];
+      uint8_t b_v_tail = (uint8_t)in1[i * stride1];
+      bool t4_tail = ((int8_t)a_v_tail > (int8_t)b_v_tail);
+      uint8_t t5_tail = (uint8_t)((uint32_t)a_v_tail - (uint32_t)b_v_tail);
+      uint8_t t6_tail = (uint8_t)((uint32_t)b_v_tail - (uint32_t)a_v_tail);
+      uint8_t t7_tail = (t4_tail ? t5_tail : t6_tail);
+      out0[i] = (int8_t)t7_tail;
+    }
   }
 }
 #endif
@@ -147,57 +198,99 @@ __attribute__((target("+sve"))) void map_strided_i8_sve(const int8_t* in0, const
   const svint32_t offsets32_2 = svindex_s32(0, (int32_t)2);
   // Lane offsets for the gathers: lane r reads element r * stride1.
   const svint32_t offsets32_stride1 = svindex_s32(0, (int32_t)stride1);
-  // whole vectors
-  int64_t i = 0;
-  for (; i <= n - 16 * vscale; i += 16 * vscale) {
-    const svuint32_t a_v_g0 = svld1ub_gather_s32offset_u32(
-        svunpklo_b(svunpklo_b(svptrue_b8())), (const uint8_t*)(in0 + 2 * i), offsets32_2);
-    const svuint32_t a_v_g1 = svld1ub_gather_s32offset_u32(
-        svunpkhi_b(svunpklo_b(svptrue_b8())),
-        (const uint8_t*)(in0 + 2 * i + (int64_t)svcntw() * 1 * 2), offsets32_2);
-    const svuint32_t a_v_g2 = svld1ub_gather_s32offset_u32(
-        svunpklo_b(svunpkhi_b(svptrue_b8())),
-        (const uint8_t*)(in0 + 2 * i + (int64_t)svcntw() * 2 * 2), offsets32_2);
-    const svuint32_t a_v_g3 = svld1ub_gather_s32offset_u32(
-        svunpkhi_b(svunpkhi_b(svptrue_b8())),
-        (const uint8_t*)(in0 + 2 * i + (int64_t)svcntw() * 3 * 2), offsets32_2);
-    svint8_t a_v = svreinterpret_s8_u8(
-        svuzp1_u8(svreinterpret_u8_u16(
-                      svuzp1_u16(svreinterpret_u16_u32(a_v_g0), svreinterpret_u16_u32(a_v_g1))),
-                  svreinterpret_u8_u16(
-                      svuzp1_u16(svreinterpret_u16_u32(a_v_g2), svreinterpret_u16_u32(a_v_g3)))));
-    const svuint32_t b_v_g0 =
-        svld1ub_gather_s32offset_u32(svunpklo_b(svunpklo_b(svptrue_b8())),
-                                     (const uint8_t*)(in1 + i * stride1), offsets32_stride1);
-    const svuint32_t b_v_g1 = svld1ub_gather_s32offset_u32(
-        svunpkhi_b(svunpklo_b(svptrue_b8())),
-        (const uint8_t*)(in1 + i * stride1 + (int64_t)svcntw() * 1 * stride1), offsets32_stride1);
-    const svuint32_t b_v_g2 = svld1ub_gather_s32offset_u32(
-        svunpklo_b(svunpkhi_b(svptrue_b8())),
-        (const uint8_t*)(in1 + i * stride1 + (int64_t)svcntw() * 2 * stride1), offsets32_stride1);
-    const svuint32_t b_v_g3 = svld1ub_gather_s32offset_u32(
-        svunpkhi_b(svunpkhi_b(svptrue_b8())),
-        (const uint8_t*)(in1 + i * stride1 + (int64_t)svcntw() * 3 * stride1), offsets32_stride1);
-    svint8_t b_v = svreinterpret_s8_u8(
-        svuzp1_u8(svreinterpret_u8_u16(
-                      svuzp1_u16(svreinterpret_u16_u32(b_v_g0), svreinterpret_u16_u32(b_v_g1))),
-                  svreinterpret_u8_u16(
-                      svuzp1_u16(svreinterpret_u16_u32(b_v_g2), svreinterpret_u16_u32(b_v_g3)))));
-    svbool_t t0 = svcmpgt_s8(svptrue_b8(), a_v, b_v);
-    svint8_t t1 = svsub_s8_x(svptrue_b8(), a_v, b_v);
-    svint8_t t2 = svsub_s8_x(svptrue_b8(), b_v, a_v);
-    svint8_t t3 = svsel_s8(t0, t1, t2);
-    svst1_s8(svptrue_b8(), out0 + i, t3);
+  // contiguous input (a stride of 1): whole-vector loads
+  if (stride1 == 1) {
+    // whole vectors
+    int64_t i = 0;
+    for (; i <= n - 16 * vscale; i += 16 * vscale) {
+      const svuint32_t a_v_g0 = svld1ub_gather_s32offset_u32(
+          svunpklo_b(svunpklo_b(svptrue_b8())), (const uint8_t*)(in0 + 2 * i), offsets32_2);
+      const svuint32_t a_v_g1 = svld1ub_gather_s32offset_u32(
+          svunpkhi_b(svunpklo_b(svptrue_b8())),
+          (const uint8_t*)(in0 + 2 * i + (int64_t)svcntw() * 1 * 2), offsets32_2);
+      const svuint32_t a_v_g2 = svld1ub_gather_s32offset_u32(
+          svunpklo_b(svunpkhi_b(svptrue_b8())),
+          (const uint8_t*)(in0 + 2 * i + (int64_t)svcntw() * 2 * 2), offsets32_2);
+      const svuint32_t a_v_g3 = svld1ub_gather_s32offset_u32(
+          svunpkhi_b(svunpkhi_b(svptrue_b8())),
+          (const uint8_t*)(in0 + 2 * i + (int64_t)svcntw() * 3 * 2), offsets32_2);
+      svint8_t a_v = svreinterpret_s8_u8(
+          svuzp1_u8(svreinterpret_u8_u16(
+                        svuzp1_u16(svreinterpret_u16_u32(a_v_g0), svreinterpret_u16_u32(a_v_g1))),
+                    svreinterpret_u8_u16(
+                        svuzp1_u16(svreinterpret_u16_u32(a_v_g2), svreinterpret_u16_u32(a_v_g3)))));
+      svint8_t b_v = svld1_s8(svptrue_b8(), in1 + i);
+      svbool_t t8 = svcmpgt_s8(svptrue_b8(), a_v, b_v);
+      svint8_t t9 = svsub_s8_x(svptrue_b8(), a_v, b_v);
+      svint8_t t10 = svsub_s8_x(svptrue_b8(), b_v, a_v);
+      svint8_t t11 = svsel_s8(t8, t9, t10);
+      svst1_s8(svptrue_b8(), out0 + i, t11);
+    }
+    // scalar cleanup
+    for (; i < n; ++i) {
+      uint8_t a_v_tail = (uint8_t)in0[2 * i];
+      uint8_t b_v_tail = (uint8_t)in1[i];
+      bool t12_tail = ((int8_t)a_v_tail > (int8_t)b_v_tail);
+      uint8_t t13_tail = (uint8_t)((uint32_t)a_v_tail - (uint32_t)b_v_tail);
+      uint8_t t14_tail = (uint8_t)((uint32_t)b_v_tail - (uint32_t)a_v_tail);
+      uint8_t t15_tail = (t12_tail ? t13_tail : t14_tail);
+      out0[i] = (int8_t)t15_tail;
+    }
   }
-  // scalar cleanup
-  for (; i < n; ++i) {
-    uint8_t a_v_tail = (uint8_t)in0[2 * i];
-    uint8_t b_v_tail = (uint8_t)in1[i * stride1];
-    bool t4_tail = ((int8_t)a_v_tail > (int8_t)b_v_tail);
-    uint8_t t5_tail = (uint8_t)((uint32_t)a_v_tail - (uint32_t)b_v_tail);
-    uint8_t t6_tail = (uint8_t)((uint32_t)b_v_tail - (uint32_t)a_v_tail);
-    uint8_t t7_tail = (t4_tail ? t5_tail : t6_tail);
-    out0[i] = (int8_t)t7_tail;
+  // strided input: gathered lanes
+  if (stride1 != 1) {
+    // whole vectors
+    int64_t i = 0;
+    for (; i <= n - 16 * vscale; i += 16 * vscale) {
+      const svuint32_t a_v_g0 = svld1ub_gather_s32offset_u32(
+          svunpklo_b(svunpklo_b(svptrue_b8())), (const uint8_t*)(in0 + 2 * i), offsets32_2);
+      const svuint32_t a_v_g1 = svld1ub_gather_s32offset_u32(
+          svunpkhi_b(svunpklo_b(svptrue_b8())),
+          (const uint8_t*)(in0 + 2 * i + (int64_t)svcntw() * 1 * 2), offsets32_2);
+      const svuint32_t a_v_g2 = svld1ub_gather_s32offset_u32(
+          svunpklo_b(svunpkhi_b(svptrue_b8())),
+          (const uint8_t*)(in0 + 2 * i + (int64_t)svcntw() * 2 * 2), offsets32_2);
+      const svuint32_t a_v_g3 = svld1ub_gather_s32offset_u32(
+          svunpkhi_b(svunpkhi_b(svptrue_b8())),
+          (const uint8_t*)(in0 + 2 * i + (int64_t)svcntw() * 3 * 2), offsets32_2);
+      svint8_t a_v = svreinterpret_s8_u8(
+          svuzp1_u8(svreinterpret_u8_u16(
+                        svuzp1_u16(svreinterpret_u16_u32(a_v_g0), svreinterpret_u16_u32(a_v_g1))),
+                    svreinterpret_u8_u16(
+                        svuzp1_u16(svreinterpret_u16_u32(a_v_g2), svreinterpret_u16_u32(a_v_g3)))));
+      const svuint32_t b_v_g0 =
+          svld1ub_gather_s32offset_u32(svunpklo_b(svunpklo_b(svptrue_b8())),
+                                       (const uint8_t*)(in1 + i * stride1), offsets32_stride1);
+      const svuint32_t b_v_g1 = svld1ub_gather_s32offset_u32(
+          svunpkhi_b(svunpklo_b(svptrue_b8())),
+          (const uint8_t*)(in1 + i * stride1 + (int64_t)svcntw() * 1 * stride1), offsets32_stride1);
+      const svuint32_t b_v_g2 = svld1ub_gather_s32offset_u32(
+          svunpklo_b(svunpkhi_b(svptrue_b8())),
+          (const uint8_t*)(in1 + i * stride1 + (int64_t)svcntw() * 2 * stride1), offsets32_stride1);
+      const svuint32_t b_v_g3 = svld1ub_gather_s32offset_u32(
+          svunpkhi_b(svunpkhi_b(svptrue_b8())),
+          (const uint8_t*)(in1 + i * stride1 + (int64_t)svcntw() * 3 * stride1), offsets32_stride1);
+      svint8_t b_v = svreinterpret_s8_u8(
+          svuzp1_u8(svreinterpret_u8_u16(
+                        svuzp1_u16(svreinterpret_u16_u32(b_v_g0), svreinterpret_u16_u32(b_v_g1))),
+                    svreinterpret_u8_u16(
+                        svuzp1_u16(svreinterpret_u16_u32(b_v_g2), svreinterpret_u16_u32(b_v_g3)))));
+      svbool_t t0 = svcmpgt_s8(svptrue_b8(), a_v, b_v);
+      svint8_t t1 = svsub_s8_x(svptrue_b8(), a_v, b_v);
+      svint8_t t2 = svsub_s8_x(svptrue_b8(), b_v, a_v);
+      svint8_t t3 = svsel_s8(t0, t1, t2);
+      svst1_s8(svptrue_b8(), out0 + i, t3);
+    }
+    // scalar cleanup
+    for (; i < n; ++i) {
+      uint8_t a_v_tail = (uint8_t)in0[2 * i];
+      uint8_t b_v_tail = (uint8_t)in1[i * stride1];
+      bool t4_tail = ((int8_t)a_v_tail > (int8_t)b_v_tail);
+      uint8_t t5_tail = (uint8_t)((uint32_t)a_v_tail - (uint32_t)b_v_tail);
+      uint8_t t6_tail = (uint8_t)((uint32_t)b_v_tail - (uint32_t)a_v_tail);
+      uint8_t t7_tail = (t4_tail ? t5_tail : t6_tail);
+      out0[i] = (int8_t)t7_tail;
+    }
   }
 }
 #endif
@@ -209,52 +302,90 @@ __attribute__((target("+sve"))) void map_strided_i8_sve(const int8_t* in0, const
 #if defined(__x86_64__)
 __attribute__((target("avx2"))) void map_strided_i8_avx2(const int8_t* in0, const int8_t* in1,
                                                          int64_t n, int64_t stride1, int8_t* out0) {
-  // whole vectors
-  int64_t i = 0;
-  for (; i + 32 <= n; i += 32) {
-    const int8_t* a_v_at = in0 + 2 * i;
-    const __m128i a_v_q0 =
-        _mm_setr_epi8((char)a_v_at[0], (char)a_v_at[2], (char)a_v_at[4], (char)a_v_at[6],
-                      (char)a_v_at[8], (char)a_v_at[10], (char)a_v_at[12], (char)a_v_at[14],
-                      (char)a_v_at[16], (char)a_v_at[18], (char)a_v_at[20], (char)a_v_at[22],
-                      (char)a_v_at[24], (char)a_v_at[26], (char)a_v_at[28], (char)a_v_at[30]);
-    const __m128i a_v_q1 =
-        _mm_setr_epi8((char)a_v_at[32], (char)a_v_at[34], (char)a_v_at[36], (char)a_v_at[38],
-                      (char)a_v_at[40], (char)a_v_at[42], (char)a_v_at[44], (char)a_v_at[46],
-                      (char)a_v_at[48], (char)a_v_at[50], (char)a_v_at[52], (char)a_v_at[54],
-                      (char)a_v_at[56], (char)a_v_at[58], (char)a_v_at[60], (char)a_v_at[62]);
-    __m256i a_v = _mm256_set_m128i(a_v_q1, a_v_q0);
-    const int8_t* b_v_at = in1 + i * stride1;
-    const __m128i b_v_q0 = _mm_setr_epi8(
-        (char)b_v_at[0], (char)b_v_at[stride1], (char)b_v_at[2 * stride1],
-        (char)b_v_at[3 * stride1], (char)b_v_at[4 * stride1], (char)b_v_at[5 * stride1],
-        (char)b_v_at[6 * stride1], (char)b_v_at[7 * stride1], (char)b_v_at[8 * stride1],
-        (char)b_v_at[9 * stride1], (char)b_v_at[10 * stride1], (char)b_v_at[11 * stride1],
-        (char)b_v_at[12 * stride1], (char)b_v_at[13 * stride1], (char)b_v_at[14 * stride1],
-        (char)b_v_at[15 * stride1]);
-    const __m128i b_v_q1 = _mm_setr_epi8(
-        (char)b_v_at[16 * stride1], (char)b_v_at[17 * stride1], (char)b_v_at[18 * stride1],
-        (char)b_v_at[19 * stride1], (char)b_v_at[20 * stride1], (char)b_v_at[21 * stride1],
-        (char)b_v_at[22 * stride1], (char)b_v_at[23 * stride1], (char)b_v_at[24 * stride1],
-        (char)b_v_at[25 * stride1], (char)b_v_at[26 * stride1], (char)b_v_at[27 * stride1],
-        (char)b_v_at[28 * stride1], (char)b_v_at[29 * stride1], (char)b_v_at[30 * stride1],
-        (char)b_v_at[31 * stride1]);
-    __m256i b_v = _mm256_set_m128i(b_v_q1, b_v_q0);
-    __m256i t0 = _mm256_cmpgt_epi8(a_v, b_v);
-    __m256i t1 = _mm256_sub_epi8(a_v, b_v);
-    __m256i t2 = _mm256_sub_epi8(b_v, a_v);
-    __m256i t3 = _mm256_blendv_epi8(t2, t1, t0);
-    _mm256_storeu_si256((__m256i*)(out0 + i), t3);
+  // contiguous input (a stride of 1): whole-vector loads
+  if (stride1 == 1) {
+    // whole vectors
+    int64_t i = 0;
+    for (; i + 32 <= n; i += 32) {
+      const int8_t* a_v_at = in0 + 2 * i;
+      const __m128i a_v_q0 =
+          _mm_setr_epi8((char)a_v_at[0], (char)a_v_at[2], (char)a_v_at[4], (char)a_v_at[6],
+                        (char)a_v_at[8], (char)a_v_at[10], (char)a_v_at[12], (char)a_v_at[14],
+                        (char)a_v_at[16], (char)a_v_at[18], (char)a_v_at[20], (char)a_v_at[22],
+                        (char)a_v_at[24], (char)a_v_at[26], (char)a_v_at[28], (char)a_v_at[30]);
+      const __m128i a_v_q1 =
+          _mm_setr_epi8((char)a_v_at[32], (char)a_v_at[34], (char)a_v_at[36], (char)a_v_at[38],
+                        (char)a_v_at[40], (char)a_v_at[42], (char)a_v_at[44], (char)a_v_at[46],
+                        (char)a_v_at[48], (char)a_v_at[50], (char)a_v_at[52], (char)a_v_at[54],
+                        (char)a_v_at[56], (char)a_v_at[58], (char)a_v_at[60], (char)a_v_at[62]);
+      __m256i a_v = _mm256_set_m128i(a_v_q1, a_v_q0);
+      __m256i b_v = _mm256_loadu_si256((const __m256i*)(in1 + i));
+      __m256i t8 = _mm256_cmpgt_epi8(a_v, b_v);
+      __m256i t9 = _mm256_sub_epi8(a_v, b_v);
+      __m256i t10 = _mm256_sub_epi8(b_v, a_v);
+      __m256i t11 = _mm256_blendv_epi8(t10, t9, t8);
+      _mm256_storeu_si256((__m256i*)(out0 + i), t11);
+    }
+    // scalar cleanup
+    for (; i < n; ++i) {
+      uint8_t a_v_tail = (uint8_t)in0[2 * i];
+      uint8_t b_v_tail = (uint8_t)in1[i];
+      bool t12_tail = ((int8_t)a_v_tail > (int8_t)b_v_tail);
+      uint8_t t13_tail = (uint8_t)((uint32_t)a_v_tail - (uint32_t)b_v_tail);
+      uint8_t t14_tail = (uint8_t)((uint32_t)b_v_tail - (uint32_t)a_v_tail);
+      uint8_t t15_tail = (t12_tail ? t13_tail : t14_tail);
+      out0[i] = (int8_t)t15_tail;
+    }
   }
-  // scalar cleanup
-  for (; i < n; ++i) {
-    uint8_t a_v_tail = (uint8_t)in0[2 * i];
-    uint8_t b_v_tail = (uint8_t)in1[i * stride1];
-    bool t4_tail = ((int8_t)a_v_tail > (int8_t)b_v_tail);
-    uint8_t t5_tail = (uint8_t)((uint32_t)a_v_tail - (uint32_t)b_v_tail);
-    uint8_t t6_tail = (uint8_t)((uint32_t)b_v_tail - (uint32_t)a_v_tail);
-    uint8_t t7_tail = (t4_tail ? t5_tail : t6_tail);
-    out0[i] = (int8_t)t7_tail;
+  // strided input: gathered lanes
+  if (stride1 != 1) {
+    // whole vectors
+    int64_t i = 0;
+    for (; i + 32 <= n; i += 32) {
+      const int8_t* a_v_at = in0 + 2 * i;
+      const __m128i a_v_q0 =
+          _mm_setr_epi8((char)a_v_at[0], (char)a_v_at[2], (char)a_v_at[4], (char)a_v_at[6],
+                        (char)a_v_at[8], (char)a_v_at[10], (char)a_v_at[12], (char)a_v_at[14],
+                        (char)a_v_at[16], (char)a_v_at[18], (char)a_v_at[20], (char)a_v_at[22],
+                        (char)a_v_at[24], (char)a_v_at[26], (char)a_v_at[28], (char)a_v_at[30]);
+      const __m128i a_v_q1 =
+          _mm_setr_epi8((char)a_v_at[32], (char)a_v_at[34], (char)a_v_at[36], (char)a_v_at[38],
+                        (char)a_v_at[40], (char)a_v_at[42], (char)a_v_at[44], (char)a_v_at[46],
+                        (char)a_v_at[48], (char)a_v_at[50], (char)a_v_at[52], (char)a_v_at[54],
+                        (char)a_v_at[56], (char)a_v_at[58], (char)a_v_at[60], (char)a_v_at[62]);
+      __m256i a_v = _mm256_set_m128i(a_v_q1, a_v_q0);
+      const int8_t* b_v_at = in1 + i * stride1;
+      const __m128i b_v_q0 = _mm_setr_epi8(
+          (char)b_v_at[0], (char)b_v_at[stride1], (char)b_v_at[2 * stride1],
+          (char)b_v_at[3 * stride1], (char)b_v_at[4 * stride1], (char)b_v_at[5 * stride1],
+          (char)b_v_at[6 * stride1], (char)b_v_at[7 * stride1], (char)b_v_at[8 * stride1],
+          (char)b_v_at[9 * stride1], (char)b_v_at[10 * stride1], (char)b_v_at[11 * stride1],
+          (char)b_v_at[12 * stride1], (char)b_v_at[13 * stride1], (char)b_v_at[14 * stride1],
+          (char)b_v_at[15 * stride1]);
+      const __m128i b_v_q1 = _mm_setr_epi8(
+          (char)b_v_at[16 * stride1], (char)b_v_at[17 * stride1], (char)b_v_at[18 * stride1],
+          (char)b_v_at[19 * stride1], (char)b_v_at[20 * stride1], (char)b_v_at[21 * stride1],
+          (char)b_v_at[22 * stride1], (char)b_v_at[23 * stride1], (char)b_v_at[24 * stride1],
+          (char)b_v_at[25 * stride1], (char)b_v_at[26 * stride1], (char)b_v_at[27 * stride1],
+          (char)b_v_at[28 * stride1], (char)b_v_at[29 * stride1], (char)b_v_at[30 * stride1],
+          (char)b_v_at[31 * stride1]);
+      __m256i b_v = _mm256_set_m128i(b_v_q1, b_v_q0);
+      __m256i t0 = _mm256_cmpgt_epi8(a_v, b_v);
+      __m256i t1 = _mm256_sub_epi8(a_v, b_v);
+      __m256i t2 = _mm256_sub_epi8(b_v, a_v);
+      __m256i t3 = _mm256_blendv_epi8(t2, t1, t0);
+      _mm256_storeu_si256((__m256i*)(out0 + i), t3);
+    }
+    // scalar cleanup
+    for (; i < n; ++i) {
+      uint8_t a_v_tail = (uint8_t)in0[2 * i];
+      uint8_t b_v_tail = (uint8_t)in1[i * stride1];
+      bool t4_tail = ((int8_t)a_v_tail > (int8_t)b_v_tail);
+      uint8_t t5_tail = (uint8_t)((uint32_t)a_v_tail - (uint32_t)b_v_tail);
+      uint8_t t6_tail = (uint8_t)((uint32_t)b_v_tail - (uint32_t)a_v_tail);
+      uint8_t t7_tail = (t4_tail ? t5_tail : t6_tail);
+      out0[i] = (int8_t)t7_tail;
+    }
   }
 }
 #endif
@@ -267,58 +398,101 @@ __attribute__((target("avx2"))) void map_strided_i8_avx2(const int8_t* in0, cons
 
 void map_strided_i8_neon(const int8_t* in0, const int8_t* in1, int64_t n, int64_t stride1,
                          int8_t* out0) {
-  // whole vectors
-  int64_t i = 0;
-  for (; i + 16 <= n; i += 16) {
-    int8x16_t a_v = vdupq_n_s8(0);
-    a_v = vld1q_lane_s8((in0 + 2 * i + 0 * 2), a_v, 0);
-    a_v = vld1q_lane_s8((in0 + 2 * i + 1 * 2), a_v, 1);
-    a_v = vld1q_lane_s8((in0 + 2 * i + 2 * 2), a_v, 2);
-    a_v = vld1q_lane_s8((in0 + 2 * i + 3 * 2), a_v, 3);
-    a_v = vld1q_lane_s8((in0 + 2 * i + 4 * 2), a_v, 4);
-    a_v = vld1q_lane_s8((in0 + 2 * i + 5 * 2), a_v, 5);
-    a_v = vld1q_lane_s8((in0 + 2 * i + 6 * 2), a_v, 6);
-    a_v = vld1q_lane_s8((in0 + 2 * i + 7 * 2), a_v, 7);
-    a_v = vld1q_lane_s8((in0 + 2 * i + 8 * 2), a_v, 8);
-    a_v = vld1q_lane_s8((in0 + 2 * i + 9 * 2), a_v, 9);
-    a_v = vld1q_lane_s8((in0 + 2 * i + 10 * 2), a_v, 10);
-    a_v = vld1q_lane_s8((in0 + 2 * i + 11 * 2), a_v, 11);
-    a_v = vld1q_lane_s8((in0 + 2 * i + 12 * 2), a_v, 12);
-    a_v = vld1q_lane_s8((in0 + 2 * i + 13 * 2), a_v, 13);
-    a_v = vld1q_lane_s8((in0 + 2 * i + 14 * 2), a_v, 14);
-    a_v = vld1q_lane_s8((in0 + 2 * i + 15 * 2), a_v, 15);
-    int8x16_t b_v = vdupq_n_s8(0);
-    b_v = vld1q_lane_s8((in1 + i * stride1 + 0 * stride1), b_v, 0);
-    b_v = vld1q_lane_s8((in1 + i * stride1 + 1 * stride1), b_v, 1);
-    b_v = vld1q_lane_s8((in1 + i * stride1 + 2 * stride1), b_v, 2);
-    b_v = vld1q_lane_s8((in1 + i * stride1 + 3 * stride1), b_v, 3);
-    b_v = vld1q_lane_s8((in1 + i * stride1 + 4 * stride1), b_v, 4);
-    b_v = vld1q_lane_s8((in1 + i * stride1 + 5 * stride1), b_v, 5);
-    b_v = vld1q_lane_s8((in1 + i * stride1 + 6 * stride1), b_v, 6);
-    b_v = vld1q_lane_s8((in1 + i * stride1 + 7 * stride1), b_v, 7);
-    b_v = vld1q_lane_s8((in1 + i * stride1 + 8 * stride1), b_v, 8);
-    b_v = vld1q_lane_s8((in1 + i * stride1 + 9 * stride1), b_v, 9);
-    b_v = vld1q_lane_s8((in1 + i * stride1 + 10 * stride1), b_v, 10);
-    b_v = vld1q_lane_s8((in1 + i * stride1 + 11 * stride1), b_v, 11);
-    b_v = vld1q_lane_s8((in1 + i * stride1 + 12 * stride1), b_v, 12);
-    b_v = vld1q_lane_s8((in1 + i * stride1 + 13 * stride1), b_v, 13);
-    b_v = vld1q_lane_s8((in1 + i * stride1 + 14 * stride1), b_v, 14);
-    b_v = vld1q_lane_s8((in1 + i * stride1 + 15 * stride1), b_v, 15);
-    uint8x16_t t0 = vcgtq_s8(a_v, b_v);
-    int8x16_t t1 = vsubq_s8(a_v, b_v);
-    int8x16_t t2 = vsubq_s8(b_v, a_v);
-    int8x16_t t3 = vbslq_s8(t0, t1, t2);
-    vst1q_s8(out0 + i, t3);
+  // contiguous input (a stride of 1): whole-vector loads
+  if (stride1 == 1) {
+    // whole vectors
+    int64_t i = 0;
+    for (; i + 16 <= n; i += 16) {
+      int8x16_t a_v = vdupq_n_s8(0);
+      a_v = vld1q_lane_s8((in0 + 2 * i + 0 * 2), a_v, 0);
+      a_v = vld1q_lane_s8((in0 + 2 * i + 1 * 2), a_v, 1);
+      a_v = vld1q_lane_s8((in0 + 2 * i + 2 * 2), a_v, 2);
+      a_v = vld1q_lane_s8((in0 + 2 * i + 3 * 2), a_v, 3);
+      a_v = vld1q_lane_s8((in0 + 2 * i + 4 * 2), a_v, 4);
+      a_v = vld1q_lane_s8((in0 + 2 * i + 5 * 2), a_v, 5);
+      a_v = vld1q_lane_s8((in0 + 2 * i + 6 * 2), a_v, 6);
+      a_v = vld1q_lane_s8((in0 + 2 * i + 7 * 2), a_v, 7);
+      a_v = vld1q_lane_s8((in0 + 2 * i + 8 * 2), a_v, 8);
+      a_v = vld1q_lane_s8((in0 + 2 * i + 9 * 2), a_v, 9);
+      a_v = vld1q_lane_s8((in0 + 2 * i + 10 * 2), a_v, 10);
+      a_v = vld1q_lane_s8((in0 + 2 * i + 11 * 2), a_v, 11);
+      a_v = vld1q_lane_s8((in0 + 2 * i + 12 * 2), a_v, 12);
+      a_v = vld1q_lane_s8((in0 + 2 * i + 13 * 2), a_v, 13);
+      a_v = vld1q_lane_s8((in0 + 2 * i + 14 * 2), a_v, 14);
+      a_v = vld1q_lane_s8((in0 + 2 * i + 15 * 2), a_v, 15);
+      int8x16_t b_v = vld1q_s8(in1 + i);
+      uint8x16_t t8 = vcgtq_s8(a_v, b_v);
+      int8x16_t t9 = vsubq_s8(a_v, b_v);
+      int8x16_t t10 = vsubq_s8(b_v, a_v);
+      int8x16_t t11 = vbslq_s8(t8, t9, t10);
+      vst1q_s8(out0 + i, t11);
+    }
+    // scalar cleanup
+    for (; i < n; ++i) {
+      uint8_t a_v_tail = (uint8_t)in0[2 * i];
+      uint8_t b_v_tail = (uint8_t)in1[i];
+      bool t12_tail = ((int8_t)a_v_tail > (int8_t)b_v_tail);
+      uint8_t t13_tail = (uint8_t)((uint32_t)a_v_tail - (uint32_t)b_v_tail);
+      uint8_t t14_tail = (uint8_t)((uint32_t)b_v_tail - (uint32_t)a_v_tail);
+      uint8_t t15_tail = (t12_tail ? t13_tail : t14_tail);
+      out0[i] = (int8_t)t15_tail;
+    }
   }
-  // scalar cleanup
-  for (; i < n; ++i) {
-    uint8_t a_v_tail = (uint8_t)in0[2 * i];
-    uint8_t b_v_tail = (uint8_t)in1[i * stride1];
-    bool t4_tail = ((int8_t)a_v_tail > (int8_t)b_v_tail);
-    uint8_t t5_tail = (uint8_t)((uint32_t)a_v_tail - (uint32_t)b_v_tail);
-    uint8_t t6_tail = (uint8_t)((uint32_t)b_v_tail - (uint32_t)a_v_tail);
-    uint8_t t7_tail = (t4_tail ? t5_tail : t6_tail);
-    out0[i] = (int8_t)t7_tail;
+  // strided input: gathered lanes
+  if (stride1 != 1) {
+    // whole vectors
+    int64_t i = 0;
+    for (; i + 16 <= n; i += 16) {
+      int8x16_t a_v = vdupq_n_s8(0);
+      a_v = vld1q_lane_s8((in0 + 2 * i + 0 * 2), a_v, 0);
+      a_v = vld1q_lane_s8((in0 + 2 * i + 1 * 2), a_v, 1);
+      a_v = vld1q_lane_s8((in0 + 2 * i + 2 * 2), a_v, 2);
+      a_v = vld1q_lane_s8((in0 + 2 * i + 3 * 2), a_v, 3);
+      a_v = vld1q_lane_s8((in0 + 2 * i + 4 * 2), a_v, 4);
+      a_v = vld1q_lane_s8((in0 + 2 * i + 5 * 2), a_v, 5);
+      a_v = vld1q_lane_s8((in0 + 2 * i + 6 * 2), a_v, 6);
+      a_v = vld1q_lane_s8((in0 + 2 * i + 7 * 2), a_v, 7);
+      a_v = vld1q_lane_s8((in0 + 2 * i + 8 * 2), a_v, 8);
+      a_v = vld1q_lane_s8((in0 + 2 * i + 9 * 2), a_v, 9);
+      a_v = vld1q_lane_s8((in0 + 2 * i + 10 * 2), a_v, 10);
+      a_v = vld1q_lane_s8((in0 + 2 * i + 11 * 2), a_v, 11);
+      a_v = vld1q_lane_s8((in0 + 2 * i + 12 * 2), a_v, 12);
+      a_v = vld1q_lane_s8((in0 + 2 * i + 13 * 2), a_v, 13);
+      a_v = vld1q_lane_s8((in0 + 2 * i + 14 * 2), a_v, 14);
+      a_v = vld1q_lane_s8((in0 + 2 * i + 15 * 2), a_v, 15);
+      int8x16_t b_v = vdupq_n_s8(0);
+      b_v = vld1q_lane_s8((in1 + i * stride1 + 0 * stride1), b_v, 0);
+      b_v = vld1q_lane_s8((in1 + i * stride1 + 1 * stride1), b_v, 1);
+      b_v = vld1q_lane_s8((in1 + i * stride1 + 2 * stride1), b_v, 2);
+      b_v = vld1q_lane_s8((in1 + i * stride1 + 3 * stride1), b_v, 3);
+      b_v = vld1q_lane_s8((in1 + i * stride1 + 4 * stride1), b_v, 4);
+      b_v = vld1q_lane_s8((in1 + i * stride1 + 5 * stride1), b_v, 5);
+      b_v = vld1q_lane_s8((in1 + i * stride1 + 6 * stride1), b_v, 6);
+      b_v = vld1q_lane_s8((in1 + i * stride1 + 7 * stride1), b_v, 7);
+      b_v = vld1q_lane_s8((in1 + i * stride1 + 8 * stride1), b_v, 8);
+      b_v = vld1q_lane_s8((in1 + i * stride1 + 9 * stride1), b_v, 9);
+      b_v = vld1q_lane_s8((in1 + i * stride1 + 10 * stride1), b_v, 10);
+      b_v = vld1q_lane_s8((in1 + i * stride1 + 11 * stride1), b_v, 11);
+      b_v = vld1q_lane_s8((in1 + i * stride1 + 12 * stride1), b_v, 12);
+      b_v = vld1q_lane_s8((in1 + i * stride1 + 13 * stride1), b_v, 13);
+      b_v = vld1q_lane_s8((in1 + i * stride1 + 14 * stride1), b_v, 14);
+      b_v = vld1q_lane_s8((in1 + i * stride1 + 15 * stride1), b_v, 15);
+      uint8x16_t t0 = vcgtq_s8(a_v, b_v);
+      int8x16_t t1 = vsubq_s8(a_v, b_v);
+      int8x16_t t2 = vsubq_s8(b_v, a_v);
+      int8x16_t t3 = vbslq_s8(t0, t1, t2);
+      vst1q_s8(out0 + i, t3);
+    }
+    // scalar cleanup
+    for (; i < n; ++i) {
+      uint8_t a_v_tail = (uint8_t)in0[2 * i];
+      uint8_t b_v_tail = (uint8_t)in1[i * stride1];
+      bool t4_tail = ((int8_t)a_v_tail > (int8_t)b_v_tail);
+      uint8_t t5_tail = (uint8_t)((uint32_t)a_v_tail - (uint32_t)b_v_tail);
+      uint8_t t6_tail = (uint8_t)((uint32_t)b_v_tail - (uint32_t)a_v_tail);
+      uint8_t t7_tail = (t4_tail ? t5_tail : t6_tail);
+      out0[i] = (int8_t)t7_tail;
+    }
   }
 }
 #endif

@@ -45,6 +45,7 @@ __attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) 
 
 // ---- avx512 (512-bit vectors)
 // tail: scalar cleanup loop after the whole vectors
+// whole vectors: 4 per iteration (unrolled), then one per iteration
 // uses strided lanes: scalar loads inserted into 128-bit quarters
 // uses vfmadd fused multiply-add
 
@@ -57,27 +58,65 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void map_tran
   // rows
   int64_t r = 0;
   for (; r < rows; ++r) {
-    // whole vectors
-    int64_t c = 0;
-    for (; c + 8 <= cols; c += 8) {
-      const double* a_v_at = in0 + c * stride1 + r;
-      const __m128d a_v_q0 = _mm_setr_pd(a_v_at[0], a_v_at[stride1]);
-      const __m128d a_v_q1 = _mm_setr_pd(a_v_at[2 * stride1], a_v_at[3 * stride1]);
-      const __m128d a_v_q2 = _mm_setr_pd(a_v_at[4 * stride1], a_v_at[5 * stride1]);
-      const __m128d a_v_q3 = _mm_setr_pd(a_v_at[6 * stride1], a_v_at[7 * stride1]);
-      __m512d a_v = _mm512_castpd128_pd512(a_v_q0);
-      a_v = _mm512_insertf64x2(a_v, a_v_q1, 1);
-      a_v = _mm512_insertf64x2(a_v, a_v_q2, 2);
-      a_v = _mm512_insertf64x2(a_v, a_v_q3, 3);
-      __m512d t0 = _mm512_fmadd_pd(a_v, k0, _mm512_loadu_pd(in1 + c + r * stride));
-      _mm512_storeu_pd(out0 + c + r * stride, t0);
+    // contiguous input (a stride of 1): whole-vector loads
+    if (stride1 == 1) {
+      int64_t c = 0;
+      // at least one whole vector
+      if (cols > 7) {
+        // whole vectors, 4 per iteration
+        for (; c + 32 <= cols; c += 32) {
+          __m512d a_v_0 = _mm512_loadu_pd(in0 + c + r);
+          __m512d t2_0 = _mm512_fmadd_pd(a_v_0, k0, _mm512_loadu_pd(in1 + c + r * stride));
+          _mm512_storeu_pd(out0 + c + r * stride, t2_0);
+          __m512d a_v_1 = _mm512_loadu_pd(in0 + c + r + 8);
+          __m512d t2_1 = _mm512_fmadd_pd(a_v_1, k0, _mm512_loadu_pd(in1 + c + r * stride + 8));
+          _mm512_storeu_pd(out0 + c + r * stride + 8, t2_1);
+          __m512d a_v_2 = _mm512_loadu_pd(in0 + c + r + 16);
+          __m512d t2_2 = _mm512_fmadd_pd(a_v_2, k0, _mm512_loadu_pd(in1 + c + r * stride + 16));
+          _mm512_storeu_pd(out0 + c + r * stride + 16, t2_2);
+          __m512d a_v_3 = _mm512_loadu_pd(in0 + c + r + 24);
+          __m512d t2_3 = _mm512_fmadd_pd(a_v_3, k0, _mm512_loadu_pd(in1 + c + r * stride + 24));
+          _mm512_storeu_pd(out0 + c + r * stride + 24, t2_3);
+        }
+        // whole vectors, one per iteration
+        for (; c + 8 <= cols; c += 8) {
+          __m512d a_v = _mm512_loadu_pd(in0 + c + r);
+          __m512d t3 = _mm512_fmadd_pd(a_v, k0, _mm512_loadu_pd(in1 + c + r * stride));
+          _mm512_storeu_pd(out0 + c + r * stride, t3);
+        }
+      }
+      // scalar cleanup
+      for (; c < cols; ++c) {
+        double a_v_tail = in0[c + r];
+        double bias_v_tail = in1[c + r * stride];
+        double t4_tail = __builtin_fma(a_v_tail, k1_s, bias_v_tail);
+        out0[c + r * stride] = t4_tail;
+      }
     }
-    // scalar cleanup
-    for (; c < cols; ++c) {
-      double a_v_tail = in0[c * stride1 + r];
-      double bias_v_tail = in1[c + r * stride];
-      double t1_tail = __builtin_fma(a_v_tail, k1_s, bias_v_tail);
-      out0[c + r * stride] = t1_tail;
+    // strided input: gathered lanes
+    if (stride1 != 1) {
+      // whole vectors
+      int64_t c = 0;
+      for (; c + 8 <= cols; c += 8) {
+        const double* a_v_at = in0 + c * stride1 + r;
+        const __m128d a_v_q0 = _mm_setr_pd(a_v_at[0], a_v_at[stride1]);
+        const __m128d a_v_q1 = _mm_setr_pd(a_v_at[2 * stride1], a_v_at[3 * stride1]);
+        const __m128d a_v_q2 = _mm_setr_pd(a_v_at[4 * stride1], a_v_at[5 * stride1]);
+        const __m128d a_v_q3 = _mm_setr_pd(a_v_at[6 * stride1], a_v_at[7 * stride1]);
+        __m512d a_v = _mm512_castpd128_pd512(a_v_q0);
+        a_v = _mm512_insertf64x2(a_v, a_v_q1, 1);
+        a_v = _mm512_insertf64x2(a_v, a_v_q2, 2);
+        a_v = _mm512_insertf64x2(a_v, a_v_q3, 3);
+        __m512d t0 = _mm512_fmadd_pd(a_v, k0, _mm512_loadu_pd(in1 + c + r * stride));
+        _mm512_storeu_pd(out0 + c + r * stride, t0);
+      }
+      // scalar cleanup
+      for (; c < cols; ++c) {
+        double a_v_tail = in0[c * stride1 + r];
+        double bias_v_tail = in1[c + r * stride];
+        double t1_tail = __builtin_fma(a_v_tail, k1_s, bias_v_tail);
+        out0[c + r * stride] = t1_tail;
+      }
     }
   }
 }
@@ -101,21 +140,42 @@ __attribute__((target("+sve"))) void map_transposed_f64_sve(const double* in0, c
   // rows
   int64_t r = 0;
   for (; r < rows; ++r) {
-    // whole vectors
-    int64_t c = 0;
-    for (; c <= cols - 2 * vscale; c += 2 * vscale) {
-      svfloat64_t a_v =
-          svld1_gather_s64index_f64(svptrue_b64(), (in0 + c * stride1 + r), offsets64_stride1);
-      svfloat64_t t0 =
-          svmla_f64_x(svptrue_b64(), svld1_f64(svptrue_b64(), in1 + c + r * stride), a_v, k0);
-      svst1_f64(svptrue_b64(), out0 + c + r * stride, t0);
+    // contiguous input (a stride of 1): whole-vector loads
+    if (stride1 == 1) {
+      // whole vectors
+      int64_t c = 0;
+      for (; c <= cols - 2 * vscale; c += 2 * vscale) {
+        svfloat64_t a_v = svld1_f64(svptrue_b64(), in0 + c + r);
+        svfloat64_t t2 =
+            svmla_f64_x(svptrue_b64(), svld1_f64(svptrue_b64(), in1 + c + r * stride), a_v, k0);
+        svst1_f64(svptrue_b64(), out0 + c + r * stride, t2);
+      }
+      // scalar cleanup
+      for (; c < cols; ++c) {
+        double a_v_tail = in0[c + r];
+        double bias_v_tail = in1[c + r * stride];
+        double t3_tail = __builtin_fma(a_v_tail, k1_s, bias_v_tail);
+        out0[c + r * stride] = t3_tail;
+      }
     }
-    // scalar cleanup
-    for (; c < cols; ++c) {
-      double a_v_tail = in0[c * stride1 + r];
-      double bias_v_tail = in1[c + r * stride];
-      double t1_tail = __builtin_fma(a_v_tail, k1_s, bias_v_tail);
-      out0[c + r * stride] = t1_tail;
+    // strided input: gathered lanes
+    if (stride1 != 1) {
+      // whole vectors
+      int64_t c = 0;
+      for (; c <= cols - 2 * vscale; c += 2 * vscale) {
+        svfloat64_t a_v =
+            svld1_gather_s64index_f64(svptrue_b64(), (in0 + c * stride1 + r), offsets64_stride1);
+        svfloat64_t t0 =
+            svmla_f64_x(svptrue_b64(), svld1_f64(svptrue_b64(), in1 + c + r * stride), a_v, k0);
+        svst1_f64(svptrue_b64(), out0 + c + r * stride, t0);
+      }
+      // scalar cleanup
+      for (; c < cols; ++c) {
+        double a_v_tail = in0[c * stride1 + r];
+        double bias_v_tail = in1[c + r * stride];
+        double t1_tail = __builtin_fma(a_v_tail, k1_s, bias_v_tail);
+        out0[c + r * stride] = t1_tail;
+      }
     }
   }
 }
@@ -123,6 +183,7 @@ __attribute__((target("+sve"))) void map_transposed_f64_sve(const double* in0, c
 
 // ---- avx2+fma (256-bit vectors)
 // tail: scalar cleanup loop after the whole vectors
+// whole vectors: 4 per iteration (unrolled), then one per iteration
 // uses strided lanes: scalar loads inserted into 128-bit quarters
 // uses vfmadd fused multiply-add
 
@@ -135,22 +196,60 @@ __attribute__((target("avx2,fma"))) void map_transposed_f64_avx2_fma(
   // rows
   int64_t r = 0;
   for (; r < rows; ++r) {
-    // whole vectors
-    int64_t c = 0;
-    for (; c + 4 <= cols; c += 4) {
-      const double* a_v_at = in0 + c * stride1 + r;
-      const __m128d a_v_q0 = _mm_setr_pd(a_v_at[0], a_v_at[stride1]);
-      const __m128d a_v_q1 = _mm_setr_pd(a_v_at[2 * stride1], a_v_at[3 * stride1]);
-      __m256d a_v = _mm256_set_m128d(a_v_q1, a_v_q0);
-      __m256d t0 = _mm256_fmadd_pd(a_v, k0, _mm256_loadu_pd(in1 + c + r * stride));
-      _mm256_storeu_pd(out0 + c + r * stride, t0);
+    // contiguous input (a stride of 1): whole-vector loads
+    if (stride1 == 1) {
+      int64_t c = 0;
+      // at least one whole vector
+      if (cols > 3) {
+        // whole vectors, 4 per iteration
+        for (; c + 16 <= cols; c += 16) {
+          __m256d a_v_0 = _mm256_loadu_pd(in0 + c + r);
+          __m256d t2_0 = _mm256_fmadd_pd(a_v_0, k0, _mm256_loadu_pd(in1 + c + r * stride));
+          _mm256_storeu_pd(out0 + c + r * stride, t2_0);
+          __m256d a_v_1 = _mm256_loadu_pd(in0 + c + r + 4);
+          __m256d t2_1 = _mm256_fmadd_pd(a_v_1, k0, _mm256_loadu_pd(in1 + c + r * stride + 4));
+          _mm256_storeu_pd(out0 + c + r * stride + 4, t2_1);
+          __m256d a_v_2 = _mm256_loadu_pd(in0 + c + r + 8);
+          __m256d t2_2 = _mm256_fmadd_pd(a_v_2, k0, _mm256_loadu_pd(in1 + c + r * stride + 8));
+          _mm256_storeu_pd(out0 + c + r * stride + 8, t2_2);
+          __m256d a_v_3 = _mm256_loadu_pd(in0 + c + r + 12);
+          __m256d t2_3 = _mm256_fmadd_pd(a_v_3, k0, _mm256_loadu_pd(in1 + c + r * stride + 12));
+          _mm256_storeu_pd(out0 + c + r * stride + 12, t2_3);
+        }
+        // whole vectors, one per iteration
+        for (; c + 4 <= cols; c += 4) {
+          __m256d a_v = _mm256_loadu_pd(in0 + c + r);
+          __m256d t3 = _mm256_fmadd_pd(a_v, k0, _mm256_loadu_pd(in1 + c + r * stride));
+          _mm256_storeu_pd(out0 + c + r * stride, t3);
+        }
+      }
+      // scalar cleanup
+      for (; c < cols; ++c) {
+        double a_v_tail = in0[c + r];
+        double bias_v_tail = in1[c + r * stride];
+        double t4_tail = __builtin_fma(a_v_tail, k1_s, bias_v_tail);
+        out0[c + r * stride] = t4_tail;
+      }
     }
-    // scalar cleanup
-    for (; c < cols; ++c) {
-      double a_v_tail = in0[c * stride1 + r];
-      double bias_v_tail = in1[c + r * stride];
-      double t1_tail = __builtin_fma(a_v_tail, k1_s, bias_v_tail);
-      out0[c + r * stride] = t1_tail;
+    // strided input: gathered lanes
+    if (stride1 != 1) {
+      // whole vectors
+      int64_t c = 0;
+      for (; c + 4 <= cols; c += 4) {
+        const double* a_v_at = in0 + c * stride1 + r;
+        const __m128d a_v_q0 = _mm_setr_pd(a_v_at[0], a_v_at[stride1]);
+        const __m128d a_v_q1 = _mm_setr_pd(a_v_at[2 * stride1], a_v_at[3 * stride1]);
+        __m256d a_v = _mm256_set_m128d(a_v_q1, a_v_q0);
+        __m256d t0 = _mm256_fmadd_pd(a_v, k0, _mm256_loadu_pd(in1 + c + r * stride));
+        _mm256_storeu_pd(out0 + c + r * stride, t0);
+      }
+      // scalar cleanup
+      for (; c < cols; ++c) {
+        double a_v_tail = in0[c * stride1 + r];
+        double bias_v_tail = in1[c + r * stride];
+        double t1_tail = __builtin_fma(a_v_tail, k1_s, bias_v_tail);
+        out0[c + r * stride] = t1_tail;
+      }
     }
   }
 }
@@ -170,21 +269,41 @@ void map_transposed_f64_neon(const double* in0, const double* in1, int64_t rows,
   // rows
   int64_t r = 0;
   for (; r < rows; ++r) {
-    // whole vectors
-    int64_t c = 0;
-    for (; c + 2 <= cols; c += 2) {
-      float64x2_t a_v = vdupq_n_f64(0);
-      a_v = vld1q_lane_f64((in0 + c * stride1 + r + 0 * stride1), a_v, 0);
-      a_v = vld1q_lane_f64((in0 + c * stride1 + r + 1 * stride1), a_v, 1);
-      float64x2_t t0 = vfmaq_f64(vld1q_f64(in1 + c + r * stride), a_v, k0);
-      vst1q_f64(out0 + c + r * stride, t0);
+    // contiguous input (a stride of 1): whole-vector loads
+    if (stride1 == 1) {
+      // whole vectors
+      int64_t c = 0;
+      for (; c + 2 <= cols; c += 2) {
+        float64x2_t a_v = vld1q_f64(in0 + c + r);
+        float64x2_t t2 = vfmaq_f64(vld1q_f64(in1 + c + r * stride), a_v, k0);
+        vst1q_f64(out0 + c + r * stride, t2);
+      }
+      // scalar cleanup
+      for (; c < cols; ++c) {
+        double a_v_tail = in0[c + r];
+        double bias_v_tail = in1[c + r * stride];
+        double t3_tail = __builtin_fma(a_v_tail, k1_s, bias_v_tail);
+        out0[c + r * stride] = t3_tail;
+      }
     }
-    // scalar cleanup
-    for (; c < cols; ++c) {
-      double a_v_tail = in0[c * stride1 + r];
-      double bias_v_tail = in1[c + r * stride];
-      double t1_tail = __builtin_fma(a_v_tail, k1_s, bias_v_tail);
-      out0[c + r * stride] = t1_tail;
+    // strided input: gathered lanes
+    if (stride1 != 1) {
+      // whole vectors
+      int64_t c = 0;
+      for (; c + 2 <= cols; c += 2) {
+        float64x2_t a_v = vdupq_n_f64(0);
+        a_v = vld1q_lane_f64((in0 + c * stride1 + r + 0 * stride1), a_v, 0);
+        a_v = vld1q_lane_f64((in0 + c * stride1 + r + 1 * stride1), a_v, 1);
+        float64x2_t t0 = vfmaq_f64(vld1q_f64(in1 + c + r * stride), a_v, k0);
+        vst1q_f64(out0 + c + r * stride, t0);
+      }
+      // scalar cleanup
+      for (; c < cols; ++c) {
+        double a_v_tail = in0[c * stride1 + r];
+        double bias_v_tail = in1[c + r * stride];
+        double t1_tail = __builtin_fma(a_v_tail, k1_s, bias_v_tail);
+        out0[c + r * stride] = t1_tail;
+      }
     }
   }
 }

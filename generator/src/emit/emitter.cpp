@@ -127,9 +127,9 @@ struct BodyWriter {
         case ir::Stmt::Kind::If:
           if (!s.text.empty()) lines.push_back("// " + s.text);
           // A constant on the left reads better on the right: `n > 15`, not `15 < n`.
-          lines.push_back(s.cmpLhs.constantValue() && !s.cmpRhs.constantValue()
+          lines.push_back(s.cmp == ir::Cmp::lt && s.cmpLhs.constantValue() && !s.cmpRhs.constantValue()
                               ? "if (" + s.cmpRhs.str() + " > " + s.cmpLhs.str() + ") {"
-                              : "if (" + s.cmpLhs.str() + " < " + s.cmpRhs.str() + ") {");
+                              : "if (" + s.cmpLhs.str() + " " + std::string(ir::symbolOf(s.cmp)) + " " + s.cmpRhs.str() + ") {");
           block(s.body);
           lines.push_back("}");
           break;

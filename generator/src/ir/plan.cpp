@@ -124,6 +124,21 @@ Stmt forLoop(std::string var, Index lo, Index hi, Index step, Block body, bool c
   s.text = std::move(note);
   return s;
 }
+Stmt ifIndex(Index lhs, Cmp cmp, Index rhs, Block body, std::string note) {
+  Stmt s = ifLess(std::move(lhs), std::move(rhs), std::move(body), std::move(note));
+  s.cmp = cmp;
+  return s;
+}
+bool holds(Cmp cmp, int64_t a, int64_t b) {
+  switch (cmp) {
+    case Cmp::lt: return a < b;
+    case Cmp::le: return a <= b;
+    case Cmp::gt: return a > b;
+    case Cmp::ge: return a >= b;
+    case Cmp::eq: return a == b;
+    default: return a != b;
+  }
+}
 Stmt ifLess(Index lhs, Index rhs, Block body, std::string note) {
   Stmt s;
   s.kind = Stmt::Kind::If;

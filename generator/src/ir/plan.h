@@ -198,7 +198,7 @@ struct Stmt {
   // SVE loop of seed 001). `var` is declared by the loop unless `continues` (then it keeps running
   // from its current value, like a cleanup loop after a main loop). After the loop var holds the
   // first index not processed (with coversTail: the first multiple of step at or past hi).
-  // If: body runs when cmpLhs < cmpRhs. IfValues: body runs when args[0] <cmp> args[1] (scalars).
+  // If: body runs when cmpLhs <cmp> cmpRhs (indices). IfValues: body runs when args[0] <cmp> args[1] (scalars).
   // Let: declares the loop variable `var` = lo, for loops that continue it (inside an If, say).
   // WhileLt uses lo and hi.
   std::string var;
@@ -219,6 +219,8 @@ Stmt forLoop(std::string var, Index lo, Index hi, int64_t step, Block body, bool
 Stmt forLoop(std::string var, Index lo, Index hi, Index step, Block body, bool continues = false,
              std::string note = "");
 Stmt ifLess(Index lhs, Index rhs, Block body, std::string note = "");
+Stmt ifIndex(Index lhs, Cmp cmp, Index rhs, Block body, std::string note = "");
+bool holds(Cmp cmp, int64_t a, int64_t b);  // a <cmp> b
 Stmt letIndex(std::string var, Index value);
 Stmt op(OpKind k, std::string dst, VecType type, std::vector<std::string> args = {});
 Stmt ifValues(std::string a, Cmp cmp, std::string b, Block body, std::string note = "");

@@ -84,7 +84,7 @@ void printBlock(std::ostringstream& os, const Plan& plan, const Block& b, int de
         printBlock(os, plan, s.body, depth + 1);
         break;
       case Stmt::Kind::If:
-        os << pad << "if " << s.cmpLhs.str() << " < " << s.cmpRhs.str()
+        os << pad << "if " << s.cmpLhs.str() << " " << symbolOf(s.cmp) << " " << s.cmpRhs.str()
            << (s.text.empty() ? "" : "   # " + s.text) << "\n";
         printBlock(os, plan, s.body, depth + 1);
         break;

@@ -76,7 +76,7 @@ void simplifyInto(Block& in, Known& known, Block& out) {
       simplifyNested(s.body, known);
     } else if (s.kind == Stmt::Kind::If) {
       auto l = evalKnown(s.cmpLhs, known), r = evalKnown(s.cmpRhs, known);
-      if (l && r && !(*l < *r)) continue;
+      if (l && r && !holds(s.cmp, *l, *r)) continue;
       if (l && r) {  // always true: its body belongs to the enclosing block, in order
         simplifyInto(s.body, known, out);
         continue;

@@ -91,7 +91,7 @@ class MapBuilder {
                         "/targets");
     declareTensors();
     const std::string c = spec_.rank == 2 ? "c" : "i";
-    ir::Block row = columns(c);
+    ir::Block row = versions(c, runtimeStrides());
     if (spec_.rank == 2) {
       plan_.body.push_back(ir::forLoop("r", Index::constant(0), sym(rows_), 1, std::move(row), false, "rows"));
     } else {
@@ -267,6 +267,39 @@ class MapBuilder {
     return out;
   }
 
+  // The runtime element strides of the inputs the outputs read (distinct, in input order).
+  std::vector<std::string> runtimeStrides() const {
+    std::set<int> used;
+    for (const MapOutput& o : spec_.mapOutputs) inputsUsed(o.expr, used);
+    std::vector<std::string> out;
+    for (int k : used)
+      if (const Index& col = layouts_[size_t(k)].col; !col.constantValue()) {
+        const std::string s = col.terms.front().symbols.front();
+        if (std::find(out.begin(), out.end(), s) == out.end()) out.push_back(s);
+      }
+    return out;
+  }
+
+  // Loop versioning on runtime strides (as compilers version loops on a symbolic stride): where
+  // every runtime stride is 1 the inputs are contiguous and load whole vectors; otherwise they are
+  // gathered. One stride: two copies of the column loops; two: three (the first == 1 tests the
+  // second); more: none, everything gathered.
+  ir::Block versions(const std::string& c, std::vector<std::string> strides) {
+    ir::Block gathered = columns(c);
+    if (strides.empty() || strides.size() > 2 || !ir::contains(gathered, OpKind::GatherRows)) return gathered;
+    const std::string s = strides.front();
+    strides.erase(strides.begin());
+    const std::vector<Layout> saved = layouts_;
+    for (Layout& l : layouts_)
+      if (!l.col.constantValue() && l.col.terms.front().symbols.front() == s) l.col = Index::constant(1);
+    ir::Block unit = versions(c, strides);
+    layouts_ = saved;
+    ir::Block out;
+    out.push_back(ir::ifIndex(sym(s), ir::Cmp::eq, Index::constant(1), std::move(unit), "contiguous input (a stride of 1): whole-vector loads"));
+    out.push_back(ir::ifIndex(sym(s), ir::Cmp::ne, Index::constant(1), std::move(gathered), "strided input: gathered lanes"));
+    return out;
+  }
+
   // Where values of several widths are vectorised: x86 (AVX-512 converts between all of them in
   // one instruction: vpmov[s|us], vpmovsx/zx, vcvtpd2ps, vcvtqq2ps; AVX2 narrows by packs) and
   // NEON (sxtl/uxtl, xtn/sqxtn/uqxtn). SVE runs such kernels one element at a time for now.
@@ -279,8 +312,8 @@ class MapBuilder {
     if (target_.module != LoweringModule::x86) return 1;
     // Strided inputs: every lane is a scalar load, so the loop overhead is noise and unrolled copies only add
     // live address registers (measured: simdgen_bench_gather).
-    for (const MapInputLayout& l : spec_.mapInputLayouts)
-      if (l.stride && !(l.stride->isStatic() && *l.stride->value <= 1)) return 1;
+    for (const Layout& l : layouts_)
+      if (const auto col = l.col.constantValue(); !col || *col > 1) return 1;
     std::set<int> used;
     for (const MapOutput& o : spec_.mapOutputs) inputsUsed(o.expr, used);
     return used.size() + spec_.mapOutputs.size() <= 3 ? 4 : 2;
@@ -466,7 +499,9 @@ class MapBuilder {
     step(OpKind::Convert, x, to, mode, dst);  // integer narrowing (wrap / sat), f64 -> f32
   }
 
-  void note(const std::string& line) { plan_.summary.push_back(line); }
+  void note(const std::string& line) {  // once: versioned plans build their loops more than once
+    if (std::find(plan_.summary.begin(), plan_.summary.end(), line) == plan_.summary.end()) plan_.summary.push_back(line);
+  }
 
   void document() {
     std::string formula;

@@ -448,7 +448,7 @@ struct Machine {
         case Stmt::Kind::Comment: break;
         case Stmt::Kind::Op: exec(s); break;
         case Stmt::Kind::If:
-          if (eval(s.cmpLhs) < eval(s.cmpRhs)) block(s.body);
+          if (ir::holds(s.cmp, eval(s.cmpLhs), eval(s.cmpRhs))) block(s.body);
           break;
         case Stmt::Kind::Let: symbols[s.var] = eval(s.lo); break;
         case Stmt::Kind::IfValues: {
