@@ -17,7 +17,8 @@
 //   insert512    16 scalar loads assembled into a zmm (vmovss/vinsertps/
 //                vinsertf32x4 ...), as _mm512_setr_ps spells it; scalar tail
 //   insert256    the same with 8 loads into a ymm (AVX2); scalar tail
-//   simdgen.<v>  the generated kernel (bench/gather/specs: a runtime stride, and
+//   simdgen.<v>  the generated kernel (bench/gather/specs: a runtime stride, whose
+//                s = 1 runs its contiguous version, and
 //                static strides 2, 3, 4 as .s2/.s3/.s4), variant <v> called by
 //                name (avx512, avx2) or through its dispatcher (dispatch)
 //   perm512      s = 2, 3, 4 only: whole contiguous zmm loads and
@@ -252,7 +253,7 @@ void register_gather_benchmarks() {
   const bool avx512 = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
                       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl");
   const bool avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-  for (int64_t s : {2, 3, 4, 8, 16, 64, 1025}) {
+  for (int64_t s : {1, 2, 3, 4, 8, 16, 64, 1025}) {
     std::vector<int64_t> sizes = {16, 31, 64, 100, 256, 1000, 4096};
     // 10^6 rows of s floats; for s = 1025 that would be 4 GB: 65536 instead.
     sizes.push_back(s <= 64 ? 1000000 : 65536);
