@@ -140,13 +140,40 @@ TEST_CASE("map spec: scalar params are named, typed and checked like inputs") {
 
 namespace {
 
+// Every output element of `mem` (inputs first, then outputs, as the plan's tensors) against the
+// reference evaluating the spec's expression text, input k's element i read at i * stride[k]; and
+// nothing written past the n-th element.
+void checkOutputs(const KernelSpec& spec, const std::vector<std::vector<unsigned char>>& mem, int64_t n, const std::vector<int64_t>& stride,
+                  const std::map<std::string, simdgen_ref::map::Value>& scalars) {
+  std::map<std::string, simdgen_ref::map::DType> names;
+  for (const MapInputName& p : spec.mapParams) names[p.name] = simdgen_ref::map::DType::parse(std::string(nameOf(p.dtype)));
+  for (const MapInputName& in : spec.mapInputs) names[in.name] = simdgen_ref::map::DType::parse(std::string(nameOf(in.dtype)));
+  for (size_t o = 0; o < spec.mapOutputs.size(); ++o) {
+    const auto dt = simdgen_ref::map::DType::parse(std::string(nameOf(spec.mapOutputs[o].dtype)));
+    const simdgen_ref::map::Expression e(spec.mapOutputs[o].exprText, names, dt);
+    const auto& out = mem[spec.mapInputs.size() + o];
+    for (int64_t i = 0; i < n; ++i) {
+      const auto want = e.eval([&](const std::string& name) {
+        if (scalars.count(name)) return scalars.at(name);
+        for (size_t k = 0; k < spec.mapInputs.size(); ++k)
+          if (spec.mapInputs[k].name == name) return simdgen_ref::map::read(names[name], mem[k].data(), i * stride[k]);
+        throw std::logic_error(name);
+      });
+      const auto got = simdgen_ref::map::read(dt, out.data(), i);
+      const bool same = dt.is_float() ? (got.f == want.f || (got.f != got.f && want.f != want.f)) : got.u == want.u;
+      REQUIRE_MESSAGE(same, spec.mapOutputs[o].name << "[" << i << "] of " << n);
+    }
+    CHECK(out[size_t(n * dt.bits / 8)] == 0xA5);  // nothing written past the end
+  }
+}
+
 // Runs the plan of `text` for a generic target of `bits` on random data over n elements and
 // compares every output with the reference.
 void checkPlan(const std::string& text, int bits, int64_t n, uint64_t seed) {
   const KernelSpec spec = parseSpecText(text, "t.json");
   const ir::Plan plan = buildPlan(spec, makeGenericTarget(bits));
+  CAPTURE(bits);
   std::mt19937_64 rng(seed);
-  std::map<std::string, simdgen_ref::map::DType> names;
   std::vector<std::vector<unsigned char>> mem;
   std::vector<sim::Buffer> buffers;
   std::map<std::string, const std::vector<unsigned char>*> byName;
@@ -164,7 +191,6 @@ void checkPlan(const std::string& text, int bits, int64_t n, uint64_t seed) {
   std::map<std::string, simdgen_ref::map::Value> scalars;
   for (size_t k = 0; k < spec.mapParams.size(); ++k) {
     const auto dt = simdgen_ref::map::DType::parse(std::string(nameOf(spec.mapParams[k].dtype)));
-    names[spec.mapParams[k].name] = dt;
     simdgen_ref::map::Value v;
     if (dt.is_float()) v.f = simdgen_ref::map::round_to(dt, double(int64_t(rng() % 2001) - 1000) / 64);
     else v.u = simdgen_ref::map::wrap(dt, rng());
@@ -174,25 +200,7 @@ void checkPlan(const std::string& text, int bits, int64_t n, uint64_t seed) {
     bindings["scalar" + std::to_string(k)] = bits;
   }
   sim::runPlan(plan, bindings, buffers, 1);
-  for (size_t k = 0; k < spec.mapInputs.size(); ++k)
-    names[spec.mapInputs[k].name] = simdgen_ref::map::DType::parse(std::string(nameOf(spec.mapInputs[k].dtype)));
-  for (size_t o = 0; o < spec.mapOutputs.size(); ++o) {
-    const auto dt = simdgen_ref::map::DType::parse(std::string(nameOf(spec.mapOutputs[o].dtype)));
-    const simdgen_ref::map::Expression e(spec.mapOutputs[o].exprText, names, dt);
-    const auto& out = mem[spec.mapInputs.size() + o];
-    for (int64_t i = 0; i < n; ++i) {
-      const auto want = e.eval([&](const std::string& name) {
-        if (scalars.count(name)) return scalars.at(name);
-        for (size_t k = 0; k < spec.mapInputs.size(); ++k)
-          if (spec.mapInputs[k].name == name) return simdgen_ref::map::read(names[name], mem[k].data(), i);
-        throw std::logic_error(name);
-      });
-      const auto got = simdgen_ref::map::read(dt, out.data(), i);
-      const bool same = dt.is_float() ? (got.f == want.f || (got.f != got.f && want.f != want.f)) : got.u == want.u;
-      REQUIRE_MESSAGE(same, spec.mapOutputs[o].name << "[" << i << "] of " << n << " at " << bits << " bits");
-    }
-    CHECK(out[size_t(n * dt.bits / 8)] == 0xA5);  // nothing written past the end
-  }
+  checkOutputs(spec, mem, n, std::vector<int64_t>(spec.mapInputs.size(), 1), scalars);
 }
 
 }  // namespace
@@ -356,24 +364,7 @@ TEST_CASE("map plans with strided inputs: the interpreter reads exactly the stri
               buffers.push_back({t.name, t.output ? nullptr : mem[k].data(), t.output ? mem[k].data() : nullptr, size_t(span)});
             }
             sim::runPlan(plan, bindings, buffers, 1);  // bounds-checked: nothing outside the spans is read
-            std::map<std::string, simdgen_ref::map::DType> names;
-            for (const MapInputName& in : spec.mapInputs) names[in.name] = simdgen_ref::map::DType::parse(std::string(nameOf(in.dtype)));
-            for (size_t o = 0; o < spec.mapOutputs.size(); ++o) {
-              const auto dt = simdgen_ref::map::DType::parse(std::string(nameOf(spec.mapOutputs[o].dtype)));
-              const simdgen_ref::map::Expression e(spec.mapOutputs[o].exprText, names, dt);
-              const auto& out = mem[spec.mapInputs.size() + o];
-              for (int64_t i = 0; i < n; ++i) {
-                const auto want = e.eval([&](const std::string& name) {
-                  for (size_t k = 0; k < spec.mapInputs.size(); ++k)
-                    if (spec.mapInputs[k].name == name) return simdgen_ref::map::read(names[name], mem[k].data(), i * stride[k]);
-                  throw std::logic_error(name);
-                });
-                const auto got = simdgen_ref::map::read(dt, out.data(), i);
-                const bool same = dt.is_float() ? (got.f == want.f || (got.f != got.f && want.f != want.f)) : got.u == want.u;
-                REQUIRE_MESSAGE(same, spec.mapOutputs[o].name << "[" << i << "]");
-              }
-              CHECK(out[size_t(n * dt.bits / 8)] == 0xA5);
-            }
+            checkOutputs(spec, mem, n, stride, {});
           }
     }
 }

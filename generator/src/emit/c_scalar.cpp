@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "emit/c_scalar.h"
 
+#include <cctype>
 #include <cstdint>
 
 namespace simdgen::emit::c {
@@ -13,6 +14,12 @@ std::string call(const std::string& f, const std::vector<std::string>& args) {
   std::string s = f + "(";
   for (size_t k = 0; k < args.size(); ++k) s += (k ? ", " : "") + args[k];
   return s + ")";
+}
+
+std::string identifierOf(const std::string& text) {
+  std::string out;
+  for (char ch : text) out += std::isalnum(static_cast<unsigned char>(ch)) ? ch : '_';
+  return out;
 }
 
 bool isZeroLiteral(const std::string& lit) {

@@ -16,6 +16,8 @@ std::string ctype(DType t);  // "int32_t"
 std::string call(const std::string& f, std::initializer_list<std::string> args);
 std::string call(const std::string& f, const std::vector<std::string>& args);
 bool isZeroLiteral(const std::string& lit);
+// text with every character that cannot be in an identifier replaced by '_' ("2 * n" -> "2___n").
+std::string identifierOf(const std::string& text);
 
 bool carriedUnsigned(DType t, ReduceOp rop);
 std::string carrier(DType t, ReduceOp rop);  // the C type a one-lane value is held in

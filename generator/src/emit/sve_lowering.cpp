@@ -7,7 +7,6 @@
 #include "emit/sve_lowering.h"
 
 #include <algorithm>
-#include <cctype>
 #include <stdexcept>
 
 #include "emit/c_scalar.h"
@@ -169,9 +168,7 @@ struct SveWriter {
     if (offsetBits == 32 && !fixed) cx.scalarFallbackWhen.insert(s.stride.str() + " > 2147483647 / " + std::to_string(maxLaneIndex));
     const DType lane = narrowLanes ? DType::u32 : t;  // the gather's lane type
     const DType idx = offsetBits == 64 ? DType::i64 : DType::i32;
-    std::string ident;
-    for (char ch : s.stride.str()) ident += std::isalnum(static_cast<unsigned char>(ch)) ? ch : '_';
-    const std::string offsets = "offsets" + std::to_string(offsetBits) + "_" + ident;
+    const std::string offsets = "offsets" + std::to_string(offsetBits) + "_" + c::identifierOf(s.stride.str());
     cx.hoist("// Lane offsets for the gathers: lane r reads element r * " + s.stride.str() + ".");
     cx.hoist("const " + vecType(idx) + " " + offsets + " = " + call("svindex_" + sfx(idx), {"0", "(" + ctype(idx) + ")" + s.stride.str()}) + ";");
     cx.instructions.insert("ld1 gathers (lane r reads element r * stride)");

@@ -3,8 +3,6 @@
 // lanes for predicates; one-lane values go to the scalar module.
 #include "emit/x86_lowering.h"
 
-#include <cctype>
-
 #include <algorithm>
 #include <stdexcept>
 
@@ -247,9 +245,7 @@ struct X86Writer {
     std::string offsets;
     for (int r = 0; r < lanes; ++r) offsets += (r ? ", " : "") + std::to_string(r);
     // One offset vector per stride and lane count (a map may gather several inputs).
-    std::string ident;
-    for (char ch : stride) ident += std::isalnum(static_cast<unsigned char>(ch)) ? ch : '_';
-    const std::string offsetsName = "offsets" + std::to_string(lanes) + "_" + ident;
+    const std::string offsetsName = "offsets" + std::to_string(lanes) + "_" + c::identifierOf(stride);
     cx.hoist("// Lane offsets for the gathers: lane r reads element r * " + stride + " (stride checked above).");
     cx.hoist("const " + idxType + " " + offsetsName + " = " + pfx(idxBits) + "mullo_epi32(" + pfx(idxBits) + "setr_epi32(" + offsets +
              "), " + pfx(idxBits) + "set1_epi32((int)" + stride + "));");
