@@ -1,0 +1,282 @@
+// SPDX-License-Identifier: Apache-2.0
+// The exec driver's module for the `map` family (declared in map.h): its runner is typeless (the
+// spec's expression is evaluated by tests/reference/map_reference.h on runtime dtypes), so it is
+// compiled once and linked into every test, not instantiated in each. Every input and output is
+// placed on its own (misaligned, sentinel-fenced heap memory, or ending at / starting after a
+// PROT_NONE page); each output element is compared with the reference evaluating the spec's
+// expression text (from `explain --json` semantics expr.outK, name.inK), and every byte of an
+// output's memory that is not an element of the shape (row padding, before, after) must keep its
+// sentinel.
+#include "map.h"
+
+#include <algorithm>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "map/values.h"
+#include "map_reference.h"
+#include "runner.h"
+#include "sweep.h"
+
+namespace simdgen_exec::map {
+namespace {
+
+// Memory of one tensor for one call: its elements at `data`, fenced by [lo, hi).
+struct Mem {
+  const Tensor* t = nullptr;
+  DType dt;
+  int64_t row_stride = 0, col_stride = 1;  // element [r, c] is at data + (r * row_stride + c * col_stride) * size
+  unsigned char *data = nullptr, *lo = nullptr, *hi = nullptr;
+  std::unique_ptr<AlignedBuffer<unsigned char>> heap;
+  std::unique_ptr<GuardedPages> pages;
+};
+
+class MapRunner {
+ public:
+  // Outputs are laid out as the Shape says; inputs may have strides of their own.
+  explicit MapRunner(const Kernel& k) : k_(k), layout_(k, first_output(k)), variants_(runnable_variants(k, rep_)) {
+    std::map<std::string, DType> names;
+    for (const Tensor& t : k.tensors)
+      if (!t.output) names[k.semantic("name." + t.name)] = DType::parse(t.dtype);
+    for (const ScalarParam& p : k.scalar_params) names[k.semantic("name." + p.name)] = DType::parse(p.dtype);
+    for (const Tensor& t : k.tensors)
+      if (t.output) exprs_.emplace(t.name, simdgen_ref::map::Expression(k.semantic("expr." + t.name), names, DType::parse(t.dtype)));
+  }
+  ~MapRunner() { CHECK_MESSAGE(runs_ > 0, (k_.name + ": no shape of this case fits the kernel")); }
+
+  const Extents& extents() const { return layout_.extents(); }
+
+  // One shape: inputs from Values (share `special` of extremes); `guard` 0 heap, 1 end at a guard
+  // page, 2 start after one; `inPlace`: the output that is called with its input's pointer.
+  void run(const Shape& s, uint64_t seed, double special, int guard, const std::string& inPlace = "") {
+    runs_ += 1;
+    const Env more = input_strides(s, seed);
+    const Env env = layout_.bind(s, more);
+    std::vector<Mem> mems;
+    for (const Tensor& t : k_.tensors) mems.push_back(place(t, env, s.misalign, guard));
+    // Inputs: values at the shape's elements, poison (extremes too) in row padding. Scalar
+    // parameters: one value of the same kind per call.
+    std::map<std::string, const Mem*> inputs;
+    std::map<std::string, Value> scalars;              // by the user's name, for the reference
+    std::map<std::string, uint64_t, std::less<>> bits;  // by the plan's name, for the call
+    uint64_t salt = 0;
+    for (const ScalarParam& p : k_.scalar_params) {
+      const DType dt = DType::parse(p.dtype);
+      Values vals(dt, seed + 104729 * ++salt, special);
+      const Value x = vals.next();
+      uint64_t b = 0;
+      simdgen_ref::map::write(dt, &b, 0, x);
+      scalars[k_.semantic("name." + p.name)] = simdgen_ref::map::read(dt, &b, 0);
+      bits[p.name] = b;
+    }
+    for (Mem& m : mems) {
+      if (m.t->output) continue;
+      Values vals(m.dt, seed + 7919 * ++salt, special);
+      for (int64_t e = 0; e < (m.hi - m.data) / (m.dt.bits / 8); ++e) simdgen_ref::map::write(m.dt, m.data, e, vals.next());
+      inputs[k_.semantic("name." + m.t->name)] = &m;
+    }
+    // The expected outputs, from the inputs before any call.
+    std::map<std::string, std::vector<Value>> expected;
+    for (const Mem& m : mems) {
+      if (!m.t->output) continue;
+      auto& e = expected[m.t->name];
+      for (int64_t r = 0; r < s.rows; ++r)
+        for (int64_t c = 0; c < s.cols; ++c)
+          e.push_back(exprs_.at(m.t->name).eval([&](const std::string& name) {
+            if (const auto it = scalars.find(name); it != scalars.end()) return it->second;
+            const Mem* in = inputs.at(name);
+            return simdgen_ref::map::read(in->dt, in->data, r * in->row_stride + c * in->col_stride);
+          }));
+    }
+    const std::string head = "rows=" + std::to_string(s.rows) + " cols=" + std::to_string(s.cols) + " stride=" + std::to_string(s.stride) +
+                             " misalign=" + std::to_string(s.misalign) + " seed=" + std::to_string(seed) +
+                             (guard == 1 ? " (guard page after the end)" : guard == 2 ? " (guard page before the start)" : "") +
+                             (inPlace.empty() ? "" : " in place: " + inPlace) + describe(more);
+    for (const Variant& v : variants_) call(v, env, s, mems, bits, expected, head, inPlace);
+  }
+
+ private:
+  static constexpr unsigned char kSentinel = 0xA5;
+  static constexpr int64_t kSlack = 64;
+
+  static const Tensor& first_output(const Kernel& k) {
+    for (const Tensor& t : k.tensors)
+      if (t.output) return t;
+    throw std::logic_error("exec driver: kernel " + k.name + " has no output");
+  }
+
+  // Values of the runtime strides of the inputs' own layouts (the shape binds the others): element
+  // strides cycle through kElementStrides with the seed (0 repeats one element), every one 1 on
+  // every fourth seed (the kernel's contiguous version); an input's row stride leaves room for its
+  // row plus a little padding.
+  Env input_strides(const Shape& s, uint64_t seed) const {
+    static constexpr int64_t kElementStrides[] = {2, 3, 0, 1, 7, 16, 5};
+    const std::vector<std::string> bound = layout_.shape_params();
+    Env more;
+    auto unbound = [&](const std::string& expr) {
+      const std::string p = Expr::symbol(expr);
+      const bool param = std::find(k_.extent_params.begin(), k_.extent_params.end(), p) != k_.extent_params.end();
+      return param && std::find(bound.begin(), bound.end(), p) == bound.end() && !more.count(p) ? p : std::string();
+    };
+    uint64_t k = 0;
+    for (const Tensor& t : k_.tensors)
+      if (const std::string p = t.output ? "" : unbound(t.strides.back()); !p.empty())
+        more[p] = seed % 4 == 0 ? 1 : kElementStrides[(seed + k++) % 7];
+    for (const Tensor& t : k_.tensors)
+      if (const std::string p = t.output || t.strides.size() < 2 ? "" : unbound(t.strides[0]); !p.empty()) {
+        const int64_t col = Expr::eval(t.strides.back(), layout_.bind(s, more, false));
+        more[p] = s.cols * std::max<int64_t>(col, 1) + int64_t(seed % 3);
+      }
+    return more;
+  }
+  static std::string describe(const Env& more) {
+    std::string d;
+    for (const auto& [name, v] : more) d += " " + name + "=" + std::to_string(v);
+    return d;
+  }
+
+  Mem place(const Tensor& t, const Env& env, int misalign, int guard) {
+    Mem m;
+    m.t = &t;
+    m.dt = DType::parse(t.dtype);
+    m.col_stride = Expr::eval(t.strides.back(), env);
+    m.row_stride = t.strides.size() == 2 ? Expr::eval(t.strides[0], env) : 0;
+    const int64_t size = m.dt.bits / 8, bytes = t.span(env) * size;
+    if (guard == 0) {
+      const int64_t total = (2 * kSlack + misalign) * size + bytes;
+      m.heap = std::make_unique<AlignedBuffer<unsigned char>>(total);
+      m.lo = m.heap->get(), m.hi = m.lo + total;
+      m.data = m.lo + (kSlack + misalign) * size;
+    } else {
+      m.pages = std::make_unique<GuardedPages>(size_t(bytes));
+      m.lo = m.pages->lo, m.hi = m.pages->hi;
+      m.data = guard == 1 ? m.hi - bytes : m.lo;
+    }
+    return m;
+  }
+
+  void call(const Variant& v, const Env& env, const Shape& s, std::vector<Mem>& mems,
+            const std::map<std::string, uint64_t, std::less<>>& scalars, const std::map<std::string, std::vector<Value>>& expected, const std::string& shape, const std::string& inPlace) {
+    const std::string head = k_.name + " [" + v.suffix + "] " + shape;
+    CrashContext::set(head);
+    std::map<std::string, void*, std::less<>> args;
+    // In place: the output gets a private copy of its input, which it is then called with twice.
+    std::vector<unsigned char> copy;
+    const std::string shared = inPlace.empty() ? "" : k_.semantic("in_place." + inPlace);
+    for (Mem& m : mems) {
+      if (m.t->output) std::fill(m.lo, m.hi, kSentinel);
+      args[m.t->name] = m.data;
+    }
+    std::vector<unsigned char> saved;
+    Mem* out = nullptr;
+    if (!shared.empty()) {
+      const Mem* in = nullptr;
+      for (Mem& m : mems) {
+        if (m.t->name == shared) in = &m;
+        if (m.t->name == inPlace) out = &m;
+      }
+      // The output's memory holds the input's values (and sentinel-free padding, like the input).
+      saved.assign(out->lo, out->hi);
+      std::copy(in->data, in->data + (in->hi - in->data < out->hi - out->data ? in->hi - in->data : out->hi - out->data), out->data);
+      args[shared] = out->data;
+    }
+    v.call(Binding(env, std::move(args), scalars));
+    for (const Mem& m : mems) {
+      if (!m.t->output) continue;
+      const auto& e = expected.at(m.t->name);
+      const int64_t size = m.dt.bits / 8;
+      int64_t bad = 0;
+      std::string first;
+      for (int64_t r = 0; r < s.rows; ++r)
+        for (int64_t c = 0; c < s.cols; ++c) {
+          const Value got = simdgen_ref::map::read(m.dt, m.data, r * s.stride + c), want = e[size_t(r * s.cols + c)];
+          if (!same(m.dt, got, want) && bad++ == 0)
+            first = m.t->name + "[" + std::to_string(r) + ", " + std::to_string(c) + "] = " + show(m.dt, got) + ", expected " +
+                    show(m.dt, want);
+        }
+      if (bad) rep_.fail(head + ": " + first + " (" + std::to_string(bad) + " mismatching elements)");
+      if (&m == out) continue;  // its padding holds the input's bytes
+      // Every byte that is not an element of the shape keeps the sentinel.
+      for (const unsigned char* p = m.lo; p < m.hi; ++p) {
+        const int64_t off = (p - m.data) / size;
+        const bool element = p >= m.data && s.rows > 0 && s.cols > 0 && off < (s.rows - 1) * s.stride + s.cols &&
+                             off % s.stride < s.cols;
+        if (!element && *p != kSentinel) {
+          rep_.fail(head + ": wrote outside the elements of " + m.t->name + ", byte offset " + std::to_string(p - m.data));
+          break;
+        }
+      }
+    }
+    if (out) std::copy(saved.begin(), saved.end(), out->lo);
+  }
+
+  const Kernel& k_;
+  CrashContext crash_;
+  Report rep_;
+  Layout layout_;
+  std::vector<Variant> variants_;
+  std::map<std::string, simdgen_ref::map::Expression> exprs_;
+  int64_t runs_ = 0;
+};
+
+// Column counts: every count through 70 (below, at and around each multiple of 4..64 lanes), then
+// around 128 and 256; the thin sweep takes fewer.
+std::vector<int64_t> column_counts() {
+  if (thin_sweep()) return thin_lengths(130, {});
+  std::vector<int64_t> v;
+  for (int64_t c = 0; c <= 70; ++c) v.push_back(c);
+  for (int64_t c : {127, 128, 129, 255, 256, 257}) v.push_back(c);
+  return v;
+}
+
+// Shapes the kernel accepts (static extents win): 1 and 3 rows, contiguous and padded rows,
+// aligned and misaligned by one element.
+std::vector<Shape> shapes(const Extents& e) {
+  std::vector<Shape> out;
+  std::vector<std::string> seen;
+  for (int64_t rows : {int64_t{1}, int64_t{3}})
+    for (int64_t cols : column_counts())
+      for (int64_t pad : {int64_t{0}, int64_t{5}})
+        for (int misalign : {0, 1})
+          if (auto s = fit(e, rows, cols, pad, misalign)) {
+            const std::string key = std::to_string(s->rows) + "," + std::to_string(s->cols) + "," + std::to_string(s->stride) + "," +
+                                    std::to_string(misalign);
+            if (std::find(seen.begin(), seen.end(), key) == seen.end()) seen.push_back(key), out.push_back(*s);
+          }
+  return out;
+}
+
+}  // namespace
+
+void run_sizes(const Kernel& kernel) {
+  MapRunner r(kernel);
+  uint64_t seed = 1;
+  for (const Shape& s : shapes(r.extents())) r.run(s, seed++, 0.0, 0);
+}
+
+void run_extremes(const Kernel& kernel) {
+  MapRunner r(kernel);
+  uint64_t seed = 100001;
+  for (const Shape& s : shapes(r.extents()))
+    if (s.misalign == 0) r.run(s, seed++, 0.5, 0);
+}
+
+void run_guard_pages(const Kernel& kernel) {
+  MapRunner r(kernel);
+  uint64_t seed = 200001;
+  for (const Shape& s : shapes(r.extents()))
+    if (s.misalign == 0 && (r.extents().cols >= 0 || s.cols < 20 || s.cols % 16 <= 1 || s.cols % 16 == 15))
+      for (int guard : {1, 2}) r.run(s, seed++, 0.25, guard);
+}
+
+void run_in_place(const Kernel& kernel) {
+  MapRunner r(kernel);
+  uint64_t seed = 300001;
+  for (const Tensor& t : kernel.tensors)
+    if (kernel.has_semantic("in_place." + t.name))
+      for (const Shape& s : shapes(r.extents())) r.run(s, seed++, 0.25, 0, t.name);
+}
+
+}  // namespace simdgen_exec::map
