@@ -25,29 +25,31 @@
 #include <immintrin.h>
 #endif
 #if defined(__aarch64__)
-#include <arm_neon.h>
+#include <arm_sve.h>
 #ifndef SIMDGEN_CPU_SUPPORT
 #define SIMDGEN_CPU_SUPPORT
 #if defined(__linux__) && __STDC_HOSTED__
-#include <sys/auxv.h>
+// getauxval() of <sys/auxv.h> under a name of our own: that header brings <elf.h> and its
+// thousands of macros, which would reach the next file of a unity build.
+extern "C" unsigned long simdgen_getauxval(unsigned long type) __asm__("getauxval");
 #endif
-// The CPU's feature bits (Linux AT_HWCAP when word is 1, AT_HWCAP2 when 2); none elsewhere,
-// where only the NEON variants, which every AArch64 CPU runs, are chosen.
+// The CPU's feature bits (Linux AT_HWCAP = 16 when word is 1, AT_HWCAP2 = 26 when 2); none
+// elsewhere, where only the NEON variants, which every AArch64 CPU runs, are chosen.
 __attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) {
 #if defined(__linux__) && __STDC_HOSTED__
-  return getauxval(word == 2 ? AT_HWCAP2 : AT_HWCAP);
+  return simdgen_getauxval(word == 2 ? 26 : 16);
 #else
   (void)word;
   return 0;
 #endif
 }
 #endif
+#include <arm_neon.h>
 #endif
 
 // Plan summary (`simdgen explain` prints the full plans):
 //   map: fl = convert(x, i16, floor); ce = convert(x, u8, ceil); tr = convert(x * 1e15, i64) + convert(h, i64); sat = convert(a, i16, sat) - h; wr = convert(a, i8) + convert(convert(h, u32, sat), i8, sat); f = convert(x, f32) + convert(h, f32); d = convert(convert(x, f32), f64) - x
 //   sve2: identical to sve for this kernel, not emitted
-//   sve: identical to scalar for this kernel, not emitted
 
 #if defined(__aarch64__)
 #ifndef SIMDGEN_HELPER_LOAD_PREFIX_NEON
@@ -276,6 +278,134 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void map_conv
     out4[i] = (int8_t)t47_tail;
     out5[i] = t50_tail;
     out6[i] = t53_tail;
+  }
+}
+#endif
+
+// ---- sve (128-bit vectors)
+// element widths differ (8 to 64 bits): vectors have the widest type's lane count; narrower values are unpacked, one per container of the widest width
+// tail: scalar cleanup loop after the whole vectors
+// uses narrowing to unpacked elements (clamped, then the low bits)
+// uses unpacked narrow elements: extending loads and truncating stores (ld1b/h/w, st1b/h/w)
+// uses uxtb/sxtb, uxth/sxth, uxtw/sxtw widening of unpacked elements
+
+#if defined(__aarch64__)
+__attribute__((target("+sve"))) void map_convert_f64_i16_sve(const double* in0, const int32_t* in1,
+                                                             const int16_t* in2, int16_t* out0,
+                                                             uint8_t* out1, int64_t* out2,
+                                                             int16_t* out3, int8_t* out4,
+                                                             float* out5, double* out6) {
+  constexpr int64_t kCols = 100;
+  const int64_t vscale = (int64_t)(svcntb() / 16);  // vector bits / 128, known at run time
+  svfloat64_t k0 = svdup_n_f64(1e15);
+  double k1_s = (double)(1e15);
+  // whole vectors
+  int64_t i = 0;
+  for (; i <= kCols - 2 * vscale; i += 2 * vscale) {
+    svfloat64_t x_v = svld1_f64(svptrue_b64(), in0 + i);
+    svint32_t a_v = svreinterpret_s32_s64(svld1sw_s64(svptrue_b64(), in1 + i));
+    svint16_t h_v = svreinterpret_s16_s64(svld1sh_s64(svptrue_b64(), in2 + i));
+    svint64_t t0_w = svcvt_s64_f64_x(svptrue_b64(), svrintm_f64_x(svptrue_b64(), x_v));
+    svint16_t t0 = svreinterpret_s16_s64(
+        svmin_n_s64_x(svptrue_b64(), svmax_n_s64_x(svptrue_b64(), t0_w, -32768), 32767));
+    svuint64_t t1_w = svcvt_u64_f64_x(svptrue_b64(), svrintp_f64_x(svptrue_b64(), x_v));
+    svuint8_t t1 = svreinterpret_u8_u64(svmin_n_u64_x(svptrue_b64(), t1_w, 255));
+    svfloat64_t t2 = svmul_f64_x(svptrue_b64(), x_v, k0);
+    svint64_t t3 = svcvt_s64_f64_x(svptrue_b64(), t2);
+    svint64_t t4 = svreinterpret_s64_s16(h_v);
+    svint64_t t5 = svadd_s64_x(svptrue_b64(), t3, t4);
+    svint16_t t6 = svreinterpret_s16_s32(
+        svmin_n_s32_x(svptrue_b32(), svmax_n_s32_x(svptrue_b32(), a_v, -32768), 32767));
+    svint16_t t7 = svsub_s16_x(svptrue_b16(), t6, h_v);
+    svint8_t t8 = svreinterpret_s8_s32(a_v);
+    svint32_t t9_w = svexth_s32_x(svptrue_b32(), svreinterpret_s32_s16(h_v));
+    svuint32_t t9 = svreinterpret_u32_s32(svmax_n_s32_x(svptrue_b32(), t9_w, 0));
+    svint8_t t10 = svreinterpret_s8_u32(svmin_n_u32_x(svptrue_b32(), t9, 127));
+    svint8_t t11 = svadd_s8_x(svptrue_b8(), t8, t10);
+    svfloat32_t t12 = svcvt_f32_f64_x(svptrue_b64(), x_v);
+    svint32_t t13_w = svexth_s32_x(svptrue_b32(), svreinterpret_s32_s16(h_v));
+    svfloat32_t t13 = svcvt_f32_s32_x(svptrue_b32(), t13_w);
+    svfloat32_t t14 = svadd_f32_x(svptrue_b32(), t12, t13);
+    svfloat32_t t15 = svcvt_f32_f64_x(svptrue_b64(), x_v);
+    svfloat64_t t16 = svcvt_f64_f32_x(svptrue_b64(), t15);
+    svfloat64_t t17 = svsub_f64_x(svptrue_b64(), t16, x_v);
+    svst1h_s64(svptrue_b64(), out0 + i, svreinterpret_s64_s16(t0));
+    svst1b_u64(svptrue_b64(), out1 + i, svreinterpret_u64_u8(t1));
+    svst1_s64(svptrue_b64(), out2 + i, t5);
+    svst1h_s64(svptrue_b64(), out3 + i, svreinterpret_s64_s16(t7));
+    svst1b_s64(svptrue_b64(), out4 + i, svreinterpret_s64_s8(t11));
+    svst1_f32(svuzp1_b32(svptrue_b64(), svpfalse_b()), out5 + i, svuzp1_f32(t14, t14));
+    svst1_f64(svptrue_b64(), out6 + i, t17);
+  }
+  // scalar cleanup
+  for (; i < kCols; ++i) {
+    double x_v_tail = in0[i];
+    uint32_t a_v_tail = (uint32_t)in1[i];
+    uint16_t h_v_tail = (uint16_t)in2[i];
+    const double t18_tail_r = __builtin_floor(x_v_tail);
+    const double t18_tail_lo = -32768.0;
+    const double t18_tail_hi = 32768.0;
+    bool t18_tail_in = t18_tail_r >= t18_tail_lo;
+    t18_tail_in = t18_tail_in && t18_tail_r < t18_tail_hi;
+    int16_t t18_tail_v = t18_tail_in ? (int16_t)t18_tail_r : (int16_t)0;
+    const int16_t t18_tail_max = (int16_t)32767ull;
+    t18_tail_v = t18_tail_r >= t18_tail_hi ? t18_tail_max : t18_tail_v;
+    const int16_t t18_tail_min = (int16_t)-32768ll;
+    t18_tail_v = t18_tail_r < t18_tail_lo ? t18_tail_min : t18_tail_v;
+    uint16_t t18_tail = (uint16_t)t18_tail_v;
+    const double t19_tail_r = __builtin_ceil(x_v_tail);
+    const double t19_tail_lo = 0.0;
+    const double t19_tail_hi = 256.0;
+    bool t19_tail_in = t19_tail_r >= t19_tail_lo;
+    t19_tail_in = t19_tail_in && t19_tail_r < t19_tail_hi;
+    uint8_t t19_tail_v = t19_tail_in ? (uint8_t)t19_tail_r : (uint8_t)0;
+    const uint8_t t19_tail_max = (uint8_t)255ull;
+    t19_tail_v = t19_tail_r >= t19_tail_hi ? t19_tail_max : t19_tail_v;
+    uint8_t t19_tail = t19_tail_v;
+    double t20_tail = (x_v_tail * k1_s);
+    const double t21_tail_r = __builtin_trunc(t20_tail);
+    const double t21_tail_lo = -9223372036854775808.0;
+    const double t21_tail_hi = 9223372036854775808.0;
+    bool t21_tail_in = t21_tail_r >= t21_tail_lo;
+    t21_tail_in = t21_tail_in && t21_tail_r < t21_tail_hi;
+    int64_t t21_tail_v = t21_tail_in ? (int64_t)t21_tail_r : (int64_t)0;
+    const int64_t t21_tail_max = (int64_t)9223372036854775807ull;
+    t21_tail_v = t21_tail_r >= t21_tail_hi ? t21_tail_max : t21_tail_v;
+    const int64_t t21_tail_min = (int64_t)(-9223372036854775807ll - 1);
+    t21_tail_v = t21_tail_r < t21_tail_lo ? t21_tail_min : t21_tail_v;
+    uint64_t t21_tail = (uint64_t)t21_tail_v;
+    uint64_t t22_tail = (uint64_t)(int64_t)(int16_t)h_v_tail;
+    uint64_t t23_tail = (t21_tail + t22_tail);
+    int32_t t24_tail_v = (int32_t)a_v_tail;
+    const int32_t t24_tail_lo = (int32_t)-32768ll;
+    t24_tail_v = t24_tail_v < t24_tail_lo ? t24_tail_lo : t24_tail_v;
+    const int32_t t24_tail_hi = (int32_t)32767ull;
+    t24_tail_v = t24_tail_v > t24_tail_hi ? t24_tail_hi : t24_tail_v;
+    uint16_t t24_tail = (uint16_t)(int16_t)t24_tail_v;
+    uint16_t t25_tail = (uint16_t)((uint32_t)t24_tail - (uint32_t)h_v_tail);
+    uint8_t t26_tail = (uint8_t)(int8_t)(int32_t)a_v_tail;
+    int16_t t27_tail_v = (int16_t)h_v_tail;
+    const int16_t t27_tail_lo = (int16_t)0;
+    t27_tail_v = t27_tail_v < t27_tail_lo ? t27_tail_lo : t27_tail_v;
+    uint32_t t27_tail = (uint32_t)t27_tail_v;
+    uint32_t t28_tail_v = t27_tail;
+    const uint32_t t28_tail_hi = (uint32_t)127ull;
+    t28_tail_v = t28_tail_v > t28_tail_hi ? t28_tail_hi : t28_tail_v;
+    uint8_t t28_tail = (uint8_t)(int8_t)t28_tail_v;
+    uint8_t t29_tail = (uint8_t)((uint32_t)t26_tail + (uint32_t)t28_tail);
+    float t30_tail = (float)x_v_tail;
+    float t31_tail = (float)(int16_t)h_v_tail;
+    float t32_tail = (t30_tail + t31_tail);
+    float t33_tail = (float)x_v_tail;
+    double t34_tail = (double)t33_tail;
+    double t35_tail = (t34_tail - x_v_tail);
+    out0[i] = (int16_t)t18_tail;
+    out1[i] = t19_tail;
+    out2[i] = (int64_t)t23_tail;
+    out3[i] = (int16_t)t25_tail;
+    out4[i] = (int8_t)t29_tail;
+    out5[i] = t32_tail;
+    out6[i] = t35_tail;
   }
 }
 #endif
@@ -866,6 +996,14 @@ bool map_convert_f64_i16_forced(map_convert_f64_i16_choice& choice) {
 #endif
 #if defined(__aarch64__)
 
+  if (map_convert_f64_i16_names(requested, "sve", "sve")) {
+    if ((simdgen_arm_hwcap(1) & (1ul << 22)) /* HWCAP_SVE */) {
+      choice = {map_convert_f64_i16_sve, "sve"};
+      return true;
+    }
+    map_convert_f64_i16_report(requested, "this CPU does not support it");
+    return false;
+  }
   if (map_convert_f64_i16_names(requested, "neon", "neon")) {
     if (true) {
       choice = {map_convert_f64_i16_neon, "neon"};
@@ -897,6 +1035,7 @@ map_convert_f64_i16_choice map_convert_f64_i16_select() {
 #endif
 #if defined(__aarch64__)
 
+  if ((simdgen_arm_hwcap(1) & (1ul << 22)) /* HWCAP_SVE */) return {map_convert_f64_i16_sve, "sve"};
   if (true) return {map_convert_f64_i16_neon, "neon"};
 #endif
   return {map_convert_f64_i16_scalar, "scalar"};

@@ -26,7 +26,7 @@ extern "C" {
 /// convert(x, T[, mode]): integers widen by x's signedness; wrap keeps the low bits, sat clamps to T's range;
 /// a float to an integer rounds by trunc (default), nearest (ties to even), floor or ceil, saturates out
 /// of range and gives 0 for NaN; to a float rounds to nearest, ties to even.
-/// Element widths differ: x86 and NEON run vectors of the widest type's lane count, SVE one element at a time.
+/// Element widths differ: vectors have the widest type's lane count (narrower values in part of a register).
 /// No alignment is required. Nothing outside the arrays is read or written; an empty shape writes nothing.
 /// Aliasing: outputs must not overlap inputs or each other.
 void map_convert_f64_i16(const double* x, const int32_t* a, const int16_t* h, int16_t* fl,
@@ -51,11 +51,14 @@ void map_convert_f64_i16_avx2(const double* x, const int32_t* a, const int16_t* 
 // X-macro over the variants declared on this architecture, best first.
 #define SIMDGEN_map_convert_f64_i16_VARIANTS(X) X(avx512) X(avx2) X(scalar)
 #elif defined(__aarch64__)
+void map_convert_f64_i16_sve(const double* x, const int32_t* a, const int16_t* h, int16_t* fl,
+                             uint8_t* ce, int64_t* tr, int16_t* sat, int8_t* wr, float* f,
+                             double* d);
 void map_convert_f64_i16_neon(const double* x, const int32_t* a, const int16_t* h, int16_t* fl,
                               uint8_t* ce, int64_t* tr, int16_t* sat, int8_t* wr, float* f,
                               double* d);
 // X-macro over the variants declared on this architecture, best first.
-#define SIMDGEN_map_convert_f64_i16_VARIANTS(X) X(neon) X(scalar)
+#define SIMDGEN_map_convert_f64_i16_VARIANTS(X) X(sve) X(neon) X(scalar)
 #else
 #define SIMDGEN_map_convert_f64_i16_VARIANTS(X) X(scalar)
 #endif

@@ -19,29 +19,31 @@
 #include <immintrin.h>
 #endif
 #if defined(__aarch64__)
-#include <arm_neon.h>
+#include <arm_sve.h>
 #ifndef SIMDGEN_CPU_SUPPORT
 #define SIMDGEN_CPU_SUPPORT
 #if defined(__linux__) && __STDC_HOSTED__
-#include <sys/auxv.h>
+// getauxval() of <sys/auxv.h> under a name of our own: that header brings <elf.h> and its
+// thousands of macros, which would reach the next file of a unity build.
+extern "C" unsigned long simdgen_getauxval(unsigned long type) __asm__("getauxval");
 #endif
-// The CPU's feature bits (Linux AT_HWCAP when word is 1, AT_HWCAP2 when 2); none elsewhere,
-// where only the NEON variants, which every AArch64 CPU runs, are chosen.
+// The CPU's feature bits (Linux AT_HWCAP = 16 when word is 1, AT_HWCAP2 = 26 when 2); none
+// elsewhere, where only the NEON variants, which every AArch64 CPU runs, are chosen.
 __attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) {
 #if defined(__linux__) && __STDC_HOSTED__
-  return getauxval(word == 2 ? AT_HWCAP2 : AT_HWCAP);
+  return simdgen_getauxval(word == 2 ? 26 : 16);
 #else
   (void)word;
   return 0;
 #endif
 }
 #endif
+#include <arm_neon.h>
 #endif
 
 // Plan summary (`simdgen explain` prints the full plans):
 //   map: fa = convert(a, f32); fu = convert(u, f32) + convert(b, f32); ra = convert(convert(a, f32), i64, nearest) - convert(b, i64); ru = convert(convert(u, f32), u64, nearest); w = convert(b, i8, sat) - convert(a, i8)
 //   sve2: identical to sve for this kernel, not emitted
-//   sve: identical to scalar for this kernel, not emitted
 
 #if defined(__x86_64__)
 #ifndef SIMDGEN_HELPER_LOAD_PREFIX16_AVX2
@@ -296,6 +298,56 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void map_conv
     _mm512_mask_storeu_epi64(out2 + i, (__mmask8)_bzhi_u32(~0u, (unsigned)(n - i)), t33_tail);
     _mm512_mask_storeu_epi64(out3 + i, (__mmask8)_bzhi_u32(~0u, (unsigned)(n - i)), t35_tail);
     _mm_mask_storeu_epi8(out4 + i, (__mmask8)_bzhi_u32(~0u, (unsigned)(n - i)), t38_tail);
+  }
+}
+#endif
+
+// ---- sve (128-bit vectors)
+// element widths differ (8 to 64 bits): vectors have the widest type's lane count; narrower values are unpacked, one per container of the widest width
+// tail: predicated (whilelt masks on every load and store of the last vector)
+// uses narrowing to unpacked elements (clamped, then the low bits)
+// uses unpacked narrow elements: extending loads and truncating stores (ld1b/h/w, st1b/h/w)
+// uses uxtb/sxtb, uxth/sxth, uxtw/sxtw widening of unpacked elements
+
+#if defined(__aarch64__)
+__attribute__((target("+sve"))) void map_convert_i64_f32_sve(
+    const int64_t* in0, const uint64_t* in1, const uint8_t* in2, int64_t n, float* out0,
+    float* out1, int64_t* out2, uint64_t* out3, int8_t* out4) {
+  const int64_t vscale = (int64_t)(svcntb() / 16);  // vector bits / 128, known at run time
+  // one loop governed by whilelt: the last vector is partial, no cleanup
+  {
+    int64_t i = 0;
+    svbool_t active = svwhilelt_b64_s64(i, n);
+    do {
+      svint64_t a_v = svld1_s64(active, in0 + i);
+      svuint64_t u_v = svld1_u64(active, in1 + i);
+      svuint8_t b_v = svreinterpret_u8_u64(svld1ub_u64(active, in2 + i));
+      svfloat32_t t0 = svcvt_f32_s64_x(svptrue_b64(), a_v);
+      svfloat32_t t1 = svcvt_f32_u64_x(svptrue_b64(), u_v);
+      svint32_t t2_w =
+          svreinterpret_s32_u32(svextb_u32_x(svptrue_b32(), svreinterpret_u32_u8(b_v)));
+      svfloat32_t t2 = svcvt_f32_s32_x(svptrue_b32(), t2_w);
+      svfloat32_t t3 = svadd_f32_x(svptrue_b32(), t1, t2);
+      svfloat32_t t4 = svcvt_f32_s64_x(svptrue_b64(), a_v);
+      svfloat64_t t5_w = svcvt_f64_f32_x(svptrue_b64(), t4);
+      svint64_t t5 = svcvt_s64_f64_x(svptrue_b64(), svrintn_f64_x(svptrue_b64(), t5_w));
+      svuint64_t t6_w = svreinterpret_u64_u8(b_v);
+      svint64_t t6 = svreinterpret_s64_u64(t6_w);
+      svint64_t t7 = svsub_s64_x(svptrue_b64(), t5, t6);
+      svfloat32_t t8 = svcvt_f32_u64_x(svptrue_b64(), u_v);
+      svfloat64_t t9_w = svcvt_f64_f32_x(svptrue_b64(), t8);
+      svuint64_t t9 = svcvt_u64_f64_x(svptrue_b64(), svrintn_f64_x(svptrue_b64(), t9_w));
+      svint8_t t10 = svreinterpret_s8_u8(svmin_n_u8_x(svptrue_b8(), b_v, 127ull));
+      svint8_t t11 = svreinterpret_s8_s64(a_v);
+      svint8_t t12 = svsub_s8_x(svptrue_b8(), t10, t11);
+      svst1_f32(svuzp1_b32(active, svpfalse_b()), out0 + i, svuzp1_f32(t0, t0));
+      svst1_f32(svuzp1_b32(active, svpfalse_b()), out1 + i, svuzp1_f32(t3, t3));
+      svst1_s64(active, out2 + i, t7);
+      svst1_u64(active, out3 + i, t9);
+      svst1b_s64(active, out4 + i, svreinterpret_s64_s8(t12));
+      i += 2 * vscale;
+      active = svwhilelt_b64_s64(i, n);
+    } while (svptest_first(svptrue_b64(), active));
   }
 }
 #endif
@@ -929,6 +981,14 @@ bool map_convert_i64_f32_forced(map_convert_i64_f32_choice& choice) {
 #endif
 #if defined(__aarch64__)
 
+  if (map_convert_i64_f32_names(requested, "sve", "sve")) {
+    if ((simdgen_arm_hwcap(1) & (1ul << 22)) /* HWCAP_SVE */) {
+      choice = {map_convert_i64_f32_sve, "sve"};
+      return true;
+    }
+    map_convert_i64_f32_report(requested, "this CPU does not support it");
+    return false;
+  }
   if (map_convert_i64_f32_names(requested, "neon", "neon")) {
     if (true) {
       choice = {map_convert_i64_f32_neon, "neon"};
@@ -960,6 +1020,7 @@ map_convert_i64_f32_choice map_convert_i64_f32_select() {
 #endif
 #if defined(__aarch64__)
 
+  if ((simdgen_arm_hwcap(1) & (1ul << 22)) /* HWCAP_SVE */) return {map_convert_i64_f32_sve, "sve"};
   if (true) return {map_convert_i64_f32_neon, "neon"};
 #endif
   return {map_convert_i64_f32_scalar, "scalar"};

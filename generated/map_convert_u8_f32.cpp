@@ -25,29 +25,31 @@
 #include <immintrin.h>
 #endif
 #if defined(__aarch64__)
-#include <arm_neon.h>
+#include <arm_sve.h>
 #ifndef SIMDGEN_CPU_SUPPORT
 #define SIMDGEN_CPU_SUPPORT
 #if defined(__linux__) && __STDC_HOSTED__
-#include <sys/auxv.h>
+// getauxval() of <sys/auxv.h> under a name of our own: that header brings <elf.h> and its
+// thousands of macros, which would reach the next file of a unity build.
+extern "C" unsigned long simdgen_getauxval(unsigned long type) __asm__("getauxval");
 #endif
-// The CPU's feature bits (Linux AT_HWCAP when word is 1, AT_HWCAP2 when 2); none elsewhere,
-// where only the NEON variants, which every AArch64 CPU runs, are chosen.
+// The CPU's feature bits (Linux AT_HWCAP = 16 when word is 1, AT_HWCAP2 = 26 when 2); none
+// elsewhere, where only the NEON variants, which every AArch64 CPU runs, are chosen.
 __attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) {
 #if defined(__linux__) && __STDC_HOSTED__
-  return getauxval(word == 2 ? AT_HWCAP2 : AT_HWCAP);
+  return simdgen_getauxval(word == 2 ? 26 : 16);
 #else
   (void)word;
   return 0;
 #endif
 }
 #endif
+#include <arm_neon.h>
 #endif
 
 // Plan summary (`simdgen explain` prints the full plans):
 //   map: scaled = convert(convert(px, f32) * gain + x, u8, nearest); wide = convert(px, i32) - convert(x, i32, floor); up = convert(convert(x, i32, ceil), i16, sat); back = convert(convert(x, i32), f32)
 //   sve2: identical to sve for this kernel, not emitted
-//   sve: identical to scalar for this kernel, not emitted
 
 #if defined(__x86_64__)
 #ifndef SIMDGEN_HELPER_LOAD_PREFIX16_AVX2
@@ -330,6 +332,52 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void map_conv
     _mm512_mask_storeu_epi32(out1 + i, (__mmask16)_bzhi_u32(~0u, (unsigned)(n - i)), t28_tail);
     _mm256_mask_storeu_epi16(out2 + i, (__mmask16)_bzhi_u32(~0u, (unsigned)(n - i)), t30_tail);
     _mm512_mask_storeu_ps(out3 + i, (__mmask16)_bzhi_u32(~0u, (unsigned)(n - i)), t32_tail);
+  }
+}
+#endif
+
+// ---- sve (128-bit vectors)
+// element widths differ (8 to 32 bits): vectors have the widest type's lane count; narrower values are unpacked, one per container of the widest width
+// tail: predicated (whilelt masks on every load and store of the last vector)
+// uses narrowing to unpacked elements (clamped, then the low bits)
+// uses unpacked narrow elements: extending loads and truncating stores (ld1b/h/w, st1b/h/w)
+
+#if defined(__aarch64__)
+__attribute__((target("+sve"))) void map_convert_u8_f32_sve(const uint8_t* in0, const float* in1,
+                                                            int64_t n, float scalar0, uint8_t* out0,
+                                                            int32_t* out1, int16_t* out2,
+                                                            float* out3) {
+  const int64_t vscale = (int64_t)(svcntb() / 16);  // vector bits / 128, known at run time
+  svfloat32_t k0 = svdup_n_f32(scalar0);
+  // one loop governed by whilelt: the last vector is partial, no cleanup
+  {
+    int64_t i = 0;
+    svbool_t active = svwhilelt_b32_s64(i, n);
+    do {
+      svuint8_t px_v = svreinterpret_u8_u32(svld1ub_u32(active, in0 + i));
+      svfloat32_t x_v = svld1_f32(active, in1 + i);
+      svint32_t t0_w = svreinterpret_s32_u32(svreinterpret_u32_u8(px_v));
+      svfloat32_t t0 = svcvt_f32_s32_x(svptrue_b32(), t0_w);
+      svfloat32_t t1 = svmul_f32_x(svptrue_b32(), t0, k0);
+      svfloat32_t t2 = svadd_f32_x(svptrue_b32(), t1, x_v);
+      svuint32_t t3_w = svcvt_u32_f32_x(svptrue_b32(), svrintn_f32_x(svptrue_b32(), t2));
+      svuint8_t t3 = svreinterpret_u8_u32(svmin_n_u32_x(svptrue_b32(), t3_w, 255));
+      svuint32_t t4_w = svreinterpret_u32_u8(px_v);
+      svint32_t t4 = svreinterpret_s32_u32(t4_w);
+      svint32_t t5 = svcvt_s32_f32_x(svptrue_b32(), svrintm_f32_x(svptrue_b32(), x_v));
+      svint32_t t6 = svsub_s32_x(svptrue_b32(), t4, t5);
+      svint32_t t7 = svcvt_s32_f32_x(svptrue_b32(), svrintp_f32_x(svptrue_b32(), x_v));
+      svint16_t t8 = svreinterpret_s16_s32(
+          svmin_n_s32_x(svptrue_b32(), svmax_n_s32_x(svptrue_b32(), t7, -32768), 32767));
+      svint32_t t9 = svcvt_s32_f32_x(svptrue_b32(), x_v);
+      svfloat32_t t10 = svcvt_f32_s32_x(svptrue_b32(), t9);
+      svst1b_u32(active, out0 + i, svreinterpret_u32_u8(t3));
+      svst1_s32(active, out1 + i, t6);
+      svst1h_s32(active, out2 + i, svreinterpret_s32_s16(t8));
+      svst1_f32(active, out3 + i, t10);
+      i += 4 * vscale;
+      active = svwhilelt_b32_s64(i, n);
+    } while (svptest_first(svptrue_b32(), active));
   }
 }
 #endif
@@ -793,6 +841,14 @@ bool map_convert_u8_f32_forced(map_convert_u8_f32_choice& choice) {
 #endif
 #if defined(__aarch64__)
 
+  if (map_convert_u8_f32_names(requested, "sve", "sve")) {
+    if ((simdgen_arm_hwcap(1) & (1ul << 22)) /* HWCAP_SVE */) {
+      choice = {map_convert_u8_f32_sve, "sve"};
+      return true;
+    }
+    map_convert_u8_f32_report(requested, "this CPU does not support it");
+    return false;
+  }
   if (map_convert_u8_f32_names(requested, "neon", "neon")) {
     if (true) {
       choice = {map_convert_u8_f32_neon, "neon"};
@@ -824,6 +880,7 @@ map_convert_u8_f32_choice map_convert_u8_f32_select() {
 #endif
 #if defined(__aarch64__)
 
+  if ((simdgen_arm_hwcap(1) & (1ul << 22)) /* HWCAP_SVE */) return {map_convert_u8_f32_sve, "sve"};
   if (true) return {map_convert_u8_f32_neon, "neon"};
 #endif
   return {map_convert_u8_f32_scalar, "scalar"};

@@ -19,29 +19,31 @@
 #include <immintrin.h>
 #endif
 #if defined(__aarch64__)
-#include <arm_neon.h>
+#include <arm_sve.h>
 #ifndef SIMDGEN_CPU_SUPPORT
 #define SIMDGEN_CPU_SUPPORT
 #if defined(__linux__) && __STDC_HOSTED__
-#include <sys/auxv.h>
+// getauxval() of <sys/auxv.h> under a name of our own: that header brings <elf.h> and its
+// thousands of macros, which would reach the next file of a unity build.
+extern "C" unsigned long simdgen_getauxval(unsigned long type) __asm__("getauxval");
 #endif
-// The CPU's feature bits (Linux AT_HWCAP when word is 1, AT_HWCAP2 when 2); none elsewhere,
-// where only the NEON variants, which every AArch64 CPU runs, are chosen.
+// The CPU's feature bits (Linux AT_HWCAP = 16 when word is 1, AT_HWCAP2 = 26 when 2); none
+// elsewhere, where only the NEON variants, which every AArch64 CPU runs, are chosen.
 __attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) {
 #if defined(__linux__) && __STDC_HOSTED__
-  return getauxval(word == 2 ? AT_HWCAP2 : AT_HWCAP);
+  return simdgen_getauxval(word == 2 ? 26 : 16);
 #else
   (void)word;
   return 0;
 #endif
 }
 #endif
+#include <arm_neon.h>
 #endif
 
 // Plan summary (`simdgen explain` prints the full plans):
 //   map: prod = convert(a, i16) * convert(b, i16) - c; sat = convert(c, i8, sat) + convert(c, i8); usat = convert(c, u8, sat) + convert(max(c, convert(a, i16)), u8); mixed = abs(convert(a, i16)) + select(convert(b, i16) > c, c, convert(b, i16))
 //   sve2: identical to sve for this kernel, not emitted
-//   sve: identical to scalar for this kernel, not emitted
 
 // ---- avx512 (512-bit vectors)
 // element widths differ (8 to 16 bits): 32 lanes per vector, the widest type's; narrower values fill the low lanes of their registers
@@ -157,6 +159,99 @@ map_convert_widths_i16_avx512(const int8_t* in0, const uint8_t* in1, const int16
     out1[i] = (int8_t)t44_tail;
     out2[i] = t49_tail;
     out3[i] = (int16_t)t56_tail;
+  }
+}
+#endif
+
+// ---- sve (128-bit vectors)
+// element widths differ (8 to 16 bits): vectors have the widest type's lane count; narrower values are unpacked, one per container of the widest width
+// tail: scalar cleanup loop after the whole vectors
+// uses narrowing to unpacked elements (clamped, then the low bits)
+// uses unpacked narrow elements: extending loads and truncating stores (ld1b/h/w, st1b/h/w)
+
+#if defined(__aarch64__)
+__attribute__((target("+sve"))) void map_convert_widths_i16_sve(const int8_t* in0,
+                                                                const uint8_t* in1,
+                                                                const int16_t* in2, int16_t* out0,
+                                                                int8_t* out1, uint8_t* out2,
+                                                                int16_t* out3) {
+  constexpr int64_t kCols = 77;
+  const int64_t vscale = (int64_t)(svcntb() / 16);  // vector bits / 128, known at run time
+  // whole vectors
+  int64_t i = 0;
+  for (; i <= kCols - 8 * vscale; i += 8 * vscale) {
+    svint8_t a_v = svreinterpret_s8_s16(svld1sb_s16(svptrue_b16(), in0 + i));
+    svuint8_t b_v = svreinterpret_u8_u16(svld1ub_u16(svptrue_b16(), in1 + i));
+    svint16_t c_v = svld1_s16(svptrue_b16(), in2 + i);
+    svint16_t t0 = svreinterpret_s16_s8(a_v);
+    svuint16_t t1_w = svreinterpret_u16_u8(b_v);
+    svint16_t t1 = svreinterpret_s16_u16(t1_w);
+    svint16_t t2 = svmul_s16_x(svptrue_b16(), t0, t1);
+    svint16_t t3 = svsub_s16_x(svptrue_b16(), t2, c_v);
+    svint8_t t4 = svreinterpret_s8_s16(
+        svmin_n_s16_x(svptrue_b16(), svmax_n_s16_x(svptrue_b16(), c_v, -128), 127));
+    svint8_t t5 = svreinterpret_s8_s16(c_v);
+    svint8_t t6 = svadd_s8_x(svptrue_b8(), t4, t5);
+    svuint8_t t7 = svreinterpret_u8_s16(
+        svmin_n_s16_x(svptrue_b16(), svmax_n_s16_x(svptrue_b16(), c_v, 0), 255));
+    svint16_t t8 = svreinterpret_s16_s8(a_v);
+    svint16_t t9 = svmax_s16_x(svptrue_b16(), c_v, t8);
+    svuint8_t t10 = svreinterpret_u8_s16(t9);
+    svuint8_t t11 = svadd_u8_x(svptrue_b8(), t7, t10);
+    svint16_t t12 = svreinterpret_s16_s8(a_v);
+    svint16_t t13 = svabs_s16_x(svptrue_b16(), t12);
+    svuint16_t t14_w = svreinterpret_u16_u8(b_v);
+    svint16_t t14 = svreinterpret_s16_u16(t14_w);
+    svbool_t t15 = svcmpgt_s16(svptrue_b16(), t14, c_v);
+    svuint16_t t16_w = svreinterpret_u16_u8(b_v);
+    svint16_t t16 = svreinterpret_s16_u16(t16_w);
+    svint16_t t17 = svsel_s16(t15, c_v, t16);
+    svint16_t t18 = svadd_s16_x(svptrue_b16(), t13, t17);
+    svst1_s16(svptrue_b16(), out0 + i, t3);
+    svst1b_s16(svptrue_b16(), out1 + i, svreinterpret_s16_s8(t6));
+    svst1b_u16(svptrue_b16(), out2 + i, svreinterpret_u16_u8(t11));
+    svst1_s16(svptrue_b16(), out3 + i, t18);
+  }
+  // scalar cleanup
+  for (; i < kCols; ++i) {
+    uint8_t a_v_tail = (uint8_t)in0[i];
+    uint8_t b_v_tail = in1[i];
+    uint16_t c_v_tail = (uint16_t)in2[i];
+    uint16_t t19_tail = (uint16_t)(int16_t)(int8_t)a_v_tail;
+    uint16_t t20_tail = (uint16_t)(int16_t)b_v_tail;
+    uint16_t t21_tail = (uint16_t)((uint32_t)t19_tail * (uint32_t)t20_tail);
+    uint16_t t22_tail = (uint16_t)((uint32_t)t21_tail - (uint32_t)c_v_tail);
+    int16_t t23_tail_v = (int16_t)c_v_tail;
+    const int16_t t23_tail_lo = (int16_t)-128ll;
+    t23_tail_v = t23_tail_v < t23_tail_lo ? t23_tail_lo : t23_tail_v;
+    const int16_t t23_tail_hi = (int16_t)127ull;
+    t23_tail_v = t23_tail_v > t23_tail_hi ? t23_tail_hi : t23_tail_v;
+    uint8_t t23_tail = (uint8_t)(int8_t)t23_tail_v;
+    uint8_t t24_tail = (uint8_t)(int8_t)(int16_t)c_v_tail;
+    uint8_t t25_tail = (uint8_t)((uint32_t)t23_tail + (uint32_t)t24_tail);
+    int16_t t26_tail_v = (int16_t)c_v_tail;
+    const int16_t t26_tail_lo = (int16_t)0;
+    t26_tail_v = t26_tail_v < t26_tail_lo ? t26_tail_lo : t26_tail_v;
+    const int16_t t26_tail_hi = (int16_t)255ull;
+    t26_tail_v = t26_tail_v > t26_tail_hi ? t26_tail_hi : t26_tail_v;
+    uint8_t t26_tail = (uint8_t)t26_tail_v;
+    uint16_t t27_tail = (uint16_t)(int16_t)(int8_t)a_v_tail;
+    uint16_t t28_tail =
+        (uint16_t)((int16_t)c_v_tail > (int16_t)t27_tail ? (int16_t)c_v_tail : (int16_t)t27_tail);
+    uint8_t t29_tail = (uint8_t)(int16_t)t28_tail;
+    uint8_t t30_tail = (uint8_t)((uint32_t)t26_tail + (uint32_t)t29_tail);
+    uint16_t t31_tail = (uint16_t)(int16_t)(int8_t)a_v_tail;
+    uint16_t t32_tail =
+        (uint16_t)((int16_t)t31_tail < 0 ? (uint32_t)0 - (uint32_t)t31_tail : (uint32_t)t31_tail);
+    uint16_t t33_tail = (uint16_t)(int16_t)b_v_tail;
+    bool t34_tail = ((int16_t)t33_tail > (int16_t)c_v_tail);
+    uint16_t t35_tail = (uint16_t)(int16_t)b_v_tail;
+    uint16_t t36_tail = (t34_tail ? c_v_tail : t35_tail);
+    uint16_t t37_tail = (uint16_t)((uint32_t)t32_tail + (uint32_t)t36_tail);
+    out0[i] = (int16_t)t22_tail;
+    out1[i] = (int8_t)t25_tail;
+    out2[i] = t30_tail;
+    out3[i] = (int16_t)t37_tail;
   }
 }
 #endif
@@ -529,6 +624,14 @@ bool map_convert_widths_i16_forced(map_convert_widths_i16_choice& choice) {
 #endif
 #if defined(__aarch64__)
 
+  if (map_convert_widths_i16_names(requested, "sve", "sve")) {
+    if ((simdgen_arm_hwcap(1) & (1ul << 22)) /* HWCAP_SVE */) {
+      choice = {map_convert_widths_i16_sve, "sve"};
+      return true;
+    }
+    map_convert_widths_i16_report(requested, "this CPU does not support it");
+    return false;
+  }
   if (map_convert_widths_i16_names(requested, "neon", "neon")) {
     if (true) {
       choice = {map_convert_widths_i16_neon, "neon"};
@@ -560,6 +663,8 @@ map_convert_widths_i16_choice map_convert_widths_i16_select() {
 #endif
 #if defined(__aarch64__)
 
+  if ((simdgen_arm_hwcap(1) & (1ul << 22)) /* HWCAP_SVE */)
+    return {map_convert_widths_i16_sve, "sve"};
   if (true) return {map_convert_widths_i16_neon, "neon"};
 #endif
   return {map_convert_widths_i16_scalar, "scalar"};

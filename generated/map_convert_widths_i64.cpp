@@ -25,29 +25,31 @@
 #include <immintrin.h>
 #endif
 #if defined(__aarch64__)
-#include <arm_neon.h>
+#include <arm_sve.h>
 #ifndef SIMDGEN_CPU_SUPPORT
 #define SIMDGEN_CPU_SUPPORT
 #if defined(__linux__) && __STDC_HOSTED__
-#include <sys/auxv.h>
+// getauxval() of <sys/auxv.h> under a name of our own: that header brings <elf.h> and its
+// thousands of macros, which would reach the next file of a unity build.
+extern "C" unsigned long simdgen_getauxval(unsigned long type) __asm__("getauxval");
 #endif
-// The CPU's feature bits (Linux AT_HWCAP when word is 1, AT_HWCAP2 when 2); none elsewhere,
-// where only the NEON variants, which every AArch64 CPU runs, are chosen.
+// The CPU's feature bits (Linux AT_HWCAP = 16 when word is 1, AT_HWCAP2 = 26 when 2); none
+// elsewhere, where only the NEON variants, which every AArch64 CPU runs, are chosen.
 __attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) {
 #if defined(__linux__) && __STDC_HOSTED__
-  return getauxval(word == 2 ? AT_HWCAP2 : AT_HWCAP);
+  return simdgen_getauxval(word == 2 ? 26 : 16);
 #else
   (void)word;
   return 0;
 #endif
 }
 #endif
+#include <arm_neon.h>
 #endif
 
 // Plan summary (`simdgen explain` prints the full plans):
 //   map: wide = convert(a, i64) + convert(b, i64) + convert(c, i64) + convert(d, i64) + convert(e, i64) + convert(f, i64); bytes = convert(g, i8) + convert(h, i8, sat) - convert(e, i8, sat); ubytes = convert(g, u8, sat) + convert(f, u8, sat) + convert(c, u8, sat); halves = convert(e, u16, sat) - convert(h, u16) + convert(a, u16, sat); shorts = convert(f, i16, sat) + convert(g, i16, sat) + convert(d, i16, sat); words = convert(h, i32, sat) + convert(g, i32) + convert(b, i32); to_f32 = convert(g, f32) + convert(h, f32) * convert(a, f32) + convert(y, f32); to_f64 = convert(x, f64) + convert(e, f64) - convert(f, f64) + convert(d, f64); rounded = convert(x, i64, nearest) - convert(y, i64, floor); small = convert(y, i8, floor) + convert(x, i8, ceil); usmall = convert(y, u16, ceil) + convert(x, u16); picked = select(convert(a, i64) > g, a, convert(g, i8))
 //   sve2: identical to sve for this kernel, not emitted
-//   sve: identical to scalar for this kernel, not emitted
 
 #if defined(__x86_64__)
 #ifndef SIMDGEN_HELPER_LOAD_PREFIX16_AVX2
@@ -724,6 +726,145 @@ map_convert_widths_i64_avx512(const int8_t* in0, const uint8_t* in1, const int16
                             t184_tail);
       _mm_mask_storeu_epi8(out11 + c + r * stride, (__mmask8)_bzhi_u32(~0u, (unsigned)(cols - c)),
                            t188_tail);
+    }
+  }
+}
+#endif
+
+// ---- sve (128-bit vectors)
+// element widths differ (8 to 64 bits): vectors have the widest type's lane count; narrower values are unpacked, one per container of the widest width
+// tail: predicated (whilelt masks on every load and store of the last vector)
+// uses narrowing to unpacked elements (clamped, then the low bits)
+// uses unpacked narrow elements: extending loads and truncating stores (ld1b/h/w, st1b/h/w)
+// uses uxtb/sxtb, uxth/sxth, uxtw/sxtw widening of unpacked elements
+
+#if defined(__aarch64__)
+__attribute__((target("+sve"))) void map_convert_widths_i64_sve(
+    const int8_t* in0, const uint8_t* in1, const int16_t* in2, const uint16_t* in3,
+    const int32_t* in4, const uint32_t* in5, const int64_t* in6, const uint64_t* in7,
+    const float* in8, const double* in9, int64_t rows, int64_t cols, int64_t stride, int64_t* out0,
+    int8_t* out1, uint8_t* out2, uint16_t* out3, int16_t* out4, int32_t* out5, float* out6,
+    double* out7, int64_t* out8, int8_t* out9, uint16_t* out10, int8_t* out11) {
+  const int64_t vscale = (int64_t)(svcntb() / 16);  // vector bits / 128, known at run time
+  // rows
+  int64_t r = 0;
+  for (; r < rows; ++r) {
+    // one loop governed by whilelt: the last vector is partial, no cleanup
+    {
+      int64_t c = 0;
+      svbool_t active = svwhilelt_b64_s64(c, cols);
+      do {
+        svint8_t a_v = svreinterpret_s8_s64(svld1sb_s64(active, in0 + c + r * stride));
+        svuint8_t b_v = svreinterpret_u8_u64(svld1ub_u64(active, in1 + c + r * stride));
+        svint16_t c_v = svreinterpret_s16_s64(svld1sh_s64(active, in2 + c + r * stride));
+        svuint16_t d_v = svreinterpret_u16_u64(svld1uh_u64(active, in3 + c + r * stride));
+        svint32_t e_v = svreinterpret_s32_s64(svld1sw_s64(active, in4 + c + r * stride));
+        svuint32_t f_v = svreinterpret_u32_u64(svld1uw_u64(active, in5 + c + r * stride));
+        svint64_t g_v = svld1_s64(active, in6 + c + r * stride);
+        svuint64_t h_v = svld1_u64(active, in7 + c + r * stride);
+        const svfloat32_t x_v_packed =
+            svld1_f32(svuzp1_b32(active, svpfalse_b()), in8 + c + r * stride);
+        svfloat32_t x_v = svzip1_f32(x_v_packed, x_v_packed);
+        svfloat64_t y_v = svld1_f64(active, in9 + c + r * stride);
+        svint64_t t0 = svreinterpret_s64_s8(a_v);
+        svuint64_t t1_w = svreinterpret_u64_u8(b_v);
+        svint64_t t1 = svreinterpret_s64_u64(t1_w);
+        svint64_t t2 = svadd_s64_x(svptrue_b64(), t0, t1);
+        svint64_t t3 = svreinterpret_s64_s16(c_v);
+        svint64_t t4 = svadd_s64_x(svptrue_b64(), t2, t3);
+        svuint64_t t5_w = svreinterpret_u64_u16(d_v);
+        svint64_t t5 = svreinterpret_s64_u64(t5_w);
+        svint64_t t6 = svadd_s64_x(svptrue_b64(), t4, t5);
+        svint64_t t7 = svreinterpret_s64_s32(e_v);
+        svint64_t t8 = svadd_s64_x(svptrue_b64(), t6, t7);
+        svuint64_t t9_w = svreinterpret_u64_u32(f_v);
+        svint64_t t9 = svreinterpret_s64_u64(t9_w);
+        svint64_t t10 = svadd_s64_x(svptrue_b64(), t8, t9);
+        svint8_t t11 = svreinterpret_s8_s64(g_v);
+        svint8_t t12 = svreinterpret_s8_u64(svmin_n_u64_x(svptrue_b64(), h_v, 127));
+        svint8_t t13 = svadd_s8_x(svptrue_b8(), t11, t12);
+        svint8_t t14 = svreinterpret_s8_s32(
+            svmin_n_s32_x(svptrue_b32(), svmax_n_s32_x(svptrue_b32(), e_v, -128), 127));
+        svint8_t t15 = svsub_s8_x(svptrue_b8(), t13, t14);
+        svuint8_t t16 = svreinterpret_u8_s64(
+            svmin_n_s64_x(svptrue_b64(), svmax_n_s64_x(svptrue_b64(), g_v, 0), 255));
+        svuint8_t t17 = svreinterpret_u8_u32(svmin_n_u32_x(svptrue_b32(), f_v, 255));
+        svuint8_t t18 = svadd_u8_x(svptrue_b8(), t16, t17);
+        svuint8_t t19 = svreinterpret_u8_s16(
+            svmin_n_s16_x(svptrue_b16(), svmax_n_s16_x(svptrue_b16(), c_v, 0), 255));
+        svuint8_t t20 = svadd_u8_x(svptrue_b8(), t18, t19);
+        svuint16_t t21 = svreinterpret_u16_s32(
+            svmin_n_s32_x(svptrue_b32(), svmax_n_s32_x(svptrue_b32(), e_v, 0), 65535));
+        svuint16_t t22 = svreinterpret_u16_u64(h_v);
+        svuint16_t t23 = svsub_u16_x(svptrue_b16(), t21, t22);
+        svint16_t t24_w = svextb_s16_x(svptrue_b16(), svreinterpret_s16_s8(a_v));
+        svuint16_t t24 = svreinterpret_u16_s16(svmax_n_s16_x(svptrue_b16(), t24_w, 0));
+        svuint16_t t25 = svadd_u16_x(svptrue_b16(), t23, t24);
+        svint16_t t26 = svreinterpret_s16_u32(svmin_n_u32_x(svptrue_b32(), f_v, 32767));
+        svint16_t t27 = svreinterpret_s16_s64(
+            svmin_n_s64_x(svptrue_b64(), svmax_n_s64_x(svptrue_b64(), g_v, -32768), 32767));
+        svint16_t t28 = svadd_s16_x(svptrue_b16(), t26, t27);
+        svint16_t t29 = svreinterpret_s16_u16(svmin_n_u16_x(svptrue_b16(), d_v, 32767ull));
+        svint16_t t30 = svadd_s16_x(svptrue_b16(), t28, t29);
+        svint32_t t31 = svreinterpret_s32_u64(svmin_n_u64_x(svptrue_b64(), h_v, 2147483647));
+        svint32_t t32 = svreinterpret_s32_s64(g_v);
+        svint32_t t33 = svadd_s32_x(svptrue_b32(), t31, t32);
+        svuint32_t t34_w = svextb_u32_x(svptrue_b32(), svreinterpret_u32_u8(b_v));
+        svint32_t t34 = svreinterpret_s32_u32(t34_w);
+        svint32_t t35 = svadd_s32_x(svptrue_b32(), t33, t34);
+        svfloat32_t t36 = svcvt_f32_s64_x(svptrue_b64(), g_v);
+        svfloat32_t t37 = svcvt_f32_u64_x(svptrue_b64(), h_v);
+        svint32_t t38_w = svextb_s32_x(svptrue_b32(), svreinterpret_s32_s8(a_v));
+        svfloat32_t t38 = svcvt_f32_s32_x(svptrue_b32(), t38_w);
+        svfloat32_t t39 = svmul_f32_x(svptrue_b32(), t37, t38);
+        svfloat32_t t40 = svadd_f32_x(svptrue_b32(), t36, t39);
+        svfloat32_t t41 = svcvt_f32_f64_x(svptrue_b64(), y_v);
+        svfloat32_t t42 = svadd_f32_x(svptrue_b32(), t40, t41);
+        svfloat64_t t43 = svcvt_f64_f32_x(svptrue_b64(), x_v);
+        svint64_t t44_w = svreinterpret_s64_s32(e_v);
+        svfloat64_t t44 = svcvt_f64_s64_x(svptrue_b64(), t44_w);
+        svfloat64_t t45 = svadd_f64_x(svptrue_b64(), t43, t44);
+        svint64_t t46_w = svreinterpret_s64_u64(svreinterpret_u64_u32(f_v));
+        svfloat64_t t46 = svcvt_f64_s64_x(svptrue_b64(), t46_w);
+        svfloat64_t t47 = svsub_f64_x(svptrue_b64(), t45, t46);
+        svint64_t t48_w = svreinterpret_s64_u64(svreinterpret_u64_u16(d_v));
+        svfloat64_t t48 = svcvt_f64_s64_x(svptrue_b64(), t48_w);
+        svfloat64_t t49 = svadd_f64_x(svptrue_b64(), t47, t48);
+        svfloat64_t t50_w = svcvt_f64_f32_x(svptrue_b64(), x_v);
+        svint64_t t50 = svcvt_s64_f64_x(svptrue_b64(), svrintn_f64_x(svptrue_b64(), t50_w));
+        svint64_t t51 = svcvt_s64_f64_x(svptrue_b64(), svrintm_f64_x(svptrue_b64(), y_v));
+        svint64_t t52 = svsub_s64_x(svptrue_b64(), t50, t51);
+        svint64_t t53_w = svcvt_s64_f64_x(svptrue_b64(), svrintm_f64_x(svptrue_b64(), y_v));
+        svint8_t t53 = svreinterpret_s8_s64(
+            svmin_n_s64_x(svptrue_b64(), svmax_n_s64_x(svptrue_b64(), t53_w, -128), 127));
+        svint32_t t54_w = svcvt_s32_f32_x(svptrue_b32(), svrintp_f32_x(svptrue_b32(), x_v));
+        svint8_t t54 = svreinterpret_s8_s32(
+            svmin_n_s32_x(svptrue_b32(), svmax_n_s32_x(svptrue_b32(), t54_w, -128), 127));
+        svint8_t t55 = svadd_s8_x(svptrue_b8(), t53, t54);
+        svuint64_t t56_w = svcvt_u64_f64_x(svptrue_b64(), svrintp_f64_x(svptrue_b64(), y_v));
+        svuint16_t t56 = svreinterpret_u16_u64(svmin_n_u64_x(svptrue_b64(), t56_w, 65535));
+        svuint32_t t57_w = svcvt_u32_f32_x(svptrue_b32(), x_v);
+        svuint16_t t57 = svreinterpret_u16_u32(svmin_n_u32_x(svptrue_b32(), t57_w, 65535));
+        svuint16_t t58 = svadd_u16_x(svptrue_b16(), t56, t57);
+        svint64_t t59 = svreinterpret_s64_s8(a_v);
+        svbool_t t60 = svcmpgt_s64(svptrue_b64(), t59, g_v);
+        svint8_t t61 = svreinterpret_s8_s64(g_v);
+        svint8_t t62 = svsel_s8(t60, a_v, t61);
+        svst1_s64(active, out0 + c + r * stride, t10);
+        svst1b_s64(active, out1 + c + r * stride, svreinterpret_s64_s8(t15));
+        svst1b_u64(active, out2 + c + r * stride, svreinterpret_u64_u8(t20));
+        svst1h_u64(active, out3 + c + r * stride, svreinterpret_u64_u16(t25));
+        svst1h_s64(active, out4 + c + r * stride, svreinterpret_s64_s16(t30));
+        svst1w_s64(active, out5 + c + r * stride, svreinterpret_s64_s32(t35));
+        svst1_f32(svuzp1_b32(active, svpfalse_b()), out6 + c + r * stride, svuzp1_f32(t42, t42));
+        svst1_f64(active, out7 + c + r * stride, t49);
+        svst1_s64(active, out8 + c + r * stride, t52);
+        svst1b_s64(active, out9 + c + r * stride, svreinterpret_s64_s8(t55));
+        svst1h_u64(active, out10 + c + r * stride, svreinterpret_u64_u16(t58));
+        svst1b_s64(active, out11 + c + r * stride, svreinterpret_s64_s8(t62));
+        c += 2 * vscale;
+        active = svwhilelt_b64_s64(c, cols);
+      } while (svptest_first(svptrue_b64(), active));
     }
   }
 }
@@ -2722,6 +2863,14 @@ bool map_convert_widths_i64_forced(map_convert_widths_i64_choice& choice) {
 #endif
 #if defined(__aarch64__)
 
+  if (map_convert_widths_i64_names(requested, "sve", "sve")) {
+    if ((simdgen_arm_hwcap(1) & (1ul << 22)) /* HWCAP_SVE */) {
+      choice = {map_convert_widths_i64_sve, "sve"};
+      return true;
+    }
+    map_convert_widths_i64_report(requested, "this CPU does not support it");
+    return false;
+  }
   if (map_convert_widths_i64_names(requested, "neon", "neon")) {
     if (true) {
       choice = {map_convert_widths_i64_neon, "neon"};
@@ -2753,6 +2902,8 @@ map_convert_widths_i64_choice map_convert_widths_i64_select() {
 #endif
 #if defined(__aarch64__)
 
+  if ((simdgen_arm_hwcap(1) & (1ul << 22)) /* HWCAP_SVE */)
+    return {map_convert_widths_i64_sve, "sve"};
   if (true) return {map_convert_widths_i64_neon, "neon"};
 #endif
   return {map_convert_widths_i64_scalar, "scalar"};

@@ -32,7 +32,7 @@ extern "C" {
 /// convert(x, T[, mode]): integers widen by x's signedness; wrap keeps the low bits, sat clamps to T's range;
 /// a float to an integer rounds by trunc (default), nearest (ties to even), floor or ceil, saturates out
 /// of range and gives 0 for NaN; to a float rounds to nearest, ties to even.
-/// Element widths differ: x86 and NEON run vectors of the widest type's lane count, SVE one element at a time.
+/// Element widths differ: vectors have the widest type's lane count (narrower values in part of a register).
 /// No alignment is required. Nothing outside the arrays is read or written; an empty shape writes nothing.
 /// Aliasing: outputs must not overlap inputs or each other.
 void map_convert_widths_i64(const int8_t* a, const uint8_t* b, const int16_t* c, const uint16_t* d,
@@ -76,6 +76,13 @@ void map_convert_widths_i64_avx2(const int8_t* a, const uint8_t* b, const int16_
 // X-macro over the variants declared on this architecture, best first.
 #define SIMDGEN_map_convert_widths_i64_VARIANTS(X) X(avx512) X(avx2) X(scalar)
 #elif defined(__aarch64__)
+void map_convert_widths_i64_sve(const int8_t* a, const uint8_t* b, const int16_t* c,
+                                const uint16_t* d, const int32_t* e, const uint32_t* f,
+                                const int64_t* g, const uint64_t* h, const float* x,
+                                const double* y, int64_t rows, int64_t cols, int64_t stride,
+                                int64_t* wide, int8_t* bytes, uint8_t* ubytes, uint16_t* halves,
+                                int16_t* shorts, int32_t* words, float* to_f32, double* to_f64,
+                                int64_t* rounded, int8_t* small, uint16_t* usmall, int8_t* picked);
 void map_convert_widths_i64_neon(const int8_t* a, const uint8_t* b, const int16_t* c,
                                  const uint16_t* d, const int32_t* e, const uint32_t* f,
                                  const int64_t* g, const uint64_t* h, const float* x,
@@ -84,7 +91,7 @@ void map_convert_widths_i64_neon(const int8_t* a, const uint8_t* b, const int16_
                                  int16_t* shorts, int32_t* words, float* to_f32, double* to_f64,
                                  int64_t* rounded, int8_t* small, uint16_t* usmall, int8_t* picked);
 // X-macro over the variants declared on this architecture, best first.
-#define SIMDGEN_map_convert_widths_i64_VARIANTS(X) X(neon) X(scalar)
+#define SIMDGEN_map_convert_widths_i64_VARIANTS(X) X(sve) X(neon) X(scalar)
 #else
 #define SIMDGEN_map_convert_widths_i64_VARIANTS(X) X(scalar)
 #endif

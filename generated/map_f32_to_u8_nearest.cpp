@@ -19,29 +19,31 @@
 #include <immintrin.h>
 #endif
 #if defined(__aarch64__)
-#include <arm_neon.h>
+#include <arm_sve.h>
 #ifndef SIMDGEN_CPU_SUPPORT
 #define SIMDGEN_CPU_SUPPORT
 #if defined(__linux__) && __STDC_HOSTED__
-#include <sys/auxv.h>
+// getauxval() of <sys/auxv.h> under a name of our own: that header brings <elf.h> and its
+// thousands of macros, which would reach the next file of a unity build.
+extern "C" unsigned long simdgen_getauxval(unsigned long type) __asm__("getauxval");
 #endif
-// The CPU's feature bits (Linux AT_HWCAP when word is 1, AT_HWCAP2 when 2); none elsewhere,
-// where only the NEON variants, which every AArch64 CPU runs, are chosen.
+// The CPU's feature bits (Linux AT_HWCAP = 16 when word is 1, AT_HWCAP2 = 26 when 2); none
+// elsewhere, where only the NEON variants, which every AArch64 CPU runs, are chosen.
 __attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) {
 #if defined(__linux__) && __STDC_HOSTED__
-  return getauxval(word == 2 ? AT_HWCAP2 : AT_HWCAP);
+  return simdgen_getauxval(word == 2 ? 26 : 16);
 #else
   (void)word;
   return 0;
 #endif
 }
 #endif
+#include <arm_neon.h>
 #endif
 
 // Plan summary (`simdgen explain` prints the full plans):
 //   map: q = convert(x * scale, u8, nearest)
 //   sve2: identical to sve for this kernel, not emitted
-//   sve: identical to scalar for this kernel, not emitted
 
 #if defined(__x86_64__)
 #ifndef SIMDGEN_HELPER_STORE_PREFIX16_AVX2
@@ -170,6 +172,33 @@ map_f32_to_u8_nearest_avx512(const float* in0, int64_t n, float scalar0, uint8_t
     __m512i t5_tail_w = _mm512_cvttps_epu32(_mm512_max_ps(t5_tail_w_r, _mm512_setzero_ps()));
     __m128i t5_tail = _mm512_cvtusepi32_epi8(t5_tail_w);
     _mm_mask_storeu_epi8(out0 + i, (__mmask16)_bzhi_u32(~0u, (unsigned)(n - i)), t5_tail);
+  }
+}
+#endif
+
+// ---- sve (128-bit vectors)
+// element widths differ (8 to 32 bits): vectors have the widest type's lane count; narrower values are unpacked, one per container of the widest width
+// tail: predicated (whilelt masks on every load and store of the last vector)
+// uses narrowing to unpacked elements (clamped, then the low bits)
+
+#if defined(__aarch64__)
+__attribute__((target("+sve"))) void map_f32_to_u8_nearest_sve(const float* in0, int64_t n,
+                                                               float scalar0, uint8_t* out0) {
+  const int64_t vscale = (int64_t)(svcntb() / 16);  // vector bits / 128, known at run time
+  svfloat32_t k0 = svdup_n_f32(scalar0);
+  // one loop governed by whilelt: the last vector is partial, no cleanup
+  {
+    int64_t i = 0;
+    svbool_t active = svwhilelt_b32_s64(i, n);
+    do {
+      svfloat32_t x_v = svld1_f32(active, in0 + i);
+      svfloat32_t t0 = svmul_f32_x(svptrue_b32(), x_v, k0);
+      svuint32_t t1_w = svcvt_u32_f32_x(svptrue_b32(), svrintn_f32_x(svptrue_b32(), t0));
+      svuint8_t t1 = svreinterpret_u8_u32(svmin_n_u32_x(svptrue_b32(), t1_w, 255));
+      svst1b_u32(active, out0 + i, svreinterpret_u32_u8(t1));
+      i += 4 * vscale;
+      active = svwhilelt_b32_s64(i, n);
+    } while (svptest_first(svptrue_b32(), active));
   }
 }
 #endif
@@ -427,6 +456,14 @@ bool map_f32_to_u8_nearest_forced(map_f32_to_u8_nearest_choice& choice) {
 #endif
 #if defined(__aarch64__)
 
+  if (map_f32_to_u8_nearest_names(requested, "sve", "sve")) {
+    if ((simdgen_arm_hwcap(1) & (1ul << 22)) /* HWCAP_SVE */) {
+      choice = {map_f32_to_u8_nearest_sve, "sve"};
+      return true;
+    }
+    map_f32_to_u8_nearest_report(requested, "this CPU does not support it");
+    return false;
+  }
   if (map_f32_to_u8_nearest_names(requested, "neon", "neon")) {
     if (true) {
       choice = {map_f32_to_u8_nearest_neon, "neon"};
@@ -458,6 +495,8 @@ map_f32_to_u8_nearest_choice map_f32_to_u8_nearest_select() {
 #endif
 #if defined(__aarch64__)
 
+  if ((simdgen_arm_hwcap(1) & (1ul << 22)) /* HWCAP_SVE */)
+    return {map_f32_to_u8_nearest_sve, "sve"};
   if (true) return {map_f32_to_u8_nearest_neon, "neon"};
 #endif
   return {map_f32_to_u8_nearest_scalar, "scalar"};

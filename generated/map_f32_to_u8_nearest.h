@@ -21,7 +21,7 @@ extern "C" {
 /// convert(x, T[, mode]): integers widen by x's signedness; wrap keeps the low bits, sat clamps to T's range;
 /// a float to an integer rounds by trunc (default), nearest (ties to even), floor or ceil, saturates out
 /// of range and gives 0 for NaN; to a float rounds to nearest, ties to even.
-/// Element widths differ: x86 and NEON run vectors of the widest type's lane count, SVE one element at a time.
+/// Element widths differ: vectors have the widest type's lane count (narrower values in part of a register).
 /// No alignment is required. Nothing outside the arrays is read or written; an empty shape writes nothing.
 /// Aliasing: outputs must not overlap inputs or each other.
 void map_f32_to_u8_nearest(const float* x, int64_t n, float scale, uint8_t* q);
@@ -39,9 +39,10 @@ void map_f32_to_u8_nearest_avx2(const float* x, int64_t n, float scale, uint8_t*
 // X-macro over the variants declared on this architecture, best first.
 #define SIMDGEN_map_f32_to_u8_nearest_VARIANTS(X) X(avx512) X(avx2) X(scalar)
 #elif defined(__aarch64__)
+void map_f32_to_u8_nearest_sve(const float* x, int64_t n, float scale, uint8_t* q);
 void map_f32_to_u8_nearest_neon(const float* x, int64_t n, float scale, uint8_t* q);
 // X-macro over the variants declared on this architecture, best first.
-#define SIMDGEN_map_f32_to_u8_nearest_VARIANTS(X) X(neon) X(scalar)
+#define SIMDGEN_map_f32_to_u8_nearest_VARIANTS(X) X(sve) X(neon) X(scalar)
 #else
 #define SIMDGEN_map_f32_to_u8_nearest_VARIANTS(X) X(scalar)
 #endif

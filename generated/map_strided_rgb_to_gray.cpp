@@ -25,29 +25,31 @@
 #include <immintrin.h>
 #endif
 #if defined(__aarch64__)
-#include <arm_neon.h>
+#include <arm_sve.h>
 #ifndef SIMDGEN_CPU_SUPPORT
 #define SIMDGEN_CPU_SUPPORT
 #if defined(__linux__) && __STDC_HOSTED__
-#include <sys/auxv.h>
+// getauxval() of <sys/auxv.h> under a name of our own: that header brings <elf.h> and its
+// thousands of macros, which would reach the next file of a unity build.
+extern "C" unsigned long simdgen_getauxval(unsigned long type) __asm__("getauxval");
 #endif
-// The CPU's feature bits (Linux AT_HWCAP when word is 1, AT_HWCAP2 when 2); none elsewhere,
-// where only the NEON variants, which every AArch64 CPU runs, are chosen.
+// The CPU's feature bits (Linux AT_HWCAP = 16 when word is 1, AT_HWCAP2 = 26 when 2); none
+// elsewhere, where only the NEON variants, which every AArch64 CPU runs, are chosen.
 __attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) {
 #if defined(__linux__) && __STDC_HOSTED__
-  return getauxval(word == 2 ? AT_HWCAP2 : AT_HWCAP);
+  return simdgen_getauxval(word == 2 ? 26 : 16);
 #else
   (void)word;
   return 0;
 #endif
 }
 #endif
+#include <arm_neon.h>
 #endif
 
 // Plan summary (`simdgen explain` prints the full plans):
 //   map: gray = convert(0.299 * convert(red, f32) + 0.587 * convert(green, f32) + 0.114 * convert(blue, f32), u8, nearest)
 //   sve2: identical to sve for this kernel, not emitted
-//   sve: identical to scalar for this kernel, not emitted
 
 #if defined(__x86_64__)
 #ifndef SIMDGEN_HELPER_STORE_PREFIX16_AVX2
@@ -227,6 +229,60 @@ map_strided_rgb_to_gray_avx512(const uint8_t* in0, const uint8_t* in1, const uin
       __m128i t17_tail = _mm512_cvtusepi32_epi8(t17_tail_w);
       _mm_mask_storeu_epi8(out0 + c + cols * r, (__mmask16)_bzhi_u32(~0u, (unsigned)(cols - c)),
                            t17_tail);
+    }
+  }
+}
+#endif
+
+// ---- sve (128-bit vectors)
+// element widths differ (8 to 32 bits): vectors have the widest type's lane count; narrower values are unpacked, one per container of the widest width
+// tail: predicated (whilelt masks on every load and store of the last vector)
+// uses ld1 gathers (lane r reads element r * stride)
+// uses narrowing to unpacked elements (clamped, then the low bits)
+
+#if defined(__aarch64__)
+__attribute__((target("+sve"))) void map_strided_rgb_to_gray_sve(const uint8_t* in0,
+                                                                 const uint8_t* in1,
+                                                                 const uint8_t* in2, int64_t rows,
+                                                                 int64_t cols, int64_t stride1,
+                                                                 uint8_t* out0) {
+  const int64_t vscale = (int64_t)(svcntb() / 16);  // vector bits / 128, known at run time
+  // Lane offsets for the gathers: lane r reads element r * 3.
+  const svint32_t offsets32_3 = svindex_s32(0, (int32_t)3);
+  svfloat32_t k0 = svdup_n_f32(0.299f);
+  svfloat32_t k1 = svdup_n_f32(0.587f);
+  svfloat32_t k2 = svdup_n_f32(0.114f);
+  // rows
+  int64_t r = 0;
+  for (; r < rows; ++r) {
+    // one loop governed by whilelt: the last vector is partial, no cleanup
+    {
+      int64_t c = 0;
+      svbool_t active = svwhilelt_b32_s64(c, cols);
+      do {
+        svuint8_t red_v = svreinterpret_u8_u32(
+            svld1ub_gather_s32offset_u32(active, (in0 + 3 * c + r * stride1), offsets32_3));
+        svuint8_t green_v = svreinterpret_u8_u32(
+            svld1ub_gather_s32offset_u32(active, (in1 + 3 * c + r * stride1), offsets32_3));
+        svuint8_t blue_v = svreinterpret_u8_u32(
+            svld1ub_gather_s32offset_u32(active, (in2 + 3 * c + r * stride1), offsets32_3));
+        svint32_t t0_w = svreinterpret_s32_u32(svreinterpret_u32_u8(red_v));
+        svfloat32_t t0 = svcvt_f32_s32_x(svptrue_b32(), t0_w);
+        svfloat32_t t1 = svmul_f32_x(svptrue_b32(), k0, t0);
+        svint32_t t2_w = svreinterpret_s32_u32(svreinterpret_u32_u8(green_v));
+        svfloat32_t t2 = svcvt_f32_s32_x(svptrue_b32(), t2_w);
+        svfloat32_t t3 = svmul_f32_x(svptrue_b32(), k1, t2);
+        svfloat32_t t4 = svadd_f32_x(svptrue_b32(), t1, t3);
+        svint32_t t5_w = svreinterpret_s32_u32(svreinterpret_u32_u8(blue_v));
+        svfloat32_t t5 = svcvt_f32_s32_x(svptrue_b32(), t5_w);
+        svfloat32_t t6 = svmul_f32_x(svptrue_b32(), k2, t5);
+        svfloat32_t t7 = svadd_f32_x(svptrue_b32(), t4, t6);
+        svuint32_t t8_w = svcvt_u32_f32_x(svptrue_b32(), svrintn_f32_x(svptrue_b32(), t7));
+        svuint8_t t8 = svreinterpret_u8_u32(svmin_n_u32_x(svptrue_b32(), t8_w, 255));
+        svst1b_u32(active, out0 + c + cols * r, svreinterpret_u32_u8(t8));
+        c += 4 * vscale;
+        active = svwhilelt_b32_s64(c, cols);
+      } while (svptest_first(svptrue_b32(), active));
     }
   }
 }
@@ -583,6 +639,14 @@ bool map_strided_rgb_to_gray_forced(map_strided_rgb_to_gray_choice& choice) {
 #endif
 #if defined(__aarch64__)
 
+  if (map_strided_rgb_to_gray_names(requested, "sve", "sve")) {
+    if ((simdgen_arm_hwcap(1) & (1ul << 22)) /* HWCAP_SVE */) {
+      choice = {map_strided_rgb_to_gray_sve, "sve"};
+      return true;
+    }
+    map_strided_rgb_to_gray_report(requested, "this CPU does not support it");
+    return false;
+  }
   if (map_strided_rgb_to_gray_names(requested, "neon", "neon")) {
     if (true) {
       choice = {map_strided_rgb_to_gray_neon, "neon"};
@@ -614,6 +678,8 @@ map_strided_rgb_to_gray_choice map_strided_rgb_to_gray_select() {
 #endif
 #if defined(__aarch64__)
 
+  if ((simdgen_arm_hwcap(1) & (1ul << 22)) /* HWCAP_SVE */)
+    return {map_strided_rgb_to_gray_sve, "sve"};
   if (true) return {map_strided_rgb_to_gray_neon, "neon"};
 #endif
   return {map_strided_rgb_to_gray_scalar, "scalar"};

@@ -24,7 +24,7 @@ extern "C" {
 /// convert(x, T[, mode]): integers widen by x's signedness; wrap keeps the low bits, sat clamps to T's range;
 /// a float to an integer rounds by trunc (default), nearest (ties to even), floor or ceil, saturates out
 /// of range and gives 0 for NaN; to a float rounds to nearest, ties to even.
-/// Element widths differ: x86 and NEON run vectors of the widest type's lane count, SVE one element at a time.
+/// Element widths differ: vectors have the widest type's lane count (narrower values in part of a register).
 /// No alignment is required. Nothing outside the arrays is read or written; an empty shape writes nothing.
 /// Aliasing: outputs must not overlap inputs or each other.
 void map_strided_rgb_to_gray(const uint8_t* red, const uint8_t* green, const uint8_t* blue,
@@ -46,10 +46,12 @@ void map_strided_rgb_to_gray_avx2(const uint8_t* red, const uint8_t* green, cons
 // X-macro over the variants declared on this architecture, best first.
 #define SIMDGEN_map_strided_rgb_to_gray_VARIANTS(X) X(avx512) X(avx2) X(scalar)
 #elif defined(__aarch64__)
+void map_strided_rgb_to_gray_sve(const uint8_t* red, const uint8_t* green, const uint8_t* blue,
+                                 int64_t height, int64_t width, int64_t pitch, uint8_t* gray);
 void map_strided_rgb_to_gray_neon(const uint8_t* red, const uint8_t* green, const uint8_t* blue,
                                   int64_t height, int64_t width, int64_t pitch, uint8_t* gray);
 // X-macro over the variants declared on this architecture, best first.
-#define SIMDGEN_map_strided_rgb_to_gray_VARIANTS(X) X(neon) X(scalar)
+#define SIMDGEN_map_strided_rgb_to_gray_VARIANTS(X) X(sve) X(neon) X(scalar)
 #else
 #define SIMDGEN_map_strided_rgb_to_gray_VARIANTS(X) X(scalar)
 #endif

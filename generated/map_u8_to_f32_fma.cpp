@@ -19,29 +19,31 @@
 #include <immintrin.h>
 #endif
 #if defined(__aarch64__)
-#include <arm_neon.h>
+#include <arm_sve.h>
 #ifndef SIMDGEN_CPU_SUPPORT
 #define SIMDGEN_CPU_SUPPORT
 #if defined(__linux__) && __STDC_HOSTED__
-#include <sys/auxv.h>
+// getauxval() of <sys/auxv.h> under a name of our own: that header brings <elf.h> and its
+// thousands of macros, which would reach the next file of a unity build.
+extern "C" unsigned long simdgen_getauxval(unsigned long type) __asm__("getauxval");
 #endif
-// The CPU's feature bits (Linux AT_HWCAP when word is 1, AT_HWCAP2 when 2); none elsewhere,
-// where only the NEON variants, which every AArch64 CPU runs, are chosen.
+// The CPU's feature bits (Linux AT_HWCAP = 16 when word is 1, AT_HWCAP2 = 26 when 2); none
+// elsewhere, where only the NEON variants, which every AArch64 CPU runs, are chosen.
 __attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) {
 #if defined(__linux__) && __STDC_HOSTED__
-  return getauxval(word == 2 ? AT_HWCAP2 : AT_HWCAP);
+  return simdgen_getauxval(word == 2 ? 26 : 16);
 #else
   (void)word;
   return 0;
 #endif
 }
 #endif
+#include <arm_neon.h>
 #endif
 
 // Plan summary (`simdgen explain` prints the full plans):
 //   map: y = fma(convert(px, f32), scale, bias)
 //   sve2: identical to sve for this kernel, not emitted
-//   sve: identical to scalar for this kernel, not emitted
 
 #if defined(__x86_64__)
 #ifndef SIMDGEN_HELPER_LOAD_PREFIX16_AVX2
@@ -170,6 +172,36 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void map_u8_t
     __m512 t4_tail = _mm512_cvtepi32_ps(t4_tail_w);
     __m512 t5_tail = _mm512_fmadd_ps(t4_tail, k0, k1);
     _mm512_mask_storeu_ps(out0 + i, (__mmask16)_bzhi_u32(~0u, (unsigned)(n - i)), t5_tail);
+  }
+}
+#endif
+
+// ---- sve (128-bit vectors)
+// element widths differ (8 to 32 bits): vectors have the widest type's lane count; narrower values are unpacked, one per container of the widest width
+// tail: predicated (whilelt masks on every load and store of the last vector)
+// uses fmla fused multiply-add
+// uses unpacked narrow elements: extending loads and truncating stores (ld1b/h/w, st1b/h/w)
+
+#if defined(__aarch64__)
+__attribute__((target("+sve"))) void map_u8_to_f32_fma_sve(const uint8_t* in0, int64_t n,
+                                                           float scalar0, float scalar1,
+                                                           float* out0) {
+  const int64_t vscale = (int64_t)(svcntb() / 16);  // vector bits / 128, known at run time
+  svfloat32_t k0 = svdup_n_f32(scalar0);
+  svfloat32_t k1 = svdup_n_f32(scalar1);
+  // one loop governed by whilelt: the last vector is partial, no cleanup
+  {
+    int64_t i = 0;
+    svbool_t active = svwhilelt_b32_s64(i, n);
+    do {
+      svuint8_t px_v = svreinterpret_u8_u32(svld1ub_u32(active, in0 + i));
+      svint32_t t0_w = svreinterpret_s32_u32(svreinterpret_u32_u8(px_v));
+      svfloat32_t t0 = svcvt_f32_s32_x(svptrue_b32(), t0_w);
+      svfloat32_t t1 = svmla_f32_x(svptrue_b32(), k1, t0, k0);
+      svst1_f32(active, out0 + i, t1);
+      i += 4 * vscale;
+      active = svwhilelt_b32_s64(i, n);
+    } while (svptest_first(svptrue_b32(), active));
   }
 }
 #endif
@@ -366,6 +398,14 @@ bool map_u8_to_f32_fma_forced(map_u8_to_f32_fma_choice& choice) {
 #endif
 #if defined(__aarch64__)
 
+  if (map_u8_to_f32_fma_names(requested, "sve", "sve")) {
+    if ((simdgen_arm_hwcap(1) & (1ul << 22)) /* HWCAP_SVE */) {
+      choice = {map_u8_to_f32_fma_sve, "sve"};
+      return true;
+    }
+    map_u8_to_f32_fma_report(requested, "this CPU does not support it");
+    return false;
+  }
   if (map_u8_to_f32_fma_names(requested, "neon", "neon")) {
     if (true) {
       choice = {map_u8_to_f32_fma_neon, "neon"};
@@ -398,6 +438,7 @@ map_u8_to_f32_fma_choice map_u8_to_f32_fma_select() {
 #endif
 #if defined(__aarch64__)
 
+  if ((simdgen_arm_hwcap(1) & (1ul << 22)) /* HWCAP_SVE */) return {map_u8_to_f32_fma_sve, "sve"};
   if (true) return {map_u8_to_f32_fma_neon, "neon"};
 #endif
   return {map_u8_to_f32_fma_scalar, "scalar"};

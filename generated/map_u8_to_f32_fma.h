@@ -22,7 +22,7 @@ extern "C" {
 /// convert(x, T[, mode]): integers widen by x's signedness; wrap keeps the low bits, sat clamps to T's range;
 /// a float to an integer rounds by trunc (default), nearest (ties to even), floor or ceil, saturates out
 /// of range and gives 0 for NaN; to a float rounds to nearest, ties to even.
-/// Element widths differ: x86 and NEON run vectors of the widest type's lane count, SVE one element at a time.
+/// Element widths differ: vectors have the widest type's lane count (narrower values in part of a register).
 /// No alignment is required. Nothing outside the arrays is read or written; an empty shape writes nothing.
 /// Aliasing: outputs must not overlap inputs or each other.
 void map_u8_to_f32_fma(const uint8_t* px, int64_t n, float scale, float bias, float* y);
@@ -40,9 +40,10 @@ void map_u8_to_f32_fma_avx2_fma(const uint8_t* px, int64_t n, float scale, float
 // X-macro over the variants declared on this architecture, best first.
 #define SIMDGEN_map_u8_to_f32_fma_VARIANTS(X) X(avx512) X(avx2_fma) X(scalar)
 #elif defined(__aarch64__)
+void map_u8_to_f32_fma_sve(const uint8_t* px, int64_t n, float scale, float bias, float* y);
 void map_u8_to_f32_fma_neon(const uint8_t* px, int64_t n, float scale, float bias, float* y);
 // X-macro over the variants declared on this architecture, best first.
-#define SIMDGEN_map_u8_to_f32_fma_VARIANTS(X) X(neon) X(scalar)
+#define SIMDGEN_map_u8_to_f32_fma_VARIANTS(X) X(sve) X(neon) X(scalar)
 #else
 #define SIMDGEN_map_u8_to_f32_fma_VARIANTS(X) X(scalar)
 #endif

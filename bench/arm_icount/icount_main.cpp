@@ -83,8 +83,12 @@ const Entry kEntries[] = {
     {"rowsum_f32", "sve_cleanup", Kind::rowsum_f32, any(rowsum_f32_scal_sve)},
     {"rowsum_f32", "neon_predicated", Kind::rowsum_f32, any(rowsum_f32_pred_neon)},
     {"rowsum_f32", "neon_cleanup", Kind::rowsum_f32, any(rowsum_f32_scal_neon)},
-    // Element widths differ: the NEON variants (fractional vectors) and the one-element code that
-    // NEON and SVE CPUs run otherwise (the scalar variant; the SVE one would be identical).
+    // Element widths differ: SVE (bytes unpacked in 32-bit containers), NEON (fractional vectors)
+    // and the one-element code both ran before (the scalar variant).
+    {"u8_to_f32", "sve_predicated", Kind::u8_to_f32, any(u8_to_f32_pred_sve)},
+    {"u8_to_f32", "sve_cleanup", Kind::u8_to_f32, any(u8_to_f32_scal_sve)},
+    {"f32_to_u8", "sve_predicated", Kind::f32_to_u8, any(f32_to_u8_pred_sve)},
+    {"f32_to_u8", "sve_cleanup", Kind::f32_to_u8, any(f32_to_u8_scal_sve)},
     {"u8_to_f32", "neon_predicated", Kind::u8_to_f32, any(u8_to_f32_pred_neon)},
     {"u8_to_f32", "neon_cleanup", Kind::u8_to_f32, any(u8_to_f32_scal_neon)},
     {"u8_to_f32", "neon_one_element", Kind::u8_to_f32, any(u8_to_f32_pred_scalar)},

@@ -39,9 +39,11 @@ KERNELS = {
                    "neon_dotprod_predicated", "neon_dotprod_cleanup"], "sampled"),
     "rowsum_f32": (["rowsum_f32_pred", "rowsum_f32_scal"],
                    ["sve_predicated", "sve_cleanup", "neon_predicated", "neon_cleanup"], "sampled"),
-    # Element widths differ (fractional vectors on NEON; SVE still runs them one element at a time).
-    "u8_to_f32": (["u8_to_f32_pred", "u8_to_f32_scal"], ["neon_predicated", "neon_cleanup", "neon_one_element"], "sampled"),
-    "f32_to_u8": (["f32_to_u8_pred", "f32_to_u8_scal"], ["neon_predicated", "neon_cleanup", "neon_one_element"], "sampled"),
+    # Element widths differ (unpacked containers on SVE, fractional vectors on NEON; one element at a time before).
+    "u8_to_f32": (["u8_to_f32_pred", "u8_to_f32_scal"],
+                  ["sve_predicated", "sve_cleanup", "neon_predicated", "neon_cleanup", "neon_one_element"], "sampled"),
+    "f32_to_u8": (["f32_to_u8_pred", "f32_to_u8_scal"],
+                  ["sve_predicated", "sve_cleanup", "neon_predicated", "neon_cleanup", "neon_one_element"], "sampled"),
 }
 SVE_VLS = [128, 256, 512]
 

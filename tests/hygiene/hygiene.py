@@ -2,16 +2,18 @@
 # SPDX-License-Identifier: Apache-2.0
 """Hygiene test: no name a user gives a runtime extent can capture or shadow a generated name.
 
-For each fixture spec in specs/ (three user-chosen names @R@, @C@, @S@: runtime extents, or a map's
-input, parameter and output names):
+For each fixture spec in specs/ (three user-chosen names @R@, @C@, @S@: runtime extents or strides,
+or a map's input, parameter and output names):
   1. generate it with plain names and collect every identifier its generated code contains
      (plus the names of the original bug report: r, c, acc0, x0, row_sum, lane_acc, column, k, mask);
   2. drop the identifiers the spec parser rejects for a runtime extent (each gets a clear error,
      e.g. keywords, `input`, the kernel's own function names);
   3. make copies of the spec whose runtime extents take the remaining identifiers, three at a time;
-  4. generate every copy, compile them (ten to a translation unit) with -Wall -Wextra -Wshadow -Werror (every --cxx compiler)
-     with a driver that runs every variant this CPU supports against the scalar references, and
-     check each with the same flags and -fsyntax-only (every --cxx-syntax compiler).
+  4. generate every copy, compile them (ten to a translation unit) with -Wall -Wextra -Wshadow
+     -Werror (every --cxx compiler) with a driver that runs every variant this CPU supports against
+     the scalar references, and check each with the same flags and -fsyntax-only (every
+     --cxx-syntax compiler natively, every --cxx-syntax-aarch64 compiler for AArch64: the NEON
+     and SVE variants, which this machine does not run).
 Exit 0 when everything compiles cleanly and every result matches.
 """
 import argparse
@@ -32,7 +34,12 @@ FIXTURES = {
     # map: the extents renamed, then (extents fixed) the input, parameter and output names
     "map_extents_i32": "hygiene::checkMap(K, V, F)",
     "map_names_i32": "hygiene::checkMap(K, V, F)",
+    # map inputs at runtime strides of their own (gathers, versioned loops, their offset vectors)
+    "map_strides_i32": "hygiene::checkStrides(K, V, F)",
 }
+# Names a fixture's slots must not take although the spec accepts them: a stride named like a
+# shape extent is that extent (one parameter fewer: another signature than the driver calls).
+UNUSABLE = {"map_strides_i32": {"nr", "nc", "ns"}}
 SLOTS = ["@R@", "@C@", "@S@"]
 PLAIN = ["rows", "cols", "stride"]
 REPORTED = ["r", "c", "acc0", "x0", "row_sum", "lane_acc", "column", "k", "mask"]
@@ -67,23 +74,29 @@ def instantiate(template, name, names):
 # a compile; precompiled once per compiler, the hundreds of copies build about twice as fast. The
 # generated files still include them (their include guards make that free), and -Winvalid-pch
 # under -Werror fails the test if a compiler cannot use its precompiled header.
-PCH_HEADERS = ["stdint.h", "stdio.h", "stdlib.h", "string.h", "immintrin.h"]
+PCH_HEADERS = ["stdint.h", "stdio.h", "stdlib.h", "string.h"]
+ISA_HEADERS = {"x86-64": ["immintrin.h"], "aarch64": ["arm_neon.h", "arm_sve.h"]}
 
 
-def precompiled_headers(work, flags, cxx_build, cxx_syntax):
-    """The extra flags each compiler takes to use its precompiled system headers."""
+def compiler_flags(cxx, arch):
+    """A compiler's flags for `arch` (clang cross-compiles by --target; a GNU cross compiler is its own)."""
+    return ["--target=aarch64-linux-gnu"] if arch == "aarch64" and "clang" in Path(cxx).name else []
+
+
+def precompiled_headers(work, flags, compilers):
+    """The extra flags each (compiler, arch) takes to use its precompiled system headers."""
     out = {}
-    for cxx in [*cxx_build, *cxx_syntax]:
-        d = work / "pch" / Path(cxx).name
+    for cxx, arch in compilers:
+        d = work / "pch" / f"{Path(cxx).name}.{arch}"
         d.mkdir(parents=True, exist_ok=True)
         header = d / "hygiene_pch.h"
-        header.write_text("".join(f"#include <{h}>\n" for h in PCH_HEADERS))
+        header.write_text("".join(f"#include <{h}>\n" for h in PCH_HEADERS + ISA_HEADERS[arch]))
         clang = "clang" in Path(cxx).name
         target = d / ("hygiene_pch.pch" if clang else "hygiene_pch.h.gch")
-        r = run([cxx, *flags, "-x", "c++-header", str(header), "-o", str(target)])
+        r = run([cxx, *compiler_flags(cxx, arch), *flags, "-x", "c++-header", str(header), "-o", str(target)])
         if r.returncode:
             sys.exit(f"precompiling the system headers with {cxx} failed:\n{r.stderr}")
-        out[cxx] = ["-include-pch", str(target)] if clang else ["-include", str(header)]
+        out[(cxx, arch)] = [*compiler_flags(cxx, arch), *(["-include-pch", str(target)] if clang else ["-include", str(header)])]
     return out
 
 
@@ -95,6 +108,8 @@ def main():
     ap.add_argument("--cxx", action="append", required=True, help="compilers to build and run every copy with")
     ap.add_argument("--cxx-syntax", action="append", default=[],
                     help="compilers that only check every copy (-fsyntax-only: clang's warnings all come from its front end)")
+    ap.add_argument("--cxx-syntax-aarch64", action="append", default=[],
+                    help="compilers that check every copy's AArch64 code (NEON, SVE) the same way")
     args = ap.parse_args()
     here = Path(__file__).resolve().parent
     work = Path(args.work)
@@ -135,7 +150,7 @@ def main():
     rejected = {path for path in probes if path + ":" in r.stderr}
     accepted = {fx: [] for fx in FIXTURES}
     for path, (fx, ident) in probes.items():
-        if path not in rejected:
+        if path not in rejected and ident not in UNUSABLE.get(fx, ()):
             accepted[fx].append(ident)
     for fx in FIXTURES:
         print(f"{fx}: {len(candidates[fx])} identifiers in the generated code, {len(accepted[fx])} accepted as "
@@ -163,7 +178,8 @@ def main():
     # compile tests. Unoptimised, clang builds a copy in about the time it takes to check it.
     flags = ["-std=c++17", "-O0", "-Wall", "-Wextra", "-Wshadow", "-Werror", "-Winvalid-pch"]
     includes = [f"-I{gen_dir}", f"-I{here}"] + [f"-I{d}" for d in args.include]
-    pch = precompiled_headers(work, flags, args.cxx, args.cxx_syntax)
+    native = [(cxx, "x86-64") for cxx in args.cxx + args.cxx_syntax]
+    pch = precompiled_headers(work, flags, native + [(cxx, "aarch64") for cxx in args.cxx_syntax_aarch64])
     jobs, links = [], []
     for fx, items in copies.items():
         lines = [f'#include "{n}.h"' for n, _ in items]
@@ -192,16 +208,20 @@ def main():
         for cxx in args.cxx_syntax:
             tag = Path(cxx).name
             for src in batches + [driver]:
-                jobs.append((fx, tag, [cxx, *flags, *pch[cxx], *includes, "-fsyntax-only", str(src)]))
+                jobs.append((fx, tag, [cxx, *flags, *pch[(cxx, "x86-64")], *includes, "-fsyntax-only", str(src)]))
+        for cxx in args.cxx_syntax_aarch64:  # the generated code only: the driver runs natively
+            tag = Path(cxx).name + " aarch64"
+            for src in batches:
+                jobs.append((fx, tag, [cxx, *flags, *pch[(cxx, "aarch64")], *includes, "-fsyntax-only", str(src)]))
         for cxx in args.cxx:
             tag = Path(cxx).name
             objs = []
             for batch in batches:
                 obj = work / f"{batch.stem}.{tag}.o"
-                jobs.append((fx, tag, [cxx, *flags, *pch[cxx], *includes, "-c", str(batch), "-o", str(obj)]))
+                jobs.append((fx, tag, [cxx, *flags, *pch[(cxx, "x86-64")], *includes, "-c", str(batch), "-o", str(obj)]))
                 objs.append(obj)
             dobj = work / f"driver_{fx}.{tag}.o"
-            jobs.append((fx, tag, [cxx, *flags, *pch[cxx], *includes, "-c", str(driver), "-o", str(dobj)]))
+            jobs.append((fx, tag, [cxx, *flags, *pch[(cxx, "x86-64")], *includes, "-c", str(driver), "-o", str(dobj)]))
             objs.append(dobj)
             links.append((fx, tag, cxx, objs))
 

@@ -115,4 +115,34 @@ bool checkMap(const char* kernel, const char* variant, Fn fn) {
   return ok;
 }
 
+// fn(x, b, rows, cols, stride, sx, rsx, sb, y): y[r, c] = select(x > b, x - b, x * 3) with x[r, c]
+// at r * rsx + c * sx and the bytes b[r, c] at (r * stride + c) * sb: inputs at strides of their
+// own (contiguous, gathered, repeated, column-major); the padding between rows stays untouched.
+template <class Fn>
+bool checkStrides(const char* kernel, const char* variant, Fn fn) {
+  if (!runs(variant)) return true;
+  std::mt19937 rng(45);
+  bool ok = true;
+  for (const Shape& s : shapes()) {
+    struct Strides {
+      int64_t sx, rsx, sb;
+    };
+    for (const Strides& k : {Strides{1, s.cols + 2, 1}, Strides{3, 3 * s.cols + 1, 2}, Strides{0, 1, 0}, Strides{s.rows, 1, 5}}) {
+      const int64_t xs = s.rows && s.cols ? (s.rows - 1) * k.rsx + (s.cols - 1) * k.sx + 1 : 0;
+      const int64_t bs = s.rows && s.cols ? ((s.rows - 1) * s.stride + s.cols - 1) * k.sb + 1 : 0;
+      const std::vector<int32_t> x = randomData<int32_t>(size_t(xs), rng);
+      const std::vector<int8_t> b = randomData<int8_t>(size_t(bs), rng);
+      std::vector<int32_t> got(size_t(s.rows * s.stride), -777), want(got);
+      fn(x.data(), b.data(), s.rows, s.cols, s.stride, k.sx, k.rsx, k.sb, got.data());
+      for (int64_t r = 0; r < s.rows; ++r)
+        for (int64_t c = 0; c < s.cols; ++c) {
+          const int32_t v = x[size_t(r * k.rsx + c * k.sx)], w = b[size_t((r * s.stride + c) * k.sb)];
+          want[size_t(r * s.stride + c)] = v > w ? v - w : v * 3;
+        }
+      ok = report(kernel, variant, s, got == want) && ok;
+    }
+  }
+  return ok;
+}
+
 }  // namespace hygiene

@@ -316,7 +316,7 @@ TEST_CASE("map spec: inputs with strides of their own") {
 }
 
 TEST_CASE("map plans with strided inputs: the interpreter reads exactly the strided elements at 128..2048 bits") {
-  // One element width per kernel (generic targets vectorise those); a runtime stride and a static one.
+  // A runtime stride and a static one; the last kernel mixes widths (bytes beside f64 lanes).
   const std::vector<std::pair<std::string, std::string>> kernels = {
       {R"J([{"name": "a", "dtype": "i8", "stride": "s"}, {"name": "b", "dtype": "i8", "stride": 3}])J",
        R"J([{"name": "o", "dtype": "i8", "expr": "a * 3 - b"}])J"},
@@ -326,6 +326,9 @@ TEST_CASE("map plans with strided inputs: the interpreter reads exactly the stri
        R"J([{"name": "o", "dtype": "f32", "expr": "a * 2 - b"}, {"name": "p", "dtype": "f32", "expr": "b"}])J"},
       {R"J([{"name": "a", "dtype": "f64", "stride": 2}, {"name": "b", "dtype": "f64", "stride": "t"}])J",
        R"J([{"name": "o", "dtype": "f64", "expr": "a - b"}])J"},
+      {R"J([{"name": "a", "dtype": "u8", "stride": "s"}, {"name": "b", "dtype": "f32", "stride": "t"}])J",
+       R"J([{"name": "o", "dtype": "f64", "expr": "convert(a, f64) * convert(b, f64)"}, {"name": "p", "dtype": "u8", "expr": "a + 1"},
+            {"name": "q", "dtype": "f32", "expr": "b * 2"}])J"},
   };
   for (const auto& [inputs, outputs] : kernels)
     for (const char* tail : {"predicated", "scalar"}) {

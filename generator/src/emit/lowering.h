@@ -26,6 +26,9 @@ struct LowerContext {
   // Predicates the module writes at their uses instead of as variables (see inlinesPredicate):
   // name -> defining statement (owned by the plan).
   std::map<std::string, const ir::Stmt*> inlined;
+  // SVE: unpacked narrow values whose containers already hold the element extended by its
+  // signedness (an extending load or gather defined them), so widening them is free.
+  std::set<std::string> extendedContainers;
 
   void hoist(const std::string& line);
 };

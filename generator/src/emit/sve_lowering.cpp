@@ -28,6 +28,23 @@ namespace {
 // The most lanes of t any SVE vector has (2048 bits): the size of stack tiles.
 std::string maxLanes(DType t) { return std::to_string(2048 / bitsOf(t)); }
 
+// Element widths that differ: every vector has the widest type's lane count L, and a narrower
+// value is unpacked, one element per container of the widest width (element k in lane k * W / w
+// of its own vector type, the low bits of container k), the form SVE's extending loads, truncating
+// stores and widening/narrowing conversions (ld1b into .S lanes, st1b, uxtb/sxtb, fcvt .D <-> .S)
+// read and write. Lane-wise ops in the narrow type then compute every container's low element
+// with the narrow type's own semantics (wrap, saturation, compares); the lanes between them are
+// never read. A predicate over containers (whilelt_bW) governs the same elements at either width:
+// its bit for container k is the bit of lane k * W / w, and a compare of narrow lanes sets it.
+bool unpacked(VecType t) { return t.scalable && t.lanes > 1 && !t.predicate && t.bits() < 128; }
+int containerBits(VecType t) { return 128 / t.lanes; }
+DType containerOf(VecType t, bool isSignedContainer) { return integerOf(isSignedContainer ? DType::i8 : DType::u8, containerBits(t)); }
+// The extending-load / truncating-store letter of a width: ld1b, ld1h, ld1w.
+std::string widthLetter(DType t) { return bitsOf(t) == 8 ? "b" : bitsOf(t) == 16 ? "h" : "w"; }
+// The .S predicate of the first L lanes from a .D predicate over L containers (f32 elements of a
+// vector whose widest type has 64 bits): uzp1 keeps the even .S lanes, the bit of each container.
+std::string packedPredicate(const std::string& containers) { return call("svuzp1_b32", {containers, "svpfalse_b()"}); }
+
 struct SveWriter {
   OpWriter& w;
   const Stmt& s = w.s;
@@ -38,10 +55,29 @@ struct SveWriter {
   std::string carry(const std::string& v) const { return c::carried(v, s.type.elem, cx.plan.rop); }
   std::string governing() const { return s.pred.empty() ? all(s.type.elem) : s.pred; }
 
+  // The predicate that governs an op on s.type: over containers when the vector is unpacked.
+  std::string governingContainers() const { return s.pred.empty() ? all(unpacked(s.type) ? containerOf(s.type, false) : s.type.elem) : s.pred; }
+
+  // An unpacked vector from memory: integers by an extending load into the containers (their
+  // own pointer type, so no cast); f32 in 64-bit containers packed into the low half, then
+  // zip1 with itself puts element k in lane 2k.
+  std::string loadUnpacked(const std::string& pg) {
+    const DType t = s.type.elem;
+    cx.instructions.insert("unpacked narrow elements: extending loads and truncating stores (ld1b/h/w, st1b/h/w)");
+    if (isFloat(t)) {
+      const std::string packed = s.dst + "_packed";
+      out.push_back("const svfloat32_t " + packed + " = " + call("svld1_f32", {packedPredicate(pg), w.in(s.index)}) + ";");
+      return call("svzip1_f32", {packed, packed});
+    }
+    const DType c = containerOf(s.type, isSigned(t));
+    cx.extendedContainers.insert(s.dst);
+    return reinterpret(call("svld1" + std::string(isSigned(t) ? "s" : "u") + widthLetter(t) + "_" + sfx(c), {pg, w.in(s.index)}), c, t);
+  }
+
   void load() {
     const DType t = s.type.elem;
-    const std::string pg = governing();
-    const std::string loaded = call("svld1_" + sfx(t), {pg, w.in(s.index)});
+    const std::string pg = unpacked(s.type) ? governingContainers() : governing();
+    const std::string loaded = unpacked(s.type) ? loadUnpacked(pg) : call("svld1_" + sfx(t), {pg, w.in(s.index)});
     // Inactive lanes of a predicated load are zero; another fill is selected in.
     if (s.pred.empty() || s.literal.empty() || c::isZeroLiteral(s.literal)) return w.assign(loaded);
     cx.instructions.insert("predicated loads, inactive lanes selected to the identity");
@@ -49,14 +85,22 @@ struct SveWriter {
   }
 
   void store() {
-    const DType t = typeOf(s.args[0]).elem;
-    out.push_back(call("svst1_" + sfx(t), {s.pred.empty() ? all(t) : s.pred, w.outp(s.index), s.args[0]}) + ";");
+    const VecType v = typeOf(s.args[0]);
+    const DType t = v.elem;
+    if (!unpacked(v)) return out.push_back(call("svst1_" + sfx(t), {s.pred.empty() ? all(t) : s.pred, w.outp(s.index), s.args[0]}) + ";");
+    // Unpacked: a truncating store of the containers' low elements; f32 packed by uzp1 first.
+    const std::string pg = s.pred.empty() ? all(containerOf(v, false)) : s.pred;
+    if (isFloat(t))
+      return out.push_back(call("svst1_f32", {packedPredicate(pg), w.outp(s.index), call("svuzp1_f32", {s.args[0], s.args[0]})}) + ";");
+    const DType c = containerOf(v, isSigned(t));
+    out.push_back(call("svst1" + widthLetter(t) + "_" + sfx(c), {pg, w.outp(s.index), reinterpret(s.args[0], t, c)}) + ";");
   }
 
   // Widening, one doubling at a time: unpack the low or high half (sunpklo/hi, uunpklo/hi) in the
   // source's signedness (C's conversion), reinterpreted to the destination at the end.
   void extend() {
     const DType from = typeOf(s.args[0]).elem, to = s.type.elem;
+    if (typeOf(s.args[0]).lanes == s.type.lanes) return extendUnpacked();
     if (isFloat(from) || isFloat(to)) {
       if (from != DType::f32 || to != DType::f64) throw std::logic_error("no SVE extend " + std::string(nameOf(from)) + " -> " + std::string(nameOf(to)));
       // fcvt converts the even f32 lanes; zip1/zip2 of x with itself puts the low/high half there.
@@ -76,6 +120,25 @@ struct SveWriter {
       cur = next;
     }
     w.assign(reinterpret(x, cur, to));
+  }
+
+  // Widening an unpacked vector in place: each container's low element extended by its
+  // signedness to the wider type (uxtb/sxtb, uxth/sxth, uxtw/sxtw); f32 -> f64 is fcvt, which
+  // reads the even .S lanes, where unpacked f32 elements are.
+  void extendUnpacked() {
+    const DType from = typeOf(s.args[0]).elem, to = s.type.elem;
+    if (isFloat(from) || isFloat(to)) {
+      if (from != DType::f32 || to != DType::f64) throw std::logic_error("no SVE extend " + std::string(nameOf(from)) + " -> " + std::string(nameOf(to)));
+      return w.assign(call("svcvt_f64_f32_x", {all(DType::f64), s.args[0]}));
+    }
+    const DType wide = integerOf(from, bitsOf(to));  // the destination's width in the source's signedness
+    std::string x = reinterpret(s.args[0], from, wide);
+    // Extended already when the containers are the destination's (an extending load into them).
+    if (!cx.extendedContainers.count(s.args[0]) || bitsOf(to) != containerBits(s.type)) {
+      cx.instructions.insert("uxtb/sxtb, uxth/sxth, uxtw/sxtw widening of unpacked elements");
+      x = call("svext" + widthLetter(from) + "_" + sfx(wide) + "_x", {all(wide), x});
+    }
+    w.assign(reinterpret(x, wide, to));
   }
 
   void dotAccumulate() {
@@ -158,20 +221,15 @@ struct SveWriter {
   }
 
   bool hardwareGather() {
+    if (unpacked(s.type)) return unpackedGather();
     const DType t = s.type.elem, from = w.source().dtype;
     const bool narrowLanes = bitsOf(t) < 32;
     if (isFloat(t) != isFloat(from) || (narrowLanes ? from != t : bitsOf(from) > bitsOf(t)) || (isFloat(t) && from != t)) return false;
     const int offsetBits = bitsOf(t) == 64 ? 64 : 32;
-    const auto fixed = s.stride.constantValue();
-    const int64_t maxLaneIndex = 2048 / std::max(bitsOf(t), 32) - 1;  // the largest vector's last 32/64-bit lane
-    if (offsetBits == 32 && fixed && *fixed > 2147483647 / maxLaneIndex) return false;
-    if (offsetBits == 32 && !fixed) cx.scalarFallbackWhen.insert(s.stride.str() + " > 2147483647 / " + std::to_string(maxLaneIndex));
+    if (offsetBits == 32 && offsetsOverflow()) return false;
     const DType lane = narrowLanes ? DType::u32 : t;  // the gather's lane type
     const DType idx = offsetBits == 64 ? DType::i64 : DType::i32;
-    const std::string offsets = "offsets" + std::to_string(offsetBits) + "_" + c::identifierOf(s.stride.str());
-    cx.hoist("// Lane offsets for the gathers: lane r reads element r * " + s.stride.str() + ".");
-    cx.hoist("const " + vecType(idx) + " " + offsets + " = " + call("svindex_" + sfx(idx), {"0", "(" + ctype(idx) + ")" + s.stride.str()}) + ";");
-    cx.instructions.insert("ld1 gathers (lane r reads element r * stride)");
+    const std::string offsets = gatherOffsets(offsetBits);
     // One gather of `lane` lanes from element `first`, governed by pg.
     auto gather = [&](const std::string& pg, const std::string& first) {
       const std::string base = "(" + w.src() + " + " + first + ")";
@@ -221,7 +279,54 @@ struct SveWriter {
     return true;
   }
 
+  // The lane offsets of a gather with `offsetBits`-bit lanes, hoisted: lane r reads element r * stride.
+  std::string gatherOffsets(int offsetBits) {
+    const DType idx = offsetBits == 64 ? DType::i64 : DType::i32;
+    const std::string offsets = "offsets" + std::to_string(offsetBits) + "_" + c::identifierOf(s.stride.str());
+    cx.hoist("// Lane offsets for the gathers: lane r reads element r * " + s.stride.str() + ".");
+    cx.hoist("const " + vecType(idx) + " " + offsets + " = " + call("svindex_" + sfx(idx), {"0", "(" + ctype(idx) + ")" + s.stride.str()}) + ";");
+    cx.instructions.insert("ld1 gathers (lane r reads element r * stride)");
+    return offsets;
+  }
+
+  // Whether 32-bit lane offsets cannot reach the last lane of the largest vector: the static
+  // stride takes the tile, a runtime one calls the scalar variant when it is that large.
+  bool offsetsOverflow() {
+    const int64_t maxLaneIndex = 2048 / 32 - 1;  // the largest vector's last 32-bit lane
+    const auto fixed = s.stride.constantValue();
+    if (fixed && *fixed > 2147483647 / maxLaneIndex) return true;
+    if (!fixed) cx.scalarFallbackWhen.insert(s.stride.str() + " > 2147483647 / " + std::to_string(maxLaneIndex));
+    return false;
+  }
+
+  // An unpacked vector gathered: integers by one extending gather into the containers; f32 in
+  // 64-bit containers gathered packed (32-bit offsets) into the low half, then zip1.
+  bool unpackedGather() {
+    const DType t = s.type.elem, from = w.source().dtype;
+    if (from != t) return false;
+    const std::string pg = governingContainers(), base = "(" + w.src() + " + " + s.index.str() + ")";
+    std::string result;
+    if (isFloat(t)) {
+      if (offsetsOverflow()) return false;
+      const std::string packed = s.dst + "_packed";
+      out.push_back("const svfloat32_t " + packed + " = " + call("svld1_gather_s32index_f32", {packedPredicate(pg), base, gatherOffsets(32)}) + ";");
+      result = call("svzip1_f32", {packed, packed});
+    } else {
+      const int offsetBits = containerBits(s.type);
+      if (offsetBits == 32 && offsetsOverflow()) return false;
+      const DType c = containerOf(s.type, isSigned(t));
+      const std::string kind = std::string(isSigned(t) ? "s" : "u") + widthLetter(t);
+      const std::string idx = offsetBits == 64 ? "s64" : "s32";
+      result = reinterpret(call("svld1" + kind + "_gather_" + idx + (bitsOf(t) == 8 ? "offset_" : "index_") + sfx(c), {pg, base, gatherOffsets(offsetBits)}), c, t);
+      if (s.pred.empty() || s.literal.empty() || c::isZeroLiteral(s.literal)) cx.extendedContainers.insert(s.dst);
+    }
+    if (!s.pred.empty() && !s.literal.empty() && !c::isZeroLiteral(s.literal)) result = call("svsel_" + sfx(t), {pg, result, splat(t, s.literal)});
+    w.assign(result);
+    return true;
+  }
+
   void tileGather() {
+    if (unpacked(s.type)) return unpackedTileGather();
     const DType t = s.type.elem;
     const std::string stage = s.dst + "_stage";
     cx.instructions.insert("columns filled lane by lane through a stack tile");
@@ -234,6 +339,25 @@ struct SveWriter {
       read = active + "[lane] ? " + read + " : (" + ctype(t) + ")(" + (s.literal.empty() ? "0" : s.literal) + ")";
     }
     out.push_back("for (int64_t lane = 0; lane < (int64_t)" + count(t) + "; ++lane) " + stage + "[lane] = " + read + ";");
+    w.assign(call("svld1_" + sfx(t), {all(t), stage}));
+  }
+
+  // An unpacked vector lane by lane: element k of the row at k * W / w of a zeroed stack tile of
+  // the narrow type, loaded whole (the lanes between elements are zero).
+  void unpackedTileGather() {
+    const DType t = s.type.elem;
+    const DType c = containerOf(s.type, false);
+    const std::string stage = s.dst + "_stage", ratio = std::to_string(bitsOf(c) / bitsOf(t));
+    cx.instructions.insert("columns filled lane by lane through a stack tile");
+    out.push_back(ctype(t) + " " + stage + "[" + maxLanes(t) + "] = {};");
+    std::string read = "(" + ctype(t) + ")" + w.src() + "[" + s.index.str() + " + lane * " + s.stride.str() + "]";
+    if (!s.pred.empty()) {
+      const std::string active = s.dst + "_active";
+      out.push_back(ctype(c) + " " + active + "[" + maxLanes(c) + "];");
+      out.push_back(call("svst1_" + sfx(c), {all(c), active, call("svsel_" + sfx(c), {s.pred, splat(c, "1"), splat(c, "0")})}) + ";");
+      read = active + "[lane] ? " + read + " : (" + ctype(t) + ")(" + (s.literal.empty() ? "0" : s.literal) + ")";
+    }
+    out.push_back("for (int64_t lane = 0; lane < (int64_t)" + count(c) + "; ++lane) " + stage + "[lane * " + ratio + "] = " + read + ";");
     w.assign(call("svld1_" + sfx(t), {all(t), stage}));
   }
 
@@ -303,6 +427,24 @@ struct SveWriter {
   }
 };
 
+// A conversion to a narrower type, whose result is unpacked (element k in the low bits of
+// container k): integers wrap by keeping the low bits (a reinterpretation) or clamp to the
+// destination's range first; f64 -> f32 and 64-bit integers -> f32 are fcvt / scvtf / ucvtf into
+// the even .S lanes (one rounding).
+std::string narrowExpr(const Stmt& s, DType f) {
+  const DType t = s.type.elem;
+  const std::string a = s.args[0], pg = all(f);
+  if (isFloat(t)) return call("svcvt_" + sfx(t) + "_" + sfx(f) + "_x", {pg, a});
+  if (isFloat(f)) throw std::logic_error("no SVE narrowing " + std::string(nameOf(f)) + " -> " + std::string(nameOf(t)));
+  if (s.conv != ConvMode::sat) return reinterpret(a, f, t);
+  const int tb = bitsOf(t);
+  const std::string hi = isSigned(t) ? std::to_string((int64_t{1} << (tb - 1)) - 1) : std::to_string((int64_t{1} << tb) - 1);
+  std::string x = a;
+  if (isSigned(f)) x = call("svmax_n_" + sfx(f) + "_x", {pg, x, isSigned(t) ? "-" + std::to_string(int64_t{1} << (tb - 1)) : "0"});
+  x = call("svmin_n_" + sfx(f) + "_x", {pg, x, hi});
+  return reinterpret(x, f, t);
+}
+
 // Convert between types of one width: SVE has every case natively, with the defined semantics
 // (fcvtzs/u saturate and give 0 for NaN; frintn/m/p round first; scvtf/ucvtf round to nearest even).
 std::string convertExpr(const Stmt& s, DType f) {
@@ -333,6 +475,7 @@ class SveLowering final : public IsaLowering {
     if (isOneLaneOp(w)) return scalarLowering().lower(w);
     SveWriter x{w};
     const Stmt& s = w.s;
+    w.cx.extendedContainers.erase(s.dst);  // a new definition (loads mark theirs again)
     const DType t = s.type.elem;
     if (s.type.predicate) return x.predicateOp();
     switch (s.op) {
@@ -360,7 +503,11 @@ class SveLowering final : public IsaLowering {
       case OpKind::Shuffle: return w.assign(x.shuffle(s.shuffle, s.type, s.args[0], s.args.size() > 1 ? s.args[1] : s.args[0]));
       case OpKind::NaNMask: return x.nanMask();
       case OpKind::LocateEqual: return x.locateEqual();
-      case OpKind::Convert: return w.assign(convertExpr(s, w.typeOf(s.args[0]).elem));
+      case OpKind::Convert: {
+        const DType f = w.typeOf(s.args[0]).elem;
+        if (bitsOf(f) > bitsOf(t)) w.cx.instructions.insert("narrowing to unpacked elements (clamped, then the low bits)");
+        return w.assign(bitsOf(f) > bitsOf(t) ? narrowExpr(s, f) : convertExpr(s, f));
+      }
       case OpKind::ReduceRows:  // a fixed network over lanes-many vectors: fixed lane counts only
       case OpKind::LocateNaN:
       case OpKind::SetIndex:

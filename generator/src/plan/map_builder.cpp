@@ -16,6 +16,7 @@
 #include "plan/map_builder.h"
 
 #include <algorithm>
+#include <stdexcept>
 #include <map>
 #include <set>
 
@@ -177,10 +178,14 @@ class MapBuilder {
     const auto& names = spec_.mapStrideNames;
     return sym("stride" + std::to_string(std::find(names.begin(), names.end(), e.name) - names.begin() + 1));
   }
-  // a * b, where b is a number or one symbol (a stride).
+  // a * b, where b is one term: a number times symbols (a stride, or a row stride times a stride:
+  // every symbol counts).
   static Index times(const Index& a, const Index& b) {
     if (auto c = b.constantValue()) return (a * *c).simplified();
-    return a.times(b.terms.front().symbols.front()).simplified();
+    if (b.terms.size() != 1) throw std::logic_error("map builder: a stride of several terms: " + b.str());
+    Index r = a * b.terms.front().coef;
+    for (const std::string& s : b.terms.front().symbols) r = r.times(s);
+    return r.simplified();
   }
   Layout layoutOf(const MapInputLayout& l, const Layout& contiguous) const {
     Layout at = contiguous;
@@ -200,18 +205,15 @@ class MapBuilder {
     std::set<int> widths;
     for (const MapInputName& in : spec_.mapInputs) widths.insert(bitsOf(in.dtype));
     for (const MapOutput& o : spec_.mapOutputs) widths.insert(bitsOf(o.dtype)), widthsOf(o.expr, widths);
-    if (target_.vectorBits && widths.size() > 1 && fractionalVectors()) {
+    if (target_.vectorBits && widths.size() > 1) {
+      // x86: AVX-512 converts between all widths in one instruction (vpmov[s|us], vpmovsx/zx,
+      // vcvtpd2ps, vcvtqq2ps), AVX2 narrows by packs; NEON sxtl/uxtl, xtn/sqxtn/uqxtn; SVE keeps
+      // narrow values unpacked in the widest type's containers (extending loads, truncating stores).
       mixedLanes_ = target_.vector(integerOf(DType::u8, *widths.rbegin())).lanes;
       note("element widths differ (" + std::to_string(*widths.begin()) + " to " + std::to_string(*widths.rbegin()) + " bits): " +
-           std::to_string(mixedLanes_) + " lanes per vector, the widest type's; narrower values fill the low lanes of their registers");
-    } else if (!target_.vectorBits || widths.size() > 1) {
-      if (target_.vectorBits) {  // a one-lane plan: no vectors, so no vscale either
-        plan_.vectorBits = 0;
-        plan_.scalable = false;
-      }
-      if (target_.vectorBits)
-        note("element widths differ (" + std::to_string(*widths.begin()) + " to " + std::to_string(*widths.rbegin()) +
-             " bits): one element at a time (conversions between widths are not vectorised yet)");
+           (target_.scalable ? "vectors have the widest type's lane count; narrower values are unpacked, one per container of the widest width"
+                             : std::to_string(mixedLanes_) + " lanes per vector, the widest type's; narrower values fill the low lanes of their registers"));
+    } else if (!target_.vectorBits) {
       out.push_back(ir::forLoop(c, Index::constant(0), sym(cols_), 1, elements(c, false, "", ""), false, "one element at a time"));
       return out;
     }
@@ -299,11 +301,6 @@ class MapBuilder {
     out.push_back(ir::ifIndex(sym(s), ir::Cmp::ne, Index::constant(1), std::move(gathered), "strided input: gathered lanes"));
     return out;
   }
-
-  // Where values of several widths are vectorised: x86 (AVX-512 converts between all of them in
-  // one instruction: vpmov[s|us], vpmovsx/zx, vcvtpd2ps, vcvtqq2ps; AVX2 narrows by packs) and
-  // NEON (sxtl/uxtl, xtn/sqxtn/uqxtn). SVE runs such kernels one element at a time for now.
-  bool fractionalVectors() const { return target_.module == LoweringModule::x86 || target_.module == LoweringModule::neon; }
 
   // Whole vectors per iteration of the main loop. x86 only (see the top of the file): 4 hides the
   // loop overhead and keeps two loads in flight per cycle; 2 when more arrays share the registers
@@ -551,7 +548,7 @@ class MapBuilder {
       for (const MapInputName& in : spec_.mapInputs) widths.insert(bitsOf(in.dtype));
       for (const MapOutput& o : spec_.mapOutputs) widths.insert(bitsOf(o.dtype)), widthsOf(o.expr, widths);
       if (widths.size() > 1)
-        d.push_back("/// Element widths differ: x86 and NEON run vectors of the widest type's lane count, SVE one element at a time.");
+        d.push_back("/// Element widths differ: vectors have the widest type's lane count (narrower values in part of a register).");
     }
     d.push_back("/// No alignment is required. Nothing outside the arrays is read or written; an empty shape writes nothing.");
     std::string shared;

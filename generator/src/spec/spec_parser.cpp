@@ -13,6 +13,7 @@
 #include "core/isa.h"
 #include "spec/json_locate.h"
 #include "spec/spec.h"
+#include "spec/system_macros.h"
 
 namespace simdgen {
 
@@ -549,6 +550,10 @@ class Parser {
     if (contains(kCppKeywords, s)) fail(pointer, what + " " + inQuotes(s) + " is a C++ keyword");
     if (contains(kReservedNames, s))
       fail(pointer, what + " " + inQuotes(s) + " would clash with a name the generated code uses");
+    if (contains(kSystemMacros, s))
+      fail(pointer, what + " " + inQuotes(s) +
+                        " is a macro of a system header the generated code includes (stdint.h, stdio.h, stdlib.h, "
+                        "string.h, immintrin.h, arm_neon.h, arm_sve.h); the preprocessor would replace it");
     if (s.starts_with("__") ||
         (s.size() > 1 && s[0] == '_' && std::isupper(static_cast<unsigned char>(s[1]))))
       fail(pointer, what + " " + inQuotes(s) +
