@@ -55,8 +55,8 @@ struct SveWriter {
   std::string carry(const std::string& v) const { return c::carried(v, s.type.elem, cx.plan.rop); }
   std::string governing() const { return s.pred.empty() ? all(s.type.elem) : s.pred; }
 
-  // The predicate that governs an op on s.type: over containers when the vector is unpacked.
-  std::string governingContainers() const { return s.pred.empty() ? all(unpacked(s.type) ? containerOf(s.type, false) : s.type.elem) : s.pred; }
+  // The predicate that governs a load of s.type: over containers when the vector is unpacked.
+  std::string governingContainers() const { return s.pred.empty() && unpacked(s.type) ? all(containerOf(s.type, false)) : governing(); }
 
   // An unpacked vector from memory: integers by an extending load into the containers (their
   // own pointer type, so no cast); f32 in 64-bit containers packed into the low half, then
@@ -76,7 +76,7 @@ struct SveWriter {
 
   void load() {
     const DType t = s.type.elem;
-    const std::string pg = unpacked(s.type) ? governingContainers() : governing();
+    const std::string pg = governingContainers();
     const std::string loaded = unpacked(s.type) ? loadUnpacked(pg) : call("svld1_" + sfx(t), {pg, w.in(s.index)});
     // Inactive lanes of a predicated load are zero; another fill is selected in.
     if (s.pred.empty() || s.literal.empty() || c::isZeroLiteral(s.literal)) return w.assign(loaded);
