@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // Writes the proof plans (tests/ir/proof_plans.h) lowered for avx512, avx2+fma, neon, sve (the
-// scalable plans) and scalar as one C++ file, each under its architecture guard: times_two_<variant>, gemm_<variant>, threshold_<dtype>_<variant>, and the seed-004
-// 16x16 (avx512) and 8x8 (avx2) transpose networks transpose16_/transpose8_<dtype>_<variant>. The execution test
+// scalable plans) and scalar as one C++ file, each under its architecture guard: times_two_<variant>, gemm_<variant>, threshold_<dtype>_<variant>, the seed-004
+// 16x16 (avx512, also its half-row form transpose16h_) and 8x8 (avx2) transpose networks
+// transpose16_/transpose8_<dtype>_<variant>, and the generic networks of every element type
+// (addTransposeNetworks). The execution test
 // (proof_exec_test.cpp) runs them against scalar references: the new IR ops (whilelt, compare,
 // not/and, select, predicated loads, stores and reductions, fma, broadcast loads) through each
 // lowering module.
@@ -45,18 +47,46 @@ int main(int argc, char** argv) {
       if (!t.empty() && seen.insert(f.guard + "\n" + t).second) fileTexts.push_back(f.guard.empty() ? t : "#if " + f.guard + "\n" + t + "\n#endif");
     functions.push_back(f.function);
   };
+  // The generic networks at every element type: x86 at each vector width up to the target's,
+  // NEON's zip and trn, SVE's zip at vscale 1..16 (each kernel runs only at its vector length)
+  // and trn at vscale 1. Names: transpose_x86_<bits>_, transpose_zip_, transpose_trn_<dtype>_
+  // (SVE zip: _vs<vscale>) then the variant.
+  auto addTransposeNetworks = [&](const std::string& suffix, int bits, const Target& target) {
+    for (DType t : kAllDTypes) {
+      const std::string dtype(nameOf(t));
+      const int w = bitsOf(t), n = 128 / w;
+      if (bits == 256 || bits == 512)
+        for (int b = 128; b <= bits; b *= 2)
+          add(proof_plans::transposeTile(transposeNetworkX86({t, b / w})), target,
+              "transpose_x86_" + std::to_string(b) + "_" + dtype + "_" + suffix);
+      if (bits == 128) {
+        add(proof_plans::transposeTile(transposeZip({t, n}, n)), target, "transpose_zip_" + dtype + "_" + suffix);
+        add(proof_plans::transposeTile(transposeTrn({t, n}, n)), target, "transpose_trn_" + dtype + "_" + suffix);
+      }
+      if (bits == 0) {
+        for (int vscale = 1; vscale <= 16; vscale *= 2)
+          add(proof_plans::transposeTile(transposeZip(ir::scalableOf(t), n * vscale)), target,
+              "transpose_zip_" + dtype + "_vs" + std::to_string(vscale) + "_" + suffix);
+        add(proof_plans::transposeTile(transposeTrn(ir::scalableOf(t), n)), target, "transpose_trn_" + dtype + "_" + suffix);
+      }
+    }
+  };
   try {
     for (const Variant& v : variants) {
       const Target target = makeTarget(v.request);
       add(proof_plans::timesTwo(bitsFor(v, DType::f32)), target, std::string("times_two_") + v.suffix);
       add(proof_plans::gemm(bitsFor(v, DType::f32)), target, std::string("gemm_") + v.suffix);
-      // Shuffle networks: x86 only (a one-lane target has nothing to shuffle).
+      // Shuffle networks (a one-lane target has nothing to shuffle).
       if (v.bits == 512)
-        for (DType t : {DType::f32, DType::i32})
+        for (DType t : {DType::f32, DType::i32}) {
           add(proof_plans::transposeTile(transpose16x16Avx512(t)), target, "transpose16_" + std::string(nameOf(t)) + "_" + v.suffix);
+          add(proof_plans::transposeTile(transpose16x16Avx512HalfRows(t)), target,
+              "transpose16h_" + std::string(nameOf(t)) + "_" + v.suffix);
+        }
       if (v.bits == 256)
         for (DType t : {DType::f32, DType::u32})
           add(proof_plans::transposeTile(transpose8x8Avx2(t)), target, "transpose8_" + std::string(nameOf(t)) + "_" + v.suffix);
+      addTransposeNetworks(v.suffix, v.bits, target);
       for (const Threshold& th : thresholds)
         add(proof_plans::threshold(th.t, bitsFor(v, th.t), th.limit), target,
             "threshold_" + std::string(nameOf(th.t)) + "_" + v.suffix);

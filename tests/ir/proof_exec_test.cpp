@@ -1,15 +1,20 @@
 // SPDX-License-Identifier: Apache-2.0
 // Execution test of the proof plans lowered by each module (emit_proof_kernels.cpp writes them):
 // every variant this CPU supports against plain scalar loops, n = 0..300, with the input ending
-// at a PROT_NONE page so that a lane read past the end faults.
+// at a PROT_NONE page so that a lane read past the end faults; the transpose networks of every
+// element type against a scalar transpose.
 #include <doctest/doctest.h>
 #include <sys/mman.h>
 #include <unistd.h>
+#if defined(__aarch64__)
+#include <sys/prctl.h>  // PR_SVE_GET_VL
+#endif
 
 #include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "simdgen_cpu_checks.h"  // generated from `simdgen list --json`
@@ -34,11 +39,37 @@
   void threshold_f32_##s(const float* a, int64_t n, float* b, float* total);
 SIMDGEN_PROOF_VARIANTS(DECLARE)
 #undef DECLARE
+// Every element type: its name in kernel names and its C type.
+#define SIMDGEN_PROOF_DTYPES(X) \
+  X(i8, int8_t) X(u8, uint8_t) X(i16, int16_t) X(u16, uint16_t) X(i32, int32_t) X(u32, uint32_t) X(i64, int64_t) \
+  X(u64, uint64_t) X(f32, float) X(f64, double)
 #if defined(__x86_64__)
 void transpose16_f32_avx512(const float* in, float* out);
 void transpose16_i32_avx512(const int32_t* in, int32_t* out);
+void transpose16h_f32_avx512(const float* in, float* out);
+void transpose16h_i32_avx512(const int32_t* in, int32_t* out);
 void transpose8_f32_avx2(const float* in, float* out);
 void transpose8_u32_avx2(const uint32_t* in, uint32_t* out);
+#define DECLARE(d, T)                                          \
+  void transpose_x86_128_##d##_avx512(const T* in, T* out); \
+  void transpose_x86_256_##d##_avx512(const T* in, T* out); \
+  void transpose_x86_512_##d##_avx512(const T* in, T* out); \
+  void transpose_x86_128_##d##_avx2(const T* in, T* out);   \
+  void transpose_x86_256_##d##_avx2(const T* in, T* out);
+SIMDGEN_PROOF_DTYPES(DECLARE)
+#undef DECLARE
+#elif defined(__aarch64__)
+#define DECLARE(d, T)                                         \
+  void transpose_zip_##d##_neon(const T* in, T* out);      \
+  void transpose_trn_##d##_neon(const T* in, T* out);      \
+  void transpose_zip_##d##_vs1_sve(const T* in, T* out);   \
+  void transpose_zip_##d##_vs2_sve(const T* in, T* out);   \
+  void transpose_zip_##d##_vs4_sve(const T* in, T* out);   \
+  void transpose_zip_##d##_vs8_sve(const T* in, T* out);   \
+  void transpose_zip_##d##_vs16_sve(const T* in, T* out);  \
+  void transpose_trn_##d##_sve(const T* in, T* out);
+SIMDGEN_PROOF_DTYPES(DECLARE)
+#undef DECLARE
 #endif
 
 namespace {
@@ -163,28 +194,78 @@ TEST_CASE("threshold lowered: whilelt, compare, not/and, select, predicated load
 
 namespace {
 
+// An n x n tile through fn, three times: tagged with each element's row, with its column, and
+// with row * n + col. 8-bit tiles of more than 256 elements cannot hold distinct values; the row
+// and column passes together still name each element's source (n <= 256 fits any type).
 template <class T, class Fn>
-void checkTranspose(Fn fn, int n) {
-  std::vector<T> in(static_cast<size_t>(n * n)), out(static_cast<size_t>(n * n));
-  for (int k = 0; k < n * n; ++k) in[size_t(k)] = static_cast<T>(k * 3 + 1);
-  fn(in.data(), out.data());
-  bool eq = true;
-  for (int r = 0; r < n; ++r)
-    for (int c = 0; c < n; ++c) eq = eq && out[size_t(c * n + r)] == in[size_t(r * n + c)];
-  CHECK(eq);
+void checkTranspose(const std::string& kernel, Fn fn, int n) {
+  CAPTURE(kernel);
+  CAPTURE(n);
+  for (int pass = 0; pass < 3; ++pass) {
+    CAPTURE(pass);
+    auto value = [&](int r, int c) { return static_cast<T>(pass == 0 ? r : pass == 1 ? c : r * n + c); };
+    std::vector<T> in(static_cast<size_t>(n * n)), out(static_cast<size_t>(n * n), static_cast<T>(-1));
+    for (int r = 0; r < n; ++r)
+      for (int c = 0; c < n; ++c) in[size_t(r * n + c)] = value(r, c);
+    fn(in.data(), out.data());
+    bool eq = true;
+    for (int r = 0; r < n; ++r)
+      for (int c = 0; c < n; ++c) eq = eq && same(out[size_t(c * n + r)], value(r, c));
+    CHECK(eq);
+  }
 }
 
 }  // namespace
 
 #if defined(__x86_64__)
-TEST_CASE("seed-004 16x16 (avx512) and 8x8 (avx2) transpose networks lowered: unpack, shuffle_ps, lane permutes") {
+TEST_CASE("seed-004 16x16 (avx512, also from half rows) and 8x8 (avx2) transpose networks lowered") {
   if (supported("avx512")) {
-    checkTranspose<float>(transpose16_f32_avx512, 16);
-    checkTranspose<int32_t>(transpose16_i32_avx512, 16);
+    checkTranspose<float>("transpose16_f32_avx512", transpose16_f32_avx512, 16);
+    checkTranspose<int32_t>("transpose16_i32_avx512", transpose16_i32_avx512, 16);
+    checkTranspose<float>("transpose16h_f32_avx512", transpose16h_f32_avx512, 16);
+    checkTranspose<int32_t>("transpose16h_i32_avx512", transpose16h_i32_avx512, 16);
   }
   if (supported("avx2_fma")) {
-    checkTranspose<float>(transpose8_f32_avx2, 8);
-    checkTranspose<uint32_t>(transpose8_u32_avx2, 8);
+    checkTranspose<float>("transpose8_f32_avx2", transpose8_f32_avx2, 8);
+    checkTranspose<uint32_t>("transpose8_u32_avx2", transpose8_u32_avx2, 8);
   }
+}
+
+TEST_CASE("generic x86 transpose networks lowered: every element type at 128, 256 and 512 bits") {
+#define CHECK_DTYPE(d, T)                                                                          \
+  if (supported("avx512")) {                                                                       \
+    checkTranspose<T>("transpose_x86_128_" #d "_avx512", transpose_x86_128_##d##_avx512, 16 / int(sizeof(T))); \
+    checkTranspose<T>("transpose_x86_256_" #d "_avx512", transpose_x86_256_##d##_avx512, 32 / int(sizeof(T))); \
+    checkTranspose<T>("transpose_x86_512_" #d "_avx512", transpose_x86_512_##d##_avx512, 64 / int(sizeof(T))); \
+  }                                                                                                \
+  if (supported("avx2_fma")) {                                                                     \
+    checkTranspose<T>("transpose_x86_128_" #d "_avx2", transpose_x86_128_##d##_avx2, 16 / int(sizeof(T)));     \
+    checkTranspose<T>("transpose_x86_256_" #d "_avx2", transpose_x86_256_##d##_avx2, 32 / int(sizeof(T)));     \
+  }
+  SIMDGEN_PROOF_DTYPES(CHECK_DTYPE)
+#undef CHECK_DTYPE
+}
+#elif defined(__aarch64__)
+TEST_CASE("Arm zip and trn transpose networks lowered: NEON, and SVE at this CPU's vector length") {
+  // Each SVE zip kernel is built for one vscale: only the one for this length runs (trn: vscale 1).
+  const int vl = prctl(PR_SVE_GET_VL);
+  const int vscale = supported("sve") && vl > 0 ? (vl & PR_SVE_VL_LEN_MASK) / 16 : 0;
+  CAPTURE(vscale);
+#define CHECK_DTYPE(d, T)                                                                                   \
+  if (supported("neon")) {                                                                                  \
+    checkTranspose<T>("transpose_zip_" #d "_neon", transpose_zip_##d##_neon, 16 / int(sizeof(T)));          \
+    checkTranspose<T>("transpose_trn_" #d "_neon", transpose_trn_##d##_neon, 16 / int(sizeof(T)));          \
+  }                                                                                                         \
+  if (vscale > 0) {                                                                                         \
+    void (*const zip[])(const T*, T*) = {transpose_zip_##d##_vs1_sve, transpose_zip_##d##_vs2_sve,          \
+                                         transpose_zip_##d##_vs4_sve, transpose_zip_##d##_vs8_sve,          \
+                                         transpose_zip_##d##_vs16_sve};                                     \
+    const int k = vscale == 1 ? 0 : vscale == 2 ? 1 : vscale == 4 ? 2 : vscale == 8 ? 3 : vscale == 16 ? 4 : -1; \
+    REQUIRE(k >= 0);                                                                                        \
+    checkTranspose<T>("transpose_zip_" #d "_sve", zip[k], 16 * vscale / int(sizeof(T)));                   \
+    if (vscale == 1) checkTranspose<T>("transpose_trn_" #d "_sve", transpose_trn_##d##_sve, 16 / int(sizeof(T))); \
+  }
+  SIMDGEN_PROOF_DTYPES(CHECK_DTYPE)
+#undef CHECK_DTYPE
 }
 #endif

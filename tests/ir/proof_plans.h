@@ -5,7 +5,8 @@
 //   timesTwo: seed 001, B[i] = A[i] * 2 as one loop governed by whilelt.
 //   gemm: a register-tiled f32 GEMM micro-kernel (5 x 4 vectors), bias as the initial value, ReLU.
 //   transposeTile: a shuffle network (plan/transpose_networks.h) between row loads and column
-//              stores: out = transpose(in) for one contiguous n x n tile.
+//              stores: out = transpose(in) for one contiguous n x n tile (half-row networks get
+//              their inputs from the rows by concat_halves: gatherHalfRows).
 //   threshold: out[i] = x > t ? x : t and the wrapped sum of the elements that are not above t
 //              (compare, not, and, select, predicated loads, stores and reduction).
 // `bits` is the vector length: 0 = scalable (SVE model), 8..2048 fixed (one lane when it equals
@@ -13,10 +14,12 @@
 #pragma once
 
 #include <cmath>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "ir/plan.h"
+#include "ir/shuffle.h"
 #include "plan/transpose_networks.h"
 
 namespace proof_plans {
@@ -223,17 +226,46 @@ inline ir::Plan threshold(DType t, int bits, const std::string& limit) {
 
 // ---- a transpose network between loads and stores ---------------------------------------------
 
+// Builds the inputs of a half-row network (TransposeNetwork::halfRows) from full tile rows held
+// in `rows`: input k = concat_halves of the two rows it takes halves of (the same half of both,
+// as one 256-bit load inserted next to another gives). Prepended to the network it makes a plain
+// rows -> columns transpose, which sim::proveTranspose checks.
+inline ir::Block gatherHalfRows(const TransposeNetwork& net, const std::vector<std::string>& rows) {
+  ir::Block b;
+  for (size_t k = 0; k < net.rows.size(); ++k) {
+    const auto [lowRow, lowHalf] = net.halfRows.at(2 * k);
+    const auto [highRow, highHalf] = net.halfRows.at(2 * k + 1);
+    if (lowHalf != highHalf) throw std::logic_error(net.rows[k] + " joins different halves: no concat_halves");
+    b.push_back(ir::shuffles::shuffleOp(net.rows[k], net.type, {rows[size_t(lowRow)], rows[size_t(highRow)]},
+                                        ir::shuffles::concatHalves(lowHalf == 1)));
+  }
+  return b;
+}
+
+// out = transpose(in) for one contiguous n x n tile: row loads, the network, column stores. A
+// half-row network gets its inputs from full row loads (gatherHalfRows). A scalable network is
+// meant for one vscale (n = lanes * vscale): the caller runs it only at that vector length.
 inline ir::Plan transposeTile(const TransposeNetwork& net) {
   const int n = static_cast<int>(net.rows.size());
   ir::Plan p;
   p.kernel = "transpose_tile";
-  p.vectorBits = net.type.bits();
+  p.scalable = net.type.scalable;
+  p.vectorBits = net.type.scalable ? 128 : net.type.bits();
   p.tensors = {{"in", net.type.elem, false, {Index::constant(n * n)}, {Index::constant(1)}},
                {"out", net.type.elem, true, {Index::constant(n * n)}, {Index::constant(1)}}};
   p.params = {{ir::Param::Kind::tensor, "in", "in", "in", ""}, {ir::Param::Kind::tensor, "out", "out", "out", ""}};
-  for (int r = 0; r < n; ++r) p.body.push_back(access(OpKind::Load, net.rows[r], net.type, "in", Index::constant(r * n)));
+  std::vector<std::string> rows = net.rows;
+  if (!net.halfRows.empty())
+    for (int r = 0; r < n; ++r) rows[size_t(r)] = "full" + std::to_string(r);
+  // Vector k starts at k * n = k * lanes * vscale: a scalable plan says so with vscale.
+  auto at = [&](int k) { return net.type.scalable ? Index::vscaled(k * net.type.lanes) : Index::constant(k * n); };
+  for (int r = 0; r < n; ++r) p.body.push_back(access(OpKind::Load, rows[size_t(r)], net.type, "in", at(r)));
+  if (!net.halfRows.empty()) {
+    const ir::Block inputs = gatherHalfRows(net, rows);
+    p.body.insert(p.body.end(), inputs.begin(), inputs.end());
+  }
   p.body.insert(p.body.end(), net.body.begin(), net.body.end());
-  for (int c = 0; c < n; ++c) p.body.push_back(store("out", net.cols[c], net.type, Index::constant(c * n), ""));
+  for (int c = 0; c < n; ++c) p.body.push_back(store("out", net.cols[c], net.type, at(c), ""));
   return p;
 }
 

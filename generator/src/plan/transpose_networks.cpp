@@ -18,7 +18,7 @@ std::vector<std::string> numbered(const std::string& prefix, int count) {
 }
 
 TransposeNetwork emptyNetwork(ir::VecType type, int n) {
-  return {type, numbered("row", n), numbered("col", n), {}};
+  return {type, numbered("row", n), numbered("col", n), {}, {}};
 }
 
 void require32Bit(DType elem, const char* network) {
@@ -33,27 +33,104 @@ void pair(TransposeNetwork& net, const std::string& lo, const std::string& hi, c
   net.body.push_back(sh::shuffleOp(hi, net.type, {a, b}, upper));
 }
 
+int log2Of(int n) {
+  int k = 0;
+  while ((1 << k) < n) ++k;
+  return k;
+}
+
+// The results of stage s of `stages`: t<s>_0, t<s>_1, ... or, for the last stage, the columns.
+std::vector<std::string> stageNames(const TransposeNetwork& net, int s, int stages) {
+  return s == stages ? net.cols : numbered(std::string("t").append(std::to_string(s)).append("_"), int(net.cols.size()));
+}
+
+// Stage s of the in-segment transpose: unpacklo/hi at `unit` bits. Inside each group of 2^s
+// vectors, vector j pairs with j + 2^(s-1), so that after stage s every 128-bit segment holds the
+// transposed 2^s-square blocks (of units of the original width) of its group's rows.
+void unpackStage(TransposeNetwork& net, int s, const std::vector<std::string>& in, const std::vector<std::string>& out,
+                 int unit, const std::string& inputs = "row") {
+  const std::string u = std::to_string(unit);
+  net.body.push_back(ir::comment("stage " + std::to_string(s) + ": interleave " + u + "-bit lanes" +
+                                 (s == 1 ? " of " + inputs + " pairs" : "") + " (unpacklo/hi_epi" + u + ")"));
+  const int group = 1 << s, n = int(in.size());
+  for (int i = 0; i < n; i += group)
+    for (int j = 0; j < group / 2; ++j)
+      pair(net, out[i + 2 * j], out[i + 2 * j + 1], in[i + j], in[i + j + group / 2], sh::unpackLo(unit), sh::unpackHi(unit));
+}
+
+// A stage of 128-bit block moves: inside each run of 2 * span vectors, vector j pairs with
+// j + span and the results keep those positions.
+void blockStage(TransposeNetwork& net, const std::vector<std::string>& in, const std::vector<std::string>& out, int span,
+                const ir::Shuffle& lower, const ir::Shuffle& upper) {
+  for (int i = 0; i < int(in.size()); i += 2 * span)
+    for (int j = 0; j < span; ++j) pair(net, out[i + j], out[i + j + span], in[i + j], in[i + j + span], lower, upper);
+}
+
 }  // namespace
 
 TransposeNetwork transpose16x16Avx512(DType elem) {
   require32Bit(elem, "the AVX-512 16x16 network");
-  TransposeNetwork net = emptyNetwork({elem, 16}, 16);
-  const auto t1 = numbered("t1_", 16), t2 = numbered("t2_", 16), t3 = numbered("t3_", 16);
-  const auto& row = net.rows;
-  const auto& col = net.cols;
-  net.body.push_back(ir::comment("stage 1: interleave 32-bit lanes of row pairs (unpacklo/hi_epi32)"));
-  for (int i = 0; i < 8; ++i) pair(net, t1[2 * i], t1[2 * i + 1], row[2 * i], row[2 * i + 1], sh::unpackLo(32), sh::unpackHi(32));
-  net.body.push_back(ir::comment("stage 2: interleave 64-bit lanes (unpacklo/hi_epi64)"));
-  for (int i = 0; i < 16; i += 4)
-    for (int j = 0; j < 2; ++j)
-      pair(net, t2[i + 2 * j], t2[i + 2 * j + 1], t1[i + j], t1[i + j + 2], sh::unpackLo(64), sh::unpackHi(64));
-  net.body.push_back(ir::comment("stage 3: gather 128-bit blocks (shuffle_i32x4 0x88 / 0xDD)"));
-  for (int i = 0; i < 16; i += 8)
-    for (int j = 0; j < 4; ++j)
-      pair(net, t3[i + j], t3[i + j + 4], t2[i + j], t2[i + j + 4], sh::lanes128(0x88), sh::lanes128(0xDD));
-  net.body.push_back(ir::comment("stage 4: gather 256-bit halves (shuffle_i32x4 0x88 / 0xDD)"));
-  for (int j = 0; j < 8; ++j) pair(net, col[j], col[j + 8], t3[j], t3[j + 8], sh::lanes128(0x88), sh::lanes128(0xDD));
+  return transposeNetworkX86({elem, 16});
+}
+
+TransposeNetwork transposeNetworkX86(ir::VecType type) {
+  const int w = bitsOf(type.elem), bits = type.bits();
+  if (type.scalable || (bits != 128 && bits != 256 && bits != 512))
+    throw std::logic_error("an x86 transpose network needs 128-, 256- or 512-bit vectors, not " + ir::toString(type));
+  const int n = type.lanes, segment = 128 / w;  // segment: lanes per 128-bit segment
+  const int inSegment = log2Of(segment), stages = inSegment + (bits == 512 ? 2 : bits == 256 ? 1 : 0);
+  TransposeNetwork net = emptyNetwork(type, n);
+  std::vector<std::string> cur = net.rows;
+  for (int s = 1; s <= stages; ++s) {
+    const std::vector<std::string> next = stageNames(net, s, stages);
+    if (s <= inSegment) {
+      unpackStage(net, s, cur, next, w << (s - 1));
+    } else if (bits == 256) {
+      net.body.push_back(ir::comment("stage " + std::to_string(s) + ": join 128-bit halves (permute2x128 0x20 / 0x31)"));
+      blockStage(net, cur, next, segment, sh::lanes128(0x20), sh::lanes128(0x31));
+    } else {
+      const bool blocks = s == inSegment + 1;  // then the 256-bit halves
+      net.body.push_back(ir::comment("stage " + std::to_string(s) + (blocks ? ": gather 128-bit blocks" : ": gather 256-bit halves") +
+                                     " (shuffle_i32x4 0x88 / 0xDD)"));
+      blockStage(net, cur, next, blocks ? segment : 2 * segment, sh::lanes128(0x88), sh::lanes128(0xDD));
+    }
+    cur = next;
+  }
   return net;
+}
+
+TransposeNetwork transpose16x16Avx512HalfRows(DType elem) {
+  require32Bit(elem, "the AVX-512 16x16 half-row network");
+  TransposeNetwork net = emptyNetwork({elem, 16}, 16);
+  net.rows = numbered("in", 16);
+  for (int h = 0; h < 2; ++h)
+    for (int b = 0; b < 2; ++b)
+      for (int q = 0; q < 4; ++q) {
+        net.halfRows.push_back({8 * b + q, h});
+        net.halfRows.push_back({8 * b + q + 4, h});
+      }
+  const auto t1 = stageNames(net, 1, 3), t2 = stageNames(net, 2, 3);
+  unpackStage(net, 1, net.rows, t1, 32, "input");
+  unpackStage(net, 2, t1, t2, 64);
+  // t2_<8h + 4b + m> holds column 8h + m of rows 8b..8b+3 in block 0, of rows 8b+4..8b+7 in block
+  // 2, and column 8h + 4 + m in blocks 1 and 3: one shuffle_i32x4 per column is left.
+  net.body.push_back(ir::comment("stage 3: gather 128-bit blocks into columns (shuffle_i32x4 0x88 / 0xDD)"));
+  blockStage(net, t2, net.cols, 4, sh::lanes128(0x88), sh::lanes128(0xDD));
+  return net;
+}
+
+std::vector<int> inputElements(const TransposeNetwork& net, int k) {
+  const int n = int(net.rows.size());
+  std::vector<int> tags;
+  for (int l = 0; l < n; ++l) {
+    if (net.halfRows.empty()) {
+      tags.push_back(k * n + l);
+      continue;
+    }
+    const auto [row, half] = net.halfRows.at(size_t(2 * k + 2 * l / n));
+    tags.push_back(row * n + half * (n / 2) + l % (n / 2));
+  }
+  return tags;
 }
 
 TransposeNetwork transpose8x8Avx2(DType elem) {
@@ -90,6 +167,27 @@ TransposeNetwork transposeZip(ir::VecType type, int n) {
                                    std::to_string(n / 2)));
     for (int i = 0; i < n / 2; ++i)
       pair(net, next[2 * i], next[2 * i + 1], cur[i], cur[i + n / 2], sh::zip1(elemBits), sh::zip2(elemBits));
+    cur = next;
+  }
+  return net;
+}
+
+TransposeNetwork transposeTrn(ir::VecType type, int n) {
+  const int w = bitsOf(type.elem);
+  if (n < 2 || (n & (n - 1)) != 0 || n != type.lanes || n * w > 128)
+    throw std::logic_error("a trn transpose needs an n x n tile of n-lane vectors of at most 128 bits (trn moves units of at "
+                           "most 64 bits), not " + std::to_string(n) + " x " + std::to_string(n) + " of " + ir::toString(type));
+  TransposeNetwork net = emptyNetwork(type, n);
+  const int stages = log2Of(n);
+  std::vector<std::string> cur = net.rows;
+  for (int s = 1; s <= stages; ++s) {
+    // Stage s exchanges bit s-1 of the row index with bit s-1 of the column index.
+    const std::vector<std::string> next = stageNames(net, s, stages);
+    const int half = 1 << (s - 1), unit = w << (s - 1);
+    net.body.push_back(ir::comment("stage " + std::to_string(s) + ": trn1/trn2 of " + std::to_string(unit) +
+                                   "-bit units, vector i with vector i + " + std::to_string(half)));
+    for (int i = 0; i < n; ++i)
+      if ((i & half) == 0) pair(net, next[i], next[i + half], cur[i], cur[i + half], sh::trn1(unit), sh::trn2(unit));
     cur = next;
   }
   return net;

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "ir/plan.h"
@@ -17,13 +18,42 @@ struct TransposeNetwork {
   std::vector<std::string> cols;  // outputs: cols[c] holds tile column c ("col0", ...)
   ir::Block body;                 // declaring Shuffle statements in execution order, a Comment
                                   // naming each stage before it
+  // Empty: input rows[k] holds tile row k. Otherwise each input holds two half rows (a network
+  // fed by 256-bit loads inserted into 512-bit vectors): the low half of input k holds half
+  // halfRows[2k].second (0: columns [0, n/2), 1: columns [n/2, n)) of tile row halfRows[2k].first,
+  // its high half holds halfRows[2k + 1] likewise.
+  std::vector<std::pair<int, int>> halfRows;
 };
+
+// The tile element each lane of input k holds, as row * n + col (n = the tile size): what a
+// caller loads there, and the tags sim::runSymbolic proves the network with.
+std::vector<int> inputElements(const TransposeNetwork& net, int k);
 
 // The seed-004 (MLIR shuffle_16x16) AVX-512 network for a 16 x 16 tile of 32-bit elements, 64
 // shuffles in four stages: stage 1 t1_* = unpacklo/hi_epi32 of row pairs (2i, 2i+1); stage 2
 // t2_* = unpacklo/hi_epi64; stage 3 t3_* = shuffle_i32x4 0x88/0xDD (128-bit blocks); stage 4
 // col* = shuffle_i32x4 0x88/0xDD again (256-bit halves). `elem` must be a 32-bit type.
 TransposeNetwork transpose16x16Avx512(DType elem = DType::f32);
+
+// The generic x86 network for an L x L tile, L = type.lanes, of any element type of w = 8, 16, 32
+// or 64 bits in 128-, 256- or 512-bit vectors. Stages t1_*, t2_*, ..., the last one writing col*:
+//   - log2(128 / w) stages of unpacklo/hi at unit widths w, 2w, ..., 64 that transpose each
+//     128-bit segment's (128 / w)-square block: stage s pairs vector i + j with i + j + 2^(s-1)
+//     inside each group of 2^s vectors (i = the group's first vector, j < 2^(s-1));
+//   - 256 bits: one stage of permute2x128 0x20 / 0x31 joining the 128-bit halves;
+//   - 512 bits: two stages of shuffle_i32x4 0x88 / 0xDD (128-bit blocks, then 256-bit halves).
+// L shuffles per stage: 32-bit 512 = 64 (exactly transpose16x16Avx512), 8-bit 512 = 384, 64-bit
+// 128 = 2. Every shuffle is one instruction (AVX-512BW for 8/16-bit units on 512 bits).
+TransposeNetwork transposeNetworkX86(ir::VecType type);
+
+// Seed 004's 16 x 16 variant for 32-bit elements that saves a stage (48 shuffles): the inputs
+// hold half rows as loaded by a 256-bit load plus vinserti32x8 (inserti64x4) from memory, so the
+// first 128-bit block gather is done by the loads. With h = 0 (columns 0..7) or 1 (columns 8..15),
+// b = 0 (rows 0..7) or 1 (rows 8..15) and q = 0..3, input in<8h + 4b + q> is
+//   concat(row 8b + q half h, row 8b + q + 4 half h)       (halfRows says the same).
+// Stage 1 t1_* = unpacklo/hi_epi32 of input pairs (2i, 2i+1), stage 2 t2_* = unpacklo/hi_epi64
+// (a 4 x 4 transpose in every 128-bit block), stage 3 col* = shuffle_i32x4 0x88 / 0xDD.
+TransposeNetwork transpose16x16Avx512HalfRows(DType elem = DType::f32);
 
 // The AVX2 network for an 8 x 8 tile of 32-bit elements, 24 shuffles: t1_* = unpacklo/hi_ps of
 // row pairs, t2_* = shuffle_ps 0x44/0xEE (64-bit pairs), col* = permute2x128 0x20/0x31.
@@ -41,5 +71,11 @@ TransposeNetwork transpose8x8Avx2(DType elem = DType::f32);
 // emitted SVE code has to either dispatch on svcntw() to one such network per supported length,
 // or run the same regular stage structure as a loop over vectors held in memory.
 TransposeNetwork transposeZip(ir::VecType type, int n);
+
+// The Arm trn1/trn2 network for an n x n tile of n-lane vectors of at most 128 bits (NEON, or SVE
+// at vscale 1: trn works on units of at most 64 bits): log2(n) stages, stage s at unit width
+// w * 2^(s-1) pairs vector i with i + 2^(s-1) (trn1 to i, trn2 to i + 2^(s-1)); names t1_*, ...,
+// col*. n shuffles per stage, as many as the zip network, with no cross-half moves.
+TransposeNetwork transposeTrn(ir::VecType type, int n);
 
 }  // namespace simdgen
