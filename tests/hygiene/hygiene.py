@@ -36,6 +36,8 @@ FIXTURES = {
     "map_names_i32": "hygiene::checkMap(K, V, F)",
     # map inputs at runtime strides of their own (gathers, versioned loops, their offset vectors)
     "map_strides_i32": "hygiene::checkStrides(K, V, F)",
+    # transpose: both matrices share the row stride @S@ (one leading dimension)
+    "transpose_f32": "hygiene::checkTranspose(K, V, F)",
 }
 # Names a fixture's slots must not take although the spec accepts them: a stride named like a
 # shape extent is that extent (one parameter fewer: another signature than the driver calls).

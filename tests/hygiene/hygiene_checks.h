@@ -145,4 +145,24 @@ bool checkStrides(const char* kernel, const char* variant, Fn fn) {
   return ok;
 }
 
+// fn(input, rows, cols, ld, output): output[c * ld + r] = input[r * ld + c], both matrices ld
+// apart (ld >= rows and ld >= cols); every other element of the output stays untouched.
+template <class Fn>
+bool checkTranspose(const char* kernel, const char* variant, Fn fn) {
+  if (!runs(variant)) return true;
+  std::mt19937 rng(46);
+  bool ok = true;
+  for (Shape s : shapes()) {
+    s.stride = (s.rows > s.cols ? s.rows : s.cols) + (s.stride - s.cols);
+    const int64_t n = (s.rows > s.cols ? s.rows : s.cols) * s.stride;
+    const std::vector<float> x = randomData<float>(size_t(n), rng);
+    std::vector<float> got(size_t(n), -777.0f), want(got);
+    fn(x.data(), s.rows, s.cols, s.stride, got.data());
+    for (int64_t r = 0; r < s.rows; ++r)
+      for (int64_t c = 0; c < s.cols; ++c) want[size_t(c * s.stride + r)] = x[size_t(r * s.stride + c)];
+    ok = report(kernel, variant, s, got == want) && ok;
+  }
+  return ok;
+}
+
 }  // namespace hygiene

@@ -336,7 +336,7 @@ TEST_CASE("spec errors: description, $schema, kind, op") {
   expectError(makeSpec({{"description", "null"}}), "/description", {"expected a string, found null"});
   expectError(makeSpec({{"$schema", "true"}}), "/$schema", {"expected a string, found boolean true"});
   expectError(makeSpec({{"kind", ""}}), "/kind", {"missing required key \"kind\""});
-  expectError(makeSpec({{"kind", R"("transpose")"}}), "/kind", {"unknown kind \"transpose\"", "allowed: reduce, arg_reduce, map"});
+  expectError(makeSpec({{"kind", R"("transposed")"}}), "/kind", {"unknown kind \"transposed\"", "allowed: reduce, arg_reduce, map, transpose"});
   expectError(makeSpec({{"op", ""}}), "/op", {"missing required key \"op\""});
   expectError(makeSpec({{"op", R"("sum")"}}), "/op",
               {"unknown op \"sum\"", "allowed: add, mul, min, max, and, or, xor"});

@@ -6,6 +6,7 @@
 #include "plan/arg_reduce_builder.h"
 #include "plan/map_builder.h"
 #include "plan/reduce_builder.h"
+#include "plan/transpose_builder.h"
 
 namespace simdgen {
 
@@ -14,6 +15,7 @@ namespace {
 constexpr std::string_view kReduceOps[] = {"add", "mul", "min", "max", "and", "or", "xor"};
 constexpr std::string_view kArgReduceOps[] = {"argmin", "argmax"};
 constexpr std::string_view kMapOps[] = {"+", "-", "*", "fma", "min", "max", "clamp", "relu", "abs", "select"};
+constexpr std::string_view kTransposeOps[] = {"transpose"};
 
 constexpr Family kFamilies[] = {
     {KernelKind::reduce, "reduce", "row and column reductions (strategies inner_parallel, inner_reduction, vector_accumulator)",
@@ -22,6 +24,8 @@ constexpr Family kFamilies[] = {
      &buildArgReducePlan},
     {KernelKind::map, "map", "element-wise expressions over 1-D and 2-D arrays (tails predicated or scalar)", kMapOps,
      &buildMapPlan},
+    {KernelKind::transpose, "transpose", "output[c, r] = input[r, c]: shuffle-network tiles, each matrix with its own row stride",
+     kTransposeOps, &buildTransposePlan},
 };
 
 }  // namespace

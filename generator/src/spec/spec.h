@@ -21,7 +21,7 @@ struct Extent {
   bool isStatic() const { return value.has_value(); }
 };
 
-enum class KernelKind { reduce, arg_reduce, map };
+enum class KernelKind { reduce, arg_reduce, map, transpose };
 enum class NanPolicy { ignore, propagate };
 enum class Strategy { automatic, inner_parallel, inner_reduction, vector_accumulator };
 enum class TailPolicy { predicated, scalar, none };
@@ -97,6 +97,14 @@ struct KernelSpec {
   std::vector<std::string> mapStrideNames;      // runtime names the layouts declare, in order of appearance
   std::vector<MapInputName> mapParams;  // runtime scalars, passed by value
   std::vector<MapOutput> mapOutputs;
+
+  // transpose only: output[c, r] = input[r, c]; the output is cols x rows with this row stride
+  // (unset: rows, contiguous). A runtime name equal to the input's row_stride is the same parameter.
+  std::optional<Extent> outputRowStride;
+  // transpose only: a leading batch dimension (shape [batch, rows, cols]) and the elements between
+  // consecutive matrices of the input (unset: rows * row_stride) and of the output (unset:
+  // cols * output row stride). A runtime name equal to the other matrix's is the same parameter.
+  std::optional<Extent> batch, batchStride, outputBatchStride;
 };
 
 // Every spec problem is reported as one of these: where (file:line:col and the JSON pointer),

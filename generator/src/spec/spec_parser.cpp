@@ -44,16 +44,20 @@ constexpr std::string_view kMapInputKeys[] = {"name", "dtype", "stride", "row_st
 constexpr std::string_view kMapParamKeys[] = {"name", "dtype"};
 constexpr std::string_view kMapOutputKeys[] = {"name", "dtype", "expr", "in_place"};
 constexpr std::string_view kMapTailNames[] = {"predicated", "scalar"};
+constexpr std::string_view kTransposeKeys[] = {"$schema", "simdgen", "name", "description", "kind",
+                                               "input",   "output",  "targets", "tail"};
+constexpr std::string_view kTransposeOutputKeys[] = {"row_stride", "batch_stride"};
 constexpr std::string_view kArgOps[] = {"argmin", "argmax"};
 constexpr std::string_view kIndexNames[] = {"first", "last"};
 constexpr std::string_view kIndexTypes[] = {"i32", "i64"};
 constexpr std::string_view kNanNames[] = {"ignore", "propagate"};
 constexpr std::string_view kInitialKeys[] = {"value", "index"};
 constexpr std::string_view kInputKeys[] = {"dtype", "shape", "row_stride"};
+constexpr std::string_view kBatchedInputKeys[] = {"dtype", "shape", "row_stride", "batch_stride"};
 constexpr std::string_view kOutputKeys[] = {"dtype"};
 constexpr std::string_view kScheduleKeys[] = {"accumulators", "unroll", "rows", "block"};
 
-constexpr std::string_view kKindNames[] = {"reduce", "arg_reduce", "map"};
+constexpr std::string_view kKindNames[] = {"reduce", "arg_reduce", "map", "transpose"};
 constexpr std::string_view kStrategyNames[] = {"auto", "inner_parallel", "inner_reduction",
                                                "vector_accumulator"};
 constexpr std::string_view kTailNames[] = {"predicated", "scalar", "none"};
@@ -191,6 +195,7 @@ class Parser {
     if (const json* d = member(root, "description")) spec.description = getString(*d, "/description");
     spec.kind = static_cast<KernelKind>(choose(required(root, "", "kind"), "/kind", "kind", kKindNames));
     if (spec.kind == KernelKind::map) return parseMap(root, spec);
+    if (spec.kind == KernelKind::transpose) return parseTranspose(root, spec);
     for (std::string_view key : kMapOnlyKeys)
       if (member(root, std::string(key).c_str()))
         failAtKey("/" + std::string(key), "key " + inQuotes(key) + " does not apply to kind " + inQuotes(nameOf(spec.kind)) +
@@ -254,6 +259,58 @@ class Parser {
     if (spec.schedule.rows || spec.schedule.unroll)
       fail("/schedule", "arg_reduce takes schedule keys accumulators and block; allowed: accumulators, block");
     readTail(member(root, "tail"), spec);
+    return spec;
+  }
+
+  // kind "transpose": output[c, r] = input[r, c], the output cols x rows with a row stride of its own.
+  KernelSpec parseTranspose(const json& root, KernelSpec& spec) const {
+    for (std::string_view key : kTopKeys)
+      if (!contains(kTransposeKeys, key) && member(root, std::string(key).c_str()))
+        failAtKey("/" + std::string(key), "key " + inQuotes(key) + " does not apply to kind \"transpose\"; allowed keys: " +
+                                              join(kTransposeKeys));
+    checkKeys(root, "", kTransposeKeys);
+    readInput(required(root, "", "input"), spec, true);
+    spec.output = spec.input;
+    if (const json* j = member(root, "output")) {
+      if (j->is_object() && member(*j, "dtype"))
+        failAtKey("/output/dtype", "a transpose's output has the input's dtype (" + std::string(nameOf(spec.input)) +
+                                       "): remove \"dtype\"; allowed keys: row_stride");
+      const json& output = getObject(*j, "/output", kTransposeOutputKeys);
+      if (const json* stride = member(output, "row_stride")) {
+        Extent s = readExtent(*stride, "/output/row_stride");
+        if (s.isStatic() && spec.rows.isStatic() && *s.value < *spec.rows.value)
+          fail("/output/row_stride", "row_stride " + std::to_string(*s.value) +
+                                         " is smaller than the output's row length (rows = " + std::to_string(*spec.rows.value) +
+                                         "), so its rows would overlap");
+        for (const Extent* d : {&spec.rows, &spec.cols, spec.batch ? &*spec.batch : nullptr})
+          if (d && !s.isStatic() && !d->isStatic() && s.name == d->name)
+            fail("/output/row_stride", "runtime row_stride " + inQuotes(s.name) +
+                                           " has the same name as a shape extent; use a different name, or omit "
+                                           "row_stride for contiguous rows (rows elements apart)");
+        if (s.isStatic() && spec.cols.isStatic() && *s.value > 0 && *spec.cols.value > kMaxInputBytes / (*s.value * bytesOf(spec.input)))
+          fail("/output/row_stride", "the output would span more than 2^62 bytes");
+        spec.outputRowStride = s;
+      }
+      if (const json* stride = member(output, "batch_stride")) {
+        if (!spec.batch) fail("/output/batch_stride", "batch_stride applies only to a batched input (shape [batch, rows, cols]); remove it");
+        std::vector<Extent> names{*spec.batch, spec.rows, spec.cols};
+        if (spec.rowStride) names.push_back(*spec.rowStride);
+        if (spec.outputRowStride) names.push_back(*spec.outputRowStride);
+        spec.outputBatchStride = readBatchStride(*stride, "/output/batch_stride", spec, spec.cols,
+                                                 spec.outputRowStride ? *spec.outputRowStride : spec.rows, names);
+      }
+    }
+    if (spec.batchStride && spec.rowStride && !spec.batchStride->isStatic() && !spec.rowStride->isStatic() &&
+        spec.batchStride->name == spec.rowStride->name)
+      fail("/input/batch_stride", "runtime batch_stride " + inQuotes(spec.batchStride->name) + " has the same name as the row_stride");
+    readTargets(member(root, "targets"), spec);
+    checkNameClashes(spec);
+    if (spec.outputRowStride) checkNameClash(spec, *spec.outputRowStride, "/output/row_stride");
+    if (spec.batch) checkNameClash(spec, *spec.batch, "/input/shape/0");
+    if (spec.batchStride) checkNameClash(spec, *spec.batchStride, "/input/batch_stride");
+    if (spec.outputBatchStride) checkNameClash(spec, *spec.outputBatchStride, "/output/batch_stride");
+    if (const json* j = member(root, "tail"))
+      spec.tail = choose(*j, "/tail", "tail", kMapTailNames) == 0 ? TailPolicy::predicated : TailPolicy::scalar;
     return spec;
   }
 
@@ -611,11 +668,14 @@ class Parser {
              describe(j));
   }
 
-  void readInput(const json& j, KernelSpec& spec) const {
-    const json& input = getObject(j, "/input", kInputKeys);
+  // `batched` (kind transpose): the shape may also be [batch, rows, cols], with a batch_stride.
+  void readInput(const json& j, KernelSpec& spec, bool batched = false) const {
+    const json& input = batched ? getObject(j, "/input", kBatchedInputKeys) : getObject(j, "/input", kInputKeys);
     spec.input = getDType(required(input, "/input", "dtype"), "/input/dtype");
     const json& shape = required(input, "/input", "shape");
-    if (!shape.is_array() || shape.empty() || shape.size() > 2)
+    if (batched && (!shape.is_array() || shape.size() < 2 || shape.size() > 3))
+      fail("/input/shape", "expected an array of 2 or 3 extents ([rows, cols] or [batch, rows, cols]), found " + describe(shape));
+    if (!shape.is_array() || shape.empty() || shape.size() > (batched ? 3u : 2u))
       fail("/input/shape",
            "expected an array of 1 or 2 extents ([cols] or [rows, cols]), found " + describe(shape));
     std::vector<Extent> dims;
@@ -628,8 +688,9 @@ class Parser {
                             " is already used by /input/shape/" + std::to_string(k) +
                             "; each runtime extent is its own parameter, so names must differ");
     }
-    spec.rank = static_cast<int>(dims.size());
-    spec.rows = spec.rank == 2 ? dims[0] : Extent{1, ""};
+    if (dims.size() == 3) spec.batch = dims[0];
+    spec.rank = static_cast<int>(dims.size()) - (dims.size() == 3);
+    spec.rows = spec.rank == 2 ? dims[dims.size() - 2] : Extent{1, ""};
     spec.cols = dims.back();
 
     if (const json* stride = member(input, "row_stride")) {
@@ -653,22 +714,44 @@ class Parser {
     if (spec.rows.isStatic() && span.isStatic() &&
         *spec.rows.value > kMaxInputBytes / (*span.value * bytesOf(spec.input)))
       fail("/input/shape", "the input would span more than 2^62 bytes");
+    if (const json* stride = member(input, "batch_stride")) {
+      if (!spec.batch) fail("/input/batch_stride", "batch_stride applies only to a batched input (shape [batch, rows, cols]); remove it");
+      spec.batchStride = readBatchStride(*stride, "/input/batch_stride", spec, spec.rows, span, dims);
+    }
   }
 
-  // Runtime extents become parameters of NAME and NAME_<target>; one named like those
-  // functions would shadow them.
-  void checkNameClashes(const KernelSpec& spec) const {
+  // A batch_stride: elements between the starts of consecutive matrices of a batch, at least one
+  // matrix (`rows` rows `rowStride` apart) when both are static; a runtime name of its own.
+  Extent readBatchStride(const json& j, const std::string& pointer, const KernelSpec& spec, const Extent& rows,
+                         const Extent& rowStride, const std::vector<Extent>& names) const {
+    Extent s = readExtent(j, pointer);
+    if (s.isStatic() && rows.isStatic() && rowStride.isStatic() && *rows.value > 0 &&
+        *s.value / *rows.value < *rowStride.value)
+      fail(pointer, "batch_stride " + std::to_string(*s.value) + " is smaller than one matrix (" + std::to_string(*rows.value) +
+                        " rows " + std::to_string(*rowStride.value) + " elements apart), so matrices would overlap");
+    for (const Extent& d : names)
+      if (!s.isStatic() && !d.isStatic() && s.name == d.name)
+        fail(pointer, "runtime batch_stride " + inQuotes(s.name) + " has the same name as a shape extent; use a different name");
+    if (s.isStatic() && spec.batch && spec.batch->isStatic() && *s.value > 0 &&
+        *spec.batch->value > kMaxInputBytes / (*s.value * bytesOf(spec.input)))
+      fail(pointer, "the batch would span more than 2^62 bytes");
+    return s;
+  }
+
+  // A runtime extent named like a generated function (the dispatcher or a variant) would shadow it.
+  void checkNameClash(const KernelSpec& spec, const Extent& e, const std::string& pointer) const {
     std::vector<std::string> functions{spec.name};
     for (const TargetRequest& t : spec.targets) {
       std::string f = spec.name + "_" + t.spelling();
       std::replace(f.begin(), f.end(), '+', '_');
       functions.push_back(f);
     }
-    auto check = [&](const Extent& e, const std::string& pointer) {
-      if (!e.isStatic() && std::find(functions.begin(), functions.end(), e.name) != functions.end())
-        fail(pointer,
-             "runtime name " + inQuotes(e.name) + " clashes with the generated function of the same name");
-    };
+    if (!e.isStatic() && std::find(functions.begin(), functions.end(), e.name) != functions.end())
+      fail(pointer, "runtime name " + inQuotes(e.name) + " clashes with the generated function of the same name");
+  }
+
+  void checkNameClashes(const KernelSpec& spec) const {
+    auto check = [&](const Extent& e, const std::string& pointer) { checkNameClash(spec, e, pointer); };
     if (spec.rank == 2) check(spec.rows, "/input/shape/0");
     check(spec.cols, "/input/shape/" + std::to_string(spec.rank - 1));
     if (spec.rowStride) check(*spec.rowStride, "/input/row_stride");

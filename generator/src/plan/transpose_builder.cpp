@@ -1,0 +1,313 @@
+// SPDX-License-Identifier: Apache-2.0
+// The `transpose` family. Fixed-width targets cut the matrix into square tiles of one vector per
+// row (16 x 16 floats on AVX-512, 8 x 8 on AVX2, 4 x 4 on NEON): each tile is loaded row by row,
+// turned into its columns by a shuffle network (plan/transpose_networks.h, proven by the lane
+// simulator before it is used) and stored column by column as rows of the output. Tiles at the
+// matrix's right and bottom edges are partial:
+//   tail "predicated": the same network on a partial tile: rows past the end are not loaded (zero
+//     lanes), columns past the end are masked off (whilelt), and only the existing columns are
+//     stored, each masked to the existing rows. Nothing outside either matrix is read or written;
+//   tail "scalar": element by element.
+// Scalable targets (SVE) have no fixed tile (a tile row is one vector, whose length is known at run
+// time): each output row is a column of the input, gathered vector by vector under a whilelt
+// predicate (svld1_gather_index), the last vector partial.
+#include "plan/transpose_builder.h"
+
+#include <algorithm>
+#include <optional>
+#include <stdexcept>
+
+#include "ir/simplify.h"
+#include "plan/builder_base.h"
+#include "plan/transpose_networks.h"
+#include "sim/lane_sim.h"
+
+namespace simdgen {
+
+namespace {
+
+// The network's statements with every variable renamed name + suffix (a second copy of a tile).
+TransposeNetwork renamed(TransposeNetwork net, const std::string& suffix) {
+  for (auto* names : {&net.rows, &net.cols})
+    for (std::string& n : *names) n += suffix;
+  for (Stmt& s : net.body) {
+    if (s.kind != Stmt::Kind::Op) continue;
+    s.dst += suffix;
+    for (std::string& a : s.args) a += suffix;
+  }
+  return net;
+}
+
+// The lane tables of a proven network as comments after each stage's statements: which input
+// element (row * tile + col) each lane holds. Wide tiles show the first two vectors of a stage.
+ir::Block withLaneTables(const TransposeNetwork& net, const sim::TransposeProof& proof) {
+  ir::Block out;
+  const size_t shown = net.type.lanes <= 16 ? net.rows.size() : 2;
+  size_t op = 0, inStage = 0;
+  auto flush = [&](size_t first, size_t count) {
+    for (size_t k = 0; k < count; ++k)
+      if (k < shown) out.push_back(ir::comment("  " + proof.stages[first + k].var + ": " + proof.stages[first + k].text()));
+    if (count > shown) out.push_back(ir::comment("  ... (" + std::to_string(count - shown) + " more)"));
+  };
+  for (const Stmt& s : net.body) {
+    if (s.kind == Stmt::Kind::Comment) {
+      flush(op - inStage, inStage);
+      inStage = 0;
+      out.push_back(s);
+      continue;
+    }
+    out.push_back(s);
+    ++op, ++inStage;
+  }
+  flush(op - inStage, inStage);
+  // The first stage comment comes before any statement: the empty flush above printed nothing.
+  return out;
+}
+
+class TransposeBuilder {
+ public:
+  TransposeBuilder(const KernelSpec& s, const Target& t) : b_(s, t), spec_(s), target_(t) {
+    b_.plan.strategy = std::string(nameOf(spec_.tail)) + "_tail";
+    outStride_ = b_.rows;
+    if (spec_.outputRowStride) {
+      const Extent& e = *spec_.outputRowStride;
+      const bool shared = !e.isStatic() && spec_.rowStride && !spec_.rowStride->isStatic() && spec_.rowStride->name == e.name;
+      outStride_ = shared ? b_.stride
+                          : b_.bind(e, "out_stride", "kOutStride", "elements between output row starts (>= rows)");
+    }
+    b_.plan.tensors.push_back({"output", spec_.input, true, {b_.sym(b_.cols), b_.sym(b_.rows)}, {b_.sym(outStride_), Index::constant(1)}});
+    if (spec_.batch) batched();
+    b_.plan.params.push_back({ir::Param::Kind::tensor, "output", "output", "output", ""});
+  }
+
+  // A leading batch dimension: the extent right after the input pointer, the batch strides after
+  // the row strides (a runtime name shared by both matrices is one parameter); every index gains
+  // b * its matrix's batch stride.
+  void batched() {
+    auto& params = b_.plan.params;
+    const size_t before = params.size();
+    batch_ = b_.bind(*spec_.batch, "batch", "kBatch", "matrices (>= 0)");
+    if (params.size() > before) std::rotate(params.begin() + 1, params.end() - 1, params.end());
+    inBatch_ = sym(b_.rows).times(b_.stride);
+    if (spec_.batchStride)
+      inBatch_ = sym(b_.bind(*spec_.batchStride, "batch_stride", "kBatchStride", "elements between input matrices (>= rows * row stride)"));
+    outBatch_ = sym(b_.cols).times(outStride_);
+    if (const auto& e = spec_.outputBatchStride) {
+      const bool shared = spec_.batchStride && !e->isStatic() && !spec_.batchStride->isStatic() && spec_.batchStride->name == e->name;
+      outBatch_ = shared ? inBatch_ : sym(b_.bind(*e, "out_batch_stride", "kOutBatchStride", "elements between output matrices (>= cols * output row stride)"));
+    }
+    auto& in = b_.plan.tensors[0];
+    auto& out = b_.plan.tensors[1];
+    in.extents.insert(in.extents.begin(), sym(batch_));
+    in.strides.insert(in.strides.begin(), inBatch_);
+    out.extents.insert(out.extents.begin(), sym(batch_));
+    out.strides.insert(out.strides.begin(), outBatch_);
+  }
+
+  ir::Plan build() {
+    const DType t = spec_.input;
+    if (!target_.vectorBits) {
+      b_.plan.body = elementLoops("i", Index::constant(0), false);
+      note("one element at a time (scalar target)");
+    } else if (target_.scalable) {
+      gatheredColumns();
+    } else {
+      tiles(*networkFor(tileVector(t)));
+    }
+    if (spec_.batch) {
+      ir::Block matrices;
+      matrices.push_back(ir::forLoop("b", Index::constant(0), sym(batch_), 1, std::move(b_.plan.body), false, "matrices of the batch"));
+      b_.plan.body = std::move(matrices);
+    }
+    ir::removeDeadLoops(b_.plan);  // static extents: edges that cannot occur
+    document();
+    if (auto problems = b_.plan.verify(); !problems.empty())
+      throw std::logic_error("internal error: transpose plan for " + target_.spelling + " fails verification: " + problems.front());
+    return std::move(b_.plan);
+  }
+
+ private:
+  Index sym(const std::string& s) const { return Index::symbol(s); }
+  // Element [r + dr, c] of the input and [c + dc, r] of the output (of matrix b when batched).
+  Index inAt(const std::string& r, int dr, const Index& c) const {
+    const Index at = sym(r).times(b_.stride) + Index::symbol(b_.stride, dr) + c;
+    return spec_.batch ? at + inBatch_.times("b") : at;
+  }
+  Index outAt(const std::string& cvar, int dc, const std::string& r) const {
+    const Index at = sym(cvar).times(outStride_) + Index::symbol(outStride_, dc) + sym(r);
+    return spec_.batch ? at + outBatch_.times("b") : at;
+  }
+  void note(const std::string& s) { b_.plan.summary.push_back(s); }
+
+  // The tile's vector: at most half the target's registers as rows (the rows and one stage's
+  // results are live together; a 64 x 64 byte tile on AVX-512 would spill), at least 128 bits.
+  // AVX-512: 16 x 16 for 8-, 16- and 32-bit elements (xmm, ymm, zmm), 8 x 8 for 64-bit; AVX2:
+  // 16 x 16 bytes, 8 x 8 for 16 and 32 bits, 4 x 4 for 64; NEON: one 128-bit vector per row.
+  VecType tileVector(DType t) const {
+    VecType v = target_.vector(t);
+    const int minimum = 128 / bitsOf(t);
+    v.lanes = std::max(minimum, std::min(v.lanes, target_.registers / 2));
+    return v;
+  }
+
+  // The network of an n x n tile of v's lanes on this target, proven by the lane simulator.
+  std::optional<TransposeNetwork> networkFor(ir::VecType v) {
+    std::optional<TransposeNetwork> net;
+    if (target_.module == LoweringModule::x86) {
+      // AVX2 32-bit keeps shuffle_ps for its 64-bit stage (the seed's AVX2 network).
+      net = bitsOf(v.elem) == 32 && v.bits() == 256 ? transpose8x8Avx2(v.elem) : transposeNetworkX86(v);
+    } else {
+      net = transposeZip(v, v.lanes);  // NEON and the generic (simulation) targets
+    }
+    const sim::TransposeProof proof = sim::proveTranspose(net->body, net->rows, net->cols);
+    if (!proof.ok)
+      throw std::logic_error("internal error: the " + std::to_string(v.lanes) + "x" + std::to_string(v.lanes) +
+                             " transpose network for " + target_.spelling + " is not a transpose: " + proof.message);
+    tables_ = withLaneTables(*net, proof);
+    return net;
+  }
+
+  // for r in [from, rows): for c in [0, cols): output[c, r] = input[r, c]. `continues`: r keeps its
+  // value (the rows after the whole tiles).
+  ir::Block elementLoops(const std::string& r, Index from, bool continues) {
+    const VecType one{spec_.input, 1};
+    ir::Block body;
+    body.push_back(b_.load("x", one, inAt(r, 0, sym("j"))));
+    body.push_back(b_.store("x", one, outAt("j", 0, r)));
+    ir::Block inner;
+    inner.push_back(ir::forLoop("j", Index::constant(0), sym(b_.cols), 1, std::move(body), false, "columns"));
+    ir::Block out;
+    out.push_back(ir::forLoop(r, std::move(from), sym(b_.rows), 1, std::move(inner), continues, "rows, one element at a time"));
+    return out;
+  }
+
+  // The whole-tile loop nest and the edges.
+  void tiles(const TransposeNetwork& net) {
+    const int n = int(net.rows.size());
+    const VecType v = net.type;
+    ir::Block full;
+    for (int k = 0; k < n; ++k) full.push_back(b_.load(net.rows[size_t(k)], v, inAt("i", k, sym("j"))));
+    full.insert(full.end(), tables_.begin(), tables_.end());
+    for (int k = 0; k < n; ++k) full.push_back(b_.store(net.cols[size_t(k)], v, outAt("j", k, "i")));
+    ir::Block rowTile;
+    rowTile.push_back(ir::letIndex("j", Index::constant(0)));
+    rowTile.push_back(ir::forLoop("j", Index::constant(0), sym(b_.cols), n, std::move(full), true, "whole tiles"));
+    auto& body = b_.plan.body;
+    body.push_back(ir::letIndex("i", Index::constant(0)));
+    if (spec_.tail == TailPolicy::predicated) {
+      rowTile.push_back(ir::ifLess(sym("j"), sym(b_.cols), edgeTile(net, "_c"), "the last columns: a partial tile"));
+      body.push_back(ir::forLoop("i", Index::constant(0), sym(b_.rows), n, std::move(rowTile), true, "tile rows"));
+      ir::Block lastRows;
+      Stmt partial = ir::forLoop("j", Index::constant(0), sym(b_.cols), n, edgeTile(net, "_r"), false, "partial tiles");
+      partial.coversTail = true;  // the corner tile lacks columns too
+      lastRows.push_back(std::move(partial));
+      body.push_back(ir::ifLess(sym("i"), sym(b_.rows), std::move(lastRows), "the last rows: partial tiles"));
+      note("tiles of " + std::to_string(n) + " x " + std::to_string(n) + " through a " + std::to_string(countOps(net)) +
+           "-shuffle network; edge tiles run the same network on masked rows and columns");
+    } else {
+      ir::Block column;
+      const VecType one{spec_.input, 1};
+      for (int k = 0; k < n; ++k) {
+        column.push_back(b_.load("x" + std::to_string(k), one, inAt("i", k, sym("j"))));
+        column.push_back(b_.store("x" + std::to_string(k), one, outAt("j", 0, "i") + k));
+      }
+      rowTile.push_back(ir::forLoop("j", Index::constant(0), sym(b_.cols), 1, std::move(column), true, "the last columns, one at a time"));
+      body.push_back(ir::forLoop("i", Index::constant(0), sym(b_.rows), n, std::move(rowTile), true, "tile rows"));
+      ir::Block rest = elementLoops("i", Index::constant(0), true);
+      body.insert(body.end(), rest.begin(), rest.end());
+      note("tiles of " + std::to_string(n) + " x " + std::to_string(n) + " through a " + std::to_string(countOps(net)) +
+           "-shuffle network; edge rows and columns one element at a time");
+    }
+  }
+
+  static int countOps(const TransposeNetwork& net) {
+    int k = 0;
+    for (const Stmt& s : net.body) k += s.kind == Stmt::Kind::Op;
+    return k;
+  }
+
+  // A tile at (i, j) that may lack rows (i + k >= rows) and columns (j + k >= cols).
+  ir::Block edgeTile(const TransposeNetwork& plain, const std::string& suffix) {
+    const TransposeNetwork net = renamed(plain, suffix);
+    const int n = int(net.rows.size());
+    const VecType v = net.type;
+    ir::Block out;
+    const std::string cols = "in_cols" + suffix, rows = "in_rows" + suffix;
+    out.push_back(b_.whileLt(cols, v, sym("j"), sym(b_.cols), false));
+    for (int k = 0; k < n; ++k) {
+      Stmt zero = b_.make(OpKind::Splat, net.rows[size_t(k)], v);
+      zero.literal = "0";
+      out.push_back(zero);
+      Stmt load = b_.load(net.rows[size_t(k)], v, inAt("i", k, sym("j")));
+      load.declare = false;
+      load.pred = cols;
+      load.literal = "0";
+      out.push_back(ir::ifLess(sym("i") + k, sym(b_.rows), {load}));
+    }
+    out.insert(out.end(), net.body.begin(), net.body.end());
+    out.push_back(b_.whileLt(rows, v, sym("i"), sym(b_.rows), false));
+    for (int k = 0; k < n; ++k)
+      out.push_back(ir::ifLess(sym("j") + k, sym(b_.cols), {b_.store(net.cols[size_t(k)], v, outAt("j", k, "i"), rows)}));
+    return out;
+  }
+
+  // SVE: output row j is input column j, gathered a vector at a time.
+  void gatheredColumns() {
+    const VecType v = target_.vector(spec_.input);
+    const Index step = v.scalable ? Index::vscaled(v.lanes) : Index::constant(v.lanes);
+    ir::Block body;
+    body.push_back(b_.whileLt("active", v, sym("i"), sym(b_.rows), false));
+    Stmt gather = b_.make(OpKind::GatherRows, "column", v);
+    gather.index = inAt("i", 0, sym("j"));
+    gather.stride = sym(b_.stride);
+    gather.pred = "active";
+    gather.literal = "0";
+    body.push_back(gather);
+    body.push_back(b_.store("column", v, outAt("j", 0, "i"), "active"));
+    Stmt loop = ir::forLoop("i", Index::constant(0), sym(b_.rows), step, std::move(body), false,
+                            "one loop governed by whilelt: the last vector is partial");
+    loop.coversTail = true;
+    ir::Block perColumn{std::move(loop)};
+    b_.plan.body.push_back(ir::forLoop("j", Index::constant(0), sym(b_.cols), 1, std::move(perColumn), false, "output rows (input columns)"));
+    note("each output row gathered from an input column (svld1_gather_index), a vector per step under whilelt");
+  }
+
+  void document() {
+    auto text = [](const Extent& e) { return e.isStatic() ? std::to_string(*e.value) : e.name; };
+    const std::string rows = text(spec_.rows), cols = text(spec_.cols);
+    const std::string inStride = text(spec_.rowStride ? *spec_.rowStride : spec_.cols);
+    const std::string outStride = text(spec_.outputRowStride ? *spec_.outputRowStride : spec_.rows);
+    b_.plan.overview = "transpose: output[c, r] = input[r, c] (" + (spec_.batch ? text(*spec_.batch) + " x " : "") + rows + " x " +
+                       cols + " " + std::string(nameOf(spec_.input)) + ")";
+    b_.plan.semantics.push_back({"tail", std::string(nameOf(spec_.tail))});
+    auto& d = b_.plan.apiDoc;
+    if (spec_.batch) {
+      const std::string inBatch = spec_.batchStride ? text(*spec_.batchStride) : rows + " * " + inStride;
+      const std::string outBatch = spec_.outputBatchStride ? text(*spec_.outputBatchStride) : cols + " * " + outStride;
+      d.push_back("/// " + spec_.name + ": output[b * " + outBatch + " + c * " + outStride + " + r] = input[b * " + inBatch + " + r * " +
+                  inStride + " + c]");
+      d.push_back("///   for b < " + text(*spec_.batch) + ", r < " + rows + ", c < " + cols + "   (" + std::string(nameOf(spec_.input)) + ")");
+    } else {
+      d.push_back("/// " + spec_.name + ": output[c * " + outStride + " + r] = input[r * " + inStride + " + c] for r < " + rows +
+                  ", c < " + cols + "   (" + std::string(nameOf(spec_.input)) + ")");
+    }
+    if (!spec_.description.empty()) d.push_back("/// " + spec_.description);
+    d.push_back("///");
+    d.push_back("/// Elements are moved bit for bit (NaN payloads and -0.0 are kept).");
+    d.push_back("/// No alignment is required. Nothing outside the matrices is read or written; an empty shape writes nothing.");
+    d.push_back("/// Aliasing: output must not overlap input.");
+  }
+
+  Builder b_;
+  const KernelSpec& spec_;
+  const Target& target_;
+  std::string outStride_, batch_;
+  Index inBatch_, outBatch_;  // elements between the matrices of a batch
+  ir::Block tables_;  // the proven network with its lane tables
+};
+
+}  // namespace
+
+ir::Plan buildTransposePlan(const KernelSpec& spec, const Target& target) { return TransposeBuilder(spec, target).build(); }
+
+}  // namespace simdgen
