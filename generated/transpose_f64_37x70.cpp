@@ -45,7 +45,7 @@ __attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) 
 //   transpose: output[c, r] = input[r, c] (37 x 70 f64)
 
 // ---- avx512 (512-bit vectors)
-// tiles of 8 x 8 through a 24-shuffle network; edge rows and columns one element at a time
+// tiles of 8 x 8 through a 24-shuffle network, in blocks of 8 x 8 tiles; edge rows and columns one element at a time
 
 #if defined(__x86_64__)
 __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void transpose_f64_37x70_avx512(
@@ -53,107 +53,112 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void transpos
   constexpr int64_t kRows = 37;
   constexpr int64_t kCols = 70;
   constexpr int64_t kOutStride = 40;
-  int64_t i = 0;
-  // tile rows
-  for (; i + 8 <= kRows; i += 8) {
-    int64_t j = 0;
-    // whole tiles
-    for (; j + 8 <= kCols; j += 8) {
-      __m512d row0 = _mm512_loadu_pd(input + i * kCols + j);
-      __m512d row1 = _mm512_loadu_pd(input + i * kCols + j + kCols);
-      __m512d row2 = _mm512_loadu_pd(input + i * kCols + j + 2 * kCols);
-      __m512d row3 = _mm512_loadu_pd(input + i * kCols + j + 3 * kCols);
-      __m512d row4 = _mm512_loadu_pd(input + i * kCols + j + 4 * kCols);
-      __m512d row5 = _mm512_loadu_pd(input + i * kCols + j + 5 * kCols);
-      __m512d row6 = _mm512_loadu_pd(input + i * kCols + j + 6 * kCols);
-      __m512d row7 = _mm512_loadu_pd(input + i * kCols + j + 7 * kCols);
-      // stage 1: interleave 64-bit lanes of row pairs (unpacklo/hi_epi64)
-      __m512d t1_0 = _mm512_unpacklo_pd(row0, row1);
-      __m512d t1_1 = _mm512_unpackhi_pd(row0, row1);
-      __m512d t1_2 = _mm512_unpacklo_pd(row2, row3);
-      __m512d t1_3 = _mm512_unpackhi_pd(row2, row3);
-      __m512d t1_4 = _mm512_unpacklo_pd(row4, row5);
-      __m512d t1_5 = _mm512_unpackhi_pd(row4, row5);
-      __m512d t1_6 = _mm512_unpacklo_pd(row6, row7);
-      __m512d t1_7 = _mm512_unpackhi_pd(row6, row7);
-      //   t1_0: 0 8 2 10 4 12 6 14
-      //   t1_1: 1 9 3 11 5 13 7 15
-      //   t1_2: 16 24 18 26 20 28 22 30
-      //   t1_3: 17 25 19 27 21 29 23 31
-      //   t1_4: 32 40 34 42 36 44 38 46
-      //   t1_5: 33 41 35 43 37 45 39 47
-      //   t1_6: 48 56 50 58 52 60 54 62
-      //   t1_7: 49 57 51 59 53 61 55 63
-      // stage 2: gather 128-bit blocks (shuffle_i32x4 0x88 / 0xDD)
-      __m512d t2_0 = _mm512_shuffle_f64x2(t1_0, t1_2, 0x88);
-      __m512d t2_2 = _mm512_shuffle_f64x2(t1_0, t1_2, 0xDD);
-      __m512d t2_1 = _mm512_shuffle_f64x2(t1_1, t1_3, 0x88);
-      __m512d t2_3 = _mm512_shuffle_f64x2(t1_1, t1_3, 0xDD);
-      __m512d t2_4 = _mm512_shuffle_f64x2(t1_4, t1_6, 0x88);
-      __m512d t2_6 = _mm512_shuffle_f64x2(t1_4, t1_6, 0xDD);
-      __m512d t2_5 = _mm512_shuffle_f64x2(t1_5, t1_7, 0x88);
-      __m512d t2_7 = _mm512_shuffle_f64x2(t1_5, t1_7, 0xDD);
-      //   t2_0: 0 8 4 12 16 24 20 28
-      //   t2_2: 2 10 6 14 18 26 22 30
-      //   t2_1: 1 9 5 13 17 25 21 29
-      //   t2_3: 3 11 7 15 19 27 23 31
-      //   t2_4: 32 40 36 44 48 56 52 60
-      //   t2_6: 34 42 38 46 50 58 54 62
-      //   t2_5: 33 41 37 45 49 57 53 61
-      //   t2_7: 35 43 39 47 51 59 55 63
-      // stage 3: gather 256-bit halves (shuffle_i32x4 0x88 / 0xDD)
-      __m512d col0 = _mm512_shuffle_f64x2(t2_0, t2_4, 0x88);
-      __m512d col4 = _mm512_shuffle_f64x2(t2_0, t2_4, 0xDD);
-      __m512d col1 = _mm512_shuffle_f64x2(t2_1, t2_5, 0x88);
-      __m512d col5 = _mm512_shuffle_f64x2(t2_1, t2_5, 0xDD);
-      __m512d col2 = _mm512_shuffle_f64x2(t2_2, t2_6, 0x88);
-      __m512d col6 = _mm512_shuffle_f64x2(t2_2, t2_6, 0xDD);
-      __m512d col3 = _mm512_shuffle_f64x2(t2_3, t2_7, 0x88);
-      __m512d col7 = _mm512_shuffle_f64x2(t2_3, t2_7, 0xDD);
-      //   col0: 0 8 16 24 32 40 48 56
-      //   col4: 4 12 20 28 36 44 52 60
-      //   col1: 1 9 17 25 33 41 49 57
-      //   col5: 5 13 21 29 37 45 53 61
-      //   col2: 2 10 18 26 34 42 50 58
-      //   col6: 6 14 22 30 38 46 54 62
-      //   col3: 3 11 19 27 35 43 51 59
-      //   col7: 7 15 23 31 39 47 55 63
-      _mm512_storeu_pd(output + i + j * kOutStride, col0);
-      _mm512_storeu_pd(output + i + j * kOutStride + kOutStride, col1);
-      _mm512_storeu_pd(output + i + j * kOutStride + 2 * kOutStride, col2);
-      _mm512_storeu_pd(output + i + j * kOutStride + 3 * kOutStride, col3);
-      _mm512_storeu_pd(output + i + j * kOutStride + 4 * kOutStride, col4);
-      _mm512_storeu_pd(output + i + j * kOutStride + 5 * kOutStride, col5);
-      _mm512_storeu_pd(output + i + j * kOutStride + 6 * kOutStride, col6);
-      _mm512_storeu_pd(output + i + j * kOutStride + 7 * kOutStride, col7);
-    }
-    // the last columns, one at a time
-    for (; j < kCols; ++j) {
-      double x0 = input[i * kCols + j];
-      output[i + j * kOutStride] = x0;
-      double x1 = input[i * kCols + j + kCols];
-      output[i + j * kOutStride + 1] = x1;
-      double x2 = input[i * kCols + j + 2 * kCols];
-      output[i + j * kOutStride + 2] = x2;
-      double x3 = input[i * kCols + j + 3 * kCols];
-      output[i + j * kOutStride + 3] = x3;
-      double x4 = input[i * kCols + j + 4 * kCols];
-      output[i + j * kOutStride + 4] = x4;
-      double x5 = input[i * kCols + j + 5 * kCols];
-      output[i + j * kOutStride + 5] = x5;
-      double x6 = input[i * kCols + j + 6 * kCols];
-      output[i + j * kOutStride + 6] = x6;
-      double x7 = input[i * kCols + j + 7 * kCols];
-      output[i + j * kOutStride + 7] = x7;
-    }
-  }
-  // rows, one element at a time
-  for (; i < kRows; ++i) {
-    // columns
-    int64_t j = 0;
-    for (; j < kCols; ++j) {
-      double x = input[i * kCols + j];
-      output[i + j * kOutStride] = x;
+  // row blocks of 64 x 64 elements (cache blocking)
+  int64_t ib = 0;
+  for (; ib < kRows; ib += 64) {
+    int64_t i_end = ib + 64 < kRows ? ib + 64 : kRows;
+    // column blocks
+    int64_t jb = 0;
+    for (; jb < kCols; jb += 64) {
+      int64_t j_end = jb + 64 < kCols ? jb + 64 : kCols;
+      int64_t j = jb;
+      // tile columns of the block
+      for (; j + 8 <= j_end; j += 8) {
+        int64_t i = ib;
+        // whole tiles down the column
+        for (; i + 8 <= i_end; i += 8) {
+          __m512d row0 = _mm512_loadu_pd(input + i * kCols + j);
+          __m512d row1 = _mm512_loadu_pd(input + i * kCols + j + kCols);
+          __m512d row2 = _mm512_loadu_pd(input + i * kCols + j + 2 * kCols);
+          __m512d row3 = _mm512_loadu_pd(input + i * kCols + j + 3 * kCols);
+          __m512d row4 = _mm512_loadu_pd(input + i * kCols + j + 4 * kCols);
+          __m512d row5 = _mm512_loadu_pd(input + i * kCols + j + 5 * kCols);
+          __m512d row6 = _mm512_loadu_pd(input + i * kCols + j + 6 * kCols);
+          __m512d row7 = _mm512_loadu_pd(input + i * kCols + j + 7 * kCols);
+          // stage 1: interleave 64-bit lanes of row pairs (unpacklo/hi_epi64)
+          __m512d t1_0 = _mm512_unpacklo_pd(row0, row1);
+          __m512d t1_1 = _mm512_unpackhi_pd(row0, row1);
+          __m512d t1_2 = _mm512_unpacklo_pd(row2, row3);
+          __m512d t1_3 = _mm512_unpackhi_pd(row2, row3);
+          __m512d t1_4 = _mm512_unpacklo_pd(row4, row5);
+          __m512d t1_5 = _mm512_unpackhi_pd(row4, row5);
+          __m512d t1_6 = _mm512_unpacklo_pd(row6, row7);
+          __m512d t1_7 = _mm512_unpackhi_pd(row6, row7);
+          //   t1_0: 0 8 2 10 4 12 6 14
+          //   t1_1: 1 9 3 11 5 13 7 15
+          //   t1_2: 16 24 18 26 20 28 22 30
+          //   t1_3: 17 25 19 27 21 29 23 31
+          //   t1_4: 32 40 34 42 36 44 38 46
+          //   t1_5: 33 41 35 43 37 45 39 47
+          //   t1_6: 48 56 50 58 52 60 54 62
+          //   t1_7: 49 57 51 59 53 61 55 63
+          // stage 2: gather 128-bit blocks (shuffle_i32x4 0x88 / 0xDD)
+          __m512d t2_0 = _mm512_shuffle_f64x2(t1_0, t1_2, 0x88);
+          __m512d t2_2 = _mm512_shuffle_f64x2(t1_0, t1_2, 0xDD);
+          __m512d t2_1 = _mm512_shuffle_f64x2(t1_1, t1_3, 0x88);
+          __m512d t2_3 = _mm512_shuffle_f64x2(t1_1, t1_3, 0xDD);
+          __m512d t2_4 = _mm512_shuffle_f64x2(t1_4, t1_6, 0x88);
+          __m512d t2_6 = _mm512_shuffle_f64x2(t1_4, t1_6, 0xDD);
+          __m512d t2_5 = _mm512_shuffle_f64x2(t1_5, t1_7, 0x88);
+          __m512d t2_7 = _mm512_shuffle_f64x2(t1_5, t1_7, 0xDD);
+          //   t2_0: 0 8 4 12 16 24 20 28
+          //   t2_2: 2 10 6 14 18 26 22 30
+          //   t2_1: 1 9 5 13 17 25 21 29
+          //   t2_3: 3 11 7 15 19 27 23 31
+          //   t2_4: 32 40 36 44 48 56 52 60
+          //   t2_6: 34 42 38 46 50 58 54 62
+          //   t2_5: 33 41 37 45 49 57 53 61
+          //   t2_7: 35 43 39 47 51 59 55 63
+          // stage 3: gather 256-bit halves (shuffle_i32x4 0x88 / 0xDD)
+          __m512d col0 = _mm512_shuffle_f64x2(t2_0, t2_4, 0x88);
+          __m512d col4 = _mm512_shuffle_f64x2(t2_0, t2_4, 0xDD);
+          __m512d col1 = _mm512_shuffle_f64x2(t2_1, t2_5, 0x88);
+          __m512d col5 = _mm512_shuffle_f64x2(t2_1, t2_5, 0xDD);
+          __m512d col2 = _mm512_shuffle_f64x2(t2_2, t2_6, 0x88);
+          __m512d col6 = _mm512_shuffle_f64x2(t2_2, t2_6, 0xDD);
+          __m512d col3 = _mm512_shuffle_f64x2(t2_3, t2_7, 0x88);
+          __m512d col7 = _mm512_shuffle_f64x2(t2_3, t2_7, 0xDD);
+          //   col0: 0 8 16 24 32 40 48 56
+          //   col4: 4 12 20 28 36 44 52 60
+          //   col1: 1 9 17 25 33 41 49 57
+          //   col5: 5 13 21 29 37 45 53 61
+          //   col2: 2 10 18 26 34 42 50 58
+          //   col6: 6 14 22 30 38 46 54 62
+          //   col3: 3 11 19 27 35 43 51 59
+          //   col7: 7 15 23 31 39 47 55 63
+          _mm512_storeu_pd(output + i + j * kOutStride, col0);
+          _mm512_storeu_pd(output + i + j * kOutStride + kOutStride, col1);
+          _mm512_storeu_pd(output + i + j * kOutStride + 2 * kOutStride, col2);
+          _mm512_storeu_pd(output + i + j * kOutStride + 3 * kOutStride, col3);
+          _mm512_storeu_pd(output + i + j * kOutStride + 4 * kOutStride, col4);
+          _mm512_storeu_pd(output + i + j * kOutStride + 5 * kOutStride, col5);
+          _mm512_storeu_pd(output + i + j * kOutStride + 6 * kOutStride, col6);
+          _mm512_storeu_pd(output + i + j * kOutStride + 7 * kOutStride, col7);
+        }
+        // rows, one element at a time
+        int64_t r = i;
+        for (; r < i_end; ++r) {
+          // columns
+          int64_t c = j;
+          for (; c < j + 8; ++c) {
+            double x = input[c + kCols * r];
+            output[c * kOutStride + r] = x;
+          }
+        }
+      }
+      // the last columns of the matrix: partial tiles
+      if (j < j_end) {
+        // rows, one element at a time
+        int64_t r = ib;
+        for (; r < i_end; ++r) {
+          // columns
+          int64_t c = j;
+          for (; c < j_end; ++c) {
+            double x = input[c + kCols * r];
+            output[c * kOutStride + r] = x;
+          }
+        }
+      }
     }
   }
 }
@@ -191,72 +196,88 @@ __attribute__((target("+sve"))) void transpose_f64_37x70_sve(const double* input
 #endif
 
 // ---- avx2 (256-bit vectors)
-// tiles of 4 x 4 through a 8-shuffle network; edge rows and columns one element at a time
+// tiles of 4 x 4 through a 8-shuffle network, in blocks of 8 x 8 tiles; edge rows and columns one element at a time
 
 #if defined(__x86_64__)
 __attribute__((target("avx2"))) void transpose_f64_37x70_avx2(const double* input, double* output) {
   constexpr int64_t kRows = 37;
   constexpr int64_t kCols = 70;
   constexpr int64_t kOutStride = 40;
-  int64_t i = 0;
-  // tile rows
-  for (; i + 4 <= kRows; i += 4) {
-    int64_t j = 0;
-    // whole tiles
-    for (; j + 4 <= kCols; j += 4) {
-      __m256d row0 = _mm256_loadu_pd(input + i * kCols + j);
-      __m256d row1 = _mm256_loadu_pd(input + i * kCols + j + kCols);
-      __m256d row2 = _mm256_loadu_pd(input + i * kCols + j + 2 * kCols);
-      __m256d row3 = _mm256_loadu_pd(input + i * kCols + j + 3 * kCols);
-      // stage 1: interleave 64-bit lanes of row pairs (unpacklo/hi_epi64)
-      __m256d t1_0 = _mm256_unpacklo_pd(row0, row1);
-      __m256d t1_1 = _mm256_unpackhi_pd(row0, row1);
-      __m256d t1_2 = _mm256_unpacklo_pd(row2, row3);
-      __m256d t1_3 = _mm256_unpackhi_pd(row2, row3);
-      //   t1_0: 0 4 2 6
-      //   t1_1: 1 5 3 7
-      //   t1_2: 8 12 10 14
-      //   t1_3: 9 13 11 15
-      // stage 2: join 128-bit halves (permute2x128 0x20 / 0x31)
-      __m256d col0 = _mm256_permute2f128_pd(t1_0, t1_2, 0x20);
-      __m256d col2 = _mm256_permute2f128_pd(t1_0, t1_2, 0x31);
-      __m256d col1 = _mm256_permute2f128_pd(t1_1, t1_3, 0x20);
-      __m256d col3 = _mm256_permute2f128_pd(t1_1, t1_3, 0x31);
-      //   col0: 0 4 8 12
-      //   col2: 2 6 10 14
-      //   col1: 1 5 9 13
-      //   col3: 3 7 11 15
-      _mm256_storeu_pd(output + i + j * kOutStride, col0);
-      _mm256_storeu_pd(output + i + j * kOutStride + kOutStride, col1);
-      _mm256_storeu_pd(output + i + j * kOutStride + 2 * kOutStride, col2);
-      _mm256_storeu_pd(output + i + j * kOutStride + 3 * kOutStride, col3);
-    }
-    // the last columns, one at a time
-    for (; j < kCols; ++j) {
-      double x0 = input[i * kCols + j];
-      output[i + j * kOutStride] = x0;
-      double x1 = input[i * kCols + j + kCols];
-      output[i + j * kOutStride + 1] = x1;
-      double x2 = input[i * kCols + j + 2 * kCols];
-      output[i + j * kOutStride + 2] = x2;
-      double x3 = input[i * kCols + j + 3 * kCols];
-      output[i + j * kOutStride + 3] = x3;
-    }
-  }
-  // rows, one element at a time
-  for (; i < kRows; ++i) {
-    // columns
-    int64_t j = 0;
-    for (; j < kCols; ++j) {
-      double x = input[i * kCols + j];
-      output[i + j * kOutStride] = x;
+  // row blocks of 32 x 32 elements (cache blocking)
+  int64_t ib = 0;
+  for (; ib < kRows; ib += 32) {
+    int64_t i_end = ib + 32 < kRows ? ib + 32 : kRows;
+    // column blocks
+    int64_t jb = 0;
+    for (; jb < kCols; jb += 32) {
+      int64_t j_end = jb + 32 < kCols ? jb + 32 : kCols;
+      int64_t j = jb;
+      // tile columns of the block
+      for (; j + 4 <= j_end; j += 4) {
+        int64_t i = ib;
+        // whole tiles down the column
+        for (; i + 4 <= i_end; i += 4) {
+          __m256d row0 = _mm256_loadu_pd(input + i * kCols + j);
+          __m256d row1 = _mm256_loadu_pd(input + i * kCols + j + kCols);
+          __m256d row2 = _mm256_loadu_pd(input + i * kCols + j + 2 * kCols);
+          __m256d row3 = _mm256_loadu_pd(input + i * kCols + j + 3 * kCols);
+          // stage 1: interleave 64-bit lanes of row pairs (unpacklo/hi_epi64)
+          __m256d t1_0 = _mm256_unpacklo_pd(row0, row1);
+          __m256d t1_1 = _mm256_unpackhi_pd(row0, row1);
+          __m256d t1_2 = _mm256_unpacklo_pd(row2, row3);
+          __m256d t1_3 = _mm256_unpackhi_pd(row2, row3);
+          //   t1_0: 0 4 2 6
+          //   t1_1: 1 5 3 7
+          //   t1_2: 8 12 10 14
+          //   t1_3: 9 13 11 15
+          // stage 2: join 128-bit halves (permute2x128 0x20 / 0x31)
+          __m256d col0 = _mm256_permute2f128_pd(t1_0, t1_2, 0x20);
+          __m256d col2 = _mm256_permute2f128_pd(t1_0, t1_2, 0x31);
+          __m256d col1 = _mm256_permute2f128_pd(t1_1, t1_3, 0x20);
+          __m256d col3 = _mm256_permute2f128_pd(t1_1, t1_3, 0x31);
+          //   col0: 0 4 8 12
+          //   col2: 2 6 10 14
+          //   col1: 1 5 9 13
+          //   col3: 3 7 11 15
+          _mm256_storeu_pd(output + i + j * kOutStride, col0);
+          _mm256_storeu_pd(output + i + j * kOutStride + kOutStride, col1);
+          _mm256_storeu_pd(output + i + j * kOutStride + 2 * kOutStride, col2);
+          _mm256_storeu_pd(output + i + j * kOutStride + 3 * kOutStride, col3);
+        }
+        // the last rows of the matrix: a partial tile
+        if (i < i_end) {
+          // rows, one element at a time
+          int64_t r = i;
+          for (; r < i_end; ++r) {
+            // columns
+            int64_t c = j;
+            for (; c < j + 4; ++c) {
+              double x = input[c + kCols * r];
+              output[c * kOutStride + r] = x;
+            }
+          }
+        }
+      }
+      // the last columns of the matrix: partial tiles
+      if (j < j_end) {
+        // rows, one element at a time
+        int64_t r = ib;
+        for (; r < i_end; ++r) {
+          // columns
+          int64_t c = j;
+          for (; c < j_end; ++c) {
+            double x = input[c + kCols * r];
+            output[c * kOutStride + r] = x;
+          }
+        }
+      }
     }
   }
 }
 #endif
 
 // ---- neon (128-bit vectors)
-// tiles of 2 x 2 through a 2-shuffle network; edge rows and columns one element at a time
+// tiles of 2 x 2 through a 2-shuffle network, in blocks of 8 x 8 tiles; edge rows and columns one element at a time
 
 #if defined(__aarch64__)
 
@@ -264,30 +285,57 @@ void transpose_f64_37x70_neon(const double* input, double* output) {
   constexpr int64_t kRows = 37;
   constexpr int64_t kCols = 70;
   constexpr int64_t kOutStride = 40;
-  int64_t i = 0;
-  // tile rows
-  for (; i + 2 <= kRows; i += 2) {
-    int64_t j = 0;
-    // whole tiles
-    for (; j + 2 <= kCols; j += 2) {
-      float64x2_t row0 = vld1q_f64(input + i * kCols + j);
-      float64x2_t row1 = vld1q_f64(input + i * kCols + j + kCols);
-      // stage 1: zip1/zip2 vector i with vector i + 1
-      float64x2_t col0 = vzip1q_f64(row0, row1);
-      float64x2_t col1 = vzip2q_f64(row0, row1);
-      //   col0: 0 2
-      //   col1: 1 3
-      vst1q_f64(output + i + j * kOutStride, col0);
-      vst1q_f64(output + i + j * kOutStride + kOutStride, col1);
-    }
-  }
-  // rows, one element at a time
-  for (; i < kRows; ++i) {
-    // columns
-    int64_t j = 0;
-    for (; j < kCols; ++j) {
-      double x = input[i * kCols + j];
-      output[i + j * kOutStride] = x;
+  // row blocks of 16 x 16 elements (cache blocking)
+  int64_t ib = 0;
+  for (; ib < kRows; ib += 16) {
+    int64_t i_end = ib + 16 < kRows ? ib + 16 : kRows;
+    // column blocks
+    int64_t jb = 0;
+    for (; jb < kCols; jb += 16) {
+      int64_t j_end = jb + 16 < kCols ? jb + 16 : kCols;
+      int64_t j = jb;
+      // tile columns of the block
+      for (; j + 2 <= j_end; j += 2) {
+        int64_t i = ib;
+        // whole tiles down the column
+        for (; i + 2 <= i_end; i += 2) {
+          float64x2_t row0 = vld1q_f64(input + i * kCols + j);
+          float64x2_t row1 = vld1q_f64(input + i * kCols + j + kCols);
+          // stage 1: zip1/zip2 vector i with vector i + 1
+          float64x2_t col0 = vzip1q_f64(row0, row1);
+          float64x2_t col1 = vzip2q_f64(row0, row1);
+          //   col0: 0 2
+          //   col1: 1 3
+          vst1q_f64(output + i + j * kOutStride, col0);
+          vst1q_f64(output + i + j * kOutStride + kOutStride, col1);
+        }
+        // the last rows of the matrix: a partial tile
+        if (i < i_end) {
+          // rows, one element at a time
+          int64_t r = i;
+          for (; r < i_end; ++r) {
+            // columns
+            int64_t c = j;
+            for (; c < j + 2; ++c) {
+              double x = input[c + kCols * r];
+              output[c * kOutStride + r] = x;
+            }
+          }
+        }
+      }
+      // the last columns of the matrix: partial tiles
+      if (j < j_end) {
+        // rows, one element at a time
+        int64_t r = ib;
+        for (; r < i_end; ++r) {
+          // columns
+          int64_t c = j;
+          for (; c < j_end; ++c) {
+            double x = input[c + kCols * r];
+            output[c * kOutStride + r] = x;
+          }
+        }
+      }
     }
   }
 }

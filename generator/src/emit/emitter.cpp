@@ -117,7 +117,15 @@ struct BodyWriter {
           lines.push_back("}");
           break;
         }
-        case ir::Stmt::Kind::Let: lines.push_back("int64_t " + s.var + " = " + s.lo.str() + ";"); break;
+        case ir::Stmt::Kind::Let: {
+          std::string value = s.letMin ? s.lo.str() + " < " + s.hi.str() + " ? " + s.lo.str() + " : " + s.hi.str() : s.lo.str();
+          if (s.opaque) {
+            cx.helpers.insert("opaque");
+            value = "simdgen_opaque(" + value + ")";
+          }
+          lines.push_back("int64_t " + s.var + " = " + value + ";");
+          break;
+        }
         case ir::Stmt::Kind::IfValues:
           if (!s.text.empty()) lines.push_back("// " + s.text);
           lines.push_back("if (" + s.args[0] + " " + std::string(ir::symbolOf(s.cmp)) + " " + s.args[1] + ") {");

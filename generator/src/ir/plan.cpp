@@ -155,6 +155,17 @@ Stmt letIndex(std::string var, Index value) {
   s.lo = std::move(value);
   return s;
 }
+Stmt letMin(std::string var, Index a, Index b) {
+  Stmt s = letIndex(std::move(var), std::move(a));
+  s.hi = std::move(b);
+  s.letMin = true;
+  return s;
+}
+Stmt letOpaque(std::string var, Index value) {
+  Stmt s = letIndex(std::move(var), std::move(value));
+  s.opaque = true;
+  return s;
+}
 Stmt op(OpKind k, std::string dst, VecType type, std::vector<std::string> args) {
   Stmt s;
   s.kind = Stmt::Kind::Op;

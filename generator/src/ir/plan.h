@@ -199,11 +199,17 @@ struct Stmt {
   // from its current value, like a cleanup loop after a main loop). After the loop var holds the
   // first index not processed (with coversTail: the first multiple of step at or past hi).
   // If: body runs when cmpLhs <cmp> cmpRhs (indices). IfValues: body runs when args[0] <cmp> args[1] (scalars).
-  // Let: declares the loop variable `var` = lo, for loops that continue it (inside an If, say).
+  // Let: declares the loop variable `var` = lo (with `letMin`: min(lo, hi)), for loops that continue
+  // it (inside an If, say) or as a loop bound (a block's end clamped to the matrix).
   // WhileLt uses lo and hi.
   std::string var;
   bool continues = false;
   bool coversTail = false;
+  bool letMin = false;
+  // Let: the value hidden from the C compiler's optimiser (simdgen_opaque): address arithmetic
+  // that uses it is recomputed where it is used instead of hoisted out of the loops (GCC hoists
+  // a tile's 16 row offsets and spills them; docs/design.md, the transpose builder).
+  bool opaque = false;
   Index lo, hi, cmpLhs, cmpRhs;
   Index step = Index::constant(1);
   Block body;
@@ -222,6 +228,8 @@ Stmt ifLess(Index lhs, Index rhs, Block body, std::string note = "");
 Stmt ifIndex(Index lhs, Cmp cmp, Index rhs, Block body, std::string note = "");
 bool holds(Cmp cmp, int64_t a, int64_t b);  // a <cmp> b
 Stmt letIndex(std::string var, Index value);
+Stmt letMin(std::string var, Index a, Index b);  // var = min(a, b)
+Stmt letOpaque(std::string var, Index value);    // var = value, hidden from the C optimiser
 Stmt op(OpKind k, std::string dst, VecType type, std::vector<std::string> args = {});
 Stmt ifValues(std::string a, Cmp cmp, std::string b, Block body, std::string note = "");
 

@@ -77,7 +77,10 @@ void printBlock(std::ostringstream& os, const Plan& plan, const Block& b, int de
            << "\n";
         printBlock(os, plan, s.body, depth + 1);
         break;
-      case Stmt::Kind::Let: os << pad << "let " << s.var << " = " << s.lo.str() << "\n"; break;
+      case Stmt::Kind::Let:
+        os << pad << "let " << s.var << " = " << (s.letMin ? "min(" + s.lo.str() + ", " + s.hi.str() + ")" : s.opaque ? "opaque(" + s.lo.str() + ")" : s.lo.str())
+           << "\n";
+        break;
       case Stmt::Kind::IfValues:
         os << pad << "if " << s.args[0] << " " << symbolOf(s.cmp) << " " << s.args[1]
            << (s.text.empty() ? "" : "   # " + s.text) << "\n";

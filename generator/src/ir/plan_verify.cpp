@@ -235,6 +235,7 @@ struct Verifier {
         case Stmt::Kind::Let:
           if (lookup(s.var) || reserved.count(s.var) || symbols.count(s.var)) fail("let " + s.var, "loop variable shadows a value, parameter or loop variable");
           checkIndex("let " + s.var, s.lo);
+          if (s.letMin) checkIndex("let " + s.var, s.hi);
           symbols.insert(s.var);
           break;
         case Stmt::Kind::IfValues: {

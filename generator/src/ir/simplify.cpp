@@ -40,8 +40,9 @@ void simplifyInto(Block& in, Known& known, Block& out);
 
 // A nested block that may run any number of times, or not at all: simplified with what is known
 // before it; afterwards nothing is known of the loop variables it moves.
-void simplifyNested(Block& body, Known& known) {
+void simplifyNested(Block& body, Known& known, const Known& more = {}) {
   Known inside = known;
+  inside.insert(more.begin(), more.end());
   Block out;
   simplifyInto(body, inside, out);
   body = std::move(out);
@@ -65,12 +66,19 @@ void simplifyInto(Block& in, Known& known, Block& out) {
       const int64_t l = lo.value_or(0), h = hi.value_or(0), st = step.value_or(1);
       // A cleanup loop that cannot run goes; a first loop stays, it declares the variable.
       if (s.continues && bounded && (s.coversTail ? l >= h : l + st > h)) continue;
-      simplifyNested(s.body, known);
+      // A loop that runs exactly once (a static extent within one block) has its variable known inside.
+      const bool once = bounded && l < h && (s.coversTail ? h - l <= st : h - l < 2 * st);
+      simplifyNested(s.body, known, once ? Known{{s.var, l}} : Known{});
       // The value after the loop (unknown for scalable steps and tail-covering loops).
       if (bounded && !s.coversTail) known[s.var] = afterLoop(l, h, st);
       else known.erase(s.var);
     } else if (s.kind == Stmt::Kind::Let) {
-      if (auto v = evalKnown(s.lo, known)) known[s.var] = *v;
+      auto v = evalKnown(s.lo, known);
+      if (v && s.letMin) {
+        const auto h = evalKnown(s.hi, known);
+        v = h ? std::optional<int64_t>(std::min(*v, *h)) : std::nullopt;
+      }
+      if (v) known[s.var] = *v;
       else known.erase(s.var);
     } else if (s.kind == Stmt::Kind::IfValues) {
       simplifyNested(s.body, known);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "sim/interpreter.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -450,7 +451,7 @@ struct Machine {
         case Stmt::Kind::If:
           if (ir::holds(s.cmp, eval(s.cmpLhs), eval(s.cmpRhs))) block(s.body);
           break;
-        case Stmt::Kind::Let: symbols[s.var] = eval(s.lo); break;
+        case Stmt::Kind::Let: symbols[s.var] = s.letMin ? std::min(eval(s.lo), eval(s.hi)) : eval(s.lo); break;
         case Stmt::Kind::IfValues: {
           const Value &a = var(s.args[0]), &b = var(s.args[1]);
           if (compare(s.cmp, a.type.elem, a.lanes[0], b.lanes[0])) block(s.body);
