@@ -46,6 +46,7 @@ __attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) 
 
 // ---- avx512 (512-bit vectors)
 // tiles of 16 x 16 through a 64-shuffle network, in blocks of 8 x 8 tiles; edge tiles run the same network on masked rows and columns
+// a matrix of one row or one column is copied by vector loops (gathered when its elements are strided)
 
 #if defined(__x86_64__)
 __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void transpose_16x16_f32_avx512(
@@ -290,6 +291,7 @@ __attribute__((target("+sve"))) void transpose_16x16_f32_sve(const float* input,
 
 // ---- avx2 (256-bit vectors)
 // tiles of 8 x 8 through a 24-shuffle network, in blocks of 8 x 8 tiles; edge tiles run the same network on masked rows and columns
+// a matrix of one row or one column is copied by vector loops (gathered when its elements are strided)
 
 #if defined(__x86_64__)
 __attribute__((target("avx2"))) void transpose_16x16_f32_avx2(const float* input, float* output) {
@@ -385,6 +387,7 @@ __attribute__((target("avx2"))) void transpose_16x16_f32_avx2(const float* input
 
 // ---- neon (128-bit vectors)
 // tiles of 4 x 4 through a 8-shuffle network, in blocks of 8 x 8 tiles; edge tiles run the same network on masked rows and columns
+// a matrix of one row or one column is copied by vector loops (gathered when its elements are strided)
 
 #if defined(__aarch64__)
 

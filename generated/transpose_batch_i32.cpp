@@ -151,7 +151,9 @@ static inline void simdgen_store_prefix(void* to, uint8x16_t v, int64_t bytes) {
 
 // ---- avx512 (512-bit vectors)
 // tiles of 16 x 16 through a 64-shuffle network, in blocks of 8 x 8 tiles; edge tiles run the same network on masked rows and columns
+// a matrix of one row or one column is copied by vector loops (gathered when its elements are strided)
 // uses masked loads (AVX-512 k-registers) for the tail
+// uses strided lanes: scalar loads inserted into 128-bit quarters
 
 #if defined(__x86_64__)
 __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void transpose_batch_i32_avx512(
@@ -160,712 +162,829 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void transpos
   // matrices of the batch
   int64_t b = 0;
   for (; b < batch; ++b) {
-    // row blocks of 128 x 128 elements (cache blocking)
-    int64_t ib = 0;
-    for (; ib < rows; ib += 128) {
-      int64_t i_end = ib + 128 < rows ? ib + 128 : rows;
-      // column blocks
-      int64_t jb = 0;
-      for (; jb < cols; jb += 128) {
-        int64_t j_end = jb + 128 < cols ? jb + 128 : cols;
-        int64_t j = jb;
-        // tile columns of the block
-        for (; j + 16 <= j_end; j += 16) {
-          int64_t i = ib;
-          // whole tiles down the column
-          for (; i + 16 <= i_end; i += 16) {
-            int64_t in_step = simdgen_opaque(stride);
-            int64_t out_step = simdgen_opaque(out_stride);
-            __m512i row0 =
-                _mm512_loadu_si512((const void*)(input + b * batch_stride + i * in_step + j));
-            __m512i row1 = _mm512_loadu_si512(
-                (const void*)(input + b * batch_stride + i * in_step + in_step + j));
-            __m512i row2 = _mm512_loadu_si512(
-                (const void*)(input + b * batch_stride + i * in_step + 2 * in_step + j));
-            __m512i row3 = _mm512_loadu_si512(
-                (const void*)(input + b * batch_stride + i * in_step + 3 * in_step + j));
-            __m512i row4 = _mm512_loadu_si512(
-                (const void*)(input + b * batch_stride + i * in_step + 4 * in_step + j));
-            __m512i row5 = _mm512_loadu_si512(
-                (const void*)(input + b * batch_stride + i * in_step + 5 * in_step + j));
-            __m512i row6 = _mm512_loadu_si512(
-                (const void*)(input + b * batch_stride + i * in_step + 6 * in_step + j));
-            __m512i row7 = _mm512_loadu_si512(
-                (const void*)(input + b * batch_stride + i * in_step + 7 * in_step + j));
-            __m512i row8 = _mm512_loadu_si512(
-                (const void*)(input + b * batch_stride + i * in_step + 8 * in_step + j));
-            __m512i row9 = _mm512_loadu_si512(
-                (const void*)(input + b * batch_stride + i * in_step + 9 * in_step + j));
-            __m512i row10 = _mm512_loadu_si512(
-                (const void*)(input + b * batch_stride + i * in_step + 10 * in_step + j));
-            __m512i row11 = _mm512_loadu_si512(
-                (const void*)(input + b * batch_stride + i * in_step + 11 * in_step + j));
-            __m512i row12 = _mm512_loadu_si512(
-                (const void*)(input + b * batch_stride + i * in_step + 12 * in_step + j));
-            __m512i row13 = _mm512_loadu_si512(
-                (const void*)(input + b * batch_stride + i * in_step + 13 * in_step + j));
-            __m512i row14 = _mm512_loadu_si512(
-                (const void*)(input + b * batch_stride + i * in_step + 14 * in_step + j));
-            __m512i row15 = _mm512_loadu_si512(
-                (const void*)(input + b * batch_stride + i * in_step + 15 * in_step + j));
-            // stage 1: interleave 32-bit lanes of row pairs (unpacklo/hi_epi32)
-            __m512i t1_0 = _mm512_unpacklo_epi32(row0, row1);
-            __m512i t1_1 = _mm512_unpackhi_epi32(row0, row1);
-            __m512i t1_2 = _mm512_unpacklo_epi32(row2, row3);
-            __m512i t1_3 = _mm512_unpackhi_epi32(row2, row3);
-            __m512i t1_4 = _mm512_unpacklo_epi32(row4, row5);
-            __m512i t1_5 = _mm512_unpackhi_epi32(row4, row5);
-            __m512i t1_6 = _mm512_unpacklo_epi32(row6, row7);
-            __m512i t1_7 = _mm512_unpackhi_epi32(row6, row7);
-            __m512i t1_8 = _mm512_unpacklo_epi32(row8, row9);
-            __m512i t1_9 = _mm512_unpackhi_epi32(row8, row9);
-            __m512i t1_10 = _mm512_unpacklo_epi32(row10, row11);
-            __m512i t1_11 = _mm512_unpackhi_epi32(row10, row11);
-            __m512i t1_12 = _mm512_unpacklo_epi32(row12, row13);
-            __m512i t1_13 = _mm512_unpackhi_epi32(row12, row13);
-            __m512i t1_14 = _mm512_unpacklo_epi32(row14, row15);
-            __m512i t1_15 = _mm512_unpackhi_epi32(row14, row15);
-            //   t1_0: 0 16 1 17 4 20 5 21 8 24 9 25 12 28 13 29
-            //   t1_1: 2 18 3 19 6 22 7 23 10 26 11 27 14 30 15 31
-            //   t1_2: 32 48 33 49 36 52 37 53 40 56 41 57 44 60 45 61
-            //   t1_3: 34 50 35 51 38 54 39 55 42 58 43 59 46 62 47 63
-            //   t1_4: 64 80 65 81 68 84 69 85 72 88 73 89 76 92 77 93
-            //   t1_5: 66 82 67 83 70 86 71 87 74 90 75 91 78 94 79 95
-            //   t1_6: 96 112 97 113 100 116 101 117 104 120 105 121 108 124 109 125
-            //   t1_7: 98 114 99 115 102 118 103 119 106 122 107 123 110 126 111 127
-            //   t1_8: 128 144 129 145 132 148 133 149 136 152 137 153 140 156 141 157
-            //   t1_9: 130 146 131 147 134 150 135 151 138 154 139 155 142 158 143 159
-            //   t1_10: 160 176 161 177 164 180 165 181 168 184 169 185 172 188 173 189
-            //   t1_11: 162 178 163 179 166 182 167 183 170 186 171 187 174 190 175 191
-            //   t1_12: 192 208 193 209 196 212 197 213 200 216 201 217 204 220 205 221
-            //   t1_13: 194 210 195 211 198 214 199 215 202 218 203 219 206 222 207 223
-            //   t1_14: 224 240 225 241 228 244 229 245 232 248 233 249 236 252 237 253
-            //   t1_15: 226 242 227 243 230 246 231 247 234 250 235 251 238 254 239 255
-            // stage 2: interleave 64-bit lanes (unpacklo/hi_epi64)
-            __m512i t2_0 = _mm512_unpacklo_epi64(t1_0, t1_2);
-            __m512i t2_1 = _mm512_unpackhi_epi64(t1_0, t1_2);
-            __m512i t2_2 = _mm512_unpacklo_epi64(t1_1, t1_3);
-            __m512i t2_3 = _mm512_unpackhi_epi64(t1_1, t1_3);
-            __m512i t2_4 = _mm512_unpacklo_epi64(t1_4, t1_6);
-            __m512i t2_5 = _mm512_unpackhi_epi64(t1_4, t1_6);
-            __m512i t2_6 = _mm512_unpacklo_epi64(t1_5, t1_7);
-            __m512i t2_7 = _mm512_unpackhi_epi64(t1_5, t1_7);
-            __m512i t2_8 = _mm512_unpacklo_epi64(t1_8, t1_10);
-            __m512i t2_9 = _mm512_unpackhi_epi64(t1_8, t1_10);
-            __m512i t2_10 = _mm512_unpacklo_epi64(t1_9, t1_11);
-            __m512i t2_11 = _mm512_unpackhi_epi64(t1_9, t1_11);
-            __m512i t2_12 = _mm512_unpacklo_epi64(t1_12, t1_14);
-            __m512i t2_13 = _mm512_unpackhi_epi64(t1_12, t1_14);
-            __m512i t2_14 = _mm512_unpacklo_epi64(t1_13, t1_15);
-            __m512i t2_15 = _mm512_unpackhi_epi64(t1_13, t1_15);
-            //   t2_0: 0 16 32 48 4 20 36 52 8 24 40 56 12 28 44 60
-            //   t2_1: 1 17 33 49 5 21 37 53 9 25 41 57 13 29 45 61
-            //   t2_2: 2 18 34 50 6 22 38 54 10 26 42 58 14 30 46 62
-            //   t2_3: 3 19 35 51 7 23 39 55 11 27 43 59 15 31 47 63
-            //   t2_4: 64 80 96 112 68 84 100 116 72 88 104 120 76 92 108 124
-            //   t2_5: 65 81 97 113 69 85 101 117 73 89 105 121 77 93 109 125
-            //   t2_6: 66 82 98 114 70 86 102 118 74 90 106 122 78 94 110 126
-            //   t2_7: 67 83 99 115 71 87 103 119 75 91 107 123 79 95 111 127
-            //   t2_8: 128 144 160 176 132 148 164 180 136 152 168 184 140 156 172 188
-            //   t2_9: 129 145 161 177 133 149 165 181 137 153 169 185 141 157 173 189
-            //   t2_10: 130 146 162 178 134 150 166 182 138 154 170 186 142 158 174 190
-            //   t2_11: 131 147 163 179 135 151 167 183 139 155 171 187 143 159 175 191
-            //   t2_12: 192 208 224 240 196 212 228 244 200 216 232 248 204 220 236 252
-            //   t2_13: 193 209 225 241 197 213 229 245 201 217 233 249 205 221 237 253
-            //   t2_14: 194 210 226 242 198 214 230 246 202 218 234 250 206 222 238 254
-            //   t2_15: 195 211 227 243 199 215 231 247 203 219 235 251 207 223 239 255
-            // stage 3: gather 128-bit blocks (shuffle_i32x4 0x88 / 0xDD)
-            __m512i t3_0 = _mm512_shuffle_i32x4(t2_0, t2_4, 0x88);
-            __m512i t3_4 = _mm512_shuffle_i32x4(t2_0, t2_4, 0xDD);
-            __m512i t3_1 = _mm512_shuffle_i32x4(t2_1, t2_5, 0x88);
-            __m512i t3_5 = _mm512_shuffle_i32x4(t2_1, t2_5, 0xDD);
-            __m512i t3_2 = _mm512_shuffle_i32x4(t2_2, t2_6, 0x88);
-            __m512i t3_6 = _mm512_shuffle_i32x4(t2_2, t2_6, 0xDD);
-            __m512i t3_3 = _mm512_shuffle_i32x4(t2_3, t2_7, 0x88);
-            __m512i t3_7 = _mm512_shuffle_i32x4(t2_3, t2_7, 0xDD);
-            __m512i t3_8 = _mm512_shuffle_i32x4(t2_8, t2_12, 0x88);
-            __m512i t3_12 = _mm512_shuffle_i32x4(t2_8, t2_12, 0xDD);
-            __m512i t3_9 = _mm512_shuffle_i32x4(t2_9, t2_13, 0x88);
-            __m512i t3_13 = _mm512_shuffle_i32x4(t2_9, t2_13, 0xDD);
-            __m512i t3_10 = _mm512_shuffle_i32x4(t2_10, t2_14, 0x88);
-            __m512i t3_14 = _mm512_shuffle_i32x4(t2_10, t2_14, 0xDD);
-            __m512i t3_11 = _mm512_shuffle_i32x4(t2_11, t2_15, 0x88);
-            __m512i t3_15 = _mm512_shuffle_i32x4(t2_11, t2_15, 0xDD);
-            //   t3_0: 0 16 32 48 8 24 40 56 64 80 96 112 72 88 104 120
-            //   t3_4: 4 20 36 52 12 28 44 60 68 84 100 116 76 92 108 124
-            //   t3_1: 1 17 33 49 9 25 41 57 65 81 97 113 73 89 105 121
-            //   t3_5: 5 21 37 53 13 29 45 61 69 85 101 117 77 93 109 125
-            //   t3_2: 2 18 34 50 10 26 42 58 66 82 98 114 74 90 106 122
-            //   t3_6: 6 22 38 54 14 30 46 62 70 86 102 118 78 94 110 126
-            //   t3_3: 3 19 35 51 11 27 43 59 67 83 99 115 75 91 107 123
-            //   t3_7: 7 23 39 55 15 31 47 63 71 87 103 119 79 95 111 127
-            //   t3_8: 128 144 160 176 136 152 168 184 192 208 224 240 200 216 232 248
-            //   t3_12: 132 148 164 180 140 156 172 188 196 212 228 244 204 220 236 252
-            //   t3_9: 129 145 161 177 137 153 169 185 193 209 225 241 201 217 233 249
-            //   t3_13: 133 149 165 181 141 157 173 189 197 213 229 245 205 221 237 253
-            //   t3_10: 130 146 162 178 138 154 170 186 194 210 226 242 202 218 234 250
-            //   t3_14: 134 150 166 182 142 158 174 190 198 214 230 246 206 222 238 254
-            //   t3_11: 131 147 163 179 139 155 171 187 195 211 227 243 203 219 235 251
-            //   t3_15: 135 151 167 183 143 159 175 191 199 215 231 247 207 223 239 255
-            // stage 4: gather 256-bit halves (shuffle_i32x4 0x88 / 0xDD)
-            __m512i col0 = _mm512_shuffle_i32x4(t3_0, t3_8, 0x88);
-            __m512i col8 = _mm512_shuffle_i32x4(t3_0, t3_8, 0xDD);
-            __m512i col1 = _mm512_shuffle_i32x4(t3_1, t3_9, 0x88);
-            __m512i col9 = _mm512_shuffle_i32x4(t3_1, t3_9, 0xDD);
-            __m512i col2 = _mm512_shuffle_i32x4(t3_2, t3_10, 0x88);
-            __m512i col10 = _mm512_shuffle_i32x4(t3_2, t3_10, 0xDD);
-            __m512i col3 = _mm512_shuffle_i32x4(t3_3, t3_11, 0x88);
-            __m512i col11 = _mm512_shuffle_i32x4(t3_3, t3_11, 0xDD);
-            __m512i col4 = _mm512_shuffle_i32x4(t3_4, t3_12, 0x88);
-            __m512i col12 = _mm512_shuffle_i32x4(t3_4, t3_12, 0xDD);
-            __m512i col5 = _mm512_shuffle_i32x4(t3_5, t3_13, 0x88);
-            __m512i col13 = _mm512_shuffle_i32x4(t3_5, t3_13, 0xDD);
-            __m512i col6 = _mm512_shuffle_i32x4(t3_6, t3_14, 0x88);
-            __m512i col14 = _mm512_shuffle_i32x4(t3_6, t3_14, 0xDD);
-            __m512i col7 = _mm512_shuffle_i32x4(t3_7, t3_15, 0x88);
-            __m512i col15 = _mm512_shuffle_i32x4(t3_7, t3_15, 0xDD);
-            //   col0: 0 16 32 48 64 80 96 112 128 144 160 176 192 208 224 240
-            //   col8: 8 24 40 56 72 88 104 120 136 152 168 184 200 216 232 248
-            //   col1: 1 17 33 49 65 81 97 113 129 145 161 177 193 209 225 241
-            //   col9: 9 25 41 57 73 89 105 121 137 153 169 185 201 217 233 249
-            //   col2: 2 18 34 50 66 82 98 114 130 146 162 178 194 210 226 242
-            //   col10: 10 26 42 58 74 90 106 122 138 154 170 186 202 218 234 250
-            //   col3: 3 19 35 51 67 83 99 115 131 147 163 179 195 211 227 243
-            //   col11: 11 27 43 59 75 91 107 123 139 155 171 187 203 219 235 251
-            //   col4: 4 20 36 52 68 84 100 116 132 148 164 180 196 212 228 244
-            //   col12: 12 28 44 60 76 92 108 124 140 156 172 188 204 220 236 252
-            //   col5: 5 21 37 53 69 85 101 117 133 149 165 181 197 213 229 245
-            //   col13: 13 29 45 61 77 93 109 125 141 157 173 189 205 221 237 253
-            //   col6: 6 22 38 54 70 86 102 118 134 150 166 182 198 214 230 246
-            //   col14: 14 30 46 62 78 94 110 126 142 158 174 190 206 222 238 254
-            //   col7: 7 23 39 55 71 87 103 119 135 151 167 183 199 215 231 247
-            //   col15: 15 31 47 63 79 95 111 127 143 159 175 191 207 223 239 255
-            _mm512_storeu_si512((void*)(output + b * out_batch_stride + i + j * out_step), col0);
-            _mm512_storeu_si512(
-                (void*)(output + b * out_batch_stride + i + j * out_step + out_step), col1);
-            _mm512_storeu_si512(
-                (void*)(output + b * out_batch_stride + i + j * out_step + 2 * out_step), col2);
-            _mm512_storeu_si512(
-                (void*)(output + b * out_batch_stride + i + j * out_step + 3 * out_step), col3);
-            _mm512_storeu_si512(
-                (void*)(output + b * out_batch_stride + i + j * out_step + 4 * out_step), col4);
-            _mm512_storeu_si512(
-                (void*)(output + b * out_batch_stride + i + j * out_step + 5 * out_step), col5);
-            _mm512_storeu_si512(
-                (void*)(output + b * out_batch_stride + i + j * out_step + 6 * out_step), col6);
-            _mm512_storeu_si512(
-                (void*)(output + b * out_batch_stride + i + j * out_step + 7 * out_step), col7);
-            _mm512_storeu_si512(
-                (void*)(output + b * out_batch_stride + i + j * out_step + 8 * out_step), col8);
-            _mm512_storeu_si512(
-                (void*)(output + b * out_batch_stride + i + j * out_step + 9 * out_step), col9);
-            _mm512_storeu_si512(
-                (void*)(output + b * out_batch_stride + i + j * out_step + 10 * out_step), col10);
-            _mm512_storeu_si512(
-                (void*)(output + b * out_batch_stride + i + j * out_step + 11 * out_step), col11);
-            _mm512_storeu_si512(
-                (void*)(output + b * out_batch_stride + i + j * out_step + 12 * out_step), col12);
-            _mm512_storeu_si512(
-                (void*)(output + b * out_batch_stride + i + j * out_step + 13 * out_step), col13);
-            _mm512_storeu_si512(
-                (void*)(output + b * out_batch_stride + i + j * out_step + 14 * out_step), col14);
-            _mm512_storeu_si512(
-                (void*)(output + b * out_batch_stride + i + j * out_step + 15 * out_step), col15);
+    // one column
+    if (cols == 1) {
+      // contiguous: a copy
+      if (stride == 1) {
+        // whole vectors
+        int64_t k = 0;
+        for (; k + 16 <= rows; k += 16) {
+          _mm512_storeu_si512((void*)(output + b * out_batch_stride + k),
+                              _mm512_loadu_si512((const void*)(input + b * batch_stride + k)));
+        }
+        // the rest: one partial vector
+        if (k < rows) {
+          __m512i v_tail = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
+                                                   (__mmask16)_bzhi_u32(~0u, (unsigned)(rows - k)),
+                                                   input + b * batch_stride + k);
+          _mm512_mask_storeu_epi32(output + b * out_batch_stride + k,
+                                   (__mmask16)_bzhi_u32(~0u, (unsigned)(rows - k)), v_tail);
+        }
+      }
+      // strided: gathered
+      if (stride != 1) {
+        // whole vectors
+        int64_t k = 0;
+        for (; k + 16 <= rows; k += 16) {
+          const int32_t* v_at = input + b * batch_stride + k * stride;
+          const __m128i v_q0 = _mm_setr_epi32((int)v_at[0], (int)v_at[stride],
+                                              (int)v_at[2 * stride], (int)v_at[3 * stride]);
+          const __m128i v_q1 = _mm_setr_epi32((int)v_at[4 * stride], (int)v_at[5 * stride],
+                                              (int)v_at[6 * stride], (int)v_at[7 * stride]);
+          const __m128i v_q2 = _mm_setr_epi32((int)v_at[8 * stride], (int)v_at[9 * stride],
+                                              (int)v_at[10 * stride], (int)v_at[11 * stride]);
+          const __m128i v_q3 = _mm_setr_epi32((int)v_at[12 * stride], (int)v_at[13 * stride],
+                                              (int)v_at[14 * stride], (int)v_at[15 * stride]);
+          __m512i v = _mm512_castsi128_si512(v_q0);
+          v = _mm512_inserti32x4(v, v_q1, 1);
+          v = _mm512_inserti32x4(v, v_q2, 2);
+          v = _mm512_inserti32x4(v, v_q3, 3);
+          _mm512_storeu_si512((void*)(output + b * out_batch_stride + k), v);
+        }
+        // the rest: one partial vector
+        if (k < rows) {
+          const int32_t* v_tail_at = input + b * batch_stride + k * stride;
+          __m128i v_tail_q0 = _mm_setzero_si128();
+          if (0 < rows - k) v_tail_q0 = _mm_insert_epi32(v_tail_q0, (int)v_tail_at[0], 0);
+          if (1 < rows - k) v_tail_q0 = _mm_insert_epi32(v_tail_q0, (int)v_tail_at[stride], 1);
+          if (2 < rows - k) v_tail_q0 = _mm_insert_epi32(v_tail_q0, (int)v_tail_at[2 * stride], 2);
+          if (3 < rows - k) v_tail_q0 = _mm_insert_epi32(v_tail_q0, (int)v_tail_at[3 * stride], 3);
+          __m128i v_tail_q1 = _mm_setzero_si128();
+          if (4 < rows - k) v_tail_q1 = _mm_insert_epi32(v_tail_q1, (int)v_tail_at[4 * stride], 0);
+          if (5 < rows - k) v_tail_q1 = _mm_insert_epi32(v_tail_q1, (int)v_tail_at[5 * stride], 1);
+          if (6 < rows - k) v_tail_q1 = _mm_insert_epi32(v_tail_q1, (int)v_tail_at[6 * stride], 2);
+          if (7 < rows - k) v_tail_q1 = _mm_insert_epi32(v_tail_q1, (int)v_tail_at[7 * stride], 3);
+          __m128i v_tail_q2 = _mm_setzero_si128();
+          if (8 < rows - k) v_tail_q2 = _mm_insert_epi32(v_tail_q2, (int)v_tail_at[8 * stride], 0);
+          if (9 < rows - k) v_tail_q2 = _mm_insert_epi32(v_tail_q2, (int)v_tail_at[9 * stride], 1);
+          if (10 < rows - k)
+            v_tail_q2 = _mm_insert_epi32(v_tail_q2, (int)v_tail_at[10 * stride], 2);
+          if (11 < rows - k)
+            v_tail_q2 = _mm_insert_epi32(v_tail_q2, (int)v_tail_at[11 * stride], 3);
+          __m128i v_tail_q3 = _mm_setzero_si128();
+          if (12 < rows - k)
+            v_tail_q3 = _mm_insert_epi32(v_tail_q3, (int)v_tail_at[12 * stride], 0);
+          if (13 < rows - k)
+            v_tail_q3 = _mm_insert_epi32(v_tail_q3, (int)v_tail_at[13 * stride], 1);
+          if (14 < rows - k)
+            v_tail_q3 = _mm_insert_epi32(v_tail_q3, (int)v_tail_at[14 * stride], 2);
+          if (15 < rows - k)
+            v_tail_q3 = _mm_insert_epi32(v_tail_q3, (int)v_tail_at[15 * stride], 3);
+          __m512i v_tail = _mm512_castsi128_si512(v_tail_q0);
+          v_tail = _mm512_inserti32x4(v_tail, v_tail_q1, 1);
+          v_tail = _mm512_inserti32x4(v_tail, v_tail_q2, 2);
+          v_tail = _mm512_inserti32x4(v_tail, v_tail_q3, 3);
+          _mm512_mask_storeu_epi32(output + b * out_batch_stride + k,
+                                   (__mmask16)_bzhi_u32(~0u, (unsigned)(rows - k)), v_tail);
+        }
+      }
+    }
+    if (cols != 1) {
+      // one row
+      if (rows == 1) {
+        // contiguous: a copy
+        if (out_stride == 1) {
+          // whole vectors
+          int64_t k = 0;
+          for (; k + 16 <= cols; k += 16) {
+            _mm512_storeu_si512((void*)(output + b * out_batch_stride + k),
+                                _mm512_loadu_si512((const void*)(input + b * batch_stride + k)));
           }
-          // the last rows of the matrix: a partial tile
-          if (i < i_end) {
-            __m512i row0_r = _mm512_setzero_si512();
-            if (i < rows) {
-              row0_r = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                               (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                               input + b * batch_stride + i * stride + j);
-            }
-            __m512i row1_r = _mm512_setzero_si512();
-            if (i + 1 < rows) {
-              row1_r = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                               (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                               input + b * batch_stride + i * stride + j + stride);
-            }
-            __m512i row2_r = _mm512_setzero_si512();
-            if (i + 2 < rows) {
-              row2_r = _mm512_mask_loadu_epi32(
-                  _mm512_setzero_si512(), (__mmask16)simdgen_lanes_below(cols - j, 16),
-                  input + b * batch_stride + i * stride + j + 2 * stride);
-            }
-            __m512i row3_r = _mm512_setzero_si512();
-            if (i + 3 < rows) {
-              row3_r = _mm512_mask_loadu_epi32(
-                  _mm512_setzero_si512(), (__mmask16)simdgen_lanes_below(cols - j, 16),
-                  input + b * batch_stride + i * stride + j + 3 * stride);
-            }
-            __m512i row4_r = _mm512_setzero_si512();
-            if (i + 4 < rows) {
-              row4_r = _mm512_mask_loadu_epi32(
-                  _mm512_setzero_si512(), (__mmask16)simdgen_lanes_below(cols - j, 16),
-                  input + b * batch_stride + i * stride + j + 4 * stride);
-            }
-            __m512i row5_r = _mm512_setzero_si512();
-            if (i + 5 < rows) {
-              row5_r = _mm512_mask_loadu_epi32(
-                  _mm512_setzero_si512(), (__mmask16)simdgen_lanes_below(cols - j, 16),
-                  input + b * batch_stride + i * stride + j + 5 * stride);
-            }
-            __m512i row6_r = _mm512_setzero_si512();
-            if (i + 6 < rows) {
-              row6_r = _mm512_mask_loadu_epi32(
-                  _mm512_setzero_si512(), (__mmask16)simdgen_lanes_below(cols - j, 16),
-                  input + b * batch_stride + i * stride + j + 6 * stride);
-            }
-            __m512i row7_r = _mm512_setzero_si512();
-            if (i + 7 < rows) {
-              row7_r = _mm512_mask_loadu_epi32(
-                  _mm512_setzero_si512(), (__mmask16)simdgen_lanes_below(cols - j, 16),
-                  input + b * batch_stride + i * stride + j + 7 * stride);
-            }
-            __m512i row8_r = _mm512_setzero_si512();
-            if (i + 8 < rows) {
-              row8_r = _mm512_mask_loadu_epi32(
-                  _mm512_setzero_si512(), (__mmask16)simdgen_lanes_below(cols - j, 16),
-                  input + b * batch_stride + i * stride + j + 8 * stride);
-            }
-            __m512i row9_r = _mm512_setzero_si512();
-            if (i + 9 < rows) {
-              row9_r = _mm512_mask_loadu_epi32(
-                  _mm512_setzero_si512(), (__mmask16)simdgen_lanes_below(cols - j, 16),
-                  input + b * batch_stride + i * stride + j + 9 * stride);
-            }
-            __m512i row10_r = _mm512_setzero_si512();
-            if (i + 10 < rows) {
-              row10_r = _mm512_mask_loadu_epi32(
-                  _mm512_setzero_si512(), (__mmask16)simdgen_lanes_below(cols - j, 16),
-                  input + b * batch_stride + i * stride + j + 10 * stride);
-            }
-            __m512i row11_r = _mm512_setzero_si512();
-            if (i + 11 < rows) {
-              row11_r = _mm512_mask_loadu_epi32(
-                  _mm512_setzero_si512(), (__mmask16)simdgen_lanes_below(cols - j, 16),
-                  input + b * batch_stride + i * stride + j + 11 * stride);
-            }
-            __m512i row12_r = _mm512_setzero_si512();
-            if (i + 12 < rows) {
-              row12_r = _mm512_mask_loadu_epi32(
-                  _mm512_setzero_si512(), (__mmask16)simdgen_lanes_below(cols - j, 16),
-                  input + b * batch_stride + i * stride + j + 12 * stride);
-            }
-            __m512i row13_r = _mm512_setzero_si512();
-            if (i + 13 < rows) {
-              row13_r = _mm512_mask_loadu_epi32(
-                  _mm512_setzero_si512(), (__mmask16)simdgen_lanes_below(cols - j, 16),
-                  input + b * batch_stride + i * stride + j + 13 * stride);
-            }
-            __m512i row14_r = _mm512_setzero_si512();
-            if (i + 14 < rows) {
-              row14_r = _mm512_mask_loadu_epi32(
-                  _mm512_setzero_si512(), (__mmask16)simdgen_lanes_below(cols - j, 16),
-                  input + b * batch_stride + i * stride + j + 14 * stride);
-            }
-            __m512i row15_r = _mm512_setzero_si512();
-            if (i + 15 < rows) {
-              row15_r = _mm512_mask_loadu_epi32(
-                  _mm512_setzero_si512(), (__mmask16)simdgen_lanes_below(cols - j, 16),
-                  input + b * batch_stride + i * stride + j + 15 * stride);
-            }
-            // stage 1: interleave 32-bit lanes of row pairs (unpacklo/hi_epi32)
-            __m512i t1_0_r = _mm512_unpacklo_epi32(row0_r, row1_r);
-            __m512i t1_1_r = _mm512_unpackhi_epi32(row0_r, row1_r);
-            __m512i t1_2_r = _mm512_unpacklo_epi32(row2_r, row3_r);
-            __m512i t1_3_r = _mm512_unpackhi_epi32(row2_r, row3_r);
-            __m512i t1_4_r = _mm512_unpacklo_epi32(row4_r, row5_r);
-            __m512i t1_5_r = _mm512_unpackhi_epi32(row4_r, row5_r);
-            __m512i t1_6_r = _mm512_unpacklo_epi32(row6_r, row7_r);
-            __m512i t1_7_r = _mm512_unpackhi_epi32(row6_r, row7_r);
-            __m512i t1_8_r = _mm512_unpacklo_epi32(row8_r, row9_r);
-            __m512i t1_9_r = _mm512_unpackhi_epi32(row8_r, row9_r);
-            __m512i t1_10_r = _mm512_unpacklo_epi32(row10_r, row11_r);
-            __m512i t1_11_r = _mm512_unpackhi_epi32(row10_r, row11_r);
-            __m512i t1_12_r = _mm512_unpacklo_epi32(row12_r, row13_r);
-            __m512i t1_13_r = _mm512_unpackhi_epi32(row12_r, row13_r);
-            __m512i t1_14_r = _mm512_unpacklo_epi32(row14_r, row15_r);
-            __m512i t1_15_r = _mm512_unpackhi_epi32(row14_r, row15_r);
-            // stage 2: interleave 64-bit lanes (unpacklo/hi_epi64)
-            __m512i t2_0_r = _mm512_unpacklo_epi64(t1_0_r, t1_2_r);
-            __m512i t2_1_r = _mm512_unpackhi_epi64(t1_0_r, t1_2_r);
-            __m512i t2_2_r = _mm512_unpacklo_epi64(t1_1_r, t1_3_r);
-            __m512i t2_3_r = _mm512_unpackhi_epi64(t1_1_r, t1_3_r);
-            __m512i t2_4_r = _mm512_unpacklo_epi64(t1_4_r, t1_6_r);
-            __m512i t2_5_r = _mm512_unpackhi_epi64(t1_4_r, t1_6_r);
-            __m512i t2_6_r = _mm512_unpacklo_epi64(t1_5_r, t1_7_r);
-            __m512i t2_7_r = _mm512_unpackhi_epi64(t1_5_r, t1_7_r);
-            __m512i t2_8_r = _mm512_unpacklo_epi64(t1_8_r, t1_10_r);
-            __m512i t2_9_r = _mm512_unpackhi_epi64(t1_8_r, t1_10_r);
-            __m512i t2_10_r = _mm512_unpacklo_epi64(t1_9_r, t1_11_r);
-            __m512i t2_11_r = _mm512_unpackhi_epi64(t1_9_r, t1_11_r);
-            __m512i t2_12_r = _mm512_unpacklo_epi64(t1_12_r, t1_14_r);
-            __m512i t2_13_r = _mm512_unpackhi_epi64(t1_12_r, t1_14_r);
-            __m512i t2_14_r = _mm512_unpacklo_epi64(t1_13_r, t1_15_r);
-            __m512i t2_15_r = _mm512_unpackhi_epi64(t1_13_r, t1_15_r);
-            // stage 3: gather 128-bit blocks (shuffle_i32x4 0x88 / 0xDD)
-            __m512i t3_0_r = _mm512_shuffle_i32x4(t2_0_r, t2_4_r, 0x88);
-            __m512i t3_4_r = _mm512_shuffle_i32x4(t2_0_r, t2_4_r, 0xDD);
-            __m512i t3_1_r = _mm512_shuffle_i32x4(t2_1_r, t2_5_r, 0x88);
-            __m512i t3_5_r = _mm512_shuffle_i32x4(t2_1_r, t2_5_r, 0xDD);
-            __m512i t3_2_r = _mm512_shuffle_i32x4(t2_2_r, t2_6_r, 0x88);
-            __m512i t3_6_r = _mm512_shuffle_i32x4(t2_2_r, t2_6_r, 0xDD);
-            __m512i t3_3_r = _mm512_shuffle_i32x4(t2_3_r, t2_7_r, 0x88);
-            __m512i t3_7_r = _mm512_shuffle_i32x4(t2_3_r, t2_7_r, 0xDD);
-            __m512i t3_8_r = _mm512_shuffle_i32x4(t2_8_r, t2_12_r, 0x88);
-            __m512i t3_12_r = _mm512_shuffle_i32x4(t2_8_r, t2_12_r, 0xDD);
-            __m512i t3_9_r = _mm512_shuffle_i32x4(t2_9_r, t2_13_r, 0x88);
-            __m512i t3_13_r = _mm512_shuffle_i32x4(t2_9_r, t2_13_r, 0xDD);
-            __m512i t3_10_r = _mm512_shuffle_i32x4(t2_10_r, t2_14_r, 0x88);
-            __m512i t3_14_r = _mm512_shuffle_i32x4(t2_10_r, t2_14_r, 0xDD);
-            __m512i t3_11_r = _mm512_shuffle_i32x4(t2_11_r, t2_15_r, 0x88);
-            __m512i t3_15_r = _mm512_shuffle_i32x4(t2_11_r, t2_15_r, 0xDD);
-            // stage 4: gather 256-bit halves (shuffle_i32x4 0x88 / 0xDD)
-            __m512i col0_r = _mm512_shuffle_i32x4(t3_0_r, t3_8_r, 0x88);
-            __m512i col8_r = _mm512_shuffle_i32x4(t3_0_r, t3_8_r, 0xDD);
-            __m512i col1_r = _mm512_shuffle_i32x4(t3_1_r, t3_9_r, 0x88);
-            __m512i col9_r = _mm512_shuffle_i32x4(t3_1_r, t3_9_r, 0xDD);
-            __m512i col2_r = _mm512_shuffle_i32x4(t3_2_r, t3_10_r, 0x88);
-            __m512i col10_r = _mm512_shuffle_i32x4(t3_2_r, t3_10_r, 0xDD);
-            __m512i col3_r = _mm512_shuffle_i32x4(t3_3_r, t3_11_r, 0x88);
-            __m512i col11_r = _mm512_shuffle_i32x4(t3_3_r, t3_11_r, 0xDD);
-            __m512i col4_r = _mm512_shuffle_i32x4(t3_4_r, t3_12_r, 0x88);
-            __m512i col12_r = _mm512_shuffle_i32x4(t3_4_r, t3_12_r, 0xDD);
-            __m512i col5_r = _mm512_shuffle_i32x4(t3_5_r, t3_13_r, 0x88);
-            __m512i col13_r = _mm512_shuffle_i32x4(t3_5_r, t3_13_r, 0xDD);
-            __m512i col6_r = _mm512_shuffle_i32x4(t3_6_r, t3_14_r, 0x88);
-            __m512i col14_r = _mm512_shuffle_i32x4(t3_6_r, t3_14_r, 0xDD);
-            __m512i col7_r = _mm512_shuffle_i32x4(t3_7_r, t3_15_r, 0x88);
-            __m512i col15_r = _mm512_shuffle_i32x4(t3_7_r, t3_15_r, 0xDD);
-            if (j < cols) {
-              _mm512_mask_storeu_epi32(output + b * out_batch_stride + i + j * out_stride,
-                                       (__mmask16)simdgen_lanes_below(rows - i, 16), col0_r);
-            }
-            if (j + 1 < cols) {
-              _mm512_mask_storeu_epi32(
-                  output + b * out_batch_stride + i + j * out_stride + out_stride,
-                  (__mmask16)simdgen_lanes_below(rows - i, 16), col1_r);
-            }
-            if (j + 2 < cols) {
-              _mm512_mask_storeu_epi32(
-                  output + b * out_batch_stride + i + j * out_stride + 2 * out_stride,
-                  (__mmask16)simdgen_lanes_below(rows - i, 16), col2_r);
-            }
-            if (j + 3 < cols) {
-              _mm512_mask_storeu_epi32(
-                  output + b * out_batch_stride + i + j * out_stride + 3 * out_stride,
-                  (__mmask16)simdgen_lanes_below(rows - i, 16), col3_r);
-            }
-            if (j + 4 < cols) {
-              _mm512_mask_storeu_epi32(
-                  output + b * out_batch_stride + i + j * out_stride + 4 * out_stride,
-                  (__mmask16)simdgen_lanes_below(rows - i, 16), col4_r);
-            }
-            if (j + 5 < cols) {
-              _mm512_mask_storeu_epi32(
-                  output + b * out_batch_stride + i + j * out_stride + 5 * out_stride,
-                  (__mmask16)simdgen_lanes_below(rows - i, 16), col5_r);
-            }
-            if (j + 6 < cols) {
-              _mm512_mask_storeu_epi32(
-                  output + b * out_batch_stride + i + j * out_stride + 6 * out_stride,
-                  (__mmask16)simdgen_lanes_below(rows - i, 16), col6_r);
-            }
-            if (j + 7 < cols) {
-              _mm512_mask_storeu_epi32(
-                  output + b * out_batch_stride + i + j * out_stride + 7 * out_stride,
-                  (__mmask16)simdgen_lanes_below(rows - i, 16), col7_r);
-            }
-            if (j + 8 < cols) {
-              _mm512_mask_storeu_epi32(
-                  output + b * out_batch_stride + i + j * out_stride + 8 * out_stride,
-                  (__mmask16)simdgen_lanes_below(rows - i, 16), col8_r);
-            }
-            if (j + 9 < cols) {
-              _mm512_mask_storeu_epi32(
-                  output + b * out_batch_stride + i + j * out_stride + 9 * out_stride,
-                  (__mmask16)simdgen_lanes_below(rows - i, 16), col9_r);
-            }
-            if (j + 10 < cols) {
-              _mm512_mask_storeu_epi32(
-                  output + b * out_batch_stride + i + j * out_stride + 10 * out_stride,
-                  (__mmask16)simdgen_lanes_below(rows - i, 16), col10_r);
-            }
-            if (j + 11 < cols) {
-              _mm512_mask_storeu_epi32(
-                  output + b * out_batch_stride + i + j * out_stride + 11 * out_stride,
-                  (__mmask16)simdgen_lanes_below(rows - i, 16), col11_r);
-            }
-            if (j + 12 < cols) {
-              _mm512_mask_storeu_epi32(
-                  output + b * out_batch_stride + i + j * out_stride + 12 * out_stride,
-                  (__mmask16)simdgen_lanes_below(rows - i, 16), col12_r);
-            }
-            if (j + 13 < cols) {
-              _mm512_mask_storeu_epi32(
-                  output + b * out_batch_stride + i + j * out_stride + 13 * out_stride,
-                  (__mmask16)simdgen_lanes_below(rows - i, 16), col13_r);
-            }
-            if (j + 14 < cols) {
-              _mm512_mask_storeu_epi32(
-                  output + b * out_batch_stride + i + j * out_stride + 14 * out_stride,
-                  (__mmask16)simdgen_lanes_below(rows - i, 16), col14_r);
-            }
-            if (j + 15 < cols) {
-              _mm512_mask_storeu_epi32(
-                  output + b * out_batch_stride + i + j * out_stride + 15 * out_stride,
-                  (__mmask16)simdgen_lanes_below(rows - i, 16), col15_r);
-            }
+          // the rest: one partial vector
+          if (k < cols) {
+            __m512i v_tail = _mm512_mask_loadu_epi32(
+                _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(cols - k)),
+                input + b * batch_stride + k);
+            _mm512_mask_storeu_epi32(output + b * out_batch_stride + k,
+                                     (__mmask16)_bzhi_u32(~0u, (unsigned)(cols - k)), v_tail);
           }
         }
-        // the last columns of the matrix: partial tiles
-        if (j < j_end) {
-          // partial tiles down the column
-          int64_t i = ib;
-          for (; i < i_end; i += 16) {
-            __m512i row0_c = _mm512_setzero_si512();
-            if (i < rows) {
-              row0_c = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                               (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                               input + b * batch_stride + i * stride + j);
+        if (out_stride != 1) {
+          int64_t i0 = 0;
+          // strided output: one element at a time
+          int64_t c = 0;
+          for (; c < cols; ++c) {
+            uint32_t x = (uint32_t)input[b * batch_stride + c + i0 * stride];
+            output[b * out_batch_stride + c * out_stride + i0] = (int32_t)x;
+          }
+        }
+      }
+      if (rows != 1) {
+        // row blocks of 128 x 128 elements (cache blocking)
+        int64_t ib = 0;
+        for (; ib < rows; ib += 128) {
+          int64_t i_end = ib + 128 < rows ? ib + 128 : rows;
+          // column blocks
+          int64_t jb = 0;
+          for (; jb < cols; jb += 128) {
+            int64_t j_end = jb + 128 < cols ? jb + 128 : cols;
+            int64_t j = jb;
+            // tile columns of the block
+            for (; j + 16 <= j_end; j += 16) {
+              int64_t i = ib;
+              // whole tiles down the column
+              for (; i + 16 <= i_end; i += 16) {
+                int64_t in_step = simdgen_opaque(stride);
+                int64_t out_step = simdgen_opaque(out_stride);
+                __m512i row0 =
+                    _mm512_loadu_si512((const void*)(input + b * batch_stride + i * in_step + j));
+                __m512i row1 = _mm512_loadu_si512(
+                    (const void*)(input + b * batch_stride + i * in_step + in_step + j));
+                __m512i row2 = _mm512_loadu_si512(
+                    (const void*)(input + b * batch_stride + i * in_step + 2 * in_step + j));
+                __m512i row3 = _mm512_loadu_si512(
+                    (const void*)(input + b * batch_stride + i * in_step + 3 * in_step + j));
+                __m512i row4 = _mm512_loadu_si512(
+                    (const void*)(input + b * batch_stride + i * in_step + 4 * in_step + j));
+                __m512i row5 = _mm512_loadu_si512(
+                    (const void*)(input + b * batch_stride + i * in_step + 5 * in_step + j));
+                __m512i row6 = _mm512_loadu_si512(
+                    (const void*)(input + b * batch_stride + i * in_step + 6 * in_step + j));
+                __m512i row7 = _mm512_loadu_si512(
+                    (const void*)(input + b * batch_stride + i * in_step + 7 * in_step + j));
+                __m512i row8 = _mm512_loadu_si512(
+                    (const void*)(input + b * batch_stride + i * in_step + 8 * in_step + j));
+                __m512i row9 = _mm512_loadu_si512(
+                    (const void*)(input + b * batch_stride + i * in_step + 9 * in_step + j));
+                __m512i row10 = _mm512_loadu_si512(
+                    (const void*)(input + b * batch_stride + i * in_step + 10 * in_step + j));
+                __m512i row11 = _mm512_loadu_si512(
+                    (const void*)(input + b * batch_stride + i * in_step + 11 * in_step + j));
+                __m512i row12 = _mm512_loadu_si512(
+                    (const void*)(input + b * batch_stride + i * in_step + 12 * in_step + j));
+                __m512i row13 = _mm512_loadu_si512(
+                    (const void*)(input + b * batch_stride + i * in_step + 13 * in_step + j));
+                __m512i row14 = _mm512_loadu_si512(
+                    (const void*)(input + b * batch_stride + i * in_step + 14 * in_step + j));
+                __m512i row15 = _mm512_loadu_si512(
+                    (const void*)(input + b * batch_stride + i * in_step + 15 * in_step + j));
+                // stage 1: interleave 32-bit lanes of row pairs (unpacklo/hi_epi32)
+                __m512i t1_0 = _mm512_unpacklo_epi32(row0, row1);
+                __m512i t1_1 = _mm512_unpackhi_epi32(row0, row1);
+                __m512i t1_2 = _mm512_unpacklo_epi32(row2, row3);
+                __m512i t1_3 = _mm512_unpackhi_epi32(row2, row3);
+                __m512i t1_4 = _mm512_unpacklo_epi32(row4, row5);
+                __m512i t1_5 = _mm512_unpackhi_epi32(row4, row5);
+                __m512i t1_6 = _mm512_unpacklo_epi32(row6, row7);
+                __m512i t1_7 = _mm512_unpackhi_epi32(row6, row7);
+                __m512i t1_8 = _mm512_unpacklo_epi32(row8, row9);
+                __m512i t1_9 = _mm512_unpackhi_epi32(row8, row9);
+                __m512i t1_10 = _mm512_unpacklo_epi32(row10, row11);
+                __m512i t1_11 = _mm512_unpackhi_epi32(row10, row11);
+                __m512i t1_12 = _mm512_unpacklo_epi32(row12, row13);
+                __m512i t1_13 = _mm512_unpackhi_epi32(row12, row13);
+                __m512i t1_14 = _mm512_unpacklo_epi32(row14, row15);
+                __m512i t1_15 = _mm512_unpackhi_epi32(row14, row15);
+                //   t1_0: 0 16 1 17 4 20 5 21 8 24 9 25 12 28 13 29
+                //   t1_1: 2 18 3 19 6 22 7 23 10 26 11 27 14 30 15 31
+                //   t1_2: 32 48 33 49 36 52 37 53 40 56 41 57 44 60 45 61
+                //   t1_3: 34 50 35 51 38 54 39 55 42 58 43 59 46 62 47 63
+                //   t1_4: 64 80 65 81 68 84 69 85 72 88 73 89 76 92 77 93
+                //   t1_5: 66 82 67 83 70 86 71 87 74 90 75 91 78 94 79 95
+                //   t1_6: 96 112 97 113 100 116 101 117 104 120 105 121 108 124 109 125
+                //   t1_7: 98 114 99 115 102 118 103 119 106 122 107 123 110 126 111 127
+                //   t1_8: 128 144 129 145 132 148 133 149 136 152 137 153 140 156 141 157
+                //   t1_9: 130 146 131 147 134 150 135 151 138 154 139 155 142 158 143 159
+                //   t1_10: 160 176 161 177 164 180 165 181 168 184 169 185 172 188 173 189
+                //   t1_11: 162 178 163 179 166 182 167 183 170 186 171 187 174 190 175 191
+                //   t1_12: 192 208 193 209 196 212 197 213 200 216 201 217 204 220 205 221
+                //   t1_13: 194 210 195 211 198 214 199 215 202 218 203 219 206 222 207 223
+                //   t1_14: 224 240 225 241 228 244 229 245 232 248 233 249 236 252 237 253
+                //   t1_15: 226 242 227 243 230 246 231 247 234 250 235 251 238 254 239 255
+                // stage 2: interleave 64-bit lanes (unpacklo/hi_epi64)
+                __m512i t2_0 = _mm512_unpacklo_epi64(t1_0, t1_2);
+                __m512i t2_1 = _mm512_unpackhi_epi64(t1_0, t1_2);
+                __m512i t2_2 = _mm512_unpacklo_epi64(t1_1, t1_3);
+                __m512i t2_3 = _mm512_unpackhi_epi64(t1_1, t1_3);
+                __m512i t2_4 = _mm512_unpacklo_epi64(t1_4, t1_6);
+                __m512i t2_5 = _mm512_unpackhi_epi64(t1_4, t1_6);
+                __m512i t2_6 = _mm512_unpacklo_epi64(t1_5, t1_7);
+                __m512i t2_7 = _mm512_unpackhi_epi64(t1_5, t1_7);
+                __m512i t2_8 = _mm512_unpacklo_epi64(t1_8, t1_10);
+                __m512i t2_9 = _mm512_unpackhi_epi64(t1_8, t1_10);
+                __m512i t2_10 = _mm512_unpacklo_epi64(t1_9, t1_11);
+                __m512i t2_11 = _mm512_unpackhi_epi64(t1_9, t1_11);
+                __m512i t2_12 = _mm512_unpacklo_epi64(t1_12, t1_14);
+                __m512i t2_13 = _mm512_unpackhi_epi64(t1_12, t1_14);
+                __m512i t2_14 = _mm512_unpacklo_epi64(t1_13, t1_15);
+                __m512i t2_15 = _mm512_unpackhi_epi64(t1_13, t1_15);
+                //   t2_0: 0 16 32 48 4 20 36 52 8 24 40 56 12 28 44 60
+                //   t2_1: 1 17 33 49 5 21 37 53 9 25 41 57 13 29 45 61
+                //   t2_2: 2 18 34 50 6 22 38 54 10 26 42 58 14 30 46 62
+                //   t2_3: 3 19 35 51 7 23 39 55 11 27 43 59 15 31 47 63
+                //   t2_4: 64 80 96 112 68 84 100 116 72 88 104 120 76 92 108 124
+                //   t2_5: 65 81 97 113 69 85 101 117 73 89 105 121 77 93 109 125
+                //   t2_6: 66 82 98 114 70 86 102 118 74 90 106 122 78 94 110 126
+                //   t2_7: 67 83 99 115 71 87 103 119 75 91 107 123 79 95 111 127
+                //   t2_8: 128 144 160 176 132 148 164 180 136 152 168 184 140 156 172 188
+                //   t2_9: 129 145 161 177 133 149 165 181 137 153 169 185 141 157 173 189
+                //   t2_10: 130 146 162 178 134 150 166 182 138 154 170 186 142 158 174 190
+                //   t2_11: 131 147 163 179 135 151 167 183 139 155 171 187 143 159 175 191
+                //   t2_12: 192 208 224 240 196 212 228 244 200 216 232 248 204 220 236 252
+                //   t2_13: 193 209 225 241 197 213 229 245 201 217 233 249 205 221 237 253
+                //   t2_14: 194 210 226 242 198 214 230 246 202 218 234 250 206 222 238 254
+                //   t2_15: 195 211 227 243 199 215 231 247 203 219 235 251 207 223 239 255
+                // stage 3: gather 128-bit blocks (shuffle_i32x4 0x88 / 0xDD)
+                __m512i t3_0 = _mm512_shuffle_i32x4(t2_0, t2_4, 0x88);
+                __m512i t3_4 = _mm512_shuffle_i32x4(t2_0, t2_4, 0xDD);
+                __m512i t3_1 = _mm512_shuffle_i32x4(t2_1, t2_5, 0x88);
+                __m512i t3_5 = _mm512_shuffle_i32x4(t2_1, t2_5, 0xDD);
+                __m512i t3_2 = _mm512_shuffle_i32x4(t2_2, t2_6, 0x88);
+                __m512i t3_6 = _mm512_shuffle_i32x4(t2_2, t2_6, 0xDD);
+                __m512i t3_3 = _mm512_shuffle_i32x4(t2_3, t2_7, 0x88);
+                __m512i t3_7 = _mm512_shuffle_i32x4(t2_3, t2_7, 0xDD);
+                __m512i t3_8 = _mm512_shuffle_i32x4(t2_8, t2_12, 0x88);
+                __m512i t3_12 = _mm512_shuffle_i32x4(t2_8, t2_12, 0xDD);
+                __m512i t3_9 = _mm512_shuffle_i32x4(t2_9, t2_13, 0x88);
+                __m512i t3_13 = _mm512_shuffle_i32x4(t2_9, t2_13, 0xDD);
+                __m512i t3_10 = _mm512_shuffle_i32x4(t2_10, t2_14, 0x88);
+                __m512i t3_14 = _mm512_shuffle_i32x4(t2_10, t2_14, 0xDD);
+                __m512i t3_11 = _mm512_shuffle_i32x4(t2_11, t2_15, 0x88);
+                __m512i t3_15 = _mm512_shuffle_i32x4(t2_11, t2_15, 0xDD);
+                //   t3_0: 0 16 32 48 8 24 40 56 64 80 96 112 72 88 104 120
+                //   t3_4: 4 20 36 52 12 28 44 60 68 84 100 116 76 92 108 124
+                //   t3_1: 1 17 33 49 9 25 41 57 65 81 97 113 73 89 105 121
+                //   t3_5: 5 21 37 53 13 29 45 61 69 85 101 117 77 93 109 125
+                //   t3_2: 2 18 34 50 10 26 42 58 66 82 98 114 74 90 106 122
+                //   t3_6: 6 22 38 54 14 30 46 62 70 86 102 118 78 94 110 126
+                //   t3_3: 3 19 35 51 11 27 43 59 67 83 99 115 75 91 107 123
+                //   t3_7: 7 23 39 55 15 31 47 63 71 87 103 119 79 95 111 127
+                //   t3_8: 128 144 160 176 136 152 168 184 192 208 224 240 200 216 232 248
+                //   t3_12: 132 148 164 180 140 156 172 188 196 212 228 244 204 220 236 252
+                //   t3_9: 129 145 161 177 137 153 169 185 193 209 225 241 201 217 233 249
+                //   t3_13: 133 149 165 181 141 157 173 189 197 213 229 245 205 221 237 253
+                //   t3_10: 130 146 162 178 138 154 170 186 194 210 226 242 202 218 234 250
+                //   t3_14: 134 150 166 182 142 158 174 190 198 214 230 246 206 222 238 254
+                //   t3_11: 131 147 163 179 139 155 171 187 195 211 227 243 203 219 235 251
+                //   t3_15: 135 151 167 183 143 159 175 191 199 215 231 247 207 223 239 255
+                // stage 4: gather 256-bit halves (shuffle_i32x4 0x88 / 0xDD)
+                __m512i col0 = _mm512_shuffle_i32x4(t3_0, t3_8, 0x88);
+                __m512i col8 = _mm512_shuffle_i32x4(t3_0, t3_8, 0xDD);
+                __m512i col1 = _mm512_shuffle_i32x4(t3_1, t3_9, 0x88);
+                __m512i col9 = _mm512_shuffle_i32x4(t3_1, t3_9, 0xDD);
+                __m512i col2 = _mm512_shuffle_i32x4(t3_2, t3_10, 0x88);
+                __m512i col10 = _mm512_shuffle_i32x4(t3_2, t3_10, 0xDD);
+                __m512i col3 = _mm512_shuffle_i32x4(t3_3, t3_11, 0x88);
+                __m512i col11 = _mm512_shuffle_i32x4(t3_3, t3_11, 0xDD);
+                __m512i col4 = _mm512_shuffle_i32x4(t3_4, t3_12, 0x88);
+                __m512i col12 = _mm512_shuffle_i32x4(t3_4, t3_12, 0xDD);
+                __m512i col5 = _mm512_shuffle_i32x4(t3_5, t3_13, 0x88);
+                __m512i col13 = _mm512_shuffle_i32x4(t3_5, t3_13, 0xDD);
+                __m512i col6 = _mm512_shuffle_i32x4(t3_6, t3_14, 0x88);
+                __m512i col14 = _mm512_shuffle_i32x4(t3_6, t3_14, 0xDD);
+                __m512i col7 = _mm512_shuffle_i32x4(t3_7, t3_15, 0x88);
+                __m512i col15 = _mm512_shuffle_i32x4(t3_7, t3_15, 0xDD);
+                //   col0: 0 16 32 48 64 80 96 112 128 144 160 176 192 208 224 240
+                //   col8: 8 24 40 56 72 88 104 120 136 152 168 184 200 216 232 248
+                //   col1: 1 17 33 49 65 81 97 113 129 145 161 177 193 209 225 241
+                //   col9: 9 25 41 57 73 89 105 121 137 153 169 185 201 217 233 249
+                //   col2: 2 18 34 50 66 82 98 114 130 146 162 178 194 210 226 242
+                //   col10: 10 26 42 58 74 90 106 122 138 154 170 186 202 218 234 250
+                //   col3: 3 19 35 51 67 83 99 115 131 147 163 179 195 211 227 243
+                //   col11: 11 27 43 59 75 91 107 123 139 155 171 187 203 219 235 251
+                //   col4: 4 20 36 52 68 84 100 116 132 148 164 180 196 212 228 244
+                //   col12: 12 28 44 60 76 92 108 124 140 156 172 188 204 220 236 252
+                //   col5: 5 21 37 53 69 85 101 117 133 149 165 181 197 213 229 245
+                //   col13: 13 29 45 61 77 93 109 125 141 157 173 189 205 221 237 253
+                //   col6: 6 22 38 54 70 86 102 118 134 150 166 182 198 214 230 246
+                //   col14: 14 30 46 62 78 94 110 126 142 158 174 190 206 222 238 254
+                //   col7: 7 23 39 55 71 87 103 119 135 151 167 183 199 215 231 247
+                //   col15: 15 31 47 63 79 95 111 127 143 159 175 191 207 223 239 255
+                _mm512_storeu_si512((void*)(output + b * out_batch_stride + i + j * out_step),
+                                    col0);
+                _mm512_storeu_si512(
+                    (void*)(output + b * out_batch_stride + i + j * out_step + out_step), col1);
+                _mm512_storeu_si512(
+                    (void*)(output + b * out_batch_stride + i + j * out_step + 2 * out_step), col2);
+                _mm512_storeu_si512(
+                    (void*)(output + b * out_batch_stride + i + j * out_step + 3 * out_step), col3);
+                _mm512_storeu_si512(
+                    (void*)(output + b * out_batch_stride + i + j * out_step + 4 * out_step), col4);
+                _mm512_storeu_si512(
+                    (void*)(output + b * out_batch_stride + i + j * out_step + 5 * out_step), col5);
+                _mm512_storeu_si512(
+                    (void*)(output + b * out_batch_stride + i + j * out_step + 6 * out_step), col6);
+                _mm512_storeu_si512(
+                    (void*)(output + b * out_batch_stride + i + j * out_step + 7 * out_step), col7);
+                _mm512_storeu_si512(
+                    (void*)(output + b * out_batch_stride + i + j * out_step + 8 * out_step), col8);
+                _mm512_storeu_si512(
+                    (void*)(output + b * out_batch_stride + i + j * out_step + 9 * out_step), col9);
+                _mm512_storeu_si512(
+                    (void*)(output + b * out_batch_stride + i + j * out_step + 10 * out_step),
+                    col10);
+                _mm512_storeu_si512(
+                    (void*)(output + b * out_batch_stride + i + j * out_step + 11 * out_step),
+                    col11);
+                _mm512_storeu_si512(
+                    (void*)(output + b * out_batch_stride + i + j * out_step + 12 * out_step),
+                    col12);
+                _mm512_storeu_si512(
+                    (void*)(output + b * out_batch_stride + i + j * out_step + 13 * out_step),
+                    col13);
+                _mm512_storeu_si512(
+                    (void*)(output + b * out_batch_stride + i + j * out_step + 14 * out_step),
+                    col14);
+                _mm512_storeu_si512(
+                    (void*)(output + b * out_batch_stride + i + j * out_step + 15 * out_step),
+                    col15);
+              }
+              // the last rows of the matrix: a partial tile
+              if (i < i_end) {
+                __m512i row0_r = _mm512_setzero_si512();
+                if (i < rows) {
+                  row0_r = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
+                                                   (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                                   input + b * batch_stride + i * stride + j);
+                }
+                __m512i row1_r = _mm512_setzero_si512();
+                if (i + 1 < rows) {
+                  row1_r = _mm512_mask_loadu_epi32(
+                      _mm512_setzero_si512(), (__mmask16)simdgen_lanes_below(cols - j, 16),
+                      input + b * batch_stride + i * stride + j + stride);
+                }
+                __m512i row2_r = _mm512_setzero_si512();
+                if (i + 2 < rows) {
+                  row2_r = _mm512_mask_loadu_epi32(
+                      _mm512_setzero_si512(), (__mmask16)simdgen_lanes_below(cols - j, 16),
+                      input + b * batch_stride + i * stride + j + 2 * stride);
+                }
+                __m512i row3_r = _mm512_setzero_si512();
+                if (i + 3 < rows) {
+                  row3_r = _mm512_mask_loadu_epi32(
+                      _mm512_setzero_si512(), (__mmask16)simdgen_lanes_below(cols - j, 16),
+                      input + b * batch_stride + i * stride + j + 3 * stride);
+                }
+                __m512i row4_r = _mm512_setzero_si512();
+                if (i + 4 < rows) {
+                  row4_r = _mm512_mask_loadu_epi32(
+                      _mm512_setzero_si512(), (__mmask16)simdgen_lanes_below(cols - j, 16),
+                      input + b * batch_stride + i * stride + j + 4 * stride);
+                }
+                __m512i row5_r = _mm512_setzero_si512();
+                if (i + 5 < rows) {
+                  row5_r = _mm512_mask_loadu_epi32(
+                      _mm512_setzero_si512(), (__mmask16)simdgen_lanes_below(cols - j, 16),
+                      input + b * batch_stride + i * stride + j + 5 * stride);
+                }
+                __m512i row6_r = _mm512_setzero_si512();
+                if (i + 6 < rows) {
+                  row6_r = _mm512_mask_loadu_epi32(
+                      _mm512_setzero_si512(), (__mmask16)simdgen_lanes_below(cols - j, 16),
+                      input + b * batch_stride + i * stride + j + 6 * stride);
+                }
+                __m512i row7_r = _mm512_setzero_si512();
+                if (i + 7 < rows) {
+                  row7_r = _mm512_mask_loadu_epi32(
+                      _mm512_setzero_si512(), (__mmask16)simdgen_lanes_below(cols - j, 16),
+                      input + b * batch_stride + i * stride + j + 7 * stride);
+                }
+                __m512i row8_r = _mm512_setzero_si512();
+                if (i + 8 < rows) {
+                  row8_r = _mm512_mask_loadu_epi32(
+                      _mm512_setzero_si512(), (__mmask16)simdgen_lanes_below(cols - j, 16),
+                      input + b * batch_stride + i * stride + j + 8 * stride);
+                }
+                __m512i row9_r = _mm512_setzero_si512();
+                if (i + 9 < rows) {
+                  row9_r = _mm512_mask_loadu_epi32(
+                      _mm512_setzero_si512(), (__mmask16)simdgen_lanes_below(cols - j, 16),
+                      input + b * batch_stride + i * stride + j + 9 * stride);
+                }
+                __m512i row10_r = _mm512_setzero_si512();
+                if (i + 10 < rows) {
+                  row10_r = _mm512_mask_loadu_epi32(
+                      _mm512_setzero_si512(), (__mmask16)simdgen_lanes_below(cols - j, 16),
+                      input + b * batch_stride + i * stride + j + 10 * stride);
+                }
+                __m512i row11_r = _mm512_setzero_si512();
+                if (i + 11 < rows) {
+                  row11_r = _mm512_mask_loadu_epi32(
+                      _mm512_setzero_si512(), (__mmask16)simdgen_lanes_below(cols - j, 16),
+                      input + b * batch_stride + i * stride + j + 11 * stride);
+                }
+                __m512i row12_r = _mm512_setzero_si512();
+                if (i + 12 < rows) {
+                  row12_r = _mm512_mask_loadu_epi32(
+                      _mm512_setzero_si512(), (__mmask16)simdgen_lanes_below(cols - j, 16),
+                      input + b * batch_stride + i * stride + j + 12 * stride);
+                }
+                __m512i row13_r = _mm512_setzero_si512();
+                if (i + 13 < rows) {
+                  row13_r = _mm512_mask_loadu_epi32(
+                      _mm512_setzero_si512(), (__mmask16)simdgen_lanes_below(cols - j, 16),
+                      input + b * batch_stride + i * stride + j + 13 * stride);
+                }
+                __m512i row14_r = _mm512_setzero_si512();
+                if (i + 14 < rows) {
+                  row14_r = _mm512_mask_loadu_epi32(
+                      _mm512_setzero_si512(), (__mmask16)simdgen_lanes_below(cols - j, 16),
+                      input + b * batch_stride + i * stride + j + 14 * stride);
+                }
+                __m512i row15_r = _mm512_setzero_si512();
+                if (i + 15 < rows) {
+                  row15_r = _mm512_mask_loadu_epi32(
+                      _mm512_setzero_si512(), (__mmask16)simdgen_lanes_below(cols - j, 16),
+                      input + b * batch_stride + i * stride + j + 15 * stride);
+                }
+                // stage 1: interleave 32-bit lanes of row pairs (unpacklo/hi_epi32)
+                __m512i t1_0_r = _mm512_unpacklo_epi32(row0_r, row1_r);
+                __m512i t1_1_r = _mm512_unpackhi_epi32(row0_r, row1_r);
+                __m512i t1_2_r = _mm512_unpacklo_epi32(row2_r, row3_r);
+                __m512i t1_3_r = _mm512_unpackhi_epi32(row2_r, row3_r);
+                __m512i t1_4_r = _mm512_unpacklo_epi32(row4_r, row5_r);
+                __m512i t1_5_r = _mm512_unpackhi_epi32(row4_r, row5_r);
+                __m512i t1_6_r = _mm512_unpacklo_epi32(row6_r, row7_r);
+                __m512i t1_7_r = _mm512_unpackhi_epi32(row6_r, row7_r);
+                __m512i t1_8_r = _mm512_unpacklo_epi32(row8_r, row9_r);
+                __m512i t1_9_r = _mm512_unpackhi_epi32(row8_r, row9_r);
+                __m512i t1_10_r = _mm512_unpacklo_epi32(row10_r, row11_r);
+                __m512i t1_11_r = _mm512_unpackhi_epi32(row10_r, row11_r);
+                __m512i t1_12_r = _mm512_unpacklo_epi32(row12_r, row13_r);
+                __m512i t1_13_r = _mm512_unpackhi_epi32(row12_r, row13_r);
+                __m512i t1_14_r = _mm512_unpacklo_epi32(row14_r, row15_r);
+                __m512i t1_15_r = _mm512_unpackhi_epi32(row14_r, row15_r);
+                // stage 2: interleave 64-bit lanes (unpacklo/hi_epi64)
+                __m512i t2_0_r = _mm512_unpacklo_epi64(t1_0_r, t1_2_r);
+                __m512i t2_1_r = _mm512_unpackhi_epi64(t1_0_r, t1_2_r);
+                __m512i t2_2_r = _mm512_unpacklo_epi64(t1_1_r, t1_3_r);
+                __m512i t2_3_r = _mm512_unpackhi_epi64(t1_1_r, t1_3_r);
+                __m512i t2_4_r = _mm512_unpacklo_epi64(t1_4_r, t1_6_r);
+                __m512i t2_5_r = _mm512_unpackhi_epi64(t1_4_r, t1_6_r);
+                __m512i t2_6_r = _mm512_unpacklo_epi64(t1_5_r, t1_7_r);
+                __m512i t2_7_r = _mm512_unpackhi_epi64(t1_5_r, t1_7_r);
+                __m512i t2_8_r = _mm512_unpacklo_epi64(t1_8_r, t1_10_r);
+                __m512i t2_9_r = _mm512_unpackhi_epi64(t1_8_r, t1_10_r);
+                __m512i t2_10_r = _mm512_unpacklo_epi64(t1_9_r, t1_11_r);
+                __m512i t2_11_r = _mm512_unpackhi_epi64(t1_9_r, t1_11_r);
+                __m512i t2_12_r = _mm512_unpacklo_epi64(t1_12_r, t1_14_r);
+                __m512i t2_13_r = _mm512_unpackhi_epi64(t1_12_r, t1_14_r);
+                __m512i t2_14_r = _mm512_unpacklo_epi64(t1_13_r, t1_15_r);
+                __m512i t2_15_r = _mm512_unpackhi_epi64(t1_13_r, t1_15_r);
+                // stage 3: gather 128-bit blocks (shuffle_i32x4 0x88 / 0xDD)
+                __m512i t3_0_r = _mm512_shuffle_i32x4(t2_0_r, t2_4_r, 0x88);
+                __m512i t3_4_r = _mm512_shuffle_i32x4(t2_0_r, t2_4_r, 0xDD);
+                __m512i t3_1_r = _mm512_shuffle_i32x4(t2_1_r, t2_5_r, 0x88);
+                __m512i t3_5_r = _mm512_shuffle_i32x4(t2_1_r, t2_5_r, 0xDD);
+                __m512i t3_2_r = _mm512_shuffle_i32x4(t2_2_r, t2_6_r, 0x88);
+                __m512i t3_6_r = _mm512_shuffle_i32x4(t2_2_r, t2_6_r, 0xDD);
+                __m512i t3_3_r = _mm512_shuffle_i32x4(t2_3_r, t2_7_r, 0x88);
+                __m512i t3_7_r = _mm512_shuffle_i32x4(t2_3_r, t2_7_r, 0xDD);
+                __m512i t3_8_r = _mm512_shuffle_i32x4(t2_8_r, t2_12_r, 0x88);
+                __m512i t3_12_r = _mm512_shuffle_i32x4(t2_8_r, t2_12_r, 0xDD);
+                __m512i t3_9_r = _mm512_shuffle_i32x4(t2_9_r, t2_13_r, 0x88);
+                __m512i t3_13_r = _mm512_shuffle_i32x4(t2_9_r, t2_13_r, 0xDD);
+                __m512i t3_10_r = _mm512_shuffle_i32x4(t2_10_r, t2_14_r, 0x88);
+                __m512i t3_14_r = _mm512_shuffle_i32x4(t2_10_r, t2_14_r, 0xDD);
+                __m512i t3_11_r = _mm512_shuffle_i32x4(t2_11_r, t2_15_r, 0x88);
+                __m512i t3_15_r = _mm512_shuffle_i32x4(t2_11_r, t2_15_r, 0xDD);
+                // stage 4: gather 256-bit halves (shuffle_i32x4 0x88 / 0xDD)
+                __m512i col0_r = _mm512_shuffle_i32x4(t3_0_r, t3_8_r, 0x88);
+                __m512i col8_r = _mm512_shuffle_i32x4(t3_0_r, t3_8_r, 0xDD);
+                __m512i col1_r = _mm512_shuffle_i32x4(t3_1_r, t3_9_r, 0x88);
+                __m512i col9_r = _mm512_shuffle_i32x4(t3_1_r, t3_9_r, 0xDD);
+                __m512i col2_r = _mm512_shuffle_i32x4(t3_2_r, t3_10_r, 0x88);
+                __m512i col10_r = _mm512_shuffle_i32x4(t3_2_r, t3_10_r, 0xDD);
+                __m512i col3_r = _mm512_shuffle_i32x4(t3_3_r, t3_11_r, 0x88);
+                __m512i col11_r = _mm512_shuffle_i32x4(t3_3_r, t3_11_r, 0xDD);
+                __m512i col4_r = _mm512_shuffle_i32x4(t3_4_r, t3_12_r, 0x88);
+                __m512i col12_r = _mm512_shuffle_i32x4(t3_4_r, t3_12_r, 0xDD);
+                __m512i col5_r = _mm512_shuffle_i32x4(t3_5_r, t3_13_r, 0x88);
+                __m512i col13_r = _mm512_shuffle_i32x4(t3_5_r, t3_13_r, 0xDD);
+                __m512i col6_r = _mm512_shuffle_i32x4(t3_6_r, t3_14_r, 0x88);
+                __m512i col14_r = _mm512_shuffle_i32x4(t3_6_r, t3_14_r, 0xDD);
+                __m512i col7_r = _mm512_shuffle_i32x4(t3_7_r, t3_15_r, 0x88);
+                __m512i col15_r = _mm512_shuffle_i32x4(t3_7_r, t3_15_r, 0xDD);
+                if (j < cols) {
+                  _mm512_mask_storeu_epi32(output + b * out_batch_stride + i + j * out_stride,
+                                           (__mmask16)simdgen_lanes_below(rows - i, 16), col0_r);
+                }
+                if (j + 1 < cols) {
+                  _mm512_mask_storeu_epi32(
+                      output + b * out_batch_stride + i + j * out_stride + out_stride,
+                      (__mmask16)simdgen_lanes_below(rows - i, 16), col1_r);
+                }
+                if (j + 2 < cols) {
+                  _mm512_mask_storeu_epi32(
+                      output + b * out_batch_stride + i + j * out_stride + 2 * out_stride,
+                      (__mmask16)simdgen_lanes_below(rows - i, 16), col2_r);
+                }
+                if (j + 3 < cols) {
+                  _mm512_mask_storeu_epi32(
+                      output + b * out_batch_stride + i + j * out_stride + 3 * out_stride,
+                      (__mmask16)simdgen_lanes_below(rows - i, 16), col3_r);
+                }
+                if (j + 4 < cols) {
+                  _mm512_mask_storeu_epi32(
+                      output + b * out_batch_stride + i + j * out_stride + 4 * out_stride,
+                      (__mmask16)simdgen_lanes_below(rows - i, 16), col4_r);
+                }
+                if (j + 5 < cols) {
+                  _mm512_mask_storeu_epi32(
+                      output + b * out_batch_stride + i + j * out_stride + 5 * out_stride,
+                      (__mmask16)simdgen_lanes_below(rows - i, 16), col5_r);
+                }
+                if (j + 6 < cols) {
+                  _mm512_mask_storeu_epi32(
+                      output + b * out_batch_stride + i + j * out_stride + 6 * out_stride,
+                      (__mmask16)simdgen_lanes_below(rows - i, 16), col6_r);
+                }
+                if (j + 7 < cols) {
+                  _mm512_mask_storeu_epi32(
+                      output + b * out_batch_stride + i + j * out_stride + 7 * out_stride,
+                      (__mmask16)simdgen_lanes_below(rows - i, 16), col7_r);
+                }
+                if (j + 8 < cols) {
+                  _mm512_mask_storeu_epi32(
+                      output + b * out_batch_stride + i + j * out_stride + 8 * out_stride,
+                      (__mmask16)simdgen_lanes_below(rows - i, 16), col8_r);
+                }
+                if (j + 9 < cols) {
+                  _mm512_mask_storeu_epi32(
+                      output + b * out_batch_stride + i + j * out_stride + 9 * out_stride,
+                      (__mmask16)simdgen_lanes_below(rows - i, 16), col9_r);
+                }
+                if (j + 10 < cols) {
+                  _mm512_mask_storeu_epi32(
+                      output + b * out_batch_stride + i + j * out_stride + 10 * out_stride,
+                      (__mmask16)simdgen_lanes_below(rows - i, 16), col10_r);
+                }
+                if (j + 11 < cols) {
+                  _mm512_mask_storeu_epi32(
+                      output + b * out_batch_stride + i + j * out_stride + 11 * out_stride,
+                      (__mmask16)simdgen_lanes_below(rows - i, 16), col11_r);
+                }
+                if (j + 12 < cols) {
+                  _mm512_mask_storeu_epi32(
+                      output + b * out_batch_stride + i + j * out_stride + 12 * out_stride,
+                      (__mmask16)simdgen_lanes_below(rows - i, 16), col12_r);
+                }
+                if (j + 13 < cols) {
+                  _mm512_mask_storeu_epi32(
+                      output + b * out_batch_stride + i + j * out_stride + 13 * out_stride,
+                      (__mmask16)simdgen_lanes_below(rows - i, 16), col13_r);
+                }
+                if (j + 14 < cols) {
+                  _mm512_mask_storeu_epi32(
+                      output + b * out_batch_stride + i + j * out_stride + 14 * out_stride,
+                      (__mmask16)simdgen_lanes_below(rows - i, 16), col14_r);
+                }
+                if (j + 15 < cols) {
+                  _mm512_mask_storeu_epi32(
+                      output + b * out_batch_stride + i + j * out_stride + 15 * out_stride,
+                      (__mmask16)simdgen_lanes_below(rows - i, 16), col15_r);
+                }
+              }
             }
-            __m512i row1_c = _mm512_setzero_si512();
-            if (i + 1 < rows) {
-              row1_c = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                               (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                               input + b * batch_stride + i * stride + j + stride);
-            }
-            __m512i row2_c = _mm512_setzero_si512();
-            if (i + 2 < rows) {
-              row2_c = _mm512_mask_loadu_epi32(
-                  _mm512_setzero_si512(), (__mmask16)simdgen_lanes_below(cols - j, 16),
-                  input + b * batch_stride + i * stride + j + 2 * stride);
-            }
-            __m512i row3_c = _mm512_setzero_si512();
-            if (i + 3 < rows) {
-              row3_c = _mm512_mask_loadu_epi32(
-                  _mm512_setzero_si512(), (__mmask16)simdgen_lanes_below(cols - j, 16),
-                  input + b * batch_stride + i * stride + j + 3 * stride);
-            }
-            __m512i row4_c = _mm512_setzero_si512();
-            if (i + 4 < rows) {
-              row4_c = _mm512_mask_loadu_epi32(
-                  _mm512_setzero_si512(), (__mmask16)simdgen_lanes_below(cols - j, 16),
-                  input + b * batch_stride + i * stride + j + 4 * stride);
-            }
-            __m512i row5_c = _mm512_setzero_si512();
-            if (i + 5 < rows) {
-              row5_c = _mm512_mask_loadu_epi32(
-                  _mm512_setzero_si512(), (__mmask16)simdgen_lanes_below(cols - j, 16),
-                  input + b * batch_stride + i * stride + j + 5 * stride);
-            }
-            __m512i row6_c = _mm512_setzero_si512();
-            if (i + 6 < rows) {
-              row6_c = _mm512_mask_loadu_epi32(
-                  _mm512_setzero_si512(), (__mmask16)simdgen_lanes_below(cols - j, 16),
-                  input + b * batch_stride + i * stride + j + 6 * stride);
-            }
-            __m512i row7_c = _mm512_setzero_si512();
-            if (i + 7 < rows) {
-              row7_c = _mm512_mask_loadu_epi32(
-                  _mm512_setzero_si512(), (__mmask16)simdgen_lanes_below(cols - j, 16),
-                  input + b * batch_stride + i * stride + j + 7 * stride);
-            }
-            __m512i row8_c = _mm512_setzero_si512();
-            if (i + 8 < rows) {
-              row8_c = _mm512_mask_loadu_epi32(
-                  _mm512_setzero_si512(), (__mmask16)simdgen_lanes_below(cols - j, 16),
-                  input + b * batch_stride + i * stride + j + 8 * stride);
-            }
-            __m512i row9_c = _mm512_setzero_si512();
-            if (i + 9 < rows) {
-              row9_c = _mm512_mask_loadu_epi32(
-                  _mm512_setzero_si512(), (__mmask16)simdgen_lanes_below(cols - j, 16),
-                  input + b * batch_stride + i * stride + j + 9 * stride);
-            }
-            __m512i row10_c = _mm512_setzero_si512();
-            if (i + 10 < rows) {
-              row10_c = _mm512_mask_loadu_epi32(
-                  _mm512_setzero_si512(), (__mmask16)simdgen_lanes_below(cols - j, 16),
-                  input + b * batch_stride + i * stride + j + 10 * stride);
-            }
-            __m512i row11_c = _mm512_setzero_si512();
-            if (i + 11 < rows) {
-              row11_c = _mm512_mask_loadu_epi32(
-                  _mm512_setzero_si512(), (__mmask16)simdgen_lanes_below(cols - j, 16),
-                  input + b * batch_stride + i * stride + j + 11 * stride);
-            }
-            __m512i row12_c = _mm512_setzero_si512();
-            if (i + 12 < rows) {
-              row12_c = _mm512_mask_loadu_epi32(
-                  _mm512_setzero_si512(), (__mmask16)simdgen_lanes_below(cols - j, 16),
-                  input + b * batch_stride + i * stride + j + 12 * stride);
-            }
-            __m512i row13_c = _mm512_setzero_si512();
-            if (i + 13 < rows) {
-              row13_c = _mm512_mask_loadu_epi32(
-                  _mm512_setzero_si512(), (__mmask16)simdgen_lanes_below(cols - j, 16),
-                  input + b * batch_stride + i * stride + j + 13 * stride);
-            }
-            __m512i row14_c = _mm512_setzero_si512();
-            if (i + 14 < rows) {
-              row14_c = _mm512_mask_loadu_epi32(
-                  _mm512_setzero_si512(), (__mmask16)simdgen_lanes_below(cols - j, 16),
-                  input + b * batch_stride + i * stride + j + 14 * stride);
-            }
-            __m512i row15_c = _mm512_setzero_si512();
-            if (i + 15 < rows) {
-              row15_c = _mm512_mask_loadu_epi32(
-                  _mm512_setzero_si512(), (__mmask16)simdgen_lanes_below(cols - j, 16),
-                  input + b * batch_stride + i * stride + j + 15 * stride);
-            }
-            // stage 1: interleave 32-bit lanes of row pairs (unpacklo/hi_epi32)
-            __m512i t1_0_c = _mm512_unpacklo_epi32(row0_c, row1_c);
-            __m512i t1_1_c = _mm512_unpackhi_epi32(row0_c, row1_c);
-            __m512i t1_2_c = _mm512_unpacklo_epi32(row2_c, row3_c);
-            __m512i t1_3_c = _mm512_unpackhi_epi32(row2_c, row3_c);
-            __m512i t1_4_c = _mm512_unpacklo_epi32(row4_c, row5_c);
-            __m512i t1_5_c = _mm512_unpackhi_epi32(row4_c, row5_c);
-            __m512i t1_6_c = _mm512_unpacklo_epi32(row6_c, row7_c);
-            __m512i t1_7_c = _mm512_unpackhi_epi32(row6_c, row7_c);
-            __m512i t1_8_c = _mm512_unpacklo_epi32(row8_c, row9_c);
-            __m512i t1_9_c = _mm512_unpackhi_epi32(row8_c, row9_c);
-            __m512i t1_10_c = _mm512_unpacklo_epi32(row10_c, row11_c);
-            __m512i t1_11_c = _mm512_unpackhi_epi32(row10_c, row11_c);
-            __m512i t1_12_c = _mm512_unpacklo_epi32(row12_c, row13_c);
-            __m512i t1_13_c = _mm512_unpackhi_epi32(row12_c, row13_c);
-            __m512i t1_14_c = _mm512_unpacklo_epi32(row14_c, row15_c);
-            __m512i t1_15_c = _mm512_unpackhi_epi32(row14_c, row15_c);
-            // stage 2: interleave 64-bit lanes (unpacklo/hi_epi64)
-            __m512i t2_0_c = _mm512_unpacklo_epi64(t1_0_c, t1_2_c);
-            __m512i t2_1_c = _mm512_unpackhi_epi64(t1_0_c, t1_2_c);
-            __m512i t2_2_c = _mm512_unpacklo_epi64(t1_1_c, t1_3_c);
-            __m512i t2_3_c = _mm512_unpackhi_epi64(t1_1_c, t1_3_c);
-            __m512i t2_4_c = _mm512_unpacklo_epi64(t1_4_c, t1_6_c);
-            __m512i t2_5_c = _mm512_unpackhi_epi64(t1_4_c, t1_6_c);
-            __m512i t2_6_c = _mm512_unpacklo_epi64(t1_5_c, t1_7_c);
-            __m512i t2_7_c = _mm512_unpackhi_epi64(t1_5_c, t1_7_c);
-            __m512i t2_8_c = _mm512_unpacklo_epi64(t1_8_c, t1_10_c);
-            __m512i t2_9_c = _mm512_unpackhi_epi64(t1_8_c, t1_10_c);
-            __m512i t2_10_c = _mm512_unpacklo_epi64(t1_9_c, t1_11_c);
-            __m512i t2_11_c = _mm512_unpackhi_epi64(t1_9_c, t1_11_c);
-            __m512i t2_12_c = _mm512_unpacklo_epi64(t1_12_c, t1_14_c);
-            __m512i t2_13_c = _mm512_unpackhi_epi64(t1_12_c, t1_14_c);
-            __m512i t2_14_c = _mm512_unpacklo_epi64(t1_13_c, t1_15_c);
-            __m512i t2_15_c = _mm512_unpackhi_epi64(t1_13_c, t1_15_c);
-            // stage 3: gather 128-bit blocks (shuffle_i32x4 0x88 / 0xDD)
-            __m512i t3_0_c = _mm512_shuffle_i32x4(t2_0_c, t2_4_c, 0x88);
-            __m512i t3_4_c = _mm512_shuffle_i32x4(t2_0_c, t2_4_c, 0xDD);
-            __m512i t3_1_c = _mm512_shuffle_i32x4(t2_1_c, t2_5_c, 0x88);
-            __m512i t3_5_c = _mm512_shuffle_i32x4(t2_1_c, t2_5_c, 0xDD);
-            __m512i t3_2_c = _mm512_shuffle_i32x4(t2_2_c, t2_6_c, 0x88);
-            __m512i t3_6_c = _mm512_shuffle_i32x4(t2_2_c, t2_6_c, 0xDD);
-            __m512i t3_3_c = _mm512_shuffle_i32x4(t2_3_c, t2_7_c, 0x88);
-            __m512i t3_7_c = _mm512_shuffle_i32x4(t2_3_c, t2_7_c, 0xDD);
-            __m512i t3_8_c = _mm512_shuffle_i32x4(t2_8_c, t2_12_c, 0x88);
-            __m512i t3_12_c = _mm512_shuffle_i32x4(t2_8_c, t2_12_c, 0xDD);
-            __m512i t3_9_c = _mm512_shuffle_i32x4(t2_9_c, t2_13_c, 0x88);
-            __m512i t3_13_c = _mm512_shuffle_i32x4(t2_9_c, t2_13_c, 0xDD);
-            __m512i t3_10_c = _mm512_shuffle_i32x4(t2_10_c, t2_14_c, 0x88);
-            __m512i t3_14_c = _mm512_shuffle_i32x4(t2_10_c, t2_14_c, 0xDD);
-            __m512i t3_11_c = _mm512_shuffle_i32x4(t2_11_c, t2_15_c, 0x88);
-            __m512i t3_15_c = _mm512_shuffle_i32x4(t2_11_c, t2_15_c, 0xDD);
-            // stage 4: gather 256-bit halves (shuffle_i32x4 0x88 / 0xDD)
-            __m512i col0_c = _mm512_shuffle_i32x4(t3_0_c, t3_8_c, 0x88);
-            __m512i col8_c = _mm512_shuffle_i32x4(t3_0_c, t3_8_c, 0xDD);
-            __m512i col1_c = _mm512_shuffle_i32x4(t3_1_c, t3_9_c, 0x88);
-            __m512i col9_c = _mm512_shuffle_i32x4(t3_1_c, t3_9_c, 0xDD);
-            __m512i col2_c = _mm512_shuffle_i32x4(t3_2_c, t3_10_c, 0x88);
-            __m512i col10_c = _mm512_shuffle_i32x4(t3_2_c, t3_10_c, 0xDD);
-            __m512i col3_c = _mm512_shuffle_i32x4(t3_3_c, t3_11_c, 0x88);
-            __m512i col11_c = _mm512_shuffle_i32x4(t3_3_c, t3_11_c, 0xDD);
-            __m512i col4_c = _mm512_shuffle_i32x4(t3_4_c, t3_12_c, 0x88);
-            __m512i col12_c = _mm512_shuffle_i32x4(t3_4_c, t3_12_c, 0xDD);
-            __m512i col5_c = _mm512_shuffle_i32x4(t3_5_c, t3_13_c, 0x88);
-            __m512i col13_c = _mm512_shuffle_i32x4(t3_5_c, t3_13_c, 0xDD);
-            __m512i col6_c = _mm512_shuffle_i32x4(t3_6_c, t3_14_c, 0x88);
-            __m512i col14_c = _mm512_shuffle_i32x4(t3_6_c, t3_14_c, 0xDD);
-            __m512i col7_c = _mm512_shuffle_i32x4(t3_7_c, t3_15_c, 0x88);
-            __m512i col15_c = _mm512_shuffle_i32x4(t3_7_c, t3_15_c, 0xDD);
-            if (j < cols) {
-              _mm512_mask_storeu_epi32(output + b * out_batch_stride + i + j * out_stride,
-                                       (__mmask16)simdgen_lanes_below(rows - i, 16), col0_c);
-            }
-            if (j + 1 < cols) {
-              _mm512_mask_storeu_epi32(
-                  output + b * out_batch_stride + i + j * out_stride + out_stride,
-                  (__mmask16)simdgen_lanes_below(rows - i, 16), col1_c);
-            }
-            if (j + 2 < cols) {
-              _mm512_mask_storeu_epi32(
-                  output + b * out_batch_stride + i + j * out_stride + 2 * out_stride,
-                  (__mmask16)simdgen_lanes_below(rows - i, 16), col2_c);
-            }
-            if (j + 3 < cols) {
-              _mm512_mask_storeu_epi32(
-                  output + b * out_batch_stride + i + j * out_stride + 3 * out_stride,
-                  (__mmask16)simdgen_lanes_below(rows - i, 16), col3_c);
-            }
-            if (j + 4 < cols) {
-              _mm512_mask_storeu_epi32(
-                  output + b * out_batch_stride + i + j * out_stride + 4 * out_stride,
-                  (__mmask16)simdgen_lanes_below(rows - i, 16), col4_c);
-            }
-            if (j + 5 < cols) {
-              _mm512_mask_storeu_epi32(
-                  output + b * out_batch_stride + i + j * out_stride + 5 * out_stride,
-                  (__mmask16)simdgen_lanes_below(rows - i, 16), col5_c);
-            }
-            if (j + 6 < cols) {
-              _mm512_mask_storeu_epi32(
-                  output + b * out_batch_stride + i + j * out_stride + 6 * out_stride,
-                  (__mmask16)simdgen_lanes_below(rows - i, 16), col6_c);
-            }
-            if (j + 7 < cols) {
-              _mm512_mask_storeu_epi32(
-                  output + b * out_batch_stride + i + j * out_stride + 7 * out_stride,
-                  (__mmask16)simdgen_lanes_below(rows - i, 16), col7_c);
-            }
-            if (j + 8 < cols) {
-              _mm512_mask_storeu_epi32(
-                  output + b * out_batch_stride + i + j * out_stride + 8 * out_stride,
-                  (__mmask16)simdgen_lanes_below(rows - i, 16), col8_c);
-            }
-            if (j + 9 < cols) {
-              _mm512_mask_storeu_epi32(
-                  output + b * out_batch_stride + i + j * out_stride + 9 * out_stride,
-                  (__mmask16)simdgen_lanes_below(rows - i, 16), col9_c);
-            }
-            if (j + 10 < cols) {
-              _mm512_mask_storeu_epi32(
-                  output + b * out_batch_stride + i + j * out_stride + 10 * out_stride,
-                  (__mmask16)simdgen_lanes_below(rows - i, 16), col10_c);
-            }
-            if (j + 11 < cols) {
-              _mm512_mask_storeu_epi32(
-                  output + b * out_batch_stride + i + j * out_stride + 11 * out_stride,
-                  (__mmask16)simdgen_lanes_below(rows - i, 16), col11_c);
-            }
-            if (j + 12 < cols) {
-              _mm512_mask_storeu_epi32(
-                  output + b * out_batch_stride + i + j * out_stride + 12 * out_stride,
-                  (__mmask16)simdgen_lanes_below(rows - i, 16), col12_c);
-            }
-            if (j + 13 < cols) {
-              _mm512_mask_storeu_epi32(
-                  output + b * out_batch_stride + i + j * out_stride + 13 * out_stride,
-                  (__mmask16)simdgen_lanes_below(rows - i, 16), col13_c);
-            }
-            if (j + 14 < cols) {
-              _mm512_mask_storeu_epi32(
-                  output + b * out_batch_stride + i + j * out_stride + 14 * out_stride,
-                  (__mmask16)simdgen_lanes_below(rows - i, 16), col14_c);
-            }
-            if (j + 15 < cols) {
-              _mm512_mask_storeu_epi32(
-                  output + b * out_batch_stride + i + j * out_stride + 15 * out_stride,
-                  (__mmask16)simdgen_lanes_below(rows - i, 16), col15_c);
+            // the last columns of the matrix: partial tiles
+            if (j < j_end) {
+              // partial tiles down the column
+              int64_t i = ib;
+              for (; i < i_end; i += 16) {
+                __m512i row0_c = _mm512_setzero_si512();
+                if (i < rows) {
+                  row0_c = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
+                                                   (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                                   input + b * batch_stride + i * stride + j);
+                }
+                __m512i row1_c = _mm512_setzero_si512();
+                if (i + 1 < rows) {
+                  row1_c = _mm512_mask_loadu_epi32(
+                      _mm512_setzero_si512(), (__mmask16)simdgen_lanes_below(cols - j, 16),
+                      input + b * batch_stride + i * stride + j + stride);
+                }
+                __m512i row2_c = _mm512_setzero_si512();
+                if (i + 2 < rows) {
+                  row2_c = _mm512_mask_loadu_epi32(
+                      _mm512_setzero_si512(), (__mmask16)simdgen_lanes_below(cols - j, 16),
+                      input + b * batch_stride + i * stride + j + 2 * stride);
+                }
+                __m512i row3_c = _mm512_setzero_si512();
+                if (i + 3 < rows) {
+                  row3_c = _mm512_mask_loadu_epi32(
+                      _mm512_setzero_si512(), (__mmask16)simdgen_lanes_below(cols - j, 16),
+                      input + b * batch_stride + i * stride + j + 3 * stride);
+                }
+                __m512i row4_c = _mm512_setzero_si512();
+                if (i + 4 < rows) {
+                  row4_c = _mm512_mask_loadu_epi32(
+                      _mm512_setzero_si512(), (__mmask16)simdgen_lanes_below(cols - j, 16),
+                      input + b * batch_stride + i * stride + j + 4 * stride);
+                }
+                __m512i row5_c = _mm512_setzero_si512();
+                if (i + 5 < rows) {
+                  row5_c = _mm512_mask_loadu_epi32(
+                      _mm512_setzero_si512(), (__mmask16)simdgen_lanes_below(cols - j, 16),
+                      input + b * batch_stride + i * stride + j + 5 * stride);
+                }
+                __m512i row6_c = _mm512_setzero_si512();
+                if (i + 6 < rows) {
+                  row6_c = _mm512_mask_loadu_epi32(
+                      _mm512_setzero_si512(), (__mmask16)simdgen_lanes_below(cols - j, 16),
+                      input + b * batch_stride + i * stride + j + 6 * stride);
+                }
+                __m512i row7_c = _mm512_setzero_si512();
+                if (i + 7 < rows) {
+                  row7_c = _mm512_mask_loadu_epi32(
+                      _mm512_setzero_si512(), (__mmask16)simdgen_lanes_below(cols - j, 16),
+                      input + b * batch_stride + i * stride + j + 7 * stride);
+                }
+                __m512i row8_c = _mm512_setzero_si512();
+                if (i + 8 < rows) {
+                  row8_c = _mm512_mask_loadu_epi32(
+                      _mm512_setzero_si512(), (__mmask16)simdgen_lanes_below(cols - j, 16),
+                      input + b * batch_stride + i * stride + j + 8 * stride);
+                }
+                __m512i row9_c = _mm512_setzero_si512();
+                if (i + 9 < rows) {
+                  row9_c = _mm512_mask_loadu_epi32(
+                      _mm512_setzero_si512(), (__mmask16)simdgen_lanes_below(cols - j, 16),
+                      input + b * batch_stride + i * stride + j + 9 * stride);
+                }
+                __m512i row10_c = _mm512_setzero_si512();
+                if (i + 10 < rows) {
+                  row10_c = _mm512_mask_loadu_epi32(
+                      _mm512_setzero_si512(), (__mmask16)simdgen_lanes_below(cols - j, 16),
+                      input + b * batch_stride + i * stride + j + 10 * stride);
+                }
+                __m512i row11_c = _mm512_setzero_si512();
+                if (i + 11 < rows) {
+                  row11_c = _mm512_mask_loadu_epi32(
+                      _mm512_setzero_si512(), (__mmask16)simdgen_lanes_below(cols - j, 16),
+                      input + b * batch_stride + i * stride + j + 11 * stride);
+                }
+                __m512i row12_c = _mm512_setzero_si512();
+                if (i + 12 < rows) {
+                  row12_c = _mm512_mask_loadu_epi32(
+                      _mm512_setzero_si512(), (__mmask16)simdgen_lanes_below(cols - j, 16),
+                      input + b * batch_stride + i * stride + j + 12 * stride);
+                }
+                __m512i row13_c = _mm512_setzero_si512();
+                if (i + 13 < rows) {
+                  row13_c = _mm512_mask_loadu_epi32(
+                      _mm512_setzero_si512(), (__mmask16)simdgen_lanes_below(cols - j, 16),
+                      input + b * batch_stride + i * stride + j + 13 * stride);
+                }
+                __m512i row14_c = _mm512_setzero_si512();
+                if (i + 14 < rows) {
+                  row14_c = _mm512_mask_loadu_epi32(
+                      _mm512_setzero_si512(), (__mmask16)simdgen_lanes_below(cols - j, 16),
+                      input + b * batch_stride + i * stride + j + 14 * stride);
+                }
+                __m512i row15_c = _mm512_setzero_si512();
+                if (i + 15 < rows) {
+                  row15_c = _mm512_mask_loadu_epi32(
+                      _mm512_setzero_si512(), (__mmask16)simdgen_lanes_below(cols - j, 16),
+                      input + b * batch_stride + i * stride + j + 15 * stride);
+                }
+                // stage 1: interleave 32-bit lanes of row pairs (unpacklo/hi_epi32)
+                __m512i t1_0_c = _mm512_unpacklo_epi32(row0_c, row1_c);
+                __m512i t1_1_c = _mm512_unpackhi_epi32(row0_c, row1_c);
+                __m512i t1_2_c = _mm512_unpacklo_epi32(row2_c, row3_c);
+                __m512i t1_3_c = _mm512_unpackhi_epi32(row2_c, row3_c);
+                __m512i t1_4_c = _mm512_unpacklo_epi32(row4_c, row5_c);
+                __m512i t1_5_c = _mm512_unpackhi_epi32(row4_c, row5_c);
+                __m512i t1_6_c = _mm512_unpacklo_epi32(row6_c, row7_c);
+                __m512i t1_7_c = _mm512_unpackhi_epi32(row6_c, row7_c);
+                __m512i t1_8_c = _mm512_unpacklo_epi32(row8_c, row9_c);
+                __m512i t1_9_c = _mm512_unpackhi_epi32(row8_c, row9_c);
+                __m512i t1_10_c = _mm512_unpacklo_epi32(row10_c, row11_c);
+                __m512i t1_11_c = _mm512_unpackhi_epi32(row10_c, row11_c);
+                __m512i t1_12_c = _mm512_unpacklo_epi32(row12_c, row13_c);
+                __m512i t1_13_c = _mm512_unpackhi_epi32(row12_c, row13_c);
+                __m512i t1_14_c = _mm512_unpacklo_epi32(row14_c, row15_c);
+                __m512i t1_15_c = _mm512_unpackhi_epi32(row14_c, row15_c);
+                // stage 2: interleave 64-bit lanes (unpacklo/hi_epi64)
+                __m512i t2_0_c = _mm512_unpacklo_epi64(t1_0_c, t1_2_c);
+                __m512i t2_1_c = _mm512_unpackhi_epi64(t1_0_c, t1_2_c);
+                __m512i t2_2_c = _mm512_unpacklo_epi64(t1_1_c, t1_3_c);
+                __m512i t2_3_c = _mm512_unpackhi_epi64(t1_1_c, t1_3_c);
+                __m512i t2_4_c = _mm512_unpacklo_epi64(t1_4_c, t1_6_c);
+                __m512i t2_5_c = _mm512_unpackhi_epi64(t1_4_c, t1_6_c);
+                __m512i t2_6_c = _mm512_unpacklo_epi64(t1_5_c, t1_7_c);
+                __m512i t2_7_c = _mm512_unpackhi_epi64(t1_5_c, t1_7_c);
+                __m512i t2_8_c = _mm512_unpacklo_epi64(t1_8_c, t1_10_c);
+                __m512i t2_9_c = _mm512_unpackhi_epi64(t1_8_c, t1_10_c);
+                __m512i t2_10_c = _mm512_unpacklo_epi64(t1_9_c, t1_11_c);
+                __m512i t2_11_c = _mm512_unpackhi_epi64(t1_9_c, t1_11_c);
+                __m512i t2_12_c = _mm512_unpacklo_epi64(t1_12_c, t1_14_c);
+                __m512i t2_13_c = _mm512_unpackhi_epi64(t1_12_c, t1_14_c);
+                __m512i t2_14_c = _mm512_unpacklo_epi64(t1_13_c, t1_15_c);
+                __m512i t2_15_c = _mm512_unpackhi_epi64(t1_13_c, t1_15_c);
+                // stage 3: gather 128-bit blocks (shuffle_i32x4 0x88 / 0xDD)
+                __m512i t3_0_c = _mm512_shuffle_i32x4(t2_0_c, t2_4_c, 0x88);
+                __m512i t3_4_c = _mm512_shuffle_i32x4(t2_0_c, t2_4_c, 0xDD);
+                __m512i t3_1_c = _mm512_shuffle_i32x4(t2_1_c, t2_5_c, 0x88);
+                __m512i t3_5_c = _mm512_shuffle_i32x4(t2_1_c, t2_5_c, 0xDD);
+                __m512i t3_2_c = _mm512_shuffle_i32x4(t2_2_c, t2_6_c, 0x88);
+                __m512i t3_6_c = _mm512_shuffle_i32x4(t2_2_c, t2_6_c, 0xDD);
+                __m512i t3_3_c = _mm512_shuffle_i32x4(t2_3_c, t2_7_c, 0x88);
+                __m512i t3_7_c = _mm512_shuffle_i32x4(t2_3_c, t2_7_c, 0xDD);
+                __m512i t3_8_c = _mm512_shuffle_i32x4(t2_8_c, t2_12_c, 0x88);
+                __m512i t3_12_c = _mm512_shuffle_i32x4(t2_8_c, t2_12_c, 0xDD);
+                __m512i t3_9_c = _mm512_shuffle_i32x4(t2_9_c, t2_13_c, 0x88);
+                __m512i t3_13_c = _mm512_shuffle_i32x4(t2_9_c, t2_13_c, 0xDD);
+                __m512i t3_10_c = _mm512_shuffle_i32x4(t2_10_c, t2_14_c, 0x88);
+                __m512i t3_14_c = _mm512_shuffle_i32x4(t2_10_c, t2_14_c, 0xDD);
+                __m512i t3_11_c = _mm512_shuffle_i32x4(t2_11_c, t2_15_c, 0x88);
+                __m512i t3_15_c = _mm512_shuffle_i32x4(t2_11_c, t2_15_c, 0xDD);
+                // stage 4: gather 256-bit halves (shuffle_i32x4 0x88 / 0xDD)
+                __m512i col0_c = _mm512_shuffle_i32x4(t3_0_c, t3_8_c, 0x88);
+                __m512i col8_c = _mm512_shuffle_i32x4(t3_0_c, t3_8_c, 0xDD);
+                __m512i col1_c = _mm512_shuffle_i32x4(t3_1_c, t3_9_c, 0x88);
+                __m512i col9_c = _mm512_shuffle_i32x4(t3_1_c, t3_9_c, 0xDD);
+                __m512i col2_c = _mm512_shuffle_i32x4(t3_2_c, t3_10_c, 0x88);
+                __m512i col10_c = _mm512_shuffle_i32x4(t3_2_c, t3_10_c, 0xDD);
+                __m512i col3_c = _mm512_shuffle_i32x4(t3_3_c, t3_11_c, 0x88);
+                __m512i col11_c = _mm512_shuffle_i32x4(t3_3_c, t3_11_c, 0xDD);
+                __m512i col4_c = _mm512_shuffle_i32x4(t3_4_c, t3_12_c, 0x88);
+                __m512i col12_c = _mm512_shuffle_i32x4(t3_4_c, t3_12_c, 0xDD);
+                __m512i col5_c = _mm512_shuffle_i32x4(t3_5_c, t3_13_c, 0x88);
+                __m512i col13_c = _mm512_shuffle_i32x4(t3_5_c, t3_13_c, 0xDD);
+                __m512i col6_c = _mm512_shuffle_i32x4(t3_6_c, t3_14_c, 0x88);
+                __m512i col14_c = _mm512_shuffle_i32x4(t3_6_c, t3_14_c, 0xDD);
+                __m512i col7_c = _mm512_shuffle_i32x4(t3_7_c, t3_15_c, 0x88);
+                __m512i col15_c = _mm512_shuffle_i32x4(t3_7_c, t3_15_c, 0xDD);
+                if (j < cols) {
+                  _mm512_mask_storeu_epi32(output + b * out_batch_stride + i + j * out_stride,
+                                           (__mmask16)simdgen_lanes_below(rows - i, 16), col0_c);
+                }
+                if (j + 1 < cols) {
+                  _mm512_mask_storeu_epi32(
+                      output + b * out_batch_stride + i + j * out_stride + out_stride,
+                      (__mmask16)simdgen_lanes_below(rows - i, 16), col1_c);
+                }
+                if (j + 2 < cols) {
+                  _mm512_mask_storeu_epi32(
+                      output + b * out_batch_stride + i + j * out_stride + 2 * out_stride,
+                      (__mmask16)simdgen_lanes_below(rows - i, 16), col2_c);
+                }
+                if (j + 3 < cols) {
+                  _mm512_mask_storeu_epi32(
+                      output + b * out_batch_stride + i + j * out_stride + 3 * out_stride,
+                      (__mmask16)simdgen_lanes_below(rows - i, 16), col3_c);
+                }
+                if (j + 4 < cols) {
+                  _mm512_mask_storeu_epi32(
+                      output + b * out_batch_stride + i + j * out_stride + 4 * out_stride,
+                      (__mmask16)simdgen_lanes_below(rows - i, 16), col4_c);
+                }
+                if (j + 5 < cols) {
+                  _mm512_mask_storeu_epi32(
+                      output + b * out_batch_stride + i + j * out_stride + 5 * out_stride,
+                      (__mmask16)simdgen_lanes_below(rows - i, 16), col5_c);
+                }
+                if (j + 6 < cols) {
+                  _mm512_mask_storeu_epi32(
+                      output + b * out_batch_stride + i + j * out_stride + 6 * out_stride,
+                      (__mmask16)simdgen_lanes_below(rows - i, 16), col6_c);
+                }
+                if (j + 7 < cols) {
+                  _mm512_mask_storeu_epi32(
+                      output + b * out_batch_stride + i + j * out_stride + 7 * out_stride,
+                      (__mmask16)simdgen_lanes_below(rows - i, 16), col7_c);
+                }
+                if (j + 8 < cols) {
+                  _mm512_mask_storeu_epi32(
+                      output + b * out_batch_stride + i + j * out_stride + 8 * out_stride,
+                      (__mmask16)simdgen_lanes_below(rows - i, 16), col8_c);
+                }
+                if (j + 9 < cols) {
+                  _mm512_mask_storeu_epi32(
+                      output + b * out_batch_stride + i + j * out_stride + 9 * out_stride,
+                      (__mmask16)simdgen_lanes_below(rows - i, 16), col9_c);
+                }
+                if (j + 10 < cols) {
+                  _mm512_mask_storeu_epi32(
+                      output + b * out_batch_stride + i + j * out_stride + 10 * out_stride,
+                      (__mmask16)simdgen_lanes_below(rows - i, 16), col10_c);
+                }
+                if (j + 11 < cols) {
+                  _mm512_mask_storeu_epi32(
+                      output + b * out_batch_stride + i + j * out_stride + 11 * out_stride,
+                      (__mmask16)simdgen_lanes_below(rows - i, 16), col11_c);
+                }
+                if (j + 12 < cols) {
+                  _mm512_mask_storeu_epi32(
+                      output + b * out_batch_stride + i + j * out_stride + 12 * out_stride,
+                      (__mmask16)simdgen_lanes_below(rows - i, 16), col12_c);
+                }
+                if (j + 13 < cols) {
+                  _mm512_mask_storeu_epi32(
+                      output + b * out_batch_stride + i + j * out_stride + 13 * out_stride,
+                      (__mmask16)simdgen_lanes_below(rows - i, 16), col13_c);
+                }
+                if (j + 14 < cols) {
+                  _mm512_mask_storeu_epi32(
+                      output + b * out_batch_stride + i + j * out_stride + 14 * out_stride,
+                      (__mmask16)simdgen_lanes_below(rows - i, 16), col14_c);
+                }
+                if (j + 15 < cols) {
+                  _mm512_mask_storeu_epi32(
+                      output + b * out_batch_stride + i + j * out_stride + 15 * out_stride,
+                      (__mmask16)simdgen_lanes_below(rows - i, 16), col15_c);
+                }
+              }
             }
           }
         }
@@ -917,6 +1036,8 @@ __attribute__((target("+sve"))) void transpose_batch_i32_sve(
 
 // ---- avx2 (256-bit vectors)
 // tiles of 8 x 8 through a 24-shuffle network, in blocks of 8 x 8 tiles; edge tiles run the same network on masked rows and columns
+// a matrix of one row or one column is copied by vector loops (gathered when its elements are strided)
+// uses strided lanes: scalar loads inserted into 128-bit quarters
 // uses vpmaskmov/vmaskmov masked loads for 32/64-bit tails
 
 #if defined(__x86_64__)
@@ -926,493 +1047,596 @@ __attribute__((target("avx2"))) void transpose_batch_i32_avx2(
   // matrices of the batch
   int64_t b = 0;
   for (; b < batch; ++b) {
-    // row blocks of 64 x 64 elements (cache blocking)
-    int64_t ib = 0;
-    for (; ib < rows; ib += 64) {
-      int64_t i_end = ib + 64 < rows ? ib + 64 : rows;
-      // column blocks
-      int64_t jb = 0;
-      for (; jb < cols; jb += 64) {
-        int64_t j_end = jb + 64 < cols ? jb + 64 : cols;
-        int64_t j = jb;
-        // tile columns of the block
-        for (; j + 8 <= j_end; j += 8) {
-          int64_t i = ib;
-          // whole tiles down the column
-          for (; i + 8 <= i_end; i += 8) {
-            int64_t in_step = simdgen_opaque(stride);
-            int64_t out_step = simdgen_opaque(out_stride);
-            __m256i row0 =
-                _mm256_loadu_si256((const __m256i*)(input + b * batch_stride + i * in_step + j));
-            __m256i row1 = _mm256_loadu_si256(
-                (const __m256i*)(input + b * batch_stride + i * in_step + in_step + j));
-            __m256i row2 = _mm256_loadu_si256(
-                (const __m256i*)(input + b * batch_stride + i * in_step + 2 * in_step + j));
-            __m256i row3 = _mm256_loadu_si256(
-                (const __m256i*)(input + b * batch_stride + i * in_step + 3 * in_step + j));
-            __m256i row4 = _mm256_loadu_si256(
-                (const __m256i*)(input + b * batch_stride + i * in_step + 4 * in_step + j));
-            __m256i row5 = _mm256_loadu_si256(
-                (const __m256i*)(input + b * batch_stride + i * in_step + 5 * in_step + j));
-            __m256i row6 = _mm256_loadu_si256(
-                (const __m256i*)(input + b * batch_stride + i * in_step + 6 * in_step + j));
-            __m256i row7 = _mm256_loadu_si256(
-                (const __m256i*)(input + b * batch_stride + i * in_step + 7 * in_step + j));
-            // stage 1: interleave 32-bit lanes of row pairs (unpacklo/hi_ps)
-            __m256i t1_0 = _mm256_unpacklo_epi32(row0, row1);
-            __m256i t1_1 = _mm256_unpackhi_epi32(row0, row1);
-            __m256i t1_2 = _mm256_unpacklo_epi32(row2, row3);
-            __m256i t1_3 = _mm256_unpackhi_epi32(row2, row3);
-            __m256i t1_4 = _mm256_unpacklo_epi32(row4, row5);
-            __m256i t1_5 = _mm256_unpackhi_epi32(row4, row5);
-            __m256i t1_6 = _mm256_unpacklo_epi32(row6, row7);
-            __m256i t1_7 = _mm256_unpackhi_epi32(row6, row7);
-            //   t1_0: 0 8 1 9 4 12 5 13
-            //   t1_1: 2 10 3 11 6 14 7 15
-            //   t1_2: 16 24 17 25 20 28 21 29
-            //   t1_3: 18 26 19 27 22 30 23 31
-            //   t1_4: 32 40 33 41 36 44 37 45
-            //   t1_5: 34 42 35 43 38 46 39 47
-            //   t1_6: 48 56 49 57 52 60 53 61
-            //   t1_7: 50 58 51 59 54 62 55 63
-            // stage 2: gather 64-bit pairs (shuffle_ps 0x44 / 0xEE)
-            __m256i t2_0 = _mm256_castps_si256(
-                _mm256_shuffle_ps(_mm256_castsi256_ps(t1_0), _mm256_castsi256_ps(t1_2), 0x44));
-            __m256i t2_1 = _mm256_castps_si256(
-                _mm256_shuffle_ps(_mm256_castsi256_ps(t1_0), _mm256_castsi256_ps(t1_2), 0xEE));
-            __m256i t2_2 = _mm256_castps_si256(
-                _mm256_shuffle_ps(_mm256_castsi256_ps(t1_1), _mm256_castsi256_ps(t1_3), 0x44));
-            __m256i t2_3 = _mm256_castps_si256(
-                _mm256_shuffle_ps(_mm256_castsi256_ps(t1_1), _mm256_castsi256_ps(t1_3), 0xEE));
-            __m256i t2_4 = _mm256_castps_si256(
-                _mm256_shuffle_ps(_mm256_castsi256_ps(t1_4), _mm256_castsi256_ps(t1_6), 0x44));
-            __m256i t2_5 = _mm256_castps_si256(
-                _mm256_shuffle_ps(_mm256_castsi256_ps(t1_4), _mm256_castsi256_ps(t1_6), 0xEE));
-            __m256i t2_6 = _mm256_castps_si256(
-                _mm256_shuffle_ps(_mm256_castsi256_ps(t1_5), _mm256_castsi256_ps(t1_7), 0x44));
-            __m256i t2_7 = _mm256_castps_si256(
-                _mm256_shuffle_ps(_mm256_castsi256_ps(t1_5), _mm256_castsi256_ps(t1_7), 0xEE));
-            //   t2_0: 0 8 16 24 4 12 20 28
-            //   t2_1: 1 9 17 25 5 13 21 29
-            //   t2_2: 2 10 18 26 6 14 22 30
-            //   t2_3: 3 11 19 27 7 15 23 31
-            //   t2_4: 32 40 48 56 36 44 52 60
-            //   t2_5: 33 41 49 57 37 45 53 61
-            //   t2_6: 34 42 50 58 38 46 54 62
-            //   t2_7: 35 43 51 59 39 47 55 63
-            // stage 3: join 128-bit halves (permute2x128 0x20 / 0x31)
-            __m256i col0 = _mm256_permute2x128_si256(t2_0, t2_4, 0x20);
-            __m256i col4 = _mm256_permute2x128_si256(t2_0, t2_4, 0x31);
-            __m256i col1 = _mm256_permute2x128_si256(t2_1, t2_5, 0x20);
-            __m256i col5 = _mm256_permute2x128_si256(t2_1, t2_5, 0x31);
-            __m256i col2 = _mm256_permute2x128_si256(t2_2, t2_6, 0x20);
-            __m256i col6 = _mm256_permute2x128_si256(t2_2, t2_6, 0x31);
-            __m256i col3 = _mm256_permute2x128_si256(t2_3, t2_7, 0x20);
-            __m256i col7 = _mm256_permute2x128_si256(t2_3, t2_7, 0x31);
-            //   col0: 0 8 16 24 32 40 48 56
-            //   col4: 4 12 20 28 36 44 52 60
-            //   col1: 1 9 17 25 33 41 49 57
-            //   col5: 5 13 21 29 37 45 53 61
-            //   col2: 2 10 18 26 34 42 50 58
-            //   col6: 6 14 22 30 38 46 54 62
-            //   col3: 3 11 19 27 35 43 51 59
-            //   col7: 7 15 23 31 39 47 55 63
-            _mm256_storeu_si256((__m256i*)(output + b * out_batch_stride + i + j * out_step), col0);
-            _mm256_storeu_si256(
-                (__m256i*)(output + b * out_batch_stride + i + j * out_step + out_step), col1);
-            _mm256_storeu_si256(
-                (__m256i*)(output + b * out_batch_stride + i + j * out_step + 2 * out_step), col2);
-            _mm256_storeu_si256(
-                (__m256i*)(output + b * out_batch_stride + i + j * out_step + 3 * out_step), col3);
-            _mm256_storeu_si256(
-                (__m256i*)(output + b * out_batch_stride + i + j * out_step + 4 * out_step), col4);
-            _mm256_storeu_si256(
-                (__m256i*)(output + b * out_batch_stride + i + j * out_step + 5 * out_step), col5);
-            _mm256_storeu_si256(
-                (__m256i*)(output + b * out_batch_stride + i + j * out_step + 6 * out_step), col6);
-            _mm256_storeu_si256(
-                (__m256i*)(output + b * out_batch_stride + i + j * out_step + 7 * out_step), col7);
+    // one column
+    if (cols == 1) {
+      // contiguous: a copy
+      if (stride == 1) {
+        // whole vectors
+        int64_t k = 0;
+        for (; k + 8 <= rows; k += 8) {
+          _mm256_storeu_si256((__m256i*)(output + b * out_batch_stride + k),
+                              _mm256_loadu_si256((const __m256i*)(input + b * batch_stride + k)));
+        }
+        // the rest: one partial vector
+        if (k < rows) {
+          const __m256i v_tail_active = _mm256_cmpgt_epi32(
+              _mm256_set1_epi32((int)(rows - k)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+          __m256i v_tail = _mm256_blendv_epi8(
+              _mm256_setzero_si256(),
+              _mm256_maskload_epi32((const int*)(input + b * batch_stride + k), v_tail_active),
+              v_tail_active);
+          _mm256_maskstore_epi32((int*)(output + b * out_batch_stride + k),
+                                 _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(rows - k)),
+                                                    _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
+                                 v_tail);
+        }
+      }
+      // strided: gathered
+      if (stride != 1) {
+        // whole vectors
+        int64_t k = 0;
+        for (; k + 8 <= rows; k += 8) {
+          const int32_t* v_at = input + b * batch_stride + k * stride;
+          const __m128i v_q0 = _mm_setr_epi32((int)v_at[0], (int)v_at[stride],
+                                              (int)v_at[2 * stride], (int)v_at[3 * stride]);
+          const __m128i v_q1 = _mm_setr_epi32((int)v_at[4 * stride], (int)v_at[5 * stride],
+                                              (int)v_at[6 * stride], (int)v_at[7 * stride]);
+          __m256i v = _mm256_set_m128i(v_q1, v_q0);
+          _mm256_storeu_si256((__m256i*)(output + b * out_batch_stride + k), v);
+        }
+        // the rest: one partial vector
+        if (k < rows) {
+          const int32_t* v_tail_at = input + b * batch_stride + k * stride;
+          __m128i v_tail_q0 = _mm_setzero_si128();
+          if (0 < rows - k) v_tail_q0 = _mm_insert_epi32(v_tail_q0, (int)v_tail_at[0], 0);
+          if (1 < rows - k) v_tail_q0 = _mm_insert_epi32(v_tail_q0, (int)v_tail_at[stride], 1);
+          if (2 < rows - k) v_tail_q0 = _mm_insert_epi32(v_tail_q0, (int)v_tail_at[2 * stride], 2);
+          if (3 < rows - k) v_tail_q0 = _mm_insert_epi32(v_tail_q0, (int)v_tail_at[3 * stride], 3);
+          __m128i v_tail_q1 = _mm_setzero_si128();
+          if (4 < rows - k) v_tail_q1 = _mm_insert_epi32(v_tail_q1, (int)v_tail_at[4 * stride], 0);
+          if (5 < rows - k) v_tail_q1 = _mm_insert_epi32(v_tail_q1, (int)v_tail_at[5 * stride], 1);
+          if (6 < rows - k) v_tail_q1 = _mm_insert_epi32(v_tail_q1, (int)v_tail_at[6 * stride], 2);
+          if (7 < rows - k) v_tail_q1 = _mm_insert_epi32(v_tail_q1, (int)v_tail_at[7 * stride], 3);
+          __m256i v_tail = _mm256_set_m128i(v_tail_q1, v_tail_q0);
+          _mm256_maskstore_epi32((int*)(output + b * out_batch_stride + k),
+                                 _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(rows - k)),
+                                                    _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
+                                 v_tail);
+        }
+      }
+    }
+    if (cols != 1) {
+      // one row
+      if (rows == 1) {
+        // contiguous: a copy
+        if (out_stride == 1) {
+          // whole vectors
+          int64_t k = 0;
+          for (; k + 8 <= cols; k += 8) {
+            _mm256_storeu_si256((__m256i*)(output + b * out_batch_stride + k),
+                                _mm256_loadu_si256((const __m256i*)(input + b * batch_stride + k)));
           }
-          // the last rows of the matrix: a partial tile
-          if (i < i_end) {
-            __m256i row0_r = _mm256_setzero_si256();
-            if (i < rows) {
-              const __m256i row0_r_active =
-                  _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j, 8))),
-                                     _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-              row0_r = _mm256_blendv_epi8(
-                  _mm256_setzero_si256(),
-                  _mm256_maskload_epi32((const int*)(input + b * batch_stride + i * stride + j),
-                                        row0_r_active),
-                  row0_r_active);
-            }
-            __m256i row1_r = _mm256_setzero_si256();
-            if (i + 1 < rows) {
-              const __m256i row1_r_active =
-                  _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j, 8))),
-                                     _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-              row1_r = _mm256_blendv_epi8(
-                  _mm256_setzero_si256(),
-                  _mm256_maskload_epi32(
-                      (const int*)(input + b * batch_stride + i * stride + j + stride),
-                      row1_r_active),
-                  row1_r_active);
-            }
-            __m256i row2_r = _mm256_setzero_si256();
-            if (i + 2 < rows) {
-              const __m256i row2_r_active =
-                  _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j, 8))),
-                                     _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-              row2_r = _mm256_blendv_epi8(
-                  _mm256_setzero_si256(),
-                  _mm256_maskload_epi32(
-                      (const int*)(input + b * batch_stride + i * stride + j + 2 * stride),
-                      row2_r_active),
-                  row2_r_active);
-            }
-            __m256i row3_r = _mm256_setzero_si256();
-            if (i + 3 < rows) {
-              const __m256i row3_r_active =
-                  _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j, 8))),
-                                     _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-              row3_r = _mm256_blendv_epi8(
-                  _mm256_setzero_si256(),
-                  _mm256_maskload_epi32(
-                      (const int*)(input + b * batch_stride + i * stride + j + 3 * stride),
-                      row3_r_active),
-                  row3_r_active);
-            }
-            __m256i row4_r = _mm256_setzero_si256();
-            if (i + 4 < rows) {
-              const __m256i row4_r_active =
-                  _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j, 8))),
-                                     _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-              row4_r = _mm256_blendv_epi8(
-                  _mm256_setzero_si256(),
-                  _mm256_maskload_epi32(
-                      (const int*)(input + b * batch_stride + i * stride + j + 4 * stride),
-                      row4_r_active),
-                  row4_r_active);
-            }
-            __m256i row5_r = _mm256_setzero_si256();
-            if (i + 5 < rows) {
-              const __m256i row5_r_active =
-                  _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j, 8))),
-                                     _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-              row5_r = _mm256_blendv_epi8(
-                  _mm256_setzero_si256(),
-                  _mm256_maskload_epi32(
-                      (const int*)(input + b * batch_stride + i * stride + j + 5 * stride),
-                      row5_r_active),
-                  row5_r_active);
-            }
-            __m256i row6_r = _mm256_setzero_si256();
-            if (i + 6 < rows) {
-              const __m256i row6_r_active =
-                  _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j, 8))),
-                                     _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-              row6_r = _mm256_blendv_epi8(
-                  _mm256_setzero_si256(),
-                  _mm256_maskload_epi32(
-                      (const int*)(input + b * batch_stride + i * stride + j + 6 * stride),
-                      row6_r_active),
-                  row6_r_active);
-            }
-            __m256i row7_r = _mm256_setzero_si256();
-            if (i + 7 < rows) {
-              const __m256i row7_r_active =
-                  _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j, 8))),
-                                     _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-              row7_r = _mm256_blendv_epi8(
-                  _mm256_setzero_si256(),
-                  _mm256_maskload_epi32(
-                      (const int*)(input + b * batch_stride + i * stride + j + 7 * stride),
-                      row7_r_active),
-                  row7_r_active);
-            }
-            // stage 1: interleave 32-bit lanes of row pairs (unpacklo/hi_ps)
-            __m256i t1_0_r = _mm256_unpacklo_epi32(row0_r, row1_r);
-            __m256i t1_1_r = _mm256_unpackhi_epi32(row0_r, row1_r);
-            __m256i t1_2_r = _mm256_unpacklo_epi32(row2_r, row3_r);
-            __m256i t1_3_r = _mm256_unpackhi_epi32(row2_r, row3_r);
-            __m256i t1_4_r = _mm256_unpacklo_epi32(row4_r, row5_r);
-            __m256i t1_5_r = _mm256_unpackhi_epi32(row4_r, row5_r);
-            __m256i t1_6_r = _mm256_unpacklo_epi32(row6_r, row7_r);
-            __m256i t1_7_r = _mm256_unpackhi_epi32(row6_r, row7_r);
-            // stage 2: gather 64-bit pairs (shuffle_ps 0x44 / 0xEE)
-            __m256i t2_0_r = _mm256_castps_si256(
-                _mm256_shuffle_ps(_mm256_castsi256_ps(t1_0_r), _mm256_castsi256_ps(t1_2_r), 0x44));
-            __m256i t2_1_r = _mm256_castps_si256(
-                _mm256_shuffle_ps(_mm256_castsi256_ps(t1_0_r), _mm256_castsi256_ps(t1_2_r), 0xEE));
-            __m256i t2_2_r = _mm256_castps_si256(
-                _mm256_shuffle_ps(_mm256_castsi256_ps(t1_1_r), _mm256_castsi256_ps(t1_3_r), 0x44));
-            __m256i t2_3_r = _mm256_castps_si256(
-                _mm256_shuffle_ps(_mm256_castsi256_ps(t1_1_r), _mm256_castsi256_ps(t1_3_r), 0xEE));
-            __m256i t2_4_r = _mm256_castps_si256(
-                _mm256_shuffle_ps(_mm256_castsi256_ps(t1_4_r), _mm256_castsi256_ps(t1_6_r), 0x44));
-            __m256i t2_5_r = _mm256_castps_si256(
-                _mm256_shuffle_ps(_mm256_castsi256_ps(t1_4_r), _mm256_castsi256_ps(t1_6_r), 0xEE));
-            __m256i t2_6_r = _mm256_castps_si256(
-                _mm256_shuffle_ps(_mm256_castsi256_ps(t1_5_r), _mm256_castsi256_ps(t1_7_r), 0x44));
-            __m256i t2_7_r = _mm256_castps_si256(
-                _mm256_shuffle_ps(_mm256_castsi256_ps(t1_5_r), _mm256_castsi256_ps(t1_7_r), 0xEE));
-            // stage 3: join 128-bit halves (permute2x128 0x20 / 0x31)
-            __m256i col0_r = _mm256_permute2x128_si256(t2_0_r, t2_4_r, 0x20);
-            __m256i col4_r = _mm256_permute2x128_si256(t2_0_r, t2_4_r, 0x31);
-            __m256i col1_r = _mm256_permute2x128_si256(t2_1_r, t2_5_r, 0x20);
-            __m256i col5_r = _mm256_permute2x128_si256(t2_1_r, t2_5_r, 0x31);
-            __m256i col2_r = _mm256_permute2x128_si256(t2_2_r, t2_6_r, 0x20);
-            __m256i col6_r = _mm256_permute2x128_si256(t2_2_r, t2_6_r, 0x31);
-            __m256i col3_r = _mm256_permute2x128_si256(t2_3_r, t2_7_r, 0x20);
-            __m256i col7_r = _mm256_permute2x128_si256(t2_3_r, t2_7_r, 0x31);
-            if (j < cols) {
-              _mm256_maskstore_epi32(
-                  (int*)(output + b * out_batch_stride + i + j * out_stride),
-                  _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(rows - i, 8))),
-                                     _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                  col0_r);
-            }
-            if (j + 1 < cols) {
-              _mm256_maskstore_epi32(
-                  (int*)(output + b * out_batch_stride + i + j * out_stride + out_stride),
-                  _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(rows - i, 8))),
-                                     _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                  col1_r);
-            }
-            if (j + 2 < cols) {
-              _mm256_maskstore_epi32(
-                  (int*)(output + b * out_batch_stride + i + j * out_stride + 2 * out_stride),
-                  _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(rows - i, 8))),
-                                     _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                  col2_r);
-            }
-            if (j + 3 < cols) {
-              _mm256_maskstore_epi32(
-                  (int*)(output + b * out_batch_stride + i + j * out_stride + 3 * out_stride),
-                  _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(rows - i, 8))),
-                                     _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                  col3_r);
-            }
-            if (j + 4 < cols) {
-              _mm256_maskstore_epi32(
-                  (int*)(output + b * out_batch_stride + i + j * out_stride + 4 * out_stride),
-                  _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(rows - i, 8))),
-                                     _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                  col4_r);
-            }
-            if (j + 5 < cols) {
-              _mm256_maskstore_epi32(
-                  (int*)(output + b * out_batch_stride + i + j * out_stride + 5 * out_stride),
-                  _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(rows - i, 8))),
-                                     _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                  col5_r);
-            }
-            if (j + 6 < cols) {
-              _mm256_maskstore_epi32(
-                  (int*)(output + b * out_batch_stride + i + j * out_stride + 6 * out_stride),
-                  _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(rows - i, 8))),
-                                     _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                  col6_r);
-            }
-            if (j + 7 < cols) {
-              _mm256_maskstore_epi32(
-                  (int*)(output + b * out_batch_stride + i + j * out_stride + 7 * out_stride),
-                  _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(rows - i, 8))),
-                                     _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                  col7_r);
-            }
+          // the rest: one partial vector
+          if (k < cols) {
+            const __m256i v_tail_active = _mm256_cmpgt_epi32(
+                _mm256_set1_epi32((int)(cols - k)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+            __m256i v_tail = _mm256_blendv_epi8(
+                _mm256_setzero_si256(),
+                _mm256_maskload_epi32((const int*)(input + b * batch_stride + k), v_tail_active),
+                v_tail_active);
+            _mm256_maskstore_epi32((int*)(output + b * out_batch_stride + k),
+                                   _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(cols - k)),
+                                                      _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
+                                   v_tail);
           }
         }
-        // the last columns of the matrix: partial tiles
-        if (j < j_end) {
-          // partial tiles down the column
-          int64_t i = ib;
-          for (; i < i_end; i += 8) {
-            __m256i row0_c = _mm256_setzero_si256();
-            if (i < rows) {
-              const __m256i row0_c_active =
-                  _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j, 8))),
-                                     _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-              row0_c = _mm256_blendv_epi8(
-                  _mm256_setzero_si256(),
-                  _mm256_maskload_epi32((const int*)(input + b * batch_stride + i * stride + j),
-                                        row0_c_active),
-                  row0_c_active);
+        if (out_stride != 1) {
+          int64_t i0 = 0;
+          // strided output: one element at a time
+          int64_t c = 0;
+          for (; c < cols; ++c) {
+            uint32_t x = (uint32_t)input[b * batch_stride + c + i0 * stride];
+            output[b * out_batch_stride + c * out_stride + i0] = (int32_t)x;
+          }
+        }
+      }
+      if (rows != 1) {
+        // row blocks of 64 x 64 elements (cache blocking)
+        int64_t ib = 0;
+        for (; ib < rows; ib += 64) {
+          int64_t i_end = ib + 64 < rows ? ib + 64 : rows;
+          // column blocks
+          int64_t jb = 0;
+          for (; jb < cols; jb += 64) {
+            int64_t j_end = jb + 64 < cols ? jb + 64 : cols;
+            int64_t j = jb;
+            // tile columns of the block
+            for (; j + 8 <= j_end; j += 8) {
+              int64_t i = ib;
+              // whole tiles down the column
+              for (; i + 8 <= i_end; i += 8) {
+                int64_t in_step = simdgen_opaque(stride);
+                int64_t out_step = simdgen_opaque(out_stride);
+                __m256i row0 = _mm256_loadu_si256(
+                    (const __m256i*)(input + b * batch_stride + i * in_step + j));
+                __m256i row1 = _mm256_loadu_si256(
+                    (const __m256i*)(input + b * batch_stride + i * in_step + in_step + j));
+                __m256i row2 = _mm256_loadu_si256(
+                    (const __m256i*)(input + b * batch_stride + i * in_step + 2 * in_step + j));
+                __m256i row3 = _mm256_loadu_si256(
+                    (const __m256i*)(input + b * batch_stride + i * in_step + 3 * in_step + j));
+                __m256i row4 = _mm256_loadu_si256(
+                    (const __m256i*)(input + b * batch_stride + i * in_step + 4 * in_step + j));
+                __m256i row5 = _mm256_loadu_si256(
+                    (const __m256i*)(input + b * batch_stride + i * in_step + 5 * in_step + j));
+                __m256i row6 = _mm256_loadu_si256(
+                    (const __m256i*)(input + b * batch_stride + i * in_step + 6 * in_step + j));
+                __m256i row7 = _mm256_loadu_si256(
+                    (const __m256i*)(input + b * batch_stride + i * in_step + 7 * in_step + j));
+                // stage 1: interleave 32-bit lanes of row pairs (unpacklo/hi_ps)
+                __m256i t1_0 = _mm256_unpacklo_epi32(row0, row1);
+                __m256i t1_1 = _mm256_unpackhi_epi32(row0, row1);
+                __m256i t1_2 = _mm256_unpacklo_epi32(row2, row3);
+                __m256i t1_3 = _mm256_unpackhi_epi32(row2, row3);
+                __m256i t1_4 = _mm256_unpacklo_epi32(row4, row5);
+                __m256i t1_5 = _mm256_unpackhi_epi32(row4, row5);
+                __m256i t1_6 = _mm256_unpacklo_epi32(row6, row7);
+                __m256i t1_7 = _mm256_unpackhi_epi32(row6, row7);
+                //   t1_0: 0 8 1 9 4 12 5 13
+                //   t1_1: 2 10 3 11 6 14 7 15
+                //   t1_2: 16 24 17 25 20 28 21 29
+                //   t1_3: 18 26 19 27 22 30 23 31
+                //   t1_4: 32 40 33 41 36 44 37 45
+                //   t1_5: 34 42 35 43 38 46 39 47
+                //   t1_6: 48 56 49 57 52 60 53 61
+                //   t1_7: 50 58 51 59 54 62 55 63
+                // stage 2: gather 64-bit pairs (shuffle_ps 0x44 / 0xEE)
+                __m256i t2_0 = _mm256_castps_si256(
+                    _mm256_shuffle_ps(_mm256_castsi256_ps(t1_0), _mm256_castsi256_ps(t1_2), 0x44));
+                __m256i t2_1 = _mm256_castps_si256(
+                    _mm256_shuffle_ps(_mm256_castsi256_ps(t1_0), _mm256_castsi256_ps(t1_2), 0xEE));
+                __m256i t2_2 = _mm256_castps_si256(
+                    _mm256_shuffle_ps(_mm256_castsi256_ps(t1_1), _mm256_castsi256_ps(t1_3), 0x44));
+                __m256i t2_3 = _mm256_castps_si256(
+                    _mm256_shuffle_ps(_mm256_castsi256_ps(t1_1), _mm256_castsi256_ps(t1_3), 0xEE));
+                __m256i t2_4 = _mm256_castps_si256(
+                    _mm256_shuffle_ps(_mm256_castsi256_ps(t1_4), _mm256_castsi256_ps(t1_6), 0x44));
+                __m256i t2_5 = _mm256_castps_si256(
+                    _mm256_shuffle_ps(_mm256_castsi256_ps(t1_4), _mm256_castsi256_ps(t1_6), 0xEE));
+                __m256i t2_6 = _mm256_castps_si256(
+                    _mm256_shuffle_ps(_mm256_castsi256_ps(t1_5), _mm256_castsi256_ps(t1_7), 0x44));
+                __m256i t2_7 = _mm256_castps_si256(
+                    _mm256_shuffle_ps(_mm256_castsi256_ps(t1_5), _mm256_castsi256_ps(t1_7), 0xEE));
+                //   t2_0: 0 8 16 24 4 12 20 28
+                //   t2_1: 1 9 17 25 5 13 21 29
+                //   t2_2: 2 10 18 26 6 14 22 30
+                //   t2_3: 3 11 19 27 7 15 23 31
+                //   t2_4: 32 40 48 56 36 44 52 60
+                //   t2_5: 33 41 49 57 37 45 53 61
+                //   t2_6: 34 42 50 58 38 46 54 62
+                //   t2_7: 35 43 51 59 39 47 55 63
+                // stage 3: join 128-bit halves (permute2x128 0x20 / 0x31)
+                __m256i col0 = _mm256_permute2x128_si256(t2_0, t2_4, 0x20);
+                __m256i col4 = _mm256_permute2x128_si256(t2_0, t2_4, 0x31);
+                __m256i col1 = _mm256_permute2x128_si256(t2_1, t2_5, 0x20);
+                __m256i col5 = _mm256_permute2x128_si256(t2_1, t2_5, 0x31);
+                __m256i col2 = _mm256_permute2x128_si256(t2_2, t2_6, 0x20);
+                __m256i col6 = _mm256_permute2x128_si256(t2_2, t2_6, 0x31);
+                __m256i col3 = _mm256_permute2x128_si256(t2_3, t2_7, 0x20);
+                __m256i col7 = _mm256_permute2x128_si256(t2_3, t2_7, 0x31);
+                //   col0: 0 8 16 24 32 40 48 56
+                //   col4: 4 12 20 28 36 44 52 60
+                //   col1: 1 9 17 25 33 41 49 57
+                //   col5: 5 13 21 29 37 45 53 61
+                //   col2: 2 10 18 26 34 42 50 58
+                //   col6: 6 14 22 30 38 46 54 62
+                //   col3: 3 11 19 27 35 43 51 59
+                //   col7: 7 15 23 31 39 47 55 63
+                _mm256_storeu_si256((__m256i*)(output + b * out_batch_stride + i + j * out_step),
+                                    col0);
+                _mm256_storeu_si256(
+                    (__m256i*)(output + b * out_batch_stride + i + j * out_step + out_step), col1);
+                _mm256_storeu_si256(
+                    (__m256i*)(output + b * out_batch_stride + i + j * out_step + 2 * out_step),
+                    col2);
+                _mm256_storeu_si256(
+                    (__m256i*)(output + b * out_batch_stride + i + j * out_step + 3 * out_step),
+                    col3);
+                _mm256_storeu_si256(
+                    (__m256i*)(output + b * out_batch_stride + i + j * out_step + 4 * out_step),
+                    col4);
+                _mm256_storeu_si256(
+                    (__m256i*)(output + b * out_batch_stride + i + j * out_step + 5 * out_step),
+                    col5);
+                _mm256_storeu_si256(
+                    (__m256i*)(output + b * out_batch_stride + i + j * out_step + 6 * out_step),
+                    col6);
+                _mm256_storeu_si256(
+                    (__m256i*)(output + b * out_batch_stride + i + j * out_step + 7 * out_step),
+                    col7);
+              }
+              // the last rows of the matrix: a partial tile
+              if (i < i_end) {
+                __m256i row0_r = _mm256_setzero_si256();
+                if (i < rows) {
+                  const __m256i row0_r_active =
+                      _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j, 8))),
+                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+                  row0_r = _mm256_blendv_epi8(
+                      _mm256_setzero_si256(),
+                      _mm256_maskload_epi32((const int*)(input + b * batch_stride + i * stride + j),
+                                            row0_r_active),
+                      row0_r_active);
+                }
+                __m256i row1_r = _mm256_setzero_si256();
+                if (i + 1 < rows) {
+                  const __m256i row1_r_active =
+                      _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j, 8))),
+                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+                  row1_r = _mm256_blendv_epi8(
+                      _mm256_setzero_si256(),
+                      _mm256_maskload_epi32(
+                          (const int*)(input + b * batch_stride + i * stride + j + stride),
+                          row1_r_active),
+                      row1_r_active);
+                }
+                __m256i row2_r = _mm256_setzero_si256();
+                if (i + 2 < rows) {
+                  const __m256i row2_r_active =
+                      _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j, 8))),
+                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+                  row2_r = _mm256_blendv_epi8(
+                      _mm256_setzero_si256(),
+                      _mm256_maskload_epi32(
+                          (const int*)(input + b * batch_stride + i * stride + j + 2 * stride),
+                          row2_r_active),
+                      row2_r_active);
+                }
+                __m256i row3_r = _mm256_setzero_si256();
+                if (i + 3 < rows) {
+                  const __m256i row3_r_active =
+                      _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j, 8))),
+                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+                  row3_r = _mm256_blendv_epi8(
+                      _mm256_setzero_si256(),
+                      _mm256_maskload_epi32(
+                          (const int*)(input + b * batch_stride + i * stride + j + 3 * stride),
+                          row3_r_active),
+                      row3_r_active);
+                }
+                __m256i row4_r = _mm256_setzero_si256();
+                if (i + 4 < rows) {
+                  const __m256i row4_r_active =
+                      _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j, 8))),
+                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+                  row4_r = _mm256_blendv_epi8(
+                      _mm256_setzero_si256(),
+                      _mm256_maskload_epi32(
+                          (const int*)(input + b * batch_stride + i * stride + j + 4 * stride),
+                          row4_r_active),
+                      row4_r_active);
+                }
+                __m256i row5_r = _mm256_setzero_si256();
+                if (i + 5 < rows) {
+                  const __m256i row5_r_active =
+                      _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j, 8))),
+                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+                  row5_r = _mm256_blendv_epi8(
+                      _mm256_setzero_si256(),
+                      _mm256_maskload_epi32(
+                          (const int*)(input + b * batch_stride + i * stride + j + 5 * stride),
+                          row5_r_active),
+                      row5_r_active);
+                }
+                __m256i row6_r = _mm256_setzero_si256();
+                if (i + 6 < rows) {
+                  const __m256i row6_r_active =
+                      _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j, 8))),
+                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+                  row6_r = _mm256_blendv_epi8(
+                      _mm256_setzero_si256(),
+                      _mm256_maskload_epi32(
+                          (const int*)(input + b * batch_stride + i * stride + j + 6 * stride),
+                          row6_r_active),
+                      row6_r_active);
+                }
+                __m256i row7_r = _mm256_setzero_si256();
+                if (i + 7 < rows) {
+                  const __m256i row7_r_active =
+                      _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j, 8))),
+                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+                  row7_r = _mm256_blendv_epi8(
+                      _mm256_setzero_si256(),
+                      _mm256_maskload_epi32(
+                          (const int*)(input + b * batch_stride + i * stride + j + 7 * stride),
+                          row7_r_active),
+                      row7_r_active);
+                }
+                // stage 1: interleave 32-bit lanes of row pairs (unpacklo/hi_ps)
+                __m256i t1_0_r = _mm256_unpacklo_epi32(row0_r, row1_r);
+                __m256i t1_1_r = _mm256_unpackhi_epi32(row0_r, row1_r);
+                __m256i t1_2_r = _mm256_unpacklo_epi32(row2_r, row3_r);
+                __m256i t1_3_r = _mm256_unpackhi_epi32(row2_r, row3_r);
+                __m256i t1_4_r = _mm256_unpacklo_epi32(row4_r, row5_r);
+                __m256i t1_5_r = _mm256_unpackhi_epi32(row4_r, row5_r);
+                __m256i t1_6_r = _mm256_unpacklo_epi32(row6_r, row7_r);
+                __m256i t1_7_r = _mm256_unpackhi_epi32(row6_r, row7_r);
+                // stage 2: gather 64-bit pairs (shuffle_ps 0x44 / 0xEE)
+                __m256i t2_0_r = _mm256_castps_si256(_mm256_shuffle_ps(
+                    _mm256_castsi256_ps(t1_0_r), _mm256_castsi256_ps(t1_2_r), 0x44));
+                __m256i t2_1_r = _mm256_castps_si256(_mm256_shuffle_ps(
+                    _mm256_castsi256_ps(t1_0_r), _mm256_castsi256_ps(t1_2_r), 0xEE));
+                __m256i t2_2_r = _mm256_castps_si256(_mm256_shuffle_ps(
+                    _mm256_castsi256_ps(t1_1_r), _mm256_castsi256_ps(t1_3_r), 0x44));
+                __m256i t2_3_r = _mm256_castps_si256(_mm256_shuffle_ps(
+                    _mm256_castsi256_ps(t1_1_r), _mm256_castsi256_ps(t1_3_r), 0xEE));
+                __m256i t2_4_r = _mm256_castps_si256(_mm256_shuffle_ps(
+                    _mm256_castsi256_ps(t1_4_r), _mm256_castsi256_ps(t1_6_r), 0x44));
+                __m256i t2_5_r = _mm256_castps_si256(_mm256_shuffle_ps(
+                    _mm256_castsi256_ps(t1_4_r), _mm256_castsi256_ps(t1_6_r), 0xEE));
+                __m256i t2_6_r = _mm256_castps_si256(_mm256_shuffle_ps(
+                    _mm256_castsi256_ps(t1_5_r), _mm256_castsi256_ps(t1_7_r), 0x44));
+                __m256i t2_7_r = _mm256_castps_si256(_mm256_shuffle_ps(
+                    _mm256_castsi256_ps(t1_5_r), _mm256_castsi256_ps(t1_7_r), 0xEE));
+                // stage 3: join 128-bit halves (permute2x128 0x20 / 0x31)
+                __m256i col0_r = _mm256_permute2x128_si256(t2_0_r, t2_4_r, 0x20);
+                __m256i col4_r = _mm256_permute2x128_si256(t2_0_r, t2_4_r, 0x31);
+                __m256i col1_r = _mm256_permute2x128_si256(t2_1_r, t2_5_r, 0x20);
+                __m256i col5_r = _mm256_permute2x128_si256(t2_1_r, t2_5_r, 0x31);
+                __m256i col2_r = _mm256_permute2x128_si256(t2_2_r, t2_6_r, 0x20);
+                __m256i col6_r = _mm256_permute2x128_si256(t2_2_r, t2_6_r, 0x31);
+                __m256i col3_r = _mm256_permute2x128_si256(t2_3_r, t2_7_r, 0x20);
+                __m256i col7_r = _mm256_permute2x128_si256(t2_3_r, t2_7_r, 0x31);
+                if (j < cols) {
+                  _mm256_maskstore_epi32(
+                      (int*)(output + b * out_batch_stride + i + j * out_stride),
+                      _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(rows - i, 8))),
+                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
+                      col0_r);
+                }
+                if (j + 1 < cols) {
+                  _mm256_maskstore_epi32(
+                      (int*)(output + b * out_batch_stride + i + j * out_stride + out_stride),
+                      _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(rows - i, 8))),
+                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
+                      col1_r);
+                }
+                if (j + 2 < cols) {
+                  _mm256_maskstore_epi32(
+                      (int*)(output + b * out_batch_stride + i + j * out_stride + 2 * out_stride),
+                      _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(rows - i, 8))),
+                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
+                      col2_r);
+                }
+                if (j + 3 < cols) {
+                  _mm256_maskstore_epi32(
+                      (int*)(output + b * out_batch_stride + i + j * out_stride + 3 * out_stride),
+                      _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(rows - i, 8))),
+                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
+                      col3_r);
+                }
+                if (j + 4 < cols) {
+                  _mm256_maskstore_epi32(
+                      (int*)(output + b * out_batch_stride + i + j * out_stride + 4 * out_stride),
+                      _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(rows - i, 8))),
+                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
+                      col4_r);
+                }
+                if (j + 5 < cols) {
+                  _mm256_maskstore_epi32(
+                      (int*)(output + b * out_batch_stride + i + j * out_stride + 5 * out_stride),
+                      _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(rows - i, 8))),
+                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
+                      col5_r);
+                }
+                if (j + 6 < cols) {
+                  _mm256_maskstore_epi32(
+                      (int*)(output + b * out_batch_stride + i + j * out_stride + 6 * out_stride),
+                      _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(rows - i, 8))),
+                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
+                      col6_r);
+                }
+                if (j + 7 < cols) {
+                  _mm256_maskstore_epi32(
+                      (int*)(output + b * out_batch_stride + i + j * out_stride + 7 * out_stride),
+                      _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(rows - i, 8))),
+                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
+                      col7_r);
+                }
+              }
             }
-            __m256i row1_c = _mm256_setzero_si256();
-            if (i + 1 < rows) {
-              const __m256i row1_c_active =
-                  _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j, 8))),
-                                     _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-              row1_c = _mm256_blendv_epi8(
-                  _mm256_setzero_si256(),
-                  _mm256_maskload_epi32(
-                      (const int*)(input + b * batch_stride + i * stride + j + stride),
-                      row1_c_active),
-                  row1_c_active);
-            }
-            __m256i row2_c = _mm256_setzero_si256();
-            if (i + 2 < rows) {
-              const __m256i row2_c_active =
-                  _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j, 8))),
-                                     _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-              row2_c = _mm256_blendv_epi8(
-                  _mm256_setzero_si256(),
-                  _mm256_maskload_epi32(
-                      (const int*)(input + b * batch_stride + i * stride + j + 2 * stride),
-                      row2_c_active),
-                  row2_c_active);
-            }
-            __m256i row3_c = _mm256_setzero_si256();
-            if (i + 3 < rows) {
-              const __m256i row3_c_active =
-                  _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j, 8))),
-                                     _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-              row3_c = _mm256_blendv_epi8(
-                  _mm256_setzero_si256(),
-                  _mm256_maskload_epi32(
-                      (const int*)(input + b * batch_stride + i * stride + j + 3 * stride),
-                      row3_c_active),
-                  row3_c_active);
-            }
-            __m256i row4_c = _mm256_setzero_si256();
-            if (i + 4 < rows) {
-              const __m256i row4_c_active =
-                  _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j, 8))),
-                                     _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-              row4_c = _mm256_blendv_epi8(
-                  _mm256_setzero_si256(),
-                  _mm256_maskload_epi32(
-                      (const int*)(input + b * batch_stride + i * stride + j + 4 * stride),
-                      row4_c_active),
-                  row4_c_active);
-            }
-            __m256i row5_c = _mm256_setzero_si256();
-            if (i + 5 < rows) {
-              const __m256i row5_c_active =
-                  _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j, 8))),
-                                     _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-              row5_c = _mm256_blendv_epi8(
-                  _mm256_setzero_si256(),
-                  _mm256_maskload_epi32(
-                      (const int*)(input + b * batch_stride + i * stride + j + 5 * stride),
-                      row5_c_active),
-                  row5_c_active);
-            }
-            __m256i row6_c = _mm256_setzero_si256();
-            if (i + 6 < rows) {
-              const __m256i row6_c_active =
-                  _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j, 8))),
-                                     _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-              row6_c = _mm256_blendv_epi8(
-                  _mm256_setzero_si256(),
-                  _mm256_maskload_epi32(
-                      (const int*)(input + b * batch_stride + i * stride + j + 6 * stride),
-                      row6_c_active),
-                  row6_c_active);
-            }
-            __m256i row7_c = _mm256_setzero_si256();
-            if (i + 7 < rows) {
-              const __m256i row7_c_active =
-                  _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j, 8))),
-                                     _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-              row7_c = _mm256_blendv_epi8(
-                  _mm256_setzero_si256(),
-                  _mm256_maskload_epi32(
-                      (const int*)(input + b * batch_stride + i * stride + j + 7 * stride),
-                      row7_c_active),
-                  row7_c_active);
-            }
-            // stage 1: interleave 32-bit lanes of row pairs (unpacklo/hi_ps)
-            __m256i t1_0_c = _mm256_unpacklo_epi32(row0_c, row1_c);
-            __m256i t1_1_c = _mm256_unpackhi_epi32(row0_c, row1_c);
-            __m256i t1_2_c = _mm256_unpacklo_epi32(row2_c, row3_c);
-            __m256i t1_3_c = _mm256_unpackhi_epi32(row2_c, row3_c);
-            __m256i t1_4_c = _mm256_unpacklo_epi32(row4_c, row5_c);
-            __m256i t1_5_c = _mm256_unpackhi_epi32(row4_c, row5_c);
-            __m256i t1_6_c = _mm256_unpacklo_epi32(row6_c, row7_c);
-            __m256i t1_7_c = _mm256_unpackhi_epi32(row6_c, row7_c);
-            // stage 2: gather 64-bit pairs (shuffle_ps 0x44 / 0xEE)
-            __m256i t2_0_c = _mm256_castps_si256(
-                _mm256_shuffle_ps(_mm256_castsi256_ps(t1_0_c), _mm256_castsi256_ps(t1_2_c), 0x44));
-            __m256i t2_1_c = _mm256_castps_si256(
-                _mm256_shuffle_ps(_mm256_castsi256_ps(t1_0_c), _mm256_castsi256_ps(t1_2_c), 0xEE));
-            __m256i t2_2_c = _mm256_castps_si256(
-                _mm256_shuffle_ps(_mm256_castsi256_ps(t1_1_c), _mm256_castsi256_ps(t1_3_c), 0x44));
-            __m256i t2_3_c = _mm256_castps_si256(
-                _mm256_shuffle_ps(_mm256_castsi256_ps(t1_1_c), _mm256_castsi256_ps(t1_3_c), 0xEE));
-            __m256i t2_4_c = _mm256_castps_si256(
-                _mm256_shuffle_ps(_mm256_castsi256_ps(t1_4_c), _mm256_castsi256_ps(t1_6_c), 0x44));
-            __m256i t2_5_c = _mm256_castps_si256(
-                _mm256_shuffle_ps(_mm256_castsi256_ps(t1_4_c), _mm256_castsi256_ps(t1_6_c), 0xEE));
-            __m256i t2_6_c = _mm256_castps_si256(
-                _mm256_shuffle_ps(_mm256_castsi256_ps(t1_5_c), _mm256_castsi256_ps(t1_7_c), 0x44));
-            __m256i t2_7_c = _mm256_castps_si256(
-                _mm256_shuffle_ps(_mm256_castsi256_ps(t1_5_c), _mm256_castsi256_ps(t1_7_c), 0xEE));
-            // stage 3: join 128-bit halves (permute2x128 0x20 / 0x31)
-            __m256i col0_c = _mm256_permute2x128_si256(t2_0_c, t2_4_c, 0x20);
-            __m256i col4_c = _mm256_permute2x128_si256(t2_0_c, t2_4_c, 0x31);
-            __m256i col1_c = _mm256_permute2x128_si256(t2_1_c, t2_5_c, 0x20);
-            __m256i col5_c = _mm256_permute2x128_si256(t2_1_c, t2_5_c, 0x31);
-            __m256i col2_c = _mm256_permute2x128_si256(t2_2_c, t2_6_c, 0x20);
-            __m256i col6_c = _mm256_permute2x128_si256(t2_2_c, t2_6_c, 0x31);
-            __m256i col3_c = _mm256_permute2x128_si256(t2_3_c, t2_7_c, 0x20);
-            __m256i col7_c = _mm256_permute2x128_si256(t2_3_c, t2_7_c, 0x31);
-            if (j < cols) {
-              _mm256_maskstore_epi32(
-                  (int*)(output + b * out_batch_stride + i + j * out_stride),
-                  _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(rows - i, 8))),
-                                     _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                  col0_c);
-            }
-            if (j + 1 < cols) {
-              _mm256_maskstore_epi32(
-                  (int*)(output + b * out_batch_stride + i + j * out_stride + out_stride),
-                  _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(rows - i, 8))),
-                                     _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                  col1_c);
-            }
-            if (j + 2 < cols) {
-              _mm256_maskstore_epi32(
-                  (int*)(output + b * out_batch_stride + i + j * out_stride + 2 * out_stride),
-                  _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(rows - i, 8))),
-                                     _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                  col2_c);
-            }
-            if (j + 3 < cols) {
-              _mm256_maskstore_epi32(
-                  (int*)(output + b * out_batch_stride + i + j * out_stride + 3 * out_stride),
-                  _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(rows - i, 8))),
-                                     _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                  col3_c);
-            }
-            if (j + 4 < cols) {
-              _mm256_maskstore_epi32(
-                  (int*)(output + b * out_batch_stride + i + j * out_stride + 4 * out_stride),
-                  _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(rows - i, 8))),
-                                     _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                  col4_c);
-            }
-            if (j + 5 < cols) {
-              _mm256_maskstore_epi32(
-                  (int*)(output + b * out_batch_stride + i + j * out_stride + 5 * out_stride),
-                  _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(rows - i, 8))),
-                                     _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                  col5_c);
-            }
-            if (j + 6 < cols) {
-              _mm256_maskstore_epi32(
-                  (int*)(output + b * out_batch_stride + i + j * out_stride + 6 * out_stride),
-                  _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(rows - i, 8))),
-                                     _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                  col6_c);
-            }
-            if (j + 7 < cols) {
-              _mm256_maskstore_epi32(
-                  (int*)(output + b * out_batch_stride + i + j * out_stride + 7 * out_stride),
-                  _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(rows - i, 8))),
-                                     _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                  col7_c);
+            // the last columns of the matrix: partial tiles
+            if (j < j_end) {
+              // partial tiles down the column
+              int64_t i = ib;
+              for (; i < i_end; i += 8) {
+                __m256i row0_c = _mm256_setzero_si256();
+                if (i < rows) {
+                  const __m256i row0_c_active =
+                      _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j, 8))),
+                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+                  row0_c = _mm256_blendv_epi8(
+                      _mm256_setzero_si256(),
+                      _mm256_maskload_epi32((const int*)(input + b * batch_stride + i * stride + j),
+                                            row0_c_active),
+                      row0_c_active);
+                }
+                __m256i row1_c = _mm256_setzero_si256();
+                if (i + 1 < rows) {
+                  const __m256i row1_c_active =
+                      _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j, 8))),
+                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+                  row1_c = _mm256_blendv_epi8(
+                      _mm256_setzero_si256(),
+                      _mm256_maskload_epi32(
+                          (const int*)(input + b * batch_stride + i * stride + j + stride),
+                          row1_c_active),
+                      row1_c_active);
+                }
+                __m256i row2_c = _mm256_setzero_si256();
+                if (i + 2 < rows) {
+                  const __m256i row2_c_active =
+                      _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j, 8))),
+                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+                  row2_c = _mm256_blendv_epi8(
+                      _mm256_setzero_si256(),
+                      _mm256_maskload_epi32(
+                          (const int*)(input + b * batch_stride + i * stride + j + 2 * stride),
+                          row2_c_active),
+                      row2_c_active);
+                }
+                __m256i row3_c = _mm256_setzero_si256();
+                if (i + 3 < rows) {
+                  const __m256i row3_c_active =
+                      _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j, 8))),
+                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+                  row3_c = _mm256_blendv_epi8(
+                      _mm256_setzero_si256(),
+                      _mm256_maskload_epi32(
+                          (const int*)(input + b * batch_stride + i * stride + j + 3 * stride),
+                          row3_c_active),
+                      row3_c_active);
+                }
+                __m256i row4_c = _mm256_setzero_si256();
+                if (i + 4 < rows) {
+                  const __m256i row4_c_active =
+                      _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j, 8))),
+                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+                  row4_c = _mm256_blendv_epi8(
+                      _mm256_setzero_si256(),
+                      _mm256_maskload_epi32(
+                          (const int*)(input + b * batch_stride + i * stride + j + 4 * stride),
+                          row4_c_active),
+                      row4_c_active);
+                }
+                __m256i row5_c = _mm256_setzero_si256();
+                if (i + 5 < rows) {
+                  const __m256i row5_c_active =
+                      _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j, 8))),
+                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+                  row5_c = _mm256_blendv_epi8(
+                      _mm256_setzero_si256(),
+                      _mm256_maskload_epi32(
+                          (const int*)(input + b * batch_stride + i * stride + j + 5 * stride),
+                          row5_c_active),
+                      row5_c_active);
+                }
+                __m256i row6_c = _mm256_setzero_si256();
+                if (i + 6 < rows) {
+                  const __m256i row6_c_active =
+                      _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j, 8))),
+                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+                  row6_c = _mm256_blendv_epi8(
+                      _mm256_setzero_si256(),
+                      _mm256_maskload_epi32(
+                          (const int*)(input + b * batch_stride + i * stride + j + 6 * stride),
+                          row6_c_active),
+                      row6_c_active);
+                }
+                __m256i row7_c = _mm256_setzero_si256();
+                if (i + 7 < rows) {
+                  const __m256i row7_c_active =
+                      _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j, 8))),
+                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+                  row7_c = _mm256_blendv_epi8(
+                      _mm256_setzero_si256(),
+                      _mm256_maskload_epi32(
+                          (const int*)(input + b * batch_stride + i * stride + j + 7 * stride),
+                          row7_c_active),
+                      row7_c_active);
+                }
+                // stage 1: interleave 32-bit lanes of row pairs (unpacklo/hi_ps)
+                __m256i t1_0_c = _mm256_unpacklo_epi32(row0_c, row1_c);
+                __m256i t1_1_c = _mm256_unpackhi_epi32(row0_c, row1_c);
+                __m256i t1_2_c = _mm256_unpacklo_epi32(row2_c, row3_c);
+                __m256i t1_3_c = _mm256_unpackhi_epi32(row2_c, row3_c);
+                __m256i t1_4_c = _mm256_unpacklo_epi32(row4_c, row5_c);
+                __m256i t1_5_c = _mm256_unpackhi_epi32(row4_c, row5_c);
+                __m256i t1_6_c = _mm256_unpacklo_epi32(row6_c, row7_c);
+                __m256i t1_7_c = _mm256_unpackhi_epi32(row6_c, row7_c);
+                // stage 2: gather 64-bit pairs (shuffle_ps 0x44 / 0xEE)
+                __m256i t2_0_c = _mm256_castps_si256(_mm256_shuffle_ps(
+                    _mm256_castsi256_ps(t1_0_c), _mm256_castsi256_ps(t1_2_c), 0x44));
+                __m256i t2_1_c = _mm256_castps_si256(_mm256_shuffle_ps(
+                    _mm256_castsi256_ps(t1_0_c), _mm256_castsi256_ps(t1_2_c), 0xEE));
+                __m256i t2_2_c = _mm256_castps_si256(_mm256_shuffle_ps(
+                    _mm256_castsi256_ps(t1_1_c), _mm256_castsi256_ps(t1_3_c), 0x44));
+                __m256i t2_3_c = _mm256_castps_si256(_mm256_shuffle_ps(
+                    _mm256_castsi256_ps(t1_1_c), _mm256_castsi256_ps(t1_3_c), 0xEE));
+                __m256i t2_4_c = _mm256_castps_si256(_mm256_shuffle_ps(
+                    _mm256_castsi256_ps(t1_4_c), _mm256_castsi256_ps(t1_6_c), 0x44));
+                __m256i t2_5_c = _mm256_castps_si256(_mm256_shuffle_ps(
+                    _mm256_castsi256_ps(t1_4_c), _mm256_castsi256_ps(t1_6_c), 0xEE));
+                __m256i t2_6_c = _mm256_castps_si256(_mm256_shuffle_ps(
+                    _mm256_castsi256_ps(t1_5_c), _mm256_castsi256_ps(t1_7_c), 0x44));
+                __m256i t2_7_c = _mm256_castps_si256(_mm256_shuffle_ps(
+                    _mm256_castsi256_ps(t1_5_c), _mm256_castsi256_ps(t1_7_c), 0xEE));
+                // stage 3: join 128-bit halves (permute2x128 0x20 / 0x31)
+                __m256i col0_c = _mm256_permute2x128_si256(t2_0_c, t2_4_c, 0x20);
+                __m256i col4_c = _mm256_permute2x128_si256(t2_0_c, t2_4_c, 0x31);
+                __m256i col1_c = _mm256_permute2x128_si256(t2_1_c, t2_5_c, 0x20);
+                __m256i col5_c = _mm256_permute2x128_si256(t2_1_c, t2_5_c, 0x31);
+                __m256i col2_c = _mm256_permute2x128_si256(t2_2_c, t2_6_c, 0x20);
+                __m256i col6_c = _mm256_permute2x128_si256(t2_2_c, t2_6_c, 0x31);
+                __m256i col3_c = _mm256_permute2x128_si256(t2_3_c, t2_7_c, 0x20);
+                __m256i col7_c = _mm256_permute2x128_si256(t2_3_c, t2_7_c, 0x31);
+                if (j < cols) {
+                  _mm256_maskstore_epi32(
+                      (int*)(output + b * out_batch_stride + i + j * out_stride),
+                      _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(rows - i, 8))),
+                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
+                      col0_c);
+                }
+                if (j + 1 < cols) {
+                  _mm256_maskstore_epi32(
+                      (int*)(output + b * out_batch_stride + i + j * out_stride + out_stride),
+                      _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(rows - i, 8))),
+                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
+                      col1_c);
+                }
+                if (j + 2 < cols) {
+                  _mm256_maskstore_epi32(
+                      (int*)(output + b * out_batch_stride + i + j * out_stride + 2 * out_stride),
+                      _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(rows - i, 8))),
+                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
+                      col2_c);
+                }
+                if (j + 3 < cols) {
+                  _mm256_maskstore_epi32(
+                      (int*)(output + b * out_batch_stride + i + j * out_stride + 3 * out_stride),
+                      _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(rows - i, 8))),
+                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
+                      col3_c);
+                }
+                if (j + 4 < cols) {
+                  _mm256_maskstore_epi32(
+                      (int*)(output + b * out_batch_stride + i + j * out_stride + 4 * out_stride),
+                      _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(rows - i, 8))),
+                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
+                      col4_c);
+                }
+                if (j + 5 < cols) {
+                  _mm256_maskstore_epi32(
+                      (int*)(output + b * out_batch_stride + i + j * out_stride + 5 * out_stride),
+                      _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(rows - i, 8))),
+                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
+                      col5_c);
+                }
+                if (j + 6 < cols) {
+                  _mm256_maskstore_epi32(
+                      (int*)(output + b * out_batch_stride + i + j * out_stride + 6 * out_stride),
+                      _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(rows - i, 8))),
+                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
+                      col6_c);
+                }
+                if (j + 7 < cols) {
+                  _mm256_maskstore_epi32(
+                      (int*)(output + b * out_batch_stride + i + j * out_stride + 7 * out_stride),
+                      _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(rows - i, 8))),
+                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
+                      col7_c);
+                }
+              }
             }
           }
         }
@@ -1424,7 +1648,9 @@ __attribute__((target("avx2"))) void transpose_batch_i32_avx2(
 
 // ---- neon (128-bit vectors)
 // tiles of 4 x 4 through a 8-shuffle network, in blocks of 8 x 8 tiles; edge tiles run the same network on masked rows and columns
+// a matrix of one row or one column is copied by vector loops (gathered when its elements are strided)
 // uses partial vectors loaded and stored piecewise (8/4/2/1-byte accesses: NEON has no masked load)
+// uses strided lanes loaded one at a time into their places (ld1 to a lane: NEON has no gather)
 
 #if defined(__aarch64__)
 
@@ -1434,165 +1660,247 @@ void transpose_batch_i32_neon(const int32_t* input, int64_t batch, int64_t rows,
   // matrices of the batch
   int64_t b = 0;
   for (; b < batch; ++b) {
-    // row blocks of 32 x 32 elements (cache blocking)
-    int64_t ib = 0;
-    for (; ib < rows; ib += 32) {
-      int64_t i_end = ib + 32 < rows ? ib + 32 : rows;
-      // column blocks
-      int64_t jb = 0;
-      for (; jb < cols; jb += 32) {
-        int64_t j_end = jb + 32 < cols ? jb + 32 : cols;
-        int64_t j = jb;
-        // tile columns of the block
-        for (; j + 4 <= j_end; j += 4) {
-          int64_t i = ib;
-          // whole tiles down the column
-          for (; i + 4 <= i_end; i += 4) {
-            int64_t in_step = simdgen_opaque(stride);
-            int64_t out_step = simdgen_opaque(out_stride);
-            int32x4_t row0 = vld1q_s32(input + b * batch_stride + i * in_step + j);
-            int32x4_t row1 = vld1q_s32(input + b * batch_stride + i * in_step + in_step + j);
-            int32x4_t row2 = vld1q_s32(input + b * batch_stride + i * in_step + 2 * in_step + j);
-            int32x4_t row3 = vld1q_s32(input + b * batch_stride + i * in_step + 3 * in_step + j);
-            // stage 1: zip1/zip2 vector i with vector i + 2
-            int32x4_t z1_0 = vzip1q_s32(row0, row2);
-            int32x4_t z1_1 = vzip2q_s32(row0, row2);
-            int32x4_t z1_2 = vzip1q_s32(row1, row3);
-            int32x4_t z1_3 = vzip2q_s32(row1, row3);
-            //   z1_0: 0 8 1 9
-            //   z1_1: 2 10 3 11
-            //   z1_2: 4 12 5 13
-            //   z1_3: 6 14 7 15
-            // stage 2: zip1/zip2 vector i with vector i + 2
-            int32x4_t col0 = vzip1q_s32(z1_0, z1_2);
-            int32x4_t col1 = vzip2q_s32(z1_0, z1_2);
-            int32x4_t col2 = vzip1q_s32(z1_1, z1_3);
-            int32x4_t col3 = vzip2q_s32(z1_1, z1_3);
-            //   col0: 0 4 8 12
-            //   col1: 1 5 9 13
-            //   col2: 2 6 10 14
-            //   col3: 3 7 11 15
-            vst1q_s32(output + b * out_batch_stride + i + j * out_step, col0);
-            vst1q_s32(output + b * out_batch_stride + i + j * out_step + out_step, col1);
-            vst1q_s32(output + b * out_batch_stride + i + j * out_step + 2 * out_step, col2);
-            vst1q_s32(output + b * out_batch_stride + i + j * out_step + 3 * out_step, col3);
+    // one column
+    if (cols == 1) {
+      // contiguous: a copy
+      if (stride == 1) {
+        // whole vectors
+        int64_t k = 0;
+        for (; k + 4 <= rows; k += 4) {
+          vst1q_s32(output + b * out_batch_stride + k, vld1q_s32(input + b * batch_stride + k));
+        }
+        // the rest: one partial vector
+        if (k < rows) {
+          int32x4_t v_tail = vreinterpretq_s32_u8(
+              simdgen_load_prefix(input + b * batch_stride + k, (rows - k) * 4));
+          simdgen_store_prefix(output + b * out_batch_stride + k, vreinterpretq_u8_s32(v_tail),
+                               (rows - k) * 4);
+        }
+      }
+      // strided: gathered
+      if (stride != 1) {
+        // whole vectors
+        int64_t k = 0;
+        for (; k + 4 <= rows; k += 4) {
+          int32x4_t v = vdupq_n_s32(0);
+          v = vld1q_lane_s32((input + b * batch_stride + k * stride + 0 * stride), v, 0);
+          v = vld1q_lane_s32((input + b * batch_stride + k * stride + 1 * stride), v, 1);
+          v = vld1q_lane_s32((input + b * batch_stride + k * stride + 2 * stride), v, 2);
+          v = vld1q_lane_s32((input + b * batch_stride + k * stride + 3 * stride), v, 3);
+          vst1q_s32(output + b * out_batch_stride + k, v);
+        }
+        // the rest: one partial vector
+        if (k < rows) {
+          int32x4_t v_tail = vdupq_n_s32(0);
+          if (0 < rows - k)
+            v_tail =
+                vld1q_lane_s32((input + b * batch_stride + k * stride + 0 * stride), v_tail, 0);
+          if (1 < rows - k)
+            v_tail =
+                vld1q_lane_s32((input + b * batch_stride + k * stride + 1 * stride), v_tail, 1);
+          if (2 < rows - k)
+            v_tail =
+                vld1q_lane_s32((input + b * batch_stride + k * stride + 2 * stride), v_tail, 2);
+          if (3 < rows - k)
+            v_tail =
+                vld1q_lane_s32((input + b * batch_stride + k * stride + 3 * stride), v_tail, 3);
+          simdgen_store_prefix(output + b * out_batch_stride + k, vreinterpretq_u8_s32(v_tail),
+                               (rows - k) * 4);
+        }
+      }
+    }
+    if (cols != 1) {
+      // one row
+      if (rows == 1) {
+        // contiguous: a copy
+        if (out_stride == 1) {
+          // whole vectors
+          int64_t k = 0;
+          for (; k + 4 <= cols; k += 4) {
+            vst1q_s32(output + b * out_batch_stride + k, vld1q_s32(input + b * batch_stride + k));
           }
-          // the last rows of the matrix: a partial tile
-          if (i < i_end) {
-            int32x4_t row0_r = vdupq_n_s32(0);
-            if (i < rows) {
-              row0_r = vreinterpretq_s32_u8(
-                  simdgen_load_prefix(input + b * batch_stride + i * stride + j,
-                                      (simdgen_clamp_lanes(cols - j, 4)) * 4));
-            }
-            int32x4_t row1_r = vdupq_n_s32(0);
-            if (i + 1 < rows) {
-              row1_r = vreinterpretq_s32_u8(
-                  simdgen_load_prefix(input + b * batch_stride + i * stride + j + stride,
-                                      (simdgen_clamp_lanes(cols - j, 4)) * 4));
-            }
-            int32x4_t row2_r = vdupq_n_s32(0);
-            if (i + 2 < rows) {
-              row2_r = vreinterpretq_s32_u8(
-                  simdgen_load_prefix(input + b * batch_stride + i * stride + j + 2 * stride,
-                                      (simdgen_clamp_lanes(cols - j, 4)) * 4));
-            }
-            int32x4_t row3_r = vdupq_n_s32(0);
-            if (i + 3 < rows) {
-              row3_r = vreinterpretq_s32_u8(
-                  simdgen_load_prefix(input + b * batch_stride + i * stride + j + 3 * stride,
-                                      (simdgen_clamp_lanes(cols - j, 4)) * 4));
-            }
-            // stage 1: zip1/zip2 vector i with vector i + 2
-            int32x4_t z1_0_r = vzip1q_s32(row0_r, row2_r);
-            int32x4_t z1_1_r = vzip2q_s32(row0_r, row2_r);
-            int32x4_t z1_2_r = vzip1q_s32(row1_r, row3_r);
-            int32x4_t z1_3_r = vzip2q_s32(row1_r, row3_r);
-            // stage 2: zip1/zip2 vector i with vector i + 2
-            int32x4_t col0_r = vzip1q_s32(z1_0_r, z1_2_r);
-            int32x4_t col1_r = vzip2q_s32(z1_0_r, z1_2_r);
-            int32x4_t col2_r = vzip1q_s32(z1_1_r, z1_3_r);
-            int32x4_t col3_r = vzip2q_s32(z1_1_r, z1_3_r);
-            if (j < cols) {
-              simdgen_store_prefix(output + b * out_batch_stride + i + j * out_stride,
-                                   vreinterpretq_u8_s32(col0_r),
-                                   (simdgen_clamp_lanes(rows - i, 4)) * 4);
-            }
-            if (j + 1 < cols) {
-              simdgen_store_prefix(output + b * out_batch_stride + i + j * out_stride + out_stride,
-                                   vreinterpretq_u8_s32(col1_r),
-                                   (simdgen_clamp_lanes(rows - i, 4)) * 4);
-            }
-            if (j + 2 < cols) {
-              simdgen_store_prefix(
-                  output + b * out_batch_stride + i + j * out_stride + 2 * out_stride,
-                  vreinterpretq_u8_s32(col2_r), (simdgen_clamp_lanes(rows - i, 4)) * 4);
-            }
-            if (j + 3 < cols) {
-              simdgen_store_prefix(
-                  output + b * out_batch_stride + i + j * out_stride + 3 * out_stride,
-                  vreinterpretq_u8_s32(col3_r), (simdgen_clamp_lanes(rows - i, 4)) * 4);
-            }
+          // the rest: one partial vector
+          if (k < cols) {
+            int32x4_t v_tail = vreinterpretq_s32_u8(
+                simdgen_load_prefix(input + b * batch_stride + k, (cols - k) * 4));
+            simdgen_store_prefix(output + b * out_batch_stride + k, vreinterpretq_u8_s32(v_tail),
+                                 (cols - k) * 4);
           }
         }
-        // the last columns of the matrix: partial tiles
-        if (j < j_end) {
-          // partial tiles down the column
-          int64_t i = ib;
-          for (; i < i_end; i += 4) {
-            int32x4_t row0_c = vdupq_n_s32(0);
-            if (i < rows) {
-              row0_c = vreinterpretq_s32_u8(
-                  simdgen_load_prefix(input + b * batch_stride + i * stride + j,
-                                      (simdgen_clamp_lanes(cols - j, 4)) * 4));
+        if (out_stride != 1) {
+          int64_t i0 = 0;
+          // strided output: one element at a time
+          int64_t c = 0;
+          for (; c < cols; ++c) {
+            uint32_t x = (uint32_t)input[b * batch_stride + c + i0 * stride];
+            output[b * out_batch_stride + c * out_stride + i0] = (int32_t)x;
+          }
+        }
+      }
+      if (rows != 1) {
+        // row blocks of 32 x 32 elements (cache blocking)
+        int64_t ib = 0;
+        for (; ib < rows; ib += 32) {
+          int64_t i_end = ib + 32 < rows ? ib + 32 : rows;
+          // column blocks
+          int64_t jb = 0;
+          for (; jb < cols; jb += 32) {
+            int64_t j_end = jb + 32 < cols ? jb + 32 : cols;
+            int64_t j = jb;
+            // tile columns of the block
+            for (; j + 4 <= j_end; j += 4) {
+              int64_t i = ib;
+              // whole tiles down the column
+              for (; i + 4 <= i_end; i += 4) {
+                int64_t in_step = simdgen_opaque(stride);
+                int64_t out_step = simdgen_opaque(out_stride);
+                int32x4_t row0 = vld1q_s32(input + b * batch_stride + i * in_step + j);
+                int32x4_t row1 = vld1q_s32(input + b * batch_stride + i * in_step + in_step + j);
+                int32x4_t row2 =
+                    vld1q_s32(input + b * batch_stride + i * in_step + 2 * in_step + j);
+                int32x4_t row3 =
+                    vld1q_s32(input + b * batch_stride + i * in_step + 3 * in_step + j);
+                // stage 1: zip1/zip2 vector i with vector i + 2
+                int32x4_t z1_0 = vzip1q_s32(row0, row2);
+                int32x4_t z1_1 = vzip2q_s32(row0, row2);
+                int32x4_t z1_2 = vzip1q_s32(row1, row3);
+                int32x4_t z1_3 = vzip2q_s32(row1, row3);
+                //   z1_0: 0 8 1 9
+                //   z1_1: 2 10 3 11
+                //   z1_2: 4 12 5 13
+                //   z1_3: 6 14 7 15
+                // stage 2: zip1/zip2 vector i with vector i + 2
+                int32x4_t col0 = vzip1q_s32(z1_0, z1_2);
+                int32x4_t col1 = vzip2q_s32(z1_0, z1_2);
+                int32x4_t col2 = vzip1q_s32(z1_1, z1_3);
+                int32x4_t col3 = vzip2q_s32(z1_1, z1_3);
+                //   col0: 0 4 8 12
+                //   col1: 1 5 9 13
+                //   col2: 2 6 10 14
+                //   col3: 3 7 11 15
+                vst1q_s32(output + b * out_batch_stride + i + j * out_step, col0);
+                vst1q_s32(output + b * out_batch_stride + i + j * out_step + out_step, col1);
+                vst1q_s32(output + b * out_batch_stride + i + j * out_step + 2 * out_step, col2);
+                vst1q_s32(output + b * out_batch_stride + i + j * out_step + 3 * out_step, col3);
+              }
+              // the last rows of the matrix: a partial tile
+              if (i < i_end) {
+                int32x4_t row0_r = vdupq_n_s32(0);
+                if (i < rows) {
+                  row0_r = vreinterpretq_s32_u8(
+                      simdgen_load_prefix(input + b * batch_stride + i * stride + j,
+                                          (simdgen_clamp_lanes(cols - j, 4)) * 4));
+                }
+                int32x4_t row1_r = vdupq_n_s32(0);
+                if (i + 1 < rows) {
+                  row1_r = vreinterpretq_s32_u8(
+                      simdgen_load_prefix(input + b * batch_stride + i * stride + j + stride,
+                                          (simdgen_clamp_lanes(cols - j, 4)) * 4));
+                }
+                int32x4_t row2_r = vdupq_n_s32(0);
+                if (i + 2 < rows) {
+                  row2_r = vreinterpretq_s32_u8(
+                      simdgen_load_prefix(input + b * batch_stride + i * stride + j + 2 * stride,
+                                          (simdgen_clamp_lanes(cols - j, 4)) * 4));
+                }
+                int32x4_t row3_r = vdupq_n_s32(0);
+                if (i + 3 < rows) {
+                  row3_r = vreinterpretq_s32_u8(
+                      simdgen_load_prefix(input + b * batch_stride + i * stride + j + 3 * stride,
+                                          (simdgen_clamp_lanes(cols - j, 4)) * 4));
+                }
+                // stage 1: zip1/zip2 vector i with vector i + 2
+                int32x4_t z1_0_r = vzip1q_s32(row0_r, row2_r);
+                int32x4_t z1_1_r = vzip2q_s32(row0_r, row2_r);
+                int32x4_t z1_2_r = vzip1q_s32(row1_r, row3_r);
+                int32x4_t z1_3_r = vzip2q_s32(row1_r, row3_r);
+                // stage 2: zip1/zip2 vector i with vector i + 2
+                int32x4_t col0_r = vzip1q_s32(z1_0_r, z1_2_r);
+                int32x4_t col1_r = vzip2q_s32(z1_0_r, z1_2_r);
+                int32x4_t col2_r = vzip1q_s32(z1_1_r, z1_3_r);
+                int32x4_t col3_r = vzip2q_s32(z1_1_r, z1_3_r);
+                if (j < cols) {
+                  simdgen_store_prefix(output + b * out_batch_stride + i + j * out_stride,
+                                       vreinterpretq_u8_s32(col0_r),
+                                       (simdgen_clamp_lanes(rows - i, 4)) * 4);
+                }
+                if (j + 1 < cols) {
+                  simdgen_store_prefix(
+                      output + b * out_batch_stride + i + j * out_stride + out_stride,
+                      vreinterpretq_u8_s32(col1_r), (simdgen_clamp_lanes(rows - i, 4)) * 4);
+                }
+                if (j + 2 < cols) {
+                  simdgen_store_prefix(
+                      output + b * out_batch_stride + i + j * out_stride + 2 * out_stride,
+                      vreinterpretq_u8_s32(col2_r), (simdgen_clamp_lanes(rows - i, 4)) * 4);
+                }
+                if (j + 3 < cols) {
+                  simdgen_store_prefix(
+                      output + b * out_batch_stride + i + j * out_stride + 3 * out_stride,
+                      vreinterpretq_u8_s32(col3_r), (simdgen_clamp_lanes(rows - i, 4)) * 4);
+                }
+              }
             }
-            int32x4_t row1_c = vdupq_n_s32(0);
-            if (i + 1 < rows) {
-              row1_c = vreinterpretq_s32_u8(
-                  simdgen_load_prefix(input + b * batch_stride + i * stride + j + stride,
-                                      (simdgen_clamp_lanes(cols - j, 4)) * 4));
-            }
-            int32x4_t row2_c = vdupq_n_s32(0);
-            if (i + 2 < rows) {
-              row2_c = vreinterpretq_s32_u8(
-                  simdgen_load_prefix(input + b * batch_stride + i * stride + j + 2 * stride,
-                                      (simdgen_clamp_lanes(cols - j, 4)) * 4));
-            }
-            int32x4_t row3_c = vdupq_n_s32(0);
-            if (i + 3 < rows) {
-              row3_c = vreinterpretq_s32_u8(
-                  simdgen_load_prefix(input + b * batch_stride + i * stride + j + 3 * stride,
-                                      (simdgen_clamp_lanes(cols - j, 4)) * 4));
-            }
-            // stage 1: zip1/zip2 vector i with vector i + 2
-            int32x4_t z1_0_c = vzip1q_s32(row0_c, row2_c);
-            int32x4_t z1_1_c = vzip2q_s32(row0_c, row2_c);
-            int32x4_t z1_2_c = vzip1q_s32(row1_c, row3_c);
-            int32x4_t z1_3_c = vzip2q_s32(row1_c, row3_c);
-            // stage 2: zip1/zip2 vector i with vector i + 2
-            int32x4_t col0_c = vzip1q_s32(z1_0_c, z1_2_c);
-            int32x4_t col1_c = vzip2q_s32(z1_0_c, z1_2_c);
-            int32x4_t col2_c = vzip1q_s32(z1_1_c, z1_3_c);
-            int32x4_t col3_c = vzip2q_s32(z1_1_c, z1_3_c);
-            if (j < cols) {
-              simdgen_store_prefix(output + b * out_batch_stride + i + j * out_stride,
-                                   vreinterpretq_u8_s32(col0_c),
-                                   (simdgen_clamp_lanes(rows - i, 4)) * 4);
-            }
-            if (j + 1 < cols) {
-              simdgen_store_prefix(output + b * out_batch_stride + i + j * out_stride + out_stride,
-                                   vreinterpretq_u8_s32(col1_c),
-                                   (simdgen_clamp_lanes(rows - i, 4)) * 4);
-            }
-            if (j + 2 < cols) {
-              simdgen_store_prefix(
-                  output + b * out_batch_stride + i + j * out_stride + 2 * out_stride,
-                  vreinterpretq_u8_s32(col2_c), (simdgen_clamp_lanes(rows - i, 4)) * 4);
-            }
-            if (j + 3 < cols) {
-              simdgen_store_prefix(
-                  output + b * out_batch_stride + i + j * out_stride + 3 * out_stride,
-                  vreinterpretq_u8_s32(col3_c), (simdgen_clamp_lanes(rows - i, 4)) * 4);
+            // the last columns of the matrix: partial tiles
+            if (j < j_end) {
+              // partial tiles down the column
+              int64_t i = ib;
+              for (; i < i_end; i += 4) {
+                int32x4_t row0_c = vdupq_n_s32(0);
+                if (i < rows) {
+                  row0_c = vreinterpretq_s32_u8(
+                      simdgen_load_prefix(input + b * batch_stride + i * stride + j,
+                                          (simdgen_clamp_lanes(cols - j, 4)) * 4));
+                }
+                int32x4_t row1_c = vdupq_n_s32(0);
+                if (i + 1 < rows) {
+                  row1_c = vreinterpretq_s32_u8(
+                      simdgen_load_prefix(input + b * batch_stride + i * stride + j + stride,
+                                          (simdgen_clamp_lanes(cols - j, 4)) * 4));
+                }
+                int32x4_t row2_c = vdupq_n_s32(0);
+                if (i + 2 < rows) {
+                  row2_c = vreinterpretq_s32_u8(
+                      simdgen_load_prefix(input + b * batch_stride + i * stride + j + 2 * stride,
+                                          (simdgen_clamp_lanes(cols - j, 4)) * 4));
+                }
+                int32x4_t row3_c = vdupq_n_s32(0);
+                if (i + 3 < rows) {
+                  row3_c = vreinterpretq_s32_u8(
+                      simdgen_load_prefix(input + b * batch_stride + i * stride + j + 3 * stride,
+                                          (simdgen_clamp_lanes(cols - j, 4)) * 4));
+                }
+                // stage 1: zip1/zip2 vector i with vector i + 2
+                int32x4_t z1_0_c = vzip1q_s32(row0_c, row2_c);
+                int32x4_t z1_1_c = vzip2q_s32(row0_c, row2_c);
+                int32x4_t z1_2_c = vzip1q_s32(row1_c, row3_c);
+                int32x4_t z1_3_c = vzip2q_s32(row1_c, row3_c);
+                // stage 2: zip1/zip2 vector i with vector i + 2
+                int32x4_t col0_c = vzip1q_s32(z1_0_c, z1_2_c);
+                int32x4_t col1_c = vzip2q_s32(z1_0_c, z1_2_c);
+                int32x4_t col2_c = vzip1q_s32(z1_1_c, z1_3_c);
+                int32x4_t col3_c = vzip2q_s32(z1_1_c, z1_3_c);
+                if (j < cols) {
+                  simdgen_store_prefix(output + b * out_batch_stride + i + j * out_stride,
+                                       vreinterpretq_u8_s32(col0_c),
+                                       (simdgen_clamp_lanes(rows - i, 4)) * 4);
+                }
+                if (j + 1 < cols) {
+                  simdgen_store_prefix(
+                      output + b * out_batch_stride + i + j * out_stride + out_stride,
+                      vreinterpretq_u8_s32(col1_c), (simdgen_clamp_lanes(rows - i, 4)) * 4);
+                }
+                if (j + 2 < cols) {
+                  simdgen_store_prefix(
+                      output + b * out_batch_stride + i + j * out_stride + 2 * out_stride,
+                      vreinterpretq_u8_s32(col2_c), (simdgen_clamp_lanes(rows - i, 4)) * 4);
+                }
+                if (j + 3 < cols) {
+                  simdgen_store_prefix(
+                      output + b * out_batch_stride + i + j * out_stride + 3 * out_stride,
+                      vreinterpretq_u8_s32(col3_c), (simdgen_clamp_lanes(rows - i, 4)) * 4);
+                }
+              }
             }
           }
         }

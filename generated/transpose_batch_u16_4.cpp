@@ -73,6 +73,8 @@ static inline int64_t simdgen_opaque(int64_t v) {
 
 // ---- avx512 (512-bit vectors)
 // tiles of 16 x 16 through a 64-shuffle network, in blocks of 8 x 8 tiles; edge rows and columns one element at a time
+// a matrix of one row or one column is copied by vector loops (gathered when its elements are strided)
+// uses strided lanes: scalar loads inserted into 128-bit quarters
 
 #if defined(__x86_64__)
 __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void
@@ -81,242 +83,312 @@ transpose_batch_u16_4_avx512(const uint16_t* input, int64_t rows, int64_t cols, 
   // matrices of the batch
   int64_t b = 0;
   for (; b < kBatch; ++b) {
-    // row blocks of 128 x 128 elements (cache blocking)
-    int64_t ib = 0;
-    for (; ib < rows; ib += 128) {
-      int64_t i_end = ib + 128 < rows ? ib + 128 : rows;
-      // column blocks
-      int64_t jb = 0;
-      for (; jb < cols; jb += 128) {
-        int64_t j_end = jb + 128 < cols ? jb + 128 : cols;
-        int64_t j = jb;
-        // tile columns of the block
-        for (; j + 16 <= j_end; j += 16) {
-          int64_t i = ib;
-          // whole tiles down the column
-          for (; i + 16 <= i_end; i += 16) {
-            int64_t in_step = simdgen_opaque(cols);
-            int64_t out_step = simdgen_opaque(rows);
-            __m256i row0 =
-                _mm256_loadu_si256((const __m256i*)(input + b * cols * rows + i * in_step + j));
-            __m256i row1 = _mm256_loadu_si256(
-                (const __m256i*)(input + b * cols * rows + i * in_step + in_step + j));
-            __m256i row2 = _mm256_loadu_si256(
-                (const __m256i*)(input + b * cols * rows + i * in_step + 2 * in_step + j));
-            __m256i row3 = _mm256_loadu_si256(
-                (const __m256i*)(input + b * cols * rows + i * in_step + 3 * in_step + j));
-            __m256i row4 = _mm256_loadu_si256(
-                (const __m256i*)(input + b * cols * rows + i * in_step + 4 * in_step + j));
-            __m256i row5 = _mm256_loadu_si256(
-                (const __m256i*)(input + b * cols * rows + i * in_step + 5 * in_step + j));
-            __m256i row6 = _mm256_loadu_si256(
-                (const __m256i*)(input + b * cols * rows + i * in_step + 6 * in_step + j));
-            __m256i row7 = _mm256_loadu_si256(
-                (const __m256i*)(input + b * cols * rows + i * in_step + 7 * in_step + j));
-            __m256i row8 = _mm256_loadu_si256(
-                (const __m256i*)(input + b * cols * rows + i * in_step + 8 * in_step + j));
-            __m256i row9 = _mm256_loadu_si256(
-                (const __m256i*)(input + b * cols * rows + i * in_step + 9 * in_step + j));
-            __m256i row10 = _mm256_loadu_si256(
-                (const __m256i*)(input + b * cols * rows + i * in_step + 10 * in_step + j));
-            __m256i row11 = _mm256_loadu_si256(
-                (const __m256i*)(input + b * cols * rows + i * in_step + 11 * in_step + j));
-            __m256i row12 = _mm256_loadu_si256(
-                (const __m256i*)(input + b * cols * rows + i * in_step + 12 * in_step + j));
-            __m256i row13 = _mm256_loadu_si256(
-                (const __m256i*)(input + b * cols * rows + i * in_step + 13 * in_step + j));
-            __m256i row14 = _mm256_loadu_si256(
-                (const __m256i*)(input + b * cols * rows + i * in_step + 14 * in_step + j));
-            __m256i row15 = _mm256_loadu_si256(
-                (const __m256i*)(input + b * cols * rows + i * in_step + 15 * in_step + j));
-            // stage 1: interleave 16-bit lanes of row pairs (unpacklo/hi_epi16)
-            __m256i t1_0 = _mm256_unpacklo_epi16(row0, row1);
-            __m256i t1_1 = _mm256_unpackhi_epi16(row0, row1);
-            __m256i t1_2 = _mm256_unpacklo_epi16(row2, row3);
-            __m256i t1_3 = _mm256_unpackhi_epi16(row2, row3);
-            __m256i t1_4 = _mm256_unpacklo_epi16(row4, row5);
-            __m256i t1_5 = _mm256_unpackhi_epi16(row4, row5);
-            __m256i t1_6 = _mm256_unpacklo_epi16(row6, row7);
-            __m256i t1_7 = _mm256_unpackhi_epi16(row6, row7);
-            __m256i t1_8 = _mm256_unpacklo_epi16(row8, row9);
-            __m256i t1_9 = _mm256_unpackhi_epi16(row8, row9);
-            __m256i t1_10 = _mm256_unpacklo_epi16(row10, row11);
-            __m256i t1_11 = _mm256_unpackhi_epi16(row10, row11);
-            __m256i t1_12 = _mm256_unpacklo_epi16(row12, row13);
-            __m256i t1_13 = _mm256_unpackhi_epi16(row12, row13);
-            __m256i t1_14 = _mm256_unpacklo_epi16(row14, row15);
-            __m256i t1_15 = _mm256_unpackhi_epi16(row14, row15);
-            //   t1_0: 0 16 1 17 2 18 3 19 8 24 9 25 10 26 11 27
-            //   t1_1: 4 20 5 21 6 22 7 23 12 28 13 29 14 30 15 31
-            //   t1_2: 32 48 33 49 34 50 35 51 40 56 41 57 42 58 43 59
-            //   t1_3: 36 52 37 53 38 54 39 55 44 60 45 61 46 62 47 63
-            //   t1_4: 64 80 65 81 66 82 67 83 72 88 73 89 74 90 75 91
-            //   t1_5: 68 84 69 85 70 86 71 87 76 92 77 93 78 94 79 95
-            //   t1_6: 96 112 97 113 98 114 99 115 104 120 105 121 106 122 107 123
-            //   t1_7: 100 116 101 117 102 118 103 119 108 124 109 125 110 126 111 127
-            //   t1_8: 128 144 129 145 130 146 131 147 136 152 137 153 138 154 139 155
-            //   t1_9: 132 148 133 149 134 150 135 151 140 156 141 157 142 158 143 159
-            //   t1_10: 160 176 161 177 162 178 163 179 168 184 169 185 170 186 171 187
-            //   t1_11: 164 180 165 181 166 182 167 183 172 188 173 189 174 190 175 191
-            //   t1_12: 192 208 193 209 194 210 195 211 200 216 201 217 202 218 203 219
-            //   t1_13: 196 212 197 213 198 214 199 215 204 220 205 221 206 222 207 223
-            //   t1_14: 224 240 225 241 226 242 227 243 232 248 233 249 234 250 235 251
-            //   t1_15: 228 244 229 245 230 246 231 247 236 252 237 253 238 254 239 255
-            // stage 2: interleave 32-bit lanes (unpacklo/hi_epi32)
-            __m256i t2_0 = _mm256_unpacklo_epi32(t1_0, t1_2);
-            __m256i t2_1 = _mm256_unpackhi_epi32(t1_0, t1_2);
-            __m256i t2_2 = _mm256_unpacklo_epi32(t1_1, t1_3);
-            __m256i t2_3 = _mm256_unpackhi_epi32(t1_1, t1_3);
-            __m256i t2_4 = _mm256_unpacklo_epi32(t1_4, t1_6);
-            __m256i t2_5 = _mm256_unpackhi_epi32(t1_4, t1_6);
-            __m256i t2_6 = _mm256_unpacklo_epi32(t1_5, t1_7);
-            __m256i t2_7 = _mm256_unpackhi_epi32(t1_5, t1_7);
-            __m256i t2_8 = _mm256_unpacklo_epi32(t1_8, t1_10);
-            __m256i t2_9 = _mm256_unpackhi_epi32(t1_8, t1_10);
-            __m256i t2_10 = _mm256_unpacklo_epi32(t1_9, t1_11);
-            __m256i t2_11 = _mm256_unpackhi_epi32(t1_9, t1_11);
-            __m256i t2_12 = _mm256_unpacklo_epi32(t1_12, t1_14);
-            __m256i t2_13 = _mm256_unpackhi_epi32(t1_12, t1_14);
-            __m256i t2_14 = _mm256_unpacklo_epi32(t1_13, t1_15);
-            __m256i t2_15 = _mm256_unpackhi_epi32(t1_13, t1_15);
-            //   t2_0: 0 16 32 48 1 17 33 49 8 24 40 56 9 25 41 57
-            //   t2_1: 2 18 34 50 3 19 35 51 10 26 42 58 11 27 43 59
-            //   t2_2: 4 20 36 52 5 21 37 53 12 28 44 60 13 29 45 61
-            //   t2_3: 6 22 38 54 7 23 39 55 14 30 46 62 15 31 47 63
-            //   t2_4: 64 80 96 112 65 81 97 113 72 88 104 120 73 89 105 121
-            //   t2_5: 66 82 98 114 67 83 99 115 74 90 106 122 75 91 107 123
-            //   t2_6: 68 84 100 116 69 85 101 117 76 92 108 124 77 93 109 125
-            //   t2_7: 70 86 102 118 71 87 103 119 78 94 110 126 79 95 111 127
-            //   t2_8: 128 144 160 176 129 145 161 177 136 152 168 184 137 153 169 185
-            //   t2_9: 130 146 162 178 131 147 163 179 138 154 170 186 139 155 171 187
-            //   t2_10: 132 148 164 180 133 149 165 181 140 156 172 188 141 157 173 189
-            //   t2_11: 134 150 166 182 135 151 167 183 142 158 174 190 143 159 175 191
-            //   t2_12: 192 208 224 240 193 209 225 241 200 216 232 248 201 217 233 249
-            //   t2_13: 194 210 226 242 195 211 227 243 202 218 234 250 203 219 235 251
-            //   t2_14: 196 212 228 244 197 213 229 245 204 220 236 252 205 221 237 253
-            //   t2_15: 198 214 230 246 199 215 231 247 206 222 238 254 207 223 239 255
-            // stage 3: interleave 64-bit lanes (unpacklo/hi_epi64)
-            __m256i t3_0 = _mm256_unpacklo_epi64(t2_0, t2_4);
-            __m256i t3_1 = _mm256_unpackhi_epi64(t2_0, t2_4);
-            __m256i t3_2 = _mm256_unpacklo_epi64(t2_1, t2_5);
-            __m256i t3_3 = _mm256_unpackhi_epi64(t2_1, t2_5);
-            __m256i t3_4 = _mm256_unpacklo_epi64(t2_2, t2_6);
-            __m256i t3_5 = _mm256_unpackhi_epi64(t2_2, t2_6);
-            __m256i t3_6 = _mm256_unpacklo_epi64(t2_3, t2_7);
-            __m256i t3_7 = _mm256_unpackhi_epi64(t2_3, t2_7);
-            __m256i t3_8 = _mm256_unpacklo_epi64(t2_8, t2_12);
-            __m256i t3_9 = _mm256_unpackhi_epi64(t2_8, t2_12);
-            __m256i t3_10 = _mm256_unpacklo_epi64(t2_9, t2_13);
-            __m256i t3_11 = _mm256_unpackhi_epi64(t2_9, t2_13);
-            __m256i t3_12 = _mm256_unpacklo_epi64(t2_10, t2_14);
-            __m256i t3_13 = _mm256_unpackhi_epi64(t2_10, t2_14);
-            __m256i t3_14 = _mm256_unpacklo_epi64(t2_11, t2_15);
-            __m256i t3_15 = _mm256_unpackhi_epi64(t2_11, t2_15);
-            //   t3_0: 0 16 32 48 64 80 96 112 8 24 40 56 72 88 104 120
-            //   t3_1: 1 17 33 49 65 81 97 113 9 25 41 57 73 89 105 121
-            //   t3_2: 2 18 34 50 66 82 98 114 10 26 42 58 74 90 106 122
-            //   t3_3: 3 19 35 51 67 83 99 115 11 27 43 59 75 91 107 123
-            //   t3_4: 4 20 36 52 68 84 100 116 12 28 44 60 76 92 108 124
-            //   t3_5: 5 21 37 53 69 85 101 117 13 29 45 61 77 93 109 125
-            //   t3_6: 6 22 38 54 70 86 102 118 14 30 46 62 78 94 110 126
-            //   t3_7: 7 23 39 55 71 87 103 119 15 31 47 63 79 95 111 127
-            //   t3_8: 128 144 160 176 192 208 224 240 136 152 168 184 200 216 232 248
-            //   t3_9: 129 145 161 177 193 209 225 241 137 153 169 185 201 217 233 249
-            //   t3_10: 130 146 162 178 194 210 226 242 138 154 170 186 202 218 234 250
-            //   t3_11: 131 147 163 179 195 211 227 243 139 155 171 187 203 219 235 251
-            //   t3_12: 132 148 164 180 196 212 228 244 140 156 172 188 204 220 236 252
-            //   t3_13: 133 149 165 181 197 213 229 245 141 157 173 189 205 221 237 253
-            //   t3_14: 134 150 166 182 198 214 230 246 142 158 174 190 206 222 238 254
-            //   t3_15: 135 151 167 183 199 215 231 247 143 159 175 191 207 223 239 255
-            // stage 4: join 128-bit halves (permute2x128 0x20 / 0x31)
-            __m256i col0 = _mm256_permute2x128_si256(t3_0, t3_8, 0x20);
-            __m256i col8 = _mm256_permute2x128_si256(t3_0, t3_8, 0x31);
-            __m256i col1 = _mm256_permute2x128_si256(t3_1, t3_9, 0x20);
-            __m256i col9 = _mm256_permute2x128_si256(t3_1, t3_9, 0x31);
-            __m256i col2 = _mm256_permute2x128_si256(t3_2, t3_10, 0x20);
-            __m256i col10 = _mm256_permute2x128_si256(t3_2, t3_10, 0x31);
-            __m256i col3 = _mm256_permute2x128_si256(t3_3, t3_11, 0x20);
-            __m256i col11 = _mm256_permute2x128_si256(t3_3, t3_11, 0x31);
-            __m256i col4 = _mm256_permute2x128_si256(t3_4, t3_12, 0x20);
-            __m256i col12 = _mm256_permute2x128_si256(t3_4, t3_12, 0x31);
-            __m256i col5 = _mm256_permute2x128_si256(t3_5, t3_13, 0x20);
-            __m256i col13 = _mm256_permute2x128_si256(t3_5, t3_13, 0x31);
-            __m256i col6 = _mm256_permute2x128_si256(t3_6, t3_14, 0x20);
-            __m256i col14 = _mm256_permute2x128_si256(t3_6, t3_14, 0x31);
-            __m256i col7 = _mm256_permute2x128_si256(t3_7, t3_15, 0x20);
-            __m256i col15 = _mm256_permute2x128_si256(t3_7, t3_15, 0x31);
-            //   col0: 0 16 32 48 64 80 96 112 128 144 160 176 192 208 224 240
-            //   col8: 8 24 40 56 72 88 104 120 136 152 168 184 200 216 232 248
-            //   col1: 1 17 33 49 65 81 97 113 129 145 161 177 193 209 225 241
-            //   col9: 9 25 41 57 73 89 105 121 137 153 169 185 201 217 233 249
-            //   col2: 2 18 34 50 66 82 98 114 130 146 162 178 194 210 226 242
-            //   col10: 10 26 42 58 74 90 106 122 138 154 170 186 202 218 234 250
-            //   col3: 3 19 35 51 67 83 99 115 131 147 163 179 195 211 227 243
-            //   col11: 11 27 43 59 75 91 107 123 139 155 171 187 203 219 235 251
-            //   col4: 4 20 36 52 68 84 100 116 132 148 164 180 196 212 228 244
-            //   col12: 12 28 44 60 76 92 108 124 140 156 172 188 204 220 236 252
-            //   col5: 5 21 37 53 69 85 101 117 133 149 165 181 197 213 229 245
-            //   col13: 13 29 45 61 77 93 109 125 141 157 173 189 205 221 237 253
-            //   col6: 6 22 38 54 70 86 102 118 134 150 166 182 198 214 230 246
-            //   col14: 14 30 46 62 78 94 110 126 142 158 174 190 206 222 238 254
-            //   col7: 7 23 39 55 71 87 103 119 135 151 167 183 199 215 231 247
-            //   col15: 15 31 47 63 79 95 111 127 143 159 175 191 207 223 239 255
-            _mm256_storeu_si256((__m256i*)(output + b * cols * rows + i + j * out_step), col0);
-            _mm256_storeu_si256((__m256i*)(output + b * cols * rows + i + j * out_step + out_step),
-                                col1);
-            _mm256_storeu_si256(
-                (__m256i*)(output + b * cols * rows + i + j * out_step + 2 * out_step), col2);
-            _mm256_storeu_si256(
-                (__m256i*)(output + b * cols * rows + i + j * out_step + 3 * out_step), col3);
-            _mm256_storeu_si256(
-                (__m256i*)(output + b * cols * rows + i + j * out_step + 4 * out_step), col4);
-            _mm256_storeu_si256(
-                (__m256i*)(output + b * cols * rows + i + j * out_step + 5 * out_step), col5);
-            _mm256_storeu_si256(
-                (__m256i*)(output + b * cols * rows + i + j * out_step + 6 * out_step), col6);
-            _mm256_storeu_si256(
-                (__m256i*)(output + b * cols * rows + i + j * out_step + 7 * out_step), col7);
-            _mm256_storeu_si256(
-                (__m256i*)(output + b * cols * rows + i + j * out_step + 8 * out_step), col8);
-            _mm256_storeu_si256(
-                (__m256i*)(output + b * cols * rows + i + j * out_step + 9 * out_step), col9);
-            _mm256_storeu_si256(
-                (__m256i*)(output + b * cols * rows + i + j * out_step + 10 * out_step), col10);
-            _mm256_storeu_si256(
-                (__m256i*)(output + b * cols * rows + i + j * out_step + 11 * out_step), col11);
-            _mm256_storeu_si256(
-                (__m256i*)(output + b * cols * rows + i + j * out_step + 12 * out_step), col12);
-            _mm256_storeu_si256(
-                (__m256i*)(output + b * cols * rows + i + j * out_step + 13 * out_step), col13);
-            _mm256_storeu_si256(
-                (__m256i*)(output + b * cols * rows + i + j * out_step + 14 * out_step), col14);
-            _mm256_storeu_si256(
-                (__m256i*)(output + b * cols * rows + i + j * out_step + 15 * out_step), col15);
+    // one column
+    if (cols == 1) {
+      // contiguous: a copy
+      if (cols == 1) {
+        // whole vectors
+        int64_t k = 0;
+        for (; k + 16 <= rows; k += 16) {
+          _mm256_storeu_si256((__m256i*)(output + b * cols * rows + k),
+                              _mm256_loadu_si256((const __m256i*)(input + b * cols * rows + k)));
+        }
+        // the rest, one element at a time
+        for (; k < rows; ++k) {
+          uint16_t v_one = input[b * cols * rows + k];
+          output[b * cols * rows + k] = v_one;
+        }
+      }
+      // strided: gathered
+      if (cols != 1) {
+        // whole vectors
+        int64_t k = 0;
+        for (; k + 16 <= rows; k += 16) {
+          const uint16_t* v_at = input + b * cols * rows + cols * k;
+          const __m128i v_q0 =
+              _mm_setr_epi16((short)v_at[0], (short)v_at[cols], (short)v_at[2 * cols],
+                             (short)v_at[3 * cols], (short)v_at[4 * cols], (short)v_at[5 * cols],
+                             (short)v_at[6 * cols], (short)v_at[7 * cols]);
+          const __m128i v_q1 =
+              _mm_setr_epi16((short)v_at[8 * cols], (short)v_at[9 * cols], (short)v_at[10 * cols],
+                             (short)v_at[11 * cols], (short)v_at[12 * cols], (short)v_at[13 * cols],
+                             (short)v_at[14 * cols], (short)v_at[15 * cols]);
+          __m256i v = _mm256_set_m128i(v_q1, v_q0);
+          _mm256_storeu_si256((__m256i*)(output + b * cols * rows + k), v);
+        }
+        // the rest, one element at a time
+        for (; k < rows; ++k) {
+          uint16_t v_one = input[b * cols * rows + cols * k];
+          output[b * cols * rows + k] = v_one;
+        }
+      }
+    }
+    if (cols != 1) {
+      // one row
+      if (rows == 1) {
+        // contiguous: a copy
+        if (rows == 1) {
+          // whole vectors
+          int64_t k = 0;
+          for (; k + 16 <= cols; k += 16) {
+            _mm256_storeu_si256((__m256i*)(output + b * cols * rows + k),
+                                _mm256_loadu_si256((const __m256i*)(input + b * cols * rows + k)));
           }
-          // the last rows of the matrix: a partial tile
-          if (i < i_end) {
-            // rows, one element at a time
-            int64_t r = i;
-            for (; r < i_end; ++r) {
-              // columns
-              int64_t c = j;
-              for (; c < j + 16; ++c) {
-                uint16_t x = input[b * cols * rows + c + cols * r];
-                output[b * cols * rows + c * rows + r] = x;
-              }
-            }
+          // the rest, one element at a time
+          for (; k < cols; ++k) {
+            uint16_t v_one = input[b * cols * rows + k];
+            output[b * cols * rows + k] = v_one;
           }
         }
-        // the last columns of the matrix: partial tiles
-        if (j < j_end) {
-          // rows, one element at a time
-          int64_t r = ib;
-          for (; r < i_end; ++r) {
-            // columns
-            int64_t c = j;
-            for (; c < j_end; ++c) {
-              uint16_t x = input[b * cols * rows + c + cols * r];
-              output[b * cols * rows + c * rows + r] = x;
+        if (rows != 1) {
+          int64_t i0 = 0;
+          // strided output: one element at a time
+          int64_t c = 0;
+          for (; c < cols; ++c) {
+            uint16_t x = input[b * cols * rows + c + cols * i0];
+            output[b * cols * rows + c * rows + i0] = x;
+          }
+        }
+      }
+      if (rows != 1) {
+        // row blocks of 128 x 128 elements (cache blocking)
+        int64_t ib = 0;
+        for (; ib < rows; ib += 128) {
+          int64_t i_end = ib + 128 < rows ? ib + 128 : rows;
+          // column blocks
+          int64_t jb = 0;
+          for (; jb < cols; jb += 128) {
+            int64_t j_end = jb + 128 < cols ? jb + 128 : cols;
+            int64_t j = jb;
+            // tile columns of the block
+            for (; j + 16 <= j_end; j += 16) {
+              int64_t i = ib;
+              // whole tiles down the column
+              for (; i + 16 <= i_end; i += 16) {
+                int64_t in_step = simdgen_opaque(cols);
+                int64_t out_step = simdgen_opaque(rows);
+                __m256i row0 =
+                    _mm256_loadu_si256((const __m256i*)(input + b * cols * rows + i * in_step + j));
+                __m256i row1 = _mm256_loadu_si256(
+                    (const __m256i*)(input + b * cols * rows + i * in_step + in_step + j));
+                __m256i row2 = _mm256_loadu_si256(
+                    (const __m256i*)(input + b * cols * rows + i * in_step + 2 * in_step + j));
+                __m256i row3 = _mm256_loadu_si256(
+                    (const __m256i*)(input + b * cols * rows + i * in_step + 3 * in_step + j));
+                __m256i row4 = _mm256_loadu_si256(
+                    (const __m256i*)(input + b * cols * rows + i * in_step + 4 * in_step + j));
+                __m256i row5 = _mm256_loadu_si256(
+                    (const __m256i*)(input + b * cols * rows + i * in_step + 5 * in_step + j));
+                __m256i row6 = _mm256_loadu_si256(
+                    (const __m256i*)(input + b * cols * rows + i * in_step + 6 * in_step + j));
+                __m256i row7 = _mm256_loadu_si256(
+                    (const __m256i*)(input + b * cols * rows + i * in_step + 7 * in_step + j));
+                __m256i row8 = _mm256_loadu_si256(
+                    (const __m256i*)(input + b * cols * rows + i * in_step + 8 * in_step + j));
+                __m256i row9 = _mm256_loadu_si256(
+                    (const __m256i*)(input + b * cols * rows + i * in_step + 9 * in_step + j));
+                __m256i row10 = _mm256_loadu_si256(
+                    (const __m256i*)(input + b * cols * rows + i * in_step + 10 * in_step + j));
+                __m256i row11 = _mm256_loadu_si256(
+                    (const __m256i*)(input + b * cols * rows + i * in_step + 11 * in_step + j));
+                __m256i row12 = _mm256_loadu_si256(
+                    (const __m256i*)(input + b * cols * rows + i * in_step + 12 * in_step + j));
+                __m256i row13 = _mm256_loadu_si256(
+                    (const __m256i*)(input + b * cols * rows + i * in_step + 13 * in_step + j));
+                __m256i row14 = _mm256_loadu_si256(
+                    (const __m256i*)(input + b * cols * rows + i * in_step + 14 * in_step + j));
+                __m256i row15 = _mm256_loadu_si256(
+                    (const __m256i*)(input + b * cols * rows + i * in_step + 15 * in_step + j));
+                // stage 1: interleave 16-bit lanes of row pairs (unpacklo/hi_epi16)
+                __m256i t1_0 = _mm256_unpacklo_epi16(row0, row1);
+                __m256i t1_1 = _mm256_unpackhi_epi16(row0, row1);
+                __m256i t1_2 = _mm256_unpacklo_epi16(row2, row3);
+                __m256i t1_3 = _mm256_unpackhi_epi16(row2, row3);
+                __m256i t1_4 = _mm256_unpacklo_epi16(row4, row5);
+                __m256i t1_5 = _mm256_unpackhi_epi16(row4, row5);
+                __m256i t1_6 = _mm256_unpacklo_epi16(row6, row7);
+                __m256i t1_7 = _mm256_unpackhi_epi16(row6, row7);
+                __m256i t1_8 = _mm256_unpacklo_epi16(row8, row9);
+                __m256i t1_9 = _mm256_unpackhi_epi16(row8, row9);
+                __m256i t1_10 = _mm256_unpacklo_epi16(row10, row11);
+                __m256i t1_11 = _mm256_unpackhi_epi16(row10, row11);
+                __m256i t1_12 = _mm256_unpacklo_epi16(row12, row13);
+                __m256i t1_13 = _mm256_unpackhi_epi16(row12, row13);
+                __m256i t1_14 = _mm256_unpacklo_epi16(row14, row15);
+                __m256i t1_15 = _mm256_unpackhi_epi16(row14, row15);
+                //   t1_0: 0 16 1 17 2 18 3 19 8 24 9 25 10 26 11 27
+                //   t1_1: 4 20 5 21 6 22 7 23 12 28 13 29 14 30 15 31
+                //   t1_2: 32 48 33 49 34 50 35 51 40 56 41 57 42 58 43 59
+                //   t1_3: 36 52 37 53 38 54 39 55 44 60 45 61 46 62 47 63
+                //   t1_4: 64 80 65 81 66 82 67 83 72 88 73 89 74 90 75 91
+                //   t1_5: 68 84 69 85 70 86 71 87 76 92 77 93 78 94 79 95
+                //   t1_6: 96 112 97 113 98 114 99 115 104 120 105 121 106 122 107 123
+                //   t1_7: 100 116 101 117 102 118 103 119 108 124 109 125 110 126 111 127
+                //   t1_8: 128 144 129 145 130 146 131 147 136 152 137 153 138 154 139 155
+                //   t1_9: 132 148 133 149 134 150 135 151 140 156 141 157 142 158 143 159
+                //   t1_10: 160 176 161 177 162 178 163 179 168 184 169 185 170 186 171 187
+                //   t1_11: 164 180 165 181 166 182 167 183 172 188 173 189 174 190 175 191
+                //   t1_12: 192 208 193 209 194 210 195 211 200 216 201 217 202 218 203 219
+                //   t1_13: 196 212 197 213 198 214 199 215 204 220 205 221 206 222 207 223
+                //   t1_14: 224 240 225 241 226 242 227 243 232 248 233 249 234 250 235 251
+                //   t1_15: 228 244 229 245 230 246 231 247 236 252 237 253 238 254 239 255
+                // stage 2: interleave 32-bit lanes (unpacklo/hi_epi32)
+                __m256i t2_0 = _mm256_unpacklo_epi32(t1_0, t1_2);
+                __m256i t2_1 = _mm256_unpackhi_epi32(t1_0, t1_2);
+                __m256i t2_2 = _mm256_unpacklo_epi32(t1_1, t1_3);
+                __m256i t2_3 = _mm256_unpackhi_epi32(t1_1, t1_3);
+                __m256i t2_4 = _mm256_unpacklo_epi32(t1_4, t1_6);
+                __m256i t2_5 = _mm256_unpackhi_epi32(t1_4, t1_6);
+                __m256i t2_6 = _mm256_unpacklo_epi32(t1_5, t1_7);
+                __m256i t2_7 = _mm256_unpackhi_epi32(t1_5, t1_7);
+                __m256i t2_8 = _mm256_unpacklo_epi32(t1_8, t1_10);
+                __m256i t2_9 = _mm256_unpackhi_epi32(t1_8, t1_10);
+                __m256i t2_10 = _mm256_unpacklo_epi32(t1_9, t1_11);
+                __m256i t2_11 = _mm256_unpackhi_epi32(t1_9, t1_11);
+                __m256i t2_12 = _mm256_unpacklo_epi32(t1_12, t1_14);
+                __m256i t2_13 = _mm256_unpackhi_epi32(t1_12, t1_14);
+                __m256i t2_14 = _mm256_unpacklo_epi32(t1_13, t1_15);
+                __m256i t2_15 = _mm256_unpackhi_epi32(t1_13, t1_15);
+                //   t2_0: 0 16 32 48 1 17 33 49 8 24 40 56 9 25 41 57
+                //   t2_1: 2 18 34 50 3 19 35 51 10 26 42 58 11 27 43 59
+                //   t2_2: 4 20 36 52 5 21 37 53 12 28 44 60 13 29 45 61
+                //   t2_3: 6 22 38 54 7 23 39 55 14 30 46 62 15 31 47 63
+                //   t2_4: 64 80 96 112 65 81 97 113 72 88 104 120 73 89 105 121
+                //   t2_5: 66 82 98 114 67 83 99 115 74 90 106 122 75 91 107 123
+                //   t2_6: 68 84 100 116 69 85 101 117 76 92 108 124 77 93 109 125
+                //   t2_7: 70 86 102 118 71 87 103 119 78 94 110 126 79 95 111 127
+                //   t2_8: 128 144 160 176 129 145 161 177 136 152 168 184 137 153 169 185
+                //   t2_9: 130 146 162 178 131 147 163 179 138 154 170 186 139 155 171 187
+                //   t2_10: 132 148 164 180 133 149 165 181 140 156 172 188 141 157 173 189
+                //   t2_11: 134 150 166 182 135 151 167 183 142 158 174 190 143 159 175 191
+                //   t2_12: 192 208 224 240 193 209 225 241 200 216 232 248 201 217 233 249
+                //   t2_13: 194 210 226 242 195 211 227 243 202 218 234 250 203 219 235 251
+                //   t2_14: 196 212 228 244 197 213 229 245 204 220 236 252 205 221 237 253
+                //   t2_15: 198 214 230 246 199 215 231 247 206 222 238 254 207 223 239 255
+                // stage 3: interleave 64-bit lanes (unpacklo/hi_epi64)
+                __m256i t3_0 = _mm256_unpacklo_epi64(t2_0, t2_4);
+                __m256i t3_1 = _mm256_unpackhi_epi64(t2_0, t2_4);
+                __m256i t3_2 = _mm256_unpacklo_epi64(t2_1, t2_5);
+                __m256i t3_3 = _mm256_unpackhi_epi64(t2_1, t2_5);
+                __m256i t3_4 = _mm256_unpacklo_epi64(t2_2, t2_6);
+                __m256i t3_5 = _mm256_unpackhi_epi64(t2_2, t2_6);
+                __m256i t3_6 = _mm256_unpacklo_epi64(t2_3, t2_7);
+                __m256i t3_7 = _mm256_unpackhi_epi64(t2_3, t2_7);
+                __m256i t3_8 = _mm256_unpacklo_epi64(t2_8, t2_12);
+                __m256i t3_9 = _mm256_unpackhi_epi64(t2_8, t2_12);
+                __m256i t3_10 = _mm256_unpacklo_epi64(t2_9, t2_13);
+                __m256i t3_11 = _mm256_unpackhi_epi64(t2_9, t2_13);
+                __m256i t3_12 = _mm256_unpacklo_epi64(t2_10, t2_14);
+                __m256i t3_13 = _mm256_unpackhi_epi64(t2_10, t2_14);
+                __m256i t3_14 = _mm256_unpacklo_epi64(t2_11, t2_15);
+                __m256i t3_15 = _mm256_unpackhi_epi64(t2_11, t2_15);
+                //   t3_0: 0 16 32 48 64 80 96 112 8 24 40 56 72 88 104 120
+                //   t3_1: 1 17 33 49 65 81 97 113 9 25 41 57 73 89 105 121
+                //   t3_2: 2 18 34 50 66 82 98 114 10 26 42 58 74 90 106 122
+                //   t3_3: 3 19 35 51 67 83 99 115 11 27 43 59 75 91 107 123
+                //   t3_4: 4 20 36 52 68 84 100 116 12 28 44 60 76 92 108 124
+                //   t3_5: 5 21 37 53 69 85 101 117 13 29 45 61 77 93 109 125
+                //   t3_6: 6 22 38 54 70 86 102 118 14 30 46 62 78 94 110 126
+                //   t3_7: 7 23 39 55 71 87 103 119 15 31 47 63 79 95 111 127
+                //   t3_8: 128 144 160 176 192 208 224 240 136 152 168 184 200 216 232 248
+                //   t3_9: 129 145 161 177 193 209 225 241 137 153 169 185 201 217 233 249
+                //   t3_10: 130 146 162 178 194 210 226 242 138 154 170 186 202 218 234 250
+                //   t3_11: 131 147 163 179 195 211 227 243 139 155 171 187 203 219 235 251
+                //   t3_12: 132 148 164 180 196 212 228 244 140 156 172 188 204 220 236 252
+                //   t3_13: 133 149 165 181 197 213 229 245 141 157 173 189 205 221 237 253
+                //   t3_14: 134 150 166 182 198 214 230 246 142 158 174 190 206 222 238 254
+                //   t3_15: 135 151 167 183 199 215 231 247 143 159 175 191 207 223 239 255
+                // stage 4: join 128-bit halves (permute2x128 0x20 / 0x31)
+                __m256i col0 = _mm256_permute2x128_si256(t3_0, t3_8, 0x20);
+                __m256i col8 = _mm256_permute2x128_si256(t3_0, t3_8, 0x31);
+                __m256i col1 = _mm256_permute2x128_si256(t3_1, t3_9, 0x20);
+                __m256i col9 = _mm256_permute2x128_si256(t3_1, t3_9, 0x31);
+                __m256i col2 = _mm256_permute2x128_si256(t3_2, t3_10, 0x20);
+                __m256i col10 = _mm256_permute2x128_si256(t3_2, t3_10, 0x31);
+                __m256i col3 = _mm256_permute2x128_si256(t3_3, t3_11, 0x20);
+                __m256i col11 = _mm256_permute2x128_si256(t3_3, t3_11, 0x31);
+                __m256i col4 = _mm256_permute2x128_si256(t3_4, t3_12, 0x20);
+                __m256i col12 = _mm256_permute2x128_si256(t3_4, t3_12, 0x31);
+                __m256i col5 = _mm256_permute2x128_si256(t3_5, t3_13, 0x20);
+                __m256i col13 = _mm256_permute2x128_si256(t3_5, t3_13, 0x31);
+                __m256i col6 = _mm256_permute2x128_si256(t3_6, t3_14, 0x20);
+                __m256i col14 = _mm256_permute2x128_si256(t3_6, t3_14, 0x31);
+                __m256i col7 = _mm256_permute2x128_si256(t3_7, t3_15, 0x20);
+                __m256i col15 = _mm256_permute2x128_si256(t3_7, t3_15, 0x31);
+                //   col0: 0 16 32 48 64 80 96 112 128 144 160 176 192 208 224 240
+                //   col8: 8 24 40 56 72 88 104 120 136 152 168 184 200 216 232 248
+                //   col1: 1 17 33 49 65 81 97 113 129 145 161 177 193 209 225 241
+                //   col9: 9 25 41 57 73 89 105 121 137 153 169 185 201 217 233 249
+                //   col2: 2 18 34 50 66 82 98 114 130 146 162 178 194 210 226 242
+                //   col10: 10 26 42 58 74 90 106 122 138 154 170 186 202 218 234 250
+                //   col3: 3 19 35 51 67 83 99 115 131 147 163 179 195 211 227 243
+                //   col11: 11 27 43 59 75 91 107 123 139 155 171 187 203 219 235 251
+                //   col4: 4 20 36 52 68 84 100 116 132 148 164 180 196 212 228 244
+                //   col12: 12 28 44 60 76 92 108 124 140 156 172 188 204 220 236 252
+                //   col5: 5 21 37 53 69 85 101 117 133 149 165 181 197 213 229 245
+                //   col13: 13 29 45 61 77 93 109 125 141 157 173 189 205 221 237 253
+                //   col6: 6 22 38 54 70 86 102 118 134 150 166 182 198 214 230 246
+                //   col14: 14 30 46 62 78 94 110 126 142 158 174 190 206 222 238 254
+                //   col7: 7 23 39 55 71 87 103 119 135 151 167 183 199 215 231 247
+                //   col15: 15 31 47 63 79 95 111 127 143 159 175 191 207 223 239 255
+                _mm256_storeu_si256((__m256i*)(output + b * cols * rows + i + j * out_step), col0);
+                _mm256_storeu_si256(
+                    (__m256i*)(output + b * cols * rows + i + j * out_step + out_step), col1);
+                _mm256_storeu_si256(
+                    (__m256i*)(output + b * cols * rows + i + j * out_step + 2 * out_step), col2);
+                _mm256_storeu_si256(
+                    (__m256i*)(output + b * cols * rows + i + j * out_step + 3 * out_step), col3);
+                _mm256_storeu_si256(
+                    (__m256i*)(output + b * cols * rows + i + j * out_step + 4 * out_step), col4);
+                _mm256_storeu_si256(
+                    (__m256i*)(output + b * cols * rows + i + j * out_step + 5 * out_step), col5);
+                _mm256_storeu_si256(
+                    (__m256i*)(output + b * cols * rows + i + j * out_step + 6 * out_step), col6);
+                _mm256_storeu_si256(
+                    (__m256i*)(output + b * cols * rows + i + j * out_step + 7 * out_step), col7);
+                _mm256_storeu_si256(
+                    (__m256i*)(output + b * cols * rows + i + j * out_step + 8 * out_step), col8);
+                _mm256_storeu_si256(
+                    (__m256i*)(output + b * cols * rows + i + j * out_step + 9 * out_step), col9);
+                _mm256_storeu_si256(
+                    (__m256i*)(output + b * cols * rows + i + j * out_step + 10 * out_step), col10);
+                _mm256_storeu_si256(
+                    (__m256i*)(output + b * cols * rows + i + j * out_step + 11 * out_step), col11);
+                _mm256_storeu_si256(
+                    (__m256i*)(output + b * cols * rows + i + j * out_step + 12 * out_step), col12);
+                _mm256_storeu_si256(
+                    (__m256i*)(output + b * cols * rows + i + j * out_step + 13 * out_step), col13);
+                _mm256_storeu_si256(
+                    (__m256i*)(output + b * cols * rows + i + j * out_step + 14 * out_step), col14);
+                _mm256_storeu_si256(
+                    (__m256i*)(output + b * cols * rows + i + j * out_step + 15 * out_step), col15);
+              }
+              // the last rows of the matrix: a partial tile
+              if (i < i_end) {
+                // rows, one element at a time
+                int64_t r = i;
+                for (; r < i_end; ++r) {
+                  // columns
+                  int64_t c = j;
+                  for (; c < j + 16; ++c) {
+                    uint16_t x = input[b * cols * rows + c + cols * r];
+                    output[b * cols * rows + c * rows + r] = x;
+                  }
+                }
+              }
+            }
+            // the last columns of the matrix: partial tiles
+            if (j < j_end) {
+              // rows, one element at a time
+              int64_t r = ib;
+              for (; r < i_end; ++r) {
+                // columns
+                int64_t c = j;
+                for (; c < j_end; ++c) {
+                  uint16_t x = input[b * cols * rows + c + cols * r];
+                  output[b * cols * rows + c * rows + r] = x;
+                }
+              }
             }
           }
         }
@@ -375,6 +447,8 @@ __attribute__((target("+sve"))) void transpose_batch_u16_4_sve(const uint16_t* i
 
 // ---- avx2 (256-bit vectors)
 // tiles of 8 x 8 through a 24-shuffle network, in blocks of 8 x 8 tiles; edge rows and columns one element at a time
+// a matrix of one row or one column is copied by vector loops (gathered when its elements are strided)
+// uses strided lanes: scalar loads inserted into 128-bit quarters
 
 #if defined(__x86_64__)
 __attribute__((target("avx2"))) void transpose_batch_u16_4_avx2(const uint16_t* input, int64_t rows,
@@ -383,129 +457,194 @@ __attribute__((target("avx2"))) void transpose_batch_u16_4_avx2(const uint16_t* 
   // matrices of the batch
   int64_t b = 0;
   for (; b < kBatch; ++b) {
-    // row blocks of 64 x 64 elements (cache blocking)
-    int64_t ib = 0;
-    for (; ib < rows; ib += 64) {
-      int64_t i_end = ib + 64 < rows ? ib + 64 : rows;
-      // column blocks
-      int64_t jb = 0;
-      for (; jb < cols; jb += 64) {
-        int64_t j_end = jb + 64 < cols ? jb + 64 : cols;
-        int64_t j = jb;
-        // tile columns of the block
-        for (; j + 8 <= j_end; j += 8) {
-          int64_t i = ib;
-          // whole tiles down the column
-          for (; i + 8 <= i_end; i += 8) {
-            int64_t in_step = simdgen_opaque(cols);
-            int64_t out_step = simdgen_opaque(rows);
-            __m128i row0 =
-                _mm_loadu_si128((const __m128i*)(input + b * cols * rows + i * in_step + j));
-            __m128i row1 = _mm_loadu_si128(
-                (const __m128i*)(input + b * cols * rows + i * in_step + in_step + j));
-            __m128i row2 = _mm_loadu_si128(
-                (const __m128i*)(input + b * cols * rows + i * in_step + 2 * in_step + j));
-            __m128i row3 = _mm_loadu_si128(
-                (const __m128i*)(input + b * cols * rows + i * in_step + 3 * in_step + j));
-            __m128i row4 = _mm_loadu_si128(
-                (const __m128i*)(input + b * cols * rows + i * in_step + 4 * in_step + j));
-            __m128i row5 = _mm_loadu_si128(
-                (const __m128i*)(input + b * cols * rows + i * in_step + 5 * in_step + j));
-            __m128i row6 = _mm_loadu_si128(
-                (const __m128i*)(input + b * cols * rows + i * in_step + 6 * in_step + j));
-            __m128i row7 = _mm_loadu_si128(
-                (const __m128i*)(input + b * cols * rows + i * in_step + 7 * in_step + j));
-            // stage 1: interleave 16-bit lanes of row pairs (unpacklo/hi_epi16)
-            __m128i t1_0 = _mm_unpacklo_epi16(row0, row1);
-            __m128i t1_1 = _mm_unpackhi_epi16(row0, row1);
-            __m128i t1_2 = _mm_unpacklo_epi16(row2, row3);
-            __m128i t1_3 = _mm_unpackhi_epi16(row2, row3);
-            __m128i t1_4 = _mm_unpacklo_epi16(row4, row5);
-            __m128i t1_5 = _mm_unpackhi_epi16(row4, row5);
-            __m128i t1_6 = _mm_unpacklo_epi16(row6, row7);
-            __m128i t1_7 = _mm_unpackhi_epi16(row6, row7);
-            //   t1_0: 0 8 1 9 2 10 3 11
-            //   t1_1: 4 12 5 13 6 14 7 15
-            //   t1_2: 16 24 17 25 18 26 19 27
-            //   t1_3: 20 28 21 29 22 30 23 31
-            //   t1_4: 32 40 33 41 34 42 35 43
-            //   t1_5: 36 44 37 45 38 46 39 47
-            //   t1_6: 48 56 49 57 50 58 51 59
-            //   t1_7: 52 60 53 61 54 62 55 63
-            // stage 2: interleave 32-bit lanes (unpacklo/hi_epi32)
-            __m128i t2_0 = _mm_unpacklo_epi32(t1_0, t1_2);
-            __m128i t2_1 = _mm_unpackhi_epi32(t1_0, t1_2);
-            __m128i t2_2 = _mm_unpacklo_epi32(t1_1, t1_3);
-            __m128i t2_3 = _mm_unpackhi_epi32(t1_1, t1_3);
-            __m128i t2_4 = _mm_unpacklo_epi32(t1_4, t1_6);
-            __m128i t2_5 = _mm_unpackhi_epi32(t1_4, t1_6);
-            __m128i t2_6 = _mm_unpacklo_epi32(t1_5, t1_7);
-            __m128i t2_7 = _mm_unpackhi_epi32(t1_5, t1_7);
-            //   t2_0: 0 8 16 24 1 9 17 25
-            //   t2_1: 2 10 18 26 3 11 19 27
-            //   t2_2: 4 12 20 28 5 13 21 29
-            //   t2_3: 6 14 22 30 7 15 23 31
-            //   t2_4: 32 40 48 56 33 41 49 57
-            //   t2_5: 34 42 50 58 35 43 51 59
-            //   t2_6: 36 44 52 60 37 45 53 61
-            //   t2_7: 38 46 54 62 39 47 55 63
-            // stage 3: interleave 64-bit lanes (unpacklo/hi_epi64)
-            __m128i col0 = _mm_unpacklo_epi64(t2_0, t2_4);
-            __m128i col1 = _mm_unpackhi_epi64(t2_0, t2_4);
-            __m128i col2 = _mm_unpacklo_epi64(t2_1, t2_5);
-            __m128i col3 = _mm_unpackhi_epi64(t2_1, t2_5);
-            __m128i col4 = _mm_unpacklo_epi64(t2_2, t2_6);
-            __m128i col5 = _mm_unpackhi_epi64(t2_2, t2_6);
-            __m128i col6 = _mm_unpacklo_epi64(t2_3, t2_7);
-            __m128i col7 = _mm_unpackhi_epi64(t2_3, t2_7);
-            //   col0: 0 8 16 24 32 40 48 56
-            //   col1: 1 9 17 25 33 41 49 57
-            //   col2: 2 10 18 26 34 42 50 58
-            //   col3: 3 11 19 27 35 43 51 59
-            //   col4: 4 12 20 28 36 44 52 60
-            //   col5: 5 13 21 29 37 45 53 61
-            //   col6: 6 14 22 30 38 46 54 62
-            //   col7: 7 15 23 31 39 47 55 63
-            _mm_storeu_si128((__m128i*)(output + b * cols * rows + i + j * out_step), col0);
-            _mm_storeu_si128((__m128i*)(output + b * cols * rows + i + j * out_step + out_step),
-                             col1);
-            _mm_storeu_si128((__m128i*)(output + b * cols * rows + i + j * out_step + 2 * out_step),
-                             col2);
-            _mm_storeu_si128((__m128i*)(output + b * cols * rows + i + j * out_step + 3 * out_step),
-                             col3);
-            _mm_storeu_si128((__m128i*)(output + b * cols * rows + i + j * out_step + 4 * out_step),
-                             col4);
-            _mm_storeu_si128((__m128i*)(output + b * cols * rows + i + j * out_step + 5 * out_step),
-                             col5);
-            _mm_storeu_si128((__m128i*)(output + b * cols * rows + i + j * out_step + 6 * out_step),
-                             col6);
-            _mm_storeu_si128((__m128i*)(output + b * cols * rows + i + j * out_step + 7 * out_step),
-                             col7);
+    // one column
+    if (cols == 1) {
+      // contiguous: a copy
+      if (cols == 1) {
+        // whole vectors
+        int64_t k = 0;
+        for (; k + 8 <= rows; k += 8) {
+          _mm_storeu_si128((__m128i*)(output + b * cols * rows + k),
+                           _mm_loadu_si128((const __m128i*)(input + b * cols * rows + k)));
+        }
+        // the rest, one element at a time
+        for (; k < rows; ++k) {
+          uint16_t v_one = input[b * cols * rows + k];
+          output[b * cols * rows + k] = v_one;
+        }
+      }
+      // strided: gathered
+      if (cols != 1) {
+        // whole vectors
+        int64_t k = 0;
+        for (; k + 8 <= rows; k += 8) {
+          const uint16_t* v_at = input + b * cols * rows + cols * k;
+          __m128i v =
+              _mm_setr_epi16((short)v_at[0], (short)v_at[cols], (short)v_at[2 * cols],
+                             (short)v_at[3 * cols], (short)v_at[4 * cols], (short)v_at[5 * cols],
+                             (short)v_at[6 * cols], (short)v_at[7 * cols]);
+          _mm_storeu_si128((__m128i*)(output + b * cols * rows + k), v);
+        }
+        // the rest, one element at a time
+        for (; k < rows; ++k) {
+          uint16_t v_one = input[b * cols * rows + cols * k];
+          output[b * cols * rows + k] = v_one;
+        }
+      }
+    }
+    if (cols != 1) {
+      // one row
+      if (rows == 1) {
+        // contiguous: a copy
+        if (rows == 1) {
+          // whole vectors
+          int64_t k = 0;
+          for (; k + 8 <= cols; k += 8) {
+            _mm_storeu_si128((__m128i*)(output + b * cols * rows + k),
+                             _mm_loadu_si128((const __m128i*)(input + b * cols * rows + k)));
           }
-          // the last rows of the matrix: a partial tile
-          if (i < i_end) {
-            // rows, one element at a time
-            int64_t r = i;
-            for (; r < i_end; ++r) {
-              // columns
-              int64_t c = j;
-              for (; c < j + 8; ++c) {
-                uint16_t x = input[b * cols * rows + c + cols * r];
-                output[b * cols * rows + c * rows + r] = x;
-              }
-            }
+          // the rest, one element at a time
+          for (; k < cols; ++k) {
+            uint16_t v_one = input[b * cols * rows + k];
+            output[b * cols * rows + k] = v_one;
           }
         }
-        // the last columns of the matrix: partial tiles
-        if (j < j_end) {
-          // rows, one element at a time
-          int64_t r = ib;
-          for (; r < i_end; ++r) {
-            // columns
-            int64_t c = j;
-            for (; c < j_end; ++c) {
-              uint16_t x = input[b * cols * rows + c + cols * r];
-              output[b * cols * rows + c * rows + r] = x;
+        if (rows != 1) {
+          int64_t i0 = 0;
+          // strided output: one element at a time
+          int64_t c = 0;
+          for (; c < cols; ++c) {
+            uint16_t x = input[b * cols * rows + c + cols * i0];
+            output[b * cols * rows + c * rows + i0] = x;
+          }
+        }
+      }
+      if (rows != 1) {
+        // row blocks of 64 x 64 elements (cache blocking)
+        int64_t ib = 0;
+        for (; ib < rows; ib += 64) {
+          int64_t i_end = ib + 64 < rows ? ib + 64 : rows;
+          // column blocks
+          int64_t jb = 0;
+          for (; jb < cols; jb += 64) {
+            int64_t j_end = jb + 64 < cols ? jb + 64 : cols;
+            int64_t j = jb;
+            // tile columns of the block
+            for (; j + 8 <= j_end; j += 8) {
+              int64_t i = ib;
+              // whole tiles down the column
+              for (; i + 8 <= i_end; i += 8) {
+                int64_t in_step = simdgen_opaque(cols);
+                int64_t out_step = simdgen_opaque(rows);
+                __m128i row0 =
+                    _mm_loadu_si128((const __m128i*)(input + b * cols * rows + i * in_step + j));
+                __m128i row1 = _mm_loadu_si128(
+                    (const __m128i*)(input + b * cols * rows + i * in_step + in_step + j));
+                __m128i row2 = _mm_loadu_si128(
+                    (const __m128i*)(input + b * cols * rows + i * in_step + 2 * in_step + j));
+                __m128i row3 = _mm_loadu_si128(
+                    (const __m128i*)(input + b * cols * rows + i * in_step + 3 * in_step + j));
+                __m128i row4 = _mm_loadu_si128(
+                    (const __m128i*)(input + b * cols * rows + i * in_step + 4 * in_step + j));
+                __m128i row5 = _mm_loadu_si128(
+                    (const __m128i*)(input + b * cols * rows + i * in_step + 5 * in_step + j));
+                __m128i row6 = _mm_loadu_si128(
+                    (const __m128i*)(input + b * cols * rows + i * in_step + 6 * in_step + j));
+                __m128i row7 = _mm_loadu_si128(
+                    (const __m128i*)(input + b * cols * rows + i * in_step + 7 * in_step + j));
+                // stage 1: interleave 16-bit lanes of row pairs (unpacklo/hi_epi16)
+                __m128i t1_0 = _mm_unpacklo_epi16(row0, row1);
+                __m128i t1_1 = _mm_unpackhi_epi16(row0, row1);
+                __m128i t1_2 = _mm_unpacklo_epi16(row2, row3);
+                __m128i t1_3 = _mm_unpackhi_epi16(row2, row3);
+                __m128i t1_4 = _mm_unpacklo_epi16(row4, row5);
+                __m128i t1_5 = _mm_unpackhi_epi16(row4, row5);
+                __m128i t1_6 = _mm_unpacklo_epi16(row6, row7);
+                __m128i t1_7 = _mm_unpackhi_epi16(row6, row7);
+                //   t1_0: 0 8 1 9 2 10 3 11
+                //   t1_1: 4 12 5 13 6 14 7 15
+                //   t1_2: 16 24 17 25 18 26 19 27
+                //   t1_3: 20 28 21 29 22 30 23 31
+                //   t1_4: 32 40 33 41 34 42 35 43
+                //   t1_5: 36 44 37 45 38 46 39 47
+                //   t1_6: 48 56 49 57 50 58 51 59
+                //   t1_7: 52 60 53 61 54 62 55 63
+                // stage 2: interleave 32-bit lanes (unpacklo/hi_epi32)
+                __m128i t2_0 = _mm_unpacklo_epi32(t1_0, t1_2);
+                __m128i t2_1 = _mm_unpackhi_epi32(t1_0, t1_2);
+                __m128i t2_2 = _mm_unpacklo_epi32(t1_1, t1_3);
+                __m128i t2_3 = _mm_unpackhi_epi32(t1_1, t1_3);
+                __m128i t2_4 = _mm_unpacklo_epi32(t1_4, t1_6);
+                __m128i t2_5 = _mm_unpackhi_epi32(t1_4, t1_6);
+                __m128i t2_6 = _mm_unpacklo_epi32(t1_5, t1_7);
+                __m128i t2_7 = _mm_unpackhi_epi32(t1_5, t1_7);
+                //   t2_0: 0 8 16 24 1 9 17 25
+                //   t2_1: 2 10 18 26 3 11 19 27
+                //   t2_2: 4 12 20 28 5 13 21 29
+                //   t2_3: 6 14 22 30 7 15 23 31
+                //   t2_4: 32 40 48 56 33 41 49 57
+                //   t2_5: 34 42 50 58 35 43 51 59
+                //   t2_6: 36 44 52 60 37 45 53 61
+                //   t2_7: 38 46 54 62 39 47 55 63
+                // stage 3: interleave 64-bit lanes (unpacklo/hi_epi64)
+                __m128i col0 = _mm_unpacklo_epi64(t2_0, t2_4);
+                __m128i col1 = _mm_unpackhi_epi64(t2_0, t2_4);
+                __m128i col2 = _mm_unpacklo_epi64(t2_1, t2_5);
+                __m128i col3 = _mm_unpackhi_epi64(t2_1, t2_5);
+                __m128i col4 = _mm_unpacklo_epi64(t2_2, t2_6);
+                __m128i col5 = _mm_unpackhi_epi64(t2_2, t2_6);
+                __m128i col6 = _mm_unpacklo_epi64(t2_3, t2_7);
+                __m128i col7 = _mm_unpackhi_epi64(t2_3, t2_7);
+                //   col0: 0 8 16 24 32 40 48 56
+                //   col1: 1 9 17 25 33 41 49 57
+                //   col2: 2 10 18 26 34 42 50 58
+                //   col3: 3 11 19 27 35 43 51 59
+                //   col4: 4 12 20 28 36 44 52 60
+                //   col5: 5 13 21 29 37 45 53 61
+                //   col6: 6 14 22 30 38 46 54 62
+                //   col7: 7 15 23 31 39 47 55 63
+                _mm_storeu_si128((__m128i*)(output + b * cols * rows + i + j * out_step), col0);
+                _mm_storeu_si128((__m128i*)(output + b * cols * rows + i + j * out_step + out_step),
+                                 col1);
+                _mm_storeu_si128(
+                    (__m128i*)(output + b * cols * rows + i + j * out_step + 2 * out_step), col2);
+                _mm_storeu_si128(
+                    (__m128i*)(output + b * cols * rows + i + j * out_step + 3 * out_step), col3);
+                _mm_storeu_si128(
+                    (__m128i*)(output + b * cols * rows + i + j * out_step + 4 * out_step), col4);
+                _mm_storeu_si128(
+                    (__m128i*)(output + b * cols * rows + i + j * out_step + 5 * out_step), col5);
+                _mm_storeu_si128(
+                    (__m128i*)(output + b * cols * rows + i + j * out_step + 6 * out_step), col6);
+                _mm_storeu_si128(
+                    (__m128i*)(output + b * cols * rows + i + j * out_step + 7 * out_step), col7);
+              }
+              // the last rows of the matrix: a partial tile
+              if (i < i_end) {
+                // rows, one element at a time
+                int64_t r = i;
+                for (; r < i_end; ++r) {
+                  // columns
+                  int64_t c = j;
+                  for (; c < j + 8; ++c) {
+                    uint16_t x = input[b * cols * rows + c + cols * r];
+                    output[b * cols * rows + c * rows + r] = x;
+                  }
+                }
+              }
+            }
+            // the last columns of the matrix: partial tiles
+            if (j < j_end) {
+              // rows, one element at a time
+              int64_t r = ib;
+              for (; r < i_end; ++r) {
+                // columns
+                int64_t c = j;
+                for (; c < j_end; ++c) {
+                  uint16_t x = input[b * cols * rows + c + cols * r];
+                  output[b * cols * rows + c * rows + r] = x;
+                }
+              }
             }
           }
         }
@@ -517,6 +656,8 @@ __attribute__((target("avx2"))) void transpose_batch_u16_4_avx2(const uint16_t* 
 
 // ---- neon (128-bit vectors)
 // tiles of 8 x 8 through a 24-shuffle network, in blocks of 8 x 8 tiles; edge rows and columns one element at a time
+// a matrix of one row or one column is copied by vector loops (gathered when its elements are strided)
+// uses strided lanes loaded one at a time into their places (ld1 to a lane: NEON has no gather)
 
 #if defined(__aarch64__)
 
@@ -526,114 +667,187 @@ void transpose_batch_u16_4_neon(const uint16_t* input, int64_t rows, int64_t col
   // matrices of the batch
   int64_t b = 0;
   for (; b < kBatch; ++b) {
-    // row blocks of 64 x 64 elements (cache blocking)
-    int64_t ib = 0;
-    for (; ib < rows; ib += 64) {
-      int64_t i_end = ib + 64 < rows ? ib + 64 : rows;
-      // column blocks
-      int64_t jb = 0;
-      for (; jb < cols; jb += 64) {
-        int64_t j_end = jb + 64 < cols ? jb + 64 : cols;
-        int64_t j = jb;
-        // tile columns of the block
-        for (; j + 8 <= j_end; j += 8) {
-          int64_t i = ib;
-          // whole tiles down the column
-          for (; i + 8 <= i_end; i += 8) {
-            int64_t in_step = simdgen_opaque(cols);
-            int64_t out_step = simdgen_opaque(rows);
-            uint16x8_t row0 = vld1q_u16(input + b * cols * rows + i * in_step + j);
-            uint16x8_t row1 = vld1q_u16(input + b * cols * rows + i * in_step + in_step + j);
-            uint16x8_t row2 = vld1q_u16(input + b * cols * rows + i * in_step + 2 * in_step + j);
-            uint16x8_t row3 = vld1q_u16(input + b * cols * rows + i * in_step + 3 * in_step + j);
-            uint16x8_t row4 = vld1q_u16(input + b * cols * rows + i * in_step + 4 * in_step + j);
-            uint16x8_t row5 = vld1q_u16(input + b * cols * rows + i * in_step + 5 * in_step + j);
-            uint16x8_t row6 = vld1q_u16(input + b * cols * rows + i * in_step + 6 * in_step + j);
-            uint16x8_t row7 = vld1q_u16(input + b * cols * rows + i * in_step + 7 * in_step + j);
-            // stage 1: zip1/zip2 vector i with vector i + 4
-            uint16x8_t z1_0 = vzip1q_u16(row0, row4);
-            uint16x8_t z1_1 = vzip2q_u16(row0, row4);
-            uint16x8_t z1_2 = vzip1q_u16(row1, row5);
-            uint16x8_t z1_3 = vzip2q_u16(row1, row5);
-            uint16x8_t z1_4 = vzip1q_u16(row2, row6);
-            uint16x8_t z1_5 = vzip2q_u16(row2, row6);
-            uint16x8_t z1_6 = vzip1q_u16(row3, row7);
-            uint16x8_t z1_7 = vzip2q_u16(row3, row7);
-            //   z1_0: 0 32 1 33 2 34 3 35
-            //   z1_1: 4 36 5 37 6 38 7 39
-            //   z1_2: 8 40 9 41 10 42 11 43
-            //   z1_3: 12 44 13 45 14 46 15 47
-            //   z1_4: 16 48 17 49 18 50 19 51
-            //   z1_5: 20 52 21 53 22 54 23 55
-            //   z1_6: 24 56 25 57 26 58 27 59
-            //   z1_7: 28 60 29 61 30 62 31 63
-            // stage 2: zip1/zip2 vector i with vector i + 4
-            uint16x8_t z2_0 = vzip1q_u16(z1_0, z1_4);
-            uint16x8_t z2_1 = vzip2q_u16(z1_0, z1_4);
-            uint16x8_t z2_2 = vzip1q_u16(z1_1, z1_5);
-            uint16x8_t z2_3 = vzip2q_u16(z1_1, z1_5);
-            uint16x8_t z2_4 = vzip1q_u16(z1_2, z1_6);
-            uint16x8_t z2_5 = vzip2q_u16(z1_2, z1_6);
-            uint16x8_t z2_6 = vzip1q_u16(z1_3, z1_7);
-            uint16x8_t z2_7 = vzip2q_u16(z1_3, z1_7);
-            //   z2_0: 0 16 32 48 1 17 33 49
-            //   z2_1: 2 18 34 50 3 19 35 51
-            //   z2_2: 4 20 36 52 5 21 37 53
-            //   z2_3: 6 22 38 54 7 23 39 55
-            //   z2_4: 8 24 40 56 9 25 41 57
-            //   z2_5: 10 26 42 58 11 27 43 59
-            //   z2_6: 12 28 44 60 13 29 45 61
-            //   z2_7: 14 30 46 62 15 31 47 63
-            // stage 3: zip1/zip2 vector i with vector i + 4
-            uint16x8_t col0 = vzip1q_u16(z2_0, z2_4);
-            uint16x8_t col1 = vzip2q_u16(z2_0, z2_4);
-            uint16x8_t col2 = vzip1q_u16(z2_1, z2_5);
-            uint16x8_t col3 = vzip2q_u16(z2_1, z2_5);
-            uint16x8_t col4 = vzip1q_u16(z2_2, z2_6);
-            uint16x8_t col5 = vzip2q_u16(z2_2, z2_6);
-            uint16x8_t col6 = vzip1q_u16(z2_3, z2_7);
-            uint16x8_t col7 = vzip2q_u16(z2_3, z2_7);
-            //   col0: 0 8 16 24 32 40 48 56
-            //   col1: 1 9 17 25 33 41 49 57
-            //   col2: 2 10 18 26 34 42 50 58
-            //   col3: 3 11 19 27 35 43 51 59
-            //   col4: 4 12 20 28 36 44 52 60
-            //   col5: 5 13 21 29 37 45 53 61
-            //   col6: 6 14 22 30 38 46 54 62
-            //   col7: 7 15 23 31 39 47 55 63
-            vst1q_u16(output + b * cols * rows + i + j * out_step, col0);
-            vst1q_u16(output + b * cols * rows + i + j * out_step + out_step, col1);
-            vst1q_u16(output + b * cols * rows + i + j * out_step + 2 * out_step, col2);
-            vst1q_u16(output + b * cols * rows + i + j * out_step + 3 * out_step, col3);
-            vst1q_u16(output + b * cols * rows + i + j * out_step + 4 * out_step, col4);
-            vst1q_u16(output + b * cols * rows + i + j * out_step + 5 * out_step, col5);
-            vst1q_u16(output + b * cols * rows + i + j * out_step + 6 * out_step, col6);
-            vst1q_u16(output + b * cols * rows + i + j * out_step + 7 * out_step, col7);
+    // one column
+    if (cols == 1) {
+      // contiguous: a copy
+      if (cols == 1) {
+        // whole vectors
+        int64_t k = 0;
+        for (; k + 8 <= rows; k += 8) {
+          vst1q_u16(output + b * cols * rows + k, vld1q_u16(input + b * cols * rows + k));
+        }
+        // the rest, one element at a time
+        for (; k < rows; ++k) {
+          uint16_t v_one = input[b * cols * rows + k];
+          output[b * cols * rows + k] = v_one;
+        }
+      }
+      // strided: gathered
+      if (cols != 1) {
+        // whole vectors
+        int64_t k = 0;
+        for (; k + 8 <= rows; k += 8) {
+          uint16x8_t v = vdupq_n_u16(0);
+          v = vld1q_lane_u16((input + b * cols * rows + cols * k + 0 * cols), v, 0);
+          v = vld1q_lane_u16((input + b * cols * rows + cols * k + 1 * cols), v, 1);
+          v = vld1q_lane_u16((input + b * cols * rows + cols * k + 2 * cols), v, 2);
+          v = vld1q_lane_u16((input + b * cols * rows + cols * k + 3 * cols), v, 3);
+          v = vld1q_lane_u16((input + b * cols * rows + cols * k + 4 * cols), v, 4);
+          v = vld1q_lane_u16((input + b * cols * rows + cols * k + 5 * cols), v, 5);
+          v = vld1q_lane_u16((input + b * cols * rows + cols * k + 6 * cols), v, 6);
+          v = vld1q_lane_u16((input + b * cols * rows + cols * k + 7 * cols), v, 7);
+          vst1q_u16(output + b * cols * rows + k, v);
+        }
+        // the rest, one element at a time
+        for (; k < rows; ++k) {
+          uint16_t v_one = input[b * cols * rows + cols * k];
+          output[b * cols * rows + k] = v_one;
+        }
+      }
+    }
+    if (cols != 1) {
+      // one row
+      if (rows == 1) {
+        // contiguous: a copy
+        if (rows == 1) {
+          // whole vectors
+          int64_t k = 0;
+          for (; k + 8 <= cols; k += 8) {
+            vst1q_u16(output + b * cols * rows + k, vld1q_u16(input + b * cols * rows + k));
           }
-          // the last rows of the matrix: a partial tile
-          if (i < i_end) {
-            // rows, one element at a time
-            int64_t r = i;
-            for (; r < i_end; ++r) {
-              // columns
-              int64_t c = j;
-              for (; c < j + 8; ++c) {
-                uint16_t x = input[b * cols * rows + c + cols * r];
-                output[b * cols * rows + c * rows + r] = x;
-              }
-            }
+          // the rest, one element at a time
+          for (; k < cols; ++k) {
+            uint16_t v_one = input[b * cols * rows + k];
+            output[b * cols * rows + k] = v_one;
           }
         }
-        // the last columns of the matrix: partial tiles
-        if (j < j_end) {
-          // rows, one element at a time
-          int64_t r = ib;
-          for (; r < i_end; ++r) {
-            // columns
-            int64_t c = j;
-            for (; c < j_end; ++c) {
-              uint16_t x = input[b * cols * rows + c + cols * r];
-              output[b * cols * rows + c * rows + r] = x;
+        if (rows != 1) {
+          int64_t i0 = 0;
+          // strided output: one element at a time
+          int64_t c = 0;
+          for (; c < cols; ++c) {
+            uint16_t x = input[b * cols * rows + c + cols * i0];
+            output[b * cols * rows + c * rows + i0] = x;
+          }
+        }
+      }
+      if (rows != 1) {
+        // row blocks of 64 x 64 elements (cache blocking)
+        int64_t ib = 0;
+        for (; ib < rows; ib += 64) {
+          int64_t i_end = ib + 64 < rows ? ib + 64 : rows;
+          // column blocks
+          int64_t jb = 0;
+          for (; jb < cols; jb += 64) {
+            int64_t j_end = jb + 64 < cols ? jb + 64 : cols;
+            int64_t j = jb;
+            // tile columns of the block
+            for (; j + 8 <= j_end; j += 8) {
+              int64_t i = ib;
+              // whole tiles down the column
+              for (; i + 8 <= i_end; i += 8) {
+                int64_t in_step = simdgen_opaque(cols);
+                int64_t out_step = simdgen_opaque(rows);
+                uint16x8_t row0 = vld1q_u16(input + b * cols * rows + i * in_step + j);
+                uint16x8_t row1 = vld1q_u16(input + b * cols * rows + i * in_step + in_step + j);
+                uint16x8_t row2 =
+                    vld1q_u16(input + b * cols * rows + i * in_step + 2 * in_step + j);
+                uint16x8_t row3 =
+                    vld1q_u16(input + b * cols * rows + i * in_step + 3 * in_step + j);
+                uint16x8_t row4 =
+                    vld1q_u16(input + b * cols * rows + i * in_step + 4 * in_step + j);
+                uint16x8_t row5 =
+                    vld1q_u16(input + b * cols * rows + i * in_step + 5 * in_step + j);
+                uint16x8_t row6 =
+                    vld1q_u16(input + b * cols * rows + i * in_step + 6 * in_step + j);
+                uint16x8_t row7 =
+                    vld1q_u16(input + b * cols * rows + i * in_step + 7 * in_step + j);
+                // stage 1: zip1/zip2 vector i with vector i + 4
+                uint16x8_t z1_0 = vzip1q_u16(row0, row4);
+                uint16x8_t z1_1 = vzip2q_u16(row0, row4);
+                uint16x8_t z1_2 = vzip1q_u16(row1, row5);
+                uint16x8_t z1_3 = vzip2q_u16(row1, row5);
+                uint16x8_t z1_4 = vzip1q_u16(row2, row6);
+                uint16x8_t z1_5 = vzip2q_u16(row2, row6);
+                uint16x8_t z1_6 = vzip1q_u16(row3, row7);
+                uint16x8_t z1_7 = vzip2q_u16(row3, row7);
+                //   z1_0: 0 32 1 33 2 34 3 35
+                //   z1_1: 4 36 5 37 6 38 7 39
+                //   z1_2: 8 40 9 41 10 42 11 43
+                //   z1_3: 12 44 13 45 14 46 15 47
+                //   z1_4: 16 48 17 49 18 50 19 51
+                //   z1_5: 20 52 21 53 22 54 23 55
+                //   z1_6: 24 56 25 57 26 58 27 59
+                //   z1_7: 28 60 29 61 30 62 31 63
+                // stage 2: zip1/zip2 vector i with vector i + 4
+                uint16x8_t z2_0 = vzip1q_u16(z1_0, z1_4);
+                uint16x8_t z2_1 = vzip2q_u16(z1_0, z1_4);
+                uint16x8_t z2_2 = vzip1q_u16(z1_1, z1_5);
+                uint16x8_t z2_3 = vzip2q_u16(z1_1, z1_5);
+                uint16x8_t z2_4 = vzip1q_u16(z1_2, z1_6);
+                uint16x8_t z2_5 = vzip2q_u16(z1_2, z1_6);
+                uint16x8_t z2_6 = vzip1q_u16(z1_3, z1_7);
+                uint16x8_t z2_7 = vzip2q_u16(z1_3, z1_7);
+                //   z2_0: 0 16 32 48 1 17 33 49
+                //   z2_1: 2 18 34 50 3 19 35 51
+                //   z2_2: 4 20 36 52 5 21 37 53
+                //   z2_3: 6 22 38 54 7 23 39 55
+                //   z2_4: 8 24 40 56 9 25 41 57
+                //   z2_5: 10 26 42 58 11 27 43 59
+                //   z2_6: 12 28 44 60 13 29 45 61
+                //   z2_7: 14 30 46 62 15 31 47 63
+                // stage 3: zip1/zip2 vector i with vector i + 4
+                uint16x8_t col0 = vzip1q_u16(z2_0, z2_4);
+                uint16x8_t col1 = vzip2q_u16(z2_0, z2_4);
+                uint16x8_t col2 = vzip1q_u16(z2_1, z2_5);
+                uint16x8_t col3 = vzip2q_u16(z2_1, z2_5);
+                uint16x8_t col4 = vzip1q_u16(z2_2, z2_6);
+                uint16x8_t col5 = vzip2q_u16(z2_2, z2_6);
+                uint16x8_t col6 = vzip1q_u16(z2_3, z2_7);
+                uint16x8_t col7 = vzip2q_u16(z2_3, z2_7);
+                //   col0: 0 8 16 24 32 40 48 56
+                //   col1: 1 9 17 25 33 41 49 57
+                //   col2: 2 10 18 26 34 42 50 58
+                //   col3: 3 11 19 27 35 43 51 59
+                //   col4: 4 12 20 28 36 44 52 60
+                //   col5: 5 13 21 29 37 45 53 61
+                //   col6: 6 14 22 30 38 46 54 62
+                //   col7: 7 15 23 31 39 47 55 63
+                vst1q_u16(output + b * cols * rows + i + j * out_step, col0);
+                vst1q_u16(output + b * cols * rows + i + j * out_step + out_step, col1);
+                vst1q_u16(output + b * cols * rows + i + j * out_step + 2 * out_step, col2);
+                vst1q_u16(output + b * cols * rows + i + j * out_step + 3 * out_step, col3);
+                vst1q_u16(output + b * cols * rows + i + j * out_step + 4 * out_step, col4);
+                vst1q_u16(output + b * cols * rows + i + j * out_step + 5 * out_step, col5);
+                vst1q_u16(output + b * cols * rows + i + j * out_step + 6 * out_step, col6);
+                vst1q_u16(output + b * cols * rows + i + j * out_step + 7 * out_step, col7);
+              }
+              // the last rows of the matrix: a partial tile
+              if (i < i_end) {
+                // rows, one element at a time
+                int64_t r = i;
+                for (; r < i_end; ++r) {
+                  // columns
+                  int64_t c = j;
+                  for (; c < j + 8; ++c) {
+                    uint16_t x = input[b * cols * rows + c + cols * r];
+                    output[b * cols * rows + c * rows + r] = x;
+                  }
+                }
+              }
+            }
+            // the last columns of the matrix: partial tiles
+            if (j < j_end) {
+              // rows, one element at a time
+              int64_t r = ib;
+              for (; r < i_end; ++r) {
+                // columns
+                int64_t c = j;
+                for (; c < j_end; ++c) {
+                  uint16_t x = input[b * cols * rows + c + cols * r];
+                  output[b * cols * rows + c * rows + r] = x;
+                }
+              }
             }
           }
         }

@@ -46,6 +46,7 @@ __attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) 
 
 // ---- avx512 (512-bit vectors)
 // tiles of 8 x 8 through a 24-shuffle network, in blocks of 8 x 8 tiles; edge rows and columns one element at a time
+// a matrix of one row or one column is copied by vector loops (gathered when its elements are strided)
 
 #if defined(__x86_64__)
 __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void transpose_f64_37x70_avx512(
@@ -197,6 +198,7 @@ __attribute__((target("+sve"))) void transpose_f64_37x70_sve(const double* input
 
 // ---- avx2 (256-bit vectors)
 // tiles of 4 x 4 through a 8-shuffle network, in blocks of 8 x 8 tiles; edge rows and columns one element at a time
+// a matrix of one row or one column is copied by vector loops (gathered when its elements are strided)
 
 #if defined(__x86_64__)
 __attribute__((target("avx2"))) void transpose_f64_37x70_avx2(const double* input, double* output) {
@@ -278,6 +280,7 @@ __attribute__((target("avx2"))) void transpose_f64_37x70_avx2(const double* inpu
 
 // ---- neon (128-bit vectors)
 // tiles of 2 x 2 through a 2-shuffle network, in blocks of 8 x 8 tiles; edge rows and columns one element at a time
+// a matrix of one row or one column is copied by vector loops (gathered when its elements are strided)
 
 #if defined(__aarch64__)
 

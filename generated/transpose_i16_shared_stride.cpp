@@ -199,671 +199,774 @@ static inline void simdgen_store_prefix(void* to, uint8x16_t v, int64_t bytes) {
 
 // ---- avx512 (512-bit vectors)
 // tiles of 16 x 16 through a 64-shuffle network, in blocks of 8 x 8 tiles; edge tiles run the same network on masked rows and columns
+// a matrix of one row or one column is copied by vector loops (gathered when its elements are strided)
 // uses masked loads (AVX-512 k-registers) for the tail
+// uses strided lanes: scalar loads inserted into 128-bit quarters
 
 #if defined(__x86_64__)
 __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void
 transpose_i16_shared_stride_avx512(const int16_t* input, int64_t rows, int64_t cols, int64_t stride,
                                    int16_t* output) {
-  // row blocks of 128 x 128 elements (cache blocking)
-  int64_t ib = 0;
-  for (; ib < rows; ib += 128) {
-    int64_t i_end = ib + 128 < rows ? ib + 128 : rows;
-    // column blocks
-    int64_t jb = 0;
-    for (; jb < cols; jb += 128) {
-      int64_t j_end = jb + 128 < cols ? jb + 128 : cols;
-      int64_t j = jb;
-      // tile columns of the block
-      for (; j + 16 <= j_end; j += 16) {
-        int64_t i = ib;
-        // whole tiles down the column
-        for (; i + 16 <= i_end; i += 16) {
-          int64_t in_step = simdgen_opaque(stride);
-          int64_t out_step = simdgen_opaque(stride);
-          __m256i row0 = _mm256_loadu_si256((const __m256i*)(input + i * in_step + j));
-          __m256i row1 = _mm256_loadu_si256((const __m256i*)(input + i * in_step + in_step + j));
-          __m256i row2 =
-              _mm256_loadu_si256((const __m256i*)(input + i * in_step + 2 * in_step + j));
-          __m256i row3 =
-              _mm256_loadu_si256((const __m256i*)(input + i * in_step + 3 * in_step + j));
-          __m256i row4 =
-              _mm256_loadu_si256((const __m256i*)(input + i * in_step + 4 * in_step + j));
-          __m256i row5 =
-              _mm256_loadu_si256((const __m256i*)(input + i * in_step + 5 * in_step + j));
-          __m256i row6 =
-              _mm256_loadu_si256((const __m256i*)(input + i * in_step + 6 * in_step + j));
-          __m256i row7 =
-              _mm256_loadu_si256((const __m256i*)(input + i * in_step + 7 * in_step + j));
-          __m256i row8 =
-              _mm256_loadu_si256((const __m256i*)(input + i * in_step + 8 * in_step + j));
-          __m256i row9 =
-              _mm256_loadu_si256((const __m256i*)(input + i * in_step + 9 * in_step + j));
-          __m256i row10 =
-              _mm256_loadu_si256((const __m256i*)(input + i * in_step + 10 * in_step + j));
-          __m256i row11 =
-              _mm256_loadu_si256((const __m256i*)(input + i * in_step + 11 * in_step + j));
-          __m256i row12 =
-              _mm256_loadu_si256((const __m256i*)(input + i * in_step + 12 * in_step + j));
-          __m256i row13 =
-              _mm256_loadu_si256((const __m256i*)(input + i * in_step + 13 * in_step + j));
-          __m256i row14 =
-              _mm256_loadu_si256((const __m256i*)(input + i * in_step + 14 * in_step + j));
-          __m256i row15 =
-              _mm256_loadu_si256((const __m256i*)(input + i * in_step + 15 * in_step + j));
-          // stage 1: interleave 16-bit lanes of row pairs (unpacklo/hi_epi16)
-          __m256i t1_0 = _mm256_unpacklo_epi16(row0, row1);
-          __m256i t1_1 = _mm256_unpackhi_epi16(row0, row1);
-          __m256i t1_2 = _mm256_unpacklo_epi16(row2, row3);
-          __m256i t1_3 = _mm256_unpackhi_epi16(row2, row3);
-          __m256i t1_4 = _mm256_unpacklo_epi16(row4, row5);
-          __m256i t1_5 = _mm256_unpackhi_epi16(row4, row5);
-          __m256i t1_6 = _mm256_unpacklo_epi16(row6, row7);
-          __m256i t1_7 = _mm256_unpackhi_epi16(row6, row7);
-          __m256i t1_8 = _mm256_unpacklo_epi16(row8, row9);
-          __m256i t1_9 = _mm256_unpackhi_epi16(row8, row9);
-          __m256i t1_10 = _mm256_unpacklo_epi16(row10, row11);
-          __m256i t1_11 = _mm256_unpackhi_epi16(row10, row11);
-          __m256i t1_12 = _mm256_unpacklo_epi16(row12, row13);
-          __m256i t1_13 = _mm256_unpackhi_epi16(row12, row13);
-          __m256i t1_14 = _mm256_unpacklo_epi16(row14, row15);
-          __m256i t1_15 = _mm256_unpackhi_epi16(row14, row15);
-          //   t1_0: 0 16 1 17 2 18 3 19 8 24 9 25 10 26 11 27
-          //   t1_1: 4 20 5 21 6 22 7 23 12 28 13 29 14 30 15 31
-          //   t1_2: 32 48 33 49 34 50 35 51 40 56 41 57 42 58 43 59
-          //   t1_3: 36 52 37 53 38 54 39 55 44 60 45 61 46 62 47 63
-          //   t1_4: 64 80 65 81 66 82 67 83 72 88 73 89 74 90 75 91
-          //   t1_5: 68 84 69 85 70 86 71 87 76 92 77 93 78 94 79 95
-          //   t1_6: 96 112 97 113 98 114 99 115 104 120 105 121 106 122 107 123
-          //   t1_7: 100 116 101 117 102 118 103 119 108 124 109 125 110 126 111 127
-          //   t1_8: 128 144 129 145 130 146 131 147 136 152 137 153 138 154 139 155
-          //   t1_9: 132 148 133 149 134 150 135 151 140 156 141 157 142 158 143 159
-          //   t1_10: 160 176 161 177 162 178 163 179 168 184 169 185 170 186 171 187
-          //   t1_11: 164 180 165 181 166 182 167 183 172 188 173 189 174 190 175 191
-          //   t1_12: 192 208 193 209 194 210 195 211 200 216 201 217 202 218 203 219
-          //   t1_13: 196 212 197 213 198 214 199 215 204 220 205 221 206 222 207 223
-          //   t1_14: 224 240 225 241 226 242 227 243 232 248 233 249 234 250 235 251
-          //   t1_15: 228 244 229 245 230 246 231 247 236 252 237 253 238 254 239 255
-          // stage 2: interleave 32-bit lanes (unpacklo/hi_epi32)
-          __m256i t2_0 = _mm256_unpacklo_epi32(t1_0, t1_2);
-          __m256i t2_1 = _mm256_unpackhi_epi32(t1_0, t1_2);
-          __m256i t2_2 = _mm256_unpacklo_epi32(t1_1, t1_3);
-          __m256i t2_3 = _mm256_unpackhi_epi32(t1_1, t1_3);
-          __m256i t2_4 = _mm256_unpacklo_epi32(t1_4, t1_6);
-          __m256i t2_5 = _mm256_unpackhi_epi32(t1_4, t1_6);
-          __m256i t2_6 = _mm256_unpacklo_epi32(t1_5, t1_7);
-          __m256i t2_7 = _mm256_unpackhi_epi32(t1_5, t1_7);
-          __m256i t2_8 = _mm256_unpacklo_epi32(t1_8, t1_10);
-          __m256i t2_9 = _mm256_unpackhi_epi32(t1_8, t1_10);
-          __m256i t2_10 = _mm256_unpacklo_epi32(t1_9, t1_11);
-          __m256i t2_11 = _mm256_unpackhi_epi32(t1_9, t1_11);
-          __m256i t2_12 = _mm256_unpacklo_epi32(t1_12, t1_14);
-          __m256i t2_13 = _mm256_unpackhi_epi32(t1_12, t1_14);
-          __m256i t2_14 = _mm256_unpacklo_epi32(t1_13, t1_15);
-          __m256i t2_15 = _mm256_unpackhi_epi32(t1_13, t1_15);
-          //   t2_0: 0 16 32 48 1 17 33 49 8 24 40 56 9 25 41 57
-          //   t2_1: 2 18 34 50 3 19 35 51 10 26 42 58 11 27 43 59
-          //   t2_2: 4 20 36 52 5 21 37 53 12 28 44 60 13 29 45 61
-          //   t2_3: 6 22 38 54 7 23 39 55 14 30 46 62 15 31 47 63
-          //   t2_4: 64 80 96 112 65 81 97 113 72 88 104 120 73 89 105 121
-          //   t2_5: 66 82 98 114 67 83 99 115 74 90 106 122 75 91 107 123
-          //   t2_6: 68 84 100 116 69 85 101 117 76 92 108 124 77 93 109 125
-          //   t2_7: 70 86 102 118 71 87 103 119 78 94 110 126 79 95 111 127
-          //   t2_8: 128 144 160 176 129 145 161 177 136 152 168 184 137 153 169 185
-          //   t2_9: 130 146 162 178 131 147 163 179 138 154 170 186 139 155 171 187
-          //   t2_10: 132 148 164 180 133 149 165 181 140 156 172 188 141 157 173 189
-          //   t2_11: 134 150 166 182 135 151 167 183 142 158 174 190 143 159 175 191
-          //   t2_12: 192 208 224 240 193 209 225 241 200 216 232 248 201 217 233 249
-          //   t2_13: 194 210 226 242 195 211 227 243 202 218 234 250 203 219 235 251
-          //   t2_14: 196 212 228 244 197 213 229 245 204 220 236 252 205 221 237 253
-          //   t2_15: 198 214 230 246 199 215 231 247 206 222 238 254 207 223 239 255
-          // stage 3: interleave 64-bit lanes (unpacklo/hi_epi64)
-          __m256i t3_0 = _mm256_unpacklo_epi64(t2_0, t2_4);
-          __m256i t3_1 = _mm256_unpackhi_epi64(t2_0, t2_4);
-          __m256i t3_2 = _mm256_unpacklo_epi64(t2_1, t2_5);
-          __m256i t3_3 = _mm256_unpackhi_epi64(t2_1, t2_5);
-          __m256i t3_4 = _mm256_unpacklo_epi64(t2_2, t2_6);
-          __m256i t3_5 = _mm256_unpackhi_epi64(t2_2, t2_6);
-          __m256i t3_6 = _mm256_unpacklo_epi64(t2_3, t2_7);
-          __m256i t3_7 = _mm256_unpackhi_epi64(t2_3, t2_7);
-          __m256i t3_8 = _mm256_unpacklo_epi64(t2_8, t2_12);
-          __m256i t3_9 = _mm256_unpackhi_epi64(t2_8, t2_12);
-          __m256i t3_10 = _mm256_unpacklo_epi64(t2_9, t2_13);
-          __m256i t3_11 = _mm256_unpackhi_epi64(t2_9, t2_13);
-          __m256i t3_12 = _mm256_unpacklo_epi64(t2_10, t2_14);
-          __m256i t3_13 = _mm256_unpackhi_epi64(t2_10, t2_14);
-          __m256i t3_14 = _mm256_unpacklo_epi64(t2_11, t2_15);
-          __m256i t3_15 = _mm256_unpackhi_epi64(t2_11, t2_15);
-          //   t3_0: 0 16 32 48 64 80 96 112 8 24 40 56 72 88 104 120
-          //   t3_1: 1 17 33 49 65 81 97 113 9 25 41 57 73 89 105 121
-          //   t3_2: 2 18 34 50 66 82 98 114 10 26 42 58 74 90 106 122
-          //   t3_3: 3 19 35 51 67 83 99 115 11 27 43 59 75 91 107 123
-          //   t3_4: 4 20 36 52 68 84 100 116 12 28 44 60 76 92 108 124
-          //   t3_5: 5 21 37 53 69 85 101 117 13 29 45 61 77 93 109 125
-          //   t3_6: 6 22 38 54 70 86 102 118 14 30 46 62 78 94 110 126
-          //   t3_7: 7 23 39 55 71 87 103 119 15 31 47 63 79 95 111 127
-          //   t3_8: 128 144 160 176 192 208 224 240 136 152 168 184 200 216 232 248
-          //   t3_9: 129 145 161 177 193 209 225 241 137 153 169 185 201 217 233 249
-          //   t3_10: 130 146 162 178 194 210 226 242 138 154 170 186 202 218 234 250
-          //   t3_11: 131 147 163 179 195 211 227 243 139 155 171 187 203 219 235 251
-          //   t3_12: 132 148 164 180 196 212 228 244 140 156 172 188 204 220 236 252
-          //   t3_13: 133 149 165 181 197 213 229 245 141 157 173 189 205 221 237 253
-          //   t3_14: 134 150 166 182 198 214 230 246 142 158 174 190 206 222 238 254
-          //   t3_15: 135 151 167 183 199 215 231 247 143 159 175 191 207 223 239 255
-          // stage 4: join 128-bit halves (permute2x128 0x20 / 0x31)
-          __m256i col0 = _mm256_permute2x128_si256(t3_0, t3_8, 0x20);
-          __m256i col8 = _mm256_permute2x128_si256(t3_0, t3_8, 0x31);
-          __m256i col1 = _mm256_permute2x128_si256(t3_1, t3_9, 0x20);
-          __m256i col9 = _mm256_permute2x128_si256(t3_1, t3_9, 0x31);
-          __m256i col2 = _mm256_permute2x128_si256(t3_2, t3_10, 0x20);
-          __m256i col10 = _mm256_permute2x128_si256(t3_2, t3_10, 0x31);
-          __m256i col3 = _mm256_permute2x128_si256(t3_3, t3_11, 0x20);
-          __m256i col11 = _mm256_permute2x128_si256(t3_3, t3_11, 0x31);
-          __m256i col4 = _mm256_permute2x128_si256(t3_4, t3_12, 0x20);
-          __m256i col12 = _mm256_permute2x128_si256(t3_4, t3_12, 0x31);
-          __m256i col5 = _mm256_permute2x128_si256(t3_5, t3_13, 0x20);
-          __m256i col13 = _mm256_permute2x128_si256(t3_5, t3_13, 0x31);
-          __m256i col6 = _mm256_permute2x128_si256(t3_6, t3_14, 0x20);
-          __m256i col14 = _mm256_permute2x128_si256(t3_6, t3_14, 0x31);
-          __m256i col7 = _mm256_permute2x128_si256(t3_7, t3_15, 0x20);
-          __m256i col15 = _mm256_permute2x128_si256(t3_7, t3_15, 0x31);
-          //   col0: 0 16 32 48 64 80 96 112 128 144 160 176 192 208 224 240
-          //   col8: 8 24 40 56 72 88 104 120 136 152 168 184 200 216 232 248
-          //   col1: 1 17 33 49 65 81 97 113 129 145 161 177 193 209 225 241
-          //   col9: 9 25 41 57 73 89 105 121 137 153 169 185 201 217 233 249
-          //   col2: 2 18 34 50 66 82 98 114 130 146 162 178 194 210 226 242
-          //   col10: 10 26 42 58 74 90 106 122 138 154 170 186 202 218 234 250
-          //   col3: 3 19 35 51 67 83 99 115 131 147 163 179 195 211 227 243
-          //   col11: 11 27 43 59 75 91 107 123 139 155 171 187 203 219 235 251
-          //   col4: 4 20 36 52 68 84 100 116 132 148 164 180 196 212 228 244
-          //   col12: 12 28 44 60 76 92 108 124 140 156 172 188 204 220 236 252
-          //   col5: 5 21 37 53 69 85 101 117 133 149 165 181 197 213 229 245
-          //   col13: 13 29 45 61 77 93 109 125 141 157 173 189 205 221 237 253
-          //   col6: 6 22 38 54 70 86 102 118 134 150 166 182 198 214 230 246
-          //   col14: 14 30 46 62 78 94 110 126 142 158 174 190 206 222 238 254
-          //   col7: 7 23 39 55 71 87 103 119 135 151 167 183 199 215 231 247
-          //   col15: 15 31 47 63 79 95 111 127 143 159 175 191 207 223 239 255
-          _mm256_storeu_si256((__m256i*)(output + i + j * out_step), col0);
-          _mm256_storeu_si256((__m256i*)(output + i + j * out_step + out_step), col1);
-          _mm256_storeu_si256((__m256i*)(output + i + j * out_step + 2 * out_step), col2);
-          _mm256_storeu_si256((__m256i*)(output + i + j * out_step + 3 * out_step), col3);
-          _mm256_storeu_si256((__m256i*)(output + i + j * out_step + 4 * out_step), col4);
-          _mm256_storeu_si256((__m256i*)(output + i + j * out_step + 5 * out_step), col5);
-          _mm256_storeu_si256((__m256i*)(output + i + j * out_step + 6 * out_step), col6);
-          _mm256_storeu_si256((__m256i*)(output + i + j * out_step + 7 * out_step), col7);
-          _mm256_storeu_si256((__m256i*)(output + i + j * out_step + 8 * out_step), col8);
-          _mm256_storeu_si256((__m256i*)(output + i + j * out_step + 9 * out_step), col9);
-          _mm256_storeu_si256((__m256i*)(output + i + j * out_step + 10 * out_step), col10);
-          _mm256_storeu_si256((__m256i*)(output + i + j * out_step + 11 * out_step), col11);
-          _mm256_storeu_si256((__m256i*)(output + i + j * out_step + 12 * out_step), col12);
-          _mm256_storeu_si256((__m256i*)(output + i + j * out_step + 13 * out_step), col13);
-          _mm256_storeu_si256((__m256i*)(output + i + j * out_step + 14 * out_step), col14);
-          _mm256_storeu_si256((__m256i*)(output + i + j * out_step + 15 * out_step), col15);
+  // one column
+  if (cols == 1) {
+    // contiguous: a copy
+    if (stride == 1) {
+      // whole vectors
+      int64_t k = 0;
+      for (; k + 16 <= rows; k += 16) {
+        _mm256_storeu_si256((__m256i*)(output + k),
+                            _mm256_loadu_si256((const __m256i*)(input + k)));
+      }
+      // the rest: one partial vector
+      if (k < rows) {
+        __m256i v_tail = _mm256_mask_loadu_epi16(
+            _mm256_setzero_si256(), (__mmask16)_bzhi_u32(~0u, (unsigned)(rows - k)), input + k);
+        _mm256_mask_storeu_epi16(output + k, (__mmask16)_bzhi_u32(~0u, (unsigned)(rows - k)),
+                                 v_tail);
+      }
+    }
+    // strided: gathered
+    if (stride != 1) {
+      // whole vectors
+      int64_t k = 0;
+      for (; k + 16 <= rows; k += 16) {
+        const int16_t* v_at = input + k * stride;
+        const __m128i v_q0 = _mm_setr_epi16((short)v_at[0], (short)v_at[stride],
+                                            (short)v_at[2 * stride], (short)v_at[3 * stride],
+                                            (short)v_at[4 * stride], (short)v_at[5 * stride],
+                                            (short)v_at[6 * stride], (short)v_at[7 * stride]);
+        const __m128i v_q1 = _mm_setr_epi16((short)v_at[8 * stride], (short)v_at[9 * stride],
+                                            (short)v_at[10 * stride], (short)v_at[11 * stride],
+                                            (short)v_at[12 * stride], (short)v_at[13 * stride],
+                                            (short)v_at[14 * stride], (short)v_at[15 * stride]);
+        __m256i v = _mm256_set_m128i(v_q1, v_q0);
+        _mm256_storeu_si256((__m256i*)(output + k), v);
+      }
+      // the rest: one partial vector
+      if (k < rows) {
+        const int16_t* v_tail_at = input + k * stride;
+        __m128i v_tail_q0 = _mm_setzero_si128();
+        if (0 < rows - k) v_tail_q0 = _mm_insert_epi16(v_tail_q0, (short)v_tail_at[0], 0);
+        if (1 < rows - k) v_tail_q0 = _mm_insert_epi16(v_tail_q0, (short)v_tail_at[stride], 1);
+        if (2 < rows - k) v_tail_q0 = _mm_insert_epi16(v_tail_q0, (short)v_tail_at[2 * stride], 2);
+        if (3 < rows - k) v_tail_q0 = _mm_insert_epi16(v_tail_q0, (short)v_tail_at[3 * stride], 3);
+        if (4 < rows - k) v_tail_q0 = _mm_insert_epi16(v_tail_q0, (short)v_tail_at[4 * stride], 4);
+        if (5 < rows - k) v_tail_q0 = _mm_insert_epi16(v_tail_q0, (short)v_tail_at[5 * stride], 5);
+        if (6 < rows - k) v_tail_q0 = _mm_insert_epi16(v_tail_q0, (short)v_tail_at[6 * stride], 6);
+        if (7 < rows - k) v_tail_q0 = _mm_insert_epi16(v_tail_q0, (short)v_tail_at[7 * stride], 7);
+        __m128i v_tail_q1 = _mm_setzero_si128();
+        if (8 < rows - k) v_tail_q1 = _mm_insert_epi16(v_tail_q1, (short)v_tail_at[8 * stride], 0);
+        if (9 < rows - k) v_tail_q1 = _mm_insert_epi16(v_tail_q1, (short)v_tail_at[9 * stride], 1);
+        if (10 < rows - k)
+          v_tail_q1 = _mm_insert_epi16(v_tail_q1, (short)v_tail_at[10 * stride], 2);
+        if (11 < rows - k)
+          v_tail_q1 = _mm_insert_epi16(v_tail_q1, (short)v_tail_at[11 * stride], 3);
+        if (12 < rows - k)
+          v_tail_q1 = _mm_insert_epi16(v_tail_q1, (short)v_tail_at[12 * stride], 4);
+        if (13 < rows - k)
+          v_tail_q1 = _mm_insert_epi16(v_tail_q1, (short)v_tail_at[13 * stride], 5);
+        if (14 < rows - k)
+          v_tail_q1 = _mm_insert_epi16(v_tail_q1, (short)v_tail_at[14 * stride], 6);
+        if (15 < rows - k)
+          v_tail_q1 = _mm_insert_epi16(v_tail_q1, (short)v_tail_at[15 * stride], 7);
+        __m256i v_tail = _mm256_set_m128i(v_tail_q1, v_tail_q0);
+        _mm256_mask_storeu_epi16(output + k, (__mmask16)_bzhi_u32(~0u, (unsigned)(rows - k)),
+                                 v_tail);
+      }
+    }
+  }
+  if (cols != 1) {
+    // one row
+    if (rows == 1) {
+      // contiguous: a copy
+      if (stride == 1) {
+        // whole vectors
+        int64_t k = 0;
+        for (; k + 16 <= cols; k += 16) {
+          _mm256_storeu_si256((__m256i*)(output + k),
+                              _mm256_loadu_si256((const __m256i*)(input + k)));
         }
-        // the last rows of the matrix: a partial tile
-        if (i < i_end) {
-          __m256i row0_r = _mm256_setzero_si256();
-          if (i < rows) {
-            row0_r = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
-                                             (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                             input + i * stride + j);
-          }
-          __m256i row1_r = _mm256_setzero_si256();
-          if (i + 1 < rows) {
-            row1_r = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
-                                             (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                             input + i * stride + j + stride);
-          }
-          __m256i row2_r = _mm256_setzero_si256();
-          if (i + 2 < rows) {
-            row2_r = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
-                                             (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                             input + i * stride + j + 2 * stride);
-          }
-          __m256i row3_r = _mm256_setzero_si256();
-          if (i + 3 < rows) {
-            row3_r = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
-                                             (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                             input + i * stride + j + 3 * stride);
-          }
-          __m256i row4_r = _mm256_setzero_si256();
-          if (i + 4 < rows) {
-            row4_r = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
-                                             (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                             input + i * stride + j + 4 * stride);
-          }
-          __m256i row5_r = _mm256_setzero_si256();
-          if (i + 5 < rows) {
-            row5_r = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
-                                             (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                             input + i * stride + j + 5 * stride);
-          }
-          __m256i row6_r = _mm256_setzero_si256();
-          if (i + 6 < rows) {
-            row6_r = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
-                                             (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                             input + i * stride + j + 6 * stride);
-          }
-          __m256i row7_r = _mm256_setzero_si256();
-          if (i + 7 < rows) {
-            row7_r = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
-                                             (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                             input + i * stride + j + 7 * stride);
-          }
-          __m256i row8_r = _mm256_setzero_si256();
-          if (i + 8 < rows) {
-            row8_r = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
-                                             (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                             input + i * stride + j + 8 * stride);
-          }
-          __m256i row9_r = _mm256_setzero_si256();
-          if (i + 9 < rows) {
-            row9_r = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
-                                             (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                             input + i * stride + j + 9 * stride);
-          }
-          __m256i row10_r = _mm256_setzero_si256();
-          if (i + 10 < rows) {
-            row10_r = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
-                                              (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                              input + i * stride + j + 10 * stride);
-          }
-          __m256i row11_r = _mm256_setzero_si256();
-          if (i + 11 < rows) {
-            row11_r = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
-                                              (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                              input + i * stride + j + 11 * stride);
-          }
-          __m256i row12_r = _mm256_setzero_si256();
-          if (i + 12 < rows) {
-            row12_r = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
-                                              (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                              input + i * stride + j + 12 * stride);
-          }
-          __m256i row13_r = _mm256_setzero_si256();
-          if (i + 13 < rows) {
-            row13_r = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
-                                              (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                              input + i * stride + j + 13 * stride);
-          }
-          __m256i row14_r = _mm256_setzero_si256();
-          if (i + 14 < rows) {
-            row14_r = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
-                                              (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                              input + i * stride + j + 14 * stride);
-          }
-          __m256i row15_r = _mm256_setzero_si256();
-          if (i + 15 < rows) {
-            row15_r = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
-                                              (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                              input + i * stride + j + 15 * stride);
-          }
-          // stage 1: interleave 16-bit lanes of row pairs (unpacklo/hi_epi16)
-          __m256i t1_0_r = _mm256_unpacklo_epi16(row0_r, row1_r);
-          __m256i t1_1_r = _mm256_unpackhi_epi16(row0_r, row1_r);
-          __m256i t1_2_r = _mm256_unpacklo_epi16(row2_r, row3_r);
-          __m256i t1_3_r = _mm256_unpackhi_epi16(row2_r, row3_r);
-          __m256i t1_4_r = _mm256_unpacklo_epi16(row4_r, row5_r);
-          __m256i t1_5_r = _mm256_unpackhi_epi16(row4_r, row5_r);
-          __m256i t1_6_r = _mm256_unpacklo_epi16(row6_r, row7_r);
-          __m256i t1_7_r = _mm256_unpackhi_epi16(row6_r, row7_r);
-          __m256i t1_8_r = _mm256_unpacklo_epi16(row8_r, row9_r);
-          __m256i t1_9_r = _mm256_unpackhi_epi16(row8_r, row9_r);
-          __m256i t1_10_r = _mm256_unpacklo_epi16(row10_r, row11_r);
-          __m256i t1_11_r = _mm256_unpackhi_epi16(row10_r, row11_r);
-          __m256i t1_12_r = _mm256_unpacklo_epi16(row12_r, row13_r);
-          __m256i t1_13_r = _mm256_unpackhi_epi16(row12_r, row13_r);
-          __m256i t1_14_r = _mm256_unpacklo_epi16(row14_r, row15_r);
-          __m256i t1_15_r = _mm256_unpackhi_epi16(row14_r, row15_r);
-          // stage 2: interleave 32-bit lanes (unpacklo/hi_epi32)
-          __m256i t2_0_r = _mm256_unpacklo_epi32(t1_0_r, t1_2_r);
-          __m256i t2_1_r = _mm256_unpackhi_epi32(t1_0_r, t1_2_r);
-          __m256i t2_2_r = _mm256_unpacklo_epi32(t1_1_r, t1_3_r);
-          __m256i t2_3_r = _mm256_unpackhi_epi32(t1_1_r, t1_3_r);
-          __m256i t2_4_r = _mm256_unpacklo_epi32(t1_4_r, t1_6_r);
-          __m256i t2_5_r = _mm256_unpackhi_epi32(t1_4_r, t1_6_r);
-          __m256i t2_6_r = _mm256_unpacklo_epi32(t1_5_r, t1_7_r);
-          __m256i t2_7_r = _mm256_unpackhi_epi32(t1_5_r, t1_7_r);
-          __m256i t2_8_r = _mm256_unpacklo_epi32(t1_8_r, t1_10_r);
-          __m256i t2_9_r = _mm256_unpackhi_epi32(t1_8_r, t1_10_r);
-          __m256i t2_10_r = _mm256_unpacklo_epi32(t1_9_r, t1_11_r);
-          __m256i t2_11_r = _mm256_unpackhi_epi32(t1_9_r, t1_11_r);
-          __m256i t2_12_r = _mm256_unpacklo_epi32(t1_12_r, t1_14_r);
-          __m256i t2_13_r = _mm256_unpackhi_epi32(t1_12_r, t1_14_r);
-          __m256i t2_14_r = _mm256_unpacklo_epi32(t1_13_r, t1_15_r);
-          __m256i t2_15_r = _mm256_unpackhi_epi32(t1_13_r, t1_15_r);
-          // stage 3: interleave 64-bit lanes (unpacklo/hi_epi64)
-          __m256i t3_0_r = _mm256_unpacklo_epi64(t2_0_r, t2_4_r);
-          __m256i t3_1_r = _mm256_unpackhi_epi64(t2_0_r, t2_4_r);
-          __m256i t3_2_r = _mm256_unpacklo_epi64(t2_1_r, t2_5_r);
-          __m256i t3_3_r = _mm256_unpackhi_epi64(t2_1_r, t2_5_r);
-          __m256i t3_4_r = _mm256_unpacklo_epi64(t2_2_r, t2_6_r);
-          __m256i t3_5_r = _mm256_unpackhi_epi64(t2_2_r, t2_6_r);
-          __m256i t3_6_r = _mm256_unpacklo_epi64(t2_3_r, t2_7_r);
-          __m256i t3_7_r = _mm256_unpackhi_epi64(t2_3_r, t2_7_r);
-          __m256i t3_8_r = _mm256_unpacklo_epi64(t2_8_r, t2_12_r);
-          __m256i t3_9_r = _mm256_unpackhi_epi64(t2_8_r, t2_12_r);
-          __m256i t3_10_r = _mm256_unpacklo_epi64(t2_9_r, t2_13_r);
-          __m256i t3_11_r = _mm256_unpackhi_epi64(t2_9_r, t2_13_r);
-          __m256i t3_12_r = _mm256_unpacklo_epi64(t2_10_r, t2_14_r);
-          __m256i t3_13_r = _mm256_unpackhi_epi64(t2_10_r, t2_14_r);
-          __m256i t3_14_r = _mm256_unpacklo_epi64(t2_11_r, t2_15_r);
-          __m256i t3_15_r = _mm256_unpackhi_epi64(t2_11_r, t2_15_r);
-          // stage 4: join 128-bit halves (permute2x128 0x20 / 0x31)
-          __m256i col0_r = _mm256_permute2x128_si256(t3_0_r, t3_8_r, 0x20);
-          __m256i col8_r = _mm256_permute2x128_si256(t3_0_r, t3_8_r, 0x31);
-          __m256i col1_r = _mm256_permute2x128_si256(t3_1_r, t3_9_r, 0x20);
-          __m256i col9_r = _mm256_permute2x128_si256(t3_1_r, t3_9_r, 0x31);
-          __m256i col2_r = _mm256_permute2x128_si256(t3_2_r, t3_10_r, 0x20);
-          __m256i col10_r = _mm256_permute2x128_si256(t3_2_r, t3_10_r, 0x31);
-          __m256i col3_r = _mm256_permute2x128_si256(t3_3_r, t3_11_r, 0x20);
-          __m256i col11_r = _mm256_permute2x128_si256(t3_3_r, t3_11_r, 0x31);
-          __m256i col4_r = _mm256_permute2x128_si256(t3_4_r, t3_12_r, 0x20);
-          __m256i col12_r = _mm256_permute2x128_si256(t3_4_r, t3_12_r, 0x31);
-          __m256i col5_r = _mm256_permute2x128_si256(t3_5_r, t3_13_r, 0x20);
-          __m256i col13_r = _mm256_permute2x128_si256(t3_5_r, t3_13_r, 0x31);
-          __m256i col6_r = _mm256_permute2x128_si256(t3_6_r, t3_14_r, 0x20);
-          __m256i col14_r = _mm256_permute2x128_si256(t3_6_r, t3_14_r, 0x31);
-          __m256i col7_r = _mm256_permute2x128_si256(t3_7_r, t3_15_r, 0x20);
-          __m256i col15_r = _mm256_permute2x128_si256(t3_7_r, t3_15_r, 0x31);
-          if (j < cols) {
-            _mm256_mask_storeu_epi16(output + i + j * stride,
-                                     (__mmask16)simdgen_lanes_below(rows - i, 16), col0_r);
-          }
-          if (j + 1 < cols) {
-            _mm256_mask_storeu_epi16(output + i + j * stride + stride,
-                                     (__mmask16)simdgen_lanes_below(rows - i, 16), col1_r);
-          }
-          if (j + 2 < cols) {
-            _mm256_mask_storeu_epi16(output + i + j * stride + 2 * stride,
-                                     (__mmask16)simdgen_lanes_below(rows - i, 16), col2_r);
-          }
-          if (j + 3 < cols) {
-            _mm256_mask_storeu_epi16(output + i + j * stride + 3 * stride,
-                                     (__mmask16)simdgen_lanes_below(rows - i, 16), col3_r);
-          }
-          if (j + 4 < cols) {
-            _mm256_mask_storeu_epi16(output + i + j * stride + 4 * stride,
-                                     (__mmask16)simdgen_lanes_below(rows - i, 16), col4_r);
-          }
-          if (j + 5 < cols) {
-            _mm256_mask_storeu_epi16(output + i + j * stride + 5 * stride,
-                                     (__mmask16)simdgen_lanes_below(rows - i, 16), col5_r);
-          }
-          if (j + 6 < cols) {
-            _mm256_mask_storeu_epi16(output + i + j * stride + 6 * stride,
-                                     (__mmask16)simdgen_lanes_below(rows - i, 16), col6_r);
-          }
-          if (j + 7 < cols) {
-            _mm256_mask_storeu_epi16(output + i + j * stride + 7 * stride,
-                                     (__mmask16)simdgen_lanes_below(rows - i, 16), col7_r);
-          }
-          if (j + 8 < cols) {
-            _mm256_mask_storeu_epi16(output + i + j * stride + 8 * stride,
-                                     (__mmask16)simdgen_lanes_below(rows - i, 16), col8_r);
-          }
-          if (j + 9 < cols) {
-            _mm256_mask_storeu_epi16(output + i + j * stride + 9 * stride,
-                                     (__mmask16)simdgen_lanes_below(rows - i, 16), col9_r);
-          }
-          if (j + 10 < cols) {
-            _mm256_mask_storeu_epi16(output + i + j * stride + 10 * stride,
-                                     (__mmask16)simdgen_lanes_below(rows - i, 16), col10_r);
-          }
-          if (j + 11 < cols) {
-            _mm256_mask_storeu_epi16(output + i + j * stride + 11 * stride,
-                                     (__mmask16)simdgen_lanes_below(rows - i, 16), col11_r);
-          }
-          if (j + 12 < cols) {
-            _mm256_mask_storeu_epi16(output + i + j * stride + 12 * stride,
-                                     (__mmask16)simdgen_lanes_below(rows - i, 16), col12_r);
-          }
-          if (j + 13 < cols) {
-            _mm256_mask_storeu_epi16(output + i + j * stride + 13 * stride,
-                                     (__mmask16)simdgen_lanes_below(rows - i, 16), col13_r);
-          }
-          if (j + 14 < cols) {
-            _mm256_mask_storeu_epi16(output + i + j * stride + 14 * stride,
-                                     (__mmask16)simdgen_lanes_below(rows - i, 16), col14_r);
-          }
-          if (j + 15 < cols) {
-            _mm256_mask_storeu_epi16(output + i + j * stride + 15 * stride,
-                                     (__mmask16)simdgen_lanes_below(rows - i, 16), col15_r);
-          }
+        // the rest: one partial vector
+        if (k < cols) {
+          __m256i v_tail = _mm256_mask_loadu_epi16(
+              _mm256_setzero_si256(), (__mmask16)_bzhi_u32(~0u, (unsigned)(cols - k)), input + k);
+          _mm256_mask_storeu_epi16(output + k, (__mmask16)_bzhi_u32(~0u, (unsigned)(cols - k)),
+                                   v_tail);
         }
       }
-      // the last columns of the matrix: partial tiles
-      if (j < j_end) {
-        // partial tiles down the column
-        int64_t i = ib;
-        for (; i < i_end; i += 16) {
-          __m256i row0_c = _mm256_setzero_si256();
-          if (i < rows) {
-            row0_c = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
-                                             (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                             input + i * stride + j);
+      if (stride != 1) {
+        int64_t i0 = 0;
+        // strided output: one element at a time
+        int64_t c = 0;
+        for (; c < cols; ++c) {
+          uint16_t x = (uint16_t)input[c + i0 * stride];
+          output[c * stride + i0] = (int16_t)x;
+        }
+      }
+    }
+    if (rows != 1) {
+      // row blocks of 128 x 128 elements (cache blocking)
+      int64_t ib = 0;
+      for (; ib < rows; ib += 128) {
+        int64_t i_end = ib + 128 < rows ? ib + 128 : rows;
+        // column blocks
+        int64_t jb = 0;
+        for (; jb < cols; jb += 128) {
+          int64_t j_end = jb + 128 < cols ? jb + 128 : cols;
+          int64_t j = jb;
+          // tile columns of the block
+          for (; j + 16 <= j_end; j += 16) {
+            int64_t i = ib;
+            // whole tiles down the column
+            for (; i + 16 <= i_end; i += 16) {
+              int64_t in_step = simdgen_opaque(stride);
+              int64_t out_step = simdgen_opaque(stride);
+              __m256i row0 = _mm256_loadu_si256((const __m256i*)(input + i * in_step + j));
+              __m256i row1 =
+                  _mm256_loadu_si256((const __m256i*)(input + i * in_step + in_step + j));
+              __m256i row2 =
+                  _mm256_loadu_si256((const __m256i*)(input + i * in_step + 2 * in_step + j));
+              __m256i row3 =
+                  _mm256_loadu_si256((const __m256i*)(input + i * in_step + 3 * in_step + j));
+              __m256i row4 =
+                  _mm256_loadu_si256((const __m256i*)(input + i * in_step + 4 * in_step + j));
+              __m256i row5 =
+                  _mm256_loadu_si256((const __m256i*)(input + i * in_step + 5 * in_step + j));
+              __m256i row6 =
+                  _mm256_loadu_si256((const __m256i*)(input + i * in_step + 6 * in_step + j));
+              __m256i row7 =
+                  _mm256_loadu_si256((const __m256i*)(input + i * in_step + 7 * in_step + j));
+              __m256i row8 =
+                  _mm256_loadu_si256((const __m256i*)(input + i * in_step + 8 * in_step + j));
+              __m256i row9 =
+                  _mm256_loadu_si256((const __m256i*)(input + i * in_step + 9 * in_step + j));
+              __m256i row10 =
+                  _mm256_loadu_si256((const __m256i*)(input + i * in_step + 10 * in_step + j));
+              __m256i row11 =
+                  _mm256_loadu_si256((const __m256i*)(input + i * in_step + 11 * in_step + j));
+              __m256i row12 =
+                  _mm256_loadu_si256((const __m256i*)(input + i * in_step + 12 * in_step + j));
+              __m256i row13 =
+                  _mm256_loadu_si256((const __m256i*)(input + i * in_step + 13 * in_step + j));
+              __m256i row14 =
+                  _mm256_loadu_si256((const __m256i*)(input + i * in_step + 14 * in_step + j));
+              __m256i row15 =
+                  _mm256_loadu_si256((const __m256i*)(input + i * in_step + 15 * in_step + j));
+              // stage 1: interleave 16-bit lanes of row pairs (unpacklo/hi_epi16)
+              __m256i t1_0 = _mm256_unpacklo_epi16(row0, row1);
+              __m256i t1_1 = _mm256_unpackhi_epi16(row0, row1);
+              __m256i t1_2 = _mm256_unpacklo_epi16(row2, row3);
+              __m256i t1_3 = _mm256_unpackhi_epi16(row2, row3);
+              __m256i t1_4 = _mm256_unpacklo_epi16(row4, row5);
+              __m256i t1_5 = _mm256_unpackhi_epi16(row4, row5);
+              __m256i t1_6 = _mm256_unpacklo_epi16(row6, row7);
+              __m256i t1_7 = _mm256_unpackhi_epi16(row6, row7);
+              __m256i t1_8 = _mm256_unpacklo_epi16(row8, row9);
+              __m256i t1_9 = _mm256_unpackhi_epi16(row8, row9);
+              __m256i t1_10 = _mm256_unpacklo_epi16(row10, row11);
+              __m256i t1_11 = _mm256_unpackhi_epi16(row10, row11);
+              __m256i t1_12 = _mm256_unpacklo_epi16(row12, row13);
+              __m256i t1_13 = _mm256_unpackhi_epi16(row12, row13);
+              __m256i t1_14 = _mm256_unpacklo_epi16(row14, row15);
+              __m256i t1_15 = _mm256_unpackhi_epi16(row14, row15);
+              //   t1_0: 0 16 1 17 2 18 3 19 8 24 9 25 10 26 11 27
+              //   t1_1: 4 20 5 21 6 22 7 23 12 28 13 29 14 30 15 31
+              //   t1_2: 32 48 33 49 34 50 35 51 40 56 41 57 42 58 43 59
+              //   t1_3: 36 52 37 53 38 54 39 55 44 60 45 61 46 62 47 63
+              //   t1_4: 64 80 65 81 66 82 67 83 72 88 73 89 74 90 75 91
+              //   t1_5: 68 84 69 85 70 86 71 87 76 92 77 93 78 94 79 95
+              //   t1_6: 96 112 97 113 98 114 99 115 104 120 105 121 106 122 107 123
+              //   t1_7: 100 116 101 117 102 118 103 119 108 124 109 125 110 126 111 127
+              //   t1_8: 128 144 129 145 130 146 131 147 136 152 137 153 138 154 139 155
+              //   t1_9: 132 148 133 149 134 150 135 151 140 156 141 157 142 158 143 159
+              //   t1_10: 160 176 161 177 162 178 163 179 168 184 169 185 170 186 171 187
+              //   t1_11: 164 180 165 181 166 182 167 183 172 188 173 189 174 190 175 191
+              //   t1_12: 192 208 193 209 194 210 195 211 200 216 201 217 202 218 203 219
+              //   t1_13: 196 212 197 213 198 214 199 215 204 220 205 221 206 222 207 223
+              //   t1_14: 224 240 225 241 226 242 227 243 232 248 233 249 234 250 235 251
+              //   t1_15: 228 244 229 245 230 246 231 247 236 252 237 253 238 254 239 255
+              // stage 2: interleave 32-bit lanes (unpacklo/hi_epi32)
+              __m256i t2_0 = _mm256_unpacklo_epi32(t1_0, t1_2);
+              __m256i t2_1 = _mm256_unpackhi_epi32(t1_0, t1_2);
+              __m256i t2_2 = _mm256_unpacklo_epi32(t1_1, t1_3);
+              __m256i t2_3 = _mm256_unpackhi_epi32(t1_1, t1_3);
+              __m256i t2_4 = _mm256_unpacklo_epi32(t1_4, t1_6);
+              __m256i t2_5 = _mm256_unpackhi_epi32(t1_4, t1_6);
+              __m256i t2_6 = _mm256_unpacklo_epi32(t1_5, t1_7);
+              __m256i t2_7 = _mm256_unpackhi_epi32(t1_5, t1_7);
+              __m256i t2_8 = _mm256_unpacklo_epi32(t1_8, t1_10);
+              __m256i t2_9 = _mm256_unpackhi_epi32(t1_8, t1_10);
+              __m256i t2_10 = _mm256_unpacklo_epi32(t1_9, t1_11);
+              __m256i t2_11 = _mm256_unpackhi_epi32(t1_9, t1_11);
+              __m256i t2_12 = _mm256_unpacklo_epi32(t1_12, t1_14);
+              __m256i t2_13 = _mm256_unpackhi_epi32(t1_12, t1_14);
+              __m256i t2_14 = _mm256_unpacklo_epi32(t1_13, t1_15);
+              __m256i t2_15 = _mm256_unpackhi_epi32(t1_13, t1_15);
+              //   t2_0: 0 16 32 48 1 17 33 49 8 24 40 56 9 25 41 57
+              //   t2_1: 2 18 34 50 3 19 35 51 10 26 42 58 11 27 43 59
+              //   t2_2: 4 20 36 52 5 21 37 53 12 28 44 60 13 29 45 61
+              //   t2_3: 6 22 38 54 7 23 39 55 14 30 46 62 15 31 47 63
+              //   t2_4: 64 80 96 112 65 81 97 113 72 88 104 120 73 89 105 121
+              //   t2_5: 66 82 98 114 67 83 99 115 74 90 106 122 75 91 107 123
+              //   t2_6: 68 84 100 116 69 85 101 117 76 92 108 124 77 93 109 125
+              //   t2_7: 70 86 102 118 71 87 103 119 78 94 110 126 79 95 111 127
+              //   t2_8: 128 144 160 176 129 145 161 177 136 152 168 184 137 153 169 185
+              //   t2_9: 130 146 162 178 131 147 163 179 138 154 170 186 139 155 171 187
+              //   t2_10: 132 148 164 180 133 149 165 181 140 156 172 188 141 157 173 189
+              //   t2_11: 134 150 166 182 135 151 167 183 142 158 174 190 143 159 175 191
+              //   t2_12: 192 208 224 240 193 209 225 241 200 216 232 248 201 217 233 249
+              //   t2_13: 194 210 226 242 195 211 227 243 202 218 234 250 203 219 235 251
+              //   t2_14: 196 212 228 244 197 213 229 245 204 220 236 252 205 221 237 253
+              //   t2_15: 198 214 230 246 199 215 231 247 206 222 238 254 207 223 239 255
+              // stage 3: interleave 64-bit lanes (unpacklo/hi_epi64)
+              __m256i t3_0 = _mm256_unpacklo_epi64(t2_0, t2_4);
+              __m256i t3_1 = _mm256_unpackhi_epi64(t2_0, t2_4);
+              __m256i t3_2 = _mm256_unpacklo_epi64(t2_1, t2_5);
+              __m256i t3_3 = _mm256_unpackhi_epi64(t2_1, t2_5);
+              __m256i t3_4 = _mm256_unpacklo_epi64(t2_2, t2_6);
+              __m256i t3_5 = _mm256_unpackhi_epi64(t2_2, t2_6);
+              __m256i t3_6 = _mm256_unpacklo_epi64(t2_3, t2_7);
+              __m256i t3_7 = _mm256_unpackhi_epi64(t2_3, t2_7);
+              __m256i t3_8 = _mm256_unpacklo_epi64(t2_8, t2_12);
+              __m256i t3_9 = _mm256_unpackhi_epi64(t2_8, t2_12);
+              __m256i t3_10 = _mm256_unpacklo_epi64(t2_9, t2_13);
+              __m256i t3_11 = _mm256_unpackhi_epi64(t2_9, t2_13);
+              __m256i t3_12 = _mm256_unpacklo_epi64(t2_10, t2_14);
+              __m256i t3_13 = _mm256_unpackhi_epi64(t2_10, t2_14);
+              __m256i t3_14 = _mm256_unpacklo_epi64(t2_11, t2_15);
+              __m256i t3_15 = _mm256_unpackhi_epi64(t2_11, t2_15);
+              //   t3_0: 0 16 32 48 64 80 96 112 8 24 40 56 72 88 104 120
+              //   t3_1: 1 17 33 49 65 81 97 113 9 25 41 57 73 89 105 121
+              //   t3_2: 2 18 34 50 66 82 98 114 10 26 42 58 74 90 106 122
+              //   t3_3: 3 19 35 51 67 83 99 115 11 27 43 59 75 91 107 123
+              //   t3_4: 4 20 36 52 68 84 100 116 12 28 44 60 76 92 108 124
+              //   t3_5: 5 21 37 53 69 85 101 117 13 29 45 61 77 93 109 125
+              //   t3_6: 6 22 38 54 70 86 102 118 14 30 46 62 78 94 110 126
+              //   t3_7: 7 23 39 55 71 87 103 119 15 31 47 63 79 95 111 127
+              //   t3_8: 128 144 160 176 192 208 224 240 136 152 168 184 200 216 232 248
+              //   t3_9: 129 145 161 177 193 209 225 241 137 153 169 185 201 217 233 249
+              //   t3_10: 130 146 162 178 194 210 226 242 138 154 170 186 202 218 234 250
+              //   t3_11: 131 147 163 179 195 211 227 243 139 155 171 187 203 219 235 251
+              //   t3_12: 132 148 164 180 196 212 228 244 140 156 172 188 204 220 236 252
+              //   t3_13: 133 149 165 181 197 213 229 245 141 157 173 189 205 221 237 253
+              //   t3_14: 134 150 166 182 198 214 230 246 142 158 174 190 206 222 238 254
+              //   t3_15: 135 151 167 183 199 215 231 247 143 159 175 191 207 223 239 255
+              // stage 4: join 128-bit halves (permute2x128 0x20 / 0x31)
+              __m256i col0 = _mm256_permute2x128_si256(t3_0, t3_8, 0x20);
+              __m256i col8 = _mm256_permute2x128_si256(t3_0, t3_8, 0x31);
+              __m256i col1 = _mm256_permute2x128_si256(t3_1, t3_9, 0x20);
+              __m256i col9 = _mm256_permute2x128_si256(t3_1, t3_9, 0x31);
+              __m256i col2 = _mm256_permute2x128_si256(t3_2, t3_10, 0x20);
+              __m256i col10 = _mm256_permute2x128_si256(t3_2, t3_10, 0x31);
+              __m256i col3 = _mm256_permute2x128_si256(t3_3, t3_11, 0x20);
+              __m256i col11 = _mm256_permute2x128_si256(t3_3, t3_11, 0x31);
+              __m256i col4 = _mm256_permute2x128_si256(t3_4, t3_12, 0x20);
+              __m256i col12 = _mm256_permute2x128_si256(t3_4, t3_12, 0x31);
+              __m256i col5 = _mm256_permute2x128_si256(t3_5, t3_13, 0x20);
+              __m256i col13 = _mm256_permute2x128_si256(t3_5, t3_13, 0x31);
+              __m256i col6 = _mm256_permute2x128_si256(t3_6, t3_14, 0x20);
+              __m256i col14 = _mm256_permute2x128_si256(t3_6, t3_14, 0x31);
+              __m256i col7 = _mm256_permute2x128_si256(t3_7, t3_15, 0x20);
+              __m256i col15 = _mm256_permute2x128_si256(t3_7, t3_15, 0x31);
+              //   col0: 0 16 32 48 64 80 96 112 128 144 160 176 192 208 224 240
+              //   col8: 8 24 40 56 72 88 104 120 136 152 168 184 200 216 232 248
+              //   col1: 1 17 33 49 65 81 97 113 129 145 161 177 193 209 225 241
+              //   col9: 9 25 41 57 73 89 105 121 137 153 169 185 201 217 233 249
+              //   col2: 2 18 34 50 66 82 98 114 130 146 162 178 194 210 226 242
+              //   col10: 10 26 42 58 74 90 106 122 138 154 170 186 202 218 234 250
+              //   col3: 3 19 35 51 67 83 99 115 131 147 163 179 195 211 227 243
+              //   col11: 11 27 43 59 75 91 107 123 139 155 171 187 203 219 235 251
+              //   col4: 4 20 36 52 68 84 100 116 132 148 164 180 196 212 228 244
+              //   col12: 12 28 44 60 76 92 108 124 140 156 172 188 204 220 236 252
+              //   col5: 5 21 37 53 69 85 101 117 133 149 165 181 197 213 229 245
+              //   col13: 13 29 45 61 77 93 109 125 141 157 173 189 205 221 237 253
+              //   col6: 6 22 38 54 70 86 102 118 134 150 166 182 198 214 230 246
+              //   col14: 14 30 46 62 78 94 110 126 142 158 174 190 206 222 238 254
+              //   col7: 7 23 39 55 71 87 103 119 135 151 167 183 199 215 231 247
+              //   col15: 15 31 47 63 79 95 111 127 143 159 175 191 207 223 239 255
+              _mm256_storeu_si256((__m256i*)(output + i + j * out_step), col0);
+              _mm256_storeu_si256((__m256i*)(output + i + j * out_step + out_step), col1);
+              _mm256_storeu_si256((__m256i*)(output + i + j * out_step + 2 * out_step), col2);
+              _mm256_storeu_si256((__m256i*)(output + i + j * out_step + 3 * out_step), col3);
+              _mm256_storeu_si256((__m256i*)(output + i + j * out_step + 4 * out_step), col4);
+              _mm256_storeu_si256((__m256i*)(output + i + j * out_step + 5 * out_step), col5);
+              _mm256_storeu_si256((__m256i*)(output + i + j * out_step + 6 * out_step), col6);
+              _mm256_storeu_si256((__m256i*)(output + i + j * out_step + 7 * out_step), col7);
+              _mm256_storeu_si256((__m256i*)(output + i + j * out_step + 8 * out_step), col8);
+              _mm256_storeu_si256((__m256i*)(output + i + j * out_step + 9 * out_step), col9);
+              _mm256_storeu_si256((__m256i*)(output + i + j * out_step + 10 * out_step), col10);
+              _mm256_storeu_si256((__m256i*)(output + i + j * out_step + 11 * out_step), col11);
+              _mm256_storeu_si256((__m256i*)(output + i + j * out_step + 12 * out_step), col12);
+              _mm256_storeu_si256((__m256i*)(output + i + j * out_step + 13 * out_step), col13);
+              _mm256_storeu_si256((__m256i*)(output + i + j * out_step + 14 * out_step), col14);
+              _mm256_storeu_si256((__m256i*)(output + i + j * out_step + 15 * out_step), col15);
+            }
+            // the last rows of the matrix: a partial tile
+            if (i < i_end) {
+              __m256i row0_r = _mm256_setzero_si256();
+              if (i < rows) {
+                row0_r = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
+                                                 (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                                 input + i * stride + j);
+              }
+              __m256i row1_r = _mm256_setzero_si256();
+              if (i + 1 < rows) {
+                row1_r = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
+                                                 (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                                 input + i * stride + j + stride);
+              }
+              __m256i row2_r = _mm256_setzero_si256();
+              if (i + 2 < rows) {
+                row2_r = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
+                                                 (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                                 input + i * stride + j + 2 * stride);
+              }
+              __m256i row3_r = _mm256_setzero_si256();
+              if (i + 3 < rows) {
+                row3_r = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
+                                                 (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                                 input + i * stride + j + 3 * stride);
+              }
+              __m256i row4_r = _mm256_setzero_si256();
+              if (i + 4 < rows) {
+                row4_r = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
+                                                 (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                                 input + i * stride + j + 4 * stride);
+              }
+              __m256i row5_r = _mm256_setzero_si256();
+              if (i + 5 < rows) {
+                row5_r = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
+                                                 (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                                 input + i * stride + j + 5 * stride);
+              }
+              __m256i row6_r = _mm256_setzero_si256();
+              if (i + 6 < rows) {
+                row6_r = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
+                                                 (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                                 input + i * stride + j + 6 * stride);
+              }
+              __m256i row7_r = _mm256_setzero_si256();
+              if (i + 7 < rows) {
+                row7_r = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
+                                                 (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                                 input + i * stride + j + 7 * stride);
+              }
+              __m256i row8_r = _mm256_setzero_si256();
+              if (i + 8 < rows) {
+                row8_r = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
+                                                 (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                                 input + i * stride + j + 8 * stride);
+              }
+              __m256i row9_r = _mm256_setzero_si256();
+              if (i + 9 < rows) {
+                row9_r = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
+                                                 (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                                 input + i * stride + j + 9 * stride);
+              }
+              __m256i row10_r = _mm256_setzero_si256();
+              if (i + 10 < rows) {
+                row10_r = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
+                                                  (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                                  input + i * stride + j + 10 * stride);
+              }
+              __m256i row11_r = _mm256_setzero_si256();
+              if (i + 11 < rows) {
+                row11_r = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
+                                                  (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                                  input + i * stride + j + 11 * stride);
+              }
+              __m256i row12_r = _mm256_setzero_si256();
+              if (i + 12 < rows) {
+                row12_r = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
+                                                  (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                                  input + i * stride + j + 12 * stride);
+              }
+              __m256i row13_r = _mm256_setzero_si256();
+              if (i + 13 < rows) {
+                row13_r = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
+                                                  (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                                  input + i * stride + j + 13 * stride);
+              }
+              __m256i row14_r = _mm256_setzero_si256();
+              if (i + 14 < rows) {
+                row14_r = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
+                                                  (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                                  input + i * stride + j + 14 * stride);
+              }
+              __m256i row15_r = _mm256_setzero_si256();
+              if (i + 15 < rows) {
+                row15_r = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
+                                                  (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                                  input + i * stride + j + 15 * stride);
+              }
+              // stage 1: interleave 16-bit lanes of row pairs (unpacklo/hi_epi16)
+              __m256i t1_0_r = _mm256_unpacklo_epi16(row0_r, row1_r);
+              __m256i t1_1_r = _mm256_unpackhi_epi16(row0_r, row1_r);
+              __m256i t1_2_r = _mm256_unpacklo_epi16(row2_r, row3_r);
+              __m256i t1_3_r = _mm256_unpackhi_epi16(row2_r, row3_r);
+              __m256i t1_4_r = _mm256_unpacklo_epi16(row4_r, row5_r);
+              __m256i t1_5_r = _mm256_unpackhi_epi16(row4_r, row5_r);
+              __m256i t1_6_r = _mm256_unpacklo_epi16(row6_r, row7_r);
+              __m256i t1_7_r = _mm256_unpackhi_epi16(row6_r, row7_r);
+              __m256i t1_8_r = _mm256_unpacklo_epi16(row8_r, row9_r);
+              __m256i t1_9_r = _mm256_unpackhi_epi16(row8_r, row9_r);
+              __m256i t1_10_r = _mm256_unpacklo_epi16(row10_r, row11_r);
+              __m256i t1_11_r = _mm256_unpackhi_epi16(row10_r, row11_r);
+              __m256i t1_12_r = _mm256_unpacklo_epi16(row12_r, row13_r);
+              __m256i t1_13_r = _mm256_unpackhi_epi16(row12_r, row13_r);
+              __m256i t1_14_r = _mm256_unpacklo_epi16(row14_r, row15_r);
+              __m256i t1_15_r = _mm256_unpackhi_epi16(row14_r, row15_r);
+              // stage 2: interleave 32-bit lanes (unpacklo/hi_epi32)
+              __m256i t2_0_r = _mm256_unpacklo_epi32(t1_0_r, t1_2_r);
+              __m256i t2_1_r = _mm256_unpackhi_epi32(t1_0_r, t1_2_r);
+              __m256i t2_2_r = _mm256_unpacklo_epi32(t1_1_r, t1_3_r);
+              __m256i t2_3_r = _mm256_unpackhi_epi32(t1_1_r, t1_3_r);
+              __m256i t2_4_r = _mm256_unpacklo_epi32(t1_4_r, t1_6_r);
+              __m256i t2_5_r = _mm256_unpackhi_epi32(t1_4_r, t1_6_r);
+              __m256i t2_6_r = _mm256_unpacklo_epi32(t1_5_r, t1_7_r);
+              __m256i t2_7_r = _mm256_unpackhi_epi32(t1_5_r, t1_7_r);
+              __m256i t2_8_r = _mm256_unpacklo_epi32(t1_8_r, t1_10_r);
+              __m256i t2_9_r = _mm256_unpackhi_epi32(t1_8_r, t1_10_r);
+              __m256i t2_10_r = _mm256_unpacklo_epi32(t1_9_r, t1_11_r);
+              __m256i t2_11_r = _mm256_unpackhi_epi32(t1_9_r, t1_11_r);
+              __m256i t2_12_r = _mm256_unpacklo_epi32(t1_12_r, t1_14_r);
+              __m256i t2_13_r = _mm256_unpackhi_epi32(t1_12_r, t1_14_r);
+              __m256i t2_14_r = _mm256_unpacklo_epi32(t1_13_r, t1_15_r);
+              __m256i t2_15_r = _mm256_unpackhi_epi32(t1_13_r, t1_15_r);
+              // stage 3: interleave 64-bit lanes (unpacklo/hi_epi64)
+              __m256i t3_0_r = _mm256_unpacklo_epi64(t2_0_r, t2_4_r);
+              __m256i t3_1_r = _mm256_unpackhi_epi64(t2_0_r, t2_4_r);
+              __m256i t3_2_r = _mm256_unpacklo_epi64(t2_1_r, t2_5_r);
+              __m256i t3_3_r = _mm256_unpackhi_epi64(t2_1_r, t2_5_r);
+              __m256i t3_4_r = _mm256_unpacklo_epi64(t2_2_r, t2_6_r);
+              __m256i t3_5_r = _mm256_unpackhi_epi64(t2_2_r, t2_6_r);
+              __m256i t3_6_r = _mm256_unpacklo_epi64(t2_3_r, t2_7_r);
+              __m256i t3_7_r = _mm256_unpackhi_epi64(t2_3_r, t2_7_r);
+              __m256i t3_8_r = _mm256_unpacklo_epi64(t2_8_r, t2_12_r);
+              __m256i t3_9_r = _mm256_unpackhi_epi64(t2_8_r, t2_12_r);
+              __m256i t3_10_r = _mm256_unpacklo_epi64(t2_9_r, t2_13_r);
+              __m256i t3_11_r = _mm256_unpackhi_epi64(t2_9_r, t2_13_r);
+              __m256i t3_12_r = _mm256_unpacklo_epi64(t2_10_r, t2_14_r);
+              __m256i t3_13_r = _mm256_unpackhi_epi64(t2_10_r, t2_14_r);
+              __m256i t3_14_r = _mm256_unpacklo_epi64(t2_11_r, t2_15_r);
+              __m256i t3_15_r = _mm256_unpackhi_epi64(t2_11_r, t2_15_r);
+              // stage 4: join 128-bit halves (permute2x128 0x20 / 0x31)
+              __m256i col0_r = _mm256_permute2x128_si256(t3_0_r, t3_8_r, 0x20);
+              __m256i col8_r = _mm256_permute2x128_si256(t3_0_r, t3_8_r, 0x31);
+              __m256i col1_r = _mm256_permute2x128_si256(t3_1_r, t3_9_r, 0x20);
+              __m256i col9_r = _mm256_permute2x128_si256(t3_1_r, t3_9_r, 0x31);
+              __m256i col2_r = _mm256_permute2x128_si256(t3_2_r, t3_10_r, 0x20);
+              __m256i col10_r = _mm256_permute2x128_si256(t3_2_r, t3_10_r, 0x31);
+              __m256i col3_r = _mm256_permute2x128_si256(t3_3_r, t3_11_r, 0x20);
+              __m256i col11_r = _mm256_permute2x128_si256(t3_3_r, t3_11_r, 0x31);
+              __m256i col4_r = _mm256_permute2x128_si256(t3_4_r, t3_12_r, 0x20);
+              __m256i col12_r = _mm256_permute2x128_si256(t3_4_r, t3_12_r, 0x31);
+              __m256i col5_r = _mm256_permute2x128_si256(t3_5_r, t3_13_r, 0x20);
+              __m256i col13_r = _mm256_permute2x128_si256(t3_5_r, t3_13_r, 0x31);
+              __m256i col6_r = _mm256_permute2x128_si256(t3_6_r, t3_14_r, 0x20);
+              __m256i col14_r = _mm256_permute2x128_si256(t3_6_r, t3_14_r, 0x31);
+              __m256i col7_r = _mm256_permute2x128_si256(t3_7_r, t3_15_r, 0x20);
+              __m256i col15_r = _mm256_permute2x128_si256(t3_7_r, t3_15_r, 0x31);
+              if (j < cols) {
+                _mm256_mask_storeu_epi16(output + i + j * stride,
+                                         (__mmask16)simdgen_lanes_below(rows - i, 16), col0_r);
+              }
+              if (j + 1 < cols) {
+                _mm256_mask_storeu_epi16(output + i + j * stride + stride,
+                                         (__mmask16)simdgen_lanes_below(rows - i, 16), col1_r);
+              }
+              if (j + 2 < cols) {
+                _mm256_mask_storeu_epi16(output + i + j * stride + 2 * stride,
+                                         (__mmask16)simdgen_lanes_below(rows - i, 16), col2_r);
+              }
+              if (j + 3 < cols) {
+                _mm256_mask_storeu_epi16(output + i + j * stride + 3 * stride,
+                                         (__mmask16)simdgen_lanes_below(rows - i, 16), col3_r);
+              }
+              if (j + 4 < cols) {
+                _mm256_mask_storeu_epi16(output + i + j * stride + 4 * stride,
+                                         (__mmask16)simdgen_lanes_below(rows - i, 16), col4_r);
+              }
+              if (j + 5 < cols) {
+                _mm256_mask_storeu_epi16(output + i + j * stride + 5 * stride,
+                                         (__mmask16)simdgen_lanes_below(rows - i, 16), col5_r);
+              }
+              if (j + 6 < cols) {
+                _mm256_mask_storeu_epi16(output + i + j * stride + 6 * stride,
+                                         (__mmask16)simdgen_lanes_below(rows - i, 16), col6_r);
+              }
+              if (j + 7 < cols) {
+                _mm256_mask_storeu_epi16(output + i + j * stride + 7 * stride,
+                                         (__mmask16)simdgen_lanes_below(rows - i, 16), col7_r);
+              }
+              if (j + 8 < cols) {
+                _mm256_mask_storeu_epi16(output + i + j * stride + 8 * stride,
+                                         (__mmask16)simdgen_lanes_below(rows - i, 16), col8_r);
+              }
+              if (j + 9 < cols) {
+                _mm256_mask_storeu_epi16(output + i + j * stride + 9 * stride,
+                                         (__mmask16)simdgen_lanes_below(rows - i, 16), col9_r);
+              }
+              if (j + 10 < cols) {
+                _mm256_mask_storeu_epi16(output + i + j * stride + 10 * stride,
+                                         (__mmask16)simdgen_lanes_below(rows - i, 16), col10_r);
+              }
+              if (j + 11 < cols) {
+                _mm256_mask_storeu_epi16(output + i + j * stride + 11 * stride,
+                                         (__mmask16)simdgen_lanes_below(rows - i, 16), col11_r);
+              }
+              if (j + 12 < cols) {
+                _mm256_mask_storeu_epi16(output + i + j * stride + 12 * stride,
+                                         (__mmask16)simdgen_lanes_below(rows - i, 16), col12_r);
+              }
+              if (j + 13 < cols) {
+                _mm256_mask_storeu_epi16(output + i + j * stride + 13 * stride,
+                                         (__mmask16)simdgen_lanes_below(rows - i, 16), col13_r);
+              }
+              if (j + 14 < cols) {
+                _mm256_mask_storeu_epi16(output + i + j * stride + 14 * stride,
+                                         (__mmask16)simdgen_lanes_below(rows - i, 16), col14_r);
+              }
+              if (j + 15 < cols) {
+                _mm256_mask_storeu_epi16(output + i + j * stride + 15 * stride,
+                                         (__mmask16)simdgen_lanes_below(rows - i, 16), col15_r);
+              }
+            }
           }
-          __m256i row1_c = _mm256_setzero_si256();
-          if (i + 1 < rows) {
-            row1_c = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
-                                             (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                             input + i * stride + j + stride);
-          }
-          __m256i row2_c = _mm256_setzero_si256();
-          if (i + 2 < rows) {
-            row2_c = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
-                                             (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                             input + i * stride + j + 2 * stride);
-          }
-          __m256i row3_c = _mm256_setzero_si256();
-          if (i + 3 < rows) {
-            row3_c = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
-                                             (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                             input + i * stride + j + 3 * stride);
-          }
-          __m256i row4_c = _mm256_setzero_si256();
-          if (i + 4 < rows) {
-            row4_c = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
-                                             (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                             input + i * stride + j + 4 * stride);
-          }
-          __m256i row5_c = _mm256_setzero_si256();
-          if (i + 5 < rows) {
-            row5_c = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
-                                             (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                             input + i * stride + j + 5 * stride);
-          }
-          __m256i row6_c = _mm256_setzero_si256();
-          if (i + 6 < rows) {
-            row6_c = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
-                                             (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                             input + i * stride + j + 6 * stride);
-          }
-          __m256i row7_c = _mm256_setzero_si256();
-          if (i + 7 < rows) {
-            row7_c = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
-                                             (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                             input + i * stride + j + 7 * stride);
-          }
-          __m256i row8_c = _mm256_setzero_si256();
-          if (i + 8 < rows) {
-            row8_c = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
-                                             (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                             input + i * stride + j + 8 * stride);
-          }
-          __m256i row9_c = _mm256_setzero_si256();
-          if (i + 9 < rows) {
-            row9_c = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
-                                             (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                             input + i * stride + j + 9 * stride);
-          }
-          __m256i row10_c = _mm256_setzero_si256();
-          if (i + 10 < rows) {
-            row10_c = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
-                                              (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                              input + i * stride + j + 10 * stride);
-          }
-          __m256i row11_c = _mm256_setzero_si256();
-          if (i + 11 < rows) {
-            row11_c = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
-                                              (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                              input + i * stride + j + 11 * stride);
-          }
-          __m256i row12_c = _mm256_setzero_si256();
-          if (i + 12 < rows) {
-            row12_c = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
-                                              (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                              input + i * stride + j + 12 * stride);
-          }
-          __m256i row13_c = _mm256_setzero_si256();
-          if (i + 13 < rows) {
-            row13_c = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
-                                              (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                              input + i * stride + j + 13 * stride);
-          }
-          __m256i row14_c = _mm256_setzero_si256();
-          if (i + 14 < rows) {
-            row14_c = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
-                                              (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                              input + i * stride + j + 14 * stride);
-          }
-          __m256i row15_c = _mm256_setzero_si256();
-          if (i + 15 < rows) {
-            row15_c = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
-                                              (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                              input + i * stride + j + 15 * stride);
-          }
-          // stage 1: interleave 16-bit lanes of row pairs (unpacklo/hi_epi16)
-          __m256i t1_0_c = _mm256_unpacklo_epi16(row0_c, row1_c);
-          __m256i t1_1_c = _mm256_unpackhi_epi16(row0_c, row1_c);
-          __m256i t1_2_c = _mm256_unpacklo_epi16(row2_c, row3_c);
-          __m256i t1_3_c = _mm256_unpackhi_epi16(row2_c, row3_c);
-          __m256i t1_4_c = _mm256_unpacklo_epi16(row4_c, row5_c);
-          __m256i t1_5_c = _mm256_unpackhi_epi16(row4_c, row5_c);
-          __m256i t1_6_c = _mm256_unpacklo_epi16(row6_c, row7_c);
-          __m256i t1_7_c = _mm256_unpackhi_epi16(row6_c, row7_c);
-          __m256i t1_8_c = _mm256_unpacklo_epi16(row8_c, row9_c);
-          __m256i t1_9_c = _mm256_unpackhi_epi16(row8_c, row9_c);
-          __m256i t1_10_c = _mm256_unpacklo_epi16(row10_c, row11_c);
-          __m256i t1_11_c = _mm256_unpackhi_epi16(row10_c, row11_c);
-          __m256i t1_12_c = _mm256_unpacklo_epi16(row12_c, row13_c);
-          __m256i t1_13_c = _mm256_unpackhi_epi16(row12_c, row13_c);
-          __m256i t1_14_c = _mm256_unpacklo_epi16(row14_c, row15_c);
-          __m256i t1_15_c = _mm256_unpackhi_epi16(row14_c, row15_c);
-          // stage 2: interleave 32-bit lanes (unpacklo/hi_epi32)
-          __m256i t2_0_c = _mm256_unpacklo_epi32(t1_0_c, t1_2_c);
-          __m256i t2_1_c = _mm256_unpackhi_epi32(t1_0_c, t1_2_c);
-          __m256i t2_2_c = _mm256_unpacklo_epi32(t1_1_c, t1_3_c);
-          __m256i t2_3_c = _mm256_unpackhi_epi32(t1_1_c, t1_3_c);
-          __m256i t2_4_c = _mm256_unpacklo_epi32(t1_4_c, t1_6_c);
-          __m256i t2_5_c = _mm256_unpackhi_epi32(t1_4_c, t1_6_c);
-          __m256i t2_6_c = _mm256_unpacklo_epi32(t1_5_c, t1_7_c);
-          __m256i t2_7_c = _mm256_unpackhi_epi32(t1_5_c, t1_7_c);
-          __m256i t2_8_c = _mm256_unpacklo_epi32(t1_8_c, t1_10_c);
-          __m256i t2_9_c = _mm256_unpackhi_epi32(t1_8_c, t1_10_c);
-          __m256i t2_10_c = _mm256_unpacklo_epi32(t1_9_c, t1_11_c);
-          __m256i t2_11_c = _mm256_unpackhi_epi32(t1_9_c, t1_11_c);
-          __m256i t2_12_c = _mm256_unpacklo_epi32(t1_12_c, t1_14_c);
-          __m256i t2_13_c = _mm256_unpackhi_epi32(t1_12_c, t1_14_c);
-          __m256i t2_14_c = _mm256_unpacklo_epi32(t1_13_c, t1_15_c);
-          __m256i t2_15_c = _mm256_unpackhi_epi32(t1_13_c, t1_15_c);
-          // stage 3: interleave 64-bit lanes (unpacklo/hi_epi64)
-          __m256i t3_0_c = _mm256_unpacklo_epi64(t2_0_c, t2_4_c);
-          __m256i t3_1_c = _mm256_unpackhi_epi64(t2_0_c, t2_4_c);
-          __m256i t3_2_c = _mm256_unpacklo_epi64(t2_1_c, t2_5_c);
-          __m256i t3_3_c = _mm256_unpackhi_epi64(t2_1_c, t2_5_c);
-          __m256i t3_4_c = _mm256_unpacklo_epi64(t2_2_c, t2_6_c);
-          __m256i t3_5_c = _mm256_unpackhi_epi64(t2_2_c, t2_6_c);
-          __m256i t3_6_c = _mm256_unpacklo_epi64(t2_3_c, t2_7_c);
-          __m256i t3_7_c = _mm256_unpackhi_epi64(t2_3_c, t2_7_c);
-          __m256i t3_8_c = _mm256_unpacklo_epi64(t2_8_c, t2_12_c);
-          __m256i t3_9_c = _mm256_unpackhi_epi64(t2_8_c, t2_12_c);
-          __m256i t3_10_c = _mm256_unpacklo_epi64(t2_9_c, t2_13_c);
-          __m256i t3_11_c = _mm256_unpackhi_epi64(t2_9_c, t2_13_c);
-          __m256i t3_12_c = _mm256_unpacklo_epi64(t2_10_c, t2_14_c);
-          __m256i t3_13_c = _mm256_unpackhi_epi64(t2_10_c, t2_14_c);
-          __m256i t3_14_c = _mm256_unpacklo_epi64(t2_11_c, t2_15_c);
-          __m256i t3_15_c = _mm256_unpackhi_epi64(t2_11_c, t2_15_c);
-          // stage 4: join 128-bit halves (permute2x128 0x20 / 0x31)
-          __m256i col0_c = _mm256_permute2x128_si256(t3_0_c, t3_8_c, 0x20);
-          __m256i col8_c = _mm256_permute2x128_si256(t3_0_c, t3_8_c, 0x31);
-          __m256i col1_c = _mm256_permute2x128_si256(t3_1_c, t3_9_c, 0x20);
-          __m256i col9_c = _mm256_permute2x128_si256(t3_1_c, t3_9_c, 0x31);
-          __m256i col2_c = _mm256_permute2x128_si256(t3_2_c, t3_10_c, 0x20);
-          __m256i col10_c = _mm256_permute2x128_si256(t3_2_c, t3_10_c, 0x31);
-          __m256i col3_c = _mm256_permute2x128_si256(t3_3_c, t3_11_c, 0x20);
-          __m256i col11_c = _mm256_permute2x128_si256(t3_3_c, t3_11_c, 0x31);
-          __m256i col4_c = _mm256_permute2x128_si256(t3_4_c, t3_12_c, 0x20);
-          __m256i col12_c = _mm256_permute2x128_si256(t3_4_c, t3_12_c, 0x31);
-          __m256i col5_c = _mm256_permute2x128_si256(t3_5_c, t3_13_c, 0x20);
-          __m256i col13_c = _mm256_permute2x128_si256(t3_5_c, t3_13_c, 0x31);
-          __m256i col6_c = _mm256_permute2x128_si256(t3_6_c, t3_14_c, 0x20);
-          __m256i col14_c = _mm256_permute2x128_si256(t3_6_c, t3_14_c, 0x31);
-          __m256i col7_c = _mm256_permute2x128_si256(t3_7_c, t3_15_c, 0x20);
-          __m256i col15_c = _mm256_permute2x128_si256(t3_7_c, t3_15_c, 0x31);
-          if (j < cols) {
-            _mm256_mask_storeu_epi16(output + i + j * stride,
-                                     (__mmask16)simdgen_lanes_below(rows - i, 16), col0_c);
-          }
-          if (j + 1 < cols) {
-            _mm256_mask_storeu_epi16(output + i + j * stride + stride,
-                                     (__mmask16)simdgen_lanes_below(rows - i, 16), col1_c);
-          }
-          if (j + 2 < cols) {
-            _mm256_mask_storeu_epi16(output + i + j * stride + 2 * stride,
-                                     (__mmask16)simdgen_lanes_below(rows - i, 16), col2_c);
-          }
-          if (j + 3 < cols) {
-            _mm256_mask_storeu_epi16(output + i + j * stride + 3 * stride,
-                                     (__mmask16)simdgen_lanes_below(rows - i, 16), col3_c);
-          }
-          if (j + 4 < cols) {
-            _mm256_mask_storeu_epi16(output + i + j * stride + 4 * stride,
-                                     (__mmask16)simdgen_lanes_below(rows - i, 16), col4_c);
-          }
-          if (j + 5 < cols) {
-            _mm256_mask_storeu_epi16(output + i + j * stride + 5 * stride,
-                                     (__mmask16)simdgen_lanes_below(rows - i, 16), col5_c);
-          }
-          if (j + 6 < cols) {
-            _mm256_mask_storeu_epi16(output + i + j * stride + 6 * stride,
-                                     (__mmask16)simdgen_lanes_below(rows - i, 16), col6_c);
-          }
-          if (j + 7 < cols) {
-            _mm256_mask_storeu_epi16(output + i + j * stride + 7 * stride,
-                                     (__mmask16)simdgen_lanes_below(rows - i, 16), col7_c);
-          }
-          if (j + 8 < cols) {
-            _mm256_mask_storeu_epi16(output + i + j * stride + 8 * stride,
-                                     (__mmask16)simdgen_lanes_below(rows - i, 16), col8_c);
-          }
-          if (j + 9 < cols) {
-            _mm256_mask_storeu_epi16(output + i + j * stride + 9 * stride,
-                                     (__mmask16)simdgen_lanes_below(rows - i, 16), col9_c);
-          }
-          if (j + 10 < cols) {
-            _mm256_mask_storeu_epi16(output + i + j * stride + 10 * stride,
-                                     (__mmask16)simdgen_lanes_below(rows - i, 16), col10_c);
-          }
-          if (j + 11 < cols) {
-            _mm256_mask_storeu_epi16(output + i + j * stride + 11 * stride,
-                                     (__mmask16)simdgen_lanes_below(rows - i, 16), col11_c);
-          }
-          if (j + 12 < cols) {
-            _mm256_mask_storeu_epi16(output + i + j * stride + 12 * stride,
-                                     (__mmask16)simdgen_lanes_below(rows - i, 16), col12_c);
-          }
-          if (j + 13 < cols) {
-            _mm256_mask_storeu_epi16(output + i + j * stride + 13 * stride,
-                                     (__mmask16)simdgen_lanes_below(rows - i, 16), col13_c);
-          }
-          if (j + 14 < cols) {
-            _mm256_mask_storeu_epi16(output + i + j * stride + 14 * stride,
-                                     (__mmask16)simdgen_lanes_below(rows - i, 16), col14_c);
-          }
-          if (j + 15 < cols) {
-            _mm256_mask_storeu_epi16(output + i + j * stride + 15 * stride,
-                                     (__mmask16)simdgen_lanes_below(rows - i, 16), col15_c);
+          // the last columns of the matrix: partial tiles
+          if (j < j_end) {
+            // partial tiles down the column
+            int64_t i = ib;
+            for (; i < i_end; i += 16) {
+              __m256i row0_c = _mm256_setzero_si256();
+              if (i < rows) {
+                row0_c = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
+                                                 (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                                 input + i * stride + j);
+              }
+              __m256i row1_c = _mm256_setzero_si256();
+              if (i + 1 < rows) {
+                row1_c = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
+                                                 (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                                 input + i * stride + j + stride);
+              }
+              __m256i row2_c = _mm256_setzero_si256();
+              if (i + 2 < rows) {
+                row2_c = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
+                                                 (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                                 input + i * stride + j + 2 * stride);
+              }
+              __m256i row3_c = _mm256_setzero_si256();
+              if (i + 3 < rows) {
+                row3_c = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
+                                                 (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                                 input + i * stride + j + 3 * stride);
+              }
+              __m256i row4_c = _mm256_setzero_si256();
+              if (i + 4 < rows) {
+                row4_c = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
+                                                 (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                                 input + i * stride + j + 4 * stride);
+              }
+              __m256i row5_c = _mm256_setzero_si256();
+              if (i + 5 < rows) {
+                row5_c = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
+                                                 (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                                 input + i * stride + j + 5 * stride);
+              }
+              __m256i row6_c = _mm256_setzero_si256();
+              if (i + 6 < rows) {
+                row6_c = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
+                                                 (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                                 input + i * stride + j + 6 * stride);
+              }
+              __m256i row7_c = _mm256_setzero_si256();
+              if (i + 7 < rows) {
+                row7_c = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
+                                                 (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                                 input + i * stride + j + 7 * stride);
+              }
+              __m256i row8_c = _mm256_setzero_si256();
+              if (i + 8 < rows) {
+                row8_c = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
+                                                 (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                                 input + i * stride + j + 8 * stride);
+              }
+              __m256i row9_c = _mm256_setzero_si256();
+              if (i + 9 < rows) {
+                row9_c = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
+                                                 (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                                 input + i * stride + j + 9 * stride);
+              }
+              __m256i row10_c = _mm256_setzero_si256();
+              if (i + 10 < rows) {
+                row10_c = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
+                                                  (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                                  input + i * stride + j + 10 * stride);
+              }
+              __m256i row11_c = _mm256_setzero_si256();
+              if (i + 11 < rows) {
+                row11_c = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
+                                                  (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                                  input + i * stride + j + 11 * stride);
+              }
+              __m256i row12_c = _mm256_setzero_si256();
+              if (i + 12 < rows) {
+                row12_c = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
+                                                  (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                                  input + i * stride + j + 12 * stride);
+              }
+              __m256i row13_c = _mm256_setzero_si256();
+              if (i + 13 < rows) {
+                row13_c = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
+                                                  (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                                  input + i * stride + j + 13 * stride);
+              }
+              __m256i row14_c = _mm256_setzero_si256();
+              if (i + 14 < rows) {
+                row14_c = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
+                                                  (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                                  input + i * stride + j + 14 * stride);
+              }
+              __m256i row15_c = _mm256_setzero_si256();
+              if (i + 15 < rows) {
+                row15_c = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
+                                                  (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                                  input + i * stride + j + 15 * stride);
+              }
+              // stage 1: interleave 16-bit lanes of row pairs (unpacklo/hi_epi16)
+              __m256i t1_0_c = _mm256_unpacklo_epi16(row0_c, row1_c);
+              __m256i t1_1_c = _mm256_unpackhi_epi16(row0_c, row1_c);
+              __m256i t1_2_c = _mm256_unpacklo_epi16(row2_c, row3_c);
+              __m256i t1_3_c = _mm256_unpackhi_epi16(row2_c, row3_c);
+              __m256i t1_4_c = _mm256_unpacklo_epi16(row4_c, row5_c);
+              __m256i t1_5_c = _mm256_unpackhi_epi16(row4_c, row5_c);
+              __m256i t1_6_c = _mm256_unpacklo_epi16(row6_c, row7_c);
+              __m256i t1_7_c = _mm256_unpackhi_epi16(row6_c, row7_c);
+              __m256i t1_8_c = _mm256_unpacklo_epi16(row8_c, row9_c);
+              __m256i t1_9_c = _mm256_unpackhi_epi16(row8_c, row9_c);
+              __m256i t1_10_c = _mm256_unpacklo_epi16(row10_c, row11_c);
+              __m256i t1_11_c = _mm256_unpackhi_epi16(row10_c, row11_c);
+              __m256i t1_12_c = _mm256_unpacklo_epi16(row12_c, row13_c);
+              __m256i t1_13_c = _mm256_unpackhi_epi16(row12_c, row13_c);
+              __m256i t1_14_c = _mm256_unpacklo_epi16(row14_c, row15_c);
+              __m256i t1_15_c = _mm256_unpackhi_epi16(row14_c, row15_c);
+              // stage 2: interleave 32-bit lanes (unpacklo/hi_epi32)
+              __m256i t2_0_c = _mm256_unpacklo_epi32(t1_0_c, t1_2_c);
+              __m256i t2_1_c = _mm256_unpackhi_epi32(t1_0_c, t1_2_c);
+              __m256i t2_2_c = _mm256_unpacklo_epi32(t1_1_c, t1_3_c);
+              __m256i t2_3_c = _mm256_unpackhi_epi32(t1_1_c, t1_3_c);
+              __m256i t2_4_c = _mm256_unpacklo_epi32(t1_4_c, t1_6_c);
+              __m256i t2_5_c = _mm256_unpackhi_epi32(t1_4_c, t1_6_c);
+              __m256i t2_6_c = _mm256_unpacklo_epi32(t1_5_c, t1_7_c);
+              __m256i t2_7_c = _mm256_unpackhi_epi32(t1_5_c, t1_7_c);
+              __m256i t2_8_c = _mm256_unpacklo_epi32(t1_8_c, t1_10_c);
+              __m256i t2_9_c = _mm256_unpackhi_epi32(t1_8_c, t1_10_c);
+              __m256i t2_10_c = _mm256_unpacklo_epi32(t1_9_c, t1_11_c);
+              __m256i t2_11_c = _mm256_unpackhi_epi32(t1_9_c, t1_11_c);
+              __m256i t2_12_c = _mm256_unpacklo_epi32(t1_12_c, t1_14_c);
+              __m256i t2_13_c = _mm256_unpackhi_epi32(t1_12_c, t1_14_c);
+              __m256i t2_14_c = _mm256_unpacklo_epi32(t1_13_c, t1_15_c);
+              __m256i t2_15_c = _mm256_unpackhi_epi32(t1_13_c, t1_15_c);
+              // stage 3: interleave 64-bit lanes (unpacklo/hi_epi64)
+              __m256i t3_0_c = _mm256_unpacklo_epi64(t2_0_c, t2_4_c);
+              __m256i t3_1_c = _mm256_unpackhi_epi64(t2_0_c, t2_4_c);
+              __m256i t3_2_c = _mm256_unpacklo_epi64(t2_1_c, t2_5_c);
+              __m256i t3_3_c = _mm256_unpackhi_epi64(t2_1_c, t2_5_c);
+              __m256i t3_4_c = _mm256_unpacklo_epi64(t2_2_c, t2_6_c);
+              __m256i t3_5_c = _mm256_unpackhi_epi64(t2_2_c, t2_6_c);
+              __m256i t3_6_c = _mm256_unpacklo_epi64(t2_3_c, t2_7_c);
+              __m256i t3_7_c = _mm256_unpackhi_epi64(t2_3_c, t2_7_c);
+              __m256i t3_8_c = _mm256_unpacklo_epi64(t2_8_c, t2_12_c);
+              __m256i t3_9_c = _mm256_unpackhi_epi64(t2_8_c, t2_12_c);
+              __m256i t3_10_c = _mm256_unpacklo_epi64(t2_9_c, t2_13_c);
+              __m256i t3_11_c = _mm256_unpackhi_epi64(t2_9_c, t2_13_c);
+              __m256i t3_12_c = _mm256_unpacklo_epi64(t2_10_c, t2_14_c);
+              __m256i t3_13_c = _mm256_unpackhi_epi64(t2_10_c, t2_14_c);
+              __m256i t3_14_c = _mm256_unpacklo_epi64(t2_11_c, t2_15_c);
+              __m256i t3_15_c = _mm256_unpackhi_epi64(t2_11_c, t2_15_c);
+              // stage 4: join 128-bit halves (permute2x128 0x20 / 0x31)
+              __m256i col0_c = _mm256_permute2x128_si256(t3_0_c, t3_8_c, 0x20);
+              __m256i col8_c = _mm256_permute2x128_si256(t3_0_c, t3_8_c, 0x31);
+              __m256i col1_c = _mm256_permute2x128_si256(t3_1_c, t3_9_c, 0x20);
+              __m256i col9_c = _mm256_permute2x128_si256(t3_1_c, t3_9_c, 0x31);
+              __m256i col2_c = _mm256_permute2x128_si256(t3_2_c, t3_10_c, 0x20);
+              __m256i col10_c = _mm256_permute2x128_si256(t3_2_c, t3_10_c, 0x31);
+              __m256i col3_c = _mm256_permute2x128_si256(t3_3_c, t3_11_c, 0x20);
+              __m256i col11_c = _mm256_permute2x128_si256(t3_3_c, t3_11_c, 0x31);
+              __m256i col4_c = _mm256_permute2x128_si256(t3_4_c, t3_12_c, 0x20);
+              __m256i col12_c = _mm256_permute2x128_si256(t3_4_c, t3_12_c, 0x31);
+              __m256i col5_c = _mm256_permute2x128_si256(t3_5_c, t3_13_c, 0x20);
+              __m256i col13_c = _mm256_permute2x128_si256(t3_5_c, t3_13_c, 0x31);
+              __m256i col6_c = _mm256_permute2x128_si256(t3_6_c, t3_14_c, 0x20);
+              __m256i col14_c = _mm256_permute2x128_si256(t3_6_c, t3_14_c, 0x31);
+              __m256i col7_c = _mm256_permute2x128_si256(t3_7_c, t3_15_c, 0x20);
+              __m256i col15_c = _mm256_permute2x128_si256(t3_7_c, t3_15_c, 0x31);
+              if (j < cols) {
+                _mm256_mask_storeu_epi16(output + i + j * stride,
+                                         (__mmask16)simdgen_lanes_below(rows - i, 16), col0_c);
+              }
+              if (j + 1 < cols) {
+                _mm256_mask_storeu_epi16(output + i + j * stride + stride,
+                                         (__mmask16)simdgen_lanes_below(rows - i, 16), col1_c);
+              }
+              if (j + 2 < cols) {
+                _mm256_mask_storeu_epi16(output + i + j * stride + 2 * stride,
+                                         (__mmask16)simdgen_lanes_below(rows - i, 16), col2_c);
+              }
+              if (j + 3 < cols) {
+                _mm256_mask_storeu_epi16(output + i + j * stride + 3 * stride,
+                                         (__mmask16)simdgen_lanes_below(rows - i, 16), col3_c);
+              }
+              if (j + 4 < cols) {
+                _mm256_mask_storeu_epi16(output + i + j * stride + 4 * stride,
+                                         (__mmask16)simdgen_lanes_below(rows - i, 16), col4_c);
+              }
+              if (j + 5 < cols) {
+                _mm256_mask_storeu_epi16(output + i + j * stride + 5 * stride,
+                                         (__mmask16)simdgen_lanes_below(rows - i, 16), col5_c);
+              }
+              if (j + 6 < cols) {
+                _mm256_mask_storeu_epi16(output + i + j * stride + 6 * stride,
+                                         (__mmask16)simdgen_lanes_below(rows - i, 16), col6_c);
+              }
+              if (j + 7 < cols) {
+                _mm256_mask_storeu_epi16(output + i + j * stride + 7 * stride,
+                                         (__mmask16)simdgen_lanes_below(rows - i, 16), col7_c);
+              }
+              if (j + 8 < cols) {
+                _mm256_mask_storeu_epi16(output + i + j * stride + 8 * stride,
+                                         (__mmask16)simdgen_lanes_below(rows - i, 16), col8_c);
+              }
+              if (j + 9 < cols) {
+                _mm256_mask_storeu_epi16(output + i + j * stride + 9 * stride,
+                                         (__mmask16)simdgen_lanes_below(rows - i, 16), col9_c);
+              }
+              if (j + 10 < cols) {
+                _mm256_mask_storeu_epi16(output + i + j * stride + 10 * stride,
+                                         (__mmask16)simdgen_lanes_below(rows - i, 16), col10_c);
+              }
+              if (j + 11 < cols) {
+                _mm256_mask_storeu_epi16(output + i + j * stride + 11 * stride,
+                                         (__mmask16)simdgen_lanes_below(rows - i, 16), col11_c);
+              }
+              if (j + 12 < cols) {
+                _mm256_mask_storeu_epi16(output + i + j * stride + 12 * stride,
+                                         (__mmask16)simdgen_lanes_below(rows - i, 16), col12_c);
+              }
+              if (j + 13 < cols) {
+                _mm256_mask_storeu_epi16(output + i + j * stride + 13 * stride,
+                                         (__mmask16)simdgen_lanes_below(rows - i, 16), col13_c);
+              }
+              if (j + 14 < cols) {
+                _mm256_mask_storeu_epi16(output + i + j * stride + 14 * stride,
+                                         (__mmask16)simdgen_lanes_below(rows - i, 16), col14_c);
+              }
+              if (j + 15 < cols) {
+                _mm256_mask_storeu_epi16(output + i + j * stride + 15 * stride,
+                                         (__mmask16)simdgen_lanes_below(rows - i, 16), col15_c);
+              }
+            }
           }
         }
       }
@@ -916,303 +1019,395 @@ __attribute__((target("+sve"))) void transpose_i16_shared_stride_sve(const int16
 
 // ---- avx2 (256-bit vectors)
 // tiles of 8 x 8 through a 24-shuffle network, in blocks of 8 x 8 tiles; edge tiles run the same network on masked rows and columns
+// a matrix of one row or one column is copied by vector loops (gathered when its elements are strided)
 // uses partial fractional vectors loaded and stored piecewise (8/4/2/1-byte accesses)
+// uses strided lanes: scalar loads inserted into 128-bit quarters
 
 #if defined(__x86_64__)
 __attribute__((target("avx2"))) void transpose_i16_shared_stride_avx2(const int16_t* input,
                                                                       int64_t rows, int64_t cols,
                                                                       int64_t stride,
                                                                       int16_t* output) {
-  // row blocks of 64 x 64 elements (cache blocking)
-  int64_t ib = 0;
-  for (; ib < rows; ib += 64) {
-    int64_t i_end = ib + 64 < rows ? ib + 64 : rows;
-    // column blocks
-    int64_t jb = 0;
-    for (; jb < cols; jb += 64) {
-      int64_t j_end = jb + 64 < cols ? jb + 64 : cols;
-      int64_t j = jb;
-      // tile columns of the block
-      for (; j + 8 <= j_end; j += 8) {
-        int64_t i = ib;
-        // whole tiles down the column
-        for (; i + 8 <= i_end; i += 8) {
-          int64_t in_step = simdgen_opaque(stride);
-          int64_t out_step = simdgen_opaque(stride);
-          __m128i row0 = _mm_loadu_si128((const __m128i*)(input + i * in_step + j));
-          __m128i row1 = _mm_loadu_si128((const __m128i*)(input + i * in_step + in_step + j));
-          __m128i row2 = _mm_loadu_si128((const __m128i*)(input + i * in_step + 2 * in_step + j));
-          __m128i row3 = _mm_loadu_si128((const __m128i*)(input + i * in_step + 3 * in_step + j));
-          __m128i row4 = _mm_loadu_si128((const __m128i*)(input + i * in_step + 4 * in_step + j));
-          __m128i row5 = _mm_loadu_si128((const __m128i*)(input + i * in_step + 5 * in_step + j));
-          __m128i row6 = _mm_loadu_si128((const __m128i*)(input + i * in_step + 6 * in_step + j));
-          __m128i row7 = _mm_loadu_si128((const __m128i*)(input + i * in_step + 7 * in_step + j));
-          // stage 1: interleave 16-bit lanes of row pairs (unpacklo/hi_epi16)
-          __m128i t1_0 = _mm_unpacklo_epi16(row0, row1);
-          __m128i t1_1 = _mm_unpackhi_epi16(row0, row1);
-          __m128i t1_2 = _mm_unpacklo_epi16(row2, row3);
-          __m128i t1_3 = _mm_unpackhi_epi16(row2, row3);
-          __m128i t1_4 = _mm_unpacklo_epi16(row4, row5);
-          __m128i t1_5 = _mm_unpackhi_epi16(row4, row5);
-          __m128i t1_6 = _mm_unpacklo_epi16(row6, row7);
-          __m128i t1_7 = _mm_unpackhi_epi16(row6, row7);
-          //   t1_0: 0 8 1 9 2 10 3 11
-          //   t1_1: 4 12 5 13 6 14 7 15
-          //   t1_2: 16 24 17 25 18 26 19 27
-          //   t1_3: 20 28 21 29 22 30 23 31
-          //   t1_4: 32 40 33 41 34 42 35 43
-          //   t1_5: 36 44 37 45 38 46 39 47
-          //   t1_6: 48 56 49 57 50 58 51 59
-          //   t1_7: 52 60 53 61 54 62 55 63
-          // stage 2: interleave 32-bit lanes (unpacklo/hi_epi32)
-          __m128i t2_0 = _mm_unpacklo_epi32(t1_0, t1_2);
-          __m128i t2_1 = _mm_unpackhi_epi32(t1_0, t1_2);
-          __m128i t2_2 = _mm_unpacklo_epi32(t1_1, t1_3);
-          __m128i t2_3 = _mm_unpackhi_epi32(t1_1, t1_3);
-          __m128i t2_4 = _mm_unpacklo_epi32(t1_4, t1_6);
-          __m128i t2_5 = _mm_unpackhi_epi32(t1_4, t1_6);
-          __m128i t2_6 = _mm_unpacklo_epi32(t1_5, t1_7);
-          __m128i t2_7 = _mm_unpackhi_epi32(t1_5, t1_7);
-          //   t2_0: 0 8 16 24 1 9 17 25
-          //   t2_1: 2 10 18 26 3 11 19 27
-          //   t2_2: 4 12 20 28 5 13 21 29
-          //   t2_3: 6 14 22 30 7 15 23 31
-          //   t2_4: 32 40 48 56 33 41 49 57
-          //   t2_5: 34 42 50 58 35 43 51 59
-          //   t2_6: 36 44 52 60 37 45 53 61
-          //   t2_7: 38 46 54 62 39 47 55 63
-          // stage 3: interleave 64-bit lanes (unpacklo/hi_epi64)
-          __m128i col0 = _mm_unpacklo_epi64(t2_0, t2_4);
-          __m128i col1 = _mm_unpackhi_epi64(t2_0, t2_4);
-          __m128i col2 = _mm_unpacklo_epi64(t2_1, t2_5);
-          __m128i col3 = _mm_unpackhi_epi64(t2_1, t2_5);
-          __m128i col4 = _mm_unpacklo_epi64(t2_2, t2_6);
-          __m128i col5 = _mm_unpackhi_epi64(t2_2, t2_6);
-          __m128i col6 = _mm_unpacklo_epi64(t2_3, t2_7);
-          __m128i col7 = _mm_unpackhi_epi64(t2_3, t2_7);
-          //   col0: 0 8 16 24 32 40 48 56
-          //   col1: 1 9 17 25 33 41 49 57
-          //   col2: 2 10 18 26 34 42 50 58
-          //   col3: 3 11 19 27 35 43 51 59
-          //   col4: 4 12 20 28 36 44 52 60
-          //   col5: 5 13 21 29 37 45 53 61
-          //   col6: 6 14 22 30 38 46 54 62
-          //   col7: 7 15 23 31 39 47 55 63
-          _mm_storeu_si128((__m128i*)(output + i + j * out_step), col0);
-          _mm_storeu_si128((__m128i*)(output + i + j * out_step + out_step), col1);
-          _mm_storeu_si128((__m128i*)(output + i + j * out_step + 2 * out_step), col2);
-          _mm_storeu_si128((__m128i*)(output + i + j * out_step + 3 * out_step), col3);
-          _mm_storeu_si128((__m128i*)(output + i + j * out_step + 4 * out_step), col4);
-          _mm_storeu_si128((__m128i*)(output + i + j * out_step + 5 * out_step), col5);
-          _mm_storeu_si128((__m128i*)(output + i + j * out_step + 6 * out_step), col6);
-          _mm_storeu_si128((__m128i*)(output + i + j * out_step + 7 * out_step), col7);
+  // one column
+  if (cols == 1) {
+    // contiguous: a copy
+    if (stride == 1) {
+      // whole vectors
+      int64_t k = 0;
+      for (; k + 8 <= rows; k += 8) {
+        _mm_storeu_si128((__m128i*)(output + k), _mm_loadu_si128((const __m128i*)(input + k)));
+      }
+      // the rest: one partial vector
+      if (k < rows) {
+        __m128i v_tail = simdgen_load_prefix16((const uint8_t*)(input + k), (rows - k) * 2);
+        simdgen_store_prefix16((uint8_t*)(output + k), v_tail, (rows - k) * 2);
+      }
+    }
+    // strided: gathered
+    if (stride != 1) {
+      // whole vectors
+      int64_t k = 0;
+      for (; k + 8 <= rows; k += 8) {
+        const int16_t* v_at = input + k * stride;
+        __m128i v = _mm_setr_epi16((short)v_at[0], (short)v_at[stride], (short)v_at[2 * stride],
+                                   (short)v_at[3 * stride], (short)v_at[4 * stride],
+                                   (short)v_at[5 * stride], (short)v_at[6 * stride],
+                                   (short)v_at[7 * stride]);
+        _mm_storeu_si128((__m128i*)(output + k), v);
+      }
+      // the rest: one partial vector
+      if (k < rows) {
+        const int16_t* v_tail_at = input + k * stride;
+        __m128i v_tail = _mm_setzero_si128();
+        if (0 < rows - k) v_tail = _mm_insert_epi16(v_tail, (short)v_tail_at[0], 0);
+        if (1 < rows - k) v_tail = _mm_insert_epi16(v_tail, (short)v_tail_at[stride], 1);
+        if (2 < rows - k) v_tail = _mm_insert_epi16(v_tail, (short)v_tail_at[2 * stride], 2);
+        if (3 < rows - k) v_tail = _mm_insert_epi16(v_tail, (short)v_tail_at[3 * stride], 3);
+        if (4 < rows - k) v_tail = _mm_insert_epi16(v_tail, (short)v_tail_at[4 * stride], 4);
+        if (5 < rows - k) v_tail = _mm_insert_epi16(v_tail, (short)v_tail_at[5 * stride], 5);
+        if (6 < rows - k) v_tail = _mm_insert_epi16(v_tail, (short)v_tail_at[6 * stride], 6);
+        if (7 < rows - k) v_tail = _mm_insert_epi16(v_tail, (short)v_tail_at[7 * stride], 7);
+        simdgen_store_prefix16((uint8_t*)(output + k), v_tail, (rows - k) * 2);
+      }
+    }
+  }
+  if (cols != 1) {
+    // one row
+    if (rows == 1) {
+      // contiguous: a copy
+      if (stride == 1) {
+        // whole vectors
+        int64_t k = 0;
+        for (; k + 8 <= cols; k += 8) {
+          _mm_storeu_si128((__m128i*)(output + k), _mm_loadu_si128((const __m128i*)(input + k)));
         }
-        // the last rows of the matrix: a partial tile
-        if (i < i_end) {
-          __m128i row0_r = _mm_setzero_si128();
-          if (i < rows) {
-            row0_r = simdgen_load_prefix16((const uint8_t*)(input + i * stride + j),
-                                           (simdgen_clamp_lanes(cols - j, 8)) * 2);
-          }
-          __m128i row1_r = _mm_setzero_si128();
-          if (i + 1 < rows) {
-            row1_r = simdgen_load_prefix16((const uint8_t*)(input + i * stride + j + stride),
-                                           (simdgen_clamp_lanes(cols - j, 8)) * 2);
-          }
-          __m128i row2_r = _mm_setzero_si128();
-          if (i + 2 < rows) {
-            row2_r = simdgen_load_prefix16((const uint8_t*)(input + i * stride + j + 2 * stride),
-                                           (simdgen_clamp_lanes(cols - j, 8)) * 2);
-          }
-          __m128i row3_r = _mm_setzero_si128();
-          if (i + 3 < rows) {
-            row3_r = simdgen_load_prefix16((const uint8_t*)(input + i * stride + j + 3 * stride),
-                                           (simdgen_clamp_lanes(cols - j, 8)) * 2);
-          }
-          __m128i row4_r = _mm_setzero_si128();
-          if (i + 4 < rows) {
-            row4_r = simdgen_load_prefix16((const uint8_t*)(input + i * stride + j + 4 * stride),
-                                           (simdgen_clamp_lanes(cols - j, 8)) * 2);
-          }
-          __m128i row5_r = _mm_setzero_si128();
-          if (i + 5 < rows) {
-            row5_r = simdgen_load_prefix16((const uint8_t*)(input + i * stride + j + 5 * stride),
-                                           (simdgen_clamp_lanes(cols - j, 8)) * 2);
-          }
-          __m128i row6_r = _mm_setzero_si128();
-          if (i + 6 < rows) {
-            row6_r = simdgen_load_prefix16((const uint8_t*)(input + i * stride + j + 6 * stride),
-                                           (simdgen_clamp_lanes(cols - j, 8)) * 2);
-          }
-          __m128i row7_r = _mm_setzero_si128();
-          if (i + 7 < rows) {
-            row7_r = simdgen_load_prefix16((const uint8_t*)(input + i * stride + j + 7 * stride),
-                                           (simdgen_clamp_lanes(cols - j, 8)) * 2);
-          }
-          // stage 1: interleave 16-bit lanes of row pairs (unpacklo/hi_epi16)
-          __m128i t1_0_r = _mm_unpacklo_epi16(row0_r, row1_r);
-          __m128i t1_1_r = _mm_unpackhi_epi16(row0_r, row1_r);
-          __m128i t1_2_r = _mm_unpacklo_epi16(row2_r, row3_r);
-          __m128i t1_3_r = _mm_unpackhi_epi16(row2_r, row3_r);
-          __m128i t1_4_r = _mm_unpacklo_epi16(row4_r, row5_r);
-          __m128i t1_5_r = _mm_unpackhi_epi16(row4_r, row5_r);
-          __m128i t1_6_r = _mm_unpacklo_epi16(row6_r, row7_r);
-          __m128i t1_7_r = _mm_unpackhi_epi16(row6_r, row7_r);
-          // stage 2: interleave 32-bit lanes (unpacklo/hi_epi32)
-          __m128i t2_0_r = _mm_unpacklo_epi32(t1_0_r, t1_2_r);
-          __m128i t2_1_r = _mm_unpackhi_epi32(t1_0_r, t1_2_r);
-          __m128i t2_2_r = _mm_unpacklo_epi32(t1_1_r, t1_3_r);
-          __m128i t2_3_r = _mm_unpackhi_epi32(t1_1_r, t1_3_r);
-          __m128i t2_4_r = _mm_unpacklo_epi32(t1_4_r, t1_6_r);
-          __m128i t2_5_r = _mm_unpackhi_epi32(t1_4_r, t1_6_r);
-          __m128i t2_6_r = _mm_unpacklo_epi32(t1_5_r, t1_7_r);
-          __m128i t2_7_r = _mm_unpackhi_epi32(t1_5_r, t1_7_r);
-          // stage 3: interleave 64-bit lanes (unpacklo/hi_epi64)
-          __m128i col0_r = _mm_unpacklo_epi64(t2_0_r, t2_4_r);
-          __m128i col1_r = _mm_unpackhi_epi64(t2_0_r, t2_4_r);
-          __m128i col2_r = _mm_unpacklo_epi64(t2_1_r, t2_5_r);
-          __m128i col3_r = _mm_unpackhi_epi64(t2_1_r, t2_5_r);
-          __m128i col4_r = _mm_unpacklo_epi64(t2_2_r, t2_6_r);
-          __m128i col5_r = _mm_unpackhi_epi64(t2_2_r, t2_6_r);
-          __m128i col6_r = _mm_unpacklo_epi64(t2_3_r, t2_7_r);
-          __m128i col7_r = _mm_unpackhi_epi64(t2_3_r, t2_7_r);
-          if (j < cols) {
-            simdgen_store_prefix16((uint8_t*)(output + i + j * stride), col0_r,
-                                   (simdgen_clamp_lanes(rows - i, 8)) * 2);
-          }
-          if (j + 1 < cols) {
-            simdgen_store_prefix16((uint8_t*)(output + i + j * stride + stride), col1_r,
-                                   (simdgen_clamp_lanes(rows - i, 8)) * 2);
-          }
-          if (j + 2 < cols) {
-            simdgen_store_prefix16((uint8_t*)(output + i + j * stride + 2 * stride), col2_r,
-                                   (simdgen_clamp_lanes(rows - i, 8)) * 2);
-          }
-          if (j + 3 < cols) {
-            simdgen_store_prefix16((uint8_t*)(output + i + j * stride + 3 * stride), col3_r,
-                                   (simdgen_clamp_lanes(rows - i, 8)) * 2);
-          }
-          if (j + 4 < cols) {
-            simdgen_store_prefix16((uint8_t*)(output + i + j * stride + 4 * stride), col4_r,
-                                   (simdgen_clamp_lanes(rows - i, 8)) * 2);
-          }
-          if (j + 5 < cols) {
-            simdgen_store_prefix16((uint8_t*)(output + i + j * stride + 5 * stride), col5_r,
-                                   (simdgen_clamp_lanes(rows - i, 8)) * 2);
-          }
-          if (j + 6 < cols) {
-            simdgen_store_prefix16((uint8_t*)(output + i + j * stride + 6 * stride), col6_r,
-                                   (simdgen_clamp_lanes(rows - i, 8)) * 2);
-          }
-          if (j + 7 < cols) {
-            simdgen_store_prefix16((uint8_t*)(output + i + j * stride + 7 * stride), col7_r,
-                                   (simdgen_clamp_lanes(rows - i, 8)) * 2);
-          }
+        // the rest: one partial vector
+        if (k < cols) {
+          __m128i v_tail = simdgen_load_prefix16((const uint8_t*)(input + k), (cols - k) * 2);
+          simdgen_store_prefix16((uint8_t*)(output + k), v_tail, (cols - k) * 2);
         }
       }
-      // the last columns of the matrix: partial tiles
-      if (j < j_end) {
-        // partial tiles down the column
-        int64_t i = ib;
-        for (; i < i_end; i += 8) {
-          __m128i row0_c = _mm_setzero_si128();
-          if (i < rows) {
-            row0_c = simdgen_load_prefix16((const uint8_t*)(input + i * stride + j),
-                                           (simdgen_clamp_lanes(cols - j, 8)) * 2);
+      if (stride != 1) {
+        int64_t i0 = 0;
+        // strided output: one element at a time
+        int64_t c = 0;
+        for (; c < cols; ++c) {
+          uint16_t x = (uint16_t)input[c + i0 * stride];
+          output[c * stride + i0] = (int16_t)x;
+        }
+      }
+    }
+    if (rows != 1) {
+      // row blocks of 64 x 64 elements (cache blocking)
+      int64_t ib = 0;
+      for (; ib < rows; ib += 64) {
+        int64_t i_end = ib + 64 < rows ? ib + 64 : rows;
+        // column blocks
+        int64_t jb = 0;
+        for (; jb < cols; jb += 64) {
+          int64_t j_end = jb + 64 < cols ? jb + 64 : cols;
+          int64_t j = jb;
+          // tile columns of the block
+          for (; j + 8 <= j_end; j += 8) {
+            int64_t i = ib;
+            // whole tiles down the column
+            for (; i + 8 <= i_end; i += 8) {
+              int64_t in_step = simdgen_opaque(stride);
+              int64_t out_step = simdgen_opaque(stride);
+              __m128i row0 = _mm_loadu_si128((const __m128i*)(input + i * in_step + j));
+              __m128i row1 = _mm_loadu_si128((const __m128i*)(input + i * in_step + in_step + j));
+              __m128i row2 =
+                  _mm_loadu_si128((const __m128i*)(input + i * in_step + 2 * in_step + j));
+              __m128i row3 =
+                  _mm_loadu_si128((const __m128i*)(input + i * in_step + 3 * in_step + j));
+              __m128i row4 =
+                  _mm_loadu_si128((const __m128i*)(input + i * in_step + 4 * in_step + j));
+              __m128i row5 =
+                  _mm_loadu_si128((const __m128i*)(input + i * in_step + 5 * in_step + j));
+              __m128i row6 =
+                  _mm_loadu_si128((const __m128i*)(input + i * in_step + 6 * in_step + j));
+              __m128i row7 =
+                  _mm_loadu_si128((const __m128i*)(input + i * in_step + 7 * in_step + j));
+              // stage 1: interleave 16-bit lanes of row pairs (unpacklo/hi_epi16)
+              __m128i t1_0 = _mm_unpacklo_epi16(row0, row1);
+              __m128i t1_1 = _mm_unpackhi_epi16(row0, row1);
+              __m128i t1_2 = _mm_unpacklo_epi16(row2, row3);
+              __m128i t1_3 = _mm_unpackhi_epi16(row2, row3);
+              __m128i t1_4 = _mm_unpacklo_epi16(row4, row5);
+              __m128i t1_5 = _mm_unpackhi_epi16(row4, row5);
+              __m128i t1_6 = _mm_unpacklo_epi16(row6, row7);
+              __m128i t1_7 = _mm_unpackhi_epi16(row6, row7);
+              //   t1_0: 0 8 1 9 2 10 3 11
+              //   t1_1: 4 12 5 13 6 14 7 15
+              //   t1_2: 16 24 17 25 18 26 19 27
+              //   t1_3: 20 28 21 29 22 30 23 31
+              //   t1_4: 32 40 33 41 34 42 35 43
+              //   t1_5: 36 44 37 45 38 46 39 47
+              //   t1_6: 48 56 49 57 50 58 51 59
+              //   t1_7: 52 60 53 61 54 62 55 63
+              // stage 2: interleave 32-bit lanes (unpacklo/hi_epi32)
+              __m128i t2_0 = _mm_unpacklo_epi32(t1_0, t1_2);
+              __m128i t2_1 = _mm_unpackhi_epi32(t1_0, t1_2);
+              __m128i t2_2 = _mm_unpacklo_epi32(t1_1, t1_3);
+              __m128i t2_3 = _mm_unpackhi_epi32(t1_1, t1_3);
+              __m128i t2_4 = _mm_unpacklo_epi32(t1_4, t1_6);
+              __m128i t2_5 = _mm_unpackhi_epi32(t1_4, t1_6);
+              __m128i t2_6 = _mm_unpacklo_epi32(t1_5, t1_7);
+              __m128i t2_7 = _mm_unpackhi_epi32(t1_5, t1_7);
+              //   t2_0: 0 8 16 24 1 9 17 25
+              //   t2_1: 2 10 18 26 3 11 19 27
+              //   t2_2: 4 12 20 28 5 13 21 29
+              //   t2_3: 6 14 22 30 7 15 23 31
+              //   t2_4: 32 40 48 56 33 41 49 57
+              //   t2_5: 34 42 50 58 35 43 51 59
+              //   t2_6: 36 44 52 60 37 45 53 61
+              //   t2_7: 38 46 54 62 39 47 55 63
+              // stage 3: interleave 64-bit lanes (unpacklo/hi_epi64)
+              __m128i col0 = _mm_unpacklo_epi64(t2_0, t2_4);
+              __m128i col1 = _mm_unpackhi_epi64(t2_0, t2_4);
+              __m128i col2 = _mm_unpacklo_epi64(t2_1, t2_5);
+              __m128i col3 = _mm_unpackhi_epi64(t2_1, t2_5);
+              __m128i col4 = _mm_unpacklo_epi64(t2_2, t2_6);
+              __m128i col5 = _mm_unpackhi_epi64(t2_2, t2_6);
+              __m128i col6 = _mm_unpacklo_epi64(t2_3, t2_7);
+              __m128i col7 = _mm_unpackhi_epi64(t2_3, t2_7);
+              //   col0: 0 8 16 24 32 40 48 56
+              //   col1: 1 9 17 25 33 41 49 57
+              //   col2: 2 10 18 26 34 42 50 58
+              //   col3: 3 11 19 27 35 43 51 59
+              //   col4: 4 12 20 28 36 44 52 60
+              //   col5: 5 13 21 29 37 45 53 61
+              //   col6: 6 14 22 30 38 46 54 62
+              //   col7: 7 15 23 31 39 47 55 63
+              _mm_storeu_si128((__m128i*)(output + i + j * out_step), col0);
+              _mm_storeu_si128((__m128i*)(output + i + j * out_step + out_step), col1);
+              _mm_storeu_si128((__m128i*)(output + i + j * out_step + 2 * out_step), col2);
+              _mm_storeu_si128((__m128i*)(output + i + j * out_step + 3 * out_step), col3);
+              _mm_storeu_si128((__m128i*)(output + i + j * out_step + 4 * out_step), col4);
+              _mm_storeu_si128((__m128i*)(output + i + j * out_step + 5 * out_step), col5);
+              _mm_storeu_si128((__m128i*)(output + i + j * out_step + 6 * out_step), col6);
+              _mm_storeu_si128((__m128i*)(output + i + j * out_step + 7 * out_step), col7);
+            }
+            // the last rows of the matrix: a partial tile
+            if (i < i_end) {
+              __m128i row0_r = _mm_setzero_si128();
+              if (i < rows) {
+                row0_r = simdgen_load_prefix16((const uint8_t*)(input + i * stride + j),
+                                               (simdgen_clamp_lanes(cols - j, 8)) * 2);
+              }
+              __m128i row1_r = _mm_setzero_si128();
+              if (i + 1 < rows) {
+                row1_r = simdgen_load_prefix16((const uint8_t*)(input + i * stride + j + stride),
+                                               (simdgen_clamp_lanes(cols - j, 8)) * 2);
+              }
+              __m128i row2_r = _mm_setzero_si128();
+              if (i + 2 < rows) {
+                row2_r =
+                    simdgen_load_prefix16((const uint8_t*)(input + i * stride + j + 2 * stride),
+                                          (simdgen_clamp_lanes(cols - j, 8)) * 2);
+              }
+              __m128i row3_r = _mm_setzero_si128();
+              if (i + 3 < rows) {
+                row3_r =
+                    simdgen_load_prefix16((const uint8_t*)(input + i * stride + j + 3 * stride),
+                                          (simdgen_clamp_lanes(cols - j, 8)) * 2);
+              }
+              __m128i row4_r = _mm_setzero_si128();
+              if (i + 4 < rows) {
+                row4_r =
+                    simdgen_load_prefix16((const uint8_t*)(input + i * stride + j + 4 * stride),
+                                          (simdgen_clamp_lanes(cols - j, 8)) * 2);
+              }
+              __m128i row5_r = _mm_setzero_si128();
+              if (i + 5 < rows) {
+                row5_r =
+                    simdgen_load_prefix16((const uint8_t*)(input + i * stride + j + 5 * stride),
+                                          (simdgen_clamp_lanes(cols - j, 8)) * 2);
+              }
+              __m128i row6_r = _mm_setzero_si128();
+              if (i + 6 < rows) {
+                row6_r =
+                    simdgen_load_prefix16((const uint8_t*)(input + i * stride + j + 6 * stride),
+                                          (simdgen_clamp_lanes(cols - j, 8)) * 2);
+              }
+              __m128i row7_r = _mm_setzero_si128();
+              if (i + 7 < rows) {
+                row7_r =
+                    simdgen_load_prefix16((const uint8_t*)(input + i * stride + j + 7 * stride),
+                                          (simdgen_clamp_lanes(cols - j, 8)) * 2);
+              }
+              // stage 1: interleave 16-bit lanes of row pairs (unpacklo/hi_epi16)
+              __m128i t1_0_r = _mm_unpacklo_epi16(row0_r, row1_r);
+              __m128i t1_1_r = _mm_unpackhi_epi16(row0_r, row1_r);
+              __m128i t1_2_r = _mm_unpacklo_epi16(row2_r, row3_r);
+              __m128i t1_3_r = _mm_unpackhi_epi16(row2_r, row3_r);
+              __m128i t1_4_r = _mm_unpacklo_epi16(row4_r, row5_r);
+              __m128i t1_5_r = _mm_unpackhi_epi16(row4_r, row5_r);
+              __m128i t1_6_r = _mm_unpacklo_epi16(row6_r, row7_r);
+              __m128i t1_7_r = _mm_unpackhi_epi16(row6_r, row7_r);
+              // stage 2: interleave 32-bit lanes (unpacklo/hi_epi32)
+              __m128i t2_0_r = _mm_unpacklo_epi32(t1_0_r, t1_2_r);
+              __m128i t2_1_r = _mm_unpackhi_epi32(t1_0_r, t1_2_r);
+              __m128i t2_2_r = _mm_unpacklo_epi32(t1_1_r, t1_3_r);
+              __m128i t2_3_r = _mm_unpackhi_epi32(t1_1_r, t1_3_r);
+              __m128i t2_4_r = _mm_unpacklo_epi32(t1_4_r, t1_6_r);
+              __m128i t2_5_r = _mm_unpackhi_epi32(t1_4_r, t1_6_r);
+              __m128i t2_6_r = _mm_unpacklo_epi32(t1_5_r, t1_7_r);
+              __m128i t2_7_r = _mm_unpackhi_epi32(t1_5_r, t1_7_r);
+              // stage 3: interleave 64-bit lanes (unpacklo/hi_epi64)
+              __m128i col0_r = _mm_unpacklo_epi64(t2_0_r, t2_4_r);
+              __m128i col1_r = _mm_unpackhi_epi64(t2_0_r, t2_4_r);
+              __m128i col2_r = _mm_unpacklo_epi64(t2_1_r, t2_5_r);
+              __m128i col3_r = _mm_unpackhi_epi64(t2_1_r, t2_5_r);
+              __m128i col4_r = _mm_unpacklo_epi64(t2_2_r, t2_6_r);
+              __m128i col5_r = _mm_unpackhi_epi64(t2_2_r, t2_6_r);
+              __m128i col6_r = _mm_unpacklo_epi64(t2_3_r, t2_7_r);
+              __m128i col7_r = _mm_unpackhi_epi64(t2_3_r, t2_7_r);
+              if (j < cols) {
+                simdgen_store_prefix16((uint8_t*)(output + i + j * stride), col0_r,
+                                       (simdgen_clamp_lanes(rows - i, 8)) * 2);
+              }
+              if (j + 1 < cols) {
+                simdgen_store_prefix16((uint8_t*)(output + i + j * stride + stride), col1_r,
+                                       (simdgen_clamp_lanes(rows - i, 8)) * 2);
+              }
+              if (j + 2 < cols) {
+                simdgen_store_prefix16((uint8_t*)(output + i + j * stride + 2 * stride), col2_r,
+                                       (simdgen_clamp_lanes(rows - i, 8)) * 2);
+              }
+              if (j + 3 < cols) {
+                simdgen_store_prefix16((uint8_t*)(output + i + j * stride + 3 * stride), col3_r,
+                                       (simdgen_clamp_lanes(rows - i, 8)) * 2);
+              }
+              if (j + 4 < cols) {
+                simdgen_store_prefix16((uint8_t*)(output + i + j * stride + 4 * stride), col4_r,
+                                       (simdgen_clamp_lanes(rows - i, 8)) * 2);
+              }
+              if (j + 5 < cols) {
+                simdgen_store_prefix16((uint8_t*)(output + i + j * stride + 5 * stride), col5_r,
+                                       (simdgen_clamp_lanes(rows - i, 8)) * 2);
+              }
+              if (j + 6 < cols) {
+                simdgen_store_prefix16((uint8_t*)(output + i + j * stride + 6 * stride), col6_r,
+                                       (simdgen_clamp_lanes(rows - i, 8)) * 2);
+              }
+              if (j + 7 < cols) {
+                simdgen_store_prefix16((uint8_t*)(output + i + j * stride + 7 * stride), col7_r,
+                                       (simdgen_clamp_lanes(rows - i, 8)) * 2);
+              }
+            }
           }
-          __m128i row1_c = _mm_setzero_si128();
-          if (i + 1 < rows) {
-            row1_c = simdgen_load_prefix16((const uint8_t*)(input + i * stride + j + stride),
-                                           (simdgen_clamp_lanes(cols - j, 8)) * 2);
-          }
-          __m128i row2_c = _mm_setzero_si128();
-          if (i + 2 < rows) {
-            row2_c = simdgen_load_prefix16((const uint8_t*)(input + i * stride + j + 2 * stride),
-                                           (simdgen_clamp_lanes(cols - j, 8)) * 2);
-          }
-          __m128i row3_c = _mm_setzero_si128();
-          if (i + 3 < rows) {
-            row3_c = simdgen_load_prefix16((const uint8_t*)(input + i * stride + j + 3 * stride),
-                                           (simdgen_clamp_lanes(cols - j, 8)) * 2);
-          }
-          __m128i row4_c = _mm_setzero_si128();
-          if (i + 4 < rows) {
-            row4_c = simdgen_load_prefix16((const uint8_t*)(input + i * stride + j + 4 * stride),
-                                           (simdgen_clamp_lanes(cols - j, 8)) * 2);
-          }
-          __m128i row5_c = _mm_setzero_si128();
-          if (i + 5 < rows) {
-            row5_c = simdgen_load_prefix16((const uint8_t*)(input + i * stride + j + 5 * stride),
-                                           (simdgen_clamp_lanes(cols - j, 8)) * 2);
-          }
-          __m128i row6_c = _mm_setzero_si128();
-          if (i + 6 < rows) {
-            row6_c = simdgen_load_prefix16((const uint8_t*)(input + i * stride + j + 6 * stride),
-                                           (simdgen_clamp_lanes(cols - j, 8)) * 2);
-          }
-          __m128i row7_c = _mm_setzero_si128();
-          if (i + 7 < rows) {
-            row7_c = simdgen_load_prefix16((const uint8_t*)(input + i * stride + j + 7 * stride),
-                                           (simdgen_clamp_lanes(cols - j, 8)) * 2);
-          }
-          // stage 1: interleave 16-bit lanes of row pairs (unpacklo/hi_epi16)
-          __m128i t1_0_c = _mm_unpacklo_epi16(row0_c, row1_c);
-          __m128i t1_1_c = _mm_unpackhi_epi16(row0_c, row1_c);
-          __m128i t1_2_c = _mm_unpacklo_epi16(row2_c, row3_c);
-          __m128i t1_3_c = _mm_unpackhi_epi16(row2_c, row3_c);
-          __m128i t1_4_c = _mm_unpacklo_epi16(row4_c, row5_c);
-          __m128i t1_5_c = _mm_unpackhi_epi16(row4_c, row5_c);
-          __m128i t1_6_c = _mm_unpacklo_epi16(row6_c, row7_c);
-          __m128i t1_7_c = _mm_unpackhi_epi16(row6_c, row7_c);
-          // stage 2: interleave 32-bit lanes (unpacklo/hi_epi32)
-          __m128i t2_0_c = _mm_unpacklo_epi32(t1_0_c, t1_2_c);
-          __m128i t2_1_c = _mm_unpackhi_epi32(t1_0_c, t1_2_c);
-          __m128i t2_2_c = _mm_unpacklo_epi32(t1_1_c, t1_3_c);
-          __m128i t2_3_c = _mm_unpackhi_epi32(t1_1_c, t1_3_c);
-          __m128i t2_4_c = _mm_unpacklo_epi32(t1_4_c, t1_6_c);
-          __m128i t2_5_c = _mm_unpackhi_epi32(t1_4_c, t1_6_c);
-          __m128i t2_6_c = _mm_unpacklo_epi32(t1_5_c, t1_7_c);
-          __m128i t2_7_c = _mm_unpackhi_epi32(t1_5_c, t1_7_c);
-          // stage 3: interleave 64-bit lanes (unpacklo/hi_epi64)
-          __m128i col0_c = _mm_unpacklo_epi64(t2_0_c, t2_4_c);
-          __m128i col1_c = _mm_unpackhi_epi64(t2_0_c, t2_4_c);
-          __m128i col2_c = _mm_unpacklo_epi64(t2_1_c, t2_5_c);
-          __m128i col3_c = _mm_unpackhi_epi64(t2_1_c, t2_5_c);
-          __m128i col4_c = _mm_unpacklo_epi64(t2_2_c, t2_6_c);
-          __m128i col5_c = _mm_unpackhi_epi64(t2_2_c, t2_6_c);
-          __m128i col6_c = _mm_unpacklo_epi64(t2_3_c, t2_7_c);
-          __m128i col7_c = _mm_unpackhi_epi64(t2_3_c, t2_7_c);
-          if (j < cols) {
-            simdgen_store_prefix16((uint8_t*)(output + i + j * stride), col0_c,
-                                   (simdgen_clamp_lanes(rows - i, 8)) * 2);
-          }
-          if (j + 1 < cols) {
-            simdgen_store_prefix16((uint8_t*)(output + i + j * stride + stride), col1_c,
-                                   (simdgen_clamp_lanes(rows - i, 8)) * 2);
-          }
-          if (j + 2 < cols) {
-            simdgen_store_prefix16((uint8_t*)(output + i + j * stride + 2 * stride), col2_c,
-                                   (simdgen_clamp_lanes(rows - i, 8)) * 2);
-          }
-          if (j + 3 < cols) {
-            simdgen_store_prefix16((uint8_t*)(output + i + j * stride + 3 * stride), col3_c,
-                                   (simdgen_clamp_lanes(rows - i, 8)) * 2);
-          }
-          if (j + 4 < cols) {
-            simdgen_store_prefix16((uint8_t*)(output + i + j * stride + 4 * stride), col4_c,
-                                   (simdgen_clamp_lanes(rows - i, 8)) * 2);
-          }
-          if (j + 5 < cols) {
-            simdgen_store_prefix16((uint8_t*)(output + i + j * stride + 5 * stride), col5_c,
-                                   (simdgen_clamp_lanes(rows - i, 8)) * 2);
-          }
-          if (j + 6 < cols) {
-            simdgen_store_prefix16((uint8_t*)(output + i + j * stride + 6 * stride), col6_c,
-                                   (simdgen_clamp_lanes(rows - i, 8)) * 2);
-          }
-          if (j + 7 < cols) {
-            simdgen_store_prefix16((uint8_t*)(output + i + j * stride + 7 * stride), col7_c,
-                                   (simdgen_clamp_lanes(rows - i, 8)) * 2);
+          // the last columns of the matrix: partial tiles
+          if (j < j_end) {
+            // partial tiles down the column
+            int64_t i = ib;
+            for (; i < i_end; i += 8) {
+              __m128i row0_c = _mm_setzero_si128();
+              if (i < rows) {
+                row0_c = simdgen_load_prefix16((const uint8_t*)(input + i * stride + j),
+                                               (simdgen_clamp_lanes(cols - j, 8)) * 2);
+              }
+              __m128i row1_c = _mm_setzero_si128();
+              if (i + 1 < rows) {
+                row1_c = simdgen_load_prefix16((const uint8_t*)(input + i * stride + j + stride),
+                                               (simdgen_clamp_lanes(cols - j, 8)) * 2);
+              }
+              __m128i row2_c = _mm_setzero_si128();
+              if (i + 2 < rows) {
+                row2_c =
+                    simdgen_load_prefix16((const uint8_t*)(input + i * stride + j + 2 * stride),
+                                          (simdgen_clamp_lanes(cols - j, 8)) * 2);
+              }
+              __m128i row3_c = _mm_setzero_si128();
+              if (i + 3 < rows) {
+                row3_c =
+                    simdgen_load_prefix16((const uint8_t*)(input + i * stride + j + 3 * stride),
+                                          (simdgen_clamp_lanes(cols - j, 8)) * 2);
+              }
+              __m128i row4_c = _mm_setzero_si128();
+              if (i + 4 < rows) {
+                row4_c =
+                    simdgen_load_prefix16((const uint8_t*)(input + i * stride + j + 4 * stride),
+                                          (simdgen_clamp_lanes(cols - j, 8)) * 2);
+              }
+              __m128i row5_c = _mm_setzero_si128();
+              if (i + 5 < rows) {
+                row5_c =
+                    simdgen_load_prefix16((const uint8_t*)(input + i * stride + j + 5 * stride),
+                                          (simdgen_clamp_lanes(cols - j, 8)) * 2);
+              }
+              __m128i row6_c = _mm_setzero_si128();
+              if (i + 6 < rows) {
+                row6_c =
+                    simdgen_load_prefix16((const uint8_t*)(input + i * stride + j + 6 * stride),
+                                          (simdgen_clamp_lanes(cols - j, 8)) * 2);
+              }
+              __m128i row7_c = _mm_setzero_si128();
+              if (i + 7 < rows) {
+                row7_c =
+                    simdgen_load_prefix16((const uint8_t*)(input + i * stride + j + 7 * stride),
+                                          (simdgen_clamp_lanes(cols - j, 8)) * 2);
+              }
+              // stage 1: interleave 16-bit lanes of row pairs (unpacklo/hi_epi16)
+              __m128i t1_0_c = _mm_unpacklo_epi16(row0_c, row1_c);
+              __m128i t1_1_c = _mm_unpackhi_epi16(row0_c, row1_c);
+              __m128i t1_2_c = _mm_unpacklo_epi16(row2_c, row3_c);
+              __m128i t1_3_c = _mm_unpackhi_epi16(row2_c, row3_c);
+              __m128i t1_4_c = _mm_unpacklo_epi16(row4_c, row5_c);
+              __m128i t1_5_c = _mm_unpackhi_epi16(row4_c, row5_c);
+              __m128i t1_6_c = _mm_unpacklo_epi16(row6_c, row7_c);
+              __m128i t1_7_c = _mm_unpackhi_epi16(row6_c, row7_c);
+              // stage 2: interleave 32-bit lanes (unpacklo/hi_epi32)
+              __m128i t2_0_c = _mm_unpacklo_epi32(t1_0_c, t1_2_c);
+              __m128i t2_1_c = _mm_unpackhi_epi32(t1_0_c, t1_2_c);
+              __m128i t2_2_c = _mm_unpacklo_epi32(t1_1_c, t1_3_c);
+              __m128i t2_3_c = _mm_unpackhi_epi32(t1_1_c, t1_3_c);
+              __m128i t2_4_c = _mm_unpacklo_epi32(t1_4_c, t1_6_c);
+              __m128i t2_5_c = _mm_unpackhi_epi32(t1_4_c, t1_6_c);
+              __m128i t2_6_c = _mm_unpacklo_epi32(t1_5_c, t1_7_c);
+              __m128i t2_7_c = _mm_unpackhi_epi32(t1_5_c, t1_7_c);
+              // stage 3: interleave 64-bit lanes (unpacklo/hi_epi64)
+              __m128i col0_c = _mm_unpacklo_epi64(t2_0_c, t2_4_c);
+              __m128i col1_c = _mm_unpackhi_epi64(t2_0_c, t2_4_c);
+              __m128i col2_c = _mm_unpacklo_epi64(t2_1_c, t2_5_c);
+              __m128i col3_c = _mm_unpackhi_epi64(t2_1_c, t2_5_c);
+              __m128i col4_c = _mm_unpacklo_epi64(t2_2_c, t2_6_c);
+              __m128i col5_c = _mm_unpackhi_epi64(t2_2_c, t2_6_c);
+              __m128i col6_c = _mm_unpacklo_epi64(t2_3_c, t2_7_c);
+              __m128i col7_c = _mm_unpackhi_epi64(t2_3_c, t2_7_c);
+              if (j < cols) {
+                simdgen_store_prefix16((uint8_t*)(output + i + j * stride), col0_c,
+                                       (simdgen_clamp_lanes(rows - i, 8)) * 2);
+              }
+              if (j + 1 < cols) {
+                simdgen_store_prefix16((uint8_t*)(output + i + j * stride + stride), col1_c,
+                                       (simdgen_clamp_lanes(rows - i, 8)) * 2);
+              }
+              if (j + 2 < cols) {
+                simdgen_store_prefix16((uint8_t*)(output + i + j * stride + 2 * stride), col2_c,
+                                       (simdgen_clamp_lanes(rows - i, 8)) * 2);
+              }
+              if (j + 3 < cols) {
+                simdgen_store_prefix16((uint8_t*)(output + i + j * stride + 3 * stride), col3_c,
+                                       (simdgen_clamp_lanes(rows - i, 8)) * 2);
+              }
+              if (j + 4 < cols) {
+                simdgen_store_prefix16((uint8_t*)(output + i + j * stride + 4 * stride), col4_c,
+                                       (simdgen_clamp_lanes(rows - i, 8)) * 2);
+              }
+              if (j + 5 < cols) {
+                simdgen_store_prefix16((uint8_t*)(output + i + j * stride + 5 * stride), col5_c,
+                                       (simdgen_clamp_lanes(rows - i, 8)) * 2);
+              }
+              if (j + 6 < cols) {
+                simdgen_store_prefix16((uint8_t*)(output + i + j * stride + 6 * stride), col6_c,
+                                       (simdgen_clamp_lanes(rows - i, 8)) * 2);
+              }
+              if (j + 7 < cols) {
+                simdgen_store_prefix16((uint8_t*)(output + i + j * stride + 7 * stride), col7_c,
+                                       (simdgen_clamp_lanes(rows - i, 8)) * 2);
+              }
+            }
           }
         }
       }
@@ -1223,302 +1418,391 @@ __attribute__((target("avx2"))) void transpose_i16_shared_stride_avx2(const int1
 
 // ---- neon (128-bit vectors)
 // tiles of 8 x 8 through a 24-shuffle network, in blocks of 8 x 8 tiles; edge tiles run the same network on masked rows and columns
+// a matrix of one row or one column is copied by vector loops (gathered when its elements are strided)
 // uses partial vectors loaded and stored piecewise (8/4/2/1-byte accesses: NEON has no masked load)
+// uses strided lanes loaded one at a time into their places (ld1 to a lane: NEON has no gather)
 
 #if defined(__aarch64__)
 
 void transpose_i16_shared_stride_neon(const int16_t* input, int64_t rows, int64_t cols,
                                       int64_t stride, int16_t* output) {
-  // row blocks of 64 x 64 elements (cache blocking)
-  int64_t ib = 0;
-  for (; ib < rows; ib += 64) {
-    int64_t i_end = ib + 64 < rows ? ib + 64 : rows;
-    // column blocks
-    int64_t jb = 0;
-    for (; jb < cols; jb += 64) {
-      int64_t j_end = jb + 64 < cols ? jb + 64 : cols;
-      int64_t j = jb;
-      // tile columns of the block
-      for (; j + 8 <= j_end; j += 8) {
-        int64_t i = ib;
-        // whole tiles down the column
-        for (; i + 8 <= i_end; i += 8) {
-          int64_t in_step = simdgen_opaque(stride);
-          int64_t out_step = simdgen_opaque(stride);
-          int16x8_t row0 = vld1q_s16(input + i * in_step + j);
-          int16x8_t row1 = vld1q_s16(input + i * in_step + in_step + j);
-          int16x8_t row2 = vld1q_s16(input + i * in_step + 2 * in_step + j);
-          int16x8_t row3 = vld1q_s16(input + i * in_step + 3 * in_step + j);
-          int16x8_t row4 = vld1q_s16(input + i * in_step + 4 * in_step + j);
-          int16x8_t row5 = vld1q_s16(input + i * in_step + 5 * in_step + j);
-          int16x8_t row6 = vld1q_s16(input + i * in_step + 6 * in_step + j);
-          int16x8_t row7 = vld1q_s16(input + i * in_step + 7 * in_step + j);
-          // stage 1: zip1/zip2 vector i with vector i + 4
-          int16x8_t z1_0 = vzip1q_s16(row0, row4);
-          int16x8_t z1_1 = vzip2q_s16(row0, row4);
-          int16x8_t z1_2 = vzip1q_s16(row1, row5);
-          int16x8_t z1_3 = vzip2q_s16(row1, row5);
-          int16x8_t z1_4 = vzip1q_s16(row2, row6);
-          int16x8_t z1_5 = vzip2q_s16(row2, row6);
-          int16x8_t z1_6 = vzip1q_s16(row3, row7);
-          int16x8_t z1_7 = vzip2q_s16(row3, row7);
-          //   z1_0: 0 32 1 33 2 34 3 35
-          //   z1_1: 4 36 5 37 6 38 7 39
-          //   z1_2: 8 40 9 41 10 42 11 43
-          //   z1_3: 12 44 13 45 14 46 15 47
-          //   z1_4: 16 48 17 49 18 50 19 51
-          //   z1_5: 20 52 21 53 22 54 23 55
-          //   z1_6: 24 56 25 57 26 58 27 59
-          //   z1_7: 28 60 29 61 30 62 31 63
-          // stage 2: zip1/zip2 vector i with vector i + 4
-          int16x8_t z2_0 = vzip1q_s16(z1_0, z1_4);
-          int16x8_t z2_1 = vzip2q_s16(z1_0, z1_4);
-          int16x8_t z2_2 = vzip1q_s16(z1_1, z1_5);
-          int16x8_t z2_3 = vzip2q_s16(z1_1, z1_5);
-          int16x8_t z2_4 = vzip1q_s16(z1_2, z1_6);
-          int16x8_t z2_5 = vzip2q_s16(z1_2, z1_6);
-          int16x8_t z2_6 = vzip1q_s16(z1_3, z1_7);
-          int16x8_t z2_7 = vzip2q_s16(z1_3, z1_7);
-          //   z2_0: 0 16 32 48 1 17 33 49
-          //   z2_1: 2 18 34 50 3 19 35 51
-          //   z2_2: 4 20 36 52 5 21 37 53
-          //   z2_3: 6 22 38 54 7 23 39 55
-          //   z2_4: 8 24 40 56 9 25 41 57
-          //   z2_5: 10 26 42 58 11 27 43 59
-          //   z2_6: 12 28 44 60 13 29 45 61
-          //   z2_7: 14 30 46 62 15 31 47 63
-          // stage 3: zip1/zip2 vector i with vector i + 4
-          int16x8_t col0 = vzip1q_s16(z2_0, z2_4);
-          int16x8_t col1 = vzip2q_s16(z2_0, z2_4);
-          int16x8_t col2 = vzip1q_s16(z2_1, z2_5);
-          int16x8_t col3 = vzip2q_s16(z2_1, z2_5);
-          int16x8_t col4 = vzip1q_s16(z2_2, z2_6);
-          int16x8_t col5 = vzip2q_s16(z2_2, z2_6);
-          int16x8_t col6 = vzip1q_s16(z2_3, z2_7);
-          int16x8_t col7 = vzip2q_s16(z2_3, z2_7);
-          //   col0: 0 8 16 24 32 40 48 56
-          //   col1: 1 9 17 25 33 41 49 57
-          //   col2: 2 10 18 26 34 42 50 58
-          //   col3: 3 11 19 27 35 43 51 59
-          //   col4: 4 12 20 28 36 44 52 60
-          //   col5: 5 13 21 29 37 45 53 61
-          //   col6: 6 14 22 30 38 46 54 62
-          //   col7: 7 15 23 31 39 47 55 63
-          vst1q_s16(output + i + j * out_step, col0);
-          vst1q_s16(output + i + j * out_step + out_step, col1);
-          vst1q_s16(output + i + j * out_step + 2 * out_step, col2);
-          vst1q_s16(output + i + j * out_step + 3 * out_step, col3);
-          vst1q_s16(output + i + j * out_step + 4 * out_step, col4);
-          vst1q_s16(output + i + j * out_step + 5 * out_step, col5);
-          vst1q_s16(output + i + j * out_step + 6 * out_step, col6);
-          vst1q_s16(output + i + j * out_step + 7 * out_step, col7);
+  // one column
+  if (cols == 1) {
+    // contiguous: a copy
+    if (stride == 1) {
+      // whole vectors
+      int64_t k = 0;
+      for (; k + 8 <= rows; k += 8) {
+        vst1q_s16(output + k, vld1q_s16(input + k));
+      }
+      // the rest: one partial vector
+      if (k < rows) {
+        int16x8_t v_tail = vreinterpretq_s16_u8(simdgen_load_prefix(input + k, (rows - k) * 2));
+        simdgen_store_prefix(output + k, vreinterpretq_u8_s16(v_tail), (rows - k) * 2);
+      }
+    }
+    // strided: gathered
+    if (stride != 1) {
+      // whole vectors
+      int64_t k = 0;
+      for (; k + 8 <= rows; k += 8) {
+        int16x8_t v = vdupq_n_s16(0);
+        v = vld1q_lane_s16((input + k * stride + 0 * stride), v, 0);
+        v = vld1q_lane_s16((input + k * stride + 1 * stride), v, 1);
+        v = vld1q_lane_s16((input + k * stride + 2 * stride), v, 2);
+        v = vld1q_lane_s16((input + k * stride + 3 * stride), v, 3);
+        v = vld1q_lane_s16((input + k * stride + 4 * stride), v, 4);
+        v = vld1q_lane_s16((input + k * stride + 5 * stride), v, 5);
+        v = vld1q_lane_s16((input + k * stride + 6 * stride), v, 6);
+        v = vld1q_lane_s16((input + k * stride + 7 * stride), v, 7);
+        vst1q_s16(output + k, v);
+      }
+      // the rest: one partial vector
+      if (k < rows) {
+        int16x8_t v_tail = vdupq_n_s16(0);
+        if (0 < rows - k) v_tail = vld1q_lane_s16((input + k * stride + 0 * stride), v_tail, 0);
+        if (1 < rows - k) v_tail = vld1q_lane_s16((input + k * stride + 1 * stride), v_tail, 1);
+        if (2 < rows - k) v_tail = vld1q_lane_s16((input + k * stride + 2 * stride), v_tail, 2);
+        if (3 < rows - k) v_tail = vld1q_lane_s16((input + k * stride + 3 * stride), v_tail, 3);
+        if (4 < rows - k) v_tail = vld1q_lane_s16((input + k * stride + 4 * stride), v_tail, 4);
+        if (5 < rows - k) v_tail = vld1q_lane_s16((input + k * stride + 5 * stride), v_tail, 5);
+        if (6 < rows - k) v_tail = vld1q_lane_s16((input + k * stride + 6 * stride), v_tail, 6);
+        if (7 < rows - k) v_tail = vld1q_lane_s16((input + k * stride + 7 * stride), v_tail, 7);
+        simdgen_store_prefix(output + k, vreinterpretq_u8_s16(v_tail), (rows - k) * 2);
+      }
+    }
+  }
+  if (cols != 1) {
+    // one row
+    if (rows == 1) {
+      // contiguous: a copy
+      if (stride == 1) {
+        // whole vectors
+        int64_t k = 0;
+        for (; k + 8 <= cols; k += 8) {
+          vst1q_s16(output + k, vld1q_s16(input + k));
         }
-        // the last rows of the matrix: a partial tile
-        if (i < i_end) {
-          int16x8_t row0_r = vdupq_n_s16(0);
-          if (i < rows) {
-            row0_r = vreinterpretq_s16_u8(simdgen_load_prefix(
-                input + i * stride + j, (simdgen_clamp_lanes(cols - j, 8)) * 2));
-          }
-          int16x8_t row1_r = vdupq_n_s16(0);
-          if (i + 1 < rows) {
-            row1_r = vreinterpretq_s16_u8(simdgen_load_prefix(
-                input + i * stride + j + stride, (simdgen_clamp_lanes(cols - j, 8)) * 2));
-          }
-          int16x8_t row2_r = vdupq_n_s16(0);
-          if (i + 2 < rows) {
-            row2_r = vreinterpretq_s16_u8(simdgen_load_prefix(
-                input + i * stride + j + 2 * stride, (simdgen_clamp_lanes(cols - j, 8)) * 2));
-          }
-          int16x8_t row3_r = vdupq_n_s16(0);
-          if (i + 3 < rows) {
-            row3_r = vreinterpretq_s16_u8(simdgen_load_prefix(
-                input + i * stride + j + 3 * stride, (simdgen_clamp_lanes(cols - j, 8)) * 2));
-          }
-          int16x8_t row4_r = vdupq_n_s16(0);
-          if (i + 4 < rows) {
-            row4_r = vreinterpretq_s16_u8(simdgen_load_prefix(
-                input + i * stride + j + 4 * stride, (simdgen_clamp_lanes(cols - j, 8)) * 2));
-          }
-          int16x8_t row5_r = vdupq_n_s16(0);
-          if (i + 5 < rows) {
-            row5_r = vreinterpretq_s16_u8(simdgen_load_prefix(
-                input + i * stride + j + 5 * stride, (simdgen_clamp_lanes(cols - j, 8)) * 2));
-          }
-          int16x8_t row6_r = vdupq_n_s16(0);
-          if (i + 6 < rows) {
-            row6_r = vreinterpretq_s16_u8(simdgen_load_prefix(
-                input + i * stride + j + 6 * stride, (simdgen_clamp_lanes(cols - j, 8)) * 2));
-          }
-          int16x8_t row7_r = vdupq_n_s16(0);
-          if (i + 7 < rows) {
-            row7_r = vreinterpretq_s16_u8(simdgen_load_prefix(
-                input + i * stride + j + 7 * stride, (simdgen_clamp_lanes(cols - j, 8)) * 2));
-          }
-          // stage 1: zip1/zip2 vector i with vector i + 4
-          int16x8_t z1_0_r = vzip1q_s16(row0_r, row4_r);
-          int16x8_t z1_1_r = vzip2q_s16(row0_r, row4_r);
-          int16x8_t z1_2_r = vzip1q_s16(row1_r, row5_r);
-          int16x8_t z1_3_r = vzip2q_s16(row1_r, row5_r);
-          int16x8_t z1_4_r = vzip1q_s16(row2_r, row6_r);
-          int16x8_t z1_5_r = vzip2q_s16(row2_r, row6_r);
-          int16x8_t z1_6_r = vzip1q_s16(row3_r, row7_r);
-          int16x8_t z1_7_r = vzip2q_s16(row3_r, row7_r);
-          // stage 2: zip1/zip2 vector i with vector i + 4
-          int16x8_t z2_0_r = vzip1q_s16(z1_0_r, z1_4_r);
-          int16x8_t z2_1_r = vzip2q_s16(z1_0_r, z1_4_r);
-          int16x8_t z2_2_r = vzip1q_s16(z1_1_r, z1_5_r);
-          int16x8_t z2_3_r = vzip2q_s16(z1_1_r, z1_5_r);
-          int16x8_t z2_4_r = vzip1q_s16(z1_2_r, z1_6_r);
-          int16x8_t z2_5_r = vzip2q_s16(z1_2_r, z1_6_r);
-          int16x8_t z2_6_r = vzip1q_s16(z1_3_r, z1_7_r);
-          int16x8_t z2_7_r = vzip2q_s16(z1_3_r, z1_7_r);
-          // stage 3: zip1/zip2 vector i with vector i + 4
-          int16x8_t col0_r = vzip1q_s16(z2_0_r, z2_4_r);
-          int16x8_t col1_r = vzip2q_s16(z2_0_r, z2_4_r);
-          int16x8_t col2_r = vzip1q_s16(z2_1_r, z2_5_r);
-          int16x8_t col3_r = vzip2q_s16(z2_1_r, z2_5_r);
-          int16x8_t col4_r = vzip1q_s16(z2_2_r, z2_6_r);
-          int16x8_t col5_r = vzip2q_s16(z2_2_r, z2_6_r);
-          int16x8_t col6_r = vzip1q_s16(z2_3_r, z2_7_r);
-          int16x8_t col7_r = vzip2q_s16(z2_3_r, z2_7_r);
-          if (j < cols) {
-            simdgen_store_prefix(output + i + j * stride, vreinterpretq_u8_s16(col0_r),
-                                 (simdgen_clamp_lanes(rows - i, 8)) * 2);
-          }
-          if (j + 1 < cols) {
-            simdgen_store_prefix(output + i + j * stride + stride, vreinterpretq_u8_s16(col1_r),
-                                 (simdgen_clamp_lanes(rows - i, 8)) * 2);
-          }
-          if (j + 2 < cols) {
-            simdgen_store_prefix(output + i + j * stride + 2 * stride, vreinterpretq_u8_s16(col2_r),
-                                 (simdgen_clamp_lanes(rows - i, 8)) * 2);
-          }
-          if (j + 3 < cols) {
-            simdgen_store_prefix(output + i + j * stride + 3 * stride, vreinterpretq_u8_s16(col3_r),
-                                 (simdgen_clamp_lanes(rows - i, 8)) * 2);
-          }
-          if (j + 4 < cols) {
-            simdgen_store_prefix(output + i + j * stride + 4 * stride, vreinterpretq_u8_s16(col4_r),
-                                 (simdgen_clamp_lanes(rows - i, 8)) * 2);
-          }
-          if (j + 5 < cols) {
-            simdgen_store_prefix(output + i + j * stride + 5 * stride, vreinterpretq_u8_s16(col5_r),
-                                 (simdgen_clamp_lanes(rows - i, 8)) * 2);
-          }
-          if (j + 6 < cols) {
-            simdgen_store_prefix(output + i + j * stride + 6 * stride, vreinterpretq_u8_s16(col6_r),
-                                 (simdgen_clamp_lanes(rows - i, 8)) * 2);
-          }
-          if (j + 7 < cols) {
-            simdgen_store_prefix(output + i + j * stride + 7 * stride, vreinterpretq_u8_s16(col7_r),
-                                 (simdgen_clamp_lanes(rows - i, 8)) * 2);
-          }
+        // the rest: one partial vector
+        if (k < cols) {
+          int16x8_t v_tail = vreinterpretq_s16_u8(simdgen_load_prefix(input + k, (cols - k) * 2));
+          simdgen_store_prefix(output + k, vreinterpretq_u8_s16(v_tail), (cols - k) * 2);
         }
       }
-      // the last columns of the matrix: partial tiles
-      if (j < j_end) {
-        // partial tiles down the column
-        int64_t i = ib;
-        for (; i < i_end; i += 8) {
-          int16x8_t row0_c = vdupq_n_s16(0);
-          if (i < rows) {
-            row0_c = vreinterpretq_s16_u8(simdgen_load_prefix(
-                input + i * stride + j, (simdgen_clamp_lanes(cols - j, 8)) * 2));
+      if (stride != 1) {
+        int64_t i0 = 0;
+        // strided output: one element at a time
+        int64_t c = 0;
+        for (; c < cols; ++c) {
+          uint16_t x = (uint16_t)input[c + i0 * stride];
+          output[c * stride + i0] = (int16_t)x;
+        }
+      }
+    }
+    if (rows != 1) {
+      // row blocks of 64 x 64 elements (cache blocking)
+      int64_t ib = 0;
+      for (; ib < rows; ib += 64) {
+        int64_t i_end = ib + 64 < rows ? ib + 64 : rows;
+        // column blocks
+        int64_t jb = 0;
+        for (; jb < cols; jb += 64) {
+          int64_t j_end = jb + 64 < cols ? jb + 64 : cols;
+          int64_t j = jb;
+          // tile columns of the block
+          for (; j + 8 <= j_end; j += 8) {
+            int64_t i = ib;
+            // whole tiles down the column
+            for (; i + 8 <= i_end; i += 8) {
+              int64_t in_step = simdgen_opaque(stride);
+              int64_t out_step = simdgen_opaque(stride);
+              int16x8_t row0 = vld1q_s16(input + i * in_step + j);
+              int16x8_t row1 = vld1q_s16(input + i * in_step + in_step + j);
+              int16x8_t row2 = vld1q_s16(input + i * in_step + 2 * in_step + j);
+              int16x8_t row3 = vld1q_s16(input + i * in_step + 3 * in_step + j);
+              int16x8_t row4 = vld1q_s16(input + i * in_step + 4 * in_step + j);
+              int16x8_t row5 = vld1q_s16(input + i * in_step + 5 * in_step + j);
+              int16x8_t row6 = vld1q_s16(input + i * in_step + 6 * in_step + j);
+              int16x8_t row7 = vld1q_s16(input + i * in_step + 7 * in_step + j);
+              // stage 1: zip1/zip2 vector i with vector i + 4
+              int16x8_t z1_0 = vzip1q_s16(row0, row4);
+              int16x8_t z1_1 = vzip2q_s16(row0, row4);
+              int16x8_t z1_2 = vzip1q_s16(row1, row5);
+              int16x8_t z1_3 = vzip2q_s16(row1, row5);
+              int16x8_t z1_4 = vzip1q_s16(row2, row6);
+              int16x8_t z1_5 = vzip2q_s16(row2, row6);
+              int16x8_t z1_6 = vzip1q_s16(row3, row7);
+              int16x8_t z1_7 = vzip2q_s16(row3, row7);
+              //   z1_0: 0 32 1 33 2 34 3 35
+              //   z1_1: 4 36 5 37 6 38 7 39
+              //   z1_2: 8 40 9 41 10 42 11 43
+              //   z1_3: 12 44 13 45 14 46 15 47
+              //   z1_4: 16 48 17 49 18 50 19 51
+              //   z1_5: 20 52 21 53 22 54 23 55
+              //   z1_6: 24 56 25 57 26 58 27 59
+              //   z1_7: 28 60 29 61 30 62 31 63
+              // stage 2: zip1/zip2 vector i with vector i + 4
+              int16x8_t z2_0 = vzip1q_s16(z1_0, z1_4);
+              int16x8_t z2_1 = vzip2q_s16(z1_0, z1_4);
+              int16x8_t z2_2 = vzip1q_s16(z1_1, z1_5);
+              int16x8_t z2_3 = vzip2q_s16(z1_1, z1_5);
+              int16x8_t z2_4 = vzip1q_s16(z1_2, z1_6);
+              int16x8_t z2_5 = vzip2q_s16(z1_2, z1_6);
+              int16x8_t z2_6 = vzip1q_s16(z1_3, z1_7);
+              int16x8_t z2_7 = vzip2q_s16(z1_3, z1_7);
+              //   z2_0: 0 16 32 48 1 17 33 49
+              //   z2_1: 2 18 34 50 3 19 35 51
+              //   z2_2: 4 20 36 52 5 21 37 53
+              //   z2_3: 6 22 38 54 7 23 39 55
+              //   z2_4: 8 24 40 56 9 25 41 57
+              //   z2_5: 10 26 42 58 11 27 43 59
+              //   z2_6: 12 28 44 60 13 29 45 61
+              //   z2_7: 14 30 46 62 15 31 47 63
+              // stage 3: zip1/zip2 vector i with vector i + 4
+              int16x8_t col0 = vzip1q_s16(z2_0, z2_4);
+              int16x8_t col1 = vzip2q_s16(z2_0, z2_4);
+              int16x8_t col2 = vzip1q_s16(z2_1, z2_5);
+              int16x8_t col3 = vzip2q_s16(z2_1, z2_5);
+              int16x8_t col4 = vzip1q_s16(z2_2, z2_6);
+              int16x8_t col5 = vzip2q_s16(z2_2, z2_6);
+              int16x8_t col6 = vzip1q_s16(z2_3, z2_7);
+              int16x8_t col7 = vzip2q_s16(z2_3, z2_7);
+              //   col0: 0 8 16 24 32 40 48 56
+              //   col1: 1 9 17 25 33 41 49 57
+              //   col2: 2 10 18 26 34 42 50 58
+              //   col3: 3 11 19 27 35 43 51 59
+              //   col4: 4 12 20 28 36 44 52 60
+              //   col5: 5 13 21 29 37 45 53 61
+              //   col6: 6 14 22 30 38 46 54 62
+              //   col7: 7 15 23 31 39 47 55 63
+              vst1q_s16(output + i + j * out_step, col0);
+              vst1q_s16(output + i + j * out_step + out_step, col1);
+              vst1q_s16(output + i + j * out_step + 2 * out_step, col2);
+              vst1q_s16(output + i + j * out_step + 3 * out_step, col3);
+              vst1q_s16(output + i + j * out_step + 4 * out_step, col4);
+              vst1q_s16(output + i + j * out_step + 5 * out_step, col5);
+              vst1q_s16(output + i + j * out_step + 6 * out_step, col6);
+              vst1q_s16(output + i + j * out_step + 7 * out_step, col7);
+            }
+            // the last rows of the matrix: a partial tile
+            if (i < i_end) {
+              int16x8_t row0_r = vdupq_n_s16(0);
+              if (i < rows) {
+                row0_r = vreinterpretq_s16_u8(simdgen_load_prefix(
+                    input + i * stride + j, (simdgen_clamp_lanes(cols - j, 8)) * 2));
+              }
+              int16x8_t row1_r = vdupq_n_s16(0);
+              if (i + 1 < rows) {
+                row1_r = vreinterpretq_s16_u8(simdgen_load_prefix(
+                    input + i * stride + j + stride, (simdgen_clamp_lanes(cols - j, 8)) * 2));
+              }
+              int16x8_t row2_r = vdupq_n_s16(0);
+              if (i + 2 < rows) {
+                row2_r = vreinterpretq_s16_u8(simdgen_load_prefix(
+                    input + i * stride + j + 2 * stride, (simdgen_clamp_lanes(cols - j, 8)) * 2));
+              }
+              int16x8_t row3_r = vdupq_n_s16(0);
+              if (i + 3 < rows) {
+                row3_r = vreinterpretq_s16_u8(simdgen_load_prefix(
+                    input + i * stride + j + 3 * stride, (simdgen_clamp_lanes(cols - j, 8)) * 2));
+              }
+              int16x8_t row4_r = vdupq_n_s16(0);
+              if (i + 4 < rows) {
+                row4_r = vreinterpretq_s16_u8(simdgen_load_prefix(
+                    input + i * stride + j + 4 * stride, (simdgen_clamp_lanes(cols - j, 8)) * 2));
+              }
+              int16x8_t row5_r = vdupq_n_s16(0);
+              if (i + 5 < rows) {
+                row5_r = vreinterpretq_s16_u8(simdgen_load_prefix(
+                    input + i * stride + j + 5 * stride, (simdgen_clamp_lanes(cols - j, 8)) * 2));
+              }
+              int16x8_t row6_r = vdupq_n_s16(0);
+              if (i + 6 < rows) {
+                row6_r = vreinterpretq_s16_u8(simdgen_load_prefix(
+                    input + i * stride + j + 6 * stride, (simdgen_clamp_lanes(cols - j, 8)) * 2));
+              }
+              int16x8_t row7_r = vdupq_n_s16(0);
+              if (i + 7 < rows) {
+                row7_r = vreinterpretq_s16_u8(simdgen_load_prefix(
+                    input + i * stride + j + 7 * stride, (simdgen_clamp_lanes(cols - j, 8)) * 2));
+              }
+              // stage 1: zip1/zip2 vector i with vector i + 4
+              int16x8_t z1_0_r = vzip1q_s16(row0_r, row4_r);
+              int16x8_t z1_1_r = vzip2q_s16(row0_r, row4_r);
+              int16x8_t z1_2_r = vzip1q_s16(row1_r, row5_r);
+              int16x8_t z1_3_r = vzip2q_s16(row1_r, row5_r);
+              int16x8_t z1_4_r = vzip1q_s16(row2_r, row6_r);
+              int16x8_t z1_5_r = vzip2q_s16(row2_r, row6_r);
+              int16x8_t z1_6_r = vzip1q_s16(row3_r, row7_r);
+              int16x8_t z1_7_r = vzip2q_s16(row3_r, row7_r);
+              // stage 2: zip1/zip2 vector i with vector i + 4
+              int16x8_t z2_0_r = vzip1q_s16(z1_0_r, z1_4_r);
+              int16x8_t z2_1_r = vzip2q_s16(z1_0_r, z1_4_r);
+              int16x8_t z2_2_r = vzip1q_s16(z1_1_r, z1_5_r);
+              int16x8_t z2_3_r = vzip2q_s16(z1_1_r, z1_5_r);
+              int16x8_t z2_4_r = vzip1q_s16(z1_2_r, z1_6_r);
+              int16x8_t z2_5_r = vzip2q_s16(z1_2_r, z1_6_r);
+              int16x8_t z2_6_r = vzip1q_s16(z1_3_r, z1_7_r);
+              int16x8_t z2_7_r = vzip2q_s16(z1_3_r, z1_7_r);
+              // stage 3: zip1/zip2 vector i with vector i + 4
+              int16x8_t col0_r = vzip1q_s16(z2_0_r, z2_4_r);
+              int16x8_t col1_r = vzip2q_s16(z2_0_r, z2_4_r);
+              int16x8_t col2_r = vzip1q_s16(z2_1_r, z2_5_r);
+              int16x8_t col3_r = vzip2q_s16(z2_1_r, z2_5_r);
+              int16x8_t col4_r = vzip1q_s16(z2_2_r, z2_6_r);
+              int16x8_t col5_r = vzip2q_s16(z2_2_r, z2_6_r);
+              int16x8_t col6_r = vzip1q_s16(z2_3_r, z2_7_r);
+              int16x8_t col7_r = vzip2q_s16(z2_3_r, z2_7_r);
+              if (j < cols) {
+                simdgen_store_prefix(output + i + j * stride, vreinterpretq_u8_s16(col0_r),
+                                     (simdgen_clamp_lanes(rows - i, 8)) * 2);
+              }
+              if (j + 1 < cols) {
+                simdgen_store_prefix(output + i + j * stride + stride, vreinterpretq_u8_s16(col1_r),
+                                     (simdgen_clamp_lanes(rows - i, 8)) * 2);
+              }
+              if (j + 2 < cols) {
+                simdgen_store_prefix(output + i + j * stride + 2 * stride,
+                                     vreinterpretq_u8_s16(col2_r),
+                                     (simdgen_clamp_lanes(rows - i, 8)) * 2);
+              }
+              if (j + 3 < cols) {
+                simdgen_store_prefix(output + i + j * stride + 3 * stride,
+                                     vreinterpretq_u8_s16(col3_r),
+                                     (simdgen_clamp_lanes(rows - i, 8)) * 2);
+              }
+              if (j + 4 < cols) {
+                simdgen_store_prefix(output + i + j * stride + 4 * stride,
+                                     vreinterpretq_u8_s16(col4_r),
+                                     (simdgen_clamp_lanes(rows - i, 8)) * 2);
+              }
+              if (j + 5 < cols) {
+                simdgen_store_prefix(output + i + j * stride + 5 * stride,
+                                     vreinterpretq_u8_s16(col5_r),
+                                     (simdgen_clamp_lanes(rows - i, 8)) * 2);
+              }
+              if (j + 6 < cols) {
+                simdgen_store_prefix(output + i + j * stride + 6 * stride,
+                                     vreinterpretq_u8_s16(col6_r),
+                                     (simdgen_clamp_lanes(rows - i, 8)) * 2);
+              }
+              if (j + 7 < cols) {
+                simdgen_store_prefix(output + i + j * stride + 7 * stride,
+                                     vreinterpretq_u8_s16(col7_r),
+                                     (simdgen_clamp_lanes(rows - i, 8)) * 2);
+              }
+            }
           }
-          int16x8_t row1_c = vdupq_n_s16(0);
-          if (i + 1 < rows) {
-            row1_c = vreinterpretq_s16_u8(simdgen_load_prefix(
-                input + i * stride + j + stride, (simdgen_clamp_lanes(cols - j, 8)) * 2));
-          }
-          int16x8_t row2_c = vdupq_n_s16(0);
-          if (i + 2 < rows) {
-            row2_c = vreinterpretq_s16_u8(simdgen_load_prefix(
-                input + i * stride + j + 2 * stride, (simdgen_clamp_lanes(cols - j, 8)) * 2));
-          }
-          int16x8_t row3_c = vdupq_n_s16(0);
-          if (i + 3 < rows) {
-            row3_c = vreinterpretq_s16_u8(simdgen_load_prefix(
-                input + i * stride + j + 3 * stride, (simdgen_clamp_lanes(cols - j, 8)) * 2));
-          }
-          int16x8_t row4_c = vdupq_n_s16(0);
-          if (i + 4 < rows) {
-            row4_c = vreinterpretq_s16_u8(simdgen_load_prefix(
-                input + i * stride + j + 4 * stride, (simdgen_clamp_lanes(cols - j, 8)) * 2));
-          }
-          int16x8_t row5_c = vdupq_n_s16(0);
-          if (i + 5 < rows) {
-            row5_c = vreinterpretq_s16_u8(simdgen_load_prefix(
-                input + i * stride + j + 5 * stride, (simdgen_clamp_lanes(cols - j, 8)) * 2));
-          }
-          int16x8_t row6_c = vdupq_n_s16(0);
-          if (i + 6 < rows) {
-            row6_c = vreinterpretq_s16_u8(simdgen_load_prefix(
-                input + i * stride + j + 6 * stride, (simdgen_clamp_lanes(cols - j, 8)) * 2));
-          }
-          int16x8_t row7_c = vdupq_n_s16(0);
-          if (i + 7 < rows) {
-            row7_c = vreinterpretq_s16_u8(simdgen_load_prefix(
-                input + i * stride + j + 7 * stride, (simdgen_clamp_lanes(cols - j, 8)) * 2));
-          }
-          // stage 1: zip1/zip2 vector i with vector i + 4
-          int16x8_t z1_0_c = vzip1q_s16(row0_c, row4_c);
-          int16x8_t z1_1_c = vzip2q_s16(row0_c, row4_c);
-          int16x8_t z1_2_c = vzip1q_s16(row1_c, row5_c);
-          int16x8_t z1_3_c = vzip2q_s16(row1_c, row5_c);
-          int16x8_t z1_4_c = vzip1q_s16(row2_c, row6_c);
-          int16x8_t z1_5_c = vzip2q_s16(row2_c, row6_c);
-          int16x8_t z1_6_c = vzip1q_s16(row3_c, row7_c);
-          int16x8_t z1_7_c = vzip2q_s16(row3_c, row7_c);
-          // stage 2: zip1/zip2 vector i with vector i + 4
-          int16x8_t z2_0_c = vzip1q_s16(z1_0_c, z1_4_c);
-          int16x8_t z2_1_c = vzip2q_s16(z1_0_c, z1_4_c);
-          int16x8_t z2_2_c = vzip1q_s16(z1_1_c, z1_5_c);
-          int16x8_t z2_3_c = vzip2q_s16(z1_1_c, z1_5_c);
-          int16x8_t z2_4_c = vzip1q_s16(z1_2_c, z1_6_c);
-          int16x8_t z2_5_c = vzip2q_s16(z1_2_c, z1_6_c);
-          int16x8_t z2_6_c = vzip1q_s16(z1_3_c, z1_7_c);
-          int16x8_t z2_7_c = vzip2q_s16(z1_3_c, z1_7_c);
-          // stage 3: zip1/zip2 vector i with vector i + 4
-          int16x8_t col0_c = vzip1q_s16(z2_0_c, z2_4_c);
-          int16x8_t col1_c = vzip2q_s16(z2_0_c, z2_4_c);
-          int16x8_t col2_c = vzip1q_s16(z2_1_c, z2_5_c);
-          int16x8_t col3_c = vzip2q_s16(z2_1_c, z2_5_c);
-          int16x8_t col4_c = vzip1q_s16(z2_2_c, z2_6_c);
-          int16x8_t col5_c = vzip2q_s16(z2_2_c, z2_6_c);
-          int16x8_t col6_c = vzip1q_s16(z2_3_c, z2_7_c);
-          int16x8_t col7_c = vzip2q_s16(z2_3_c, z2_7_c);
-          if (j < cols) {
-            simdgen_store_prefix(output + i + j * stride, vreinterpretq_u8_s16(col0_c),
-                                 (simdgen_clamp_lanes(rows - i, 8)) * 2);
-          }
-          if (j + 1 < cols) {
-            simdgen_store_prefix(output + i + j * stride + stride, vreinterpretq_u8_s16(col1_c),
-                                 (simdgen_clamp_lanes(rows - i, 8)) * 2);
-          }
-          if (j + 2 < cols) {
-            simdgen_store_prefix(output + i + j * stride + 2 * stride, vreinterpretq_u8_s16(col2_c),
-                                 (simdgen_clamp_lanes(rows - i, 8)) * 2);
-          }
-          if (j + 3 < cols) {
-            simdgen_store_prefix(output + i + j * stride + 3 * stride, vreinterpretq_u8_s16(col3_c),
-                                 (simdgen_clamp_lanes(rows - i, 8)) * 2);
-          }
-          if (j + 4 < cols) {
-            simdgen_store_prefix(output + i + j * stride + 4 * stride, vreinterpretq_u8_s16(col4_c),
-                                 (simdgen_clamp_lanes(rows - i, 8)) * 2);
-          }
-          if (j + 5 < cols) {
-            simdgen_store_prefix(output + i + j * stride + 5 * stride, vreinterpretq_u8_s16(col5_c),
-                                 (simdgen_clamp_lanes(rows - i, 8)) * 2);
-          }
-          if (j + 6 < cols) {
-            simdgen_store_prefix(output + i + j * stride + 6 * stride, vreinterpretq_u8_s16(col6_c),
-                                 (simdgen_clamp_lanes(rows - i, 8)) * 2);
-          }
-          if (j + 7 < cols) {
-            simdgen_store_prefix(output + i + j * stride + 7 * stride, vreinterpretq_u8_s16(col7_c),
-                                 (simdgen_clamp_lanes(rows - i, 8)) * 2);
+          // the last columns of the matrix: partial tiles
+          if (j < j_end) {
+            // partial tiles down the column
+            int64_t i = ib;
+            for (; i < i_end; i += 8) {
+              int16x8_t row0_c = vdupq_n_s16(0);
+              if (i < rows) {
+                row0_c = vreinterpretq_s16_u8(simdgen_load_prefix(
+                    input + i * stride + j, (simdgen_clamp_lanes(cols - j, 8)) * 2));
+              }
+              int16x8_t row1_c = vdupq_n_s16(0);
+              if (i + 1 < rows) {
+                row1_c = vreinterpretq_s16_u8(simdgen_load_prefix(
+                    input + i * stride + j + stride, (simdgen_clamp_lanes(cols - j, 8)) * 2));
+              }
+              int16x8_t row2_c = vdupq_n_s16(0);
+              if (i + 2 < rows) {
+                row2_c = vreinterpretq_s16_u8(simdgen_load_prefix(
+                    input + i * stride + j + 2 * stride, (simdgen_clamp_lanes(cols - j, 8)) * 2));
+              }
+              int16x8_t row3_c = vdupq_n_s16(0);
+              if (i + 3 < rows) {
+                row3_c = vreinterpretq_s16_u8(simdgen_load_prefix(
+                    input + i * stride + j + 3 * stride, (simdgen_clamp_lanes(cols - j, 8)) * 2));
+              }
+              int16x8_t row4_c = vdupq_n_s16(0);
+              if (i + 4 < rows) {
+                row4_c = vreinterpretq_s16_u8(simdgen_load_prefix(
+                    input + i * stride + j + 4 * stride, (simdgen_clamp_lanes(cols - j, 8)) * 2));
+              }
+              int16x8_t row5_c = vdupq_n_s16(0);
+              if (i + 5 < rows) {
+                row5_c = vreinterpretq_s16_u8(simdgen_load_prefix(
+                    input + i * stride + j + 5 * stride, (simdgen_clamp_lanes(cols - j, 8)) * 2));
+              }
+              int16x8_t row6_c = vdupq_n_s16(0);
+              if (i + 6 < rows) {
+                row6_c = vreinterpretq_s16_u8(simdgen_load_prefix(
+                    input + i * stride + j + 6 * stride, (simdgen_clamp_lanes(cols - j, 8)) * 2));
+              }
+              int16x8_t row7_c = vdupq_n_s16(0);
+              if (i + 7 < rows) {
+                row7_c = vreinterpretq_s16_u8(simdgen_load_prefix(
+                    input + i * stride + j + 7 * stride, (simdgen_clamp_lanes(cols - j, 8)) * 2));
+              }
+              // stage 1: zip1/zip2 vector i with vector i + 4
+              int16x8_t z1_0_c = vzip1q_s16(row0_c, row4_c);
+              int16x8_t z1_1_c = vzip2q_s16(row0_c, row4_c);
+              int16x8_t z1_2_c = vzip1q_s16(row1_c, row5_c);
+              int16x8_t z1_3_c = vzip2q_s16(row1_c, row5_c);
+              int16x8_t z1_4_c = vzip1q_s16(row2_c, row6_c);
+              int16x8_t z1_5_c = vzip2q_s16(row2_c, row6_c);
+              int16x8_t z1_6_c = vzip1q_s16(row3_c, row7_c);
+              int16x8_t z1_7_c = vzip2q_s16(row3_c, row7_c);
+              // stage 2: zip1/zip2 vector i with vector i + 4
+              int16x8_t z2_0_c = vzip1q_s16(z1_0_c, z1_4_c);
+              int16x8_t z2_1_c = vzip2q_s16(z1_0_c, z1_4_c);
+              int16x8_t z2_2_c = vzip1q_s16(z1_1_c, z1_5_c);
+              int16x8_t z2_3_c = vzip2q_s16(z1_1_c, z1_5_c);
+              int16x8_t z2_4_c = vzip1q_s16(z1_2_c, z1_6_c);
+              int16x8_t z2_5_c = vzip2q_s16(z1_2_c, z1_6_c);
+              int16x8_t z2_6_c = vzip1q_s16(z1_3_c, z1_7_c);
+              int16x8_t z2_7_c = vzip2q_s16(z1_3_c, z1_7_c);
+              // stage 3: zip1/zip2 vector i with vector i + 4
+              int16x8_t col0_c = vzip1q_s16(z2_0_c, z2_4_c);
+              int16x8_t col1_c = vzip2q_s16(z2_0_c, z2_4_c);
+              int16x8_t col2_c = vzip1q_s16(z2_1_c, z2_5_c);
+              int16x8_t col3_c = vzip2q_s16(z2_1_c, z2_5_c);
+              int16x8_t col4_c = vzip1q_s16(z2_2_c, z2_6_c);
+              int16x8_t col5_c = vzip2q_s16(z2_2_c, z2_6_c);
+              int16x8_t col6_c = vzip1q_s16(z2_3_c, z2_7_c);
+              int16x8_t col7_c = vzip2q_s16(z2_3_c, z2_7_c);
+              if (j < cols) {
+                simdgen_store_prefix(output + i + j * stride, vreinterpretq_u8_s16(col0_c),
+                                     (simdgen_clamp_lanes(rows - i, 8)) * 2);
+              }
+              if (j + 1 < cols) {
+                simdgen_store_prefix(output + i + j * stride + stride, vreinterpretq_u8_s16(col1_c),
+                                     (simdgen_clamp_lanes(rows - i, 8)) * 2);
+              }
+              if (j + 2 < cols) {
+                simdgen_store_prefix(output + i + j * stride + 2 * stride,
+                                     vreinterpretq_u8_s16(col2_c),
+                                     (simdgen_clamp_lanes(rows - i, 8)) * 2);
+              }
+              if (j + 3 < cols) {
+                simdgen_store_prefix(output + i + j * stride + 3 * stride,
+                                     vreinterpretq_u8_s16(col3_c),
+                                     (simdgen_clamp_lanes(rows - i, 8)) * 2);
+              }
+              if (j + 4 < cols) {
+                simdgen_store_prefix(output + i + j * stride + 4 * stride,
+                                     vreinterpretq_u8_s16(col4_c),
+                                     (simdgen_clamp_lanes(rows - i, 8)) * 2);
+              }
+              if (j + 5 < cols) {
+                simdgen_store_prefix(output + i + j * stride + 5 * stride,
+                                     vreinterpretq_u8_s16(col5_c),
+                                     (simdgen_clamp_lanes(rows - i, 8)) * 2);
+              }
+              if (j + 6 < cols) {
+                simdgen_store_prefix(output + i + j * stride + 6 * stride,
+                                     vreinterpretq_u8_s16(col6_c),
+                                     (simdgen_clamp_lanes(rows - i, 8)) * 2);
+              }
+              if (j + 7 < cols) {
+                simdgen_store_prefix(output + i + j * stride + 7 * stride,
+                                     vreinterpretq_u8_s16(col7_c),
+                                     (simdgen_clamp_lanes(rows - i, 8)) * 2);
+              }
+            }
           }
         }
       }

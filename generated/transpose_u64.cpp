@@ -151,317 +151,422 @@ static inline void simdgen_store_prefix(void* to, uint8x16_t v, int64_t bytes) {
 
 // ---- avx512 (512-bit vectors)
 // tiles of 8 x 8 through a 24-shuffle network, in blocks of 8 x 8 tiles; edge tiles run the same network on masked rows and columns
+// a matrix of one row or one column is copied by vector loops (gathered when its elements are strided)
 // uses masked loads (AVX-512 k-registers) for the tail
+// uses strided lanes: scalar loads inserted into 128-bit quarters
 
 #if defined(__x86_64__)
 __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void transpose_u64_avx512(
     const uint64_t* input, int64_t rows, int64_t cols, int64_t stride, uint64_t* output) {
-  // row blocks of 64 x 64 elements (cache blocking)
-  int64_t ib = 0;
-  for (; ib < rows; ib += 64) {
-    int64_t i_end = ib + 64 < rows ? ib + 64 : rows;
-    // column blocks
-    int64_t jb = 0;
-    for (; jb < cols; jb += 64) {
-      int64_t j_end = jb + 64 < cols ? jb + 64 : cols;
-      int64_t j = jb;
-      // tile columns of the block
-      for (; j + 8 <= j_end; j += 8) {
-        int64_t i = ib;
-        // whole tiles down the column
-        for (; i + 8 <= i_end; i += 8) {
-          int64_t in_step = simdgen_opaque(stride);
-          int64_t out_step = simdgen_opaque(rows);
-          __m512i row0 = _mm512_loadu_si512((const void*)(input + i * in_step + j));
-          __m512i row1 = _mm512_loadu_si512((const void*)(input + i * in_step + in_step + j));
-          __m512i row2 = _mm512_loadu_si512((const void*)(input + i * in_step + 2 * in_step + j));
-          __m512i row3 = _mm512_loadu_si512((const void*)(input + i * in_step + 3 * in_step + j));
-          __m512i row4 = _mm512_loadu_si512((const void*)(input + i * in_step + 4 * in_step + j));
-          __m512i row5 = _mm512_loadu_si512((const void*)(input + i * in_step + 5 * in_step + j));
-          __m512i row6 = _mm512_loadu_si512((const void*)(input + i * in_step + 6 * in_step + j));
-          __m512i row7 = _mm512_loadu_si512((const void*)(input + i * in_step + 7 * in_step + j));
-          // stage 1: interleave 64-bit lanes of row pairs (unpacklo/hi_epi64)
-          __m512i t1_0 = _mm512_unpacklo_epi64(row0, row1);
-          __m512i t1_1 = _mm512_unpackhi_epi64(row0, row1);
-          __m512i t1_2 = _mm512_unpacklo_epi64(row2, row3);
-          __m512i t1_3 = _mm512_unpackhi_epi64(row2, row3);
-          __m512i t1_4 = _mm512_unpacklo_epi64(row4, row5);
-          __m512i t1_5 = _mm512_unpackhi_epi64(row4, row5);
-          __m512i t1_6 = _mm512_unpacklo_epi64(row6, row7);
-          __m512i t1_7 = _mm512_unpackhi_epi64(row6, row7);
-          //   t1_0: 0 8 2 10 4 12 6 14
-          //   t1_1: 1 9 3 11 5 13 7 15
-          //   t1_2: 16 24 18 26 20 28 22 30
-          //   t1_3: 17 25 19 27 21 29 23 31
-          //   t1_4: 32 40 34 42 36 44 38 46
-          //   t1_5: 33 41 35 43 37 45 39 47
-          //   t1_6: 48 56 50 58 52 60 54 62
-          //   t1_7: 49 57 51 59 53 61 55 63
-          // stage 2: gather 128-bit blocks (shuffle_i32x4 0x88 / 0xDD)
-          __m512i t2_0 = _mm512_shuffle_i32x4(t1_0, t1_2, 0x88);
-          __m512i t2_2 = _mm512_shuffle_i32x4(t1_0, t1_2, 0xDD);
-          __m512i t2_1 = _mm512_shuffle_i32x4(t1_1, t1_3, 0x88);
-          __m512i t2_3 = _mm512_shuffle_i32x4(t1_1, t1_3, 0xDD);
-          __m512i t2_4 = _mm512_shuffle_i32x4(t1_4, t1_6, 0x88);
-          __m512i t2_6 = _mm512_shuffle_i32x4(t1_4, t1_6, 0xDD);
-          __m512i t2_5 = _mm512_shuffle_i32x4(t1_5, t1_7, 0x88);
-          __m512i t2_7 = _mm512_shuffle_i32x4(t1_5, t1_7, 0xDD);
-          //   t2_0: 0 8 4 12 16 24 20 28
-          //   t2_2: 2 10 6 14 18 26 22 30
-          //   t2_1: 1 9 5 13 17 25 21 29
-          //   t2_3: 3 11 7 15 19 27 23 31
-          //   t2_4: 32 40 36 44 48 56 52 60
-          //   t2_6: 34 42 38 46 50 58 54 62
-          //   t2_5: 33 41 37 45 49 57 53 61
-          //   t2_7: 35 43 39 47 51 59 55 63
-          // stage 3: gather 256-bit halves (shuffle_i32x4 0x88 / 0xDD)
-          __m512i col0 = _mm512_shuffle_i32x4(t2_0, t2_4, 0x88);
-          __m512i col4 = _mm512_shuffle_i32x4(t2_0, t2_4, 0xDD);
-          __m512i col1 = _mm512_shuffle_i32x4(t2_1, t2_5, 0x88);
-          __m512i col5 = _mm512_shuffle_i32x4(t2_1, t2_5, 0xDD);
-          __m512i col2 = _mm512_shuffle_i32x4(t2_2, t2_6, 0x88);
-          __m512i col6 = _mm512_shuffle_i32x4(t2_2, t2_6, 0xDD);
-          __m512i col3 = _mm512_shuffle_i32x4(t2_3, t2_7, 0x88);
-          __m512i col7 = _mm512_shuffle_i32x4(t2_3, t2_7, 0xDD);
-          //   col0: 0 8 16 24 32 40 48 56
-          //   col4: 4 12 20 28 36 44 52 60
-          //   col1: 1 9 17 25 33 41 49 57
-          //   col5: 5 13 21 29 37 45 53 61
-          //   col2: 2 10 18 26 34 42 50 58
-          //   col6: 6 14 22 30 38 46 54 62
-          //   col3: 3 11 19 27 35 43 51 59
-          //   col7: 7 15 23 31 39 47 55 63
-          _mm512_storeu_si512((void*)(output + i + j * out_step), col0);
-          _mm512_storeu_si512((void*)(output + i + j * out_step + out_step), col1);
-          _mm512_storeu_si512((void*)(output + i + j * out_step + 2 * out_step), col2);
-          _mm512_storeu_si512((void*)(output + i + j * out_step + 3 * out_step), col3);
-          _mm512_storeu_si512((void*)(output + i + j * out_step + 4 * out_step), col4);
-          _mm512_storeu_si512((void*)(output + i + j * out_step + 5 * out_step), col5);
-          _mm512_storeu_si512((void*)(output + i + j * out_step + 6 * out_step), col6);
-          _mm512_storeu_si512((void*)(output + i + j * out_step + 7 * out_step), col7);
+  // one column
+  if (cols == 1) {
+    // contiguous: a copy
+    if (stride == 1) {
+      // whole vectors
+      int64_t k = 0;
+      for (; k + 8 <= rows; k += 8) {
+        _mm512_storeu_si512((void*)(output + k), _mm512_loadu_si512((const void*)(input + k)));
+      }
+      // the rest: one partial vector
+      if (k < rows) {
+        __m512i v_tail = _mm512_mask_loadu_epi64(
+            _mm512_setzero_si512(), (__mmask8)_bzhi_u32(~0u, (unsigned)(rows - k)), input + k);
+        _mm512_mask_storeu_epi64(output + k, (__mmask8)_bzhi_u32(~0u, (unsigned)(rows - k)),
+                                 v_tail);
+      }
+    }
+    // strided: gathered
+    if (stride != 1) {
+      // whole vectors
+      int64_t k = 0;
+      for (; k + 8 <= rows; k += 8) {
+        const uint64_t* v_at = input + k * stride;
+        const __m128i v_q0 = _mm_set_epi64x((long long)v_at[stride], (long long)v_at[0]);
+        const __m128i v_q1 =
+            _mm_set_epi64x((long long)v_at[3 * stride], (long long)v_at[2 * stride]);
+        const __m128i v_q2 =
+            _mm_set_epi64x((long long)v_at[5 * stride], (long long)v_at[4 * stride]);
+        const __m128i v_q3 =
+            _mm_set_epi64x((long long)v_at[7 * stride], (long long)v_at[6 * stride]);
+        __m512i v = _mm512_castsi128_si512(v_q0);
+        v = _mm512_inserti32x4(v, v_q1, 1);
+        v = _mm512_inserti32x4(v, v_q2, 2);
+        v = _mm512_inserti32x4(v, v_q3, 3);
+        _mm512_storeu_si512((void*)(output + k), v);
+      }
+      // the rest: one partial vector
+      if (k < rows) {
+        const uint64_t* v_tail_at = input + k * stride;
+        __m128i v_tail_q0 = _mm_setzero_si128();
+        if (0 < rows - k) v_tail_q0 = _mm_insert_epi64(v_tail_q0, (long long)v_tail_at[0], 0);
+        if (1 < rows - k) v_tail_q0 = _mm_insert_epi64(v_tail_q0, (long long)v_tail_at[stride], 1);
+        __m128i v_tail_q1 = _mm_setzero_si128();
+        if (2 < rows - k)
+          v_tail_q1 = _mm_insert_epi64(v_tail_q1, (long long)v_tail_at[2 * stride], 0);
+        if (3 < rows - k)
+          v_tail_q1 = _mm_insert_epi64(v_tail_q1, (long long)v_tail_at[3 * stride], 1);
+        __m128i v_tail_q2 = _mm_setzero_si128();
+        if (4 < rows - k)
+          v_tail_q2 = _mm_insert_epi64(v_tail_q2, (long long)v_tail_at[4 * stride], 0);
+        if (5 < rows - k)
+          v_tail_q2 = _mm_insert_epi64(v_tail_q2, (long long)v_tail_at[5 * stride], 1);
+        __m128i v_tail_q3 = _mm_setzero_si128();
+        if (6 < rows - k)
+          v_tail_q3 = _mm_insert_epi64(v_tail_q3, (long long)v_tail_at[6 * stride], 0);
+        if (7 < rows - k)
+          v_tail_q3 = _mm_insert_epi64(v_tail_q3, (long long)v_tail_at[7 * stride], 1);
+        __m512i v_tail = _mm512_castsi128_si512(v_tail_q0);
+        v_tail = _mm512_inserti32x4(v_tail, v_tail_q1, 1);
+        v_tail = _mm512_inserti32x4(v_tail, v_tail_q2, 2);
+        v_tail = _mm512_inserti32x4(v_tail, v_tail_q3, 3);
+        _mm512_mask_storeu_epi64(output + k, (__mmask8)_bzhi_u32(~0u, (unsigned)(rows - k)),
+                                 v_tail);
+      }
+    }
+  }
+  if (cols != 1) {
+    // one row
+    if (rows == 1) {
+      // contiguous: a copy
+      if (rows == 1) {
+        // whole vectors
+        int64_t k = 0;
+        for (; k + 8 <= cols; k += 8) {
+          _mm512_storeu_si512((void*)(output + k), _mm512_loadu_si512((const void*)(input + k)));
         }
-        // the last rows of the matrix: a partial tile
-        if (i < i_end) {
-          __m512i row0_r = _mm512_setzero_si512();
-          if (i < rows) {
-            row0_r = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
-                                             (__mmask8)simdgen_lanes_below(cols - j, 8),
-                                             input + i * stride + j);
-          }
-          __m512i row1_r = _mm512_setzero_si512();
-          if (i + 1 < rows) {
-            row1_r = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
-                                             (__mmask8)simdgen_lanes_below(cols - j, 8),
-                                             input + i * stride + j + stride);
-          }
-          __m512i row2_r = _mm512_setzero_si512();
-          if (i + 2 < rows) {
-            row2_r = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
-                                             (__mmask8)simdgen_lanes_below(cols - j, 8),
-                                             input + i * stride + j + 2 * stride);
-          }
-          __m512i row3_r = _mm512_setzero_si512();
-          if (i + 3 < rows) {
-            row3_r = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
-                                             (__mmask8)simdgen_lanes_below(cols - j, 8),
-                                             input + i * stride + j + 3 * stride);
-          }
-          __m512i row4_r = _mm512_setzero_si512();
-          if (i + 4 < rows) {
-            row4_r = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
-                                             (__mmask8)simdgen_lanes_below(cols - j, 8),
-                                             input + i * stride + j + 4 * stride);
-          }
-          __m512i row5_r = _mm512_setzero_si512();
-          if (i + 5 < rows) {
-            row5_r = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
-                                             (__mmask8)simdgen_lanes_below(cols - j, 8),
-                                             input + i * stride + j + 5 * stride);
-          }
-          __m512i row6_r = _mm512_setzero_si512();
-          if (i + 6 < rows) {
-            row6_r = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
-                                             (__mmask8)simdgen_lanes_below(cols - j, 8),
-                                             input + i * stride + j + 6 * stride);
-          }
-          __m512i row7_r = _mm512_setzero_si512();
-          if (i + 7 < rows) {
-            row7_r = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
-                                             (__mmask8)simdgen_lanes_below(cols - j, 8),
-                                             input + i * stride + j + 7 * stride);
-          }
-          // stage 1: interleave 64-bit lanes of row pairs (unpacklo/hi_epi64)
-          __m512i t1_0_r = _mm512_unpacklo_epi64(row0_r, row1_r);
-          __m512i t1_1_r = _mm512_unpackhi_epi64(row0_r, row1_r);
-          __m512i t1_2_r = _mm512_unpacklo_epi64(row2_r, row3_r);
-          __m512i t1_3_r = _mm512_unpackhi_epi64(row2_r, row3_r);
-          __m512i t1_4_r = _mm512_unpacklo_epi64(row4_r, row5_r);
-          __m512i t1_5_r = _mm512_unpackhi_epi64(row4_r, row5_r);
-          __m512i t1_6_r = _mm512_unpacklo_epi64(row6_r, row7_r);
-          __m512i t1_7_r = _mm512_unpackhi_epi64(row6_r, row7_r);
-          // stage 2: gather 128-bit blocks (shuffle_i32x4 0x88 / 0xDD)
-          __m512i t2_0_r = _mm512_shuffle_i32x4(t1_0_r, t1_2_r, 0x88);
-          __m512i t2_2_r = _mm512_shuffle_i32x4(t1_0_r, t1_2_r, 0xDD);
-          __m512i t2_1_r = _mm512_shuffle_i32x4(t1_1_r, t1_3_r, 0x88);
-          __m512i t2_3_r = _mm512_shuffle_i32x4(t1_1_r, t1_3_r, 0xDD);
-          __m512i t2_4_r = _mm512_shuffle_i32x4(t1_4_r, t1_6_r, 0x88);
-          __m512i t2_6_r = _mm512_shuffle_i32x4(t1_4_r, t1_6_r, 0xDD);
-          __m512i t2_5_r = _mm512_shuffle_i32x4(t1_5_r, t1_7_r, 0x88);
-          __m512i t2_7_r = _mm512_shuffle_i32x4(t1_5_r, t1_7_r, 0xDD);
-          // stage 3: gather 256-bit halves (shuffle_i32x4 0x88 / 0xDD)
-          __m512i col0_r = _mm512_shuffle_i32x4(t2_0_r, t2_4_r, 0x88);
-          __m512i col4_r = _mm512_shuffle_i32x4(t2_0_r, t2_4_r, 0xDD);
-          __m512i col1_r = _mm512_shuffle_i32x4(t2_1_r, t2_5_r, 0x88);
-          __m512i col5_r = _mm512_shuffle_i32x4(t2_1_r, t2_5_r, 0xDD);
-          __m512i col2_r = _mm512_shuffle_i32x4(t2_2_r, t2_6_r, 0x88);
-          __m512i col6_r = _mm512_shuffle_i32x4(t2_2_r, t2_6_r, 0xDD);
-          __m512i col3_r = _mm512_shuffle_i32x4(t2_3_r, t2_7_r, 0x88);
-          __m512i col7_r = _mm512_shuffle_i32x4(t2_3_r, t2_7_r, 0xDD);
-          if (j < cols) {
-            _mm512_mask_storeu_epi64(output + i + j * rows,
-                                     (__mmask8)simdgen_lanes_below(rows - i, 8), col0_r);
-          }
-          if (j + 1 < cols) {
-            _mm512_mask_storeu_epi64(output + i + j * rows + rows,
-                                     (__mmask8)simdgen_lanes_below(rows - i, 8), col1_r);
-          }
-          if (j + 2 < cols) {
-            _mm512_mask_storeu_epi64(output + i + j * rows + 2 * rows,
-                                     (__mmask8)simdgen_lanes_below(rows - i, 8), col2_r);
-          }
-          if (j + 3 < cols) {
-            _mm512_mask_storeu_epi64(output + i + j * rows + 3 * rows,
-                                     (__mmask8)simdgen_lanes_below(rows - i, 8), col3_r);
-          }
-          if (j + 4 < cols) {
-            _mm512_mask_storeu_epi64(output + i + j * rows + 4 * rows,
-                                     (__mmask8)simdgen_lanes_below(rows - i, 8), col4_r);
-          }
-          if (j + 5 < cols) {
-            _mm512_mask_storeu_epi64(output + i + j * rows + 5 * rows,
-                                     (__mmask8)simdgen_lanes_below(rows - i, 8), col5_r);
-          }
-          if (j + 6 < cols) {
-            _mm512_mask_storeu_epi64(output + i + j * rows + 6 * rows,
-                                     (__mmask8)simdgen_lanes_below(rows - i, 8), col6_r);
-          }
-          if (j + 7 < cols) {
-            _mm512_mask_storeu_epi64(output + i + j * rows + 7 * rows,
-                                     (__mmask8)simdgen_lanes_below(rows - i, 8), col7_r);
-          }
+        // the rest: one partial vector
+        if (k < cols) {
+          __m512i v_tail = _mm512_mask_loadu_epi64(
+              _mm512_setzero_si512(), (__mmask8)_bzhi_u32(~0u, (unsigned)(cols - k)), input + k);
+          _mm512_mask_storeu_epi64(output + k, (__mmask8)_bzhi_u32(~0u, (unsigned)(cols - k)),
+                                   v_tail);
         }
       }
-      // the last columns of the matrix: partial tiles
-      if (j < j_end) {
-        // partial tiles down the column
-        int64_t i = ib;
-        for (; i < i_end; i += 8) {
-          __m512i row0_c = _mm512_setzero_si512();
-          if (i < rows) {
-            row0_c = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
-                                             (__mmask8)simdgen_lanes_below(cols - j, 8),
-                                             input + i * stride + j);
+      if (rows != 1) {
+        int64_t i0 = 0;
+        // strided output: one element at a time
+        int64_t c = 0;
+        for (; c < cols; ++c) {
+          uint64_t x = input[c + i0 * stride];
+          output[c * rows + i0] = x;
+        }
+      }
+    }
+    if (rows != 1) {
+      // row blocks of 64 x 64 elements (cache blocking)
+      int64_t ib = 0;
+      for (; ib < rows; ib += 64) {
+        int64_t i_end = ib + 64 < rows ? ib + 64 : rows;
+        // column blocks
+        int64_t jb = 0;
+        for (; jb < cols; jb += 64) {
+          int64_t j_end = jb + 64 < cols ? jb + 64 : cols;
+          int64_t j = jb;
+          // tile columns of the block
+          for (; j + 8 <= j_end; j += 8) {
+            int64_t i = ib;
+            // whole tiles down the column
+            for (; i + 8 <= i_end; i += 8) {
+              int64_t in_step = simdgen_opaque(stride);
+              int64_t out_step = simdgen_opaque(rows);
+              __m512i row0 = _mm512_loadu_si512((const void*)(input + i * in_step + j));
+              __m512i row1 = _mm512_loadu_si512((const void*)(input + i * in_step + in_step + j));
+              __m512i row2 =
+                  _mm512_loadu_si512((const void*)(input + i * in_step + 2 * in_step + j));
+              __m512i row3 =
+                  _mm512_loadu_si512((const void*)(input + i * in_step + 3 * in_step + j));
+              __m512i row4 =
+                  _mm512_loadu_si512((const void*)(input + i * in_step + 4 * in_step + j));
+              __m512i row5 =
+                  _mm512_loadu_si512((const void*)(input + i * in_step + 5 * in_step + j));
+              __m512i row6 =
+                  _mm512_loadu_si512((const void*)(input + i * in_step + 6 * in_step + j));
+              __m512i row7 =
+                  _mm512_loadu_si512((const void*)(input + i * in_step + 7 * in_step + j));
+              // stage 1: interleave 64-bit lanes of row pairs (unpacklo/hi_epi64)
+              __m512i t1_0 = _mm512_unpacklo_epi64(row0, row1);
+              __m512i t1_1 = _mm512_unpackhi_epi64(row0, row1);
+              __m512i t1_2 = _mm512_unpacklo_epi64(row2, row3);
+              __m512i t1_3 = _mm512_unpackhi_epi64(row2, row3);
+              __m512i t1_4 = _mm512_unpacklo_epi64(row4, row5);
+              __m512i t1_5 = _mm512_unpackhi_epi64(row4, row5);
+              __m512i t1_6 = _mm512_unpacklo_epi64(row6, row7);
+              __m512i t1_7 = _mm512_unpackhi_epi64(row6, row7);
+              //   t1_0: 0 8 2 10 4 12 6 14
+              //   t1_1: 1 9 3 11 5 13 7 15
+              //   t1_2: 16 24 18 26 20 28 22 30
+              //   t1_3: 17 25 19 27 21 29 23 31
+              //   t1_4: 32 40 34 42 36 44 38 46
+              //   t1_5: 33 41 35 43 37 45 39 47
+              //   t1_6: 48 56 50 58 52 60 54 62
+              //   t1_7: 49 57 51 59 53 61 55 63
+              // stage 2: gather 128-bit blocks (shuffle_i32x4 0x88 / 0xDD)
+              __m512i t2_0 = _mm512_shuffle_i32x4(t1_0, t1_2, 0x88);
+              __m512i t2_2 = _mm512_shuffle_i32x4(t1_0, t1_2, 0xDD);
+              __m512i t2_1 = _mm512_shuffle_i32x4(t1_1, t1_3, 0x88);
+              __m512i t2_3 = _mm512_shuffle_i32x4(t1_1, t1_3, 0xDD);
+              __m512i t2_4 = _mm512_shuffle_i32x4(t1_4, t1_6, 0x88);
+              __m512i t2_6 = _mm512_shuffle_i32x4(t1_4, t1_6, 0xDD);
+              __m512i t2_5 = _mm512_shuffle_i32x4(t1_5, t1_7, 0x88);
+              __m512i t2_7 = _mm512_shuffle_i32x4(t1_5, t1_7, 0xDD);
+              //   t2_0: 0 8 4 12 16 24 20 28
+              //   t2_2: 2 10 6 14 18 26 22 30
+              //   t2_1: 1 9 5 13 17 25 21 29
+              //   t2_3: 3 11 7 15 19 27 23 31
+              //   t2_4: 32 40 36 44 48 56 52 60
+              //   t2_6: 34 42 38 46 50 58 54 62
+              //   t2_5: 33 41 37 45 49 57 53 61
+              //   t2_7: 35 43 39 47 51 59 55 63
+              // stage 3: gather 256-bit halves (shuffle_i32x4 0x88 / 0xDD)
+              __m512i col0 = _mm512_shuffle_i32x4(t2_0, t2_4, 0x88);
+              __m512i col4 = _mm512_shuffle_i32x4(t2_0, t2_4, 0xDD);
+              __m512i col1 = _mm512_shuffle_i32x4(t2_1, t2_5, 0x88);
+              __m512i col5 = _mm512_shuffle_i32x4(t2_1, t2_5, 0xDD);
+              __m512i col2 = _mm512_shuffle_i32x4(t2_2, t2_6, 0x88);
+              __m512i col6 = _mm512_shuffle_i32x4(t2_2, t2_6, 0xDD);
+              __m512i col3 = _mm512_shuffle_i32x4(t2_3, t2_7, 0x88);
+              __m512i col7 = _mm512_shuffle_i32x4(t2_3, t2_7, 0xDD);
+              //   col0: 0 8 16 24 32 40 48 56
+              //   col4: 4 12 20 28 36 44 52 60
+              //   col1: 1 9 17 25 33 41 49 57
+              //   col5: 5 13 21 29 37 45 53 61
+              //   col2: 2 10 18 26 34 42 50 58
+              //   col6: 6 14 22 30 38 46 54 62
+              //   col3: 3 11 19 27 35 43 51 59
+              //   col7: 7 15 23 31 39 47 55 63
+              _mm512_storeu_si512((void*)(output + i + j * out_step), col0);
+              _mm512_storeu_si512((void*)(output + i + j * out_step + out_step), col1);
+              _mm512_storeu_si512((void*)(output + i + j * out_step + 2 * out_step), col2);
+              _mm512_storeu_si512((void*)(output + i + j * out_step + 3 * out_step), col3);
+              _mm512_storeu_si512((void*)(output + i + j * out_step + 4 * out_step), col4);
+              _mm512_storeu_si512((void*)(output + i + j * out_step + 5 * out_step), col5);
+              _mm512_storeu_si512((void*)(output + i + j * out_step + 6 * out_step), col6);
+              _mm512_storeu_si512((void*)(output + i + j * out_step + 7 * out_step), col7);
+            }
+            // the last rows of the matrix: a partial tile
+            if (i < i_end) {
+              __m512i row0_r = _mm512_setzero_si512();
+              if (i < rows) {
+                row0_r = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
+                                                 (__mmask8)simdgen_lanes_below(cols - j, 8),
+                                                 input + i * stride + j);
+              }
+              __m512i row1_r = _mm512_setzero_si512();
+              if (i + 1 < rows) {
+                row1_r = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
+                                                 (__mmask8)simdgen_lanes_below(cols - j, 8),
+                                                 input + i * stride + j + stride);
+              }
+              __m512i row2_r = _mm512_setzero_si512();
+              if (i + 2 < rows) {
+                row2_r = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
+                                                 (__mmask8)simdgen_lanes_below(cols - j, 8),
+                                                 input + i * stride + j + 2 * stride);
+              }
+              __m512i row3_r = _mm512_setzero_si512();
+              if (i + 3 < rows) {
+                row3_r = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
+                                                 (__mmask8)simdgen_lanes_below(cols - j, 8),
+                                                 input + i * stride + j + 3 * stride);
+              }
+              __m512i row4_r = _mm512_setzero_si512();
+              if (i + 4 < rows) {
+                row4_r = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
+                                                 (__mmask8)simdgen_lanes_below(cols - j, 8),
+                                                 input + i * stride + j + 4 * stride);
+              }
+              __m512i row5_r = _mm512_setzero_si512();
+              if (i + 5 < rows) {
+                row5_r = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
+                                                 (__mmask8)simdgen_lanes_below(cols - j, 8),
+                                                 input + i * stride + j + 5 * stride);
+              }
+              __m512i row6_r = _mm512_setzero_si512();
+              if (i + 6 < rows) {
+                row6_r = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
+                                                 (__mmask8)simdgen_lanes_below(cols - j, 8),
+                                                 input + i * stride + j + 6 * stride);
+              }
+              __m512i row7_r = _mm512_setzero_si512();
+              if (i + 7 < rows) {
+                row7_r = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
+                                                 (__mmask8)simdgen_lanes_below(cols - j, 8),
+                                                 input + i * stride + j + 7 * stride);
+              }
+              // stage 1: interleave 64-bit lanes of row pairs (unpacklo/hi_epi64)
+              __m512i t1_0_r = _mm512_unpacklo_epi64(row0_r, row1_r);
+              __m512i t1_1_r = _mm512_unpackhi_epi64(row0_r, row1_r);
+              __m512i t1_2_r = _mm512_unpacklo_epi64(row2_r, row3_r);
+              __m512i t1_3_r = _mm512_unpackhi_epi64(row2_r, row3_r);
+              __m512i t1_4_r = _mm512_unpacklo_epi64(row4_r, row5_r);
+              __m512i t1_5_r = _mm512_unpackhi_epi64(row4_r, row5_r);
+              __m512i t1_6_r = _mm512_unpacklo_epi64(row6_r, row7_r);
+              __m512i t1_7_r = _mm512_unpackhi_epi64(row6_r, row7_r);
+              // stage 2: gather 128-bit blocks (shuffle_i32x4 0x88 / 0xDD)
+              __m512i t2_0_r = _mm512_shuffle_i32x4(t1_0_r, t1_2_r, 0x88);
+              __m512i t2_2_r = _mm512_shuffle_i32x4(t1_0_r, t1_2_r, 0xDD);
+              __m512i t2_1_r = _mm512_shuffle_i32x4(t1_1_r, t1_3_r, 0x88);
+              __m512i t2_3_r = _mm512_shuffle_i32x4(t1_1_r, t1_3_r, 0xDD);
+              __m512i t2_4_r = _mm512_shuffle_i32x4(t1_4_r, t1_6_r, 0x88);
+              __m512i t2_6_r = _mm512_shuffle_i32x4(t1_4_r, t1_6_r, 0xDD);
+              __m512i t2_5_r = _mm512_shuffle_i32x4(t1_5_r, t1_7_r, 0x88);
+              __m512i t2_7_r = _mm512_shuffle_i32x4(t1_5_r, t1_7_r, 0xDD);
+              // stage 3: gather 256-bit halves (shuffle_i32x4 0x88 / 0xDD)
+              __m512i col0_r = _mm512_shuffle_i32x4(t2_0_r, t2_4_r, 0x88);
+              __m512i col4_r = _mm512_shuffle_i32x4(t2_0_r, t2_4_r, 0xDD);
+              __m512i col1_r = _mm512_shuffle_i32x4(t2_1_r, t2_5_r, 0x88);
+              __m512i col5_r = _mm512_shuffle_i32x4(t2_1_r, t2_5_r, 0xDD);
+              __m512i col2_r = _mm512_shuffle_i32x4(t2_2_r, t2_6_r, 0x88);
+              __m512i col6_r = _mm512_shuffle_i32x4(t2_2_r, t2_6_r, 0xDD);
+              __m512i col3_r = _mm512_shuffle_i32x4(t2_3_r, t2_7_r, 0x88);
+              __m512i col7_r = _mm512_shuffle_i32x4(t2_3_r, t2_7_r, 0xDD);
+              if (j < cols) {
+                _mm512_mask_storeu_epi64(output + i + j * rows,
+                                         (__mmask8)simdgen_lanes_below(rows - i, 8), col0_r);
+              }
+              if (j + 1 < cols) {
+                _mm512_mask_storeu_epi64(output + i + j * rows + rows,
+                                         (__mmask8)simdgen_lanes_below(rows - i, 8), col1_r);
+              }
+              if (j + 2 < cols) {
+                _mm512_mask_storeu_epi64(output + i + j * rows + 2 * rows,
+                                         (__mmask8)simdgen_lanes_below(rows - i, 8), col2_r);
+              }
+              if (j + 3 < cols) {
+                _mm512_mask_storeu_epi64(output + i + j * rows + 3 * rows,
+                                         (__mmask8)simdgen_lanes_below(rows - i, 8), col3_r);
+              }
+              if (j + 4 < cols) {
+                _mm512_mask_storeu_epi64(output + i + j * rows + 4 * rows,
+                                         (__mmask8)simdgen_lanes_below(rows - i, 8), col4_r);
+              }
+              if (j + 5 < cols) {
+                _mm512_mask_storeu_epi64(output + i + j * rows + 5 * rows,
+                                         (__mmask8)simdgen_lanes_below(rows - i, 8), col5_r);
+              }
+              if (j + 6 < cols) {
+                _mm512_mask_storeu_epi64(output + i + j * rows + 6 * rows,
+                                         (__mmask8)simdgen_lanes_below(rows - i, 8), col6_r);
+              }
+              if (j + 7 < cols) {
+                _mm512_mask_storeu_epi64(output + i + j * rows + 7 * rows,
+                                         (__mmask8)simdgen_lanes_below(rows - i, 8), col7_r);
+              }
+            }
           }
-          __m512i row1_c = _mm512_setzero_si512();
-          if (i + 1 < rows) {
-            row1_c = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
-                                             (__mmask8)simdgen_lanes_below(cols - j, 8),
-                                             input + i * stride + j + stride);
-          }
-          __m512i row2_c = _mm512_setzero_si512();
-          if (i + 2 < rows) {
-            row2_c = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
-                                             (__mmask8)simdgen_lanes_below(cols - j, 8),
-                                             input + i * stride + j + 2 * stride);
-          }
-          __m512i row3_c = _mm512_setzero_si512();
-          if (i + 3 < rows) {
-            row3_c = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
-                                             (__mmask8)simdgen_lanes_below(cols - j, 8),
-                                             input + i * stride + j + 3 * stride);
-          }
-          __m512i row4_c = _mm512_setzero_si512();
-          if (i + 4 < rows) {
-            row4_c = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
-                                             (__mmask8)simdgen_lanes_below(cols - j, 8),
-                                             input + i * stride + j + 4 * stride);
-          }
-          __m512i row5_c = _mm512_setzero_si512();
-          if (i + 5 < rows) {
-            row5_c = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
-                                             (__mmask8)simdgen_lanes_below(cols - j, 8),
-                                             input + i * stride + j + 5 * stride);
-          }
-          __m512i row6_c = _mm512_setzero_si512();
-          if (i + 6 < rows) {
-            row6_c = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
-                                             (__mmask8)simdgen_lanes_below(cols - j, 8),
-                                             input + i * stride + j + 6 * stride);
-          }
-          __m512i row7_c = _mm512_setzero_si512();
-          if (i + 7 < rows) {
-            row7_c = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
-                                             (__mmask8)simdgen_lanes_below(cols - j, 8),
-                                             input + i * stride + j + 7 * stride);
-          }
-          // stage 1: interleave 64-bit lanes of row pairs (unpacklo/hi_epi64)
-          __m512i t1_0_c = _mm512_unpacklo_epi64(row0_c, row1_c);
-          __m512i t1_1_c = _mm512_unpackhi_epi64(row0_c, row1_c);
-          __m512i t1_2_c = _mm512_unpacklo_epi64(row2_c, row3_c);
-          __m512i t1_3_c = _mm512_unpackhi_epi64(row2_c, row3_c);
-          __m512i t1_4_c = _mm512_unpacklo_epi64(row4_c, row5_c);
-          __m512i t1_5_c = _mm512_unpackhi_epi64(row4_c, row5_c);
-          __m512i t1_6_c = _mm512_unpacklo_epi64(row6_c, row7_c);
-          __m512i t1_7_c = _mm512_unpackhi_epi64(row6_c, row7_c);
-          // stage 2: gather 128-bit blocks (shuffle_i32x4 0x88 / 0xDD)
-          __m512i t2_0_c = _mm512_shuffle_i32x4(t1_0_c, t1_2_c, 0x88);
-          __m512i t2_2_c = _mm512_shuffle_i32x4(t1_0_c, t1_2_c, 0xDD);
-          __m512i t2_1_c = _mm512_shuffle_i32x4(t1_1_c, t1_3_c, 0x88);
-          __m512i t2_3_c = _mm512_shuffle_i32x4(t1_1_c, t1_3_c, 0xDD);
-          __m512i t2_4_c = _mm512_shuffle_i32x4(t1_4_c, t1_6_c, 0x88);
-          __m512i t2_6_c = _mm512_shuffle_i32x4(t1_4_c, t1_6_c, 0xDD);
-          __m512i t2_5_c = _mm512_shuffle_i32x4(t1_5_c, t1_7_c, 0x88);
-          __m512i t2_7_c = _mm512_shuffle_i32x4(t1_5_c, t1_7_c, 0xDD);
-          // stage 3: gather 256-bit halves (shuffle_i32x4 0x88 / 0xDD)
-          __m512i col0_c = _mm512_shuffle_i32x4(t2_0_c, t2_4_c, 0x88);
-          __m512i col4_c = _mm512_shuffle_i32x4(t2_0_c, t2_4_c, 0xDD);
-          __m512i col1_c = _mm512_shuffle_i32x4(t2_1_c, t2_5_c, 0x88);
-          __m512i col5_c = _mm512_shuffle_i32x4(t2_1_c, t2_5_c, 0xDD);
-          __m512i col2_c = _mm512_shuffle_i32x4(t2_2_c, t2_6_c, 0x88);
-          __m512i col6_c = _mm512_shuffle_i32x4(t2_2_c, t2_6_c, 0xDD);
-          __m512i col3_c = _mm512_shuffle_i32x4(t2_3_c, t2_7_c, 0x88);
-          __m512i col7_c = _mm512_shuffle_i32x4(t2_3_c, t2_7_c, 0xDD);
-          if (j < cols) {
-            _mm512_mask_storeu_epi64(output + i + j * rows,
-                                     (__mmask8)simdgen_lanes_below(rows - i, 8), col0_c);
-          }
-          if (j + 1 < cols) {
-            _mm512_mask_storeu_epi64(output + i + j * rows + rows,
-                                     (__mmask8)simdgen_lanes_below(rows - i, 8), col1_c);
-          }
-          if (j + 2 < cols) {
-            _mm512_mask_storeu_epi64(output + i + j * rows + 2 * rows,
-                                     (__mmask8)simdgen_lanes_below(rows - i, 8), col2_c);
-          }
-          if (j + 3 < cols) {
-            _mm512_mask_storeu_epi64(output + i + j * rows + 3 * rows,
-                                     (__mmask8)simdgen_lanes_below(rows - i, 8), col3_c);
-          }
-          if (j + 4 < cols) {
-            _mm512_mask_storeu_epi64(output + i + j * rows + 4 * rows,
-                                     (__mmask8)simdgen_lanes_below(rows - i, 8), col4_c);
-          }
-          if (j + 5 < cols) {
-            _mm512_mask_storeu_epi64(output + i + j * rows + 5 * rows,
-                                     (__mmask8)simdgen_lanes_below(rows - i, 8), col5_c);
-          }
-          if (j + 6 < cols) {
-            _mm512_mask_storeu_epi64(output + i + j * rows + 6 * rows,
-                                     (__mmask8)simdgen_lanes_below(rows - i, 8), col6_c);
-          }
-          if (j + 7 < cols) {
-            _mm512_mask_storeu_epi64(output + i + j * rows + 7 * rows,
-                                     (__mmask8)simdgen_lanes_below(rows - i, 8), col7_c);
+          // the last columns of the matrix: partial tiles
+          if (j < j_end) {
+            // partial tiles down the column
+            int64_t i = ib;
+            for (; i < i_end; i += 8) {
+              __m512i row0_c = _mm512_setzero_si512();
+              if (i < rows) {
+                row0_c = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
+                                                 (__mmask8)simdgen_lanes_below(cols - j, 8),
+                                                 input + i * stride + j);
+              }
+              __m512i row1_c = _mm512_setzero_si512();
+              if (i + 1 < rows) {
+                row1_c = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
+                                                 (__mmask8)simdgen_lanes_below(cols - j, 8),
+                                                 input + i * stride + j + stride);
+              }
+              __m512i row2_c = _mm512_setzero_si512();
+              if (i + 2 < rows) {
+                row2_c = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
+                                                 (__mmask8)simdgen_lanes_below(cols - j, 8),
+                                                 input + i * stride + j + 2 * stride);
+              }
+              __m512i row3_c = _mm512_setzero_si512();
+              if (i + 3 < rows) {
+                row3_c = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
+                                                 (__mmask8)simdgen_lanes_below(cols - j, 8),
+                                                 input + i * stride + j + 3 * stride);
+              }
+              __m512i row4_c = _mm512_setzero_si512();
+              if (i + 4 < rows) {
+                row4_c = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
+                                                 (__mmask8)simdgen_lanes_below(cols - j, 8),
+                                                 input + i * stride + j + 4 * stride);
+              }
+              __m512i row5_c = _mm512_setzero_si512();
+              if (i + 5 < rows) {
+                row5_c = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
+                                                 (__mmask8)simdgen_lanes_below(cols - j, 8),
+                                                 input + i * stride + j + 5 * stride);
+              }
+              __m512i row6_c = _mm512_setzero_si512();
+              if (i + 6 < rows) {
+                row6_c = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
+                                                 (__mmask8)simdgen_lanes_below(cols - j, 8),
+                                                 input + i * stride + j + 6 * stride);
+              }
+              __m512i row7_c = _mm512_setzero_si512();
+              if (i + 7 < rows) {
+                row7_c = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
+                                                 (__mmask8)simdgen_lanes_below(cols - j, 8),
+                                                 input + i * stride + j + 7 * stride);
+              }
+              // stage 1: interleave 64-bit lanes of row pairs (unpacklo/hi_epi64)
+              __m512i t1_0_c = _mm512_unpacklo_epi64(row0_c, row1_c);
+              __m512i t1_1_c = _mm512_unpackhi_epi64(row0_c, row1_c);
+              __m512i t1_2_c = _mm512_unpacklo_epi64(row2_c, row3_c);
+              __m512i t1_3_c = _mm512_unpackhi_epi64(row2_c, row3_c);
+              __m512i t1_4_c = _mm512_unpacklo_epi64(row4_c, row5_c);
+              __m512i t1_5_c = _mm512_unpackhi_epi64(row4_c, row5_c);
+              __m512i t1_6_c = _mm512_unpacklo_epi64(row6_c, row7_c);
+              __m512i t1_7_c = _mm512_unpackhi_epi64(row6_c, row7_c);
+              // stage 2: gather 128-bit blocks (shuffle_i32x4 0x88 / 0xDD)
+              __m512i t2_0_c = _mm512_shuffle_i32x4(t1_0_c, t1_2_c, 0x88);
+              __m512i t2_2_c = _mm512_shuffle_i32x4(t1_0_c, t1_2_c, 0xDD);
+              __m512i t2_1_c = _mm512_shuffle_i32x4(t1_1_c, t1_3_c, 0x88);
+              __m512i t2_3_c = _mm512_shuffle_i32x4(t1_1_c, t1_3_c, 0xDD);
+              __m512i t2_4_c = _mm512_shuffle_i32x4(t1_4_c, t1_6_c, 0x88);
+              __m512i t2_6_c = _mm512_shuffle_i32x4(t1_4_c, t1_6_c, 0xDD);
+              __m512i t2_5_c = _mm512_shuffle_i32x4(t1_5_c, t1_7_c, 0x88);
+              __m512i t2_7_c = _mm512_shuffle_i32x4(t1_5_c, t1_7_c, 0xDD);
+              // stage 3: gather 256-bit halves (shuffle_i32x4 0x88 / 0xDD)
+              __m512i col0_c = _mm512_shuffle_i32x4(t2_0_c, t2_4_c, 0x88);
+              __m512i col4_c = _mm512_shuffle_i32x4(t2_0_c, t2_4_c, 0xDD);
+              __m512i col1_c = _mm512_shuffle_i32x4(t2_1_c, t2_5_c, 0x88);
+              __m512i col5_c = _mm512_shuffle_i32x4(t2_1_c, t2_5_c, 0xDD);
+              __m512i col2_c = _mm512_shuffle_i32x4(t2_2_c, t2_6_c, 0x88);
+              __m512i col6_c = _mm512_shuffle_i32x4(t2_2_c, t2_6_c, 0xDD);
+              __m512i col3_c = _mm512_shuffle_i32x4(t2_3_c, t2_7_c, 0x88);
+              __m512i col7_c = _mm512_shuffle_i32x4(t2_3_c, t2_7_c, 0xDD);
+              if (j < cols) {
+                _mm512_mask_storeu_epi64(output + i + j * rows,
+                                         (__mmask8)simdgen_lanes_below(rows - i, 8), col0_c);
+              }
+              if (j + 1 < cols) {
+                _mm512_mask_storeu_epi64(output + i + j * rows + rows,
+                                         (__mmask8)simdgen_lanes_below(rows - i, 8), col1_c);
+              }
+              if (j + 2 < cols) {
+                _mm512_mask_storeu_epi64(output + i + j * rows + 2 * rows,
+                                         (__mmask8)simdgen_lanes_below(rows - i, 8), col2_c);
+              }
+              if (j + 3 < cols) {
+                _mm512_mask_storeu_epi64(output + i + j * rows + 3 * rows,
+                                         (__mmask8)simdgen_lanes_below(rows - i, 8), col3_c);
+              }
+              if (j + 4 < cols) {
+                _mm512_mask_storeu_epi64(output + i + j * rows + 4 * rows,
+                                         (__mmask8)simdgen_lanes_below(rows - i, 8), col4_c);
+              }
+              if (j + 5 < cols) {
+                _mm512_mask_storeu_epi64(output + i + j * rows + 5 * rows,
+                                         (__mmask8)simdgen_lanes_below(rows - i, 8), col5_c);
+              }
+              if (j + 6 < cols) {
+                _mm512_mask_storeu_epi64(output + i + j * rows + 6 * rows,
+                                         (__mmask8)simdgen_lanes_below(rows - i, 8), col6_c);
+              }
+              if (j + 7 < cols) {
+                _mm512_mask_storeu_epi64(output + i + j * rows + 7 * rows,
+                                         (__mmask8)simdgen_lanes_below(rows - i, 8), col7_c);
+              }
+            }
           }
         }
       }
@@ -502,235 +607,331 @@ __attribute__((target("+sve"))) void transpose_u64_sve(const uint64_t* input, in
 
 // ---- avx2 (256-bit vectors)
 // tiles of 4 x 4 through a 8-shuffle network, in blocks of 8 x 8 tiles; edge tiles run the same network on masked rows and columns
+// a matrix of one row or one column is copied by vector loops (gathered when its elements are strided)
+// uses strided lanes: scalar loads inserted into 128-bit quarters
 // uses vpmaskmov/vmaskmov masked loads for 32/64-bit tails
 
 #if defined(__x86_64__)
 __attribute__((target("avx2"))) void transpose_u64_avx2(const uint64_t* input, int64_t rows,
                                                         int64_t cols, int64_t stride,
                                                         uint64_t* output) {
-  // row blocks of 32 x 32 elements (cache blocking)
-  int64_t ib = 0;
-  for (; ib < rows; ib += 32) {
-    int64_t i_end = ib + 32 < rows ? ib + 32 : rows;
-    // column blocks
-    int64_t jb = 0;
-    for (; jb < cols; jb += 32) {
-      int64_t j_end = jb + 32 < cols ? jb + 32 : cols;
-      int64_t j = jb;
-      // tile columns of the block
-      for (; j + 4 <= j_end; j += 4) {
-        int64_t i = ib;
-        // whole tiles down the column
-        for (; i + 4 <= i_end; i += 4) {
-          int64_t in_step = simdgen_opaque(stride);
-          int64_t out_step = simdgen_opaque(rows);
-          __m256i row0 = _mm256_loadu_si256((const __m256i*)(input + i * in_step + j));
-          __m256i row1 = _mm256_loadu_si256((const __m256i*)(input + i * in_step + in_step + j));
-          __m256i row2 =
-              _mm256_loadu_si256((const __m256i*)(input + i * in_step + 2 * in_step + j));
-          __m256i row3 =
-              _mm256_loadu_si256((const __m256i*)(input + i * in_step + 3 * in_step + j));
-          // stage 1: interleave 64-bit lanes of row pairs (unpacklo/hi_epi64)
-          __m256i t1_0 = _mm256_unpacklo_epi64(row0, row1);
-          __m256i t1_1 = _mm256_unpackhi_epi64(row0, row1);
-          __m256i t1_2 = _mm256_unpacklo_epi64(row2, row3);
-          __m256i t1_3 = _mm256_unpackhi_epi64(row2, row3);
-          //   t1_0: 0 4 2 6
-          //   t1_1: 1 5 3 7
-          //   t1_2: 8 12 10 14
-          //   t1_3: 9 13 11 15
-          // stage 2: join 128-bit halves (permute2x128 0x20 / 0x31)
-          __m256i col0 = _mm256_permute2x128_si256(t1_0, t1_2, 0x20);
-          __m256i col2 = _mm256_permute2x128_si256(t1_0, t1_2, 0x31);
-          __m256i col1 = _mm256_permute2x128_si256(t1_1, t1_3, 0x20);
-          __m256i col3 = _mm256_permute2x128_si256(t1_1, t1_3, 0x31);
-          //   col0: 0 4 8 12
-          //   col2: 2 6 10 14
-          //   col1: 1 5 9 13
-          //   col3: 3 7 11 15
-          _mm256_storeu_si256((__m256i*)(output + i + j * out_step), col0);
-          _mm256_storeu_si256((__m256i*)(output + i + j * out_step + out_step), col1);
-          _mm256_storeu_si256((__m256i*)(output + i + j * out_step + 2 * out_step), col2);
-          _mm256_storeu_si256((__m256i*)(output + i + j * out_step + 3 * out_step), col3);
+  // one column
+  if (cols == 1) {
+    // contiguous: a copy
+    if (stride == 1) {
+      // whole vectors
+      int64_t k = 0;
+      for (; k + 4 <= rows; k += 4) {
+        _mm256_storeu_si256((__m256i*)(output + k),
+                            _mm256_loadu_si256((const __m256i*)(input + k)));
+      }
+      // the rest: one partial vector
+      if (k < rows) {
+        const __m256i v_tail_active = _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(rows - k)),
+                                                         _mm256_setr_epi64x(0, 1, 2, 3));
+        __m256i v_tail = _mm256_blendv_epi8(
+            _mm256_setzero_si256(),
+            _mm256_maskload_epi64((const long long*)(input + k), v_tail_active), v_tail_active);
+        _mm256_maskstore_epi64((long long*)(output + k),
+                               _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(rows - k)),
+                                                  _mm256_setr_epi64x(0, 1, 2, 3)),
+                               v_tail);
+      }
+    }
+    // strided: gathered
+    if (stride != 1) {
+      // whole vectors
+      int64_t k = 0;
+      for (; k + 4 <= rows; k += 4) {
+        const uint64_t* v_at = input + k * stride;
+        const __m128i v_q0 = _mm_set_epi64x((long long)v_at[stride], (long long)v_at[0]);
+        const __m128i v_q1 =
+            _mm_set_epi64x((long long)v_at[3 * stride], (long long)v_at[2 * stride]);
+        __m256i v = _mm256_set_m128i(v_q1, v_q0);
+        _mm256_storeu_si256((__m256i*)(output + k), v);
+      }
+      // the rest: one partial vector
+      if (k < rows) {
+        const uint64_t* v_tail_at = input + k * stride;
+        __m128i v_tail_q0 = _mm_setzero_si128();
+        if (0 < rows - k) v_tail_q0 = _mm_insert_epi64(v_tail_q0, (long long)v_tail_at[0], 0);
+        if (1 < rows - k) v_tail_q0 = _mm_insert_epi64(v_tail_q0, (long long)v_tail_at[stride], 1);
+        __m128i v_tail_q1 = _mm_setzero_si128();
+        if (2 < rows - k)
+          v_tail_q1 = _mm_insert_epi64(v_tail_q1, (long long)v_tail_at[2 * stride], 0);
+        if (3 < rows - k)
+          v_tail_q1 = _mm_insert_epi64(v_tail_q1, (long long)v_tail_at[3 * stride], 1);
+        __m256i v_tail = _mm256_set_m128i(v_tail_q1, v_tail_q0);
+        _mm256_maskstore_epi64((long long*)(output + k),
+                               _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(rows - k)),
+                                                  _mm256_setr_epi64x(0, 1, 2, 3)),
+                               v_tail);
+      }
+    }
+  }
+  if (cols != 1) {
+    // one row
+    if (rows == 1) {
+      // contiguous: a copy
+      if (rows == 1) {
+        // whole vectors
+        int64_t k = 0;
+        for (; k + 4 <= cols; k += 4) {
+          _mm256_storeu_si256((__m256i*)(output + k),
+                              _mm256_loadu_si256((const __m256i*)(input + k)));
         }
-        // the last rows of the matrix: a partial tile
-        if (i < i_end) {
-          __m256i row0_r = _mm256_setzero_si256();
-          if (i < rows) {
-            const __m256i row0_r_active = _mm256_cmpgt_epi64(
-                _mm256_set1_epi64x((long long)(simdgen_clamp_lanes(cols - j, 4))),
-                _mm256_setr_epi64x(0, 1, 2, 3));
-            row0_r = _mm256_blendv_epi8(
-                _mm256_setzero_si256(),
-                _mm256_maskload_epi64((const long long*)(input + i * stride + j), row0_r_active),
-                row0_r_active);
-          }
-          __m256i row1_r = _mm256_setzero_si256();
-          if (i + 1 < rows) {
-            const __m256i row1_r_active = _mm256_cmpgt_epi64(
-                _mm256_set1_epi64x((long long)(simdgen_clamp_lanes(cols - j, 4))),
-                _mm256_setr_epi64x(0, 1, 2, 3));
-            row1_r = _mm256_blendv_epi8(
-                _mm256_setzero_si256(),
-                _mm256_maskload_epi64((const long long*)(input + i * stride + j + stride),
-                                      row1_r_active),
-                row1_r_active);
-          }
-          __m256i row2_r = _mm256_setzero_si256();
-          if (i + 2 < rows) {
-            const __m256i row2_r_active = _mm256_cmpgt_epi64(
-                _mm256_set1_epi64x((long long)(simdgen_clamp_lanes(cols - j, 4))),
-                _mm256_setr_epi64x(0, 1, 2, 3));
-            row2_r = _mm256_blendv_epi8(
-                _mm256_setzero_si256(),
-                _mm256_maskload_epi64((const long long*)(input + i * stride + j + 2 * stride),
-                                      row2_r_active),
-                row2_r_active);
-          }
-          __m256i row3_r = _mm256_setzero_si256();
-          if (i + 3 < rows) {
-            const __m256i row3_r_active = _mm256_cmpgt_epi64(
-                _mm256_set1_epi64x((long long)(simdgen_clamp_lanes(cols - j, 4))),
-                _mm256_setr_epi64x(0, 1, 2, 3));
-            row3_r = _mm256_blendv_epi8(
-                _mm256_setzero_si256(),
-                _mm256_maskload_epi64((const long long*)(input + i * stride + j + 3 * stride),
-                                      row3_r_active),
-                row3_r_active);
-          }
-          // stage 1: interleave 64-bit lanes of row pairs (unpacklo/hi_epi64)
-          __m256i t1_0_r = _mm256_unpacklo_epi64(row0_r, row1_r);
-          __m256i t1_1_r = _mm256_unpackhi_epi64(row0_r, row1_r);
-          __m256i t1_2_r = _mm256_unpacklo_epi64(row2_r, row3_r);
-          __m256i t1_3_r = _mm256_unpackhi_epi64(row2_r, row3_r);
-          // stage 2: join 128-bit halves (permute2x128 0x20 / 0x31)
-          __m256i col0_r = _mm256_permute2x128_si256(t1_0_r, t1_2_r, 0x20);
-          __m256i col2_r = _mm256_permute2x128_si256(t1_0_r, t1_2_r, 0x31);
-          __m256i col1_r = _mm256_permute2x128_si256(t1_1_r, t1_3_r, 0x20);
-          __m256i col3_r = _mm256_permute2x128_si256(t1_1_r, t1_3_r, 0x31);
-          if (j < cols) {
-            _mm256_maskstore_epi64(
-                (long long*)(output + i + j * rows),
-                _mm256_cmpgt_epi64(
-                    _mm256_set1_epi64x((long long)(simdgen_clamp_lanes(rows - i, 4))),
-                    _mm256_setr_epi64x(0, 1, 2, 3)),
-                col0_r);
-          }
-          if (j + 1 < cols) {
-            _mm256_maskstore_epi64(
-                (long long*)(output + i + j * rows + rows),
-                _mm256_cmpgt_epi64(
-                    _mm256_set1_epi64x((long long)(simdgen_clamp_lanes(rows - i, 4))),
-                    _mm256_setr_epi64x(0, 1, 2, 3)),
-                col1_r);
-          }
-          if (j + 2 < cols) {
-            _mm256_maskstore_epi64(
-                (long long*)(output + i + j * rows + 2 * rows),
-                _mm256_cmpgt_epi64(
-                    _mm256_set1_epi64x((long long)(simdgen_clamp_lanes(rows - i, 4))),
-                    _mm256_setr_epi64x(0, 1, 2, 3)),
-                col2_r);
-          }
-          if (j + 3 < cols) {
-            _mm256_maskstore_epi64(
-                (long long*)(output + i + j * rows + 3 * rows),
-                _mm256_cmpgt_epi64(
-                    _mm256_set1_epi64x((long long)(simdgen_clamp_lanes(rows - i, 4))),
-                    _mm256_setr_epi64x(0, 1, 2, 3)),
-                col3_r);
-          }
+        // the rest: one partial vector
+        if (k < cols) {
+          const __m256i v_tail_active = _mm256_cmpgt_epi64(
+              _mm256_set1_epi64x((long long)(cols - k)), _mm256_setr_epi64x(0, 1, 2, 3));
+          __m256i v_tail = _mm256_blendv_epi8(
+              _mm256_setzero_si256(),
+              _mm256_maskload_epi64((const long long*)(input + k), v_tail_active), v_tail_active);
+          _mm256_maskstore_epi64((long long*)(output + k),
+                                 _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(cols - k)),
+                                                    _mm256_setr_epi64x(0, 1, 2, 3)),
+                                 v_tail);
         }
       }
-      // the last columns of the matrix: partial tiles
-      if (j < j_end) {
-        // partial tiles down the column
-        int64_t i = ib;
-        for (; i < i_end; i += 4) {
-          __m256i row0_c = _mm256_setzero_si256();
-          if (i < rows) {
-            const __m256i row0_c_active = _mm256_cmpgt_epi64(
-                _mm256_set1_epi64x((long long)(simdgen_clamp_lanes(cols - j, 4))),
-                _mm256_setr_epi64x(0, 1, 2, 3));
-            row0_c = _mm256_blendv_epi8(
-                _mm256_setzero_si256(),
-                _mm256_maskload_epi64((const long long*)(input + i * stride + j), row0_c_active),
-                row0_c_active);
+      if (rows != 1) {
+        int64_t i0 = 0;
+        // strided output: one element at a time
+        int64_t c = 0;
+        for (; c < cols; ++c) {
+          uint64_t x = input[c + i0 * stride];
+          output[c * rows + i0] = x;
+        }
+      }
+    }
+    if (rows != 1) {
+      // row blocks of 32 x 32 elements (cache blocking)
+      int64_t ib = 0;
+      for (; ib < rows; ib += 32) {
+        int64_t i_end = ib + 32 < rows ? ib + 32 : rows;
+        // column blocks
+        int64_t jb = 0;
+        for (; jb < cols; jb += 32) {
+          int64_t j_end = jb + 32 < cols ? jb + 32 : cols;
+          int64_t j = jb;
+          // tile columns of the block
+          for (; j + 4 <= j_end; j += 4) {
+            int64_t i = ib;
+            // whole tiles down the column
+            for (; i + 4 <= i_end; i += 4) {
+              int64_t in_step = simdgen_opaque(stride);
+              int64_t out_step = simdgen_opaque(rows);
+              __m256i row0 = _mm256_loadu_si256((const __m256i*)(input + i * in_step + j));
+              __m256i row1 =
+                  _mm256_loadu_si256((const __m256i*)(input + i * in_step + in_step + j));
+              __m256i row2 =
+                  _mm256_loadu_si256((const __m256i*)(input + i * in_step + 2 * in_step + j));
+              __m256i row3 =
+                  _mm256_loadu_si256((const __m256i*)(input + i * in_step + 3 * in_step + j));
+              // stage 1: interleave 64-bit lanes of row pairs (unpacklo/hi_epi64)
+              __m256i t1_0 = _mm256_unpacklo_epi64(row0, row1);
+              __m256i t1_1 = _mm256_unpackhi_epi64(row0, row1);
+              __m256i t1_2 = _mm256_unpacklo_epi64(row2, row3);
+              __m256i t1_3 = _mm256_unpackhi_epi64(row2, row3);
+              //   t1_0: 0 4 2 6
+              //   t1_1: 1 5 3 7
+              //   t1_2: 8 12 10 14
+              //   t1_3: 9 13 11 15
+              // stage 2: join 128-bit halves (permute2x128 0x20 / 0x31)
+              __m256i col0 = _mm256_permute2x128_si256(t1_0, t1_2, 0x20);
+              __m256i col2 = _mm256_permute2x128_si256(t1_0, t1_2, 0x31);
+              __m256i col1 = _mm256_permute2x128_si256(t1_1, t1_3, 0x20);
+              __m256i col3 = _mm256_permute2x128_si256(t1_1, t1_3, 0x31);
+              //   col0: 0 4 8 12
+              //   col2: 2 6 10 14
+              //   col1: 1 5 9 13
+              //   col3: 3 7 11 15
+              _mm256_storeu_si256((__m256i*)(output + i + j * out_step), col0);
+              _mm256_storeu_si256((__m256i*)(output + i + j * out_step + out_step), col1);
+              _mm256_storeu_si256((__m256i*)(output + i + j * out_step + 2 * out_step), col2);
+              _mm256_storeu_si256((__m256i*)(output + i + j * out_step + 3 * out_step), col3);
+            }
+            // the last rows of the matrix: a partial tile
+            if (i < i_end) {
+              __m256i row0_r = _mm256_setzero_si256();
+              if (i < rows) {
+                const __m256i row0_r_active = _mm256_cmpgt_epi64(
+                    _mm256_set1_epi64x((long long)(simdgen_clamp_lanes(cols - j, 4))),
+                    _mm256_setr_epi64x(0, 1, 2, 3));
+                row0_r = _mm256_blendv_epi8(
+                    _mm256_setzero_si256(),
+                    _mm256_maskload_epi64((const long long*)(input + i * stride + j),
+                                          row0_r_active),
+                    row0_r_active);
+              }
+              __m256i row1_r = _mm256_setzero_si256();
+              if (i + 1 < rows) {
+                const __m256i row1_r_active = _mm256_cmpgt_epi64(
+                    _mm256_set1_epi64x((long long)(simdgen_clamp_lanes(cols - j, 4))),
+                    _mm256_setr_epi64x(0, 1, 2, 3));
+                row1_r = _mm256_blendv_epi8(
+                    _mm256_setzero_si256(),
+                    _mm256_maskload_epi64((const long long*)(input + i * stride + j + stride),
+                                          row1_r_active),
+                    row1_r_active);
+              }
+              __m256i row2_r = _mm256_setzero_si256();
+              if (i + 2 < rows) {
+                const __m256i row2_r_active = _mm256_cmpgt_epi64(
+                    _mm256_set1_epi64x((long long)(simdgen_clamp_lanes(cols - j, 4))),
+                    _mm256_setr_epi64x(0, 1, 2, 3));
+                row2_r = _mm256_blendv_epi8(
+                    _mm256_setzero_si256(),
+                    _mm256_maskload_epi64((const long long*)(input + i * stride + j + 2 * stride),
+                                          row2_r_active),
+                    row2_r_active);
+              }
+              __m256i row3_r = _mm256_setzero_si256();
+              if (i + 3 < rows) {
+                const __m256i row3_r_active = _mm256_cmpgt_epi64(
+                    _mm256_set1_epi64x((long long)(simdgen_clamp_lanes(cols - j, 4))),
+                    _mm256_setr_epi64x(0, 1, 2, 3));
+                row3_r = _mm256_blendv_epi8(
+                    _mm256_setzero_si256(),
+                    _mm256_maskload_epi64((const long long*)(input + i * stride + j + 3 * stride),
+                                          row3_r_active),
+                    row3_r_active);
+              }
+              // stage 1: interleave 64-bit lanes of row pairs (unpacklo/hi_epi64)
+              __m256i t1_0_r = _mm256_unpacklo_epi64(row0_r, row1_r);
+              __m256i t1_1_r = _mm256_unpackhi_epi64(row0_r, row1_r);
+              __m256i t1_2_r = _mm256_unpacklo_epi64(row2_r, row3_r);
+              __m256i t1_3_r = _mm256_unpackhi_epi64(row2_r, row3_r);
+              // stage 2: join 128-bit halves (permute2x128 0x20 / 0x31)
+              __m256i col0_r = _mm256_permute2x128_si256(t1_0_r, t1_2_r, 0x20);
+              __m256i col2_r = _mm256_permute2x128_si256(t1_0_r, t1_2_r, 0x31);
+              __m256i col1_r = _mm256_permute2x128_si256(t1_1_r, t1_3_r, 0x20);
+              __m256i col3_r = _mm256_permute2x128_si256(t1_1_r, t1_3_r, 0x31);
+              if (j < cols) {
+                _mm256_maskstore_epi64(
+                    (long long*)(output + i + j * rows),
+                    _mm256_cmpgt_epi64(
+                        _mm256_set1_epi64x((long long)(simdgen_clamp_lanes(rows - i, 4))),
+                        _mm256_setr_epi64x(0, 1, 2, 3)),
+                    col0_r);
+              }
+              if (j + 1 < cols) {
+                _mm256_maskstore_epi64(
+                    (long long*)(output + i + j * rows + rows),
+                    _mm256_cmpgt_epi64(
+                        _mm256_set1_epi64x((long long)(simdgen_clamp_lanes(rows - i, 4))),
+                        _mm256_setr_epi64x(0, 1, 2, 3)),
+                    col1_r);
+              }
+              if (j + 2 < cols) {
+                _mm256_maskstore_epi64(
+                    (long long*)(output + i + j * rows + 2 * rows),
+                    _mm256_cmpgt_epi64(
+                        _mm256_set1_epi64x((long long)(simdgen_clamp_lanes(rows - i, 4))),
+                        _mm256_setr_epi64x(0, 1, 2, 3)),
+                    col2_r);
+              }
+              if (j + 3 < cols) {
+                _mm256_maskstore_epi64(
+                    (long long*)(output + i + j * rows + 3 * rows),
+                    _mm256_cmpgt_epi64(
+                        _mm256_set1_epi64x((long long)(simdgen_clamp_lanes(rows - i, 4))),
+                        _mm256_setr_epi64x(0, 1, 2, 3)),
+                    col3_r);
+              }
+            }
           }
-          __m256i row1_c = _mm256_setzero_si256();
-          if (i + 1 < rows) {
-            const __m256i row1_c_active = _mm256_cmpgt_epi64(
-                _mm256_set1_epi64x((long long)(simdgen_clamp_lanes(cols - j, 4))),
-                _mm256_setr_epi64x(0, 1, 2, 3));
-            row1_c = _mm256_blendv_epi8(
-                _mm256_setzero_si256(),
-                _mm256_maskload_epi64((const long long*)(input + i * stride + j + stride),
-                                      row1_c_active),
-                row1_c_active);
-          }
-          __m256i row2_c = _mm256_setzero_si256();
-          if (i + 2 < rows) {
-            const __m256i row2_c_active = _mm256_cmpgt_epi64(
-                _mm256_set1_epi64x((long long)(simdgen_clamp_lanes(cols - j, 4))),
-                _mm256_setr_epi64x(0, 1, 2, 3));
-            row2_c = _mm256_blendv_epi8(
-                _mm256_setzero_si256(),
-                _mm256_maskload_epi64((const long long*)(input + i * stride + j + 2 * stride),
-                                      row2_c_active),
-                row2_c_active);
-          }
-          __m256i row3_c = _mm256_setzero_si256();
-          if (i + 3 < rows) {
-            const __m256i row3_c_active = _mm256_cmpgt_epi64(
-                _mm256_set1_epi64x((long long)(simdgen_clamp_lanes(cols - j, 4))),
-                _mm256_setr_epi64x(0, 1, 2, 3));
-            row3_c = _mm256_blendv_epi8(
-                _mm256_setzero_si256(),
-                _mm256_maskload_epi64((const long long*)(input + i * stride + j + 3 * stride),
-                                      row3_c_active),
-                row3_c_active);
-          }
-          // stage 1: interleave 64-bit lanes of row pairs (unpacklo/hi_epi64)
-          __m256i t1_0_c = _mm256_unpacklo_epi64(row0_c, row1_c);
-          __m256i t1_1_c = _mm256_unpackhi_epi64(row0_c, row1_c);
-          __m256i t1_2_c = _mm256_unpacklo_epi64(row2_c, row3_c);
-          __m256i t1_3_c = _mm256_unpackhi_epi64(row2_c, row3_c);
-          // stage 2: join 128-bit halves (permute2x128 0x20 / 0x31)
-          __m256i col0_c = _mm256_permute2x128_si256(t1_0_c, t1_2_c, 0x20);
-          __m256i col2_c = _mm256_permute2x128_si256(t1_0_c, t1_2_c, 0x31);
-          __m256i col1_c = _mm256_permute2x128_si256(t1_1_c, t1_3_c, 0x20);
-          __m256i col3_c = _mm256_permute2x128_si256(t1_1_c, t1_3_c, 0x31);
-          if (j < cols) {
-            _mm256_maskstore_epi64(
-                (long long*)(output + i + j * rows),
-                _mm256_cmpgt_epi64(
-                    _mm256_set1_epi64x((long long)(simdgen_clamp_lanes(rows - i, 4))),
-                    _mm256_setr_epi64x(0, 1, 2, 3)),
-                col0_c);
-          }
-          if (j + 1 < cols) {
-            _mm256_maskstore_epi64(
-                (long long*)(output + i + j * rows + rows),
-                _mm256_cmpgt_epi64(
-                    _mm256_set1_epi64x((long long)(simdgen_clamp_lanes(rows - i, 4))),
-                    _mm256_setr_epi64x(0, 1, 2, 3)),
-                col1_c);
-          }
-          if (j + 2 < cols) {
-            _mm256_maskstore_epi64(
-                (long long*)(output + i + j * rows + 2 * rows),
-                _mm256_cmpgt_epi64(
-                    _mm256_set1_epi64x((long long)(simdgen_clamp_lanes(rows - i, 4))),
-                    _mm256_setr_epi64x(0, 1, 2, 3)),
-                col2_c);
-          }
-          if (j + 3 < cols) {
-            _mm256_maskstore_epi64(
-                (long long*)(output + i + j * rows + 3 * rows),
-                _mm256_cmpgt_epi64(
-                    _mm256_set1_epi64x((long long)(simdgen_clamp_lanes(rows - i, 4))),
-                    _mm256_setr_epi64x(0, 1, 2, 3)),
-                col3_c);
+          // the last columns of the matrix: partial tiles
+          if (j < j_end) {
+            // partial tiles down the column
+            int64_t i = ib;
+            for (; i < i_end; i += 4) {
+              __m256i row0_c = _mm256_setzero_si256();
+              if (i < rows) {
+                const __m256i row0_c_active = _mm256_cmpgt_epi64(
+                    _mm256_set1_epi64x((long long)(simdgen_clamp_lanes(cols - j, 4))),
+                    _mm256_setr_epi64x(0, 1, 2, 3));
+                row0_c = _mm256_blendv_epi8(
+                    _mm256_setzero_si256(),
+                    _mm256_maskload_epi64((const long long*)(input + i * stride + j),
+                                          row0_c_active),
+                    row0_c_active);
+              }
+              __m256i row1_c = _mm256_setzero_si256();
+              if (i + 1 < rows) {
+                const __m256i row1_c_active = _mm256_cmpgt_epi64(
+                    _mm256_set1_epi64x((long long)(simdgen_clamp_lanes(cols - j, 4))),
+                    _mm256_setr_epi64x(0, 1, 2, 3));
+                row1_c = _mm256_blendv_epi8(
+                    _mm256_setzero_si256(),
+                    _mm256_maskload_epi64((const long long*)(input + i * stride + j + stride),
+                                          row1_c_active),
+                    row1_c_active);
+              }
+              __m256i row2_c = _mm256_setzero_si256();
+              if (i + 2 < rows) {
+                const __m256i row2_c_active = _mm256_cmpgt_epi64(
+                    _mm256_set1_epi64x((long long)(simdgen_clamp_lanes(cols - j, 4))),
+                    _mm256_setr_epi64x(0, 1, 2, 3));
+                row2_c = _mm256_blendv_epi8(
+                    _mm256_setzero_si256(),
+                    _mm256_maskload_epi64((const long long*)(input + i * stride + j + 2 * stride),
+                                          row2_c_active),
+                    row2_c_active);
+              }
+              __m256i row3_c = _mm256_setzero_si256();
+              if (i + 3 < rows) {
+                const __m256i row3_c_active = _mm256_cmpgt_epi64(
+                    _mm256_set1_epi64x((long long)(simdgen_clamp_lanes(cols - j, 4))),
+                    _mm256_setr_epi64x(0, 1, 2, 3));
+                row3_c = _mm256_blendv_epi8(
+                    _mm256_setzero_si256(),
+                    _mm256_maskload_epi64((const long long*)(input + i * stride + j + 3 * stride),
+                                          row3_c_active),
+                    row3_c_active);
+              }
+              // stage 1: interleave 64-bit lanes of row pairs (unpacklo/hi_epi64)
+              __m256i t1_0_c = _mm256_unpacklo_epi64(row0_c, row1_c);
+              __m256i t1_1_c = _mm256_unpackhi_epi64(row0_c, row1_c);
+              __m256i t1_2_c = _mm256_unpacklo_epi64(row2_c, row3_c);
+              __m256i t1_3_c = _mm256_unpackhi_epi64(row2_c, row3_c);
+              // stage 2: join 128-bit halves (permute2x128 0x20 / 0x31)
+              __m256i col0_c = _mm256_permute2x128_si256(t1_0_c, t1_2_c, 0x20);
+              __m256i col2_c = _mm256_permute2x128_si256(t1_0_c, t1_2_c, 0x31);
+              __m256i col1_c = _mm256_permute2x128_si256(t1_1_c, t1_3_c, 0x20);
+              __m256i col3_c = _mm256_permute2x128_si256(t1_1_c, t1_3_c, 0x31);
+              if (j < cols) {
+                _mm256_maskstore_epi64(
+                    (long long*)(output + i + j * rows),
+                    _mm256_cmpgt_epi64(
+                        _mm256_set1_epi64x((long long)(simdgen_clamp_lanes(rows - i, 4))),
+                        _mm256_setr_epi64x(0, 1, 2, 3)),
+                    col0_c);
+              }
+              if (j + 1 < cols) {
+                _mm256_maskstore_epi64(
+                    (long long*)(output + i + j * rows + rows),
+                    _mm256_cmpgt_epi64(
+                        _mm256_set1_epi64x((long long)(simdgen_clamp_lanes(rows - i, 4))),
+                        _mm256_setr_epi64x(0, 1, 2, 3)),
+                    col1_c);
+              }
+              if (j + 2 < cols) {
+                _mm256_maskstore_epi64(
+                    (long long*)(output + i + j * rows + 2 * rows),
+                    _mm256_cmpgt_epi64(
+                        _mm256_set1_epi64x((long long)(simdgen_clamp_lanes(rows - i, 4))),
+                        _mm256_setr_epi64x(0, 1, 2, 3)),
+                    col2_c);
+              }
+              if (j + 3 < cols) {
+                _mm256_maskstore_epi64(
+                    (long long*)(output + i + j * rows + 3 * rows),
+                    _mm256_cmpgt_epi64(
+                        _mm256_set1_epi64x((long long)(simdgen_clamp_lanes(rows - i, 4))),
+                        _mm256_setr_epi64x(0, 1, 2, 3)),
+                    col3_c);
+              }
+            }
           }
         }
       }
@@ -741,88 +942,153 @@ __attribute__((target("avx2"))) void transpose_u64_avx2(const uint64_t* input, i
 
 // ---- neon (128-bit vectors)
 // tiles of 2 x 2 through a 2-shuffle network, in blocks of 8 x 8 tiles; edge tiles run the same network on masked rows and columns
+// a matrix of one row or one column is copied by vector loops (gathered when its elements are strided)
 // uses partial vectors loaded and stored piecewise (8/4/2/1-byte accesses: NEON has no masked load)
+// uses strided lanes loaded one at a time into their places (ld1 to a lane: NEON has no gather)
 
 #if defined(__aarch64__)
 
 void transpose_u64_neon(const uint64_t* input, int64_t rows, int64_t cols, int64_t stride,
                         uint64_t* output) {
-  // row blocks of 16 x 16 elements (cache blocking)
-  int64_t ib = 0;
-  for (; ib < rows; ib += 16) {
-    int64_t i_end = ib + 16 < rows ? ib + 16 : rows;
-    // column blocks
-    int64_t jb = 0;
-    for (; jb < cols; jb += 16) {
-      int64_t j_end = jb + 16 < cols ? jb + 16 : cols;
-      int64_t j = jb;
-      // tile columns of the block
-      for (; j + 2 <= j_end; j += 2) {
-        int64_t i = ib;
-        // whole tiles down the column
-        for (; i + 2 <= i_end; i += 2) {
-          int64_t in_step = simdgen_opaque(stride);
-          int64_t out_step = simdgen_opaque(rows);
-          uint64x2_t row0 = vld1q_u64(input + i * in_step + j);
-          uint64x2_t row1 = vld1q_u64(input + i * in_step + in_step + j);
-          // stage 1: zip1/zip2 vector i with vector i + 1
-          uint64x2_t col0 = vzip1q_u64(row0, row1);
-          uint64x2_t col1 = vzip2q_u64(row0, row1);
-          //   col0: 0 2
-          //   col1: 1 3
-          vst1q_u64(output + i + j * out_step, col0);
-          vst1q_u64(output + i + j * out_step + out_step, col1);
+  // one column
+  if (cols == 1) {
+    // contiguous: a copy
+    if (stride == 1) {
+      // whole vectors
+      int64_t k = 0;
+      for (; k + 2 <= rows; k += 2) {
+        vst1q_u64(output + k, vld1q_u64(input + k));
+      }
+      // the rest: one partial vector
+      if (k < rows) {
+        uint64x2_t v_tail = vreinterpretq_u64_u8(simdgen_load_prefix(input + k, (rows - k) * 8));
+        simdgen_store_prefix(output + k, vreinterpretq_u8_u64(v_tail), (rows - k) * 8);
+      }
+    }
+    // strided: gathered
+    if (stride != 1) {
+      // whole vectors
+      int64_t k = 0;
+      for (; k + 2 <= rows; k += 2) {
+        uint64x2_t v = vdupq_n_u64(0);
+        v = vld1q_lane_u64((input + k * stride + 0 * stride), v, 0);
+        v = vld1q_lane_u64((input + k * stride + 1 * stride), v, 1);
+        vst1q_u64(output + k, v);
+      }
+      // the rest: one partial vector
+      if (k < rows) {
+        uint64x2_t v_tail = vdupq_n_u64(0);
+        if (0 < rows - k) v_tail = vld1q_lane_u64((input + k * stride + 0 * stride), v_tail, 0);
+        if (1 < rows - k) v_tail = vld1q_lane_u64((input + k * stride + 1 * stride), v_tail, 1);
+        simdgen_store_prefix(output + k, vreinterpretq_u8_u64(v_tail), (rows - k) * 8);
+      }
+    }
+  }
+  if (cols != 1) {
+    // one row
+    if (rows == 1) {
+      // contiguous: a copy
+      if (rows == 1) {
+        // whole vectors
+        int64_t k = 0;
+        for (; k + 2 <= cols; k += 2) {
+          vst1q_u64(output + k, vld1q_u64(input + k));
         }
-        // the last rows of the matrix: a partial tile
-        if (i < i_end) {
-          uint64x2_t row0_r = vdupq_n_u64(0);
-          if (i < rows) {
-            row0_r = vreinterpretq_u64_u8(simdgen_load_prefix(
-                input + i * stride + j, (simdgen_clamp_lanes(cols - j, 2)) * 8));
-          }
-          uint64x2_t row1_r = vdupq_n_u64(0);
-          if (i + 1 < rows) {
-            row1_r = vreinterpretq_u64_u8(simdgen_load_prefix(
-                input + i * stride + j + stride, (simdgen_clamp_lanes(cols - j, 2)) * 8));
-          }
-          // stage 1: zip1/zip2 vector i with vector i + 1
-          uint64x2_t col0_r = vzip1q_u64(row0_r, row1_r);
-          uint64x2_t col1_r = vzip2q_u64(row0_r, row1_r);
-          if (j < cols) {
-            simdgen_store_prefix(output + i + j * rows, vreinterpretq_u8_u64(col0_r),
-                                 (simdgen_clamp_lanes(rows - i, 2)) * 8);
-          }
-          if (j + 1 < cols) {
-            simdgen_store_prefix(output + i + j * rows + rows, vreinterpretq_u8_u64(col1_r),
-                                 (simdgen_clamp_lanes(rows - i, 2)) * 8);
-          }
+        // the rest: one partial vector
+        if (k < cols) {
+          uint64x2_t v_tail = vreinterpretq_u64_u8(simdgen_load_prefix(input + k, (cols - k) * 8));
+          simdgen_store_prefix(output + k, vreinterpretq_u8_u64(v_tail), (cols - k) * 8);
         }
       }
-      // the last columns of the matrix: partial tiles
-      if (j < j_end) {
-        // partial tiles down the column
-        int64_t i = ib;
-        for (; i < i_end; i += 2) {
-          uint64x2_t row0_c = vdupq_n_u64(0);
-          if (i < rows) {
-            row0_c = vreinterpretq_u64_u8(simdgen_load_prefix(
-                input + i * stride + j, (simdgen_clamp_lanes(cols - j, 2)) * 8));
+      if (rows != 1) {
+        int64_t i0 = 0;
+        // strided output: one element at a time
+        int64_t c = 0;
+        for (; c < cols; ++c) {
+          uint64_t x = input[c + i0 * stride];
+          output[c * rows + i0] = x;
+        }
+      }
+    }
+    if (rows != 1) {
+      // row blocks of 16 x 16 elements (cache blocking)
+      int64_t ib = 0;
+      for (; ib < rows; ib += 16) {
+        int64_t i_end = ib + 16 < rows ? ib + 16 : rows;
+        // column blocks
+        int64_t jb = 0;
+        for (; jb < cols; jb += 16) {
+          int64_t j_end = jb + 16 < cols ? jb + 16 : cols;
+          int64_t j = jb;
+          // tile columns of the block
+          for (; j + 2 <= j_end; j += 2) {
+            int64_t i = ib;
+            // whole tiles down the column
+            for (; i + 2 <= i_end; i += 2) {
+              int64_t in_step = simdgen_opaque(stride);
+              int64_t out_step = simdgen_opaque(rows);
+              uint64x2_t row0 = vld1q_u64(input + i * in_step + j);
+              uint64x2_t row1 = vld1q_u64(input + i * in_step + in_step + j);
+              // stage 1: zip1/zip2 vector i with vector i + 1
+              uint64x2_t col0 = vzip1q_u64(row0, row1);
+              uint64x2_t col1 = vzip2q_u64(row0, row1);
+              //   col0: 0 2
+              //   col1: 1 3
+              vst1q_u64(output + i + j * out_step, col0);
+              vst1q_u64(output + i + j * out_step + out_step, col1);
+            }
+            // the last rows of the matrix: a partial tile
+            if (i < i_end) {
+              uint64x2_t row0_r = vdupq_n_u64(0);
+              if (i < rows) {
+                row0_r = vreinterpretq_u64_u8(simdgen_load_prefix(
+                    input + i * stride + j, (simdgen_clamp_lanes(cols - j, 2)) * 8));
+              }
+              uint64x2_t row1_r = vdupq_n_u64(0);
+              if (i + 1 < rows) {
+                row1_r = vreinterpretq_u64_u8(simdgen_load_prefix(
+                    input + i * stride + j + stride, (simdgen_clamp_lanes(cols - j, 2)) * 8));
+              }
+              // stage 1: zip1/zip2 vector i with vector i + 1
+              uint64x2_t col0_r = vzip1q_u64(row0_r, row1_r);
+              uint64x2_t col1_r = vzip2q_u64(row0_r, row1_r);
+              if (j < cols) {
+                simdgen_store_prefix(output + i + j * rows, vreinterpretq_u8_u64(col0_r),
+                                     (simdgen_clamp_lanes(rows - i, 2)) * 8);
+              }
+              if (j + 1 < cols) {
+                simdgen_store_prefix(output + i + j * rows + rows, vreinterpretq_u8_u64(col1_r),
+                                     (simdgen_clamp_lanes(rows - i, 2)) * 8);
+              }
+            }
           }
-          uint64x2_t row1_c = vdupq_n_u64(0);
-          if (i + 1 < rows) {
-            row1_c = vreinterpretq_u64_u8(simdgen_load_prefix(
-                input + i * stride + j + stride, (simdgen_clamp_lanes(cols - j, 2)) * 8));
-          }
-          // stage 1: zip1/zip2 vector i with vector i + 1
-          uint64x2_t col0_c = vzip1q_u64(row0_c, row1_c);
-          uint64x2_t col1_c = vzip2q_u64(row0_c, row1_c);
-          if (j < cols) {
-            simdgen_store_prefix(output + i + j * rows, vreinterpretq_u8_u64(col0_c),
-                                 (simdgen_clamp_lanes(rows - i, 2)) * 8);
-          }
-          if (j + 1 < cols) {
-            simdgen_store_prefix(output + i + j * rows + rows, vreinterpretq_u8_u64(col1_c),
-                                 (simdgen_clamp_lanes(rows - i, 2)) * 8);
+          // the last columns of the matrix: partial tiles
+          if (j < j_end) {
+            // partial tiles down the column
+            int64_t i = ib;
+            for (; i < i_end; i += 2) {
+              uint64x2_t row0_c = vdupq_n_u64(0);
+              if (i < rows) {
+                row0_c = vreinterpretq_u64_u8(simdgen_load_prefix(
+                    input + i * stride + j, (simdgen_clamp_lanes(cols - j, 2)) * 8));
+              }
+              uint64x2_t row1_c = vdupq_n_u64(0);
+              if (i + 1 < rows) {
+                row1_c = vreinterpretq_u64_u8(simdgen_load_prefix(
+                    input + i * stride + j + stride, (simdgen_clamp_lanes(cols - j, 2)) * 8));
+              }
+              // stage 1: zip1/zip2 vector i with vector i + 1
+              uint64x2_t col0_c = vzip1q_u64(row0_c, row1_c);
+              uint64x2_t col1_c = vzip2q_u64(row0_c, row1_c);
+              if (j < cols) {
+                simdgen_store_prefix(output + i + j * rows, vreinterpretq_u8_u64(col0_c),
+                                     (simdgen_clamp_lanes(rows - i, 2)) * 8);
+              }
+              if (j + 1 < cols) {
+                simdgen_store_prefix(output + i + j * rows + rows, vreinterpretq_u8_u64(col1_c),
+                                     (simdgen_clamp_lanes(rows - i, 2)) * 8);
+              }
+            }
           }
         }
       }

@@ -199,656 +199,756 @@ static inline void simdgen_store_prefix(void* to, uint8x16_t v, int64_t bytes) {
 
 // ---- avx512 (512-bit vectors)
 // tiles of 16 x 16 through a 64-shuffle network, in blocks of 8 x 8 tiles; edge tiles run the same network on masked rows and columns
+// a matrix of one row or one column is copied by vector loops (gathered when its elements are strided)
 // uses masked loads (AVX-512 k-registers) for the tail
+// uses strided lanes: scalar loads inserted into 128-bit quarters
 
 #if defined(__x86_64__)
 __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void transpose_u8_avx512(
     const uint8_t* input, int64_t rows, int64_t cols, uint8_t* output) {
-  // row blocks of 128 x 128 elements (cache blocking)
-  int64_t ib = 0;
-  for (; ib < rows; ib += 128) {
-    int64_t i_end = ib + 128 < rows ? ib + 128 : rows;
-    // column blocks
-    int64_t jb = 0;
-    for (; jb < cols; jb += 128) {
-      int64_t j_end = jb + 128 < cols ? jb + 128 : cols;
-      int64_t j = jb;
-      // tile columns of the block
-      for (; j + 16 <= j_end; j += 16) {
-        int64_t i = ib;
-        // whole tiles down the column
-        for (; i + 16 <= i_end; i += 16) {
-          int64_t in_step = simdgen_opaque(cols);
-          int64_t out_step = simdgen_opaque(rows);
-          __m128i row0 = _mm_loadu_si128((const __m128i*)(input + i * in_step + j));
-          __m128i row1 = _mm_loadu_si128((const __m128i*)(input + i * in_step + in_step + j));
-          __m128i row2 = _mm_loadu_si128((const __m128i*)(input + i * in_step + 2 * in_step + j));
-          __m128i row3 = _mm_loadu_si128((const __m128i*)(input + i * in_step + 3 * in_step + j));
-          __m128i row4 = _mm_loadu_si128((const __m128i*)(input + i * in_step + 4 * in_step + j));
-          __m128i row5 = _mm_loadu_si128((const __m128i*)(input + i * in_step + 5 * in_step + j));
-          __m128i row6 = _mm_loadu_si128((const __m128i*)(input + i * in_step + 6 * in_step + j));
-          __m128i row7 = _mm_loadu_si128((const __m128i*)(input + i * in_step + 7 * in_step + j));
-          __m128i row8 = _mm_loadu_si128((const __m128i*)(input + i * in_step + 8 * in_step + j));
-          __m128i row9 = _mm_loadu_si128((const __m128i*)(input + i * in_step + 9 * in_step + j));
-          __m128i row10 = _mm_loadu_si128((const __m128i*)(input + i * in_step + 10 * in_step + j));
-          __m128i row11 = _mm_loadu_si128((const __m128i*)(input + i * in_step + 11 * in_step + j));
-          __m128i row12 = _mm_loadu_si128((const __m128i*)(input + i * in_step + 12 * in_step + j));
-          __m128i row13 = _mm_loadu_si128((const __m128i*)(input + i * in_step + 13 * in_step + j));
-          __m128i row14 = _mm_loadu_si128((const __m128i*)(input + i * in_step + 14 * in_step + j));
-          __m128i row15 = _mm_loadu_si128((const __m128i*)(input + i * in_step + 15 * in_step + j));
-          // stage 1: interleave 8-bit lanes of row pairs (unpacklo/hi_epi8)
-          __m128i t1_0 = _mm_unpacklo_epi8(row0, row1);
-          __m128i t1_1 = _mm_unpackhi_epi8(row0, row1);
-          __m128i t1_2 = _mm_unpacklo_epi8(row2, row3);
-          __m128i t1_3 = _mm_unpackhi_epi8(row2, row3);
-          __m128i t1_4 = _mm_unpacklo_epi8(row4, row5);
-          __m128i t1_5 = _mm_unpackhi_epi8(row4, row5);
-          __m128i t1_6 = _mm_unpacklo_epi8(row6, row7);
-          __m128i t1_7 = _mm_unpackhi_epi8(row6, row7);
-          __m128i t1_8 = _mm_unpacklo_epi8(row8, row9);
-          __m128i t1_9 = _mm_unpackhi_epi8(row8, row9);
-          __m128i t1_10 = _mm_unpacklo_epi8(row10, row11);
-          __m128i t1_11 = _mm_unpackhi_epi8(row10, row11);
-          __m128i t1_12 = _mm_unpacklo_epi8(row12, row13);
-          __m128i t1_13 = _mm_unpackhi_epi8(row12, row13);
-          __m128i t1_14 = _mm_unpacklo_epi8(row14, row15);
-          __m128i t1_15 = _mm_unpackhi_epi8(row14, row15);
-          //   t1_0: 0 16 1 17 2 18 3 19 4 20 5 21 6 22 7 23
-          //   t1_1: 8 24 9 25 10 26 11 27 12 28 13 29 14 30 15 31
-          //   t1_2: 32 48 33 49 34 50 35 51 36 52 37 53 38 54 39 55
-          //   t1_3: 40 56 41 57 42 58 43 59 44 60 45 61 46 62 47 63
-          //   t1_4: 64 80 65 81 66 82 67 83 68 84 69 85 70 86 71 87
-          //   t1_5: 72 88 73 89 74 90 75 91 76 92 77 93 78 94 79 95
-          //   t1_6: 96 112 97 113 98 114 99 115 100 116 101 117 102 118 103 119
-          //   t1_7: 104 120 105 121 106 122 107 123 108 124 109 125 110 126 111 127
-          //   t1_8: 128 144 129 145 130 146 131 147 132 148 133 149 134 150 135 151
-          //   t1_9: 136 152 137 153 138 154 139 155 140 156 141 157 142 158 143 159
-          //   t1_10: 160 176 161 177 162 178 163 179 164 180 165 181 166 182 167 183
-          //   t1_11: 168 184 169 185 170 186 171 187 172 188 173 189 174 190 175 191
-          //   t1_12: 192 208 193 209 194 210 195 211 196 212 197 213 198 214 199 215
-          //   t1_13: 200 216 201 217 202 218 203 219 204 220 205 221 206 222 207 223
-          //   t1_14: 224 240 225 241 226 242 227 243 228 244 229 245 230 246 231 247
-          //   t1_15: 232 248 233 249 234 250 235 251 236 252 237 253 238 254 239 255
-          // stage 2: interleave 16-bit lanes (unpacklo/hi_epi16)
-          __m128i t2_0 = _mm_unpacklo_epi16(t1_0, t1_2);
-          __m128i t2_1 = _mm_unpackhi_epi16(t1_0, t1_2);
-          __m128i t2_2 = _mm_unpacklo_epi16(t1_1, t1_3);
-          __m128i t2_3 = _mm_unpackhi_epi16(t1_1, t1_3);
-          __m128i t2_4 = _mm_unpacklo_epi16(t1_4, t1_6);
-          __m128i t2_5 = _mm_unpackhi_epi16(t1_4, t1_6);
-          __m128i t2_6 = _mm_unpacklo_epi16(t1_5, t1_7);
-          __m128i t2_7 = _mm_unpackhi_epi16(t1_5, t1_7);
-          __m128i t2_8 = _mm_unpacklo_epi16(t1_8, t1_10);
-          __m128i t2_9 = _mm_unpackhi_epi16(t1_8, t1_10);
-          __m128i t2_10 = _mm_unpacklo_epi16(t1_9, t1_11);
-          __m128i t2_11 = _mm_unpackhi_epi16(t1_9, t1_11);
-          __m128i t2_12 = _mm_unpacklo_epi16(t1_12, t1_14);
-          __m128i t2_13 = _mm_unpackhi_epi16(t1_12, t1_14);
-          __m128i t2_14 = _mm_unpacklo_epi16(t1_13, t1_15);
-          __m128i t2_15 = _mm_unpackhi_epi16(t1_13, t1_15);
-          //   t2_0: 0 16 32 48 1 17 33 49 2 18 34 50 3 19 35 51
-          //   t2_1: 4 20 36 52 5 21 37 53 6 22 38 54 7 23 39 55
-          //   t2_2: 8 24 40 56 9 25 41 57 10 26 42 58 11 27 43 59
-          //   t2_3: 12 28 44 60 13 29 45 61 14 30 46 62 15 31 47 63
-          //   t2_4: 64 80 96 112 65 81 97 113 66 82 98 114 67 83 99 115
-          //   t2_5: 68 84 100 116 69 85 101 117 70 86 102 118 71 87 103 119
-          //   t2_6: 72 88 104 120 73 89 105 121 74 90 106 122 75 91 107 123
-          //   t2_7: 76 92 108 124 77 93 109 125 78 94 110 126 79 95 111 127
-          //   t2_8: 128 144 160 176 129 145 161 177 130 146 162 178 131 147 163 179
-          //   t2_9: 132 148 164 180 133 149 165 181 134 150 166 182 135 151 167 183
-          //   t2_10: 136 152 168 184 137 153 169 185 138 154 170 186 139 155 171 187
-          //   t2_11: 140 156 172 188 141 157 173 189 142 158 174 190 143 159 175 191
-          //   t2_12: 192 208 224 240 193 209 225 241 194 210 226 242 195 211 227 243
-          //   t2_13: 196 212 228 244 197 213 229 245 198 214 230 246 199 215 231 247
-          //   t2_14: 200 216 232 248 201 217 233 249 202 218 234 250 203 219 235 251
-          //   t2_15: 204 220 236 252 205 221 237 253 206 222 238 254 207 223 239 255
-          // stage 3: interleave 32-bit lanes (unpacklo/hi_epi32)
-          __m128i t3_0 = _mm_unpacklo_epi32(t2_0, t2_4);
-          __m128i t3_1 = _mm_unpackhi_epi32(t2_0, t2_4);
-          __m128i t3_2 = _mm_unpacklo_epi32(t2_1, t2_5);
-          __m128i t3_3 = _mm_unpackhi_epi32(t2_1, t2_5);
-          __m128i t3_4 = _mm_unpacklo_epi32(t2_2, t2_6);
-          __m128i t3_5 = _mm_unpackhi_epi32(t2_2, t2_6);
-          __m128i t3_6 = _mm_unpacklo_epi32(t2_3, t2_7);
-          __m128i t3_7 = _mm_unpackhi_epi32(t2_3, t2_7);
-          __m128i t3_8 = _mm_unpacklo_epi32(t2_8, t2_12);
-          __m128i t3_9 = _mm_unpackhi_epi32(t2_8, t2_12);
-          __m128i t3_10 = _mm_unpacklo_epi32(t2_9, t2_13);
-          __m128i t3_11 = _mm_unpackhi_epi32(t2_9, t2_13);
-          __m128i t3_12 = _mm_unpacklo_epi32(t2_10, t2_14);
-          __m128i t3_13 = _mm_unpackhi_epi32(t2_10, t2_14);
-          __m128i t3_14 = _mm_unpacklo_epi32(t2_11, t2_15);
-          __m128i t3_15 = _mm_unpackhi_epi32(t2_11, t2_15);
-          //   t3_0: 0 16 32 48 64 80 96 112 1 17 33 49 65 81 97 113
-          //   t3_1: 2 18 34 50 66 82 98 114 3 19 35 51 67 83 99 115
-          //   t3_2: 4 20 36 52 68 84 100 116 5 21 37 53 69 85 101 117
-          //   t3_3: 6 22 38 54 70 86 102 118 7 23 39 55 71 87 103 119
-          //   t3_4: 8 24 40 56 72 88 104 120 9 25 41 57 73 89 105 121
-          //   t3_5: 10 26 42 58 74 90 106 122 11 27 43 59 75 91 107 123
-          //   t3_6: 12 28 44 60 76 92 108 124 13 29 45 61 77 93 109 125
-          //   t3_7: 14 30 46 62 78 94 110 126 15 31 47 63 79 95 111 127
-          //   t3_8: 128 144 160 176 192 208 224 240 129 145 161 177 193 209 225 241
-          //   t3_9: 130 146 162 178 194 210 226 242 131 147 163 179 195 211 227 243
-          //   t3_10: 132 148 164 180 196 212 228 244 133 149 165 181 197 213 229 245
-          //   t3_11: 134 150 166 182 198 214 230 246 135 151 167 183 199 215 231 247
-          //   t3_12: 136 152 168 184 200 216 232 248 137 153 169 185 201 217 233 249
-          //   t3_13: 138 154 170 186 202 218 234 250 139 155 171 187 203 219 235 251
-          //   t3_14: 140 156 172 188 204 220 236 252 141 157 173 189 205 221 237 253
-          //   t3_15: 142 158 174 190 206 222 238 254 143 159 175 191 207 223 239 255
-          // stage 4: interleave 64-bit lanes (unpacklo/hi_epi64)
-          __m128i col0 = _mm_unpacklo_epi64(t3_0, t3_8);
-          __m128i col1 = _mm_unpackhi_epi64(t3_0, t3_8);
-          __m128i col2 = _mm_unpacklo_epi64(t3_1, t3_9);
-          __m128i col3 = _mm_unpackhi_epi64(t3_1, t3_9);
-          __m128i col4 = _mm_unpacklo_epi64(t3_2, t3_10);
-          __m128i col5 = _mm_unpackhi_epi64(t3_2, t3_10);
-          __m128i col6 = _mm_unpacklo_epi64(t3_3, t3_11);
-          __m128i col7 = _mm_unpackhi_epi64(t3_3, t3_11);
-          __m128i col8 = _mm_unpacklo_epi64(t3_4, t3_12);
-          __m128i col9 = _mm_unpackhi_epi64(t3_4, t3_12);
-          __m128i col10 = _mm_unpacklo_epi64(t3_5, t3_13);
-          __m128i col11 = _mm_unpackhi_epi64(t3_5, t3_13);
-          __m128i col12 = _mm_unpacklo_epi64(t3_6, t3_14);
-          __m128i col13 = _mm_unpackhi_epi64(t3_6, t3_14);
-          __m128i col14 = _mm_unpacklo_epi64(t3_7, t3_15);
-          __m128i col15 = _mm_unpackhi_epi64(t3_7, t3_15);
-          //   col0: 0 16 32 48 64 80 96 112 128 144 160 176 192 208 224 240
-          //   col1: 1 17 33 49 65 81 97 113 129 145 161 177 193 209 225 241
-          //   col2: 2 18 34 50 66 82 98 114 130 146 162 178 194 210 226 242
-          //   col3: 3 19 35 51 67 83 99 115 131 147 163 179 195 211 227 243
-          //   col4: 4 20 36 52 68 84 100 116 132 148 164 180 196 212 228 244
-          //   col5: 5 21 37 53 69 85 101 117 133 149 165 181 197 213 229 245
-          //   col6: 6 22 38 54 70 86 102 118 134 150 166 182 198 214 230 246
-          //   col7: 7 23 39 55 71 87 103 119 135 151 167 183 199 215 231 247
-          //   col8: 8 24 40 56 72 88 104 120 136 152 168 184 200 216 232 248
-          //   col9: 9 25 41 57 73 89 105 121 137 153 169 185 201 217 233 249
-          //   col10: 10 26 42 58 74 90 106 122 138 154 170 186 202 218 234 250
-          //   col11: 11 27 43 59 75 91 107 123 139 155 171 187 203 219 235 251
-          //   col12: 12 28 44 60 76 92 108 124 140 156 172 188 204 220 236 252
-          //   col13: 13 29 45 61 77 93 109 125 141 157 173 189 205 221 237 253
-          //   col14: 14 30 46 62 78 94 110 126 142 158 174 190 206 222 238 254
-          //   col15: 15 31 47 63 79 95 111 127 143 159 175 191 207 223 239 255
-          _mm_storeu_si128((__m128i*)(output + i + j * out_step), col0);
-          _mm_storeu_si128((__m128i*)(output + i + j * out_step + out_step), col1);
-          _mm_storeu_si128((__m128i*)(output + i + j * out_step + 2 * out_step), col2);
-          _mm_storeu_si128((__m128i*)(output + i + j * out_step + 3 * out_step), col3);
-          _mm_storeu_si128((__m128i*)(output + i + j * out_step + 4 * out_step), col4);
-          _mm_storeu_si128((__m128i*)(output + i + j * out_step + 5 * out_step), col5);
-          _mm_storeu_si128((__m128i*)(output + i + j * out_step + 6 * out_step), col6);
-          _mm_storeu_si128((__m128i*)(output + i + j * out_step + 7 * out_step), col7);
-          _mm_storeu_si128((__m128i*)(output + i + j * out_step + 8 * out_step), col8);
-          _mm_storeu_si128((__m128i*)(output + i + j * out_step + 9 * out_step), col9);
-          _mm_storeu_si128((__m128i*)(output + i + j * out_step + 10 * out_step), col10);
-          _mm_storeu_si128((__m128i*)(output + i + j * out_step + 11 * out_step), col11);
-          _mm_storeu_si128((__m128i*)(output + i + j * out_step + 12 * out_step), col12);
-          _mm_storeu_si128((__m128i*)(output + i + j * out_step + 13 * out_step), col13);
-          _mm_storeu_si128((__m128i*)(output + i + j * out_step + 14 * out_step), col14);
-          _mm_storeu_si128((__m128i*)(output + i + j * out_step + 15 * out_step), col15);
+  // one column
+  if (cols == 1) {
+    // contiguous: a copy
+    if (cols == 1) {
+      // whole vectors
+      int64_t k = 0;
+      for (; k + 16 <= rows; k += 16) {
+        _mm_storeu_si128((__m128i*)(output + k), _mm_loadu_si128((const __m128i*)(input + k)));
+      }
+      // the rest: one partial vector
+      if (k < rows) {
+        __m128i v_tail = _mm_mask_loadu_epi8(
+            _mm_setzero_si128(), (__mmask16)_bzhi_u32(~0u, (unsigned)(rows - k)), input + k);
+        _mm_mask_storeu_epi8(output + k, (__mmask16)_bzhi_u32(~0u, (unsigned)(rows - k)), v_tail);
+      }
+    }
+    // strided: gathered
+    if (cols != 1) {
+      // whole vectors
+      int64_t k = 0;
+      for (; k + 16 <= rows; k += 16) {
+        const uint8_t* v_at = input + cols * k;
+        __m128i v = _mm_setr_epi8(
+            (char)v_at[0], (char)v_at[cols], (char)v_at[2 * cols], (char)v_at[3 * cols],
+            (char)v_at[4 * cols], (char)v_at[5 * cols], (char)v_at[6 * cols], (char)v_at[7 * cols],
+            (char)v_at[8 * cols], (char)v_at[9 * cols], (char)v_at[10 * cols],
+            (char)v_at[11 * cols], (char)v_at[12 * cols], (char)v_at[13 * cols],
+            (char)v_at[14 * cols], (char)v_at[15 * cols]);
+        _mm_storeu_si128((__m128i*)(output + k), v);
+      }
+      // the rest: one partial vector
+      if (k < rows) {
+        const uint8_t* v_tail_at = input + cols * k;
+        __m128i v_tail = _mm_setzero_si128();
+        if (0 < rows - k) v_tail = _mm_insert_epi8(v_tail, (char)v_tail_at[0], 0);
+        if (1 < rows - k) v_tail = _mm_insert_epi8(v_tail, (char)v_tail_at[cols], 1);
+        if (2 < rows - k) v_tail = _mm_insert_epi8(v_tail, (char)v_tail_at[2 * cols], 2);
+        if (3 < rows - k) v_tail = _mm_insert_epi8(v_tail, (char)v_tail_at[3 * cols], 3);
+        if (4 < rows - k) v_tail = _mm_insert_epi8(v_tail, (char)v_tail_at[4 * cols], 4);
+        if (5 < rows - k) v_tail = _mm_insert_epi8(v_tail, (char)v_tail_at[5 * cols], 5);
+        if (6 < rows - k) v_tail = _mm_insert_epi8(v_tail, (char)v_tail_at[6 * cols], 6);
+        if (7 < rows - k) v_tail = _mm_insert_epi8(v_tail, (char)v_tail_at[7 * cols], 7);
+        if (8 < rows - k) v_tail = _mm_insert_epi8(v_tail, (char)v_tail_at[8 * cols], 8);
+        if (9 < rows - k) v_tail = _mm_insert_epi8(v_tail, (char)v_tail_at[9 * cols], 9);
+        if (10 < rows - k) v_tail = _mm_insert_epi8(v_tail, (char)v_tail_at[10 * cols], 10);
+        if (11 < rows - k) v_tail = _mm_insert_epi8(v_tail, (char)v_tail_at[11 * cols], 11);
+        if (12 < rows - k) v_tail = _mm_insert_epi8(v_tail, (char)v_tail_at[12 * cols], 12);
+        if (13 < rows - k) v_tail = _mm_insert_epi8(v_tail, (char)v_tail_at[13 * cols], 13);
+        if (14 < rows - k) v_tail = _mm_insert_epi8(v_tail, (char)v_tail_at[14 * cols], 14);
+        if (15 < rows - k) v_tail = _mm_insert_epi8(v_tail, (char)v_tail_at[15 * cols], 15);
+        _mm_mask_storeu_epi8(output + k, (__mmask16)_bzhi_u32(~0u, (unsigned)(rows - k)), v_tail);
+      }
+    }
+  }
+  if (cols != 1) {
+    // one row
+    if (rows == 1) {
+      // contiguous: a copy
+      if (rows == 1) {
+        // whole vectors
+        int64_t k = 0;
+        for (; k + 16 <= cols; k += 16) {
+          _mm_storeu_si128((__m128i*)(output + k), _mm_loadu_si128((const __m128i*)(input + k)));
         }
-        // the last rows of the matrix: a partial tile
-        if (i < i_end) {
-          __m128i row0_r = _mm_setzero_si128();
-          if (i < rows) {
-            row0_r = _mm_mask_loadu_epi8(_mm_setzero_si128(),
-                                         (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                         input + cols * i + j);
-          }
-          __m128i row1_r = _mm_setzero_si128();
-          if (i + 1 < rows) {
-            row1_r = _mm_mask_loadu_epi8(_mm_setzero_si128(),
-                                         (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                         input + cols + cols * i + j);
-          }
-          __m128i row2_r = _mm_setzero_si128();
-          if (i + 2 < rows) {
-            row2_r = _mm_mask_loadu_epi8(_mm_setzero_si128(),
-                                         (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                         input + 2 * cols + cols * i + j);
-          }
-          __m128i row3_r = _mm_setzero_si128();
-          if (i + 3 < rows) {
-            row3_r = _mm_mask_loadu_epi8(_mm_setzero_si128(),
-                                         (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                         input + 3 * cols + cols * i + j);
-          }
-          __m128i row4_r = _mm_setzero_si128();
-          if (i + 4 < rows) {
-            row4_r = _mm_mask_loadu_epi8(_mm_setzero_si128(),
-                                         (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                         input + 4 * cols + cols * i + j);
-          }
-          __m128i row5_r = _mm_setzero_si128();
-          if (i + 5 < rows) {
-            row5_r = _mm_mask_loadu_epi8(_mm_setzero_si128(),
-                                         (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                         input + 5 * cols + cols * i + j);
-          }
-          __m128i row6_r = _mm_setzero_si128();
-          if (i + 6 < rows) {
-            row6_r = _mm_mask_loadu_epi8(_mm_setzero_si128(),
-                                         (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                         input + 6 * cols + cols * i + j);
-          }
-          __m128i row7_r = _mm_setzero_si128();
-          if (i + 7 < rows) {
-            row7_r = _mm_mask_loadu_epi8(_mm_setzero_si128(),
-                                         (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                         input + 7 * cols + cols * i + j);
-          }
-          __m128i row8_r = _mm_setzero_si128();
-          if (i + 8 < rows) {
-            row8_r = _mm_mask_loadu_epi8(_mm_setzero_si128(),
-                                         (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                         input + 8 * cols + cols * i + j);
-          }
-          __m128i row9_r = _mm_setzero_si128();
-          if (i + 9 < rows) {
-            row9_r = _mm_mask_loadu_epi8(_mm_setzero_si128(),
-                                         (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                         input + 9 * cols + cols * i + j);
-          }
-          __m128i row10_r = _mm_setzero_si128();
-          if (i + 10 < rows) {
-            row10_r = _mm_mask_loadu_epi8(_mm_setzero_si128(),
-                                          (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                          input + 10 * cols + cols * i + j);
-          }
-          __m128i row11_r = _mm_setzero_si128();
-          if (i + 11 < rows) {
-            row11_r = _mm_mask_loadu_epi8(_mm_setzero_si128(),
-                                          (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                          input + 11 * cols + cols * i + j);
-          }
-          __m128i row12_r = _mm_setzero_si128();
-          if (i + 12 < rows) {
-            row12_r = _mm_mask_loadu_epi8(_mm_setzero_si128(),
-                                          (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                          input + 12 * cols + cols * i + j);
-          }
-          __m128i row13_r = _mm_setzero_si128();
-          if (i + 13 < rows) {
-            row13_r = _mm_mask_loadu_epi8(_mm_setzero_si128(),
-                                          (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                          input + 13 * cols + cols * i + j);
-          }
-          __m128i row14_r = _mm_setzero_si128();
-          if (i + 14 < rows) {
-            row14_r = _mm_mask_loadu_epi8(_mm_setzero_si128(),
-                                          (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                          input + 14 * cols + cols * i + j);
-          }
-          __m128i row15_r = _mm_setzero_si128();
-          if (i + 15 < rows) {
-            row15_r = _mm_mask_loadu_epi8(_mm_setzero_si128(),
-                                          (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                          input + 15 * cols + cols * i + j);
-          }
-          // stage 1: interleave 8-bit lanes of row pairs (unpacklo/hi_epi8)
-          __m128i t1_0_r = _mm_unpacklo_epi8(row0_r, row1_r);
-          __m128i t1_1_r = _mm_unpackhi_epi8(row0_r, row1_r);
-          __m128i t1_2_r = _mm_unpacklo_epi8(row2_r, row3_r);
-          __m128i t1_3_r = _mm_unpackhi_epi8(row2_r, row3_r);
-          __m128i t1_4_r = _mm_unpacklo_epi8(row4_r, row5_r);
-          __m128i t1_5_r = _mm_unpackhi_epi8(row4_r, row5_r);
-          __m128i t1_6_r = _mm_unpacklo_epi8(row6_r, row7_r);
-          __m128i t1_7_r = _mm_unpackhi_epi8(row6_r, row7_r);
-          __m128i t1_8_r = _mm_unpacklo_epi8(row8_r, row9_r);
-          __m128i t1_9_r = _mm_unpackhi_epi8(row8_r, row9_r);
-          __m128i t1_10_r = _mm_unpacklo_epi8(row10_r, row11_r);
-          __m128i t1_11_r = _mm_unpackhi_epi8(row10_r, row11_r);
-          __m128i t1_12_r = _mm_unpacklo_epi8(row12_r, row13_r);
-          __m128i t1_13_r = _mm_unpackhi_epi8(row12_r, row13_r);
-          __m128i t1_14_r = _mm_unpacklo_epi8(row14_r, row15_r);
-          __m128i t1_15_r = _mm_unpackhi_epi8(row14_r, row15_r);
-          // stage 2: interleave 16-bit lanes (unpacklo/hi_epi16)
-          __m128i t2_0_r = _mm_unpacklo_epi16(t1_0_r, t1_2_r);
-          __m128i t2_1_r = _mm_unpackhi_epi16(t1_0_r, t1_2_r);
-          __m128i t2_2_r = _mm_unpacklo_epi16(t1_1_r, t1_3_r);
-          __m128i t2_3_r = _mm_unpackhi_epi16(t1_1_r, t1_3_r);
-          __m128i t2_4_r = _mm_unpacklo_epi16(t1_4_r, t1_6_r);
-          __m128i t2_5_r = _mm_unpackhi_epi16(t1_4_r, t1_6_r);
-          __m128i t2_6_r = _mm_unpacklo_epi16(t1_5_r, t1_7_r);
-          __m128i t2_7_r = _mm_unpackhi_epi16(t1_5_r, t1_7_r);
-          __m128i t2_8_r = _mm_unpacklo_epi16(t1_8_r, t1_10_r);
-          __m128i t2_9_r = _mm_unpackhi_epi16(t1_8_r, t1_10_r);
-          __m128i t2_10_r = _mm_unpacklo_epi16(t1_9_r, t1_11_r);
-          __m128i t2_11_r = _mm_unpackhi_epi16(t1_9_r, t1_11_r);
-          __m128i t2_12_r = _mm_unpacklo_epi16(t1_12_r, t1_14_r);
-          __m128i t2_13_r = _mm_unpackhi_epi16(t1_12_r, t1_14_r);
-          __m128i t2_14_r = _mm_unpacklo_epi16(t1_13_r, t1_15_r);
-          __m128i t2_15_r = _mm_unpackhi_epi16(t1_13_r, t1_15_r);
-          // stage 3: interleave 32-bit lanes (unpacklo/hi_epi32)
-          __m128i t3_0_r = _mm_unpacklo_epi32(t2_0_r, t2_4_r);
-          __m128i t3_1_r = _mm_unpackhi_epi32(t2_0_r, t2_4_r);
-          __m128i t3_2_r = _mm_unpacklo_epi32(t2_1_r, t2_5_r);
-          __m128i t3_3_r = _mm_unpackhi_epi32(t2_1_r, t2_5_r);
-          __m128i t3_4_r = _mm_unpacklo_epi32(t2_2_r, t2_6_r);
-          __m128i t3_5_r = _mm_unpackhi_epi32(t2_2_r, t2_6_r);
-          __m128i t3_6_r = _mm_unpacklo_epi32(t2_3_r, t2_7_r);
-          __m128i t3_7_r = _mm_unpackhi_epi32(t2_3_r, t2_7_r);
-          __m128i t3_8_r = _mm_unpacklo_epi32(t2_8_r, t2_12_r);
-          __m128i t3_9_r = _mm_unpackhi_epi32(t2_8_r, t2_12_r);
-          __m128i t3_10_r = _mm_unpacklo_epi32(t2_9_r, t2_13_r);
-          __m128i t3_11_r = _mm_unpackhi_epi32(t2_9_r, t2_13_r);
-          __m128i t3_12_r = _mm_unpacklo_epi32(t2_10_r, t2_14_r);
-          __m128i t3_13_r = _mm_unpackhi_epi32(t2_10_r, t2_14_r);
-          __m128i t3_14_r = _mm_unpacklo_epi32(t2_11_r, t2_15_r);
-          __m128i t3_15_r = _mm_unpackhi_epi32(t2_11_r, t2_15_r);
-          // stage 4: interleave 64-bit lanes (unpacklo/hi_epi64)
-          __m128i col0_r = _mm_unpacklo_epi64(t3_0_r, t3_8_r);
-          __m128i col1_r = _mm_unpackhi_epi64(t3_0_r, t3_8_r);
-          __m128i col2_r = _mm_unpacklo_epi64(t3_1_r, t3_9_r);
-          __m128i col3_r = _mm_unpackhi_epi64(t3_1_r, t3_9_r);
-          __m128i col4_r = _mm_unpacklo_epi64(t3_2_r, t3_10_r);
-          __m128i col5_r = _mm_unpackhi_epi64(t3_2_r, t3_10_r);
-          __m128i col6_r = _mm_unpacklo_epi64(t3_3_r, t3_11_r);
-          __m128i col7_r = _mm_unpackhi_epi64(t3_3_r, t3_11_r);
-          __m128i col8_r = _mm_unpacklo_epi64(t3_4_r, t3_12_r);
-          __m128i col9_r = _mm_unpackhi_epi64(t3_4_r, t3_12_r);
-          __m128i col10_r = _mm_unpacklo_epi64(t3_5_r, t3_13_r);
-          __m128i col11_r = _mm_unpackhi_epi64(t3_5_r, t3_13_r);
-          __m128i col12_r = _mm_unpacklo_epi64(t3_6_r, t3_14_r);
-          __m128i col13_r = _mm_unpackhi_epi64(t3_6_r, t3_14_r);
-          __m128i col14_r = _mm_unpacklo_epi64(t3_7_r, t3_15_r);
-          __m128i col15_r = _mm_unpackhi_epi64(t3_7_r, t3_15_r);
-          if (j < cols) {
-            _mm_mask_storeu_epi8(output + i + j * rows,
-                                 (__mmask16)simdgen_lanes_below(rows - i, 16), col0_r);
-          }
-          if (j + 1 < cols) {
-            _mm_mask_storeu_epi8(output + i + j * rows + rows,
-                                 (__mmask16)simdgen_lanes_below(rows - i, 16), col1_r);
-          }
-          if (j + 2 < cols) {
-            _mm_mask_storeu_epi8(output + i + j * rows + 2 * rows,
-                                 (__mmask16)simdgen_lanes_below(rows - i, 16), col2_r);
-          }
-          if (j + 3 < cols) {
-            _mm_mask_storeu_epi8(output + i + j * rows + 3 * rows,
-                                 (__mmask16)simdgen_lanes_below(rows - i, 16), col3_r);
-          }
-          if (j + 4 < cols) {
-            _mm_mask_storeu_epi8(output + i + j * rows + 4 * rows,
-                                 (__mmask16)simdgen_lanes_below(rows - i, 16), col4_r);
-          }
-          if (j + 5 < cols) {
-            _mm_mask_storeu_epi8(output + i + j * rows + 5 * rows,
-                                 (__mmask16)simdgen_lanes_below(rows - i, 16), col5_r);
-          }
-          if (j + 6 < cols) {
-            _mm_mask_storeu_epi8(output + i + j * rows + 6 * rows,
-                                 (__mmask16)simdgen_lanes_below(rows - i, 16), col6_r);
-          }
-          if (j + 7 < cols) {
-            _mm_mask_storeu_epi8(output + i + j * rows + 7 * rows,
-                                 (__mmask16)simdgen_lanes_below(rows - i, 16), col7_r);
-          }
-          if (j + 8 < cols) {
-            _mm_mask_storeu_epi8(output + i + j * rows + 8 * rows,
-                                 (__mmask16)simdgen_lanes_below(rows - i, 16), col8_r);
-          }
-          if (j + 9 < cols) {
-            _mm_mask_storeu_epi8(output + i + j * rows + 9 * rows,
-                                 (__mmask16)simdgen_lanes_below(rows - i, 16), col9_r);
-          }
-          if (j + 10 < cols) {
-            _mm_mask_storeu_epi8(output + i + j * rows + 10 * rows,
-                                 (__mmask16)simdgen_lanes_below(rows - i, 16), col10_r);
-          }
-          if (j + 11 < cols) {
-            _mm_mask_storeu_epi8(output + i + j * rows + 11 * rows,
-                                 (__mmask16)simdgen_lanes_below(rows - i, 16), col11_r);
-          }
-          if (j + 12 < cols) {
-            _mm_mask_storeu_epi8(output + i + j * rows + 12 * rows,
-                                 (__mmask16)simdgen_lanes_below(rows - i, 16), col12_r);
-          }
-          if (j + 13 < cols) {
-            _mm_mask_storeu_epi8(output + i + j * rows + 13 * rows,
-                                 (__mmask16)simdgen_lanes_below(rows - i, 16), col13_r);
-          }
-          if (j + 14 < cols) {
-            _mm_mask_storeu_epi8(output + i + j * rows + 14 * rows,
-                                 (__mmask16)simdgen_lanes_below(rows - i, 16), col14_r);
-          }
-          if (j + 15 < cols) {
-            _mm_mask_storeu_epi8(output + i + j * rows + 15 * rows,
-                                 (__mmask16)simdgen_lanes_below(rows - i, 16), col15_r);
-          }
+        // the rest: one partial vector
+        if (k < cols) {
+          __m128i v_tail = _mm_mask_loadu_epi8(
+              _mm_setzero_si128(), (__mmask16)_bzhi_u32(~0u, (unsigned)(cols - k)), input + k);
+          _mm_mask_storeu_epi8(output + k, (__mmask16)_bzhi_u32(~0u, (unsigned)(cols - k)), v_tail);
         }
       }
-      // the last columns of the matrix: partial tiles
-      if (j < j_end) {
-        // partial tiles down the column
-        int64_t i = ib;
-        for (; i < i_end; i += 16) {
-          __m128i row0_c = _mm_setzero_si128();
-          if (i < rows) {
-            row0_c = _mm_mask_loadu_epi8(_mm_setzero_si128(),
-                                         (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                         input + cols * i + j);
+      if (rows != 1) {
+        int64_t i0 = 0;
+        // strided output: one element at a time
+        int64_t c = 0;
+        for (; c < cols; ++c) {
+          uint8_t x = input[c + cols * i0];
+          output[c * rows + i0] = x;
+        }
+      }
+    }
+    if (rows != 1) {
+      // row blocks of 128 x 128 elements (cache blocking)
+      int64_t ib = 0;
+      for (; ib < rows; ib += 128) {
+        int64_t i_end = ib + 128 < rows ? ib + 128 : rows;
+        // column blocks
+        int64_t jb = 0;
+        for (; jb < cols; jb += 128) {
+          int64_t j_end = jb + 128 < cols ? jb + 128 : cols;
+          int64_t j = jb;
+          // tile columns of the block
+          for (; j + 16 <= j_end; j += 16) {
+            int64_t i = ib;
+            // whole tiles down the column
+            for (; i + 16 <= i_end; i += 16) {
+              int64_t in_step = simdgen_opaque(cols);
+              int64_t out_step = simdgen_opaque(rows);
+              __m128i row0 = _mm_loadu_si128((const __m128i*)(input + i * in_step + j));
+              __m128i row1 = _mm_loadu_si128((const __m128i*)(input + i * in_step + in_step + j));
+              __m128i row2 =
+                  _mm_loadu_si128((const __m128i*)(input + i * in_step + 2 * in_step + j));
+              __m128i row3 =
+                  _mm_loadu_si128((const __m128i*)(input + i * in_step + 3 * in_step + j));
+              __m128i row4 =
+                  _mm_loadu_si128((const __m128i*)(input + i * in_step + 4 * in_step + j));
+              __m128i row5 =
+                  _mm_loadu_si128((const __m128i*)(input + i * in_step + 5 * in_step + j));
+              __m128i row6 =
+                  _mm_loadu_si128((const __m128i*)(input + i * in_step + 6 * in_step + j));
+              __m128i row7 =
+                  _mm_loadu_si128((const __m128i*)(input + i * in_step + 7 * in_step + j));
+              __m128i row8 =
+                  _mm_loadu_si128((const __m128i*)(input + i * in_step + 8 * in_step + j));
+              __m128i row9 =
+                  _mm_loadu_si128((const __m128i*)(input + i * in_step + 9 * in_step + j));
+              __m128i row10 =
+                  _mm_loadu_si128((const __m128i*)(input + i * in_step + 10 * in_step + j));
+              __m128i row11 =
+                  _mm_loadu_si128((const __m128i*)(input + i * in_step + 11 * in_step + j));
+              __m128i row12 =
+                  _mm_loadu_si128((const __m128i*)(input + i * in_step + 12 * in_step + j));
+              __m128i row13 =
+                  _mm_loadu_si128((const __m128i*)(input + i * in_step + 13 * in_step + j));
+              __m128i row14 =
+                  _mm_loadu_si128((const __m128i*)(input + i * in_step + 14 * in_step + j));
+              __m128i row15 =
+                  _mm_loadu_si128((const __m128i*)(input + i * in_step + 15 * in_step + j));
+              // stage 1: interleave 8-bit lanes of row pairs (unpacklo/hi_epi8)
+              __m128i t1_0 = _mm_unpacklo_epi8(row0, row1);
+              __m128i t1_1 = _mm_unpackhi_epi8(row0, row1);
+              __m128i t1_2 = _mm_unpacklo_epi8(row2, row3);
+              __m128i t1_3 = _mm_unpackhi_epi8(row2, row3);
+              __m128i t1_4 = _mm_unpacklo_epi8(row4, row5);
+              __m128i t1_5 = _mm_unpackhi_epi8(row4, row5);
+              __m128i t1_6 = _mm_unpacklo_epi8(row6, row7);
+              __m128i t1_7 = _mm_unpackhi_epi8(row6, row7);
+              __m128i t1_8 = _mm_unpacklo_epi8(row8, row9);
+              __m128i t1_9 = _mm_unpackhi_epi8(row8, row9);
+              __m128i t1_10 = _mm_unpacklo_epi8(row10, row11);
+              __m128i t1_11 = _mm_unpackhi_epi8(row10, row11);
+              __m128i t1_12 = _mm_unpacklo_epi8(row12, row13);
+              __m128i t1_13 = _mm_unpackhi_epi8(row12, row13);
+              __m128i t1_14 = _mm_unpacklo_epi8(row14, row15);
+              __m128i t1_15 = _mm_unpackhi_epi8(row14, row15);
+              //   t1_0: 0 16 1 17 2 18 3 19 4 20 5 21 6 22 7 23
+              //   t1_1: 8 24 9 25 10 26 11 27 12 28 13 29 14 30 15 31
+              //   t1_2: 32 48 33 49 34 50 35 51 36 52 37 53 38 54 39 55
+              //   t1_3: 40 56 41 57 42 58 43 59 44 60 45 61 46 62 47 63
+              //   t1_4: 64 80 65 81 66 82 67 83 68 84 69 85 70 86 71 87
+              //   t1_5: 72 88 73 89 74 90 75 91 76 92 77 93 78 94 79 95
+              //   t1_6: 96 112 97 113 98 114 99 115 100 116 101 117 102 118 103 119
+              //   t1_7: 104 120 105 121 106 122 107 123 108 124 109 125 110 126 111 127
+              //   t1_8: 128 144 129 145 130 146 131 147 132 148 133 149 134 150 135 151
+              //   t1_9: 136 152 137 153 138 154 139 155 140 156 141 157 142 158 143 159
+              //   t1_10: 160 176 161 177 162 178 163 179 164 180 165 181 166 182 167 183
+              //   t1_11: 168 184 169 185 170 186 171 187 172 188 173 189 174 190 175 191
+              //   t1_12: 192 208 193 209 194 210 195 211 196 212 197 213 198 214 199 215
+              //   t1_13: 200 216 201 217 202 218 203 219 204 220 205 221 206 222 207 223
+              //   t1_14: 224 240 225 241 226 242 227 243 228 244 229 245 230 246 231 247
+              //   t1_15: 232 248 233 249 234 250 235 251 236 252 237 253 238 254 239 255
+              // stage 2: interleave 16-bit lanes (unpacklo/hi_epi16)
+              __m128i t2_0 = _mm_unpacklo_epi16(t1_0, t1_2);
+              __m128i t2_1 = _mm_unpackhi_epi16(t1_0, t1_2);
+              __m128i t2_2 = _mm_unpacklo_epi16(t1_1, t1_3);
+              __m128i t2_3 = _mm_unpackhi_epi16(t1_1, t1_3);
+              __m128i t2_4 = _mm_unpacklo_epi16(t1_4, t1_6);
+              __m128i t2_5 = _mm_unpackhi_epi16(t1_4, t1_6);
+              __m128i t2_6 = _mm_unpacklo_epi16(t1_5, t1_7);
+              __m128i t2_7 = _mm_unpackhi_epi16(t1_5, t1_7);
+              __m128i t2_8 = _mm_unpacklo_epi16(t1_8, t1_10);
+              __m128i t2_9 = _mm_unpackhi_epi16(t1_8, t1_10);
+              __m128i t2_10 = _mm_unpacklo_epi16(t1_9, t1_11);
+              __m128i t2_11 = _mm_unpackhi_epi16(t1_9, t1_11);
+              __m128i t2_12 = _mm_unpacklo_epi16(t1_12, t1_14);
+              __m128i t2_13 = _mm_unpackhi_epi16(t1_12, t1_14);
+              __m128i t2_14 = _mm_unpacklo_epi16(t1_13, t1_15);
+              __m128i t2_15 = _mm_unpackhi_epi16(t1_13, t1_15);
+              //   t2_0: 0 16 32 48 1 17 33 49 2 18 34 50 3 19 35 51
+              //   t2_1: 4 20 36 52 5 21 37 53 6 22 38 54 7 23 39 55
+              //   t2_2: 8 24 40 56 9 25 41 57 10 26 42 58 11 27 43 59
+              //   t2_3: 12 28 44 60 13 29 45 61 14 30 46 62 15 31 47 63
+              //   t2_4: 64 80 96 112 65 81 97 113 66 82 98 114 67 83 99 115
+              //   t2_5: 68 84 100 116 69 85 101 117 70 86 102 118 71 87 103 119
+              //   t2_6: 72 88 104 120 73 89 105 121 74 90 106 122 75 91 107 123
+              //   t2_7: 76 92 108 124 77 93 109 125 78 94 110 126 79 95 111 127
+              //   t2_8: 128 144 160 176 129 145 161 177 130 146 162 178 131 147 163 179
+              //   t2_9: 132 148 164 180 133 149 165 181 134 150 166 182 135 151 167 183
+              //   t2_10: 136 152 168 184 137 153 169 185 138 154 170 186 139 155 171 187
+              //   t2_11: 140 156 172 188 141 157 173 189 142 158 174 190 143 159 175 191
+              //   t2_12: 192 208 224 240 193 209 225 241 194 210 226 242 195 211 227 243
+              //   t2_13: 196 212 228 244 197 213 229 245 198 214 230 246 199 215 231 247
+              //   t2_14: 200 216 232 248 201 217 233 249 202 218 234 250 203 219 235 251
+              //   t2_15: 204 220 236 252 205 221 237 253 206 222 238 254 207 223 239 255
+              // stage 3: interleave 32-bit lanes (unpacklo/hi_epi32)
+              __m128i t3_0 = _mm_unpacklo_epi32(t2_0, t2_4);
+              __m128i t3_1 = _mm_unpackhi_epi32(t2_0, t2_4);
+              __m128i t3_2 = _mm_unpacklo_epi32(t2_1, t2_5);
+              __m128i t3_3 = _mm_unpackhi_epi32(t2_1, t2_5);
+              __m128i t3_4 = _mm_unpacklo_epi32(t2_2, t2_6);
+              __m128i t3_5 = _mm_unpackhi_epi32(t2_2, t2_6);
+              __m128i t3_6 = _mm_unpacklo_epi32(t2_3, t2_7);
+              __m128i t3_7 = _mm_unpackhi_epi32(t2_3, t2_7);
+              __m128i t3_8 = _mm_unpacklo_epi32(t2_8, t2_12);
+              __m128i t3_9 = _mm_unpackhi_epi32(t2_8, t2_12);
+              __m128i t3_10 = _mm_unpacklo_epi32(t2_9, t2_13);
+              __m128i t3_11 = _mm_unpackhi_epi32(t2_9, t2_13);
+              __m128i t3_12 = _mm_unpacklo_epi32(t2_10, t2_14);
+              __m128i t3_13 = _mm_unpackhi_epi32(t2_10, t2_14);
+              __m128i t3_14 = _mm_unpacklo_epi32(t2_11, t2_15);
+              __m128i t3_15 = _mm_unpackhi_epi32(t2_11, t2_15);
+              //   t3_0: 0 16 32 48 64 80 96 112 1 17 33 49 65 81 97 113
+              //   t3_1: 2 18 34 50 66 82 98 114 3 19 35 51 67 83 99 115
+              //   t3_2: 4 20 36 52 68 84 100 116 5 21 37 53 69 85 101 117
+              //   t3_3: 6 22 38 54 70 86 102 118 7 23 39 55 71 87 103 119
+              //   t3_4: 8 24 40 56 72 88 104 120 9 25 41 57 73 89 105 121
+              //   t3_5: 10 26 42 58 74 90 106 122 11 27 43 59 75 91 107 123
+              //   t3_6: 12 28 44 60 76 92 108 124 13 29 45 61 77 93 109 125
+              //   t3_7: 14 30 46 62 78 94 110 126 15 31 47 63 79 95 111 127
+              //   t3_8: 128 144 160 176 192 208 224 240 129 145 161 177 193 209 225 241
+              //   t3_9: 130 146 162 178 194 210 226 242 131 147 163 179 195 211 227 243
+              //   t3_10: 132 148 164 180 196 212 228 244 133 149 165 181 197 213 229 245
+              //   t3_11: 134 150 166 182 198 214 230 246 135 151 167 183 199 215 231 247
+              //   t3_12: 136 152 168 184 200 216 232 248 137 153 169 185 201 217 233 249
+              //   t3_13: 138 154 170 186 202 218 234 250 139 155 171 187 203 219 235 251
+              //   t3_14: 140 156 172 188 204 220 236 252 141 157 173 189 205 221 237 253
+              //   t3_15: 142 158 174 190 206 222 238 254 143 159 175 191 207 223 239 255
+              // stage 4: interleave 64-bit lanes (unpacklo/hi_epi64)
+              __m128i col0 = _mm_unpacklo_epi64(t3_0, t3_8);
+              __m128i col1 = _mm_unpackhi_epi64(t3_0, t3_8);
+              __m128i col2 = _mm_unpacklo_epi64(t3_1, t3_9);
+              __m128i col3 = _mm_unpackhi_epi64(t3_1, t3_9);
+              __m128i col4 = _mm_unpacklo_epi64(t3_2, t3_10);
+              __m128i col5 = _mm_unpackhi_epi64(t3_2, t3_10);
+              __m128i col6 = _mm_unpacklo_epi64(t3_3, t3_11);
+              __m128i col7 = _mm_unpackhi_epi64(t3_3, t3_11);
+              __m128i col8 = _mm_unpacklo_epi64(t3_4, t3_12);
+              __m128i col9 = _mm_unpackhi_epi64(t3_4, t3_12);
+              __m128i col10 = _mm_unpacklo_epi64(t3_5, t3_13);
+              __m128i col11 = _mm_unpackhi_epi64(t3_5, t3_13);
+              __m128i col12 = _mm_unpacklo_epi64(t3_6, t3_14);
+              __m128i col13 = _mm_unpackhi_epi64(t3_6, t3_14);
+              __m128i col14 = _mm_unpacklo_epi64(t3_7, t3_15);
+              __m128i col15 = _mm_unpackhi_epi64(t3_7, t3_15);
+              //   col0: 0 16 32 48 64 80 96 112 128 144 160 176 192 208 224 240
+              //   col1: 1 17 33 49 65 81 97 113 129 145 161 177 193 209 225 241
+              //   col2: 2 18 34 50 66 82 98 114 130 146 162 178 194 210 226 242
+              //   col3: 3 19 35 51 67 83 99 115 131 147 163 179 195 211 227 243
+              //   col4: 4 20 36 52 68 84 100 116 132 148 164 180 196 212 228 244
+              //   col5: 5 21 37 53 69 85 101 117 133 149 165 181 197 213 229 245
+              //   col6: 6 22 38 54 70 86 102 118 134 150 166 182 198 214 230 246
+              //   col7: 7 23 39 55 71 87 103 119 135 151 167 183 199 215 231 247
+              //   col8: 8 24 40 56 72 88 104 120 136 152 168 184 200 216 232 248
+              //   col9: 9 25 41 57 73 89 105 121 137 153 169 185 201 217 233 249
+              //   col10: 10 26 42 58 74 90 106 122 138 154 170 186 202 218 234 250
+              //   col11: 11 27 43 59 75 91 107 123 139 155 171 187 203 219 235 251
+              //   col12: 12 28 44 60 76 92 108 124 140 156 172 188 204 220 236 252
+              //   col13: 13 29 45 61 77 93 109 125 141 157 173 189 205 221 237 253
+              //   col14: 14 30 46 62 78 94 110 126 142 158 174 190 206 222 238 254
+              //   col15: 15 31 47 63 79 95 111 127 143 159 175 191 207 223 239 255
+              _mm_storeu_si128((__m128i*)(output + i + j * out_step), col0);
+              _mm_storeu_si128((__m128i*)(output + i + j * out_step + out_step), col1);
+              _mm_storeu_si128((__m128i*)(output + i + j * out_step + 2 * out_step), col2);
+              _mm_storeu_si128((__m128i*)(output + i + j * out_step + 3 * out_step), col3);
+              _mm_storeu_si128((__m128i*)(output + i + j * out_step + 4 * out_step), col4);
+              _mm_storeu_si128((__m128i*)(output + i + j * out_step + 5 * out_step), col5);
+              _mm_storeu_si128((__m128i*)(output + i + j * out_step + 6 * out_step), col6);
+              _mm_storeu_si128((__m128i*)(output + i + j * out_step + 7 * out_step), col7);
+              _mm_storeu_si128((__m128i*)(output + i + j * out_step + 8 * out_step), col8);
+              _mm_storeu_si128((__m128i*)(output + i + j * out_step + 9 * out_step), col9);
+              _mm_storeu_si128((__m128i*)(output + i + j * out_step + 10 * out_step), col10);
+              _mm_storeu_si128((__m128i*)(output + i + j * out_step + 11 * out_step), col11);
+              _mm_storeu_si128((__m128i*)(output + i + j * out_step + 12 * out_step), col12);
+              _mm_storeu_si128((__m128i*)(output + i + j * out_step + 13 * out_step), col13);
+              _mm_storeu_si128((__m128i*)(output + i + j * out_step + 14 * out_step), col14);
+              _mm_storeu_si128((__m128i*)(output + i + j * out_step + 15 * out_step), col15);
+            }
+            // the last rows of the matrix: a partial tile
+            if (i < i_end) {
+              __m128i row0_r = _mm_setzero_si128();
+              if (i < rows) {
+                row0_r = _mm_mask_loadu_epi8(_mm_setzero_si128(),
+                                             (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                             input + cols * i + j);
+              }
+              __m128i row1_r = _mm_setzero_si128();
+              if (i + 1 < rows) {
+                row1_r = _mm_mask_loadu_epi8(_mm_setzero_si128(),
+                                             (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                             input + cols + cols * i + j);
+              }
+              __m128i row2_r = _mm_setzero_si128();
+              if (i + 2 < rows) {
+                row2_r = _mm_mask_loadu_epi8(_mm_setzero_si128(),
+                                             (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                             input + 2 * cols + cols * i + j);
+              }
+              __m128i row3_r = _mm_setzero_si128();
+              if (i + 3 < rows) {
+                row3_r = _mm_mask_loadu_epi8(_mm_setzero_si128(),
+                                             (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                             input + 3 * cols + cols * i + j);
+              }
+              __m128i row4_r = _mm_setzero_si128();
+              if (i + 4 < rows) {
+                row4_r = _mm_mask_loadu_epi8(_mm_setzero_si128(),
+                                             (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                             input + 4 * cols + cols * i + j);
+              }
+              __m128i row5_r = _mm_setzero_si128();
+              if (i + 5 < rows) {
+                row5_r = _mm_mask_loadu_epi8(_mm_setzero_si128(),
+                                             (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                             input + 5 * cols + cols * i + j);
+              }
+              __m128i row6_r = _mm_setzero_si128();
+              if (i + 6 < rows) {
+                row6_r = _mm_mask_loadu_epi8(_mm_setzero_si128(),
+                                             (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                             input + 6 * cols + cols * i + j);
+              }
+              __m128i row7_r = _mm_setzero_si128();
+              if (i + 7 < rows) {
+                row7_r = _mm_mask_loadu_epi8(_mm_setzero_si128(),
+                                             (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                             input + 7 * cols + cols * i + j);
+              }
+              __m128i row8_r = _mm_setzero_si128();
+              if (i + 8 < rows) {
+                row8_r = _mm_mask_loadu_epi8(_mm_setzero_si128(),
+                                             (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                             input + 8 * cols + cols * i + j);
+              }
+              __m128i row9_r = _mm_setzero_si128();
+              if (i + 9 < rows) {
+                row9_r = _mm_mask_loadu_epi8(_mm_setzero_si128(),
+                                             (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                             input + 9 * cols + cols * i + j);
+              }
+              __m128i row10_r = _mm_setzero_si128();
+              if (i + 10 < rows) {
+                row10_r = _mm_mask_loadu_epi8(_mm_setzero_si128(),
+                                              (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                              input + 10 * cols + cols * i + j);
+              }
+              __m128i row11_r = _mm_setzero_si128();
+              if (i + 11 < rows) {
+                row11_r = _mm_mask_loadu_epi8(_mm_setzero_si128(),
+                                              (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                              input + 11 * cols + cols * i + j);
+              }
+              __m128i row12_r = _mm_setzero_si128();
+              if (i + 12 < rows) {
+                row12_r = _mm_mask_loadu_epi8(_mm_setzero_si128(),
+                                              (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                              input + 12 * cols + cols * i + j);
+              }
+              __m128i row13_r = _mm_setzero_si128();
+              if (i + 13 < rows) {
+                row13_r = _mm_mask_loadu_epi8(_mm_setzero_si128(),
+                                              (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                              input + 13 * cols + cols * i + j);
+              }
+              __m128i row14_r = _mm_setzero_si128();
+              if (i + 14 < rows) {
+                row14_r = _mm_mask_loadu_epi8(_mm_setzero_si128(),
+                                              (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                              input + 14 * cols + cols * i + j);
+              }
+              __m128i row15_r = _mm_setzero_si128();
+              if (i + 15 < rows) {
+                row15_r = _mm_mask_loadu_epi8(_mm_setzero_si128(),
+                                              (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                              input + 15 * cols + cols * i + j);
+              }
+              // stage 1: interleave 8-bit lanes of row pairs (unpacklo/hi_epi8)
+              __m128i t1_0_r = _mm_unpacklo_epi8(row0_r, row1_r);
+              __m128i t1_1_r = _mm_unpackhi_epi8(row0_r, row1_r);
+              __m128i t1_2_r = _mm_unpacklo_epi8(row2_r, row3_r);
+              __m128i t1_3_r = _mm_unpackhi_epi8(row2_r, row3_r);
+              __m128i t1_4_r = _mm_unpacklo_epi8(row4_r, row5_r);
+              __m128i t1_5_r = _mm_unpackhi_epi8(row4_r, row5_r);
+              __m128i t1_6_r = _mm_unpacklo_epi8(row6_r, row7_r);
+              __m128i t1_7_r = _mm_unpackhi_epi8(row6_r, row7_r);
+              __m128i t1_8_r = _mm_unpacklo_epi8(row8_r, row9_r);
+              __m128i t1_9_r = _mm_unpackhi_epi8(row8_r, row9_r);
+              __m128i t1_10_r = _mm_unpacklo_epi8(row10_r, row11_r);
+              __m128i t1_11_r = _mm_unpackhi_epi8(row10_r, row11_r);
+              __m128i t1_12_r = _mm_unpacklo_epi8(row12_r, row13_r);
+              __m128i t1_13_r = _mm_unpackhi_epi8(row12_r, row13_r);
+              __m128i t1_14_r = _mm_unpacklo_epi8(row14_r, row15_r);
+              __m128i t1_15_r = _mm_unpackhi_epi8(row14_r, row15_r);
+              // stage 2: interleave 16-bit lanes (unpacklo/hi_epi16)
+              __m128i t2_0_r = _mm_unpacklo_epi16(t1_0_r, t1_2_r);
+              __m128i t2_1_r = _mm_unpackhi_epi16(t1_0_r, t1_2_r);
+              __m128i t2_2_r = _mm_unpacklo_epi16(t1_1_r, t1_3_r);
+              __m128i t2_3_r = _mm_unpackhi_epi16(t1_1_r, t1_3_r);
+              __m128i t2_4_r = _mm_unpacklo_epi16(t1_4_r, t1_6_r);
+              __m128i t2_5_r = _mm_unpackhi_epi16(t1_4_r, t1_6_r);
+              __m128i t2_6_r = _mm_unpacklo_epi16(t1_5_r, t1_7_r);
+              __m128i t2_7_r = _mm_unpackhi_epi16(t1_5_r, t1_7_r);
+              __m128i t2_8_r = _mm_unpacklo_epi16(t1_8_r, t1_10_r);
+              __m128i t2_9_r = _mm_unpackhi_epi16(t1_8_r, t1_10_r);
+              __m128i t2_10_r = _mm_unpacklo_epi16(t1_9_r, t1_11_r);
+              __m128i t2_11_r = _mm_unpackhi_epi16(t1_9_r, t1_11_r);
+              __m128i t2_12_r = _mm_unpacklo_epi16(t1_12_r, t1_14_r);
+              __m128i t2_13_r = _mm_unpackhi_epi16(t1_12_r, t1_14_r);
+              __m128i t2_14_r = _mm_unpacklo_epi16(t1_13_r, t1_15_r);
+              __m128i t2_15_r = _mm_unpackhi_epi16(t1_13_r, t1_15_r);
+              // stage 3: interleave 32-bit lanes (unpacklo/hi_epi32)
+              __m128i t3_0_r = _mm_unpacklo_epi32(t2_0_r, t2_4_r);
+              __m128i t3_1_r = _mm_unpackhi_epi32(t2_0_r, t2_4_r);
+              __m128i t3_2_r = _mm_unpacklo_epi32(t2_1_r, t2_5_r);
+              __m128i t3_3_r = _mm_unpackhi_epi32(t2_1_r, t2_5_r);
+              __m128i t3_4_r = _mm_unpacklo_epi32(t2_2_r, t2_6_r);
+              __m128i t3_5_r = _mm_unpackhi_epi32(t2_2_r, t2_6_r);
+              __m128i t3_6_r = _mm_unpacklo_epi32(t2_3_r, t2_7_r);
+              __m128i t3_7_r = _mm_unpackhi_epi32(t2_3_r, t2_7_r);
+              __m128i t3_8_r = _mm_unpacklo_epi32(t2_8_r, t2_12_r);
+              __m128i t3_9_r = _mm_unpackhi_epi32(t2_8_r, t2_12_r);
+              __m128i t3_10_r = _mm_unpacklo_epi32(t2_9_r, t2_13_r);
+              __m128i t3_11_r = _mm_unpackhi_epi32(t2_9_r, t2_13_r);
+              __m128i t3_12_r = _mm_unpacklo_epi32(t2_10_r, t2_14_r);
+              __m128i t3_13_r = _mm_unpackhi_epi32(t2_10_r, t2_14_r);
+              __m128i t3_14_r = _mm_unpacklo_epi32(t2_11_r, t2_15_r);
+              __m128i t3_15_r = _mm_unpackhi_epi32(t2_11_r, t2_15_r);
+              // stage 4: interleave 64-bit lanes (unpacklo/hi_epi64)
+              __m128i col0_r = _mm_unpacklo_epi64(t3_0_r, t3_8_r);
+              __m128i col1_r = _mm_unpackhi_epi64(t3_0_r, t3_8_r);
+              __m128i col2_r = _mm_unpacklo_epi64(t3_1_r, t3_9_r);
+              __m128i col3_r = _mm_unpackhi_epi64(t3_1_r, t3_9_r);
+              __m128i col4_r = _mm_unpacklo_epi64(t3_2_r, t3_10_r);
+              __m128i col5_r = _mm_unpackhi_epi64(t3_2_r, t3_10_r);
+              __m128i col6_r = _mm_unpacklo_epi64(t3_3_r, t3_11_r);
+              __m128i col7_r = _mm_unpackhi_epi64(t3_3_r, t3_11_r);
+              __m128i col8_r = _mm_unpacklo_epi64(t3_4_r, t3_12_r);
+              __m128i col9_r = _mm_unpackhi_epi64(t3_4_r, t3_12_r);
+              __m128i col10_r = _mm_unpacklo_epi64(t3_5_r, t3_13_r);
+              __m128i col11_r = _mm_unpackhi_epi64(t3_5_r, t3_13_r);
+              __m128i col12_r = _mm_unpacklo_epi64(t3_6_r, t3_14_r);
+              __m128i col13_r = _mm_unpackhi_epi64(t3_6_r, t3_14_r);
+              __m128i col14_r = _mm_unpacklo_epi64(t3_7_r, t3_15_r);
+              __m128i col15_r = _mm_unpackhi_epi64(t3_7_r, t3_15_r);
+              if (j < cols) {
+                _mm_mask_storeu_epi8(output + i + j * rows,
+                                     (__mmask16)simdgen_lanes_below(rows - i, 16), col0_r);
+              }
+              if (j + 1 < cols) {
+                _mm_mask_storeu_epi8(output + i + j * rows + rows,
+                                     (__mmask16)simdgen_lanes_below(rows - i, 16), col1_r);
+              }
+              if (j + 2 < cols) {
+                _mm_mask_storeu_epi8(output + i + j * rows + 2 * rows,
+                                     (__mmask16)simdgen_lanes_below(rows - i, 16), col2_r);
+              }
+              if (j + 3 < cols) {
+                _mm_mask_storeu_epi8(output + i + j * rows + 3 * rows,
+                                     (__mmask16)simdgen_lanes_below(rows - i, 16), col3_r);
+              }
+              if (j + 4 < cols) {
+                _mm_mask_storeu_epi8(output + i + j * rows + 4 * rows,
+                                     (__mmask16)simdgen_lanes_below(rows - i, 16), col4_r);
+              }
+              if (j + 5 < cols) {
+                _mm_mask_storeu_epi8(output + i + j * rows + 5 * rows,
+                                     (__mmask16)simdgen_lanes_below(rows - i, 16), col5_r);
+              }
+              if (j + 6 < cols) {
+                _mm_mask_storeu_epi8(output + i + j * rows + 6 * rows,
+                                     (__mmask16)simdgen_lanes_below(rows - i, 16), col6_r);
+              }
+              if (j + 7 < cols) {
+                _mm_mask_storeu_epi8(output + i + j * rows + 7 * rows,
+                                     (__mmask16)simdgen_lanes_below(rows - i, 16), col7_r);
+              }
+              if (j + 8 < cols) {
+                _mm_mask_storeu_epi8(output + i + j * rows + 8 * rows,
+                                     (__mmask16)simdgen_lanes_below(rows - i, 16), col8_r);
+              }
+              if (j + 9 < cols) {
+                _mm_mask_storeu_epi8(output + i + j * rows + 9 * rows,
+                                     (__mmask16)simdgen_lanes_below(rows - i, 16), col9_r);
+              }
+              if (j + 10 < cols) {
+                _mm_mask_storeu_epi8(output + i + j * rows + 10 * rows,
+                                     (__mmask16)simdgen_lanes_below(rows - i, 16), col10_r);
+              }
+              if (j + 11 < cols) {
+                _mm_mask_storeu_epi8(output + i + j * rows + 11 * rows,
+                                     (__mmask16)simdgen_lanes_below(rows - i, 16), col11_r);
+              }
+              if (j + 12 < cols) {
+                _mm_mask_storeu_epi8(output + i + j * rows + 12 * rows,
+                                     (__mmask16)simdgen_lanes_below(rows - i, 16), col12_r);
+              }
+              if (j + 13 < cols) {
+                _mm_mask_storeu_epi8(output + i + j * rows + 13 * rows,
+                                     (__mmask16)simdgen_lanes_below(rows - i, 16), col13_r);
+              }
+              if (j + 14 < cols) {
+                _mm_mask_storeu_epi8(output + i + j * rows + 14 * rows,
+                                     (__mmask16)simdgen_lanes_below(rows - i, 16), col14_r);
+              }
+              if (j + 15 < cols) {
+                _mm_mask_storeu_epi8(output + i + j * rows + 15 * rows,
+                                     (__mmask16)simdgen_lanes_below(rows - i, 16), col15_r);
+              }
+            }
           }
-          __m128i row1_c = _mm_setzero_si128();
-          if (i + 1 < rows) {
-            row1_c = _mm_mask_loadu_epi8(_mm_setzero_si128(),
-                                         (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                         input + cols + cols * i + j);
-          }
-          __m128i row2_c = _mm_setzero_si128();
-          if (i + 2 < rows) {
-            row2_c = _mm_mask_loadu_epi8(_mm_setzero_si128(),
-                                         (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                         input + 2 * cols + cols * i + j);
-          }
-          __m128i row3_c = _mm_setzero_si128();
-          if (i + 3 < rows) {
-            row3_c = _mm_mask_loadu_epi8(_mm_setzero_si128(),
-                                         (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                         input + 3 * cols + cols * i + j);
-          }
-          __m128i row4_c = _mm_setzero_si128();
-          if (i + 4 < rows) {
-            row4_c = _mm_mask_loadu_epi8(_mm_setzero_si128(),
-                                         (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                         input + 4 * cols + cols * i + j);
-          }
-          __m128i row5_c = _mm_setzero_si128();
-          if (i + 5 < rows) {
-            row5_c = _mm_mask_loadu_epi8(_mm_setzero_si128(),
-                                         (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                         input + 5 * cols + cols * i + j);
-          }
-          __m128i row6_c = _mm_setzero_si128();
-          if (i + 6 < rows) {
-            row6_c = _mm_mask_loadu_epi8(_mm_setzero_si128(),
-                                         (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                         input + 6 * cols + cols * i + j);
-          }
-          __m128i row7_c = _mm_setzero_si128();
-          if (i + 7 < rows) {
-            row7_c = _mm_mask_loadu_epi8(_mm_setzero_si128(),
-                                         (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                         input + 7 * cols + cols * i + j);
-          }
-          __m128i row8_c = _mm_setzero_si128();
-          if (i + 8 < rows) {
-            row8_c = _mm_mask_loadu_epi8(_mm_setzero_si128(),
-                                         (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                         input + 8 * cols + cols * i + j);
-          }
-          __m128i row9_c = _mm_setzero_si128();
-          if (i + 9 < rows) {
-            row9_c = _mm_mask_loadu_epi8(_mm_setzero_si128(),
-                                         (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                         input + 9 * cols + cols * i + j);
-          }
-          __m128i row10_c = _mm_setzero_si128();
-          if (i + 10 < rows) {
-            row10_c = _mm_mask_loadu_epi8(_mm_setzero_si128(),
-                                          (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                          input + 10 * cols + cols * i + j);
-          }
-          __m128i row11_c = _mm_setzero_si128();
-          if (i + 11 < rows) {
-            row11_c = _mm_mask_loadu_epi8(_mm_setzero_si128(),
-                                          (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                          input + 11 * cols + cols * i + j);
-          }
-          __m128i row12_c = _mm_setzero_si128();
-          if (i + 12 < rows) {
-            row12_c = _mm_mask_loadu_epi8(_mm_setzero_si128(),
-                                          (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                          input + 12 * cols + cols * i + j);
-          }
-          __m128i row13_c = _mm_setzero_si128();
-          if (i + 13 < rows) {
-            row13_c = _mm_mask_loadu_epi8(_mm_setzero_si128(),
-                                          (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                          input + 13 * cols + cols * i + j);
-          }
-          __m128i row14_c = _mm_setzero_si128();
-          if (i + 14 < rows) {
-            row14_c = _mm_mask_loadu_epi8(_mm_setzero_si128(),
-                                          (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                          input + 14 * cols + cols * i + j);
-          }
-          __m128i row15_c = _mm_setzero_si128();
-          if (i + 15 < rows) {
-            row15_c = _mm_mask_loadu_epi8(_mm_setzero_si128(),
-                                          (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                          input + 15 * cols + cols * i + j);
-          }
-          // stage 1: interleave 8-bit lanes of row pairs (unpacklo/hi_epi8)
-          __m128i t1_0_c = _mm_unpacklo_epi8(row0_c, row1_c);
-          __m128i t1_1_c = _mm_unpackhi_epi8(row0_c, row1_c);
-          __m128i t1_2_c = _mm_unpacklo_epi8(row2_c, row3_c);
-          __m128i t1_3_c = _mm_unpackhi_epi8(row2_c, row3_c);
-          __m128i t1_4_c = _mm_unpacklo_epi8(row4_c, row5_c);
-          __m128i t1_5_c = _mm_unpackhi_epi8(row4_c, row5_c);
-          __m128i t1_6_c = _mm_unpacklo_epi8(row6_c, row7_c);
-          __m128i t1_7_c = _mm_unpackhi_epi8(row6_c, row7_c);
-          __m128i t1_8_c = _mm_unpacklo_epi8(row8_c, row9_c);
-          __m128i t1_9_c = _mm_unpackhi_epi8(row8_c, row9_c);
-          __m128i t1_10_c = _mm_unpacklo_epi8(row10_c, row11_c);
-          __m128i t1_11_c = _mm_unpackhi_epi8(row10_c, row11_c);
-          __m128i t1_12_c = _mm_unpacklo_epi8(row12_c, row13_c);
-          __m128i t1_13_c = _mm_unpackhi_epi8(row12_c, row13_c);
-          __m128i t1_14_c = _mm_unpacklo_epi8(row14_c, row15_c);
-          __m128i t1_15_c = _mm_unpackhi_epi8(row14_c, row15_c);
-          // stage 2: interleave 16-bit lanes (unpacklo/hi_epi16)
-          __m128i t2_0_c = _mm_unpacklo_epi16(t1_0_c, t1_2_c);
-          __m128i t2_1_c = _mm_unpackhi_epi16(t1_0_c, t1_2_c);
-          __m128i t2_2_c = _mm_unpacklo_epi16(t1_1_c, t1_3_c);
-          __m128i t2_3_c = _mm_unpackhi_epi16(t1_1_c, t1_3_c);
-          __m128i t2_4_c = _mm_unpacklo_epi16(t1_4_c, t1_6_c);
-          __m128i t2_5_c = _mm_unpackhi_epi16(t1_4_c, t1_6_c);
-          __m128i t2_6_c = _mm_unpacklo_epi16(t1_5_c, t1_7_c);
-          __m128i t2_7_c = _mm_unpackhi_epi16(t1_5_c, t1_7_c);
-          __m128i t2_8_c = _mm_unpacklo_epi16(t1_8_c, t1_10_c);
-          __m128i t2_9_c = _mm_unpackhi_epi16(t1_8_c, t1_10_c);
-          __m128i t2_10_c = _mm_unpacklo_epi16(t1_9_c, t1_11_c);
-          __m128i t2_11_c = _mm_unpackhi_epi16(t1_9_c, t1_11_c);
-          __m128i t2_12_c = _mm_unpacklo_epi16(t1_12_c, t1_14_c);
-          __m128i t2_13_c = _mm_unpackhi_epi16(t1_12_c, t1_14_c);
-          __m128i t2_14_c = _mm_unpacklo_epi16(t1_13_c, t1_15_c);
-          __m128i t2_15_c = _mm_unpackhi_epi16(t1_13_c, t1_15_c);
-          // stage 3: interleave 32-bit lanes (unpacklo/hi_epi32)
-          __m128i t3_0_c = _mm_unpacklo_epi32(t2_0_c, t2_4_c);
-          __m128i t3_1_c = _mm_unpackhi_epi32(t2_0_c, t2_4_c);
-          __m128i t3_2_c = _mm_unpacklo_epi32(t2_1_c, t2_5_c);
-          __m128i t3_3_c = _mm_unpackhi_epi32(t2_1_c, t2_5_c);
-          __m128i t3_4_c = _mm_unpacklo_epi32(t2_2_c, t2_6_c);
-          __m128i t3_5_c = _mm_unpackhi_epi32(t2_2_c, t2_6_c);
-          __m128i t3_6_c = _mm_unpacklo_epi32(t2_3_c, t2_7_c);
-          __m128i t3_7_c = _mm_unpackhi_epi32(t2_3_c, t2_7_c);
-          __m128i t3_8_c = _mm_unpacklo_epi32(t2_8_c, t2_12_c);
-          __m128i t3_9_c = _mm_unpackhi_epi32(t2_8_c, t2_12_c);
-          __m128i t3_10_c = _mm_unpacklo_epi32(t2_9_c, t2_13_c);
-          __m128i t3_11_c = _mm_unpackhi_epi32(t2_9_c, t2_13_c);
-          __m128i t3_12_c = _mm_unpacklo_epi32(t2_10_c, t2_14_c);
-          __m128i t3_13_c = _mm_unpackhi_epi32(t2_10_c, t2_14_c);
-          __m128i t3_14_c = _mm_unpacklo_epi32(t2_11_c, t2_15_c);
-          __m128i t3_15_c = _mm_unpackhi_epi32(t2_11_c, t2_15_c);
-          // stage 4: interleave 64-bit lanes (unpacklo/hi_epi64)
-          __m128i col0_c = _mm_unpacklo_epi64(t3_0_c, t3_8_c);
-          __m128i col1_c = _mm_unpackhi_epi64(t3_0_c, t3_8_c);
-          __m128i col2_c = _mm_unpacklo_epi64(t3_1_c, t3_9_c);
-          __m128i col3_c = _mm_unpackhi_epi64(t3_1_c, t3_9_c);
-          __m128i col4_c = _mm_unpacklo_epi64(t3_2_c, t3_10_c);
-          __m128i col5_c = _mm_unpackhi_epi64(t3_2_c, t3_10_c);
-          __m128i col6_c = _mm_unpacklo_epi64(t3_3_c, t3_11_c);
-          __m128i col7_c = _mm_unpackhi_epi64(t3_3_c, t3_11_c);
-          __m128i col8_c = _mm_unpacklo_epi64(t3_4_c, t3_12_c);
-          __m128i col9_c = _mm_unpackhi_epi64(t3_4_c, t3_12_c);
-          __m128i col10_c = _mm_unpacklo_epi64(t3_5_c, t3_13_c);
-          __m128i col11_c = _mm_unpackhi_epi64(t3_5_c, t3_13_c);
-          __m128i col12_c = _mm_unpacklo_epi64(t3_6_c, t3_14_c);
-          __m128i col13_c = _mm_unpackhi_epi64(t3_6_c, t3_14_c);
-          __m128i col14_c = _mm_unpacklo_epi64(t3_7_c, t3_15_c);
-          __m128i col15_c = _mm_unpackhi_epi64(t3_7_c, t3_15_c);
-          if (j < cols) {
-            _mm_mask_storeu_epi8(output + i + j * rows,
-                                 (__mmask16)simdgen_lanes_below(rows - i, 16), col0_c);
-          }
-          if (j + 1 < cols) {
-            _mm_mask_storeu_epi8(output + i + j * rows + rows,
-                                 (__mmask16)simdgen_lanes_below(rows - i, 16), col1_c);
-          }
-          if (j + 2 < cols) {
-            _mm_mask_storeu_epi8(output + i + j * rows + 2 * rows,
-                                 (__mmask16)simdgen_lanes_below(rows - i, 16), col2_c);
-          }
-          if (j + 3 < cols) {
-            _mm_mask_storeu_epi8(output + i + j * rows + 3 * rows,
-                                 (__mmask16)simdgen_lanes_below(rows - i, 16), col3_c);
-          }
-          if (j + 4 < cols) {
-            _mm_mask_storeu_epi8(output + i + j * rows + 4 * rows,
-                                 (__mmask16)simdgen_lanes_below(rows - i, 16), col4_c);
-          }
-          if (j + 5 < cols) {
-            _mm_mask_storeu_epi8(output + i + j * rows + 5 * rows,
-                                 (__mmask16)simdgen_lanes_below(rows - i, 16), col5_c);
-          }
-          if (j + 6 < cols) {
-            _mm_mask_storeu_epi8(output + i + j * rows + 6 * rows,
-                                 (__mmask16)simdgen_lanes_below(rows - i, 16), col6_c);
-          }
-          if (j + 7 < cols) {
-            _mm_mask_storeu_epi8(output + i + j * rows + 7 * rows,
-                                 (__mmask16)simdgen_lanes_below(rows - i, 16), col7_c);
-          }
-          if (j + 8 < cols) {
-            _mm_mask_storeu_epi8(output + i + j * rows + 8 * rows,
-                                 (__mmask16)simdgen_lanes_below(rows - i, 16), col8_c);
-          }
-          if (j + 9 < cols) {
-            _mm_mask_storeu_epi8(output + i + j * rows + 9 * rows,
-                                 (__mmask16)simdgen_lanes_below(rows - i, 16), col9_c);
-          }
-          if (j + 10 < cols) {
-            _mm_mask_storeu_epi8(output + i + j * rows + 10 * rows,
-                                 (__mmask16)simdgen_lanes_below(rows - i, 16), col10_c);
-          }
-          if (j + 11 < cols) {
-            _mm_mask_storeu_epi8(output + i + j * rows + 11 * rows,
-                                 (__mmask16)simdgen_lanes_below(rows - i, 16), col11_c);
-          }
-          if (j + 12 < cols) {
-            _mm_mask_storeu_epi8(output + i + j * rows + 12 * rows,
-                                 (__mmask16)simdgen_lanes_below(rows - i, 16), col12_c);
-          }
-          if (j + 13 < cols) {
-            _mm_mask_storeu_epi8(output + i + j * rows + 13 * rows,
-                                 (__mmask16)simdgen_lanes_below(rows - i, 16), col13_c);
-          }
-          if (j + 14 < cols) {
-            _mm_mask_storeu_epi8(output + i + j * rows + 14 * rows,
-                                 (__mmask16)simdgen_lanes_below(rows - i, 16), col14_c);
-          }
-          if (j + 15 < cols) {
-            _mm_mask_storeu_epi8(output + i + j * rows + 15 * rows,
-                                 (__mmask16)simdgen_lanes_below(rows - i, 16), col15_c);
+          // the last columns of the matrix: partial tiles
+          if (j < j_end) {
+            // partial tiles down the column
+            int64_t i = ib;
+            for (; i < i_end; i += 16) {
+              __m128i row0_c = _mm_setzero_si128();
+              if (i < rows) {
+                row0_c = _mm_mask_loadu_epi8(_mm_setzero_si128(),
+                                             (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                             input + cols * i + j);
+              }
+              __m128i row1_c = _mm_setzero_si128();
+              if (i + 1 < rows) {
+                row1_c = _mm_mask_loadu_epi8(_mm_setzero_si128(),
+                                             (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                             input + cols + cols * i + j);
+              }
+              __m128i row2_c = _mm_setzero_si128();
+              if (i + 2 < rows) {
+                row2_c = _mm_mask_loadu_epi8(_mm_setzero_si128(),
+                                             (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                             input + 2 * cols + cols * i + j);
+              }
+              __m128i row3_c = _mm_setzero_si128();
+              if (i + 3 < rows) {
+                row3_c = _mm_mask_loadu_epi8(_mm_setzero_si128(),
+                                             (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                             input + 3 * cols + cols * i + j);
+              }
+              __m128i row4_c = _mm_setzero_si128();
+              if (i + 4 < rows) {
+                row4_c = _mm_mask_loadu_epi8(_mm_setzero_si128(),
+                                             (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                             input + 4 * cols + cols * i + j);
+              }
+              __m128i row5_c = _mm_setzero_si128();
+              if (i + 5 < rows) {
+                row5_c = _mm_mask_loadu_epi8(_mm_setzero_si128(),
+                                             (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                             input + 5 * cols + cols * i + j);
+              }
+              __m128i row6_c = _mm_setzero_si128();
+              if (i + 6 < rows) {
+                row6_c = _mm_mask_loadu_epi8(_mm_setzero_si128(),
+                                             (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                             input + 6 * cols + cols * i + j);
+              }
+              __m128i row7_c = _mm_setzero_si128();
+              if (i + 7 < rows) {
+                row7_c = _mm_mask_loadu_epi8(_mm_setzero_si128(),
+                                             (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                             input + 7 * cols + cols * i + j);
+              }
+              __m128i row8_c = _mm_setzero_si128();
+              if (i + 8 < rows) {
+                row8_c = _mm_mask_loadu_epi8(_mm_setzero_si128(),
+                                             (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                             input + 8 * cols + cols * i + j);
+              }
+              __m128i row9_c = _mm_setzero_si128();
+              if (i + 9 < rows) {
+                row9_c = _mm_mask_loadu_epi8(_mm_setzero_si128(),
+                                             (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                             input + 9 * cols + cols * i + j);
+              }
+              __m128i row10_c = _mm_setzero_si128();
+              if (i + 10 < rows) {
+                row10_c = _mm_mask_loadu_epi8(_mm_setzero_si128(),
+                                              (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                              input + 10 * cols + cols * i + j);
+              }
+              __m128i row11_c = _mm_setzero_si128();
+              if (i + 11 < rows) {
+                row11_c = _mm_mask_loadu_epi8(_mm_setzero_si128(),
+                                              (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                              input + 11 * cols + cols * i + j);
+              }
+              __m128i row12_c = _mm_setzero_si128();
+              if (i + 12 < rows) {
+                row12_c = _mm_mask_loadu_epi8(_mm_setzero_si128(),
+                                              (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                              input + 12 * cols + cols * i + j);
+              }
+              __m128i row13_c = _mm_setzero_si128();
+              if (i + 13 < rows) {
+                row13_c = _mm_mask_loadu_epi8(_mm_setzero_si128(),
+                                              (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                              input + 13 * cols + cols * i + j);
+              }
+              __m128i row14_c = _mm_setzero_si128();
+              if (i + 14 < rows) {
+                row14_c = _mm_mask_loadu_epi8(_mm_setzero_si128(),
+                                              (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                              input + 14 * cols + cols * i + j);
+              }
+              __m128i row15_c = _mm_setzero_si128();
+              if (i + 15 < rows) {
+                row15_c = _mm_mask_loadu_epi8(_mm_setzero_si128(),
+                                              (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                              input + 15 * cols + cols * i + j);
+              }
+              // stage 1: interleave 8-bit lanes of row pairs (unpacklo/hi_epi8)
+              __m128i t1_0_c = _mm_unpacklo_epi8(row0_c, row1_c);
+              __m128i t1_1_c = _mm_unpackhi_epi8(row0_c, row1_c);
+              __m128i t1_2_c = _mm_unpacklo_epi8(row2_c, row3_c);
+              __m128i t1_3_c = _mm_unpackhi_epi8(row2_c, row3_c);
+              __m128i t1_4_c = _mm_unpacklo_epi8(row4_c, row5_c);
+              __m128i t1_5_c = _mm_unpackhi_epi8(row4_c, row5_c);
+              __m128i t1_6_c = _mm_unpacklo_epi8(row6_c, row7_c);
+              __m128i t1_7_c = _mm_unpackhi_epi8(row6_c, row7_c);
+              __m128i t1_8_c = _mm_unpacklo_epi8(row8_c, row9_c);
+              __m128i t1_9_c = _mm_unpackhi_epi8(row8_c, row9_c);
+              __m128i t1_10_c = _mm_unpacklo_epi8(row10_c, row11_c);
+              __m128i t1_11_c = _mm_unpackhi_epi8(row10_c, row11_c);
+              __m128i t1_12_c = _mm_unpacklo_epi8(row12_c, row13_c);
+              __m128i t1_13_c = _mm_unpackhi_epi8(row12_c, row13_c);
+              __m128i t1_14_c = _mm_unpacklo_epi8(row14_c, row15_c);
+              __m128i t1_15_c = _mm_unpackhi_epi8(row14_c, row15_c);
+              // stage 2: interleave 16-bit lanes (unpacklo/hi_epi16)
+              __m128i t2_0_c = _mm_unpacklo_epi16(t1_0_c, t1_2_c);
+              __m128i t2_1_c = _mm_unpackhi_epi16(t1_0_c, t1_2_c);
+              __m128i t2_2_c = _mm_unpacklo_epi16(t1_1_c, t1_3_c);
+              __m128i t2_3_c = _mm_unpackhi_epi16(t1_1_c, t1_3_c);
+              __m128i t2_4_c = _mm_unpacklo_epi16(t1_4_c, t1_6_c);
+              __m128i t2_5_c = _mm_unpackhi_epi16(t1_4_c, t1_6_c);
+              __m128i t2_6_c = _mm_unpacklo_epi16(t1_5_c, t1_7_c);
+              __m128i t2_7_c = _mm_unpackhi_epi16(t1_5_c, t1_7_c);
+              __m128i t2_8_c = _mm_unpacklo_epi16(t1_8_c, t1_10_c);
+              __m128i t2_9_c = _mm_unpackhi_epi16(t1_8_c, t1_10_c);
+              __m128i t2_10_c = _mm_unpacklo_epi16(t1_9_c, t1_11_c);
+              __m128i t2_11_c = _mm_unpackhi_epi16(t1_9_c, t1_11_c);
+              __m128i t2_12_c = _mm_unpacklo_epi16(t1_12_c, t1_14_c);
+              __m128i t2_13_c = _mm_unpackhi_epi16(t1_12_c, t1_14_c);
+              __m128i t2_14_c = _mm_unpacklo_epi16(t1_13_c, t1_15_c);
+              __m128i t2_15_c = _mm_unpackhi_epi16(t1_13_c, t1_15_c);
+              // stage 3: interleave 32-bit lanes (unpacklo/hi_epi32)
+              __m128i t3_0_c = _mm_unpacklo_epi32(t2_0_c, t2_4_c);
+              __m128i t3_1_c = _mm_unpackhi_epi32(t2_0_c, t2_4_c);
+              __m128i t3_2_c = _mm_unpacklo_epi32(t2_1_c, t2_5_c);
+              __m128i t3_3_c = _mm_unpackhi_epi32(t2_1_c, t2_5_c);
+              __m128i t3_4_c = _mm_unpacklo_epi32(t2_2_c, t2_6_c);
+              __m128i t3_5_c = _mm_unpackhi_epi32(t2_2_c, t2_6_c);
+              __m128i t3_6_c = _mm_unpacklo_epi32(t2_3_c, t2_7_c);
+              __m128i t3_7_c = _mm_unpackhi_epi32(t2_3_c, t2_7_c);
+              __m128i t3_8_c = _mm_unpacklo_epi32(t2_8_c, t2_12_c);
+              __m128i t3_9_c = _mm_unpackhi_epi32(t2_8_c, t2_12_c);
+              __m128i t3_10_c = _mm_unpacklo_epi32(t2_9_c, t2_13_c);
+              __m128i t3_11_c = _mm_unpackhi_epi32(t2_9_c, t2_13_c);
+              __m128i t3_12_c = _mm_unpacklo_epi32(t2_10_c, t2_14_c);
+              __m128i t3_13_c = _mm_unpackhi_epi32(t2_10_c, t2_14_c);
+              __m128i t3_14_c = _mm_unpacklo_epi32(t2_11_c, t2_15_c);
+              __m128i t3_15_c = _mm_unpackhi_epi32(t2_11_c, t2_15_c);
+              // stage 4: interleave 64-bit lanes (unpacklo/hi_epi64)
+              __m128i col0_c = _mm_unpacklo_epi64(t3_0_c, t3_8_c);
+              __m128i col1_c = _mm_unpackhi_epi64(t3_0_c, t3_8_c);
+              __m128i col2_c = _mm_unpacklo_epi64(t3_1_c, t3_9_c);
+              __m128i col3_c = _mm_unpackhi_epi64(t3_1_c, t3_9_c);
+              __m128i col4_c = _mm_unpacklo_epi64(t3_2_c, t3_10_c);
+              __m128i col5_c = _mm_unpackhi_epi64(t3_2_c, t3_10_c);
+              __m128i col6_c = _mm_unpacklo_epi64(t3_3_c, t3_11_c);
+              __m128i col7_c = _mm_unpackhi_epi64(t3_3_c, t3_11_c);
+              __m128i col8_c = _mm_unpacklo_epi64(t3_4_c, t3_12_c);
+              __m128i col9_c = _mm_unpackhi_epi64(t3_4_c, t3_12_c);
+              __m128i col10_c = _mm_unpacklo_epi64(t3_5_c, t3_13_c);
+              __m128i col11_c = _mm_unpackhi_epi64(t3_5_c, t3_13_c);
+              __m128i col12_c = _mm_unpacklo_epi64(t3_6_c, t3_14_c);
+              __m128i col13_c = _mm_unpackhi_epi64(t3_6_c, t3_14_c);
+              __m128i col14_c = _mm_unpacklo_epi64(t3_7_c, t3_15_c);
+              __m128i col15_c = _mm_unpackhi_epi64(t3_7_c, t3_15_c);
+              if (j < cols) {
+                _mm_mask_storeu_epi8(output + i + j * rows,
+                                     (__mmask16)simdgen_lanes_below(rows - i, 16), col0_c);
+              }
+              if (j + 1 < cols) {
+                _mm_mask_storeu_epi8(output + i + j * rows + rows,
+                                     (__mmask16)simdgen_lanes_below(rows - i, 16), col1_c);
+              }
+              if (j + 2 < cols) {
+                _mm_mask_storeu_epi8(output + i + j * rows + 2 * rows,
+                                     (__mmask16)simdgen_lanes_below(rows - i, 16), col2_c);
+              }
+              if (j + 3 < cols) {
+                _mm_mask_storeu_epi8(output + i + j * rows + 3 * rows,
+                                     (__mmask16)simdgen_lanes_below(rows - i, 16), col3_c);
+              }
+              if (j + 4 < cols) {
+                _mm_mask_storeu_epi8(output + i + j * rows + 4 * rows,
+                                     (__mmask16)simdgen_lanes_below(rows - i, 16), col4_c);
+              }
+              if (j + 5 < cols) {
+                _mm_mask_storeu_epi8(output + i + j * rows + 5 * rows,
+                                     (__mmask16)simdgen_lanes_below(rows - i, 16), col5_c);
+              }
+              if (j + 6 < cols) {
+                _mm_mask_storeu_epi8(output + i + j * rows + 6 * rows,
+                                     (__mmask16)simdgen_lanes_below(rows - i, 16), col6_c);
+              }
+              if (j + 7 < cols) {
+                _mm_mask_storeu_epi8(output + i + j * rows + 7 * rows,
+                                     (__mmask16)simdgen_lanes_below(rows - i, 16), col7_c);
+              }
+              if (j + 8 < cols) {
+                _mm_mask_storeu_epi8(output + i + j * rows + 8 * rows,
+                                     (__mmask16)simdgen_lanes_below(rows - i, 16), col8_c);
+              }
+              if (j + 9 < cols) {
+                _mm_mask_storeu_epi8(output + i + j * rows + 9 * rows,
+                                     (__mmask16)simdgen_lanes_below(rows - i, 16), col9_c);
+              }
+              if (j + 10 < cols) {
+                _mm_mask_storeu_epi8(output + i + j * rows + 10 * rows,
+                                     (__mmask16)simdgen_lanes_below(rows - i, 16), col10_c);
+              }
+              if (j + 11 < cols) {
+                _mm_mask_storeu_epi8(output + i + j * rows + 11 * rows,
+                                     (__mmask16)simdgen_lanes_below(rows - i, 16), col11_c);
+              }
+              if (j + 12 < cols) {
+                _mm_mask_storeu_epi8(output + i + j * rows + 12 * rows,
+                                     (__mmask16)simdgen_lanes_below(rows - i, 16), col12_c);
+              }
+              if (j + 13 < cols) {
+                _mm_mask_storeu_epi8(output + i + j * rows + 13 * rows,
+                                     (__mmask16)simdgen_lanes_below(rows - i, 16), col13_c);
+              }
+              if (j + 14 < cols) {
+                _mm_mask_storeu_epi8(output + i + j * rows + 14 * rows,
+                                     (__mmask16)simdgen_lanes_below(rows - i, 16), col14_c);
+              }
+              if (j + 15 < cols) {
+                _mm_mask_storeu_epi8(output + i + j * rows + 15 * rows,
+                                     (__mmask16)simdgen_lanes_below(rows - i, 16), col15_c);
+              }
+            }
           }
         }
       }
@@ -907,624 +1007,722 @@ __attribute__((target("+sve"))) void transpose_u8_sve(const uint8_t* input, int6
 
 // ---- avx2 (256-bit vectors)
 // tiles of 16 x 16 through a 64-shuffle network, in blocks of 8 x 8 tiles; edge tiles run the same network on masked rows and columns
+// a matrix of one row or one column is copied by vector loops (gathered when its elements are strided)
 // uses partial fractional vectors loaded and stored piecewise (8/4/2/1-byte accesses)
+// uses strided lanes: scalar loads inserted into 128-bit quarters
 
 #if defined(__x86_64__)
 __attribute__((target("avx2"))) void transpose_u8_avx2(const uint8_t* input, int64_t rows,
                                                        int64_t cols, uint8_t* output) {
-  // row blocks of 128 x 128 elements (cache blocking)
-  int64_t ib = 0;
-  for (; ib < rows; ib += 128) {
-    int64_t i_end = ib + 128 < rows ? ib + 128 : rows;
-    // column blocks
-    int64_t jb = 0;
-    for (; jb < cols; jb += 128) {
-      int64_t j_end = jb + 128 < cols ? jb + 128 : cols;
-      int64_t j = jb;
-      // tile columns of the block
-      for (; j + 16 <= j_end; j += 16) {
-        int64_t i = ib;
-        // whole tiles down the column
-        for (; i + 16 <= i_end; i += 16) {
-          int64_t in_step = simdgen_opaque(cols);
-          int64_t out_step = simdgen_opaque(rows);
-          __m128i row0 = _mm_loadu_si128((const __m128i*)(input + i * in_step + j));
-          __m128i row1 = _mm_loadu_si128((const __m128i*)(input + i * in_step + in_step + j));
-          __m128i row2 = _mm_loadu_si128((const __m128i*)(input + i * in_step + 2 * in_step + j));
-          __m128i row3 = _mm_loadu_si128((const __m128i*)(input + i * in_step + 3 * in_step + j));
-          __m128i row4 = _mm_loadu_si128((const __m128i*)(input + i * in_step + 4 * in_step + j));
-          __m128i row5 = _mm_loadu_si128((const __m128i*)(input + i * in_step + 5 * in_step + j));
-          __m128i row6 = _mm_loadu_si128((const __m128i*)(input + i * in_step + 6 * in_step + j));
-          __m128i row7 = _mm_loadu_si128((const __m128i*)(input + i * in_step + 7 * in_step + j));
-          __m128i row8 = _mm_loadu_si128((const __m128i*)(input + i * in_step + 8 * in_step + j));
-          __m128i row9 = _mm_loadu_si128((const __m128i*)(input + i * in_step + 9 * in_step + j));
-          __m128i row10 = _mm_loadu_si128((const __m128i*)(input + i * in_step + 10 * in_step + j));
-          __m128i row11 = _mm_loadu_si128((const __m128i*)(input + i * in_step + 11 * in_step + j));
-          __m128i row12 = _mm_loadu_si128((const __m128i*)(input + i * in_step + 12 * in_step + j));
-          __m128i row13 = _mm_loadu_si128((const __m128i*)(input + i * in_step + 13 * in_step + j));
-          __m128i row14 = _mm_loadu_si128((const __m128i*)(input + i * in_step + 14 * in_step + j));
-          __m128i row15 = _mm_loadu_si128((const __m128i*)(input + i * in_step + 15 * in_step + j));
-          // stage 1: interleave 8-bit lanes of row pairs (unpacklo/hi_epi8)
-          __m128i t1_0 = _mm_unpacklo_epi8(row0, row1);
-          __m128i t1_1 = _mm_unpackhi_epi8(row0, row1);
-          __m128i t1_2 = _mm_unpacklo_epi8(row2, row3);
-          __m128i t1_3 = _mm_unpackhi_epi8(row2, row3);
-          __m128i t1_4 = _mm_unpacklo_epi8(row4, row5);
-          __m128i t1_5 = _mm_unpackhi_epi8(row4, row5);
-          __m128i t1_6 = _mm_unpacklo_epi8(row6, row7);
-          __m128i t1_7 = _mm_unpackhi_epi8(row6, row7);
-          __m128i t1_8 = _mm_unpacklo_epi8(row8, row9);
-          __m128i t1_9 = _mm_unpackhi_epi8(row8, row9);
-          __m128i t1_10 = _mm_unpacklo_epi8(row10, row11);
-          __m128i t1_11 = _mm_unpackhi_epi8(row10, row11);
-          __m128i t1_12 = _mm_unpacklo_epi8(row12, row13);
-          __m128i t1_13 = _mm_unpackhi_epi8(row12, row13);
-          __m128i t1_14 = _mm_unpacklo_epi8(row14, row15);
-          __m128i t1_15 = _mm_unpackhi_epi8(row14, row15);
-          //   t1_0: 0 16 1 17 2 18 3 19 4 20 5 21 6 22 7 23
-          //   t1_1: 8 24 9 25 10 26 11 27 12 28 13 29 14 30 15 31
-          //   t1_2: 32 48 33 49 34 50 35 51 36 52 37 53 38 54 39 55
-          //   t1_3: 40 56 41 57 42 58 43 59 44 60 45 61 46 62 47 63
-          //   t1_4: 64 80 65 81 66 82 67 83 68 84 69 85 70 86 71 87
-          //   t1_5: 72 88 73 89 74 90 75 91 76 92 77 93 78 94 79 95
-          //   t1_6: 96 112 97 113 98 114 99 115 100 116 101 117 102 118 103 119
-          //   t1_7: 104 120 105 121 106 122 107 123 108 124 109 125 110 126 111 127
-          //   t1_8: 128 144 129 145 130 146 131 147 132 148 133 149 134 150 135 151
-          //   t1_9: 136 152 137 153 138 154 139 155 140 156 141 157 142 158 143 159
-          //   t1_10: 160 176 161 177 162 178 163 179 164 180 165 181 166 182 167 183
-          //   t1_11: 168 184 169 185 170 186 171 187 172 188 173 189 174 190 175 191
-          //   t1_12: 192 208 193 209 194 210 195 211 196 212 197 213 198 214 199 215
-          //   t1_13: 200 216 201 217 202 218 203 219 204 220 205 221 206 222 207 223
-          //   t1_14: 224 240 225 241 226 242 227 243 228 244 229 245 230 246 231 247
-          //   t1_15: 232 248 233 249 234 250 235 251 236 252 237 253 238 254 239 255
-          // stage 2: interleave 16-bit lanes (unpacklo/hi_epi16)
-          __m128i t2_0 = _mm_unpacklo_epi16(t1_0, t1_2);
-          __m128i t2_1 = _mm_unpackhi_epi16(t1_0, t1_2);
-          __m128i t2_2 = _mm_unpacklo_epi16(t1_1, t1_3);
-          __m128i t2_3 = _mm_unpackhi_epi16(t1_1, t1_3);
-          __m128i t2_4 = _mm_unpacklo_epi16(t1_4, t1_6);
-          __m128i t2_5 = _mm_unpackhi_epi16(t1_4, t1_6);
-          __m128i t2_6 = _mm_unpacklo_epi16(t1_5, t1_7);
-          __m128i t2_7 = _mm_unpackhi_epi16(t1_5, t1_7);
-          __m128i t2_8 = _mm_unpacklo_epi16(t1_8, t1_10);
-          __m128i t2_9 = _mm_unpackhi_epi16(t1_8, t1_10);
-          __m128i t2_10 = _mm_unpacklo_epi16(t1_9, t1_11);
-          __m128i t2_11 = _mm_unpackhi_epi16(t1_9, t1_11);
-          __m128i t2_12 = _mm_unpacklo_epi16(t1_12, t1_14);
-          __m128i t2_13 = _mm_unpackhi_epi16(t1_12, t1_14);
-          __m128i t2_14 = _mm_unpacklo_epi16(t1_13, t1_15);
-          __m128i t2_15 = _mm_unpackhi_epi16(t1_13, t1_15);
-          //   t2_0: 0 16 32 48 1 17 33 49 2 18 34 50 3 19 35 51
-          //   t2_1: 4 20 36 52 5 21 37 53 6 22 38 54 7 23 39 55
-          //   t2_2: 8 24 40 56 9 25 41 57 10 26 42 58 11 27 43 59
-          //   t2_3: 12 28 44 60 13 29 45 61 14 30 46 62 15 31 47 63
-          //   t2_4: 64 80 96 112 65 81 97 113 66 82 98 114 67 83 99 115
-          //   t2_5: 68 84 100 116 69 85 101 117 70 86 102 118 71 87 103 119
-          //   t2_6: 72 88 104 120 73 89 105 121 74 90 106 122 75 91 107 123
-          //   t2_7: 76 92 108 124 77 93 109 125 78 94 110 126 79 95 111 127
-          //   t2_8: 128 144 160 176 129 145 161 177 130 146 162 178 131 147 163 179
-          //   t2_9: 132 148 164 180 133 149 165 181 134 150 166 182 135 151 167 183
-          //   t2_10: 136 152 168 184 137 153 169 185 138 154 170 186 139 155 171 187
-          //   t2_11: 140 156 172 188 141 157 173 189 142 158 174 190 143 159 175 191
-          //   t2_12: 192 208 224 240 193 209 225 241 194 210 226 242 195 211 227 243
-          //   t2_13: 196 212 228 244 197 213 229 245 198 214 230 246 199 215 231 247
-          //   t2_14: 200 216 232 248 201 217 233 249 202 218 234 250 203 219 235 251
-          //   t2_15: 204 220 236 252 205 221 237 253 206 222 238 254 207 223 239 255
-          // stage 3: interleave 32-bit lanes (unpacklo/hi_epi32)
-          __m128i t3_0 = _mm_unpacklo_epi32(t2_0, t2_4);
-          __m128i t3_1 = _mm_unpackhi_epi32(t2_0, t2_4);
-          __m128i t3_2 = _mm_unpacklo_epi32(t2_1, t2_5);
-          __m128i t3_3 = _mm_unpackhi_epi32(t2_1, t2_5);
-          __m128i t3_4 = _mm_unpacklo_epi32(t2_2, t2_6);
-          __m128i t3_5 = _mm_unpackhi_epi32(t2_2, t2_6);
-          __m128i t3_6 = _mm_unpacklo_epi32(t2_3, t2_7);
-          __m128i t3_7 = _mm_unpackhi_epi32(t2_3, t2_7);
-          __m128i t3_8 = _mm_unpacklo_epi32(t2_8, t2_12);
-          __m128i t3_9 = _mm_unpackhi_epi32(t2_8, t2_12);
-          __m128i t3_10 = _mm_unpacklo_epi32(t2_9, t2_13);
-          __m128i t3_11 = _mm_unpackhi_epi32(t2_9, t2_13);
-          __m128i t3_12 = _mm_unpacklo_epi32(t2_10, t2_14);
-          __m128i t3_13 = _mm_unpackhi_epi32(t2_10, t2_14);
-          __m128i t3_14 = _mm_unpacklo_epi32(t2_11, t2_15);
-          __m128i t3_15 = _mm_unpackhi_epi32(t2_11, t2_15);
-          //   t3_0: 0 16 32 48 64 80 96 112 1 17 33 49 65 81 97 113
-          //   t3_1: 2 18 34 50 66 82 98 114 3 19 35 51 67 83 99 115
-          //   t3_2: 4 20 36 52 68 84 100 116 5 21 37 53 69 85 101 117
-          //   t3_3: 6 22 38 54 70 86 102 118 7 23 39 55 71 87 103 119
-          //   t3_4: 8 24 40 56 72 88 104 120 9 25 41 57 73 89 105 121
-          //   t3_5: 10 26 42 58 74 90 106 122 11 27 43 59 75 91 107 123
-          //   t3_6: 12 28 44 60 76 92 108 124 13 29 45 61 77 93 109 125
-          //   t3_7: 14 30 46 62 78 94 110 126 15 31 47 63 79 95 111 127
-          //   t3_8: 128 144 160 176 192 208 224 240 129 145 161 177 193 209 225 241
-          //   t3_9: 130 146 162 178 194 210 226 242 131 147 163 179 195 211 227 243
-          //   t3_10: 132 148 164 180 196 212 228 244 133 149 165 181 197 213 229 245
-          //   t3_11: 134 150 166 182 198 214 230 246 135 151 167 183 199 215 231 247
-          //   t3_12: 136 152 168 184 200 216 232 248 137 153 169 185 201 217 233 249
-          //   t3_13: 138 154 170 186 202 218 234 250 139 155 171 187 203 219 235 251
-          //   t3_14: 140 156 172 188 204 220 236 252 141 157 173 189 205 221 237 253
-          //   t3_15: 142 158 174 190 206 222 238 254 143 159 175 191 207 223 239 255
-          // stage 4: interleave 64-bit lanes (unpacklo/hi_epi64)
-          __m128i col0 = _mm_unpacklo_epi64(t3_0, t3_8);
-          __m128i col1 = _mm_unpackhi_epi64(t3_0, t3_8);
-          __m128i col2 = _mm_unpacklo_epi64(t3_1, t3_9);
-          __m128i col3 = _mm_unpackhi_epi64(t3_1, t3_9);
-          __m128i col4 = _mm_unpacklo_epi64(t3_2, t3_10);
-          __m128i col5 = _mm_unpackhi_epi64(t3_2, t3_10);
-          __m128i col6 = _mm_unpacklo_epi64(t3_3, t3_11);
-          __m128i col7 = _mm_unpackhi_epi64(t3_3, t3_11);
-          __m128i col8 = _mm_unpacklo_epi64(t3_4, t3_12);
-          __m128i col9 = _mm_unpackhi_epi64(t3_4, t3_12);
-          __m128i col10 = _mm_unpacklo_epi64(t3_5, t3_13);
-          __m128i col11 = _mm_unpackhi_epi64(t3_5, t3_13);
-          __m128i col12 = _mm_unpacklo_epi64(t3_6, t3_14);
-          __m128i col13 = _mm_unpackhi_epi64(t3_6, t3_14);
-          __m128i col14 = _mm_unpacklo_epi64(t3_7, t3_15);
-          __m128i col15 = _mm_unpackhi_epi64(t3_7, t3_15);
-          //   col0: 0 16 32 48 64 80 96 112 128 144 160 176 192 208 224 240
-          //   col1: 1 17 33 49 65 81 97 113 129 145 161 177 193 209 225 241
-          //   col2: 2 18 34 50 66 82 98 114 130 146 162 178 194 210 226 242
-          //   col3: 3 19 35 51 67 83 99 115 131 147 163 179 195 211 227 243
-          //   col4: 4 20 36 52 68 84 100 116 132 148 164 180 196 212 228 244
-          //   col5: 5 21 37 53 69 85 101 117 133 149 165 181 197 213 229 245
-          //   col6: 6 22 38 54 70 86 102 118 134 150 166 182 198 214 230 246
-          //   col7: 7 23 39 55 71 87 103 119 135 151 167 183 199 215 231 247
-          //   col8: 8 24 40 56 72 88 104 120 136 152 168 184 200 216 232 248
-          //   col9: 9 25 41 57 73 89 105 121 137 153 169 185 201 217 233 249
-          //   col10: 10 26 42 58 74 90 106 122 138 154 170 186 202 218 234 250
-          //   col11: 11 27 43 59 75 91 107 123 139 155 171 187 203 219 235 251
-          //   col12: 12 28 44 60 76 92 108 124 140 156 172 188 204 220 236 252
-          //   col13: 13 29 45 61 77 93 109 125 141 157 173 189 205 221 237 253
-          //   col14: 14 30 46 62 78 94 110 126 142 158 174 190 206 222 238 254
-          //   col15: 15 31 47 63 79 95 111 127 143 159 175 191 207 223 239 255
-          _mm_storeu_si128((__m128i*)(output + i + j * out_step), col0);
-          _mm_storeu_si128((__m128i*)(output + i + j * out_step + out_step), col1);
-          _mm_storeu_si128((__m128i*)(output + i + j * out_step + 2 * out_step), col2);
-          _mm_storeu_si128((__m128i*)(output + i + j * out_step + 3 * out_step), col3);
-          _mm_storeu_si128((__m128i*)(output + i + j * out_step + 4 * out_step), col4);
-          _mm_storeu_si128((__m128i*)(output + i + j * out_step + 5 * out_step), col5);
-          _mm_storeu_si128((__m128i*)(output + i + j * out_step + 6 * out_step), col6);
-          _mm_storeu_si128((__m128i*)(output + i + j * out_step + 7 * out_step), col7);
-          _mm_storeu_si128((__m128i*)(output + i + j * out_step + 8 * out_step), col8);
-          _mm_storeu_si128((__m128i*)(output + i + j * out_step + 9 * out_step), col9);
-          _mm_storeu_si128((__m128i*)(output + i + j * out_step + 10 * out_step), col10);
-          _mm_storeu_si128((__m128i*)(output + i + j * out_step + 11 * out_step), col11);
-          _mm_storeu_si128((__m128i*)(output + i + j * out_step + 12 * out_step), col12);
-          _mm_storeu_si128((__m128i*)(output + i + j * out_step + 13 * out_step), col13);
-          _mm_storeu_si128((__m128i*)(output + i + j * out_step + 14 * out_step), col14);
-          _mm_storeu_si128((__m128i*)(output + i + j * out_step + 15 * out_step), col15);
+  // one column
+  if (cols == 1) {
+    // contiguous: a copy
+    if (cols == 1) {
+      // whole vectors
+      int64_t k = 0;
+      for (; k + 16 <= rows; k += 16) {
+        _mm_storeu_si128((__m128i*)(output + k), _mm_loadu_si128((const __m128i*)(input + k)));
+      }
+      // the rest: one partial vector
+      if (k < rows) {
+        __m128i v_tail = simdgen_load_prefix16((const uint8_t*)(input + k), (rows - k) * 1);
+        simdgen_store_prefix16((uint8_t*)(output + k), v_tail, (rows - k) * 1);
+      }
+    }
+    // strided: gathered
+    if (cols != 1) {
+      // whole vectors
+      int64_t k = 0;
+      for (; k + 16 <= rows; k += 16) {
+        const uint8_t* v_at = input + cols * k;
+        __m128i v = _mm_setr_epi8(
+            (char)v_at[0], (char)v_at[cols], (char)v_at[2 * cols], (char)v_at[3 * cols],
+            (char)v_at[4 * cols], (char)v_at[5 * cols], (char)v_at[6 * cols], (char)v_at[7 * cols],
+            (char)v_at[8 * cols], (char)v_at[9 * cols], (char)v_at[10 * cols],
+            (char)v_at[11 * cols], (char)v_at[12 * cols], (char)v_at[13 * cols],
+            (char)v_at[14 * cols], (char)v_at[15 * cols]);
+        _mm_storeu_si128((__m128i*)(output + k), v);
+      }
+      // the rest: one partial vector
+      if (k < rows) {
+        const uint8_t* v_tail_at = input + cols * k;
+        __m128i v_tail = _mm_setzero_si128();
+        if (0 < rows - k) v_tail = _mm_insert_epi8(v_tail, (char)v_tail_at[0], 0);
+        if (1 < rows - k) v_tail = _mm_insert_epi8(v_tail, (char)v_tail_at[cols], 1);
+        if (2 < rows - k) v_tail = _mm_insert_epi8(v_tail, (char)v_tail_at[2 * cols], 2);
+        if (3 < rows - k) v_tail = _mm_insert_epi8(v_tail, (char)v_tail_at[3 * cols], 3);
+        if (4 < rows - k) v_tail = _mm_insert_epi8(v_tail, (char)v_tail_at[4 * cols], 4);
+        if (5 < rows - k) v_tail = _mm_insert_epi8(v_tail, (char)v_tail_at[5 * cols], 5);
+        if (6 < rows - k) v_tail = _mm_insert_epi8(v_tail, (char)v_tail_at[6 * cols], 6);
+        if (7 < rows - k) v_tail = _mm_insert_epi8(v_tail, (char)v_tail_at[7 * cols], 7);
+        if (8 < rows - k) v_tail = _mm_insert_epi8(v_tail, (char)v_tail_at[8 * cols], 8);
+        if (9 < rows - k) v_tail = _mm_insert_epi8(v_tail, (char)v_tail_at[9 * cols], 9);
+        if (10 < rows - k) v_tail = _mm_insert_epi8(v_tail, (char)v_tail_at[10 * cols], 10);
+        if (11 < rows - k) v_tail = _mm_insert_epi8(v_tail, (char)v_tail_at[11 * cols], 11);
+        if (12 < rows - k) v_tail = _mm_insert_epi8(v_tail, (char)v_tail_at[12 * cols], 12);
+        if (13 < rows - k) v_tail = _mm_insert_epi8(v_tail, (char)v_tail_at[13 * cols], 13);
+        if (14 < rows - k) v_tail = _mm_insert_epi8(v_tail, (char)v_tail_at[14 * cols], 14);
+        if (15 < rows - k) v_tail = _mm_insert_epi8(v_tail, (char)v_tail_at[15 * cols], 15);
+        simdgen_store_prefix16((uint8_t*)(output + k), v_tail, (rows - k) * 1);
+      }
+    }
+  }
+  if (cols != 1) {
+    // one row
+    if (rows == 1) {
+      // contiguous: a copy
+      if (rows == 1) {
+        // whole vectors
+        int64_t k = 0;
+        for (; k + 16 <= cols; k += 16) {
+          _mm_storeu_si128((__m128i*)(output + k), _mm_loadu_si128((const __m128i*)(input + k)));
         }
-        // the last rows of the matrix: a partial tile
-        if (i < i_end) {
-          __m128i row0_r = _mm_setzero_si128();
-          if (i < rows) {
-            row0_r = simdgen_load_prefix16((const uint8_t*)(input + cols * i + j),
-                                           (simdgen_clamp_lanes(cols - j, 16)) * 1);
-          }
-          __m128i row1_r = _mm_setzero_si128();
-          if (i + 1 < rows) {
-            row1_r = simdgen_load_prefix16((const uint8_t*)(input + cols + cols * i + j),
-                                           (simdgen_clamp_lanes(cols - j, 16)) * 1);
-          }
-          __m128i row2_r = _mm_setzero_si128();
-          if (i + 2 < rows) {
-            row2_r = simdgen_load_prefix16((const uint8_t*)(input + 2 * cols + cols * i + j),
-                                           (simdgen_clamp_lanes(cols - j, 16)) * 1);
-          }
-          __m128i row3_r = _mm_setzero_si128();
-          if (i + 3 < rows) {
-            row3_r = simdgen_load_prefix16((const uint8_t*)(input + 3 * cols + cols * i + j),
-                                           (simdgen_clamp_lanes(cols - j, 16)) * 1);
-          }
-          __m128i row4_r = _mm_setzero_si128();
-          if (i + 4 < rows) {
-            row4_r = simdgen_load_prefix16((const uint8_t*)(input + 4 * cols + cols * i + j),
-                                           (simdgen_clamp_lanes(cols - j, 16)) * 1);
-          }
-          __m128i row5_r = _mm_setzero_si128();
-          if (i + 5 < rows) {
-            row5_r = simdgen_load_prefix16((const uint8_t*)(input + 5 * cols + cols * i + j),
-                                           (simdgen_clamp_lanes(cols - j, 16)) * 1);
-          }
-          __m128i row6_r = _mm_setzero_si128();
-          if (i + 6 < rows) {
-            row6_r = simdgen_load_prefix16((const uint8_t*)(input + 6 * cols + cols * i + j),
-                                           (simdgen_clamp_lanes(cols - j, 16)) * 1);
-          }
-          __m128i row7_r = _mm_setzero_si128();
-          if (i + 7 < rows) {
-            row7_r = simdgen_load_prefix16((const uint8_t*)(input + 7 * cols + cols * i + j),
-                                           (simdgen_clamp_lanes(cols - j, 16)) * 1);
-          }
-          __m128i row8_r = _mm_setzero_si128();
-          if (i + 8 < rows) {
-            row8_r = simdgen_load_prefix16((const uint8_t*)(input + 8 * cols + cols * i + j),
-                                           (simdgen_clamp_lanes(cols - j, 16)) * 1);
-          }
-          __m128i row9_r = _mm_setzero_si128();
-          if (i + 9 < rows) {
-            row9_r = simdgen_load_prefix16((const uint8_t*)(input + 9 * cols + cols * i + j),
-                                           (simdgen_clamp_lanes(cols - j, 16)) * 1);
-          }
-          __m128i row10_r = _mm_setzero_si128();
-          if (i + 10 < rows) {
-            row10_r = simdgen_load_prefix16((const uint8_t*)(input + 10 * cols + cols * i + j),
-                                            (simdgen_clamp_lanes(cols - j, 16)) * 1);
-          }
-          __m128i row11_r = _mm_setzero_si128();
-          if (i + 11 < rows) {
-            row11_r = simdgen_load_prefix16((const uint8_t*)(input + 11 * cols + cols * i + j),
-                                            (simdgen_clamp_lanes(cols - j, 16)) * 1);
-          }
-          __m128i row12_r = _mm_setzero_si128();
-          if (i + 12 < rows) {
-            row12_r = simdgen_load_prefix16((const uint8_t*)(input + 12 * cols + cols * i + j),
-                                            (simdgen_clamp_lanes(cols - j, 16)) * 1);
-          }
-          __m128i row13_r = _mm_setzero_si128();
-          if (i + 13 < rows) {
-            row13_r = simdgen_load_prefix16((const uint8_t*)(input + 13 * cols + cols * i + j),
-                                            (simdgen_clamp_lanes(cols - j, 16)) * 1);
-          }
-          __m128i row14_r = _mm_setzero_si128();
-          if (i + 14 < rows) {
-            row14_r = simdgen_load_prefix16((const uint8_t*)(input + 14 * cols + cols * i + j),
-                                            (simdgen_clamp_lanes(cols - j, 16)) * 1);
-          }
-          __m128i row15_r = _mm_setzero_si128();
-          if (i + 15 < rows) {
-            row15_r = simdgen_load_prefix16((const uint8_t*)(input + 15 * cols + cols * i + j),
-                                            (simdgen_clamp_lanes(cols - j, 16)) * 1);
-          }
-          // stage 1: interleave 8-bit lanes of row pairs (unpacklo/hi_epi8)
-          __m128i t1_0_r = _mm_unpacklo_epi8(row0_r, row1_r);
-          __m128i t1_1_r = _mm_unpackhi_epi8(row0_r, row1_r);
-          __m128i t1_2_r = _mm_unpacklo_epi8(row2_r, row3_r);
-          __m128i t1_3_r = _mm_unpackhi_epi8(row2_r, row3_r);
-          __m128i t1_4_r = _mm_unpacklo_epi8(row4_r, row5_r);
-          __m128i t1_5_r = _mm_unpackhi_epi8(row4_r, row5_r);
-          __m128i t1_6_r = _mm_unpacklo_epi8(row6_r, row7_r);
-          __m128i t1_7_r = _mm_unpackhi_epi8(row6_r, row7_r);
-          __m128i t1_8_r = _mm_unpacklo_epi8(row8_r, row9_r);
-          __m128i t1_9_r = _mm_unpackhi_epi8(row8_r, row9_r);
-          __m128i t1_10_r = _mm_unpacklo_epi8(row10_r, row11_r);
-          __m128i t1_11_r = _mm_unpackhi_epi8(row10_r, row11_r);
-          __m128i t1_12_r = _mm_unpacklo_epi8(row12_r, row13_r);
-          __m128i t1_13_r = _mm_unpackhi_epi8(row12_r, row13_r);
-          __m128i t1_14_r = _mm_unpacklo_epi8(row14_r, row15_r);
-          __m128i t1_15_r = _mm_unpackhi_epi8(row14_r, row15_r);
-          // stage 2: interleave 16-bit lanes (unpacklo/hi_epi16)
-          __m128i t2_0_r = _mm_unpacklo_epi16(t1_0_r, t1_2_r);
-          __m128i t2_1_r = _mm_unpackhi_epi16(t1_0_r, t1_2_r);
-          __m128i t2_2_r = _mm_unpacklo_epi16(t1_1_r, t1_3_r);
-          __m128i t2_3_r = _mm_unpackhi_epi16(t1_1_r, t1_3_r);
-          __m128i t2_4_r = _mm_unpacklo_epi16(t1_4_r, t1_6_r);
-          __m128i t2_5_r = _mm_unpackhi_epi16(t1_4_r, t1_6_r);
-          __m128i t2_6_r = _mm_unpacklo_epi16(t1_5_r, t1_7_r);
-          __m128i t2_7_r = _mm_unpackhi_epi16(t1_5_r, t1_7_r);
-          __m128i t2_8_r = _mm_unpacklo_epi16(t1_8_r, t1_10_r);
-          __m128i t2_9_r = _mm_unpackhi_epi16(t1_8_r, t1_10_r);
-          __m128i t2_10_r = _mm_unpacklo_epi16(t1_9_r, t1_11_r);
-          __m128i t2_11_r = _mm_unpackhi_epi16(t1_9_r, t1_11_r);
-          __m128i t2_12_r = _mm_unpacklo_epi16(t1_12_r, t1_14_r);
-          __m128i t2_13_r = _mm_unpackhi_epi16(t1_12_r, t1_14_r);
-          __m128i t2_14_r = _mm_unpacklo_epi16(t1_13_r, t1_15_r);
-          __m128i t2_15_r = _mm_unpackhi_epi16(t1_13_r, t1_15_r);
-          // stage 3: interleave 32-bit lanes (unpacklo/hi_epi32)
-          __m128i t3_0_r = _mm_unpacklo_epi32(t2_0_r, t2_4_r);
-          __m128i t3_1_r = _mm_unpackhi_epi32(t2_0_r, t2_4_r);
-          __m128i t3_2_r = _mm_unpacklo_epi32(t2_1_r, t2_5_r);
-          __m128i t3_3_r = _mm_unpackhi_epi32(t2_1_r, t2_5_r);
-          __m128i t3_4_r = _mm_unpacklo_epi32(t2_2_r, t2_6_r);
-          __m128i t3_5_r = _mm_unpackhi_epi32(t2_2_r, t2_6_r);
-          __m128i t3_6_r = _mm_unpacklo_epi32(t2_3_r, t2_7_r);
-          __m128i t3_7_r = _mm_unpackhi_epi32(t2_3_r, t2_7_r);
-          __m128i t3_8_r = _mm_unpacklo_epi32(t2_8_r, t2_12_r);
-          __m128i t3_9_r = _mm_unpackhi_epi32(t2_8_r, t2_12_r);
-          __m128i t3_10_r = _mm_unpacklo_epi32(t2_9_r, t2_13_r);
-          __m128i t3_11_r = _mm_unpackhi_epi32(t2_9_r, t2_13_r);
-          __m128i t3_12_r = _mm_unpacklo_epi32(t2_10_r, t2_14_r);
-          __m128i t3_13_r = _mm_unpackhi_epi32(t2_10_r, t2_14_r);
-          __m128i t3_14_r = _mm_unpacklo_epi32(t2_11_r, t2_15_r);
-          __m128i t3_15_r = _mm_unpackhi_epi32(t2_11_r, t2_15_r);
-          // stage 4: interleave 64-bit lanes (unpacklo/hi_epi64)
-          __m128i col0_r = _mm_unpacklo_epi64(t3_0_r, t3_8_r);
-          __m128i col1_r = _mm_unpackhi_epi64(t3_0_r, t3_8_r);
-          __m128i col2_r = _mm_unpacklo_epi64(t3_1_r, t3_9_r);
-          __m128i col3_r = _mm_unpackhi_epi64(t3_1_r, t3_9_r);
-          __m128i col4_r = _mm_unpacklo_epi64(t3_2_r, t3_10_r);
-          __m128i col5_r = _mm_unpackhi_epi64(t3_2_r, t3_10_r);
-          __m128i col6_r = _mm_unpacklo_epi64(t3_3_r, t3_11_r);
-          __m128i col7_r = _mm_unpackhi_epi64(t3_3_r, t3_11_r);
-          __m128i col8_r = _mm_unpacklo_epi64(t3_4_r, t3_12_r);
-          __m128i col9_r = _mm_unpackhi_epi64(t3_4_r, t3_12_r);
-          __m128i col10_r = _mm_unpacklo_epi64(t3_5_r, t3_13_r);
-          __m128i col11_r = _mm_unpackhi_epi64(t3_5_r, t3_13_r);
-          __m128i col12_r = _mm_unpacklo_epi64(t3_6_r, t3_14_r);
-          __m128i col13_r = _mm_unpackhi_epi64(t3_6_r, t3_14_r);
-          __m128i col14_r = _mm_unpacklo_epi64(t3_7_r, t3_15_r);
-          __m128i col15_r = _mm_unpackhi_epi64(t3_7_r, t3_15_r);
-          if (j < cols) {
-            simdgen_store_prefix16((uint8_t*)(output + i + j * rows), col0_r,
-                                   (simdgen_clamp_lanes(rows - i, 16)) * 1);
-          }
-          if (j + 1 < cols) {
-            simdgen_store_prefix16((uint8_t*)(output + i + j * rows + rows), col1_r,
-                                   (simdgen_clamp_lanes(rows - i, 16)) * 1);
-          }
-          if (j + 2 < cols) {
-            simdgen_store_prefix16((uint8_t*)(output + i + j * rows + 2 * rows), col2_r,
-                                   (simdgen_clamp_lanes(rows - i, 16)) * 1);
-          }
-          if (j + 3 < cols) {
-            simdgen_store_prefix16((uint8_t*)(output + i + j * rows + 3 * rows), col3_r,
-                                   (simdgen_clamp_lanes(rows - i, 16)) * 1);
-          }
-          if (j + 4 < cols) {
-            simdgen_store_prefix16((uint8_t*)(output + i + j * rows + 4 * rows), col4_r,
-                                   (simdgen_clamp_lanes(rows - i, 16)) * 1);
-          }
-          if (j + 5 < cols) {
-            simdgen_store_prefix16((uint8_t*)(output + i + j * rows + 5 * rows), col5_r,
-                                   (simdgen_clamp_lanes(rows - i, 16)) * 1);
-          }
-          if (j + 6 < cols) {
-            simdgen_store_prefix16((uint8_t*)(output + i + j * rows + 6 * rows), col6_r,
-                                   (simdgen_clamp_lanes(rows - i, 16)) * 1);
-          }
-          if (j + 7 < cols) {
-            simdgen_store_prefix16((uint8_t*)(output + i + j * rows + 7 * rows), col7_r,
-                                   (simdgen_clamp_lanes(rows - i, 16)) * 1);
-          }
-          if (j + 8 < cols) {
-            simdgen_store_prefix16((uint8_t*)(output + i + j * rows + 8 * rows), col8_r,
-                                   (simdgen_clamp_lanes(rows - i, 16)) * 1);
-          }
-          if (j + 9 < cols) {
-            simdgen_store_prefix16((uint8_t*)(output + i + j * rows + 9 * rows), col9_r,
-                                   (simdgen_clamp_lanes(rows - i, 16)) * 1);
-          }
-          if (j + 10 < cols) {
-            simdgen_store_prefix16((uint8_t*)(output + i + j * rows + 10 * rows), col10_r,
-                                   (simdgen_clamp_lanes(rows - i, 16)) * 1);
-          }
-          if (j + 11 < cols) {
-            simdgen_store_prefix16((uint8_t*)(output + i + j * rows + 11 * rows), col11_r,
-                                   (simdgen_clamp_lanes(rows - i, 16)) * 1);
-          }
-          if (j + 12 < cols) {
-            simdgen_store_prefix16((uint8_t*)(output + i + j * rows + 12 * rows), col12_r,
-                                   (simdgen_clamp_lanes(rows - i, 16)) * 1);
-          }
-          if (j + 13 < cols) {
-            simdgen_store_prefix16((uint8_t*)(output + i + j * rows + 13 * rows), col13_r,
-                                   (simdgen_clamp_lanes(rows - i, 16)) * 1);
-          }
-          if (j + 14 < cols) {
-            simdgen_store_prefix16((uint8_t*)(output + i + j * rows + 14 * rows), col14_r,
-                                   (simdgen_clamp_lanes(rows - i, 16)) * 1);
-          }
-          if (j + 15 < cols) {
-            simdgen_store_prefix16((uint8_t*)(output + i + j * rows + 15 * rows), col15_r,
-                                   (simdgen_clamp_lanes(rows - i, 16)) * 1);
-          }
+        // the rest: one partial vector
+        if (k < cols) {
+          __m128i v_tail = simdgen_load_prefix16((const uint8_t*)(input + k), (cols - k) * 1);
+          simdgen_store_prefix16((uint8_t*)(output + k), v_tail, (cols - k) * 1);
         }
       }
-      // the last columns of the matrix: partial tiles
-      if (j < j_end) {
-        // partial tiles down the column
-        int64_t i = ib;
-        for (; i < i_end; i += 16) {
-          __m128i row0_c = _mm_setzero_si128();
-          if (i < rows) {
-            row0_c = simdgen_load_prefix16((const uint8_t*)(input + cols * i + j),
-                                           (simdgen_clamp_lanes(cols - j, 16)) * 1);
+      if (rows != 1) {
+        int64_t i0 = 0;
+        // strided output: one element at a time
+        int64_t c = 0;
+        for (; c < cols; ++c) {
+          uint8_t x = input[c + cols * i0];
+          output[c * rows + i0] = x;
+        }
+      }
+    }
+    if (rows != 1) {
+      // row blocks of 128 x 128 elements (cache blocking)
+      int64_t ib = 0;
+      for (; ib < rows; ib += 128) {
+        int64_t i_end = ib + 128 < rows ? ib + 128 : rows;
+        // column blocks
+        int64_t jb = 0;
+        for (; jb < cols; jb += 128) {
+          int64_t j_end = jb + 128 < cols ? jb + 128 : cols;
+          int64_t j = jb;
+          // tile columns of the block
+          for (; j + 16 <= j_end; j += 16) {
+            int64_t i = ib;
+            // whole tiles down the column
+            for (; i + 16 <= i_end; i += 16) {
+              int64_t in_step = simdgen_opaque(cols);
+              int64_t out_step = simdgen_opaque(rows);
+              __m128i row0 = _mm_loadu_si128((const __m128i*)(input + i * in_step + j));
+              __m128i row1 = _mm_loadu_si128((const __m128i*)(input + i * in_step + in_step + j));
+              __m128i row2 =
+                  _mm_loadu_si128((const __m128i*)(input + i * in_step + 2 * in_step + j));
+              __m128i row3 =
+                  _mm_loadu_si128((const __m128i*)(input + i * in_step + 3 * in_step + j));
+              __m128i row4 =
+                  _mm_loadu_si128((const __m128i*)(input + i * in_step + 4 * in_step + j));
+              __m128i row5 =
+                  _mm_loadu_si128((const __m128i*)(input + i * in_step + 5 * in_step + j));
+              __m128i row6 =
+                  _mm_loadu_si128((const __m128i*)(input + i * in_step + 6 * in_step + j));
+              __m128i row7 =
+                  _mm_loadu_si128((const __m128i*)(input + i * in_step + 7 * in_step + j));
+              __m128i row8 =
+                  _mm_loadu_si128((const __m128i*)(input + i * in_step + 8 * in_step + j));
+              __m128i row9 =
+                  _mm_loadu_si128((const __m128i*)(input + i * in_step + 9 * in_step + j));
+              __m128i row10 =
+                  _mm_loadu_si128((const __m128i*)(input + i * in_step + 10 * in_step + j));
+              __m128i row11 =
+                  _mm_loadu_si128((const __m128i*)(input + i * in_step + 11 * in_step + j));
+              __m128i row12 =
+                  _mm_loadu_si128((const __m128i*)(input + i * in_step + 12 * in_step + j));
+              __m128i row13 =
+                  _mm_loadu_si128((const __m128i*)(input + i * in_step + 13 * in_step + j));
+              __m128i row14 =
+                  _mm_loadu_si128((const __m128i*)(input + i * in_step + 14 * in_step + j));
+              __m128i row15 =
+                  _mm_loadu_si128((const __m128i*)(input + i * in_step + 15 * in_step + j));
+              // stage 1: interleave 8-bit lanes of row pairs (unpacklo/hi_epi8)
+              __m128i t1_0 = _mm_unpacklo_epi8(row0, row1);
+              __m128i t1_1 = _mm_unpackhi_epi8(row0, row1);
+              __m128i t1_2 = _mm_unpacklo_epi8(row2, row3);
+              __m128i t1_3 = _mm_unpackhi_epi8(row2, row3);
+              __m128i t1_4 = _mm_unpacklo_epi8(row4, row5);
+              __m128i t1_5 = _mm_unpackhi_epi8(row4, row5);
+              __m128i t1_6 = _mm_unpacklo_epi8(row6, row7);
+              __m128i t1_7 = _mm_unpackhi_epi8(row6, row7);
+              __m128i t1_8 = _mm_unpacklo_epi8(row8, row9);
+              __m128i t1_9 = _mm_unpackhi_epi8(row8, row9);
+              __m128i t1_10 = _mm_unpacklo_epi8(row10, row11);
+              __m128i t1_11 = _mm_unpackhi_epi8(row10, row11);
+              __m128i t1_12 = _mm_unpacklo_epi8(row12, row13);
+              __m128i t1_13 = _mm_unpackhi_epi8(row12, row13);
+              __m128i t1_14 = _mm_unpacklo_epi8(row14, row15);
+              __m128i t1_15 = _mm_unpackhi_epi8(row14, row15);
+              //   t1_0: 0 16 1 17 2 18 3 19 4 20 5 21 6 22 7 23
+              //   t1_1: 8 24 9 25 10 26 11 27 12 28 13 29 14 30 15 31
+              //   t1_2: 32 48 33 49 34 50 35 51 36 52 37 53 38 54 39 55
+              //   t1_3: 40 56 41 57 42 58 43 59 44 60 45 61 46 62 47 63
+              //   t1_4: 64 80 65 81 66 82 67 83 68 84 69 85 70 86 71 87
+              //   t1_5: 72 88 73 89 74 90 75 91 76 92 77 93 78 94 79 95
+              //   t1_6: 96 112 97 113 98 114 99 115 100 116 101 117 102 118 103 119
+              //   t1_7: 104 120 105 121 106 122 107 123 108 124 109 125 110 126 111 127
+              //   t1_8: 128 144 129 145 130 146 131 147 132 148 133 149 134 150 135 151
+              //   t1_9: 136 152 137 153 138 154 139 155 140 156 141 157 142 158 143 159
+              //   t1_10: 160 176 161 177 162 178 163 179 164 180 165 181 166 182 167 183
+              //   t1_11: 168 184 169 185 170 186 171 187 172 188 173 189 174 190 175 191
+              //   t1_12: 192 208 193 209 194 210 195 211 196 212 197 213 198 214 199 215
+              //   t1_13: 200 216 201 217 202 218 203 219 204 220 205 221 206 222 207 223
+              //   t1_14: 224 240 225 241 226 242 227 243 228 244 229 245 230 246 231 247
+              //   t1_15: 232 248 233 249 234 250 235 251 236 252 237 253 238 254 239 255
+              // stage 2: interleave 16-bit lanes (unpacklo/hi_epi16)
+              __m128i t2_0 = _mm_unpacklo_epi16(t1_0, t1_2);
+              __m128i t2_1 = _mm_unpackhi_epi16(t1_0, t1_2);
+              __m128i t2_2 = _mm_unpacklo_epi16(t1_1, t1_3);
+              __m128i t2_3 = _mm_unpackhi_epi16(t1_1, t1_3);
+              __m128i t2_4 = _mm_unpacklo_epi16(t1_4, t1_6);
+              __m128i t2_5 = _mm_unpackhi_epi16(t1_4, t1_6);
+              __m128i t2_6 = _mm_unpacklo_epi16(t1_5, t1_7);
+              __m128i t2_7 = _mm_unpackhi_epi16(t1_5, t1_7);
+              __m128i t2_8 = _mm_unpacklo_epi16(t1_8, t1_10);
+              __m128i t2_9 = _mm_unpackhi_epi16(t1_8, t1_10);
+              __m128i t2_10 = _mm_unpacklo_epi16(t1_9, t1_11);
+              __m128i t2_11 = _mm_unpackhi_epi16(t1_9, t1_11);
+              __m128i t2_12 = _mm_unpacklo_epi16(t1_12, t1_14);
+              __m128i t2_13 = _mm_unpackhi_epi16(t1_12, t1_14);
+              __m128i t2_14 = _mm_unpacklo_epi16(t1_13, t1_15);
+              __m128i t2_15 = _mm_unpackhi_epi16(t1_13, t1_15);
+              //   t2_0: 0 16 32 48 1 17 33 49 2 18 34 50 3 19 35 51
+              //   t2_1: 4 20 36 52 5 21 37 53 6 22 38 54 7 23 39 55
+              //   t2_2: 8 24 40 56 9 25 41 57 10 26 42 58 11 27 43 59
+              //   t2_3: 12 28 44 60 13 29 45 61 14 30 46 62 15 31 47 63
+              //   t2_4: 64 80 96 112 65 81 97 113 66 82 98 114 67 83 99 115
+              //   t2_5: 68 84 100 116 69 85 101 117 70 86 102 118 71 87 103 119
+              //   t2_6: 72 88 104 120 73 89 105 121 74 90 106 122 75 91 107 123
+              //   t2_7: 76 92 108 124 77 93 109 125 78 94 110 126 79 95 111 127
+              //   t2_8: 128 144 160 176 129 145 161 177 130 146 162 178 131 147 163 179
+              //   t2_9: 132 148 164 180 133 149 165 181 134 150 166 182 135 151 167 183
+              //   t2_10: 136 152 168 184 137 153 169 185 138 154 170 186 139 155 171 187
+              //   t2_11: 140 156 172 188 141 157 173 189 142 158 174 190 143 159 175 191
+              //   t2_12: 192 208 224 240 193 209 225 241 194 210 226 242 195 211 227 243
+              //   t2_13: 196 212 228 244 197 213 229 245 198 214 230 246 199 215 231 247
+              //   t2_14: 200 216 232 248 201 217 233 249 202 218 234 250 203 219 235 251
+              //   t2_15: 204 220 236 252 205 221 237 253 206 222 238 254 207 223 239 255
+              // stage 3: interleave 32-bit lanes (unpacklo/hi_epi32)
+              __m128i t3_0 = _mm_unpacklo_epi32(t2_0, t2_4);
+              __m128i t3_1 = _mm_unpackhi_epi32(t2_0, t2_4);
+              __m128i t3_2 = _mm_unpacklo_epi32(t2_1, t2_5);
+              __m128i t3_3 = _mm_unpackhi_epi32(t2_1, t2_5);
+              __m128i t3_4 = _mm_unpacklo_epi32(t2_2, t2_6);
+              __m128i t3_5 = _mm_unpackhi_epi32(t2_2, t2_6);
+              __m128i t3_6 = _mm_unpacklo_epi32(t2_3, t2_7);
+              __m128i t3_7 = _mm_unpackhi_epi32(t2_3, t2_7);
+              __m128i t3_8 = _mm_unpacklo_epi32(t2_8, t2_12);
+              __m128i t3_9 = _mm_unpackhi_epi32(t2_8, t2_12);
+              __m128i t3_10 = _mm_unpacklo_epi32(t2_9, t2_13);
+              __m128i t3_11 = _mm_unpackhi_epi32(t2_9, t2_13);
+              __m128i t3_12 = _mm_unpacklo_epi32(t2_10, t2_14);
+              __m128i t3_13 = _mm_unpackhi_epi32(t2_10, t2_14);
+              __m128i t3_14 = _mm_unpacklo_epi32(t2_11, t2_15);
+              __m128i t3_15 = _mm_unpackhi_epi32(t2_11, t2_15);
+              //   t3_0: 0 16 32 48 64 80 96 112 1 17 33 49 65 81 97 113
+              //   t3_1: 2 18 34 50 66 82 98 114 3 19 35 51 67 83 99 115
+              //   t3_2: 4 20 36 52 68 84 100 116 5 21 37 53 69 85 101 117
+              //   t3_3: 6 22 38 54 70 86 102 118 7 23 39 55 71 87 103 119
+              //   t3_4: 8 24 40 56 72 88 104 120 9 25 41 57 73 89 105 121
+              //   t3_5: 10 26 42 58 74 90 106 122 11 27 43 59 75 91 107 123
+              //   t3_6: 12 28 44 60 76 92 108 124 13 29 45 61 77 93 109 125
+              //   t3_7: 14 30 46 62 78 94 110 126 15 31 47 63 79 95 111 127
+              //   t3_8: 128 144 160 176 192 208 224 240 129 145 161 177 193 209 225 241
+              //   t3_9: 130 146 162 178 194 210 226 242 131 147 163 179 195 211 227 243
+              //   t3_10: 132 148 164 180 196 212 228 244 133 149 165 181 197 213 229 245
+              //   t3_11: 134 150 166 182 198 214 230 246 135 151 167 183 199 215 231 247
+              //   t3_12: 136 152 168 184 200 216 232 248 137 153 169 185 201 217 233 249
+              //   t3_13: 138 154 170 186 202 218 234 250 139 155 171 187 203 219 235 251
+              //   t3_14: 140 156 172 188 204 220 236 252 141 157 173 189 205 221 237 253
+              //   t3_15: 142 158 174 190 206 222 238 254 143 159 175 191 207 223 239 255
+              // stage 4: interleave 64-bit lanes (unpacklo/hi_epi64)
+              __m128i col0 = _mm_unpacklo_epi64(t3_0, t3_8);
+              __m128i col1 = _mm_unpackhi_epi64(t3_0, t3_8);
+              __m128i col2 = _mm_unpacklo_epi64(t3_1, t3_9);
+              __m128i col3 = _mm_unpackhi_epi64(t3_1, t3_9);
+              __m128i col4 = _mm_unpacklo_epi64(t3_2, t3_10);
+              __m128i col5 = _mm_unpackhi_epi64(t3_2, t3_10);
+              __m128i col6 = _mm_unpacklo_epi64(t3_3, t3_11);
+              __m128i col7 = _mm_unpackhi_epi64(t3_3, t3_11);
+              __m128i col8 = _mm_unpacklo_epi64(t3_4, t3_12);
+              __m128i col9 = _mm_unpackhi_epi64(t3_4, t3_12);
+              __m128i col10 = _mm_unpacklo_epi64(t3_5, t3_13);
+              __m128i col11 = _mm_unpackhi_epi64(t3_5, t3_13);
+              __m128i col12 = _mm_unpacklo_epi64(t3_6, t3_14);
+              __m128i col13 = _mm_unpackhi_epi64(t3_6, t3_14);
+              __m128i col14 = _mm_unpacklo_epi64(t3_7, t3_15);
+              __m128i col15 = _mm_unpackhi_epi64(t3_7, t3_15);
+              //   col0: 0 16 32 48 64 80 96 112 128 144 160 176 192 208 224 240
+              //   col1: 1 17 33 49 65 81 97 113 129 145 161 177 193 209 225 241
+              //   col2: 2 18 34 50 66 82 98 114 130 146 162 178 194 210 226 242
+              //   col3: 3 19 35 51 67 83 99 115 131 147 163 179 195 211 227 243
+              //   col4: 4 20 36 52 68 84 100 116 132 148 164 180 196 212 228 244
+              //   col5: 5 21 37 53 69 85 101 117 133 149 165 181 197 213 229 245
+              //   col6: 6 22 38 54 70 86 102 118 134 150 166 182 198 214 230 246
+              //   col7: 7 23 39 55 71 87 103 119 135 151 167 183 199 215 231 247
+              //   col8: 8 24 40 56 72 88 104 120 136 152 168 184 200 216 232 248
+              //   col9: 9 25 41 57 73 89 105 121 137 153 169 185 201 217 233 249
+              //   col10: 10 26 42 58 74 90 106 122 138 154 170 186 202 218 234 250
+              //   col11: 11 27 43 59 75 91 107 123 139 155 171 187 203 219 235 251
+              //   col12: 12 28 44 60 76 92 108 124 140 156 172 188 204 220 236 252
+              //   col13: 13 29 45 61 77 93 109 125 141 157 173 189 205 221 237 253
+              //   col14: 14 30 46 62 78 94 110 126 142 158 174 190 206 222 238 254
+              //   col15: 15 31 47 63 79 95 111 127 143 159 175 191 207 223 239 255
+              _mm_storeu_si128((__m128i*)(output + i + j * out_step), col0);
+              _mm_storeu_si128((__m128i*)(output + i + j * out_step + out_step), col1);
+              _mm_storeu_si128((__m128i*)(output + i + j * out_step + 2 * out_step), col2);
+              _mm_storeu_si128((__m128i*)(output + i + j * out_step + 3 * out_step), col3);
+              _mm_storeu_si128((__m128i*)(output + i + j * out_step + 4 * out_step), col4);
+              _mm_storeu_si128((__m128i*)(output + i + j * out_step + 5 * out_step), col5);
+              _mm_storeu_si128((__m128i*)(output + i + j * out_step + 6 * out_step), col6);
+              _mm_storeu_si128((__m128i*)(output + i + j * out_step + 7 * out_step), col7);
+              _mm_storeu_si128((__m128i*)(output + i + j * out_step + 8 * out_step), col8);
+              _mm_storeu_si128((__m128i*)(output + i + j * out_step + 9 * out_step), col9);
+              _mm_storeu_si128((__m128i*)(output + i + j * out_step + 10 * out_step), col10);
+              _mm_storeu_si128((__m128i*)(output + i + j * out_step + 11 * out_step), col11);
+              _mm_storeu_si128((__m128i*)(output + i + j * out_step + 12 * out_step), col12);
+              _mm_storeu_si128((__m128i*)(output + i + j * out_step + 13 * out_step), col13);
+              _mm_storeu_si128((__m128i*)(output + i + j * out_step + 14 * out_step), col14);
+              _mm_storeu_si128((__m128i*)(output + i + j * out_step + 15 * out_step), col15);
+            }
+            // the last rows of the matrix: a partial tile
+            if (i < i_end) {
+              __m128i row0_r = _mm_setzero_si128();
+              if (i < rows) {
+                row0_r = simdgen_load_prefix16((const uint8_t*)(input + cols * i + j),
+                                               (simdgen_clamp_lanes(cols - j, 16)) * 1);
+              }
+              __m128i row1_r = _mm_setzero_si128();
+              if (i + 1 < rows) {
+                row1_r = simdgen_load_prefix16((const uint8_t*)(input + cols + cols * i + j),
+                                               (simdgen_clamp_lanes(cols - j, 16)) * 1);
+              }
+              __m128i row2_r = _mm_setzero_si128();
+              if (i + 2 < rows) {
+                row2_r = simdgen_load_prefix16((const uint8_t*)(input + 2 * cols + cols * i + j),
+                                               (simdgen_clamp_lanes(cols - j, 16)) * 1);
+              }
+              __m128i row3_r = _mm_setzero_si128();
+              if (i + 3 < rows) {
+                row3_r = simdgen_load_prefix16((const uint8_t*)(input + 3 * cols + cols * i + j),
+                                               (simdgen_clamp_lanes(cols - j, 16)) * 1);
+              }
+              __m128i row4_r = _mm_setzero_si128();
+              if (i + 4 < rows) {
+                row4_r = simdgen_load_prefix16((const uint8_t*)(input + 4 * cols + cols * i + j),
+                                               (simdgen_clamp_lanes(cols - j, 16)) * 1);
+              }
+              __m128i row5_r = _mm_setzero_si128();
+              if (i + 5 < rows) {
+                row5_r = simdgen_load_prefix16((const uint8_t*)(input + 5 * cols + cols * i + j),
+                                               (simdgen_clamp_lanes(cols - j, 16)) * 1);
+              }
+              __m128i row6_r = _mm_setzero_si128();
+              if (i + 6 < rows) {
+                row6_r = simdgen_load_prefix16((const uint8_t*)(input + 6 * cols + cols * i + j),
+                                               (simdgen_clamp_lanes(cols - j, 16)) * 1);
+              }
+              __m128i row7_r = _mm_setzero_si128();
+              if (i + 7 < rows) {
+                row7_r = simdgen_load_prefix16((const uint8_t*)(input + 7 * cols + cols * i + j),
+                                               (simdgen_clamp_lanes(cols - j, 16)) * 1);
+              }
+              __m128i row8_r = _mm_setzero_si128();
+              if (i + 8 < rows) {
+                row8_r = simdgen_load_prefix16((const uint8_t*)(input + 8 * cols + cols * i + j),
+                                               (simdgen_clamp_lanes(cols - j, 16)) * 1);
+              }
+              __m128i row9_r = _mm_setzero_si128();
+              if (i + 9 < rows) {
+                row9_r = simdgen_load_prefix16((const uint8_t*)(input + 9 * cols + cols * i + j),
+                                               (simdgen_clamp_lanes(cols - j, 16)) * 1);
+              }
+              __m128i row10_r = _mm_setzero_si128();
+              if (i + 10 < rows) {
+                row10_r = simdgen_load_prefix16((const uint8_t*)(input + 10 * cols + cols * i + j),
+                                                (simdgen_clamp_lanes(cols - j, 16)) * 1);
+              }
+              __m128i row11_r = _mm_setzero_si128();
+              if (i + 11 < rows) {
+                row11_r = simdgen_load_prefix16((const uint8_t*)(input + 11 * cols + cols * i + j),
+                                                (simdgen_clamp_lanes(cols - j, 16)) * 1);
+              }
+              __m128i row12_r = _mm_setzero_si128();
+              if (i + 12 < rows) {
+                row12_r = simdgen_load_prefix16((const uint8_t*)(input + 12 * cols + cols * i + j),
+                                                (simdgen_clamp_lanes(cols - j, 16)) * 1);
+              }
+              __m128i row13_r = _mm_setzero_si128();
+              if (i + 13 < rows) {
+                row13_r = simdgen_load_prefix16((const uint8_t*)(input + 13 * cols + cols * i + j),
+                                                (simdgen_clamp_lanes(cols - j, 16)) * 1);
+              }
+              __m128i row14_r = _mm_setzero_si128();
+              if (i + 14 < rows) {
+                row14_r = simdgen_load_prefix16((const uint8_t*)(input + 14 * cols + cols * i + j),
+                                                (simdgen_clamp_lanes(cols - j, 16)) * 1);
+              }
+              __m128i row15_r = _mm_setzero_si128();
+              if (i + 15 < rows) {
+                row15_r = simdgen_load_prefix16((const uint8_t*)(input + 15 * cols + cols * i + j),
+                                                (simdgen_clamp_lanes(cols - j, 16)) * 1);
+              }
+              // stage 1: interleave 8-bit lanes of row pairs (unpacklo/hi_epi8)
+              __m128i t1_0_r = _mm_unpacklo_epi8(row0_r, row1_r);
+              __m128i t1_1_r = _mm_unpackhi_epi8(row0_r, row1_r);
+              __m128i t1_2_r = _mm_unpacklo_epi8(row2_r, row3_r);
+              __m128i t1_3_r = _mm_unpackhi_epi8(row2_r, row3_r);
+              __m128i t1_4_r = _mm_unpacklo_epi8(row4_r, row5_r);
+              __m128i t1_5_r = _mm_unpackhi_epi8(row4_r, row5_r);
+              __m128i t1_6_r = _mm_unpacklo_epi8(row6_r, row7_r);
+              __m128i t1_7_r = _mm_unpackhi_epi8(row6_r, row7_r);
+              __m128i t1_8_r = _mm_unpacklo_epi8(row8_r, row9_r);
+              __m128i t1_9_r = _mm_unpackhi_epi8(row8_r, row9_r);
+              __m128i t1_10_r = _mm_unpacklo_epi8(row10_r, row11_r);
+              __m128i t1_11_r = _mm_unpackhi_epi8(row10_r, row11_r);
+              __m128i t1_12_r = _mm_unpacklo_epi8(row12_r, row13_r);
+              __m128i t1_13_r = _mm_unpackhi_epi8(row12_r, row13_r);
+              __m128i t1_14_r = _mm_unpacklo_epi8(row14_r, row15_r);
+              __m128i t1_15_r = _mm_unpackhi_epi8(row14_r, row15_r);
+              // stage 2: interleave 16-bit lanes (unpacklo/hi_epi16)
+              __m128i t2_0_r = _mm_unpacklo_epi16(t1_0_r, t1_2_r);
+              __m128i t2_1_r = _mm_unpackhi_epi16(t1_0_r, t1_2_r);
+              __m128i t2_2_r = _mm_unpacklo_epi16(t1_1_r, t1_3_r);
+              __m128i t2_3_r = _mm_unpackhi_epi16(t1_1_r, t1_3_r);
+              __m128i t2_4_r = _mm_unpacklo_epi16(t1_4_r, t1_6_r);
+              __m128i t2_5_r = _mm_unpackhi_epi16(t1_4_r, t1_6_r);
+              __m128i t2_6_r = _mm_unpacklo_epi16(t1_5_r, t1_7_r);
+              __m128i t2_7_r = _mm_unpackhi_epi16(t1_5_r, t1_7_r);
+              __m128i t2_8_r = _mm_unpacklo_epi16(t1_8_r, t1_10_r);
+              __m128i t2_9_r = _mm_unpackhi_epi16(t1_8_r, t1_10_r);
+              __m128i t2_10_r = _mm_unpacklo_epi16(t1_9_r, t1_11_r);
+              __m128i t2_11_r = _mm_unpackhi_epi16(t1_9_r, t1_11_r);
+              __m128i t2_12_r = _mm_unpacklo_epi16(t1_12_r, t1_14_r);
+              __m128i t2_13_r = _mm_unpackhi_epi16(t1_12_r, t1_14_r);
+              __m128i t2_14_r = _mm_unpacklo_epi16(t1_13_r, t1_15_r);
+              __m128i t2_15_r = _mm_unpackhi_epi16(t1_13_r, t1_15_r);
+              // stage 3: interleave 32-bit lanes (unpacklo/hi_epi32)
+              __m128i t3_0_r = _mm_unpacklo_epi32(t2_0_r, t2_4_r);
+              __m128i t3_1_r = _mm_unpackhi_epi32(t2_0_r, t2_4_r);
+              __m128i t3_2_r = _mm_unpacklo_epi32(t2_1_r, t2_5_r);
+              __m128i t3_3_r = _mm_unpackhi_epi32(t2_1_r, t2_5_r);
+              __m128i t3_4_r = _mm_unpacklo_epi32(t2_2_r, t2_6_r);
+              __m128i t3_5_r = _mm_unpackhi_epi32(t2_2_r, t2_6_r);
+              __m128i t3_6_r = _mm_unpacklo_epi32(t2_3_r, t2_7_r);
+              __m128i t3_7_r = _mm_unpackhi_epi32(t2_3_r, t2_7_r);
+              __m128i t3_8_r = _mm_unpacklo_epi32(t2_8_r, t2_12_r);
+              __m128i t3_9_r = _mm_unpackhi_epi32(t2_8_r, t2_12_r);
+              __m128i t3_10_r = _mm_unpacklo_epi32(t2_9_r, t2_13_r);
+              __m128i t3_11_r = _mm_unpackhi_epi32(t2_9_r, t2_13_r);
+              __m128i t3_12_r = _mm_unpacklo_epi32(t2_10_r, t2_14_r);
+              __m128i t3_13_r = _mm_unpackhi_epi32(t2_10_r, t2_14_r);
+              __m128i t3_14_r = _mm_unpacklo_epi32(t2_11_r, t2_15_r);
+              __m128i t3_15_r = _mm_unpackhi_epi32(t2_11_r, t2_15_r);
+              // stage 4: interleave 64-bit lanes (unpacklo/hi_epi64)
+              __m128i col0_r = _mm_unpacklo_epi64(t3_0_r, t3_8_r);
+              __m128i col1_r = _mm_unpackhi_epi64(t3_0_r, t3_8_r);
+              __m128i col2_r = _mm_unpacklo_epi64(t3_1_r, t3_9_r);
+              __m128i col3_r = _mm_unpackhi_epi64(t3_1_r, t3_9_r);
+              __m128i col4_r = _mm_unpacklo_epi64(t3_2_r, t3_10_r);
+              __m128i col5_r = _mm_unpackhi_epi64(t3_2_r, t3_10_r);
+              __m128i col6_r = _mm_unpacklo_epi64(t3_3_r, t3_11_r);
+              __m128i col7_r = _mm_unpackhi_epi64(t3_3_r, t3_11_r);
+              __m128i col8_r = _mm_unpacklo_epi64(t3_4_r, t3_12_r);
+              __m128i col9_r = _mm_unpackhi_epi64(t3_4_r, t3_12_r);
+              __m128i col10_r = _mm_unpacklo_epi64(t3_5_r, t3_13_r);
+              __m128i col11_r = _mm_unpackhi_epi64(t3_5_r, t3_13_r);
+              __m128i col12_r = _mm_unpacklo_epi64(t3_6_r, t3_14_r);
+              __m128i col13_r = _mm_unpackhi_epi64(t3_6_r, t3_14_r);
+              __m128i col14_r = _mm_unpacklo_epi64(t3_7_r, t3_15_r);
+              __m128i col15_r = _mm_unpackhi_epi64(t3_7_r, t3_15_r);
+              if (j < cols) {
+                simdgen_store_prefix16((uint8_t*)(output + i + j * rows), col0_r,
+                                       (simdgen_clamp_lanes(rows - i, 16)) * 1);
+              }
+              if (j + 1 < cols) {
+                simdgen_store_prefix16((uint8_t*)(output + i + j * rows + rows), col1_r,
+                                       (simdgen_clamp_lanes(rows - i, 16)) * 1);
+              }
+              if (j + 2 < cols) {
+                simdgen_store_prefix16((uint8_t*)(output + i + j * rows + 2 * rows), col2_r,
+                                       (simdgen_clamp_lanes(rows - i, 16)) * 1);
+              }
+              if (j + 3 < cols) {
+                simdgen_store_prefix16((uint8_t*)(output + i + j * rows + 3 * rows), col3_r,
+                                       (simdgen_clamp_lanes(rows - i, 16)) * 1);
+              }
+              if (j + 4 < cols) {
+                simdgen_store_prefix16((uint8_t*)(output + i + j * rows + 4 * rows), col4_r,
+                                       (simdgen_clamp_lanes(rows - i, 16)) * 1);
+              }
+              if (j + 5 < cols) {
+                simdgen_store_prefix16((uint8_t*)(output + i + j * rows + 5 * rows), col5_r,
+                                       (simdgen_clamp_lanes(rows - i, 16)) * 1);
+              }
+              if (j + 6 < cols) {
+                simdgen_store_prefix16((uint8_t*)(output + i + j * rows + 6 * rows), col6_r,
+                                       (simdgen_clamp_lanes(rows - i, 16)) * 1);
+              }
+              if (j + 7 < cols) {
+                simdgen_store_prefix16((uint8_t*)(output + i + j * rows + 7 * rows), col7_r,
+                                       (simdgen_clamp_lanes(rows - i, 16)) * 1);
+              }
+              if (j + 8 < cols) {
+                simdgen_store_prefix16((uint8_t*)(output + i + j * rows + 8 * rows), col8_r,
+                                       (simdgen_clamp_lanes(rows - i, 16)) * 1);
+              }
+              if (j + 9 < cols) {
+                simdgen_store_prefix16((uint8_t*)(output + i + j * rows + 9 * rows), col9_r,
+                                       (simdgen_clamp_lanes(rows - i, 16)) * 1);
+              }
+              if (j + 10 < cols) {
+                simdgen_store_prefix16((uint8_t*)(output + i + j * rows + 10 * rows), col10_r,
+                                       (simdgen_clamp_lanes(rows - i, 16)) * 1);
+              }
+              if (j + 11 < cols) {
+                simdgen_store_prefix16((uint8_t*)(output + i + j * rows + 11 * rows), col11_r,
+                                       (simdgen_clamp_lanes(rows - i, 16)) * 1);
+              }
+              if (j + 12 < cols) {
+                simdgen_store_prefix16((uint8_t*)(output + i + j * rows + 12 * rows), col12_r,
+                                       (simdgen_clamp_lanes(rows - i, 16)) * 1);
+              }
+              if (j + 13 < cols) {
+                simdgen_store_prefix16((uint8_t*)(output + i + j * rows + 13 * rows), col13_r,
+                                       (simdgen_clamp_lanes(rows - i, 16)) * 1);
+              }
+              if (j + 14 < cols) {
+                simdgen_store_prefix16((uint8_t*)(output + i + j * rows + 14 * rows), col14_r,
+                                       (simdgen_clamp_lanes(rows - i, 16)) * 1);
+              }
+              if (j + 15 < cols) {
+                simdgen_store_prefix16((uint8_t*)(output + i + j * rows + 15 * rows), col15_r,
+                                       (simdgen_clamp_lanes(rows - i, 16)) * 1);
+              }
+            }
           }
-          __m128i row1_c = _mm_setzero_si128();
-          if (i + 1 < rows) {
-            row1_c = simdgen_load_prefix16((const uint8_t*)(input + cols + cols * i + j),
-                                           (simdgen_clamp_lanes(cols - j, 16)) * 1);
-          }
-          __m128i row2_c = _mm_setzero_si128();
-          if (i + 2 < rows) {
-            row2_c = simdgen_load_prefix16((const uint8_t*)(input + 2 * cols + cols * i + j),
-                                           (simdgen_clamp_lanes(cols - j, 16)) * 1);
-          }
-          __m128i row3_c = _mm_setzero_si128();
-          if (i + 3 < rows) {
-            row3_c = simdgen_load_prefix16((const uint8_t*)(input + 3 * cols + cols * i + j),
-                                           (simdgen_clamp_lanes(cols - j, 16)) * 1);
-          }
-          __m128i row4_c = _mm_setzero_si128();
-          if (i + 4 < rows) {
-            row4_c = simdgen_load_prefix16((const uint8_t*)(input + 4 * cols + cols * i + j),
-                                           (simdgen_clamp_lanes(cols - j, 16)) * 1);
-          }
-          __m128i row5_c = _mm_setzero_si128();
-          if (i + 5 < rows) {
-            row5_c = simdgen_load_prefix16((const uint8_t*)(input + 5 * cols + cols * i + j),
-                                           (simdgen_clamp_lanes(cols - j, 16)) * 1);
-          }
-          __m128i row6_c = _mm_setzero_si128();
-          if (i + 6 < rows) {
-            row6_c = simdgen_load_prefix16((const uint8_t*)(input + 6 * cols + cols * i + j),
-                                           (simdgen_clamp_lanes(cols - j, 16)) * 1);
-          }
-          __m128i row7_c = _mm_setzero_si128();
-          if (i + 7 < rows) {
-            row7_c = simdgen_load_prefix16((const uint8_t*)(input + 7 * cols + cols * i + j),
-                                           (simdgen_clamp_lanes(cols - j, 16)) * 1);
-          }
-          __m128i row8_c = _mm_setzero_si128();
-          if (i + 8 < rows) {
-            row8_c = simdgen_load_prefix16((const uint8_t*)(input + 8 * cols + cols * i + j),
-                                           (simdgen_clamp_lanes(cols - j, 16)) * 1);
-          }
-          __m128i row9_c = _mm_setzero_si128();
-          if (i + 9 < rows) {
-            row9_c = simdgen_load_prefix16((const uint8_t*)(input + 9 * cols + cols * i + j),
-                                           (simdgen_clamp_lanes(cols - j, 16)) * 1);
-          }
-          __m128i row10_c = _mm_setzero_si128();
-          if (i + 10 < rows) {
-            row10_c = simdgen_load_prefix16((const uint8_t*)(input + 10 * cols + cols * i + j),
-                                            (simdgen_clamp_lanes(cols - j, 16)) * 1);
-          }
-          __m128i row11_c = _mm_setzero_si128();
-          if (i + 11 < rows) {
-            row11_c = simdgen_load_prefix16((const uint8_t*)(input + 11 * cols + cols * i + j),
-                                            (simdgen_clamp_lanes(cols - j, 16)) * 1);
-          }
-          __m128i row12_c = _mm_setzero_si128();
-          if (i + 12 < rows) {
-            row12_c = simdgen_load_prefix16((const uint8_t*)(input + 12 * cols + cols * i + j),
-                                            (simdgen_clamp_lanes(cols - j, 16)) * 1);
-          }
-          __m128i row13_c = _mm_setzero_si128();
-          if (i + 13 < rows) {
-            row13_c = simdgen_load_prefix16((const uint8_t*)(input + 13 * cols + cols * i + j),
-                                            (simdgen_clamp_lanes(cols - j, 16)) * 1);
-          }
-          __m128i row14_c = _mm_setzero_si128();
-          if (i + 14 < rows) {
-            row14_c = simdgen_load_prefix16((const uint8_t*)(input + 14 * cols + cols * i + j),
-                                            (simdgen_clamp_lanes(cols - j, 16)) * 1);
-          }
-          __m128i row15_c = _mm_setzero_si128();
-          if (i + 15 < rows) {
-            row15_c = simdgen_load_prefix16((const uint8_t*)(input + 15 * cols + cols * i + j),
-                                            (simdgen_clamp_lanes(cols - j, 16)) * 1);
-          }
-          // stage 1: interleave 8-bit lanes of row pairs (unpacklo/hi_epi8)
-          __m128i t1_0_c = _mm_unpacklo_epi8(row0_c, row1_c);
-          __m128i t1_1_c = _mm_unpackhi_epi8(row0_c, row1_c);
-          __m128i t1_2_c = _mm_unpacklo_epi8(row2_c, row3_c);
-          __m128i t1_3_c = _mm_unpackhi_epi8(row2_c, row3_c);
-          __m128i t1_4_c = _mm_unpacklo_epi8(row4_c, row5_c);
-          __m128i t1_5_c = _mm_unpackhi_epi8(row4_c, row5_c);
-          __m128i t1_6_c = _mm_unpacklo_epi8(row6_c, row7_c);
-          __m128i t1_7_c = _mm_unpackhi_epi8(row6_c, row7_c);
-          __m128i t1_8_c = _mm_unpacklo_epi8(row8_c, row9_c);
-          __m128i t1_9_c = _mm_unpackhi_epi8(row8_c, row9_c);
-          __m128i t1_10_c = _mm_unpacklo_epi8(row10_c, row11_c);
-          __m128i t1_11_c = _mm_unpackhi_epi8(row10_c, row11_c);
-          __m128i t1_12_c = _mm_unpacklo_epi8(row12_c, row13_c);
-          __m128i t1_13_c = _mm_unpackhi_epi8(row12_c, row13_c);
-          __m128i t1_14_c = _mm_unpacklo_epi8(row14_c, row15_c);
-          __m128i t1_15_c = _mm_unpackhi_epi8(row14_c, row15_c);
-          // stage 2: interleave 16-bit lanes (unpacklo/hi_epi16)
-          __m128i t2_0_c = _mm_unpacklo_epi16(t1_0_c, t1_2_c);
-          __m128i t2_1_c = _mm_unpackhi_epi16(t1_0_c, t1_2_c);
-          __m128i t2_2_c = _mm_unpacklo_epi16(t1_1_c, t1_3_c);
-          __m128i t2_3_c = _mm_unpackhi_epi16(t1_1_c, t1_3_c);
-          __m128i t2_4_c = _mm_unpacklo_epi16(t1_4_c, t1_6_c);
-          __m128i t2_5_c = _mm_unpackhi_epi16(t1_4_c, t1_6_c);
-          __m128i t2_6_c = _mm_unpacklo_epi16(t1_5_c, t1_7_c);
-          __m128i t2_7_c = _mm_unpackhi_epi16(t1_5_c, t1_7_c);
-          __m128i t2_8_c = _mm_unpacklo_epi16(t1_8_c, t1_10_c);
-          __m128i t2_9_c = _mm_unpackhi_epi16(t1_8_c, t1_10_c);
-          __m128i t2_10_c = _mm_unpacklo_epi16(t1_9_c, t1_11_c);
-          __m128i t2_11_c = _mm_unpackhi_epi16(t1_9_c, t1_11_c);
-          __m128i t2_12_c = _mm_unpacklo_epi16(t1_12_c, t1_14_c);
-          __m128i t2_13_c = _mm_unpackhi_epi16(t1_12_c, t1_14_c);
-          __m128i t2_14_c = _mm_unpacklo_epi16(t1_13_c, t1_15_c);
-          __m128i t2_15_c = _mm_unpackhi_epi16(t1_13_c, t1_15_c);
-          // stage 3: interleave 32-bit lanes (unpacklo/hi_epi32)
-          __m128i t3_0_c = _mm_unpacklo_epi32(t2_0_c, t2_4_c);
-          __m128i t3_1_c = _mm_unpackhi_epi32(t2_0_c, t2_4_c);
-          __m128i t3_2_c = _mm_unpacklo_epi32(t2_1_c, t2_5_c);
-          __m128i t3_3_c = _mm_unpackhi_epi32(t2_1_c, t2_5_c);
-          __m128i t3_4_c = _mm_unpacklo_epi32(t2_2_c, t2_6_c);
-          __m128i t3_5_c = _mm_unpackhi_epi32(t2_2_c, t2_6_c);
-          __m128i t3_6_c = _mm_unpacklo_epi32(t2_3_c, t2_7_c);
-          __m128i t3_7_c = _mm_unpackhi_epi32(t2_3_c, t2_7_c);
-          __m128i t3_8_c = _mm_unpacklo_epi32(t2_8_c, t2_12_c);
-          __m128i t3_9_c = _mm_unpackhi_epi32(t2_8_c, t2_12_c);
-          __m128i t3_10_c = _mm_unpacklo_epi32(t2_9_c, t2_13_c);
-          __m128i t3_11_c = _mm_unpackhi_epi32(t2_9_c, t2_13_c);
-          __m128i t3_12_c = _mm_unpacklo_epi32(t2_10_c, t2_14_c);
-          __m128i t3_13_c = _mm_unpackhi_epi32(t2_10_c, t2_14_c);
-          __m128i t3_14_c = _mm_unpacklo_epi32(t2_11_c, t2_15_c);
-          __m128i t3_15_c = _mm_unpackhi_epi32(t2_11_c, t2_15_c);
-          // stage 4: interleave 64-bit lanes (unpacklo/hi_epi64)
-          __m128i col0_c = _mm_unpacklo_epi64(t3_0_c, t3_8_c);
-          __m128i col1_c = _mm_unpackhi_epi64(t3_0_c, t3_8_c);
-          __m128i col2_c = _mm_unpacklo_epi64(t3_1_c, t3_9_c);
-          __m128i col3_c = _mm_unpackhi_epi64(t3_1_c, t3_9_c);
-          __m128i col4_c = _mm_unpacklo_epi64(t3_2_c, t3_10_c);
-          __m128i col5_c = _mm_unpackhi_epi64(t3_2_c, t3_10_c);
-          __m128i col6_c = _mm_unpacklo_epi64(t3_3_c, t3_11_c);
-          __m128i col7_c = _mm_unpackhi_epi64(t3_3_c, t3_11_c);
-          __m128i col8_c = _mm_unpacklo_epi64(t3_4_c, t3_12_c);
-          __m128i col9_c = _mm_unpackhi_epi64(t3_4_c, t3_12_c);
-          __m128i col10_c = _mm_unpacklo_epi64(t3_5_c, t3_13_c);
-          __m128i col11_c = _mm_unpackhi_epi64(t3_5_c, t3_13_c);
-          __m128i col12_c = _mm_unpacklo_epi64(t3_6_c, t3_14_c);
-          __m128i col13_c = _mm_unpackhi_epi64(t3_6_c, t3_14_c);
-          __m128i col14_c = _mm_unpacklo_epi64(t3_7_c, t3_15_c);
-          __m128i col15_c = _mm_unpackhi_epi64(t3_7_c, t3_15_c);
-          if (j < cols) {
-            simdgen_store_prefix16((uint8_t*)(output + i + j * rows), col0_c,
-                                   (simdgen_clamp_lanes(rows - i, 16)) * 1);
-          }
-          if (j + 1 < cols) {
-            simdgen_store_prefix16((uint8_t*)(output + i + j * rows + rows), col1_c,
-                                   (simdgen_clamp_lanes(rows - i, 16)) * 1);
-          }
-          if (j + 2 < cols) {
-            simdgen_store_prefix16((uint8_t*)(output + i + j * rows + 2 * rows), col2_c,
-                                   (simdgen_clamp_lanes(rows - i, 16)) * 1);
-          }
-          if (j + 3 < cols) {
-            simdgen_store_prefix16((uint8_t*)(output + i + j * rows + 3 * rows), col3_c,
-                                   (simdgen_clamp_lanes(rows - i, 16)) * 1);
-          }
-          if (j + 4 < cols) {
-            simdgen_store_prefix16((uint8_t*)(output + i + j * rows + 4 * rows), col4_c,
-                                   (simdgen_clamp_lanes(rows - i, 16)) * 1);
-          }
-          if (j + 5 < cols) {
-            simdgen_store_prefix16((uint8_t*)(output + i + j * rows + 5 * rows), col5_c,
-                                   (simdgen_clamp_lanes(rows - i, 16)) * 1);
-          }
-          if (j + 6 < cols) {
-            simdgen_store_prefix16((uint8_t*)(output + i + j * rows + 6 * rows), col6_c,
-                                   (simdgen_clamp_lanes(rows - i, 16)) * 1);
-          }
-          if (j + 7 < cols) {
-            simdgen_store_prefix16((uint8_t*)(output + i + j * rows + 7 * rows), col7_c,
-                                   (simdgen_clamp_lanes(rows - i, 16)) * 1);
-          }
-          if (j + 8 < cols) {
-            simdgen_store_prefix16((uint8_t*)(output + i + j * rows + 8 * rows), col8_c,
-                                   (simdgen_clamp_lanes(rows - i, 16)) * 1);
-          }
-          if (j + 9 < cols) {
-            simdgen_store_prefix16((uint8_t*)(output + i + j * rows + 9 * rows), col9_c,
-                                   (simdgen_clamp_lanes(rows - i, 16)) * 1);
-          }
-          if (j + 10 < cols) {
-            simdgen_store_prefix16((uint8_t*)(output + i + j * rows + 10 * rows), col10_c,
-                                   (simdgen_clamp_lanes(rows - i, 16)) * 1);
-          }
-          if (j + 11 < cols) {
-            simdgen_store_prefix16((uint8_t*)(output + i + j * rows + 11 * rows), col11_c,
-                                   (simdgen_clamp_lanes(rows - i, 16)) * 1);
-          }
-          if (j + 12 < cols) {
-            simdgen_store_prefix16((uint8_t*)(output + i + j * rows + 12 * rows), col12_c,
-                                   (simdgen_clamp_lanes(rows - i, 16)) * 1);
-          }
-          if (j + 13 < cols) {
-            simdgen_store_prefix16((uint8_t*)(output + i + j * rows + 13 * rows), col13_c,
-                                   (simdgen_clamp_lanes(rows - i, 16)) * 1);
-          }
-          if (j + 14 < cols) {
-            simdgen_store_prefix16((uint8_t*)(output + i + j * rows + 14 * rows), col14_c,
-                                   (simdgen_clamp_lanes(rows - i, 16)) * 1);
-          }
-          if (j + 15 < cols) {
-            simdgen_store_prefix16((uint8_t*)(output + i + j * rows + 15 * rows), col15_c,
-                                   (simdgen_clamp_lanes(rows - i, 16)) * 1);
+          // the last columns of the matrix: partial tiles
+          if (j < j_end) {
+            // partial tiles down the column
+            int64_t i = ib;
+            for (; i < i_end; i += 16) {
+              __m128i row0_c = _mm_setzero_si128();
+              if (i < rows) {
+                row0_c = simdgen_load_prefix16((const uint8_t*)(input + cols * i + j),
+                                               (simdgen_clamp_lanes(cols - j, 16)) * 1);
+              }
+              __m128i row1_c = _mm_setzero_si128();
+              if (i + 1 < rows) {
+                row1_c = simdgen_load_prefix16((const uint8_t*)(input + cols + cols * i + j),
+                                               (simdgen_clamp_lanes(cols - j, 16)) * 1);
+              }
+              __m128i row2_c = _mm_setzero_si128();
+              if (i + 2 < rows) {
+                row2_c = simdgen_load_prefix16((const uint8_t*)(input + 2 * cols + cols * i + j),
+                                               (simdgen_clamp_lanes(cols - j, 16)) * 1);
+              }
+              __m128i row3_c = _mm_setzero_si128();
+              if (i + 3 < rows) {
+                row3_c = simdgen_load_prefix16((const uint8_t*)(input + 3 * cols + cols * i + j),
+                                               (simdgen_clamp_lanes(cols - j, 16)) * 1);
+              }
+              __m128i row4_c = _mm_setzero_si128();
+              if (i + 4 < rows) {
+                row4_c = simdgen_load_prefix16((const uint8_t*)(input + 4 * cols + cols * i + j),
+                                               (simdgen_clamp_lanes(cols - j, 16)) * 1);
+              }
+              __m128i row5_c = _mm_setzero_si128();
+              if (i + 5 < rows) {
+                row5_c = simdgen_load_prefix16((const uint8_t*)(input + 5 * cols + cols * i + j),
+                                               (simdgen_clamp_lanes(cols - j, 16)) * 1);
+              }
+              __m128i row6_c = _mm_setzero_si128();
+              if (i + 6 < rows) {
+                row6_c = simdgen_load_prefix16((const uint8_t*)(input + 6 * cols + cols * i + j),
+                                               (simdgen_clamp_lanes(cols - j, 16)) * 1);
+              }
+              __m128i row7_c = _mm_setzero_si128();
+              if (i + 7 < rows) {
+                row7_c = simdgen_load_prefix16((const uint8_t*)(input + 7 * cols + cols * i + j),
+                                               (simdgen_clamp_lanes(cols - j, 16)) * 1);
+              }
+              __m128i row8_c = _mm_setzero_si128();
+              if (i + 8 < rows) {
+                row8_c = simdgen_load_prefix16((const uint8_t*)(input + 8 * cols + cols * i + j),
+                                               (simdgen_clamp_lanes(cols - j, 16)) * 1);
+              }
+              __m128i row9_c = _mm_setzero_si128();
+              if (i + 9 < rows) {
+                row9_c = simdgen_load_prefix16((const uint8_t*)(input + 9 * cols + cols * i + j),
+                                               (simdgen_clamp_lanes(cols - j, 16)) * 1);
+              }
+              __m128i row10_c = _mm_setzero_si128();
+              if (i + 10 < rows) {
+                row10_c = simdgen_load_prefix16((const uint8_t*)(input + 10 * cols + cols * i + j),
+                                                (simdgen_clamp_lanes(cols - j, 16)) * 1);
+              }
+              __m128i row11_c = _mm_setzero_si128();
+              if (i + 11 < rows) {
+                row11_c = simdgen_load_prefix16((const uint8_t*)(input + 11 * cols + cols * i + j),
+                                                (simdgen_clamp_lanes(cols - j, 16)) * 1);
+              }
+              __m128i row12_c = _mm_setzero_si128();
+              if (i + 12 < rows) {
+                row12_c = simdgen_load_prefix16((const uint8_t*)(input + 12 * cols + cols * i + j),
+                                                (simdgen_clamp_lanes(cols - j, 16)) * 1);
+              }
+              __m128i row13_c = _mm_setzero_si128();
+              if (i + 13 < rows) {
+                row13_c = simdgen_load_prefix16((const uint8_t*)(input + 13 * cols + cols * i + j),
+                                                (simdgen_clamp_lanes(cols - j, 16)) * 1);
+              }
+              __m128i row14_c = _mm_setzero_si128();
+              if (i + 14 < rows) {
+                row14_c = simdgen_load_prefix16((const uint8_t*)(input + 14 * cols + cols * i + j),
+                                                (simdgen_clamp_lanes(cols - j, 16)) * 1);
+              }
+              __m128i row15_c = _mm_setzero_si128();
+              if (i + 15 < rows) {
+                row15_c = simdgen_load_prefix16((const uint8_t*)(input + 15 * cols + cols * i + j),
+                                                (simdgen_clamp_lanes(cols - j, 16)) * 1);
+              }
+              // stage 1: interleave 8-bit lanes of row pairs (unpacklo/hi_epi8)
+              __m128i t1_0_c = _mm_unpacklo_epi8(row0_c, row1_c);
+              __m128i t1_1_c = _mm_unpackhi_epi8(row0_c, row1_c);
+              __m128i t1_2_c = _mm_unpacklo_epi8(row2_c, row3_c);
+              __m128i t1_3_c = _mm_unpackhi_epi8(row2_c, row3_c);
+              __m128i t1_4_c = _mm_unpacklo_epi8(row4_c, row5_c);
+              __m128i t1_5_c = _mm_unpackhi_epi8(row4_c, row5_c);
+              __m128i t1_6_c = _mm_unpacklo_epi8(row6_c, row7_c);
+              __m128i t1_7_c = _mm_unpackhi_epi8(row6_c, row7_c);
+              __m128i t1_8_c = _mm_unpacklo_epi8(row8_c, row9_c);
+              __m128i t1_9_c = _mm_unpackhi_epi8(row8_c, row9_c);
+              __m128i t1_10_c = _mm_unpacklo_epi8(row10_c, row11_c);
+              __m128i t1_11_c = _mm_unpackhi_epi8(row10_c, row11_c);
+              __m128i t1_12_c = _mm_unpacklo_epi8(row12_c, row13_c);
+              __m128i t1_13_c = _mm_unpackhi_epi8(row12_c, row13_c);
+              __m128i t1_14_c = _mm_unpacklo_epi8(row14_c, row15_c);
+              __m128i t1_15_c = _mm_unpackhi_epi8(row14_c, row15_c);
+              // stage 2: interleave 16-bit lanes (unpacklo/hi_epi16)
+              __m128i t2_0_c = _mm_unpacklo_epi16(t1_0_c, t1_2_c);
+              __m128i t2_1_c = _mm_unpackhi_epi16(t1_0_c, t1_2_c);
+              __m128i t2_2_c = _mm_unpacklo_epi16(t1_1_c, t1_3_c);
+              __m128i t2_3_c = _mm_unpackhi_epi16(t1_1_c, t1_3_c);
+              __m128i t2_4_c = _mm_unpacklo_epi16(t1_4_c, t1_6_c);
+              __m128i t2_5_c = _mm_unpackhi_epi16(t1_4_c, t1_6_c);
+              __m128i t2_6_c = _mm_unpacklo_epi16(t1_5_c, t1_7_c);
+              __m128i t2_7_c = _mm_unpackhi_epi16(t1_5_c, t1_7_c);
+              __m128i t2_8_c = _mm_unpacklo_epi16(t1_8_c, t1_10_c);
+              __m128i t2_9_c = _mm_unpackhi_epi16(t1_8_c, t1_10_c);
+              __m128i t2_10_c = _mm_unpacklo_epi16(t1_9_c, t1_11_c);
+              __m128i t2_11_c = _mm_unpackhi_epi16(t1_9_c, t1_11_c);
+              __m128i t2_12_c = _mm_unpacklo_epi16(t1_12_c, t1_14_c);
+              __m128i t2_13_c = _mm_unpackhi_epi16(t1_12_c, t1_14_c);
+              __m128i t2_14_c = _mm_unpacklo_epi16(t1_13_c, t1_15_c);
+              __m128i t2_15_c = _mm_unpackhi_epi16(t1_13_c, t1_15_c);
+              // stage 3: interleave 32-bit lanes (unpacklo/hi_epi32)
+              __m128i t3_0_c = _mm_unpacklo_epi32(t2_0_c, t2_4_c);
+              __m128i t3_1_c = _mm_unpackhi_epi32(t2_0_c, t2_4_c);
+              __m128i t3_2_c = _mm_unpacklo_epi32(t2_1_c, t2_5_c);
+              __m128i t3_3_c = _mm_unpackhi_epi32(t2_1_c, t2_5_c);
+              __m128i t3_4_c = _mm_unpacklo_epi32(t2_2_c, t2_6_c);
+              __m128i t3_5_c = _mm_unpackhi_epi32(t2_2_c, t2_6_c);
+              __m128i t3_6_c = _mm_unpacklo_epi32(t2_3_c, t2_7_c);
+              __m128i t3_7_c = _mm_unpackhi_epi32(t2_3_c, t2_7_c);
+              __m128i t3_8_c = _mm_unpacklo_epi32(t2_8_c, t2_12_c);
+              __m128i t3_9_c = _mm_unpackhi_epi32(t2_8_c, t2_12_c);
+              __m128i t3_10_c = _mm_unpacklo_epi32(t2_9_c, t2_13_c);
+              __m128i t3_11_c = _mm_unpackhi_epi32(t2_9_c, t2_13_c);
+              __m128i t3_12_c = _mm_unpacklo_epi32(t2_10_c, t2_14_c);
+              __m128i t3_13_c = _mm_unpackhi_epi32(t2_10_c, t2_14_c);
+              __m128i t3_14_c = _mm_unpacklo_epi32(t2_11_c, t2_15_c);
+              __m128i t3_15_c = _mm_unpackhi_epi32(t2_11_c, t2_15_c);
+              // stage 4: interleave 64-bit lanes (unpacklo/hi_epi64)
+              __m128i col0_c = _mm_unpacklo_epi64(t3_0_c, t3_8_c);
+              __m128i col1_c = _mm_unpackhi_epi64(t3_0_c, t3_8_c);
+              __m128i col2_c = _mm_unpacklo_epi64(t3_1_c, t3_9_c);
+              __m128i col3_c = _mm_unpackhi_epi64(t3_1_c, t3_9_c);
+              __m128i col4_c = _mm_unpacklo_epi64(t3_2_c, t3_10_c);
+              __m128i col5_c = _mm_unpackhi_epi64(t3_2_c, t3_10_c);
+              __m128i col6_c = _mm_unpacklo_epi64(t3_3_c, t3_11_c);
+              __m128i col7_c = _mm_unpackhi_epi64(t3_3_c, t3_11_c);
+              __m128i col8_c = _mm_unpacklo_epi64(t3_4_c, t3_12_c);
+              __m128i col9_c = _mm_unpackhi_epi64(t3_4_c, t3_12_c);
+              __m128i col10_c = _mm_unpacklo_epi64(t3_5_c, t3_13_c);
+              __m128i col11_c = _mm_unpackhi_epi64(t3_5_c, t3_13_c);
+              __m128i col12_c = _mm_unpacklo_epi64(t3_6_c, t3_14_c);
+              __m128i col13_c = _mm_unpackhi_epi64(t3_6_c, t3_14_c);
+              __m128i col14_c = _mm_unpacklo_epi64(t3_7_c, t3_15_c);
+              __m128i col15_c = _mm_unpackhi_epi64(t3_7_c, t3_15_c);
+              if (j < cols) {
+                simdgen_store_prefix16((uint8_t*)(output + i + j * rows), col0_c,
+                                       (simdgen_clamp_lanes(rows - i, 16)) * 1);
+              }
+              if (j + 1 < cols) {
+                simdgen_store_prefix16((uint8_t*)(output + i + j * rows + rows), col1_c,
+                                       (simdgen_clamp_lanes(rows - i, 16)) * 1);
+              }
+              if (j + 2 < cols) {
+                simdgen_store_prefix16((uint8_t*)(output + i + j * rows + 2 * rows), col2_c,
+                                       (simdgen_clamp_lanes(rows - i, 16)) * 1);
+              }
+              if (j + 3 < cols) {
+                simdgen_store_prefix16((uint8_t*)(output + i + j * rows + 3 * rows), col3_c,
+                                       (simdgen_clamp_lanes(rows - i, 16)) * 1);
+              }
+              if (j + 4 < cols) {
+                simdgen_store_prefix16((uint8_t*)(output + i + j * rows + 4 * rows), col4_c,
+                                       (simdgen_clamp_lanes(rows - i, 16)) * 1);
+              }
+              if (j + 5 < cols) {
+                simdgen_store_prefix16((uint8_t*)(output + i + j * rows + 5 * rows), col5_c,
+                                       (simdgen_clamp_lanes(rows - i, 16)) * 1);
+              }
+              if (j + 6 < cols) {
+                simdgen_store_prefix16((uint8_t*)(output + i + j * rows + 6 * rows), col6_c,
+                                       (simdgen_clamp_lanes(rows - i, 16)) * 1);
+              }
+              if (j + 7 < cols) {
+                simdgen_store_prefix16((uint8_t*)(output + i + j * rows + 7 * rows), col7_c,
+                                       (simdgen_clamp_lanes(rows - i, 16)) * 1);
+              }
+              if (j + 8 < cols) {
+                simdgen_store_prefix16((uint8_t*)(output + i + j * rows + 8 * rows), col8_c,
+                                       (simdgen_clamp_lanes(rows - i, 16)) * 1);
+              }
+              if (j + 9 < cols) {
+                simdgen_store_prefix16((uint8_t*)(output + i + j * rows + 9 * rows), col9_c,
+                                       (simdgen_clamp_lanes(rows - i, 16)) * 1);
+              }
+              if (j + 10 < cols) {
+                simdgen_store_prefix16((uint8_t*)(output + i + j * rows + 10 * rows), col10_c,
+                                       (simdgen_clamp_lanes(rows - i, 16)) * 1);
+              }
+              if (j + 11 < cols) {
+                simdgen_store_prefix16((uint8_t*)(output + i + j * rows + 11 * rows), col11_c,
+                                       (simdgen_clamp_lanes(rows - i, 16)) * 1);
+              }
+              if (j + 12 < cols) {
+                simdgen_store_prefix16((uint8_t*)(output + i + j * rows + 12 * rows), col12_c,
+                                       (simdgen_clamp_lanes(rows - i, 16)) * 1);
+              }
+              if (j + 13 < cols) {
+                simdgen_store_prefix16((uint8_t*)(output + i + j * rows + 13 * rows), col13_c,
+                                       (simdgen_clamp_lanes(rows - i, 16)) * 1);
+              }
+              if (j + 14 < cols) {
+                simdgen_store_prefix16((uint8_t*)(output + i + j * rows + 14 * rows), col14_c,
+                                       (simdgen_clamp_lanes(rows - i, 16)) * 1);
+              }
+              if (j + 15 < cols) {
+                simdgen_store_prefix16((uint8_t*)(output + i + j * rows + 15 * rows), col15_c,
+                                       (simdgen_clamp_lanes(rows - i, 16)) * 1);
+              }
+            }
           }
         }
       }
@@ -1535,624 +1733,717 @@ __attribute__((target("avx2"))) void transpose_u8_avx2(const uint8_t* input, int
 
 // ---- neon (128-bit vectors)
 // tiles of 16 x 16 through a 64-shuffle network, in blocks of 8 x 8 tiles; edge tiles run the same network on masked rows and columns
+// a matrix of one row or one column is copied by vector loops (gathered when its elements are strided)
 // uses partial vectors loaded and stored piecewise (8/4/2/1-byte accesses: NEON has no masked load)
+// uses strided lanes loaded one at a time into their places (ld1 to a lane: NEON has no gather)
 
 #if defined(__aarch64__)
 
 void transpose_u8_neon(const uint8_t* input, int64_t rows, int64_t cols, uint8_t* output) {
-  // row blocks of 128 x 128 elements (cache blocking)
-  int64_t ib = 0;
-  for (; ib < rows; ib += 128) {
-    int64_t i_end = ib + 128 < rows ? ib + 128 : rows;
-    // column blocks
-    int64_t jb = 0;
-    for (; jb < cols; jb += 128) {
-      int64_t j_end = jb + 128 < cols ? jb + 128 : cols;
-      int64_t j = jb;
-      // tile columns of the block
-      for (; j + 16 <= j_end; j += 16) {
-        int64_t i = ib;
-        // whole tiles down the column
-        for (; i + 16 <= i_end; i += 16) {
-          int64_t in_step = simdgen_opaque(cols);
-          int64_t out_step = simdgen_opaque(rows);
-          uint8x16_t row0 = vld1q_u8(input + i * in_step + j);
-          uint8x16_t row1 = vld1q_u8(input + i * in_step + in_step + j);
-          uint8x16_t row2 = vld1q_u8(input + i * in_step + 2 * in_step + j);
-          uint8x16_t row3 = vld1q_u8(input + i * in_step + 3 * in_step + j);
-          uint8x16_t row4 = vld1q_u8(input + i * in_step + 4 * in_step + j);
-          uint8x16_t row5 = vld1q_u8(input + i * in_step + 5 * in_step + j);
-          uint8x16_t row6 = vld1q_u8(input + i * in_step + 6 * in_step + j);
-          uint8x16_t row7 = vld1q_u8(input + i * in_step + 7 * in_step + j);
-          uint8x16_t row8 = vld1q_u8(input + i * in_step + 8 * in_step + j);
-          uint8x16_t row9 = vld1q_u8(input + i * in_step + 9 * in_step + j);
-          uint8x16_t row10 = vld1q_u8(input + i * in_step + 10 * in_step + j);
-          uint8x16_t row11 = vld1q_u8(input + i * in_step + 11 * in_step + j);
-          uint8x16_t row12 = vld1q_u8(input + i * in_step + 12 * in_step + j);
-          uint8x16_t row13 = vld1q_u8(input + i * in_step + 13 * in_step + j);
-          uint8x16_t row14 = vld1q_u8(input + i * in_step + 14 * in_step + j);
-          uint8x16_t row15 = vld1q_u8(input + i * in_step + 15 * in_step + j);
-          // stage 1: zip1/zip2 vector i with vector i + 8
-          uint8x16_t z1_0 = vzip1q_u8(row0, row8);
-          uint8x16_t z1_1 = vzip2q_u8(row0, row8);
-          uint8x16_t z1_2 = vzip1q_u8(row1, row9);
-          uint8x16_t z1_3 = vzip2q_u8(row1, row9);
-          uint8x16_t z1_4 = vzip1q_u8(row2, row10);
-          uint8x16_t z1_5 = vzip2q_u8(row2, row10);
-          uint8x16_t z1_6 = vzip1q_u8(row3, row11);
-          uint8x16_t z1_7 = vzip2q_u8(row3, row11);
-          uint8x16_t z1_8 = vzip1q_u8(row4, row12);
-          uint8x16_t z1_9 = vzip2q_u8(row4, row12);
-          uint8x16_t z1_10 = vzip1q_u8(row5, row13);
-          uint8x16_t z1_11 = vzip2q_u8(row5, row13);
-          uint8x16_t z1_12 = vzip1q_u8(row6, row14);
-          uint8x16_t z1_13 = vzip2q_u8(row6, row14);
-          uint8x16_t z1_14 = vzip1q_u8(row7, row15);
-          uint8x16_t z1_15 = vzip2q_u8(row7, row15);
-          //   z1_0: 0 128 1 129 2 130 3 131 4 132 5 133 6 134 7 135
-          //   z1_1: 8 136 9 137 10 138 11 139 12 140 13 141 14 142 15 143
-          //   z1_2: 16 144 17 145 18 146 19 147 20 148 21 149 22 150 23 151
-          //   z1_3: 24 152 25 153 26 154 27 155 28 156 29 157 30 158 31 159
-          //   z1_4: 32 160 33 161 34 162 35 163 36 164 37 165 38 166 39 167
-          //   z1_5: 40 168 41 169 42 170 43 171 44 172 45 173 46 174 47 175
-          //   z1_6: 48 176 49 177 50 178 51 179 52 180 53 181 54 182 55 183
-          //   z1_7: 56 184 57 185 58 186 59 187 60 188 61 189 62 190 63 191
-          //   z1_8: 64 192 65 193 66 194 67 195 68 196 69 197 70 198 71 199
-          //   z1_9: 72 200 73 201 74 202 75 203 76 204 77 205 78 206 79 207
-          //   z1_10: 80 208 81 209 82 210 83 211 84 212 85 213 86 214 87 215
-          //   z1_11: 88 216 89 217 90 218 91 219 92 220 93 221 94 222 95 223
-          //   z1_12: 96 224 97 225 98 226 99 227 100 228 101 229 102 230 103 231
-          //   z1_13: 104 232 105 233 106 234 107 235 108 236 109 237 110 238 111 239
-          //   z1_14: 112 240 113 241 114 242 115 243 116 244 117 245 118 246 119 247
-          //   z1_15: 120 248 121 249 122 250 123 251 124 252 125 253 126 254 127 255
-          // stage 2: zip1/zip2 vector i with vector i + 8
-          uint8x16_t z2_0 = vzip1q_u8(z1_0, z1_8);
-          uint8x16_t z2_1 = vzip2q_u8(z1_0, z1_8);
-          uint8x16_t z2_2 = vzip1q_u8(z1_1, z1_9);
-          uint8x16_t z2_3 = vzip2q_u8(z1_1, z1_9);
-          uint8x16_t z2_4 = vzip1q_u8(z1_2, z1_10);
-          uint8x16_t z2_5 = vzip2q_u8(z1_2, z1_10);
-          uint8x16_t z2_6 = vzip1q_u8(z1_3, z1_11);
-          uint8x16_t z2_7 = vzip2q_u8(z1_3, z1_11);
-          uint8x16_t z2_8 = vzip1q_u8(z1_4, z1_12);
-          uint8x16_t z2_9 = vzip2q_u8(z1_4, z1_12);
-          uint8x16_t z2_10 = vzip1q_u8(z1_5, z1_13);
-          uint8x16_t z2_11 = vzip2q_u8(z1_5, z1_13);
-          uint8x16_t z2_12 = vzip1q_u8(z1_6, z1_14);
-          uint8x16_t z2_13 = vzip2q_u8(z1_6, z1_14);
-          uint8x16_t z2_14 = vzip1q_u8(z1_7, z1_15);
-          uint8x16_t z2_15 = vzip2q_u8(z1_7, z1_15);
-          //   z2_0: 0 64 128 192 1 65 129 193 2 66 130 194 3 67 131 195
-          //   z2_1: 4 68 132 196 5 69 133 197 6 70 134 198 7 71 135 199
-          //   z2_2: 8 72 136 200 9 73 137 201 10 74 138 202 11 75 139 203
-          //   z2_3: 12 76 140 204 13 77 141 205 14 78 142 206 15 79 143 207
-          //   z2_4: 16 80 144 208 17 81 145 209 18 82 146 210 19 83 147 211
-          //   z2_5: 20 84 148 212 21 85 149 213 22 86 150 214 23 87 151 215
-          //   z2_6: 24 88 152 216 25 89 153 217 26 90 154 218 27 91 155 219
-          //   z2_7: 28 92 156 220 29 93 157 221 30 94 158 222 31 95 159 223
-          //   z2_8: 32 96 160 224 33 97 161 225 34 98 162 226 35 99 163 227
-          //   z2_9: 36 100 164 228 37 101 165 229 38 102 166 230 39 103 167 231
-          //   z2_10: 40 104 168 232 41 105 169 233 42 106 170 234 43 107 171 235
-          //   z2_11: 44 108 172 236 45 109 173 237 46 110 174 238 47 111 175 239
-          //   z2_12: 48 112 176 240 49 113 177 241 50 114 178 242 51 115 179 243
-          //   z2_13: 52 116 180 244 53 117 181 245 54 118 182 246 55 119 183 247
-          //   z2_14: 56 120 184 248 57 121 185 249 58 122 186 250 59 123 187 251
-          //   z2_15: 60 124 188 252 61 125 189 253 62 126 190 254 63 127 191 255
-          // stage 3: zip1/zip2 vector i with vector i + 8
-          uint8x16_t z3_0 = vzip1q_u8(z2_0, z2_8);
-          uint8x16_t z3_1 = vzip2q_u8(z2_0, z2_8);
-          uint8x16_t z3_2 = vzip1q_u8(z2_1, z2_9);
-          uint8x16_t z3_3 = vzip2q_u8(z2_1, z2_9);
-          uint8x16_t z3_4 = vzip1q_u8(z2_2, z2_10);
-          uint8x16_t z3_5 = vzip2q_u8(z2_2, z2_10);
-          uint8x16_t z3_6 = vzip1q_u8(z2_3, z2_11);
-          uint8x16_t z3_7 = vzip2q_u8(z2_3, z2_11);
-          uint8x16_t z3_8 = vzip1q_u8(z2_4, z2_12);
-          uint8x16_t z3_9 = vzip2q_u8(z2_4, z2_12);
-          uint8x16_t z3_10 = vzip1q_u8(z2_5, z2_13);
-          uint8x16_t z3_11 = vzip2q_u8(z2_5, z2_13);
-          uint8x16_t z3_12 = vzip1q_u8(z2_6, z2_14);
-          uint8x16_t z3_13 = vzip2q_u8(z2_6, z2_14);
-          uint8x16_t z3_14 = vzip1q_u8(z2_7, z2_15);
-          uint8x16_t z3_15 = vzip2q_u8(z2_7, z2_15);
-          //   z3_0: 0 32 64 96 128 160 192 224 1 33 65 97 129 161 193 225
-          //   z3_1: 2 34 66 98 130 162 194 226 3 35 67 99 131 163 195 227
-          //   z3_2: 4 36 68 100 132 164 196 228 5 37 69 101 133 165 197 229
-          //   z3_3: 6 38 70 102 134 166 198 230 7 39 71 103 135 167 199 231
-          //   z3_4: 8 40 72 104 136 168 200 232 9 41 73 105 137 169 201 233
-          //   z3_5: 10 42 74 106 138 170 202 234 11 43 75 107 139 171 203 235
-          //   z3_6: 12 44 76 108 140 172 204 236 13 45 77 109 141 173 205 237
-          //   z3_7: 14 46 78 110 142 174 206 238 15 47 79 111 143 175 207 239
-          //   z3_8: 16 48 80 112 144 176 208 240 17 49 81 113 145 177 209 241
-          //   z3_9: 18 50 82 114 146 178 210 242 19 51 83 115 147 179 211 243
-          //   z3_10: 20 52 84 116 148 180 212 244 21 53 85 117 149 181 213 245
-          //   z3_11: 22 54 86 118 150 182 214 246 23 55 87 119 151 183 215 247
-          //   z3_12: 24 56 88 120 152 184 216 248 25 57 89 121 153 185 217 249
-          //   z3_13: 26 58 90 122 154 186 218 250 27 59 91 123 155 187 219 251
-          //   z3_14: 28 60 92 124 156 188 220 252 29 61 93 125 157 189 221 253
-          //   z3_15: 30 62 94 126 158 190 222 254 31 63 95 127 159 191 223 255
-          // stage 4: zip1/zip2 vector i with vector i + 8
-          uint8x16_t col0 = vzip1q_u8(z3_0, z3_8);
-          uint8x16_t col1 = vzip2q_u8(z3_0, z3_8);
-          uint8x16_t col2 = vzip1q_u8(z3_1, z3_9);
-          uint8x16_t col3 = vzip2q_u8(z3_1, z3_9);
-          uint8x16_t col4 = vzip1q_u8(z3_2, z3_10);
-          uint8x16_t col5 = vzip2q_u8(z3_2, z3_10);
-          uint8x16_t col6 = vzip1q_u8(z3_3, z3_11);
-          uint8x16_t col7 = vzip2q_u8(z3_3, z3_11);
-          uint8x16_t col8 = vzip1q_u8(z3_4, z3_12);
-          uint8x16_t col9 = vzip2q_u8(z3_4, z3_12);
-          uint8x16_t col10 = vzip1q_u8(z3_5, z3_13);
-          uint8x16_t col11 = vzip2q_u8(z3_5, z3_13);
-          uint8x16_t col12 = vzip1q_u8(z3_6, z3_14);
-          uint8x16_t col13 = vzip2q_u8(z3_6, z3_14);
-          uint8x16_t col14 = vzip1q_u8(z3_7, z3_15);
-          uint8x16_t col15 = vzip2q_u8(z3_7, z3_15);
-          //   col0: 0 16 32 48 64 80 96 112 128 144 160 176 192 208 224 240
-          //   col1: 1 17 33 49 65 81 97 113 129 145 161 177 193 209 225 241
-          //   col2: 2 18 34 50 66 82 98 114 130 146 162 178 194 210 226 242
-          //   col3: 3 19 35 51 67 83 99 115 131 147 163 179 195 211 227 243
-          //   col4: 4 20 36 52 68 84 100 116 132 148 164 180 196 212 228 244
-          //   col5: 5 21 37 53 69 85 101 117 133 149 165 181 197 213 229 245
-          //   col6: 6 22 38 54 70 86 102 118 134 150 166 182 198 214 230 246
-          //   col7: 7 23 39 55 71 87 103 119 135 151 167 183 199 215 231 247
-          //   col8: 8 24 40 56 72 88 104 120 136 152 168 184 200 216 232 248
-          //   col9: 9 25 41 57 73 89 105 121 137 153 169 185 201 217 233 249
-          //   col10: 10 26 42 58 74 90 106 122 138 154 170 186 202 218 234 250
-          //   col11: 11 27 43 59 75 91 107 123 139 155 171 187 203 219 235 251
-          //   col12: 12 28 44 60 76 92 108 124 140 156 172 188 204 220 236 252
-          //   col13: 13 29 45 61 77 93 109 125 141 157 173 189 205 221 237 253
-          //   col14: 14 30 46 62 78 94 110 126 142 158 174 190 206 222 238 254
-          //   col15: 15 31 47 63 79 95 111 127 143 159 175 191 207 223 239 255
-          vst1q_u8(output + i + j * out_step, col0);
-          vst1q_u8(output + i + j * out_step + out_step, col1);
-          vst1q_u8(output + i + j * out_step + 2 * out_step, col2);
-          vst1q_u8(output + i + j * out_step + 3 * out_step, col3);
-          vst1q_u8(output + i + j * out_step + 4 * out_step, col4);
-          vst1q_u8(output + i + j * out_step + 5 * out_step, col5);
-          vst1q_u8(output + i + j * out_step + 6 * out_step, col6);
-          vst1q_u8(output + i + j * out_step + 7 * out_step, col7);
-          vst1q_u8(output + i + j * out_step + 8 * out_step, col8);
-          vst1q_u8(output + i + j * out_step + 9 * out_step, col9);
-          vst1q_u8(output + i + j * out_step + 10 * out_step, col10);
-          vst1q_u8(output + i + j * out_step + 11 * out_step, col11);
-          vst1q_u8(output + i + j * out_step + 12 * out_step, col12);
-          vst1q_u8(output + i + j * out_step + 13 * out_step, col13);
-          vst1q_u8(output + i + j * out_step + 14 * out_step, col14);
-          vst1q_u8(output + i + j * out_step + 15 * out_step, col15);
+  // one column
+  if (cols == 1) {
+    // contiguous: a copy
+    if (cols == 1) {
+      // whole vectors
+      int64_t k = 0;
+      for (; k + 16 <= rows; k += 16) {
+        vst1q_u8(output + k, vld1q_u8(input + k));
+      }
+      // the rest: one partial vector
+      if (k < rows) {
+        uint8x16_t v_tail = simdgen_load_prefix(input + k, (rows - k) * 1);
+        simdgen_store_prefix(output + k, v_tail, (rows - k) * 1);
+      }
+    }
+    // strided: gathered
+    if (cols != 1) {
+      // whole vectors
+      int64_t k = 0;
+      for (; k + 16 <= rows; k += 16) {
+        uint8x16_t v = vdupq_n_u8(0);
+        v = vld1q_lane_u8((input + cols * k + 0 * cols), v, 0);
+        v = vld1q_lane_u8((input + cols * k + 1 * cols), v, 1);
+        v = vld1q_lane_u8((input + cols * k + 2 * cols), v, 2);
+        v = vld1q_lane_u8((input + cols * k + 3 * cols), v, 3);
+        v = vld1q_lane_u8((input + cols * k + 4 * cols), v, 4);
+        v = vld1q_lane_u8((input + cols * k + 5 * cols), v, 5);
+        v = vld1q_lane_u8((input + cols * k + 6 * cols), v, 6);
+        v = vld1q_lane_u8((input + cols * k + 7 * cols), v, 7);
+        v = vld1q_lane_u8((input + cols * k + 8 * cols), v, 8);
+        v = vld1q_lane_u8((input + cols * k + 9 * cols), v, 9);
+        v = vld1q_lane_u8((input + cols * k + 10 * cols), v, 10);
+        v = vld1q_lane_u8((input + cols * k + 11 * cols), v, 11);
+        v = vld1q_lane_u8((input + cols * k + 12 * cols), v, 12);
+        v = vld1q_lane_u8((input + cols * k + 13 * cols), v, 13);
+        v = vld1q_lane_u8((input + cols * k + 14 * cols), v, 14);
+        v = vld1q_lane_u8((input + cols * k + 15 * cols), v, 15);
+        vst1q_u8(output + k, v);
+      }
+      // the rest: one partial vector
+      if (k < rows) {
+        uint8x16_t v_tail = vdupq_n_u8(0);
+        if (0 < rows - k) v_tail = vld1q_lane_u8((input + cols * k + 0 * cols), v_tail, 0);
+        if (1 < rows - k) v_tail = vld1q_lane_u8((input + cols * k + 1 * cols), v_tail, 1);
+        if (2 < rows - k) v_tail = vld1q_lane_u8((input + cols * k + 2 * cols), v_tail, 2);
+        if (3 < rows - k) v_tail = vld1q_lane_u8((input + cols * k + 3 * cols), v_tail, 3);
+        if (4 < rows - k) v_tail = vld1q_lane_u8((input + cols * k + 4 * cols), v_tail, 4);
+        if (5 < rows - k) v_tail = vld1q_lane_u8((input + cols * k + 5 * cols), v_tail, 5);
+        if (6 < rows - k) v_tail = vld1q_lane_u8((input + cols * k + 6 * cols), v_tail, 6);
+        if (7 < rows - k) v_tail = vld1q_lane_u8((input + cols * k + 7 * cols), v_tail, 7);
+        if (8 < rows - k) v_tail = vld1q_lane_u8((input + cols * k + 8 * cols), v_tail, 8);
+        if (9 < rows - k) v_tail = vld1q_lane_u8((input + cols * k + 9 * cols), v_tail, 9);
+        if (10 < rows - k) v_tail = vld1q_lane_u8((input + cols * k + 10 * cols), v_tail, 10);
+        if (11 < rows - k) v_tail = vld1q_lane_u8((input + cols * k + 11 * cols), v_tail, 11);
+        if (12 < rows - k) v_tail = vld1q_lane_u8((input + cols * k + 12 * cols), v_tail, 12);
+        if (13 < rows - k) v_tail = vld1q_lane_u8((input + cols * k + 13 * cols), v_tail, 13);
+        if (14 < rows - k) v_tail = vld1q_lane_u8((input + cols * k + 14 * cols), v_tail, 14);
+        if (15 < rows - k) v_tail = vld1q_lane_u8((input + cols * k + 15 * cols), v_tail, 15);
+        simdgen_store_prefix(output + k, v_tail, (rows - k) * 1);
+      }
+    }
+  }
+  if (cols != 1) {
+    // one row
+    if (rows == 1) {
+      // contiguous: a copy
+      if (rows == 1) {
+        // whole vectors
+        int64_t k = 0;
+        for (; k + 16 <= cols; k += 16) {
+          vst1q_u8(output + k, vld1q_u8(input + k));
         }
-        // the last rows of the matrix: a partial tile
-        if (i < i_end) {
-          uint8x16_t row0_r = vdupq_n_u8(0);
-          if (i < rows) {
-            row0_r =
-                simdgen_load_prefix(input + cols * i + j, (simdgen_clamp_lanes(cols - j, 16)) * 1);
-          }
-          uint8x16_t row1_r = vdupq_n_u8(0);
-          if (i + 1 < rows) {
-            row1_r = simdgen_load_prefix(input + cols + cols * i + j,
-                                         (simdgen_clamp_lanes(cols - j, 16)) * 1);
-          }
-          uint8x16_t row2_r = vdupq_n_u8(0);
-          if (i + 2 < rows) {
-            row2_r = simdgen_load_prefix(input + 2 * cols + cols * i + j,
-                                         (simdgen_clamp_lanes(cols - j, 16)) * 1);
-          }
-          uint8x16_t row3_r = vdupq_n_u8(0);
-          if (i + 3 < rows) {
-            row3_r = simdgen_load_prefix(input + 3 * cols + cols * i + j,
-                                         (simdgen_clamp_lanes(cols - j, 16)) * 1);
-          }
-          uint8x16_t row4_r = vdupq_n_u8(0);
-          if (i + 4 < rows) {
-            row4_r = simdgen_load_prefix(input + 4 * cols + cols * i + j,
-                                         (simdgen_clamp_lanes(cols - j, 16)) * 1);
-          }
-          uint8x16_t row5_r = vdupq_n_u8(0);
-          if (i + 5 < rows) {
-            row5_r = simdgen_load_prefix(input + 5 * cols + cols * i + j,
-                                         (simdgen_clamp_lanes(cols - j, 16)) * 1);
-          }
-          uint8x16_t row6_r = vdupq_n_u8(0);
-          if (i + 6 < rows) {
-            row6_r = simdgen_load_prefix(input + 6 * cols + cols * i + j,
-                                         (simdgen_clamp_lanes(cols - j, 16)) * 1);
-          }
-          uint8x16_t row7_r = vdupq_n_u8(0);
-          if (i + 7 < rows) {
-            row7_r = simdgen_load_prefix(input + 7 * cols + cols * i + j,
-                                         (simdgen_clamp_lanes(cols - j, 16)) * 1);
-          }
-          uint8x16_t row8_r = vdupq_n_u8(0);
-          if (i + 8 < rows) {
-            row8_r = simdgen_load_prefix(input + 8 * cols + cols * i + j,
-                                         (simdgen_clamp_lanes(cols - j, 16)) * 1);
-          }
-          uint8x16_t row9_r = vdupq_n_u8(0);
-          if (i + 9 < rows) {
-            row9_r = simdgen_load_prefix(input + 9 * cols + cols * i + j,
-                                         (simdgen_clamp_lanes(cols - j, 16)) * 1);
-          }
-          uint8x16_t row10_r = vdupq_n_u8(0);
-          if (i + 10 < rows) {
-            row10_r = simdgen_load_prefix(input + 10 * cols + cols * i + j,
-                                          (simdgen_clamp_lanes(cols - j, 16)) * 1);
-          }
-          uint8x16_t row11_r = vdupq_n_u8(0);
-          if (i + 11 < rows) {
-            row11_r = simdgen_load_prefix(input + 11 * cols + cols * i + j,
-                                          (simdgen_clamp_lanes(cols - j, 16)) * 1);
-          }
-          uint8x16_t row12_r = vdupq_n_u8(0);
-          if (i + 12 < rows) {
-            row12_r = simdgen_load_prefix(input + 12 * cols + cols * i + j,
-                                          (simdgen_clamp_lanes(cols - j, 16)) * 1);
-          }
-          uint8x16_t row13_r = vdupq_n_u8(0);
-          if (i + 13 < rows) {
-            row13_r = simdgen_load_prefix(input + 13 * cols + cols * i + j,
-                                          (simdgen_clamp_lanes(cols - j, 16)) * 1);
-          }
-          uint8x16_t row14_r = vdupq_n_u8(0);
-          if (i + 14 < rows) {
-            row14_r = simdgen_load_prefix(input + 14 * cols + cols * i + j,
-                                          (simdgen_clamp_lanes(cols - j, 16)) * 1);
-          }
-          uint8x16_t row15_r = vdupq_n_u8(0);
-          if (i + 15 < rows) {
-            row15_r = simdgen_load_prefix(input + 15 * cols + cols * i + j,
-                                          (simdgen_clamp_lanes(cols - j, 16)) * 1);
-          }
-          // stage 1: zip1/zip2 vector i with vector i + 8
-          uint8x16_t z1_0_r = vzip1q_u8(row0_r, row8_r);
-          uint8x16_t z1_1_r = vzip2q_u8(row0_r, row8_r);
-          uint8x16_t z1_2_r = vzip1q_u8(row1_r, row9_r);
-          uint8x16_t z1_3_r = vzip2q_u8(row1_r, row9_r);
-          uint8x16_t z1_4_r = vzip1q_u8(row2_r, row10_r);
-          uint8x16_t z1_5_r = vzip2q_u8(row2_r, row10_r);
-          uint8x16_t z1_6_r = vzip1q_u8(row3_r, row11_r);
-          uint8x16_t z1_7_r = vzip2q_u8(row3_r, row11_r);
-          uint8x16_t z1_8_r = vzip1q_u8(row4_r, row12_r);
-          uint8x16_t z1_9_r = vzip2q_u8(row4_r, row12_r);
-          uint8x16_t z1_10_r = vzip1q_u8(row5_r, row13_r);
-          uint8x16_t z1_11_r = vzip2q_u8(row5_r, row13_r);
-          uint8x16_t z1_12_r = vzip1q_u8(row6_r, row14_r);
-          uint8x16_t z1_13_r = vzip2q_u8(row6_r, row14_r);
-          uint8x16_t z1_14_r = vzip1q_u8(row7_r, row15_r);
-          uint8x16_t z1_15_r = vzip2q_u8(row7_r, row15_r);
-          // stage 2: zip1/zip2 vector i with vector i + 8
-          uint8x16_t z2_0_r = vzip1q_u8(z1_0_r, z1_8_r);
-          uint8x16_t z2_1_r = vzip2q_u8(z1_0_r, z1_8_r);
-          uint8x16_t z2_2_r = vzip1q_u8(z1_1_r, z1_9_r);
-          uint8x16_t z2_3_r = vzip2q_u8(z1_1_r, z1_9_r);
-          uint8x16_t z2_4_r = vzip1q_u8(z1_2_r, z1_10_r);
-          uint8x16_t z2_5_r = vzip2q_u8(z1_2_r, z1_10_r);
-          uint8x16_t z2_6_r = vzip1q_u8(z1_3_r, z1_11_r);
-          uint8x16_t z2_7_r = vzip2q_u8(z1_3_r, z1_11_r);
-          uint8x16_t z2_8_r = vzip1q_u8(z1_4_r, z1_12_r);
-          uint8x16_t z2_9_r = vzip2q_u8(z1_4_r, z1_12_r);
-          uint8x16_t z2_10_r = vzip1q_u8(z1_5_r, z1_13_r);
-          uint8x16_t z2_11_r = vzip2q_u8(z1_5_r, z1_13_r);
-          uint8x16_t z2_12_r = vzip1q_u8(z1_6_r, z1_14_r);
-          uint8x16_t z2_13_r = vzip2q_u8(z1_6_r, z1_14_r);
-          uint8x16_t z2_14_r = vzip1q_u8(z1_7_r, z1_15_r);
-          uint8x16_t z2_15_r = vzip2q_u8(z1_7_r, z1_15_r);
-          // stage 3: zip1/zip2 vector i with vector i + 8
-          uint8x16_t z3_0_r = vzip1q_u8(z2_0_r, z2_8_r);
-          uint8x16_t z3_1_r = vzip2q_u8(z2_0_r, z2_8_r);
-          uint8x16_t z3_2_r = vzip1q_u8(z2_1_r, z2_9_r);
-          uint8x16_t z3_3_r = vzip2q_u8(z2_1_r, z2_9_r);
-          uint8x16_t z3_4_r = vzip1q_u8(z2_2_r, z2_10_r);
-          uint8x16_t z3_5_r = vzip2q_u8(z2_2_r, z2_10_r);
-          uint8x16_t z3_6_r = vzip1q_u8(z2_3_r, z2_11_r);
-          uint8x16_t z3_7_r = vzip2q_u8(z2_3_r, z2_11_r);
-          uint8x16_t z3_8_r = vzip1q_u8(z2_4_r, z2_12_r);
-          uint8x16_t z3_9_r = vzip2q_u8(z2_4_r, z2_12_r);
-          uint8x16_t z3_10_r = vzip1q_u8(z2_5_r, z2_13_r);
-          uint8x16_t z3_11_r = vzip2q_u8(z2_5_r, z2_13_r);
-          uint8x16_t z3_12_r = vzip1q_u8(z2_6_r, z2_14_r);
-          uint8x16_t z3_13_r = vzip2q_u8(z2_6_r, z2_14_r);
-          uint8x16_t z3_14_r = vzip1q_u8(z2_7_r, z2_15_r);
-          uint8x16_t z3_15_r = vzip2q_u8(z2_7_r, z2_15_r);
-          // stage 4: zip1/zip2 vector i with vector i + 8
-          uint8x16_t col0_r = vzip1q_u8(z3_0_r, z3_8_r);
-          uint8x16_t col1_r = vzip2q_u8(z3_0_r, z3_8_r);
-          uint8x16_t col2_r = vzip1q_u8(z3_1_r, z3_9_r);
-          uint8x16_t col3_r = vzip2q_u8(z3_1_r, z3_9_r);
-          uint8x16_t col4_r = vzip1q_u8(z3_2_r, z3_10_r);
-          uint8x16_t col5_r = vzip2q_u8(z3_2_r, z3_10_r);
-          uint8x16_t col6_r = vzip1q_u8(z3_3_r, z3_11_r);
-          uint8x16_t col7_r = vzip2q_u8(z3_3_r, z3_11_r);
-          uint8x16_t col8_r = vzip1q_u8(z3_4_r, z3_12_r);
-          uint8x16_t col9_r = vzip2q_u8(z3_4_r, z3_12_r);
-          uint8x16_t col10_r = vzip1q_u8(z3_5_r, z3_13_r);
-          uint8x16_t col11_r = vzip2q_u8(z3_5_r, z3_13_r);
-          uint8x16_t col12_r = vzip1q_u8(z3_6_r, z3_14_r);
-          uint8x16_t col13_r = vzip2q_u8(z3_6_r, z3_14_r);
-          uint8x16_t col14_r = vzip1q_u8(z3_7_r, z3_15_r);
-          uint8x16_t col15_r = vzip2q_u8(z3_7_r, z3_15_r);
-          if (j < cols) {
-            simdgen_store_prefix(output + i + j * rows, col0_r,
-                                 (simdgen_clamp_lanes(rows - i, 16)) * 1);
-          }
-          if (j + 1 < cols) {
-            simdgen_store_prefix(output + i + j * rows + rows, col1_r,
-                                 (simdgen_clamp_lanes(rows - i, 16)) * 1);
-          }
-          if (j + 2 < cols) {
-            simdgen_store_prefix(output + i + j * rows + 2 * rows, col2_r,
-                                 (simdgen_clamp_lanes(rows - i, 16)) * 1);
-          }
-          if (j + 3 < cols) {
-            simdgen_store_prefix(output + i + j * rows + 3 * rows, col3_r,
-                                 (simdgen_clamp_lanes(rows - i, 16)) * 1);
-          }
-          if (j + 4 < cols) {
-            simdgen_store_prefix(output + i + j * rows + 4 * rows, col4_r,
-                                 (simdgen_clamp_lanes(rows - i, 16)) * 1);
-          }
-          if (j + 5 < cols) {
-            simdgen_store_prefix(output + i + j * rows + 5 * rows, col5_r,
-                                 (simdgen_clamp_lanes(rows - i, 16)) * 1);
-          }
-          if (j + 6 < cols) {
-            simdgen_store_prefix(output + i + j * rows + 6 * rows, col6_r,
-                                 (simdgen_clamp_lanes(rows - i, 16)) * 1);
-          }
-          if (j + 7 < cols) {
-            simdgen_store_prefix(output + i + j * rows + 7 * rows, col7_r,
-                                 (simdgen_clamp_lanes(rows - i, 16)) * 1);
-          }
-          if (j + 8 < cols) {
-            simdgen_store_prefix(output + i + j * rows + 8 * rows, col8_r,
-                                 (simdgen_clamp_lanes(rows - i, 16)) * 1);
-          }
-          if (j + 9 < cols) {
-            simdgen_store_prefix(output + i + j * rows + 9 * rows, col9_r,
-                                 (simdgen_clamp_lanes(rows - i, 16)) * 1);
-          }
-          if (j + 10 < cols) {
-            simdgen_store_prefix(output + i + j * rows + 10 * rows, col10_r,
-                                 (simdgen_clamp_lanes(rows - i, 16)) * 1);
-          }
-          if (j + 11 < cols) {
-            simdgen_store_prefix(output + i + j * rows + 11 * rows, col11_r,
-                                 (simdgen_clamp_lanes(rows - i, 16)) * 1);
-          }
-          if (j + 12 < cols) {
-            simdgen_store_prefix(output + i + j * rows + 12 * rows, col12_r,
-                                 (simdgen_clamp_lanes(rows - i, 16)) * 1);
-          }
-          if (j + 13 < cols) {
-            simdgen_store_prefix(output + i + j * rows + 13 * rows, col13_r,
-                                 (simdgen_clamp_lanes(rows - i, 16)) * 1);
-          }
-          if (j + 14 < cols) {
-            simdgen_store_prefix(output + i + j * rows + 14 * rows, col14_r,
-                                 (simdgen_clamp_lanes(rows - i, 16)) * 1);
-          }
-          if (j + 15 < cols) {
-            simdgen_store_prefix(output + i + j * rows + 15 * rows, col15_r,
-                                 (simdgen_clamp_lanes(rows - i, 16)) * 1);
-          }
+        // the rest: one partial vector
+        if (k < cols) {
+          uint8x16_t v_tail = simdgen_load_prefix(input + k, (cols - k) * 1);
+          simdgen_store_prefix(output + k, v_tail, (cols - k) * 1);
         }
       }
-      // the last columns of the matrix: partial tiles
-      if (j < j_end) {
-        // partial tiles down the column
-        int64_t i = ib;
-        for (; i < i_end; i += 16) {
-          uint8x16_t row0_c = vdupq_n_u8(0);
-          if (i < rows) {
-            row0_c =
-                simdgen_load_prefix(input + cols * i + j, (simdgen_clamp_lanes(cols - j, 16)) * 1);
+      if (rows != 1) {
+        int64_t i0 = 0;
+        // strided output: one element at a time
+        int64_t c = 0;
+        for (; c < cols; ++c) {
+          uint8_t x = input[c + cols * i0];
+          output[c * rows + i0] = x;
+        }
+      }
+    }
+    if (rows != 1) {
+      // row blocks of 128 x 128 elements (cache blocking)
+      int64_t ib = 0;
+      for (; ib < rows; ib += 128) {
+        int64_t i_end = ib + 128 < rows ? ib + 128 : rows;
+        // column blocks
+        int64_t jb = 0;
+        for (; jb < cols; jb += 128) {
+          int64_t j_end = jb + 128 < cols ? jb + 128 : cols;
+          int64_t j = jb;
+          // tile columns of the block
+          for (; j + 16 <= j_end; j += 16) {
+            int64_t i = ib;
+            // whole tiles down the column
+            for (; i + 16 <= i_end; i += 16) {
+              int64_t in_step = simdgen_opaque(cols);
+              int64_t out_step = simdgen_opaque(rows);
+              uint8x16_t row0 = vld1q_u8(input + i * in_step + j);
+              uint8x16_t row1 = vld1q_u8(input + i * in_step + in_step + j);
+              uint8x16_t row2 = vld1q_u8(input + i * in_step + 2 * in_step + j);
+              uint8x16_t row3 = vld1q_u8(input + i * in_step + 3 * in_step + j);
+              uint8x16_t row4 = vld1q_u8(input + i * in_step + 4 * in_step + j);
+              uint8x16_t row5 = vld1q_u8(input + i * in_step + 5 * in_step + j);
+              uint8x16_t row6 = vld1q_u8(input + i * in_step + 6 * in_step + j);
+              uint8x16_t row7 = vld1q_u8(input + i * in_step + 7 * in_step + j);
+              uint8x16_t row8 = vld1q_u8(input + i * in_step + 8 * in_step + j);
+              uint8x16_t row9 = vld1q_u8(input + i * in_step + 9 * in_step + j);
+              uint8x16_t row10 = vld1q_u8(input + i * in_step + 10 * in_step + j);
+              uint8x16_t row11 = vld1q_u8(input + i * in_step + 11 * in_step + j);
+              uint8x16_t row12 = vld1q_u8(input + i * in_step + 12 * in_step + j);
+              uint8x16_t row13 = vld1q_u8(input + i * in_step + 13 * in_step + j);
+              uint8x16_t row14 = vld1q_u8(input + i * in_step + 14 * in_step + j);
+              uint8x16_t row15 = vld1q_u8(input + i * in_step + 15 * in_step + j);
+              // stage 1: zip1/zip2 vector i with vector i + 8
+              uint8x16_t z1_0 = vzip1q_u8(row0, row8);
+              uint8x16_t z1_1 = vzip2q_u8(row0, row8);
+              uint8x16_t z1_2 = vzip1q_u8(row1, row9);
+              uint8x16_t z1_3 = vzip2q_u8(row1, row9);
+              uint8x16_t z1_4 = vzip1q_u8(row2, row10);
+              uint8x16_t z1_5 = vzip2q_u8(row2, row10);
+              uint8x16_t z1_6 = vzip1q_u8(row3, row11);
+              uint8x16_t z1_7 = vzip2q_u8(row3, row11);
+              uint8x16_t z1_8 = vzip1q_u8(row4, row12);
+              uint8x16_t z1_9 = vzip2q_u8(row4, row12);
+              uint8x16_t z1_10 = vzip1q_u8(row5, row13);
+              uint8x16_t z1_11 = vzip2q_u8(row5, row13);
+              uint8x16_t z1_12 = vzip1q_u8(row6, row14);
+              uint8x16_t z1_13 = vzip2q_u8(row6, row14);
+              uint8x16_t z1_14 = vzip1q_u8(row7, row15);
+              uint8x16_t z1_15 = vzip2q_u8(row7, row15);
+              //   z1_0: 0 128 1 129 2 130 3 131 4 132 5 133 6 134 7 135
+              //   z1_1: 8 136 9 137 10 138 11 139 12 140 13 141 14 142 15 143
+              //   z1_2: 16 144 17 145 18 146 19 147 20 148 21 149 22 150 23 151
+              //   z1_3: 24 152 25 153 26 154 27 155 28 156 29 157 30 158 31 159
+              //   z1_4: 32 160 33 161 34 162 35 163 36 164 37 165 38 166 39 167
+              //   z1_5: 40 168 41 169 42 170 43 171 44 172 45 173 46 174 47 175
+              //   z1_6: 48 176 49 177 50 178 51 179 52 180 53 181 54 182 55 183
+              //   z1_7: 56 184 57 185 58 186 59 187 60 188 61 189 62 190 63 191
+              //   z1_8: 64 192 65 193 66 194 67 195 68 196 69 197 70 198 71 199
+              //   z1_9: 72 200 73 201 74 202 75 203 76 204 77 205 78 206 79 207
+              //   z1_10: 80 208 81 209 82 210 83 211 84 212 85 213 86 214 87 215
+              //   z1_11: 88 216 89 217 90 218 91 219 92 220 93 221 94 222 95 223
+              //   z1_12: 96 224 97 225 98 226 99 227 100 228 101 229 102 230 103 231
+              //   z1_13: 104 232 105 233 106 234 107 235 108 236 109 237 110 238 111 239
+              //   z1_14: 112 240 113 241 114 242 115 243 116 244 117 245 118 246 119 247
+              //   z1_15: 120 248 121 249 122 250 123 251 124 252 125 253 126 254 127 255
+              // stage 2: zip1/zip2 vector i with vector i + 8
+              uint8x16_t z2_0 = vzip1q_u8(z1_0, z1_8);
+              uint8x16_t z2_1 = vzip2q_u8(z1_0, z1_8);
+              uint8x16_t z2_2 = vzip1q_u8(z1_1, z1_9);
+              uint8x16_t z2_3 = vzip2q_u8(z1_1, z1_9);
+              uint8x16_t z2_4 = vzip1q_u8(z1_2, z1_10);
+              uint8x16_t z2_5 = vzip2q_u8(z1_2, z1_10);
+              uint8x16_t z2_6 = vzip1q_u8(z1_3, z1_11);
+              uint8x16_t z2_7 = vzip2q_u8(z1_3, z1_11);
+              uint8x16_t z2_8 = vzip1q_u8(z1_4, z1_12);
+              uint8x16_t z2_9 = vzip2q_u8(z1_4, z1_12);
+              uint8x16_t z2_10 = vzip1q_u8(z1_5, z1_13);
+              uint8x16_t z2_11 = vzip2q_u8(z1_5, z1_13);
+              uint8x16_t z2_12 = vzip1q_u8(z1_6, z1_14);
+              uint8x16_t z2_13 = vzip2q_u8(z1_6, z1_14);
+              uint8x16_t z2_14 = vzip1q_u8(z1_7, z1_15);
+              uint8x16_t z2_15 = vzip2q_u8(z1_7, z1_15);
+              //   z2_0: 0 64 128 192 1 65 129 193 2 66 130 194 3 67 131 195
+              //   z2_1: 4 68 132 196 5 69 133 197 6 70 134 198 7 71 135 199
+              //   z2_2: 8 72 136 200 9 73 137 201 10 74 138 202 11 75 139 203
+              //   z2_3: 12 76 140 204 13 77 141 205 14 78 142 206 15 79 143 207
+              //   z2_4: 16 80 144 208 17 81 145 209 18 82 146 210 19 83 147 211
+              //   z2_5: 20 84 148 212 21 85 149 213 22 86 150 214 23 87 151 215
+              //   z2_6: 24 88 152 216 25 89 153 217 26 90 154 218 27 91 155 219
+              //   z2_7: 28 92 156 220 29 93 157 221 30 94 158 222 31 95 159 223
+              //   z2_8: 32 96 160 224 33 97 161 225 34 98 162 226 35 99 163 227
+              //   z2_9: 36 100 164 228 37 101 165 229 38 102 166 230 39 103 167 231
+              //   z2_10: 40 104 168 232 41 105 169 233 42 106 170 234 43 107 171 235
+              //   z2_11: 44 108 172 236 45 109 173 237 46 110 174 238 47 111 175 239
+              //   z2_12: 48 112 176 240 49 113 177 241 50 114 178 242 51 115 179 243
+              //   z2_13: 52 116 180 244 53 117 181 245 54 118 182 246 55 119 183 247
+              //   z2_14: 56 120 184 248 57 121 185 249 58 122 186 250 59 123 187 251
+              //   z2_15: 60 124 188 252 61 125 189 253 62 126 190 254 63 127 191 255
+              // stage 3: zip1/zip2 vector i with vector i + 8
+              uint8x16_t z3_0 = vzip1q_u8(z2_0, z2_8);
+              uint8x16_t z3_1 = vzip2q_u8(z2_0, z2_8);
+              uint8x16_t z3_2 = vzip1q_u8(z2_1, z2_9);
+              uint8x16_t z3_3 = vzip2q_u8(z2_1, z2_9);
+              uint8x16_t z3_4 = vzip1q_u8(z2_2, z2_10);
+              uint8x16_t z3_5 = vzip2q_u8(z2_2, z2_10);
+              uint8x16_t z3_6 = vzip1q_u8(z2_3, z2_11);
+              uint8x16_t z3_7 = vzip2q_u8(z2_3, z2_11);
+              uint8x16_t z3_8 = vzip1q_u8(z2_4, z2_12);
+              uint8x16_t z3_9 = vzip2q_u8(z2_4, z2_12);
+              uint8x16_t z3_10 = vzip1q_u8(z2_5, z2_13);
+              uint8x16_t z3_11 = vzip2q_u8(z2_5, z2_13);
+              uint8x16_t z3_12 = vzip1q_u8(z2_6, z2_14);
+              uint8x16_t z3_13 = vzip2q_u8(z2_6, z2_14);
+              uint8x16_t z3_14 = vzip1q_u8(z2_7, z2_15);
+              uint8x16_t z3_15 = vzip2q_u8(z2_7, z2_15);
+              //   z3_0: 0 32 64 96 128 160 192 224 1 33 65 97 129 161 193 225
+              //   z3_1: 2 34 66 98 130 162 194 226 3 35 67 99 131 163 195 227
+              //   z3_2: 4 36 68 100 132 164 196 228 5 37 69 101 133 165 197 229
+              //   z3_3: 6 38 70 102 134 166 198 230 7 39 71 103 135 167 199 231
+              //   z3_4: 8 40 72 104 136 168 200 232 9 41 73 105 137 169 201 233
+              //   z3_5: 10 42 74 106 138 170 202 234 11 43 75 107 139 171 203 235
+              //   z3_6: 12 44 76 108 140 172 204 236 13 45 77 109 141 173 205 237
+              //   z3_7: 14 46 78 110 142 174 206 238 15 47 79 111 143 175 207 239
+              //   z3_8: 16 48 80 112 144 176 208 240 17 49 81 113 145 177 209 241
+              //   z3_9: 18 50 82 114 146 178 210 242 19 51 83 115 147 179 211 243
+              //   z3_10: 20 52 84 116 148 180 212 244 21 53 85 117 149 181 213 245
+              //   z3_11: 22 54 86 118 150 182 214 246 23 55 87 119 151 183 215 247
+              //   z3_12: 24 56 88 120 152 184 216 248 25 57 89 121 153 185 217 249
+              //   z3_13: 26 58 90 122 154 186 218 250 27 59 91 123 155 187 219 251
+              //   z3_14: 28 60 92 124 156 188 220 252 29 61 93 125 157 189 221 253
+              //   z3_15: 30 62 94 126 158 190 222 254 31 63 95 127 159 191 223 255
+              // stage 4: zip1/zip2 vector i with vector i + 8
+              uint8x16_t col0 = vzip1q_u8(z3_0, z3_8);
+              uint8x16_t col1 = vzip2q_u8(z3_0, z3_8);
+              uint8x16_t col2 = vzip1q_u8(z3_1, z3_9);
+              uint8x16_t col3 = vzip2q_u8(z3_1, z3_9);
+              uint8x16_t col4 = vzip1q_u8(z3_2, z3_10);
+              uint8x16_t col5 = vzip2q_u8(z3_2, z3_10);
+              uint8x16_t col6 = vzip1q_u8(z3_3, z3_11);
+              uint8x16_t col7 = vzip2q_u8(z3_3, z3_11);
+              uint8x16_t col8 = vzip1q_u8(z3_4, z3_12);
+              uint8x16_t col9 = vzip2q_u8(z3_4, z3_12);
+              uint8x16_t col10 = vzip1q_u8(z3_5, z3_13);
+              uint8x16_t col11 = vzip2q_u8(z3_5, z3_13);
+              uint8x16_t col12 = vzip1q_u8(z3_6, z3_14);
+              uint8x16_t col13 = vzip2q_u8(z3_6, z3_14);
+              uint8x16_t col14 = vzip1q_u8(z3_7, z3_15);
+              uint8x16_t col15 = vzip2q_u8(z3_7, z3_15);
+              //   col0: 0 16 32 48 64 80 96 112 128 144 160 176 192 208 224 240
+              //   col1: 1 17 33 49 65 81 97 113 129 145 161 177 193 209 225 241
+              //   col2: 2 18 34 50 66 82 98 114 130 146 162 178 194 210 226 242
+              //   col3: 3 19 35 51 67 83 99 115 131 147 163 179 195 211 227 243
+              //   col4: 4 20 36 52 68 84 100 116 132 148 164 180 196 212 228 244
+              //   col5: 5 21 37 53 69 85 101 117 133 149 165 181 197 213 229 245
+              //   col6: 6 22 38 54 70 86 102 118 134 150 166 182 198 214 230 246
+              //   col7: 7 23 39 55 71 87 103 119 135 151 167 183 199 215 231 247
+              //   col8: 8 24 40 56 72 88 104 120 136 152 168 184 200 216 232 248
+              //   col9: 9 25 41 57 73 89 105 121 137 153 169 185 201 217 233 249
+              //   col10: 10 26 42 58 74 90 106 122 138 154 170 186 202 218 234 250
+              //   col11: 11 27 43 59 75 91 107 123 139 155 171 187 203 219 235 251
+              //   col12: 12 28 44 60 76 92 108 124 140 156 172 188 204 220 236 252
+              //   col13: 13 29 45 61 77 93 109 125 141 157 173 189 205 221 237 253
+              //   col14: 14 30 46 62 78 94 110 126 142 158 174 190 206 222 238 254
+              //   col15: 15 31 47 63 79 95 111 127 143 159 175 191 207 223 239 255
+              vst1q_u8(output + i + j * out_step, col0);
+              vst1q_u8(output + i + j * out_step + out_step, col1);
+              vst1q_u8(output + i + j * out_step + 2 * out_step, col2);
+              vst1q_u8(output + i + j * out_step + 3 * out_step, col3);
+              vst1q_u8(output + i + j * out_step + 4 * out_step, col4);
+              vst1q_u8(output + i + j * out_step + 5 * out_step, col5);
+              vst1q_u8(output + i + j * out_step + 6 * out_step, col6);
+              vst1q_u8(output + i + j * out_step + 7 * out_step, col7);
+              vst1q_u8(output + i + j * out_step + 8 * out_step, col8);
+              vst1q_u8(output + i + j * out_step + 9 * out_step, col9);
+              vst1q_u8(output + i + j * out_step + 10 * out_step, col10);
+              vst1q_u8(output + i + j * out_step + 11 * out_step, col11);
+              vst1q_u8(output + i + j * out_step + 12 * out_step, col12);
+              vst1q_u8(output + i + j * out_step + 13 * out_step, col13);
+              vst1q_u8(output + i + j * out_step + 14 * out_step, col14);
+              vst1q_u8(output + i + j * out_step + 15 * out_step, col15);
+            }
+            // the last rows of the matrix: a partial tile
+            if (i < i_end) {
+              uint8x16_t row0_r = vdupq_n_u8(0);
+              if (i < rows) {
+                row0_r = simdgen_load_prefix(input + cols * i + j,
+                                             (simdgen_clamp_lanes(cols - j, 16)) * 1);
+              }
+              uint8x16_t row1_r = vdupq_n_u8(0);
+              if (i + 1 < rows) {
+                row1_r = simdgen_load_prefix(input + cols + cols * i + j,
+                                             (simdgen_clamp_lanes(cols - j, 16)) * 1);
+              }
+              uint8x16_t row2_r = vdupq_n_u8(0);
+              if (i + 2 < rows) {
+                row2_r = simdgen_load_prefix(input + 2 * cols + cols * i + j,
+                                             (simdgen_clamp_lanes(cols - j, 16)) * 1);
+              }
+              uint8x16_t row3_r = vdupq_n_u8(0);
+              if (i + 3 < rows) {
+                row3_r = simdgen_load_prefix(input + 3 * cols + cols * i + j,
+                                             (simdgen_clamp_lanes(cols - j, 16)) * 1);
+              }
+              uint8x16_t row4_r = vdupq_n_u8(0);
+              if (i + 4 < rows) {
+                row4_r = simdgen_load_prefix(input + 4 * cols + cols * i + j,
+                                             (simdgen_clamp_lanes(cols - j, 16)) * 1);
+              }
+              uint8x16_t row5_r = vdupq_n_u8(0);
+              if (i + 5 < rows) {
+                row5_r = simdgen_load_prefix(input + 5 * cols + cols * i + j,
+                                             (simdgen_clamp_lanes(cols - j, 16)) * 1);
+              }
+              uint8x16_t row6_r = vdupq_n_u8(0);
+              if (i + 6 < rows) {
+                row6_r = simdgen_load_prefix(input + 6 * cols + cols * i + j,
+                                             (simdgen_clamp_lanes(cols - j, 16)) * 1);
+              }
+              uint8x16_t row7_r = vdupq_n_u8(0);
+              if (i + 7 < rows) {
+                row7_r = simdgen_load_prefix(input + 7 * cols + cols * i + j,
+                                             (simdgen_clamp_lanes(cols - j, 16)) * 1);
+              }
+              uint8x16_t row8_r = vdupq_n_u8(0);
+              if (i + 8 < rows) {
+                row8_r = simdgen_load_prefix(input + 8 * cols + cols * i + j,
+                                             (simdgen_clamp_lanes(cols - j, 16)) * 1);
+              }
+              uint8x16_t row9_r = vdupq_n_u8(0);
+              if (i + 9 < rows) {
+                row9_r = simdgen_load_prefix(input + 9 * cols + cols * i + j,
+                                             (simdgen_clamp_lanes(cols - j, 16)) * 1);
+              }
+              uint8x16_t row10_r = vdupq_n_u8(0);
+              if (i + 10 < rows) {
+                row10_r = simdgen_load_prefix(input + 10 * cols + cols * i + j,
+                                              (simdgen_clamp_lanes(cols - j, 16)) * 1);
+              }
+              uint8x16_t row11_r = vdupq_n_u8(0);
+              if (i + 11 < rows) {
+                row11_r = simdgen_load_prefix(input + 11 * cols + cols * i + j,
+                                              (simdgen_clamp_lanes(cols - j, 16)) * 1);
+              }
+              uint8x16_t row12_r = vdupq_n_u8(0);
+              if (i + 12 < rows) {
+                row12_r = simdgen_load_prefix(input + 12 * cols + cols * i + j,
+                                              (simdgen_clamp_lanes(cols - j, 16)) * 1);
+              }
+              uint8x16_t row13_r = vdupq_n_u8(0);
+              if (i + 13 < rows) {
+                row13_r = simdgen_load_prefix(input + 13 * cols + cols * i + j,
+                                              (simdgen_clamp_lanes(cols - j, 16)) * 1);
+              }
+              uint8x16_t row14_r = vdupq_n_u8(0);
+              if (i + 14 < rows) {
+                row14_r = simdgen_load_prefix(input + 14 * cols + cols * i + j,
+                                              (simdgen_clamp_lanes(cols - j, 16)) * 1);
+              }
+              uint8x16_t row15_r = vdupq_n_u8(0);
+              if (i + 15 < rows) {
+                row15_r = simdgen_load_prefix(input + 15 * cols + cols * i + j,
+                                              (simdgen_clamp_lanes(cols - j, 16)) * 1);
+              }
+              // stage 1: zip1/zip2 vector i with vector i + 8
+              uint8x16_t z1_0_r = vzip1q_u8(row0_r, row8_r);
+              uint8x16_t z1_1_r = vzip2q_u8(row0_r, row8_r);
+              uint8x16_t z1_2_r = vzip1q_u8(row1_r, row9_r);
+              uint8x16_t z1_3_r = vzip2q_u8(row1_r, row9_r);
+              uint8x16_t z1_4_r = vzip1q_u8(row2_r, row10_r);
+              uint8x16_t z1_5_r = vzip2q_u8(row2_r, row10_r);
+              uint8x16_t z1_6_r = vzip1q_u8(row3_r, row11_r);
+              uint8x16_t z1_7_r = vzip2q_u8(row3_r, row11_r);
+              uint8x16_t z1_8_r = vzip1q_u8(row4_r, row12_r);
+              uint8x16_t z1_9_r = vzip2q_u8(row4_r, row12_r);
+              uint8x16_t z1_10_r = vzip1q_u8(row5_r, row13_r);
+              uint8x16_t z1_11_r = vzip2q_u8(row5_r, row13_r);
+              uint8x16_t z1_12_r = vzip1q_u8(row6_r, row14_r);
+              uint8x16_t z1_13_r = vzip2q_u8(row6_r, row14_r);
+              uint8x16_t z1_14_r = vzip1q_u8(row7_r, row15_r);
+              uint8x16_t z1_15_r = vzip2q_u8(row7_r, row15_r);
+              // stage 2: zip1/zip2 vector i with vector i + 8
+              uint8x16_t z2_0_r = vzip1q_u8(z1_0_r, z1_8_r);
+              uint8x16_t z2_1_r = vzip2q_u8(z1_0_r, z1_8_r);
+              uint8x16_t z2_2_r = vzip1q_u8(z1_1_r, z1_9_r);
+              uint8x16_t z2_3_r = vzip2q_u8(z1_1_r, z1_9_r);
+              uint8x16_t z2_4_r = vzip1q_u8(z1_2_r, z1_10_r);
+              uint8x16_t z2_5_r = vzip2q_u8(z1_2_r, z1_10_r);
+              uint8x16_t z2_6_r = vzip1q_u8(z1_3_r, z1_11_r);
+              uint8x16_t z2_7_r = vzip2q_u8(z1_3_r, z1_11_r);
+              uint8x16_t z2_8_r = vzip1q_u8(z1_4_r, z1_12_r);
+              uint8x16_t z2_9_r = vzip2q_u8(z1_4_r, z1_12_r);
+              uint8x16_t z2_10_r = vzip1q_u8(z1_5_r, z1_13_r);
+              uint8x16_t z2_11_r = vzip2q_u8(z1_5_r, z1_13_r);
+              uint8x16_t z2_12_r = vzip1q_u8(z1_6_r, z1_14_r);
+              uint8x16_t z2_13_r = vzip2q_u8(z1_6_r, z1_14_r);
+              uint8x16_t z2_14_r = vzip1q_u8(z1_7_r, z1_15_r);
+              uint8x16_t z2_15_r = vzip2q_u8(z1_7_r, z1_15_r);
+              // stage 3: zip1/zip2 vector i with vector i + 8
+              uint8x16_t z3_0_r = vzip1q_u8(z2_0_r, z2_8_r);
+              uint8x16_t z3_1_r = vzip2q_u8(z2_0_r, z2_8_r);
+              uint8x16_t z3_2_r = vzip1q_u8(z2_1_r, z2_9_r);
+              uint8x16_t z3_3_r = vzip2q_u8(z2_1_r, z2_9_r);
+              uint8x16_t z3_4_r = vzip1q_u8(z2_2_r, z2_10_r);
+              uint8x16_t z3_5_r = vzip2q_u8(z2_2_r, z2_10_r);
+              uint8x16_t z3_6_r = vzip1q_u8(z2_3_r, z2_11_r);
+              uint8x16_t z3_7_r = vzip2q_u8(z2_3_r, z2_11_r);
+              uint8x16_t z3_8_r = vzip1q_u8(z2_4_r, z2_12_r);
+              uint8x16_t z3_9_r = vzip2q_u8(z2_4_r, z2_12_r);
+              uint8x16_t z3_10_r = vzip1q_u8(z2_5_r, z2_13_r);
+              uint8x16_t z3_11_r = vzip2q_u8(z2_5_r, z2_13_r);
+              uint8x16_t z3_12_r = vzip1q_u8(z2_6_r, z2_14_r);
+              uint8x16_t z3_13_r = vzip2q_u8(z2_6_r, z2_14_r);
+              uint8x16_t z3_14_r = vzip1q_u8(z2_7_r, z2_15_r);
+              uint8x16_t z3_15_r = vzip2q_u8(z2_7_r, z2_15_r);
+              // stage 4: zip1/zip2 vector i with vector i + 8
+              uint8x16_t col0_r = vzip1q_u8(z3_0_r, z3_8_r);
+              uint8x16_t col1_r = vzip2q_u8(z3_0_r, z3_8_r);
+              uint8x16_t col2_r = vzip1q_u8(z3_1_r, z3_9_r);
+              uint8x16_t col3_r = vzip2q_u8(z3_1_r, z3_9_r);
+              uint8x16_t col4_r = vzip1q_u8(z3_2_r, z3_10_r);
+              uint8x16_t col5_r = vzip2q_u8(z3_2_r, z3_10_r);
+              uint8x16_t col6_r = vzip1q_u8(z3_3_r, z3_11_r);
+              uint8x16_t col7_r = vzip2q_u8(z3_3_r, z3_11_r);
+              uint8x16_t col8_r = vzip1q_u8(z3_4_r, z3_12_r);
+              uint8x16_t col9_r = vzip2q_u8(z3_4_r, z3_12_r);
+              uint8x16_t col10_r = vzip1q_u8(z3_5_r, z3_13_r);
+              uint8x16_t col11_r = vzip2q_u8(z3_5_r, z3_13_r);
+              uint8x16_t col12_r = vzip1q_u8(z3_6_r, z3_14_r);
+              uint8x16_t col13_r = vzip2q_u8(z3_6_r, z3_14_r);
+              uint8x16_t col14_r = vzip1q_u8(z3_7_r, z3_15_r);
+              uint8x16_t col15_r = vzip2q_u8(z3_7_r, z3_15_r);
+              if (j < cols) {
+                simdgen_store_prefix(output + i + j * rows, col0_r,
+                                     (simdgen_clamp_lanes(rows - i, 16)) * 1);
+              }
+              if (j + 1 < cols) {
+                simdgen_store_prefix(output + i + j * rows + rows, col1_r,
+                                     (simdgen_clamp_lanes(rows - i, 16)) * 1);
+              }
+              if (j + 2 < cols) {
+                simdgen_store_prefix(output + i + j * rows + 2 * rows, col2_r,
+                                     (simdgen_clamp_lanes(rows - i, 16)) * 1);
+              }
+              if (j + 3 < cols) {
+                simdgen_store_prefix(output + i + j * rows + 3 * rows, col3_r,
+                                     (simdgen_clamp_lanes(rows - i, 16)) * 1);
+              }
+              if (j + 4 < cols) {
+                simdgen_store_prefix(output + i + j * rows + 4 * rows, col4_r,
+                                     (simdgen_clamp_lanes(rows - i, 16)) * 1);
+              }
+              if (j + 5 < cols) {
+                simdgen_store_prefix(output + i + j * rows + 5 * rows, col5_r,
+                                     (simdgen_clamp_lanes(rows - i, 16)) * 1);
+              }
+              if (j + 6 < cols) {
+                simdgen_store_prefix(output + i + j * rows + 6 * rows, col6_r,
+                                     (simdgen_clamp_lanes(rows - i, 16)) * 1);
+              }
+              if (j + 7 < cols) {
+                simdgen_store_prefix(output + i + j * rows + 7 * rows, col7_r,
+                                     (simdgen_clamp_lanes(rows - i, 16)) * 1);
+              }
+              if (j + 8 < cols) {
+                simdgen_store_prefix(output + i + j * rows + 8 * rows, col8_r,
+                                     (simdgen_clamp_lanes(rows - i, 16)) * 1);
+              }
+              if (j + 9 < cols) {
+                simdgen_store_prefix(output + i + j * rows + 9 * rows, col9_r,
+                                     (simdgen_clamp_lanes(rows - i, 16)) * 1);
+              }
+              if (j + 10 < cols) {
+                simdgen_store_prefix(output + i + j * rows + 10 * rows, col10_r,
+                                     (simdgen_clamp_lanes(rows - i, 16)) * 1);
+              }
+              if (j + 11 < cols) {
+                simdgen_store_prefix(output + i + j * rows + 11 * rows, col11_r,
+                                     (simdgen_clamp_lanes(rows - i, 16)) * 1);
+              }
+              if (j + 12 < cols) {
+                simdgen_store_prefix(output + i + j * rows + 12 * rows, col12_r,
+                                     (simdgen_clamp_lanes(rows - i, 16)) * 1);
+              }
+              if (j + 13 < cols) {
+                simdgen_store_prefix(output + i + j * rows + 13 * rows, col13_r,
+                                     (simdgen_clamp_lanes(rows - i, 16)) * 1);
+              }
+              if (j + 14 < cols) {
+                simdgen_store_prefix(output + i + j * rows + 14 * rows, col14_r,
+                                     (simdgen_clamp_lanes(rows - i, 16)) * 1);
+              }
+              if (j + 15 < cols) {
+                simdgen_store_prefix(output + i + j * rows + 15 * rows, col15_r,
+                                     (simdgen_clamp_lanes(rows - i, 16)) * 1);
+              }
+            }
           }
-          uint8x16_t row1_c = vdupq_n_u8(0);
-          if (i + 1 < rows) {
-            row1_c = simdgen_load_prefix(input + cols + cols * i + j,
-                                         (simdgen_clamp_lanes(cols - j, 16)) * 1);
-          }
-          uint8x16_t row2_c = vdupq_n_u8(0);
-          if (i + 2 < rows) {
-            row2_c = simdgen_load_prefix(input + 2 * cols + cols * i + j,
-                                         (simdgen_clamp_lanes(cols - j, 16)) * 1);
-          }
-          uint8x16_t row3_c = vdupq_n_u8(0);
-          if (i + 3 < rows) {
-            row3_c = simdgen_load_prefix(input + 3 * cols + cols * i + j,
-                                         (simdgen_clamp_lanes(cols - j, 16)) * 1);
-          }
-          uint8x16_t row4_c = vdupq_n_u8(0);
-          if (i + 4 < rows) {
-            row4_c = simdgen_load_prefix(input + 4 * cols + cols * i + j,
-                                         (simdgen_clamp_lanes(cols - j, 16)) * 1);
-          }
-          uint8x16_t row5_c = vdupq_n_u8(0);
-          if (i + 5 < rows) {
-            row5_c = simdgen_load_prefix(input + 5 * cols + cols * i + j,
-                                         (simdgen_clamp_lanes(cols - j, 16)) * 1);
-          }
-          uint8x16_t row6_c = vdupq_n_u8(0);
-          if (i + 6 < rows) {
-            row6_c = simdgen_load_prefix(input + 6 * cols + cols * i + j,
-                                         (simdgen_clamp_lanes(cols - j, 16)) * 1);
-          }
-          uint8x16_t row7_c = vdupq_n_u8(0);
-          if (i + 7 < rows) {
-            row7_c = simdgen_load_prefix(input + 7 * cols + cols * i + j,
-                                         (simdgen_clamp_lanes(cols - j, 16)) * 1);
-          }
-          uint8x16_t row8_c = vdupq_n_u8(0);
-          if (i + 8 < rows) {
-            row8_c = simdgen_load_prefix(input + 8 * cols + cols * i + j,
-                                         (simdgen_clamp_lanes(cols - j, 16)) * 1);
-          }
-          uint8x16_t row9_c = vdupq_n_u8(0);
-          if (i + 9 < rows) {
-            row9_c = simdgen_load_prefix(input + 9 * cols + cols * i + j,
-                                         (simdgen_clamp_lanes(cols - j, 16)) * 1);
-          }
-          uint8x16_t row10_c = vdupq_n_u8(0);
-          if (i + 10 < rows) {
-            row10_c = simdgen_load_prefix(input + 10 * cols + cols * i + j,
-                                          (simdgen_clamp_lanes(cols - j, 16)) * 1);
-          }
-          uint8x16_t row11_c = vdupq_n_u8(0);
-          if (i + 11 < rows) {
-            row11_c = simdgen_load_prefix(input + 11 * cols + cols * i + j,
-                                          (simdgen_clamp_lanes(cols - j, 16)) * 1);
-          }
-          uint8x16_t row12_c = vdupq_n_u8(0);
-          if (i + 12 < rows) {
-            row12_c = simdgen_load_prefix(input + 12 * cols + cols * i + j,
-                                          (simdgen_clamp_lanes(cols - j, 16)) * 1);
-          }
-          uint8x16_t row13_c = vdupq_n_u8(0);
-          if (i + 13 < rows) {
-            row13_c = simdgen_load_prefix(input + 13 * cols + cols * i + j,
-                                          (simdgen_clamp_lanes(cols - j, 16)) * 1);
-          }
-          uint8x16_t row14_c = vdupq_n_u8(0);
-          if (i + 14 < rows) {
-            row14_c = simdgen_load_prefix(input + 14 * cols + cols * i + j,
-                                          (simdgen_clamp_lanes(cols - j, 16)) * 1);
-          }
-          uint8x16_t row15_c = vdupq_n_u8(0);
-          if (i + 15 < rows) {
-            row15_c = simdgen_load_prefix(input + 15 * cols + cols * i + j,
-                                          (simdgen_clamp_lanes(cols - j, 16)) * 1);
-          }
-          // stage 1: zip1/zip2 vector i with vector i + 8
-          uint8x16_t z1_0_c = vzip1q_u8(row0_c, row8_c);
-          uint8x16_t z1_1_c = vzip2q_u8(row0_c, row8_c);
-          uint8x16_t z1_2_c = vzip1q_u8(row1_c, row9_c);
-          uint8x16_t z1_3_c = vzip2q_u8(row1_c, row9_c);
-          uint8x16_t z1_4_c = vzip1q_u8(row2_c, row10_c);
-          uint8x16_t z1_5_c = vzip2q_u8(row2_c, row10_c);
-          uint8x16_t z1_6_c = vzip1q_u8(row3_c, row11_c);
-          uint8x16_t z1_7_c = vzip2q_u8(row3_c, row11_c);
-          uint8x16_t z1_8_c = vzip1q_u8(row4_c, row12_c);
-          uint8x16_t z1_9_c = vzip2q_u8(row4_c, row12_c);
-          uint8x16_t z1_10_c = vzip1q_u8(row5_c, row13_c);
-          uint8x16_t z1_11_c = vzip2q_u8(row5_c, row13_c);
-          uint8x16_t z1_12_c = vzip1q_u8(row6_c, row14_c);
-          uint8x16_t z1_13_c = vzip2q_u8(row6_c, row14_c);
-          uint8x16_t z1_14_c = vzip1q_u8(row7_c, row15_c);
-          uint8x16_t z1_15_c = vzip2q_u8(row7_c, row15_c);
-          // stage 2: zip1/zip2 vector i with vector i + 8
-          uint8x16_t z2_0_c = vzip1q_u8(z1_0_c, z1_8_c);
-          uint8x16_t z2_1_c = vzip2q_u8(z1_0_c, z1_8_c);
-          uint8x16_t z2_2_c = vzip1q_u8(z1_1_c, z1_9_c);
-          uint8x16_t z2_3_c = vzip2q_u8(z1_1_c, z1_9_c);
-          uint8x16_t z2_4_c = vzip1q_u8(z1_2_c, z1_10_c);
-          uint8x16_t z2_5_c = vzip2q_u8(z1_2_c, z1_10_c);
-          uint8x16_t z2_6_c = vzip1q_u8(z1_3_c, z1_11_c);
-          uint8x16_t z2_7_c = vzip2q_u8(z1_3_c, z1_11_c);
-          uint8x16_t z2_8_c = vzip1q_u8(z1_4_c, z1_12_c);
-          uint8x16_t z2_9_c = vzip2q_u8(z1_4_c, z1_12_c);
-          uint8x16_t z2_10_c = vzip1q_u8(z1_5_c, z1_13_c);
-          uint8x16_t z2_11_c = vzip2q_u8(z1_5_c, z1_13_c);
-          uint8x16_t z2_12_c = vzip1q_u8(z1_6_c, z1_14_c);
-          uint8x16_t z2_13_c = vzip2q_u8(z1_6_c, z1_14_c);
-          uint8x16_t z2_14_c = vzip1q_u8(z1_7_c, z1_15_c);
-          uint8x16_t z2_15_c = vzip2q_u8(z1_7_c, z1_15_c);
-          // stage 3: zip1/zip2 vector i with vector i + 8
-          uint8x16_t z3_0_c = vzip1q_u8(z2_0_c, z2_8_c);
-          uint8x16_t z3_1_c = vzip2q_u8(z2_0_c, z2_8_c);
-          uint8x16_t z3_2_c = vzip1q_u8(z2_1_c, z2_9_c);
-          uint8x16_t z3_3_c = vzip2q_u8(z2_1_c, z2_9_c);
-          uint8x16_t z3_4_c = vzip1q_u8(z2_2_c, z2_10_c);
-          uint8x16_t z3_5_c = vzip2q_u8(z2_2_c, z2_10_c);
-          uint8x16_t z3_6_c = vzip1q_u8(z2_3_c, z2_11_c);
-          uint8x16_t z3_7_c = vzip2q_u8(z2_3_c, z2_11_c);
-          uint8x16_t z3_8_c = vzip1q_u8(z2_4_c, z2_12_c);
-          uint8x16_t z3_9_c = vzip2q_u8(z2_4_c, z2_12_c);
-          uint8x16_t z3_10_c = vzip1q_u8(z2_5_c, z2_13_c);
-          uint8x16_t z3_11_c = vzip2q_u8(z2_5_c, z2_13_c);
-          uint8x16_t z3_12_c = vzip1q_u8(z2_6_c, z2_14_c);
-          uint8x16_t z3_13_c = vzip2q_u8(z2_6_c, z2_14_c);
-          uint8x16_t z3_14_c = vzip1q_u8(z2_7_c, z2_15_c);
-          uint8x16_t z3_15_c = vzip2q_u8(z2_7_c, z2_15_c);
-          // stage 4: zip1/zip2 vector i with vector i + 8
-          uint8x16_t col0_c = vzip1q_u8(z3_0_c, z3_8_c);
-          uint8x16_t col1_c = vzip2q_u8(z3_0_c, z3_8_c);
-          uint8x16_t col2_c = vzip1q_u8(z3_1_c, z3_9_c);
-          uint8x16_t col3_c = vzip2q_u8(z3_1_c, z3_9_c);
-          uint8x16_t col4_c = vzip1q_u8(z3_2_c, z3_10_c);
-          uint8x16_t col5_c = vzip2q_u8(z3_2_c, z3_10_c);
-          uint8x16_t col6_c = vzip1q_u8(z3_3_c, z3_11_c);
-          uint8x16_t col7_c = vzip2q_u8(z3_3_c, z3_11_c);
-          uint8x16_t col8_c = vzip1q_u8(z3_4_c, z3_12_c);
-          uint8x16_t col9_c = vzip2q_u8(z3_4_c, z3_12_c);
-          uint8x16_t col10_c = vzip1q_u8(z3_5_c, z3_13_c);
-          uint8x16_t col11_c = vzip2q_u8(z3_5_c, z3_13_c);
-          uint8x16_t col12_c = vzip1q_u8(z3_6_c, z3_14_c);
-          uint8x16_t col13_c = vzip2q_u8(z3_6_c, z3_14_c);
-          uint8x16_t col14_c = vzip1q_u8(z3_7_c, z3_15_c);
-          uint8x16_t col15_c = vzip2q_u8(z3_7_c, z3_15_c);
-          if (j < cols) {
-            simdgen_store_prefix(output + i + j * rows, col0_c,
-                                 (simdgen_clamp_lanes(rows - i, 16)) * 1);
-          }
-          if (j + 1 < cols) {
-            simdgen_store_prefix(output + i + j * rows + rows, col1_c,
-                                 (simdgen_clamp_lanes(rows - i, 16)) * 1);
-          }
-          if (j + 2 < cols) {
-            simdgen_store_prefix(output + i + j * rows + 2 * rows, col2_c,
-                                 (simdgen_clamp_lanes(rows - i, 16)) * 1);
-          }
-          if (j + 3 < cols) {
-            simdgen_store_prefix(output + i + j * rows + 3 * rows, col3_c,
-                                 (simdgen_clamp_lanes(rows - i, 16)) * 1);
-          }
-          if (j + 4 < cols) {
-            simdgen_store_prefix(output + i + j * rows + 4 * rows, col4_c,
-                                 (simdgen_clamp_lanes(rows - i, 16)) * 1);
-          }
-          if (j + 5 < cols) {
-            simdgen_store_prefix(output + i + j * rows + 5 * rows, col5_c,
-                                 (simdgen_clamp_lanes(rows - i, 16)) * 1);
-          }
-          if (j + 6 < cols) {
-            simdgen_store_prefix(output + i + j * rows + 6 * rows, col6_c,
-                                 (simdgen_clamp_lanes(rows - i, 16)) * 1);
-          }
-          if (j + 7 < cols) {
-            simdgen_store_prefix(output + i + j * rows + 7 * rows, col7_c,
-                                 (simdgen_clamp_lanes(rows - i, 16)) * 1);
-          }
-          if (j + 8 < cols) {
-            simdgen_store_prefix(output + i + j * rows + 8 * rows, col8_c,
-                                 (simdgen_clamp_lanes(rows - i, 16)) * 1);
-          }
-          if (j + 9 < cols) {
-            simdgen_store_prefix(output + i + j * rows + 9 * rows, col9_c,
-                                 (simdgen_clamp_lanes(rows - i, 16)) * 1);
-          }
-          if (j + 10 < cols) {
-            simdgen_store_prefix(output + i + j * rows + 10 * rows, col10_c,
-                                 (simdgen_clamp_lanes(rows - i, 16)) * 1);
-          }
-          if (j + 11 < cols) {
-            simdgen_store_prefix(output + i + j * rows + 11 * rows, col11_c,
-                                 (simdgen_clamp_lanes(rows - i, 16)) * 1);
-          }
-          if (j + 12 < cols) {
-            simdgen_store_prefix(output + i + j * rows + 12 * rows, col12_c,
-                                 (simdgen_clamp_lanes(rows - i, 16)) * 1);
-          }
-          if (j + 13 < cols) {
-            simdgen_store_prefix(output + i + j * rows + 13 * rows, col13_c,
-                                 (simdgen_clamp_lanes(rows - i, 16)) * 1);
-          }
-          if (j + 14 < cols) {
-            simdgen_store_prefix(output + i + j * rows + 14 * rows, col14_c,
-                                 (simdgen_clamp_lanes(rows - i, 16)) * 1);
-          }
-          if (j + 15 < cols) {
-            simdgen_store_prefix(output + i + j * rows + 15 * rows, col15_c,
-                                 (simdgen_clamp_lanes(rows - i, 16)) * 1);
+          // the last columns of the matrix: partial tiles
+          if (j < j_end) {
+            // partial tiles down the column
+            int64_t i = ib;
+            for (; i < i_end; i += 16) {
+              uint8x16_t row0_c = vdupq_n_u8(0);
+              if (i < rows) {
+                row0_c = simdgen_load_prefix(input + cols * i + j,
+                                             (simdgen_clamp_lanes(cols - j, 16)) * 1);
+              }
+              uint8x16_t row1_c = vdupq_n_u8(0);
+              if (i + 1 < rows) {
+                row1_c = simdgen_load_prefix(input + cols + cols * i + j,
+                                             (simdgen_clamp_lanes(cols - j, 16)) * 1);
+              }
+              uint8x16_t row2_c = vdupq_n_u8(0);
+              if (i + 2 < rows) {
+                row2_c = simdgen_load_prefix(input + 2 * cols + cols * i + j,
+                                             (simdgen_clamp_lanes(cols - j, 16)) * 1);
+              }
+              uint8x16_t row3_c = vdupq_n_u8(0);
+              if (i + 3 < rows) {
+                row3_c = simdgen_load_prefix(input + 3 * cols + cols * i + j,
+                                             (simdgen_clamp_lanes(cols - j, 16)) * 1);
+              }
+              uint8x16_t row4_c = vdupq_n_u8(0);
+              if (i + 4 < rows) {
+                row4_c = simdgen_load_prefix(input + 4 * cols + cols * i + j,
+                                             (simdgen_clamp_lanes(cols - j, 16)) * 1);
+              }
+              uint8x16_t row5_c = vdupq_n_u8(0);
+              if (i + 5 < rows) {
+                row5_c = simdgen_load_prefix(input + 5 * cols + cols * i + j,
+                                             (simdgen_clamp_lanes(cols - j, 16)) * 1);
+              }
+              uint8x16_t row6_c = vdupq_n_u8(0);
+              if (i + 6 < rows) {
+                row6_c = simdgen_load_prefix(input + 6 * cols + cols * i + j,
+                                             (simdgen_clamp_lanes(cols - j, 16)) * 1);
+              }
+              uint8x16_t row7_c = vdupq_n_u8(0);
+              if (i + 7 < rows) {
+                row7_c = simdgen_load_prefix(input + 7 * cols + cols * i + j,
+                                             (simdgen_clamp_lanes(cols - j, 16)) * 1);
+              }
+              uint8x16_t row8_c = vdupq_n_u8(0);
+              if (i + 8 < rows) {
+                row8_c = simdgen_load_prefix(input + 8 * cols + cols * i + j,
+                                             (simdgen_clamp_lanes(cols - j, 16)) * 1);
+              }
+              uint8x16_t row9_c = vdupq_n_u8(0);
+              if (i + 9 < rows) {
+                row9_c = simdgen_load_prefix(input + 9 * cols + cols * i + j,
+                                             (simdgen_clamp_lanes(cols - j, 16)) * 1);
+              }
+              uint8x16_t row10_c = vdupq_n_u8(0);
+              if (i + 10 < rows) {
+                row10_c = simdgen_load_prefix(input + 10 * cols + cols * i + j,
+                                              (simdgen_clamp_lanes(cols - j, 16)) * 1);
+              }
+              uint8x16_t row11_c = vdupq_n_u8(0);
+              if (i + 11 < rows) {
+                row11_c = simdgen_load_prefix(input + 11 * cols + cols * i + j,
+                                              (simdgen_clamp_lanes(cols - j, 16)) * 1);
+              }
+              uint8x16_t row12_c = vdupq_n_u8(0);
+              if (i + 12 < rows) {
+                row12_c = simdgen_load_prefix(input + 12 * cols + cols * i + j,
+                                              (simdgen_clamp_lanes(cols - j, 16)) * 1);
+              }
+              uint8x16_t row13_c = vdupq_n_u8(0);
+              if (i + 13 < rows) {
+                row13_c = simdgen_load_prefix(input + 13 * cols + cols * i + j,
+                                              (simdgen_clamp_lanes(cols - j, 16)) * 1);
+              }
+              uint8x16_t row14_c = vdupq_n_u8(0);
+              if (i + 14 < rows) {
+                row14_c = simdgen_load_prefix(input + 14 * cols + cols * i + j,
+                                              (simdgen_clamp_lanes(cols - j, 16)) * 1);
+              }
+              uint8x16_t row15_c = vdupq_n_u8(0);
+              if (i + 15 < rows) {
+                row15_c = simdgen_load_prefix(input + 15 * cols + cols * i + j,
+                                              (simdgen_clamp_lanes(cols - j, 16)) * 1);
+              }
+              // stage 1: zip1/zip2 vector i with vector i + 8
+              uint8x16_t z1_0_c = vzip1q_u8(row0_c, row8_c);
+              uint8x16_t z1_1_c = vzip2q_u8(row0_c, row8_c);
+              uint8x16_t z1_2_c = vzip1q_u8(row1_c, row9_c);
+              uint8x16_t z1_3_c = vzip2q_u8(row1_c, row9_c);
+              uint8x16_t z1_4_c = vzip1q_u8(row2_c, row10_c);
+              uint8x16_t z1_5_c = vzip2q_u8(row2_c, row10_c);
+              uint8x16_t z1_6_c = vzip1q_u8(row3_c, row11_c);
+              uint8x16_t z1_7_c = vzip2q_u8(row3_c, row11_c);
+              uint8x16_t z1_8_c = vzip1q_u8(row4_c, row12_c);
+              uint8x16_t z1_9_c = vzip2q_u8(row4_c, row12_c);
+              uint8x16_t z1_10_c = vzip1q_u8(row5_c, row13_c);
+              uint8x16_t z1_11_c = vzip2q_u8(row5_c, row13_c);
+              uint8x16_t z1_12_c = vzip1q_u8(row6_c, row14_c);
+              uint8x16_t z1_13_c = vzip2q_u8(row6_c, row14_c);
+              uint8x16_t z1_14_c = vzip1q_u8(row7_c, row15_c);
+              uint8x16_t z1_15_c = vzip2q_u8(row7_c, row15_c);
+              // stage 2: zip1/zip2 vector i with vector i + 8
+              uint8x16_t z2_0_c = vzip1q_u8(z1_0_c, z1_8_c);
+              uint8x16_t z2_1_c = vzip2q_u8(z1_0_c, z1_8_c);
+              uint8x16_t z2_2_c = vzip1q_u8(z1_1_c, z1_9_c);
+              uint8x16_t z2_3_c = vzip2q_u8(z1_1_c, z1_9_c);
+              uint8x16_t z2_4_c = vzip1q_u8(z1_2_c, z1_10_c);
+              uint8x16_t z2_5_c = vzip2q_u8(z1_2_c, z1_10_c);
+              uint8x16_t z2_6_c = vzip1q_u8(z1_3_c, z1_11_c);
+              uint8x16_t z2_7_c = vzip2q_u8(z1_3_c, z1_11_c);
+              uint8x16_t z2_8_c = vzip1q_u8(z1_4_c, z1_12_c);
+              uint8x16_t z2_9_c = vzip2q_u8(z1_4_c, z1_12_c);
+              uint8x16_t z2_10_c = vzip1q_u8(z1_5_c, z1_13_c);
+              uint8x16_t z2_11_c = vzip2q_u8(z1_5_c, z1_13_c);
+              uint8x16_t z2_12_c = vzip1q_u8(z1_6_c, z1_14_c);
+              uint8x16_t z2_13_c = vzip2q_u8(z1_6_c, z1_14_c);
+              uint8x16_t z2_14_c = vzip1q_u8(z1_7_c, z1_15_c);
+              uint8x16_t z2_15_c = vzip2q_u8(z1_7_c, z1_15_c);
+              // stage 3: zip1/zip2 vector i with vector i + 8
+              uint8x16_t z3_0_c = vzip1q_u8(z2_0_c, z2_8_c);
+              uint8x16_t z3_1_c = vzip2q_u8(z2_0_c, z2_8_c);
+              uint8x16_t z3_2_c = vzip1q_u8(z2_1_c, z2_9_c);
+              uint8x16_t z3_3_c = vzip2q_u8(z2_1_c, z2_9_c);
+              uint8x16_t z3_4_c = vzip1q_u8(z2_2_c, z2_10_c);
+              uint8x16_t z3_5_c = vzip2q_u8(z2_2_c, z2_10_c);
+              uint8x16_t z3_6_c = vzip1q_u8(z2_3_c, z2_11_c);
+              uint8x16_t z3_7_c = vzip2q_u8(z2_3_c, z2_11_c);
+              uint8x16_t z3_8_c = vzip1q_u8(z2_4_c, z2_12_c);
+              uint8x16_t z3_9_c = vzip2q_u8(z2_4_c, z2_12_c);
+              uint8x16_t z3_10_c = vzip1q_u8(z2_5_c, z2_13_c);
+              uint8x16_t z3_11_c = vzip2q_u8(z2_5_c, z2_13_c);
+              uint8x16_t z3_12_c = vzip1q_u8(z2_6_c, z2_14_c);
+              uint8x16_t z3_13_c = vzip2q_u8(z2_6_c, z2_14_c);
+              uint8x16_t z3_14_c = vzip1q_u8(z2_7_c, z2_15_c);
+              uint8x16_t z3_15_c = vzip2q_u8(z2_7_c, z2_15_c);
+              // stage 4: zip1/zip2 vector i with vector i + 8
+              uint8x16_t col0_c = vzip1q_u8(z3_0_c, z3_8_c);
+              uint8x16_t col1_c = vzip2q_u8(z3_0_c, z3_8_c);
+              uint8x16_t col2_c = vzip1q_u8(z3_1_c, z3_9_c);
+              uint8x16_t col3_c = vzip2q_u8(z3_1_c, z3_9_c);
+              uint8x16_t col4_c = vzip1q_u8(z3_2_c, z3_10_c);
+              uint8x16_t col5_c = vzip2q_u8(z3_2_c, z3_10_c);
+              uint8x16_t col6_c = vzip1q_u8(z3_3_c, z3_11_c);
+              uint8x16_t col7_c = vzip2q_u8(z3_3_c, z3_11_c);
+              uint8x16_t col8_c = vzip1q_u8(z3_4_c, z3_12_c);
+              uint8x16_t col9_c = vzip2q_u8(z3_4_c, z3_12_c);
+              uint8x16_t col10_c = vzip1q_u8(z3_5_c, z3_13_c);
+              uint8x16_t col11_c = vzip2q_u8(z3_5_c, z3_13_c);
+              uint8x16_t col12_c = vzip1q_u8(z3_6_c, z3_14_c);
+              uint8x16_t col13_c = vzip2q_u8(z3_6_c, z3_14_c);
+              uint8x16_t col14_c = vzip1q_u8(z3_7_c, z3_15_c);
+              uint8x16_t col15_c = vzip2q_u8(z3_7_c, z3_15_c);
+              if (j < cols) {
+                simdgen_store_prefix(output + i + j * rows, col0_c,
+                                     (simdgen_clamp_lanes(rows - i, 16)) * 1);
+              }
+              if (j + 1 < cols) {
+                simdgen_store_prefix(output + i + j * rows + rows, col1_c,
+                                     (simdgen_clamp_lanes(rows - i, 16)) * 1);
+              }
+              if (j + 2 < cols) {
+                simdgen_store_prefix(output + i + j * rows + 2 * rows, col2_c,
+                                     (simdgen_clamp_lanes(rows - i, 16)) * 1);
+              }
+              if (j + 3 < cols) {
+                simdgen_store_prefix(output + i + j * rows + 3 * rows, col3_c,
+                                     (simdgen_clamp_lanes(rows - i, 16)) * 1);
+              }
+              if (j + 4 < cols) {
+                simdgen_store_prefix(output + i + j * rows + 4 * rows, col4_c,
+                                     (simdgen_clamp_lanes(rows - i, 16)) * 1);
+              }
+              if (j + 5 < cols) {
+                simdgen_store_prefix(output + i + j * rows + 5 * rows, col5_c,
+                                     (simdgen_clamp_lanes(rows - i, 16)) * 1);
+              }
+              if (j + 6 < cols) {
+                simdgen_store_prefix(output + i + j * rows + 6 * rows, col6_c,
+                                     (simdgen_clamp_lanes(rows - i, 16)) * 1);
+              }
+              if (j + 7 < cols) {
+                simdgen_store_prefix(output + i + j * rows + 7 * rows, col7_c,
+                                     (simdgen_clamp_lanes(rows - i, 16)) * 1);
+              }
+              if (j + 8 < cols) {
+                simdgen_store_prefix(output + i + j * rows + 8 * rows, col8_c,
+                                     (simdgen_clamp_lanes(rows - i, 16)) * 1);
+              }
+              if (j + 9 < cols) {
+                simdgen_store_prefix(output + i + j * rows + 9 * rows, col9_c,
+                                     (simdgen_clamp_lanes(rows - i, 16)) * 1);
+              }
+              if (j + 10 < cols) {
+                simdgen_store_prefix(output + i + j * rows + 10 * rows, col10_c,
+                                     (simdgen_clamp_lanes(rows - i, 16)) * 1);
+              }
+              if (j + 11 < cols) {
+                simdgen_store_prefix(output + i + j * rows + 11 * rows, col11_c,
+                                     (simdgen_clamp_lanes(rows - i, 16)) * 1);
+              }
+              if (j + 12 < cols) {
+                simdgen_store_prefix(output + i + j * rows + 12 * rows, col12_c,
+                                     (simdgen_clamp_lanes(rows - i, 16)) * 1);
+              }
+              if (j + 13 < cols) {
+                simdgen_store_prefix(output + i + j * rows + 13 * rows, col13_c,
+                                     (simdgen_clamp_lanes(rows - i, 16)) * 1);
+              }
+              if (j + 14 < cols) {
+                simdgen_store_prefix(output + i + j * rows + 14 * rows, col14_c,
+                                     (simdgen_clamp_lanes(rows - i, 16)) * 1);
+              }
+              if (j + 15 < cols) {
+                simdgen_store_prefix(output + i + j * rows + 15 * rows, col15_c,
+                                     (simdgen_clamp_lanes(rows - i, 16)) * 1);
+              }
+            }
           }
         }
       }
