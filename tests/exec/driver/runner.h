@@ -86,6 +86,31 @@ struct GuardedPages {
   GuardedPages& operator=(const GuardedPages&) = delete;
 };
 
+// Memory for `elements` elements of `size` bytes: aligned heap memory with `slack` elements of
+// room on each side, the elements `misalign` elements past a 64-byte boundary (guard 0), or ending
+// at (guard 1) / starting right after (guard 2) a PROT_NONE page. The elements are [data, ...),
+// the whole memory [lo, hi) (for sentinels and poison).
+struct PlacedBytes {
+  unsigned char *data = nullptr, *lo = nullptr, *hi = nullptr;
+  std::unique_ptr<AlignedBuffer<unsigned char>> heap;
+  std::unique_ptr<GuardedPages> pages;
+};
+inline PlacedBytes place_bytes(int64_t elements, int64_t size, int misalign, int guard, int64_t slack = 64) {
+  PlacedBytes m;
+  const int64_t bytes = elements * size;
+  if (guard == 0) {
+    const int64_t total = (2 * slack + misalign) * size + bytes;
+    m.heap = std::make_unique<AlignedBuffer<unsigned char>>(total);
+    m.lo = m.heap->get(), m.hi = m.lo + total;
+    m.data = m.lo + (slack + misalign) * size;
+  } else {
+    m.pages = std::make_unique<GuardedPages>(size_t(bytes));
+    m.lo = m.pages->lo, m.hi = m.pages->hi;
+    m.data = guard == 1 ? m.hi - bytes : m.lo;
+  }
+  return m;
+}
+
 // The outputs of one call, by tensor name.
 struct Outputs {
   std::map<std::string, void*, std::less<>> at;

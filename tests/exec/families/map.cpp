@@ -24,13 +24,10 @@ namespace simdgen_exec::map {
 namespace {
 
 // Memory of one tensor for one call: its elements at `data`, fenced by [lo, hi).
-struct Mem {
+struct Mem : PlacedBytes {
   const Tensor* t = nullptr;
   DType dt;
   int64_t row_stride = 0, col_stride = 1;  // element [r, c] is at data + (r * row_stride + c * col_stride) * size
-  unsigned char *data = nullptr, *lo = nullptr, *hi = nullptr;
-  std::unique_ptr<AlignedBuffer<unsigned char>> heap;
-  std::unique_ptr<GuardedPages> pages;
 };
 
 class MapRunner {
@@ -143,17 +140,7 @@ class MapRunner {
     m.dt = DType::parse(t.dtype);
     m.col_stride = Expr::eval(t.strides.back(), env);
     m.row_stride = t.strides.size() == 2 ? Expr::eval(t.strides[0], env) : 0;
-    const int64_t size = m.dt.bits / 8, bytes = t.span(env) * size;
-    if (guard == 0) {
-      const int64_t total = (2 * kSlack + misalign) * size + bytes;
-      m.heap = std::make_unique<AlignedBuffer<unsigned char>>(total);
-      m.lo = m.heap->get(), m.hi = m.lo + total;
-      m.data = m.lo + (kSlack + misalign) * size;
-    } else {
-      m.pages = std::make_unique<GuardedPages>(size_t(bytes));
-      m.lo = m.pages->lo, m.hi = m.pages->hi;
-      m.data = guard == 1 ? m.hi - bytes : m.lo;
-    }
+    static_cast<PlacedBytes&>(m) = place_bytes(t.span(env), m.dt.bits / 8, misalign, guard, kSlack);
     return m;
   }
 

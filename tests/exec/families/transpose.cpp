@@ -29,12 +29,7 @@ struct Request {
   int64_t batch = 2, pad_batch = 0;  // batched kernels only
 };
 
-// One matrix's memory: its elements from `data`, fenced by [lo, hi).
-struct Mem {
-  unsigned char *data = nullptr, *lo = nullptr, *hi = nullptr;
-  std::unique_ptr<AlignedBuffer<unsigned char>> heap;
-  std::unique_ptr<GuardedPages> pages;
-};
+using Mem = PlacedBytes;  // one matrix's memory
 
 class TransposeRunner {
  public:
@@ -118,21 +113,7 @@ class TransposeRunner {
     return !p.empty() && std::find(k_.extent_params.begin(), k_.extent_params.end(), p) != k_.extent_params.end();
   }
 
-  Mem place(int64_t elements, int misalign, int guard) const {
-    Mem m;
-    const int64_t bytes = elements * size_;
-    if (guard == 0) {
-      const int64_t total = (2 * kSlack + misalign) * size_ + bytes;
-      m.heap = std::make_unique<AlignedBuffer<unsigned char>>(total);
-      m.lo = m.heap->get(), m.hi = m.lo + total;
-      m.data = m.lo + (kSlack + misalign) * size_;
-    } else {
-      m.pages = std::make_unique<GuardedPages>(size_t(bytes));
-      m.lo = m.pages->lo, m.hi = m.pages->hi;
-      m.data = guard == 1 ? m.hi - bytes : m.lo;
-    }
-    return m;
-  }
+  Mem place(int64_t elements, int misalign, int guard) const { return place_bytes(elements, size_, misalign, guard, kSlack); }
 
   void call(const Variant& v, const Env& env, const View& s, const Mem& in, const Mem& out, const std::string& shape) {
     const std::string head = "[" + v.suffix + "] " + shape;
