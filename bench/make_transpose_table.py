@@ -4,7 +4,8 @@
 
 Usage: make_transpose_table.py [--object FILE.o ...] RESULTS.json [MORE.json ...] > tables.md
 
-Benchmarks are "transpose/<rows>x<cols>/<impl>" (bench/bench_transpose.cpp).
+Benchmarks are "transpose/<rows>x<cols>[.u8|.u16]/<impl>" (bench/bench_transpose.cpp;
+no suffix: f32).
 With --benchmark_repetitions the median CPU time of each case is used; with
 several files (runs) a case's figure is the median of the runs' medians, and
 "spread" is (max - min) / median of those per-run figures. Cycles use the
@@ -28,9 +29,12 @@ import subprocess
 SUBJECTS = {"8x8": ["simdgen.avx2", "simdgen"]}
 DEFAULT_SUBJECTS = ["simdgen_16x16", "simdgen", "simdgen.avx512"]
 # Row and table order (the JSON follows the random interleaving); others follow.
-SIZE_ORDER = ["16x16", "8x8", "1000x1000", "1024x1024", "4096x1", "1x4096"]
-IMPL_ORDER = ["simdgen_16x16", "simdgen_16x16.avx512", "simdgen_16x16.avx2", "simdgen_16x16.scalar",
-              "simdgen", "simdgen.avx512", "simdgen.avx2", "simdgen.scalar", "hand.shuf64",
+SIZE_ORDER = ["16x16", "8x8", "1000x1000", "1024x1024", "4096x1", "1x4096", "1000x1000.u16",
+              "1024x1024.u16", "1000x1000.u8", "1024x1024.u8"]
+IMPL_ORDER = ["simdgen_16x16", "simdgen_16x16.avx512", "simdgen_16x16_half_rows.avx512",
+              "simdgen_16x16.avx2", "simdgen_16x16_half_rows.avx2", "simdgen_16x16.scalar",
+              "simdgen", "simdgen.avx512", "simdgen_half_rows.avx512", "simdgen.avx2",
+              "simdgen_half_rows.avx2", "simdgen.scalar", "hand.shuf64",
               "hand.shuf48", "hand.avx2", "hand.tiled64", "plain.clang19", "plain.gcc12", "eigen",
               "memcpy"]
 # Functions of the counted objects -> the benchmark that times them as one tile.
@@ -83,10 +87,12 @@ def tables(runs, ghz):
               for size, rows in sorted(groups.items(), key=lambda kv: rank(SIZE_ORDER, kv[0]))}
     out = []
     for size, rows in groups.items():
-        r, c = (int(x) for x in size.split("x"))
-        nbytes = r * c * 4
+        shape, _, dtype = size.partition(".")
+        dtype = dtype or "f32"
+        r, c = (int(x) for x in shape.split("x"))
+        nbytes = r * c * {"f32": 4, "u16": 2, "u8": 1}[dtype]
         subjects = [s for s in SUBJECTS.get(size, DEFAULT_SUBJECTS) if s in rows]
-        out.append(f"### {size} f32 ({nbytes} bytes)\n")
+        out.append(f"### {shape} {dtype} ({nbytes} bytes)\n")
         head = ["implementation", "ns/call", "bytes/cycle", "cycles/call", "cycles/256 elements",
                 "spread"] + [f"time / {s}" for s in subjects]
         out.append("| " + " | ".join(head) + " |")

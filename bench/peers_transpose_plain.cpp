@@ -15,4 +15,16 @@ void PEER(plain_transpose_f32)(const float* __restrict in, int64_t rows, int64_t
     for (int64_t c = 0; c < cols; ++c) out[c * ldo + r] = in[r * lda + c];
 }
 
+void PEER(plain_transpose_u8)(const uint8_t* __restrict in, int64_t rows, int64_t cols,
+                              int64_t lda, int64_t ldo, uint8_t* __restrict out) {
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t c = 0; c < cols; ++c) out[c * ldo + r] = in[r * lda + c];
+}
+
+void PEER(plain_transpose_u16)(const uint16_t* __restrict in, int64_t rows, int64_t cols,
+                               int64_t lda, int64_t ldo, uint16_t* __restrict out) {
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t c = 0; c < cols; ++c) out[c * ldo + r] = in[r * lda + c];
+}
+
 }  // namespace simdgen_bench

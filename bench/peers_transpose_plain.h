@@ -14,7 +14,11 @@
 namespace simdgen_bench {
 #define SIMDGEN_DECLARE_TRANSPOSE_PLAIN(suffix)                                       \
   void plain_transpose_f32_##suffix(const float* in, int64_t rows, int64_t cols,      \
-                                    int64_t lda, int64_t ldo, float* out);
+                                    int64_t lda, int64_t ldo, float* out);            \
+  void plain_transpose_u8_##suffix(const uint8_t* in, int64_t rows, int64_t cols,     \
+                                   int64_t lda, int64_t ldo, uint8_t* out);           \
+  void plain_transpose_u16_##suffix(const uint16_t* in, int64_t rows, int64_t cols,   \
+                                    int64_t lda, int64_t ldo, uint16_t* out);
 SIMDGEN_TRANSPOSE_PLAIN_PEER_BUILDS(SIMDGEN_DECLARE_TRANSPOSE_PLAIN)
 #undef SIMDGEN_DECLARE_TRANSPOSE_PLAIN
 }  // namespace simdgen_bench

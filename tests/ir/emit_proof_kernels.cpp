@@ -49,16 +49,20 @@ int main(int argc, char** argv) {
   };
   // The generic networks at every element type: x86 at each vector width up to the target's,
   // NEON's zip and trn, SVE's zip at vscale 1..16 (each kernel runs only at its vector length)
-  // and trn at vscale 1. Names: transpose_x86_<bits>_, transpose_zip_, transpose_trn_<dtype>_
+  // and trn at vscale 1. Names: transpose_x86_<bits>_ (half-row networks: transpose_x86h_<bits>_), transpose_zip_, transpose_trn_<dtype>_
   // (SVE zip: _vs<vscale>) then the variant.
   auto addTransposeNetworks = [&](const std::string& suffix, int bits, const Target& target) {
     for (DType t : kAllDTypes) {
       const std::string dtype(nameOf(t));
       const int w = bitsOf(t), n = 128 / w;
       if (bits == 256 || bits == 512)
-        for (int b = 128; b <= bits; b *= 2)
+        for (int b = 128; b <= bits; b *= 2) {
           add(proof_plans::transposeTile(transposeNetworkX86({t, b / w})), target,
               "transpose_x86_" + std::to_string(b) + "_" + dtype + "_" + suffix);
+          if (b >= 256)
+            add(proof_plans::transposeTile(transposeHalfRowsX86({t, b / w})), target,
+                "transpose_x86h_" + std::to_string(b) + "_" + dtype + "_" + suffix);
+        }
       if (bits == 128) {
         add(proof_plans::transposeTile(transposeZip({t, n}, n)), target, "transpose_zip_" + dtype + "_" + suffix);
         add(proof_plans::transposeTile(transposeTrn({t, n}, n)), target, "transpose_trn_" + dtype + "_" + suffix);

@@ -54,8 +54,11 @@ void transpose8_u32_avx2(const uint32_t* in, uint32_t* out);
   void transpose_x86_128_##d##_avx512(const T* in, T* out); \
   void transpose_x86_256_##d##_avx512(const T* in, T* out); \
   void transpose_x86_512_##d##_avx512(const T* in, T* out); \
+  void transpose_x86h_256_##d##_avx512(const T* in, T* out); \
+  void transpose_x86h_512_##d##_avx512(const T* in, T* out); \
   void transpose_x86_128_##d##_avx2(const T* in, T* out);   \
-  void transpose_x86_256_##d##_avx2(const T* in, T* out);
+  void transpose_x86_256_##d##_avx2(const T* in, T* out);   \
+  void transpose_x86h_256_##d##_avx2(const T* in, T* out);
 SIMDGEN_PROOF_DTYPES(DECLARE)
 #undef DECLARE
 #elif defined(__aarch64__)
@@ -231,16 +234,19 @@ TEST_CASE("seed-004 16x16 (avx512, also from half rows) and 8x8 (avx2) transpose
   }
 }
 
-TEST_CASE("generic x86 transpose networks lowered: every element type at 128, 256 and 512 bits") {
+TEST_CASE("generic x86 transpose networks lowered: every element type at 128, 256 and 512 bits, whole and half rows") {
 #define CHECK_DTYPE(d, T)                                                                          \
   if (supported("avx512")) {                                                                       \
     checkTranspose<T>("transpose_x86_128_" #d "_avx512", transpose_x86_128_##d##_avx512, 16 / int(sizeof(T))); \
     checkTranspose<T>("transpose_x86_256_" #d "_avx512", transpose_x86_256_##d##_avx512, 32 / int(sizeof(T))); \
     checkTranspose<T>("transpose_x86_512_" #d "_avx512", transpose_x86_512_##d##_avx512, 64 / int(sizeof(T))); \
+    checkTranspose<T>("transpose_x86h_256_" #d "_avx512", transpose_x86h_256_##d##_avx512, 32 / int(sizeof(T))); \
+    checkTranspose<T>("transpose_x86h_512_" #d "_avx512", transpose_x86h_512_##d##_avx512, 64 / int(sizeof(T))); \
   }                                                                                                \
   if (supported("avx2_fma")) {                                                                     \
     checkTranspose<T>("transpose_x86_128_" #d "_avx2", transpose_x86_128_##d##_avx2, 16 / int(sizeof(T)));     \
     checkTranspose<T>("transpose_x86_256_" #d "_avx2", transpose_x86_256_##d##_avx2, 32 / int(sizeof(T)));     \
+    checkTranspose<T>("transpose_x86h_256_" #d "_avx2", transpose_x86h_256_##d##_avx2, 32 / int(sizeof(T)));   \
   }
   SIMDGEN_PROOF_DTYPES(CHECK_DTYPE)
 #undef CHECK_DTYPE

@@ -133,6 +133,10 @@ TEST_CASE("transpose spec: errors say where and what is allowed") {
   checkError(transposeSpec("f32", R"(["r", "c"])", R"(, "output": {"stride": 2})"), "/output/stride", "allowed keys: row_stride");
   checkError(transposeSpec("f32", R"(["r", "c"])", R"(, "tail": "none")"), "/tail", "allowed: predicated, scalar");
   checkError(transposeSpec("f32", R"(["r", "c"])", R"(, "output": {"row_stride": 0})"), "/output/row_stride", "");
+  checkError(transposeSpec("f32", R"(["r", "c"])", R"(, "strategy": "inner_parallel")"), "/strategy", "allowed: auto, unpack, half_rows");
+  CHECK(parseSpecText(transposeSpec("f32", R"(["r", "c"])", R"(, "strategy": "half_rows")"), "t.json").transposeStrategy ==
+        TransposeStrategy::half_rows);
+  CHECK(parseSpecText(transposeSpec("f32", R"(["r", "c"])"), "t.json").transposeStrategy == TransposeStrategy::automatic);
 }
 
 TEST_CASE("transpose plans: the interpreter agrees with the definition on every target and length, both tails") {
@@ -157,6 +161,29 @@ TEST_CASE("transpose plans: the interpreter agrees with the definition on every 
         for (int vscale : vscales)
           for (const auto& [rows, cols] : shapes)
             for (int64_t pad : {0, 3}) checkRun(plan, rows, cols, cols + pad, rows + (pad ? pad + 2 : 0), vscale, seed++);
+      }
+    }
+}
+
+TEST_CASE("transpose plans: strategy half_rows (inputs joined from half rows by the loads) on x86, every dtype, both tails") {
+  const std::vector<std::pair<int64_t, int64_t>> shapes = {{1, 17}, {16, 16}, {15, 17}, {17, 33}, {33, 20}, {64, 65}};
+  uint64_t seed = 5;
+  for (const char* dtype : {"u8", "i16", "f32", "u64"})
+    for (const char* tail : {"predicated", "scalar"}) {
+      const KernelSpec spec = parseSpecText(std::string(R"({"simdgen": 1, "name": "t", "kind": "transpose", "input": {"dtype": ")") +
+                                                dtype + R"(", "shape": ["rows", "cols"], "row_stride": "lda"}, "strategy": "half_rows",
+                                                "output": {"row_stride": "ldo"}, "tail": ")" + tail + "\"}",
+                                            "t.json");
+      const std::string dtypeName = dtype;
+      CAPTURE(dtypeName);
+      for (const char* isa : {"avx2", "avx512", "neon"}) {
+        const ir::Plan plan = buildPlan(spec, makeTarget(TargetRequest{isa, {}}));
+        // Tiles of 256- or 512-bit rows load half rows; 128-bit rows (bytes, NEON) have no stage to save.
+        const bool halves = std::string(isa) != "neon" && !(dtypeName == "u8") && !(dtypeName == "i16" && std::string(isa) == "avx2");
+        const bool loadsHalves = plan.print().find("load_halves") != std::string::npos;
+        CHECK(loadsHalves == halves);
+        for (const auto& [rows, cols] : shapes)
+          for (int64_t pad : {0, 3}) checkRun(plan, rows, cols, cols + pad, rows + (pad ? pad + 2 : 0), 1, seed++);
       }
     }
 }

@@ -234,6 +234,30 @@ TEST_CASE("the half-row 16x16 network: 48 shuffles, inputs of two half rows each
   CHECK(checkColumns(broken, tags) == "col5 lane 0 holds 133");
 }
 
+TEST_CASE("the generic half-row network transposes every element width in 256- and 512-bit vectors") {
+  for (int bits : {256, 512})
+    for (DType t : {DType::u8, DType::i16, DType::f32, DType::f64}) {
+      const ir::VecType v{t, bits / bitsOf(t)};
+      CAPTURE(ir::toString(v));
+      const TransposeNetwork net = transposeHalfRowsX86(v);
+      const int n = v.lanes, stages = log2Of(128 / bitsOf(t)) + (bits == 512 ? 1 : 0);
+      CHECK(shuffleCount(net.body) == n * stages);
+      CHECK(shuffleCount(net.body) == shuffleCount(transposeNetworkX86(v).body) - n);  // the loads do one stage
+      std::vector<std::vector<int>> tags;
+      for (int k = 0; k < n; ++k) tags.push_back(inputElements(net, k));
+      CHECK(checkColumns(net, tags) == "");
+      std::vector<std::string> fullRows;
+      for (int r = 0; r < n; ++r) fullRows.push_back("full" + std::to_string(r));
+      ir::Block composed = proof_plans::gatherHalfRows(net, fullRows);
+      composed.insert(composed.end(), net.body.begin(), net.body.end());
+      const sim::TransposeProof p = sim::proveTranspose(composed, fullRows, net.cols);
+      CHECK_MESSAGE(p.ok, p.message);
+    }
+  // The 32-bit 512-bit case is seed 004's 48-shuffle network, statement for statement.
+  CHECK(lines(transposeHalfRowsX86({DType::f32, 16}).body) == lines(transpose16x16Avx512HalfRows().body));
+  CHECK_THROWS_AS(transposeHalfRowsX86({DType::f32, 4}), std::logic_error);
+}
+
 TEST_CASE("the x86 networks with two operands exchanged are refused at the first wrong lane") {
   // 4 x 4 i64 in 256 bits: t1_0 = unpacklo_epi64(row1, row0) puts row 1 first in col0.
   TransposeNetwork small = transposeNetworkX86({DType::i64, 4});

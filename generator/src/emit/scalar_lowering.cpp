@@ -96,6 +96,7 @@ class ScalarLowering final : public IsaLowering {
       case OpKind::ReduceLanes:
       case OpKind::ReduceRows:
       case OpKind::Shuffle:
+      case OpKind::LoadHalves:
         break;
     }
     throw std::logic_error(std::string(ir::nameOf(s.op)) + " has no one-lane lowering");

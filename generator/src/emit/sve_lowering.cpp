@@ -500,6 +500,7 @@ class SveLowering final : public IsaLowering {
       case OpKind::Select: return w.assign(call("svsel_" + sfx(t), {s.args[0], s.args[1], s.args[2]}));
       case OpKind::DotAccumulate: return x.dotAccumulate();
       case OpKind::ReduceLanes: return x.reduceLanes();
+      case OpKind::LoadHalves: break;  // an x86 load shape: no plan asks for it here
       case OpKind::Shuffle: return w.assign(x.shuffle(s.shuffle, s.type, s.args[0], s.args.size() > 1 ? s.args[1] : s.args[0]));
       case OpKind::NaNMask: return x.nanMask();
       case OpKind::LocateEqual: return x.locateEqual();

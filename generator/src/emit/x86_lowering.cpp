@@ -134,6 +134,26 @@ struct X86Writer {
     assign(loadExpr(s.type.elem, s.type.bits(), in(s.index)));
   }
 
+  // A half-width load and an insert of the other half: compilers fold the second load into
+  // vinsertf32x8 / vinsertf128 with a memory operand.
+  void loadHalves() {
+    const DType t = s.type.elem;
+    const int bits = s.type.bits(), half = bits / 2;
+    const std::string lo = loadExpr(t, half, in(s.index)), hi = loadExpr(t, half, in(s.index) + " + " + s.stride.str());
+    const std::string f = isFloat(t) ? fsfx(t) : "si";
+    std::string widened, insert;
+    if (bits == 512) {
+      widened = call(f == "si" ? "_mm512_castsi256_si512" : "_mm512_cast" + f + "256_" + f + "512", {lo});
+      insert = t == DType::f32 ? "_mm512_insertf32x8" : t == DType::f64 ? "_mm512_insertf64x4" : "_mm512_inserti64x4";
+    } else if (bits == 256) {
+      widened = call(f == "si" ? "_mm256_castsi128_si256" : "_mm256_cast" + f + "128_" + f + "256", {lo});
+      insert = isFloat(t) ? "_mm256_insertf128_" + f : "_mm256_inserti128_si256";
+    } else {
+      throw std::logic_error("load_halves needs a 256- or 512-bit vector on x86, not " + ir::toString(s.type));
+    }
+    assign(call(insert, {widened, hi, "1"}));
+  }
+
   void nanMask() {
     const VecType src = typeOf(s.args[0]);
     const std::string x = s.args[0];
@@ -749,6 +769,7 @@ class X86Lowering final : public IsaLowering {
       case OpKind::Load: return x.load();
       case OpKind::LoadBroadcast: return x.assign(splatExpr(s.type.elem, s.type.bits(), x.src() + "[" + s.index.str() + "]"));
       case OpKind::GatherRows: return x.gatherRows();
+      case OpKind::LoadHalves: return x.loadHalves();
       case OpKind::Extend: return x.extend();
       case OpKind::Binary: return s.type.predicate ? predicateLogic(w) : x.binary();
       case OpKind::Not: return predicateLogic(w);

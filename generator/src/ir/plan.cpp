@@ -216,6 +216,7 @@ std::string_view nameOf(OpKind k) {
     case OpKind::Load: return "load";
     case OpKind::LoadBroadcast: return "load_broadcast";
     case OpKind::GatherRows: return "gather_rows";
+    case OpKind::LoadHalves: return "load_halves";
     case OpKind::Store: return "store";
     case OpKind::Extend: return "extend";
     case OpKind::Binary: return "binary";

@@ -74,6 +74,9 @@ enum class OpKind {
   Load,          // dst lane l = pred[l] ? tensor[index + l] : literal
   LoadBroadcast, // dst = every lane tensor[index] (one element read)
   GatherRows,    // dst lane r = pred[r] ? (dst.elem) tensor[index + r*stride] : literal
+  LoadHalves,    // dst lane l = tensor[index + l] for l < lanes/2, tensor[index + stride + l - lanes/2]
+                 //   above: two half-vector loads joined (x86: a 256-bit load, then vinsertf32x8 /
+                 //   vinsertf128 of the other half from memory); no predicate
   Store,         // tensor[index + l] = a[l] where pred[l]
   // Arithmetic. With a predicate, inactive lanes keep args[0] (merging) or are zero (`zeroing`).
   Extend,        // dst lane l = (dst.elem) a[part * dst.lanes + l]

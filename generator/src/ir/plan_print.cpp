@@ -35,6 +35,8 @@ std::string opName(const Plan& plan, const Stmt& s) {
     case OpKind::GatherRows:
       return "gather_rows " + in + "[" + s.index.str() + " + r * " + s.stride.str() + "]" + pred +
              (s.pred.empty() || s.literal.empty() ? "" : " fill " + s.literal);
+    case OpKind::LoadHalves:
+      return "load_halves " + in + "[" + s.index.str() + "], " + in + "[" + s.index.str() + " + " + s.stride.str() + "]";
     case OpKind::Extend: return "extend part " + std::to_string(s.part) + " of " + s.args[0];
     case OpKind::Binary: return std::string(nameOf(s.rop)) + " " + args(s) + pred;
     case OpKind::Fma: return "fma " + args(s) + pred;

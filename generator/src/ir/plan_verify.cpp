@@ -126,6 +126,13 @@ struct Verifier {
         checkIndex(where, s.index);
         checkIndex(where, s.stride);
         break;
+      case OpKind::LoadHalves:
+        checkIndex(where, s.index);
+        checkIndex(where, s.stride);
+        if (!s.pred.empty() || s.type.scalable || s.type.lanes % 2 != 0) fail(where, "load_halves needs an even fixed lane count and no predicate");
+        if (const Tensor* t = tensorOf(false); t && t->dtype != s.type.elem)
+          fail(where, "loads " + toString(s.type) + " from " + std::string(nameOf(t->dtype)) + " tensor " + t->name);
+        break;
       case OpKind::Extend:
         if (!need(1)) break;
         if (bitsOf(s.type.elem) < bitsOf(in[0].elem)) fail(where, "extend narrows");

@@ -18,6 +18,7 @@
 #include <stdexcept>
 
 #include "ir/simplify.h"
+#include "ir/shuffle.h"
 #include "plan/builder_base.h"
 #include "plan/transpose_networks.h"
 #include "sim/lane_sim.h"
@@ -112,8 +113,12 @@ class TransposeBuilder {
     } else if (target_.scalable) {
       gatheredColumns();
     } else {
-      tiles(*networkFor(tileVector(t)));
-      thinAsCopies(tileVector(t));
+      const VecType v = tileVector(t);
+      const TransposeNetwork plain = proven(plainNetwork(v));
+      const std::optional<TransposeNetwork> halves = halfRows(v);
+      tables_ = withLaneTables(halves ? *halves : plain, check(halves ? *halves : plain));
+      tiles(halves ? *halves : plain, plain);
+      thinAsCopies(v);
     }
     if (spec_.batch) {
       ir::Block matrices;
@@ -161,20 +166,53 @@ class TransposeBuilder {
     return v;
   }
 
-  // The network of an n x n tile of v's lanes on this target, proven by the lane simulator.
-  std::optional<TransposeNetwork> networkFor(ir::VecType v) {
-    std::optional<TransposeNetwork> net;
-    if (target_.module == LoweringModule::x86) {
-      // AVX2 32-bit keeps shuffle_ps for its 64-bit stage (the seed's AVX2 network).
-      net = bitsOf(v.elem) == 32 && v.bits() == 256 ? transpose8x8Avx2(v.elem) : transposeNetworkX86(v);
-    } else {
-      net = transposeZip(v, v.lanes);  // NEON and the generic (simulation) targets
+  // The network of an n x n tile of v's lanes on this target whose inputs are whole rows.
+  TransposeNetwork plainNetwork(VecType v) const {
+    if (target_.module != LoweringModule::x86) return transposeZip(v, v.lanes);  // NEON and the generic (simulation) targets
+    // AVX2 32-bit keeps shuffle_ps for its 64-bit stage (the seed's AVX2 network).
+    return bitsOf(v.elem) == 32 && v.bits() == 256 ? transpose8x8Avx2(v.elem) : transposeNetworkX86(v);
+  }
+
+  // The half-row network for whole tiles when the strategy asks for it and the tile vector has a
+  // 128-bit block stage for the loads to do (x86, 256 or 512 bits). "auto" keeps whole rows:
+  // docs/design.md ("Which tile network") has the measurements.
+  std::optional<TransposeNetwork> halfRows(VecType v) {
+    if (spec_.transposeStrategy != TransposeStrategy::half_rows) return std::nullopt;
+    if (target_.module != LoweringModule::x86 || (v.bits() != 256 && v.bits() != 512)) {
+      note("strategy half_rows does not apply to " + std::to_string(v.bits()) + "-bit tile rows on " + target_.spelling +
+           ": whole rows are loaded");
+      return std::nullopt;
     }
-    const sim::TransposeProof proof = sim::proveTranspose(net->body, net->rows, net->cols);
+    return proven(transposeHalfRowsX86(v));
+  }
+
+  // Refuses a network that is not exactly the transpose (the first wrong lane in the message).
+  sim::TransposeProof check(const TransposeNetwork& net) const {
+    std::vector<std::string> inputs = net.rows;
+    ir::Block body = net.body;
+    if (!net.halfRows.empty()) {
+      // Prove what the loads and the network do together: inputs joined from whole rows.
+      inputs.clear();
+      ir::Block joined;
+      const int n = int(net.rows.size());
+      for (int r = 0; r < n; ++r) inputs.push_back("whole_row" + std::to_string(r));
+      for (int k = 0; k < n; ++k) {
+        const auto [first, half] = net.halfRows[size_t(2 * k)];
+        joined.push_back(ir::shuffles::shuffleOp(net.rows[size_t(k)], net.type, {inputs[size_t(first)], inputs[size_t(net.halfRows[size_t(2 * k + 1)].first)]},
+                                                 ir::shuffles::concatHalves(half == 1)));
+      }
+      body.insert(body.begin(), joined.begin(), joined.end());
+    }
+    sim::TransposeProof proof = sim::proveTranspose(body, inputs, net.cols);
+    if (!net.halfRows.empty())  // the lane tables are the network's own statements'
+      proof.stages.erase(proof.stages.begin(), proof.stages.begin() + std::min(proof.stages.size(), net.rows.size()));
     if (!proof.ok)
-      throw std::logic_error("internal error: the " + std::to_string(v.lanes) + "x" + std::to_string(v.lanes) +
+      throw std::logic_error("internal error: the " + std::to_string(net.type.lanes) + "x" + std::to_string(net.type.lanes) +
                              " transpose network for " + target_.spelling + " is not a transpose: " + proof.message);
-    tables_ = withLaneTables(*net, proof);
+    return proof;
+  }
+  TransposeNetwork proven(TransposeNetwork net) const {
+    check(net);
     return net;
   }
 
@@ -200,7 +238,8 @@ class TransposeBuilder {
   // 131 us against row-major tile order; blocks of 4, 8 and 16 tiles were within 10% of each other.
   // The partial tiles at the right and bottom edges are done inside the last blocks.
   static constexpr int kBlockTiles = 8;
-  void tiles(const TransposeNetwork& net) {
+  // `net` transposes whole tiles, `plain` (whole rows: masked loads work on it) the edge tiles.
+  void tiles(const TransposeNetwork& net, const TransposeNetwork& plain) {
     const int n = int(net.rows.size()), block = kBlockTiles * n;
     const VecType v = net.type;
     const bool predicated = spec_.tail == TailPolicy::predicated;
@@ -209,7 +248,17 @@ class TransposeBuilder {
     // the 2n row offsets out of the loops and spill them (16x16 f32 tile 27.6 -> 8.5 ns, 1000 x
     // 1000 143 -> 98 us with g++-12; clang-19 is as fast either way).
     const std::string inStride = opaqueStride(full, b_.stride, "in_step"), outStride = opaqueStride(full, outStride_, "out_step");
-    for (int k = 0; k < n; ++k) full.push_back(b_.load(net.rows[size_t(k)], v, inAt("i", k, sym("j"), inStride)));
+    for (int k = 0; k < n; ++k) {
+      if (net.halfRows.empty()) {
+        full.push_back(b_.load(net.rows[size_t(k)], v, inAt("i", k, sym("j"), inStride)));
+        continue;
+      }
+      const auto [row, half] = net.halfRows[size_t(2 * k)];
+      Stmt load = b_.load(net.rows[size_t(k)], v, inAt("i", row, sym("j") + half * (n / 2), inStride));
+      load.op = OpKind::LoadHalves;
+      load.stride = Index::symbol(inStride, net.halfRows[size_t(2 * k + 1)].first - row);
+      full.push_back(std::move(load));
+    }
     full.insert(full.end(), tables_.begin(), tables_.end());
     for (int k = 0; k < n; ++k) full.push_back(b_.store(net.cols[size_t(k)], v, outAt("j", k, "i", outStride)));
 
@@ -217,7 +266,7 @@ class TransposeBuilder {
     column.push_back(ir::letIndex("i", sym("ib")));
     column.push_back(ir::forLoop("i", Index::constant(0), sym("i_end"), n, std::move(full), true, "whole tiles down the column"));
     column.push_back(ir::ifLess(sym("i"), sym("i_end"),
-                                predicated ? edgeTile(net, "_r") : edgeElements(sym("i_end"), sym("j") + n),
+                                predicated ? edgeTile(plain, "_r") : edgeElements(sym("i_end"), sym("j") + n),
                                 "the last rows of the matrix: a partial tile"));
     ir::Block blockBody;
     blockBody.push_back(ir::letMin("j_end", sym("jb") + block, sym(b_.cols)));
@@ -225,7 +274,7 @@ class TransposeBuilder {
     blockBody.push_back(ir::forLoop("j", Index::constant(0), sym("j_end"), n, std::move(column), true, "tile columns of the block"));
     ir::Block lastColumns;
     if (predicated) {
-      Stmt down = ir::forLoop("i", sym("ib"), sym("i_end"), n, edgeTile(net, "_c"), false, "partial tiles down the column");
+      Stmt down = ir::forLoop("i", sym("ib"), sym("i_end"), n, edgeTile(plain, "_c"), false, "partial tiles down the column");
       down.coversTail = true;  // the corner tile lacks rows too
       lastColumns.push_back(std::move(down));
     } else {
@@ -241,8 +290,8 @@ class TransposeBuilder {
                                  "row blocks of " + std::to_string(block) + " x " + std::to_string(block) + " elements (cache blocking)");
     rowBlocks.coversTail = true;
     b_.plan.body.push_back(std::move(rowBlocks));
-    note("tiles of " + std::to_string(n) + " x " + std::to_string(n) + " through a " + std::to_string(countOps(net)) +
-         "-shuffle network, in blocks of " + std::to_string(kBlockTiles) + " x " + std::to_string(kBlockTiles) + " tiles; " +
+    note("tiles of " + std::to_string(n) + " x " + std::to_string(n) + " through a " + std::to_string(countOps(net)) + "-shuffle network" +
+         (net.halfRows.empty() ? "" : " on half rows joined by the loads (strategy half_rows)") + ", in blocks of " + std::to_string(kBlockTiles) + " x " + std::to_string(kBlockTiles) + " tiles; " +
          (predicated ? "edge tiles run the same network on masked rows and columns" : "edge rows and columns one element at a time"));
   }
 

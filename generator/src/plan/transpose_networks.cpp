@@ -101,21 +101,40 @@ TransposeNetwork transposeNetworkX86(ir::VecType type) {
 
 TransposeNetwork transpose16x16Avx512HalfRows(DType elem) {
   require32Bit(elem, "the AVX-512 16x16 half-row network");
-  TransposeNetwork net = emptyNetwork({elem, 16}, 16);
-  net.rows = numbered("in", 16);
+  return transposeHalfRowsX86({elem, 16});
+}
+
+TransposeNetwork transposeHalfRowsX86(ir::VecType type) {
+  const int w = bitsOf(type.elem), bits = type.bits();
+  if (type.scalable || (bits != 256 && bits != 512))
+    throw std::logic_error("an x86 half-row transpose network needs 256- or 512-bit vectors, not " + ir::toString(type));
+  const int n = type.lanes, segment = 128 / w, inSegment = log2Of(segment);
+  const int stages = inSegment + (bits == 512 ? 1 : 0);
+  TransposeNetwork net = emptyNetwork(type, n);
+  net.rows = numbered("in", n);
+  // Input (n/2) h + segment b + q (512 bits; 256 bits: segment h + q, b = 0) joins half h of rows
+  // 2 segment b + q and 2 segment b + q + segment: the loads do the 128-bit block move that the
+  // full-row network's first cross-segment stage does.
   for (int h = 0; h < 2; ++h)
-    for (int b = 0; b < 2; ++b)
-      for (int q = 0; q < 4; ++q) {
-        net.halfRows.push_back({8 * b + q, h});
-        net.halfRows.push_back({8 * b + q + 4, h});
+    for (int b = 0; b < (bits == 512 ? 2 : 1); ++b)
+      for (int q = 0; q < segment; ++q) {
+        net.halfRows.push_back({2 * segment * b + q, h});
+        net.halfRows.push_back({2 * segment * b + q + segment, h});
       }
-  const auto t1 = stageNames(net, 1, 3), t2 = stageNames(net, 2, 3);
-  unpackStage(net, 1, net.rows, t1, 32, "input");
-  unpackStage(net, 2, t1, t2, 64);
-  // t2_<8h + 4b + m> holds column 8h + m of rows 8b..8b+3 in block 0, of rows 8b+4..8b+7 in block
-  // 2, and column 8h + 4 + m in blocks 1 and 3: one shuffle_i32x4 per column is left.
-  net.body.push_back(ir::comment("stage 3: gather 128-bit blocks into columns (shuffle_i32x4 0x88 / 0xDD)"));
-  blockStage(net, t2, net.cols, 4, sh::lanes128(0x88), sh::lanes128(0xDD));
+  std::vector<std::string> cur = net.rows;
+  for (int s = 1; s <= stages; ++s) {
+    const std::vector<std::string> next = stageNames(net, s, stages);
+    if (s <= inSegment) {
+      unpackStage(net, s, cur, next, w << (s - 1), "input");
+    } else {
+      // t<inSegment>_<(n/2) h + segment b + m> holds column (n/2) h + m of rows 2 segment b + ...
+      // in block 0 and of the rows a segment further in block 2, column (n/2) h + segment + m in
+      // blocks 1 and 3: one shuffle_i32x4 per column is left.
+      net.body.push_back(ir::comment("stage " + std::to_string(s) + ": gather 128-bit blocks into columns (shuffle_i32x4 0x88 / 0xDD)"));
+      blockStage(net, cur, next, segment, sh::lanes128(0x88), sh::lanes128(0xDD));
+    }
+    cur = next;
+  }
   return net;
 }
 

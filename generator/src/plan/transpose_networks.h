@@ -55,6 +55,13 @@ TransposeNetwork transposeNetworkX86(ir::VecType type);
 // (a 4 x 4 transpose in every 128-bit block), stage 3 col* = shuffle_i32x4 0x88 / 0xDD.
 TransposeNetwork transpose16x16Avx512HalfRows(DType elem = DType::f32);
 
+// The half-row idea for any element width in 256- or 512-bit vectors (the 48-shuffle network is
+// its 32-bit 512-bit case): each input joins the same half of two rows a 128-bit segment apart
+// (s = 128 / w rows), so the loads replace one cross-segment stage: log2(s) unpack stages, then
+// on 512 bits one shuffle_i32x4 stage; on 256 bits nothing more (8 x 8 f32: 16 shuffles and 8
+// inserts against 24 shuffles).
+TransposeNetwork transposeHalfRowsX86(ir::VecType type);
+
 // The AVX2 network for an 8 x 8 tile of 32-bit elements, 24 shuffles: t1_* = unpacklo/hi_ps of
 // row pairs, t2_* = shuffle_ps 0x44/0xEE (64-bit pairs), col* = permute2x128 0x20/0x31.
 TransposeNetwork transpose8x8Avx2(DType elem = DType::f32);

@@ -261,6 +261,11 @@ struct Machine {
           v.lanes[r] = active(s, r) ? convert(source(s).dtype, t, in(base + r * stride, s)) : fill(s, t);
         break;
       }
+      case OpKind::LoadHalves: {
+        const int64_t base = eval(s.index), other = base + eval(s.stride);
+        for (int l = 0; l < lanes; ++l) v.lanes[l] = l < lanes / 2 ? in(base + l, s) : in(other + l - lanes / 2, s);
+        break;
+      }
       case OpKind::Extend: {
         const Value& a = var(s.args[0]);
         for (int l = 0; l < lanes; ++l) v.lanes[l] = convert(a.type.elem, t, a.lanes[s.part * lanes + l]);

@@ -24,6 +24,9 @@ struct Extent {
 enum class KernelKind { reduce, arg_reduce, map, transpose };
 enum class NanPolicy { ignore, propagate };
 enum class Strategy { automatic, inner_parallel, inner_reduction, vector_accumulator };
+// transpose: the x86 tile network (plan/transpose_networks.h): rows loaded whole (unpack) or as
+// half rows joined by the loads (half_rows, one shuffle stage less); auto picks by measurement.
+enum class TransposeStrategy { automatic, unpack, half_rows };
 enum class TailPolicy { predicated, scalar, none };
 enum class FloatOrder { any, sequential };
 
@@ -105,6 +108,7 @@ struct KernelSpec {
   // consecutive matrices of the input (unset: rows * row_stride) and of the output (unset:
   // cols * output row stride). A runtime name equal to the other matrix's is the same parameter.
   std::optional<Extent> batch, batchStride, outputBatchStride;
+  TransposeStrategy transposeStrategy = TransposeStrategy::automatic;
 };
 
 // Every spec problem is reported as one of these: where (file:line:col and the JSON pointer),
@@ -124,6 +128,7 @@ KernelSpec parseSpecText(const std::string& text, const std::filesystem::path& f
 KernelSpec loadSpec(const std::filesystem::path& file);
 
 std::string_view nameOf(Strategy s);
+std::string_view nameOf(TransposeStrategy s);
 std::string_view nameOf(TailPolicy t);
 std::string_view nameOf(FloatOrder o);
 std::string_view nameOf(KernelKind k);

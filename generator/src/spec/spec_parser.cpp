@@ -45,7 +45,8 @@ constexpr std::string_view kMapParamKeys[] = {"name", "dtype"};
 constexpr std::string_view kMapOutputKeys[] = {"name", "dtype", "expr", "in_place"};
 constexpr std::string_view kMapTailNames[] = {"predicated", "scalar"};
 constexpr std::string_view kTransposeKeys[] = {"$schema", "simdgen", "name", "description", "kind",
-                                               "input",   "output",  "targets", "tail"};
+                                               "input",   "output",  "targets", "tail",   "strategy"};
+constexpr std::string_view kTransposeStrategyNames[] = {"auto", "unpack", "half_rows"};
 constexpr std::string_view kTransposeOutputKeys[] = {"row_stride", "batch_stride"};
 constexpr std::string_view kArgOps[] = {"argmin", "argmax"};
 constexpr std::string_view kIndexNames[] = {"first", "last"};
@@ -271,6 +272,8 @@ class Parser {
     checkKeys(root, "", kTransposeKeys);
     readInput(required(root, "", "input"), spec, true);
     spec.output = spec.input;
+    if (const json* j = member(root, "strategy"))
+      spec.transposeStrategy = static_cast<TransposeStrategy>(choose(*j, "/strategy", "strategy", kTransposeStrategyNames));
     if (const json* j = member(root, "output")) {
       if (j->is_object() && member(*j, "dtype"))
         failAtKey("/output/dtype", "a transpose's output has the input's dtype (" + std::string(nameOf(spec.input)) +
@@ -948,6 +951,7 @@ KernelSpec loadSpec(const std::filesystem::path& file) {
 }
 
 std::string_view nameOf(Strategy s) { return kStrategyNames[static_cast<int>(s)]; }
+std::string_view nameOf(TransposeStrategy s) { return kTransposeStrategyNames[static_cast<int>(s)]; }
 std::string_view nameOf(TailPolicy t) { return kTailNames[static_cast<int>(t)]; }
 std::string_view nameOf(FloatOrder o) { return kOrderNames[static_cast<int>(o)]; }
 
