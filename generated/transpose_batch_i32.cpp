@@ -78,6 +78,19 @@ static inline int64_t simdgen_opaque(int64_t v) {
 #endif
 #endif
 #if defined(__aarch64__)
+#ifndef SIMDGEN_HELPER_OPAQUE
+#define SIMDGEN_HELPER_OPAQUE
+// v, hidden from the optimiser: address arithmetic on it is done where it is used. Without it
+// GCC hoists a tile's 16 row offsets out of the tile loops and spills them (3x slower tiles).
+static inline int64_t simdgen_opaque(int64_t v) {
+#if defined(__GNUC__)
+  __asm__("" : "+r"(v));
+#endif
+  return v;
+}
+#endif
+#endif
+#if defined(__aarch64__)
 #ifndef SIMDGEN_HELPER_CLAMP_LANES
 #define SIMDGEN_HELPER_CLAMP_LANES
 // n clamped to [0, lanes]: the active-lane count of a whilelt predicate.
@@ -109,19 +122,6 @@ static inline uint8x16_t simdgen_load_prefix(const void* from, int64_t bytes) {
   if (bytes & 1) rest |= (uint64_t)*p << shift;
   return bytes & 8 ? vcombine_u8(vcreate_u8(lo), vcreate_u8(rest))
                    : vcombine_u8(vcreate_u8(rest), vcreate_u8(0));
-}
-#endif
-#endif
-#if defined(__aarch64__)
-#ifndef SIMDGEN_HELPER_OPAQUE
-#define SIMDGEN_HELPER_OPAQUE
-// v, hidden from the optimiser: address arithmetic on it is done where it is used. Without it
-// GCC hoists a tile's 16 row offsets out of the tile loops and spills them (3x slower tiles).
-static inline int64_t simdgen_opaque(int64_t v) {
-#if defined(__GNUC__)
-  __asm__("" : "+r"(v));
-#endif
-  return v;
 }
 #endif
 #endif
@@ -1039,7 +1039,13 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void transpos
 #endif
 
 // ---- sve (128-bit vectors)
-// each output row gathered from an input column (svld1_gather_index), a vector per step under whilelt
+// at 128-bit vectors (vscale 1):
+// tiles of 4 x 4 through a 8-shuffle network, in blocks of 8 x 8 tiles; edge tiles run the same network on masked rows and columns
+// at 256-bit vectors (vscale 2):
+// tiles of 8 x 8 through a 24-shuffle network, in blocks of 8 x 8 tiles; edge tiles run the same network on masked rows and columns
+// at 512-bit vectors (vscale 4):
+// tiles of 16 x 16 through a 64-shuffle network, in blocks of 8 x 8 tiles; edge tiles run the same network on masked rows and columns
+// other vector lengths than 128, 256, 512 bits: each output row gathered from an input column (svld1_gather_index), a vector per step under whilelt
 // uses ld1 gathers (lane r reads element r * stride)
 
 #if defined(__aarch64__)
@@ -1058,20 +1064,1158 @@ __attribute__((target("+sve"))) void transpose_batch_i32_sve(
   // matrices of the batch
   int64_t b = 0;
   for (; b < batch; ++b) {
-    // output rows (input columns)
-    int64_t j = 0;
-    for (; j < cols; ++j) {
-      // one loop governed by whilelt: the last vector is partial
-      {
-        int64_t i = 0;
-        svbool_t active = svwhilelt_b32_s64(i, rows);
-        do {
-          svint32_t column = svld1_gather_s32index_s32(
-              active, (input + b * batch_stride + i * stride + j), offsets32_stride);
-          svst1_s32(active, output + b * out_batch_stride + i + j * out_stride, column);
-          i += 4 * vscale;
-          active = svwhilelt_b32_s64(i, rows);
-        } while (svptest_first(svptrue_b32(), active));
+    // 128-bit vectors: 4 x 4 tiles
+    if (vscale == 1) {
+      // row blocks of 32 x 32 elements (cache blocking)
+      int64_t ib_vs1 = 0;
+      for (; ib_vs1 < rows; ib_vs1 += 32) {
+        int64_t i_end_vs1 = ib_vs1 + 32 < rows ? ib_vs1 + 32 : rows;
+        // column blocks
+        int64_t jb_vs1 = 0;
+        for (; jb_vs1 < cols; jb_vs1 += 32) {
+          int64_t j_end_vs1 = jb_vs1 + 32 < cols ? jb_vs1 + 32 : cols;
+          int64_t j_vs1 = jb_vs1;
+          // tile columns of the block
+          for (; j_vs1 + 4 <= j_end_vs1; j_vs1 += 4) {
+            int64_t i_vs1 = ib_vs1;
+            // whole tiles down the column
+            for (; i_vs1 + 4 <= i_end_vs1; i_vs1 += 4) {
+              int64_t in_step_vs1 = simdgen_opaque(stride);
+              int64_t out_step_vs1 = simdgen_opaque(out_stride);
+              svint32_t row0 =
+                  svld1_s32(svptrue_b32(), input + b * batch_stride + i_vs1 * in_step_vs1 + j_vs1);
+              svint32_t row1 = svld1_s32(svptrue_b32(), input + b * batch_stride +
+                                                        i_vs1 * in_step_vs1 + in_step_vs1 + j_vs1);
+              svint32_t row2 = svld1_s32(svptrue_b32(), input + b * batch_stride + i_vs1 *
+                                                        in_step_vs1 + 2 * in_step_vs1 + j_vs1);
+              svint32_t row3 = svld1_s32(svptrue_b32(), input + b * batch_stride + i_vs1 *
+                                                        in_step_vs1 + 3 * in_step_vs1 + j_vs1);
+              // stage 1: zip1/zip2 vector i with vector i + 2
+              svint32_t z1_0 = svzip1_s32(row0, row2);
+              svint32_t z1_1 = svzip2_s32(row0, row2);
+              svint32_t z1_2 = svzip1_s32(row1, row3);
+              svint32_t z1_3 = svzip2_s32(row1, row3);
+              //   z1_0: 0 8 1 9
+              //   z1_1: 2 10 3 11
+              //   z1_2: 4 12 5 13
+              //   z1_3: 6 14 7 15
+              // stage 2: zip1/zip2 vector i with vector i + 2
+              svint32_t col0 = svzip1_s32(z1_0, z1_2);
+              svint32_t col1 = svzip2_s32(z1_0, z1_2);
+              svint32_t col2 = svzip1_s32(z1_1, z1_3);
+              svint32_t col3 = svzip2_s32(z1_1, z1_3);
+              //   col0: 0 4 8 12
+              //   col1: 1 5 9 13
+              //   col2: 2 6 10 14
+              //   col3: 3 7 11 15
+              svst1_s32(svptrue_b32(), output + b * out_batch_stride + i_vs1 + j_vs1 * out_step_vs1,
+                        col0);
+              svst1_s32(svptrue_b32(), output + b * out_batch_stride + i_vs1 +
+                                       j_vs1 * out_step_vs1 + out_step_vs1, col1);
+              svst1_s32(svptrue_b32(), output + b * out_batch_stride + i_vs1 +
+                                       j_vs1 * out_step_vs1 + 2 * out_step_vs1, col2);
+              svst1_s32(svptrue_b32(), output + b * out_batch_stride + i_vs1 +
+                                       j_vs1 * out_step_vs1 + 3 * out_step_vs1, col3);
+            }
+            // the last rows of the matrix: a partial tile
+            if (i_vs1 < i_end_vs1) {
+              svbool_t in_cols_r = svwhilelt_b32_s64(j_vs1, cols);
+              svint32_t row0_r = svdup_n_s32(0);
+              if (i_vs1 < rows) {
+                row0_r = svld1_s32(in_cols_r, input + b * batch_stride + i_vs1 * stride + j_vs1);
+              }
+              svint32_t row1_r = svdup_n_s32(0);
+              if (i_vs1 + 1 < rows) {
+                row1_r = svld1_s32(in_cols_r,
+                                   input + b * batch_stride + i_vs1 * stride + j_vs1 + stride);
+              }
+              svint32_t row2_r = svdup_n_s32(0);
+              if (i_vs1 + 2 < rows) {
+                row2_r = svld1_s32(in_cols_r,
+                                   input + b * batch_stride + i_vs1 * stride + j_vs1 + 2 * stride);
+              }
+              svint32_t row3_r = svdup_n_s32(0);
+              if (i_vs1 + 3 < rows) {
+                row3_r = svld1_s32(in_cols_r,
+                                   input + b * batch_stride + i_vs1 * stride + j_vs1 + 3 * stride);
+              }
+              // stage 1: zip1/zip2 vector i with vector i + 2
+              svint32_t z1_0_r = svzip1_s32(row0_r, row2_r);
+              svint32_t z1_1_r = svzip2_s32(row0_r, row2_r);
+              svint32_t z1_2_r = svzip1_s32(row1_r, row3_r);
+              svint32_t z1_3_r = svzip2_s32(row1_r, row3_r);
+              // stage 2: zip1/zip2 vector i with vector i + 2
+              svint32_t col0_r = svzip1_s32(z1_0_r, z1_2_r);
+              svint32_t col1_r = svzip2_s32(z1_0_r, z1_2_r);
+              svint32_t col2_r = svzip1_s32(z1_1_r, z1_3_r);
+              svint32_t col3_r = svzip2_s32(z1_1_r, z1_3_r);
+              svbool_t in_rows_r = svwhilelt_b32_s64(i_vs1, rows);
+              if (j_vs1 < cols) {
+                svst1_s32(in_rows_r, output + b * out_batch_stride + i_vs1 + j_vs1 * out_stride,
+                          col0_r);
+              }
+              if (j_vs1 + 1 < cols) {
+                svst1_s32(in_rows_r, output + b * out_batch_stride + i_vs1 + j_vs1 * out_stride +
+                                     out_stride, col1_r);
+              }
+              if (j_vs1 + 2 < cols) {
+                svst1_s32(in_rows_r, output + b * out_batch_stride + i_vs1 + j_vs1 * out_stride +
+                                     2 * out_stride, col2_r);
+              }
+              if (j_vs1 + 3 < cols) {
+                svst1_s32(in_rows_r, output + b * out_batch_stride + i_vs1 + j_vs1 * out_stride +
+                                     3 * out_stride, col3_r);
+              }
+            }
+          }
+          // the last columns of the matrix: partial tiles
+          if (j_vs1 < j_end_vs1) {
+            // partial tiles down the column
+            int64_t i_vs1 = ib_vs1;
+            for (; i_vs1 < i_end_vs1; i_vs1 += 4) {
+              svbool_t in_cols_c = svwhilelt_b32_s64(j_vs1, cols);
+              svint32_t row0_c = svdup_n_s32(0);
+              if (i_vs1 < rows) {
+                row0_c = svld1_s32(in_cols_c, input + b * batch_stride + i_vs1 * stride + j_vs1);
+              }
+              svint32_t row1_c = svdup_n_s32(0);
+              if (i_vs1 + 1 < rows) {
+                row1_c = svld1_s32(in_cols_c,
+                                   input + b * batch_stride + i_vs1 * stride + j_vs1 + stride);
+              }
+              svint32_t row2_c = svdup_n_s32(0);
+              if (i_vs1 + 2 < rows) {
+                row2_c = svld1_s32(in_cols_c,
+                                   input + b * batch_stride + i_vs1 * stride + j_vs1 + 2 * stride);
+              }
+              svint32_t row3_c = svdup_n_s32(0);
+              if (i_vs1 + 3 < rows) {
+                row3_c = svld1_s32(in_cols_c,
+                                   input + b * batch_stride + i_vs1 * stride + j_vs1 + 3 * stride);
+              }
+              // stage 1: zip1/zip2 vector i with vector i + 2
+              svint32_t z1_0_c = svzip1_s32(row0_c, row2_c);
+              svint32_t z1_1_c = svzip2_s32(row0_c, row2_c);
+              svint32_t z1_2_c = svzip1_s32(row1_c, row3_c);
+              svint32_t z1_3_c = svzip2_s32(row1_c, row3_c);
+              // stage 2: zip1/zip2 vector i with vector i + 2
+              svint32_t col0_c = svzip1_s32(z1_0_c, z1_2_c);
+              svint32_t col1_c = svzip2_s32(z1_0_c, z1_2_c);
+              svint32_t col2_c = svzip1_s32(z1_1_c, z1_3_c);
+              svint32_t col3_c = svzip2_s32(z1_1_c, z1_3_c);
+              svbool_t in_rows_c = svwhilelt_b32_s64(i_vs1, rows);
+              if (j_vs1 < cols) {
+                svst1_s32(in_rows_c, output + b * out_batch_stride + i_vs1 + j_vs1 * out_stride,
+                          col0_c);
+              }
+              if (j_vs1 + 1 < cols) {
+                svst1_s32(in_rows_c, output + b * out_batch_stride + i_vs1 + j_vs1 * out_stride +
+                                     out_stride, col1_c);
+              }
+              if (j_vs1 + 2 < cols) {
+                svst1_s32(in_rows_c, output + b * out_batch_stride + i_vs1 + j_vs1 * out_stride +
+                                     2 * out_stride, col2_c);
+              }
+              if (j_vs1 + 3 < cols) {
+                svst1_s32(in_rows_c, output + b * out_batch_stride + i_vs1 + j_vs1 * out_stride +
+                                     3 * out_stride, col3_c);
+              }
+            }
+          }
+        }
+      }
+    }
+    // 256-bit vectors: 8 x 8 tiles
+    if (vscale == 2) {
+      // row blocks of 64 x 64 elements (cache blocking)
+      int64_t ib_vs2 = 0;
+      for (; ib_vs2 < rows; ib_vs2 += 64) {
+        int64_t i_end_vs2 = ib_vs2 + 64 < rows ? ib_vs2 + 64 : rows;
+        // column blocks
+        int64_t jb_vs2 = 0;
+        for (; jb_vs2 < cols; jb_vs2 += 64) {
+          int64_t j_end_vs2 = jb_vs2 + 64 < cols ? jb_vs2 + 64 : cols;
+          int64_t j_vs2 = jb_vs2;
+          // tile columns of the block
+          for (; j_vs2 + 8 <= j_end_vs2; j_vs2 += 8) {
+            int64_t i_vs2 = ib_vs2;
+            // whole tiles down the column
+            for (; i_vs2 + 8 <= i_end_vs2; i_vs2 += 8) {
+              int64_t in_step_vs2 = simdgen_opaque(stride);
+              int64_t out_step_vs2 = simdgen_opaque(out_stride);
+              svint32_t row0 =
+                  svld1_s32(svptrue_b32(), input + b * batch_stride + i_vs2 * in_step_vs2 + j_vs2);
+              svint32_t row1 = svld1_s32(svptrue_b32(), input + b * batch_stride +
+                                                        i_vs2 * in_step_vs2 + in_step_vs2 + j_vs2);
+              svint32_t row2 = svld1_s32(svptrue_b32(), input + b * batch_stride + i_vs2 *
+                                                        in_step_vs2 + 2 * in_step_vs2 + j_vs2);
+              svint32_t row3 = svld1_s32(svptrue_b32(), input + b * batch_stride + i_vs2 *
+                                                        in_step_vs2 + 3 * in_step_vs2 + j_vs2);
+              svint32_t row4 = svld1_s32(svptrue_b32(), input + b * batch_stride + i_vs2 *
+                                                        in_step_vs2 + 4 * in_step_vs2 + j_vs2);
+              svint32_t row5 = svld1_s32(svptrue_b32(), input + b * batch_stride + i_vs2 *
+                                                        in_step_vs2 + 5 * in_step_vs2 + j_vs2);
+              svint32_t row6 = svld1_s32(svptrue_b32(), input + b * batch_stride + i_vs2 *
+                                                        in_step_vs2 + 6 * in_step_vs2 + j_vs2);
+              svint32_t row7 = svld1_s32(svptrue_b32(), input + b * batch_stride + i_vs2 *
+                                                        in_step_vs2 + 7 * in_step_vs2 + j_vs2);
+              // stage 1: zip1/zip2 vector i with vector i + 4
+              svint32_t z1_0 = svzip1_s32(row0, row4);
+              svint32_t z1_1 = svzip2_s32(row0, row4);
+              svint32_t z1_2 = svzip1_s32(row1, row5);
+              svint32_t z1_3 = svzip2_s32(row1, row5);
+              svint32_t z1_4 = svzip1_s32(row2, row6);
+              svint32_t z1_5 = svzip2_s32(row2, row6);
+              svint32_t z1_6 = svzip1_s32(row3, row7);
+              svint32_t z1_7 = svzip2_s32(row3, row7);
+              //   z1_0: 0 32 1 33 2 34 3 35
+              //   z1_1: 4 36 5 37 6 38 7 39
+              //   z1_2: 8 40 9 41 10 42 11 43
+              //   z1_3: 12 44 13 45 14 46 15 47
+              //   z1_4: 16 48 17 49 18 50 19 51
+              //   z1_5: 20 52 21 53 22 54 23 55
+              //   z1_6: 24 56 25 57 26 58 27 59
+              //   z1_7: 28 60 29 61 30 62 31 63
+              // stage 2: zip1/zip2 vector i with vector i + 4
+              svint32_t z2_0 = svzip1_s32(z1_0, z1_4);
+              svint32_t z2_1 = svzip2_s32(z1_0, z1_4);
+              svint32_t z2_2 = svzip1_s32(z1_1, z1_5);
+              svint32_t z2_3 = svzip2_s32(z1_1, z1_5);
+              svint32_t z2_4 = svzip1_s32(z1_2, z1_6);
+              svint32_t z2_5 = svzip2_s32(z1_2, z1_6);
+              svint32_t z2_6 = svzip1_s32(z1_3, z1_7);
+              svint32_t z2_7 = svzip2_s32(z1_3, z1_7);
+              //   z2_0: 0 16 32 48 1 17 33 49
+              //   z2_1: 2 18 34 50 3 19 35 51
+              //   z2_2: 4 20 36 52 5 21 37 53
+              //   z2_3: 6 22 38 54 7 23 39 55
+              //   z2_4: 8 24 40 56 9 25 41 57
+              //   z2_5: 10 26 42 58 11 27 43 59
+              //   z2_6: 12 28 44 60 13 29 45 61
+              //   z2_7: 14 30 46 62 15 31 47 63
+              // stage 3: zip1/zip2 vector i with vector i + 4
+              svint32_t col0 = svzip1_s32(z2_0, z2_4);
+              svint32_t col1 = svzip2_s32(z2_0, z2_4);
+              svint32_t col2 = svzip1_s32(z2_1, z2_5);
+              svint32_t col3 = svzip2_s32(z2_1, z2_5);
+              svint32_t col4 = svzip1_s32(z2_2, z2_6);
+              svint32_t col5 = svzip2_s32(z2_2, z2_6);
+              svint32_t col6 = svzip1_s32(z2_3, z2_7);
+              svint32_t col7 = svzip2_s32(z2_3, z2_7);
+              //   col0: 0 8 16 24 32 40 48 56
+              //   col1: 1 9 17 25 33 41 49 57
+              //   col2: 2 10 18 26 34 42 50 58
+              //   col3: 3 11 19 27 35 43 51 59
+              //   col4: 4 12 20 28 36 44 52 60
+              //   col5: 5 13 21 29 37 45 53 61
+              //   col6: 6 14 22 30 38 46 54 62
+              //   col7: 7 15 23 31 39 47 55 63
+              svst1_s32(svptrue_b32(), output + b * out_batch_stride + i_vs2 + j_vs2 * out_step_vs2,
+                        col0);
+              svst1_s32(svptrue_b32(), output + b * out_batch_stride + i_vs2 +
+                                       j_vs2 * out_step_vs2 + out_step_vs2, col1);
+              svst1_s32(svptrue_b32(), output + b * out_batch_stride + i_vs2 +
+                                       j_vs2 * out_step_vs2 + 2 * out_step_vs2, col2);
+              svst1_s32(svptrue_b32(), output + b * out_batch_stride + i_vs2 +
+                                       j_vs2 * out_step_vs2 + 3 * out_step_vs2, col3);
+              svst1_s32(svptrue_b32(), output + b * out_batch_stride + i_vs2 +
+                                       j_vs2 * out_step_vs2 + 4 * out_step_vs2, col4);
+              svst1_s32(svptrue_b32(), output + b * out_batch_stride + i_vs2 +
+                                       j_vs2 * out_step_vs2 + 5 * out_step_vs2, col5);
+              svst1_s32(svptrue_b32(), output + b * out_batch_stride + i_vs2 +
+                                       j_vs2 * out_step_vs2 + 6 * out_step_vs2, col6);
+              svst1_s32(svptrue_b32(), output + b * out_batch_stride + i_vs2 +
+                                       j_vs2 * out_step_vs2 + 7 * out_step_vs2, col7);
+            }
+            // the last rows of the matrix: a partial tile
+            if (i_vs2 < i_end_vs2) {
+              svbool_t in_cols_r = svwhilelt_b32_s64(j_vs2, cols);
+              svint32_t row0_r = svdup_n_s32(0);
+              if (i_vs2 < rows) {
+                row0_r = svld1_s32(in_cols_r, input + b * batch_stride + i_vs2 * stride + j_vs2);
+              }
+              svint32_t row1_r = svdup_n_s32(0);
+              if (i_vs2 + 1 < rows) {
+                row1_r = svld1_s32(in_cols_r,
+                                   input + b * batch_stride + i_vs2 * stride + j_vs2 + stride);
+              }
+              svint32_t row2_r = svdup_n_s32(0);
+              if (i_vs2 + 2 < rows) {
+                row2_r = svld1_s32(in_cols_r,
+                                   input + b * batch_stride + i_vs2 * stride + j_vs2 + 2 * stride);
+              }
+              svint32_t row3_r = svdup_n_s32(0);
+              if (i_vs2 + 3 < rows) {
+                row3_r = svld1_s32(in_cols_r,
+                                   input + b * batch_stride + i_vs2 * stride + j_vs2 + 3 * stride);
+              }
+              svint32_t row4_r = svdup_n_s32(0);
+              if (i_vs2 + 4 < rows) {
+                row4_r = svld1_s32(in_cols_r,
+                                   input + b * batch_stride + i_vs2 * stride + j_vs2 + 4 * stride);
+              }
+              svint32_t row5_r = svdup_n_s32(0);
+              if (i_vs2 + 5 < rows) {
+                row5_r = svld1_s32(in_cols_r,
+                                   input + b * batch_stride + i_vs2 * stride + j_vs2 + 5 * stride);
+              }
+              svint32_t row6_r = svdup_n_s32(0);
+              if (i_vs2 + 6 < rows) {
+                row6_r = svld1_s32(in_cols_r,
+                                   input + b * batch_stride + i_vs2 * stride + j_vs2 + 6 * stride);
+              }
+              svint32_t row7_r = svdup_n_s32(0);
+              if (i_vs2 + 7 < rows) {
+                row7_r = svld1_s32(in_cols_r,
+                                   input + b * batch_stride + i_vs2 * stride + j_vs2 + 7 * stride);
+              }
+              // stage 1: zip1/zip2 vector i with vector i + 4
+              svint32_t z1_0_r = svzip1_s32(row0_r, row4_r);
+              svint32_t z1_1_r = svzip2_s32(row0_r, row4_r);
+              svint32_t z1_2_r = svzip1_s32(row1_r, row5_r);
+              svint32_t z1_3_r = svzip2_s32(row1_r, row5_r);
+              svint32_t z1_4_r = svzip1_s32(row2_r, row6_r);
+              svint32_t z1_5_r = svzip2_s32(row2_r, row6_r);
+              svint32_t z1_6_r = svzip1_s32(row3_r, row7_r);
+              svint32_t z1_7_r = svzip2_s32(row3_r, row7_r);
+              // stage 2: zip1/zip2 vector i with vector i + 4
+              svint32_t z2_0_r = svzip1_s32(z1_0_r, z1_4_r);
+              svint32_t z2_1_r = svzip2_s32(z1_0_r, z1_4_r);
+              svint32_t z2_2_r = svzip1_s32(z1_1_r, z1_5_r);
+              svint32_t z2_3_r = svzip2_s32(z1_1_r, z1_5_r);
+              svint32_t z2_4_r = svzip1_s32(z1_2_r, z1_6_r);
+              svint32_t z2_5_r = svzip2_s32(z1_2_r, z1_6_r);
+              svint32_t z2_6_r = svzip1_s32(z1_3_r, z1_7_r);
+              svint32_t z2_7_r = svzip2_s32(z1_3_r, z1_7_r);
+              // stage 3: zip1/zip2 vector i with vector i + 4
+              svint32_t col0_r = svzip1_s32(z2_0_r, z2_4_r);
+              svint32_t col1_r = svzip2_s32(z2_0_r, z2_4_r);
+              svint32_t col2_r = svzip1_s32(z2_1_r, z2_5_r);
+              svint32_t col3_r = svzip2_s32(z2_1_r, z2_5_r);
+              svint32_t col4_r = svzip1_s32(z2_2_r, z2_6_r);
+              svint32_t col5_r = svzip2_s32(z2_2_r, z2_6_r);
+              svint32_t col6_r = svzip1_s32(z2_3_r, z2_7_r);
+              svint32_t col7_r = svzip2_s32(z2_3_r, z2_7_r);
+              svbool_t in_rows_r = svwhilelt_b32_s64(i_vs2, rows);
+              if (j_vs2 < cols) {
+                svst1_s32(in_rows_r, output + b * out_batch_stride + i_vs2 + j_vs2 * out_stride,
+                          col0_r);
+              }
+              if (j_vs2 + 1 < cols) {
+                svst1_s32(in_rows_r, output + b * out_batch_stride + i_vs2 + j_vs2 * out_stride +
+                                     out_stride, col1_r);
+              }
+              if (j_vs2 + 2 < cols) {
+                svst1_s32(in_rows_r, output + b * out_batch_stride + i_vs2 + j_vs2 * out_stride +
+                                     2 * out_stride, col2_r);
+              }
+              if (j_vs2 + 3 < cols) {
+                svst1_s32(in_rows_r, output + b * out_batch_stride + i_vs2 + j_vs2 * out_stride +
+                                     3 * out_stride, col3_r);
+              }
+              if (j_vs2 + 4 < cols) {
+                svst1_s32(in_rows_r, output + b * out_batch_stride + i_vs2 + j_vs2 * out_stride +
+                                     4 * out_stride, col4_r);
+              }
+              if (j_vs2 + 5 < cols) {
+                svst1_s32(in_rows_r, output + b * out_batch_stride + i_vs2 + j_vs2 * out_stride +
+                                     5 * out_stride, col5_r);
+              }
+              if (j_vs2 + 6 < cols) {
+                svst1_s32(in_rows_r, output + b * out_batch_stride + i_vs2 + j_vs2 * out_stride +
+                                     6 * out_stride, col6_r);
+              }
+              if (j_vs2 + 7 < cols) {
+                svst1_s32(in_rows_r, output + b * out_batch_stride + i_vs2 + j_vs2 * out_stride +
+                                     7 * out_stride, col7_r);
+              }
+            }
+          }
+          // the last columns of the matrix: partial tiles
+          if (j_vs2 < j_end_vs2) {
+            // partial tiles down the column
+            int64_t i_vs2 = ib_vs2;
+            for (; i_vs2 < i_end_vs2; i_vs2 += 8) {
+              svbool_t in_cols_c = svwhilelt_b32_s64(j_vs2, cols);
+              svint32_t row0_c = svdup_n_s32(0);
+              if (i_vs2 < rows) {
+                row0_c = svld1_s32(in_cols_c, input + b * batch_stride + i_vs2 * stride + j_vs2);
+              }
+              svint32_t row1_c = svdup_n_s32(0);
+              if (i_vs2 + 1 < rows) {
+                row1_c = svld1_s32(in_cols_c,
+                                   input + b * batch_stride + i_vs2 * stride + j_vs2 + stride);
+              }
+              svint32_t row2_c = svdup_n_s32(0);
+              if (i_vs2 + 2 < rows) {
+                row2_c = svld1_s32(in_cols_c,
+                                   input + b * batch_stride + i_vs2 * stride + j_vs2 + 2 * stride);
+              }
+              svint32_t row3_c = svdup_n_s32(0);
+              if (i_vs2 + 3 < rows) {
+                row3_c = svld1_s32(in_cols_c,
+                                   input + b * batch_stride + i_vs2 * stride + j_vs2 + 3 * stride);
+              }
+              svint32_t row4_c = svdup_n_s32(0);
+              if (i_vs2 + 4 < rows) {
+                row4_c = svld1_s32(in_cols_c,
+                                   input + b * batch_stride + i_vs2 * stride + j_vs2 + 4 * stride);
+              }
+              svint32_t row5_c = svdup_n_s32(0);
+              if (i_vs2 + 5 < rows) {
+                row5_c = svld1_s32(in_cols_c,
+                                   input + b * batch_stride + i_vs2 * stride + j_vs2 + 5 * stride);
+              }
+              svint32_t row6_c = svdup_n_s32(0);
+              if (i_vs2 + 6 < rows) {
+                row6_c = svld1_s32(in_cols_c,
+                                   input + b * batch_stride + i_vs2 * stride + j_vs2 + 6 * stride);
+              }
+              svint32_t row7_c = svdup_n_s32(0);
+              if (i_vs2 + 7 < rows) {
+                row7_c = svld1_s32(in_cols_c,
+                                   input + b * batch_stride + i_vs2 * stride + j_vs2 + 7 * stride);
+              }
+              // stage 1: zip1/zip2 vector i with vector i + 4
+              svint32_t z1_0_c = svzip1_s32(row0_c, row4_c);
+              svint32_t z1_1_c = svzip2_s32(row0_c, row4_c);
+              svint32_t z1_2_c = svzip1_s32(row1_c, row5_c);
+              svint32_t z1_3_c = svzip2_s32(row1_c, row5_c);
+              svint32_t z1_4_c = svzip1_s32(row2_c, row6_c);
+              svint32_t z1_5_c = svzip2_s32(row2_c, row6_c);
+              svint32_t z1_6_c = svzip1_s32(row3_c, row7_c);
+              svint32_t z1_7_c = svzip2_s32(row3_c, row7_c);
+              // stage 2: zip1/zip2 vector i with vector i + 4
+              svint32_t z2_0_c = svzip1_s32(z1_0_c, z1_4_c);
+              svint32_t z2_1_c = svzip2_s32(z1_0_c, z1_4_c);
+              svint32_t z2_2_c = svzip1_s32(z1_1_c, z1_5_c);
+              svint32_t z2_3_c = svzip2_s32(z1_1_c, z1_5_c);
+              svint32_t z2_4_c = svzip1_s32(z1_2_c, z1_6_c);
+              svint32_t z2_5_c = svzip2_s32(z1_2_c, z1_6_c);
+              svint32_t z2_6_c = svzip1_s32(z1_3_c, z1_7_c);
+              svint32_t z2_7_c = svzip2_s32(z1_3_c, z1_7_c);
+              // stage 3: zip1/zip2 vector i with vector i + 4
+              svint32_t col0_c = svzip1_s32(z2_0_c, z2_4_c);
+              svint32_t col1_c = svzip2_s32(z2_0_c, z2_4_c);
+              svint32_t col2_c = svzip1_s32(z2_1_c, z2_5_c);
+              svint32_t col3_c = svzip2_s32(z2_1_c, z2_5_c);
+              svint32_t col4_c = svzip1_s32(z2_2_c, z2_6_c);
+              svint32_t col5_c = svzip2_s32(z2_2_c, z2_6_c);
+              svint32_t col6_c = svzip1_s32(z2_3_c, z2_7_c);
+              svint32_t col7_c = svzip2_s32(z2_3_c, z2_7_c);
+              svbool_t in_rows_c = svwhilelt_b32_s64(i_vs2, rows);
+              if (j_vs2 < cols) {
+                svst1_s32(in_rows_c, output + b * out_batch_stride + i_vs2 + j_vs2 * out_stride,
+                          col0_c);
+              }
+              if (j_vs2 + 1 < cols) {
+                svst1_s32(in_rows_c, output + b * out_batch_stride + i_vs2 + j_vs2 * out_stride +
+                                     out_stride, col1_c);
+              }
+              if (j_vs2 + 2 < cols) {
+                svst1_s32(in_rows_c, output + b * out_batch_stride + i_vs2 + j_vs2 * out_stride +
+                                     2 * out_stride, col2_c);
+              }
+              if (j_vs2 + 3 < cols) {
+                svst1_s32(in_rows_c, output + b * out_batch_stride + i_vs2 + j_vs2 * out_stride +
+                                     3 * out_stride, col3_c);
+              }
+              if (j_vs2 + 4 < cols) {
+                svst1_s32(in_rows_c, output + b * out_batch_stride + i_vs2 + j_vs2 * out_stride +
+                                     4 * out_stride, col4_c);
+              }
+              if (j_vs2 + 5 < cols) {
+                svst1_s32(in_rows_c, output + b * out_batch_stride + i_vs2 + j_vs2 * out_stride +
+                                     5 * out_stride, col5_c);
+              }
+              if (j_vs2 + 6 < cols) {
+                svst1_s32(in_rows_c, output + b * out_batch_stride + i_vs2 + j_vs2 * out_stride +
+                                     6 * out_stride, col6_c);
+              }
+              if (j_vs2 + 7 < cols) {
+                svst1_s32(in_rows_c, output + b * out_batch_stride + i_vs2 + j_vs2 * out_stride +
+                                     7 * out_stride, col7_c);
+              }
+            }
+          }
+        }
+      }
+    }
+    // 512-bit vectors: 16 x 16 tiles
+    if (vscale == 4) {
+      // row blocks of 128 x 128 elements (cache blocking)
+      int64_t ib_vs4 = 0;
+      for (; ib_vs4 < rows; ib_vs4 += 128) {
+        int64_t i_end_vs4 = ib_vs4 + 128 < rows ? ib_vs4 + 128 : rows;
+        // column blocks
+        int64_t jb_vs4 = 0;
+        for (; jb_vs4 < cols; jb_vs4 += 128) {
+          int64_t j_end_vs4 = jb_vs4 + 128 < cols ? jb_vs4 + 128 : cols;
+          int64_t j_vs4 = jb_vs4;
+          // tile columns of the block
+          for (; j_vs4 + 16 <= j_end_vs4; j_vs4 += 16) {
+            int64_t i_vs4 = ib_vs4;
+            // whole tiles down the column
+            for (; i_vs4 + 16 <= i_end_vs4; i_vs4 += 16) {
+              int64_t in_step_vs4 = simdgen_opaque(stride);
+              int64_t out_step_vs4 = simdgen_opaque(out_stride);
+              svint32_t row0 =
+                  svld1_s32(svptrue_b32(), input + b * batch_stride + i_vs4 * in_step_vs4 + j_vs4);
+              svint32_t row1 = svld1_s32(svptrue_b32(), input + b * batch_stride +
+                                                        i_vs4 * in_step_vs4 + in_step_vs4 + j_vs4);
+              svint32_t row2 = svld1_s32(svptrue_b32(), input + b * batch_stride + i_vs4 *
+                                                        in_step_vs4 + 2 * in_step_vs4 + j_vs4);
+              svint32_t row3 = svld1_s32(svptrue_b32(), input + b * batch_stride + i_vs4 *
+                                                        in_step_vs4 + 3 * in_step_vs4 + j_vs4);
+              svint32_t row4 = svld1_s32(svptrue_b32(), input + b * batch_stride + i_vs4 *
+                                                        in_step_vs4 + 4 * in_step_vs4 + j_vs4);
+              svint32_t row5 = svld1_s32(svptrue_b32(), input + b * batch_stride + i_vs4 *
+                                                        in_step_vs4 + 5 * in_step_vs4 + j_vs4);
+              svint32_t row6 = svld1_s32(svptrue_b32(), input + b * batch_stride + i_vs4 *
+                                                        in_step_vs4 + 6 * in_step_vs4 + j_vs4);
+              svint32_t row7 = svld1_s32(svptrue_b32(), input + b * batch_stride + i_vs4 *
+                                                        in_step_vs4 + 7 * in_step_vs4 + j_vs4);
+              svint32_t row8 = svld1_s32(svptrue_b32(), input + b * batch_stride + i_vs4 *
+                                                        in_step_vs4 + 8 * in_step_vs4 + j_vs4);
+              svint32_t row9 = svld1_s32(svptrue_b32(), input + b * batch_stride + i_vs4 *
+                                                        in_step_vs4 + 9 * in_step_vs4 + j_vs4);
+              svint32_t row10 = svld1_s32(svptrue_b32(), input + b * batch_stride + i_vs4 *
+                                                         in_step_vs4 + 10 * in_step_vs4 + j_vs4);
+              svint32_t row11 = svld1_s32(svptrue_b32(), input + b * batch_stride + i_vs4 *
+                                                         in_step_vs4 + 11 * in_step_vs4 + j_vs4);
+              svint32_t row12 = svld1_s32(svptrue_b32(), input + b * batch_stride + i_vs4 *
+                                                         in_step_vs4 + 12 * in_step_vs4 + j_vs4);
+              svint32_t row13 = svld1_s32(svptrue_b32(), input + b * batch_stride + i_vs4 *
+                                                         in_step_vs4 + 13 * in_step_vs4 + j_vs4);
+              svint32_t row14 = svld1_s32(svptrue_b32(), input + b * batch_stride + i_vs4 *
+                                                         in_step_vs4 + 14 * in_step_vs4 + j_vs4);
+              svint32_t row15 = svld1_s32(svptrue_b32(), input + b * batch_stride + i_vs4 *
+                                                         in_step_vs4 + 15 * in_step_vs4 + j_vs4);
+              // stage 1: zip1/zip2 vector i with vector i + 8
+              svint32_t z1_0 = svzip1_s32(row0, row8);
+              svint32_t z1_1 = svzip2_s32(row0, row8);
+              svint32_t z1_2 = svzip1_s32(row1, row9);
+              svint32_t z1_3 = svzip2_s32(row1, row9);
+              svint32_t z1_4 = svzip1_s32(row2, row10);
+              svint32_t z1_5 = svzip2_s32(row2, row10);
+              svint32_t z1_6 = svzip1_s32(row3, row11);
+              svint32_t z1_7 = svzip2_s32(row3, row11);
+              svint32_t z1_8 = svzip1_s32(row4, row12);
+              svint32_t z1_9 = svzip2_s32(row4, row12);
+              svint32_t z1_10 = svzip1_s32(row5, row13);
+              svint32_t z1_11 = svzip2_s32(row5, row13);
+              svint32_t z1_12 = svzip1_s32(row6, row14);
+              svint32_t z1_13 = svzip2_s32(row6, row14);
+              svint32_t z1_14 = svzip1_s32(row7, row15);
+              svint32_t z1_15 = svzip2_s32(row7, row15);
+              //   z1_0: 0 128 1 129 2 130 3 131 4 132 5 133 6 134 7 135
+              //   z1_1: 8 136 9 137 10 138 11 139 12 140 13 141 14 142 15 143
+              //   z1_2: 16 144 17 145 18 146 19 147 20 148 21 149 22 150 23 151
+              //   z1_3: 24 152 25 153 26 154 27 155 28 156 29 157 30 158 31 159
+              //   z1_4: 32 160 33 161 34 162 35 163 36 164 37 165 38 166 39 167
+              //   z1_5: 40 168 41 169 42 170 43 171 44 172 45 173 46 174 47 175
+              //   z1_6: 48 176 49 177 50 178 51 179 52 180 53 181 54 182 55 183
+              //   z1_7: 56 184 57 185 58 186 59 187 60 188 61 189 62 190 63 191
+              //   z1_8: 64 192 65 193 66 194 67 195 68 196 69 197 70 198 71 199
+              //   z1_9: 72 200 73 201 74 202 75 203 76 204 77 205 78 206 79 207
+              //   z1_10: 80 208 81 209 82 210 83 211 84 212 85 213 86 214 87 215
+              //   z1_11: 88 216 89 217 90 218 91 219 92 220 93 221 94 222 95 223
+              //   z1_12: 96 224 97 225 98 226 99 227 100 228 101 229 102 230 103 231
+              //   z1_13: 104 232 105 233 106 234 107 235 108 236 109 237 110 238 111 239
+              //   z1_14: 112 240 113 241 114 242 115 243 116 244 117 245 118 246 119 247
+              //   z1_15: 120 248 121 249 122 250 123 251 124 252 125 253 126 254 127 255
+              // stage 2: zip1/zip2 vector i with vector i + 8
+              svint32_t z2_0 = svzip1_s32(z1_0, z1_8);
+              svint32_t z2_1 = svzip2_s32(z1_0, z1_8);
+              svint32_t z2_2 = svzip1_s32(z1_1, z1_9);
+              svint32_t z2_3 = svzip2_s32(z1_1, z1_9);
+              svint32_t z2_4 = svzip1_s32(z1_2, z1_10);
+              svint32_t z2_5 = svzip2_s32(z1_2, z1_10);
+              svint32_t z2_6 = svzip1_s32(z1_3, z1_11);
+              svint32_t z2_7 = svzip2_s32(z1_3, z1_11);
+              svint32_t z2_8 = svzip1_s32(z1_4, z1_12);
+              svint32_t z2_9 = svzip2_s32(z1_4, z1_12);
+              svint32_t z2_10 = svzip1_s32(z1_5, z1_13);
+              svint32_t z2_11 = svzip2_s32(z1_5, z1_13);
+              svint32_t z2_12 = svzip1_s32(z1_6, z1_14);
+              svint32_t z2_13 = svzip2_s32(z1_6, z1_14);
+              svint32_t z2_14 = svzip1_s32(z1_7, z1_15);
+              svint32_t z2_15 = svzip2_s32(z1_7, z1_15);
+              //   z2_0: 0 64 128 192 1 65 129 193 2 66 130 194 3 67 131 195
+              //   z2_1: 4 68 132 196 5 69 133 197 6 70 134 198 7 71 135 199
+              //   z2_2: 8 72 136 200 9 73 137 201 10 74 138 202 11 75 139 203
+              //   z2_3: 12 76 140 204 13 77 141 205 14 78 142 206 15 79 143 207
+              //   z2_4: 16 80 144 208 17 81 145 209 18 82 146 210 19 83 147 211
+              //   z2_5: 20 84 148 212 21 85 149 213 22 86 150 214 23 87 151 215
+              //   z2_6: 24 88 152 216 25 89 153 217 26 90 154 218 27 91 155 219
+              //   z2_7: 28 92 156 220 29 93 157 221 30 94 158 222 31 95 159 223
+              //   z2_8: 32 96 160 224 33 97 161 225 34 98 162 226 35 99 163 227
+              //   z2_9: 36 100 164 228 37 101 165 229 38 102 166 230 39 103 167 231
+              //   z2_10: 40 104 168 232 41 105 169 233 42 106 170 234 43 107 171 235
+              //   z2_11: 44 108 172 236 45 109 173 237 46 110 174 238 47 111 175 239
+              //   z2_12: 48 112 176 240 49 113 177 241 50 114 178 242 51 115 179 243
+              //   z2_13: 52 116 180 244 53 117 181 245 54 118 182 246 55 119 183 247
+              //   z2_14: 56 120 184 248 57 121 185 249 58 122 186 250 59 123 187 251
+              //   z2_15: 60 124 188 252 61 125 189 253 62 126 190 254 63 127 191 255
+              // stage 3: zip1/zip2 vector i with vector i + 8
+              svint32_t z3_0 = svzip1_s32(z2_0, z2_8);
+              svint32_t z3_1 = svzip2_s32(z2_0, z2_8);
+              svint32_t z3_2 = svzip1_s32(z2_1, z2_9);
+              svint32_t z3_3 = svzip2_s32(z2_1, z2_9);
+              svint32_t z3_4 = svzip1_s32(z2_2, z2_10);
+              svint32_t z3_5 = svzip2_s32(z2_2, z2_10);
+              svint32_t z3_6 = svzip1_s32(z2_3, z2_11);
+              svint32_t z3_7 = svzip2_s32(z2_3, z2_11);
+              svint32_t z3_8 = svzip1_s32(z2_4, z2_12);
+              svint32_t z3_9 = svzip2_s32(z2_4, z2_12);
+              svint32_t z3_10 = svzip1_s32(z2_5, z2_13);
+              svint32_t z3_11 = svzip2_s32(z2_5, z2_13);
+              svint32_t z3_12 = svzip1_s32(z2_6, z2_14);
+              svint32_t z3_13 = svzip2_s32(z2_6, z2_14);
+              svint32_t z3_14 = svzip1_s32(z2_7, z2_15);
+              svint32_t z3_15 = svzip2_s32(z2_7, z2_15);
+              //   z3_0: 0 32 64 96 128 160 192 224 1 33 65 97 129 161 193 225
+              //   z3_1: 2 34 66 98 130 162 194 226 3 35 67 99 131 163 195 227
+              //   z3_2: 4 36 68 100 132 164 196 228 5 37 69 101 133 165 197 229
+              //   z3_3: 6 38 70 102 134 166 198 230 7 39 71 103 135 167 199 231
+              //   z3_4: 8 40 72 104 136 168 200 232 9 41 73 105 137 169 201 233
+              //   z3_5: 10 42 74 106 138 170 202 234 11 43 75 107 139 171 203 235
+              //   z3_6: 12 44 76 108 140 172 204 236 13 45 77 109 141 173 205 237
+              //   z3_7: 14 46 78 110 142 174 206 238 15 47 79 111 143 175 207 239
+              //   z3_8: 16 48 80 112 144 176 208 240 17 49 81 113 145 177 209 241
+              //   z3_9: 18 50 82 114 146 178 210 242 19 51 83 115 147 179 211 243
+              //   z3_10: 20 52 84 116 148 180 212 244 21 53 85 117 149 181 213 245
+              //   z3_11: 22 54 86 118 150 182 214 246 23 55 87 119 151 183 215 247
+              //   z3_12: 24 56 88 120 152 184 216 248 25 57 89 121 153 185 217 249
+              //   z3_13: 26 58 90 122 154 186 218 250 27 59 91 123 155 187 219 251
+              //   z3_14: 28 60 92 124 156 188 220 252 29 61 93 125 157 189 221 253
+              //   z3_15: 30 62 94 126 158 190 222 254 31 63 95 127 159 191 223 255
+              // stage 4: zip1/zip2 vector i with vector i + 8
+              svint32_t col0 = svzip1_s32(z3_0, z3_8);
+              svint32_t col1 = svzip2_s32(z3_0, z3_8);
+              svint32_t col2 = svzip1_s32(z3_1, z3_9);
+              svint32_t col3 = svzip2_s32(z3_1, z3_9);
+              svint32_t col4 = svzip1_s32(z3_2, z3_10);
+              svint32_t col5 = svzip2_s32(z3_2, z3_10);
+              svint32_t col6 = svzip1_s32(z3_3, z3_11);
+              svint32_t col7 = svzip2_s32(z3_3, z3_11);
+              svint32_t col8 = svzip1_s32(z3_4, z3_12);
+              svint32_t col9 = svzip2_s32(z3_4, z3_12);
+              svint32_t col10 = svzip1_s32(z3_5, z3_13);
+              svint32_t col11 = svzip2_s32(z3_5, z3_13);
+              svint32_t col12 = svzip1_s32(z3_6, z3_14);
+              svint32_t col13 = svzip2_s32(z3_6, z3_14);
+              svint32_t col14 = svzip1_s32(z3_7, z3_15);
+              svint32_t col15 = svzip2_s32(z3_7, z3_15);
+              //   col0: 0 16 32 48 64 80 96 112 128 144 160 176 192 208 224 240
+              //   col1: 1 17 33 49 65 81 97 113 129 145 161 177 193 209 225 241
+              //   col2: 2 18 34 50 66 82 98 114 130 146 162 178 194 210 226 242
+              //   col3: 3 19 35 51 67 83 99 115 131 147 163 179 195 211 227 243
+              //   col4: 4 20 36 52 68 84 100 116 132 148 164 180 196 212 228 244
+              //   col5: 5 21 37 53 69 85 101 117 133 149 165 181 197 213 229 245
+              //   col6: 6 22 38 54 70 86 102 118 134 150 166 182 198 214 230 246
+              //   col7: 7 23 39 55 71 87 103 119 135 151 167 183 199 215 231 247
+              //   col8: 8 24 40 56 72 88 104 120 136 152 168 184 200 216 232 248
+              //   col9: 9 25 41 57 73 89 105 121 137 153 169 185 201 217 233 249
+              //   col10: 10 26 42 58 74 90 106 122 138 154 170 186 202 218 234 250
+              //   col11: 11 27 43 59 75 91 107 123 139 155 171 187 203 219 235 251
+              //   col12: 12 28 44 60 76 92 108 124 140 156 172 188 204 220 236 252
+              //   col13: 13 29 45 61 77 93 109 125 141 157 173 189 205 221 237 253
+              //   col14: 14 30 46 62 78 94 110 126 142 158 174 190 206 222 238 254
+              //   col15: 15 31 47 63 79 95 111 127 143 159 175 191 207 223 239 255
+              svst1_s32(svptrue_b32(), output + b * out_batch_stride + i_vs4 + j_vs4 * out_step_vs4,
+                        col0);
+              svst1_s32(svptrue_b32(), output + b * out_batch_stride + i_vs4 +
+                                       j_vs4 * out_step_vs4 + out_step_vs4, col1);
+              svst1_s32(svptrue_b32(), output + b * out_batch_stride + i_vs4 +
+                                       j_vs4 * out_step_vs4 + 2 * out_step_vs4, col2);
+              svst1_s32(svptrue_b32(), output + b * out_batch_stride + i_vs4 +
+                                       j_vs4 * out_step_vs4 + 3 * out_step_vs4, col3);
+              svst1_s32(svptrue_b32(), output + b * out_batch_stride + i_vs4 +
+                                       j_vs4 * out_step_vs4 + 4 * out_step_vs4, col4);
+              svst1_s32(svptrue_b32(), output + b * out_batch_stride + i_vs4 +
+                                       j_vs4 * out_step_vs4 + 5 * out_step_vs4, col5);
+              svst1_s32(svptrue_b32(), output + b * out_batch_stride + i_vs4 +
+                                       j_vs4 * out_step_vs4 + 6 * out_step_vs4, col6);
+              svst1_s32(svptrue_b32(), output + b * out_batch_stride + i_vs4 +
+                                       j_vs4 * out_step_vs4 + 7 * out_step_vs4, col7);
+              svst1_s32(svptrue_b32(), output + b * out_batch_stride + i_vs4 +
+                                       j_vs4 * out_step_vs4 + 8 * out_step_vs4, col8);
+              svst1_s32(svptrue_b32(), output + b * out_batch_stride + i_vs4 +
+                                       j_vs4 * out_step_vs4 + 9 * out_step_vs4, col9);
+              svst1_s32(svptrue_b32(), output + b * out_batch_stride + i_vs4 +
+                                       j_vs4 * out_step_vs4 + 10 * out_step_vs4, col10);
+              svst1_s32(svptrue_b32(), output + b * out_batch_stride + i_vs4 +
+                                       j_vs4 * out_step_vs4 + 11 * out_step_vs4, col11);
+              svst1_s32(svptrue_b32(), output + b * out_batch_stride + i_vs4 +
+                                       j_vs4 * out_step_vs4 + 12 * out_step_vs4, col12);
+              svst1_s32(svptrue_b32(), output + b * out_batch_stride + i_vs4 +
+                                       j_vs4 * out_step_vs4 + 13 * out_step_vs4, col13);
+              svst1_s32(svptrue_b32(), output + b * out_batch_stride + i_vs4 +
+                                       j_vs4 * out_step_vs4 + 14 * out_step_vs4, col14);
+              svst1_s32(svptrue_b32(), output + b * out_batch_stride + i_vs4 +
+                                       j_vs4 * out_step_vs4 + 15 * out_step_vs4, col15);
+            }
+            // the last rows of the matrix: a partial tile
+            if (i_vs4 < i_end_vs4) {
+              svbool_t in_cols_r = svwhilelt_b32_s64(j_vs4, cols);
+              svint32_t row0_r = svdup_n_s32(0);
+              if (i_vs4 < rows) {
+                row0_r = svld1_s32(in_cols_r, input + b * batch_stride + i_vs4 * stride + j_vs4);
+              }
+              svint32_t row1_r = svdup_n_s32(0);
+              if (i_vs4 + 1 < rows) {
+                row1_r = svld1_s32(in_cols_r,
+                                   input + b * batch_stride + i_vs4 * stride + j_vs4 + stride);
+              }
+              svint32_t row2_r = svdup_n_s32(0);
+              if (i_vs4 + 2 < rows) {
+                row2_r = svld1_s32(in_cols_r,
+                                   input + b * batch_stride + i_vs4 * stride + j_vs4 + 2 * stride);
+              }
+              svint32_t row3_r = svdup_n_s32(0);
+              if (i_vs4 + 3 < rows) {
+                row3_r = svld1_s32(in_cols_r,
+                                   input + b * batch_stride + i_vs4 * stride + j_vs4 + 3 * stride);
+              }
+              svint32_t row4_r = svdup_n_s32(0);
+              if (i_vs4 + 4 < rows) {
+                row4_r = svld1_s32(in_cols_r,
+                                   input + b * batch_stride + i_vs4 * stride + j_vs4 + 4 * stride);
+              }
+              svint32_t row5_r = svdup_n_s32(0);
+              if (i_vs4 + 5 < rows) {
+                row5_r = svld1_s32(in_cols_r,
+                                   input + b * batch_stride + i_vs4 * stride + j_vs4 + 5 * stride);
+              }
+              svint32_t row6_r = svdup_n_s32(0);
+              if (i_vs4 + 6 < rows) {
+                row6_r = svld1_s32(in_cols_r,
+                                   input + b * batch_stride + i_vs4 * stride + j_vs4 + 6 * stride);
+              }
+              svint32_t row7_r = svdup_n_s32(0);
+              if (i_vs4 + 7 < rows) {
+                row7_r = svld1_s32(in_cols_r,
+                                   input + b * batch_stride + i_vs4 * stride + j_vs4 + 7 * stride);
+              }
+              svint32_t row8_r = svdup_n_s32(0);
+              if (i_vs4 + 8 < rows) {
+                row8_r = svld1_s32(in_cols_r,
+                                   input + b * batch_stride + i_vs4 * stride + j_vs4 + 8 * stride);
+              }
+              svint32_t row9_r = svdup_n_s32(0);
+              if (i_vs4 + 9 < rows) {
+                row9_r = svld1_s32(in_cols_r,
+                                   input + b * batch_stride + i_vs4 * stride + j_vs4 + 9 * stride);
+              }
+              svint32_t row10_r = svdup_n_s32(0);
+              if (i_vs4 + 10 < rows) {
+                row10_r = svld1_s32(
+                    in_cols_r, input + b * batch_stride + i_vs4 * stride + j_vs4 + 10 * stride);
+              }
+              svint32_t row11_r = svdup_n_s32(0);
+              if (i_vs4 + 11 < rows) {
+                row11_r = svld1_s32(
+                    in_cols_r, input + b * batch_stride + i_vs4 * stride + j_vs4 + 11 * stride);
+              }
+              svint32_t row12_r = svdup_n_s32(0);
+              if (i_vs4 + 12 < rows) {
+                row12_r = svld1_s32(
+                    in_cols_r, input + b * batch_stride + i_vs4 * stride + j_vs4 + 12 * stride);
+              }
+              svint32_t row13_r = svdup_n_s32(0);
+              if (i_vs4 + 13 < rows) {
+                row13_r = svld1_s32(
+                    in_cols_r, input + b * batch_stride + i_vs4 * stride + j_vs4 + 13 * stride);
+              }
+              svint32_t row14_r = svdup_n_s32(0);
+              if (i_vs4 + 14 < rows) {
+                row14_r = svld1_s32(
+                    in_cols_r, input + b * batch_stride + i_vs4 * stride + j_vs4 + 14 * stride);
+              }
+              svint32_t row15_r = svdup_n_s32(0);
+              if (i_vs4 + 15 < rows) {
+                row15_r = svld1_s32(
+                    in_cols_r, input + b * batch_stride + i_vs4 * stride + j_vs4 + 15 * stride);
+              }
+              // stage 1: zip1/zip2 vector i with vector i + 8
+              svint32_t z1_0_r = svzip1_s32(row0_r, row8_r);
+              svint32_t z1_1_r = svzip2_s32(row0_r, row8_r);
+              svint32_t z1_2_r = svzip1_s32(row1_r, row9_r);
+              svint32_t z1_3_r = svzip2_s32(row1_r, row9_r);
+              svint32_t z1_4_r = svzip1_s32(row2_r, row10_r);
+              svint32_t z1_5_r = svzip2_s32(row2_r, row10_r);
+              svint32_t z1_6_r = svzip1_s32(row3_r, row11_r);
+              svint32_t z1_7_r = svzip2_s32(row3_r, row11_r);
+              svint32_t z1_8_r = svzip1_s32(row4_r, row12_r);
+              svint32_t z1_9_r = svzip2_s32(row4_r, row12_r);
+              svint32_t z1_10_r = svzip1_s32(row5_r, row13_r);
+              svint32_t z1_11_r = svzip2_s32(row5_r, row13_r);
+              svint32_t z1_12_r = svzip1_s32(row6_r, row14_r);
+              svint32_t z1_13_r = svzip2_s32(row6_r, row14_r);
+              svint32_t z1_14_r = svzip1_s32(row7_r, row15_r);
+              svint32_t z1_15_r = svzip2_s32(row7_r, row15_r);
+              // stage 2: zip1/zip2 vector i with vector i + 8
+              svint32_t z2_0_r = svzip1_s32(z1_0_r, z1_8_r);
+              svint32_t z2_1_r = svzip2_s32(z1_0_r, z1_8_r);
+              svint32_t z2_2_r = svzip1_s32(z1_1_r, z1_9_r);
+              svint32_t z2_3_r = svzip2_s32(z1_1_r, z1_9_r);
+              svint32_t z2_4_r = svzip1_s32(z1_2_r, z1_10_r);
+              svint32_t z2_5_r = svzip2_s32(z1_2_r, z1_10_r);
+              svint32_t z2_6_r = svzip1_s32(z1_3_r, z1_11_r);
+              svint32_t z2_7_r = svzip2_s32(z1_3_r, z1_11_r);
+              svint32_t z2_8_r = svzip1_s32(z1_4_r, z1_12_r);
+              svint32_t z2_9_r = svzip2_s32(z1_4_r, z1_12_r);
+              svint32_t z2_10_r = svzip1_s32(z1_5_r, z1_13_r);
+              svint32_t z2_11_r = svzip2_s32(z1_5_r, z1_13_r);
+              svint32_t z2_12_r = svzip1_s32(z1_6_r, z1_14_r);
+              svint32_t z2_13_r = svzip2_s32(z1_6_r, z1_14_r);
+              svint32_t z2_14_r = svzip1_s32(z1_7_r, z1_15_r);
+              svint32_t z2_15_r = svzip2_s32(z1_7_r, z1_15_r);
+              // stage 3: zip1/zip2 vector i with vector i + 8
+              svint32_t z3_0_r = svzip1_s32(z2_0_r, z2_8_r);
+              svint32_t z3_1_r = svzip2_s32(z2_0_r, z2_8_r);
+              svint32_t z3_2_r = svzip1_s32(z2_1_r, z2_9_r);
+              svint32_t z3_3_r = svzip2_s32(z2_1_r, z2_9_r);
+              svint32_t z3_4_r = svzip1_s32(z2_2_r, z2_10_r);
+              svint32_t z3_5_r = svzip2_s32(z2_2_r, z2_10_r);
+              svint32_t z3_6_r = svzip1_s32(z2_3_r, z2_11_r);
+              svint32_t z3_7_r = svzip2_s32(z2_3_r, z2_11_r);
+              svint32_t z3_8_r = svzip1_s32(z2_4_r, z2_12_r);
+              svint32_t z3_9_r = svzip2_s32(z2_4_r, z2_12_r);
+              svint32_t z3_10_r = svzip1_s32(z2_5_r, z2_13_r);
+              svint32_t z3_11_r = svzip2_s32(z2_5_r, z2_13_r);
+              svint32_t z3_12_r = svzip1_s32(z2_6_r, z2_14_r);
+              svint32_t z3_13_r = svzip2_s32(z2_6_r, z2_14_r);
+              svint32_t z3_14_r = svzip1_s32(z2_7_r, z2_15_r);
+              svint32_t z3_15_r = svzip2_s32(z2_7_r, z2_15_r);
+              // stage 4: zip1/zip2 vector i with vector i + 8
+              svint32_t col0_r = svzip1_s32(z3_0_r, z3_8_r);
+              svint32_t col1_r = svzip2_s32(z3_0_r, z3_8_r);
+              svint32_t col2_r = svzip1_s32(z3_1_r, z3_9_r);
+              svint32_t col3_r = svzip2_s32(z3_1_r, z3_9_r);
+              svint32_t col4_r = svzip1_s32(z3_2_r, z3_10_r);
+              svint32_t col5_r = svzip2_s32(z3_2_r, z3_10_r);
+              svint32_t col6_r = svzip1_s32(z3_3_r, z3_11_r);
+              svint32_t col7_r = svzip2_s32(z3_3_r, z3_11_r);
+              svint32_t col8_r = svzip1_s32(z3_4_r, z3_12_r);
+              svint32_t col9_r = svzip2_s32(z3_4_r, z3_12_r);
+              svint32_t col10_r = svzip1_s32(z3_5_r, z3_13_r);
+              svint32_t col11_r = svzip2_s32(z3_5_r, z3_13_r);
+              svint32_t col12_r = svzip1_s32(z3_6_r, z3_14_r);
+              svint32_t col13_r = svzip2_s32(z3_6_r, z3_14_r);
+              svint32_t col14_r = svzip1_s32(z3_7_r, z3_15_r);
+              svint32_t col15_r = svzip2_s32(z3_7_r, z3_15_r);
+              svbool_t in_rows_r = svwhilelt_b32_s64(i_vs4, rows);
+              if (j_vs4 < cols) {
+                svst1_s32(in_rows_r, output + b * out_batch_stride + i_vs4 + j_vs4 * out_stride,
+                          col0_r);
+              }
+              if (j_vs4 + 1 < cols) {
+                svst1_s32(in_rows_r, output + b * out_batch_stride + i_vs4 + j_vs4 * out_stride +
+                                     out_stride, col1_r);
+              }
+              if (j_vs4 + 2 < cols) {
+                svst1_s32(in_rows_r, output + b * out_batch_stride + i_vs4 + j_vs4 * out_stride +
+                                     2 * out_stride, col2_r);
+              }
+              if (j_vs4 + 3 < cols) {
+                svst1_s32(in_rows_r, output + b * out_batch_stride + i_vs4 + j_vs4 * out_stride +
+                                     3 * out_stride, col3_r);
+              }
+              if (j_vs4 + 4 < cols) {
+                svst1_s32(in_rows_r, output + b * out_batch_stride + i_vs4 + j_vs4 * out_stride +
+                                     4 * out_stride, col4_r);
+              }
+              if (j_vs4 + 5 < cols) {
+                svst1_s32(in_rows_r, output + b * out_batch_stride + i_vs4 + j_vs4 * out_stride +
+                                     5 * out_stride, col5_r);
+              }
+              if (j_vs4 + 6 < cols) {
+                svst1_s32(in_rows_r, output + b * out_batch_stride + i_vs4 + j_vs4 * out_stride +
+                                     6 * out_stride, col6_r);
+              }
+              if (j_vs4 + 7 < cols) {
+                svst1_s32(in_rows_r, output + b * out_batch_stride + i_vs4 + j_vs4 * out_stride +
+                                     7 * out_stride, col7_r);
+              }
+              if (j_vs4 + 8 < cols) {
+                svst1_s32(in_rows_r, output + b * out_batch_stride + i_vs4 + j_vs4 * out_stride +
+                                     8 * out_stride, col8_r);
+              }
+              if (j_vs4 + 9 < cols) {
+                svst1_s32(in_rows_r, output + b * out_batch_stride + i_vs4 + j_vs4 * out_stride +
+                                     9 * out_stride, col9_r);
+              }
+              if (j_vs4 + 10 < cols) {
+                svst1_s32(in_rows_r, output + b * out_batch_stride + i_vs4 + j_vs4 * out_stride +
+                                     10 * out_stride, col10_r);
+              }
+              if (j_vs4 + 11 < cols) {
+                svst1_s32(in_rows_r, output + b * out_batch_stride + i_vs4 + j_vs4 * out_stride +
+                                     11 * out_stride, col11_r);
+              }
+              if (j_vs4 + 12 < cols) {
+                svst1_s32(in_rows_r, output + b * out_batch_stride + i_vs4 + j_vs4 * out_stride +
+                                     12 * out_stride, col12_r);
+              }
+              if (j_vs4 + 13 < cols) {
+                svst1_s32(in_rows_r, output + b * out_batch_stride + i_vs4 + j_vs4 * out_stride +
+                                     13 * out_stride, col13_r);
+              }
+              if (j_vs4 + 14 < cols) {
+                svst1_s32(in_rows_r, output + b * out_batch_stride + i_vs4 + j_vs4 * out_stride +
+                                     14 * out_stride, col14_r);
+              }
+              if (j_vs4 + 15 < cols) {
+                svst1_s32(in_rows_r, output + b * out_batch_stride + i_vs4 + j_vs4 * out_stride +
+                                     15 * out_stride, col15_r);
+              }
+            }
+          }
+          // the last columns of the matrix: partial tiles
+          if (j_vs4 < j_end_vs4) {
+            // partial tiles down the column
+            int64_t i_vs4 = ib_vs4;
+            for (; i_vs4 < i_end_vs4; i_vs4 += 16) {
+              svbool_t in_cols_c = svwhilelt_b32_s64(j_vs4, cols);
+              svint32_t row0_c = svdup_n_s32(0);
+              if (i_vs4 < rows) {
+                row0_c = svld1_s32(in_cols_c, input + b * batch_stride + i_vs4 * stride + j_vs4);
+              }
+              svint32_t row1_c = svdup_n_s32(0);
+              if (i_vs4 + 1 < rows) {
+                row1_c = svld1_s32(in_cols_c,
+                                   input + b * batch_stride + i_vs4 * stride + j_vs4 + stride);
+              }
+              svint32_t row2_c = svdup_n_s32(0);
+              if (i_vs4 + 2 < rows) {
+                row2_c = svld1_s32(in_cols_c,
+                                   input + b * batch_stride + i_vs4 * stride + j_vs4 + 2 * stride);
+              }
+              svint32_t row3_c = svdup_n_s32(0);
+              if (i_vs4 + 3 < rows) {
+                row3_c = svld1_s32(in_cols_c,
+                                   input + b * batch_stride + i_vs4 * stride + j_vs4 + 3 * stride);
+              }
+              svint32_t row4_c = svdup_n_s32(0);
+              if (i_vs4 + 4 < rows) {
+                row4_c = svld1_s32(in_cols_c,
+                                   input + b * batch_stride + i_vs4 * stride + j_vs4 + 4 * stride);
+              }
+              svint32_t row5_c = svdup_n_s32(0);
+              if (i_vs4 + 5 < rows) {
+                row5_c = svld1_s32(in_cols_c,
+                                   input + b * batch_stride + i_vs4 * stride + j_vs4 + 5 * stride);
+              }
+              svint32_t row6_c = svdup_n_s32(0);
+              if (i_vs4 + 6 < rows) {
+                row6_c = svld1_s32(in_cols_c,
+                                   input + b * batch_stride + i_vs4 * stride + j_vs4 + 6 * stride);
+              }
+              svint32_t row7_c = svdup_n_s32(0);
+              if (i_vs4 + 7 < rows) {
+                row7_c = svld1_s32(in_cols_c,
+                                   input + b * batch_stride + i_vs4 * stride + j_vs4 + 7 * stride);
+              }
+              svint32_t row8_c = svdup_n_s32(0);
+              if (i_vs4 + 8 < rows) {
+                row8_c = svld1_s32(in_cols_c,
+                                   input + b * batch_stride + i_vs4 * stride + j_vs4 + 8 * stride);
+              }
+              svint32_t row9_c = svdup_n_s32(0);
+              if (i_vs4 + 9 < rows) {
+                row9_c = svld1_s32(in_cols_c,
+                                   input + b * batch_stride + i_vs4 * stride + j_vs4 + 9 * stride);
+              }
+              svint32_t row10_c = svdup_n_s32(0);
+              if (i_vs4 + 10 < rows) {
+                row10_c = svld1_s32(
+                    in_cols_c, input + b * batch_stride + i_vs4 * stride + j_vs4 + 10 * stride);
+              }
+              svint32_t row11_c = svdup_n_s32(0);
+              if (i_vs4 + 11 < rows) {
+                row11_c = svld1_s32(
+                    in_cols_c, input + b * batch_stride + i_vs4 * stride + j_vs4 + 11 * stride);
+              }
+              svint32_t row12_c = svdup_n_s32(0);
+              if (i_vs4 + 12 < rows) {
+                row12_c = svld1_s32(
+                    in_cols_c, input + b * batch_stride + i_vs4 * stride + j_vs4 + 12 * stride);
+              }
+              svint32_t row13_c = svdup_n_s32(0);
+              if (i_vs4 + 13 < rows) {
+                row13_c = svld1_s32(
+                    in_cols_c, input + b * batch_stride + i_vs4 * stride + j_vs4 + 13 * stride);
+              }
+              svint32_t row14_c = svdup_n_s32(0);
+              if (i_vs4 + 14 < rows) {
+                row14_c = svld1_s32(
+                    in_cols_c, input + b * batch_stride + i_vs4 * stride + j_vs4 + 14 * stride);
+              }
+              svint32_t row15_c = svdup_n_s32(0);
+              if (i_vs4 + 15 < rows) {
+                row15_c = svld1_s32(
+                    in_cols_c, input + b * batch_stride + i_vs4 * stride + j_vs4 + 15 * stride);
+              }
+              // stage 1: zip1/zip2 vector i with vector i + 8
+              svint32_t z1_0_c = svzip1_s32(row0_c, row8_c);
+              svint32_t z1_1_c = svzip2_s32(row0_c, row8_c);
+              svint32_t z1_2_c = svzip1_s32(row1_c, row9_c);
+              svint32_t z1_3_c = svzip2_s32(row1_c, row9_c);
+              svint32_t z1_4_c = svzip1_s32(row2_c, row10_c);
+              svint32_t z1_5_c = svzip2_s32(row2_c, row10_c);
+              svint32_t z1_6_c = svzip1_s32(row3_c, row11_c);
+              svint32_t z1_7_c = svzip2_s32(row3_c, row11_c);
+              svint32_t z1_8_c = svzip1_s32(row4_c, row12_c);
+              svint32_t z1_9_c = svzip2_s32(row4_c, row12_c);
+              svint32_t z1_10_c = svzip1_s32(row5_c, row13_c);
+              svint32_t z1_11_c = svzip2_s32(row5_c, row13_c);
+              svint32_t z1_12_c = svzip1_s32(row6_c, row14_c);
+              svint32_t z1_13_c = svzip2_s32(row6_c, row14_c);
+              svint32_t z1_14_c = svzip1_s32(row7_c, row15_c);
+              svint32_t z1_15_c = svzip2_s32(row7_c, row15_c);
+              // stage 2: zip1/zip2 vector i with vector i + 8
+              svint32_t z2_0_c = svzip1_s32(z1_0_c, z1_8_c);
+              svint32_t z2_1_c = svzip2_s32(z1_0_c, z1_8_c);
+              svint32_t z2_2_c = svzip1_s32(z1_1_c, z1_9_c);
+              svint32_t z2_3_c = svzip2_s32(z1_1_c, z1_9_c);
+              svint32_t z2_4_c = svzip1_s32(z1_2_c, z1_10_c);
+              svint32_t z2_5_c = svzip2_s32(z1_2_c, z1_10_c);
+              svint32_t z2_6_c = svzip1_s32(z1_3_c, z1_11_c);
+              svint32_t z2_7_c = svzip2_s32(z1_3_c, z1_11_c);
+              svint32_t z2_8_c = svzip1_s32(z1_4_c, z1_12_c);
+              svint32_t z2_9_c = svzip2_s32(z1_4_c, z1_12_c);
+              svint32_t z2_10_c = svzip1_s32(z1_5_c, z1_13_c);
+              svint32_t z2_11_c = svzip2_s32(z1_5_c, z1_13_c);
+              svint32_t z2_12_c = svzip1_s32(z1_6_c, z1_14_c);
+              svint32_t z2_13_c = svzip2_s32(z1_6_c, z1_14_c);
+              svint32_t z2_14_c = svzip1_s32(z1_7_c, z1_15_c);
+              svint32_t z2_15_c = svzip2_s32(z1_7_c, z1_15_c);
+              // stage 3: zip1/zip2 vector i with vector i + 8
+              svint32_t z3_0_c = svzip1_s32(z2_0_c, z2_8_c);
+              svint32_t z3_1_c = svzip2_s32(z2_0_c, z2_8_c);
+              svint32_t z3_2_c = svzip1_s32(z2_1_c, z2_9_c);
+              svint32_t z3_3_c = svzip2_s32(z2_1_c, z2_9_c);
+              svint32_t z3_4_c = svzip1_s32(z2_2_c, z2_10_c);
+              svint32_t z3_5_c = svzip2_s32(z2_2_c, z2_10_c);
+              svint32_t z3_6_c = svzip1_s32(z2_3_c, z2_11_c);
+              svint32_t z3_7_c = svzip2_s32(z2_3_c, z2_11_c);
+              svint32_t z3_8_c = svzip1_s32(z2_4_c, z2_12_c);
+              svint32_t z3_9_c = svzip2_s32(z2_4_c, z2_12_c);
+              svint32_t z3_10_c = svzip1_s32(z2_5_c, z2_13_c);
+              svint32_t z3_11_c = svzip2_s32(z2_5_c, z2_13_c);
+              svint32_t z3_12_c = svzip1_s32(z2_6_c, z2_14_c);
+              svint32_t z3_13_c = svzip2_s32(z2_6_c, z2_14_c);
+              svint32_t z3_14_c = svzip1_s32(z2_7_c, z2_15_c);
+              svint32_t z3_15_c = svzip2_s32(z2_7_c, z2_15_c);
+              // stage 4: zip1/zip2 vector i with vector i + 8
+              svint32_t col0_c = svzip1_s32(z3_0_c, z3_8_c);
+              svint32_t col1_c = svzip2_s32(z3_0_c, z3_8_c);
+              svint32_t col2_c = svzip1_s32(z3_1_c, z3_9_c);
+              svint32_t col3_c = svzip2_s32(z3_1_c, z3_9_c);
+              svint32_t col4_c = svzip1_s32(z3_2_c, z3_10_c);
+              svint32_t col5_c = svzip2_s32(z3_2_c, z3_10_c);
+              svint32_t col6_c = svzip1_s32(z3_3_c, z3_11_c);
+              svint32_t col7_c = svzip2_s32(z3_3_c, z3_11_c);
+              svint32_t col8_c = svzip1_s32(z3_4_c, z3_12_c);
+              svint32_t col9_c = svzip2_s32(z3_4_c, z3_12_c);
+              svint32_t col10_c = svzip1_s32(z3_5_c, z3_13_c);
+              svint32_t col11_c = svzip2_s32(z3_5_c, z3_13_c);
+              svint32_t col12_c = svzip1_s32(z3_6_c, z3_14_c);
+              svint32_t col13_c = svzip2_s32(z3_6_c, z3_14_c);
+              svint32_t col14_c = svzip1_s32(z3_7_c, z3_15_c);
+              svint32_t col15_c = svzip2_s32(z3_7_c, z3_15_c);
+              svbool_t in_rows_c = svwhilelt_b32_s64(i_vs4, rows);
+              if (j_vs4 < cols) {
+                svst1_s32(in_rows_c, output + b * out_batch_stride + i_vs4 + j_vs4 * out_stride,
+                          col0_c);
+              }
+              if (j_vs4 + 1 < cols) {
+                svst1_s32(in_rows_c, output + b * out_batch_stride + i_vs4 + j_vs4 * out_stride +
+                                     out_stride, col1_c);
+              }
+              if (j_vs4 + 2 < cols) {
+                svst1_s32(in_rows_c, output + b * out_batch_stride + i_vs4 + j_vs4 * out_stride +
+                                     2 * out_stride, col2_c);
+              }
+              if (j_vs4 + 3 < cols) {
+                svst1_s32(in_rows_c, output + b * out_batch_stride + i_vs4 + j_vs4 * out_stride +
+                                     3 * out_stride, col3_c);
+              }
+              if (j_vs4 + 4 < cols) {
+                svst1_s32(in_rows_c, output + b * out_batch_stride + i_vs4 + j_vs4 * out_stride +
+                                     4 * out_stride, col4_c);
+              }
+              if (j_vs4 + 5 < cols) {
+                svst1_s32(in_rows_c, output + b * out_batch_stride + i_vs4 + j_vs4 * out_stride +
+                                     5 * out_stride, col5_c);
+              }
+              if (j_vs4 + 6 < cols) {
+                svst1_s32(in_rows_c, output + b * out_batch_stride + i_vs4 + j_vs4 * out_stride +
+                                     6 * out_stride, col6_c);
+              }
+              if (j_vs4 + 7 < cols) {
+                svst1_s32(in_rows_c, output + b * out_batch_stride + i_vs4 + j_vs4 * out_stride +
+                                     7 * out_stride, col7_c);
+              }
+              if (j_vs4 + 8 < cols) {
+                svst1_s32(in_rows_c, output + b * out_batch_stride + i_vs4 + j_vs4 * out_stride +
+                                     8 * out_stride, col8_c);
+              }
+              if (j_vs4 + 9 < cols) {
+                svst1_s32(in_rows_c, output + b * out_batch_stride + i_vs4 + j_vs4 * out_stride +
+                                     9 * out_stride, col9_c);
+              }
+              if (j_vs4 + 10 < cols) {
+                svst1_s32(in_rows_c, output + b * out_batch_stride + i_vs4 + j_vs4 * out_stride +
+                                     10 * out_stride, col10_c);
+              }
+              if (j_vs4 + 11 < cols) {
+                svst1_s32(in_rows_c, output + b * out_batch_stride + i_vs4 + j_vs4 * out_stride +
+                                     11 * out_stride, col11_c);
+              }
+              if (j_vs4 + 12 < cols) {
+                svst1_s32(in_rows_c, output + b * out_batch_stride + i_vs4 + j_vs4 * out_stride +
+                                     12 * out_stride, col12_c);
+              }
+              if (j_vs4 + 13 < cols) {
+                svst1_s32(in_rows_c, output + b * out_batch_stride + i_vs4 + j_vs4 * out_stride +
+                                     13 * out_stride, col13_c);
+              }
+              if (j_vs4 + 14 < cols) {
+                svst1_s32(in_rows_c, output + b * out_batch_stride + i_vs4 + j_vs4 * out_stride +
+                                     14 * out_stride, col14_c);
+              }
+              if (j_vs4 + 15 < cols) {
+                svst1_s32(in_rows_c, output + b * out_batch_stride + i_vs4 + j_vs4 * out_stride +
+                                     15 * out_stride, col15_c);
+              }
+            }
+          }
+        }
+      }
+    }
+    if (vscale != 4) {
+      if (vscale != 2) {
+        if (vscale != 1) {
+          // output rows (input columns)
+          int64_t j = 0;
+          for (; j < cols; ++j) {
+            // one loop governed by whilelt: the last vector is partial
+            {
+              int64_t i = 0;
+              svbool_t active = svwhilelt_b32_s64(i, rows);
+              do {
+                svint32_t column = svld1_gather_s32index_s32(
+                    active, (input + b * batch_stride + i * stride + j), offsets32_stride);
+                svst1_s32(active, output + b * out_batch_stride + i + j * out_stride, column);
+                i += 4 * vscale;
+                active = svwhilelt_b32_s64(i, rows);
+              } while (svptest_first(svptrue_b32(), active));
+            }
+          }
+        }
       }
     }
   }

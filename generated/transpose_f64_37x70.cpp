@@ -166,7 +166,15 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void transpos
 #endif
 
 // ---- sve (128-bit vectors)
-// each output row gathered from an input column (svld1_gather_index), a vector per step under whilelt
+// at 128-bit vectors (vscale 1):
+// tiles of 2 x 2 through a 2-shuffle network, in blocks of 8 x 8 tiles; edge rows and columns one element at a time
+// at 256-bit vectors (vscale 2):
+// tiles of 4 x 4 through a 8-shuffle network, in blocks of 8 x 8 tiles; edge rows and columns one element at a time
+// at 512-bit vectors (vscale 4):
+// tiles of 8 x 8 through a 24-shuffle network, in blocks of 8 x 8 tiles; edge rows and columns one element at a time
+// at 1024-bit vectors (vscale 8):
+// tiles of 16 x 16 through a 64-shuffle network, in blocks of 8 x 8 tiles; edge rows and columns one element at a time
+// other vector lengths than 128, 256, 512, 1024 bits: each output row gathered from an input column (svld1_gather_index), a vector per step under whilelt
 // uses ld1 gathers (lane r reads element r * stride)
 
 #if defined(__aarch64__)
@@ -177,20 +185,479 @@ __attribute__((target("+sve"))) void transpose_f64_37x70_sve(const double* input
   const int64_t vscale = (int64_t)(svcntb() / 16);  // vector bits / 128, known at run time
   // Lane offsets for the gathers: lane r reads element r * kCols.
   const svint64_t offsets64_kCols = svindex_s64(0, (int64_t)kCols);
-  // output rows (input columns)
-  int64_t j = 0;
-  for (; j < kCols; ++j) {
-    // one loop governed by whilelt: the last vector is partial
-    {
-      int64_t i = 0;
-      svbool_t active = svwhilelt_b64_s64(i, kRows);
-      do {
-        svfloat64_t column =
-            svld1_gather_s64index_f64(active, (input + i * kCols + j), offsets64_kCols);
-        svst1_f64(active, output + i + j * kOutStride, column);
-        i += 2 * vscale;
-        active = svwhilelt_b64_s64(i, kRows);
-      } while (svptest_first(svptrue_b64(), active));
+  // 128-bit vectors: 2 x 2 tiles
+  if (vscale == 1) {
+    // row blocks of 16 x 16 elements (cache blocking)
+    int64_t ib_vs1 = 0;
+    for (; ib_vs1 < kRows; ib_vs1 += 16) {
+      int64_t i_end_vs1 = ib_vs1 + 16 < kRows ? ib_vs1 + 16 : kRows;
+      // column blocks
+      int64_t jb_vs1 = 0;
+      for (; jb_vs1 < kCols; jb_vs1 += 16) {
+        int64_t j_end_vs1 = jb_vs1 + 16 < kCols ? jb_vs1 + 16 : kCols;
+        int64_t j_vs1 = jb_vs1;
+        // tile columns of the block
+        for (; j_vs1 + 2 <= j_end_vs1; j_vs1 += 2) {
+          int64_t i_vs1 = ib_vs1;
+          // whole tiles down the column
+          for (; i_vs1 + 2 <= i_end_vs1; i_vs1 += 2) {
+            svfloat64_t row0 = svld1_f64(svptrue_b64(), input + i_vs1 * kCols + j_vs1);
+            svfloat64_t row1 = svld1_f64(svptrue_b64(), input + i_vs1 * kCols + j_vs1 + kCols);
+            // stage 1: zip1/zip2 vector i with vector i + 1
+            svfloat64_t col0 = svzip1_f64(row0, row1);
+            svfloat64_t col1 = svzip2_f64(row0, row1);
+            //   col0: 0 2
+            //   col1: 1 3
+            svst1_f64(svptrue_b64(), output + i_vs1 + j_vs1 * kOutStride, col0);
+            svst1_f64(svptrue_b64(), output + i_vs1 + j_vs1 * kOutStride + kOutStride, col1);
+          }
+          // the last rows of the matrix: a partial tile
+          if (i_vs1 < i_end_vs1) {
+            // rows, one element at a time
+            int64_t r_vs1 = i_vs1;
+            for (; r_vs1 < i_end_vs1; ++r_vs1) {
+              // columns
+              int64_t c_vs1 = j_vs1;
+              for (; c_vs1 < j_vs1 + 2; ++c_vs1) {
+                double x = input[c_vs1 + kCols * r_vs1];
+                output[c_vs1 * kOutStride + r_vs1] = x;
+              }
+            }
+          }
+        }
+        // the last columns of the matrix: partial tiles
+        if (j_vs1 < j_end_vs1) {
+          // rows, one element at a time
+          int64_t r_vs1 = ib_vs1;
+          for (; r_vs1 < i_end_vs1; ++r_vs1) {
+            // columns
+            int64_t c_vs1 = j_vs1;
+            for (; c_vs1 < j_end_vs1; ++c_vs1) {
+              double x = input[c_vs1 + kCols * r_vs1];
+              output[c_vs1 * kOutStride + r_vs1] = x;
+            }
+          }
+        }
+      }
+    }
+  }
+  // 256-bit vectors: 4 x 4 tiles
+  if (vscale == 2) {
+    // row blocks of 32 x 32 elements (cache blocking)
+    int64_t ib_vs2 = 0;
+    for (; ib_vs2 < kRows; ib_vs2 += 32) {
+      int64_t i_end_vs2 = ib_vs2 + 32 < kRows ? ib_vs2 + 32 : kRows;
+      // column blocks
+      int64_t jb_vs2 = 0;
+      for (; jb_vs2 < kCols; jb_vs2 += 32) {
+        int64_t j_end_vs2 = jb_vs2 + 32 < kCols ? jb_vs2 + 32 : kCols;
+        int64_t j_vs2 = jb_vs2;
+        // tile columns of the block
+        for (; j_vs2 + 4 <= j_end_vs2; j_vs2 += 4) {
+          int64_t i_vs2 = ib_vs2;
+          // whole tiles down the column
+          for (; i_vs2 + 4 <= i_end_vs2; i_vs2 += 4) {
+            svfloat64_t row0 = svld1_f64(svptrue_b64(), input + i_vs2 * kCols + j_vs2);
+            svfloat64_t row1 = svld1_f64(svptrue_b64(), input + i_vs2 * kCols + j_vs2 + kCols);
+            svfloat64_t row2 = svld1_f64(svptrue_b64(), input + i_vs2 * kCols + j_vs2 + 2 * kCols);
+            svfloat64_t row3 = svld1_f64(svptrue_b64(), input + i_vs2 * kCols + j_vs2 + 3 * kCols);
+            // stage 1: zip1/zip2 vector i with vector i + 2
+            svfloat64_t z1_0 = svzip1_f64(row0, row2);
+            svfloat64_t z1_1 = svzip2_f64(row0, row2);
+            svfloat64_t z1_2 = svzip1_f64(row1, row3);
+            svfloat64_t z1_3 = svzip2_f64(row1, row3);
+            //   z1_0: 0 8 1 9
+            //   z1_1: 2 10 3 11
+            //   z1_2: 4 12 5 13
+            //   z1_3: 6 14 7 15
+            // stage 2: zip1/zip2 vector i with vector i + 2
+            svfloat64_t col0 = svzip1_f64(z1_0, z1_2);
+            svfloat64_t col1 = svzip2_f64(z1_0, z1_2);
+            svfloat64_t col2 = svzip1_f64(z1_1, z1_3);
+            svfloat64_t col3 = svzip2_f64(z1_1, z1_3);
+            //   col0: 0 4 8 12
+            //   col1: 1 5 9 13
+            //   col2: 2 6 10 14
+            //   col3: 3 7 11 15
+            svst1_f64(svptrue_b64(), output + i_vs2 + j_vs2 * kOutStride, col0);
+            svst1_f64(svptrue_b64(), output + i_vs2 + j_vs2 * kOutStride + kOutStride, col1);
+            svst1_f64(svptrue_b64(), output + i_vs2 + j_vs2 * kOutStride + 2 * kOutStride, col2);
+            svst1_f64(svptrue_b64(), output + i_vs2 + j_vs2 * kOutStride + 3 * kOutStride, col3);
+          }
+          // the last rows of the matrix: a partial tile
+          if (i_vs2 < i_end_vs2) {
+            // rows, one element at a time
+            int64_t r_vs2 = i_vs2;
+            for (; r_vs2 < i_end_vs2; ++r_vs2) {
+              // columns
+              int64_t c_vs2 = j_vs2;
+              for (; c_vs2 < j_vs2 + 4; ++c_vs2) {
+                double x = input[c_vs2 + kCols * r_vs2];
+                output[c_vs2 * kOutStride + r_vs2] = x;
+              }
+            }
+          }
+        }
+        // the last columns of the matrix: partial tiles
+        if (j_vs2 < j_end_vs2) {
+          // rows, one element at a time
+          int64_t r_vs2 = ib_vs2;
+          for (; r_vs2 < i_end_vs2; ++r_vs2) {
+            // columns
+            int64_t c_vs2 = j_vs2;
+            for (; c_vs2 < j_end_vs2; ++c_vs2) {
+              double x = input[c_vs2 + kCols * r_vs2];
+              output[c_vs2 * kOutStride + r_vs2] = x;
+            }
+          }
+        }
+      }
+    }
+  }
+  // 512-bit vectors: 8 x 8 tiles
+  if (vscale == 4) {
+    // row blocks of 64 x 64 elements (cache blocking)
+    int64_t ib_vs4 = 0;
+    for (; ib_vs4 < kRows; ib_vs4 += 64) {
+      int64_t i_end_vs4 = ib_vs4 + 64 < kRows ? ib_vs4 + 64 : kRows;
+      // column blocks
+      int64_t jb_vs4 = 0;
+      for (; jb_vs4 < kCols; jb_vs4 += 64) {
+        int64_t j_end_vs4 = jb_vs4 + 64 < kCols ? jb_vs4 + 64 : kCols;
+        int64_t j_vs4 = jb_vs4;
+        // tile columns of the block
+        for (; j_vs4 + 8 <= j_end_vs4; j_vs4 += 8) {
+          int64_t i_vs4 = ib_vs4;
+          // whole tiles down the column
+          for (; i_vs4 + 8 <= i_end_vs4; i_vs4 += 8) {
+            svfloat64_t row0 = svld1_f64(svptrue_b64(), input + i_vs4 * kCols + j_vs4);
+            svfloat64_t row1 = svld1_f64(svptrue_b64(), input + i_vs4 * kCols + j_vs4 + kCols);
+            svfloat64_t row2 = svld1_f64(svptrue_b64(), input + i_vs4 * kCols + j_vs4 + 2 * kCols);
+            svfloat64_t row3 = svld1_f64(svptrue_b64(), input + i_vs4 * kCols + j_vs4 + 3 * kCols);
+            svfloat64_t row4 = svld1_f64(svptrue_b64(), input + i_vs4 * kCols + j_vs4 + 4 * kCols);
+            svfloat64_t row5 = svld1_f64(svptrue_b64(), input + i_vs4 * kCols + j_vs4 + 5 * kCols);
+            svfloat64_t row6 = svld1_f64(svptrue_b64(), input + i_vs4 * kCols + j_vs4 + 6 * kCols);
+            svfloat64_t row7 = svld1_f64(svptrue_b64(), input + i_vs4 * kCols + j_vs4 + 7 * kCols);
+            // stage 1: zip1/zip2 vector i with vector i + 4
+            svfloat64_t z1_0 = svzip1_f64(row0, row4);
+            svfloat64_t z1_1 = svzip2_f64(row0, row4);
+            svfloat64_t z1_2 = svzip1_f64(row1, row5);
+            svfloat64_t z1_3 = svzip2_f64(row1, row5);
+            svfloat64_t z1_4 = svzip1_f64(row2, row6);
+            svfloat64_t z1_5 = svzip2_f64(row2, row6);
+            svfloat64_t z1_6 = svzip1_f64(row3, row7);
+            svfloat64_t z1_7 = svzip2_f64(row3, row7);
+            //   z1_0: 0 32 1 33 2 34 3 35
+            //   z1_1: 4 36 5 37 6 38 7 39
+            //   z1_2: 8 40 9 41 10 42 11 43
+            //   z1_3: 12 44 13 45 14 46 15 47
+            //   z1_4: 16 48 17 49 18 50 19 51
+            //   z1_5: 20 52 21 53 22 54 23 55
+            //   z1_6: 24 56 25 57 26 58 27 59
+            //   z1_7: 28 60 29 61 30 62 31 63
+            // stage 2: zip1/zip2 vector i with vector i + 4
+            svfloat64_t z2_0 = svzip1_f64(z1_0, z1_4);
+            svfloat64_t z2_1 = svzip2_f64(z1_0, z1_4);
+            svfloat64_t z2_2 = svzip1_f64(z1_1, z1_5);
+            svfloat64_t z2_3 = svzip2_f64(z1_1, z1_5);
+            svfloat64_t z2_4 = svzip1_f64(z1_2, z1_6);
+            svfloat64_t z2_5 = svzip2_f64(z1_2, z1_6);
+            svfloat64_t z2_6 = svzip1_f64(z1_3, z1_7);
+            svfloat64_t z2_7 = svzip2_f64(z1_3, z1_7);
+            //   z2_0: 0 16 32 48 1 17 33 49
+            //   z2_1: 2 18 34 50 3 19 35 51
+            //   z2_2: 4 20 36 52 5 21 37 53
+            //   z2_3: 6 22 38 54 7 23 39 55
+            //   z2_4: 8 24 40 56 9 25 41 57
+            //   z2_5: 10 26 42 58 11 27 43 59
+            //   z2_6: 12 28 44 60 13 29 45 61
+            //   z2_7: 14 30 46 62 15 31 47 63
+            // stage 3: zip1/zip2 vector i with vector i + 4
+            svfloat64_t col0 = svzip1_f64(z2_0, z2_4);
+            svfloat64_t col1 = svzip2_f64(z2_0, z2_4);
+            svfloat64_t col2 = svzip1_f64(z2_1, z2_5);
+            svfloat64_t col3 = svzip2_f64(z2_1, z2_5);
+            svfloat64_t col4 = svzip1_f64(z2_2, z2_6);
+            svfloat64_t col5 = svzip2_f64(z2_2, z2_6);
+            svfloat64_t col6 = svzip1_f64(z2_3, z2_7);
+            svfloat64_t col7 = svzip2_f64(z2_3, z2_7);
+            //   col0: 0 8 16 24 32 40 48 56
+            //   col1: 1 9 17 25 33 41 49 57
+            //   col2: 2 10 18 26 34 42 50 58
+            //   col3: 3 11 19 27 35 43 51 59
+            //   col4: 4 12 20 28 36 44 52 60
+            //   col5: 5 13 21 29 37 45 53 61
+            //   col6: 6 14 22 30 38 46 54 62
+            //   col7: 7 15 23 31 39 47 55 63
+            svst1_f64(svptrue_b64(), output + i_vs4 + j_vs4 * kOutStride, col0);
+            svst1_f64(svptrue_b64(), output + i_vs4 + j_vs4 * kOutStride + kOutStride, col1);
+            svst1_f64(svptrue_b64(), output + i_vs4 + j_vs4 * kOutStride + 2 * kOutStride, col2);
+            svst1_f64(svptrue_b64(), output + i_vs4 + j_vs4 * kOutStride + 3 * kOutStride, col3);
+            svst1_f64(svptrue_b64(), output + i_vs4 + j_vs4 * kOutStride + 4 * kOutStride, col4);
+            svst1_f64(svptrue_b64(), output + i_vs4 + j_vs4 * kOutStride + 5 * kOutStride, col5);
+            svst1_f64(svptrue_b64(), output + i_vs4 + j_vs4 * kOutStride + 6 * kOutStride, col6);
+            svst1_f64(svptrue_b64(), output + i_vs4 + j_vs4 * kOutStride + 7 * kOutStride, col7);
+          }
+          // rows, one element at a time
+          int64_t r_vs4 = i_vs4;
+          for (; r_vs4 < i_end_vs4; ++r_vs4) {
+            // columns
+            int64_t c_vs4 = j_vs4;
+            for (; c_vs4 < j_vs4 + 8; ++c_vs4) {
+              double x = input[c_vs4 + kCols * r_vs4];
+              output[c_vs4 * kOutStride + r_vs4] = x;
+            }
+          }
+        }
+        // the last columns of the matrix: partial tiles
+        if (j_vs4 < j_end_vs4) {
+          // rows, one element at a time
+          int64_t r_vs4 = ib_vs4;
+          for (; r_vs4 < i_end_vs4; ++r_vs4) {
+            // columns
+            int64_t c_vs4 = j_vs4;
+            for (; c_vs4 < j_end_vs4; ++c_vs4) {
+              double x = input[c_vs4 + kCols * r_vs4];
+              output[c_vs4 * kOutStride + r_vs4] = x;
+            }
+          }
+        }
+      }
+    }
+  }
+  // 1024-bit vectors: 16 x 16 tiles
+  if (vscale == 8) {
+    // row blocks of 128 x 128 elements (cache blocking)
+    int64_t ib_vs8 = 0;
+    for (; ib_vs8 < kRows; ib_vs8 += 128) {
+      int64_t i_end_vs8 = ib_vs8 + 128 < kRows ? ib_vs8 + 128 : kRows;
+      // column blocks
+      int64_t jb_vs8 = 0;
+      for (; jb_vs8 < kCols; jb_vs8 += 128) {
+        int64_t j_end_vs8 = jb_vs8 + 128 < kCols ? jb_vs8 + 128 : kCols;
+        int64_t j_vs8 = jb_vs8;
+        // tile columns of the block
+        for (; j_vs8 + 16 <= j_end_vs8; j_vs8 += 16) {
+          int64_t i_vs8 = ib_vs8;
+          // whole tiles down the column
+          for (; i_vs8 + 16 <= i_end_vs8; i_vs8 += 16) {
+            svfloat64_t row0 = svld1_f64(svptrue_b64(), input + i_vs8 * kCols + j_vs8);
+            svfloat64_t row1 = svld1_f64(svptrue_b64(), input + i_vs8 * kCols + j_vs8 + kCols);
+            svfloat64_t row2 = svld1_f64(svptrue_b64(), input + i_vs8 * kCols + j_vs8 + 2 * kCols);
+            svfloat64_t row3 = svld1_f64(svptrue_b64(), input + i_vs8 * kCols + j_vs8 + 3 * kCols);
+            svfloat64_t row4 = svld1_f64(svptrue_b64(), input + i_vs8 * kCols + j_vs8 + 4 * kCols);
+            svfloat64_t row5 = svld1_f64(svptrue_b64(), input + i_vs8 * kCols + j_vs8 + 5 * kCols);
+            svfloat64_t row6 = svld1_f64(svptrue_b64(), input + i_vs8 * kCols + j_vs8 + 6 * kCols);
+            svfloat64_t row7 = svld1_f64(svptrue_b64(), input + i_vs8 * kCols + j_vs8 + 7 * kCols);
+            svfloat64_t row8 = svld1_f64(svptrue_b64(), input + i_vs8 * kCols + j_vs8 + 8 * kCols);
+            svfloat64_t row9 = svld1_f64(svptrue_b64(), input + i_vs8 * kCols + j_vs8 + 9 * kCols);
+            svfloat64_t row10 =
+                svld1_f64(svptrue_b64(), input + i_vs8 * kCols + j_vs8 + 10 * kCols);
+            svfloat64_t row11 =
+                svld1_f64(svptrue_b64(), input + i_vs8 * kCols + j_vs8 + 11 * kCols);
+            svfloat64_t row12 =
+                svld1_f64(svptrue_b64(), input + i_vs8 * kCols + j_vs8 + 12 * kCols);
+            svfloat64_t row13 =
+                svld1_f64(svptrue_b64(), input + i_vs8 * kCols + j_vs8 + 13 * kCols);
+            svfloat64_t row14 =
+                svld1_f64(svptrue_b64(), input + i_vs8 * kCols + j_vs8 + 14 * kCols);
+            svfloat64_t row15 =
+                svld1_f64(svptrue_b64(), input + i_vs8 * kCols + j_vs8 + 15 * kCols);
+            // stage 1: zip1/zip2 vector i with vector i + 8
+            svfloat64_t z1_0 = svzip1_f64(row0, row8);
+            svfloat64_t z1_1 = svzip2_f64(row0, row8);
+            svfloat64_t z1_2 = svzip1_f64(row1, row9);
+            svfloat64_t z1_3 = svzip2_f64(row1, row9);
+            svfloat64_t z1_4 = svzip1_f64(row2, row10);
+            svfloat64_t z1_5 = svzip2_f64(row2, row10);
+            svfloat64_t z1_6 = svzip1_f64(row3, row11);
+            svfloat64_t z1_7 = svzip2_f64(row3, row11);
+            svfloat64_t z1_8 = svzip1_f64(row4, row12);
+            svfloat64_t z1_9 = svzip2_f64(row4, row12);
+            svfloat64_t z1_10 = svzip1_f64(row5, row13);
+            svfloat64_t z1_11 = svzip2_f64(row5, row13);
+            svfloat64_t z1_12 = svzip1_f64(row6, row14);
+            svfloat64_t z1_13 = svzip2_f64(row6, row14);
+            svfloat64_t z1_14 = svzip1_f64(row7, row15);
+            svfloat64_t z1_15 = svzip2_f64(row7, row15);
+            //   z1_0: 0 128 1 129 2 130 3 131 4 132 5 133 6 134 7 135
+            //   z1_1: 8 136 9 137 10 138 11 139 12 140 13 141 14 142 15 143
+            //   z1_2: 16 144 17 145 18 146 19 147 20 148 21 149 22 150 23 151
+            //   z1_3: 24 152 25 153 26 154 27 155 28 156 29 157 30 158 31 159
+            //   z1_4: 32 160 33 161 34 162 35 163 36 164 37 165 38 166 39 167
+            //   z1_5: 40 168 41 169 42 170 43 171 44 172 45 173 46 174 47 175
+            //   z1_6: 48 176 49 177 50 178 51 179 52 180 53 181 54 182 55 183
+            //   z1_7: 56 184 57 185 58 186 59 187 60 188 61 189 62 190 63 191
+            //   z1_8: 64 192 65 193 66 194 67 195 68 196 69 197 70 198 71 199
+            //   z1_9: 72 200 73 201 74 202 75 203 76 204 77 205 78 206 79 207
+            //   z1_10: 80 208 81 209 82 210 83 211 84 212 85 213 86 214 87 215
+            //   z1_11: 88 216 89 217 90 218 91 219 92 220 93 221 94 222 95 223
+            //   z1_12: 96 224 97 225 98 226 99 227 100 228 101 229 102 230 103 231
+            //   z1_13: 104 232 105 233 106 234 107 235 108 236 109 237 110 238 111 239
+            //   z1_14: 112 240 113 241 114 242 115 243 116 244 117 245 118 246 119 247
+            //   z1_15: 120 248 121 249 122 250 123 251 124 252 125 253 126 254 127 255
+            // stage 2: zip1/zip2 vector i with vector i + 8
+            svfloat64_t z2_0 = svzip1_f64(z1_0, z1_8);
+            svfloat64_t z2_1 = svzip2_f64(z1_0, z1_8);
+            svfloat64_t z2_2 = svzip1_f64(z1_1, z1_9);
+            svfloat64_t z2_3 = svzip2_f64(z1_1, z1_9);
+            svfloat64_t z2_4 = svzip1_f64(z1_2, z1_10);
+            svfloat64_t z2_5 = svzip2_f64(z1_2, z1_10);
+            svfloat64_t z2_6 = svzip1_f64(z1_3, z1_11);
+            svfloat64_t z2_7 = svzip2_f64(z1_3, z1_11);
+            svfloat64_t z2_8 = svzip1_f64(z1_4, z1_12);
+            svfloat64_t z2_9 = svzip2_f64(z1_4, z1_12);
+            svfloat64_t z2_10 = svzip1_f64(z1_5, z1_13);
+            svfloat64_t z2_11 = svzip2_f64(z1_5, z1_13);
+            svfloat64_t z2_12 = svzip1_f64(z1_6, z1_14);
+            svfloat64_t z2_13 = svzip2_f64(z1_6, z1_14);
+            svfloat64_t z2_14 = svzip1_f64(z1_7, z1_15);
+            svfloat64_t z2_15 = svzip2_f64(z1_7, z1_15);
+            //   z2_0: 0 64 128 192 1 65 129 193 2 66 130 194 3 67 131 195
+            //   z2_1: 4 68 132 196 5 69 133 197 6 70 134 198 7 71 135 199
+            //   z2_2: 8 72 136 200 9 73 137 201 10 74 138 202 11 75 139 203
+            //   z2_3: 12 76 140 204 13 77 141 205 14 78 142 206 15 79 143 207
+            //   z2_4: 16 80 144 208 17 81 145 209 18 82 146 210 19 83 147 211
+            //   z2_5: 20 84 148 212 21 85 149 213 22 86 150 214 23 87 151 215
+            //   z2_6: 24 88 152 216 25 89 153 217 26 90 154 218 27 91 155 219
+            //   z2_7: 28 92 156 220 29 93 157 221 30 94 158 222 31 95 159 223
+            //   z2_8: 32 96 160 224 33 97 161 225 34 98 162 226 35 99 163 227
+            //   z2_9: 36 100 164 228 37 101 165 229 38 102 166 230 39 103 167 231
+            //   z2_10: 40 104 168 232 41 105 169 233 42 106 170 234 43 107 171 235
+            //   z2_11: 44 108 172 236 45 109 173 237 46 110 174 238 47 111 175 239
+            //   z2_12: 48 112 176 240 49 113 177 241 50 114 178 242 51 115 179 243
+            //   z2_13: 52 116 180 244 53 117 181 245 54 118 182 246 55 119 183 247
+            //   z2_14: 56 120 184 248 57 121 185 249 58 122 186 250 59 123 187 251
+            //   z2_15: 60 124 188 252 61 125 189 253 62 126 190 254 63 127 191 255
+            // stage 3: zip1/zip2 vector i with vector i + 8
+            svfloat64_t z3_0 = svzip1_f64(z2_0, z2_8);
+            svfloat64_t z3_1 = svzip2_f64(z2_0, z2_8);
+            svfloat64_t z3_2 = svzip1_f64(z2_1, z2_9);
+            svfloat64_t z3_3 = svzip2_f64(z2_1, z2_9);
+            svfloat64_t z3_4 = svzip1_f64(z2_2, z2_10);
+            svfloat64_t z3_5 = svzip2_f64(z2_2, z2_10);
+            svfloat64_t z3_6 = svzip1_f64(z2_3, z2_11);
+            svfloat64_t z3_7 = svzip2_f64(z2_3, z2_11);
+            svfloat64_t z3_8 = svzip1_f64(z2_4, z2_12);
+            svfloat64_t z3_9 = svzip2_f64(z2_4, z2_12);
+            svfloat64_t z3_10 = svzip1_f64(z2_5, z2_13);
+            svfloat64_t z3_11 = svzip2_f64(z2_5, z2_13);
+            svfloat64_t z3_12 = svzip1_f64(z2_6, z2_14);
+            svfloat64_t z3_13 = svzip2_f64(z2_6, z2_14);
+            svfloat64_t z3_14 = svzip1_f64(z2_7, z2_15);
+            svfloat64_t z3_15 = svzip2_f64(z2_7, z2_15);
+            //   z3_0: 0 32 64 96 128 160 192 224 1 33 65 97 129 161 193 225
+            //   z3_1: 2 34 66 98 130 162 194 226 3 35 67 99 131 163 195 227
+            //   z3_2: 4 36 68 100 132 164 196 228 5 37 69 101 133 165 197 229
+            //   z3_3: 6 38 70 102 134 166 198 230 7 39 71 103 135 167 199 231
+            //   z3_4: 8 40 72 104 136 168 200 232 9 41 73 105 137 169 201 233
+            //   z3_5: 10 42 74 106 138 170 202 234 11 43 75 107 139 171 203 235
+            //   z3_6: 12 44 76 108 140 172 204 236 13 45 77 109 141 173 205 237
+            //   z3_7: 14 46 78 110 142 174 206 238 15 47 79 111 143 175 207 239
+            //   z3_8: 16 48 80 112 144 176 208 240 17 49 81 113 145 177 209 241
+            //   z3_9: 18 50 82 114 146 178 210 242 19 51 83 115 147 179 211 243
+            //   z3_10: 20 52 84 116 148 180 212 244 21 53 85 117 149 181 213 245
+            //   z3_11: 22 54 86 118 150 182 214 246 23 55 87 119 151 183 215 247
+            //   z3_12: 24 56 88 120 152 184 216 248 25 57 89 121 153 185 217 249
+            //   z3_13: 26 58 90 122 154 186 218 250 27 59 91 123 155 187 219 251
+            //   z3_14: 28 60 92 124 156 188 220 252 29 61 93 125 157 189 221 253
+            //   z3_15: 30 62 94 126 158 190 222 254 31 63 95 127 159 191 223 255
+            // stage 4: zip1/zip2 vector i with vector i + 8
+            svfloat64_t col0 = svzip1_f64(z3_0, z3_8);
+            svfloat64_t col1 = svzip2_f64(z3_0, z3_8);
+            svfloat64_t col2 = svzip1_f64(z3_1, z3_9);
+            svfloat64_t col3 = svzip2_f64(z3_1, z3_9);
+            svfloat64_t col4 = svzip1_f64(z3_2, z3_10);
+            svfloat64_t col5 = svzip2_f64(z3_2, z3_10);
+            svfloat64_t col6 = svzip1_f64(z3_3, z3_11);
+            svfloat64_t col7 = svzip2_f64(z3_3, z3_11);
+            svfloat64_t col8 = svzip1_f64(z3_4, z3_12);
+            svfloat64_t col9 = svzip2_f64(z3_4, z3_12);
+            svfloat64_t col10 = svzip1_f64(z3_5, z3_13);
+            svfloat64_t col11 = svzip2_f64(z3_5, z3_13);
+            svfloat64_t col12 = svzip1_f64(z3_6, z3_14);
+            svfloat64_t col13 = svzip2_f64(z3_6, z3_14);
+            svfloat64_t col14 = svzip1_f64(z3_7, z3_15);
+            svfloat64_t col15 = svzip2_f64(z3_7, z3_15);
+            //   col0: 0 16 32 48 64 80 96 112 128 144 160 176 192 208 224 240
+            //   col1: 1 17 33 49 65 81 97 113 129 145 161 177 193 209 225 241
+            //   col2: 2 18 34 50 66 82 98 114 130 146 162 178 194 210 226 242
+            //   col3: 3 19 35 51 67 83 99 115 131 147 163 179 195 211 227 243
+            //   col4: 4 20 36 52 68 84 100 116 132 148 164 180 196 212 228 244
+            //   col5: 5 21 37 53 69 85 101 117 133 149 165 181 197 213 229 245
+            //   col6: 6 22 38 54 70 86 102 118 134 150 166 182 198 214 230 246
+            //   col7: 7 23 39 55 71 87 103 119 135 151 167 183 199 215 231 247
+            //   col8: 8 24 40 56 72 88 104 120 136 152 168 184 200 216 232 248
+            //   col9: 9 25 41 57 73 89 105 121 137 153 169 185 201 217 233 249
+            //   col10: 10 26 42 58 74 90 106 122 138 154 170 186 202 218 234 250
+            //   col11: 11 27 43 59 75 91 107 123 139 155 171 187 203 219 235 251
+            //   col12: 12 28 44 60 76 92 108 124 140 156 172 188 204 220 236 252
+            //   col13: 13 29 45 61 77 93 109 125 141 157 173 189 205 221 237 253
+            //   col14: 14 30 46 62 78 94 110 126 142 158 174 190 206 222 238 254
+            //   col15: 15 31 47 63 79 95 111 127 143 159 175 191 207 223 239 255
+            svst1_f64(svptrue_b64(), output + i_vs8 + j_vs8 * kOutStride, col0);
+            svst1_f64(svptrue_b64(), output + i_vs8 + j_vs8 * kOutStride + kOutStride, col1);
+            svst1_f64(svptrue_b64(), output + i_vs8 + j_vs8 * kOutStride + 2 * kOutStride, col2);
+            svst1_f64(svptrue_b64(), output + i_vs8 + j_vs8 * kOutStride + 3 * kOutStride, col3);
+            svst1_f64(svptrue_b64(), output + i_vs8 + j_vs8 * kOutStride + 4 * kOutStride, col4);
+            svst1_f64(svptrue_b64(), output + i_vs8 + j_vs8 * kOutStride + 5 * kOutStride, col5);
+            svst1_f64(svptrue_b64(), output + i_vs8 + j_vs8 * kOutStride + 6 * kOutStride, col6);
+            svst1_f64(svptrue_b64(), output + i_vs8 + j_vs8 * kOutStride + 7 * kOutStride, col7);
+            svst1_f64(svptrue_b64(), output + i_vs8 + j_vs8 * kOutStride + 8 * kOutStride, col8);
+            svst1_f64(svptrue_b64(), output + i_vs8 + j_vs8 * kOutStride + 9 * kOutStride, col9);
+            svst1_f64(svptrue_b64(), output + i_vs8 + j_vs8 * kOutStride + 10 * kOutStride, col10);
+            svst1_f64(svptrue_b64(), output + i_vs8 + j_vs8 * kOutStride + 11 * kOutStride, col11);
+            svst1_f64(svptrue_b64(), output + i_vs8 + j_vs8 * kOutStride + 12 * kOutStride, col12);
+            svst1_f64(svptrue_b64(), output + i_vs8 + j_vs8 * kOutStride + 13 * kOutStride, col13);
+            svst1_f64(svptrue_b64(), output + i_vs8 + j_vs8 * kOutStride + 14 * kOutStride, col14);
+            svst1_f64(svptrue_b64(), output + i_vs8 + j_vs8 * kOutStride + 15 * kOutStride, col15);
+          }
+          // rows, one element at a time
+          int64_t r_vs8 = i_vs8;
+          for (; r_vs8 < i_end_vs8; ++r_vs8) {
+            // columns
+            int64_t c_vs8 = j_vs8;
+            for (; c_vs8 < j_vs8 + 16; ++c_vs8) {
+              double x = input[c_vs8 + kCols * r_vs8];
+              output[c_vs8 * kOutStride + r_vs8] = x;
+            }
+          }
+        }
+        // rows, one element at a time
+        int64_t r_vs8 = ib_vs8;
+        for (; r_vs8 < i_end_vs8; ++r_vs8) {
+          // columns
+          int64_t c_vs8 = j_vs8;
+          for (; c_vs8 < j_end_vs8; ++c_vs8) {
+            double x = input[c_vs8 + kCols * r_vs8];
+            output[c_vs8 * kOutStride + r_vs8] = x;
+          }
+        }
+      }
+    }
+  }
+  if (vscale != 8) {
+    if (vscale != 4) {
+      if (vscale != 2) {
+        if (vscale != 1) {
+          // output rows (input columns)
+          int64_t j = 0;
+          for (; j < kCols; ++j) {
+            // one loop governed by whilelt: the last vector is partial
+            {
+              int64_t i = 0;
+              svbool_t active = svwhilelt_b64_s64(i, kRows);
+              do {
+                svfloat64_t column =
+                    svld1_gather_s64index_f64(active, (input + i * kCols + j), offsets64_kCols);
+                svst1_f64(active, output + i + j * kOutStride, column);
+                i += 2 * vscale;
+                active = svwhilelt_b64_s64(i, kRows);
+              } while (svptest_first(svptrue_b64(), active));
+            }
+          }
+        }
+      }
     }
   }
 }

@@ -208,6 +208,22 @@ TEST_CASE("transpose plans: batches, each matrix at its batch stride") {
   checkRun(plan, 18, 20, 20, 18, 1, 99, 3, 18 * 20, 20 * 18);
 }
 
+TEST_CASE("transpose plans: SVE branches on the vector length to a zip network of VL / w rows, gathers otherwise") {
+  for (const auto& [dtype, lengths] : std::vector<std::pair<std::string, std::vector<int>>>{
+           {"u8", {1}}, {"i16", {1, 2}}, {"f32", {1, 2, 4}}, {"f64", {1, 2, 4, 8}}}) {
+    CAPTURE(dtype);
+    const KernelSpec spec = parseSpecText(transposeSpec(dtype, R"(["r", "c"])"), "t.json");
+    const std::string printed = buildPlan(spec, makeTarget(TargetRequest{"sve", {}})).print();
+    for (int vscale : lengths) {
+      const int n = 128 / int(bitsOf(spec.input)) * vscale;
+      CHECK(printed.find("if vscale == " + std::to_string(vscale) + "   # " + std::to_string(128 * vscale) + "-bit vectors: " +
+                         std::to_string(n) + " x " + std::to_string(n) + " tiles") != std::string::npos);
+    }
+    CHECK(printed.find("if vscale == " + std::to_string(lengths.back() * 2)) == std::string::npos);
+    CHECK(printed.find("gather_rows") != std::string::npos);
+  }
+}
+
 TEST_CASE("transpose plans: the networks are proven and their lane tables printed") {
   const KernelSpec spec = parseSpecText(transposeSpec("f32", "[16, 16]"), "t.json");
   const std::string printed = buildPlan(spec, makeTarget(TargetRequest{"avx512", {}})).print();

@@ -65,6 +65,21 @@ ir::Block withLaneTables(const TransposeNetwork& net, const sim::TransposeProof&
   return out;
 }
 
+// Every index symbol of `block` in `names` (loop variables, lets) renamed to name + suffix: a
+// second copy of a nest in the same function (the plan's index symbols are function-wide).
+void renameSymbols(ir::Block& block, const std::vector<std::string>& names, const std::string& suffix) {
+  auto fix = [&](std::string& name) {
+    if (std::find(names.begin(), names.end(), name) != names.end()) name += suffix;
+  };
+  for (Stmt& s : block) {
+    for (Index* index : {&s.index, &s.stride, &s.lo, &s.hi, &s.cmpLhs, &s.cmpRhs, &s.step})
+      for (ir::Term& t : index->terms)
+        for (std::string& sym : t.symbols) fix(sym);
+    if (s.kind == Stmt::Kind::For || s.kind == Stmt::Kind::Let) fix(s.var);
+    renameSymbols(s.body, names, suffix);
+  }
+}
+
 class TransposeBuilder {
  public:
   TransposeBuilder(const KernelSpec& s, const Target& t) : b_(s, t), spec_(s), target_(t) {
@@ -111,7 +126,7 @@ class TransposeBuilder {
       b_.plan.body = elementLoops("i", Index::constant(0), false);
       note("one element at a time (scalar target)");
     } else if (target_.scalable) {
-      gatheredColumns();
+      scalableTiles();
     } else {
       const VecType v = tileVector(t);
       const TransposeNetwork plain = proven(plainNetwork(v));
@@ -187,7 +202,7 @@ class TransposeBuilder {
   }
 
   // Refuses a network that is not exactly the transpose (the first wrong lane in the message).
-  sim::TransposeProof check(const TransposeNetwork& net) const {
+  sim::TransposeProof check(const TransposeNetwork& net, int vscale = 1) const {
     std::vector<std::string> inputs = net.rows;
     ir::Block body = net.body;
     if (!net.halfRows.empty()) {
@@ -203,11 +218,11 @@ class TransposeBuilder {
       }
       body.insert(body.begin(), joined.begin(), joined.end());
     }
-    sim::TransposeProof proof = sim::proveTranspose(body, inputs, net.cols);
+    sim::TransposeProof proof = sim::proveTranspose(body, inputs, net.cols, vscale);
     if (!net.halfRows.empty())  // the lane tables are the network's own statements'
       proof.stages.erase(proof.stages.begin(), proof.stages.begin() + std::min(proof.stages.size(), net.rows.size()));
     if (!proof.ok)
-      throw std::logic_error("internal error: the " + std::to_string(net.type.lanes) + "x" + std::to_string(net.type.lanes) +
+      throw std::logic_error("internal error: the " + std::to_string(net.rows.size()) + "x" + std::to_string(net.rows.size()) +
                              " transpose network for " + target_.spelling + " is not a transpose: " + proof.message);
     return proof;
   }
@@ -398,6 +413,41 @@ class TransposeBuilder {
     return out;
   }
 
+  // SVE: a tile row is one vector of vscale * 128 bits, known only at run time, and a network's
+  // statement count depends on it. So the plan branches on vscale: at each power of two where a
+  // tile of n = VL / w rows fits in half the registers (n <= 16: f32 up to 512 bits, f64 up to
+  // 1024, 16-bit up to 256, bytes at 128) the tile nest runs the zip network proven at that
+  // length; any other length (longer vectors, or not a power of two) gathers columns.
+  void scalableTiles() {
+    const VecType v = target_.vector(spec_.input);
+    ir::Block fallback;
+    std::swap(fallback, b_.plan.body);
+    gatheredColumns();
+    std::swap(fallback, b_.plan.body);
+    std::vector<int> lengths;
+    for (int vscale = 1; v.lanes * vscale <= target_.registers / 2; vscale *= 2) {
+      const int n = v.lanes * vscale;
+      const TransposeNetwork net = transposeZip(v, n);
+      tables_ = withLaneTables(net, check(net, vscale));
+      note("at " + std::to_string(128 * vscale) + "-bit vectors (vscale " + std::to_string(vscale) + "):");
+      tiles(net, net);
+      ir::Block nest;
+      std::swap(nest, b_.plan.body);
+      renameSymbols(nest, {"ib", "jb", "i", "j", "i_end", "j_end", "in_step", "out_step", "r", "c"}, "_vs" + std::to_string(vscale));
+      fallback = {ir::ifIndex(sym(ir::kVscale), ir::Cmp::ne, Index::constant(vscale), std::move(fallback))};
+      branches_.push_back(ir::ifIndex(sym(ir::kVscale), ir::Cmp::eq, Index::constant(vscale), std::move(nest),
+                                      std::to_string(128 * vscale) + "-bit vectors: " + std::to_string(n) + " x " +
+                                          std::to_string(n) + " tiles"));
+      lengths.push_back(128 * vscale);
+    }
+    b_.plan.body = std::move(branches_);
+    for (Stmt& s : fallback) b_.plan.body.push_back(std::move(s));
+    std::string list;
+    for (int bits : lengths) list += (list.empty() ? "" : ", ") + std::to_string(bits);
+    note("other vector lengths" + (list.empty() ? "" : " than " + list + " bits") +
+         ": each output row gathered from an input column (svld1_gather_index), a vector per step under whilelt");
+  }
+
   // SVE: output row j is input column j, gathered a vector at a time.
   void gatheredColumns() {
     const VecType v = target_.vector(spec_.input);
@@ -416,7 +466,6 @@ class TransposeBuilder {
     loop.coversTail = true;
     ir::Block perColumn{std::move(loop)};
     b_.plan.body.push_back(ir::forLoop("j", Index::constant(0), sym(b_.cols), 1, std::move(perColumn), false, "output rows (input columns)"));
-    note("each output row gathered from an input column (svld1_gather_index), a vector per step under whilelt");
   }
 
   void document() {
@@ -451,6 +500,7 @@ class TransposeBuilder {
   std::string outStride_, batch_;
   Index inBatch_, outBatch_;  // elements between the matrices of a batch
   ir::Block tables_;  // the proven network with its lane tables
+  ir::Block branches_;  // SVE: one tile nest per vector length
 };
 
 }  // namespace
