@@ -134,6 +134,18 @@ TEST_CASE("transpose spec: errors say where and what is allowed") {
   checkError(transposeSpec("f32", R"(["r", "c"])", R"(, "tail": "none")"), "/tail", "allowed: predicated, scalar");
   checkError(transposeSpec("f32", R"(["r", "c"])", R"(, "output": {"row_stride": 0})"), "/output/row_stride", "");
   checkError(transposeSpec("f32", R"(["r", "c"])", R"(, "strategy": "inner_parallel")"), "/strategy", "allowed: auto, unpack, half_rows");
+  checkError(transposeSpec("f32", R"(["r", "c"])", R"(, "output": {"in_place": true})"), "/output/in_place",
+             "in_place needs a square matrix: rows (\"r\") and cols (\"c\") are not the same extent");
+  checkError(transposeSpec("f32", R"([4, 5])", R"(, "output": {"in_place": true})"), "/output/in_place", "rows (4) and cols (5)");
+  checkError(transposeSpec("f32", R"(["n", "n"])", R"(, "output": {"in_place": 1})"), "/output/in_place", "expected true or false, found number 1");
+  checkError(transposeSpec("f32", R"(["n", "n"])", R"(, "output": {"in_place": true, "row_stride": "ldo"})"), "/output/row_stride",
+             "the output is the input, with its row_stride: remove row_stride");
+  checkError(transposeSpec("f32", R"(["n", "n"])", R"(, "output": {"row_stride": "ldo", "in_place": true})"), "/output/row_stride",
+             "remove row_stride");
+  checkError(R"({"simdgen": 1, "name": "t", "kind": "transpose", "input": {"dtype": "f32", "shape": ["n", "n", "c"]}})", "/input/shape/1",
+             "already used by /input/shape/0");
+  CHECK(parseSpecText(transposeSpec("f32", R"(["n", "n"])", R"(, "output": {"in_place": true})"), "t.json").inPlace);
+  CHECK_FALSE(parseSpecText(transposeSpec("f32", R"(["n", "n"])"), "t.json").inPlace);
   CHECK(parseSpecText(transposeSpec("f32", R"(["r", "c"])", R"(, "strategy": "half_rows")"), "t.json").transposeStrategy ==
         TransposeStrategy::half_rows);
   CHECK(parseSpecText(transposeSpec("f32", R"(["r", "c"])"), "t.json").transposeStrategy == TransposeStrategy::automatic);
@@ -186,6 +198,71 @@ TEST_CASE("transpose plans: strategy half_rows (inputs joined from half rows by 
           for (int64_t pad : {0, 3}) checkRun(plan, rows, cols, cols + pad, rows + (pad ? pad + 2 : 0), 1, seed++);
       }
     }
+}
+
+// Runs the in-place `plan` on one n x n matrix (row stride ld, `batch` of them sa apart) in a
+// buffer exactly as long: the transpose must replace it, padding untouched.
+void checkInPlace(const ir::Plan& plan, int64_t n, int64_t ld, int vscale, uint64_t seed, int64_t batch = 1, int64_t sa = 0) {
+  CAPTURE(plan.target);
+  CAPTURE(n);
+  CAPTURE(ld);
+  CAPTURE(vscale);
+  CAPTURE(batch);
+  const size_t size = size_t(bitsOf(plan.tensors[0].dtype) / 8);
+  const int64_t span = !n || !batch ? 0 : (batch - 1) * sa + (n - 1) * ld + n;
+  std::vector<unsigned char> data(size_t(span) * size + 1);
+  std::mt19937_64 rng(seed);
+  for (auto& b : data) b = static_cast<unsigned char>(rng() | 1);  // no signalling NaN becomes quiet: see checkRun
+  if (plan.tensors[0].dtype == DType::f32)
+    for (size_t e = 0; e + 4 <= data.size(); e += 4) data[e + 2] |= 0x40;
+  const std::vector<unsigned char> before = data;
+  std::map<std::string, int64_t> params;
+  for (const ir::Param& p : plan.params)
+    if (p.kind == ir::Param::Kind::extent) params[p.name] = p.name == "rows" ? n : p.name == "stride" ? ld : p.name == "batch" ? batch : sa;
+  sim::runPlan(plan, params, {{"input", data.data(), nullptr, size_t(span)}, {"output", nullptr, data.data(), size_t(span)}}, vscale);
+  int64_t bad = 0;
+  std::vector<bool> element(size_t(span) + 1, false);
+  for (int64_t b = 0; b < batch; ++b)
+    for (int64_t c = 0; c < n; ++c)
+      for (int64_t r = 0; r < n; ++r) {
+        element[size_t(b * sa + c * ld + r)] = true;
+        bad += std::memcmp(&data[size_t(b * sa + c * ld + r) * size], &before[size_t(b * sa + r * ld + c) * size], size) != 0;
+      }
+  CHECK(bad == 0);
+  for (int64_t e = 0; e < span; ++e)
+    if (!element[size_t(e)]) REQUIRE(std::memcmp(&data[size_t(e) * size], &before[size_t(e) * size], size) == 0);
+}
+
+TEST_CASE("transpose plans in place: square matrices replaced by their transposes on every target and length") {
+  uint64_t seed = 11;
+  for (const char* dtype : {"u8", "i16", "f32", "u64"}) {
+    const KernelSpec spec = parseSpecText(std::string(R"({"simdgen": 1, "name": "t", "kind": "transpose", "input": {"dtype": ")") + dtype +
+                                              R"(", "shape": ["n", "n"], "row_stride": "ld"}, "output": {"in_place": true}})",
+                                          "t.json");
+    const std::string dtypeName = dtype;
+    CAPTURE(dtypeName);
+    std::vector<std::pair<Target, std::vector<int>>> targets;
+    for (int bits : {128, 256, 512}) targets.push_back({makeGenericTarget(bits), {1}});
+    for (const char* isa : {"scalar", "avx2", "avx512", "neon"}) targets.push_back({makeTarget(TargetRequest{isa, {}}), {1}});
+    targets.push_back({makeTarget(TargetRequest{"sve", {}}), {1, 2, 3, 4, 8}});
+    for (const auto& [target, vscales] : targets) {
+      const ir::Plan plan = buildPlan(spec, target);
+      for (int vscale : vscales)
+        for (int64_t n : {0, 1, 2, 7, 8, 15, 16, 17, 33, 40})
+          for (int64_t pad : {0, 3}) {
+            checkInPlace(plan, n, n + pad, vscale, seed++);
+            checkRun(plan, n, n, n + pad, n + pad, vscale, seed++);  // separate output memory works too
+          }
+    }
+  }
+  // Batched, each matrix in place at its batch stride; static square.
+  const KernelSpec batched = parseSpecText(R"({"simdgen": 1, "name": "t", "kind": "transpose", "input": {"dtype": "f64",
+      "shape": ["b", "n", "n"], "row_stride": "ld", "batch_stride": "sa"}, "output": {"in_place": true}})", "t.json");
+  for (const char* isa : {"avx512", "avx2", "neon", "sve", "scalar"})
+    for (int64_t batch : {0, 1, 3}) checkInPlace(buildPlan(batched, makeTarget(TargetRequest{isa, {}})), 19, 21, 2, seed++, batch, 19 * 21 + 4);
+  const KernelSpec fixed = parseSpecText(R"({"simdgen": 1, "name": "t", "kind": "transpose", "input": {"dtype": "i32", "shape": [37, 37]},
+      "output": {"in_place": true}})", "t.json");
+  for (const char* isa : {"avx512", "avx2", "neon", "sve", "scalar"}) checkInPlace(buildPlan(fixed, makeTarget(TargetRequest{isa, {}})), 37, 37, 1, seed++);
 }
 
 TEST_CASE("transpose plans: batches, each matrix at its batch stride") {

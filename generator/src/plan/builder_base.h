@@ -38,7 +38,10 @@ struct Builder {
     if (spec.rank == 2) rows = bind(spec.rows, "rows", "kRows", "rows (>= 0)");
     else rows = bind(spec.rows, "rows", "kRows", "");
     // A 1-D input has a length n; a 2-D one rows x cols.
-    cols = spec.rank == 1 ? bind(spec.cols, "n", "kCols", "elements (>= 0)") : bind(spec.cols, "cols", "kCols", "columns (>= 0)");
+    const bool square = spec.rank == 2 && !spec.cols.isStatic() && !spec.rows.isStatic() && spec.cols.name == spec.rows.name;
+    cols = spec.rank == 1 ? bind(spec.cols, "n", "kCols", "elements (>= 0)")
+           : square       ? rows  // one runtime name for both (a square transpose): one parameter
+                          : bind(spec.cols, "cols", "kCols", "columns (>= 0)");
     stride = spec.rowStride ? bind(*spec.rowStride, "stride", "kStride", "elements between row starts (>= columns)") : cols;
     ir::Tensor in{"input", spec.input, false, {}, {}};
     if (spec.rank == 2) {

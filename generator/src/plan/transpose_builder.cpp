@@ -84,7 +84,7 @@ class TransposeBuilder {
  public:
   TransposeBuilder(const KernelSpec& s, const Target& t) : b_(s, t), spec_(s), target_(t) {
     b_.plan.strategy = std::string(nameOf(spec_.tail)) + "_tail";
-    outStride_ = b_.rows;
+    outStride_ = spec_.inPlace ? b_.stride : b_.rows;  // in place: the output is the input
     if (spec_.outputRowStride) {
       const Extent& e = *spec_.outputRowStride;
       const bool shared = !e.isStatic() && spec_.rowStride && !spec_.rowStride->isStatic() && spec_.rowStride->name == e.name;
@@ -107,7 +107,7 @@ class TransposeBuilder {
     inBatch_ = sym(b_.rows).times(b_.stride);
     if (spec_.batchStride)
       inBatch_ = sym(b_.bind(*spec_.batchStride, "batch_stride", "kBatchStride", "elements between input matrices (>= rows * row stride)"));
-    outBatch_ = sym(b_.cols).times(outStride_);
+    outBatch_ = spec_.inPlace ? inBatch_ : sym(b_.cols).times(outStride_);
     if (const auto& e = spec_.outputBatchStride) {
       const bool shared = spec_.batchStride && !e->isStatic() && !spec_.batchStride->isStatic() && spec_.batchStride->name == e->name;
       outBatch_ = shared ? inBatch_ : sym(b_.bind(*e, "out_batch_stride", "kOutBatchStride", "elements between output matrices (>= cols * output row stride)"));
@@ -122,7 +122,9 @@ class TransposeBuilder {
 
   ir::Plan build() {
     const DType t = spec_.input;
-    if (!target_.vectorBits) {
+    if (spec_.inPlace) {
+      inPlace();
+    } else if (!target_.vectorBits) {
       b_.plan.body = elementLoops("i", Index::constant(0), false);
       note("one element at a time (scalar target)");
     } else if (target_.scalable) {
@@ -413,6 +415,109 @@ class TransposeBuilder {
     return out;
   }
 
+  // ---- in place --------------------------------------------------------------------------------
+  // A square matrix transposed in place: tile (i, j) and its mirror (j, i) are both loaded before
+  // either is stored, so output may be input. Two tiles are live: at most a quarter of the
+  // registers as rows (AVX-512 f32 8 x 8 in ymm, AVX2 4 x 4 in xmm, NEON 128-bit rows). The strip
+  // right of the last whole tile and the bottom-right corner swap element pairs. SVE branches on
+  // vscale like the out-of-place plan; other lengths and the scalar target swap element pairs.
+  void inPlace() {
+    if (spec_.transposeStrategy == TransposeStrategy::half_rows) note("strategy half_rows does not apply in place: whole rows are loaded");
+    if (!target_.vectorBits) {
+      b_.plan.body = swapCorner(Index::constant(0));
+      note("in place, one element pair at a time (scalar target)");
+      return;
+    }
+    VecType v = target_.vector(spec_.input);
+    if (!target_.scalable) {
+      v.lanes = std::max(128 / bitsOf(v.elem), std::min(v.lanes, target_.registers / 4));
+      const TransposeNetwork net = proven(plainNetwork(v));
+      tables_ = withLaneTables(net, check(net));
+      b_.plan.body = pairedTiles(net);
+      return;
+    }
+    ir::Block fallback = swapCorner(Index::constant(0));
+    std::string list;
+    // 128-bit rows always (16 x 16 bytes: two tiles fill the registers, like on x86), longer ones
+    // while two tiles take at most half the registers.
+    for (int vscale = 1; vscale == 1 || v.lanes * vscale <= target_.registers / 4; vscale *= 2) {
+      const TransposeNetwork net = transposeZip(v, v.lanes * vscale);
+      tables_ = withLaneTables(net, check(net, vscale));
+      ir::Block nest = pairedTiles(net);
+      renameSymbols(nest, {"i", "j", "r", "c", "diag_step", "pair_step"}, "_vs" + std::to_string(vscale));
+      fallback = {ir::ifIndex(sym(ir::kVscale), ir::Cmp::ne, Index::constant(vscale), std::move(fallback))};
+      b_.plan.body.push_back(ir::ifIndex(sym(ir::kVscale), ir::Cmp::eq, Index::constant(vscale), std::move(nest),
+                                         std::to_string(128 * vscale) + "-bit vectors"));
+      list += (list.empty() ? "" : ", ") + std::to_string(128 * vscale);
+    }
+    for (Stmt& s : fallback) b_.plan.body.push_back(std::move(s));
+    note("other vector lengths" + (list.empty() ? "" : " than " + list + " bits") + ": in place, one element pair at a time");
+  }
+
+  // The nest of tile pairs for network `net` (n x n tiles).
+  ir::Block pairedTiles(const TransposeNetwork& net) {
+    const int n = int(net.rows.size());
+    const VecType v = net.type;
+    const TransposeNetwork a = renamed(net, "_a"), b = renamed(net, "_b");
+    auto load = [&](ir::Block& out, const TransposeNetwork& t, const std::string& r, const std::string& c, const std::string& step) {
+      for (int k = 0; k < n; ++k) out.push_back(b_.load(t.rows[size_t(k)], v, inAt(r, k, sym(c), step)));
+    };
+    auto store = [&](ir::Block& out, const TransposeNetwork& t, const std::string& r, const std::string& c, const std::string& step) {
+      for (int k = 0; k < n; ++k) out.push_back(b_.store(t.cols[size_t(k)], v, outAt(c, k, r, step)));  // tile (r, c) to (c, r)
+    };
+    ir::Block row;  // tile row i: the diagonal tile, the pairs right of it, the strip after them
+    row.push_back(ir::comment("the diagonal tile"));
+    const std::string stepD = opaqueStride(row, b_.stride, "diag_step");
+    load(row, net, "i", "i", stepD);
+    row.insert(row.end(), tables_.begin(), tables_.end());
+    store(row, net, "i", "i", stepD);
+    ir::Block pair;
+    const std::string step = opaqueStride(pair, b_.stride, "pair_step");
+    load(pair, a, "i", "j", step);
+    load(pair, b, "j", "i", step);
+    pair.push_back(ir::comment("tile (i, j) to (j, i), then tile (j, i) to (i, j): both are loaded already"));
+    pair.insert(pair.end(), a.body.begin(), a.body.end());
+    store(pair, a, "i", "j", step);
+    pair.insert(pair.end(), b.body.begin(), b.body.end());
+    store(pair, b, "j", "i", step);
+
+    row.push_back(ir::letIndex("j", sym("i") + n));
+    row.push_back(ir::forLoop("j", Index::constant(0), sym(b_.cols), n, std::move(pair), true, "tile pairs (i, j) and (j, i)"));
+    ir::Block strip;
+    strip.push_back(ir::forLoop("r", sym("i"), sym("i") + n, 1, swapRow("r", sym("j")), false, "rows of the tile row"));
+    row.push_back(ir::ifLess(sym("j"), sym(b_.cols), std::move(strip), "the last columns: element pairs"));
+    ir::Block out;
+    out.push_back(ir::letIndex("i", Index::constant(0)));
+    out.push_back(ir::forLoop("i", Index::constant(0), sym(b_.rows), n, std::move(row), true, "tile rows"));
+    ir::Block corner = swapCorner(sym("i"));
+    out.push_back(ir::ifLess(sym("i"), sym(b_.rows), std::move(corner), "the bottom-right corner: element pairs"));
+    note("in place: tiles of " + std::to_string(n) + " x " + std::to_string(n) + " through a " + std::to_string(countOps(net)) +
+         "-shuffle network, each tile and its mirror loaded before either is stored; the edges swap element pairs");
+    return out;
+  }
+
+  // Row r from column `from` on: element [r, c] and its mirror [c, r] exchanged (out[c, r] = in[r,
+  // c] and out[r, c] = in[c, r], both read first).
+  ir::Block swapRow(const std::string& r, const Index& from) {
+    const VecType one{spec_.input, 1};
+    ir::Block body;
+    body.push_back(b_.load("x", one, inAt(r, 0, sym("c"))));
+    body.push_back(b_.load("y", one, inAt("c", 0, sym(r))));
+    body.push_back(b_.store("x", one, outAt("c", 0, r)));
+    body.push_back(b_.store("y", one, outAt(r, 0, "c")));
+    ir::Block out;
+    out.push_back(ir::forLoop("c", from, sym(b_.cols), 1, std::move(body), false, "columns"));
+    return out;
+  }
+
+  // Rows [first, rows), each from its diagonal element on (the diagonal is copied to itself, which
+  // an out-of-place call needs).
+  ir::Block swapCorner(const Index& first) {
+    ir::Block out;
+    out.push_back(ir::forLoop("r", first, sym(b_.rows), 1, swapRow("r", sym("r")), false, "rows, one element pair at a time"));
+    return out;
+  }
+
   // SVE: a tile row is one vector of vscale * 128 bits, known only at run time, and a network's
   // statement count depends on it. So the plan branches on vscale: at each power of two where a
   // tile of n = VL / w rows fits in half the registers (n <= 16: f32 up to 512 bits, f64 up to
@@ -476,6 +581,7 @@ class TransposeBuilder {
     b_.plan.overview = "transpose: output[c, r] = input[r, c] (" + (spec_.batch ? text(*spec_.batch) + " x " : "") + rows + " x " +
                        cols + " " + std::string(nameOf(spec_.input)) + ")";
     b_.plan.semantics.push_back({"tail", std::string(nameOf(spec_.tail))});
+    if (spec_.inPlace) b_.plan.semantics.push_back({"in_place", "true"});
     auto& d = b_.plan.apiDoc;
     if (spec_.batch) {
       const std::string inBatch = spec_.batchStride ? text(*spec_.batchStride) : rows + " * " + inStride;
@@ -491,7 +597,8 @@ class TransposeBuilder {
     d.push_back("///");
     d.push_back("/// Elements are moved bit for bit (NaN payloads and -0.0 are kept).");
     d.push_back("/// No alignment is required. Nothing outside the matrices is read or written; an empty shape writes nothing.");
-    d.push_back("/// Aliasing: output must not overlap input.");
+    d.push_back(spec_.inPlace ? "/// Aliasing: output may be input itself (in place); otherwise the two must not overlap."
+                              : "/// Aliasing: output must not overlap input.");
   }
 
   Builder b_;

@@ -109,6 +109,10 @@ struct KernelSpec {
   // cols * output row stride). A runtime name equal to the other matrix's is the same parameter.
   std::optional<Extent> batch, batchStride, outputBatchStride;
   TransposeStrategy transposeStrategy = TransposeStrategy::automatic;
+  // transpose only ("output": {"in_place": true}): rows and cols are one extent, the output has the
+  // input's strides, and output may be the input itself (tiles are read in pairs before either is
+  // written).
+  bool inPlace = false;
 };
 
 // Every spec problem is reported as one of these: where (file:line:col and the JSON pointer),

@@ -47,7 +47,7 @@ constexpr std::string_view kMapTailNames[] = {"predicated", "scalar"};
 constexpr std::string_view kTransposeKeys[] = {"$schema", "simdgen", "name", "description", "kind",
                                                "input",   "output",  "targets", "tail",   "strategy"};
 constexpr std::string_view kTransposeStrategyNames[] = {"auto", "unpack", "half_rows"};
-constexpr std::string_view kTransposeOutputKeys[] = {"row_stride", "batch_stride"};
+constexpr std::string_view kTransposeOutputKeys[] = {"row_stride", "batch_stride", "in_place"};
 constexpr std::string_view kArgOps[] = {"argmin", "argmax"};
 constexpr std::string_view kIndexNames[] = {"first", "last"};
 constexpr std::string_view kIndexTypes[] = {"i32", "i64"};
@@ -135,6 +135,9 @@ std::string suggestion(std::string_view value, Names allowed) {
   }
   return best.empty() ? "" : " (did you mean " + inQuotes(best) + "?)";
 }
+
+// A shape extent as the spec wrote it: its size or its runtime name (quoted).
+std::string extentText(const Extent& e) { return e.isStatic() ? std::to_string(*e.value) : "\"" + e.name + "\""; }
 
 // What a JSON value is, for "expected X, found Y" messages.
 std::string describe(const json& j) {
@@ -279,6 +282,18 @@ class Parser {
         failAtKey("/output/dtype", "a transpose's output has the input's dtype (" + std::string(nameOf(spec.input)) +
                                        "): remove \"dtype\"; allowed keys: row_stride");
       const json& output = getObject(*j, "/output", kTransposeOutputKeys);
+      if (const json* inPlace = member(output, "in_place")) {
+        if (!inPlace->is_boolean()) fail("/output/in_place", "expected true or false, found " + describe(*inPlace));
+        spec.inPlace = inPlace->get<bool>();
+        const bool square = spec.rows.isStatic() == spec.cols.isStatic() &&
+                            (spec.rows.isStatic() ? *spec.rows.value == *spec.cols.value : spec.rows.name == spec.cols.name);
+        if (spec.inPlace && !square)
+          fail("/output/in_place", "in_place needs a square matrix: rows (" + extentText(spec.rows) + ") and cols (" + extentText(spec.cols) +
+                                       ") are not the same extent; give both the same runtime name or the same size");
+        for (const char* key : {"row_stride", "batch_stride"})
+          if (spec.inPlace && member(output, key))
+            failAtKey(std::string("/output/") + key, std::string("in_place: the output is the input, with its ") + key + ": remove " + key);
+      }
       if (const json* stride = member(output, "row_stride")) {
         Extent s = readExtent(*stride, "/output/row_stride");
         if (s.isStatic() && spec.rows.isStatic() && *s.value < *spec.rows.value)
@@ -686,7 +701,8 @@ class Parser {
       std::string pointer = "/input/shape/" + std::to_string(i);
       dims.push_back(readExtent(shape[i], pointer));
       for (std::size_t k = 0; k < i; ++k)
-        if (!dims[i].isStatic() && dims[i].name == dims[k].name)
+        // A transpose's rows and cols may share a name: a square matrix, one parameter.
+        if (!dims[i].isStatic() && dims[i].name == dims[k].name && !(batched && i == shape.size() - 1 && k + 2 == shape.size()))
           fail(pointer, "runtime extent name " + inQuotes(dims[i].name) +
                             " is already used by /input/shape/" + std::to_string(k) +
                             "; each runtime extent is its own parameter, so names must differ");

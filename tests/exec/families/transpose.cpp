@@ -38,6 +38,7 @@ class TransposeRunner {
   explicit TransposeRunner(const Kernel& k) : k_(k), in_(k.input()), out_(output_of(k)), variants_(runnable_variants(k, rep_)) {
     size_ = int64_t(std::stoi(in_.dtype.substr(1)) / 8);
     batched_ = in_.extents.size() == 3;
+    in_place_ = k.semantic("in_place") == "true";
     if (in_.extents.size() < 2 || in_.extents.size() > 3 || out_.extents.size() != in_.extents.size())
       throw std::logic_error("exec driver: transpose " + k.name + " has tensors of rank " + std::to_string(in_.extents.size()) + " and " +
                              std::to_string(out_.extents.size()));
@@ -93,7 +94,10 @@ class TransposeRunner {
                              " rows=" + std::to_string(rows) + " cols=" + std::to_string(cols) + " lda=" + std::to_string(lda) +
                              " ldo=" + std::to_string(ldo) + " misalign=" + std::to_string(q.misalign) + " seed=" + std::to_string(seed) +
                              (guard == 1 ? " (guard pages after the ends)" : guard == 2 ? " (guard pages before the starts)" : "");
-    for (const Variant& v : variants_) call(v, env, view, in, out, head);
+    for (const Variant& v : variants_) {
+      call(v, env, view, in, out, head);
+      if (in_place_) call_in_place(v, env, view, in, head);
+    }
   }
 
  private:
@@ -145,6 +149,36 @@ class TransposeRunner {
     if (!std::equal(before.begin(), before.end(), in.lo)) rep_.fail(head + ": the input's memory changed");
   }
 
+  // An in-place kernel called with output = input: the matrix must become its transpose and every
+  // other byte (row padding, around it) keep its value.
+  void call_in_place(const Variant& v, const Env& env, const View& s, const Mem& m, const std::string& shape) {
+    const std::string head = "[" + v.suffix + "] in place " + shape;
+    CrashContext::set(head);
+    const std::vector<unsigned char> before(m.lo, m.hi);
+    v.call(Binding(env, {{in_.name, m.data}, {out_.name, m.data}}));
+    const unsigned char* was = before.data() + (m.data - m.lo);
+    int64_t bad = 0;
+    std::string first;
+    std::vector<bool> element(size_t(m.hi - m.data) / size_t(size_) + 1, false);
+    for (int64_t b = 0; b < s.batch; ++b)
+      for (int64_t c = 0; c < s.cols; ++c)
+        for (int64_t r = 0; r < s.rows; ++r) {
+          const int64_t o = b * s.sb + c * s.ldo + r, i = b * s.sa + r * s.lda + c;
+          element[size_t(o)] = true;
+          if (std::memcmp(m.data + o * size_, was + i * size_, size_t(size_)) != 0 && bad++ == 0)
+            first = "element [" + std::to_string(c) + ", " + std::to_string(r) + "] is not the old [" + std::to_string(r) + ", " +
+                    std::to_string(c) + "] (" + bytes_at(m.data + o * size_) + " instead of " + bytes_at(was + i * size_) + ")";
+        }
+    if (bad) rep_.fail(head + ": " + first + "; " + std::to_string(bad) + " wrong elements");
+    for (const unsigned char* p = m.lo; p < m.hi; ++p) {
+      const int64_t off = p - m.data;
+      if (!(off >= 0 && element[size_t(off / size_)]) && *p != before[size_t(p - m.lo)]) {
+        rep_.fail(head + ": wrote outside the matrix's elements, byte offset " + std::to_string(off));
+        break;
+      }
+    }
+  }
+
   std::string bytes_at(const unsigned char* p) const {
     static const char* hex = "0123456789abcdef";
     std::string t = "0x";
@@ -160,6 +194,7 @@ class TransposeRunner {
   std::vector<Variant> variants_;
   int64_t size_ = 1;
   bool batched_ = false;
+  bool in_place_ = false;  // "output": {"in_place": true}: also called with output = input
   std::set<std::string> seen_;
   int64_t runs_ = 0;
 };
