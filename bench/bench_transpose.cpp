@@ -35,6 +35,7 @@
 #include "transpose_16x16_f32_half_rows.h"  // bench/transpose/specs, generated at build time
 #include "transpose_f32.h"
 #include "transpose_f32_half_rows.h"
+#include "transpose_in_place_f32.h"
 #include "transpose_u16.h"
 #include "transpose_u8.h"
 
@@ -145,6 +146,28 @@ void add(int64_t rows, int64_t cols, const std::string& impl, Call call, bool is
   });
 }
 
+// An in-place transpose of the n x n matrix at m (row stride n): checked once
+// on a copy of the input, then timed on that buffer (each call transposes it
+// back).
+void add_in_place(int64_t n, const std::string& impl, void (*fn)(float* m, int64_t n)) {
+  const std::string name = "transpose/" + std::to_string(n) + "x" + std::to_string(n) + "/" + impl;
+  benchmark::RegisterBenchmark(name.c_str(), [=](benchmark::State& state) {
+    const float* in = input<float>(n, n);
+    Buffer<float> m = alloc<float>(n * n + kGuard);
+    std::memset(m.get(), kPoison, static_cast<size_t>(n * n + kGuard) * sizeof(float));
+    std::memcpy(m.get(), in, static_cast<size_t>(n * n) * sizeof(float));
+    fn(m.get(), n);
+    check(name, in, n, n, m.get(), false);
+    for (auto _ : state) {
+      fn(m.get(), n);
+      benchmark::ClobberMemory();
+    }
+    state.counters["bytes_per_ns"] =
+        benchmark::Counter(static_cast<double>(n * n * sizeof(float)) * 1e-9,
+                           benchmark::Counter::kIsIterationInvariantRate);
+  });
+}
+
 // Same shapes as the generated kernels and the peers: the runtime-shape one.
 template <class T>
 using Fn = void (*)(const T* in, int64_t rows, int64_t cols, int64_t lda, int64_t ldo, T* out);
@@ -227,6 +250,19 @@ void register_transpose_benchmarks() {
     add_fn<float>(rows, cols, "eigen", eigen_transpose_f32);
     if (avx512) add_fn<float>(rows, cols, "hand.tiled64", hand_transpose_f32_tiled);
     add_fn<float>(rows, cols, "memcpy", copy<float>, true);
+    if (rows == cols && rows > 1) {  // in place: specs/transpose_in_place_f32, the plain swap loops
+      add_in_place(rows, "simdgen_in_place", [](float* m, int64_t n) { transpose_in_place_f32(m, n, n, m); });
+      if (avx512)
+        add_in_place(rows, "simdgen_in_place.avx512",
+                     [](float* m, int64_t n) { transpose_in_place_f32_avx512(m, n, n, m); });
+      if (avx2)
+        add_in_place(rows, "simdgen_in_place.avx2",
+                     [](float* m, int64_t n) { transpose_in_place_f32_avx2(m, n, n, m); });
+#define SIMDGEN_TRANSPOSE_IN_PLACE(suffix) \
+  add_in_place(rows, "plain_in_place." #suffix, plain_transpose_in_place_f32_##suffix);
+      SIMDGEN_TRANSPOSE_PLAIN_PEER_BUILDS(SIMDGEN_TRANSPOSE_IN_PLACE)
+#undef SIMDGEN_TRANSPOSE_IN_PLACE
+    }
   }
 
   // 8- and 16-bit matrices (the generated specs/transpose_u8, contiguous, and

@@ -36,7 +36,8 @@ IMPL_ORDER = ["simdgen_16x16", "simdgen_16x16.avx512", "simdgen_16x16_half_rows.
               "simdgen", "simdgen.avx512", "simdgen_half_rows.avx512", "simdgen.avx2",
               "simdgen_half_rows.avx2", "simdgen.scalar", "hand.shuf64",
               "hand.shuf48", "hand.avx2", "hand.tiled64", "plain.clang19", "plain.gcc12", "eigen",
-              "memcpy"]
+              "memcpy", "simdgen_in_place", "simdgen_in_place.avx512", "simdgen_in_place.avx2",
+              "plain_in_place.clang19", "plain_in_place.gcc12"]
 # Functions of the counted objects -> the benchmark that times them as one tile.
 TILE_CASES = {
     "transpose_16x16_f32_avx512": "transpose/16x16/simdgen_16x16.avx512",

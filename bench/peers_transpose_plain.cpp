@@ -28,3 +28,17 @@ void PEER(plain_transpose_u16)(const uint16_t* __restrict in, int64_t rows, int6
 }
 
 }  // namespace simdgen_bench
+
+namespace simdgen_bench {
+
+// In place: the upper triangle swapped with the lower one.
+void PEER(plain_transpose_in_place_f32)(float* m, int64_t n) {
+  for (int64_t r = 0; r < n; ++r)
+    for (int64_t c = r + 1; c < n; ++c) {
+      const float x = m[r * n + c];
+      m[r * n + c] = m[c * n + r];
+      m[c * n + r] = x;
+    }
+}
+
+}  // namespace simdgen_bench

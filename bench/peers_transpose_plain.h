@@ -18,7 +18,8 @@ namespace simdgen_bench {
   void plain_transpose_u8_##suffix(const uint8_t* in, int64_t rows, int64_t cols,     \
                                    int64_t lda, int64_t ldo, uint8_t* out);           \
   void plain_transpose_u16_##suffix(const uint16_t* in, int64_t rows, int64_t cols,   \
-                                    int64_t lda, int64_t ldo, uint16_t* out);
+                                    int64_t lda, int64_t ldo, uint16_t* out);           \
+  void plain_transpose_in_place_f32_##suffix(float* m, int64_t n);
 SIMDGEN_TRANSPOSE_PLAIN_PEER_BUILDS(SIMDGEN_DECLARE_TRANSPOSE_PLAIN)
 #undef SIMDGEN_DECLARE_TRANSPOSE_PLAIN
 }  // namespace simdgen_bench

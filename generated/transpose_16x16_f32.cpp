@@ -45,7 +45,7 @@ __attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) 
 //   transpose: output[c, r] = input[r, c] (16 x 16 f32)
 
 // ---- avx512 (512-bit vectors)
-// tiles of 16 x 16 through a 64-shuffle network, in blocks of 8 x 8 tiles; edge tiles run the same network on masked rows and columns
+// tiles of 16 x 16 through a 64-shuffle network, in blocks of 4 x 4 tiles; edge tiles run the same network on masked rows and columns
 // a matrix of one row or one column is copied by vector loops (gathered when its elements are strided)
 
 #if defined(__x86_64__)
@@ -53,14 +53,14 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void transpos
     const float* input, float* output) {
   constexpr int64_t kRows = 16;
   constexpr int64_t kCols = 16;
-  // row blocks of 128 x 128 elements (cache blocking)
+  // row blocks of 64 x 64 elements (cache blocking)
   int64_t ib = 0;
-  for (; ib < kRows; ib += 128) {
-    int64_t i_end = ib + 128 < kRows ? ib + 128 : kRows;
+  for (; ib < kRows; ib += 64) {
+    int64_t i_end = ib + 64 < kRows ? ib + 64 : kRows;
     // column blocks
     int64_t jb = 0;
-    for (; jb < kCols; jb += 128) {
-      int64_t j_end = jb + 128 < kCols ? jb + 128 : kCols;
+    for (; jb < kCols; jb += 64) {
+      int64_t j_end = jb + 64 < kCols ? jb + 64 : kCols;
       int64_t j = jb;
       // tile columns of the block
       for (; j + 16 <= j_end; j += 16) {
@@ -256,11 +256,11 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void transpos
 
 // ---- sve (128-bit vectors)
 // at 128-bit vectors (vscale 1):
-// tiles of 4 x 4 through a 8-shuffle network, in blocks of 8 x 8 tiles; edge tiles run the same network on masked rows and columns
+// tiles of 4 x 4 through a 8-shuffle network, in blocks of 16 x 16 tiles; edge tiles run the same network on masked rows and columns
 // at 256-bit vectors (vscale 2):
 // tiles of 8 x 8 through a 24-shuffle network, in blocks of 8 x 8 tiles; edge tiles run the same network on masked rows and columns
 // at 512-bit vectors (vscale 4):
-// tiles of 16 x 16 through a 64-shuffle network, in blocks of 8 x 8 tiles; edge tiles run the same network on masked rows and columns
+// tiles of 16 x 16 through a 64-shuffle network, in blocks of 4 x 4 tiles; edge tiles run the same network on masked rows and columns
 // other vector lengths than 128, 256, 512 bits: each output row gathered from an input column (svld1_gather_index), a vector per step under whilelt
 // uses ld1 gathers (lane r reads element r * stride)
 
@@ -278,14 +278,14 @@ __attribute__((target("+sve"))) void transpose_16x16_f32_sve(const float* input,
   const svint32_t offsets32_kCols = svindex_s32(0, (int32_t)kCols);
   // 128-bit vectors: 4 x 4 tiles
   if (vscale == 1) {
-    // row blocks of 32 x 32 elements (cache blocking)
+    // row blocks of 64 x 64 elements (cache blocking)
     int64_t ib_vs1 = 0;
-    for (; ib_vs1 < kRows; ib_vs1 += 32) {
-      int64_t i_end_vs1 = ib_vs1 + 32 < kRows ? ib_vs1 + 32 : kRows;
+    for (; ib_vs1 < kRows; ib_vs1 += 64) {
+      int64_t i_end_vs1 = ib_vs1 + 64 < kRows ? ib_vs1 + 64 : kRows;
       // column blocks
       int64_t jb_vs1 = 0;
-      for (; jb_vs1 < kCols; jb_vs1 += 32) {
-        int64_t j_end_vs1 = jb_vs1 + 32 < kCols ? jb_vs1 + 32 : kCols;
+      for (; jb_vs1 < kCols; jb_vs1 += 64) {
+        int64_t j_end_vs1 = jb_vs1 + 64 < kCols ? jb_vs1 + 64 : kCols;
         int64_t j_vs1 = jb_vs1;
         // tile columns of the block
         for (; j_vs1 + 4 <= j_end_vs1; j_vs1 += 4) {
@@ -413,14 +413,14 @@ __attribute__((target("+sve"))) void transpose_16x16_f32_sve(const float* input,
   }
   // 512-bit vectors: 16 x 16 tiles
   if (vscale == 4) {
-    // row blocks of 128 x 128 elements (cache blocking)
+    // row blocks of 64 x 64 elements (cache blocking)
     int64_t ib_vs4 = 0;
-    for (; ib_vs4 < kRows; ib_vs4 += 128) {
-      int64_t i_end_vs4 = ib_vs4 + 128 < kRows ? ib_vs4 + 128 : kRows;
+    for (; ib_vs4 < kRows; ib_vs4 += 64) {
+      int64_t i_end_vs4 = ib_vs4 + 64 < kRows ? ib_vs4 + 64 : kRows;
       // column blocks
       int64_t jb_vs4 = 0;
-      for (; jb_vs4 < kCols; jb_vs4 += 128) {
-        int64_t j_end_vs4 = jb_vs4 + 128 < kCols ? jb_vs4 + 128 : kCols;
+      for (; jb_vs4 < kCols; jb_vs4 += 64) {
+        int64_t j_end_vs4 = jb_vs4 + 64 < kCols ? jb_vs4 + 64 : kCols;
         int64_t j_vs4 = jb_vs4;
         // tile columns of the block
         for (; j_vs4 + 16 <= j_end_vs4; j_vs4 += 16) {
@@ -724,7 +724,7 @@ __attribute__((target("avx2"))) void transpose_16x16_f32_avx2(const float* input
 #endif
 
 // ---- neon (128-bit vectors)
-// tiles of 4 x 4 through a 8-shuffle network, in blocks of 8 x 8 tiles; edge tiles run the same network on masked rows and columns
+// tiles of 4 x 4 through a 8-shuffle network, in blocks of 16 x 16 tiles; edge tiles run the same network on masked rows and columns
 // a matrix of one row or one column is copied by vector loops (gathered when its elements are strided)
 
 #if defined(__aarch64__)
@@ -732,14 +732,14 @@ __attribute__((target("avx2"))) void transpose_16x16_f32_avx2(const float* input
 void transpose_16x16_f32_neon(const float* input, float* output) {
   constexpr int64_t kRows = 16;
   constexpr int64_t kCols = 16;
-  // row blocks of 32 x 32 elements (cache blocking)
+  // row blocks of 64 x 64 elements (cache blocking)
   int64_t ib = 0;
-  for (; ib < kRows; ib += 32) {
-    int64_t i_end = ib + 32 < kRows ? ib + 32 : kRows;
+  for (; ib < kRows; ib += 64) {
+    int64_t i_end = ib + 64 < kRows ? ib + 64 : kRows;
     // column blocks
     int64_t jb = 0;
-    for (; jb < kCols; jb += 32) {
-      int64_t j_end = jb + 32 < kCols ? jb + 32 : kCols;
+    for (; jb < kCols; jb += 64) {
+      int64_t j_end = jb + 64 < kCols ? jb + 64 : kCols;
       int64_t j = jb;
       // tile columns of the block
       for (; j + 4 <= j_end; j += 4) {

@@ -150,7 +150,7 @@ static inline void simdgen_store_prefix(void* to, uint8x16_t v, int64_t bytes) {
 #endif
 
 // ---- avx512 (512-bit vectors)
-// tiles of 16 x 16 through a 48-shuffle network on half rows joined by the loads (strategy half_rows), in blocks of 8 x 8 tiles; edge tiles run the same network on masked rows and columns
+// tiles of 16 x 16 through a 48-shuffle network on half rows joined by the loads (strategy half_rows), in blocks of 4 x 4 tiles; edge tiles run the same network on masked rows and columns
 // a matrix of one row or one column is copied by vector loops (gathered when its elements are strided)
 // uses masked loads (AVX-512 k-registers) for the tail
 // uses strided lanes: scalar loads inserted into 128-bit quarters
@@ -270,14 +270,14 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void transpos
         }
       }
       if (rows != 1) {
-        // row blocks of 128 x 128 elements (cache blocking)
+        // row blocks of 64 x 64 elements (cache blocking)
         int64_t ib = 0;
-        for (; ib < rows; ib += 128) {
-          int64_t i_end = ib + 128 < rows ? ib + 128 : rows;
+        for (; ib < rows; ib += 64) {
+          int64_t i_end = ib + 64 < rows ? ib + 64 : rows;
           // column blocks
           int64_t jb = 0;
-          for (; jb < cols; jb += 128) {
-            int64_t j_end = jb + 128 < cols ? jb + 128 : cols;
+          for (; jb < cols; jb += 64) {
+            int64_t j_end = jb + 64 < cols ? jb + 64 : cols;
             int64_t j = jb;
             // tile columns of the block
             for (; j + 16 <= j_end; j += 16) {
@@ -1040,11 +1040,11 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void transpos
 
 // ---- sve (128-bit vectors)
 // at 128-bit vectors (vscale 1):
-// tiles of 4 x 4 through a 8-shuffle network, in blocks of 8 x 8 tiles; edge tiles run the same network on masked rows and columns
+// tiles of 4 x 4 through a 8-shuffle network, in blocks of 16 x 16 tiles; edge tiles run the same network on masked rows and columns
 // at 256-bit vectors (vscale 2):
 // tiles of 8 x 8 through a 24-shuffle network, in blocks of 8 x 8 tiles; edge tiles run the same network on masked rows and columns
 // at 512-bit vectors (vscale 4):
-// tiles of 16 x 16 through a 64-shuffle network, in blocks of 8 x 8 tiles; edge tiles run the same network on masked rows and columns
+// tiles of 16 x 16 through a 64-shuffle network, in blocks of 4 x 4 tiles; edge tiles run the same network on masked rows and columns
 // other vector lengths than 128, 256, 512 bits: each output row gathered from an input column (svld1_gather_index), a vector per step under whilelt
 // uses ld1 gathers (lane r reads element r * stride)
 
@@ -1066,14 +1066,14 @@ __attribute__((target("+sve"))) void transpose_batch_i32_sve(
   for (; b < batch; ++b) {
     // 128-bit vectors: 4 x 4 tiles
     if (vscale == 1) {
-      // row blocks of 32 x 32 elements (cache blocking)
+      // row blocks of 64 x 64 elements (cache blocking)
       int64_t ib_vs1 = 0;
-      for (; ib_vs1 < rows; ib_vs1 += 32) {
-        int64_t i_end_vs1 = ib_vs1 + 32 < rows ? ib_vs1 + 32 : rows;
+      for (; ib_vs1 < rows; ib_vs1 += 64) {
+        int64_t i_end_vs1 = ib_vs1 + 64 < rows ? ib_vs1 + 64 : rows;
         // column blocks
         int64_t jb_vs1 = 0;
-        for (; jb_vs1 < cols; jb_vs1 += 32) {
-          int64_t j_end_vs1 = jb_vs1 + 32 < cols ? jb_vs1 + 32 : cols;
+        for (; jb_vs1 < cols; jb_vs1 += 64) {
+          int64_t j_end_vs1 = jb_vs1 + 64 < cols ? jb_vs1 + 64 : cols;
           int64_t j_vs1 = jb_vs1;
           // tile columns of the block
           for (; j_vs1 + 4 <= j_end_vs1; j_vs1 += 4) {
@@ -1543,14 +1543,14 @@ __attribute__((target("+sve"))) void transpose_batch_i32_sve(
     }
     // 512-bit vectors: 16 x 16 tiles
     if (vscale == 4) {
-      // row blocks of 128 x 128 elements (cache blocking)
+      // row blocks of 64 x 64 elements (cache blocking)
       int64_t ib_vs4 = 0;
-      for (; ib_vs4 < rows; ib_vs4 += 128) {
-        int64_t i_end_vs4 = ib_vs4 + 128 < rows ? ib_vs4 + 128 : rows;
+      for (; ib_vs4 < rows; ib_vs4 += 64) {
+        int64_t i_end_vs4 = ib_vs4 + 64 < rows ? ib_vs4 + 64 : rows;
         // column blocks
         int64_t jb_vs4 = 0;
-        for (; jb_vs4 < cols; jb_vs4 += 128) {
-          int64_t j_end_vs4 = jb_vs4 + 128 < cols ? jb_vs4 + 128 : cols;
+        for (; jb_vs4 < cols; jb_vs4 += 64) {
+          int64_t j_end_vs4 = jb_vs4 + 64 < cols ? jb_vs4 + 64 : cols;
           int64_t j_vs4 = jb_vs4;
           // tile columns of the block
           for (; j_vs4 + 16 <= j_end_vs4; j_vs4 += 16) {
@@ -2848,7 +2848,7 @@ __attribute__((target("avx2"))) void transpose_batch_i32_avx2(
 
 // ---- neon (128-bit vectors)
 // strategy half_rows does not apply to 128-bit tile rows on neon: whole rows are loaded
-// tiles of 4 x 4 through a 8-shuffle network, in blocks of 8 x 8 tiles; edge tiles run the same network on masked rows and columns
+// tiles of 4 x 4 through a 8-shuffle network, in blocks of 16 x 16 tiles; edge tiles run the same network on masked rows and columns
 // a matrix of one row or one column is copied by vector loops (gathered when its elements are strided)
 // uses partial vectors loaded and stored piecewise (8/4/2/1-byte accesses: NEON has no masked load)
 // uses strided lanes loaded one at a time into their places (ld1 to a lane: NEON has no gather)
@@ -2939,14 +2939,14 @@ void transpose_batch_i32_neon(const int32_t* input, int64_t batch, int64_t rows,
         }
       }
       if (rows != 1) {
-        // row blocks of 32 x 32 elements (cache blocking)
+        // row blocks of 64 x 64 elements (cache blocking)
         int64_t ib = 0;
-        for (; ib < rows; ib += 32) {
-          int64_t i_end = ib + 32 < rows ? ib + 32 : rows;
+        for (; ib < rows; ib += 64) {
+          int64_t i_end = ib + 64 < rows ? ib + 64 : rows;
           // column blocks
           int64_t jb = 0;
-          for (; jb < cols; jb += 32) {
-            int64_t j_end = jb + 32 < cols ? jb + 32 : cols;
+          for (; jb < cols; jb += 64) {
+            int64_t j_end = jb + 64 < cols ? jb + 64 : cols;
             int64_t j = jb;
             // tile columns of the block
             for (; j + 4 <= j_end; j += 4) {

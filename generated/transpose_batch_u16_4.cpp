@@ -400,7 +400,7 @@ transpose_batch_u16_4_avx512(const uint16_t* input, int64_t rows, int64_t cols, 
 
 // ---- sve (128-bit vectors)
 // at 128-bit vectors (vscale 1):
-// tiles of 8 x 8 through a 24-shuffle network, in blocks of 8 x 8 tiles; edge rows and columns one element at a time
+// tiles of 8 x 8 through a 24-shuffle network, in blocks of 16 x 16 tiles; edge rows and columns one element at a time
 // at 256-bit vectors (vscale 2):
 // tiles of 16 x 16 through a 64-shuffle network, in blocks of 8 x 8 tiles; edge rows and columns one element at a time
 // other vector lengths than 128, 256 bits: each output row gathered from an input column (svld1_gather_index), a vector per step under whilelt
@@ -423,14 +423,14 @@ __attribute__((target("+sve"))) void transpose_batch_u16_4_sve(const uint16_t* i
   for (; b < kBatch; ++b) {
     // 128-bit vectors: 8 x 8 tiles
     if (vscale == 1) {
-      // row blocks of 64 x 64 elements (cache blocking)
+      // row blocks of 128 x 128 elements (cache blocking)
       int64_t ib_vs1 = 0;
-      for (; ib_vs1 < rows; ib_vs1 += 64) {
-        int64_t i_end_vs1 = ib_vs1 + 64 < rows ? ib_vs1 + 64 : rows;
+      for (; ib_vs1 < rows; ib_vs1 += 128) {
+        int64_t i_end_vs1 = ib_vs1 + 128 < rows ? ib_vs1 + 128 : rows;
         // column blocks
         int64_t jb_vs1 = 0;
-        for (; jb_vs1 < cols; jb_vs1 += 64) {
-          int64_t j_end_vs1 = jb_vs1 + 64 < cols ? jb_vs1 + 64 : cols;
+        for (; jb_vs1 < cols; jb_vs1 += 128) {
+          int64_t j_end_vs1 = jb_vs1 + 128 < cols ? jb_vs1 + 128 : cols;
           int64_t j_vs1 = jb_vs1;
           // tile columns of the block
           for (; j_vs1 + 8 <= j_end_vs1; j_vs1 += 8) {
@@ -831,7 +831,7 @@ __attribute__((target("+sve"))) void transpose_batch_u16_4_sve(const uint16_t* i
 #endif
 
 // ---- avx2 (256-bit vectors)
-// tiles of 8 x 8 through a 24-shuffle network, in blocks of 8 x 8 tiles; edge rows and columns one element at a time
+// tiles of 8 x 8 through a 24-shuffle network, in blocks of 16 x 16 tiles; edge rows and columns one element at a time
 // a matrix of one row or one column is copied by vector loops (gathered when its elements are strided)
 // uses strided lanes: scalar loads inserted into 128-bit quarters
 
@@ -905,14 +905,14 @@ __attribute__((target("avx2"))) void transpose_batch_u16_4_avx2(const uint16_t* 
         }
       }
       if (rows != 1) {
-        // row blocks of 64 x 64 elements (cache blocking)
+        // row blocks of 128 x 128 elements (cache blocking)
         int64_t ib = 0;
-        for (; ib < rows; ib += 64) {
-          int64_t i_end = ib + 64 < rows ? ib + 64 : rows;
+        for (; ib < rows; ib += 128) {
+          int64_t i_end = ib + 128 < rows ? ib + 128 : rows;
           // column blocks
           int64_t jb = 0;
-          for (; jb < cols; jb += 64) {
-            int64_t j_end = jb + 64 < cols ? jb + 64 : cols;
+          for (; jb < cols; jb += 128) {
+            int64_t j_end = jb + 128 < cols ? jb + 128 : cols;
             int64_t j = jb;
             // tile columns of the block
             for (; j + 8 <= j_end; j += 8) {
@@ -1040,7 +1040,7 @@ __attribute__((target("avx2"))) void transpose_batch_u16_4_avx2(const uint16_t* 
 #endif
 
 // ---- neon (128-bit vectors)
-// tiles of 8 x 8 through a 24-shuffle network, in blocks of 8 x 8 tiles; edge rows and columns one element at a time
+// tiles of 8 x 8 through a 24-shuffle network, in blocks of 16 x 16 tiles; edge rows and columns one element at a time
 // a matrix of one row or one column is copied by vector loops (gathered when its elements are strided)
 // uses strided lanes loaded one at a time into their places (ld1 to a lane: NEON has no gather)
 
@@ -1117,14 +1117,14 @@ void transpose_batch_u16_4_neon(const uint16_t* input, int64_t rows, int64_t col
         }
       }
       if (rows != 1) {
-        // row blocks of 64 x 64 elements (cache blocking)
+        // row blocks of 128 x 128 elements (cache blocking)
         int64_t ib = 0;
-        for (; ib < rows; ib += 64) {
-          int64_t i_end = ib + 64 < rows ? ib + 64 : rows;
+        for (; ib < rows; ib += 128) {
+          int64_t i_end = ib + 128 < rows ? ib + 128 : rows;
           // column blocks
           int64_t jb = 0;
-          for (; jb < cols; jb += 64) {
-            int64_t j_end = jb + 64 < cols ? jb + 64 : cols;
+          for (; jb < cols; jb += 128) {
+            int64_t j_end = jb + 128 < cols ? jb + 128 : cols;
             int64_t j = jb;
             // tile columns of the block
             for (; j + 8 <= j_end; j += 8) {

@@ -167,13 +167,13 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void transpos
 
 // ---- sve (128-bit vectors)
 // at 128-bit vectors (vscale 1):
-// tiles of 2 x 2 through a 2-shuffle network, in blocks of 8 x 8 tiles; edge rows and columns one element at a time
+// tiles of 2 x 2 through a 2-shuffle network, in blocks of 16 x 16 tiles; edge rows and columns one element at a time
 // at 256-bit vectors (vscale 2):
-// tiles of 4 x 4 through a 8-shuffle network, in blocks of 8 x 8 tiles; edge rows and columns one element at a time
+// tiles of 4 x 4 through a 8-shuffle network, in blocks of 16 x 16 tiles; edge rows and columns one element at a time
 // at 512-bit vectors (vscale 4):
 // tiles of 8 x 8 through a 24-shuffle network, in blocks of 8 x 8 tiles; edge rows and columns one element at a time
 // at 1024-bit vectors (vscale 8):
-// tiles of 16 x 16 through a 64-shuffle network, in blocks of 8 x 8 tiles; edge rows and columns one element at a time
+// tiles of 16 x 16 through a 64-shuffle network, in blocks of 4 x 4 tiles; edge rows and columns one element at a time
 // other vector lengths than 128, 256, 512, 1024 bits: each output row gathered from an input column (svld1_gather_index), a vector per step under whilelt
 // uses ld1 gathers (lane r reads element r * stride)
 
@@ -187,14 +187,14 @@ __attribute__((target("+sve"))) void transpose_f64_37x70_sve(const double* input
   const svint64_t offsets64_kCols = svindex_s64(0, (int64_t)kCols);
   // 128-bit vectors: 2 x 2 tiles
   if (vscale == 1) {
-    // row blocks of 16 x 16 elements (cache blocking)
+    // row blocks of 32 x 32 elements (cache blocking)
     int64_t ib_vs1 = 0;
-    for (; ib_vs1 < kRows; ib_vs1 += 16) {
-      int64_t i_end_vs1 = ib_vs1 + 16 < kRows ? ib_vs1 + 16 : kRows;
+    for (; ib_vs1 < kRows; ib_vs1 += 32) {
+      int64_t i_end_vs1 = ib_vs1 + 32 < kRows ? ib_vs1 + 32 : kRows;
       // column blocks
       int64_t jb_vs1 = 0;
-      for (; jb_vs1 < kCols; jb_vs1 += 16) {
-        int64_t j_end_vs1 = jb_vs1 + 16 < kCols ? jb_vs1 + 16 : kCols;
+      for (; jb_vs1 < kCols; jb_vs1 += 32) {
+        int64_t j_end_vs1 = jb_vs1 + 32 < kCols ? jb_vs1 + 32 : kCols;
         int64_t j_vs1 = jb_vs1;
         // tile columns of the block
         for (; j_vs1 + 2 <= j_end_vs1; j_vs1 += 2) {
@@ -243,14 +243,14 @@ __attribute__((target("+sve"))) void transpose_f64_37x70_sve(const double* input
   }
   // 256-bit vectors: 4 x 4 tiles
   if (vscale == 2) {
-    // row blocks of 32 x 32 elements (cache blocking)
+    // row blocks of 64 x 64 elements (cache blocking)
     int64_t ib_vs2 = 0;
-    for (; ib_vs2 < kRows; ib_vs2 += 32) {
-      int64_t i_end_vs2 = ib_vs2 + 32 < kRows ? ib_vs2 + 32 : kRows;
+    for (; ib_vs2 < kRows; ib_vs2 += 64) {
+      int64_t i_end_vs2 = ib_vs2 + 64 < kRows ? ib_vs2 + 64 : kRows;
       // column blocks
       int64_t jb_vs2 = 0;
-      for (; jb_vs2 < kCols; jb_vs2 += 32) {
-        int64_t j_end_vs2 = jb_vs2 + 32 < kCols ? jb_vs2 + 32 : kCols;
+      for (; jb_vs2 < kCols; jb_vs2 += 64) {
+        int64_t j_end_vs2 = jb_vs2 + 64 < kCols ? jb_vs2 + 64 : kCols;
         int64_t j_vs2 = jb_vs2;
         // tile columns of the block
         for (; j_vs2 + 4 <= j_end_vs2; j_vs2 += 4) {
@@ -284,17 +284,14 @@ __attribute__((target("+sve"))) void transpose_f64_37x70_sve(const double* input
             svst1_f64(svptrue_b64(), output + i_vs2 + j_vs2 * kOutStride + 2 * kOutStride, col2);
             svst1_f64(svptrue_b64(), output + i_vs2 + j_vs2 * kOutStride + 3 * kOutStride, col3);
           }
-          // the last rows of the matrix: a partial tile
-          if (i_vs2 < i_end_vs2) {
-            // rows, one element at a time
-            int64_t r_vs2 = i_vs2;
-            for (; r_vs2 < i_end_vs2; ++r_vs2) {
-              // columns
-              int64_t c_vs2 = j_vs2;
-              for (; c_vs2 < j_vs2 + 4; ++c_vs2) {
-                double x = input[c_vs2 + kCols * r_vs2];
-                output[c_vs2 * kOutStride + r_vs2] = x;
-              }
+          // rows, one element at a time
+          int64_t r_vs2 = i_vs2;
+          for (; r_vs2 < i_end_vs2; ++r_vs2) {
+            // columns
+            int64_t c_vs2 = j_vs2;
+            for (; c_vs2 < j_vs2 + 4; ++c_vs2) {
+              double x = input[c_vs2 + kCols * r_vs2];
+              output[c_vs2 * kOutStride + r_vs2] = x;
             }
           }
         }
@@ -427,14 +424,14 @@ __attribute__((target("+sve"))) void transpose_f64_37x70_sve(const double* input
   }
   // 1024-bit vectors: 16 x 16 tiles
   if (vscale == 8) {
-    // row blocks of 128 x 128 elements (cache blocking)
+    // row blocks of 64 x 64 elements (cache blocking)
     int64_t ib_vs8 = 0;
-    for (; ib_vs8 < kRows; ib_vs8 += 128) {
-      int64_t i_end_vs8 = ib_vs8 + 128 < kRows ? ib_vs8 + 128 : kRows;
+    for (; ib_vs8 < kRows; ib_vs8 += 64) {
+      int64_t i_end_vs8 = ib_vs8 + 64 < kRows ? ib_vs8 + 64 : kRows;
       // column blocks
       int64_t jb_vs8 = 0;
-      for (; jb_vs8 < kCols; jb_vs8 += 128) {
-        int64_t j_end_vs8 = jb_vs8 + 128 < kCols ? jb_vs8 + 128 : kCols;
+      for (; jb_vs8 < kCols; jb_vs8 += 64) {
+        int64_t j_end_vs8 = jb_vs8 + 64 < kCols ? jb_vs8 + 64 : kCols;
         int64_t j_vs8 = jb_vs8;
         // tile columns of the block
         for (; j_vs8 + 16 <= j_end_vs8; j_vs8 += 16) {
@@ -623,14 +620,17 @@ __attribute__((target("+sve"))) void transpose_f64_37x70_sve(const double* input
             }
           }
         }
-        // rows, one element at a time
-        int64_t r_vs8 = ib_vs8;
-        for (; r_vs8 < i_end_vs8; ++r_vs8) {
-          // columns
-          int64_t c_vs8 = j_vs8;
-          for (; c_vs8 < j_end_vs8; ++c_vs8) {
-            double x = input[c_vs8 + kCols * r_vs8];
-            output[c_vs8 * kOutStride + r_vs8] = x;
+        // the last columns of the matrix: partial tiles
+        if (j_vs8 < j_end_vs8) {
+          // rows, one element at a time
+          int64_t r_vs8 = ib_vs8;
+          for (; r_vs8 < i_end_vs8; ++r_vs8) {
+            // columns
+            int64_t c_vs8 = j_vs8;
+            for (; c_vs8 < j_end_vs8; ++c_vs8) {
+              double x = input[c_vs8 + kCols * r_vs8];
+              output[c_vs8 * kOutStride + r_vs8] = x;
+            }
           }
         }
       }
@@ -664,7 +664,7 @@ __attribute__((target("+sve"))) void transpose_f64_37x70_sve(const double* input
 #endif
 
 // ---- avx2 (256-bit vectors)
-// tiles of 4 x 4 through a 8-shuffle network, in blocks of 8 x 8 tiles; edge rows and columns one element at a time
+// tiles of 4 x 4 through a 8-shuffle network, in blocks of 16 x 16 tiles; edge rows and columns one element at a time
 // a matrix of one row or one column is copied by vector loops (gathered when its elements are strided)
 
 #if defined(__x86_64__)
@@ -672,14 +672,14 @@ __attribute__((target("avx2"))) void transpose_f64_37x70_avx2(const double* inpu
   constexpr int64_t kRows = 37;
   constexpr int64_t kCols = 70;
   constexpr int64_t kOutStride = 40;
-  // row blocks of 32 x 32 elements (cache blocking)
+  // row blocks of 64 x 64 elements (cache blocking)
   int64_t ib = 0;
-  for (; ib < kRows; ib += 32) {
-    int64_t i_end = ib + 32 < kRows ? ib + 32 : kRows;
+  for (; ib < kRows; ib += 64) {
+    int64_t i_end = ib + 64 < kRows ? ib + 64 : kRows;
     // column blocks
     int64_t jb = 0;
-    for (; jb < kCols; jb += 32) {
-      int64_t j_end = jb + 32 < kCols ? jb + 32 : kCols;
+    for (; jb < kCols; jb += 64) {
+      int64_t j_end = jb + 64 < kCols ? jb + 64 : kCols;
       int64_t j = jb;
       // tile columns of the block
       for (; j + 4 <= j_end; j += 4) {
@@ -713,17 +713,14 @@ __attribute__((target("avx2"))) void transpose_f64_37x70_avx2(const double* inpu
           _mm256_storeu_pd(output + i + j * kOutStride + 2 * kOutStride, col2);
           _mm256_storeu_pd(output + i + j * kOutStride + 3 * kOutStride, col3);
         }
-        // the last rows of the matrix: a partial tile
-        if (i < i_end) {
-          // rows, one element at a time
-          int64_t r = i;
-          for (; r < i_end; ++r) {
-            // columns
-            int64_t c = j;
-            for (; c < j + 4; ++c) {
-              double x = input[c + kCols * r];
-              output[c * kOutStride + r] = x;
-            }
+        // rows, one element at a time
+        int64_t r = i;
+        for (; r < i_end; ++r) {
+          // columns
+          int64_t c = j;
+          for (; c < j + 4; ++c) {
+            double x = input[c + kCols * r];
+            output[c * kOutStride + r] = x;
           }
         }
       }
@@ -746,7 +743,7 @@ __attribute__((target("avx2"))) void transpose_f64_37x70_avx2(const double* inpu
 #endif
 
 // ---- neon (128-bit vectors)
-// tiles of 2 x 2 through a 2-shuffle network, in blocks of 8 x 8 tiles; edge rows and columns one element at a time
+// tiles of 2 x 2 through a 2-shuffle network, in blocks of 16 x 16 tiles; edge rows and columns one element at a time
 // a matrix of one row or one column is copied by vector loops (gathered when its elements are strided)
 
 #if defined(__aarch64__)
@@ -755,14 +752,14 @@ void transpose_f64_37x70_neon(const double* input, double* output) {
   constexpr int64_t kRows = 37;
   constexpr int64_t kCols = 70;
   constexpr int64_t kOutStride = 40;
-  // row blocks of 16 x 16 elements (cache blocking)
+  // row blocks of 32 x 32 elements (cache blocking)
   int64_t ib = 0;
-  for (; ib < kRows; ib += 16) {
-    int64_t i_end = ib + 16 < kRows ? ib + 16 : kRows;
+  for (; ib < kRows; ib += 32) {
+    int64_t i_end = ib + 32 < kRows ? ib + 32 : kRows;
     // column blocks
     int64_t jb = 0;
-    for (; jb < kCols; jb += 16) {
-      int64_t j_end = jb + 16 < kCols ? jb + 16 : kCols;
+    for (; jb < kCols; jb += 32) {
+      int64_t j_end = jb + 32 < kCols ? jb + 32 : kCols;
       int64_t j = jb;
       // tile columns of the block
       for (; j + 2 <= j_end; j += 2) {

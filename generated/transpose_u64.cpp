@@ -591,13 +591,13 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void transpos
 
 // ---- sve (128-bit vectors)
 // at 128-bit vectors (vscale 1):
-// tiles of 2 x 2 through a 2-shuffle network, in blocks of 8 x 8 tiles; edge tiles run the same network on masked rows and columns
+// tiles of 2 x 2 through a 2-shuffle network, in blocks of 16 x 16 tiles; edge tiles run the same network on masked rows and columns
 // at 256-bit vectors (vscale 2):
-// tiles of 4 x 4 through a 8-shuffle network, in blocks of 8 x 8 tiles; edge tiles run the same network on masked rows and columns
+// tiles of 4 x 4 through a 8-shuffle network, in blocks of 16 x 16 tiles; edge tiles run the same network on masked rows and columns
 // at 512-bit vectors (vscale 4):
 // tiles of 8 x 8 through a 24-shuffle network, in blocks of 8 x 8 tiles; edge tiles run the same network on masked rows and columns
 // at 1024-bit vectors (vscale 8):
-// tiles of 16 x 16 through a 64-shuffle network, in blocks of 8 x 8 tiles; edge tiles run the same network on masked rows and columns
+// tiles of 16 x 16 through a 64-shuffle network, in blocks of 4 x 4 tiles; edge tiles run the same network on masked rows and columns
 // other vector lengths than 128, 256, 512, 1024 bits: each output row gathered from an input column (svld1_gather_index), a vector per step under whilelt
 // uses ld1 gathers (lane r reads element r * stride)
 
@@ -610,14 +610,14 @@ __attribute__((target("+sve"))) void transpose_u64_sve(const uint64_t* input, in
   const svint64_t offsets64_stride = svindex_s64(0, (int64_t)stride);
   // 128-bit vectors: 2 x 2 tiles
   if (vscale == 1) {
-    // row blocks of 16 x 16 elements (cache blocking)
+    // row blocks of 32 x 32 elements (cache blocking)
     int64_t ib_vs1 = 0;
-    for (; ib_vs1 < rows; ib_vs1 += 16) {
-      int64_t i_end_vs1 = ib_vs1 + 16 < rows ? ib_vs1 + 16 : rows;
+    for (; ib_vs1 < rows; ib_vs1 += 32) {
+      int64_t i_end_vs1 = ib_vs1 + 32 < rows ? ib_vs1 + 32 : rows;
       // column blocks
       int64_t jb_vs1 = 0;
-      for (; jb_vs1 < cols; jb_vs1 += 16) {
-        int64_t j_end_vs1 = jb_vs1 + 16 < cols ? jb_vs1 + 16 : cols;
+      for (; jb_vs1 < cols; jb_vs1 += 32) {
+        int64_t j_end_vs1 = jb_vs1 + 32 < cols ? jb_vs1 + 32 : cols;
         int64_t j_vs1 = jb_vs1;
         // tile columns of the block
         for (; j_vs1 + 2 <= j_end_vs1; j_vs1 += 2) {
@@ -691,14 +691,14 @@ __attribute__((target("+sve"))) void transpose_u64_sve(const uint64_t* input, in
   }
   // 256-bit vectors: 4 x 4 tiles
   if (vscale == 2) {
-    // row blocks of 32 x 32 elements (cache blocking)
+    // row blocks of 64 x 64 elements (cache blocking)
     int64_t ib_vs2 = 0;
-    for (; ib_vs2 < rows; ib_vs2 += 32) {
-      int64_t i_end_vs2 = ib_vs2 + 32 < rows ? ib_vs2 + 32 : rows;
+    for (; ib_vs2 < rows; ib_vs2 += 64) {
+      int64_t i_end_vs2 = ib_vs2 + 64 < rows ? ib_vs2 + 64 : rows;
       // column blocks
       int64_t jb_vs2 = 0;
-      for (; jb_vs2 < cols; jb_vs2 += 32) {
-        int64_t j_end_vs2 = jb_vs2 + 32 < cols ? jb_vs2 + 32 : cols;
+      for (; jb_vs2 < cols; jb_vs2 += 64) {
+        int64_t j_end_vs2 = jb_vs2 + 64 < cols ? jb_vs2 + 64 : cols;
         int64_t j_vs2 = jb_vs2;
         // tile columns of the block
         for (; j_vs2 + 4 <= j_end_vs2; j_vs2 += 4) {
@@ -1118,14 +1118,14 @@ __attribute__((target("+sve"))) void transpose_u64_sve(const uint64_t* input, in
   }
   // 1024-bit vectors: 16 x 16 tiles
   if (vscale == 8) {
-    // row blocks of 128 x 128 elements (cache blocking)
+    // row blocks of 64 x 64 elements (cache blocking)
     int64_t ib_vs8 = 0;
-    for (; ib_vs8 < rows; ib_vs8 += 128) {
-      int64_t i_end_vs8 = ib_vs8 + 128 < rows ? ib_vs8 + 128 : rows;
+    for (; ib_vs8 < rows; ib_vs8 += 64) {
+      int64_t i_end_vs8 = ib_vs8 + 64 < rows ? ib_vs8 + 64 : rows;
       // column blocks
       int64_t jb_vs8 = 0;
-      for (; jb_vs8 < cols; jb_vs8 += 128) {
-        int64_t j_end_vs8 = jb_vs8 + 128 < cols ? jb_vs8 + 128 : cols;
+      for (; jb_vs8 < cols; jb_vs8 += 64) {
+        int64_t j_end_vs8 = jb_vs8 + 64 < cols ? jb_vs8 + 64 : cols;
         int64_t j_vs8 = jb_vs8;
         // tile columns of the block
         for (; j_vs8 + 16 <= j_end_vs8; j_vs8 += 16) {
@@ -1734,7 +1734,7 @@ __attribute__((target("+sve"))) void transpose_u64_sve(const uint64_t* input, in
 #endif
 
 // ---- avx2 (256-bit vectors)
-// tiles of 4 x 4 through a 4-shuffle network on half rows joined by the loads (strategy half_rows), in blocks of 8 x 8 tiles; edge tiles run the same network on masked rows and columns
+// tiles of 4 x 4 through a 4-shuffle network on half rows joined by the loads (strategy half_rows), in blocks of 16 x 16 tiles; edge tiles run the same network on masked rows and columns
 // a matrix of one row or one column is copied by vector loops (gathered when its elements are strided)
 // uses strided lanes: scalar loads inserted into 128-bit quarters
 // uses vpmaskmov/vmaskmov masked loads for 32/64-bit tails
@@ -1832,14 +1832,14 @@ __attribute__((target("avx2"))) void transpose_u64_avx2(const uint64_t* input, i
       }
     }
     if (rows != 1) {
-      // row blocks of 32 x 32 elements (cache blocking)
+      // row blocks of 64 x 64 elements (cache blocking)
       int64_t ib = 0;
-      for (; ib < rows; ib += 32) {
-        int64_t i_end = ib + 32 < rows ? ib + 32 : rows;
+      for (; ib < rows; ib += 64) {
+        int64_t i_end = ib + 64 < rows ? ib + 64 : rows;
         // column blocks
         int64_t jb = 0;
-        for (; jb < cols; jb += 32) {
-          int64_t j_end = jb + 32 < cols ? jb + 32 : cols;
+        for (; jb < cols; jb += 64) {
+          int64_t j_end = jb + 64 < cols ? jb + 64 : cols;
           int64_t j = jb;
           // tile columns of the block
           for (; j + 4 <= j_end; j += 4) {
@@ -2074,7 +2074,7 @@ __attribute__((target("avx2"))) void transpose_u64_avx2(const uint64_t* input, i
 
 // ---- neon (128-bit vectors)
 // strategy half_rows does not apply to 128-bit tile rows on neon: whole rows are loaded
-// tiles of 2 x 2 through a 2-shuffle network, in blocks of 8 x 8 tiles; edge tiles run the same network on masked rows and columns
+// tiles of 2 x 2 through a 2-shuffle network, in blocks of 16 x 16 tiles; edge tiles run the same network on masked rows and columns
 // a matrix of one row or one column is copied by vector loops (gathered when its elements are strided)
 // uses partial vectors loaded and stored piecewise (8/4/2/1-byte accesses: NEON has no masked load)
 // uses strided lanes loaded one at a time into their places (ld1 to a lane: NEON has no gather)
@@ -2144,14 +2144,14 @@ void transpose_u64_neon(const uint64_t* input, int64_t rows, int64_t cols, int64
       }
     }
     if (rows != 1) {
-      // row blocks of 16 x 16 elements (cache blocking)
+      // row blocks of 32 x 32 elements (cache blocking)
       int64_t ib = 0;
-      for (; ib < rows; ib += 16) {
-        int64_t i_end = ib + 16 < rows ? ib + 16 : rows;
+      for (; ib < rows; ib += 32) {
+        int64_t i_end = ib + 32 < rows ? ib + 32 : rows;
         // column blocks
         int64_t jb = 0;
-        for (; jb < cols; jb += 16) {
-          int64_t j_end = jb + 16 < cols ? jb + 16 : cols;
+        for (; jb < cols; jb += 32) {
+          int64_t j_end = jb + 32 < cols ? jb + 32 : cols;
           int64_t j = jb;
           // tile columns of the block
           for (; j + 2 <= j_end; j += 2) {

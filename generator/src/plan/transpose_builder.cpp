@@ -247,17 +247,23 @@ class TransposeBuilder {
     return out;
   }
 
-  // The whole-tile loop nest and the edges.
-  // The tile nest, blocked for the caches: blocks of kBlockTiles x kBlockTiles tiles, within a
-  // block one tile column after another (its output rows stay the same 16 lines' worth while the
-  // tiles go down the column). Measured on this machine (f32, 16x16 tiles, hand-written first):
-  // 1024 x 1024 (4 KiB rows: a tile's 16 rows share one L1 set) 516 -> 237 us, 1000 x 1000 187 ->
-  // 131 us against row-major tile order; blocks of 4, 8 and 16 tiles were within 10% of each other.
+  // The tile nest, blocked for the caches: blocks of k x k tiles, within a block one tile column
+  // after another (its output rows stay the same lines while the tiles go down the column).
+  // Measured on this machine (f32, 16x16 tiles, hand-written first): 1024 x 1024 (4 KiB rows: a
+  // tile's 16 rows share one L1 set) 516 -> 237 us, 1000 x 1000 187 -> 131 us against row-major
+  // tile order. k: the largest power of two whose block of one matrix takes at most 32 KiB (the
+  // input's and the output's blocks then about fill the 48 KiB L1): f32 on AVX-512 64 x 64
+  // elements (4 tiles; 8 tiles measured 1000 x 1000 127 -> 108 us with 4, 1024 x 1024 level),
+  // f32 on AVX2 64 x 64 (8 tiles; 4 was 1.1-1.8x slower), bytes 128 x 128, 16-bit 128 x 128.
   // The partial tiles at the right and bottom edges are done inside the last blocks.
-  static constexpr int kBlockTiles = 8;
+  int blockTiles(int n) const {
+    int k = 1;
+    while (k < 16 && int64_t(2 * k * n) * (2 * k * n) * bytesOf(spec_.input) <= 32 * 1024) k *= 2;
+    return k;
+  }
   // `net` transposes whole tiles, `plain` (whole rows: masked loads work on it) the edge tiles.
   void tiles(const TransposeNetwork& net, const TransposeNetwork& plain) {
-    const int n = int(net.rows.size()), block = kBlockTiles * n;
+    const int n = int(net.rows.size()), blockTiles = this->blockTiles(n), block = blockTiles * n;
     const VecType v = net.type;
     const bool predicated = spec_.tail == TailPolicy::predicated;
     ir::Block full;
@@ -308,7 +314,7 @@ class TransposeBuilder {
     rowBlocks.coversTail = true;
     b_.plan.body.push_back(std::move(rowBlocks));
     note("tiles of " + std::to_string(n) + " x " + std::to_string(n) + " through a " + std::to_string(countOps(net)) + "-shuffle network" +
-         (net.halfRows.empty() ? "" : " on half rows joined by the loads (strategy half_rows)") + ", in blocks of " + std::to_string(kBlockTiles) + " x " + std::to_string(kBlockTiles) + " tiles; " +
+         (net.halfRows.empty() ? "" : " on half rows joined by the loads (strategy half_rows)") + ", in blocks of " + std::to_string(blockTiles) + " x " + std::to_string(blockTiles) + " tiles; " +
          (predicated ? "edge tiles run the same network on masked rows and columns" : "edge rows and columns one element at a time"));
   }
 
