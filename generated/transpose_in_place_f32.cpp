@@ -72,180 +72,439 @@ static inline int64_t simdgen_opaque(int64_t v) {
 #endif
 
 // ---- avx512 (512-bit vectors)
-// in place: tiles of 8 x 8 through a 24-shuffle network, each tile and its mirror loaded before either is stored; the edges swap element pairs
+// in place: tiles of 16 x 16 through a 64-shuffle network, each tile and its mirror loaded before either is stored; the edges swap element pairs
 
 #if defined(__x86_64__)
 __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void
 transpose_in_place_f32_avx512(const float* input, int64_t rows, int64_t stride, float* output) {
   int64_t i = 0;
   // tile rows
-  for (; i + 8 <= rows; i += 8) {
+  for (; i + 16 <= rows; i += 16) {
     // the diagonal tile
     int64_t diag_step = simdgen_opaque(stride);
-    __m256 row0 = _mm256_loadu_ps(input + diag_step * i + i);
-    __m256 row1 = _mm256_loadu_ps(input + diag_step + diag_step * i + i);
-    __m256 row2 = _mm256_loadu_ps(input + 2 * diag_step + diag_step * i + i);
-    __m256 row3 = _mm256_loadu_ps(input + 3 * diag_step + diag_step * i + i);
-    __m256 row4 = _mm256_loadu_ps(input + 4 * diag_step + diag_step * i + i);
-    __m256 row5 = _mm256_loadu_ps(input + 5 * diag_step + diag_step * i + i);
-    __m256 row6 = _mm256_loadu_ps(input + 6 * diag_step + diag_step * i + i);
-    __m256 row7 = _mm256_loadu_ps(input + 7 * diag_step + diag_step * i + i);
-    // stage 1: interleave 32-bit lanes of row pairs (unpacklo/hi_ps)
-    __m256 t1_0 = _mm256_unpacklo_ps(row0, row1);
-    __m256 t1_1 = _mm256_unpackhi_ps(row0, row1);
-    __m256 t1_2 = _mm256_unpacklo_ps(row2, row3);
-    __m256 t1_3 = _mm256_unpackhi_ps(row2, row3);
-    __m256 t1_4 = _mm256_unpacklo_ps(row4, row5);
-    __m256 t1_5 = _mm256_unpackhi_ps(row4, row5);
-    __m256 t1_6 = _mm256_unpacklo_ps(row6, row7);
-    __m256 t1_7 = _mm256_unpackhi_ps(row6, row7);
-    //   t1_0: 0 8 1 9 4 12 5 13
-    //   t1_1: 2 10 3 11 6 14 7 15
-    //   t1_2: 16 24 17 25 20 28 21 29
-    //   t1_3: 18 26 19 27 22 30 23 31
-    //   t1_4: 32 40 33 41 36 44 37 45
-    //   t1_5: 34 42 35 43 38 46 39 47
-    //   t1_6: 48 56 49 57 52 60 53 61
-    //   t1_7: 50 58 51 59 54 62 55 63
-    // stage 2: gather 64-bit pairs (shuffle_ps 0x44 / 0xEE)
-    __m256 t2_0 = _mm256_shuffle_ps(t1_0, t1_2, 0x44);
-    __m256 t2_1 = _mm256_shuffle_ps(t1_0, t1_2, 0xEE);
-    __m256 t2_2 = _mm256_shuffle_ps(t1_1, t1_3, 0x44);
-    __m256 t2_3 = _mm256_shuffle_ps(t1_1, t1_3, 0xEE);
-    __m256 t2_4 = _mm256_shuffle_ps(t1_4, t1_6, 0x44);
-    __m256 t2_5 = _mm256_shuffle_ps(t1_4, t1_6, 0xEE);
-    __m256 t2_6 = _mm256_shuffle_ps(t1_5, t1_7, 0x44);
-    __m256 t2_7 = _mm256_shuffle_ps(t1_5, t1_7, 0xEE);
-    //   t2_0: 0 8 16 24 4 12 20 28
-    //   t2_1: 1 9 17 25 5 13 21 29
-    //   t2_2: 2 10 18 26 6 14 22 30
-    //   t2_3: 3 11 19 27 7 15 23 31
-    //   t2_4: 32 40 48 56 36 44 52 60
-    //   t2_5: 33 41 49 57 37 45 53 61
-    //   t2_6: 34 42 50 58 38 46 54 62
-    //   t2_7: 35 43 51 59 39 47 55 63
-    // stage 3: join 128-bit halves (permute2x128 0x20 / 0x31)
-    __m256 col0 = _mm256_permute2f128_ps(t2_0, t2_4, 0x20);
-    __m256 col4 = _mm256_permute2f128_ps(t2_0, t2_4, 0x31);
-    __m256 col1 = _mm256_permute2f128_ps(t2_1, t2_5, 0x20);
-    __m256 col5 = _mm256_permute2f128_ps(t2_1, t2_5, 0x31);
-    __m256 col2 = _mm256_permute2f128_ps(t2_2, t2_6, 0x20);
-    __m256 col6 = _mm256_permute2f128_ps(t2_2, t2_6, 0x31);
-    __m256 col3 = _mm256_permute2f128_ps(t2_3, t2_7, 0x20);
-    __m256 col7 = _mm256_permute2f128_ps(t2_3, t2_7, 0x31);
-    //   col0: 0 8 16 24 32 40 48 56
-    //   col4: 4 12 20 28 36 44 52 60
-    //   col1: 1 9 17 25 33 41 49 57
-    //   col5: 5 13 21 29 37 45 53 61
-    //   col2: 2 10 18 26 34 42 50 58
-    //   col6: 6 14 22 30 38 46 54 62
-    //   col3: 3 11 19 27 35 43 51 59
-    //   col7: 7 15 23 31 39 47 55 63
-    _mm256_storeu_ps(output + diag_step * i + i, col0);
-    _mm256_storeu_ps(output + diag_step + diag_step * i + i, col1);
-    _mm256_storeu_ps(output + 2 * diag_step + diag_step * i + i, col2);
-    _mm256_storeu_ps(output + 3 * diag_step + diag_step * i + i, col3);
-    _mm256_storeu_ps(output + 4 * diag_step + diag_step * i + i, col4);
-    _mm256_storeu_ps(output + 5 * diag_step + diag_step * i + i, col5);
-    _mm256_storeu_ps(output + 6 * diag_step + diag_step * i + i, col6);
-    _mm256_storeu_ps(output + 7 * diag_step + diag_step * i + i, col7);
-    int64_t j = i + 8;
+    __m512 row0 = _mm512_loadu_ps(input + diag_step * i + i);
+    __m512 row1 = _mm512_loadu_ps(input + diag_step + diag_step * i + i);
+    __m512 row2 = _mm512_loadu_ps(input + 2 * diag_step + diag_step * i + i);
+    __m512 row3 = _mm512_loadu_ps(input + 3 * diag_step + diag_step * i + i);
+    __m512 row4 = _mm512_loadu_ps(input + 4 * diag_step + diag_step * i + i);
+    __m512 row5 = _mm512_loadu_ps(input + 5 * diag_step + diag_step * i + i);
+    __m512 row6 = _mm512_loadu_ps(input + 6 * diag_step + diag_step * i + i);
+    __m512 row7 = _mm512_loadu_ps(input + 7 * diag_step + diag_step * i + i);
+    __m512 row8 = _mm512_loadu_ps(input + 8 * diag_step + diag_step * i + i);
+    __m512 row9 = _mm512_loadu_ps(input + 9 * diag_step + diag_step * i + i);
+    __m512 row10 = _mm512_loadu_ps(input + 10 * diag_step + diag_step * i + i);
+    __m512 row11 = _mm512_loadu_ps(input + 11 * diag_step + diag_step * i + i);
+    __m512 row12 = _mm512_loadu_ps(input + 12 * diag_step + diag_step * i + i);
+    __m512 row13 = _mm512_loadu_ps(input + 13 * diag_step + diag_step * i + i);
+    __m512 row14 = _mm512_loadu_ps(input + 14 * diag_step + diag_step * i + i);
+    __m512 row15 = _mm512_loadu_ps(input + 15 * diag_step + diag_step * i + i);
+    // stage 1: interleave 32-bit lanes of row pairs (unpacklo/hi_epi32)
+    __m512 t1_0 = _mm512_unpacklo_ps(row0, row1);
+    __m512 t1_1 = _mm512_unpackhi_ps(row0, row1);
+    __m512 t1_2 = _mm512_unpacklo_ps(row2, row3);
+    __m512 t1_3 = _mm512_unpackhi_ps(row2, row3);
+    __m512 t1_4 = _mm512_unpacklo_ps(row4, row5);
+    __m512 t1_5 = _mm512_unpackhi_ps(row4, row5);
+    __m512 t1_6 = _mm512_unpacklo_ps(row6, row7);
+    __m512 t1_7 = _mm512_unpackhi_ps(row6, row7);
+    __m512 t1_8 = _mm512_unpacklo_ps(row8, row9);
+    __m512 t1_9 = _mm512_unpackhi_ps(row8, row9);
+    __m512 t1_10 = _mm512_unpacklo_ps(row10, row11);
+    __m512 t1_11 = _mm512_unpackhi_ps(row10, row11);
+    __m512 t1_12 = _mm512_unpacklo_ps(row12, row13);
+    __m512 t1_13 = _mm512_unpackhi_ps(row12, row13);
+    __m512 t1_14 = _mm512_unpacklo_ps(row14, row15);
+    __m512 t1_15 = _mm512_unpackhi_ps(row14, row15);
+    //   t1_0: 0 16 1 17 4 20 5 21 8 24 9 25 12 28 13 29
+    //   t1_1: 2 18 3 19 6 22 7 23 10 26 11 27 14 30 15 31
+    //   t1_2: 32 48 33 49 36 52 37 53 40 56 41 57 44 60 45 61
+    //   t1_3: 34 50 35 51 38 54 39 55 42 58 43 59 46 62 47 63
+    //   t1_4: 64 80 65 81 68 84 69 85 72 88 73 89 76 92 77 93
+    //   t1_5: 66 82 67 83 70 86 71 87 74 90 75 91 78 94 79 95
+    //   t1_6: 96 112 97 113 100 116 101 117 104 120 105 121 108 124 109 125
+    //   t1_7: 98 114 99 115 102 118 103 119 106 122 107 123 110 126 111 127
+    //   t1_8: 128 144 129 145 132 148 133 149 136 152 137 153 140 156 141 157
+    //   t1_9: 130 146 131 147 134 150 135 151 138 154 139 155 142 158 143 159
+    //   t1_10: 160 176 161 177 164 180 165 181 168 184 169 185 172 188 173 189
+    //   t1_11: 162 178 163 179 166 182 167 183 170 186 171 187 174 190 175 191
+    //   t1_12: 192 208 193 209 196 212 197 213 200 216 201 217 204 220 205 221
+    //   t1_13: 194 210 195 211 198 214 199 215 202 218 203 219 206 222 207 223
+    //   t1_14: 224 240 225 241 228 244 229 245 232 248 233 249 236 252 237 253
+    //   t1_15: 226 242 227 243 230 246 231 247 234 250 235 251 238 254 239 255
+    // stage 2: interleave 64-bit lanes (unpacklo/hi_epi64)
+    __m512 t2_0 =
+        _mm512_castpd_ps(_mm512_unpacklo_pd(_mm512_castps_pd(t1_0), _mm512_castps_pd(t1_2)));
+    __m512 t2_1 =
+        _mm512_castpd_ps(_mm512_unpackhi_pd(_mm512_castps_pd(t1_0), _mm512_castps_pd(t1_2)));
+    __m512 t2_2 =
+        _mm512_castpd_ps(_mm512_unpacklo_pd(_mm512_castps_pd(t1_1), _mm512_castps_pd(t1_3)));
+    __m512 t2_3 =
+        _mm512_castpd_ps(_mm512_unpackhi_pd(_mm512_castps_pd(t1_1), _mm512_castps_pd(t1_3)));
+    __m512 t2_4 =
+        _mm512_castpd_ps(_mm512_unpacklo_pd(_mm512_castps_pd(t1_4), _mm512_castps_pd(t1_6)));
+    __m512 t2_5 =
+        _mm512_castpd_ps(_mm512_unpackhi_pd(_mm512_castps_pd(t1_4), _mm512_castps_pd(t1_6)));
+    __m512 t2_6 =
+        _mm512_castpd_ps(_mm512_unpacklo_pd(_mm512_castps_pd(t1_5), _mm512_castps_pd(t1_7)));
+    __m512 t2_7 =
+        _mm512_castpd_ps(_mm512_unpackhi_pd(_mm512_castps_pd(t1_5), _mm512_castps_pd(t1_7)));
+    __m512 t2_8 =
+        _mm512_castpd_ps(_mm512_unpacklo_pd(_mm512_castps_pd(t1_8), _mm512_castps_pd(t1_10)));
+    __m512 t2_9 =
+        _mm512_castpd_ps(_mm512_unpackhi_pd(_mm512_castps_pd(t1_8), _mm512_castps_pd(t1_10)));
+    __m512 t2_10 =
+        _mm512_castpd_ps(_mm512_unpacklo_pd(_mm512_castps_pd(t1_9), _mm512_castps_pd(t1_11)));
+    __m512 t2_11 =
+        _mm512_castpd_ps(_mm512_unpackhi_pd(_mm512_castps_pd(t1_9), _mm512_castps_pd(t1_11)));
+    __m512 t2_12 =
+        _mm512_castpd_ps(_mm512_unpacklo_pd(_mm512_castps_pd(t1_12), _mm512_castps_pd(t1_14)));
+    __m512 t2_13 =
+        _mm512_castpd_ps(_mm512_unpackhi_pd(_mm512_castps_pd(t1_12), _mm512_castps_pd(t1_14)));
+    __m512 t2_14 =
+        _mm512_castpd_ps(_mm512_unpacklo_pd(_mm512_castps_pd(t1_13), _mm512_castps_pd(t1_15)));
+    __m512 t2_15 =
+        _mm512_castpd_ps(_mm512_unpackhi_pd(_mm512_castps_pd(t1_13), _mm512_castps_pd(t1_15)));
+    //   t2_0: 0 16 32 48 4 20 36 52 8 24 40 56 12 28 44 60
+    //   t2_1: 1 17 33 49 5 21 37 53 9 25 41 57 13 29 45 61
+    //   t2_2: 2 18 34 50 6 22 38 54 10 26 42 58 14 30 46 62
+    //   t2_3: 3 19 35 51 7 23 39 55 11 27 43 59 15 31 47 63
+    //   t2_4: 64 80 96 112 68 84 100 116 72 88 104 120 76 92 108 124
+    //   t2_5: 65 81 97 113 69 85 101 117 73 89 105 121 77 93 109 125
+    //   t2_6: 66 82 98 114 70 86 102 118 74 90 106 122 78 94 110 126
+    //   t2_7: 67 83 99 115 71 87 103 119 75 91 107 123 79 95 111 127
+    //   t2_8: 128 144 160 176 132 148 164 180 136 152 168 184 140 156 172 188
+    //   t2_9: 129 145 161 177 133 149 165 181 137 153 169 185 141 157 173 189
+    //   t2_10: 130 146 162 178 134 150 166 182 138 154 170 186 142 158 174 190
+    //   t2_11: 131 147 163 179 135 151 167 183 139 155 171 187 143 159 175 191
+    //   t2_12: 192 208 224 240 196 212 228 244 200 216 232 248 204 220 236 252
+    //   t2_13: 193 209 225 241 197 213 229 245 201 217 233 249 205 221 237 253
+    //   t2_14: 194 210 226 242 198 214 230 246 202 218 234 250 206 222 238 254
+    //   t2_15: 195 211 227 243 199 215 231 247 203 219 235 251 207 223 239 255
+    // stage 3: gather 128-bit blocks (shuffle_i32x4 0x88 / 0xDD)
+    __m512 t3_0 = _mm512_shuffle_f32x4(t2_0, t2_4, 0x88);
+    __m512 t3_4 = _mm512_shuffle_f32x4(t2_0, t2_4, 0xDD);
+    __m512 t3_1 = _mm512_shuffle_f32x4(t2_1, t2_5, 0x88);
+    __m512 t3_5 = _mm512_shuffle_f32x4(t2_1, t2_5, 0xDD);
+    __m512 t3_2 = _mm512_shuffle_f32x4(t2_2, t2_6, 0x88);
+    __m512 t3_6 = _mm512_shuffle_f32x4(t2_2, t2_6, 0xDD);
+    __m512 t3_3 = _mm512_shuffle_f32x4(t2_3, t2_7, 0x88);
+    __m512 t3_7 = _mm512_shuffle_f32x4(t2_3, t2_7, 0xDD);
+    __m512 t3_8 = _mm512_shuffle_f32x4(t2_8, t2_12, 0x88);
+    __m512 t3_12 = _mm512_shuffle_f32x4(t2_8, t2_12, 0xDD);
+    __m512 t3_9 = _mm512_shuffle_f32x4(t2_9, t2_13, 0x88);
+    __m512 t3_13 = _mm512_shuffle_f32x4(t2_9, t2_13, 0xDD);
+    __m512 t3_10 = _mm512_shuffle_f32x4(t2_10, t2_14, 0x88);
+    __m512 t3_14 = _mm512_shuffle_f32x4(t2_10, t2_14, 0xDD);
+    __m512 t3_11 = _mm512_shuffle_f32x4(t2_11, t2_15, 0x88);
+    __m512 t3_15 = _mm512_shuffle_f32x4(t2_11, t2_15, 0xDD);
+    //   t3_0: 0 16 32 48 8 24 40 56 64 80 96 112 72 88 104 120
+    //   t3_4: 4 20 36 52 12 28 44 60 68 84 100 116 76 92 108 124
+    //   t3_1: 1 17 33 49 9 25 41 57 65 81 97 113 73 89 105 121
+    //   t3_5: 5 21 37 53 13 29 45 61 69 85 101 117 77 93 109 125
+    //   t3_2: 2 18 34 50 10 26 42 58 66 82 98 114 74 90 106 122
+    //   t3_6: 6 22 38 54 14 30 46 62 70 86 102 118 78 94 110 126
+    //   t3_3: 3 19 35 51 11 27 43 59 67 83 99 115 75 91 107 123
+    //   t3_7: 7 23 39 55 15 31 47 63 71 87 103 119 79 95 111 127
+    //   t3_8: 128 144 160 176 136 152 168 184 192 208 224 240 200 216 232 248
+    //   t3_12: 132 148 164 180 140 156 172 188 196 212 228 244 204 220 236 252
+    //   t3_9: 129 145 161 177 137 153 169 185 193 209 225 241 201 217 233 249
+    //   t3_13: 133 149 165 181 141 157 173 189 197 213 229 245 205 221 237 253
+    //   t3_10: 130 146 162 178 138 154 170 186 194 210 226 242 202 218 234 250
+    //   t3_14: 134 150 166 182 142 158 174 190 198 214 230 246 206 222 238 254
+    //   t3_11: 131 147 163 179 139 155 171 187 195 211 227 243 203 219 235 251
+    //   t3_15: 135 151 167 183 143 159 175 191 199 215 231 247 207 223 239 255
+    // stage 4: gather 256-bit halves (shuffle_i32x4 0x88 / 0xDD)
+    __m512 col0 = _mm512_shuffle_f32x4(t3_0, t3_8, 0x88);
+    __m512 col8 = _mm512_shuffle_f32x4(t3_0, t3_8, 0xDD);
+    __m512 col1 = _mm512_shuffle_f32x4(t3_1, t3_9, 0x88);
+    __m512 col9 = _mm512_shuffle_f32x4(t3_1, t3_9, 0xDD);
+    __m512 col2 = _mm512_shuffle_f32x4(t3_2, t3_10, 0x88);
+    __m512 col10 = _mm512_shuffle_f32x4(t3_2, t3_10, 0xDD);
+    __m512 col3 = _mm512_shuffle_f32x4(t3_3, t3_11, 0x88);
+    __m512 col11 = _mm512_shuffle_f32x4(t3_3, t3_11, 0xDD);
+    __m512 col4 = _mm512_shuffle_f32x4(t3_4, t3_12, 0x88);
+    __m512 col12 = _mm512_shuffle_f32x4(t3_4, t3_12, 0xDD);
+    __m512 col5 = _mm512_shuffle_f32x4(t3_5, t3_13, 0x88);
+    __m512 col13 = _mm512_shuffle_f32x4(t3_5, t3_13, 0xDD);
+    __m512 col6 = _mm512_shuffle_f32x4(t3_6, t3_14, 0x88);
+    __m512 col14 = _mm512_shuffle_f32x4(t3_6, t3_14, 0xDD);
+    __m512 col7 = _mm512_shuffle_f32x4(t3_7, t3_15, 0x88);
+    __m512 col15 = _mm512_shuffle_f32x4(t3_7, t3_15, 0xDD);
+    //   col0: 0 16 32 48 64 80 96 112 128 144 160 176 192 208 224 240
+    //   col8: 8 24 40 56 72 88 104 120 136 152 168 184 200 216 232 248
+    //   col1: 1 17 33 49 65 81 97 113 129 145 161 177 193 209 225 241
+    //   col9: 9 25 41 57 73 89 105 121 137 153 169 185 201 217 233 249
+    //   col2: 2 18 34 50 66 82 98 114 130 146 162 178 194 210 226 242
+    //   col10: 10 26 42 58 74 90 106 122 138 154 170 186 202 218 234 250
+    //   col3: 3 19 35 51 67 83 99 115 131 147 163 179 195 211 227 243
+    //   col11: 11 27 43 59 75 91 107 123 139 155 171 187 203 219 235 251
+    //   col4: 4 20 36 52 68 84 100 116 132 148 164 180 196 212 228 244
+    //   col12: 12 28 44 60 76 92 108 124 140 156 172 188 204 220 236 252
+    //   col5: 5 21 37 53 69 85 101 117 133 149 165 181 197 213 229 245
+    //   col13: 13 29 45 61 77 93 109 125 141 157 173 189 205 221 237 253
+    //   col6: 6 22 38 54 70 86 102 118 134 150 166 182 198 214 230 246
+    //   col14: 14 30 46 62 78 94 110 126 142 158 174 190 206 222 238 254
+    //   col7: 7 23 39 55 71 87 103 119 135 151 167 183 199 215 231 247
+    //   col15: 15 31 47 63 79 95 111 127 143 159 175 191 207 223 239 255
+    _mm512_storeu_ps(output + diag_step * i + i, col0);
+    _mm512_storeu_ps(output + diag_step + diag_step * i + i, col1);
+    _mm512_storeu_ps(output + 2 * diag_step + diag_step * i + i, col2);
+    _mm512_storeu_ps(output + 3 * diag_step + diag_step * i + i, col3);
+    _mm512_storeu_ps(output + 4 * diag_step + diag_step * i + i, col4);
+    _mm512_storeu_ps(output + 5 * diag_step + diag_step * i + i, col5);
+    _mm512_storeu_ps(output + 6 * diag_step + diag_step * i + i, col6);
+    _mm512_storeu_ps(output + 7 * diag_step + diag_step * i + i, col7);
+    _mm512_storeu_ps(output + 8 * diag_step + diag_step * i + i, col8);
+    _mm512_storeu_ps(output + 9 * diag_step + diag_step * i + i, col9);
+    _mm512_storeu_ps(output + 10 * diag_step + diag_step * i + i, col10);
+    _mm512_storeu_ps(output + 11 * diag_step + diag_step * i + i, col11);
+    _mm512_storeu_ps(output + 12 * diag_step + diag_step * i + i, col12);
+    _mm512_storeu_ps(output + 13 * diag_step + diag_step * i + i, col13);
+    _mm512_storeu_ps(output + 14 * diag_step + diag_step * i + i, col14);
+    _mm512_storeu_ps(output + 15 * diag_step + diag_step * i + i, col15);
+    int64_t j = i + 16;
     // tile pairs (i, j) and (j, i)
-    for (; j + 8 <= rows; j += 8) {
+    for (; j + 16 <= rows; j += 16) {
       int64_t pair_step = simdgen_opaque(stride);
-      __m256 row0_a = _mm256_loadu_ps(input + i * pair_step + j);
-      __m256 row1_a = _mm256_loadu_ps(input + i * pair_step + j + pair_step);
-      __m256 row2_a = _mm256_loadu_ps(input + i * pair_step + j + 2 * pair_step);
-      __m256 row3_a = _mm256_loadu_ps(input + i * pair_step + j + 3 * pair_step);
-      __m256 row4_a = _mm256_loadu_ps(input + i * pair_step + j + 4 * pair_step);
-      __m256 row5_a = _mm256_loadu_ps(input + i * pair_step + j + 5 * pair_step);
-      __m256 row6_a = _mm256_loadu_ps(input + i * pair_step + j + 6 * pair_step);
-      __m256 row7_a = _mm256_loadu_ps(input + i * pair_step + j + 7 * pair_step);
-      __m256 row0_b = _mm256_loadu_ps(input + i + j * pair_step);
-      __m256 row1_b = _mm256_loadu_ps(input + i + j * pair_step + pair_step);
-      __m256 row2_b = _mm256_loadu_ps(input + i + j * pair_step + 2 * pair_step);
-      __m256 row3_b = _mm256_loadu_ps(input + i + j * pair_step + 3 * pair_step);
-      __m256 row4_b = _mm256_loadu_ps(input + i + j * pair_step + 4 * pair_step);
-      __m256 row5_b = _mm256_loadu_ps(input + i + j * pair_step + 5 * pair_step);
-      __m256 row6_b = _mm256_loadu_ps(input + i + j * pair_step + 6 * pair_step);
-      __m256 row7_b = _mm256_loadu_ps(input + i + j * pair_step + 7 * pair_step);
+      __m512 row0_a = _mm512_loadu_ps(input + i * pair_step + j);
+      __m512 row1_a = _mm512_loadu_ps(input + i * pair_step + j + pair_step);
+      __m512 row2_a = _mm512_loadu_ps(input + i * pair_step + j + 2 * pair_step);
+      __m512 row3_a = _mm512_loadu_ps(input + i * pair_step + j + 3 * pair_step);
+      __m512 row4_a = _mm512_loadu_ps(input + i * pair_step + j + 4 * pair_step);
+      __m512 row5_a = _mm512_loadu_ps(input + i * pair_step + j + 5 * pair_step);
+      __m512 row6_a = _mm512_loadu_ps(input + i * pair_step + j + 6 * pair_step);
+      __m512 row7_a = _mm512_loadu_ps(input + i * pair_step + j + 7 * pair_step);
+      __m512 row8_a = _mm512_loadu_ps(input + i * pair_step + j + 8 * pair_step);
+      __m512 row9_a = _mm512_loadu_ps(input + i * pair_step + j + 9 * pair_step);
+      __m512 row10_a = _mm512_loadu_ps(input + i * pair_step + j + 10 * pair_step);
+      __m512 row11_a = _mm512_loadu_ps(input + i * pair_step + j + 11 * pair_step);
+      __m512 row12_a = _mm512_loadu_ps(input + i * pair_step + j + 12 * pair_step);
+      __m512 row13_a = _mm512_loadu_ps(input + i * pair_step + j + 13 * pair_step);
+      __m512 row14_a = _mm512_loadu_ps(input + i * pair_step + j + 14 * pair_step);
+      __m512 row15_a = _mm512_loadu_ps(input + i * pair_step + j + 15 * pair_step);
+      __m512 row0_b = _mm512_loadu_ps(input + i + j * pair_step);
+      __m512 row1_b = _mm512_loadu_ps(input + i + j * pair_step + pair_step);
+      __m512 row2_b = _mm512_loadu_ps(input + i + j * pair_step + 2 * pair_step);
+      __m512 row3_b = _mm512_loadu_ps(input + i + j * pair_step + 3 * pair_step);
+      __m512 row4_b = _mm512_loadu_ps(input + i + j * pair_step + 4 * pair_step);
+      __m512 row5_b = _mm512_loadu_ps(input + i + j * pair_step + 5 * pair_step);
+      __m512 row6_b = _mm512_loadu_ps(input + i + j * pair_step + 6 * pair_step);
+      __m512 row7_b = _mm512_loadu_ps(input + i + j * pair_step + 7 * pair_step);
+      __m512 row8_b = _mm512_loadu_ps(input + i + j * pair_step + 8 * pair_step);
+      __m512 row9_b = _mm512_loadu_ps(input + i + j * pair_step + 9 * pair_step);
+      __m512 row10_b = _mm512_loadu_ps(input + i + j * pair_step + 10 * pair_step);
+      __m512 row11_b = _mm512_loadu_ps(input + i + j * pair_step + 11 * pair_step);
+      __m512 row12_b = _mm512_loadu_ps(input + i + j * pair_step + 12 * pair_step);
+      __m512 row13_b = _mm512_loadu_ps(input + i + j * pair_step + 13 * pair_step);
+      __m512 row14_b = _mm512_loadu_ps(input + i + j * pair_step + 14 * pair_step);
+      __m512 row15_b = _mm512_loadu_ps(input + i + j * pair_step + 15 * pair_step);
       // tile (i, j) to (j, i), then tile (j, i) to (i, j): both are loaded already
-      // stage 1: interleave 32-bit lanes of row pairs (unpacklo/hi_ps)
-      __m256 t1_0_a = _mm256_unpacklo_ps(row0_a, row1_a);
-      __m256 t1_1_a = _mm256_unpackhi_ps(row0_a, row1_a);
-      __m256 t1_2_a = _mm256_unpacklo_ps(row2_a, row3_a);
-      __m256 t1_3_a = _mm256_unpackhi_ps(row2_a, row3_a);
-      __m256 t1_4_a = _mm256_unpacklo_ps(row4_a, row5_a);
-      __m256 t1_5_a = _mm256_unpackhi_ps(row4_a, row5_a);
-      __m256 t1_6_a = _mm256_unpacklo_ps(row6_a, row7_a);
-      __m256 t1_7_a = _mm256_unpackhi_ps(row6_a, row7_a);
-      // stage 2: gather 64-bit pairs (shuffle_ps 0x44 / 0xEE)
-      __m256 t2_0_a = _mm256_shuffle_ps(t1_0_a, t1_2_a, 0x44);
-      __m256 t2_1_a = _mm256_shuffle_ps(t1_0_a, t1_2_a, 0xEE);
-      __m256 t2_2_a = _mm256_shuffle_ps(t1_1_a, t1_3_a, 0x44);
-      __m256 t2_3_a = _mm256_shuffle_ps(t1_1_a, t1_3_a, 0xEE);
-      __m256 t2_4_a = _mm256_shuffle_ps(t1_4_a, t1_6_a, 0x44);
-      __m256 t2_5_a = _mm256_shuffle_ps(t1_4_a, t1_6_a, 0xEE);
-      __m256 t2_6_a = _mm256_shuffle_ps(t1_5_a, t1_7_a, 0x44);
-      __m256 t2_7_a = _mm256_shuffle_ps(t1_5_a, t1_7_a, 0xEE);
-      // stage 3: join 128-bit halves (permute2x128 0x20 / 0x31)
-      __m256 col0_a = _mm256_permute2f128_ps(t2_0_a, t2_4_a, 0x20);
-      __m256 col4_a = _mm256_permute2f128_ps(t2_0_a, t2_4_a, 0x31);
-      __m256 col1_a = _mm256_permute2f128_ps(t2_1_a, t2_5_a, 0x20);
-      __m256 col5_a = _mm256_permute2f128_ps(t2_1_a, t2_5_a, 0x31);
-      __m256 col2_a = _mm256_permute2f128_ps(t2_2_a, t2_6_a, 0x20);
-      __m256 col6_a = _mm256_permute2f128_ps(t2_2_a, t2_6_a, 0x31);
-      __m256 col3_a = _mm256_permute2f128_ps(t2_3_a, t2_7_a, 0x20);
-      __m256 col7_a = _mm256_permute2f128_ps(t2_3_a, t2_7_a, 0x31);
-      _mm256_storeu_ps(output + i + j * pair_step, col0_a);
-      _mm256_storeu_ps(output + i + j * pair_step + pair_step, col1_a);
-      _mm256_storeu_ps(output + i + j * pair_step + 2 * pair_step, col2_a);
-      _mm256_storeu_ps(output + i + j * pair_step + 3 * pair_step, col3_a);
-      _mm256_storeu_ps(output + i + j * pair_step + 4 * pair_step, col4_a);
-      _mm256_storeu_ps(output + i + j * pair_step + 5 * pair_step, col5_a);
-      _mm256_storeu_ps(output + i + j * pair_step + 6 * pair_step, col6_a);
-      _mm256_storeu_ps(output + i + j * pair_step + 7 * pair_step, col7_a);
-      // stage 1: interleave 32-bit lanes of row pairs (unpacklo/hi_ps)
-      __m256 t1_0_b = _mm256_unpacklo_ps(row0_b, row1_b);
-      __m256 t1_1_b = _mm256_unpackhi_ps(row0_b, row1_b);
-      __m256 t1_2_b = _mm256_unpacklo_ps(row2_b, row3_b);
-      __m256 t1_3_b = _mm256_unpackhi_ps(row2_b, row3_b);
-      __m256 t1_4_b = _mm256_unpacklo_ps(row4_b, row5_b);
-      __m256 t1_5_b = _mm256_unpackhi_ps(row4_b, row5_b);
-      __m256 t1_6_b = _mm256_unpacklo_ps(row6_b, row7_b);
-      __m256 t1_7_b = _mm256_unpackhi_ps(row6_b, row7_b);
-      // stage 2: gather 64-bit pairs (shuffle_ps 0x44 / 0xEE)
-      __m256 t2_0_b = _mm256_shuffle_ps(t1_0_b, t1_2_b, 0x44);
-      __m256 t2_1_b = _mm256_shuffle_ps(t1_0_b, t1_2_b, 0xEE);
-      __m256 t2_2_b = _mm256_shuffle_ps(t1_1_b, t1_3_b, 0x44);
-      __m256 t2_3_b = _mm256_shuffle_ps(t1_1_b, t1_3_b, 0xEE);
-      __m256 t2_4_b = _mm256_shuffle_ps(t1_4_b, t1_6_b, 0x44);
-      __m256 t2_5_b = _mm256_shuffle_ps(t1_4_b, t1_6_b, 0xEE);
-      __m256 t2_6_b = _mm256_shuffle_ps(t1_5_b, t1_7_b, 0x44);
-      __m256 t2_7_b = _mm256_shuffle_ps(t1_5_b, t1_7_b, 0xEE);
-      // stage 3: join 128-bit halves (permute2x128 0x20 / 0x31)
-      __m256 col0_b = _mm256_permute2f128_ps(t2_0_b, t2_4_b, 0x20);
-      __m256 col4_b = _mm256_permute2f128_ps(t2_0_b, t2_4_b, 0x31);
-      __m256 col1_b = _mm256_permute2f128_ps(t2_1_b, t2_5_b, 0x20);
-      __m256 col5_b = _mm256_permute2f128_ps(t2_1_b, t2_5_b, 0x31);
-      __m256 col2_b = _mm256_permute2f128_ps(t2_2_b, t2_6_b, 0x20);
-      __m256 col6_b = _mm256_permute2f128_ps(t2_2_b, t2_6_b, 0x31);
-      __m256 col3_b = _mm256_permute2f128_ps(t2_3_b, t2_7_b, 0x20);
-      __m256 col7_b = _mm256_permute2f128_ps(t2_3_b, t2_7_b, 0x31);
-      _mm256_storeu_ps(output + i * pair_step + j, col0_b);
-      _mm256_storeu_ps(output + i * pair_step + j + pair_step, col1_b);
-      _mm256_storeu_ps(output + i * pair_step + j + 2 * pair_step, col2_b);
-      _mm256_storeu_ps(output + i * pair_step + j + 3 * pair_step, col3_b);
-      _mm256_storeu_ps(output + i * pair_step + j + 4 * pair_step, col4_b);
-      _mm256_storeu_ps(output + i * pair_step + j + 5 * pair_step, col5_b);
-      _mm256_storeu_ps(output + i * pair_step + j + 6 * pair_step, col6_b);
-      _mm256_storeu_ps(output + i * pair_step + j + 7 * pair_step, col7_b);
+      // stage 1: interleave 32-bit lanes of row pairs (unpacklo/hi_epi32)
+      __m512 t1_0_a = _mm512_unpacklo_ps(row0_a, row1_a);
+      __m512 t1_1_a = _mm512_unpackhi_ps(row0_a, row1_a);
+      __m512 t1_2_a = _mm512_unpacklo_ps(row2_a, row3_a);
+      __m512 t1_3_a = _mm512_unpackhi_ps(row2_a, row3_a);
+      __m512 t1_4_a = _mm512_unpacklo_ps(row4_a, row5_a);
+      __m512 t1_5_a = _mm512_unpackhi_ps(row4_a, row5_a);
+      __m512 t1_6_a = _mm512_unpacklo_ps(row6_a, row7_a);
+      __m512 t1_7_a = _mm512_unpackhi_ps(row6_a, row7_a);
+      __m512 t1_8_a = _mm512_unpacklo_ps(row8_a, row9_a);
+      __m512 t1_9_a = _mm512_unpackhi_ps(row8_a, row9_a);
+      __m512 t1_10_a = _mm512_unpacklo_ps(row10_a, row11_a);
+      __m512 t1_11_a = _mm512_unpackhi_ps(row10_a, row11_a);
+      __m512 t1_12_a = _mm512_unpacklo_ps(row12_a, row13_a);
+      __m512 t1_13_a = _mm512_unpackhi_ps(row12_a, row13_a);
+      __m512 t1_14_a = _mm512_unpacklo_ps(row14_a, row15_a);
+      __m512 t1_15_a = _mm512_unpackhi_ps(row14_a, row15_a);
+      // stage 2: interleave 64-bit lanes (unpacklo/hi_epi64)
+      __m512 t2_0_a =
+          _mm512_castpd_ps(_mm512_unpacklo_pd(_mm512_castps_pd(t1_0_a), _mm512_castps_pd(t1_2_a)));
+      __m512 t2_1_a =
+          _mm512_castpd_ps(_mm512_unpackhi_pd(_mm512_castps_pd(t1_0_a), _mm512_castps_pd(t1_2_a)));
+      __m512 t2_2_a =
+          _mm512_castpd_ps(_mm512_unpacklo_pd(_mm512_castps_pd(t1_1_a), _mm512_castps_pd(t1_3_a)));
+      __m512 t2_3_a =
+          _mm512_castpd_ps(_mm512_unpackhi_pd(_mm512_castps_pd(t1_1_a), _mm512_castps_pd(t1_3_a)));
+      __m512 t2_4_a =
+          _mm512_castpd_ps(_mm512_unpacklo_pd(_mm512_castps_pd(t1_4_a), _mm512_castps_pd(t1_6_a)));
+      __m512 t2_5_a =
+          _mm512_castpd_ps(_mm512_unpackhi_pd(_mm512_castps_pd(t1_4_a), _mm512_castps_pd(t1_6_a)));
+      __m512 t2_6_a =
+          _mm512_castpd_ps(_mm512_unpacklo_pd(_mm512_castps_pd(t1_5_a), _mm512_castps_pd(t1_7_a)));
+      __m512 t2_7_a =
+          _mm512_castpd_ps(_mm512_unpackhi_pd(_mm512_castps_pd(t1_5_a), _mm512_castps_pd(t1_7_a)));
+      __m512 t2_8_a =
+          _mm512_castpd_ps(_mm512_unpacklo_pd(_mm512_castps_pd(t1_8_a), _mm512_castps_pd(t1_10_a)));
+      __m512 t2_9_a =
+          _mm512_castpd_ps(_mm512_unpackhi_pd(_mm512_castps_pd(t1_8_a), _mm512_castps_pd(t1_10_a)));
+      __m512 t2_10_a =
+          _mm512_castpd_ps(_mm512_unpacklo_pd(_mm512_castps_pd(t1_9_a), _mm512_castps_pd(t1_11_a)));
+      __m512 t2_11_a =
+          _mm512_castpd_ps(_mm512_unpackhi_pd(_mm512_castps_pd(t1_9_a), _mm512_castps_pd(t1_11_a)));
+      __m512 t2_12_a = _mm512_castpd_ps(
+          _mm512_unpacklo_pd(_mm512_castps_pd(t1_12_a), _mm512_castps_pd(t1_14_a)));
+      __m512 t2_13_a = _mm512_castpd_ps(
+          _mm512_unpackhi_pd(_mm512_castps_pd(t1_12_a), _mm512_castps_pd(t1_14_a)));
+      __m512 t2_14_a = _mm512_castpd_ps(
+          _mm512_unpacklo_pd(_mm512_castps_pd(t1_13_a), _mm512_castps_pd(t1_15_a)));
+      __m512 t2_15_a = _mm512_castpd_ps(
+          _mm512_unpackhi_pd(_mm512_castps_pd(t1_13_a), _mm512_castps_pd(t1_15_a)));
+      // stage 3: gather 128-bit blocks (shuffle_i32x4 0x88 / 0xDD)
+      __m512 t3_0_a = _mm512_shuffle_f32x4(t2_0_a, t2_4_a, 0x88);
+      __m512 t3_4_a = _mm512_shuffle_f32x4(t2_0_a, t2_4_a, 0xDD);
+      __m512 t3_1_a = _mm512_shuffle_f32x4(t2_1_a, t2_5_a, 0x88);
+      __m512 t3_5_a = _mm512_shuffle_f32x4(t2_1_a, t2_5_a, 0xDD);
+      __m512 t3_2_a = _mm512_shuffle_f32x4(t2_2_a, t2_6_a, 0x88);
+      __m512 t3_6_a = _mm512_shuffle_f32x4(t2_2_a, t2_6_a, 0xDD);
+      __m512 t3_3_a = _mm512_shuffle_f32x4(t2_3_a, t2_7_a, 0x88);
+      __m512 t3_7_a = _mm512_shuffle_f32x4(t2_3_a, t2_7_a, 0xDD);
+      __m512 t3_8_a = _mm512_shuffle_f32x4(t2_8_a, t2_12_a, 0x88);
+      __m512 t3_12_a = _mm512_shuffle_f32x4(t2_8_a, t2_12_a, 0xDD);
+      __m512 t3_9_a = _mm512_shuffle_f32x4(t2_9_a, t2_13_a, 0x88);
+      __m512 t3_13_a = _mm512_shuffle_f32x4(t2_9_a, t2_13_a, 0xDD);
+      __m512 t3_10_a = _mm512_shuffle_f32x4(t2_10_a, t2_14_a, 0x88);
+      __m512 t3_14_a = _mm512_shuffle_f32x4(t2_10_a, t2_14_a, 0xDD);
+      __m512 t3_11_a = _mm512_shuffle_f32x4(t2_11_a, t2_15_a, 0x88);
+      __m512 t3_15_a = _mm512_shuffle_f32x4(t2_11_a, t2_15_a, 0xDD);
+      // stage 4: gather 256-bit halves (shuffle_i32x4 0x88 / 0xDD)
+      __m512 col0_a = _mm512_shuffle_f32x4(t3_0_a, t3_8_a, 0x88);
+      __m512 col8_a = _mm512_shuffle_f32x4(t3_0_a, t3_8_a, 0xDD);
+      __m512 col1_a = _mm512_shuffle_f32x4(t3_1_a, t3_9_a, 0x88);
+      __m512 col9_a = _mm512_shuffle_f32x4(t3_1_a, t3_9_a, 0xDD);
+      __m512 col2_a = _mm512_shuffle_f32x4(t3_2_a, t3_10_a, 0x88);
+      __m512 col10_a = _mm512_shuffle_f32x4(t3_2_a, t3_10_a, 0xDD);
+      __m512 col3_a = _mm512_shuffle_f32x4(t3_3_a, t3_11_a, 0x88);
+      __m512 col11_a = _mm512_shuffle_f32x4(t3_3_a, t3_11_a, 0xDD);
+      __m512 col4_a = _mm512_shuffle_f32x4(t3_4_a, t3_12_a, 0x88);
+      __m512 col12_a = _mm512_shuffle_f32x4(t3_4_a, t3_12_a, 0xDD);
+      __m512 col5_a = _mm512_shuffle_f32x4(t3_5_a, t3_13_a, 0x88);
+      __m512 col13_a = _mm512_shuffle_f32x4(t3_5_a, t3_13_a, 0xDD);
+      __m512 col6_a = _mm512_shuffle_f32x4(t3_6_a, t3_14_a, 0x88);
+      __m512 col14_a = _mm512_shuffle_f32x4(t3_6_a, t3_14_a, 0xDD);
+      __m512 col7_a = _mm512_shuffle_f32x4(t3_7_a, t3_15_a, 0x88);
+      __m512 col15_a = _mm512_shuffle_f32x4(t3_7_a, t3_15_a, 0xDD);
+      _mm512_storeu_ps(output + i + j * pair_step, col0_a);
+      _mm512_storeu_ps(output + i + j * pair_step + pair_step, col1_a);
+      _mm512_storeu_ps(output + i + j * pair_step + 2 * pair_step, col2_a);
+      _mm512_storeu_ps(output + i + j * pair_step + 3 * pair_step, col3_a);
+      _mm512_storeu_ps(output + i + j * pair_step + 4 * pair_step, col4_a);
+      _mm512_storeu_ps(output + i + j * pair_step + 5 * pair_step, col5_a);
+      _mm512_storeu_ps(output + i + j * pair_step + 6 * pair_step, col6_a);
+      _mm512_storeu_ps(output + i + j * pair_step + 7 * pair_step, col7_a);
+      _mm512_storeu_ps(output + i + j * pair_step + 8 * pair_step, col8_a);
+      _mm512_storeu_ps(output + i + j * pair_step + 9 * pair_step, col9_a);
+      _mm512_storeu_ps(output + i + j * pair_step + 10 * pair_step, col10_a);
+      _mm512_storeu_ps(output + i + j * pair_step + 11 * pair_step, col11_a);
+      _mm512_storeu_ps(output + i + j * pair_step + 12 * pair_step, col12_a);
+      _mm512_storeu_ps(output + i + j * pair_step + 13 * pair_step, col13_a);
+      _mm512_storeu_ps(output + i + j * pair_step + 14 * pair_step, col14_a);
+      _mm512_storeu_ps(output + i + j * pair_step + 15 * pair_step, col15_a);
+      // stage 1: interleave 32-bit lanes of row pairs (unpacklo/hi_epi32)
+      __m512 t1_0_b = _mm512_unpacklo_ps(row0_b, row1_b);
+      __m512 t1_1_b = _mm512_unpackhi_ps(row0_b, row1_b);
+      __m512 t1_2_b = _mm512_unpacklo_ps(row2_b, row3_b);
+      __m512 t1_3_b = _mm512_unpackhi_ps(row2_b, row3_b);
+      __m512 t1_4_b = _mm512_unpacklo_ps(row4_b, row5_b);
+      __m512 t1_5_b = _mm512_unpackhi_ps(row4_b, row5_b);
+      __m512 t1_6_b = _mm512_unpacklo_ps(row6_b, row7_b);
+      __m512 t1_7_b = _mm512_unpackhi_ps(row6_b, row7_b);
+      __m512 t1_8_b = _mm512_unpacklo_ps(row8_b, row9_b);
+      __m512 t1_9_b = _mm512_unpackhi_ps(row8_b, row9_b);
+      __m512 t1_10_b = _mm512_unpacklo_ps(row10_b, row11_b);
+      __m512 t1_11_b = _mm512_unpackhi_ps(row10_b, row11_b);
+      __m512 t1_12_b = _mm512_unpacklo_ps(row12_b, row13_b);
+      __m512 t1_13_b = _mm512_unpackhi_ps(row12_b, row13_b);
+      __m512 t1_14_b = _mm512_unpacklo_ps(row14_b, row15_b);
+      __m512 t1_15_b = _mm512_unpackhi_ps(row14_b, row15_b);
+      // stage 2: interleave 64-bit lanes (unpacklo/hi_epi64)
+      __m512 t2_0_b =
+          _mm512_castpd_ps(_mm512_unpacklo_pd(_mm512_castps_pd(t1_0_b), _mm512_castps_pd(t1_2_b)));
+      __m512 t2_1_b =
+          _mm512_castpd_ps(_mm512_unpackhi_pd(_mm512_castps_pd(t1_0_b), _mm512_castps_pd(t1_2_b)));
+      __m512 t2_2_b =
+          _mm512_castpd_ps(_mm512_unpacklo_pd(_mm512_castps_pd(t1_1_b), _mm512_castps_pd(t1_3_b)));
+      __m512 t2_3_b =
+          _mm512_castpd_ps(_mm512_unpackhi_pd(_mm512_castps_pd(t1_1_b), _mm512_castps_pd(t1_3_b)));
+      __m512 t2_4_b =
+          _mm512_castpd_ps(_mm512_unpacklo_pd(_mm512_castps_pd(t1_4_b), _mm512_castps_pd(t1_6_b)));
+      __m512 t2_5_b =
+          _mm512_castpd_ps(_mm512_unpackhi_pd(_mm512_castps_pd(t1_4_b), _mm512_castps_pd(t1_6_b)));
+      __m512 t2_6_b =
+          _mm512_castpd_ps(_mm512_unpacklo_pd(_mm512_castps_pd(t1_5_b), _mm512_castps_pd(t1_7_b)));
+      __m512 t2_7_b =
+          _mm512_castpd_ps(_mm512_unpackhi_pd(_mm512_castps_pd(t1_5_b), _mm512_castps_pd(t1_7_b)));
+      __m512 t2_8_b =
+          _mm512_castpd_ps(_mm512_unpacklo_pd(_mm512_castps_pd(t1_8_b), _mm512_castps_pd(t1_10_b)));
+      __m512 t2_9_b =
+          _mm512_castpd_ps(_mm512_unpackhi_pd(_mm512_castps_pd(t1_8_b), _mm512_castps_pd(t1_10_b)));
+      __m512 t2_10_b =
+          _mm512_castpd_ps(_mm512_unpacklo_pd(_mm512_castps_pd(t1_9_b), _mm512_castps_pd(t1_11_b)));
+      __m512 t2_11_b =
+          _mm512_castpd_ps(_mm512_unpackhi_pd(_mm512_castps_pd(t1_9_b), _mm512_castps_pd(t1_11_b)));
+      __m512 t2_12_b = _mm512_castpd_ps(
+          _mm512_unpacklo_pd(_mm512_castps_pd(t1_12_b), _mm512_castps_pd(t1_14_b)));
+      __m512 t2_13_b = _mm512_castpd_ps(
+          _mm512_unpackhi_pd(_mm512_castps_pd(t1_12_b), _mm512_castps_pd(t1_14_b)));
+      __m512 t2_14_b = _mm512_castpd_ps(
+          _mm512_unpacklo_pd(_mm512_castps_pd(t1_13_b), _mm512_castps_pd(t1_15_b)));
+      __m512 t2_15_b = _mm512_castpd_ps(
+          _mm512_unpackhi_pd(_mm512_castps_pd(t1_13_b), _mm512_castps_pd(t1_15_b)));
+      // stage 3: gather 128-bit blocks (shuffle_i32x4 0x88 / 0xDD)
+      __m512 t3_0_b = _mm512_shuffle_f32x4(t2_0_b, t2_4_b, 0x88);
+      __m512 t3_4_b = _mm512_shuffle_f32x4(t2_0_b, t2_4_b, 0xDD);
+      __m512 t3_1_b = _mm512_shuffle_f32x4(t2_1_b, t2_5_b, 0x88);
+      __m512 t3_5_b = _mm512_shuffle_f32x4(t2_1_b, t2_5_b, 0xDD);
+      __m512 t3_2_b = _mm512_shuffle_f32x4(t2_2_b, t2_6_b, 0x88);
+      __m512 t3_6_b = _mm512_shuffle_f32x4(t2_2_b, t2_6_b, 0xDD);
+      __m512 t3_3_b = _mm512_shuffle_f32x4(t2_3_b, t2_7_b, 0x88);
+      __m512 t3_7_b = _mm512_shuffle_f32x4(t2_3_b, t2_7_b, 0xDD);
+      __m512 t3_8_b = _mm512_shuffle_f32x4(t2_8_b, t2_12_b, 0x88);
+      __m512 t3_12_b = _mm512_shuffle_f32x4(t2_8_b, t2_12_b, 0xDD);
+      __m512 t3_9_b = _mm512_shuffle_f32x4(t2_9_b, t2_13_b, 0x88);
+      __m512 t3_13_b = _mm512_shuffle_f32x4(t2_9_b, t2_13_b, 0xDD);
+      __m512 t3_10_b = _mm512_shuffle_f32x4(t2_10_b, t2_14_b, 0x88);
+      __m512 t3_14_b = _mm512_shuffle_f32x4(t2_10_b, t2_14_b, 0xDD);
+      __m512 t3_11_b = _mm512_shuffle_f32x4(t2_11_b, t2_15_b, 0x88);
+      __m512 t3_15_b = _mm512_shuffle_f32x4(t2_11_b, t2_15_b, 0xDD);
+      // stage 4: gather 256-bit halves (shuffle_i32x4 0x88 / 0xDD)
+      __m512 col0_b = _mm512_shuffle_f32x4(t3_0_b, t3_8_b, 0x88);
+      __m512 col8_b = _mm512_shuffle_f32x4(t3_0_b, t3_8_b, 0xDD);
+      __m512 col1_b = _mm512_shuffle_f32x4(t3_1_b, t3_9_b, 0x88);
+      __m512 col9_b = _mm512_shuffle_f32x4(t3_1_b, t3_9_b, 0xDD);
+      __m512 col2_b = _mm512_shuffle_f32x4(t3_2_b, t3_10_b, 0x88);
+      __m512 col10_b = _mm512_shuffle_f32x4(t3_2_b, t3_10_b, 0xDD);
+      __m512 col3_b = _mm512_shuffle_f32x4(t3_3_b, t3_11_b, 0x88);
+      __m512 col11_b = _mm512_shuffle_f32x4(t3_3_b, t3_11_b, 0xDD);
+      __m512 col4_b = _mm512_shuffle_f32x4(t3_4_b, t3_12_b, 0x88);
+      __m512 col12_b = _mm512_shuffle_f32x4(t3_4_b, t3_12_b, 0xDD);
+      __m512 col5_b = _mm512_shuffle_f32x4(t3_5_b, t3_13_b, 0x88);
+      __m512 col13_b = _mm512_shuffle_f32x4(t3_5_b, t3_13_b, 0xDD);
+      __m512 col6_b = _mm512_shuffle_f32x4(t3_6_b, t3_14_b, 0x88);
+      __m512 col14_b = _mm512_shuffle_f32x4(t3_6_b, t3_14_b, 0xDD);
+      __m512 col7_b = _mm512_shuffle_f32x4(t3_7_b, t3_15_b, 0x88);
+      __m512 col15_b = _mm512_shuffle_f32x4(t3_7_b, t3_15_b, 0xDD);
+      _mm512_storeu_ps(output + i * pair_step + j, col0_b);
+      _mm512_storeu_ps(output + i * pair_step + j + pair_step, col1_b);
+      _mm512_storeu_ps(output + i * pair_step + j + 2 * pair_step, col2_b);
+      _mm512_storeu_ps(output + i * pair_step + j + 3 * pair_step, col3_b);
+      _mm512_storeu_ps(output + i * pair_step + j + 4 * pair_step, col4_b);
+      _mm512_storeu_ps(output + i * pair_step + j + 5 * pair_step, col5_b);
+      _mm512_storeu_ps(output + i * pair_step + j + 6 * pair_step, col6_b);
+      _mm512_storeu_ps(output + i * pair_step + j + 7 * pair_step, col7_b);
+      _mm512_storeu_ps(output + i * pair_step + j + 8 * pair_step, col8_b);
+      _mm512_storeu_ps(output + i * pair_step + j + 9 * pair_step, col9_b);
+      _mm512_storeu_ps(output + i * pair_step + j + 10 * pair_step, col10_b);
+      _mm512_storeu_ps(output + i * pair_step + j + 11 * pair_step, col11_b);
+      _mm512_storeu_ps(output + i * pair_step + j + 12 * pair_step, col12_b);
+      _mm512_storeu_ps(output + i * pair_step + j + 13 * pair_step, col13_b);
+      _mm512_storeu_ps(output + i * pair_step + j + 14 * pair_step, col14_b);
+      _mm512_storeu_ps(output + i * pair_step + j + 15 * pair_step, col15_b);
     }
     // the last columns: element pairs
     if (j < rows) {
       // rows of the tile row
       int64_t r = i;
-      for (; r < i + 8; ++r) {
+      for (; r < i + 16; ++r) {
         // columns
         int64_t c = j;
         for (; c < rows; ++c) {
@@ -278,7 +537,8 @@ transpose_in_place_f32_avx512(const float* input, int64_t rows, int64_t stride, 
 // ---- sve (128-bit vectors)
 // in place: tiles of 4 x 4 through a 8-shuffle network, each tile and its mirror loaded before either is stored; the edges swap element pairs
 // in place: tiles of 8 x 8 through a 24-shuffle network, each tile and its mirror loaded before either is stored; the edges swap element pairs
-// other vector lengths than 128, 256 bits: in place, one element pair at a time
+// in place: tiles of 16 x 16 through a 64-shuffle network, each tile and its mirror loaded before either is stored; the edges swap element pairs
+// other vector lengths than 128, 256, 512 bits: in place, one element pair at a time
 
 #if defined(__aarch64__)
 __attribute__((target("+sve"))) void transpose_in_place_f32_sve(const float* input, int64_t rows,
@@ -635,18 +895,502 @@ __attribute__((target("+sve"))) void transpose_in_place_f32_sve(const float* inp
       }
     }
   }
-  if (vscale != 2) {
-    if (vscale != 1) {
+  // 512-bit vectors
+  if (vscale == 4) {
+    int64_t i_vs4 = 0;
+    // tile rows
+    for (; i_vs4 + 16 <= rows; i_vs4 += 16) {
+      // the diagonal tile
+      int64_t diag_step_vs4 = simdgen_opaque(stride);
+      svfloat32_t row0 = svld1_f32(svptrue_b32(), input + diag_step_vs4 * i_vs4 + i_vs4);
+      svfloat32_t row1 =
+          svld1_f32(svptrue_b32(), input + diag_step_vs4 + diag_step_vs4 * i_vs4 + i_vs4);
+      svfloat32_t row2 =
+          svld1_f32(svptrue_b32(), input + 2 * diag_step_vs4 + diag_step_vs4 * i_vs4 + i_vs4);
+      svfloat32_t row3 =
+          svld1_f32(svptrue_b32(), input + 3 * diag_step_vs4 + diag_step_vs4 * i_vs4 + i_vs4);
+      svfloat32_t row4 =
+          svld1_f32(svptrue_b32(), input + 4 * diag_step_vs4 + diag_step_vs4 * i_vs4 + i_vs4);
+      svfloat32_t row5 =
+          svld1_f32(svptrue_b32(), input + 5 * diag_step_vs4 + diag_step_vs4 * i_vs4 + i_vs4);
+      svfloat32_t row6 =
+          svld1_f32(svptrue_b32(), input + 6 * diag_step_vs4 + diag_step_vs4 * i_vs4 + i_vs4);
+      svfloat32_t row7 =
+          svld1_f32(svptrue_b32(), input + 7 * diag_step_vs4 + diag_step_vs4 * i_vs4 + i_vs4);
+      svfloat32_t row8 =
+          svld1_f32(svptrue_b32(), input + 8 * diag_step_vs4 + diag_step_vs4 * i_vs4 + i_vs4);
+      svfloat32_t row9 =
+          svld1_f32(svptrue_b32(), input + 9 * diag_step_vs4 + diag_step_vs4 * i_vs4 + i_vs4);
+      svfloat32_t row10 =
+          svld1_f32(svptrue_b32(), input + 10 * diag_step_vs4 + diag_step_vs4 * i_vs4 + i_vs4);
+      svfloat32_t row11 =
+          svld1_f32(svptrue_b32(), input + 11 * diag_step_vs4 + diag_step_vs4 * i_vs4 + i_vs4);
+      svfloat32_t row12 =
+          svld1_f32(svptrue_b32(), input + 12 * diag_step_vs4 + diag_step_vs4 * i_vs4 + i_vs4);
+      svfloat32_t row13 =
+          svld1_f32(svptrue_b32(), input + 13 * diag_step_vs4 + diag_step_vs4 * i_vs4 + i_vs4);
+      svfloat32_t row14 =
+          svld1_f32(svptrue_b32(), input + 14 * diag_step_vs4 + diag_step_vs4 * i_vs4 + i_vs4);
+      svfloat32_t row15 =
+          svld1_f32(svptrue_b32(), input + 15 * diag_step_vs4 + diag_step_vs4 * i_vs4 + i_vs4);
+      // stage 1: zip1/zip2 vector i with vector i + 8
+      svfloat32_t z1_0 = svzip1_f32(row0, row8);
+      svfloat32_t z1_1 = svzip2_f32(row0, row8);
+      svfloat32_t z1_2 = svzip1_f32(row1, row9);
+      svfloat32_t z1_3 = svzip2_f32(row1, row9);
+      svfloat32_t z1_4 = svzip1_f32(row2, row10);
+      svfloat32_t z1_5 = svzip2_f32(row2, row10);
+      svfloat32_t z1_6 = svzip1_f32(row3, row11);
+      svfloat32_t z1_7 = svzip2_f32(row3, row11);
+      svfloat32_t z1_8 = svzip1_f32(row4, row12);
+      svfloat32_t z1_9 = svzip2_f32(row4, row12);
+      svfloat32_t z1_10 = svzip1_f32(row5, row13);
+      svfloat32_t z1_11 = svzip2_f32(row5, row13);
+      svfloat32_t z1_12 = svzip1_f32(row6, row14);
+      svfloat32_t z1_13 = svzip2_f32(row6, row14);
+      svfloat32_t z1_14 = svzip1_f32(row7, row15);
+      svfloat32_t z1_15 = svzip2_f32(row7, row15);
+      //   z1_0: 0 128 1 129 2 130 3 131 4 132 5 133 6 134 7 135
+      //   z1_1: 8 136 9 137 10 138 11 139 12 140 13 141 14 142 15 143
+      //   z1_2: 16 144 17 145 18 146 19 147 20 148 21 149 22 150 23 151
+      //   z1_3: 24 152 25 153 26 154 27 155 28 156 29 157 30 158 31 159
+      //   z1_4: 32 160 33 161 34 162 35 163 36 164 37 165 38 166 39 167
+      //   z1_5: 40 168 41 169 42 170 43 171 44 172 45 173 46 174 47 175
+      //   z1_6: 48 176 49 177 50 178 51 179 52 180 53 181 54 182 55 183
+      //   z1_7: 56 184 57 185 58 186 59 187 60 188 61 189 62 190 63 191
+      //   z1_8: 64 192 65 193 66 194 67 195 68 196 69 197 70 198 71 199
+      //   z1_9: 72 200 73 201 74 202 75 203 76 204 77 205 78 206 79 207
+      //   z1_10: 80 208 81 209 82 210 83 211 84 212 85 213 86 214 87 215
+      //   z1_11: 88 216 89 217 90 218 91 219 92 220 93 221 94 222 95 223
+      //   z1_12: 96 224 97 225 98 226 99 227 100 228 101 229 102 230 103 231
+      //   z1_13: 104 232 105 233 106 234 107 235 108 236 109 237 110 238 111 239
+      //   z1_14: 112 240 113 241 114 242 115 243 116 244 117 245 118 246 119 247
+      //   z1_15: 120 248 121 249 122 250 123 251 124 252 125 253 126 254 127 255
+      // stage 2: zip1/zip2 vector i with vector i + 8
+      svfloat32_t z2_0 = svzip1_f32(z1_0, z1_8);
+      svfloat32_t z2_1 = svzip2_f32(z1_0, z1_8);
+      svfloat32_t z2_2 = svzip1_f32(z1_1, z1_9);
+      svfloat32_t z2_3 = svzip2_f32(z1_1, z1_9);
+      svfloat32_t z2_4 = svzip1_f32(z1_2, z1_10);
+      svfloat32_t z2_5 = svzip2_f32(z1_2, z1_10);
+      svfloat32_t z2_6 = svzip1_f32(z1_3, z1_11);
+      svfloat32_t z2_7 = svzip2_f32(z1_3, z1_11);
+      svfloat32_t z2_8 = svzip1_f32(z1_4, z1_12);
+      svfloat32_t z2_9 = svzip2_f32(z1_4, z1_12);
+      svfloat32_t z2_10 = svzip1_f32(z1_5, z1_13);
+      svfloat32_t z2_11 = svzip2_f32(z1_5, z1_13);
+      svfloat32_t z2_12 = svzip1_f32(z1_6, z1_14);
+      svfloat32_t z2_13 = svzip2_f32(z1_6, z1_14);
+      svfloat32_t z2_14 = svzip1_f32(z1_7, z1_15);
+      svfloat32_t z2_15 = svzip2_f32(z1_7, z1_15);
+      //   z2_0: 0 64 128 192 1 65 129 193 2 66 130 194 3 67 131 195
+      //   z2_1: 4 68 132 196 5 69 133 197 6 70 134 198 7 71 135 199
+      //   z2_2: 8 72 136 200 9 73 137 201 10 74 138 202 11 75 139 203
+      //   z2_3: 12 76 140 204 13 77 141 205 14 78 142 206 15 79 143 207
+      //   z2_4: 16 80 144 208 17 81 145 209 18 82 146 210 19 83 147 211
+      //   z2_5: 20 84 148 212 21 85 149 213 22 86 150 214 23 87 151 215
+      //   z2_6: 24 88 152 216 25 89 153 217 26 90 154 218 27 91 155 219
+      //   z2_7: 28 92 156 220 29 93 157 221 30 94 158 222 31 95 159 223
+      //   z2_8: 32 96 160 224 33 97 161 225 34 98 162 226 35 99 163 227
+      //   z2_9: 36 100 164 228 37 101 165 229 38 102 166 230 39 103 167 231
+      //   z2_10: 40 104 168 232 41 105 169 233 42 106 170 234 43 107 171 235
+      //   z2_11: 44 108 172 236 45 109 173 237 46 110 174 238 47 111 175 239
+      //   z2_12: 48 112 176 240 49 113 177 241 50 114 178 242 51 115 179 243
+      //   z2_13: 52 116 180 244 53 117 181 245 54 118 182 246 55 119 183 247
+      //   z2_14: 56 120 184 248 57 121 185 249 58 122 186 250 59 123 187 251
+      //   z2_15: 60 124 188 252 61 125 189 253 62 126 190 254 63 127 191 255
+      // stage 3: zip1/zip2 vector i with vector i + 8
+      svfloat32_t z3_0 = svzip1_f32(z2_0, z2_8);
+      svfloat32_t z3_1 = svzip2_f32(z2_0, z2_8);
+      svfloat32_t z3_2 = svzip1_f32(z2_1, z2_9);
+      svfloat32_t z3_3 = svzip2_f32(z2_1, z2_9);
+      svfloat32_t z3_4 = svzip1_f32(z2_2, z2_10);
+      svfloat32_t z3_5 = svzip2_f32(z2_2, z2_10);
+      svfloat32_t z3_6 = svzip1_f32(z2_3, z2_11);
+      svfloat32_t z3_7 = svzip2_f32(z2_3, z2_11);
+      svfloat32_t z3_8 = svzip1_f32(z2_4, z2_12);
+      svfloat32_t z3_9 = svzip2_f32(z2_4, z2_12);
+      svfloat32_t z3_10 = svzip1_f32(z2_5, z2_13);
+      svfloat32_t z3_11 = svzip2_f32(z2_5, z2_13);
+      svfloat32_t z3_12 = svzip1_f32(z2_6, z2_14);
+      svfloat32_t z3_13 = svzip2_f32(z2_6, z2_14);
+      svfloat32_t z3_14 = svzip1_f32(z2_7, z2_15);
+      svfloat32_t z3_15 = svzip2_f32(z2_7, z2_15);
+      //   z3_0: 0 32 64 96 128 160 192 224 1 33 65 97 129 161 193 225
+      //   z3_1: 2 34 66 98 130 162 194 226 3 35 67 99 131 163 195 227
+      //   z3_2: 4 36 68 100 132 164 196 228 5 37 69 101 133 165 197 229
+      //   z3_3: 6 38 70 102 134 166 198 230 7 39 71 103 135 167 199 231
+      //   z3_4: 8 40 72 104 136 168 200 232 9 41 73 105 137 169 201 233
+      //   z3_5: 10 42 74 106 138 170 202 234 11 43 75 107 139 171 203 235
+      //   z3_6: 12 44 76 108 140 172 204 236 13 45 77 109 141 173 205 237
+      //   z3_7: 14 46 78 110 142 174 206 238 15 47 79 111 143 175 207 239
+      //   z3_8: 16 48 80 112 144 176 208 240 17 49 81 113 145 177 209 241
+      //   z3_9: 18 50 82 114 146 178 210 242 19 51 83 115 147 179 211 243
+      //   z3_10: 20 52 84 116 148 180 212 244 21 53 85 117 149 181 213 245
+      //   z3_11: 22 54 86 118 150 182 214 246 23 55 87 119 151 183 215 247
+      //   z3_12: 24 56 88 120 152 184 216 248 25 57 89 121 153 185 217 249
+      //   z3_13: 26 58 90 122 154 186 218 250 27 59 91 123 155 187 219 251
+      //   z3_14: 28 60 92 124 156 188 220 252 29 61 93 125 157 189 221 253
+      //   z3_15: 30 62 94 126 158 190 222 254 31 63 95 127 159 191 223 255
+      // stage 4: zip1/zip2 vector i with vector i + 8
+      svfloat32_t col0 = svzip1_f32(z3_0, z3_8);
+      svfloat32_t col1 = svzip2_f32(z3_0, z3_8);
+      svfloat32_t col2 = svzip1_f32(z3_1, z3_9);
+      svfloat32_t col3 = svzip2_f32(z3_1, z3_9);
+      svfloat32_t col4 = svzip1_f32(z3_2, z3_10);
+      svfloat32_t col5 = svzip2_f32(z3_2, z3_10);
+      svfloat32_t col6 = svzip1_f32(z3_3, z3_11);
+      svfloat32_t col7 = svzip2_f32(z3_3, z3_11);
+      svfloat32_t col8 = svzip1_f32(z3_4, z3_12);
+      svfloat32_t col9 = svzip2_f32(z3_4, z3_12);
+      svfloat32_t col10 = svzip1_f32(z3_5, z3_13);
+      svfloat32_t col11 = svzip2_f32(z3_5, z3_13);
+      svfloat32_t col12 = svzip1_f32(z3_6, z3_14);
+      svfloat32_t col13 = svzip2_f32(z3_6, z3_14);
+      svfloat32_t col14 = svzip1_f32(z3_7, z3_15);
+      svfloat32_t col15 = svzip2_f32(z3_7, z3_15);
+      //   col0: 0 16 32 48 64 80 96 112 128 144 160 176 192 208 224 240
+      //   col1: 1 17 33 49 65 81 97 113 129 145 161 177 193 209 225 241
+      //   col2: 2 18 34 50 66 82 98 114 130 146 162 178 194 210 226 242
+      //   col3: 3 19 35 51 67 83 99 115 131 147 163 179 195 211 227 243
+      //   col4: 4 20 36 52 68 84 100 116 132 148 164 180 196 212 228 244
+      //   col5: 5 21 37 53 69 85 101 117 133 149 165 181 197 213 229 245
+      //   col6: 6 22 38 54 70 86 102 118 134 150 166 182 198 214 230 246
+      //   col7: 7 23 39 55 71 87 103 119 135 151 167 183 199 215 231 247
+      //   col8: 8 24 40 56 72 88 104 120 136 152 168 184 200 216 232 248
+      //   col9: 9 25 41 57 73 89 105 121 137 153 169 185 201 217 233 249
+      //   col10: 10 26 42 58 74 90 106 122 138 154 170 186 202 218 234 250
+      //   col11: 11 27 43 59 75 91 107 123 139 155 171 187 203 219 235 251
+      //   col12: 12 28 44 60 76 92 108 124 140 156 172 188 204 220 236 252
+      //   col13: 13 29 45 61 77 93 109 125 141 157 173 189 205 221 237 253
+      //   col14: 14 30 46 62 78 94 110 126 142 158 174 190 206 222 238 254
+      //   col15: 15 31 47 63 79 95 111 127 143 159 175 191 207 223 239 255
+      svst1_f32(svptrue_b32(), output + diag_step_vs4 * i_vs4 + i_vs4, col0);
+      svst1_f32(svptrue_b32(), output + diag_step_vs4 + diag_step_vs4 * i_vs4 + i_vs4, col1);
+      svst1_f32(svptrue_b32(), output + 2 * diag_step_vs4 + diag_step_vs4 * i_vs4 + i_vs4, col2);
+      svst1_f32(svptrue_b32(), output + 3 * diag_step_vs4 + diag_step_vs4 * i_vs4 + i_vs4, col3);
+      svst1_f32(svptrue_b32(), output + 4 * diag_step_vs4 + diag_step_vs4 * i_vs4 + i_vs4, col4);
+      svst1_f32(svptrue_b32(), output + 5 * diag_step_vs4 + diag_step_vs4 * i_vs4 + i_vs4, col5);
+      svst1_f32(svptrue_b32(), output + 6 * diag_step_vs4 + diag_step_vs4 * i_vs4 + i_vs4, col6);
+      svst1_f32(svptrue_b32(), output + 7 * diag_step_vs4 + diag_step_vs4 * i_vs4 + i_vs4, col7);
+      svst1_f32(svptrue_b32(), output + 8 * diag_step_vs4 + diag_step_vs4 * i_vs4 + i_vs4, col8);
+      svst1_f32(svptrue_b32(), output + 9 * diag_step_vs4 + diag_step_vs4 * i_vs4 + i_vs4, col9);
+      svst1_f32(svptrue_b32(), output + 10 * diag_step_vs4 + diag_step_vs4 * i_vs4 + i_vs4, col10);
+      svst1_f32(svptrue_b32(), output + 11 * diag_step_vs4 + diag_step_vs4 * i_vs4 + i_vs4, col11);
+      svst1_f32(svptrue_b32(), output + 12 * diag_step_vs4 + diag_step_vs4 * i_vs4 + i_vs4, col12);
+      svst1_f32(svptrue_b32(), output + 13 * diag_step_vs4 + diag_step_vs4 * i_vs4 + i_vs4, col13);
+      svst1_f32(svptrue_b32(), output + 14 * diag_step_vs4 + diag_step_vs4 * i_vs4 + i_vs4, col14);
+      svst1_f32(svptrue_b32(), output + 15 * diag_step_vs4 + diag_step_vs4 * i_vs4 + i_vs4, col15);
+      int64_t j_vs4 = i_vs4 + 16;
+      // tile pairs (i, j) and (j, i)
+      for (; j_vs4 + 16 <= rows; j_vs4 += 16) {
+        int64_t pair_step_vs4 = simdgen_opaque(stride);
+        svfloat32_t row0_a = svld1_f32(svptrue_b32(), input + i_vs4 * pair_step_vs4 + j_vs4);
+        svfloat32_t row1_a =
+            svld1_f32(svptrue_b32(), input + i_vs4 * pair_step_vs4 + j_vs4 + pair_step_vs4);
+        svfloat32_t row2_a =
+            svld1_f32(svptrue_b32(), input + i_vs4 * pair_step_vs4 + j_vs4 + 2 * pair_step_vs4);
+        svfloat32_t row3_a =
+            svld1_f32(svptrue_b32(), input + i_vs4 * pair_step_vs4 + j_vs4 + 3 * pair_step_vs4);
+        svfloat32_t row4_a =
+            svld1_f32(svptrue_b32(), input + i_vs4 * pair_step_vs4 + j_vs4 + 4 * pair_step_vs4);
+        svfloat32_t row5_a =
+            svld1_f32(svptrue_b32(), input + i_vs4 * pair_step_vs4 + j_vs4 + 5 * pair_step_vs4);
+        svfloat32_t row6_a =
+            svld1_f32(svptrue_b32(), input + i_vs4 * pair_step_vs4 + j_vs4 + 6 * pair_step_vs4);
+        svfloat32_t row7_a =
+            svld1_f32(svptrue_b32(), input + i_vs4 * pair_step_vs4 + j_vs4 + 7 * pair_step_vs4);
+        svfloat32_t row8_a =
+            svld1_f32(svptrue_b32(), input + i_vs4 * pair_step_vs4 + j_vs4 + 8 * pair_step_vs4);
+        svfloat32_t row9_a =
+            svld1_f32(svptrue_b32(), input + i_vs4 * pair_step_vs4 + j_vs4 + 9 * pair_step_vs4);
+        svfloat32_t row10_a =
+            svld1_f32(svptrue_b32(), input + i_vs4 * pair_step_vs4 + j_vs4 + 10 * pair_step_vs4);
+        svfloat32_t row11_a =
+            svld1_f32(svptrue_b32(), input + i_vs4 * pair_step_vs4 + j_vs4 + 11 * pair_step_vs4);
+        svfloat32_t row12_a =
+            svld1_f32(svptrue_b32(), input + i_vs4 * pair_step_vs4 + j_vs4 + 12 * pair_step_vs4);
+        svfloat32_t row13_a =
+            svld1_f32(svptrue_b32(), input + i_vs4 * pair_step_vs4 + j_vs4 + 13 * pair_step_vs4);
+        svfloat32_t row14_a =
+            svld1_f32(svptrue_b32(), input + i_vs4 * pair_step_vs4 + j_vs4 + 14 * pair_step_vs4);
+        svfloat32_t row15_a =
+            svld1_f32(svptrue_b32(), input + i_vs4 * pair_step_vs4 + j_vs4 + 15 * pair_step_vs4);
+        svfloat32_t row0_b = svld1_f32(svptrue_b32(), input + i_vs4 + j_vs4 * pair_step_vs4);
+        svfloat32_t row1_b =
+            svld1_f32(svptrue_b32(), input + i_vs4 + j_vs4 * pair_step_vs4 + pair_step_vs4);
+        svfloat32_t row2_b =
+            svld1_f32(svptrue_b32(), input + i_vs4 + j_vs4 * pair_step_vs4 + 2 * pair_step_vs4);
+        svfloat32_t row3_b =
+            svld1_f32(svptrue_b32(), input + i_vs4 + j_vs4 * pair_step_vs4 + 3 * pair_step_vs4);
+        svfloat32_t row4_b =
+            svld1_f32(svptrue_b32(), input + i_vs4 + j_vs4 * pair_step_vs4 + 4 * pair_step_vs4);
+        svfloat32_t row5_b =
+            svld1_f32(svptrue_b32(), input + i_vs4 + j_vs4 * pair_step_vs4 + 5 * pair_step_vs4);
+        svfloat32_t row6_b =
+            svld1_f32(svptrue_b32(), input + i_vs4 + j_vs4 * pair_step_vs4 + 6 * pair_step_vs4);
+        svfloat32_t row7_b =
+            svld1_f32(svptrue_b32(), input + i_vs4 + j_vs4 * pair_step_vs4 + 7 * pair_step_vs4);
+        svfloat32_t row8_b =
+            svld1_f32(svptrue_b32(), input + i_vs4 + j_vs4 * pair_step_vs4 + 8 * pair_step_vs4);
+        svfloat32_t row9_b =
+            svld1_f32(svptrue_b32(), input + i_vs4 + j_vs4 * pair_step_vs4 + 9 * pair_step_vs4);
+        svfloat32_t row10_b =
+            svld1_f32(svptrue_b32(), input + i_vs4 + j_vs4 * pair_step_vs4 + 10 * pair_step_vs4);
+        svfloat32_t row11_b =
+            svld1_f32(svptrue_b32(), input + i_vs4 + j_vs4 * pair_step_vs4 + 11 * pair_step_vs4);
+        svfloat32_t row12_b =
+            svld1_f32(svptrue_b32(), input + i_vs4 + j_vs4 * pair_step_vs4 + 12 * pair_step_vs4);
+        svfloat32_t row13_b =
+            svld1_f32(svptrue_b32(), input + i_vs4 + j_vs4 * pair_step_vs4 + 13 * pair_step_vs4);
+        svfloat32_t row14_b =
+            svld1_f32(svptrue_b32(), input + i_vs4 + j_vs4 * pair_step_vs4 + 14 * pair_step_vs4);
+        svfloat32_t row15_b =
+            svld1_f32(svptrue_b32(), input + i_vs4 + j_vs4 * pair_step_vs4 + 15 * pair_step_vs4);
+        // tile (i, j) to (j, i), then tile (j, i) to (i, j): both are loaded already
+        // stage 1: zip1/zip2 vector i with vector i + 8
+        svfloat32_t z1_0_a = svzip1_f32(row0_a, row8_a);
+        svfloat32_t z1_1_a = svzip2_f32(row0_a, row8_a);
+        svfloat32_t z1_2_a = svzip1_f32(row1_a, row9_a);
+        svfloat32_t z1_3_a = svzip2_f32(row1_a, row9_a);
+        svfloat32_t z1_4_a = svzip1_f32(row2_a, row10_a);
+        svfloat32_t z1_5_a = svzip2_f32(row2_a, row10_a);
+        svfloat32_t z1_6_a = svzip1_f32(row3_a, row11_a);
+        svfloat32_t z1_7_a = svzip2_f32(row3_a, row11_a);
+        svfloat32_t z1_8_a = svzip1_f32(row4_a, row12_a);
+        svfloat32_t z1_9_a = svzip2_f32(row4_a, row12_a);
+        svfloat32_t z1_10_a = svzip1_f32(row5_a, row13_a);
+        svfloat32_t z1_11_a = svzip2_f32(row5_a, row13_a);
+        svfloat32_t z1_12_a = svzip1_f32(row6_a, row14_a);
+        svfloat32_t z1_13_a = svzip2_f32(row6_a, row14_a);
+        svfloat32_t z1_14_a = svzip1_f32(row7_a, row15_a);
+        svfloat32_t z1_15_a = svzip2_f32(row7_a, row15_a);
+        // stage 2: zip1/zip2 vector i with vector i + 8
+        svfloat32_t z2_0_a = svzip1_f32(z1_0_a, z1_8_a);
+        svfloat32_t z2_1_a = svzip2_f32(z1_0_a, z1_8_a);
+        svfloat32_t z2_2_a = svzip1_f32(z1_1_a, z1_9_a);
+        svfloat32_t z2_3_a = svzip2_f32(z1_1_a, z1_9_a);
+        svfloat32_t z2_4_a = svzip1_f32(z1_2_a, z1_10_a);
+        svfloat32_t z2_5_a = svzip2_f32(z1_2_a, z1_10_a);
+        svfloat32_t z2_6_a = svzip1_f32(z1_3_a, z1_11_a);
+        svfloat32_t z2_7_a = svzip2_f32(z1_3_a, z1_11_a);
+        svfloat32_t z2_8_a = svzip1_f32(z1_4_a, z1_12_a);
+        svfloat32_t z2_9_a = svzip2_f32(z1_4_a, z1_12_a);
+        svfloat32_t z2_10_a = svzip1_f32(z1_5_a, z1_13_a);
+        svfloat32_t z2_11_a = svzip2_f32(z1_5_a, z1_13_a);
+        svfloat32_t z2_12_a = svzip1_f32(z1_6_a, z1_14_a);
+        svfloat32_t z2_13_a = svzip2_f32(z1_6_a, z1_14_a);
+        svfloat32_t z2_14_a = svzip1_f32(z1_7_a, z1_15_a);
+        svfloat32_t z2_15_a = svzip2_f32(z1_7_a, z1_15_a);
+        // stage 3: zip1/zip2 vector i with vector i + 8
+        svfloat32_t z3_0_a = svzip1_f32(z2_0_a, z2_8_a);
+        svfloat32_t z3_1_a = svzip2_f32(z2_0_a, z2_8_a);
+        svfloat32_t z3_2_a = svzip1_f32(z2_1_a, z2_9_a);
+        svfloat32_t z3_3_a = svzip2_f32(z2_1_a, z2_9_a);
+        svfloat32_t z3_4_a = svzip1_f32(z2_2_a, z2_10_a);
+        svfloat32_t z3_5_a = svzip2_f32(z2_2_a, z2_10_a);
+        svfloat32_t z3_6_a = svzip1_f32(z2_3_a, z2_11_a);
+        svfloat32_t z3_7_a = svzip2_f32(z2_3_a, z2_11_a);
+        svfloat32_t z3_8_a = svzip1_f32(z2_4_a, z2_12_a);
+        svfloat32_t z3_9_a = svzip2_f32(z2_4_a, z2_12_a);
+        svfloat32_t z3_10_a = svzip1_f32(z2_5_a, z2_13_a);
+        svfloat32_t z3_11_a = svzip2_f32(z2_5_a, z2_13_a);
+        svfloat32_t z3_12_a = svzip1_f32(z2_6_a, z2_14_a);
+        svfloat32_t z3_13_a = svzip2_f32(z2_6_a, z2_14_a);
+        svfloat32_t z3_14_a = svzip1_f32(z2_7_a, z2_15_a);
+        svfloat32_t z3_15_a = svzip2_f32(z2_7_a, z2_15_a);
+        // stage 4: zip1/zip2 vector i with vector i + 8
+        svfloat32_t col0_a = svzip1_f32(z3_0_a, z3_8_a);
+        svfloat32_t col1_a = svzip2_f32(z3_0_a, z3_8_a);
+        svfloat32_t col2_a = svzip1_f32(z3_1_a, z3_9_a);
+        svfloat32_t col3_a = svzip2_f32(z3_1_a, z3_9_a);
+        svfloat32_t col4_a = svzip1_f32(z3_2_a, z3_10_a);
+        svfloat32_t col5_a = svzip2_f32(z3_2_a, z3_10_a);
+        svfloat32_t col6_a = svzip1_f32(z3_3_a, z3_11_a);
+        svfloat32_t col7_a = svzip2_f32(z3_3_a, z3_11_a);
+        svfloat32_t col8_a = svzip1_f32(z3_4_a, z3_12_a);
+        svfloat32_t col9_a = svzip2_f32(z3_4_a, z3_12_a);
+        svfloat32_t col10_a = svzip1_f32(z3_5_a, z3_13_a);
+        svfloat32_t col11_a = svzip2_f32(z3_5_a, z3_13_a);
+        svfloat32_t col12_a = svzip1_f32(z3_6_a, z3_14_a);
+        svfloat32_t col13_a = svzip2_f32(z3_6_a, z3_14_a);
+        svfloat32_t col14_a = svzip1_f32(z3_7_a, z3_15_a);
+        svfloat32_t col15_a = svzip2_f32(z3_7_a, z3_15_a);
+        svst1_f32(svptrue_b32(), output + i_vs4 + j_vs4 * pair_step_vs4, col0_a);
+        svst1_f32(svptrue_b32(), output + i_vs4 + j_vs4 * pair_step_vs4 + pair_step_vs4, col1_a);
+        svst1_f32(svptrue_b32(), output + i_vs4 + j_vs4 * pair_step_vs4 + 2 * pair_step_vs4,
+                  col2_a);
+        svst1_f32(svptrue_b32(), output + i_vs4 + j_vs4 * pair_step_vs4 + 3 * pair_step_vs4,
+                  col3_a);
+        svst1_f32(svptrue_b32(), output + i_vs4 + j_vs4 * pair_step_vs4 + 4 * pair_step_vs4,
+                  col4_a);
+        svst1_f32(svptrue_b32(), output + i_vs4 + j_vs4 * pair_step_vs4 + 5 * pair_step_vs4,
+                  col5_a);
+        svst1_f32(svptrue_b32(), output + i_vs4 + j_vs4 * pair_step_vs4 + 6 * pair_step_vs4,
+                  col6_a);
+        svst1_f32(svptrue_b32(), output + i_vs4 + j_vs4 * pair_step_vs4 + 7 * pair_step_vs4,
+                  col7_a);
+        svst1_f32(svptrue_b32(), output + i_vs4 + j_vs4 * pair_step_vs4 + 8 * pair_step_vs4,
+                  col8_a);
+        svst1_f32(svptrue_b32(), output + i_vs4 + j_vs4 * pair_step_vs4 + 9 * pair_step_vs4,
+                  col9_a);
+        svst1_f32(svptrue_b32(), output + i_vs4 + j_vs4 * pair_step_vs4 + 10 * pair_step_vs4,
+                  col10_a);
+        svst1_f32(svptrue_b32(), output + i_vs4 + j_vs4 * pair_step_vs4 + 11 * pair_step_vs4,
+                  col11_a);
+        svst1_f32(svptrue_b32(), output + i_vs4 + j_vs4 * pair_step_vs4 + 12 * pair_step_vs4,
+                  col12_a);
+        svst1_f32(svptrue_b32(), output + i_vs4 + j_vs4 * pair_step_vs4 + 13 * pair_step_vs4,
+                  col13_a);
+        svst1_f32(svptrue_b32(), output + i_vs4 + j_vs4 * pair_step_vs4 + 14 * pair_step_vs4,
+                  col14_a);
+        svst1_f32(svptrue_b32(), output + i_vs4 + j_vs4 * pair_step_vs4 + 15 * pair_step_vs4,
+                  col15_a);
+        // stage 1: zip1/zip2 vector i with vector i + 8
+        svfloat32_t z1_0_b = svzip1_f32(row0_b, row8_b);
+        svfloat32_t z1_1_b = svzip2_f32(row0_b, row8_b);
+        svfloat32_t z1_2_b = svzip1_f32(row1_b, row9_b);
+        svfloat32_t z1_3_b = svzip2_f32(row1_b, row9_b);
+        svfloat32_t z1_4_b = svzip1_f32(row2_b, row10_b);
+        svfloat32_t z1_5_b = svzip2_f32(row2_b, row10_b);
+        svfloat32_t z1_6_b = svzip1_f32(row3_b, row11_b);
+        svfloat32_t z1_7_b = svzip2_f32(row3_b, row11_b);
+        svfloat32_t z1_8_b = svzip1_f32(row4_b, row12_b);
+        svfloat32_t z1_9_b = svzip2_f32(row4_b, row12_b);
+        svfloat32_t z1_10_b = svzip1_f32(row5_b, row13_b);
+        svfloat32_t z1_11_b = svzip2_f32(row5_b, row13_b);
+        svfloat32_t z1_12_b = svzip1_f32(row6_b, row14_b);
+        svfloat32_t z1_13_b = svzip2_f32(row6_b, row14_b);
+        svfloat32_t z1_14_b = svzip1_f32(row7_b, row15_b);
+        svfloat32_t z1_15_b = svzip2_f32(row7_b, row15_b);
+        // stage 2: zip1/zip2 vector i with vector i + 8
+        svfloat32_t z2_0_b = svzip1_f32(z1_0_b, z1_8_b);
+        svfloat32_t z2_1_b = svzip2_f32(z1_0_b, z1_8_b);
+        svfloat32_t z2_2_b = svzip1_f32(z1_1_b, z1_9_b);
+        svfloat32_t z2_3_b = svzip2_f32(z1_1_b, z1_9_b);
+        svfloat32_t z2_4_b = svzip1_f32(z1_2_b, z1_10_b);
+        svfloat32_t z2_5_b = svzip2_f32(z1_2_b, z1_10_b);
+        svfloat32_t z2_6_b = svzip1_f32(z1_3_b, z1_11_b);
+        svfloat32_t z2_7_b = svzip2_f32(z1_3_b, z1_11_b);
+        svfloat32_t z2_8_b = svzip1_f32(z1_4_b, z1_12_b);
+        svfloat32_t z2_9_b = svzip2_f32(z1_4_b, z1_12_b);
+        svfloat32_t z2_10_b = svzip1_f32(z1_5_b, z1_13_b);
+        svfloat32_t z2_11_b = svzip2_f32(z1_5_b, z1_13_b);
+        svfloat32_t z2_12_b = svzip1_f32(z1_6_b, z1_14_b);
+        svfloat32_t z2_13_b = svzip2_f32(z1_6_b, z1_14_b);
+        svfloat32_t z2_14_b = svzip1_f32(z1_7_b, z1_15_b);
+        svfloat32_t z2_15_b = svzip2_f32(z1_7_b, z1_15_b);
+        // stage 3: zip1/zip2 vector i with vector i + 8
+        svfloat32_t z3_0_b = svzip1_f32(z2_0_b, z2_8_b);
+        svfloat32_t z3_1_b = svzip2_f32(z2_0_b, z2_8_b);
+        svfloat32_t z3_2_b = svzip1_f32(z2_1_b, z2_9_b);
+        svfloat32_t z3_3_b = svzip2_f32(z2_1_b, z2_9_b);
+        svfloat32_t z3_4_b = svzip1_f32(z2_2_b, z2_10_b);
+        svfloat32_t z3_5_b = svzip2_f32(z2_2_b, z2_10_b);
+        svfloat32_t z3_6_b = svzip1_f32(z2_3_b, z2_11_b);
+        svfloat32_t z3_7_b = svzip2_f32(z2_3_b, z2_11_b);
+        svfloat32_t z3_8_b = svzip1_f32(z2_4_b, z2_12_b);
+        svfloat32_t z3_9_b = svzip2_f32(z2_4_b, z2_12_b);
+        svfloat32_t z3_10_b = svzip1_f32(z2_5_b, z2_13_b);
+        svfloat32_t z3_11_b = svzip2_f32(z2_5_b, z2_13_b);
+        svfloat32_t z3_12_b = svzip1_f32(z2_6_b, z2_14_b);
+        svfloat32_t z3_13_b = svzip2_f32(z2_6_b, z2_14_b);
+        svfloat32_t z3_14_b = svzip1_f32(z2_7_b, z2_15_b);
+        svfloat32_t z3_15_b = svzip2_f32(z2_7_b, z2_15_b);
+        // stage 4: zip1/zip2 vector i with vector i + 8
+        svfloat32_t col0_b = svzip1_f32(z3_0_b, z3_8_b);
+        svfloat32_t col1_b = svzip2_f32(z3_0_b, z3_8_b);
+        svfloat32_t col2_b = svzip1_f32(z3_1_b, z3_9_b);
+        svfloat32_t col3_b = svzip2_f32(z3_1_b, z3_9_b);
+        svfloat32_t col4_b = svzip1_f32(z3_2_b, z3_10_b);
+        svfloat32_t col5_b = svzip2_f32(z3_2_b, z3_10_b);
+        svfloat32_t col6_b = svzip1_f32(z3_3_b, z3_11_b);
+        svfloat32_t col7_b = svzip2_f32(z3_3_b, z3_11_b);
+        svfloat32_t col8_b = svzip1_f32(z3_4_b, z3_12_b);
+        svfloat32_t col9_b = svzip2_f32(z3_4_b, z3_12_b);
+        svfloat32_t col10_b = svzip1_f32(z3_5_b, z3_13_b);
+        svfloat32_t col11_b = svzip2_f32(z3_5_b, z3_13_b);
+        svfloat32_t col12_b = svzip1_f32(z3_6_b, z3_14_b);
+        svfloat32_t col13_b = svzip2_f32(z3_6_b, z3_14_b);
+        svfloat32_t col14_b = svzip1_f32(z3_7_b, z3_15_b);
+        svfloat32_t col15_b = svzip2_f32(z3_7_b, z3_15_b);
+        svst1_f32(svptrue_b32(), output + i_vs4 * pair_step_vs4 + j_vs4, col0_b);
+        svst1_f32(svptrue_b32(), output + i_vs4 * pair_step_vs4 + j_vs4 + pair_step_vs4, col1_b);
+        svst1_f32(svptrue_b32(), output + i_vs4 * pair_step_vs4 + j_vs4 + 2 * pair_step_vs4,
+                  col2_b);
+        svst1_f32(svptrue_b32(), output + i_vs4 * pair_step_vs4 + j_vs4 + 3 * pair_step_vs4,
+                  col3_b);
+        svst1_f32(svptrue_b32(), output + i_vs4 * pair_step_vs4 + j_vs4 + 4 * pair_step_vs4,
+                  col4_b);
+        svst1_f32(svptrue_b32(), output + i_vs4 * pair_step_vs4 + j_vs4 + 5 * pair_step_vs4,
+                  col5_b);
+        svst1_f32(svptrue_b32(), output + i_vs4 * pair_step_vs4 + j_vs4 + 6 * pair_step_vs4,
+                  col6_b);
+        svst1_f32(svptrue_b32(), output + i_vs4 * pair_step_vs4 + j_vs4 + 7 * pair_step_vs4,
+                  col7_b);
+        svst1_f32(svptrue_b32(), output + i_vs4 * pair_step_vs4 + j_vs4 + 8 * pair_step_vs4,
+                  col8_b);
+        svst1_f32(svptrue_b32(), output + i_vs4 * pair_step_vs4 + j_vs4 + 9 * pair_step_vs4,
+                  col9_b);
+        svst1_f32(svptrue_b32(), output + i_vs4 * pair_step_vs4 + j_vs4 + 10 * pair_step_vs4,
+                  col10_b);
+        svst1_f32(svptrue_b32(), output + i_vs4 * pair_step_vs4 + j_vs4 + 11 * pair_step_vs4,
+                  col11_b);
+        svst1_f32(svptrue_b32(), output + i_vs4 * pair_step_vs4 + j_vs4 + 12 * pair_step_vs4,
+                  col12_b);
+        svst1_f32(svptrue_b32(), output + i_vs4 * pair_step_vs4 + j_vs4 + 13 * pair_step_vs4,
+                  col13_b);
+        svst1_f32(svptrue_b32(), output + i_vs4 * pair_step_vs4 + j_vs4 + 14 * pair_step_vs4,
+                  col14_b);
+        svst1_f32(svptrue_b32(), output + i_vs4 * pair_step_vs4 + j_vs4 + 15 * pair_step_vs4,
+                  col15_b);
+      }
+      // the last columns: element pairs
+      if (j_vs4 < rows) {
+        // rows of the tile row
+        int64_t r_vs4 = i_vs4;
+        for (; r_vs4 < i_vs4 + 16; ++r_vs4) {
+          // columns
+          int64_t c_vs4 = j_vs4;
+          for (; c_vs4 < rows; ++c_vs4) {
+            float x = input[c_vs4 + r_vs4 * stride];
+            float y = input[c_vs4 * stride + r_vs4];
+            output[c_vs4 * stride + r_vs4] = x;
+            output[c_vs4 + r_vs4 * stride] = y;
+          }
+        }
+      }
+    }
+    // the bottom-right corner: element pairs
+    if (i_vs4 < rows) {
       // rows, one element pair at a time
-      int64_t r = 0;
-      for (; r < rows; ++r) {
+      int64_t r_vs4 = i_vs4;
+      for (; r_vs4 < rows; ++r_vs4) {
         // columns
-        int64_t c = r;
-        for (; c < rows; ++c) {
-          float x = input[c + r * stride];
-          float y = input[c * stride + r];
-          output[c * stride + r] = x;
-          output[c + r * stride] = y;
+        int64_t c_vs4 = r_vs4;
+        for (; c_vs4 < rows; ++c_vs4) {
+          float x = input[c_vs4 + r_vs4 * stride];
+          float y = input[c_vs4 * stride + r_vs4];
+          output[c_vs4 * stride + r_vs4] = x;
+          output[c_vs4 + r_vs4 * stride] = y;
+        }
+      }
+    }
+  }
+  if (vscale != 4) {
+    if (vscale != 2) {
+      if (vscale != 1) {
+        // rows, one element pair at a time
+        int64_t r = 0;
+        for (; r < rows; ++r) {
+          // columns
+          int64_t c = r;
+          for (; c < rows; ++c) {
+            float x = input[c + r * stride];
+            float y = input[c * stride + r];
+            output[c * stride + r] = x;
+            output[c + r * stride] = y;
+          }
         }
       }
     }
@@ -655,89 +1399,180 @@ __attribute__((target("+sve"))) void transpose_in_place_f32_sve(const float* inp
 #endif
 
 // ---- avx2 (256-bit vectors)
-// in place: tiles of 4 x 4 through a 8-shuffle network, each tile and its mirror loaded before either is stored; the edges swap element pairs
+// in place: tiles of 8 x 8 through a 24-shuffle network, each tile and its mirror loaded before either is stored; the edges swap element pairs
 
 #if defined(__x86_64__)
 __attribute__((target("avx2"))) void transpose_in_place_f32_avx2(const float* input, int64_t rows,
                                                                  int64_t stride, float* output) {
   int64_t i = 0;
   // tile rows
-  for (; i + 4 <= rows; i += 4) {
+  for (; i + 8 <= rows; i += 8) {
     // the diagonal tile
     int64_t diag_step = simdgen_opaque(stride);
-    __m128 row0 = _mm_loadu_ps(input + diag_step * i + i);
-    __m128 row1 = _mm_loadu_ps(input + diag_step + diag_step * i + i);
-    __m128 row2 = _mm_loadu_ps(input + 2 * diag_step + diag_step * i + i);
-    __m128 row3 = _mm_loadu_ps(input + 3 * diag_step + diag_step * i + i);
-    // stage 1: interleave 32-bit lanes of row pairs (unpacklo/hi_epi32)
-    __m128 t1_0 = _mm_unpacklo_ps(row0, row1);
-    __m128 t1_1 = _mm_unpackhi_ps(row0, row1);
-    __m128 t1_2 = _mm_unpacklo_ps(row2, row3);
-    __m128 t1_3 = _mm_unpackhi_ps(row2, row3);
-    //   t1_0: 0 4 1 5
-    //   t1_1: 2 6 3 7
-    //   t1_2: 8 12 9 13
-    //   t1_3: 10 14 11 15
-    // stage 2: interleave 64-bit lanes (unpacklo/hi_epi64)
-    __m128 col0 = _mm_castpd_ps(_mm_unpacklo_pd(_mm_castps_pd(t1_0), _mm_castps_pd(t1_2)));
-    __m128 col1 = _mm_castpd_ps(_mm_unpackhi_pd(_mm_castps_pd(t1_0), _mm_castps_pd(t1_2)));
-    __m128 col2 = _mm_castpd_ps(_mm_unpacklo_pd(_mm_castps_pd(t1_1), _mm_castps_pd(t1_3)));
-    __m128 col3 = _mm_castpd_ps(_mm_unpackhi_pd(_mm_castps_pd(t1_1), _mm_castps_pd(t1_3)));
-    //   col0: 0 4 8 12
-    //   col1: 1 5 9 13
-    //   col2: 2 6 10 14
-    //   col3: 3 7 11 15
-    _mm_storeu_ps(output + diag_step * i + i, col0);
-    _mm_storeu_ps(output + diag_step + diag_step * i + i, col1);
-    _mm_storeu_ps(output + 2 * diag_step + diag_step * i + i, col2);
-    _mm_storeu_ps(output + 3 * diag_step + diag_step * i + i, col3);
-    int64_t j = i + 4;
+    __m256 row0 = _mm256_loadu_ps(input + diag_step * i + i);
+    __m256 row1 = _mm256_loadu_ps(input + diag_step + diag_step * i + i);
+    __m256 row2 = _mm256_loadu_ps(input + 2 * diag_step + diag_step * i + i);
+    __m256 row3 = _mm256_loadu_ps(input + 3 * diag_step + diag_step * i + i);
+    __m256 row4 = _mm256_loadu_ps(input + 4 * diag_step + diag_step * i + i);
+    __m256 row5 = _mm256_loadu_ps(input + 5 * diag_step + diag_step * i + i);
+    __m256 row6 = _mm256_loadu_ps(input + 6 * diag_step + diag_step * i + i);
+    __m256 row7 = _mm256_loadu_ps(input + 7 * diag_step + diag_step * i + i);
+    // stage 1: interleave 32-bit lanes of row pairs (unpacklo/hi_ps)
+    __m256 t1_0 = _mm256_unpacklo_ps(row0, row1);
+    __m256 t1_1 = _mm256_unpackhi_ps(row0, row1);
+    __m256 t1_2 = _mm256_unpacklo_ps(row2, row3);
+    __m256 t1_3 = _mm256_unpackhi_ps(row2, row3);
+    __m256 t1_4 = _mm256_unpacklo_ps(row4, row5);
+    __m256 t1_5 = _mm256_unpackhi_ps(row4, row5);
+    __m256 t1_6 = _mm256_unpacklo_ps(row6, row7);
+    __m256 t1_7 = _mm256_unpackhi_ps(row6, row7);
+    //   t1_0: 0 8 1 9 4 12 5 13
+    //   t1_1: 2 10 3 11 6 14 7 15
+    //   t1_2: 16 24 17 25 20 28 21 29
+    //   t1_3: 18 26 19 27 22 30 23 31
+    //   t1_4: 32 40 33 41 36 44 37 45
+    //   t1_5: 34 42 35 43 38 46 39 47
+    //   t1_6: 48 56 49 57 52 60 53 61
+    //   t1_7: 50 58 51 59 54 62 55 63
+    // stage 2: gather 64-bit pairs (shuffle_ps 0x44 / 0xEE)
+    __m256 t2_0 = _mm256_shuffle_ps(t1_0, t1_2, 0x44);
+    __m256 t2_1 = _mm256_shuffle_ps(t1_0, t1_2, 0xEE);
+    __m256 t2_2 = _mm256_shuffle_ps(t1_1, t1_3, 0x44);
+    __m256 t2_3 = _mm256_shuffle_ps(t1_1, t1_3, 0xEE);
+    __m256 t2_4 = _mm256_shuffle_ps(t1_4, t1_6, 0x44);
+    __m256 t2_5 = _mm256_shuffle_ps(t1_4, t1_6, 0xEE);
+    __m256 t2_6 = _mm256_shuffle_ps(t1_5, t1_7, 0x44);
+    __m256 t2_7 = _mm256_shuffle_ps(t1_5, t1_7, 0xEE);
+    //   t2_0: 0 8 16 24 4 12 20 28
+    //   t2_1: 1 9 17 25 5 13 21 29
+    //   t2_2: 2 10 18 26 6 14 22 30
+    //   t2_3: 3 11 19 27 7 15 23 31
+    //   t2_4: 32 40 48 56 36 44 52 60
+    //   t2_5: 33 41 49 57 37 45 53 61
+    //   t2_6: 34 42 50 58 38 46 54 62
+    //   t2_7: 35 43 51 59 39 47 55 63
+    // stage 3: join 128-bit halves (permute2x128 0x20 / 0x31)
+    __m256 col0 = _mm256_permute2f128_ps(t2_0, t2_4, 0x20);
+    __m256 col4 = _mm256_permute2f128_ps(t2_0, t2_4, 0x31);
+    __m256 col1 = _mm256_permute2f128_ps(t2_1, t2_5, 0x20);
+    __m256 col5 = _mm256_permute2f128_ps(t2_1, t2_5, 0x31);
+    __m256 col2 = _mm256_permute2f128_ps(t2_2, t2_6, 0x20);
+    __m256 col6 = _mm256_permute2f128_ps(t2_2, t2_6, 0x31);
+    __m256 col3 = _mm256_permute2f128_ps(t2_3, t2_7, 0x20);
+    __m256 col7 = _mm256_permute2f128_ps(t2_3, t2_7, 0x31);
+    //   col0: 0 8 16 24 32 40 48 56
+    //   col4: 4 12 20 28 36 44 52 60
+    //   col1: 1 9 17 25 33 41 49 57
+    //   col5: 5 13 21 29 37 45 53 61
+    //   col2: 2 10 18 26 34 42 50 58
+    //   col6: 6 14 22 30 38 46 54 62
+    //   col3: 3 11 19 27 35 43 51 59
+    //   col7: 7 15 23 31 39 47 55 63
+    _mm256_storeu_ps(output + diag_step * i + i, col0);
+    _mm256_storeu_ps(output + diag_step + diag_step * i + i, col1);
+    _mm256_storeu_ps(output + 2 * diag_step + diag_step * i + i, col2);
+    _mm256_storeu_ps(output + 3 * diag_step + diag_step * i + i, col3);
+    _mm256_storeu_ps(output + 4 * diag_step + diag_step * i + i, col4);
+    _mm256_storeu_ps(output + 5 * diag_step + diag_step * i + i, col5);
+    _mm256_storeu_ps(output + 6 * diag_step + diag_step * i + i, col6);
+    _mm256_storeu_ps(output + 7 * diag_step + diag_step * i + i, col7);
+    int64_t j = i + 8;
     // tile pairs (i, j) and (j, i)
-    for (; j + 4 <= rows; j += 4) {
+    for (; j + 8 <= rows; j += 8) {
       int64_t pair_step = simdgen_opaque(stride);
-      __m128 row0_a = _mm_loadu_ps(input + i * pair_step + j);
-      __m128 row1_a = _mm_loadu_ps(input + i * pair_step + j + pair_step);
-      __m128 row2_a = _mm_loadu_ps(input + i * pair_step + j + 2 * pair_step);
-      __m128 row3_a = _mm_loadu_ps(input + i * pair_step + j + 3 * pair_step);
-      __m128 row0_b = _mm_loadu_ps(input + i + j * pair_step);
-      __m128 row1_b = _mm_loadu_ps(input + i + j * pair_step + pair_step);
-      __m128 row2_b = _mm_loadu_ps(input + i + j * pair_step + 2 * pair_step);
-      __m128 row3_b = _mm_loadu_ps(input + i + j * pair_step + 3 * pair_step);
+      __m256 row0_a = _mm256_loadu_ps(input + i * pair_step + j);
+      __m256 row1_a = _mm256_loadu_ps(input + i * pair_step + j + pair_step);
+      __m256 row2_a = _mm256_loadu_ps(input + i * pair_step + j + 2 * pair_step);
+      __m256 row3_a = _mm256_loadu_ps(input + i * pair_step + j + 3 * pair_step);
+      __m256 row4_a = _mm256_loadu_ps(input + i * pair_step + j + 4 * pair_step);
+      __m256 row5_a = _mm256_loadu_ps(input + i * pair_step + j + 5 * pair_step);
+      __m256 row6_a = _mm256_loadu_ps(input + i * pair_step + j + 6 * pair_step);
+      __m256 row7_a = _mm256_loadu_ps(input + i * pair_step + j + 7 * pair_step);
+      __m256 row0_b = _mm256_loadu_ps(input + i + j * pair_step);
+      __m256 row1_b = _mm256_loadu_ps(input + i + j * pair_step + pair_step);
+      __m256 row2_b = _mm256_loadu_ps(input + i + j * pair_step + 2 * pair_step);
+      __m256 row3_b = _mm256_loadu_ps(input + i + j * pair_step + 3 * pair_step);
+      __m256 row4_b = _mm256_loadu_ps(input + i + j * pair_step + 4 * pair_step);
+      __m256 row5_b = _mm256_loadu_ps(input + i + j * pair_step + 5 * pair_step);
+      __m256 row6_b = _mm256_loadu_ps(input + i + j * pair_step + 6 * pair_step);
+      __m256 row7_b = _mm256_loadu_ps(input + i + j * pair_step + 7 * pair_step);
       // tile (i, j) to (j, i), then tile (j, i) to (i, j): both are loaded already
-      // stage 1: interleave 32-bit lanes of row pairs (unpacklo/hi_epi32)
-      __m128 t1_0_a = _mm_unpacklo_ps(row0_a, row1_a);
-      __m128 t1_1_a = _mm_unpackhi_ps(row0_a, row1_a);
-      __m128 t1_2_a = _mm_unpacklo_ps(row2_a, row3_a);
-      __m128 t1_3_a = _mm_unpackhi_ps(row2_a, row3_a);
-      // stage 2: interleave 64-bit lanes (unpacklo/hi_epi64)
-      __m128 col0_a = _mm_castpd_ps(_mm_unpacklo_pd(_mm_castps_pd(t1_0_a), _mm_castps_pd(t1_2_a)));
-      __m128 col1_a = _mm_castpd_ps(_mm_unpackhi_pd(_mm_castps_pd(t1_0_a), _mm_castps_pd(t1_2_a)));
-      __m128 col2_a = _mm_castpd_ps(_mm_unpacklo_pd(_mm_castps_pd(t1_1_a), _mm_castps_pd(t1_3_a)));
-      __m128 col3_a = _mm_castpd_ps(_mm_unpackhi_pd(_mm_castps_pd(t1_1_a), _mm_castps_pd(t1_3_a)));
-      _mm_storeu_ps(output + i + j * pair_step, col0_a);
-      _mm_storeu_ps(output + i + j * pair_step + pair_step, col1_a);
-      _mm_storeu_ps(output + i + j * pair_step + 2 * pair_step, col2_a);
-      _mm_storeu_ps(output + i + j * pair_step + 3 * pair_step, col3_a);
-      // stage 1: interleave 32-bit lanes of row pairs (unpacklo/hi_epi32)
-      __m128 t1_0_b = _mm_unpacklo_ps(row0_b, row1_b);
-      __m128 t1_1_b = _mm_unpackhi_ps(row0_b, row1_b);
-      __m128 t1_2_b = _mm_unpacklo_ps(row2_b, row3_b);
-      __m128 t1_3_b = _mm_unpackhi_ps(row2_b, row3_b);
-      // stage 2: interleave 64-bit lanes (unpacklo/hi_epi64)
-      __m128 col0_b = _mm_castpd_ps(_mm_unpacklo_pd(_mm_castps_pd(t1_0_b), _mm_castps_pd(t1_2_b)));
-      __m128 col1_b = _mm_castpd_ps(_mm_unpackhi_pd(_mm_castps_pd(t1_0_b), _mm_castps_pd(t1_2_b)));
-      __m128 col2_b = _mm_castpd_ps(_mm_unpacklo_pd(_mm_castps_pd(t1_1_b), _mm_castps_pd(t1_3_b)));
-      __m128 col3_b = _mm_castpd_ps(_mm_unpackhi_pd(_mm_castps_pd(t1_1_b), _mm_castps_pd(t1_3_b)));
-      _mm_storeu_ps(output + i * pair_step + j, col0_b);
-      _mm_storeu_ps(output + i * pair_step + j + pair_step, col1_b);
-      _mm_storeu_ps(output + i * pair_step + j + 2 * pair_step, col2_b);
-      _mm_storeu_ps(output + i * pair_step + j + 3 * pair_step, col3_b);
+      // stage 1: interleave 32-bit lanes of row pairs (unpacklo/hi_ps)
+      __m256 t1_0_a = _mm256_unpacklo_ps(row0_a, row1_a);
+      __m256 t1_1_a = _mm256_unpackhi_ps(row0_a, row1_a);
+      __m256 t1_2_a = _mm256_unpacklo_ps(row2_a, row3_a);
+      __m256 t1_3_a = _mm256_unpackhi_ps(row2_a, row3_a);
+      __m256 t1_4_a = _mm256_unpacklo_ps(row4_a, row5_a);
+      __m256 t1_5_a = _mm256_unpackhi_ps(row4_a, row5_a);
+      __m256 t1_6_a = _mm256_unpacklo_ps(row6_a, row7_a);
+      __m256 t1_7_a = _mm256_unpackhi_ps(row6_a, row7_a);
+      // stage 2: gather 64-bit pairs (shuffle_ps 0x44 / 0xEE)
+      __m256 t2_0_a = _mm256_shuffle_ps(t1_0_a, t1_2_a, 0x44);
+      __m256 t2_1_a = _mm256_shuffle_ps(t1_0_a, t1_2_a, 0xEE);
+      __m256 t2_2_a = _mm256_shuffle_ps(t1_1_a, t1_3_a, 0x44);
+      __m256 t2_3_a = _mm256_shuffle_ps(t1_1_a, t1_3_a, 0xEE);
+      __m256 t2_4_a = _mm256_shuffle_ps(t1_4_a, t1_6_a, 0x44);
+      __m256 t2_5_a = _mm256_shuffle_ps(t1_4_a, t1_6_a, 0xEE);
+      __m256 t2_6_a = _mm256_shuffle_ps(t1_5_a, t1_7_a, 0x44);
+      __m256 t2_7_a = _mm256_shuffle_ps(t1_5_a, t1_7_a, 0xEE);
+      // stage 3: join 128-bit halves (permute2x128 0x20 / 0x31)
+      __m256 col0_a = _mm256_permute2f128_ps(t2_0_a, t2_4_a, 0x20);
+      __m256 col4_a = _mm256_permute2f128_ps(t2_0_a, t2_4_a, 0x31);
+      __m256 col1_a = _mm256_permute2f128_ps(t2_1_a, t2_5_a, 0x20);
+      __m256 col5_a = _mm256_permute2f128_ps(t2_1_a, t2_5_a, 0x31);
+      __m256 col2_a = _mm256_permute2f128_ps(t2_2_a, t2_6_a, 0x20);
+      __m256 col6_a = _mm256_permute2f128_ps(t2_2_a, t2_6_a, 0x31);
+      __m256 col3_a = _mm256_permute2f128_ps(t2_3_a, t2_7_a, 0x20);
+      __m256 col7_a = _mm256_permute2f128_ps(t2_3_a, t2_7_a, 0x31);
+      _mm256_storeu_ps(output + i + j * pair_step, col0_a);
+      _mm256_storeu_ps(output + i + j * pair_step + pair_step, col1_a);
+      _mm256_storeu_ps(output + i + j * pair_step + 2 * pair_step, col2_a);
+      _mm256_storeu_ps(output + i + j * pair_step + 3 * pair_step, col3_a);
+      _mm256_storeu_ps(output + i + j * pair_step + 4 * pair_step, col4_a);
+      _mm256_storeu_ps(output + i + j * pair_step + 5 * pair_step, col5_a);
+      _mm256_storeu_ps(output + i + j * pair_step + 6 * pair_step, col6_a);
+      _mm256_storeu_ps(output + i + j * pair_step + 7 * pair_step, col7_a);
+      // stage 1: interleave 32-bit lanes of row pairs (unpacklo/hi_ps)
+      __m256 t1_0_b = _mm256_unpacklo_ps(row0_b, row1_b);
+      __m256 t1_1_b = _mm256_unpackhi_ps(row0_b, row1_b);
+      __m256 t1_2_b = _mm256_unpacklo_ps(row2_b, row3_b);
+      __m256 t1_3_b = _mm256_unpackhi_ps(row2_b, row3_b);
+      __m256 t1_4_b = _mm256_unpacklo_ps(row4_b, row5_b);
+      __m256 t1_5_b = _mm256_unpackhi_ps(row4_b, row5_b);
+      __m256 t1_6_b = _mm256_unpacklo_ps(row6_b, row7_b);
+      __m256 t1_7_b = _mm256_unpackhi_ps(row6_b, row7_b);
+      // stage 2: gather 64-bit pairs (shuffle_ps 0x44 / 0xEE)
+      __m256 t2_0_b = _mm256_shuffle_ps(t1_0_b, t1_2_b, 0x44);
+      __m256 t2_1_b = _mm256_shuffle_ps(t1_0_b, t1_2_b, 0xEE);
+      __m256 t2_2_b = _mm256_shuffle_ps(t1_1_b, t1_3_b, 0x44);
+      __m256 t2_3_b = _mm256_shuffle_ps(t1_1_b, t1_3_b, 0xEE);
+      __m256 t2_4_b = _mm256_shuffle_ps(t1_4_b, t1_6_b, 0x44);
+      __m256 t2_5_b = _mm256_shuffle_ps(t1_4_b, t1_6_b, 0xEE);
+      __m256 t2_6_b = _mm256_shuffle_ps(t1_5_b, t1_7_b, 0x44);
+      __m256 t2_7_b = _mm256_shuffle_ps(t1_5_b, t1_7_b, 0xEE);
+      // stage 3: join 128-bit halves (permute2x128 0x20 / 0x31)
+      __m256 col0_b = _mm256_permute2f128_ps(t2_0_b, t2_4_b, 0x20);
+      __m256 col4_b = _mm256_permute2f128_ps(t2_0_b, t2_4_b, 0x31);
+      __m256 col1_b = _mm256_permute2f128_ps(t2_1_b, t2_5_b, 0x20);
+      __m256 col5_b = _mm256_permute2f128_ps(t2_1_b, t2_5_b, 0x31);
+      __m256 col2_b = _mm256_permute2f128_ps(t2_2_b, t2_6_b, 0x20);
+      __m256 col6_b = _mm256_permute2f128_ps(t2_2_b, t2_6_b, 0x31);
+      __m256 col3_b = _mm256_permute2f128_ps(t2_3_b, t2_7_b, 0x20);
+      __m256 col7_b = _mm256_permute2f128_ps(t2_3_b, t2_7_b, 0x31);
+      _mm256_storeu_ps(output + i * pair_step + j, col0_b);
+      _mm256_storeu_ps(output + i * pair_step + j + pair_step, col1_b);
+      _mm256_storeu_ps(output + i * pair_step + j + 2 * pair_step, col2_b);
+      _mm256_storeu_ps(output + i * pair_step + j + 3 * pair_step, col3_b);
+      _mm256_storeu_ps(output + i * pair_step + j + 4 * pair_step, col4_b);
+      _mm256_storeu_ps(output + i * pair_step + j + 5 * pair_step, col5_b);
+      _mm256_storeu_ps(output + i * pair_step + j + 6 * pair_step, col6_b);
+      _mm256_storeu_ps(output + i * pair_step + j + 7 * pair_step, col7_b);
     }
     // the last columns: element pairs
     if (j < rows) {
       // rows of the tile row
       int64_t r = i;
-      for (; r < i + 4; ++r) {
+      for (; r < i + 8; ++r) {
         // columns
         int64_t c = j;
         for (; c < rows; ++c) {
