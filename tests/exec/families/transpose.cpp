@@ -125,27 +125,7 @@ class TransposeRunner {
     std::fill(out.lo, out.hi, kSentinel);
     const std::vector<unsigned char> before(in.lo, in.hi);
     v.call(Binding(env, {{in_.name, in.data}, {out_.name, out.data}}));
-    int64_t bad = 0;
-    std::string first;
-    std::vector<bool> element(size_t(out.hi - out.data) / size_t(size_) + 1, false);
-    for (int64_t b = 0; b < s.batch; ++b)
-      for (int64_t c = 0; c < s.cols; ++c)
-        for (int64_t r = 0; r < s.rows; ++r) {
-          const int64_t o = b * s.sb + c * s.ldo + r, i = b * s.sa + r * s.lda + c;
-          element[size_t(o)] = true;
-          if (std::memcmp(out.data + o * size_, in.data + i * size_, size_t(size_)) != 0 && bad++ == 0)
-            first = "output[" + (batched_ ? std::to_string(b) + ", " : "") + std::to_string(c) + ", " + std::to_string(r) + "] is not input[" +
-                    (batched_ ? std::to_string(b) + ", " : "") + std::to_string(r) + ", " + std::to_string(c) + "] (" +
-                    bytes_at(out.data + o * size_) + " instead of " + bytes_at(in.data + i * size_) + ")";
-        }
-    if (bad) rep_.fail(head + ": " + first + "; " + std::to_string(bad) + " wrong elements");
-    for (const unsigned char* p = out.lo; p < out.hi; ++p) {
-      const int64_t off = p - out.data;
-      if (!(off >= 0 && element[size_t(off / size_)]) && *p != kSentinel) {
-        rep_.fail(head + ": wrote outside the output's elements, byte offset " + std::to_string(off));
-        break;
-      }
-    }
+    check(head, s, out, in.data, [](const unsigned char*) { return kSentinel; }, "output", "input");
     if (!std::equal(before.begin(), before.end(), in.lo)) rep_.fail(head + ": the input's memory changed");
   }
 
@@ -156,24 +136,35 @@ class TransposeRunner {
     CrashContext::set(head);
     const std::vector<unsigned char> before(m.lo, m.hi);
     v.call(Binding(env, {{in_.name, m.data}, {out_.name, m.data}}));
-    const unsigned char* was = before.data() + (m.data - m.lo);
+    const unsigned char* old = before.data() + (m.data - m.lo);
+    check(head, s, m, old, [&](const unsigned char* p) { return before[size_t(p - m.lo)]; }, "element", "the old element");
+  }
+
+  // out's element [c, r] must hold the bytes of src's [r, c]; every other byte p of out's memory
+  // must still be kept(p).
+  template <class Kept>
+  void check(const std::string& head, const View& s, const Mem& out, const unsigned char* src, Kept kept, const char* outName,
+             const char* srcName) {
     int64_t bad = 0;
     std::string first;
-    std::vector<bool> element(size_t(m.hi - m.data) / size_t(size_) + 1, false);
+    std::vector<bool> element(size_t(out.hi - out.data) / size_t(size_) + 1, false);
+    auto at = [&](int64_t b, int64_t x, int64_t y) {
+      return "[" + (batched_ ? std::to_string(b) + ", " : "") + std::to_string(x) + ", " + std::to_string(y) + "]";
+    };
     for (int64_t b = 0; b < s.batch; ++b)
       for (int64_t c = 0; c < s.cols; ++c)
         for (int64_t r = 0; r < s.rows; ++r) {
           const int64_t o = b * s.sb + c * s.ldo + r, i = b * s.sa + r * s.lda + c;
           element[size_t(o)] = true;
-          if (std::memcmp(m.data + o * size_, was + i * size_, size_t(size_)) != 0 && bad++ == 0)
-            first = "element [" + std::to_string(c) + ", " + std::to_string(r) + "] is not the old [" + std::to_string(r) + ", " +
-                    std::to_string(c) + "] (" + bytes_at(m.data + o * size_) + " instead of " + bytes_at(was + i * size_) + ")";
+          if (std::memcmp(out.data + o * size_, src + i * size_, size_t(size_)) != 0 && bad++ == 0)
+            first = std::string(outName) + at(b, c, r) + " is not " + srcName + at(b, r, c) + " (" + bytes_at(out.data + o * size_) +
+                    " instead of " + bytes_at(src + i * size_) + ")";
         }
     if (bad) rep_.fail(head + ": " + first + "; " + std::to_string(bad) + " wrong elements");
-    for (const unsigned char* p = m.lo; p < m.hi; ++p) {
-      const int64_t off = p - m.data;
-      if (!(off >= 0 && element[size_t(off / size_)]) && *p != before[size_t(p - m.lo)]) {
-        rep_.fail(head + ": wrote outside the matrix's elements, byte offset " + std::to_string(off));
+    for (const unsigned char* p = out.lo; p < out.hi; ++p) {
+      const int64_t off = p - out.data;
+      if (!(off >= 0 && element[size_t(off / size_)]) && *p != kept(p)) {
+        rep_.fail(head + ": wrote outside the output's elements, byte offset " + std::to_string(off));
         break;
       }
     }
