@@ -33,6 +33,7 @@
 #include "peers_transpose_plain.h"
 #include "transpose_16x16_f32.h"
 #include "transpose_16x16_f32_half_rows.h"  // bench/transpose/specs, generated at build time
+#include "transpose_8x8_f32.h"
 #include "transpose_f32.h"
 #include "transpose_f32_half_rows.h"
 #include "transpose_in_place_f32.h"
@@ -231,6 +232,7 @@ void register_transpose_benchmarks() {
     add_fn<float>(8, 8, "simdgen.avx2", transpose_f32_avx2);
     add_fn<float>(8, 8, "simdgen_half_rows.avx2", transpose_f32_half_rows_avx2);
     add_tile(8, "hand.avx2", hand_transpose_8x8_f32_avx2);
+    add_tile(8, "simdgen_8x8.avx2", transpose_8x8_f32_avx2);  // static shape
   }
   add_fn<float>(8, 8, "simdgen", transpose_f32);
   add_plain<float>(8, 8);

@@ -26,12 +26,12 @@ import statistics
 import subprocess
 
 # The generated entry points ratios are taken against, per size (first found).
-SUBJECTS = {"8x8": ["simdgen.avx2", "simdgen"]}
+SUBJECTS = {"8x8": ["simdgen_8x8.avx2", "simdgen.avx2", "simdgen"]}
 DEFAULT_SUBJECTS = ["simdgen_16x16", "simdgen", "simdgen.avx512"]
 # Row and table order (the JSON follows the random interleaving); others follow.
 SIZE_ORDER = ["16x16", "8x8", "1000x1000", "1024x1024", "4096x1", "1x4096", "1000x1000.u16",
               "1024x1024.u16", "1000x1000.u8", "1024x1024.u8"]
-IMPL_ORDER = ["simdgen_16x16", "simdgen_16x16.avx512", "simdgen_16x16_half_rows.avx512",
+IMPL_ORDER = ["simdgen_8x8.avx2", "simdgen_16x16", "simdgen_16x16.avx512", "simdgen_16x16_half_rows.avx512",
               "simdgen_16x16.avx2", "simdgen_16x16_half_rows.avx2", "simdgen_16x16.scalar",
               "simdgen", "simdgen.avx512", "simdgen_half_rows.avx512", "simdgen.avx2",
               "simdgen_half_rows.avx2", "simdgen.scalar", "hand.shuf64",
@@ -42,6 +42,7 @@ IMPL_ORDER = ["simdgen_16x16", "simdgen_16x16.avx512", "simdgen_16x16_half_rows.
 TILE_CASES = {
     "transpose_16x16_f32_avx512": "transpose/16x16/simdgen_16x16.avx512",
     "transpose_16x16_f32_avx2": "transpose/16x16/simdgen_16x16.avx2",
+    "transpose_8x8_f32_avx2": "transpose/8x8/simdgen_8x8.avx2",
     "simdgen_bench::hand_transpose_16x16_f32_shuf64(float const*, float*)": "transpose/16x16/hand.shuf64",
     "simdgen_bench::hand_transpose_16x16_f32_shuf48(float const*, float*)": "transpose/16x16/hand.shuf48",
     "simdgen_bench::hand_transpose_8x8_f32_avx2(float const*, float*)": "transpose/8x8/hand.avx2",

@@ -67,22 +67,24 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void transpos
         int64_t i = ib;
         // whole tiles down the column
         for (; i + 16 <= i_end; i += 16) {
-          __m512 row0 = _mm512_loadu_ps(input + i * kCols + j);
-          __m512 row1 = _mm512_loadu_ps(input + i * kCols + j + kCols);
-          __m512 row2 = _mm512_loadu_ps(input + i * kCols + j + 2 * kCols);
-          __m512 row3 = _mm512_loadu_ps(input + i * kCols + j + 3 * kCols);
-          __m512 row4 = _mm512_loadu_ps(input + i * kCols + j + 4 * kCols);
-          __m512 row5 = _mm512_loadu_ps(input + i * kCols + j + 5 * kCols);
-          __m512 row6 = _mm512_loadu_ps(input + i * kCols + j + 6 * kCols);
-          __m512 row7 = _mm512_loadu_ps(input + i * kCols + j + 7 * kCols);
-          __m512 row8 = _mm512_loadu_ps(input + i * kCols + j + 8 * kCols);
-          __m512 row9 = _mm512_loadu_ps(input + i * kCols + j + 9 * kCols);
-          __m512 row10 = _mm512_loadu_ps(input + i * kCols + j + 10 * kCols);
-          __m512 row11 = _mm512_loadu_ps(input + i * kCols + j + 11 * kCols);
-          __m512 row12 = _mm512_loadu_ps(input + i * kCols + j + 12 * kCols);
-          __m512 row13 = _mm512_loadu_ps(input + i * kCols + j + 13 * kCols);
-          __m512 row14 = _mm512_loadu_ps(input + i * kCols + j + 14 * kCols);
-          __m512 row15 = _mm512_loadu_ps(input + i * kCols + j + 15 * kCols);
+          int64_t tile_in = i * kCols + j;
+          int64_t tile_out = i + j * kRows;
+          __m512 row0 = _mm512_loadu_ps(input + tile_in);
+          __m512 row1 = _mm512_loadu_ps(input + kCols + tile_in);
+          __m512 row2 = _mm512_loadu_ps(input + 2 * kCols + tile_in);
+          __m512 row3 = _mm512_loadu_ps(input + 3 * kCols + tile_in);
+          __m512 row4 = _mm512_loadu_ps(input + 4 * kCols + tile_in);
+          __m512 row5 = _mm512_loadu_ps(input + 5 * kCols + tile_in);
+          __m512 row6 = _mm512_loadu_ps(input + 6 * kCols + tile_in);
+          __m512 row7 = _mm512_loadu_ps(input + 7 * kCols + tile_in);
+          __m512 row8 = _mm512_loadu_ps(input + 8 * kCols + tile_in);
+          __m512 row9 = _mm512_loadu_ps(input + 9 * kCols + tile_in);
+          __m512 row10 = _mm512_loadu_ps(input + 10 * kCols + tile_in);
+          __m512 row11 = _mm512_loadu_ps(input + 11 * kCols + tile_in);
+          __m512 row12 = _mm512_loadu_ps(input + 12 * kCols + tile_in);
+          __m512 row13 = _mm512_loadu_ps(input + 13 * kCols + tile_in);
+          __m512 row14 = _mm512_loadu_ps(input + 14 * kCols + tile_in);
+          __m512 row15 = _mm512_loadu_ps(input + 15 * kCols + tile_in);
           // stage 1: interleave 32-bit lanes of row pairs (unpacklo/hi_epi32)
           __m512 t1_0 = _mm512_unpacklo_ps(row0, row1);
           __m512 t1_1 = _mm512_unpackhi_ps(row0, row1);
@@ -231,22 +233,22 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void transpos
           //   col14: 14 30 46 62 78 94 110 126 142 158 174 190 206 222 238 254
           //   col7: 7 23 39 55 71 87 103 119 135 151 167 183 199 215 231 247
           //   col15: 15 31 47 63 79 95 111 127 143 159 175 191 207 223 239 255
-          _mm512_storeu_ps(output + i + j * kRows, col0);
-          _mm512_storeu_ps(output + i + j * kRows + kRows, col1);
-          _mm512_storeu_ps(output + i + j * kRows + 2 * kRows, col2);
-          _mm512_storeu_ps(output + i + j * kRows + 3 * kRows, col3);
-          _mm512_storeu_ps(output + i + j * kRows + 4 * kRows, col4);
-          _mm512_storeu_ps(output + i + j * kRows + 5 * kRows, col5);
-          _mm512_storeu_ps(output + i + j * kRows + 6 * kRows, col6);
-          _mm512_storeu_ps(output + i + j * kRows + 7 * kRows, col7);
-          _mm512_storeu_ps(output + i + j * kRows + 8 * kRows, col8);
-          _mm512_storeu_ps(output + i + j * kRows + 9 * kRows, col9);
-          _mm512_storeu_ps(output + i + j * kRows + 10 * kRows, col10);
-          _mm512_storeu_ps(output + i + j * kRows + 11 * kRows, col11);
-          _mm512_storeu_ps(output + i + j * kRows + 12 * kRows, col12);
-          _mm512_storeu_ps(output + i + j * kRows + 13 * kRows, col13);
-          _mm512_storeu_ps(output + i + j * kRows + 14 * kRows, col14);
-          _mm512_storeu_ps(output + i + j * kRows + 15 * kRows, col15);
+          _mm512_storeu_ps(output + tile_out, col0);
+          _mm512_storeu_ps(output + kRows + tile_out, col1);
+          _mm512_storeu_ps(output + 2 * kRows + tile_out, col2);
+          _mm512_storeu_ps(output + 3 * kRows + tile_out, col3);
+          _mm512_storeu_ps(output + 4 * kRows + tile_out, col4);
+          _mm512_storeu_ps(output + 5 * kRows + tile_out, col5);
+          _mm512_storeu_ps(output + 6 * kRows + tile_out, col6);
+          _mm512_storeu_ps(output + 7 * kRows + tile_out, col7);
+          _mm512_storeu_ps(output + 8 * kRows + tile_out, col8);
+          _mm512_storeu_ps(output + 9 * kRows + tile_out, col9);
+          _mm512_storeu_ps(output + 10 * kRows + tile_out, col10);
+          _mm512_storeu_ps(output + 11 * kRows + tile_out, col11);
+          _mm512_storeu_ps(output + 12 * kRows + tile_out, col12);
+          _mm512_storeu_ps(output + 13 * kRows + tile_out, col13);
+          _mm512_storeu_ps(output + 14 * kRows + tile_out, col14);
+          _mm512_storeu_ps(output + 15 * kRows + tile_out, col15);
         }
       }
     }
@@ -292,10 +294,12 @@ __attribute__((target("+sve"))) void transpose_16x16_f32_sve(const float* input,
           int64_t i_vs1 = ib_vs1;
           // whole tiles down the column
           for (; i_vs1 + 4 <= i_end_vs1; i_vs1 += 4) {
-            svfloat32_t row0 = svld1_f32(svptrue_b32(), input + i_vs1 * kCols + j_vs1);
-            svfloat32_t row1 = svld1_f32(svptrue_b32(), input + i_vs1 * kCols + j_vs1 + kCols);
-            svfloat32_t row2 = svld1_f32(svptrue_b32(), input + i_vs1 * kCols + j_vs1 + 2 * kCols);
-            svfloat32_t row3 = svld1_f32(svptrue_b32(), input + i_vs1 * kCols + j_vs1 + 3 * kCols);
+            int64_t tile_in_vs1 = i_vs1 * kCols + j_vs1;
+            int64_t tile_out_vs1 = i_vs1 + j_vs1 * kRows;
+            svfloat32_t row0 = svld1_f32(svptrue_b32(), input + tile_in_vs1);
+            svfloat32_t row1 = svld1_f32(svptrue_b32(), input + kCols + tile_in_vs1);
+            svfloat32_t row2 = svld1_f32(svptrue_b32(), input + 2 * kCols + tile_in_vs1);
+            svfloat32_t row3 = svld1_f32(svptrue_b32(), input + 3 * kCols + tile_in_vs1);
             // stage 1: zip1/zip2 vector i with vector i + 2
             svfloat32_t z1_0 = svzip1_f32(row0, row2);
             svfloat32_t z1_1 = svzip2_f32(row0, row2);
@@ -314,10 +318,10 @@ __attribute__((target("+sve"))) void transpose_16x16_f32_sve(const float* input,
             //   col1: 1 5 9 13
             //   col2: 2 6 10 14
             //   col3: 3 7 11 15
-            svst1_f32(svptrue_b32(), output + i_vs1 + j_vs1 * kRows, col0);
-            svst1_f32(svptrue_b32(), output + i_vs1 + j_vs1 * kRows + kRows, col1);
-            svst1_f32(svptrue_b32(), output + i_vs1 + j_vs1 * kRows + 2 * kRows, col2);
-            svst1_f32(svptrue_b32(), output + i_vs1 + j_vs1 * kRows + 3 * kRows, col3);
+            svst1_f32(svptrue_b32(), output + tile_out_vs1, col0);
+            svst1_f32(svptrue_b32(), output + kRows + tile_out_vs1, col1);
+            svst1_f32(svptrue_b32(), output + 2 * kRows + tile_out_vs1, col2);
+            svst1_f32(svptrue_b32(), output + 3 * kRows + tile_out_vs1, col3);
           }
         }
       }
@@ -339,14 +343,16 @@ __attribute__((target("+sve"))) void transpose_16x16_f32_sve(const float* input,
           int64_t i_vs2 = ib_vs2;
           // whole tiles down the column
           for (; i_vs2 + 8 <= i_end_vs2; i_vs2 += 8) {
-            svfloat32_t row0 = svld1_f32(svptrue_b32(), input + i_vs2 * kCols + j_vs2);
-            svfloat32_t row1 = svld1_f32(svptrue_b32(), input + i_vs2 * kCols + j_vs2 + kCols);
-            svfloat32_t row2 = svld1_f32(svptrue_b32(), input + i_vs2 * kCols + j_vs2 + 2 * kCols);
-            svfloat32_t row3 = svld1_f32(svptrue_b32(), input + i_vs2 * kCols + j_vs2 + 3 * kCols);
-            svfloat32_t row4 = svld1_f32(svptrue_b32(), input + i_vs2 * kCols + j_vs2 + 4 * kCols);
-            svfloat32_t row5 = svld1_f32(svptrue_b32(), input + i_vs2 * kCols + j_vs2 + 5 * kCols);
-            svfloat32_t row6 = svld1_f32(svptrue_b32(), input + i_vs2 * kCols + j_vs2 + 6 * kCols);
-            svfloat32_t row7 = svld1_f32(svptrue_b32(), input + i_vs2 * kCols + j_vs2 + 7 * kCols);
+            int64_t tile_in_vs2 = i_vs2 * kCols + j_vs2;
+            int64_t tile_out_vs2 = i_vs2 + j_vs2 * kRows;
+            svfloat32_t row0 = svld1_f32(svptrue_b32(), input + tile_in_vs2);
+            svfloat32_t row1 = svld1_f32(svptrue_b32(), input + kCols + tile_in_vs2);
+            svfloat32_t row2 = svld1_f32(svptrue_b32(), input + 2 * kCols + tile_in_vs2);
+            svfloat32_t row3 = svld1_f32(svptrue_b32(), input + 3 * kCols + tile_in_vs2);
+            svfloat32_t row4 = svld1_f32(svptrue_b32(), input + 4 * kCols + tile_in_vs2);
+            svfloat32_t row5 = svld1_f32(svptrue_b32(), input + 5 * kCols + tile_in_vs2);
+            svfloat32_t row6 = svld1_f32(svptrue_b32(), input + 6 * kCols + tile_in_vs2);
+            svfloat32_t row7 = svld1_f32(svptrue_b32(), input + 7 * kCols + tile_in_vs2);
             // stage 1: zip1/zip2 vector i with vector i + 4
             svfloat32_t z1_0 = svzip1_f32(row0, row4);
             svfloat32_t z1_1 = svzip2_f32(row0, row4);
@@ -398,14 +404,14 @@ __attribute__((target("+sve"))) void transpose_16x16_f32_sve(const float* input,
             //   col5: 5 13 21 29 37 45 53 61
             //   col6: 6 14 22 30 38 46 54 62
             //   col7: 7 15 23 31 39 47 55 63
-            svst1_f32(svptrue_b32(), output + i_vs2 + j_vs2 * kRows, col0);
-            svst1_f32(svptrue_b32(), output + i_vs2 + j_vs2 * kRows + kRows, col1);
-            svst1_f32(svptrue_b32(), output + i_vs2 + j_vs2 * kRows + 2 * kRows, col2);
-            svst1_f32(svptrue_b32(), output + i_vs2 + j_vs2 * kRows + 3 * kRows, col3);
-            svst1_f32(svptrue_b32(), output + i_vs2 + j_vs2 * kRows + 4 * kRows, col4);
-            svst1_f32(svptrue_b32(), output + i_vs2 + j_vs2 * kRows + 5 * kRows, col5);
-            svst1_f32(svptrue_b32(), output + i_vs2 + j_vs2 * kRows + 6 * kRows, col6);
-            svst1_f32(svptrue_b32(), output + i_vs2 + j_vs2 * kRows + 7 * kRows, col7);
+            svst1_f32(svptrue_b32(), output + tile_out_vs2, col0);
+            svst1_f32(svptrue_b32(), output + kRows + tile_out_vs2, col1);
+            svst1_f32(svptrue_b32(), output + 2 * kRows + tile_out_vs2, col2);
+            svst1_f32(svptrue_b32(), output + 3 * kRows + tile_out_vs2, col3);
+            svst1_f32(svptrue_b32(), output + 4 * kRows + tile_out_vs2, col4);
+            svst1_f32(svptrue_b32(), output + 5 * kRows + tile_out_vs2, col5);
+            svst1_f32(svptrue_b32(), output + 6 * kRows + tile_out_vs2, col6);
+            svst1_f32(svptrue_b32(), output + 7 * kRows + tile_out_vs2, col7);
           }
         }
       }
@@ -427,28 +433,24 @@ __attribute__((target("+sve"))) void transpose_16x16_f32_sve(const float* input,
           int64_t i_vs4 = ib_vs4;
           // whole tiles down the column
           for (; i_vs4 + 16 <= i_end_vs4; i_vs4 += 16) {
-            svfloat32_t row0 = svld1_f32(svptrue_b32(), input + i_vs4 * kCols + j_vs4);
-            svfloat32_t row1 = svld1_f32(svptrue_b32(), input + i_vs4 * kCols + j_vs4 + kCols);
-            svfloat32_t row2 = svld1_f32(svptrue_b32(), input + i_vs4 * kCols + j_vs4 + 2 * kCols);
-            svfloat32_t row3 = svld1_f32(svptrue_b32(), input + i_vs4 * kCols + j_vs4 + 3 * kCols);
-            svfloat32_t row4 = svld1_f32(svptrue_b32(), input + i_vs4 * kCols + j_vs4 + 4 * kCols);
-            svfloat32_t row5 = svld1_f32(svptrue_b32(), input + i_vs4 * kCols + j_vs4 + 5 * kCols);
-            svfloat32_t row6 = svld1_f32(svptrue_b32(), input + i_vs4 * kCols + j_vs4 + 6 * kCols);
-            svfloat32_t row7 = svld1_f32(svptrue_b32(), input + i_vs4 * kCols + j_vs4 + 7 * kCols);
-            svfloat32_t row8 = svld1_f32(svptrue_b32(), input + i_vs4 * kCols + j_vs4 + 8 * kCols);
-            svfloat32_t row9 = svld1_f32(svptrue_b32(), input + i_vs4 * kCols + j_vs4 + 9 * kCols);
-            svfloat32_t row10 =
-                svld1_f32(svptrue_b32(), input + i_vs4 * kCols + j_vs4 + 10 * kCols);
-            svfloat32_t row11 =
-                svld1_f32(svptrue_b32(), input + i_vs4 * kCols + j_vs4 + 11 * kCols);
-            svfloat32_t row12 =
-                svld1_f32(svptrue_b32(), input + i_vs4 * kCols + j_vs4 + 12 * kCols);
-            svfloat32_t row13 =
-                svld1_f32(svptrue_b32(), input + i_vs4 * kCols + j_vs4 + 13 * kCols);
-            svfloat32_t row14 =
-                svld1_f32(svptrue_b32(), input + i_vs4 * kCols + j_vs4 + 14 * kCols);
-            svfloat32_t row15 =
-                svld1_f32(svptrue_b32(), input + i_vs4 * kCols + j_vs4 + 15 * kCols);
+            int64_t tile_in_vs4 = i_vs4 * kCols + j_vs4;
+            int64_t tile_out_vs4 = i_vs4 + j_vs4 * kRows;
+            svfloat32_t row0 = svld1_f32(svptrue_b32(), input + tile_in_vs4);
+            svfloat32_t row1 = svld1_f32(svptrue_b32(), input + kCols + tile_in_vs4);
+            svfloat32_t row2 = svld1_f32(svptrue_b32(), input + 2 * kCols + tile_in_vs4);
+            svfloat32_t row3 = svld1_f32(svptrue_b32(), input + 3 * kCols + tile_in_vs4);
+            svfloat32_t row4 = svld1_f32(svptrue_b32(), input + 4 * kCols + tile_in_vs4);
+            svfloat32_t row5 = svld1_f32(svptrue_b32(), input + 5 * kCols + tile_in_vs4);
+            svfloat32_t row6 = svld1_f32(svptrue_b32(), input + 6 * kCols + tile_in_vs4);
+            svfloat32_t row7 = svld1_f32(svptrue_b32(), input + 7 * kCols + tile_in_vs4);
+            svfloat32_t row8 = svld1_f32(svptrue_b32(), input + 8 * kCols + tile_in_vs4);
+            svfloat32_t row9 = svld1_f32(svptrue_b32(), input + 9 * kCols + tile_in_vs4);
+            svfloat32_t row10 = svld1_f32(svptrue_b32(), input + 10 * kCols + tile_in_vs4);
+            svfloat32_t row11 = svld1_f32(svptrue_b32(), input + 11 * kCols + tile_in_vs4);
+            svfloat32_t row12 = svld1_f32(svptrue_b32(), input + 12 * kCols + tile_in_vs4);
+            svfloat32_t row13 = svld1_f32(svptrue_b32(), input + 13 * kCols + tile_in_vs4);
+            svfloat32_t row14 = svld1_f32(svptrue_b32(), input + 14 * kCols + tile_in_vs4);
+            svfloat32_t row15 = svld1_f32(svptrue_b32(), input + 15 * kCols + tile_in_vs4);
             // stage 1: zip1/zip2 vector i with vector i + 8
             svfloat32_t z1_0 = svzip1_f32(row0, row8);
             svfloat32_t z1_1 = svzip2_f32(row0, row8);
@@ -581,22 +583,22 @@ __attribute__((target("+sve"))) void transpose_16x16_f32_sve(const float* input,
             //   col13: 13 29 45 61 77 93 109 125 141 157 173 189 205 221 237 253
             //   col14: 14 30 46 62 78 94 110 126 142 158 174 190 206 222 238 254
             //   col15: 15 31 47 63 79 95 111 127 143 159 175 191 207 223 239 255
-            svst1_f32(svptrue_b32(), output + i_vs4 + j_vs4 * kRows, col0);
-            svst1_f32(svptrue_b32(), output + i_vs4 + j_vs4 * kRows + kRows, col1);
-            svst1_f32(svptrue_b32(), output + i_vs4 + j_vs4 * kRows + 2 * kRows, col2);
-            svst1_f32(svptrue_b32(), output + i_vs4 + j_vs4 * kRows + 3 * kRows, col3);
-            svst1_f32(svptrue_b32(), output + i_vs4 + j_vs4 * kRows + 4 * kRows, col4);
-            svst1_f32(svptrue_b32(), output + i_vs4 + j_vs4 * kRows + 5 * kRows, col5);
-            svst1_f32(svptrue_b32(), output + i_vs4 + j_vs4 * kRows + 6 * kRows, col6);
-            svst1_f32(svptrue_b32(), output + i_vs4 + j_vs4 * kRows + 7 * kRows, col7);
-            svst1_f32(svptrue_b32(), output + i_vs4 + j_vs4 * kRows + 8 * kRows, col8);
-            svst1_f32(svptrue_b32(), output + i_vs4 + j_vs4 * kRows + 9 * kRows, col9);
-            svst1_f32(svptrue_b32(), output + i_vs4 + j_vs4 * kRows + 10 * kRows, col10);
-            svst1_f32(svptrue_b32(), output + i_vs4 + j_vs4 * kRows + 11 * kRows, col11);
-            svst1_f32(svptrue_b32(), output + i_vs4 + j_vs4 * kRows + 12 * kRows, col12);
-            svst1_f32(svptrue_b32(), output + i_vs4 + j_vs4 * kRows + 13 * kRows, col13);
-            svst1_f32(svptrue_b32(), output + i_vs4 + j_vs4 * kRows + 14 * kRows, col14);
-            svst1_f32(svptrue_b32(), output + i_vs4 + j_vs4 * kRows + 15 * kRows, col15);
+            svst1_f32(svptrue_b32(), output + tile_out_vs4, col0);
+            svst1_f32(svptrue_b32(), output + kRows + tile_out_vs4, col1);
+            svst1_f32(svptrue_b32(), output + 2 * kRows + tile_out_vs4, col2);
+            svst1_f32(svptrue_b32(), output + 3 * kRows + tile_out_vs4, col3);
+            svst1_f32(svptrue_b32(), output + 4 * kRows + tile_out_vs4, col4);
+            svst1_f32(svptrue_b32(), output + 5 * kRows + tile_out_vs4, col5);
+            svst1_f32(svptrue_b32(), output + 6 * kRows + tile_out_vs4, col6);
+            svst1_f32(svptrue_b32(), output + 7 * kRows + tile_out_vs4, col7);
+            svst1_f32(svptrue_b32(), output + 8 * kRows + tile_out_vs4, col8);
+            svst1_f32(svptrue_b32(), output + 9 * kRows + tile_out_vs4, col9);
+            svst1_f32(svptrue_b32(), output + 10 * kRows + tile_out_vs4, col10);
+            svst1_f32(svptrue_b32(), output + 11 * kRows + tile_out_vs4, col11);
+            svst1_f32(svptrue_b32(), output + 12 * kRows + tile_out_vs4, col12);
+            svst1_f32(svptrue_b32(), output + 13 * kRows + tile_out_vs4, col13);
+            svst1_f32(svptrue_b32(), output + 14 * kRows + tile_out_vs4, col14);
+            svst1_f32(svptrue_b32(), output + 15 * kRows + tile_out_vs4, col15);
           }
         }
       }
@@ -649,14 +651,16 @@ __attribute__((target("avx2"))) void transpose_16x16_f32_avx2(const float* input
         int64_t i = ib;
         // whole tiles down the column
         for (; i + 8 <= i_end; i += 8) {
-          __m256 row0 = _mm256_loadu_ps(input + i * kCols + j);
-          __m256 row1 = _mm256_loadu_ps(input + i * kCols + j + kCols);
-          __m256 row2 = _mm256_loadu_ps(input + i * kCols + j + 2 * kCols);
-          __m256 row3 = _mm256_loadu_ps(input + i * kCols + j + 3 * kCols);
-          __m256 row4 = _mm256_loadu_ps(input + i * kCols + j + 4 * kCols);
-          __m256 row5 = _mm256_loadu_ps(input + i * kCols + j + 5 * kCols);
-          __m256 row6 = _mm256_loadu_ps(input + i * kCols + j + 6 * kCols);
-          __m256 row7 = _mm256_loadu_ps(input + i * kCols + j + 7 * kCols);
+          int64_t tile_in = i * kCols + j;
+          int64_t tile_out = i + j * kRows;
+          __m256 row0 = _mm256_loadu_ps(input + tile_in);
+          __m256 row1 = _mm256_loadu_ps(input + kCols + tile_in);
+          __m256 row2 = _mm256_loadu_ps(input + 2 * kCols + tile_in);
+          __m256 row3 = _mm256_loadu_ps(input + 3 * kCols + tile_in);
+          __m256 row4 = _mm256_loadu_ps(input + 4 * kCols + tile_in);
+          __m256 row5 = _mm256_loadu_ps(input + 5 * kCols + tile_in);
+          __m256 row6 = _mm256_loadu_ps(input + 6 * kCols + tile_in);
+          __m256 row7 = _mm256_loadu_ps(input + 7 * kCols + tile_in);
           // stage 1: interleave 32-bit lanes of row pairs (unpacklo/hi_ps)
           __m256 t1_0 = _mm256_unpacklo_ps(row0, row1);
           __m256 t1_1 = _mm256_unpackhi_ps(row0, row1);
@@ -708,14 +712,14 @@ __attribute__((target("avx2"))) void transpose_16x16_f32_avx2(const float* input
           //   col6: 6 14 22 30 38 46 54 62
           //   col3: 3 11 19 27 35 43 51 59
           //   col7: 7 15 23 31 39 47 55 63
-          _mm256_storeu_ps(output + i + j * kRows, col0);
-          _mm256_storeu_ps(output + i + j * kRows + kRows, col1);
-          _mm256_storeu_ps(output + i + j * kRows + 2 * kRows, col2);
-          _mm256_storeu_ps(output + i + j * kRows + 3 * kRows, col3);
-          _mm256_storeu_ps(output + i + j * kRows + 4 * kRows, col4);
-          _mm256_storeu_ps(output + i + j * kRows + 5 * kRows, col5);
-          _mm256_storeu_ps(output + i + j * kRows + 6 * kRows, col6);
-          _mm256_storeu_ps(output + i + j * kRows + 7 * kRows, col7);
+          _mm256_storeu_ps(output + tile_out, col0);
+          _mm256_storeu_ps(output + kRows + tile_out, col1);
+          _mm256_storeu_ps(output + 2 * kRows + tile_out, col2);
+          _mm256_storeu_ps(output + 3 * kRows + tile_out, col3);
+          _mm256_storeu_ps(output + 4 * kRows + tile_out, col4);
+          _mm256_storeu_ps(output + 5 * kRows + tile_out, col5);
+          _mm256_storeu_ps(output + 6 * kRows + tile_out, col6);
+          _mm256_storeu_ps(output + 7 * kRows + tile_out, col7);
         }
       }
     }
@@ -746,10 +750,12 @@ void transpose_16x16_f32_neon(const float* input, float* output) {
         int64_t i = ib;
         // whole tiles down the column
         for (; i + 4 <= i_end; i += 4) {
-          float32x4_t row0 = vld1q_f32(input + i * kCols + j);
-          float32x4_t row1 = vld1q_f32(input + i * kCols + j + kCols);
-          float32x4_t row2 = vld1q_f32(input + i * kCols + j + 2 * kCols);
-          float32x4_t row3 = vld1q_f32(input + i * kCols + j + 3 * kCols);
+          int64_t tile_in = i * kCols + j;
+          int64_t tile_out = i + j * kRows;
+          float32x4_t row0 = vld1q_f32(input + tile_in);
+          float32x4_t row1 = vld1q_f32(input + kCols + tile_in);
+          float32x4_t row2 = vld1q_f32(input + 2 * kCols + tile_in);
+          float32x4_t row3 = vld1q_f32(input + 3 * kCols + tile_in);
           // stage 1: zip1/zip2 vector i with vector i + 2
           float32x4_t z1_0 = vzip1q_f32(row0, row2);
           float32x4_t z1_1 = vzip2q_f32(row0, row2);
@@ -768,10 +774,10 @@ void transpose_16x16_f32_neon(const float* input, float* output) {
           //   col1: 1 5 9 13
           //   col2: 2 6 10 14
           //   col3: 3 7 11 15
-          vst1q_f32(output + i + j * kRows, col0);
-          vst1q_f32(output + i + j * kRows + kRows, col1);
-          vst1q_f32(output + i + j * kRows + 2 * kRows, col2);
-          vst1q_f32(output + i + j * kRows + 3 * kRows, col3);
+          vst1q_f32(output + tile_out, col0);
+          vst1q_f32(output + kRows + tile_out, col1);
+          vst1q_f32(output + 2 * kRows + tile_out, col2);
+          vst1q_f32(output + 3 * kRows + tile_out, col3);
         }
       }
     }

@@ -167,38 +167,30 @@ transpose_batch_u16_4_avx512(const uint16_t* input, int64_t rows, int64_t cols, 
               for (; i + 16 <= i_end; i += 16) {
                 int64_t in_step = simdgen_opaque(cols);
                 int64_t out_step = simdgen_opaque(rows);
-                __m256i row0 =
-                    _mm256_loadu_si256((const __m256i*)(input + b * cols * rows + i * in_step + j));
-                __m256i row1 = _mm256_loadu_si256(
-                    (const __m256i*)(input + b * cols * rows + i * in_step + in_step + j));
-                __m256i row2 = _mm256_loadu_si256(
-                    (const __m256i*)(input + b * cols * rows + i * in_step + 2 * in_step + j));
-                __m256i row3 = _mm256_loadu_si256(
-                    (const __m256i*)(input + b * cols * rows + i * in_step + 3 * in_step + j));
-                __m256i row4 = _mm256_loadu_si256(
-                    (const __m256i*)(input + b * cols * rows + i * in_step + 4 * in_step + j));
-                __m256i row5 = _mm256_loadu_si256(
-                    (const __m256i*)(input + b * cols * rows + i * in_step + 5 * in_step + j));
-                __m256i row6 = _mm256_loadu_si256(
-                    (const __m256i*)(input + b * cols * rows + i * in_step + 6 * in_step + j));
-                __m256i row7 = _mm256_loadu_si256(
-                    (const __m256i*)(input + b * cols * rows + i * in_step + 7 * in_step + j));
-                __m256i row8 = _mm256_loadu_si256(
-                    (const __m256i*)(input + b * cols * rows + i * in_step + 8 * in_step + j));
-                __m256i row9 = _mm256_loadu_si256(
-                    (const __m256i*)(input + b * cols * rows + i * in_step + 9 * in_step + j));
-                __m256i row10 = _mm256_loadu_si256(
-                    (const __m256i*)(input + b * cols * rows + i * in_step + 10 * in_step + j));
-                __m256i row11 = _mm256_loadu_si256(
-                    (const __m256i*)(input + b * cols * rows + i * in_step + 11 * in_step + j));
-                __m256i row12 = _mm256_loadu_si256(
-                    (const __m256i*)(input + b * cols * rows + i * in_step + 12 * in_step + j));
-                __m256i row13 = _mm256_loadu_si256(
-                    (const __m256i*)(input + b * cols * rows + i * in_step + 13 * in_step + j));
-                __m256i row14 = _mm256_loadu_si256(
-                    (const __m256i*)(input + b * cols * rows + i * in_step + 14 * in_step + j));
-                __m256i row15 = _mm256_loadu_si256(
-                    (const __m256i*)(input + b * cols * rows + i * in_step + 15 * in_step + j));
+                int64_t tile_in = b * cols * rows + i * in_step + j;
+                int64_t tile_out = b * cols * rows + i + j * out_step;
+                __m256i row0 = _mm256_loadu_si256((const __m256i*)(input + tile_in));
+                __m256i row1 = _mm256_loadu_si256((const __m256i*)(input + in_step + tile_in));
+                __m256i row2 = _mm256_loadu_si256((const __m256i*)(input + 2 * in_step + tile_in));
+                __m256i row3 = _mm256_loadu_si256((const __m256i*)(input + 3 * in_step + tile_in));
+                __m256i row4 = _mm256_loadu_si256((const __m256i*)(input + 4 * in_step + tile_in));
+                __m256i row5 = _mm256_loadu_si256((const __m256i*)(input + 5 * in_step + tile_in));
+                __m256i row6 = _mm256_loadu_si256((const __m256i*)(input + 6 * in_step + tile_in));
+                __m256i row7 = _mm256_loadu_si256((const __m256i*)(input + 7 * in_step + tile_in));
+                __m256i row8 = _mm256_loadu_si256((const __m256i*)(input + 8 * in_step + tile_in));
+                __m256i row9 = _mm256_loadu_si256((const __m256i*)(input + 9 * in_step + tile_in));
+                __m256i row10 =
+                    _mm256_loadu_si256((const __m256i*)(input + 10 * in_step + tile_in));
+                __m256i row11 =
+                    _mm256_loadu_si256((const __m256i*)(input + 11 * in_step + tile_in));
+                __m256i row12 =
+                    _mm256_loadu_si256((const __m256i*)(input + 12 * in_step + tile_in));
+                __m256i row13 =
+                    _mm256_loadu_si256((const __m256i*)(input + 13 * in_step + tile_in));
+                __m256i row14 =
+                    _mm256_loadu_si256((const __m256i*)(input + 14 * in_step + tile_in));
+                __m256i row15 =
+                    _mm256_loadu_si256((const __m256i*)(input + 15 * in_step + tile_in));
                 // stage 1: interleave 16-bit lanes of row pairs (unpacklo/hi_epi16)
                 __m256i t1_0 = _mm256_unpacklo_epi16(row0, row1);
                 __m256i t1_1 = _mm256_unpackhi_epi16(row0, row1);
@@ -331,37 +323,22 @@ transpose_batch_u16_4_avx512(const uint16_t* input, int64_t rows, int64_t cols, 
                 //   col14: 14 30 46 62 78 94 110 126 142 158 174 190 206 222 238 254
                 //   col7: 7 23 39 55 71 87 103 119 135 151 167 183 199 215 231 247
                 //   col15: 15 31 47 63 79 95 111 127 143 159 175 191 207 223 239 255
-                _mm256_storeu_si256((__m256i*)(output + b * cols * rows + i + j * out_step), col0);
-                _mm256_storeu_si256(
-                    (__m256i*)(output + b * cols * rows + i + j * out_step + out_step), col1);
-                _mm256_storeu_si256(
-                    (__m256i*)(output + b * cols * rows + i + j * out_step + 2 * out_step), col2);
-                _mm256_storeu_si256(
-                    (__m256i*)(output + b * cols * rows + i + j * out_step + 3 * out_step), col3);
-                _mm256_storeu_si256(
-                    (__m256i*)(output + b * cols * rows + i + j * out_step + 4 * out_step), col4);
-                _mm256_storeu_si256(
-                    (__m256i*)(output + b * cols * rows + i + j * out_step + 5 * out_step), col5);
-                _mm256_storeu_si256(
-                    (__m256i*)(output + b * cols * rows + i + j * out_step + 6 * out_step), col6);
-                _mm256_storeu_si256(
-                    (__m256i*)(output + b * cols * rows + i + j * out_step + 7 * out_step), col7);
-                _mm256_storeu_si256(
-                    (__m256i*)(output + b * cols * rows + i + j * out_step + 8 * out_step), col8);
-                _mm256_storeu_si256(
-                    (__m256i*)(output + b * cols * rows + i + j * out_step + 9 * out_step), col9);
-                _mm256_storeu_si256(
-                    (__m256i*)(output + b * cols * rows + i + j * out_step + 10 * out_step), col10);
-                _mm256_storeu_si256(
-                    (__m256i*)(output + b * cols * rows + i + j * out_step + 11 * out_step), col11);
-                _mm256_storeu_si256(
-                    (__m256i*)(output + b * cols * rows + i + j * out_step + 12 * out_step), col12);
-                _mm256_storeu_si256(
-                    (__m256i*)(output + b * cols * rows + i + j * out_step + 13 * out_step), col13);
-                _mm256_storeu_si256(
-                    (__m256i*)(output + b * cols * rows + i + j * out_step + 14 * out_step), col14);
-                _mm256_storeu_si256(
-                    (__m256i*)(output + b * cols * rows + i + j * out_step + 15 * out_step), col15);
+                _mm256_storeu_si256((__m256i*)(output + tile_out), col0);
+                _mm256_storeu_si256((__m256i*)(output + out_step + tile_out), col1);
+                _mm256_storeu_si256((__m256i*)(output + 2 * out_step + tile_out), col2);
+                _mm256_storeu_si256((__m256i*)(output + 3 * out_step + tile_out), col3);
+                _mm256_storeu_si256((__m256i*)(output + 4 * out_step + tile_out), col4);
+                _mm256_storeu_si256((__m256i*)(output + 5 * out_step + tile_out), col5);
+                _mm256_storeu_si256((__m256i*)(output + 6 * out_step + tile_out), col6);
+                _mm256_storeu_si256((__m256i*)(output + 7 * out_step + tile_out), col7);
+                _mm256_storeu_si256((__m256i*)(output + 8 * out_step + tile_out), col8);
+                _mm256_storeu_si256((__m256i*)(output + 9 * out_step + tile_out), col9);
+                _mm256_storeu_si256((__m256i*)(output + 10 * out_step + tile_out), col10);
+                _mm256_storeu_si256((__m256i*)(output + 11 * out_step + tile_out), col11);
+                _mm256_storeu_si256((__m256i*)(output + 12 * out_step + tile_out), col12);
+                _mm256_storeu_si256((__m256i*)(output + 13 * out_step + tile_out), col13);
+                _mm256_storeu_si256((__m256i*)(output + 14 * out_step + tile_out), col14);
+                _mm256_storeu_si256((__m256i*)(output + 15 * out_step + tile_out), col15);
               }
               // the last rows of the matrix: a partial tile
               if (i < i_end) {
@@ -439,22 +416,16 @@ __attribute__((target("+sve"))) void transpose_batch_u16_4_sve(const uint16_t* i
             for (; i_vs1 + 8 <= i_end_vs1; i_vs1 += 8) {
               int64_t in_step_vs1 = simdgen_opaque(cols);
               int64_t out_step_vs1 = simdgen_opaque(rows);
-              svuint16_t row0 =
-                  svld1_u16(svptrue_b16(), input + b * cols * rows + i_vs1 * in_step_vs1 + j_vs1);
-              svuint16_t row1 = svld1_u16(svptrue_b16(), input + b * cols * rows +
-                                                         i_vs1 * in_step_vs1 + in_step_vs1 + j_vs1);
-              svuint16_t row2 = svld1_u16(svptrue_b16(), input + b * cols * rows + i_vs1 *
-                                                         in_step_vs1 + 2 * in_step_vs1 + j_vs1);
-              svuint16_t row3 = svld1_u16(svptrue_b16(), input + b * cols * rows + i_vs1 *
-                                                         in_step_vs1 + 3 * in_step_vs1 + j_vs1);
-              svuint16_t row4 = svld1_u16(svptrue_b16(), input + b * cols * rows + i_vs1 *
-                                                         in_step_vs1 + 4 * in_step_vs1 + j_vs1);
-              svuint16_t row5 = svld1_u16(svptrue_b16(), input + b * cols * rows + i_vs1 *
-                                                         in_step_vs1 + 5 * in_step_vs1 + j_vs1);
-              svuint16_t row6 = svld1_u16(svptrue_b16(), input + b * cols * rows + i_vs1 *
-                                                         in_step_vs1 + 6 * in_step_vs1 + j_vs1);
-              svuint16_t row7 = svld1_u16(svptrue_b16(), input + b * cols * rows + i_vs1 *
-                                                         in_step_vs1 + 7 * in_step_vs1 + j_vs1);
+              int64_t tile_in_vs1 = b * cols * rows + i_vs1 * in_step_vs1 + j_vs1;
+              int64_t tile_out_vs1 = b * cols * rows + i_vs1 + j_vs1 * out_step_vs1;
+              svuint16_t row0 = svld1_u16(svptrue_b16(), input + tile_in_vs1);
+              svuint16_t row1 = svld1_u16(svptrue_b16(), input + in_step_vs1 + tile_in_vs1);
+              svuint16_t row2 = svld1_u16(svptrue_b16(), input + 2 * in_step_vs1 + tile_in_vs1);
+              svuint16_t row3 = svld1_u16(svptrue_b16(), input + 3 * in_step_vs1 + tile_in_vs1);
+              svuint16_t row4 = svld1_u16(svptrue_b16(), input + 4 * in_step_vs1 + tile_in_vs1);
+              svuint16_t row5 = svld1_u16(svptrue_b16(), input + 5 * in_step_vs1 + tile_in_vs1);
+              svuint16_t row6 = svld1_u16(svptrue_b16(), input + 6 * in_step_vs1 + tile_in_vs1);
+              svuint16_t row7 = svld1_u16(svptrue_b16(), input + 7 * in_step_vs1 + tile_in_vs1);
               // stage 1: zip1/zip2 vector i with vector i + 4
               svuint16_t z1_0 = svzip1_u16(row0, row4);
               svuint16_t z1_1 = svzip2_u16(row0, row4);
@@ -506,22 +477,14 @@ __attribute__((target("+sve"))) void transpose_batch_u16_4_sve(const uint16_t* i
               //   col5: 5 13 21 29 37 45 53 61
               //   col6: 6 14 22 30 38 46 54 62
               //   col7: 7 15 23 31 39 47 55 63
-              svst1_u16(svptrue_b16(), output + b * cols * rows + i_vs1 + j_vs1 * out_step_vs1,
-                        col0);
-              svst1_u16(svptrue_b16(), output + b * cols * rows + i_vs1 + j_vs1 * out_step_vs1 +
-                                       out_step_vs1, col1);
-              svst1_u16(svptrue_b16(), output + b * cols * rows + i_vs1 + j_vs1 * out_step_vs1 +
-                                       2 * out_step_vs1, col2);
-              svst1_u16(svptrue_b16(), output + b * cols * rows + i_vs1 + j_vs1 * out_step_vs1 +
-                                       3 * out_step_vs1, col3);
-              svst1_u16(svptrue_b16(), output + b * cols * rows + i_vs1 + j_vs1 * out_step_vs1 +
-                                       4 * out_step_vs1, col4);
-              svst1_u16(svptrue_b16(), output + b * cols * rows + i_vs1 + j_vs1 * out_step_vs1 +
-                                       5 * out_step_vs1, col5);
-              svst1_u16(svptrue_b16(), output + b * cols * rows + i_vs1 + j_vs1 * out_step_vs1 +
-                                       6 * out_step_vs1, col6);
-              svst1_u16(svptrue_b16(), output + b * cols * rows + i_vs1 + j_vs1 * out_step_vs1 +
-                                       7 * out_step_vs1, col7);
+              svst1_u16(svptrue_b16(), output + tile_out_vs1, col0);
+              svst1_u16(svptrue_b16(), output + out_step_vs1 + tile_out_vs1, col1);
+              svst1_u16(svptrue_b16(), output + 2 * out_step_vs1 + tile_out_vs1, col2);
+              svst1_u16(svptrue_b16(), output + 3 * out_step_vs1 + tile_out_vs1, col3);
+              svst1_u16(svptrue_b16(), output + 4 * out_step_vs1 + tile_out_vs1, col4);
+              svst1_u16(svptrue_b16(), output + 5 * out_step_vs1 + tile_out_vs1, col5);
+              svst1_u16(svptrue_b16(), output + 6 * out_step_vs1 + tile_out_vs1, col6);
+              svst1_u16(svptrue_b16(), output + 7 * out_step_vs1 + tile_out_vs1, col7);
             }
             // the last rows of the matrix: a partial tile
             if (i_vs1 < i_end_vs1) {
@@ -571,38 +534,24 @@ __attribute__((target("+sve"))) void transpose_batch_u16_4_sve(const uint16_t* i
             for (; i_vs2 + 16 <= i_end_vs2; i_vs2 += 16) {
               int64_t in_step_vs2 = simdgen_opaque(cols);
               int64_t out_step_vs2 = simdgen_opaque(rows);
-              svuint16_t row0 =
-                  svld1_u16(svptrue_b16(), input + b * cols * rows + i_vs2 * in_step_vs2 + j_vs2);
-              svuint16_t row1 = svld1_u16(svptrue_b16(), input + b * cols * rows +
-                                                         i_vs2 * in_step_vs2 + in_step_vs2 + j_vs2);
-              svuint16_t row2 = svld1_u16(svptrue_b16(), input + b * cols * rows + i_vs2 *
-                                                         in_step_vs2 + 2 * in_step_vs2 + j_vs2);
-              svuint16_t row3 = svld1_u16(svptrue_b16(), input + b * cols * rows + i_vs2 *
-                                                         in_step_vs2 + 3 * in_step_vs2 + j_vs2);
-              svuint16_t row4 = svld1_u16(svptrue_b16(), input + b * cols * rows + i_vs2 *
-                                                         in_step_vs2 + 4 * in_step_vs2 + j_vs2);
-              svuint16_t row5 = svld1_u16(svptrue_b16(), input + b * cols * rows + i_vs2 *
-                                                         in_step_vs2 + 5 * in_step_vs2 + j_vs2);
-              svuint16_t row6 = svld1_u16(svptrue_b16(), input + b * cols * rows + i_vs2 *
-                                                         in_step_vs2 + 6 * in_step_vs2 + j_vs2);
-              svuint16_t row7 = svld1_u16(svptrue_b16(), input + b * cols * rows + i_vs2 *
-                                                         in_step_vs2 + 7 * in_step_vs2 + j_vs2);
-              svuint16_t row8 = svld1_u16(svptrue_b16(), input + b * cols * rows + i_vs2 *
-                                                         in_step_vs2 + 8 * in_step_vs2 + j_vs2);
-              svuint16_t row9 = svld1_u16(svptrue_b16(), input + b * cols * rows + i_vs2 *
-                                                         in_step_vs2 + 9 * in_step_vs2 + j_vs2);
-              svuint16_t row10 = svld1_u16(svptrue_b16(), input + b * cols * rows + i_vs2 *
-                                                          in_step_vs2 + 10 * in_step_vs2 + j_vs2);
-              svuint16_t row11 = svld1_u16(svptrue_b16(), input + b * cols * rows + i_vs2 *
-                                                          in_step_vs2 + 11 * in_step_vs2 + j_vs2);
-              svuint16_t row12 = svld1_u16(svptrue_b16(), input + b * cols * rows + i_vs2 *
-                                                          in_step_vs2 + 12 * in_step_vs2 + j_vs2);
-              svuint16_t row13 = svld1_u16(svptrue_b16(), input + b * cols * rows + i_vs2 *
-                                                          in_step_vs2 + 13 * in_step_vs2 + j_vs2);
-              svuint16_t row14 = svld1_u16(svptrue_b16(), input + b * cols * rows + i_vs2 *
-                                                          in_step_vs2 + 14 * in_step_vs2 + j_vs2);
-              svuint16_t row15 = svld1_u16(svptrue_b16(), input + b * cols * rows + i_vs2 *
-                                                          in_step_vs2 + 15 * in_step_vs2 + j_vs2);
+              int64_t tile_in_vs2 = b * cols * rows + i_vs2 * in_step_vs2 + j_vs2;
+              int64_t tile_out_vs2 = b * cols * rows + i_vs2 + j_vs2 * out_step_vs2;
+              svuint16_t row0 = svld1_u16(svptrue_b16(), input + tile_in_vs2);
+              svuint16_t row1 = svld1_u16(svptrue_b16(), input + in_step_vs2 + tile_in_vs2);
+              svuint16_t row2 = svld1_u16(svptrue_b16(), input + 2 * in_step_vs2 + tile_in_vs2);
+              svuint16_t row3 = svld1_u16(svptrue_b16(), input + 3 * in_step_vs2 + tile_in_vs2);
+              svuint16_t row4 = svld1_u16(svptrue_b16(), input + 4 * in_step_vs2 + tile_in_vs2);
+              svuint16_t row5 = svld1_u16(svptrue_b16(), input + 5 * in_step_vs2 + tile_in_vs2);
+              svuint16_t row6 = svld1_u16(svptrue_b16(), input + 6 * in_step_vs2 + tile_in_vs2);
+              svuint16_t row7 = svld1_u16(svptrue_b16(), input + 7 * in_step_vs2 + tile_in_vs2);
+              svuint16_t row8 = svld1_u16(svptrue_b16(), input + 8 * in_step_vs2 + tile_in_vs2);
+              svuint16_t row9 = svld1_u16(svptrue_b16(), input + 9 * in_step_vs2 + tile_in_vs2);
+              svuint16_t row10 = svld1_u16(svptrue_b16(), input + 10 * in_step_vs2 + tile_in_vs2);
+              svuint16_t row11 = svld1_u16(svptrue_b16(), input + 11 * in_step_vs2 + tile_in_vs2);
+              svuint16_t row12 = svld1_u16(svptrue_b16(), input + 12 * in_step_vs2 + tile_in_vs2);
+              svuint16_t row13 = svld1_u16(svptrue_b16(), input + 13 * in_step_vs2 + tile_in_vs2);
+              svuint16_t row14 = svld1_u16(svptrue_b16(), input + 14 * in_step_vs2 + tile_in_vs2);
+              svuint16_t row15 = svld1_u16(svptrue_b16(), input + 15 * in_step_vs2 + tile_in_vs2);
               // stage 1: zip1/zip2 vector i with vector i + 8
               svuint16_t z1_0 = svzip1_u16(row0, row8);
               svuint16_t z1_1 = svzip2_u16(row0, row8);
@@ -735,38 +684,22 @@ __attribute__((target("+sve"))) void transpose_batch_u16_4_sve(const uint16_t* i
               //   col13: 13 29 45 61 77 93 109 125 141 157 173 189 205 221 237 253
               //   col14: 14 30 46 62 78 94 110 126 142 158 174 190 206 222 238 254
               //   col15: 15 31 47 63 79 95 111 127 143 159 175 191 207 223 239 255
-              svst1_u16(svptrue_b16(), output + b * cols * rows + i_vs2 + j_vs2 * out_step_vs2,
-                        col0);
-              svst1_u16(svptrue_b16(), output + b * cols * rows + i_vs2 + j_vs2 * out_step_vs2 +
-                                       out_step_vs2, col1);
-              svst1_u16(svptrue_b16(), output + b * cols * rows + i_vs2 + j_vs2 * out_step_vs2 +
-                                       2 * out_step_vs2, col2);
-              svst1_u16(svptrue_b16(), output + b * cols * rows + i_vs2 + j_vs2 * out_step_vs2 +
-                                       3 * out_step_vs2, col3);
-              svst1_u16(svptrue_b16(), output + b * cols * rows + i_vs2 + j_vs2 * out_step_vs2 +
-                                       4 * out_step_vs2, col4);
-              svst1_u16(svptrue_b16(), output + b * cols * rows + i_vs2 + j_vs2 * out_step_vs2 +
-                                       5 * out_step_vs2, col5);
-              svst1_u16(svptrue_b16(), output + b * cols * rows + i_vs2 + j_vs2 * out_step_vs2 +
-                                       6 * out_step_vs2, col6);
-              svst1_u16(svptrue_b16(), output + b * cols * rows + i_vs2 + j_vs2 * out_step_vs2 +
-                                       7 * out_step_vs2, col7);
-              svst1_u16(svptrue_b16(), output + b * cols * rows + i_vs2 + j_vs2 * out_step_vs2 +
-                                       8 * out_step_vs2, col8);
-              svst1_u16(svptrue_b16(), output + b * cols * rows + i_vs2 + j_vs2 * out_step_vs2 +
-                                       9 * out_step_vs2, col9);
-              svst1_u16(svptrue_b16(), output + b * cols * rows + i_vs2 + j_vs2 * out_step_vs2 +
-                                       10 * out_step_vs2, col10);
-              svst1_u16(svptrue_b16(), output + b * cols * rows + i_vs2 + j_vs2 * out_step_vs2 +
-                                       11 * out_step_vs2, col11);
-              svst1_u16(svptrue_b16(), output + b * cols * rows + i_vs2 + j_vs2 * out_step_vs2 +
-                                       12 * out_step_vs2, col12);
-              svst1_u16(svptrue_b16(), output + b * cols * rows + i_vs2 + j_vs2 * out_step_vs2 +
-                                       13 * out_step_vs2, col13);
-              svst1_u16(svptrue_b16(), output + b * cols * rows + i_vs2 + j_vs2 * out_step_vs2 +
-                                       14 * out_step_vs2, col14);
-              svst1_u16(svptrue_b16(), output + b * cols * rows + i_vs2 + j_vs2 * out_step_vs2 +
-                                       15 * out_step_vs2, col15);
+              svst1_u16(svptrue_b16(), output + tile_out_vs2, col0);
+              svst1_u16(svptrue_b16(), output + out_step_vs2 + tile_out_vs2, col1);
+              svst1_u16(svptrue_b16(), output + 2 * out_step_vs2 + tile_out_vs2, col2);
+              svst1_u16(svptrue_b16(), output + 3 * out_step_vs2 + tile_out_vs2, col3);
+              svst1_u16(svptrue_b16(), output + 4 * out_step_vs2 + tile_out_vs2, col4);
+              svst1_u16(svptrue_b16(), output + 5 * out_step_vs2 + tile_out_vs2, col5);
+              svst1_u16(svptrue_b16(), output + 6 * out_step_vs2 + tile_out_vs2, col6);
+              svst1_u16(svptrue_b16(), output + 7 * out_step_vs2 + tile_out_vs2, col7);
+              svst1_u16(svptrue_b16(), output + 8 * out_step_vs2 + tile_out_vs2, col8);
+              svst1_u16(svptrue_b16(), output + 9 * out_step_vs2 + tile_out_vs2, col9);
+              svst1_u16(svptrue_b16(), output + 10 * out_step_vs2 + tile_out_vs2, col10);
+              svst1_u16(svptrue_b16(), output + 11 * out_step_vs2 + tile_out_vs2, col11);
+              svst1_u16(svptrue_b16(), output + 12 * out_step_vs2 + tile_out_vs2, col12);
+              svst1_u16(svptrue_b16(), output + 13 * out_step_vs2 + tile_out_vs2, col13);
+              svst1_u16(svptrue_b16(), output + 14 * out_step_vs2 + tile_out_vs2, col14);
+              svst1_u16(svptrue_b16(), output + 15 * out_step_vs2 + tile_out_vs2, col15);
             }
             // the last rows of the matrix: a partial tile
             if (i_vs2 < i_end_vs2) {
@@ -921,22 +854,16 @@ __attribute__((target("avx2"))) void transpose_batch_u16_4_avx2(const uint16_t* 
               for (; i + 8 <= i_end; i += 8) {
                 int64_t in_step = simdgen_opaque(cols);
                 int64_t out_step = simdgen_opaque(rows);
-                __m128i row0 =
-                    _mm_loadu_si128((const __m128i*)(input + b * cols * rows + i * in_step + j));
-                __m128i row1 = _mm_loadu_si128(
-                    (const __m128i*)(input + b * cols * rows + i * in_step + in_step + j));
-                __m128i row2 = _mm_loadu_si128(
-                    (const __m128i*)(input + b * cols * rows + i * in_step + 2 * in_step + j));
-                __m128i row3 = _mm_loadu_si128(
-                    (const __m128i*)(input + b * cols * rows + i * in_step + 3 * in_step + j));
-                __m128i row4 = _mm_loadu_si128(
-                    (const __m128i*)(input + b * cols * rows + i * in_step + 4 * in_step + j));
-                __m128i row5 = _mm_loadu_si128(
-                    (const __m128i*)(input + b * cols * rows + i * in_step + 5 * in_step + j));
-                __m128i row6 = _mm_loadu_si128(
-                    (const __m128i*)(input + b * cols * rows + i * in_step + 6 * in_step + j));
-                __m128i row7 = _mm_loadu_si128(
-                    (const __m128i*)(input + b * cols * rows + i * in_step + 7 * in_step + j));
+                int64_t tile_in = b * cols * rows + i * in_step + j;
+                int64_t tile_out = b * cols * rows + i + j * out_step;
+                __m128i row0 = _mm_loadu_si128((const __m128i*)(input + tile_in));
+                __m128i row1 = _mm_loadu_si128((const __m128i*)(input + in_step + tile_in));
+                __m128i row2 = _mm_loadu_si128((const __m128i*)(input + 2 * in_step + tile_in));
+                __m128i row3 = _mm_loadu_si128((const __m128i*)(input + 3 * in_step + tile_in));
+                __m128i row4 = _mm_loadu_si128((const __m128i*)(input + 4 * in_step + tile_in));
+                __m128i row5 = _mm_loadu_si128((const __m128i*)(input + 5 * in_step + tile_in));
+                __m128i row6 = _mm_loadu_si128((const __m128i*)(input + 6 * in_step + tile_in));
+                __m128i row7 = _mm_loadu_si128((const __m128i*)(input + 7 * in_step + tile_in));
                 // stage 1: interleave 16-bit lanes of row pairs (unpacklo/hi_epi16)
                 __m128i t1_0 = _mm_unpacklo_epi16(row0, row1);
                 __m128i t1_1 = _mm_unpackhi_epi16(row0, row1);
@@ -988,21 +915,14 @@ __attribute__((target("avx2"))) void transpose_batch_u16_4_avx2(const uint16_t* 
                 //   col5: 5 13 21 29 37 45 53 61
                 //   col6: 6 14 22 30 38 46 54 62
                 //   col7: 7 15 23 31 39 47 55 63
-                _mm_storeu_si128((__m128i*)(output + b * cols * rows + i + j * out_step), col0);
-                _mm_storeu_si128((__m128i*)(output + b * cols * rows + i + j * out_step + out_step),
-                                 col1);
-                _mm_storeu_si128(
-                    (__m128i*)(output + b * cols * rows + i + j * out_step + 2 * out_step), col2);
-                _mm_storeu_si128(
-                    (__m128i*)(output + b * cols * rows + i + j * out_step + 3 * out_step), col3);
-                _mm_storeu_si128(
-                    (__m128i*)(output + b * cols * rows + i + j * out_step + 4 * out_step), col4);
-                _mm_storeu_si128(
-                    (__m128i*)(output + b * cols * rows + i + j * out_step + 5 * out_step), col5);
-                _mm_storeu_si128(
-                    (__m128i*)(output + b * cols * rows + i + j * out_step + 6 * out_step), col6);
-                _mm_storeu_si128(
-                    (__m128i*)(output + b * cols * rows + i + j * out_step + 7 * out_step), col7);
+                _mm_storeu_si128((__m128i*)(output + tile_out), col0);
+                _mm_storeu_si128((__m128i*)(output + out_step + tile_out), col1);
+                _mm_storeu_si128((__m128i*)(output + 2 * out_step + tile_out), col2);
+                _mm_storeu_si128((__m128i*)(output + 3 * out_step + tile_out), col3);
+                _mm_storeu_si128((__m128i*)(output + 4 * out_step + tile_out), col4);
+                _mm_storeu_si128((__m128i*)(output + 5 * out_step + tile_out), col5);
+                _mm_storeu_si128((__m128i*)(output + 6 * out_step + tile_out), col6);
+                _mm_storeu_si128((__m128i*)(output + 7 * out_step + tile_out), col7);
               }
               // the last rows of the matrix: a partial tile
               if (i < i_end) {
@@ -1133,20 +1053,16 @@ void transpose_batch_u16_4_neon(const uint16_t* input, int64_t rows, int64_t col
               for (; i + 8 <= i_end; i += 8) {
                 int64_t in_step = simdgen_opaque(cols);
                 int64_t out_step = simdgen_opaque(rows);
-                uint16x8_t row0 = vld1q_u16(input + b * cols * rows + i * in_step + j);
-                uint16x8_t row1 = vld1q_u16(input + b * cols * rows + i * in_step + in_step + j);
-                uint16x8_t row2 =
-                    vld1q_u16(input + b * cols * rows + i * in_step + 2 * in_step + j);
-                uint16x8_t row3 =
-                    vld1q_u16(input + b * cols * rows + i * in_step + 3 * in_step + j);
-                uint16x8_t row4 =
-                    vld1q_u16(input + b * cols * rows + i * in_step + 4 * in_step + j);
-                uint16x8_t row5 =
-                    vld1q_u16(input + b * cols * rows + i * in_step + 5 * in_step + j);
-                uint16x8_t row6 =
-                    vld1q_u16(input + b * cols * rows + i * in_step + 6 * in_step + j);
-                uint16x8_t row7 =
-                    vld1q_u16(input + b * cols * rows + i * in_step + 7 * in_step + j);
+                int64_t tile_in = b * cols * rows + i * in_step + j;
+                int64_t tile_out = b * cols * rows + i + j * out_step;
+                uint16x8_t row0 = vld1q_u16(input + tile_in);
+                uint16x8_t row1 = vld1q_u16(input + in_step + tile_in);
+                uint16x8_t row2 = vld1q_u16(input + 2 * in_step + tile_in);
+                uint16x8_t row3 = vld1q_u16(input + 3 * in_step + tile_in);
+                uint16x8_t row4 = vld1q_u16(input + 4 * in_step + tile_in);
+                uint16x8_t row5 = vld1q_u16(input + 5 * in_step + tile_in);
+                uint16x8_t row6 = vld1q_u16(input + 6 * in_step + tile_in);
+                uint16x8_t row7 = vld1q_u16(input + 7 * in_step + tile_in);
                 // stage 1: zip1/zip2 vector i with vector i + 4
                 uint16x8_t z1_0 = vzip1q_u16(row0, row4);
                 uint16x8_t z1_1 = vzip2q_u16(row0, row4);
@@ -1198,14 +1114,14 @@ void transpose_batch_u16_4_neon(const uint16_t* input, int64_t rows, int64_t col
                 //   col5: 5 13 21 29 37 45 53 61
                 //   col6: 6 14 22 30 38 46 54 62
                 //   col7: 7 15 23 31 39 47 55 63
-                vst1q_u16(output + b * cols * rows + i + j * out_step, col0);
-                vst1q_u16(output + b * cols * rows + i + j * out_step + out_step, col1);
-                vst1q_u16(output + b * cols * rows + i + j * out_step + 2 * out_step, col2);
-                vst1q_u16(output + b * cols * rows + i + j * out_step + 3 * out_step, col3);
-                vst1q_u16(output + b * cols * rows + i + j * out_step + 4 * out_step, col4);
-                vst1q_u16(output + b * cols * rows + i + j * out_step + 5 * out_step, col5);
-                vst1q_u16(output + b * cols * rows + i + j * out_step + 6 * out_step, col6);
-                vst1q_u16(output + b * cols * rows + i + j * out_step + 7 * out_step, col7);
+                vst1q_u16(output + tile_out, col0);
+                vst1q_u16(output + out_step + tile_out, col1);
+                vst1q_u16(output + 2 * out_step + tile_out, col2);
+                vst1q_u16(output + 3 * out_step + tile_out, col3);
+                vst1q_u16(output + 4 * out_step + tile_out, col4);
+                vst1q_u16(output + 5 * out_step + tile_out, col5);
+                vst1q_u16(output + 6 * out_step + tile_out, col6);
+                vst1q_u16(output + 7 * out_step + tile_out, col7);
               }
               // the last rows of the matrix: a partial tile
               if (i < i_end) {

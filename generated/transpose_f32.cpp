@@ -266,22 +266,24 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void transpos
             for (; i + 16 <= i_end; i += 16) {
               int64_t in_step = simdgen_opaque(stride);
               int64_t out_step = simdgen_opaque(out_stride);
-              __m512 row0 = _mm512_loadu_ps(input + i * in_step + j);
-              __m512 row1 = _mm512_loadu_ps(input + i * in_step + in_step + j);
-              __m512 row2 = _mm512_loadu_ps(input + i * in_step + 2 * in_step + j);
-              __m512 row3 = _mm512_loadu_ps(input + i * in_step + 3 * in_step + j);
-              __m512 row4 = _mm512_loadu_ps(input + i * in_step + 4 * in_step + j);
-              __m512 row5 = _mm512_loadu_ps(input + i * in_step + 5 * in_step + j);
-              __m512 row6 = _mm512_loadu_ps(input + i * in_step + 6 * in_step + j);
-              __m512 row7 = _mm512_loadu_ps(input + i * in_step + 7 * in_step + j);
-              __m512 row8 = _mm512_loadu_ps(input + i * in_step + 8 * in_step + j);
-              __m512 row9 = _mm512_loadu_ps(input + i * in_step + 9 * in_step + j);
-              __m512 row10 = _mm512_loadu_ps(input + i * in_step + 10 * in_step + j);
-              __m512 row11 = _mm512_loadu_ps(input + i * in_step + 11 * in_step + j);
-              __m512 row12 = _mm512_loadu_ps(input + i * in_step + 12 * in_step + j);
-              __m512 row13 = _mm512_loadu_ps(input + i * in_step + 13 * in_step + j);
-              __m512 row14 = _mm512_loadu_ps(input + i * in_step + 14 * in_step + j);
-              __m512 row15 = _mm512_loadu_ps(input + i * in_step + 15 * in_step + j);
+              int64_t tile_in = i * in_step + j;
+              int64_t tile_out = i + j * out_step;
+              __m512 row0 = _mm512_loadu_ps(input + tile_in);
+              __m512 row1 = _mm512_loadu_ps(input + in_step + tile_in);
+              __m512 row2 = _mm512_loadu_ps(input + 2 * in_step + tile_in);
+              __m512 row3 = _mm512_loadu_ps(input + 3 * in_step + tile_in);
+              __m512 row4 = _mm512_loadu_ps(input + 4 * in_step + tile_in);
+              __m512 row5 = _mm512_loadu_ps(input + 5 * in_step + tile_in);
+              __m512 row6 = _mm512_loadu_ps(input + 6 * in_step + tile_in);
+              __m512 row7 = _mm512_loadu_ps(input + 7 * in_step + tile_in);
+              __m512 row8 = _mm512_loadu_ps(input + 8 * in_step + tile_in);
+              __m512 row9 = _mm512_loadu_ps(input + 9 * in_step + tile_in);
+              __m512 row10 = _mm512_loadu_ps(input + 10 * in_step + tile_in);
+              __m512 row11 = _mm512_loadu_ps(input + 11 * in_step + tile_in);
+              __m512 row12 = _mm512_loadu_ps(input + 12 * in_step + tile_in);
+              __m512 row13 = _mm512_loadu_ps(input + 13 * in_step + tile_in);
+              __m512 row14 = _mm512_loadu_ps(input + 14 * in_step + tile_in);
+              __m512 row15 = _mm512_loadu_ps(input + 15 * in_step + tile_in);
               // stage 1: interleave 32-bit lanes of row pairs (unpacklo/hi_epi32)
               __m512 t1_0 = _mm512_unpacklo_ps(row0, row1);
               __m512 t1_1 = _mm512_unpackhi_ps(row0, row1);
@@ -430,120 +432,122 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void transpos
               //   col14: 14 30 46 62 78 94 110 126 142 158 174 190 206 222 238 254
               //   col7: 7 23 39 55 71 87 103 119 135 151 167 183 199 215 231 247
               //   col15: 15 31 47 63 79 95 111 127 143 159 175 191 207 223 239 255
-              _mm512_storeu_ps(output + i + j * out_step, col0);
-              _mm512_storeu_ps(output + i + j * out_step + out_step, col1);
-              _mm512_storeu_ps(output + i + j * out_step + 2 * out_step, col2);
-              _mm512_storeu_ps(output + i + j * out_step + 3 * out_step, col3);
-              _mm512_storeu_ps(output + i + j * out_step + 4 * out_step, col4);
-              _mm512_storeu_ps(output + i + j * out_step + 5 * out_step, col5);
-              _mm512_storeu_ps(output + i + j * out_step + 6 * out_step, col6);
-              _mm512_storeu_ps(output + i + j * out_step + 7 * out_step, col7);
-              _mm512_storeu_ps(output + i + j * out_step + 8 * out_step, col8);
-              _mm512_storeu_ps(output + i + j * out_step + 9 * out_step, col9);
-              _mm512_storeu_ps(output + i + j * out_step + 10 * out_step, col10);
-              _mm512_storeu_ps(output + i + j * out_step + 11 * out_step, col11);
-              _mm512_storeu_ps(output + i + j * out_step + 12 * out_step, col12);
-              _mm512_storeu_ps(output + i + j * out_step + 13 * out_step, col13);
-              _mm512_storeu_ps(output + i + j * out_step + 14 * out_step, col14);
-              _mm512_storeu_ps(output + i + j * out_step + 15 * out_step, col15);
+              _mm512_storeu_ps(output + tile_out, col0);
+              _mm512_storeu_ps(output + out_step + tile_out, col1);
+              _mm512_storeu_ps(output + 2 * out_step + tile_out, col2);
+              _mm512_storeu_ps(output + 3 * out_step + tile_out, col3);
+              _mm512_storeu_ps(output + 4 * out_step + tile_out, col4);
+              _mm512_storeu_ps(output + 5 * out_step + tile_out, col5);
+              _mm512_storeu_ps(output + 6 * out_step + tile_out, col6);
+              _mm512_storeu_ps(output + 7 * out_step + tile_out, col7);
+              _mm512_storeu_ps(output + 8 * out_step + tile_out, col8);
+              _mm512_storeu_ps(output + 9 * out_step + tile_out, col9);
+              _mm512_storeu_ps(output + 10 * out_step + tile_out, col10);
+              _mm512_storeu_ps(output + 11 * out_step + tile_out, col11);
+              _mm512_storeu_ps(output + 12 * out_step + tile_out, col12);
+              _mm512_storeu_ps(output + 13 * out_step + tile_out, col13);
+              _mm512_storeu_ps(output + 14 * out_step + tile_out, col14);
+              _mm512_storeu_ps(output + 15 * out_step + tile_out, col15);
             }
             // the last rows of the matrix: a partial tile
             if (i < i_end) {
+              int64_t edge_in_r = i * stride + j;
+              int64_t edge_out_r = i + j * out_stride;
               __m512 row0_r = _mm512_setzero_ps();
               if (i < rows) {
                 row0_r = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
                                               (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                              input + i * stride + j);
+                                              input + edge_in_r);
               }
               __m512 row1_r = _mm512_setzero_ps();
               if (i + 1 < rows) {
                 row1_r = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
                                               (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                              input + i * stride + j + stride);
+                                              input + edge_in_r + stride);
               }
               __m512 row2_r = _mm512_setzero_ps();
               if (i + 2 < rows) {
                 row2_r = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
                                               (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                              input + i * stride + j + 2 * stride);
+                                              input + edge_in_r + 2 * stride);
               }
               __m512 row3_r = _mm512_setzero_ps();
               if (i + 3 < rows) {
                 row3_r = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
                                               (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                              input + i * stride + j + 3 * stride);
+                                              input + edge_in_r + 3 * stride);
               }
               __m512 row4_r = _mm512_setzero_ps();
               if (i + 4 < rows) {
                 row4_r = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
                                               (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                              input + i * stride + j + 4 * stride);
+                                              input + edge_in_r + 4 * stride);
               }
               __m512 row5_r = _mm512_setzero_ps();
               if (i + 5 < rows) {
                 row5_r = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
                                               (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                              input + i * stride + j + 5 * stride);
+                                              input + edge_in_r + 5 * stride);
               }
               __m512 row6_r = _mm512_setzero_ps();
               if (i + 6 < rows) {
                 row6_r = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
                                               (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                              input + i * stride + j + 6 * stride);
+                                              input + edge_in_r + 6 * stride);
               }
               __m512 row7_r = _mm512_setzero_ps();
               if (i + 7 < rows) {
                 row7_r = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
                                               (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                              input + i * stride + j + 7 * stride);
+                                              input + edge_in_r + 7 * stride);
               }
               __m512 row8_r = _mm512_setzero_ps();
               if (i + 8 < rows) {
                 row8_r = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
                                               (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                              input + i * stride + j + 8 * stride);
+                                              input + edge_in_r + 8 * stride);
               }
               __m512 row9_r = _mm512_setzero_ps();
               if (i + 9 < rows) {
                 row9_r = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
                                               (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                              input + i * stride + j + 9 * stride);
+                                              input + edge_in_r + 9 * stride);
               }
               __m512 row10_r = _mm512_setzero_ps();
               if (i + 10 < rows) {
                 row10_r = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
                                                (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                               input + i * stride + j + 10 * stride);
+                                               input + edge_in_r + 10 * stride);
               }
               __m512 row11_r = _mm512_setzero_ps();
               if (i + 11 < rows) {
                 row11_r = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
                                                (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                               input + i * stride + j + 11 * stride);
+                                               input + edge_in_r + 11 * stride);
               }
               __m512 row12_r = _mm512_setzero_ps();
               if (i + 12 < rows) {
                 row12_r = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
                                                (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                               input + i * stride + j + 12 * stride);
+                                               input + edge_in_r + 12 * stride);
               }
               __m512 row13_r = _mm512_setzero_ps();
               if (i + 13 < rows) {
                 row13_r = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
                                                (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                               input + i * stride + j + 13 * stride);
+                                               input + edge_in_r + 13 * stride);
               }
               __m512 row14_r = _mm512_setzero_ps();
               if (i + 14 < rows) {
                 row14_r = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
                                                (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                               input + i * stride + j + 14 * stride);
+                                               input + edge_in_r + 14 * stride);
               }
               __m512 row15_r = _mm512_setzero_ps();
               if (i + 15 < rows) {
                 row15_r = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
                                                (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                               input + i * stride + j + 15 * stride);
+                                               input + edge_in_r + 15 * stride);
               }
               // stage 1: interleave 32-bit lanes of row pairs (unpacklo/hi_epi32)
               __m512 t1_0_r = _mm512_unpacklo_ps(row0_r, row1_r);
@@ -630,67 +634,67 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void transpos
               __m512 col7_r = _mm512_shuffle_f32x4(t3_7_r, t3_15_r, 0x88);
               __m512 col15_r = _mm512_shuffle_f32x4(t3_7_r, t3_15_r, 0xDD);
               if (j < cols) {
-                _mm512_mask_storeu_ps(output + i + j * out_stride,
+                _mm512_mask_storeu_ps(output + edge_out_r,
                                       (__mmask16)simdgen_lanes_below(rows - i, 16), col0_r);
               }
               if (j + 1 < cols) {
-                _mm512_mask_storeu_ps(output + i + j * out_stride + out_stride,
+                _mm512_mask_storeu_ps(output + edge_out_r + out_stride,
                                       (__mmask16)simdgen_lanes_below(rows - i, 16), col1_r);
               }
               if (j + 2 < cols) {
-                _mm512_mask_storeu_ps(output + i + j * out_stride + 2 * out_stride,
+                _mm512_mask_storeu_ps(output + edge_out_r + 2 * out_stride,
                                       (__mmask16)simdgen_lanes_below(rows - i, 16), col2_r);
               }
               if (j + 3 < cols) {
-                _mm512_mask_storeu_ps(output + i + j * out_stride + 3 * out_stride,
+                _mm512_mask_storeu_ps(output + edge_out_r + 3 * out_stride,
                                       (__mmask16)simdgen_lanes_below(rows - i, 16), col3_r);
               }
               if (j + 4 < cols) {
-                _mm512_mask_storeu_ps(output + i + j * out_stride + 4 * out_stride,
+                _mm512_mask_storeu_ps(output + edge_out_r + 4 * out_stride,
                                       (__mmask16)simdgen_lanes_below(rows - i, 16), col4_r);
               }
               if (j + 5 < cols) {
-                _mm512_mask_storeu_ps(output + i + j * out_stride + 5 * out_stride,
+                _mm512_mask_storeu_ps(output + edge_out_r + 5 * out_stride,
                                       (__mmask16)simdgen_lanes_below(rows - i, 16), col5_r);
               }
               if (j + 6 < cols) {
-                _mm512_mask_storeu_ps(output + i + j * out_stride + 6 * out_stride,
+                _mm512_mask_storeu_ps(output + edge_out_r + 6 * out_stride,
                                       (__mmask16)simdgen_lanes_below(rows - i, 16), col6_r);
               }
               if (j + 7 < cols) {
-                _mm512_mask_storeu_ps(output + i + j * out_stride + 7 * out_stride,
+                _mm512_mask_storeu_ps(output + edge_out_r + 7 * out_stride,
                                       (__mmask16)simdgen_lanes_below(rows - i, 16), col7_r);
               }
               if (j + 8 < cols) {
-                _mm512_mask_storeu_ps(output + i + j * out_stride + 8 * out_stride,
+                _mm512_mask_storeu_ps(output + edge_out_r + 8 * out_stride,
                                       (__mmask16)simdgen_lanes_below(rows - i, 16), col8_r);
               }
               if (j + 9 < cols) {
-                _mm512_mask_storeu_ps(output + i + j * out_stride + 9 * out_stride,
+                _mm512_mask_storeu_ps(output + edge_out_r + 9 * out_stride,
                                       (__mmask16)simdgen_lanes_below(rows - i, 16), col9_r);
               }
               if (j + 10 < cols) {
-                _mm512_mask_storeu_ps(output + i + j * out_stride + 10 * out_stride,
+                _mm512_mask_storeu_ps(output + edge_out_r + 10 * out_stride,
                                       (__mmask16)simdgen_lanes_below(rows - i, 16), col10_r);
               }
               if (j + 11 < cols) {
-                _mm512_mask_storeu_ps(output + i + j * out_stride + 11 * out_stride,
+                _mm512_mask_storeu_ps(output + edge_out_r + 11 * out_stride,
                                       (__mmask16)simdgen_lanes_below(rows - i, 16), col11_r);
               }
               if (j + 12 < cols) {
-                _mm512_mask_storeu_ps(output + i + j * out_stride + 12 * out_stride,
+                _mm512_mask_storeu_ps(output + edge_out_r + 12 * out_stride,
                                       (__mmask16)simdgen_lanes_below(rows - i, 16), col12_r);
               }
               if (j + 13 < cols) {
-                _mm512_mask_storeu_ps(output + i + j * out_stride + 13 * out_stride,
+                _mm512_mask_storeu_ps(output + edge_out_r + 13 * out_stride,
                                       (__mmask16)simdgen_lanes_below(rows - i, 16), col13_r);
               }
               if (j + 14 < cols) {
-                _mm512_mask_storeu_ps(output + i + j * out_stride + 14 * out_stride,
+                _mm512_mask_storeu_ps(output + edge_out_r + 14 * out_stride,
                                       (__mmask16)simdgen_lanes_below(rows - i, 16), col14_r);
               }
               if (j + 15 < cols) {
-                _mm512_mask_storeu_ps(output + i + j * out_stride + 15 * out_stride,
+                _mm512_mask_storeu_ps(output + edge_out_r + 15 * out_stride,
                                       (__mmask16)simdgen_lanes_below(rows - i, 16), col15_r);
               }
             }
@@ -700,101 +704,103 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void transpos
             // partial tiles down the column
             int64_t i = ib;
             for (; i < i_end; i += 16) {
+              int64_t edge_in_c = i * stride + j;
+              int64_t edge_out_c = i + j * out_stride;
               __m512 row0_c = _mm512_setzero_ps();
               if (i < rows) {
                 row0_c = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
                                               (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                              input + i * stride + j);
+                                              input + edge_in_c);
               }
               __m512 row1_c = _mm512_setzero_ps();
               if (i + 1 < rows) {
                 row1_c = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
                                               (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                              input + i * stride + j + stride);
+                                              input + edge_in_c + stride);
               }
               __m512 row2_c = _mm512_setzero_ps();
               if (i + 2 < rows) {
                 row2_c = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
                                               (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                              input + i * stride + j + 2 * stride);
+                                              input + edge_in_c + 2 * stride);
               }
               __m512 row3_c = _mm512_setzero_ps();
               if (i + 3 < rows) {
                 row3_c = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
                                               (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                              input + i * stride + j + 3 * stride);
+                                              input + edge_in_c + 3 * stride);
               }
               __m512 row4_c = _mm512_setzero_ps();
               if (i + 4 < rows) {
                 row4_c = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
                                               (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                              input + i * stride + j + 4 * stride);
+                                              input + edge_in_c + 4 * stride);
               }
               __m512 row5_c = _mm512_setzero_ps();
               if (i + 5 < rows) {
                 row5_c = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
                                               (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                              input + i * stride + j + 5 * stride);
+                                              input + edge_in_c + 5 * stride);
               }
               __m512 row6_c = _mm512_setzero_ps();
               if (i + 6 < rows) {
                 row6_c = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
                                               (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                              input + i * stride + j + 6 * stride);
+                                              input + edge_in_c + 6 * stride);
               }
               __m512 row7_c = _mm512_setzero_ps();
               if (i + 7 < rows) {
                 row7_c = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
                                               (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                              input + i * stride + j + 7 * stride);
+                                              input + edge_in_c + 7 * stride);
               }
               __m512 row8_c = _mm512_setzero_ps();
               if (i + 8 < rows) {
                 row8_c = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
                                               (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                              input + i * stride + j + 8 * stride);
+                                              input + edge_in_c + 8 * stride);
               }
               __m512 row9_c = _mm512_setzero_ps();
               if (i + 9 < rows) {
                 row9_c = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
                                               (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                              input + i * stride + j + 9 * stride);
+                                              input + edge_in_c + 9 * stride);
               }
               __m512 row10_c = _mm512_setzero_ps();
               if (i + 10 < rows) {
                 row10_c = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
                                                (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                               input + i * stride + j + 10 * stride);
+                                               input + edge_in_c + 10 * stride);
               }
               __m512 row11_c = _mm512_setzero_ps();
               if (i + 11 < rows) {
                 row11_c = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
                                                (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                               input + i * stride + j + 11 * stride);
+                                               input + edge_in_c + 11 * stride);
               }
               __m512 row12_c = _mm512_setzero_ps();
               if (i + 12 < rows) {
                 row12_c = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
                                                (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                               input + i * stride + j + 12 * stride);
+                                               input + edge_in_c + 12 * stride);
               }
               __m512 row13_c = _mm512_setzero_ps();
               if (i + 13 < rows) {
                 row13_c = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
                                                (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                               input + i * stride + j + 13 * stride);
+                                               input + edge_in_c + 13 * stride);
               }
               __m512 row14_c = _mm512_setzero_ps();
               if (i + 14 < rows) {
                 row14_c = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
                                                (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                               input + i * stride + j + 14 * stride);
+                                               input + edge_in_c + 14 * stride);
               }
               __m512 row15_c = _mm512_setzero_ps();
               if (i + 15 < rows) {
                 row15_c = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
                                                (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                               input + i * stride + j + 15 * stride);
+                                               input + edge_in_c + 15 * stride);
               }
               // stage 1: interleave 32-bit lanes of row pairs (unpacklo/hi_epi32)
               __m512 t1_0_c = _mm512_unpacklo_ps(row0_c, row1_c);
@@ -881,67 +887,67 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void transpos
               __m512 col7_c = _mm512_shuffle_f32x4(t3_7_c, t3_15_c, 0x88);
               __m512 col15_c = _mm512_shuffle_f32x4(t3_7_c, t3_15_c, 0xDD);
               if (j < cols) {
-                _mm512_mask_storeu_ps(output + i + j * out_stride,
+                _mm512_mask_storeu_ps(output + edge_out_c,
                                       (__mmask16)simdgen_lanes_below(rows - i, 16), col0_c);
               }
               if (j + 1 < cols) {
-                _mm512_mask_storeu_ps(output + i + j * out_stride + out_stride,
+                _mm512_mask_storeu_ps(output + edge_out_c + out_stride,
                                       (__mmask16)simdgen_lanes_below(rows - i, 16), col1_c);
               }
               if (j + 2 < cols) {
-                _mm512_mask_storeu_ps(output + i + j * out_stride + 2 * out_stride,
+                _mm512_mask_storeu_ps(output + edge_out_c + 2 * out_stride,
                                       (__mmask16)simdgen_lanes_below(rows - i, 16), col2_c);
               }
               if (j + 3 < cols) {
-                _mm512_mask_storeu_ps(output + i + j * out_stride + 3 * out_stride,
+                _mm512_mask_storeu_ps(output + edge_out_c + 3 * out_stride,
                                       (__mmask16)simdgen_lanes_below(rows - i, 16), col3_c);
               }
               if (j + 4 < cols) {
-                _mm512_mask_storeu_ps(output + i + j * out_stride + 4 * out_stride,
+                _mm512_mask_storeu_ps(output + edge_out_c + 4 * out_stride,
                                       (__mmask16)simdgen_lanes_below(rows - i, 16), col4_c);
               }
               if (j + 5 < cols) {
-                _mm512_mask_storeu_ps(output + i + j * out_stride + 5 * out_stride,
+                _mm512_mask_storeu_ps(output + edge_out_c + 5 * out_stride,
                                       (__mmask16)simdgen_lanes_below(rows - i, 16), col5_c);
               }
               if (j + 6 < cols) {
-                _mm512_mask_storeu_ps(output + i + j * out_stride + 6 * out_stride,
+                _mm512_mask_storeu_ps(output + edge_out_c + 6 * out_stride,
                                       (__mmask16)simdgen_lanes_below(rows - i, 16), col6_c);
               }
               if (j + 7 < cols) {
-                _mm512_mask_storeu_ps(output + i + j * out_stride + 7 * out_stride,
+                _mm512_mask_storeu_ps(output + edge_out_c + 7 * out_stride,
                                       (__mmask16)simdgen_lanes_below(rows - i, 16), col7_c);
               }
               if (j + 8 < cols) {
-                _mm512_mask_storeu_ps(output + i + j * out_stride + 8 * out_stride,
+                _mm512_mask_storeu_ps(output + edge_out_c + 8 * out_stride,
                                       (__mmask16)simdgen_lanes_below(rows - i, 16), col8_c);
               }
               if (j + 9 < cols) {
-                _mm512_mask_storeu_ps(output + i + j * out_stride + 9 * out_stride,
+                _mm512_mask_storeu_ps(output + edge_out_c + 9 * out_stride,
                                       (__mmask16)simdgen_lanes_below(rows - i, 16), col9_c);
               }
               if (j + 10 < cols) {
-                _mm512_mask_storeu_ps(output + i + j * out_stride + 10 * out_stride,
+                _mm512_mask_storeu_ps(output + edge_out_c + 10 * out_stride,
                                       (__mmask16)simdgen_lanes_below(rows - i, 16), col10_c);
               }
               if (j + 11 < cols) {
-                _mm512_mask_storeu_ps(output + i + j * out_stride + 11 * out_stride,
+                _mm512_mask_storeu_ps(output + edge_out_c + 11 * out_stride,
                                       (__mmask16)simdgen_lanes_below(rows - i, 16), col11_c);
               }
               if (j + 12 < cols) {
-                _mm512_mask_storeu_ps(output + i + j * out_stride + 12 * out_stride,
+                _mm512_mask_storeu_ps(output + edge_out_c + 12 * out_stride,
                                       (__mmask16)simdgen_lanes_below(rows - i, 16), col12_c);
               }
               if (j + 13 < cols) {
-                _mm512_mask_storeu_ps(output + i + j * out_stride + 13 * out_stride,
+                _mm512_mask_storeu_ps(output + edge_out_c + 13 * out_stride,
                                       (__mmask16)simdgen_lanes_below(rows - i, 16), col13_c);
               }
               if (j + 14 < cols) {
-                _mm512_mask_storeu_ps(output + i + j * out_stride + 14 * out_stride,
+                _mm512_mask_storeu_ps(output + edge_out_c + 14 * out_stride,
                                       (__mmask16)simdgen_lanes_below(rows - i, 16), col14_c);
               }
               if (j + 15 < cols) {
-                _mm512_mask_storeu_ps(output + i + j * out_stride + 15 * out_stride,
+                _mm512_mask_storeu_ps(output + edge_out_c + 15 * out_stride,
                                       (__mmask16)simdgen_lanes_below(rows - i, 16), col15_c);
               }
             }
@@ -993,13 +999,12 @@ __attribute__((target("+sve"))) void transpose_f32_sve(const float* input, int64
           for (; i_vs1 + 4 <= i_end_vs1; i_vs1 += 4) {
             int64_t in_step_vs1 = simdgen_opaque(stride);
             int64_t out_step_vs1 = simdgen_opaque(out_stride);
-            svfloat32_t row0 = svld1_f32(svptrue_b32(), input + i_vs1 * in_step_vs1 + j_vs1);
-            svfloat32_t row1 =
-                svld1_f32(svptrue_b32(), input + i_vs1 * in_step_vs1 + in_step_vs1 + j_vs1);
-            svfloat32_t row2 =
-                svld1_f32(svptrue_b32(), input + i_vs1 * in_step_vs1 + 2 * in_step_vs1 + j_vs1);
-            svfloat32_t row3 =
-                svld1_f32(svptrue_b32(), input + i_vs1 * in_step_vs1 + 3 * in_step_vs1 + j_vs1);
+            int64_t tile_in_vs1 = i_vs1 * in_step_vs1 + j_vs1;
+            int64_t tile_out_vs1 = i_vs1 + j_vs1 * out_step_vs1;
+            svfloat32_t row0 = svld1_f32(svptrue_b32(), input + tile_in_vs1);
+            svfloat32_t row1 = svld1_f32(svptrue_b32(), input + in_step_vs1 + tile_in_vs1);
+            svfloat32_t row2 = svld1_f32(svptrue_b32(), input + 2 * in_step_vs1 + tile_in_vs1);
+            svfloat32_t row3 = svld1_f32(svptrue_b32(), input + 3 * in_step_vs1 + tile_in_vs1);
             // stage 1: zip1/zip2 vector i with vector i + 2
             svfloat32_t z1_0 = svzip1_f32(row0, row2);
             svfloat32_t z1_1 = svzip2_f32(row0, row2);
@@ -1018,31 +1023,31 @@ __attribute__((target("+sve"))) void transpose_f32_sve(const float* input, int64
             //   col1: 1 5 9 13
             //   col2: 2 6 10 14
             //   col3: 3 7 11 15
-            svst1_f32(svptrue_b32(), output + i_vs1 + j_vs1 * out_step_vs1, col0);
-            svst1_f32(svptrue_b32(), output + i_vs1 + j_vs1 * out_step_vs1 + out_step_vs1, col1);
-            svst1_f32(svptrue_b32(), output + i_vs1 + j_vs1 * out_step_vs1 + 2 * out_step_vs1,
-                      col2);
-            svst1_f32(svptrue_b32(), output + i_vs1 + j_vs1 * out_step_vs1 + 3 * out_step_vs1,
-                      col3);
+            svst1_f32(svptrue_b32(), output + tile_out_vs1, col0);
+            svst1_f32(svptrue_b32(), output + out_step_vs1 + tile_out_vs1, col1);
+            svst1_f32(svptrue_b32(), output + 2 * out_step_vs1 + tile_out_vs1, col2);
+            svst1_f32(svptrue_b32(), output + 3 * out_step_vs1 + tile_out_vs1, col3);
           }
           // the last rows of the matrix: a partial tile
           if (i_vs1 < i_end_vs1) {
+            int64_t edge_in_r_vs1 = i_vs1 * stride + j_vs1;
+            int64_t edge_out_r_vs1 = i_vs1 + j_vs1 * out_stride;
             svbool_t in_cols_r = svwhilelt_b32_s64(j_vs1, cols);
             svfloat32_t row0_r = svdup_n_f32(0);
             if (i_vs1 < rows) {
-              row0_r = svld1_f32(in_cols_r, input + i_vs1 * stride + j_vs1);
+              row0_r = svld1_f32(in_cols_r, input + edge_in_r_vs1);
             }
             svfloat32_t row1_r = svdup_n_f32(0);
             if (i_vs1 + 1 < rows) {
-              row1_r = svld1_f32(in_cols_r, input + i_vs1 * stride + j_vs1 + stride);
+              row1_r = svld1_f32(in_cols_r, input + edge_in_r_vs1 + stride);
             }
             svfloat32_t row2_r = svdup_n_f32(0);
             if (i_vs1 + 2 < rows) {
-              row2_r = svld1_f32(in_cols_r, input + i_vs1 * stride + j_vs1 + 2 * stride);
+              row2_r = svld1_f32(in_cols_r, input + edge_in_r_vs1 + 2 * stride);
             }
             svfloat32_t row3_r = svdup_n_f32(0);
             if (i_vs1 + 3 < rows) {
-              row3_r = svld1_f32(in_cols_r, input + i_vs1 * stride + j_vs1 + 3 * stride);
+              row3_r = svld1_f32(in_cols_r, input + edge_in_r_vs1 + 3 * stride);
             }
             // stage 1: zip1/zip2 vector i with vector i + 2
             svfloat32_t z1_0_r = svzip1_f32(row0_r, row2_r);
@@ -1056,16 +1061,16 @@ __attribute__((target("+sve"))) void transpose_f32_sve(const float* input, int64
             svfloat32_t col3_r = svzip2_f32(z1_1_r, z1_3_r);
             svbool_t in_rows_r = svwhilelt_b32_s64(i_vs1, rows);
             if (j_vs1 < cols) {
-              svst1_f32(in_rows_r, output + i_vs1 + j_vs1 * out_stride, col0_r);
+              svst1_f32(in_rows_r, output + edge_out_r_vs1, col0_r);
             }
             if (j_vs1 + 1 < cols) {
-              svst1_f32(in_rows_r, output + i_vs1 + j_vs1 * out_stride + out_stride, col1_r);
+              svst1_f32(in_rows_r, output + edge_out_r_vs1 + out_stride, col1_r);
             }
             if (j_vs1 + 2 < cols) {
-              svst1_f32(in_rows_r, output + i_vs1 + j_vs1 * out_stride + 2 * out_stride, col2_r);
+              svst1_f32(in_rows_r, output + edge_out_r_vs1 + 2 * out_stride, col2_r);
             }
             if (j_vs1 + 3 < cols) {
-              svst1_f32(in_rows_r, output + i_vs1 + j_vs1 * out_stride + 3 * out_stride, col3_r);
+              svst1_f32(in_rows_r, output + edge_out_r_vs1 + 3 * out_stride, col3_r);
             }
           }
         }
@@ -1074,22 +1079,24 @@ __attribute__((target("+sve"))) void transpose_f32_sve(const float* input, int64
           // partial tiles down the column
           int64_t i_vs1 = ib_vs1;
           for (; i_vs1 < i_end_vs1; i_vs1 += 4) {
+            int64_t edge_in_c_vs1 = i_vs1 * stride + j_vs1;
+            int64_t edge_out_c_vs1 = i_vs1 + j_vs1 * out_stride;
             svbool_t in_cols_c = svwhilelt_b32_s64(j_vs1, cols);
             svfloat32_t row0_c = svdup_n_f32(0);
             if (i_vs1 < rows) {
-              row0_c = svld1_f32(in_cols_c, input + i_vs1 * stride + j_vs1);
+              row0_c = svld1_f32(in_cols_c, input + edge_in_c_vs1);
             }
             svfloat32_t row1_c = svdup_n_f32(0);
             if (i_vs1 + 1 < rows) {
-              row1_c = svld1_f32(in_cols_c, input + i_vs1 * stride + j_vs1 + stride);
+              row1_c = svld1_f32(in_cols_c, input + edge_in_c_vs1 + stride);
             }
             svfloat32_t row2_c = svdup_n_f32(0);
             if (i_vs1 + 2 < rows) {
-              row2_c = svld1_f32(in_cols_c, input + i_vs1 * stride + j_vs1 + 2 * stride);
+              row2_c = svld1_f32(in_cols_c, input + edge_in_c_vs1 + 2 * stride);
             }
             svfloat32_t row3_c = svdup_n_f32(0);
             if (i_vs1 + 3 < rows) {
-              row3_c = svld1_f32(in_cols_c, input + i_vs1 * stride + j_vs1 + 3 * stride);
+              row3_c = svld1_f32(in_cols_c, input + edge_in_c_vs1 + 3 * stride);
             }
             // stage 1: zip1/zip2 vector i with vector i + 2
             svfloat32_t z1_0_c = svzip1_f32(row0_c, row2_c);
@@ -1103,16 +1110,16 @@ __attribute__((target("+sve"))) void transpose_f32_sve(const float* input, int64
             svfloat32_t col3_c = svzip2_f32(z1_1_c, z1_3_c);
             svbool_t in_rows_c = svwhilelt_b32_s64(i_vs1, rows);
             if (j_vs1 < cols) {
-              svst1_f32(in_rows_c, output + i_vs1 + j_vs1 * out_stride, col0_c);
+              svst1_f32(in_rows_c, output + edge_out_c_vs1, col0_c);
             }
             if (j_vs1 + 1 < cols) {
-              svst1_f32(in_rows_c, output + i_vs1 + j_vs1 * out_stride + out_stride, col1_c);
+              svst1_f32(in_rows_c, output + edge_out_c_vs1 + out_stride, col1_c);
             }
             if (j_vs1 + 2 < cols) {
-              svst1_f32(in_rows_c, output + i_vs1 + j_vs1 * out_stride + 2 * out_stride, col2_c);
+              svst1_f32(in_rows_c, output + edge_out_c_vs1 + 2 * out_stride, col2_c);
             }
             if (j_vs1 + 3 < cols) {
-              svst1_f32(in_rows_c, output + i_vs1 + j_vs1 * out_stride + 3 * out_stride, col3_c);
+              svst1_f32(in_rows_c, output + edge_out_c_vs1 + 3 * out_stride, col3_c);
             }
           }
         }
@@ -1137,21 +1144,16 @@ __attribute__((target("+sve"))) void transpose_f32_sve(const float* input, int64
           for (; i_vs2 + 8 <= i_end_vs2; i_vs2 += 8) {
             int64_t in_step_vs2 = simdgen_opaque(stride);
             int64_t out_step_vs2 = simdgen_opaque(out_stride);
-            svfloat32_t row0 = svld1_f32(svptrue_b32(), input + i_vs2 * in_step_vs2 + j_vs2);
-            svfloat32_t row1 =
-                svld1_f32(svptrue_b32(), input + i_vs2 * in_step_vs2 + in_step_vs2 + j_vs2);
-            svfloat32_t row2 =
-                svld1_f32(svptrue_b32(), input + i_vs2 * in_step_vs2 + 2 * in_step_vs2 + j_vs2);
-            svfloat32_t row3 =
-                svld1_f32(svptrue_b32(), input + i_vs2 * in_step_vs2 + 3 * in_step_vs2 + j_vs2);
-            svfloat32_t row4 =
-                svld1_f32(svptrue_b32(), input + i_vs2 * in_step_vs2 + 4 * in_step_vs2 + j_vs2);
-            svfloat32_t row5 =
-                svld1_f32(svptrue_b32(), input + i_vs2 * in_step_vs2 + 5 * in_step_vs2 + j_vs2);
-            svfloat32_t row6 =
-                svld1_f32(svptrue_b32(), input + i_vs2 * in_step_vs2 + 6 * in_step_vs2 + j_vs2);
-            svfloat32_t row7 =
-                svld1_f32(svptrue_b32(), input + i_vs2 * in_step_vs2 + 7 * in_step_vs2 + j_vs2);
+            int64_t tile_in_vs2 = i_vs2 * in_step_vs2 + j_vs2;
+            int64_t tile_out_vs2 = i_vs2 + j_vs2 * out_step_vs2;
+            svfloat32_t row0 = svld1_f32(svptrue_b32(), input + tile_in_vs2);
+            svfloat32_t row1 = svld1_f32(svptrue_b32(), input + in_step_vs2 + tile_in_vs2);
+            svfloat32_t row2 = svld1_f32(svptrue_b32(), input + 2 * in_step_vs2 + tile_in_vs2);
+            svfloat32_t row3 = svld1_f32(svptrue_b32(), input + 3 * in_step_vs2 + tile_in_vs2);
+            svfloat32_t row4 = svld1_f32(svptrue_b32(), input + 4 * in_step_vs2 + tile_in_vs2);
+            svfloat32_t row5 = svld1_f32(svptrue_b32(), input + 5 * in_step_vs2 + tile_in_vs2);
+            svfloat32_t row6 = svld1_f32(svptrue_b32(), input + 6 * in_step_vs2 + tile_in_vs2);
+            svfloat32_t row7 = svld1_f32(svptrue_b32(), input + 7 * in_step_vs2 + tile_in_vs2);
             // stage 1: zip1/zip2 vector i with vector i + 4
             svfloat32_t z1_0 = svzip1_f32(row0, row4);
             svfloat32_t z1_1 = svzip2_f32(row0, row4);
@@ -1203,55 +1205,51 @@ __attribute__((target("+sve"))) void transpose_f32_sve(const float* input, int64
             //   col5: 5 13 21 29 37 45 53 61
             //   col6: 6 14 22 30 38 46 54 62
             //   col7: 7 15 23 31 39 47 55 63
-            svst1_f32(svptrue_b32(), output + i_vs2 + j_vs2 * out_step_vs2, col0);
-            svst1_f32(svptrue_b32(), output + i_vs2 + j_vs2 * out_step_vs2 + out_step_vs2, col1);
-            svst1_f32(svptrue_b32(), output + i_vs2 + j_vs2 * out_step_vs2 + 2 * out_step_vs2,
-                      col2);
-            svst1_f32(svptrue_b32(), output + i_vs2 + j_vs2 * out_step_vs2 + 3 * out_step_vs2,
-                      col3);
-            svst1_f32(svptrue_b32(), output + i_vs2 + j_vs2 * out_step_vs2 + 4 * out_step_vs2,
-                      col4);
-            svst1_f32(svptrue_b32(), output + i_vs2 + j_vs2 * out_step_vs2 + 5 * out_step_vs2,
-                      col5);
-            svst1_f32(svptrue_b32(), output + i_vs2 + j_vs2 * out_step_vs2 + 6 * out_step_vs2,
-                      col6);
-            svst1_f32(svptrue_b32(), output + i_vs2 + j_vs2 * out_step_vs2 + 7 * out_step_vs2,
-                      col7);
+            svst1_f32(svptrue_b32(), output + tile_out_vs2, col0);
+            svst1_f32(svptrue_b32(), output + out_step_vs2 + tile_out_vs2, col1);
+            svst1_f32(svptrue_b32(), output + 2 * out_step_vs2 + tile_out_vs2, col2);
+            svst1_f32(svptrue_b32(), output + 3 * out_step_vs2 + tile_out_vs2, col3);
+            svst1_f32(svptrue_b32(), output + 4 * out_step_vs2 + tile_out_vs2, col4);
+            svst1_f32(svptrue_b32(), output + 5 * out_step_vs2 + tile_out_vs2, col5);
+            svst1_f32(svptrue_b32(), output + 6 * out_step_vs2 + tile_out_vs2, col6);
+            svst1_f32(svptrue_b32(), output + 7 * out_step_vs2 + tile_out_vs2, col7);
           }
           // the last rows of the matrix: a partial tile
           if (i_vs2 < i_end_vs2) {
+            int64_t edge_in_r_vs2 = i_vs2 * stride + j_vs2;
+            int64_t edge_out_r_vs2 = i_vs2 + j_vs2 * out_stride;
             svbool_t in_cols_r = svwhilelt_b32_s64(j_vs2, cols);
             svfloat32_t row0_r = svdup_n_f32(0);
             if (i_vs2 < rows) {
-              row0_r = svld1_f32(in_cols_r, input + i_vs2 * stride + j_vs2);
+              row0_r = svld1_f32(in_cols_r, input + edge_in_r_vs2);
             }
             svfloat32_t row1_r = svdup_n_f32(0);
             if (i_vs2 + 1 < rows) {
-              row1_r = svld1_f32(in_cols_r, input + i_vs2 * stride + j_vs2 + stride);
+              row1_r = svld1_f32(in_cols_r, input + edge_in_r_vs2 + stride);
             }
             svfloat32_t row2_r = svdup_n_f32(0);
             if (i_vs2 + 2 < rows) {
-              row2_r = svld1_f32(in_cols_r, input + i_vs2 * stride + j_vs2 + 2 * stride);
+              row2_r = svld1_f32(in_cols_r, input + edge_in_r_vs2 + 2 * stride);
             }
             svfloat32_t row3_r = svdup_n_f32(0);
             if (i_vs2 + 3 < rows) {
-              row3_r = svld1_f32(in_cols_r, input + i_vs2 * stride + j_vs2 + 3 * stride);
+              row3_r = svld1_f32(in_cols_r, input + edge_in_r_vs2 + 3 * stride);
             }
             svfloat32_t row4_r = svdup_n_f32(0);
             if (i_vs2 + 4 < rows) {
-              row4_r = svld1_f32(in_cols_r, input + i_vs2 * stride + j_vs2 + 4 * stride);
+              row4_r = svld1_f32(in_cols_r, input + edge_in_r_vs2 + 4 * stride);
             }
             svfloat32_t row5_r = svdup_n_f32(0);
             if (i_vs2 + 5 < rows) {
-              row5_r = svld1_f32(in_cols_r, input + i_vs2 * stride + j_vs2 + 5 * stride);
+              row5_r = svld1_f32(in_cols_r, input + edge_in_r_vs2 + 5 * stride);
             }
             svfloat32_t row6_r = svdup_n_f32(0);
             if (i_vs2 + 6 < rows) {
-              row6_r = svld1_f32(in_cols_r, input + i_vs2 * stride + j_vs2 + 6 * stride);
+              row6_r = svld1_f32(in_cols_r, input + edge_in_r_vs2 + 6 * stride);
             }
             svfloat32_t row7_r = svdup_n_f32(0);
             if (i_vs2 + 7 < rows) {
-              row7_r = svld1_f32(in_cols_r, input + i_vs2 * stride + j_vs2 + 7 * stride);
+              row7_r = svld1_f32(in_cols_r, input + edge_in_r_vs2 + 7 * stride);
             }
             // stage 1: zip1/zip2 vector i with vector i + 4
             svfloat32_t z1_0_r = svzip1_f32(row0_r, row4_r);
@@ -1282,28 +1280,28 @@ __attribute__((target("+sve"))) void transpose_f32_sve(const float* input, int64
             svfloat32_t col7_r = svzip2_f32(z2_3_r, z2_7_r);
             svbool_t in_rows_r = svwhilelt_b32_s64(i_vs2, rows);
             if (j_vs2 < cols) {
-              svst1_f32(in_rows_r, output + i_vs2 + j_vs2 * out_stride, col0_r);
+              svst1_f32(in_rows_r, output + edge_out_r_vs2, col0_r);
             }
             if (j_vs2 + 1 < cols) {
-              svst1_f32(in_rows_r, output + i_vs2 + j_vs2 * out_stride + out_stride, col1_r);
+              svst1_f32(in_rows_r, output + edge_out_r_vs2 + out_stride, col1_r);
             }
             if (j_vs2 + 2 < cols) {
-              svst1_f32(in_rows_r, output + i_vs2 + j_vs2 * out_stride + 2 * out_stride, col2_r);
+              svst1_f32(in_rows_r, output + edge_out_r_vs2 + 2 * out_stride, col2_r);
             }
             if (j_vs2 + 3 < cols) {
-              svst1_f32(in_rows_r, output + i_vs2 + j_vs2 * out_stride + 3 * out_stride, col3_r);
+              svst1_f32(in_rows_r, output + edge_out_r_vs2 + 3 * out_stride, col3_r);
             }
             if (j_vs2 + 4 < cols) {
-              svst1_f32(in_rows_r, output + i_vs2 + j_vs2 * out_stride + 4 * out_stride, col4_r);
+              svst1_f32(in_rows_r, output + edge_out_r_vs2 + 4 * out_stride, col4_r);
             }
             if (j_vs2 + 5 < cols) {
-              svst1_f32(in_rows_r, output + i_vs2 + j_vs2 * out_stride + 5 * out_stride, col5_r);
+              svst1_f32(in_rows_r, output + edge_out_r_vs2 + 5 * out_stride, col5_r);
             }
             if (j_vs2 + 6 < cols) {
-              svst1_f32(in_rows_r, output + i_vs2 + j_vs2 * out_stride + 6 * out_stride, col6_r);
+              svst1_f32(in_rows_r, output + edge_out_r_vs2 + 6 * out_stride, col6_r);
             }
             if (j_vs2 + 7 < cols) {
-              svst1_f32(in_rows_r, output + i_vs2 + j_vs2 * out_stride + 7 * out_stride, col7_r);
+              svst1_f32(in_rows_r, output + edge_out_r_vs2 + 7 * out_stride, col7_r);
             }
           }
         }
@@ -1312,38 +1310,40 @@ __attribute__((target("+sve"))) void transpose_f32_sve(const float* input, int64
           // partial tiles down the column
           int64_t i_vs2 = ib_vs2;
           for (; i_vs2 < i_end_vs2; i_vs2 += 8) {
+            int64_t edge_in_c_vs2 = i_vs2 * stride + j_vs2;
+            int64_t edge_out_c_vs2 = i_vs2 + j_vs2 * out_stride;
             svbool_t in_cols_c = svwhilelt_b32_s64(j_vs2, cols);
             svfloat32_t row0_c = svdup_n_f32(0);
             if (i_vs2 < rows) {
-              row0_c = svld1_f32(in_cols_c, input + i_vs2 * stride + j_vs2);
+              row0_c = svld1_f32(in_cols_c, input + edge_in_c_vs2);
             }
             svfloat32_t row1_c = svdup_n_f32(0);
             if (i_vs2 + 1 < rows) {
-              row1_c = svld1_f32(in_cols_c, input + i_vs2 * stride + j_vs2 + stride);
+              row1_c = svld1_f32(in_cols_c, input + edge_in_c_vs2 + stride);
             }
             svfloat32_t row2_c = svdup_n_f32(0);
             if (i_vs2 + 2 < rows) {
-              row2_c = svld1_f32(in_cols_c, input + i_vs2 * stride + j_vs2 + 2 * stride);
+              row2_c = svld1_f32(in_cols_c, input + edge_in_c_vs2 + 2 * stride);
             }
             svfloat32_t row3_c = svdup_n_f32(0);
             if (i_vs2 + 3 < rows) {
-              row3_c = svld1_f32(in_cols_c, input + i_vs2 * stride + j_vs2 + 3 * stride);
+              row3_c = svld1_f32(in_cols_c, input + edge_in_c_vs2 + 3 * stride);
             }
             svfloat32_t row4_c = svdup_n_f32(0);
             if (i_vs2 + 4 < rows) {
-              row4_c = svld1_f32(in_cols_c, input + i_vs2 * stride + j_vs2 + 4 * stride);
+              row4_c = svld1_f32(in_cols_c, input + edge_in_c_vs2 + 4 * stride);
             }
             svfloat32_t row5_c = svdup_n_f32(0);
             if (i_vs2 + 5 < rows) {
-              row5_c = svld1_f32(in_cols_c, input + i_vs2 * stride + j_vs2 + 5 * stride);
+              row5_c = svld1_f32(in_cols_c, input + edge_in_c_vs2 + 5 * stride);
             }
             svfloat32_t row6_c = svdup_n_f32(0);
             if (i_vs2 + 6 < rows) {
-              row6_c = svld1_f32(in_cols_c, input + i_vs2 * stride + j_vs2 + 6 * stride);
+              row6_c = svld1_f32(in_cols_c, input + edge_in_c_vs2 + 6 * stride);
             }
             svfloat32_t row7_c = svdup_n_f32(0);
             if (i_vs2 + 7 < rows) {
-              row7_c = svld1_f32(in_cols_c, input + i_vs2 * stride + j_vs2 + 7 * stride);
+              row7_c = svld1_f32(in_cols_c, input + edge_in_c_vs2 + 7 * stride);
             }
             // stage 1: zip1/zip2 vector i with vector i + 4
             svfloat32_t z1_0_c = svzip1_f32(row0_c, row4_c);
@@ -1374,28 +1374,28 @@ __attribute__((target("+sve"))) void transpose_f32_sve(const float* input, int64
             svfloat32_t col7_c = svzip2_f32(z2_3_c, z2_7_c);
             svbool_t in_rows_c = svwhilelt_b32_s64(i_vs2, rows);
             if (j_vs2 < cols) {
-              svst1_f32(in_rows_c, output + i_vs2 + j_vs2 * out_stride, col0_c);
+              svst1_f32(in_rows_c, output + edge_out_c_vs2, col0_c);
             }
             if (j_vs2 + 1 < cols) {
-              svst1_f32(in_rows_c, output + i_vs2 + j_vs2 * out_stride + out_stride, col1_c);
+              svst1_f32(in_rows_c, output + edge_out_c_vs2 + out_stride, col1_c);
             }
             if (j_vs2 + 2 < cols) {
-              svst1_f32(in_rows_c, output + i_vs2 + j_vs2 * out_stride + 2 * out_stride, col2_c);
+              svst1_f32(in_rows_c, output + edge_out_c_vs2 + 2 * out_stride, col2_c);
             }
             if (j_vs2 + 3 < cols) {
-              svst1_f32(in_rows_c, output + i_vs2 + j_vs2 * out_stride + 3 * out_stride, col3_c);
+              svst1_f32(in_rows_c, output + edge_out_c_vs2 + 3 * out_stride, col3_c);
             }
             if (j_vs2 + 4 < cols) {
-              svst1_f32(in_rows_c, output + i_vs2 + j_vs2 * out_stride + 4 * out_stride, col4_c);
+              svst1_f32(in_rows_c, output + edge_out_c_vs2 + 4 * out_stride, col4_c);
             }
             if (j_vs2 + 5 < cols) {
-              svst1_f32(in_rows_c, output + i_vs2 + j_vs2 * out_stride + 5 * out_stride, col5_c);
+              svst1_f32(in_rows_c, output + edge_out_c_vs2 + 5 * out_stride, col5_c);
             }
             if (j_vs2 + 6 < cols) {
-              svst1_f32(in_rows_c, output + i_vs2 + j_vs2 * out_stride + 6 * out_stride, col6_c);
+              svst1_f32(in_rows_c, output + edge_out_c_vs2 + 6 * out_stride, col6_c);
             }
             if (j_vs2 + 7 < cols) {
-              svst1_f32(in_rows_c, output + i_vs2 + j_vs2 * out_stride + 7 * out_stride, col7_c);
+              svst1_f32(in_rows_c, output + edge_out_c_vs2 + 7 * out_stride, col7_c);
             }
           }
         }
@@ -1420,37 +1420,24 @@ __attribute__((target("+sve"))) void transpose_f32_sve(const float* input, int64
           for (; i_vs4 + 16 <= i_end_vs4; i_vs4 += 16) {
             int64_t in_step_vs4 = simdgen_opaque(stride);
             int64_t out_step_vs4 = simdgen_opaque(out_stride);
-            svfloat32_t row0 = svld1_f32(svptrue_b32(), input + i_vs4 * in_step_vs4 + j_vs4);
-            svfloat32_t row1 =
-                svld1_f32(svptrue_b32(), input + i_vs4 * in_step_vs4 + in_step_vs4 + j_vs4);
-            svfloat32_t row2 =
-                svld1_f32(svptrue_b32(), input + i_vs4 * in_step_vs4 + 2 * in_step_vs4 + j_vs4);
-            svfloat32_t row3 =
-                svld1_f32(svptrue_b32(), input + i_vs4 * in_step_vs4 + 3 * in_step_vs4 + j_vs4);
-            svfloat32_t row4 =
-                svld1_f32(svptrue_b32(), input + i_vs4 * in_step_vs4 + 4 * in_step_vs4 + j_vs4);
-            svfloat32_t row5 =
-                svld1_f32(svptrue_b32(), input + i_vs4 * in_step_vs4 + 5 * in_step_vs4 + j_vs4);
-            svfloat32_t row6 =
-                svld1_f32(svptrue_b32(), input + i_vs4 * in_step_vs4 + 6 * in_step_vs4 + j_vs4);
-            svfloat32_t row7 =
-                svld1_f32(svptrue_b32(), input + i_vs4 * in_step_vs4 + 7 * in_step_vs4 + j_vs4);
-            svfloat32_t row8 =
-                svld1_f32(svptrue_b32(), input + i_vs4 * in_step_vs4 + 8 * in_step_vs4 + j_vs4);
-            svfloat32_t row9 =
-                svld1_f32(svptrue_b32(), input + i_vs4 * in_step_vs4 + 9 * in_step_vs4 + j_vs4);
-            svfloat32_t row10 =
-                svld1_f32(svptrue_b32(), input + i_vs4 * in_step_vs4 + 10 * in_step_vs4 + j_vs4);
-            svfloat32_t row11 =
-                svld1_f32(svptrue_b32(), input + i_vs4 * in_step_vs4 + 11 * in_step_vs4 + j_vs4);
-            svfloat32_t row12 =
-                svld1_f32(svptrue_b32(), input + i_vs4 * in_step_vs4 + 12 * in_step_vs4 + j_vs4);
-            svfloat32_t row13 =
-                svld1_f32(svptrue_b32(), input + i_vs4 * in_step_vs4 + 13 * in_step_vs4 + j_vs4);
-            svfloat32_t row14 =
-                svld1_f32(svptrue_b32(), input + i_vs4 * in_step_vs4 + 14 * in_step_vs4 + j_vs4);
-            svfloat32_t row15 =
-                svld1_f32(svptrue_b32(), input + i_vs4 * in_step_vs4 + 15 * in_step_vs4 + j_vs4);
+            int64_t tile_in_vs4 = i_vs4 * in_step_vs4 + j_vs4;
+            int64_t tile_out_vs4 = i_vs4 + j_vs4 * out_step_vs4;
+            svfloat32_t row0 = svld1_f32(svptrue_b32(), input + tile_in_vs4);
+            svfloat32_t row1 = svld1_f32(svptrue_b32(), input + in_step_vs4 + tile_in_vs4);
+            svfloat32_t row2 = svld1_f32(svptrue_b32(), input + 2 * in_step_vs4 + tile_in_vs4);
+            svfloat32_t row3 = svld1_f32(svptrue_b32(), input + 3 * in_step_vs4 + tile_in_vs4);
+            svfloat32_t row4 = svld1_f32(svptrue_b32(), input + 4 * in_step_vs4 + tile_in_vs4);
+            svfloat32_t row5 = svld1_f32(svptrue_b32(), input + 5 * in_step_vs4 + tile_in_vs4);
+            svfloat32_t row6 = svld1_f32(svptrue_b32(), input + 6 * in_step_vs4 + tile_in_vs4);
+            svfloat32_t row7 = svld1_f32(svptrue_b32(), input + 7 * in_step_vs4 + tile_in_vs4);
+            svfloat32_t row8 = svld1_f32(svptrue_b32(), input + 8 * in_step_vs4 + tile_in_vs4);
+            svfloat32_t row9 = svld1_f32(svptrue_b32(), input + 9 * in_step_vs4 + tile_in_vs4);
+            svfloat32_t row10 = svld1_f32(svptrue_b32(), input + 10 * in_step_vs4 + tile_in_vs4);
+            svfloat32_t row11 = svld1_f32(svptrue_b32(), input + 11 * in_step_vs4 + tile_in_vs4);
+            svfloat32_t row12 = svld1_f32(svptrue_b32(), input + 12 * in_step_vs4 + tile_in_vs4);
+            svfloat32_t row13 = svld1_f32(svptrue_b32(), input + 13 * in_step_vs4 + tile_in_vs4);
+            svfloat32_t row14 = svld1_f32(svptrue_b32(), input + 14 * in_step_vs4 + tile_in_vs4);
+            svfloat32_t row15 = svld1_f32(svptrue_b32(), input + 15 * in_step_vs4 + tile_in_vs4);
             // stage 1: zip1/zip2 vector i with vector i + 8
             svfloat32_t z1_0 = svzip1_f32(row0, row8);
             svfloat32_t z1_1 = svzip2_f32(row0, row8);
@@ -1583,103 +1570,91 @@ __attribute__((target("+sve"))) void transpose_f32_sve(const float* input, int64
             //   col13: 13 29 45 61 77 93 109 125 141 157 173 189 205 221 237 253
             //   col14: 14 30 46 62 78 94 110 126 142 158 174 190 206 222 238 254
             //   col15: 15 31 47 63 79 95 111 127 143 159 175 191 207 223 239 255
-            svst1_f32(svptrue_b32(), output + i_vs4 + j_vs4 * out_step_vs4, col0);
-            svst1_f32(svptrue_b32(), output + i_vs4 + j_vs4 * out_step_vs4 + out_step_vs4, col1);
-            svst1_f32(svptrue_b32(), output + i_vs4 + j_vs4 * out_step_vs4 + 2 * out_step_vs4,
-                      col2);
-            svst1_f32(svptrue_b32(), output + i_vs4 + j_vs4 * out_step_vs4 + 3 * out_step_vs4,
-                      col3);
-            svst1_f32(svptrue_b32(), output + i_vs4 + j_vs4 * out_step_vs4 + 4 * out_step_vs4,
-                      col4);
-            svst1_f32(svptrue_b32(), output + i_vs4 + j_vs4 * out_step_vs4 + 5 * out_step_vs4,
-                      col5);
-            svst1_f32(svptrue_b32(), output + i_vs4 + j_vs4 * out_step_vs4 + 6 * out_step_vs4,
-                      col6);
-            svst1_f32(svptrue_b32(), output + i_vs4 + j_vs4 * out_step_vs4 + 7 * out_step_vs4,
-                      col7);
-            svst1_f32(svptrue_b32(), output + i_vs4 + j_vs4 * out_step_vs4 + 8 * out_step_vs4,
-                      col8);
-            svst1_f32(svptrue_b32(), output + i_vs4 + j_vs4 * out_step_vs4 + 9 * out_step_vs4,
-                      col9);
-            svst1_f32(svptrue_b32(), output + i_vs4 + j_vs4 * out_step_vs4 + 10 * out_step_vs4,
-                      col10);
-            svst1_f32(svptrue_b32(), output + i_vs4 + j_vs4 * out_step_vs4 + 11 * out_step_vs4,
-                      col11);
-            svst1_f32(svptrue_b32(), output + i_vs4 + j_vs4 * out_step_vs4 + 12 * out_step_vs4,
-                      col12);
-            svst1_f32(svptrue_b32(), output + i_vs4 + j_vs4 * out_step_vs4 + 13 * out_step_vs4,
-                      col13);
-            svst1_f32(svptrue_b32(), output + i_vs4 + j_vs4 * out_step_vs4 + 14 * out_step_vs4,
-                      col14);
-            svst1_f32(svptrue_b32(), output + i_vs4 + j_vs4 * out_step_vs4 + 15 * out_step_vs4,
-                      col15);
+            svst1_f32(svptrue_b32(), output + tile_out_vs4, col0);
+            svst1_f32(svptrue_b32(), output + out_step_vs4 + tile_out_vs4, col1);
+            svst1_f32(svptrue_b32(), output + 2 * out_step_vs4 + tile_out_vs4, col2);
+            svst1_f32(svptrue_b32(), output + 3 * out_step_vs4 + tile_out_vs4, col3);
+            svst1_f32(svptrue_b32(), output + 4 * out_step_vs4 + tile_out_vs4, col4);
+            svst1_f32(svptrue_b32(), output + 5 * out_step_vs4 + tile_out_vs4, col5);
+            svst1_f32(svptrue_b32(), output + 6 * out_step_vs4 + tile_out_vs4, col6);
+            svst1_f32(svptrue_b32(), output + 7 * out_step_vs4 + tile_out_vs4, col7);
+            svst1_f32(svptrue_b32(), output + 8 * out_step_vs4 + tile_out_vs4, col8);
+            svst1_f32(svptrue_b32(), output + 9 * out_step_vs4 + tile_out_vs4, col9);
+            svst1_f32(svptrue_b32(), output + 10 * out_step_vs4 + tile_out_vs4, col10);
+            svst1_f32(svptrue_b32(), output + 11 * out_step_vs4 + tile_out_vs4, col11);
+            svst1_f32(svptrue_b32(), output + 12 * out_step_vs4 + tile_out_vs4, col12);
+            svst1_f32(svptrue_b32(), output + 13 * out_step_vs4 + tile_out_vs4, col13);
+            svst1_f32(svptrue_b32(), output + 14 * out_step_vs4 + tile_out_vs4, col14);
+            svst1_f32(svptrue_b32(), output + 15 * out_step_vs4 + tile_out_vs4, col15);
           }
           // the last rows of the matrix: a partial tile
           if (i_vs4 < i_end_vs4) {
+            int64_t edge_in_r_vs4 = i_vs4 * stride + j_vs4;
+            int64_t edge_out_r_vs4 = i_vs4 + j_vs4 * out_stride;
             svbool_t in_cols_r = svwhilelt_b32_s64(j_vs4, cols);
             svfloat32_t row0_r = svdup_n_f32(0);
             if (i_vs4 < rows) {
-              row0_r = svld1_f32(in_cols_r, input + i_vs4 * stride + j_vs4);
+              row0_r = svld1_f32(in_cols_r, input + edge_in_r_vs4);
             }
             svfloat32_t row1_r = svdup_n_f32(0);
             if (i_vs4 + 1 < rows) {
-              row1_r = svld1_f32(in_cols_r, input + i_vs4 * stride + j_vs4 + stride);
+              row1_r = svld1_f32(in_cols_r, input + edge_in_r_vs4 + stride);
             }
             svfloat32_t row2_r = svdup_n_f32(0);
             if (i_vs4 + 2 < rows) {
-              row2_r = svld1_f32(in_cols_r, input + i_vs4 * stride + j_vs4 + 2 * stride);
+              row2_r = svld1_f32(in_cols_r, input + edge_in_r_vs4 + 2 * stride);
             }
             svfloat32_t row3_r = svdup_n_f32(0);
             if (i_vs4 + 3 < rows) {
-              row3_r = svld1_f32(in_cols_r, input + i_vs4 * stride + j_vs4 + 3 * stride);
+              row3_r = svld1_f32(in_cols_r, input + edge_in_r_vs4 + 3 * stride);
             }
             svfloat32_t row4_r = svdup_n_f32(0);
             if (i_vs4 + 4 < rows) {
-              row4_r = svld1_f32(in_cols_r, input + i_vs4 * stride + j_vs4 + 4 * stride);
+              row4_r = svld1_f32(in_cols_r, input + edge_in_r_vs4 + 4 * stride);
             }
             svfloat32_t row5_r = svdup_n_f32(0);
             if (i_vs4 + 5 < rows) {
-              row5_r = svld1_f32(in_cols_r, input + i_vs4 * stride + j_vs4 + 5 * stride);
+              row5_r = svld1_f32(in_cols_r, input + edge_in_r_vs4 + 5 * stride);
             }
             svfloat32_t row6_r = svdup_n_f32(0);
             if (i_vs4 + 6 < rows) {
-              row6_r = svld1_f32(in_cols_r, input + i_vs4 * stride + j_vs4 + 6 * stride);
+              row6_r = svld1_f32(in_cols_r, input + edge_in_r_vs4 + 6 * stride);
             }
             svfloat32_t row7_r = svdup_n_f32(0);
             if (i_vs4 + 7 < rows) {
-              row7_r = svld1_f32(in_cols_r, input + i_vs4 * stride + j_vs4 + 7 * stride);
+              row7_r = svld1_f32(in_cols_r, input + edge_in_r_vs4 + 7 * stride);
             }
             svfloat32_t row8_r = svdup_n_f32(0);
             if (i_vs4 + 8 < rows) {
-              row8_r = svld1_f32(in_cols_r, input + i_vs4 * stride + j_vs4 + 8 * stride);
+              row8_r = svld1_f32(in_cols_r, input + edge_in_r_vs4 + 8 * stride);
             }
             svfloat32_t row9_r = svdup_n_f32(0);
             if (i_vs4 + 9 < rows) {
-              row9_r = svld1_f32(in_cols_r, input + i_vs4 * stride + j_vs4 + 9 * stride);
+              row9_r = svld1_f32(in_cols_r, input + edge_in_r_vs4 + 9 * stride);
             }
             svfloat32_t row10_r = svdup_n_f32(0);
             if (i_vs4 + 10 < rows) {
-              row10_r = svld1_f32(in_cols_r, input + i_vs4 * stride + j_vs4 + 10 * stride);
+              row10_r = svld1_f32(in_cols_r, input + edge_in_r_vs4 + 10 * stride);
             }
             svfloat32_t row11_r = svdup_n_f32(0);
             if (i_vs4 + 11 < rows) {
-              row11_r = svld1_f32(in_cols_r, input + i_vs4 * stride + j_vs4 + 11 * stride);
+              row11_r = svld1_f32(in_cols_r, input + edge_in_r_vs4 + 11 * stride);
             }
             svfloat32_t row12_r = svdup_n_f32(0);
             if (i_vs4 + 12 < rows) {
-              row12_r = svld1_f32(in_cols_r, input + i_vs4 * stride + j_vs4 + 12 * stride);
+              row12_r = svld1_f32(in_cols_r, input + edge_in_r_vs4 + 12 * stride);
             }
             svfloat32_t row13_r = svdup_n_f32(0);
             if (i_vs4 + 13 < rows) {
-              row13_r = svld1_f32(in_cols_r, input + i_vs4 * stride + j_vs4 + 13 * stride);
+              row13_r = svld1_f32(in_cols_r, input + edge_in_r_vs4 + 13 * stride);
             }
             svfloat32_t row14_r = svdup_n_f32(0);
             if (i_vs4 + 14 < rows) {
-              row14_r = svld1_f32(in_cols_r, input + i_vs4 * stride + j_vs4 + 14 * stride);
+              row14_r = svld1_f32(in_cols_r, input + edge_in_r_vs4 + 14 * stride);
             }
             svfloat32_t row15_r = svdup_n_f32(0);
             if (i_vs4 + 15 < rows) {
-              row15_r = svld1_f32(in_cols_r, input + i_vs4 * stride + j_vs4 + 15 * stride);
+              row15_r = svld1_f32(in_cols_r, input + edge_in_r_vs4 + 15 * stride);
             }
             // stage 1: zip1/zip2 vector i with vector i + 8
             svfloat32_t z1_0_r = svzip1_f32(row0_r, row8_r);
@@ -1751,52 +1726,52 @@ __attribute__((target("+sve"))) void transpose_f32_sve(const float* input, int64
             svfloat32_t col15_r = svzip2_f32(z3_7_r, z3_15_r);
             svbool_t in_rows_r = svwhilelt_b32_s64(i_vs4, rows);
             if (j_vs4 < cols) {
-              svst1_f32(in_rows_r, output + i_vs4 + j_vs4 * out_stride, col0_r);
+              svst1_f32(in_rows_r, output + edge_out_r_vs4, col0_r);
             }
             if (j_vs4 + 1 < cols) {
-              svst1_f32(in_rows_r, output + i_vs4 + j_vs4 * out_stride + out_stride, col1_r);
+              svst1_f32(in_rows_r, output + edge_out_r_vs4 + out_stride, col1_r);
             }
             if (j_vs4 + 2 < cols) {
-              svst1_f32(in_rows_r, output + i_vs4 + j_vs4 * out_stride + 2 * out_stride, col2_r);
+              svst1_f32(in_rows_r, output + edge_out_r_vs4 + 2 * out_stride, col2_r);
             }
             if (j_vs4 + 3 < cols) {
-              svst1_f32(in_rows_r, output + i_vs4 + j_vs4 * out_stride + 3 * out_stride, col3_r);
+              svst1_f32(in_rows_r, output + edge_out_r_vs4 + 3 * out_stride, col3_r);
             }
             if (j_vs4 + 4 < cols) {
-              svst1_f32(in_rows_r, output + i_vs4 + j_vs4 * out_stride + 4 * out_stride, col4_r);
+              svst1_f32(in_rows_r, output + edge_out_r_vs4 + 4 * out_stride, col4_r);
             }
             if (j_vs4 + 5 < cols) {
-              svst1_f32(in_rows_r, output + i_vs4 + j_vs4 * out_stride + 5 * out_stride, col5_r);
+              svst1_f32(in_rows_r, output + edge_out_r_vs4 + 5 * out_stride, col5_r);
             }
             if (j_vs4 + 6 < cols) {
-              svst1_f32(in_rows_r, output + i_vs4 + j_vs4 * out_stride + 6 * out_stride, col6_r);
+              svst1_f32(in_rows_r, output + edge_out_r_vs4 + 6 * out_stride, col6_r);
             }
             if (j_vs4 + 7 < cols) {
-              svst1_f32(in_rows_r, output + i_vs4 + j_vs4 * out_stride + 7 * out_stride, col7_r);
+              svst1_f32(in_rows_r, output + edge_out_r_vs4 + 7 * out_stride, col7_r);
             }
             if (j_vs4 + 8 < cols) {
-              svst1_f32(in_rows_r, output + i_vs4 + j_vs4 * out_stride + 8 * out_stride, col8_r);
+              svst1_f32(in_rows_r, output + edge_out_r_vs4 + 8 * out_stride, col8_r);
             }
             if (j_vs4 + 9 < cols) {
-              svst1_f32(in_rows_r, output + i_vs4 + j_vs4 * out_stride + 9 * out_stride, col9_r);
+              svst1_f32(in_rows_r, output + edge_out_r_vs4 + 9 * out_stride, col9_r);
             }
             if (j_vs4 + 10 < cols) {
-              svst1_f32(in_rows_r, output + i_vs4 + j_vs4 * out_stride + 10 * out_stride, col10_r);
+              svst1_f32(in_rows_r, output + edge_out_r_vs4 + 10 * out_stride, col10_r);
             }
             if (j_vs4 + 11 < cols) {
-              svst1_f32(in_rows_r, output + i_vs4 + j_vs4 * out_stride + 11 * out_stride, col11_r);
+              svst1_f32(in_rows_r, output + edge_out_r_vs4 + 11 * out_stride, col11_r);
             }
             if (j_vs4 + 12 < cols) {
-              svst1_f32(in_rows_r, output + i_vs4 + j_vs4 * out_stride + 12 * out_stride, col12_r);
+              svst1_f32(in_rows_r, output + edge_out_r_vs4 + 12 * out_stride, col12_r);
             }
             if (j_vs4 + 13 < cols) {
-              svst1_f32(in_rows_r, output + i_vs4 + j_vs4 * out_stride + 13 * out_stride, col13_r);
+              svst1_f32(in_rows_r, output + edge_out_r_vs4 + 13 * out_stride, col13_r);
             }
             if (j_vs4 + 14 < cols) {
-              svst1_f32(in_rows_r, output + i_vs4 + j_vs4 * out_stride + 14 * out_stride, col14_r);
+              svst1_f32(in_rows_r, output + edge_out_r_vs4 + 14 * out_stride, col14_r);
             }
             if (j_vs4 + 15 < cols) {
-              svst1_f32(in_rows_r, output + i_vs4 + j_vs4 * out_stride + 15 * out_stride, col15_r);
+              svst1_f32(in_rows_r, output + edge_out_r_vs4 + 15 * out_stride, col15_r);
             }
           }
         }
@@ -1805,70 +1780,72 @@ __attribute__((target("+sve"))) void transpose_f32_sve(const float* input, int64
           // partial tiles down the column
           int64_t i_vs4 = ib_vs4;
           for (; i_vs4 < i_end_vs4; i_vs4 += 16) {
+            int64_t edge_in_c_vs4 = i_vs4 * stride + j_vs4;
+            int64_t edge_out_c_vs4 = i_vs4 + j_vs4 * out_stride;
             svbool_t in_cols_c = svwhilelt_b32_s64(j_vs4, cols);
             svfloat32_t row0_c = svdup_n_f32(0);
             if (i_vs4 < rows) {
-              row0_c = svld1_f32(in_cols_c, input + i_vs4 * stride + j_vs4);
+              row0_c = svld1_f32(in_cols_c, input + edge_in_c_vs4);
             }
             svfloat32_t row1_c = svdup_n_f32(0);
             if (i_vs4 + 1 < rows) {
-              row1_c = svld1_f32(in_cols_c, input + i_vs4 * stride + j_vs4 + stride);
+              row1_c = svld1_f32(in_cols_c, input + edge_in_c_vs4 + stride);
             }
             svfloat32_t row2_c = svdup_n_f32(0);
             if (i_vs4 + 2 < rows) {
-              row2_c = svld1_f32(in_cols_c, input + i_vs4 * stride + j_vs4 + 2 * stride);
+              row2_c = svld1_f32(in_cols_c, input + edge_in_c_vs4 + 2 * stride);
             }
             svfloat32_t row3_c = svdup_n_f32(0);
             if (i_vs4 + 3 < rows) {
-              row3_c = svld1_f32(in_cols_c, input + i_vs4 * stride + j_vs4 + 3 * stride);
+              row3_c = svld1_f32(in_cols_c, input + edge_in_c_vs4 + 3 * stride);
             }
             svfloat32_t row4_c = svdup_n_f32(0);
             if (i_vs4 + 4 < rows) {
-              row4_c = svld1_f32(in_cols_c, input + i_vs4 * stride + j_vs4 + 4 * stride);
+              row4_c = svld1_f32(in_cols_c, input + edge_in_c_vs4 + 4 * stride);
             }
             svfloat32_t row5_c = svdup_n_f32(0);
             if (i_vs4 + 5 < rows) {
-              row5_c = svld1_f32(in_cols_c, input + i_vs4 * stride + j_vs4 + 5 * stride);
+              row5_c = svld1_f32(in_cols_c, input + edge_in_c_vs4 + 5 * stride);
             }
             svfloat32_t row6_c = svdup_n_f32(0);
             if (i_vs4 + 6 < rows) {
-              row6_c = svld1_f32(in_cols_c, input + i_vs4 * stride + j_vs4 + 6 * stride);
+              row6_c = svld1_f32(in_cols_c, input + edge_in_c_vs4 + 6 * stride);
             }
             svfloat32_t row7_c = svdup_n_f32(0);
             if (i_vs4 + 7 < rows) {
-              row7_c = svld1_f32(in_cols_c, input + i_vs4 * stride + j_vs4 + 7 * stride);
+              row7_c = svld1_f32(in_cols_c, input + edge_in_c_vs4 + 7 * stride);
             }
             svfloat32_t row8_c = svdup_n_f32(0);
             if (i_vs4 + 8 < rows) {
-              row8_c = svld1_f32(in_cols_c, input + i_vs4 * stride + j_vs4 + 8 * stride);
+              row8_c = svld1_f32(in_cols_c, input + edge_in_c_vs4 + 8 * stride);
             }
             svfloat32_t row9_c = svdup_n_f32(0);
             if (i_vs4 + 9 < rows) {
-              row9_c = svld1_f32(in_cols_c, input + i_vs4 * stride + j_vs4 + 9 * stride);
+              row9_c = svld1_f32(in_cols_c, input + edge_in_c_vs4 + 9 * stride);
             }
             svfloat32_t row10_c = svdup_n_f32(0);
             if (i_vs4 + 10 < rows) {
-              row10_c = svld1_f32(in_cols_c, input + i_vs4 * stride + j_vs4 + 10 * stride);
+              row10_c = svld1_f32(in_cols_c, input + edge_in_c_vs4 + 10 * stride);
             }
             svfloat32_t row11_c = svdup_n_f32(0);
             if (i_vs4 + 11 < rows) {
-              row11_c = svld1_f32(in_cols_c, input + i_vs4 * stride + j_vs4 + 11 * stride);
+              row11_c = svld1_f32(in_cols_c, input + edge_in_c_vs4 + 11 * stride);
             }
             svfloat32_t row12_c = svdup_n_f32(0);
             if (i_vs4 + 12 < rows) {
-              row12_c = svld1_f32(in_cols_c, input + i_vs4 * stride + j_vs4 + 12 * stride);
+              row12_c = svld1_f32(in_cols_c, input + edge_in_c_vs4 + 12 * stride);
             }
             svfloat32_t row13_c = svdup_n_f32(0);
             if (i_vs4 + 13 < rows) {
-              row13_c = svld1_f32(in_cols_c, input + i_vs4 * stride + j_vs4 + 13 * stride);
+              row13_c = svld1_f32(in_cols_c, input + edge_in_c_vs4 + 13 * stride);
             }
             svfloat32_t row14_c = svdup_n_f32(0);
             if (i_vs4 + 14 < rows) {
-              row14_c = svld1_f32(in_cols_c, input + i_vs4 * stride + j_vs4 + 14 * stride);
+              row14_c = svld1_f32(in_cols_c, input + edge_in_c_vs4 + 14 * stride);
             }
             svfloat32_t row15_c = svdup_n_f32(0);
             if (i_vs4 + 15 < rows) {
-              row15_c = svld1_f32(in_cols_c, input + i_vs4 * stride + j_vs4 + 15 * stride);
+              row15_c = svld1_f32(in_cols_c, input + edge_in_c_vs4 + 15 * stride);
             }
             // stage 1: zip1/zip2 vector i with vector i + 8
             svfloat32_t z1_0_c = svzip1_f32(row0_c, row8_c);
@@ -1940,52 +1917,52 @@ __attribute__((target("+sve"))) void transpose_f32_sve(const float* input, int64
             svfloat32_t col15_c = svzip2_f32(z3_7_c, z3_15_c);
             svbool_t in_rows_c = svwhilelt_b32_s64(i_vs4, rows);
             if (j_vs4 < cols) {
-              svst1_f32(in_rows_c, output + i_vs4 + j_vs4 * out_stride, col0_c);
+              svst1_f32(in_rows_c, output + edge_out_c_vs4, col0_c);
             }
             if (j_vs4 + 1 < cols) {
-              svst1_f32(in_rows_c, output + i_vs4 + j_vs4 * out_stride + out_stride, col1_c);
+              svst1_f32(in_rows_c, output + edge_out_c_vs4 + out_stride, col1_c);
             }
             if (j_vs4 + 2 < cols) {
-              svst1_f32(in_rows_c, output + i_vs4 + j_vs4 * out_stride + 2 * out_stride, col2_c);
+              svst1_f32(in_rows_c, output + edge_out_c_vs4 + 2 * out_stride, col2_c);
             }
             if (j_vs4 + 3 < cols) {
-              svst1_f32(in_rows_c, output + i_vs4 + j_vs4 * out_stride + 3 * out_stride, col3_c);
+              svst1_f32(in_rows_c, output + edge_out_c_vs4 + 3 * out_stride, col3_c);
             }
             if (j_vs4 + 4 < cols) {
-              svst1_f32(in_rows_c, output + i_vs4 + j_vs4 * out_stride + 4 * out_stride, col4_c);
+              svst1_f32(in_rows_c, output + edge_out_c_vs4 + 4 * out_stride, col4_c);
             }
             if (j_vs4 + 5 < cols) {
-              svst1_f32(in_rows_c, output + i_vs4 + j_vs4 * out_stride + 5 * out_stride, col5_c);
+              svst1_f32(in_rows_c, output + edge_out_c_vs4 + 5 * out_stride, col5_c);
             }
             if (j_vs4 + 6 < cols) {
-              svst1_f32(in_rows_c, output + i_vs4 + j_vs4 * out_stride + 6 * out_stride, col6_c);
+              svst1_f32(in_rows_c, output + edge_out_c_vs4 + 6 * out_stride, col6_c);
             }
             if (j_vs4 + 7 < cols) {
-              svst1_f32(in_rows_c, output + i_vs4 + j_vs4 * out_stride + 7 * out_stride, col7_c);
+              svst1_f32(in_rows_c, output + edge_out_c_vs4 + 7 * out_stride, col7_c);
             }
             if (j_vs4 + 8 < cols) {
-              svst1_f32(in_rows_c, output + i_vs4 + j_vs4 * out_stride + 8 * out_stride, col8_c);
+              svst1_f32(in_rows_c, output + edge_out_c_vs4 + 8 * out_stride, col8_c);
             }
             if (j_vs4 + 9 < cols) {
-              svst1_f32(in_rows_c, output + i_vs4 + j_vs4 * out_stride + 9 * out_stride, col9_c);
+              svst1_f32(in_rows_c, output + edge_out_c_vs4 + 9 * out_stride, col9_c);
             }
             if (j_vs4 + 10 < cols) {
-              svst1_f32(in_rows_c, output + i_vs4 + j_vs4 * out_stride + 10 * out_stride, col10_c);
+              svst1_f32(in_rows_c, output + edge_out_c_vs4 + 10 * out_stride, col10_c);
             }
             if (j_vs4 + 11 < cols) {
-              svst1_f32(in_rows_c, output + i_vs4 + j_vs4 * out_stride + 11 * out_stride, col11_c);
+              svst1_f32(in_rows_c, output + edge_out_c_vs4 + 11 * out_stride, col11_c);
             }
             if (j_vs4 + 12 < cols) {
-              svst1_f32(in_rows_c, output + i_vs4 + j_vs4 * out_stride + 12 * out_stride, col12_c);
+              svst1_f32(in_rows_c, output + edge_out_c_vs4 + 12 * out_stride, col12_c);
             }
             if (j_vs4 + 13 < cols) {
-              svst1_f32(in_rows_c, output + i_vs4 + j_vs4 * out_stride + 13 * out_stride, col13_c);
+              svst1_f32(in_rows_c, output + edge_out_c_vs4 + 13 * out_stride, col13_c);
             }
             if (j_vs4 + 14 < cols) {
-              svst1_f32(in_rows_c, output + i_vs4 + j_vs4 * out_stride + 14 * out_stride, col14_c);
+              svst1_f32(in_rows_c, output + edge_out_c_vs4 + 14 * out_stride, col14_c);
             }
             if (j_vs4 + 15 < cols) {
-              svst1_f32(in_rows_c, output + i_vs4 + j_vs4 * out_stride + 15 * out_stride, col15_c);
+              svst1_f32(in_rows_c, output + edge_out_c_vs4 + 15 * out_stride, col15_c);
             }
           }
         }
@@ -2130,14 +2107,16 @@ __attribute__((target("avx2"))) void transpose_f32_avx2(const float* input, int6
             for (; i + 8 <= i_end; i += 8) {
               int64_t in_step = simdgen_opaque(stride);
               int64_t out_step = simdgen_opaque(out_stride);
-              __m256 row0 = _mm256_loadu_ps(input + i * in_step + j);
-              __m256 row1 = _mm256_loadu_ps(input + i * in_step + in_step + j);
-              __m256 row2 = _mm256_loadu_ps(input + i * in_step + 2 * in_step + j);
-              __m256 row3 = _mm256_loadu_ps(input + i * in_step + 3 * in_step + j);
-              __m256 row4 = _mm256_loadu_ps(input + i * in_step + 4 * in_step + j);
-              __m256 row5 = _mm256_loadu_ps(input + i * in_step + 5 * in_step + j);
-              __m256 row6 = _mm256_loadu_ps(input + i * in_step + 6 * in_step + j);
-              __m256 row7 = _mm256_loadu_ps(input + i * in_step + 7 * in_step + j);
+              int64_t tile_in = i * in_step + j;
+              int64_t tile_out = i + j * out_step;
+              __m256 row0 = _mm256_loadu_ps(input + tile_in);
+              __m256 row1 = _mm256_loadu_ps(input + in_step + tile_in);
+              __m256 row2 = _mm256_loadu_ps(input + 2 * in_step + tile_in);
+              __m256 row3 = _mm256_loadu_ps(input + 3 * in_step + tile_in);
+              __m256 row4 = _mm256_loadu_ps(input + 4 * in_step + tile_in);
+              __m256 row5 = _mm256_loadu_ps(input + 5 * in_step + tile_in);
+              __m256 row6 = _mm256_loadu_ps(input + 6 * in_step + tile_in);
+              __m256 row7 = _mm256_loadu_ps(input + 7 * in_step + tile_in);
               // stage 1: interleave 32-bit lanes of row pairs (unpacklo/hi_ps)
               __m256 t1_0 = _mm256_unpacklo_ps(row0, row1);
               __m256 t1_1 = _mm256_unpackhi_ps(row0, row1);
@@ -2189,17 +2168,19 @@ __attribute__((target("avx2"))) void transpose_f32_avx2(const float* input, int6
               //   col6: 6 14 22 30 38 46 54 62
               //   col3: 3 11 19 27 35 43 51 59
               //   col7: 7 15 23 31 39 47 55 63
-              _mm256_storeu_ps(output + i + j * out_step, col0);
-              _mm256_storeu_ps(output + i + j * out_step + out_step, col1);
-              _mm256_storeu_ps(output + i + j * out_step + 2 * out_step, col2);
-              _mm256_storeu_ps(output + i + j * out_step + 3 * out_step, col3);
-              _mm256_storeu_ps(output + i + j * out_step + 4 * out_step, col4);
-              _mm256_storeu_ps(output + i + j * out_step + 5 * out_step, col5);
-              _mm256_storeu_ps(output + i + j * out_step + 6 * out_step, col6);
-              _mm256_storeu_ps(output + i + j * out_step + 7 * out_step, col7);
+              _mm256_storeu_ps(output + tile_out, col0);
+              _mm256_storeu_ps(output + out_step + tile_out, col1);
+              _mm256_storeu_ps(output + 2 * out_step + tile_out, col2);
+              _mm256_storeu_ps(output + 3 * out_step + tile_out, col3);
+              _mm256_storeu_ps(output + 4 * out_step + tile_out, col4);
+              _mm256_storeu_ps(output + 5 * out_step + tile_out, col5);
+              _mm256_storeu_ps(output + 6 * out_step + tile_out, col6);
+              _mm256_storeu_ps(output + 7 * out_step + tile_out, col7);
             }
             // the last rows of the matrix: a partial tile
             if (i < i_end) {
+              int64_t edge_in_r = i * stride + j;
+              int64_t edge_out_r = i + j * out_stride;
               __m256 row0_r = _mm256_setzero_ps();
               if (i < rows) {
                 const __m256i row0_r_active =
@@ -2207,7 +2188,7 @@ __attribute__((target("avx2"))) void transpose_f32_avx2(const float* input, int6
                                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
                 row0_r = _mm256_blendv_ps(
                     _mm256_setzero_ps(),
-                    _mm256_maskload_ps((const float*)(input + i * stride + j), row0_r_active),
+                    _mm256_maskload_ps((const float*)(input + edge_in_r), row0_r_active),
                     _mm256_castsi256_ps(row0_r_active));
               }
               __m256 row1_r = _mm256_setzero_ps();
@@ -2217,8 +2198,7 @@ __attribute__((target("avx2"))) void transpose_f32_avx2(const float* input, int6
                                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
                 row1_r = _mm256_blendv_ps(
                     _mm256_setzero_ps(),
-                    _mm256_maskload_ps((const float*)(input + i * stride + j + stride),
-                                       row1_r_active),
+                    _mm256_maskload_ps((const float*)(input + edge_in_r + stride), row1_r_active),
                     _mm256_castsi256_ps(row1_r_active));
               }
               __m256 row2_r = _mm256_setzero_ps();
@@ -2228,7 +2208,7 @@ __attribute__((target("avx2"))) void transpose_f32_avx2(const float* input, int6
                                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
                 row2_r = _mm256_blendv_ps(
                     _mm256_setzero_ps(),
-                    _mm256_maskload_ps((const float*)(input + i * stride + j + 2 * stride),
+                    _mm256_maskload_ps((const float*)(input + edge_in_r + 2 * stride),
                                        row2_r_active),
                     _mm256_castsi256_ps(row2_r_active));
               }
@@ -2239,7 +2219,7 @@ __attribute__((target("avx2"))) void transpose_f32_avx2(const float* input, int6
                                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
                 row3_r = _mm256_blendv_ps(
                     _mm256_setzero_ps(),
-                    _mm256_maskload_ps((const float*)(input + i * stride + j + 3 * stride),
+                    _mm256_maskload_ps((const float*)(input + edge_in_r + 3 * stride),
                                        row3_r_active),
                     _mm256_castsi256_ps(row3_r_active));
               }
@@ -2250,7 +2230,7 @@ __attribute__((target("avx2"))) void transpose_f32_avx2(const float* input, int6
                                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
                 row4_r = _mm256_blendv_ps(
                     _mm256_setzero_ps(),
-                    _mm256_maskload_ps((const float*)(input + i * stride + j + 4 * stride),
+                    _mm256_maskload_ps((const float*)(input + edge_in_r + 4 * stride),
                                        row4_r_active),
                     _mm256_castsi256_ps(row4_r_active));
               }
@@ -2261,7 +2241,7 @@ __attribute__((target("avx2"))) void transpose_f32_avx2(const float* input, int6
                                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
                 row5_r = _mm256_blendv_ps(
                     _mm256_setzero_ps(),
-                    _mm256_maskload_ps((const float*)(input + i * stride + j + 5 * stride),
+                    _mm256_maskload_ps((const float*)(input + edge_in_r + 5 * stride),
                                        row5_r_active),
                     _mm256_castsi256_ps(row5_r_active));
               }
@@ -2272,7 +2252,7 @@ __attribute__((target("avx2"))) void transpose_f32_avx2(const float* input, int6
                                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
                 row6_r = _mm256_blendv_ps(
                     _mm256_setzero_ps(),
-                    _mm256_maskload_ps((const float*)(input + i * stride + j + 6 * stride),
+                    _mm256_maskload_ps((const float*)(input + edge_in_r + 6 * stride),
                                        row6_r_active),
                     _mm256_castsi256_ps(row6_r_active));
               }
@@ -2283,7 +2263,7 @@ __attribute__((target("avx2"))) void transpose_f32_avx2(const float* input, int6
                                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
                 row7_r = _mm256_blendv_ps(
                     _mm256_setzero_ps(),
-                    _mm256_maskload_ps((const float*)(input + i * stride + j + 7 * stride),
+                    _mm256_maskload_ps((const float*)(input + edge_in_r + 7 * stride),
                                        row7_r_active),
                     _mm256_castsi256_ps(row7_r_active));
               }
@@ -2316,56 +2296,56 @@ __attribute__((target("avx2"))) void transpose_f32_avx2(const float* input, int6
               __m256 col7_r = _mm256_permute2f128_ps(t2_3_r, t2_7_r, 0x31);
               if (j < cols) {
                 _mm256_maskstore_ps(
-                    (float*)(output + i + j * out_stride),
+                    (float*)(output + edge_out_r),
                     _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(rows - i, 8))),
                                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
                     col0_r);
               }
               if (j + 1 < cols) {
                 _mm256_maskstore_ps(
-                    (float*)(output + i + j * out_stride + out_stride),
+                    (float*)(output + edge_out_r + out_stride),
                     _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(rows - i, 8))),
                                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
                     col1_r);
               }
               if (j + 2 < cols) {
                 _mm256_maskstore_ps(
-                    (float*)(output + i + j * out_stride + 2 * out_stride),
+                    (float*)(output + edge_out_r + 2 * out_stride),
                     _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(rows - i, 8))),
                                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
                     col2_r);
               }
               if (j + 3 < cols) {
                 _mm256_maskstore_ps(
-                    (float*)(output + i + j * out_stride + 3 * out_stride),
+                    (float*)(output + edge_out_r + 3 * out_stride),
                     _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(rows - i, 8))),
                                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
                     col3_r);
               }
               if (j + 4 < cols) {
                 _mm256_maskstore_ps(
-                    (float*)(output + i + j * out_stride + 4 * out_stride),
+                    (float*)(output + edge_out_r + 4 * out_stride),
                     _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(rows - i, 8))),
                                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
                     col4_r);
               }
               if (j + 5 < cols) {
                 _mm256_maskstore_ps(
-                    (float*)(output + i + j * out_stride + 5 * out_stride),
+                    (float*)(output + edge_out_r + 5 * out_stride),
                     _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(rows - i, 8))),
                                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
                     col5_r);
               }
               if (j + 6 < cols) {
                 _mm256_maskstore_ps(
-                    (float*)(output + i + j * out_stride + 6 * out_stride),
+                    (float*)(output + edge_out_r + 6 * out_stride),
                     _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(rows - i, 8))),
                                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
                     col6_r);
               }
               if (j + 7 < cols) {
                 _mm256_maskstore_ps(
-                    (float*)(output + i + j * out_stride + 7 * out_stride),
+                    (float*)(output + edge_out_r + 7 * out_stride),
                     _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(rows - i, 8))),
                                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
                     col7_r);
@@ -2377,6 +2357,8 @@ __attribute__((target("avx2"))) void transpose_f32_avx2(const float* input, int6
             // partial tiles down the column
             int64_t i = ib;
             for (; i < i_end; i += 8) {
+              int64_t edge_in_c = i * stride + j;
+              int64_t edge_out_c = i + j * out_stride;
               __m256 row0_c = _mm256_setzero_ps();
               if (i < rows) {
                 const __m256i row0_c_active =
@@ -2384,7 +2366,7 @@ __attribute__((target("avx2"))) void transpose_f32_avx2(const float* input, int6
                                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
                 row0_c = _mm256_blendv_ps(
                     _mm256_setzero_ps(),
-                    _mm256_maskload_ps((const float*)(input + i * stride + j), row0_c_active),
+                    _mm256_maskload_ps((const float*)(input + edge_in_c), row0_c_active),
                     _mm256_castsi256_ps(row0_c_active));
               }
               __m256 row1_c = _mm256_setzero_ps();
@@ -2394,8 +2376,7 @@ __attribute__((target("avx2"))) void transpose_f32_avx2(const float* input, int6
                                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
                 row1_c = _mm256_blendv_ps(
                     _mm256_setzero_ps(),
-                    _mm256_maskload_ps((const float*)(input + i * stride + j + stride),
-                                       row1_c_active),
+                    _mm256_maskload_ps((const float*)(input + edge_in_c + stride), row1_c_active),
                     _mm256_castsi256_ps(row1_c_active));
               }
               __m256 row2_c = _mm256_setzero_ps();
@@ -2405,7 +2386,7 @@ __attribute__((target("avx2"))) void transpose_f32_avx2(const float* input, int6
                                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
                 row2_c = _mm256_blendv_ps(
                     _mm256_setzero_ps(),
-                    _mm256_maskload_ps((const float*)(input + i * stride + j + 2 * stride),
+                    _mm256_maskload_ps((const float*)(input + edge_in_c + 2 * stride),
                                        row2_c_active),
                     _mm256_castsi256_ps(row2_c_active));
               }
@@ -2416,7 +2397,7 @@ __attribute__((target("avx2"))) void transpose_f32_avx2(const float* input, int6
                                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
                 row3_c = _mm256_blendv_ps(
                     _mm256_setzero_ps(),
-                    _mm256_maskload_ps((const float*)(input + i * stride + j + 3 * stride),
+                    _mm256_maskload_ps((const float*)(input + edge_in_c + 3 * stride),
                                        row3_c_active),
                     _mm256_castsi256_ps(row3_c_active));
               }
@@ -2427,7 +2408,7 @@ __attribute__((target("avx2"))) void transpose_f32_avx2(const float* input, int6
                                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
                 row4_c = _mm256_blendv_ps(
                     _mm256_setzero_ps(),
-                    _mm256_maskload_ps((const float*)(input + i * stride + j + 4 * stride),
+                    _mm256_maskload_ps((const float*)(input + edge_in_c + 4 * stride),
                                        row4_c_active),
                     _mm256_castsi256_ps(row4_c_active));
               }
@@ -2438,7 +2419,7 @@ __attribute__((target("avx2"))) void transpose_f32_avx2(const float* input, int6
                                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
                 row5_c = _mm256_blendv_ps(
                     _mm256_setzero_ps(),
-                    _mm256_maskload_ps((const float*)(input + i * stride + j + 5 * stride),
+                    _mm256_maskload_ps((const float*)(input + edge_in_c + 5 * stride),
                                        row5_c_active),
                     _mm256_castsi256_ps(row5_c_active));
               }
@@ -2449,7 +2430,7 @@ __attribute__((target("avx2"))) void transpose_f32_avx2(const float* input, int6
                                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
                 row6_c = _mm256_blendv_ps(
                     _mm256_setzero_ps(),
-                    _mm256_maskload_ps((const float*)(input + i * stride + j + 6 * stride),
+                    _mm256_maskload_ps((const float*)(input + edge_in_c + 6 * stride),
                                        row6_c_active),
                     _mm256_castsi256_ps(row6_c_active));
               }
@@ -2460,7 +2441,7 @@ __attribute__((target("avx2"))) void transpose_f32_avx2(const float* input, int6
                                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
                 row7_c = _mm256_blendv_ps(
                     _mm256_setzero_ps(),
-                    _mm256_maskload_ps((const float*)(input + i * stride + j + 7 * stride),
+                    _mm256_maskload_ps((const float*)(input + edge_in_c + 7 * stride),
                                        row7_c_active),
                     _mm256_castsi256_ps(row7_c_active));
               }
@@ -2493,56 +2474,56 @@ __attribute__((target("avx2"))) void transpose_f32_avx2(const float* input, int6
               __m256 col7_c = _mm256_permute2f128_ps(t2_3_c, t2_7_c, 0x31);
               if (j < cols) {
                 _mm256_maskstore_ps(
-                    (float*)(output + i + j * out_stride),
+                    (float*)(output + edge_out_c),
                     _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(rows - i, 8))),
                                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
                     col0_c);
               }
               if (j + 1 < cols) {
                 _mm256_maskstore_ps(
-                    (float*)(output + i + j * out_stride + out_stride),
+                    (float*)(output + edge_out_c + out_stride),
                     _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(rows - i, 8))),
                                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
                     col1_c);
               }
               if (j + 2 < cols) {
                 _mm256_maskstore_ps(
-                    (float*)(output + i + j * out_stride + 2 * out_stride),
+                    (float*)(output + edge_out_c + 2 * out_stride),
                     _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(rows - i, 8))),
                                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
                     col2_c);
               }
               if (j + 3 < cols) {
                 _mm256_maskstore_ps(
-                    (float*)(output + i + j * out_stride + 3 * out_stride),
+                    (float*)(output + edge_out_c + 3 * out_stride),
                     _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(rows - i, 8))),
                                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
                     col3_c);
               }
               if (j + 4 < cols) {
                 _mm256_maskstore_ps(
-                    (float*)(output + i + j * out_stride + 4 * out_stride),
+                    (float*)(output + edge_out_c + 4 * out_stride),
                     _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(rows - i, 8))),
                                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
                     col4_c);
               }
               if (j + 5 < cols) {
                 _mm256_maskstore_ps(
-                    (float*)(output + i + j * out_stride + 5 * out_stride),
+                    (float*)(output + edge_out_c + 5 * out_stride),
                     _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(rows - i, 8))),
                                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
                     col5_c);
               }
               if (j + 6 < cols) {
                 _mm256_maskstore_ps(
-                    (float*)(output + i + j * out_stride + 6 * out_stride),
+                    (float*)(output + edge_out_c + 6 * out_stride),
                     _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(rows - i, 8))),
                                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
                     col6_c);
               }
               if (j + 7 < cols) {
                 _mm256_maskstore_ps(
-                    (float*)(output + i + j * out_stride + 7 * out_stride),
+                    (float*)(output + edge_out_c + 7 * out_stride),
                     _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(rows - i, 8))),
                                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
                     col7_c);
@@ -2647,10 +2628,12 @@ void transpose_f32_neon(const float* input, int64_t rows, int64_t cols, int64_t 
             for (; i + 4 <= i_end; i += 4) {
               int64_t in_step = simdgen_opaque(stride);
               int64_t out_step = simdgen_opaque(out_stride);
-              float32x4_t row0 = vld1q_f32(input + i * in_step + j);
-              float32x4_t row1 = vld1q_f32(input + i * in_step + in_step + j);
-              float32x4_t row2 = vld1q_f32(input + i * in_step + 2 * in_step + j);
-              float32x4_t row3 = vld1q_f32(input + i * in_step + 3 * in_step + j);
+              int64_t tile_in = i * in_step + j;
+              int64_t tile_out = i + j * out_step;
+              float32x4_t row0 = vld1q_f32(input + tile_in);
+              float32x4_t row1 = vld1q_f32(input + in_step + tile_in);
+              float32x4_t row2 = vld1q_f32(input + 2 * in_step + tile_in);
+              float32x4_t row3 = vld1q_f32(input + 3 * in_step + tile_in);
               // stage 1: zip1/zip2 vector i with vector i + 2
               float32x4_t z1_0 = vzip1q_f32(row0, row2);
               float32x4_t z1_1 = vzip2q_f32(row0, row2);
@@ -2669,32 +2652,34 @@ void transpose_f32_neon(const float* input, int64_t rows, int64_t cols, int64_t 
               //   col1: 1 5 9 13
               //   col2: 2 6 10 14
               //   col3: 3 7 11 15
-              vst1q_f32(output + i + j * out_step, col0);
-              vst1q_f32(output + i + j * out_step + out_step, col1);
-              vst1q_f32(output + i + j * out_step + 2 * out_step, col2);
-              vst1q_f32(output + i + j * out_step + 3 * out_step, col3);
+              vst1q_f32(output + tile_out, col0);
+              vst1q_f32(output + out_step + tile_out, col1);
+              vst1q_f32(output + 2 * out_step + tile_out, col2);
+              vst1q_f32(output + 3 * out_step + tile_out, col3);
             }
             // the last rows of the matrix: a partial tile
             if (i < i_end) {
+              int64_t edge_in_r = i * stride + j;
+              int64_t edge_out_r = i + j * out_stride;
               float32x4_t row0_r = vdupq_n_f32(0);
               if (i < rows) {
-                row0_r = vreinterpretq_f32_u8(simdgen_load_prefix(
-                    input + i * stride + j, (simdgen_clamp_lanes(cols - j, 4)) * 4));
+                row0_r = vreinterpretq_f32_u8(
+                    simdgen_load_prefix(input + edge_in_r, (simdgen_clamp_lanes(cols - j, 4)) * 4));
               }
               float32x4_t row1_r = vdupq_n_f32(0);
               if (i + 1 < rows) {
                 row1_r = vreinterpretq_f32_u8(simdgen_load_prefix(
-                    input + i * stride + j + stride, (simdgen_clamp_lanes(cols - j, 4)) * 4));
+                    input + edge_in_r + stride, (simdgen_clamp_lanes(cols - j, 4)) * 4));
               }
               float32x4_t row2_r = vdupq_n_f32(0);
               if (i + 2 < rows) {
                 row2_r = vreinterpretq_f32_u8(simdgen_load_prefix(
-                    input + i * stride + j + 2 * stride, (simdgen_clamp_lanes(cols - j, 4)) * 4));
+                    input + edge_in_r + 2 * stride, (simdgen_clamp_lanes(cols - j, 4)) * 4));
               }
               float32x4_t row3_r = vdupq_n_f32(0);
               if (i + 3 < rows) {
                 row3_r = vreinterpretq_f32_u8(simdgen_load_prefix(
-                    input + i * stride + j + 3 * stride, (simdgen_clamp_lanes(cols - j, 4)) * 4));
+                    input + edge_in_r + 3 * stride, (simdgen_clamp_lanes(cols - j, 4)) * 4));
               }
               // stage 1: zip1/zip2 vector i with vector i + 2
               float32x4_t z1_0_r = vzip1q_f32(row0_r, row2_r);
@@ -2707,21 +2692,20 @@ void transpose_f32_neon(const float* input, int64_t rows, int64_t cols, int64_t 
               float32x4_t col2_r = vzip1q_f32(z1_1_r, z1_3_r);
               float32x4_t col3_r = vzip2q_f32(z1_1_r, z1_3_r);
               if (j < cols) {
-                simdgen_store_prefix(output + i + j * out_stride, vreinterpretq_u8_f32(col0_r),
+                simdgen_store_prefix(output + edge_out_r, vreinterpretq_u8_f32(col0_r),
                                      (simdgen_clamp_lanes(rows - i, 4)) * 4);
               }
               if (j + 1 < cols) {
-                simdgen_store_prefix(output + i + j * out_stride + out_stride,
-                                     vreinterpretq_u8_f32(col1_r),
+                simdgen_store_prefix(output + edge_out_r + out_stride, vreinterpretq_u8_f32(col1_r),
                                      (simdgen_clamp_lanes(rows - i, 4)) * 4);
               }
               if (j + 2 < cols) {
-                simdgen_store_prefix(output + i + j * out_stride + 2 * out_stride,
+                simdgen_store_prefix(output + edge_out_r + 2 * out_stride,
                                      vreinterpretq_u8_f32(col2_r),
                                      (simdgen_clamp_lanes(rows - i, 4)) * 4);
               }
               if (j + 3 < cols) {
-                simdgen_store_prefix(output + i + j * out_stride + 3 * out_stride,
+                simdgen_store_prefix(output + edge_out_r + 3 * out_stride,
                                      vreinterpretq_u8_f32(col3_r),
                                      (simdgen_clamp_lanes(rows - i, 4)) * 4);
               }
@@ -2732,25 +2716,27 @@ void transpose_f32_neon(const float* input, int64_t rows, int64_t cols, int64_t 
             // partial tiles down the column
             int64_t i = ib;
             for (; i < i_end; i += 4) {
+              int64_t edge_in_c = i * stride + j;
+              int64_t edge_out_c = i + j * out_stride;
               float32x4_t row0_c = vdupq_n_f32(0);
               if (i < rows) {
-                row0_c = vreinterpretq_f32_u8(simdgen_load_prefix(
-                    input + i * stride + j, (simdgen_clamp_lanes(cols - j, 4)) * 4));
+                row0_c = vreinterpretq_f32_u8(
+                    simdgen_load_prefix(input + edge_in_c, (simdgen_clamp_lanes(cols - j, 4)) * 4));
               }
               float32x4_t row1_c = vdupq_n_f32(0);
               if (i + 1 < rows) {
                 row1_c = vreinterpretq_f32_u8(simdgen_load_prefix(
-                    input + i * stride + j + stride, (simdgen_clamp_lanes(cols - j, 4)) * 4));
+                    input + edge_in_c + stride, (simdgen_clamp_lanes(cols - j, 4)) * 4));
               }
               float32x4_t row2_c = vdupq_n_f32(0);
               if (i + 2 < rows) {
                 row2_c = vreinterpretq_f32_u8(simdgen_load_prefix(
-                    input + i * stride + j + 2 * stride, (simdgen_clamp_lanes(cols - j, 4)) * 4));
+                    input + edge_in_c + 2 * stride, (simdgen_clamp_lanes(cols - j, 4)) * 4));
               }
               float32x4_t row3_c = vdupq_n_f32(0);
               if (i + 3 < rows) {
                 row3_c = vreinterpretq_f32_u8(simdgen_load_prefix(
-                    input + i * stride + j + 3 * stride, (simdgen_clamp_lanes(cols - j, 4)) * 4));
+                    input + edge_in_c + 3 * stride, (simdgen_clamp_lanes(cols - j, 4)) * 4));
               }
               // stage 1: zip1/zip2 vector i with vector i + 2
               float32x4_t z1_0_c = vzip1q_f32(row0_c, row2_c);
@@ -2763,21 +2749,20 @@ void transpose_f32_neon(const float* input, int64_t rows, int64_t cols, int64_t 
               float32x4_t col2_c = vzip1q_f32(z1_1_c, z1_3_c);
               float32x4_t col3_c = vzip2q_f32(z1_1_c, z1_3_c);
               if (j < cols) {
-                simdgen_store_prefix(output + i + j * out_stride, vreinterpretq_u8_f32(col0_c),
+                simdgen_store_prefix(output + edge_out_c, vreinterpretq_u8_f32(col0_c),
                                      (simdgen_clamp_lanes(rows - i, 4)) * 4);
               }
               if (j + 1 < cols) {
-                simdgen_store_prefix(output + i + j * out_stride + out_stride,
-                                     vreinterpretq_u8_f32(col1_c),
+                simdgen_store_prefix(output + edge_out_c + out_stride, vreinterpretq_u8_f32(col1_c),
                                      (simdgen_clamp_lanes(rows - i, 4)) * 4);
               }
               if (j + 2 < cols) {
-                simdgen_store_prefix(output + i + j * out_stride + 2 * out_stride,
+                simdgen_store_prefix(output + edge_out_c + 2 * out_stride,
                                      vreinterpretq_u8_f32(col2_c),
                                      (simdgen_clamp_lanes(rows - i, 4)) * 4);
               }
               if (j + 3 < cols) {
-                simdgen_store_prefix(output + i + j * out_stride + 3 * out_stride,
+                simdgen_store_prefix(output + edge_out_c + 3 * out_stride,
                                      vreinterpretq_u8_f32(col3_c),
                                      (simdgen_clamp_lanes(rows - i, 4)) * 4);
               }

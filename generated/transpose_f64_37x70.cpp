@@ -68,14 +68,16 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void transpos
         int64_t i = ib;
         // whole tiles down the column
         for (; i + 8 <= i_end; i += 8) {
-          __m512d row0 = _mm512_loadu_pd(input + i * kCols + j);
-          __m512d row1 = _mm512_loadu_pd(input + i * kCols + j + kCols);
-          __m512d row2 = _mm512_loadu_pd(input + i * kCols + j + 2 * kCols);
-          __m512d row3 = _mm512_loadu_pd(input + i * kCols + j + 3 * kCols);
-          __m512d row4 = _mm512_loadu_pd(input + i * kCols + j + 4 * kCols);
-          __m512d row5 = _mm512_loadu_pd(input + i * kCols + j + 5 * kCols);
-          __m512d row6 = _mm512_loadu_pd(input + i * kCols + j + 6 * kCols);
-          __m512d row7 = _mm512_loadu_pd(input + i * kCols + j + 7 * kCols);
+          int64_t tile_in = i * kCols + j;
+          int64_t tile_out = i + j * kOutStride;
+          __m512d row0 = _mm512_loadu_pd(input + tile_in);
+          __m512d row1 = _mm512_loadu_pd(input + kCols + tile_in);
+          __m512d row2 = _mm512_loadu_pd(input + 2 * kCols + tile_in);
+          __m512d row3 = _mm512_loadu_pd(input + 3 * kCols + tile_in);
+          __m512d row4 = _mm512_loadu_pd(input + 4 * kCols + tile_in);
+          __m512d row5 = _mm512_loadu_pd(input + 5 * kCols + tile_in);
+          __m512d row6 = _mm512_loadu_pd(input + 6 * kCols + tile_in);
+          __m512d row7 = _mm512_loadu_pd(input + 7 * kCols + tile_in);
           // stage 1: interleave 64-bit lanes of row pairs (unpacklo/hi_epi64)
           __m512d t1_0 = _mm512_unpacklo_pd(row0, row1);
           __m512d t1_1 = _mm512_unpackhi_pd(row0, row1);
@@ -127,14 +129,14 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void transpos
           //   col6: 6 14 22 30 38 46 54 62
           //   col3: 3 11 19 27 35 43 51 59
           //   col7: 7 15 23 31 39 47 55 63
-          _mm512_storeu_pd(output + i + j * kOutStride, col0);
-          _mm512_storeu_pd(output + i + j * kOutStride + kOutStride, col1);
-          _mm512_storeu_pd(output + i + j * kOutStride + 2 * kOutStride, col2);
-          _mm512_storeu_pd(output + i + j * kOutStride + 3 * kOutStride, col3);
-          _mm512_storeu_pd(output + i + j * kOutStride + 4 * kOutStride, col4);
-          _mm512_storeu_pd(output + i + j * kOutStride + 5 * kOutStride, col5);
-          _mm512_storeu_pd(output + i + j * kOutStride + 6 * kOutStride, col6);
-          _mm512_storeu_pd(output + i + j * kOutStride + 7 * kOutStride, col7);
+          _mm512_storeu_pd(output + tile_out, col0);
+          _mm512_storeu_pd(output + kOutStride + tile_out, col1);
+          _mm512_storeu_pd(output + 2 * kOutStride + tile_out, col2);
+          _mm512_storeu_pd(output + 3 * kOutStride + tile_out, col3);
+          _mm512_storeu_pd(output + 4 * kOutStride + tile_out, col4);
+          _mm512_storeu_pd(output + 5 * kOutStride + tile_out, col5);
+          _mm512_storeu_pd(output + 6 * kOutStride + tile_out, col6);
+          _mm512_storeu_pd(output + 7 * kOutStride + tile_out, col7);
         }
         // rows, one element at a time
         int64_t r = i;
@@ -201,15 +203,17 @@ __attribute__((target("+sve"))) void transpose_f64_37x70_sve(const double* input
           int64_t i_vs1 = ib_vs1;
           // whole tiles down the column
           for (; i_vs1 + 2 <= i_end_vs1; i_vs1 += 2) {
-            svfloat64_t row0 = svld1_f64(svptrue_b64(), input + i_vs1 * kCols + j_vs1);
-            svfloat64_t row1 = svld1_f64(svptrue_b64(), input + i_vs1 * kCols + j_vs1 + kCols);
+            int64_t tile_in_vs1 = i_vs1 * kCols + j_vs1;
+            int64_t tile_out_vs1 = i_vs1 + j_vs1 * kOutStride;
+            svfloat64_t row0 = svld1_f64(svptrue_b64(), input + tile_in_vs1);
+            svfloat64_t row1 = svld1_f64(svptrue_b64(), input + kCols + tile_in_vs1);
             // stage 1: zip1/zip2 vector i with vector i + 1
             svfloat64_t col0 = svzip1_f64(row0, row1);
             svfloat64_t col1 = svzip2_f64(row0, row1);
             //   col0: 0 2
             //   col1: 1 3
-            svst1_f64(svptrue_b64(), output + i_vs1 + j_vs1 * kOutStride, col0);
-            svst1_f64(svptrue_b64(), output + i_vs1 + j_vs1 * kOutStride + kOutStride, col1);
+            svst1_f64(svptrue_b64(), output + tile_out_vs1, col0);
+            svst1_f64(svptrue_b64(), output + kOutStride + tile_out_vs1, col1);
           }
           // the last rows of the matrix: a partial tile
           if (i_vs1 < i_end_vs1) {
@@ -257,10 +261,12 @@ __attribute__((target("+sve"))) void transpose_f64_37x70_sve(const double* input
           int64_t i_vs2 = ib_vs2;
           // whole tiles down the column
           for (; i_vs2 + 4 <= i_end_vs2; i_vs2 += 4) {
-            svfloat64_t row0 = svld1_f64(svptrue_b64(), input + i_vs2 * kCols + j_vs2);
-            svfloat64_t row1 = svld1_f64(svptrue_b64(), input + i_vs2 * kCols + j_vs2 + kCols);
-            svfloat64_t row2 = svld1_f64(svptrue_b64(), input + i_vs2 * kCols + j_vs2 + 2 * kCols);
-            svfloat64_t row3 = svld1_f64(svptrue_b64(), input + i_vs2 * kCols + j_vs2 + 3 * kCols);
+            int64_t tile_in_vs2 = i_vs2 * kCols + j_vs2;
+            int64_t tile_out_vs2 = i_vs2 + j_vs2 * kOutStride;
+            svfloat64_t row0 = svld1_f64(svptrue_b64(), input + tile_in_vs2);
+            svfloat64_t row1 = svld1_f64(svptrue_b64(), input + kCols + tile_in_vs2);
+            svfloat64_t row2 = svld1_f64(svptrue_b64(), input + 2 * kCols + tile_in_vs2);
+            svfloat64_t row3 = svld1_f64(svptrue_b64(), input + 3 * kCols + tile_in_vs2);
             // stage 1: zip1/zip2 vector i with vector i + 2
             svfloat64_t z1_0 = svzip1_f64(row0, row2);
             svfloat64_t z1_1 = svzip2_f64(row0, row2);
@@ -279,10 +285,10 @@ __attribute__((target("+sve"))) void transpose_f64_37x70_sve(const double* input
             //   col1: 1 5 9 13
             //   col2: 2 6 10 14
             //   col3: 3 7 11 15
-            svst1_f64(svptrue_b64(), output + i_vs2 + j_vs2 * kOutStride, col0);
-            svst1_f64(svptrue_b64(), output + i_vs2 + j_vs2 * kOutStride + kOutStride, col1);
-            svst1_f64(svptrue_b64(), output + i_vs2 + j_vs2 * kOutStride + 2 * kOutStride, col2);
-            svst1_f64(svptrue_b64(), output + i_vs2 + j_vs2 * kOutStride + 3 * kOutStride, col3);
+            svst1_f64(svptrue_b64(), output + tile_out_vs2, col0);
+            svst1_f64(svptrue_b64(), output + kOutStride + tile_out_vs2, col1);
+            svst1_f64(svptrue_b64(), output + 2 * kOutStride + tile_out_vs2, col2);
+            svst1_f64(svptrue_b64(), output + 3 * kOutStride + tile_out_vs2, col3);
           }
           // rows, one element at a time
           int64_t r_vs2 = i_vs2;
@@ -327,14 +333,16 @@ __attribute__((target("+sve"))) void transpose_f64_37x70_sve(const double* input
           int64_t i_vs4 = ib_vs4;
           // whole tiles down the column
           for (; i_vs4 + 8 <= i_end_vs4; i_vs4 += 8) {
-            svfloat64_t row0 = svld1_f64(svptrue_b64(), input + i_vs4 * kCols + j_vs4);
-            svfloat64_t row1 = svld1_f64(svptrue_b64(), input + i_vs4 * kCols + j_vs4 + kCols);
-            svfloat64_t row2 = svld1_f64(svptrue_b64(), input + i_vs4 * kCols + j_vs4 + 2 * kCols);
-            svfloat64_t row3 = svld1_f64(svptrue_b64(), input + i_vs4 * kCols + j_vs4 + 3 * kCols);
-            svfloat64_t row4 = svld1_f64(svptrue_b64(), input + i_vs4 * kCols + j_vs4 + 4 * kCols);
-            svfloat64_t row5 = svld1_f64(svptrue_b64(), input + i_vs4 * kCols + j_vs4 + 5 * kCols);
-            svfloat64_t row6 = svld1_f64(svptrue_b64(), input + i_vs4 * kCols + j_vs4 + 6 * kCols);
-            svfloat64_t row7 = svld1_f64(svptrue_b64(), input + i_vs4 * kCols + j_vs4 + 7 * kCols);
+            int64_t tile_in_vs4 = i_vs4 * kCols + j_vs4;
+            int64_t tile_out_vs4 = i_vs4 + j_vs4 * kOutStride;
+            svfloat64_t row0 = svld1_f64(svptrue_b64(), input + tile_in_vs4);
+            svfloat64_t row1 = svld1_f64(svptrue_b64(), input + kCols + tile_in_vs4);
+            svfloat64_t row2 = svld1_f64(svptrue_b64(), input + 2 * kCols + tile_in_vs4);
+            svfloat64_t row3 = svld1_f64(svptrue_b64(), input + 3 * kCols + tile_in_vs4);
+            svfloat64_t row4 = svld1_f64(svptrue_b64(), input + 4 * kCols + tile_in_vs4);
+            svfloat64_t row5 = svld1_f64(svptrue_b64(), input + 5 * kCols + tile_in_vs4);
+            svfloat64_t row6 = svld1_f64(svptrue_b64(), input + 6 * kCols + tile_in_vs4);
+            svfloat64_t row7 = svld1_f64(svptrue_b64(), input + 7 * kCols + tile_in_vs4);
             // stage 1: zip1/zip2 vector i with vector i + 4
             svfloat64_t z1_0 = svzip1_f64(row0, row4);
             svfloat64_t z1_1 = svzip2_f64(row0, row4);
@@ -386,14 +394,14 @@ __attribute__((target("+sve"))) void transpose_f64_37x70_sve(const double* input
             //   col5: 5 13 21 29 37 45 53 61
             //   col6: 6 14 22 30 38 46 54 62
             //   col7: 7 15 23 31 39 47 55 63
-            svst1_f64(svptrue_b64(), output + i_vs4 + j_vs4 * kOutStride, col0);
-            svst1_f64(svptrue_b64(), output + i_vs4 + j_vs4 * kOutStride + kOutStride, col1);
-            svst1_f64(svptrue_b64(), output + i_vs4 + j_vs4 * kOutStride + 2 * kOutStride, col2);
-            svst1_f64(svptrue_b64(), output + i_vs4 + j_vs4 * kOutStride + 3 * kOutStride, col3);
-            svst1_f64(svptrue_b64(), output + i_vs4 + j_vs4 * kOutStride + 4 * kOutStride, col4);
-            svst1_f64(svptrue_b64(), output + i_vs4 + j_vs4 * kOutStride + 5 * kOutStride, col5);
-            svst1_f64(svptrue_b64(), output + i_vs4 + j_vs4 * kOutStride + 6 * kOutStride, col6);
-            svst1_f64(svptrue_b64(), output + i_vs4 + j_vs4 * kOutStride + 7 * kOutStride, col7);
+            svst1_f64(svptrue_b64(), output + tile_out_vs4, col0);
+            svst1_f64(svptrue_b64(), output + kOutStride + tile_out_vs4, col1);
+            svst1_f64(svptrue_b64(), output + 2 * kOutStride + tile_out_vs4, col2);
+            svst1_f64(svptrue_b64(), output + 3 * kOutStride + tile_out_vs4, col3);
+            svst1_f64(svptrue_b64(), output + 4 * kOutStride + tile_out_vs4, col4);
+            svst1_f64(svptrue_b64(), output + 5 * kOutStride + tile_out_vs4, col5);
+            svst1_f64(svptrue_b64(), output + 6 * kOutStride + tile_out_vs4, col6);
+            svst1_f64(svptrue_b64(), output + 7 * kOutStride + tile_out_vs4, col7);
           }
           // rows, one element at a time
           int64_t r_vs4 = i_vs4;
@@ -438,28 +446,24 @@ __attribute__((target("+sve"))) void transpose_f64_37x70_sve(const double* input
           int64_t i_vs8 = ib_vs8;
           // whole tiles down the column
           for (; i_vs8 + 16 <= i_end_vs8; i_vs8 += 16) {
-            svfloat64_t row0 = svld1_f64(svptrue_b64(), input + i_vs8 * kCols + j_vs8);
-            svfloat64_t row1 = svld1_f64(svptrue_b64(), input + i_vs8 * kCols + j_vs8 + kCols);
-            svfloat64_t row2 = svld1_f64(svptrue_b64(), input + i_vs8 * kCols + j_vs8 + 2 * kCols);
-            svfloat64_t row3 = svld1_f64(svptrue_b64(), input + i_vs8 * kCols + j_vs8 + 3 * kCols);
-            svfloat64_t row4 = svld1_f64(svptrue_b64(), input + i_vs8 * kCols + j_vs8 + 4 * kCols);
-            svfloat64_t row5 = svld1_f64(svptrue_b64(), input + i_vs8 * kCols + j_vs8 + 5 * kCols);
-            svfloat64_t row6 = svld1_f64(svptrue_b64(), input + i_vs8 * kCols + j_vs8 + 6 * kCols);
-            svfloat64_t row7 = svld1_f64(svptrue_b64(), input + i_vs8 * kCols + j_vs8 + 7 * kCols);
-            svfloat64_t row8 = svld1_f64(svptrue_b64(), input + i_vs8 * kCols + j_vs8 + 8 * kCols);
-            svfloat64_t row9 = svld1_f64(svptrue_b64(), input + i_vs8 * kCols + j_vs8 + 9 * kCols);
-            svfloat64_t row10 =
-                svld1_f64(svptrue_b64(), input + i_vs8 * kCols + j_vs8 + 10 * kCols);
-            svfloat64_t row11 =
-                svld1_f64(svptrue_b64(), input + i_vs8 * kCols + j_vs8 + 11 * kCols);
-            svfloat64_t row12 =
-                svld1_f64(svptrue_b64(), input + i_vs8 * kCols + j_vs8 + 12 * kCols);
-            svfloat64_t row13 =
-                svld1_f64(svptrue_b64(), input + i_vs8 * kCols + j_vs8 + 13 * kCols);
-            svfloat64_t row14 =
-                svld1_f64(svptrue_b64(), input + i_vs8 * kCols + j_vs8 + 14 * kCols);
-            svfloat64_t row15 =
-                svld1_f64(svptrue_b64(), input + i_vs8 * kCols + j_vs8 + 15 * kCols);
+            int64_t tile_in_vs8 = i_vs8 * kCols + j_vs8;
+            int64_t tile_out_vs8 = i_vs8 + j_vs8 * kOutStride;
+            svfloat64_t row0 = svld1_f64(svptrue_b64(), input + tile_in_vs8);
+            svfloat64_t row1 = svld1_f64(svptrue_b64(), input + kCols + tile_in_vs8);
+            svfloat64_t row2 = svld1_f64(svptrue_b64(), input + 2 * kCols + tile_in_vs8);
+            svfloat64_t row3 = svld1_f64(svptrue_b64(), input + 3 * kCols + tile_in_vs8);
+            svfloat64_t row4 = svld1_f64(svptrue_b64(), input + 4 * kCols + tile_in_vs8);
+            svfloat64_t row5 = svld1_f64(svptrue_b64(), input + 5 * kCols + tile_in_vs8);
+            svfloat64_t row6 = svld1_f64(svptrue_b64(), input + 6 * kCols + tile_in_vs8);
+            svfloat64_t row7 = svld1_f64(svptrue_b64(), input + 7 * kCols + tile_in_vs8);
+            svfloat64_t row8 = svld1_f64(svptrue_b64(), input + 8 * kCols + tile_in_vs8);
+            svfloat64_t row9 = svld1_f64(svptrue_b64(), input + 9 * kCols + tile_in_vs8);
+            svfloat64_t row10 = svld1_f64(svptrue_b64(), input + 10 * kCols + tile_in_vs8);
+            svfloat64_t row11 = svld1_f64(svptrue_b64(), input + 11 * kCols + tile_in_vs8);
+            svfloat64_t row12 = svld1_f64(svptrue_b64(), input + 12 * kCols + tile_in_vs8);
+            svfloat64_t row13 = svld1_f64(svptrue_b64(), input + 13 * kCols + tile_in_vs8);
+            svfloat64_t row14 = svld1_f64(svptrue_b64(), input + 14 * kCols + tile_in_vs8);
+            svfloat64_t row15 = svld1_f64(svptrue_b64(), input + 15 * kCols + tile_in_vs8);
             // stage 1: zip1/zip2 vector i with vector i + 8
             svfloat64_t z1_0 = svzip1_f64(row0, row8);
             svfloat64_t z1_1 = svzip2_f64(row0, row8);
@@ -592,22 +596,22 @@ __attribute__((target("+sve"))) void transpose_f64_37x70_sve(const double* input
             //   col13: 13 29 45 61 77 93 109 125 141 157 173 189 205 221 237 253
             //   col14: 14 30 46 62 78 94 110 126 142 158 174 190 206 222 238 254
             //   col15: 15 31 47 63 79 95 111 127 143 159 175 191 207 223 239 255
-            svst1_f64(svptrue_b64(), output + i_vs8 + j_vs8 * kOutStride, col0);
-            svst1_f64(svptrue_b64(), output + i_vs8 + j_vs8 * kOutStride + kOutStride, col1);
-            svst1_f64(svptrue_b64(), output + i_vs8 + j_vs8 * kOutStride + 2 * kOutStride, col2);
-            svst1_f64(svptrue_b64(), output + i_vs8 + j_vs8 * kOutStride + 3 * kOutStride, col3);
-            svst1_f64(svptrue_b64(), output + i_vs8 + j_vs8 * kOutStride + 4 * kOutStride, col4);
-            svst1_f64(svptrue_b64(), output + i_vs8 + j_vs8 * kOutStride + 5 * kOutStride, col5);
-            svst1_f64(svptrue_b64(), output + i_vs8 + j_vs8 * kOutStride + 6 * kOutStride, col6);
-            svst1_f64(svptrue_b64(), output + i_vs8 + j_vs8 * kOutStride + 7 * kOutStride, col7);
-            svst1_f64(svptrue_b64(), output + i_vs8 + j_vs8 * kOutStride + 8 * kOutStride, col8);
-            svst1_f64(svptrue_b64(), output + i_vs8 + j_vs8 * kOutStride + 9 * kOutStride, col9);
-            svst1_f64(svptrue_b64(), output + i_vs8 + j_vs8 * kOutStride + 10 * kOutStride, col10);
-            svst1_f64(svptrue_b64(), output + i_vs8 + j_vs8 * kOutStride + 11 * kOutStride, col11);
-            svst1_f64(svptrue_b64(), output + i_vs8 + j_vs8 * kOutStride + 12 * kOutStride, col12);
-            svst1_f64(svptrue_b64(), output + i_vs8 + j_vs8 * kOutStride + 13 * kOutStride, col13);
-            svst1_f64(svptrue_b64(), output + i_vs8 + j_vs8 * kOutStride + 14 * kOutStride, col14);
-            svst1_f64(svptrue_b64(), output + i_vs8 + j_vs8 * kOutStride + 15 * kOutStride, col15);
+            svst1_f64(svptrue_b64(), output + tile_out_vs8, col0);
+            svst1_f64(svptrue_b64(), output + kOutStride + tile_out_vs8, col1);
+            svst1_f64(svptrue_b64(), output + 2 * kOutStride + tile_out_vs8, col2);
+            svst1_f64(svptrue_b64(), output + 3 * kOutStride + tile_out_vs8, col3);
+            svst1_f64(svptrue_b64(), output + 4 * kOutStride + tile_out_vs8, col4);
+            svst1_f64(svptrue_b64(), output + 5 * kOutStride + tile_out_vs8, col5);
+            svst1_f64(svptrue_b64(), output + 6 * kOutStride + tile_out_vs8, col6);
+            svst1_f64(svptrue_b64(), output + 7 * kOutStride + tile_out_vs8, col7);
+            svst1_f64(svptrue_b64(), output + 8 * kOutStride + tile_out_vs8, col8);
+            svst1_f64(svptrue_b64(), output + 9 * kOutStride + tile_out_vs8, col9);
+            svst1_f64(svptrue_b64(), output + 10 * kOutStride + tile_out_vs8, col10);
+            svst1_f64(svptrue_b64(), output + 11 * kOutStride + tile_out_vs8, col11);
+            svst1_f64(svptrue_b64(), output + 12 * kOutStride + tile_out_vs8, col12);
+            svst1_f64(svptrue_b64(), output + 13 * kOutStride + tile_out_vs8, col13);
+            svst1_f64(svptrue_b64(), output + 14 * kOutStride + tile_out_vs8, col14);
+            svst1_f64(svptrue_b64(), output + 15 * kOutStride + tile_out_vs8, col15);
           }
           // rows, one element at a time
           int64_t r_vs8 = i_vs8;
@@ -686,10 +690,12 @@ __attribute__((target("avx2"))) void transpose_f64_37x70_avx2(const double* inpu
         int64_t i = ib;
         // whole tiles down the column
         for (; i + 4 <= i_end; i += 4) {
-          __m256d row0 = _mm256_loadu_pd(input + i * kCols + j);
-          __m256d row1 = _mm256_loadu_pd(input + i * kCols + j + kCols);
-          __m256d row2 = _mm256_loadu_pd(input + i * kCols + j + 2 * kCols);
-          __m256d row3 = _mm256_loadu_pd(input + i * kCols + j + 3 * kCols);
+          int64_t tile_in = i * kCols + j;
+          int64_t tile_out = i + j * kOutStride;
+          __m256d row0 = _mm256_loadu_pd(input + tile_in);
+          __m256d row1 = _mm256_loadu_pd(input + kCols + tile_in);
+          __m256d row2 = _mm256_loadu_pd(input + 2 * kCols + tile_in);
+          __m256d row3 = _mm256_loadu_pd(input + 3 * kCols + tile_in);
           // stage 1: interleave 64-bit lanes of row pairs (unpacklo/hi_epi64)
           __m256d t1_0 = _mm256_unpacklo_pd(row0, row1);
           __m256d t1_1 = _mm256_unpackhi_pd(row0, row1);
@@ -708,10 +714,10 @@ __attribute__((target("avx2"))) void transpose_f64_37x70_avx2(const double* inpu
           //   col2: 2 6 10 14
           //   col1: 1 5 9 13
           //   col3: 3 7 11 15
-          _mm256_storeu_pd(output + i + j * kOutStride, col0);
-          _mm256_storeu_pd(output + i + j * kOutStride + kOutStride, col1);
-          _mm256_storeu_pd(output + i + j * kOutStride + 2 * kOutStride, col2);
-          _mm256_storeu_pd(output + i + j * kOutStride + 3 * kOutStride, col3);
+          _mm256_storeu_pd(output + tile_out, col0);
+          _mm256_storeu_pd(output + kOutStride + tile_out, col1);
+          _mm256_storeu_pd(output + 2 * kOutStride + tile_out, col2);
+          _mm256_storeu_pd(output + 3 * kOutStride + tile_out, col3);
         }
         // rows, one element at a time
         int64_t r = i;
@@ -766,15 +772,17 @@ void transpose_f64_37x70_neon(const double* input, double* output) {
         int64_t i = ib;
         // whole tiles down the column
         for (; i + 2 <= i_end; i += 2) {
-          float64x2_t row0 = vld1q_f64(input + i * kCols + j);
-          float64x2_t row1 = vld1q_f64(input + i * kCols + j + kCols);
+          int64_t tile_in = i * kCols + j;
+          int64_t tile_out = i + j * kOutStride;
+          float64x2_t row0 = vld1q_f64(input + tile_in);
+          float64x2_t row1 = vld1q_f64(input + kCols + tile_in);
           // stage 1: zip1/zip2 vector i with vector i + 1
           float64x2_t col0 = vzip1q_f64(row0, row1);
           float64x2_t col1 = vzip2q_f64(row0, row1);
           //   col0: 0 2
           //   col1: 1 3
-          vst1q_f64(output + i + j * kOutStride, col0);
-          vst1q_f64(output + i + j * kOutStride + kOutStride, col1);
+          vst1q_f64(output + tile_out, col0);
+          vst1q_f64(output + kOutStride + tile_out, col1);
         }
         // the last rows of the matrix: a partial tile
         if (i < i_end) {

@@ -321,37 +321,24 @@ transpose_i16_shared_stride_avx512(const int16_t* input, int64_t rows, int64_t c
             for (; i + 16 <= i_end; i += 16) {
               int64_t in_step = simdgen_opaque(stride);
               int64_t out_step = simdgen_opaque(stride);
-              __m256i row0 = _mm256_loadu_si256((const __m256i*)(input + i * in_step + j));
-              __m256i row1 =
-                  _mm256_loadu_si256((const __m256i*)(input + i * in_step + in_step + j));
-              __m256i row2 =
-                  _mm256_loadu_si256((const __m256i*)(input + i * in_step + 2 * in_step + j));
-              __m256i row3 =
-                  _mm256_loadu_si256((const __m256i*)(input + i * in_step + 3 * in_step + j));
-              __m256i row4 =
-                  _mm256_loadu_si256((const __m256i*)(input + i * in_step + 4 * in_step + j));
-              __m256i row5 =
-                  _mm256_loadu_si256((const __m256i*)(input + i * in_step + 5 * in_step + j));
-              __m256i row6 =
-                  _mm256_loadu_si256((const __m256i*)(input + i * in_step + 6 * in_step + j));
-              __m256i row7 =
-                  _mm256_loadu_si256((const __m256i*)(input + i * in_step + 7 * in_step + j));
-              __m256i row8 =
-                  _mm256_loadu_si256((const __m256i*)(input + i * in_step + 8 * in_step + j));
-              __m256i row9 =
-                  _mm256_loadu_si256((const __m256i*)(input + i * in_step + 9 * in_step + j));
-              __m256i row10 =
-                  _mm256_loadu_si256((const __m256i*)(input + i * in_step + 10 * in_step + j));
-              __m256i row11 =
-                  _mm256_loadu_si256((const __m256i*)(input + i * in_step + 11 * in_step + j));
-              __m256i row12 =
-                  _mm256_loadu_si256((const __m256i*)(input + i * in_step + 12 * in_step + j));
-              __m256i row13 =
-                  _mm256_loadu_si256((const __m256i*)(input + i * in_step + 13 * in_step + j));
-              __m256i row14 =
-                  _mm256_loadu_si256((const __m256i*)(input + i * in_step + 14 * in_step + j));
-              __m256i row15 =
-                  _mm256_loadu_si256((const __m256i*)(input + i * in_step + 15 * in_step + j));
+              int64_t tile_in = i * in_step + j;
+              int64_t tile_out = i + j * out_step;
+              __m256i row0 = _mm256_loadu_si256((const __m256i*)(input + tile_in));
+              __m256i row1 = _mm256_loadu_si256((const __m256i*)(input + in_step + tile_in));
+              __m256i row2 = _mm256_loadu_si256((const __m256i*)(input + 2 * in_step + tile_in));
+              __m256i row3 = _mm256_loadu_si256((const __m256i*)(input + 3 * in_step + tile_in));
+              __m256i row4 = _mm256_loadu_si256((const __m256i*)(input + 4 * in_step + tile_in));
+              __m256i row5 = _mm256_loadu_si256((const __m256i*)(input + 5 * in_step + tile_in));
+              __m256i row6 = _mm256_loadu_si256((const __m256i*)(input + 6 * in_step + tile_in));
+              __m256i row7 = _mm256_loadu_si256((const __m256i*)(input + 7 * in_step + tile_in));
+              __m256i row8 = _mm256_loadu_si256((const __m256i*)(input + 8 * in_step + tile_in));
+              __m256i row9 = _mm256_loadu_si256((const __m256i*)(input + 9 * in_step + tile_in));
+              __m256i row10 = _mm256_loadu_si256((const __m256i*)(input + 10 * in_step + tile_in));
+              __m256i row11 = _mm256_loadu_si256((const __m256i*)(input + 11 * in_step + tile_in));
+              __m256i row12 = _mm256_loadu_si256((const __m256i*)(input + 12 * in_step + tile_in));
+              __m256i row13 = _mm256_loadu_si256((const __m256i*)(input + 13 * in_step + tile_in));
+              __m256i row14 = _mm256_loadu_si256((const __m256i*)(input + 14 * in_step + tile_in));
+              __m256i row15 = _mm256_loadu_si256((const __m256i*)(input + 15 * in_step + tile_in));
               // stage 1: interleave 16-bit lanes of row pairs (unpacklo/hi_epi16)
               __m256i t1_0 = _mm256_unpacklo_epi16(row0, row1);
               __m256i t1_1 = _mm256_unpackhi_epi16(row0, row1);
@@ -484,120 +471,122 @@ transpose_i16_shared_stride_avx512(const int16_t* input, int64_t rows, int64_t c
               //   col14: 14 30 46 62 78 94 110 126 142 158 174 190 206 222 238 254
               //   col7: 7 23 39 55 71 87 103 119 135 151 167 183 199 215 231 247
               //   col15: 15 31 47 63 79 95 111 127 143 159 175 191 207 223 239 255
-              _mm256_storeu_si256((__m256i*)(output + i + j * out_step), col0);
-              _mm256_storeu_si256((__m256i*)(output + i + j * out_step + out_step), col1);
-              _mm256_storeu_si256((__m256i*)(output + i + j * out_step + 2 * out_step), col2);
-              _mm256_storeu_si256((__m256i*)(output + i + j * out_step + 3 * out_step), col3);
-              _mm256_storeu_si256((__m256i*)(output + i + j * out_step + 4 * out_step), col4);
-              _mm256_storeu_si256((__m256i*)(output + i + j * out_step + 5 * out_step), col5);
-              _mm256_storeu_si256((__m256i*)(output + i + j * out_step + 6 * out_step), col6);
-              _mm256_storeu_si256((__m256i*)(output + i + j * out_step + 7 * out_step), col7);
-              _mm256_storeu_si256((__m256i*)(output + i + j * out_step + 8 * out_step), col8);
-              _mm256_storeu_si256((__m256i*)(output + i + j * out_step + 9 * out_step), col9);
-              _mm256_storeu_si256((__m256i*)(output + i + j * out_step + 10 * out_step), col10);
-              _mm256_storeu_si256((__m256i*)(output + i + j * out_step + 11 * out_step), col11);
-              _mm256_storeu_si256((__m256i*)(output + i + j * out_step + 12 * out_step), col12);
-              _mm256_storeu_si256((__m256i*)(output + i + j * out_step + 13 * out_step), col13);
-              _mm256_storeu_si256((__m256i*)(output + i + j * out_step + 14 * out_step), col14);
-              _mm256_storeu_si256((__m256i*)(output + i + j * out_step + 15 * out_step), col15);
+              _mm256_storeu_si256((__m256i*)(output + tile_out), col0);
+              _mm256_storeu_si256((__m256i*)(output + out_step + tile_out), col1);
+              _mm256_storeu_si256((__m256i*)(output + 2 * out_step + tile_out), col2);
+              _mm256_storeu_si256((__m256i*)(output + 3 * out_step + tile_out), col3);
+              _mm256_storeu_si256((__m256i*)(output + 4 * out_step + tile_out), col4);
+              _mm256_storeu_si256((__m256i*)(output + 5 * out_step + tile_out), col5);
+              _mm256_storeu_si256((__m256i*)(output + 6 * out_step + tile_out), col6);
+              _mm256_storeu_si256((__m256i*)(output + 7 * out_step + tile_out), col7);
+              _mm256_storeu_si256((__m256i*)(output + 8 * out_step + tile_out), col8);
+              _mm256_storeu_si256((__m256i*)(output + 9 * out_step + tile_out), col9);
+              _mm256_storeu_si256((__m256i*)(output + 10 * out_step + tile_out), col10);
+              _mm256_storeu_si256((__m256i*)(output + 11 * out_step + tile_out), col11);
+              _mm256_storeu_si256((__m256i*)(output + 12 * out_step + tile_out), col12);
+              _mm256_storeu_si256((__m256i*)(output + 13 * out_step + tile_out), col13);
+              _mm256_storeu_si256((__m256i*)(output + 14 * out_step + tile_out), col14);
+              _mm256_storeu_si256((__m256i*)(output + 15 * out_step + tile_out), col15);
             }
             // the last rows of the matrix: a partial tile
             if (i < i_end) {
+              int64_t edge_in_r = i * stride + j;
+              int64_t edge_out_r = i + j * stride;
               __m256i row0_r = _mm256_setzero_si256();
               if (i < rows) {
                 row0_r = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
                                                  (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                                 input + i * stride + j);
+                                                 input + edge_in_r);
               }
               __m256i row1_r = _mm256_setzero_si256();
               if (i + 1 < rows) {
                 row1_r = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
                                                  (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                                 input + i * stride + j + stride);
+                                                 input + edge_in_r + stride);
               }
               __m256i row2_r = _mm256_setzero_si256();
               if (i + 2 < rows) {
                 row2_r = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
                                                  (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                                 input + i * stride + j + 2 * stride);
+                                                 input + edge_in_r + 2 * stride);
               }
               __m256i row3_r = _mm256_setzero_si256();
               if (i + 3 < rows) {
                 row3_r = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
                                                  (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                                 input + i * stride + j + 3 * stride);
+                                                 input + edge_in_r + 3 * stride);
               }
               __m256i row4_r = _mm256_setzero_si256();
               if (i + 4 < rows) {
                 row4_r = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
                                                  (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                                 input + i * stride + j + 4 * stride);
+                                                 input + edge_in_r + 4 * stride);
               }
               __m256i row5_r = _mm256_setzero_si256();
               if (i + 5 < rows) {
                 row5_r = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
                                                  (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                                 input + i * stride + j + 5 * stride);
+                                                 input + edge_in_r + 5 * stride);
               }
               __m256i row6_r = _mm256_setzero_si256();
               if (i + 6 < rows) {
                 row6_r = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
                                                  (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                                 input + i * stride + j + 6 * stride);
+                                                 input + edge_in_r + 6 * stride);
               }
               __m256i row7_r = _mm256_setzero_si256();
               if (i + 7 < rows) {
                 row7_r = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
                                                  (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                                 input + i * stride + j + 7 * stride);
+                                                 input + edge_in_r + 7 * stride);
               }
               __m256i row8_r = _mm256_setzero_si256();
               if (i + 8 < rows) {
                 row8_r = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
                                                  (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                                 input + i * stride + j + 8 * stride);
+                                                 input + edge_in_r + 8 * stride);
               }
               __m256i row9_r = _mm256_setzero_si256();
               if (i + 9 < rows) {
                 row9_r = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
                                                  (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                                 input + i * stride + j + 9 * stride);
+                                                 input + edge_in_r + 9 * stride);
               }
               __m256i row10_r = _mm256_setzero_si256();
               if (i + 10 < rows) {
                 row10_r = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
                                                   (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                                  input + i * stride + j + 10 * stride);
+                                                  input + edge_in_r + 10 * stride);
               }
               __m256i row11_r = _mm256_setzero_si256();
               if (i + 11 < rows) {
                 row11_r = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
                                                   (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                                  input + i * stride + j + 11 * stride);
+                                                  input + edge_in_r + 11 * stride);
               }
               __m256i row12_r = _mm256_setzero_si256();
               if (i + 12 < rows) {
                 row12_r = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
                                                   (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                                  input + i * stride + j + 12 * stride);
+                                                  input + edge_in_r + 12 * stride);
               }
               __m256i row13_r = _mm256_setzero_si256();
               if (i + 13 < rows) {
                 row13_r = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
                                                   (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                                  input + i * stride + j + 13 * stride);
+                                                  input + edge_in_r + 13 * stride);
               }
               __m256i row14_r = _mm256_setzero_si256();
               if (i + 14 < rows) {
                 row14_r = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
                                                   (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                                  input + i * stride + j + 14 * stride);
+                                                  input + edge_in_r + 14 * stride);
               }
               __m256i row15_r = _mm256_setzero_si256();
               if (i + 15 < rows) {
                 row15_r = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
                                                   (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                                  input + i * stride + j + 15 * stride);
+                                                  input + edge_in_r + 15 * stride);
               }
               // stage 1: interleave 16-bit lanes of row pairs (unpacklo/hi_epi16)
               __m256i t1_0_r = _mm256_unpacklo_epi16(row0_r, row1_r);
@@ -668,67 +657,67 @@ transpose_i16_shared_stride_avx512(const int16_t* input, int64_t rows, int64_t c
               __m256i col7_r = _mm256_permute2x128_si256(t3_7_r, t3_15_r, 0x20);
               __m256i col15_r = _mm256_permute2x128_si256(t3_7_r, t3_15_r, 0x31);
               if (j < cols) {
-                _mm256_mask_storeu_epi16(output + i + j * stride,
+                _mm256_mask_storeu_epi16(output + edge_out_r,
                                          (__mmask16)simdgen_lanes_below(rows - i, 16), col0_r);
               }
               if (j + 1 < cols) {
-                _mm256_mask_storeu_epi16(output + i + j * stride + stride,
+                _mm256_mask_storeu_epi16(output + edge_out_r + stride,
                                          (__mmask16)simdgen_lanes_below(rows - i, 16), col1_r);
               }
               if (j + 2 < cols) {
-                _mm256_mask_storeu_epi16(output + i + j * stride + 2 * stride,
+                _mm256_mask_storeu_epi16(output + edge_out_r + 2 * stride,
                                          (__mmask16)simdgen_lanes_below(rows - i, 16), col2_r);
               }
               if (j + 3 < cols) {
-                _mm256_mask_storeu_epi16(output + i + j * stride + 3 * stride,
+                _mm256_mask_storeu_epi16(output + edge_out_r + 3 * stride,
                                          (__mmask16)simdgen_lanes_below(rows - i, 16), col3_r);
               }
               if (j + 4 < cols) {
-                _mm256_mask_storeu_epi16(output + i + j * stride + 4 * stride,
+                _mm256_mask_storeu_epi16(output + edge_out_r + 4 * stride,
                                          (__mmask16)simdgen_lanes_below(rows - i, 16), col4_r);
               }
               if (j + 5 < cols) {
-                _mm256_mask_storeu_epi16(output + i + j * stride + 5 * stride,
+                _mm256_mask_storeu_epi16(output + edge_out_r + 5 * stride,
                                          (__mmask16)simdgen_lanes_below(rows - i, 16), col5_r);
               }
               if (j + 6 < cols) {
-                _mm256_mask_storeu_epi16(output + i + j * stride + 6 * stride,
+                _mm256_mask_storeu_epi16(output + edge_out_r + 6 * stride,
                                          (__mmask16)simdgen_lanes_below(rows - i, 16), col6_r);
               }
               if (j + 7 < cols) {
-                _mm256_mask_storeu_epi16(output + i + j * stride + 7 * stride,
+                _mm256_mask_storeu_epi16(output + edge_out_r + 7 * stride,
                                          (__mmask16)simdgen_lanes_below(rows - i, 16), col7_r);
               }
               if (j + 8 < cols) {
-                _mm256_mask_storeu_epi16(output + i + j * stride + 8 * stride,
+                _mm256_mask_storeu_epi16(output + edge_out_r + 8 * stride,
                                          (__mmask16)simdgen_lanes_below(rows - i, 16), col8_r);
               }
               if (j + 9 < cols) {
-                _mm256_mask_storeu_epi16(output + i + j * stride + 9 * stride,
+                _mm256_mask_storeu_epi16(output + edge_out_r + 9 * stride,
                                          (__mmask16)simdgen_lanes_below(rows - i, 16), col9_r);
               }
               if (j + 10 < cols) {
-                _mm256_mask_storeu_epi16(output + i + j * stride + 10 * stride,
+                _mm256_mask_storeu_epi16(output + edge_out_r + 10 * stride,
                                          (__mmask16)simdgen_lanes_below(rows - i, 16), col10_r);
               }
               if (j + 11 < cols) {
-                _mm256_mask_storeu_epi16(output + i + j * stride + 11 * stride,
+                _mm256_mask_storeu_epi16(output + edge_out_r + 11 * stride,
                                          (__mmask16)simdgen_lanes_below(rows - i, 16), col11_r);
               }
               if (j + 12 < cols) {
-                _mm256_mask_storeu_epi16(output + i + j * stride + 12 * stride,
+                _mm256_mask_storeu_epi16(output + edge_out_r + 12 * stride,
                                          (__mmask16)simdgen_lanes_below(rows - i, 16), col12_r);
               }
               if (j + 13 < cols) {
-                _mm256_mask_storeu_epi16(output + i + j * stride + 13 * stride,
+                _mm256_mask_storeu_epi16(output + edge_out_r + 13 * stride,
                                          (__mmask16)simdgen_lanes_below(rows - i, 16), col13_r);
               }
               if (j + 14 < cols) {
-                _mm256_mask_storeu_epi16(output + i + j * stride + 14 * stride,
+                _mm256_mask_storeu_epi16(output + edge_out_r + 14 * stride,
                                          (__mmask16)simdgen_lanes_below(rows - i, 16), col14_r);
               }
               if (j + 15 < cols) {
-                _mm256_mask_storeu_epi16(output + i + j * stride + 15 * stride,
+                _mm256_mask_storeu_epi16(output + edge_out_r + 15 * stride,
                                          (__mmask16)simdgen_lanes_below(rows - i, 16), col15_r);
               }
             }
@@ -738,101 +727,103 @@ transpose_i16_shared_stride_avx512(const int16_t* input, int64_t rows, int64_t c
             // partial tiles down the column
             int64_t i = ib;
             for (; i < i_end; i += 16) {
+              int64_t edge_in_c = i * stride + j;
+              int64_t edge_out_c = i + j * stride;
               __m256i row0_c = _mm256_setzero_si256();
               if (i < rows) {
                 row0_c = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
                                                  (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                                 input + i * stride + j);
+                                                 input + edge_in_c);
               }
               __m256i row1_c = _mm256_setzero_si256();
               if (i + 1 < rows) {
                 row1_c = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
                                                  (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                                 input + i * stride + j + stride);
+                                                 input + edge_in_c + stride);
               }
               __m256i row2_c = _mm256_setzero_si256();
               if (i + 2 < rows) {
                 row2_c = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
                                                  (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                                 input + i * stride + j + 2 * stride);
+                                                 input + edge_in_c + 2 * stride);
               }
               __m256i row3_c = _mm256_setzero_si256();
               if (i + 3 < rows) {
                 row3_c = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
                                                  (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                                 input + i * stride + j + 3 * stride);
+                                                 input + edge_in_c + 3 * stride);
               }
               __m256i row4_c = _mm256_setzero_si256();
               if (i + 4 < rows) {
                 row4_c = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
                                                  (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                                 input + i * stride + j + 4 * stride);
+                                                 input + edge_in_c + 4 * stride);
               }
               __m256i row5_c = _mm256_setzero_si256();
               if (i + 5 < rows) {
                 row5_c = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
                                                  (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                                 input + i * stride + j + 5 * stride);
+                                                 input + edge_in_c + 5 * stride);
               }
               __m256i row6_c = _mm256_setzero_si256();
               if (i + 6 < rows) {
                 row6_c = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
                                                  (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                                 input + i * stride + j + 6 * stride);
+                                                 input + edge_in_c + 6 * stride);
               }
               __m256i row7_c = _mm256_setzero_si256();
               if (i + 7 < rows) {
                 row7_c = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
                                                  (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                                 input + i * stride + j + 7 * stride);
+                                                 input + edge_in_c + 7 * stride);
               }
               __m256i row8_c = _mm256_setzero_si256();
               if (i + 8 < rows) {
                 row8_c = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
                                                  (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                                 input + i * stride + j + 8 * stride);
+                                                 input + edge_in_c + 8 * stride);
               }
               __m256i row9_c = _mm256_setzero_si256();
               if (i + 9 < rows) {
                 row9_c = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
                                                  (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                                 input + i * stride + j + 9 * stride);
+                                                 input + edge_in_c + 9 * stride);
               }
               __m256i row10_c = _mm256_setzero_si256();
               if (i + 10 < rows) {
                 row10_c = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
                                                   (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                                  input + i * stride + j + 10 * stride);
+                                                  input + edge_in_c + 10 * stride);
               }
               __m256i row11_c = _mm256_setzero_si256();
               if (i + 11 < rows) {
                 row11_c = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
                                                   (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                                  input + i * stride + j + 11 * stride);
+                                                  input + edge_in_c + 11 * stride);
               }
               __m256i row12_c = _mm256_setzero_si256();
               if (i + 12 < rows) {
                 row12_c = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
                                                   (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                                  input + i * stride + j + 12 * stride);
+                                                  input + edge_in_c + 12 * stride);
               }
               __m256i row13_c = _mm256_setzero_si256();
               if (i + 13 < rows) {
                 row13_c = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
                                                   (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                                  input + i * stride + j + 13 * stride);
+                                                  input + edge_in_c + 13 * stride);
               }
               __m256i row14_c = _mm256_setzero_si256();
               if (i + 14 < rows) {
                 row14_c = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
                                                   (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                                  input + i * stride + j + 14 * stride);
+                                                  input + edge_in_c + 14 * stride);
               }
               __m256i row15_c = _mm256_setzero_si256();
               if (i + 15 < rows) {
                 row15_c = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
                                                   (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                                  input + i * stride + j + 15 * stride);
+                                                  input + edge_in_c + 15 * stride);
               }
               // stage 1: interleave 16-bit lanes of row pairs (unpacklo/hi_epi16)
               __m256i t1_0_c = _mm256_unpacklo_epi16(row0_c, row1_c);
@@ -903,67 +894,67 @@ transpose_i16_shared_stride_avx512(const int16_t* input, int64_t rows, int64_t c
               __m256i col7_c = _mm256_permute2x128_si256(t3_7_c, t3_15_c, 0x20);
               __m256i col15_c = _mm256_permute2x128_si256(t3_7_c, t3_15_c, 0x31);
               if (j < cols) {
-                _mm256_mask_storeu_epi16(output + i + j * stride,
+                _mm256_mask_storeu_epi16(output + edge_out_c,
                                          (__mmask16)simdgen_lanes_below(rows - i, 16), col0_c);
               }
               if (j + 1 < cols) {
-                _mm256_mask_storeu_epi16(output + i + j * stride + stride,
+                _mm256_mask_storeu_epi16(output + edge_out_c + stride,
                                          (__mmask16)simdgen_lanes_below(rows - i, 16), col1_c);
               }
               if (j + 2 < cols) {
-                _mm256_mask_storeu_epi16(output + i + j * stride + 2 * stride,
+                _mm256_mask_storeu_epi16(output + edge_out_c + 2 * stride,
                                          (__mmask16)simdgen_lanes_below(rows - i, 16), col2_c);
               }
               if (j + 3 < cols) {
-                _mm256_mask_storeu_epi16(output + i + j * stride + 3 * stride,
+                _mm256_mask_storeu_epi16(output + edge_out_c + 3 * stride,
                                          (__mmask16)simdgen_lanes_below(rows - i, 16), col3_c);
               }
               if (j + 4 < cols) {
-                _mm256_mask_storeu_epi16(output + i + j * stride + 4 * stride,
+                _mm256_mask_storeu_epi16(output + edge_out_c + 4 * stride,
                                          (__mmask16)simdgen_lanes_below(rows - i, 16), col4_c);
               }
               if (j + 5 < cols) {
-                _mm256_mask_storeu_epi16(output + i + j * stride + 5 * stride,
+                _mm256_mask_storeu_epi16(output + edge_out_c + 5 * stride,
                                          (__mmask16)simdgen_lanes_below(rows - i, 16), col5_c);
               }
               if (j + 6 < cols) {
-                _mm256_mask_storeu_epi16(output + i + j * stride + 6 * stride,
+                _mm256_mask_storeu_epi16(output + edge_out_c + 6 * stride,
                                          (__mmask16)simdgen_lanes_below(rows - i, 16), col6_c);
               }
               if (j + 7 < cols) {
-                _mm256_mask_storeu_epi16(output + i + j * stride + 7 * stride,
+                _mm256_mask_storeu_epi16(output + edge_out_c + 7 * stride,
                                          (__mmask16)simdgen_lanes_below(rows - i, 16), col7_c);
               }
               if (j + 8 < cols) {
-                _mm256_mask_storeu_epi16(output + i + j * stride + 8 * stride,
+                _mm256_mask_storeu_epi16(output + edge_out_c + 8 * stride,
                                          (__mmask16)simdgen_lanes_below(rows - i, 16), col8_c);
               }
               if (j + 9 < cols) {
-                _mm256_mask_storeu_epi16(output + i + j * stride + 9 * stride,
+                _mm256_mask_storeu_epi16(output + edge_out_c + 9 * stride,
                                          (__mmask16)simdgen_lanes_below(rows - i, 16), col9_c);
               }
               if (j + 10 < cols) {
-                _mm256_mask_storeu_epi16(output + i + j * stride + 10 * stride,
+                _mm256_mask_storeu_epi16(output + edge_out_c + 10 * stride,
                                          (__mmask16)simdgen_lanes_below(rows - i, 16), col10_c);
               }
               if (j + 11 < cols) {
-                _mm256_mask_storeu_epi16(output + i + j * stride + 11 * stride,
+                _mm256_mask_storeu_epi16(output + edge_out_c + 11 * stride,
                                          (__mmask16)simdgen_lanes_below(rows - i, 16), col11_c);
               }
               if (j + 12 < cols) {
-                _mm256_mask_storeu_epi16(output + i + j * stride + 12 * stride,
+                _mm256_mask_storeu_epi16(output + edge_out_c + 12 * stride,
                                          (__mmask16)simdgen_lanes_below(rows - i, 16), col12_c);
               }
               if (j + 13 < cols) {
-                _mm256_mask_storeu_epi16(output + i + j * stride + 13 * stride,
+                _mm256_mask_storeu_epi16(output + edge_out_c + 13 * stride,
                                          (__mmask16)simdgen_lanes_below(rows - i, 16), col13_c);
               }
               if (j + 14 < cols) {
-                _mm256_mask_storeu_epi16(output + i + j * stride + 14 * stride,
+                _mm256_mask_storeu_epi16(output + edge_out_c + 14 * stride,
                                          (__mmask16)simdgen_lanes_below(rows - i, 16), col14_c);
               }
               if (j + 15 < cols) {
-                _mm256_mask_storeu_epi16(output + i + j * stride + 15 * stride,
+                _mm256_mask_storeu_epi16(output + edge_out_c + 15 * stride,
                                          (__mmask16)simdgen_lanes_below(rows - i, 16), col15_c);
               }
             }
@@ -1014,21 +1005,16 @@ __attribute__((target("+sve"))) void transpose_i16_shared_stride_sve(const int16
           for (; i_vs1 + 8 <= i_end_vs1; i_vs1 += 8) {
             int64_t in_step_vs1 = simdgen_opaque(stride);
             int64_t out_step_vs1 = simdgen_opaque(stride);
-            svint16_t row0 = svld1_s16(svptrue_b16(), input + i_vs1 * in_step_vs1 + j_vs1);
-            svint16_t row1 =
-                svld1_s16(svptrue_b16(), input + i_vs1 * in_step_vs1 + in_step_vs1 + j_vs1);
-            svint16_t row2 =
-                svld1_s16(svptrue_b16(), input + i_vs1 * in_step_vs1 + 2 * in_step_vs1 + j_vs1);
-            svint16_t row3 =
-                svld1_s16(svptrue_b16(), input + i_vs1 * in_step_vs1 + 3 * in_step_vs1 + j_vs1);
-            svint16_t row4 =
-                svld1_s16(svptrue_b16(), input + i_vs1 * in_step_vs1 + 4 * in_step_vs1 + j_vs1);
-            svint16_t row5 =
-                svld1_s16(svptrue_b16(), input + i_vs1 * in_step_vs1 + 5 * in_step_vs1 + j_vs1);
-            svint16_t row6 =
-                svld1_s16(svptrue_b16(), input + i_vs1 * in_step_vs1 + 6 * in_step_vs1 + j_vs1);
-            svint16_t row7 =
-                svld1_s16(svptrue_b16(), input + i_vs1 * in_step_vs1 + 7 * in_step_vs1 + j_vs1);
+            int64_t tile_in_vs1 = i_vs1 * in_step_vs1 + j_vs1;
+            int64_t tile_out_vs1 = i_vs1 + j_vs1 * out_step_vs1;
+            svint16_t row0 = svld1_s16(svptrue_b16(), input + tile_in_vs1);
+            svint16_t row1 = svld1_s16(svptrue_b16(), input + in_step_vs1 + tile_in_vs1);
+            svint16_t row2 = svld1_s16(svptrue_b16(), input + 2 * in_step_vs1 + tile_in_vs1);
+            svint16_t row3 = svld1_s16(svptrue_b16(), input + 3 * in_step_vs1 + tile_in_vs1);
+            svint16_t row4 = svld1_s16(svptrue_b16(), input + 4 * in_step_vs1 + tile_in_vs1);
+            svint16_t row5 = svld1_s16(svptrue_b16(), input + 5 * in_step_vs1 + tile_in_vs1);
+            svint16_t row6 = svld1_s16(svptrue_b16(), input + 6 * in_step_vs1 + tile_in_vs1);
+            svint16_t row7 = svld1_s16(svptrue_b16(), input + 7 * in_step_vs1 + tile_in_vs1);
             // stage 1: zip1/zip2 vector i with vector i + 4
             svint16_t z1_0 = svzip1_s16(row0, row4);
             svint16_t z1_1 = svzip2_s16(row0, row4);
@@ -1080,55 +1066,51 @@ __attribute__((target("+sve"))) void transpose_i16_shared_stride_sve(const int16
             //   col5: 5 13 21 29 37 45 53 61
             //   col6: 6 14 22 30 38 46 54 62
             //   col7: 7 15 23 31 39 47 55 63
-            svst1_s16(svptrue_b16(), output + i_vs1 + j_vs1 * out_step_vs1, col0);
-            svst1_s16(svptrue_b16(), output + i_vs1 + j_vs1 * out_step_vs1 + out_step_vs1, col1);
-            svst1_s16(svptrue_b16(), output + i_vs1 + j_vs1 * out_step_vs1 + 2 * out_step_vs1,
-                      col2);
-            svst1_s16(svptrue_b16(), output + i_vs1 + j_vs1 * out_step_vs1 + 3 * out_step_vs1,
-                      col3);
-            svst1_s16(svptrue_b16(), output + i_vs1 + j_vs1 * out_step_vs1 + 4 * out_step_vs1,
-                      col4);
-            svst1_s16(svptrue_b16(), output + i_vs1 + j_vs1 * out_step_vs1 + 5 * out_step_vs1,
-                      col5);
-            svst1_s16(svptrue_b16(), output + i_vs1 + j_vs1 * out_step_vs1 + 6 * out_step_vs1,
-                      col6);
-            svst1_s16(svptrue_b16(), output + i_vs1 + j_vs1 * out_step_vs1 + 7 * out_step_vs1,
-                      col7);
+            svst1_s16(svptrue_b16(), output + tile_out_vs1, col0);
+            svst1_s16(svptrue_b16(), output + out_step_vs1 + tile_out_vs1, col1);
+            svst1_s16(svptrue_b16(), output + 2 * out_step_vs1 + tile_out_vs1, col2);
+            svst1_s16(svptrue_b16(), output + 3 * out_step_vs1 + tile_out_vs1, col3);
+            svst1_s16(svptrue_b16(), output + 4 * out_step_vs1 + tile_out_vs1, col4);
+            svst1_s16(svptrue_b16(), output + 5 * out_step_vs1 + tile_out_vs1, col5);
+            svst1_s16(svptrue_b16(), output + 6 * out_step_vs1 + tile_out_vs1, col6);
+            svst1_s16(svptrue_b16(), output + 7 * out_step_vs1 + tile_out_vs1, col7);
           }
           // the last rows of the matrix: a partial tile
           if (i_vs1 < i_end_vs1) {
+            int64_t edge_in_r_vs1 = i_vs1 * stride + j_vs1;
+            int64_t edge_out_r_vs1 = i_vs1 + j_vs1 * stride;
             svbool_t in_cols_r = svwhilelt_b16_s64(j_vs1, cols);
             svint16_t row0_r = svdup_n_s16(0);
             if (i_vs1 < rows) {
-              row0_r = svld1_s16(in_cols_r, input + i_vs1 * stride + j_vs1);
+              row0_r = svld1_s16(in_cols_r, input + edge_in_r_vs1);
             }
             svint16_t row1_r = svdup_n_s16(0);
             if (i_vs1 + 1 < rows) {
-              row1_r = svld1_s16(in_cols_r, input + i_vs1 * stride + j_vs1 + stride);
+              row1_r = svld1_s16(in_cols_r, input + edge_in_r_vs1 + stride);
             }
             svint16_t row2_r = svdup_n_s16(0);
             if (i_vs1 + 2 < rows) {
-              row2_r = svld1_s16(in_cols_r, input + i_vs1 * stride + j_vs1 + 2 * stride);
+              row2_r = svld1_s16(in_cols_r, input + edge_in_r_vs1 + 2 * stride);
             }
             svint16_t row3_r = svdup_n_s16(0);
             if (i_vs1 + 3 < rows) {
-              row3_r = svld1_s16(in_cols_r, input + i_vs1 * stride + j_vs1 + 3 * stride);
+              row3_r = svld1_s16(in_cols_r, input + edge_in_r_vs1 + 3 * stride);
             }
             svint16_t row4_r = svdup_n_s16(0);
             if (i_vs1 + 4 < rows) {
-              row4_r = svld1_s16(in_cols_r, input + i_vs1 * stride + j_vs1 + 4 * stride);
+              row4_r = svld1_s16(in_cols_r, input + edge_in_r_vs1 + 4 * stride);
             }
             svint16_t row5_r = svdup_n_s16(0);
             if (i_vs1 + 5 < rows) {
-              row5_r = svld1_s16(in_cols_r, input + i_vs1 * stride + j_vs1 + 5 * stride);
+              row5_r = svld1_s16(in_cols_r, input + edge_in_r_vs1 + 5 * stride);
             }
             svint16_t row6_r = svdup_n_s16(0);
             if (i_vs1 + 6 < rows) {
-              row6_r = svld1_s16(in_cols_r, input + i_vs1 * stride + j_vs1 + 6 * stride);
+              row6_r = svld1_s16(in_cols_r, input + edge_in_r_vs1 + 6 * stride);
             }
             svint16_t row7_r = svdup_n_s16(0);
             if (i_vs1 + 7 < rows) {
-              row7_r = svld1_s16(in_cols_r, input + i_vs1 * stride + j_vs1 + 7 * stride);
+              row7_r = svld1_s16(in_cols_r, input + edge_in_r_vs1 + 7 * stride);
             }
             // stage 1: zip1/zip2 vector i with vector i + 4
             svint16_t z1_0_r = svzip1_s16(row0_r, row4_r);
@@ -1159,28 +1141,28 @@ __attribute__((target("+sve"))) void transpose_i16_shared_stride_sve(const int16
             svint16_t col7_r = svzip2_s16(z2_3_r, z2_7_r);
             svbool_t in_rows_r = svwhilelt_b16_s64(i_vs1, rows);
             if (j_vs1 < cols) {
-              svst1_s16(in_rows_r, output + i_vs1 + j_vs1 * stride, col0_r);
+              svst1_s16(in_rows_r, output + edge_out_r_vs1, col0_r);
             }
             if (j_vs1 + 1 < cols) {
-              svst1_s16(in_rows_r, output + i_vs1 + j_vs1 * stride + stride, col1_r);
+              svst1_s16(in_rows_r, output + edge_out_r_vs1 + stride, col1_r);
             }
             if (j_vs1 + 2 < cols) {
-              svst1_s16(in_rows_r, output + i_vs1 + j_vs1 * stride + 2 * stride, col2_r);
+              svst1_s16(in_rows_r, output + edge_out_r_vs1 + 2 * stride, col2_r);
             }
             if (j_vs1 + 3 < cols) {
-              svst1_s16(in_rows_r, output + i_vs1 + j_vs1 * stride + 3 * stride, col3_r);
+              svst1_s16(in_rows_r, output + edge_out_r_vs1 + 3 * stride, col3_r);
             }
             if (j_vs1 + 4 < cols) {
-              svst1_s16(in_rows_r, output + i_vs1 + j_vs1 * stride + 4 * stride, col4_r);
+              svst1_s16(in_rows_r, output + edge_out_r_vs1 + 4 * stride, col4_r);
             }
             if (j_vs1 + 5 < cols) {
-              svst1_s16(in_rows_r, output + i_vs1 + j_vs1 * stride + 5 * stride, col5_r);
+              svst1_s16(in_rows_r, output + edge_out_r_vs1 + 5 * stride, col5_r);
             }
             if (j_vs1 + 6 < cols) {
-              svst1_s16(in_rows_r, output + i_vs1 + j_vs1 * stride + 6 * stride, col6_r);
+              svst1_s16(in_rows_r, output + edge_out_r_vs1 + 6 * stride, col6_r);
             }
             if (j_vs1 + 7 < cols) {
-              svst1_s16(in_rows_r, output + i_vs1 + j_vs1 * stride + 7 * stride, col7_r);
+              svst1_s16(in_rows_r, output + edge_out_r_vs1 + 7 * stride, col7_r);
             }
           }
         }
@@ -1189,38 +1171,40 @@ __attribute__((target("+sve"))) void transpose_i16_shared_stride_sve(const int16
           // partial tiles down the column
           int64_t i_vs1 = ib_vs1;
           for (; i_vs1 < i_end_vs1; i_vs1 += 8) {
+            int64_t edge_in_c_vs1 = i_vs1 * stride + j_vs1;
+            int64_t edge_out_c_vs1 = i_vs1 + j_vs1 * stride;
             svbool_t in_cols_c = svwhilelt_b16_s64(j_vs1, cols);
             svint16_t row0_c = svdup_n_s16(0);
             if (i_vs1 < rows) {
-              row0_c = svld1_s16(in_cols_c, input + i_vs1 * stride + j_vs1);
+              row0_c = svld1_s16(in_cols_c, input + edge_in_c_vs1);
             }
             svint16_t row1_c = svdup_n_s16(0);
             if (i_vs1 + 1 < rows) {
-              row1_c = svld1_s16(in_cols_c, input + i_vs1 * stride + j_vs1 + stride);
+              row1_c = svld1_s16(in_cols_c, input + edge_in_c_vs1 + stride);
             }
             svint16_t row2_c = svdup_n_s16(0);
             if (i_vs1 + 2 < rows) {
-              row2_c = svld1_s16(in_cols_c, input + i_vs1 * stride + j_vs1 + 2 * stride);
+              row2_c = svld1_s16(in_cols_c, input + edge_in_c_vs1 + 2 * stride);
             }
             svint16_t row3_c = svdup_n_s16(0);
             if (i_vs1 + 3 < rows) {
-              row3_c = svld1_s16(in_cols_c, input + i_vs1 * stride + j_vs1 + 3 * stride);
+              row3_c = svld1_s16(in_cols_c, input + edge_in_c_vs1 + 3 * stride);
             }
             svint16_t row4_c = svdup_n_s16(0);
             if (i_vs1 + 4 < rows) {
-              row4_c = svld1_s16(in_cols_c, input + i_vs1 * stride + j_vs1 + 4 * stride);
+              row4_c = svld1_s16(in_cols_c, input + edge_in_c_vs1 + 4 * stride);
             }
             svint16_t row5_c = svdup_n_s16(0);
             if (i_vs1 + 5 < rows) {
-              row5_c = svld1_s16(in_cols_c, input + i_vs1 * stride + j_vs1 + 5 * stride);
+              row5_c = svld1_s16(in_cols_c, input + edge_in_c_vs1 + 5 * stride);
             }
             svint16_t row6_c = svdup_n_s16(0);
             if (i_vs1 + 6 < rows) {
-              row6_c = svld1_s16(in_cols_c, input + i_vs1 * stride + j_vs1 + 6 * stride);
+              row6_c = svld1_s16(in_cols_c, input + edge_in_c_vs1 + 6 * stride);
             }
             svint16_t row7_c = svdup_n_s16(0);
             if (i_vs1 + 7 < rows) {
-              row7_c = svld1_s16(in_cols_c, input + i_vs1 * stride + j_vs1 + 7 * stride);
+              row7_c = svld1_s16(in_cols_c, input + edge_in_c_vs1 + 7 * stride);
             }
             // stage 1: zip1/zip2 vector i with vector i + 4
             svint16_t z1_0_c = svzip1_s16(row0_c, row4_c);
@@ -1251,28 +1235,28 @@ __attribute__((target("+sve"))) void transpose_i16_shared_stride_sve(const int16
             svint16_t col7_c = svzip2_s16(z2_3_c, z2_7_c);
             svbool_t in_rows_c = svwhilelt_b16_s64(i_vs1, rows);
             if (j_vs1 < cols) {
-              svst1_s16(in_rows_c, output + i_vs1 + j_vs1 * stride, col0_c);
+              svst1_s16(in_rows_c, output + edge_out_c_vs1, col0_c);
             }
             if (j_vs1 + 1 < cols) {
-              svst1_s16(in_rows_c, output + i_vs1 + j_vs1 * stride + stride, col1_c);
+              svst1_s16(in_rows_c, output + edge_out_c_vs1 + stride, col1_c);
             }
             if (j_vs1 + 2 < cols) {
-              svst1_s16(in_rows_c, output + i_vs1 + j_vs1 * stride + 2 * stride, col2_c);
+              svst1_s16(in_rows_c, output + edge_out_c_vs1 + 2 * stride, col2_c);
             }
             if (j_vs1 + 3 < cols) {
-              svst1_s16(in_rows_c, output + i_vs1 + j_vs1 * stride + 3 * stride, col3_c);
+              svst1_s16(in_rows_c, output + edge_out_c_vs1 + 3 * stride, col3_c);
             }
             if (j_vs1 + 4 < cols) {
-              svst1_s16(in_rows_c, output + i_vs1 + j_vs1 * stride + 4 * stride, col4_c);
+              svst1_s16(in_rows_c, output + edge_out_c_vs1 + 4 * stride, col4_c);
             }
             if (j_vs1 + 5 < cols) {
-              svst1_s16(in_rows_c, output + i_vs1 + j_vs1 * stride + 5 * stride, col5_c);
+              svst1_s16(in_rows_c, output + edge_out_c_vs1 + 5 * stride, col5_c);
             }
             if (j_vs1 + 6 < cols) {
-              svst1_s16(in_rows_c, output + i_vs1 + j_vs1 * stride + 6 * stride, col6_c);
+              svst1_s16(in_rows_c, output + edge_out_c_vs1 + 6 * stride, col6_c);
             }
             if (j_vs1 + 7 < cols) {
-              svst1_s16(in_rows_c, output + i_vs1 + j_vs1 * stride + 7 * stride, col7_c);
+              svst1_s16(in_rows_c, output + edge_out_c_vs1 + 7 * stride, col7_c);
             }
           }
         }
@@ -1297,37 +1281,24 @@ __attribute__((target("+sve"))) void transpose_i16_shared_stride_sve(const int16
           for (; i_vs2 + 16 <= i_end_vs2; i_vs2 += 16) {
             int64_t in_step_vs2 = simdgen_opaque(stride);
             int64_t out_step_vs2 = simdgen_opaque(stride);
-            svint16_t row0 = svld1_s16(svptrue_b16(), input + i_vs2 * in_step_vs2 + j_vs2);
-            svint16_t row1 =
-                svld1_s16(svptrue_b16(), input + i_vs2 * in_step_vs2 + in_step_vs2 + j_vs2);
-            svint16_t row2 =
-                svld1_s16(svptrue_b16(), input + i_vs2 * in_step_vs2 + 2 * in_step_vs2 + j_vs2);
-            svint16_t row3 =
-                svld1_s16(svptrue_b16(), input + i_vs2 * in_step_vs2 + 3 * in_step_vs2 + j_vs2);
-            svint16_t row4 =
-                svld1_s16(svptrue_b16(), input + i_vs2 * in_step_vs2 + 4 * in_step_vs2 + j_vs2);
-            svint16_t row5 =
-                svld1_s16(svptrue_b16(), input + i_vs2 * in_step_vs2 + 5 * in_step_vs2 + j_vs2);
-            svint16_t row6 =
-                svld1_s16(svptrue_b16(), input + i_vs2 * in_step_vs2 + 6 * in_step_vs2 + j_vs2);
-            svint16_t row7 =
-                svld1_s16(svptrue_b16(), input + i_vs2 * in_step_vs2 + 7 * in_step_vs2 + j_vs2);
-            svint16_t row8 =
-                svld1_s16(svptrue_b16(), input + i_vs2 * in_step_vs2 + 8 * in_step_vs2 + j_vs2);
-            svint16_t row9 =
-                svld1_s16(svptrue_b16(), input + i_vs2 * in_step_vs2 + 9 * in_step_vs2 + j_vs2);
-            svint16_t row10 =
-                svld1_s16(svptrue_b16(), input + i_vs2 * in_step_vs2 + 10 * in_step_vs2 + j_vs2);
-            svint16_t row11 =
-                svld1_s16(svptrue_b16(), input + i_vs2 * in_step_vs2 + 11 * in_step_vs2 + j_vs2);
-            svint16_t row12 =
-                svld1_s16(svptrue_b16(), input + i_vs2 * in_step_vs2 + 12 * in_step_vs2 + j_vs2);
-            svint16_t row13 =
-                svld1_s16(svptrue_b16(), input + i_vs2 * in_step_vs2 + 13 * in_step_vs2 + j_vs2);
-            svint16_t row14 =
-                svld1_s16(svptrue_b16(), input + i_vs2 * in_step_vs2 + 14 * in_step_vs2 + j_vs2);
-            svint16_t row15 =
-                svld1_s16(svptrue_b16(), input + i_vs2 * in_step_vs2 + 15 * in_step_vs2 + j_vs2);
+            int64_t tile_in_vs2 = i_vs2 * in_step_vs2 + j_vs2;
+            int64_t tile_out_vs2 = i_vs2 + j_vs2 * out_step_vs2;
+            svint16_t row0 = svld1_s16(svptrue_b16(), input + tile_in_vs2);
+            svint16_t row1 = svld1_s16(svptrue_b16(), input + in_step_vs2 + tile_in_vs2);
+            svint16_t row2 = svld1_s16(svptrue_b16(), input + 2 * in_step_vs2 + tile_in_vs2);
+            svint16_t row3 = svld1_s16(svptrue_b16(), input + 3 * in_step_vs2 + tile_in_vs2);
+            svint16_t row4 = svld1_s16(svptrue_b16(), input + 4 * in_step_vs2 + tile_in_vs2);
+            svint16_t row5 = svld1_s16(svptrue_b16(), input + 5 * in_step_vs2 + tile_in_vs2);
+            svint16_t row6 = svld1_s16(svptrue_b16(), input + 6 * in_step_vs2 + tile_in_vs2);
+            svint16_t row7 = svld1_s16(svptrue_b16(), input + 7 * in_step_vs2 + tile_in_vs2);
+            svint16_t row8 = svld1_s16(svptrue_b16(), input + 8 * in_step_vs2 + tile_in_vs2);
+            svint16_t row9 = svld1_s16(svptrue_b16(), input + 9 * in_step_vs2 + tile_in_vs2);
+            svint16_t row10 = svld1_s16(svptrue_b16(), input + 10 * in_step_vs2 + tile_in_vs2);
+            svint16_t row11 = svld1_s16(svptrue_b16(), input + 11 * in_step_vs2 + tile_in_vs2);
+            svint16_t row12 = svld1_s16(svptrue_b16(), input + 12 * in_step_vs2 + tile_in_vs2);
+            svint16_t row13 = svld1_s16(svptrue_b16(), input + 13 * in_step_vs2 + tile_in_vs2);
+            svint16_t row14 = svld1_s16(svptrue_b16(), input + 14 * in_step_vs2 + tile_in_vs2);
+            svint16_t row15 = svld1_s16(svptrue_b16(), input + 15 * in_step_vs2 + tile_in_vs2);
             // stage 1: zip1/zip2 vector i with vector i + 8
             svint16_t z1_0 = svzip1_s16(row0, row8);
             svint16_t z1_1 = svzip2_s16(row0, row8);
@@ -1460,103 +1431,91 @@ __attribute__((target("+sve"))) void transpose_i16_shared_stride_sve(const int16
             //   col13: 13 29 45 61 77 93 109 125 141 157 173 189 205 221 237 253
             //   col14: 14 30 46 62 78 94 110 126 142 158 174 190 206 222 238 254
             //   col15: 15 31 47 63 79 95 111 127 143 159 175 191 207 223 239 255
-            svst1_s16(svptrue_b16(), output + i_vs2 + j_vs2 * out_step_vs2, col0);
-            svst1_s16(svptrue_b16(), output + i_vs2 + j_vs2 * out_step_vs2 + out_step_vs2, col1);
-            svst1_s16(svptrue_b16(), output + i_vs2 + j_vs2 * out_step_vs2 + 2 * out_step_vs2,
-                      col2);
-            svst1_s16(svptrue_b16(), output + i_vs2 + j_vs2 * out_step_vs2 + 3 * out_step_vs2,
-                      col3);
-            svst1_s16(svptrue_b16(), output + i_vs2 + j_vs2 * out_step_vs2 + 4 * out_step_vs2,
-                      col4);
-            svst1_s16(svptrue_b16(), output + i_vs2 + j_vs2 * out_step_vs2 + 5 * out_step_vs2,
-                      col5);
-            svst1_s16(svptrue_b16(), output + i_vs2 + j_vs2 * out_step_vs2 + 6 * out_step_vs2,
-                      col6);
-            svst1_s16(svptrue_b16(), output + i_vs2 + j_vs2 * out_step_vs2 + 7 * out_step_vs2,
-                      col7);
-            svst1_s16(svptrue_b16(), output + i_vs2 + j_vs2 * out_step_vs2 + 8 * out_step_vs2,
-                      col8);
-            svst1_s16(svptrue_b16(), output + i_vs2 + j_vs2 * out_step_vs2 + 9 * out_step_vs2,
-                      col9);
-            svst1_s16(svptrue_b16(), output + i_vs2 + j_vs2 * out_step_vs2 + 10 * out_step_vs2,
-                      col10);
-            svst1_s16(svptrue_b16(), output + i_vs2 + j_vs2 * out_step_vs2 + 11 * out_step_vs2,
-                      col11);
-            svst1_s16(svptrue_b16(), output + i_vs2 + j_vs2 * out_step_vs2 + 12 * out_step_vs2,
-                      col12);
-            svst1_s16(svptrue_b16(), output + i_vs2 + j_vs2 * out_step_vs2 + 13 * out_step_vs2,
-                      col13);
-            svst1_s16(svptrue_b16(), output + i_vs2 + j_vs2 * out_step_vs2 + 14 * out_step_vs2,
-                      col14);
-            svst1_s16(svptrue_b16(), output + i_vs2 + j_vs2 * out_step_vs2 + 15 * out_step_vs2,
-                      col15);
+            svst1_s16(svptrue_b16(), output + tile_out_vs2, col0);
+            svst1_s16(svptrue_b16(), output + out_step_vs2 + tile_out_vs2, col1);
+            svst1_s16(svptrue_b16(), output + 2 * out_step_vs2 + tile_out_vs2, col2);
+            svst1_s16(svptrue_b16(), output + 3 * out_step_vs2 + tile_out_vs2, col3);
+            svst1_s16(svptrue_b16(), output + 4 * out_step_vs2 + tile_out_vs2, col4);
+            svst1_s16(svptrue_b16(), output + 5 * out_step_vs2 + tile_out_vs2, col5);
+            svst1_s16(svptrue_b16(), output + 6 * out_step_vs2 + tile_out_vs2, col6);
+            svst1_s16(svptrue_b16(), output + 7 * out_step_vs2 + tile_out_vs2, col7);
+            svst1_s16(svptrue_b16(), output + 8 * out_step_vs2 + tile_out_vs2, col8);
+            svst1_s16(svptrue_b16(), output + 9 * out_step_vs2 + tile_out_vs2, col9);
+            svst1_s16(svptrue_b16(), output + 10 * out_step_vs2 + tile_out_vs2, col10);
+            svst1_s16(svptrue_b16(), output + 11 * out_step_vs2 + tile_out_vs2, col11);
+            svst1_s16(svptrue_b16(), output + 12 * out_step_vs2 + tile_out_vs2, col12);
+            svst1_s16(svptrue_b16(), output + 13 * out_step_vs2 + tile_out_vs2, col13);
+            svst1_s16(svptrue_b16(), output + 14 * out_step_vs2 + tile_out_vs2, col14);
+            svst1_s16(svptrue_b16(), output + 15 * out_step_vs2 + tile_out_vs2, col15);
           }
           // the last rows of the matrix: a partial tile
           if (i_vs2 < i_end_vs2) {
+            int64_t edge_in_r_vs2 = i_vs2 * stride + j_vs2;
+            int64_t edge_out_r_vs2 = i_vs2 + j_vs2 * stride;
             svbool_t in_cols_r = svwhilelt_b16_s64(j_vs2, cols);
             svint16_t row0_r = svdup_n_s16(0);
             if (i_vs2 < rows) {
-              row0_r = svld1_s16(in_cols_r, input + i_vs2 * stride + j_vs2);
+              row0_r = svld1_s16(in_cols_r, input + edge_in_r_vs2);
             }
             svint16_t row1_r = svdup_n_s16(0);
             if (i_vs2 + 1 < rows) {
-              row1_r = svld1_s16(in_cols_r, input + i_vs2 * stride + j_vs2 + stride);
+              row1_r = svld1_s16(in_cols_r, input + edge_in_r_vs2 + stride);
             }
             svint16_t row2_r = svdup_n_s16(0);
             if (i_vs2 + 2 < rows) {
-              row2_r = svld1_s16(in_cols_r, input + i_vs2 * stride + j_vs2 + 2 * stride);
+              row2_r = svld1_s16(in_cols_r, input + edge_in_r_vs2 + 2 * stride);
             }
             svint16_t row3_r = svdup_n_s16(0);
             if (i_vs2 + 3 < rows) {
-              row3_r = svld1_s16(in_cols_r, input + i_vs2 * stride + j_vs2 + 3 * stride);
+              row3_r = svld1_s16(in_cols_r, input + edge_in_r_vs2 + 3 * stride);
             }
             svint16_t row4_r = svdup_n_s16(0);
             if (i_vs2 + 4 < rows) {
-              row4_r = svld1_s16(in_cols_r, input + i_vs2 * stride + j_vs2 + 4 * stride);
+              row4_r = svld1_s16(in_cols_r, input + edge_in_r_vs2 + 4 * stride);
             }
             svint16_t row5_r = svdup_n_s16(0);
             if (i_vs2 + 5 < rows) {
-              row5_r = svld1_s16(in_cols_r, input + i_vs2 * stride + j_vs2 + 5 * stride);
+              row5_r = svld1_s16(in_cols_r, input + edge_in_r_vs2 + 5 * stride);
             }
             svint16_t row6_r = svdup_n_s16(0);
             if (i_vs2 + 6 < rows) {
-              row6_r = svld1_s16(in_cols_r, input + i_vs2 * stride + j_vs2 + 6 * stride);
+              row6_r = svld1_s16(in_cols_r, input + edge_in_r_vs2 + 6 * stride);
             }
             svint16_t row7_r = svdup_n_s16(0);
             if (i_vs2 + 7 < rows) {
-              row7_r = svld1_s16(in_cols_r, input + i_vs2 * stride + j_vs2 + 7 * stride);
+              row7_r = svld1_s16(in_cols_r, input + edge_in_r_vs2 + 7 * stride);
             }
             svint16_t row8_r = svdup_n_s16(0);
             if (i_vs2 + 8 < rows) {
-              row8_r = svld1_s16(in_cols_r, input + i_vs2 * stride + j_vs2 + 8 * stride);
+              row8_r = svld1_s16(in_cols_r, input + edge_in_r_vs2 + 8 * stride);
             }
             svint16_t row9_r = svdup_n_s16(0);
             if (i_vs2 + 9 < rows) {
-              row9_r = svld1_s16(in_cols_r, input + i_vs2 * stride + j_vs2 + 9 * stride);
+              row9_r = svld1_s16(in_cols_r, input + edge_in_r_vs2 + 9 * stride);
             }
             svint16_t row10_r = svdup_n_s16(0);
             if (i_vs2 + 10 < rows) {
-              row10_r = svld1_s16(in_cols_r, input + i_vs2 * stride + j_vs2 + 10 * stride);
+              row10_r = svld1_s16(in_cols_r, input + edge_in_r_vs2 + 10 * stride);
             }
             svint16_t row11_r = svdup_n_s16(0);
             if (i_vs2 + 11 < rows) {
-              row11_r = svld1_s16(in_cols_r, input + i_vs2 * stride + j_vs2 + 11 * stride);
+              row11_r = svld1_s16(in_cols_r, input + edge_in_r_vs2 + 11 * stride);
             }
             svint16_t row12_r = svdup_n_s16(0);
             if (i_vs2 + 12 < rows) {
-              row12_r = svld1_s16(in_cols_r, input + i_vs2 * stride + j_vs2 + 12 * stride);
+              row12_r = svld1_s16(in_cols_r, input + edge_in_r_vs2 + 12 * stride);
             }
             svint16_t row13_r = svdup_n_s16(0);
             if (i_vs2 + 13 < rows) {
-              row13_r = svld1_s16(in_cols_r, input + i_vs2 * stride + j_vs2 + 13 * stride);
+              row13_r = svld1_s16(in_cols_r, input + edge_in_r_vs2 + 13 * stride);
             }
             svint16_t row14_r = svdup_n_s16(0);
             if (i_vs2 + 14 < rows) {
-              row14_r = svld1_s16(in_cols_r, input + i_vs2 * stride + j_vs2 + 14 * stride);
+              row14_r = svld1_s16(in_cols_r, input + edge_in_r_vs2 + 14 * stride);
             }
             svint16_t row15_r = svdup_n_s16(0);
             if (i_vs2 + 15 < rows) {
-              row15_r = svld1_s16(in_cols_r, input + i_vs2 * stride + j_vs2 + 15 * stride);
+              row15_r = svld1_s16(in_cols_r, input + edge_in_r_vs2 + 15 * stride);
             }
             // stage 1: zip1/zip2 vector i with vector i + 8
             svint16_t z1_0_r = svzip1_s16(row0_r, row8_r);
@@ -1628,52 +1587,52 @@ __attribute__((target("+sve"))) void transpose_i16_shared_stride_sve(const int16
             svint16_t col15_r = svzip2_s16(z3_7_r, z3_15_r);
             svbool_t in_rows_r = svwhilelt_b16_s64(i_vs2, rows);
             if (j_vs2 < cols) {
-              svst1_s16(in_rows_r, output + i_vs2 + j_vs2 * stride, col0_r);
+              svst1_s16(in_rows_r, output + edge_out_r_vs2, col0_r);
             }
             if (j_vs2 + 1 < cols) {
-              svst1_s16(in_rows_r, output + i_vs2 + j_vs2 * stride + stride, col1_r);
+              svst1_s16(in_rows_r, output + edge_out_r_vs2 + stride, col1_r);
             }
             if (j_vs2 + 2 < cols) {
-              svst1_s16(in_rows_r, output + i_vs2 + j_vs2 * stride + 2 * stride, col2_r);
+              svst1_s16(in_rows_r, output + edge_out_r_vs2 + 2 * stride, col2_r);
             }
             if (j_vs2 + 3 < cols) {
-              svst1_s16(in_rows_r, output + i_vs2 + j_vs2 * stride + 3 * stride, col3_r);
+              svst1_s16(in_rows_r, output + edge_out_r_vs2 + 3 * stride, col3_r);
             }
             if (j_vs2 + 4 < cols) {
-              svst1_s16(in_rows_r, output + i_vs2 + j_vs2 * stride + 4 * stride, col4_r);
+              svst1_s16(in_rows_r, output + edge_out_r_vs2 + 4 * stride, col4_r);
             }
             if (j_vs2 + 5 < cols) {
-              svst1_s16(in_rows_r, output + i_vs2 + j_vs2 * stride + 5 * stride, col5_r);
+              svst1_s16(in_rows_r, output + edge_out_r_vs2 + 5 * stride, col5_r);
             }
             if (j_vs2 + 6 < cols) {
-              svst1_s16(in_rows_r, output + i_vs2 + j_vs2 * stride + 6 * stride, col6_r);
+              svst1_s16(in_rows_r, output + edge_out_r_vs2 + 6 * stride, col6_r);
             }
             if (j_vs2 + 7 < cols) {
-              svst1_s16(in_rows_r, output + i_vs2 + j_vs2 * stride + 7 * stride, col7_r);
+              svst1_s16(in_rows_r, output + edge_out_r_vs2 + 7 * stride, col7_r);
             }
             if (j_vs2 + 8 < cols) {
-              svst1_s16(in_rows_r, output + i_vs2 + j_vs2 * stride + 8 * stride, col8_r);
+              svst1_s16(in_rows_r, output + edge_out_r_vs2 + 8 * stride, col8_r);
             }
             if (j_vs2 + 9 < cols) {
-              svst1_s16(in_rows_r, output + i_vs2 + j_vs2 * stride + 9 * stride, col9_r);
+              svst1_s16(in_rows_r, output + edge_out_r_vs2 + 9 * stride, col9_r);
             }
             if (j_vs2 + 10 < cols) {
-              svst1_s16(in_rows_r, output + i_vs2 + j_vs2 * stride + 10 * stride, col10_r);
+              svst1_s16(in_rows_r, output + edge_out_r_vs2 + 10 * stride, col10_r);
             }
             if (j_vs2 + 11 < cols) {
-              svst1_s16(in_rows_r, output + i_vs2 + j_vs2 * stride + 11 * stride, col11_r);
+              svst1_s16(in_rows_r, output + edge_out_r_vs2 + 11 * stride, col11_r);
             }
             if (j_vs2 + 12 < cols) {
-              svst1_s16(in_rows_r, output + i_vs2 + j_vs2 * stride + 12 * stride, col12_r);
+              svst1_s16(in_rows_r, output + edge_out_r_vs2 + 12 * stride, col12_r);
             }
             if (j_vs2 + 13 < cols) {
-              svst1_s16(in_rows_r, output + i_vs2 + j_vs2 * stride + 13 * stride, col13_r);
+              svst1_s16(in_rows_r, output + edge_out_r_vs2 + 13 * stride, col13_r);
             }
             if (j_vs2 + 14 < cols) {
-              svst1_s16(in_rows_r, output + i_vs2 + j_vs2 * stride + 14 * stride, col14_r);
+              svst1_s16(in_rows_r, output + edge_out_r_vs2 + 14 * stride, col14_r);
             }
             if (j_vs2 + 15 < cols) {
-              svst1_s16(in_rows_r, output + i_vs2 + j_vs2 * stride + 15 * stride, col15_r);
+              svst1_s16(in_rows_r, output + edge_out_r_vs2 + 15 * stride, col15_r);
             }
           }
         }
@@ -1682,70 +1641,72 @@ __attribute__((target("+sve"))) void transpose_i16_shared_stride_sve(const int16
           // partial tiles down the column
           int64_t i_vs2 = ib_vs2;
           for (; i_vs2 < i_end_vs2; i_vs2 += 16) {
+            int64_t edge_in_c_vs2 = i_vs2 * stride + j_vs2;
+            int64_t edge_out_c_vs2 = i_vs2 + j_vs2 * stride;
             svbool_t in_cols_c = svwhilelt_b16_s64(j_vs2, cols);
             svint16_t row0_c = svdup_n_s16(0);
             if (i_vs2 < rows) {
-              row0_c = svld1_s16(in_cols_c, input + i_vs2 * stride + j_vs2);
+              row0_c = svld1_s16(in_cols_c, input + edge_in_c_vs2);
             }
             svint16_t row1_c = svdup_n_s16(0);
             if (i_vs2 + 1 < rows) {
-              row1_c = svld1_s16(in_cols_c, input + i_vs2 * stride + j_vs2 + stride);
+              row1_c = svld1_s16(in_cols_c, input + edge_in_c_vs2 + stride);
             }
             svint16_t row2_c = svdup_n_s16(0);
             if (i_vs2 + 2 < rows) {
-              row2_c = svld1_s16(in_cols_c, input + i_vs2 * stride + j_vs2 + 2 * stride);
+              row2_c = svld1_s16(in_cols_c, input + edge_in_c_vs2 + 2 * stride);
             }
             svint16_t row3_c = svdup_n_s16(0);
             if (i_vs2 + 3 < rows) {
-              row3_c = svld1_s16(in_cols_c, input + i_vs2 * stride + j_vs2 + 3 * stride);
+              row3_c = svld1_s16(in_cols_c, input + edge_in_c_vs2 + 3 * stride);
             }
             svint16_t row4_c = svdup_n_s16(0);
             if (i_vs2 + 4 < rows) {
-              row4_c = svld1_s16(in_cols_c, input + i_vs2 * stride + j_vs2 + 4 * stride);
+              row4_c = svld1_s16(in_cols_c, input + edge_in_c_vs2 + 4 * stride);
             }
             svint16_t row5_c = svdup_n_s16(0);
             if (i_vs2 + 5 < rows) {
-              row5_c = svld1_s16(in_cols_c, input + i_vs2 * stride + j_vs2 + 5 * stride);
+              row5_c = svld1_s16(in_cols_c, input + edge_in_c_vs2 + 5 * stride);
             }
             svint16_t row6_c = svdup_n_s16(0);
             if (i_vs2 + 6 < rows) {
-              row6_c = svld1_s16(in_cols_c, input + i_vs2 * stride + j_vs2 + 6 * stride);
+              row6_c = svld1_s16(in_cols_c, input + edge_in_c_vs2 + 6 * stride);
             }
             svint16_t row7_c = svdup_n_s16(0);
             if (i_vs2 + 7 < rows) {
-              row7_c = svld1_s16(in_cols_c, input + i_vs2 * stride + j_vs2 + 7 * stride);
+              row7_c = svld1_s16(in_cols_c, input + edge_in_c_vs2 + 7 * stride);
             }
             svint16_t row8_c = svdup_n_s16(0);
             if (i_vs2 + 8 < rows) {
-              row8_c = svld1_s16(in_cols_c, input + i_vs2 * stride + j_vs2 + 8 * stride);
+              row8_c = svld1_s16(in_cols_c, input + edge_in_c_vs2 + 8 * stride);
             }
             svint16_t row9_c = svdup_n_s16(0);
             if (i_vs2 + 9 < rows) {
-              row9_c = svld1_s16(in_cols_c, input + i_vs2 * stride + j_vs2 + 9 * stride);
+              row9_c = svld1_s16(in_cols_c, input + edge_in_c_vs2 + 9 * stride);
             }
             svint16_t row10_c = svdup_n_s16(0);
             if (i_vs2 + 10 < rows) {
-              row10_c = svld1_s16(in_cols_c, input + i_vs2 * stride + j_vs2 + 10 * stride);
+              row10_c = svld1_s16(in_cols_c, input + edge_in_c_vs2 + 10 * stride);
             }
             svint16_t row11_c = svdup_n_s16(0);
             if (i_vs2 + 11 < rows) {
-              row11_c = svld1_s16(in_cols_c, input + i_vs2 * stride + j_vs2 + 11 * stride);
+              row11_c = svld1_s16(in_cols_c, input + edge_in_c_vs2 + 11 * stride);
             }
             svint16_t row12_c = svdup_n_s16(0);
             if (i_vs2 + 12 < rows) {
-              row12_c = svld1_s16(in_cols_c, input + i_vs2 * stride + j_vs2 + 12 * stride);
+              row12_c = svld1_s16(in_cols_c, input + edge_in_c_vs2 + 12 * stride);
             }
             svint16_t row13_c = svdup_n_s16(0);
             if (i_vs2 + 13 < rows) {
-              row13_c = svld1_s16(in_cols_c, input + i_vs2 * stride + j_vs2 + 13 * stride);
+              row13_c = svld1_s16(in_cols_c, input + edge_in_c_vs2 + 13 * stride);
             }
             svint16_t row14_c = svdup_n_s16(0);
             if (i_vs2 + 14 < rows) {
-              row14_c = svld1_s16(in_cols_c, input + i_vs2 * stride + j_vs2 + 14 * stride);
+              row14_c = svld1_s16(in_cols_c, input + edge_in_c_vs2 + 14 * stride);
             }
             svint16_t row15_c = svdup_n_s16(0);
             if (i_vs2 + 15 < rows) {
-              row15_c = svld1_s16(in_cols_c, input + i_vs2 * stride + j_vs2 + 15 * stride);
+              row15_c = svld1_s16(in_cols_c, input + edge_in_c_vs2 + 15 * stride);
             }
             // stage 1: zip1/zip2 vector i with vector i + 8
             svint16_t z1_0_c = svzip1_s16(row0_c, row8_c);
@@ -1817,52 +1778,52 @@ __attribute__((target("+sve"))) void transpose_i16_shared_stride_sve(const int16
             svint16_t col15_c = svzip2_s16(z3_7_c, z3_15_c);
             svbool_t in_rows_c = svwhilelt_b16_s64(i_vs2, rows);
             if (j_vs2 < cols) {
-              svst1_s16(in_rows_c, output + i_vs2 + j_vs2 * stride, col0_c);
+              svst1_s16(in_rows_c, output + edge_out_c_vs2, col0_c);
             }
             if (j_vs2 + 1 < cols) {
-              svst1_s16(in_rows_c, output + i_vs2 + j_vs2 * stride + stride, col1_c);
+              svst1_s16(in_rows_c, output + edge_out_c_vs2 + stride, col1_c);
             }
             if (j_vs2 + 2 < cols) {
-              svst1_s16(in_rows_c, output + i_vs2 + j_vs2 * stride + 2 * stride, col2_c);
+              svst1_s16(in_rows_c, output + edge_out_c_vs2 + 2 * stride, col2_c);
             }
             if (j_vs2 + 3 < cols) {
-              svst1_s16(in_rows_c, output + i_vs2 + j_vs2 * stride + 3 * stride, col3_c);
+              svst1_s16(in_rows_c, output + edge_out_c_vs2 + 3 * stride, col3_c);
             }
             if (j_vs2 + 4 < cols) {
-              svst1_s16(in_rows_c, output + i_vs2 + j_vs2 * stride + 4 * stride, col4_c);
+              svst1_s16(in_rows_c, output + edge_out_c_vs2 + 4 * stride, col4_c);
             }
             if (j_vs2 + 5 < cols) {
-              svst1_s16(in_rows_c, output + i_vs2 + j_vs2 * stride + 5 * stride, col5_c);
+              svst1_s16(in_rows_c, output + edge_out_c_vs2 + 5 * stride, col5_c);
             }
             if (j_vs2 + 6 < cols) {
-              svst1_s16(in_rows_c, output + i_vs2 + j_vs2 * stride + 6 * stride, col6_c);
+              svst1_s16(in_rows_c, output + edge_out_c_vs2 + 6 * stride, col6_c);
             }
             if (j_vs2 + 7 < cols) {
-              svst1_s16(in_rows_c, output + i_vs2 + j_vs2 * stride + 7 * stride, col7_c);
+              svst1_s16(in_rows_c, output + edge_out_c_vs2 + 7 * stride, col7_c);
             }
             if (j_vs2 + 8 < cols) {
-              svst1_s16(in_rows_c, output + i_vs2 + j_vs2 * stride + 8 * stride, col8_c);
+              svst1_s16(in_rows_c, output + edge_out_c_vs2 + 8 * stride, col8_c);
             }
             if (j_vs2 + 9 < cols) {
-              svst1_s16(in_rows_c, output + i_vs2 + j_vs2 * stride + 9 * stride, col9_c);
+              svst1_s16(in_rows_c, output + edge_out_c_vs2 + 9 * stride, col9_c);
             }
             if (j_vs2 + 10 < cols) {
-              svst1_s16(in_rows_c, output + i_vs2 + j_vs2 * stride + 10 * stride, col10_c);
+              svst1_s16(in_rows_c, output + edge_out_c_vs2 + 10 * stride, col10_c);
             }
             if (j_vs2 + 11 < cols) {
-              svst1_s16(in_rows_c, output + i_vs2 + j_vs2 * stride + 11 * stride, col11_c);
+              svst1_s16(in_rows_c, output + edge_out_c_vs2 + 11 * stride, col11_c);
             }
             if (j_vs2 + 12 < cols) {
-              svst1_s16(in_rows_c, output + i_vs2 + j_vs2 * stride + 12 * stride, col12_c);
+              svst1_s16(in_rows_c, output + edge_out_c_vs2 + 12 * stride, col12_c);
             }
             if (j_vs2 + 13 < cols) {
-              svst1_s16(in_rows_c, output + i_vs2 + j_vs2 * stride + 13 * stride, col13_c);
+              svst1_s16(in_rows_c, output + edge_out_c_vs2 + 13 * stride, col13_c);
             }
             if (j_vs2 + 14 < cols) {
-              svst1_s16(in_rows_c, output + i_vs2 + j_vs2 * stride + 14 * stride, col14_c);
+              svst1_s16(in_rows_c, output + edge_out_c_vs2 + 14 * stride, col14_c);
             }
             if (j_vs2 + 15 < cols) {
-              svst1_s16(in_rows_c, output + i_vs2 + j_vs2 * stride + 15 * stride, col15_c);
+              svst1_s16(in_rows_c, output + edge_out_c_vs2 + 15 * stride, col15_c);
             }
           }
         }
@@ -1995,20 +1956,16 @@ __attribute__((target("avx2"))) void transpose_i16_shared_stride_avx2(const int1
             for (; i + 8 <= i_end; i += 8) {
               int64_t in_step = simdgen_opaque(stride);
               int64_t out_step = simdgen_opaque(stride);
-              __m128i row0 = _mm_loadu_si128((const __m128i*)(input + i * in_step + j));
-              __m128i row1 = _mm_loadu_si128((const __m128i*)(input + i * in_step + in_step + j));
-              __m128i row2 =
-                  _mm_loadu_si128((const __m128i*)(input + i * in_step + 2 * in_step + j));
-              __m128i row3 =
-                  _mm_loadu_si128((const __m128i*)(input + i * in_step + 3 * in_step + j));
-              __m128i row4 =
-                  _mm_loadu_si128((const __m128i*)(input + i * in_step + 4 * in_step + j));
-              __m128i row5 =
-                  _mm_loadu_si128((const __m128i*)(input + i * in_step + 5 * in_step + j));
-              __m128i row6 =
-                  _mm_loadu_si128((const __m128i*)(input + i * in_step + 6 * in_step + j));
-              __m128i row7 =
-                  _mm_loadu_si128((const __m128i*)(input + i * in_step + 7 * in_step + j));
+              int64_t tile_in = i * in_step + j;
+              int64_t tile_out = i + j * out_step;
+              __m128i row0 = _mm_loadu_si128((const __m128i*)(input + tile_in));
+              __m128i row1 = _mm_loadu_si128((const __m128i*)(input + in_step + tile_in));
+              __m128i row2 = _mm_loadu_si128((const __m128i*)(input + 2 * in_step + tile_in));
+              __m128i row3 = _mm_loadu_si128((const __m128i*)(input + 3 * in_step + tile_in));
+              __m128i row4 = _mm_loadu_si128((const __m128i*)(input + 4 * in_step + tile_in));
+              __m128i row5 = _mm_loadu_si128((const __m128i*)(input + 5 * in_step + tile_in));
+              __m128i row6 = _mm_loadu_si128((const __m128i*)(input + 6 * in_step + tile_in));
+              __m128i row7 = _mm_loadu_si128((const __m128i*)(input + 7 * in_step + tile_in));
               // stage 1: interleave 16-bit lanes of row pairs (unpacklo/hi_epi16)
               __m128i t1_0 = _mm_unpacklo_epi16(row0, row1);
               __m128i t1_1 = _mm_unpackhi_epi16(row0, row1);
@@ -2060,62 +2017,58 @@ __attribute__((target("avx2"))) void transpose_i16_shared_stride_avx2(const int1
               //   col5: 5 13 21 29 37 45 53 61
               //   col6: 6 14 22 30 38 46 54 62
               //   col7: 7 15 23 31 39 47 55 63
-              _mm_storeu_si128((__m128i*)(output + i + j * out_step), col0);
-              _mm_storeu_si128((__m128i*)(output + i + j * out_step + out_step), col1);
-              _mm_storeu_si128((__m128i*)(output + i + j * out_step + 2 * out_step), col2);
-              _mm_storeu_si128((__m128i*)(output + i + j * out_step + 3 * out_step), col3);
-              _mm_storeu_si128((__m128i*)(output + i + j * out_step + 4 * out_step), col4);
-              _mm_storeu_si128((__m128i*)(output + i + j * out_step + 5 * out_step), col5);
-              _mm_storeu_si128((__m128i*)(output + i + j * out_step + 6 * out_step), col6);
-              _mm_storeu_si128((__m128i*)(output + i + j * out_step + 7 * out_step), col7);
+              _mm_storeu_si128((__m128i*)(output + tile_out), col0);
+              _mm_storeu_si128((__m128i*)(output + out_step + tile_out), col1);
+              _mm_storeu_si128((__m128i*)(output + 2 * out_step + tile_out), col2);
+              _mm_storeu_si128((__m128i*)(output + 3 * out_step + tile_out), col3);
+              _mm_storeu_si128((__m128i*)(output + 4 * out_step + tile_out), col4);
+              _mm_storeu_si128((__m128i*)(output + 5 * out_step + tile_out), col5);
+              _mm_storeu_si128((__m128i*)(output + 6 * out_step + tile_out), col6);
+              _mm_storeu_si128((__m128i*)(output + 7 * out_step + tile_out), col7);
             }
             // the last rows of the matrix: a partial tile
             if (i < i_end) {
+              int64_t edge_in_r = i * stride + j;
+              int64_t edge_out_r = i + j * stride;
               __m128i row0_r = _mm_setzero_si128();
               if (i < rows) {
-                row0_r = simdgen_load_prefix16((const uint8_t*)(input + i * stride + j),
+                row0_r = simdgen_load_prefix16((const uint8_t*)(input + edge_in_r),
                                                (simdgen_clamp_lanes(cols - j, 8)) * 2);
               }
               __m128i row1_r = _mm_setzero_si128();
               if (i + 1 < rows) {
-                row1_r = simdgen_load_prefix16((const uint8_t*)(input + i * stride + j + stride),
+                row1_r = simdgen_load_prefix16((const uint8_t*)(input + edge_in_r + stride),
                                                (simdgen_clamp_lanes(cols - j, 8)) * 2);
               }
               __m128i row2_r = _mm_setzero_si128();
               if (i + 2 < rows) {
-                row2_r =
-                    simdgen_load_prefix16((const uint8_t*)(input + i * stride + j + 2 * stride),
-                                          (simdgen_clamp_lanes(cols - j, 8)) * 2);
+                row2_r = simdgen_load_prefix16((const uint8_t*)(input + edge_in_r + 2 * stride),
+                                               (simdgen_clamp_lanes(cols - j, 8)) * 2);
               }
               __m128i row3_r = _mm_setzero_si128();
               if (i + 3 < rows) {
-                row3_r =
-                    simdgen_load_prefix16((const uint8_t*)(input + i * stride + j + 3 * stride),
-                                          (simdgen_clamp_lanes(cols - j, 8)) * 2);
+                row3_r = simdgen_load_prefix16((const uint8_t*)(input + edge_in_r + 3 * stride),
+                                               (simdgen_clamp_lanes(cols - j, 8)) * 2);
               }
               __m128i row4_r = _mm_setzero_si128();
               if (i + 4 < rows) {
-                row4_r =
-                    simdgen_load_prefix16((const uint8_t*)(input + i * stride + j + 4 * stride),
-                                          (simdgen_clamp_lanes(cols - j, 8)) * 2);
+                row4_r = simdgen_load_prefix16((const uint8_t*)(input + edge_in_r + 4 * stride),
+                                               (simdgen_clamp_lanes(cols - j, 8)) * 2);
               }
               __m128i row5_r = _mm_setzero_si128();
               if (i + 5 < rows) {
-                row5_r =
-                    simdgen_load_prefix16((const uint8_t*)(input + i * stride + j + 5 * stride),
-                                          (simdgen_clamp_lanes(cols - j, 8)) * 2);
+                row5_r = simdgen_load_prefix16((const uint8_t*)(input + edge_in_r + 5 * stride),
+                                               (simdgen_clamp_lanes(cols - j, 8)) * 2);
               }
               __m128i row6_r = _mm_setzero_si128();
               if (i + 6 < rows) {
-                row6_r =
-                    simdgen_load_prefix16((const uint8_t*)(input + i * stride + j + 6 * stride),
-                                          (simdgen_clamp_lanes(cols - j, 8)) * 2);
+                row6_r = simdgen_load_prefix16((const uint8_t*)(input + edge_in_r + 6 * stride),
+                                               (simdgen_clamp_lanes(cols - j, 8)) * 2);
               }
               __m128i row7_r = _mm_setzero_si128();
               if (i + 7 < rows) {
-                row7_r =
-                    simdgen_load_prefix16((const uint8_t*)(input + i * stride + j + 7 * stride),
-                                          (simdgen_clamp_lanes(cols - j, 8)) * 2);
+                row7_r = simdgen_load_prefix16((const uint8_t*)(input + edge_in_r + 7 * stride),
+                                               (simdgen_clamp_lanes(cols - j, 8)) * 2);
               }
               // stage 1: interleave 16-bit lanes of row pairs (unpacklo/hi_epi16)
               __m128i t1_0_r = _mm_unpacklo_epi16(row0_r, row1_r);
@@ -2145,35 +2098,35 @@ __attribute__((target("avx2"))) void transpose_i16_shared_stride_avx2(const int1
               __m128i col6_r = _mm_unpacklo_epi64(t2_3_r, t2_7_r);
               __m128i col7_r = _mm_unpackhi_epi64(t2_3_r, t2_7_r);
               if (j < cols) {
-                simdgen_store_prefix16((uint8_t*)(output + i + j * stride), col0_r,
+                simdgen_store_prefix16((uint8_t*)(output + edge_out_r), col0_r,
                                        (simdgen_clamp_lanes(rows - i, 8)) * 2);
               }
               if (j + 1 < cols) {
-                simdgen_store_prefix16((uint8_t*)(output + i + j * stride + stride), col1_r,
+                simdgen_store_prefix16((uint8_t*)(output + edge_out_r + stride), col1_r,
                                        (simdgen_clamp_lanes(rows - i, 8)) * 2);
               }
               if (j + 2 < cols) {
-                simdgen_store_prefix16((uint8_t*)(output + i + j * stride + 2 * stride), col2_r,
+                simdgen_store_prefix16((uint8_t*)(output + edge_out_r + 2 * stride), col2_r,
                                        (simdgen_clamp_lanes(rows - i, 8)) * 2);
               }
               if (j + 3 < cols) {
-                simdgen_store_prefix16((uint8_t*)(output + i + j * stride + 3 * stride), col3_r,
+                simdgen_store_prefix16((uint8_t*)(output + edge_out_r + 3 * stride), col3_r,
                                        (simdgen_clamp_lanes(rows - i, 8)) * 2);
               }
               if (j + 4 < cols) {
-                simdgen_store_prefix16((uint8_t*)(output + i + j * stride + 4 * stride), col4_r,
+                simdgen_store_prefix16((uint8_t*)(output + edge_out_r + 4 * stride), col4_r,
                                        (simdgen_clamp_lanes(rows - i, 8)) * 2);
               }
               if (j + 5 < cols) {
-                simdgen_store_prefix16((uint8_t*)(output + i + j * stride + 5 * stride), col5_r,
+                simdgen_store_prefix16((uint8_t*)(output + edge_out_r + 5 * stride), col5_r,
                                        (simdgen_clamp_lanes(rows - i, 8)) * 2);
               }
               if (j + 6 < cols) {
-                simdgen_store_prefix16((uint8_t*)(output + i + j * stride + 6 * stride), col6_r,
+                simdgen_store_prefix16((uint8_t*)(output + edge_out_r + 6 * stride), col6_r,
                                        (simdgen_clamp_lanes(rows - i, 8)) * 2);
               }
               if (j + 7 < cols) {
-                simdgen_store_prefix16((uint8_t*)(output + i + j * stride + 7 * stride), col7_r,
+                simdgen_store_prefix16((uint8_t*)(output + edge_out_r + 7 * stride), col7_r,
                                        (simdgen_clamp_lanes(rows - i, 8)) * 2);
               }
             }
@@ -2183,51 +2136,47 @@ __attribute__((target("avx2"))) void transpose_i16_shared_stride_avx2(const int1
             // partial tiles down the column
             int64_t i = ib;
             for (; i < i_end; i += 8) {
+              int64_t edge_in_c = i * stride + j;
+              int64_t edge_out_c = i + j * stride;
               __m128i row0_c = _mm_setzero_si128();
               if (i < rows) {
-                row0_c = simdgen_load_prefix16((const uint8_t*)(input + i * stride + j),
+                row0_c = simdgen_load_prefix16((const uint8_t*)(input + edge_in_c),
                                                (simdgen_clamp_lanes(cols - j, 8)) * 2);
               }
               __m128i row1_c = _mm_setzero_si128();
               if (i + 1 < rows) {
-                row1_c = simdgen_load_prefix16((const uint8_t*)(input + i * stride + j + stride),
+                row1_c = simdgen_load_prefix16((const uint8_t*)(input + edge_in_c + stride),
                                                (simdgen_clamp_lanes(cols - j, 8)) * 2);
               }
               __m128i row2_c = _mm_setzero_si128();
               if (i + 2 < rows) {
-                row2_c =
-                    simdgen_load_prefix16((const uint8_t*)(input + i * stride + j + 2 * stride),
-                                          (simdgen_clamp_lanes(cols - j, 8)) * 2);
+                row2_c = simdgen_load_prefix16((const uint8_t*)(input + edge_in_c + 2 * stride),
+                                               (simdgen_clamp_lanes(cols - j, 8)) * 2);
               }
               __m128i row3_c = _mm_setzero_si128();
               if (i + 3 < rows) {
-                row3_c =
-                    simdgen_load_prefix16((const uint8_t*)(input + i * stride + j + 3 * stride),
-                                          (simdgen_clamp_lanes(cols - j, 8)) * 2);
+                row3_c = simdgen_load_prefix16((const uint8_t*)(input + edge_in_c + 3 * stride),
+                                               (simdgen_clamp_lanes(cols - j, 8)) * 2);
               }
               __m128i row4_c = _mm_setzero_si128();
               if (i + 4 < rows) {
-                row4_c =
-                    simdgen_load_prefix16((const uint8_t*)(input + i * stride + j + 4 * stride),
-                                          (simdgen_clamp_lanes(cols - j, 8)) * 2);
+                row4_c = simdgen_load_prefix16((const uint8_t*)(input + edge_in_c + 4 * stride),
+                                               (simdgen_clamp_lanes(cols - j, 8)) * 2);
               }
               __m128i row5_c = _mm_setzero_si128();
               if (i + 5 < rows) {
-                row5_c =
-                    simdgen_load_prefix16((const uint8_t*)(input + i * stride + j + 5 * stride),
-                                          (simdgen_clamp_lanes(cols - j, 8)) * 2);
+                row5_c = simdgen_load_prefix16((const uint8_t*)(input + edge_in_c + 5 * stride),
+                                               (simdgen_clamp_lanes(cols - j, 8)) * 2);
               }
               __m128i row6_c = _mm_setzero_si128();
               if (i + 6 < rows) {
-                row6_c =
-                    simdgen_load_prefix16((const uint8_t*)(input + i * stride + j + 6 * stride),
-                                          (simdgen_clamp_lanes(cols - j, 8)) * 2);
+                row6_c = simdgen_load_prefix16((const uint8_t*)(input + edge_in_c + 6 * stride),
+                                               (simdgen_clamp_lanes(cols - j, 8)) * 2);
               }
               __m128i row7_c = _mm_setzero_si128();
               if (i + 7 < rows) {
-                row7_c =
-                    simdgen_load_prefix16((const uint8_t*)(input + i * stride + j + 7 * stride),
-                                          (simdgen_clamp_lanes(cols - j, 8)) * 2);
+                row7_c = simdgen_load_prefix16((const uint8_t*)(input + edge_in_c + 7 * stride),
+                                               (simdgen_clamp_lanes(cols - j, 8)) * 2);
               }
               // stage 1: interleave 16-bit lanes of row pairs (unpacklo/hi_epi16)
               __m128i t1_0_c = _mm_unpacklo_epi16(row0_c, row1_c);
@@ -2257,35 +2206,35 @@ __attribute__((target("avx2"))) void transpose_i16_shared_stride_avx2(const int1
               __m128i col6_c = _mm_unpacklo_epi64(t2_3_c, t2_7_c);
               __m128i col7_c = _mm_unpackhi_epi64(t2_3_c, t2_7_c);
               if (j < cols) {
-                simdgen_store_prefix16((uint8_t*)(output + i + j * stride), col0_c,
+                simdgen_store_prefix16((uint8_t*)(output + edge_out_c), col0_c,
                                        (simdgen_clamp_lanes(rows - i, 8)) * 2);
               }
               if (j + 1 < cols) {
-                simdgen_store_prefix16((uint8_t*)(output + i + j * stride + stride), col1_c,
+                simdgen_store_prefix16((uint8_t*)(output + edge_out_c + stride), col1_c,
                                        (simdgen_clamp_lanes(rows - i, 8)) * 2);
               }
               if (j + 2 < cols) {
-                simdgen_store_prefix16((uint8_t*)(output + i + j * stride + 2 * stride), col2_c,
+                simdgen_store_prefix16((uint8_t*)(output + edge_out_c + 2 * stride), col2_c,
                                        (simdgen_clamp_lanes(rows - i, 8)) * 2);
               }
               if (j + 3 < cols) {
-                simdgen_store_prefix16((uint8_t*)(output + i + j * stride + 3 * stride), col3_c,
+                simdgen_store_prefix16((uint8_t*)(output + edge_out_c + 3 * stride), col3_c,
                                        (simdgen_clamp_lanes(rows - i, 8)) * 2);
               }
               if (j + 4 < cols) {
-                simdgen_store_prefix16((uint8_t*)(output + i + j * stride + 4 * stride), col4_c,
+                simdgen_store_prefix16((uint8_t*)(output + edge_out_c + 4 * stride), col4_c,
                                        (simdgen_clamp_lanes(rows - i, 8)) * 2);
               }
               if (j + 5 < cols) {
-                simdgen_store_prefix16((uint8_t*)(output + i + j * stride + 5 * stride), col5_c,
+                simdgen_store_prefix16((uint8_t*)(output + edge_out_c + 5 * stride), col5_c,
                                        (simdgen_clamp_lanes(rows - i, 8)) * 2);
               }
               if (j + 6 < cols) {
-                simdgen_store_prefix16((uint8_t*)(output + i + j * stride + 6 * stride), col6_c,
+                simdgen_store_prefix16((uint8_t*)(output + edge_out_c + 6 * stride), col6_c,
                                        (simdgen_clamp_lanes(rows - i, 8)) * 2);
               }
               if (j + 7 < cols) {
-                simdgen_store_prefix16((uint8_t*)(output + i + j * stride + 7 * stride), col7_c,
+                simdgen_store_prefix16((uint8_t*)(output + edge_out_c + 7 * stride), col7_c,
                                        (simdgen_clamp_lanes(rows - i, 8)) * 2);
               }
             }
@@ -2396,14 +2345,16 @@ void transpose_i16_shared_stride_neon(const int16_t* input, int64_t rows, int64_
             for (; i + 8 <= i_end; i += 8) {
               int64_t in_step = simdgen_opaque(stride);
               int64_t out_step = simdgen_opaque(stride);
-              int16x8_t row0 = vld1q_s16(input + i * in_step + j);
-              int16x8_t row1 = vld1q_s16(input + i * in_step + in_step + j);
-              int16x8_t row2 = vld1q_s16(input + i * in_step + 2 * in_step + j);
-              int16x8_t row3 = vld1q_s16(input + i * in_step + 3 * in_step + j);
-              int16x8_t row4 = vld1q_s16(input + i * in_step + 4 * in_step + j);
-              int16x8_t row5 = vld1q_s16(input + i * in_step + 5 * in_step + j);
-              int16x8_t row6 = vld1q_s16(input + i * in_step + 6 * in_step + j);
-              int16x8_t row7 = vld1q_s16(input + i * in_step + 7 * in_step + j);
+              int64_t tile_in = i * in_step + j;
+              int64_t tile_out = i + j * out_step;
+              int16x8_t row0 = vld1q_s16(input + tile_in);
+              int16x8_t row1 = vld1q_s16(input + in_step + tile_in);
+              int16x8_t row2 = vld1q_s16(input + 2 * in_step + tile_in);
+              int16x8_t row3 = vld1q_s16(input + 3 * in_step + tile_in);
+              int16x8_t row4 = vld1q_s16(input + 4 * in_step + tile_in);
+              int16x8_t row5 = vld1q_s16(input + 5 * in_step + tile_in);
+              int16x8_t row6 = vld1q_s16(input + 6 * in_step + tile_in);
+              int16x8_t row7 = vld1q_s16(input + 7 * in_step + tile_in);
               // stage 1: zip1/zip2 vector i with vector i + 4
               int16x8_t z1_0 = vzip1q_s16(row0, row4);
               int16x8_t z1_1 = vzip2q_s16(row0, row4);
@@ -2455,56 +2406,58 @@ void transpose_i16_shared_stride_neon(const int16_t* input, int64_t rows, int64_
               //   col5: 5 13 21 29 37 45 53 61
               //   col6: 6 14 22 30 38 46 54 62
               //   col7: 7 15 23 31 39 47 55 63
-              vst1q_s16(output + i + j * out_step, col0);
-              vst1q_s16(output + i + j * out_step + out_step, col1);
-              vst1q_s16(output + i + j * out_step + 2 * out_step, col2);
-              vst1q_s16(output + i + j * out_step + 3 * out_step, col3);
-              vst1q_s16(output + i + j * out_step + 4 * out_step, col4);
-              vst1q_s16(output + i + j * out_step + 5 * out_step, col5);
-              vst1q_s16(output + i + j * out_step + 6 * out_step, col6);
-              vst1q_s16(output + i + j * out_step + 7 * out_step, col7);
+              vst1q_s16(output + tile_out, col0);
+              vst1q_s16(output + out_step + tile_out, col1);
+              vst1q_s16(output + 2 * out_step + tile_out, col2);
+              vst1q_s16(output + 3 * out_step + tile_out, col3);
+              vst1q_s16(output + 4 * out_step + tile_out, col4);
+              vst1q_s16(output + 5 * out_step + tile_out, col5);
+              vst1q_s16(output + 6 * out_step + tile_out, col6);
+              vst1q_s16(output + 7 * out_step + tile_out, col7);
             }
             // the last rows of the matrix: a partial tile
             if (i < i_end) {
+              int64_t edge_in_r = i * stride + j;
+              int64_t edge_out_r = i + j * stride;
               int16x8_t row0_r = vdupq_n_s16(0);
               if (i < rows) {
-                row0_r = vreinterpretq_s16_u8(simdgen_load_prefix(
-                    input + i * stride + j, (simdgen_clamp_lanes(cols - j, 8)) * 2));
+                row0_r = vreinterpretq_s16_u8(
+                    simdgen_load_prefix(input + edge_in_r, (simdgen_clamp_lanes(cols - j, 8)) * 2));
               }
               int16x8_t row1_r = vdupq_n_s16(0);
               if (i + 1 < rows) {
                 row1_r = vreinterpretq_s16_u8(simdgen_load_prefix(
-                    input + i * stride + j + stride, (simdgen_clamp_lanes(cols - j, 8)) * 2));
+                    input + edge_in_r + stride, (simdgen_clamp_lanes(cols - j, 8)) * 2));
               }
               int16x8_t row2_r = vdupq_n_s16(0);
               if (i + 2 < rows) {
                 row2_r = vreinterpretq_s16_u8(simdgen_load_prefix(
-                    input + i * stride + j + 2 * stride, (simdgen_clamp_lanes(cols - j, 8)) * 2));
+                    input + edge_in_r + 2 * stride, (simdgen_clamp_lanes(cols - j, 8)) * 2));
               }
               int16x8_t row3_r = vdupq_n_s16(0);
               if (i + 3 < rows) {
                 row3_r = vreinterpretq_s16_u8(simdgen_load_prefix(
-                    input + i * stride + j + 3 * stride, (simdgen_clamp_lanes(cols - j, 8)) * 2));
+                    input + edge_in_r + 3 * stride, (simdgen_clamp_lanes(cols - j, 8)) * 2));
               }
               int16x8_t row4_r = vdupq_n_s16(0);
               if (i + 4 < rows) {
                 row4_r = vreinterpretq_s16_u8(simdgen_load_prefix(
-                    input + i * stride + j + 4 * stride, (simdgen_clamp_lanes(cols - j, 8)) * 2));
+                    input + edge_in_r + 4 * stride, (simdgen_clamp_lanes(cols - j, 8)) * 2));
               }
               int16x8_t row5_r = vdupq_n_s16(0);
               if (i + 5 < rows) {
                 row5_r = vreinterpretq_s16_u8(simdgen_load_prefix(
-                    input + i * stride + j + 5 * stride, (simdgen_clamp_lanes(cols - j, 8)) * 2));
+                    input + edge_in_r + 5 * stride, (simdgen_clamp_lanes(cols - j, 8)) * 2));
               }
               int16x8_t row6_r = vdupq_n_s16(0);
               if (i + 6 < rows) {
                 row6_r = vreinterpretq_s16_u8(simdgen_load_prefix(
-                    input + i * stride + j + 6 * stride, (simdgen_clamp_lanes(cols - j, 8)) * 2));
+                    input + edge_in_r + 6 * stride, (simdgen_clamp_lanes(cols - j, 8)) * 2));
               }
               int16x8_t row7_r = vdupq_n_s16(0);
               if (i + 7 < rows) {
                 row7_r = vreinterpretq_s16_u8(simdgen_load_prefix(
-                    input + i * stride + j + 7 * stride, (simdgen_clamp_lanes(cols - j, 8)) * 2));
+                    input + edge_in_r + 7 * stride, (simdgen_clamp_lanes(cols - j, 8)) * 2));
               }
               // stage 1: zip1/zip2 vector i with vector i + 4
               int16x8_t z1_0_r = vzip1q_s16(row0_r, row4_r);
@@ -2534,41 +2487,35 @@ void transpose_i16_shared_stride_neon(const int16_t* input, int64_t rows, int64_
               int16x8_t col6_r = vzip1q_s16(z2_3_r, z2_7_r);
               int16x8_t col7_r = vzip2q_s16(z2_3_r, z2_7_r);
               if (j < cols) {
-                simdgen_store_prefix(output + i + j * stride, vreinterpretq_u8_s16(col0_r),
+                simdgen_store_prefix(output + edge_out_r, vreinterpretq_u8_s16(col0_r),
                                      (simdgen_clamp_lanes(rows - i, 8)) * 2);
               }
               if (j + 1 < cols) {
-                simdgen_store_prefix(output + i + j * stride + stride, vreinterpretq_u8_s16(col1_r),
+                simdgen_store_prefix(output + edge_out_r + stride, vreinterpretq_u8_s16(col1_r),
                                      (simdgen_clamp_lanes(rows - i, 8)) * 2);
               }
               if (j + 2 < cols) {
-                simdgen_store_prefix(output + i + j * stride + 2 * stride,
-                                     vreinterpretq_u8_s16(col2_r),
+                simdgen_store_prefix(output + edge_out_r + 2 * stride, vreinterpretq_u8_s16(col2_r),
                                      (simdgen_clamp_lanes(rows - i, 8)) * 2);
               }
               if (j + 3 < cols) {
-                simdgen_store_prefix(output + i + j * stride + 3 * stride,
-                                     vreinterpretq_u8_s16(col3_r),
+                simdgen_store_prefix(output + edge_out_r + 3 * stride, vreinterpretq_u8_s16(col3_r),
                                      (simdgen_clamp_lanes(rows - i, 8)) * 2);
               }
               if (j + 4 < cols) {
-                simdgen_store_prefix(output + i + j * stride + 4 * stride,
-                                     vreinterpretq_u8_s16(col4_r),
+                simdgen_store_prefix(output + edge_out_r + 4 * stride, vreinterpretq_u8_s16(col4_r),
                                      (simdgen_clamp_lanes(rows - i, 8)) * 2);
               }
               if (j + 5 < cols) {
-                simdgen_store_prefix(output + i + j * stride + 5 * stride,
-                                     vreinterpretq_u8_s16(col5_r),
+                simdgen_store_prefix(output + edge_out_r + 5 * stride, vreinterpretq_u8_s16(col5_r),
                                      (simdgen_clamp_lanes(rows - i, 8)) * 2);
               }
               if (j + 6 < cols) {
-                simdgen_store_prefix(output + i + j * stride + 6 * stride,
-                                     vreinterpretq_u8_s16(col6_r),
+                simdgen_store_prefix(output + edge_out_r + 6 * stride, vreinterpretq_u8_s16(col6_r),
                                      (simdgen_clamp_lanes(rows - i, 8)) * 2);
               }
               if (j + 7 < cols) {
-                simdgen_store_prefix(output + i + j * stride + 7 * stride,
-                                     vreinterpretq_u8_s16(col7_r),
+                simdgen_store_prefix(output + edge_out_r + 7 * stride, vreinterpretq_u8_s16(col7_r),
                                      (simdgen_clamp_lanes(rows - i, 8)) * 2);
               }
             }
@@ -2578,45 +2525,47 @@ void transpose_i16_shared_stride_neon(const int16_t* input, int64_t rows, int64_
             // partial tiles down the column
             int64_t i = ib;
             for (; i < i_end; i += 8) {
+              int64_t edge_in_c = i * stride + j;
+              int64_t edge_out_c = i + j * stride;
               int16x8_t row0_c = vdupq_n_s16(0);
               if (i < rows) {
-                row0_c = vreinterpretq_s16_u8(simdgen_load_prefix(
-                    input + i * stride + j, (simdgen_clamp_lanes(cols - j, 8)) * 2));
+                row0_c = vreinterpretq_s16_u8(
+                    simdgen_load_prefix(input + edge_in_c, (simdgen_clamp_lanes(cols - j, 8)) * 2));
               }
               int16x8_t row1_c = vdupq_n_s16(0);
               if (i + 1 < rows) {
                 row1_c = vreinterpretq_s16_u8(simdgen_load_prefix(
-                    input + i * stride + j + stride, (simdgen_clamp_lanes(cols - j, 8)) * 2));
+                    input + edge_in_c + stride, (simdgen_clamp_lanes(cols - j, 8)) * 2));
               }
               int16x8_t row2_c = vdupq_n_s16(0);
               if (i + 2 < rows) {
                 row2_c = vreinterpretq_s16_u8(simdgen_load_prefix(
-                    input + i * stride + j + 2 * stride, (simdgen_clamp_lanes(cols - j, 8)) * 2));
+                    input + edge_in_c + 2 * stride, (simdgen_clamp_lanes(cols - j, 8)) * 2));
               }
               int16x8_t row3_c = vdupq_n_s16(0);
               if (i + 3 < rows) {
                 row3_c = vreinterpretq_s16_u8(simdgen_load_prefix(
-                    input + i * stride + j + 3 * stride, (simdgen_clamp_lanes(cols - j, 8)) * 2));
+                    input + edge_in_c + 3 * stride, (simdgen_clamp_lanes(cols - j, 8)) * 2));
               }
               int16x8_t row4_c = vdupq_n_s16(0);
               if (i + 4 < rows) {
                 row4_c = vreinterpretq_s16_u8(simdgen_load_prefix(
-                    input + i * stride + j + 4 * stride, (simdgen_clamp_lanes(cols - j, 8)) * 2));
+                    input + edge_in_c + 4 * stride, (simdgen_clamp_lanes(cols - j, 8)) * 2));
               }
               int16x8_t row5_c = vdupq_n_s16(0);
               if (i + 5 < rows) {
                 row5_c = vreinterpretq_s16_u8(simdgen_load_prefix(
-                    input + i * stride + j + 5 * stride, (simdgen_clamp_lanes(cols - j, 8)) * 2));
+                    input + edge_in_c + 5 * stride, (simdgen_clamp_lanes(cols - j, 8)) * 2));
               }
               int16x8_t row6_c = vdupq_n_s16(0);
               if (i + 6 < rows) {
                 row6_c = vreinterpretq_s16_u8(simdgen_load_prefix(
-                    input + i * stride + j + 6 * stride, (simdgen_clamp_lanes(cols - j, 8)) * 2));
+                    input + edge_in_c + 6 * stride, (simdgen_clamp_lanes(cols - j, 8)) * 2));
               }
               int16x8_t row7_c = vdupq_n_s16(0);
               if (i + 7 < rows) {
                 row7_c = vreinterpretq_s16_u8(simdgen_load_prefix(
-                    input + i * stride + j + 7 * stride, (simdgen_clamp_lanes(cols - j, 8)) * 2));
+                    input + edge_in_c + 7 * stride, (simdgen_clamp_lanes(cols - j, 8)) * 2));
               }
               // stage 1: zip1/zip2 vector i with vector i + 4
               int16x8_t z1_0_c = vzip1q_s16(row0_c, row4_c);
@@ -2646,41 +2595,35 @@ void transpose_i16_shared_stride_neon(const int16_t* input, int64_t rows, int64_
               int16x8_t col6_c = vzip1q_s16(z2_3_c, z2_7_c);
               int16x8_t col7_c = vzip2q_s16(z2_3_c, z2_7_c);
               if (j < cols) {
-                simdgen_store_prefix(output + i + j * stride, vreinterpretq_u8_s16(col0_c),
+                simdgen_store_prefix(output + edge_out_c, vreinterpretq_u8_s16(col0_c),
                                      (simdgen_clamp_lanes(rows - i, 8)) * 2);
               }
               if (j + 1 < cols) {
-                simdgen_store_prefix(output + i + j * stride + stride, vreinterpretq_u8_s16(col1_c),
+                simdgen_store_prefix(output + edge_out_c + stride, vreinterpretq_u8_s16(col1_c),
                                      (simdgen_clamp_lanes(rows - i, 8)) * 2);
               }
               if (j + 2 < cols) {
-                simdgen_store_prefix(output + i + j * stride + 2 * stride,
-                                     vreinterpretq_u8_s16(col2_c),
+                simdgen_store_prefix(output + edge_out_c + 2 * stride, vreinterpretq_u8_s16(col2_c),
                                      (simdgen_clamp_lanes(rows - i, 8)) * 2);
               }
               if (j + 3 < cols) {
-                simdgen_store_prefix(output + i + j * stride + 3 * stride,
-                                     vreinterpretq_u8_s16(col3_c),
+                simdgen_store_prefix(output + edge_out_c + 3 * stride, vreinterpretq_u8_s16(col3_c),
                                      (simdgen_clamp_lanes(rows - i, 8)) * 2);
               }
               if (j + 4 < cols) {
-                simdgen_store_prefix(output + i + j * stride + 4 * stride,
-                                     vreinterpretq_u8_s16(col4_c),
+                simdgen_store_prefix(output + edge_out_c + 4 * stride, vreinterpretq_u8_s16(col4_c),
                                      (simdgen_clamp_lanes(rows - i, 8)) * 2);
               }
               if (j + 5 < cols) {
-                simdgen_store_prefix(output + i + j * stride + 5 * stride,
-                                     vreinterpretq_u8_s16(col5_c),
+                simdgen_store_prefix(output + edge_out_c + 5 * stride, vreinterpretq_u8_s16(col5_c),
                                      (simdgen_clamp_lanes(rows - i, 8)) * 2);
               }
               if (j + 6 < cols) {
-                simdgen_store_prefix(output + i + j * stride + 6 * stride,
-                                     vreinterpretq_u8_s16(col6_c),
+                simdgen_store_prefix(output + edge_out_c + 6 * stride, vreinterpretq_u8_s16(col6_c),
                                      (simdgen_clamp_lanes(rows - i, 8)) * 2);
               }
               if (j + 7 < cols) {
-                simdgen_store_prefix(output + i + j * stride + 7 * stride,
-                                     vreinterpretq_u8_s16(col7_c),
+                simdgen_store_prefix(output + edge_out_c + 7 * stride, vreinterpretq_u8_s16(col7_c),
                                      (simdgen_clamp_lanes(rows - i, 8)) * 2);
               }
             }

@@ -82,22 +82,23 @@ transpose_in_place_f32_avx512(const float* input, int64_t rows, int64_t stride, 
   for (; i + 16 <= rows; i += 16) {
     // the diagonal tile
     int64_t diag_step = simdgen_opaque(stride);
-    __m512 row0 = _mm512_loadu_ps(input + diag_step * i + i);
-    __m512 row1 = _mm512_loadu_ps(input + diag_step + diag_step * i + i);
-    __m512 row2 = _mm512_loadu_ps(input + 2 * diag_step + diag_step * i + i);
-    __m512 row3 = _mm512_loadu_ps(input + 3 * diag_step + diag_step * i + i);
-    __m512 row4 = _mm512_loadu_ps(input + 4 * diag_step + diag_step * i + i);
-    __m512 row5 = _mm512_loadu_ps(input + 5 * diag_step + diag_step * i + i);
-    __m512 row6 = _mm512_loadu_ps(input + 6 * diag_step + diag_step * i + i);
-    __m512 row7 = _mm512_loadu_ps(input + 7 * diag_step + diag_step * i + i);
-    __m512 row8 = _mm512_loadu_ps(input + 8 * diag_step + diag_step * i + i);
-    __m512 row9 = _mm512_loadu_ps(input + 9 * diag_step + diag_step * i + i);
-    __m512 row10 = _mm512_loadu_ps(input + 10 * diag_step + diag_step * i + i);
-    __m512 row11 = _mm512_loadu_ps(input + 11 * diag_step + diag_step * i + i);
-    __m512 row12 = _mm512_loadu_ps(input + 12 * diag_step + diag_step * i + i);
-    __m512 row13 = _mm512_loadu_ps(input + 13 * diag_step + diag_step * i + i);
-    __m512 row14 = _mm512_loadu_ps(input + 14 * diag_step + diag_step * i + i);
-    __m512 row15 = _mm512_loadu_ps(input + 15 * diag_step + diag_step * i + i);
+    int64_t diag_at = diag_step * i + i;
+    __m512 row0 = _mm512_loadu_ps(input + diag_at);
+    __m512 row1 = _mm512_loadu_ps(input + diag_at + diag_step);
+    __m512 row2 = _mm512_loadu_ps(input + diag_at + 2 * diag_step);
+    __m512 row3 = _mm512_loadu_ps(input + diag_at + 3 * diag_step);
+    __m512 row4 = _mm512_loadu_ps(input + diag_at + 4 * diag_step);
+    __m512 row5 = _mm512_loadu_ps(input + diag_at + 5 * diag_step);
+    __m512 row6 = _mm512_loadu_ps(input + diag_at + 6 * diag_step);
+    __m512 row7 = _mm512_loadu_ps(input + diag_at + 7 * diag_step);
+    __m512 row8 = _mm512_loadu_ps(input + diag_at + 8 * diag_step);
+    __m512 row9 = _mm512_loadu_ps(input + diag_at + 9 * diag_step);
+    __m512 row10 = _mm512_loadu_ps(input + diag_at + 10 * diag_step);
+    __m512 row11 = _mm512_loadu_ps(input + diag_at + 11 * diag_step);
+    __m512 row12 = _mm512_loadu_ps(input + diag_at + 12 * diag_step);
+    __m512 row13 = _mm512_loadu_ps(input + diag_at + 13 * diag_step);
+    __m512 row14 = _mm512_loadu_ps(input + diag_at + 14 * diag_step);
+    __m512 row15 = _mm512_loadu_ps(input + diag_at + 15 * diag_step);
     // stage 1: interleave 32-bit lanes of row pairs (unpacklo/hi_epi32)
     __m512 t1_0 = _mm512_unpacklo_ps(row0, row1);
     __m512 t1_1 = _mm512_unpackhi_ps(row0, row1);
@@ -246,58 +247,60 @@ transpose_in_place_f32_avx512(const float* input, int64_t rows, int64_t stride, 
     //   col14: 14 30 46 62 78 94 110 126 142 158 174 190 206 222 238 254
     //   col7: 7 23 39 55 71 87 103 119 135 151 167 183 199 215 231 247
     //   col15: 15 31 47 63 79 95 111 127 143 159 175 191 207 223 239 255
-    _mm512_storeu_ps(output + diag_step * i + i, col0);
-    _mm512_storeu_ps(output + diag_step + diag_step * i + i, col1);
-    _mm512_storeu_ps(output + 2 * diag_step + diag_step * i + i, col2);
-    _mm512_storeu_ps(output + 3 * diag_step + diag_step * i + i, col3);
-    _mm512_storeu_ps(output + 4 * diag_step + diag_step * i + i, col4);
-    _mm512_storeu_ps(output + 5 * diag_step + diag_step * i + i, col5);
-    _mm512_storeu_ps(output + 6 * diag_step + diag_step * i + i, col6);
-    _mm512_storeu_ps(output + 7 * diag_step + diag_step * i + i, col7);
-    _mm512_storeu_ps(output + 8 * diag_step + diag_step * i + i, col8);
-    _mm512_storeu_ps(output + 9 * diag_step + diag_step * i + i, col9);
-    _mm512_storeu_ps(output + 10 * diag_step + diag_step * i + i, col10);
-    _mm512_storeu_ps(output + 11 * diag_step + diag_step * i + i, col11);
-    _mm512_storeu_ps(output + 12 * diag_step + diag_step * i + i, col12);
-    _mm512_storeu_ps(output + 13 * diag_step + diag_step * i + i, col13);
-    _mm512_storeu_ps(output + 14 * diag_step + diag_step * i + i, col14);
-    _mm512_storeu_ps(output + 15 * diag_step + diag_step * i + i, col15);
+    _mm512_storeu_ps(output + diag_at, col0);
+    _mm512_storeu_ps(output + diag_at + diag_step, col1);
+    _mm512_storeu_ps(output + diag_at + 2 * diag_step, col2);
+    _mm512_storeu_ps(output + diag_at + 3 * diag_step, col3);
+    _mm512_storeu_ps(output + diag_at + 4 * diag_step, col4);
+    _mm512_storeu_ps(output + diag_at + 5 * diag_step, col5);
+    _mm512_storeu_ps(output + diag_at + 6 * diag_step, col6);
+    _mm512_storeu_ps(output + diag_at + 7 * diag_step, col7);
+    _mm512_storeu_ps(output + diag_at + 8 * diag_step, col8);
+    _mm512_storeu_ps(output + diag_at + 9 * diag_step, col9);
+    _mm512_storeu_ps(output + diag_at + 10 * diag_step, col10);
+    _mm512_storeu_ps(output + diag_at + 11 * diag_step, col11);
+    _mm512_storeu_ps(output + diag_at + 12 * diag_step, col12);
+    _mm512_storeu_ps(output + diag_at + 13 * diag_step, col13);
+    _mm512_storeu_ps(output + diag_at + 14 * diag_step, col14);
+    _mm512_storeu_ps(output + diag_at + 15 * diag_step, col15);
     int64_t j = i + 16;
     // tile pairs (i, j) and (j, i)
     for (; j + 16 <= rows; j += 16) {
       int64_t pair_step = simdgen_opaque(stride);
-      __m512 row0_a = _mm512_loadu_ps(input + i * pair_step + j);
-      __m512 row1_a = _mm512_loadu_ps(input + i * pair_step + j + pair_step);
-      __m512 row2_a = _mm512_loadu_ps(input + i * pair_step + j + 2 * pair_step);
-      __m512 row3_a = _mm512_loadu_ps(input + i * pair_step + j + 3 * pair_step);
-      __m512 row4_a = _mm512_loadu_ps(input + i * pair_step + j + 4 * pair_step);
-      __m512 row5_a = _mm512_loadu_ps(input + i * pair_step + j + 5 * pair_step);
-      __m512 row6_a = _mm512_loadu_ps(input + i * pair_step + j + 6 * pair_step);
-      __m512 row7_a = _mm512_loadu_ps(input + i * pair_step + j + 7 * pair_step);
-      __m512 row8_a = _mm512_loadu_ps(input + i * pair_step + j + 8 * pair_step);
-      __m512 row9_a = _mm512_loadu_ps(input + i * pair_step + j + 9 * pair_step);
-      __m512 row10_a = _mm512_loadu_ps(input + i * pair_step + j + 10 * pair_step);
-      __m512 row11_a = _mm512_loadu_ps(input + i * pair_step + j + 11 * pair_step);
-      __m512 row12_a = _mm512_loadu_ps(input + i * pair_step + j + 12 * pair_step);
-      __m512 row13_a = _mm512_loadu_ps(input + i * pair_step + j + 13 * pair_step);
-      __m512 row14_a = _mm512_loadu_ps(input + i * pair_step + j + 14 * pair_step);
-      __m512 row15_a = _mm512_loadu_ps(input + i * pair_step + j + 15 * pair_step);
-      __m512 row0_b = _mm512_loadu_ps(input + i + j * pair_step);
-      __m512 row1_b = _mm512_loadu_ps(input + i + j * pair_step + pair_step);
-      __m512 row2_b = _mm512_loadu_ps(input + i + j * pair_step + 2 * pair_step);
-      __m512 row3_b = _mm512_loadu_ps(input + i + j * pair_step + 3 * pair_step);
-      __m512 row4_b = _mm512_loadu_ps(input + i + j * pair_step + 4 * pair_step);
-      __m512 row5_b = _mm512_loadu_ps(input + i + j * pair_step + 5 * pair_step);
-      __m512 row6_b = _mm512_loadu_ps(input + i + j * pair_step + 6 * pair_step);
-      __m512 row7_b = _mm512_loadu_ps(input + i + j * pair_step + 7 * pair_step);
-      __m512 row8_b = _mm512_loadu_ps(input + i + j * pair_step + 8 * pair_step);
-      __m512 row9_b = _mm512_loadu_ps(input + i + j * pair_step + 9 * pair_step);
-      __m512 row10_b = _mm512_loadu_ps(input + i + j * pair_step + 10 * pair_step);
-      __m512 row11_b = _mm512_loadu_ps(input + i + j * pair_step + 11 * pair_step);
-      __m512 row12_b = _mm512_loadu_ps(input + i + j * pair_step + 12 * pair_step);
-      __m512 row13_b = _mm512_loadu_ps(input + i + j * pair_step + 13 * pair_step);
-      __m512 row14_b = _mm512_loadu_ps(input + i + j * pair_step + 14 * pair_step);
-      __m512 row15_b = _mm512_loadu_ps(input + i + j * pair_step + 15 * pair_step);
+      int64_t a_at = i * pair_step + j;
+      int64_t b_at = i + j * pair_step;
+      __m512 row0_a = _mm512_loadu_ps(input + a_at);
+      __m512 row1_a = _mm512_loadu_ps(input + a_at + pair_step);
+      __m512 row2_a = _mm512_loadu_ps(input + a_at + 2 * pair_step);
+      __m512 row3_a = _mm512_loadu_ps(input + a_at + 3 * pair_step);
+      __m512 row4_a = _mm512_loadu_ps(input + a_at + 4 * pair_step);
+      __m512 row5_a = _mm512_loadu_ps(input + a_at + 5 * pair_step);
+      __m512 row6_a = _mm512_loadu_ps(input + a_at + 6 * pair_step);
+      __m512 row7_a = _mm512_loadu_ps(input + a_at + 7 * pair_step);
+      __m512 row8_a = _mm512_loadu_ps(input + a_at + 8 * pair_step);
+      __m512 row9_a = _mm512_loadu_ps(input + a_at + 9 * pair_step);
+      __m512 row10_a = _mm512_loadu_ps(input + a_at + 10 * pair_step);
+      __m512 row11_a = _mm512_loadu_ps(input + a_at + 11 * pair_step);
+      __m512 row12_a = _mm512_loadu_ps(input + a_at + 12 * pair_step);
+      __m512 row13_a = _mm512_loadu_ps(input + a_at + 13 * pair_step);
+      __m512 row14_a = _mm512_loadu_ps(input + a_at + 14 * pair_step);
+      __m512 row15_a = _mm512_loadu_ps(input + a_at + 15 * pair_step);
+      __m512 row0_b = _mm512_loadu_ps(input + b_at);
+      __m512 row1_b = _mm512_loadu_ps(input + b_at + pair_step);
+      __m512 row2_b = _mm512_loadu_ps(input + b_at + 2 * pair_step);
+      __m512 row3_b = _mm512_loadu_ps(input + b_at + 3 * pair_step);
+      __m512 row4_b = _mm512_loadu_ps(input + b_at + 4 * pair_step);
+      __m512 row5_b = _mm512_loadu_ps(input + b_at + 5 * pair_step);
+      __m512 row6_b = _mm512_loadu_ps(input + b_at + 6 * pair_step);
+      __m512 row7_b = _mm512_loadu_ps(input + b_at + 7 * pair_step);
+      __m512 row8_b = _mm512_loadu_ps(input + b_at + 8 * pair_step);
+      __m512 row9_b = _mm512_loadu_ps(input + b_at + 9 * pair_step);
+      __m512 row10_b = _mm512_loadu_ps(input + b_at + 10 * pair_step);
+      __m512 row11_b = _mm512_loadu_ps(input + b_at + 11 * pair_step);
+      __m512 row12_b = _mm512_loadu_ps(input + b_at + 12 * pair_step);
+      __m512 row13_b = _mm512_loadu_ps(input + b_at + 13 * pair_step);
+      __m512 row14_b = _mm512_loadu_ps(input + b_at + 14 * pair_step);
+      __m512 row15_b = _mm512_loadu_ps(input + b_at + 15 * pair_step);
       // tile (i, j) to (j, i), then tile (j, i) to (i, j): both are loaded already
       // stage 1: interleave 32-bit lanes of row pairs (unpacklo/hi_epi32)
       __m512 t1_0_a = _mm512_unpacklo_ps(row0_a, row1_a);
@@ -383,22 +386,22 @@ transpose_in_place_f32_avx512(const float* input, int64_t rows, int64_t stride, 
       __m512 col14_a = _mm512_shuffle_f32x4(t3_6_a, t3_14_a, 0xDD);
       __m512 col7_a = _mm512_shuffle_f32x4(t3_7_a, t3_15_a, 0x88);
       __m512 col15_a = _mm512_shuffle_f32x4(t3_7_a, t3_15_a, 0xDD);
-      _mm512_storeu_ps(output + i + j * pair_step, col0_a);
-      _mm512_storeu_ps(output + i + j * pair_step + pair_step, col1_a);
-      _mm512_storeu_ps(output + i + j * pair_step + 2 * pair_step, col2_a);
-      _mm512_storeu_ps(output + i + j * pair_step + 3 * pair_step, col3_a);
-      _mm512_storeu_ps(output + i + j * pair_step + 4 * pair_step, col4_a);
-      _mm512_storeu_ps(output + i + j * pair_step + 5 * pair_step, col5_a);
-      _mm512_storeu_ps(output + i + j * pair_step + 6 * pair_step, col6_a);
-      _mm512_storeu_ps(output + i + j * pair_step + 7 * pair_step, col7_a);
-      _mm512_storeu_ps(output + i + j * pair_step + 8 * pair_step, col8_a);
-      _mm512_storeu_ps(output + i + j * pair_step + 9 * pair_step, col9_a);
-      _mm512_storeu_ps(output + i + j * pair_step + 10 * pair_step, col10_a);
-      _mm512_storeu_ps(output + i + j * pair_step + 11 * pair_step, col11_a);
-      _mm512_storeu_ps(output + i + j * pair_step + 12 * pair_step, col12_a);
-      _mm512_storeu_ps(output + i + j * pair_step + 13 * pair_step, col13_a);
-      _mm512_storeu_ps(output + i + j * pair_step + 14 * pair_step, col14_a);
-      _mm512_storeu_ps(output + i + j * pair_step + 15 * pair_step, col15_a);
+      _mm512_storeu_ps(output + b_at, col0_a);
+      _mm512_storeu_ps(output + b_at + pair_step, col1_a);
+      _mm512_storeu_ps(output + b_at + 2 * pair_step, col2_a);
+      _mm512_storeu_ps(output + b_at + 3 * pair_step, col3_a);
+      _mm512_storeu_ps(output + b_at + 4 * pair_step, col4_a);
+      _mm512_storeu_ps(output + b_at + 5 * pair_step, col5_a);
+      _mm512_storeu_ps(output + b_at + 6 * pair_step, col6_a);
+      _mm512_storeu_ps(output + b_at + 7 * pair_step, col7_a);
+      _mm512_storeu_ps(output + b_at + 8 * pair_step, col8_a);
+      _mm512_storeu_ps(output + b_at + 9 * pair_step, col9_a);
+      _mm512_storeu_ps(output + b_at + 10 * pair_step, col10_a);
+      _mm512_storeu_ps(output + b_at + 11 * pair_step, col11_a);
+      _mm512_storeu_ps(output + b_at + 12 * pair_step, col12_a);
+      _mm512_storeu_ps(output + b_at + 13 * pair_step, col13_a);
+      _mm512_storeu_ps(output + b_at + 14 * pair_step, col14_a);
+      _mm512_storeu_ps(output + b_at + 15 * pair_step, col15_a);
       // stage 1: interleave 32-bit lanes of row pairs (unpacklo/hi_epi32)
       __m512 t1_0_b = _mm512_unpacklo_ps(row0_b, row1_b);
       __m512 t1_1_b = _mm512_unpackhi_ps(row0_b, row1_b);
@@ -483,22 +486,22 @@ transpose_in_place_f32_avx512(const float* input, int64_t rows, int64_t stride, 
       __m512 col14_b = _mm512_shuffle_f32x4(t3_6_b, t3_14_b, 0xDD);
       __m512 col7_b = _mm512_shuffle_f32x4(t3_7_b, t3_15_b, 0x88);
       __m512 col15_b = _mm512_shuffle_f32x4(t3_7_b, t3_15_b, 0xDD);
-      _mm512_storeu_ps(output + i * pair_step + j, col0_b);
-      _mm512_storeu_ps(output + i * pair_step + j + pair_step, col1_b);
-      _mm512_storeu_ps(output + i * pair_step + j + 2 * pair_step, col2_b);
-      _mm512_storeu_ps(output + i * pair_step + j + 3 * pair_step, col3_b);
-      _mm512_storeu_ps(output + i * pair_step + j + 4 * pair_step, col4_b);
-      _mm512_storeu_ps(output + i * pair_step + j + 5 * pair_step, col5_b);
-      _mm512_storeu_ps(output + i * pair_step + j + 6 * pair_step, col6_b);
-      _mm512_storeu_ps(output + i * pair_step + j + 7 * pair_step, col7_b);
-      _mm512_storeu_ps(output + i * pair_step + j + 8 * pair_step, col8_b);
-      _mm512_storeu_ps(output + i * pair_step + j + 9 * pair_step, col9_b);
-      _mm512_storeu_ps(output + i * pair_step + j + 10 * pair_step, col10_b);
-      _mm512_storeu_ps(output + i * pair_step + j + 11 * pair_step, col11_b);
-      _mm512_storeu_ps(output + i * pair_step + j + 12 * pair_step, col12_b);
-      _mm512_storeu_ps(output + i * pair_step + j + 13 * pair_step, col13_b);
-      _mm512_storeu_ps(output + i * pair_step + j + 14 * pair_step, col14_b);
-      _mm512_storeu_ps(output + i * pair_step + j + 15 * pair_step, col15_b);
+      _mm512_storeu_ps(output + a_at, col0_b);
+      _mm512_storeu_ps(output + a_at + pair_step, col1_b);
+      _mm512_storeu_ps(output + a_at + 2 * pair_step, col2_b);
+      _mm512_storeu_ps(output + a_at + 3 * pair_step, col3_b);
+      _mm512_storeu_ps(output + a_at + 4 * pair_step, col4_b);
+      _mm512_storeu_ps(output + a_at + 5 * pair_step, col5_b);
+      _mm512_storeu_ps(output + a_at + 6 * pair_step, col6_b);
+      _mm512_storeu_ps(output + a_at + 7 * pair_step, col7_b);
+      _mm512_storeu_ps(output + a_at + 8 * pair_step, col8_b);
+      _mm512_storeu_ps(output + a_at + 9 * pair_step, col9_b);
+      _mm512_storeu_ps(output + a_at + 10 * pair_step, col10_b);
+      _mm512_storeu_ps(output + a_at + 11 * pair_step, col11_b);
+      _mm512_storeu_ps(output + a_at + 12 * pair_step, col12_b);
+      _mm512_storeu_ps(output + a_at + 13 * pair_step, col13_b);
+      _mm512_storeu_ps(output + a_at + 14 * pair_step, col14_b);
+      _mm512_storeu_ps(output + a_at + 15 * pair_step, col15_b);
     }
     // the last columns: element pairs
     if (j < rows) {
@@ -551,13 +554,11 @@ __attribute__((target("+sve"))) void transpose_in_place_f32_sve(const float* inp
     for (; i_vs1 + 4 <= rows; i_vs1 += 4) {
       // the diagonal tile
       int64_t diag_step_vs1 = simdgen_opaque(stride);
-      svfloat32_t row0 = svld1_f32(svptrue_b32(), input + diag_step_vs1 * i_vs1 + i_vs1);
-      svfloat32_t row1 =
-          svld1_f32(svptrue_b32(), input + diag_step_vs1 + diag_step_vs1 * i_vs1 + i_vs1);
-      svfloat32_t row2 =
-          svld1_f32(svptrue_b32(), input + 2 * diag_step_vs1 + diag_step_vs1 * i_vs1 + i_vs1);
-      svfloat32_t row3 =
-          svld1_f32(svptrue_b32(), input + 3 * diag_step_vs1 + diag_step_vs1 * i_vs1 + i_vs1);
+      int64_t diag_at_vs1 = diag_step_vs1 * i_vs1 + i_vs1;
+      svfloat32_t row0 = svld1_f32(svptrue_b32(), input + diag_at_vs1);
+      svfloat32_t row1 = svld1_f32(svptrue_b32(), input + diag_at_vs1 + diag_step_vs1);
+      svfloat32_t row2 = svld1_f32(svptrue_b32(), input + diag_at_vs1 + 2 * diag_step_vs1);
+      svfloat32_t row3 = svld1_f32(svptrue_b32(), input + diag_at_vs1 + 3 * diag_step_vs1);
       // stage 1: zip1/zip2 vector i with vector i + 2
       svfloat32_t z1_0 = svzip1_f32(row0, row2);
       svfloat32_t z1_1 = svzip2_f32(row0, row2);
@@ -576,28 +577,24 @@ __attribute__((target("+sve"))) void transpose_in_place_f32_sve(const float* inp
       //   col1: 1 5 9 13
       //   col2: 2 6 10 14
       //   col3: 3 7 11 15
-      svst1_f32(svptrue_b32(), output + diag_step_vs1 * i_vs1 + i_vs1, col0);
-      svst1_f32(svptrue_b32(), output + diag_step_vs1 + diag_step_vs1 * i_vs1 + i_vs1, col1);
-      svst1_f32(svptrue_b32(), output + 2 * diag_step_vs1 + diag_step_vs1 * i_vs1 + i_vs1, col2);
-      svst1_f32(svptrue_b32(), output + 3 * diag_step_vs1 + diag_step_vs1 * i_vs1 + i_vs1, col3);
+      svst1_f32(svptrue_b32(), output + diag_at_vs1, col0);
+      svst1_f32(svptrue_b32(), output + diag_at_vs1 + diag_step_vs1, col1);
+      svst1_f32(svptrue_b32(), output + diag_at_vs1 + 2 * diag_step_vs1, col2);
+      svst1_f32(svptrue_b32(), output + diag_at_vs1 + 3 * diag_step_vs1, col3);
       int64_t j_vs1 = i_vs1 + 4;
       // tile pairs (i, j) and (j, i)
       for (; j_vs1 + 4 <= rows; j_vs1 += 4) {
         int64_t pair_step_vs1 = simdgen_opaque(stride);
-        svfloat32_t row0_a = svld1_f32(svptrue_b32(), input + i_vs1 * pair_step_vs1 + j_vs1);
-        svfloat32_t row1_a =
-            svld1_f32(svptrue_b32(), input + i_vs1 * pair_step_vs1 + j_vs1 + pair_step_vs1);
-        svfloat32_t row2_a =
-            svld1_f32(svptrue_b32(), input + i_vs1 * pair_step_vs1 + j_vs1 + 2 * pair_step_vs1);
-        svfloat32_t row3_a =
-            svld1_f32(svptrue_b32(), input + i_vs1 * pair_step_vs1 + j_vs1 + 3 * pair_step_vs1);
-        svfloat32_t row0_b = svld1_f32(svptrue_b32(), input + i_vs1 + j_vs1 * pair_step_vs1);
-        svfloat32_t row1_b =
-            svld1_f32(svptrue_b32(), input + i_vs1 + j_vs1 * pair_step_vs1 + pair_step_vs1);
-        svfloat32_t row2_b =
-            svld1_f32(svptrue_b32(), input + i_vs1 + j_vs1 * pair_step_vs1 + 2 * pair_step_vs1);
-        svfloat32_t row3_b =
-            svld1_f32(svptrue_b32(), input + i_vs1 + j_vs1 * pair_step_vs1 + 3 * pair_step_vs1);
+        int64_t a_at_vs1 = i_vs1 * pair_step_vs1 + j_vs1;
+        int64_t b_at_vs1 = i_vs1 + j_vs1 * pair_step_vs1;
+        svfloat32_t row0_a = svld1_f32(svptrue_b32(), input + a_at_vs1);
+        svfloat32_t row1_a = svld1_f32(svptrue_b32(), input + a_at_vs1 + pair_step_vs1);
+        svfloat32_t row2_a = svld1_f32(svptrue_b32(), input + a_at_vs1 + 2 * pair_step_vs1);
+        svfloat32_t row3_a = svld1_f32(svptrue_b32(), input + a_at_vs1 + 3 * pair_step_vs1);
+        svfloat32_t row0_b = svld1_f32(svptrue_b32(), input + b_at_vs1);
+        svfloat32_t row1_b = svld1_f32(svptrue_b32(), input + b_at_vs1 + pair_step_vs1);
+        svfloat32_t row2_b = svld1_f32(svptrue_b32(), input + b_at_vs1 + 2 * pair_step_vs1);
+        svfloat32_t row3_b = svld1_f32(svptrue_b32(), input + b_at_vs1 + 3 * pair_step_vs1);
         // tile (i, j) to (j, i), then tile (j, i) to (i, j): both are loaded already
         // stage 1: zip1/zip2 vector i with vector i + 2
         svfloat32_t z1_0_a = svzip1_f32(row0_a, row2_a);
@@ -609,12 +606,10 @@ __attribute__((target("+sve"))) void transpose_in_place_f32_sve(const float* inp
         svfloat32_t col1_a = svzip2_f32(z1_0_a, z1_2_a);
         svfloat32_t col2_a = svzip1_f32(z1_1_a, z1_3_a);
         svfloat32_t col3_a = svzip2_f32(z1_1_a, z1_3_a);
-        svst1_f32(svptrue_b32(), output + i_vs1 + j_vs1 * pair_step_vs1, col0_a);
-        svst1_f32(svptrue_b32(), output + i_vs1 + j_vs1 * pair_step_vs1 + pair_step_vs1, col1_a);
-        svst1_f32(svptrue_b32(), output + i_vs1 + j_vs1 * pair_step_vs1 + 2 * pair_step_vs1,
-                  col2_a);
-        svst1_f32(svptrue_b32(), output + i_vs1 + j_vs1 * pair_step_vs1 + 3 * pair_step_vs1,
-                  col3_a);
+        svst1_f32(svptrue_b32(), output + b_at_vs1, col0_a);
+        svst1_f32(svptrue_b32(), output + b_at_vs1 + pair_step_vs1, col1_a);
+        svst1_f32(svptrue_b32(), output + b_at_vs1 + 2 * pair_step_vs1, col2_a);
+        svst1_f32(svptrue_b32(), output + b_at_vs1 + 3 * pair_step_vs1, col3_a);
         // stage 1: zip1/zip2 vector i with vector i + 2
         svfloat32_t z1_0_b = svzip1_f32(row0_b, row2_b);
         svfloat32_t z1_1_b = svzip2_f32(row0_b, row2_b);
@@ -625,12 +620,10 @@ __attribute__((target("+sve"))) void transpose_in_place_f32_sve(const float* inp
         svfloat32_t col1_b = svzip2_f32(z1_0_b, z1_2_b);
         svfloat32_t col2_b = svzip1_f32(z1_1_b, z1_3_b);
         svfloat32_t col3_b = svzip2_f32(z1_1_b, z1_3_b);
-        svst1_f32(svptrue_b32(), output + i_vs1 * pair_step_vs1 + j_vs1, col0_b);
-        svst1_f32(svptrue_b32(), output + i_vs1 * pair_step_vs1 + j_vs1 + pair_step_vs1, col1_b);
-        svst1_f32(svptrue_b32(), output + i_vs1 * pair_step_vs1 + j_vs1 + 2 * pair_step_vs1,
-                  col2_b);
-        svst1_f32(svptrue_b32(), output + i_vs1 * pair_step_vs1 + j_vs1 + 3 * pair_step_vs1,
-                  col3_b);
+        svst1_f32(svptrue_b32(), output + a_at_vs1, col0_b);
+        svst1_f32(svptrue_b32(), output + a_at_vs1 + pair_step_vs1, col1_b);
+        svst1_f32(svptrue_b32(), output + a_at_vs1 + 2 * pair_step_vs1, col2_b);
+        svst1_f32(svptrue_b32(), output + a_at_vs1 + 3 * pair_step_vs1, col3_b);
       }
       // the last columns: element pairs
       if (j_vs1 < rows) {
@@ -671,21 +664,15 @@ __attribute__((target("+sve"))) void transpose_in_place_f32_sve(const float* inp
     for (; i_vs2 + 8 <= rows; i_vs2 += 8) {
       // the diagonal tile
       int64_t diag_step_vs2 = simdgen_opaque(stride);
-      svfloat32_t row0 = svld1_f32(svptrue_b32(), input + diag_step_vs2 * i_vs2 + i_vs2);
-      svfloat32_t row1 =
-          svld1_f32(svptrue_b32(), input + diag_step_vs2 + diag_step_vs2 * i_vs2 + i_vs2);
-      svfloat32_t row2 =
-          svld1_f32(svptrue_b32(), input + 2 * diag_step_vs2 + diag_step_vs2 * i_vs2 + i_vs2);
-      svfloat32_t row3 =
-          svld1_f32(svptrue_b32(), input + 3 * diag_step_vs2 + diag_step_vs2 * i_vs2 + i_vs2);
-      svfloat32_t row4 =
-          svld1_f32(svptrue_b32(), input + 4 * diag_step_vs2 + diag_step_vs2 * i_vs2 + i_vs2);
-      svfloat32_t row5 =
-          svld1_f32(svptrue_b32(), input + 5 * diag_step_vs2 + diag_step_vs2 * i_vs2 + i_vs2);
-      svfloat32_t row6 =
-          svld1_f32(svptrue_b32(), input + 6 * diag_step_vs2 + diag_step_vs2 * i_vs2 + i_vs2);
-      svfloat32_t row7 =
-          svld1_f32(svptrue_b32(), input + 7 * diag_step_vs2 + diag_step_vs2 * i_vs2 + i_vs2);
+      int64_t diag_at_vs2 = diag_step_vs2 * i_vs2 + i_vs2;
+      svfloat32_t row0 = svld1_f32(svptrue_b32(), input + diag_at_vs2);
+      svfloat32_t row1 = svld1_f32(svptrue_b32(), input + diag_at_vs2 + diag_step_vs2);
+      svfloat32_t row2 = svld1_f32(svptrue_b32(), input + diag_at_vs2 + 2 * diag_step_vs2);
+      svfloat32_t row3 = svld1_f32(svptrue_b32(), input + diag_at_vs2 + 3 * diag_step_vs2);
+      svfloat32_t row4 = svld1_f32(svptrue_b32(), input + diag_at_vs2 + 4 * diag_step_vs2);
+      svfloat32_t row5 = svld1_f32(svptrue_b32(), input + diag_at_vs2 + 5 * diag_step_vs2);
+      svfloat32_t row6 = svld1_f32(svptrue_b32(), input + diag_at_vs2 + 6 * diag_step_vs2);
+      svfloat32_t row7 = svld1_f32(svptrue_b32(), input + diag_at_vs2 + 7 * diag_step_vs2);
       // stage 1: zip1/zip2 vector i with vector i + 4
       svfloat32_t z1_0 = svzip1_f32(row0, row4);
       svfloat32_t z1_1 = svzip2_f32(row0, row4);
@@ -737,48 +724,36 @@ __attribute__((target("+sve"))) void transpose_in_place_f32_sve(const float* inp
       //   col5: 5 13 21 29 37 45 53 61
       //   col6: 6 14 22 30 38 46 54 62
       //   col7: 7 15 23 31 39 47 55 63
-      svst1_f32(svptrue_b32(), output + diag_step_vs2 * i_vs2 + i_vs2, col0);
-      svst1_f32(svptrue_b32(), output + diag_step_vs2 + diag_step_vs2 * i_vs2 + i_vs2, col1);
-      svst1_f32(svptrue_b32(), output + 2 * diag_step_vs2 + diag_step_vs2 * i_vs2 + i_vs2, col2);
-      svst1_f32(svptrue_b32(), output + 3 * diag_step_vs2 + diag_step_vs2 * i_vs2 + i_vs2, col3);
-      svst1_f32(svptrue_b32(), output + 4 * diag_step_vs2 + diag_step_vs2 * i_vs2 + i_vs2, col4);
-      svst1_f32(svptrue_b32(), output + 5 * diag_step_vs2 + diag_step_vs2 * i_vs2 + i_vs2, col5);
-      svst1_f32(svptrue_b32(), output + 6 * diag_step_vs2 + diag_step_vs2 * i_vs2 + i_vs2, col6);
-      svst1_f32(svptrue_b32(), output + 7 * diag_step_vs2 + diag_step_vs2 * i_vs2 + i_vs2, col7);
+      svst1_f32(svptrue_b32(), output + diag_at_vs2, col0);
+      svst1_f32(svptrue_b32(), output + diag_at_vs2 + diag_step_vs2, col1);
+      svst1_f32(svptrue_b32(), output + diag_at_vs2 + 2 * diag_step_vs2, col2);
+      svst1_f32(svptrue_b32(), output + diag_at_vs2 + 3 * diag_step_vs2, col3);
+      svst1_f32(svptrue_b32(), output + diag_at_vs2 + 4 * diag_step_vs2, col4);
+      svst1_f32(svptrue_b32(), output + diag_at_vs2 + 5 * diag_step_vs2, col5);
+      svst1_f32(svptrue_b32(), output + diag_at_vs2 + 6 * diag_step_vs2, col6);
+      svst1_f32(svptrue_b32(), output + diag_at_vs2 + 7 * diag_step_vs2, col7);
       int64_t j_vs2 = i_vs2 + 8;
       // tile pairs (i, j) and (j, i)
       for (; j_vs2 + 8 <= rows; j_vs2 += 8) {
         int64_t pair_step_vs2 = simdgen_opaque(stride);
-        svfloat32_t row0_a = svld1_f32(svptrue_b32(), input + i_vs2 * pair_step_vs2 + j_vs2);
-        svfloat32_t row1_a =
-            svld1_f32(svptrue_b32(), input + i_vs2 * pair_step_vs2 + j_vs2 + pair_step_vs2);
-        svfloat32_t row2_a =
-            svld1_f32(svptrue_b32(), input + i_vs2 * pair_step_vs2 + j_vs2 + 2 * pair_step_vs2);
-        svfloat32_t row3_a =
-            svld1_f32(svptrue_b32(), input + i_vs2 * pair_step_vs2 + j_vs2 + 3 * pair_step_vs2);
-        svfloat32_t row4_a =
-            svld1_f32(svptrue_b32(), input + i_vs2 * pair_step_vs2 + j_vs2 + 4 * pair_step_vs2);
-        svfloat32_t row5_a =
-            svld1_f32(svptrue_b32(), input + i_vs2 * pair_step_vs2 + j_vs2 + 5 * pair_step_vs2);
-        svfloat32_t row6_a =
-            svld1_f32(svptrue_b32(), input + i_vs2 * pair_step_vs2 + j_vs2 + 6 * pair_step_vs2);
-        svfloat32_t row7_a =
-            svld1_f32(svptrue_b32(), input + i_vs2 * pair_step_vs2 + j_vs2 + 7 * pair_step_vs2);
-        svfloat32_t row0_b = svld1_f32(svptrue_b32(), input + i_vs2 + j_vs2 * pair_step_vs2);
-        svfloat32_t row1_b =
-            svld1_f32(svptrue_b32(), input + i_vs2 + j_vs2 * pair_step_vs2 + pair_step_vs2);
-        svfloat32_t row2_b =
-            svld1_f32(svptrue_b32(), input + i_vs2 + j_vs2 * pair_step_vs2 + 2 * pair_step_vs2);
-        svfloat32_t row3_b =
-            svld1_f32(svptrue_b32(), input + i_vs2 + j_vs2 * pair_step_vs2 + 3 * pair_step_vs2);
-        svfloat32_t row4_b =
-            svld1_f32(svptrue_b32(), input + i_vs2 + j_vs2 * pair_step_vs2 + 4 * pair_step_vs2);
-        svfloat32_t row5_b =
-            svld1_f32(svptrue_b32(), input + i_vs2 + j_vs2 * pair_step_vs2 + 5 * pair_step_vs2);
-        svfloat32_t row6_b =
-            svld1_f32(svptrue_b32(), input + i_vs2 + j_vs2 * pair_step_vs2 + 6 * pair_step_vs2);
-        svfloat32_t row7_b =
-            svld1_f32(svptrue_b32(), input + i_vs2 + j_vs2 * pair_step_vs2 + 7 * pair_step_vs2);
+        int64_t a_at_vs2 = i_vs2 * pair_step_vs2 + j_vs2;
+        int64_t b_at_vs2 = i_vs2 + j_vs2 * pair_step_vs2;
+        svfloat32_t row0_a = svld1_f32(svptrue_b32(), input + a_at_vs2);
+        svfloat32_t row1_a = svld1_f32(svptrue_b32(), input + a_at_vs2 + pair_step_vs2);
+        svfloat32_t row2_a = svld1_f32(svptrue_b32(), input + a_at_vs2 + 2 * pair_step_vs2);
+        svfloat32_t row3_a = svld1_f32(svptrue_b32(), input + a_at_vs2 + 3 * pair_step_vs2);
+        svfloat32_t row4_a = svld1_f32(svptrue_b32(), input + a_at_vs2 + 4 * pair_step_vs2);
+        svfloat32_t row5_a = svld1_f32(svptrue_b32(), input + a_at_vs2 + 5 * pair_step_vs2);
+        svfloat32_t row6_a = svld1_f32(svptrue_b32(), input + a_at_vs2 + 6 * pair_step_vs2);
+        svfloat32_t row7_a = svld1_f32(svptrue_b32(), input + a_at_vs2 + 7 * pair_step_vs2);
+        svfloat32_t row0_b = svld1_f32(svptrue_b32(), input + b_at_vs2);
+        svfloat32_t row1_b = svld1_f32(svptrue_b32(), input + b_at_vs2 + pair_step_vs2);
+        svfloat32_t row2_b = svld1_f32(svptrue_b32(), input + b_at_vs2 + 2 * pair_step_vs2);
+        svfloat32_t row3_b = svld1_f32(svptrue_b32(), input + b_at_vs2 + 3 * pair_step_vs2);
+        svfloat32_t row4_b = svld1_f32(svptrue_b32(), input + b_at_vs2 + 4 * pair_step_vs2);
+        svfloat32_t row5_b = svld1_f32(svptrue_b32(), input + b_at_vs2 + 5 * pair_step_vs2);
+        svfloat32_t row6_b = svld1_f32(svptrue_b32(), input + b_at_vs2 + 6 * pair_step_vs2);
+        svfloat32_t row7_b = svld1_f32(svptrue_b32(), input + b_at_vs2 + 7 * pair_step_vs2);
         // tile (i, j) to (j, i), then tile (j, i) to (i, j): both are loaded already
         // stage 1: zip1/zip2 vector i with vector i + 4
         svfloat32_t z1_0_a = svzip1_f32(row0_a, row4_a);
@@ -807,20 +782,14 @@ __attribute__((target("+sve"))) void transpose_in_place_f32_sve(const float* inp
         svfloat32_t col5_a = svzip2_f32(z2_2_a, z2_6_a);
         svfloat32_t col6_a = svzip1_f32(z2_3_a, z2_7_a);
         svfloat32_t col7_a = svzip2_f32(z2_3_a, z2_7_a);
-        svst1_f32(svptrue_b32(), output + i_vs2 + j_vs2 * pair_step_vs2, col0_a);
-        svst1_f32(svptrue_b32(), output + i_vs2 + j_vs2 * pair_step_vs2 + pair_step_vs2, col1_a);
-        svst1_f32(svptrue_b32(), output + i_vs2 + j_vs2 * pair_step_vs2 + 2 * pair_step_vs2,
-                  col2_a);
-        svst1_f32(svptrue_b32(), output + i_vs2 + j_vs2 * pair_step_vs2 + 3 * pair_step_vs2,
-                  col3_a);
-        svst1_f32(svptrue_b32(), output + i_vs2 + j_vs2 * pair_step_vs2 + 4 * pair_step_vs2,
-                  col4_a);
-        svst1_f32(svptrue_b32(), output + i_vs2 + j_vs2 * pair_step_vs2 + 5 * pair_step_vs2,
-                  col5_a);
-        svst1_f32(svptrue_b32(), output + i_vs2 + j_vs2 * pair_step_vs2 + 6 * pair_step_vs2,
-                  col6_a);
-        svst1_f32(svptrue_b32(), output + i_vs2 + j_vs2 * pair_step_vs2 + 7 * pair_step_vs2,
-                  col7_a);
+        svst1_f32(svptrue_b32(), output + b_at_vs2, col0_a);
+        svst1_f32(svptrue_b32(), output + b_at_vs2 + pair_step_vs2, col1_a);
+        svst1_f32(svptrue_b32(), output + b_at_vs2 + 2 * pair_step_vs2, col2_a);
+        svst1_f32(svptrue_b32(), output + b_at_vs2 + 3 * pair_step_vs2, col3_a);
+        svst1_f32(svptrue_b32(), output + b_at_vs2 + 4 * pair_step_vs2, col4_a);
+        svst1_f32(svptrue_b32(), output + b_at_vs2 + 5 * pair_step_vs2, col5_a);
+        svst1_f32(svptrue_b32(), output + b_at_vs2 + 6 * pair_step_vs2, col6_a);
+        svst1_f32(svptrue_b32(), output + b_at_vs2 + 7 * pair_step_vs2, col7_a);
         // stage 1: zip1/zip2 vector i with vector i + 4
         svfloat32_t z1_0_b = svzip1_f32(row0_b, row4_b);
         svfloat32_t z1_1_b = svzip2_f32(row0_b, row4_b);
@@ -848,20 +817,14 @@ __attribute__((target("+sve"))) void transpose_in_place_f32_sve(const float* inp
         svfloat32_t col5_b = svzip2_f32(z2_2_b, z2_6_b);
         svfloat32_t col6_b = svzip1_f32(z2_3_b, z2_7_b);
         svfloat32_t col7_b = svzip2_f32(z2_3_b, z2_7_b);
-        svst1_f32(svptrue_b32(), output + i_vs2 * pair_step_vs2 + j_vs2, col0_b);
-        svst1_f32(svptrue_b32(), output + i_vs2 * pair_step_vs2 + j_vs2 + pair_step_vs2, col1_b);
-        svst1_f32(svptrue_b32(), output + i_vs2 * pair_step_vs2 + j_vs2 + 2 * pair_step_vs2,
-                  col2_b);
-        svst1_f32(svptrue_b32(), output + i_vs2 * pair_step_vs2 + j_vs2 + 3 * pair_step_vs2,
-                  col3_b);
-        svst1_f32(svptrue_b32(), output + i_vs2 * pair_step_vs2 + j_vs2 + 4 * pair_step_vs2,
-                  col4_b);
-        svst1_f32(svptrue_b32(), output + i_vs2 * pair_step_vs2 + j_vs2 + 5 * pair_step_vs2,
-                  col5_b);
-        svst1_f32(svptrue_b32(), output + i_vs2 * pair_step_vs2 + j_vs2 + 6 * pair_step_vs2,
-                  col6_b);
-        svst1_f32(svptrue_b32(), output + i_vs2 * pair_step_vs2 + j_vs2 + 7 * pair_step_vs2,
-                  col7_b);
+        svst1_f32(svptrue_b32(), output + a_at_vs2, col0_b);
+        svst1_f32(svptrue_b32(), output + a_at_vs2 + pair_step_vs2, col1_b);
+        svst1_f32(svptrue_b32(), output + a_at_vs2 + 2 * pair_step_vs2, col2_b);
+        svst1_f32(svptrue_b32(), output + a_at_vs2 + 3 * pair_step_vs2, col3_b);
+        svst1_f32(svptrue_b32(), output + a_at_vs2 + 4 * pair_step_vs2, col4_b);
+        svst1_f32(svptrue_b32(), output + a_at_vs2 + 5 * pair_step_vs2, col5_b);
+        svst1_f32(svptrue_b32(), output + a_at_vs2 + 6 * pair_step_vs2, col6_b);
+        svst1_f32(svptrue_b32(), output + a_at_vs2 + 7 * pair_step_vs2, col7_b);
       }
       // the last columns: element pairs
       if (j_vs2 < rows) {
@@ -902,37 +865,23 @@ __attribute__((target("+sve"))) void transpose_in_place_f32_sve(const float* inp
     for (; i_vs4 + 16 <= rows; i_vs4 += 16) {
       // the diagonal tile
       int64_t diag_step_vs4 = simdgen_opaque(stride);
-      svfloat32_t row0 = svld1_f32(svptrue_b32(), input + diag_step_vs4 * i_vs4 + i_vs4);
-      svfloat32_t row1 =
-          svld1_f32(svptrue_b32(), input + diag_step_vs4 + diag_step_vs4 * i_vs4 + i_vs4);
-      svfloat32_t row2 =
-          svld1_f32(svptrue_b32(), input + 2 * diag_step_vs4 + diag_step_vs4 * i_vs4 + i_vs4);
-      svfloat32_t row3 =
-          svld1_f32(svptrue_b32(), input + 3 * diag_step_vs4 + diag_step_vs4 * i_vs4 + i_vs4);
-      svfloat32_t row4 =
-          svld1_f32(svptrue_b32(), input + 4 * diag_step_vs4 + diag_step_vs4 * i_vs4 + i_vs4);
-      svfloat32_t row5 =
-          svld1_f32(svptrue_b32(), input + 5 * diag_step_vs4 + diag_step_vs4 * i_vs4 + i_vs4);
-      svfloat32_t row6 =
-          svld1_f32(svptrue_b32(), input + 6 * diag_step_vs4 + diag_step_vs4 * i_vs4 + i_vs4);
-      svfloat32_t row7 =
-          svld1_f32(svptrue_b32(), input + 7 * diag_step_vs4 + diag_step_vs4 * i_vs4 + i_vs4);
-      svfloat32_t row8 =
-          svld1_f32(svptrue_b32(), input + 8 * diag_step_vs4 + diag_step_vs4 * i_vs4 + i_vs4);
-      svfloat32_t row9 =
-          svld1_f32(svptrue_b32(), input + 9 * diag_step_vs4 + diag_step_vs4 * i_vs4 + i_vs4);
-      svfloat32_t row10 =
-          svld1_f32(svptrue_b32(), input + 10 * diag_step_vs4 + diag_step_vs4 * i_vs4 + i_vs4);
-      svfloat32_t row11 =
-          svld1_f32(svptrue_b32(), input + 11 * diag_step_vs4 + diag_step_vs4 * i_vs4 + i_vs4);
-      svfloat32_t row12 =
-          svld1_f32(svptrue_b32(), input + 12 * diag_step_vs4 + diag_step_vs4 * i_vs4 + i_vs4);
-      svfloat32_t row13 =
-          svld1_f32(svptrue_b32(), input + 13 * diag_step_vs4 + diag_step_vs4 * i_vs4 + i_vs4);
-      svfloat32_t row14 =
-          svld1_f32(svptrue_b32(), input + 14 * diag_step_vs4 + diag_step_vs4 * i_vs4 + i_vs4);
-      svfloat32_t row15 =
-          svld1_f32(svptrue_b32(), input + 15 * diag_step_vs4 + diag_step_vs4 * i_vs4 + i_vs4);
+      int64_t diag_at_vs4 = diag_step_vs4 * i_vs4 + i_vs4;
+      svfloat32_t row0 = svld1_f32(svptrue_b32(), input + diag_at_vs4);
+      svfloat32_t row1 = svld1_f32(svptrue_b32(), input + diag_at_vs4 + diag_step_vs4);
+      svfloat32_t row2 = svld1_f32(svptrue_b32(), input + diag_at_vs4 + 2 * diag_step_vs4);
+      svfloat32_t row3 = svld1_f32(svptrue_b32(), input + diag_at_vs4 + 3 * diag_step_vs4);
+      svfloat32_t row4 = svld1_f32(svptrue_b32(), input + diag_at_vs4 + 4 * diag_step_vs4);
+      svfloat32_t row5 = svld1_f32(svptrue_b32(), input + diag_at_vs4 + 5 * diag_step_vs4);
+      svfloat32_t row6 = svld1_f32(svptrue_b32(), input + diag_at_vs4 + 6 * diag_step_vs4);
+      svfloat32_t row7 = svld1_f32(svptrue_b32(), input + diag_at_vs4 + 7 * diag_step_vs4);
+      svfloat32_t row8 = svld1_f32(svptrue_b32(), input + diag_at_vs4 + 8 * diag_step_vs4);
+      svfloat32_t row9 = svld1_f32(svptrue_b32(), input + diag_at_vs4 + 9 * diag_step_vs4);
+      svfloat32_t row10 = svld1_f32(svptrue_b32(), input + diag_at_vs4 + 10 * diag_step_vs4);
+      svfloat32_t row11 = svld1_f32(svptrue_b32(), input + diag_at_vs4 + 11 * diag_step_vs4);
+      svfloat32_t row12 = svld1_f32(svptrue_b32(), input + diag_at_vs4 + 12 * diag_step_vs4);
+      svfloat32_t row13 = svld1_f32(svptrue_b32(), input + diag_at_vs4 + 13 * diag_step_vs4);
+      svfloat32_t row14 = svld1_f32(svptrue_b32(), input + diag_at_vs4 + 14 * diag_step_vs4);
+      svfloat32_t row15 = svld1_f32(svptrue_b32(), input + diag_at_vs4 + 15 * diag_step_vs4);
       // stage 1: zip1/zip2 vector i with vector i + 8
       svfloat32_t z1_0 = svzip1_f32(row0, row8);
       svfloat32_t z1_1 = svzip2_f32(row0, row8);
@@ -1065,88 +1014,60 @@ __attribute__((target("+sve"))) void transpose_in_place_f32_sve(const float* inp
       //   col13: 13 29 45 61 77 93 109 125 141 157 173 189 205 221 237 253
       //   col14: 14 30 46 62 78 94 110 126 142 158 174 190 206 222 238 254
       //   col15: 15 31 47 63 79 95 111 127 143 159 175 191 207 223 239 255
-      svst1_f32(svptrue_b32(), output + diag_step_vs4 * i_vs4 + i_vs4, col0);
-      svst1_f32(svptrue_b32(), output + diag_step_vs4 + diag_step_vs4 * i_vs4 + i_vs4, col1);
-      svst1_f32(svptrue_b32(), output + 2 * diag_step_vs4 + diag_step_vs4 * i_vs4 + i_vs4, col2);
-      svst1_f32(svptrue_b32(), output + 3 * diag_step_vs4 + diag_step_vs4 * i_vs4 + i_vs4, col3);
-      svst1_f32(svptrue_b32(), output + 4 * diag_step_vs4 + diag_step_vs4 * i_vs4 + i_vs4, col4);
-      svst1_f32(svptrue_b32(), output + 5 * diag_step_vs4 + diag_step_vs4 * i_vs4 + i_vs4, col5);
-      svst1_f32(svptrue_b32(), output + 6 * diag_step_vs4 + diag_step_vs4 * i_vs4 + i_vs4, col6);
-      svst1_f32(svptrue_b32(), output + 7 * diag_step_vs4 + diag_step_vs4 * i_vs4 + i_vs4, col7);
-      svst1_f32(svptrue_b32(), output + 8 * diag_step_vs4 + diag_step_vs4 * i_vs4 + i_vs4, col8);
-      svst1_f32(svptrue_b32(), output + 9 * diag_step_vs4 + diag_step_vs4 * i_vs4 + i_vs4, col9);
-      svst1_f32(svptrue_b32(), output + 10 * diag_step_vs4 + diag_step_vs4 * i_vs4 + i_vs4, col10);
-      svst1_f32(svptrue_b32(), output + 11 * diag_step_vs4 + diag_step_vs4 * i_vs4 + i_vs4, col11);
-      svst1_f32(svptrue_b32(), output + 12 * diag_step_vs4 + diag_step_vs4 * i_vs4 + i_vs4, col12);
-      svst1_f32(svptrue_b32(), output + 13 * diag_step_vs4 + diag_step_vs4 * i_vs4 + i_vs4, col13);
-      svst1_f32(svptrue_b32(), output + 14 * diag_step_vs4 + diag_step_vs4 * i_vs4 + i_vs4, col14);
-      svst1_f32(svptrue_b32(), output + 15 * diag_step_vs4 + diag_step_vs4 * i_vs4 + i_vs4, col15);
+      svst1_f32(svptrue_b32(), output + diag_at_vs4, col0);
+      svst1_f32(svptrue_b32(), output + diag_at_vs4 + diag_step_vs4, col1);
+      svst1_f32(svptrue_b32(), output + diag_at_vs4 + 2 * diag_step_vs4, col2);
+      svst1_f32(svptrue_b32(), output + diag_at_vs4 + 3 * diag_step_vs4, col3);
+      svst1_f32(svptrue_b32(), output + diag_at_vs4 + 4 * diag_step_vs4, col4);
+      svst1_f32(svptrue_b32(), output + diag_at_vs4 + 5 * diag_step_vs4, col5);
+      svst1_f32(svptrue_b32(), output + diag_at_vs4 + 6 * diag_step_vs4, col6);
+      svst1_f32(svptrue_b32(), output + diag_at_vs4 + 7 * diag_step_vs4, col7);
+      svst1_f32(svptrue_b32(), output + diag_at_vs4 + 8 * diag_step_vs4, col8);
+      svst1_f32(svptrue_b32(), output + diag_at_vs4 + 9 * diag_step_vs4, col9);
+      svst1_f32(svptrue_b32(), output + diag_at_vs4 + 10 * diag_step_vs4, col10);
+      svst1_f32(svptrue_b32(), output + diag_at_vs4 + 11 * diag_step_vs4, col11);
+      svst1_f32(svptrue_b32(), output + diag_at_vs4 + 12 * diag_step_vs4, col12);
+      svst1_f32(svptrue_b32(), output + diag_at_vs4 + 13 * diag_step_vs4, col13);
+      svst1_f32(svptrue_b32(), output + diag_at_vs4 + 14 * diag_step_vs4, col14);
+      svst1_f32(svptrue_b32(), output + diag_at_vs4 + 15 * diag_step_vs4, col15);
       int64_t j_vs4 = i_vs4 + 16;
       // tile pairs (i, j) and (j, i)
       for (; j_vs4 + 16 <= rows; j_vs4 += 16) {
         int64_t pair_step_vs4 = simdgen_opaque(stride);
-        svfloat32_t row0_a = svld1_f32(svptrue_b32(), input + i_vs4 * pair_step_vs4 + j_vs4);
-        svfloat32_t row1_a =
-            svld1_f32(svptrue_b32(), input + i_vs4 * pair_step_vs4 + j_vs4 + pair_step_vs4);
-        svfloat32_t row2_a =
-            svld1_f32(svptrue_b32(), input + i_vs4 * pair_step_vs4 + j_vs4 + 2 * pair_step_vs4);
-        svfloat32_t row3_a =
-            svld1_f32(svptrue_b32(), input + i_vs4 * pair_step_vs4 + j_vs4 + 3 * pair_step_vs4);
-        svfloat32_t row4_a =
-            svld1_f32(svptrue_b32(), input + i_vs4 * pair_step_vs4 + j_vs4 + 4 * pair_step_vs4);
-        svfloat32_t row5_a =
-            svld1_f32(svptrue_b32(), input + i_vs4 * pair_step_vs4 + j_vs4 + 5 * pair_step_vs4);
-        svfloat32_t row6_a =
-            svld1_f32(svptrue_b32(), input + i_vs4 * pair_step_vs4 + j_vs4 + 6 * pair_step_vs4);
-        svfloat32_t row7_a =
-            svld1_f32(svptrue_b32(), input + i_vs4 * pair_step_vs4 + j_vs4 + 7 * pair_step_vs4);
-        svfloat32_t row8_a =
-            svld1_f32(svptrue_b32(), input + i_vs4 * pair_step_vs4 + j_vs4 + 8 * pair_step_vs4);
-        svfloat32_t row9_a =
-            svld1_f32(svptrue_b32(), input + i_vs4 * pair_step_vs4 + j_vs4 + 9 * pair_step_vs4);
-        svfloat32_t row10_a =
-            svld1_f32(svptrue_b32(), input + i_vs4 * pair_step_vs4 + j_vs4 + 10 * pair_step_vs4);
-        svfloat32_t row11_a =
-            svld1_f32(svptrue_b32(), input + i_vs4 * pair_step_vs4 + j_vs4 + 11 * pair_step_vs4);
-        svfloat32_t row12_a =
-            svld1_f32(svptrue_b32(), input + i_vs4 * pair_step_vs4 + j_vs4 + 12 * pair_step_vs4);
-        svfloat32_t row13_a =
-            svld1_f32(svptrue_b32(), input + i_vs4 * pair_step_vs4 + j_vs4 + 13 * pair_step_vs4);
-        svfloat32_t row14_a =
-            svld1_f32(svptrue_b32(), input + i_vs4 * pair_step_vs4 + j_vs4 + 14 * pair_step_vs4);
-        svfloat32_t row15_a =
-            svld1_f32(svptrue_b32(), input + i_vs4 * pair_step_vs4 + j_vs4 + 15 * pair_step_vs4);
-        svfloat32_t row0_b = svld1_f32(svptrue_b32(), input + i_vs4 + j_vs4 * pair_step_vs4);
-        svfloat32_t row1_b =
-            svld1_f32(svptrue_b32(), input + i_vs4 + j_vs4 * pair_step_vs4 + pair_step_vs4);
-        svfloat32_t row2_b =
-            svld1_f32(svptrue_b32(), input + i_vs4 + j_vs4 * pair_step_vs4 + 2 * pair_step_vs4);
-        svfloat32_t row3_b =
-            svld1_f32(svptrue_b32(), input + i_vs4 + j_vs4 * pair_step_vs4 + 3 * pair_step_vs4);
-        svfloat32_t row4_b =
-            svld1_f32(svptrue_b32(), input + i_vs4 + j_vs4 * pair_step_vs4 + 4 * pair_step_vs4);
-        svfloat32_t row5_b =
-            svld1_f32(svptrue_b32(), input + i_vs4 + j_vs4 * pair_step_vs4 + 5 * pair_step_vs4);
-        svfloat32_t row6_b =
-            svld1_f32(svptrue_b32(), input + i_vs4 + j_vs4 * pair_step_vs4 + 6 * pair_step_vs4);
-        svfloat32_t row7_b =
-            svld1_f32(svptrue_b32(), input + i_vs4 + j_vs4 * pair_step_vs4 + 7 * pair_step_vs4);
-        svfloat32_t row8_b =
-            svld1_f32(svptrue_b32(), input + i_vs4 + j_vs4 * pair_step_vs4 + 8 * pair_step_vs4);
-        svfloat32_t row9_b =
-            svld1_f32(svptrue_b32(), input + i_vs4 + j_vs4 * pair_step_vs4 + 9 * pair_step_vs4);
-        svfloat32_t row10_b =
-            svld1_f32(svptrue_b32(), input + i_vs4 + j_vs4 * pair_step_vs4 + 10 * pair_step_vs4);
-        svfloat32_t row11_b =
-            svld1_f32(svptrue_b32(), input + i_vs4 + j_vs4 * pair_step_vs4 + 11 * pair_step_vs4);
-        svfloat32_t row12_b =
-            svld1_f32(svptrue_b32(), input + i_vs4 + j_vs4 * pair_step_vs4 + 12 * pair_step_vs4);
-        svfloat32_t row13_b =
-            svld1_f32(svptrue_b32(), input + i_vs4 + j_vs4 * pair_step_vs4 + 13 * pair_step_vs4);
-        svfloat32_t row14_b =
-            svld1_f32(svptrue_b32(), input + i_vs4 + j_vs4 * pair_step_vs4 + 14 * pair_step_vs4);
-        svfloat32_t row15_b =
-            svld1_f32(svptrue_b32(), input + i_vs4 + j_vs4 * pair_step_vs4 + 15 * pair_step_vs4);
+        int64_t a_at_vs4 = i_vs4 * pair_step_vs4 + j_vs4;
+        int64_t b_at_vs4 = i_vs4 + j_vs4 * pair_step_vs4;
+        svfloat32_t row0_a = svld1_f32(svptrue_b32(), input + a_at_vs4);
+        svfloat32_t row1_a = svld1_f32(svptrue_b32(), input + a_at_vs4 + pair_step_vs4);
+        svfloat32_t row2_a = svld1_f32(svptrue_b32(), input + a_at_vs4 + 2 * pair_step_vs4);
+        svfloat32_t row3_a = svld1_f32(svptrue_b32(), input + a_at_vs4 + 3 * pair_step_vs4);
+        svfloat32_t row4_a = svld1_f32(svptrue_b32(), input + a_at_vs4 + 4 * pair_step_vs4);
+        svfloat32_t row5_a = svld1_f32(svptrue_b32(), input + a_at_vs4 + 5 * pair_step_vs4);
+        svfloat32_t row6_a = svld1_f32(svptrue_b32(), input + a_at_vs4 + 6 * pair_step_vs4);
+        svfloat32_t row7_a = svld1_f32(svptrue_b32(), input + a_at_vs4 + 7 * pair_step_vs4);
+        svfloat32_t row8_a = svld1_f32(svptrue_b32(), input + a_at_vs4 + 8 * pair_step_vs4);
+        svfloat32_t row9_a = svld1_f32(svptrue_b32(), input + a_at_vs4 + 9 * pair_step_vs4);
+        svfloat32_t row10_a = svld1_f32(svptrue_b32(), input + a_at_vs4 + 10 * pair_step_vs4);
+        svfloat32_t row11_a = svld1_f32(svptrue_b32(), input + a_at_vs4 + 11 * pair_step_vs4);
+        svfloat32_t row12_a = svld1_f32(svptrue_b32(), input + a_at_vs4 + 12 * pair_step_vs4);
+        svfloat32_t row13_a = svld1_f32(svptrue_b32(), input + a_at_vs4 + 13 * pair_step_vs4);
+        svfloat32_t row14_a = svld1_f32(svptrue_b32(), input + a_at_vs4 + 14 * pair_step_vs4);
+        svfloat32_t row15_a = svld1_f32(svptrue_b32(), input + a_at_vs4 + 15 * pair_step_vs4);
+        svfloat32_t row0_b = svld1_f32(svptrue_b32(), input + b_at_vs4);
+        svfloat32_t row1_b = svld1_f32(svptrue_b32(), input + b_at_vs4 + pair_step_vs4);
+        svfloat32_t row2_b = svld1_f32(svptrue_b32(), input + b_at_vs4 + 2 * pair_step_vs4);
+        svfloat32_t row3_b = svld1_f32(svptrue_b32(), input + b_at_vs4 + 3 * pair_step_vs4);
+        svfloat32_t row4_b = svld1_f32(svptrue_b32(), input + b_at_vs4 + 4 * pair_step_vs4);
+        svfloat32_t row5_b = svld1_f32(svptrue_b32(), input + b_at_vs4 + 5 * pair_step_vs4);
+        svfloat32_t row6_b = svld1_f32(svptrue_b32(), input + b_at_vs4 + 6 * pair_step_vs4);
+        svfloat32_t row7_b = svld1_f32(svptrue_b32(), input + b_at_vs4 + 7 * pair_step_vs4);
+        svfloat32_t row8_b = svld1_f32(svptrue_b32(), input + b_at_vs4 + 8 * pair_step_vs4);
+        svfloat32_t row9_b = svld1_f32(svptrue_b32(), input + b_at_vs4 + 9 * pair_step_vs4);
+        svfloat32_t row10_b = svld1_f32(svptrue_b32(), input + b_at_vs4 + 10 * pair_step_vs4);
+        svfloat32_t row11_b = svld1_f32(svptrue_b32(), input + b_at_vs4 + 11 * pair_step_vs4);
+        svfloat32_t row12_b = svld1_f32(svptrue_b32(), input + b_at_vs4 + 12 * pair_step_vs4);
+        svfloat32_t row13_b = svld1_f32(svptrue_b32(), input + b_at_vs4 + 13 * pair_step_vs4);
+        svfloat32_t row14_b = svld1_f32(svptrue_b32(), input + b_at_vs4 + 14 * pair_step_vs4);
+        svfloat32_t row15_b = svld1_f32(svptrue_b32(), input + b_at_vs4 + 15 * pair_step_vs4);
         // tile (i, j) to (j, i), then tile (j, i) to (i, j): both are loaded already
         // stage 1: zip1/zip2 vector i with vector i + 8
         svfloat32_t z1_0_a = svzip1_f32(row0_a, row8_a);
@@ -1216,36 +1137,22 @@ __attribute__((target("+sve"))) void transpose_in_place_f32_sve(const float* inp
         svfloat32_t col13_a = svzip2_f32(z3_6_a, z3_14_a);
         svfloat32_t col14_a = svzip1_f32(z3_7_a, z3_15_a);
         svfloat32_t col15_a = svzip2_f32(z3_7_a, z3_15_a);
-        svst1_f32(svptrue_b32(), output + i_vs4 + j_vs4 * pair_step_vs4, col0_a);
-        svst1_f32(svptrue_b32(), output + i_vs4 + j_vs4 * pair_step_vs4 + pair_step_vs4, col1_a);
-        svst1_f32(svptrue_b32(), output + i_vs4 + j_vs4 * pair_step_vs4 + 2 * pair_step_vs4,
-                  col2_a);
-        svst1_f32(svptrue_b32(), output + i_vs4 + j_vs4 * pair_step_vs4 + 3 * pair_step_vs4,
-                  col3_a);
-        svst1_f32(svptrue_b32(), output + i_vs4 + j_vs4 * pair_step_vs4 + 4 * pair_step_vs4,
-                  col4_a);
-        svst1_f32(svptrue_b32(), output + i_vs4 + j_vs4 * pair_step_vs4 + 5 * pair_step_vs4,
-                  col5_a);
-        svst1_f32(svptrue_b32(), output + i_vs4 + j_vs4 * pair_step_vs4 + 6 * pair_step_vs4,
-                  col6_a);
-        svst1_f32(svptrue_b32(), output + i_vs4 + j_vs4 * pair_step_vs4 + 7 * pair_step_vs4,
-                  col7_a);
-        svst1_f32(svptrue_b32(), output + i_vs4 + j_vs4 * pair_step_vs4 + 8 * pair_step_vs4,
-                  col8_a);
-        svst1_f32(svptrue_b32(), output + i_vs4 + j_vs4 * pair_step_vs4 + 9 * pair_step_vs4,
-                  col9_a);
-        svst1_f32(svptrue_b32(), output + i_vs4 + j_vs4 * pair_step_vs4 + 10 * pair_step_vs4,
-                  col10_a);
-        svst1_f32(svptrue_b32(), output + i_vs4 + j_vs4 * pair_step_vs4 + 11 * pair_step_vs4,
-                  col11_a);
-        svst1_f32(svptrue_b32(), output + i_vs4 + j_vs4 * pair_step_vs4 + 12 * pair_step_vs4,
-                  col12_a);
-        svst1_f32(svptrue_b32(), output + i_vs4 + j_vs4 * pair_step_vs4 + 13 * pair_step_vs4,
-                  col13_a);
-        svst1_f32(svptrue_b32(), output + i_vs4 + j_vs4 * pair_step_vs4 + 14 * pair_step_vs4,
-                  col14_a);
-        svst1_f32(svptrue_b32(), output + i_vs4 + j_vs4 * pair_step_vs4 + 15 * pair_step_vs4,
-                  col15_a);
+        svst1_f32(svptrue_b32(), output + b_at_vs4, col0_a);
+        svst1_f32(svptrue_b32(), output + b_at_vs4 + pair_step_vs4, col1_a);
+        svst1_f32(svptrue_b32(), output + b_at_vs4 + 2 * pair_step_vs4, col2_a);
+        svst1_f32(svptrue_b32(), output + b_at_vs4 + 3 * pair_step_vs4, col3_a);
+        svst1_f32(svptrue_b32(), output + b_at_vs4 + 4 * pair_step_vs4, col4_a);
+        svst1_f32(svptrue_b32(), output + b_at_vs4 + 5 * pair_step_vs4, col5_a);
+        svst1_f32(svptrue_b32(), output + b_at_vs4 + 6 * pair_step_vs4, col6_a);
+        svst1_f32(svptrue_b32(), output + b_at_vs4 + 7 * pair_step_vs4, col7_a);
+        svst1_f32(svptrue_b32(), output + b_at_vs4 + 8 * pair_step_vs4, col8_a);
+        svst1_f32(svptrue_b32(), output + b_at_vs4 + 9 * pair_step_vs4, col9_a);
+        svst1_f32(svptrue_b32(), output + b_at_vs4 + 10 * pair_step_vs4, col10_a);
+        svst1_f32(svptrue_b32(), output + b_at_vs4 + 11 * pair_step_vs4, col11_a);
+        svst1_f32(svptrue_b32(), output + b_at_vs4 + 12 * pair_step_vs4, col12_a);
+        svst1_f32(svptrue_b32(), output + b_at_vs4 + 13 * pair_step_vs4, col13_a);
+        svst1_f32(svptrue_b32(), output + b_at_vs4 + 14 * pair_step_vs4, col14_a);
+        svst1_f32(svptrue_b32(), output + b_at_vs4 + 15 * pair_step_vs4, col15_a);
         // stage 1: zip1/zip2 vector i with vector i + 8
         svfloat32_t z1_0_b = svzip1_f32(row0_b, row8_b);
         svfloat32_t z1_1_b = svzip2_f32(row0_b, row8_b);
@@ -1314,36 +1221,22 @@ __attribute__((target("+sve"))) void transpose_in_place_f32_sve(const float* inp
         svfloat32_t col13_b = svzip2_f32(z3_6_b, z3_14_b);
         svfloat32_t col14_b = svzip1_f32(z3_7_b, z3_15_b);
         svfloat32_t col15_b = svzip2_f32(z3_7_b, z3_15_b);
-        svst1_f32(svptrue_b32(), output + i_vs4 * pair_step_vs4 + j_vs4, col0_b);
-        svst1_f32(svptrue_b32(), output + i_vs4 * pair_step_vs4 + j_vs4 + pair_step_vs4, col1_b);
-        svst1_f32(svptrue_b32(), output + i_vs4 * pair_step_vs4 + j_vs4 + 2 * pair_step_vs4,
-                  col2_b);
-        svst1_f32(svptrue_b32(), output + i_vs4 * pair_step_vs4 + j_vs4 + 3 * pair_step_vs4,
-                  col3_b);
-        svst1_f32(svptrue_b32(), output + i_vs4 * pair_step_vs4 + j_vs4 + 4 * pair_step_vs4,
-                  col4_b);
-        svst1_f32(svptrue_b32(), output + i_vs4 * pair_step_vs4 + j_vs4 + 5 * pair_step_vs4,
-                  col5_b);
-        svst1_f32(svptrue_b32(), output + i_vs4 * pair_step_vs4 + j_vs4 + 6 * pair_step_vs4,
-                  col6_b);
-        svst1_f32(svptrue_b32(), output + i_vs4 * pair_step_vs4 + j_vs4 + 7 * pair_step_vs4,
-                  col7_b);
-        svst1_f32(svptrue_b32(), output + i_vs4 * pair_step_vs4 + j_vs4 + 8 * pair_step_vs4,
-                  col8_b);
-        svst1_f32(svptrue_b32(), output + i_vs4 * pair_step_vs4 + j_vs4 + 9 * pair_step_vs4,
-                  col9_b);
-        svst1_f32(svptrue_b32(), output + i_vs4 * pair_step_vs4 + j_vs4 + 10 * pair_step_vs4,
-                  col10_b);
-        svst1_f32(svptrue_b32(), output + i_vs4 * pair_step_vs4 + j_vs4 + 11 * pair_step_vs4,
-                  col11_b);
-        svst1_f32(svptrue_b32(), output + i_vs4 * pair_step_vs4 + j_vs4 + 12 * pair_step_vs4,
-                  col12_b);
-        svst1_f32(svptrue_b32(), output + i_vs4 * pair_step_vs4 + j_vs4 + 13 * pair_step_vs4,
-                  col13_b);
-        svst1_f32(svptrue_b32(), output + i_vs4 * pair_step_vs4 + j_vs4 + 14 * pair_step_vs4,
-                  col14_b);
-        svst1_f32(svptrue_b32(), output + i_vs4 * pair_step_vs4 + j_vs4 + 15 * pair_step_vs4,
-                  col15_b);
+        svst1_f32(svptrue_b32(), output + a_at_vs4, col0_b);
+        svst1_f32(svptrue_b32(), output + a_at_vs4 + pair_step_vs4, col1_b);
+        svst1_f32(svptrue_b32(), output + a_at_vs4 + 2 * pair_step_vs4, col2_b);
+        svst1_f32(svptrue_b32(), output + a_at_vs4 + 3 * pair_step_vs4, col3_b);
+        svst1_f32(svptrue_b32(), output + a_at_vs4 + 4 * pair_step_vs4, col4_b);
+        svst1_f32(svptrue_b32(), output + a_at_vs4 + 5 * pair_step_vs4, col5_b);
+        svst1_f32(svptrue_b32(), output + a_at_vs4 + 6 * pair_step_vs4, col6_b);
+        svst1_f32(svptrue_b32(), output + a_at_vs4 + 7 * pair_step_vs4, col7_b);
+        svst1_f32(svptrue_b32(), output + a_at_vs4 + 8 * pair_step_vs4, col8_b);
+        svst1_f32(svptrue_b32(), output + a_at_vs4 + 9 * pair_step_vs4, col9_b);
+        svst1_f32(svptrue_b32(), output + a_at_vs4 + 10 * pair_step_vs4, col10_b);
+        svst1_f32(svptrue_b32(), output + a_at_vs4 + 11 * pair_step_vs4, col11_b);
+        svst1_f32(svptrue_b32(), output + a_at_vs4 + 12 * pair_step_vs4, col12_b);
+        svst1_f32(svptrue_b32(), output + a_at_vs4 + 13 * pair_step_vs4, col13_b);
+        svst1_f32(svptrue_b32(), output + a_at_vs4 + 14 * pair_step_vs4, col14_b);
+        svst1_f32(svptrue_b32(), output + a_at_vs4 + 15 * pair_step_vs4, col15_b);
       }
       // the last columns: element pairs
       if (j_vs4 < rows) {
@@ -1409,14 +1302,15 @@ __attribute__((target("avx2"))) void transpose_in_place_f32_avx2(const float* in
   for (; i + 8 <= rows; i += 8) {
     // the diagonal tile
     int64_t diag_step = simdgen_opaque(stride);
-    __m256 row0 = _mm256_loadu_ps(input + diag_step * i + i);
-    __m256 row1 = _mm256_loadu_ps(input + diag_step + diag_step * i + i);
-    __m256 row2 = _mm256_loadu_ps(input + 2 * diag_step + diag_step * i + i);
-    __m256 row3 = _mm256_loadu_ps(input + 3 * diag_step + diag_step * i + i);
-    __m256 row4 = _mm256_loadu_ps(input + 4 * diag_step + diag_step * i + i);
-    __m256 row5 = _mm256_loadu_ps(input + 5 * diag_step + diag_step * i + i);
-    __m256 row6 = _mm256_loadu_ps(input + 6 * diag_step + diag_step * i + i);
-    __m256 row7 = _mm256_loadu_ps(input + 7 * diag_step + diag_step * i + i);
+    int64_t diag_at = diag_step * i + i;
+    __m256 row0 = _mm256_loadu_ps(input + diag_at);
+    __m256 row1 = _mm256_loadu_ps(input + diag_at + diag_step);
+    __m256 row2 = _mm256_loadu_ps(input + diag_at + 2 * diag_step);
+    __m256 row3 = _mm256_loadu_ps(input + diag_at + 3 * diag_step);
+    __m256 row4 = _mm256_loadu_ps(input + diag_at + 4 * diag_step);
+    __m256 row5 = _mm256_loadu_ps(input + diag_at + 5 * diag_step);
+    __m256 row6 = _mm256_loadu_ps(input + diag_at + 6 * diag_step);
+    __m256 row7 = _mm256_loadu_ps(input + diag_at + 7 * diag_step);
     // stage 1: interleave 32-bit lanes of row pairs (unpacklo/hi_ps)
     __m256 t1_0 = _mm256_unpacklo_ps(row0, row1);
     __m256 t1_1 = _mm256_unpackhi_ps(row0, row1);
@@ -1468,34 +1362,36 @@ __attribute__((target("avx2"))) void transpose_in_place_f32_avx2(const float* in
     //   col6: 6 14 22 30 38 46 54 62
     //   col3: 3 11 19 27 35 43 51 59
     //   col7: 7 15 23 31 39 47 55 63
-    _mm256_storeu_ps(output + diag_step * i + i, col0);
-    _mm256_storeu_ps(output + diag_step + diag_step * i + i, col1);
-    _mm256_storeu_ps(output + 2 * diag_step + diag_step * i + i, col2);
-    _mm256_storeu_ps(output + 3 * diag_step + diag_step * i + i, col3);
-    _mm256_storeu_ps(output + 4 * diag_step + diag_step * i + i, col4);
-    _mm256_storeu_ps(output + 5 * diag_step + diag_step * i + i, col5);
-    _mm256_storeu_ps(output + 6 * diag_step + diag_step * i + i, col6);
-    _mm256_storeu_ps(output + 7 * diag_step + diag_step * i + i, col7);
+    _mm256_storeu_ps(output + diag_at, col0);
+    _mm256_storeu_ps(output + diag_at + diag_step, col1);
+    _mm256_storeu_ps(output + diag_at + 2 * diag_step, col2);
+    _mm256_storeu_ps(output + diag_at + 3 * diag_step, col3);
+    _mm256_storeu_ps(output + diag_at + 4 * diag_step, col4);
+    _mm256_storeu_ps(output + diag_at + 5 * diag_step, col5);
+    _mm256_storeu_ps(output + diag_at + 6 * diag_step, col6);
+    _mm256_storeu_ps(output + diag_at + 7 * diag_step, col7);
     int64_t j = i + 8;
     // tile pairs (i, j) and (j, i)
     for (; j + 8 <= rows; j += 8) {
       int64_t pair_step = simdgen_opaque(stride);
-      __m256 row0_a = _mm256_loadu_ps(input + i * pair_step + j);
-      __m256 row1_a = _mm256_loadu_ps(input + i * pair_step + j + pair_step);
-      __m256 row2_a = _mm256_loadu_ps(input + i * pair_step + j + 2 * pair_step);
-      __m256 row3_a = _mm256_loadu_ps(input + i * pair_step + j + 3 * pair_step);
-      __m256 row4_a = _mm256_loadu_ps(input + i * pair_step + j + 4 * pair_step);
-      __m256 row5_a = _mm256_loadu_ps(input + i * pair_step + j + 5 * pair_step);
-      __m256 row6_a = _mm256_loadu_ps(input + i * pair_step + j + 6 * pair_step);
-      __m256 row7_a = _mm256_loadu_ps(input + i * pair_step + j + 7 * pair_step);
-      __m256 row0_b = _mm256_loadu_ps(input + i + j * pair_step);
-      __m256 row1_b = _mm256_loadu_ps(input + i + j * pair_step + pair_step);
-      __m256 row2_b = _mm256_loadu_ps(input + i + j * pair_step + 2 * pair_step);
-      __m256 row3_b = _mm256_loadu_ps(input + i + j * pair_step + 3 * pair_step);
-      __m256 row4_b = _mm256_loadu_ps(input + i + j * pair_step + 4 * pair_step);
-      __m256 row5_b = _mm256_loadu_ps(input + i + j * pair_step + 5 * pair_step);
-      __m256 row6_b = _mm256_loadu_ps(input + i + j * pair_step + 6 * pair_step);
-      __m256 row7_b = _mm256_loadu_ps(input + i + j * pair_step + 7 * pair_step);
+      int64_t a_at = i * pair_step + j;
+      int64_t b_at = i + j * pair_step;
+      __m256 row0_a = _mm256_loadu_ps(input + a_at);
+      __m256 row1_a = _mm256_loadu_ps(input + a_at + pair_step);
+      __m256 row2_a = _mm256_loadu_ps(input + a_at + 2 * pair_step);
+      __m256 row3_a = _mm256_loadu_ps(input + a_at + 3 * pair_step);
+      __m256 row4_a = _mm256_loadu_ps(input + a_at + 4 * pair_step);
+      __m256 row5_a = _mm256_loadu_ps(input + a_at + 5 * pair_step);
+      __m256 row6_a = _mm256_loadu_ps(input + a_at + 6 * pair_step);
+      __m256 row7_a = _mm256_loadu_ps(input + a_at + 7 * pair_step);
+      __m256 row0_b = _mm256_loadu_ps(input + b_at);
+      __m256 row1_b = _mm256_loadu_ps(input + b_at + pair_step);
+      __m256 row2_b = _mm256_loadu_ps(input + b_at + 2 * pair_step);
+      __m256 row3_b = _mm256_loadu_ps(input + b_at + 3 * pair_step);
+      __m256 row4_b = _mm256_loadu_ps(input + b_at + 4 * pair_step);
+      __m256 row5_b = _mm256_loadu_ps(input + b_at + 5 * pair_step);
+      __m256 row6_b = _mm256_loadu_ps(input + b_at + 6 * pair_step);
+      __m256 row7_b = _mm256_loadu_ps(input + b_at + 7 * pair_step);
       // tile (i, j) to (j, i), then tile (j, i) to (i, j): both are loaded already
       // stage 1: interleave 32-bit lanes of row pairs (unpacklo/hi_ps)
       __m256 t1_0_a = _mm256_unpacklo_ps(row0_a, row1_a);
@@ -1524,14 +1420,14 @@ __attribute__((target("avx2"))) void transpose_in_place_f32_avx2(const float* in
       __m256 col6_a = _mm256_permute2f128_ps(t2_2_a, t2_6_a, 0x31);
       __m256 col3_a = _mm256_permute2f128_ps(t2_3_a, t2_7_a, 0x20);
       __m256 col7_a = _mm256_permute2f128_ps(t2_3_a, t2_7_a, 0x31);
-      _mm256_storeu_ps(output + i + j * pair_step, col0_a);
-      _mm256_storeu_ps(output + i + j * pair_step + pair_step, col1_a);
-      _mm256_storeu_ps(output + i + j * pair_step + 2 * pair_step, col2_a);
-      _mm256_storeu_ps(output + i + j * pair_step + 3 * pair_step, col3_a);
-      _mm256_storeu_ps(output + i + j * pair_step + 4 * pair_step, col4_a);
-      _mm256_storeu_ps(output + i + j * pair_step + 5 * pair_step, col5_a);
-      _mm256_storeu_ps(output + i + j * pair_step + 6 * pair_step, col6_a);
-      _mm256_storeu_ps(output + i + j * pair_step + 7 * pair_step, col7_a);
+      _mm256_storeu_ps(output + b_at, col0_a);
+      _mm256_storeu_ps(output + b_at + pair_step, col1_a);
+      _mm256_storeu_ps(output + b_at + 2 * pair_step, col2_a);
+      _mm256_storeu_ps(output + b_at + 3 * pair_step, col3_a);
+      _mm256_storeu_ps(output + b_at + 4 * pair_step, col4_a);
+      _mm256_storeu_ps(output + b_at + 5 * pair_step, col5_a);
+      _mm256_storeu_ps(output + b_at + 6 * pair_step, col6_a);
+      _mm256_storeu_ps(output + b_at + 7 * pair_step, col7_a);
       // stage 1: interleave 32-bit lanes of row pairs (unpacklo/hi_ps)
       __m256 t1_0_b = _mm256_unpacklo_ps(row0_b, row1_b);
       __m256 t1_1_b = _mm256_unpackhi_ps(row0_b, row1_b);
@@ -1559,14 +1455,14 @@ __attribute__((target("avx2"))) void transpose_in_place_f32_avx2(const float* in
       __m256 col6_b = _mm256_permute2f128_ps(t2_2_b, t2_6_b, 0x31);
       __m256 col3_b = _mm256_permute2f128_ps(t2_3_b, t2_7_b, 0x20);
       __m256 col7_b = _mm256_permute2f128_ps(t2_3_b, t2_7_b, 0x31);
-      _mm256_storeu_ps(output + i * pair_step + j, col0_b);
-      _mm256_storeu_ps(output + i * pair_step + j + pair_step, col1_b);
-      _mm256_storeu_ps(output + i * pair_step + j + 2 * pair_step, col2_b);
-      _mm256_storeu_ps(output + i * pair_step + j + 3 * pair_step, col3_b);
-      _mm256_storeu_ps(output + i * pair_step + j + 4 * pair_step, col4_b);
-      _mm256_storeu_ps(output + i * pair_step + j + 5 * pair_step, col5_b);
-      _mm256_storeu_ps(output + i * pair_step + j + 6 * pair_step, col6_b);
-      _mm256_storeu_ps(output + i * pair_step + j + 7 * pair_step, col7_b);
+      _mm256_storeu_ps(output + a_at, col0_b);
+      _mm256_storeu_ps(output + a_at + pair_step, col1_b);
+      _mm256_storeu_ps(output + a_at + 2 * pair_step, col2_b);
+      _mm256_storeu_ps(output + a_at + 3 * pair_step, col3_b);
+      _mm256_storeu_ps(output + a_at + 4 * pair_step, col4_b);
+      _mm256_storeu_ps(output + a_at + 5 * pair_step, col5_b);
+      _mm256_storeu_ps(output + a_at + 6 * pair_step, col6_b);
+      _mm256_storeu_ps(output + a_at + 7 * pair_step, col7_b);
     }
     // the last columns: element pairs
     if (j < rows) {
@@ -1613,10 +1509,11 @@ void transpose_in_place_f32_neon(const float* input, int64_t rows, int64_t strid
   for (; i + 4 <= rows; i += 4) {
     // the diagonal tile
     int64_t diag_step = simdgen_opaque(stride);
-    float32x4_t row0 = vld1q_f32(input + diag_step * i + i);
-    float32x4_t row1 = vld1q_f32(input + diag_step + diag_step * i + i);
-    float32x4_t row2 = vld1q_f32(input + 2 * diag_step + diag_step * i + i);
-    float32x4_t row3 = vld1q_f32(input + 3 * diag_step + diag_step * i + i);
+    int64_t diag_at = diag_step * i + i;
+    float32x4_t row0 = vld1q_f32(input + diag_at);
+    float32x4_t row1 = vld1q_f32(input + diag_at + diag_step);
+    float32x4_t row2 = vld1q_f32(input + diag_at + 2 * diag_step);
+    float32x4_t row3 = vld1q_f32(input + diag_at + 3 * diag_step);
     // stage 1: zip1/zip2 vector i with vector i + 2
     float32x4_t z1_0 = vzip1q_f32(row0, row2);
     float32x4_t z1_1 = vzip2q_f32(row0, row2);
@@ -1635,22 +1532,24 @@ void transpose_in_place_f32_neon(const float* input, int64_t rows, int64_t strid
     //   col1: 1 5 9 13
     //   col2: 2 6 10 14
     //   col3: 3 7 11 15
-    vst1q_f32(output + diag_step * i + i, col0);
-    vst1q_f32(output + diag_step + diag_step * i + i, col1);
-    vst1q_f32(output + 2 * diag_step + diag_step * i + i, col2);
-    vst1q_f32(output + 3 * diag_step + diag_step * i + i, col3);
+    vst1q_f32(output + diag_at, col0);
+    vst1q_f32(output + diag_at + diag_step, col1);
+    vst1q_f32(output + diag_at + 2 * diag_step, col2);
+    vst1q_f32(output + diag_at + 3 * diag_step, col3);
     int64_t j = i + 4;
     // tile pairs (i, j) and (j, i)
     for (; j + 4 <= rows; j += 4) {
       int64_t pair_step = simdgen_opaque(stride);
-      float32x4_t row0_a = vld1q_f32(input + i * pair_step + j);
-      float32x4_t row1_a = vld1q_f32(input + i * pair_step + j + pair_step);
-      float32x4_t row2_a = vld1q_f32(input + i * pair_step + j + 2 * pair_step);
-      float32x4_t row3_a = vld1q_f32(input + i * pair_step + j + 3 * pair_step);
-      float32x4_t row0_b = vld1q_f32(input + i + j * pair_step);
-      float32x4_t row1_b = vld1q_f32(input + i + j * pair_step + pair_step);
-      float32x4_t row2_b = vld1q_f32(input + i + j * pair_step + 2 * pair_step);
-      float32x4_t row3_b = vld1q_f32(input + i + j * pair_step + 3 * pair_step);
+      int64_t a_at = i * pair_step + j;
+      int64_t b_at = i + j * pair_step;
+      float32x4_t row0_a = vld1q_f32(input + a_at);
+      float32x4_t row1_a = vld1q_f32(input + a_at + pair_step);
+      float32x4_t row2_a = vld1q_f32(input + a_at + 2 * pair_step);
+      float32x4_t row3_a = vld1q_f32(input + a_at + 3 * pair_step);
+      float32x4_t row0_b = vld1q_f32(input + b_at);
+      float32x4_t row1_b = vld1q_f32(input + b_at + pair_step);
+      float32x4_t row2_b = vld1q_f32(input + b_at + 2 * pair_step);
+      float32x4_t row3_b = vld1q_f32(input + b_at + 3 * pair_step);
       // tile (i, j) to (j, i), then tile (j, i) to (i, j): both are loaded already
       // stage 1: zip1/zip2 vector i with vector i + 2
       float32x4_t z1_0_a = vzip1q_f32(row0_a, row2_a);
@@ -1662,10 +1561,10 @@ void transpose_in_place_f32_neon(const float* input, int64_t rows, int64_t strid
       float32x4_t col1_a = vzip2q_f32(z1_0_a, z1_2_a);
       float32x4_t col2_a = vzip1q_f32(z1_1_a, z1_3_a);
       float32x4_t col3_a = vzip2q_f32(z1_1_a, z1_3_a);
-      vst1q_f32(output + i + j * pair_step, col0_a);
-      vst1q_f32(output + i + j * pair_step + pair_step, col1_a);
-      vst1q_f32(output + i + j * pair_step + 2 * pair_step, col2_a);
-      vst1q_f32(output + i + j * pair_step + 3 * pair_step, col3_a);
+      vst1q_f32(output + b_at, col0_a);
+      vst1q_f32(output + b_at + pair_step, col1_a);
+      vst1q_f32(output + b_at + 2 * pair_step, col2_a);
+      vst1q_f32(output + b_at + 3 * pair_step, col3_a);
       // stage 1: zip1/zip2 vector i with vector i + 2
       float32x4_t z1_0_b = vzip1q_f32(row0_b, row2_b);
       float32x4_t z1_1_b = vzip2q_f32(row0_b, row2_b);
@@ -1676,10 +1575,10 @@ void transpose_in_place_f32_neon(const float* input, int64_t rows, int64_t strid
       float32x4_t col1_b = vzip2q_f32(z1_0_b, z1_2_b);
       float32x4_t col2_b = vzip1q_f32(z1_1_b, z1_3_b);
       float32x4_t col3_b = vzip2q_f32(z1_1_b, z1_3_b);
-      vst1q_f32(output + i * pair_step + j, col0_b);
-      vst1q_f32(output + i * pair_step + j + pair_step, col1_b);
-      vst1q_f32(output + i * pair_step + j + 2 * pair_step, col2_b);
-      vst1q_f32(output + i * pair_step + j + 3 * pair_step, col3_b);
+      vst1q_f32(output + a_at, col0_b);
+      vst1q_f32(output + a_at + pair_step, col1_b);
+      vst1q_f32(output + a_at + 2 * pair_step, col2_b);
+      vst1q_f32(output + a_at + 3 * pair_step, col3_b);
     }
     // the last columns: element pairs
     if (j < rows) {

@@ -91,38 +91,23 @@ __attribute__((target("+sve"))) void transpose_in_place_u8_batch_sve(const uint8
       for (; i_vs1 + 16 <= rows; i_vs1 += 16) {
         // the diagonal tile
         int64_t diag_step_vs1 = simdgen_opaque(rows);
-        svuint8_t row0 =
-            svld1_u8(svptrue_b8(), input + b * rows * rows + diag_step_vs1 * i_vs1 + i_vs1);
-        svuint8_t row1 = svld1_u8(
-            svptrue_b8(), input + b * rows * rows + diag_step_vs1 + diag_step_vs1 * i_vs1 + i_vs1);
-        svuint8_t row2 = svld1_u8(svptrue_b8(), input + b * rows * rows + 2 * diag_step_vs1 +
-                                                diag_step_vs1 * i_vs1 + i_vs1);
-        svuint8_t row3 = svld1_u8(svptrue_b8(), input + b * rows * rows + 3 * diag_step_vs1 +
-                                                diag_step_vs1 * i_vs1 + i_vs1);
-        svuint8_t row4 = svld1_u8(svptrue_b8(), input + b * rows * rows + 4 * diag_step_vs1 +
-                                                diag_step_vs1 * i_vs1 + i_vs1);
-        svuint8_t row5 = svld1_u8(svptrue_b8(), input + b * rows * rows + 5 * diag_step_vs1 +
-                                                diag_step_vs1 * i_vs1 + i_vs1);
-        svuint8_t row6 = svld1_u8(svptrue_b8(), input + b * rows * rows + 6 * diag_step_vs1 +
-                                                diag_step_vs1 * i_vs1 + i_vs1);
-        svuint8_t row7 = svld1_u8(svptrue_b8(), input + b * rows * rows + 7 * diag_step_vs1 +
-                                                diag_step_vs1 * i_vs1 + i_vs1);
-        svuint8_t row8 = svld1_u8(svptrue_b8(), input + b * rows * rows + 8 * diag_step_vs1 +
-                                                diag_step_vs1 * i_vs1 + i_vs1);
-        svuint8_t row9 = svld1_u8(svptrue_b8(), input + b * rows * rows + 9 * diag_step_vs1 +
-                                                diag_step_vs1 * i_vs1 + i_vs1);
-        svuint8_t row10 = svld1_u8(svptrue_b8(), input + b * rows * rows + 10 * diag_step_vs1 +
-                                                 diag_step_vs1 * i_vs1 + i_vs1);
-        svuint8_t row11 = svld1_u8(svptrue_b8(), input + b * rows * rows + 11 * diag_step_vs1 +
-                                                 diag_step_vs1 * i_vs1 + i_vs1);
-        svuint8_t row12 = svld1_u8(svptrue_b8(), input + b * rows * rows + 12 * diag_step_vs1 +
-                                                 diag_step_vs1 * i_vs1 + i_vs1);
-        svuint8_t row13 = svld1_u8(svptrue_b8(), input + b * rows * rows + 13 * diag_step_vs1 +
-                                                 diag_step_vs1 * i_vs1 + i_vs1);
-        svuint8_t row14 = svld1_u8(svptrue_b8(), input + b * rows * rows + 14 * diag_step_vs1 +
-                                                 diag_step_vs1 * i_vs1 + i_vs1);
-        svuint8_t row15 = svld1_u8(svptrue_b8(), input + b * rows * rows + 15 * diag_step_vs1 +
-                                                 diag_step_vs1 * i_vs1 + i_vs1);
+        int64_t diag_at_vs1 = b * rows * rows + diag_step_vs1 * i_vs1 + i_vs1;
+        svuint8_t row0 = svld1_u8(svptrue_b8(), input + diag_at_vs1);
+        svuint8_t row1 = svld1_u8(svptrue_b8(), input + diag_at_vs1 + diag_step_vs1);
+        svuint8_t row2 = svld1_u8(svptrue_b8(), input + diag_at_vs1 + 2 * diag_step_vs1);
+        svuint8_t row3 = svld1_u8(svptrue_b8(), input + diag_at_vs1 + 3 * diag_step_vs1);
+        svuint8_t row4 = svld1_u8(svptrue_b8(), input + diag_at_vs1 + 4 * diag_step_vs1);
+        svuint8_t row5 = svld1_u8(svptrue_b8(), input + diag_at_vs1 + 5 * diag_step_vs1);
+        svuint8_t row6 = svld1_u8(svptrue_b8(), input + diag_at_vs1 + 6 * diag_step_vs1);
+        svuint8_t row7 = svld1_u8(svptrue_b8(), input + diag_at_vs1 + 7 * diag_step_vs1);
+        svuint8_t row8 = svld1_u8(svptrue_b8(), input + diag_at_vs1 + 8 * diag_step_vs1);
+        svuint8_t row9 = svld1_u8(svptrue_b8(), input + diag_at_vs1 + 9 * diag_step_vs1);
+        svuint8_t row10 = svld1_u8(svptrue_b8(), input + diag_at_vs1 + 10 * diag_step_vs1);
+        svuint8_t row11 = svld1_u8(svptrue_b8(), input + diag_at_vs1 + 11 * diag_step_vs1);
+        svuint8_t row12 = svld1_u8(svptrue_b8(), input + diag_at_vs1 + 12 * diag_step_vs1);
+        svuint8_t row13 = svld1_u8(svptrue_b8(), input + diag_at_vs1 + 13 * diag_step_vs1);
+        svuint8_t row14 = svld1_u8(svptrue_b8(), input + diag_at_vs1 + 14 * diag_step_vs1);
+        svuint8_t row15 = svld1_u8(svptrue_b8(), input + diag_at_vs1 + 15 * diag_step_vs1);
         // stage 1: zip1/zip2 vector i with vector i + 8
         svuint8_t z1_0 = svzip1_u8(row0, row8);
         svuint8_t z1_1 = svzip2_u8(row0, row8);
@@ -255,105 +240,60 @@ __attribute__((target("+sve"))) void transpose_in_place_u8_batch_sve(const uint8
         //   col13: 13 29 45 61 77 93 109 125 141 157 173 189 205 221 237 253
         //   col14: 14 30 46 62 78 94 110 126 142 158 174 190 206 222 238 254
         //   col15: 15 31 47 63 79 95 111 127 143 159 175 191 207 223 239 255
-        svst1_u8(svptrue_b8(), output + b * rows * rows + diag_step_vs1 * i_vs1 + i_vs1, col0);
-        svst1_u8(svptrue_b8(),
-                 output + b * rows * rows + diag_step_vs1 + diag_step_vs1 * i_vs1 + i_vs1, col1);
-        svst1_u8(svptrue_b8(), output + b * rows * rows + 2 * diag_step_vs1 +
-                               diag_step_vs1 * i_vs1 + i_vs1, col2);
-        svst1_u8(svptrue_b8(), output + b * rows * rows + 3 * diag_step_vs1 +
-                               diag_step_vs1 * i_vs1 + i_vs1, col3);
-        svst1_u8(svptrue_b8(), output + b * rows * rows + 4 * diag_step_vs1 +
-                               diag_step_vs1 * i_vs1 + i_vs1, col4);
-        svst1_u8(svptrue_b8(), output + b * rows * rows + 5 * diag_step_vs1 +
-                               diag_step_vs1 * i_vs1 + i_vs1, col5);
-        svst1_u8(svptrue_b8(), output + b * rows * rows + 6 * diag_step_vs1 +
-                               diag_step_vs1 * i_vs1 + i_vs1, col6);
-        svst1_u8(svptrue_b8(), output + b * rows * rows + 7 * diag_step_vs1 +
-                               diag_step_vs1 * i_vs1 + i_vs1, col7);
-        svst1_u8(svptrue_b8(), output + b * rows * rows + 8 * diag_step_vs1 +
-                               diag_step_vs1 * i_vs1 + i_vs1, col8);
-        svst1_u8(svptrue_b8(), output + b * rows * rows + 9 * diag_step_vs1 +
-                               diag_step_vs1 * i_vs1 + i_vs1, col9);
-        svst1_u8(svptrue_b8(), output + b * rows * rows + 10 * diag_step_vs1 +
-                               diag_step_vs1 * i_vs1 + i_vs1, col10);
-        svst1_u8(svptrue_b8(), output + b * rows * rows + 11 * diag_step_vs1 +
-                               diag_step_vs1 * i_vs1 + i_vs1, col11);
-        svst1_u8(svptrue_b8(), output + b * rows * rows + 12 * diag_step_vs1 +
-                               diag_step_vs1 * i_vs1 + i_vs1, col12);
-        svst1_u8(svptrue_b8(), output + b * rows * rows + 13 * diag_step_vs1 +
-                               diag_step_vs1 * i_vs1 + i_vs1, col13);
-        svst1_u8(svptrue_b8(), output + b * rows * rows + 14 * diag_step_vs1 +
-                               diag_step_vs1 * i_vs1 + i_vs1, col14);
-        svst1_u8(svptrue_b8(), output + b * rows * rows + 15 * diag_step_vs1 +
-                               diag_step_vs1 * i_vs1 + i_vs1, col15);
+        svst1_u8(svptrue_b8(), output + diag_at_vs1, col0);
+        svst1_u8(svptrue_b8(), output + diag_at_vs1 + diag_step_vs1, col1);
+        svst1_u8(svptrue_b8(), output + diag_at_vs1 + 2 * diag_step_vs1, col2);
+        svst1_u8(svptrue_b8(), output + diag_at_vs1 + 3 * diag_step_vs1, col3);
+        svst1_u8(svptrue_b8(), output + diag_at_vs1 + 4 * diag_step_vs1, col4);
+        svst1_u8(svptrue_b8(), output + diag_at_vs1 + 5 * diag_step_vs1, col5);
+        svst1_u8(svptrue_b8(), output + diag_at_vs1 + 6 * diag_step_vs1, col6);
+        svst1_u8(svptrue_b8(), output + diag_at_vs1 + 7 * diag_step_vs1, col7);
+        svst1_u8(svptrue_b8(), output + diag_at_vs1 + 8 * diag_step_vs1, col8);
+        svst1_u8(svptrue_b8(), output + diag_at_vs1 + 9 * diag_step_vs1, col9);
+        svst1_u8(svptrue_b8(), output + diag_at_vs1 + 10 * diag_step_vs1, col10);
+        svst1_u8(svptrue_b8(), output + diag_at_vs1 + 11 * diag_step_vs1, col11);
+        svst1_u8(svptrue_b8(), output + diag_at_vs1 + 12 * diag_step_vs1, col12);
+        svst1_u8(svptrue_b8(), output + diag_at_vs1 + 13 * diag_step_vs1, col13);
+        svst1_u8(svptrue_b8(), output + diag_at_vs1 + 14 * diag_step_vs1, col14);
+        svst1_u8(svptrue_b8(), output + diag_at_vs1 + 15 * diag_step_vs1, col15);
         int64_t j_vs1 = i_vs1 + 16;
         // tile pairs (i, j) and (j, i)
         for (; j_vs1 + 16 <= rows; j_vs1 += 16) {
           int64_t pair_step_vs1 = simdgen_opaque(rows);
-          svuint8_t row0_a =
-              svld1_u8(svptrue_b8(), input + b * rows * rows + i_vs1 * pair_step_vs1 + j_vs1);
-          svuint8_t row1_a = svld1_u8(svptrue_b8(), input + b * rows * rows +
-                                                    i_vs1 * pair_step_vs1 + j_vs1 + pair_step_vs1);
-          svuint8_t row2_a = svld1_u8(svptrue_b8(), input + b * rows * rows + i_vs1 *
-                                                    pair_step_vs1 + j_vs1 + 2 * pair_step_vs1);
-          svuint8_t row3_a = svld1_u8(svptrue_b8(), input + b * rows * rows + i_vs1 *
-                                                    pair_step_vs1 + j_vs1 + 3 * pair_step_vs1);
-          svuint8_t row4_a = svld1_u8(svptrue_b8(), input + b * rows * rows + i_vs1 *
-                                                    pair_step_vs1 + j_vs1 + 4 * pair_step_vs1);
-          svuint8_t row5_a = svld1_u8(svptrue_b8(), input + b * rows * rows + i_vs1 *
-                                                    pair_step_vs1 + j_vs1 + 5 * pair_step_vs1);
-          svuint8_t row6_a = svld1_u8(svptrue_b8(), input + b * rows * rows + i_vs1 *
-                                                    pair_step_vs1 + j_vs1 + 6 * pair_step_vs1);
-          svuint8_t row7_a = svld1_u8(svptrue_b8(), input + b * rows * rows + i_vs1 *
-                                                    pair_step_vs1 + j_vs1 + 7 * pair_step_vs1);
-          svuint8_t row8_a = svld1_u8(svptrue_b8(), input + b * rows * rows + i_vs1 *
-                                                    pair_step_vs1 + j_vs1 + 8 * pair_step_vs1);
-          svuint8_t row9_a = svld1_u8(svptrue_b8(), input + b * rows * rows + i_vs1 *
-                                                    pair_step_vs1 + j_vs1 + 9 * pair_step_vs1);
-          svuint8_t row10_a = svld1_u8(svptrue_b8(), input + b * rows * rows + i_vs1 *
-                                                     pair_step_vs1 + j_vs1 + 10 * pair_step_vs1);
-          svuint8_t row11_a = svld1_u8(svptrue_b8(), input + b * rows * rows + i_vs1 *
-                                                     pair_step_vs1 + j_vs1 + 11 * pair_step_vs1);
-          svuint8_t row12_a = svld1_u8(svptrue_b8(), input + b * rows * rows + i_vs1 *
-                                                     pair_step_vs1 + j_vs1 + 12 * pair_step_vs1);
-          svuint8_t row13_a = svld1_u8(svptrue_b8(), input + b * rows * rows + i_vs1 *
-                                                     pair_step_vs1 + j_vs1 + 13 * pair_step_vs1);
-          svuint8_t row14_a = svld1_u8(svptrue_b8(), input + b * rows * rows + i_vs1 *
-                                                     pair_step_vs1 + j_vs1 + 14 * pair_step_vs1);
-          svuint8_t row15_a = svld1_u8(svptrue_b8(), input + b * rows * rows + i_vs1 *
-                                                     pair_step_vs1 + j_vs1 + 15 * pair_step_vs1);
-          svuint8_t row0_b =
-              svld1_u8(svptrue_b8(), input + b * rows * rows + i_vs1 + j_vs1 * pair_step_vs1);
-          svuint8_t row1_b = svld1_u8(svptrue_b8(), input + b * rows * rows + i_vs1 +
-                                                    j_vs1 * pair_step_vs1 + pair_step_vs1);
-          svuint8_t row2_b = svld1_u8(svptrue_b8(), input + b * rows * rows + i_vs1 +
-                                                    j_vs1 * pair_step_vs1 + 2 * pair_step_vs1);
-          svuint8_t row3_b = svld1_u8(svptrue_b8(), input + b * rows * rows + i_vs1 +
-                                                    j_vs1 * pair_step_vs1 + 3 * pair_step_vs1);
-          svuint8_t row4_b = svld1_u8(svptrue_b8(), input + b * rows * rows + i_vs1 +
-                                                    j_vs1 * pair_step_vs1 + 4 * pair_step_vs1);
-          svuint8_t row5_b = svld1_u8(svptrue_b8(), input + b * rows * rows + i_vs1 +
-                                                    j_vs1 * pair_step_vs1 + 5 * pair_step_vs1);
-          svuint8_t row6_b = svld1_u8(svptrue_b8(), input + b * rows * rows + i_vs1 +
-                                                    j_vs1 * pair_step_vs1 + 6 * pair_step_vs1);
-          svuint8_t row7_b = svld1_u8(svptrue_b8(), input + b * rows * rows + i_vs1 +
-                                                    j_vs1 * pair_step_vs1 + 7 * pair_step_vs1);
-          svuint8_t row8_b = svld1_u8(svptrue_b8(), input + b * rows * rows + i_vs1 +
-                                                    j_vs1 * pair_step_vs1 + 8 * pair_step_vs1);
-          svuint8_t row9_b = svld1_u8(svptrue_b8(), input + b * rows * rows + i_vs1 +
-                                                    j_vs1 * pair_step_vs1 + 9 * pair_step_vs1);
-          svuint8_t row10_b = svld1_u8(svptrue_b8(), input + b * rows * rows + i_vs1 +
-                                                     j_vs1 * pair_step_vs1 + 10 * pair_step_vs1);
-          svuint8_t row11_b = svld1_u8(svptrue_b8(), input + b * rows * rows + i_vs1 +
-                                                     j_vs1 * pair_step_vs1 + 11 * pair_step_vs1);
-          svuint8_t row12_b = svld1_u8(svptrue_b8(), input + b * rows * rows + i_vs1 +
-                                                     j_vs1 * pair_step_vs1 + 12 * pair_step_vs1);
-          svuint8_t row13_b = svld1_u8(svptrue_b8(), input + b * rows * rows + i_vs1 +
-                                                     j_vs1 * pair_step_vs1 + 13 * pair_step_vs1);
-          svuint8_t row14_b = svld1_u8(svptrue_b8(), input + b * rows * rows + i_vs1 +
-                                                     j_vs1 * pair_step_vs1 + 14 * pair_step_vs1);
-          svuint8_t row15_b = svld1_u8(svptrue_b8(), input + b * rows * rows + i_vs1 +
-                                                     j_vs1 * pair_step_vs1 + 15 * pair_step_vs1);
+          int64_t a_at_vs1 = b * rows * rows + i_vs1 * pair_step_vs1 + j_vs1;
+          int64_t b_at_vs1 = b * rows * rows + i_vs1 + j_vs1 * pair_step_vs1;
+          svuint8_t row0_a = svld1_u8(svptrue_b8(), input + a_at_vs1);
+          svuint8_t row1_a = svld1_u8(svptrue_b8(), input + a_at_vs1 + pair_step_vs1);
+          svuint8_t row2_a = svld1_u8(svptrue_b8(), input + a_at_vs1 + 2 * pair_step_vs1);
+          svuint8_t row3_a = svld1_u8(svptrue_b8(), input + a_at_vs1 + 3 * pair_step_vs1);
+          svuint8_t row4_a = svld1_u8(svptrue_b8(), input + a_at_vs1 + 4 * pair_step_vs1);
+          svuint8_t row5_a = svld1_u8(svptrue_b8(), input + a_at_vs1 + 5 * pair_step_vs1);
+          svuint8_t row6_a = svld1_u8(svptrue_b8(), input + a_at_vs1 + 6 * pair_step_vs1);
+          svuint8_t row7_a = svld1_u8(svptrue_b8(), input + a_at_vs1 + 7 * pair_step_vs1);
+          svuint8_t row8_a = svld1_u8(svptrue_b8(), input + a_at_vs1 + 8 * pair_step_vs1);
+          svuint8_t row9_a = svld1_u8(svptrue_b8(), input + a_at_vs1 + 9 * pair_step_vs1);
+          svuint8_t row10_a = svld1_u8(svptrue_b8(), input + a_at_vs1 + 10 * pair_step_vs1);
+          svuint8_t row11_a = svld1_u8(svptrue_b8(), input + a_at_vs1 + 11 * pair_step_vs1);
+          svuint8_t row12_a = svld1_u8(svptrue_b8(), input + a_at_vs1 + 12 * pair_step_vs1);
+          svuint8_t row13_a = svld1_u8(svptrue_b8(), input + a_at_vs1 + 13 * pair_step_vs1);
+          svuint8_t row14_a = svld1_u8(svptrue_b8(), input + a_at_vs1 + 14 * pair_step_vs1);
+          svuint8_t row15_a = svld1_u8(svptrue_b8(), input + a_at_vs1 + 15 * pair_step_vs1);
+          svuint8_t row0_b = svld1_u8(svptrue_b8(), input + b_at_vs1);
+          svuint8_t row1_b = svld1_u8(svptrue_b8(), input + b_at_vs1 + pair_step_vs1);
+          svuint8_t row2_b = svld1_u8(svptrue_b8(), input + b_at_vs1 + 2 * pair_step_vs1);
+          svuint8_t row3_b = svld1_u8(svptrue_b8(), input + b_at_vs1 + 3 * pair_step_vs1);
+          svuint8_t row4_b = svld1_u8(svptrue_b8(), input + b_at_vs1 + 4 * pair_step_vs1);
+          svuint8_t row5_b = svld1_u8(svptrue_b8(), input + b_at_vs1 + 5 * pair_step_vs1);
+          svuint8_t row6_b = svld1_u8(svptrue_b8(), input + b_at_vs1 + 6 * pair_step_vs1);
+          svuint8_t row7_b = svld1_u8(svptrue_b8(), input + b_at_vs1 + 7 * pair_step_vs1);
+          svuint8_t row8_b = svld1_u8(svptrue_b8(), input + b_at_vs1 + 8 * pair_step_vs1);
+          svuint8_t row9_b = svld1_u8(svptrue_b8(), input + b_at_vs1 + 9 * pair_step_vs1);
+          svuint8_t row10_b = svld1_u8(svptrue_b8(), input + b_at_vs1 + 10 * pair_step_vs1);
+          svuint8_t row11_b = svld1_u8(svptrue_b8(), input + b_at_vs1 + 11 * pair_step_vs1);
+          svuint8_t row12_b = svld1_u8(svptrue_b8(), input + b_at_vs1 + 12 * pair_step_vs1);
+          svuint8_t row13_b = svld1_u8(svptrue_b8(), input + b_at_vs1 + 13 * pair_step_vs1);
+          svuint8_t row14_b = svld1_u8(svptrue_b8(), input + b_at_vs1 + 14 * pair_step_vs1);
+          svuint8_t row15_b = svld1_u8(svptrue_b8(), input + b_at_vs1 + 15 * pair_step_vs1);
           // tile (i, j) to (j, i), then tile (j, i) to (i, j): both are loaded already
           // stage 1: zip1/zip2 vector i with vector i + 8
           svuint8_t z1_0_a = svzip1_u8(row0_a, row8_a);
@@ -423,37 +363,22 @@ __attribute__((target("+sve"))) void transpose_in_place_u8_batch_sve(const uint8
           svuint8_t col13_a = svzip2_u8(z3_6_a, z3_14_a);
           svuint8_t col14_a = svzip1_u8(z3_7_a, z3_15_a);
           svuint8_t col15_a = svzip2_u8(z3_7_a, z3_15_a);
-          svst1_u8(svptrue_b8(), output + b * rows * rows + i_vs1 + j_vs1 * pair_step_vs1, col0_a);
-          svst1_u8(svptrue_b8(), output + b * rows * rows + i_vs1 + j_vs1 * pair_step_vs1 +
-                                 pair_step_vs1, col1_a);
-          svst1_u8(svptrue_b8(), output + b * rows * rows + i_vs1 + j_vs1 * pair_step_vs1 +
-                                 2 * pair_step_vs1, col2_a);
-          svst1_u8(svptrue_b8(), output + b * rows * rows + i_vs1 + j_vs1 * pair_step_vs1 +
-                                 3 * pair_step_vs1, col3_a);
-          svst1_u8(svptrue_b8(), output + b * rows * rows + i_vs1 + j_vs1 * pair_step_vs1 +
-                                 4 * pair_step_vs1, col4_a);
-          svst1_u8(svptrue_b8(), output + b * rows * rows + i_vs1 + j_vs1 * pair_step_vs1 +
-                                 5 * pair_step_vs1, col5_a);
-          svst1_u8(svptrue_b8(), output + b * rows * rows + i_vs1 + j_vs1 * pair_step_vs1 +
-                                 6 * pair_step_vs1, col6_a);
-          svst1_u8(svptrue_b8(), output + b * rows * rows + i_vs1 + j_vs1 * pair_step_vs1 +
-                                 7 * pair_step_vs1, col7_a);
-          svst1_u8(svptrue_b8(), output + b * rows * rows + i_vs1 + j_vs1 * pair_step_vs1 +
-                                 8 * pair_step_vs1, col8_a);
-          svst1_u8(svptrue_b8(), output + b * rows * rows + i_vs1 + j_vs1 * pair_step_vs1 +
-                                 9 * pair_step_vs1, col9_a);
-          svst1_u8(svptrue_b8(), output + b * rows * rows + i_vs1 + j_vs1 * pair_step_vs1 +
-                                 10 * pair_step_vs1, col10_a);
-          svst1_u8(svptrue_b8(), output + b * rows * rows + i_vs1 + j_vs1 * pair_step_vs1 +
-                                 11 * pair_step_vs1, col11_a);
-          svst1_u8(svptrue_b8(), output + b * rows * rows + i_vs1 + j_vs1 * pair_step_vs1 +
-                                 12 * pair_step_vs1, col12_a);
-          svst1_u8(svptrue_b8(), output + b * rows * rows + i_vs1 + j_vs1 * pair_step_vs1 +
-                                 13 * pair_step_vs1, col13_a);
-          svst1_u8(svptrue_b8(), output + b * rows * rows + i_vs1 + j_vs1 * pair_step_vs1 +
-                                 14 * pair_step_vs1, col14_a);
-          svst1_u8(svptrue_b8(), output + b * rows * rows + i_vs1 + j_vs1 * pair_step_vs1 +
-                                 15 * pair_step_vs1, col15_a);
+          svst1_u8(svptrue_b8(), output + b_at_vs1, col0_a);
+          svst1_u8(svptrue_b8(), output + b_at_vs1 + pair_step_vs1, col1_a);
+          svst1_u8(svptrue_b8(), output + b_at_vs1 + 2 * pair_step_vs1, col2_a);
+          svst1_u8(svptrue_b8(), output + b_at_vs1 + 3 * pair_step_vs1, col3_a);
+          svst1_u8(svptrue_b8(), output + b_at_vs1 + 4 * pair_step_vs1, col4_a);
+          svst1_u8(svptrue_b8(), output + b_at_vs1 + 5 * pair_step_vs1, col5_a);
+          svst1_u8(svptrue_b8(), output + b_at_vs1 + 6 * pair_step_vs1, col6_a);
+          svst1_u8(svptrue_b8(), output + b_at_vs1 + 7 * pair_step_vs1, col7_a);
+          svst1_u8(svptrue_b8(), output + b_at_vs1 + 8 * pair_step_vs1, col8_a);
+          svst1_u8(svptrue_b8(), output + b_at_vs1 + 9 * pair_step_vs1, col9_a);
+          svst1_u8(svptrue_b8(), output + b_at_vs1 + 10 * pair_step_vs1, col10_a);
+          svst1_u8(svptrue_b8(), output + b_at_vs1 + 11 * pair_step_vs1, col11_a);
+          svst1_u8(svptrue_b8(), output + b_at_vs1 + 12 * pair_step_vs1, col12_a);
+          svst1_u8(svptrue_b8(), output + b_at_vs1 + 13 * pair_step_vs1, col13_a);
+          svst1_u8(svptrue_b8(), output + b_at_vs1 + 14 * pair_step_vs1, col14_a);
+          svst1_u8(svptrue_b8(), output + b_at_vs1 + 15 * pair_step_vs1, col15_a);
           // stage 1: zip1/zip2 vector i with vector i + 8
           svuint8_t z1_0_b = svzip1_u8(row0_b, row8_b);
           svuint8_t z1_1_b = svzip2_u8(row0_b, row8_b);
@@ -522,37 +447,22 @@ __attribute__((target("+sve"))) void transpose_in_place_u8_batch_sve(const uint8
           svuint8_t col13_b = svzip2_u8(z3_6_b, z3_14_b);
           svuint8_t col14_b = svzip1_u8(z3_7_b, z3_15_b);
           svuint8_t col15_b = svzip2_u8(z3_7_b, z3_15_b);
-          svst1_u8(svptrue_b8(), output + b * rows * rows + i_vs1 * pair_step_vs1 + j_vs1, col0_b);
-          svst1_u8(svptrue_b8(), output + b * rows * rows + i_vs1 * pair_step_vs1 + j_vs1 +
-                                 pair_step_vs1, col1_b);
-          svst1_u8(svptrue_b8(), output + b * rows * rows + i_vs1 * pair_step_vs1 + j_vs1 +
-                                 2 * pair_step_vs1, col2_b);
-          svst1_u8(svptrue_b8(), output + b * rows * rows + i_vs1 * pair_step_vs1 + j_vs1 +
-                                 3 * pair_step_vs1, col3_b);
-          svst1_u8(svptrue_b8(), output + b * rows * rows + i_vs1 * pair_step_vs1 + j_vs1 +
-                                 4 * pair_step_vs1, col4_b);
-          svst1_u8(svptrue_b8(), output + b * rows * rows + i_vs1 * pair_step_vs1 + j_vs1 +
-                                 5 * pair_step_vs1, col5_b);
-          svst1_u8(svptrue_b8(), output + b * rows * rows + i_vs1 * pair_step_vs1 + j_vs1 +
-                                 6 * pair_step_vs1, col6_b);
-          svst1_u8(svptrue_b8(), output + b * rows * rows + i_vs1 * pair_step_vs1 + j_vs1 +
-                                 7 * pair_step_vs1, col7_b);
-          svst1_u8(svptrue_b8(), output + b * rows * rows + i_vs1 * pair_step_vs1 + j_vs1 +
-                                 8 * pair_step_vs1, col8_b);
-          svst1_u8(svptrue_b8(), output + b * rows * rows + i_vs1 * pair_step_vs1 + j_vs1 +
-                                 9 * pair_step_vs1, col9_b);
-          svst1_u8(svptrue_b8(), output + b * rows * rows + i_vs1 * pair_step_vs1 + j_vs1 +
-                                 10 * pair_step_vs1, col10_b);
-          svst1_u8(svptrue_b8(), output + b * rows * rows + i_vs1 * pair_step_vs1 + j_vs1 +
-                                 11 * pair_step_vs1, col11_b);
-          svst1_u8(svptrue_b8(), output + b * rows * rows + i_vs1 * pair_step_vs1 + j_vs1 +
-                                 12 * pair_step_vs1, col12_b);
-          svst1_u8(svptrue_b8(), output + b * rows * rows + i_vs1 * pair_step_vs1 + j_vs1 +
-                                 13 * pair_step_vs1, col13_b);
-          svst1_u8(svptrue_b8(), output + b * rows * rows + i_vs1 * pair_step_vs1 + j_vs1 +
-                                 14 * pair_step_vs1, col14_b);
-          svst1_u8(svptrue_b8(), output + b * rows * rows + i_vs1 * pair_step_vs1 + j_vs1 +
-                                 15 * pair_step_vs1, col15_b);
+          svst1_u8(svptrue_b8(), output + a_at_vs1, col0_b);
+          svst1_u8(svptrue_b8(), output + a_at_vs1 + pair_step_vs1, col1_b);
+          svst1_u8(svptrue_b8(), output + a_at_vs1 + 2 * pair_step_vs1, col2_b);
+          svst1_u8(svptrue_b8(), output + a_at_vs1 + 3 * pair_step_vs1, col3_b);
+          svst1_u8(svptrue_b8(), output + a_at_vs1 + 4 * pair_step_vs1, col4_b);
+          svst1_u8(svptrue_b8(), output + a_at_vs1 + 5 * pair_step_vs1, col5_b);
+          svst1_u8(svptrue_b8(), output + a_at_vs1 + 6 * pair_step_vs1, col6_b);
+          svst1_u8(svptrue_b8(), output + a_at_vs1 + 7 * pair_step_vs1, col7_b);
+          svst1_u8(svptrue_b8(), output + a_at_vs1 + 8 * pair_step_vs1, col8_b);
+          svst1_u8(svptrue_b8(), output + a_at_vs1 + 9 * pair_step_vs1, col9_b);
+          svst1_u8(svptrue_b8(), output + a_at_vs1 + 10 * pair_step_vs1, col10_b);
+          svst1_u8(svptrue_b8(), output + a_at_vs1 + 11 * pair_step_vs1, col11_b);
+          svst1_u8(svptrue_b8(), output + a_at_vs1 + 12 * pair_step_vs1, col12_b);
+          svst1_u8(svptrue_b8(), output + a_at_vs1 + 13 * pair_step_vs1, col13_b);
+          svst1_u8(svptrue_b8(), output + a_at_vs1 + 14 * pair_step_vs1, col14_b);
+          svst1_u8(svptrue_b8(), output + a_at_vs1 + 15 * pair_step_vs1, col15_b);
         }
         // the last columns: element pairs
         if (j_vs1 < rows) {
@@ -619,37 +529,23 @@ __attribute__((target("avx2"))) void transpose_in_place_u8_batch_avx2(const uint
     for (; i + 16 <= rows; i += 16) {
       // the diagonal tile
       int64_t diag_step = simdgen_opaque(rows);
-      __m128i row0 = _mm_loadu_si128((const __m128i*)(input + b * rows * rows + diag_step * i + i));
-      __m128i row1 = _mm_loadu_si128(
-          (const __m128i*)(input + b * rows * rows + diag_step + diag_step * i + i));
-      __m128i row2 = _mm_loadu_si128(
-          (const __m128i*)(input + b * rows * rows + 2 * diag_step + diag_step * i + i));
-      __m128i row3 = _mm_loadu_si128(
-          (const __m128i*)(input + b * rows * rows + 3 * diag_step + diag_step * i + i));
-      __m128i row4 = _mm_loadu_si128(
-          (const __m128i*)(input + b * rows * rows + 4 * diag_step + diag_step * i + i));
-      __m128i row5 = _mm_loadu_si128(
-          (const __m128i*)(input + b * rows * rows + 5 * diag_step + diag_step * i + i));
-      __m128i row6 = _mm_loadu_si128(
-          (const __m128i*)(input + b * rows * rows + 6 * diag_step + diag_step * i + i));
-      __m128i row7 = _mm_loadu_si128(
-          (const __m128i*)(input + b * rows * rows + 7 * diag_step + diag_step * i + i));
-      __m128i row8 = _mm_loadu_si128(
-          (const __m128i*)(input + b * rows * rows + 8 * diag_step + diag_step * i + i));
-      __m128i row9 = _mm_loadu_si128(
-          (const __m128i*)(input + b * rows * rows + 9 * diag_step + diag_step * i + i));
-      __m128i row10 = _mm_loadu_si128(
-          (const __m128i*)(input + b * rows * rows + 10 * diag_step + diag_step * i + i));
-      __m128i row11 = _mm_loadu_si128(
-          (const __m128i*)(input + b * rows * rows + 11 * diag_step + diag_step * i + i));
-      __m128i row12 = _mm_loadu_si128(
-          (const __m128i*)(input + b * rows * rows + 12 * diag_step + diag_step * i + i));
-      __m128i row13 = _mm_loadu_si128(
-          (const __m128i*)(input + b * rows * rows + 13 * diag_step + diag_step * i + i));
-      __m128i row14 = _mm_loadu_si128(
-          (const __m128i*)(input + b * rows * rows + 14 * diag_step + diag_step * i + i));
-      __m128i row15 = _mm_loadu_si128(
-          (const __m128i*)(input + b * rows * rows + 15 * diag_step + diag_step * i + i));
+      int64_t diag_at = b * rows * rows + diag_step * i + i;
+      __m128i row0 = _mm_loadu_si128((const __m128i*)(input + diag_at));
+      __m128i row1 = _mm_loadu_si128((const __m128i*)(input + diag_at + diag_step));
+      __m128i row2 = _mm_loadu_si128((const __m128i*)(input + diag_at + 2 * diag_step));
+      __m128i row3 = _mm_loadu_si128((const __m128i*)(input + diag_at + 3 * diag_step));
+      __m128i row4 = _mm_loadu_si128((const __m128i*)(input + diag_at + 4 * diag_step));
+      __m128i row5 = _mm_loadu_si128((const __m128i*)(input + diag_at + 5 * diag_step));
+      __m128i row6 = _mm_loadu_si128((const __m128i*)(input + diag_at + 6 * diag_step));
+      __m128i row7 = _mm_loadu_si128((const __m128i*)(input + diag_at + 7 * diag_step));
+      __m128i row8 = _mm_loadu_si128((const __m128i*)(input + diag_at + 8 * diag_step));
+      __m128i row9 = _mm_loadu_si128((const __m128i*)(input + diag_at + 9 * diag_step));
+      __m128i row10 = _mm_loadu_si128((const __m128i*)(input + diag_at + 10 * diag_step));
+      __m128i row11 = _mm_loadu_si128((const __m128i*)(input + diag_at + 11 * diag_step));
+      __m128i row12 = _mm_loadu_si128((const __m128i*)(input + diag_at + 12 * diag_step));
+      __m128i row13 = _mm_loadu_si128((const __m128i*)(input + diag_at + 13 * diag_step));
+      __m128i row14 = _mm_loadu_si128((const __m128i*)(input + diag_at + 14 * diag_step));
+      __m128i row15 = _mm_loadu_si128((const __m128i*)(input + diag_at + 15 * diag_step));
       // stage 1: interleave 8-bit lanes of row pairs (unpacklo/hi_epi8)
       __m128i t1_0 = _mm_unpacklo_epi8(row0, row1);
       __m128i t1_1 = _mm_unpackhi_epi8(row0, row1);
@@ -782,104 +678,60 @@ __attribute__((target("avx2"))) void transpose_in_place_u8_batch_avx2(const uint
       //   col13: 13 29 45 61 77 93 109 125 141 157 173 189 205 221 237 253
       //   col14: 14 30 46 62 78 94 110 126 142 158 174 190 206 222 238 254
       //   col15: 15 31 47 63 79 95 111 127 143 159 175 191 207 223 239 255
-      _mm_storeu_si128((__m128i*)(output + b * rows * rows + diag_step * i + i), col0);
-      _mm_storeu_si128((__m128i*)(output + b * rows * rows + diag_step + diag_step * i + i), col1);
-      _mm_storeu_si128((__m128i*)(output + b * rows * rows + 2 * diag_step + diag_step * i + i),
-                       col2);
-      _mm_storeu_si128((__m128i*)(output + b * rows * rows + 3 * diag_step + diag_step * i + i),
-                       col3);
-      _mm_storeu_si128((__m128i*)(output + b * rows * rows + 4 * diag_step + diag_step * i + i),
-                       col4);
-      _mm_storeu_si128((__m128i*)(output + b * rows * rows + 5 * diag_step + diag_step * i + i),
-                       col5);
-      _mm_storeu_si128((__m128i*)(output + b * rows * rows + 6 * diag_step + diag_step * i + i),
-                       col6);
-      _mm_storeu_si128((__m128i*)(output + b * rows * rows + 7 * diag_step + diag_step * i + i),
-                       col7);
-      _mm_storeu_si128((__m128i*)(output + b * rows * rows + 8 * diag_step + diag_step * i + i),
-                       col8);
-      _mm_storeu_si128((__m128i*)(output + b * rows * rows + 9 * diag_step + diag_step * i + i),
-                       col9);
-      _mm_storeu_si128((__m128i*)(output + b * rows * rows + 10 * diag_step + diag_step * i + i),
-                       col10);
-      _mm_storeu_si128((__m128i*)(output + b * rows * rows + 11 * diag_step + diag_step * i + i),
-                       col11);
-      _mm_storeu_si128((__m128i*)(output + b * rows * rows + 12 * diag_step + diag_step * i + i),
-                       col12);
-      _mm_storeu_si128((__m128i*)(output + b * rows * rows + 13 * diag_step + diag_step * i + i),
-                       col13);
-      _mm_storeu_si128((__m128i*)(output + b * rows * rows + 14 * diag_step + diag_step * i + i),
-                       col14);
-      _mm_storeu_si128((__m128i*)(output + b * rows * rows + 15 * diag_step + diag_step * i + i),
-                       col15);
+      _mm_storeu_si128((__m128i*)(output + diag_at), col0);
+      _mm_storeu_si128((__m128i*)(output + diag_at + diag_step), col1);
+      _mm_storeu_si128((__m128i*)(output + diag_at + 2 * diag_step), col2);
+      _mm_storeu_si128((__m128i*)(output + diag_at + 3 * diag_step), col3);
+      _mm_storeu_si128((__m128i*)(output + diag_at + 4 * diag_step), col4);
+      _mm_storeu_si128((__m128i*)(output + diag_at + 5 * diag_step), col5);
+      _mm_storeu_si128((__m128i*)(output + diag_at + 6 * diag_step), col6);
+      _mm_storeu_si128((__m128i*)(output + diag_at + 7 * diag_step), col7);
+      _mm_storeu_si128((__m128i*)(output + diag_at + 8 * diag_step), col8);
+      _mm_storeu_si128((__m128i*)(output + diag_at + 9 * diag_step), col9);
+      _mm_storeu_si128((__m128i*)(output + diag_at + 10 * diag_step), col10);
+      _mm_storeu_si128((__m128i*)(output + diag_at + 11 * diag_step), col11);
+      _mm_storeu_si128((__m128i*)(output + diag_at + 12 * diag_step), col12);
+      _mm_storeu_si128((__m128i*)(output + diag_at + 13 * diag_step), col13);
+      _mm_storeu_si128((__m128i*)(output + diag_at + 14 * diag_step), col14);
+      _mm_storeu_si128((__m128i*)(output + diag_at + 15 * diag_step), col15);
       int64_t j = i + 16;
       // tile pairs (i, j) and (j, i)
       for (; j + 16 <= rows; j += 16) {
         int64_t pair_step = simdgen_opaque(rows);
-        __m128i row0_a =
-            _mm_loadu_si128((const __m128i*)(input + b * rows * rows + i * pair_step + j));
-        __m128i row1_a = _mm_loadu_si128(
-            (const __m128i*)(input + b * rows * rows + i * pair_step + j + pair_step));
-        __m128i row2_a = _mm_loadu_si128(
-            (const __m128i*)(input + b * rows * rows + i * pair_step + j + 2 * pair_step));
-        __m128i row3_a = _mm_loadu_si128(
-            (const __m128i*)(input + b * rows * rows + i * pair_step + j + 3 * pair_step));
-        __m128i row4_a = _mm_loadu_si128(
-            (const __m128i*)(input + b * rows * rows + i * pair_step + j + 4 * pair_step));
-        __m128i row5_a = _mm_loadu_si128(
-            (const __m128i*)(input + b * rows * rows + i * pair_step + j + 5 * pair_step));
-        __m128i row6_a = _mm_loadu_si128(
-            (const __m128i*)(input + b * rows * rows + i * pair_step + j + 6 * pair_step));
-        __m128i row7_a = _mm_loadu_si128(
-            (const __m128i*)(input + b * rows * rows + i * pair_step + j + 7 * pair_step));
-        __m128i row8_a = _mm_loadu_si128(
-            (const __m128i*)(input + b * rows * rows + i * pair_step + j + 8 * pair_step));
-        __m128i row9_a = _mm_loadu_si128(
-            (const __m128i*)(input + b * rows * rows + i * pair_step + j + 9 * pair_step));
-        __m128i row10_a = _mm_loadu_si128(
-            (const __m128i*)(input + b * rows * rows + i * pair_step + j + 10 * pair_step));
-        __m128i row11_a = _mm_loadu_si128(
-            (const __m128i*)(input + b * rows * rows + i * pair_step + j + 11 * pair_step));
-        __m128i row12_a = _mm_loadu_si128(
-            (const __m128i*)(input + b * rows * rows + i * pair_step + j + 12 * pair_step));
-        __m128i row13_a = _mm_loadu_si128(
-            (const __m128i*)(input + b * rows * rows + i * pair_step + j + 13 * pair_step));
-        __m128i row14_a = _mm_loadu_si128(
-            (const __m128i*)(input + b * rows * rows + i * pair_step + j + 14 * pair_step));
-        __m128i row15_a = _mm_loadu_si128(
-            (const __m128i*)(input + b * rows * rows + i * pair_step + j + 15 * pair_step));
-        __m128i row0_b =
-            _mm_loadu_si128((const __m128i*)(input + b * rows * rows + i + j * pair_step));
-        __m128i row1_b = _mm_loadu_si128(
-            (const __m128i*)(input + b * rows * rows + i + j * pair_step + pair_step));
-        __m128i row2_b = _mm_loadu_si128(
-            (const __m128i*)(input + b * rows * rows + i + j * pair_step + 2 * pair_step));
-        __m128i row3_b = _mm_loadu_si128(
-            (const __m128i*)(input + b * rows * rows + i + j * pair_step + 3 * pair_step));
-        __m128i row4_b = _mm_loadu_si128(
-            (const __m128i*)(input + b * rows * rows + i + j * pair_step + 4 * pair_step));
-        __m128i row5_b = _mm_loadu_si128(
-            (const __m128i*)(input + b * rows * rows + i + j * pair_step + 5 * pair_step));
-        __m128i row6_b = _mm_loadu_si128(
-            (const __m128i*)(input + b * rows * rows + i + j * pair_step + 6 * pair_step));
-        __m128i row7_b = _mm_loadu_si128(
-            (const __m128i*)(input + b * rows * rows + i + j * pair_step + 7 * pair_step));
-        __m128i row8_b = _mm_loadu_si128(
-            (const __m128i*)(input + b * rows * rows + i + j * pair_step + 8 * pair_step));
-        __m128i row9_b = _mm_loadu_si128(
-            (const __m128i*)(input + b * rows * rows + i + j * pair_step + 9 * pair_step));
-        __m128i row10_b = _mm_loadu_si128(
-            (const __m128i*)(input + b * rows * rows + i + j * pair_step + 10 * pair_step));
-        __m128i row11_b = _mm_loadu_si128(
-            (const __m128i*)(input + b * rows * rows + i + j * pair_step + 11 * pair_step));
-        __m128i row12_b = _mm_loadu_si128(
-            (const __m128i*)(input + b * rows * rows + i + j * pair_step + 12 * pair_step));
-        __m128i row13_b = _mm_loadu_si128(
-            (const __m128i*)(input + b * rows * rows + i + j * pair_step + 13 * pair_step));
-        __m128i row14_b = _mm_loadu_si128(
-            (const __m128i*)(input + b * rows * rows + i + j * pair_step + 14 * pair_step));
-        __m128i row15_b = _mm_loadu_si128(
-            (const __m128i*)(input + b * rows * rows + i + j * pair_step + 15 * pair_step));
+        int64_t a_at = b * rows * rows + i * pair_step + j;
+        int64_t b_at = b * rows * rows + i + j * pair_step;
+        __m128i row0_a = _mm_loadu_si128((const __m128i*)(input + a_at));
+        __m128i row1_a = _mm_loadu_si128((const __m128i*)(input + a_at + pair_step));
+        __m128i row2_a = _mm_loadu_si128((const __m128i*)(input + a_at + 2 * pair_step));
+        __m128i row3_a = _mm_loadu_si128((const __m128i*)(input + a_at + 3 * pair_step));
+        __m128i row4_a = _mm_loadu_si128((const __m128i*)(input + a_at + 4 * pair_step));
+        __m128i row5_a = _mm_loadu_si128((const __m128i*)(input + a_at + 5 * pair_step));
+        __m128i row6_a = _mm_loadu_si128((const __m128i*)(input + a_at + 6 * pair_step));
+        __m128i row7_a = _mm_loadu_si128((const __m128i*)(input + a_at + 7 * pair_step));
+        __m128i row8_a = _mm_loadu_si128((const __m128i*)(input + a_at + 8 * pair_step));
+        __m128i row9_a = _mm_loadu_si128((const __m128i*)(input + a_at + 9 * pair_step));
+        __m128i row10_a = _mm_loadu_si128((const __m128i*)(input + a_at + 10 * pair_step));
+        __m128i row11_a = _mm_loadu_si128((const __m128i*)(input + a_at + 11 * pair_step));
+        __m128i row12_a = _mm_loadu_si128((const __m128i*)(input + a_at + 12 * pair_step));
+        __m128i row13_a = _mm_loadu_si128((const __m128i*)(input + a_at + 13 * pair_step));
+        __m128i row14_a = _mm_loadu_si128((const __m128i*)(input + a_at + 14 * pair_step));
+        __m128i row15_a = _mm_loadu_si128((const __m128i*)(input + a_at + 15 * pair_step));
+        __m128i row0_b = _mm_loadu_si128((const __m128i*)(input + b_at));
+        __m128i row1_b = _mm_loadu_si128((const __m128i*)(input + b_at + pair_step));
+        __m128i row2_b = _mm_loadu_si128((const __m128i*)(input + b_at + 2 * pair_step));
+        __m128i row3_b = _mm_loadu_si128((const __m128i*)(input + b_at + 3 * pair_step));
+        __m128i row4_b = _mm_loadu_si128((const __m128i*)(input + b_at + 4 * pair_step));
+        __m128i row5_b = _mm_loadu_si128((const __m128i*)(input + b_at + 5 * pair_step));
+        __m128i row6_b = _mm_loadu_si128((const __m128i*)(input + b_at + 6 * pair_step));
+        __m128i row7_b = _mm_loadu_si128((const __m128i*)(input + b_at + 7 * pair_step));
+        __m128i row8_b = _mm_loadu_si128((const __m128i*)(input + b_at + 8 * pair_step));
+        __m128i row9_b = _mm_loadu_si128((const __m128i*)(input + b_at + 9 * pair_step));
+        __m128i row10_b = _mm_loadu_si128((const __m128i*)(input + b_at + 10 * pair_step));
+        __m128i row11_b = _mm_loadu_si128((const __m128i*)(input + b_at + 11 * pair_step));
+        __m128i row12_b = _mm_loadu_si128((const __m128i*)(input + b_at + 12 * pair_step));
+        __m128i row13_b = _mm_loadu_si128((const __m128i*)(input + b_at + 13 * pair_step));
+        __m128i row14_b = _mm_loadu_si128((const __m128i*)(input + b_at + 14 * pair_step));
+        __m128i row15_b = _mm_loadu_si128((const __m128i*)(input + b_at + 15 * pair_step));
         // tile (i, j) to (j, i), then tile (j, i) to (i, j): both are loaded already
         // stage 1: interleave 8-bit lanes of row pairs (unpacklo/hi_epi8)
         __m128i t1_0_a = _mm_unpacklo_epi8(row0_a, row1_a);
@@ -949,37 +801,22 @@ __attribute__((target("avx2"))) void transpose_in_place_u8_batch_avx2(const uint
         __m128i col13_a = _mm_unpackhi_epi64(t3_6_a, t3_14_a);
         __m128i col14_a = _mm_unpacklo_epi64(t3_7_a, t3_15_a);
         __m128i col15_a = _mm_unpackhi_epi64(t3_7_a, t3_15_a);
-        _mm_storeu_si128((__m128i*)(output + b * rows * rows + i + j * pair_step), col0_a);
-        _mm_storeu_si128((__m128i*)(output + b * rows * rows + i + j * pair_step + pair_step),
-                         col1_a);
-        _mm_storeu_si128((__m128i*)(output + b * rows * rows + i + j * pair_step + 2 * pair_step),
-                         col2_a);
-        _mm_storeu_si128((__m128i*)(output + b * rows * rows + i + j * pair_step + 3 * pair_step),
-                         col3_a);
-        _mm_storeu_si128((__m128i*)(output + b * rows * rows + i + j * pair_step + 4 * pair_step),
-                         col4_a);
-        _mm_storeu_si128((__m128i*)(output + b * rows * rows + i + j * pair_step + 5 * pair_step),
-                         col5_a);
-        _mm_storeu_si128((__m128i*)(output + b * rows * rows + i + j * pair_step + 6 * pair_step),
-                         col6_a);
-        _mm_storeu_si128((__m128i*)(output + b * rows * rows + i + j * pair_step + 7 * pair_step),
-                         col7_a);
-        _mm_storeu_si128((__m128i*)(output + b * rows * rows + i + j * pair_step + 8 * pair_step),
-                         col8_a);
-        _mm_storeu_si128((__m128i*)(output + b * rows * rows + i + j * pair_step + 9 * pair_step),
-                         col9_a);
-        _mm_storeu_si128((__m128i*)(output + b * rows * rows + i + j * pair_step + 10 * pair_step),
-                         col10_a);
-        _mm_storeu_si128((__m128i*)(output + b * rows * rows + i + j * pair_step + 11 * pair_step),
-                         col11_a);
-        _mm_storeu_si128((__m128i*)(output + b * rows * rows + i + j * pair_step + 12 * pair_step),
-                         col12_a);
-        _mm_storeu_si128((__m128i*)(output + b * rows * rows + i + j * pair_step + 13 * pair_step),
-                         col13_a);
-        _mm_storeu_si128((__m128i*)(output + b * rows * rows + i + j * pair_step + 14 * pair_step),
-                         col14_a);
-        _mm_storeu_si128((__m128i*)(output + b * rows * rows + i + j * pair_step + 15 * pair_step),
-                         col15_a);
+        _mm_storeu_si128((__m128i*)(output + b_at), col0_a);
+        _mm_storeu_si128((__m128i*)(output + b_at + pair_step), col1_a);
+        _mm_storeu_si128((__m128i*)(output + b_at + 2 * pair_step), col2_a);
+        _mm_storeu_si128((__m128i*)(output + b_at + 3 * pair_step), col3_a);
+        _mm_storeu_si128((__m128i*)(output + b_at + 4 * pair_step), col4_a);
+        _mm_storeu_si128((__m128i*)(output + b_at + 5 * pair_step), col5_a);
+        _mm_storeu_si128((__m128i*)(output + b_at + 6 * pair_step), col6_a);
+        _mm_storeu_si128((__m128i*)(output + b_at + 7 * pair_step), col7_a);
+        _mm_storeu_si128((__m128i*)(output + b_at + 8 * pair_step), col8_a);
+        _mm_storeu_si128((__m128i*)(output + b_at + 9 * pair_step), col9_a);
+        _mm_storeu_si128((__m128i*)(output + b_at + 10 * pair_step), col10_a);
+        _mm_storeu_si128((__m128i*)(output + b_at + 11 * pair_step), col11_a);
+        _mm_storeu_si128((__m128i*)(output + b_at + 12 * pair_step), col12_a);
+        _mm_storeu_si128((__m128i*)(output + b_at + 13 * pair_step), col13_a);
+        _mm_storeu_si128((__m128i*)(output + b_at + 14 * pair_step), col14_a);
+        _mm_storeu_si128((__m128i*)(output + b_at + 15 * pair_step), col15_a);
         // stage 1: interleave 8-bit lanes of row pairs (unpacklo/hi_epi8)
         __m128i t1_0_b = _mm_unpacklo_epi8(row0_b, row1_b);
         __m128i t1_1_b = _mm_unpackhi_epi8(row0_b, row1_b);
@@ -1048,37 +885,22 @@ __attribute__((target("avx2"))) void transpose_in_place_u8_batch_avx2(const uint
         __m128i col13_b = _mm_unpackhi_epi64(t3_6_b, t3_14_b);
         __m128i col14_b = _mm_unpacklo_epi64(t3_7_b, t3_15_b);
         __m128i col15_b = _mm_unpackhi_epi64(t3_7_b, t3_15_b);
-        _mm_storeu_si128((__m128i*)(output + b * rows * rows + i * pair_step + j), col0_b);
-        _mm_storeu_si128((__m128i*)(output + b * rows * rows + i * pair_step + j + pair_step),
-                         col1_b);
-        _mm_storeu_si128((__m128i*)(output + b * rows * rows + i * pair_step + j + 2 * pair_step),
-                         col2_b);
-        _mm_storeu_si128((__m128i*)(output + b * rows * rows + i * pair_step + j + 3 * pair_step),
-                         col3_b);
-        _mm_storeu_si128((__m128i*)(output + b * rows * rows + i * pair_step + j + 4 * pair_step),
-                         col4_b);
-        _mm_storeu_si128((__m128i*)(output + b * rows * rows + i * pair_step + j + 5 * pair_step),
-                         col5_b);
-        _mm_storeu_si128((__m128i*)(output + b * rows * rows + i * pair_step + j + 6 * pair_step),
-                         col6_b);
-        _mm_storeu_si128((__m128i*)(output + b * rows * rows + i * pair_step + j + 7 * pair_step),
-                         col7_b);
-        _mm_storeu_si128((__m128i*)(output + b * rows * rows + i * pair_step + j + 8 * pair_step),
-                         col8_b);
-        _mm_storeu_si128((__m128i*)(output + b * rows * rows + i * pair_step + j + 9 * pair_step),
-                         col9_b);
-        _mm_storeu_si128((__m128i*)(output + b * rows * rows + i * pair_step + j + 10 * pair_step),
-                         col10_b);
-        _mm_storeu_si128((__m128i*)(output + b * rows * rows + i * pair_step + j + 11 * pair_step),
-                         col11_b);
-        _mm_storeu_si128((__m128i*)(output + b * rows * rows + i * pair_step + j + 12 * pair_step),
-                         col12_b);
-        _mm_storeu_si128((__m128i*)(output + b * rows * rows + i * pair_step + j + 13 * pair_step),
-                         col13_b);
-        _mm_storeu_si128((__m128i*)(output + b * rows * rows + i * pair_step + j + 14 * pair_step),
-                         col14_b);
-        _mm_storeu_si128((__m128i*)(output + b * rows * rows + i * pair_step + j + 15 * pair_step),
-                         col15_b);
+        _mm_storeu_si128((__m128i*)(output + a_at), col0_b);
+        _mm_storeu_si128((__m128i*)(output + a_at + pair_step), col1_b);
+        _mm_storeu_si128((__m128i*)(output + a_at + 2 * pair_step), col2_b);
+        _mm_storeu_si128((__m128i*)(output + a_at + 3 * pair_step), col3_b);
+        _mm_storeu_si128((__m128i*)(output + a_at + 4 * pair_step), col4_b);
+        _mm_storeu_si128((__m128i*)(output + a_at + 5 * pair_step), col5_b);
+        _mm_storeu_si128((__m128i*)(output + a_at + 6 * pair_step), col6_b);
+        _mm_storeu_si128((__m128i*)(output + a_at + 7 * pair_step), col7_b);
+        _mm_storeu_si128((__m128i*)(output + a_at + 8 * pair_step), col8_b);
+        _mm_storeu_si128((__m128i*)(output + a_at + 9 * pair_step), col9_b);
+        _mm_storeu_si128((__m128i*)(output + a_at + 10 * pair_step), col10_b);
+        _mm_storeu_si128((__m128i*)(output + a_at + 11 * pair_step), col11_b);
+        _mm_storeu_si128((__m128i*)(output + a_at + 12 * pair_step), col12_b);
+        _mm_storeu_si128((__m128i*)(output + a_at + 13 * pair_step), col13_b);
+        _mm_storeu_si128((__m128i*)(output + a_at + 14 * pair_step), col14_b);
+        _mm_storeu_si128((__m128i*)(output + a_at + 15 * pair_step), col15_b);
       }
       // the last columns: element pairs
       if (j < rows) {
@@ -1130,22 +952,23 @@ void transpose_in_place_u8_batch_neon(const uint8_t* input, int64_t batch, int64
     for (; i + 16 <= rows; i += 16) {
       // the diagonal tile
       int64_t diag_step = simdgen_opaque(rows);
-      uint8x16_t row0 = vld1q_u8(input + b * rows * rows + diag_step * i + i);
-      uint8x16_t row1 = vld1q_u8(input + b * rows * rows + diag_step + diag_step * i + i);
-      uint8x16_t row2 = vld1q_u8(input + b * rows * rows + 2 * diag_step + diag_step * i + i);
-      uint8x16_t row3 = vld1q_u8(input + b * rows * rows + 3 * diag_step + diag_step * i + i);
-      uint8x16_t row4 = vld1q_u8(input + b * rows * rows + 4 * diag_step + diag_step * i + i);
-      uint8x16_t row5 = vld1q_u8(input + b * rows * rows + 5 * diag_step + diag_step * i + i);
-      uint8x16_t row6 = vld1q_u8(input + b * rows * rows + 6 * diag_step + diag_step * i + i);
-      uint8x16_t row7 = vld1q_u8(input + b * rows * rows + 7 * diag_step + diag_step * i + i);
-      uint8x16_t row8 = vld1q_u8(input + b * rows * rows + 8 * diag_step + diag_step * i + i);
-      uint8x16_t row9 = vld1q_u8(input + b * rows * rows + 9 * diag_step + diag_step * i + i);
-      uint8x16_t row10 = vld1q_u8(input + b * rows * rows + 10 * diag_step + diag_step * i + i);
-      uint8x16_t row11 = vld1q_u8(input + b * rows * rows + 11 * diag_step + diag_step * i + i);
-      uint8x16_t row12 = vld1q_u8(input + b * rows * rows + 12 * diag_step + diag_step * i + i);
-      uint8x16_t row13 = vld1q_u8(input + b * rows * rows + 13 * diag_step + diag_step * i + i);
-      uint8x16_t row14 = vld1q_u8(input + b * rows * rows + 14 * diag_step + diag_step * i + i);
-      uint8x16_t row15 = vld1q_u8(input + b * rows * rows + 15 * diag_step + diag_step * i + i);
+      int64_t diag_at = b * rows * rows + diag_step * i + i;
+      uint8x16_t row0 = vld1q_u8(input + diag_at);
+      uint8x16_t row1 = vld1q_u8(input + diag_at + diag_step);
+      uint8x16_t row2 = vld1q_u8(input + diag_at + 2 * diag_step);
+      uint8x16_t row3 = vld1q_u8(input + diag_at + 3 * diag_step);
+      uint8x16_t row4 = vld1q_u8(input + diag_at + 4 * diag_step);
+      uint8x16_t row5 = vld1q_u8(input + diag_at + 5 * diag_step);
+      uint8x16_t row6 = vld1q_u8(input + diag_at + 6 * diag_step);
+      uint8x16_t row7 = vld1q_u8(input + diag_at + 7 * diag_step);
+      uint8x16_t row8 = vld1q_u8(input + diag_at + 8 * diag_step);
+      uint8x16_t row9 = vld1q_u8(input + diag_at + 9 * diag_step);
+      uint8x16_t row10 = vld1q_u8(input + diag_at + 10 * diag_step);
+      uint8x16_t row11 = vld1q_u8(input + diag_at + 11 * diag_step);
+      uint8x16_t row12 = vld1q_u8(input + diag_at + 12 * diag_step);
+      uint8x16_t row13 = vld1q_u8(input + diag_at + 13 * diag_step);
+      uint8x16_t row14 = vld1q_u8(input + diag_at + 14 * diag_step);
+      uint8x16_t row15 = vld1q_u8(input + diag_at + 15 * diag_step);
       // stage 1: zip1/zip2 vector i with vector i + 8
       uint8x16_t z1_0 = vzip1q_u8(row0, row8);
       uint8x16_t z1_1 = vzip2q_u8(row0, row8);
@@ -1278,58 +1101,60 @@ void transpose_in_place_u8_batch_neon(const uint8_t* input, int64_t batch, int64
       //   col13: 13 29 45 61 77 93 109 125 141 157 173 189 205 221 237 253
       //   col14: 14 30 46 62 78 94 110 126 142 158 174 190 206 222 238 254
       //   col15: 15 31 47 63 79 95 111 127 143 159 175 191 207 223 239 255
-      vst1q_u8(output + b * rows * rows + diag_step * i + i, col0);
-      vst1q_u8(output + b * rows * rows + diag_step + diag_step * i + i, col1);
-      vst1q_u8(output + b * rows * rows + 2 * diag_step + diag_step * i + i, col2);
-      vst1q_u8(output + b * rows * rows + 3 * diag_step + diag_step * i + i, col3);
-      vst1q_u8(output + b * rows * rows + 4 * diag_step + diag_step * i + i, col4);
-      vst1q_u8(output + b * rows * rows + 5 * diag_step + diag_step * i + i, col5);
-      vst1q_u8(output + b * rows * rows + 6 * diag_step + diag_step * i + i, col6);
-      vst1q_u8(output + b * rows * rows + 7 * diag_step + diag_step * i + i, col7);
-      vst1q_u8(output + b * rows * rows + 8 * diag_step + diag_step * i + i, col8);
-      vst1q_u8(output + b * rows * rows + 9 * diag_step + diag_step * i + i, col9);
-      vst1q_u8(output + b * rows * rows + 10 * diag_step + diag_step * i + i, col10);
-      vst1q_u8(output + b * rows * rows + 11 * diag_step + diag_step * i + i, col11);
-      vst1q_u8(output + b * rows * rows + 12 * diag_step + diag_step * i + i, col12);
-      vst1q_u8(output + b * rows * rows + 13 * diag_step + diag_step * i + i, col13);
-      vst1q_u8(output + b * rows * rows + 14 * diag_step + diag_step * i + i, col14);
-      vst1q_u8(output + b * rows * rows + 15 * diag_step + diag_step * i + i, col15);
+      vst1q_u8(output + diag_at, col0);
+      vst1q_u8(output + diag_at + diag_step, col1);
+      vst1q_u8(output + diag_at + 2 * diag_step, col2);
+      vst1q_u8(output + diag_at + 3 * diag_step, col3);
+      vst1q_u8(output + diag_at + 4 * diag_step, col4);
+      vst1q_u8(output + diag_at + 5 * diag_step, col5);
+      vst1q_u8(output + diag_at + 6 * diag_step, col6);
+      vst1q_u8(output + diag_at + 7 * diag_step, col7);
+      vst1q_u8(output + diag_at + 8 * diag_step, col8);
+      vst1q_u8(output + diag_at + 9 * diag_step, col9);
+      vst1q_u8(output + diag_at + 10 * diag_step, col10);
+      vst1q_u8(output + diag_at + 11 * diag_step, col11);
+      vst1q_u8(output + diag_at + 12 * diag_step, col12);
+      vst1q_u8(output + diag_at + 13 * diag_step, col13);
+      vst1q_u8(output + diag_at + 14 * diag_step, col14);
+      vst1q_u8(output + diag_at + 15 * diag_step, col15);
       int64_t j = i + 16;
       // tile pairs (i, j) and (j, i)
       for (; j + 16 <= rows; j += 16) {
         int64_t pair_step = simdgen_opaque(rows);
-        uint8x16_t row0_a = vld1q_u8(input + b * rows * rows + i * pair_step + j);
-        uint8x16_t row1_a = vld1q_u8(input + b * rows * rows + i * pair_step + j + pair_step);
-        uint8x16_t row2_a = vld1q_u8(input + b * rows * rows + i * pair_step + j + 2 * pair_step);
-        uint8x16_t row3_a = vld1q_u8(input + b * rows * rows + i * pair_step + j + 3 * pair_step);
-        uint8x16_t row4_a = vld1q_u8(input + b * rows * rows + i * pair_step + j + 4 * pair_step);
-        uint8x16_t row5_a = vld1q_u8(input + b * rows * rows + i * pair_step + j + 5 * pair_step);
-        uint8x16_t row6_a = vld1q_u8(input + b * rows * rows + i * pair_step + j + 6 * pair_step);
-        uint8x16_t row7_a = vld1q_u8(input + b * rows * rows + i * pair_step + j + 7 * pair_step);
-        uint8x16_t row8_a = vld1q_u8(input + b * rows * rows + i * pair_step + j + 8 * pair_step);
-        uint8x16_t row9_a = vld1q_u8(input + b * rows * rows + i * pair_step + j + 9 * pair_step);
-        uint8x16_t row10_a = vld1q_u8(input + b * rows * rows + i * pair_step + j + 10 * pair_step);
-        uint8x16_t row11_a = vld1q_u8(input + b * rows * rows + i * pair_step + j + 11 * pair_step);
-        uint8x16_t row12_a = vld1q_u8(input + b * rows * rows + i * pair_step + j + 12 * pair_step);
-        uint8x16_t row13_a = vld1q_u8(input + b * rows * rows + i * pair_step + j + 13 * pair_step);
-        uint8x16_t row14_a = vld1q_u8(input + b * rows * rows + i * pair_step + j + 14 * pair_step);
-        uint8x16_t row15_a = vld1q_u8(input + b * rows * rows + i * pair_step + j + 15 * pair_step);
-        uint8x16_t row0_b = vld1q_u8(input + b * rows * rows + i + j * pair_step);
-        uint8x16_t row1_b = vld1q_u8(input + b * rows * rows + i + j * pair_step + pair_step);
-        uint8x16_t row2_b = vld1q_u8(input + b * rows * rows + i + j * pair_step + 2 * pair_step);
-        uint8x16_t row3_b = vld1q_u8(input + b * rows * rows + i + j * pair_step + 3 * pair_step);
-        uint8x16_t row4_b = vld1q_u8(input + b * rows * rows + i + j * pair_step + 4 * pair_step);
-        uint8x16_t row5_b = vld1q_u8(input + b * rows * rows + i + j * pair_step + 5 * pair_step);
-        uint8x16_t row6_b = vld1q_u8(input + b * rows * rows + i + j * pair_step + 6 * pair_step);
-        uint8x16_t row7_b = vld1q_u8(input + b * rows * rows + i + j * pair_step + 7 * pair_step);
-        uint8x16_t row8_b = vld1q_u8(input + b * rows * rows + i + j * pair_step + 8 * pair_step);
-        uint8x16_t row9_b = vld1q_u8(input + b * rows * rows + i + j * pair_step + 9 * pair_step);
-        uint8x16_t row10_b = vld1q_u8(input + b * rows * rows + i + j * pair_step + 10 * pair_step);
-        uint8x16_t row11_b = vld1q_u8(input + b * rows * rows + i + j * pair_step + 11 * pair_step);
-        uint8x16_t row12_b = vld1q_u8(input + b * rows * rows + i + j * pair_step + 12 * pair_step);
-        uint8x16_t row13_b = vld1q_u8(input + b * rows * rows + i + j * pair_step + 13 * pair_step);
-        uint8x16_t row14_b = vld1q_u8(input + b * rows * rows + i + j * pair_step + 14 * pair_step);
-        uint8x16_t row15_b = vld1q_u8(input + b * rows * rows + i + j * pair_step + 15 * pair_step);
+        int64_t a_at = b * rows * rows + i * pair_step + j;
+        int64_t b_at = b * rows * rows + i + j * pair_step;
+        uint8x16_t row0_a = vld1q_u8(input + a_at);
+        uint8x16_t row1_a = vld1q_u8(input + a_at + pair_step);
+        uint8x16_t row2_a = vld1q_u8(input + a_at + 2 * pair_step);
+        uint8x16_t row3_a = vld1q_u8(input + a_at + 3 * pair_step);
+        uint8x16_t row4_a = vld1q_u8(input + a_at + 4 * pair_step);
+        uint8x16_t row5_a = vld1q_u8(input + a_at + 5 * pair_step);
+        uint8x16_t row6_a = vld1q_u8(input + a_at + 6 * pair_step);
+        uint8x16_t row7_a = vld1q_u8(input + a_at + 7 * pair_step);
+        uint8x16_t row8_a = vld1q_u8(input + a_at + 8 * pair_step);
+        uint8x16_t row9_a = vld1q_u8(input + a_at + 9 * pair_step);
+        uint8x16_t row10_a = vld1q_u8(input + a_at + 10 * pair_step);
+        uint8x16_t row11_a = vld1q_u8(input + a_at + 11 * pair_step);
+        uint8x16_t row12_a = vld1q_u8(input + a_at + 12 * pair_step);
+        uint8x16_t row13_a = vld1q_u8(input + a_at + 13 * pair_step);
+        uint8x16_t row14_a = vld1q_u8(input + a_at + 14 * pair_step);
+        uint8x16_t row15_a = vld1q_u8(input + a_at + 15 * pair_step);
+        uint8x16_t row0_b = vld1q_u8(input + b_at);
+        uint8x16_t row1_b = vld1q_u8(input + b_at + pair_step);
+        uint8x16_t row2_b = vld1q_u8(input + b_at + 2 * pair_step);
+        uint8x16_t row3_b = vld1q_u8(input + b_at + 3 * pair_step);
+        uint8x16_t row4_b = vld1q_u8(input + b_at + 4 * pair_step);
+        uint8x16_t row5_b = vld1q_u8(input + b_at + 5 * pair_step);
+        uint8x16_t row6_b = vld1q_u8(input + b_at + 6 * pair_step);
+        uint8x16_t row7_b = vld1q_u8(input + b_at + 7 * pair_step);
+        uint8x16_t row8_b = vld1q_u8(input + b_at + 8 * pair_step);
+        uint8x16_t row9_b = vld1q_u8(input + b_at + 9 * pair_step);
+        uint8x16_t row10_b = vld1q_u8(input + b_at + 10 * pair_step);
+        uint8x16_t row11_b = vld1q_u8(input + b_at + 11 * pair_step);
+        uint8x16_t row12_b = vld1q_u8(input + b_at + 12 * pair_step);
+        uint8x16_t row13_b = vld1q_u8(input + b_at + 13 * pair_step);
+        uint8x16_t row14_b = vld1q_u8(input + b_at + 14 * pair_step);
+        uint8x16_t row15_b = vld1q_u8(input + b_at + 15 * pair_step);
         // tile (i, j) to (j, i), then tile (j, i) to (i, j): both are loaded already
         // stage 1: zip1/zip2 vector i with vector i + 8
         uint8x16_t z1_0_a = vzip1q_u8(row0_a, row8_a);
@@ -1399,22 +1224,22 @@ void transpose_in_place_u8_batch_neon(const uint8_t* input, int64_t batch, int64
         uint8x16_t col13_a = vzip2q_u8(z3_6_a, z3_14_a);
         uint8x16_t col14_a = vzip1q_u8(z3_7_a, z3_15_a);
         uint8x16_t col15_a = vzip2q_u8(z3_7_a, z3_15_a);
-        vst1q_u8(output + b * rows * rows + i + j * pair_step, col0_a);
-        vst1q_u8(output + b * rows * rows + i + j * pair_step + pair_step, col1_a);
-        vst1q_u8(output + b * rows * rows + i + j * pair_step + 2 * pair_step, col2_a);
-        vst1q_u8(output + b * rows * rows + i + j * pair_step + 3 * pair_step, col3_a);
-        vst1q_u8(output + b * rows * rows + i + j * pair_step + 4 * pair_step, col4_a);
-        vst1q_u8(output + b * rows * rows + i + j * pair_step + 5 * pair_step, col5_a);
-        vst1q_u8(output + b * rows * rows + i + j * pair_step + 6 * pair_step, col6_a);
-        vst1q_u8(output + b * rows * rows + i + j * pair_step + 7 * pair_step, col7_a);
-        vst1q_u8(output + b * rows * rows + i + j * pair_step + 8 * pair_step, col8_a);
-        vst1q_u8(output + b * rows * rows + i + j * pair_step + 9 * pair_step, col9_a);
-        vst1q_u8(output + b * rows * rows + i + j * pair_step + 10 * pair_step, col10_a);
-        vst1q_u8(output + b * rows * rows + i + j * pair_step + 11 * pair_step, col11_a);
-        vst1q_u8(output + b * rows * rows + i + j * pair_step + 12 * pair_step, col12_a);
-        vst1q_u8(output + b * rows * rows + i + j * pair_step + 13 * pair_step, col13_a);
-        vst1q_u8(output + b * rows * rows + i + j * pair_step + 14 * pair_step, col14_a);
-        vst1q_u8(output + b * rows * rows + i + j * pair_step + 15 * pair_step, col15_a);
+        vst1q_u8(output + b_at, col0_a);
+        vst1q_u8(output + b_at + pair_step, col1_a);
+        vst1q_u8(output + b_at + 2 * pair_step, col2_a);
+        vst1q_u8(output + b_at + 3 * pair_step, col3_a);
+        vst1q_u8(output + b_at + 4 * pair_step, col4_a);
+        vst1q_u8(output + b_at + 5 * pair_step, col5_a);
+        vst1q_u8(output + b_at + 6 * pair_step, col6_a);
+        vst1q_u8(output + b_at + 7 * pair_step, col7_a);
+        vst1q_u8(output + b_at + 8 * pair_step, col8_a);
+        vst1q_u8(output + b_at + 9 * pair_step, col9_a);
+        vst1q_u8(output + b_at + 10 * pair_step, col10_a);
+        vst1q_u8(output + b_at + 11 * pair_step, col11_a);
+        vst1q_u8(output + b_at + 12 * pair_step, col12_a);
+        vst1q_u8(output + b_at + 13 * pair_step, col13_a);
+        vst1q_u8(output + b_at + 14 * pair_step, col14_a);
+        vst1q_u8(output + b_at + 15 * pair_step, col15_a);
         // stage 1: zip1/zip2 vector i with vector i + 8
         uint8x16_t z1_0_b = vzip1q_u8(row0_b, row8_b);
         uint8x16_t z1_1_b = vzip2q_u8(row0_b, row8_b);
@@ -1483,22 +1308,22 @@ void transpose_in_place_u8_batch_neon(const uint8_t* input, int64_t batch, int64
         uint8x16_t col13_b = vzip2q_u8(z3_6_b, z3_14_b);
         uint8x16_t col14_b = vzip1q_u8(z3_7_b, z3_15_b);
         uint8x16_t col15_b = vzip2q_u8(z3_7_b, z3_15_b);
-        vst1q_u8(output + b * rows * rows + i * pair_step + j, col0_b);
-        vst1q_u8(output + b * rows * rows + i * pair_step + j + pair_step, col1_b);
-        vst1q_u8(output + b * rows * rows + i * pair_step + j + 2 * pair_step, col2_b);
-        vst1q_u8(output + b * rows * rows + i * pair_step + j + 3 * pair_step, col3_b);
-        vst1q_u8(output + b * rows * rows + i * pair_step + j + 4 * pair_step, col4_b);
-        vst1q_u8(output + b * rows * rows + i * pair_step + j + 5 * pair_step, col5_b);
-        vst1q_u8(output + b * rows * rows + i * pair_step + j + 6 * pair_step, col6_b);
-        vst1q_u8(output + b * rows * rows + i * pair_step + j + 7 * pair_step, col7_b);
-        vst1q_u8(output + b * rows * rows + i * pair_step + j + 8 * pair_step, col8_b);
-        vst1q_u8(output + b * rows * rows + i * pair_step + j + 9 * pair_step, col9_b);
-        vst1q_u8(output + b * rows * rows + i * pair_step + j + 10 * pair_step, col10_b);
-        vst1q_u8(output + b * rows * rows + i * pair_step + j + 11 * pair_step, col11_b);
-        vst1q_u8(output + b * rows * rows + i * pair_step + j + 12 * pair_step, col12_b);
-        vst1q_u8(output + b * rows * rows + i * pair_step + j + 13 * pair_step, col13_b);
-        vst1q_u8(output + b * rows * rows + i * pair_step + j + 14 * pair_step, col14_b);
-        vst1q_u8(output + b * rows * rows + i * pair_step + j + 15 * pair_step, col15_b);
+        vst1q_u8(output + a_at, col0_b);
+        vst1q_u8(output + a_at + pair_step, col1_b);
+        vst1q_u8(output + a_at + 2 * pair_step, col2_b);
+        vst1q_u8(output + a_at + 3 * pair_step, col3_b);
+        vst1q_u8(output + a_at + 4 * pair_step, col4_b);
+        vst1q_u8(output + a_at + 5 * pair_step, col5_b);
+        vst1q_u8(output + a_at + 6 * pair_step, col6_b);
+        vst1q_u8(output + a_at + 7 * pair_step, col7_b);
+        vst1q_u8(output + a_at + 8 * pair_step, col8_b);
+        vst1q_u8(output + a_at + 9 * pair_step, col9_b);
+        vst1q_u8(output + a_at + 10 * pair_step, col10_b);
+        vst1q_u8(output + a_at + 11 * pair_step, col11_b);
+        vst1q_u8(output + a_at + 12 * pair_step, col12_b);
+        vst1q_u8(output + a_at + 13 * pair_step, col13_b);
+        vst1q_u8(output + a_at + 14 * pair_step, col14_b);
+        vst1q_u8(output + a_at + 15 * pair_step, col15_b);
       }
       // the last columns: element pairs
       if (j < rows) {

@@ -269,50 +269,44 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void transpos
             for (; i + 8 <= i_end; i += 8) {
               int64_t in_step = simdgen_opaque(stride);
               int64_t out_step = simdgen_opaque(rows);
+              int64_t tile_in = i * in_step + j;
+              int64_t tile_out = i + j * out_step;
               __m512i in0 = _mm512_inserti64x4(
-                  _mm512_castsi256_si512(
-                      _mm256_loadu_si256((const __m256i*)(input + i * in_step + j))),
-                  _mm256_loadu_si256((const __m256i*)(input + i * in_step + j + 2 * in_step)), 1);
+                  _mm512_castsi256_si512(_mm256_loadu_si256((const __m256i*)(input + tile_in))),
+                  _mm256_loadu_si256((const __m256i*)(input + tile_in + 2 * in_step)), 1);
               __m512i in1 = _mm512_inserti64x4(
                   _mm512_castsi256_si512(
-                      _mm256_loadu_si256((const __m256i*)(input + i * in_step + in_step + j))),
-                  _mm256_loadu_si256(
-                      (const __m256i*)(input + i * in_step + in_step + j + 2 * in_step)),
-                  1);
+                      _mm256_loadu_si256((const __m256i*)(input + in_step + tile_in))),
+                  _mm256_loadu_si256((const __m256i*)(input + in_step + tile_in + 2 * in_step)), 1);
               __m512i in2 = _mm512_inserti64x4(
                   _mm512_castsi256_si512(
-                      _mm256_loadu_si256((const __m256i*)(input + i * in_step + 4 * in_step + j))),
-                  _mm256_loadu_si256(
-                      (const __m256i*)(input + i * in_step + 4 * in_step + j + 2 * in_step)),
+                      _mm256_loadu_si256((const __m256i*)(input + 4 * in_step + tile_in))),
+                  _mm256_loadu_si256((const __m256i*)(input + 4 * in_step + tile_in + 2 * in_step)),
                   1);
               __m512i in3 = _mm512_inserti64x4(
                   _mm512_castsi256_si512(
-                      _mm256_loadu_si256((const __m256i*)(input + i * in_step + 5 * in_step + j))),
-                  _mm256_loadu_si256(
-                      (const __m256i*)(input + i * in_step + 5 * in_step + j + 2 * in_step)),
+                      _mm256_loadu_si256((const __m256i*)(input + 5 * in_step + tile_in))),
+                  _mm256_loadu_si256((const __m256i*)(input + 5 * in_step + tile_in + 2 * in_step)),
                   1);
               __m512i in4 = _mm512_inserti64x4(
-                  _mm512_castsi256_si512(
-                      _mm256_loadu_si256((const __m256i*)(input + i * in_step + j + 4))),
-                  _mm256_loadu_si256((const __m256i*)(input + i * in_step + j + 4 + 2 * in_step)),
-                  1);
+                  _mm512_castsi256_si512(_mm256_loadu_si256((const __m256i*)(input + tile_in + 4))),
+                  _mm256_loadu_si256((const __m256i*)(input + tile_in + 4 + 2 * in_step)), 1);
               __m512i in5 = _mm512_inserti64x4(
                   _mm512_castsi256_si512(
-                      _mm256_loadu_si256((const __m256i*)(input + i * in_step + in_step + j + 4))),
-                  _mm256_loadu_si256(
-                      (const __m256i*)(input + i * in_step + in_step + j + 4 + 2 * in_step)),
+                      _mm256_loadu_si256((const __m256i*)(input + in_step + tile_in + 4))),
+                  _mm256_loadu_si256((const __m256i*)(input + in_step + tile_in + 4 + 2 * in_step)),
                   1);
               __m512i in6 = _mm512_inserti64x4(
-                  _mm512_castsi256_si512(_mm256_loadu_si256(
-                      (const __m256i*)(input + i * in_step + 4 * in_step + j + 4))),
+                  _mm512_castsi256_si512(
+                      _mm256_loadu_si256((const __m256i*)(input + 4 * in_step + tile_in + 4))),
                   _mm256_loadu_si256(
-                      (const __m256i*)(input + i * in_step + 4 * in_step + j + 4 + 2 * in_step)),
+                      (const __m256i*)(input + 4 * in_step + tile_in + 4 + 2 * in_step)),
                   1);
               __m512i in7 = _mm512_inserti64x4(
-                  _mm512_castsi256_si512(_mm256_loadu_si256(
-                      (const __m256i*)(input + i * in_step + 5 * in_step + j + 4))),
+                  _mm512_castsi256_si512(
+                      _mm256_loadu_si256((const __m256i*)(input + 5 * in_step + tile_in + 4))),
                   _mm256_loadu_si256(
-                      (const __m256i*)(input + i * in_step + 5 * in_step + j + 4 + 2 * in_step)),
+                      (const __m256i*)(input + 5 * in_step + tile_in + 4 + 2 * in_step)),
                   1);
               // stage 1: interleave 64-bit lanes of input pairs (unpacklo/hi_epi64)
               __m512i t1_0 = _mm512_unpacklo_epi64(in0, in1);
@@ -348,64 +342,66 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void transpos
               //   col6: 6 14 22 30 38 46 54 62
               //   col5: 5 13 21 29 37 45 53 61
               //   col7: 7 15 23 31 39 47 55 63
-              _mm512_storeu_si512((void*)(output + i + j * out_step), col0);
-              _mm512_storeu_si512((void*)(output + i + j * out_step + out_step), col1);
-              _mm512_storeu_si512((void*)(output + i + j * out_step + 2 * out_step), col2);
-              _mm512_storeu_si512((void*)(output + i + j * out_step + 3 * out_step), col3);
-              _mm512_storeu_si512((void*)(output + i + j * out_step + 4 * out_step), col4);
-              _mm512_storeu_si512((void*)(output + i + j * out_step + 5 * out_step), col5);
-              _mm512_storeu_si512((void*)(output + i + j * out_step + 6 * out_step), col6);
-              _mm512_storeu_si512((void*)(output + i + j * out_step + 7 * out_step), col7);
+              _mm512_storeu_si512((void*)(output + tile_out), col0);
+              _mm512_storeu_si512((void*)(output + out_step + tile_out), col1);
+              _mm512_storeu_si512((void*)(output + 2 * out_step + tile_out), col2);
+              _mm512_storeu_si512((void*)(output + 3 * out_step + tile_out), col3);
+              _mm512_storeu_si512((void*)(output + 4 * out_step + tile_out), col4);
+              _mm512_storeu_si512((void*)(output + 5 * out_step + tile_out), col5);
+              _mm512_storeu_si512((void*)(output + 6 * out_step + tile_out), col6);
+              _mm512_storeu_si512((void*)(output + 7 * out_step + tile_out), col7);
             }
             // the last rows of the matrix: a partial tile
             if (i < i_end) {
+              int64_t edge_in_r = i * stride + j;
+              int64_t edge_out_r = i + j * rows;
               __m512i row0_r = _mm512_setzero_si512();
               if (i < rows) {
                 row0_r = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
                                                  (__mmask8)simdgen_lanes_below(cols - j, 8),
-                                                 input + i * stride + j);
+                                                 input + edge_in_r);
               }
               __m512i row1_r = _mm512_setzero_si512();
               if (i + 1 < rows) {
                 row1_r = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
                                                  (__mmask8)simdgen_lanes_below(cols - j, 8),
-                                                 input + i * stride + j + stride);
+                                                 input + edge_in_r + stride);
               }
               __m512i row2_r = _mm512_setzero_si512();
               if (i + 2 < rows) {
                 row2_r = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
                                                  (__mmask8)simdgen_lanes_below(cols - j, 8),
-                                                 input + i * stride + j + 2 * stride);
+                                                 input + edge_in_r + 2 * stride);
               }
               __m512i row3_r = _mm512_setzero_si512();
               if (i + 3 < rows) {
                 row3_r = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
                                                  (__mmask8)simdgen_lanes_below(cols - j, 8),
-                                                 input + i * stride + j + 3 * stride);
+                                                 input + edge_in_r + 3 * stride);
               }
               __m512i row4_r = _mm512_setzero_si512();
               if (i + 4 < rows) {
                 row4_r = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
                                                  (__mmask8)simdgen_lanes_below(cols - j, 8),
-                                                 input + i * stride + j + 4 * stride);
+                                                 input + edge_in_r + 4 * stride);
               }
               __m512i row5_r = _mm512_setzero_si512();
               if (i + 5 < rows) {
                 row5_r = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
                                                  (__mmask8)simdgen_lanes_below(cols - j, 8),
-                                                 input + i * stride + j + 5 * stride);
+                                                 input + edge_in_r + 5 * stride);
               }
               __m512i row6_r = _mm512_setzero_si512();
               if (i + 6 < rows) {
                 row6_r = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
                                                  (__mmask8)simdgen_lanes_below(cols - j, 8),
-                                                 input + i * stride + j + 6 * stride);
+                                                 input + edge_in_r + 6 * stride);
               }
               __m512i row7_r = _mm512_setzero_si512();
               if (i + 7 < rows) {
                 row7_r = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
                                                  (__mmask8)simdgen_lanes_below(cols - j, 8),
-                                                 input + i * stride + j + 7 * stride);
+                                                 input + edge_in_r + 7 * stride);
               }
               // stage 1: interleave 64-bit lanes of row pairs (unpacklo/hi_epi64)
               __m512i t1_0_r = _mm512_unpacklo_epi64(row0_r, row1_r);
@@ -435,35 +431,35 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void transpos
               __m512i col3_r = _mm512_shuffle_i32x4(t2_3_r, t2_7_r, 0x88);
               __m512i col7_r = _mm512_shuffle_i32x4(t2_3_r, t2_7_r, 0xDD);
               if (j < cols) {
-                _mm512_mask_storeu_epi64(output + i + j * rows,
+                _mm512_mask_storeu_epi64(output + edge_out_r,
                                          (__mmask8)simdgen_lanes_below(rows - i, 8), col0_r);
               }
               if (j + 1 < cols) {
-                _mm512_mask_storeu_epi64(output + i + j * rows + rows,
+                _mm512_mask_storeu_epi64(output + edge_out_r + rows,
                                          (__mmask8)simdgen_lanes_below(rows - i, 8), col1_r);
               }
               if (j + 2 < cols) {
-                _mm512_mask_storeu_epi64(output + i + j * rows + 2 * rows,
+                _mm512_mask_storeu_epi64(output + edge_out_r + 2 * rows,
                                          (__mmask8)simdgen_lanes_below(rows - i, 8), col2_r);
               }
               if (j + 3 < cols) {
-                _mm512_mask_storeu_epi64(output + i + j * rows + 3 * rows,
+                _mm512_mask_storeu_epi64(output + edge_out_r + 3 * rows,
                                          (__mmask8)simdgen_lanes_below(rows - i, 8), col3_r);
               }
               if (j + 4 < cols) {
-                _mm512_mask_storeu_epi64(output + i + j * rows + 4 * rows,
+                _mm512_mask_storeu_epi64(output + edge_out_r + 4 * rows,
                                          (__mmask8)simdgen_lanes_below(rows - i, 8), col4_r);
               }
               if (j + 5 < cols) {
-                _mm512_mask_storeu_epi64(output + i + j * rows + 5 * rows,
+                _mm512_mask_storeu_epi64(output + edge_out_r + 5 * rows,
                                          (__mmask8)simdgen_lanes_below(rows - i, 8), col5_r);
               }
               if (j + 6 < cols) {
-                _mm512_mask_storeu_epi64(output + i + j * rows + 6 * rows,
+                _mm512_mask_storeu_epi64(output + edge_out_r + 6 * rows,
                                          (__mmask8)simdgen_lanes_below(rows - i, 8), col6_r);
               }
               if (j + 7 < cols) {
-                _mm512_mask_storeu_epi64(output + i + j * rows + 7 * rows,
+                _mm512_mask_storeu_epi64(output + edge_out_r + 7 * rows,
                                          (__mmask8)simdgen_lanes_below(rows - i, 8), col7_r);
               }
             }
@@ -473,53 +469,55 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void transpos
             // partial tiles down the column
             int64_t i = ib;
             for (; i < i_end; i += 8) {
+              int64_t edge_in_c = i * stride + j;
+              int64_t edge_out_c = i + j * rows;
               __m512i row0_c = _mm512_setzero_si512();
               if (i < rows) {
                 row0_c = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
                                                  (__mmask8)simdgen_lanes_below(cols - j, 8),
-                                                 input + i * stride + j);
+                                                 input + edge_in_c);
               }
               __m512i row1_c = _mm512_setzero_si512();
               if (i + 1 < rows) {
                 row1_c = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
                                                  (__mmask8)simdgen_lanes_below(cols - j, 8),
-                                                 input + i * stride + j + stride);
+                                                 input + edge_in_c + stride);
               }
               __m512i row2_c = _mm512_setzero_si512();
               if (i + 2 < rows) {
                 row2_c = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
                                                  (__mmask8)simdgen_lanes_below(cols - j, 8),
-                                                 input + i * stride + j + 2 * stride);
+                                                 input + edge_in_c + 2 * stride);
               }
               __m512i row3_c = _mm512_setzero_si512();
               if (i + 3 < rows) {
                 row3_c = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
                                                  (__mmask8)simdgen_lanes_below(cols - j, 8),
-                                                 input + i * stride + j + 3 * stride);
+                                                 input + edge_in_c + 3 * stride);
               }
               __m512i row4_c = _mm512_setzero_si512();
               if (i + 4 < rows) {
                 row4_c = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
                                                  (__mmask8)simdgen_lanes_below(cols - j, 8),
-                                                 input + i * stride + j + 4 * stride);
+                                                 input + edge_in_c + 4 * stride);
               }
               __m512i row5_c = _mm512_setzero_si512();
               if (i + 5 < rows) {
                 row5_c = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
                                                  (__mmask8)simdgen_lanes_below(cols - j, 8),
-                                                 input + i * stride + j + 5 * stride);
+                                                 input + edge_in_c + 5 * stride);
               }
               __m512i row6_c = _mm512_setzero_si512();
               if (i + 6 < rows) {
                 row6_c = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
                                                  (__mmask8)simdgen_lanes_below(cols - j, 8),
-                                                 input + i * stride + j + 6 * stride);
+                                                 input + edge_in_c + 6 * stride);
               }
               __m512i row7_c = _mm512_setzero_si512();
               if (i + 7 < rows) {
                 row7_c = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
                                                  (__mmask8)simdgen_lanes_below(cols - j, 8),
-                                                 input + i * stride + j + 7 * stride);
+                                                 input + edge_in_c + 7 * stride);
               }
               // stage 1: interleave 64-bit lanes of row pairs (unpacklo/hi_epi64)
               __m512i t1_0_c = _mm512_unpacklo_epi64(row0_c, row1_c);
@@ -549,35 +547,35 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void transpos
               __m512i col3_c = _mm512_shuffle_i32x4(t2_3_c, t2_7_c, 0x88);
               __m512i col7_c = _mm512_shuffle_i32x4(t2_3_c, t2_7_c, 0xDD);
               if (j < cols) {
-                _mm512_mask_storeu_epi64(output + i + j * rows,
+                _mm512_mask_storeu_epi64(output + edge_out_c,
                                          (__mmask8)simdgen_lanes_below(rows - i, 8), col0_c);
               }
               if (j + 1 < cols) {
-                _mm512_mask_storeu_epi64(output + i + j * rows + rows,
+                _mm512_mask_storeu_epi64(output + edge_out_c + rows,
                                          (__mmask8)simdgen_lanes_below(rows - i, 8), col1_c);
               }
               if (j + 2 < cols) {
-                _mm512_mask_storeu_epi64(output + i + j * rows + 2 * rows,
+                _mm512_mask_storeu_epi64(output + edge_out_c + 2 * rows,
                                          (__mmask8)simdgen_lanes_below(rows - i, 8), col2_c);
               }
               if (j + 3 < cols) {
-                _mm512_mask_storeu_epi64(output + i + j * rows + 3 * rows,
+                _mm512_mask_storeu_epi64(output + edge_out_c + 3 * rows,
                                          (__mmask8)simdgen_lanes_below(rows - i, 8), col3_c);
               }
               if (j + 4 < cols) {
-                _mm512_mask_storeu_epi64(output + i + j * rows + 4 * rows,
+                _mm512_mask_storeu_epi64(output + edge_out_c + 4 * rows,
                                          (__mmask8)simdgen_lanes_below(rows - i, 8), col4_c);
               }
               if (j + 5 < cols) {
-                _mm512_mask_storeu_epi64(output + i + j * rows + 5 * rows,
+                _mm512_mask_storeu_epi64(output + edge_out_c + 5 * rows,
                                          (__mmask8)simdgen_lanes_below(rows - i, 8), col5_c);
               }
               if (j + 6 < cols) {
-                _mm512_mask_storeu_epi64(output + i + j * rows + 6 * rows,
+                _mm512_mask_storeu_epi64(output + edge_out_c + 6 * rows,
                                          (__mmask8)simdgen_lanes_below(rows - i, 8), col6_c);
               }
               if (j + 7 < cols) {
-                _mm512_mask_storeu_epi64(output + i + j * rows + 7 * rows,
+                _mm512_mask_storeu_epi64(output + edge_out_c + 7 * rows,
                                          (__mmask8)simdgen_lanes_below(rows - i, 8), col7_c);
               }
             }
@@ -626,37 +624,40 @@ __attribute__((target("+sve"))) void transpose_u64_sve(const uint64_t* input, in
           for (; i_vs1 + 2 <= i_end_vs1; i_vs1 += 2) {
             int64_t in_step_vs1 = simdgen_opaque(stride);
             int64_t out_step_vs1 = simdgen_opaque(rows);
-            svuint64_t row0 = svld1_u64(svptrue_b64(), input + i_vs1 * in_step_vs1 + j_vs1);
-            svuint64_t row1 =
-                svld1_u64(svptrue_b64(), input + i_vs1 * in_step_vs1 + in_step_vs1 + j_vs1);
+            int64_t tile_in_vs1 = i_vs1 * in_step_vs1 + j_vs1;
+            int64_t tile_out_vs1 = i_vs1 + j_vs1 * out_step_vs1;
+            svuint64_t row0 = svld1_u64(svptrue_b64(), input + tile_in_vs1);
+            svuint64_t row1 = svld1_u64(svptrue_b64(), input + in_step_vs1 + tile_in_vs1);
             // stage 1: zip1/zip2 vector i with vector i + 1
             svuint64_t col0 = svzip1_u64(row0, row1);
             svuint64_t col1 = svzip2_u64(row0, row1);
             //   col0: 0 2
             //   col1: 1 3
-            svst1_u64(svptrue_b64(), output + i_vs1 + j_vs1 * out_step_vs1, col0);
-            svst1_u64(svptrue_b64(), output + i_vs1 + j_vs1 * out_step_vs1 + out_step_vs1, col1);
+            svst1_u64(svptrue_b64(), output + tile_out_vs1, col0);
+            svst1_u64(svptrue_b64(), output + out_step_vs1 + tile_out_vs1, col1);
           }
           // the last rows of the matrix: a partial tile
           if (i_vs1 < i_end_vs1) {
+            int64_t edge_in_r_vs1 = i_vs1 * stride + j_vs1;
+            int64_t edge_out_r_vs1 = i_vs1 + j_vs1 * rows;
             svbool_t in_cols_r = svwhilelt_b64_s64(j_vs1, cols);
             svuint64_t row0_r = svdup_n_u64(0);
             if (i_vs1 < rows) {
-              row0_r = svld1_u64(in_cols_r, input + i_vs1 * stride + j_vs1);
+              row0_r = svld1_u64(in_cols_r, input + edge_in_r_vs1);
             }
             svuint64_t row1_r = svdup_n_u64(0);
             if (i_vs1 + 1 < rows) {
-              row1_r = svld1_u64(in_cols_r, input + i_vs1 * stride + j_vs1 + stride);
+              row1_r = svld1_u64(in_cols_r, input + edge_in_r_vs1 + stride);
             }
             // stage 1: zip1/zip2 vector i with vector i + 1
             svuint64_t col0_r = svzip1_u64(row0_r, row1_r);
             svuint64_t col1_r = svzip2_u64(row0_r, row1_r);
             svbool_t in_rows_r = svwhilelt_b64_s64(i_vs1, rows);
             if (j_vs1 < cols) {
-              svst1_u64(in_rows_r, output + i_vs1 + j_vs1 * rows, col0_r);
+              svst1_u64(in_rows_r, output + edge_out_r_vs1, col0_r);
             }
             if (j_vs1 + 1 < cols) {
-              svst1_u64(in_rows_r, output + i_vs1 + j_vs1 * rows + rows, col1_r);
+              svst1_u64(in_rows_r, output + edge_out_r_vs1 + rows, col1_r);
             }
           }
         }
@@ -665,24 +666,26 @@ __attribute__((target("+sve"))) void transpose_u64_sve(const uint64_t* input, in
           // partial tiles down the column
           int64_t i_vs1 = ib_vs1;
           for (; i_vs1 < i_end_vs1; i_vs1 += 2) {
+            int64_t edge_in_c_vs1 = i_vs1 * stride + j_vs1;
+            int64_t edge_out_c_vs1 = i_vs1 + j_vs1 * rows;
             svbool_t in_cols_c = svwhilelt_b64_s64(j_vs1, cols);
             svuint64_t row0_c = svdup_n_u64(0);
             if (i_vs1 < rows) {
-              row0_c = svld1_u64(in_cols_c, input + i_vs1 * stride + j_vs1);
+              row0_c = svld1_u64(in_cols_c, input + edge_in_c_vs1);
             }
             svuint64_t row1_c = svdup_n_u64(0);
             if (i_vs1 + 1 < rows) {
-              row1_c = svld1_u64(in_cols_c, input + i_vs1 * stride + j_vs1 + stride);
+              row1_c = svld1_u64(in_cols_c, input + edge_in_c_vs1 + stride);
             }
             // stage 1: zip1/zip2 vector i with vector i + 1
             svuint64_t col0_c = svzip1_u64(row0_c, row1_c);
             svuint64_t col1_c = svzip2_u64(row0_c, row1_c);
             svbool_t in_rows_c = svwhilelt_b64_s64(i_vs1, rows);
             if (j_vs1 < cols) {
-              svst1_u64(in_rows_c, output + i_vs1 + j_vs1 * rows, col0_c);
+              svst1_u64(in_rows_c, output + edge_out_c_vs1, col0_c);
             }
             if (j_vs1 + 1 < cols) {
-              svst1_u64(in_rows_c, output + i_vs1 + j_vs1 * rows + rows, col1_c);
+              svst1_u64(in_rows_c, output + edge_out_c_vs1 + rows, col1_c);
             }
           }
         }
@@ -707,13 +710,12 @@ __attribute__((target("+sve"))) void transpose_u64_sve(const uint64_t* input, in
           for (; i_vs2 + 4 <= i_end_vs2; i_vs2 += 4) {
             int64_t in_step_vs2 = simdgen_opaque(stride);
             int64_t out_step_vs2 = simdgen_opaque(rows);
-            svuint64_t row0 = svld1_u64(svptrue_b64(), input + i_vs2 * in_step_vs2 + j_vs2);
-            svuint64_t row1 =
-                svld1_u64(svptrue_b64(), input + i_vs2 * in_step_vs2 + in_step_vs2 + j_vs2);
-            svuint64_t row2 =
-                svld1_u64(svptrue_b64(), input + i_vs2 * in_step_vs2 + 2 * in_step_vs2 + j_vs2);
-            svuint64_t row3 =
-                svld1_u64(svptrue_b64(), input + i_vs2 * in_step_vs2 + 3 * in_step_vs2 + j_vs2);
+            int64_t tile_in_vs2 = i_vs2 * in_step_vs2 + j_vs2;
+            int64_t tile_out_vs2 = i_vs2 + j_vs2 * out_step_vs2;
+            svuint64_t row0 = svld1_u64(svptrue_b64(), input + tile_in_vs2);
+            svuint64_t row1 = svld1_u64(svptrue_b64(), input + in_step_vs2 + tile_in_vs2);
+            svuint64_t row2 = svld1_u64(svptrue_b64(), input + 2 * in_step_vs2 + tile_in_vs2);
+            svuint64_t row3 = svld1_u64(svptrue_b64(), input + 3 * in_step_vs2 + tile_in_vs2);
             // stage 1: zip1/zip2 vector i with vector i + 2
             svuint64_t z1_0 = svzip1_u64(row0, row2);
             svuint64_t z1_1 = svzip2_u64(row0, row2);
@@ -732,31 +734,31 @@ __attribute__((target("+sve"))) void transpose_u64_sve(const uint64_t* input, in
             //   col1: 1 5 9 13
             //   col2: 2 6 10 14
             //   col3: 3 7 11 15
-            svst1_u64(svptrue_b64(), output + i_vs2 + j_vs2 * out_step_vs2, col0);
-            svst1_u64(svptrue_b64(), output + i_vs2 + j_vs2 * out_step_vs2 + out_step_vs2, col1);
-            svst1_u64(svptrue_b64(), output + i_vs2 + j_vs2 * out_step_vs2 + 2 * out_step_vs2,
-                      col2);
-            svst1_u64(svptrue_b64(), output + i_vs2 + j_vs2 * out_step_vs2 + 3 * out_step_vs2,
-                      col3);
+            svst1_u64(svptrue_b64(), output + tile_out_vs2, col0);
+            svst1_u64(svptrue_b64(), output + out_step_vs2 + tile_out_vs2, col1);
+            svst1_u64(svptrue_b64(), output + 2 * out_step_vs2 + tile_out_vs2, col2);
+            svst1_u64(svptrue_b64(), output + 3 * out_step_vs2 + tile_out_vs2, col3);
           }
           // the last rows of the matrix: a partial tile
           if (i_vs2 < i_end_vs2) {
+            int64_t edge_in_r_vs2 = i_vs2 * stride + j_vs2;
+            int64_t edge_out_r_vs2 = i_vs2 + j_vs2 * rows;
             svbool_t in_cols_r = svwhilelt_b64_s64(j_vs2, cols);
             svuint64_t row0_r = svdup_n_u64(0);
             if (i_vs2 < rows) {
-              row0_r = svld1_u64(in_cols_r, input + i_vs2 * stride + j_vs2);
+              row0_r = svld1_u64(in_cols_r, input + edge_in_r_vs2);
             }
             svuint64_t row1_r = svdup_n_u64(0);
             if (i_vs2 + 1 < rows) {
-              row1_r = svld1_u64(in_cols_r, input + i_vs2 * stride + j_vs2 + stride);
+              row1_r = svld1_u64(in_cols_r, input + edge_in_r_vs2 + stride);
             }
             svuint64_t row2_r = svdup_n_u64(0);
             if (i_vs2 + 2 < rows) {
-              row2_r = svld1_u64(in_cols_r, input + i_vs2 * stride + j_vs2 + 2 * stride);
+              row2_r = svld1_u64(in_cols_r, input + edge_in_r_vs2 + 2 * stride);
             }
             svuint64_t row3_r = svdup_n_u64(0);
             if (i_vs2 + 3 < rows) {
-              row3_r = svld1_u64(in_cols_r, input + i_vs2 * stride + j_vs2 + 3 * stride);
+              row3_r = svld1_u64(in_cols_r, input + edge_in_r_vs2 + 3 * stride);
             }
             // stage 1: zip1/zip2 vector i with vector i + 2
             svuint64_t z1_0_r = svzip1_u64(row0_r, row2_r);
@@ -770,16 +772,16 @@ __attribute__((target("+sve"))) void transpose_u64_sve(const uint64_t* input, in
             svuint64_t col3_r = svzip2_u64(z1_1_r, z1_3_r);
             svbool_t in_rows_r = svwhilelt_b64_s64(i_vs2, rows);
             if (j_vs2 < cols) {
-              svst1_u64(in_rows_r, output + i_vs2 + j_vs2 * rows, col0_r);
+              svst1_u64(in_rows_r, output + edge_out_r_vs2, col0_r);
             }
             if (j_vs2 + 1 < cols) {
-              svst1_u64(in_rows_r, output + i_vs2 + j_vs2 * rows + rows, col1_r);
+              svst1_u64(in_rows_r, output + edge_out_r_vs2 + rows, col1_r);
             }
             if (j_vs2 + 2 < cols) {
-              svst1_u64(in_rows_r, output + i_vs2 + j_vs2 * rows + 2 * rows, col2_r);
+              svst1_u64(in_rows_r, output + edge_out_r_vs2 + 2 * rows, col2_r);
             }
             if (j_vs2 + 3 < cols) {
-              svst1_u64(in_rows_r, output + i_vs2 + j_vs2 * rows + 3 * rows, col3_r);
+              svst1_u64(in_rows_r, output + edge_out_r_vs2 + 3 * rows, col3_r);
             }
           }
         }
@@ -788,22 +790,24 @@ __attribute__((target("+sve"))) void transpose_u64_sve(const uint64_t* input, in
           // partial tiles down the column
           int64_t i_vs2 = ib_vs2;
           for (; i_vs2 < i_end_vs2; i_vs2 += 4) {
+            int64_t edge_in_c_vs2 = i_vs2 * stride + j_vs2;
+            int64_t edge_out_c_vs2 = i_vs2 + j_vs2 * rows;
             svbool_t in_cols_c = svwhilelt_b64_s64(j_vs2, cols);
             svuint64_t row0_c = svdup_n_u64(0);
             if (i_vs2 < rows) {
-              row0_c = svld1_u64(in_cols_c, input + i_vs2 * stride + j_vs2);
+              row0_c = svld1_u64(in_cols_c, input + edge_in_c_vs2);
             }
             svuint64_t row1_c = svdup_n_u64(0);
             if (i_vs2 + 1 < rows) {
-              row1_c = svld1_u64(in_cols_c, input + i_vs2 * stride + j_vs2 + stride);
+              row1_c = svld1_u64(in_cols_c, input + edge_in_c_vs2 + stride);
             }
             svuint64_t row2_c = svdup_n_u64(0);
             if (i_vs2 + 2 < rows) {
-              row2_c = svld1_u64(in_cols_c, input + i_vs2 * stride + j_vs2 + 2 * stride);
+              row2_c = svld1_u64(in_cols_c, input + edge_in_c_vs2 + 2 * stride);
             }
             svuint64_t row3_c = svdup_n_u64(0);
             if (i_vs2 + 3 < rows) {
-              row3_c = svld1_u64(in_cols_c, input + i_vs2 * stride + j_vs2 + 3 * stride);
+              row3_c = svld1_u64(in_cols_c, input + edge_in_c_vs2 + 3 * stride);
             }
             // stage 1: zip1/zip2 vector i with vector i + 2
             svuint64_t z1_0_c = svzip1_u64(row0_c, row2_c);
@@ -817,16 +821,16 @@ __attribute__((target("+sve"))) void transpose_u64_sve(const uint64_t* input, in
             svuint64_t col3_c = svzip2_u64(z1_1_c, z1_3_c);
             svbool_t in_rows_c = svwhilelt_b64_s64(i_vs2, rows);
             if (j_vs2 < cols) {
-              svst1_u64(in_rows_c, output + i_vs2 + j_vs2 * rows, col0_c);
+              svst1_u64(in_rows_c, output + edge_out_c_vs2, col0_c);
             }
             if (j_vs2 + 1 < cols) {
-              svst1_u64(in_rows_c, output + i_vs2 + j_vs2 * rows + rows, col1_c);
+              svst1_u64(in_rows_c, output + edge_out_c_vs2 + rows, col1_c);
             }
             if (j_vs2 + 2 < cols) {
-              svst1_u64(in_rows_c, output + i_vs2 + j_vs2 * rows + 2 * rows, col2_c);
+              svst1_u64(in_rows_c, output + edge_out_c_vs2 + 2 * rows, col2_c);
             }
             if (j_vs2 + 3 < cols) {
-              svst1_u64(in_rows_c, output + i_vs2 + j_vs2 * rows + 3 * rows, col3_c);
+              svst1_u64(in_rows_c, output + edge_out_c_vs2 + 3 * rows, col3_c);
             }
           }
         }
@@ -851,21 +855,16 @@ __attribute__((target("+sve"))) void transpose_u64_sve(const uint64_t* input, in
           for (; i_vs4 + 8 <= i_end_vs4; i_vs4 += 8) {
             int64_t in_step_vs4 = simdgen_opaque(stride);
             int64_t out_step_vs4 = simdgen_opaque(rows);
-            svuint64_t row0 = svld1_u64(svptrue_b64(), input + i_vs4 * in_step_vs4 + j_vs4);
-            svuint64_t row1 =
-                svld1_u64(svptrue_b64(), input + i_vs4 * in_step_vs4 + in_step_vs4 + j_vs4);
-            svuint64_t row2 =
-                svld1_u64(svptrue_b64(), input + i_vs4 * in_step_vs4 + 2 * in_step_vs4 + j_vs4);
-            svuint64_t row3 =
-                svld1_u64(svptrue_b64(), input + i_vs4 * in_step_vs4 + 3 * in_step_vs4 + j_vs4);
-            svuint64_t row4 =
-                svld1_u64(svptrue_b64(), input + i_vs4 * in_step_vs4 + 4 * in_step_vs4 + j_vs4);
-            svuint64_t row5 =
-                svld1_u64(svptrue_b64(), input + i_vs4 * in_step_vs4 + 5 * in_step_vs4 + j_vs4);
-            svuint64_t row6 =
-                svld1_u64(svptrue_b64(), input + i_vs4 * in_step_vs4 + 6 * in_step_vs4 + j_vs4);
-            svuint64_t row7 =
-                svld1_u64(svptrue_b64(), input + i_vs4 * in_step_vs4 + 7 * in_step_vs4 + j_vs4);
+            int64_t tile_in_vs4 = i_vs4 * in_step_vs4 + j_vs4;
+            int64_t tile_out_vs4 = i_vs4 + j_vs4 * out_step_vs4;
+            svuint64_t row0 = svld1_u64(svptrue_b64(), input + tile_in_vs4);
+            svuint64_t row1 = svld1_u64(svptrue_b64(), input + in_step_vs4 + tile_in_vs4);
+            svuint64_t row2 = svld1_u64(svptrue_b64(), input + 2 * in_step_vs4 + tile_in_vs4);
+            svuint64_t row3 = svld1_u64(svptrue_b64(), input + 3 * in_step_vs4 + tile_in_vs4);
+            svuint64_t row4 = svld1_u64(svptrue_b64(), input + 4 * in_step_vs4 + tile_in_vs4);
+            svuint64_t row5 = svld1_u64(svptrue_b64(), input + 5 * in_step_vs4 + tile_in_vs4);
+            svuint64_t row6 = svld1_u64(svptrue_b64(), input + 6 * in_step_vs4 + tile_in_vs4);
+            svuint64_t row7 = svld1_u64(svptrue_b64(), input + 7 * in_step_vs4 + tile_in_vs4);
             // stage 1: zip1/zip2 vector i with vector i + 4
             svuint64_t z1_0 = svzip1_u64(row0, row4);
             svuint64_t z1_1 = svzip2_u64(row0, row4);
@@ -917,55 +916,51 @@ __attribute__((target("+sve"))) void transpose_u64_sve(const uint64_t* input, in
             //   col5: 5 13 21 29 37 45 53 61
             //   col6: 6 14 22 30 38 46 54 62
             //   col7: 7 15 23 31 39 47 55 63
-            svst1_u64(svptrue_b64(), output + i_vs4 + j_vs4 * out_step_vs4, col0);
-            svst1_u64(svptrue_b64(), output + i_vs4 + j_vs4 * out_step_vs4 + out_step_vs4, col1);
-            svst1_u64(svptrue_b64(), output + i_vs4 + j_vs4 * out_step_vs4 + 2 * out_step_vs4,
-                      col2);
-            svst1_u64(svptrue_b64(), output + i_vs4 + j_vs4 * out_step_vs4 + 3 * out_step_vs4,
-                      col3);
-            svst1_u64(svptrue_b64(), output + i_vs4 + j_vs4 * out_step_vs4 + 4 * out_step_vs4,
-                      col4);
-            svst1_u64(svptrue_b64(), output + i_vs4 + j_vs4 * out_step_vs4 + 5 * out_step_vs4,
-                      col5);
-            svst1_u64(svptrue_b64(), output + i_vs4 + j_vs4 * out_step_vs4 + 6 * out_step_vs4,
-                      col6);
-            svst1_u64(svptrue_b64(), output + i_vs4 + j_vs4 * out_step_vs4 + 7 * out_step_vs4,
-                      col7);
+            svst1_u64(svptrue_b64(), output + tile_out_vs4, col0);
+            svst1_u64(svptrue_b64(), output + out_step_vs4 + tile_out_vs4, col1);
+            svst1_u64(svptrue_b64(), output + 2 * out_step_vs4 + tile_out_vs4, col2);
+            svst1_u64(svptrue_b64(), output + 3 * out_step_vs4 + tile_out_vs4, col3);
+            svst1_u64(svptrue_b64(), output + 4 * out_step_vs4 + tile_out_vs4, col4);
+            svst1_u64(svptrue_b64(), output + 5 * out_step_vs4 + tile_out_vs4, col5);
+            svst1_u64(svptrue_b64(), output + 6 * out_step_vs4 + tile_out_vs4, col6);
+            svst1_u64(svptrue_b64(), output + 7 * out_step_vs4 + tile_out_vs4, col7);
           }
           // the last rows of the matrix: a partial tile
           if (i_vs4 < i_end_vs4) {
+            int64_t edge_in_r_vs4 = i_vs4 * stride + j_vs4;
+            int64_t edge_out_r_vs4 = i_vs4 + j_vs4 * rows;
             svbool_t in_cols_r = svwhilelt_b64_s64(j_vs4, cols);
             svuint64_t row0_r = svdup_n_u64(0);
             if (i_vs4 < rows) {
-              row0_r = svld1_u64(in_cols_r, input + i_vs4 * stride + j_vs4);
+              row0_r = svld1_u64(in_cols_r, input + edge_in_r_vs4);
             }
             svuint64_t row1_r = svdup_n_u64(0);
             if (i_vs4 + 1 < rows) {
-              row1_r = svld1_u64(in_cols_r, input + i_vs4 * stride + j_vs4 + stride);
+              row1_r = svld1_u64(in_cols_r, input + edge_in_r_vs4 + stride);
             }
             svuint64_t row2_r = svdup_n_u64(0);
             if (i_vs4 + 2 < rows) {
-              row2_r = svld1_u64(in_cols_r, input + i_vs4 * stride + j_vs4 + 2 * stride);
+              row2_r = svld1_u64(in_cols_r, input + edge_in_r_vs4 + 2 * stride);
             }
             svuint64_t row3_r = svdup_n_u64(0);
             if (i_vs4 + 3 < rows) {
-              row3_r = svld1_u64(in_cols_r, input + i_vs4 * stride + j_vs4 + 3 * stride);
+              row3_r = svld1_u64(in_cols_r, input + edge_in_r_vs4 + 3 * stride);
             }
             svuint64_t row4_r = svdup_n_u64(0);
             if (i_vs4 + 4 < rows) {
-              row4_r = svld1_u64(in_cols_r, input + i_vs4 * stride + j_vs4 + 4 * stride);
+              row4_r = svld1_u64(in_cols_r, input + edge_in_r_vs4 + 4 * stride);
             }
             svuint64_t row5_r = svdup_n_u64(0);
             if (i_vs4 + 5 < rows) {
-              row5_r = svld1_u64(in_cols_r, input + i_vs4 * stride + j_vs4 + 5 * stride);
+              row5_r = svld1_u64(in_cols_r, input + edge_in_r_vs4 + 5 * stride);
             }
             svuint64_t row6_r = svdup_n_u64(0);
             if (i_vs4 + 6 < rows) {
-              row6_r = svld1_u64(in_cols_r, input + i_vs4 * stride + j_vs4 + 6 * stride);
+              row6_r = svld1_u64(in_cols_r, input + edge_in_r_vs4 + 6 * stride);
             }
             svuint64_t row7_r = svdup_n_u64(0);
             if (i_vs4 + 7 < rows) {
-              row7_r = svld1_u64(in_cols_r, input + i_vs4 * stride + j_vs4 + 7 * stride);
+              row7_r = svld1_u64(in_cols_r, input + edge_in_r_vs4 + 7 * stride);
             }
             // stage 1: zip1/zip2 vector i with vector i + 4
             svuint64_t z1_0_r = svzip1_u64(row0_r, row4_r);
@@ -996,28 +991,28 @@ __attribute__((target("+sve"))) void transpose_u64_sve(const uint64_t* input, in
             svuint64_t col7_r = svzip2_u64(z2_3_r, z2_7_r);
             svbool_t in_rows_r = svwhilelt_b64_s64(i_vs4, rows);
             if (j_vs4 < cols) {
-              svst1_u64(in_rows_r, output + i_vs4 + j_vs4 * rows, col0_r);
+              svst1_u64(in_rows_r, output + edge_out_r_vs4, col0_r);
             }
             if (j_vs4 + 1 < cols) {
-              svst1_u64(in_rows_r, output + i_vs4 + j_vs4 * rows + rows, col1_r);
+              svst1_u64(in_rows_r, output + edge_out_r_vs4 + rows, col1_r);
             }
             if (j_vs4 + 2 < cols) {
-              svst1_u64(in_rows_r, output + i_vs4 + j_vs4 * rows + 2 * rows, col2_r);
+              svst1_u64(in_rows_r, output + edge_out_r_vs4 + 2 * rows, col2_r);
             }
             if (j_vs4 + 3 < cols) {
-              svst1_u64(in_rows_r, output + i_vs4 + j_vs4 * rows + 3 * rows, col3_r);
+              svst1_u64(in_rows_r, output + edge_out_r_vs4 + 3 * rows, col3_r);
             }
             if (j_vs4 + 4 < cols) {
-              svst1_u64(in_rows_r, output + i_vs4 + j_vs4 * rows + 4 * rows, col4_r);
+              svst1_u64(in_rows_r, output + edge_out_r_vs4 + 4 * rows, col4_r);
             }
             if (j_vs4 + 5 < cols) {
-              svst1_u64(in_rows_r, output + i_vs4 + j_vs4 * rows + 5 * rows, col5_r);
+              svst1_u64(in_rows_r, output + edge_out_r_vs4 + 5 * rows, col5_r);
             }
             if (j_vs4 + 6 < cols) {
-              svst1_u64(in_rows_r, output + i_vs4 + j_vs4 * rows + 6 * rows, col6_r);
+              svst1_u64(in_rows_r, output + edge_out_r_vs4 + 6 * rows, col6_r);
             }
             if (j_vs4 + 7 < cols) {
-              svst1_u64(in_rows_r, output + i_vs4 + j_vs4 * rows + 7 * rows, col7_r);
+              svst1_u64(in_rows_r, output + edge_out_r_vs4 + 7 * rows, col7_r);
             }
           }
         }
@@ -1026,38 +1021,40 @@ __attribute__((target("+sve"))) void transpose_u64_sve(const uint64_t* input, in
           // partial tiles down the column
           int64_t i_vs4 = ib_vs4;
           for (; i_vs4 < i_end_vs4; i_vs4 += 8) {
+            int64_t edge_in_c_vs4 = i_vs4 * stride + j_vs4;
+            int64_t edge_out_c_vs4 = i_vs4 + j_vs4 * rows;
             svbool_t in_cols_c = svwhilelt_b64_s64(j_vs4, cols);
             svuint64_t row0_c = svdup_n_u64(0);
             if (i_vs4 < rows) {
-              row0_c = svld1_u64(in_cols_c, input + i_vs4 * stride + j_vs4);
+              row0_c = svld1_u64(in_cols_c, input + edge_in_c_vs4);
             }
             svuint64_t row1_c = svdup_n_u64(0);
             if (i_vs4 + 1 < rows) {
-              row1_c = svld1_u64(in_cols_c, input + i_vs4 * stride + j_vs4 + stride);
+              row1_c = svld1_u64(in_cols_c, input + edge_in_c_vs4 + stride);
             }
             svuint64_t row2_c = svdup_n_u64(0);
             if (i_vs4 + 2 < rows) {
-              row2_c = svld1_u64(in_cols_c, input + i_vs4 * stride + j_vs4 + 2 * stride);
+              row2_c = svld1_u64(in_cols_c, input + edge_in_c_vs4 + 2 * stride);
             }
             svuint64_t row3_c = svdup_n_u64(0);
             if (i_vs4 + 3 < rows) {
-              row3_c = svld1_u64(in_cols_c, input + i_vs4 * stride + j_vs4 + 3 * stride);
+              row3_c = svld1_u64(in_cols_c, input + edge_in_c_vs4 + 3 * stride);
             }
             svuint64_t row4_c = svdup_n_u64(0);
             if (i_vs4 + 4 < rows) {
-              row4_c = svld1_u64(in_cols_c, input + i_vs4 * stride + j_vs4 + 4 * stride);
+              row4_c = svld1_u64(in_cols_c, input + edge_in_c_vs4 + 4 * stride);
             }
             svuint64_t row5_c = svdup_n_u64(0);
             if (i_vs4 + 5 < rows) {
-              row5_c = svld1_u64(in_cols_c, input + i_vs4 * stride + j_vs4 + 5 * stride);
+              row5_c = svld1_u64(in_cols_c, input + edge_in_c_vs4 + 5 * stride);
             }
             svuint64_t row6_c = svdup_n_u64(0);
             if (i_vs4 + 6 < rows) {
-              row6_c = svld1_u64(in_cols_c, input + i_vs4 * stride + j_vs4 + 6 * stride);
+              row6_c = svld1_u64(in_cols_c, input + edge_in_c_vs4 + 6 * stride);
             }
             svuint64_t row7_c = svdup_n_u64(0);
             if (i_vs4 + 7 < rows) {
-              row7_c = svld1_u64(in_cols_c, input + i_vs4 * stride + j_vs4 + 7 * stride);
+              row7_c = svld1_u64(in_cols_c, input + edge_in_c_vs4 + 7 * stride);
             }
             // stage 1: zip1/zip2 vector i with vector i + 4
             svuint64_t z1_0_c = svzip1_u64(row0_c, row4_c);
@@ -1088,28 +1085,28 @@ __attribute__((target("+sve"))) void transpose_u64_sve(const uint64_t* input, in
             svuint64_t col7_c = svzip2_u64(z2_3_c, z2_7_c);
             svbool_t in_rows_c = svwhilelt_b64_s64(i_vs4, rows);
             if (j_vs4 < cols) {
-              svst1_u64(in_rows_c, output + i_vs4 + j_vs4 * rows, col0_c);
+              svst1_u64(in_rows_c, output + edge_out_c_vs4, col0_c);
             }
             if (j_vs4 + 1 < cols) {
-              svst1_u64(in_rows_c, output + i_vs4 + j_vs4 * rows + rows, col1_c);
+              svst1_u64(in_rows_c, output + edge_out_c_vs4 + rows, col1_c);
             }
             if (j_vs4 + 2 < cols) {
-              svst1_u64(in_rows_c, output + i_vs4 + j_vs4 * rows + 2 * rows, col2_c);
+              svst1_u64(in_rows_c, output + edge_out_c_vs4 + 2 * rows, col2_c);
             }
             if (j_vs4 + 3 < cols) {
-              svst1_u64(in_rows_c, output + i_vs4 + j_vs4 * rows + 3 * rows, col3_c);
+              svst1_u64(in_rows_c, output + edge_out_c_vs4 + 3 * rows, col3_c);
             }
             if (j_vs4 + 4 < cols) {
-              svst1_u64(in_rows_c, output + i_vs4 + j_vs4 * rows + 4 * rows, col4_c);
+              svst1_u64(in_rows_c, output + edge_out_c_vs4 + 4 * rows, col4_c);
             }
             if (j_vs4 + 5 < cols) {
-              svst1_u64(in_rows_c, output + i_vs4 + j_vs4 * rows + 5 * rows, col5_c);
+              svst1_u64(in_rows_c, output + edge_out_c_vs4 + 5 * rows, col5_c);
             }
             if (j_vs4 + 6 < cols) {
-              svst1_u64(in_rows_c, output + i_vs4 + j_vs4 * rows + 6 * rows, col6_c);
+              svst1_u64(in_rows_c, output + edge_out_c_vs4 + 6 * rows, col6_c);
             }
             if (j_vs4 + 7 < cols) {
-              svst1_u64(in_rows_c, output + i_vs4 + j_vs4 * rows + 7 * rows, col7_c);
+              svst1_u64(in_rows_c, output + edge_out_c_vs4 + 7 * rows, col7_c);
             }
           }
         }
@@ -1134,37 +1131,24 @@ __attribute__((target("+sve"))) void transpose_u64_sve(const uint64_t* input, in
           for (; i_vs8 + 16 <= i_end_vs8; i_vs8 += 16) {
             int64_t in_step_vs8 = simdgen_opaque(stride);
             int64_t out_step_vs8 = simdgen_opaque(rows);
-            svuint64_t row0 = svld1_u64(svptrue_b64(), input + i_vs8 * in_step_vs8 + j_vs8);
-            svuint64_t row1 =
-                svld1_u64(svptrue_b64(), input + i_vs8 * in_step_vs8 + in_step_vs8 + j_vs8);
-            svuint64_t row2 =
-                svld1_u64(svptrue_b64(), input + i_vs8 * in_step_vs8 + 2 * in_step_vs8 + j_vs8);
-            svuint64_t row3 =
-                svld1_u64(svptrue_b64(), input + i_vs8 * in_step_vs8 + 3 * in_step_vs8 + j_vs8);
-            svuint64_t row4 =
-                svld1_u64(svptrue_b64(), input + i_vs8 * in_step_vs8 + 4 * in_step_vs8 + j_vs8);
-            svuint64_t row5 =
-                svld1_u64(svptrue_b64(), input + i_vs8 * in_step_vs8 + 5 * in_step_vs8 + j_vs8);
-            svuint64_t row6 =
-                svld1_u64(svptrue_b64(), input + i_vs8 * in_step_vs8 + 6 * in_step_vs8 + j_vs8);
-            svuint64_t row7 =
-                svld1_u64(svptrue_b64(), input + i_vs8 * in_step_vs8 + 7 * in_step_vs8 + j_vs8);
-            svuint64_t row8 =
-                svld1_u64(svptrue_b64(), input + i_vs8 * in_step_vs8 + 8 * in_step_vs8 + j_vs8);
-            svuint64_t row9 =
-                svld1_u64(svptrue_b64(), input + i_vs8 * in_step_vs8 + 9 * in_step_vs8 + j_vs8);
-            svuint64_t row10 =
-                svld1_u64(svptrue_b64(), input + i_vs8 * in_step_vs8 + 10 * in_step_vs8 + j_vs8);
-            svuint64_t row11 =
-                svld1_u64(svptrue_b64(), input + i_vs8 * in_step_vs8 + 11 * in_step_vs8 + j_vs8);
-            svuint64_t row12 =
-                svld1_u64(svptrue_b64(), input + i_vs8 * in_step_vs8 + 12 * in_step_vs8 + j_vs8);
-            svuint64_t row13 =
-                svld1_u64(svptrue_b64(), input + i_vs8 * in_step_vs8 + 13 * in_step_vs8 + j_vs8);
-            svuint64_t row14 =
-                svld1_u64(svptrue_b64(), input + i_vs8 * in_step_vs8 + 14 * in_step_vs8 + j_vs8);
-            svuint64_t row15 =
-                svld1_u64(svptrue_b64(), input + i_vs8 * in_step_vs8 + 15 * in_step_vs8 + j_vs8);
+            int64_t tile_in_vs8 = i_vs8 * in_step_vs8 + j_vs8;
+            int64_t tile_out_vs8 = i_vs8 + j_vs8 * out_step_vs8;
+            svuint64_t row0 = svld1_u64(svptrue_b64(), input + tile_in_vs8);
+            svuint64_t row1 = svld1_u64(svptrue_b64(), input + in_step_vs8 + tile_in_vs8);
+            svuint64_t row2 = svld1_u64(svptrue_b64(), input + 2 * in_step_vs8 + tile_in_vs8);
+            svuint64_t row3 = svld1_u64(svptrue_b64(), input + 3 * in_step_vs8 + tile_in_vs8);
+            svuint64_t row4 = svld1_u64(svptrue_b64(), input + 4 * in_step_vs8 + tile_in_vs8);
+            svuint64_t row5 = svld1_u64(svptrue_b64(), input + 5 * in_step_vs8 + tile_in_vs8);
+            svuint64_t row6 = svld1_u64(svptrue_b64(), input + 6 * in_step_vs8 + tile_in_vs8);
+            svuint64_t row7 = svld1_u64(svptrue_b64(), input + 7 * in_step_vs8 + tile_in_vs8);
+            svuint64_t row8 = svld1_u64(svptrue_b64(), input + 8 * in_step_vs8 + tile_in_vs8);
+            svuint64_t row9 = svld1_u64(svptrue_b64(), input + 9 * in_step_vs8 + tile_in_vs8);
+            svuint64_t row10 = svld1_u64(svptrue_b64(), input + 10 * in_step_vs8 + tile_in_vs8);
+            svuint64_t row11 = svld1_u64(svptrue_b64(), input + 11 * in_step_vs8 + tile_in_vs8);
+            svuint64_t row12 = svld1_u64(svptrue_b64(), input + 12 * in_step_vs8 + tile_in_vs8);
+            svuint64_t row13 = svld1_u64(svptrue_b64(), input + 13 * in_step_vs8 + tile_in_vs8);
+            svuint64_t row14 = svld1_u64(svptrue_b64(), input + 14 * in_step_vs8 + tile_in_vs8);
+            svuint64_t row15 = svld1_u64(svptrue_b64(), input + 15 * in_step_vs8 + tile_in_vs8);
             // stage 1: zip1/zip2 vector i with vector i + 8
             svuint64_t z1_0 = svzip1_u64(row0, row8);
             svuint64_t z1_1 = svzip2_u64(row0, row8);
@@ -1297,103 +1281,91 @@ __attribute__((target("+sve"))) void transpose_u64_sve(const uint64_t* input, in
             //   col13: 13 29 45 61 77 93 109 125 141 157 173 189 205 221 237 253
             //   col14: 14 30 46 62 78 94 110 126 142 158 174 190 206 222 238 254
             //   col15: 15 31 47 63 79 95 111 127 143 159 175 191 207 223 239 255
-            svst1_u64(svptrue_b64(), output + i_vs8 + j_vs8 * out_step_vs8, col0);
-            svst1_u64(svptrue_b64(), output + i_vs8 + j_vs8 * out_step_vs8 + out_step_vs8, col1);
-            svst1_u64(svptrue_b64(), output + i_vs8 + j_vs8 * out_step_vs8 + 2 * out_step_vs8,
-                      col2);
-            svst1_u64(svptrue_b64(), output + i_vs8 + j_vs8 * out_step_vs8 + 3 * out_step_vs8,
-                      col3);
-            svst1_u64(svptrue_b64(), output + i_vs8 + j_vs8 * out_step_vs8 + 4 * out_step_vs8,
-                      col4);
-            svst1_u64(svptrue_b64(), output + i_vs8 + j_vs8 * out_step_vs8 + 5 * out_step_vs8,
-                      col5);
-            svst1_u64(svptrue_b64(), output + i_vs8 + j_vs8 * out_step_vs8 + 6 * out_step_vs8,
-                      col6);
-            svst1_u64(svptrue_b64(), output + i_vs8 + j_vs8 * out_step_vs8 + 7 * out_step_vs8,
-                      col7);
-            svst1_u64(svptrue_b64(), output + i_vs8 + j_vs8 * out_step_vs8 + 8 * out_step_vs8,
-                      col8);
-            svst1_u64(svptrue_b64(), output + i_vs8 + j_vs8 * out_step_vs8 + 9 * out_step_vs8,
-                      col9);
-            svst1_u64(svptrue_b64(), output + i_vs8 + j_vs8 * out_step_vs8 + 10 * out_step_vs8,
-                      col10);
-            svst1_u64(svptrue_b64(), output + i_vs8 + j_vs8 * out_step_vs8 + 11 * out_step_vs8,
-                      col11);
-            svst1_u64(svptrue_b64(), output + i_vs8 + j_vs8 * out_step_vs8 + 12 * out_step_vs8,
-                      col12);
-            svst1_u64(svptrue_b64(), output + i_vs8 + j_vs8 * out_step_vs8 + 13 * out_step_vs8,
-                      col13);
-            svst1_u64(svptrue_b64(), output + i_vs8 + j_vs8 * out_step_vs8 + 14 * out_step_vs8,
-                      col14);
-            svst1_u64(svptrue_b64(), output + i_vs8 + j_vs8 * out_step_vs8 + 15 * out_step_vs8,
-                      col15);
+            svst1_u64(svptrue_b64(), output + tile_out_vs8, col0);
+            svst1_u64(svptrue_b64(), output + out_step_vs8 + tile_out_vs8, col1);
+            svst1_u64(svptrue_b64(), output + 2 * out_step_vs8 + tile_out_vs8, col2);
+            svst1_u64(svptrue_b64(), output + 3 * out_step_vs8 + tile_out_vs8, col3);
+            svst1_u64(svptrue_b64(), output + 4 * out_step_vs8 + tile_out_vs8, col4);
+            svst1_u64(svptrue_b64(), output + 5 * out_step_vs8 + tile_out_vs8, col5);
+            svst1_u64(svptrue_b64(), output + 6 * out_step_vs8 + tile_out_vs8, col6);
+            svst1_u64(svptrue_b64(), output + 7 * out_step_vs8 + tile_out_vs8, col7);
+            svst1_u64(svptrue_b64(), output + 8 * out_step_vs8 + tile_out_vs8, col8);
+            svst1_u64(svptrue_b64(), output + 9 * out_step_vs8 + tile_out_vs8, col9);
+            svst1_u64(svptrue_b64(), output + 10 * out_step_vs8 + tile_out_vs8, col10);
+            svst1_u64(svptrue_b64(), output + 11 * out_step_vs8 + tile_out_vs8, col11);
+            svst1_u64(svptrue_b64(), output + 12 * out_step_vs8 + tile_out_vs8, col12);
+            svst1_u64(svptrue_b64(), output + 13 * out_step_vs8 + tile_out_vs8, col13);
+            svst1_u64(svptrue_b64(), output + 14 * out_step_vs8 + tile_out_vs8, col14);
+            svst1_u64(svptrue_b64(), output + 15 * out_step_vs8 + tile_out_vs8, col15);
           }
           // the last rows of the matrix: a partial tile
           if (i_vs8 < i_end_vs8) {
+            int64_t edge_in_r_vs8 = i_vs8 * stride + j_vs8;
+            int64_t edge_out_r_vs8 = i_vs8 + j_vs8 * rows;
             svbool_t in_cols_r = svwhilelt_b64_s64(j_vs8, cols);
             svuint64_t row0_r = svdup_n_u64(0);
             if (i_vs8 < rows) {
-              row0_r = svld1_u64(in_cols_r, input + i_vs8 * stride + j_vs8);
+              row0_r = svld1_u64(in_cols_r, input + edge_in_r_vs8);
             }
             svuint64_t row1_r = svdup_n_u64(0);
             if (i_vs8 + 1 < rows) {
-              row1_r = svld1_u64(in_cols_r, input + i_vs8 * stride + j_vs8 + stride);
+              row1_r = svld1_u64(in_cols_r, input + edge_in_r_vs8 + stride);
             }
             svuint64_t row2_r = svdup_n_u64(0);
             if (i_vs8 + 2 < rows) {
-              row2_r = svld1_u64(in_cols_r, input + i_vs8 * stride + j_vs8 + 2 * stride);
+              row2_r = svld1_u64(in_cols_r, input + edge_in_r_vs8 + 2 * stride);
             }
             svuint64_t row3_r = svdup_n_u64(0);
             if (i_vs8 + 3 < rows) {
-              row3_r = svld1_u64(in_cols_r, input + i_vs8 * stride + j_vs8 + 3 * stride);
+              row3_r = svld1_u64(in_cols_r, input + edge_in_r_vs8 + 3 * stride);
             }
             svuint64_t row4_r = svdup_n_u64(0);
             if (i_vs8 + 4 < rows) {
-              row4_r = svld1_u64(in_cols_r, input + i_vs8 * stride + j_vs8 + 4 * stride);
+              row4_r = svld1_u64(in_cols_r, input + edge_in_r_vs8 + 4 * stride);
             }
             svuint64_t row5_r = svdup_n_u64(0);
             if (i_vs8 + 5 < rows) {
-              row5_r = svld1_u64(in_cols_r, input + i_vs8 * stride + j_vs8 + 5 * stride);
+              row5_r = svld1_u64(in_cols_r, input + edge_in_r_vs8 + 5 * stride);
             }
             svuint64_t row6_r = svdup_n_u64(0);
             if (i_vs8 + 6 < rows) {
-              row6_r = svld1_u64(in_cols_r, input + i_vs8 * stride + j_vs8 + 6 * stride);
+              row6_r = svld1_u64(in_cols_r, input + edge_in_r_vs8 + 6 * stride);
             }
             svuint64_t row7_r = svdup_n_u64(0);
             if (i_vs8 + 7 < rows) {
-              row7_r = svld1_u64(in_cols_r, input + i_vs8 * stride + j_vs8 + 7 * stride);
+              row7_r = svld1_u64(in_cols_r, input + edge_in_r_vs8 + 7 * stride);
             }
             svuint64_t row8_r = svdup_n_u64(0);
             if (i_vs8 + 8 < rows) {
-              row8_r = svld1_u64(in_cols_r, input + i_vs8 * stride + j_vs8 + 8 * stride);
+              row8_r = svld1_u64(in_cols_r, input + edge_in_r_vs8 + 8 * stride);
             }
             svuint64_t row9_r = svdup_n_u64(0);
             if (i_vs8 + 9 < rows) {
-              row9_r = svld1_u64(in_cols_r, input + i_vs8 * stride + j_vs8 + 9 * stride);
+              row9_r = svld1_u64(in_cols_r, input + edge_in_r_vs8 + 9 * stride);
             }
             svuint64_t row10_r = svdup_n_u64(0);
             if (i_vs8 + 10 < rows) {
-              row10_r = svld1_u64(in_cols_r, input + i_vs8 * stride + j_vs8 + 10 * stride);
+              row10_r = svld1_u64(in_cols_r, input + edge_in_r_vs8 + 10 * stride);
             }
             svuint64_t row11_r = svdup_n_u64(0);
             if (i_vs8 + 11 < rows) {
-              row11_r = svld1_u64(in_cols_r, input + i_vs8 * stride + j_vs8 + 11 * stride);
+              row11_r = svld1_u64(in_cols_r, input + edge_in_r_vs8 + 11 * stride);
             }
             svuint64_t row12_r = svdup_n_u64(0);
             if (i_vs8 + 12 < rows) {
-              row12_r = svld1_u64(in_cols_r, input + i_vs8 * stride + j_vs8 + 12 * stride);
+              row12_r = svld1_u64(in_cols_r, input + edge_in_r_vs8 + 12 * stride);
             }
             svuint64_t row13_r = svdup_n_u64(0);
             if (i_vs8 + 13 < rows) {
-              row13_r = svld1_u64(in_cols_r, input + i_vs8 * stride + j_vs8 + 13 * stride);
+              row13_r = svld1_u64(in_cols_r, input + edge_in_r_vs8 + 13 * stride);
             }
             svuint64_t row14_r = svdup_n_u64(0);
             if (i_vs8 + 14 < rows) {
-              row14_r = svld1_u64(in_cols_r, input + i_vs8 * stride + j_vs8 + 14 * stride);
+              row14_r = svld1_u64(in_cols_r, input + edge_in_r_vs8 + 14 * stride);
             }
             svuint64_t row15_r = svdup_n_u64(0);
             if (i_vs8 + 15 < rows) {
-              row15_r = svld1_u64(in_cols_r, input + i_vs8 * stride + j_vs8 + 15 * stride);
+              row15_r = svld1_u64(in_cols_r, input + edge_in_r_vs8 + 15 * stride);
             }
             // stage 1: zip1/zip2 vector i with vector i + 8
             svuint64_t z1_0_r = svzip1_u64(row0_r, row8_r);
@@ -1465,52 +1437,52 @@ __attribute__((target("+sve"))) void transpose_u64_sve(const uint64_t* input, in
             svuint64_t col15_r = svzip2_u64(z3_7_r, z3_15_r);
             svbool_t in_rows_r = svwhilelt_b64_s64(i_vs8, rows);
             if (j_vs8 < cols) {
-              svst1_u64(in_rows_r, output + i_vs8 + j_vs8 * rows, col0_r);
+              svst1_u64(in_rows_r, output + edge_out_r_vs8, col0_r);
             }
             if (j_vs8 + 1 < cols) {
-              svst1_u64(in_rows_r, output + i_vs8 + j_vs8 * rows + rows, col1_r);
+              svst1_u64(in_rows_r, output + edge_out_r_vs8 + rows, col1_r);
             }
             if (j_vs8 + 2 < cols) {
-              svst1_u64(in_rows_r, output + i_vs8 + j_vs8 * rows + 2 * rows, col2_r);
+              svst1_u64(in_rows_r, output + edge_out_r_vs8 + 2 * rows, col2_r);
             }
             if (j_vs8 + 3 < cols) {
-              svst1_u64(in_rows_r, output + i_vs8 + j_vs8 * rows + 3 * rows, col3_r);
+              svst1_u64(in_rows_r, output + edge_out_r_vs8 + 3 * rows, col3_r);
             }
             if (j_vs8 + 4 < cols) {
-              svst1_u64(in_rows_r, output + i_vs8 + j_vs8 * rows + 4 * rows, col4_r);
+              svst1_u64(in_rows_r, output + edge_out_r_vs8 + 4 * rows, col4_r);
             }
             if (j_vs8 + 5 < cols) {
-              svst1_u64(in_rows_r, output + i_vs8 + j_vs8 * rows + 5 * rows, col5_r);
+              svst1_u64(in_rows_r, output + edge_out_r_vs8 + 5 * rows, col5_r);
             }
             if (j_vs8 + 6 < cols) {
-              svst1_u64(in_rows_r, output + i_vs8 + j_vs8 * rows + 6 * rows, col6_r);
+              svst1_u64(in_rows_r, output + edge_out_r_vs8 + 6 * rows, col6_r);
             }
             if (j_vs8 + 7 < cols) {
-              svst1_u64(in_rows_r, output + i_vs8 + j_vs8 * rows + 7 * rows, col7_r);
+              svst1_u64(in_rows_r, output + edge_out_r_vs8 + 7 * rows, col7_r);
             }
             if (j_vs8 + 8 < cols) {
-              svst1_u64(in_rows_r, output + i_vs8 + j_vs8 * rows + 8 * rows, col8_r);
+              svst1_u64(in_rows_r, output + edge_out_r_vs8 + 8 * rows, col8_r);
             }
             if (j_vs8 + 9 < cols) {
-              svst1_u64(in_rows_r, output + i_vs8 + j_vs8 * rows + 9 * rows, col9_r);
+              svst1_u64(in_rows_r, output + edge_out_r_vs8 + 9 * rows, col9_r);
             }
             if (j_vs8 + 10 < cols) {
-              svst1_u64(in_rows_r, output + i_vs8 + j_vs8 * rows + 10 * rows, col10_r);
+              svst1_u64(in_rows_r, output + edge_out_r_vs8 + 10 * rows, col10_r);
             }
             if (j_vs8 + 11 < cols) {
-              svst1_u64(in_rows_r, output + i_vs8 + j_vs8 * rows + 11 * rows, col11_r);
+              svst1_u64(in_rows_r, output + edge_out_r_vs8 + 11 * rows, col11_r);
             }
             if (j_vs8 + 12 < cols) {
-              svst1_u64(in_rows_r, output + i_vs8 + j_vs8 * rows + 12 * rows, col12_r);
+              svst1_u64(in_rows_r, output + edge_out_r_vs8 + 12 * rows, col12_r);
             }
             if (j_vs8 + 13 < cols) {
-              svst1_u64(in_rows_r, output + i_vs8 + j_vs8 * rows + 13 * rows, col13_r);
+              svst1_u64(in_rows_r, output + edge_out_r_vs8 + 13 * rows, col13_r);
             }
             if (j_vs8 + 14 < cols) {
-              svst1_u64(in_rows_r, output + i_vs8 + j_vs8 * rows + 14 * rows, col14_r);
+              svst1_u64(in_rows_r, output + edge_out_r_vs8 + 14 * rows, col14_r);
             }
             if (j_vs8 + 15 < cols) {
-              svst1_u64(in_rows_r, output + i_vs8 + j_vs8 * rows + 15 * rows, col15_r);
+              svst1_u64(in_rows_r, output + edge_out_r_vs8 + 15 * rows, col15_r);
             }
           }
         }
@@ -1519,70 +1491,72 @@ __attribute__((target("+sve"))) void transpose_u64_sve(const uint64_t* input, in
           // partial tiles down the column
           int64_t i_vs8 = ib_vs8;
           for (; i_vs8 < i_end_vs8; i_vs8 += 16) {
+            int64_t edge_in_c_vs8 = i_vs8 * stride + j_vs8;
+            int64_t edge_out_c_vs8 = i_vs8 + j_vs8 * rows;
             svbool_t in_cols_c = svwhilelt_b64_s64(j_vs8, cols);
             svuint64_t row0_c = svdup_n_u64(0);
             if (i_vs8 < rows) {
-              row0_c = svld1_u64(in_cols_c, input + i_vs8 * stride + j_vs8);
+              row0_c = svld1_u64(in_cols_c, input + edge_in_c_vs8);
             }
             svuint64_t row1_c = svdup_n_u64(0);
             if (i_vs8 + 1 < rows) {
-              row1_c = svld1_u64(in_cols_c, input + i_vs8 * stride + j_vs8 + stride);
+              row1_c = svld1_u64(in_cols_c, input + edge_in_c_vs8 + stride);
             }
             svuint64_t row2_c = svdup_n_u64(0);
             if (i_vs8 + 2 < rows) {
-              row2_c = svld1_u64(in_cols_c, input + i_vs8 * stride + j_vs8 + 2 * stride);
+              row2_c = svld1_u64(in_cols_c, input + edge_in_c_vs8 + 2 * stride);
             }
             svuint64_t row3_c = svdup_n_u64(0);
             if (i_vs8 + 3 < rows) {
-              row3_c = svld1_u64(in_cols_c, input + i_vs8 * stride + j_vs8 + 3 * stride);
+              row3_c = svld1_u64(in_cols_c, input + edge_in_c_vs8 + 3 * stride);
             }
             svuint64_t row4_c = svdup_n_u64(0);
             if (i_vs8 + 4 < rows) {
-              row4_c = svld1_u64(in_cols_c, input + i_vs8 * stride + j_vs8 + 4 * stride);
+              row4_c = svld1_u64(in_cols_c, input + edge_in_c_vs8 + 4 * stride);
             }
             svuint64_t row5_c = svdup_n_u64(0);
             if (i_vs8 + 5 < rows) {
-              row5_c = svld1_u64(in_cols_c, input + i_vs8 * stride + j_vs8 + 5 * stride);
+              row5_c = svld1_u64(in_cols_c, input + edge_in_c_vs8 + 5 * stride);
             }
             svuint64_t row6_c = svdup_n_u64(0);
             if (i_vs8 + 6 < rows) {
-              row6_c = svld1_u64(in_cols_c, input + i_vs8 * stride + j_vs8 + 6 * stride);
+              row6_c = svld1_u64(in_cols_c, input + edge_in_c_vs8 + 6 * stride);
             }
             svuint64_t row7_c = svdup_n_u64(0);
             if (i_vs8 + 7 < rows) {
-              row7_c = svld1_u64(in_cols_c, input + i_vs8 * stride + j_vs8 + 7 * stride);
+              row7_c = svld1_u64(in_cols_c, input + edge_in_c_vs8 + 7 * stride);
             }
             svuint64_t row8_c = svdup_n_u64(0);
             if (i_vs8 + 8 < rows) {
-              row8_c = svld1_u64(in_cols_c, input + i_vs8 * stride + j_vs8 + 8 * stride);
+              row8_c = svld1_u64(in_cols_c, input + edge_in_c_vs8 + 8 * stride);
             }
             svuint64_t row9_c = svdup_n_u64(0);
             if (i_vs8 + 9 < rows) {
-              row9_c = svld1_u64(in_cols_c, input + i_vs8 * stride + j_vs8 + 9 * stride);
+              row9_c = svld1_u64(in_cols_c, input + edge_in_c_vs8 + 9 * stride);
             }
             svuint64_t row10_c = svdup_n_u64(0);
             if (i_vs8 + 10 < rows) {
-              row10_c = svld1_u64(in_cols_c, input + i_vs8 * stride + j_vs8 + 10 * stride);
+              row10_c = svld1_u64(in_cols_c, input + edge_in_c_vs8 + 10 * stride);
             }
             svuint64_t row11_c = svdup_n_u64(0);
             if (i_vs8 + 11 < rows) {
-              row11_c = svld1_u64(in_cols_c, input + i_vs8 * stride + j_vs8 + 11 * stride);
+              row11_c = svld1_u64(in_cols_c, input + edge_in_c_vs8 + 11 * stride);
             }
             svuint64_t row12_c = svdup_n_u64(0);
             if (i_vs8 + 12 < rows) {
-              row12_c = svld1_u64(in_cols_c, input + i_vs8 * stride + j_vs8 + 12 * stride);
+              row12_c = svld1_u64(in_cols_c, input + edge_in_c_vs8 + 12 * stride);
             }
             svuint64_t row13_c = svdup_n_u64(0);
             if (i_vs8 + 13 < rows) {
-              row13_c = svld1_u64(in_cols_c, input + i_vs8 * stride + j_vs8 + 13 * stride);
+              row13_c = svld1_u64(in_cols_c, input + edge_in_c_vs8 + 13 * stride);
             }
             svuint64_t row14_c = svdup_n_u64(0);
             if (i_vs8 + 14 < rows) {
-              row14_c = svld1_u64(in_cols_c, input + i_vs8 * stride + j_vs8 + 14 * stride);
+              row14_c = svld1_u64(in_cols_c, input + edge_in_c_vs8 + 14 * stride);
             }
             svuint64_t row15_c = svdup_n_u64(0);
             if (i_vs8 + 15 < rows) {
-              row15_c = svld1_u64(in_cols_c, input + i_vs8 * stride + j_vs8 + 15 * stride);
+              row15_c = svld1_u64(in_cols_c, input + edge_in_c_vs8 + 15 * stride);
             }
             // stage 1: zip1/zip2 vector i with vector i + 8
             svuint64_t z1_0_c = svzip1_u64(row0_c, row8_c);
@@ -1654,52 +1628,52 @@ __attribute__((target("+sve"))) void transpose_u64_sve(const uint64_t* input, in
             svuint64_t col15_c = svzip2_u64(z3_7_c, z3_15_c);
             svbool_t in_rows_c = svwhilelt_b64_s64(i_vs8, rows);
             if (j_vs8 < cols) {
-              svst1_u64(in_rows_c, output + i_vs8 + j_vs8 * rows, col0_c);
+              svst1_u64(in_rows_c, output + edge_out_c_vs8, col0_c);
             }
             if (j_vs8 + 1 < cols) {
-              svst1_u64(in_rows_c, output + i_vs8 + j_vs8 * rows + rows, col1_c);
+              svst1_u64(in_rows_c, output + edge_out_c_vs8 + rows, col1_c);
             }
             if (j_vs8 + 2 < cols) {
-              svst1_u64(in_rows_c, output + i_vs8 + j_vs8 * rows + 2 * rows, col2_c);
+              svst1_u64(in_rows_c, output + edge_out_c_vs8 + 2 * rows, col2_c);
             }
             if (j_vs8 + 3 < cols) {
-              svst1_u64(in_rows_c, output + i_vs8 + j_vs8 * rows + 3 * rows, col3_c);
+              svst1_u64(in_rows_c, output + edge_out_c_vs8 + 3 * rows, col3_c);
             }
             if (j_vs8 + 4 < cols) {
-              svst1_u64(in_rows_c, output + i_vs8 + j_vs8 * rows + 4 * rows, col4_c);
+              svst1_u64(in_rows_c, output + edge_out_c_vs8 + 4 * rows, col4_c);
             }
             if (j_vs8 + 5 < cols) {
-              svst1_u64(in_rows_c, output + i_vs8 + j_vs8 * rows + 5 * rows, col5_c);
+              svst1_u64(in_rows_c, output + edge_out_c_vs8 + 5 * rows, col5_c);
             }
             if (j_vs8 + 6 < cols) {
-              svst1_u64(in_rows_c, output + i_vs8 + j_vs8 * rows + 6 * rows, col6_c);
+              svst1_u64(in_rows_c, output + edge_out_c_vs8 + 6 * rows, col6_c);
             }
             if (j_vs8 + 7 < cols) {
-              svst1_u64(in_rows_c, output + i_vs8 + j_vs8 * rows + 7 * rows, col7_c);
+              svst1_u64(in_rows_c, output + edge_out_c_vs8 + 7 * rows, col7_c);
             }
             if (j_vs8 + 8 < cols) {
-              svst1_u64(in_rows_c, output + i_vs8 + j_vs8 * rows + 8 * rows, col8_c);
+              svst1_u64(in_rows_c, output + edge_out_c_vs8 + 8 * rows, col8_c);
             }
             if (j_vs8 + 9 < cols) {
-              svst1_u64(in_rows_c, output + i_vs8 + j_vs8 * rows + 9 * rows, col9_c);
+              svst1_u64(in_rows_c, output + edge_out_c_vs8 + 9 * rows, col9_c);
             }
             if (j_vs8 + 10 < cols) {
-              svst1_u64(in_rows_c, output + i_vs8 + j_vs8 * rows + 10 * rows, col10_c);
+              svst1_u64(in_rows_c, output + edge_out_c_vs8 + 10 * rows, col10_c);
             }
             if (j_vs8 + 11 < cols) {
-              svst1_u64(in_rows_c, output + i_vs8 + j_vs8 * rows + 11 * rows, col11_c);
+              svst1_u64(in_rows_c, output + edge_out_c_vs8 + 11 * rows, col11_c);
             }
             if (j_vs8 + 12 < cols) {
-              svst1_u64(in_rows_c, output + i_vs8 + j_vs8 * rows + 12 * rows, col12_c);
+              svst1_u64(in_rows_c, output + edge_out_c_vs8 + 12 * rows, col12_c);
             }
             if (j_vs8 + 13 < cols) {
-              svst1_u64(in_rows_c, output + i_vs8 + j_vs8 * rows + 13 * rows, col13_c);
+              svst1_u64(in_rows_c, output + edge_out_c_vs8 + 13 * rows, col13_c);
             }
             if (j_vs8 + 14 < cols) {
-              svst1_u64(in_rows_c, output + i_vs8 + j_vs8 * rows + 14 * rows, col14_c);
+              svst1_u64(in_rows_c, output + edge_out_c_vs8 + 14 * rows, col14_c);
             }
             if (j_vs8 + 15 < cols) {
-              svst1_u64(in_rows_c, output + i_vs8 + j_vs8 * rows + 15 * rows, col15_c);
+              svst1_u64(in_rows_c, output + edge_out_c_vs8 + 15 * rows, col15_c);
             }
           }
         }
@@ -1848,25 +1822,22 @@ __attribute__((target("avx2"))) void transpose_u64_avx2(const uint64_t* input, i
             for (; i + 4 <= i_end; i += 4) {
               int64_t in_step = simdgen_opaque(stride);
               int64_t out_step = simdgen_opaque(rows);
+              int64_t tile_in = i * in_step + j;
+              int64_t tile_out = i + j * out_step;
               __m256i in0 = _mm256_inserti128_si256(
-                  _mm256_castsi128_si256(
-                      _mm_loadu_si128((const __m128i*)(input + i * in_step + j))),
-                  _mm_loadu_si128((const __m128i*)(input + i * in_step + j + 2 * in_step)), 1);
+                  _mm256_castsi128_si256(_mm_loadu_si128((const __m128i*)(input + tile_in))),
+                  _mm_loadu_si128((const __m128i*)(input + tile_in + 2 * in_step)), 1);
               __m256i in1 = _mm256_inserti128_si256(
                   _mm256_castsi128_si256(
-                      _mm_loadu_si128((const __m128i*)(input + i * in_step + in_step + j))),
-                  _mm_loadu_si128(
-                      (const __m128i*)(input + i * in_step + in_step + j + 2 * in_step)),
-                  1);
+                      _mm_loadu_si128((const __m128i*)(input + in_step + tile_in))),
+                  _mm_loadu_si128((const __m128i*)(input + in_step + tile_in + 2 * in_step)), 1);
               __m256i in2 = _mm256_inserti128_si256(
-                  _mm256_castsi128_si256(
-                      _mm_loadu_si128((const __m128i*)(input + i * in_step + j + 2))),
-                  _mm_loadu_si128((const __m128i*)(input + i * in_step + j + 2 + 2 * in_step)), 1);
+                  _mm256_castsi128_si256(_mm_loadu_si128((const __m128i*)(input + tile_in + 2))),
+                  _mm_loadu_si128((const __m128i*)(input + tile_in + 2 + 2 * in_step)), 1);
               __m256i in3 = _mm256_inserti128_si256(
                   _mm256_castsi128_si256(
-                      _mm_loadu_si128((const __m128i*)(input + i * in_step + in_step + j + 2))),
-                  _mm_loadu_si128(
-                      (const __m128i*)(input + i * in_step + in_step + j + 2 + 2 * in_step)),
+                      _mm_loadu_si128((const __m128i*)(input + in_step + tile_in + 2))),
+                  _mm_loadu_si128((const __m128i*)(input + in_step + tile_in + 2 + 2 * in_step)),
                   1);
               // stage 1: interleave 64-bit lanes of input pairs (unpacklo/hi_epi64)
               __m256i col0 = _mm256_unpacklo_epi64(in0, in1);
@@ -1877,13 +1848,15 @@ __attribute__((target("avx2"))) void transpose_u64_avx2(const uint64_t* input, i
               //   col1: 1 5 9 13
               //   col2: 2 6 10 14
               //   col3: 3 7 11 15
-              _mm256_storeu_si256((__m256i*)(output + i + j * out_step), col0);
-              _mm256_storeu_si256((__m256i*)(output + i + j * out_step + out_step), col1);
-              _mm256_storeu_si256((__m256i*)(output + i + j * out_step + 2 * out_step), col2);
-              _mm256_storeu_si256((__m256i*)(output + i + j * out_step + 3 * out_step), col3);
+              _mm256_storeu_si256((__m256i*)(output + tile_out), col0);
+              _mm256_storeu_si256((__m256i*)(output + out_step + tile_out), col1);
+              _mm256_storeu_si256((__m256i*)(output + 2 * out_step + tile_out), col2);
+              _mm256_storeu_si256((__m256i*)(output + 3 * out_step + tile_out), col3);
             }
             // the last rows of the matrix: a partial tile
             if (i < i_end) {
+              int64_t edge_in_r = i * stride + j;
+              int64_t edge_out_r = i + j * rows;
               __m256i row0_r = _mm256_setzero_si256();
               if (i < rows) {
                 const __m256i row0_r_active = _mm256_cmpgt_epi64(
@@ -1891,8 +1864,7 @@ __attribute__((target("avx2"))) void transpose_u64_avx2(const uint64_t* input, i
                     _mm256_setr_epi64x(0, 1, 2, 3));
                 row0_r = _mm256_blendv_epi8(
                     _mm256_setzero_si256(),
-                    _mm256_maskload_epi64((const long long*)(input + i * stride + j),
-                                          row0_r_active),
+                    _mm256_maskload_epi64((const long long*)(input + edge_in_r), row0_r_active),
                     row0_r_active);
               }
               __m256i row1_r = _mm256_setzero_si256();
@@ -1902,7 +1874,7 @@ __attribute__((target("avx2"))) void transpose_u64_avx2(const uint64_t* input, i
                     _mm256_setr_epi64x(0, 1, 2, 3));
                 row1_r = _mm256_blendv_epi8(
                     _mm256_setzero_si256(),
-                    _mm256_maskload_epi64((const long long*)(input + i * stride + j + stride),
+                    _mm256_maskload_epi64((const long long*)(input + edge_in_r + stride),
                                           row1_r_active),
                     row1_r_active);
               }
@@ -1913,7 +1885,7 @@ __attribute__((target("avx2"))) void transpose_u64_avx2(const uint64_t* input, i
                     _mm256_setr_epi64x(0, 1, 2, 3));
                 row2_r = _mm256_blendv_epi8(
                     _mm256_setzero_si256(),
-                    _mm256_maskload_epi64((const long long*)(input + i * stride + j + 2 * stride),
+                    _mm256_maskload_epi64((const long long*)(input + edge_in_r + 2 * stride),
                                           row2_r_active),
                     row2_r_active);
               }
@@ -1924,7 +1896,7 @@ __attribute__((target("avx2"))) void transpose_u64_avx2(const uint64_t* input, i
                     _mm256_setr_epi64x(0, 1, 2, 3));
                 row3_r = _mm256_blendv_epi8(
                     _mm256_setzero_si256(),
-                    _mm256_maskload_epi64((const long long*)(input + i * stride + j + 3 * stride),
+                    _mm256_maskload_epi64((const long long*)(input + edge_in_r + 3 * stride),
                                           row3_r_active),
                     row3_r_active);
               }
@@ -1940,7 +1912,7 @@ __attribute__((target("avx2"))) void transpose_u64_avx2(const uint64_t* input, i
               __m256i col3_r = _mm256_permute2x128_si256(t1_1_r, t1_3_r, 0x31);
               if (j < cols) {
                 _mm256_maskstore_epi64(
-                    (long long*)(output + i + j * rows),
+                    (long long*)(output + edge_out_r),
                     _mm256_cmpgt_epi64(
                         _mm256_set1_epi64x((long long)(simdgen_clamp_lanes(rows - i, 4))),
                         _mm256_setr_epi64x(0, 1, 2, 3)),
@@ -1948,7 +1920,7 @@ __attribute__((target("avx2"))) void transpose_u64_avx2(const uint64_t* input, i
               }
               if (j + 1 < cols) {
                 _mm256_maskstore_epi64(
-                    (long long*)(output + i + j * rows + rows),
+                    (long long*)(output + edge_out_r + rows),
                     _mm256_cmpgt_epi64(
                         _mm256_set1_epi64x((long long)(simdgen_clamp_lanes(rows - i, 4))),
                         _mm256_setr_epi64x(0, 1, 2, 3)),
@@ -1956,7 +1928,7 @@ __attribute__((target("avx2"))) void transpose_u64_avx2(const uint64_t* input, i
               }
               if (j + 2 < cols) {
                 _mm256_maskstore_epi64(
-                    (long long*)(output + i + j * rows + 2 * rows),
+                    (long long*)(output + edge_out_r + 2 * rows),
                     _mm256_cmpgt_epi64(
                         _mm256_set1_epi64x((long long)(simdgen_clamp_lanes(rows - i, 4))),
                         _mm256_setr_epi64x(0, 1, 2, 3)),
@@ -1964,7 +1936,7 @@ __attribute__((target("avx2"))) void transpose_u64_avx2(const uint64_t* input, i
               }
               if (j + 3 < cols) {
                 _mm256_maskstore_epi64(
-                    (long long*)(output + i + j * rows + 3 * rows),
+                    (long long*)(output + edge_out_r + 3 * rows),
                     _mm256_cmpgt_epi64(
                         _mm256_set1_epi64x((long long)(simdgen_clamp_lanes(rows - i, 4))),
                         _mm256_setr_epi64x(0, 1, 2, 3)),
@@ -1977,6 +1949,8 @@ __attribute__((target("avx2"))) void transpose_u64_avx2(const uint64_t* input, i
             // partial tiles down the column
             int64_t i = ib;
             for (; i < i_end; i += 4) {
+              int64_t edge_in_c = i * stride + j;
+              int64_t edge_out_c = i + j * rows;
               __m256i row0_c = _mm256_setzero_si256();
               if (i < rows) {
                 const __m256i row0_c_active = _mm256_cmpgt_epi64(
@@ -1984,8 +1958,7 @@ __attribute__((target("avx2"))) void transpose_u64_avx2(const uint64_t* input, i
                     _mm256_setr_epi64x(0, 1, 2, 3));
                 row0_c = _mm256_blendv_epi8(
                     _mm256_setzero_si256(),
-                    _mm256_maskload_epi64((const long long*)(input + i * stride + j),
-                                          row0_c_active),
+                    _mm256_maskload_epi64((const long long*)(input + edge_in_c), row0_c_active),
                     row0_c_active);
               }
               __m256i row1_c = _mm256_setzero_si256();
@@ -1995,7 +1968,7 @@ __attribute__((target("avx2"))) void transpose_u64_avx2(const uint64_t* input, i
                     _mm256_setr_epi64x(0, 1, 2, 3));
                 row1_c = _mm256_blendv_epi8(
                     _mm256_setzero_si256(),
-                    _mm256_maskload_epi64((const long long*)(input + i * stride + j + stride),
+                    _mm256_maskload_epi64((const long long*)(input + edge_in_c + stride),
                                           row1_c_active),
                     row1_c_active);
               }
@@ -2006,7 +1979,7 @@ __attribute__((target("avx2"))) void transpose_u64_avx2(const uint64_t* input, i
                     _mm256_setr_epi64x(0, 1, 2, 3));
                 row2_c = _mm256_blendv_epi8(
                     _mm256_setzero_si256(),
-                    _mm256_maskload_epi64((const long long*)(input + i * stride + j + 2 * stride),
+                    _mm256_maskload_epi64((const long long*)(input + edge_in_c + 2 * stride),
                                           row2_c_active),
                     row2_c_active);
               }
@@ -2017,7 +1990,7 @@ __attribute__((target("avx2"))) void transpose_u64_avx2(const uint64_t* input, i
                     _mm256_setr_epi64x(0, 1, 2, 3));
                 row3_c = _mm256_blendv_epi8(
                     _mm256_setzero_si256(),
-                    _mm256_maskload_epi64((const long long*)(input + i * stride + j + 3 * stride),
+                    _mm256_maskload_epi64((const long long*)(input + edge_in_c + 3 * stride),
                                           row3_c_active),
                     row3_c_active);
               }
@@ -2033,7 +2006,7 @@ __attribute__((target("avx2"))) void transpose_u64_avx2(const uint64_t* input, i
               __m256i col3_c = _mm256_permute2x128_si256(t1_1_c, t1_3_c, 0x31);
               if (j < cols) {
                 _mm256_maskstore_epi64(
-                    (long long*)(output + i + j * rows),
+                    (long long*)(output + edge_out_c),
                     _mm256_cmpgt_epi64(
                         _mm256_set1_epi64x((long long)(simdgen_clamp_lanes(rows - i, 4))),
                         _mm256_setr_epi64x(0, 1, 2, 3)),
@@ -2041,7 +2014,7 @@ __attribute__((target("avx2"))) void transpose_u64_avx2(const uint64_t* input, i
               }
               if (j + 1 < cols) {
                 _mm256_maskstore_epi64(
-                    (long long*)(output + i + j * rows + rows),
+                    (long long*)(output + edge_out_c + rows),
                     _mm256_cmpgt_epi64(
                         _mm256_set1_epi64x((long long)(simdgen_clamp_lanes(rows - i, 4))),
                         _mm256_setr_epi64x(0, 1, 2, 3)),
@@ -2049,7 +2022,7 @@ __attribute__((target("avx2"))) void transpose_u64_avx2(const uint64_t* input, i
               }
               if (j + 2 < cols) {
                 _mm256_maskstore_epi64(
-                    (long long*)(output + i + j * rows + 2 * rows),
+                    (long long*)(output + edge_out_c + 2 * rows),
                     _mm256_cmpgt_epi64(
                         _mm256_set1_epi64x((long long)(simdgen_clamp_lanes(rows - i, 4))),
                         _mm256_setr_epi64x(0, 1, 2, 3)),
@@ -2057,7 +2030,7 @@ __attribute__((target("avx2"))) void transpose_u64_avx2(const uint64_t* input, i
               }
               if (j + 3 < cols) {
                 _mm256_maskstore_epi64(
-                    (long long*)(output + i + j * rows + 3 * rows),
+                    (long long*)(output + edge_out_c + 3 * rows),
                     _mm256_cmpgt_epi64(
                         _mm256_set1_epi64x((long long)(simdgen_clamp_lanes(rows - i, 4))),
                         _mm256_setr_epi64x(0, 1, 2, 3)),
@@ -2160,37 +2133,41 @@ void transpose_u64_neon(const uint64_t* input, int64_t rows, int64_t cols, int64
             for (; i + 2 <= i_end; i += 2) {
               int64_t in_step = simdgen_opaque(stride);
               int64_t out_step = simdgen_opaque(rows);
-              uint64x2_t row0 = vld1q_u64(input + i * in_step + j);
-              uint64x2_t row1 = vld1q_u64(input + i * in_step + in_step + j);
+              int64_t tile_in = i * in_step + j;
+              int64_t tile_out = i + j * out_step;
+              uint64x2_t row0 = vld1q_u64(input + tile_in);
+              uint64x2_t row1 = vld1q_u64(input + in_step + tile_in);
               // stage 1: zip1/zip2 vector i with vector i + 1
               uint64x2_t col0 = vzip1q_u64(row0, row1);
               uint64x2_t col1 = vzip2q_u64(row0, row1);
               //   col0: 0 2
               //   col1: 1 3
-              vst1q_u64(output + i + j * out_step, col0);
-              vst1q_u64(output + i + j * out_step + out_step, col1);
+              vst1q_u64(output + tile_out, col0);
+              vst1q_u64(output + out_step + tile_out, col1);
             }
             // the last rows of the matrix: a partial tile
             if (i < i_end) {
+              int64_t edge_in_r = i * stride + j;
+              int64_t edge_out_r = i + j * rows;
               uint64x2_t row0_r = vdupq_n_u64(0);
               if (i < rows) {
-                row0_r = vreinterpretq_u64_u8(simdgen_load_prefix(
-                    input + i * stride + j, (simdgen_clamp_lanes(cols - j, 2)) * 8));
+                row0_r = vreinterpretq_u64_u8(
+                    simdgen_load_prefix(input + edge_in_r, (simdgen_clamp_lanes(cols - j, 2)) * 8));
               }
               uint64x2_t row1_r = vdupq_n_u64(0);
               if (i + 1 < rows) {
                 row1_r = vreinterpretq_u64_u8(simdgen_load_prefix(
-                    input + i * stride + j + stride, (simdgen_clamp_lanes(cols - j, 2)) * 8));
+                    input + edge_in_r + stride, (simdgen_clamp_lanes(cols - j, 2)) * 8));
               }
               // stage 1: zip1/zip2 vector i with vector i + 1
               uint64x2_t col0_r = vzip1q_u64(row0_r, row1_r);
               uint64x2_t col1_r = vzip2q_u64(row0_r, row1_r);
               if (j < cols) {
-                simdgen_store_prefix(output + i + j * rows, vreinterpretq_u8_u64(col0_r),
+                simdgen_store_prefix(output + edge_out_r, vreinterpretq_u8_u64(col0_r),
                                      (simdgen_clamp_lanes(rows - i, 2)) * 8);
               }
               if (j + 1 < cols) {
-                simdgen_store_prefix(output + i + j * rows + rows, vreinterpretq_u8_u64(col1_r),
+                simdgen_store_prefix(output + edge_out_r + rows, vreinterpretq_u8_u64(col1_r),
                                      (simdgen_clamp_lanes(rows - i, 2)) * 8);
               }
             }
@@ -2200,25 +2177,27 @@ void transpose_u64_neon(const uint64_t* input, int64_t rows, int64_t cols, int64
             // partial tiles down the column
             int64_t i = ib;
             for (; i < i_end; i += 2) {
+              int64_t edge_in_c = i * stride + j;
+              int64_t edge_out_c = i + j * rows;
               uint64x2_t row0_c = vdupq_n_u64(0);
               if (i < rows) {
-                row0_c = vreinterpretq_u64_u8(simdgen_load_prefix(
-                    input + i * stride + j, (simdgen_clamp_lanes(cols - j, 2)) * 8));
+                row0_c = vreinterpretq_u64_u8(
+                    simdgen_load_prefix(input + edge_in_c, (simdgen_clamp_lanes(cols - j, 2)) * 8));
               }
               uint64x2_t row1_c = vdupq_n_u64(0);
               if (i + 1 < rows) {
                 row1_c = vreinterpretq_u64_u8(simdgen_load_prefix(
-                    input + i * stride + j + stride, (simdgen_clamp_lanes(cols - j, 2)) * 8));
+                    input + edge_in_c + stride, (simdgen_clamp_lanes(cols - j, 2)) * 8));
               }
               // stage 1: zip1/zip2 vector i with vector i + 1
               uint64x2_t col0_c = vzip1q_u64(row0_c, row1_c);
               uint64x2_t col1_c = vzip2q_u64(row0_c, row1_c);
               if (j < cols) {
-                simdgen_store_prefix(output + i + j * rows, vreinterpretq_u8_u64(col0_c),
+                simdgen_store_prefix(output + edge_out_c, vreinterpretq_u8_u64(col0_c),
                                      (simdgen_clamp_lanes(rows - i, 2)) * 8);
               }
               if (j + 1 < cols) {
-                simdgen_store_prefix(output + i + j * rows + rows, vreinterpretq_u8_u64(col1_c),
+                simdgen_store_prefix(output + edge_out_c + rows, vreinterpretq_u8_u64(col1_c),
                                      (simdgen_clamp_lanes(rows - i, 2)) * 8);
               }
             }

@@ -304,36 +304,24 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void transpos
             for (; i + 16 <= i_end; i += 16) {
               int64_t in_step = simdgen_opaque(cols);
               int64_t out_step = simdgen_opaque(rows);
-              __m128i row0 = _mm_loadu_si128((const __m128i*)(input + i * in_step + j));
-              __m128i row1 = _mm_loadu_si128((const __m128i*)(input + i * in_step + in_step + j));
-              __m128i row2 =
-                  _mm_loadu_si128((const __m128i*)(input + i * in_step + 2 * in_step + j));
-              __m128i row3 =
-                  _mm_loadu_si128((const __m128i*)(input + i * in_step + 3 * in_step + j));
-              __m128i row4 =
-                  _mm_loadu_si128((const __m128i*)(input + i * in_step + 4 * in_step + j));
-              __m128i row5 =
-                  _mm_loadu_si128((const __m128i*)(input + i * in_step + 5 * in_step + j));
-              __m128i row6 =
-                  _mm_loadu_si128((const __m128i*)(input + i * in_step + 6 * in_step + j));
-              __m128i row7 =
-                  _mm_loadu_si128((const __m128i*)(input + i * in_step + 7 * in_step + j));
-              __m128i row8 =
-                  _mm_loadu_si128((const __m128i*)(input + i * in_step + 8 * in_step + j));
-              __m128i row9 =
-                  _mm_loadu_si128((const __m128i*)(input + i * in_step + 9 * in_step + j));
-              __m128i row10 =
-                  _mm_loadu_si128((const __m128i*)(input + i * in_step + 10 * in_step + j));
-              __m128i row11 =
-                  _mm_loadu_si128((const __m128i*)(input + i * in_step + 11 * in_step + j));
-              __m128i row12 =
-                  _mm_loadu_si128((const __m128i*)(input + i * in_step + 12 * in_step + j));
-              __m128i row13 =
-                  _mm_loadu_si128((const __m128i*)(input + i * in_step + 13 * in_step + j));
-              __m128i row14 =
-                  _mm_loadu_si128((const __m128i*)(input + i * in_step + 14 * in_step + j));
-              __m128i row15 =
-                  _mm_loadu_si128((const __m128i*)(input + i * in_step + 15 * in_step + j));
+              int64_t tile_in = i * in_step + j;
+              int64_t tile_out = i + j * out_step;
+              __m128i row0 = _mm_loadu_si128((const __m128i*)(input + tile_in));
+              __m128i row1 = _mm_loadu_si128((const __m128i*)(input + in_step + tile_in));
+              __m128i row2 = _mm_loadu_si128((const __m128i*)(input + 2 * in_step + tile_in));
+              __m128i row3 = _mm_loadu_si128((const __m128i*)(input + 3 * in_step + tile_in));
+              __m128i row4 = _mm_loadu_si128((const __m128i*)(input + 4 * in_step + tile_in));
+              __m128i row5 = _mm_loadu_si128((const __m128i*)(input + 5 * in_step + tile_in));
+              __m128i row6 = _mm_loadu_si128((const __m128i*)(input + 6 * in_step + tile_in));
+              __m128i row7 = _mm_loadu_si128((const __m128i*)(input + 7 * in_step + tile_in));
+              __m128i row8 = _mm_loadu_si128((const __m128i*)(input + 8 * in_step + tile_in));
+              __m128i row9 = _mm_loadu_si128((const __m128i*)(input + 9 * in_step + tile_in));
+              __m128i row10 = _mm_loadu_si128((const __m128i*)(input + 10 * in_step + tile_in));
+              __m128i row11 = _mm_loadu_si128((const __m128i*)(input + 11 * in_step + tile_in));
+              __m128i row12 = _mm_loadu_si128((const __m128i*)(input + 12 * in_step + tile_in));
+              __m128i row13 = _mm_loadu_si128((const __m128i*)(input + 13 * in_step + tile_in));
+              __m128i row14 = _mm_loadu_si128((const __m128i*)(input + 14 * in_step + tile_in));
+              __m128i row15 = _mm_loadu_si128((const __m128i*)(input + 15 * in_step + tile_in));
               // stage 1: interleave 8-bit lanes of row pairs (unpacklo/hi_epi8)
               __m128i t1_0 = _mm_unpacklo_epi8(row0, row1);
               __m128i t1_1 = _mm_unpackhi_epi8(row0, row1);
@@ -466,120 +454,122 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void transpos
               //   col13: 13 29 45 61 77 93 109 125 141 157 173 189 205 221 237 253
               //   col14: 14 30 46 62 78 94 110 126 142 158 174 190 206 222 238 254
               //   col15: 15 31 47 63 79 95 111 127 143 159 175 191 207 223 239 255
-              _mm_storeu_si128((__m128i*)(output + i + j * out_step), col0);
-              _mm_storeu_si128((__m128i*)(output + i + j * out_step + out_step), col1);
-              _mm_storeu_si128((__m128i*)(output + i + j * out_step + 2 * out_step), col2);
-              _mm_storeu_si128((__m128i*)(output + i + j * out_step + 3 * out_step), col3);
-              _mm_storeu_si128((__m128i*)(output + i + j * out_step + 4 * out_step), col4);
-              _mm_storeu_si128((__m128i*)(output + i + j * out_step + 5 * out_step), col5);
-              _mm_storeu_si128((__m128i*)(output + i + j * out_step + 6 * out_step), col6);
-              _mm_storeu_si128((__m128i*)(output + i + j * out_step + 7 * out_step), col7);
-              _mm_storeu_si128((__m128i*)(output + i + j * out_step + 8 * out_step), col8);
-              _mm_storeu_si128((__m128i*)(output + i + j * out_step + 9 * out_step), col9);
-              _mm_storeu_si128((__m128i*)(output + i + j * out_step + 10 * out_step), col10);
-              _mm_storeu_si128((__m128i*)(output + i + j * out_step + 11 * out_step), col11);
-              _mm_storeu_si128((__m128i*)(output + i + j * out_step + 12 * out_step), col12);
-              _mm_storeu_si128((__m128i*)(output + i + j * out_step + 13 * out_step), col13);
-              _mm_storeu_si128((__m128i*)(output + i + j * out_step + 14 * out_step), col14);
-              _mm_storeu_si128((__m128i*)(output + i + j * out_step + 15 * out_step), col15);
+              _mm_storeu_si128((__m128i*)(output + tile_out), col0);
+              _mm_storeu_si128((__m128i*)(output + out_step + tile_out), col1);
+              _mm_storeu_si128((__m128i*)(output + 2 * out_step + tile_out), col2);
+              _mm_storeu_si128((__m128i*)(output + 3 * out_step + tile_out), col3);
+              _mm_storeu_si128((__m128i*)(output + 4 * out_step + tile_out), col4);
+              _mm_storeu_si128((__m128i*)(output + 5 * out_step + tile_out), col5);
+              _mm_storeu_si128((__m128i*)(output + 6 * out_step + tile_out), col6);
+              _mm_storeu_si128((__m128i*)(output + 7 * out_step + tile_out), col7);
+              _mm_storeu_si128((__m128i*)(output + 8 * out_step + tile_out), col8);
+              _mm_storeu_si128((__m128i*)(output + 9 * out_step + tile_out), col9);
+              _mm_storeu_si128((__m128i*)(output + 10 * out_step + tile_out), col10);
+              _mm_storeu_si128((__m128i*)(output + 11 * out_step + tile_out), col11);
+              _mm_storeu_si128((__m128i*)(output + 12 * out_step + tile_out), col12);
+              _mm_storeu_si128((__m128i*)(output + 13 * out_step + tile_out), col13);
+              _mm_storeu_si128((__m128i*)(output + 14 * out_step + tile_out), col14);
+              _mm_storeu_si128((__m128i*)(output + 15 * out_step + tile_out), col15);
             }
             // the last rows of the matrix: a partial tile
             if (i < i_end) {
+              int64_t edge_in_r = cols * i + j;
+              int64_t edge_out_r = i + j * rows;
               __m128i row0_r = _mm_setzero_si128();
               if (i < rows) {
                 row0_r = _mm_mask_loadu_epi8(_mm_setzero_si128(),
                                              (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                             input + cols * i + j);
+                                             input + edge_in_r);
               }
               __m128i row1_r = _mm_setzero_si128();
               if (i + 1 < rows) {
                 row1_r = _mm_mask_loadu_epi8(_mm_setzero_si128(),
                                              (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                             input + cols + cols * i + j);
+                                             input + cols + edge_in_r);
               }
               __m128i row2_r = _mm_setzero_si128();
               if (i + 2 < rows) {
                 row2_r = _mm_mask_loadu_epi8(_mm_setzero_si128(),
                                              (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                             input + 2 * cols + cols * i + j);
+                                             input + 2 * cols + edge_in_r);
               }
               __m128i row3_r = _mm_setzero_si128();
               if (i + 3 < rows) {
                 row3_r = _mm_mask_loadu_epi8(_mm_setzero_si128(),
                                              (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                             input + 3 * cols + cols * i + j);
+                                             input + 3 * cols + edge_in_r);
               }
               __m128i row4_r = _mm_setzero_si128();
               if (i + 4 < rows) {
                 row4_r = _mm_mask_loadu_epi8(_mm_setzero_si128(),
                                              (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                             input + 4 * cols + cols * i + j);
+                                             input + 4 * cols + edge_in_r);
               }
               __m128i row5_r = _mm_setzero_si128();
               if (i + 5 < rows) {
                 row5_r = _mm_mask_loadu_epi8(_mm_setzero_si128(),
                                              (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                             input + 5 * cols + cols * i + j);
+                                             input + 5 * cols + edge_in_r);
               }
               __m128i row6_r = _mm_setzero_si128();
               if (i + 6 < rows) {
                 row6_r = _mm_mask_loadu_epi8(_mm_setzero_si128(),
                                              (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                             input + 6 * cols + cols * i + j);
+                                             input + 6 * cols + edge_in_r);
               }
               __m128i row7_r = _mm_setzero_si128();
               if (i + 7 < rows) {
                 row7_r = _mm_mask_loadu_epi8(_mm_setzero_si128(),
                                              (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                             input + 7 * cols + cols * i + j);
+                                             input + 7 * cols + edge_in_r);
               }
               __m128i row8_r = _mm_setzero_si128();
               if (i + 8 < rows) {
                 row8_r = _mm_mask_loadu_epi8(_mm_setzero_si128(),
                                              (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                             input + 8 * cols + cols * i + j);
+                                             input + 8 * cols + edge_in_r);
               }
               __m128i row9_r = _mm_setzero_si128();
               if (i + 9 < rows) {
                 row9_r = _mm_mask_loadu_epi8(_mm_setzero_si128(),
                                              (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                             input + 9 * cols + cols * i + j);
+                                             input + 9 * cols + edge_in_r);
               }
               __m128i row10_r = _mm_setzero_si128();
               if (i + 10 < rows) {
                 row10_r = _mm_mask_loadu_epi8(_mm_setzero_si128(),
                                               (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                              input + 10 * cols + cols * i + j);
+                                              input + 10 * cols + edge_in_r);
               }
               __m128i row11_r = _mm_setzero_si128();
               if (i + 11 < rows) {
                 row11_r = _mm_mask_loadu_epi8(_mm_setzero_si128(),
                                               (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                              input + 11 * cols + cols * i + j);
+                                              input + 11 * cols + edge_in_r);
               }
               __m128i row12_r = _mm_setzero_si128();
               if (i + 12 < rows) {
                 row12_r = _mm_mask_loadu_epi8(_mm_setzero_si128(),
                                               (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                              input + 12 * cols + cols * i + j);
+                                              input + 12 * cols + edge_in_r);
               }
               __m128i row13_r = _mm_setzero_si128();
               if (i + 13 < rows) {
                 row13_r = _mm_mask_loadu_epi8(_mm_setzero_si128(),
                                               (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                              input + 13 * cols + cols * i + j);
+                                              input + 13 * cols + edge_in_r);
               }
               __m128i row14_r = _mm_setzero_si128();
               if (i + 14 < rows) {
                 row14_r = _mm_mask_loadu_epi8(_mm_setzero_si128(),
                                               (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                              input + 14 * cols + cols * i + j);
+                                              input + 14 * cols + edge_in_r);
               }
               __m128i row15_r = _mm_setzero_si128();
               if (i + 15 < rows) {
                 row15_r = _mm_mask_loadu_epi8(_mm_setzero_si128(),
                                               (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                              input + 15 * cols + cols * i + j);
+                                              input + 15 * cols + edge_in_r);
               }
               // stage 1: interleave 8-bit lanes of row pairs (unpacklo/hi_epi8)
               __m128i t1_0_r = _mm_unpacklo_epi8(row0_r, row1_r);
@@ -650,67 +640,67 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void transpos
               __m128i col14_r = _mm_unpacklo_epi64(t3_7_r, t3_15_r);
               __m128i col15_r = _mm_unpackhi_epi64(t3_7_r, t3_15_r);
               if (j < cols) {
-                _mm_mask_storeu_epi8(output + i + j * rows,
+                _mm_mask_storeu_epi8(output + edge_out_r,
                                      (__mmask16)simdgen_lanes_below(rows - i, 16), col0_r);
               }
               if (j + 1 < cols) {
-                _mm_mask_storeu_epi8(output + i + j * rows + rows,
+                _mm_mask_storeu_epi8(output + edge_out_r + rows,
                                      (__mmask16)simdgen_lanes_below(rows - i, 16), col1_r);
               }
               if (j + 2 < cols) {
-                _mm_mask_storeu_epi8(output + i + j * rows + 2 * rows,
+                _mm_mask_storeu_epi8(output + edge_out_r + 2 * rows,
                                      (__mmask16)simdgen_lanes_below(rows - i, 16), col2_r);
               }
               if (j + 3 < cols) {
-                _mm_mask_storeu_epi8(output + i + j * rows + 3 * rows,
+                _mm_mask_storeu_epi8(output + edge_out_r + 3 * rows,
                                      (__mmask16)simdgen_lanes_below(rows - i, 16), col3_r);
               }
               if (j + 4 < cols) {
-                _mm_mask_storeu_epi8(output + i + j * rows + 4 * rows,
+                _mm_mask_storeu_epi8(output + edge_out_r + 4 * rows,
                                      (__mmask16)simdgen_lanes_below(rows - i, 16), col4_r);
               }
               if (j + 5 < cols) {
-                _mm_mask_storeu_epi8(output + i + j * rows + 5 * rows,
+                _mm_mask_storeu_epi8(output + edge_out_r + 5 * rows,
                                      (__mmask16)simdgen_lanes_below(rows - i, 16), col5_r);
               }
               if (j + 6 < cols) {
-                _mm_mask_storeu_epi8(output + i + j * rows + 6 * rows,
+                _mm_mask_storeu_epi8(output + edge_out_r + 6 * rows,
                                      (__mmask16)simdgen_lanes_below(rows - i, 16), col6_r);
               }
               if (j + 7 < cols) {
-                _mm_mask_storeu_epi8(output + i + j * rows + 7 * rows,
+                _mm_mask_storeu_epi8(output + edge_out_r + 7 * rows,
                                      (__mmask16)simdgen_lanes_below(rows - i, 16), col7_r);
               }
               if (j + 8 < cols) {
-                _mm_mask_storeu_epi8(output + i + j * rows + 8 * rows,
+                _mm_mask_storeu_epi8(output + edge_out_r + 8 * rows,
                                      (__mmask16)simdgen_lanes_below(rows - i, 16), col8_r);
               }
               if (j + 9 < cols) {
-                _mm_mask_storeu_epi8(output + i + j * rows + 9 * rows,
+                _mm_mask_storeu_epi8(output + edge_out_r + 9 * rows,
                                      (__mmask16)simdgen_lanes_below(rows - i, 16), col9_r);
               }
               if (j + 10 < cols) {
-                _mm_mask_storeu_epi8(output + i + j * rows + 10 * rows,
+                _mm_mask_storeu_epi8(output + edge_out_r + 10 * rows,
                                      (__mmask16)simdgen_lanes_below(rows - i, 16), col10_r);
               }
               if (j + 11 < cols) {
-                _mm_mask_storeu_epi8(output + i + j * rows + 11 * rows,
+                _mm_mask_storeu_epi8(output + edge_out_r + 11 * rows,
                                      (__mmask16)simdgen_lanes_below(rows - i, 16), col11_r);
               }
               if (j + 12 < cols) {
-                _mm_mask_storeu_epi8(output + i + j * rows + 12 * rows,
+                _mm_mask_storeu_epi8(output + edge_out_r + 12 * rows,
                                      (__mmask16)simdgen_lanes_below(rows - i, 16), col12_r);
               }
               if (j + 13 < cols) {
-                _mm_mask_storeu_epi8(output + i + j * rows + 13 * rows,
+                _mm_mask_storeu_epi8(output + edge_out_r + 13 * rows,
                                      (__mmask16)simdgen_lanes_below(rows - i, 16), col13_r);
               }
               if (j + 14 < cols) {
-                _mm_mask_storeu_epi8(output + i + j * rows + 14 * rows,
+                _mm_mask_storeu_epi8(output + edge_out_r + 14 * rows,
                                      (__mmask16)simdgen_lanes_below(rows - i, 16), col14_r);
               }
               if (j + 15 < cols) {
-                _mm_mask_storeu_epi8(output + i + j * rows + 15 * rows,
+                _mm_mask_storeu_epi8(output + edge_out_r + 15 * rows,
                                      (__mmask16)simdgen_lanes_below(rows - i, 16), col15_r);
               }
             }
@@ -720,101 +710,103 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void transpos
             // partial tiles down the column
             int64_t i = ib;
             for (; i < i_end; i += 16) {
+              int64_t edge_in_c = cols * i + j;
+              int64_t edge_out_c = i + j * rows;
               __m128i row0_c = _mm_setzero_si128();
               if (i < rows) {
                 row0_c = _mm_mask_loadu_epi8(_mm_setzero_si128(),
                                              (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                             input + cols * i + j);
+                                             input + edge_in_c);
               }
               __m128i row1_c = _mm_setzero_si128();
               if (i + 1 < rows) {
                 row1_c = _mm_mask_loadu_epi8(_mm_setzero_si128(),
                                              (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                             input + cols + cols * i + j);
+                                             input + cols + edge_in_c);
               }
               __m128i row2_c = _mm_setzero_si128();
               if (i + 2 < rows) {
                 row2_c = _mm_mask_loadu_epi8(_mm_setzero_si128(),
                                              (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                             input + 2 * cols + cols * i + j);
+                                             input + 2 * cols + edge_in_c);
               }
               __m128i row3_c = _mm_setzero_si128();
               if (i + 3 < rows) {
                 row3_c = _mm_mask_loadu_epi8(_mm_setzero_si128(),
                                              (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                             input + 3 * cols + cols * i + j);
+                                             input + 3 * cols + edge_in_c);
               }
               __m128i row4_c = _mm_setzero_si128();
               if (i + 4 < rows) {
                 row4_c = _mm_mask_loadu_epi8(_mm_setzero_si128(),
                                              (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                             input + 4 * cols + cols * i + j);
+                                             input + 4 * cols + edge_in_c);
               }
               __m128i row5_c = _mm_setzero_si128();
               if (i + 5 < rows) {
                 row5_c = _mm_mask_loadu_epi8(_mm_setzero_si128(),
                                              (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                             input + 5 * cols + cols * i + j);
+                                             input + 5 * cols + edge_in_c);
               }
               __m128i row6_c = _mm_setzero_si128();
               if (i + 6 < rows) {
                 row6_c = _mm_mask_loadu_epi8(_mm_setzero_si128(),
                                              (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                             input + 6 * cols + cols * i + j);
+                                             input + 6 * cols + edge_in_c);
               }
               __m128i row7_c = _mm_setzero_si128();
               if (i + 7 < rows) {
                 row7_c = _mm_mask_loadu_epi8(_mm_setzero_si128(),
                                              (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                             input + 7 * cols + cols * i + j);
+                                             input + 7 * cols + edge_in_c);
               }
               __m128i row8_c = _mm_setzero_si128();
               if (i + 8 < rows) {
                 row8_c = _mm_mask_loadu_epi8(_mm_setzero_si128(),
                                              (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                             input + 8 * cols + cols * i + j);
+                                             input + 8 * cols + edge_in_c);
               }
               __m128i row9_c = _mm_setzero_si128();
               if (i + 9 < rows) {
                 row9_c = _mm_mask_loadu_epi8(_mm_setzero_si128(),
                                              (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                             input + 9 * cols + cols * i + j);
+                                             input + 9 * cols + edge_in_c);
               }
               __m128i row10_c = _mm_setzero_si128();
               if (i + 10 < rows) {
                 row10_c = _mm_mask_loadu_epi8(_mm_setzero_si128(),
                                               (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                              input + 10 * cols + cols * i + j);
+                                              input + 10 * cols + edge_in_c);
               }
               __m128i row11_c = _mm_setzero_si128();
               if (i + 11 < rows) {
                 row11_c = _mm_mask_loadu_epi8(_mm_setzero_si128(),
                                               (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                              input + 11 * cols + cols * i + j);
+                                              input + 11 * cols + edge_in_c);
               }
               __m128i row12_c = _mm_setzero_si128();
               if (i + 12 < rows) {
                 row12_c = _mm_mask_loadu_epi8(_mm_setzero_si128(),
                                               (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                              input + 12 * cols + cols * i + j);
+                                              input + 12 * cols + edge_in_c);
               }
               __m128i row13_c = _mm_setzero_si128();
               if (i + 13 < rows) {
                 row13_c = _mm_mask_loadu_epi8(_mm_setzero_si128(),
                                               (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                              input + 13 * cols + cols * i + j);
+                                              input + 13 * cols + edge_in_c);
               }
               __m128i row14_c = _mm_setzero_si128();
               if (i + 14 < rows) {
                 row14_c = _mm_mask_loadu_epi8(_mm_setzero_si128(),
                                               (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                              input + 14 * cols + cols * i + j);
+                                              input + 14 * cols + edge_in_c);
               }
               __m128i row15_c = _mm_setzero_si128();
               if (i + 15 < rows) {
                 row15_c = _mm_mask_loadu_epi8(_mm_setzero_si128(),
                                               (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                              input + 15 * cols + cols * i + j);
+                                              input + 15 * cols + edge_in_c);
               }
               // stage 1: interleave 8-bit lanes of row pairs (unpacklo/hi_epi8)
               __m128i t1_0_c = _mm_unpacklo_epi8(row0_c, row1_c);
@@ -885,67 +877,67 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void transpos
               __m128i col14_c = _mm_unpacklo_epi64(t3_7_c, t3_15_c);
               __m128i col15_c = _mm_unpackhi_epi64(t3_7_c, t3_15_c);
               if (j < cols) {
-                _mm_mask_storeu_epi8(output + i + j * rows,
+                _mm_mask_storeu_epi8(output + edge_out_c,
                                      (__mmask16)simdgen_lanes_below(rows - i, 16), col0_c);
               }
               if (j + 1 < cols) {
-                _mm_mask_storeu_epi8(output + i + j * rows + rows,
+                _mm_mask_storeu_epi8(output + edge_out_c + rows,
                                      (__mmask16)simdgen_lanes_below(rows - i, 16), col1_c);
               }
               if (j + 2 < cols) {
-                _mm_mask_storeu_epi8(output + i + j * rows + 2 * rows,
+                _mm_mask_storeu_epi8(output + edge_out_c + 2 * rows,
                                      (__mmask16)simdgen_lanes_below(rows - i, 16), col2_c);
               }
               if (j + 3 < cols) {
-                _mm_mask_storeu_epi8(output + i + j * rows + 3 * rows,
+                _mm_mask_storeu_epi8(output + edge_out_c + 3 * rows,
                                      (__mmask16)simdgen_lanes_below(rows - i, 16), col3_c);
               }
               if (j + 4 < cols) {
-                _mm_mask_storeu_epi8(output + i + j * rows + 4 * rows,
+                _mm_mask_storeu_epi8(output + edge_out_c + 4 * rows,
                                      (__mmask16)simdgen_lanes_below(rows - i, 16), col4_c);
               }
               if (j + 5 < cols) {
-                _mm_mask_storeu_epi8(output + i + j * rows + 5 * rows,
+                _mm_mask_storeu_epi8(output + edge_out_c + 5 * rows,
                                      (__mmask16)simdgen_lanes_below(rows - i, 16), col5_c);
               }
               if (j + 6 < cols) {
-                _mm_mask_storeu_epi8(output + i + j * rows + 6 * rows,
+                _mm_mask_storeu_epi8(output + edge_out_c + 6 * rows,
                                      (__mmask16)simdgen_lanes_below(rows - i, 16), col6_c);
               }
               if (j + 7 < cols) {
-                _mm_mask_storeu_epi8(output + i + j * rows + 7 * rows,
+                _mm_mask_storeu_epi8(output + edge_out_c + 7 * rows,
                                      (__mmask16)simdgen_lanes_below(rows - i, 16), col7_c);
               }
               if (j + 8 < cols) {
-                _mm_mask_storeu_epi8(output + i + j * rows + 8 * rows,
+                _mm_mask_storeu_epi8(output + edge_out_c + 8 * rows,
                                      (__mmask16)simdgen_lanes_below(rows - i, 16), col8_c);
               }
               if (j + 9 < cols) {
-                _mm_mask_storeu_epi8(output + i + j * rows + 9 * rows,
+                _mm_mask_storeu_epi8(output + edge_out_c + 9 * rows,
                                      (__mmask16)simdgen_lanes_below(rows - i, 16), col9_c);
               }
               if (j + 10 < cols) {
-                _mm_mask_storeu_epi8(output + i + j * rows + 10 * rows,
+                _mm_mask_storeu_epi8(output + edge_out_c + 10 * rows,
                                      (__mmask16)simdgen_lanes_below(rows - i, 16), col10_c);
               }
               if (j + 11 < cols) {
-                _mm_mask_storeu_epi8(output + i + j * rows + 11 * rows,
+                _mm_mask_storeu_epi8(output + edge_out_c + 11 * rows,
                                      (__mmask16)simdgen_lanes_below(rows - i, 16), col11_c);
               }
               if (j + 12 < cols) {
-                _mm_mask_storeu_epi8(output + i + j * rows + 12 * rows,
+                _mm_mask_storeu_epi8(output + edge_out_c + 12 * rows,
                                      (__mmask16)simdgen_lanes_below(rows - i, 16), col12_c);
               }
               if (j + 13 < cols) {
-                _mm_mask_storeu_epi8(output + i + j * rows + 13 * rows,
+                _mm_mask_storeu_epi8(output + edge_out_c + 13 * rows,
                                      (__mmask16)simdgen_lanes_below(rows - i, 16), col13_c);
               }
               if (j + 14 < cols) {
-                _mm_mask_storeu_epi8(output + i + j * rows + 14 * rows,
+                _mm_mask_storeu_epi8(output + edge_out_c + 14 * rows,
                                      (__mmask16)simdgen_lanes_below(rows - i, 16), col14_c);
               }
               if (j + 15 < cols) {
-                _mm_mask_storeu_epi8(output + i + j * rows + 15 * rows,
+                _mm_mask_storeu_epi8(output + edge_out_c + 15 * rows,
                                      (__mmask16)simdgen_lanes_below(rows - i, 16), col15_c);
               }
             }
@@ -992,37 +984,24 @@ __attribute__((target("+sve"))) void transpose_u8_sve(const uint8_t* input, int6
           for (; i_vs1 + 16 <= i_end_vs1; i_vs1 += 16) {
             int64_t in_step_vs1 = simdgen_opaque(cols);
             int64_t out_step_vs1 = simdgen_opaque(rows);
-            svuint8_t row0 = svld1_u8(svptrue_b8(), input + i_vs1 * in_step_vs1 + j_vs1);
-            svuint8_t row1 =
-                svld1_u8(svptrue_b8(), input + i_vs1 * in_step_vs1 + in_step_vs1 + j_vs1);
-            svuint8_t row2 =
-                svld1_u8(svptrue_b8(), input + i_vs1 * in_step_vs1 + 2 * in_step_vs1 + j_vs1);
-            svuint8_t row3 =
-                svld1_u8(svptrue_b8(), input + i_vs1 * in_step_vs1 + 3 * in_step_vs1 + j_vs1);
-            svuint8_t row4 =
-                svld1_u8(svptrue_b8(), input + i_vs1 * in_step_vs1 + 4 * in_step_vs1 + j_vs1);
-            svuint8_t row5 =
-                svld1_u8(svptrue_b8(), input + i_vs1 * in_step_vs1 + 5 * in_step_vs1 + j_vs1);
-            svuint8_t row6 =
-                svld1_u8(svptrue_b8(), input + i_vs1 * in_step_vs1 + 6 * in_step_vs1 + j_vs1);
-            svuint8_t row7 =
-                svld1_u8(svptrue_b8(), input + i_vs1 * in_step_vs1 + 7 * in_step_vs1 + j_vs1);
-            svuint8_t row8 =
-                svld1_u8(svptrue_b8(), input + i_vs1 * in_step_vs1 + 8 * in_step_vs1 + j_vs1);
-            svuint8_t row9 =
-                svld1_u8(svptrue_b8(), input + i_vs1 * in_step_vs1 + 9 * in_step_vs1 + j_vs1);
-            svuint8_t row10 =
-                svld1_u8(svptrue_b8(), input + i_vs1 * in_step_vs1 + 10 * in_step_vs1 + j_vs1);
-            svuint8_t row11 =
-                svld1_u8(svptrue_b8(), input + i_vs1 * in_step_vs1 + 11 * in_step_vs1 + j_vs1);
-            svuint8_t row12 =
-                svld1_u8(svptrue_b8(), input + i_vs1 * in_step_vs1 + 12 * in_step_vs1 + j_vs1);
-            svuint8_t row13 =
-                svld1_u8(svptrue_b8(), input + i_vs1 * in_step_vs1 + 13 * in_step_vs1 + j_vs1);
-            svuint8_t row14 =
-                svld1_u8(svptrue_b8(), input + i_vs1 * in_step_vs1 + 14 * in_step_vs1 + j_vs1);
-            svuint8_t row15 =
-                svld1_u8(svptrue_b8(), input + i_vs1 * in_step_vs1 + 15 * in_step_vs1 + j_vs1);
+            int64_t tile_in_vs1 = i_vs1 * in_step_vs1 + j_vs1;
+            int64_t tile_out_vs1 = i_vs1 + j_vs1 * out_step_vs1;
+            svuint8_t row0 = svld1_u8(svptrue_b8(), input + tile_in_vs1);
+            svuint8_t row1 = svld1_u8(svptrue_b8(), input + in_step_vs1 + tile_in_vs1);
+            svuint8_t row2 = svld1_u8(svptrue_b8(), input + 2 * in_step_vs1 + tile_in_vs1);
+            svuint8_t row3 = svld1_u8(svptrue_b8(), input + 3 * in_step_vs1 + tile_in_vs1);
+            svuint8_t row4 = svld1_u8(svptrue_b8(), input + 4 * in_step_vs1 + tile_in_vs1);
+            svuint8_t row5 = svld1_u8(svptrue_b8(), input + 5 * in_step_vs1 + tile_in_vs1);
+            svuint8_t row6 = svld1_u8(svptrue_b8(), input + 6 * in_step_vs1 + tile_in_vs1);
+            svuint8_t row7 = svld1_u8(svptrue_b8(), input + 7 * in_step_vs1 + tile_in_vs1);
+            svuint8_t row8 = svld1_u8(svptrue_b8(), input + 8 * in_step_vs1 + tile_in_vs1);
+            svuint8_t row9 = svld1_u8(svptrue_b8(), input + 9 * in_step_vs1 + tile_in_vs1);
+            svuint8_t row10 = svld1_u8(svptrue_b8(), input + 10 * in_step_vs1 + tile_in_vs1);
+            svuint8_t row11 = svld1_u8(svptrue_b8(), input + 11 * in_step_vs1 + tile_in_vs1);
+            svuint8_t row12 = svld1_u8(svptrue_b8(), input + 12 * in_step_vs1 + tile_in_vs1);
+            svuint8_t row13 = svld1_u8(svptrue_b8(), input + 13 * in_step_vs1 + tile_in_vs1);
+            svuint8_t row14 = svld1_u8(svptrue_b8(), input + 14 * in_step_vs1 + tile_in_vs1);
+            svuint8_t row15 = svld1_u8(svptrue_b8(), input + 15 * in_step_vs1 + tile_in_vs1);
             // stage 1: zip1/zip2 vector i with vector i + 8
             svuint8_t z1_0 = svzip1_u8(row0, row8);
             svuint8_t z1_1 = svzip2_u8(row0, row8);
@@ -1155,95 +1134,91 @@ __attribute__((target("+sve"))) void transpose_u8_sve(const uint8_t* input, int6
             //   col13: 13 29 45 61 77 93 109 125 141 157 173 189 205 221 237 253
             //   col14: 14 30 46 62 78 94 110 126 142 158 174 190 206 222 238 254
             //   col15: 15 31 47 63 79 95 111 127 143 159 175 191 207 223 239 255
-            svst1_u8(svptrue_b8(), output + i_vs1 + j_vs1 * out_step_vs1, col0);
-            svst1_u8(svptrue_b8(), output + i_vs1 + j_vs1 * out_step_vs1 + out_step_vs1, col1);
-            svst1_u8(svptrue_b8(), output + i_vs1 + j_vs1 * out_step_vs1 + 2 * out_step_vs1, col2);
-            svst1_u8(svptrue_b8(), output + i_vs1 + j_vs1 * out_step_vs1 + 3 * out_step_vs1, col3);
-            svst1_u8(svptrue_b8(), output + i_vs1 + j_vs1 * out_step_vs1 + 4 * out_step_vs1, col4);
-            svst1_u8(svptrue_b8(), output + i_vs1 + j_vs1 * out_step_vs1 + 5 * out_step_vs1, col5);
-            svst1_u8(svptrue_b8(), output + i_vs1 + j_vs1 * out_step_vs1 + 6 * out_step_vs1, col6);
-            svst1_u8(svptrue_b8(), output + i_vs1 + j_vs1 * out_step_vs1 + 7 * out_step_vs1, col7);
-            svst1_u8(svptrue_b8(), output + i_vs1 + j_vs1 * out_step_vs1 + 8 * out_step_vs1, col8);
-            svst1_u8(svptrue_b8(), output + i_vs1 + j_vs1 * out_step_vs1 + 9 * out_step_vs1, col9);
-            svst1_u8(svptrue_b8(), output + i_vs1 + j_vs1 * out_step_vs1 + 10 * out_step_vs1,
-                     col10);
-            svst1_u8(svptrue_b8(), output + i_vs1 + j_vs1 * out_step_vs1 + 11 * out_step_vs1,
-                     col11);
-            svst1_u8(svptrue_b8(), output + i_vs1 + j_vs1 * out_step_vs1 + 12 * out_step_vs1,
-                     col12);
-            svst1_u8(svptrue_b8(), output + i_vs1 + j_vs1 * out_step_vs1 + 13 * out_step_vs1,
-                     col13);
-            svst1_u8(svptrue_b8(), output + i_vs1 + j_vs1 * out_step_vs1 + 14 * out_step_vs1,
-                     col14);
-            svst1_u8(svptrue_b8(), output + i_vs1 + j_vs1 * out_step_vs1 + 15 * out_step_vs1,
-                     col15);
+            svst1_u8(svptrue_b8(), output + tile_out_vs1, col0);
+            svst1_u8(svptrue_b8(), output + out_step_vs1 + tile_out_vs1, col1);
+            svst1_u8(svptrue_b8(), output + 2 * out_step_vs1 + tile_out_vs1, col2);
+            svst1_u8(svptrue_b8(), output + 3 * out_step_vs1 + tile_out_vs1, col3);
+            svst1_u8(svptrue_b8(), output + 4 * out_step_vs1 + tile_out_vs1, col4);
+            svst1_u8(svptrue_b8(), output + 5 * out_step_vs1 + tile_out_vs1, col5);
+            svst1_u8(svptrue_b8(), output + 6 * out_step_vs1 + tile_out_vs1, col6);
+            svst1_u8(svptrue_b8(), output + 7 * out_step_vs1 + tile_out_vs1, col7);
+            svst1_u8(svptrue_b8(), output + 8 * out_step_vs1 + tile_out_vs1, col8);
+            svst1_u8(svptrue_b8(), output + 9 * out_step_vs1 + tile_out_vs1, col9);
+            svst1_u8(svptrue_b8(), output + 10 * out_step_vs1 + tile_out_vs1, col10);
+            svst1_u8(svptrue_b8(), output + 11 * out_step_vs1 + tile_out_vs1, col11);
+            svst1_u8(svptrue_b8(), output + 12 * out_step_vs1 + tile_out_vs1, col12);
+            svst1_u8(svptrue_b8(), output + 13 * out_step_vs1 + tile_out_vs1, col13);
+            svst1_u8(svptrue_b8(), output + 14 * out_step_vs1 + tile_out_vs1, col14);
+            svst1_u8(svptrue_b8(), output + 15 * out_step_vs1 + tile_out_vs1, col15);
           }
           // the last rows of the matrix: a partial tile
           if (i_vs1 < i_end_vs1) {
+            int64_t edge_in_r_vs1 = cols * i_vs1 + j_vs1;
+            int64_t edge_out_r_vs1 = i_vs1 + j_vs1 * rows;
             svbool_t in_cols_r = svwhilelt_b8_s64(j_vs1, cols);
             svuint8_t row0_r = svdup_n_u8(0);
             if (i_vs1 < rows) {
-              row0_r = svld1_u8(in_cols_r, input + cols * i_vs1 + j_vs1);
+              row0_r = svld1_u8(in_cols_r, input + edge_in_r_vs1);
             }
             svuint8_t row1_r = svdup_n_u8(0);
             if (i_vs1 + 1 < rows) {
-              row1_r = svld1_u8(in_cols_r, input + cols + cols * i_vs1 + j_vs1);
+              row1_r = svld1_u8(in_cols_r, input + cols + edge_in_r_vs1);
             }
             svuint8_t row2_r = svdup_n_u8(0);
             if (i_vs1 + 2 < rows) {
-              row2_r = svld1_u8(in_cols_r, input + 2 * cols + cols * i_vs1 + j_vs1);
+              row2_r = svld1_u8(in_cols_r, input + 2 * cols + edge_in_r_vs1);
             }
             svuint8_t row3_r = svdup_n_u8(0);
             if (i_vs1 + 3 < rows) {
-              row3_r = svld1_u8(in_cols_r, input + 3 * cols + cols * i_vs1 + j_vs1);
+              row3_r = svld1_u8(in_cols_r, input + 3 * cols + edge_in_r_vs1);
             }
             svuint8_t row4_r = svdup_n_u8(0);
             if (i_vs1 + 4 < rows) {
-              row4_r = svld1_u8(in_cols_r, input + 4 * cols + cols * i_vs1 + j_vs1);
+              row4_r = svld1_u8(in_cols_r, input + 4 * cols + edge_in_r_vs1);
             }
             svuint8_t row5_r = svdup_n_u8(0);
             if (i_vs1 + 5 < rows) {
-              row5_r = svld1_u8(in_cols_r, input + 5 * cols + cols * i_vs1 + j_vs1);
+              row5_r = svld1_u8(in_cols_r, input + 5 * cols + edge_in_r_vs1);
             }
             svuint8_t row6_r = svdup_n_u8(0);
             if (i_vs1 + 6 < rows) {
-              row6_r = svld1_u8(in_cols_r, input + 6 * cols + cols * i_vs1 + j_vs1);
+              row6_r = svld1_u8(in_cols_r, input + 6 * cols + edge_in_r_vs1);
             }
             svuint8_t row7_r = svdup_n_u8(0);
             if (i_vs1 + 7 < rows) {
-              row7_r = svld1_u8(in_cols_r, input + 7 * cols + cols * i_vs1 + j_vs1);
+              row7_r = svld1_u8(in_cols_r, input + 7 * cols + edge_in_r_vs1);
             }
             svuint8_t row8_r = svdup_n_u8(0);
             if (i_vs1 + 8 < rows) {
-              row8_r = svld1_u8(in_cols_r, input + 8 * cols + cols * i_vs1 + j_vs1);
+              row8_r = svld1_u8(in_cols_r, input + 8 * cols + edge_in_r_vs1);
             }
             svuint8_t row9_r = svdup_n_u8(0);
             if (i_vs1 + 9 < rows) {
-              row9_r = svld1_u8(in_cols_r, input + 9 * cols + cols * i_vs1 + j_vs1);
+              row9_r = svld1_u8(in_cols_r, input + 9 * cols + edge_in_r_vs1);
             }
             svuint8_t row10_r = svdup_n_u8(0);
             if (i_vs1 + 10 < rows) {
-              row10_r = svld1_u8(in_cols_r, input + 10 * cols + cols * i_vs1 + j_vs1);
+              row10_r = svld1_u8(in_cols_r, input + 10 * cols + edge_in_r_vs1);
             }
             svuint8_t row11_r = svdup_n_u8(0);
             if (i_vs1 + 11 < rows) {
-              row11_r = svld1_u8(in_cols_r, input + 11 * cols + cols * i_vs1 + j_vs1);
+              row11_r = svld1_u8(in_cols_r, input + 11 * cols + edge_in_r_vs1);
             }
             svuint8_t row12_r = svdup_n_u8(0);
             if (i_vs1 + 12 < rows) {
-              row12_r = svld1_u8(in_cols_r, input + 12 * cols + cols * i_vs1 + j_vs1);
+              row12_r = svld1_u8(in_cols_r, input + 12 * cols + edge_in_r_vs1);
             }
             svuint8_t row13_r = svdup_n_u8(0);
             if (i_vs1 + 13 < rows) {
-              row13_r = svld1_u8(in_cols_r, input + 13 * cols + cols * i_vs1 + j_vs1);
+              row13_r = svld1_u8(in_cols_r, input + 13 * cols + edge_in_r_vs1);
             }
             svuint8_t row14_r = svdup_n_u8(0);
             if (i_vs1 + 14 < rows) {
-              row14_r = svld1_u8(in_cols_r, input + 14 * cols + cols * i_vs1 + j_vs1);
+              row14_r = svld1_u8(in_cols_r, input + 14 * cols + edge_in_r_vs1);
             }
             svuint8_t row15_r = svdup_n_u8(0);
             if (i_vs1 + 15 < rows) {
-              row15_r = svld1_u8(in_cols_r, input + 15 * cols + cols * i_vs1 + j_vs1);
+              row15_r = svld1_u8(in_cols_r, input + 15 * cols + edge_in_r_vs1);
             }
             // stage 1: zip1/zip2 vector i with vector i + 8
             svuint8_t z1_0_r = svzip1_u8(row0_r, row8_r);
@@ -1315,52 +1290,52 @@ __attribute__((target("+sve"))) void transpose_u8_sve(const uint8_t* input, int6
             svuint8_t col15_r = svzip2_u8(z3_7_r, z3_15_r);
             svbool_t in_rows_r = svwhilelt_b8_s64(i_vs1, rows);
             if (j_vs1 < cols) {
-              svst1_u8(in_rows_r, output + i_vs1 + j_vs1 * rows, col0_r);
+              svst1_u8(in_rows_r, output + edge_out_r_vs1, col0_r);
             }
             if (j_vs1 + 1 < cols) {
-              svst1_u8(in_rows_r, output + i_vs1 + j_vs1 * rows + rows, col1_r);
+              svst1_u8(in_rows_r, output + edge_out_r_vs1 + rows, col1_r);
             }
             if (j_vs1 + 2 < cols) {
-              svst1_u8(in_rows_r, output + i_vs1 + j_vs1 * rows + 2 * rows, col2_r);
+              svst1_u8(in_rows_r, output + edge_out_r_vs1 + 2 * rows, col2_r);
             }
             if (j_vs1 + 3 < cols) {
-              svst1_u8(in_rows_r, output + i_vs1 + j_vs1 * rows + 3 * rows, col3_r);
+              svst1_u8(in_rows_r, output + edge_out_r_vs1 + 3 * rows, col3_r);
             }
             if (j_vs1 + 4 < cols) {
-              svst1_u8(in_rows_r, output + i_vs1 + j_vs1 * rows + 4 * rows, col4_r);
+              svst1_u8(in_rows_r, output + edge_out_r_vs1 + 4 * rows, col4_r);
             }
             if (j_vs1 + 5 < cols) {
-              svst1_u8(in_rows_r, output + i_vs1 + j_vs1 * rows + 5 * rows, col5_r);
+              svst1_u8(in_rows_r, output + edge_out_r_vs1 + 5 * rows, col5_r);
             }
             if (j_vs1 + 6 < cols) {
-              svst1_u8(in_rows_r, output + i_vs1 + j_vs1 * rows + 6 * rows, col6_r);
+              svst1_u8(in_rows_r, output + edge_out_r_vs1 + 6 * rows, col6_r);
             }
             if (j_vs1 + 7 < cols) {
-              svst1_u8(in_rows_r, output + i_vs1 + j_vs1 * rows + 7 * rows, col7_r);
+              svst1_u8(in_rows_r, output + edge_out_r_vs1 + 7 * rows, col7_r);
             }
             if (j_vs1 + 8 < cols) {
-              svst1_u8(in_rows_r, output + i_vs1 + j_vs1 * rows + 8 * rows, col8_r);
+              svst1_u8(in_rows_r, output + edge_out_r_vs1 + 8 * rows, col8_r);
             }
             if (j_vs1 + 9 < cols) {
-              svst1_u8(in_rows_r, output + i_vs1 + j_vs1 * rows + 9 * rows, col9_r);
+              svst1_u8(in_rows_r, output + edge_out_r_vs1 + 9 * rows, col9_r);
             }
             if (j_vs1 + 10 < cols) {
-              svst1_u8(in_rows_r, output + i_vs1 + j_vs1 * rows + 10 * rows, col10_r);
+              svst1_u8(in_rows_r, output + edge_out_r_vs1 + 10 * rows, col10_r);
             }
             if (j_vs1 + 11 < cols) {
-              svst1_u8(in_rows_r, output + i_vs1 + j_vs1 * rows + 11 * rows, col11_r);
+              svst1_u8(in_rows_r, output + edge_out_r_vs1 + 11 * rows, col11_r);
             }
             if (j_vs1 + 12 < cols) {
-              svst1_u8(in_rows_r, output + i_vs1 + j_vs1 * rows + 12 * rows, col12_r);
+              svst1_u8(in_rows_r, output + edge_out_r_vs1 + 12 * rows, col12_r);
             }
             if (j_vs1 + 13 < cols) {
-              svst1_u8(in_rows_r, output + i_vs1 + j_vs1 * rows + 13 * rows, col13_r);
+              svst1_u8(in_rows_r, output + edge_out_r_vs1 + 13 * rows, col13_r);
             }
             if (j_vs1 + 14 < cols) {
-              svst1_u8(in_rows_r, output + i_vs1 + j_vs1 * rows + 14 * rows, col14_r);
+              svst1_u8(in_rows_r, output + edge_out_r_vs1 + 14 * rows, col14_r);
             }
             if (j_vs1 + 15 < cols) {
-              svst1_u8(in_rows_r, output + i_vs1 + j_vs1 * rows + 15 * rows, col15_r);
+              svst1_u8(in_rows_r, output + edge_out_r_vs1 + 15 * rows, col15_r);
             }
           }
         }
@@ -1369,70 +1344,72 @@ __attribute__((target("+sve"))) void transpose_u8_sve(const uint8_t* input, int6
           // partial tiles down the column
           int64_t i_vs1 = ib_vs1;
           for (; i_vs1 < i_end_vs1; i_vs1 += 16) {
+            int64_t edge_in_c_vs1 = cols * i_vs1 + j_vs1;
+            int64_t edge_out_c_vs1 = i_vs1 + j_vs1 * rows;
             svbool_t in_cols_c = svwhilelt_b8_s64(j_vs1, cols);
             svuint8_t row0_c = svdup_n_u8(0);
             if (i_vs1 < rows) {
-              row0_c = svld1_u8(in_cols_c, input + cols * i_vs1 + j_vs1);
+              row0_c = svld1_u8(in_cols_c, input + edge_in_c_vs1);
             }
             svuint8_t row1_c = svdup_n_u8(0);
             if (i_vs1 + 1 < rows) {
-              row1_c = svld1_u8(in_cols_c, input + cols + cols * i_vs1 + j_vs1);
+              row1_c = svld1_u8(in_cols_c, input + cols + edge_in_c_vs1);
             }
             svuint8_t row2_c = svdup_n_u8(0);
             if (i_vs1 + 2 < rows) {
-              row2_c = svld1_u8(in_cols_c, input + 2 * cols + cols * i_vs1 + j_vs1);
+              row2_c = svld1_u8(in_cols_c, input + 2 * cols + edge_in_c_vs1);
             }
             svuint8_t row3_c = svdup_n_u8(0);
             if (i_vs1 + 3 < rows) {
-              row3_c = svld1_u8(in_cols_c, input + 3 * cols + cols * i_vs1 + j_vs1);
+              row3_c = svld1_u8(in_cols_c, input + 3 * cols + edge_in_c_vs1);
             }
             svuint8_t row4_c = svdup_n_u8(0);
             if (i_vs1 + 4 < rows) {
-              row4_c = svld1_u8(in_cols_c, input + 4 * cols + cols * i_vs1 + j_vs1);
+              row4_c = svld1_u8(in_cols_c, input + 4 * cols + edge_in_c_vs1);
             }
             svuint8_t row5_c = svdup_n_u8(0);
             if (i_vs1 + 5 < rows) {
-              row5_c = svld1_u8(in_cols_c, input + 5 * cols + cols * i_vs1 + j_vs1);
+              row5_c = svld1_u8(in_cols_c, input + 5 * cols + edge_in_c_vs1);
             }
             svuint8_t row6_c = svdup_n_u8(0);
             if (i_vs1 + 6 < rows) {
-              row6_c = svld1_u8(in_cols_c, input + 6 * cols + cols * i_vs1 + j_vs1);
+              row6_c = svld1_u8(in_cols_c, input + 6 * cols + edge_in_c_vs1);
             }
             svuint8_t row7_c = svdup_n_u8(0);
             if (i_vs1 + 7 < rows) {
-              row7_c = svld1_u8(in_cols_c, input + 7 * cols + cols * i_vs1 + j_vs1);
+              row7_c = svld1_u8(in_cols_c, input + 7 * cols + edge_in_c_vs1);
             }
             svuint8_t row8_c = svdup_n_u8(0);
             if (i_vs1 + 8 < rows) {
-              row8_c = svld1_u8(in_cols_c, input + 8 * cols + cols * i_vs1 + j_vs1);
+              row8_c = svld1_u8(in_cols_c, input + 8 * cols + edge_in_c_vs1);
             }
             svuint8_t row9_c = svdup_n_u8(0);
             if (i_vs1 + 9 < rows) {
-              row9_c = svld1_u8(in_cols_c, input + 9 * cols + cols * i_vs1 + j_vs1);
+              row9_c = svld1_u8(in_cols_c, input + 9 * cols + edge_in_c_vs1);
             }
             svuint8_t row10_c = svdup_n_u8(0);
             if (i_vs1 + 10 < rows) {
-              row10_c = svld1_u8(in_cols_c, input + 10 * cols + cols * i_vs1 + j_vs1);
+              row10_c = svld1_u8(in_cols_c, input + 10 * cols + edge_in_c_vs1);
             }
             svuint8_t row11_c = svdup_n_u8(0);
             if (i_vs1 + 11 < rows) {
-              row11_c = svld1_u8(in_cols_c, input + 11 * cols + cols * i_vs1 + j_vs1);
+              row11_c = svld1_u8(in_cols_c, input + 11 * cols + edge_in_c_vs1);
             }
             svuint8_t row12_c = svdup_n_u8(0);
             if (i_vs1 + 12 < rows) {
-              row12_c = svld1_u8(in_cols_c, input + 12 * cols + cols * i_vs1 + j_vs1);
+              row12_c = svld1_u8(in_cols_c, input + 12 * cols + edge_in_c_vs1);
             }
             svuint8_t row13_c = svdup_n_u8(0);
             if (i_vs1 + 13 < rows) {
-              row13_c = svld1_u8(in_cols_c, input + 13 * cols + cols * i_vs1 + j_vs1);
+              row13_c = svld1_u8(in_cols_c, input + 13 * cols + edge_in_c_vs1);
             }
             svuint8_t row14_c = svdup_n_u8(0);
             if (i_vs1 + 14 < rows) {
-              row14_c = svld1_u8(in_cols_c, input + 14 * cols + cols * i_vs1 + j_vs1);
+              row14_c = svld1_u8(in_cols_c, input + 14 * cols + edge_in_c_vs1);
             }
             svuint8_t row15_c = svdup_n_u8(0);
             if (i_vs1 + 15 < rows) {
-              row15_c = svld1_u8(in_cols_c, input + 15 * cols + cols * i_vs1 + j_vs1);
+              row15_c = svld1_u8(in_cols_c, input + 15 * cols + edge_in_c_vs1);
             }
             // stage 1: zip1/zip2 vector i with vector i + 8
             svuint8_t z1_0_c = svzip1_u8(row0_c, row8_c);
@@ -1504,52 +1481,52 @@ __attribute__((target("+sve"))) void transpose_u8_sve(const uint8_t* input, int6
             svuint8_t col15_c = svzip2_u8(z3_7_c, z3_15_c);
             svbool_t in_rows_c = svwhilelt_b8_s64(i_vs1, rows);
             if (j_vs1 < cols) {
-              svst1_u8(in_rows_c, output + i_vs1 + j_vs1 * rows, col0_c);
+              svst1_u8(in_rows_c, output + edge_out_c_vs1, col0_c);
             }
             if (j_vs1 + 1 < cols) {
-              svst1_u8(in_rows_c, output + i_vs1 + j_vs1 * rows + rows, col1_c);
+              svst1_u8(in_rows_c, output + edge_out_c_vs1 + rows, col1_c);
             }
             if (j_vs1 + 2 < cols) {
-              svst1_u8(in_rows_c, output + i_vs1 + j_vs1 * rows + 2 * rows, col2_c);
+              svst1_u8(in_rows_c, output + edge_out_c_vs1 + 2 * rows, col2_c);
             }
             if (j_vs1 + 3 < cols) {
-              svst1_u8(in_rows_c, output + i_vs1 + j_vs1 * rows + 3 * rows, col3_c);
+              svst1_u8(in_rows_c, output + edge_out_c_vs1 + 3 * rows, col3_c);
             }
             if (j_vs1 + 4 < cols) {
-              svst1_u8(in_rows_c, output + i_vs1 + j_vs1 * rows + 4 * rows, col4_c);
+              svst1_u8(in_rows_c, output + edge_out_c_vs1 + 4 * rows, col4_c);
             }
             if (j_vs1 + 5 < cols) {
-              svst1_u8(in_rows_c, output + i_vs1 + j_vs1 * rows + 5 * rows, col5_c);
+              svst1_u8(in_rows_c, output + edge_out_c_vs1 + 5 * rows, col5_c);
             }
             if (j_vs1 + 6 < cols) {
-              svst1_u8(in_rows_c, output + i_vs1 + j_vs1 * rows + 6 * rows, col6_c);
+              svst1_u8(in_rows_c, output + edge_out_c_vs1 + 6 * rows, col6_c);
             }
             if (j_vs1 + 7 < cols) {
-              svst1_u8(in_rows_c, output + i_vs1 + j_vs1 * rows + 7 * rows, col7_c);
+              svst1_u8(in_rows_c, output + edge_out_c_vs1 + 7 * rows, col7_c);
             }
             if (j_vs1 + 8 < cols) {
-              svst1_u8(in_rows_c, output + i_vs1 + j_vs1 * rows + 8 * rows, col8_c);
+              svst1_u8(in_rows_c, output + edge_out_c_vs1 + 8 * rows, col8_c);
             }
             if (j_vs1 + 9 < cols) {
-              svst1_u8(in_rows_c, output + i_vs1 + j_vs1 * rows + 9 * rows, col9_c);
+              svst1_u8(in_rows_c, output + edge_out_c_vs1 + 9 * rows, col9_c);
             }
             if (j_vs1 + 10 < cols) {
-              svst1_u8(in_rows_c, output + i_vs1 + j_vs1 * rows + 10 * rows, col10_c);
+              svst1_u8(in_rows_c, output + edge_out_c_vs1 + 10 * rows, col10_c);
             }
             if (j_vs1 + 11 < cols) {
-              svst1_u8(in_rows_c, output + i_vs1 + j_vs1 * rows + 11 * rows, col11_c);
+              svst1_u8(in_rows_c, output + edge_out_c_vs1 + 11 * rows, col11_c);
             }
             if (j_vs1 + 12 < cols) {
-              svst1_u8(in_rows_c, output + i_vs1 + j_vs1 * rows + 12 * rows, col12_c);
+              svst1_u8(in_rows_c, output + edge_out_c_vs1 + 12 * rows, col12_c);
             }
             if (j_vs1 + 13 < cols) {
-              svst1_u8(in_rows_c, output + i_vs1 + j_vs1 * rows + 13 * rows, col13_c);
+              svst1_u8(in_rows_c, output + edge_out_c_vs1 + 13 * rows, col13_c);
             }
             if (j_vs1 + 14 < cols) {
-              svst1_u8(in_rows_c, output + i_vs1 + j_vs1 * rows + 14 * rows, col14_c);
+              svst1_u8(in_rows_c, output + edge_out_c_vs1 + 14 * rows, col14_c);
             }
             if (j_vs1 + 15 < cols) {
-              svst1_u8(in_rows_c, output + i_vs1 + j_vs1 * rows + 15 * rows, col15_c);
+              svst1_u8(in_rows_c, output + edge_out_c_vs1 + 15 * rows, col15_c);
             }
           }
         }
@@ -1700,36 +1677,24 @@ __attribute__((target("avx2"))) void transpose_u8_avx2(const uint8_t* input, int
             for (; i + 16 <= i_end; i += 16) {
               int64_t in_step = simdgen_opaque(cols);
               int64_t out_step = simdgen_opaque(rows);
-              __m128i row0 = _mm_loadu_si128((const __m128i*)(input + i * in_step + j));
-              __m128i row1 = _mm_loadu_si128((const __m128i*)(input + i * in_step + in_step + j));
-              __m128i row2 =
-                  _mm_loadu_si128((const __m128i*)(input + i * in_step + 2 * in_step + j));
-              __m128i row3 =
-                  _mm_loadu_si128((const __m128i*)(input + i * in_step + 3 * in_step + j));
-              __m128i row4 =
-                  _mm_loadu_si128((const __m128i*)(input + i * in_step + 4 * in_step + j));
-              __m128i row5 =
-                  _mm_loadu_si128((const __m128i*)(input + i * in_step + 5 * in_step + j));
-              __m128i row6 =
-                  _mm_loadu_si128((const __m128i*)(input + i * in_step + 6 * in_step + j));
-              __m128i row7 =
-                  _mm_loadu_si128((const __m128i*)(input + i * in_step + 7 * in_step + j));
-              __m128i row8 =
-                  _mm_loadu_si128((const __m128i*)(input + i * in_step + 8 * in_step + j));
-              __m128i row9 =
-                  _mm_loadu_si128((const __m128i*)(input + i * in_step + 9 * in_step + j));
-              __m128i row10 =
-                  _mm_loadu_si128((const __m128i*)(input + i * in_step + 10 * in_step + j));
-              __m128i row11 =
-                  _mm_loadu_si128((const __m128i*)(input + i * in_step + 11 * in_step + j));
-              __m128i row12 =
-                  _mm_loadu_si128((const __m128i*)(input + i * in_step + 12 * in_step + j));
-              __m128i row13 =
-                  _mm_loadu_si128((const __m128i*)(input + i * in_step + 13 * in_step + j));
-              __m128i row14 =
-                  _mm_loadu_si128((const __m128i*)(input + i * in_step + 14 * in_step + j));
-              __m128i row15 =
-                  _mm_loadu_si128((const __m128i*)(input + i * in_step + 15 * in_step + j));
+              int64_t tile_in = i * in_step + j;
+              int64_t tile_out = i + j * out_step;
+              __m128i row0 = _mm_loadu_si128((const __m128i*)(input + tile_in));
+              __m128i row1 = _mm_loadu_si128((const __m128i*)(input + in_step + tile_in));
+              __m128i row2 = _mm_loadu_si128((const __m128i*)(input + 2 * in_step + tile_in));
+              __m128i row3 = _mm_loadu_si128((const __m128i*)(input + 3 * in_step + tile_in));
+              __m128i row4 = _mm_loadu_si128((const __m128i*)(input + 4 * in_step + tile_in));
+              __m128i row5 = _mm_loadu_si128((const __m128i*)(input + 5 * in_step + tile_in));
+              __m128i row6 = _mm_loadu_si128((const __m128i*)(input + 6 * in_step + tile_in));
+              __m128i row7 = _mm_loadu_si128((const __m128i*)(input + 7 * in_step + tile_in));
+              __m128i row8 = _mm_loadu_si128((const __m128i*)(input + 8 * in_step + tile_in));
+              __m128i row9 = _mm_loadu_si128((const __m128i*)(input + 9 * in_step + tile_in));
+              __m128i row10 = _mm_loadu_si128((const __m128i*)(input + 10 * in_step + tile_in));
+              __m128i row11 = _mm_loadu_si128((const __m128i*)(input + 11 * in_step + tile_in));
+              __m128i row12 = _mm_loadu_si128((const __m128i*)(input + 12 * in_step + tile_in));
+              __m128i row13 = _mm_loadu_si128((const __m128i*)(input + 13 * in_step + tile_in));
+              __m128i row14 = _mm_loadu_si128((const __m128i*)(input + 14 * in_step + tile_in));
+              __m128i row15 = _mm_loadu_si128((const __m128i*)(input + 15 * in_step + tile_in));
               // stage 1: interleave 8-bit lanes of row pairs (unpacklo/hi_epi8)
               __m128i t1_0 = _mm_unpacklo_epi8(row0, row1);
               __m128i t1_1 = _mm_unpackhi_epi8(row0, row1);
@@ -1862,103 +1827,105 @@ __attribute__((target("avx2"))) void transpose_u8_avx2(const uint8_t* input, int
               //   col13: 13 29 45 61 77 93 109 125 141 157 173 189 205 221 237 253
               //   col14: 14 30 46 62 78 94 110 126 142 158 174 190 206 222 238 254
               //   col15: 15 31 47 63 79 95 111 127 143 159 175 191 207 223 239 255
-              _mm_storeu_si128((__m128i*)(output + i + j * out_step), col0);
-              _mm_storeu_si128((__m128i*)(output + i + j * out_step + out_step), col1);
-              _mm_storeu_si128((__m128i*)(output + i + j * out_step + 2 * out_step), col2);
-              _mm_storeu_si128((__m128i*)(output + i + j * out_step + 3 * out_step), col3);
-              _mm_storeu_si128((__m128i*)(output + i + j * out_step + 4 * out_step), col4);
-              _mm_storeu_si128((__m128i*)(output + i + j * out_step + 5 * out_step), col5);
-              _mm_storeu_si128((__m128i*)(output + i + j * out_step + 6 * out_step), col6);
-              _mm_storeu_si128((__m128i*)(output + i + j * out_step + 7 * out_step), col7);
-              _mm_storeu_si128((__m128i*)(output + i + j * out_step + 8 * out_step), col8);
-              _mm_storeu_si128((__m128i*)(output + i + j * out_step + 9 * out_step), col9);
-              _mm_storeu_si128((__m128i*)(output + i + j * out_step + 10 * out_step), col10);
-              _mm_storeu_si128((__m128i*)(output + i + j * out_step + 11 * out_step), col11);
-              _mm_storeu_si128((__m128i*)(output + i + j * out_step + 12 * out_step), col12);
-              _mm_storeu_si128((__m128i*)(output + i + j * out_step + 13 * out_step), col13);
-              _mm_storeu_si128((__m128i*)(output + i + j * out_step + 14 * out_step), col14);
-              _mm_storeu_si128((__m128i*)(output + i + j * out_step + 15 * out_step), col15);
+              _mm_storeu_si128((__m128i*)(output + tile_out), col0);
+              _mm_storeu_si128((__m128i*)(output + out_step + tile_out), col1);
+              _mm_storeu_si128((__m128i*)(output + 2 * out_step + tile_out), col2);
+              _mm_storeu_si128((__m128i*)(output + 3 * out_step + tile_out), col3);
+              _mm_storeu_si128((__m128i*)(output + 4 * out_step + tile_out), col4);
+              _mm_storeu_si128((__m128i*)(output + 5 * out_step + tile_out), col5);
+              _mm_storeu_si128((__m128i*)(output + 6 * out_step + tile_out), col6);
+              _mm_storeu_si128((__m128i*)(output + 7 * out_step + tile_out), col7);
+              _mm_storeu_si128((__m128i*)(output + 8 * out_step + tile_out), col8);
+              _mm_storeu_si128((__m128i*)(output + 9 * out_step + tile_out), col9);
+              _mm_storeu_si128((__m128i*)(output + 10 * out_step + tile_out), col10);
+              _mm_storeu_si128((__m128i*)(output + 11 * out_step + tile_out), col11);
+              _mm_storeu_si128((__m128i*)(output + 12 * out_step + tile_out), col12);
+              _mm_storeu_si128((__m128i*)(output + 13 * out_step + tile_out), col13);
+              _mm_storeu_si128((__m128i*)(output + 14 * out_step + tile_out), col14);
+              _mm_storeu_si128((__m128i*)(output + 15 * out_step + tile_out), col15);
             }
             // the last rows of the matrix: a partial tile
             if (i < i_end) {
+              int64_t edge_in_r = cols * i + j;
+              int64_t edge_out_r = i + j * rows;
               __m128i row0_r = _mm_setzero_si128();
               if (i < rows) {
-                row0_r = simdgen_load_prefix16((const uint8_t*)(input + cols * i + j),
+                row0_r = simdgen_load_prefix16((const uint8_t*)(input + edge_in_r),
                                                (simdgen_clamp_lanes(cols - j, 16)) * 1);
               }
               __m128i row1_r = _mm_setzero_si128();
               if (i + 1 < rows) {
-                row1_r = simdgen_load_prefix16((const uint8_t*)(input + cols + cols * i + j),
+                row1_r = simdgen_load_prefix16((const uint8_t*)(input + cols + edge_in_r),
                                                (simdgen_clamp_lanes(cols - j, 16)) * 1);
               }
               __m128i row2_r = _mm_setzero_si128();
               if (i + 2 < rows) {
-                row2_r = simdgen_load_prefix16((const uint8_t*)(input + 2 * cols + cols * i + j),
+                row2_r = simdgen_load_prefix16((const uint8_t*)(input + 2 * cols + edge_in_r),
                                                (simdgen_clamp_lanes(cols - j, 16)) * 1);
               }
               __m128i row3_r = _mm_setzero_si128();
               if (i + 3 < rows) {
-                row3_r = simdgen_load_prefix16((const uint8_t*)(input + 3 * cols + cols * i + j),
+                row3_r = simdgen_load_prefix16((const uint8_t*)(input + 3 * cols + edge_in_r),
                                                (simdgen_clamp_lanes(cols - j, 16)) * 1);
               }
               __m128i row4_r = _mm_setzero_si128();
               if (i + 4 < rows) {
-                row4_r = simdgen_load_prefix16((const uint8_t*)(input + 4 * cols + cols * i + j),
+                row4_r = simdgen_load_prefix16((const uint8_t*)(input + 4 * cols + edge_in_r),
                                                (simdgen_clamp_lanes(cols - j, 16)) * 1);
               }
               __m128i row5_r = _mm_setzero_si128();
               if (i + 5 < rows) {
-                row5_r = simdgen_load_prefix16((const uint8_t*)(input + 5 * cols + cols * i + j),
+                row5_r = simdgen_load_prefix16((const uint8_t*)(input + 5 * cols + edge_in_r),
                                                (simdgen_clamp_lanes(cols - j, 16)) * 1);
               }
               __m128i row6_r = _mm_setzero_si128();
               if (i + 6 < rows) {
-                row6_r = simdgen_load_prefix16((const uint8_t*)(input + 6 * cols + cols * i + j),
+                row6_r = simdgen_load_prefix16((const uint8_t*)(input + 6 * cols + edge_in_r),
                                                (simdgen_clamp_lanes(cols - j, 16)) * 1);
               }
               __m128i row7_r = _mm_setzero_si128();
               if (i + 7 < rows) {
-                row7_r = simdgen_load_prefix16((const uint8_t*)(input + 7 * cols + cols * i + j),
+                row7_r = simdgen_load_prefix16((const uint8_t*)(input + 7 * cols + edge_in_r),
                                                (simdgen_clamp_lanes(cols - j, 16)) * 1);
               }
               __m128i row8_r = _mm_setzero_si128();
               if (i + 8 < rows) {
-                row8_r = simdgen_load_prefix16((const uint8_t*)(input + 8 * cols + cols * i + j),
+                row8_r = simdgen_load_prefix16((const uint8_t*)(input + 8 * cols + edge_in_r),
                                                (simdgen_clamp_lanes(cols - j, 16)) * 1);
               }
               __m128i row9_r = _mm_setzero_si128();
               if (i + 9 < rows) {
-                row9_r = simdgen_load_prefix16((const uint8_t*)(input + 9 * cols + cols * i + j),
+                row9_r = simdgen_load_prefix16((const uint8_t*)(input + 9 * cols + edge_in_r),
                                                (simdgen_clamp_lanes(cols - j, 16)) * 1);
               }
               __m128i row10_r = _mm_setzero_si128();
               if (i + 10 < rows) {
-                row10_r = simdgen_load_prefix16((const uint8_t*)(input + 10 * cols + cols * i + j),
+                row10_r = simdgen_load_prefix16((const uint8_t*)(input + 10 * cols + edge_in_r),
                                                 (simdgen_clamp_lanes(cols - j, 16)) * 1);
               }
               __m128i row11_r = _mm_setzero_si128();
               if (i + 11 < rows) {
-                row11_r = simdgen_load_prefix16((const uint8_t*)(input + 11 * cols + cols * i + j),
+                row11_r = simdgen_load_prefix16((const uint8_t*)(input + 11 * cols + edge_in_r),
                                                 (simdgen_clamp_lanes(cols - j, 16)) * 1);
               }
               __m128i row12_r = _mm_setzero_si128();
               if (i + 12 < rows) {
-                row12_r = simdgen_load_prefix16((const uint8_t*)(input + 12 * cols + cols * i + j),
+                row12_r = simdgen_load_prefix16((const uint8_t*)(input + 12 * cols + edge_in_r),
                                                 (simdgen_clamp_lanes(cols - j, 16)) * 1);
               }
               __m128i row13_r = _mm_setzero_si128();
               if (i + 13 < rows) {
-                row13_r = simdgen_load_prefix16((const uint8_t*)(input + 13 * cols + cols * i + j),
+                row13_r = simdgen_load_prefix16((const uint8_t*)(input + 13 * cols + edge_in_r),
                                                 (simdgen_clamp_lanes(cols - j, 16)) * 1);
               }
               __m128i row14_r = _mm_setzero_si128();
               if (i + 14 < rows) {
-                row14_r = simdgen_load_prefix16((const uint8_t*)(input + 14 * cols + cols * i + j),
+                row14_r = simdgen_load_prefix16((const uint8_t*)(input + 14 * cols + edge_in_r),
                                                 (simdgen_clamp_lanes(cols - j, 16)) * 1);
               }
               __m128i row15_r = _mm_setzero_si128();
               if (i + 15 < rows) {
-                row15_r = simdgen_load_prefix16((const uint8_t*)(input + 15 * cols + cols * i + j),
+                row15_r = simdgen_load_prefix16((const uint8_t*)(input + 15 * cols + edge_in_r),
                                                 (simdgen_clamp_lanes(cols - j, 16)) * 1);
               }
               // stage 1: interleave 8-bit lanes of row pairs (unpacklo/hi_epi8)
@@ -2030,67 +1997,67 @@ __attribute__((target("avx2"))) void transpose_u8_avx2(const uint8_t* input, int
               __m128i col14_r = _mm_unpacklo_epi64(t3_7_r, t3_15_r);
               __m128i col15_r = _mm_unpackhi_epi64(t3_7_r, t3_15_r);
               if (j < cols) {
-                simdgen_store_prefix16((uint8_t*)(output + i + j * rows), col0_r,
+                simdgen_store_prefix16((uint8_t*)(output + edge_out_r), col0_r,
                                        (simdgen_clamp_lanes(rows - i, 16)) * 1);
               }
               if (j + 1 < cols) {
-                simdgen_store_prefix16((uint8_t*)(output + i + j * rows + rows), col1_r,
+                simdgen_store_prefix16((uint8_t*)(output + edge_out_r + rows), col1_r,
                                        (simdgen_clamp_lanes(rows - i, 16)) * 1);
               }
               if (j + 2 < cols) {
-                simdgen_store_prefix16((uint8_t*)(output + i + j * rows + 2 * rows), col2_r,
+                simdgen_store_prefix16((uint8_t*)(output + edge_out_r + 2 * rows), col2_r,
                                        (simdgen_clamp_lanes(rows - i, 16)) * 1);
               }
               if (j + 3 < cols) {
-                simdgen_store_prefix16((uint8_t*)(output + i + j * rows + 3 * rows), col3_r,
+                simdgen_store_prefix16((uint8_t*)(output + edge_out_r + 3 * rows), col3_r,
                                        (simdgen_clamp_lanes(rows - i, 16)) * 1);
               }
               if (j + 4 < cols) {
-                simdgen_store_prefix16((uint8_t*)(output + i + j * rows + 4 * rows), col4_r,
+                simdgen_store_prefix16((uint8_t*)(output + edge_out_r + 4 * rows), col4_r,
                                        (simdgen_clamp_lanes(rows - i, 16)) * 1);
               }
               if (j + 5 < cols) {
-                simdgen_store_prefix16((uint8_t*)(output + i + j * rows + 5 * rows), col5_r,
+                simdgen_store_prefix16((uint8_t*)(output + edge_out_r + 5 * rows), col5_r,
                                        (simdgen_clamp_lanes(rows - i, 16)) * 1);
               }
               if (j + 6 < cols) {
-                simdgen_store_prefix16((uint8_t*)(output + i + j * rows + 6 * rows), col6_r,
+                simdgen_store_prefix16((uint8_t*)(output + edge_out_r + 6 * rows), col6_r,
                                        (simdgen_clamp_lanes(rows - i, 16)) * 1);
               }
               if (j + 7 < cols) {
-                simdgen_store_prefix16((uint8_t*)(output + i + j * rows + 7 * rows), col7_r,
+                simdgen_store_prefix16((uint8_t*)(output + edge_out_r + 7 * rows), col7_r,
                                        (simdgen_clamp_lanes(rows - i, 16)) * 1);
               }
               if (j + 8 < cols) {
-                simdgen_store_prefix16((uint8_t*)(output + i + j * rows + 8 * rows), col8_r,
+                simdgen_store_prefix16((uint8_t*)(output + edge_out_r + 8 * rows), col8_r,
                                        (simdgen_clamp_lanes(rows - i, 16)) * 1);
               }
               if (j + 9 < cols) {
-                simdgen_store_prefix16((uint8_t*)(output + i + j * rows + 9 * rows), col9_r,
+                simdgen_store_prefix16((uint8_t*)(output + edge_out_r + 9 * rows), col9_r,
                                        (simdgen_clamp_lanes(rows - i, 16)) * 1);
               }
               if (j + 10 < cols) {
-                simdgen_store_prefix16((uint8_t*)(output + i + j * rows + 10 * rows), col10_r,
+                simdgen_store_prefix16((uint8_t*)(output + edge_out_r + 10 * rows), col10_r,
                                        (simdgen_clamp_lanes(rows - i, 16)) * 1);
               }
               if (j + 11 < cols) {
-                simdgen_store_prefix16((uint8_t*)(output + i + j * rows + 11 * rows), col11_r,
+                simdgen_store_prefix16((uint8_t*)(output + edge_out_r + 11 * rows), col11_r,
                                        (simdgen_clamp_lanes(rows - i, 16)) * 1);
               }
               if (j + 12 < cols) {
-                simdgen_store_prefix16((uint8_t*)(output + i + j * rows + 12 * rows), col12_r,
+                simdgen_store_prefix16((uint8_t*)(output + edge_out_r + 12 * rows), col12_r,
                                        (simdgen_clamp_lanes(rows - i, 16)) * 1);
               }
               if (j + 13 < cols) {
-                simdgen_store_prefix16((uint8_t*)(output + i + j * rows + 13 * rows), col13_r,
+                simdgen_store_prefix16((uint8_t*)(output + edge_out_r + 13 * rows), col13_r,
                                        (simdgen_clamp_lanes(rows - i, 16)) * 1);
               }
               if (j + 14 < cols) {
-                simdgen_store_prefix16((uint8_t*)(output + i + j * rows + 14 * rows), col14_r,
+                simdgen_store_prefix16((uint8_t*)(output + edge_out_r + 14 * rows), col14_r,
                                        (simdgen_clamp_lanes(rows - i, 16)) * 1);
               }
               if (j + 15 < cols) {
-                simdgen_store_prefix16((uint8_t*)(output + i + j * rows + 15 * rows), col15_r,
+                simdgen_store_prefix16((uint8_t*)(output + edge_out_r + 15 * rows), col15_r,
                                        (simdgen_clamp_lanes(rows - i, 16)) * 1);
               }
             }
@@ -2100,84 +2067,86 @@ __attribute__((target("avx2"))) void transpose_u8_avx2(const uint8_t* input, int
             // partial tiles down the column
             int64_t i = ib;
             for (; i < i_end; i += 16) {
+              int64_t edge_in_c = cols * i + j;
+              int64_t edge_out_c = i + j * rows;
               __m128i row0_c = _mm_setzero_si128();
               if (i < rows) {
-                row0_c = simdgen_load_prefix16((const uint8_t*)(input + cols * i + j),
+                row0_c = simdgen_load_prefix16((const uint8_t*)(input + edge_in_c),
                                                (simdgen_clamp_lanes(cols - j, 16)) * 1);
               }
               __m128i row1_c = _mm_setzero_si128();
               if (i + 1 < rows) {
-                row1_c = simdgen_load_prefix16((const uint8_t*)(input + cols + cols * i + j),
+                row1_c = simdgen_load_prefix16((const uint8_t*)(input + cols + edge_in_c),
                                                (simdgen_clamp_lanes(cols - j, 16)) * 1);
               }
               __m128i row2_c = _mm_setzero_si128();
               if (i + 2 < rows) {
-                row2_c = simdgen_load_prefix16((const uint8_t*)(input + 2 * cols + cols * i + j),
+                row2_c = simdgen_load_prefix16((const uint8_t*)(input + 2 * cols + edge_in_c),
                                                (simdgen_clamp_lanes(cols - j, 16)) * 1);
               }
               __m128i row3_c = _mm_setzero_si128();
               if (i + 3 < rows) {
-                row3_c = simdgen_load_prefix16((const uint8_t*)(input + 3 * cols + cols * i + j),
+                row3_c = simdgen_load_prefix16((const uint8_t*)(input + 3 * cols + edge_in_c),
                                                (simdgen_clamp_lanes(cols - j, 16)) * 1);
               }
               __m128i row4_c = _mm_setzero_si128();
               if (i + 4 < rows) {
-                row4_c = simdgen_load_prefix16((const uint8_t*)(input + 4 * cols + cols * i + j),
+                row4_c = simdgen_load_prefix16((const uint8_t*)(input + 4 * cols + edge_in_c),
                                                (simdgen_clamp_lanes(cols - j, 16)) * 1);
               }
               __m128i row5_c = _mm_setzero_si128();
               if (i + 5 < rows) {
-                row5_c = simdgen_load_prefix16((const uint8_t*)(input + 5 * cols + cols * i + j),
+                row5_c = simdgen_load_prefix16((const uint8_t*)(input + 5 * cols + edge_in_c),
                                                (simdgen_clamp_lanes(cols - j, 16)) * 1);
               }
               __m128i row6_c = _mm_setzero_si128();
               if (i + 6 < rows) {
-                row6_c = simdgen_load_prefix16((const uint8_t*)(input + 6 * cols + cols * i + j),
+                row6_c = simdgen_load_prefix16((const uint8_t*)(input + 6 * cols + edge_in_c),
                                                (simdgen_clamp_lanes(cols - j, 16)) * 1);
               }
               __m128i row7_c = _mm_setzero_si128();
               if (i + 7 < rows) {
-                row7_c = simdgen_load_prefix16((const uint8_t*)(input + 7 * cols + cols * i + j),
+                row7_c = simdgen_load_prefix16((const uint8_t*)(input + 7 * cols + edge_in_c),
                                                (simdgen_clamp_lanes(cols - j, 16)) * 1);
               }
               __m128i row8_c = _mm_setzero_si128();
               if (i + 8 < rows) {
-                row8_c = simdgen_load_prefix16((const uint8_t*)(input + 8 * cols + cols * i + j),
+                row8_c = simdgen_load_prefix16((const uint8_t*)(input + 8 * cols + edge_in_c),
                                                (simdgen_clamp_lanes(cols - j, 16)) * 1);
               }
               __m128i row9_c = _mm_setzero_si128();
               if (i + 9 < rows) {
-                row9_c = simdgen_load_prefix16((const uint8_t*)(input + 9 * cols + cols * i + j),
+                row9_c = simdgen_load_prefix16((const uint8_t*)(input + 9 * cols + edge_in_c),
                                                (simdgen_clamp_lanes(cols - j, 16)) * 1);
               }
               __m128i row10_c = _mm_setzero_si128();
               if (i + 10 < rows) {
-                row10_c = simdgen_load_prefix16((const uint8_t*)(input + 10 * cols + cols * i + j),
+                row10_c = simdgen_load_prefix16((const uint8_t*)(input + 10 * cols + edge_in_c),
                                                 (simdgen_clamp_lanes(cols - j, 16)) * 1);
               }
               __m128i row11_c = _mm_setzero_si128();
               if (i + 11 < rows) {
-                row11_c = simdgen_load_prefix16((const uint8_t*)(input + 11 * cols + cols * i + j),
+                row11_c = simdgen_load_prefix16((const uint8_t*)(input + 11 * cols + edge_in_c),
                                                 (simdgen_clamp_lanes(cols - j, 16)) * 1);
               }
               __m128i row12_c = _mm_setzero_si128();
               if (i + 12 < rows) {
-                row12_c = simdgen_load_prefix16((const uint8_t*)(input + 12 * cols + cols * i + j),
+                row12_c = simdgen_load_prefix16((const uint8_t*)(input + 12 * cols + edge_in_c),
                                                 (simdgen_clamp_lanes(cols - j, 16)) * 1);
               }
               __m128i row13_c = _mm_setzero_si128();
               if (i + 13 < rows) {
-                row13_c = simdgen_load_prefix16((const uint8_t*)(input + 13 * cols + cols * i + j),
+                row13_c = simdgen_load_prefix16((const uint8_t*)(input + 13 * cols + edge_in_c),
                                                 (simdgen_clamp_lanes(cols - j, 16)) * 1);
               }
               __m128i row14_c = _mm_setzero_si128();
               if (i + 14 < rows) {
-                row14_c = simdgen_load_prefix16((const uint8_t*)(input + 14 * cols + cols * i + j),
+                row14_c = simdgen_load_prefix16((const uint8_t*)(input + 14 * cols + edge_in_c),
                                                 (simdgen_clamp_lanes(cols - j, 16)) * 1);
               }
               __m128i row15_c = _mm_setzero_si128();
               if (i + 15 < rows) {
-                row15_c = simdgen_load_prefix16((const uint8_t*)(input + 15 * cols + cols * i + j),
+                row15_c = simdgen_load_prefix16((const uint8_t*)(input + 15 * cols + edge_in_c),
                                                 (simdgen_clamp_lanes(cols - j, 16)) * 1);
               }
               // stage 1: interleave 8-bit lanes of row pairs (unpacklo/hi_epi8)
@@ -2249,67 +2218,67 @@ __attribute__((target("avx2"))) void transpose_u8_avx2(const uint8_t* input, int
               __m128i col14_c = _mm_unpacklo_epi64(t3_7_c, t3_15_c);
               __m128i col15_c = _mm_unpackhi_epi64(t3_7_c, t3_15_c);
               if (j < cols) {
-                simdgen_store_prefix16((uint8_t*)(output + i + j * rows), col0_c,
+                simdgen_store_prefix16((uint8_t*)(output + edge_out_c), col0_c,
                                        (simdgen_clamp_lanes(rows - i, 16)) * 1);
               }
               if (j + 1 < cols) {
-                simdgen_store_prefix16((uint8_t*)(output + i + j * rows + rows), col1_c,
+                simdgen_store_prefix16((uint8_t*)(output + edge_out_c + rows), col1_c,
                                        (simdgen_clamp_lanes(rows - i, 16)) * 1);
               }
               if (j + 2 < cols) {
-                simdgen_store_prefix16((uint8_t*)(output + i + j * rows + 2 * rows), col2_c,
+                simdgen_store_prefix16((uint8_t*)(output + edge_out_c + 2 * rows), col2_c,
                                        (simdgen_clamp_lanes(rows - i, 16)) * 1);
               }
               if (j + 3 < cols) {
-                simdgen_store_prefix16((uint8_t*)(output + i + j * rows + 3 * rows), col3_c,
+                simdgen_store_prefix16((uint8_t*)(output + edge_out_c + 3 * rows), col3_c,
                                        (simdgen_clamp_lanes(rows - i, 16)) * 1);
               }
               if (j + 4 < cols) {
-                simdgen_store_prefix16((uint8_t*)(output + i + j * rows + 4 * rows), col4_c,
+                simdgen_store_prefix16((uint8_t*)(output + edge_out_c + 4 * rows), col4_c,
                                        (simdgen_clamp_lanes(rows - i, 16)) * 1);
               }
               if (j + 5 < cols) {
-                simdgen_store_prefix16((uint8_t*)(output + i + j * rows + 5 * rows), col5_c,
+                simdgen_store_prefix16((uint8_t*)(output + edge_out_c + 5 * rows), col5_c,
                                        (simdgen_clamp_lanes(rows - i, 16)) * 1);
               }
               if (j + 6 < cols) {
-                simdgen_store_prefix16((uint8_t*)(output + i + j * rows + 6 * rows), col6_c,
+                simdgen_store_prefix16((uint8_t*)(output + edge_out_c + 6 * rows), col6_c,
                                        (simdgen_clamp_lanes(rows - i, 16)) * 1);
               }
               if (j + 7 < cols) {
-                simdgen_store_prefix16((uint8_t*)(output + i + j * rows + 7 * rows), col7_c,
+                simdgen_store_prefix16((uint8_t*)(output + edge_out_c + 7 * rows), col7_c,
                                        (simdgen_clamp_lanes(rows - i, 16)) * 1);
               }
               if (j + 8 < cols) {
-                simdgen_store_prefix16((uint8_t*)(output + i + j * rows + 8 * rows), col8_c,
+                simdgen_store_prefix16((uint8_t*)(output + edge_out_c + 8 * rows), col8_c,
                                        (simdgen_clamp_lanes(rows - i, 16)) * 1);
               }
               if (j + 9 < cols) {
-                simdgen_store_prefix16((uint8_t*)(output + i + j * rows + 9 * rows), col9_c,
+                simdgen_store_prefix16((uint8_t*)(output + edge_out_c + 9 * rows), col9_c,
                                        (simdgen_clamp_lanes(rows - i, 16)) * 1);
               }
               if (j + 10 < cols) {
-                simdgen_store_prefix16((uint8_t*)(output + i + j * rows + 10 * rows), col10_c,
+                simdgen_store_prefix16((uint8_t*)(output + edge_out_c + 10 * rows), col10_c,
                                        (simdgen_clamp_lanes(rows - i, 16)) * 1);
               }
               if (j + 11 < cols) {
-                simdgen_store_prefix16((uint8_t*)(output + i + j * rows + 11 * rows), col11_c,
+                simdgen_store_prefix16((uint8_t*)(output + edge_out_c + 11 * rows), col11_c,
                                        (simdgen_clamp_lanes(rows - i, 16)) * 1);
               }
               if (j + 12 < cols) {
-                simdgen_store_prefix16((uint8_t*)(output + i + j * rows + 12 * rows), col12_c,
+                simdgen_store_prefix16((uint8_t*)(output + edge_out_c + 12 * rows), col12_c,
                                        (simdgen_clamp_lanes(rows - i, 16)) * 1);
               }
               if (j + 13 < cols) {
-                simdgen_store_prefix16((uint8_t*)(output + i + j * rows + 13 * rows), col13_c,
+                simdgen_store_prefix16((uint8_t*)(output + edge_out_c + 13 * rows), col13_c,
                                        (simdgen_clamp_lanes(rows - i, 16)) * 1);
               }
               if (j + 14 < cols) {
-                simdgen_store_prefix16((uint8_t*)(output + i + j * rows + 14 * rows), col14_c,
+                simdgen_store_prefix16((uint8_t*)(output + edge_out_c + 14 * rows), col14_c,
                                        (simdgen_clamp_lanes(rows - i, 16)) * 1);
               }
               if (j + 15 < cols) {
-                simdgen_store_prefix16((uint8_t*)(output + i + j * rows + 15 * rows), col15_c,
+                simdgen_store_prefix16((uint8_t*)(output + edge_out_c + 15 * rows), col15_c,
                                        (simdgen_clamp_lanes(rows - i, 16)) * 1);
               }
             }
@@ -2435,22 +2404,24 @@ void transpose_u8_neon(const uint8_t* input, int64_t rows, int64_t cols, uint8_t
             for (; i + 16 <= i_end; i += 16) {
               int64_t in_step = simdgen_opaque(cols);
               int64_t out_step = simdgen_opaque(rows);
-              uint8x16_t row0 = vld1q_u8(input + i * in_step + j);
-              uint8x16_t row1 = vld1q_u8(input + i * in_step + in_step + j);
-              uint8x16_t row2 = vld1q_u8(input + i * in_step + 2 * in_step + j);
-              uint8x16_t row3 = vld1q_u8(input + i * in_step + 3 * in_step + j);
-              uint8x16_t row4 = vld1q_u8(input + i * in_step + 4 * in_step + j);
-              uint8x16_t row5 = vld1q_u8(input + i * in_step + 5 * in_step + j);
-              uint8x16_t row6 = vld1q_u8(input + i * in_step + 6 * in_step + j);
-              uint8x16_t row7 = vld1q_u8(input + i * in_step + 7 * in_step + j);
-              uint8x16_t row8 = vld1q_u8(input + i * in_step + 8 * in_step + j);
-              uint8x16_t row9 = vld1q_u8(input + i * in_step + 9 * in_step + j);
-              uint8x16_t row10 = vld1q_u8(input + i * in_step + 10 * in_step + j);
-              uint8x16_t row11 = vld1q_u8(input + i * in_step + 11 * in_step + j);
-              uint8x16_t row12 = vld1q_u8(input + i * in_step + 12 * in_step + j);
-              uint8x16_t row13 = vld1q_u8(input + i * in_step + 13 * in_step + j);
-              uint8x16_t row14 = vld1q_u8(input + i * in_step + 14 * in_step + j);
-              uint8x16_t row15 = vld1q_u8(input + i * in_step + 15 * in_step + j);
+              int64_t tile_in = i * in_step + j;
+              int64_t tile_out = i + j * out_step;
+              uint8x16_t row0 = vld1q_u8(input + tile_in);
+              uint8x16_t row1 = vld1q_u8(input + in_step + tile_in);
+              uint8x16_t row2 = vld1q_u8(input + 2 * in_step + tile_in);
+              uint8x16_t row3 = vld1q_u8(input + 3 * in_step + tile_in);
+              uint8x16_t row4 = vld1q_u8(input + 4 * in_step + tile_in);
+              uint8x16_t row5 = vld1q_u8(input + 5 * in_step + tile_in);
+              uint8x16_t row6 = vld1q_u8(input + 6 * in_step + tile_in);
+              uint8x16_t row7 = vld1q_u8(input + 7 * in_step + tile_in);
+              uint8x16_t row8 = vld1q_u8(input + 8 * in_step + tile_in);
+              uint8x16_t row9 = vld1q_u8(input + 9 * in_step + tile_in);
+              uint8x16_t row10 = vld1q_u8(input + 10 * in_step + tile_in);
+              uint8x16_t row11 = vld1q_u8(input + 11 * in_step + tile_in);
+              uint8x16_t row12 = vld1q_u8(input + 12 * in_step + tile_in);
+              uint8x16_t row13 = vld1q_u8(input + 13 * in_step + tile_in);
+              uint8x16_t row14 = vld1q_u8(input + 14 * in_step + tile_in);
+              uint8x16_t row15 = vld1q_u8(input + 15 * in_step + tile_in);
               // stage 1: zip1/zip2 vector i with vector i + 8
               uint8x16_t z1_0 = vzip1q_u8(row0, row8);
               uint8x16_t z1_1 = vzip2q_u8(row0, row8);
@@ -2583,103 +2554,105 @@ void transpose_u8_neon(const uint8_t* input, int64_t rows, int64_t cols, uint8_t
               //   col13: 13 29 45 61 77 93 109 125 141 157 173 189 205 221 237 253
               //   col14: 14 30 46 62 78 94 110 126 142 158 174 190 206 222 238 254
               //   col15: 15 31 47 63 79 95 111 127 143 159 175 191 207 223 239 255
-              vst1q_u8(output + i + j * out_step, col0);
-              vst1q_u8(output + i + j * out_step + out_step, col1);
-              vst1q_u8(output + i + j * out_step + 2 * out_step, col2);
-              vst1q_u8(output + i + j * out_step + 3 * out_step, col3);
-              vst1q_u8(output + i + j * out_step + 4 * out_step, col4);
-              vst1q_u8(output + i + j * out_step + 5 * out_step, col5);
-              vst1q_u8(output + i + j * out_step + 6 * out_step, col6);
-              vst1q_u8(output + i + j * out_step + 7 * out_step, col7);
-              vst1q_u8(output + i + j * out_step + 8 * out_step, col8);
-              vst1q_u8(output + i + j * out_step + 9 * out_step, col9);
-              vst1q_u8(output + i + j * out_step + 10 * out_step, col10);
-              vst1q_u8(output + i + j * out_step + 11 * out_step, col11);
-              vst1q_u8(output + i + j * out_step + 12 * out_step, col12);
-              vst1q_u8(output + i + j * out_step + 13 * out_step, col13);
-              vst1q_u8(output + i + j * out_step + 14 * out_step, col14);
-              vst1q_u8(output + i + j * out_step + 15 * out_step, col15);
+              vst1q_u8(output + tile_out, col0);
+              vst1q_u8(output + out_step + tile_out, col1);
+              vst1q_u8(output + 2 * out_step + tile_out, col2);
+              vst1q_u8(output + 3 * out_step + tile_out, col3);
+              vst1q_u8(output + 4 * out_step + tile_out, col4);
+              vst1q_u8(output + 5 * out_step + tile_out, col5);
+              vst1q_u8(output + 6 * out_step + tile_out, col6);
+              vst1q_u8(output + 7 * out_step + tile_out, col7);
+              vst1q_u8(output + 8 * out_step + tile_out, col8);
+              vst1q_u8(output + 9 * out_step + tile_out, col9);
+              vst1q_u8(output + 10 * out_step + tile_out, col10);
+              vst1q_u8(output + 11 * out_step + tile_out, col11);
+              vst1q_u8(output + 12 * out_step + tile_out, col12);
+              vst1q_u8(output + 13 * out_step + tile_out, col13);
+              vst1q_u8(output + 14 * out_step + tile_out, col14);
+              vst1q_u8(output + 15 * out_step + tile_out, col15);
             }
             // the last rows of the matrix: a partial tile
             if (i < i_end) {
+              int64_t edge_in_r = cols * i + j;
+              int64_t edge_out_r = i + j * rows;
               uint8x16_t row0_r = vdupq_n_u8(0);
               if (i < rows) {
-                row0_r = simdgen_load_prefix(input + cols * i + j,
-                                             (simdgen_clamp_lanes(cols - j, 16)) * 1);
+                row0_r =
+                    simdgen_load_prefix(input + edge_in_r, (simdgen_clamp_lanes(cols - j, 16)) * 1);
               }
               uint8x16_t row1_r = vdupq_n_u8(0);
               if (i + 1 < rows) {
-                row1_r = simdgen_load_prefix(input + cols + cols * i + j,
+                row1_r = simdgen_load_prefix(input + cols + edge_in_r,
                                              (simdgen_clamp_lanes(cols - j, 16)) * 1);
               }
               uint8x16_t row2_r = vdupq_n_u8(0);
               if (i + 2 < rows) {
-                row2_r = simdgen_load_prefix(input + 2 * cols + cols * i + j,
+                row2_r = simdgen_load_prefix(input + 2 * cols + edge_in_r,
                                              (simdgen_clamp_lanes(cols - j, 16)) * 1);
               }
               uint8x16_t row3_r = vdupq_n_u8(0);
               if (i + 3 < rows) {
-                row3_r = simdgen_load_prefix(input + 3 * cols + cols * i + j,
+                row3_r = simdgen_load_prefix(input + 3 * cols + edge_in_r,
                                              (simdgen_clamp_lanes(cols - j, 16)) * 1);
               }
               uint8x16_t row4_r = vdupq_n_u8(0);
               if (i + 4 < rows) {
-                row4_r = simdgen_load_prefix(input + 4 * cols + cols * i + j,
+                row4_r = simdgen_load_prefix(input + 4 * cols + edge_in_r,
                                              (simdgen_clamp_lanes(cols - j, 16)) * 1);
               }
               uint8x16_t row5_r = vdupq_n_u8(0);
               if (i + 5 < rows) {
-                row5_r = simdgen_load_prefix(input + 5 * cols + cols * i + j,
+                row5_r = simdgen_load_prefix(input + 5 * cols + edge_in_r,
                                              (simdgen_clamp_lanes(cols - j, 16)) * 1);
               }
               uint8x16_t row6_r = vdupq_n_u8(0);
               if (i + 6 < rows) {
-                row6_r = simdgen_load_prefix(input + 6 * cols + cols * i + j,
+                row6_r = simdgen_load_prefix(input + 6 * cols + edge_in_r,
                                              (simdgen_clamp_lanes(cols - j, 16)) * 1);
               }
               uint8x16_t row7_r = vdupq_n_u8(0);
               if (i + 7 < rows) {
-                row7_r = simdgen_load_prefix(input + 7 * cols + cols * i + j,
+                row7_r = simdgen_load_prefix(input + 7 * cols + edge_in_r,
                                              (simdgen_clamp_lanes(cols - j, 16)) * 1);
               }
               uint8x16_t row8_r = vdupq_n_u8(0);
               if (i + 8 < rows) {
-                row8_r = simdgen_load_prefix(input + 8 * cols + cols * i + j,
+                row8_r = simdgen_load_prefix(input + 8 * cols + edge_in_r,
                                              (simdgen_clamp_lanes(cols - j, 16)) * 1);
               }
               uint8x16_t row9_r = vdupq_n_u8(0);
               if (i + 9 < rows) {
-                row9_r = simdgen_load_prefix(input + 9 * cols + cols * i + j,
+                row9_r = simdgen_load_prefix(input + 9 * cols + edge_in_r,
                                              (simdgen_clamp_lanes(cols - j, 16)) * 1);
               }
               uint8x16_t row10_r = vdupq_n_u8(0);
               if (i + 10 < rows) {
-                row10_r = simdgen_load_prefix(input + 10 * cols + cols * i + j,
+                row10_r = simdgen_load_prefix(input + 10 * cols + edge_in_r,
                                               (simdgen_clamp_lanes(cols - j, 16)) * 1);
               }
               uint8x16_t row11_r = vdupq_n_u8(0);
               if (i + 11 < rows) {
-                row11_r = simdgen_load_prefix(input + 11 * cols + cols * i + j,
+                row11_r = simdgen_load_prefix(input + 11 * cols + edge_in_r,
                                               (simdgen_clamp_lanes(cols - j, 16)) * 1);
               }
               uint8x16_t row12_r = vdupq_n_u8(0);
               if (i + 12 < rows) {
-                row12_r = simdgen_load_prefix(input + 12 * cols + cols * i + j,
+                row12_r = simdgen_load_prefix(input + 12 * cols + edge_in_r,
                                               (simdgen_clamp_lanes(cols - j, 16)) * 1);
               }
               uint8x16_t row13_r = vdupq_n_u8(0);
               if (i + 13 < rows) {
-                row13_r = simdgen_load_prefix(input + 13 * cols + cols * i + j,
+                row13_r = simdgen_load_prefix(input + 13 * cols + edge_in_r,
                                               (simdgen_clamp_lanes(cols - j, 16)) * 1);
               }
               uint8x16_t row14_r = vdupq_n_u8(0);
               if (i + 14 < rows) {
-                row14_r = simdgen_load_prefix(input + 14 * cols + cols * i + j,
+                row14_r = simdgen_load_prefix(input + 14 * cols + edge_in_r,
                                               (simdgen_clamp_lanes(cols - j, 16)) * 1);
               }
               uint8x16_t row15_r = vdupq_n_u8(0);
               if (i + 15 < rows) {
-                row15_r = simdgen_load_prefix(input + 15 * cols + cols * i + j,
+                row15_r = simdgen_load_prefix(input + 15 * cols + edge_in_r,
                                               (simdgen_clamp_lanes(cols - j, 16)) * 1);
               }
               // stage 1: zip1/zip2 vector i with vector i + 8
@@ -2751,67 +2724,67 @@ void transpose_u8_neon(const uint8_t* input, int64_t rows, int64_t cols, uint8_t
               uint8x16_t col14_r = vzip1q_u8(z3_7_r, z3_15_r);
               uint8x16_t col15_r = vzip2q_u8(z3_7_r, z3_15_r);
               if (j < cols) {
-                simdgen_store_prefix(output + i + j * rows, col0_r,
+                simdgen_store_prefix(output + edge_out_r, col0_r,
                                      (simdgen_clamp_lanes(rows - i, 16)) * 1);
               }
               if (j + 1 < cols) {
-                simdgen_store_prefix(output + i + j * rows + rows, col1_r,
+                simdgen_store_prefix(output + edge_out_r + rows, col1_r,
                                      (simdgen_clamp_lanes(rows - i, 16)) * 1);
               }
               if (j + 2 < cols) {
-                simdgen_store_prefix(output + i + j * rows + 2 * rows, col2_r,
+                simdgen_store_prefix(output + edge_out_r + 2 * rows, col2_r,
                                      (simdgen_clamp_lanes(rows - i, 16)) * 1);
               }
               if (j + 3 < cols) {
-                simdgen_store_prefix(output + i + j * rows + 3 * rows, col3_r,
+                simdgen_store_prefix(output + edge_out_r + 3 * rows, col3_r,
                                      (simdgen_clamp_lanes(rows - i, 16)) * 1);
               }
               if (j + 4 < cols) {
-                simdgen_store_prefix(output + i + j * rows + 4 * rows, col4_r,
+                simdgen_store_prefix(output + edge_out_r + 4 * rows, col4_r,
                                      (simdgen_clamp_lanes(rows - i, 16)) * 1);
               }
               if (j + 5 < cols) {
-                simdgen_store_prefix(output + i + j * rows + 5 * rows, col5_r,
+                simdgen_store_prefix(output + edge_out_r + 5 * rows, col5_r,
                                      (simdgen_clamp_lanes(rows - i, 16)) * 1);
               }
               if (j + 6 < cols) {
-                simdgen_store_prefix(output + i + j * rows + 6 * rows, col6_r,
+                simdgen_store_prefix(output + edge_out_r + 6 * rows, col6_r,
                                      (simdgen_clamp_lanes(rows - i, 16)) * 1);
               }
               if (j + 7 < cols) {
-                simdgen_store_prefix(output + i + j * rows + 7 * rows, col7_r,
+                simdgen_store_prefix(output + edge_out_r + 7 * rows, col7_r,
                                      (simdgen_clamp_lanes(rows - i, 16)) * 1);
               }
               if (j + 8 < cols) {
-                simdgen_store_prefix(output + i + j * rows + 8 * rows, col8_r,
+                simdgen_store_prefix(output + edge_out_r + 8 * rows, col8_r,
                                      (simdgen_clamp_lanes(rows - i, 16)) * 1);
               }
               if (j + 9 < cols) {
-                simdgen_store_prefix(output + i + j * rows + 9 * rows, col9_r,
+                simdgen_store_prefix(output + edge_out_r + 9 * rows, col9_r,
                                      (simdgen_clamp_lanes(rows - i, 16)) * 1);
               }
               if (j + 10 < cols) {
-                simdgen_store_prefix(output + i + j * rows + 10 * rows, col10_r,
+                simdgen_store_prefix(output + edge_out_r + 10 * rows, col10_r,
                                      (simdgen_clamp_lanes(rows - i, 16)) * 1);
               }
               if (j + 11 < cols) {
-                simdgen_store_prefix(output + i + j * rows + 11 * rows, col11_r,
+                simdgen_store_prefix(output + edge_out_r + 11 * rows, col11_r,
                                      (simdgen_clamp_lanes(rows - i, 16)) * 1);
               }
               if (j + 12 < cols) {
-                simdgen_store_prefix(output + i + j * rows + 12 * rows, col12_r,
+                simdgen_store_prefix(output + edge_out_r + 12 * rows, col12_r,
                                      (simdgen_clamp_lanes(rows - i, 16)) * 1);
               }
               if (j + 13 < cols) {
-                simdgen_store_prefix(output + i + j * rows + 13 * rows, col13_r,
+                simdgen_store_prefix(output + edge_out_r + 13 * rows, col13_r,
                                      (simdgen_clamp_lanes(rows - i, 16)) * 1);
               }
               if (j + 14 < cols) {
-                simdgen_store_prefix(output + i + j * rows + 14 * rows, col14_r,
+                simdgen_store_prefix(output + edge_out_r + 14 * rows, col14_r,
                                      (simdgen_clamp_lanes(rows - i, 16)) * 1);
               }
               if (j + 15 < cols) {
-                simdgen_store_prefix(output + i + j * rows + 15 * rows, col15_r,
+                simdgen_store_prefix(output + edge_out_r + 15 * rows, col15_r,
                                      (simdgen_clamp_lanes(rows - i, 16)) * 1);
               }
             }
@@ -2821,84 +2794,86 @@ void transpose_u8_neon(const uint8_t* input, int64_t rows, int64_t cols, uint8_t
             // partial tiles down the column
             int64_t i = ib;
             for (; i < i_end; i += 16) {
+              int64_t edge_in_c = cols * i + j;
+              int64_t edge_out_c = i + j * rows;
               uint8x16_t row0_c = vdupq_n_u8(0);
               if (i < rows) {
-                row0_c = simdgen_load_prefix(input + cols * i + j,
-                                             (simdgen_clamp_lanes(cols - j, 16)) * 1);
+                row0_c =
+                    simdgen_load_prefix(input + edge_in_c, (simdgen_clamp_lanes(cols - j, 16)) * 1);
               }
               uint8x16_t row1_c = vdupq_n_u8(0);
               if (i + 1 < rows) {
-                row1_c = simdgen_load_prefix(input + cols + cols * i + j,
+                row1_c = simdgen_load_prefix(input + cols + edge_in_c,
                                              (simdgen_clamp_lanes(cols - j, 16)) * 1);
               }
               uint8x16_t row2_c = vdupq_n_u8(0);
               if (i + 2 < rows) {
-                row2_c = simdgen_load_prefix(input + 2 * cols + cols * i + j,
+                row2_c = simdgen_load_prefix(input + 2 * cols + edge_in_c,
                                              (simdgen_clamp_lanes(cols - j, 16)) * 1);
               }
               uint8x16_t row3_c = vdupq_n_u8(0);
               if (i + 3 < rows) {
-                row3_c = simdgen_load_prefix(input + 3 * cols + cols * i + j,
+                row3_c = simdgen_load_prefix(input + 3 * cols + edge_in_c,
                                              (simdgen_clamp_lanes(cols - j, 16)) * 1);
               }
               uint8x16_t row4_c = vdupq_n_u8(0);
               if (i + 4 < rows) {
-                row4_c = simdgen_load_prefix(input + 4 * cols + cols * i + j,
+                row4_c = simdgen_load_prefix(input + 4 * cols + edge_in_c,
                                              (simdgen_clamp_lanes(cols - j, 16)) * 1);
               }
               uint8x16_t row5_c = vdupq_n_u8(0);
               if (i + 5 < rows) {
-                row5_c = simdgen_load_prefix(input + 5 * cols + cols * i + j,
+                row5_c = simdgen_load_prefix(input + 5 * cols + edge_in_c,
                                              (simdgen_clamp_lanes(cols - j, 16)) * 1);
               }
               uint8x16_t row6_c = vdupq_n_u8(0);
               if (i + 6 < rows) {
-                row6_c = simdgen_load_prefix(input + 6 * cols + cols * i + j,
+                row6_c = simdgen_load_prefix(input + 6 * cols + edge_in_c,
                                              (simdgen_clamp_lanes(cols - j, 16)) * 1);
               }
               uint8x16_t row7_c = vdupq_n_u8(0);
               if (i + 7 < rows) {
-                row7_c = simdgen_load_prefix(input + 7 * cols + cols * i + j,
+                row7_c = simdgen_load_prefix(input + 7 * cols + edge_in_c,
                                              (simdgen_clamp_lanes(cols - j, 16)) * 1);
               }
               uint8x16_t row8_c = vdupq_n_u8(0);
               if (i + 8 < rows) {
-                row8_c = simdgen_load_prefix(input + 8 * cols + cols * i + j,
+                row8_c = simdgen_load_prefix(input + 8 * cols + edge_in_c,
                                              (simdgen_clamp_lanes(cols - j, 16)) * 1);
               }
               uint8x16_t row9_c = vdupq_n_u8(0);
               if (i + 9 < rows) {
-                row9_c = simdgen_load_prefix(input + 9 * cols + cols * i + j,
+                row9_c = simdgen_load_prefix(input + 9 * cols + edge_in_c,
                                              (simdgen_clamp_lanes(cols - j, 16)) * 1);
               }
               uint8x16_t row10_c = vdupq_n_u8(0);
               if (i + 10 < rows) {
-                row10_c = simdgen_load_prefix(input + 10 * cols + cols * i + j,
+                row10_c = simdgen_load_prefix(input + 10 * cols + edge_in_c,
                                               (simdgen_clamp_lanes(cols - j, 16)) * 1);
               }
               uint8x16_t row11_c = vdupq_n_u8(0);
               if (i + 11 < rows) {
-                row11_c = simdgen_load_prefix(input + 11 * cols + cols * i + j,
+                row11_c = simdgen_load_prefix(input + 11 * cols + edge_in_c,
                                               (simdgen_clamp_lanes(cols - j, 16)) * 1);
               }
               uint8x16_t row12_c = vdupq_n_u8(0);
               if (i + 12 < rows) {
-                row12_c = simdgen_load_prefix(input + 12 * cols + cols * i + j,
+                row12_c = simdgen_load_prefix(input + 12 * cols + edge_in_c,
                                               (simdgen_clamp_lanes(cols - j, 16)) * 1);
               }
               uint8x16_t row13_c = vdupq_n_u8(0);
               if (i + 13 < rows) {
-                row13_c = simdgen_load_prefix(input + 13 * cols + cols * i + j,
+                row13_c = simdgen_load_prefix(input + 13 * cols + edge_in_c,
                                               (simdgen_clamp_lanes(cols - j, 16)) * 1);
               }
               uint8x16_t row14_c = vdupq_n_u8(0);
               if (i + 14 < rows) {
-                row14_c = simdgen_load_prefix(input + 14 * cols + cols * i + j,
+                row14_c = simdgen_load_prefix(input + 14 * cols + edge_in_c,
                                               (simdgen_clamp_lanes(cols - j, 16)) * 1);
               }
               uint8x16_t row15_c = vdupq_n_u8(0);
               if (i + 15 < rows) {
-                row15_c = simdgen_load_prefix(input + 15 * cols + cols * i + j,
+                row15_c = simdgen_load_prefix(input + 15 * cols + edge_in_c,
                                               (simdgen_clamp_lanes(cols - j, 16)) * 1);
               }
               // stage 1: zip1/zip2 vector i with vector i + 8
@@ -2970,67 +2945,67 @@ void transpose_u8_neon(const uint8_t* input, int64_t rows, int64_t cols, uint8_t
               uint8x16_t col14_c = vzip1q_u8(z3_7_c, z3_15_c);
               uint8x16_t col15_c = vzip2q_u8(z3_7_c, z3_15_c);
               if (j < cols) {
-                simdgen_store_prefix(output + i + j * rows, col0_c,
+                simdgen_store_prefix(output + edge_out_c, col0_c,
                                      (simdgen_clamp_lanes(rows - i, 16)) * 1);
               }
               if (j + 1 < cols) {
-                simdgen_store_prefix(output + i + j * rows + rows, col1_c,
+                simdgen_store_prefix(output + edge_out_c + rows, col1_c,
                                      (simdgen_clamp_lanes(rows - i, 16)) * 1);
               }
               if (j + 2 < cols) {
-                simdgen_store_prefix(output + i + j * rows + 2 * rows, col2_c,
+                simdgen_store_prefix(output + edge_out_c + 2 * rows, col2_c,
                                      (simdgen_clamp_lanes(rows - i, 16)) * 1);
               }
               if (j + 3 < cols) {
-                simdgen_store_prefix(output + i + j * rows + 3 * rows, col3_c,
+                simdgen_store_prefix(output + edge_out_c + 3 * rows, col3_c,
                                      (simdgen_clamp_lanes(rows - i, 16)) * 1);
               }
               if (j + 4 < cols) {
-                simdgen_store_prefix(output + i + j * rows + 4 * rows, col4_c,
+                simdgen_store_prefix(output + edge_out_c + 4 * rows, col4_c,
                                      (simdgen_clamp_lanes(rows - i, 16)) * 1);
               }
               if (j + 5 < cols) {
-                simdgen_store_prefix(output + i + j * rows + 5 * rows, col5_c,
+                simdgen_store_prefix(output + edge_out_c + 5 * rows, col5_c,
                                      (simdgen_clamp_lanes(rows - i, 16)) * 1);
               }
               if (j + 6 < cols) {
-                simdgen_store_prefix(output + i + j * rows + 6 * rows, col6_c,
+                simdgen_store_prefix(output + edge_out_c + 6 * rows, col6_c,
                                      (simdgen_clamp_lanes(rows - i, 16)) * 1);
               }
               if (j + 7 < cols) {
-                simdgen_store_prefix(output + i + j * rows + 7 * rows, col7_c,
+                simdgen_store_prefix(output + edge_out_c + 7 * rows, col7_c,
                                      (simdgen_clamp_lanes(rows - i, 16)) * 1);
               }
               if (j + 8 < cols) {
-                simdgen_store_prefix(output + i + j * rows + 8 * rows, col8_c,
+                simdgen_store_prefix(output + edge_out_c + 8 * rows, col8_c,
                                      (simdgen_clamp_lanes(rows - i, 16)) * 1);
               }
               if (j + 9 < cols) {
-                simdgen_store_prefix(output + i + j * rows + 9 * rows, col9_c,
+                simdgen_store_prefix(output + edge_out_c + 9 * rows, col9_c,
                                      (simdgen_clamp_lanes(rows - i, 16)) * 1);
               }
               if (j + 10 < cols) {
-                simdgen_store_prefix(output + i + j * rows + 10 * rows, col10_c,
+                simdgen_store_prefix(output + edge_out_c + 10 * rows, col10_c,
                                      (simdgen_clamp_lanes(rows - i, 16)) * 1);
               }
               if (j + 11 < cols) {
-                simdgen_store_prefix(output + i + j * rows + 11 * rows, col11_c,
+                simdgen_store_prefix(output + edge_out_c + 11 * rows, col11_c,
                                      (simdgen_clamp_lanes(rows - i, 16)) * 1);
               }
               if (j + 12 < cols) {
-                simdgen_store_prefix(output + i + j * rows + 12 * rows, col12_c,
+                simdgen_store_prefix(output + edge_out_c + 12 * rows, col12_c,
                                      (simdgen_clamp_lanes(rows - i, 16)) * 1);
               }
               if (j + 13 < cols) {
-                simdgen_store_prefix(output + i + j * rows + 13 * rows, col13_c,
+                simdgen_store_prefix(output + edge_out_c + 13 * rows, col13_c,
                                      (simdgen_clamp_lanes(rows - i, 16)) * 1);
               }
               if (j + 14 < cols) {
-                simdgen_store_prefix(output + i + j * rows + 14 * rows, col14_c,
+                simdgen_store_prefix(output + edge_out_c + 14 * rows, col14_c,
                                      (simdgen_clamp_lanes(rows - i, 16)) * 1);
               }
               if (j + 15 < cols) {
-                simdgen_store_prefix(output + i + j * rows + 15 * rows, col15_c,
+                simdgen_store_prefix(output + edge_out_c + 15 * rows, col15_c,
                                      (simdgen_clamp_lanes(rows - i, 16)) * 1);
               }
             }

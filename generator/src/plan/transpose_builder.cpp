@@ -163,6 +163,10 @@ class TransposeBuilder {
     const Index at = sym(cvar).times(ld) + Index::symbol(ld, dc) + sym(r);
     return spec_.batch ? at + outBatch_.times("b") : at;
   }
+  // Row k of a tile whose first element is at `base` (a Let), rows `step` apart.
+  Index rowOf(const std::string& base, int k, const std::string& step) const {
+    return k ? sym(base) + Index::symbol(step, k) : sym(base);
+  }
   // A runtime stride's opaque copy, declared in `block` (a static one stays a constant).
   std::string opaqueStride(ir::Block& block, const std::string& stride, const std::string& name) const {
     for (const auto& [constant, value] : b_.plan.constants)
@@ -271,19 +275,22 @@ class TransposeBuilder {
     // the 2n row offsets out of the loops and spill them (16x16 f32 tile 27.6 -> 8.5 ns, 1000 x
     // 1000 143 -> 98 us with g++-12; clang-19 is as fast either way).
     const std::string inStride = opaqueStride(full, b_.stride, "in_step"), outStride = opaqueStride(full, outStride_, "out_step");
+    // The tile's first element in each matrix, named once: the rows are offsets from it.
+    full.push_back(ir::letIndex("tile_in", inAt("i", 0, sym("j"), inStride)));
+    full.push_back(ir::letIndex("tile_out", outAt("j", 0, "i", outStride)));
     for (int k = 0; k < n; ++k) {
       if (net.halfRows.empty()) {
-        full.push_back(b_.load(net.rows[size_t(k)], v, inAt("i", k, sym("j"), inStride)));
+        full.push_back(b_.load(net.rows[size_t(k)], v, rowOf("tile_in", k, inStride)));
         continue;
       }
       const auto [row, half] = net.halfRows[size_t(2 * k)];
-      Stmt load = b_.load(net.rows[size_t(k)], v, inAt("i", row, sym("j") + half * (n / 2), inStride));
+      Stmt load = b_.load(net.rows[size_t(k)], v, rowOf("tile_in", row, inStride) + half * (n / 2));
       load.op = OpKind::LoadHalves;
       load.stride = Index::symbol(inStride, net.halfRows[size_t(2 * k + 1)].first - row);
       full.push_back(std::move(load));
     }
     full.insert(full.end(), tables_.begin(), tables_.end());
-    for (int k = 0; k < n; ++k) full.push_back(b_.store(net.cols[size_t(k)], v, outAt("j", k, "i", outStride)));
+    for (int k = 0; k < n; ++k) full.push_back(b_.store(net.cols[size_t(k)], v, rowOf("tile_out", k, outStride)));
 
     ir::Block column;  // one tile column of the block: whole tiles, then the last rows
     column.push_back(ir::letIndex("i", sym("ib")));
@@ -402,13 +409,15 @@ class TransposeBuilder {
     const int n = int(net.rows.size());
     const VecType v = net.type;
     ir::Block out;
-    const std::string cols = "in_cols" + suffix, rows = "in_rows" + suffix;
+    const std::string cols = "in_cols" + suffix, rows = "in_rows" + suffix, in = "edge_in" + suffix, at = "edge_out" + suffix;
+    out.push_back(ir::letIndex(in, inAt("i", 0, sym("j"))));
+    out.push_back(ir::letIndex(at, outAt("j", 0, "i")));
     out.push_back(b_.whileLt(cols, v, sym("j"), sym(b_.cols), false));
     for (int k = 0; k < n; ++k) {
       Stmt zero = b_.make(OpKind::Splat, net.rows[size_t(k)], v);
       zero.literal = "0";
       out.push_back(zero);
-      Stmt load = b_.load(net.rows[size_t(k)], v, inAt("i", k, sym("j")));
+      Stmt load = b_.load(net.rows[size_t(k)], v, rowOf(in, k, b_.stride));
       load.declare = false;
       load.pred = cols;
       load.literal = "0";
@@ -417,7 +426,7 @@ class TransposeBuilder {
     out.insert(out.end(), net.body.begin(), net.body.end());
     out.push_back(b_.whileLt(rows, v, sym("i"), sym(b_.rows), false));
     for (int k = 0; k < n; ++k)
-      out.push_back(ir::ifLess(sym("j") + k, sym(b_.cols), {b_.store(net.cols[size_t(k)], v, outAt("j", k, "i"), rows)}));
+      out.push_back(ir::ifLess(sym("j") + k, sym(b_.cols), {b_.store(net.cols[size_t(k)], v, rowOf(at, k, outStride_), rows)}));
     return out;
   }
 
@@ -449,7 +458,7 @@ class TransposeBuilder {
       const TransposeNetwork net = transposeZip(v, v.lanes * vscale);
       tables_ = withLaneTables(net, check(net, vscale));
       ir::Block nest = pairedTiles(net);
-      renameSymbols(nest, {"i", "j", "r", "c", "diag_step", "pair_step"}, "_vs" + std::to_string(vscale));
+      renameSymbols(nest, {"i", "j", "r", "c", "diag_step", "pair_step", "diag_at", "a_at", "b_at"}, "_vs" + std::to_string(vscale));
       fallback = {ir::ifIndex(sym(ir::kVscale), ir::Cmp::ne, Index::constant(vscale), std::move(fallback))};
       b_.plan.body.push_back(ir::ifIndex(sym(ir::kVscale), ir::Cmp::eq, Index::constant(vscale), std::move(nest),
                                          std::to_string(128 * vscale) + "-bit vectors"));
@@ -464,27 +473,32 @@ class TransposeBuilder {
     const int n = int(net.rows.size());
     const VecType v = net.type;
     const TransposeNetwork a = renamed(net, "_a"), b = renamed(net, "_b");
-    auto load = [&](ir::Block& out, const TransposeNetwork& t, const std::string& r, const std::string& c, const std::string& step) {
-      for (int k = 0; k < n; ++k) out.push_back(b_.load(t.rows[size_t(k)], v, inAt(r, k, sym(c), step)));
+    // The input's and the output's strides are the same, so one Let names a tile's first element
+    // in both (tile (r, c) of either matrix).
+    auto load = [&](ir::Block& out, const TransposeNetwork& t, const std::string& at, const std::string& step) {
+      for (int k = 0; k < n; ++k) out.push_back(b_.load(t.rows[size_t(k)], v, rowOf(at, k, step)));
     };
-    auto store = [&](ir::Block& out, const TransposeNetwork& t, const std::string& r, const std::string& c, const std::string& step) {
-      for (int k = 0; k < n; ++k) out.push_back(b_.store(t.cols[size_t(k)], v, outAt(c, k, r, step)));  // tile (r, c) to (c, r)
+    auto store = [&](ir::Block& out, const TransposeNetwork& t, const std::string& at, const std::string& step) {
+      for (int k = 0; k < n; ++k) out.push_back(b_.store(t.cols[size_t(k)], v, rowOf(at, k, step)));
     };
     ir::Block row;  // tile row i: the diagonal tile, the pairs right of it, the strip after them
     row.push_back(ir::comment("the diagonal tile"));
     const std::string stepD = opaqueStride(row, b_.stride, "diag_step");
-    load(row, net, "i", "i", stepD);
+    row.push_back(ir::letIndex("diag_at", inAt("i", 0, sym("i"), stepD)));
+    load(row, net, "diag_at", stepD);
     row.insert(row.end(), tables_.begin(), tables_.end());
-    store(row, net, "i", "i", stepD);
+    store(row, net, "diag_at", stepD);
     ir::Block pair;
     const std::string step = opaqueStride(pair, b_.stride, "pair_step");
-    load(pair, a, "i", "j", step);
-    load(pair, b, "j", "i", step);
+    pair.push_back(ir::letIndex("a_at", inAt("i", 0, sym("j"), step)));  // tile (i, j)
+    pair.push_back(ir::letIndex("b_at", inAt("j", 0, sym("i"), step)));  // tile (j, i)
+    load(pair, a, "a_at", step);
+    load(pair, b, "b_at", step);
     pair.push_back(ir::comment("tile (i, j) to (j, i), then tile (j, i) to (i, j): both are loaded already"));
     pair.insert(pair.end(), a.body.begin(), a.body.end());
-    store(pair, a, "i", "j", step);
+    store(pair, a, "b_at", step);
     pair.insert(pair.end(), b.body.begin(), b.body.end());
-    store(pair, b, "j", "i", step);
+    store(pair, b, "a_at", step);
 
     row.push_back(ir::letIndex("j", sym("i") + n));
     row.push_back(ir::forLoop("j", Index::constant(0), sym(b_.cols), n, std::move(pair), true, "tile pairs (i, j) and (j, i)"));
@@ -543,7 +557,9 @@ class TransposeBuilder {
       tiles(net, net);
       ir::Block nest;
       std::swap(nest, b_.plan.body);
-      renameSymbols(nest, {"ib", "jb", "i", "j", "i_end", "j_end", "in_step", "out_step", "r", "c"}, "_vs" + std::to_string(vscale));
+      renameSymbols(nest, {"ib", "jb", "i", "j", "i_end", "j_end", "in_step", "out_step", "r", "c", "tile_in", "tile_out", "edge_in_r",
+                           "edge_out_r", "edge_in_c", "edge_out_c"},
+                    "_vs" + std::to_string(vscale));
       fallback = {ir::ifIndex(sym(ir::kVscale), ir::Cmp::ne, Index::constant(vscale), std::move(fallback))};
       branches_.push_back(ir::ifIndex(sym(ir::kVscale), ir::Cmp::eq, Index::constant(vscale), std::move(nest),
                                       std::to_string(128 * vscale) + "-bit vectors: " + std::to_string(n) + " x " +
