@@ -14,6 +14,7 @@
 #include "plan/transpose_builder.h"
 
 #include <algorithm>
+#include <functional>
 #include <optional>
 #include <stdexcept>
 
@@ -65,19 +66,33 @@ ir::Block withLaneTables(const TransposeNetwork& net, const sim::TransposeProof&
   return out;
 }
 
-// Every index symbol of `block` in `names` (loop variables, lets) renamed to name + suffix: a
-// second copy of a nest in the same function (the plan's index symbols are function-wide).
-void renameSymbols(ir::Block& block, const std::vector<std::string>& names, const std::string& suffix) {
-  auto fix = [&](std::string& name) {
-    if (std::find(names.begin(), names.end(), name) != names.end()) name += suffix;
-  };
-  for (Stmt& s : block) {
-    for (Index* index : {&s.index, &s.stride, &s.lo, &s.hi, &s.cmpLhs, &s.cmpRhs, &s.step})
-      for (ir::Term& t : index->terms)
-        for (std::string& sym : t.symbols) fix(sym);
-    if (s.kind == Stmt::Kind::For || s.kind == Stmt::Kind::Let) fix(s.var);
-    renameSymbols(s.body, names, suffix);
+// The loop variables and Lets a block declares (at any depth).
+void declaredSymbols(const ir::Block& block, std::vector<std::string>& names) {
+  for (const Stmt& s : block) {
+    if ((s.kind == Stmt::Kind::For || s.kind == Stmt::Kind::Let) && std::find(names.begin(), names.end(), s.var) == names.end())
+      names.push_back(s.var);
+    declaredSymbols(s.body, names);
   }
+}
+
+// Every index symbol that `block` declares renamed to name + suffix: a second copy of a nest in
+// the same function (the plan's index symbols are function-wide).
+void renameSymbols(ir::Block& block, const std::string& suffix) {
+  std::vector<std::string> names;
+  declaredSymbols(block, names);
+  std::function<void(ir::Block&)> rename = [&](ir::Block& b) {
+    auto fix = [&](std::string& name) {
+      if (std::find(names.begin(), names.end(), name) != names.end()) name += suffix;
+    };
+    for (Stmt& s : b) {
+      for (Index* index : {&s.index, &s.stride, &s.lo, &s.hi, &s.cmpLhs, &s.cmpRhs, &s.step})
+        for (ir::Term& t : index->terms)
+          for (std::string& sym : t.symbols) fix(sym);
+      if (s.kind == Stmt::Kind::For || s.kind == Stmt::Kind::Let) fix(s.var);
+      rename(s.body);
+    }
+  };
+  rename(block);
 }
 
 class TransposeBuilder {
@@ -452,20 +467,32 @@ class TransposeBuilder {
       b_.plan.body = pairedTiles(net);
       return;
     }
-    ir::Block fallback = swapCorner(Index::constant(0));
-    std::string list;
+    const std::string lengths = perVectorLength(v, swapCorner(Index::constant(0)), [&](const TransposeNetwork& net, int vscale) {
+      return std::make_pair(pairedTiles(net), std::to_string(128 * vscale) + "-bit vectors");
+    });
+    note("other vector lengths" + (lengths.empty() ? "" : " than " + lengths + " bits") + ": in place, one element pair at a time");
+  }
+
+  // SVE: the plan's body becomes one branch per vscale at which an n x n tile (n = v's lanes at
+  // that length) fits in half the registers, each the nest that `nest(net, vscale)` builds around
+  // the zip network proven there (with its label), then `fallback` for every other length.
+  // Returns the lengths with a branch ("128, 256" bits).
+  template <class Nest>
+  std::string perVectorLength(VecType v, ir::Block fallback, Nest nest) {
+    std::string lengths;
+    ir::Block branches;
     for (int vscale = 1; v.lanes * vscale <= target_.registers / 2; vscale *= 2) {
       const TransposeNetwork net = transposeZip(v, v.lanes * vscale);
       tables_ = withLaneTables(net, check(net, vscale));
-      ir::Block nest = pairedTiles(net);
-      renameSymbols(nest, {"i", "j", "r", "c", "diag_step", "pair_step", "diag_at", "a_at", "b_at"}, "_vs" + std::to_string(vscale));
+      auto [body, label] = nest(net, vscale);
+      renameSymbols(body, "_vs" + std::to_string(vscale));
       fallback = {ir::ifIndex(sym(ir::kVscale), ir::Cmp::ne, Index::constant(vscale), std::move(fallback))};
-      b_.plan.body.push_back(ir::ifIndex(sym(ir::kVscale), ir::Cmp::eq, Index::constant(vscale), std::move(nest),
-                                         std::to_string(128 * vscale) + "-bit vectors"));
-      list += (list.empty() ? "" : ", ") + std::to_string(128 * vscale);
+      branches.push_back(ir::ifIndex(sym(ir::kVscale), ir::Cmp::eq, Index::constant(vscale), std::move(body), label));
+      lengths += (lengths.empty() ? "" : ", ") + std::to_string(128 * vscale);
     }
+    b_.plan.body = std::move(branches);
     for (Stmt& s : fallback) b_.plan.body.push_back(std::move(s));
-    note("other vector lengths" + (list.empty() ? "" : " than " + list + " bits") + ": in place, one element pair at a time");
+    return lengths;
   }
 
   // The nest of tile pairs for network `net` (n x n tiles).
@@ -543,34 +570,16 @@ class TransposeBuilder {
   // 1024, 16-bit up to 256, bytes at 128) the tile nest runs the zip network proven at that
   // length; any other length (longer vectors, or not a power of two) gathers columns.
   void scalableTiles() {
-    const VecType v = target_.vector(spec_.input);
-    ir::Block fallback;
-    std::swap(fallback, b_.plan.body);
     gatheredColumns();
-    std::swap(fallback, b_.plan.body);
-    std::vector<int> lengths;
-    for (int vscale = 1; v.lanes * vscale <= target_.registers / 2; vscale *= 2) {
-      const int n = v.lanes * vscale;
-      const TransposeNetwork net = transposeZip(v, n);
-      tables_ = withLaneTables(net, check(net, vscale));
+    ir::Block gathered = std::move(b_.plan.body);
+    const std::string lengths = perVectorLength(target_.vector(spec_.input), std::move(gathered), [&](const TransposeNetwork& net, int vscale) {
+      const std::string n = std::to_string(net.rows.size());
       note("at " + std::to_string(128 * vscale) + "-bit vectors (vscale " + std::to_string(vscale) + "):");
+      b_.plan.body.clear();
       tiles(net, net);
-      ir::Block nest;
-      std::swap(nest, b_.plan.body);
-      renameSymbols(nest, {"ib", "jb", "i", "j", "i_end", "j_end", "in_step", "out_step", "r", "c", "tile_in", "tile_out", "edge_in_r",
-                           "edge_out_r", "edge_in_c", "edge_out_c"},
-                    "_vs" + std::to_string(vscale));
-      fallback = {ir::ifIndex(sym(ir::kVscale), ir::Cmp::ne, Index::constant(vscale), std::move(fallback))};
-      branches_.push_back(ir::ifIndex(sym(ir::kVscale), ir::Cmp::eq, Index::constant(vscale), std::move(nest),
-                                      std::to_string(128 * vscale) + "-bit vectors: " + std::to_string(n) + " x " +
-                                          std::to_string(n) + " tiles"));
-      lengths.push_back(128 * vscale);
-    }
-    b_.plan.body = std::move(branches_);
-    for (Stmt& s : fallback) b_.plan.body.push_back(std::move(s));
-    std::string list;
-    for (int bits : lengths) list += (list.empty() ? "" : ", ") + std::to_string(bits);
-    note("other vector lengths" + (list.empty() ? "" : " than " + list + " bits") +
+      return std::make_pair(std::move(b_.plan.body), std::to_string(128 * vscale) + "-bit vectors: " + n + " x " + n + " tiles");
+    });
+    note("other vector lengths" + (lengths.empty() ? "" : " than " + lengths + " bits") +
          ": each output row gathered from an input column (svld1_gather_index), a vector per step under whilelt");
   }
 
@@ -628,7 +637,6 @@ class TransposeBuilder {
   std::string outStride_, batch_;
   Index inBatch_, outBatch_;  // elements between the matrices of a batch
   ir::Block tables_;  // the proven network with its lane tables
-  ir::Block branches_;  // SVE: one tile nest per vector length
 };
 
 }  // namespace
