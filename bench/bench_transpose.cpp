@@ -38,6 +38,8 @@
 #include "transpose_f32_half_rows.h"
 #include "transpose_in_place_f32.h"
 #include "transpose_u16.h"
+#include "transpose_u16_cached.h"
+#include "transpose_f32_cached.h"
 #include "transpose_u8.h"
 
 namespace simdgen_bench {
@@ -248,6 +250,10 @@ void register_transpose_benchmarks() {
       add_fn<float>(rows, cols, "simdgen_half_rows.avx512", transpose_f32_half_rows_avx512);
     if (rows == cols && avx2)
       add_fn<float>(rows, cols, "simdgen_half_rows.avx2", transpose_f32_half_rows_avx2);
+    if (rows == cols && avx512)  // stores "cached": the A/B for streaming stores
+      add_fn<float>(rows, cols, "simdgen_cached.avx512", transpose_f32_cached_avx512);
+    if (rows == cols && avx2)
+      add_fn<float>(rows, cols, "simdgen_cached.avx2", transpose_f32_cached_avx2);
     add_plain<float>(rows, cols);
     add_fn<float>(rows, cols, "eigen", eigen_transpose_f32);
     if (avx512) add_fn<float>(rows, cols, "hand.tiled64", hand_transpose_f32_tiled);
@@ -282,9 +288,21 @@ void register_transpose_benchmarks() {
     add_fn<uint16_t>(n, n, "simdgen", transpose_u16);
     if (avx512) add_fn<uint16_t>(n, n, "simdgen.avx512", transpose_u16_avx512);
     if (avx2) add_fn<uint16_t>(n, n, "simdgen.avx2", transpose_u16_avx2);
+    if (avx512) add_fn<uint16_t>(n, n, "simdgen_cached.avx512", transpose_u16_cached_avx512);
+    if (avx2) add_fn<uint16_t>(n, n, "simdgen_cached.avx2", transpose_u16_cached_avx2);
     add_plain<uint16_t>(n, n);
     add_fn<uint16_t>(n, n, "memcpy", copy<uint16_t>, true);
   }
+
+  // A matrix four times the L2 on each side (16 MiB each), where streaming stores pay most; the
+  // plain loops and Eigen take tens of milliseconds here and are left out.
+  add_fn<float>(2048, 2048, "simdgen", transpose_f32);
+  if (avx512) add_fn<float>(2048, 2048, "simdgen.avx512", transpose_f32_avx512);
+  if (avx512) add_fn<float>(2048, 2048, "simdgen_cached.avx512", transpose_f32_cached_avx512);
+  if (avx2) add_fn<float>(2048, 2048, "simdgen.avx2", transpose_f32_avx2);
+  if (avx2) add_fn<float>(2048, 2048, "simdgen_cached.avx2", transpose_f32_cached_avx2);
+  if (avx512) add_fn<float>(2048, 2048, "hand.tiled64", hand_transpose_f32_tiled);
+  add_fn<float>(2048, 2048, "memcpy", copy<float>, true);
 }
 
 }  // namespace simdgen_bench

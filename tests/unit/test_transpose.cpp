@@ -131,6 +131,12 @@ TEST_CASE("transpose spec: errors say where and what is allowed") {
   checkError(transposeSpec("f32", R"(["r", "c"])", R"(, "output": {"row_stride": "t_avx2"}, "targets": ["avx2"])"), "/output/row_stride",
              "clashes with the generated function");
   checkError(transposeSpec("f32", R"(["r", "c"])", R"(, "output": {"stride": 2})"), "/output/stride", "allowed keys: row_stride");
+  checkError(transposeSpec("f32", R"(["r", "c"])", R"(, "output": {"stores": "nontemporal"})"), "/output/stores",
+             "allowed: auto, cached, streaming");
+  checkError(transposeSpec("f32", R"(["n", "n"])", R"(, "output": {"in_place": true, "stores": "streaming"})"), "/output/stores",
+             "does not apply in place");
+  checkError(transposeSpec("f32", R"(["r", "c"])", R"(, "output": {"dtype": "f32"})"), "/output/dtype",
+             "allowed keys: row_stride, batch_stride, in_place, stores");
   checkError(transposeSpec("f32", R"(["r", "c"])", R"(, "tail": "none")"), "/tail", "allowed: predicated, scalar");
   checkError(transposeSpec("f32", R"(["r", "c"])", R"(, "output": {"row_stride": 0})"), "/output/row_stride", "");
   checkError(transposeSpec("f32", R"(["r", "c"])", R"(, "strategy": "inner_parallel")"), "/strategy", "allowed: auto, unpack, half_rows");
@@ -283,6 +289,59 @@ TEST_CASE("transpose plans: batches, each matrix at its batch stride") {
   const KernelSpec packed = parseSpecText(transposeSpec("i32", R"([3, "rows", "cols"])"), "t.json");
   const ir::Plan plan = buildPlan(packed, makeTarget(TargetRequest{"avx512", {}}));
   checkRun(plan, 18, 20, 20, 18, 1, 99, 3, 18 * 20, 20 * 18);
+}
+
+TEST_CASE("transpose plans: streaming stores on x86 where every tile row of the output is aligned, the caches elsewhere") {
+  // The interpreter places element 0 of each tensor on a vector boundary and refuses a streaming
+  // store to a misaligned element: strides that misalign a tile row must take the cached nest.
+  uint64_t seed = 11;
+  for (const char* dtype : {"u8", "i16", "f32", "u64"})
+    for (const char* tail : {"predicated", "scalar"}) {
+      const KernelSpec spec = parseSpecText(std::string(R"({"simdgen": 1, "name": "t", "kind": "transpose", "input": {"dtype": ")") +
+                                                dtype + R"(", "shape": ["n", "rows", "cols"], "row_stride": "lda", "batch_stride": "sa"},
+                                                "output": {"row_stride": "ldo", "batch_stride": "sb", "stores": "streaming"}, "tail": ")" +
+                                                tail + "\"}",
+                                            "t.json");
+      CHECK(spec.outputStores == OutputStores::streaming);
+      for (const char* isa : {"avx512", "avx2"}) {
+        const ir::Plan plan = buildPlan(spec, makeTarget(TargetRequest{isa, {}}));
+        CAPTURE(plan.target);
+        REQUIRE(plan.print().find("store_streaming") != std::string::npos);
+        REQUIRE(plan.print().find("fence") != std::string::npos);
+        for (const auto& [rows, cols] : std::vector<std::pair<int64_t, int64_t>>{{1, 9}, {16, 16}, {33, 17}, {64, 70}, {70, 64}})
+          for (int64_t ldoPad : {0, 1, 64})  // 64 keeps rows aligned when rows is a multiple of 64
+            for (int64_t sbPad : {0, 3}) {
+              const int64_t ldo = rows + ldoPad;
+              checkRun(plan, rows, cols, cols + 2, ldo, 1, seed++, 2, rows * (cols + 2), cols * ldo + sbPad);
+            }
+      }
+      // Arm has no streaming variant here: the plans store through the caches.
+      for (const char* isa : {"neon", "sve"})
+        CHECK(buildPlan(spec, makeTarget(TargetRequest{isa, {}})).print().find("store_streaming") == std::string::npos);
+    }
+  // auto: only outputs of 2 MiB or more stream; a static output smaller than that has no streaming nest.
+  const Target avx512 = makeTarget(TargetRequest{"avx512", {}});
+  auto streams = [&](const std::string& shape, const std::string& extra) {
+    return buildPlan(parseSpecText(transposeSpec("f32", shape, extra), "t.json"), avx512).print().find("store_streaming") != std::string::npos;
+  };
+  CHECK(streams(R"(["r", "c"])", ""));
+  CHECK(streams(R"([1024, 512])", ""));           // 2 MiB
+  CHECK_FALSE(streams(R"([1024, 511])", ""));     // just under
+  CHECK_FALSE(streams(R"(["r", "c"])", R"(, "output": {"stores": "cached"})"));
+  CHECK_FALSE(streams(R"(["r", "c"])", R"(, "output": {"row_stride": 1001})"));  // 4004-byte rows: never 64-byte aligned
+  CHECK(streams(R"([64, 64])", R"(, "output": {"stores": "streaming"})"));
+  CHECK_FALSE(streams(R"(["n", "n"])", R"(, "output": {"in_place": true})"));
+  // auto streams only tiles that fill at most 8 output lines at once or whole lines per row:
+  // 16-bit 16 x 16 tiles of 32-byte rows on AVX-512 stay cached, AVX2's 8 x 8 of 16-byte rows stream.
+  const KernelSpec i16 = parseSpecText(transposeSpec("i16", R"(["r", "c"])"), "t.json");
+  CHECK(buildPlan(i16, avx512).print().find("store_streaming") == std::string::npos);
+  CHECK(buildPlan(i16, makeTarget(TargetRequest{"avx2", {}})).print().find("store_streaming") != std::string::npos);
+  const KernelSpec strided = parseSpecText(R"({"simdgen": 1, "name": "t", "kind": "transpose",
+      "input": {"dtype": "f32", "shape": ["rows", "cols"], "row_stride": "lda"}, "output": {"row_stride": "ldo"}})",
+                                           "t.json");
+  const ir::Plan big = buildPlan(strided, avx512);
+  checkRun(big, 1024, 1030, 1030, 1024, 1, 5);  // 4 MiB, aligned: the streaming nest with its edge tiles
+  checkRun(big, 1030, 1024, 1024, 1031, 1, 6);  // 4 MiB, rows 4124 bytes apart: the cached nest
 }
 
 TEST_CASE("transpose plans: SVE branches on the vector length to a zip network of VL / w rows, gathers otherwise") {

@@ -123,6 +123,8 @@ struct BodyWriter {
             cx.helpers.insert("opaque");
             value = "simdgen_opaque(" + value + ")";
           }
+          if (s.alignBytes)  // 1 when the element's address is a multiple of alignBytes
+            value = "(uintptr_t)(" + s.tensor + (s.lo.constantValue() == 0 ? "" : " + " + s.lo.str()) + ") % " + std::to_string(s.alignBytes) + " == 0";
           lines.push_back("int64_t " + s.var + " = " + value + ";");
           break;
         }

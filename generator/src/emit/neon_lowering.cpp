@@ -356,6 +356,7 @@ class NeonLowering final : public IsaLowering {
       case OpKind::Shuffle: return w.assign(x.shuffle(s.shuffle, s.type, s.args[0], s.args.size() > 1 ? s.args[1] : s.args[0]));
       case OpKind::Store: {
         const VecType v = w.typeOf(s.args[0]);
+        if (s.streaming) break;  // only x86 plans stream their stores
         if (v.bits() < 128) return x.storeLow(v);
         return w.out.push_back(store(v.elem, w.outp(s.index), s.args[0]));
       }
@@ -367,6 +368,7 @@ class NeonLowering final : public IsaLowering {
       }
       case OpKind::LocateNaN:
       case OpKind::SetIndex:
+      case OpKind::Fence:
         break;
     }
     throw std::logic_error("no NEON lowering for vector " + std::string(ir::nameOf(s.op)) + " on " + ir::toString(s.type));

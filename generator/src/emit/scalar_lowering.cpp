@@ -77,7 +77,10 @@ class ScalarLowering final : public IsaLowering {
         const std::string x = s.args[0], ct = c::ctype(t);
         return w.assign("(" + ct + ")-(" + ct + ")(" + x + " != " + x + ")");
       }
+      case OpKind::Fence:  // only x86 plans stream their stores
+        throw std::logic_error("no fence on " + w.cx.target.spelling);
       case OpKind::Store: {
+        if (s.streaming) throw std::logic_error("no streaming store on " + w.cx.target.spelling);
         const ir::VecType v = w.typeOf(s.args[0]);
         const std::string value = c::carriedUnsigned(v.elem, rop) ? "(" + c::ctype(v.elem) + ")" + s.args[0] : s.args[0];
         const std::string line = w.cx.plan.outputTensor(s.tensor).name + "[" + s.index.str() + "] = " + value + ";";

@@ -483,7 +483,9 @@ class SveLowering final : public IsaLowering {
       case OpKind::Load: return x.load();
       case OpKind::LoadBroadcast: return w.assign(splat(t, w.src() + "[" + s.index.str() + "]"));
       case OpKind::GatherRows: return x.gatherRows();
-      case OpKind::Store: return x.store();
+      case OpKind::Store:
+        if (s.streaming) break;  // only x86 plans stream their stores
+        return x.store();
       case OpKind::Extend: return x.extend();
       case OpKind::Binary: return x.arithmetic();
       case OpKind::Fma: return x.arithmetic();
@@ -512,6 +514,7 @@ class SveLowering final : public IsaLowering {
       case OpKind::ReduceRows:  // a fixed network over lanes-many vectors: fixed lane counts only
       case OpKind::LocateNaN:
       case OpKind::SetIndex:
+      case OpKind::Fence:
       case OpKind::WhileLt:
       case OpKind::Compare:
       case OpKind::Not:

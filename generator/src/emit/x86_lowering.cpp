@@ -511,7 +511,8 @@ struct X86Writer {
 
   void store() {
     const VecType v = typeOf(s.args[0]);
-    out.push_back(storeStmt(v.elem, v.bits(), outp(s.index), s.args[0]));
+    if (s.streaming) cx.instructions.insert("movntps / movntdq streaming (non-temporal) stores");
+    out.push_back((s.streaming ? streamStmt : storeStmt)(v.elem, v.bits(), outp(s.index), s.args[0]));
   }
 };
 
@@ -760,6 +761,7 @@ class X86Lowering final : public IsaLowering {
   }
 
   void lower(OpWriter& w) const override {
+    if (w.s.op == OpKind::Fence) return w.out.push_back("_mm_sfence();");
     if (isOneLaneOp(w)) return scalarLowering().lower(w);
     X86Writer x{w};
     const Stmt& s = w.s;
@@ -796,6 +798,7 @@ class X86Lowering final : public IsaLowering {
       case OpKind::Convert: return convert(x);
       case OpKind::LocateNaN:
       case OpKind::SetIndex:
+      case OpKind::Fence:
         break;
     }
     throw std::logic_error("no x86 lowering for vector " + std::string(ir::nameOf(s.op)) + " on " + ir::toString(s.type));

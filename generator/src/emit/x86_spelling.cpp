@@ -52,6 +52,13 @@ std::string storeStmt(DType t, int bits, const std::string& ptr, const std::stri
   return call(p + "storeu_" + si(bits), {"(" + regType(t, bits) + "*)(" + ptr + ")", v}) + ";";
 }
 
+std::string streamStmt(DType t, int bits, const std::string& ptr, const std::string& v) {
+  if (bits < 128) throw std::logic_error("no streaming store of " + std::to_string(bits) + " bits");
+  const std::string p = pfx(bits);
+  if (isFloat(t)) return call(p + "stream_" + fsfx(t), {ptr, v}) + ";";
+  return call(p + "stream_" + si(bits), {"(" + regType(t, bits) + "*)(" + ptr + ")", v}) + ";";
+}
+
 bool kmasks(const LowerContext& cx) { return cx.target.maskRegisters; }
 
 std::string domain(DType t) { return isFloat(t) ? fsfx(t) : epi(t); }

@@ -19,6 +19,8 @@ std::string domain(DType t);               // blends, masked moves and casts: "p
 std::string splatExpr(DType t, int bits, const std::string& lit);
 std::string loadExpr(DType t, int bits, const std::string& ptr);
 std::string storeStmt(DType t, int bits, const std::string& ptr, const std::string& v);
+// A non-temporal store of a whole vector (movntps / movntdq): ptr aligned to the vector's bytes.
+std::string streamStmt(DType t, int bits, const std::string& ptr, const std::string& v);
 // x (a vector of type t at `bits`) reinterpreted as "ps", "pd" or integer ("si").
 std::string castTo(const std::string& x, DType t, int bits, const std::string& to);
 std::string iota(DType t, int lanes);      // AVX2: lanes 0, 1, 2, ... of width bitsOf(t)

@@ -166,6 +166,12 @@ Stmt letOpaque(std::string var, Index value) {
   s.opaque = true;
   return s;
 }
+Stmt letAligned(std::string var, std::string tensor, Index element, int bytes) {
+  Stmt s = letIndex(std::move(var), std::move(element));
+  s.tensor = std::move(tensor);
+  s.alignBytes = bytes;
+  return s;
+}
 Stmt op(OpKind k, std::string dst, VecType type, std::vector<std::string> args) {
   Stmt s;
   s.kind = Stmt::Kind::Op;
@@ -238,6 +244,7 @@ std::string_view nameOf(OpKind k) {
     case OpKind::LocateEqual: return "locate_equal";
     case OpKind::LocateNaN: return "locate_nan";
     case OpKind::SetIndex: return "position";
+    case OpKind::Fence: return "fence";
   }
   return "?";
 }

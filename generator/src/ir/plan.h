@@ -77,7 +77,11 @@ enum class OpKind {
   LoadHalves,    // dst lane l = tensor[index + l] for l < lanes/2, tensor[index + stride + l - lanes/2]
                  //   above: two half-vector loads joined (x86: a 256-bit load, then vinsertf32x8 /
                  //   vinsertf128 of the other half from memory); no predicate
-  Store,         // tensor[index + l] = a[l] where pred[l]
+  Store,         // tensor[index + l] = a[l] where pred[l]; `streaming`: a non-temporal store (the
+                 //   lanes bypass the caches: x86 movntps), whole vectors only, at an index whose
+                 //   address is a multiple of the vector's bytes (the builder guarantees it);
+                 //   a Fence after the last one orders them before the kernel returns
+  Fence,         // the streaming stores before it are visible before anything after it (x86 sfence)
   // Arithmetic. With a predicate, inactive lanes keep args[0] (merging) or are zero (`zeroing`).
   Extend,        // dst lane l = (dst.elem) a[part * dst.lanes + l]
   Binary,        // dst lane l = rop(a[l], b[l]); min/max: a < b ? a : b (b wins ties and NaN);
@@ -187,6 +191,7 @@ struct Stmt {
   // WhileLt: the builder guarantees 0 < hi - lo < lanes (a tail, neither empty nor full), so
   // lowerings need not clamp the count; the interpreter checks the promise.
   bool partialOnly = false;
+  bool streaming = false;         // Store: non-temporal (see OpKind::Store)
   Index index;                    // Load*/Gather/Store element offset
   Index stride;                   // GatherRows: elements between lanes
   std::string literal;            // Splat value, predicated Load/GatherRows fill
@@ -213,6 +218,9 @@ struct Stmt {
   // that uses it is recomputed where it is used instead of hoisted out of the loops (GCC hoists
   // a tile's 16 row offsets and spills them; docs/design.md, the transpose builder).
   bool opaque = false;
+  // Let with alignBytes > 0: var = 1 when the address of element `lo` of `tensor` is a multiple of
+  // alignBytes, else 0 (the interpreter places every tensor's element 0 at such an address).
+  int alignBytes = 0;
   Index lo, hi, cmpLhs, cmpRhs;
   Index step = Index::constant(1);
   Block body;
@@ -233,6 +241,7 @@ bool holds(Cmp cmp, int64_t a, int64_t b);  // a <cmp> b
 Stmt letIndex(std::string var, Index value);
 Stmt letMin(std::string var, Index a, Index b);  // var = min(a, b)
 Stmt letOpaque(std::string var, Index value);    // var = value, hidden from the C optimiser
+Stmt letAligned(std::string var, std::string tensor, Index element, int bytes);  // var = 1 if aligned, else 0
 Stmt op(OpKind k, std::string dst, VecType type, std::vector<std::string> args = {});
 Stmt ifValues(std::string a, Cmp cmp, std::string b, Block body, std::string note = "");
 

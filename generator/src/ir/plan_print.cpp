@@ -55,7 +55,8 @@ std::string opName(const Plan& plan, const Stmt& s) {
     case OpKind::Compare: return "compare " + s.args[0] + " " + std::string(symbolOf(s.cmp)) + " " + s.args[1];
     case OpKind::Not: return "not " + s.args[0];
     case OpKind::Store:
-      return "store " + tensor(true) + "[" + s.index.str() + "] = " + s.args[0] + pred;
+      return std::string(s.streaming ? "store_streaming " : "store ") + tensor(true) + "[" + s.index.str() + "] = " + s.args[0] + pred;
+    case OpKind::Fence: return "fence (the streaming stores)";
     case OpKind::NaNMask: return "nan_mask " + s.args[0];
     case OpKind::SetIndex: return "position " + s.index.str();
     case OpKind::LocateEqual:
@@ -80,7 +81,9 @@ void printBlock(std::ostringstream& os, const Plan& plan, const Block& b, int de
         printBlock(os, plan, s.body, depth + 1);
         break;
       case Stmt::Kind::Let:
-        os << pad << "let " << s.var << " = " << (s.letMin ? "min(" + s.lo.str() + ", " + s.hi.str() + ")" : s.opaque ? "opaque(" + s.lo.str() + ")" : s.lo.str())
+        os << pad << "let " << s.var << " = " << (s.letMin ? "min(" + s.lo.str() + ", " + s.hi.str() + ")" : s.opaque ? "opaque(" + s.lo.str() + ")"
+                                           : s.alignBytes ? "aligned(" + s.tensor + (s.lo.constantValue() == 0 ? "" : " + " + s.lo.str()) + ", " + std::to_string(s.alignBytes) + " bytes)"
+                                                          : s.lo.str())
            << "\n";
         break;
       case Stmt::Kind::IfValues:

@@ -5,6 +5,8 @@
 #include <set>
 #include <stdexcept>
 
+#include <algorithm>
+
 #include "ir/plan.h"
 
 namespace simdgen::ir {
@@ -186,8 +188,13 @@ struct Verifier {
         const Tensor* out = tensorOf(true);
         if (out && in[0].elem != out->dtype)
           fail(where, "stores " + toString(in[0]) + " into " + std::string(nameOf(out->dtype)) + " output " + out->name);
+        if (s.streaming && (!s.pred.empty() || in[0].lanes < 2 || in[0].scalable))
+          fail(where, "a streaming store writes whole fixed-width vectors, unpredicated");
         break;
       }
+      case OpKind::Fence:
+        if (!s.args.empty() || !s.dst.empty()) fail(where, "a fence has no operands");
+        break;
       case OpKind::SetIndex:
         checkIndex(where, s.index);
         if (s.type.lanes != 1 || s.type.elem != DType::i64) fail(where, "a position is an i64 scalar");
@@ -209,7 +216,7 @@ struct Verifier {
           fail(where, "locate compares with a scalar of the input type");
         break;
     }
-    if (s.op == OpKind::Store) return;
+    if (s.op == OpKind::Store || s.op == OpKind::Fence) return;
     if (s.declare) {
       if (scopes.back().count(s.dst)) fail(where, "declared twice in one scope");
       if (symbols.count(s.dst) || lookup(s.dst) || reserved.count(s.dst))
@@ -243,6 +250,9 @@ struct Verifier {
           if (lookup(s.var) || reserved.count(s.var) || symbols.count(s.var)) fail("let " + s.var, "loop variable shadows a value, parameter or loop variable");
           checkIndex("let " + s.var, s.lo);
           if (s.letMin) checkIndex("let " + s.var, s.hi);
+          if (s.alignBytes && (s.alignBytes & (s.alignBytes - 1)) != 0) fail("let " + s.var, "alignment must be a power of two");
+          if (s.alignBytes && std::none_of(plan.tensors.begin(), plan.tensors.end(), [&](const Tensor& t) { return t.name == s.tensor; }))
+            fail("let " + s.var, "aligned() of an unknown tensor " + s.tensor);
           symbols.insert(s.var);
           break;
         case Stmt::Kind::IfValues: {

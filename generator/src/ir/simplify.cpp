@@ -73,7 +73,7 @@ void simplifyInto(Block& in, Known& known, Block& out) {
       if (bounded && !s.coversTail) known[s.var] = afterLoop(l, h, st);
       else known.erase(s.var);
     } else if (s.kind == Stmt::Kind::Let) {
-      auto v = evalKnown(s.lo, known);
+      auto v = s.alignBytes ? std::nullopt : evalKnown(s.lo, known);  // an address: known at run time only
       if (v && s.letMin) {
         const auto h = evalKnown(s.hi, known);
         v = h ? std::optional<int64_t>(std::min(*v, *h)) : std::nullopt;

@@ -150,6 +150,7 @@ class TransposeBuilder {
       const std::optional<TransposeNetwork> halves = halfRows(v);
       tables_ = withLaneTables(halves ? *halves : plain, check(halves ? *halves : plain));
       tiles(halves ? *halves : plain, plain);
+      streamLargeOutputs(halves ? *halves : plain, plain);
       thinAsCopies(v);
     }
     if (spec_.batch) {
@@ -280,9 +281,16 @@ class TransposeBuilder {
     while (k < 16 && int64_t(2 * k * n) * (2 * k * n) * bytesOf(spec_.input) <= 32 * 1024) k *= 2;
     return k;
   }
-  // `net` transposes whole tiles, `plain` (whole rows: masked loads work on it) the edge tiles.
-  void tiles(const TransposeNetwork& net, const TransposeNetwork& plain) {
-    const int n = int(net.rows.size()), blockTiles = this->blockTiles(n), block = blockTiles * n;
+  // With streaming stores the output bypasses the caches, and the input's block can fill half the
+  // L2 instead: 512 rows of 1 KiB (f32 1024 x 1024 on AVX-512, 16 x 16 tiles: 64 x 64 blocks
+  // 192 us, 128 x 128 150, 512 x 256 114-124, 1024 x 1024 179; docs/design.md).
+  static constexpr int kStreamBlockRows = 512, kStreamBlockRowBytes = 1024;
+  // `net` transposes whole tiles, `plain` (whole rows: masked loads work on it) the edge tiles;
+  // `streaming`: whole tiles leave through non-temporal stores (then a fence).
+  void tiles(const TransposeNetwork& net, const TransposeNetwork& plain, bool streaming = false) {
+    const int n = int(net.rows.size()), blockTiles = this->blockTiles(n);
+    const int blockRows = streaming ? std::max(n, kStreamBlockRows / n * n) : blockTiles * n;
+    const int blockCols = streaming ? std::max(n, kStreamBlockRowBytes / bytesOf(spec_.input) / n * n) : blockTiles * n;
     const VecType v = net.type;
     const bool predicated = spec_.tail == TailPolicy::predicated;
     ir::Block full;
@@ -305,7 +313,10 @@ class TransposeBuilder {
       full.push_back(std::move(load));
     }
     full.insert(full.end(), tables_.begin(), tables_.end());
-    for (int k = 0; k < n; ++k) full.push_back(b_.store(net.cols[size_t(k)], v, rowOf("tile_out", k, outStride)));
+    for (int k = 0; k < n; ++k) {
+      full.push_back(b_.store(net.cols[size_t(k)], v, rowOf("tile_out", k, outStride)));
+      full.back().streaming = streaming;
+    }
 
     ir::Block column;  // one tile column of the block: whole tiles, then the last rows
     column.push_back(ir::letIndex("i", sym("ib")));
@@ -314,7 +325,7 @@ class TransposeBuilder {
                                 predicated ? edgeTile(plain, "_r") : edgeElements(sym("i_end"), sym("j") + n),
                                 "the last rows of the matrix: a partial tile"));
     ir::Block blockBody;
-    blockBody.push_back(ir::letMin("j_end", sym("jb") + block, sym(b_.cols)));
+    blockBody.push_back(ir::letMin("j_end", sym("jb") + blockCols, sym(b_.cols)));
     blockBody.push_back(ir::letIndex("j", sym("jb")));
     blockBody.push_back(ir::forLoop("j", Index::constant(0), sym("j_end"), n, std::move(column), true, "tile columns of the block"));
     ir::Block lastColumns;
@@ -327,17 +338,88 @@ class TransposeBuilder {
     }
     blockBody.push_back(ir::ifLess(sym("j"), sym("j_end"), std::move(lastColumns), "the last columns of the matrix: partial tiles"));
     ir::Block rowBlock;
-    rowBlock.push_back(ir::letMin("i_end", sym("ib") + block, sym(b_.rows)));
-    Stmt columnBlocks = ir::forLoop("jb", Index::constant(0), sym(b_.cols), block, std::move(blockBody), false, "column blocks");
+    rowBlock.push_back(ir::letMin("i_end", sym("ib") + blockRows, sym(b_.rows)));
+    Stmt columnBlocks = ir::forLoop("jb", Index::constant(0), sym(b_.cols), blockCols, std::move(blockBody), false, "column blocks");
     columnBlocks.coversTail = true;
     rowBlock.push_back(std::move(columnBlocks));
-    Stmt rowBlocks = ir::forLoop("ib", Index::constant(0), sym(b_.rows), block, std::move(rowBlock), false,
-                                 "row blocks of " + std::to_string(block) + " x " + std::to_string(block) + " elements (cache blocking)");
+    Stmt rowBlocks = ir::forLoop("ib", Index::constant(0), sym(b_.rows), blockRows, std::move(rowBlock), false,
+                                 "row blocks of " + std::to_string(blockRows) + " x " + std::to_string(blockCols) + " elements (cache blocking)");
     rowBlocks.coversTail = true;
     b_.plan.body.push_back(std::move(rowBlocks));
+    if (streaming) {
+      b_.plan.body.push_back(ir::comment("the streaming stores reach memory before the kernel returns"));
+      b_.plan.body.push_back(ir::op(OpKind::Fence, "", {}));
+      return;
+    }
     note("tiles of " + std::to_string(n) + " x " + std::to_string(n) + " through a " + std::to_string(countOps(net)) + "-shuffle network" +
          (net.halfRows.empty() ? "" : " on half rows joined by the loads (strategy half_rows)") + ", in blocks of " + std::to_string(blockTiles) + " x " + std::to_string(blockTiles) + " tiles; " +
          (predicated ? "edge tiles run the same network on masked rows and columns" : "edge rows and columns one element at a time"));
+  }
+
+  // Large outputs on x86: the tile nest twice, one storing whole tiles with non-temporal stores
+  // (when the output's first element, its row stride and its batch stride keep every tile row
+  // aligned to the vector, and it holds at least kStreamBytes), the other through the caches.
+  // Streaming saves the read for ownership of every output line and leaves the caches to the
+  // input: f32 on AVX-512 (one run, hand-edited generated kernels) 1024 x 1024 208 -> 118 us,
+  // 2048 x 2048 1361 -> 601 us; below about twice the L2 the caches win (512 x 512 26 -> 44 us).
+  static constexpr int64_t kStreamBytes = int64_t(2) << 20;
+  void streamLargeOutputs(const TransposeNetwork& net, const TransposeNetwork& plain) {
+    const int vbytes = net.type.bits() / 8;
+    if (spec_.outputStores == OutputStores::cached) return;
+    if (target_.module != LoweringModule::x86) {
+      if (spec_.outputStores == OutputStores::streaming) note("stores \"streaming\": x86 only; here every store goes through the caches");
+      return;
+    }
+    const bool always = spec_.outputStores == OutputStores::streaming;
+    // A tile fills n output lines at once, 64 / vbytes tiles in a row completing each; the write-
+    // combining buffers hold about 8 partial lines: with more, they flush half lines (u16 on
+    // AVX-512, 16 rows of 32 bytes: 1024 x 1024 136 -> 234 us streamed; f32 on AVX2, 8 rows of 32
+    // bytes: 460 -> 272 us).
+    const int n = int(net.rows.size());
+    if (!always && n > 8 && vbytes < 64) return;
+    auto staticValue = [&](const std::string& name) -> std::optional<int64_t> {
+      for (const auto& [constant, value] : b_.plan.constants)
+        if (constant == name) return value;
+      return std::nullopt;
+    };
+    // Strides known to misalign a tile row, or a static output below the threshold: no copy.
+    const Index rowStride = sym(outStride_);
+    for (const Index* stride : {&rowStride, spec_.batch ? static_cast<const Index*>(&outBatch_) : nullptr}) {
+      if (!stride) continue;
+      std::optional<int64_t> known = stride->constantValue();
+      if (!known && stride->terms.size() == 1 && stride->terms[0].symbols.size() == 1) known = staticValue(stride->terms[0].symbols[0]);
+      if (known && *known * bytesOf(spec_.input) % vbytes != 0) {
+        note("the output's stride keeps tile rows off " + std::to_string(vbytes) + "-byte boundaries: no streaming stores");
+        return;
+      }
+    }
+    Index size = sym(b_.rows).times(b_.cols);
+    if (spec_.batch) size = size.times(batch_);
+    const int64_t threshold = always ? 1 : kStreamBytes / bytesOf(spec_.input);
+    const auto rows = staticValue(b_.rows), cols = staticValue(b_.cols);
+    const auto batch = spec_.batch ? staticValue(batch_) : std::optional<int64_t>(1);
+    if (rows && cols && batch && *rows * *cols * *batch < threshold) return;  // a small static output
+    ir::Block cached = std::move(b_.plan.body);
+    b_.plan.body.clear();
+    tiles(net, plain, true);
+    ir::Block streamed = std::move(b_.plan.body);
+    renameSymbols(streamed, "_nt");
+    ir::Block& body = b_.plan.body;
+    body.clear();
+    body.push_back(ir::comment("streaming stores need every tile row of the output on a " + std::to_string(vbytes) + "-byte boundary"));
+    body.push_back(ir::letAligned("out_aligned", "output", Index::constant(0), vbytes));
+    body.push_back(ir::letAligned("out_rows_aligned", "output", sym(outStride_), vbytes));
+    size = size.times("out_aligned").times("out_rows_aligned");
+    if (spec_.batch) {
+      body.push_back(ir::letAligned("out_batch_aligned", "output", outBatch_, vbytes));
+      size = size.times("out_batch_aligned");
+    }
+    const std::string bytes = always ? "any size" : std::to_string(kStreamBytes >> 20) + " MiB or more";
+    body.push_back(ir::ifIndex(size, ir::Cmp::ge, Index::constant(threshold), std::move(streamed),
+                               "an aligned output of " + bytes + ": whole tiles stored past the caches"));
+    body.push_back(ir::ifIndex(size, ir::Cmp::lt, Index::constant(threshold), std::move(cached), "otherwise through the caches"));
+    note("outputs of " + bytes + " whose tile rows are " + std::to_string(vbytes) + "-byte aligned: whole tiles through streaming (non-temporal) stores, in blocks of " +
+         std::to_string(std::max(int(net.rows.size()), kStreamBlockRows / int(net.rows.size()) * int(net.rows.size()))) + " rows, then a store fence");
   }
 
   // A matrix of one column or one row is a copy, contiguous or strided on one side: vector loops

@@ -202,6 +202,11 @@ struct Machine {
     return it->second;
   }
   const ir::Tensor& source(const Stmt& s) const { return plan.tensor(s.tensor); }
+  int64_t bytesOfTensor(const std::string& name) const {
+    for (const ir::Tensor& t : plan.tensors)
+      if (t.name == name) return bytesOf(t.dtype);
+    throw std::logic_error("aligned() of an unknown tensor " + name);
+  }
   bool isNaN(int64_t i, const Stmt& s) const {
     const Lane x = in(i, s);
     return isFloat(source(s).dtype) && x.f != x.f;
@@ -399,12 +404,15 @@ struct Machine {
         for (int l = 0; l < lanes; ++l) v.lanes[l].u = a.lanes[l].u ? 0 : 1;
         break;
       }
+      case OpKind::Fence: return;  // one thread: every store is visible at once
       case OpKind::Store: {
         const Value& a = var(s.args[0]);
         const ir::Tensor& ot = plan.outputTensor(s.tensor);
         const Buffer& o = buffer(ot);
         const int64_t base = eval(s.index);
         const int64_t width = int64_t(a.lanes.size());
+        if (s.streaming && (!s.pred.empty() || base * bitsOf(ot.dtype) % (width * bitsOf(ot.dtype)) != 0))
+          throw std::logic_error("streaming store to " + o.name + "[" + std::to_string(base) + "] is not vector-aligned or is predicated");
         for (int64_t l = 0; l < width; ++l) {
           if (!active(s, int(l))) continue;
           if (base + l < 0 || size_t(base + l) >= o.elems)
@@ -456,7 +464,12 @@ struct Machine {
         case Stmt::Kind::If:
           if (ir::holds(s.cmp, eval(s.cmpLhs), eval(s.cmpRhs))) block(s.body);
           break;
-        case Stmt::Kind::Let: symbols[s.var] = s.letMin ? std::min(eval(s.lo), eval(s.hi)) : eval(s.lo); break;
+        case Stmt::Kind::Let:
+          // aligned(): every tensor's element 0 sits at an address aligned for any vector.
+          symbols[s.var] = s.alignBytes ? int64_t(eval(s.lo) * bytesOfTensor(s.tensor) % s.alignBytes == 0)
+                           : s.letMin   ? std::min(eval(s.lo), eval(s.hi))
+                                        : eval(s.lo);
+          break;
         case Stmt::Kind::IfValues: {
           const Value &a = var(s.args[0]), &b = var(s.args[1]);
           if (compare(s.cmp, a.type.elem, a.lanes[0], b.lanes[0])) block(s.body);

@@ -27,6 +27,9 @@ enum class Strategy { automatic, inner_parallel, inner_reduction, vector_accumul
 // transpose: the x86 tile network (plan/transpose_networks.h): rows loaded whole (unpack) or as
 // half rows joined by the loads (half_rows, one shuffle stage less); auto picks by measurement.
 enum class TransposeStrategy { automatic, unpack, half_rows };
+// transpose: how whole tiles reach the output ("output": {"stores": ...}): non-temporal stores past
+// the caches for large aligned outputs (auto), never (cached), or whenever aligned (streaming).
+enum class OutputStores { automatic, cached, streaming };
 enum class TailPolicy { predicated, scalar, none };
 enum class FloatOrder { any, sequential };
 
@@ -113,6 +116,7 @@ struct KernelSpec {
   // input's strides, and output may be the input itself (tiles are read in pairs before either is
   // written).
   bool inPlace = false;
+  OutputStores outputStores = OutputStores::automatic;
 };
 
 // Every spec problem is reported as one of these: where (file:line:col and the JSON pointer),
@@ -133,6 +137,7 @@ KernelSpec loadSpec(const std::filesystem::path& file);
 
 std::string_view nameOf(Strategy s);
 std::string_view nameOf(TransposeStrategy s);
+std::string_view nameOf(OutputStores s);
 std::string_view nameOf(TailPolicy t);
 std::string_view nameOf(FloatOrder o);
 std::string_view nameOf(KernelKind k);

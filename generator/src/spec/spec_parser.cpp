@@ -47,7 +47,8 @@ constexpr std::string_view kMapTailNames[] = {"predicated", "scalar"};
 constexpr std::string_view kTransposeKeys[] = {"$schema", "simdgen", "name", "description", "kind",
                                                "input",   "output",  "targets", "tail",   "strategy"};
 constexpr std::string_view kTransposeStrategyNames[] = {"auto", "unpack", "half_rows"};
-constexpr std::string_view kTransposeOutputKeys[] = {"row_stride", "batch_stride", "in_place"};
+constexpr std::string_view kTransposeOutputKeys[] = {"row_stride", "batch_stride", "in_place", "stores"};
+constexpr std::string_view kOutputStoresNames[] = {"auto", "cached", "streaming"};
 constexpr std::string_view kArgOps[] = {"argmin", "argmax"};
 constexpr std::string_view kIndexNames[] = {"first", "last"};
 constexpr std::string_view kIndexTypes[] = {"i32", "i64"};
@@ -280,7 +281,7 @@ class Parser {
     if (const json* j = member(root, "output")) {
       if (j->is_object() && member(*j, "dtype"))
         failAtKey("/output/dtype", "a transpose's output has the input's dtype (" + std::string(nameOf(spec.input)) +
-                                       "): remove \"dtype\"; allowed keys: row_stride");
+                                       "): remove \"dtype\"; allowed keys: " + join(kTransposeOutputKeys));
       const json& output = getObject(*j, "/output", kTransposeOutputKeys);
       if (const json* inPlace = member(output, "in_place")) {
         if (!inPlace->is_boolean()) fail("/output/in_place", "expected true or false, found " + describe(*inPlace));
@@ -293,6 +294,11 @@ class Parser {
         for (const char* key : {"row_stride", "batch_stride"})
           if (spec.inPlace && member(output, key))
             failAtKey(std::string("/output/") + key, std::string("in_place: the output is the input, with its ") + key + ": remove " + key);
+      }
+      if (const json* stores = member(output, "stores")) {
+        spec.outputStores = static_cast<OutputStores>(choose(*stores, "/output/stores", "stores", kOutputStoresNames));
+        if (spec.inPlace && spec.outputStores == OutputStores::streaming)
+          fail("/output/stores", "stores \"streaming\" does not apply in place (each tile pair is read back where it is written); use \"auto\" or \"cached\"");
       }
       if (const json* stride = member(output, "row_stride")) {
         Extent s = readExtent(*stride, "/output/row_stride");
@@ -968,6 +974,7 @@ KernelSpec loadSpec(const std::filesystem::path& file) {
 
 std::string_view nameOf(Strategy s) { return kStrategyNames[static_cast<int>(s)]; }
 std::string_view nameOf(TransposeStrategy s) { return kTransposeStrategyNames[static_cast<int>(s)]; }
+std::string_view nameOf(OutputStores s) { return kOutputStoresNames[static_cast<int>(s)]; }
 std::string_view nameOf(TailPolicy t) { return kTailNames[static_cast<int>(t)]; }
 std::string_view nameOf(FloatOrder o) { return kOrderNames[static_cast<int>(o)]; }
 
