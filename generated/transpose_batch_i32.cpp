@@ -168,8 +168,19 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void transpos
     if (cols == 1) {
       // contiguous: a copy
       if (stride == 1) {
-        // whole vectors
+        // four whole vectors a step
         int64_t k = 0;
+        for (; k + 64 <= rows; k += 64) {
+          _mm512_storeu_si512((void*)(output + b * out_batch_stride + k),
+                              _mm512_loadu_si512((const void*)(input + b * batch_stride + k)));
+          _mm512_storeu_si512((void*)(output + b * out_batch_stride + k + 16),
+                              _mm512_loadu_si512((const void*)(input + b * batch_stride + k + 16)));
+          _mm512_storeu_si512((void*)(output + b * out_batch_stride + k + 32),
+                              _mm512_loadu_si512((const void*)(input + b * batch_stride + k + 32)));
+          _mm512_storeu_si512((void*)(output + b * out_batch_stride + k + 48),
+                              _mm512_loadu_si512((const void*)(input + b * batch_stride + k + 48)));
+        }
+        // whole vectors
         for (; k + 16 <= rows; k += 16) {
           _mm512_storeu_si512((void*)(output + b * out_batch_stride + k),
                               _mm512_loadu_si512((const void*)(input + b * batch_stride + k)));
@@ -246,8 +257,22 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void transpos
       if (rows == 1) {
         // contiguous: a copy
         if (out_stride == 1) {
-          // whole vectors
+          // four whole vectors a step
           int64_t k = 0;
+          for (; k + 64 <= cols; k += 64) {
+            _mm512_storeu_si512((void*)(output + b * out_batch_stride + k),
+                                _mm512_loadu_si512((const void*)(input + b * batch_stride + k)));
+            _mm512_storeu_si512(
+                (void*)(output + b * out_batch_stride + k + 16),
+                _mm512_loadu_si512((const void*)(input + b * batch_stride + k + 16)));
+            _mm512_storeu_si512(
+                (void*)(output + b * out_batch_stride + k + 32),
+                _mm512_loadu_si512((const void*)(input + b * batch_stride + k + 32)));
+            _mm512_storeu_si512(
+                (void*)(output + b * out_batch_stride + k + 48),
+                _mm512_loadu_si512((const void*)(input + b * batch_stride + k + 48)));
+          }
+          // whole vectors
           for (; k + 16 <= cols; k += 16) {
             _mm512_storeu_si512((void*)(output + b * out_batch_stride + k),
                                 _mm512_loadu_si512((const void*)(input + b * batch_stride + k)));
@@ -2778,8 +2803,22 @@ __attribute__((target("avx2"))) void transpose_batch_i32_avx2(
     if (cols == 1) {
       // contiguous: a copy
       if (stride == 1) {
-        // whole vectors
+        // four whole vectors a step
         int64_t k = 0;
+        for (; k + 32 <= rows; k += 32) {
+          _mm256_storeu_si256((__m256i*)(output + b * out_batch_stride + k),
+                              _mm256_loadu_si256((const __m256i*)(input + b * batch_stride + k)));
+          _mm256_storeu_si256(
+              (__m256i*)(output + b * out_batch_stride + k + 8),
+              _mm256_loadu_si256((const __m256i*)(input + b * batch_stride + k + 8)));
+          _mm256_storeu_si256(
+              (__m256i*)(output + b * out_batch_stride + k + 16),
+              _mm256_loadu_si256((const __m256i*)(input + b * batch_stride + k + 16)));
+          _mm256_storeu_si256(
+              (__m256i*)(output + b * out_batch_stride + k + 24),
+              _mm256_loadu_si256((const __m256i*)(input + b * batch_stride + k + 24)));
+        }
+        // whole vectors
         for (; k + 8 <= rows; k += 8) {
           _mm256_storeu_si256((__m256i*)(output + b * out_batch_stride + k),
                               _mm256_loadu_si256((const __m256i*)(input + b * batch_stride + k)));
@@ -2837,8 +2876,22 @@ __attribute__((target("avx2"))) void transpose_batch_i32_avx2(
       if (rows == 1) {
         // contiguous: a copy
         if (out_stride == 1) {
-          // whole vectors
+          // four whole vectors a step
           int64_t k = 0;
+          for (; k + 32 <= cols; k += 32) {
+            _mm256_storeu_si256((__m256i*)(output + b * out_batch_stride + k),
+                                _mm256_loadu_si256((const __m256i*)(input + b * batch_stride + k)));
+            _mm256_storeu_si256(
+                (__m256i*)(output + b * out_batch_stride + k + 8),
+                _mm256_loadu_si256((const __m256i*)(input + b * batch_stride + k + 8)));
+            _mm256_storeu_si256(
+                (__m256i*)(output + b * out_batch_stride + k + 16),
+                _mm256_loadu_si256((const __m256i*)(input + b * batch_stride + k + 16)));
+            _mm256_storeu_si256(
+                (__m256i*)(output + b * out_batch_stride + k + 24),
+                _mm256_loadu_si256((const __m256i*)(input + b * batch_stride + k + 24)));
+          }
+          // whole vectors
           for (; k + 8 <= cols; k += 8) {
             _mm256_storeu_si256((__m256i*)(output + b * out_batch_stride + k),
                                 _mm256_loadu_si256((const __m256i*)(input + b * batch_stride + k)));
@@ -3891,8 +3944,18 @@ void transpose_batch_i32_neon(const int32_t* input, int64_t batch, int64_t rows,
     if (cols == 1) {
       // contiguous: a copy
       if (stride == 1) {
-        // whole vectors
+        // four whole vectors a step
         int64_t k = 0;
+        for (; k + 16 <= rows; k += 16) {
+          vst1q_s32(output + b * out_batch_stride + k, vld1q_s32(input + b * batch_stride + k));
+          vst1q_s32(output + b * out_batch_stride + k + 4,
+                    vld1q_s32(input + b * batch_stride + k + 4));
+          vst1q_s32(output + b * out_batch_stride + k + 8,
+                    vld1q_s32(input + b * batch_stride + k + 8));
+          vst1q_s32(output + b * out_batch_stride + k + 12,
+                    vld1q_s32(input + b * batch_stride + k + 12));
+        }
+        // whole vectors
         for (; k + 4 <= rows; k += 4) {
           vst1q_s32(output + b * out_batch_stride + k, vld1q_s32(input + b * batch_stride + k));
         }
@@ -3941,8 +4004,18 @@ void transpose_batch_i32_neon(const int32_t* input, int64_t batch, int64_t rows,
       if (rows == 1) {
         // contiguous: a copy
         if (out_stride == 1) {
-          // whole vectors
+          // four whole vectors a step
           int64_t k = 0;
+          for (; k + 16 <= cols; k += 16) {
+            vst1q_s32(output + b * out_batch_stride + k, vld1q_s32(input + b * batch_stride + k));
+            vst1q_s32(output + b * out_batch_stride + k + 4,
+                      vld1q_s32(input + b * batch_stride + k + 4));
+            vst1q_s32(output + b * out_batch_stride + k + 8,
+                      vld1q_s32(input + b * batch_stride + k + 8));
+            vst1q_s32(output + b * out_batch_stride + k + 12,
+                      vld1q_s32(input + b * batch_stride + k + 12));
+          }
+          // whole vectors
           for (; k + 4 <= cols; k += 4) {
             vst1q_s32(output + b * out_batch_stride + k, vld1q_s32(input + b * batch_stride + k));
           }

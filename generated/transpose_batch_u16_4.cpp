@@ -87,8 +87,22 @@ transpose_batch_u16_4_avx512(const uint16_t* input, int64_t rows, int64_t cols, 
     if (cols == 1) {
       // contiguous: a copy
       if (cols == 1) {
-        // whole vectors
+        // four whole vectors a step
         int64_t k = 0;
+        for (; k + 64 <= rows; k += 64) {
+          _mm256_storeu_si256((__m256i*)(output + b * cols * rows + k),
+                              _mm256_loadu_si256((const __m256i*)(input + b * cols * rows + k)));
+          _mm256_storeu_si256(
+              (__m256i*)(output + b * cols * rows + k + 16),
+              _mm256_loadu_si256((const __m256i*)(input + b * cols * rows + k + 16)));
+          _mm256_storeu_si256(
+              (__m256i*)(output + b * cols * rows + k + 32),
+              _mm256_loadu_si256((const __m256i*)(input + b * cols * rows + k + 32)));
+          _mm256_storeu_si256(
+              (__m256i*)(output + b * cols * rows + k + 48),
+              _mm256_loadu_si256((const __m256i*)(input + b * cols * rows + k + 48)));
+        }
+        // whole vectors
         for (; k + 16 <= rows; k += 16) {
           _mm256_storeu_si256((__m256i*)(output + b * cols * rows + k),
                               _mm256_loadu_si256((const __m256i*)(input + b * cols * rows + k)));
@@ -128,8 +142,22 @@ transpose_batch_u16_4_avx512(const uint16_t* input, int64_t rows, int64_t cols, 
       if (rows == 1) {
         // contiguous: a copy
         if (rows == 1) {
-          // whole vectors
+          // four whole vectors a step
           int64_t k = 0;
+          for (; k + 64 <= cols; k += 64) {
+            _mm256_storeu_si256((__m256i*)(output + b * cols * rows + k),
+                                _mm256_loadu_si256((const __m256i*)(input + b * cols * rows + k)));
+            _mm256_storeu_si256(
+                (__m256i*)(output + b * cols * rows + k + 16),
+                _mm256_loadu_si256((const __m256i*)(input + b * cols * rows + k + 16)));
+            _mm256_storeu_si256(
+                (__m256i*)(output + b * cols * rows + k + 32),
+                _mm256_loadu_si256((const __m256i*)(input + b * cols * rows + k + 32)));
+            _mm256_storeu_si256(
+                (__m256i*)(output + b * cols * rows + k + 48),
+                _mm256_loadu_si256((const __m256i*)(input + b * cols * rows + k + 48)));
+          }
+          // whole vectors
           for (; k + 16 <= cols; k += 16) {
             _mm256_storeu_si256((__m256i*)(output + b * cols * rows + k),
                                 _mm256_loadu_si256((const __m256i*)(input + b * cols * rows + k)));
@@ -781,8 +809,19 @@ __attribute__((target("avx2"))) void transpose_batch_u16_4_avx2(const uint16_t* 
     if (cols == 1) {
       // contiguous: a copy
       if (cols == 1) {
-        // whole vectors
+        // four whole vectors a step
         int64_t k = 0;
+        for (; k + 32 <= rows; k += 32) {
+          _mm_storeu_si128((__m128i*)(output + b * cols * rows + k),
+                           _mm_loadu_si128((const __m128i*)(input + b * cols * rows + k)));
+          _mm_storeu_si128((__m128i*)(output + b * cols * rows + k + 8),
+                           _mm_loadu_si128((const __m128i*)(input + b * cols * rows + k + 8)));
+          _mm_storeu_si128((__m128i*)(output + b * cols * rows + k + 16),
+                           _mm_loadu_si128((const __m128i*)(input + b * cols * rows + k + 16)));
+          _mm_storeu_si128((__m128i*)(output + b * cols * rows + k + 24),
+                           _mm_loadu_si128((const __m128i*)(input + b * cols * rows + k + 24)));
+        }
+        // whole vectors
         for (; k + 8 <= rows; k += 8) {
           _mm_storeu_si128((__m128i*)(output + b * cols * rows + k),
                            _mm_loadu_si128((const __m128i*)(input + b * cols * rows + k)));
@@ -817,8 +856,19 @@ __attribute__((target("avx2"))) void transpose_batch_u16_4_avx2(const uint16_t* 
       if (rows == 1) {
         // contiguous: a copy
         if (rows == 1) {
-          // whole vectors
+          // four whole vectors a step
           int64_t k = 0;
+          for (; k + 32 <= cols; k += 32) {
+            _mm_storeu_si128((__m128i*)(output + b * cols * rows + k),
+                             _mm_loadu_si128((const __m128i*)(input + b * cols * rows + k)));
+            _mm_storeu_si128((__m128i*)(output + b * cols * rows + k + 8),
+                             _mm_loadu_si128((const __m128i*)(input + b * cols * rows + k + 8)));
+            _mm_storeu_si128((__m128i*)(output + b * cols * rows + k + 16),
+                             _mm_loadu_si128((const __m128i*)(input + b * cols * rows + k + 16)));
+            _mm_storeu_si128((__m128i*)(output + b * cols * rows + k + 24),
+                             _mm_loadu_si128((const __m128i*)(input + b * cols * rows + k + 24)));
+          }
+          // whole vectors
           for (; k + 8 <= cols; k += 8) {
             _mm_storeu_si128((__m128i*)(output + b * cols * rows + k),
                              _mm_loadu_si128((const __m128i*)(input + b * cols * rows + k)));
@@ -1111,8 +1161,15 @@ void transpose_batch_u16_4_neon(const uint16_t* input, int64_t rows, int64_t col
     if (cols == 1) {
       // contiguous: a copy
       if (cols == 1) {
-        // whole vectors
+        // four whole vectors a step
         int64_t k = 0;
+        for (; k + 32 <= rows; k += 32) {
+          vst1q_u16(output + b * cols * rows + k, vld1q_u16(input + b * cols * rows + k));
+          vst1q_u16(output + b * cols * rows + k + 8, vld1q_u16(input + b * cols * rows + k + 8));
+          vst1q_u16(output + b * cols * rows + k + 16, vld1q_u16(input + b * cols * rows + k + 16));
+          vst1q_u16(output + b * cols * rows + k + 24, vld1q_u16(input + b * cols * rows + k + 24));
+        }
+        // whole vectors
         for (; k + 8 <= rows; k += 8) {
           vst1q_u16(output + b * cols * rows + k, vld1q_u16(input + b * cols * rows + k));
         }
@@ -1150,8 +1207,17 @@ void transpose_batch_u16_4_neon(const uint16_t* input, int64_t rows, int64_t col
       if (rows == 1) {
         // contiguous: a copy
         if (rows == 1) {
-          // whole vectors
+          // four whole vectors a step
           int64_t k = 0;
+          for (; k + 32 <= cols; k += 32) {
+            vst1q_u16(output + b * cols * rows + k, vld1q_u16(input + b * cols * rows + k));
+            vst1q_u16(output + b * cols * rows + k + 8, vld1q_u16(input + b * cols * rows + k + 8));
+            vst1q_u16(output + b * cols * rows + k + 16,
+                      vld1q_u16(input + b * cols * rows + k + 16));
+            vst1q_u16(output + b * cols * rows + k + 24,
+                      vld1q_u16(input + b * cols * rows + k + 24));
+          }
+          // whole vectors
           for (; k + 8 <= cols; k += 8) {
             vst1q_u16(output + b * cols * rows + k, vld1q_u16(input + b * cols * rows + k));
           }

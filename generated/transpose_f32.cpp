@@ -165,8 +165,15 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void transpos
   if (cols == 1) {
     // contiguous: a copy
     if (stride == 1) {
-      // whole vectors
+      // four whole vectors a step
       int64_t k = 0;
+      for (; k + 64 <= rows; k += 64) {
+        _mm512_storeu_ps(output + k, _mm512_loadu_ps(input + k));
+        _mm512_storeu_ps(output + k + 16, _mm512_loadu_ps(input + k + 16));
+        _mm512_storeu_ps(output + k + 32, _mm512_loadu_ps(input + k + 32));
+        _mm512_storeu_ps(output + k + 48, _mm512_loadu_ps(input + k + 48));
+      }
+      // whole vectors
       for (; k + 16 <= rows; k += 16) {
         _mm512_storeu_ps(output + k, _mm512_loadu_ps(input + k));
       }
@@ -228,8 +235,15 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void transpos
     if (rows == 1) {
       // contiguous: a copy
       if (out_stride == 1) {
-        // whole vectors
+        // four whole vectors a step
         int64_t k = 0;
+        for (; k + 64 <= cols; k += 64) {
+          _mm512_storeu_ps(output + k, _mm512_loadu_ps(input + k));
+          _mm512_storeu_ps(output + k + 16, _mm512_loadu_ps(input + k + 16));
+          _mm512_storeu_ps(output + k + 32, _mm512_loadu_ps(input + k + 32));
+          _mm512_storeu_ps(output + k + 48, _mm512_loadu_ps(input + k + 48));
+        }
+        // whole vectors
         for (; k + 16 <= cols; k += 16) {
           _mm512_storeu_ps(output + k, _mm512_loadu_ps(input + k));
         }
@@ -2727,8 +2741,15 @@ __attribute__((target("avx2"))) void transpose_f32_avx2(const float* input, int6
   if (cols == 1) {
     // contiguous: a copy
     if (stride == 1) {
-      // whole vectors
+      // four whole vectors a step
       int64_t k = 0;
+      for (; k + 32 <= rows; k += 32) {
+        _mm256_storeu_ps(output + k, _mm256_loadu_ps(input + k));
+        _mm256_storeu_ps(output + k + 8, _mm256_loadu_ps(input + k + 8));
+        _mm256_storeu_ps(output + k + 16, _mm256_loadu_ps(input + k + 16));
+        _mm256_storeu_ps(output + k + 24, _mm256_loadu_ps(input + k + 24));
+      }
+      // whole vectors
       for (; k + 8 <= rows; k += 8) {
         _mm256_storeu_ps(output + k, _mm256_loadu_ps(input + k));
       }
@@ -2781,8 +2802,15 @@ __attribute__((target("avx2"))) void transpose_f32_avx2(const float* input, int6
     if (rows == 1) {
       // contiguous: a copy
       if (out_stride == 1) {
-        // whole vectors
+        // four whole vectors a step
         int64_t k = 0;
+        for (; k + 32 <= cols; k += 32) {
+          _mm256_storeu_ps(output + k, _mm256_loadu_ps(input + k));
+          _mm256_storeu_ps(output + k + 8, _mm256_loadu_ps(input + k + 8));
+          _mm256_storeu_ps(output + k + 16, _mm256_loadu_ps(input + k + 16));
+          _mm256_storeu_ps(output + k + 24, _mm256_loadu_ps(input + k + 24));
+        }
+        // whole vectors
         for (; k + 8 <= cols; k += 8) {
           _mm256_storeu_ps(output + k, _mm256_loadu_ps(input + k));
         }
@@ -3740,8 +3768,15 @@ void transpose_f32_neon(const float* input, int64_t rows, int64_t cols, int64_t 
   if (cols == 1) {
     // contiguous: a copy
     if (stride == 1) {
-      // whole vectors
+      // four whole vectors a step
       int64_t k = 0;
+      for (; k + 16 <= rows; k += 16) {
+        vst1q_f32(output + k, vld1q_f32(input + k));
+        vst1q_f32(output + k + 4, vld1q_f32(input + k + 4));
+        vst1q_f32(output + k + 8, vld1q_f32(input + k + 8));
+        vst1q_f32(output + k + 12, vld1q_f32(input + k + 12));
+      }
+      // whole vectors
       for (; k + 4 <= rows; k += 4) {
         vst1q_f32(output + k, vld1q_f32(input + k));
       }
@@ -3779,8 +3814,15 @@ void transpose_f32_neon(const float* input, int64_t rows, int64_t cols, int64_t 
     if (rows == 1) {
       // contiguous: a copy
       if (out_stride == 1) {
-        // whole vectors
+        // four whole vectors a step
         int64_t k = 0;
+        for (; k + 16 <= cols; k += 16) {
+          vst1q_f32(output + k, vld1q_f32(input + k));
+          vst1q_f32(output + k + 4, vld1q_f32(input + k + 4));
+          vst1q_f32(output + k + 8, vld1q_f32(input + k + 8));
+          vst1q_f32(output + k + 12, vld1q_f32(input + k + 12));
+        }
+        // whole vectors
         for (; k + 4 <= cols; k += 4) {
           vst1q_f32(output + k, vld1q_f32(input + k));
         }

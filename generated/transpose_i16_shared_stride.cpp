@@ -211,8 +211,19 @@ transpose_i16_shared_stride_avx512(const int16_t* input, int64_t rows, int64_t c
   if (cols == 1) {
     // contiguous: a copy
     if (stride == 1) {
-      // whole vectors
+      // four whole vectors a step
       int64_t k = 0;
+      for (; k + 64 <= rows; k += 64) {
+        _mm256_storeu_si256((__m256i*)(output + k),
+                            _mm256_loadu_si256((const __m256i*)(input + k)));
+        _mm256_storeu_si256((__m256i*)(output + k + 16),
+                            _mm256_loadu_si256((const __m256i*)(input + k + 16)));
+        _mm256_storeu_si256((__m256i*)(output + k + 32),
+                            _mm256_loadu_si256((const __m256i*)(input + k + 32)));
+        _mm256_storeu_si256((__m256i*)(output + k + 48),
+                            _mm256_loadu_si256((const __m256i*)(input + k + 48)));
+      }
+      // whole vectors
       for (; k + 16 <= rows; k += 16) {
         _mm256_storeu_si256((__m256i*)(output + k),
                             _mm256_loadu_si256((const __m256i*)(input + k)));
@@ -280,8 +291,19 @@ transpose_i16_shared_stride_avx512(const int16_t* input, int64_t rows, int64_t c
     if (rows == 1) {
       // contiguous: a copy
       if (stride == 1) {
-        // whole vectors
+        // four whole vectors a step
         int64_t k = 0;
+        for (; k + 64 <= cols; k += 64) {
+          _mm256_storeu_si256((__m256i*)(output + k),
+                              _mm256_loadu_si256((const __m256i*)(input + k)));
+          _mm256_storeu_si256((__m256i*)(output + k + 16),
+                              _mm256_loadu_si256((const __m256i*)(input + k + 16)));
+          _mm256_storeu_si256((__m256i*)(output + k + 32),
+                              _mm256_loadu_si256((const __m256i*)(input + k + 32)));
+          _mm256_storeu_si256((__m256i*)(output + k + 48),
+                              _mm256_loadu_si256((const __m256i*)(input + k + 48)));
+        }
+        // whole vectors
         for (; k + 16 <= cols; k += 16) {
           _mm256_storeu_si256((__m256i*)(output + k),
                               _mm256_loadu_si256((const __m256i*)(input + k)));
@@ -1876,8 +1898,18 @@ __attribute__((target("avx2"))) void transpose_i16_shared_stride_avx2(const int1
   if (cols == 1) {
     // contiguous: a copy
     if (stride == 1) {
-      // whole vectors
+      // four whole vectors a step
       int64_t k = 0;
+      for (; k + 32 <= rows; k += 32) {
+        _mm_storeu_si128((__m128i*)(output + k), _mm_loadu_si128((const __m128i*)(input + k)));
+        _mm_storeu_si128((__m128i*)(output + k + 8),
+                         _mm_loadu_si128((const __m128i*)(input + k + 8)));
+        _mm_storeu_si128((__m128i*)(output + k + 16),
+                         _mm_loadu_si128((const __m128i*)(input + k + 16)));
+        _mm_storeu_si128((__m128i*)(output + k + 24),
+                         _mm_loadu_si128((const __m128i*)(input + k + 24)));
+      }
+      // whole vectors
       for (; k + 8 <= rows; k += 8) {
         _mm_storeu_si128((__m128i*)(output + k), _mm_loadu_si128((const __m128i*)(input + k)));
       }
@@ -1920,8 +1952,18 @@ __attribute__((target("avx2"))) void transpose_i16_shared_stride_avx2(const int1
     if (rows == 1) {
       // contiguous: a copy
       if (stride == 1) {
-        // whole vectors
+        // four whole vectors a step
         int64_t k = 0;
+        for (; k + 32 <= cols; k += 32) {
+          _mm_storeu_si128((__m128i*)(output + k), _mm_loadu_si128((const __m128i*)(input + k)));
+          _mm_storeu_si128((__m128i*)(output + k + 8),
+                           _mm_loadu_si128((const __m128i*)(input + k + 8)));
+          _mm_storeu_si128((__m128i*)(output + k + 16),
+                           _mm_loadu_si128((const __m128i*)(input + k + 16)));
+          _mm_storeu_si128((__m128i*)(output + k + 24),
+                           _mm_loadu_si128((const __m128i*)(input + k + 24)));
+        }
+        // whole vectors
         for (; k + 8 <= cols; k += 8) {
           _mm_storeu_si128((__m128i*)(output + k), _mm_loadu_si128((const __m128i*)(input + k)));
         }
@@ -2592,8 +2634,15 @@ void transpose_i16_shared_stride_neon(const int16_t* input, int64_t rows, int64_
   if (cols == 1) {
     // contiguous: a copy
     if (stride == 1) {
-      // whole vectors
+      // four whole vectors a step
       int64_t k = 0;
+      for (; k + 32 <= rows; k += 32) {
+        vst1q_s16(output + k, vld1q_s16(input + k));
+        vst1q_s16(output + k + 8, vld1q_s16(input + k + 8));
+        vst1q_s16(output + k + 16, vld1q_s16(input + k + 16));
+        vst1q_s16(output + k + 24, vld1q_s16(input + k + 24));
+      }
+      // whole vectors
       for (; k + 8 <= rows; k += 8) {
         vst1q_s16(output + k, vld1q_s16(input + k));
       }
@@ -2639,8 +2688,15 @@ void transpose_i16_shared_stride_neon(const int16_t* input, int64_t rows, int64_
     if (rows == 1) {
       // contiguous: a copy
       if (stride == 1) {
-        // whole vectors
+        // four whole vectors a step
         int64_t k = 0;
+        for (; k + 32 <= cols; k += 32) {
+          vst1q_s16(output + k, vld1q_s16(input + k));
+          vst1q_s16(output + k + 8, vld1q_s16(input + k + 8));
+          vst1q_s16(output + k + 16, vld1q_s16(input + k + 16));
+          vst1q_s16(output + k + 24, vld1q_s16(input + k + 24));
+        }
+        // whole vectors
         for (; k + 8 <= cols; k += 8) {
           vst1q_s16(output + k, vld1q_s16(input + k));
         }

@@ -216,8 +216,22 @@ transpose_streaming_i16_avx512(const int16_t* input, int64_t batch, int64_t rows
     if (cols == 1) {
       // contiguous: a copy
       if (stride == 1) {
-        // whole vectors
+        // four whole vectors a step
         int64_t k = 0;
+        for (; k + 64 <= rows; k += 64) {
+          _mm256_storeu_si256((__m256i*)(output + b * out_batch_stride + k),
+                              _mm256_loadu_si256((const __m256i*)(input + b * rows * stride + k)));
+          _mm256_storeu_si256(
+              (__m256i*)(output + b * out_batch_stride + k + 16),
+              _mm256_loadu_si256((const __m256i*)(input + b * rows * stride + k + 16)));
+          _mm256_storeu_si256(
+              (__m256i*)(output + b * out_batch_stride + k + 32),
+              _mm256_loadu_si256((const __m256i*)(input + b * rows * stride + k + 32)));
+          _mm256_storeu_si256(
+              (__m256i*)(output + b * out_batch_stride + k + 48),
+              _mm256_loadu_si256((const __m256i*)(input + b * rows * stride + k + 48)));
+        }
+        // whole vectors
         for (; k + 16 <= rows; k += 16) {
           _mm256_storeu_si256((__m256i*)(output + b * out_batch_stride + k),
                               _mm256_loadu_si256((const __m256i*)(input + b * rows * stride + k)));
@@ -294,8 +308,23 @@ transpose_streaming_i16_avx512(const int16_t* input, int64_t batch, int64_t rows
       if (rows == 1) {
         // contiguous: a copy
         if (out_stride == 1) {
-          // whole vectors
+          // four whole vectors a step
           int64_t k = 0;
+          for (; k + 64 <= cols; k += 64) {
+            _mm256_storeu_si256(
+                (__m256i*)(output + b * out_batch_stride + k),
+                _mm256_loadu_si256((const __m256i*)(input + b * rows * stride + k)));
+            _mm256_storeu_si256(
+                (__m256i*)(output + b * out_batch_stride + k + 16),
+                _mm256_loadu_si256((const __m256i*)(input + b * rows * stride + k + 16)));
+            _mm256_storeu_si256(
+                (__m256i*)(output + b * out_batch_stride + k + 32),
+                _mm256_loadu_si256((const __m256i*)(input + b * rows * stride + k + 32)));
+            _mm256_storeu_si256(
+                (__m256i*)(output + b * out_batch_stride + k + 48),
+                _mm256_loadu_si256((const __m256i*)(input + b * rows * stride + k + 48)));
+          }
+          // whole vectors
           for (; k + 16 <= cols; k += 16) {
             _mm256_storeu_si256(
                 (__m256i*)(output + b * out_batch_stride + k),
@@ -1731,8 +1760,19 @@ __attribute__((target("avx2"))) void transpose_streaming_i16_avx2(
     if (cols == 1) {
       // contiguous: a copy
       if (stride == 1) {
-        // whole vectors
+        // four whole vectors a step
         int64_t k = 0;
+        for (; k + 32 <= rows; k += 32) {
+          _mm_storeu_si128((__m128i*)(output + b * out_batch_stride + k),
+                           _mm_loadu_si128((const __m128i*)(input + b * rows * stride + k)));
+          _mm_storeu_si128((__m128i*)(output + b * out_batch_stride + k + 8),
+                           _mm_loadu_si128((const __m128i*)(input + b * rows * stride + k + 8)));
+          _mm_storeu_si128((__m128i*)(output + b * out_batch_stride + k + 16),
+                           _mm_loadu_si128((const __m128i*)(input + b * rows * stride + k + 16)));
+          _mm_storeu_si128((__m128i*)(output + b * out_batch_stride + k + 24),
+                           _mm_loadu_si128((const __m128i*)(input + b * rows * stride + k + 24)));
+        }
+        // whole vectors
         for (; k + 8 <= rows; k += 8) {
           _mm_storeu_si128((__m128i*)(output + b * out_batch_stride + k),
                            _mm_loadu_si128((const __m128i*)(input + b * rows * stride + k)));
@@ -1779,8 +1819,19 @@ __attribute__((target("avx2"))) void transpose_streaming_i16_avx2(
       if (rows == 1) {
         // contiguous: a copy
         if (out_stride == 1) {
-          // whole vectors
+          // four whole vectors a step
           int64_t k = 0;
+          for (; k + 32 <= cols; k += 32) {
+            _mm_storeu_si128((__m128i*)(output + b * out_batch_stride + k),
+                             _mm_loadu_si128((const __m128i*)(input + b * rows * stride + k)));
+            _mm_storeu_si128((__m128i*)(output + b * out_batch_stride + k + 8),
+                             _mm_loadu_si128((const __m128i*)(input + b * rows * stride + k + 8)));
+            _mm_storeu_si128((__m128i*)(output + b * out_batch_stride + k + 16),
+                             _mm_loadu_si128((const __m128i*)(input + b * rows * stride + k + 16)));
+            _mm_storeu_si128((__m128i*)(output + b * out_batch_stride + k + 24),
+                             _mm_loadu_si128((const __m128i*)(input + b * rows * stride + k + 24)));
+          }
+          // whole vectors
           for (; k + 8 <= cols; k += 8) {
             _mm_storeu_si128((__m128i*)(output + b * out_batch_stride + k),
                              _mm_loadu_si128((const __m128i*)(input + b * rows * stride + k)));
@@ -2461,8 +2512,18 @@ void transpose_streaming_i16_neon(const int16_t* input, int64_t batch, int64_t r
     if (cols == 1) {
       // contiguous: a copy
       if (stride == 1) {
-        // whole vectors
+        // four whole vectors a step
         int64_t k = 0;
+        for (; k + 32 <= rows; k += 32) {
+          vst1q_s16(output + b * out_batch_stride + k, vld1q_s16(input + b * rows * stride + k));
+          vst1q_s16(output + b * out_batch_stride + k + 8,
+                    vld1q_s16(input + b * rows * stride + k + 8));
+          vst1q_s16(output + b * out_batch_stride + k + 16,
+                    vld1q_s16(input + b * rows * stride + k + 16));
+          vst1q_s16(output + b * out_batch_stride + k + 24,
+                    vld1q_s16(input + b * rows * stride + k + 24));
+        }
+        // whole vectors
         for (; k + 8 <= rows; k += 8) {
           vst1q_s16(output + b * out_batch_stride + k, vld1q_s16(input + b * rows * stride + k));
         }
@@ -2527,8 +2588,18 @@ void transpose_streaming_i16_neon(const int16_t* input, int64_t batch, int64_t r
       if (rows == 1) {
         // contiguous: a copy
         if (out_stride == 1) {
-          // whole vectors
+          // four whole vectors a step
           int64_t k = 0;
+          for (; k + 32 <= cols; k += 32) {
+            vst1q_s16(output + b * out_batch_stride + k, vld1q_s16(input + b * rows * stride + k));
+            vst1q_s16(output + b * out_batch_stride + k + 8,
+                      vld1q_s16(input + b * rows * stride + k + 8));
+            vst1q_s16(output + b * out_batch_stride + k + 16,
+                      vld1q_s16(input + b * rows * stride + k + 16));
+            vst1q_s16(output + b * out_batch_stride + k + 24,
+                      vld1q_s16(input + b * rows * stride + k + 24));
+          }
+          // whole vectors
           for (; k + 8 <= cols; k += 8) {
             vst1q_s16(output + b * out_batch_stride + k, vld1q_s16(input + b * rows * stride + k));
           }

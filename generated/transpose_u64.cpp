@@ -164,8 +164,18 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void transpos
   if (cols == 1) {
     // contiguous: a copy
     if (stride == 1) {
-      // whole vectors
+      // four whole vectors a step
       int64_t k = 0;
+      for (; k + 32 <= rows; k += 32) {
+        _mm512_storeu_si512((void*)(output + k), _mm512_loadu_si512((const void*)(input + k)));
+        _mm512_storeu_si512((void*)(output + k + 8),
+                            _mm512_loadu_si512((const void*)(input + k + 8)));
+        _mm512_storeu_si512((void*)(output + k + 16),
+                            _mm512_loadu_si512((const void*)(input + k + 16)));
+        _mm512_storeu_si512((void*)(output + k + 24),
+                            _mm512_loadu_si512((const void*)(input + k + 24)));
+      }
+      // whole vectors
       for (; k + 8 <= rows; k += 8) {
         _mm512_storeu_si512((void*)(output + k), _mm512_loadu_si512((const void*)(input + k)));
       }
@@ -231,8 +241,18 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void transpos
     if (rows == 1) {
       // contiguous: a copy
       if (rows == 1) {
-        // whole vectors
+        // four whole vectors a step
         int64_t k = 0;
+        for (; k + 32 <= cols; k += 32) {
+          _mm512_storeu_si512((void*)(output + k), _mm512_loadu_si512((const void*)(input + k)));
+          _mm512_storeu_si512((void*)(output + k + 8),
+                              _mm512_loadu_si512((const void*)(input + k + 8)));
+          _mm512_storeu_si512((void*)(output + k + 16),
+                              _mm512_loadu_si512((const void*)(input + k + 16)));
+          _mm512_storeu_si512((void*)(output + k + 24),
+                              _mm512_loadu_si512((const void*)(input + k + 24)));
+        }
+        // whole vectors
         for (; k + 8 <= cols; k += 8) {
           _mm512_storeu_si512((void*)(output + k), _mm512_loadu_si512((const void*)(input + k)));
         }
@@ -2078,8 +2098,19 @@ __attribute__((target("avx2"))) void transpose_u64_avx2(const uint64_t* input, i
   if (cols == 1) {
     // contiguous: a copy
     if (stride == 1) {
-      // whole vectors
+      // four whole vectors a step
       int64_t k = 0;
+      for (; k + 16 <= rows; k += 16) {
+        _mm256_storeu_si256((__m256i*)(output + k),
+                            _mm256_loadu_si256((const __m256i*)(input + k)));
+        _mm256_storeu_si256((__m256i*)(output + k + 4),
+                            _mm256_loadu_si256((const __m256i*)(input + k + 4)));
+        _mm256_storeu_si256((__m256i*)(output + k + 8),
+                            _mm256_loadu_si256((const __m256i*)(input + k + 8)));
+        _mm256_storeu_si256((__m256i*)(output + k + 12),
+                            _mm256_loadu_si256((const __m256i*)(input + k + 12)));
+      }
+      // whole vectors
       for (; k + 4 <= rows; k += 4) {
         _mm256_storeu_si256((__m256i*)(output + k),
                             _mm256_loadu_si256((const __m256i*)(input + k)));
@@ -2133,8 +2164,19 @@ __attribute__((target("avx2"))) void transpose_u64_avx2(const uint64_t* input, i
     if (rows == 1) {
       // contiguous: a copy
       if (rows == 1) {
-        // whole vectors
+        // four whole vectors a step
         int64_t k = 0;
+        for (; k + 16 <= cols; k += 16) {
+          _mm256_storeu_si256((__m256i*)(output + k),
+                              _mm256_loadu_si256((const __m256i*)(input + k)));
+          _mm256_storeu_si256((__m256i*)(output + k + 4),
+                              _mm256_loadu_si256((const __m256i*)(input + k + 4)));
+          _mm256_storeu_si256((__m256i*)(output + k + 8),
+                              _mm256_loadu_si256((const __m256i*)(input + k + 8)));
+          _mm256_storeu_si256((__m256i*)(output + k + 12),
+                              _mm256_loadu_si256((const __m256i*)(input + k + 12)));
+        }
+        // whole vectors
         for (; k + 4 <= cols; k += 4) {
           _mm256_storeu_si256((__m256i*)(output + k),
                               _mm256_loadu_si256((const __m256i*)(input + k)));
@@ -2668,8 +2710,15 @@ void transpose_u64_neon(const uint64_t* input, int64_t rows, int64_t cols, int64
   if (cols == 1) {
     // contiguous: a copy
     if (stride == 1) {
-      // whole vectors
+      // four whole vectors a step
       int64_t k = 0;
+      for (; k + 8 <= rows; k += 8) {
+        vst1q_u64(output + k, vld1q_u64(input + k));
+        vst1q_u64(output + k + 2, vld1q_u64(input + k + 2));
+        vst1q_u64(output + k + 4, vld1q_u64(input + k + 4));
+        vst1q_u64(output + k + 6, vld1q_u64(input + k + 6));
+      }
+      // whole vectors
       for (; k + 2 <= rows; k += 2) {
         vst1q_u64(output + k, vld1q_u64(input + k));
       }
@@ -2703,8 +2752,15 @@ void transpose_u64_neon(const uint64_t* input, int64_t rows, int64_t cols, int64
     if (rows == 1) {
       // contiguous: a copy
       if (rows == 1) {
-        // whole vectors
+        // four whole vectors a step
         int64_t k = 0;
+        for (; k + 8 <= cols; k += 8) {
+          vst1q_u64(output + k, vld1q_u64(input + k));
+          vst1q_u64(output + k + 2, vld1q_u64(input + k + 2));
+          vst1q_u64(output + k + 4, vld1q_u64(input + k + 4));
+          vst1q_u64(output + k + 6, vld1q_u64(input + k + 6));
+        }
+        // whole vectors
         for (; k + 2 <= cols; k += 2) {
           vst1q_u64(output + k, vld1q_u64(input + k));
         }

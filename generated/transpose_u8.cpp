@@ -210,8 +210,18 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void transpos
   if (cols == 1) {
     // contiguous: a copy
     if (cols == 1) {
-      // whole vectors
+      // four whole vectors a step
       int64_t k = 0;
+      for (; k + 64 <= rows; k += 64) {
+        _mm_storeu_si128((__m128i*)(output + k), _mm_loadu_si128((const __m128i*)(input + k)));
+        _mm_storeu_si128((__m128i*)(output + k + 16),
+                         _mm_loadu_si128((const __m128i*)(input + k + 16)));
+        _mm_storeu_si128((__m128i*)(output + k + 32),
+                         _mm_loadu_si128((const __m128i*)(input + k + 32)));
+        _mm_storeu_si128((__m128i*)(output + k + 48),
+                         _mm_loadu_si128((const __m128i*)(input + k + 48)));
+      }
+      // whole vectors
       for (; k + 16 <= rows; k += 16) {
         _mm_storeu_si128((__m128i*)(output + k), _mm_loadu_si128((const __m128i*)(input + k)));
       }
@@ -265,8 +275,18 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void transpos
     if (rows == 1) {
       // contiguous: a copy
       if (rows == 1) {
-        // whole vectors
+        // four whole vectors a step
         int64_t k = 0;
+        for (; k + 64 <= cols; k += 64) {
+          _mm_storeu_si128((__m128i*)(output + k), _mm_loadu_si128((const __m128i*)(input + k)));
+          _mm_storeu_si128((__m128i*)(output + k + 16),
+                           _mm_loadu_si128((const __m128i*)(input + k + 16)));
+          _mm_storeu_si128((__m128i*)(output + k + 32),
+                           _mm_loadu_si128((const __m128i*)(input + k + 32)));
+          _mm_storeu_si128((__m128i*)(output + k + 48),
+                           _mm_loadu_si128((const __m128i*)(input + k + 48)));
+        }
+        // whole vectors
         for (; k + 16 <= cols; k += 16) {
           _mm_storeu_si128((__m128i*)(output + k), _mm_loadu_si128((const __m128i*)(input + k)));
         }
@@ -1585,8 +1605,18 @@ __attribute__((target("avx2"))) void transpose_u8_avx2(const uint8_t* input, int
   if (cols == 1) {
     // contiguous: a copy
     if (cols == 1) {
-      // whole vectors
+      // four whole vectors a step
       int64_t k = 0;
+      for (; k + 64 <= rows; k += 64) {
+        _mm_storeu_si128((__m128i*)(output + k), _mm_loadu_si128((const __m128i*)(input + k)));
+        _mm_storeu_si128((__m128i*)(output + k + 16),
+                         _mm_loadu_si128((const __m128i*)(input + k + 16)));
+        _mm_storeu_si128((__m128i*)(output + k + 32),
+                         _mm_loadu_si128((const __m128i*)(input + k + 32)));
+        _mm_storeu_si128((__m128i*)(output + k + 48),
+                         _mm_loadu_si128((const __m128i*)(input + k + 48)));
+      }
+      // whole vectors
       for (; k + 16 <= rows; k += 16) {
         _mm_storeu_si128((__m128i*)(output + k), _mm_loadu_si128((const __m128i*)(input + k)));
       }
@@ -1639,8 +1669,18 @@ __attribute__((target("avx2"))) void transpose_u8_avx2(const uint8_t* input, int
     if (rows == 1) {
       // contiguous: a copy
       if (rows == 1) {
-        // whole vectors
+        // four whole vectors a step
         int64_t k = 0;
+        for (; k + 64 <= cols; k += 64) {
+          _mm_storeu_si128((__m128i*)(output + k), _mm_loadu_si128((const __m128i*)(input + k)));
+          _mm_storeu_si128((__m128i*)(output + k + 16),
+                           _mm_loadu_si128((const __m128i*)(input + k + 16)));
+          _mm_storeu_si128((__m128i*)(output + k + 32),
+                           _mm_loadu_si128((const __m128i*)(input + k + 32)));
+          _mm_storeu_si128((__m128i*)(output + k + 48),
+                           _mm_loadu_si128((const __m128i*)(input + k + 48)));
+        }
+        // whole vectors
         for (; k + 16 <= cols; k += 16) {
           _mm_storeu_si128((__m128i*)(output + k), _mm_loadu_si128((const __m128i*)(input + k)));
         }
@@ -2303,8 +2343,15 @@ void transpose_u8_neon(const uint8_t* input, int64_t rows, int64_t cols, uint8_t
   if (cols == 1) {
     // contiguous: a copy
     if (cols == 1) {
-      // whole vectors
+      // four whole vectors a step
       int64_t k = 0;
+      for (; k + 64 <= rows; k += 64) {
+        vst1q_u8(output + k, vld1q_u8(input + k));
+        vst1q_u8(output + k + 16, vld1q_u8(input + k + 16));
+        vst1q_u8(output + k + 32, vld1q_u8(input + k + 32));
+        vst1q_u8(output + k + 48, vld1q_u8(input + k + 48));
+      }
+      // whole vectors
       for (; k + 16 <= rows; k += 16) {
         vst1q_u8(output + k, vld1q_u8(input + k));
       }
@@ -2366,8 +2413,15 @@ void transpose_u8_neon(const uint8_t* input, int64_t rows, int64_t cols, uint8_t
     if (rows == 1) {
       // contiguous: a copy
       if (rows == 1) {
-        // whole vectors
+        // four whole vectors a step
         int64_t k = 0;
+        for (; k + 64 <= cols; k += 64) {
+          vst1q_u8(output + k, vld1q_u8(input + k));
+          vst1q_u8(output + k + 16, vld1q_u8(input + k + 16));
+          vst1q_u8(output + k + 32, vld1q_u8(input + k + 32));
+          vst1q_u8(output + k + 48, vld1q_u8(input + k + 48));
+        }
+        // whole vectors
         for (; k + 16 <= cols; k += 16) {
           vst1q_u8(output + k, vld1q_u8(input + k));
         }

@@ -467,7 +467,19 @@ class TransposeBuilder {
       return out;
     };
     ir::Block out;
-    out.push_back(ir::forLoop("k", Index::constant(0), sym(n), v.lanes, body(v, "", ""), false, "whole vectors"));
+    if (gatherStride.empty()) {
+      // Contiguous on both sides: four vectors a step first, as compilers unroll a copy loop (1 x
+      // 4096 f32 on AVX-512: one vector a step 127 ns, clang-19's 4-store loop 107).
+      ir::Block four;
+      for (int u = 0; u < 4; ++u) {
+        four.push_back(b_.load("v" + std::to_string(u), v, sym("k") + u * v.lanes + inBase));
+        four.push_back(b_.store("v" + std::to_string(u), v, sym("k") + u * v.lanes + outBase));
+      }
+      out.push_back(ir::forLoop("k", Index::constant(0), sym(n), 4 * v.lanes, std::move(four), false, "four whole vectors a step"));
+      out.push_back(ir::forLoop("k", Index::constant(0), sym(n), v.lanes, body(v, "", ""), true, "whole vectors"));
+    } else {
+      out.push_back(ir::forLoop("k", Index::constant(0), sym(n), v.lanes, body(v, "", ""), false, "whole vectors"));
+    }
     if (spec_.tail == TailPolicy::predicated) {
       ir::Block tail;
       tail.push_back(b_.whileLt("rest", v, sym("k"), sym(n), true));
