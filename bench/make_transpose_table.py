@@ -29,12 +29,12 @@ import subprocess
 SUBJECTS = {"8x8": ["simdgen_8x8.avx2", "simdgen.avx2", "simdgen"]}
 DEFAULT_SUBJECTS = ["simdgen_16x16", "simdgen", "simdgen.avx512"]
 # Row and table order (the JSON follows the random interleaving); others follow.
-SIZE_ORDER = ["16x16", "8x8", "1000x1000", "1024x1024", "4096x1", "1x4096", "1000x1000.u16",
+SIZE_ORDER = ["16x16", "8x8", "1000x1000", "1024x1024", "2048x2048", "4096x1", "1x4096", "1000x1000.u16",
               "1024x1024.u16", "1000x1000.u8", "1024x1024.u8"]
 IMPL_ORDER = ["simdgen_8x8.avx2", "simdgen_16x16", "simdgen_16x16.avx512", "simdgen_16x16_half_rows.avx512",
               "simdgen_16x16.avx2", "simdgen_16x16_half_rows.avx2", "simdgen_16x16.scalar",
               "simdgen", "simdgen.avx512", "simdgen_half_rows.avx512", "simdgen.avx2",
-              "simdgen_half_rows.avx2", "simdgen.scalar", "hand.shuf64",
+              "simdgen_half_rows.avx2", "simdgen_cached.avx512", "simdgen_cached.avx2", "simdgen.scalar", "hand.shuf64",
               "hand.shuf48", "hand.avx2", "hand.tiled64", "plain.clang19", "plain.gcc12", "eigen",
               "memcpy", "simdgen_in_place", "simdgen_in_place.avx512", "simdgen_in_place.avx2",
               "plain_in_place.clang19", "plain_in_place.gcc12"]
