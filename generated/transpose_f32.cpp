@@ -65,6 +65,32 @@ static inline uint64_t simdgen_lanes_below(int64_t n, int lanes) {
 #endif
 #endif
 #if defined(__x86_64__)
+#ifndef SIMDGEN_HELPER_LOAD_PREFIX16_AVX2
+#define SIMDGEN_HELPER_LOAD_PREFIX16_AVX2
+// The first `bytes` bytes at p (0..16), zeros above: fixed-size loads by the bits of `bytes`
+// (AVX2 has no byte masked load). Nothing past p + bytes is read, no libc call is made, and
+// the vector never goes through memory.
+__attribute__((target("avx2"))) static inline __m128i simdgen_load_prefix16(const uint8_t* p,
+                                                                            int64_t bytes) {
+  if (bytes >= 16) return _mm_loadu_si128((const __m128i*)p);
+  uint64_t lo = 0, rest = 0;
+  int shift = 0;
+  if (bytes & 8) __builtin_memcpy(&lo, p, 8), p += 8;
+  if (bytes & 4) {
+    uint32_t w;
+    __builtin_memcpy(&w, p, 4), p += 4, rest = w, shift = 32;
+  }
+  if (bytes & 2) {
+    uint16_t w;
+    __builtin_memcpy(&w, p, 2), p += 2, rest |= (uint64_t)w << shift, shift += 16;
+  }
+  if (bytes & 1) rest |= (uint64_t)*p << shift;
+  return bytes & 8 ? _mm_set_epi64x((long long)rest, (long long)lo)
+                   : _mm_cvtsi64_si128((long long)rest);
+}
+#endif
+#endif
+#if defined(__x86_64__)
 #ifndef SIMDGEN_HELPER_OPAQUE
 #define SIMDGEN_HELPER_OPAQUE
 // v, hidden from the optimiser: address arithmetic on it is done where it is used. Without it
@@ -74,6 +100,28 @@ static inline int64_t simdgen_opaque(int64_t v) {
   __asm__("" : "+r"(v));
 #endif
   return v;
+}
+#endif
+#endif
+#if defined(__x86_64__)
+#ifndef SIMDGEN_HELPER_STORE_PREFIX16_AVX2
+#define SIMDGEN_HELPER_STORE_PREFIX16_AVX2
+// Stores the first `bytes` bytes of v at p (0..16): fixed-size stores by the bits of `bytes`
+// (AVX2 has no byte masked store); nothing past p + bytes is written.
+__attribute__((target("avx2"))) static inline void simdgen_store_prefix16(uint8_t* p, __m128i v,
+                                                                          int64_t bytes) {
+  if (bytes >= 16) return _mm_storeu_si128((__m128i*)p, v);
+  uint64_t rest = (uint64_t)_mm_cvtsi128_si64(v);
+  if (bytes & 8) __builtin_memcpy(p, &rest, 8), p += 8, rest = (uint64_t)_mm_extract_epi64(v, 1);
+  if (bytes & 4) {
+    const uint32_t w = (uint32_t)rest;
+    __builtin_memcpy(p, &w, 4), p += 4, rest >>= 32;
+  }
+  if (bytes & 2) {
+    const uint16_t w = (uint16_t)rest;
+    __builtin_memcpy(p, &w, 2), p += 2, rest >>= 16;
+  }
+  if (bytes & 1) *p = (uint8_t)rest;
 }
 #endif
 #endif
@@ -152,6 +200,8 @@ static inline void simdgen_store_prefix(void* to, uint8x16_t v, int64_t bytes) {
 // ---- avx512 (512-bit vectors)
 // tiles of 16 x 16 through a 64-shuffle network, in blocks of 4 x 4 tiles; edge tiles run the same network on masked rows and columns
 // outputs of 2 MiB or more whose tile rows are 64-byte aligned: whole tiles through streaming (non-temporal) stores, in blocks of 512 rows, then a store fence
+// matrices of at most 8 rows and 8 columns:
+// tiles of 8 x 8 through a 24-shuffle network, in blocks of 8 x 8 tiles; edge tiles run the same network on masked rows and columns
 // a matrix of one row or one column is copied by vector loops (gathered when its elements are strided)
 // uses masked loads (AVX-512 k-registers) for the tail
 // uses movntps / movntdq streaming (non-temporal) stores
@@ -266,1419 +316,1742 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void transpos
       }
     }
     if (rows != 1) {
-      // streaming stores need every tile row of the output on a 64-byte boundary
-      int64_t out_aligned = (uintptr_t)(output) % 64 == 0;
-      int64_t out_rows_aligned = (uintptr_t)(output + out_stride) % 64 == 0;
-      // an aligned output of 2 MiB or more: whole tiles stored past the caches
-      if (cols * out_aligned * out_rows_aligned * rows >= 524288) {
-        // row blocks of 512 x 256 elements (cache blocking)
-        int64_t ib_nt = 0;
-        for (; ib_nt < rows; ib_nt += 512) {
-          int64_t i_end_nt = ib_nt + 512 < rows ? ib_nt + 512 : rows;
+      int64_t longer_side = rows > cols ? rows : cols;
+      // at most 8 x 8: one tile of half the width
+      if (longer_side <= 8) {
+        // row blocks of 64 x 64 elements (cache blocking)
+        int64_t ib_small = 0;
+        for (; ib_small < rows; ib_small += 64) {
+          int64_t i_end_small = ib_small + 64 < rows ? ib_small + 64 : rows;
           // column blocks
-          int64_t jb_nt = 0;
-          for (; jb_nt < cols; jb_nt += 256) {
-            int64_t j_end_nt = jb_nt + 256 < cols ? jb_nt + 256 : cols;
-            int64_t j_nt = jb_nt;
+          int64_t jb_small = 0;
+          for (; jb_small < cols; jb_small += 64) {
+            int64_t j_end_small = jb_small + 64 < cols ? jb_small + 64 : cols;
+            int64_t j_small = jb_small;
             // tile columns of the block
-            for (; j_nt + 16 <= j_end_nt; j_nt += 16) {
-              int64_t i_nt = ib_nt;
+            for (; j_small + 8 <= j_end_small; j_small += 8) {
+              int64_t i_small = ib_small;
               // whole tiles down the column
-              for (; i_nt + 16 <= i_end_nt; i_nt += 16) {
-                int64_t in_step_nt = simdgen_opaque(stride);
-                int64_t out_step_nt = simdgen_opaque(out_stride);
-                int64_t tile_in_nt = i_nt * in_step_nt + j_nt;
-                int64_t tile_out_nt = i_nt + j_nt * out_step_nt;
-                __m512 row0 = _mm512_loadu_ps(input + tile_in_nt);
-                __m512 row1 = _mm512_loadu_ps(input + in_step_nt + tile_in_nt);
-                __m512 row2 = _mm512_loadu_ps(input + 2 * in_step_nt + tile_in_nt);
-                __m512 row3 = _mm512_loadu_ps(input + 3 * in_step_nt + tile_in_nt);
-                __m512 row4 = _mm512_loadu_ps(input + 4 * in_step_nt + tile_in_nt);
-                __m512 row5 = _mm512_loadu_ps(input + 5 * in_step_nt + tile_in_nt);
-                __m512 row6 = _mm512_loadu_ps(input + 6 * in_step_nt + tile_in_nt);
-                __m512 row7 = _mm512_loadu_ps(input + 7 * in_step_nt + tile_in_nt);
-                __m512 row8 = _mm512_loadu_ps(input + 8 * in_step_nt + tile_in_nt);
-                __m512 row9 = _mm512_loadu_ps(input + 9 * in_step_nt + tile_in_nt);
-                __m512 row10 = _mm512_loadu_ps(input + 10 * in_step_nt + tile_in_nt);
-                __m512 row11 = _mm512_loadu_ps(input + 11 * in_step_nt + tile_in_nt);
-                __m512 row12 = _mm512_loadu_ps(input + 12 * in_step_nt + tile_in_nt);
-                __m512 row13 = _mm512_loadu_ps(input + 13 * in_step_nt + tile_in_nt);
-                __m512 row14 = _mm512_loadu_ps(input + 14 * in_step_nt + tile_in_nt);
-                __m512 row15 = _mm512_loadu_ps(input + 15 * in_step_nt + tile_in_nt);
-                // stage 1: interleave 32-bit lanes of row pairs (unpacklo/hi_epi32)
-                __m512 t1_0 = _mm512_unpacklo_ps(row0, row1);
-                __m512 t1_1 = _mm512_unpackhi_ps(row0, row1);
-                __m512 t1_2 = _mm512_unpacklo_ps(row2, row3);
-                __m512 t1_3 = _mm512_unpackhi_ps(row2, row3);
-                __m512 t1_4 = _mm512_unpacklo_ps(row4, row5);
-                __m512 t1_5 = _mm512_unpackhi_ps(row4, row5);
-                __m512 t1_6 = _mm512_unpacklo_ps(row6, row7);
-                __m512 t1_7 = _mm512_unpackhi_ps(row6, row7);
-                __m512 t1_8 = _mm512_unpacklo_ps(row8, row9);
-                __m512 t1_9 = _mm512_unpackhi_ps(row8, row9);
-                __m512 t1_10 = _mm512_unpacklo_ps(row10, row11);
-                __m512 t1_11 = _mm512_unpackhi_ps(row10, row11);
-                __m512 t1_12 = _mm512_unpacklo_ps(row12, row13);
-                __m512 t1_13 = _mm512_unpackhi_ps(row12, row13);
-                __m512 t1_14 = _mm512_unpacklo_ps(row14, row15);
-                __m512 t1_15 = _mm512_unpackhi_ps(row14, row15);
-                //   t1_0: 0 16 1 17 4 20 5 21 8 24 9 25 12 28 13 29
-                //   t1_1: 2 18 3 19 6 22 7 23 10 26 11 27 14 30 15 31
-                //   t1_2: 32 48 33 49 36 52 37 53 40 56 41 57 44 60 45 61
-                //   t1_3: 34 50 35 51 38 54 39 55 42 58 43 59 46 62 47 63
-                //   t1_4: 64 80 65 81 68 84 69 85 72 88 73 89 76 92 77 93
-                //   t1_5: 66 82 67 83 70 86 71 87 74 90 75 91 78 94 79 95
-                //   t1_6: 96 112 97 113 100 116 101 117 104 120 105 121 108 124 109 125
-                //   t1_7: 98 114 99 115 102 118 103 119 106 122 107 123 110 126 111 127
-                //   t1_8: 128 144 129 145 132 148 133 149 136 152 137 153 140 156 141 157
-                //   t1_9: 130 146 131 147 134 150 135 151 138 154 139 155 142 158 143 159
-                //   t1_10: 160 176 161 177 164 180 165 181 168 184 169 185 172 188 173 189
-                //   t1_11: 162 178 163 179 166 182 167 183 170 186 171 187 174 190 175 191
-                //   t1_12: 192 208 193 209 196 212 197 213 200 216 201 217 204 220 205 221
-                //   t1_13: 194 210 195 211 198 214 199 215 202 218 203 219 206 222 207 223
-                //   t1_14: 224 240 225 241 228 244 229 245 232 248 233 249 236 252 237 253
-                //   t1_15: 226 242 227 243 230 246 231 247 234 250 235 251 238 254 239 255
-                // stage 2: interleave 64-bit lanes (unpacklo/hi_epi64)
-                __m512 t2_0 = _mm512_castpd_ps(
-                    _mm512_unpacklo_pd(_mm512_castps_pd(t1_0), _mm512_castps_pd(t1_2)));
-                __m512 t2_1 = _mm512_castpd_ps(
-                    _mm512_unpackhi_pd(_mm512_castps_pd(t1_0), _mm512_castps_pd(t1_2)));
-                __m512 t2_2 = _mm512_castpd_ps(
-                    _mm512_unpacklo_pd(_mm512_castps_pd(t1_1), _mm512_castps_pd(t1_3)));
-                __m512 t2_3 = _mm512_castpd_ps(
-                    _mm512_unpackhi_pd(_mm512_castps_pd(t1_1), _mm512_castps_pd(t1_3)));
-                __m512 t2_4 = _mm512_castpd_ps(
-                    _mm512_unpacklo_pd(_mm512_castps_pd(t1_4), _mm512_castps_pd(t1_6)));
-                __m512 t2_5 = _mm512_castpd_ps(
-                    _mm512_unpackhi_pd(_mm512_castps_pd(t1_4), _mm512_castps_pd(t1_6)));
-                __m512 t2_6 = _mm512_castpd_ps(
-                    _mm512_unpacklo_pd(_mm512_castps_pd(t1_5), _mm512_castps_pd(t1_7)));
-                __m512 t2_7 = _mm512_castpd_ps(
-                    _mm512_unpackhi_pd(_mm512_castps_pd(t1_5), _mm512_castps_pd(t1_7)));
-                __m512 t2_8 = _mm512_castpd_ps(
-                    _mm512_unpacklo_pd(_mm512_castps_pd(t1_8), _mm512_castps_pd(t1_10)));
-                __m512 t2_9 = _mm512_castpd_ps(
-                    _mm512_unpackhi_pd(_mm512_castps_pd(t1_8), _mm512_castps_pd(t1_10)));
-                __m512 t2_10 = _mm512_castpd_ps(
-                    _mm512_unpacklo_pd(_mm512_castps_pd(t1_9), _mm512_castps_pd(t1_11)));
-                __m512 t2_11 = _mm512_castpd_ps(
-                    _mm512_unpackhi_pd(_mm512_castps_pd(t1_9), _mm512_castps_pd(t1_11)));
-                __m512 t2_12 = _mm512_castpd_ps(
-                    _mm512_unpacklo_pd(_mm512_castps_pd(t1_12), _mm512_castps_pd(t1_14)));
-                __m512 t2_13 = _mm512_castpd_ps(
-                    _mm512_unpackhi_pd(_mm512_castps_pd(t1_12), _mm512_castps_pd(t1_14)));
-                __m512 t2_14 = _mm512_castpd_ps(
-                    _mm512_unpacklo_pd(_mm512_castps_pd(t1_13), _mm512_castps_pd(t1_15)));
-                __m512 t2_15 = _mm512_castpd_ps(
-                    _mm512_unpackhi_pd(_mm512_castps_pd(t1_13), _mm512_castps_pd(t1_15)));
-                //   t2_0: 0 16 32 48 4 20 36 52 8 24 40 56 12 28 44 60
-                //   t2_1: 1 17 33 49 5 21 37 53 9 25 41 57 13 29 45 61
-                //   t2_2: 2 18 34 50 6 22 38 54 10 26 42 58 14 30 46 62
-                //   t2_3: 3 19 35 51 7 23 39 55 11 27 43 59 15 31 47 63
-                //   t2_4: 64 80 96 112 68 84 100 116 72 88 104 120 76 92 108 124
-                //   t2_5: 65 81 97 113 69 85 101 117 73 89 105 121 77 93 109 125
-                //   t2_6: 66 82 98 114 70 86 102 118 74 90 106 122 78 94 110 126
-                //   t2_7: 67 83 99 115 71 87 103 119 75 91 107 123 79 95 111 127
-                //   t2_8: 128 144 160 176 132 148 164 180 136 152 168 184 140 156 172 188
-                //   t2_9: 129 145 161 177 133 149 165 181 137 153 169 185 141 157 173 189
-                //   t2_10: 130 146 162 178 134 150 166 182 138 154 170 186 142 158 174 190
-                //   t2_11: 131 147 163 179 135 151 167 183 139 155 171 187 143 159 175 191
-                //   t2_12: 192 208 224 240 196 212 228 244 200 216 232 248 204 220 236 252
-                //   t2_13: 193 209 225 241 197 213 229 245 201 217 233 249 205 221 237 253
-                //   t2_14: 194 210 226 242 198 214 230 246 202 218 234 250 206 222 238 254
-                //   t2_15: 195 211 227 243 199 215 231 247 203 219 235 251 207 223 239 255
-                // stage 3: gather 128-bit blocks (shuffle_i32x4 0x88 / 0xDD)
-                __m512 t3_0 = _mm512_shuffle_f32x4(t2_0, t2_4, 0x88);
-                __m512 t3_4 = _mm512_shuffle_f32x4(t2_0, t2_4, 0xDD);
-                __m512 t3_1 = _mm512_shuffle_f32x4(t2_1, t2_5, 0x88);
-                __m512 t3_5 = _mm512_shuffle_f32x4(t2_1, t2_5, 0xDD);
-                __m512 t3_2 = _mm512_shuffle_f32x4(t2_2, t2_6, 0x88);
-                __m512 t3_6 = _mm512_shuffle_f32x4(t2_2, t2_6, 0xDD);
-                __m512 t3_3 = _mm512_shuffle_f32x4(t2_3, t2_7, 0x88);
-                __m512 t3_7 = _mm512_shuffle_f32x4(t2_3, t2_7, 0xDD);
-                __m512 t3_8 = _mm512_shuffle_f32x4(t2_8, t2_12, 0x88);
-                __m512 t3_12 = _mm512_shuffle_f32x4(t2_8, t2_12, 0xDD);
-                __m512 t3_9 = _mm512_shuffle_f32x4(t2_9, t2_13, 0x88);
-                __m512 t3_13 = _mm512_shuffle_f32x4(t2_9, t2_13, 0xDD);
-                __m512 t3_10 = _mm512_shuffle_f32x4(t2_10, t2_14, 0x88);
-                __m512 t3_14 = _mm512_shuffle_f32x4(t2_10, t2_14, 0xDD);
-                __m512 t3_11 = _mm512_shuffle_f32x4(t2_11, t2_15, 0x88);
-                __m512 t3_15 = _mm512_shuffle_f32x4(t2_11, t2_15, 0xDD);
-                //   t3_0: 0 16 32 48 8 24 40 56 64 80 96 112 72 88 104 120
-                //   t3_4: 4 20 36 52 12 28 44 60 68 84 100 116 76 92 108 124
-                //   t3_1: 1 17 33 49 9 25 41 57 65 81 97 113 73 89 105 121
-                //   t3_5: 5 21 37 53 13 29 45 61 69 85 101 117 77 93 109 125
-                //   t3_2: 2 18 34 50 10 26 42 58 66 82 98 114 74 90 106 122
-                //   t3_6: 6 22 38 54 14 30 46 62 70 86 102 118 78 94 110 126
-                //   t3_3: 3 19 35 51 11 27 43 59 67 83 99 115 75 91 107 123
-                //   t3_7: 7 23 39 55 15 31 47 63 71 87 103 119 79 95 111 127
-                //   t3_8: 128 144 160 176 136 152 168 184 192 208 224 240 200 216 232 248
-                //   t3_12: 132 148 164 180 140 156 172 188 196 212 228 244 204 220 236 252
-                //   t3_9: 129 145 161 177 137 153 169 185 193 209 225 241 201 217 233 249
-                //   t3_13: 133 149 165 181 141 157 173 189 197 213 229 245 205 221 237 253
-                //   t3_10: 130 146 162 178 138 154 170 186 194 210 226 242 202 218 234 250
-                //   t3_14: 134 150 166 182 142 158 174 190 198 214 230 246 206 222 238 254
-                //   t3_11: 131 147 163 179 139 155 171 187 195 211 227 243 203 219 235 251
-                //   t3_15: 135 151 167 183 143 159 175 191 199 215 231 247 207 223 239 255
-                // stage 4: gather 256-bit halves (shuffle_i32x4 0x88 / 0xDD)
-                __m512 col0 = _mm512_shuffle_f32x4(t3_0, t3_8, 0x88);
-                __m512 col8 = _mm512_shuffle_f32x4(t3_0, t3_8, 0xDD);
-                __m512 col1 = _mm512_shuffle_f32x4(t3_1, t3_9, 0x88);
-                __m512 col9 = _mm512_shuffle_f32x4(t3_1, t3_9, 0xDD);
-                __m512 col2 = _mm512_shuffle_f32x4(t3_2, t3_10, 0x88);
-                __m512 col10 = _mm512_shuffle_f32x4(t3_2, t3_10, 0xDD);
-                __m512 col3 = _mm512_shuffle_f32x4(t3_3, t3_11, 0x88);
-                __m512 col11 = _mm512_shuffle_f32x4(t3_3, t3_11, 0xDD);
-                __m512 col4 = _mm512_shuffle_f32x4(t3_4, t3_12, 0x88);
-                __m512 col12 = _mm512_shuffle_f32x4(t3_4, t3_12, 0xDD);
-                __m512 col5 = _mm512_shuffle_f32x4(t3_5, t3_13, 0x88);
-                __m512 col13 = _mm512_shuffle_f32x4(t3_5, t3_13, 0xDD);
-                __m512 col6 = _mm512_shuffle_f32x4(t3_6, t3_14, 0x88);
-                __m512 col14 = _mm512_shuffle_f32x4(t3_6, t3_14, 0xDD);
-                __m512 col7 = _mm512_shuffle_f32x4(t3_7, t3_15, 0x88);
-                __m512 col15 = _mm512_shuffle_f32x4(t3_7, t3_15, 0xDD);
-                //   col0: 0 16 32 48 64 80 96 112 128 144 160 176 192 208 224 240
-                //   col8: 8 24 40 56 72 88 104 120 136 152 168 184 200 216 232 248
-                //   col1: 1 17 33 49 65 81 97 113 129 145 161 177 193 209 225 241
-                //   col9: 9 25 41 57 73 89 105 121 137 153 169 185 201 217 233 249
-                //   col2: 2 18 34 50 66 82 98 114 130 146 162 178 194 210 226 242
-                //   col10: 10 26 42 58 74 90 106 122 138 154 170 186 202 218 234 250
-                //   col3: 3 19 35 51 67 83 99 115 131 147 163 179 195 211 227 243
-                //   col11: 11 27 43 59 75 91 107 123 139 155 171 187 203 219 235 251
-                //   col4: 4 20 36 52 68 84 100 116 132 148 164 180 196 212 228 244
-                //   col12: 12 28 44 60 76 92 108 124 140 156 172 188 204 220 236 252
-                //   col5: 5 21 37 53 69 85 101 117 133 149 165 181 197 213 229 245
-                //   col13: 13 29 45 61 77 93 109 125 141 157 173 189 205 221 237 253
-                //   col6: 6 22 38 54 70 86 102 118 134 150 166 182 198 214 230 246
-                //   col14: 14 30 46 62 78 94 110 126 142 158 174 190 206 222 238 254
-                //   col7: 7 23 39 55 71 87 103 119 135 151 167 183 199 215 231 247
-                //   col15: 15 31 47 63 79 95 111 127 143 159 175 191 207 223 239 255
-                _mm512_stream_ps(output + tile_out_nt, col0);
-                _mm512_stream_ps(output + out_step_nt + tile_out_nt, col1);
-                _mm512_stream_ps(output + 2 * out_step_nt + tile_out_nt, col2);
-                _mm512_stream_ps(output + 3 * out_step_nt + tile_out_nt, col3);
-                _mm512_stream_ps(output + 4 * out_step_nt + tile_out_nt, col4);
-                _mm512_stream_ps(output + 5 * out_step_nt + tile_out_nt, col5);
-                _mm512_stream_ps(output + 6 * out_step_nt + tile_out_nt, col6);
-                _mm512_stream_ps(output + 7 * out_step_nt + tile_out_nt, col7);
-                _mm512_stream_ps(output + 8 * out_step_nt + tile_out_nt, col8);
-                _mm512_stream_ps(output + 9 * out_step_nt + tile_out_nt, col9);
-                _mm512_stream_ps(output + 10 * out_step_nt + tile_out_nt, col10);
-                _mm512_stream_ps(output + 11 * out_step_nt + tile_out_nt, col11);
-                _mm512_stream_ps(output + 12 * out_step_nt + tile_out_nt, col12);
-                _mm512_stream_ps(output + 13 * out_step_nt + tile_out_nt, col13);
-                _mm512_stream_ps(output + 14 * out_step_nt + tile_out_nt, col14);
-                _mm512_stream_ps(output + 15 * out_step_nt + tile_out_nt, col15);
+              for (; i_small + 8 <= i_end_small; i_small += 8) {
+                int64_t in_step_small = simdgen_opaque(stride);
+                int64_t out_step_small = simdgen_opaque(out_stride);
+                int64_t tile_in_small = i_small * in_step_small + j_small;
+                int64_t tile_out_small = i_small + j_small * out_step_small;
+                __m256 row0 = _mm256_loadu_ps(input + tile_in_small);
+                __m256 row1 = _mm256_loadu_ps(input + in_step_small + tile_in_small);
+                __m256 row2 = _mm256_loadu_ps(input + 2 * in_step_small + tile_in_small);
+                __m256 row3 = _mm256_loadu_ps(input + 3 * in_step_small + tile_in_small);
+                __m256 row4 = _mm256_loadu_ps(input + 4 * in_step_small + tile_in_small);
+                __m256 row5 = _mm256_loadu_ps(input + 5 * in_step_small + tile_in_small);
+                __m256 row6 = _mm256_loadu_ps(input + 6 * in_step_small + tile_in_small);
+                __m256 row7 = _mm256_loadu_ps(input + 7 * in_step_small + tile_in_small);
+                // stage 1: interleave 32-bit lanes of row pairs (unpacklo/hi_ps)
+                __m256 t1_0 = _mm256_unpacklo_ps(row0, row1);
+                __m256 t1_1 = _mm256_unpackhi_ps(row0, row1);
+                __m256 t1_2 = _mm256_unpacklo_ps(row2, row3);
+                __m256 t1_3 = _mm256_unpackhi_ps(row2, row3);
+                __m256 t1_4 = _mm256_unpacklo_ps(row4, row5);
+                __m256 t1_5 = _mm256_unpackhi_ps(row4, row5);
+                __m256 t1_6 = _mm256_unpacklo_ps(row6, row7);
+                __m256 t1_7 = _mm256_unpackhi_ps(row6, row7);
+                //   t1_0: 0 8 1 9 4 12 5 13
+                //   t1_1: 2 10 3 11 6 14 7 15
+                //   t1_2: 16 24 17 25 20 28 21 29
+                //   t1_3: 18 26 19 27 22 30 23 31
+                //   t1_4: 32 40 33 41 36 44 37 45
+                //   t1_5: 34 42 35 43 38 46 39 47
+                //   t1_6: 48 56 49 57 52 60 53 61
+                //   t1_7: 50 58 51 59 54 62 55 63
+                // stage 2: gather 64-bit pairs (shuffle_ps 0x44 / 0xEE)
+                __m256 t2_0 = _mm256_shuffle_ps(t1_0, t1_2, 0x44);
+                __m256 t2_1 = _mm256_shuffle_ps(t1_0, t1_2, 0xEE);
+                __m256 t2_2 = _mm256_shuffle_ps(t1_1, t1_3, 0x44);
+                __m256 t2_3 = _mm256_shuffle_ps(t1_1, t1_3, 0xEE);
+                __m256 t2_4 = _mm256_shuffle_ps(t1_4, t1_6, 0x44);
+                __m256 t2_5 = _mm256_shuffle_ps(t1_4, t1_6, 0xEE);
+                __m256 t2_6 = _mm256_shuffle_ps(t1_5, t1_7, 0x44);
+                __m256 t2_7 = _mm256_shuffle_ps(t1_5, t1_7, 0xEE);
+                //   t2_0: 0 8 16 24 4 12 20 28
+                //   t2_1: 1 9 17 25 5 13 21 29
+                //   t2_2: 2 10 18 26 6 14 22 30
+                //   t2_3: 3 11 19 27 7 15 23 31
+                //   t2_4: 32 40 48 56 36 44 52 60
+                //   t2_5: 33 41 49 57 37 45 53 61
+                //   t2_6: 34 42 50 58 38 46 54 62
+                //   t2_7: 35 43 51 59 39 47 55 63
+                // stage 3: join 128-bit halves (permute2x128 0x20 / 0x31)
+                __m256 col0 = _mm256_permute2f128_ps(t2_0, t2_4, 0x20);
+                __m256 col4 = _mm256_permute2f128_ps(t2_0, t2_4, 0x31);
+                __m256 col1 = _mm256_permute2f128_ps(t2_1, t2_5, 0x20);
+                __m256 col5 = _mm256_permute2f128_ps(t2_1, t2_5, 0x31);
+                __m256 col2 = _mm256_permute2f128_ps(t2_2, t2_6, 0x20);
+                __m256 col6 = _mm256_permute2f128_ps(t2_2, t2_6, 0x31);
+                __m256 col3 = _mm256_permute2f128_ps(t2_3, t2_7, 0x20);
+                __m256 col7 = _mm256_permute2f128_ps(t2_3, t2_7, 0x31);
+                //   col0: 0 8 16 24 32 40 48 56
+                //   col4: 4 12 20 28 36 44 52 60
+                //   col1: 1 9 17 25 33 41 49 57
+                //   col5: 5 13 21 29 37 45 53 61
+                //   col2: 2 10 18 26 34 42 50 58
+                //   col6: 6 14 22 30 38 46 54 62
+                //   col3: 3 11 19 27 35 43 51 59
+                //   col7: 7 15 23 31 39 47 55 63
+                _mm256_storeu_ps(output + tile_out_small, col0);
+                _mm256_storeu_ps(output + out_step_small + tile_out_small, col1);
+                _mm256_storeu_ps(output + 2 * out_step_small + tile_out_small, col2);
+                _mm256_storeu_ps(output + 3 * out_step_small + tile_out_small, col3);
+                _mm256_storeu_ps(output + 4 * out_step_small + tile_out_small, col4);
+                _mm256_storeu_ps(output + 5 * out_step_small + tile_out_small, col5);
+                _mm256_storeu_ps(output + 6 * out_step_small + tile_out_small, col6);
+                _mm256_storeu_ps(output + 7 * out_step_small + tile_out_small, col7);
               }
               // the last rows of the matrix: a partial tile
-              if (i_nt < i_end_nt) {
-                int64_t edge_in_r_nt = i_nt * stride + j_nt;
-                int64_t edge_out_r_nt = i_nt + j_nt * out_stride;
-                __m512 row0_r = _mm512_setzero_ps();
-                if (i_nt < rows) {
-                  row0_r = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                                (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
-                                                input + edge_in_r_nt);
+              if (i_small < i_end_small) {
+                int64_t edge_in_r_small = i_small * stride + j_small;
+                int64_t edge_out_r_small = i_small + j_small * out_stride;
+                __m256 row0_r = _mm256_setzero_ps();
+                if (i_small < rows) {
+                  row0_r = _mm256_mask_loadu_ps(_mm256_setzero_ps(),
+                                                (__mmask8)simdgen_lanes_below(cols - j_small, 8),
+                                                input + edge_in_r_small);
                 }
-                __m512 row1_r = _mm512_setzero_ps();
-                if (i_nt + 1 < rows) {
-                  row1_r = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                                (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
-                                                input + edge_in_r_nt + stride);
+                __m256 row1_r = _mm256_setzero_ps();
+                if (i_small + 1 < rows) {
+                  row1_r = _mm256_mask_loadu_ps(_mm256_setzero_ps(),
+                                                (__mmask8)simdgen_lanes_below(cols - j_small, 8),
+                                                input + edge_in_r_small + stride);
                 }
-                __m512 row2_r = _mm512_setzero_ps();
-                if (i_nt + 2 < rows) {
-                  row2_r = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                                (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
-                                                input + edge_in_r_nt + 2 * stride);
+                __m256 row2_r = _mm256_setzero_ps();
+                if (i_small + 2 < rows) {
+                  row2_r = _mm256_mask_loadu_ps(_mm256_setzero_ps(),
+                                                (__mmask8)simdgen_lanes_below(cols - j_small, 8),
+                                                input + edge_in_r_small + 2 * stride);
                 }
-                __m512 row3_r = _mm512_setzero_ps();
-                if (i_nt + 3 < rows) {
-                  row3_r = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                                (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
-                                                input + edge_in_r_nt + 3 * stride);
+                __m256 row3_r = _mm256_setzero_ps();
+                if (i_small + 3 < rows) {
+                  row3_r = _mm256_mask_loadu_ps(_mm256_setzero_ps(),
+                                                (__mmask8)simdgen_lanes_below(cols - j_small, 8),
+                                                input + edge_in_r_small + 3 * stride);
                 }
-                __m512 row4_r = _mm512_setzero_ps();
-                if (i_nt + 4 < rows) {
-                  row4_r = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                                (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
-                                                input + edge_in_r_nt + 4 * stride);
+                __m256 row4_r = _mm256_setzero_ps();
+                if (i_small + 4 < rows) {
+                  row4_r = _mm256_mask_loadu_ps(_mm256_setzero_ps(),
+                                                (__mmask8)simdgen_lanes_below(cols - j_small, 8),
+                                                input + edge_in_r_small + 4 * stride);
                 }
-                __m512 row5_r = _mm512_setzero_ps();
-                if (i_nt + 5 < rows) {
-                  row5_r = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                                (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
-                                                input + edge_in_r_nt + 5 * stride);
+                __m256 row5_r = _mm256_setzero_ps();
+                if (i_small + 5 < rows) {
+                  row5_r = _mm256_mask_loadu_ps(_mm256_setzero_ps(),
+                                                (__mmask8)simdgen_lanes_below(cols - j_small, 8),
+                                                input + edge_in_r_small + 5 * stride);
                 }
-                __m512 row6_r = _mm512_setzero_ps();
-                if (i_nt + 6 < rows) {
-                  row6_r = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                                (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
-                                                input + edge_in_r_nt + 6 * stride);
+                __m256 row6_r = _mm256_setzero_ps();
+                if (i_small + 6 < rows) {
+                  row6_r = _mm256_mask_loadu_ps(_mm256_setzero_ps(),
+                                                (__mmask8)simdgen_lanes_below(cols - j_small, 8),
+                                                input + edge_in_r_small + 6 * stride);
                 }
-                __m512 row7_r = _mm512_setzero_ps();
-                if (i_nt + 7 < rows) {
-                  row7_r = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                                (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
-                                                input + edge_in_r_nt + 7 * stride);
+                __m256 row7_r = _mm256_setzero_ps();
+                if (i_small + 7 < rows) {
+                  row7_r = _mm256_mask_loadu_ps(_mm256_setzero_ps(),
+                                                (__mmask8)simdgen_lanes_below(cols - j_small, 8),
+                                                input + edge_in_r_small + 7 * stride);
                 }
-                __m512 row8_r = _mm512_setzero_ps();
-                if (i_nt + 8 < rows) {
-                  row8_r = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                                (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
-                                                input + edge_in_r_nt + 8 * stride);
+                // stage 1: interleave 32-bit lanes of row pairs (unpacklo/hi_ps)
+                __m256 t1_0_r = _mm256_unpacklo_ps(row0_r, row1_r);
+                __m256 t1_1_r = _mm256_unpackhi_ps(row0_r, row1_r);
+                __m256 t1_2_r = _mm256_unpacklo_ps(row2_r, row3_r);
+                __m256 t1_3_r = _mm256_unpackhi_ps(row2_r, row3_r);
+                __m256 t1_4_r = _mm256_unpacklo_ps(row4_r, row5_r);
+                __m256 t1_5_r = _mm256_unpackhi_ps(row4_r, row5_r);
+                __m256 t1_6_r = _mm256_unpacklo_ps(row6_r, row7_r);
+                __m256 t1_7_r = _mm256_unpackhi_ps(row6_r, row7_r);
+                // stage 2: gather 64-bit pairs (shuffle_ps 0x44 / 0xEE)
+                __m256 t2_0_r = _mm256_shuffle_ps(t1_0_r, t1_2_r, 0x44);
+                __m256 t2_1_r = _mm256_shuffle_ps(t1_0_r, t1_2_r, 0xEE);
+                __m256 t2_2_r = _mm256_shuffle_ps(t1_1_r, t1_3_r, 0x44);
+                __m256 t2_3_r = _mm256_shuffle_ps(t1_1_r, t1_3_r, 0xEE);
+                __m256 t2_4_r = _mm256_shuffle_ps(t1_4_r, t1_6_r, 0x44);
+                __m256 t2_5_r = _mm256_shuffle_ps(t1_4_r, t1_6_r, 0xEE);
+                __m256 t2_6_r = _mm256_shuffle_ps(t1_5_r, t1_7_r, 0x44);
+                __m256 t2_7_r = _mm256_shuffle_ps(t1_5_r, t1_7_r, 0xEE);
+                // stage 3: join 128-bit halves (permute2x128 0x20 / 0x31)
+                __m256 col0_r = _mm256_permute2f128_ps(t2_0_r, t2_4_r, 0x20);
+                __m256 col4_r = _mm256_permute2f128_ps(t2_0_r, t2_4_r, 0x31);
+                __m256 col1_r = _mm256_permute2f128_ps(t2_1_r, t2_5_r, 0x20);
+                __m256 col5_r = _mm256_permute2f128_ps(t2_1_r, t2_5_r, 0x31);
+                __m256 col2_r = _mm256_permute2f128_ps(t2_2_r, t2_6_r, 0x20);
+                __m256 col6_r = _mm256_permute2f128_ps(t2_2_r, t2_6_r, 0x31);
+                __m256 col3_r = _mm256_permute2f128_ps(t2_3_r, t2_7_r, 0x20);
+                __m256 col7_r = _mm256_permute2f128_ps(t2_3_r, t2_7_r, 0x31);
+                if (j_small < cols) {
+                  _mm256_mask_storeu_ps(output + edge_out_r_small,
+                                        (__mmask8)simdgen_lanes_below(rows - i_small, 8), col0_r);
                 }
-                __m512 row9_r = _mm512_setzero_ps();
-                if (i_nt + 9 < rows) {
-                  row9_r = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                                (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
-                                                input + edge_in_r_nt + 9 * stride);
+                if (j_small + 1 < cols) {
+                  _mm256_mask_storeu_ps(output + edge_out_r_small + out_stride,
+                                        (__mmask8)simdgen_lanes_below(rows - i_small, 8), col1_r);
                 }
-                __m512 row10_r = _mm512_setzero_ps();
-                if (i_nt + 10 < rows) {
-                  row10_r = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                                 (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
-                                                 input + edge_in_r_nt + 10 * stride);
+                if (j_small + 2 < cols) {
+                  _mm256_mask_storeu_ps(output + edge_out_r_small + 2 * out_stride,
+                                        (__mmask8)simdgen_lanes_below(rows - i_small, 8), col2_r);
                 }
-                __m512 row11_r = _mm512_setzero_ps();
-                if (i_nt + 11 < rows) {
-                  row11_r = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                                 (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
-                                                 input + edge_in_r_nt + 11 * stride);
+                if (j_small + 3 < cols) {
+                  _mm256_mask_storeu_ps(output + edge_out_r_small + 3 * out_stride,
+                                        (__mmask8)simdgen_lanes_below(rows - i_small, 8), col3_r);
                 }
-                __m512 row12_r = _mm512_setzero_ps();
-                if (i_nt + 12 < rows) {
-                  row12_r = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                                 (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
-                                                 input + edge_in_r_nt + 12 * stride);
+                if (j_small + 4 < cols) {
+                  _mm256_mask_storeu_ps(output + edge_out_r_small + 4 * out_stride,
+                                        (__mmask8)simdgen_lanes_below(rows - i_small, 8), col4_r);
                 }
-                __m512 row13_r = _mm512_setzero_ps();
-                if (i_nt + 13 < rows) {
-                  row13_r = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                                 (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
-                                                 input + edge_in_r_nt + 13 * stride);
+                if (j_small + 5 < cols) {
+                  _mm256_mask_storeu_ps(output + edge_out_r_small + 5 * out_stride,
+                                        (__mmask8)simdgen_lanes_below(rows - i_small, 8), col5_r);
                 }
-                __m512 row14_r = _mm512_setzero_ps();
-                if (i_nt + 14 < rows) {
-                  row14_r = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                                 (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
-                                                 input + edge_in_r_nt + 14 * stride);
+                if (j_small + 6 < cols) {
+                  _mm256_mask_storeu_ps(output + edge_out_r_small + 6 * out_stride,
+                                        (__mmask8)simdgen_lanes_below(rows - i_small, 8), col6_r);
                 }
-                __m512 row15_r = _mm512_setzero_ps();
-                if (i_nt + 15 < rows) {
-                  row15_r = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                                 (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
-                                                 input + edge_in_r_nt + 15 * stride);
-                }
-                // stage 1: interleave 32-bit lanes of row pairs (unpacklo/hi_epi32)
-                __m512 t1_0_r = _mm512_unpacklo_ps(row0_r, row1_r);
-                __m512 t1_1_r = _mm512_unpackhi_ps(row0_r, row1_r);
-                __m512 t1_2_r = _mm512_unpacklo_ps(row2_r, row3_r);
-                __m512 t1_3_r = _mm512_unpackhi_ps(row2_r, row3_r);
-                __m512 t1_4_r = _mm512_unpacklo_ps(row4_r, row5_r);
-                __m512 t1_5_r = _mm512_unpackhi_ps(row4_r, row5_r);
-                __m512 t1_6_r = _mm512_unpacklo_ps(row6_r, row7_r);
-                __m512 t1_7_r = _mm512_unpackhi_ps(row6_r, row7_r);
-                __m512 t1_8_r = _mm512_unpacklo_ps(row8_r, row9_r);
-                __m512 t1_9_r = _mm512_unpackhi_ps(row8_r, row9_r);
-                __m512 t1_10_r = _mm512_unpacklo_ps(row10_r, row11_r);
-                __m512 t1_11_r = _mm512_unpackhi_ps(row10_r, row11_r);
-                __m512 t1_12_r = _mm512_unpacklo_ps(row12_r, row13_r);
-                __m512 t1_13_r = _mm512_unpackhi_ps(row12_r, row13_r);
-                __m512 t1_14_r = _mm512_unpacklo_ps(row14_r, row15_r);
-                __m512 t1_15_r = _mm512_unpackhi_ps(row14_r, row15_r);
-                // stage 2: interleave 64-bit lanes (unpacklo/hi_epi64)
-                __m512 t2_0_r = _mm512_castpd_ps(
-                    _mm512_unpacklo_pd(_mm512_castps_pd(t1_0_r), _mm512_castps_pd(t1_2_r)));
-                __m512 t2_1_r = _mm512_castpd_ps(
-                    _mm512_unpackhi_pd(_mm512_castps_pd(t1_0_r), _mm512_castps_pd(t1_2_r)));
-                __m512 t2_2_r = _mm512_castpd_ps(
-                    _mm512_unpacklo_pd(_mm512_castps_pd(t1_1_r), _mm512_castps_pd(t1_3_r)));
-                __m512 t2_3_r = _mm512_castpd_ps(
-                    _mm512_unpackhi_pd(_mm512_castps_pd(t1_1_r), _mm512_castps_pd(t1_3_r)));
-                __m512 t2_4_r = _mm512_castpd_ps(
-                    _mm512_unpacklo_pd(_mm512_castps_pd(t1_4_r), _mm512_castps_pd(t1_6_r)));
-                __m512 t2_5_r = _mm512_castpd_ps(
-                    _mm512_unpackhi_pd(_mm512_castps_pd(t1_4_r), _mm512_castps_pd(t1_6_r)));
-                __m512 t2_6_r = _mm512_castpd_ps(
-                    _mm512_unpacklo_pd(_mm512_castps_pd(t1_5_r), _mm512_castps_pd(t1_7_r)));
-                __m512 t2_7_r = _mm512_castpd_ps(
-                    _mm512_unpackhi_pd(_mm512_castps_pd(t1_5_r), _mm512_castps_pd(t1_7_r)));
-                __m512 t2_8_r = _mm512_castpd_ps(
-                    _mm512_unpacklo_pd(_mm512_castps_pd(t1_8_r), _mm512_castps_pd(t1_10_r)));
-                __m512 t2_9_r = _mm512_castpd_ps(
-                    _mm512_unpackhi_pd(_mm512_castps_pd(t1_8_r), _mm512_castps_pd(t1_10_r)));
-                __m512 t2_10_r = _mm512_castpd_ps(
-                    _mm512_unpacklo_pd(_mm512_castps_pd(t1_9_r), _mm512_castps_pd(t1_11_r)));
-                __m512 t2_11_r = _mm512_castpd_ps(
-                    _mm512_unpackhi_pd(_mm512_castps_pd(t1_9_r), _mm512_castps_pd(t1_11_r)));
-                __m512 t2_12_r = _mm512_castpd_ps(
-                    _mm512_unpacklo_pd(_mm512_castps_pd(t1_12_r), _mm512_castps_pd(t1_14_r)));
-                __m512 t2_13_r = _mm512_castpd_ps(
-                    _mm512_unpackhi_pd(_mm512_castps_pd(t1_12_r), _mm512_castps_pd(t1_14_r)));
-                __m512 t2_14_r = _mm512_castpd_ps(
-                    _mm512_unpacklo_pd(_mm512_castps_pd(t1_13_r), _mm512_castps_pd(t1_15_r)));
-                __m512 t2_15_r = _mm512_castpd_ps(
-                    _mm512_unpackhi_pd(_mm512_castps_pd(t1_13_r), _mm512_castps_pd(t1_15_r)));
-                // stage 3: gather 128-bit blocks (shuffle_i32x4 0x88 / 0xDD)
-                __m512 t3_0_r = _mm512_shuffle_f32x4(t2_0_r, t2_4_r, 0x88);
-                __m512 t3_4_r = _mm512_shuffle_f32x4(t2_0_r, t2_4_r, 0xDD);
-                __m512 t3_1_r = _mm512_shuffle_f32x4(t2_1_r, t2_5_r, 0x88);
-                __m512 t3_5_r = _mm512_shuffle_f32x4(t2_1_r, t2_5_r, 0xDD);
-                __m512 t3_2_r = _mm512_shuffle_f32x4(t2_2_r, t2_6_r, 0x88);
-                __m512 t3_6_r = _mm512_shuffle_f32x4(t2_2_r, t2_6_r, 0xDD);
-                __m512 t3_3_r = _mm512_shuffle_f32x4(t2_3_r, t2_7_r, 0x88);
-                __m512 t3_7_r = _mm512_shuffle_f32x4(t2_3_r, t2_7_r, 0xDD);
-                __m512 t3_8_r = _mm512_shuffle_f32x4(t2_8_r, t2_12_r, 0x88);
-                __m512 t3_12_r = _mm512_shuffle_f32x4(t2_8_r, t2_12_r, 0xDD);
-                __m512 t3_9_r = _mm512_shuffle_f32x4(t2_9_r, t2_13_r, 0x88);
-                __m512 t3_13_r = _mm512_shuffle_f32x4(t2_9_r, t2_13_r, 0xDD);
-                __m512 t3_10_r = _mm512_shuffle_f32x4(t2_10_r, t2_14_r, 0x88);
-                __m512 t3_14_r = _mm512_shuffle_f32x4(t2_10_r, t2_14_r, 0xDD);
-                __m512 t3_11_r = _mm512_shuffle_f32x4(t2_11_r, t2_15_r, 0x88);
-                __m512 t3_15_r = _mm512_shuffle_f32x4(t2_11_r, t2_15_r, 0xDD);
-                // stage 4: gather 256-bit halves (shuffle_i32x4 0x88 / 0xDD)
-                __m512 col0_r = _mm512_shuffle_f32x4(t3_0_r, t3_8_r, 0x88);
-                __m512 col8_r = _mm512_shuffle_f32x4(t3_0_r, t3_8_r, 0xDD);
-                __m512 col1_r = _mm512_shuffle_f32x4(t3_1_r, t3_9_r, 0x88);
-                __m512 col9_r = _mm512_shuffle_f32x4(t3_1_r, t3_9_r, 0xDD);
-                __m512 col2_r = _mm512_shuffle_f32x4(t3_2_r, t3_10_r, 0x88);
-                __m512 col10_r = _mm512_shuffle_f32x4(t3_2_r, t3_10_r, 0xDD);
-                __m512 col3_r = _mm512_shuffle_f32x4(t3_3_r, t3_11_r, 0x88);
-                __m512 col11_r = _mm512_shuffle_f32x4(t3_3_r, t3_11_r, 0xDD);
-                __m512 col4_r = _mm512_shuffle_f32x4(t3_4_r, t3_12_r, 0x88);
-                __m512 col12_r = _mm512_shuffle_f32x4(t3_4_r, t3_12_r, 0xDD);
-                __m512 col5_r = _mm512_shuffle_f32x4(t3_5_r, t3_13_r, 0x88);
-                __m512 col13_r = _mm512_shuffle_f32x4(t3_5_r, t3_13_r, 0xDD);
-                __m512 col6_r = _mm512_shuffle_f32x4(t3_6_r, t3_14_r, 0x88);
-                __m512 col14_r = _mm512_shuffle_f32x4(t3_6_r, t3_14_r, 0xDD);
-                __m512 col7_r = _mm512_shuffle_f32x4(t3_7_r, t3_15_r, 0x88);
-                __m512 col15_r = _mm512_shuffle_f32x4(t3_7_r, t3_15_r, 0xDD);
-                if (j_nt < cols) {
-                  _mm512_mask_storeu_ps(output + edge_out_r_nt,
-                                        (__mmask16)simdgen_lanes_below(rows - i_nt, 16), col0_r);
-                }
-                if (j_nt + 1 < cols) {
-                  _mm512_mask_storeu_ps(output + edge_out_r_nt + out_stride,
-                                        (__mmask16)simdgen_lanes_below(rows - i_nt, 16), col1_r);
-                }
-                if (j_nt + 2 < cols) {
-                  _mm512_mask_storeu_ps(output + edge_out_r_nt + 2 * out_stride,
-                                        (__mmask16)simdgen_lanes_below(rows - i_nt, 16), col2_r);
-                }
-                if (j_nt + 3 < cols) {
-                  _mm512_mask_storeu_ps(output + edge_out_r_nt + 3 * out_stride,
-                                        (__mmask16)simdgen_lanes_below(rows - i_nt, 16), col3_r);
-                }
-                if (j_nt + 4 < cols) {
-                  _mm512_mask_storeu_ps(output + edge_out_r_nt + 4 * out_stride,
-                                        (__mmask16)simdgen_lanes_below(rows - i_nt, 16), col4_r);
-                }
-                if (j_nt + 5 < cols) {
-                  _mm512_mask_storeu_ps(output + edge_out_r_nt + 5 * out_stride,
-                                        (__mmask16)simdgen_lanes_below(rows - i_nt, 16), col5_r);
-                }
-                if (j_nt + 6 < cols) {
-                  _mm512_mask_storeu_ps(output + edge_out_r_nt + 6 * out_stride,
-                                        (__mmask16)simdgen_lanes_below(rows - i_nt, 16), col6_r);
-                }
-                if (j_nt + 7 < cols) {
-                  _mm512_mask_storeu_ps(output + edge_out_r_nt + 7 * out_stride,
-                                        (__mmask16)simdgen_lanes_below(rows - i_nt, 16), col7_r);
-                }
-                if (j_nt + 8 < cols) {
-                  _mm512_mask_storeu_ps(output + edge_out_r_nt + 8 * out_stride,
-                                        (__mmask16)simdgen_lanes_below(rows - i_nt, 16), col8_r);
-                }
-                if (j_nt + 9 < cols) {
-                  _mm512_mask_storeu_ps(output + edge_out_r_nt + 9 * out_stride,
-                                        (__mmask16)simdgen_lanes_below(rows - i_nt, 16), col9_r);
-                }
-                if (j_nt + 10 < cols) {
-                  _mm512_mask_storeu_ps(output + edge_out_r_nt + 10 * out_stride,
-                                        (__mmask16)simdgen_lanes_below(rows - i_nt, 16), col10_r);
-                }
-                if (j_nt + 11 < cols) {
-                  _mm512_mask_storeu_ps(output + edge_out_r_nt + 11 * out_stride,
-                                        (__mmask16)simdgen_lanes_below(rows - i_nt, 16), col11_r);
-                }
-                if (j_nt + 12 < cols) {
-                  _mm512_mask_storeu_ps(output + edge_out_r_nt + 12 * out_stride,
-                                        (__mmask16)simdgen_lanes_below(rows - i_nt, 16), col12_r);
-                }
-                if (j_nt + 13 < cols) {
-                  _mm512_mask_storeu_ps(output + edge_out_r_nt + 13 * out_stride,
-                                        (__mmask16)simdgen_lanes_below(rows - i_nt, 16), col13_r);
-                }
-                if (j_nt + 14 < cols) {
-                  _mm512_mask_storeu_ps(output + edge_out_r_nt + 14 * out_stride,
-                                        (__mmask16)simdgen_lanes_below(rows - i_nt, 16), col14_r);
-                }
-                if (j_nt + 15 < cols) {
-                  _mm512_mask_storeu_ps(output + edge_out_r_nt + 15 * out_stride,
-                                        (__mmask16)simdgen_lanes_below(rows - i_nt, 16), col15_r);
+                if (j_small + 7 < cols) {
+                  _mm256_mask_storeu_ps(output + edge_out_r_small + 7 * out_stride,
+                                        (__mmask8)simdgen_lanes_below(rows - i_small, 8), col7_r);
                 }
               }
             }
             // the last columns of the matrix: partial tiles
-            if (j_nt < j_end_nt) {
+            if (j_small < j_end_small) {
               // partial tiles down the column
-              int64_t i_nt = ib_nt;
-              for (; i_nt < i_end_nt; i_nt += 16) {
-                int64_t edge_in_c_nt = i_nt * stride + j_nt;
-                int64_t edge_out_c_nt = i_nt + j_nt * out_stride;
-                __m512 row0_c = _mm512_setzero_ps();
-                if (i_nt < rows) {
-                  row0_c = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                                (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
-                                                input + edge_in_c_nt);
+              int64_t i_small = ib_small;
+              for (; i_small < i_end_small; i_small += 8) {
+                int64_t edge_in_c_small = i_small * stride + j_small;
+                int64_t edge_out_c_small = i_small + j_small * out_stride;
+                __m256 row0_c = _mm256_setzero_ps();
+                if (i_small < rows) {
+                  row0_c = _mm256_mask_loadu_ps(_mm256_setzero_ps(),
+                                                (__mmask8)simdgen_lanes_below(cols - j_small, 8),
+                                                input + edge_in_c_small);
                 }
-                __m512 row1_c = _mm512_setzero_ps();
-                if (i_nt + 1 < rows) {
-                  row1_c = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                                (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
-                                                input + edge_in_c_nt + stride);
+                __m256 row1_c = _mm256_setzero_ps();
+                if (i_small + 1 < rows) {
+                  row1_c = _mm256_mask_loadu_ps(_mm256_setzero_ps(),
+                                                (__mmask8)simdgen_lanes_below(cols - j_small, 8),
+                                                input + edge_in_c_small + stride);
                 }
-                __m512 row2_c = _mm512_setzero_ps();
-                if (i_nt + 2 < rows) {
-                  row2_c = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                                (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
-                                                input + edge_in_c_nt + 2 * stride);
+                __m256 row2_c = _mm256_setzero_ps();
+                if (i_small + 2 < rows) {
+                  row2_c = _mm256_mask_loadu_ps(_mm256_setzero_ps(),
+                                                (__mmask8)simdgen_lanes_below(cols - j_small, 8),
+                                                input + edge_in_c_small + 2 * stride);
                 }
-                __m512 row3_c = _mm512_setzero_ps();
-                if (i_nt + 3 < rows) {
-                  row3_c = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                                (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
-                                                input + edge_in_c_nt + 3 * stride);
+                __m256 row3_c = _mm256_setzero_ps();
+                if (i_small + 3 < rows) {
+                  row3_c = _mm256_mask_loadu_ps(_mm256_setzero_ps(),
+                                                (__mmask8)simdgen_lanes_below(cols - j_small, 8),
+                                                input + edge_in_c_small + 3 * stride);
                 }
-                __m512 row4_c = _mm512_setzero_ps();
-                if (i_nt + 4 < rows) {
-                  row4_c = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                                (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
-                                                input + edge_in_c_nt + 4 * stride);
+                __m256 row4_c = _mm256_setzero_ps();
+                if (i_small + 4 < rows) {
+                  row4_c = _mm256_mask_loadu_ps(_mm256_setzero_ps(),
+                                                (__mmask8)simdgen_lanes_below(cols - j_small, 8),
+                                                input + edge_in_c_small + 4 * stride);
                 }
-                __m512 row5_c = _mm512_setzero_ps();
-                if (i_nt + 5 < rows) {
-                  row5_c = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                                (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
-                                                input + edge_in_c_nt + 5 * stride);
+                __m256 row5_c = _mm256_setzero_ps();
+                if (i_small + 5 < rows) {
+                  row5_c = _mm256_mask_loadu_ps(_mm256_setzero_ps(),
+                                                (__mmask8)simdgen_lanes_below(cols - j_small, 8),
+                                                input + edge_in_c_small + 5 * stride);
                 }
-                __m512 row6_c = _mm512_setzero_ps();
-                if (i_nt + 6 < rows) {
-                  row6_c = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                                (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
-                                                input + edge_in_c_nt + 6 * stride);
+                __m256 row6_c = _mm256_setzero_ps();
+                if (i_small + 6 < rows) {
+                  row6_c = _mm256_mask_loadu_ps(_mm256_setzero_ps(),
+                                                (__mmask8)simdgen_lanes_below(cols - j_small, 8),
+                                                input + edge_in_c_small + 6 * stride);
                 }
-                __m512 row7_c = _mm512_setzero_ps();
-                if (i_nt + 7 < rows) {
-                  row7_c = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                                (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
-                                                input + edge_in_c_nt + 7 * stride);
+                __m256 row7_c = _mm256_setzero_ps();
+                if (i_small + 7 < rows) {
+                  row7_c = _mm256_mask_loadu_ps(_mm256_setzero_ps(),
+                                                (__mmask8)simdgen_lanes_below(cols - j_small, 8),
+                                                input + edge_in_c_small + 7 * stride);
                 }
-                __m512 row8_c = _mm512_setzero_ps();
-                if (i_nt + 8 < rows) {
-                  row8_c = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                                (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
-                                                input + edge_in_c_nt + 8 * stride);
+                // stage 1: interleave 32-bit lanes of row pairs (unpacklo/hi_ps)
+                __m256 t1_0_c = _mm256_unpacklo_ps(row0_c, row1_c);
+                __m256 t1_1_c = _mm256_unpackhi_ps(row0_c, row1_c);
+                __m256 t1_2_c = _mm256_unpacklo_ps(row2_c, row3_c);
+                __m256 t1_3_c = _mm256_unpackhi_ps(row2_c, row3_c);
+                __m256 t1_4_c = _mm256_unpacklo_ps(row4_c, row5_c);
+                __m256 t1_5_c = _mm256_unpackhi_ps(row4_c, row5_c);
+                __m256 t1_6_c = _mm256_unpacklo_ps(row6_c, row7_c);
+                __m256 t1_7_c = _mm256_unpackhi_ps(row6_c, row7_c);
+                // stage 2: gather 64-bit pairs (shuffle_ps 0x44 / 0xEE)
+                __m256 t2_0_c = _mm256_shuffle_ps(t1_0_c, t1_2_c, 0x44);
+                __m256 t2_1_c = _mm256_shuffle_ps(t1_0_c, t1_2_c, 0xEE);
+                __m256 t2_2_c = _mm256_shuffle_ps(t1_1_c, t1_3_c, 0x44);
+                __m256 t2_3_c = _mm256_shuffle_ps(t1_1_c, t1_3_c, 0xEE);
+                __m256 t2_4_c = _mm256_shuffle_ps(t1_4_c, t1_6_c, 0x44);
+                __m256 t2_5_c = _mm256_shuffle_ps(t1_4_c, t1_6_c, 0xEE);
+                __m256 t2_6_c = _mm256_shuffle_ps(t1_5_c, t1_7_c, 0x44);
+                __m256 t2_7_c = _mm256_shuffle_ps(t1_5_c, t1_7_c, 0xEE);
+                // stage 3: join 128-bit halves (permute2x128 0x20 / 0x31)
+                __m256 col0_c = _mm256_permute2f128_ps(t2_0_c, t2_4_c, 0x20);
+                __m256 col4_c = _mm256_permute2f128_ps(t2_0_c, t2_4_c, 0x31);
+                __m256 col1_c = _mm256_permute2f128_ps(t2_1_c, t2_5_c, 0x20);
+                __m256 col5_c = _mm256_permute2f128_ps(t2_1_c, t2_5_c, 0x31);
+                __m256 col2_c = _mm256_permute2f128_ps(t2_2_c, t2_6_c, 0x20);
+                __m256 col6_c = _mm256_permute2f128_ps(t2_2_c, t2_6_c, 0x31);
+                __m256 col3_c = _mm256_permute2f128_ps(t2_3_c, t2_7_c, 0x20);
+                __m256 col7_c = _mm256_permute2f128_ps(t2_3_c, t2_7_c, 0x31);
+                if (j_small < cols) {
+                  _mm256_mask_storeu_ps(output + edge_out_c_small,
+                                        (__mmask8)simdgen_lanes_below(rows - i_small, 8), col0_c);
                 }
-                __m512 row9_c = _mm512_setzero_ps();
-                if (i_nt + 9 < rows) {
-                  row9_c = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                                (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
-                                                input + edge_in_c_nt + 9 * stride);
+                if (j_small + 1 < cols) {
+                  _mm256_mask_storeu_ps(output + edge_out_c_small + out_stride,
+                                        (__mmask8)simdgen_lanes_below(rows - i_small, 8), col1_c);
                 }
-                __m512 row10_c = _mm512_setzero_ps();
-                if (i_nt + 10 < rows) {
-                  row10_c = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                                 (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
-                                                 input + edge_in_c_nt + 10 * stride);
+                if (j_small + 2 < cols) {
+                  _mm256_mask_storeu_ps(output + edge_out_c_small + 2 * out_stride,
+                                        (__mmask8)simdgen_lanes_below(rows - i_small, 8), col2_c);
                 }
-                __m512 row11_c = _mm512_setzero_ps();
-                if (i_nt + 11 < rows) {
-                  row11_c = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                                 (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
-                                                 input + edge_in_c_nt + 11 * stride);
+                if (j_small + 3 < cols) {
+                  _mm256_mask_storeu_ps(output + edge_out_c_small + 3 * out_stride,
+                                        (__mmask8)simdgen_lanes_below(rows - i_small, 8), col3_c);
                 }
-                __m512 row12_c = _mm512_setzero_ps();
-                if (i_nt + 12 < rows) {
-                  row12_c = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                                 (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
-                                                 input + edge_in_c_nt + 12 * stride);
+                if (j_small + 4 < cols) {
+                  _mm256_mask_storeu_ps(output + edge_out_c_small + 4 * out_stride,
+                                        (__mmask8)simdgen_lanes_below(rows - i_small, 8), col4_c);
                 }
-                __m512 row13_c = _mm512_setzero_ps();
-                if (i_nt + 13 < rows) {
-                  row13_c = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                                 (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
-                                                 input + edge_in_c_nt + 13 * stride);
+                if (j_small + 5 < cols) {
+                  _mm256_mask_storeu_ps(output + edge_out_c_small + 5 * out_stride,
+                                        (__mmask8)simdgen_lanes_below(rows - i_small, 8), col5_c);
                 }
-                __m512 row14_c = _mm512_setzero_ps();
-                if (i_nt + 14 < rows) {
-                  row14_c = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                                 (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
-                                                 input + edge_in_c_nt + 14 * stride);
+                if (j_small + 6 < cols) {
+                  _mm256_mask_storeu_ps(output + edge_out_c_small + 6 * out_stride,
+                                        (__mmask8)simdgen_lanes_below(rows - i_small, 8), col6_c);
                 }
-                __m512 row15_c = _mm512_setzero_ps();
-                if (i_nt + 15 < rows) {
-                  row15_c = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                                 (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
-                                                 input + edge_in_c_nt + 15 * stride);
-                }
-                // stage 1: interleave 32-bit lanes of row pairs (unpacklo/hi_epi32)
-                __m512 t1_0_c = _mm512_unpacklo_ps(row0_c, row1_c);
-                __m512 t1_1_c = _mm512_unpackhi_ps(row0_c, row1_c);
-                __m512 t1_2_c = _mm512_unpacklo_ps(row2_c, row3_c);
-                __m512 t1_3_c = _mm512_unpackhi_ps(row2_c, row3_c);
-                __m512 t1_4_c = _mm512_unpacklo_ps(row4_c, row5_c);
-                __m512 t1_5_c = _mm512_unpackhi_ps(row4_c, row5_c);
-                __m512 t1_6_c = _mm512_unpacklo_ps(row6_c, row7_c);
-                __m512 t1_7_c = _mm512_unpackhi_ps(row6_c, row7_c);
-                __m512 t1_8_c = _mm512_unpacklo_ps(row8_c, row9_c);
-                __m512 t1_9_c = _mm512_unpackhi_ps(row8_c, row9_c);
-                __m512 t1_10_c = _mm512_unpacklo_ps(row10_c, row11_c);
-                __m512 t1_11_c = _mm512_unpackhi_ps(row10_c, row11_c);
-                __m512 t1_12_c = _mm512_unpacklo_ps(row12_c, row13_c);
-                __m512 t1_13_c = _mm512_unpackhi_ps(row12_c, row13_c);
-                __m512 t1_14_c = _mm512_unpacklo_ps(row14_c, row15_c);
-                __m512 t1_15_c = _mm512_unpackhi_ps(row14_c, row15_c);
-                // stage 2: interleave 64-bit lanes (unpacklo/hi_epi64)
-                __m512 t2_0_c = _mm512_castpd_ps(
-                    _mm512_unpacklo_pd(_mm512_castps_pd(t1_0_c), _mm512_castps_pd(t1_2_c)));
-                __m512 t2_1_c = _mm512_castpd_ps(
-                    _mm512_unpackhi_pd(_mm512_castps_pd(t1_0_c), _mm512_castps_pd(t1_2_c)));
-                __m512 t2_2_c = _mm512_castpd_ps(
-                    _mm512_unpacklo_pd(_mm512_castps_pd(t1_1_c), _mm512_castps_pd(t1_3_c)));
-                __m512 t2_3_c = _mm512_castpd_ps(
-                    _mm512_unpackhi_pd(_mm512_castps_pd(t1_1_c), _mm512_castps_pd(t1_3_c)));
-                __m512 t2_4_c = _mm512_castpd_ps(
-                    _mm512_unpacklo_pd(_mm512_castps_pd(t1_4_c), _mm512_castps_pd(t1_6_c)));
-                __m512 t2_5_c = _mm512_castpd_ps(
-                    _mm512_unpackhi_pd(_mm512_castps_pd(t1_4_c), _mm512_castps_pd(t1_6_c)));
-                __m512 t2_6_c = _mm512_castpd_ps(
-                    _mm512_unpacklo_pd(_mm512_castps_pd(t1_5_c), _mm512_castps_pd(t1_7_c)));
-                __m512 t2_7_c = _mm512_castpd_ps(
-                    _mm512_unpackhi_pd(_mm512_castps_pd(t1_5_c), _mm512_castps_pd(t1_7_c)));
-                __m512 t2_8_c = _mm512_castpd_ps(
-                    _mm512_unpacklo_pd(_mm512_castps_pd(t1_8_c), _mm512_castps_pd(t1_10_c)));
-                __m512 t2_9_c = _mm512_castpd_ps(
-                    _mm512_unpackhi_pd(_mm512_castps_pd(t1_8_c), _mm512_castps_pd(t1_10_c)));
-                __m512 t2_10_c = _mm512_castpd_ps(
-                    _mm512_unpacklo_pd(_mm512_castps_pd(t1_9_c), _mm512_castps_pd(t1_11_c)));
-                __m512 t2_11_c = _mm512_castpd_ps(
-                    _mm512_unpackhi_pd(_mm512_castps_pd(t1_9_c), _mm512_castps_pd(t1_11_c)));
-                __m512 t2_12_c = _mm512_castpd_ps(
-                    _mm512_unpacklo_pd(_mm512_castps_pd(t1_12_c), _mm512_castps_pd(t1_14_c)));
-                __m512 t2_13_c = _mm512_castpd_ps(
-                    _mm512_unpackhi_pd(_mm512_castps_pd(t1_12_c), _mm512_castps_pd(t1_14_c)));
-                __m512 t2_14_c = _mm512_castpd_ps(
-                    _mm512_unpacklo_pd(_mm512_castps_pd(t1_13_c), _mm512_castps_pd(t1_15_c)));
-                __m512 t2_15_c = _mm512_castpd_ps(
-                    _mm512_unpackhi_pd(_mm512_castps_pd(t1_13_c), _mm512_castps_pd(t1_15_c)));
-                // stage 3: gather 128-bit blocks (shuffle_i32x4 0x88 / 0xDD)
-                __m512 t3_0_c = _mm512_shuffle_f32x4(t2_0_c, t2_4_c, 0x88);
-                __m512 t3_4_c = _mm512_shuffle_f32x4(t2_0_c, t2_4_c, 0xDD);
-                __m512 t3_1_c = _mm512_shuffle_f32x4(t2_1_c, t2_5_c, 0x88);
-                __m512 t3_5_c = _mm512_shuffle_f32x4(t2_1_c, t2_5_c, 0xDD);
-                __m512 t3_2_c = _mm512_shuffle_f32x4(t2_2_c, t2_6_c, 0x88);
-                __m512 t3_6_c = _mm512_shuffle_f32x4(t2_2_c, t2_6_c, 0xDD);
-                __m512 t3_3_c = _mm512_shuffle_f32x4(t2_3_c, t2_7_c, 0x88);
-                __m512 t3_7_c = _mm512_shuffle_f32x4(t2_3_c, t2_7_c, 0xDD);
-                __m512 t3_8_c = _mm512_shuffle_f32x4(t2_8_c, t2_12_c, 0x88);
-                __m512 t3_12_c = _mm512_shuffle_f32x4(t2_8_c, t2_12_c, 0xDD);
-                __m512 t3_9_c = _mm512_shuffle_f32x4(t2_9_c, t2_13_c, 0x88);
-                __m512 t3_13_c = _mm512_shuffle_f32x4(t2_9_c, t2_13_c, 0xDD);
-                __m512 t3_10_c = _mm512_shuffle_f32x4(t2_10_c, t2_14_c, 0x88);
-                __m512 t3_14_c = _mm512_shuffle_f32x4(t2_10_c, t2_14_c, 0xDD);
-                __m512 t3_11_c = _mm512_shuffle_f32x4(t2_11_c, t2_15_c, 0x88);
-                __m512 t3_15_c = _mm512_shuffle_f32x4(t2_11_c, t2_15_c, 0xDD);
-                // stage 4: gather 256-bit halves (shuffle_i32x4 0x88 / 0xDD)
-                __m512 col0_c = _mm512_shuffle_f32x4(t3_0_c, t3_8_c, 0x88);
-                __m512 col8_c = _mm512_shuffle_f32x4(t3_0_c, t3_8_c, 0xDD);
-                __m512 col1_c = _mm512_shuffle_f32x4(t3_1_c, t3_9_c, 0x88);
-                __m512 col9_c = _mm512_shuffle_f32x4(t3_1_c, t3_9_c, 0xDD);
-                __m512 col2_c = _mm512_shuffle_f32x4(t3_2_c, t3_10_c, 0x88);
-                __m512 col10_c = _mm512_shuffle_f32x4(t3_2_c, t3_10_c, 0xDD);
-                __m512 col3_c = _mm512_shuffle_f32x4(t3_3_c, t3_11_c, 0x88);
-                __m512 col11_c = _mm512_shuffle_f32x4(t3_3_c, t3_11_c, 0xDD);
-                __m512 col4_c = _mm512_shuffle_f32x4(t3_4_c, t3_12_c, 0x88);
-                __m512 col12_c = _mm512_shuffle_f32x4(t3_4_c, t3_12_c, 0xDD);
-                __m512 col5_c = _mm512_shuffle_f32x4(t3_5_c, t3_13_c, 0x88);
-                __m512 col13_c = _mm512_shuffle_f32x4(t3_5_c, t3_13_c, 0xDD);
-                __m512 col6_c = _mm512_shuffle_f32x4(t3_6_c, t3_14_c, 0x88);
-                __m512 col14_c = _mm512_shuffle_f32x4(t3_6_c, t3_14_c, 0xDD);
-                __m512 col7_c = _mm512_shuffle_f32x4(t3_7_c, t3_15_c, 0x88);
-                __m512 col15_c = _mm512_shuffle_f32x4(t3_7_c, t3_15_c, 0xDD);
-                if (j_nt < cols) {
-                  _mm512_mask_storeu_ps(output + edge_out_c_nt,
-                                        (__mmask16)simdgen_lanes_below(rows - i_nt, 16), col0_c);
-                }
-                if (j_nt + 1 < cols) {
-                  _mm512_mask_storeu_ps(output + edge_out_c_nt + out_stride,
-                                        (__mmask16)simdgen_lanes_below(rows - i_nt, 16), col1_c);
-                }
-                if (j_nt + 2 < cols) {
-                  _mm512_mask_storeu_ps(output + edge_out_c_nt + 2 * out_stride,
-                                        (__mmask16)simdgen_lanes_below(rows - i_nt, 16), col2_c);
-                }
-                if (j_nt + 3 < cols) {
-                  _mm512_mask_storeu_ps(output + edge_out_c_nt + 3 * out_stride,
-                                        (__mmask16)simdgen_lanes_below(rows - i_nt, 16), col3_c);
-                }
-                if (j_nt + 4 < cols) {
-                  _mm512_mask_storeu_ps(output + edge_out_c_nt + 4 * out_stride,
-                                        (__mmask16)simdgen_lanes_below(rows - i_nt, 16), col4_c);
-                }
-                if (j_nt + 5 < cols) {
-                  _mm512_mask_storeu_ps(output + edge_out_c_nt + 5 * out_stride,
-                                        (__mmask16)simdgen_lanes_below(rows - i_nt, 16), col5_c);
-                }
-                if (j_nt + 6 < cols) {
-                  _mm512_mask_storeu_ps(output + edge_out_c_nt + 6 * out_stride,
-                                        (__mmask16)simdgen_lanes_below(rows - i_nt, 16), col6_c);
-                }
-                if (j_nt + 7 < cols) {
-                  _mm512_mask_storeu_ps(output + edge_out_c_nt + 7 * out_stride,
-                                        (__mmask16)simdgen_lanes_below(rows - i_nt, 16), col7_c);
-                }
-                if (j_nt + 8 < cols) {
-                  _mm512_mask_storeu_ps(output + edge_out_c_nt + 8 * out_stride,
-                                        (__mmask16)simdgen_lanes_below(rows - i_nt, 16), col8_c);
-                }
-                if (j_nt + 9 < cols) {
-                  _mm512_mask_storeu_ps(output + edge_out_c_nt + 9 * out_stride,
-                                        (__mmask16)simdgen_lanes_below(rows - i_nt, 16), col9_c);
-                }
-                if (j_nt + 10 < cols) {
-                  _mm512_mask_storeu_ps(output + edge_out_c_nt + 10 * out_stride,
-                                        (__mmask16)simdgen_lanes_below(rows - i_nt, 16), col10_c);
-                }
-                if (j_nt + 11 < cols) {
-                  _mm512_mask_storeu_ps(output + edge_out_c_nt + 11 * out_stride,
-                                        (__mmask16)simdgen_lanes_below(rows - i_nt, 16), col11_c);
-                }
-                if (j_nt + 12 < cols) {
-                  _mm512_mask_storeu_ps(output + edge_out_c_nt + 12 * out_stride,
-                                        (__mmask16)simdgen_lanes_below(rows - i_nt, 16), col12_c);
-                }
-                if (j_nt + 13 < cols) {
-                  _mm512_mask_storeu_ps(output + edge_out_c_nt + 13 * out_stride,
-                                        (__mmask16)simdgen_lanes_below(rows - i_nt, 16), col13_c);
-                }
-                if (j_nt + 14 < cols) {
-                  _mm512_mask_storeu_ps(output + edge_out_c_nt + 14 * out_stride,
-                                        (__mmask16)simdgen_lanes_below(rows - i_nt, 16), col14_c);
-                }
-                if (j_nt + 15 < cols) {
-                  _mm512_mask_storeu_ps(output + edge_out_c_nt + 15 * out_stride,
-                                        (__mmask16)simdgen_lanes_below(rows - i_nt, 16), col15_c);
+                if (j_small + 7 < cols) {
+                  _mm256_mask_storeu_ps(output + edge_out_c_small + 7 * out_stride,
+                                        (__mmask8)simdgen_lanes_below(rows - i_small, 8), col7_c);
                 }
               }
             }
           }
         }
-        // the streaming stores reach memory before the kernel returns
-        _mm_sfence();
       }
-      // otherwise through the caches
-      if (cols * out_aligned * out_rows_aligned * rows < 524288) {
-        // row blocks of 64 x 64 elements (cache blocking)
-        int64_t ib = 0;
-        for (; ib < rows; ib += 64) {
-          int64_t i_end = ib + 64 < rows ? ib + 64 : rows;
-          // column blocks
-          int64_t jb = 0;
-          for (; jb < cols; jb += 64) {
-            int64_t j_end = jb + 64 < cols ? jb + 64 : cols;
-            int64_t j = jb;
-            // tile columns of the block
-            for (; j + 16 <= j_end; j += 16) {
-              int64_t i = ib;
-              // whole tiles down the column
-              for (; i + 16 <= i_end; i += 16) {
-                int64_t in_step = simdgen_opaque(stride);
-                int64_t out_step = simdgen_opaque(out_stride);
-                int64_t tile_in = i * in_step + j;
-                int64_t tile_out = i + j * out_step;
-                __m512 row0 = _mm512_loadu_ps(input + tile_in);
-                __m512 row1 = _mm512_loadu_ps(input + in_step + tile_in);
-                __m512 row2 = _mm512_loadu_ps(input + 2 * in_step + tile_in);
-                __m512 row3 = _mm512_loadu_ps(input + 3 * in_step + tile_in);
-                __m512 row4 = _mm512_loadu_ps(input + 4 * in_step + tile_in);
-                __m512 row5 = _mm512_loadu_ps(input + 5 * in_step + tile_in);
-                __m512 row6 = _mm512_loadu_ps(input + 6 * in_step + tile_in);
-                __m512 row7 = _mm512_loadu_ps(input + 7 * in_step + tile_in);
-                __m512 row8 = _mm512_loadu_ps(input + 8 * in_step + tile_in);
-                __m512 row9 = _mm512_loadu_ps(input + 9 * in_step + tile_in);
-                __m512 row10 = _mm512_loadu_ps(input + 10 * in_step + tile_in);
-                __m512 row11 = _mm512_loadu_ps(input + 11 * in_step + tile_in);
-                __m512 row12 = _mm512_loadu_ps(input + 12 * in_step + tile_in);
-                __m512 row13 = _mm512_loadu_ps(input + 13 * in_step + tile_in);
-                __m512 row14 = _mm512_loadu_ps(input + 14 * in_step + tile_in);
-                __m512 row15 = _mm512_loadu_ps(input + 15 * in_step + tile_in);
-                // stage 1: interleave 32-bit lanes of row pairs (unpacklo/hi_epi32)
-                __m512 t1_0 = _mm512_unpacklo_ps(row0, row1);
-                __m512 t1_1 = _mm512_unpackhi_ps(row0, row1);
-                __m512 t1_2 = _mm512_unpacklo_ps(row2, row3);
-                __m512 t1_3 = _mm512_unpackhi_ps(row2, row3);
-                __m512 t1_4 = _mm512_unpacklo_ps(row4, row5);
-                __m512 t1_5 = _mm512_unpackhi_ps(row4, row5);
-                __m512 t1_6 = _mm512_unpacklo_ps(row6, row7);
-                __m512 t1_7 = _mm512_unpackhi_ps(row6, row7);
-                __m512 t1_8 = _mm512_unpacklo_ps(row8, row9);
-                __m512 t1_9 = _mm512_unpackhi_ps(row8, row9);
-                __m512 t1_10 = _mm512_unpacklo_ps(row10, row11);
-                __m512 t1_11 = _mm512_unpackhi_ps(row10, row11);
-                __m512 t1_12 = _mm512_unpacklo_ps(row12, row13);
-                __m512 t1_13 = _mm512_unpackhi_ps(row12, row13);
-                __m512 t1_14 = _mm512_unpacklo_ps(row14, row15);
-                __m512 t1_15 = _mm512_unpackhi_ps(row14, row15);
-                //   t1_0: 0 16 1 17 4 20 5 21 8 24 9 25 12 28 13 29
-                //   t1_1: 2 18 3 19 6 22 7 23 10 26 11 27 14 30 15 31
-                //   t1_2: 32 48 33 49 36 52 37 53 40 56 41 57 44 60 45 61
-                //   t1_3: 34 50 35 51 38 54 39 55 42 58 43 59 46 62 47 63
-                //   t1_4: 64 80 65 81 68 84 69 85 72 88 73 89 76 92 77 93
-                //   t1_5: 66 82 67 83 70 86 71 87 74 90 75 91 78 94 79 95
-                //   t1_6: 96 112 97 113 100 116 101 117 104 120 105 121 108 124 109 125
-                //   t1_7: 98 114 99 115 102 118 103 119 106 122 107 123 110 126 111 127
-                //   t1_8: 128 144 129 145 132 148 133 149 136 152 137 153 140 156 141 157
-                //   t1_9: 130 146 131 147 134 150 135 151 138 154 139 155 142 158 143 159
-                //   t1_10: 160 176 161 177 164 180 165 181 168 184 169 185 172 188 173 189
-                //   t1_11: 162 178 163 179 166 182 167 183 170 186 171 187 174 190 175 191
-                //   t1_12: 192 208 193 209 196 212 197 213 200 216 201 217 204 220 205 221
-                //   t1_13: 194 210 195 211 198 214 199 215 202 218 203 219 206 222 207 223
-                //   t1_14: 224 240 225 241 228 244 229 245 232 248 233 249 236 252 237 253
-                //   t1_15: 226 242 227 243 230 246 231 247 234 250 235 251 238 254 239 255
-                // stage 2: interleave 64-bit lanes (unpacklo/hi_epi64)
-                __m512 t2_0 = _mm512_castpd_ps(
-                    _mm512_unpacklo_pd(_mm512_castps_pd(t1_0), _mm512_castps_pd(t1_2)));
-                __m512 t2_1 = _mm512_castpd_ps(
-                    _mm512_unpackhi_pd(_mm512_castps_pd(t1_0), _mm512_castps_pd(t1_2)));
-                __m512 t2_2 = _mm512_castpd_ps(
-                    _mm512_unpacklo_pd(_mm512_castps_pd(t1_1), _mm512_castps_pd(t1_3)));
-                __m512 t2_3 = _mm512_castpd_ps(
-                    _mm512_unpackhi_pd(_mm512_castps_pd(t1_1), _mm512_castps_pd(t1_3)));
-                __m512 t2_4 = _mm512_castpd_ps(
-                    _mm512_unpacklo_pd(_mm512_castps_pd(t1_4), _mm512_castps_pd(t1_6)));
-                __m512 t2_5 = _mm512_castpd_ps(
-                    _mm512_unpackhi_pd(_mm512_castps_pd(t1_4), _mm512_castps_pd(t1_6)));
-                __m512 t2_6 = _mm512_castpd_ps(
-                    _mm512_unpacklo_pd(_mm512_castps_pd(t1_5), _mm512_castps_pd(t1_7)));
-                __m512 t2_7 = _mm512_castpd_ps(
-                    _mm512_unpackhi_pd(_mm512_castps_pd(t1_5), _mm512_castps_pd(t1_7)));
-                __m512 t2_8 = _mm512_castpd_ps(
-                    _mm512_unpacklo_pd(_mm512_castps_pd(t1_8), _mm512_castps_pd(t1_10)));
-                __m512 t2_9 = _mm512_castpd_ps(
-                    _mm512_unpackhi_pd(_mm512_castps_pd(t1_8), _mm512_castps_pd(t1_10)));
-                __m512 t2_10 = _mm512_castpd_ps(
-                    _mm512_unpacklo_pd(_mm512_castps_pd(t1_9), _mm512_castps_pd(t1_11)));
-                __m512 t2_11 = _mm512_castpd_ps(
-                    _mm512_unpackhi_pd(_mm512_castps_pd(t1_9), _mm512_castps_pd(t1_11)));
-                __m512 t2_12 = _mm512_castpd_ps(
-                    _mm512_unpacklo_pd(_mm512_castps_pd(t1_12), _mm512_castps_pd(t1_14)));
-                __m512 t2_13 = _mm512_castpd_ps(
-                    _mm512_unpackhi_pd(_mm512_castps_pd(t1_12), _mm512_castps_pd(t1_14)));
-                __m512 t2_14 = _mm512_castpd_ps(
-                    _mm512_unpacklo_pd(_mm512_castps_pd(t1_13), _mm512_castps_pd(t1_15)));
-                __m512 t2_15 = _mm512_castpd_ps(
-                    _mm512_unpackhi_pd(_mm512_castps_pd(t1_13), _mm512_castps_pd(t1_15)));
-                //   t2_0: 0 16 32 48 4 20 36 52 8 24 40 56 12 28 44 60
-                //   t2_1: 1 17 33 49 5 21 37 53 9 25 41 57 13 29 45 61
-                //   t2_2: 2 18 34 50 6 22 38 54 10 26 42 58 14 30 46 62
-                //   t2_3: 3 19 35 51 7 23 39 55 11 27 43 59 15 31 47 63
-                //   t2_4: 64 80 96 112 68 84 100 116 72 88 104 120 76 92 108 124
-                //   t2_5: 65 81 97 113 69 85 101 117 73 89 105 121 77 93 109 125
-                //   t2_6: 66 82 98 114 70 86 102 118 74 90 106 122 78 94 110 126
-                //   t2_7: 67 83 99 115 71 87 103 119 75 91 107 123 79 95 111 127
-                //   t2_8: 128 144 160 176 132 148 164 180 136 152 168 184 140 156 172 188
-                //   t2_9: 129 145 161 177 133 149 165 181 137 153 169 185 141 157 173 189
-                //   t2_10: 130 146 162 178 134 150 166 182 138 154 170 186 142 158 174 190
-                //   t2_11: 131 147 163 179 135 151 167 183 139 155 171 187 143 159 175 191
-                //   t2_12: 192 208 224 240 196 212 228 244 200 216 232 248 204 220 236 252
-                //   t2_13: 193 209 225 241 197 213 229 245 201 217 233 249 205 221 237 253
-                //   t2_14: 194 210 226 242 198 214 230 246 202 218 234 250 206 222 238 254
-                //   t2_15: 195 211 227 243 199 215 231 247 203 219 235 251 207 223 239 255
-                // stage 3: gather 128-bit blocks (shuffle_i32x4 0x88 / 0xDD)
-                __m512 t3_0 = _mm512_shuffle_f32x4(t2_0, t2_4, 0x88);
-                __m512 t3_4 = _mm512_shuffle_f32x4(t2_0, t2_4, 0xDD);
-                __m512 t3_1 = _mm512_shuffle_f32x4(t2_1, t2_5, 0x88);
-                __m512 t3_5 = _mm512_shuffle_f32x4(t2_1, t2_5, 0xDD);
-                __m512 t3_2 = _mm512_shuffle_f32x4(t2_2, t2_6, 0x88);
-                __m512 t3_6 = _mm512_shuffle_f32x4(t2_2, t2_6, 0xDD);
-                __m512 t3_3 = _mm512_shuffle_f32x4(t2_3, t2_7, 0x88);
-                __m512 t3_7 = _mm512_shuffle_f32x4(t2_3, t2_7, 0xDD);
-                __m512 t3_8 = _mm512_shuffle_f32x4(t2_8, t2_12, 0x88);
-                __m512 t3_12 = _mm512_shuffle_f32x4(t2_8, t2_12, 0xDD);
-                __m512 t3_9 = _mm512_shuffle_f32x4(t2_9, t2_13, 0x88);
-                __m512 t3_13 = _mm512_shuffle_f32x4(t2_9, t2_13, 0xDD);
-                __m512 t3_10 = _mm512_shuffle_f32x4(t2_10, t2_14, 0x88);
-                __m512 t3_14 = _mm512_shuffle_f32x4(t2_10, t2_14, 0xDD);
-                __m512 t3_11 = _mm512_shuffle_f32x4(t2_11, t2_15, 0x88);
-                __m512 t3_15 = _mm512_shuffle_f32x4(t2_11, t2_15, 0xDD);
-                //   t3_0: 0 16 32 48 8 24 40 56 64 80 96 112 72 88 104 120
-                //   t3_4: 4 20 36 52 12 28 44 60 68 84 100 116 76 92 108 124
-                //   t3_1: 1 17 33 49 9 25 41 57 65 81 97 113 73 89 105 121
-                //   t3_5: 5 21 37 53 13 29 45 61 69 85 101 117 77 93 109 125
-                //   t3_2: 2 18 34 50 10 26 42 58 66 82 98 114 74 90 106 122
-                //   t3_6: 6 22 38 54 14 30 46 62 70 86 102 118 78 94 110 126
-                //   t3_3: 3 19 35 51 11 27 43 59 67 83 99 115 75 91 107 123
-                //   t3_7: 7 23 39 55 15 31 47 63 71 87 103 119 79 95 111 127
-                //   t3_8: 128 144 160 176 136 152 168 184 192 208 224 240 200 216 232 248
-                //   t3_12: 132 148 164 180 140 156 172 188 196 212 228 244 204 220 236 252
-                //   t3_9: 129 145 161 177 137 153 169 185 193 209 225 241 201 217 233 249
-                //   t3_13: 133 149 165 181 141 157 173 189 197 213 229 245 205 221 237 253
-                //   t3_10: 130 146 162 178 138 154 170 186 194 210 226 242 202 218 234 250
-                //   t3_14: 134 150 166 182 142 158 174 190 198 214 230 246 206 222 238 254
-                //   t3_11: 131 147 163 179 139 155 171 187 195 211 227 243 203 219 235 251
-                //   t3_15: 135 151 167 183 143 159 175 191 199 215 231 247 207 223 239 255
-                // stage 4: gather 256-bit halves (shuffle_i32x4 0x88 / 0xDD)
-                __m512 col0 = _mm512_shuffle_f32x4(t3_0, t3_8, 0x88);
-                __m512 col8 = _mm512_shuffle_f32x4(t3_0, t3_8, 0xDD);
-                __m512 col1 = _mm512_shuffle_f32x4(t3_1, t3_9, 0x88);
-                __m512 col9 = _mm512_shuffle_f32x4(t3_1, t3_9, 0xDD);
-                __m512 col2 = _mm512_shuffle_f32x4(t3_2, t3_10, 0x88);
-                __m512 col10 = _mm512_shuffle_f32x4(t3_2, t3_10, 0xDD);
-                __m512 col3 = _mm512_shuffle_f32x4(t3_3, t3_11, 0x88);
-                __m512 col11 = _mm512_shuffle_f32x4(t3_3, t3_11, 0xDD);
-                __m512 col4 = _mm512_shuffle_f32x4(t3_4, t3_12, 0x88);
-                __m512 col12 = _mm512_shuffle_f32x4(t3_4, t3_12, 0xDD);
-                __m512 col5 = _mm512_shuffle_f32x4(t3_5, t3_13, 0x88);
-                __m512 col13 = _mm512_shuffle_f32x4(t3_5, t3_13, 0xDD);
-                __m512 col6 = _mm512_shuffle_f32x4(t3_6, t3_14, 0x88);
-                __m512 col14 = _mm512_shuffle_f32x4(t3_6, t3_14, 0xDD);
-                __m512 col7 = _mm512_shuffle_f32x4(t3_7, t3_15, 0x88);
-                __m512 col15 = _mm512_shuffle_f32x4(t3_7, t3_15, 0xDD);
-                //   col0: 0 16 32 48 64 80 96 112 128 144 160 176 192 208 224 240
-                //   col8: 8 24 40 56 72 88 104 120 136 152 168 184 200 216 232 248
-                //   col1: 1 17 33 49 65 81 97 113 129 145 161 177 193 209 225 241
-                //   col9: 9 25 41 57 73 89 105 121 137 153 169 185 201 217 233 249
-                //   col2: 2 18 34 50 66 82 98 114 130 146 162 178 194 210 226 242
-                //   col10: 10 26 42 58 74 90 106 122 138 154 170 186 202 218 234 250
-                //   col3: 3 19 35 51 67 83 99 115 131 147 163 179 195 211 227 243
-                //   col11: 11 27 43 59 75 91 107 123 139 155 171 187 203 219 235 251
-                //   col4: 4 20 36 52 68 84 100 116 132 148 164 180 196 212 228 244
-                //   col12: 12 28 44 60 76 92 108 124 140 156 172 188 204 220 236 252
-                //   col5: 5 21 37 53 69 85 101 117 133 149 165 181 197 213 229 245
-                //   col13: 13 29 45 61 77 93 109 125 141 157 173 189 205 221 237 253
-                //   col6: 6 22 38 54 70 86 102 118 134 150 166 182 198 214 230 246
-                //   col14: 14 30 46 62 78 94 110 126 142 158 174 190 206 222 238 254
-                //   col7: 7 23 39 55 71 87 103 119 135 151 167 183 199 215 231 247
-                //   col15: 15 31 47 63 79 95 111 127 143 159 175 191 207 223 239 255
-                _mm512_storeu_ps(output + tile_out, col0);
-                _mm512_storeu_ps(output + out_step + tile_out, col1);
-                _mm512_storeu_ps(output + 2 * out_step + tile_out, col2);
-                _mm512_storeu_ps(output + 3 * out_step + tile_out, col3);
-                _mm512_storeu_ps(output + 4 * out_step + tile_out, col4);
-                _mm512_storeu_ps(output + 5 * out_step + tile_out, col5);
-                _mm512_storeu_ps(output + 6 * out_step + tile_out, col6);
-                _mm512_storeu_ps(output + 7 * out_step + tile_out, col7);
-                _mm512_storeu_ps(output + 8 * out_step + tile_out, col8);
-                _mm512_storeu_ps(output + 9 * out_step + tile_out, col9);
-                _mm512_storeu_ps(output + 10 * out_step + tile_out, col10);
-                _mm512_storeu_ps(output + 11 * out_step + tile_out, col11);
-                _mm512_storeu_ps(output + 12 * out_step + tile_out, col12);
-                _mm512_storeu_ps(output + 13 * out_step + tile_out, col13);
-                _mm512_storeu_ps(output + 14 * out_step + tile_out, col14);
-                _mm512_storeu_ps(output + 15 * out_step + tile_out, col15);
+      if (longer_side > 8) {
+        // streaming stores need every tile row of the output on a 64-byte boundary
+        int64_t out_aligned = (uintptr_t)(output) % 64 == 0;
+        int64_t out_rows_aligned = (uintptr_t)(output + out_stride) % 64 == 0;
+        // an aligned output of 2 MiB or more: whole tiles stored past the caches
+        if (cols * out_aligned * out_rows_aligned * rows >= 524288) {
+          // row blocks of 512 x 256 elements (cache blocking)
+          int64_t ib_nt = 0;
+          for (; ib_nt < rows; ib_nt += 512) {
+            int64_t i_end_nt = ib_nt + 512 < rows ? ib_nt + 512 : rows;
+            // column blocks
+            int64_t jb_nt = 0;
+            for (; jb_nt < cols; jb_nt += 256) {
+              int64_t j_end_nt = jb_nt + 256 < cols ? jb_nt + 256 : cols;
+              int64_t j_nt = jb_nt;
+              // tile columns of the block
+              for (; j_nt + 16 <= j_end_nt; j_nt += 16) {
+                int64_t i_nt = ib_nt;
+                // whole tiles down the column
+                for (; i_nt + 16 <= i_end_nt; i_nt += 16) {
+                  int64_t in_step_nt = simdgen_opaque(stride);
+                  int64_t out_step_nt = simdgen_opaque(out_stride);
+                  int64_t tile_in_nt = i_nt * in_step_nt + j_nt;
+                  int64_t tile_out_nt = i_nt + j_nt * out_step_nt;
+                  __m512 row0 = _mm512_loadu_ps(input + tile_in_nt);
+                  __m512 row1 = _mm512_loadu_ps(input + in_step_nt + tile_in_nt);
+                  __m512 row2 = _mm512_loadu_ps(input + 2 * in_step_nt + tile_in_nt);
+                  __m512 row3 = _mm512_loadu_ps(input + 3 * in_step_nt + tile_in_nt);
+                  __m512 row4 = _mm512_loadu_ps(input + 4 * in_step_nt + tile_in_nt);
+                  __m512 row5 = _mm512_loadu_ps(input + 5 * in_step_nt + tile_in_nt);
+                  __m512 row6 = _mm512_loadu_ps(input + 6 * in_step_nt + tile_in_nt);
+                  __m512 row7 = _mm512_loadu_ps(input + 7 * in_step_nt + tile_in_nt);
+                  __m512 row8 = _mm512_loadu_ps(input + 8 * in_step_nt + tile_in_nt);
+                  __m512 row9 = _mm512_loadu_ps(input + 9 * in_step_nt + tile_in_nt);
+                  __m512 row10 = _mm512_loadu_ps(input + 10 * in_step_nt + tile_in_nt);
+                  __m512 row11 = _mm512_loadu_ps(input + 11 * in_step_nt + tile_in_nt);
+                  __m512 row12 = _mm512_loadu_ps(input + 12 * in_step_nt + tile_in_nt);
+                  __m512 row13 = _mm512_loadu_ps(input + 13 * in_step_nt + tile_in_nt);
+                  __m512 row14 = _mm512_loadu_ps(input + 14 * in_step_nt + tile_in_nt);
+                  __m512 row15 = _mm512_loadu_ps(input + 15 * in_step_nt + tile_in_nt);
+                  // stage 1: interleave 32-bit lanes of row pairs (unpacklo/hi_epi32)
+                  __m512 t1_0 = _mm512_unpacklo_ps(row0, row1);
+                  __m512 t1_1 = _mm512_unpackhi_ps(row0, row1);
+                  __m512 t1_2 = _mm512_unpacklo_ps(row2, row3);
+                  __m512 t1_3 = _mm512_unpackhi_ps(row2, row3);
+                  __m512 t1_4 = _mm512_unpacklo_ps(row4, row5);
+                  __m512 t1_5 = _mm512_unpackhi_ps(row4, row5);
+                  __m512 t1_6 = _mm512_unpacklo_ps(row6, row7);
+                  __m512 t1_7 = _mm512_unpackhi_ps(row6, row7);
+                  __m512 t1_8 = _mm512_unpacklo_ps(row8, row9);
+                  __m512 t1_9 = _mm512_unpackhi_ps(row8, row9);
+                  __m512 t1_10 = _mm512_unpacklo_ps(row10, row11);
+                  __m512 t1_11 = _mm512_unpackhi_ps(row10, row11);
+                  __m512 t1_12 = _mm512_unpacklo_ps(row12, row13);
+                  __m512 t1_13 = _mm512_unpackhi_ps(row12, row13);
+                  __m512 t1_14 = _mm512_unpacklo_ps(row14, row15);
+                  __m512 t1_15 = _mm512_unpackhi_ps(row14, row15);
+                  //   t1_0: 0 16 1 17 4 20 5 21 8 24 9 25 12 28 13 29
+                  //   t1_1: 2 18 3 19 6 22 7 23 10 26 11 27 14 30 15 31
+                  //   t1_2: 32 48 33 49 36 52 37 53 40 56 41 57 44 60 45 61
+                  //   t1_3: 34 50 35 51 38 54 39 55 42 58 43 59 46 62 47 63
+                  //   t1_4: 64 80 65 81 68 84 69 85 72 88 73 89 76 92 77 93
+                  //   t1_5: 66 82 67 83 70 86 71 87 74 90 75 91 78 94 79 95
+                  //   t1_6: 96 112 97 113 100 116 101 117 104 120 105 121 108 124 109 125
+                  //   t1_7: 98 114 99 115 102 118 103 119 106 122 107 123 110 126 111 127
+                  //   t1_8: 128 144 129 145 132 148 133 149 136 152 137 153 140 156 141 157
+                  //   t1_9: 130 146 131 147 134 150 135 151 138 154 139 155 142 158 143 159
+                  //   t1_10: 160 176 161 177 164 180 165 181 168 184 169 185 172 188 173 189
+                  //   t1_11: 162 178 163 179 166 182 167 183 170 186 171 187 174 190 175 191
+                  //   t1_12: 192 208 193 209 196 212 197 213 200 216 201 217 204 220 205 221
+                  //   t1_13: 194 210 195 211 198 214 199 215 202 218 203 219 206 222 207 223
+                  //   t1_14: 224 240 225 241 228 244 229 245 232 248 233 249 236 252 237 253
+                  //   t1_15: 226 242 227 243 230 246 231 247 234 250 235 251 238 254 239 255
+                  // stage 2: interleave 64-bit lanes (unpacklo/hi_epi64)
+                  __m512 t2_0 = _mm512_castpd_ps(
+                      _mm512_unpacklo_pd(_mm512_castps_pd(t1_0), _mm512_castps_pd(t1_2)));
+                  __m512 t2_1 = _mm512_castpd_ps(
+                      _mm512_unpackhi_pd(_mm512_castps_pd(t1_0), _mm512_castps_pd(t1_2)));
+                  __m512 t2_2 = _mm512_castpd_ps(
+                      _mm512_unpacklo_pd(_mm512_castps_pd(t1_1), _mm512_castps_pd(t1_3)));
+                  __m512 t2_3 = _mm512_castpd_ps(
+                      _mm512_unpackhi_pd(_mm512_castps_pd(t1_1), _mm512_castps_pd(t1_3)));
+                  __m512 t2_4 = _mm512_castpd_ps(
+                      _mm512_unpacklo_pd(_mm512_castps_pd(t1_4), _mm512_castps_pd(t1_6)));
+                  __m512 t2_5 = _mm512_castpd_ps(
+                      _mm512_unpackhi_pd(_mm512_castps_pd(t1_4), _mm512_castps_pd(t1_6)));
+                  __m512 t2_6 = _mm512_castpd_ps(
+                      _mm512_unpacklo_pd(_mm512_castps_pd(t1_5), _mm512_castps_pd(t1_7)));
+                  __m512 t2_7 = _mm512_castpd_ps(
+                      _mm512_unpackhi_pd(_mm512_castps_pd(t1_5), _mm512_castps_pd(t1_7)));
+                  __m512 t2_8 = _mm512_castpd_ps(
+                      _mm512_unpacklo_pd(_mm512_castps_pd(t1_8), _mm512_castps_pd(t1_10)));
+                  __m512 t2_9 = _mm512_castpd_ps(
+                      _mm512_unpackhi_pd(_mm512_castps_pd(t1_8), _mm512_castps_pd(t1_10)));
+                  __m512 t2_10 = _mm512_castpd_ps(
+                      _mm512_unpacklo_pd(_mm512_castps_pd(t1_9), _mm512_castps_pd(t1_11)));
+                  __m512 t2_11 = _mm512_castpd_ps(
+                      _mm512_unpackhi_pd(_mm512_castps_pd(t1_9), _mm512_castps_pd(t1_11)));
+                  __m512 t2_12 = _mm512_castpd_ps(
+                      _mm512_unpacklo_pd(_mm512_castps_pd(t1_12), _mm512_castps_pd(t1_14)));
+                  __m512 t2_13 = _mm512_castpd_ps(
+                      _mm512_unpackhi_pd(_mm512_castps_pd(t1_12), _mm512_castps_pd(t1_14)));
+                  __m512 t2_14 = _mm512_castpd_ps(
+                      _mm512_unpacklo_pd(_mm512_castps_pd(t1_13), _mm512_castps_pd(t1_15)));
+                  __m512 t2_15 = _mm512_castpd_ps(
+                      _mm512_unpackhi_pd(_mm512_castps_pd(t1_13), _mm512_castps_pd(t1_15)));
+                  //   t2_0: 0 16 32 48 4 20 36 52 8 24 40 56 12 28 44 60
+                  //   t2_1: 1 17 33 49 5 21 37 53 9 25 41 57 13 29 45 61
+                  //   t2_2: 2 18 34 50 6 22 38 54 10 26 42 58 14 30 46 62
+                  //   t2_3: 3 19 35 51 7 23 39 55 11 27 43 59 15 31 47 63
+                  //   t2_4: 64 80 96 112 68 84 100 116 72 88 104 120 76 92 108 124
+                  //   t2_5: 65 81 97 113 69 85 101 117 73 89 105 121 77 93 109 125
+                  //   t2_6: 66 82 98 114 70 86 102 118 74 90 106 122 78 94 110 126
+                  //   t2_7: 67 83 99 115 71 87 103 119 75 91 107 123 79 95 111 127
+                  //   t2_8: 128 144 160 176 132 148 164 180 136 152 168 184 140 156 172 188
+                  //   t2_9: 129 145 161 177 133 149 165 181 137 153 169 185 141 157 173 189
+                  //   t2_10: 130 146 162 178 134 150 166 182 138 154 170 186 142 158 174 190
+                  //   t2_11: 131 147 163 179 135 151 167 183 139 155 171 187 143 159 175 191
+                  //   t2_12: 192 208 224 240 196 212 228 244 200 216 232 248 204 220 236 252
+                  //   t2_13: 193 209 225 241 197 213 229 245 201 217 233 249 205 221 237 253
+                  //   t2_14: 194 210 226 242 198 214 230 246 202 218 234 250 206 222 238 254
+                  //   t2_15: 195 211 227 243 199 215 231 247 203 219 235 251 207 223 239 255
+                  // stage 3: gather 128-bit blocks (shuffle_i32x4 0x88 / 0xDD)
+                  __m512 t3_0 = _mm512_shuffle_f32x4(t2_0, t2_4, 0x88);
+                  __m512 t3_4 = _mm512_shuffle_f32x4(t2_0, t2_4, 0xDD);
+                  __m512 t3_1 = _mm512_shuffle_f32x4(t2_1, t2_5, 0x88);
+                  __m512 t3_5 = _mm512_shuffle_f32x4(t2_1, t2_5, 0xDD);
+                  __m512 t3_2 = _mm512_shuffle_f32x4(t2_2, t2_6, 0x88);
+                  __m512 t3_6 = _mm512_shuffle_f32x4(t2_2, t2_6, 0xDD);
+                  __m512 t3_3 = _mm512_shuffle_f32x4(t2_3, t2_7, 0x88);
+                  __m512 t3_7 = _mm512_shuffle_f32x4(t2_3, t2_7, 0xDD);
+                  __m512 t3_8 = _mm512_shuffle_f32x4(t2_8, t2_12, 0x88);
+                  __m512 t3_12 = _mm512_shuffle_f32x4(t2_8, t2_12, 0xDD);
+                  __m512 t3_9 = _mm512_shuffle_f32x4(t2_9, t2_13, 0x88);
+                  __m512 t3_13 = _mm512_shuffle_f32x4(t2_9, t2_13, 0xDD);
+                  __m512 t3_10 = _mm512_shuffle_f32x4(t2_10, t2_14, 0x88);
+                  __m512 t3_14 = _mm512_shuffle_f32x4(t2_10, t2_14, 0xDD);
+                  __m512 t3_11 = _mm512_shuffle_f32x4(t2_11, t2_15, 0x88);
+                  __m512 t3_15 = _mm512_shuffle_f32x4(t2_11, t2_15, 0xDD);
+                  //   t3_0: 0 16 32 48 8 24 40 56 64 80 96 112 72 88 104 120
+                  //   t3_4: 4 20 36 52 12 28 44 60 68 84 100 116 76 92 108 124
+                  //   t3_1: 1 17 33 49 9 25 41 57 65 81 97 113 73 89 105 121
+                  //   t3_5: 5 21 37 53 13 29 45 61 69 85 101 117 77 93 109 125
+                  //   t3_2: 2 18 34 50 10 26 42 58 66 82 98 114 74 90 106 122
+                  //   t3_6: 6 22 38 54 14 30 46 62 70 86 102 118 78 94 110 126
+                  //   t3_3: 3 19 35 51 11 27 43 59 67 83 99 115 75 91 107 123
+                  //   t3_7: 7 23 39 55 15 31 47 63 71 87 103 119 79 95 111 127
+                  //   t3_8: 128 144 160 176 136 152 168 184 192 208 224 240 200 216 232 248
+                  //   t3_12: 132 148 164 180 140 156 172 188 196 212 228 244 204 220 236 252
+                  //   t3_9: 129 145 161 177 137 153 169 185 193 209 225 241 201 217 233 249
+                  //   t3_13: 133 149 165 181 141 157 173 189 197 213 229 245 205 221 237 253
+                  //   t3_10: 130 146 162 178 138 154 170 186 194 210 226 242 202 218 234 250
+                  //   t3_14: 134 150 166 182 142 158 174 190 198 214 230 246 206 222 238 254
+                  //   t3_11: 131 147 163 179 139 155 171 187 195 211 227 243 203 219 235 251
+                  //   t3_15: 135 151 167 183 143 159 175 191 199 215 231 247 207 223 239 255
+                  // stage 4: gather 256-bit halves (shuffle_i32x4 0x88 / 0xDD)
+                  __m512 col0 = _mm512_shuffle_f32x4(t3_0, t3_8, 0x88);
+                  __m512 col8 = _mm512_shuffle_f32x4(t3_0, t3_8, 0xDD);
+                  __m512 col1 = _mm512_shuffle_f32x4(t3_1, t3_9, 0x88);
+                  __m512 col9 = _mm512_shuffle_f32x4(t3_1, t3_9, 0xDD);
+                  __m512 col2 = _mm512_shuffle_f32x4(t3_2, t3_10, 0x88);
+                  __m512 col10 = _mm512_shuffle_f32x4(t3_2, t3_10, 0xDD);
+                  __m512 col3 = _mm512_shuffle_f32x4(t3_3, t3_11, 0x88);
+                  __m512 col11 = _mm512_shuffle_f32x4(t3_3, t3_11, 0xDD);
+                  __m512 col4 = _mm512_shuffle_f32x4(t3_4, t3_12, 0x88);
+                  __m512 col12 = _mm512_shuffle_f32x4(t3_4, t3_12, 0xDD);
+                  __m512 col5 = _mm512_shuffle_f32x4(t3_5, t3_13, 0x88);
+                  __m512 col13 = _mm512_shuffle_f32x4(t3_5, t3_13, 0xDD);
+                  __m512 col6 = _mm512_shuffle_f32x4(t3_6, t3_14, 0x88);
+                  __m512 col14 = _mm512_shuffle_f32x4(t3_6, t3_14, 0xDD);
+                  __m512 col7 = _mm512_shuffle_f32x4(t3_7, t3_15, 0x88);
+                  __m512 col15 = _mm512_shuffle_f32x4(t3_7, t3_15, 0xDD);
+                  //   col0: 0 16 32 48 64 80 96 112 128 144 160 176 192 208 224 240
+                  //   col8: 8 24 40 56 72 88 104 120 136 152 168 184 200 216 232 248
+                  //   col1: 1 17 33 49 65 81 97 113 129 145 161 177 193 209 225 241
+                  //   col9: 9 25 41 57 73 89 105 121 137 153 169 185 201 217 233 249
+                  //   col2: 2 18 34 50 66 82 98 114 130 146 162 178 194 210 226 242
+                  //   col10: 10 26 42 58 74 90 106 122 138 154 170 186 202 218 234 250
+                  //   col3: 3 19 35 51 67 83 99 115 131 147 163 179 195 211 227 243
+                  //   col11: 11 27 43 59 75 91 107 123 139 155 171 187 203 219 235 251
+                  //   col4: 4 20 36 52 68 84 100 116 132 148 164 180 196 212 228 244
+                  //   col12: 12 28 44 60 76 92 108 124 140 156 172 188 204 220 236 252
+                  //   col5: 5 21 37 53 69 85 101 117 133 149 165 181 197 213 229 245
+                  //   col13: 13 29 45 61 77 93 109 125 141 157 173 189 205 221 237 253
+                  //   col6: 6 22 38 54 70 86 102 118 134 150 166 182 198 214 230 246
+                  //   col14: 14 30 46 62 78 94 110 126 142 158 174 190 206 222 238 254
+                  //   col7: 7 23 39 55 71 87 103 119 135 151 167 183 199 215 231 247
+                  //   col15: 15 31 47 63 79 95 111 127 143 159 175 191 207 223 239 255
+                  _mm512_stream_ps(output + tile_out_nt, col0);
+                  _mm512_stream_ps(output + out_step_nt + tile_out_nt, col1);
+                  _mm512_stream_ps(output + 2 * out_step_nt + tile_out_nt, col2);
+                  _mm512_stream_ps(output + 3 * out_step_nt + tile_out_nt, col3);
+                  _mm512_stream_ps(output + 4 * out_step_nt + tile_out_nt, col4);
+                  _mm512_stream_ps(output + 5 * out_step_nt + tile_out_nt, col5);
+                  _mm512_stream_ps(output + 6 * out_step_nt + tile_out_nt, col6);
+                  _mm512_stream_ps(output + 7 * out_step_nt + tile_out_nt, col7);
+                  _mm512_stream_ps(output + 8 * out_step_nt + tile_out_nt, col8);
+                  _mm512_stream_ps(output + 9 * out_step_nt + tile_out_nt, col9);
+                  _mm512_stream_ps(output + 10 * out_step_nt + tile_out_nt, col10);
+                  _mm512_stream_ps(output + 11 * out_step_nt + tile_out_nt, col11);
+                  _mm512_stream_ps(output + 12 * out_step_nt + tile_out_nt, col12);
+                  _mm512_stream_ps(output + 13 * out_step_nt + tile_out_nt, col13);
+                  _mm512_stream_ps(output + 14 * out_step_nt + tile_out_nt, col14);
+                  _mm512_stream_ps(output + 15 * out_step_nt + tile_out_nt, col15);
+                }
+                // the last rows of the matrix: a partial tile
+                if (i_nt < i_end_nt) {
+                  int64_t edge_in_r_nt = i_nt * stride + j_nt;
+                  int64_t edge_out_r_nt = i_nt + j_nt * out_stride;
+                  __m512 row0_r = _mm512_setzero_ps();
+                  if (i_nt < rows) {
+                    row0_r = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
+                                                  (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
+                                                  input + edge_in_r_nt);
+                  }
+                  __m512 row1_r = _mm512_setzero_ps();
+                  if (i_nt + 1 < rows) {
+                    row1_r = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
+                                                  (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
+                                                  input + edge_in_r_nt + stride);
+                  }
+                  __m512 row2_r = _mm512_setzero_ps();
+                  if (i_nt + 2 < rows) {
+                    row2_r = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
+                                                  (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
+                                                  input + edge_in_r_nt + 2 * stride);
+                  }
+                  __m512 row3_r = _mm512_setzero_ps();
+                  if (i_nt + 3 < rows) {
+                    row3_r = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
+                                                  (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
+                                                  input + edge_in_r_nt + 3 * stride);
+                  }
+                  __m512 row4_r = _mm512_setzero_ps();
+                  if (i_nt + 4 < rows) {
+                    row4_r = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
+                                                  (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
+                                                  input + edge_in_r_nt + 4 * stride);
+                  }
+                  __m512 row5_r = _mm512_setzero_ps();
+                  if (i_nt + 5 < rows) {
+                    row5_r = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
+                                                  (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
+                                                  input + edge_in_r_nt + 5 * stride);
+                  }
+                  __m512 row6_r = _mm512_setzero_ps();
+                  if (i_nt + 6 < rows) {
+                    row6_r = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
+                                                  (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
+                                                  input + edge_in_r_nt + 6 * stride);
+                  }
+                  __m512 row7_r = _mm512_setzero_ps();
+                  if (i_nt + 7 < rows) {
+                    row7_r = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
+                                                  (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
+                                                  input + edge_in_r_nt + 7 * stride);
+                  }
+                  __m512 row8_r = _mm512_setzero_ps();
+                  if (i_nt + 8 < rows) {
+                    row8_r = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
+                                                  (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
+                                                  input + edge_in_r_nt + 8 * stride);
+                  }
+                  __m512 row9_r = _mm512_setzero_ps();
+                  if (i_nt + 9 < rows) {
+                    row9_r = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
+                                                  (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
+                                                  input + edge_in_r_nt + 9 * stride);
+                  }
+                  __m512 row10_r = _mm512_setzero_ps();
+                  if (i_nt + 10 < rows) {
+                    row10_r = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
+                                                   (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
+                                                   input + edge_in_r_nt + 10 * stride);
+                  }
+                  __m512 row11_r = _mm512_setzero_ps();
+                  if (i_nt + 11 < rows) {
+                    row11_r = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
+                                                   (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
+                                                   input + edge_in_r_nt + 11 * stride);
+                  }
+                  __m512 row12_r = _mm512_setzero_ps();
+                  if (i_nt + 12 < rows) {
+                    row12_r = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
+                                                   (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
+                                                   input + edge_in_r_nt + 12 * stride);
+                  }
+                  __m512 row13_r = _mm512_setzero_ps();
+                  if (i_nt + 13 < rows) {
+                    row13_r = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
+                                                   (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
+                                                   input + edge_in_r_nt + 13 * stride);
+                  }
+                  __m512 row14_r = _mm512_setzero_ps();
+                  if (i_nt + 14 < rows) {
+                    row14_r = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
+                                                   (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
+                                                   input + edge_in_r_nt + 14 * stride);
+                  }
+                  __m512 row15_r = _mm512_setzero_ps();
+                  if (i_nt + 15 < rows) {
+                    row15_r = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
+                                                   (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
+                                                   input + edge_in_r_nt + 15 * stride);
+                  }
+                  // stage 1: interleave 32-bit lanes of row pairs (unpacklo/hi_epi32)
+                  __m512 t1_0_r = _mm512_unpacklo_ps(row0_r, row1_r);
+                  __m512 t1_1_r = _mm512_unpackhi_ps(row0_r, row1_r);
+                  __m512 t1_2_r = _mm512_unpacklo_ps(row2_r, row3_r);
+                  __m512 t1_3_r = _mm512_unpackhi_ps(row2_r, row3_r);
+                  __m512 t1_4_r = _mm512_unpacklo_ps(row4_r, row5_r);
+                  __m512 t1_5_r = _mm512_unpackhi_ps(row4_r, row5_r);
+                  __m512 t1_6_r = _mm512_unpacklo_ps(row6_r, row7_r);
+                  __m512 t1_7_r = _mm512_unpackhi_ps(row6_r, row7_r);
+                  __m512 t1_8_r = _mm512_unpacklo_ps(row8_r, row9_r);
+                  __m512 t1_9_r = _mm512_unpackhi_ps(row8_r, row9_r);
+                  __m512 t1_10_r = _mm512_unpacklo_ps(row10_r, row11_r);
+                  __m512 t1_11_r = _mm512_unpackhi_ps(row10_r, row11_r);
+                  __m512 t1_12_r = _mm512_unpacklo_ps(row12_r, row13_r);
+                  __m512 t1_13_r = _mm512_unpackhi_ps(row12_r, row13_r);
+                  __m512 t1_14_r = _mm512_unpacklo_ps(row14_r, row15_r);
+                  __m512 t1_15_r = _mm512_unpackhi_ps(row14_r, row15_r);
+                  // stage 2: interleave 64-bit lanes (unpacklo/hi_epi64)
+                  __m512 t2_0_r = _mm512_castpd_ps(
+                      _mm512_unpacklo_pd(_mm512_castps_pd(t1_0_r), _mm512_castps_pd(t1_2_r)));
+                  __m512 t2_1_r = _mm512_castpd_ps(
+                      _mm512_unpackhi_pd(_mm512_castps_pd(t1_0_r), _mm512_castps_pd(t1_2_r)));
+                  __m512 t2_2_r = _mm512_castpd_ps(
+                      _mm512_unpacklo_pd(_mm512_castps_pd(t1_1_r), _mm512_castps_pd(t1_3_r)));
+                  __m512 t2_3_r = _mm512_castpd_ps(
+                      _mm512_unpackhi_pd(_mm512_castps_pd(t1_1_r), _mm512_castps_pd(t1_3_r)));
+                  __m512 t2_4_r = _mm512_castpd_ps(
+                      _mm512_unpacklo_pd(_mm512_castps_pd(t1_4_r), _mm512_castps_pd(t1_6_r)));
+                  __m512 t2_5_r = _mm512_castpd_ps(
+                      _mm512_unpackhi_pd(_mm512_castps_pd(t1_4_r), _mm512_castps_pd(t1_6_r)));
+                  __m512 t2_6_r = _mm512_castpd_ps(
+                      _mm512_unpacklo_pd(_mm512_castps_pd(t1_5_r), _mm512_castps_pd(t1_7_r)));
+                  __m512 t2_7_r = _mm512_castpd_ps(
+                      _mm512_unpackhi_pd(_mm512_castps_pd(t1_5_r), _mm512_castps_pd(t1_7_r)));
+                  __m512 t2_8_r = _mm512_castpd_ps(
+                      _mm512_unpacklo_pd(_mm512_castps_pd(t1_8_r), _mm512_castps_pd(t1_10_r)));
+                  __m512 t2_9_r = _mm512_castpd_ps(
+                      _mm512_unpackhi_pd(_mm512_castps_pd(t1_8_r), _mm512_castps_pd(t1_10_r)));
+                  __m512 t2_10_r = _mm512_castpd_ps(
+                      _mm512_unpacklo_pd(_mm512_castps_pd(t1_9_r), _mm512_castps_pd(t1_11_r)));
+                  __m512 t2_11_r = _mm512_castpd_ps(
+                      _mm512_unpackhi_pd(_mm512_castps_pd(t1_9_r), _mm512_castps_pd(t1_11_r)));
+                  __m512 t2_12_r = _mm512_castpd_ps(
+                      _mm512_unpacklo_pd(_mm512_castps_pd(t1_12_r), _mm512_castps_pd(t1_14_r)));
+                  __m512 t2_13_r = _mm512_castpd_ps(
+                      _mm512_unpackhi_pd(_mm512_castps_pd(t1_12_r), _mm512_castps_pd(t1_14_r)));
+                  __m512 t2_14_r = _mm512_castpd_ps(
+                      _mm512_unpacklo_pd(_mm512_castps_pd(t1_13_r), _mm512_castps_pd(t1_15_r)));
+                  __m512 t2_15_r = _mm512_castpd_ps(
+                      _mm512_unpackhi_pd(_mm512_castps_pd(t1_13_r), _mm512_castps_pd(t1_15_r)));
+                  // stage 3: gather 128-bit blocks (shuffle_i32x4 0x88 / 0xDD)
+                  __m512 t3_0_r = _mm512_shuffle_f32x4(t2_0_r, t2_4_r, 0x88);
+                  __m512 t3_4_r = _mm512_shuffle_f32x4(t2_0_r, t2_4_r, 0xDD);
+                  __m512 t3_1_r = _mm512_shuffle_f32x4(t2_1_r, t2_5_r, 0x88);
+                  __m512 t3_5_r = _mm512_shuffle_f32x4(t2_1_r, t2_5_r, 0xDD);
+                  __m512 t3_2_r = _mm512_shuffle_f32x4(t2_2_r, t2_6_r, 0x88);
+                  __m512 t3_6_r = _mm512_shuffle_f32x4(t2_2_r, t2_6_r, 0xDD);
+                  __m512 t3_3_r = _mm512_shuffle_f32x4(t2_3_r, t2_7_r, 0x88);
+                  __m512 t3_7_r = _mm512_shuffle_f32x4(t2_3_r, t2_7_r, 0xDD);
+                  __m512 t3_8_r = _mm512_shuffle_f32x4(t2_8_r, t2_12_r, 0x88);
+                  __m512 t3_12_r = _mm512_shuffle_f32x4(t2_8_r, t2_12_r, 0xDD);
+                  __m512 t3_9_r = _mm512_shuffle_f32x4(t2_9_r, t2_13_r, 0x88);
+                  __m512 t3_13_r = _mm512_shuffle_f32x4(t2_9_r, t2_13_r, 0xDD);
+                  __m512 t3_10_r = _mm512_shuffle_f32x4(t2_10_r, t2_14_r, 0x88);
+                  __m512 t3_14_r = _mm512_shuffle_f32x4(t2_10_r, t2_14_r, 0xDD);
+                  __m512 t3_11_r = _mm512_shuffle_f32x4(t2_11_r, t2_15_r, 0x88);
+                  __m512 t3_15_r = _mm512_shuffle_f32x4(t2_11_r, t2_15_r, 0xDD);
+                  // stage 4: gather 256-bit halves (shuffle_i32x4 0x88 / 0xDD)
+                  __m512 col0_r = _mm512_shuffle_f32x4(t3_0_r, t3_8_r, 0x88);
+                  __m512 col8_r = _mm512_shuffle_f32x4(t3_0_r, t3_8_r, 0xDD);
+                  __m512 col1_r = _mm512_shuffle_f32x4(t3_1_r, t3_9_r, 0x88);
+                  __m512 col9_r = _mm512_shuffle_f32x4(t3_1_r, t3_9_r, 0xDD);
+                  __m512 col2_r = _mm512_shuffle_f32x4(t3_2_r, t3_10_r, 0x88);
+                  __m512 col10_r = _mm512_shuffle_f32x4(t3_2_r, t3_10_r, 0xDD);
+                  __m512 col3_r = _mm512_shuffle_f32x4(t3_3_r, t3_11_r, 0x88);
+                  __m512 col11_r = _mm512_shuffle_f32x4(t3_3_r, t3_11_r, 0xDD);
+                  __m512 col4_r = _mm512_shuffle_f32x4(t3_4_r, t3_12_r, 0x88);
+                  __m512 col12_r = _mm512_shuffle_f32x4(t3_4_r, t3_12_r, 0xDD);
+                  __m512 col5_r = _mm512_shuffle_f32x4(t3_5_r, t3_13_r, 0x88);
+                  __m512 col13_r = _mm512_shuffle_f32x4(t3_5_r, t3_13_r, 0xDD);
+                  __m512 col6_r = _mm512_shuffle_f32x4(t3_6_r, t3_14_r, 0x88);
+                  __m512 col14_r = _mm512_shuffle_f32x4(t3_6_r, t3_14_r, 0xDD);
+                  __m512 col7_r = _mm512_shuffle_f32x4(t3_7_r, t3_15_r, 0x88);
+                  __m512 col15_r = _mm512_shuffle_f32x4(t3_7_r, t3_15_r, 0xDD);
+                  if (j_nt < cols) {
+                    _mm512_mask_storeu_ps(output + edge_out_r_nt,
+                                          (__mmask16)simdgen_lanes_below(rows - i_nt, 16), col0_r);
+                  }
+                  if (j_nt + 1 < cols) {
+                    _mm512_mask_storeu_ps(output + edge_out_r_nt + out_stride,
+                                          (__mmask16)simdgen_lanes_below(rows - i_nt, 16), col1_r);
+                  }
+                  if (j_nt + 2 < cols) {
+                    _mm512_mask_storeu_ps(output + edge_out_r_nt + 2 * out_stride,
+                                          (__mmask16)simdgen_lanes_below(rows - i_nt, 16), col2_r);
+                  }
+                  if (j_nt + 3 < cols) {
+                    _mm512_mask_storeu_ps(output + edge_out_r_nt + 3 * out_stride,
+                                          (__mmask16)simdgen_lanes_below(rows - i_nt, 16), col3_r);
+                  }
+                  if (j_nt + 4 < cols) {
+                    _mm512_mask_storeu_ps(output + edge_out_r_nt + 4 * out_stride,
+                                          (__mmask16)simdgen_lanes_below(rows - i_nt, 16), col4_r);
+                  }
+                  if (j_nt + 5 < cols) {
+                    _mm512_mask_storeu_ps(output + edge_out_r_nt + 5 * out_stride,
+                                          (__mmask16)simdgen_lanes_below(rows - i_nt, 16), col5_r);
+                  }
+                  if (j_nt + 6 < cols) {
+                    _mm512_mask_storeu_ps(output + edge_out_r_nt + 6 * out_stride,
+                                          (__mmask16)simdgen_lanes_below(rows - i_nt, 16), col6_r);
+                  }
+                  if (j_nt + 7 < cols) {
+                    _mm512_mask_storeu_ps(output + edge_out_r_nt + 7 * out_stride,
+                                          (__mmask16)simdgen_lanes_below(rows - i_nt, 16), col7_r);
+                  }
+                  if (j_nt + 8 < cols) {
+                    _mm512_mask_storeu_ps(output + edge_out_r_nt + 8 * out_stride,
+                                          (__mmask16)simdgen_lanes_below(rows - i_nt, 16), col8_r);
+                  }
+                  if (j_nt + 9 < cols) {
+                    _mm512_mask_storeu_ps(output + edge_out_r_nt + 9 * out_stride,
+                                          (__mmask16)simdgen_lanes_below(rows - i_nt, 16), col9_r);
+                  }
+                  if (j_nt + 10 < cols) {
+                    _mm512_mask_storeu_ps(output + edge_out_r_nt + 10 * out_stride,
+                                          (__mmask16)simdgen_lanes_below(rows - i_nt, 16), col10_r);
+                  }
+                  if (j_nt + 11 < cols) {
+                    _mm512_mask_storeu_ps(output + edge_out_r_nt + 11 * out_stride,
+                                          (__mmask16)simdgen_lanes_below(rows - i_nt, 16), col11_r);
+                  }
+                  if (j_nt + 12 < cols) {
+                    _mm512_mask_storeu_ps(output + edge_out_r_nt + 12 * out_stride,
+                                          (__mmask16)simdgen_lanes_below(rows - i_nt, 16), col12_r);
+                  }
+                  if (j_nt + 13 < cols) {
+                    _mm512_mask_storeu_ps(output + edge_out_r_nt + 13 * out_stride,
+                                          (__mmask16)simdgen_lanes_below(rows - i_nt, 16), col13_r);
+                  }
+                  if (j_nt + 14 < cols) {
+                    _mm512_mask_storeu_ps(output + edge_out_r_nt + 14 * out_stride,
+                                          (__mmask16)simdgen_lanes_below(rows - i_nt, 16), col14_r);
+                  }
+                  if (j_nt + 15 < cols) {
+                    _mm512_mask_storeu_ps(output + edge_out_r_nt + 15 * out_stride,
+                                          (__mmask16)simdgen_lanes_below(rows - i_nt, 16), col15_r);
+                  }
+                }
               }
-              // the last rows of the matrix: a partial tile
-              if (i < i_end) {
-                int64_t edge_in_r = i * stride + j;
-                int64_t edge_out_r = i + j * out_stride;
-                __m512 row0_r = _mm512_setzero_ps();
-                if (i < rows) {
-                  row0_r = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                                (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                                input + edge_in_r);
-                }
-                __m512 row1_r = _mm512_setzero_ps();
-                if (i + 1 < rows) {
-                  row1_r = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                                (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                                input + edge_in_r + stride);
-                }
-                __m512 row2_r = _mm512_setzero_ps();
-                if (i + 2 < rows) {
-                  row2_r = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                                (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                                input + edge_in_r + 2 * stride);
-                }
-                __m512 row3_r = _mm512_setzero_ps();
-                if (i + 3 < rows) {
-                  row3_r = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                                (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                                input + edge_in_r + 3 * stride);
-                }
-                __m512 row4_r = _mm512_setzero_ps();
-                if (i + 4 < rows) {
-                  row4_r = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                                (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                                input + edge_in_r + 4 * stride);
-                }
-                __m512 row5_r = _mm512_setzero_ps();
-                if (i + 5 < rows) {
-                  row5_r = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                                (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                                input + edge_in_r + 5 * stride);
-                }
-                __m512 row6_r = _mm512_setzero_ps();
-                if (i + 6 < rows) {
-                  row6_r = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                                (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                                input + edge_in_r + 6 * stride);
-                }
-                __m512 row7_r = _mm512_setzero_ps();
-                if (i + 7 < rows) {
-                  row7_r = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                                (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                                input + edge_in_r + 7 * stride);
-                }
-                __m512 row8_r = _mm512_setzero_ps();
-                if (i + 8 < rows) {
-                  row8_r = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                                (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                                input + edge_in_r + 8 * stride);
-                }
-                __m512 row9_r = _mm512_setzero_ps();
-                if (i + 9 < rows) {
-                  row9_r = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                                (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                                input + edge_in_r + 9 * stride);
-                }
-                __m512 row10_r = _mm512_setzero_ps();
-                if (i + 10 < rows) {
-                  row10_r = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                                 (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                                 input + edge_in_r + 10 * stride);
-                }
-                __m512 row11_r = _mm512_setzero_ps();
-                if (i + 11 < rows) {
-                  row11_r = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                                 (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                                 input + edge_in_r + 11 * stride);
-                }
-                __m512 row12_r = _mm512_setzero_ps();
-                if (i + 12 < rows) {
-                  row12_r = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                                 (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                                 input + edge_in_r + 12 * stride);
-                }
-                __m512 row13_r = _mm512_setzero_ps();
-                if (i + 13 < rows) {
-                  row13_r = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                                 (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                                 input + edge_in_r + 13 * stride);
-                }
-                __m512 row14_r = _mm512_setzero_ps();
-                if (i + 14 < rows) {
-                  row14_r = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                                 (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                                 input + edge_in_r + 14 * stride);
-                }
-                __m512 row15_r = _mm512_setzero_ps();
-                if (i + 15 < rows) {
-                  row15_r = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                                 (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                                 input + edge_in_r + 15 * stride);
-                }
-                // stage 1: interleave 32-bit lanes of row pairs (unpacklo/hi_epi32)
-                __m512 t1_0_r = _mm512_unpacklo_ps(row0_r, row1_r);
-                __m512 t1_1_r = _mm512_unpackhi_ps(row0_r, row1_r);
-                __m512 t1_2_r = _mm512_unpacklo_ps(row2_r, row3_r);
-                __m512 t1_3_r = _mm512_unpackhi_ps(row2_r, row3_r);
-                __m512 t1_4_r = _mm512_unpacklo_ps(row4_r, row5_r);
-                __m512 t1_5_r = _mm512_unpackhi_ps(row4_r, row5_r);
-                __m512 t1_6_r = _mm512_unpacklo_ps(row6_r, row7_r);
-                __m512 t1_7_r = _mm512_unpackhi_ps(row6_r, row7_r);
-                __m512 t1_8_r = _mm512_unpacklo_ps(row8_r, row9_r);
-                __m512 t1_9_r = _mm512_unpackhi_ps(row8_r, row9_r);
-                __m512 t1_10_r = _mm512_unpacklo_ps(row10_r, row11_r);
-                __m512 t1_11_r = _mm512_unpackhi_ps(row10_r, row11_r);
-                __m512 t1_12_r = _mm512_unpacklo_ps(row12_r, row13_r);
-                __m512 t1_13_r = _mm512_unpackhi_ps(row12_r, row13_r);
-                __m512 t1_14_r = _mm512_unpacklo_ps(row14_r, row15_r);
-                __m512 t1_15_r = _mm512_unpackhi_ps(row14_r, row15_r);
-                // stage 2: interleave 64-bit lanes (unpacklo/hi_epi64)
-                __m512 t2_0_r = _mm512_castpd_ps(
-                    _mm512_unpacklo_pd(_mm512_castps_pd(t1_0_r), _mm512_castps_pd(t1_2_r)));
-                __m512 t2_1_r = _mm512_castpd_ps(
-                    _mm512_unpackhi_pd(_mm512_castps_pd(t1_0_r), _mm512_castps_pd(t1_2_r)));
-                __m512 t2_2_r = _mm512_castpd_ps(
-                    _mm512_unpacklo_pd(_mm512_castps_pd(t1_1_r), _mm512_castps_pd(t1_3_r)));
-                __m512 t2_3_r = _mm512_castpd_ps(
-                    _mm512_unpackhi_pd(_mm512_castps_pd(t1_1_r), _mm512_castps_pd(t1_3_r)));
-                __m512 t2_4_r = _mm512_castpd_ps(
-                    _mm512_unpacklo_pd(_mm512_castps_pd(t1_4_r), _mm512_castps_pd(t1_6_r)));
-                __m512 t2_5_r = _mm512_castpd_ps(
-                    _mm512_unpackhi_pd(_mm512_castps_pd(t1_4_r), _mm512_castps_pd(t1_6_r)));
-                __m512 t2_6_r = _mm512_castpd_ps(
-                    _mm512_unpacklo_pd(_mm512_castps_pd(t1_5_r), _mm512_castps_pd(t1_7_r)));
-                __m512 t2_7_r = _mm512_castpd_ps(
-                    _mm512_unpackhi_pd(_mm512_castps_pd(t1_5_r), _mm512_castps_pd(t1_7_r)));
-                __m512 t2_8_r = _mm512_castpd_ps(
-                    _mm512_unpacklo_pd(_mm512_castps_pd(t1_8_r), _mm512_castps_pd(t1_10_r)));
-                __m512 t2_9_r = _mm512_castpd_ps(
-                    _mm512_unpackhi_pd(_mm512_castps_pd(t1_8_r), _mm512_castps_pd(t1_10_r)));
-                __m512 t2_10_r = _mm512_castpd_ps(
-                    _mm512_unpacklo_pd(_mm512_castps_pd(t1_9_r), _mm512_castps_pd(t1_11_r)));
-                __m512 t2_11_r = _mm512_castpd_ps(
-                    _mm512_unpackhi_pd(_mm512_castps_pd(t1_9_r), _mm512_castps_pd(t1_11_r)));
-                __m512 t2_12_r = _mm512_castpd_ps(
-                    _mm512_unpacklo_pd(_mm512_castps_pd(t1_12_r), _mm512_castps_pd(t1_14_r)));
-                __m512 t2_13_r = _mm512_castpd_ps(
-                    _mm512_unpackhi_pd(_mm512_castps_pd(t1_12_r), _mm512_castps_pd(t1_14_r)));
-                __m512 t2_14_r = _mm512_castpd_ps(
-                    _mm512_unpacklo_pd(_mm512_castps_pd(t1_13_r), _mm512_castps_pd(t1_15_r)));
-                __m512 t2_15_r = _mm512_castpd_ps(
-                    _mm512_unpackhi_pd(_mm512_castps_pd(t1_13_r), _mm512_castps_pd(t1_15_r)));
-                // stage 3: gather 128-bit blocks (shuffle_i32x4 0x88 / 0xDD)
-                __m512 t3_0_r = _mm512_shuffle_f32x4(t2_0_r, t2_4_r, 0x88);
-                __m512 t3_4_r = _mm512_shuffle_f32x4(t2_0_r, t2_4_r, 0xDD);
-                __m512 t3_1_r = _mm512_shuffle_f32x4(t2_1_r, t2_5_r, 0x88);
-                __m512 t3_5_r = _mm512_shuffle_f32x4(t2_1_r, t2_5_r, 0xDD);
-                __m512 t3_2_r = _mm512_shuffle_f32x4(t2_2_r, t2_6_r, 0x88);
-                __m512 t3_6_r = _mm512_shuffle_f32x4(t2_2_r, t2_6_r, 0xDD);
-                __m512 t3_3_r = _mm512_shuffle_f32x4(t2_3_r, t2_7_r, 0x88);
-                __m512 t3_7_r = _mm512_shuffle_f32x4(t2_3_r, t2_7_r, 0xDD);
-                __m512 t3_8_r = _mm512_shuffle_f32x4(t2_8_r, t2_12_r, 0x88);
-                __m512 t3_12_r = _mm512_shuffle_f32x4(t2_8_r, t2_12_r, 0xDD);
-                __m512 t3_9_r = _mm512_shuffle_f32x4(t2_9_r, t2_13_r, 0x88);
-                __m512 t3_13_r = _mm512_shuffle_f32x4(t2_9_r, t2_13_r, 0xDD);
-                __m512 t3_10_r = _mm512_shuffle_f32x4(t2_10_r, t2_14_r, 0x88);
-                __m512 t3_14_r = _mm512_shuffle_f32x4(t2_10_r, t2_14_r, 0xDD);
-                __m512 t3_11_r = _mm512_shuffle_f32x4(t2_11_r, t2_15_r, 0x88);
-                __m512 t3_15_r = _mm512_shuffle_f32x4(t2_11_r, t2_15_r, 0xDD);
-                // stage 4: gather 256-bit halves (shuffle_i32x4 0x88 / 0xDD)
-                __m512 col0_r = _mm512_shuffle_f32x4(t3_0_r, t3_8_r, 0x88);
-                __m512 col8_r = _mm512_shuffle_f32x4(t3_0_r, t3_8_r, 0xDD);
-                __m512 col1_r = _mm512_shuffle_f32x4(t3_1_r, t3_9_r, 0x88);
-                __m512 col9_r = _mm512_shuffle_f32x4(t3_1_r, t3_9_r, 0xDD);
-                __m512 col2_r = _mm512_shuffle_f32x4(t3_2_r, t3_10_r, 0x88);
-                __m512 col10_r = _mm512_shuffle_f32x4(t3_2_r, t3_10_r, 0xDD);
-                __m512 col3_r = _mm512_shuffle_f32x4(t3_3_r, t3_11_r, 0x88);
-                __m512 col11_r = _mm512_shuffle_f32x4(t3_3_r, t3_11_r, 0xDD);
-                __m512 col4_r = _mm512_shuffle_f32x4(t3_4_r, t3_12_r, 0x88);
-                __m512 col12_r = _mm512_shuffle_f32x4(t3_4_r, t3_12_r, 0xDD);
-                __m512 col5_r = _mm512_shuffle_f32x4(t3_5_r, t3_13_r, 0x88);
-                __m512 col13_r = _mm512_shuffle_f32x4(t3_5_r, t3_13_r, 0xDD);
-                __m512 col6_r = _mm512_shuffle_f32x4(t3_6_r, t3_14_r, 0x88);
-                __m512 col14_r = _mm512_shuffle_f32x4(t3_6_r, t3_14_r, 0xDD);
-                __m512 col7_r = _mm512_shuffle_f32x4(t3_7_r, t3_15_r, 0x88);
-                __m512 col15_r = _mm512_shuffle_f32x4(t3_7_r, t3_15_r, 0xDD);
-                if (j < cols) {
-                  _mm512_mask_storeu_ps(output + edge_out_r,
-                                        (__mmask16)simdgen_lanes_below(rows - i, 16), col0_r);
-                }
-                if (j + 1 < cols) {
-                  _mm512_mask_storeu_ps(output + edge_out_r + out_stride,
-                                        (__mmask16)simdgen_lanes_below(rows - i, 16), col1_r);
-                }
-                if (j + 2 < cols) {
-                  _mm512_mask_storeu_ps(output + edge_out_r + 2 * out_stride,
-                                        (__mmask16)simdgen_lanes_below(rows - i, 16), col2_r);
-                }
-                if (j + 3 < cols) {
-                  _mm512_mask_storeu_ps(output + edge_out_r + 3 * out_stride,
-                                        (__mmask16)simdgen_lanes_below(rows - i, 16), col3_r);
-                }
-                if (j + 4 < cols) {
-                  _mm512_mask_storeu_ps(output + edge_out_r + 4 * out_stride,
-                                        (__mmask16)simdgen_lanes_below(rows - i, 16), col4_r);
-                }
-                if (j + 5 < cols) {
-                  _mm512_mask_storeu_ps(output + edge_out_r + 5 * out_stride,
-                                        (__mmask16)simdgen_lanes_below(rows - i, 16), col5_r);
-                }
-                if (j + 6 < cols) {
-                  _mm512_mask_storeu_ps(output + edge_out_r + 6 * out_stride,
-                                        (__mmask16)simdgen_lanes_below(rows - i, 16), col6_r);
-                }
-                if (j + 7 < cols) {
-                  _mm512_mask_storeu_ps(output + edge_out_r + 7 * out_stride,
-                                        (__mmask16)simdgen_lanes_below(rows - i, 16), col7_r);
-                }
-                if (j + 8 < cols) {
-                  _mm512_mask_storeu_ps(output + edge_out_r + 8 * out_stride,
-                                        (__mmask16)simdgen_lanes_below(rows - i, 16), col8_r);
-                }
-                if (j + 9 < cols) {
-                  _mm512_mask_storeu_ps(output + edge_out_r + 9 * out_stride,
-                                        (__mmask16)simdgen_lanes_below(rows - i, 16), col9_r);
-                }
-                if (j + 10 < cols) {
-                  _mm512_mask_storeu_ps(output + edge_out_r + 10 * out_stride,
-                                        (__mmask16)simdgen_lanes_below(rows - i, 16), col10_r);
-                }
-                if (j + 11 < cols) {
-                  _mm512_mask_storeu_ps(output + edge_out_r + 11 * out_stride,
-                                        (__mmask16)simdgen_lanes_below(rows - i, 16), col11_r);
-                }
-                if (j + 12 < cols) {
-                  _mm512_mask_storeu_ps(output + edge_out_r + 12 * out_stride,
-                                        (__mmask16)simdgen_lanes_below(rows - i, 16), col12_r);
-                }
-                if (j + 13 < cols) {
-                  _mm512_mask_storeu_ps(output + edge_out_r + 13 * out_stride,
-                                        (__mmask16)simdgen_lanes_below(rows - i, 16), col13_r);
-                }
-                if (j + 14 < cols) {
-                  _mm512_mask_storeu_ps(output + edge_out_r + 14 * out_stride,
-                                        (__mmask16)simdgen_lanes_below(rows - i, 16), col14_r);
-                }
-                if (j + 15 < cols) {
-                  _mm512_mask_storeu_ps(output + edge_out_r + 15 * out_stride,
-                                        (__mmask16)simdgen_lanes_below(rows - i, 16), col15_r);
+              // the last columns of the matrix: partial tiles
+              if (j_nt < j_end_nt) {
+                // partial tiles down the column
+                int64_t i_nt = ib_nt;
+                for (; i_nt < i_end_nt; i_nt += 16) {
+                  int64_t edge_in_c_nt = i_nt * stride + j_nt;
+                  int64_t edge_out_c_nt = i_nt + j_nt * out_stride;
+                  __m512 row0_c = _mm512_setzero_ps();
+                  if (i_nt < rows) {
+                    row0_c = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
+                                                  (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
+                                                  input + edge_in_c_nt);
+                  }
+                  __m512 row1_c = _mm512_setzero_ps();
+                  if (i_nt + 1 < rows) {
+                    row1_c = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
+                                                  (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
+                                                  input + edge_in_c_nt + stride);
+                  }
+                  __m512 row2_c = _mm512_setzero_ps();
+                  if (i_nt + 2 < rows) {
+                    row2_c = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
+                                                  (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
+                                                  input + edge_in_c_nt + 2 * stride);
+                  }
+                  __m512 row3_c = _mm512_setzero_ps();
+                  if (i_nt + 3 < rows) {
+                    row3_c = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
+                                                  (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
+                                                  input + edge_in_c_nt + 3 * stride);
+                  }
+                  __m512 row4_c = _mm512_setzero_ps();
+                  if (i_nt + 4 < rows) {
+                    row4_c = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
+                                                  (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
+                                                  input + edge_in_c_nt + 4 * stride);
+                  }
+                  __m512 row5_c = _mm512_setzero_ps();
+                  if (i_nt + 5 < rows) {
+                    row5_c = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
+                                                  (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
+                                                  input + edge_in_c_nt + 5 * stride);
+                  }
+                  __m512 row6_c = _mm512_setzero_ps();
+                  if (i_nt + 6 < rows) {
+                    row6_c = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
+                                                  (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
+                                                  input + edge_in_c_nt + 6 * stride);
+                  }
+                  __m512 row7_c = _mm512_setzero_ps();
+                  if (i_nt + 7 < rows) {
+                    row7_c = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
+                                                  (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
+                                                  input + edge_in_c_nt + 7 * stride);
+                  }
+                  __m512 row8_c = _mm512_setzero_ps();
+                  if (i_nt + 8 < rows) {
+                    row8_c = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
+                                                  (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
+                                                  input + edge_in_c_nt + 8 * stride);
+                  }
+                  __m512 row9_c = _mm512_setzero_ps();
+                  if (i_nt + 9 < rows) {
+                    row9_c = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
+                                                  (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
+                                                  input + edge_in_c_nt + 9 * stride);
+                  }
+                  __m512 row10_c = _mm512_setzero_ps();
+                  if (i_nt + 10 < rows) {
+                    row10_c = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
+                                                   (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
+                                                   input + edge_in_c_nt + 10 * stride);
+                  }
+                  __m512 row11_c = _mm512_setzero_ps();
+                  if (i_nt + 11 < rows) {
+                    row11_c = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
+                                                   (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
+                                                   input + edge_in_c_nt + 11 * stride);
+                  }
+                  __m512 row12_c = _mm512_setzero_ps();
+                  if (i_nt + 12 < rows) {
+                    row12_c = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
+                                                   (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
+                                                   input + edge_in_c_nt + 12 * stride);
+                  }
+                  __m512 row13_c = _mm512_setzero_ps();
+                  if (i_nt + 13 < rows) {
+                    row13_c = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
+                                                   (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
+                                                   input + edge_in_c_nt + 13 * stride);
+                  }
+                  __m512 row14_c = _mm512_setzero_ps();
+                  if (i_nt + 14 < rows) {
+                    row14_c = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
+                                                   (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
+                                                   input + edge_in_c_nt + 14 * stride);
+                  }
+                  __m512 row15_c = _mm512_setzero_ps();
+                  if (i_nt + 15 < rows) {
+                    row15_c = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
+                                                   (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
+                                                   input + edge_in_c_nt + 15 * stride);
+                  }
+                  // stage 1: interleave 32-bit lanes of row pairs (unpacklo/hi_epi32)
+                  __m512 t1_0_c = _mm512_unpacklo_ps(row0_c, row1_c);
+                  __m512 t1_1_c = _mm512_unpackhi_ps(row0_c, row1_c);
+                  __m512 t1_2_c = _mm512_unpacklo_ps(row2_c, row3_c);
+                  __m512 t1_3_c = _mm512_unpackhi_ps(row2_c, row3_c);
+                  __m512 t1_4_c = _mm512_unpacklo_ps(row4_c, row5_c);
+                  __m512 t1_5_c = _mm512_unpackhi_ps(row4_c, row5_c);
+                  __m512 t1_6_c = _mm512_unpacklo_ps(row6_c, row7_c);
+                  __m512 t1_7_c = _mm512_unpackhi_ps(row6_c, row7_c);
+                  __m512 t1_8_c = _mm512_unpacklo_ps(row8_c, row9_c);
+                  __m512 t1_9_c = _mm512_unpackhi_ps(row8_c, row9_c);
+                  __m512 t1_10_c = _mm512_unpacklo_ps(row10_c, row11_c);
+                  __m512 t1_11_c = _mm512_unpackhi_ps(row10_c, row11_c);
+                  __m512 t1_12_c = _mm512_unpacklo_ps(row12_c, row13_c);
+                  __m512 t1_13_c = _mm512_unpackhi_ps(row12_c, row13_c);
+                  __m512 t1_14_c = _mm512_unpacklo_ps(row14_c, row15_c);
+                  __m512 t1_15_c = _mm512_unpackhi_ps(row14_c, row15_c);
+                  // stage 2: interleave 64-bit lanes (unpacklo/hi_epi64)
+                  __m512 t2_0_c = _mm512_castpd_ps(
+                      _mm512_unpacklo_pd(_mm512_castps_pd(t1_0_c), _mm512_castps_pd(t1_2_c)));
+                  __m512 t2_1_c = _mm512_castpd_ps(
+                      _mm512_unpackhi_pd(_mm512_castps_pd(t1_0_c), _mm512_castps_pd(t1_2_c)));
+                  __m512 t2_2_c = _mm512_castpd_ps(
+                      _mm512_unpacklo_pd(_mm512_castps_pd(t1_1_c), _mm512_castps_pd(t1_3_c)));
+                  __m512 t2_3_c = _mm512_castpd_ps(
+                      _mm512_unpackhi_pd(_mm512_castps_pd(t1_1_c), _mm512_castps_pd(t1_3_c)));
+                  __m512 t2_4_c = _mm512_castpd_ps(
+                      _mm512_unpacklo_pd(_mm512_castps_pd(t1_4_c), _mm512_castps_pd(t1_6_c)));
+                  __m512 t2_5_c = _mm512_castpd_ps(
+                      _mm512_unpackhi_pd(_mm512_castps_pd(t1_4_c), _mm512_castps_pd(t1_6_c)));
+                  __m512 t2_6_c = _mm512_castpd_ps(
+                      _mm512_unpacklo_pd(_mm512_castps_pd(t1_5_c), _mm512_castps_pd(t1_7_c)));
+                  __m512 t2_7_c = _mm512_castpd_ps(
+                      _mm512_unpackhi_pd(_mm512_castps_pd(t1_5_c), _mm512_castps_pd(t1_7_c)));
+                  __m512 t2_8_c = _mm512_castpd_ps(
+                      _mm512_unpacklo_pd(_mm512_castps_pd(t1_8_c), _mm512_castps_pd(t1_10_c)));
+                  __m512 t2_9_c = _mm512_castpd_ps(
+                      _mm512_unpackhi_pd(_mm512_castps_pd(t1_8_c), _mm512_castps_pd(t1_10_c)));
+                  __m512 t2_10_c = _mm512_castpd_ps(
+                      _mm512_unpacklo_pd(_mm512_castps_pd(t1_9_c), _mm512_castps_pd(t1_11_c)));
+                  __m512 t2_11_c = _mm512_castpd_ps(
+                      _mm512_unpackhi_pd(_mm512_castps_pd(t1_9_c), _mm512_castps_pd(t1_11_c)));
+                  __m512 t2_12_c = _mm512_castpd_ps(
+                      _mm512_unpacklo_pd(_mm512_castps_pd(t1_12_c), _mm512_castps_pd(t1_14_c)));
+                  __m512 t2_13_c = _mm512_castpd_ps(
+                      _mm512_unpackhi_pd(_mm512_castps_pd(t1_12_c), _mm512_castps_pd(t1_14_c)));
+                  __m512 t2_14_c = _mm512_castpd_ps(
+                      _mm512_unpacklo_pd(_mm512_castps_pd(t1_13_c), _mm512_castps_pd(t1_15_c)));
+                  __m512 t2_15_c = _mm512_castpd_ps(
+                      _mm512_unpackhi_pd(_mm512_castps_pd(t1_13_c), _mm512_castps_pd(t1_15_c)));
+                  // stage 3: gather 128-bit blocks (shuffle_i32x4 0x88 / 0xDD)
+                  __m512 t3_0_c = _mm512_shuffle_f32x4(t2_0_c, t2_4_c, 0x88);
+                  __m512 t3_4_c = _mm512_shuffle_f32x4(t2_0_c, t2_4_c, 0xDD);
+                  __m512 t3_1_c = _mm512_shuffle_f32x4(t2_1_c, t2_5_c, 0x88);
+                  __m512 t3_5_c = _mm512_shuffle_f32x4(t2_1_c, t2_5_c, 0xDD);
+                  __m512 t3_2_c = _mm512_shuffle_f32x4(t2_2_c, t2_6_c, 0x88);
+                  __m512 t3_6_c = _mm512_shuffle_f32x4(t2_2_c, t2_6_c, 0xDD);
+                  __m512 t3_3_c = _mm512_shuffle_f32x4(t2_3_c, t2_7_c, 0x88);
+                  __m512 t3_7_c = _mm512_shuffle_f32x4(t2_3_c, t2_7_c, 0xDD);
+                  __m512 t3_8_c = _mm512_shuffle_f32x4(t2_8_c, t2_12_c, 0x88);
+                  __m512 t3_12_c = _mm512_shuffle_f32x4(t2_8_c, t2_12_c, 0xDD);
+                  __m512 t3_9_c = _mm512_shuffle_f32x4(t2_9_c, t2_13_c, 0x88);
+                  __m512 t3_13_c = _mm512_shuffle_f32x4(t2_9_c, t2_13_c, 0xDD);
+                  __m512 t3_10_c = _mm512_shuffle_f32x4(t2_10_c, t2_14_c, 0x88);
+                  __m512 t3_14_c = _mm512_shuffle_f32x4(t2_10_c, t2_14_c, 0xDD);
+                  __m512 t3_11_c = _mm512_shuffle_f32x4(t2_11_c, t2_15_c, 0x88);
+                  __m512 t3_15_c = _mm512_shuffle_f32x4(t2_11_c, t2_15_c, 0xDD);
+                  // stage 4: gather 256-bit halves (shuffle_i32x4 0x88 / 0xDD)
+                  __m512 col0_c = _mm512_shuffle_f32x4(t3_0_c, t3_8_c, 0x88);
+                  __m512 col8_c = _mm512_shuffle_f32x4(t3_0_c, t3_8_c, 0xDD);
+                  __m512 col1_c = _mm512_shuffle_f32x4(t3_1_c, t3_9_c, 0x88);
+                  __m512 col9_c = _mm512_shuffle_f32x4(t3_1_c, t3_9_c, 0xDD);
+                  __m512 col2_c = _mm512_shuffle_f32x4(t3_2_c, t3_10_c, 0x88);
+                  __m512 col10_c = _mm512_shuffle_f32x4(t3_2_c, t3_10_c, 0xDD);
+                  __m512 col3_c = _mm512_shuffle_f32x4(t3_3_c, t3_11_c, 0x88);
+                  __m512 col11_c = _mm512_shuffle_f32x4(t3_3_c, t3_11_c, 0xDD);
+                  __m512 col4_c = _mm512_shuffle_f32x4(t3_4_c, t3_12_c, 0x88);
+                  __m512 col12_c = _mm512_shuffle_f32x4(t3_4_c, t3_12_c, 0xDD);
+                  __m512 col5_c = _mm512_shuffle_f32x4(t3_5_c, t3_13_c, 0x88);
+                  __m512 col13_c = _mm512_shuffle_f32x4(t3_5_c, t3_13_c, 0xDD);
+                  __m512 col6_c = _mm512_shuffle_f32x4(t3_6_c, t3_14_c, 0x88);
+                  __m512 col14_c = _mm512_shuffle_f32x4(t3_6_c, t3_14_c, 0xDD);
+                  __m512 col7_c = _mm512_shuffle_f32x4(t3_7_c, t3_15_c, 0x88);
+                  __m512 col15_c = _mm512_shuffle_f32x4(t3_7_c, t3_15_c, 0xDD);
+                  if (j_nt < cols) {
+                    _mm512_mask_storeu_ps(output + edge_out_c_nt,
+                                          (__mmask16)simdgen_lanes_below(rows - i_nt, 16), col0_c);
+                  }
+                  if (j_nt + 1 < cols) {
+                    _mm512_mask_storeu_ps(output + edge_out_c_nt + out_stride,
+                                          (__mmask16)simdgen_lanes_below(rows - i_nt, 16), col1_c);
+                  }
+                  if (j_nt + 2 < cols) {
+                    _mm512_mask_storeu_ps(output + edge_out_c_nt + 2 * out_stride,
+                                          (__mmask16)simdgen_lanes_below(rows - i_nt, 16), col2_c);
+                  }
+                  if (j_nt + 3 < cols) {
+                    _mm512_mask_storeu_ps(output + edge_out_c_nt + 3 * out_stride,
+                                          (__mmask16)simdgen_lanes_below(rows - i_nt, 16), col3_c);
+                  }
+                  if (j_nt + 4 < cols) {
+                    _mm512_mask_storeu_ps(output + edge_out_c_nt + 4 * out_stride,
+                                          (__mmask16)simdgen_lanes_below(rows - i_nt, 16), col4_c);
+                  }
+                  if (j_nt + 5 < cols) {
+                    _mm512_mask_storeu_ps(output + edge_out_c_nt + 5 * out_stride,
+                                          (__mmask16)simdgen_lanes_below(rows - i_nt, 16), col5_c);
+                  }
+                  if (j_nt + 6 < cols) {
+                    _mm512_mask_storeu_ps(output + edge_out_c_nt + 6 * out_stride,
+                                          (__mmask16)simdgen_lanes_below(rows - i_nt, 16), col6_c);
+                  }
+                  if (j_nt + 7 < cols) {
+                    _mm512_mask_storeu_ps(output + edge_out_c_nt + 7 * out_stride,
+                                          (__mmask16)simdgen_lanes_below(rows - i_nt, 16), col7_c);
+                  }
+                  if (j_nt + 8 < cols) {
+                    _mm512_mask_storeu_ps(output + edge_out_c_nt + 8 * out_stride,
+                                          (__mmask16)simdgen_lanes_below(rows - i_nt, 16), col8_c);
+                  }
+                  if (j_nt + 9 < cols) {
+                    _mm512_mask_storeu_ps(output + edge_out_c_nt + 9 * out_stride,
+                                          (__mmask16)simdgen_lanes_below(rows - i_nt, 16), col9_c);
+                  }
+                  if (j_nt + 10 < cols) {
+                    _mm512_mask_storeu_ps(output + edge_out_c_nt + 10 * out_stride,
+                                          (__mmask16)simdgen_lanes_below(rows - i_nt, 16), col10_c);
+                  }
+                  if (j_nt + 11 < cols) {
+                    _mm512_mask_storeu_ps(output + edge_out_c_nt + 11 * out_stride,
+                                          (__mmask16)simdgen_lanes_below(rows - i_nt, 16), col11_c);
+                  }
+                  if (j_nt + 12 < cols) {
+                    _mm512_mask_storeu_ps(output + edge_out_c_nt + 12 * out_stride,
+                                          (__mmask16)simdgen_lanes_below(rows - i_nt, 16), col12_c);
+                  }
+                  if (j_nt + 13 < cols) {
+                    _mm512_mask_storeu_ps(output + edge_out_c_nt + 13 * out_stride,
+                                          (__mmask16)simdgen_lanes_below(rows - i_nt, 16), col13_c);
+                  }
+                  if (j_nt + 14 < cols) {
+                    _mm512_mask_storeu_ps(output + edge_out_c_nt + 14 * out_stride,
+                                          (__mmask16)simdgen_lanes_below(rows - i_nt, 16), col14_c);
+                  }
+                  if (j_nt + 15 < cols) {
+                    _mm512_mask_storeu_ps(output + edge_out_c_nt + 15 * out_stride,
+                                          (__mmask16)simdgen_lanes_below(rows - i_nt, 16), col15_c);
+                  }
                 }
               }
             }
-            // the last columns of the matrix: partial tiles
-            if (j < j_end) {
-              // partial tiles down the column
-              int64_t i = ib;
-              for (; i < i_end; i += 16) {
-                int64_t edge_in_c = i * stride + j;
-                int64_t edge_out_c = i + j * out_stride;
-                __m512 row0_c = _mm512_setzero_ps();
-                if (i < rows) {
-                  row0_c = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                                (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                                input + edge_in_c);
+          }
+          // the streaming stores reach memory before the kernel returns
+          _mm_sfence();
+        }
+        // otherwise through the caches
+        if (cols * out_aligned * out_rows_aligned * rows < 524288) {
+          // row blocks of 64 x 64 elements (cache blocking)
+          int64_t ib = 0;
+          for (; ib < rows; ib += 64) {
+            int64_t i_end = ib + 64 < rows ? ib + 64 : rows;
+            // column blocks
+            int64_t jb = 0;
+            for (; jb < cols; jb += 64) {
+              int64_t j_end = jb + 64 < cols ? jb + 64 : cols;
+              int64_t j = jb;
+              // tile columns of the block
+              for (; j + 16 <= j_end; j += 16) {
+                int64_t i = ib;
+                // whole tiles down the column
+                for (; i + 16 <= i_end; i += 16) {
+                  int64_t in_step = simdgen_opaque(stride);
+                  int64_t out_step = simdgen_opaque(out_stride);
+                  int64_t tile_in = i * in_step + j;
+                  int64_t tile_out = i + j * out_step;
+                  __m512 row0 = _mm512_loadu_ps(input + tile_in);
+                  __m512 row1 = _mm512_loadu_ps(input + in_step + tile_in);
+                  __m512 row2 = _mm512_loadu_ps(input + 2 * in_step + tile_in);
+                  __m512 row3 = _mm512_loadu_ps(input + 3 * in_step + tile_in);
+                  __m512 row4 = _mm512_loadu_ps(input + 4 * in_step + tile_in);
+                  __m512 row5 = _mm512_loadu_ps(input + 5 * in_step + tile_in);
+                  __m512 row6 = _mm512_loadu_ps(input + 6 * in_step + tile_in);
+                  __m512 row7 = _mm512_loadu_ps(input + 7 * in_step + tile_in);
+                  __m512 row8 = _mm512_loadu_ps(input + 8 * in_step + tile_in);
+                  __m512 row9 = _mm512_loadu_ps(input + 9 * in_step + tile_in);
+                  __m512 row10 = _mm512_loadu_ps(input + 10 * in_step + tile_in);
+                  __m512 row11 = _mm512_loadu_ps(input + 11 * in_step + tile_in);
+                  __m512 row12 = _mm512_loadu_ps(input + 12 * in_step + tile_in);
+                  __m512 row13 = _mm512_loadu_ps(input + 13 * in_step + tile_in);
+                  __m512 row14 = _mm512_loadu_ps(input + 14 * in_step + tile_in);
+                  __m512 row15 = _mm512_loadu_ps(input + 15 * in_step + tile_in);
+                  // stage 1: interleave 32-bit lanes of row pairs (unpacklo/hi_epi32)
+                  __m512 t1_0 = _mm512_unpacklo_ps(row0, row1);
+                  __m512 t1_1 = _mm512_unpackhi_ps(row0, row1);
+                  __m512 t1_2 = _mm512_unpacklo_ps(row2, row3);
+                  __m512 t1_3 = _mm512_unpackhi_ps(row2, row3);
+                  __m512 t1_4 = _mm512_unpacklo_ps(row4, row5);
+                  __m512 t1_5 = _mm512_unpackhi_ps(row4, row5);
+                  __m512 t1_6 = _mm512_unpacklo_ps(row6, row7);
+                  __m512 t1_7 = _mm512_unpackhi_ps(row6, row7);
+                  __m512 t1_8 = _mm512_unpacklo_ps(row8, row9);
+                  __m512 t1_9 = _mm512_unpackhi_ps(row8, row9);
+                  __m512 t1_10 = _mm512_unpacklo_ps(row10, row11);
+                  __m512 t1_11 = _mm512_unpackhi_ps(row10, row11);
+                  __m512 t1_12 = _mm512_unpacklo_ps(row12, row13);
+                  __m512 t1_13 = _mm512_unpackhi_ps(row12, row13);
+                  __m512 t1_14 = _mm512_unpacklo_ps(row14, row15);
+                  __m512 t1_15 = _mm512_unpackhi_ps(row14, row15);
+                  //   t1_0: 0 16 1 17 4 20 5 21 8 24 9 25 12 28 13 29
+                  //   t1_1: 2 18 3 19 6 22 7 23 10 26 11 27 14 30 15 31
+                  //   t1_2: 32 48 33 49 36 52 37 53 40 56 41 57 44 60 45 61
+                  //   t1_3: 34 50 35 51 38 54 39 55 42 58 43 59 46 62 47 63
+                  //   t1_4: 64 80 65 81 68 84 69 85 72 88 73 89 76 92 77 93
+                  //   t1_5: 66 82 67 83 70 86 71 87 74 90 75 91 78 94 79 95
+                  //   t1_6: 96 112 97 113 100 116 101 117 104 120 105 121 108 124 109 125
+                  //   t1_7: 98 114 99 115 102 118 103 119 106 122 107 123 110 126 111 127
+                  //   t1_8: 128 144 129 145 132 148 133 149 136 152 137 153 140 156 141 157
+                  //   t1_9: 130 146 131 147 134 150 135 151 138 154 139 155 142 158 143 159
+                  //   t1_10: 160 176 161 177 164 180 165 181 168 184 169 185 172 188 173 189
+                  //   t1_11: 162 178 163 179 166 182 167 183 170 186 171 187 174 190 175 191
+                  //   t1_12: 192 208 193 209 196 212 197 213 200 216 201 217 204 220 205 221
+                  //   t1_13: 194 210 195 211 198 214 199 215 202 218 203 219 206 222 207 223
+                  //   t1_14: 224 240 225 241 228 244 229 245 232 248 233 249 236 252 237 253
+                  //   t1_15: 226 242 227 243 230 246 231 247 234 250 235 251 238 254 239 255
+                  // stage 2: interleave 64-bit lanes (unpacklo/hi_epi64)
+                  __m512 t2_0 = _mm512_castpd_ps(
+                      _mm512_unpacklo_pd(_mm512_castps_pd(t1_0), _mm512_castps_pd(t1_2)));
+                  __m512 t2_1 = _mm512_castpd_ps(
+                      _mm512_unpackhi_pd(_mm512_castps_pd(t1_0), _mm512_castps_pd(t1_2)));
+                  __m512 t2_2 = _mm512_castpd_ps(
+                      _mm512_unpacklo_pd(_mm512_castps_pd(t1_1), _mm512_castps_pd(t1_3)));
+                  __m512 t2_3 = _mm512_castpd_ps(
+                      _mm512_unpackhi_pd(_mm512_castps_pd(t1_1), _mm512_castps_pd(t1_3)));
+                  __m512 t2_4 = _mm512_castpd_ps(
+                      _mm512_unpacklo_pd(_mm512_castps_pd(t1_4), _mm512_castps_pd(t1_6)));
+                  __m512 t2_5 = _mm512_castpd_ps(
+                      _mm512_unpackhi_pd(_mm512_castps_pd(t1_4), _mm512_castps_pd(t1_6)));
+                  __m512 t2_6 = _mm512_castpd_ps(
+                      _mm512_unpacklo_pd(_mm512_castps_pd(t1_5), _mm512_castps_pd(t1_7)));
+                  __m512 t2_7 = _mm512_castpd_ps(
+                      _mm512_unpackhi_pd(_mm512_castps_pd(t1_5), _mm512_castps_pd(t1_7)));
+                  __m512 t2_8 = _mm512_castpd_ps(
+                      _mm512_unpacklo_pd(_mm512_castps_pd(t1_8), _mm512_castps_pd(t1_10)));
+                  __m512 t2_9 = _mm512_castpd_ps(
+                      _mm512_unpackhi_pd(_mm512_castps_pd(t1_8), _mm512_castps_pd(t1_10)));
+                  __m512 t2_10 = _mm512_castpd_ps(
+                      _mm512_unpacklo_pd(_mm512_castps_pd(t1_9), _mm512_castps_pd(t1_11)));
+                  __m512 t2_11 = _mm512_castpd_ps(
+                      _mm512_unpackhi_pd(_mm512_castps_pd(t1_9), _mm512_castps_pd(t1_11)));
+                  __m512 t2_12 = _mm512_castpd_ps(
+                      _mm512_unpacklo_pd(_mm512_castps_pd(t1_12), _mm512_castps_pd(t1_14)));
+                  __m512 t2_13 = _mm512_castpd_ps(
+                      _mm512_unpackhi_pd(_mm512_castps_pd(t1_12), _mm512_castps_pd(t1_14)));
+                  __m512 t2_14 = _mm512_castpd_ps(
+                      _mm512_unpacklo_pd(_mm512_castps_pd(t1_13), _mm512_castps_pd(t1_15)));
+                  __m512 t2_15 = _mm512_castpd_ps(
+                      _mm512_unpackhi_pd(_mm512_castps_pd(t1_13), _mm512_castps_pd(t1_15)));
+                  //   t2_0: 0 16 32 48 4 20 36 52 8 24 40 56 12 28 44 60
+                  //   t2_1: 1 17 33 49 5 21 37 53 9 25 41 57 13 29 45 61
+                  //   t2_2: 2 18 34 50 6 22 38 54 10 26 42 58 14 30 46 62
+                  //   t2_3: 3 19 35 51 7 23 39 55 11 27 43 59 15 31 47 63
+                  //   t2_4: 64 80 96 112 68 84 100 116 72 88 104 120 76 92 108 124
+                  //   t2_5: 65 81 97 113 69 85 101 117 73 89 105 121 77 93 109 125
+                  //   t2_6: 66 82 98 114 70 86 102 118 74 90 106 122 78 94 110 126
+                  //   t2_7: 67 83 99 115 71 87 103 119 75 91 107 123 79 95 111 127
+                  //   t2_8: 128 144 160 176 132 148 164 180 136 152 168 184 140 156 172 188
+                  //   t2_9: 129 145 161 177 133 149 165 181 137 153 169 185 141 157 173 189
+                  //   t2_10: 130 146 162 178 134 150 166 182 138 154 170 186 142 158 174 190
+                  //   t2_11: 131 147 163 179 135 151 167 183 139 155 171 187 143 159 175 191
+                  //   t2_12: 192 208 224 240 196 212 228 244 200 216 232 248 204 220 236 252
+                  //   t2_13: 193 209 225 241 197 213 229 245 201 217 233 249 205 221 237 253
+                  //   t2_14: 194 210 226 242 198 214 230 246 202 218 234 250 206 222 238 254
+                  //   t2_15: 195 211 227 243 199 215 231 247 203 219 235 251 207 223 239 255
+                  // stage 3: gather 128-bit blocks (shuffle_i32x4 0x88 / 0xDD)
+                  __m512 t3_0 = _mm512_shuffle_f32x4(t2_0, t2_4, 0x88);
+                  __m512 t3_4 = _mm512_shuffle_f32x4(t2_0, t2_4, 0xDD);
+                  __m512 t3_1 = _mm512_shuffle_f32x4(t2_1, t2_5, 0x88);
+                  __m512 t3_5 = _mm512_shuffle_f32x4(t2_1, t2_5, 0xDD);
+                  __m512 t3_2 = _mm512_shuffle_f32x4(t2_2, t2_6, 0x88);
+                  __m512 t3_6 = _mm512_shuffle_f32x4(t2_2, t2_6, 0xDD);
+                  __m512 t3_3 = _mm512_shuffle_f32x4(t2_3, t2_7, 0x88);
+                  __m512 t3_7 = _mm512_shuffle_f32x4(t2_3, t2_7, 0xDD);
+                  __m512 t3_8 = _mm512_shuffle_f32x4(t2_8, t2_12, 0x88);
+                  __m512 t3_12 = _mm512_shuffle_f32x4(t2_8, t2_12, 0xDD);
+                  __m512 t3_9 = _mm512_shuffle_f32x4(t2_9, t2_13, 0x88);
+                  __m512 t3_13 = _mm512_shuffle_f32x4(t2_9, t2_13, 0xDD);
+                  __m512 t3_10 = _mm512_shuffle_f32x4(t2_10, t2_14, 0x88);
+                  __m512 t3_14 = _mm512_shuffle_f32x4(t2_10, t2_14, 0xDD);
+                  __m512 t3_11 = _mm512_shuffle_f32x4(t2_11, t2_15, 0x88);
+                  __m512 t3_15 = _mm512_shuffle_f32x4(t2_11, t2_15, 0xDD);
+                  //   t3_0: 0 16 32 48 8 24 40 56 64 80 96 112 72 88 104 120
+                  //   t3_4: 4 20 36 52 12 28 44 60 68 84 100 116 76 92 108 124
+                  //   t3_1: 1 17 33 49 9 25 41 57 65 81 97 113 73 89 105 121
+                  //   t3_5: 5 21 37 53 13 29 45 61 69 85 101 117 77 93 109 125
+                  //   t3_2: 2 18 34 50 10 26 42 58 66 82 98 114 74 90 106 122
+                  //   t3_6: 6 22 38 54 14 30 46 62 70 86 102 118 78 94 110 126
+                  //   t3_3: 3 19 35 51 11 27 43 59 67 83 99 115 75 91 107 123
+                  //   t3_7: 7 23 39 55 15 31 47 63 71 87 103 119 79 95 111 127
+                  //   t3_8: 128 144 160 176 136 152 168 184 192 208 224 240 200 216 232 248
+                  //   t3_12: 132 148 164 180 140 156 172 188 196 212 228 244 204 220 236 252
+                  //   t3_9: 129 145 161 177 137 153 169 185 193 209 225 241 201 217 233 249
+                  //   t3_13: 133 149 165 181 141 157 173 189 197 213 229 245 205 221 237 253
+                  //   t3_10: 130 146 162 178 138 154 170 186 194 210 226 242 202 218 234 250
+                  //   t3_14: 134 150 166 182 142 158 174 190 198 214 230 246 206 222 238 254
+                  //   t3_11: 131 147 163 179 139 155 171 187 195 211 227 243 203 219 235 251
+                  //   t3_15: 135 151 167 183 143 159 175 191 199 215 231 247 207 223 239 255
+                  // stage 4: gather 256-bit halves (shuffle_i32x4 0x88 / 0xDD)
+                  __m512 col0 = _mm512_shuffle_f32x4(t3_0, t3_8, 0x88);
+                  __m512 col8 = _mm512_shuffle_f32x4(t3_0, t3_8, 0xDD);
+                  __m512 col1 = _mm512_shuffle_f32x4(t3_1, t3_9, 0x88);
+                  __m512 col9 = _mm512_shuffle_f32x4(t3_1, t3_9, 0xDD);
+                  __m512 col2 = _mm512_shuffle_f32x4(t3_2, t3_10, 0x88);
+                  __m512 col10 = _mm512_shuffle_f32x4(t3_2, t3_10, 0xDD);
+                  __m512 col3 = _mm512_shuffle_f32x4(t3_3, t3_11, 0x88);
+                  __m512 col11 = _mm512_shuffle_f32x4(t3_3, t3_11, 0xDD);
+                  __m512 col4 = _mm512_shuffle_f32x4(t3_4, t3_12, 0x88);
+                  __m512 col12 = _mm512_shuffle_f32x4(t3_4, t3_12, 0xDD);
+                  __m512 col5 = _mm512_shuffle_f32x4(t3_5, t3_13, 0x88);
+                  __m512 col13 = _mm512_shuffle_f32x4(t3_5, t3_13, 0xDD);
+                  __m512 col6 = _mm512_shuffle_f32x4(t3_6, t3_14, 0x88);
+                  __m512 col14 = _mm512_shuffle_f32x4(t3_6, t3_14, 0xDD);
+                  __m512 col7 = _mm512_shuffle_f32x4(t3_7, t3_15, 0x88);
+                  __m512 col15 = _mm512_shuffle_f32x4(t3_7, t3_15, 0xDD);
+                  //   col0: 0 16 32 48 64 80 96 112 128 144 160 176 192 208 224 240
+                  //   col8: 8 24 40 56 72 88 104 120 136 152 168 184 200 216 232 248
+                  //   col1: 1 17 33 49 65 81 97 113 129 145 161 177 193 209 225 241
+                  //   col9: 9 25 41 57 73 89 105 121 137 153 169 185 201 217 233 249
+                  //   col2: 2 18 34 50 66 82 98 114 130 146 162 178 194 210 226 242
+                  //   col10: 10 26 42 58 74 90 106 122 138 154 170 186 202 218 234 250
+                  //   col3: 3 19 35 51 67 83 99 115 131 147 163 179 195 211 227 243
+                  //   col11: 11 27 43 59 75 91 107 123 139 155 171 187 203 219 235 251
+                  //   col4: 4 20 36 52 68 84 100 116 132 148 164 180 196 212 228 244
+                  //   col12: 12 28 44 60 76 92 108 124 140 156 172 188 204 220 236 252
+                  //   col5: 5 21 37 53 69 85 101 117 133 149 165 181 197 213 229 245
+                  //   col13: 13 29 45 61 77 93 109 125 141 157 173 189 205 221 237 253
+                  //   col6: 6 22 38 54 70 86 102 118 134 150 166 182 198 214 230 246
+                  //   col14: 14 30 46 62 78 94 110 126 142 158 174 190 206 222 238 254
+                  //   col7: 7 23 39 55 71 87 103 119 135 151 167 183 199 215 231 247
+                  //   col15: 15 31 47 63 79 95 111 127 143 159 175 191 207 223 239 255
+                  _mm512_storeu_ps(output + tile_out, col0);
+                  _mm512_storeu_ps(output + out_step + tile_out, col1);
+                  _mm512_storeu_ps(output + 2 * out_step + tile_out, col2);
+                  _mm512_storeu_ps(output + 3 * out_step + tile_out, col3);
+                  _mm512_storeu_ps(output + 4 * out_step + tile_out, col4);
+                  _mm512_storeu_ps(output + 5 * out_step + tile_out, col5);
+                  _mm512_storeu_ps(output + 6 * out_step + tile_out, col6);
+                  _mm512_storeu_ps(output + 7 * out_step + tile_out, col7);
+                  _mm512_storeu_ps(output + 8 * out_step + tile_out, col8);
+                  _mm512_storeu_ps(output + 9 * out_step + tile_out, col9);
+                  _mm512_storeu_ps(output + 10 * out_step + tile_out, col10);
+                  _mm512_storeu_ps(output + 11 * out_step + tile_out, col11);
+                  _mm512_storeu_ps(output + 12 * out_step + tile_out, col12);
+                  _mm512_storeu_ps(output + 13 * out_step + tile_out, col13);
+                  _mm512_storeu_ps(output + 14 * out_step + tile_out, col14);
+                  _mm512_storeu_ps(output + 15 * out_step + tile_out, col15);
                 }
-                __m512 row1_c = _mm512_setzero_ps();
-                if (i + 1 < rows) {
-                  row1_c = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                                (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                                input + edge_in_c + stride);
+                // the last rows of the matrix: a partial tile
+                if (i < i_end) {
+                  int64_t edge_in_r = i * stride + j;
+                  int64_t edge_out_r = i + j * out_stride;
+                  __m512 row0_r = _mm512_setzero_ps();
+                  if (i < rows) {
+                    row0_r = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
+                                                  (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                                  input + edge_in_r);
+                  }
+                  __m512 row1_r = _mm512_setzero_ps();
+                  if (i + 1 < rows) {
+                    row1_r = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
+                                                  (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                                  input + edge_in_r + stride);
+                  }
+                  __m512 row2_r = _mm512_setzero_ps();
+                  if (i + 2 < rows) {
+                    row2_r = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
+                                                  (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                                  input + edge_in_r + 2 * stride);
+                  }
+                  __m512 row3_r = _mm512_setzero_ps();
+                  if (i + 3 < rows) {
+                    row3_r = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
+                                                  (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                                  input + edge_in_r + 3 * stride);
+                  }
+                  __m512 row4_r = _mm512_setzero_ps();
+                  if (i + 4 < rows) {
+                    row4_r = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
+                                                  (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                                  input + edge_in_r + 4 * stride);
+                  }
+                  __m512 row5_r = _mm512_setzero_ps();
+                  if (i + 5 < rows) {
+                    row5_r = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
+                                                  (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                                  input + edge_in_r + 5 * stride);
+                  }
+                  __m512 row6_r = _mm512_setzero_ps();
+                  if (i + 6 < rows) {
+                    row6_r = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
+                                                  (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                                  input + edge_in_r + 6 * stride);
+                  }
+                  __m512 row7_r = _mm512_setzero_ps();
+                  if (i + 7 < rows) {
+                    row7_r = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
+                                                  (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                                  input + edge_in_r + 7 * stride);
+                  }
+                  __m512 row8_r = _mm512_setzero_ps();
+                  if (i + 8 < rows) {
+                    row8_r = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
+                                                  (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                                  input + edge_in_r + 8 * stride);
+                  }
+                  __m512 row9_r = _mm512_setzero_ps();
+                  if (i + 9 < rows) {
+                    row9_r = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
+                                                  (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                                  input + edge_in_r + 9 * stride);
+                  }
+                  __m512 row10_r = _mm512_setzero_ps();
+                  if (i + 10 < rows) {
+                    row10_r = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
+                                                   (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                                   input + edge_in_r + 10 * stride);
+                  }
+                  __m512 row11_r = _mm512_setzero_ps();
+                  if (i + 11 < rows) {
+                    row11_r = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
+                                                   (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                                   input + edge_in_r + 11 * stride);
+                  }
+                  __m512 row12_r = _mm512_setzero_ps();
+                  if (i + 12 < rows) {
+                    row12_r = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
+                                                   (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                                   input + edge_in_r + 12 * stride);
+                  }
+                  __m512 row13_r = _mm512_setzero_ps();
+                  if (i + 13 < rows) {
+                    row13_r = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
+                                                   (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                                   input + edge_in_r + 13 * stride);
+                  }
+                  __m512 row14_r = _mm512_setzero_ps();
+                  if (i + 14 < rows) {
+                    row14_r = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
+                                                   (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                                   input + edge_in_r + 14 * stride);
+                  }
+                  __m512 row15_r = _mm512_setzero_ps();
+                  if (i + 15 < rows) {
+                    row15_r = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
+                                                   (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                                   input + edge_in_r + 15 * stride);
+                  }
+                  // stage 1: interleave 32-bit lanes of row pairs (unpacklo/hi_epi32)
+                  __m512 t1_0_r = _mm512_unpacklo_ps(row0_r, row1_r);
+                  __m512 t1_1_r = _mm512_unpackhi_ps(row0_r, row1_r);
+                  __m512 t1_2_r = _mm512_unpacklo_ps(row2_r, row3_r);
+                  __m512 t1_3_r = _mm512_unpackhi_ps(row2_r, row3_r);
+                  __m512 t1_4_r = _mm512_unpacklo_ps(row4_r, row5_r);
+                  __m512 t1_5_r = _mm512_unpackhi_ps(row4_r, row5_r);
+                  __m512 t1_6_r = _mm512_unpacklo_ps(row6_r, row7_r);
+                  __m512 t1_7_r = _mm512_unpackhi_ps(row6_r, row7_r);
+                  __m512 t1_8_r = _mm512_unpacklo_ps(row8_r, row9_r);
+                  __m512 t1_9_r = _mm512_unpackhi_ps(row8_r, row9_r);
+                  __m512 t1_10_r = _mm512_unpacklo_ps(row10_r, row11_r);
+                  __m512 t1_11_r = _mm512_unpackhi_ps(row10_r, row11_r);
+                  __m512 t1_12_r = _mm512_unpacklo_ps(row12_r, row13_r);
+                  __m512 t1_13_r = _mm512_unpackhi_ps(row12_r, row13_r);
+                  __m512 t1_14_r = _mm512_unpacklo_ps(row14_r, row15_r);
+                  __m512 t1_15_r = _mm512_unpackhi_ps(row14_r, row15_r);
+                  // stage 2: interleave 64-bit lanes (unpacklo/hi_epi64)
+                  __m512 t2_0_r = _mm512_castpd_ps(
+                      _mm512_unpacklo_pd(_mm512_castps_pd(t1_0_r), _mm512_castps_pd(t1_2_r)));
+                  __m512 t2_1_r = _mm512_castpd_ps(
+                      _mm512_unpackhi_pd(_mm512_castps_pd(t1_0_r), _mm512_castps_pd(t1_2_r)));
+                  __m512 t2_2_r = _mm512_castpd_ps(
+                      _mm512_unpacklo_pd(_mm512_castps_pd(t1_1_r), _mm512_castps_pd(t1_3_r)));
+                  __m512 t2_3_r = _mm512_castpd_ps(
+                      _mm512_unpackhi_pd(_mm512_castps_pd(t1_1_r), _mm512_castps_pd(t1_3_r)));
+                  __m512 t2_4_r = _mm512_castpd_ps(
+                      _mm512_unpacklo_pd(_mm512_castps_pd(t1_4_r), _mm512_castps_pd(t1_6_r)));
+                  __m512 t2_5_r = _mm512_castpd_ps(
+                      _mm512_unpackhi_pd(_mm512_castps_pd(t1_4_r), _mm512_castps_pd(t1_6_r)));
+                  __m512 t2_6_r = _mm512_castpd_ps(
+                      _mm512_unpacklo_pd(_mm512_castps_pd(t1_5_r), _mm512_castps_pd(t1_7_r)));
+                  __m512 t2_7_r = _mm512_castpd_ps(
+                      _mm512_unpackhi_pd(_mm512_castps_pd(t1_5_r), _mm512_castps_pd(t1_7_r)));
+                  __m512 t2_8_r = _mm512_castpd_ps(
+                      _mm512_unpacklo_pd(_mm512_castps_pd(t1_8_r), _mm512_castps_pd(t1_10_r)));
+                  __m512 t2_9_r = _mm512_castpd_ps(
+                      _mm512_unpackhi_pd(_mm512_castps_pd(t1_8_r), _mm512_castps_pd(t1_10_r)));
+                  __m512 t2_10_r = _mm512_castpd_ps(
+                      _mm512_unpacklo_pd(_mm512_castps_pd(t1_9_r), _mm512_castps_pd(t1_11_r)));
+                  __m512 t2_11_r = _mm512_castpd_ps(
+                      _mm512_unpackhi_pd(_mm512_castps_pd(t1_9_r), _mm512_castps_pd(t1_11_r)));
+                  __m512 t2_12_r = _mm512_castpd_ps(
+                      _mm512_unpacklo_pd(_mm512_castps_pd(t1_12_r), _mm512_castps_pd(t1_14_r)));
+                  __m512 t2_13_r = _mm512_castpd_ps(
+                      _mm512_unpackhi_pd(_mm512_castps_pd(t1_12_r), _mm512_castps_pd(t1_14_r)));
+                  __m512 t2_14_r = _mm512_castpd_ps(
+                      _mm512_unpacklo_pd(_mm512_castps_pd(t1_13_r), _mm512_castps_pd(t1_15_r)));
+                  __m512 t2_15_r = _mm512_castpd_ps(
+                      _mm512_unpackhi_pd(_mm512_castps_pd(t1_13_r), _mm512_castps_pd(t1_15_r)));
+                  // stage 3: gather 128-bit blocks (shuffle_i32x4 0x88 / 0xDD)
+                  __m512 t3_0_r = _mm512_shuffle_f32x4(t2_0_r, t2_4_r, 0x88);
+                  __m512 t3_4_r = _mm512_shuffle_f32x4(t2_0_r, t2_4_r, 0xDD);
+                  __m512 t3_1_r = _mm512_shuffle_f32x4(t2_1_r, t2_5_r, 0x88);
+                  __m512 t3_5_r = _mm512_shuffle_f32x4(t2_1_r, t2_5_r, 0xDD);
+                  __m512 t3_2_r = _mm512_shuffle_f32x4(t2_2_r, t2_6_r, 0x88);
+                  __m512 t3_6_r = _mm512_shuffle_f32x4(t2_2_r, t2_6_r, 0xDD);
+                  __m512 t3_3_r = _mm512_shuffle_f32x4(t2_3_r, t2_7_r, 0x88);
+                  __m512 t3_7_r = _mm512_shuffle_f32x4(t2_3_r, t2_7_r, 0xDD);
+                  __m512 t3_8_r = _mm512_shuffle_f32x4(t2_8_r, t2_12_r, 0x88);
+                  __m512 t3_12_r = _mm512_shuffle_f32x4(t2_8_r, t2_12_r, 0xDD);
+                  __m512 t3_9_r = _mm512_shuffle_f32x4(t2_9_r, t2_13_r, 0x88);
+                  __m512 t3_13_r = _mm512_shuffle_f32x4(t2_9_r, t2_13_r, 0xDD);
+                  __m512 t3_10_r = _mm512_shuffle_f32x4(t2_10_r, t2_14_r, 0x88);
+                  __m512 t3_14_r = _mm512_shuffle_f32x4(t2_10_r, t2_14_r, 0xDD);
+                  __m512 t3_11_r = _mm512_shuffle_f32x4(t2_11_r, t2_15_r, 0x88);
+                  __m512 t3_15_r = _mm512_shuffle_f32x4(t2_11_r, t2_15_r, 0xDD);
+                  // stage 4: gather 256-bit halves (shuffle_i32x4 0x88 / 0xDD)
+                  __m512 col0_r = _mm512_shuffle_f32x4(t3_0_r, t3_8_r, 0x88);
+                  __m512 col8_r = _mm512_shuffle_f32x4(t3_0_r, t3_8_r, 0xDD);
+                  __m512 col1_r = _mm512_shuffle_f32x4(t3_1_r, t3_9_r, 0x88);
+                  __m512 col9_r = _mm512_shuffle_f32x4(t3_1_r, t3_9_r, 0xDD);
+                  __m512 col2_r = _mm512_shuffle_f32x4(t3_2_r, t3_10_r, 0x88);
+                  __m512 col10_r = _mm512_shuffle_f32x4(t3_2_r, t3_10_r, 0xDD);
+                  __m512 col3_r = _mm512_shuffle_f32x4(t3_3_r, t3_11_r, 0x88);
+                  __m512 col11_r = _mm512_shuffle_f32x4(t3_3_r, t3_11_r, 0xDD);
+                  __m512 col4_r = _mm512_shuffle_f32x4(t3_4_r, t3_12_r, 0x88);
+                  __m512 col12_r = _mm512_shuffle_f32x4(t3_4_r, t3_12_r, 0xDD);
+                  __m512 col5_r = _mm512_shuffle_f32x4(t3_5_r, t3_13_r, 0x88);
+                  __m512 col13_r = _mm512_shuffle_f32x4(t3_5_r, t3_13_r, 0xDD);
+                  __m512 col6_r = _mm512_shuffle_f32x4(t3_6_r, t3_14_r, 0x88);
+                  __m512 col14_r = _mm512_shuffle_f32x4(t3_6_r, t3_14_r, 0xDD);
+                  __m512 col7_r = _mm512_shuffle_f32x4(t3_7_r, t3_15_r, 0x88);
+                  __m512 col15_r = _mm512_shuffle_f32x4(t3_7_r, t3_15_r, 0xDD);
+                  if (j < cols) {
+                    _mm512_mask_storeu_ps(output + edge_out_r,
+                                          (__mmask16)simdgen_lanes_below(rows - i, 16), col0_r);
+                  }
+                  if (j + 1 < cols) {
+                    _mm512_mask_storeu_ps(output + edge_out_r + out_stride,
+                                          (__mmask16)simdgen_lanes_below(rows - i, 16), col1_r);
+                  }
+                  if (j + 2 < cols) {
+                    _mm512_mask_storeu_ps(output + edge_out_r + 2 * out_stride,
+                                          (__mmask16)simdgen_lanes_below(rows - i, 16), col2_r);
+                  }
+                  if (j + 3 < cols) {
+                    _mm512_mask_storeu_ps(output + edge_out_r + 3 * out_stride,
+                                          (__mmask16)simdgen_lanes_below(rows - i, 16), col3_r);
+                  }
+                  if (j + 4 < cols) {
+                    _mm512_mask_storeu_ps(output + edge_out_r + 4 * out_stride,
+                                          (__mmask16)simdgen_lanes_below(rows - i, 16), col4_r);
+                  }
+                  if (j + 5 < cols) {
+                    _mm512_mask_storeu_ps(output + edge_out_r + 5 * out_stride,
+                                          (__mmask16)simdgen_lanes_below(rows - i, 16), col5_r);
+                  }
+                  if (j + 6 < cols) {
+                    _mm512_mask_storeu_ps(output + edge_out_r + 6 * out_stride,
+                                          (__mmask16)simdgen_lanes_below(rows - i, 16), col6_r);
+                  }
+                  if (j + 7 < cols) {
+                    _mm512_mask_storeu_ps(output + edge_out_r + 7 * out_stride,
+                                          (__mmask16)simdgen_lanes_below(rows - i, 16), col7_r);
+                  }
+                  if (j + 8 < cols) {
+                    _mm512_mask_storeu_ps(output + edge_out_r + 8 * out_stride,
+                                          (__mmask16)simdgen_lanes_below(rows - i, 16), col8_r);
+                  }
+                  if (j + 9 < cols) {
+                    _mm512_mask_storeu_ps(output + edge_out_r + 9 * out_stride,
+                                          (__mmask16)simdgen_lanes_below(rows - i, 16), col9_r);
+                  }
+                  if (j + 10 < cols) {
+                    _mm512_mask_storeu_ps(output + edge_out_r + 10 * out_stride,
+                                          (__mmask16)simdgen_lanes_below(rows - i, 16), col10_r);
+                  }
+                  if (j + 11 < cols) {
+                    _mm512_mask_storeu_ps(output + edge_out_r + 11 * out_stride,
+                                          (__mmask16)simdgen_lanes_below(rows - i, 16), col11_r);
+                  }
+                  if (j + 12 < cols) {
+                    _mm512_mask_storeu_ps(output + edge_out_r + 12 * out_stride,
+                                          (__mmask16)simdgen_lanes_below(rows - i, 16), col12_r);
+                  }
+                  if (j + 13 < cols) {
+                    _mm512_mask_storeu_ps(output + edge_out_r + 13 * out_stride,
+                                          (__mmask16)simdgen_lanes_below(rows - i, 16), col13_r);
+                  }
+                  if (j + 14 < cols) {
+                    _mm512_mask_storeu_ps(output + edge_out_r + 14 * out_stride,
+                                          (__mmask16)simdgen_lanes_below(rows - i, 16), col14_r);
+                  }
+                  if (j + 15 < cols) {
+                    _mm512_mask_storeu_ps(output + edge_out_r + 15 * out_stride,
+                                          (__mmask16)simdgen_lanes_below(rows - i, 16), col15_r);
+                  }
                 }
-                __m512 row2_c = _mm512_setzero_ps();
-                if (i + 2 < rows) {
-                  row2_c = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                                (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                                input + edge_in_c + 2 * stride);
-                }
-                __m512 row3_c = _mm512_setzero_ps();
-                if (i + 3 < rows) {
-                  row3_c = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                                (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                                input + edge_in_c + 3 * stride);
-                }
-                __m512 row4_c = _mm512_setzero_ps();
-                if (i + 4 < rows) {
-                  row4_c = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                                (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                                input + edge_in_c + 4 * stride);
-                }
-                __m512 row5_c = _mm512_setzero_ps();
-                if (i + 5 < rows) {
-                  row5_c = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                                (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                                input + edge_in_c + 5 * stride);
-                }
-                __m512 row6_c = _mm512_setzero_ps();
-                if (i + 6 < rows) {
-                  row6_c = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                                (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                                input + edge_in_c + 6 * stride);
-                }
-                __m512 row7_c = _mm512_setzero_ps();
-                if (i + 7 < rows) {
-                  row7_c = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                                (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                                input + edge_in_c + 7 * stride);
-                }
-                __m512 row8_c = _mm512_setzero_ps();
-                if (i + 8 < rows) {
-                  row8_c = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                                (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                                input + edge_in_c + 8 * stride);
-                }
-                __m512 row9_c = _mm512_setzero_ps();
-                if (i + 9 < rows) {
-                  row9_c = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                                (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                                input + edge_in_c + 9 * stride);
-                }
-                __m512 row10_c = _mm512_setzero_ps();
-                if (i + 10 < rows) {
-                  row10_c = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                                 (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                                 input + edge_in_c + 10 * stride);
-                }
-                __m512 row11_c = _mm512_setzero_ps();
-                if (i + 11 < rows) {
-                  row11_c = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                                 (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                                 input + edge_in_c + 11 * stride);
-                }
-                __m512 row12_c = _mm512_setzero_ps();
-                if (i + 12 < rows) {
-                  row12_c = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                                 (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                                 input + edge_in_c + 12 * stride);
-                }
-                __m512 row13_c = _mm512_setzero_ps();
-                if (i + 13 < rows) {
-                  row13_c = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                                 (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                                 input + edge_in_c + 13 * stride);
-                }
-                __m512 row14_c = _mm512_setzero_ps();
-                if (i + 14 < rows) {
-                  row14_c = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                                 (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                                 input + edge_in_c + 14 * stride);
-                }
-                __m512 row15_c = _mm512_setzero_ps();
-                if (i + 15 < rows) {
-                  row15_c = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                                 (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                                 input + edge_in_c + 15 * stride);
-                }
-                // stage 1: interleave 32-bit lanes of row pairs (unpacklo/hi_epi32)
-                __m512 t1_0_c = _mm512_unpacklo_ps(row0_c, row1_c);
-                __m512 t1_1_c = _mm512_unpackhi_ps(row0_c, row1_c);
-                __m512 t1_2_c = _mm512_unpacklo_ps(row2_c, row3_c);
-                __m512 t1_3_c = _mm512_unpackhi_ps(row2_c, row3_c);
-                __m512 t1_4_c = _mm512_unpacklo_ps(row4_c, row5_c);
-                __m512 t1_5_c = _mm512_unpackhi_ps(row4_c, row5_c);
-                __m512 t1_6_c = _mm512_unpacklo_ps(row6_c, row7_c);
-                __m512 t1_7_c = _mm512_unpackhi_ps(row6_c, row7_c);
-                __m512 t1_8_c = _mm512_unpacklo_ps(row8_c, row9_c);
-                __m512 t1_9_c = _mm512_unpackhi_ps(row8_c, row9_c);
-                __m512 t1_10_c = _mm512_unpacklo_ps(row10_c, row11_c);
-                __m512 t1_11_c = _mm512_unpackhi_ps(row10_c, row11_c);
-                __m512 t1_12_c = _mm512_unpacklo_ps(row12_c, row13_c);
-                __m512 t1_13_c = _mm512_unpackhi_ps(row12_c, row13_c);
-                __m512 t1_14_c = _mm512_unpacklo_ps(row14_c, row15_c);
-                __m512 t1_15_c = _mm512_unpackhi_ps(row14_c, row15_c);
-                // stage 2: interleave 64-bit lanes (unpacklo/hi_epi64)
-                __m512 t2_0_c = _mm512_castpd_ps(
-                    _mm512_unpacklo_pd(_mm512_castps_pd(t1_0_c), _mm512_castps_pd(t1_2_c)));
-                __m512 t2_1_c = _mm512_castpd_ps(
-                    _mm512_unpackhi_pd(_mm512_castps_pd(t1_0_c), _mm512_castps_pd(t1_2_c)));
-                __m512 t2_2_c = _mm512_castpd_ps(
-                    _mm512_unpacklo_pd(_mm512_castps_pd(t1_1_c), _mm512_castps_pd(t1_3_c)));
-                __m512 t2_3_c = _mm512_castpd_ps(
-                    _mm512_unpackhi_pd(_mm512_castps_pd(t1_1_c), _mm512_castps_pd(t1_3_c)));
-                __m512 t2_4_c = _mm512_castpd_ps(
-                    _mm512_unpacklo_pd(_mm512_castps_pd(t1_4_c), _mm512_castps_pd(t1_6_c)));
-                __m512 t2_5_c = _mm512_castpd_ps(
-                    _mm512_unpackhi_pd(_mm512_castps_pd(t1_4_c), _mm512_castps_pd(t1_6_c)));
-                __m512 t2_6_c = _mm512_castpd_ps(
-                    _mm512_unpacklo_pd(_mm512_castps_pd(t1_5_c), _mm512_castps_pd(t1_7_c)));
-                __m512 t2_7_c = _mm512_castpd_ps(
-                    _mm512_unpackhi_pd(_mm512_castps_pd(t1_5_c), _mm512_castps_pd(t1_7_c)));
-                __m512 t2_8_c = _mm512_castpd_ps(
-                    _mm512_unpacklo_pd(_mm512_castps_pd(t1_8_c), _mm512_castps_pd(t1_10_c)));
-                __m512 t2_9_c = _mm512_castpd_ps(
-                    _mm512_unpackhi_pd(_mm512_castps_pd(t1_8_c), _mm512_castps_pd(t1_10_c)));
-                __m512 t2_10_c = _mm512_castpd_ps(
-                    _mm512_unpacklo_pd(_mm512_castps_pd(t1_9_c), _mm512_castps_pd(t1_11_c)));
-                __m512 t2_11_c = _mm512_castpd_ps(
-                    _mm512_unpackhi_pd(_mm512_castps_pd(t1_9_c), _mm512_castps_pd(t1_11_c)));
-                __m512 t2_12_c = _mm512_castpd_ps(
-                    _mm512_unpacklo_pd(_mm512_castps_pd(t1_12_c), _mm512_castps_pd(t1_14_c)));
-                __m512 t2_13_c = _mm512_castpd_ps(
-                    _mm512_unpackhi_pd(_mm512_castps_pd(t1_12_c), _mm512_castps_pd(t1_14_c)));
-                __m512 t2_14_c = _mm512_castpd_ps(
-                    _mm512_unpacklo_pd(_mm512_castps_pd(t1_13_c), _mm512_castps_pd(t1_15_c)));
-                __m512 t2_15_c = _mm512_castpd_ps(
-                    _mm512_unpackhi_pd(_mm512_castps_pd(t1_13_c), _mm512_castps_pd(t1_15_c)));
-                // stage 3: gather 128-bit blocks (shuffle_i32x4 0x88 / 0xDD)
-                __m512 t3_0_c = _mm512_shuffle_f32x4(t2_0_c, t2_4_c, 0x88);
-                __m512 t3_4_c = _mm512_shuffle_f32x4(t2_0_c, t2_4_c, 0xDD);
-                __m512 t3_1_c = _mm512_shuffle_f32x4(t2_1_c, t2_5_c, 0x88);
-                __m512 t3_5_c = _mm512_shuffle_f32x4(t2_1_c, t2_5_c, 0xDD);
-                __m512 t3_2_c = _mm512_shuffle_f32x4(t2_2_c, t2_6_c, 0x88);
-                __m512 t3_6_c = _mm512_shuffle_f32x4(t2_2_c, t2_6_c, 0xDD);
-                __m512 t3_3_c = _mm512_shuffle_f32x4(t2_3_c, t2_7_c, 0x88);
-                __m512 t3_7_c = _mm512_shuffle_f32x4(t2_3_c, t2_7_c, 0xDD);
-                __m512 t3_8_c = _mm512_shuffle_f32x4(t2_8_c, t2_12_c, 0x88);
-                __m512 t3_12_c = _mm512_shuffle_f32x4(t2_8_c, t2_12_c, 0xDD);
-                __m512 t3_9_c = _mm512_shuffle_f32x4(t2_9_c, t2_13_c, 0x88);
-                __m512 t3_13_c = _mm512_shuffle_f32x4(t2_9_c, t2_13_c, 0xDD);
-                __m512 t3_10_c = _mm512_shuffle_f32x4(t2_10_c, t2_14_c, 0x88);
-                __m512 t3_14_c = _mm512_shuffle_f32x4(t2_10_c, t2_14_c, 0xDD);
-                __m512 t3_11_c = _mm512_shuffle_f32x4(t2_11_c, t2_15_c, 0x88);
-                __m512 t3_15_c = _mm512_shuffle_f32x4(t2_11_c, t2_15_c, 0xDD);
-                // stage 4: gather 256-bit halves (shuffle_i32x4 0x88 / 0xDD)
-                __m512 col0_c = _mm512_shuffle_f32x4(t3_0_c, t3_8_c, 0x88);
-                __m512 col8_c = _mm512_shuffle_f32x4(t3_0_c, t3_8_c, 0xDD);
-                __m512 col1_c = _mm512_shuffle_f32x4(t3_1_c, t3_9_c, 0x88);
-                __m512 col9_c = _mm512_shuffle_f32x4(t3_1_c, t3_9_c, 0xDD);
-                __m512 col2_c = _mm512_shuffle_f32x4(t3_2_c, t3_10_c, 0x88);
-                __m512 col10_c = _mm512_shuffle_f32x4(t3_2_c, t3_10_c, 0xDD);
-                __m512 col3_c = _mm512_shuffle_f32x4(t3_3_c, t3_11_c, 0x88);
-                __m512 col11_c = _mm512_shuffle_f32x4(t3_3_c, t3_11_c, 0xDD);
-                __m512 col4_c = _mm512_shuffle_f32x4(t3_4_c, t3_12_c, 0x88);
-                __m512 col12_c = _mm512_shuffle_f32x4(t3_4_c, t3_12_c, 0xDD);
-                __m512 col5_c = _mm512_shuffle_f32x4(t3_5_c, t3_13_c, 0x88);
-                __m512 col13_c = _mm512_shuffle_f32x4(t3_5_c, t3_13_c, 0xDD);
-                __m512 col6_c = _mm512_shuffle_f32x4(t3_6_c, t3_14_c, 0x88);
-                __m512 col14_c = _mm512_shuffle_f32x4(t3_6_c, t3_14_c, 0xDD);
-                __m512 col7_c = _mm512_shuffle_f32x4(t3_7_c, t3_15_c, 0x88);
-                __m512 col15_c = _mm512_shuffle_f32x4(t3_7_c, t3_15_c, 0xDD);
-                if (j < cols) {
-                  _mm512_mask_storeu_ps(output + edge_out_c,
-                                        (__mmask16)simdgen_lanes_below(rows - i, 16), col0_c);
-                }
-                if (j + 1 < cols) {
-                  _mm512_mask_storeu_ps(output + edge_out_c + out_stride,
-                                        (__mmask16)simdgen_lanes_below(rows - i, 16), col1_c);
-                }
-                if (j + 2 < cols) {
-                  _mm512_mask_storeu_ps(output + edge_out_c + 2 * out_stride,
-                                        (__mmask16)simdgen_lanes_below(rows - i, 16), col2_c);
-                }
-                if (j + 3 < cols) {
-                  _mm512_mask_storeu_ps(output + edge_out_c + 3 * out_stride,
-                                        (__mmask16)simdgen_lanes_below(rows - i, 16), col3_c);
-                }
-                if (j + 4 < cols) {
-                  _mm512_mask_storeu_ps(output + edge_out_c + 4 * out_stride,
-                                        (__mmask16)simdgen_lanes_below(rows - i, 16), col4_c);
-                }
-                if (j + 5 < cols) {
-                  _mm512_mask_storeu_ps(output + edge_out_c + 5 * out_stride,
-                                        (__mmask16)simdgen_lanes_below(rows - i, 16), col5_c);
-                }
-                if (j + 6 < cols) {
-                  _mm512_mask_storeu_ps(output + edge_out_c + 6 * out_stride,
-                                        (__mmask16)simdgen_lanes_below(rows - i, 16), col6_c);
-                }
-                if (j + 7 < cols) {
-                  _mm512_mask_storeu_ps(output + edge_out_c + 7 * out_stride,
-                                        (__mmask16)simdgen_lanes_below(rows - i, 16), col7_c);
-                }
-                if (j + 8 < cols) {
-                  _mm512_mask_storeu_ps(output + edge_out_c + 8 * out_stride,
-                                        (__mmask16)simdgen_lanes_below(rows - i, 16), col8_c);
-                }
-                if (j + 9 < cols) {
-                  _mm512_mask_storeu_ps(output + edge_out_c + 9 * out_stride,
-                                        (__mmask16)simdgen_lanes_below(rows - i, 16), col9_c);
-                }
-                if (j + 10 < cols) {
-                  _mm512_mask_storeu_ps(output + edge_out_c + 10 * out_stride,
-                                        (__mmask16)simdgen_lanes_below(rows - i, 16), col10_c);
-                }
-                if (j + 11 < cols) {
-                  _mm512_mask_storeu_ps(output + edge_out_c + 11 * out_stride,
-                                        (__mmask16)simdgen_lanes_below(rows - i, 16), col11_c);
-                }
-                if (j + 12 < cols) {
-                  _mm512_mask_storeu_ps(output + edge_out_c + 12 * out_stride,
-                                        (__mmask16)simdgen_lanes_below(rows - i, 16), col12_c);
-                }
-                if (j + 13 < cols) {
-                  _mm512_mask_storeu_ps(output + edge_out_c + 13 * out_stride,
-                                        (__mmask16)simdgen_lanes_below(rows - i, 16), col13_c);
-                }
-                if (j + 14 < cols) {
-                  _mm512_mask_storeu_ps(output + edge_out_c + 14 * out_stride,
-                                        (__mmask16)simdgen_lanes_below(rows - i, 16), col14_c);
-                }
-                if (j + 15 < cols) {
-                  _mm512_mask_storeu_ps(output + edge_out_c + 15 * out_stride,
-                                        (__mmask16)simdgen_lanes_below(rows - i, 16), col15_c);
+              }
+              // the last columns of the matrix: partial tiles
+              if (j < j_end) {
+                // partial tiles down the column
+                int64_t i = ib;
+                for (; i < i_end; i += 16) {
+                  int64_t edge_in_c = i * stride + j;
+                  int64_t edge_out_c = i + j * out_stride;
+                  __m512 row0_c = _mm512_setzero_ps();
+                  if (i < rows) {
+                    row0_c = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
+                                                  (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                                  input + edge_in_c);
+                  }
+                  __m512 row1_c = _mm512_setzero_ps();
+                  if (i + 1 < rows) {
+                    row1_c = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
+                                                  (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                                  input + edge_in_c + stride);
+                  }
+                  __m512 row2_c = _mm512_setzero_ps();
+                  if (i + 2 < rows) {
+                    row2_c = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
+                                                  (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                                  input + edge_in_c + 2 * stride);
+                  }
+                  __m512 row3_c = _mm512_setzero_ps();
+                  if (i + 3 < rows) {
+                    row3_c = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
+                                                  (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                                  input + edge_in_c + 3 * stride);
+                  }
+                  __m512 row4_c = _mm512_setzero_ps();
+                  if (i + 4 < rows) {
+                    row4_c = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
+                                                  (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                                  input + edge_in_c + 4 * stride);
+                  }
+                  __m512 row5_c = _mm512_setzero_ps();
+                  if (i + 5 < rows) {
+                    row5_c = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
+                                                  (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                                  input + edge_in_c + 5 * stride);
+                  }
+                  __m512 row6_c = _mm512_setzero_ps();
+                  if (i + 6 < rows) {
+                    row6_c = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
+                                                  (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                                  input + edge_in_c + 6 * stride);
+                  }
+                  __m512 row7_c = _mm512_setzero_ps();
+                  if (i + 7 < rows) {
+                    row7_c = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
+                                                  (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                                  input + edge_in_c + 7 * stride);
+                  }
+                  __m512 row8_c = _mm512_setzero_ps();
+                  if (i + 8 < rows) {
+                    row8_c = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
+                                                  (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                                  input + edge_in_c + 8 * stride);
+                  }
+                  __m512 row9_c = _mm512_setzero_ps();
+                  if (i + 9 < rows) {
+                    row9_c = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
+                                                  (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                                  input + edge_in_c + 9 * stride);
+                  }
+                  __m512 row10_c = _mm512_setzero_ps();
+                  if (i + 10 < rows) {
+                    row10_c = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
+                                                   (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                                   input + edge_in_c + 10 * stride);
+                  }
+                  __m512 row11_c = _mm512_setzero_ps();
+                  if (i + 11 < rows) {
+                    row11_c = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
+                                                   (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                                   input + edge_in_c + 11 * stride);
+                  }
+                  __m512 row12_c = _mm512_setzero_ps();
+                  if (i + 12 < rows) {
+                    row12_c = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
+                                                   (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                                   input + edge_in_c + 12 * stride);
+                  }
+                  __m512 row13_c = _mm512_setzero_ps();
+                  if (i + 13 < rows) {
+                    row13_c = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
+                                                   (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                                   input + edge_in_c + 13 * stride);
+                  }
+                  __m512 row14_c = _mm512_setzero_ps();
+                  if (i + 14 < rows) {
+                    row14_c = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
+                                                   (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                                   input + edge_in_c + 14 * stride);
+                  }
+                  __m512 row15_c = _mm512_setzero_ps();
+                  if (i + 15 < rows) {
+                    row15_c = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
+                                                   (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                                   input + edge_in_c + 15 * stride);
+                  }
+                  // stage 1: interleave 32-bit lanes of row pairs (unpacklo/hi_epi32)
+                  __m512 t1_0_c = _mm512_unpacklo_ps(row0_c, row1_c);
+                  __m512 t1_1_c = _mm512_unpackhi_ps(row0_c, row1_c);
+                  __m512 t1_2_c = _mm512_unpacklo_ps(row2_c, row3_c);
+                  __m512 t1_3_c = _mm512_unpackhi_ps(row2_c, row3_c);
+                  __m512 t1_4_c = _mm512_unpacklo_ps(row4_c, row5_c);
+                  __m512 t1_5_c = _mm512_unpackhi_ps(row4_c, row5_c);
+                  __m512 t1_6_c = _mm512_unpacklo_ps(row6_c, row7_c);
+                  __m512 t1_7_c = _mm512_unpackhi_ps(row6_c, row7_c);
+                  __m512 t1_8_c = _mm512_unpacklo_ps(row8_c, row9_c);
+                  __m512 t1_9_c = _mm512_unpackhi_ps(row8_c, row9_c);
+                  __m512 t1_10_c = _mm512_unpacklo_ps(row10_c, row11_c);
+                  __m512 t1_11_c = _mm512_unpackhi_ps(row10_c, row11_c);
+                  __m512 t1_12_c = _mm512_unpacklo_ps(row12_c, row13_c);
+                  __m512 t1_13_c = _mm512_unpackhi_ps(row12_c, row13_c);
+                  __m512 t1_14_c = _mm512_unpacklo_ps(row14_c, row15_c);
+                  __m512 t1_15_c = _mm512_unpackhi_ps(row14_c, row15_c);
+                  // stage 2: interleave 64-bit lanes (unpacklo/hi_epi64)
+                  __m512 t2_0_c = _mm512_castpd_ps(
+                      _mm512_unpacklo_pd(_mm512_castps_pd(t1_0_c), _mm512_castps_pd(t1_2_c)));
+                  __m512 t2_1_c = _mm512_castpd_ps(
+                      _mm512_unpackhi_pd(_mm512_castps_pd(t1_0_c), _mm512_castps_pd(t1_2_c)));
+                  __m512 t2_2_c = _mm512_castpd_ps(
+                      _mm512_unpacklo_pd(_mm512_castps_pd(t1_1_c), _mm512_castps_pd(t1_3_c)));
+                  __m512 t2_3_c = _mm512_castpd_ps(
+                      _mm512_unpackhi_pd(_mm512_castps_pd(t1_1_c), _mm512_castps_pd(t1_3_c)));
+                  __m512 t2_4_c = _mm512_castpd_ps(
+                      _mm512_unpacklo_pd(_mm512_castps_pd(t1_4_c), _mm512_castps_pd(t1_6_c)));
+                  __m512 t2_5_c = _mm512_castpd_ps(
+                      _mm512_unpackhi_pd(_mm512_castps_pd(t1_4_c), _mm512_castps_pd(t1_6_c)));
+                  __m512 t2_6_c = _mm512_castpd_ps(
+                      _mm512_unpacklo_pd(_mm512_castps_pd(t1_5_c), _mm512_castps_pd(t1_7_c)));
+                  __m512 t2_7_c = _mm512_castpd_ps(
+                      _mm512_unpackhi_pd(_mm512_castps_pd(t1_5_c), _mm512_castps_pd(t1_7_c)));
+                  __m512 t2_8_c = _mm512_castpd_ps(
+                      _mm512_unpacklo_pd(_mm512_castps_pd(t1_8_c), _mm512_castps_pd(t1_10_c)));
+                  __m512 t2_9_c = _mm512_castpd_ps(
+                      _mm512_unpackhi_pd(_mm512_castps_pd(t1_8_c), _mm512_castps_pd(t1_10_c)));
+                  __m512 t2_10_c = _mm512_castpd_ps(
+                      _mm512_unpacklo_pd(_mm512_castps_pd(t1_9_c), _mm512_castps_pd(t1_11_c)));
+                  __m512 t2_11_c = _mm512_castpd_ps(
+                      _mm512_unpackhi_pd(_mm512_castps_pd(t1_9_c), _mm512_castps_pd(t1_11_c)));
+                  __m512 t2_12_c = _mm512_castpd_ps(
+                      _mm512_unpacklo_pd(_mm512_castps_pd(t1_12_c), _mm512_castps_pd(t1_14_c)));
+                  __m512 t2_13_c = _mm512_castpd_ps(
+                      _mm512_unpackhi_pd(_mm512_castps_pd(t1_12_c), _mm512_castps_pd(t1_14_c)));
+                  __m512 t2_14_c = _mm512_castpd_ps(
+                      _mm512_unpacklo_pd(_mm512_castps_pd(t1_13_c), _mm512_castps_pd(t1_15_c)));
+                  __m512 t2_15_c = _mm512_castpd_ps(
+                      _mm512_unpackhi_pd(_mm512_castps_pd(t1_13_c), _mm512_castps_pd(t1_15_c)));
+                  // stage 3: gather 128-bit blocks (shuffle_i32x4 0x88 / 0xDD)
+                  __m512 t3_0_c = _mm512_shuffle_f32x4(t2_0_c, t2_4_c, 0x88);
+                  __m512 t3_4_c = _mm512_shuffle_f32x4(t2_0_c, t2_4_c, 0xDD);
+                  __m512 t3_1_c = _mm512_shuffle_f32x4(t2_1_c, t2_5_c, 0x88);
+                  __m512 t3_5_c = _mm512_shuffle_f32x4(t2_1_c, t2_5_c, 0xDD);
+                  __m512 t3_2_c = _mm512_shuffle_f32x4(t2_2_c, t2_6_c, 0x88);
+                  __m512 t3_6_c = _mm512_shuffle_f32x4(t2_2_c, t2_6_c, 0xDD);
+                  __m512 t3_3_c = _mm512_shuffle_f32x4(t2_3_c, t2_7_c, 0x88);
+                  __m512 t3_7_c = _mm512_shuffle_f32x4(t2_3_c, t2_7_c, 0xDD);
+                  __m512 t3_8_c = _mm512_shuffle_f32x4(t2_8_c, t2_12_c, 0x88);
+                  __m512 t3_12_c = _mm512_shuffle_f32x4(t2_8_c, t2_12_c, 0xDD);
+                  __m512 t3_9_c = _mm512_shuffle_f32x4(t2_9_c, t2_13_c, 0x88);
+                  __m512 t3_13_c = _mm512_shuffle_f32x4(t2_9_c, t2_13_c, 0xDD);
+                  __m512 t3_10_c = _mm512_shuffle_f32x4(t2_10_c, t2_14_c, 0x88);
+                  __m512 t3_14_c = _mm512_shuffle_f32x4(t2_10_c, t2_14_c, 0xDD);
+                  __m512 t3_11_c = _mm512_shuffle_f32x4(t2_11_c, t2_15_c, 0x88);
+                  __m512 t3_15_c = _mm512_shuffle_f32x4(t2_11_c, t2_15_c, 0xDD);
+                  // stage 4: gather 256-bit halves (shuffle_i32x4 0x88 / 0xDD)
+                  __m512 col0_c = _mm512_shuffle_f32x4(t3_0_c, t3_8_c, 0x88);
+                  __m512 col8_c = _mm512_shuffle_f32x4(t3_0_c, t3_8_c, 0xDD);
+                  __m512 col1_c = _mm512_shuffle_f32x4(t3_1_c, t3_9_c, 0x88);
+                  __m512 col9_c = _mm512_shuffle_f32x4(t3_1_c, t3_9_c, 0xDD);
+                  __m512 col2_c = _mm512_shuffle_f32x4(t3_2_c, t3_10_c, 0x88);
+                  __m512 col10_c = _mm512_shuffle_f32x4(t3_2_c, t3_10_c, 0xDD);
+                  __m512 col3_c = _mm512_shuffle_f32x4(t3_3_c, t3_11_c, 0x88);
+                  __m512 col11_c = _mm512_shuffle_f32x4(t3_3_c, t3_11_c, 0xDD);
+                  __m512 col4_c = _mm512_shuffle_f32x4(t3_4_c, t3_12_c, 0x88);
+                  __m512 col12_c = _mm512_shuffle_f32x4(t3_4_c, t3_12_c, 0xDD);
+                  __m512 col5_c = _mm512_shuffle_f32x4(t3_5_c, t3_13_c, 0x88);
+                  __m512 col13_c = _mm512_shuffle_f32x4(t3_5_c, t3_13_c, 0xDD);
+                  __m512 col6_c = _mm512_shuffle_f32x4(t3_6_c, t3_14_c, 0x88);
+                  __m512 col14_c = _mm512_shuffle_f32x4(t3_6_c, t3_14_c, 0xDD);
+                  __m512 col7_c = _mm512_shuffle_f32x4(t3_7_c, t3_15_c, 0x88);
+                  __m512 col15_c = _mm512_shuffle_f32x4(t3_7_c, t3_15_c, 0xDD);
+                  if (j < cols) {
+                    _mm512_mask_storeu_ps(output + edge_out_c,
+                                          (__mmask16)simdgen_lanes_below(rows - i, 16), col0_c);
+                  }
+                  if (j + 1 < cols) {
+                    _mm512_mask_storeu_ps(output + edge_out_c + out_stride,
+                                          (__mmask16)simdgen_lanes_below(rows - i, 16), col1_c);
+                  }
+                  if (j + 2 < cols) {
+                    _mm512_mask_storeu_ps(output + edge_out_c + 2 * out_stride,
+                                          (__mmask16)simdgen_lanes_below(rows - i, 16), col2_c);
+                  }
+                  if (j + 3 < cols) {
+                    _mm512_mask_storeu_ps(output + edge_out_c + 3 * out_stride,
+                                          (__mmask16)simdgen_lanes_below(rows - i, 16), col3_c);
+                  }
+                  if (j + 4 < cols) {
+                    _mm512_mask_storeu_ps(output + edge_out_c + 4 * out_stride,
+                                          (__mmask16)simdgen_lanes_below(rows - i, 16), col4_c);
+                  }
+                  if (j + 5 < cols) {
+                    _mm512_mask_storeu_ps(output + edge_out_c + 5 * out_stride,
+                                          (__mmask16)simdgen_lanes_below(rows - i, 16), col5_c);
+                  }
+                  if (j + 6 < cols) {
+                    _mm512_mask_storeu_ps(output + edge_out_c + 6 * out_stride,
+                                          (__mmask16)simdgen_lanes_below(rows - i, 16), col6_c);
+                  }
+                  if (j + 7 < cols) {
+                    _mm512_mask_storeu_ps(output + edge_out_c + 7 * out_stride,
+                                          (__mmask16)simdgen_lanes_below(rows - i, 16), col7_c);
+                  }
+                  if (j + 8 < cols) {
+                    _mm512_mask_storeu_ps(output + edge_out_c + 8 * out_stride,
+                                          (__mmask16)simdgen_lanes_below(rows - i, 16), col8_c);
+                  }
+                  if (j + 9 < cols) {
+                    _mm512_mask_storeu_ps(output + edge_out_c + 9 * out_stride,
+                                          (__mmask16)simdgen_lanes_below(rows - i, 16), col9_c);
+                  }
+                  if (j + 10 < cols) {
+                    _mm512_mask_storeu_ps(output + edge_out_c + 10 * out_stride,
+                                          (__mmask16)simdgen_lanes_below(rows - i, 16), col10_c);
+                  }
+                  if (j + 11 < cols) {
+                    _mm512_mask_storeu_ps(output + edge_out_c + 11 * out_stride,
+                                          (__mmask16)simdgen_lanes_below(rows - i, 16), col11_c);
+                  }
+                  if (j + 12 < cols) {
+                    _mm512_mask_storeu_ps(output + edge_out_c + 12 * out_stride,
+                                          (__mmask16)simdgen_lanes_below(rows - i, 16), col12_c);
+                  }
+                  if (j + 13 < cols) {
+                    _mm512_mask_storeu_ps(output + edge_out_c + 13 * out_stride,
+                                          (__mmask16)simdgen_lanes_below(rows - i, 16), col13_c);
+                  }
+                  if (j + 14 < cols) {
+                    _mm512_mask_storeu_ps(output + edge_out_c + 14 * out_stride,
+                                          (__mmask16)simdgen_lanes_below(rows - i, 16), col14_c);
+                  }
+                  if (j + 15 < cols) {
+                    _mm512_mask_storeu_ps(output + edge_out_c + 15 * out_stride,
+                                          (__mmask16)simdgen_lanes_below(rows - i, 16), col15_c);
+                  }
                 }
               }
             }
@@ -2728,8 +3101,11 @@ __attribute__((target("+sve"))) void transpose_f32_sve(const float* input, int64
 // ---- avx2 (256-bit vectors)
 // tiles of 8 x 8 through a 24-shuffle network, in blocks of 8 x 8 tiles; edge tiles run the same network on masked rows and columns
 // outputs of 2 MiB or more whose tile rows are 32-byte aligned: whole tiles through streaming (non-temporal) stores, in blocks of 512 rows, then a store fence
+// matrices of at most 4 rows and 4 columns:
+// tiles of 4 x 4 through a 8-shuffle network, in blocks of 16 x 16 tiles; edge tiles run the same network on masked rows and columns
 // a matrix of one row or one column is copied by vector loops (gathered when its elements are strided)
 // uses movntps / movntdq streaming (non-temporal) stores
+// uses partial fractional vectors loaded and stored piecewise (8/4/2/1-byte accesses)
 // uses strided lanes: scalar loads inserted into 128-bit quarters
 // uses vpmaskmov/vmaskmov masked loads for 32/64-bit tails
 
@@ -2838,911 +3214,1117 @@ __attribute__((target("avx2"))) void transpose_f32_avx2(const float* input, int6
       }
     }
     if (rows != 1) {
-      // streaming stores need every tile row of the output on a 32-byte boundary
-      int64_t out_aligned = (uintptr_t)(output) % 32 == 0;
-      int64_t out_rows_aligned = (uintptr_t)(output + out_stride) % 32 == 0;
-      // an aligned output of 2 MiB or more: whole tiles stored past the caches
-      if (cols * out_aligned * out_rows_aligned * rows >= 524288) {
-        // row blocks of 512 x 256 elements (cache blocking)
-        int64_t ib_nt = 0;
-        for (; ib_nt < rows; ib_nt += 512) {
-          int64_t i_end_nt = ib_nt + 512 < rows ? ib_nt + 512 : rows;
+      int64_t longer_side = rows > cols ? rows : cols;
+      // at most 4 x 4: one tile of half the width
+      if (longer_side <= 4) {
+        // row blocks of 64 x 64 elements (cache blocking)
+        int64_t ib_small = 0;
+        for (; ib_small < rows; ib_small += 64) {
+          int64_t i_end_small = ib_small + 64 < rows ? ib_small + 64 : rows;
           // column blocks
-          int64_t jb_nt = 0;
-          for (; jb_nt < cols; jb_nt += 256) {
-            int64_t j_end_nt = jb_nt + 256 < cols ? jb_nt + 256 : cols;
-            int64_t j_nt = jb_nt;
+          int64_t jb_small = 0;
+          for (; jb_small < cols; jb_small += 64) {
+            int64_t j_end_small = jb_small + 64 < cols ? jb_small + 64 : cols;
+            int64_t j_small = jb_small;
             // tile columns of the block
-            for (; j_nt + 8 <= j_end_nt; j_nt += 8) {
-              int64_t i_nt = ib_nt;
+            for (; j_small + 4 <= j_end_small; j_small += 4) {
+              int64_t i_small = ib_small;
               // whole tiles down the column
-              for (; i_nt + 8 <= i_end_nt; i_nt += 8) {
-                int64_t in_step_nt = simdgen_opaque(stride);
-                int64_t out_step_nt = simdgen_opaque(out_stride);
-                int64_t tile_in_nt = i_nt * in_step_nt + j_nt;
-                int64_t tile_out_nt = i_nt + j_nt * out_step_nt;
-                __m256 row0 = _mm256_loadu_ps(input + tile_in_nt);
-                __m256 row1 = _mm256_loadu_ps(input + in_step_nt + tile_in_nt);
-                __m256 row2 = _mm256_loadu_ps(input + 2 * in_step_nt + tile_in_nt);
-                __m256 row3 = _mm256_loadu_ps(input + 3 * in_step_nt + tile_in_nt);
-                __m256 row4 = _mm256_loadu_ps(input + 4 * in_step_nt + tile_in_nt);
-                __m256 row5 = _mm256_loadu_ps(input + 5 * in_step_nt + tile_in_nt);
-                __m256 row6 = _mm256_loadu_ps(input + 6 * in_step_nt + tile_in_nt);
-                __m256 row7 = _mm256_loadu_ps(input + 7 * in_step_nt + tile_in_nt);
-                // stage 1: interleave 32-bit lanes of row pairs (unpacklo/hi_ps)
-                __m256 t1_0 = _mm256_unpacklo_ps(row0, row1);
-                __m256 t1_1 = _mm256_unpackhi_ps(row0, row1);
-                __m256 t1_2 = _mm256_unpacklo_ps(row2, row3);
-                __m256 t1_3 = _mm256_unpackhi_ps(row2, row3);
-                __m256 t1_4 = _mm256_unpacklo_ps(row4, row5);
-                __m256 t1_5 = _mm256_unpackhi_ps(row4, row5);
-                __m256 t1_6 = _mm256_unpacklo_ps(row6, row7);
-                __m256 t1_7 = _mm256_unpackhi_ps(row6, row7);
-                //   t1_0: 0 8 1 9 4 12 5 13
-                //   t1_1: 2 10 3 11 6 14 7 15
-                //   t1_2: 16 24 17 25 20 28 21 29
-                //   t1_3: 18 26 19 27 22 30 23 31
-                //   t1_4: 32 40 33 41 36 44 37 45
-                //   t1_5: 34 42 35 43 38 46 39 47
-                //   t1_6: 48 56 49 57 52 60 53 61
-                //   t1_7: 50 58 51 59 54 62 55 63
-                // stage 2: gather 64-bit pairs (shuffle_ps 0x44 / 0xEE)
-                __m256 t2_0 = _mm256_shuffle_ps(t1_0, t1_2, 0x44);
-                __m256 t2_1 = _mm256_shuffle_ps(t1_0, t1_2, 0xEE);
-                __m256 t2_2 = _mm256_shuffle_ps(t1_1, t1_3, 0x44);
-                __m256 t2_3 = _mm256_shuffle_ps(t1_1, t1_3, 0xEE);
-                __m256 t2_4 = _mm256_shuffle_ps(t1_4, t1_6, 0x44);
-                __m256 t2_5 = _mm256_shuffle_ps(t1_4, t1_6, 0xEE);
-                __m256 t2_6 = _mm256_shuffle_ps(t1_5, t1_7, 0x44);
-                __m256 t2_7 = _mm256_shuffle_ps(t1_5, t1_7, 0xEE);
-                //   t2_0: 0 8 16 24 4 12 20 28
-                //   t2_1: 1 9 17 25 5 13 21 29
-                //   t2_2: 2 10 18 26 6 14 22 30
-                //   t2_3: 3 11 19 27 7 15 23 31
-                //   t2_4: 32 40 48 56 36 44 52 60
-                //   t2_5: 33 41 49 57 37 45 53 61
-                //   t2_6: 34 42 50 58 38 46 54 62
-                //   t2_7: 35 43 51 59 39 47 55 63
-                // stage 3: join 128-bit halves (permute2x128 0x20 / 0x31)
-                __m256 col0 = _mm256_permute2f128_ps(t2_0, t2_4, 0x20);
-                __m256 col4 = _mm256_permute2f128_ps(t2_0, t2_4, 0x31);
-                __m256 col1 = _mm256_permute2f128_ps(t2_1, t2_5, 0x20);
-                __m256 col5 = _mm256_permute2f128_ps(t2_1, t2_5, 0x31);
-                __m256 col2 = _mm256_permute2f128_ps(t2_2, t2_6, 0x20);
-                __m256 col6 = _mm256_permute2f128_ps(t2_2, t2_6, 0x31);
-                __m256 col3 = _mm256_permute2f128_ps(t2_3, t2_7, 0x20);
-                __m256 col7 = _mm256_permute2f128_ps(t2_3, t2_7, 0x31);
-                //   col0: 0 8 16 24 32 40 48 56
-                //   col4: 4 12 20 28 36 44 52 60
-                //   col1: 1 9 17 25 33 41 49 57
-                //   col5: 5 13 21 29 37 45 53 61
-                //   col2: 2 10 18 26 34 42 50 58
-                //   col6: 6 14 22 30 38 46 54 62
-                //   col3: 3 11 19 27 35 43 51 59
-                //   col7: 7 15 23 31 39 47 55 63
-                _mm256_stream_ps(output + tile_out_nt, col0);
-                _mm256_stream_ps(output + out_step_nt + tile_out_nt, col1);
-                _mm256_stream_ps(output + 2 * out_step_nt + tile_out_nt, col2);
-                _mm256_stream_ps(output + 3 * out_step_nt + tile_out_nt, col3);
-                _mm256_stream_ps(output + 4 * out_step_nt + tile_out_nt, col4);
-                _mm256_stream_ps(output + 5 * out_step_nt + tile_out_nt, col5);
-                _mm256_stream_ps(output + 6 * out_step_nt + tile_out_nt, col6);
-                _mm256_stream_ps(output + 7 * out_step_nt + tile_out_nt, col7);
+              for (; i_small + 4 <= i_end_small; i_small += 4) {
+                int64_t in_step_small = simdgen_opaque(stride);
+                int64_t out_step_small = simdgen_opaque(out_stride);
+                int64_t tile_in_small = i_small * in_step_small + j_small;
+                int64_t tile_out_small = i_small + j_small * out_step_small;
+                __m128 row0 = _mm_loadu_ps(input + tile_in_small);
+                __m128 row1 = _mm_loadu_ps(input + in_step_small + tile_in_small);
+                __m128 row2 = _mm_loadu_ps(input + 2 * in_step_small + tile_in_small);
+                __m128 row3 = _mm_loadu_ps(input + 3 * in_step_small + tile_in_small);
+                // stage 1: interleave 32-bit lanes of row pairs (unpacklo/hi_epi32)
+                __m128 t1_0 = _mm_unpacklo_ps(row0, row1);
+                __m128 t1_1 = _mm_unpackhi_ps(row0, row1);
+                __m128 t1_2 = _mm_unpacklo_ps(row2, row3);
+                __m128 t1_3 = _mm_unpackhi_ps(row2, row3);
+                //   t1_0: 0 4 1 5
+                //   t1_1: 2 6 3 7
+                //   t1_2: 8 12 9 13
+                //   t1_3: 10 14 11 15
+                // stage 2: interleave 64-bit lanes (unpacklo/hi_epi64)
+                __m128 col0 =
+                    _mm_castpd_ps(_mm_unpacklo_pd(_mm_castps_pd(t1_0), _mm_castps_pd(t1_2)));
+                __m128 col1 =
+                    _mm_castpd_ps(_mm_unpackhi_pd(_mm_castps_pd(t1_0), _mm_castps_pd(t1_2)));
+                __m128 col2 =
+                    _mm_castpd_ps(_mm_unpacklo_pd(_mm_castps_pd(t1_1), _mm_castps_pd(t1_3)));
+                __m128 col3 =
+                    _mm_castpd_ps(_mm_unpackhi_pd(_mm_castps_pd(t1_1), _mm_castps_pd(t1_3)));
+                //   col0: 0 4 8 12
+                //   col1: 1 5 9 13
+                //   col2: 2 6 10 14
+                //   col3: 3 7 11 15
+                _mm_storeu_ps(output + tile_out_small, col0);
+                _mm_storeu_ps(output + out_step_small + tile_out_small, col1);
+                _mm_storeu_ps(output + 2 * out_step_small + tile_out_small, col2);
+                _mm_storeu_ps(output + 3 * out_step_small + tile_out_small, col3);
               }
               // the last rows of the matrix: a partial tile
-              if (i_nt < i_end_nt) {
-                int64_t edge_in_r_nt = i_nt * stride + j_nt;
-                int64_t edge_out_r_nt = i_nt + j_nt * out_stride;
-                __m256 row0_r = _mm256_setzero_ps();
-                if (i_nt < rows) {
-                  const __m256i row0_r_active = _mm256_cmpgt_epi32(
-                      _mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j_nt, 8))),
-                      _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-                  row0_r = _mm256_blendv_ps(
-                      _mm256_setzero_ps(),
-                      _mm256_maskload_ps((const float*)(input + edge_in_r_nt), row0_r_active),
-                      _mm256_castsi256_ps(row0_r_active));
+              if (i_small < i_end_small) {
+                int64_t edge_in_r_small = i_small * stride + j_small;
+                int64_t edge_out_r_small = i_small + j_small * out_stride;
+                __m128 row0_r = _mm_setzero_ps();
+                if (i_small < rows) {
+                  row0_r = _mm_castsi128_ps(
+                      simdgen_load_prefix16((const uint8_t*)(input + edge_in_r_small),
+                                            (simdgen_clamp_lanes(cols - j_small, 4)) * 4));
                 }
-                __m256 row1_r = _mm256_setzero_ps();
-                if (i_nt + 1 < rows) {
-                  const __m256i row1_r_active = _mm256_cmpgt_epi32(
-                      _mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j_nt, 8))),
-                      _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-                  row1_r = _mm256_blendv_ps(
-                      _mm256_setzero_ps(),
-                      _mm256_maskload_ps((const float*)(input + edge_in_r_nt + stride),
-                                         row1_r_active),
-                      _mm256_castsi256_ps(row1_r_active));
+                __m128 row1_r = _mm_setzero_ps();
+                if (i_small + 1 < rows) {
+                  row1_r = _mm_castsi128_ps(
+                      simdgen_load_prefix16((const uint8_t*)(input + edge_in_r_small + stride),
+                                            (simdgen_clamp_lanes(cols - j_small, 4)) * 4));
                 }
-                __m256 row2_r = _mm256_setzero_ps();
-                if (i_nt + 2 < rows) {
-                  const __m256i row2_r_active = _mm256_cmpgt_epi32(
-                      _mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j_nt, 8))),
-                      _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-                  row2_r = _mm256_blendv_ps(
-                      _mm256_setzero_ps(),
-                      _mm256_maskload_ps((const float*)(input + edge_in_r_nt + 2 * stride),
-                                         row2_r_active),
-                      _mm256_castsi256_ps(row2_r_active));
+                __m128 row2_r = _mm_setzero_ps();
+                if (i_small + 2 < rows) {
+                  row2_r = _mm_castsi128_ps(
+                      simdgen_load_prefix16((const uint8_t*)(input + edge_in_r_small + 2 * stride),
+                                            (simdgen_clamp_lanes(cols - j_small, 4)) * 4));
                 }
-                __m256 row3_r = _mm256_setzero_ps();
-                if (i_nt + 3 < rows) {
-                  const __m256i row3_r_active = _mm256_cmpgt_epi32(
-                      _mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j_nt, 8))),
-                      _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-                  row3_r = _mm256_blendv_ps(
-                      _mm256_setzero_ps(),
-                      _mm256_maskload_ps((const float*)(input + edge_in_r_nt + 3 * stride),
-                                         row3_r_active),
-                      _mm256_castsi256_ps(row3_r_active));
+                __m128 row3_r = _mm_setzero_ps();
+                if (i_small + 3 < rows) {
+                  row3_r = _mm_castsi128_ps(
+                      simdgen_load_prefix16((const uint8_t*)(input + edge_in_r_small + 3 * stride),
+                                            (simdgen_clamp_lanes(cols - j_small, 4)) * 4));
                 }
-                __m256 row4_r = _mm256_setzero_ps();
-                if (i_nt + 4 < rows) {
-                  const __m256i row4_r_active = _mm256_cmpgt_epi32(
-                      _mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j_nt, 8))),
-                      _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-                  row4_r = _mm256_blendv_ps(
-                      _mm256_setzero_ps(),
-                      _mm256_maskload_ps((const float*)(input + edge_in_r_nt + 4 * stride),
-                                         row4_r_active),
-                      _mm256_castsi256_ps(row4_r_active));
+                // stage 1: interleave 32-bit lanes of row pairs (unpacklo/hi_epi32)
+                __m128 t1_0_r = _mm_unpacklo_ps(row0_r, row1_r);
+                __m128 t1_1_r = _mm_unpackhi_ps(row0_r, row1_r);
+                __m128 t1_2_r = _mm_unpacklo_ps(row2_r, row3_r);
+                __m128 t1_3_r = _mm_unpackhi_ps(row2_r, row3_r);
+                // stage 2: interleave 64-bit lanes (unpacklo/hi_epi64)
+                __m128 col0_r =
+                    _mm_castpd_ps(_mm_unpacklo_pd(_mm_castps_pd(t1_0_r), _mm_castps_pd(t1_2_r)));
+                __m128 col1_r =
+                    _mm_castpd_ps(_mm_unpackhi_pd(_mm_castps_pd(t1_0_r), _mm_castps_pd(t1_2_r)));
+                __m128 col2_r =
+                    _mm_castpd_ps(_mm_unpacklo_pd(_mm_castps_pd(t1_1_r), _mm_castps_pd(t1_3_r)));
+                __m128 col3_r =
+                    _mm_castpd_ps(_mm_unpackhi_pd(_mm_castps_pd(t1_1_r), _mm_castps_pd(t1_3_r)));
+                if (j_small < cols) {
+                  simdgen_store_prefix16((uint8_t*)(output + edge_out_r_small),
+                                         _mm_castps_si128(col0_r),
+                                         (simdgen_clamp_lanes(rows - i_small, 4)) * 4);
                 }
-                __m256 row5_r = _mm256_setzero_ps();
-                if (i_nt + 5 < rows) {
-                  const __m256i row5_r_active = _mm256_cmpgt_epi32(
-                      _mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j_nt, 8))),
-                      _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-                  row5_r = _mm256_blendv_ps(
-                      _mm256_setzero_ps(),
-                      _mm256_maskload_ps((const float*)(input + edge_in_r_nt + 5 * stride),
-                                         row5_r_active),
-                      _mm256_castsi256_ps(row5_r_active));
+                if (j_small + 1 < cols) {
+                  simdgen_store_prefix16((uint8_t*)(output + edge_out_r_small + out_stride),
+                                         _mm_castps_si128(col1_r),
+                                         (simdgen_clamp_lanes(rows - i_small, 4)) * 4);
                 }
-                __m256 row6_r = _mm256_setzero_ps();
-                if (i_nt + 6 < rows) {
-                  const __m256i row6_r_active = _mm256_cmpgt_epi32(
-                      _mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j_nt, 8))),
-                      _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-                  row6_r = _mm256_blendv_ps(
-                      _mm256_setzero_ps(),
-                      _mm256_maskload_ps((const float*)(input + edge_in_r_nt + 6 * stride),
-                                         row6_r_active),
-                      _mm256_castsi256_ps(row6_r_active));
+                if (j_small + 2 < cols) {
+                  simdgen_store_prefix16((uint8_t*)(output + edge_out_r_small + 2 * out_stride),
+                                         _mm_castps_si128(col2_r),
+                                         (simdgen_clamp_lanes(rows - i_small, 4)) * 4);
                 }
-                __m256 row7_r = _mm256_setzero_ps();
-                if (i_nt + 7 < rows) {
-                  const __m256i row7_r_active = _mm256_cmpgt_epi32(
-                      _mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j_nt, 8))),
-                      _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-                  row7_r = _mm256_blendv_ps(
-                      _mm256_setzero_ps(),
-                      _mm256_maskload_ps((const float*)(input + edge_in_r_nt + 7 * stride),
-                                         row7_r_active),
-                      _mm256_castsi256_ps(row7_r_active));
-                }
-                // stage 1: interleave 32-bit lanes of row pairs (unpacklo/hi_ps)
-                __m256 t1_0_r = _mm256_unpacklo_ps(row0_r, row1_r);
-                __m256 t1_1_r = _mm256_unpackhi_ps(row0_r, row1_r);
-                __m256 t1_2_r = _mm256_unpacklo_ps(row2_r, row3_r);
-                __m256 t1_3_r = _mm256_unpackhi_ps(row2_r, row3_r);
-                __m256 t1_4_r = _mm256_unpacklo_ps(row4_r, row5_r);
-                __m256 t1_5_r = _mm256_unpackhi_ps(row4_r, row5_r);
-                __m256 t1_6_r = _mm256_unpacklo_ps(row6_r, row7_r);
-                __m256 t1_7_r = _mm256_unpackhi_ps(row6_r, row7_r);
-                // stage 2: gather 64-bit pairs (shuffle_ps 0x44 / 0xEE)
-                __m256 t2_0_r = _mm256_shuffle_ps(t1_0_r, t1_2_r, 0x44);
-                __m256 t2_1_r = _mm256_shuffle_ps(t1_0_r, t1_2_r, 0xEE);
-                __m256 t2_2_r = _mm256_shuffle_ps(t1_1_r, t1_3_r, 0x44);
-                __m256 t2_3_r = _mm256_shuffle_ps(t1_1_r, t1_3_r, 0xEE);
-                __m256 t2_4_r = _mm256_shuffle_ps(t1_4_r, t1_6_r, 0x44);
-                __m256 t2_5_r = _mm256_shuffle_ps(t1_4_r, t1_6_r, 0xEE);
-                __m256 t2_6_r = _mm256_shuffle_ps(t1_5_r, t1_7_r, 0x44);
-                __m256 t2_7_r = _mm256_shuffle_ps(t1_5_r, t1_7_r, 0xEE);
-                // stage 3: join 128-bit halves (permute2x128 0x20 / 0x31)
-                __m256 col0_r = _mm256_permute2f128_ps(t2_0_r, t2_4_r, 0x20);
-                __m256 col4_r = _mm256_permute2f128_ps(t2_0_r, t2_4_r, 0x31);
-                __m256 col1_r = _mm256_permute2f128_ps(t2_1_r, t2_5_r, 0x20);
-                __m256 col5_r = _mm256_permute2f128_ps(t2_1_r, t2_5_r, 0x31);
-                __m256 col2_r = _mm256_permute2f128_ps(t2_2_r, t2_6_r, 0x20);
-                __m256 col6_r = _mm256_permute2f128_ps(t2_2_r, t2_6_r, 0x31);
-                __m256 col3_r = _mm256_permute2f128_ps(t2_3_r, t2_7_r, 0x20);
-                __m256 col7_r = _mm256_permute2f128_ps(t2_3_r, t2_7_r, 0x31);
-                if (j_nt < cols) {
-                  _mm256_maskstore_ps(
-                      (float*)(output + edge_out_r_nt),
-                      _mm256_cmpgt_epi32(
-                          _mm256_set1_epi32((int)(simdgen_clamp_lanes(rows - i_nt, 8))),
-                          _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                      col0_r);
-                }
-                if (j_nt + 1 < cols) {
-                  _mm256_maskstore_ps(
-                      (float*)(output + edge_out_r_nt + out_stride),
-                      _mm256_cmpgt_epi32(
-                          _mm256_set1_epi32((int)(simdgen_clamp_lanes(rows - i_nt, 8))),
-                          _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                      col1_r);
-                }
-                if (j_nt + 2 < cols) {
-                  _mm256_maskstore_ps(
-                      (float*)(output + edge_out_r_nt + 2 * out_stride),
-                      _mm256_cmpgt_epi32(
-                          _mm256_set1_epi32((int)(simdgen_clamp_lanes(rows - i_nt, 8))),
-                          _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                      col2_r);
-                }
-                if (j_nt + 3 < cols) {
-                  _mm256_maskstore_ps(
-                      (float*)(output + edge_out_r_nt + 3 * out_stride),
-                      _mm256_cmpgt_epi32(
-                          _mm256_set1_epi32((int)(simdgen_clamp_lanes(rows - i_nt, 8))),
-                          _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                      col3_r);
-                }
-                if (j_nt + 4 < cols) {
-                  _mm256_maskstore_ps(
-                      (float*)(output + edge_out_r_nt + 4 * out_stride),
-                      _mm256_cmpgt_epi32(
-                          _mm256_set1_epi32((int)(simdgen_clamp_lanes(rows - i_nt, 8))),
-                          _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                      col4_r);
-                }
-                if (j_nt + 5 < cols) {
-                  _mm256_maskstore_ps(
-                      (float*)(output + edge_out_r_nt + 5 * out_stride),
-                      _mm256_cmpgt_epi32(
-                          _mm256_set1_epi32((int)(simdgen_clamp_lanes(rows - i_nt, 8))),
-                          _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                      col5_r);
-                }
-                if (j_nt + 6 < cols) {
-                  _mm256_maskstore_ps(
-                      (float*)(output + edge_out_r_nt + 6 * out_stride),
-                      _mm256_cmpgt_epi32(
-                          _mm256_set1_epi32((int)(simdgen_clamp_lanes(rows - i_nt, 8))),
-                          _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                      col6_r);
-                }
-                if (j_nt + 7 < cols) {
-                  _mm256_maskstore_ps(
-                      (float*)(output + edge_out_r_nt + 7 * out_stride),
-                      _mm256_cmpgt_epi32(
-                          _mm256_set1_epi32((int)(simdgen_clamp_lanes(rows - i_nt, 8))),
-                          _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                      col7_r);
+                if (j_small + 3 < cols) {
+                  simdgen_store_prefix16((uint8_t*)(output + edge_out_r_small + 3 * out_stride),
+                                         _mm_castps_si128(col3_r),
+                                         (simdgen_clamp_lanes(rows - i_small, 4)) * 4);
                 }
               }
             }
             // the last columns of the matrix: partial tiles
-            if (j_nt < j_end_nt) {
+            if (j_small < j_end_small) {
               // partial tiles down the column
-              int64_t i_nt = ib_nt;
-              for (; i_nt < i_end_nt; i_nt += 8) {
-                int64_t edge_in_c_nt = i_nt * stride + j_nt;
-                int64_t edge_out_c_nt = i_nt + j_nt * out_stride;
-                __m256 row0_c = _mm256_setzero_ps();
-                if (i_nt < rows) {
-                  const __m256i row0_c_active = _mm256_cmpgt_epi32(
-                      _mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j_nt, 8))),
-                      _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-                  row0_c = _mm256_blendv_ps(
-                      _mm256_setzero_ps(),
-                      _mm256_maskload_ps((const float*)(input + edge_in_c_nt), row0_c_active),
-                      _mm256_castsi256_ps(row0_c_active));
+              int64_t i_small = ib_small;
+              for (; i_small < i_end_small; i_small += 4) {
+                int64_t edge_in_c_small = i_small * stride + j_small;
+                int64_t edge_out_c_small = i_small + j_small * out_stride;
+                __m128 row0_c = _mm_setzero_ps();
+                if (i_small < rows) {
+                  row0_c = _mm_castsi128_ps(
+                      simdgen_load_prefix16((const uint8_t*)(input + edge_in_c_small),
+                                            (simdgen_clamp_lanes(cols - j_small, 4)) * 4));
                 }
-                __m256 row1_c = _mm256_setzero_ps();
-                if (i_nt + 1 < rows) {
-                  const __m256i row1_c_active = _mm256_cmpgt_epi32(
-                      _mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j_nt, 8))),
-                      _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-                  row1_c = _mm256_blendv_ps(
-                      _mm256_setzero_ps(),
-                      _mm256_maskload_ps((const float*)(input + edge_in_c_nt + stride),
-                                         row1_c_active),
-                      _mm256_castsi256_ps(row1_c_active));
+                __m128 row1_c = _mm_setzero_ps();
+                if (i_small + 1 < rows) {
+                  row1_c = _mm_castsi128_ps(
+                      simdgen_load_prefix16((const uint8_t*)(input + edge_in_c_small + stride),
+                                            (simdgen_clamp_lanes(cols - j_small, 4)) * 4));
                 }
-                __m256 row2_c = _mm256_setzero_ps();
-                if (i_nt + 2 < rows) {
-                  const __m256i row2_c_active = _mm256_cmpgt_epi32(
-                      _mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j_nt, 8))),
-                      _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-                  row2_c = _mm256_blendv_ps(
-                      _mm256_setzero_ps(),
-                      _mm256_maskload_ps((const float*)(input + edge_in_c_nt + 2 * stride),
-                                         row2_c_active),
-                      _mm256_castsi256_ps(row2_c_active));
+                __m128 row2_c = _mm_setzero_ps();
+                if (i_small + 2 < rows) {
+                  row2_c = _mm_castsi128_ps(
+                      simdgen_load_prefix16((const uint8_t*)(input + edge_in_c_small + 2 * stride),
+                                            (simdgen_clamp_lanes(cols - j_small, 4)) * 4));
                 }
-                __m256 row3_c = _mm256_setzero_ps();
-                if (i_nt + 3 < rows) {
-                  const __m256i row3_c_active = _mm256_cmpgt_epi32(
-                      _mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j_nt, 8))),
-                      _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-                  row3_c = _mm256_blendv_ps(
-                      _mm256_setzero_ps(),
-                      _mm256_maskload_ps((const float*)(input + edge_in_c_nt + 3 * stride),
-                                         row3_c_active),
-                      _mm256_castsi256_ps(row3_c_active));
+                __m128 row3_c = _mm_setzero_ps();
+                if (i_small + 3 < rows) {
+                  row3_c = _mm_castsi128_ps(
+                      simdgen_load_prefix16((const uint8_t*)(input + edge_in_c_small + 3 * stride),
+                                            (simdgen_clamp_lanes(cols - j_small, 4)) * 4));
                 }
-                __m256 row4_c = _mm256_setzero_ps();
-                if (i_nt + 4 < rows) {
-                  const __m256i row4_c_active = _mm256_cmpgt_epi32(
-                      _mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j_nt, 8))),
-                      _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-                  row4_c = _mm256_blendv_ps(
-                      _mm256_setzero_ps(),
-                      _mm256_maskload_ps((const float*)(input + edge_in_c_nt + 4 * stride),
-                                         row4_c_active),
-                      _mm256_castsi256_ps(row4_c_active));
+                // stage 1: interleave 32-bit lanes of row pairs (unpacklo/hi_epi32)
+                __m128 t1_0_c = _mm_unpacklo_ps(row0_c, row1_c);
+                __m128 t1_1_c = _mm_unpackhi_ps(row0_c, row1_c);
+                __m128 t1_2_c = _mm_unpacklo_ps(row2_c, row3_c);
+                __m128 t1_3_c = _mm_unpackhi_ps(row2_c, row3_c);
+                // stage 2: interleave 64-bit lanes (unpacklo/hi_epi64)
+                __m128 col0_c =
+                    _mm_castpd_ps(_mm_unpacklo_pd(_mm_castps_pd(t1_0_c), _mm_castps_pd(t1_2_c)));
+                __m128 col1_c =
+                    _mm_castpd_ps(_mm_unpackhi_pd(_mm_castps_pd(t1_0_c), _mm_castps_pd(t1_2_c)));
+                __m128 col2_c =
+                    _mm_castpd_ps(_mm_unpacklo_pd(_mm_castps_pd(t1_1_c), _mm_castps_pd(t1_3_c)));
+                __m128 col3_c =
+                    _mm_castpd_ps(_mm_unpackhi_pd(_mm_castps_pd(t1_1_c), _mm_castps_pd(t1_3_c)));
+                if (j_small < cols) {
+                  simdgen_store_prefix16((uint8_t*)(output + edge_out_c_small),
+                                         _mm_castps_si128(col0_c),
+                                         (simdgen_clamp_lanes(rows - i_small, 4)) * 4);
                 }
-                __m256 row5_c = _mm256_setzero_ps();
-                if (i_nt + 5 < rows) {
-                  const __m256i row5_c_active = _mm256_cmpgt_epi32(
-                      _mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j_nt, 8))),
-                      _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-                  row5_c = _mm256_blendv_ps(
-                      _mm256_setzero_ps(),
-                      _mm256_maskload_ps((const float*)(input + edge_in_c_nt + 5 * stride),
-                                         row5_c_active),
-                      _mm256_castsi256_ps(row5_c_active));
+                if (j_small + 1 < cols) {
+                  simdgen_store_prefix16((uint8_t*)(output + edge_out_c_small + out_stride),
+                                         _mm_castps_si128(col1_c),
+                                         (simdgen_clamp_lanes(rows - i_small, 4)) * 4);
                 }
-                __m256 row6_c = _mm256_setzero_ps();
-                if (i_nt + 6 < rows) {
-                  const __m256i row6_c_active = _mm256_cmpgt_epi32(
-                      _mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j_nt, 8))),
-                      _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-                  row6_c = _mm256_blendv_ps(
-                      _mm256_setzero_ps(),
-                      _mm256_maskload_ps((const float*)(input + edge_in_c_nt + 6 * stride),
-                                         row6_c_active),
-                      _mm256_castsi256_ps(row6_c_active));
+                if (j_small + 2 < cols) {
+                  simdgen_store_prefix16((uint8_t*)(output + edge_out_c_small + 2 * out_stride),
+                                         _mm_castps_si128(col2_c),
+                                         (simdgen_clamp_lanes(rows - i_small, 4)) * 4);
                 }
-                __m256 row7_c = _mm256_setzero_ps();
-                if (i_nt + 7 < rows) {
-                  const __m256i row7_c_active = _mm256_cmpgt_epi32(
-                      _mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j_nt, 8))),
-                      _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-                  row7_c = _mm256_blendv_ps(
-                      _mm256_setzero_ps(),
-                      _mm256_maskload_ps((const float*)(input + edge_in_c_nt + 7 * stride),
-                                         row7_c_active),
-                      _mm256_castsi256_ps(row7_c_active));
-                }
-                // stage 1: interleave 32-bit lanes of row pairs (unpacklo/hi_ps)
-                __m256 t1_0_c = _mm256_unpacklo_ps(row0_c, row1_c);
-                __m256 t1_1_c = _mm256_unpackhi_ps(row0_c, row1_c);
-                __m256 t1_2_c = _mm256_unpacklo_ps(row2_c, row3_c);
-                __m256 t1_3_c = _mm256_unpackhi_ps(row2_c, row3_c);
-                __m256 t1_4_c = _mm256_unpacklo_ps(row4_c, row5_c);
-                __m256 t1_5_c = _mm256_unpackhi_ps(row4_c, row5_c);
-                __m256 t1_6_c = _mm256_unpacklo_ps(row6_c, row7_c);
-                __m256 t1_7_c = _mm256_unpackhi_ps(row6_c, row7_c);
-                // stage 2: gather 64-bit pairs (shuffle_ps 0x44 / 0xEE)
-                __m256 t2_0_c = _mm256_shuffle_ps(t1_0_c, t1_2_c, 0x44);
-                __m256 t2_1_c = _mm256_shuffle_ps(t1_0_c, t1_2_c, 0xEE);
-                __m256 t2_2_c = _mm256_shuffle_ps(t1_1_c, t1_3_c, 0x44);
-                __m256 t2_3_c = _mm256_shuffle_ps(t1_1_c, t1_3_c, 0xEE);
-                __m256 t2_4_c = _mm256_shuffle_ps(t1_4_c, t1_6_c, 0x44);
-                __m256 t2_5_c = _mm256_shuffle_ps(t1_4_c, t1_6_c, 0xEE);
-                __m256 t2_6_c = _mm256_shuffle_ps(t1_5_c, t1_7_c, 0x44);
-                __m256 t2_7_c = _mm256_shuffle_ps(t1_5_c, t1_7_c, 0xEE);
-                // stage 3: join 128-bit halves (permute2x128 0x20 / 0x31)
-                __m256 col0_c = _mm256_permute2f128_ps(t2_0_c, t2_4_c, 0x20);
-                __m256 col4_c = _mm256_permute2f128_ps(t2_0_c, t2_4_c, 0x31);
-                __m256 col1_c = _mm256_permute2f128_ps(t2_1_c, t2_5_c, 0x20);
-                __m256 col5_c = _mm256_permute2f128_ps(t2_1_c, t2_5_c, 0x31);
-                __m256 col2_c = _mm256_permute2f128_ps(t2_2_c, t2_6_c, 0x20);
-                __m256 col6_c = _mm256_permute2f128_ps(t2_2_c, t2_6_c, 0x31);
-                __m256 col3_c = _mm256_permute2f128_ps(t2_3_c, t2_7_c, 0x20);
-                __m256 col7_c = _mm256_permute2f128_ps(t2_3_c, t2_7_c, 0x31);
-                if (j_nt < cols) {
-                  _mm256_maskstore_ps(
-                      (float*)(output + edge_out_c_nt),
-                      _mm256_cmpgt_epi32(
-                          _mm256_set1_epi32((int)(simdgen_clamp_lanes(rows - i_nt, 8))),
-                          _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                      col0_c);
-                }
-                if (j_nt + 1 < cols) {
-                  _mm256_maskstore_ps(
-                      (float*)(output + edge_out_c_nt + out_stride),
-                      _mm256_cmpgt_epi32(
-                          _mm256_set1_epi32((int)(simdgen_clamp_lanes(rows - i_nt, 8))),
-                          _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                      col1_c);
-                }
-                if (j_nt + 2 < cols) {
-                  _mm256_maskstore_ps(
-                      (float*)(output + edge_out_c_nt + 2 * out_stride),
-                      _mm256_cmpgt_epi32(
-                          _mm256_set1_epi32((int)(simdgen_clamp_lanes(rows - i_nt, 8))),
-                          _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                      col2_c);
-                }
-                if (j_nt + 3 < cols) {
-                  _mm256_maskstore_ps(
-                      (float*)(output + edge_out_c_nt + 3 * out_stride),
-                      _mm256_cmpgt_epi32(
-                          _mm256_set1_epi32((int)(simdgen_clamp_lanes(rows - i_nt, 8))),
-                          _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                      col3_c);
-                }
-                if (j_nt + 4 < cols) {
-                  _mm256_maskstore_ps(
-                      (float*)(output + edge_out_c_nt + 4 * out_stride),
-                      _mm256_cmpgt_epi32(
-                          _mm256_set1_epi32((int)(simdgen_clamp_lanes(rows - i_nt, 8))),
-                          _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                      col4_c);
-                }
-                if (j_nt + 5 < cols) {
-                  _mm256_maskstore_ps(
-                      (float*)(output + edge_out_c_nt + 5 * out_stride),
-                      _mm256_cmpgt_epi32(
-                          _mm256_set1_epi32((int)(simdgen_clamp_lanes(rows - i_nt, 8))),
-                          _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                      col5_c);
-                }
-                if (j_nt + 6 < cols) {
-                  _mm256_maskstore_ps(
-                      (float*)(output + edge_out_c_nt + 6 * out_stride),
-                      _mm256_cmpgt_epi32(
-                          _mm256_set1_epi32((int)(simdgen_clamp_lanes(rows - i_nt, 8))),
-                          _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                      col6_c);
-                }
-                if (j_nt + 7 < cols) {
-                  _mm256_maskstore_ps(
-                      (float*)(output + edge_out_c_nt + 7 * out_stride),
-                      _mm256_cmpgt_epi32(
-                          _mm256_set1_epi32((int)(simdgen_clamp_lanes(rows - i_nt, 8))),
-                          _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                      col7_c);
+                if (j_small + 3 < cols) {
+                  simdgen_store_prefix16((uint8_t*)(output + edge_out_c_small + 3 * out_stride),
+                                         _mm_castps_si128(col3_c),
+                                         (simdgen_clamp_lanes(rows - i_small, 4)) * 4);
                 }
               }
             }
           }
         }
-        // the streaming stores reach memory before the kernel returns
-        _mm_sfence();
       }
-      // otherwise through the caches
-      if (cols * out_aligned * out_rows_aligned * rows < 524288) {
-        // row blocks of 64 x 64 elements (cache blocking)
-        int64_t ib = 0;
-        for (; ib < rows; ib += 64) {
-          int64_t i_end = ib + 64 < rows ? ib + 64 : rows;
-          // column blocks
-          int64_t jb = 0;
-          for (; jb < cols; jb += 64) {
-            int64_t j_end = jb + 64 < cols ? jb + 64 : cols;
-            int64_t j = jb;
-            // tile columns of the block
-            for (; j + 8 <= j_end; j += 8) {
-              int64_t i = ib;
-              // whole tiles down the column
-              for (; i + 8 <= i_end; i += 8) {
-                int64_t in_step = simdgen_opaque(stride);
-                int64_t out_step = simdgen_opaque(out_stride);
-                int64_t tile_in = i * in_step + j;
-                int64_t tile_out = i + j * out_step;
-                __m256 row0 = _mm256_loadu_ps(input + tile_in);
-                __m256 row1 = _mm256_loadu_ps(input + in_step + tile_in);
-                __m256 row2 = _mm256_loadu_ps(input + 2 * in_step + tile_in);
-                __m256 row3 = _mm256_loadu_ps(input + 3 * in_step + tile_in);
-                __m256 row4 = _mm256_loadu_ps(input + 4 * in_step + tile_in);
-                __m256 row5 = _mm256_loadu_ps(input + 5 * in_step + tile_in);
-                __m256 row6 = _mm256_loadu_ps(input + 6 * in_step + tile_in);
-                __m256 row7 = _mm256_loadu_ps(input + 7 * in_step + tile_in);
-                // stage 1: interleave 32-bit lanes of row pairs (unpacklo/hi_ps)
-                __m256 t1_0 = _mm256_unpacklo_ps(row0, row1);
-                __m256 t1_1 = _mm256_unpackhi_ps(row0, row1);
-                __m256 t1_2 = _mm256_unpacklo_ps(row2, row3);
-                __m256 t1_3 = _mm256_unpackhi_ps(row2, row3);
-                __m256 t1_4 = _mm256_unpacklo_ps(row4, row5);
-                __m256 t1_5 = _mm256_unpackhi_ps(row4, row5);
-                __m256 t1_6 = _mm256_unpacklo_ps(row6, row7);
-                __m256 t1_7 = _mm256_unpackhi_ps(row6, row7);
-                //   t1_0: 0 8 1 9 4 12 5 13
-                //   t1_1: 2 10 3 11 6 14 7 15
-                //   t1_2: 16 24 17 25 20 28 21 29
-                //   t1_3: 18 26 19 27 22 30 23 31
-                //   t1_4: 32 40 33 41 36 44 37 45
-                //   t1_5: 34 42 35 43 38 46 39 47
-                //   t1_6: 48 56 49 57 52 60 53 61
-                //   t1_7: 50 58 51 59 54 62 55 63
-                // stage 2: gather 64-bit pairs (shuffle_ps 0x44 / 0xEE)
-                __m256 t2_0 = _mm256_shuffle_ps(t1_0, t1_2, 0x44);
-                __m256 t2_1 = _mm256_shuffle_ps(t1_0, t1_2, 0xEE);
-                __m256 t2_2 = _mm256_shuffle_ps(t1_1, t1_3, 0x44);
-                __m256 t2_3 = _mm256_shuffle_ps(t1_1, t1_3, 0xEE);
-                __m256 t2_4 = _mm256_shuffle_ps(t1_4, t1_6, 0x44);
-                __m256 t2_5 = _mm256_shuffle_ps(t1_4, t1_6, 0xEE);
-                __m256 t2_6 = _mm256_shuffle_ps(t1_5, t1_7, 0x44);
-                __m256 t2_7 = _mm256_shuffle_ps(t1_5, t1_7, 0xEE);
-                //   t2_0: 0 8 16 24 4 12 20 28
-                //   t2_1: 1 9 17 25 5 13 21 29
-                //   t2_2: 2 10 18 26 6 14 22 30
-                //   t2_3: 3 11 19 27 7 15 23 31
-                //   t2_4: 32 40 48 56 36 44 52 60
-                //   t2_5: 33 41 49 57 37 45 53 61
-                //   t2_6: 34 42 50 58 38 46 54 62
-                //   t2_7: 35 43 51 59 39 47 55 63
-                // stage 3: join 128-bit halves (permute2x128 0x20 / 0x31)
-                __m256 col0 = _mm256_permute2f128_ps(t2_0, t2_4, 0x20);
-                __m256 col4 = _mm256_permute2f128_ps(t2_0, t2_4, 0x31);
-                __m256 col1 = _mm256_permute2f128_ps(t2_1, t2_5, 0x20);
-                __m256 col5 = _mm256_permute2f128_ps(t2_1, t2_5, 0x31);
-                __m256 col2 = _mm256_permute2f128_ps(t2_2, t2_6, 0x20);
-                __m256 col6 = _mm256_permute2f128_ps(t2_2, t2_6, 0x31);
-                __m256 col3 = _mm256_permute2f128_ps(t2_3, t2_7, 0x20);
-                __m256 col7 = _mm256_permute2f128_ps(t2_3, t2_7, 0x31);
-                //   col0: 0 8 16 24 32 40 48 56
-                //   col4: 4 12 20 28 36 44 52 60
-                //   col1: 1 9 17 25 33 41 49 57
-                //   col5: 5 13 21 29 37 45 53 61
-                //   col2: 2 10 18 26 34 42 50 58
-                //   col6: 6 14 22 30 38 46 54 62
-                //   col3: 3 11 19 27 35 43 51 59
-                //   col7: 7 15 23 31 39 47 55 63
-                _mm256_storeu_ps(output + tile_out, col0);
-                _mm256_storeu_ps(output + out_step + tile_out, col1);
-                _mm256_storeu_ps(output + 2 * out_step + tile_out, col2);
-                _mm256_storeu_ps(output + 3 * out_step + tile_out, col3);
-                _mm256_storeu_ps(output + 4 * out_step + tile_out, col4);
-                _mm256_storeu_ps(output + 5 * out_step + tile_out, col5);
-                _mm256_storeu_ps(output + 6 * out_step + tile_out, col6);
-                _mm256_storeu_ps(output + 7 * out_step + tile_out, col7);
+      if (longer_side > 4) {
+        // streaming stores need every tile row of the output on a 32-byte boundary
+        int64_t out_aligned = (uintptr_t)(output) % 32 == 0;
+        int64_t out_rows_aligned = (uintptr_t)(output + out_stride) % 32 == 0;
+        // an aligned output of 2 MiB or more: whole tiles stored past the caches
+        if (cols * out_aligned * out_rows_aligned * rows >= 524288) {
+          // row blocks of 512 x 256 elements (cache blocking)
+          int64_t ib_nt = 0;
+          for (; ib_nt < rows; ib_nt += 512) {
+            int64_t i_end_nt = ib_nt + 512 < rows ? ib_nt + 512 : rows;
+            // column blocks
+            int64_t jb_nt = 0;
+            for (; jb_nt < cols; jb_nt += 256) {
+              int64_t j_end_nt = jb_nt + 256 < cols ? jb_nt + 256 : cols;
+              int64_t j_nt = jb_nt;
+              // tile columns of the block
+              for (; j_nt + 8 <= j_end_nt; j_nt += 8) {
+                int64_t i_nt = ib_nt;
+                // whole tiles down the column
+                for (; i_nt + 8 <= i_end_nt; i_nt += 8) {
+                  int64_t in_step_nt = simdgen_opaque(stride);
+                  int64_t out_step_nt = simdgen_opaque(out_stride);
+                  int64_t tile_in_nt = i_nt * in_step_nt + j_nt;
+                  int64_t tile_out_nt = i_nt + j_nt * out_step_nt;
+                  __m256 row0 = _mm256_loadu_ps(input + tile_in_nt);
+                  __m256 row1 = _mm256_loadu_ps(input + in_step_nt + tile_in_nt);
+                  __m256 row2 = _mm256_loadu_ps(input + 2 * in_step_nt + tile_in_nt);
+                  __m256 row3 = _mm256_loadu_ps(input + 3 * in_step_nt + tile_in_nt);
+                  __m256 row4 = _mm256_loadu_ps(input + 4 * in_step_nt + tile_in_nt);
+                  __m256 row5 = _mm256_loadu_ps(input + 5 * in_step_nt + tile_in_nt);
+                  __m256 row6 = _mm256_loadu_ps(input + 6 * in_step_nt + tile_in_nt);
+                  __m256 row7 = _mm256_loadu_ps(input + 7 * in_step_nt + tile_in_nt);
+                  // stage 1: interleave 32-bit lanes of row pairs (unpacklo/hi_ps)
+                  __m256 t1_0 = _mm256_unpacklo_ps(row0, row1);
+                  __m256 t1_1 = _mm256_unpackhi_ps(row0, row1);
+                  __m256 t1_2 = _mm256_unpacklo_ps(row2, row3);
+                  __m256 t1_3 = _mm256_unpackhi_ps(row2, row3);
+                  __m256 t1_4 = _mm256_unpacklo_ps(row4, row5);
+                  __m256 t1_5 = _mm256_unpackhi_ps(row4, row5);
+                  __m256 t1_6 = _mm256_unpacklo_ps(row6, row7);
+                  __m256 t1_7 = _mm256_unpackhi_ps(row6, row7);
+                  //   t1_0: 0 8 1 9 4 12 5 13
+                  //   t1_1: 2 10 3 11 6 14 7 15
+                  //   t1_2: 16 24 17 25 20 28 21 29
+                  //   t1_3: 18 26 19 27 22 30 23 31
+                  //   t1_4: 32 40 33 41 36 44 37 45
+                  //   t1_5: 34 42 35 43 38 46 39 47
+                  //   t1_6: 48 56 49 57 52 60 53 61
+                  //   t1_7: 50 58 51 59 54 62 55 63
+                  // stage 2: gather 64-bit pairs (shuffle_ps 0x44 / 0xEE)
+                  __m256 t2_0 = _mm256_shuffle_ps(t1_0, t1_2, 0x44);
+                  __m256 t2_1 = _mm256_shuffle_ps(t1_0, t1_2, 0xEE);
+                  __m256 t2_2 = _mm256_shuffle_ps(t1_1, t1_3, 0x44);
+                  __m256 t2_3 = _mm256_shuffle_ps(t1_1, t1_3, 0xEE);
+                  __m256 t2_4 = _mm256_shuffle_ps(t1_4, t1_6, 0x44);
+                  __m256 t2_5 = _mm256_shuffle_ps(t1_4, t1_6, 0xEE);
+                  __m256 t2_6 = _mm256_shuffle_ps(t1_5, t1_7, 0x44);
+                  __m256 t2_7 = _mm256_shuffle_ps(t1_5, t1_7, 0xEE);
+                  //   t2_0: 0 8 16 24 4 12 20 28
+                  //   t2_1: 1 9 17 25 5 13 21 29
+                  //   t2_2: 2 10 18 26 6 14 22 30
+                  //   t2_3: 3 11 19 27 7 15 23 31
+                  //   t2_4: 32 40 48 56 36 44 52 60
+                  //   t2_5: 33 41 49 57 37 45 53 61
+                  //   t2_6: 34 42 50 58 38 46 54 62
+                  //   t2_7: 35 43 51 59 39 47 55 63
+                  // stage 3: join 128-bit halves (permute2x128 0x20 / 0x31)
+                  __m256 col0 = _mm256_permute2f128_ps(t2_0, t2_4, 0x20);
+                  __m256 col4 = _mm256_permute2f128_ps(t2_0, t2_4, 0x31);
+                  __m256 col1 = _mm256_permute2f128_ps(t2_1, t2_5, 0x20);
+                  __m256 col5 = _mm256_permute2f128_ps(t2_1, t2_5, 0x31);
+                  __m256 col2 = _mm256_permute2f128_ps(t2_2, t2_6, 0x20);
+                  __m256 col6 = _mm256_permute2f128_ps(t2_2, t2_6, 0x31);
+                  __m256 col3 = _mm256_permute2f128_ps(t2_3, t2_7, 0x20);
+                  __m256 col7 = _mm256_permute2f128_ps(t2_3, t2_7, 0x31);
+                  //   col0: 0 8 16 24 32 40 48 56
+                  //   col4: 4 12 20 28 36 44 52 60
+                  //   col1: 1 9 17 25 33 41 49 57
+                  //   col5: 5 13 21 29 37 45 53 61
+                  //   col2: 2 10 18 26 34 42 50 58
+                  //   col6: 6 14 22 30 38 46 54 62
+                  //   col3: 3 11 19 27 35 43 51 59
+                  //   col7: 7 15 23 31 39 47 55 63
+                  _mm256_stream_ps(output + tile_out_nt, col0);
+                  _mm256_stream_ps(output + out_step_nt + tile_out_nt, col1);
+                  _mm256_stream_ps(output + 2 * out_step_nt + tile_out_nt, col2);
+                  _mm256_stream_ps(output + 3 * out_step_nt + tile_out_nt, col3);
+                  _mm256_stream_ps(output + 4 * out_step_nt + tile_out_nt, col4);
+                  _mm256_stream_ps(output + 5 * out_step_nt + tile_out_nt, col5);
+                  _mm256_stream_ps(output + 6 * out_step_nt + tile_out_nt, col6);
+                  _mm256_stream_ps(output + 7 * out_step_nt + tile_out_nt, col7);
+                }
+                // the last rows of the matrix: a partial tile
+                if (i_nt < i_end_nt) {
+                  int64_t edge_in_r_nt = i_nt * stride + j_nt;
+                  int64_t edge_out_r_nt = i_nt + j_nt * out_stride;
+                  __m256 row0_r = _mm256_setzero_ps();
+                  if (i_nt < rows) {
+                    const __m256i row0_r_active = _mm256_cmpgt_epi32(
+                        _mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j_nt, 8))),
+                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+                    row0_r = _mm256_blendv_ps(
+                        _mm256_setzero_ps(),
+                        _mm256_maskload_ps((const float*)(input + edge_in_r_nt), row0_r_active),
+                        _mm256_castsi256_ps(row0_r_active));
+                  }
+                  __m256 row1_r = _mm256_setzero_ps();
+                  if (i_nt + 1 < rows) {
+                    const __m256i row1_r_active = _mm256_cmpgt_epi32(
+                        _mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j_nt, 8))),
+                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+                    row1_r = _mm256_blendv_ps(
+                        _mm256_setzero_ps(),
+                        _mm256_maskload_ps((const float*)(input + edge_in_r_nt + stride),
+                                           row1_r_active),
+                        _mm256_castsi256_ps(row1_r_active));
+                  }
+                  __m256 row2_r = _mm256_setzero_ps();
+                  if (i_nt + 2 < rows) {
+                    const __m256i row2_r_active = _mm256_cmpgt_epi32(
+                        _mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j_nt, 8))),
+                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+                    row2_r = _mm256_blendv_ps(
+                        _mm256_setzero_ps(),
+                        _mm256_maskload_ps((const float*)(input + edge_in_r_nt + 2 * stride),
+                                           row2_r_active),
+                        _mm256_castsi256_ps(row2_r_active));
+                  }
+                  __m256 row3_r = _mm256_setzero_ps();
+                  if (i_nt + 3 < rows) {
+                    const __m256i row3_r_active = _mm256_cmpgt_epi32(
+                        _mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j_nt, 8))),
+                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+                    row3_r = _mm256_blendv_ps(
+                        _mm256_setzero_ps(),
+                        _mm256_maskload_ps((const float*)(input + edge_in_r_nt + 3 * stride),
+                                           row3_r_active),
+                        _mm256_castsi256_ps(row3_r_active));
+                  }
+                  __m256 row4_r = _mm256_setzero_ps();
+                  if (i_nt + 4 < rows) {
+                    const __m256i row4_r_active = _mm256_cmpgt_epi32(
+                        _mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j_nt, 8))),
+                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+                    row4_r = _mm256_blendv_ps(
+                        _mm256_setzero_ps(),
+                        _mm256_maskload_ps((const float*)(input + edge_in_r_nt + 4 * stride),
+                                           row4_r_active),
+                        _mm256_castsi256_ps(row4_r_active));
+                  }
+                  __m256 row5_r = _mm256_setzero_ps();
+                  if (i_nt + 5 < rows) {
+                    const __m256i row5_r_active = _mm256_cmpgt_epi32(
+                        _mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j_nt, 8))),
+                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+                    row5_r = _mm256_blendv_ps(
+                        _mm256_setzero_ps(),
+                        _mm256_maskload_ps((const float*)(input + edge_in_r_nt + 5 * stride),
+                                           row5_r_active),
+                        _mm256_castsi256_ps(row5_r_active));
+                  }
+                  __m256 row6_r = _mm256_setzero_ps();
+                  if (i_nt + 6 < rows) {
+                    const __m256i row6_r_active = _mm256_cmpgt_epi32(
+                        _mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j_nt, 8))),
+                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+                    row6_r = _mm256_blendv_ps(
+                        _mm256_setzero_ps(),
+                        _mm256_maskload_ps((const float*)(input + edge_in_r_nt + 6 * stride),
+                                           row6_r_active),
+                        _mm256_castsi256_ps(row6_r_active));
+                  }
+                  __m256 row7_r = _mm256_setzero_ps();
+                  if (i_nt + 7 < rows) {
+                    const __m256i row7_r_active = _mm256_cmpgt_epi32(
+                        _mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j_nt, 8))),
+                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+                    row7_r = _mm256_blendv_ps(
+                        _mm256_setzero_ps(),
+                        _mm256_maskload_ps((const float*)(input + edge_in_r_nt + 7 * stride),
+                                           row7_r_active),
+                        _mm256_castsi256_ps(row7_r_active));
+                  }
+                  // stage 1: interleave 32-bit lanes of row pairs (unpacklo/hi_ps)
+                  __m256 t1_0_r = _mm256_unpacklo_ps(row0_r, row1_r);
+                  __m256 t1_1_r = _mm256_unpackhi_ps(row0_r, row1_r);
+                  __m256 t1_2_r = _mm256_unpacklo_ps(row2_r, row3_r);
+                  __m256 t1_3_r = _mm256_unpackhi_ps(row2_r, row3_r);
+                  __m256 t1_4_r = _mm256_unpacklo_ps(row4_r, row5_r);
+                  __m256 t1_5_r = _mm256_unpackhi_ps(row4_r, row5_r);
+                  __m256 t1_6_r = _mm256_unpacklo_ps(row6_r, row7_r);
+                  __m256 t1_7_r = _mm256_unpackhi_ps(row6_r, row7_r);
+                  // stage 2: gather 64-bit pairs (shuffle_ps 0x44 / 0xEE)
+                  __m256 t2_0_r = _mm256_shuffle_ps(t1_0_r, t1_2_r, 0x44);
+                  __m256 t2_1_r = _mm256_shuffle_ps(t1_0_r, t1_2_r, 0xEE);
+                  __m256 t2_2_r = _mm256_shuffle_ps(t1_1_r, t1_3_r, 0x44);
+                  __m256 t2_3_r = _mm256_shuffle_ps(t1_1_r, t1_3_r, 0xEE);
+                  __m256 t2_4_r = _mm256_shuffle_ps(t1_4_r, t1_6_r, 0x44);
+                  __m256 t2_5_r = _mm256_shuffle_ps(t1_4_r, t1_6_r, 0xEE);
+                  __m256 t2_6_r = _mm256_shuffle_ps(t1_5_r, t1_7_r, 0x44);
+                  __m256 t2_7_r = _mm256_shuffle_ps(t1_5_r, t1_7_r, 0xEE);
+                  // stage 3: join 128-bit halves (permute2x128 0x20 / 0x31)
+                  __m256 col0_r = _mm256_permute2f128_ps(t2_0_r, t2_4_r, 0x20);
+                  __m256 col4_r = _mm256_permute2f128_ps(t2_0_r, t2_4_r, 0x31);
+                  __m256 col1_r = _mm256_permute2f128_ps(t2_1_r, t2_5_r, 0x20);
+                  __m256 col5_r = _mm256_permute2f128_ps(t2_1_r, t2_5_r, 0x31);
+                  __m256 col2_r = _mm256_permute2f128_ps(t2_2_r, t2_6_r, 0x20);
+                  __m256 col6_r = _mm256_permute2f128_ps(t2_2_r, t2_6_r, 0x31);
+                  __m256 col3_r = _mm256_permute2f128_ps(t2_3_r, t2_7_r, 0x20);
+                  __m256 col7_r = _mm256_permute2f128_ps(t2_3_r, t2_7_r, 0x31);
+                  if (j_nt < cols) {
+                    _mm256_maskstore_ps(
+                        (float*)(output + edge_out_r_nt),
+                        _mm256_cmpgt_epi32(
+                            _mm256_set1_epi32((int)(simdgen_clamp_lanes(rows - i_nt, 8))),
+                            _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
+                        col0_r);
+                  }
+                  if (j_nt + 1 < cols) {
+                    _mm256_maskstore_ps(
+                        (float*)(output + edge_out_r_nt + out_stride),
+                        _mm256_cmpgt_epi32(
+                            _mm256_set1_epi32((int)(simdgen_clamp_lanes(rows - i_nt, 8))),
+                            _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
+                        col1_r);
+                  }
+                  if (j_nt + 2 < cols) {
+                    _mm256_maskstore_ps(
+                        (float*)(output + edge_out_r_nt + 2 * out_stride),
+                        _mm256_cmpgt_epi32(
+                            _mm256_set1_epi32((int)(simdgen_clamp_lanes(rows - i_nt, 8))),
+                            _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
+                        col2_r);
+                  }
+                  if (j_nt + 3 < cols) {
+                    _mm256_maskstore_ps(
+                        (float*)(output + edge_out_r_nt + 3 * out_stride),
+                        _mm256_cmpgt_epi32(
+                            _mm256_set1_epi32((int)(simdgen_clamp_lanes(rows - i_nt, 8))),
+                            _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
+                        col3_r);
+                  }
+                  if (j_nt + 4 < cols) {
+                    _mm256_maskstore_ps(
+                        (float*)(output + edge_out_r_nt + 4 * out_stride),
+                        _mm256_cmpgt_epi32(
+                            _mm256_set1_epi32((int)(simdgen_clamp_lanes(rows - i_nt, 8))),
+                            _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
+                        col4_r);
+                  }
+                  if (j_nt + 5 < cols) {
+                    _mm256_maskstore_ps(
+                        (float*)(output + edge_out_r_nt + 5 * out_stride),
+                        _mm256_cmpgt_epi32(
+                            _mm256_set1_epi32((int)(simdgen_clamp_lanes(rows - i_nt, 8))),
+                            _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
+                        col5_r);
+                  }
+                  if (j_nt + 6 < cols) {
+                    _mm256_maskstore_ps(
+                        (float*)(output + edge_out_r_nt + 6 * out_stride),
+                        _mm256_cmpgt_epi32(
+                            _mm256_set1_epi32((int)(simdgen_clamp_lanes(rows - i_nt, 8))),
+                            _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
+                        col6_r);
+                  }
+                  if (j_nt + 7 < cols) {
+                    _mm256_maskstore_ps(
+                        (float*)(output + edge_out_r_nt + 7 * out_stride),
+                        _mm256_cmpgt_epi32(
+                            _mm256_set1_epi32((int)(simdgen_clamp_lanes(rows - i_nt, 8))),
+                            _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
+                        col7_r);
+                  }
+                }
               }
-              // the last rows of the matrix: a partial tile
-              if (i < i_end) {
-                int64_t edge_in_r = i * stride + j;
-                int64_t edge_out_r = i + j * out_stride;
-                __m256 row0_r = _mm256_setzero_ps();
-                if (i < rows) {
-                  const __m256i row0_r_active =
-                      _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j, 8))),
-                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-                  row0_r = _mm256_blendv_ps(
-                      _mm256_setzero_ps(),
-                      _mm256_maskload_ps((const float*)(input + edge_in_r), row0_r_active),
-                      _mm256_castsi256_ps(row0_r_active));
-                }
-                __m256 row1_r = _mm256_setzero_ps();
-                if (i + 1 < rows) {
-                  const __m256i row1_r_active =
-                      _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j, 8))),
-                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-                  row1_r = _mm256_blendv_ps(
-                      _mm256_setzero_ps(),
-                      _mm256_maskload_ps((const float*)(input + edge_in_r + stride), row1_r_active),
-                      _mm256_castsi256_ps(row1_r_active));
-                }
-                __m256 row2_r = _mm256_setzero_ps();
-                if (i + 2 < rows) {
-                  const __m256i row2_r_active =
-                      _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j, 8))),
-                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-                  row2_r = _mm256_blendv_ps(
-                      _mm256_setzero_ps(),
-                      _mm256_maskload_ps((const float*)(input + edge_in_r + 2 * stride),
-                                         row2_r_active),
-                      _mm256_castsi256_ps(row2_r_active));
-                }
-                __m256 row3_r = _mm256_setzero_ps();
-                if (i + 3 < rows) {
-                  const __m256i row3_r_active =
-                      _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j, 8))),
-                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-                  row3_r = _mm256_blendv_ps(
-                      _mm256_setzero_ps(),
-                      _mm256_maskload_ps((const float*)(input + edge_in_r + 3 * stride),
-                                         row3_r_active),
-                      _mm256_castsi256_ps(row3_r_active));
-                }
-                __m256 row4_r = _mm256_setzero_ps();
-                if (i + 4 < rows) {
-                  const __m256i row4_r_active =
-                      _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j, 8))),
-                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-                  row4_r = _mm256_blendv_ps(
-                      _mm256_setzero_ps(),
-                      _mm256_maskload_ps((const float*)(input + edge_in_r + 4 * stride),
-                                         row4_r_active),
-                      _mm256_castsi256_ps(row4_r_active));
-                }
-                __m256 row5_r = _mm256_setzero_ps();
-                if (i + 5 < rows) {
-                  const __m256i row5_r_active =
-                      _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j, 8))),
-                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-                  row5_r = _mm256_blendv_ps(
-                      _mm256_setzero_ps(),
-                      _mm256_maskload_ps((const float*)(input + edge_in_r + 5 * stride),
-                                         row5_r_active),
-                      _mm256_castsi256_ps(row5_r_active));
-                }
-                __m256 row6_r = _mm256_setzero_ps();
-                if (i + 6 < rows) {
-                  const __m256i row6_r_active =
-                      _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j, 8))),
-                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-                  row6_r = _mm256_blendv_ps(
-                      _mm256_setzero_ps(),
-                      _mm256_maskload_ps((const float*)(input + edge_in_r + 6 * stride),
-                                         row6_r_active),
-                      _mm256_castsi256_ps(row6_r_active));
-                }
-                __m256 row7_r = _mm256_setzero_ps();
-                if (i + 7 < rows) {
-                  const __m256i row7_r_active =
-                      _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j, 8))),
-                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-                  row7_r = _mm256_blendv_ps(
-                      _mm256_setzero_ps(),
-                      _mm256_maskload_ps((const float*)(input + edge_in_r + 7 * stride),
-                                         row7_r_active),
-                      _mm256_castsi256_ps(row7_r_active));
-                }
-                // stage 1: interleave 32-bit lanes of row pairs (unpacklo/hi_ps)
-                __m256 t1_0_r = _mm256_unpacklo_ps(row0_r, row1_r);
-                __m256 t1_1_r = _mm256_unpackhi_ps(row0_r, row1_r);
-                __m256 t1_2_r = _mm256_unpacklo_ps(row2_r, row3_r);
-                __m256 t1_3_r = _mm256_unpackhi_ps(row2_r, row3_r);
-                __m256 t1_4_r = _mm256_unpacklo_ps(row4_r, row5_r);
-                __m256 t1_5_r = _mm256_unpackhi_ps(row4_r, row5_r);
-                __m256 t1_6_r = _mm256_unpacklo_ps(row6_r, row7_r);
-                __m256 t1_7_r = _mm256_unpackhi_ps(row6_r, row7_r);
-                // stage 2: gather 64-bit pairs (shuffle_ps 0x44 / 0xEE)
-                __m256 t2_0_r = _mm256_shuffle_ps(t1_0_r, t1_2_r, 0x44);
-                __m256 t2_1_r = _mm256_shuffle_ps(t1_0_r, t1_2_r, 0xEE);
-                __m256 t2_2_r = _mm256_shuffle_ps(t1_1_r, t1_3_r, 0x44);
-                __m256 t2_3_r = _mm256_shuffle_ps(t1_1_r, t1_3_r, 0xEE);
-                __m256 t2_4_r = _mm256_shuffle_ps(t1_4_r, t1_6_r, 0x44);
-                __m256 t2_5_r = _mm256_shuffle_ps(t1_4_r, t1_6_r, 0xEE);
-                __m256 t2_6_r = _mm256_shuffle_ps(t1_5_r, t1_7_r, 0x44);
-                __m256 t2_7_r = _mm256_shuffle_ps(t1_5_r, t1_7_r, 0xEE);
-                // stage 3: join 128-bit halves (permute2x128 0x20 / 0x31)
-                __m256 col0_r = _mm256_permute2f128_ps(t2_0_r, t2_4_r, 0x20);
-                __m256 col4_r = _mm256_permute2f128_ps(t2_0_r, t2_4_r, 0x31);
-                __m256 col1_r = _mm256_permute2f128_ps(t2_1_r, t2_5_r, 0x20);
-                __m256 col5_r = _mm256_permute2f128_ps(t2_1_r, t2_5_r, 0x31);
-                __m256 col2_r = _mm256_permute2f128_ps(t2_2_r, t2_6_r, 0x20);
-                __m256 col6_r = _mm256_permute2f128_ps(t2_2_r, t2_6_r, 0x31);
-                __m256 col3_r = _mm256_permute2f128_ps(t2_3_r, t2_7_r, 0x20);
-                __m256 col7_r = _mm256_permute2f128_ps(t2_3_r, t2_7_r, 0x31);
-                if (j < cols) {
-                  _mm256_maskstore_ps(
-                      (float*)(output + edge_out_r),
-                      _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(rows - i, 8))),
-                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                      col0_r);
-                }
-                if (j + 1 < cols) {
-                  _mm256_maskstore_ps(
-                      (float*)(output + edge_out_r + out_stride),
-                      _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(rows - i, 8))),
-                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                      col1_r);
-                }
-                if (j + 2 < cols) {
-                  _mm256_maskstore_ps(
-                      (float*)(output + edge_out_r + 2 * out_stride),
-                      _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(rows - i, 8))),
-                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                      col2_r);
-                }
-                if (j + 3 < cols) {
-                  _mm256_maskstore_ps(
-                      (float*)(output + edge_out_r + 3 * out_stride),
-                      _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(rows - i, 8))),
-                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                      col3_r);
-                }
-                if (j + 4 < cols) {
-                  _mm256_maskstore_ps(
-                      (float*)(output + edge_out_r + 4 * out_stride),
-                      _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(rows - i, 8))),
-                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                      col4_r);
-                }
-                if (j + 5 < cols) {
-                  _mm256_maskstore_ps(
-                      (float*)(output + edge_out_r + 5 * out_stride),
-                      _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(rows - i, 8))),
-                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                      col5_r);
-                }
-                if (j + 6 < cols) {
-                  _mm256_maskstore_ps(
-                      (float*)(output + edge_out_r + 6 * out_stride),
-                      _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(rows - i, 8))),
-                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                      col6_r);
-                }
-                if (j + 7 < cols) {
-                  _mm256_maskstore_ps(
-                      (float*)(output + edge_out_r + 7 * out_stride),
-                      _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(rows - i, 8))),
-                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                      col7_r);
+              // the last columns of the matrix: partial tiles
+              if (j_nt < j_end_nt) {
+                // partial tiles down the column
+                int64_t i_nt = ib_nt;
+                for (; i_nt < i_end_nt; i_nt += 8) {
+                  int64_t edge_in_c_nt = i_nt * stride + j_nt;
+                  int64_t edge_out_c_nt = i_nt + j_nt * out_stride;
+                  __m256 row0_c = _mm256_setzero_ps();
+                  if (i_nt < rows) {
+                    const __m256i row0_c_active = _mm256_cmpgt_epi32(
+                        _mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j_nt, 8))),
+                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+                    row0_c = _mm256_blendv_ps(
+                        _mm256_setzero_ps(),
+                        _mm256_maskload_ps((const float*)(input + edge_in_c_nt), row0_c_active),
+                        _mm256_castsi256_ps(row0_c_active));
+                  }
+                  __m256 row1_c = _mm256_setzero_ps();
+                  if (i_nt + 1 < rows) {
+                    const __m256i row1_c_active = _mm256_cmpgt_epi32(
+                        _mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j_nt, 8))),
+                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+                    row1_c = _mm256_blendv_ps(
+                        _mm256_setzero_ps(),
+                        _mm256_maskload_ps((const float*)(input + edge_in_c_nt + stride),
+                                           row1_c_active),
+                        _mm256_castsi256_ps(row1_c_active));
+                  }
+                  __m256 row2_c = _mm256_setzero_ps();
+                  if (i_nt + 2 < rows) {
+                    const __m256i row2_c_active = _mm256_cmpgt_epi32(
+                        _mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j_nt, 8))),
+                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+                    row2_c = _mm256_blendv_ps(
+                        _mm256_setzero_ps(),
+                        _mm256_maskload_ps((const float*)(input + edge_in_c_nt + 2 * stride),
+                                           row2_c_active),
+                        _mm256_castsi256_ps(row2_c_active));
+                  }
+                  __m256 row3_c = _mm256_setzero_ps();
+                  if (i_nt + 3 < rows) {
+                    const __m256i row3_c_active = _mm256_cmpgt_epi32(
+                        _mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j_nt, 8))),
+                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+                    row3_c = _mm256_blendv_ps(
+                        _mm256_setzero_ps(),
+                        _mm256_maskload_ps((const float*)(input + edge_in_c_nt + 3 * stride),
+                                           row3_c_active),
+                        _mm256_castsi256_ps(row3_c_active));
+                  }
+                  __m256 row4_c = _mm256_setzero_ps();
+                  if (i_nt + 4 < rows) {
+                    const __m256i row4_c_active = _mm256_cmpgt_epi32(
+                        _mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j_nt, 8))),
+                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+                    row4_c = _mm256_blendv_ps(
+                        _mm256_setzero_ps(),
+                        _mm256_maskload_ps((const float*)(input + edge_in_c_nt + 4 * stride),
+                                           row4_c_active),
+                        _mm256_castsi256_ps(row4_c_active));
+                  }
+                  __m256 row5_c = _mm256_setzero_ps();
+                  if (i_nt + 5 < rows) {
+                    const __m256i row5_c_active = _mm256_cmpgt_epi32(
+                        _mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j_nt, 8))),
+                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+                    row5_c = _mm256_blendv_ps(
+                        _mm256_setzero_ps(),
+                        _mm256_maskload_ps((const float*)(input + edge_in_c_nt + 5 * stride),
+                                           row5_c_active),
+                        _mm256_castsi256_ps(row5_c_active));
+                  }
+                  __m256 row6_c = _mm256_setzero_ps();
+                  if (i_nt + 6 < rows) {
+                    const __m256i row6_c_active = _mm256_cmpgt_epi32(
+                        _mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j_nt, 8))),
+                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+                    row6_c = _mm256_blendv_ps(
+                        _mm256_setzero_ps(),
+                        _mm256_maskload_ps((const float*)(input + edge_in_c_nt + 6 * stride),
+                                           row6_c_active),
+                        _mm256_castsi256_ps(row6_c_active));
+                  }
+                  __m256 row7_c = _mm256_setzero_ps();
+                  if (i_nt + 7 < rows) {
+                    const __m256i row7_c_active = _mm256_cmpgt_epi32(
+                        _mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j_nt, 8))),
+                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+                    row7_c = _mm256_blendv_ps(
+                        _mm256_setzero_ps(),
+                        _mm256_maskload_ps((const float*)(input + edge_in_c_nt + 7 * stride),
+                                           row7_c_active),
+                        _mm256_castsi256_ps(row7_c_active));
+                  }
+                  // stage 1: interleave 32-bit lanes of row pairs (unpacklo/hi_ps)
+                  __m256 t1_0_c = _mm256_unpacklo_ps(row0_c, row1_c);
+                  __m256 t1_1_c = _mm256_unpackhi_ps(row0_c, row1_c);
+                  __m256 t1_2_c = _mm256_unpacklo_ps(row2_c, row3_c);
+                  __m256 t1_3_c = _mm256_unpackhi_ps(row2_c, row3_c);
+                  __m256 t1_4_c = _mm256_unpacklo_ps(row4_c, row5_c);
+                  __m256 t1_5_c = _mm256_unpackhi_ps(row4_c, row5_c);
+                  __m256 t1_6_c = _mm256_unpacklo_ps(row6_c, row7_c);
+                  __m256 t1_7_c = _mm256_unpackhi_ps(row6_c, row7_c);
+                  // stage 2: gather 64-bit pairs (shuffle_ps 0x44 / 0xEE)
+                  __m256 t2_0_c = _mm256_shuffle_ps(t1_0_c, t1_2_c, 0x44);
+                  __m256 t2_1_c = _mm256_shuffle_ps(t1_0_c, t1_2_c, 0xEE);
+                  __m256 t2_2_c = _mm256_shuffle_ps(t1_1_c, t1_3_c, 0x44);
+                  __m256 t2_3_c = _mm256_shuffle_ps(t1_1_c, t1_3_c, 0xEE);
+                  __m256 t2_4_c = _mm256_shuffle_ps(t1_4_c, t1_6_c, 0x44);
+                  __m256 t2_5_c = _mm256_shuffle_ps(t1_4_c, t1_6_c, 0xEE);
+                  __m256 t2_6_c = _mm256_shuffle_ps(t1_5_c, t1_7_c, 0x44);
+                  __m256 t2_7_c = _mm256_shuffle_ps(t1_5_c, t1_7_c, 0xEE);
+                  // stage 3: join 128-bit halves (permute2x128 0x20 / 0x31)
+                  __m256 col0_c = _mm256_permute2f128_ps(t2_0_c, t2_4_c, 0x20);
+                  __m256 col4_c = _mm256_permute2f128_ps(t2_0_c, t2_4_c, 0x31);
+                  __m256 col1_c = _mm256_permute2f128_ps(t2_1_c, t2_5_c, 0x20);
+                  __m256 col5_c = _mm256_permute2f128_ps(t2_1_c, t2_5_c, 0x31);
+                  __m256 col2_c = _mm256_permute2f128_ps(t2_2_c, t2_6_c, 0x20);
+                  __m256 col6_c = _mm256_permute2f128_ps(t2_2_c, t2_6_c, 0x31);
+                  __m256 col3_c = _mm256_permute2f128_ps(t2_3_c, t2_7_c, 0x20);
+                  __m256 col7_c = _mm256_permute2f128_ps(t2_3_c, t2_7_c, 0x31);
+                  if (j_nt < cols) {
+                    _mm256_maskstore_ps(
+                        (float*)(output + edge_out_c_nt),
+                        _mm256_cmpgt_epi32(
+                            _mm256_set1_epi32((int)(simdgen_clamp_lanes(rows - i_nt, 8))),
+                            _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
+                        col0_c);
+                  }
+                  if (j_nt + 1 < cols) {
+                    _mm256_maskstore_ps(
+                        (float*)(output + edge_out_c_nt + out_stride),
+                        _mm256_cmpgt_epi32(
+                            _mm256_set1_epi32((int)(simdgen_clamp_lanes(rows - i_nt, 8))),
+                            _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
+                        col1_c);
+                  }
+                  if (j_nt + 2 < cols) {
+                    _mm256_maskstore_ps(
+                        (float*)(output + edge_out_c_nt + 2 * out_stride),
+                        _mm256_cmpgt_epi32(
+                            _mm256_set1_epi32((int)(simdgen_clamp_lanes(rows - i_nt, 8))),
+                            _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
+                        col2_c);
+                  }
+                  if (j_nt + 3 < cols) {
+                    _mm256_maskstore_ps(
+                        (float*)(output + edge_out_c_nt + 3 * out_stride),
+                        _mm256_cmpgt_epi32(
+                            _mm256_set1_epi32((int)(simdgen_clamp_lanes(rows - i_nt, 8))),
+                            _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
+                        col3_c);
+                  }
+                  if (j_nt + 4 < cols) {
+                    _mm256_maskstore_ps(
+                        (float*)(output + edge_out_c_nt + 4 * out_stride),
+                        _mm256_cmpgt_epi32(
+                            _mm256_set1_epi32((int)(simdgen_clamp_lanes(rows - i_nt, 8))),
+                            _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
+                        col4_c);
+                  }
+                  if (j_nt + 5 < cols) {
+                    _mm256_maskstore_ps(
+                        (float*)(output + edge_out_c_nt + 5 * out_stride),
+                        _mm256_cmpgt_epi32(
+                            _mm256_set1_epi32((int)(simdgen_clamp_lanes(rows - i_nt, 8))),
+                            _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
+                        col5_c);
+                  }
+                  if (j_nt + 6 < cols) {
+                    _mm256_maskstore_ps(
+                        (float*)(output + edge_out_c_nt + 6 * out_stride),
+                        _mm256_cmpgt_epi32(
+                            _mm256_set1_epi32((int)(simdgen_clamp_lanes(rows - i_nt, 8))),
+                            _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
+                        col6_c);
+                  }
+                  if (j_nt + 7 < cols) {
+                    _mm256_maskstore_ps(
+                        (float*)(output + edge_out_c_nt + 7 * out_stride),
+                        _mm256_cmpgt_epi32(
+                            _mm256_set1_epi32((int)(simdgen_clamp_lanes(rows - i_nt, 8))),
+                            _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
+                        col7_c);
+                  }
                 }
               }
             }
-            // the last columns of the matrix: partial tiles
-            if (j < j_end) {
-              // partial tiles down the column
-              int64_t i = ib;
-              for (; i < i_end; i += 8) {
-                int64_t edge_in_c = i * stride + j;
-                int64_t edge_out_c = i + j * out_stride;
-                __m256 row0_c = _mm256_setzero_ps();
-                if (i < rows) {
-                  const __m256i row0_c_active =
-                      _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j, 8))),
-                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-                  row0_c = _mm256_blendv_ps(
-                      _mm256_setzero_ps(),
-                      _mm256_maskload_ps((const float*)(input + edge_in_c), row0_c_active),
-                      _mm256_castsi256_ps(row0_c_active));
+          }
+          // the streaming stores reach memory before the kernel returns
+          _mm_sfence();
+        }
+        // otherwise through the caches
+        if (cols * out_aligned * out_rows_aligned * rows < 524288) {
+          // row blocks of 64 x 64 elements (cache blocking)
+          int64_t ib = 0;
+          for (; ib < rows; ib += 64) {
+            int64_t i_end = ib + 64 < rows ? ib + 64 : rows;
+            // column blocks
+            int64_t jb = 0;
+            for (; jb < cols; jb += 64) {
+              int64_t j_end = jb + 64 < cols ? jb + 64 : cols;
+              int64_t j = jb;
+              // tile columns of the block
+              for (; j + 8 <= j_end; j += 8) {
+                int64_t i = ib;
+                // whole tiles down the column
+                for (; i + 8 <= i_end; i += 8) {
+                  int64_t in_step = simdgen_opaque(stride);
+                  int64_t out_step = simdgen_opaque(out_stride);
+                  int64_t tile_in = i * in_step + j;
+                  int64_t tile_out = i + j * out_step;
+                  __m256 row0 = _mm256_loadu_ps(input + tile_in);
+                  __m256 row1 = _mm256_loadu_ps(input + in_step + tile_in);
+                  __m256 row2 = _mm256_loadu_ps(input + 2 * in_step + tile_in);
+                  __m256 row3 = _mm256_loadu_ps(input + 3 * in_step + tile_in);
+                  __m256 row4 = _mm256_loadu_ps(input + 4 * in_step + tile_in);
+                  __m256 row5 = _mm256_loadu_ps(input + 5 * in_step + tile_in);
+                  __m256 row6 = _mm256_loadu_ps(input + 6 * in_step + tile_in);
+                  __m256 row7 = _mm256_loadu_ps(input + 7 * in_step + tile_in);
+                  // stage 1: interleave 32-bit lanes of row pairs (unpacklo/hi_ps)
+                  __m256 t1_0 = _mm256_unpacklo_ps(row0, row1);
+                  __m256 t1_1 = _mm256_unpackhi_ps(row0, row1);
+                  __m256 t1_2 = _mm256_unpacklo_ps(row2, row3);
+                  __m256 t1_3 = _mm256_unpackhi_ps(row2, row3);
+                  __m256 t1_4 = _mm256_unpacklo_ps(row4, row5);
+                  __m256 t1_5 = _mm256_unpackhi_ps(row4, row5);
+                  __m256 t1_6 = _mm256_unpacklo_ps(row6, row7);
+                  __m256 t1_7 = _mm256_unpackhi_ps(row6, row7);
+                  //   t1_0: 0 8 1 9 4 12 5 13
+                  //   t1_1: 2 10 3 11 6 14 7 15
+                  //   t1_2: 16 24 17 25 20 28 21 29
+                  //   t1_3: 18 26 19 27 22 30 23 31
+                  //   t1_4: 32 40 33 41 36 44 37 45
+                  //   t1_5: 34 42 35 43 38 46 39 47
+                  //   t1_6: 48 56 49 57 52 60 53 61
+                  //   t1_7: 50 58 51 59 54 62 55 63
+                  // stage 2: gather 64-bit pairs (shuffle_ps 0x44 / 0xEE)
+                  __m256 t2_0 = _mm256_shuffle_ps(t1_0, t1_2, 0x44);
+                  __m256 t2_1 = _mm256_shuffle_ps(t1_0, t1_2, 0xEE);
+                  __m256 t2_2 = _mm256_shuffle_ps(t1_1, t1_3, 0x44);
+                  __m256 t2_3 = _mm256_shuffle_ps(t1_1, t1_3, 0xEE);
+                  __m256 t2_4 = _mm256_shuffle_ps(t1_4, t1_6, 0x44);
+                  __m256 t2_5 = _mm256_shuffle_ps(t1_4, t1_6, 0xEE);
+                  __m256 t2_6 = _mm256_shuffle_ps(t1_5, t1_7, 0x44);
+                  __m256 t2_7 = _mm256_shuffle_ps(t1_5, t1_7, 0xEE);
+                  //   t2_0: 0 8 16 24 4 12 20 28
+                  //   t2_1: 1 9 17 25 5 13 21 29
+                  //   t2_2: 2 10 18 26 6 14 22 30
+                  //   t2_3: 3 11 19 27 7 15 23 31
+                  //   t2_4: 32 40 48 56 36 44 52 60
+                  //   t2_5: 33 41 49 57 37 45 53 61
+                  //   t2_6: 34 42 50 58 38 46 54 62
+                  //   t2_7: 35 43 51 59 39 47 55 63
+                  // stage 3: join 128-bit halves (permute2x128 0x20 / 0x31)
+                  __m256 col0 = _mm256_permute2f128_ps(t2_0, t2_4, 0x20);
+                  __m256 col4 = _mm256_permute2f128_ps(t2_0, t2_4, 0x31);
+                  __m256 col1 = _mm256_permute2f128_ps(t2_1, t2_5, 0x20);
+                  __m256 col5 = _mm256_permute2f128_ps(t2_1, t2_5, 0x31);
+                  __m256 col2 = _mm256_permute2f128_ps(t2_2, t2_6, 0x20);
+                  __m256 col6 = _mm256_permute2f128_ps(t2_2, t2_6, 0x31);
+                  __m256 col3 = _mm256_permute2f128_ps(t2_3, t2_7, 0x20);
+                  __m256 col7 = _mm256_permute2f128_ps(t2_3, t2_7, 0x31);
+                  //   col0: 0 8 16 24 32 40 48 56
+                  //   col4: 4 12 20 28 36 44 52 60
+                  //   col1: 1 9 17 25 33 41 49 57
+                  //   col5: 5 13 21 29 37 45 53 61
+                  //   col2: 2 10 18 26 34 42 50 58
+                  //   col6: 6 14 22 30 38 46 54 62
+                  //   col3: 3 11 19 27 35 43 51 59
+                  //   col7: 7 15 23 31 39 47 55 63
+                  _mm256_storeu_ps(output + tile_out, col0);
+                  _mm256_storeu_ps(output + out_step + tile_out, col1);
+                  _mm256_storeu_ps(output + 2 * out_step + tile_out, col2);
+                  _mm256_storeu_ps(output + 3 * out_step + tile_out, col3);
+                  _mm256_storeu_ps(output + 4 * out_step + tile_out, col4);
+                  _mm256_storeu_ps(output + 5 * out_step + tile_out, col5);
+                  _mm256_storeu_ps(output + 6 * out_step + tile_out, col6);
+                  _mm256_storeu_ps(output + 7 * out_step + tile_out, col7);
                 }
-                __m256 row1_c = _mm256_setzero_ps();
-                if (i + 1 < rows) {
-                  const __m256i row1_c_active =
-                      _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j, 8))),
-                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-                  row1_c = _mm256_blendv_ps(
-                      _mm256_setzero_ps(),
-                      _mm256_maskload_ps((const float*)(input + edge_in_c + stride), row1_c_active),
-                      _mm256_castsi256_ps(row1_c_active));
+                // the last rows of the matrix: a partial tile
+                if (i < i_end) {
+                  int64_t edge_in_r = i * stride + j;
+                  int64_t edge_out_r = i + j * out_stride;
+                  __m256 row0_r = _mm256_setzero_ps();
+                  if (i < rows) {
+                    const __m256i row0_r_active = _mm256_cmpgt_epi32(
+                        _mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j, 8))),
+                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+                    row0_r = _mm256_blendv_ps(
+                        _mm256_setzero_ps(),
+                        _mm256_maskload_ps((const float*)(input + edge_in_r), row0_r_active),
+                        _mm256_castsi256_ps(row0_r_active));
+                  }
+                  __m256 row1_r = _mm256_setzero_ps();
+                  if (i + 1 < rows) {
+                    const __m256i row1_r_active = _mm256_cmpgt_epi32(
+                        _mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j, 8))),
+                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+                    row1_r = _mm256_blendv_ps(
+                        _mm256_setzero_ps(),
+                        _mm256_maskload_ps((const float*)(input + edge_in_r + stride),
+                                           row1_r_active),
+                        _mm256_castsi256_ps(row1_r_active));
+                  }
+                  __m256 row2_r = _mm256_setzero_ps();
+                  if (i + 2 < rows) {
+                    const __m256i row2_r_active = _mm256_cmpgt_epi32(
+                        _mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j, 8))),
+                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+                    row2_r = _mm256_blendv_ps(
+                        _mm256_setzero_ps(),
+                        _mm256_maskload_ps((const float*)(input + edge_in_r + 2 * stride),
+                                           row2_r_active),
+                        _mm256_castsi256_ps(row2_r_active));
+                  }
+                  __m256 row3_r = _mm256_setzero_ps();
+                  if (i + 3 < rows) {
+                    const __m256i row3_r_active = _mm256_cmpgt_epi32(
+                        _mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j, 8))),
+                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+                    row3_r = _mm256_blendv_ps(
+                        _mm256_setzero_ps(),
+                        _mm256_maskload_ps((const float*)(input + edge_in_r + 3 * stride),
+                                           row3_r_active),
+                        _mm256_castsi256_ps(row3_r_active));
+                  }
+                  __m256 row4_r = _mm256_setzero_ps();
+                  if (i + 4 < rows) {
+                    const __m256i row4_r_active = _mm256_cmpgt_epi32(
+                        _mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j, 8))),
+                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+                    row4_r = _mm256_blendv_ps(
+                        _mm256_setzero_ps(),
+                        _mm256_maskload_ps((const float*)(input + edge_in_r + 4 * stride),
+                                           row4_r_active),
+                        _mm256_castsi256_ps(row4_r_active));
+                  }
+                  __m256 row5_r = _mm256_setzero_ps();
+                  if (i + 5 < rows) {
+                    const __m256i row5_r_active = _mm256_cmpgt_epi32(
+                        _mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j, 8))),
+                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+                    row5_r = _mm256_blendv_ps(
+                        _mm256_setzero_ps(),
+                        _mm256_maskload_ps((const float*)(input + edge_in_r + 5 * stride),
+                                           row5_r_active),
+                        _mm256_castsi256_ps(row5_r_active));
+                  }
+                  __m256 row6_r = _mm256_setzero_ps();
+                  if (i + 6 < rows) {
+                    const __m256i row6_r_active = _mm256_cmpgt_epi32(
+                        _mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j, 8))),
+                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+                    row6_r = _mm256_blendv_ps(
+                        _mm256_setzero_ps(),
+                        _mm256_maskload_ps((const float*)(input + edge_in_r + 6 * stride),
+                                           row6_r_active),
+                        _mm256_castsi256_ps(row6_r_active));
+                  }
+                  __m256 row7_r = _mm256_setzero_ps();
+                  if (i + 7 < rows) {
+                    const __m256i row7_r_active = _mm256_cmpgt_epi32(
+                        _mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j, 8))),
+                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+                    row7_r = _mm256_blendv_ps(
+                        _mm256_setzero_ps(),
+                        _mm256_maskload_ps((const float*)(input + edge_in_r + 7 * stride),
+                                           row7_r_active),
+                        _mm256_castsi256_ps(row7_r_active));
+                  }
+                  // stage 1: interleave 32-bit lanes of row pairs (unpacklo/hi_ps)
+                  __m256 t1_0_r = _mm256_unpacklo_ps(row0_r, row1_r);
+                  __m256 t1_1_r = _mm256_unpackhi_ps(row0_r, row1_r);
+                  __m256 t1_2_r = _mm256_unpacklo_ps(row2_r, row3_r);
+                  __m256 t1_3_r = _mm256_unpackhi_ps(row2_r, row3_r);
+                  __m256 t1_4_r = _mm256_unpacklo_ps(row4_r, row5_r);
+                  __m256 t1_5_r = _mm256_unpackhi_ps(row4_r, row5_r);
+                  __m256 t1_6_r = _mm256_unpacklo_ps(row6_r, row7_r);
+                  __m256 t1_7_r = _mm256_unpackhi_ps(row6_r, row7_r);
+                  // stage 2: gather 64-bit pairs (shuffle_ps 0x44 / 0xEE)
+                  __m256 t2_0_r = _mm256_shuffle_ps(t1_0_r, t1_2_r, 0x44);
+                  __m256 t2_1_r = _mm256_shuffle_ps(t1_0_r, t1_2_r, 0xEE);
+                  __m256 t2_2_r = _mm256_shuffle_ps(t1_1_r, t1_3_r, 0x44);
+                  __m256 t2_3_r = _mm256_shuffle_ps(t1_1_r, t1_3_r, 0xEE);
+                  __m256 t2_4_r = _mm256_shuffle_ps(t1_4_r, t1_6_r, 0x44);
+                  __m256 t2_5_r = _mm256_shuffle_ps(t1_4_r, t1_6_r, 0xEE);
+                  __m256 t2_6_r = _mm256_shuffle_ps(t1_5_r, t1_7_r, 0x44);
+                  __m256 t2_7_r = _mm256_shuffle_ps(t1_5_r, t1_7_r, 0xEE);
+                  // stage 3: join 128-bit halves (permute2x128 0x20 / 0x31)
+                  __m256 col0_r = _mm256_permute2f128_ps(t2_0_r, t2_4_r, 0x20);
+                  __m256 col4_r = _mm256_permute2f128_ps(t2_0_r, t2_4_r, 0x31);
+                  __m256 col1_r = _mm256_permute2f128_ps(t2_1_r, t2_5_r, 0x20);
+                  __m256 col5_r = _mm256_permute2f128_ps(t2_1_r, t2_5_r, 0x31);
+                  __m256 col2_r = _mm256_permute2f128_ps(t2_2_r, t2_6_r, 0x20);
+                  __m256 col6_r = _mm256_permute2f128_ps(t2_2_r, t2_6_r, 0x31);
+                  __m256 col3_r = _mm256_permute2f128_ps(t2_3_r, t2_7_r, 0x20);
+                  __m256 col7_r = _mm256_permute2f128_ps(t2_3_r, t2_7_r, 0x31);
+                  if (j < cols) {
+                    _mm256_maskstore_ps(
+                        (float*)(output + edge_out_r),
+                        _mm256_cmpgt_epi32(
+                            _mm256_set1_epi32((int)(simdgen_clamp_lanes(rows - i, 8))),
+                            _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
+                        col0_r);
+                  }
+                  if (j + 1 < cols) {
+                    _mm256_maskstore_ps(
+                        (float*)(output + edge_out_r + out_stride),
+                        _mm256_cmpgt_epi32(
+                            _mm256_set1_epi32((int)(simdgen_clamp_lanes(rows - i, 8))),
+                            _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
+                        col1_r);
+                  }
+                  if (j + 2 < cols) {
+                    _mm256_maskstore_ps(
+                        (float*)(output + edge_out_r + 2 * out_stride),
+                        _mm256_cmpgt_epi32(
+                            _mm256_set1_epi32((int)(simdgen_clamp_lanes(rows - i, 8))),
+                            _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
+                        col2_r);
+                  }
+                  if (j + 3 < cols) {
+                    _mm256_maskstore_ps(
+                        (float*)(output + edge_out_r + 3 * out_stride),
+                        _mm256_cmpgt_epi32(
+                            _mm256_set1_epi32((int)(simdgen_clamp_lanes(rows - i, 8))),
+                            _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
+                        col3_r);
+                  }
+                  if (j + 4 < cols) {
+                    _mm256_maskstore_ps(
+                        (float*)(output + edge_out_r + 4 * out_stride),
+                        _mm256_cmpgt_epi32(
+                            _mm256_set1_epi32((int)(simdgen_clamp_lanes(rows - i, 8))),
+                            _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
+                        col4_r);
+                  }
+                  if (j + 5 < cols) {
+                    _mm256_maskstore_ps(
+                        (float*)(output + edge_out_r + 5 * out_stride),
+                        _mm256_cmpgt_epi32(
+                            _mm256_set1_epi32((int)(simdgen_clamp_lanes(rows - i, 8))),
+                            _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
+                        col5_r);
+                  }
+                  if (j + 6 < cols) {
+                    _mm256_maskstore_ps(
+                        (float*)(output + edge_out_r + 6 * out_stride),
+                        _mm256_cmpgt_epi32(
+                            _mm256_set1_epi32((int)(simdgen_clamp_lanes(rows - i, 8))),
+                            _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
+                        col6_r);
+                  }
+                  if (j + 7 < cols) {
+                    _mm256_maskstore_ps(
+                        (float*)(output + edge_out_r + 7 * out_stride),
+                        _mm256_cmpgt_epi32(
+                            _mm256_set1_epi32((int)(simdgen_clamp_lanes(rows - i, 8))),
+                            _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
+                        col7_r);
+                  }
                 }
-                __m256 row2_c = _mm256_setzero_ps();
-                if (i + 2 < rows) {
-                  const __m256i row2_c_active =
-                      _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j, 8))),
-                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-                  row2_c = _mm256_blendv_ps(
-                      _mm256_setzero_ps(),
-                      _mm256_maskload_ps((const float*)(input + edge_in_c + 2 * stride),
-                                         row2_c_active),
-                      _mm256_castsi256_ps(row2_c_active));
-                }
-                __m256 row3_c = _mm256_setzero_ps();
-                if (i + 3 < rows) {
-                  const __m256i row3_c_active =
-                      _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j, 8))),
-                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-                  row3_c = _mm256_blendv_ps(
-                      _mm256_setzero_ps(),
-                      _mm256_maskload_ps((const float*)(input + edge_in_c + 3 * stride),
-                                         row3_c_active),
-                      _mm256_castsi256_ps(row3_c_active));
-                }
-                __m256 row4_c = _mm256_setzero_ps();
-                if (i + 4 < rows) {
-                  const __m256i row4_c_active =
-                      _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j, 8))),
-                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-                  row4_c = _mm256_blendv_ps(
-                      _mm256_setzero_ps(),
-                      _mm256_maskload_ps((const float*)(input + edge_in_c + 4 * stride),
-                                         row4_c_active),
-                      _mm256_castsi256_ps(row4_c_active));
-                }
-                __m256 row5_c = _mm256_setzero_ps();
-                if (i + 5 < rows) {
-                  const __m256i row5_c_active =
-                      _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j, 8))),
-                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-                  row5_c = _mm256_blendv_ps(
-                      _mm256_setzero_ps(),
-                      _mm256_maskload_ps((const float*)(input + edge_in_c + 5 * stride),
-                                         row5_c_active),
-                      _mm256_castsi256_ps(row5_c_active));
-                }
-                __m256 row6_c = _mm256_setzero_ps();
-                if (i + 6 < rows) {
-                  const __m256i row6_c_active =
-                      _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j, 8))),
-                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-                  row6_c = _mm256_blendv_ps(
-                      _mm256_setzero_ps(),
-                      _mm256_maskload_ps((const float*)(input + edge_in_c + 6 * stride),
-                                         row6_c_active),
-                      _mm256_castsi256_ps(row6_c_active));
-                }
-                __m256 row7_c = _mm256_setzero_ps();
-                if (i + 7 < rows) {
-                  const __m256i row7_c_active =
-                      _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j, 8))),
-                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-                  row7_c = _mm256_blendv_ps(
-                      _mm256_setzero_ps(),
-                      _mm256_maskload_ps((const float*)(input + edge_in_c + 7 * stride),
-                                         row7_c_active),
-                      _mm256_castsi256_ps(row7_c_active));
-                }
-                // stage 1: interleave 32-bit lanes of row pairs (unpacklo/hi_ps)
-                __m256 t1_0_c = _mm256_unpacklo_ps(row0_c, row1_c);
-                __m256 t1_1_c = _mm256_unpackhi_ps(row0_c, row1_c);
-                __m256 t1_2_c = _mm256_unpacklo_ps(row2_c, row3_c);
-                __m256 t1_3_c = _mm256_unpackhi_ps(row2_c, row3_c);
-                __m256 t1_4_c = _mm256_unpacklo_ps(row4_c, row5_c);
-                __m256 t1_5_c = _mm256_unpackhi_ps(row4_c, row5_c);
-                __m256 t1_6_c = _mm256_unpacklo_ps(row6_c, row7_c);
-                __m256 t1_7_c = _mm256_unpackhi_ps(row6_c, row7_c);
-                // stage 2: gather 64-bit pairs (shuffle_ps 0x44 / 0xEE)
-                __m256 t2_0_c = _mm256_shuffle_ps(t1_0_c, t1_2_c, 0x44);
-                __m256 t2_1_c = _mm256_shuffle_ps(t1_0_c, t1_2_c, 0xEE);
-                __m256 t2_2_c = _mm256_shuffle_ps(t1_1_c, t1_3_c, 0x44);
-                __m256 t2_3_c = _mm256_shuffle_ps(t1_1_c, t1_3_c, 0xEE);
-                __m256 t2_4_c = _mm256_shuffle_ps(t1_4_c, t1_6_c, 0x44);
-                __m256 t2_5_c = _mm256_shuffle_ps(t1_4_c, t1_6_c, 0xEE);
-                __m256 t2_6_c = _mm256_shuffle_ps(t1_5_c, t1_7_c, 0x44);
-                __m256 t2_7_c = _mm256_shuffle_ps(t1_5_c, t1_7_c, 0xEE);
-                // stage 3: join 128-bit halves (permute2x128 0x20 / 0x31)
-                __m256 col0_c = _mm256_permute2f128_ps(t2_0_c, t2_4_c, 0x20);
-                __m256 col4_c = _mm256_permute2f128_ps(t2_0_c, t2_4_c, 0x31);
-                __m256 col1_c = _mm256_permute2f128_ps(t2_1_c, t2_5_c, 0x20);
-                __m256 col5_c = _mm256_permute2f128_ps(t2_1_c, t2_5_c, 0x31);
-                __m256 col2_c = _mm256_permute2f128_ps(t2_2_c, t2_6_c, 0x20);
-                __m256 col6_c = _mm256_permute2f128_ps(t2_2_c, t2_6_c, 0x31);
-                __m256 col3_c = _mm256_permute2f128_ps(t2_3_c, t2_7_c, 0x20);
-                __m256 col7_c = _mm256_permute2f128_ps(t2_3_c, t2_7_c, 0x31);
-                if (j < cols) {
-                  _mm256_maskstore_ps(
-                      (float*)(output + edge_out_c),
-                      _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(rows - i, 8))),
-                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                      col0_c);
-                }
-                if (j + 1 < cols) {
-                  _mm256_maskstore_ps(
-                      (float*)(output + edge_out_c + out_stride),
-                      _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(rows - i, 8))),
-                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                      col1_c);
-                }
-                if (j + 2 < cols) {
-                  _mm256_maskstore_ps(
-                      (float*)(output + edge_out_c + 2 * out_stride),
-                      _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(rows - i, 8))),
-                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                      col2_c);
-                }
-                if (j + 3 < cols) {
-                  _mm256_maskstore_ps(
-                      (float*)(output + edge_out_c + 3 * out_stride),
-                      _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(rows - i, 8))),
-                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                      col3_c);
-                }
-                if (j + 4 < cols) {
-                  _mm256_maskstore_ps(
-                      (float*)(output + edge_out_c + 4 * out_stride),
-                      _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(rows - i, 8))),
-                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                      col4_c);
-                }
-                if (j + 5 < cols) {
-                  _mm256_maskstore_ps(
-                      (float*)(output + edge_out_c + 5 * out_stride),
-                      _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(rows - i, 8))),
-                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                      col5_c);
-                }
-                if (j + 6 < cols) {
-                  _mm256_maskstore_ps(
-                      (float*)(output + edge_out_c + 6 * out_stride),
-                      _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(rows - i, 8))),
-                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                      col6_c);
-                }
-                if (j + 7 < cols) {
-                  _mm256_maskstore_ps(
-                      (float*)(output + edge_out_c + 7 * out_stride),
-                      _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(rows - i, 8))),
-                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                      col7_c);
+              }
+              // the last columns of the matrix: partial tiles
+              if (j < j_end) {
+                // partial tiles down the column
+                int64_t i = ib;
+                for (; i < i_end; i += 8) {
+                  int64_t edge_in_c = i * stride + j;
+                  int64_t edge_out_c = i + j * out_stride;
+                  __m256 row0_c = _mm256_setzero_ps();
+                  if (i < rows) {
+                    const __m256i row0_c_active = _mm256_cmpgt_epi32(
+                        _mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j, 8))),
+                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+                    row0_c = _mm256_blendv_ps(
+                        _mm256_setzero_ps(),
+                        _mm256_maskload_ps((const float*)(input + edge_in_c), row0_c_active),
+                        _mm256_castsi256_ps(row0_c_active));
+                  }
+                  __m256 row1_c = _mm256_setzero_ps();
+                  if (i + 1 < rows) {
+                    const __m256i row1_c_active = _mm256_cmpgt_epi32(
+                        _mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j, 8))),
+                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+                    row1_c = _mm256_blendv_ps(
+                        _mm256_setzero_ps(),
+                        _mm256_maskload_ps((const float*)(input + edge_in_c + stride),
+                                           row1_c_active),
+                        _mm256_castsi256_ps(row1_c_active));
+                  }
+                  __m256 row2_c = _mm256_setzero_ps();
+                  if (i + 2 < rows) {
+                    const __m256i row2_c_active = _mm256_cmpgt_epi32(
+                        _mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j, 8))),
+                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+                    row2_c = _mm256_blendv_ps(
+                        _mm256_setzero_ps(),
+                        _mm256_maskload_ps((const float*)(input + edge_in_c + 2 * stride),
+                                           row2_c_active),
+                        _mm256_castsi256_ps(row2_c_active));
+                  }
+                  __m256 row3_c = _mm256_setzero_ps();
+                  if (i + 3 < rows) {
+                    const __m256i row3_c_active = _mm256_cmpgt_epi32(
+                        _mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j, 8))),
+                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+                    row3_c = _mm256_blendv_ps(
+                        _mm256_setzero_ps(),
+                        _mm256_maskload_ps((const float*)(input + edge_in_c + 3 * stride),
+                                           row3_c_active),
+                        _mm256_castsi256_ps(row3_c_active));
+                  }
+                  __m256 row4_c = _mm256_setzero_ps();
+                  if (i + 4 < rows) {
+                    const __m256i row4_c_active = _mm256_cmpgt_epi32(
+                        _mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j, 8))),
+                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+                    row4_c = _mm256_blendv_ps(
+                        _mm256_setzero_ps(),
+                        _mm256_maskload_ps((const float*)(input + edge_in_c + 4 * stride),
+                                           row4_c_active),
+                        _mm256_castsi256_ps(row4_c_active));
+                  }
+                  __m256 row5_c = _mm256_setzero_ps();
+                  if (i + 5 < rows) {
+                    const __m256i row5_c_active = _mm256_cmpgt_epi32(
+                        _mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j, 8))),
+                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+                    row5_c = _mm256_blendv_ps(
+                        _mm256_setzero_ps(),
+                        _mm256_maskload_ps((const float*)(input + edge_in_c + 5 * stride),
+                                           row5_c_active),
+                        _mm256_castsi256_ps(row5_c_active));
+                  }
+                  __m256 row6_c = _mm256_setzero_ps();
+                  if (i + 6 < rows) {
+                    const __m256i row6_c_active = _mm256_cmpgt_epi32(
+                        _mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j, 8))),
+                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+                    row6_c = _mm256_blendv_ps(
+                        _mm256_setzero_ps(),
+                        _mm256_maskload_ps((const float*)(input + edge_in_c + 6 * stride),
+                                           row6_c_active),
+                        _mm256_castsi256_ps(row6_c_active));
+                  }
+                  __m256 row7_c = _mm256_setzero_ps();
+                  if (i + 7 < rows) {
+                    const __m256i row7_c_active = _mm256_cmpgt_epi32(
+                        _mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j, 8))),
+                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+                    row7_c = _mm256_blendv_ps(
+                        _mm256_setzero_ps(),
+                        _mm256_maskload_ps((const float*)(input + edge_in_c + 7 * stride),
+                                           row7_c_active),
+                        _mm256_castsi256_ps(row7_c_active));
+                  }
+                  // stage 1: interleave 32-bit lanes of row pairs (unpacklo/hi_ps)
+                  __m256 t1_0_c = _mm256_unpacklo_ps(row0_c, row1_c);
+                  __m256 t1_1_c = _mm256_unpackhi_ps(row0_c, row1_c);
+                  __m256 t1_2_c = _mm256_unpacklo_ps(row2_c, row3_c);
+                  __m256 t1_3_c = _mm256_unpackhi_ps(row2_c, row3_c);
+                  __m256 t1_4_c = _mm256_unpacklo_ps(row4_c, row5_c);
+                  __m256 t1_5_c = _mm256_unpackhi_ps(row4_c, row5_c);
+                  __m256 t1_6_c = _mm256_unpacklo_ps(row6_c, row7_c);
+                  __m256 t1_7_c = _mm256_unpackhi_ps(row6_c, row7_c);
+                  // stage 2: gather 64-bit pairs (shuffle_ps 0x44 / 0xEE)
+                  __m256 t2_0_c = _mm256_shuffle_ps(t1_0_c, t1_2_c, 0x44);
+                  __m256 t2_1_c = _mm256_shuffle_ps(t1_0_c, t1_2_c, 0xEE);
+                  __m256 t2_2_c = _mm256_shuffle_ps(t1_1_c, t1_3_c, 0x44);
+                  __m256 t2_3_c = _mm256_shuffle_ps(t1_1_c, t1_3_c, 0xEE);
+                  __m256 t2_4_c = _mm256_shuffle_ps(t1_4_c, t1_6_c, 0x44);
+                  __m256 t2_5_c = _mm256_shuffle_ps(t1_4_c, t1_6_c, 0xEE);
+                  __m256 t2_6_c = _mm256_shuffle_ps(t1_5_c, t1_7_c, 0x44);
+                  __m256 t2_7_c = _mm256_shuffle_ps(t1_5_c, t1_7_c, 0xEE);
+                  // stage 3: join 128-bit halves (permute2x128 0x20 / 0x31)
+                  __m256 col0_c = _mm256_permute2f128_ps(t2_0_c, t2_4_c, 0x20);
+                  __m256 col4_c = _mm256_permute2f128_ps(t2_0_c, t2_4_c, 0x31);
+                  __m256 col1_c = _mm256_permute2f128_ps(t2_1_c, t2_5_c, 0x20);
+                  __m256 col5_c = _mm256_permute2f128_ps(t2_1_c, t2_5_c, 0x31);
+                  __m256 col2_c = _mm256_permute2f128_ps(t2_2_c, t2_6_c, 0x20);
+                  __m256 col6_c = _mm256_permute2f128_ps(t2_2_c, t2_6_c, 0x31);
+                  __m256 col3_c = _mm256_permute2f128_ps(t2_3_c, t2_7_c, 0x20);
+                  __m256 col7_c = _mm256_permute2f128_ps(t2_3_c, t2_7_c, 0x31);
+                  if (j < cols) {
+                    _mm256_maskstore_ps(
+                        (float*)(output + edge_out_c),
+                        _mm256_cmpgt_epi32(
+                            _mm256_set1_epi32((int)(simdgen_clamp_lanes(rows - i, 8))),
+                            _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
+                        col0_c);
+                  }
+                  if (j + 1 < cols) {
+                    _mm256_maskstore_ps(
+                        (float*)(output + edge_out_c + out_stride),
+                        _mm256_cmpgt_epi32(
+                            _mm256_set1_epi32((int)(simdgen_clamp_lanes(rows - i, 8))),
+                            _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
+                        col1_c);
+                  }
+                  if (j + 2 < cols) {
+                    _mm256_maskstore_ps(
+                        (float*)(output + edge_out_c + 2 * out_stride),
+                        _mm256_cmpgt_epi32(
+                            _mm256_set1_epi32((int)(simdgen_clamp_lanes(rows - i, 8))),
+                            _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
+                        col2_c);
+                  }
+                  if (j + 3 < cols) {
+                    _mm256_maskstore_ps(
+                        (float*)(output + edge_out_c + 3 * out_stride),
+                        _mm256_cmpgt_epi32(
+                            _mm256_set1_epi32((int)(simdgen_clamp_lanes(rows - i, 8))),
+                            _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
+                        col3_c);
+                  }
+                  if (j + 4 < cols) {
+                    _mm256_maskstore_ps(
+                        (float*)(output + edge_out_c + 4 * out_stride),
+                        _mm256_cmpgt_epi32(
+                            _mm256_set1_epi32((int)(simdgen_clamp_lanes(rows - i, 8))),
+                            _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
+                        col4_c);
+                  }
+                  if (j + 5 < cols) {
+                    _mm256_maskstore_ps(
+                        (float*)(output + edge_out_c + 5 * out_stride),
+                        _mm256_cmpgt_epi32(
+                            _mm256_set1_epi32((int)(simdgen_clamp_lanes(rows - i, 8))),
+                            _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
+                        col5_c);
+                  }
+                  if (j + 6 < cols) {
+                    _mm256_maskstore_ps(
+                        (float*)(output + edge_out_c + 6 * out_stride),
+                        _mm256_cmpgt_epi32(
+                            _mm256_set1_epi32((int)(simdgen_clamp_lanes(rows - i, 8))),
+                            _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
+                        col6_c);
+                  }
+                  if (j + 7 < cols) {
+                    _mm256_maskstore_ps(
+                        (float*)(output + edge_out_c + 7 * out_stride),
+                        _mm256_cmpgt_epi32(
+                            _mm256_set1_epi32((int)(simdgen_clamp_lanes(rows - i, 8))),
+                            _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
+                        col7_c);
+                  }
                 }
               }
             }

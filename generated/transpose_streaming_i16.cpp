@@ -199,6 +199,8 @@ static inline void simdgen_store_prefix(void* to, uint8x16_t v, int64_t bytes) {
 // ---- avx512 (512-bit vectors)
 // tiles of 16 x 16 through a 64-shuffle network, in blocks of 8 x 8 tiles; edge tiles run the same network on masked rows and columns
 // outputs of any size whose tile rows are 32-byte aligned: whole tiles through streaming (non-temporal) stores, in blocks of 512 rows, then a store fence
+// matrices of at most 8 rows and 8 columns:
+// tiles of 8 x 8 through a 24-shuffle network, in blocks of 16 x 16 tiles; edge tiles run the same network on masked rows and columns
 // a matrix of one row or one column is copied by vector loops (gathered when its elements are strided)
 // uses masked loads (AVX-512 k-registers) for the tail
 // uses movntps / movntdq streaming (non-temporal) stores
@@ -350,1385 +352,1748 @@ transpose_streaming_i16_avx512(const int16_t* input, int64_t batch, int64_t rows
         }
       }
       if (rows != 1) {
-        // streaming stores need every tile row of the output on a 32-byte boundary
-        int64_t out_aligned = (uintptr_t)(output) % 32 == 0;
-        int64_t out_rows_aligned = (uintptr_t)(output + out_stride) % 32 == 0;
-        int64_t out_batch_aligned = (uintptr_t)(output + out_batch_stride) % 32 == 0;
-        // an aligned output of any size: whole tiles stored past the caches
-        if (batch * cols * out_aligned * out_batch_aligned * out_rows_aligned * rows >= 1) {
-          // row blocks of 512 x 512 elements (cache blocking)
-          int64_t ib_nt = 0;
-          for (; ib_nt < rows; ib_nt += 512) {
-            int64_t i_end_nt = ib_nt + 512 < rows ? ib_nt + 512 : rows;
+        int64_t longer_side = rows > cols ? rows : cols;
+        // at most 8 x 8: one tile of half the width
+        if (longer_side <= 8) {
+          // row blocks of 128 x 128 elements (cache blocking)
+          int64_t ib_small = 0;
+          for (; ib_small < rows; ib_small += 128) {
+            int64_t i_end_small = ib_small + 128 < rows ? ib_small + 128 : rows;
             // column blocks
-            int64_t jb_nt = 0;
-            for (; jb_nt < cols; jb_nt += 512) {
-              int64_t j_end_nt = jb_nt + 512 < cols ? jb_nt + 512 : cols;
-              int64_t j_nt = jb_nt;
+            int64_t jb_small = 0;
+            for (; jb_small < cols; jb_small += 128) {
+              int64_t j_end_small = jb_small + 128 < cols ? jb_small + 128 : cols;
+              int64_t j_small = jb_small;
               // tile columns of the block
-              for (; j_nt + 16 <= j_end_nt; j_nt += 16) {
-                int64_t i_nt = ib_nt;
+              for (; j_small + 8 <= j_end_small; j_small += 8) {
+                int64_t i_small = ib_small;
                 // whole tiles down the column
-                for (; i_nt + 16 <= i_end_nt; i_nt += 16) {
-                  int64_t in_step_nt = simdgen_opaque(stride);
-                  int64_t out_step_nt = simdgen_opaque(out_stride);
-                  int64_t tile_in_nt = b * rows * stride + i_nt * in_step_nt + j_nt;
-                  int64_t tile_out_nt = b * out_batch_stride + i_nt + j_nt * out_step_nt;
-                  __m256i row0 = _mm256_loadu_si256((const __m256i*)(input + tile_in_nt));
-                  __m256i row1 =
-                      _mm256_loadu_si256((const __m256i*)(input + in_step_nt + tile_in_nt));
-                  __m256i row2 =
-                      _mm256_loadu_si256((const __m256i*)(input + 2 * in_step_nt + tile_in_nt));
-                  __m256i row3 =
-                      _mm256_loadu_si256((const __m256i*)(input + 3 * in_step_nt + tile_in_nt));
-                  __m256i row4 =
-                      _mm256_loadu_si256((const __m256i*)(input + 4 * in_step_nt + tile_in_nt));
-                  __m256i row5 =
-                      _mm256_loadu_si256((const __m256i*)(input + 5 * in_step_nt + tile_in_nt));
-                  __m256i row6 =
-                      _mm256_loadu_si256((const __m256i*)(input + 6 * in_step_nt + tile_in_nt));
-                  __m256i row7 =
-                      _mm256_loadu_si256((const __m256i*)(input + 7 * in_step_nt + tile_in_nt));
-                  __m256i row8 =
-                      _mm256_loadu_si256((const __m256i*)(input + 8 * in_step_nt + tile_in_nt));
-                  __m256i row9 =
-                      _mm256_loadu_si256((const __m256i*)(input + 9 * in_step_nt + tile_in_nt));
-                  __m256i row10 =
-                      _mm256_loadu_si256((const __m256i*)(input + 10 * in_step_nt + tile_in_nt));
-                  __m256i row11 =
-                      _mm256_loadu_si256((const __m256i*)(input + 11 * in_step_nt + tile_in_nt));
-                  __m256i row12 =
-                      _mm256_loadu_si256((const __m256i*)(input + 12 * in_step_nt + tile_in_nt));
-                  __m256i row13 =
-                      _mm256_loadu_si256((const __m256i*)(input + 13 * in_step_nt + tile_in_nt));
-                  __m256i row14 =
-                      _mm256_loadu_si256((const __m256i*)(input + 14 * in_step_nt + tile_in_nt));
-                  __m256i row15 =
-                      _mm256_loadu_si256((const __m256i*)(input + 15 * in_step_nt + tile_in_nt));
+                for (; i_small + 8 <= i_end_small; i_small += 8) {
+                  int64_t in_step_small = simdgen_opaque(stride);
+                  int64_t out_step_small = simdgen_opaque(out_stride);
+                  int64_t tile_in_small = b * rows * stride + i_small * in_step_small + j_small;
+                  int64_t tile_out_small =
+                      b * out_batch_stride + i_small + j_small * out_step_small;
+                  __m128i row0 = _mm_loadu_si128((const __m128i*)(input + tile_in_small));
+                  __m128i row1 =
+                      _mm_loadu_si128((const __m128i*)(input + in_step_small + tile_in_small));
+                  __m128i row2 =
+                      _mm_loadu_si128((const __m128i*)(input + 2 * in_step_small + tile_in_small));
+                  __m128i row3 =
+                      _mm_loadu_si128((const __m128i*)(input + 3 * in_step_small + tile_in_small));
+                  __m128i row4 =
+                      _mm_loadu_si128((const __m128i*)(input + 4 * in_step_small + tile_in_small));
+                  __m128i row5 =
+                      _mm_loadu_si128((const __m128i*)(input + 5 * in_step_small + tile_in_small));
+                  __m128i row6 =
+                      _mm_loadu_si128((const __m128i*)(input + 6 * in_step_small + tile_in_small));
+                  __m128i row7 =
+                      _mm_loadu_si128((const __m128i*)(input + 7 * in_step_small + tile_in_small));
                   // stage 1: interleave 16-bit lanes of row pairs (unpacklo/hi_epi16)
-                  __m256i t1_0 = _mm256_unpacklo_epi16(row0, row1);
-                  __m256i t1_1 = _mm256_unpackhi_epi16(row0, row1);
-                  __m256i t1_2 = _mm256_unpacklo_epi16(row2, row3);
-                  __m256i t1_3 = _mm256_unpackhi_epi16(row2, row3);
-                  __m256i t1_4 = _mm256_unpacklo_epi16(row4, row5);
-                  __m256i t1_5 = _mm256_unpackhi_epi16(row4, row5);
-                  __m256i t1_6 = _mm256_unpacklo_epi16(row6, row7);
-                  __m256i t1_7 = _mm256_unpackhi_epi16(row6, row7);
-                  __m256i t1_8 = _mm256_unpacklo_epi16(row8, row9);
-                  __m256i t1_9 = _mm256_unpackhi_epi16(row8, row9);
-                  __m256i t1_10 = _mm256_unpacklo_epi16(row10, row11);
-                  __m256i t1_11 = _mm256_unpackhi_epi16(row10, row11);
-                  __m256i t1_12 = _mm256_unpacklo_epi16(row12, row13);
-                  __m256i t1_13 = _mm256_unpackhi_epi16(row12, row13);
-                  __m256i t1_14 = _mm256_unpacklo_epi16(row14, row15);
-                  __m256i t1_15 = _mm256_unpackhi_epi16(row14, row15);
-                  //   t1_0: 0 16 1 17 2 18 3 19 8 24 9 25 10 26 11 27
-                  //   t1_1: 4 20 5 21 6 22 7 23 12 28 13 29 14 30 15 31
-                  //   t1_2: 32 48 33 49 34 50 35 51 40 56 41 57 42 58 43 59
-                  //   t1_3: 36 52 37 53 38 54 39 55 44 60 45 61 46 62 47 63
-                  //   t1_4: 64 80 65 81 66 82 67 83 72 88 73 89 74 90 75 91
-                  //   t1_5: 68 84 69 85 70 86 71 87 76 92 77 93 78 94 79 95
-                  //   t1_6: 96 112 97 113 98 114 99 115 104 120 105 121 106 122 107 123
-                  //   t1_7: 100 116 101 117 102 118 103 119 108 124 109 125 110 126 111 127
-                  //   t1_8: 128 144 129 145 130 146 131 147 136 152 137 153 138 154 139 155
-                  //   t1_9: 132 148 133 149 134 150 135 151 140 156 141 157 142 158 143 159
-                  //   t1_10: 160 176 161 177 162 178 163 179 168 184 169 185 170 186 171 187
-                  //   t1_11: 164 180 165 181 166 182 167 183 172 188 173 189 174 190 175 191
-                  //   t1_12: 192 208 193 209 194 210 195 211 200 216 201 217 202 218 203 219
-                  //   t1_13: 196 212 197 213 198 214 199 215 204 220 205 221 206 222 207 223
-                  //   t1_14: 224 240 225 241 226 242 227 243 232 248 233 249 234 250 235 251
-                  //   t1_15: 228 244 229 245 230 246 231 247 236 252 237 253 238 254 239 255
+                  __m128i t1_0 = _mm_unpacklo_epi16(row0, row1);
+                  __m128i t1_1 = _mm_unpackhi_epi16(row0, row1);
+                  __m128i t1_2 = _mm_unpacklo_epi16(row2, row3);
+                  __m128i t1_3 = _mm_unpackhi_epi16(row2, row3);
+                  __m128i t1_4 = _mm_unpacklo_epi16(row4, row5);
+                  __m128i t1_5 = _mm_unpackhi_epi16(row4, row5);
+                  __m128i t1_6 = _mm_unpacklo_epi16(row6, row7);
+                  __m128i t1_7 = _mm_unpackhi_epi16(row6, row7);
+                  //   t1_0: 0 8 1 9 2 10 3 11
+                  //   t1_1: 4 12 5 13 6 14 7 15
+                  //   t1_2: 16 24 17 25 18 26 19 27
+                  //   t1_3: 20 28 21 29 22 30 23 31
+                  //   t1_4: 32 40 33 41 34 42 35 43
+                  //   t1_5: 36 44 37 45 38 46 39 47
+                  //   t1_6: 48 56 49 57 50 58 51 59
+                  //   t1_7: 52 60 53 61 54 62 55 63
                   // stage 2: interleave 32-bit lanes (unpacklo/hi_epi32)
-                  __m256i t2_0 = _mm256_unpacklo_epi32(t1_0, t1_2);
-                  __m256i t2_1 = _mm256_unpackhi_epi32(t1_0, t1_2);
-                  __m256i t2_2 = _mm256_unpacklo_epi32(t1_1, t1_3);
-                  __m256i t2_3 = _mm256_unpackhi_epi32(t1_1, t1_3);
-                  __m256i t2_4 = _mm256_unpacklo_epi32(t1_4, t1_6);
-                  __m256i t2_5 = _mm256_unpackhi_epi32(t1_4, t1_6);
-                  __m256i t2_6 = _mm256_unpacklo_epi32(t1_5, t1_7);
-                  __m256i t2_7 = _mm256_unpackhi_epi32(t1_5, t1_7);
-                  __m256i t2_8 = _mm256_unpacklo_epi32(t1_8, t1_10);
-                  __m256i t2_9 = _mm256_unpackhi_epi32(t1_8, t1_10);
-                  __m256i t2_10 = _mm256_unpacklo_epi32(t1_9, t1_11);
-                  __m256i t2_11 = _mm256_unpackhi_epi32(t1_9, t1_11);
-                  __m256i t2_12 = _mm256_unpacklo_epi32(t1_12, t1_14);
-                  __m256i t2_13 = _mm256_unpackhi_epi32(t1_12, t1_14);
-                  __m256i t2_14 = _mm256_unpacklo_epi32(t1_13, t1_15);
-                  __m256i t2_15 = _mm256_unpackhi_epi32(t1_13, t1_15);
-                  //   t2_0: 0 16 32 48 1 17 33 49 8 24 40 56 9 25 41 57
-                  //   t2_1: 2 18 34 50 3 19 35 51 10 26 42 58 11 27 43 59
-                  //   t2_2: 4 20 36 52 5 21 37 53 12 28 44 60 13 29 45 61
-                  //   t2_3: 6 22 38 54 7 23 39 55 14 30 46 62 15 31 47 63
-                  //   t2_4: 64 80 96 112 65 81 97 113 72 88 104 120 73 89 105 121
-                  //   t2_5: 66 82 98 114 67 83 99 115 74 90 106 122 75 91 107 123
-                  //   t2_6: 68 84 100 116 69 85 101 117 76 92 108 124 77 93 109 125
-                  //   t2_7: 70 86 102 118 71 87 103 119 78 94 110 126 79 95 111 127
-                  //   t2_8: 128 144 160 176 129 145 161 177 136 152 168 184 137 153 169 185
-                  //   t2_9: 130 146 162 178 131 147 163 179 138 154 170 186 139 155 171 187
-                  //   t2_10: 132 148 164 180 133 149 165 181 140 156 172 188 141 157 173 189
-                  //   t2_11: 134 150 166 182 135 151 167 183 142 158 174 190 143 159 175 191
-                  //   t2_12: 192 208 224 240 193 209 225 241 200 216 232 248 201 217 233 249
-                  //   t2_13: 194 210 226 242 195 211 227 243 202 218 234 250 203 219 235 251
-                  //   t2_14: 196 212 228 244 197 213 229 245 204 220 236 252 205 221 237 253
-                  //   t2_15: 198 214 230 246 199 215 231 247 206 222 238 254 207 223 239 255
+                  __m128i t2_0 = _mm_unpacklo_epi32(t1_0, t1_2);
+                  __m128i t2_1 = _mm_unpackhi_epi32(t1_0, t1_2);
+                  __m128i t2_2 = _mm_unpacklo_epi32(t1_1, t1_3);
+                  __m128i t2_3 = _mm_unpackhi_epi32(t1_1, t1_3);
+                  __m128i t2_4 = _mm_unpacklo_epi32(t1_4, t1_6);
+                  __m128i t2_5 = _mm_unpackhi_epi32(t1_4, t1_6);
+                  __m128i t2_6 = _mm_unpacklo_epi32(t1_5, t1_7);
+                  __m128i t2_7 = _mm_unpackhi_epi32(t1_5, t1_7);
+                  //   t2_0: 0 8 16 24 1 9 17 25
+                  //   t2_1: 2 10 18 26 3 11 19 27
+                  //   t2_2: 4 12 20 28 5 13 21 29
+                  //   t2_3: 6 14 22 30 7 15 23 31
+                  //   t2_4: 32 40 48 56 33 41 49 57
+                  //   t2_5: 34 42 50 58 35 43 51 59
+                  //   t2_6: 36 44 52 60 37 45 53 61
+                  //   t2_7: 38 46 54 62 39 47 55 63
                   // stage 3: interleave 64-bit lanes (unpacklo/hi_epi64)
-                  __m256i t3_0 = _mm256_unpacklo_epi64(t2_0, t2_4);
-                  __m256i t3_1 = _mm256_unpackhi_epi64(t2_0, t2_4);
-                  __m256i t3_2 = _mm256_unpacklo_epi64(t2_1, t2_5);
-                  __m256i t3_3 = _mm256_unpackhi_epi64(t2_1, t2_5);
-                  __m256i t3_4 = _mm256_unpacklo_epi64(t2_2, t2_6);
-                  __m256i t3_5 = _mm256_unpackhi_epi64(t2_2, t2_6);
-                  __m256i t3_6 = _mm256_unpacklo_epi64(t2_3, t2_7);
-                  __m256i t3_7 = _mm256_unpackhi_epi64(t2_3, t2_7);
-                  __m256i t3_8 = _mm256_unpacklo_epi64(t2_8, t2_12);
-                  __m256i t3_9 = _mm256_unpackhi_epi64(t2_8, t2_12);
-                  __m256i t3_10 = _mm256_unpacklo_epi64(t2_9, t2_13);
-                  __m256i t3_11 = _mm256_unpackhi_epi64(t2_9, t2_13);
-                  __m256i t3_12 = _mm256_unpacklo_epi64(t2_10, t2_14);
-                  __m256i t3_13 = _mm256_unpackhi_epi64(t2_10, t2_14);
-                  __m256i t3_14 = _mm256_unpacklo_epi64(t2_11, t2_15);
-                  __m256i t3_15 = _mm256_unpackhi_epi64(t2_11, t2_15);
-                  //   t3_0: 0 16 32 48 64 80 96 112 8 24 40 56 72 88 104 120
-                  //   t3_1: 1 17 33 49 65 81 97 113 9 25 41 57 73 89 105 121
-                  //   t3_2: 2 18 34 50 66 82 98 114 10 26 42 58 74 90 106 122
-                  //   t3_3: 3 19 35 51 67 83 99 115 11 27 43 59 75 91 107 123
-                  //   t3_4: 4 20 36 52 68 84 100 116 12 28 44 60 76 92 108 124
-                  //   t3_5: 5 21 37 53 69 85 101 117 13 29 45 61 77 93 109 125
-                  //   t3_6: 6 22 38 54 70 86 102 118 14 30 46 62 78 94 110 126
-                  //   t3_7: 7 23 39 55 71 87 103 119 15 31 47 63 79 95 111 127
-                  //   t3_8: 128 144 160 176 192 208 224 240 136 152 168 184 200 216 232 248
-                  //   t3_9: 129 145 161 177 193 209 225 241 137 153 169 185 201 217 233 249
-                  //   t3_10: 130 146 162 178 194 210 226 242 138 154 170 186 202 218 234 250
-                  //   t3_11: 131 147 163 179 195 211 227 243 139 155 171 187 203 219 235 251
-                  //   t3_12: 132 148 164 180 196 212 228 244 140 156 172 188 204 220 236 252
-                  //   t3_13: 133 149 165 181 197 213 229 245 141 157 173 189 205 221 237 253
-                  //   t3_14: 134 150 166 182 198 214 230 246 142 158 174 190 206 222 238 254
-                  //   t3_15: 135 151 167 183 199 215 231 247 143 159 175 191 207 223 239 255
-                  // stage 4: join 128-bit halves (permute2x128 0x20 / 0x31)
-                  __m256i col0 = _mm256_permute2x128_si256(t3_0, t3_8, 0x20);
-                  __m256i col8 = _mm256_permute2x128_si256(t3_0, t3_8, 0x31);
-                  __m256i col1 = _mm256_permute2x128_si256(t3_1, t3_9, 0x20);
-                  __m256i col9 = _mm256_permute2x128_si256(t3_1, t3_9, 0x31);
-                  __m256i col2 = _mm256_permute2x128_si256(t3_2, t3_10, 0x20);
-                  __m256i col10 = _mm256_permute2x128_si256(t3_2, t3_10, 0x31);
-                  __m256i col3 = _mm256_permute2x128_si256(t3_3, t3_11, 0x20);
-                  __m256i col11 = _mm256_permute2x128_si256(t3_3, t3_11, 0x31);
-                  __m256i col4 = _mm256_permute2x128_si256(t3_4, t3_12, 0x20);
-                  __m256i col12 = _mm256_permute2x128_si256(t3_4, t3_12, 0x31);
-                  __m256i col5 = _mm256_permute2x128_si256(t3_5, t3_13, 0x20);
-                  __m256i col13 = _mm256_permute2x128_si256(t3_5, t3_13, 0x31);
-                  __m256i col6 = _mm256_permute2x128_si256(t3_6, t3_14, 0x20);
-                  __m256i col14 = _mm256_permute2x128_si256(t3_6, t3_14, 0x31);
-                  __m256i col7 = _mm256_permute2x128_si256(t3_7, t3_15, 0x20);
-                  __m256i col15 = _mm256_permute2x128_si256(t3_7, t3_15, 0x31);
-                  //   col0: 0 16 32 48 64 80 96 112 128 144 160 176 192 208 224 240
-                  //   col8: 8 24 40 56 72 88 104 120 136 152 168 184 200 216 232 248
-                  //   col1: 1 17 33 49 65 81 97 113 129 145 161 177 193 209 225 241
-                  //   col9: 9 25 41 57 73 89 105 121 137 153 169 185 201 217 233 249
-                  //   col2: 2 18 34 50 66 82 98 114 130 146 162 178 194 210 226 242
-                  //   col10: 10 26 42 58 74 90 106 122 138 154 170 186 202 218 234 250
-                  //   col3: 3 19 35 51 67 83 99 115 131 147 163 179 195 211 227 243
-                  //   col11: 11 27 43 59 75 91 107 123 139 155 171 187 203 219 235 251
-                  //   col4: 4 20 36 52 68 84 100 116 132 148 164 180 196 212 228 244
-                  //   col12: 12 28 44 60 76 92 108 124 140 156 172 188 204 220 236 252
-                  //   col5: 5 21 37 53 69 85 101 117 133 149 165 181 197 213 229 245
-                  //   col13: 13 29 45 61 77 93 109 125 141 157 173 189 205 221 237 253
-                  //   col6: 6 22 38 54 70 86 102 118 134 150 166 182 198 214 230 246
-                  //   col14: 14 30 46 62 78 94 110 126 142 158 174 190 206 222 238 254
-                  //   col7: 7 23 39 55 71 87 103 119 135 151 167 183 199 215 231 247
-                  //   col15: 15 31 47 63 79 95 111 127 143 159 175 191 207 223 239 255
-                  _mm256_stream_si256((__m256i*)(output + tile_out_nt), col0);
-                  _mm256_stream_si256((__m256i*)(output + out_step_nt + tile_out_nt), col1);
-                  _mm256_stream_si256((__m256i*)(output + 2 * out_step_nt + tile_out_nt), col2);
-                  _mm256_stream_si256((__m256i*)(output + 3 * out_step_nt + tile_out_nt), col3);
-                  _mm256_stream_si256((__m256i*)(output + 4 * out_step_nt + tile_out_nt), col4);
-                  _mm256_stream_si256((__m256i*)(output + 5 * out_step_nt + tile_out_nt), col5);
-                  _mm256_stream_si256((__m256i*)(output + 6 * out_step_nt + tile_out_nt), col6);
-                  _mm256_stream_si256((__m256i*)(output + 7 * out_step_nt + tile_out_nt), col7);
-                  _mm256_stream_si256((__m256i*)(output + 8 * out_step_nt + tile_out_nt), col8);
-                  _mm256_stream_si256((__m256i*)(output + 9 * out_step_nt + tile_out_nt), col9);
-                  _mm256_stream_si256((__m256i*)(output + 10 * out_step_nt + tile_out_nt), col10);
-                  _mm256_stream_si256((__m256i*)(output + 11 * out_step_nt + tile_out_nt), col11);
-                  _mm256_stream_si256((__m256i*)(output + 12 * out_step_nt + tile_out_nt), col12);
-                  _mm256_stream_si256((__m256i*)(output + 13 * out_step_nt + tile_out_nt), col13);
-                  _mm256_stream_si256((__m256i*)(output + 14 * out_step_nt + tile_out_nt), col14);
-                  _mm256_stream_si256((__m256i*)(output + 15 * out_step_nt + tile_out_nt), col15);
+                  __m128i col0 = _mm_unpacklo_epi64(t2_0, t2_4);
+                  __m128i col1 = _mm_unpackhi_epi64(t2_0, t2_4);
+                  __m128i col2 = _mm_unpacklo_epi64(t2_1, t2_5);
+                  __m128i col3 = _mm_unpackhi_epi64(t2_1, t2_5);
+                  __m128i col4 = _mm_unpacklo_epi64(t2_2, t2_6);
+                  __m128i col5 = _mm_unpackhi_epi64(t2_2, t2_6);
+                  __m128i col6 = _mm_unpacklo_epi64(t2_3, t2_7);
+                  __m128i col7 = _mm_unpackhi_epi64(t2_3, t2_7);
+                  //   col0: 0 8 16 24 32 40 48 56
+                  //   col1: 1 9 17 25 33 41 49 57
+                  //   col2: 2 10 18 26 34 42 50 58
+                  //   col3: 3 11 19 27 35 43 51 59
+                  //   col4: 4 12 20 28 36 44 52 60
+                  //   col5: 5 13 21 29 37 45 53 61
+                  //   col6: 6 14 22 30 38 46 54 62
+                  //   col7: 7 15 23 31 39 47 55 63
+                  _mm_storeu_si128((__m128i*)(output + tile_out_small), col0);
+                  _mm_storeu_si128((__m128i*)(output + out_step_small + tile_out_small), col1);
+                  _mm_storeu_si128((__m128i*)(output + 2 * out_step_small + tile_out_small), col2);
+                  _mm_storeu_si128((__m128i*)(output + 3 * out_step_small + tile_out_small), col3);
+                  _mm_storeu_si128((__m128i*)(output + 4 * out_step_small + tile_out_small), col4);
+                  _mm_storeu_si128((__m128i*)(output + 5 * out_step_small + tile_out_small), col5);
+                  _mm_storeu_si128((__m128i*)(output + 6 * out_step_small + tile_out_small), col6);
+                  _mm_storeu_si128((__m128i*)(output + 7 * out_step_small + tile_out_small), col7);
                 }
                 // the last rows of the matrix: a partial tile
-                if (i_nt < i_end_nt) {
-                  int64_t edge_in_r_nt = b * rows * stride + i_nt * stride + j_nt;
-                  int64_t edge_out_r_nt = b * out_batch_stride + i_nt + j_nt * out_stride;
-                  __m256i row0_r = _mm256_setzero_si256();
-                  if (i_nt < rows) {
-                    row0_r = _mm256_mask_loadu_epi16(
-                        _mm256_setzero_si256(), (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
-                        input + edge_in_r_nt);
+                if (i_small < i_end_small) {
+                  int64_t edge_in_r_small = b * rows * stride + i_small * stride + j_small;
+                  int64_t edge_out_r_small = b * out_batch_stride + i_small + j_small * out_stride;
+                  __m128i row0_r = _mm_setzero_si128();
+                  if (i_small < rows) {
+                    row0_r = _mm_mask_loadu_epi16(_mm_setzero_si128(),
+                                                  (__mmask8)simdgen_lanes_below(cols - j_small, 8),
+                                                  input + edge_in_r_small);
                   }
-                  __m256i row1_r = _mm256_setzero_si256();
-                  if (i_nt + 1 < rows) {
-                    row1_r = _mm256_mask_loadu_epi16(
-                        _mm256_setzero_si256(), (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
-                        input + edge_in_r_nt + stride);
+                  __m128i row1_r = _mm_setzero_si128();
+                  if (i_small + 1 < rows) {
+                    row1_r = _mm_mask_loadu_epi16(_mm_setzero_si128(),
+                                                  (__mmask8)simdgen_lanes_below(cols - j_small, 8),
+                                                  input + edge_in_r_small + stride);
                   }
-                  __m256i row2_r = _mm256_setzero_si256();
-                  if (i_nt + 2 < rows) {
-                    row2_r = _mm256_mask_loadu_epi16(
-                        _mm256_setzero_si256(), (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
-                        input + edge_in_r_nt + 2 * stride);
+                  __m128i row2_r = _mm_setzero_si128();
+                  if (i_small + 2 < rows) {
+                    row2_r = _mm_mask_loadu_epi16(_mm_setzero_si128(),
+                                                  (__mmask8)simdgen_lanes_below(cols - j_small, 8),
+                                                  input + edge_in_r_small + 2 * stride);
                   }
-                  __m256i row3_r = _mm256_setzero_si256();
-                  if (i_nt + 3 < rows) {
-                    row3_r = _mm256_mask_loadu_epi16(
-                        _mm256_setzero_si256(), (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
-                        input + edge_in_r_nt + 3 * stride);
+                  __m128i row3_r = _mm_setzero_si128();
+                  if (i_small + 3 < rows) {
+                    row3_r = _mm_mask_loadu_epi16(_mm_setzero_si128(),
+                                                  (__mmask8)simdgen_lanes_below(cols - j_small, 8),
+                                                  input + edge_in_r_small + 3 * stride);
                   }
-                  __m256i row4_r = _mm256_setzero_si256();
-                  if (i_nt + 4 < rows) {
-                    row4_r = _mm256_mask_loadu_epi16(
-                        _mm256_setzero_si256(), (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
-                        input + edge_in_r_nt + 4 * stride);
+                  __m128i row4_r = _mm_setzero_si128();
+                  if (i_small + 4 < rows) {
+                    row4_r = _mm_mask_loadu_epi16(_mm_setzero_si128(),
+                                                  (__mmask8)simdgen_lanes_below(cols - j_small, 8),
+                                                  input + edge_in_r_small + 4 * stride);
                   }
-                  __m256i row5_r = _mm256_setzero_si256();
-                  if (i_nt + 5 < rows) {
-                    row5_r = _mm256_mask_loadu_epi16(
-                        _mm256_setzero_si256(), (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
-                        input + edge_in_r_nt + 5 * stride);
+                  __m128i row5_r = _mm_setzero_si128();
+                  if (i_small + 5 < rows) {
+                    row5_r = _mm_mask_loadu_epi16(_mm_setzero_si128(),
+                                                  (__mmask8)simdgen_lanes_below(cols - j_small, 8),
+                                                  input + edge_in_r_small + 5 * stride);
                   }
-                  __m256i row6_r = _mm256_setzero_si256();
-                  if (i_nt + 6 < rows) {
-                    row6_r = _mm256_mask_loadu_epi16(
-                        _mm256_setzero_si256(), (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
-                        input + edge_in_r_nt + 6 * stride);
+                  __m128i row6_r = _mm_setzero_si128();
+                  if (i_small + 6 < rows) {
+                    row6_r = _mm_mask_loadu_epi16(_mm_setzero_si128(),
+                                                  (__mmask8)simdgen_lanes_below(cols - j_small, 8),
+                                                  input + edge_in_r_small + 6 * stride);
                   }
-                  __m256i row7_r = _mm256_setzero_si256();
-                  if (i_nt + 7 < rows) {
-                    row7_r = _mm256_mask_loadu_epi16(
-                        _mm256_setzero_si256(), (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
-                        input + edge_in_r_nt + 7 * stride);
-                  }
-                  __m256i row8_r = _mm256_setzero_si256();
-                  if (i_nt + 8 < rows) {
-                    row8_r = _mm256_mask_loadu_epi16(
-                        _mm256_setzero_si256(), (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
-                        input + edge_in_r_nt + 8 * stride);
-                  }
-                  __m256i row9_r = _mm256_setzero_si256();
-                  if (i_nt + 9 < rows) {
-                    row9_r = _mm256_mask_loadu_epi16(
-                        _mm256_setzero_si256(), (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
-                        input + edge_in_r_nt + 9 * stride);
-                  }
-                  __m256i row10_r = _mm256_setzero_si256();
-                  if (i_nt + 10 < rows) {
-                    row10_r = _mm256_mask_loadu_epi16(
-                        _mm256_setzero_si256(), (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
-                        input + edge_in_r_nt + 10 * stride);
-                  }
-                  __m256i row11_r = _mm256_setzero_si256();
-                  if (i_nt + 11 < rows) {
-                    row11_r = _mm256_mask_loadu_epi16(
-                        _mm256_setzero_si256(), (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
-                        input + edge_in_r_nt + 11 * stride);
-                  }
-                  __m256i row12_r = _mm256_setzero_si256();
-                  if (i_nt + 12 < rows) {
-                    row12_r = _mm256_mask_loadu_epi16(
-                        _mm256_setzero_si256(), (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
-                        input + edge_in_r_nt + 12 * stride);
-                  }
-                  __m256i row13_r = _mm256_setzero_si256();
-                  if (i_nt + 13 < rows) {
-                    row13_r = _mm256_mask_loadu_epi16(
-                        _mm256_setzero_si256(), (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
-                        input + edge_in_r_nt + 13 * stride);
-                  }
-                  __m256i row14_r = _mm256_setzero_si256();
-                  if (i_nt + 14 < rows) {
-                    row14_r = _mm256_mask_loadu_epi16(
-                        _mm256_setzero_si256(), (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
-                        input + edge_in_r_nt + 14 * stride);
-                  }
-                  __m256i row15_r = _mm256_setzero_si256();
-                  if (i_nt + 15 < rows) {
-                    row15_r = _mm256_mask_loadu_epi16(
-                        _mm256_setzero_si256(), (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
-                        input + edge_in_r_nt + 15 * stride);
+                  __m128i row7_r = _mm_setzero_si128();
+                  if (i_small + 7 < rows) {
+                    row7_r = _mm_mask_loadu_epi16(_mm_setzero_si128(),
+                                                  (__mmask8)simdgen_lanes_below(cols - j_small, 8),
+                                                  input + edge_in_r_small + 7 * stride);
                   }
                   // stage 1: interleave 16-bit lanes of row pairs (unpacklo/hi_epi16)
-                  __m256i t1_0_r = _mm256_unpacklo_epi16(row0_r, row1_r);
-                  __m256i t1_1_r = _mm256_unpackhi_epi16(row0_r, row1_r);
-                  __m256i t1_2_r = _mm256_unpacklo_epi16(row2_r, row3_r);
-                  __m256i t1_3_r = _mm256_unpackhi_epi16(row2_r, row3_r);
-                  __m256i t1_4_r = _mm256_unpacklo_epi16(row4_r, row5_r);
-                  __m256i t1_5_r = _mm256_unpackhi_epi16(row4_r, row5_r);
-                  __m256i t1_6_r = _mm256_unpacklo_epi16(row6_r, row7_r);
-                  __m256i t1_7_r = _mm256_unpackhi_epi16(row6_r, row7_r);
-                  __m256i t1_8_r = _mm256_unpacklo_epi16(row8_r, row9_r);
-                  __m256i t1_9_r = _mm256_unpackhi_epi16(row8_r, row9_r);
-                  __m256i t1_10_r = _mm256_unpacklo_epi16(row10_r, row11_r);
-                  __m256i t1_11_r = _mm256_unpackhi_epi16(row10_r, row11_r);
-                  __m256i t1_12_r = _mm256_unpacklo_epi16(row12_r, row13_r);
-                  __m256i t1_13_r = _mm256_unpackhi_epi16(row12_r, row13_r);
-                  __m256i t1_14_r = _mm256_unpacklo_epi16(row14_r, row15_r);
-                  __m256i t1_15_r = _mm256_unpackhi_epi16(row14_r, row15_r);
+                  __m128i t1_0_r = _mm_unpacklo_epi16(row0_r, row1_r);
+                  __m128i t1_1_r = _mm_unpackhi_epi16(row0_r, row1_r);
+                  __m128i t1_2_r = _mm_unpacklo_epi16(row2_r, row3_r);
+                  __m128i t1_3_r = _mm_unpackhi_epi16(row2_r, row3_r);
+                  __m128i t1_4_r = _mm_unpacklo_epi16(row4_r, row5_r);
+                  __m128i t1_5_r = _mm_unpackhi_epi16(row4_r, row5_r);
+                  __m128i t1_6_r = _mm_unpacklo_epi16(row6_r, row7_r);
+                  __m128i t1_7_r = _mm_unpackhi_epi16(row6_r, row7_r);
                   // stage 2: interleave 32-bit lanes (unpacklo/hi_epi32)
-                  __m256i t2_0_r = _mm256_unpacklo_epi32(t1_0_r, t1_2_r);
-                  __m256i t2_1_r = _mm256_unpackhi_epi32(t1_0_r, t1_2_r);
-                  __m256i t2_2_r = _mm256_unpacklo_epi32(t1_1_r, t1_3_r);
-                  __m256i t2_3_r = _mm256_unpackhi_epi32(t1_1_r, t1_3_r);
-                  __m256i t2_4_r = _mm256_unpacklo_epi32(t1_4_r, t1_6_r);
-                  __m256i t2_5_r = _mm256_unpackhi_epi32(t1_4_r, t1_6_r);
-                  __m256i t2_6_r = _mm256_unpacklo_epi32(t1_5_r, t1_7_r);
-                  __m256i t2_7_r = _mm256_unpackhi_epi32(t1_5_r, t1_7_r);
-                  __m256i t2_8_r = _mm256_unpacklo_epi32(t1_8_r, t1_10_r);
-                  __m256i t2_9_r = _mm256_unpackhi_epi32(t1_8_r, t1_10_r);
-                  __m256i t2_10_r = _mm256_unpacklo_epi32(t1_9_r, t1_11_r);
-                  __m256i t2_11_r = _mm256_unpackhi_epi32(t1_9_r, t1_11_r);
-                  __m256i t2_12_r = _mm256_unpacklo_epi32(t1_12_r, t1_14_r);
-                  __m256i t2_13_r = _mm256_unpackhi_epi32(t1_12_r, t1_14_r);
-                  __m256i t2_14_r = _mm256_unpacklo_epi32(t1_13_r, t1_15_r);
-                  __m256i t2_15_r = _mm256_unpackhi_epi32(t1_13_r, t1_15_r);
+                  __m128i t2_0_r = _mm_unpacklo_epi32(t1_0_r, t1_2_r);
+                  __m128i t2_1_r = _mm_unpackhi_epi32(t1_0_r, t1_2_r);
+                  __m128i t2_2_r = _mm_unpacklo_epi32(t1_1_r, t1_3_r);
+                  __m128i t2_3_r = _mm_unpackhi_epi32(t1_1_r, t1_3_r);
+                  __m128i t2_4_r = _mm_unpacklo_epi32(t1_4_r, t1_6_r);
+                  __m128i t2_5_r = _mm_unpackhi_epi32(t1_4_r, t1_6_r);
+                  __m128i t2_6_r = _mm_unpacklo_epi32(t1_5_r, t1_7_r);
+                  __m128i t2_7_r = _mm_unpackhi_epi32(t1_5_r, t1_7_r);
                   // stage 3: interleave 64-bit lanes (unpacklo/hi_epi64)
-                  __m256i t3_0_r = _mm256_unpacklo_epi64(t2_0_r, t2_4_r);
-                  __m256i t3_1_r = _mm256_unpackhi_epi64(t2_0_r, t2_4_r);
-                  __m256i t3_2_r = _mm256_unpacklo_epi64(t2_1_r, t2_5_r);
-                  __m256i t3_3_r = _mm256_unpackhi_epi64(t2_1_r, t2_5_r);
-                  __m256i t3_4_r = _mm256_unpacklo_epi64(t2_2_r, t2_6_r);
-                  __m256i t3_5_r = _mm256_unpackhi_epi64(t2_2_r, t2_6_r);
-                  __m256i t3_6_r = _mm256_unpacklo_epi64(t2_3_r, t2_7_r);
-                  __m256i t3_7_r = _mm256_unpackhi_epi64(t2_3_r, t2_7_r);
-                  __m256i t3_8_r = _mm256_unpacklo_epi64(t2_8_r, t2_12_r);
-                  __m256i t3_9_r = _mm256_unpackhi_epi64(t2_8_r, t2_12_r);
-                  __m256i t3_10_r = _mm256_unpacklo_epi64(t2_9_r, t2_13_r);
-                  __m256i t3_11_r = _mm256_unpackhi_epi64(t2_9_r, t2_13_r);
-                  __m256i t3_12_r = _mm256_unpacklo_epi64(t2_10_r, t2_14_r);
-                  __m256i t3_13_r = _mm256_unpackhi_epi64(t2_10_r, t2_14_r);
-                  __m256i t3_14_r = _mm256_unpacklo_epi64(t2_11_r, t2_15_r);
-                  __m256i t3_15_r = _mm256_unpackhi_epi64(t2_11_r, t2_15_r);
-                  // stage 4: join 128-bit halves (permute2x128 0x20 / 0x31)
-                  __m256i col0_r = _mm256_permute2x128_si256(t3_0_r, t3_8_r, 0x20);
-                  __m256i col8_r = _mm256_permute2x128_si256(t3_0_r, t3_8_r, 0x31);
-                  __m256i col1_r = _mm256_permute2x128_si256(t3_1_r, t3_9_r, 0x20);
-                  __m256i col9_r = _mm256_permute2x128_si256(t3_1_r, t3_9_r, 0x31);
-                  __m256i col2_r = _mm256_permute2x128_si256(t3_2_r, t3_10_r, 0x20);
-                  __m256i col10_r = _mm256_permute2x128_si256(t3_2_r, t3_10_r, 0x31);
-                  __m256i col3_r = _mm256_permute2x128_si256(t3_3_r, t3_11_r, 0x20);
-                  __m256i col11_r = _mm256_permute2x128_si256(t3_3_r, t3_11_r, 0x31);
-                  __m256i col4_r = _mm256_permute2x128_si256(t3_4_r, t3_12_r, 0x20);
-                  __m256i col12_r = _mm256_permute2x128_si256(t3_4_r, t3_12_r, 0x31);
-                  __m256i col5_r = _mm256_permute2x128_si256(t3_5_r, t3_13_r, 0x20);
-                  __m256i col13_r = _mm256_permute2x128_si256(t3_5_r, t3_13_r, 0x31);
-                  __m256i col6_r = _mm256_permute2x128_si256(t3_6_r, t3_14_r, 0x20);
-                  __m256i col14_r = _mm256_permute2x128_si256(t3_6_r, t3_14_r, 0x31);
-                  __m256i col7_r = _mm256_permute2x128_si256(t3_7_r, t3_15_r, 0x20);
-                  __m256i col15_r = _mm256_permute2x128_si256(t3_7_r, t3_15_r, 0x31);
-                  if (j_nt < cols) {
-                    _mm256_mask_storeu_epi16(output + edge_out_r_nt,
-                                             (__mmask16)simdgen_lanes_below(rows - i_nt, 16),
-                                             col0_r);
+                  __m128i col0_r = _mm_unpacklo_epi64(t2_0_r, t2_4_r);
+                  __m128i col1_r = _mm_unpackhi_epi64(t2_0_r, t2_4_r);
+                  __m128i col2_r = _mm_unpacklo_epi64(t2_1_r, t2_5_r);
+                  __m128i col3_r = _mm_unpackhi_epi64(t2_1_r, t2_5_r);
+                  __m128i col4_r = _mm_unpacklo_epi64(t2_2_r, t2_6_r);
+                  __m128i col5_r = _mm_unpackhi_epi64(t2_2_r, t2_6_r);
+                  __m128i col6_r = _mm_unpacklo_epi64(t2_3_r, t2_7_r);
+                  __m128i col7_r = _mm_unpackhi_epi64(t2_3_r, t2_7_r);
+                  if (j_small < cols) {
+                    _mm_mask_storeu_epi16(output + edge_out_r_small,
+                                          (__mmask8)simdgen_lanes_below(rows - i_small, 8), col0_r);
                   }
-                  if (j_nt + 1 < cols) {
-                    _mm256_mask_storeu_epi16(output + edge_out_r_nt + out_stride,
-                                             (__mmask16)simdgen_lanes_below(rows - i_nt, 16),
-                                             col1_r);
+                  if (j_small + 1 < cols) {
+                    _mm_mask_storeu_epi16(output + edge_out_r_small + out_stride,
+                                          (__mmask8)simdgen_lanes_below(rows - i_small, 8), col1_r);
                   }
-                  if (j_nt + 2 < cols) {
-                    _mm256_mask_storeu_epi16(output + edge_out_r_nt + 2 * out_stride,
-                                             (__mmask16)simdgen_lanes_below(rows - i_nt, 16),
-                                             col2_r);
+                  if (j_small + 2 < cols) {
+                    _mm_mask_storeu_epi16(output + edge_out_r_small + 2 * out_stride,
+                                          (__mmask8)simdgen_lanes_below(rows - i_small, 8), col2_r);
                   }
-                  if (j_nt + 3 < cols) {
-                    _mm256_mask_storeu_epi16(output + edge_out_r_nt + 3 * out_stride,
-                                             (__mmask16)simdgen_lanes_below(rows - i_nt, 16),
-                                             col3_r);
+                  if (j_small + 3 < cols) {
+                    _mm_mask_storeu_epi16(output + edge_out_r_small + 3 * out_stride,
+                                          (__mmask8)simdgen_lanes_below(rows - i_small, 8), col3_r);
                   }
-                  if (j_nt + 4 < cols) {
-                    _mm256_mask_storeu_epi16(output + edge_out_r_nt + 4 * out_stride,
-                                             (__mmask16)simdgen_lanes_below(rows - i_nt, 16),
-                                             col4_r);
+                  if (j_small + 4 < cols) {
+                    _mm_mask_storeu_epi16(output + edge_out_r_small + 4 * out_stride,
+                                          (__mmask8)simdgen_lanes_below(rows - i_small, 8), col4_r);
                   }
-                  if (j_nt + 5 < cols) {
-                    _mm256_mask_storeu_epi16(output + edge_out_r_nt + 5 * out_stride,
-                                             (__mmask16)simdgen_lanes_below(rows - i_nt, 16),
-                                             col5_r);
+                  if (j_small + 5 < cols) {
+                    _mm_mask_storeu_epi16(output + edge_out_r_small + 5 * out_stride,
+                                          (__mmask8)simdgen_lanes_below(rows - i_small, 8), col5_r);
                   }
-                  if (j_nt + 6 < cols) {
-                    _mm256_mask_storeu_epi16(output + edge_out_r_nt + 6 * out_stride,
-                                             (__mmask16)simdgen_lanes_below(rows - i_nt, 16),
-                                             col6_r);
+                  if (j_small + 6 < cols) {
+                    _mm_mask_storeu_epi16(output + edge_out_r_small + 6 * out_stride,
+                                          (__mmask8)simdgen_lanes_below(rows - i_small, 8), col6_r);
                   }
-                  if (j_nt + 7 < cols) {
-                    _mm256_mask_storeu_epi16(output + edge_out_r_nt + 7 * out_stride,
-                                             (__mmask16)simdgen_lanes_below(rows - i_nt, 16),
-                                             col7_r);
-                  }
-                  if (j_nt + 8 < cols) {
-                    _mm256_mask_storeu_epi16(output + edge_out_r_nt + 8 * out_stride,
-                                             (__mmask16)simdgen_lanes_below(rows - i_nt, 16),
-                                             col8_r);
-                  }
-                  if (j_nt + 9 < cols) {
-                    _mm256_mask_storeu_epi16(output + edge_out_r_nt + 9 * out_stride,
-                                             (__mmask16)simdgen_lanes_below(rows - i_nt, 16),
-                                             col9_r);
-                  }
-                  if (j_nt + 10 < cols) {
-                    _mm256_mask_storeu_epi16(output + edge_out_r_nt + 10 * out_stride,
-                                             (__mmask16)simdgen_lanes_below(rows - i_nt, 16),
-                                             col10_r);
-                  }
-                  if (j_nt + 11 < cols) {
-                    _mm256_mask_storeu_epi16(output + edge_out_r_nt + 11 * out_stride,
-                                             (__mmask16)simdgen_lanes_below(rows - i_nt, 16),
-                                             col11_r);
-                  }
-                  if (j_nt + 12 < cols) {
-                    _mm256_mask_storeu_epi16(output + edge_out_r_nt + 12 * out_stride,
-                                             (__mmask16)simdgen_lanes_below(rows - i_nt, 16),
-                                             col12_r);
-                  }
-                  if (j_nt + 13 < cols) {
-                    _mm256_mask_storeu_epi16(output + edge_out_r_nt + 13 * out_stride,
-                                             (__mmask16)simdgen_lanes_below(rows - i_nt, 16),
-                                             col13_r);
-                  }
-                  if (j_nt + 14 < cols) {
-                    _mm256_mask_storeu_epi16(output + edge_out_r_nt + 14 * out_stride,
-                                             (__mmask16)simdgen_lanes_below(rows - i_nt, 16),
-                                             col14_r);
-                  }
-                  if (j_nt + 15 < cols) {
-                    _mm256_mask_storeu_epi16(output + edge_out_r_nt + 15 * out_stride,
-                                             (__mmask16)simdgen_lanes_below(rows - i_nt, 16),
-                                             col15_r);
+                  if (j_small + 7 < cols) {
+                    _mm_mask_storeu_epi16(output + edge_out_r_small + 7 * out_stride,
+                                          (__mmask8)simdgen_lanes_below(rows - i_small, 8), col7_r);
                   }
                 }
               }
               // the last columns of the matrix: partial tiles
-              if (j_nt < j_end_nt) {
+              if (j_small < j_end_small) {
                 // partial tiles down the column
-                int64_t i_nt = ib_nt;
-                for (; i_nt < i_end_nt; i_nt += 16) {
-                  int64_t edge_in_c_nt = b * rows * stride + i_nt * stride + j_nt;
-                  int64_t edge_out_c_nt = b * out_batch_stride + i_nt + j_nt * out_stride;
-                  __m256i row0_c = _mm256_setzero_si256();
-                  if (i_nt < rows) {
-                    row0_c = _mm256_mask_loadu_epi16(
-                        _mm256_setzero_si256(), (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
-                        input + edge_in_c_nt);
+                int64_t i_small = ib_small;
+                for (; i_small < i_end_small; i_small += 8) {
+                  int64_t edge_in_c_small = b * rows * stride + i_small * stride + j_small;
+                  int64_t edge_out_c_small = b * out_batch_stride + i_small + j_small * out_stride;
+                  __m128i row0_c = _mm_setzero_si128();
+                  if (i_small < rows) {
+                    row0_c = _mm_mask_loadu_epi16(_mm_setzero_si128(),
+                                                  (__mmask8)simdgen_lanes_below(cols - j_small, 8),
+                                                  input + edge_in_c_small);
                   }
-                  __m256i row1_c = _mm256_setzero_si256();
-                  if (i_nt + 1 < rows) {
-                    row1_c = _mm256_mask_loadu_epi16(
-                        _mm256_setzero_si256(), (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
-                        input + edge_in_c_nt + stride);
+                  __m128i row1_c = _mm_setzero_si128();
+                  if (i_small + 1 < rows) {
+                    row1_c = _mm_mask_loadu_epi16(_mm_setzero_si128(),
+                                                  (__mmask8)simdgen_lanes_below(cols - j_small, 8),
+                                                  input + edge_in_c_small + stride);
                   }
-                  __m256i row2_c = _mm256_setzero_si256();
-                  if (i_nt + 2 < rows) {
-                    row2_c = _mm256_mask_loadu_epi16(
-                        _mm256_setzero_si256(), (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
-                        input + edge_in_c_nt + 2 * stride);
+                  __m128i row2_c = _mm_setzero_si128();
+                  if (i_small + 2 < rows) {
+                    row2_c = _mm_mask_loadu_epi16(_mm_setzero_si128(),
+                                                  (__mmask8)simdgen_lanes_below(cols - j_small, 8),
+                                                  input + edge_in_c_small + 2 * stride);
                   }
-                  __m256i row3_c = _mm256_setzero_si256();
-                  if (i_nt + 3 < rows) {
-                    row3_c = _mm256_mask_loadu_epi16(
-                        _mm256_setzero_si256(), (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
-                        input + edge_in_c_nt + 3 * stride);
+                  __m128i row3_c = _mm_setzero_si128();
+                  if (i_small + 3 < rows) {
+                    row3_c = _mm_mask_loadu_epi16(_mm_setzero_si128(),
+                                                  (__mmask8)simdgen_lanes_below(cols - j_small, 8),
+                                                  input + edge_in_c_small + 3 * stride);
                   }
-                  __m256i row4_c = _mm256_setzero_si256();
-                  if (i_nt + 4 < rows) {
-                    row4_c = _mm256_mask_loadu_epi16(
-                        _mm256_setzero_si256(), (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
-                        input + edge_in_c_nt + 4 * stride);
+                  __m128i row4_c = _mm_setzero_si128();
+                  if (i_small + 4 < rows) {
+                    row4_c = _mm_mask_loadu_epi16(_mm_setzero_si128(),
+                                                  (__mmask8)simdgen_lanes_below(cols - j_small, 8),
+                                                  input + edge_in_c_small + 4 * stride);
                   }
-                  __m256i row5_c = _mm256_setzero_si256();
-                  if (i_nt + 5 < rows) {
-                    row5_c = _mm256_mask_loadu_epi16(
-                        _mm256_setzero_si256(), (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
-                        input + edge_in_c_nt + 5 * stride);
+                  __m128i row5_c = _mm_setzero_si128();
+                  if (i_small + 5 < rows) {
+                    row5_c = _mm_mask_loadu_epi16(_mm_setzero_si128(),
+                                                  (__mmask8)simdgen_lanes_below(cols - j_small, 8),
+                                                  input + edge_in_c_small + 5 * stride);
                   }
-                  __m256i row6_c = _mm256_setzero_si256();
-                  if (i_nt + 6 < rows) {
-                    row6_c = _mm256_mask_loadu_epi16(
-                        _mm256_setzero_si256(), (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
-                        input + edge_in_c_nt + 6 * stride);
+                  __m128i row6_c = _mm_setzero_si128();
+                  if (i_small + 6 < rows) {
+                    row6_c = _mm_mask_loadu_epi16(_mm_setzero_si128(),
+                                                  (__mmask8)simdgen_lanes_below(cols - j_small, 8),
+                                                  input + edge_in_c_small + 6 * stride);
                   }
-                  __m256i row7_c = _mm256_setzero_si256();
-                  if (i_nt + 7 < rows) {
-                    row7_c = _mm256_mask_loadu_epi16(
-                        _mm256_setzero_si256(), (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
-                        input + edge_in_c_nt + 7 * stride);
-                  }
-                  __m256i row8_c = _mm256_setzero_si256();
-                  if (i_nt + 8 < rows) {
-                    row8_c = _mm256_mask_loadu_epi16(
-                        _mm256_setzero_si256(), (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
-                        input + edge_in_c_nt + 8 * stride);
-                  }
-                  __m256i row9_c = _mm256_setzero_si256();
-                  if (i_nt + 9 < rows) {
-                    row9_c = _mm256_mask_loadu_epi16(
-                        _mm256_setzero_si256(), (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
-                        input + edge_in_c_nt + 9 * stride);
-                  }
-                  __m256i row10_c = _mm256_setzero_si256();
-                  if (i_nt + 10 < rows) {
-                    row10_c = _mm256_mask_loadu_epi16(
-                        _mm256_setzero_si256(), (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
-                        input + edge_in_c_nt + 10 * stride);
-                  }
-                  __m256i row11_c = _mm256_setzero_si256();
-                  if (i_nt + 11 < rows) {
-                    row11_c = _mm256_mask_loadu_epi16(
-                        _mm256_setzero_si256(), (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
-                        input + edge_in_c_nt + 11 * stride);
-                  }
-                  __m256i row12_c = _mm256_setzero_si256();
-                  if (i_nt + 12 < rows) {
-                    row12_c = _mm256_mask_loadu_epi16(
-                        _mm256_setzero_si256(), (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
-                        input + edge_in_c_nt + 12 * stride);
-                  }
-                  __m256i row13_c = _mm256_setzero_si256();
-                  if (i_nt + 13 < rows) {
-                    row13_c = _mm256_mask_loadu_epi16(
-                        _mm256_setzero_si256(), (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
-                        input + edge_in_c_nt + 13 * stride);
-                  }
-                  __m256i row14_c = _mm256_setzero_si256();
-                  if (i_nt + 14 < rows) {
-                    row14_c = _mm256_mask_loadu_epi16(
-                        _mm256_setzero_si256(), (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
-                        input + edge_in_c_nt + 14 * stride);
-                  }
-                  __m256i row15_c = _mm256_setzero_si256();
-                  if (i_nt + 15 < rows) {
-                    row15_c = _mm256_mask_loadu_epi16(
-                        _mm256_setzero_si256(), (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
-                        input + edge_in_c_nt + 15 * stride);
+                  __m128i row7_c = _mm_setzero_si128();
+                  if (i_small + 7 < rows) {
+                    row7_c = _mm_mask_loadu_epi16(_mm_setzero_si128(),
+                                                  (__mmask8)simdgen_lanes_below(cols - j_small, 8),
+                                                  input + edge_in_c_small + 7 * stride);
                   }
                   // stage 1: interleave 16-bit lanes of row pairs (unpacklo/hi_epi16)
-                  __m256i t1_0_c = _mm256_unpacklo_epi16(row0_c, row1_c);
-                  __m256i t1_1_c = _mm256_unpackhi_epi16(row0_c, row1_c);
-                  __m256i t1_2_c = _mm256_unpacklo_epi16(row2_c, row3_c);
-                  __m256i t1_3_c = _mm256_unpackhi_epi16(row2_c, row3_c);
-                  __m256i t1_4_c = _mm256_unpacklo_epi16(row4_c, row5_c);
-                  __m256i t1_5_c = _mm256_unpackhi_epi16(row4_c, row5_c);
-                  __m256i t1_6_c = _mm256_unpacklo_epi16(row6_c, row7_c);
-                  __m256i t1_7_c = _mm256_unpackhi_epi16(row6_c, row7_c);
-                  __m256i t1_8_c = _mm256_unpacklo_epi16(row8_c, row9_c);
-                  __m256i t1_9_c = _mm256_unpackhi_epi16(row8_c, row9_c);
-                  __m256i t1_10_c = _mm256_unpacklo_epi16(row10_c, row11_c);
-                  __m256i t1_11_c = _mm256_unpackhi_epi16(row10_c, row11_c);
-                  __m256i t1_12_c = _mm256_unpacklo_epi16(row12_c, row13_c);
-                  __m256i t1_13_c = _mm256_unpackhi_epi16(row12_c, row13_c);
-                  __m256i t1_14_c = _mm256_unpacklo_epi16(row14_c, row15_c);
-                  __m256i t1_15_c = _mm256_unpackhi_epi16(row14_c, row15_c);
+                  __m128i t1_0_c = _mm_unpacklo_epi16(row0_c, row1_c);
+                  __m128i t1_1_c = _mm_unpackhi_epi16(row0_c, row1_c);
+                  __m128i t1_2_c = _mm_unpacklo_epi16(row2_c, row3_c);
+                  __m128i t1_3_c = _mm_unpackhi_epi16(row2_c, row3_c);
+                  __m128i t1_4_c = _mm_unpacklo_epi16(row4_c, row5_c);
+                  __m128i t1_5_c = _mm_unpackhi_epi16(row4_c, row5_c);
+                  __m128i t1_6_c = _mm_unpacklo_epi16(row6_c, row7_c);
+                  __m128i t1_7_c = _mm_unpackhi_epi16(row6_c, row7_c);
                   // stage 2: interleave 32-bit lanes (unpacklo/hi_epi32)
-                  __m256i t2_0_c = _mm256_unpacklo_epi32(t1_0_c, t1_2_c);
-                  __m256i t2_1_c = _mm256_unpackhi_epi32(t1_0_c, t1_2_c);
-                  __m256i t2_2_c = _mm256_unpacklo_epi32(t1_1_c, t1_3_c);
-                  __m256i t2_3_c = _mm256_unpackhi_epi32(t1_1_c, t1_3_c);
-                  __m256i t2_4_c = _mm256_unpacklo_epi32(t1_4_c, t1_6_c);
-                  __m256i t2_5_c = _mm256_unpackhi_epi32(t1_4_c, t1_6_c);
-                  __m256i t2_6_c = _mm256_unpacklo_epi32(t1_5_c, t1_7_c);
-                  __m256i t2_7_c = _mm256_unpackhi_epi32(t1_5_c, t1_7_c);
-                  __m256i t2_8_c = _mm256_unpacklo_epi32(t1_8_c, t1_10_c);
-                  __m256i t2_9_c = _mm256_unpackhi_epi32(t1_8_c, t1_10_c);
-                  __m256i t2_10_c = _mm256_unpacklo_epi32(t1_9_c, t1_11_c);
-                  __m256i t2_11_c = _mm256_unpackhi_epi32(t1_9_c, t1_11_c);
-                  __m256i t2_12_c = _mm256_unpacklo_epi32(t1_12_c, t1_14_c);
-                  __m256i t2_13_c = _mm256_unpackhi_epi32(t1_12_c, t1_14_c);
-                  __m256i t2_14_c = _mm256_unpacklo_epi32(t1_13_c, t1_15_c);
-                  __m256i t2_15_c = _mm256_unpackhi_epi32(t1_13_c, t1_15_c);
+                  __m128i t2_0_c = _mm_unpacklo_epi32(t1_0_c, t1_2_c);
+                  __m128i t2_1_c = _mm_unpackhi_epi32(t1_0_c, t1_2_c);
+                  __m128i t2_2_c = _mm_unpacklo_epi32(t1_1_c, t1_3_c);
+                  __m128i t2_3_c = _mm_unpackhi_epi32(t1_1_c, t1_3_c);
+                  __m128i t2_4_c = _mm_unpacklo_epi32(t1_4_c, t1_6_c);
+                  __m128i t2_5_c = _mm_unpackhi_epi32(t1_4_c, t1_6_c);
+                  __m128i t2_6_c = _mm_unpacklo_epi32(t1_5_c, t1_7_c);
+                  __m128i t2_7_c = _mm_unpackhi_epi32(t1_5_c, t1_7_c);
                   // stage 3: interleave 64-bit lanes (unpacklo/hi_epi64)
-                  __m256i t3_0_c = _mm256_unpacklo_epi64(t2_0_c, t2_4_c);
-                  __m256i t3_1_c = _mm256_unpackhi_epi64(t2_0_c, t2_4_c);
-                  __m256i t3_2_c = _mm256_unpacklo_epi64(t2_1_c, t2_5_c);
-                  __m256i t3_3_c = _mm256_unpackhi_epi64(t2_1_c, t2_5_c);
-                  __m256i t3_4_c = _mm256_unpacklo_epi64(t2_2_c, t2_6_c);
-                  __m256i t3_5_c = _mm256_unpackhi_epi64(t2_2_c, t2_6_c);
-                  __m256i t3_6_c = _mm256_unpacklo_epi64(t2_3_c, t2_7_c);
-                  __m256i t3_7_c = _mm256_unpackhi_epi64(t2_3_c, t2_7_c);
-                  __m256i t3_8_c = _mm256_unpacklo_epi64(t2_8_c, t2_12_c);
-                  __m256i t3_9_c = _mm256_unpackhi_epi64(t2_8_c, t2_12_c);
-                  __m256i t3_10_c = _mm256_unpacklo_epi64(t2_9_c, t2_13_c);
-                  __m256i t3_11_c = _mm256_unpackhi_epi64(t2_9_c, t2_13_c);
-                  __m256i t3_12_c = _mm256_unpacklo_epi64(t2_10_c, t2_14_c);
-                  __m256i t3_13_c = _mm256_unpackhi_epi64(t2_10_c, t2_14_c);
-                  __m256i t3_14_c = _mm256_unpacklo_epi64(t2_11_c, t2_15_c);
-                  __m256i t3_15_c = _mm256_unpackhi_epi64(t2_11_c, t2_15_c);
-                  // stage 4: join 128-bit halves (permute2x128 0x20 / 0x31)
-                  __m256i col0_c = _mm256_permute2x128_si256(t3_0_c, t3_8_c, 0x20);
-                  __m256i col8_c = _mm256_permute2x128_si256(t3_0_c, t3_8_c, 0x31);
-                  __m256i col1_c = _mm256_permute2x128_si256(t3_1_c, t3_9_c, 0x20);
-                  __m256i col9_c = _mm256_permute2x128_si256(t3_1_c, t3_9_c, 0x31);
-                  __m256i col2_c = _mm256_permute2x128_si256(t3_2_c, t3_10_c, 0x20);
-                  __m256i col10_c = _mm256_permute2x128_si256(t3_2_c, t3_10_c, 0x31);
-                  __m256i col3_c = _mm256_permute2x128_si256(t3_3_c, t3_11_c, 0x20);
-                  __m256i col11_c = _mm256_permute2x128_si256(t3_3_c, t3_11_c, 0x31);
-                  __m256i col4_c = _mm256_permute2x128_si256(t3_4_c, t3_12_c, 0x20);
-                  __m256i col12_c = _mm256_permute2x128_si256(t3_4_c, t3_12_c, 0x31);
-                  __m256i col5_c = _mm256_permute2x128_si256(t3_5_c, t3_13_c, 0x20);
-                  __m256i col13_c = _mm256_permute2x128_si256(t3_5_c, t3_13_c, 0x31);
-                  __m256i col6_c = _mm256_permute2x128_si256(t3_6_c, t3_14_c, 0x20);
-                  __m256i col14_c = _mm256_permute2x128_si256(t3_6_c, t3_14_c, 0x31);
-                  __m256i col7_c = _mm256_permute2x128_si256(t3_7_c, t3_15_c, 0x20);
-                  __m256i col15_c = _mm256_permute2x128_si256(t3_7_c, t3_15_c, 0x31);
-                  if (j_nt < cols) {
-                    _mm256_mask_storeu_epi16(output + edge_out_c_nt,
-                                             (__mmask16)simdgen_lanes_below(rows - i_nt, 16),
-                                             col0_c);
+                  __m128i col0_c = _mm_unpacklo_epi64(t2_0_c, t2_4_c);
+                  __m128i col1_c = _mm_unpackhi_epi64(t2_0_c, t2_4_c);
+                  __m128i col2_c = _mm_unpacklo_epi64(t2_1_c, t2_5_c);
+                  __m128i col3_c = _mm_unpackhi_epi64(t2_1_c, t2_5_c);
+                  __m128i col4_c = _mm_unpacklo_epi64(t2_2_c, t2_6_c);
+                  __m128i col5_c = _mm_unpackhi_epi64(t2_2_c, t2_6_c);
+                  __m128i col6_c = _mm_unpacklo_epi64(t2_3_c, t2_7_c);
+                  __m128i col7_c = _mm_unpackhi_epi64(t2_3_c, t2_7_c);
+                  if (j_small < cols) {
+                    _mm_mask_storeu_epi16(output + edge_out_c_small,
+                                          (__mmask8)simdgen_lanes_below(rows - i_small, 8), col0_c);
                   }
-                  if (j_nt + 1 < cols) {
-                    _mm256_mask_storeu_epi16(output + edge_out_c_nt + out_stride,
-                                             (__mmask16)simdgen_lanes_below(rows - i_nt, 16),
-                                             col1_c);
+                  if (j_small + 1 < cols) {
+                    _mm_mask_storeu_epi16(output + edge_out_c_small + out_stride,
+                                          (__mmask8)simdgen_lanes_below(rows - i_small, 8), col1_c);
                   }
-                  if (j_nt + 2 < cols) {
-                    _mm256_mask_storeu_epi16(output + edge_out_c_nt + 2 * out_stride,
-                                             (__mmask16)simdgen_lanes_below(rows - i_nt, 16),
-                                             col2_c);
+                  if (j_small + 2 < cols) {
+                    _mm_mask_storeu_epi16(output + edge_out_c_small + 2 * out_stride,
+                                          (__mmask8)simdgen_lanes_below(rows - i_small, 8), col2_c);
                   }
-                  if (j_nt + 3 < cols) {
-                    _mm256_mask_storeu_epi16(output + edge_out_c_nt + 3 * out_stride,
-                                             (__mmask16)simdgen_lanes_below(rows - i_nt, 16),
-                                             col3_c);
+                  if (j_small + 3 < cols) {
+                    _mm_mask_storeu_epi16(output + edge_out_c_small + 3 * out_stride,
+                                          (__mmask8)simdgen_lanes_below(rows - i_small, 8), col3_c);
                   }
-                  if (j_nt + 4 < cols) {
-                    _mm256_mask_storeu_epi16(output + edge_out_c_nt + 4 * out_stride,
-                                             (__mmask16)simdgen_lanes_below(rows - i_nt, 16),
-                                             col4_c);
+                  if (j_small + 4 < cols) {
+                    _mm_mask_storeu_epi16(output + edge_out_c_small + 4 * out_stride,
+                                          (__mmask8)simdgen_lanes_below(rows - i_small, 8), col4_c);
                   }
-                  if (j_nt + 5 < cols) {
-                    _mm256_mask_storeu_epi16(output + edge_out_c_nt + 5 * out_stride,
-                                             (__mmask16)simdgen_lanes_below(rows - i_nt, 16),
-                                             col5_c);
+                  if (j_small + 5 < cols) {
+                    _mm_mask_storeu_epi16(output + edge_out_c_small + 5 * out_stride,
+                                          (__mmask8)simdgen_lanes_below(rows - i_small, 8), col5_c);
                   }
-                  if (j_nt + 6 < cols) {
-                    _mm256_mask_storeu_epi16(output + edge_out_c_nt + 6 * out_stride,
-                                             (__mmask16)simdgen_lanes_below(rows - i_nt, 16),
-                                             col6_c);
+                  if (j_small + 6 < cols) {
+                    _mm_mask_storeu_epi16(output + edge_out_c_small + 6 * out_stride,
+                                          (__mmask8)simdgen_lanes_below(rows - i_small, 8), col6_c);
                   }
-                  if (j_nt + 7 < cols) {
-                    _mm256_mask_storeu_epi16(output + edge_out_c_nt + 7 * out_stride,
-                                             (__mmask16)simdgen_lanes_below(rows - i_nt, 16),
-                                             col7_c);
-                  }
-                  if (j_nt + 8 < cols) {
-                    _mm256_mask_storeu_epi16(output + edge_out_c_nt + 8 * out_stride,
-                                             (__mmask16)simdgen_lanes_below(rows - i_nt, 16),
-                                             col8_c);
-                  }
-                  if (j_nt + 9 < cols) {
-                    _mm256_mask_storeu_epi16(output + edge_out_c_nt + 9 * out_stride,
-                                             (__mmask16)simdgen_lanes_below(rows - i_nt, 16),
-                                             col9_c);
-                  }
-                  if (j_nt + 10 < cols) {
-                    _mm256_mask_storeu_epi16(output + edge_out_c_nt + 10 * out_stride,
-                                             (__mmask16)simdgen_lanes_below(rows - i_nt, 16),
-                                             col10_c);
-                  }
-                  if (j_nt + 11 < cols) {
-                    _mm256_mask_storeu_epi16(output + edge_out_c_nt + 11 * out_stride,
-                                             (__mmask16)simdgen_lanes_below(rows - i_nt, 16),
-                                             col11_c);
-                  }
-                  if (j_nt + 12 < cols) {
-                    _mm256_mask_storeu_epi16(output + edge_out_c_nt + 12 * out_stride,
-                                             (__mmask16)simdgen_lanes_below(rows - i_nt, 16),
-                                             col12_c);
-                  }
-                  if (j_nt + 13 < cols) {
-                    _mm256_mask_storeu_epi16(output + edge_out_c_nt + 13 * out_stride,
-                                             (__mmask16)simdgen_lanes_below(rows - i_nt, 16),
-                                             col13_c);
-                  }
-                  if (j_nt + 14 < cols) {
-                    _mm256_mask_storeu_epi16(output + edge_out_c_nt + 14 * out_stride,
-                                             (__mmask16)simdgen_lanes_below(rows - i_nt, 16),
-                                             col14_c);
-                  }
-                  if (j_nt + 15 < cols) {
-                    _mm256_mask_storeu_epi16(output + edge_out_c_nt + 15 * out_stride,
-                                             (__mmask16)simdgen_lanes_below(rows - i_nt, 16),
-                                             col15_c);
+                  if (j_small + 7 < cols) {
+                    _mm_mask_storeu_epi16(output + edge_out_c_small + 7 * out_stride,
+                                          (__mmask8)simdgen_lanes_below(rows - i_small, 8), col7_c);
                   }
                 }
               }
             }
           }
-          // the streaming stores reach memory before the kernel returns
-          _mm_sfence();
         }
-        // otherwise through the caches
-        if (batch * cols * out_aligned * out_batch_aligned * out_rows_aligned * rows < 1) {
-          // row blocks of 128 x 128 elements (cache blocking)
-          int64_t ib = 0;
-          for (; ib < rows; ib += 128) {
-            int64_t i_end = ib + 128 < rows ? ib + 128 : rows;
-            // column blocks
-            int64_t jb = 0;
-            for (; jb < cols; jb += 128) {
-              int64_t j_end = jb + 128 < cols ? jb + 128 : cols;
-              int64_t j = jb;
-              // tile columns of the block
-              for (; j + 16 <= j_end; j += 16) {
-                int64_t i = ib;
-                // whole tiles down the column
-                for (; i + 16 <= i_end; i += 16) {
-                  int64_t in_step = simdgen_opaque(stride);
-                  int64_t out_step = simdgen_opaque(out_stride);
-                  int64_t tile_in = b * rows * stride + i * in_step + j;
-                  int64_t tile_out = b * out_batch_stride + i + j * out_step;
-                  __m256i row0 = _mm256_loadu_si256((const __m256i*)(input + tile_in));
-                  __m256i row1 = _mm256_loadu_si256((const __m256i*)(input + in_step + tile_in));
-                  __m256i row2 =
-                      _mm256_loadu_si256((const __m256i*)(input + 2 * in_step + tile_in));
-                  __m256i row3 =
-                      _mm256_loadu_si256((const __m256i*)(input + 3 * in_step + tile_in));
-                  __m256i row4 =
-                      _mm256_loadu_si256((const __m256i*)(input + 4 * in_step + tile_in));
-                  __m256i row5 =
-                      _mm256_loadu_si256((const __m256i*)(input + 5 * in_step + tile_in));
-                  __m256i row6 =
-                      _mm256_loadu_si256((const __m256i*)(input + 6 * in_step + tile_in));
-                  __m256i row7 =
-                      _mm256_loadu_si256((const __m256i*)(input + 7 * in_step + tile_in));
-                  __m256i row8 =
-                      _mm256_loadu_si256((const __m256i*)(input + 8 * in_step + tile_in));
-                  __m256i row9 =
-                      _mm256_loadu_si256((const __m256i*)(input + 9 * in_step + tile_in));
-                  __m256i row10 =
-                      _mm256_loadu_si256((const __m256i*)(input + 10 * in_step + tile_in));
-                  __m256i row11 =
-                      _mm256_loadu_si256((const __m256i*)(input + 11 * in_step + tile_in));
-                  __m256i row12 =
-                      _mm256_loadu_si256((const __m256i*)(input + 12 * in_step + tile_in));
-                  __m256i row13 =
-                      _mm256_loadu_si256((const __m256i*)(input + 13 * in_step + tile_in));
-                  __m256i row14 =
-                      _mm256_loadu_si256((const __m256i*)(input + 14 * in_step + tile_in));
-                  __m256i row15 =
-                      _mm256_loadu_si256((const __m256i*)(input + 15 * in_step + tile_in));
-                  // stage 1: interleave 16-bit lanes of row pairs (unpacklo/hi_epi16)
-                  __m256i t1_0 = _mm256_unpacklo_epi16(row0, row1);
-                  __m256i t1_1 = _mm256_unpackhi_epi16(row0, row1);
-                  __m256i t1_2 = _mm256_unpacklo_epi16(row2, row3);
-                  __m256i t1_3 = _mm256_unpackhi_epi16(row2, row3);
-                  __m256i t1_4 = _mm256_unpacklo_epi16(row4, row5);
-                  __m256i t1_5 = _mm256_unpackhi_epi16(row4, row5);
-                  __m256i t1_6 = _mm256_unpacklo_epi16(row6, row7);
-                  __m256i t1_7 = _mm256_unpackhi_epi16(row6, row7);
-                  __m256i t1_8 = _mm256_unpacklo_epi16(row8, row9);
-                  __m256i t1_9 = _mm256_unpackhi_epi16(row8, row9);
-                  __m256i t1_10 = _mm256_unpacklo_epi16(row10, row11);
-                  __m256i t1_11 = _mm256_unpackhi_epi16(row10, row11);
-                  __m256i t1_12 = _mm256_unpacklo_epi16(row12, row13);
-                  __m256i t1_13 = _mm256_unpackhi_epi16(row12, row13);
-                  __m256i t1_14 = _mm256_unpacklo_epi16(row14, row15);
-                  __m256i t1_15 = _mm256_unpackhi_epi16(row14, row15);
-                  //   t1_0: 0 16 1 17 2 18 3 19 8 24 9 25 10 26 11 27
-                  //   t1_1: 4 20 5 21 6 22 7 23 12 28 13 29 14 30 15 31
-                  //   t1_2: 32 48 33 49 34 50 35 51 40 56 41 57 42 58 43 59
-                  //   t1_3: 36 52 37 53 38 54 39 55 44 60 45 61 46 62 47 63
-                  //   t1_4: 64 80 65 81 66 82 67 83 72 88 73 89 74 90 75 91
-                  //   t1_5: 68 84 69 85 70 86 71 87 76 92 77 93 78 94 79 95
-                  //   t1_6: 96 112 97 113 98 114 99 115 104 120 105 121 106 122 107 123
-                  //   t1_7: 100 116 101 117 102 118 103 119 108 124 109 125 110 126 111 127
-                  //   t1_8: 128 144 129 145 130 146 131 147 136 152 137 153 138 154 139 155
-                  //   t1_9: 132 148 133 149 134 150 135 151 140 156 141 157 142 158 143 159
-                  //   t1_10: 160 176 161 177 162 178 163 179 168 184 169 185 170 186 171 187
-                  //   t1_11: 164 180 165 181 166 182 167 183 172 188 173 189 174 190 175 191
-                  //   t1_12: 192 208 193 209 194 210 195 211 200 216 201 217 202 218 203 219
-                  //   t1_13: 196 212 197 213 198 214 199 215 204 220 205 221 206 222 207 223
-                  //   t1_14: 224 240 225 241 226 242 227 243 232 248 233 249 234 250 235 251
-                  //   t1_15: 228 244 229 245 230 246 231 247 236 252 237 253 238 254 239 255
-                  // stage 2: interleave 32-bit lanes (unpacklo/hi_epi32)
-                  __m256i t2_0 = _mm256_unpacklo_epi32(t1_0, t1_2);
-                  __m256i t2_1 = _mm256_unpackhi_epi32(t1_0, t1_2);
-                  __m256i t2_2 = _mm256_unpacklo_epi32(t1_1, t1_3);
-                  __m256i t2_3 = _mm256_unpackhi_epi32(t1_1, t1_3);
-                  __m256i t2_4 = _mm256_unpacklo_epi32(t1_4, t1_6);
-                  __m256i t2_5 = _mm256_unpackhi_epi32(t1_4, t1_6);
-                  __m256i t2_6 = _mm256_unpacklo_epi32(t1_5, t1_7);
-                  __m256i t2_7 = _mm256_unpackhi_epi32(t1_5, t1_7);
-                  __m256i t2_8 = _mm256_unpacklo_epi32(t1_8, t1_10);
-                  __m256i t2_9 = _mm256_unpackhi_epi32(t1_8, t1_10);
-                  __m256i t2_10 = _mm256_unpacklo_epi32(t1_9, t1_11);
-                  __m256i t2_11 = _mm256_unpackhi_epi32(t1_9, t1_11);
-                  __m256i t2_12 = _mm256_unpacklo_epi32(t1_12, t1_14);
-                  __m256i t2_13 = _mm256_unpackhi_epi32(t1_12, t1_14);
-                  __m256i t2_14 = _mm256_unpacklo_epi32(t1_13, t1_15);
-                  __m256i t2_15 = _mm256_unpackhi_epi32(t1_13, t1_15);
-                  //   t2_0: 0 16 32 48 1 17 33 49 8 24 40 56 9 25 41 57
-                  //   t2_1: 2 18 34 50 3 19 35 51 10 26 42 58 11 27 43 59
-                  //   t2_2: 4 20 36 52 5 21 37 53 12 28 44 60 13 29 45 61
-                  //   t2_3: 6 22 38 54 7 23 39 55 14 30 46 62 15 31 47 63
-                  //   t2_4: 64 80 96 112 65 81 97 113 72 88 104 120 73 89 105 121
-                  //   t2_5: 66 82 98 114 67 83 99 115 74 90 106 122 75 91 107 123
-                  //   t2_6: 68 84 100 116 69 85 101 117 76 92 108 124 77 93 109 125
-                  //   t2_7: 70 86 102 118 71 87 103 119 78 94 110 126 79 95 111 127
-                  //   t2_8: 128 144 160 176 129 145 161 177 136 152 168 184 137 153 169 185
-                  //   t2_9: 130 146 162 178 131 147 163 179 138 154 170 186 139 155 171 187
-                  //   t2_10: 132 148 164 180 133 149 165 181 140 156 172 188 141 157 173 189
-                  //   t2_11: 134 150 166 182 135 151 167 183 142 158 174 190 143 159 175 191
-                  //   t2_12: 192 208 224 240 193 209 225 241 200 216 232 248 201 217 233 249
-                  //   t2_13: 194 210 226 242 195 211 227 243 202 218 234 250 203 219 235 251
-                  //   t2_14: 196 212 228 244 197 213 229 245 204 220 236 252 205 221 237 253
-                  //   t2_15: 198 214 230 246 199 215 231 247 206 222 238 254 207 223 239 255
-                  // stage 3: interleave 64-bit lanes (unpacklo/hi_epi64)
-                  __m256i t3_0 = _mm256_unpacklo_epi64(t2_0, t2_4);
-                  __m256i t3_1 = _mm256_unpackhi_epi64(t2_0, t2_4);
-                  __m256i t3_2 = _mm256_unpacklo_epi64(t2_1, t2_5);
-                  __m256i t3_3 = _mm256_unpackhi_epi64(t2_1, t2_5);
-                  __m256i t3_4 = _mm256_unpacklo_epi64(t2_2, t2_6);
-                  __m256i t3_5 = _mm256_unpackhi_epi64(t2_2, t2_6);
-                  __m256i t3_6 = _mm256_unpacklo_epi64(t2_3, t2_7);
-                  __m256i t3_7 = _mm256_unpackhi_epi64(t2_3, t2_7);
-                  __m256i t3_8 = _mm256_unpacklo_epi64(t2_8, t2_12);
-                  __m256i t3_9 = _mm256_unpackhi_epi64(t2_8, t2_12);
-                  __m256i t3_10 = _mm256_unpacklo_epi64(t2_9, t2_13);
-                  __m256i t3_11 = _mm256_unpackhi_epi64(t2_9, t2_13);
-                  __m256i t3_12 = _mm256_unpacklo_epi64(t2_10, t2_14);
-                  __m256i t3_13 = _mm256_unpackhi_epi64(t2_10, t2_14);
-                  __m256i t3_14 = _mm256_unpacklo_epi64(t2_11, t2_15);
-                  __m256i t3_15 = _mm256_unpackhi_epi64(t2_11, t2_15);
-                  //   t3_0: 0 16 32 48 64 80 96 112 8 24 40 56 72 88 104 120
-                  //   t3_1: 1 17 33 49 65 81 97 113 9 25 41 57 73 89 105 121
-                  //   t3_2: 2 18 34 50 66 82 98 114 10 26 42 58 74 90 106 122
-                  //   t3_3: 3 19 35 51 67 83 99 115 11 27 43 59 75 91 107 123
-                  //   t3_4: 4 20 36 52 68 84 100 116 12 28 44 60 76 92 108 124
-                  //   t3_5: 5 21 37 53 69 85 101 117 13 29 45 61 77 93 109 125
-                  //   t3_6: 6 22 38 54 70 86 102 118 14 30 46 62 78 94 110 126
-                  //   t3_7: 7 23 39 55 71 87 103 119 15 31 47 63 79 95 111 127
-                  //   t3_8: 128 144 160 176 192 208 224 240 136 152 168 184 200 216 232 248
-                  //   t3_9: 129 145 161 177 193 209 225 241 137 153 169 185 201 217 233 249
-                  //   t3_10: 130 146 162 178 194 210 226 242 138 154 170 186 202 218 234 250
-                  //   t3_11: 131 147 163 179 195 211 227 243 139 155 171 187 203 219 235 251
-                  //   t3_12: 132 148 164 180 196 212 228 244 140 156 172 188 204 220 236 252
-                  //   t3_13: 133 149 165 181 197 213 229 245 141 157 173 189 205 221 237 253
-                  //   t3_14: 134 150 166 182 198 214 230 246 142 158 174 190 206 222 238 254
-                  //   t3_15: 135 151 167 183 199 215 231 247 143 159 175 191 207 223 239 255
-                  // stage 4: join 128-bit halves (permute2x128 0x20 / 0x31)
-                  __m256i col0 = _mm256_permute2x128_si256(t3_0, t3_8, 0x20);
-                  __m256i col8 = _mm256_permute2x128_si256(t3_0, t3_8, 0x31);
-                  __m256i col1 = _mm256_permute2x128_si256(t3_1, t3_9, 0x20);
-                  __m256i col9 = _mm256_permute2x128_si256(t3_1, t3_9, 0x31);
-                  __m256i col2 = _mm256_permute2x128_si256(t3_2, t3_10, 0x20);
-                  __m256i col10 = _mm256_permute2x128_si256(t3_2, t3_10, 0x31);
-                  __m256i col3 = _mm256_permute2x128_si256(t3_3, t3_11, 0x20);
-                  __m256i col11 = _mm256_permute2x128_si256(t3_3, t3_11, 0x31);
-                  __m256i col4 = _mm256_permute2x128_si256(t3_4, t3_12, 0x20);
-                  __m256i col12 = _mm256_permute2x128_si256(t3_4, t3_12, 0x31);
-                  __m256i col5 = _mm256_permute2x128_si256(t3_5, t3_13, 0x20);
-                  __m256i col13 = _mm256_permute2x128_si256(t3_5, t3_13, 0x31);
-                  __m256i col6 = _mm256_permute2x128_si256(t3_6, t3_14, 0x20);
-                  __m256i col14 = _mm256_permute2x128_si256(t3_6, t3_14, 0x31);
-                  __m256i col7 = _mm256_permute2x128_si256(t3_7, t3_15, 0x20);
-                  __m256i col15 = _mm256_permute2x128_si256(t3_7, t3_15, 0x31);
-                  //   col0: 0 16 32 48 64 80 96 112 128 144 160 176 192 208 224 240
-                  //   col8: 8 24 40 56 72 88 104 120 136 152 168 184 200 216 232 248
-                  //   col1: 1 17 33 49 65 81 97 113 129 145 161 177 193 209 225 241
-                  //   col9: 9 25 41 57 73 89 105 121 137 153 169 185 201 217 233 249
-                  //   col2: 2 18 34 50 66 82 98 114 130 146 162 178 194 210 226 242
-                  //   col10: 10 26 42 58 74 90 106 122 138 154 170 186 202 218 234 250
-                  //   col3: 3 19 35 51 67 83 99 115 131 147 163 179 195 211 227 243
-                  //   col11: 11 27 43 59 75 91 107 123 139 155 171 187 203 219 235 251
-                  //   col4: 4 20 36 52 68 84 100 116 132 148 164 180 196 212 228 244
-                  //   col12: 12 28 44 60 76 92 108 124 140 156 172 188 204 220 236 252
-                  //   col5: 5 21 37 53 69 85 101 117 133 149 165 181 197 213 229 245
-                  //   col13: 13 29 45 61 77 93 109 125 141 157 173 189 205 221 237 253
-                  //   col6: 6 22 38 54 70 86 102 118 134 150 166 182 198 214 230 246
-                  //   col14: 14 30 46 62 78 94 110 126 142 158 174 190 206 222 238 254
-                  //   col7: 7 23 39 55 71 87 103 119 135 151 167 183 199 215 231 247
-                  //   col15: 15 31 47 63 79 95 111 127 143 159 175 191 207 223 239 255
-                  _mm256_storeu_si256((__m256i*)(output + tile_out), col0);
-                  _mm256_storeu_si256((__m256i*)(output + out_step + tile_out), col1);
-                  _mm256_storeu_si256((__m256i*)(output + 2 * out_step + tile_out), col2);
-                  _mm256_storeu_si256((__m256i*)(output + 3 * out_step + tile_out), col3);
-                  _mm256_storeu_si256((__m256i*)(output + 4 * out_step + tile_out), col4);
-                  _mm256_storeu_si256((__m256i*)(output + 5 * out_step + tile_out), col5);
-                  _mm256_storeu_si256((__m256i*)(output + 6 * out_step + tile_out), col6);
-                  _mm256_storeu_si256((__m256i*)(output + 7 * out_step + tile_out), col7);
-                  _mm256_storeu_si256((__m256i*)(output + 8 * out_step + tile_out), col8);
-                  _mm256_storeu_si256((__m256i*)(output + 9 * out_step + tile_out), col9);
-                  _mm256_storeu_si256((__m256i*)(output + 10 * out_step + tile_out), col10);
-                  _mm256_storeu_si256((__m256i*)(output + 11 * out_step + tile_out), col11);
-                  _mm256_storeu_si256((__m256i*)(output + 12 * out_step + tile_out), col12);
-                  _mm256_storeu_si256((__m256i*)(output + 13 * out_step + tile_out), col13);
-                  _mm256_storeu_si256((__m256i*)(output + 14 * out_step + tile_out), col14);
-                  _mm256_storeu_si256((__m256i*)(output + 15 * out_step + tile_out), col15);
+        if (longer_side > 8) {
+          // streaming stores need every tile row of the output on a 32-byte boundary
+          int64_t out_aligned = (uintptr_t)(output) % 32 == 0;
+          int64_t out_rows_aligned = (uintptr_t)(output + out_stride) % 32 == 0;
+          int64_t out_batch_aligned = (uintptr_t)(output + out_batch_stride) % 32 == 0;
+          // an aligned output of any size: whole tiles stored past the caches
+          if (batch * cols * out_aligned * out_batch_aligned * out_rows_aligned * rows >= 1) {
+            // row blocks of 512 x 512 elements (cache blocking)
+            int64_t ib_nt = 0;
+            for (; ib_nt < rows; ib_nt += 512) {
+              int64_t i_end_nt = ib_nt + 512 < rows ? ib_nt + 512 : rows;
+              // column blocks
+              int64_t jb_nt = 0;
+              for (; jb_nt < cols; jb_nt += 512) {
+                int64_t j_end_nt = jb_nt + 512 < cols ? jb_nt + 512 : cols;
+                int64_t j_nt = jb_nt;
+                // tile columns of the block
+                for (; j_nt + 16 <= j_end_nt; j_nt += 16) {
+                  int64_t i_nt = ib_nt;
+                  // whole tiles down the column
+                  for (; i_nt + 16 <= i_end_nt; i_nt += 16) {
+                    int64_t in_step_nt = simdgen_opaque(stride);
+                    int64_t out_step_nt = simdgen_opaque(out_stride);
+                    int64_t tile_in_nt = b * rows * stride + i_nt * in_step_nt + j_nt;
+                    int64_t tile_out_nt = b * out_batch_stride + i_nt + j_nt * out_step_nt;
+                    __m256i row0 = _mm256_loadu_si256((const __m256i*)(input + tile_in_nt));
+                    __m256i row1 =
+                        _mm256_loadu_si256((const __m256i*)(input + in_step_nt + tile_in_nt));
+                    __m256i row2 =
+                        _mm256_loadu_si256((const __m256i*)(input + 2 * in_step_nt + tile_in_nt));
+                    __m256i row3 =
+                        _mm256_loadu_si256((const __m256i*)(input + 3 * in_step_nt + tile_in_nt));
+                    __m256i row4 =
+                        _mm256_loadu_si256((const __m256i*)(input + 4 * in_step_nt + tile_in_nt));
+                    __m256i row5 =
+                        _mm256_loadu_si256((const __m256i*)(input + 5 * in_step_nt + tile_in_nt));
+                    __m256i row6 =
+                        _mm256_loadu_si256((const __m256i*)(input + 6 * in_step_nt + tile_in_nt));
+                    __m256i row7 =
+                        _mm256_loadu_si256((const __m256i*)(input + 7 * in_step_nt + tile_in_nt));
+                    __m256i row8 =
+                        _mm256_loadu_si256((const __m256i*)(input + 8 * in_step_nt + tile_in_nt));
+                    __m256i row9 =
+                        _mm256_loadu_si256((const __m256i*)(input + 9 * in_step_nt + tile_in_nt));
+                    __m256i row10 =
+                        _mm256_loadu_si256((const __m256i*)(input + 10 * in_step_nt + tile_in_nt));
+                    __m256i row11 =
+                        _mm256_loadu_si256((const __m256i*)(input + 11 * in_step_nt + tile_in_nt));
+                    __m256i row12 =
+                        _mm256_loadu_si256((const __m256i*)(input + 12 * in_step_nt + tile_in_nt));
+                    __m256i row13 =
+                        _mm256_loadu_si256((const __m256i*)(input + 13 * in_step_nt + tile_in_nt));
+                    __m256i row14 =
+                        _mm256_loadu_si256((const __m256i*)(input + 14 * in_step_nt + tile_in_nt));
+                    __m256i row15 =
+                        _mm256_loadu_si256((const __m256i*)(input + 15 * in_step_nt + tile_in_nt));
+                    // stage 1: interleave 16-bit lanes of row pairs (unpacklo/hi_epi16)
+                    __m256i t1_0 = _mm256_unpacklo_epi16(row0, row1);
+                    __m256i t1_1 = _mm256_unpackhi_epi16(row0, row1);
+                    __m256i t1_2 = _mm256_unpacklo_epi16(row2, row3);
+                    __m256i t1_3 = _mm256_unpackhi_epi16(row2, row3);
+                    __m256i t1_4 = _mm256_unpacklo_epi16(row4, row5);
+                    __m256i t1_5 = _mm256_unpackhi_epi16(row4, row5);
+                    __m256i t1_6 = _mm256_unpacklo_epi16(row6, row7);
+                    __m256i t1_7 = _mm256_unpackhi_epi16(row6, row7);
+                    __m256i t1_8 = _mm256_unpacklo_epi16(row8, row9);
+                    __m256i t1_9 = _mm256_unpackhi_epi16(row8, row9);
+                    __m256i t1_10 = _mm256_unpacklo_epi16(row10, row11);
+                    __m256i t1_11 = _mm256_unpackhi_epi16(row10, row11);
+                    __m256i t1_12 = _mm256_unpacklo_epi16(row12, row13);
+                    __m256i t1_13 = _mm256_unpackhi_epi16(row12, row13);
+                    __m256i t1_14 = _mm256_unpacklo_epi16(row14, row15);
+                    __m256i t1_15 = _mm256_unpackhi_epi16(row14, row15);
+                    //   t1_0: 0 16 1 17 2 18 3 19 8 24 9 25 10 26 11 27
+                    //   t1_1: 4 20 5 21 6 22 7 23 12 28 13 29 14 30 15 31
+                    //   t1_2: 32 48 33 49 34 50 35 51 40 56 41 57 42 58 43 59
+                    //   t1_3: 36 52 37 53 38 54 39 55 44 60 45 61 46 62 47 63
+                    //   t1_4: 64 80 65 81 66 82 67 83 72 88 73 89 74 90 75 91
+                    //   t1_5: 68 84 69 85 70 86 71 87 76 92 77 93 78 94 79 95
+                    //   t1_6: 96 112 97 113 98 114 99 115 104 120 105 121 106 122 107 123
+                    //   t1_7: 100 116 101 117 102 118 103 119 108 124 109 125 110 126 111 127
+                    //   t1_8: 128 144 129 145 130 146 131 147 136 152 137 153 138 154 139 155
+                    //   t1_9: 132 148 133 149 134 150 135 151 140 156 141 157 142 158 143 159
+                    //   t1_10: 160 176 161 177 162 178 163 179 168 184 169 185 170 186 171 187
+                    //   t1_11: 164 180 165 181 166 182 167 183 172 188 173 189 174 190 175 191
+                    //   t1_12: 192 208 193 209 194 210 195 211 200 216 201 217 202 218 203 219
+                    //   t1_13: 196 212 197 213 198 214 199 215 204 220 205 221 206 222 207 223
+                    //   t1_14: 224 240 225 241 226 242 227 243 232 248 233 249 234 250 235 251
+                    //   t1_15: 228 244 229 245 230 246 231 247 236 252 237 253 238 254 239 255
+                    // stage 2: interleave 32-bit lanes (unpacklo/hi_epi32)
+                    __m256i t2_0 = _mm256_unpacklo_epi32(t1_0, t1_2);
+                    __m256i t2_1 = _mm256_unpackhi_epi32(t1_0, t1_2);
+                    __m256i t2_2 = _mm256_unpacklo_epi32(t1_1, t1_3);
+                    __m256i t2_3 = _mm256_unpackhi_epi32(t1_1, t1_3);
+                    __m256i t2_4 = _mm256_unpacklo_epi32(t1_4, t1_6);
+                    __m256i t2_5 = _mm256_unpackhi_epi32(t1_4, t1_6);
+                    __m256i t2_6 = _mm256_unpacklo_epi32(t1_5, t1_7);
+                    __m256i t2_7 = _mm256_unpackhi_epi32(t1_5, t1_7);
+                    __m256i t2_8 = _mm256_unpacklo_epi32(t1_8, t1_10);
+                    __m256i t2_9 = _mm256_unpackhi_epi32(t1_8, t1_10);
+                    __m256i t2_10 = _mm256_unpacklo_epi32(t1_9, t1_11);
+                    __m256i t2_11 = _mm256_unpackhi_epi32(t1_9, t1_11);
+                    __m256i t2_12 = _mm256_unpacklo_epi32(t1_12, t1_14);
+                    __m256i t2_13 = _mm256_unpackhi_epi32(t1_12, t1_14);
+                    __m256i t2_14 = _mm256_unpacklo_epi32(t1_13, t1_15);
+                    __m256i t2_15 = _mm256_unpackhi_epi32(t1_13, t1_15);
+                    //   t2_0: 0 16 32 48 1 17 33 49 8 24 40 56 9 25 41 57
+                    //   t2_1: 2 18 34 50 3 19 35 51 10 26 42 58 11 27 43 59
+                    //   t2_2: 4 20 36 52 5 21 37 53 12 28 44 60 13 29 45 61
+                    //   t2_3: 6 22 38 54 7 23 39 55 14 30 46 62 15 31 47 63
+                    //   t2_4: 64 80 96 112 65 81 97 113 72 88 104 120 73 89 105 121
+                    //   t2_5: 66 82 98 114 67 83 99 115 74 90 106 122 75 91 107 123
+                    //   t2_6: 68 84 100 116 69 85 101 117 76 92 108 124 77 93 109 125
+                    //   t2_7: 70 86 102 118 71 87 103 119 78 94 110 126 79 95 111 127
+                    //   t2_8: 128 144 160 176 129 145 161 177 136 152 168 184 137 153 169 185
+                    //   t2_9: 130 146 162 178 131 147 163 179 138 154 170 186 139 155 171 187
+                    //   t2_10: 132 148 164 180 133 149 165 181 140 156 172 188 141 157 173 189
+                    //   t2_11: 134 150 166 182 135 151 167 183 142 158 174 190 143 159 175 191
+                    //   t2_12: 192 208 224 240 193 209 225 241 200 216 232 248 201 217 233 249
+                    //   t2_13: 194 210 226 242 195 211 227 243 202 218 234 250 203 219 235 251
+                    //   t2_14: 196 212 228 244 197 213 229 245 204 220 236 252 205 221 237 253
+                    //   t2_15: 198 214 230 246 199 215 231 247 206 222 238 254 207 223 239 255
+                    // stage 3: interleave 64-bit lanes (unpacklo/hi_epi64)
+                    __m256i t3_0 = _mm256_unpacklo_epi64(t2_0, t2_4);
+                    __m256i t3_1 = _mm256_unpackhi_epi64(t2_0, t2_4);
+                    __m256i t3_2 = _mm256_unpacklo_epi64(t2_1, t2_5);
+                    __m256i t3_3 = _mm256_unpackhi_epi64(t2_1, t2_5);
+                    __m256i t3_4 = _mm256_unpacklo_epi64(t2_2, t2_6);
+                    __m256i t3_5 = _mm256_unpackhi_epi64(t2_2, t2_6);
+                    __m256i t3_6 = _mm256_unpacklo_epi64(t2_3, t2_7);
+                    __m256i t3_7 = _mm256_unpackhi_epi64(t2_3, t2_7);
+                    __m256i t3_8 = _mm256_unpacklo_epi64(t2_8, t2_12);
+                    __m256i t3_9 = _mm256_unpackhi_epi64(t2_8, t2_12);
+                    __m256i t3_10 = _mm256_unpacklo_epi64(t2_9, t2_13);
+                    __m256i t3_11 = _mm256_unpackhi_epi64(t2_9, t2_13);
+                    __m256i t3_12 = _mm256_unpacklo_epi64(t2_10, t2_14);
+                    __m256i t3_13 = _mm256_unpackhi_epi64(t2_10, t2_14);
+                    __m256i t3_14 = _mm256_unpacklo_epi64(t2_11, t2_15);
+                    __m256i t3_15 = _mm256_unpackhi_epi64(t2_11, t2_15);
+                    //   t3_0: 0 16 32 48 64 80 96 112 8 24 40 56 72 88 104 120
+                    //   t3_1: 1 17 33 49 65 81 97 113 9 25 41 57 73 89 105 121
+                    //   t3_2: 2 18 34 50 66 82 98 114 10 26 42 58 74 90 106 122
+                    //   t3_3: 3 19 35 51 67 83 99 115 11 27 43 59 75 91 107 123
+                    //   t3_4: 4 20 36 52 68 84 100 116 12 28 44 60 76 92 108 124
+                    //   t3_5: 5 21 37 53 69 85 101 117 13 29 45 61 77 93 109 125
+                    //   t3_6: 6 22 38 54 70 86 102 118 14 30 46 62 78 94 110 126
+                    //   t3_7: 7 23 39 55 71 87 103 119 15 31 47 63 79 95 111 127
+                    //   t3_8: 128 144 160 176 192 208 224 240 136 152 168 184 200 216 232 248
+                    //   t3_9: 129 145 161 177 193 209 225 241 137 153 169 185 201 217 233 249
+                    //   t3_10: 130 146 162 178 194 210 226 242 138 154 170 186 202 218 234 250
+                    //   t3_11: 131 147 163 179 195 211 227 243 139 155 171 187 203 219 235 251
+                    //   t3_12: 132 148 164 180 196 212 228 244 140 156 172 188 204 220 236 252
+                    //   t3_13: 133 149 165 181 197 213 229 245 141 157 173 189 205 221 237 253
+                    //   t3_14: 134 150 166 182 198 214 230 246 142 158 174 190 206 222 238 254
+                    //   t3_15: 135 151 167 183 199 215 231 247 143 159 175 191 207 223 239 255
+                    // stage 4: join 128-bit halves (permute2x128 0x20 / 0x31)
+                    __m256i col0 = _mm256_permute2x128_si256(t3_0, t3_8, 0x20);
+                    __m256i col8 = _mm256_permute2x128_si256(t3_0, t3_8, 0x31);
+                    __m256i col1 = _mm256_permute2x128_si256(t3_1, t3_9, 0x20);
+                    __m256i col9 = _mm256_permute2x128_si256(t3_1, t3_9, 0x31);
+                    __m256i col2 = _mm256_permute2x128_si256(t3_2, t3_10, 0x20);
+                    __m256i col10 = _mm256_permute2x128_si256(t3_2, t3_10, 0x31);
+                    __m256i col3 = _mm256_permute2x128_si256(t3_3, t3_11, 0x20);
+                    __m256i col11 = _mm256_permute2x128_si256(t3_3, t3_11, 0x31);
+                    __m256i col4 = _mm256_permute2x128_si256(t3_4, t3_12, 0x20);
+                    __m256i col12 = _mm256_permute2x128_si256(t3_4, t3_12, 0x31);
+                    __m256i col5 = _mm256_permute2x128_si256(t3_5, t3_13, 0x20);
+                    __m256i col13 = _mm256_permute2x128_si256(t3_5, t3_13, 0x31);
+                    __m256i col6 = _mm256_permute2x128_si256(t3_6, t3_14, 0x20);
+                    __m256i col14 = _mm256_permute2x128_si256(t3_6, t3_14, 0x31);
+                    __m256i col7 = _mm256_permute2x128_si256(t3_7, t3_15, 0x20);
+                    __m256i col15 = _mm256_permute2x128_si256(t3_7, t3_15, 0x31);
+                    //   col0: 0 16 32 48 64 80 96 112 128 144 160 176 192 208 224 240
+                    //   col8: 8 24 40 56 72 88 104 120 136 152 168 184 200 216 232 248
+                    //   col1: 1 17 33 49 65 81 97 113 129 145 161 177 193 209 225 241
+                    //   col9: 9 25 41 57 73 89 105 121 137 153 169 185 201 217 233 249
+                    //   col2: 2 18 34 50 66 82 98 114 130 146 162 178 194 210 226 242
+                    //   col10: 10 26 42 58 74 90 106 122 138 154 170 186 202 218 234 250
+                    //   col3: 3 19 35 51 67 83 99 115 131 147 163 179 195 211 227 243
+                    //   col11: 11 27 43 59 75 91 107 123 139 155 171 187 203 219 235 251
+                    //   col4: 4 20 36 52 68 84 100 116 132 148 164 180 196 212 228 244
+                    //   col12: 12 28 44 60 76 92 108 124 140 156 172 188 204 220 236 252
+                    //   col5: 5 21 37 53 69 85 101 117 133 149 165 181 197 213 229 245
+                    //   col13: 13 29 45 61 77 93 109 125 141 157 173 189 205 221 237 253
+                    //   col6: 6 22 38 54 70 86 102 118 134 150 166 182 198 214 230 246
+                    //   col14: 14 30 46 62 78 94 110 126 142 158 174 190 206 222 238 254
+                    //   col7: 7 23 39 55 71 87 103 119 135 151 167 183 199 215 231 247
+                    //   col15: 15 31 47 63 79 95 111 127 143 159 175 191 207 223 239 255
+                    _mm256_stream_si256((__m256i*)(output + tile_out_nt), col0);
+                    _mm256_stream_si256((__m256i*)(output + out_step_nt + tile_out_nt), col1);
+                    _mm256_stream_si256((__m256i*)(output + 2 * out_step_nt + tile_out_nt), col2);
+                    _mm256_stream_si256((__m256i*)(output + 3 * out_step_nt + tile_out_nt), col3);
+                    _mm256_stream_si256((__m256i*)(output + 4 * out_step_nt + tile_out_nt), col4);
+                    _mm256_stream_si256((__m256i*)(output + 5 * out_step_nt + tile_out_nt), col5);
+                    _mm256_stream_si256((__m256i*)(output + 6 * out_step_nt + tile_out_nt), col6);
+                    _mm256_stream_si256((__m256i*)(output + 7 * out_step_nt + tile_out_nt), col7);
+                    _mm256_stream_si256((__m256i*)(output + 8 * out_step_nt + tile_out_nt), col8);
+                    _mm256_stream_si256((__m256i*)(output + 9 * out_step_nt + tile_out_nt), col9);
+                    _mm256_stream_si256((__m256i*)(output + 10 * out_step_nt + tile_out_nt), col10);
+                    _mm256_stream_si256((__m256i*)(output + 11 * out_step_nt + tile_out_nt), col11);
+                    _mm256_stream_si256((__m256i*)(output + 12 * out_step_nt + tile_out_nt), col12);
+                    _mm256_stream_si256((__m256i*)(output + 13 * out_step_nt + tile_out_nt), col13);
+                    _mm256_stream_si256((__m256i*)(output + 14 * out_step_nt + tile_out_nt), col14);
+                    _mm256_stream_si256((__m256i*)(output + 15 * out_step_nt + tile_out_nt), col15);
+                  }
+                  // the last rows of the matrix: a partial tile
+                  if (i_nt < i_end_nt) {
+                    int64_t edge_in_r_nt = b * rows * stride + i_nt * stride + j_nt;
+                    int64_t edge_out_r_nt = b * out_batch_stride + i_nt + j_nt * out_stride;
+                    __m256i row0_r = _mm256_setzero_si256();
+                    if (i_nt < rows) {
+                      row0_r = _mm256_mask_loadu_epi16(
+                          _mm256_setzero_si256(), (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
+                          input + edge_in_r_nt);
+                    }
+                    __m256i row1_r = _mm256_setzero_si256();
+                    if (i_nt + 1 < rows) {
+                      row1_r = _mm256_mask_loadu_epi16(
+                          _mm256_setzero_si256(), (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
+                          input + edge_in_r_nt + stride);
+                    }
+                    __m256i row2_r = _mm256_setzero_si256();
+                    if (i_nt + 2 < rows) {
+                      row2_r = _mm256_mask_loadu_epi16(
+                          _mm256_setzero_si256(), (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
+                          input + edge_in_r_nt + 2 * stride);
+                    }
+                    __m256i row3_r = _mm256_setzero_si256();
+                    if (i_nt + 3 < rows) {
+                      row3_r = _mm256_mask_loadu_epi16(
+                          _mm256_setzero_si256(), (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
+                          input + edge_in_r_nt + 3 * stride);
+                    }
+                    __m256i row4_r = _mm256_setzero_si256();
+                    if (i_nt + 4 < rows) {
+                      row4_r = _mm256_mask_loadu_epi16(
+                          _mm256_setzero_si256(), (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
+                          input + edge_in_r_nt + 4 * stride);
+                    }
+                    __m256i row5_r = _mm256_setzero_si256();
+                    if (i_nt + 5 < rows) {
+                      row5_r = _mm256_mask_loadu_epi16(
+                          _mm256_setzero_si256(), (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
+                          input + edge_in_r_nt + 5 * stride);
+                    }
+                    __m256i row6_r = _mm256_setzero_si256();
+                    if (i_nt + 6 < rows) {
+                      row6_r = _mm256_mask_loadu_epi16(
+                          _mm256_setzero_si256(), (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
+                          input + edge_in_r_nt + 6 * stride);
+                    }
+                    __m256i row7_r = _mm256_setzero_si256();
+                    if (i_nt + 7 < rows) {
+                      row7_r = _mm256_mask_loadu_epi16(
+                          _mm256_setzero_si256(), (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
+                          input + edge_in_r_nt + 7 * stride);
+                    }
+                    __m256i row8_r = _mm256_setzero_si256();
+                    if (i_nt + 8 < rows) {
+                      row8_r = _mm256_mask_loadu_epi16(
+                          _mm256_setzero_si256(), (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
+                          input + edge_in_r_nt + 8 * stride);
+                    }
+                    __m256i row9_r = _mm256_setzero_si256();
+                    if (i_nt + 9 < rows) {
+                      row9_r = _mm256_mask_loadu_epi16(
+                          _mm256_setzero_si256(), (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
+                          input + edge_in_r_nt + 9 * stride);
+                    }
+                    __m256i row10_r = _mm256_setzero_si256();
+                    if (i_nt + 10 < rows) {
+                      row10_r = _mm256_mask_loadu_epi16(
+                          _mm256_setzero_si256(), (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
+                          input + edge_in_r_nt + 10 * stride);
+                    }
+                    __m256i row11_r = _mm256_setzero_si256();
+                    if (i_nt + 11 < rows) {
+                      row11_r = _mm256_mask_loadu_epi16(
+                          _mm256_setzero_si256(), (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
+                          input + edge_in_r_nt + 11 * stride);
+                    }
+                    __m256i row12_r = _mm256_setzero_si256();
+                    if (i_nt + 12 < rows) {
+                      row12_r = _mm256_mask_loadu_epi16(
+                          _mm256_setzero_si256(), (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
+                          input + edge_in_r_nt + 12 * stride);
+                    }
+                    __m256i row13_r = _mm256_setzero_si256();
+                    if (i_nt + 13 < rows) {
+                      row13_r = _mm256_mask_loadu_epi16(
+                          _mm256_setzero_si256(), (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
+                          input + edge_in_r_nt + 13 * stride);
+                    }
+                    __m256i row14_r = _mm256_setzero_si256();
+                    if (i_nt + 14 < rows) {
+                      row14_r = _mm256_mask_loadu_epi16(
+                          _mm256_setzero_si256(), (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
+                          input + edge_in_r_nt + 14 * stride);
+                    }
+                    __m256i row15_r = _mm256_setzero_si256();
+                    if (i_nt + 15 < rows) {
+                      row15_r = _mm256_mask_loadu_epi16(
+                          _mm256_setzero_si256(), (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
+                          input + edge_in_r_nt + 15 * stride);
+                    }
+                    // stage 1: interleave 16-bit lanes of row pairs (unpacklo/hi_epi16)
+                    __m256i t1_0_r = _mm256_unpacklo_epi16(row0_r, row1_r);
+                    __m256i t1_1_r = _mm256_unpackhi_epi16(row0_r, row1_r);
+                    __m256i t1_2_r = _mm256_unpacklo_epi16(row2_r, row3_r);
+                    __m256i t1_3_r = _mm256_unpackhi_epi16(row2_r, row3_r);
+                    __m256i t1_4_r = _mm256_unpacklo_epi16(row4_r, row5_r);
+                    __m256i t1_5_r = _mm256_unpackhi_epi16(row4_r, row5_r);
+                    __m256i t1_6_r = _mm256_unpacklo_epi16(row6_r, row7_r);
+                    __m256i t1_7_r = _mm256_unpackhi_epi16(row6_r, row7_r);
+                    __m256i t1_8_r = _mm256_unpacklo_epi16(row8_r, row9_r);
+                    __m256i t1_9_r = _mm256_unpackhi_epi16(row8_r, row9_r);
+                    __m256i t1_10_r = _mm256_unpacklo_epi16(row10_r, row11_r);
+                    __m256i t1_11_r = _mm256_unpackhi_epi16(row10_r, row11_r);
+                    __m256i t1_12_r = _mm256_unpacklo_epi16(row12_r, row13_r);
+                    __m256i t1_13_r = _mm256_unpackhi_epi16(row12_r, row13_r);
+                    __m256i t1_14_r = _mm256_unpacklo_epi16(row14_r, row15_r);
+                    __m256i t1_15_r = _mm256_unpackhi_epi16(row14_r, row15_r);
+                    // stage 2: interleave 32-bit lanes (unpacklo/hi_epi32)
+                    __m256i t2_0_r = _mm256_unpacklo_epi32(t1_0_r, t1_2_r);
+                    __m256i t2_1_r = _mm256_unpackhi_epi32(t1_0_r, t1_2_r);
+                    __m256i t2_2_r = _mm256_unpacklo_epi32(t1_1_r, t1_3_r);
+                    __m256i t2_3_r = _mm256_unpackhi_epi32(t1_1_r, t1_3_r);
+                    __m256i t2_4_r = _mm256_unpacklo_epi32(t1_4_r, t1_6_r);
+                    __m256i t2_5_r = _mm256_unpackhi_epi32(t1_4_r, t1_6_r);
+                    __m256i t2_6_r = _mm256_unpacklo_epi32(t1_5_r, t1_7_r);
+                    __m256i t2_7_r = _mm256_unpackhi_epi32(t1_5_r, t1_7_r);
+                    __m256i t2_8_r = _mm256_unpacklo_epi32(t1_8_r, t1_10_r);
+                    __m256i t2_9_r = _mm256_unpackhi_epi32(t1_8_r, t1_10_r);
+                    __m256i t2_10_r = _mm256_unpacklo_epi32(t1_9_r, t1_11_r);
+                    __m256i t2_11_r = _mm256_unpackhi_epi32(t1_9_r, t1_11_r);
+                    __m256i t2_12_r = _mm256_unpacklo_epi32(t1_12_r, t1_14_r);
+                    __m256i t2_13_r = _mm256_unpackhi_epi32(t1_12_r, t1_14_r);
+                    __m256i t2_14_r = _mm256_unpacklo_epi32(t1_13_r, t1_15_r);
+                    __m256i t2_15_r = _mm256_unpackhi_epi32(t1_13_r, t1_15_r);
+                    // stage 3: interleave 64-bit lanes (unpacklo/hi_epi64)
+                    __m256i t3_0_r = _mm256_unpacklo_epi64(t2_0_r, t2_4_r);
+                    __m256i t3_1_r = _mm256_unpackhi_epi64(t2_0_r, t2_4_r);
+                    __m256i t3_2_r = _mm256_unpacklo_epi64(t2_1_r, t2_5_r);
+                    __m256i t3_3_r = _mm256_unpackhi_epi64(t2_1_r, t2_5_r);
+                    __m256i t3_4_r = _mm256_unpacklo_epi64(t2_2_r, t2_6_r);
+                    __m256i t3_5_r = _mm256_unpackhi_epi64(t2_2_r, t2_6_r);
+                    __m256i t3_6_r = _mm256_unpacklo_epi64(t2_3_r, t2_7_r);
+                    __m256i t3_7_r = _mm256_unpackhi_epi64(t2_3_r, t2_7_r);
+                    __m256i t3_8_r = _mm256_unpacklo_epi64(t2_8_r, t2_12_r);
+                    __m256i t3_9_r = _mm256_unpackhi_epi64(t2_8_r, t2_12_r);
+                    __m256i t3_10_r = _mm256_unpacklo_epi64(t2_9_r, t2_13_r);
+                    __m256i t3_11_r = _mm256_unpackhi_epi64(t2_9_r, t2_13_r);
+                    __m256i t3_12_r = _mm256_unpacklo_epi64(t2_10_r, t2_14_r);
+                    __m256i t3_13_r = _mm256_unpackhi_epi64(t2_10_r, t2_14_r);
+                    __m256i t3_14_r = _mm256_unpacklo_epi64(t2_11_r, t2_15_r);
+                    __m256i t3_15_r = _mm256_unpackhi_epi64(t2_11_r, t2_15_r);
+                    // stage 4: join 128-bit halves (permute2x128 0x20 / 0x31)
+                    __m256i col0_r = _mm256_permute2x128_si256(t3_0_r, t3_8_r, 0x20);
+                    __m256i col8_r = _mm256_permute2x128_si256(t3_0_r, t3_8_r, 0x31);
+                    __m256i col1_r = _mm256_permute2x128_si256(t3_1_r, t3_9_r, 0x20);
+                    __m256i col9_r = _mm256_permute2x128_si256(t3_1_r, t3_9_r, 0x31);
+                    __m256i col2_r = _mm256_permute2x128_si256(t3_2_r, t3_10_r, 0x20);
+                    __m256i col10_r = _mm256_permute2x128_si256(t3_2_r, t3_10_r, 0x31);
+                    __m256i col3_r = _mm256_permute2x128_si256(t3_3_r, t3_11_r, 0x20);
+                    __m256i col11_r = _mm256_permute2x128_si256(t3_3_r, t3_11_r, 0x31);
+                    __m256i col4_r = _mm256_permute2x128_si256(t3_4_r, t3_12_r, 0x20);
+                    __m256i col12_r = _mm256_permute2x128_si256(t3_4_r, t3_12_r, 0x31);
+                    __m256i col5_r = _mm256_permute2x128_si256(t3_5_r, t3_13_r, 0x20);
+                    __m256i col13_r = _mm256_permute2x128_si256(t3_5_r, t3_13_r, 0x31);
+                    __m256i col6_r = _mm256_permute2x128_si256(t3_6_r, t3_14_r, 0x20);
+                    __m256i col14_r = _mm256_permute2x128_si256(t3_6_r, t3_14_r, 0x31);
+                    __m256i col7_r = _mm256_permute2x128_si256(t3_7_r, t3_15_r, 0x20);
+                    __m256i col15_r = _mm256_permute2x128_si256(t3_7_r, t3_15_r, 0x31);
+                    if (j_nt < cols) {
+                      _mm256_mask_storeu_epi16(output + edge_out_r_nt,
+                                               (__mmask16)simdgen_lanes_below(rows - i_nt, 16),
+                                               col0_r);
+                    }
+                    if (j_nt + 1 < cols) {
+                      _mm256_mask_storeu_epi16(output + edge_out_r_nt + out_stride,
+                                               (__mmask16)simdgen_lanes_below(rows - i_nt, 16),
+                                               col1_r);
+                    }
+                    if (j_nt + 2 < cols) {
+                      _mm256_mask_storeu_epi16(output + edge_out_r_nt + 2 * out_stride,
+                                               (__mmask16)simdgen_lanes_below(rows - i_nt, 16),
+                                               col2_r);
+                    }
+                    if (j_nt + 3 < cols) {
+                      _mm256_mask_storeu_epi16(output + edge_out_r_nt + 3 * out_stride,
+                                               (__mmask16)simdgen_lanes_below(rows - i_nt, 16),
+                                               col3_r);
+                    }
+                    if (j_nt + 4 < cols) {
+                      _mm256_mask_storeu_epi16(output + edge_out_r_nt + 4 * out_stride,
+                                               (__mmask16)simdgen_lanes_below(rows - i_nt, 16),
+                                               col4_r);
+                    }
+                    if (j_nt + 5 < cols) {
+                      _mm256_mask_storeu_epi16(output + edge_out_r_nt + 5 * out_stride,
+                                               (__mmask16)simdgen_lanes_below(rows - i_nt, 16),
+                                               col5_r);
+                    }
+                    if (j_nt + 6 < cols) {
+                      _mm256_mask_storeu_epi16(output + edge_out_r_nt + 6 * out_stride,
+                                               (__mmask16)simdgen_lanes_below(rows - i_nt, 16),
+                                               col6_r);
+                    }
+                    if (j_nt + 7 < cols) {
+                      _mm256_mask_storeu_epi16(output + edge_out_r_nt + 7 * out_stride,
+                                               (__mmask16)simdgen_lanes_below(rows - i_nt, 16),
+                                               col7_r);
+                    }
+                    if (j_nt + 8 < cols) {
+                      _mm256_mask_storeu_epi16(output + edge_out_r_nt + 8 * out_stride,
+                                               (__mmask16)simdgen_lanes_below(rows - i_nt, 16),
+                                               col8_r);
+                    }
+                    if (j_nt + 9 < cols) {
+                      _mm256_mask_storeu_epi16(output + edge_out_r_nt + 9 * out_stride,
+                                               (__mmask16)simdgen_lanes_below(rows - i_nt, 16),
+                                               col9_r);
+                    }
+                    if (j_nt + 10 < cols) {
+                      _mm256_mask_storeu_epi16(output + edge_out_r_nt + 10 * out_stride,
+                                               (__mmask16)simdgen_lanes_below(rows - i_nt, 16),
+                                               col10_r);
+                    }
+                    if (j_nt + 11 < cols) {
+                      _mm256_mask_storeu_epi16(output + edge_out_r_nt + 11 * out_stride,
+                                               (__mmask16)simdgen_lanes_below(rows - i_nt, 16),
+                                               col11_r);
+                    }
+                    if (j_nt + 12 < cols) {
+                      _mm256_mask_storeu_epi16(output + edge_out_r_nt + 12 * out_stride,
+                                               (__mmask16)simdgen_lanes_below(rows - i_nt, 16),
+                                               col12_r);
+                    }
+                    if (j_nt + 13 < cols) {
+                      _mm256_mask_storeu_epi16(output + edge_out_r_nt + 13 * out_stride,
+                                               (__mmask16)simdgen_lanes_below(rows - i_nt, 16),
+                                               col13_r);
+                    }
+                    if (j_nt + 14 < cols) {
+                      _mm256_mask_storeu_epi16(output + edge_out_r_nt + 14 * out_stride,
+                                               (__mmask16)simdgen_lanes_below(rows - i_nt, 16),
+                                               col14_r);
+                    }
+                    if (j_nt + 15 < cols) {
+                      _mm256_mask_storeu_epi16(output + edge_out_r_nt + 15 * out_stride,
+                                               (__mmask16)simdgen_lanes_below(rows - i_nt, 16),
+                                               col15_r);
+                    }
+                  }
                 }
-                // the last rows of the matrix: a partial tile
-                if (i < i_end) {
-                  int64_t edge_in_r = b * rows * stride + i * stride + j;
-                  int64_t edge_out_r = b * out_batch_stride + i + j * out_stride;
-                  __m256i row0_r = _mm256_setzero_si256();
-                  if (i < rows) {
-                    row0_r = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
-                                                     (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                                     input + edge_in_r);
-                  }
-                  __m256i row1_r = _mm256_setzero_si256();
-                  if (i + 1 < rows) {
-                    row1_r = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
-                                                     (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                                     input + edge_in_r + stride);
-                  }
-                  __m256i row2_r = _mm256_setzero_si256();
-                  if (i + 2 < rows) {
-                    row2_r = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
-                                                     (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                                     input + edge_in_r + 2 * stride);
-                  }
-                  __m256i row3_r = _mm256_setzero_si256();
-                  if (i + 3 < rows) {
-                    row3_r = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
-                                                     (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                                     input + edge_in_r + 3 * stride);
-                  }
-                  __m256i row4_r = _mm256_setzero_si256();
-                  if (i + 4 < rows) {
-                    row4_r = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
-                                                     (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                                     input + edge_in_r + 4 * stride);
-                  }
-                  __m256i row5_r = _mm256_setzero_si256();
-                  if (i + 5 < rows) {
-                    row5_r = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
-                                                     (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                                     input + edge_in_r + 5 * stride);
-                  }
-                  __m256i row6_r = _mm256_setzero_si256();
-                  if (i + 6 < rows) {
-                    row6_r = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
-                                                     (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                                     input + edge_in_r + 6 * stride);
-                  }
-                  __m256i row7_r = _mm256_setzero_si256();
-                  if (i + 7 < rows) {
-                    row7_r = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
-                                                     (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                                     input + edge_in_r + 7 * stride);
-                  }
-                  __m256i row8_r = _mm256_setzero_si256();
-                  if (i + 8 < rows) {
-                    row8_r = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
-                                                     (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                                     input + edge_in_r + 8 * stride);
-                  }
-                  __m256i row9_r = _mm256_setzero_si256();
-                  if (i + 9 < rows) {
-                    row9_r = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
-                                                     (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                                     input + edge_in_r + 9 * stride);
-                  }
-                  __m256i row10_r = _mm256_setzero_si256();
-                  if (i + 10 < rows) {
-                    row10_r = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
-                                                      (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                                      input + edge_in_r + 10 * stride);
-                  }
-                  __m256i row11_r = _mm256_setzero_si256();
-                  if (i + 11 < rows) {
-                    row11_r = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
-                                                      (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                                      input + edge_in_r + 11 * stride);
-                  }
-                  __m256i row12_r = _mm256_setzero_si256();
-                  if (i + 12 < rows) {
-                    row12_r = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
-                                                      (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                                      input + edge_in_r + 12 * stride);
-                  }
-                  __m256i row13_r = _mm256_setzero_si256();
-                  if (i + 13 < rows) {
-                    row13_r = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
-                                                      (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                                      input + edge_in_r + 13 * stride);
-                  }
-                  __m256i row14_r = _mm256_setzero_si256();
-                  if (i + 14 < rows) {
-                    row14_r = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
-                                                      (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                                      input + edge_in_r + 14 * stride);
-                  }
-                  __m256i row15_r = _mm256_setzero_si256();
-                  if (i + 15 < rows) {
-                    row15_r = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
-                                                      (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                                      input + edge_in_r + 15 * stride);
-                  }
-                  // stage 1: interleave 16-bit lanes of row pairs (unpacklo/hi_epi16)
-                  __m256i t1_0_r = _mm256_unpacklo_epi16(row0_r, row1_r);
-                  __m256i t1_1_r = _mm256_unpackhi_epi16(row0_r, row1_r);
-                  __m256i t1_2_r = _mm256_unpacklo_epi16(row2_r, row3_r);
-                  __m256i t1_3_r = _mm256_unpackhi_epi16(row2_r, row3_r);
-                  __m256i t1_4_r = _mm256_unpacklo_epi16(row4_r, row5_r);
-                  __m256i t1_5_r = _mm256_unpackhi_epi16(row4_r, row5_r);
-                  __m256i t1_6_r = _mm256_unpacklo_epi16(row6_r, row7_r);
-                  __m256i t1_7_r = _mm256_unpackhi_epi16(row6_r, row7_r);
-                  __m256i t1_8_r = _mm256_unpacklo_epi16(row8_r, row9_r);
-                  __m256i t1_9_r = _mm256_unpackhi_epi16(row8_r, row9_r);
-                  __m256i t1_10_r = _mm256_unpacklo_epi16(row10_r, row11_r);
-                  __m256i t1_11_r = _mm256_unpackhi_epi16(row10_r, row11_r);
-                  __m256i t1_12_r = _mm256_unpacklo_epi16(row12_r, row13_r);
-                  __m256i t1_13_r = _mm256_unpackhi_epi16(row12_r, row13_r);
-                  __m256i t1_14_r = _mm256_unpacklo_epi16(row14_r, row15_r);
-                  __m256i t1_15_r = _mm256_unpackhi_epi16(row14_r, row15_r);
-                  // stage 2: interleave 32-bit lanes (unpacklo/hi_epi32)
-                  __m256i t2_0_r = _mm256_unpacklo_epi32(t1_0_r, t1_2_r);
-                  __m256i t2_1_r = _mm256_unpackhi_epi32(t1_0_r, t1_2_r);
-                  __m256i t2_2_r = _mm256_unpacklo_epi32(t1_1_r, t1_3_r);
-                  __m256i t2_3_r = _mm256_unpackhi_epi32(t1_1_r, t1_3_r);
-                  __m256i t2_4_r = _mm256_unpacklo_epi32(t1_4_r, t1_6_r);
-                  __m256i t2_5_r = _mm256_unpackhi_epi32(t1_4_r, t1_6_r);
-                  __m256i t2_6_r = _mm256_unpacklo_epi32(t1_5_r, t1_7_r);
-                  __m256i t2_7_r = _mm256_unpackhi_epi32(t1_5_r, t1_7_r);
-                  __m256i t2_8_r = _mm256_unpacklo_epi32(t1_8_r, t1_10_r);
-                  __m256i t2_9_r = _mm256_unpackhi_epi32(t1_8_r, t1_10_r);
-                  __m256i t2_10_r = _mm256_unpacklo_epi32(t1_9_r, t1_11_r);
-                  __m256i t2_11_r = _mm256_unpackhi_epi32(t1_9_r, t1_11_r);
-                  __m256i t2_12_r = _mm256_unpacklo_epi32(t1_12_r, t1_14_r);
-                  __m256i t2_13_r = _mm256_unpackhi_epi32(t1_12_r, t1_14_r);
-                  __m256i t2_14_r = _mm256_unpacklo_epi32(t1_13_r, t1_15_r);
-                  __m256i t2_15_r = _mm256_unpackhi_epi32(t1_13_r, t1_15_r);
-                  // stage 3: interleave 64-bit lanes (unpacklo/hi_epi64)
-                  __m256i t3_0_r = _mm256_unpacklo_epi64(t2_0_r, t2_4_r);
-                  __m256i t3_1_r = _mm256_unpackhi_epi64(t2_0_r, t2_4_r);
-                  __m256i t3_2_r = _mm256_unpacklo_epi64(t2_1_r, t2_5_r);
-                  __m256i t3_3_r = _mm256_unpackhi_epi64(t2_1_r, t2_5_r);
-                  __m256i t3_4_r = _mm256_unpacklo_epi64(t2_2_r, t2_6_r);
-                  __m256i t3_5_r = _mm256_unpackhi_epi64(t2_2_r, t2_6_r);
-                  __m256i t3_6_r = _mm256_unpacklo_epi64(t2_3_r, t2_7_r);
-                  __m256i t3_7_r = _mm256_unpackhi_epi64(t2_3_r, t2_7_r);
-                  __m256i t3_8_r = _mm256_unpacklo_epi64(t2_8_r, t2_12_r);
-                  __m256i t3_9_r = _mm256_unpackhi_epi64(t2_8_r, t2_12_r);
-                  __m256i t3_10_r = _mm256_unpacklo_epi64(t2_9_r, t2_13_r);
-                  __m256i t3_11_r = _mm256_unpackhi_epi64(t2_9_r, t2_13_r);
-                  __m256i t3_12_r = _mm256_unpacklo_epi64(t2_10_r, t2_14_r);
-                  __m256i t3_13_r = _mm256_unpackhi_epi64(t2_10_r, t2_14_r);
-                  __m256i t3_14_r = _mm256_unpacklo_epi64(t2_11_r, t2_15_r);
-                  __m256i t3_15_r = _mm256_unpackhi_epi64(t2_11_r, t2_15_r);
-                  // stage 4: join 128-bit halves (permute2x128 0x20 / 0x31)
-                  __m256i col0_r = _mm256_permute2x128_si256(t3_0_r, t3_8_r, 0x20);
-                  __m256i col8_r = _mm256_permute2x128_si256(t3_0_r, t3_8_r, 0x31);
-                  __m256i col1_r = _mm256_permute2x128_si256(t3_1_r, t3_9_r, 0x20);
-                  __m256i col9_r = _mm256_permute2x128_si256(t3_1_r, t3_9_r, 0x31);
-                  __m256i col2_r = _mm256_permute2x128_si256(t3_2_r, t3_10_r, 0x20);
-                  __m256i col10_r = _mm256_permute2x128_si256(t3_2_r, t3_10_r, 0x31);
-                  __m256i col3_r = _mm256_permute2x128_si256(t3_3_r, t3_11_r, 0x20);
-                  __m256i col11_r = _mm256_permute2x128_si256(t3_3_r, t3_11_r, 0x31);
-                  __m256i col4_r = _mm256_permute2x128_si256(t3_4_r, t3_12_r, 0x20);
-                  __m256i col12_r = _mm256_permute2x128_si256(t3_4_r, t3_12_r, 0x31);
-                  __m256i col5_r = _mm256_permute2x128_si256(t3_5_r, t3_13_r, 0x20);
-                  __m256i col13_r = _mm256_permute2x128_si256(t3_5_r, t3_13_r, 0x31);
-                  __m256i col6_r = _mm256_permute2x128_si256(t3_6_r, t3_14_r, 0x20);
-                  __m256i col14_r = _mm256_permute2x128_si256(t3_6_r, t3_14_r, 0x31);
-                  __m256i col7_r = _mm256_permute2x128_si256(t3_7_r, t3_15_r, 0x20);
-                  __m256i col15_r = _mm256_permute2x128_si256(t3_7_r, t3_15_r, 0x31);
-                  if (j < cols) {
-                    _mm256_mask_storeu_epi16(output + edge_out_r,
-                                             (__mmask16)simdgen_lanes_below(rows - i, 16), col0_r);
-                  }
-                  if (j + 1 < cols) {
-                    _mm256_mask_storeu_epi16(output + edge_out_r + out_stride,
-                                             (__mmask16)simdgen_lanes_below(rows - i, 16), col1_r);
-                  }
-                  if (j + 2 < cols) {
-                    _mm256_mask_storeu_epi16(output + edge_out_r + 2 * out_stride,
-                                             (__mmask16)simdgen_lanes_below(rows - i, 16), col2_r);
-                  }
-                  if (j + 3 < cols) {
-                    _mm256_mask_storeu_epi16(output + edge_out_r + 3 * out_stride,
-                                             (__mmask16)simdgen_lanes_below(rows - i, 16), col3_r);
-                  }
-                  if (j + 4 < cols) {
-                    _mm256_mask_storeu_epi16(output + edge_out_r + 4 * out_stride,
-                                             (__mmask16)simdgen_lanes_below(rows - i, 16), col4_r);
-                  }
-                  if (j + 5 < cols) {
-                    _mm256_mask_storeu_epi16(output + edge_out_r + 5 * out_stride,
-                                             (__mmask16)simdgen_lanes_below(rows - i, 16), col5_r);
-                  }
-                  if (j + 6 < cols) {
-                    _mm256_mask_storeu_epi16(output + edge_out_r + 6 * out_stride,
-                                             (__mmask16)simdgen_lanes_below(rows - i, 16), col6_r);
-                  }
-                  if (j + 7 < cols) {
-                    _mm256_mask_storeu_epi16(output + edge_out_r + 7 * out_stride,
-                                             (__mmask16)simdgen_lanes_below(rows - i, 16), col7_r);
-                  }
-                  if (j + 8 < cols) {
-                    _mm256_mask_storeu_epi16(output + edge_out_r + 8 * out_stride,
-                                             (__mmask16)simdgen_lanes_below(rows - i, 16), col8_r);
-                  }
-                  if (j + 9 < cols) {
-                    _mm256_mask_storeu_epi16(output + edge_out_r + 9 * out_stride,
-                                             (__mmask16)simdgen_lanes_below(rows - i, 16), col9_r);
-                  }
-                  if (j + 10 < cols) {
-                    _mm256_mask_storeu_epi16(output + edge_out_r + 10 * out_stride,
-                                             (__mmask16)simdgen_lanes_below(rows - i, 16), col10_r);
-                  }
-                  if (j + 11 < cols) {
-                    _mm256_mask_storeu_epi16(output + edge_out_r + 11 * out_stride,
-                                             (__mmask16)simdgen_lanes_below(rows - i, 16), col11_r);
-                  }
-                  if (j + 12 < cols) {
-                    _mm256_mask_storeu_epi16(output + edge_out_r + 12 * out_stride,
-                                             (__mmask16)simdgen_lanes_below(rows - i, 16), col12_r);
-                  }
-                  if (j + 13 < cols) {
-                    _mm256_mask_storeu_epi16(output + edge_out_r + 13 * out_stride,
-                                             (__mmask16)simdgen_lanes_below(rows - i, 16), col13_r);
-                  }
-                  if (j + 14 < cols) {
-                    _mm256_mask_storeu_epi16(output + edge_out_r + 14 * out_stride,
-                                             (__mmask16)simdgen_lanes_below(rows - i, 16), col14_r);
-                  }
-                  if (j + 15 < cols) {
-                    _mm256_mask_storeu_epi16(output + edge_out_r + 15 * out_stride,
-                                             (__mmask16)simdgen_lanes_below(rows - i, 16), col15_r);
+                // the last columns of the matrix: partial tiles
+                if (j_nt < j_end_nt) {
+                  // partial tiles down the column
+                  int64_t i_nt = ib_nt;
+                  for (; i_nt < i_end_nt; i_nt += 16) {
+                    int64_t edge_in_c_nt = b * rows * stride + i_nt * stride + j_nt;
+                    int64_t edge_out_c_nt = b * out_batch_stride + i_nt + j_nt * out_stride;
+                    __m256i row0_c = _mm256_setzero_si256();
+                    if (i_nt < rows) {
+                      row0_c = _mm256_mask_loadu_epi16(
+                          _mm256_setzero_si256(), (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
+                          input + edge_in_c_nt);
+                    }
+                    __m256i row1_c = _mm256_setzero_si256();
+                    if (i_nt + 1 < rows) {
+                      row1_c = _mm256_mask_loadu_epi16(
+                          _mm256_setzero_si256(), (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
+                          input + edge_in_c_nt + stride);
+                    }
+                    __m256i row2_c = _mm256_setzero_si256();
+                    if (i_nt + 2 < rows) {
+                      row2_c = _mm256_mask_loadu_epi16(
+                          _mm256_setzero_si256(), (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
+                          input + edge_in_c_nt + 2 * stride);
+                    }
+                    __m256i row3_c = _mm256_setzero_si256();
+                    if (i_nt + 3 < rows) {
+                      row3_c = _mm256_mask_loadu_epi16(
+                          _mm256_setzero_si256(), (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
+                          input + edge_in_c_nt + 3 * stride);
+                    }
+                    __m256i row4_c = _mm256_setzero_si256();
+                    if (i_nt + 4 < rows) {
+                      row4_c = _mm256_mask_loadu_epi16(
+                          _mm256_setzero_si256(), (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
+                          input + edge_in_c_nt + 4 * stride);
+                    }
+                    __m256i row5_c = _mm256_setzero_si256();
+                    if (i_nt + 5 < rows) {
+                      row5_c = _mm256_mask_loadu_epi16(
+                          _mm256_setzero_si256(), (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
+                          input + edge_in_c_nt + 5 * stride);
+                    }
+                    __m256i row6_c = _mm256_setzero_si256();
+                    if (i_nt + 6 < rows) {
+                      row6_c = _mm256_mask_loadu_epi16(
+                          _mm256_setzero_si256(), (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
+                          input + edge_in_c_nt + 6 * stride);
+                    }
+                    __m256i row7_c = _mm256_setzero_si256();
+                    if (i_nt + 7 < rows) {
+                      row7_c = _mm256_mask_loadu_epi16(
+                          _mm256_setzero_si256(), (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
+                          input + edge_in_c_nt + 7 * stride);
+                    }
+                    __m256i row8_c = _mm256_setzero_si256();
+                    if (i_nt + 8 < rows) {
+                      row8_c = _mm256_mask_loadu_epi16(
+                          _mm256_setzero_si256(), (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
+                          input + edge_in_c_nt + 8 * stride);
+                    }
+                    __m256i row9_c = _mm256_setzero_si256();
+                    if (i_nt + 9 < rows) {
+                      row9_c = _mm256_mask_loadu_epi16(
+                          _mm256_setzero_si256(), (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
+                          input + edge_in_c_nt + 9 * stride);
+                    }
+                    __m256i row10_c = _mm256_setzero_si256();
+                    if (i_nt + 10 < rows) {
+                      row10_c = _mm256_mask_loadu_epi16(
+                          _mm256_setzero_si256(), (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
+                          input + edge_in_c_nt + 10 * stride);
+                    }
+                    __m256i row11_c = _mm256_setzero_si256();
+                    if (i_nt + 11 < rows) {
+                      row11_c = _mm256_mask_loadu_epi16(
+                          _mm256_setzero_si256(), (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
+                          input + edge_in_c_nt + 11 * stride);
+                    }
+                    __m256i row12_c = _mm256_setzero_si256();
+                    if (i_nt + 12 < rows) {
+                      row12_c = _mm256_mask_loadu_epi16(
+                          _mm256_setzero_si256(), (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
+                          input + edge_in_c_nt + 12 * stride);
+                    }
+                    __m256i row13_c = _mm256_setzero_si256();
+                    if (i_nt + 13 < rows) {
+                      row13_c = _mm256_mask_loadu_epi16(
+                          _mm256_setzero_si256(), (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
+                          input + edge_in_c_nt + 13 * stride);
+                    }
+                    __m256i row14_c = _mm256_setzero_si256();
+                    if (i_nt + 14 < rows) {
+                      row14_c = _mm256_mask_loadu_epi16(
+                          _mm256_setzero_si256(), (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
+                          input + edge_in_c_nt + 14 * stride);
+                    }
+                    __m256i row15_c = _mm256_setzero_si256();
+                    if (i_nt + 15 < rows) {
+                      row15_c = _mm256_mask_loadu_epi16(
+                          _mm256_setzero_si256(), (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
+                          input + edge_in_c_nt + 15 * stride);
+                    }
+                    // stage 1: interleave 16-bit lanes of row pairs (unpacklo/hi_epi16)
+                    __m256i t1_0_c = _mm256_unpacklo_epi16(row0_c, row1_c);
+                    __m256i t1_1_c = _mm256_unpackhi_epi16(row0_c, row1_c);
+                    __m256i t1_2_c = _mm256_unpacklo_epi16(row2_c, row3_c);
+                    __m256i t1_3_c = _mm256_unpackhi_epi16(row2_c, row3_c);
+                    __m256i t1_4_c = _mm256_unpacklo_epi16(row4_c, row5_c);
+                    __m256i t1_5_c = _mm256_unpackhi_epi16(row4_c, row5_c);
+                    __m256i t1_6_c = _mm256_unpacklo_epi16(row6_c, row7_c);
+                    __m256i t1_7_c = _mm256_unpackhi_epi16(row6_c, row7_c);
+                    __m256i t1_8_c = _mm256_unpacklo_epi16(row8_c, row9_c);
+                    __m256i t1_9_c = _mm256_unpackhi_epi16(row8_c, row9_c);
+                    __m256i t1_10_c = _mm256_unpacklo_epi16(row10_c, row11_c);
+                    __m256i t1_11_c = _mm256_unpackhi_epi16(row10_c, row11_c);
+                    __m256i t1_12_c = _mm256_unpacklo_epi16(row12_c, row13_c);
+                    __m256i t1_13_c = _mm256_unpackhi_epi16(row12_c, row13_c);
+                    __m256i t1_14_c = _mm256_unpacklo_epi16(row14_c, row15_c);
+                    __m256i t1_15_c = _mm256_unpackhi_epi16(row14_c, row15_c);
+                    // stage 2: interleave 32-bit lanes (unpacklo/hi_epi32)
+                    __m256i t2_0_c = _mm256_unpacklo_epi32(t1_0_c, t1_2_c);
+                    __m256i t2_1_c = _mm256_unpackhi_epi32(t1_0_c, t1_2_c);
+                    __m256i t2_2_c = _mm256_unpacklo_epi32(t1_1_c, t1_3_c);
+                    __m256i t2_3_c = _mm256_unpackhi_epi32(t1_1_c, t1_3_c);
+                    __m256i t2_4_c = _mm256_unpacklo_epi32(t1_4_c, t1_6_c);
+                    __m256i t2_5_c = _mm256_unpackhi_epi32(t1_4_c, t1_6_c);
+                    __m256i t2_6_c = _mm256_unpacklo_epi32(t1_5_c, t1_7_c);
+                    __m256i t2_7_c = _mm256_unpackhi_epi32(t1_5_c, t1_7_c);
+                    __m256i t2_8_c = _mm256_unpacklo_epi32(t1_8_c, t1_10_c);
+                    __m256i t2_9_c = _mm256_unpackhi_epi32(t1_8_c, t1_10_c);
+                    __m256i t2_10_c = _mm256_unpacklo_epi32(t1_9_c, t1_11_c);
+                    __m256i t2_11_c = _mm256_unpackhi_epi32(t1_9_c, t1_11_c);
+                    __m256i t2_12_c = _mm256_unpacklo_epi32(t1_12_c, t1_14_c);
+                    __m256i t2_13_c = _mm256_unpackhi_epi32(t1_12_c, t1_14_c);
+                    __m256i t2_14_c = _mm256_unpacklo_epi32(t1_13_c, t1_15_c);
+                    __m256i t2_15_c = _mm256_unpackhi_epi32(t1_13_c, t1_15_c);
+                    // stage 3: interleave 64-bit lanes (unpacklo/hi_epi64)
+                    __m256i t3_0_c = _mm256_unpacklo_epi64(t2_0_c, t2_4_c);
+                    __m256i t3_1_c = _mm256_unpackhi_epi64(t2_0_c, t2_4_c);
+                    __m256i t3_2_c = _mm256_unpacklo_epi64(t2_1_c, t2_5_c);
+                    __m256i t3_3_c = _mm256_unpackhi_epi64(t2_1_c, t2_5_c);
+                    __m256i t3_4_c = _mm256_unpacklo_epi64(t2_2_c, t2_6_c);
+                    __m256i t3_5_c = _mm256_unpackhi_epi64(t2_2_c, t2_6_c);
+                    __m256i t3_6_c = _mm256_unpacklo_epi64(t2_3_c, t2_7_c);
+                    __m256i t3_7_c = _mm256_unpackhi_epi64(t2_3_c, t2_7_c);
+                    __m256i t3_8_c = _mm256_unpacklo_epi64(t2_8_c, t2_12_c);
+                    __m256i t3_9_c = _mm256_unpackhi_epi64(t2_8_c, t2_12_c);
+                    __m256i t3_10_c = _mm256_unpacklo_epi64(t2_9_c, t2_13_c);
+                    __m256i t3_11_c = _mm256_unpackhi_epi64(t2_9_c, t2_13_c);
+                    __m256i t3_12_c = _mm256_unpacklo_epi64(t2_10_c, t2_14_c);
+                    __m256i t3_13_c = _mm256_unpackhi_epi64(t2_10_c, t2_14_c);
+                    __m256i t3_14_c = _mm256_unpacklo_epi64(t2_11_c, t2_15_c);
+                    __m256i t3_15_c = _mm256_unpackhi_epi64(t2_11_c, t2_15_c);
+                    // stage 4: join 128-bit halves (permute2x128 0x20 / 0x31)
+                    __m256i col0_c = _mm256_permute2x128_si256(t3_0_c, t3_8_c, 0x20);
+                    __m256i col8_c = _mm256_permute2x128_si256(t3_0_c, t3_8_c, 0x31);
+                    __m256i col1_c = _mm256_permute2x128_si256(t3_1_c, t3_9_c, 0x20);
+                    __m256i col9_c = _mm256_permute2x128_si256(t3_1_c, t3_9_c, 0x31);
+                    __m256i col2_c = _mm256_permute2x128_si256(t3_2_c, t3_10_c, 0x20);
+                    __m256i col10_c = _mm256_permute2x128_si256(t3_2_c, t3_10_c, 0x31);
+                    __m256i col3_c = _mm256_permute2x128_si256(t3_3_c, t3_11_c, 0x20);
+                    __m256i col11_c = _mm256_permute2x128_si256(t3_3_c, t3_11_c, 0x31);
+                    __m256i col4_c = _mm256_permute2x128_si256(t3_4_c, t3_12_c, 0x20);
+                    __m256i col12_c = _mm256_permute2x128_si256(t3_4_c, t3_12_c, 0x31);
+                    __m256i col5_c = _mm256_permute2x128_si256(t3_5_c, t3_13_c, 0x20);
+                    __m256i col13_c = _mm256_permute2x128_si256(t3_5_c, t3_13_c, 0x31);
+                    __m256i col6_c = _mm256_permute2x128_si256(t3_6_c, t3_14_c, 0x20);
+                    __m256i col14_c = _mm256_permute2x128_si256(t3_6_c, t3_14_c, 0x31);
+                    __m256i col7_c = _mm256_permute2x128_si256(t3_7_c, t3_15_c, 0x20);
+                    __m256i col15_c = _mm256_permute2x128_si256(t3_7_c, t3_15_c, 0x31);
+                    if (j_nt < cols) {
+                      _mm256_mask_storeu_epi16(output + edge_out_c_nt,
+                                               (__mmask16)simdgen_lanes_below(rows - i_nt, 16),
+                                               col0_c);
+                    }
+                    if (j_nt + 1 < cols) {
+                      _mm256_mask_storeu_epi16(output + edge_out_c_nt + out_stride,
+                                               (__mmask16)simdgen_lanes_below(rows - i_nt, 16),
+                                               col1_c);
+                    }
+                    if (j_nt + 2 < cols) {
+                      _mm256_mask_storeu_epi16(output + edge_out_c_nt + 2 * out_stride,
+                                               (__mmask16)simdgen_lanes_below(rows - i_nt, 16),
+                                               col2_c);
+                    }
+                    if (j_nt + 3 < cols) {
+                      _mm256_mask_storeu_epi16(output + edge_out_c_nt + 3 * out_stride,
+                                               (__mmask16)simdgen_lanes_below(rows - i_nt, 16),
+                                               col3_c);
+                    }
+                    if (j_nt + 4 < cols) {
+                      _mm256_mask_storeu_epi16(output + edge_out_c_nt + 4 * out_stride,
+                                               (__mmask16)simdgen_lanes_below(rows - i_nt, 16),
+                                               col4_c);
+                    }
+                    if (j_nt + 5 < cols) {
+                      _mm256_mask_storeu_epi16(output + edge_out_c_nt + 5 * out_stride,
+                                               (__mmask16)simdgen_lanes_below(rows - i_nt, 16),
+                                               col5_c);
+                    }
+                    if (j_nt + 6 < cols) {
+                      _mm256_mask_storeu_epi16(output + edge_out_c_nt + 6 * out_stride,
+                                               (__mmask16)simdgen_lanes_below(rows - i_nt, 16),
+                                               col6_c);
+                    }
+                    if (j_nt + 7 < cols) {
+                      _mm256_mask_storeu_epi16(output + edge_out_c_nt + 7 * out_stride,
+                                               (__mmask16)simdgen_lanes_below(rows - i_nt, 16),
+                                               col7_c);
+                    }
+                    if (j_nt + 8 < cols) {
+                      _mm256_mask_storeu_epi16(output + edge_out_c_nt + 8 * out_stride,
+                                               (__mmask16)simdgen_lanes_below(rows - i_nt, 16),
+                                               col8_c);
+                    }
+                    if (j_nt + 9 < cols) {
+                      _mm256_mask_storeu_epi16(output + edge_out_c_nt + 9 * out_stride,
+                                               (__mmask16)simdgen_lanes_below(rows - i_nt, 16),
+                                               col9_c);
+                    }
+                    if (j_nt + 10 < cols) {
+                      _mm256_mask_storeu_epi16(output + edge_out_c_nt + 10 * out_stride,
+                                               (__mmask16)simdgen_lanes_below(rows - i_nt, 16),
+                                               col10_c);
+                    }
+                    if (j_nt + 11 < cols) {
+                      _mm256_mask_storeu_epi16(output + edge_out_c_nt + 11 * out_stride,
+                                               (__mmask16)simdgen_lanes_below(rows - i_nt, 16),
+                                               col11_c);
+                    }
+                    if (j_nt + 12 < cols) {
+                      _mm256_mask_storeu_epi16(output + edge_out_c_nt + 12 * out_stride,
+                                               (__mmask16)simdgen_lanes_below(rows - i_nt, 16),
+                                               col12_c);
+                    }
+                    if (j_nt + 13 < cols) {
+                      _mm256_mask_storeu_epi16(output + edge_out_c_nt + 13 * out_stride,
+                                               (__mmask16)simdgen_lanes_below(rows - i_nt, 16),
+                                               col13_c);
+                    }
+                    if (j_nt + 14 < cols) {
+                      _mm256_mask_storeu_epi16(output + edge_out_c_nt + 14 * out_stride,
+                                               (__mmask16)simdgen_lanes_below(rows - i_nt, 16),
+                                               col14_c);
+                    }
+                    if (j_nt + 15 < cols) {
+                      _mm256_mask_storeu_epi16(output + edge_out_c_nt + 15 * out_stride,
+                                               (__mmask16)simdgen_lanes_below(rows - i_nt, 16),
+                                               col15_c);
+                    }
                   }
                 }
               }
-              // the last columns of the matrix: partial tiles
-              if (j < j_end) {
-                // partial tiles down the column
-                int64_t i = ib;
-                for (; i < i_end; i += 16) {
-                  int64_t edge_in_c = b * rows * stride + i * stride + j;
-                  int64_t edge_out_c = b * out_batch_stride + i + j * out_stride;
-                  __m256i row0_c = _mm256_setzero_si256();
-                  if (i < rows) {
-                    row0_c = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
-                                                     (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                                     input + edge_in_c);
+            }
+            // the streaming stores reach memory before the kernel returns
+            _mm_sfence();
+          }
+          // otherwise through the caches
+          if (batch * cols * out_aligned * out_batch_aligned * out_rows_aligned * rows < 1) {
+            // row blocks of 128 x 128 elements (cache blocking)
+            int64_t ib = 0;
+            for (; ib < rows; ib += 128) {
+              int64_t i_end = ib + 128 < rows ? ib + 128 : rows;
+              // column blocks
+              int64_t jb = 0;
+              for (; jb < cols; jb += 128) {
+                int64_t j_end = jb + 128 < cols ? jb + 128 : cols;
+                int64_t j = jb;
+                // tile columns of the block
+                for (; j + 16 <= j_end; j += 16) {
+                  int64_t i = ib;
+                  // whole tiles down the column
+                  for (; i + 16 <= i_end; i += 16) {
+                    int64_t in_step = simdgen_opaque(stride);
+                    int64_t out_step = simdgen_opaque(out_stride);
+                    int64_t tile_in = b * rows * stride + i * in_step + j;
+                    int64_t tile_out = b * out_batch_stride + i + j * out_step;
+                    __m256i row0 = _mm256_loadu_si256((const __m256i*)(input + tile_in));
+                    __m256i row1 = _mm256_loadu_si256((const __m256i*)(input + in_step + tile_in));
+                    __m256i row2 =
+                        _mm256_loadu_si256((const __m256i*)(input + 2 * in_step + tile_in));
+                    __m256i row3 =
+                        _mm256_loadu_si256((const __m256i*)(input + 3 * in_step + tile_in));
+                    __m256i row4 =
+                        _mm256_loadu_si256((const __m256i*)(input + 4 * in_step + tile_in));
+                    __m256i row5 =
+                        _mm256_loadu_si256((const __m256i*)(input + 5 * in_step + tile_in));
+                    __m256i row6 =
+                        _mm256_loadu_si256((const __m256i*)(input + 6 * in_step + tile_in));
+                    __m256i row7 =
+                        _mm256_loadu_si256((const __m256i*)(input + 7 * in_step + tile_in));
+                    __m256i row8 =
+                        _mm256_loadu_si256((const __m256i*)(input + 8 * in_step + tile_in));
+                    __m256i row9 =
+                        _mm256_loadu_si256((const __m256i*)(input + 9 * in_step + tile_in));
+                    __m256i row10 =
+                        _mm256_loadu_si256((const __m256i*)(input + 10 * in_step + tile_in));
+                    __m256i row11 =
+                        _mm256_loadu_si256((const __m256i*)(input + 11 * in_step + tile_in));
+                    __m256i row12 =
+                        _mm256_loadu_si256((const __m256i*)(input + 12 * in_step + tile_in));
+                    __m256i row13 =
+                        _mm256_loadu_si256((const __m256i*)(input + 13 * in_step + tile_in));
+                    __m256i row14 =
+                        _mm256_loadu_si256((const __m256i*)(input + 14 * in_step + tile_in));
+                    __m256i row15 =
+                        _mm256_loadu_si256((const __m256i*)(input + 15 * in_step + tile_in));
+                    // stage 1: interleave 16-bit lanes of row pairs (unpacklo/hi_epi16)
+                    __m256i t1_0 = _mm256_unpacklo_epi16(row0, row1);
+                    __m256i t1_1 = _mm256_unpackhi_epi16(row0, row1);
+                    __m256i t1_2 = _mm256_unpacklo_epi16(row2, row3);
+                    __m256i t1_3 = _mm256_unpackhi_epi16(row2, row3);
+                    __m256i t1_4 = _mm256_unpacklo_epi16(row4, row5);
+                    __m256i t1_5 = _mm256_unpackhi_epi16(row4, row5);
+                    __m256i t1_6 = _mm256_unpacklo_epi16(row6, row7);
+                    __m256i t1_7 = _mm256_unpackhi_epi16(row6, row7);
+                    __m256i t1_8 = _mm256_unpacklo_epi16(row8, row9);
+                    __m256i t1_9 = _mm256_unpackhi_epi16(row8, row9);
+                    __m256i t1_10 = _mm256_unpacklo_epi16(row10, row11);
+                    __m256i t1_11 = _mm256_unpackhi_epi16(row10, row11);
+                    __m256i t1_12 = _mm256_unpacklo_epi16(row12, row13);
+                    __m256i t1_13 = _mm256_unpackhi_epi16(row12, row13);
+                    __m256i t1_14 = _mm256_unpacklo_epi16(row14, row15);
+                    __m256i t1_15 = _mm256_unpackhi_epi16(row14, row15);
+                    //   t1_0: 0 16 1 17 2 18 3 19 8 24 9 25 10 26 11 27
+                    //   t1_1: 4 20 5 21 6 22 7 23 12 28 13 29 14 30 15 31
+                    //   t1_2: 32 48 33 49 34 50 35 51 40 56 41 57 42 58 43 59
+                    //   t1_3: 36 52 37 53 38 54 39 55 44 60 45 61 46 62 47 63
+                    //   t1_4: 64 80 65 81 66 82 67 83 72 88 73 89 74 90 75 91
+                    //   t1_5: 68 84 69 85 70 86 71 87 76 92 77 93 78 94 79 95
+                    //   t1_6: 96 112 97 113 98 114 99 115 104 120 105 121 106 122 107 123
+                    //   t1_7: 100 116 101 117 102 118 103 119 108 124 109 125 110 126 111 127
+                    //   t1_8: 128 144 129 145 130 146 131 147 136 152 137 153 138 154 139 155
+                    //   t1_9: 132 148 133 149 134 150 135 151 140 156 141 157 142 158 143 159
+                    //   t1_10: 160 176 161 177 162 178 163 179 168 184 169 185 170 186 171 187
+                    //   t1_11: 164 180 165 181 166 182 167 183 172 188 173 189 174 190 175 191
+                    //   t1_12: 192 208 193 209 194 210 195 211 200 216 201 217 202 218 203 219
+                    //   t1_13: 196 212 197 213 198 214 199 215 204 220 205 221 206 222 207 223
+                    //   t1_14: 224 240 225 241 226 242 227 243 232 248 233 249 234 250 235 251
+                    //   t1_15: 228 244 229 245 230 246 231 247 236 252 237 253 238 254 239 255
+                    // stage 2: interleave 32-bit lanes (unpacklo/hi_epi32)
+                    __m256i t2_0 = _mm256_unpacklo_epi32(t1_0, t1_2);
+                    __m256i t2_1 = _mm256_unpackhi_epi32(t1_0, t1_2);
+                    __m256i t2_2 = _mm256_unpacklo_epi32(t1_1, t1_3);
+                    __m256i t2_3 = _mm256_unpackhi_epi32(t1_1, t1_3);
+                    __m256i t2_4 = _mm256_unpacklo_epi32(t1_4, t1_6);
+                    __m256i t2_5 = _mm256_unpackhi_epi32(t1_4, t1_6);
+                    __m256i t2_6 = _mm256_unpacklo_epi32(t1_5, t1_7);
+                    __m256i t2_7 = _mm256_unpackhi_epi32(t1_5, t1_7);
+                    __m256i t2_8 = _mm256_unpacklo_epi32(t1_8, t1_10);
+                    __m256i t2_9 = _mm256_unpackhi_epi32(t1_8, t1_10);
+                    __m256i t2_10 = _mm256_unpacklo_epi32(t1_9, t1_11);
+                    __m256i t2_11 = _mm256_unpackhi_epi32(t1_9, t1_11);
+                    __m256i t2_12 = _mm256_unpacklo_epi32(t1_12, t1_14);
+                    __m256i t2_13 = _mm256_unpackhi_epi32(t1_12, t1_14);
+                    __m256i t2_14 = _mm256_unpacklo_epi32(t1_13, t1_15);
+                    __m256i t2_15 = _mm256_unpackhi_epi32(t1_13, t1_15);
+                    //   t2_0: 0 16 32 48 1 17 33 49 8 24 40 56 9 25 41 57
+                    //   t2_1: 2 18 34 50 3 19 35 51 10 26 42 58 11 27 43 59
+                    //   t2_2: 4 20 36 52 5 21 37 53 12 28 44 60 13 29 45 61
+                    //   t2_3: 6 22 38 54 7 23 39 55 14 30 46 62 15 31 47 63
+                    //   t2_4: 64 80 96 112 65 81 97 113 72 88 104 120 73 89 105 121
+                    //   t2_5: 66 82 98 114 67 83 99 115 74 90 106 122 75 91 107 123
+                    //   t2_6: 68 84 100 116 69 85 101 117 76 92 108 124 77 93 109 125
+                    //   t2_7: 70 86 102 118 71 87 103 119 78 94 110 126 79 95 111 127
+                    //   t2_8: 128 144 160 176 129 145 161 177 136 152 168 184 137 153 169 185
+                    //   t2_9: 130 146 162 178 131 147 163 179 138 154 170 186 139 155 171 187
+                    //   t2_10: 132 148 164 180 133 149 165 181 140 156 172 188 141 157 173 189
+                    //   t2_11: 134 150 166 182 135 151 167 183 142 158 174 190 143 159 175 191
+                    //   t2_12: 192 208 224 240 193 209 225 241 200 216 232 248 201 217 233 249
+                    //   t2_13: 194 210 226 242 195 211 227 243 202 218 234 250 203 219 235 251
+                    //   t2_14: 196 212 228 244 197 213 229 245 204 220 236 252 205 221 237 253
+                    //   t2_15: 198 214 230 246 199 215 231 247 206 222 238 254 207 223 239 255
+                    // stage 3: interleave 64-bit lanes (unpacklo/hi_epi64)
+                    __m256i t3_0 = _mm256_unpacklo_epi64(t2_0, t2_4);
+                    __m256i t3_1 = _mm256_unpackhi_epi64(t2_0, t2_4);
+                    __m256i t3_2 = _mm256_unpacklo_epi64(t2_1, t2_5);
+                    __m256i t3_3 = _mm256_unpackhi_epi64(t2_1, t2_5);
+                    __m256i t3_4 = _mm256_unpacklo_epi64(t2_2, t2_6);
+                    __m256i t3_5 = _mm256_unpackhi_epi64(t2_2, t2_6);
+                    __m256i t3_6 = _mm256_unpacklo_epi64(t2_3, t2_7);
+                    __m256i t3_7 = _mm256_unpackhi_epi64(t2_3, t2_7);
+                    __m256i t3_8 = _mm256_unpacklo_epi64(t2_8, t2_12);
+                    __m256i t3_9 = _mm256_unpackhi_epi64(t2_8, t2_12);
+                    __m256i t3_10 = _mm256_unpacklo_epi64(t2_9, t2_13);
+                    __m256i t3_11 = _mm256_unpackhi_epi64(t2_9, t2_13);
+                    __m256i t3_12 = _mm256_unpacklo_epi64(t2_10, t2_14);
+                    __m256i t3_13 = _mm256_unpackhi_epi64(t2_10, t2_14);
+                    __m256i t3_14 = _mm256_unpacklo_epi64(t2_11, t2_15);
+                    __m256i t3_15 = _mm256_unpackhi_epi64(t2_11, t2_15);
+                    //   t3_0: 0 16 32 48 64 80 96 112 8 24 40 56 72 88 104 120
+                    //   t3_1: 1 17 33 49 65 81 97 113 9 25 41 57 73 89 105 121
+                    //   t3_2: 2 18 34 50 66 82 98 114 10 26 42 58 74 90 106 122
+                    //   t3_3: 3 19 35 51 67 83 99 115 11 27 43 59 75 91 107 123
+                    //   t3_4: 4 20 36 52 68 84 100 116 12 28 44 60 76 92 108 124
+                    //   t3_5: 5 21 37 53 69 85 101 117 13 29 45 61 77 93 109 125
+                    //   t3_6: 6 22 38 54 70 86 102 118 14 30 46 62 78 94 110 126
+                    //   t3_7: 7 23 39 55 71 87 103 119 15 31 47 63 79 95 111 127
+                    //   t3_8: 128 144 160 176 192 208 224 240 136 152 168 184 200 216 232 248
+                    //   t3_9: 129 145 161 177 193 209 225 241 137 153 169 185 201 217 233 249
+                    //   t3_10: 130 146 162 178 194 210 226 242 138 154 170 186 202 218 234 250
+                    //   t3_11: 131 147 163 179 195 211 227 243 139 155 171 187 203 219 235 251
+                    //   t3_12: 132 148 164 180 196 212 228 244 140 156 172 188 204 220 236 252
+                    //   t3_13: 133 149 165 181 197 213 229 245 141 157 173 189 205 221 237 253
+                    //   t3_14: 134 150 166 182 198 214 230 246 142 158 174 190 206 222 238 254
+                    //   t3_15: 135 151 167 183 199 215 231 247 143 159 175 191 207 223 239 255
+                    // stage 4: join 128-bit halves (permute2x128 0x20 / 0x31)
+                    __m256i col0 = _mm256_permute2x128_si256(t3_0, t3_8, 0x20);
+                    __m256i col8 = _mm256_permute2x128_si256(t3_0, t3_8, 0x31);
+                    __m256i col1 = _mm256_permute2x128_si256(t3_1, t3_9, 0x20);
+                    __m256i col9 = _mm256_permute2x128_si256(t3_1, t3_9, 0x31);
+                    __m256i col2 = _mm256_permute2x128_si256(t3_2, t3_10, 0x20);
+                    __m256i col10 = _mm256_permute2x128_si256(t3_2, t3_10, 0x31);
+                    __m256i col3 = _mm256_permute2x128_si256(t3_3, t3_11, 0x20);
+                    __m256i col11 = _mm256_permute2x128_si256(t3_3, t3_11, 0x31);
+                    __m256i col4 = _mm256_permute2x128_si256(t3_4, t3_12, 0x20);
+                    __m256i col12 = _mm256_permute2x128_si256(t3_4, t3_12, 0x31);
+                    __m256i col5 = _mm256_permute2x128_si256(t3_5, t3_13, 0x20);
+                    __m256i col13 = _mm256_permute2x128_si256(t3_5, t3_13, 0x31);
+                    __m256i col6 = _mm256_permute2x128_si256(t3_6, t3_14, 0x20);
+                    __m256i col14 = _mm256_permute2x128_si256(t3_6, t3_14, 0x31);
+                    __m256i col7 = _mm256_permute2x128_si256(t3_7, t3_15, 0x20);
+                    __m256i col15 = _mm256_permute2x128_si256(t3_7, t3_15, 0x31);
+                    //   col0: 0 16 32 48 64 80 96 112 128 144 160 176 192 208 224 240
+                    //   col8: 8 24 40 56 72 88 104 120 136 152 168 184 200 216 232 248
+                    //   col1: 1 17 33 49 65 81 97 113 129 145 161 177 193 209 225 241
+                    //   col9: 9 25 41 57 73 89 105 121 137 153 169 185 201 217 233 249
+                    //   col2: 2 18 34 50 66 82 98 114 130 146 162 178 194 210 226 242
+                    //   col10: 10 26 42 58 74 90 106 122 138 154 170 186 202 218 234 250
+                    //   col3: 3 19 35 51 67 83 99 115 131 147 163 179 195 211 227 243
+                    //   col11: 11 27 43 59 75 91 107 123 139 155 171 187 203 219 235 251
+                    //   col4: 4 20 36 52 68 84 100 116 132 148 164 180 196 212 228 244
+                    //   col12: 12 28 44 60 76 92 108 124 140 156 172 188 204 220 236 252
+                    //   col5: 5 21 37 53 69 85 101 117 133 149 165 181 197 213 229 245
+                    //   col13: 13 29 45 61 77 93 109 125 141 157 173 189 205 221 237 253
+                    //   col6: 6 22 38 54 70 86 102 118 134 150 166 182 198 214 230 246
+                    //   col14: 14 30 46 62 78 94 110 126 142 158 174 190 206 222 238 254
+                    //   col7: 7 23 39 55 71 87 103 119 135 151 167 183 199 215 231 247
+                    //   col15: 15 31 47 63 79 95 111 127 143 159 175 191 207 223 239 255
+                    _mm256_storeu_si256((__m256i*)(output + tile_out), col0);
+                    _mm256_storeu_si256((__m256i*)(output + out_step + tile_out), col1);
+                    _mm256_storeu_si256((__m256i*)(output + 2 * out_step + tile_out), col2);
+                    _mm256_storeu_si256((__m256i*)(output + 3 * out_step + tile_out), col3);
+                    _mm256_storeu_si256((__m256i*)(output + 4 * out_step + tile_out), col4);
+                    _mm256_storeu_si256((__m256i*)(output + 5 * out_step + tile_out), col5);
+                    _mm256_storeu_si256((__m256i*)(output + 6 * out_step + tile_out), col6);
+                    _mm256_storeu_si256((__m256i*)(output + 7 * out_step + tile_out), col7);
+                    _mm256_storeu_si256((__m256i*)(output + 8 * out_step + tile_out), col8);
+                    _mm256_storeu_si256((__m256i*)(output + 9 * out_step + tile_out), col9);
+                    _mm256_storeu_si256((__m256i*)(output + 10 * out_step + tile_out), col10);
+                    _mm256_storeu_si256((__m256i*)(output + 11 * out_step + tile_out), col11);
+                    _mm256_storeu_si256((__m256i*)(output + 12 * out_step + tile_out), col12);
+                    _mm256_storeu_si256((__m256i*)(output + 13 * out_step + tile_out), col13);
+                    _mm256_storeu_si256((__m256i*)(output + 14 * out_step + tile_out), col14);
+                    _mm256_storeu_si256((__m256i*)(output + 15 * out_step + tile_out), col15);
                   }
-                  __m256i row1_c = _mm256_setzero_si256();
-                  if (i + 1 < rows) {
-                    row1_c = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
-                                                     (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                                     input + edge_in_c + stride);
+                  // the last rows of the matrix: a partial tile
+                  if (i < i_end) {
+                    int64_t edge_in_r = b * rows * stride + i * stride + j;
+                    int64_t edge_out_r = b * out_batch_stride + i + j * out_stride;
+                    __m256i row0_r = _mm256_setzero_si256();
+                    if (i < rows) {
+                      row0_r = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
+                                                       (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                                       input + edge_in_r);
+                    }
+                    __m256i row1_r = _mm256_setzero_si256();
+                    if (i + 1 < rows) {
+                      row1_r = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
+                                                       (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                                       input + edge_in_r + stride);
+                    }
+                    __m256i row2_r = _mm256_setzero_si256();
+                    if (i + 2 < rows) {
+                      row2_r = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
+                                                       (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                                       input + edge_in_r + 2 * stride);
+                    }
+                    __m256i row3_r = _mm256_setzero_si256();
+                    if (i + 3 < rows) {
+                      row3_r = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
+                                                       (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                                       input + edge_in_r + 3 * stride);
+                    }
+                    __m256i row4_r = _mm256_setzero_si256();
+                    if (i + 4 < rows) {
+                      row4_r = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
+                                                       (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                                       input + edge_in_r + 4 * stride);
+                    }
+                    __m256i row5_r = _mm256_setzero_si256();
+                    if (i + 5 < rows) {
+                      row5_r = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
+                                                       (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                                       input + edge_in_r + 5 * stride);
+                    }
+                    __m256i row6_r = _mm256_setzero_si256();
+                    if (i + 6 < rows) {
+                      row6_r = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
+                                                       (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                                       input + edge_in_r + 6 * stride);
+                    }
+                    __m256i row7_r = _mm256_setzero_si256();
+                    if (i + 7 < rows) {
+                      row7_r = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
+                                                       (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                                       input + edge_in_r + 7 * stride);
+                    }
+                    __m256i row8_r = _mm256_setzero_si256();
+                    if (i + 8 < rows) {
+                      row8_r = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
+                                                       (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                                       input + edge_in_r + 8 * stride);
+                    }
+                    __m256i row9_r = _mm256_setzero_si256();
+                    if (i + 9 < rows) {
+                      row9_r = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
+                                                       (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                                       input + edge_in_r + 9 * stride);
+                    }
+                    __m256i row10_r = _mm256_setzero_si256();
+                    if (i + 10 < rows) {
+                      row10_r = _mm256_mask_loadu_epi16(
+                          _mm256_setzero_si256(), (__mmask16)simdgen_lanes_below(cols - j, 16),
+                          input + edge_in_r + 10 * stride);
+                    }
+                    __m256i row11_r = _mm256_setzero_si256();
+                    if (i + 11 < rows) {
+                      row11_r = _mm256_mask_loadu_epi16(
+                          _mm256_setzero_si256(), (__mmask16)simdgen_lanes_below(cols - j, 16),
+                          input + edge_in_r + 11 * stride);
+                    }
+                    __m256i row12_r = _mm256_setzero_si256();
+                    if (i + 12 < rows) {
+                      row12_r = _mm256_mask_loadu_epi16(
+                          _mm256_setzero_si256(), (__mmask16)simdgen_lanes_below(cols - j, 16),
+                          input + edge_in_r + 12 * stride);
+                    }
+                    __m256i row13_r = _mm256_setzero_si256();
+                    if (i + 13 < rows) {
+                      row13_r = _mm256_mask_loadu_epi16(
+                          _mm256_setzero_si256(), (__mmask16)simdgen_lanes_below(cols - j, 16),
+                          input + edge_in_r + 13 * stride);
+                    }
+                    __m256i row14_r = _mm256_setzero_si256();
+                    if (i + 14 < rows) {
+                      row14_r = _mm256_mask_loadu_epi16(
+                          _mm256_setzero_si256(), (__mmask16)simdgen_lanes_below(cols - j, 16),
+                          input + edge_in_r + 14 * stride);
+                    }
+                    __m256i row15_r = _mm256_setzero_si256();
+                    if (i + 15 < rows) {
+                      row15_r = _mm256_mask_loadu_epi16(
+                          _mm256_setzero_si256(), (__mmask16)simdgen_lanes_below(cols - j, 16),
+                          input + edge_in_r + 15 * stride);
+                    }
+                    // stage 1: interleave 16-bit lanes of row pairs (unpacklo/hi_epi16)
+                    __m256i t1_0_r = _mm256_unpacklo_epi16(row0_r, row1_r);
+                    __m256i t1_1_r = _mm256_unpackhi_epi16(row0_r, row1_r);
+                    __m256i t1_2_r = _mm256_unpacklo_epi16(row2_r, row3_r);
+                    __m256i t1_3_r = _mm256_unpackhi_epi16(row2_r, row3_r);
+                    __m256i t1_4_r = _mm256_unpacklo_epi16(row4_r, row5_r);
+                    __m256i t1_5_r = _mm256_unpackhi_epi16(row4_r, row5_r);
+                    __m256i t1_6_r = _mm256_unpacklo_epi16(row6_r, row7_r);
+                    __m256i t1_7_r = _mm256_unpackhi_epi16(row6_r, row7_r);
+                    __m256i t1_8_r = _mm256_unpacklo_epi16(row8_r, row9_r);
+                    __m256i t1_9_r = _mm256_unpackhi_epi16(row8_r, row9_r);
+                    __m256i t1_10_r = _mm256_unpacklo_epi16(row10_r, row11_r);
+                    __m256i t1_11_r = _mm256_unpackhi_epi16(row10_r, row11_r);
+                    __m256i t1_12_r = _mm256_unpacklo_epi16(row12_r, row13_r);
+                    __m256i t1_13_r = _mm256_unpackhi_epi16(row12_r, row13_r);
+                    __m256i t1_14_r = _mm256_unpacklo_epi16(row14_r, row15_r);
+                    __m256i t1_15_r = _mm256_unpackhi_epi16(row14_r, row15_r);
+                    // stage 2: interleave 32-bit lanes (unpacklo/hi_epi32)
+                    __m256i t2_0_r = _mm256_unpacklo_epi32(t1_0_r, t1_2_r);
+                    __m256i t2_1_r = _mm256_unpackhi_epi32(t1_0_r, t1_2_r);
+                    __m256i t2_2_r = _mm256_unpacklo_epi32(t1_1_r, t1_3_r);
+                    __m256i t2_3_r = _mm256_unpackhi_epi32(t1_1_r, t1_3_r);
+                    __m256i t2_4_r = _mm256_unpacklo_epi32(t1_4_r, t1_6_r);
+                    __m256i t2_5_r = _mm256_unpackhi_epi32(t1_4_r, t1_6_r);
+                    __m256i t2_6_r = _mm256_unpacklo_epi32(t1_5_r, t1_7_r);
+                    __m256i t2_7_r = _mm256_unpackhi_epi32(t1_5_r, t1_7_r);
+                    __m256i t2_8_r = _mm256_unpacklo_epi32(t1_8_r, t1_10_r);
+                    __m256i t2_9_r = _mm256_unpackhi_epi32(t1_8_r, t1_10_r);
+                    __m256i t2_10_r = _mm256_unpacklo_epi32(t1_9_r, t1_11_r);
+                    __m256i t2_11_r = _mm256_unpackhi_epi32(t1_9_r, t1_11_r);
+                    __m256i t2_12_r = _mm256_unpacklo_epi32(t1_12_r, t1_14_r);
+                    __m256i t2_13_r = _mm256_unpackhi_epi32(t1_12_r, t1_14_r);
+                    __m256i t2_14_r = _mm256_unpacklo_epi32(t1_13_r, t1_15_r);
+                    __m256i t2_15_r = _mm256_unpackhi_epi32(t1_13_r, t1_15_r);
+                    // stage 3: interleave 64-bit lanes (unpacklo/hi_epi64)
+                    __m256i t3_0_r = _mm256_unpacklo_epi64(t2_0_r, t2_4_r);
+                    __m256i t3_1_r = _mm256_unpackhi_epi64(t2_0_r, t2_4_r);
+                    __m256i t3_2_r = _mm256_unpacklo_epi64(t2_1_r, t2_5_r);
+                    __m256i t3_3_r = _mm256_unpackhi_epi64(t2_1_r, t2_5_r);
+                    __m256i t3_4_r = _mm256_unpacklo_epi64(t2_2_r, t2_6_r);
+                    __m256i t3_5_r = _mm256_unpackhi_epi64(t2_2_r, t2_6_r);
+                    __m256i t3_6_r = _mm256_unpacklo_epi64(t2_3_r, t2_7_r);
+                    __m256i t3_7_r = _mm256_unpackhi_epi64(t2_3_r, t2_7_r);
+                    __m256i t3_8_r = _mm256_unpacklo_epi64(t2_8_r, t2_12_r);
+                    __m256i t3_9_r = _mm256_unpackhi_epi64(t2_8_r, t2_12_r);
+                    __m256i t3_10_r = _mm256_unpacklo_epi64(t2_9_r, t2_13_r);
+                    __m256i t3_11_r = _mm256_unpackhi_epi64(t2_9_r, t2_13_r);
+                    __m256i t3_12_r = _mm256_unpacklo_epi64(t2_10_r, t2_14_r);
+                    __m256i t3_13_r = _mm256_unpackhi_epi64(t2_10_r, t2_14_r);
+                    __m256i t3_14_r = _mm256_unpacklo_epi64(t2_11_r, t2_15_r);
+                    __m256i t3_15_r = _mm256_unpackhi_epi64(t2_11_r, t2_15_r);
+                    // stage 4: join 128-bit halves (permute2x128 0x20 / 0x31)
+                    __m256i col0_r = _mm256_permute2x128_si256(t3_0_r, t3_8_r, 0x20);
+                    __m256i col8_r = _mm256_permute2x128_si256(t3_0_r, t3_8_r, 0x31);
+                    __m256i col1_r = _mm256_permute2x128_si256(t3_1_r, t3_9_r, 0x20);
+                    __m256i col9_r = _mm256_permute2x128_si256(t3_1_r, t3_9_r, 0x31);
+                    __m256i col2_r = _mm256_permute2x128_si256(t3_2_r, t3_10_r, 0x20);
+                    __m256i col10_r = _mm256_permute2x128_si256(t3_2_r, t3_10_r, 0x31);
+                    __m256i col3_r = _mm256_permute2x128_si256(t3_3_r, t3_11_r, 0x20);
+                    __m256i col11_r = _mm256_permute2x128_si256(t3_3_r, t3_11_r, 0x31);
+                    __m256i col4_r = _mm256_permute2x128_si256(t3_4_r, t3_12_r, 0x20);
+                    __m256i col12_r = _mm256_permute2x128_si256(t3_4_r, t3_12_r, 0x31);
+                    __m256i col5_r = _mm256_permute2x128_si256(t3_5_r, t3_13_r, 0x20);
+                    __m256i col13_r = _mm256_permute2x128_si256(t3_5_r, t3_13_r, 0x31);
+                    __m256i col6_r = _mm256_permute2x128_si256(t3_6_r, t3_14_r, 0x20);
+                    __m256i col14_r = _mm256_permute2x128_si256(t3_6_r, t3_14_r, 0x31);
+                    __m256i col7_r = _mm256_permute2x128_si256(t3_7_r, t3_15_r, 0x20);
+                    __m256i col15_r = _mm256_permute2x128_si256(t3_7_r, t3_15_r, 0x31);
+                    if (j < cols) {
+                      _mm256_mask_storeu_epi16(output + edge_out_r,
+                                               (__mmask16)simdgen_lanes_below(rows - i, 16),
+                                               col0_r);
+                    }
+                    if (j + 1 < cols) {
+                      _mm256_mask_storeu_epi16(output + edge_out_r + out_stride,
+                                               (__mmask16)simdgen_lanes_below(rows - i, 16),
+                                               col1_r);
+                    }
+                    if (j + 2 < cols) {
+                      _mm256_mask_storeu_epi16(output + edge_out_r + 2 * out_stride,
+                                               (__mmask16)simdgen_lanes_below(rows - i, 16),
+                                               col2_r);
+                    }
+                    if (j + 3 < cols) {
+                      _mm256_mask_storeu_epi16(output + edge_out_r + 3 * out_stride,
+                                               (__mmask16)simdgen_lanes_below(rows - i, 16),
+                                               col3_r);
+                    }
+                    if (j + 4 < cols) {
+                      _mm256_mask_storeu_epi16(output + edge_out_r + 4 * out_stride,
+                                               (__mmask16)simdgen_lanes_below(rows - i, 16),
+                                               col4_r);
+                    }
+                    if (j + 5 < cols) {
+                      _mm256_mask_storeu_epi16(output + edge_out_r + 5 * out_stride,
+                                               (__mmask16)simdgen_lanes_below(rows - i, 16),
+                                               col5_r);
+                    }
+                    if (j + 6 < cols) {
+                      _mm256_mask_storeu_epi16(output + edge_out_r + 6 * out_stride,
+                                               (__mmask16)simdgen_lanes_below(rows - i, 16),
+                                               col6_r);
+                    }
+                    if (j + 7 < cols) {
+                      _mm256_mask_storeu_epi16(output + edge_out_r + 7 * out_stride,
+                                               (__mmask16)simdgen_lanes_below(rows - i, 16),
+                                               col7_r);
+                    }
+                    if (j + 8 < cols) {
+                      _mm256_mask_storeu_epi16(output + edge_out_r + 8 * out_stride,
+                                               (__mmask16)simdgen_lanes_below(rows - i, 16),
+                                               col8_r);
+                    }
+                    if (j + 9 < cols) {
+                      _mm256_mask_storeu_epi16(output + edge_out_r + 9 * out_stride,
+                                               (__mmask16)simdgen_lanes_below(rows - i, 16),
+                                               col9_r);
+                    }
+                    if (j + 10 < cols) {
+                      _mm256_mask_storeu_epi16(output + edge_out_r + 10 * out_stride,
+                                               (__mmask16)simdgen_lanes_below(rows - i, 16),
+                                               col10_r);
+                    }
+                    if (j + 11 < cols) {
+                      _mm256_mask_storeu_epi16(output + edge_out_r + 11 * out_stride,
+                                               (__mmask16)simdgen_lanes_below(rows - i, 16),
+                                               col11_r);
+                    }
+                    if (j + 12 < cols) {
+                      _mm256_mask_storeu_epi16(output + edge_out_r + 12 * out_stride,
+                                               (__mmask16)simdgen_lanes_below(rows - i, 16),
+                                               col12_r);
+                    }
+                    if (j + 13 < cols) {
+                      _mm256_mask_storeu_epi16(output + edge_out_r + 13 * out_stride,
+                                               (__mmask16)simdgen_lanes_below(rows - i, 16),
+                                               col13_r);
+                    }
+                    if (j + 14 < cols) {
+                      _mm256_mask_storeu_epi16(output + edge_out_r + 14 * out_stride,
+                                               (__mmask16)simdgen_lanes_below(rows - i, 16),
+                                               col14_r);
+                    }
+                    if (j + 15 < cols) {
+                      _mm256_mask_storeu_epi16(output + edge_out_r + 15 * out_stride,
+                                               (__mmask16)simdgen_lanes_below(rows - i, 16),
+                                               col15_r);
+                    }
                   }
-                  __m256i row2_c = _mm256_setzero_si256();
-                  if (i + 2 < rows) {
-                    row2_c = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
-                                                     (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                                     input + edge_in_c + 2 * stride);
-                  }
-                  __m256i row3_c = _mm256_setzero_si256();
-                  if (i + 3 < rows) {
-                    row3_c = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
-                                                     (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                                     input + edge_in_c + 3 * stride);
-                  }
-                  __m256i row4_c = _mm256_setzero_si256();
-                  if (i + 4 < rows) {
-                    row4_c = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
-                                                     (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                                     input + edge_in_c + 4 * stride);
-                  }
-                  __m256i row5_c = _mm256_setzero_si256();
-                  if (i + 5 < rows) {
-                    row5_c = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
-                                                     (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                                     input + edge_in_c + 5 * stride);
-                  }
-                  __m256i row6_c = _mm256_setzero_si256();
-                  if (i + 6 < rows) {
-                    row6_c = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
-                                                     (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                                     input + edge_in_c + 6 * stride);
-                  }
-                  __m256i row7_c = _mm256_setzero_si256();
-                  if (i + 7 < rows) {
-                    row7_c = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
-                                                     (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                                     input + edge_in_c + 7 * stride);
-                  }
-                  __m256i row8_c = _mm256_setzero_si256();
-                  if (i + 8 < rows) {
-                    row8_c = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
-                                                     (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                                     input + edge_in_c + 8 * stride);
-                  }
-                  __m256i row9_c = _mm256_setzero_si256();
-                  if (i + 9 < rows) {
-                    row9_c = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
-                                                     (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                                     input + edge_in_c + 9 * stride);
-                  }
-                  __m256i row10_c = _mm256_setzero_si256();
-                  if (i + 10 < rows) {
-                    row10_c = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
-                                                      (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                                      input + edge_in_c + 10 * stride);
-                  }
-                  __m256i row11_c = _mm256_setzero_si256();
-                  if (i + 11 < rows) {
-                    row11_c = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
-                                                      (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                                      input + edge_in_c + 11 * stride);
-                  }
-                  __m256i row12_c = _mm256_setzero_si256();
-                  if (i + 12 < rows) {
-                    row12_c = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
-                                                      (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                                      input + edge_in_c + 12 * stride);
-                  }
-                  __m256i row13_c = _mm256_setzero_si256();
-                  if (i + 13 < rows) {
-                    row13_c = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
-                                                      (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                                      input + edge_in_c + 13 * stride);
-                  }
-                  __m256i row14_c = _mm256_setzero_si256();
-                  if (i + 14 < rows) {
-                    row14_c = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
-                                                      (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                                      input + edge_in_c + 14 * stride);
-                  }
-                  __m256i row15_c = _mm256_setzero_si256();
-                  if (i + 15 < rows) {
-                    row15_c = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
-                                                      (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                                      input + edge_in_c + 15 * stride);
-                  }
-                  // stage 1: interleave 16-bit lanes of row pairs (unpacklo/hi_epi16)
-                  __m256i t1_0_c = _mm256_unpacklo_epi16(row0_c, row1_c);
-                  __m256i t1_1_c = _mm256_unpackhi_epi16(row0_c, row1_c);
-                  __m256i t1_2_c = _mm256_unpacklo_epi16(row2_c, row3_c);
-                  __m256i t1_3_c = _mm256_unpackhi_epi16(row2_c, row3_c);
-                  __m256i t1_4_c = _mm256_unpacklo_epi16(row4_c, row5_c);
-                  __m256i t1_5_c = _mm256_unpackhi_epi16(row4_c, row5_c);
-                  __m256i t1_6_c = _mm256_unpacklo_epi16(row6_c, row7_c);
-                  __m256i t1_7_c = _mm256_unpackhi_epi16(row6_c, row7_c);
-                  __m256i t1_8_c = _mm256_unpacklo_epi16(row8_c, row9_c);
-                  __m256i t1_9_c = _mm256_unpackhi_epi16(row8_c, row9_c);
-                  __m256i t1_10_c = _mm256_unpacklo_epi16(row10_c, row11_c);
-                  __m256i t1_11_c = _mm256_unpackhi_epi16(row10_c, row11_c);
-                  __m256i t1_12_c = _mm256_unpacklo_epi16(row12_c, row13_c);
-                  __m256i t1_13_c = _mm256_unpackhi_epi16(row12_c, row13_c);
-                  __m256i t1_14_c = _mm256_unpacklo_epi16(row14_c, row15_c);
-                  __m256i t1_15_c = _mm256_unpackhi_epi16(row14_c, row15_c);
-                  // stage 2: interleave 32-bit lanes (unpacklo/hi_epi32)
-                  __m256i t2_0_c = _mm256_unpacklo_epi32(t1_0_c, t1_2_c);
-                  __m256i t2_1_c = _mm256_unpackhi_epi32(t1_0_c, t1_2_c);
-                  __m256i t2_2_c = _mm256_unpacklo_epi32(t1_1_c, t1_3_c);
-                  __m256i t2_3_c = _mm256_unpackhi_epi32(t1_1_c, t1_3_c);
-                  __m256i t2_4_c = _mm256_unpacklo_epi32(t1_4_c, t1_6_c);
-                  __m256i t2_5_c = _mm256_unpackhi_epi32(t1_4_c, t1_6_c);
-                  __m256i t2_6_c = _mm256_unpacklo_epi32(t1_5_c, t1_7_c);
-                  __m256i t2_7_c = _mm256_unpackhi_epi32(t1_5_c, t1_7_c);
-                  __m256i t2_8_c = _mm256_unpacklo_epi32(t1_8_c, t1_10_c);
-                  __m256i t2_9_c = _mm256_unpackhi_epi32(t1_8_c, t1_10_c);
-                  __m256i t2_10_c = _mm256_unpacklo_epi32(t1_9_c, t1_11_c);
-                  __m256i t2_11_c = _mm256_unpackhi_epi32(t1_9_c, t1_11_c);
-                  __m256i t2_12_c = _mm256_unpacklo_epi32(t1_12_c, t1_14_c);
-                  __m256i t2_13_c = _mm256_unpackhi_epi32(t1_12_c, t1_14_c);
-                  __m256i t2_14_c = _mm256_unpacklo_epi32(t1_13_c, t1_15_c);
-                  __m256i t2_15_c = _mm256_unpackhi_epi32(t1_13_c, t1_15_c);
-                  // stage 3: interleave 64-bit lanes (unpacklo/hi_epi64)
-                  __m256i t3_0_c = _mm256_unpacklo_epi64(t2_0_c, t2_4_c);
-                  __m256i t3_1_c = _mm256_unpackhi_epi64(t2_0_c, t2_4_c);
-                  __m256i t3_2_c = _mm256_unpacklo_epi64(t2_1_c, t2_5_c);
-                  __m256i t3_3_c = _mm256_unpackhi_epi64(t2_1_c, t2_5_c);
-                  __m256i t3_4_c = _mm256_unpacklo_epi64(t2_2_c, t2_6_c);
-                  __m256i t3_5_c = _mm256_unpackhi_epi64(t2_2_c, t2_6_c);
-                  __m256i t3_6_c = _mm256_unpacklo_epi64(t2_3_c, t2_7_c);
-                  __m256i t3_7_c = _mm256_unpackhi_epi64(t2_3_c, t2_7_c);
-                  __m256i t3_8_c = _mm256_unpacklo_epi64(t2_8_c, t2_12_c);
-                  __m256i t3_9_c = _mm256_unpackhi_epi64(t2_8_c, t2_12_c);
-                  __m256i t3_10_c = _mm256_unpacklo_epi64(t2_9_c, t2_13_c);
-                  __m256i t3_11_c = _mm256_unpackhi_epi64(t2_9_c, t2_13_c);
-                  __m256i t3_12_c = _mm256_unpacklo_epi64(t2_10_c, t2_14_c);
-                  __m256i t3_13_c = _mm256_unpackhi_epi64(t2_10_c, t2_14_c);
-                  __m256i t3_14_c = _mm256_unpacklo_epi64(t2_11_c, t2_15_c);
-                  __m256i t3_15_c = _mm256_unpackhi_epi64(t2_11_c, t2_15_c);
-                  // stage 4: join 128-bit halves (permute2x128 0x20 / 0x31)
-                  __m256i col0_c = _mm256_permute2x128_si256(t3_0_c, t3_8_c, 0x20);
-                  __m256i col8_c = _mm256_permute2x128_si256(t3_0_c, t3_8_c, 0x31);
-                  __m256i col1_c = _mm256_permute2x128_si256(t3_1_c, t3_9_c, 0x20);
-                  __m256i col9_c = _mm256_permute2x128_si256(t3_1_c, t3_9_c, 0x31);
-                  __m256i col2_c = _mm256_permute2x128_si256(t3_2_c, t3_10_c, 0x20);
-                  __m256i col10_c = _mm256_permute2x128_si256(t3_2_c, t3_10_c, 0x31);
-                  __m256i col3_c = _mm256_permute2x128_si256(t3_3_c, t3_11_c, 0x20);
-                  __m256i col11_c = _mm256_permute2x128_si256(t3_3_c, t3_11_c, 0x31);
-                  __m256i col4_c = _mm256_permute2x128_si256(t3_4_c, t3_12_c, 0x20);
-                  __m256i col12_c = _mm256_permute2x128_si256(t3_4_c, t3_12_c, 0x31);
-                  __m256i col5_c = _mm256_permute2x128_si256(t3_5_c, t3_13_c, 0x20);
-                  __m256i col13_c = _mm256_permute2x128_si256(t3_5_c, t3_13_c, 0x31);
-                  __m256i col6_c = _mm256_permute2x128_si256(t3_6_c, t3_14_c, 0x20);
-                  __m256i col14_c = _mm256_permute2x128_si256(t3_6_c, t3_14_c, 0x31);
-                  __m256i col7_c = _mm256_permute2x128_si256(t3_7_c, t3_15_c, 0x20);
-                  __m256i col15_c = _mm256_permute2x128_si256(t3_7_c, t3_15_c, 0x31);
-                  if (j < cols) {
-                    _mm256_mask_storeu_epi16(output + edge_out_c,
-                                             (__mmask16)simdgen_lanes_below(rows - i, 16), col0_c);
-                  }
-                  if (j + 1 < cols) {
-                    _mm256_mask_storeu_epi16(output + edge_out_c + out_stride,
-                                             (__mmask16)simdgen_lanes_below(rows - i, 16), col1_c);
-                  }
-                  if (j + 2 < cols) {
-                    _mm256_mask_storeu_epi16(output + edge_out_c + 2 * out_stride,
-                                             (__mmask16)simdgen_lanes_below(rows - i, 16), col2_c);
-                  }
-                  if (j + 3 < cols) {
-                    _mm256_mask_storeu_epi16(output + edge_out_c + 3 * out_stride,
-                                             (__mmask16)simdgen_lanes_below(rows - i, 16), col3_c);
-                  }
-                  if (j + 4 < cols) {
-                    _mm256_mask_storeu_epi16(output + edge_out_c + 4 * out_stride,
-                                             (__mmask16)simdgen_lanes_below(rows - i, 16), col4_c);
-                  }
-                  if (j + 5 < cols) {
-                    _mm256_mask_storeu_epi16(output + edge_out_c + 5 * out_stride,
-                                             (__mmask16)simdgen_lanes_below(rows - i, 16), col5_c);
-                  }
-                  if (j + 6 < cols) {
-                    _mm256_mask_storeu_epi16(output + edge_out_c + 6 * out_stride,
-                                             (__mmask16)simdgen_lanes_below(rows - i, 16), col6_c);
-                  }
-                  if (j + 7 < cols) {
-                    _mm256_mask_storeu_epi16(output + edge_out_c + 7 * out_stride,
-                                             (__mmask16)simdgen_lanes_below(rows - i, 16), col7_c);
-                  }
-                  if (j + 8 < cols) {
-                    _mm256_mask_storeu_epi16(output + edge_out_c + 8 * out_stride,
-                                             (__mmask16)simdgen_lanes_below(rows - i, 16), col8_c);
-                  }
-                  if (j + 9 < cols) {
-                    _mm256_mask_storeu_epi16(output + edge_out_c + 9 * out_stride,
-                                             (__mmask16)simdgen_lanes_below(rows - i, 16), col9_c);
-                  }
-                  if (j + 10 < cols) {
-                    _mm256_mask_storeu_epi16(output + edge_out_c + 10 * out_stride,
-                                             (__mmask16)simdgen_lanes_below(rows - i, 16), col10_c);
-                  }
-                  if (j + 11 < cols) {
-                    _mm256_mask_storeu_epi16(output + edge_out_c + 11 * out_stride,
-                                             (__mmask16)simdgen_lanes_below(rows - i, 16), col11_c);
-                  }
-                  if (j + 12 < cols) {
-                    _mm256_mask_storeu_epi16(output + edge_out_c + 12 * out_stride,
-                                             (__mmask16)simdgen_lanes_below(rows - i, 16), col12_c);
-                  }
-                  if (j + 13 < cols) {
-                    _mm256_mask_storeu_epi16(output + edge_out_c + 13 * out_stride,
-                                             (__mmask16)simdgen_lanes_below(rows - i, 16), col13_c);
-                  }
-                  if (j + 14 < cols) {
-                    _mm256_mask_storeu_epi16(output + edge_out_c + 14 * out_stride,
-                                             (__mmask16)simdgen_lanes_below(rows - i, 16), col14_c);
-                  }
-                  if (j + 15 < cols) {
-                    _mm256_mask_storeu_epi16(output + edge_out_c + 15 * out_stride,
-                                             (__mmask16)simdgen_lanes_below(rows - i, 16), col15_c);
+                }
+                // the last columns of the matrix: partial tiles
+                if (j < j_end) {
+                  // partial tiles down the column
+                  int64_t i = ib;
+                  for (; i < i_end; i += 16) {
+                    int64_t edge_in_c = b * rows * stride + i * stride + j;
+                    int64_t edge_out_c = b * out_batch_stride + i + j * out_stride;
+                    __m256i row0_c = _mm256_setzero_si256();
+                    if (i < rows) {
+                      row0_c = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
+                                                       (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                                       input + edge_in_c);
+                    }
+                    __m256i row1_c = _mm256_setzero_si256();
+                    if (i + 1 < rows) {
+                      row1_c = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
+                                                       (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                                       input + edge_in_c + stride);
+                    }
+                    __m256i row2_c = _mm256_setzero_si256();
+                    if (i + 2 < rows) {
+                      row2_c = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
+                                                       (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                                       input + edge_in_c + 2 * stride);
+                    }
+                    __m256i row3_c = _mm256_setzero_si256();
+                    if (i + 3 < rows) {
+                      row3_c = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
+                                                       (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                                       input + edge_in_c + 3 * stride);
+                    }
+                    __m256i row4_c = _mm256_setzero_si256();
+                    if (i + 4 < rows) {
+                      row4_c = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
+                                                       (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                                       input + edge_in_c + 4 * stride);
+                    }
+                    __m256i row5_c = _mm256_setzero_si256();
+                    if (i + 5 < rows) {
+                      row5_c = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
+                                                       (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                                       input + edge_in_c + 5 * stride);
+                    }
+                    __m256i row6_c = _mm256_setzero_si256();
+                    if (i + 6 < rows) {
+                      row6_c = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
+                                                       (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                                       input + edge_in_c + 6 * stride);
+                    }
+                    __m256i row7_c = _mm256_setzero_si256();
+                    if (i + 7 < rows) {
+                      row7_c = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
+                                                       (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                                       input + edge_in_c + 7 * stride);
+                    }
+                    __m256i row8_c = _mm256_setzero_si256();
+                    if (i + 8 < rows) {
+                      row8_c = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
+                                                       (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                                       input + edge_in_c + 8 * stride);
+                    }
+                    __m256i row9_c = _mm256_setzero_si256();
+                    if (i + 9 < rows) {
+                      row9_c = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
+                                                       (__mmask16)simdgen_lanes_below(cols - j, 16),
+                                                       input + edge_in_c + 9 * stride);
+                    }
+                    __m256i row10_c = _mm256_setzero_si256();
+                    if (i + 10 < rows) {
+                      row10_c = _mm256_mask_loadu_epi16(
+                          _mm256_setzero_si256(), (__mmask16)simdgen_lanes_below(cols - j, 16),
+                          input + edge_in_c + 10 * stride);
+                    }
+                    __m256i row11_c = _mm256_setzero_si256();
+                    if (i + 11 < rows) {
+                      row11_c = _mm256_mask_loadu_epi16(
+                          _mm256_setzero_si256(), (__mmask16)simdgen_lanes_below(cols - j, 16),
+                          input + edge_in_c + 11 * stride);
+                    }
+                    __m256i row12_c = _mm256_setzero_si256();
+                    if (i + 12 < rows) {
+                      row12_c = _mm256_mask_loadu_epi16(
+                          _mm256_setzero_si256(), (__mmask16)simdgen_lanes_below(cols - j, 16),
+                          input + edge_in_c + 12 * stride);
+                    }
+                    __m256i row13_c = _mm256_setzero_si256();
+                    if (i + 13 < rows) {
+                      row13_c = _mm256_mask_loadu_epi16(
+                          _mm256_setzero_si256(), (__mmask16)simdgen_lanes_below(cols - j, 16),
+                          input + edge_in_c + 13 * stride);
+                    }
+                    __m256i row14_c = _mm256_setzero_si256();
+                    if (i + 14 < rows) {
+                      row14_c = _mm256_mask_loadu_epi16(
+                          _mm256_setzero_si256(), (__mmask16)simdgen_lanes_below(cols - j, 16),
+                          input + edge_in_c + 14 * stride);
+                    }
+                    __m256i row15_c = _mm256_setzero_si256();
+                    if (i + 15 < rows) {
+                      row15_c = _mm256_mask_loadu_epi16(
+                          _mm256_setzero_si256(), (__mmask16)simdgen_lanes_below(cols - j, 16),
+                          input + edge_in_c + 15 * stride);
+                    }
+                    // stage 1: interleave 16-bit lanes of row pairs (unpacklo/hi_epi16)
+                    __m256i t1_0_c = _mm256_unpacklo_epi16(row0_c, row1_c);
+                    __m256i t1_1_c = _mm256_unpackhi_epi16(row0_c, row1_c);
+                    __m256i t1_2_c = _mm256_unpacklo_epi16(row2_c, row3_c);
+                    __m256i t1_3_c = _mm256_unpackhi_epi16(row2_c, row3_c);
+                    __m256i t1_4_c = _mm256_unpacklo_epi16(row4_c, row5_c);
+                    __m256i t1_5_c = _mm256_unpackhi_epi16(row4_c, row5_c);
+                    __m256i t1_6_c = _mm256_unpacklo_epi16(row6_c, row7_c);
+                    __m256i t1_7_c = _mm256_unpackhi_epi16(row6_c, row7_c);
+                    __m256i t1_8_c = _mm256_unpacklo_epi16(row8_c, row9_c);
+                    __m256i t1_9_c = _mm256_unpackhi_epi16(row8_c, row9_c);
+                    __m256i t1_10_c = _mm256_unpacklo_epi16(row10_c, row11_c);
+                    __m256i t1_11_c = _mm256_unpackhi_epi16(row10_c, row11_c);
+                    __m256i t1_12_c = _mm256_unpacklo_epi16(row12_c, row13_c);
+                    __m256i t1_13_c = _mm256_unpackhi_epi16(row12_c, row13_c);
+                    __m256i t1_14_c = _mm256_unpacklo_epi16(row14_c, row15_c);
+                    __m256i t1_15_c = _mm256_unpackhi_epi16(row14_c, row15_c);
+                    // stage 2: interleave 32-bit lanes (unpacklo/hi_epi32)
+                    __m256i t2_0_c = _mm256_unpacklo_epi32(t1_0_c, t1_2_c);
+                    __m256i t2_1_c = _mm256_unpackhi_epi32(t1_0_c, t1_2_c);
+                    __m256i t2_2_c = _mm256_unpacklo_epi32(t1_1_c, t1_3_c);
+                    __m256i t2_3_c = _mm256_unpackhi_epi32(t1_1_c, t1_3_c);
+                    __m256i t2_4_c = _mm256_unpacklo_epi32(t1_4_c, t1_6_c);
+                    __m256i t2_5_c = _mm256_unpackhi_epi32(t1_4_c, t1_6_c);
+                    __m256i t2_6_c = _mm256_unpacklo_epi32(t1_5_c, t1_7_c);
+                    __m256i t2_7_c = _mm256_unpackhi_epi32(t1_5_c, t1_7_c);
+                    __m256i t2_8_c = _mm256_unpacklo_epi32(t1_8_c, t1_10_c);
+                    __m256i t2_9_c = _mm256_unpackhi_epi32(t1_8_c, t1_10_c);
+                    __m256i t2_10_c = _mm256_unpacklo_epi32(t1_9_c, t1_11_c);
+                    __m256i t2_11_c = _mm256_unpackhi_epi32(t1_9_c, t1_11_c);
+                    __m256i t2_12_c = _mm256_unpacklo_epi32(t1_12_c, t1_14_c);
+                    __m256i t2_13_c = _mm256_unpackhi_epi32(t1_12_c, t1_14_c);
+                    __m256i t2_14_c = _mm256_unpacklo_epi32(t1_13_c, t1_15_c);
+                    __m256i t2_15_c = _mm256_unpackhi_epi32(t1_13_c, t1_15_c);
+                    // stage 3: interleave 64-bit lanes (unpacklo/hi_epi64)
+                    __m256i t3_0_c = _mm256_unpacklo_epi64(t2_0_c, t2_4_c);
+                    __m256i t3_1_c = _mm256_unpackhi_epi64(t2_0_c, t2_4_c);
+                    __m256i t3_2_c = _mm256_unpacklo_epi64(t2_1_c, t2_5_c);
+                    __m256i t3_3_c = _mm256_unpackhi_epi64(t2_1_c, t2_5_c);
+                    __m256i t3_4_c = _mm256_unpacklo_epi64(t2_2_c, t2_6_c);
+                    __m256i t3_5_c = _mm256_unpackhi_epi64(t2_2_c, t2_6_c);
+                    __m256i t3_6_c = _mm256_unpacklo_epi64(t2_3_c, t2_7_c);
+                    __m256i t3_7_c = _mm256_unpackhi_epi64(t2_3_c, t2_7_c);
+                    __m256i t3_8_c = _mm256_unpacklo_epi64(t2_8_c, t2_12_c);
+                    __m256i t3_9_c = _mm256_unpackhi_epi64(t2_8_c, t2_12_c);
+                    __m256i t3_10_c = _mm256_unpacklo_epi64(t2_9_c, t2_13_c);
+                    __m256i t3_11_c = _mm256_unpackhi_epi64(t2_9_c, t2_13_c);
+                    __m256i t3_12_c = _mm256_unpacklo_epi64(t2_10_c, t2_14_c);
+                    __m256i t3_13_c = _mm256_unpackhi_epi64(t2_10_c, t2_14_c);
+                    __m256i t3_14_c = _mm256_unpacklo_epi64(t2_11_c, t2_15_c);
+                    __m256i t3_15_c = _mm256_unpackhi_epi64(t2_11_c, t2_15_c);
+                    // stage 4: join 128-bit halves (permute2x128 0x20 / 0x31)
+                    __m256i col0_c = _mm256_permute2x128_si256(t3_0_c, t3_8_c, 0x20);
+                    __m256i col8_c = _mm256_permute2x128_si256(t3_0_c, t3_8_c, 0x31);
+                    __m256i col1_c = _mm256_permute2x128_si256(t3_1_c, t3_9_c, 0x20);
+                    __m256i col9_c = _mm256_permute2x128_si256(t3_1_c, t3_9_c, 0x31);
+                    __m256i col2_c = _mm256_permute2x128_si256(t3_2_c, t3_10_c, 0x20);
+                    __m256i col10_c = _mm256_permute2x128_si256(t3_2_c, t3_10_c, 0x31);
+                    __m256i col3_c = _mm256_permute2x128_si256(t3_3_c, t3_11_c, 0x20);
+                    __m256i col11_c = _mm256_permute2x128_si256(t3_3_c, t3_11_c, 0x31);
+                    __m256i col4_c = _mm256_permute2x128_si256(t3_4_c, t3_12_c, 0x20);
+                    __m256i col12_c = _mm256_permute2x128_si256(t3_4_c, t3_12_c, 0x31);
+                    __m256i col5_c = _mm256_permute2x128_si256(t3_5_c, t3_13_c, 0x20);
+                    __m256i col13_c = _mm256_permute2x128_si256(t3_5_c, t3_13_c, 0x31);
+                    __m256i col6_c = _mm256_permute2x128_si256(t3_6_c, t3_14_c, 0x20);
+                    __m256i col14_c = _mm256_permute2x128_si256(t3_6_c, t3_14_c, 0x31);
+                    __m256i col7_c = _mm256_permute2x128_si256(t3_7_c, t3_15_c, 0x20);
+                    __m256i col15_c = _mm256_permute2x128_si256(t3_7_c, t3_15_c, 0x31);
+                    if (j < cols) {
+                      _mm256_mask_storeu_epi16(output + edge_out_c,
+                                               (__mmask16)simdgen_lanes_below(rows - i, 16),
+                                               col0_c);
+                    }
+                    if (j + 1 < cols) {
+                      _mm256_mask_storeu_epi16(output + edge_out_c + out_stride,
+                                               (__mmask16)simdgen_lanes_below(rows - i, 16),
+                                               col1_c);
+                    }
+                    if (j + 2 < cols) {
+                      _mm256_mask_storeu_epi16(output + edge_out_c + 2 * out_stride,
+                                               (__mmask16)simdgen_lanes_below(rows - i, 16),
+                                               col2_c);
+                    }
+                    if (j + 3 < cols) {
+                      _mm256_mask_storeu_epi16(output + edge_out_c + 3 * out_stride,
+                                               (__mmask16)simdgen_lanes_below(rows - i, 16),
+                                               col3_c);
+                    }
+                    if (j + 4 < cols) {
+                      _mm256_mask_storeu_epi16(output + edge_out_c + 4 * out_stride,
+                                               (__mmask16)simdgen_lanes_below(rows - i, 16),
+                                               col4_c);
+                    }
+                    if (j + 5 < cols) {
+                      _mm256_mask_storeu_epi16(output + edge_out_c + 5 * out_stride,
+                                               (__mmask16)simdgen_lanes_below(rows - i, 16),
+                                               col5_c);
+                    }
+                    if (j + 6 < cols) {
+                      _mm256_mask_storeu_epi16(output + edge_out_c + 6 * out_stride,
+                                               (__mmask16)simdgen_lanes_below(rows - i, 16),
+                                               col6_c);
+                    }
+                    if (j + 7 < cols) {
+                      _mm256_mask_storeu_epi16(output + edge_out_c + 7 * out_stride,
+                                               (__mmask16)simdgen_lanes_below(rows - i, 16),
+                                               col7_c);
+                    }
+                    if (j + 8 < cols) {
+                      _mm256_mask_storeu_epi16(output + edge_out_c + 8 * out_stride,
+                                               (__mmask16)simdgen_lanes_below(rows - i, 16),
+                                               col8_c);
+                    }
+                    if (j + 9 < cols) {
+                      _mm256_mask_storeu_epi16(output + edge_out_c + 9 * out_stride,
+                                               (__mmask16)simdgen_lanes_below(rows - i, 16),
+                                               col9_c);
+                    }
+                    if (j + 10 < cols) {
+                      _mm256_mask_storeu_epi16(output + edge_out_c + 10 * out_stride,
+                                               (__mmask16)simdgen_lanes_below(rows - i, 16),
+                                               col10_c);
+                    }
+                    if (j + 11 < cols) {
+                      _mm256_mask_storeu_epi16(output + edge_out_c + 11 * out_stride,
+                                               (__mmask16)simdgen_lanes_below(rows - i, 16),
+                                               col11_c);
+                    }
+                    if (j + 12 < cols) {
+                      _mm256_mask_storeu_epi16(output + edge_out_c + 12 * out_stride,
+                                               (__mmask16)simdgen_lanes_below(rows - i, 16),
+                                               col12_c);
+                    }
+                    if (j + 13 < cols) {
+                      _mm256_mask_storeu_epi16(output + edge_out_c + 13 * out_stride,
+                                               (__mmask16)simdgen_lanes_below(rows - i, 16),
+                                               col13_c);
+                    }
+                    if (j + 14 < cols) {
+                      _mm256_mask_storeu_epi16(output + edge_out_c + 14 * out_stride,
+                                               (__mmask16)simdgen_lanes_below(rows - i, 16),
+                                               col14_c);
+                    }
+                    if (j + 15 < cols) {
+                      _mm256_mask_storeu_epi16(output + edge_out_c + 15 * out_stride,
+                                               (__mmask16)simdgen_lanes_below(rows - i, 16),
+                                               col15_c);
+                    }
                   }
                 }
               }

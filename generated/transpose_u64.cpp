@@ -152,6 +152,8 @@ static inline void simdgen_store_prefix(void* to, uint8x16_t v, int64_t bytes) {
 // ---- avx512 (512-bit vectors)
 // tiles of 8 x 8 through a 16-shuffle network on half rows joined by the loads (strategy half_rows), in blocks of 8 x 8 tiles; edge tiles run the same network on masked rows and columns
 // outputs of 2 MiB or more whose tile rows are 64-byte aligned: whole tiles through streaming (non-temporal) stores, in blocks of 512 rows, then a store fence
+// matrices of at most 4 rows and 4 columns:
+// tiles of 4 x 4 through a 8-shuffle network, in blocks of 16 x 16 tiles; edge tiles run the same network on masked rows and columns
 // a matrix of one row or one column is copied by vector loops (gathered when its elements are strided)
 // uses masked loads (AVX-512 k-registers) for the tail
 // uses movntps / movntdq streaming (non-temporal) stores
@@ -275,682 +277,861 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void transpos
       }
     }
     if (rows != 1) {
-      // streaming stores need every tile row of the output on a 64-byte boundary
-      int64_t out_aligned = (uintptr_t)(output) % 64 == 0;
-      int64_t out_rows_aligned = (uintptr_t)(output + rows) % 64 == 0;
-      // an aligned output of 2 MiB or more: whole tiles stored past the caches
-      if (cols * out_aligned * out_rows_aligned * rows >= 262144) {
-        // row blocks of 512 x 128 elements (cache blocking)
-        int64_t ib_nt = 0;
-        for (; ib_nt < rows; ib_nt += 512) {
-          int64_t i_end_nt = ib_nt + 512 < rows ? ib_nt + 512 : rows;
+      int64_t longer_side = rows > cols ? rows : cols;
+      // at most 4 x 4: one tile of half the width
+      if (longer_side <= 4) {
+        // row blocks of 64 x 64 elements (cache blocking)
+        int64_t ib_small = 0;
+        for (; ib_small < rows; ib_small += 64) {
+          int64_t i_end_small = ib_small + 64 < rows ? ib_small + 64 : rows;
           // column blocks
-          int64_t jb_nt = 0;
-          for (; jb_nt < cols; jb_nt += 128) {
-            int64_t j_end_nt = jb_nt + 128 < cols ? jb_nt + 128 : cols;
-            int64_t j_nt = jb_nt;
+          int64_t jb_small = 0;
+          for (; jb_small < cols; jb_small += 64) {
+            int64_t j_end_small = jb_small + 64 < cols ? jb_small + 64 : cols;
+            int64_t j_small = jb_small;
             // tile columns of the block
-            for (; j_nt + 8 <= j_end_nt; j_nt += 8) {
-              int64_t i_nt = ib_nt;
+            for (; j_small + 4 <= j_end_small; j_small += 4) {
+              int64_t i_small = ib_small;
               // whole tiles down the column
-              for (; i_nt + 8 <= i_end_nt; i_nt += 8) {
-                int64_t in_step_nt = simdgen_opaque(stride);
-                int64_t out_step_nt = simdgen_opaque(rows);
-                int64_t tile_in_nt = i_nt * in_step_nt + j_nt;
-                int64_t tile_out_nt = i_nt + j_nt * out_step_nt;
-                __m512i in0 = _mm512_inserti64x4(
-                    _mm512_castsi256_si512(
-                        _mm256_loadu_si256((const __m256i*)(input + tile_in_nt))),
-                    _mm256_loadu_si256((const __m256i*)(input + tile_in_nt + 2 * in_step_nt)), 1);
-                __m512i in1 = _mm512_inserti64x4(
-                    _mm512_castsi256_si512(
-                        _mm256_loadu_si256((const __m256i*)(input + in_step_nt + tile_in_nt))),
-                    _mm256_loadu_si256(
-                        (const __m256i*)(input + in_step_nt + tile_in_nt + 2 * in_step_nt)),
-                    1);
-                __m512i in2 = _mm512_inserti64x4(
-                    _mm512_castsi256_si512(
-                        _mm256_loadu_si256((const __m256i*)(input + 4 * in_step_nt + tile_in_nt))),
-                    _mm256_loadu_si256(
-                        (const __m256i*)(input + 4 * in_step_nt + tile_in_nt + 2 * in_step_nt)),
-                    1);
-                __m512i in3 = _mm512_inserti64x4(
-                    _mm512_castsi256_si512(
-                        _mm256_loadu_si256((const __m256i*)(input + 5 * in_step_nt + tile_in_nt))),
-                    _mm256_loadu_si256(
-                        (const __m256i*)(input + 5 * in_step_nt + tile_in_nt + 2 * in_step_nt)),
-                    1);
-                __m512i in4 = _mm512_inserti64x4(
-                    _mm512_castsi256_si512(
-                        _mm256_loadu_si256((const __m256i*)(input + tile_in_nt + 4))),
-                    _mm256_loadu_si256((const __m256i*)(input + tile_in_nt + 4 + 2 * in_step_nt)),
-                    1);
-                __m512i in5 = _mm512_inserti64x4(
-                    _mm512_castsi256_si512(
-                        _mm256_loadu_si256((const __m256i*)(input + in_step_nt + tile_in_nt + 4))),
-                    _mm256_loadu_si256(
-                        (const __m256i*)(input + in_step_nt + tile_in_nt + 4 + 2 * in_step_nt)),
-                    1);
-                __m512i in6 = _mm512_inserti64x4(
-                    _mm512_castsi256_si512(_mm256_loadu_si256(
-                        (const __m256i*)(input + 4 * in_step_nt + tile_in_nt + 4))),
-                    _mm256_loadu_si256(
-                        (const __m256i*)(input + 4 * in_step_nt + tile_in_nt + 4 + 2 * in_step_nt)),
-                    1);
-                __m512i in7 = _mm512_inserti64x4(
-                    _mm512_castsi256_si512(_mm256_loadu_si256(
-                        (const __m256i*)(input + 5 * in_step_nt + tile_in_nt + 4))),
-                    _mm256_loadu_si256(
-                        (const __m256i*)(input + 5 * in_step_nt + tile_in_nt + 4 + 2 * in_step_nt)),
-                    1);
-                // stage 1: interleave 64-bit lanes of input pairs (unpacklo/hi_epi64)
-                __m512i t1_0 = _mm512_unpacklo_epi64(in0, in1);
-                __m512i t1_1 = _mm512_unpackhi_epi64(in0, in1);
-                __m512i t1_2 = _mm512_unpacklo_epi64(in2, in3);
-                __m512i t1_3 = _mm512_unpackhi_epi64(in2, in3);
-                __m512i t1_4 = _mm512_unpacklo_epi64(in4, in5);
-                __m512i t1_5 = _mm512_unpackhi_epi64(in4, in5);
-                __m512i t1_6 = _mm512_unpacklo_epi64(in6, in7);
-                __m512i t1_7 = _mm512_unpackhi_epi64(in6, in7);
-                //   t1_0: 0 8 2 10 16 24 18 26
-                //   t1_1: 1 9 3 11 17 25 19 27
-                //   t1_2: 32 40 34 42 48 56 50 58
-                //   t1_3: 33 41 35 43 49 57 51 59
-                //   t1_4: 4 12 6 14 20 28 22 30
-                //   t1_5: 5 13 7 15 21 29 23 31
-                //   t1_6: 36 44 38 46 52 60 54 62
-                //   t1_7: 37 45 39 47 53 61 55 63
-                // stage 2: gather 128-bit blocks into columns (shuffle_i32x4 0x88 / 0xDD)
-                __m512i col0 = _mm512_shuffle_i32x4(t1_0, t1_2, 0x88);
-                __m512i col2 = _mm512_shuffle_i32x4(t1_0, t1_2, 0xDD);
-                __m512i col1 = _mm512_shuffle_i32x4(t1_1, t1_3, 0x88);
-                __m512i col3 = _mm512_shuffle_i32x4(t1_1, t1_3, 0xDD);
-                __m512i col4 = _mm512_shuffle_i32x4(t1_4, t1_6, 0x88);
-                __m512i col6 = _mm512_shuffle_i32x4(t1_4, t1_6, 0xDD);
-                __m512i col5 = _mm512_shuffle_i32x4(t1_5, t1_7, 0x88);
-                __m512i col7 = _mm512_shuffle_i32x4(t1_5, t1_7, 0xDD);
-                //   col0: 0 8 16 24 32 40 48 56
-                //   col2: 2 10 18 26 34 42 50 58
-                //   col1: 1 9 17 25 33 41 49 57
-                //   col3: 3 11 19 27 35 43 51 59
-                //   col4: 4 12 20 28 36 44 52 60
-                //   col6: 6 14 22 30 38 46 54 62
-                //   col5: 5 13 21 29 37 45 53 61
-                //   col7: 7 15 23 31 39 47 55 63
-                _mm512_stream_si512((__m512i*)(output + tile_out_nt), col0);
-                _mm512_stream_si512((__m512i*)(output + out_step_nt + tile_out_nt), col1);
-                _mm512_stream_si512((__m512i*)(output + 2 * out_step_nt + tile_out_nt), col2);
-                _mm512_stream_si512((__m512i*)(output + 3 * out_step_nt + tile_out_nt), col3);
-                _mm512_stream_si512((__m512i*)(output + 4 * out_step_nt + tile_out_nt), col4);
-                _mm512_stream_si512((__m512i*)(output + 5 * out_step_nt + tile_out_nt), col5);
-                _mm512_stream_si512((__m512i*)(output + 6 * out_step_nt + tile_out_nt), col6);
-                _mm512_stream_si512((__m512i*)(output + 7 * out_step_nt + tile_out_nt), col7);
+              for (; i_small + 4 <= i_end_small; i_small += 4) {
+                int64_t in_step_small = simdgen_opaque(stride);
+                int64_t out_step_small = simdgen_opaque(rows);
+                int64_t tile_in_small = i_small * in_step_small + j_small;
+                int64_t tile_out_small = i_small + j_small * out_step_small;
+                __m256i row0 = _mm256_loadu_si256((const __m256i*)(input + tile_in_small));
+                __m256i row1 =
+                    _mm256_loadu_si256((const __m256i*)(input + in_step_small + tile_in_small));
+                __m256i row2 =
+                    _mm256_loadu_si256((const __m256i*)(input + 2 * in_step_small + tile_in_small));
+                __m256i row3 =
+                    _mm256_loadu_si256((const __m256i*)(input + 3 * in_step_small + tile_in_small));
+                // stage 1: interleave 64-bit lanes of row pairs (unpacklo/hi_epi64)
+                __m256i t1_0 = _mm256_unpacklo_epi64(row0, row1);
+                __m256i t1_1 = _mm256_unpackhi_epi64(row0, row1);
+                __m256i t1_2 = _mm256_unpacklo_epi64(row2, row3);
+                __m256i t1_3 = _mm256_unpackhi_epi64(row2, row3);
+                //   t1_0: 0 4 2 6
+                //   t1_1: 1 5 3 7
+                //   t1_2: 8 12 10 14
+                //   t1_3: 9 13 11 15
+                // stage 2: join 128-bit halves (permute2x128 0x20 / 0x31)
+                __m256i col0 = _mm256_permute2x128_si256(t1_0, t1_2, 0x20);
+                __m256i col2 = _mm256_permute2x128_si256(t1_0, t1_2, 0x31);
+                __m256i col1 = _mm256_permute2x128_si256(t1_1, t1_3, 0x20);
+                __m256i col3 = _mm256_permute2x128_si256(t1_1, t1_3, 0x31);
+                //   col0: 0 4 8 12
+                //   col2: 2 6 10 14
+                //   col1: 1 5 9 13
+                //   col3: 3 7 11 15
+                _mm256_storeu_si256((__m256i*)(output + tile_out_small), col0);
+                _mm256_storeu_si256((__m256i*)(output + out_step_small + tile_out_small), col1);
+                _mm256_storeu_si256((__m256i*)(output + 2 * out_step_small + tile_out_small), col2);
+                _mm256_storeu_si256((__m256i*)(output + 3 * out_step_small + tile_out_small), col3);
               }
               // the last rows of the matrix: a partial tile
-              if (i_nt < i_end_nt) {
-                int64_t edge_in_r_nt = i_nt * stride + j_nt;
-                int64_t edge_out_r_nt = i_nt + j_nt * rows;
-                __m512i row0_r = _mm512_setzero_si512();
-                if (i_nt < rows) {
-                  row0_r = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
-                                                   (__mmask8)simdgen_lanes_below(cols - j_nt, 8),
-                                                   input + edge_in_r_nt);
+              if (i_small < i_end_small) {
+                int64_t edge_in_r_small = i_small * stride + j_small;
+                int64_t edge_out_r_small = i_small + j_small * rows;
+                __m256i row0_r = _mm256_setzero_si256();
+                if (i_small < rows) {
+                  row0_r = _mm256_mask_loadu_epi64(_mm256_setzero_si256(),
+                                                   (__mmask8)simdgen_lanes_below(cols - j_small, 4),
+                                                   input + edge_in_r_small);
                 }
-                __m512i row1_r = _mm512_setzero_si512();
-                if (i_nt + 1 < rows) {
-                  row1_r = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
-                                                   (__mmask8)simdgen_lanes_below(cols - j_nt, 8),
-                                                   input + edge_in_r_nt + stride);
+                __m256i row1_r = _mm256_setzero_si256();
+                if (i_small + 1 < rows) {
+                  row1_r = _mm256_mask_loadu_epi64(_mm256_setzero_si256(),
+                                                   (__mmask8)simdgen_lanes_below(cols - j_small, 4),
+                                                   input + edge_in_r_small + stride);
                 }
-                __m512i row2_r = _mm512_setzero_si512();
-                if (i_nt + 2 < rows) {
-                  row2_r = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
-                                                   (__mmask8)simdgen_lanes_below(cols - j_nt, 8),
-                                                   input + edge_in_r_nt + 2 * stride);
+                __m256i row2_r = _mm256_setzero_si256();
+                if (i_small + 2 < rows) {
+                  row2_r = _mm256_mask_loadu_epi64(_mm256_setzero_si256(),
+                                                   (__mmask8)simdgen_lanes_below(cols - j_small, 4),
+                                                   input + edge_in_r_small + 2 * stride);
                 }
-                __m512i row3_r = _mm512_setzero_si512();
-                if (i_nt + 3 < rows) {
-                  row3_r = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
-                                                   (__mmask8)simdgen_lanes_below(cols - j_nt, 8),
-                                                   input + edge_in_r_nt + 3 * stride);
-                }
-                __m512i row4_r = _mm512_setzero_si512();
-                if (i_nt + 4 < rows) {
-                  row4_r = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
-                                                   (__mmask8)simdgen_lanes_below(cols - j_nt, 8),
-                                                   input + edge_in_r_nt + 4 * stride);
-                }
-                __m512i row5_r = _mm512_setzero_si512();
-                if (i_nt + 5 < rows) {
-                  row5_r = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
-                                                   (__mmask8)simdgen_lanes_below(cols - j_nt, 8),
-                                                   input + edge_in_r_nt + 5 * stride);
-                }
-                __m512i row6_r = _mm512_setzero_si512();
-                if (i_nt + 6 < rows) {
-                  row6_r = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
-                                                   (__mmask8)simdgen_lanes_below(cols - j_nt, 8),
-                                                   input + edge_in_r_nt + 6 * stride);
-                }
-                __m512i row7_r = _mm512_setzero_si512();
-                if (i_nt + 7 < rows) {
-                  row7_r = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
-                                                   (__mmask8)simdgen_lanes_below(cols - j_nt, 8),
-                                                   input + edge_in_r_nt + 7 * stride);
+                __m256i row3_r = _mm256_setzero_si256();
+                if (i_small + 3 < rows) {
+                  row3_r = _mm256_mask_loadu_epi64(_mm256_setzero_si256(),
+                                                   (__mmask8)simdgen_lanes_below(cols - j_small, 4),
+                                                   input + edge_in_r_small + 3 * stride);
                 }
                 // stage 1: interleave 64-bit lanes of row pairs (unpacklo/hi_epi64)
-                __m512i t1_0_r = _mm512_unpacklo_epi64(row0_r, row1_r);
-                __m512i t1_1_r = _mm512_unpackhi_epi64(row0_r, row1_r);
-                __m512i t1_2_r = _mm512_unpacklo_epi64(row2_r, row3_r);
-                __m512i t1_3_r = _mm512_unpackhi_epi64(row2_r, row3_r);
-                __m512i t1_4_r = _mm512_unpacklo_epi64(row4_r, row5_r);
-                __m512i t1_5_r = _mm512_unpackhi_epi64(row4_r, row5_r);
-                __m512i t1_6_r = _mm512_unpacklo_epi64(row6_r, row7_r);
-                __m512i t1_7_r = _mm512_unpackhi_epi64(row6_r, row7_r);
-                // stage 2: gather 128-bit blocks (shuffle_i32x4 0x88 / 0xDD)
-                __m512i t2_0_r = _mm512_shuffle_i32x4(t1_0_r, t1_2_r, 0x88);
-                __m512i t2_2_r = _mm512_shuffle_i32x4(t1_0_r, t1_2_r, 0xDD);
-                __m512i t2_1_r = _mm512_shuffle_i32x4(t1_1_r, t1_3_r, 0x88);
-                __m512i t2_3_r = _mm512_shuffle_i32x4(t1_1_r, t1_3_r, 0xDD);
-                __m512i t2_4_r = _mm512_shuffle_i32x4(t1_4_r, t1_6_r, 0x88);
-                __m512i t2_6_r = _mm512_shuffle_i32x4(t1_4_r, t1_6_r, 0xDD);
-                __m512i t2_5_r = _mm512_shuffle_i32x4(t1_5_r, t1_7_r, 0x88);
-                __m512i t2_7_r = _mm512_shuffle_i32x4(t1_5_r, t1_7_r, 0xDD);
-                // stage 3: gather 256-bit halves (shuffle_i32x4 0x88 / 0xDD)
-                __m512i col0_r = _mm512_shuffle_i32x4(t2_0_r, t2_4_r, 0x88);
-                __m512i col4_r = _mm512_shuffle_i32x4(t2_0_r, t2_4_r, 0xDD);
-                __m512i col1_r = _mm512_shuffle_i32x4(t2_1_r, t2_5_r, 0x88);
-                __m512i col5_r = _mm512_shuffle_i32x4(t2_1_r, t2_5_r, 0xDD);
-                __m512i col2_r = _mm512_shuffle_i32x4(t2_2_r, t2_6_r, 0x88);
-                __m512i col6_r = _mm512_shuffle_i32x4(t2_2_r, t2_6_r, 0xDD);
-                __m512i col3_r = _mm512_shuffle_i32x4(t2_3_r, t2_7_r, 0x88);
-                __m512i col7_r = _mm512_shuffle_i32x4(t2_3_r, t2_7_r, 0xDD);
-                if (j_nt < cols) {
-                  _mm512_mask_storeu_epi64(output + edge_out_r_nt,
-                                           (__mmask8)simdgen_lanes_below(rows - i_nt, 8), col0_r);
+                __m256i t1_0_r = _mm256_unpacklo_epi64(row0_r, row1_r);
+                __m256i t1_1_r = _mm256_unpackhi_epi64(row0_r, row1_r);
+                __m256i t1_2_r = _mm256_unpacklo_epi64(row2_r, row3_r);
+                __m256i t1_3_r = _mm256_unpackhi_epi64(row2_r, row3_r);
+                // stage 2: join 128-bit halves (permute2x128 0x20 / 0x31)
+                __m256i col0_r = _mm256_permute2x128_si256(t1_0_r, t1_2_r, 0x20);
+                __m256i col2_r = _mm256_permute2x128_si256(t1_0_r, t1_2_r, 0x31);
+                __m256i col1_r = _mm256_permute2x128_si256(t1_1_r, t1_3_r, 0x20);
+                __m256i col3_r = _mm256_permute2x128_si256(t1_1_r, t1_3_r, 0x31);
+                if (j_small < cols) {
+                  _mm256_mask_storeu_epi64(output + edge_out_r_small,
+                                           (__mmask8)simdgen_lanes_below(rows - i_small, 4),
+                                           col0_r);
                 }
-                if (j_nt + 1 < cols) {
-                  _mm512_mask_storeu_epi64(output + edge_out_r_nt + rows,
-                                           (__mmask8)simdgen_lanes_below(rows - i_nt, 8), col1_r);
+                if (j_small + 1 < cols) {
+                  _mm256_mask_storeu_epi64(output + edge_out_r_small + rows,
+                                           (__mmask8)simdgen_lanes_below(rows - i_small, 4),
+                                           col1_r);
                 }
-                if (j_nt + 2 < cols) {
-                  _mm512_mask_storeu_epi64(output + edge_out_r_nt + 2 * rows,
-                                           (__mmask8)simdgen_lanes_below(rows - i_nt, 8), col2_r);
+                if (j_small + 2 < cols) {
+                  _mm256_mask_storeu_epi64(output + edge_out_r_small + 2 * rows,
+                                           (__mmask8)simdgen_lanes_below(rows - i_small, 4),
+                                           col2_r);
                 }
-                if (j_nt + 3 < cols) {
-                  _mm512_mask_storeu_epi64(output + edge_out_r_nt + 3 * rows,
-                                           (__mmask8)simdgen_lanes_below(rows - i_nt, 8), col3_r);
-                }
-                if (j_nt + 4 < cols) {
-                  _mm512_mask_storeu_epi64(output + edge_out_r_nt + 4 * rows,
-                                           (__mmask8)simdgen_lanes_below(rows - i_nt, 8), col4_r);
-                }
-                if (j_nt + 5 < cols) {
-                  _mm512_mask_storeu_epi64(output + edge_out_r_nt + 5 * rows,
-                                           (__mmask8)simdgen_lanes_below(rows - i_nt, 8), col5_r);
-                }
-                if (j_nt + 6 < cols) {
-                  _mm512_mask_storeu_epi64(output + edge_out_r_nt + 6 * rows,
-                                           (__mmask8)simdgen_lanes_below(rows - i_nt, 8), col6_r);
-                }
-                if (j_nt + 7 < cols) {
-                  _mm512_mask_storeu_epi64(output + edge_out_r_nt + 7 * rows,
-                                           (__mmask8)simdgen_lanes_below(rows - i_nt, 8), col7_r);
+                if (j_small + 3 < cols) {
+                  _mm256_mask_storeu_epi64(output + edge_out_r_small + 3 * rows,
+                                           (__mmask8)simdgen_lanes_below(rows - i_small, 4),
+                                           col3_r);
                 }
               }
             }
             // the last columns of the matrix: partial tiles
-            if (j_nt < j_end_nt) {
+            if (j_small < j_end_small) {
               // partial tiles down the column
-              int64_t i_nt = ib_nt;
-              for (; i_nt < i_end_nt; i_nt += 8) {
-                int64_t edge_in_c_nt = i_nt * stride + j_nt;
-                int64_t edge_out_c_nt = i_nt + j_nt * rows;
-                __m512i row0_c = _mm512_setzero_si512();
-                if (i_nt < rows) {
-                  row0_c = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
-                                                   (__mmask8)simdgen_lanes_below(cols - j_nt, 8),
-                                                   input + edge_in_c_nt);
+              int64_t i_small = ib_small;
+              for (; i_small < i_end_small; i_small += 4) {
+                int64_t edge_in_c_small = i_small * stride + j_small;
+                int64_t edge_out_c_small = i_small + j_small * rows;
+                __m256i row0_c = _mm256_setzero_si256();
+                if (i_small < rows) {
+                  row0_c = _mm256_mask_loadu_epi64(_mm256_setzero_si256(),
+                                                   (__mmask8)simdgen_lanes_below(cols - j_small, 4),
+                                                   input + edge_in_c_small);
                 }
-                __m512i row1_c = _mm512_setzero_si512();
-                if (i_nt + 1 < rows) {
-                  row1_c = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
-                                                   (__mmask8)simdgen_lanes_below(cols - j_nt, 8),
-                                                   input + edge_in_c_nt + stride);
+                __m256i row1_c = _mm256_setzero_si256();
+                if (i_small + 1 < rows) {
+                  row1_c = _mm256_mask_loadu_epi64(_mm256_setzero_si256(),
+                                                   (__mmask8)simdgen_lanes_below(cols - j_small, 4),
+                                                   input + edge_in_c_small + stride);
                 }
-                __m512i row2_c = _mm512_setzero_si512();
-                if (i_nt + 2 < rows) {
-                  row2_c = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
-                                                   (__mmask8)simdgen_lanes_below(cols - j_nt, 8),
-                                                   input + edge_in_c_nt + 2 * stride);
+                __m256i row2_c = _mm256_setzero_si256();
+                if (i_small + 2 < rows) {
+                  row2_c = _mm256_mask_loadu_epi64(_mm256_setzero_si256(),
+                                                   (__mmask8)simdgen_lanes_below(cols - j_small, 4),
+                                                   input + edge_in_c_small + 2 * stride);
                 }
-                __m512i row3_c = _mm512_setzero_si512();
-                if (i_nt + 3 < rows) {
-                  row3_c = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
-                                                   (__mmask8)simdgen_lanes_below(cols - j_nt, 8),
-                                                   input + edge_in_c_nt + 3 * stride);
-                }
-                __m512i row4_c = _mm512_setzero_si512();
-                if (i_nt + 4 < rows) {
-                  row4_c = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
-                                                   (__mmask8)simdgen_lanes_below(cols - j_nt, 8),
-                                                   input + edge_in_c_nt + 4 * stride);
-                }
-                __m512i row5_c = _mm512_setzero_si512();
-                if (i_nt + 5 < rows) {
-                  row5_c = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
-                                                   (__mmask8)simdgen_lanes_below(cols - j_nt, 8),
-                                                   input + edge_in_c_nt + 5 * stride);
-                }
-                __m512i row6_c = _mm512_setzero_si512();
-                if (i_nt + 6 < rows) {
-                  row6_c = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
-                                                   (__mmask8)simdgen_lanes_below(cols - j_nt, 8),
-                                                   input + edge_in_c_nt + 6 * stride);
-                }
-                __m512i row7_c = _mm512_setzero_si512();
-                if (i_nt + 7 < rows) {
-                  row7_c = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
-                                                   (__mmask8)simdgen_lanes_below(cols - j_nt, 8),
-                                                   input + edge_in_c_nt + 7 * stride);
+                __m256i row3_c = _mm256_setzero_si256();
+                if (i_small + 3 < rows) {
+                  row3_c = _mm256_mask_loadu_epi64(_mm256_setzero_si256(),
+                                                   (__mmask8)simdgen_lanes_below(cols - j_small, 4),
+                                                   input + edge_in_c_small + 3 * stride);
                 }
                 // stage 1: interleave 64-bit lanes of row pairs (unpacklo/hi_epi64)
-                __m512i t1_0_c = _mm512_unpacklo_epi64(row0_c, row1_c);
-                __m512i t1_1_c = _mm512_unpackhi_epi64(row0_c, row1_c);
-                __m512i t1_2_c = _mm512_unpacklo_epi64(row2_c, row3_c);
-                __m512i t1_3_c = _mm512_unpackhi_epi64(row2_c, row3_c);
-                __m512i t1_4_c = _mm512_unpacklo_epi64(row4_c, row5_c);
-                __m512i t1_5_c = _mm512_unpackhi_epi64(row4_c, row5_c);
-                __m512i t1_6_c = _mm512_unpacklo_epi64(row6_c, row7_c);
-                __m512i t1_7_c = _mm512_unpackhi_epi64(row6_c, row7_c);
-                // stage 2: gather 128-bit blocks (shuffle_i32x4 0x88 / 0xDD)
-                __m512i t2_0_c = _mm512_shuffle_i32x4(t1_0_c, t1_2_c, 0x88);
-                __m512i t2_2_c = _mm512_shuffle_i32x4(t1_0_c, t1_2_c, 0xDD);
-                __m512i t2_1_c = _mm512_shuffle_i32x4(t1_1_c, t1_3_c, 0x88);
-                __m512i t2_3_c = _mm512_shuffle_i32x4(t1_1_c, t1_3_c, 0xDD);
-                __m512i t2_4_c = _mm512_shuffle_i32x4(t1_4_c, t1_6_c, 0x88);
-                __m512i t2_6_c = _mm512_shuffle_i32x4(t1_4_c, t1_6_c, 0xDD);
-                __m512i t2_5_c = _mm512_shuffle_i32x4(t1_5_c, t1_7_c, 0x88);
-                __m512i t2_7_c = _mm512_shuffle_i32x4(t1_5_c, t1_7_c, 0xDD);
-                // stage 3: gather 256-bit halves (shuffle_i32x4 0x88 / 0xDD)
-                __m512i col0_c = _mm512_shuffle_i32x4(t2_0_c, t2_4_c, 0x88);
-                __m512i col4_c = _mm512_shuffle_i32x4(t2_0_c, t2_4_c, 0xDD);
-                __m512i col1_c = _mm512_shuffle_i32x4(t2_1_c, t2_5_c, 0x88);
-                __m512i col5_c = _mm512_shuffle_i32x4(t2_1_c, t2_5_c, 0xDD);
-                __m512i col2_c = _mm512_shuffle_i32x4(t2_2_c, t2_6_c, 0x88);
-                __m512i col6_c = _mm512_shuffle_i32x4(t2_2_c, t2_6_c, 0xDD);
-                __m512i col3_c = _mm512_shuffle_i32x4(t2_3_c, t2_7_c, 0x88);
-                __m512i col7_c = _mm512_shuffle_i32x4(t2_3_c, t2_7_c, 0xDD);
-                if (j_nt < cols) {
-                  _mm512_mask_storeu_epi64(output + edge_out_c_nt,
-                                           (__mmask8)simdgen_lanes_below(rows - i_nt, 8), col0_c);
+                __m256i t1_0_c = _mm256_unpacklo_epi64(row0_c, row1_c);
+                __m256i t1_1_c = _mm256_unpackhi_epi64(row0_c, row1_c);
+                __m256i t1_2_c = _mm256_unpacklo_epi64(row2_c, row3_c);
+                __m256i t1_3_c = _mm256_unpackhi_epi64(row2_c, row3_c);
+                // stage 2: join 128-bit halves (permute2x128 0x20 / 0x31)
+                __m256i col0_c = _mm256_permute2x128_si256(t1_0_c, t1_2_c, 0x20);
+                __m256i col2_c = _mm256_permute2x128_si256(t1_0_c, t1_2_c, 0x31);
+                __m256i col1_c = _mm256_permute2x128_si256(t1_1_c, t1_3_c, 0x20);
+                __m256i col3_c = _mm256_permute2x128_si256(t1_1_c, t1_3_c, 0x31);
+                if (j_small < cols) {
+                  _mm256_mask_storeu_epi64(output + edge_out_c_small,
+                                           (__mmask8)simdgen_lanes_below(rows - i_small, 4),
+                                           col0_c);
                 }
-                if (j_nt + 1 < cols) {
-                  _mm512_mask_storeu_epi64(output + edge_out_c_nt + rows,
-                                           (__mmask8)simdgen_lanes_below(rows - i_nt, 8), col1_c);
+                if (j_small + 1 < cols) {
+                  _mm256_mask_storeu_epi64(output + edge_out_c_small + rows,
+                                           (__mmask8)simdgen_lanes_below(rows - i_small, 4),
+                                           col1_c);
                 }
-                if (j_nt + 2 < cols) {
-                  _mm512_mask_storeu_epi64(output + edge_out_c_nt + 2 * rows,
-                                           (__mmask8)simdgen_lanes_below(rows - i_nt, 8), col2_c);
+                if (j_small + 2 < cols) {
+                  _mm256_mask_storeu_epi64(output + edge_out_c_small + 2 * rows,
+                                           (__mmask8)simdgen_lanes_below(rows - i_small, 4),
+                                           col2_c);
                 }
-                if (j_nt + 3 < cols) {
-                  _mm512_mask_storeu_epi64(output + edge_out_c_nt + 3 * rows,
-                                           (__mmask8)simdgen_lanes_below(rows - i_nt, 8), col3_c);
-                }
-                if (j_nt + 4 < cols) {
-                  _mm512_mask_storeu_epi64(output + edge_out_c_nt + 4 * rows,
-                                           (__mmask8)simdgen_lanes_below(rows - i_nt, 8), col4_c);
-                }
-                if (j_nt + 5 < cols) {
-                  _mm512_mask_storeu_epi64(output + edge_out_c_nt + 5 * rows,
-                                           (__mmask8)simdgen_lanes_below(rows - i_nt, 8), col5_c);
-                }
-                if (j_nt + 6 < cols) {
-                  _mm512_mask_storeu_epi64(output + edge_out_c_nt + 6 * rows,
-                                           (__mmask8)simdgen_lanes_below(rows - i_nt, 8), col6_c);
-                }
-                if (j_nt + 7 < cols) {
-                  _mm512_mask_storeu_epi64(output + edge_out_c_nt + 7 * rows,
-                                           (__mmask8)simdgen_lanes_below(rows - i_nt, 8), col7_c);
+                if (j_small + 3 < cols) {
+                  _mm256_mask_storeu_epi64(output + edge_out_c_small + 3 * rows,
+                                           (__mmask8)simdgen_lanes_below(rows - i_small, 4),
+                                           col3_c);
                 }
               }
             }
           }
         }
-        // the streaming stores reach memory before the kernel returns
-        _mm_sfence();
       }
-      // otherwise through the caches
-      if (cols * out_aligned * out_rows_aligned * rows < 262144) {
-        // row blocks of 64 x 64 elements (cache blocking)
-        int64_t ib = 0;
-        for (; ib < rows; ib += 64) {
-          int64_t i_end = ib + 64 < rows ? ib + 64 : rows;
-          // column blocks
-          int64_t jb = 0;
-          for (; jb < cols; jb += 64) {
-            int64_t j_end = jb + 64 < cols ? jb + 64 : cols;
-            int64_t j = jb;
-            // tile columns of the block
-            for (; j + 8 <= j_end; j += 8) {
-              int64_t i = ib;
-              // whole tiles down the column
-              for (; i + 8 <= i_end; i += 8) {
-                int64_t in_step = simdgen_opaque(stride);
-                int64_t out_step = simdgen_opaque(rows);
-                int64_t tile_in = i * in_step + j;
-                int64_t tile_out = i + j * out_step;
-                __m512i in0 = _mm512_inserti64x4(
-                    _mm512_castsi256_si512(_mm256_loadu_si256((const __m256i*)(input + tile_in))),
-                    _mm256_loadu_si256((const __m256i*)(input + tile_in + 2 * in_step)), 1);
-                __m512i in1 = _mm512_inserti64x4(
-                    _mm512_castsi256_si512(
-                        _mm256_loadu_si256((const __m256i*)(input + in_step + tile_in))),
-                    _mm256_loadu_si256((const __m256i*)(input + in_step + tile_in + 2 * in_step)),
-                    1);
-                __m512i in2 = _mm512_inserti64x4(
-                    _mm512_castsi256_si512(
-                        _mm256_loadu_si256((const __m256i*)(input + 4 * in_step + tile_in))),
-                    _mm256_loadu_si256(
-                        (const __m256i*)(input + 4 * in_step + tile_in + 2 * in_step)),
-                    1);
-                __m512i in3 = _mm512_inserti64x4(
-                    _mm512_castsi256_si512(
-                        _mm256_loadu_si256((const __m256i*)(input + 5 * in_step + tile_in))),
-                    _mm256_loadu_si256(
-                        (const __m256i*)(input + 5 * in_step + tile_in + 2 * in_step)),
-                    1);
-                __m512i in4 = _mm512_inserti64x4(
-                    _mm512_castsi256_si512(
-                        _mm256_loadu_si256((const __m256i*)(input + tile_in + 4))),
-                    _mm256_loadu_si256((const __m256i*)(input + tile_in + 4 + 2 * in_step)), 1);
-                __m512i in5 = _mm512_inserti64x4(
-                    _mm512_castsi256_si512(
-                        _mm256_loadu_si256((const __m256i*)(input + in_step + tile_in + 4))),
-                    _mm256_loadu_si256(
-                        (const __m256i*)(input + in_step + tile_in + 4 + 2 * in_step)),
-                    1);
-                __m512i in6 = _mm512_inserti64x4(
-                    _mm512_castsi256_si512(
-                        _mm256_loadu_si256((const __m256i*)(input + 4 * in_step + tile_in + 4))),
-                    _mm256_loadu_si256(
-                        (const __m256i*)(input + 4 * in_step + tile_in + 4 + 2 * in_step)),
-                    1);
-                __m512i in7 = _mm512_inserti64x4(
-                    _mm512_castsi256_si512(
-                        _mm256_loadu_si256((const __m256i*)(input + 5 * in_step + tile_in + 4))),
-                    _mm256_loadu_si256(
-                        (const __m256i*)(input + 5 * in_step + tile_in + 4 + 2 * in_step)),
-                    1);
-                // stage 1: interleave 64-bit lanes of input pairs (unpacklo/hi_epi64)
-                __m512i t1_0 = _mm512_unpacklo_epi64(in0, in1);
-                __m512i t1_1 = _mm512_unpackhi_epi64(in0, in1);
-                __m512i t1_2 = _mm512_unpacklo_epi64(in2, in3);
-                __m512i t1_3 = _mm512_unpackhi_epi64(in2, in3);
-                __m512i t1_4 = _mm512_unpacklo_epi64(in4, in5);
-                __m512i t1_5 = _mm512_unpackhi_epi64(in4, in5);
-                __m512i t1_6 = _mm512_unpacklo_epi64(in6, in7);
-                __m512i t1_7 = _mm512_unpackhi_epi64(in6, in7);
-                //   t1_0: 0 8 2 10 16 24 18 26
-                //   t1_1: 1 9 3 11 17 25 19 27
-                //   t1_2: 32 40 34 42 48 56 50 58
-                //   t1_3: 33 41 35 43 49 57 51 59
-                //   t1_4: 4 12 6 14 20 28 22 30
-                //   t1_5: 5 13 7 15 21 29 23 31
-                //   t1_6: 36 44 38 46 52 60 54 62
-                //   t1_7: 37 45 39 47 53 61 55 63
-                // stage 2: gather 128-bit blocks into columns (shuffle_i32x4 0x88 / 0xDD)
-                __m512i col0 = _mm512_shuffle_i32x4(t1_0, t1_2, 0x88);
-                __m512i col2 = _mm512_shuffle_i32x4(t1_0, t1_2, 0xDD);
-                __m512i col1 = _mm512_shuffle_i32x4(t1_1, t1_3, 0x88);
-                __m512i col3 = _mm512_shuffle_i32x4(t1_1, t1_3, 0xDD);
-                __m512i col4 = _mm512_shuffle_i32x4(t1_4, t1_6, 0x88);
-                __m512i col6 = _mm512_shuffle_i32x4(t1_4, t1_6, 0xDD);
-                __m512i col5 = _mm512_shuffle_i32x4(t1_5, t1_7, 0x88);
-                __m512i col7 = _mm512_shuffle_i32x4(t1_5, t1_7, 0xDD);
-                //   col0: 0 8 16 24 32 40 48 56
-                //   col2: 2 10 18 26 34 42 50 58
-                //   col1: 1 9 17 25 33 41 49 57
-                //   col3: 3 11 19 27 35 43 51 59
-                //   col4: 4 12 20 28 36 44 52 60
-                //   col6: 6 14 22 30 38 46 54 62
-                //   col5: 5 13 21 29 37 45 53 61
-                //   col7: 7 15 23 31 39 47 55 63
-                _mm512_storeu_si512((void*)(output + tile_out), col0);
-                _mm512_storeu_si512((void*)(output + out_step + tile_out), col1);
-                _mm512_storeu_si512((void*)(output + 2 * out_step + tile_out), col2);
-                _mm512_storeu_si512((void*)(output + 3 * out_step + tile_out), col3);
-                _mm512_storeu_si512((void*)(output + 4 * out_step + tile_out), col4);
-                _mm512_storeu_si512((void*)(output + 5 * out_step + tile_out), col5);
-                _mm512_storeu_si512((void*)(output + 6 * out_step + tile_out), col6);
-                _mm512_storeu_si512((void*)(output + 7 * out_step + tile_out), col7);
+      if (longer_side > 4) {
+        // streaming stores need every tile row of the output on a 64-byte boundary
+        int64_t out_aligned = (uintptr_t)(output) % 64 == 0;
+        int64_t out_rows_aligned = (uintptr_t)(output + rows) % 64 == 0;
+        // an aligned output of 2 MiB or more: whole tiles stored past the caches
+        if (cols * out_aligned * out_rows_aligned * rows >= 262144) {
+          // row blocks of 512 x 128 elements (cache blocking)
+          int64_t ib_nt = 0;
+          for (; ib_nt < rows; ib_nt += 512) {
+            int64_t i_end_nt = ib_nt + 512 < rows ? ib_nt + 512 : rows;
+            // column blocks
+            int64_t jb_nt = 0;
+            for (; jb_nt < cols; jb_nt += 128) {
+              int64_t j_end_nt = jb_nt + 128 < cols ? jb_nt + 128 : cols;
+              int64_t j_nt = jb_nt;
+              // tile columns of the block
+              for (; j_nt + 8 <= j_end_nt; j_nt += 8) {
+                int64_t i_nt = ib_nt;
+                // whole tiles down the column
+                for (; i_nt + 8 <= i_end_nt; i_nt += 8) {
+                  int64_t in_step_nt = simdgen_opaque(stride);
+                  int64_t out_step_nt = simdgen_opaque(rows);
+                  int64_t tile_in_nt = i_nt * in_step_nt + j_nt;
+                  int64_t tile_out_nt = i_nt + j_nt * out_step_nt;
+                  __m512i in0 = _mm512_inserti64x4(
+                      _mm512_castsi256_si512(
+                          _mm256_loadu_si256((const __m256i*)(input + tile_in_nt))),
+                      _mm256_loadu_si256((const __m256i*)(input + tile_in_nt + 2 * in_step_nt)), 1);
+                  __m512i in1 = _mm512_inserti64x4(
+                      _mm512_castsi256_si512(
+                          _mm256_loadu_si256((const __m256i*)(input + in_step_nt + tile_in_nt))),
+                      _mm256_loadu_si256(
+                          (const __m256i*)(input + in_step_nt + tile_in_nt + 2 * in_step_nt)),
+                      1);
+                  __m512i in2 = _mm512_inserti64x4(
+                      _mm512_castsi256_si512(_mm256_loadu_si256(
+                          (const __m256i*)(input + 4 * in_step_nt + tile_in_nt))),
+                      _mm256_loadu_si256(
+                          (const __m256i*)(input + 4 * in_step_nt + tile_in_nt + 2 * in_step_nt)),
+                      1);
+                  __m512i in3 = _mm512_inserti64x4(
+                      _mm512_castsi256_si512(_mm256_loadu_si256(
+                          (const __m256i*)(input + 5 * in_step_nt + tile_in_nt))),
+                      _mm256_loadu_si256(
+                          (const __m256i*)(input + 5 * in_step_nt + tile_in_nt + 2 * in_step_nt)),
+                      1);
+                  __m512i in4 = _mm512_inserti64x4(
+                      _mm512_castsi256_si512(
+                          _mm256_loadu_si256((const __m256i*)(input + tile_in_nt + 4))),
+                      _mm256_loadu_si256((const __m256i*)(input + tile_in_nt + 4 + 2 * in_step_nt)),
+                      1);
+                  __m512i in5 = _mm512_inserti64x4(
+                      _mm512_castsi256_si512(_mm256_loadu_si256(
+                          (const __m256i*)(input + in_step_nt + tile_in_nt + 4))),
+                      _mm256_loadu_si256(
+                          (const __m256i*)(input + in_step_nt + tile_in_nt + 4 + 2 * in_step_nt)),
+                      1);
+                  __m512i in6 = _mm512_inserti64x4(
+                      _mm512_castsi256_si512(_mm256_loadu_si256(
+                          (const __m256i*)(input + 4 * in_step_nt + tile_in_nt + 4))),
+                      _mm256_loadu_si256((const __m256i*)(input + 4 * in_step_nt + tile_in_nt + 4 +
+                                                          2 * in_step_nt)),
+                      1);
+                  __m512i in7 = _mm512_inserti64x4(
+                      _mm512_castsi256_si512(_mm256_loadu_si256(
+                          (const __m256i*)(input + 5 * in_step_nt + tile_in_nt + 4))),
+                      _mm256_loadu_si256((const __m256i*)(input + 5 * in_step_nt + tile_in_nt + 4 +
+                                                          2 * in_step_nt)),
+                      1);
+                  // stage 1: interleave 64-bit lanes of input pairs (unpacklo/hi_epi64)
+                  __m512i t1_0 = _mm512_unpacklo_epi64(in0, in1);
+                  __m512i t1_1 = _mm512_unpackhi_epi64(in0, in1);
+                  __m512i t1_2 = _mm512_unpacklo_epi64(in2, in3);
+                  __m512i t1_3 = _mm512_unpackhi_epi64(in2, in3);
+                  __m512i t1_4 = _mm512_unpacklo_epi64(in4, in5);
+                  __m512i t1_5 = _mm512_unpackhi_epi64(in4, in5);
+                  __m512i t1_6 = _mm512_unpacklo_epi64(in6, in7);
+                  __m512i t1_7 = _mm512_unpackhi_epi64(in6, in7);
+                  //   t1_0: 0 8 2 10 16 24 18 26
+                  //   t1_1: 1 9 3 11 17 25 19 27
+                  //   t1_2: 32 40 34 42 48 56 50 58
+                  //   t1_3: 33 41 35 43 49 57 51 59
+                  //   t1_4: 4 12 6 14 20 28 22 30
+                  //   t1_5: 5 13 7 15 21 29 23 31
+                  //   t1_6: 36 44 38 46 52 60 54 62
+                  //   t1_7: 37 45 39 47 53 61 55 63
+                  // stage 2: gather 128-bit blocks into columns (shuffle_i32x4 0x88 / 0xDD)
+                  __m512i col0 = _mm512_shuffle_i32x4(t1_0, t1_2, 0x88);
+                  __m512i col2 = _mm512_shuffle_i32x4(t1_0, t1_2, 0xDD);
+                  __m512i col1 = _mm512_shuffle_i32x4(t1_1, t1_3, 0x88);
+                  __m512i col3 = _mm512_shuffle_i32x4(t1_1, t1_3, 0xDD);
+                  __m512i col4 = _mm512_shuffle_i32x4(t1_4, t1_6, 0x88);
+                  __m512i col6 = _mm512_shuffle_i32x4(t1_4, t1_6, 0xDD);
+                  __m512i col5 = _mm512_shuffle_i32x4(t1_5, t1_7, 0x88);
+                  __m512i col7 = _mm512_shuffle_i32x4(t1_5, t1_7, 0xDD);
+                  //   col0: 0 8 16 24 32 40 48 56
+                  //   col2: 2 10 18 26 34 42 50 58
+                  //   col1: 1 9 17 25 33 41 49 57
+                  //   col3: 3 11 19 27 35 43 51 59
+                  //   col4: 4 12 20 28 36 44 52 60
+                  //   col6: 6 14 22 30 38 46 54 62
+                  //   col5: 5 13 21 29 37 45 53 61
+                  //   col7: 7 15 23 31 39 47 55 63
+                  _mm512_stream_si512((__m512i*)(output + tile_out_nt), col0);
+                  _mm512_stream_si512((__m512i*)(output + out_step_nt + tile_out_nt), col1);
+                  _mm512_stream_si512((__m512i*)(output + 2 * out_step_nt + tile_out_nt), col2);
+                  _mm512_stream_si512((__m512i*)(output + 3 * out_step_nt + tile_out_nt), col3);
+                  _mm512_stream_si512((__m512i*)(output + 4 * out_step_nt + tile_out_nt), col4);
+                  _mm512_stream_si512((__m512i*)(output + 5 * out_step_nt + tile_out_nt), col5);
+                  _mm512_stream_si512((__m512i*)(output + 6 * out_step_nt + tile_out_nt), col6);
+                  _mm512_stream_si512((__m512i*)(output + 7 * out_step_nt + tile_out_nt), col7);
+                }
+                // the last rows of the matrix: a partial tile
+                if (i_nt < i_end_nt) {
+                  int64_t edge_in_r_nt = i_nt * stride + j_nt;
+                  int64_t edge_out_r_nt = i_nt + j_nt * rows;
+                  __m512i row0_r = _mm512_setzero_si512();
+                  if (i_nt < rows) {
+                    row0_r = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
+                                                     (__mmask8)simdgen_lanes_below(cols - j_nt, 8),
+                                                     input + edge_in_r_nt);
+                  }
+                  __m512i row1_r = _mm512_setzero_si512();
+                  if (i_nt + 1 < rows) {
+                    row1_r = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
+                                                     (__mmask8)simdgen_lanes_below(cols - j_nt, 8),
+                                                     input + edge_in_r_nt + stride);
+                  }
+                  __m512i row2_r = _mm512_setzero_si512();
+                  if (i_nt + 2 < rows) {
+                    row2_r = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
+                                                     (__mmask8)simdgen_lanes_below(cols - j_nt, 8),
+                                                     input + edge_in_r_nt + 2 * stride);
+                  }
+                  __m512i row3_r = _mm512_setzero_si512();
+                  if (i_nt + 3 < rows) {
+                    row3_r = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
+                                                     (__mmask8)simdgen_lanes_below(cols - j_nt, 8),
+                                                     input + edge_in_r_nt + 3 * stride);
+                  }
+                  __m512i row4_r = _mm512_setzero_si512();
+                  if (i_nt + 4 < rows) {
+                    row4_r = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
+                                                     (__mmask8)simdgen_lanes_below(cols - j_nt, 8),
+                                                     input + edge_in_r_nt + 4 * stride);
+                  }
+                  __m512i row5_r = _mm512_setzero_si512();
+                  if (i_nt + 5 < rows) {
+                    row5_r = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
+                                                     (__mmask8)simdgen_lanes_below(cols - j_nt, 8),
+                                                     input + edge_in_r_nt + 5 * stride);
+                  }
+                  __m512i row6_r = _mm512_setzero_si512();
+                  if (i_nt + 6 < rows) {
+                    row6_r = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
+                                                     (__mmask8)simdgen_lanes_below(cols - j_nt, 8),
+                                                     input + edge_in_r_nt + 6 * stride);
+                  }
+                  __m512i row7_r = _mm512_setzero_si512();
+                  if (i_nt + 7 < rows) {
+                    row7_r = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
+                                                     (__mmask8)simdgen_lanes_below(cols - j_nt, 8),
+                                                     input + edge_in_r_nt + 7 * stride);
+                  }
+                  // stage 1: interleave 64-bit lanes of row pairs (unpacklo/hi_epi64)
+                  __m512i t1_0_r = _mm512_unpacklo_epi64(row0_r, row1_r);
+                  __m512i t1_1_r = _mm512_unpackhi_epi64(row0_r, row1_r);
+                  __m512i t1_2_r = _mm512_unpacklo_epi64(row2_r, row3_r);
+                  __m512i t1_3_r = _mm512_unpackhi_epi64(row2_r, row3_r);
+                  __m512i t1_4_r = _mm512_unpacklo_epi64(row4_r, row5_r);
+                  __m512i t1_5_r = _mm512_unpackhi_epi64(row4_r, row5_r);
+                  __m512i t1_6_r = _mm512_unpacklo_epi64(row6_r, row7_r);
+                  __m512i t1_7_r = _mm512_unpackhi_epi64(row6_r, row7_r);
+                  // stage 2: gather 128-bit blocks (shuffle_i32x4 0x88 / 0xDD)
+                  __m512i t2_0_r = _mm512_shuffle_i32x4(t1_0_r, t1_2_r, 0x88);
+                  __m512i t2_2_r = _mm512_shuffle_i32x4(t1_0_r, t1_2_r, 0xDD);
+                  __m512i t2_1_r = _mm512_shuffle_i32x4(t1_1_r, t1_3_r, 0x88);
+                  __m512i t2_3_r = _mm512_shuffle_i32x4(t1_1_r, t1_3_r, 0xDD);
+                  __m512i t2_4_r = _mm512_shuffle_i32x4(t1_4_r, t1_6_r, 0x88);
+                  __m512i t2_6_r = _mm512_shuffle_i32x4(t1_4_r, t1_6_r, 0xDD);
+                  __m512i t2_5_r = _mm512_shuffle_i32x4(t1_5_r, t1_7_r, 0x88);
+                  __m512i t2_7_r = _mm512_shuffle_i32x4(t1_5_r, t1_7_r, 0xDD);
+                  // stage 3: gather 256-bit halves (shuffle_i32x4 0x88 / 0xDD)
+                  __m512i col0_r = _mm512_shuffle_i32x4(t2_0_r, t2_4_r, 0x88);
+                  __m512i col4_r = _mm512_shuffle_i32x4(t2_0_r, t2_4_r, 0xDD);
+                  __m512i col1_r = _mm512_shuffle_i32x4(t2_1_r, t2_5_r, 0x88);
+                  __m512i col5_r = _mm512_shuffle_i32x4(t2_1_r, t2_5_r, 0xDD);
+                  __m512i col2_r = _mm512_shuffle_i32x4(t2_2_r, t2_6_r, 0x88);
+                  __m512i col6_r = _mm512_shuffle_i32x4(t2_2_r, t2_6_r, 0xDD);
+                  __m512i col3_r = _mm512_shuffle_i32x4(t2_3_r, t2_7_r, 0x88);
+                  __m512i col7_r = _mm512_shuffle_i32x4(t2_3_r, t2_7_r, 0xDD);
+                  if (j_nt < cols) {
+                    _mm512_mask_storeu_epi64(output + edge_out_r_nt,
+                                             (__mmask8)simdgen_lanes_below(rows - i_nt, 8), col0_r);
+                  }
+                  if (j_nt + 1 < cols) {
+                    _mm512_mask_storeu_epi64(output + edge_out_r_nt + rows,
+                                             (__mmask8)simdgen_lanes_below(rows - i_nt, 8), col1_r);
+                  }
+                  if (j_nt + 2 < cols) {
+                    _mm512_mask_storeu_epi64(output + edge_out_r_nt + 2 * rows,
+                                             (__mmask8)simdgen_lanes_below(rows - i_nt, 8), col2_r);
+                  }
+                  if (j_nt + 3 < cols) {
+                    _mm512_mask_storeu_epi64(output + edge_out_r_nt + 3 * rows,
+                                             (__mmask8)simdgen_lanes_below(rows - i_nt, 8), col3_r);
+                  }
+                  if (j_nt + 4 < cols) {
+                    _mm512_mask_storeu_epi64(output + edge_out_r_nt + 4 * rows,
+                                             (__mmask8)simdgen_lanes_below(rows - i_nt, 8), col4_r);
+                  }
+                  if (j_nt + 5 < cols) {
+                    _mm512_mask_storeu_epi64(output + edge_out_r_nt + 5 * rows,
+                                             (__mmask8)simdgen_lanes_below(rows - i_nt, 8), col5_r);
+                  }
+                  if (j_nt + 6 < cols) {
+                    _mm512_mask_storeu_epi64(output + edge_out_r_nt + 6 * rows,
+                                             (__mmask8)simdgen_lanes_below(rows - i_nt, 8), col6_r);
+                  }
+                  if (j_nt + 7 < cols) {
+                    _mm512_mask_storeu_epi64(output + edge_out_r_nt + 7 * rows,
+                                             (__mmask8)simdgen_lanes_below(rows - i_nt, 8), col7_r);
+                  }
+                }
               }
-              // the last rows of the matrix: a partial tile
-              if (i < i_end) {
-                int64_t edge_in_r = i * stride + j;
-                int64_t edge_out_r = i + j * rows;
-                __m512i row0_r = _mm512_setzero_si512();
-                if (i < rows) {
-                  row0_r = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
-                                                   (__mmask8)simdgen_lanes_below(cols - j, 8),
-                                                   input + edge_in_r);
-                }
-                __m512i row1_r = _mm512_setzero_si512();
-                if (i + 1 < rows) {
-                  row1_r = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
-                                                   (__mmask8)simdgen_lanes_below(cols - j, 8),
-                                                   input + edge_in_r + stride);
-                }
-                __m512i row2_r = _mm512_setzero_si512();
-                if (i + 2 < rows) {
-                  row2_r = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
-                                                   (__mmask8)simdgen_lanes_below(cols - j, 8),
-                                                   input + edge_in_r + 2 * stride);
-                }
-                __m512i row3_r = _mm512_setzero_si512();
-                if (i + 3 < rows) {
-                  row3_r = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
-                                                   (__mmask8)simdgen_lanes_below(cols - j, 8),
-                                                   input + edge_in_r + 3 * stride);
-                }
-                __m512i row4_r = _mm512_setzero_si512();
-                if (i + 4 < rows) {
-                  row4_r = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
-                                                   (__mmask8)simdgen_lanes_below(cols - j, 8),
-                                                   input + edge_in_r + 4 * stride);
-                }
-                __m512i row5_r = _mm512_setzero_si512();
-                if (i + 5 < rows) {
-                  row5_r = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
-                                                   (__mmask8)simdgen_lanes_below(cols - j, 8),
-                                                   input + edge_in_r + 5 * stride);
-                }
-                __m512i row6_r = _mm512_setzero_si512();
-                if (i + 6 < rows) {
-                  row6_r = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
-                                                   (__mmask8)simdgen_lanes_below(cols - j, 8),
-                                                   input + edge_in_r + 6 * stride);
-                }
-                __m512i row7_r = _mm512_setzero_si512();
-                if (i + 7 < rows) {
-                  row7_r = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
-                                                   (__mmask8)simdgen_lanes_below(cols - j, 8),
-                                                   input + edge_in_r + 7 * stride);
-                }
-                // stage 1: interleave 64-bit lanes of row pairs (unpacklo/hi_epi64)
-                __m512i t1_0_r = _mm512_unpacklo_epi64(row0_r, row1_r);
-                __m512i t1_1_r = _mm512_unpackhi_epi64(row0_r, row1_r);
-                __m512i t1_2_r = _mm512_unpacklo_epi64(row2_r, row3_r);
-                __m512i t1_3_r = _mm512_unpackhi_epi64(row2_r, row3_r);
-                __m512i t1_4_r = _mm512_unpacklo_epi64(row4_r, row5_r);
-                __m512i t1_5_r = _mm512_unpackhi_epi64(row4_r, row5_r);
-                __m512i t1_6_r = _mm512_unpacklo_epi64(row6_r, row7_r);
-                __m512i t1_7_r = _mm512_unpackhi_epi64(row6_r, row7_r);
-                // stage 2: gather 128-bit blocks (shuffle_i32x4 0x88 / 0xDD)
-                __m512i t2_0_r = _mm512_shuffle_i32x4(t1_0_r, t1_2_r, 0x88);
-                __m512i t2_2_r = _mm512_shuffle_i32x4(t1_0_r, t1_2_r, 0xDD);
-                __m512i t2_1_r = _mm512_shuffle_i32x4(t1_1_r, t1_3_r, 0x88);
-                __m512i t2_3_r = _mm512_shuffle_i32x4(t1_1_r, t1_3_r, 0xDD);
-                __m512i t2_4_r = _mm512_shuffle_i32x4(t1_4_r, t1_6_r, 0x88);
-                __m512i t2_6_r = _mm512_shuffle_i32x4(t1_4_r, t1_6_r, 0xDD);
-                __m512i t2_5_r = _mm512_shuffle_i32x4(t1_5_r, t1_7_r, 0x88);
-                __m512i t2_7_r = _mm512_shuffle_i32x4(t1_5_r, t1_7_r, 0xDD);
-                // stage 3: gather 256-bit halves (shuffle_i32x4 0x88 / 0xDD)
-                __m512i col0_r = _mm512_shuffle_i32x4(t2_0_r, t2_4_r, 0x88);
-                __m512i col4_r = _mm512_shuffle_i32x4(t2_0_r, t2_4_r, 0xDD);
-                __m512i col1_r = _mm512_shuffle_i32x4(t2_1_r, t2_5_r, 0x88);
-                __m512i col5_r = _mm512_shuffle_i32x4(t2_1_r, t2_5_r, 0xDD);
-                __m512i col2_r = _mm512_shuffle_i32x4(t2_2_r, t2_6_r, 0x88);
-                __m512i col6_r = _mm512_shuffle_i32x4(t2_2_r, t2_6_r, 0xDD);
-                __m512i col3_r = _mm512_shuffle_i32x4(t2_3_r, t2_7_r, 0x88);
-                __m512i col7_r = _mm512_shuffle_i32x4(t2_3_r, t2_7_r, 0xDD);
-                if (j < cols) {
-                  _mm512_mask_storeu_epi64(output + edge_out_r,
-                                           (__mmask8)simdgen_lanes_below(rows - i, 8), col0_r);
-                }
-                if (j + 1 < cols) {
-                  _mm512_mask_storeu_epi64(output + edge_out_r + rows,
-                                           (__mmask8)simdgen_lanes_below(rows - i, 8), col1_r);
-                }
-                if (j + 2 < cols) {
-                  _mm512_mask_storeu_epi64(output + edge_out_r + 2 * rows,
-                                           (__mmask8)simdgen_lanes_below(rows - i, 8), col2_r);
-                }
-                if (j + 3 < cols) {
-                  _mm512_mask_storeu_epi64(output + edge_out_r + 3 * rows,
-                                           (__mmask8)simdgen_lanes_below(rows - i, 8), col3_r);
-                }
-                if (j + 4 < cols) {
-                  _mm512_mask_storeu_epi64(output + edge_out_r + 4 * rows,
-                                           (__mmask8)simdgen_lanes_below(rows - i, 8), col4_r);
-                }
-                if (j + 5 < cols) {
-                  _mm512_mask_storeu_epi64(output + edge_out_r + 5 * rows,
-                                           (__mmask8)simdgen_lanes_below(rows - i, 8), col5_r);
-                }
-                if (j + 6 < cols) {
-                  _mm512_mask_storeu_epi64(output + edge_out_r + 6 * rows,
-                                           (__mmask8)simdgen_lanes_below(rows - i, 8), col6_r);
-                }
-                if (j + 7 < cols) {
-                  _mm512_mask_storeu_epi64(output + edge_out_r + 7 * rows,
-                                           (__mmask8)simdgen_lanes_below(rows - i, 8), col7_r);
+              // the last columns of the matrix: partial tiles
+              if (j_nt < j_end_nt) {
+                // partial tiles down the column
+                int64_t i_nt = ib_nt;
+                for (; i_nt < i_end_nt; i_nt += 8) {
+                  int64_t edge_in_c_nt = i_nt * stride + j_nt;
+                  int64_t edge_out_c_nt = i_nt + j_nt * rows;
+                  __m512i row0_c = _mm512_setzero_si512();
+                  if (i_nt < rows) {
+                    row0_c = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
+                                                     (__mmask8)simdgen_lanes_below(cols - j_nt, 8),
+                                                     input + edge_in_c_nt);
+                  }
+                  __m512i row1_c = _mm512_setzero_si512();
+                  if (i_nt + 1 < rows) {
+                    row1_c = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
+                                                     (__mmask8)simdgen_lanes_below(cols - j_nt, 8),
+                                                     input + edge_in_c_nt + stride);
+                  }
+                  __m512i row2_c = _mm512_setzero_si512();
+                  if (i_nt + 2 < rows) {
+                    row2_c = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
+                                                     (__mmask8)simdgen_lanes_below(cols - j_nt, 8),
+                                                     input + edge_in_c_nt + 2 * stride);
+                  }
+                  __m512i row3_c = _mm512_setzero_si512();
+                  if (i_nt + 3 < rows) {
+                    row3_c = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
+                                                     (__mmask8)simdgen_lanes_below(cols - j_nt, 8),
+                                                     input + edge_in_c_nt + 3 * stride);
+                  }
+                  __m512i row4_c = _mm512_setzero_si512();
+                  if (i_nt + 4 < rows) {
+                    row4_c = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
+                                                     (__mmask8)simdgen_lanes_below(cols - j_nt, 8),
+                                                     input + edge_in_c_nt + 4 * stride);
+                  }
+                  __m512i row5_c = _mm512_setzero_si512();
+                  if (i_nt + 5 < rows) {
+                    row5_c = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
+                                                     (__mmask8)simdgen_lanes_below(cols - j_nt, 8),
+                                                     input + edge_in_c_nt + 5 * stride);
+                  }
+                  __m512i row6_c = _mm512_setzero_si512();
+                  if (i_nt + 6 < rows) {
+                    row6_c = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
+                                                     (__mmask8)simdgen_lanes_below(cols - j_nt, 8),
+                                                     input + edge_in_c_nt + 6 * stride);
+                  }
+                  __m512i row7_c = _mm512_setzero_si512();
+                  if (i_nt + 7 < rows) {
+                    row7_c = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
+                                                     (__mmask8)simdgen_lanes_below(cols - j_nt, 8),
+                                                     input + edge_in_c_nt + 7 * stride);
+                  }
+                  // stage 1: interleave 64-bit lanes of row pairs (unpacklo/hi_epi64)
+                  __m512i t1_0_c = _mm512_unpacklo_epi64(row0_c, row1_c);
+                  __m512i t1_1_c = _mm512_unpackhi_epi64(row0_c, row1_c);
+                  __m512i t1_2_c = _mm512_unpacklo_epi64(row2_c, row3_c);
+                  __m512i t1_3_c = _mm512_unpackhi_epi64(row2_c, row3_c);
+                  __m512i t1_4_c = _mm512_unpacklo_epi64(row4_c, row5_c);
+                  __m512i t1_5_c = _mm512_unpackhi_epi64(row4_c, row5_c);
+                  __m512i t1_6_c = _mm512_unpacklo_epi64(row6_c, row7_c);
+                  __m512i t1_7_c = _mm512_unpackhi_epi64(row6_c, row7_c);
+                  // stage 2: gather 128-bit blocks (shuffle_i32x4 0x88 / 0xDD)
+                  __m512i t2_0_c = _mm512_shuffle_i32x4(t1_0_c, t1_2_c, 0x88);
+                  __m512i t2_2_c = _mm512_shuffle_i32x4(t1_0_c, t1_2_c, 0xDD);
+                  __m512i t2_1_c = _mm512_shuffle_i32x4(t1_1_c, t1_3_c, 0x88);
+                  __m512i t2_3_c = _mm512_shuffle_i32x4(t1_1_c, t1_3_c, 0xDD);
+                  __m512i t2_4_c = _mm512_shuffle_i32x4(t1_4_c, t1_6_c, 0x88);
+                  __m512i t2_6_c = _mm512_shuffle_i32x4(t1_4_c, t1_6_c, 0xDD);
+                  __m512i t2_5_c = _mm512_shuffle_i32x4(t1_5_c, t1_7_c, 0x88);
+                  __m512i t2_7_c = _mm512_shuffle_i32x4(t1_5_c, t1_7_c, 0xDD);
+                  // stage 3: gather 256-bit halves (shuffle_i32x4 0x88 / 0xDD)
+                  __m512i col0_c = _mm512_shuffle_i32x4(t2_0_c, t2_4_c, 0x88);
+                  __m512i col4_c = _mm512_shuffle_i32x4(t2_0_c, t2_4_c, 0xDD);
+                  __m512i col1_c = _mm512_shuffle_i32x4(t2_1_c, t2_5_c, 0x88);
+                  __m512i col5_c = _mm512_shuffle_i32x4(t2_1_c, t2_5_c, 0xDD);
+                  __m512i col2_c = _mm512_shuffle_i32x4(t2_2_c, t2_6_c, 0x88);
+                  __m512i col6_c = _mm512_shuffle_i32x4(t2_2_c, t2_6_c, 0xDD);
+                  __m512i col3_c = _mm512_shuffle_i32x4(t2_3_c, t2_7_c, 0x88);
+                  __m512i col7_c = _mm512_shuffle_i32x4(t2_3_c, t2_7_c, 0xDD);
+                  if (j_nt < cols) {
+                    _mm512_mask_storeu_epi64(output + edge_out_c_nt,
+                                             (__mmask8)simdgen_lanes_below(rows - i_nt, 8), col0_c);
+                  }
+                  if (j_nt + 1 < cols) {
+                    _mm512_mask_storeu_epi64(output + edge_out_c_nt + rows,
+                                             (__mmask8)simdgen_lanes_below(rows - i_nt, 8), col1_c);
+                  }
+                  if (j_nt + 2 < cols) {
+                    _mm512_mask_storeu_epi64(output + edge_out_c_nt + 2 * rows,
+                                             (__mmask8)simdgen_lanes_below(rows - i_nt, 8), col2_c);
+                  }
+                  if (j_nt + 3 < cols) {
+                    _mm512_mask_storeu_epi64(output + edge_out_c_nt + 3 * rows,
+                                             (__mmask8)simdgen_lanes_below(rows - i_nt, 8), col3_c);
+                  }
+                  if (j_nt + 4 < cols) {
+                    _mm512_mask_storeu_epi64(output + edge_out_c_nt + 4 * rows,
+                                             (__mmask8)simdgen_lanes_below(rows - i_nt, 8), col4_c);
+                  }
+                  if (j_nt + 5 < cols) {
+                    _mm512_mask_storeu_epi64(output + edge_out_c_nt + 5 * rows,
+                                             (__mmask8)simdgen_lanes_below(rows - i_nt, 8), col5_c);
+                  }
+                  if (j_nt + 6 < cols) {
+                    _mm512_mask_storeu_epi64(output + edge_out_c_nt + 6 * rows,
+                                             (__mmask8)simdgen_lanes_below(rows - i_nt, 8), col6_c);
+                  }
+                  if (j_nt + 7 < cols) {
+                    _mm512_mask_storeu_epi64(output + edge_out_c_nt + 7 * rows,
+                                             (__mmask8)simdgen_lanes_below(rows - i_nt, 8), col7_c);
+                  }
                 }
               }
             }
-            // the last columns of the matrix: partial tiles
-            if (j < j_end) {
-              // partial tiles down the column
-              int64_t i = ib;
-              for (; i < i_end; i += 8) {
-                int64_t edge_in_c = i * stride + j;
-                int64_t edge_out_c = i + j * rows;
-                __m512i row0_c = _mm512_setzero_si512();
-                if (i < rows) {
-                  row0_c = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
-                                                   (__mmask8)simdgen_lanes_below(cols - j, 8),
-                                                   input + edge_in_c);
+          }
+          // the streaming stores reach memory before the kernel returns
+          _mm_sfence();
+        }
+        // otherwise through the caches
+        if (cols * out_aligned * out_rows_aligned * rows < 262144) {
+          // row blocks of 64 x 64 elements (cache blocking)
+          int64_t ib = 0;
+          for (; ib < rows; ib += 64) {
+            int64_t i_end = ib + 64 < rows ? ib + 64 : rows;
+            // column blocks
+            int64_t jb = 0;
+            for (; jb < cols; jb += 64) {
+              int64_t j_end = jb + 64 < cols ? jb + 64 : cols;
+              int64_t j = jb;
+              // tile columns of the block
+              for (; j + 8 <= j_end; j += 8) {
+                int64_t i = ib;
+                // whole tiles down the column
+                for (; i + 8 <= i_end; i += 8) {
+                  int64_t in_step = simdgen_opaque(stride);
+                  int64_t out_step = simdgen_opaque(rows);
+                  int64_t tile_in = i * in_step + j;
+                  int64_t tile_out = i + j * out_step;
+                  __m512i in0 = _mm512_inserti64x4(
+                      _mm512_castsi256_si512(_mm256_loadu_si256((const __m256i*)(input + tile_in))),
+                      _mm256_loadu_si256((const __m256i*)(input + tile_in + 2 * in_step)), 1);
+                  __m512i in1 = _mm512_inserti64x4(
+                      _mm512_castsi256_si512(
+                          _mm256_loadu_si256((const __m256i*)(input + in_step + tile_in))),
+                      _mm256_loadu_si256((const __m256i*)(input + in_step + tile_in + 2 * in_step)),
+                      1);
+                  __m512i in2 = _mm512_inserti64x4(
+                      _mm512_castsi256_si512(
+                          _mm256_loadu_si256((const __m256i*)(input + 4 * in_step + tile_in))),
+                      _mm256_loadu_si256(
+                          (const __m256i*)(input + 4 * in_step + tile_in + 2 * in_step)),
+                      1);
+                  __m512i in3 = _mm512_inserti64x4(
+                      _mm512_castsi256_si512(
+                          _mm256_loadu_si256((const __m256i*)(input + 5 * in_step + tile_in))),
+                      _mm256_loadu_si256(
+                          (const __m256i*)(input + 5 * in_step + tile_in + 2 * in_step)),
+                      1);
+                  __m512i in4 = _mm512_inserti64x4(
+                      _mm512_castsi256_si512(
+                          _mm256_loadu_si256((const __m256i*)(input + tile_in + 4))),
+                      _mm256_loadu_si256((const __m256i*)(input + tile_in + 4 + 2 * in_step)), 1);
+                  __m512i in5 = _mm512_inserti64x4(
+                      _mm512_castsi256_si512(
+                          _mm256_loadu_si256((const __m256i*)(input + in_step + tile_in + 4))),
+                      _mm256_loadu_si256(
+                          (const __m256i*)(input + in_step + tile_in + 4 + 2 * in_step)),
+                      1);
+                  __m512i in6 = _mm512_inserti64x4(
+                      _mm512_castsi256_si512(
+                          _mm256_loadu_si256((const __m256i*)(input + 4 * in_step + tile_in + 4))),
+                      _mm256_loadu_si256(
+                          (const __m256i*)(input + 4 * in_step + tile_in + 4 + 2 * in_step)),
+                      1);
+                  __m512i in7 = _mm512_inserti64x4(
+                      _mm512_castsi256_si512(
+                          _mm256_loadu_si256((const __m256i*)(input + 5 * in_step + tile_in + 4))),
+                      _mm256_loadu_si256(
+                          (const __m256i*)(input + 5 * in_step + tile_in + 4 + 2 * in_step)),
+                      1);
+                  // stage 1: interleave 64-bit lanes of input pairs (unpacklo/hi_epi64)
+                  __m512i t1_0 = _mm512_unpacklo_epi64(in0, in1);
+                  __m512i t1_1 = _mm512_unpackhi_epi64(in0, in1);
+                  __m512i t1_2 = _mm512_unpacklo_epi64(in2, in3);
+                  __m512i t1_3 = _mm512_unpackhi_epi64(in2, in3);
+                  __m512i t1_4 = _mm512_unpacklo_epi64(in4, in5);
+                  __m512i t1_5 = _mm512_unpackhi_epi64(in4, in5);
+                  __m512i t1_6 = _mm512_unpacklo_epi64(in6, in7);
+                  __m512i t1_7 = _mm512_unpackhi_epi64(in6, in7);
+                  //   t1_0: 0 8 2 10 16 24 18 26
+                  //   t1_1: 1 9 3 11 17 25 19 27
+                  //   t1_2: 32 40 34 42 48 56 50 58
+                  //   t1_3: 33 41 35 43 49 57 51 59
+                  //   t1_4: 4 12 6 14 20 28 22 30
+                  //   t1_5: 5 13 7 15 21 29 23 31
+                  //   t1_6: 36 44 38 46 52 60 54 62
+                  //   t1_7: 37 45 39 47 53 61 55 63
+                  // stage 2: gather 128-bit blocks into columns (shuffle_i32x4 0x88 / 0xDD)
+                  __m512i col0 = _mm512_shuffle_i32x4(t1_0, t1_2, 0x88);
+                  __m512i col2 = _mm512_shuffle_i32x4(t1_0, t1_2, 0xDD);
+                  __m512i col1 = _mm512_shuffle_i32x4(t1_1, t1_3, 0x88);
+                  __m512i col3 = _mm512_shuffle_i32x4(t1_1, t1_3, 0xDD);
+                  __m512i col4 = _mm512_shuffle_i32x4(t1_4, t1_6, 0x88);
+                  __m512i col6 = _mm512_shuffle_i32x4(t1_4, t1_6, 0xDD);
+                  __m512i col5 = _mm512_shuffle_i32x4(t1_5, t1_7, 0x88);
+                  __m512i col7 = _mm512_shuffle_i32x4(t1_5, t1_7, 0xDD);
+                  //   col0: 0 8 16 24 32 40 48 56
+                  //   col2: 2 10 18 26 34 42 50 58
+                  //   col1: 1 9 17 25 33 41 49 57
+                  //   col3: 3 11 19 27 35 43 51 59
+                  //   col4: 4 12 20 28 36 44 52 60
+                  //   col6: 6 14 22 30 38 46 54 62
+                  //   col5: 5 13 21 29 37 45 53 61
+                  //   col7: 7 15 23 31 39 47 55 63
+                  _mm512_storeu_si512((void*)(output + tile_out), col0);
+                  _mm512_storeu_si512((void*)(output + out_step + tile_out), col1);
+                  _mm512_storeu_si512((void*)(output + 2 * out_step + tile_out), col2);
+                  _mm512_storeu_si512((void*)(output + 3 * out_step + tile_out), col3);
+                  _mm512_storeu_si512((void*)(output + 4 * out_step + tile_out), col4);
+                  _mm512_storeu_si512((void*)(output + 5 * out_step + tile_out), col5);
+                  _mm512_storeu_si512((void*)(output + 6 * out_step + tile_out), col6);
+                  _mm512_storeu_si512((void*)(output + 7 * out_step + tile_out), col7);
                 }
-                __m512i row1_c = _mm512_setzero_si512();
-                if (i + 1 < rows) {
-                  row1_c = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
-                                                   (__mmask8)simdgen_lanes_below(cols - j, 8),
-                                                   input + edge_in_c + stride);
+                // the last rows of the matrix: a partial tile
+                if (i < i_end) {
+                  int64_t edge_in_r = i * stride + j;
+                  int64_t edge_out_r = i + j * rows;
+                  __m512i row0_r = _mm512_setzero_si512();
+                  if (i < rows) {
+                    row0_r = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
+                                                     (__mmask8)simdgen_lanes_below(cols - j, 8),
+                                                     input + edge_in_r);
+                  }
+                  __m512i row1_r = _mm512_setzero_si512();
+                  if (i + 1 < rows) {
+                    row1_r = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
+                                                     (__mmask8)simdgen_lanes_below(cols - j, 8),
+                                                     input + edge_in_r + stride);
+                  }
+                  __m512i row2_r = _mm512_setzero_si512();
+                  if (i + 2 < rows) {
+                    row2_r = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
+                                                     (__mmask8)simdgen_lanes_below(cols - j, 8),
+                                                     input + edge_in_r + 2 * stride);
+                  }
+                  __m512i row3_r = _mm512_setzero_si512();
+                  if (i + 3 < rows) {
+                    row3_r = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
+                                                     (__mmask8)simdgen_lanes_below(cols - j, 8),
+                                                     input + edge_in_r + 3 * stride);
+                  }
+                  __m512i row4_r = _mm512_setzero_si512();
+                  if (i + 4 < rows) {
+                    row4_r = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
+                                                     (__mmask8)simdgen_lanes_below(cols - j, 8),
+                                                     input + edge_in_r + 4 * stride);
+                  }
+                  __m512i row5_r = _mm512_setzero_si512();
+                  if (i + 5 < rows) {
+                    row5_r = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
+                                                     (__mmask8)simdgen_lanes_below(cols - j, 8),
+                                                     input + edge_in_r + 5 * stride);
+                  }
+                  __m512i row6_r = _mm512_setzero_si512();
+                  if (i + 6 < rows) {
+                    row6_r = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
+                                                     (__mmask8)simdgen_lanes_below(cols - j, 8),
+                                                     input + edge_in_r + 6 * stride);
+                  }
+                  __m512i row7_r = _mm512_setzero_si512();
+                  if (i + 7 < rows) {
+                    row7_r = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
+                                                     (__mmask8)simdgen_lanes_below(cols - j, 8),
+                                                     input + edge_in_r + 7 * stride);
+                  }
+                  // stage 1: interleave 64-bit lanes of row pairs (unpacklo/hi_epi64)
+                  __m512i t1_0_r = _mm512_unpacklo_epi64(row0_r, row1_r);
+                  __m512i t1_1_r = _mm512_unpackhi_epi64(row0_r, row1_r);
+                  __m512i t1_2_r = _mm512_unpacklo_epi64(row2_r, row3_r);
+                  __m512i t1_3_r = _mm512_unpackhi_epi64(row2_r, row3_r);
+                  __m512i t1_4_r = _mm512_unpacklo_epi64(row4_r, row5_r);
+                  __m512i t1_5_r = _mm512_unpackhi_epi64(row4_r, row5_r);
+                  __m512i t1_6_r = _mm512_unpacklo_epi64(row6_r, row7_r);
+                  __m512i t1_7_r = _mm512_unpackhi_epi64(row6_r, row7_r);
+                  // stage 2: gather 128-bit blocks (shuffle_i32x4 0x88 / 0xDD)
+                  __m512i t2_0_r = _mm512_shuffle_i32x4(t1_0_r, t1_2_r, 0x88);
+                  __m512i t2_2_r = _mm512_shuffle_i32x4(t1_0_r, t1_2_r, 0xDD);
+                  __m512i t2_1_r = _mm512_shuffle_i32x4(t1_1_r, t1_3_r, 0x88);
+                  __m512i t2_3_r = _mm512_shuffle_i32x4(t1_1_r, t1_3_r, 0xDD);
+                  __m512i t2_4_r = _mm512_shuffle_i32x4(t1_4_r, t1_6_r, 0x88);
+                  __m512i t2_6_r = _mm512_shuffle_i32x4(t1_4_r, t1_6_r, 0xDD);
+                  __m512i t2_5_r = _mm512_shuffle_i32x4(t1_5_r, t1_7_r, 0x88);
+                  __m512i t2_7_r = _mm512_shuffle_i32x4(t1_5_r, t1_7_r, 0xDD);
+                  // stage 3: gather 256-bit halves (shuffle_i32x4 0x88 / 0xDD)
+                  __m512i col0_r = _mm512_shuffle_i32x4(t2_0_r, t2_4_r, 0x88);
+                  __m512i col4_r = _mm512_shuffle_i32x4(t2_0_r, t2_4_r, 0xDD);
+                  __m512i col1_r = _mm512_shuffle_i32x4(t2_1_r, t2_5_r, 0x88);
+                  __m512i col5_r = _mm512_shuffle_i32x4(t2_1_r, t2_5_r, 0xDD);
+                  __m512i col2_r = _mm512_shuffle_i32x4(t2_2_r, t2_6_r, 0x88);
+                  __m512i col6_r = _mm512_shuffle_i32x4(t2_2_r, t2_6_r, 0xDD);
+                  __m512i col3_r = _mm512_shuffle_i32x4(t2_3_r, t2_7_r, 0x88);
+                  __m512i col7_r = _mm512_shuffle_i32x4(t2_3_r, t2_7_r, 0xDD);
+                  if (j < cols) {
+                    _mm512_mask_storeu_epi64(output + edge_out_r,
+                                             (__mmask8)simdgen_lanes_below(rows - i, 8), col0_r);
+                  }
+                  if (j + 1 < cols) {
+                    _mm512_mask_storeu_epi64(output + edge_out_r + rows,
+                                             (__mmask8)simdgen_lanes_below(rows - i, 8), col1_r);
+                  }
+                  if (j + 2 < cols) {
+                    _mm512_mask_storeu_epi64(output + edge_out_r + 2 * rows,
+                                             (__mmask8)simdgen_lanes_below(rows - i, 8), col2_r);
+                  }
+                  if (j + 3 < cols) {
+                    _mm512_mask_storeu_epi64(output + edge_out_r + 3 * rows,
+                                             (__mmask8)simdgen_lanes_below(rows - i, 8), col3_r);
+                  }
+                  if (j + 4 < cols) {
+                    _mm512_mask_storeu_epi64(output + edge_out_r + 4 * rows,
+                                             (__mmask8)simdgen_lanes_below(rows - i, 8), col4_r);
+                  }
+                  if (j + 5 < cols) {
+                    _mm512_mask_storeu_epi64(output + edge_out_r + 5 * rows,
+                                             (__mmask8)simdgen_lanes_below(rows - i, 8), col5_r);
+                  }
+                  if (j + 6 < cols) {
+                    _mm512_mask_storeu_epi64(output + edge_out_r + 6 * rows,
+                                             (__mmask8)simdgen_lanes_below(rows - i, 8), col6_r);
+                  }
+                  if (j + 7 < cols) {
+                    _mm512_mask_storeu_epi64(output + edge_out_r + 7 * rows,
+                                             (__mmask8)simdgen_lanes_below(rows - i, 8), col7_r);
+                  }
                 }
-                __m512i row2_c = _mm512_setzero_si512();
-                if (i + 2 < rows) {
-                  row2_c = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
-                                                   (__mmask8)simdgen_lanes_below(cols - j, 8),
-                                                   input + edge_in_c + 2 * stride);
-                }
-                __m512i row3_c = _mm512_setzero_si512();
-                if (i + 3 < rows) {
-                  row3_c = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
-                                                   (__mmask8)simdgen_lanes_below(cols - j, 8),
-                                                   input + edge_in_c + 3 * stride);
-                }
-                __m512i row4_c = _mm512_setzero_si512();
-                if (i + 4 < rows) {
-                  row4_c = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
-                                                   (__mmask8)simdgen_lanes_below(cols - j, 8),
-                                                   input + edge_in_c + 4 * stride);
-                }
-                __m512i row5_c = _mm512_setzero_si512();
-                if (i + 5 < rows) {
-                  row5_c = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
-                                                   (__mmask8)simdgen_lanes_below(cols - j, 8),
-                                                   input + edge_in_c + 5 * stride);
-                }
-                __m512i row6_c = _mm512_setzero_si512();
-                if (i + 6 < rows) {
-                  row6_c = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
-                                                   (__mmask8)simdgen_lanes_below(cols - j, 8),
-                                                   input + edge_in_c + 6 * stride);
-                }
-                __m512i row7_c = _mm512_setzero_si512();
-                if (i + 7 < rows) {
-                  row7_c = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
-                                                   (__mmask8)simdgen_lanes_below(cols - j, 8),
-                                                   input + edge_in_c + 7 * stride);
-                }
-                // stage 1: interleave 64-bit lanes of row pairs (unpacklo/hi_epi64)
-                __m512i t1_0_c = _mm512_unpacklo_epi64(row0_c, row1_c);
-                __m512i t1_1_c = _mm512_unpackhi_epi64(row0_c, row1_c);
-                __m512i t1_2_c = _mm512_unpacklo_epi64(row2_c, row3_c);
-                __m512i t1_3_c = _mm512_unpackhi_epi64(row2_c, row3_c);
-                __m512i t1_4_c = _mm512_unpacklo_epi64(row4_c, row5_c);
-                __m512i t1_5_c = _mm512_unpackhi_epi64(row4_c, row5_c);
-                __m512i t1_6_c = _mm512_unpacklo_epi64(row6_c, row7_c);
-                __m512i t1_7_c = _mm512_unpackhi_epi64(row6_c, row7_c);
-                // stage 2: gather 128-bit blocks (shuffle_i32x4 0x88 / 0xDD)
-                __m512i t2_0_c = _mm512_shuffle_i32x4(t1_0_c, t1_2_c, 0x88);
-                __m512i t2_2_c = _mm512_shuffle_i32x4(t1_0_c, t1_2_c, 0xDD);
-                __m512i t2_1_c = _mm512_shuffle_i32x4(t1_1_c, t1_3_c, 0x88);
-                __m512i t2_3_c = _mm512_shuffle_i32x4(t1_1_c, t1_3_c, 0xDD);
-                __m512i t2_4_c = _mm512_shuffle_i32x4(t1_4_c, t1_6_c, 0x88);
-                __m512i t2_6_c = _mm512_shuffle_i32x4(t1_4_c, t1_6_c, 0xDD);
-                __m512i t2_5_c = _mm512_shuffle_i32x4(t1_5_c, t1_7_c, 0x88);
-                __m512i t2_7_c = _mm512_shuffle_i32x4(t1_5_c, t1_7_c, 0xDD);
-                // stage 3: gather 256-bit halves (shuffle_i32x4 0x88 / 0xDD)
-                __m512i col0_c = _mm512_shuffle_i32x4(t2_0_c, t2_4_c, 0x88);
-                __m512i col4_c = _mm512_shuffle_i32x4(t2_0_c, t2_4_c, 0xDD);
-                __m512i col1_c = _mm512_shuffle_i32x4(t2_1_c, t2_5_c, 0x88);
-                __m512i col5_c = _mm512_shuffle_i32x4(t2_1_c, t2_5_c, 0xDD);
-                __m512i col2_c = _mm512_shuffle_i32x4(t2_2_c, t2_6_c, 0x88);
-                __m512i col6_c = _mm512_shuffle_i32x4(t2_2_c, t2_6_c, 0xDD);
-                __m512i col3_c = _mm512_shuffle_i32x4(t2_3_c, t2_7_c, 0x88);
-                __m512i col7_c = _mm512_shuffle_i32x4(t2_3_c, t2_7_c, 0xDD);
-                if (j < cols) {
-                  _mm512_mask_storeu_epi64(output + edge_out_c,
-                                           (__mmask8)simdgen_lanes_below(rows - i, 8), col0_c);
-                }
-                if (j + 1 < cols) {
-                  _mm512_mask_storeu_epi64(output + edge_out_c + rows,
-                                           (__mmask8)simdgen_lanes_below(rows - i, 8), col1_c);
-                }
-                if (j + 2 < cols) {
-                  _mm512_mask_storeu_epi64(output + edge_out_c + 2 * rows,
-                                           (__mmask8)simdgen_lanes_below(rows - i, 8), col2_c);
-                }
-                if (j + 3 < cols) {
-                  _mm512_mask_storeu_epi64(output + edge_out_c + 3 * rows,
-                                           (__mmask8)simdgen_lanes_below(rows - i, 8), col3_c);
-                }
-                if (j + 4 < cols) {
-                  _mm512_mask_storeu_epi64(output + edge_out_c + 4 * rows,
-                                           (__mmask8)simdgen_lanes_below(rows - i, 8), col4_c);
-                }
-                if (j + 5 < cols) {
-                  _mm512_mask_storeu_epi64(output + edge_out_c + 5 * rows,
-                                           (__mmask8)simdgen_lanes_below(rows - i, 8), col5_c);
-                }
-                if (j + 6 < cols) {
-                  _mm512_mask_storeu_epi64(output + edge_out_c + 6 * rows,
-                                           (__mmask8)simdgen_lanes_below(rows - i, 8), col6_c);
-                }
-                if (j + 7 < cols) {
-                  _mm512_mask_storeu_epi64(output + edge_out_c + 7 * rows,
-                                           (__mmask8)simdgen_lanes_below(rows - i, 8), col7_c);
+              }
+              // the last columns of the matrix: partial tiles
+              if (j < j_end) {
+                // partial tiles down the column
+                int64_t i = ib;
+                for (; i < i_end; i += 8) {
+                  int64_t edge_in_c = i * stride + j;
+                  int64_t edge_out_c = i + j * rows;
+                  __m512i row0_c = _mm512_setzero_si512();
+                  if (i < rows) {
+                    row0_c = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
+                                                     (__mmask8)simdgen_lanes_below(cols - j, 8),
+                                                     input + edge_in_c);
+                  }
+                  __m512i row1_c = _mm512_setzero_si512();
+                  if (i + 1 < rows) {
+                    row1_c = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
+                                                     (__mmask8)simdgen_lanes_below(cols - j, 8),
+                                                     input + edge_in_c + stride);
+                  }
+                  __m512i row2_c = _mm512_setzero_si512();
+                  if (i + 2 < rows) {
+                    row2_c = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
+                                                     (__mmask8)simdgen_lanes_below(cols - j, 8),
+                                                     input + edge_in_c + 2 * stride);
+                  }
+                  __m512i row3_c = _mm512_setzero_si512();
+                  if (i + 3 < rows) {
+                    row3_c = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
+                                                     (__mmask8)simdgen_lanes_below(cols - j, 8),
+                                                     input + edge_in_c + 3 * stride);
+                  }
+                  __m512i row4_c = _mm512_setzero_si512();
+                  if (i + 4 < rows) {
+                    row4_c = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
+                                                     (__mmask8)simdgen_lanes_below(cols - j, 8),
+                                                     input + edge_in_c + 4 * stride);
+                  }
+                  __m512i row5_c = _mm512_setzero_si512();
+                  if (i + 5 < rows) {
+                    row5_c = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
+                                                     (__mmask8)simdgen_lanes_below(cols - j, 8),
+                                                     input + edge_in_c + 5 * stride);
+                  }
+                  __m512i row6_c = _mm512_setzero_si512();
+                  if (i + 6 < rows) {
+                    row6_c = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
+                                                     (__mmask8)simdgen_lanes_below(cols - j, 8),
+                                                     input + edge_in_c + 6 * stride);
+                  }
+                  __m512i row7_c = _mm512_setzero_si512();
+                  if (i + 7 < rows) {
+                    row7_c = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
+                                                     (__mmask8)simdgen_lanes_below(cols - j, 8),
+                                                     input + edge_in_c + 7 * stride);
+                  }
+                  // stage 1: interleave 64-bit lanes of row pairs (unpacklo/hi_epi64)
+                  __m512i t1_0_c = _mm512_unpacklo_epi64(row0_c, row1_c);
+                  __m512i t1_1_c = _mm512_unpackhi_epi64(row0_c, row1_c);
+                  __m512i t1_2_c = _mm512_unpacklo_epi64(row2_c, row3_c);
+                  __m512i t1_3_c = _mm512_unpackhi_epi64(row2_c, row3_c);
+                  __m512i t1_4_c = _mm512_unpacklo_epi64(row4_c, row5_c);
+                  __m512i t1_5_c = _mm512_unpackhi_epi64(row4_c, row5_c);
+                  __m512i t1_6_c = _mm512_unpacklo_epi64(row6_c, row7_c);
+                  __m512i t1_7_c = _mm512_unpackhi_epi64(row6_c, row7_c);
+                  // stage 2: gather 128-bit blocks (shuffle_i32x4 0x88 / 0xDD)
+                  __m512i t2_0_c = _mm512_shuffle_i32x4(t1_0_c, t1_2_c, 0x88);
+                  __m512i t2_2_c = _mm512_shuffle_i32x4(t1_0_c, t1_2_c, 0xDD);
+                  __m512i t2_1_c = _mm512_shuffle_i32x4(t1_1_c, t1_3_c, 0x88);
+                  __m512i t2_3_c = _mm512_shuffle_i32x4(t1_1_c, t1_3_c, 0xDD);
+                  __m512i t2_4_c = _mm512_shuffle_i32x4(t1_4_c, t1_6_c, 0x88);
+                  __m512i t2_6_c = _mm512_shuffle_i32x4(t1_4_c, t1_6_c, 0xDD);
+                  __m512i t2_5_c = _mm512_shuffle_i32x4(t1_5_c, t1_7_c, 0x88);
+                  __m512i t2_7_c = _mm512_shuffle_i32x4(t1_5_c, t1_7_c, 0xDD);
+                  // stage 3: gather 256-bit halves (shuffle_i32x4 0x88 / 0xDD)
+                  __m512i col0_c = _mm512_shuffle_i32x4(t2_0_c, t2_4_c, 0x88);
+                  __m512i col4_c = _mm512_shuffle_i32x4(t2_0_c, t2_4_c, 0xDD);
+                  __m512i col1_c = _mm512_shuffle_i32x4(t2_1_c, t2_5_c, 0x88);
+                  __m512i col5_c = _mm512_shuffle_i32x4(t2_1_c, t2_5_c, 0xDD);
+                  __m512i col2_c = _mm512_shuffle_i32x4(t2_2_c, t2_6_c, 0x88);
+                  __m512i col6_c = _mm512_shuffle_i32x4(t2_2_c, t2_6_c, 0xDD);
+                  __m512i col3_c = _mm512_shuffle_i32x4(t2_3_c, t2_7_c, 0x88);
+                  __m512i col7_c = _mm512_shuffle_i32x4(t2_3_c, t2_7_c, 0xDD);
+                  if (j < cols) {
+                    _mm512_mask_storeu_epi64(output + edge_out_c,
+                                             (__mmask8)simdgen_lanes_below(rows - i, 8), col0_c);
+                  }
+                  if (j + 1 < cols) {
+                    _mm512_mask_storeu_epi64(output + edge_out_c + rows,
+                                             (__mmask8)simdgen_lanes_below(rows - i, 8), col1_c);
+                  }
+                  if (j + 2 < cols) {
+                    _mm512_mask_storeu_epi64(output + edge_out_c + 2 * rows,
+                                             (__mmask8)simdgen_lanes_below(rows - i, 8), col2_c);
+                  }
+                  if (j + 3 < cols) {
+                    _mm512_mask_storeu_epi64(output + edge_out_c + 3 * rows,
+                                             (__mmask8)simdgen_lanes_below(rows - i, 8), col3_c);
+                  }
+                  if (j + 4 < cols) {
+                    _mm512_mask_storeu_epi64(output + edge_out_c + 4 * rows,
+                                             (__mmask8)simdgen_lanes_below(rows - i, 8), col4_c);
+                  }
+                  if (j + 5 < cols) {
+                    _mm512_mask_storeu_epi64(output + edge_out_c + 5 * rows,
+                                             (__mmask8)simdgen_lanes_below(rows - i, 8), col5_c);
+                  }
+                  if (j + 6 < cols) {
+                    _mm512_mask_storeu_epi64(output + edge_out_c + 6 * rows,
+                                             (__mmask8)simdgen_lanes_below(rows - i, 8), col6_c);
+                  }
+                  if (j + 7 < cols) {
+                    _mm512_mask_storeu_epi64(output + edge_out_c + 7 * rows,
+                                             (__mmask8)simdgen_lanes_below(rows - i, 8), col7_c);
+                  }
                 }
               }
             }

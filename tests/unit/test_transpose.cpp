@@ -344,6 +344,22 @@ TEST_CASE("transpose plans: streaming stores on x86 where every tile row of the 
   checkRun(big, 1030, 1024, 1024, 1031, 1, 6);  // 4 MiB, rows 4124 bytes apart: the cached nest
 }
 
+TEST_CASE("transpose plans: x86 matrices of at most half a tile's rows and columns use the half-width tile") {
+  const Target avx512 = makeTarget(TargetRequest{"avx512", {}}), avx2 = makeTarget(TargetRequest{"avx2", {}});
+  auto plan = [](const std::string& dtype, const std::string& shape, const Target& t) {
+    return buildPlan(parseSpecText(transposeSpec(dtype, shape), "t.json"), t).print();
+  };
+  const std::string runtime = plan("f32", R"(["r", "c"])", avx512);
+  CHECK(runtime.find("let longer_side = max(rows, cols)") != std::string::npos);
+  CHECK(runtime.find("if longer_side <= 8") != std::string::npos);
+  CHECK(runtime.find("tiles of 8 x 8") != std::string::npos);
+  CHECK(plan("f32", R"(["r", "c"])", avx2).find("if longer_side <= 4") != std::string::npos);
+  CHECK(plan("f32", "[8, 7]", avx512).find("f32x16") == std::string::npos);  // static and small: only the small nest remains
+  CHECK(plan("f32", "[16, 3]", avx512).find("longer_side") == std::string::npos);       // static and larger: no small nest
+  CHECK(plan("u8", R"(["r", "c"])", avx512).find("longer_side") == std::string::npos);  // 8 bytes: below one 128-bit vector
+  CHECK(plan("f32", R"(["r", "c"])", makeTarget(TargetRequest{"neon", {}})).find("longer_side") == std::string::npos);
+}
+
 TEST_CASE("transpose plans: SVE branches on the vector length to a zip network of VL / w rows, gathers otherwise") {
   for (const auto& [dtype, lengths] : std::vector<std::pair<std::string, std::vector<int>>>{
            {"u8", {1}}, {"i16", {1, 2}}, {"f32", {1, 2, 4}}, {"f64", {1, 2, 4, 8}}}) {

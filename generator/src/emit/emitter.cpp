@@ -118,7 +118,9 @@ struct BodyWriter {
           break;
         }
         case ir::Stmt::Kind::Let: {
-          std::string value = s.letMin ? s.lo.str() + " < " + s.hi.str() + " ? " + s.lo.str() + " : " + s.hi.str() : s.lo.str();
+          std::string value = s.letMin   ? s.lo.str() + " < " + s.hi.str() + " ? " + s.lo.str() + " : " + s.hi.str()
+                              : s.letMax ? s.lo.str() + " > " + s.hi.str() + " ? " + s.lo.str() + " : " + s.hi.str()
+                                         : s.lo.str();
           if (s.opaque) {
             cx.helpers.insert("opaque");
             value = "simdgen_opaque(" + value + ")";

@@ -155,6 +155,12 @@ Stmt letIndex(std::string var, Index value) {
   s.lo = std::move(value);
   return s;
 }
+Stmt letMax(std::string var, Index a, Index b) {
+  Stmt s = letMin(std::move(var), std::move(a), std::move(b));
+  s.letMin = false;
+  s.letMax = true;
+  return s;
+}
 Stmt letMin(std::string var, Index a, Index b) {
   Stmt s = letIndex(std::move(var), std::move(a));
   s.hi = std::move(b);

@@ -214,6 +214,7 @@ struct Stmt {
   bool continues = false;
   bool coversTail = false;
   bool letMin = false;
+  bool letMax = false;            // Let: var = max(lo, hi)
   // Let: the value hidden from the C compiler's optimiser (simdgen_opaque): address arithmetic
   // that uses it is recomputed where it is used instead of hoisted out of the loops (GCC hoists
   // a tile's 16 row offsets and spills them; docs/design.md, the transpose builder).
@@ -240,6 +241,7 @@ Stmt ifIndex(Index lhs, Cmp cmp, Index rhs, Block body, std::string note = "");
 bool holds(Cmp cmp, int64_t a, int64_t b);  // a <cmp> b
 Stmt letIndex(std::string var, Index value);
 Stmt letMin(std::string var, Index a, Index b);  // var = min(a, b)
+Stmt letMax(std::string var, Index a, Index b);  // var = max(a, b)
 Stmt letOpaque(std::string var, Index value);    // var = value, hidden from the C optimiser
 Stmt letAligned(std::string var, std::string tensor, Index element, int bytes);  // var = 1 if aligned, else 0
 Stmt op(OpKind k, std::string dst, VecType type, std::vector<std::string> args = {});

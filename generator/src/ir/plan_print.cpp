@@ -81,7 +81,7 @@ void printBlock(std::ostringstream& os, const Plan& plan, const Block& b, int de
         printBlock(os, plan, s.body, depth + 1);
         break;
       case Stmt::Kind::Let:
-        os << pad << "let " << s.var << " = " << (s.letMin ? "min(" + s.lo.str() + ", " + s.hi.str() + ")" : s.opaque ? "opaque(" + s.lo.str() + ")"
+        os << pad << "let " << s.var << " = " << (s.letMin ? "min(" + s.lo.str() + ", " + s.hi.str() + ")" : s.letMax ? "max(" + s.lo.str() + ", " + s.hi.str() + ")" : s.opaque ? "opaque(" + s.lo.str() + ")"
                                            : s.alignBytes ? "aligned(" + s.tensor + (s.lo.constantValue() == 0 ? "" : " + " + s.lo.str()) + ", " + std::to_string(s.alignBytes) + " bytes)"
                                                           : s.lo.str())
            << "\n";

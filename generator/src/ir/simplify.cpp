@@ -74,9 +74,9 @@ void simplifyInto(Block& in, Known& known, Block& out) {
       else known.erase(s.var);
     } else if (s.kind == Stmt::Kind::Let) {
       auto v = s.alignBytes ? std::nullopt : evalKnown(s.lo, known);  // an address: known at run time only
-      if (v && s.letMin) {
+      if (v && (s.letMin || s.letMax)) {
         const auto h = evalKnown(s.hi, known);
-        v = h ? std::optional<int64_t>(std::min(*v, *h)) : std::nullopt;
+        v = h ? std::optional<int64_t>(s.letMin ? std::min(*v, *h) : std::max(*v, *h)) : std::nullopt;
       }
       if (v) known[s.var] = *v;
       else known.erase(s.var);

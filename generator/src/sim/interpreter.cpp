@@ -468,6 +468,7 @@ struct Machine {
           // aligned(): every tensor's element 0 sits at an address aligned for any vector.
           symbols[s.var] = s.alignBytes ? int64_t(eval(s.lo) * bytesOfTensor(s.tensor) % s.alignBytes == 0)
                            : s.letMin   ? std::min(eval(s.lo), eval(s.hi))
+                           : s.letMax   ? std::max(eval(s.lo), eval(s.hi))
                                         : eval(s.lo);
           break;
         case Stmt::Kind::IfValues: {
