@@ -186,8 +186,7 @@ class TransposeBuilder {
   }
   // A runtime stride's opaque copy, declared in `block` (a static one stays a constant).
   std::string opaqueStride(ir::Block& block, const std::string& stride, const std::string& name) const {
-    for (const auto& [constant, value] : b_.plan.constants)
-      if (constant == stride) return stride;
+    if (staticValue(stride)) return stride;
     block.push_back(ir::letOpaque(name, sym(stride)));
     return name;
   }
