@@ -130,6 +130,26 @@ int samePrecedenceAround(const std::vector<Tok>& t, size_t op) {
   return n;
 }
 
+// Whether the binary operator t[op] binds an operand of a looser binary operator at its depth
+// (the `*` of `a * b + c`).
+bool insideLooserChain(const std::vector<Tok>& t, size_t op) {
+  const int prec = t[op].precedence;
+  const auto ends = [](const Tok& k) { return k.text == "," || k.text == ";" || k.text == "=" || k.text == "?" || k.text == ":"; };
+  for (size_t j = op + 1, d = 0; j-- > 0;) {
+    if (t[j].closes) ++d;
+    else if (t[j].opens && d-- == 0) break;
+    else if (d == 0 && ends(t[j])) break;
+    else if (d == 0 && t[j].precedence > 0 && t[j].precedence < prec) return true;
+  }
+  for (size_t j = op + 1, d = 0; j < t.size(); ++j) {
+    if (t[j].opens) ++d;
+    else if (t[j].closes && d-- == 0) break;
+    else if (d == 0 && ends(t[j])) break;
+    else if (d == 0 && t[j].precedence > 0 && t[j].precedence < prec) return true;
+  }
+  return false;
+}
+
 // Which tokens a line may break before and at what penalty: clang-format's split penalty,
 // 20 per binding level plus the token's own (after '(' 1 with several arguments, else 19, 100
 // in a declaration, the same after a braced initialiser's '{'; before a declared name 200; after
@@ -207,7 +227,9 @@ void annotate(std::vector<Tok>& t, bool declaration, bool usingAlias) {
       t[i].breakPenalty = base + (p == "&&" ? 5 : 4);
       t[i].kind = '&';
     } else if (t[i - 1].precedence > 0) {  // after a binary operator, under the first operand
-      t[i].breakPenalty = base + t[i - 1].precedence;
+      // Inside an operand of a looser operator (a product in a sum), clang-format's fake parentheses
+      // make the break cost more than one at the sum's own operators.
+      t[i].breakPenalty = base + t[i - 1].precedence + (insideLooserChain(t, i - 1) ? 40 : 0);
       t[i].kind = 'b';
       t[i].twoOperands = t[i - 1].precedence == 10 || samePrecedenceAround(t, i - 1) == 1;
     } else if (t[i].text == ":") {  // before a conditional's ':', under its '?'
@@ -225,6 +247,7 @@ struct Level {
   int argStart;  // where the current argument began (clang-format's LastSpace)
   int question = -1;  // column of a conditional's '?'
   int exprStart = 0;  // where the current operand chain began (binary operators continue under it)
+  bool several = false;   // a call with several arguments: operands continue 4 further (clang-format)
   bool broke = false;     // a line broke inside a nested level: each argument starts a line
   // Whether a line broke on this level after its '(' and between its arguments and operands:
   // clang-format charges 15 more for the first break of each (fake) parenthesis level.
@@ -232,9 +255,9 @@ struct Level {
   // An argument or operand placed after its ',' or '&&' on the same line stays on that line.
   bool noBreakInOperand = false, noBreak = false;
   bool operator<(const Level& o) const {
-    return std::tie(align, indent, argStart, question, exprStart, broke, brokeOpen, brokeList, brokeLogic,
+    return std::tie(align, indent, argStart, question, exprStart, several, broke, brokeOpen, brokeList, brokeLogic,
                     noBreakInOperand, noBreak) <
-           std::tie(o.align, o.indent, o.argStart, o.question, o.exprStart, o.broke, o.brokeOpen, o.brokeList,
+           std::tie(o.align, o.indent, o.argStart, o.question, o.exprStart, o.several, o.broke, o.brokeOpen, o.brokeList,
                     o.brokeLogic, o.noBreakInOperand, o.noBreak);
   }
 };
@@ -261,7 +284,7 @@ bool place(const std::vector<Tok>& t, State& s, bool newline) {
     if (tok.kind == '(') col = top.indent;
     if (tok.kind == ':' && top.question >= 0) col = top.question;
     if (tok.kind == 'N') col = s.stack.front().argStart;  // a function's name starts the line
-    if (tok.kind == 'b') col = top.exprStart;
+    if (tok.kind == 'b') col = top.exprStart + (top.several ? 4 : 0);
     s.column = col;
     bool& first = tok.kind == ',' ? top.brokeList
                   : tok.kind == '&' || tok.kind == 'b' || tok.kind == ':' ? top.brokeLogic
@@ -294,6 +317,7 @@ bool place(const std::vector<Tok>& t, State& s, bool newline) {
     // argument on the same line keeps that start (clang-format's LastSpace).
     Level inner{s.column, top.argStart + 4, top.argStart};
     inner.noBreak = top.noBreak || top.noBreakInOperand;
+    inner.several = s.next + 1 < t.size() && t[s.next + 1].firstOfSeveral;
     s.stack.push_back(inner);
   }
   if (tok.closes && s.stack.size() > 1) s.stack.pop_back();

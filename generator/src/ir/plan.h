@@ -286,6 +286,10 @@ struct Plan {
   std::vector<std::string> summary;  // human-readable decisions: strategy, why, instructions
   std::vector<std::string> apiDoc;   // the header's documentation of the kernel (public names)
   std::string overview;              // one line for the generated plan summary ("" = none)
+  // The C compiler's own loop vectorizer stays off for the file (GCC only): GCC 12 -O2 turns the
+  // grouped scalar loads of a one-lane register tile into vector loads that read past the last
+  // row of an operand (a crash at a guard page, found by the contraction exec tests).
+  bool noCompilerLoopVectorizer = false;
   // What the kernel computes beyond its tensors, as the family defines it ("op" = "add", "axis",
   // "index" = "last", ...): read by the test driver's references through `explain --json`.
   std::vector<std::pair<std::string, std::string>> semantics;

@@ -229,6 +229,15 @@ struct Verifier {
     }
   }
 
+  // A C block: values and index variables declared in it end with it.
+  void nested(const Block& b) {
+    const std::set<std::string> outer = symbols;
+    scopes.emplace_back();
+    block(b);
+    scopes.pop_back();
+    symbols = outer;
+  }
+
   void block(const Block& b) {
     for (const Stmt& s : b) {
       switch (s.kind) {
@@ -241,10 +250,8 @@ struct Verifier {
           checkIndex("for " + s.var, s.lo);
           checkIndex("for " + s.var, s.hi);
           if (s.continues && !symbols.count(s.var)) fail("for " + s.var, "continues a loop variable that does not exist");
-          symbols.insert(s.var);
-          scopes.emplace_back();
-          block(s.body);
-          scopes.pop_back();
+          symbols.insert(s.var);  // declared in the enclosing block (the emitter writes it before the loop)
+          nested(s.body);
           break;
         case Stmt::Kind::Let:
           if (lookup(s.var) || reserved.count(s.var) || symbols.count(s.var)) fail("let " + s.var, "loop variable shadows a value, parameter or loop variable");
@@ -259,17 +266,13 @@ struct Verifier {
           const VecType *a = lookup(s.args[0]), *b2 = lookup(s.args[1]);
           if (!a || !b2) fail("if", "compares an undefined value");
           else if (!(*a == *b2) || a->lanes != 1) fail("if", "compares values of different types or vectors");
-          scopes.emplace_back();
-          block(s.body);
-          scopes.pop_back();
+          nested(s.body);
           break;
         }
         case Stmt::Kind::If:
           checkIndex("if", s.cmpLhs);
           checkIndex("if", s.cmpRhs);
-          scopes.emplace_back();
-          block(s.body);
-          scopes.pop_back();
+          nested(s.body);
           break;
       }
     }
