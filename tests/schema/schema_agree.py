@@ -53,6 +53,9 @@ SCHEMA_BLIND = {
     "map_convert_unknown_mode.json": "convert()'s mode is inside the expression string",
     "map_convert_mode_not_allowed.json": "which modes apply depends on the operand's dtype (expression typing)",
     "tail_none_not_multiple.json": "divisibility by each target's lane count is a planning result",
+    "contraction_unknown_dim.json": "index expressions refer to other values (the dims' names)",
+    "contraction_parallel_not_in_output.json": "which dims the output's index names is beyond JSON Schema",
+    "contraction_clamp_min_above_max.json": "comparing two values (min <= max) is beyond JSON Schema",
 }
 
 ERROR_LINE = re.compile(r"^(?P<file>.+?):(?P<line>\d+):(?P<col>\d+): error: (?:at (?P<ptr>/\S*|): )?")

@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "plan/arg_reduce_builder.h"
+#include "plan/contraction_builder.h"
 #include "plan/map_builder.h"
 #include "plan/reduce_builder.h"
 #include "plan/transpose_builder.h"
@@ -16,6 +17,7 @@ constexpr std::string_view kReduceOps[] = {"add", "mul", "min", "max", "and", "o
 constexpr std::string_view kArgReduceOps[] = {"argmin", "argmax"};
 constexpr std::string_view kMapOps[] = {"+", "-", "*", "fma", "min", "max", "clamp", "relu", "abs", "select"};
 constexpr std::string_view kTransposeOps[] = {"transpose"};
+constexpr std::string_view kContractionOps[] = {"contraction"};
 
 constexpr Family kFamilies[] = {
     {KernelKind::reduce, "reduce", "row and column reductions (strategies inner_parallel, inner_reduction, vector_accumulator)",
@@ -26,6 +28,8 @@ constexpr Family kFamilies[] = {
      &buildMapPlan},
     {KernelKind::transpose, "transpose", "output[c, r] = input[r, c]: shuffle-network tiles, each matrix with its own row stride",
      kTransposeOps, &buildTransposePlan},
+    {KernelKind::contraction, "contraction", "out = epilogue(init + sum of a * b over reduction dims): register-tiled FMA loop nests (matmul, convolution)",
+     kContractionOps, &buildContractionPlan},
 };
 
 }  // namespace

@@ -10,18 +10,13 @@
 #include <vector>
 
 #include "core/dtype.h"
+#include "spec/contraction_spec.h"
+#include "spec/extent.h"
 #include "spec/map_expr.h"
 
 namespace simdgen {
 
-// A dimension: a compile-time number, or a runtime parameter with a C identifier name.
-struct Extent {
-  std::optional<int64_t> value;  // set when static
-  std::string name;              // set when runtime
-  bool isStatic() const { return value.has_value(); }
-};
-
-enum class KernelKind { reduce, arg_reduce, map, transpose };
+enum class KernelKind { reduce, arg_reduce, map, transpose, contraction };
 enum class NanPolicy { ignore, propagate };
 enum class Strategy { automatic, inner_parallel, inner_reduction, vector_accumulator };
 // transpose: the x86 tile network (plan/transpose_networks.h): rows loaded whole (unpack) or as
@@ -117,6 +112,9 @@ struct KernelSpec {
   // written).
   bool inPlace = false;
   OutputStores outputStores = OutputStores::automatic;
+
+  // contraction only: dims, operands, init, output and epilogue (spec/contraction_spec.h).
+  ContractionSpec contraction;
 };
 
 // Every spec problem is reported as one of these: where (file:line:col and the JSON pointer),

@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "core/isa.h"
+#include "spec/affine_index.h"
 #include "spec/json_locate.h"
 #include "spec/spec.h"
 #include "spec/system_macros.h"
@@ -33,7 +34,8 @@ constexpr std::string_view kTopKeys[] = {"$schema",  "simdgen", "name",     "des
                                          "op",       "input",   "output",   "axis",        "targets",
                                          "strategy", "order",   "schedule", "tail",        "index",
                                          "index_type", "nan",   "initial", "shape", "row_stride",
-                                         "inputs", "outputs", "params"};
+                                         "inputs", "outputs", "params", "dtype", "dims", "operands",
+                                         "init", "epilogue"};
 // Keys that belong to one kind only.
 constexpr std::string_view kReduceOnlyKeys[] = {"output", "strategy", "order"};
 constexpr std::string_view kArgReduceOnlyKeys[] = {"index", "index_type", "nan", "initial"};
@@ -59,7 +61,17 @@ constexpr std::string_view kBatchedInputKeys[] = {"dtype", "shape", "row_stride"
 constexpr std::string_view kOutputKeys[] = {"dtype"};
 constexpr std::string_view kScheduleKeys[] = {"accumulators", "unroll", "rows", "block"};
 
-constexpr std::string_view kKindNames[] = {"reduce", "arg_reduce", "map", "transpose"};
+constexpr std::string_view kKindNames[] = {"reduce", "arg_reduce", "map", "transpose", "contraction"};
+constexpr std::string_view kContractionKeys[] = {"$schema", "simdgen", "name", "description", "kind", "dtype",
+                                                 "dims", "operands", "init", "output", "epilogue", "targets"};
+constexpr std::string_view kContractionOnlyKeys[] = {"dtype", "dims", "operands", "init", "epilogue"};
+constexpr std::string_view kContractionDTypes[] = {"f32", "f64"};
+constexpr std::string_view kDimKeys[] = {"name", "extent", "kind"};
+constexpr std::string_view kDimKinds[] = {"parallel", "reduction"};
+constexpr std::string_view kTensorKeys[] = {"name", "index", "strides"};
+constexpr std::string_view kAddedTensorKeys[] = {"op", "name", "strides"};
+constexpr std::string_view kInitNames[] = {"zero", "output"};
+constexpr std::string_view kEpilogueOps[] = {"relu", "clamp", "scale", "add"};
 constexpr std::string_view kStrategyNames[] = {"auto", "inner_parallel", "inner_reduction",
                                                "vector_accumulator"};
 constexpr std::string_view kTailNames[] = {"predicated", "scalar", "none"};
@@ -199,6 +211,11 @@ class Parser {
     checkIdentifier(spec.name, "/name", "name");
     if (const json* d = member(root, "description")) spec.description = getString(*d, "/description");
     spec.kind = static_cast<KernelKind>(choose(required(root, "", "kind"), "/kind", "kind", kKindNames));
+    if (spec.kind == KernelKind::contraction) return parseContraction(root, spec);
+    for (std::string_view key : kContractionOnlyKeys)
+      if (member(root, std::string(key).c_str()))
+        failAtKey("/" + std::string(key), "key " + inQuotes(key) + " does not apply to kind " + inQuotes(nameOf(spec.kind)) +
+                                              "; it belongs to kind \"contraction\"");
     if (spec.kind == KernelKind::map) return parseMap(root, spec);
     if (spec.kind == KernelKind::transpose) return parseTranspose(root, spec);
     for (std::string_view key : kMapOnlyKeys)
@@ -336,6 +353,235 @@ class Parser {
     if (const json* j = member(root, "tail"))
       spec.tail = choose(*j, "/tail", "tail", kMapTailNames) == 0 ? TailPolicy::predicated : TailPolicy::scalar;
     return spec;
+  }
+
+  // kind "contraction": output[out index] = epilogue(init + sum over the reduction dims of the
+  // product of the two operands), over named dims (spec/contraction_spec.h).
+  KernelSpec parseContraction(const json& root, KernelSpec& spec) const {
+    checkKeys(root, "", kContractionKeys);
+    ContractionSpec& c = spec.contraction;
+    c.dtype = getDType(required(root, "", "dtype"), "/dtype");
+    if (!contains(kContractionDTypes, nameOf(c.dtype)))
+      fail("/dtype", "contraction supports float dtypes: allowed: " + join(kContractionDTypes) + "; found " + inQuotes(nameOf(c.dtype)));
+    spec.input = spec.output = c.dtype;
+    std::vector<std::string> taken;  // public names: extents, strides, tensors, scalars
+    readDims(required(root, "", "dims"), c, taken);
+    auto claim = [&](const std::string& name, const std::string& pointer, const char* what) {
+      checkIdentifier(name, pointer, what);
+      if (std::find(taken.begin(), taken.end(), name) != taken.end())
+        fail(pointer, "name " + inQuotes(name) + " is already used (by an extent, stride, tensor or scalar); every parameter needs its own name");
+      if (name == spec.name) fail(pointer, "name " + inQuotes(name) + " is the kernel's name");
+      taken.push_back(name);
+    };
+    const json& operands = required(root, "", "operands");
+    if (!operands.is_array() || operands.size() != 2)
+      fail("/operands", "expected an array of the two multiplied tensors ({\"name\", \"index\"}), found " + describe(operands));
+    for (std::size_t k = 0; k < 2; ++k) {
+      const std::string at = "/operands/" + std::to_string(k);
+      c.operands.push_back(readContractionTensor(operands[k], at, c, claim, false));
+    }
+    const json& output = required(root, "", "output");
+    c.output = readContractionTensor(output, "/output", c, claim, true);
+    std::vector<int> seen(c.dims.size(), 0);
+    for (std::size_t p = 0; p < c.output.index.size(); ++p) {
+      const AffineIndex& ix = c.output.index[p];
+      const std::string at = "/output/index/" + std::to_string(p);
+      const int d = ix.plainDim();
+      if (d < 0) fail(at, "the output is indexed by plain dims, one per dimension; found " + inQuotes(ix.text));
+      if (c.dims[size_t(d)].reduction)
+        fail(at, "dim " + inQuotes(c.dims[size_t(d)].name) + " is a reduction dim: it is summed over and cannot index the output; make it \"parallel\" or remove it from the output's index");
+      if (seen[size_t(d)]++) fail(at, "dim " + inQuotes(c.dims[size_t(d)].name) + " indexes the output twice");
+    }
+    for (std::size_t d = 0; d < c.dims.size(); ++d) {
+      const std::string at = "/dims/" + std::to_string(d);
+      if (!c.dims[d].reduction && !seen[d])
+        fail(at, "parallel dim " + inQuotes(c.dims[d].name) + " does not index the output; a dim that is summed over is a reduction: add \"kind\": \"reduction\"");
+      bool used = false;
+      for (const ContractionTensor& t : c.operands)
+        for (const AffineIndex& ix : t.index) used = used || ix.uses(int(d));
+      if (c.dims[d].reduction && !used)
+        fail(at, "reduction dim " + inQuotes(c.dims[d].name) + " indexes neither operand: the sum would repeat the same product; remove it");
+    }
+    if (const json* init = member(root, "init")) {
+      if (init->is_string()) {
+        c.init = choose(*init, "/init", "init", kInitNames) == 0 ? ContractionInit::zero : ContractionInit::output;
+      } else {
+        if (!init->is_object())
+          fail("/init", "expected \"zero\", \"output\" (accumulate into the output's contents) or a tensor {\"name\", \"index\"} (a bias), found " + describe(*init));
+        c.init = ContractionInit::operand;
+        c.initOperand = readContractionTensor(*init, "/init", c, claim, false);
+        checkParallelIndex(c.initOperand, "/init", c);
+      }
+    }
+    if (const json* epilogue = member(root, "epilogue")) {
+      if (!epilogue->is_array())
+        fail("/epilogue", "expected an array of steps ({\"op\": \"relu\"}, ...), found " + describe(*epilogue));
+      for (std::size_t k = 0; k < epilogue->size(); ++k)
+        c.epilogue.push_back(readEpilogueStep((*epilogue)[k], "/epilogue/" + std::to_string(k), c, claim));
+    }
+    readTargets(member(root, "targets"), spec);
+    std::vector<std::string> functions{spec.name};
+    for (const TargetRequest& t : spec.targets) {
+      std::string f = spec.name + "_" + t.spelling();
+      std::replace(f.begin(), f.end(), '+', '_');
+      functions.push_back(f);
+    }
+    for (const std::string& name : taken)
+      if (std::find(functions.begin() + 1, functions.end(), name) != functions.end())
+        fail("/name", "parameter " + inQuotes(name) + " has the name of the generated function " + name);
+    return spec;
+  }
+
+  // "dims": [{"name": "i", "extent": 64 | "m", "kind": "parallel" | "reduction"}, ...]
+  void readDims(const json& dims, ContractionSpec& c, std::vector<std::string>& taken) const {
+    if (!dims.is_array() || dims.empty())
+      fail("/dims", "expected a non-empty array of dims ({\"name\": \"i\", \"extent\": 64 or \"m\"}), found " + describe(dims));
+    for (std::size_t d = 0; d < dims.size(); ++d) {
+      const std::string at = "/dims/" + std::to_string(d);
+      const json& dim = getObject(dims[d], at, kDimKeys);
+      ContractionDim out;
+      out.name = getString(required(dim, at, "name"), at + "/name");
+      checkIdentifier(out.name, at + "/name", "dim name");
+      for (const ContractionDim& other : c.dims)
+        if (other.name == out.name) fail(at + "/name", "dim " + inQuotes(out.name) + " is declared twice");
+      out.extent = readExtent(required(dim, at, "extent"), at + "/extent");
+      if (!out.extent.isStatic() && std::find(taken.begin(), taken.end(), out.extent.name) == taken.end())
+        taken.push_back(out.extent.name);  // dims may share a runtime extent (a square matrix)
+      if (const json* kind = member(dim, "kind")) out.reduction = choose(*kind, at + "/kind", "dim kind", kDimKinds) == 1;
+      c.dims.push_back(out);
+    }
+    if (c.dims.size() > 8) fail("/dims", "at most 8 dims are supported, found " + std::to_string(c.dims.size()));
+  }
+
+  bool isExtentName(const ContractionSpec& c, const std::string& name) const {
+    for (const ContractionDim& d : c.dims)
+      if (!d.extent.isStatic() && d.extent.name == name) return true;
+    return false;
+  }
+
+  // {"name", "index": [...], "strides": [...]}; `output`: the output (plain dims, checked by the caller).
+  template <class Claim>
+  ContractionTensor readContractionTensor(const json& j, const std::string& at, ContractionSpec& c, Claim& claim, bool output) const {
+    const json& obj = getObject(j, at, kTensorKeys);
+    ContractionTensor t;
+    t.pointer = at;
+    t.name = getString(required(obj, at, "name"), at + "/name");
+    claim(t.name, at + "/name", output ? "output name" : "tensor name");
+    const json& index = required(obj, at, "index");
+    if (!index.is_array() || index.empty())
+      fail(at + "/index", "expected a non-empty array of index expressions, one per dimension (e.g. [\"i\", \"k\"]), found " + describe(index));
+    for (std::size_t p = 0; p < index.size(); ++p) {
+      const std::string ip = at + "/index/" + std::to_string(p);
+      const std::string text = getString(index[p], ip);
+      try {
+        t.index.push_back(parseAffineIndex(text, c.dims));
+      } catch (const ExprError& e) {
+        failInString(ip, text, e.offset, e.what());
+      }
+    }
+    if (const json* strides = member(obj, "strides")) t.strides = readStrides(*strides, at + "/strides", index.size(), c, claim);
+    return t;
+  }
+
+  // "strides": one per dimension, each a number of elements or a runtime name: a dim's extent name
+  // is that parameter; any other name is a stride parameter of its own (shared where repeated).
+  template <class Claim>
+  std::vector<std::optional<Extent>> readStrides(const json& strides, const std::string& at, std::size_t count, ContractionSpec& c,
+                                                 Claim& claim) const {
+    if (!strides.is_array() || strides.size() != count)
+      fail(at, "expected one stride per index entry (" + std::to_string(count) + "), each a number of elements or a runtime name, found " + describe(strides));
+    std::vector<std::optional<Extent>> out;
+    for (std::size_t p = 0; p < count; ++p) {
+      const std::string sp = at + "/" + std::to_string(p);
+      const json& s = strides[p];
+      if (auto v = asInt(s)) {
+        if (*v < 0 || *v > kMaxExtent) fail(sp, "a static stride must be from 0 to 2^40 elements, found " + describe(s));
+        out.push_back(Extent{*v, ""});
+        continue;
+      }
+      if (!s.is_string()) fail(sp, "expected a number of elements (0 to 2^40) or a C identifier string (a runtime stride), found " + describe(s));
+      Extent e = readExtent(s, sp);
+      if (!isExtentName(c, e.name) && std::find(c.strideNames.begin(), c.strideNames.end(), e.name) == c.strideNames.end()) {
+        claim(e.name, sp, "runtime stride name");
+        c.strideNames.push_back(e.name);
+      }
+      out.push_back(e);
+    }
+    return out;
+  }
+
+  // An init operand (a bias) is indexed by plain parallel dims, each at most once.
+  void checkParallelIndex(const ContractionTensor& t, const std::string& at, const ContractionSpec& c) const {
+    std::vector<int> seen(c.dims.size(), 0);
+    for (std::size_t p = 0; p < t.index.size(); ++p) {
+      const int d = t.index[p].plainDim();
+      const std::string ip = at + "/index/" + std::to_string(p);
+      if (d < 0 || c.dims[size_t(d)].reduction)
+        fail(ip, "the init tensor is broadcast along the output: index it by parallel dims, one per dimension; found " + inQuotes(t.index[p].text));
+      if (seen[size_t(d)]++) fail(ip, "dim " + inQuotes(c.dims[size_t(d)].name) + " indexes the init tensor twice");
+    }
+  }
+
+  // A float literal of the contraction's dtype from a JSON number (its text as written).
+  std::string floatLiteral(const json& j, const std::string& at, DType t) const {
+    if (!j.is_number()) fail(at, "expected a number, found " + describe(j));
+    const double v = j.get<double>();
+    if (!std::isfinite(v) || (t == DType::f32 && std::fabs(v) > FLT_MAX))
+      fail(at, "the number " + describe(j) + " is not a finite " + std::string(nameOf(t)));
+    std::ostringstream out;
+    out.precision(17);
+    out << v;
+    std::string text = out.str();
+    if (text.find_first_of(".eE") == std::string::npos) text += ".0";
+    return t == DType::f32 ? text + "f" : text;
+  }
+
+  template <class Claim>
+  EpilogueStep readEpilogueStep(const json& j, const std::string& at, ContractionSpec& c, Claim& claim) const {
+    if (!j.is_object()) fail(at, "expected a step object such as {\"op\": \"relu\"}, found " + describe(j));
+    EpilogueStep step;
+    const std::size_t op = choose(required(j, at, "op"), at + "/op", "epilogue op", kEpilogueOps);
+    step.kind = static_cast<EpilogueStep::Kind>(op);
+    switch (step.kind) {
+      case EpilogueStep::Kind::relu: {
+        constexpr std::string_view keys[] = {"op"};
+        checkKeys(j, at, keys);
+        break;
+      }
+      case EpilogueStep::Kind::clamp: {
+        constexpr std::string_view keys[] = {"op", "min", "max"};
+        checkKeys(j, at, keys);
+        const json& lo = required(j, at, "min");
+        const json& hi = required(j, at, "max");
+        step.lo = floatLiteral(lo, at + "/min", c.dtype);
+        step.hi = floatLiteral(hi, at + "/max", c.dtype);
+        if (lo.get<double>() > hi.get<double>()) fail(at + "/max", "max " + describe(hi) + " is below min " + describe(lo));
+        break;
+      }
+      case EpilogueStep::Kind::scale: {
+        constexpr std::string_view keys[] = {"op", "by"};
+        checkKeys(j, at, keys);
+        const json& by = required(j, at, "by");
+        if (by.is_string()) {
+          step.param = getString(by, at + "/by");
+          claim(step.param, at + "/by", "scalar parameter name");
+          if (isExtentName(c, step.param)) fail(at + "/by", "name " + inQuotes(step.param) + " is a dim extent");
+        } else {
+          step.factor = floatLiteral(by, at + "/by", c.dtype);
+        }
+        break;
+      }
+      case EpilogueStep::Kind::add: {
+        checkKeys(j, at, kAddedTensorKeys);
+        step.operand.pointer = at;
+        step.operand.name = getString(required(j, at, "name"), at + "/name");
+        claim(step.operand.name, at + "/name", "tensor name");
+        step.operand.index = c.output.index;  // added at the output's element
+        if (const json* strides = member(j, "strides")) step.operand.strides = readStrides(*strides, at + "/strides", c.output.index.size(), c, claim);
+        break;
+      }
+    }
+    return step;
   }
 
   // kind "map": inputs and outputs of one shape, each output an expression of the inputs.

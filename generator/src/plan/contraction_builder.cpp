@@ -1,0 +1,595 @@
+// SPDX-License-Identifier: Apache-2.0
+// The `contraction` family: out = epilogue(init + sum over the reduction dims of a * b), planned
+// as a register tile (seed 002, MLIR reproducing Halide's conv_layer schedule):
+//   - the vector dim is the output's innermost dim; a tile holds NR vectors of it (4 x 16 f32 on
+//     AVX-512) for MR points of the tile dim (the output's next dim: x in the seed, i in a
+//     matmul), MR x NR accumulators in registers (the seed's 5 x 4 = 20);
+//   - inside the tile the reduction dims run in the spec's order (the seed's rz, ry, rx); each
+//     step loads the NR vectors of the operand that runs along the vector dim, broadcasts one
+//     element of the other per tile row and issues MR x NR FMAs;
+//   - init (zero, a broadcast bias, or the output itself) and the epilogue (relu, clamp, scale,
+//     add) are fused into the tile: each output element is written once (Halide's compute_at);
+//   - tails: along the vector dim whole tiles, then one vector at a time, then one predicated
+//     partial vector (never outside the arrays); along the tile dim whole tiles of MR rows, then
+//     tiles of 4, 2 and 1 rows for the rest.
+// An operand whose elements along the vector dim are not contiguous (a transposed B, a runtime
+// stride) cannot be loaded as vectors; such a contraction is planned one lane wide (still a
+// register tile) and the summary says why. Packing such an operand into a panel is future work.
+#include "plan/contraction_builder.h"
+
+#include <algorithm>
+#include <map>
+#include <stdexcept>
+
+#include "ir/simplify.h"
+#include "plan/reduce_builder.h"  // PlanError
+
+namespace simdgen {
+
+namespace {
+
+using ir::Index;
+using ir::OpKind;
+using ir::Stmt;
+using ir::VecType;
+
+// a * b for indices over symbols (every pair of terms).
+Index product(const Index& a, const Index& b) {
+  Index out;
+  for (const ir::Term& x : a.terms)
+    for (const ir::Term& y : b.terms) {
+      ir::Term t{x.coef * y.coef, x.symbols};
+      t.symbols.insert(t.symbols.end(), y.symbols.begin(), y.symbols.end());
+      std::sort(t.symbols.begin(), t.symbols.end());
+      out.terms.push_back(t);
+    }
+  return out.simplified();
+}
+
+// The coefficient of `symbol` in an index whose every term has it at most once: the terms that
+// contain it, with it removed (e.g. "j*stride + j + 4" -> "stride + 1").
+Index coefficientOf(const Index& x, const std::string& symbol) {
+  Index out;
+  for (const ir::Term& t : x.simplified().terms) {
+    auto it = std::find(t.symbols.begin(), t.symbols.end(), symbol);
+    if (it == t.symbols.end()) continue;
+    ir::Term rest = t;
+    rest.symbols.erase(rest.symbols.begin() + (it - t.symbols.begin()));
+    out.terms.push_back(rest);
+  }
+  return out.simplified();
+}
+
+// A tensor of the plan: its internal name, the spec's tensor, strides per dimension.
+struct PlannedTensor {
+  std::string name;  // in0, in1, ... / out
+  const ContractionTensor* spec = nullptr;
+  std::vector<Index> extents, strides;
+};
+
+class ContractionBuilder {
+ public:
+  ContractionBuilder(const KernelSpec& s, const Target& t) : spec_(s), c_(s.contraction), target_(t) {
+    plan_.kernel = spec_.name;
+    plan_.family = "contraction";
+    plan_.strategy = "register_tile";
+    plan_.target = target_.spelling;
+    plan_.vectorBits = target_.vectorBits;
+    plan_.scalable = target_.scalable;
+    plan_.rop = ReduceOp::add;
+    plan_.noCompilerLoopVectorizer = true;  // see ir/plan.h
+  }
+
+  ir::Plan build() {
+    bindDims();
+    declareTensors();
+    chooseDims();
+    chooseTile();
+    plan_.body = strideLets_;
+    const ir::Block loops = vectorDimLoops();
+    plan_.body.insert(plan_.body.end(), loops.begin(), loops.end());
+    ir::removeDeadLoops(plan_);
+    document();
+    if (auto problems = plan_.verify(); !problems.empty())
+      throw std::logic_error("internal error: contraction plan for " + target_.spelling + " fails verification: " + problems.front());
+    return std::move(plan_);
+  }
+
+ private:
+  // ---- symbols and tensors ----
+  // Dim d's extent: the constant kSize<d>, or the parameter size<d> (dims that share a runtime
+  // name share the first one's parameter). Generator-owned names: the user's appear in the header.
+  void bindDims() {
+    for (size_t d = 0; d < c_.dims.size(); ++d) {
+      const Extent& e = c_.dims[d].extent;
+      if (e.isStatic()) {
+        extent_.push_back("kSize" + std::to_string(d));
+        plan_.constants.push_back({extent_.back(), *e.value});
+        continue;
+      }
+      std::string shared;
+      for (size_t k = 0; k < d; ++k)
+        if (!c_.dims[k].extent.isStatic() && c_.dims[k].extent.name == e.name) shared = extent_[k];
+      if (!shared.empty()) {
+        extent_.push_back(shared);
+        continue;
+      }
+      extent_.push_back("size" + std::to_string(d));
+      extents_.push_back({ir::Param::Kind::extent, extent_.back(), e.name, "", "extent of dim " + c_.dims[d].name + " (>= 0)"});
+    }
+    for (size_t k = 0; k < c_.strideNames.size(); ++k)
+      extents_.push_back({ir::Param::Kind::extent, "stride" + std::to_string(k), c_.strideNames[k], "", "elements between consecutive entries of a tensor dimension"});
+  }
+
+  Index sym(const std::string& s) const { return Index::symbol(s); }
+  Index dimExtent(int d) const { return sym(extent_[size_t(d)]); }
+
+  Index strideOf(const Extent& e) const {
+    if (e.isStatic()) return Index::constant(*e.value);
+    for (size_t d = 0; d < c_.dims.size(); ++d)
+      if (!c_.dims[d].extent.isStatic() && c_.dims[d].extent.name == e.name) return sym(extent_[d]);
+    const auto& names = c_.strideNames;
+    return sym("stride" + std::to_string(std::find(names.begin(), names.end(), e.name) - names.begin()));
+  }
+
+  // Extents (what the indices span: coef * (extent - 1) + constant + 1 per dimension) and strides
+  // (given, or dense row-major over those extents).
+  PlannedTensor plannedTensor(const std::string& name, const ContractionTensor& t) const {
+    PlannedTensor p{name, &t, {}, {}};
+    for (const AffineIndex& ix : t.index) {
+      Index e = Index::constant(ix.constant + 1);
+      for (const AffineIndex::Term& term : ix.terms) e = e + dimExtent(term.dim) * term.coef + Index::constant(-term.coef);
+      p.extents.push_back(e.simplified());
+    }
+    p.strides.resize(t.index.size());
+    Index dense = Index::constant(1);
+    for (size_t q = t.index.size(); q-- > 0;) {
+      p.strides[q] = t.strides.empty() ? dense : strideOf(*t.strides[q]);
+      dense = product(dense, p.extents[q]);
+    }
+    return p;
+  }
+
+  // A stride of several terms or symbols (a dense layout's product of extents) becomes a local
+  // computed once, so addresses read `p0 * in1_stride0 + ...` instead of expanded products.
+  void nameStrides(PlannedTensor& t) {
+    for (size_t q = 0; q < t.strides.size(); ++q) {
+      const Index& st = t.strides[q];
+      if (st.constantValue() || (st.terms.size() == 1 && st.terms[0].coef == 1 && st.terms[0].symbols.size() == 1)) continue;
+      const std::string name = t.name + "_stride" + std::to_string(q);
+      strideLets_.push_back(ir::letIndex(name, st));
+      t.strides[q] = sym(name);
+    }
+  }
+
+  void declareTensors() {
+    std::vector<PlannedTensor> inputs;
+    for (const ContractionTensor& t : c_.operands) inputs.push_back(plannedTensor("in" + std::to_string(inputs.size()), t));
+    if (c_.init == ContractionInit::operand) {
+      init_ = int(inputs.size());
+      inputs.push_back(plannedTensor("in" + std::to_string(inputs.size()), c_.initOperand));
+    }
+    for (const EpilogueStep& s : c_.epilogue)
+      if (s.kind == EpilogueStep::Kind::add) inputs.push_back(plannedTensor("in" + std::to_string(inputs.size()), s.operand));
+    out_ = plannedTensor("out", c_.output);
+    for (const PlannedTensor& t : inputs) {
+      plan_.tensors.push_back({t.name, c_.dtype, false, t.extents, t.strides});
+      plan_.params.push_back({ir::Param::Kind::tensor, t.name, t.spec->name, t.name, ""});
+    }
+    plan_.params.insert(plan_.params.end(), extents_.begin(), extents_.end());
+    int scalars = 0;
+    for (const EpilogueStep& s : c_.epilogue)
+      if (s.kind == EpilogueStep::Kind::scale && !s.param.empty())
+        plan_.params.push_back({ir::Param::Kind::scalar, scalarName_.emplace_back("scalar" + std::to_string(scalars++)), s.param, "", "", c_.dtype});
+    plan_.tensors.push_back({"out", c_.dtype, true, out_.extents, out_.strides});
+    plan_.params.push_back({ir::Param::Kind::tensor, "out", c_.output.name, "out", ""});
+    inputs_ = std::move(inputs);
+    for (PlannedTensor& t : inputs_) nameStrides(t);
+    nameStrides(out_);
+  }
+
+  // ---- the plan's shape ----
+  // Loop variables: the vector dim's j, the tile dim's i, other parallel dims p<d>, reductions r<d>.
+  std::string loopVar(int d) const {
+    if (d == vdim_) return "j";
+    if (d == tdim_) return "i";
+    return (c_.dims[size_t(d)].reduction ? "r" : "p") + std::to_string(d);
+  }
+
+  // The element offset of tensor t at the loop variables, tile row `row` and vector `vec` (the
+  // vector dim at j + vec * lanes).
+  Index address(const PlannedTensor& t, int row, int vec) const {
+    Index at;
+    for (size_t q = 0; q < t.spec->index.size(); ++q) {
+      const AffineIndex& ix = t.spec->index[q];
+      Index value = Index::constant(ix.constant);
+      for (const AffineIndex::Term& term : ix.terms) {
+        Index v = sym(loopVar(term.dim));
+        if (term.dim == tdim_) v = v + Index::constant(row);
+        if (term.dim == vdim_) v = v + lanesIndex() * vec;
+        value = value + v * term.coef;
+      }
+      at = at + product(value, t.strides[q]);
+    }
+    return at.simplified();
+  }
+  // Per tile: each tensor's offset at the tile's first element without the reduction terms, in a
+  // local (`in1_base`), so that the loads inside the reduction loops read `in1[in1_base + ...]`.
+  ir::Block tileBases() {
+    ir::Block out;
+    bases_.clear();
+    auto add = [&](const PlannedTensor& t) {
+      Index base;
+      for (const ir::Term& term : address(t, 0, 0).terms) {
+        bool reduction = false;
+        for (const std::string& s : term.symbols)
+          for (size_t d = 0; d < c_.dims.size(); ++d) reduction = reduction || (c_.dims[d].reduction && s == loopVar(int(d)));
+        if (!reduction) base.terms.push_back(term);
+      }
+      base = base.simplified();
+      if (base.terms.size() < 2) return;
+      out.push_back(ir::letIndex(t.name + "_base", base));
+      bases_[t.name] = base;
+    };
+    for (const PlannedTensor& t : inputs_) add(t);
+    add(out_);
+    return out;
+  }
+  // The offset of tensor t at (row, vec) in the current tile, through its base when it has one.
+  Index tileAddress(const PlannedTensor& t, int row, int vec) const {
+    const Index full = address(t, row, vec);
+    auto it = bases_.find(t.name);
+    return it == bases_.end() ? full : (sym(t.name + "_base") + (full - it->second)).simplified();
+  }
+  // The element step of tensor t along dim d (0 when t does not depend on d).
+  Index stepAlong(const PlannedTensor& t, int d) const { return coefficientOf(address(t, 0, 0), loopVar(d)); }
+  bool dependsOn(const PlannedTensor& t, int d) const { return d >= 0 && !stepAlong(t, d).terms.empty(); }
+
+  // The vector dim: the output's innermost. It is vectorised when every tensor that depends on
+  // it holds consecutive elements along it (a step of exactly 1).
+  void chooseDims() {
+    vdim_ = c_.output.index.back().plainDim();
+    if (c_.output.index.size() >= 2) tdim_ = c_.output.index[c_.output.index.size() - 2].plainDim();
+    lanes_ = target_.vector(c_.dtype);
+    if (!target_.vectorBits) {
+      lanes_ = VecType{c_.dtype, 1};
+      return;
+    }
+    std::vector<const PlannedTensor*> all{&out_};
+    for (const PlannedTensor& t : inputs_) all.push_back(&t);
+    for (const PlannedTensor* t : all) {
+      const Index step = stepAlong(*t, vdim_);
+      if (step.terms.empty() || step.constantValue() == int64_t{1}) continue;
+      lanes_ = VecType{c_.dtype, 1};
+      note("one lane wide: tensor " + t->spec->name + " steps by " + step.str() + " elements along the vector dim " +
+           c_.dims[size_t(vdim_)].name + " (vector loads need consecutive elements; packing it into a panel is not planned yet)");
+      return;
+    }
+  }
+  Index lanesIndex() const { return lanes_.scalable ? Index::vscaled(lanes_.lanes) : Index::constant(lanes_.lanes); }
+  bool hasFma() const {
+    if (!target_.vectorBits || lanes_.lanes == 1) return false;  // scalar code: the C compiler contracts a * b + c
+    return target_.module != LoweringModule::x86 || target_.maskRegisters || target_.has("fma");
+  }
+
+  // MR x NR: as many accumulators as the registers hold beside NR operand vectors and one
+  // broadcast, NR up to 4 (AVX-512 and Arm: 32 registers: 6 x 4 = 24; AVX2: 16: 6 x 2 = 12); a
+  // static tile dim picks the MR of 6, 5, 4 that leaves the fewest rows over (the seed's 5 for W = 100).
+  void chooseTile() {
+    const int regs = target_.vectorBits ? target_.registers : 16;
+    nr_ = regs >= 32 ? 4 : 2;
+    if (lanes_.lanes == 1 && target_.vectorBits) nr_ = 4;
+    const Extent& ve = c_.dims[size_t(vdim_)].extent;
+    if (ve.isStatic() && !lanes_.scalable) nr_ = int(std::clamp<int64_t>((*ve.value + lanes_.lanes - 1) / lanes_.lanes, 1, nr_));
+    if (tdim_ < 0) {
+      mr_ = 1;
+      return;
+    }
+    const int budget = std::min(8, (regs - nr_ - 1 - (hasFma() ? 0 : 1)) / nr_);
+    mr_ = budget;
+    const Extent& te = c_.dims[size_t(tdim_)].extent;
+    if (te.isStatic()) {
+      const int64_t t = *te.value;
+      if (t <= budget) {
+        mr_ = int(t);
+      } else {
+        int64_t best = -1;
+        for (int m = budget; m >= std::max(4, budget - 2); --m)
+          if (best < 0 || t % m < best) best = t % m, mr_ = m;
+      }
+    }
+  }
+
+  // ---- loops ----
+  // The vector dim: whole tiles of NR vectors, then single vectors, then one partial vector.
+  ir::Block vectorDimLoops() {
+    ir::Block out;
+    const Index V = dimExtent(vdim_);
+    out.push_back(ir::letIndex("j", Index::constant(0)));
+    out.push_back(ir::forLoop("j", Index::constant(0), V, lanesIndex() * nr_, parallelLoops(nr_, ""), true,
+                              "along " + dimName(vdim_) + ": tiles of " + std::to_string(nr_) + " vectors"));
+    if (nr_ > 1)
+      out.push_back(ir::forLoop("j", Index::constant(0), V, lanesIndex(), parallelLoops(1, ""), true, "one vector at a time"));
+    if (lanes_.lanes > 1) {
+      ir::Block tail;
+      Stmt w = ir::op(OpKind::WhileLt, "tail_lanes", lanes_.mask());
+      w.declare = true;
+      w.lo = sym("j");
+      w.hi = V;
+      w.partialOnly = true;
+      tail.push_back(w);
+      ir::Block rest = parallelLoops(1, "tail_lanes");
+      tail.insert(tail.end(), rest.begin(), rest.end());
+      out.push_back(ir::ifLess(sym("j"), V, std::move(tail), "the rest of " + dimName(vdim_) + ": one partial vector, its loads and stores masked"));
+    }
+    return out;
+  }
+
+  // The other parallel dims (output order), then the tile dim.
+  ir::Block parallelLoops(int nr, const std::string& pred) {
+    ir::Block body = tileDimLoops(nr, pred);
+    for (size_t q = c_.output.index.size(); q-- > 0;) {
+      const int d = c_.output.index[q].plainDim();
+      if (d == vdim_ || d == tdim_) continue;
+      ir::Block wrapped;
+      wrapped.push_back(ir::forLoop(loopVar(d), Index::constant(0), dimExtent(d), 1, std::move(body), false, dimName(d)));
+      body = std::move(wrapped);
+    }
+    return body;
+  }
+
+  // Tiles of MR rows, then of 4, 2, 1 for the rest (each such loop runs at most once).
+  ir::Block tileDimLoops(int nr, const std::string& pred) {
+    if (tdim_ < 0) return tile(1, nr, pred);
+    ir::Block out;
+    const Index T = dimExtent(tdim_);
+    out.push_back(ir::letIndex("i", Index::constant(0)));
+    out.push_back(ir::forLoop("i", Index::constant(0), T, mr_, tile(mr_, nr, pred), true,
+                              "along " + dimName(tdim_) + ": tiles of " + std::to_string(mr_) + " x " + std::to_string(nr) + " vectors"));
+    for (int rows = 4; rows >= 1; rows /= 2)
+      if (rows < mr_) out.push_back(ir::forLoop("i", Index::constant(0), T, rows, tile(rows, nr, pred), true, "the rest: " + std::to_string(rows) + " row" + (rows > 1 ? "s" : "")));
+    return out;
+  }
+
+  std::string accName(int r, int u) const { return "acc" + std::to_string(r) + "_" + std::to_string(u); }
+
+  // One register tile: init, the reduction loops with the FMAs, the epilogue, the stores.
+  ir::Block tile(int mr, int nr, const std::string& pred) {
+    ir::Block out = tileBases();
+    for (int r = 0; r < mr; ++r)
+      for (int u = 0; u < nr; ++u) {
+        const std::string acc = accName(r, u);
+        if (c_.init == ContractionInit::zero) {
+          Stmt z = op(OpKind::Splat, acc, lanes_);
+          z.literal = zeroLiteral();
+          out.push_back(z);
+        } else {
+          const PlannedTensor& from = c_.init == ContractionInit::output ? out_ : inputs_[size_t(init_)];
+          out.push_back(loadOf(from, acc, r, u, pred));
+        }
+      }
+    // The reduction body: operand values (each loaded once per distinct (row, vector) it depends
+    // on), then the FMAs.
+    ir::Block body;
+    std::vector<std::vector<std::vector<std::string>>> value(2);  // [operand][row][vec]
+    for (int k = 0; k < 2; ++k) {
+      const PlannedTensor& t = inputs_[size_t(k)];
+      const bool byRow = dependsOn(t, tdim_), byVec = dependsOn(t, vdim_);
+      value[size_t(k)].assign(size_t(mr), std::vector<std::string>(size_t(nr)));
+      for (int r = 0; r < (byRow ? mr : 1); ++r)
+        for (int u = 0; u < (byVec ? nr : 1); ++u) {
+          std::string name = t.name;
+          if (byRow) name += "_r" + std::to_string(r);
+          if (byVec) name += "_v" + std::to_string(u);
+          if (!byRow && !byVec) name += "_elem";  // one element for the whole tile
+          body.push_back(loadOf(t, name, r, u, pred));
+          for (int rr = 0; rr < mr; ++rr)
+            for (int uu = 0; uu < nr; ++uu)
+              if ((!byRow || rr == r) && (!byVec || uu == u)) value[size_t(k)][size_t(rr)][size_t(uu)] = name;
+        }
+    }
+    for (int r = 0; r < mr; ++r)
+      for (int u = 0; u < nr; ++u) {
+        const std::string& a = value[0][size_t(r)][size_t(u)];
+        const std::string& b = value[1][size_t(r)][size_t(u)];
+        if (hasFma()) {
+          body.push_back(op(OpKind::Fma, accName(r, u), lanes_, {accName(r, u), a, b}, false));
+        } else {
+          const std::string p = "product" + std::to_string(r) + "_" + std::to_string(u);
+          body.push_back(binary(ReduceOp::mul, p, a, b, true));
+          body.push_back(binary(ReduceOp::add, accName(r, u), accName(r, u), p, false));
+        }
+      }
+    // Reduction loops, innermost last in the spec's order.
+    for (size_t d = c_.dims.size(); d-- > 0;) {
+      if (!c_.dims[d].reduction) continue;
+      ir::Block wrapped;
+      wrapped.push_back(ir::forLoop(loopVar(int(d)), Index::constant(0), dimExtent(int(d)), 1, std::move(body), false, dimName(int(d))));
+      body = std::move(wrapped);
+    }
+    out.insert(out.end(), body.begin(), body.end());
+    epilogue(out, mr, nr, pred);
+    for (int r = 0; r < mr; ++r)
+      for (int u = 0; u < nr; ++u) {
+        Stmt s = op(OpKind::Store, "", lanes_, {accName(r, u)}, false);
+        s.tensor = "out";
+        s.index = tileAddress(out_, r, u);
+        s.pred = pred;
+        out.push_back(s);
+      }
+    return out;
+  }
+
+  void epilogue(ir::Block& out, int mr, int nr, const std::string& pred) {
+    int added = init_ >= 0 ? init_ + 1 : 2, scalars = 0;
+    for (size_t k = 0; k < c_.epilogue.size(); ++k) {
+      const EpilogueStep& step = c_.epilogue[k];
+      const std::string tag = "_e" + std::to_string(k);
+      auto splat = [&](const std::string& name, const std::string& literal) {
+        Stmt s = op(OpKind::Splat, name, lanes_);
+        s.literal = literal;
+        out.push_back(s);
+      };
+      if (step.kind == EpilogueStep::Kind::relu) splat("zero" + tag, zeroLiteral());
+      if (step.kind == EpilogueStep::Kind::clamp) splat("lo" + tag, step.lo), splat("hi" + tag, step.hi);
+      if (step.kind == EpilogueStep::Kind::scale) splat("factor" + tag, step.param.empty() ? step.factor : scalarName_[size_t(scalars++)]);
+      const PlannedTensor* addend = step.kind == EpilogueStep::Kind::add ? &inputs_[size_t(added++)] : nullptr;
+      for (int r = 0; r < mr; ++r)
+        for (int u = 0; u < nr; ++u) {
+          const std::string acc = accName(r, u);
+          switch (step.kind) {
+            case EpilogueStep::Kind::relu: out.push_back(binary(ReduceOp::max, acc, acc, "zero" + tag, false)); break;
+            case EpilogueStep::Kind::clamp:
+              out.push_back(binary(ReduceOp::max, acc, acc, "lo" + tag, false));
+              out.push_back(binary(ReduceOp::min, acc, acc, "hi" + tag, false));
+              break;
+            case EpilogueStep::Kind::scale: out.push_back(binary(ReduceOp::mul, acc, acc, "factor" + tag, false)); break;
+            case EpilogueStep::Kind::add: {
+              const std::string v = addend->name + "_r" + std::to_string(r) + "_v" + std::to_string(u);
+              out.push_back(loadOf(*addend, v, r, u, pred));
+              out.push_back(binary(ReduceOp::add, acc, acc, v, false));
+              break;
+            }
+          }
+        }
+    }
+  }
+
+  // dst = t at (row, vec): a vector when t runs along the vector dim, else one element broadcast.
+  Stmt loadOf(const PlannedTensor& t, const std::string& dst, int row, int vec, const std::string& pred) {
+    const bool byVec = lanes_.lanes > 1 && dependsOn(t, vdim_);
+    Stmt s = op(byVec || lanes_.lanes == 1 ? OpKind::Load : OpKind::LoadBroadcast, dst, lanes_);
+    s.tensor = t.name;
+    s.index = tileAddress(t, row, vec);
+    if (byVec && !pred.empty()) {
+      s.pred = pred;
+      s.literal = zeroLiteral();
+    }
+    return s;
+  }
+
+  Stmt op(OpKind k, const std::string& dst, VecType t, std::vector<std::string> args = {}, bool declare = true) const {
+    Stmt s = ir::op(k, dst, t, std::move(args));
+    s.declare = declare;
+    s.rop = ReduceOp::add;
+    return s;
+  }
+  // dst = rop(a, b); min/max: b wins ties and NaN (plan.h), so max(acc, 0) maps NaN to 0.
+  Stmt binary(ReduceOp rop, const std::string& dst, const std::string& a, const std::string& b, bool declare) const {
+    Stmt s = op(OpKind::Binary, dst, lanes_, {a, b}, declare);
+    s.rop = rop;
+    return s;
+  }
+  std::string zeroLiteral() const { return c_.dtype == DType::f32 ? "0.0f" : "0.0"; }
+  std::string dimName(int d) const { return c_.dims[size_t(d)].name; }
+  void note(const std::string& s) { plan_.summary.push_back(s); }
+
+  // ---- documentation ----
+  std::string indexText(const ContractionTensor& t) const {
+    std::string s;
+    for (const AffineIndex& ix : t.index) s += "[" + ix.text + "]";
+    return s;
+  }
+  // The same index over d0, d1, ... (the exec driver's reference reads it).
+  std::string semanticIndex(const ContractionTensor& t) const {
+    std::string s;
+    for (const AffineIndex& ix : t.index) {
+      std::string e;
+      for (const AffineIndex::Term& term : ix.terms)
+        e += (e.empty() ? "" : " + ") + (term.coef != 1 ? std::to_string(term.coef) + " * " : "") + "d" + std::to_string(term.dim);
+      if (ix.constant || e.empty()) e += (e.empty() ? "" : " + ") + std::to_string(ix.constant);
+      s += (s.empty() ? "" : ",") + e;
+    }
+    return s;
+  }
+
+  void document() {
+    auto& sem = plan_.semantics;
+    sem.push_back({"dims", std::to_string(c_.dims.size())});
+    for (size_t d = 0; d < c_.dims.size(); ++d) {
+      sem.push_back({"dim" + std::to_string(d), extent_[d]});
+      sem.push_back({"dim" + std::to_string(d) + ".kind", c_.dims[d].reduction ? "reduction" : "parallel"});
+      sem.push_back({"dim" + std::to_string(d) + ".name", c_.dims[d].name});
+    }
+    for (const PlannedTensor& t : inputs_) sem.push_back({t.name + ".index", semanticIndex(*t.spec)});
+    sem.push_back({"out.index", semanticIndex(c_.output)});
+    sem.push_back({"operands", "in0,in1"});
+    sem.push_back({"init", c_.init == ContractionInit::zero ? "zero" : c_.init == ContractionInit::output ? "output" : "in" + std::to_string(init_)});
+    std::string steps;
+    int added = init_ >= 0 ? init_ + 1 : 2, scalars = 0;
+    std::string formula = "init";
+    for (const EpilogueStep& s : c_.epilogue) {
+      std::string step;
+      switch (s.kind) {
+        case EpilogueStep::Kind::relu: step = "relu"; formula = "max(" + formula + ", 0)"; break;
+        case EpilogueStep::Kind::clamp: step = "clamp(" + s.lo + "," + s.hi + ")"; formula = "clamp(" + formula + ", " + s.lo + ", " + s.hi + ")"; break;
+        case EpilogueStep::Kind::scale:
+          step = "scale(" + (s.param.empty() ? s.factor : scalarName_[size_t(scalars++)]) + ")";
+          formula = (s.param.empty() ? s.factor : s.param) + " * (" + formula + ")";
+          break;
+        case EpilogueStep::Kind::add:
+          step = "add(in" + std::to_string(added++) + ")";
+          formula = formula + " + " + s.operand.name + indexText(c_.output);
+          break;
+      }
+      steps += (steps.empty() ? "" : ", ") + step;  // commas outside parentheses: CMake lists split at ";"
+    }
+    sem.push_back({"epilogue", steps});
+
+    std::string parallel, reduction;
+    for (const ContractionDim& d : c_.dims) {
+      const std::string e = d.name + " < " + (d.extent.isStatic() ? std::to_string(*d.extent.value) : d.extent.name);
+      (d.reduction ? reduction : parallel) += ((d.reduction ? reduction : parallel).empty() ? "" : ", ") + e;
+    }
+    const std::string init = c_.init == ContractionInit::zero     ? "0"
+                             : c_.init == ContractionInit::output ? c_.output.name + indexText(c_.output)
+                                                                  : c_.initOperand.name + indexText(c_.initOperand);
+    const std::string sum = "sum over " + (reduction.empty() ? std::string("nothing") : reduction) + " of " + c_.operands[0].name +
+                            indexText(c_.operands[0]) + " * " + c_.operands[1].name + indexText(c_.operands[1]);
+    std::string expr = formula;
+    expr.replace(expr.find("init"), 4, "(" + init + " + " + sum + ")");
+    plan_.overview = "contraction: " + c_.output.name + indexText(c_.output) + " = " + expr;
+    auto& doc = plan_.apiDoc;
+    doc.push_back("/// " + spec_.name + ": " + c_.output.name + indexText(c_.output) + " = " + expr);
+    doc.push_back("///   for " + parallel + "   (" + std::string(nameOf(c_.dtype)) + ")");
+    if (!spec_.description.empty()) doc.push_back("/// " + spec_.description);
+    doc.push_back("///");
+    doc.push_back("/// Tensors are indexed [outermost]...[innermost], dense row-major unless the spec gives strides.");
+    doc.push_back("/// Sums may be reassociated and use fused multiply-adds: results match a double-precision sum to a few ulps times the length.");
+    if (!c_.epilogue.empty()) doc.push_back("/// NaN: relu(NaN) = +0; clamp(NaN) = its min (like max(x, lo) then min(x, hi) with the bound winning).");
+    doc.push_back("/// No alignment is required. The output must not overlap any input" +
+                  std::string(c_.init == ContractionInit::output ? " (it is read once, before it is written)." : "."));
+
+    note("register tile: " + std::to_string(mr_) + " x " + std::to_string(nr_) + " vectors of " + toString(lanes_) + " (" +
+         std::to_string(mr_ * nr_) + " accumulators) along " + (tdim_ >= 0 ? dimName(tdim_) + " x " : "") + dimName(vdim_));
+    std::string red;
+    for (const ContractionDim& d : c_.dims)
+      if (d.reduction) red += (red.empty() ? "" : ", ") + d.name;
+    note("per step of " + (red.empty() ? std::string("the tile") : red) + ": " + (hasFma() ? "fused multiply-adds" : "multiplies and adds") +
+         "; init and epilogue fused into the tile (each output element is written once)");
+    note("tails: " + dimName(vdim_) + (lanes_.lanes > 1 ? ": single vectors, then one masked partial vector" : ": one element at a time") +
+         (tdim_ >= 0 ? "; " + dimName(tdim_) + ": tiles of 4, 2, 1 rows" : ""));
+  }
+
+  const KernelSpec& spec_;
+  const ContractionSpec& c_;
+  const Target& target_;
+  ir::Plan plan_;
+  std::vector<std::string> extent_;       // dim d's extent symbol
+  std::vector<ir::Param> extents_;        // runtime extent and stride parameters, in signature order
+  std::vector<std::string> scalarName_;   // scale parameters' internal names
+  std::vector<PlannedTensor> inputs_;     // operands, init operand, added tensors
+  ir::Block strideLets_;                  // the named strides (nameStrides)
+  PlannedTensor out_;
+  std::map<std::string, Index> bases_;  // the current tile's tensor bases (tileBases)
+  int init_ = -1;  // index of the init operand in inputs_
+  int vdim_ = -1, tdim_ = -1;
+  VecType lanes_;
+  int mr_ = 1, nr_ = 1;
+};
+
+}  // namespace
+
+ir::Plan buildContractionPlan(const KernelSpec& spec, const Target& target) { return ContractionBuilder(spec, target).build(); }
+
+}  // namespace simdgen

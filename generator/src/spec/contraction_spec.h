@@ -1,0 +1,74 @@
+// SPDX-License-Identifier: Apache-2.0
+// kind "contraction": the validated spec of a computation over named dims (Halide's Func with an
+// RDom, MLIR's linalg.generic): for every point of the parallel dims,
+//   output[out index] = epilogue(init + sum over the reduction dims of a[a index] * b[b index]).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/dtype.h"
+#include "spec/extent.h"
+
+namespace simdgen {
+
+struct ContractionDim {
+  std::string name;  // the user's name (messages and comments only: never a C identifier)
+  Extent extent;
+  bool reduction = false;
+};
+
+// One tensor dimension's index: constant + sum of coef * dim ("y + rz", "2*x + ry").
+struct AffineIndex {
+  struct Term {
+    int dim = 0;  // position in ContractionSpec::dims
+    int64_t coef = 1;
+  };
+  std::vector<Term> terms;  // one per dim at most, in the order written
+  int64_t constant = 0;
+  std::string text;  // as the spec wrote it
+  // The dim when the index is exactly one dim with coefficient 1 and no constant, else -1.
+  int plainDim() const { return terms.size() == 1 && terms[0].coef == 1 && constant == 0 ? terms[0].dim : -1; }
+  bool uses(int dim) const {
+    for (const Term& t : terms)
+      if (t.dim == dim) return true;
+    return false;
+  }
+};
+
+// A tensor of the contraction: its name (the user's, printed in the header only) and, per
+// dimension (outermost first), its index and stride in elements. Unset strides are dense
+// row-major over the extents the indices span.
+struct ContractionTensor {
+  std::string name;
+  std::string pointer;  // JSON pointer of the tensor's object (for errors found while planning)
+  std::vector<AffineIndex> index;
+  std::vector<std::optional<Extent>> strides;  // empty = dense; else one per dimension
+};
+
+struct EpilogueStep {
+  enum class Kind { relu, clamp, scale, add };
+  Kind kind = Kind::relu;
+  std::string lo, hi;      // clamp: C literals of the dtype (lo <= hi)
+  std::string factor;      // scale: a C literal, or empty when `param` is set
+  std::string param;       // scale: the name of a runtime scalar of the dtype (the user's)
+  ContractionTensor operand;  // add: the tensor added at the output's index
+};
+
+enum class ContractionInit { zero, output, operand };
+
+struct ContractionSpec {
+  DType dtype = DType::f32;
+  std::vector<ContractionDim> dims;
+  std::vector<ContractionTensor> operands;  // the two multiplied tensors
+  ContractionInit init = ContractionInit::zero;
+  ContractionTensor initOperand;  // init "operand": a tensor indexed by parallel dims (a bias)
+  ContractionTensor output;       // indexed by every parallel dim exactly once
+  std::vector<EpilogueStep> epilogue;
+  // Runtime stride names that are not dim extents, in order of first appearance (one parameter each).
+  std::vector<std::string> strideNames;
+};
+
+}  // namespace simdgen
