@@ -1,0 +1,76 @@
+// SPDX-License-Identifier: Apache-2.0
+// The contraction benchmark's peers (bench_contraction.cpp, issue 10): every
+// implementation of the seed convolution and of the f32 matmul that is not a
+// plain loop (peers_contraction_plain.h) or Eigen (peers_contraction_eigen.h,
+// built apart with -march=native). One .cpp per library:
+//   peers_contraction_openblas.cpp, peers_contraction_blis.cpp (their cblas.h
+//   headers clash), peers_contraction_onednn.cpp, peers_contraction_halide.cpp,
+//   peers_contraction_simdgen.cpp (the generated kernels, when they exist).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace simdgen_bench {
+
+// The seed convolution's sizes (MLIR transform tutorial chapter H, Halide's
+// apps/conv_layer): input[N][H+2][W+2][CI], filter[CI][3][3][CO] read as
+// filter[rx][rz][ry][co], bias[CO], output[N][H][W][CO].
+struct SeedConv {
+  static constexpr int64_t N = 5, CI = 128, CO = 128, W = 100, H = 80;
+  static constexpr int64_t kInput = N * (H + 2) * (W + 2) * CI;
+  static constexpr int64_t kFilter = CI * 3 * 3 * CO;
+  static constexpr int64_t kOutput = N * H * W * CO;
+  static constexpr double kFlops = 2.0 * N * H * W * CO * CI * 9;  // one FMA = 2 flops
+};
+
+// An implementation made ready for one problem: setup (layout reorders, JIT
+// compilation, primitive creation) happened when it was built, outside any
+// timing. run() is what is timed. result() (called outside the timing) returns
+// the output in the benchmark's plain row-major layout, reordering it first if
+// the library wrote another one.
+struct Prepared {
+  std::function<void()> run;
+  std::function<const float*()> result;
+  std::string label = "";  // what ran, if the library says (e.g. oneDNN's implementation)
+};
+
+// Buffers one problem reads and writes (row-major, contiguous): the matmul is
+// c[m][n] = a[m][k] * b[k][n]; the convolution uses the SeedConv layouts with
+// a = input, b = filter.
+struct Problem {
+  const float* a;
+  const float* b;
+  const float* bias;  // convolution only
+  float* out;         // plain row-major output, owned by the caller
+  int64_t m, n, k;    // matmul only
+};
+
+// A peer that a library or the generator provides, under its row name.
+struct Peer {
+  std::string name;
+  std::function<Prepared(const Problem&)> prepare;
+};
+
+// Holds each library to one thread and describes it for the benchmark
+// context (version, kernel selection, threads). Called once, before any run.
+std::string openblas_single_thread();
+std::string blis_single_thread();
+std::string onednn_single_thread();  // oneDNN's OpenMP runtime
+std::string halide_target();         // the JIT target (the host's, unless HL_JIT_TARGET)
+std::string simdgen_contraction_info();  // which variant the dispatchers run, or why none
+
+std::vector<Peer> openblas_matmul_peers();  // "openblas": cblas_sgemm
+std::vector<Peer> blis_matmul_peers();      // "blis": bli_sgemm (BLIS's typed API)
+std::vector<Peer> onednn_matmul_peers();    // "onednn": the matmul primitive, plain layouts
+std::vector<Peer> onednn_conv_peers();      // "onednn" (preferred layouts), "onednn.nhwc"
+std::vector<Peer> halide_conv_peers();      // "halide": JIT, the seed's schedule minus parallel
+
+// The generated kernels (dispatcher "simdgen" and each variant "simdgen.<isa>"
+// the CPU runs); empty when the bench was configured without them.
+std::vector<Peer> simdgen_matmul_peers();
+std::vector<Peer> simdgen_conv_peers();
+
+}  // namespace simdgen_bench

@@ -1,0 +1,153 @@
+// SPDX-License-Identifier: Apache-2.0
+// oneDNN 2.6 (Debian's libdnnl-dev): the matmul primitive on plain row-major
+// f32, and the seed convolution as a forward-inference convolution with bias
+// and a ReLU eltwise post-op, in two layouts:
+//   "onednn":      source, weights and destination in the layouts oneDNN
+//                  prefers (format_tag::any: blocked, e.g. nChw16c); the input
+//                  and weights are reordered once, outside the timing, and the
+//                  output is reordered back to NHWC only for the check;
+//   "onednn.nhwc": the benchmark's own NHWC activations, weights still in
+//                  oneDNN's preferred layout (reordered once).
+// Primitives are created when the peer is prepared, never inside the timing.
+#include <dlfcn.h>
+
+#include <memory>
+#include <unordered_map>
+
+#include <oneapi/dnnl/dnnl.hpp>
+
+#include "peers_contraction.h"
+
+namespace simdgen_bench {
+namespace {
+
+using dnnl::memory;
+using tag = memory::format_tag;
+using dt = memory::data_type;
+
+dnnl::engine& cpu() {
+  static dnnl::engine engine(dnnl::engine::kind::cpu, 0);
+  return engine;
+}
+
+memory wrap(const memory::desc& md, const float* p) {
+  return memory(md, cpu(), const_cast<float*>(p));
+}
+
+// `from` in the layout `to_md` asks for: the same memory if it already has it.
+memory reordered(memory from, const memory::desc& to_md, dnnl::stream& s) {
+  if (from.get_desc() == to_md) return from;
+  memory to(to_md, cpu());
+  dnnl::reorder(from, to).execute(s, from, to);
+  s.wait();
+  return to;
+}
+
+// A layout in a few words for the benchmark label: `plain_name` if md is the
+// plain layout `plain`, else oneDNN's inner blocks ("64a": dimension a in
+// blocks of 64).
+std::string layout(const memory::desc& md, const memory::desc& plain, const char* plain_name) {
+  if (md == plain) return plain_name;
+  const dnnl_blocking_desc_t& b = md.data.format_desc.blocking;
+  std::string s = "blocked";
+  for (int i = 0; i < b.inner_nblks; ++i) {
+    s += ' ';
+    s += std::to_string(b.inner_blks[i]);
+    s += "abcdef"[b.inner_idxs[i]];
+  }
+  return s;
+}
+
+Prepared matmul(const Problem& p) {
+  const memory::desc a_md({p.m, p.k}, dt::f32, tag::ab), b_md({p.k, p.n}, dt::f32, tag::ab),
+      c_md({p.m, p.n}, dt::f32, tag::ab);
+  const dnnl::matmul::primitive_desc pd(dnnl::matmul::desc(a_md, b_md, c_md), cpu());
+  auto prim = std::make_shared<dnnl::matmul>(pd);
+  auto s = std::make_shared<dnnl::stream>(cpu());
+  auto args = std::make_shared<std::unordered_map<int, memory>>(std::unordered_map<int, memory>{
+      {DNNL_ARG_SRC, wrap(a_md, p.a)},
+      {DNNL_ARG_WEIGHTS, wrap(b_md, p.b)},
+      {DNNL_ARG_DST, wrap(c_md, p.out)}});
+  return {[=] {
+            prim->execute(*s, *args);
+            s->wait();
+          },
+          [p] { return static_cast<const float*>(p.out); },
+          pd.impl_info_str()};
+}
+
+// The seed convolution; nhwc = false lets oneDNN pick the activation layouts.
+Prepared conv(const Problem& p, bool nhwc) {
+  using C = SeedConv;
+  // Logical dims are always (N, C, H, W) and (OC, IC, KH, KW); the tags give
+  // the physical order. The benchmark's filter[ci][kh][kw][co] is ihwo.
+  const memory::desc user_src({C::N, C::CI, C::H + 2, C::W + 2}, dt::f32, tag::nhwc),
+      user_w({C::CO, C::CI, 3, 3}, dt::f32, tag::ihwo), bias_md({C::CO}, dt::f32, tag::a),
+      user_dst({C::N, C::CO, C::H, C::W}, dt::f32, tag::nhwc);
+  const memory::desc src_md = nhwc ? user_src : memory::desc(user_src.dims(), dt::f32, tag::any),
+                     w_md(user_w.dims(), dt::f32, tag::any),
+                     dst_md = nhwc ? user_dst : memory::desc(user_dst.dims(), dt::f32, tag::any);
+  dnnl::post_ops ops;
+  ops.append_eltwise(1.0f, dnnl::algorithm::eltwise_relu, 0.0f, 0.0f);
+  dnnl::primitive_attr attr;
+  attr.set_post_ops(ops);
+  const dnnl::convolution_forward::primitive_desc pd(
+      dnnl::convolution_forward::desc(dnnl::prop_kind::forward_inference,
+                                      dnnl::algorithm::convolution_direct, src_md, w_md, bias_md,
+                                      dst_md, {1, 1}, {0, 0}, {0, 0}),
+      attr, cpu());
+
+  auto s = std::make_shared<dnnl::stream>(cpu());
+  const memory src = reordered(wrap(user_src, p.a), pd.src_desc(), *s);
+  const memory w = reordered(wrap(user_w, p.b), pd.weights_desc(), *s);
+  const memory user_out = wrap(user_dst, p.out);
+  const memory dst = pd.dst_desc() == user_dst ? user_out : memory(pd.dst_desc(), cpu());
+  auto prim = std::make_shared<dnnl::convolution_forward>(pd);
+  auto args = std::make_shared<std::unordered_map<int, memory>>(std::unordered_map<int, memory>{
+      {DNNL_ARG_SRC, src},
+      {DNNL_ARG_WEIGHTS, w},
+      {DNNL_ARG_BIAS, wrap(bias_md, p.bias)},
+      {DNNL_ARG_DST, dst}});
+  return {[=] {
+            prim->execute(*s, *args);
+            s->wait();
+          },
+          [=] {
+            if (dst.get_desc() != user_dst) {  // blocked: back to NHWC, for the check only
+              memory from = dst, to = user_out;
+              dnnl::reorder(from, to).execute(*s, from, to);
+              s->wait();
+            }
+            return static_cast<const float*>(p.out);
+          },
+          std::string(pd.impl_info_str()) + ", src " + layout(pd.src_desc(), user_src, "nhwc") +
+              ", weights " + layout(pd.weights_desc(), user_w, "ihwo") + ", dst " +
+              layout(pd.dst_desc(), user_dst, "nhwc")};
+}
+
+}  // namespace
+
+// oneDNN's CPU engine runs on OpenMP here (libdnnl2 links libgomp): one thread
+// through omp_set_num_threads, looked up at run time since the benchmark is not
+// built with -fopenmp (which would also parallelise Eigen). The run script sets
+// OMP_NUM_THREADS=1 as well.
+std::string onednn_single_thread() {
+  using SetThreads = void (*)(int);
+  using GetThreads = int (*)();
+  auto set = reinterpret_cast<SetThreads>(dlsym(RTLD_DEFAULT, "omp_set_num_threads"));
+  auto get = reinterpret_cast<GetThreads>(dlsym(RTLD_DEFAULT, "omp_get_max_threads"));
+  if (set) set(1);
+  const dnnl::version_t* v = dnnl::version();
+  return "oneDNN " + std::to_string(v->major) + "." + std::to_string(v->minor) + "." +
+         std::to_string(v->patch) + ", " +
+         (get ? std::to_string(get()) : std::string("?")) + " OpenMP thread(s)";
+}
+
+std::vector<Peer> onednn_matmul_peers() { return {{"onednn", matmul}}; }
+
+std::vector<Peer> onednn_conv_peers() {
+  return {{"onednn", [](const Problem& p) { return conv(p, false); }},
+          {"onednn.nhwc", [](const Problem& p) { return conv(p, true); }}};
+}
+
+}  // namespace simdgen_bench
