@@ -182,36 +182,36 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void conv_bia
                 __m512 in0_v3 = _mm512_loadu_ps(in0 + in0_stride0 * r6 + in0_stride1 * r4 + j +
                                                 r5 * size3 + 48);
                 __m512 in1_r0 = _mm512_set1_ps(in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6]);
-                __m512 in1_r1 =
-                    _mm512_set1_ps(in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6 + size6]);
-                __m512 in1_r2 =
-                    _mm512_set1_ps(in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6 + 2 * size6]);
-                __m512 in1_r3 =
-                    _mm512_set1_ps(in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6 + 3 * size6]);
-                __m512 in1_r4 =
-                    _mm512_set1_ps(in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6 + 4 * size6]);
-                __m512 in1_r5 =
-                    _mm512_set1_ps(in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6 + 5 * size6]);
                 acc0_0 = _mm512_fmadd_ps(in0_v0, in1_r0, acc0_0);
                 acc0_1 = _mm512_fmadd_ps(in0_v1, in1_r0, acc0_1);
                 acc0_2 = _mm512_fmadd_ps(in0_v2, in1_r0, acc0_2);
                 acc0_3 = _mm512_fmadd_ps(in0_v3, in1_r0, acc0_3);
+                __m512 in1_r1 =
+                    _mm512_set1_ps(in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6 + size6]);
                 acc1_0 = _mm512_fmadd_ps(in0_v0, in1_r1, acc1_0);
                 acc1_1 = _mm512_fmadd_ps(in0_v1, in1_r1, acc1_1);
                 acc1_2 = _mm512_fmadd_ps(in0_v2, in1_r1, acc1_2);
                 acc1_3 = _mm512_fmadd_ps(in0_v3, in1_r1, acc1_3);
+                __m512 in1_r2 =
+                    _mm512_set1_ps(in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6 + 2 * size6]);
                 acc2_0 = _mm512_fmadd_ps(in0_v0, in1_r2, acc2_0);
                 acc2_1 = _mm512_fmadd_ps(in0_v1, in1_r2, acc2_1);
                 acc2_2 = _mm512_fmadd_ps(in0_v2, in1_r2, acc2_2);
                 acc2_3 = _mm512_fmadd_ps(in0_v3, in1_r2, acc2_3);
+                __m512 in1_r3 =
+                    _mm512_set1_ps(in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6 + 3 * size6]);
                 acc3_0 = _mm512_fmadd_ps(in0_v0, in1_r3, acc3_0);
                 acc3_1 = _mm512_fmadd_ps(in0_v1, in1_r3, acc3_1);
                 acc3_2 = _mm512_fmadd_ps(in0_v2, in1_r3, acc3_2);
                 acc3_3 = _mm512_fmadd_ps(in0_v3, in1_r3, acc3_3);
+                __m512 in1_r4 =
+                    _mm512_set1_ps(in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6 + 4 * size6]);
                 acc4_0 = _mm512_fmadd_ps(in0_v0, in1_r4, acc4_0);
                 acc4_1 = _mm512_fmadd_ps(in0_v1, in1_r4, acc4_1);
                 acc4_2 = _mm512_fmadd_ps(in0_v2, in1_r4, acc4_2);
                 acc4_3 = _mm512_fmadd_ps(in0_v3, in1_r4, acc4_3);
+                __m512 in1_r5 =
+                    _mm512_set1_ps(in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6 + 5 * size6]);
                 acc5_0 = _mm512_fmadd_ps(in0_v0, in1_r5, acc5_0);
                 acc5_1 = _mm512_fmadd_ps(in0_v1, in1_r5, acc5_1);
                 acc5_2 = _mm512_fmadd_ps(in0_v2, in1_r5, acc5_2);
@@ -307,24 +307,24 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void conv_bia
                 __m512 in0_v3 = _mm512_loadu_ps(in0 + in0_stride0 * r6 + in0_stride1 * r4 + j +
                                                 r5 * size3 + 48);
                 __m512 in1_r0 = _mm512_set1_ps(in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6]);
-                __m512 in1_r1 =
-                    _mm512_set1_ps(in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6 + size6]);
-                __m512 in1_r2 =
-                    _mm512_set1_ps(in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6 + 2 * size6]);
-                __m512 in1_r3 =
-                    _mm512_set1_ps(in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6 + 3 * size6]);
                 acc0_0 = _mm512_fmadd_ps(in0_v0, in1_r0, acc0_0);
                 acc0_1 = _mm512_fmadd_ps(in0_v1, in1_r0, acc0_1);
                 acc0_2 = _mm512_fmadd_ps(in0_v2, in1_r0, acc0_2);
                 acc0_3 = _mm512_fmadd_ps(in0_v3, in1_r0, acc0_3);
+                __m512 in1_r1 =
+                    _mm512_set1_ps(in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6 + size6]);
                 acc1_0 = _mm512_fmadd_ps(in0_v0, in1_r1, acc1_0);
                 acc1_1 = _mm512_fmadd_ps(in0_v1, in1_r1, acc1_1);
                 acc1_2 = _mm512_fmadd_ps(in0_v2, in1_r1, acc1_2);
                 acc1_3 = _mm512_fmadd_ps(in0_v3, in1_r1, acc1_3);
+                __m512 in1_r2 =
+                    _mm512_set1_ps(in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6 + 2 * size6]);
                 acc2_0 = _mm512_fmadd_ps(in0_v0, in1_r2, acc2_0);
                 acc2_1 = _mm512_fmadd_ps(in0_v1, in1_r2, acc2_1);
                 acc2_2 = _mm512_fmadd_ps(in0_v2, in1_r2, acc2_2);
                 acc2_3 = _mm512_fmadd_ps(in0_v3, in1_r2, acc2_3);
+                __m512 in1_r3 =
+                    _mm512_set1_ps(in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6 + 3 * size6]);
                 acc3_0 = _mm512_fmadd_ps(in0_v0, in1_r3, acc3_0);
                 acc3_1 = _mm512_fmadd_ps(in0_v1, in1_r3, acc3_1);
                 acc3_2 = _mm512_fmadd_ps(in0_v2, in1_r3, acc3_2);
@@ -396,12 +396,12 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void conv_bia
                 __m512 in0_v3 = _mm512_loadu_ps(in0 + in0_stride0 * r6 + in0_stride1 * r4 + j +
                                                 r5 * size3 + 48);
                 __m512 in1_r0 = _mm512_set1_ps(in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6]);
-                __m512 in1_r1 =
-                    _mm512_set1_ps(in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6 + size6]);
                 acc0_0 = _mm512_fmadd_ps(in0_v0, in1_r0, acc0_0);
                 acc0_1 = _mm512_fmadd_ps(in0_v1, in1_r0, acc0_1);
                 acc0_2 = _mm512_fmadd_ps(in0_v2, in1_r0, acc0_2);
                 acc0_3 = _mm512_fmadd_ps(in0_v3, in1_r0, acc0_3);
+                __m512 in1_r1 =
+                    _mm512_set1_ps(in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6 + size6]);
                 acc1_0 = _mm512_fmadd_ps(in0_v0, in1_r1, acc1_0);
                 acc1_1 = _mm512_fmadd_ps(in0_v1, in1_r1, acc1_1);
                 acc1_2 = _mm512_fmadd_ps(in0_v2, in1_r1, acc1_2);
@@ -504,21 +504,21 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void conv_bia
                 __m512 in0_v0 =
                     _mm512_loadu_ps(in0 + in0_stride0 * r6 + in0_stride1 * r4 + j + r5 * size3);
                 __m512 in1_r0 = _mm512_set1_ps(in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6]);
+                acc0_0 = _mm512_fmadd_ps(in0_v0, in1_r0, acc0_0);
                 __m512 in1_r1 =
                     _mm512_set1_ps(in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6 + size6]);
+                acc1_0 = _mm512_fmadd_ps(in0_v0, in1_r1, acc1_0);
                 __m512 in1_r2 =
                     _mm512_set1_ps(in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6 + 2 * size6]);
+                acc2_0 = _mm512_fmadd_ps(in0_v0, in1_r2, acc2_0);
                 __m512 in1_r3 =
                     _mm512_set1_ps(in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6 + 3 * size6]);
+                acc3_0 = _mm512_fmadd_ps(in0_v0, in1_r3, acc3_0);
                 __m512 in1_r4 =
                     _mm512_set1_ps(in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6 + 4 * size6]);
+                acc4_0 = _mm512_fmadd_ps(in0_v0, in1_r4, acc4_0);
                 __m512 in1_r5 =
                     _mm512_set1_ps(in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6 + 5 * size6]);
-                acc0_0 = _mm512_fmadd_ps(in0_v0, in1_r0, acc0_0);
-                acc1_0 = _mm512_fmadd_ps(in0_v0, in1_r1, acc1_0);
-                acc2_0 = _mm512_fmadd_ps(in0_v0, in1_r2, acc2_0);
-                acc3_0 = _mm512_fmadd_ps(in0_v0, in1_r3, acc3_0);
-                acc4_0 = _mm512_fmadd_ps(in0_v0, in1_r4, acc4_0);
                 acc5_0 = _mm512_fmadd_ps(in0_v0, in1_r5, acc5_0);
               }
             }
@@ -557,15 +557,15 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void conv_bia
                 __m512 in0_v0 =
                     _mm512_loadu_ps(in0 + in0_stride0 * r6 + in0_stride1 * r4 + j + r5 * size3);
                 __m512 in1_r0 = _mm512_set1_ps(in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6]);
+                acc0_0 = _mm512_fmadd_ps(in0_v0, in1_r0, acc0_0);
                 __m512 in1_r1 =
                     _mm512_set1_ps(in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6 + size6]);
+                acc1_0 = _mm512_fmadd_ps(in0_v0, in1_r1, acc1_0);
                 __m512 in1_r2 =
                     _mm512_set1_ps(in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6 + 2 * size6]);
+                acc2_0 = _mm512_fmadd_ps(in0_v0, in1_r2, acc2_0);
                 __m512 in1_r3 =
                     _mm512_set1_ps(in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6 + 3 * size6]);
-                acc0_0 = _mm512_fmadd_ps(in0_v0, in1_r0, acc0_0);
-                acc1_0 = _mm512_fmadd_ps(in0_v0, in1_r1, acc1_0);
-                acc2_0 = _mm512_fmadd_ps(in0_v0, in1_r2, acc2_0);
                 acc3_0 = _mm512_fmadd_ps(in0_v0, in1_r3, acc3_0);
               }
             }
@@ -598,9 +598,9 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void conv_bia
                 __m512 in0_v0 =
                     _mm512_loadu_ps(in0 + in0_stride0 * r6 + in0_stride1 * r4 + j + r5 * size3);
                 __m512 in1_r0 = _mm512_set1_ps(in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6]);
+                acc0_0 = _mm512_fmadd_ps(in0_v0, in1_r0, acc0_0);
                 __m512 in1_r1 =
                     _mm512_set1_ps(in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6 + size6]);
-                acc0_0 = _mm512_fmadd_ps(in0_v0, in1_r0, acc0_0);
                 acc1_0 = _mm512_fmadd_ps(in0_v0, in1_r1, acc1_0);
               }
             }
@@ -677,21 +677,21 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void conv_bia
                     _mm512_setzero_ps(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)),
                     in0 + in0_stride0 * r6 + in0_stride1 * r4 + j + r5 * size3);
                 __m512 in1_r0 = _mm512_set1_ps(in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6]);
+                acc0_0 = _mm512_fmadd_ps(in0_v0, in1_r0, acc0_0);
                 __m512 in1_r1 =
                     _mm512_set1_ps(in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6 + size6]);
+                acc1_0 = _mm512_fmadd_ps(in0_v0, in1_r1, acc1_0);
                 __m512 in1_r2 =
                     _mm512_set1_ps(in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6 + 2 * size6]);
+                acc2_0 = _mm512_fmadd_ps(in0_v0, in1_r2, acc2_0);
                 __m512 in1_r3 =
                     _mm512_set1_ps(in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6 + 3 * size6]);
+                acc3_0 = _mm512_fmadd_ps(in0_v0, in1_r3, acc3_0);
                 __m512 in1_r4 =
                     _mm512_set1_ps(in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6 + 4 * size6]);
+                acc4_0 = _mm512_fmadd_ps(in0_v0, in1_r4, acc4_0);
                 __m512 in1_r5 =
                     _mm512_set1_ps(in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6 + 5 * size6]);
-                acc0_0 = _mm512_fmadd_ps(in0_v0, in1_r0, acc0_0);
-                acc1_0 = _mm512_fmadd_ps(in0_v0, in1_r1, acc1_0);
-                acc2_0 = _mm512_fmadd_ps(in0_v0, in1_r2, acc2_0);
-                acc3_0 = _mm512_fmadd_ps(in0_v0, in1_r3, acc3_0);
-                acc4_0 = _mm512_fmadd_ps(in0_v0, in1_r4, acc4_0);
                 acc5_0 = _mm512_fmadd_ps(in0_v0, in1_r5, acc5_0);
               }
             }
@@ -741,15 +741,15 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void conv_bia
                     _mm512_setzero_ps(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)),
                     in0 + in0_stride0 * r6 + in0_stride1 * r4 + j + r5 * size3);
                 __m512 in1_r0 = _mm512_set1_ps(in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6]);
+                acc0_0 = _mm512_fmadd_ps(in0_v0, in1_r0, acc0_0);
                 __m512 in1_r1 =
                     _mm512_set1_ps(in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6 + size6]);
+                acc1_0 = _mm512_fmadd_ps(in0_v0, in1_r1, acc1_0);
                 __m512 in1_r2 =
                     _mm512_set1_ps(in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6 + 2 * size6]);
+                acc2_0 = _mm512_fmadd_ps(in0_v0, in1_r2, acc2_0);
                 __m512 in1_r3 =
                     _mm512_set1_ps(in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6 + 3 * size6]);
-                acc0_0 = _mm512_fmadd_ps(in0_v0, in1_r0, acc0_0);
-                acc1_0 = _mm512_fmadd_ps(in0_v0, in1_r1, acc1_0);
-                acc2_0 = _mm512_fmadd_ps(in0_v0, in1_r2, acc2_0);
                 acc3_0 = _mm512_fmadd_ps(in0_v0, in1_r3, acc3_0);
               }
             }
@@ -789,9 +789,9 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void conv_bia
                     _mm512_setzero_ps(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)),
                     in0 + in0_stride0 * r6 + in0_stride1 * r4 + j + r5 * size3);
                 __m512 in1_r0 = _mm512_set1_ps(in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6]);
+                acc0_0 = _mm512_fmadd_ps(in0_v0, in1_r0, acc0_0);
                 __m512 in1_r1 =
                     _mm512_set1_ps(in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6 + size6]);
-                acc0_0 = _mm512_fmadd_ps(in0_v0, in1_r0, acc0_0);
                 acc1_0 = _mm512_fmadd_ps(in0_v0, in1_r1, acc1_0);
               }
             }
@@ -921,36 +921,36 @@ __attribute__((target("+sve"))) void conv_bias_relu_f32_sve(const float* in0, co
                                                  r5 * size3 + 12 * vscale);
                 svfloat32_t in1_r0 =
                     svdup_n_f32(in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6]);
-                svfloat32_t in1_r1 =
-                    svdup_n_f32(in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6 + size6]);
-                svfloat32_t in1_r2 =
-                    svdup_n_f32(in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6 + 2 * size6]);
-                svfloat32_t in1_r3 =
-                    svdup_n_f32(in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6 + 3 * size6]);
-                svfloat32_t in1_r4 =
-                    svdup_n_f32(in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6 + 4 * size6]);
-                svfloat32_t in1_r5 =
-                    svdup_n_f32(in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6 + 5 * size6]);
                 acc0_0 = svmla_f32_x(svptrue_b32(), acc0_0, in0_v0, in1_r0);
                 acc0_1 = svmla_f32_x(svptrue_b32(), acc0_1, in0_v1, in1_r0);
                 acc0_2 = svmla_f32_x(svptrue_b32(), acc0_2, in0_v2, in1_r0);
                 acc0_3 = svmla_f32_x(svptrue_b32(), acc0_3, in0_v3, in1_r0);
+                svfloat32_t in1_r1 =
+                    svdup_n_f32(in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6 + size6]);
                 acc1_0 = svmla_f32_x(svptrue_b32(), acc1_0, in0_v0, in1_r1);
                 acc1_1 = svmla_f32_x(svptrue_b32(), acc1_1, in0_v1, in1_r1);
                 acc1_2 = svmla_f32_x(svptrue_b32(), acc1_2, in0_v2, in1_r1);
                 acc1_3 = svmla_f32_x(svptrue_b32(), acc1_3, in0_v3, in1_r1);
+                svfloat32_t in1_r2 =
+                    svdup_n_f32(in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6 + 2 * size6]);
                 acc2_0 = svmla_f32_x(svptrue_b32(), acc2_0, in0_v0, in1_r2);
                 acc2_1 = svmla_f32_x(svptrue_b32(), acc2_1, in0_v1, in1_r2);
                 acc2_2 = svmla_f32_x(svptrue_b32(), acc2_2, in0_v2, in1_r2);
                 acc2_3 = svmla_f32_x(svptrue_b32(), acc2_3, in0_v3, in1_r2);
+                svfloat32_t in1_r3 =
+                    svdup_n_f32(in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6 + 3 * size6]);
                 acc3_0 = svmla_f32_x(svptrue_b32(), acc3_0, in0_v0, in1_r3);
                 acc3_1 = svmla_f32_x(svptrue_b32(), acc3_1, in0_v1, in1_r3);
                 acc3_2 = svmla_f32_x(svptrue_b32(), acc3_2, in0_v2, in1_r3);
                 acc3_3 = svmla_f32_x(svptrue_b32(), acc3_3, in0_v3, in1_r3);
+                svfloat32_t in1_r4 =
+                    svdup_n_f32(in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6 + 4 * size6]);
                 acc4_0 = svmla_f32_x(svptrue_b32(), acc4_0, in0_v0, in1_r4);
                 acc4_1 = svmla_f32_x(svptrue_b32(), acc4_1, in0_v1, in1_r4);
                 acc4_2 = svmla_f32_x(svptrue_b32(), acc4_2, in0_v2, in1_r4);
                 acc4_3 = svmla_f32_x(svptrue_b32(), acc4_3, in0_v3, in1_r4);
+                svfloat32_t in1_r5 =
+                    svdup_n_f32(in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6 + 5 * size6]);
                 acc5_0 = svmla_f32_x(svptrue_b32(), acc5_0, in0_v0, in1_r5);
                 acc5_1 = svmla_f32_x(svptrue_b32(), acc5_1, in0_v1, in1_r5);
                 acc5_2 = svmla_f32_x(svptrue_b32(), acc5_2, in0_v2, in1_r5);
@@ -1050,24 +1050,24 @@ __attribute__((target("+sve"))) void conv_bias_relu_f32_sve(const float* in0, co
                                                  r5 * size3 + 12 * vscale);
                 svfloat32_t in1_r0 =
                     svdup_n_f32(in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6]);
-                svfloat32_t in1_r1 =
-                    svdup_n_f32(in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6 + size6]);
-                svfloat32_t in1_r2 =
-                    svdup_n_f32(in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6 + 2 * size6]);
-                svfloat32_t in1_r3 =
-                    svdup_n_f32(in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6 + 3 * size6]);
                 acc0_0 = svmla_f32_x(svptrue_b32(), acc0_0, in0_v0, in1_r0);
                 acc0_1 = svmla_f32_x(svptrue_b32(), acc0_1, in0_v1, in1_r0);
                 acc0_2 = svmla_f32_x(svptrue_b32(), acc0_2, in0_v2, in1_r0);
                 acc0_3 = svmla_f32_x(svptrue_b32(), acc0_3, in0_v3, in1_r0);
+                svfloat32_t in1_r1 =
+                    svdup_n_f32(in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6 + size6]);
                 acc1_0 = svmla_f32_x(svptrue_b32(), acc1_0, in0_v0, in1_r1);
                 acc1_1 = svmla_f32_x(svptrue_b32(), acc1_1, in0_v1, in1_r1);
                 acc1_2 = svmla_f32_x(svptrue_b32(), acc1_2, in0_v2, in1_r1);
                 acc1_3 = svmla_f32_x(svptrue_b32(), acc1_3, in0_v3, in1_r1);
+                svfloat32_t in1_r2 =
+                    svdup_n_f32(in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6 + 2 * size6]);
                 acc2_0 = svmla_f32_x(svptrue_b32(), acc2_0, in0_v0, in1_r2);
                 acc2_1 = svmla_f32_x(svptrue_b32(), acc2_1, in0_v1, in1_r2);
                 acc2_2 = svmla_f32_x(svptrue_b32(), acc2_2, in0_v2, in1_r2);
                 acc2_3 = svmla_f32_x(svptrue_b32(), acc2_3, in0_v3, in1_r2);
+                svfloat32_t in1_r3 =
+                    svdup_n_f32(in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6 + 3 * size6]);
                 acc3_0 = svmla_f32_x(svptrue_b32(), acc3_0, in0_v0, in1_r3);
                 acc3_1 = svmla_f32_x(svptrue_b32(), acc3_1, in0_v1, in1_r3);
                 acc3_2 = svmla_f32_x(svptrue_b32(), acc3_2, in0_v2, in1_r3);
@@ -1143,12 +1143,12 @@ __attribute__((target("+sve"))) void conv_bias_relu_f32_sve(const float* in0, co
                                                  r5 * size3 + 12 * vscale);
                 svfloat32_t in1_r0 =
                     svdup_n_f32(in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6]);
-                svfloat32_t in1_r1 =
-                    svdup_n_f32(in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6 + size6]);
                 acc0_0 = svmla_f32_x(svptrue_b32(), acc0_0, in0_v0, in1_r0);
                 acc0_1 = svmla_f32_x(svptrue_b32(), acc0_1, in0_v1, in1_r0);
                 acc0_2 = svmla_f32_x(svptrue_b32(), acc0_2, in0_v2, in1_r0);
                 acc0_3 = svmla_f32_x(svptrue_b32(), acc0_3, in0_v3, in1_r0);
+                svfloat32_t in1_r1 =
+                    svdup_n_f32(in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6 + size6]);
                 acc1_0 = svmla_f32_x(svptrue_b32(), acc1_0, in0_v0, in1_r1);
                 acc1_1 = svmla_f32_x(svptrue_b32(), acc1_1, in0_v1, in1_r1);
                 acc1_2 = svmla_f32_x(svptrue_b32(), acc1_2, in0_v2, in1_r1);
@@ -1256,21 +1256,21 @@ __attribute__((target("+sve"))) void conv_bias_relu_f32_sve(const float* in0, co
                     svptrue_b32(), in0 + in0_stride0 * r6 + in0_stride1 * r4 + j + r5 * size3);
                 svfloat32_t in1_r0 =
                     svdup_n_f32(in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6]);
+                acc0_0 = svmla_f32_x(svptrue_b32(), acc0_0, in0_v0, in1_r0);
                 svfloat32_t in1_r1 =
                     svdup_n_f32(in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6 + size6]);
+                acc1_0 = svmla_f32_x(svptrue_b32(), acc1_0, in0_v0, in1_r1);
                 svfloat32_t in1_r2 =
                     svdup_n_f32(in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6 + 2 * size6]);
+                acc2_0 = svmla_f32_x(svptrue_b32(), acc2_0, in0_v0, in1_r2);
                 svfloat32_t in1_r3 =
                     svdup_n_f32(in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6 + 3 * size6]);
+                acc3_0 = svmla_f32_x(svptrue_b32(), acc3_0, in0_v0, in1_r3);
                 svfloat32_t in1_r4 =
                     svdup_n_f32(in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6 + 4 * size6]);
+                acc4_0 = svmla_f32_x(svptrue_b32(), acc4_0, in0_v0, in1_r4);
                 svfloat32_t in1_r5 =
                     svdup_n_f32(in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6 + 5 * size6]);
-                acc0_0 = svmla_f32_x(svptrue_b32(), acc0_0, in0_v0, in1_r0);
-                acc1_0 = svmla_f32_x(svptrue_b32(), acc1_0, in0_v0, in1_r1);
-                acc2_0 = svmla_f32_x(svptrue_b32(), acc2_0, in0_v0, in1_r2);
-                acc3_0 = svmla_f32_x(svptrue_b32(), acc3_0, in0_v0, in1_r3);
-                acc4_0 = svmla_f32_x(svptrue_b32(), acc4_0, in0_v0, in1_r4);
                 acc5_0 = svmla_f32_x(svptrue_b32(), acc5_0, in0_v0, in1_r5);
               }
             }
@@ -1310,15 +1310,15 @@ __attribute__((target("+sve"))) void conv_bias_relu_f32_sve(const float* in0, co
                     svptrue_b32(), in0 + in0_stride0 * r6 + in0_stride1 * r4 + j + r5 * size3);
                 svfloat32_t in1_r0 =
                     svdup_n_f32(in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6]);
+                acc0_0 = svmla_f32_x(svptrue_b32(), acc0_0, in0_v0, in1_r0);
                 svfloat32_t in1_r1 =
                     svdup_n_f32(in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6 + size6]);
+                acc1_0 = svmla_f32_x(svptrue_b32(), acc1_0, in0_v0, in1_r1);
                 svfloat32_t in1_r2 =
                     svdup_n_f32(in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6 + 2 * size6]);
+                acc2_0 = svmla_f32_x(svptrue_b32(), acc2_0, in0_v0, in1_r2);
                 svfloat32_t in1_r3 =
                     svdup_n_f32(in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6 + 3 * size6]);
-                acc0_0 = svmla_f32_x(svptrue_b32(), acc0_0, in0_v0, in1_r0);
-                acc1_0 = svmla_f32_x(svptrue_b32(), acc1_0, in0_v0, in1_r1);
-                acc2_0 = svmla_f32_x(svptrue_b32(), acc2_0, in0_v0, in1_r2);
                 acc3_0 = svmla_f32_x(svptrue_b32(), acc3_0, in0_v0, in1_r3);
               }
             }
@@ -1352,9 +1352,9 @@ __attribute__((target("+sve"))) void conv_bias_relu_f32_sve(const float* in0, co
                     svptrue_b32(), in0 + in0_stride0 * r6 + in0_stride1 * r4 + j + r5 * size3);
                 svfloat32_t in1_r0 =
                     svdup_n_f32(in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6]);
+                acc0_0 = svmla_f32_x(svptrue_b32(), acc0_0, in0_v0, in1_r0);
                 svfloat32_t in1_r1 =
                     svdup_n_f32(in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6 + size6]);
-                acc0_0 = svmla_f32_x(svptrue_b32(), acc0_0, in0_v0, in1_r0);
                 acc1_0 = svmla_f32_x(svptrue_b32(), acc1_0, in0_v0, in1_r1);
               }
             }
@@ -1427,21 +1427,21 @@ __attribute__((target("+sve"))) void conv_bias_relu_f32_sve(const float* in0, co
                     tail_lanes, in0 + in0_stride0 * r6 + in0_stride1 * r4 + j + r5 * size3);
                 svfloat32_t in1_r0 =
                     svdup_n_f32(in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6]);
+                acc0_0 = svmla_f32_x(svptrue_b32(), acc0_0, in0_v0, in1_r0);
                 svfloat32_t in1_r1 =
                     svdup_n_f32(in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6 + size6]);
+                acc1_0 = svmla_f32_x(svptrue_b32(), acc1_0, in0_v0, in1_r1);
                 svfloat32_t in1_r2 =
                     svdup_n_f32(in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6 + 2 * size6]);
+                acc2_0 = svmla_f32_x(svptrue_b32(), acc2_0, in0_v0, in1_r2);
                 svfloat32_t in1_r3 =
                     svdup_n_f32(in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6 + 3 * size6]);
+                acc3_0 = svmla_f32_x(svptrue_b32(), acc3_0, in0_v0, in1_r3);
                 svfloat32_t in1_r4 =
                     svdup_n_f32(in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6 + 4 * size6]);
+                acc4_0 = svmla_f32_x(svptrue_b32(), acc4_0, in0_v0, in1_r4);
                 svfloat32_t in1_r5 =
                     svdup_n_f32(in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6 + 5 * size6]);
-                acc0_0 = svmla_f32_x(svptrue_b32(), acc0_0, in0_v0, in1_r0);
-                acc1_0 = svmla_f32_x(svptrue_b32(), acc1_0, in0_v0, in1_r1);
-                acc2_0 = svmla_f32_x(svptrue_b32(), acc2_0, in0_v0, in1_r2);
-                acc3_0 = svmla_f32_x(svptrue_b32(), acc3_0, in0_v0, in1_r3);
-                acc4_0 = svmla_f32_x(svptrue_b32(), acc4_0, in0_v0, in1_r4);
                 acc5_0 = svmla_f32_x(svptrue_b32(), acc5_0, in0_v0, in1_r5);
               }
             }
@@ -1481,15 +1481,15 @@ __attribute__((target("+sve"))) void conv_bias_relu_f32_sve(const float* in0, co
                     tail_lanes, in0 + in0_stride0 * r6 + in0_stride1 * r4 + j + r5 * size3);
                 svfloat32_t in1_r0 =
                     svdup_n_f32(in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6]);
+                acc0_0 = svmla_f32_x(svptrue_b32(), acc0_0, in0_v0, in1_r0);
                 svfloat32_t in1_r1 =
                     svdup_n_f32(in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6 + size6]);
+                acc1_0 = svmla_f32_x(svptrue_b32(), acc1_0, in0_v0, in1_r1);
                 svfloat32_t in1_r2 =
                     svdup_n_f32(in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6 + 2 * size6]);
+                acc2_0 = svmla_f32_x(svptrue_b32(), acc2_0, in0_v0, in1_r2);
                 svfloat32_t in1_r3 =
                     svdup_n_f32(in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6 + 3 * size6]);
-                acc0_0 = svmla_f32_x(svptrue_b32(), acc0_0, in0_v0, in1_r0);
-                acc1_0 = svmla_f32_x(svptrue_b32(), acc1_0, in0_v0, in1_r1);
-                acc2_0 = svmla_f32_x(svptrue_b32(), acc2_0, in0_v0, in1_r2);
                 acc3_0 = svmla_f32_x(svptrue_b32(), acc3_0, in0_v0, in1_r3);
               }
             }
@@ -1523,9 +1523,9 @@ __attribute__((target("+sve"))) void conv_bias_relu_f32_sve(const float* in0, co
                     tail_lanes, in0 + in0_stride0 * r6 + in0_stride1 * r4 + j + r5 * size3);
                 svfloat32_t in1_r0 =
                     svdup_n_f32(in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6]);
+                acc0_0 = svmla_f32_x(svptrue_b32(), acc0_0, in0_v0, in1_r0);
                 svfloat32_t in1_r1 =
                     svdup_n_f32(in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6 + size6]);
-                acc0_0 = svmla_f32_x(svptrue_b32(), acc0_0, in0_v0, in1_r0);
                 acc1_0 = svmla_f32_x(svptrue_b32(), acc1_0, in0_v0, in1_r1);
               }
             }
@@ -1629,26 +1629,26 @@ __attribute__((target("avx2,fma"))) void conv_bias_relu_f32_avx2_fma(
                 __m256 in0_v1 =
                     _mm256_loadu_ps(in0 + in0_stride0 * r6 + in0_stride1 * r4 + j + r5 * size3 + 8);
                 __m256 in1_r0 = _mm256_set1_ps(in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6]);
-                __m256 in1_r1 =
-                    _mm256_set1_ps(in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6 + size6]);
-                __m256 in1_r2 =
-                    _mm256_set1_ps(in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6 + 2 * size6]);
-                __m256 in1_r3 =
-                    _mm256_set1_ps(in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6 + 3 * size6]);
-                __m256 in1_r4 =
-                    _mm256_set1_ps(in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6 + 4 * size6]);
-                __m256 in1_r5 =
-                    _mm256_set1_ps(in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6 + 5 * size6]);
                 acc0_0 = _mm256_fmadd_ps(in0_v0, in1_r0, acc0_0);
                 acc0_1 = _mm256_fmadd_ps(in0_v1, in1_r0, acc0_1);
+                __m256 in1_r1 =
+                    _mm256_set1_ps(in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6 + size6]);
                 acc1_0 = _mm256_fmadd_ps(in0_v0, in1_r1, acc1_0);
                 acc1_1 = _mm256_fmadd_ps(in0_v1, in1_r1, acc1_1);
+                __m256 in1_r2 =
+                    _mm256_set1_ps(in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6 + 2 * size6]);
                 acc2_0 = _mm256_fmadd_ps(in0_v0, in1_r2, acc2_0);
                 acc2_1 = _mm256_fmadd_ps(in0_v1, in1_r2, acc2_1);
+                __m256 in1_r3 =
+                    _mm256_set1_ps(in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6 + 3 * size6]);
                 acc3_0 = _mm256_fmadd_ps(in0_v0, in1_r3, acc3_0);
                 acc3_1 = _mm256_fmadd_ps(in0_v1, in1_r3, acc3_1);
+                __m256 in1_r4 =
+                    _mm256_set1_ps(in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6 + 4 * size6]);
                 acc4_0 = _mm256_fmadd_ps(in0_v0, in1_r4, acc4_0);
                 acc4_1 = _mm256_fmadd_ps(in0_v1, in1_r4, acc4_1);
+                __m256 in1_r5 =
+                    _mm256_set1_ps(in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6 + 5 * size6]);
                 acc5_0 = _mm256_fmadd_ps(in0_v0, in1_r5, acc5_0);
                 acc5_1 = _mm256_fmadd_ps(in0_v1, in1_r5, acc5_1);
               }
@@ -1706,18 +1706,18 @@ __attribute__((target("avx2,fma"))) void conv_bias_relu_f32_avx2_fma(
                 __m256 in0_v1 =
                     _mm256_loadu_ps(in0 + in0_stride0 * r6 + in0_stride1 * r4 + j + r5 * size3 + 8);
                 __m256 in1_r0 = _mm256_set1_ps(in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6]);
-                __m256 in1_r1 =
-                    _mm256_set1_ps(in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6 + size6]);
-                __m256 in1_r2 =
-                    _mm256_set1_ps(in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6 + 2 * size6]);
-                __m256 in1_r3 =
-                    _mm256_set1_ps(in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6 + 3 * size6]);
                 acc0_0 = _mm256_fmadd_ps(in0_v0, in1_r0, acc0_0);
                 acc0_1 = _mm256_fmadd_ps(in0_v1, in1_r0, acc0_1);
+                __m256 in1_r1 =
+                    _mm256_set1_ps(in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6 + size6]);
                 acc1_0 = _mm256_fmadd_ps(in0_v0, in1_r1, acc1_0);
                 acc1_1 = _mm256_fmadd_ps(in0_v1, in1_r1, acc1_1);
+                __m256 in1_r2 =
+                    _mm256_set1_ps(in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6 + 2 * size6]);
                 acc2_0 = _mm256_fmadd_ps(in0_v0, in1_r2, acc2_0);
                 acc2_1 = _mm256_fmadd_ps(in0_v1, in1_r2, acc2_1);
+                __m256 in1_r3 =
+                    _mm256_set1_ps(in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6 + 3 * size6]);
                 acc3_0 = _mm256_fmadd_ps(in0_v0, in1_r3, acc3_0);
                 acc3_1 = _mm256_fmadd_ps(in0_v1, in1_r3, acc3_1);
               }
@@ -1763,10 +1763,10 @@ __attribute__((target("avx2,fma"))) void conv_bias_relu_f32_avx2_fma(
                 __m256 in0_v1 =
                     _mm256_loadu_ps(in0 + in0_stride0 * r6 + in0_stride1 * r4 + j + r5 * size3 + 8);
                 __m256 in1_r0 = _mm256_set1_ps(in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6]);
-                __m256 in1_r1 =
-                    _mm256_set1_ps(in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6 + size6]);
                 acc0_0 = _mm256_fmadd_ps(in0_v0, in1_r0, acc0_0);
                 acc0_1 = _mm256_fmadd_ps(in0_v1, in1_r0, acc0_1);
+                __m256 in1_r1 =
+                    _mm256_set1_ps(in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6 + size6]);
                 acc1_0 = _mm256_fmadd_ps(in0_v0, in1_r1, acc1_0);
                 acc1_1 = _mm256_fmadd_ps(in0_v1, in1_r1, acc1_1);
               }
@@ -1847,21 +1847,21 @@ __attribute__((target("avx2,fma"))) void conv_bias_relu_f32_avx2_fma(
                 __m256 in0_v0 =
                     _mm256_loadu_ps(in0 + in0_stride0 * r6 + in0_stride1 * r4 + j + r5 * size3);
                 __m256 in1_r0 = _mm256_set1_ps(in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6]);
+                acc0_0 = _mm256_fmadd_ps(in0_v0, in1_r0, acc0_0);
                 __m256 in1_r1 =
                     _mm256_set1_ps(in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6 + size6]);
+                acc1_0 = _mm256_fmadd_ps(in0_v0, in1_r1, acc1_0);
                 __m256 in1_r2 =
                     _mm256_set1_ps(in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6 + 2 * size6]);
+                acc2_0 = _mm256_fmadd_ps(in0_v0, in1_r2, acc2_0);
                 __m256 in1_r3 =
                     _mm256_set1_ps(in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6 + 3 * size6]);
+                acc3_0 = _mm256_fmadd_ps(in0_v0, in1_r3, acc3_0);
                 __m256 in1_r4 =
                     _mm256_set1_ps(in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6 + 4 * size6]);
+                acc4_0 = _mm256_fmadd_ps(in0_v0, in1_r4, acc4_0);
                 __m256 in1_r5 =
                     _mm256_set1_ps(in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6 + 5 * size6]);
-                acc0_0 = _mm256_fmadd_ps(in0_v0, in1_r0, acc0_0);
-                acc1_0 = _mm256_fmadd_ps(in0_v0, in1_r1, acc1_0);
-                acc2_0 = _mm256_fmadd_ps(in0_v0, in1_r2, acc2_0);
-                acc3_0 = _mm256_fmadd_ps(in0_v0, in1_r3, acc3_0);
-                acc4_0 = _mm256_fmadd_ps(in0_v0, in1_r4, acc4_0);
                 acc5_0 = _mm256_fmadd_ps(in0_v0, in1_r5, acc5_0);
               }
             }
@@ -1900,15 +1900,15 @@ __attribute__((target("avx2,fma"))) void conv_bias_relu_f32_avx2_fma(
                 __m256 in0_v0 =
                     _mm256_loadu_ps(in0 + in0_stride0 * r6 + in0_stride1 * r4 + j + r5 * size3);
                 __m256 in1_r0 = _mm256_set1_ps(in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6]);
+                acc0_0 = _mm256_fmadd_ps(in0_v0, in1_r0, acc0_0);
                 __m256 in1_r1 =
                     _mm256_set1_ps(in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6 + size6]);
+                acc1_0 = _mm256_fmadd_ps(in0_v0, in1_r1, acc1_0);
                 __m256 in1_r2 =
                     _mm256_set1_ps(in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6 + 2 * size6]);
+                acc2_0 = _mm256_fmadd_ps(in0_v0, in1_r2, acc2_0);
                 __m256 in1_r3 =
                     _mm256_set1_ps(in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6 + 3 * size6]);
-                acc0_0 = _mm256_fmadd_ps(in0_v0, in1_r0, acc0_0);
-                acc1_0 = _mm256_fmadd_ps(in0_v0, in1_r1, acc1_0);
-                acc2_0 = _mm256_fmadd_ps(in0_v0, in1_r2, acc2_0);
                 acc3_0 = _mm256_fmadd_ps(in0_v0, in1_r3, acc3_0);
               }
             }
@@ -1941,9 +1941,9 @@ __attribute__((target("avx2,fma"))) void conv_bias_relu_f32_avx2_fma(
                 __m256 in0_v0 =
                     _mm256_loadu_ps(in0 + in0_stride0 * r6 + in0_stride1 * r4 + j + r5 * size3);
                 __m256 in1_r0 = _mm256_set1_ps(in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6]);
+                acc0_0 = _mm256_fmadd_ps(in0_v0, in1_r0, acc0_0);
                 __m256 in1_r1 =
                     _mm256_set1_ps(in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6 + size6]);
-                acc0_0 = _mm256_fmadd_ps(in0_v0, in1_r0, acc0_0);
                 acc1_0 = _mm256_fmadd_ps(in0_v0, in1_r1, acc1_0);
               }
             }
@@ -2043,21 +2043,21 @@ __attribute__((target("avx2,fma"))) void conv_bias_relu_f32_avx2_fma(
                         in0_v0_active),
                     _mm256_castsi256_ps(in0_v0_active));
                 __m256 in1_r0 = _mm256_set1_ps(in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6]);
+                acc0_0 = _mm256_fmadd_ps(in0_v0, in1_r0, acc0_0);
                 __m256 in1_r1 =
                     _mm256_set1_ps(in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6 + size6]);
+                acc1_0 = _mm256_fmadd_ps(in0_v0, in1_r1, acc1_0);
                 __m256 in1_r2 =
                     _mm256_set1_ps(in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6 + 2 * size6]);
+                acc2_0 = _mm256_fmadd_ps(in0_v0, in1_r2, acc2_0);
                 __m256 in1_r3 =
                     _mm256_set1_ps(in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6 + 3 * size6]);
+                acc3_0 = _mm256_fmadd_ps(in0_v0, in1_r3, acc3_0);
                 __m256 in1_r4 =
                     _mm256_set1_ps(in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6 + 4 * size6]);
+                acc4_0 = _mm256_fmadd_ps(in0_v0, in1_r4, acc4_0);
                 __m256 in1_r5 =
                     _mm256_set1_ps(in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6 + 5 * size6]);
-                acc0_0 = _mm256_fmadd_ps(in0_v0, in1_r0, acc0_0);
-                acc1_0 = _mm256_fmadd_ps(in0_v0, in1_r1, acc1_0);
-                acc2_0 = _mm256_fmadd_ps(in0_v0, in1_r2, acc2_0);
-                acc3_0 = _mm256_fmadd_ps(in0_v0, in1_r3, acc3_0);
-                acc4_0 = _mm256_fmadd_ps(in0_v0, in1_r4, acc4_0);
                 acc5_0 = _mm256_fmadd_ps(in0_v0, in1_r5, acc5_0);
               }
             }
@@ -2136,15 +2136,15 @@ __attribute__((target("avx2,fma"))) void conv_bias_relu_f32_avx2_fma(
                         in0_v0_active),
                     _mm256_castsi256_ps(in0_v0_active));
                 __m256 in1_r0 = _mm256_set1_ps(in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6]);
+                acc0_0 = _mm256_fmadd_ps(in0_v0, in1_r0, acc0_0);
                 __m256 in1_r1 =
                     _mm256_set1_ps(in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6 + size6]);
+                acc1_0 = _mm256_fmadd_ps(in0_v0, in1_r1, acc1_0);
                 __m256 in1_r2 =
                     _mm256_set1_ps(in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6 + 2 * size6]);
+                acc2_0 = _mm256_fmadd_ps(in0_v0, in1_r2, acc2_0);
                 __m256 in1_r3 =
                     _mm256_set1_ps(in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6 + 3 * size6]);
-                acc0_0 = _mm256_fmadd_ps(in0_v0, in1_r0, acc0_0);
-                acc1_0 = _mm256_fmadd_ps(in0_v0, in1_r1, acc1_0);
-                acc2_0 = _mm256_fmadd_ps(in0_v0, in1_r2, acc2_0);
                 acc3_0 = _mm256_fmadd_ps(in0_v0, in1_r3, acc3_0);
               }
             }
@@ -2203,9 +2203,9 @@ __attribute__((target("avx2,fma"))) void conv_bias_relu_f32_avx2_fma(
                         in0_v0_active),
                     _mm256_castsi256_ps(in0_v0_active));
                 __m256 in1_r0 = _mm256_set1_ps(in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6]);
+                acc0_0 = _mm256_fmadd_ps(in0_v0, in1_r0, acc0_0);
                 __m256 in1_r1 =
                     _mm256_set1_ps(in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6 + size6]);
-                acc0_0 = _mm256_fmadd_ps(in0_v0, in1_r0, acc0_0);
                 acc1_0 = _mm256_fmadd_ps(in0_v0, in1_r1, acc1_0);
               }
             }
@@ -2345,36 +2345,36 @@ void conv_bias_relu_f32_neon(const float* in0, const float* in1, const float* in
                     vld1q_f32(in0 + in0_stride0 * r6 + in0_stride1 * r4 + j + r5 * size3 + 12);
                 float32x4_t in1_r0 =
                     vld1q_dup_f32(in1 + in1_base + in1_stride1 * r4 + r5 * size6 + r6);
-                float32x4_t in1_r1 =
-                    vld1q_dup_f32(in1 + in1_base + in1_stride1 * r4 + r5 * size6 + r6 + size6);
-                float32x4_t in1_r2 =
-                    vld1q_dup_f32(in1 + in1_base + in1_stride1 * r4 + r5 * size6 + r6 + 2 * size6);
-                float32x4_t in1_r3 =
-                    vld1q_dup_f32(in1 + in1_base + in1_stride1 * r4 + r5 * size6 + r6 + 3 * size6);
-                float32x4_t in1_r4 =
-                    vld1q_dup_f32(in1 + in1_base + in1_stride1 * r4 + r5 * size6 + r6 + 4 * size6);
-                float32x4_t in1_r5 =
-                    vld1q_dup_f32(in1 + in1_base + in1_stride1 * r4 + r5 * size6 + r6 + 5 * size6);
                 acc0_0 = vfmaq_f32(acc0_0, in0_v0, in1_r0);
                 acc0_1 = vfmaq_f32(acc0_1, in0_v1, in1_r0);
                 acc0_2 = vfmaq_f32(acc0_2, in0_v2, in1_r0);
                 acc0_3 = vfmaq_f32(acc0_3, in0_v3, in1_r0);
+                float32x4_t in1_r1 =
+                    vld1q_dup_f32(in1 + in1_base + in1_stride1 * r4 + r5 * size6 + r6 + size6);
                 acc1_0 = vfmaq_f32(acc1_0, in0_v0, in1_r1);
                 acc1_1 = vfmaq_f32(acc1_1, in0_v1, in1_r1);
                 acc1_2 = vfmaq_f32(acc1_2, in0_v2, in1_r1);
                 acc1_3 = vfmaq_f32(acc1_3, in0_v3, in1_r1);
+                float32x4_t in1_r2 =
+                    vld1q_dup_f32(in1 + in1_base + in1_stride1 * r4 + r5 * size6 + r6 + 2 * size6);
                 acc2_0 = vfmaq_f32(acc2_0, in0_v0, in1_r2);
                 acc2_1 = vfmaq_f32(acc2_1, in0_v1, in1_r2);
                 acc2_2 = vfmaq_f32(acc2_2, in0_v2, in1_r2);
                 acc2_3 = vfmaq_f32(acc2_3, in0_v3, in1_r2);
+                float32x4_t in1_r3 =
+                    vld1q_dup_f32(in1 + in1_base + in1_stride1 * r4 + r5 * size6 + r6 + 3 * size6);
                 acc3_0 = vfmaq_f32(acc3_0, in0_v0, in1_r3);
                 acc3_1 = vfmaq_f32(acc3_1, in0_v1, in1_r3);
                 acc3_2 = vfmaq_f32(acc3_2, in0_v2, in1_r3);
                 acc3_3 = vfmaq_f32(acc3_3, in0_v3, in1_r3);
+                float32x4_t in1_r4 =
+                    vld1q_dup_f32(in1 + in1_base + in1_stride1 * r4 + r5 * size6 + r6 + 4 * size6);
                 acc4_0 = vfmaq_f32(acc4_0, in0_v0, in1_r4);
                 acc4_1 = vfmaq_f32(acc4_1, in0_v1, in1_r4);
                 acc4_2 = vfmaq_f32(acc4_2, in0_v2, in1_r4);
                 acc4_3 = vfmaq_f32(acc4_3, in0_v3, in1_r4);
+                float32x4_t in1_r5 =
+                    vld1q_dup_f32(in1 + in1_base + in1_stride1 * r4 + r5 * size6 + r6 + 5 * size6);
                 acc5_0 = vfmaq_f32(acc5_0, in0_v0, in1_r5);
                 acc5_1 = vfmaq_f32(acc5_1, in0_v1, in1_r5);
                 acc5_2 = vfmaq_f32(acc5_2, in0_v2, in1_r5);
@@ -2471,24 +2471,24 @@ void conv_bias_relu_f32_neon(const float* in0, const float* in1, const float* in
                     vld1q_f32(in0 + in0_stride0 * r6 + in0_stride1 * r4 + j + r5 * size3 + 12);
                 float32x4_t in1_r0 =
                     vld1q_dup_f32(in1 + in1_base + in1_stride1 * r4 + r5 * size6 + r6);
-                float32x4_t in1_r1 =
-                    vld1q_dup_f32(in1 + in1_base + in1_stride1 * r4 + r5 * size6 + r6 + size6);
-                float32x4_t in1_r2 =
-                    vld1q_dup_f32(in1 + in1_base + in1_stride1 * r4 + r5 * size6 + r6 + 2 * size6);
-                float32x4_t in1_r3 =
-                    vld1q_dup_f32(in1 + in1_base + in1_stride1 * r4 + r5 * size6 + r6 + 3 * size6);
                 acc0_0 = vfmaq_f32(acc0_0, in0_v0, in1_r0);
                 acc0_1 = vfmaq_f32(acc0_1, in0_v1, in1_r0);
                 acc0_2 = vfmaq_f32(acc0_2, in0_v2, in1_r0);
                 acc0_3 = vfmaq_f32(acc0_3, in0_v3, in1_r0);
+                float32x4_t in1_r1 =
+                    vld1q_dup_f32(in1 + in1_base + in1_stride1 * r4 + r5 * size6 + r6 + size6);
                 acc1_0 = vfmaq_f32(acc1_0, in0_v0, in1_r1);
                 acc1_1 = vfmaq_f32(acc1_1, in0_v1, in1_r1);
                 acc1_2 = vfmaq_f32(acc1_2, in0_v2, in1_r1);
                 acc1_3 = vfmaq_f32(acc1_3, in0_v3, in1_r1);
+                float32x4_t in1_r2 =
+                    vld1q_dup_f32(in1 + in1_base + in1_stride1 * r4 + r5 * size6 + r6 + 2 * size6);
                 acc2_0 = vfmaq_f32(acc2_0, in0_v0, in1_r2);
                 acc2_1 = vfmaq_f32(acc2_1, in0_v1, in1_r2);
                 acc2_2 = vfmaq_f32(acc2_2, in0_v2, in1_r2);
                 acc2_3 = vfmaq_f32(acc2_3, in0_v3, in1_r2);
+                float32x4_t in1_r3 =
+                    vld1q_dup_f32(in1 + in1_base + in1_stride1 * r4 + r5 * size6 + r6 + 3 * size6);
                 acc3_0 = vfmaq_f32(acc3_0, in0_v0, in1_r3);
                 acc3_1 = vfmaq_f32(acc3_1, in0_v1, in1_r3);
                 acc3_2 = vfmaq_f32(acc3_2, in0_v2, in1_r3);
@@ -2561,12 +2561,12 @@ void conv_bias_relu_f32_neon(const float* in0, const float* in1, const float* in
                     vld1q_f32(in0 + in0_stride0 * r6 + in0_stride1 * r4 + j + r5 * size3 + 12);
                 float32x4_t in1_r0 =
                     vld1q_dup_f32(in1 + in1_base + in1_stride1 * r4 + r5 * size6 + r6);
-                float32x4_t in1_r1 =
-                    vld1q_dup_f32(in1 + in1_base + in1_stride1 * r4 + r5 * size6 + r6 + size6);
                 acc0_0 = vfmaq_f32(acc0_0, in0_v0, in1_r0);
                 acc0_1 = vfmaq_f32(acc0_1, in0_v1, in1_r0);
                 acc0_2 = vfmaq_f32(acc0_2, in0_v2, in1_r0);
                 acc0_3 = vfmaq_f32(acc0_3, in0_v3, in1_r0);
+                float32x4_t in1_r1 =
+                    vld1q_dup_f32(in1 + in1_base + in1_stride1 * r4 + r5 * size6 + r6 + size6);
                 acc1_0 = vfmaq_f32(acc1_0, in0_v0, in1_r1);
                 acc1_1 = vfmaq_f32(acc1_1, in0_v1, in1_r1);
                 acc1_2 = vfmaq_f32(acc1_2, in0_v2, in1_r1);
@@ -2671,21 +2671,21 @@ void conv_bias_relu_f32_neon(const float* in0, const float* in1, const float* in
                     vld1q_f32(in0 + in0_stride0 * r6 + in0_stride1 * r4 + j + r5 * size3);
                 float32x4_t in1_r0 =
                     vld1q_dup_f32(in1 + in1_base + in1_stride1 * r4 + r5 * size6 + r6);
+                acc0_0 = vfmaq_f32(acc0_0, in0_v0, in1_r0);
                 float32x4_t in1_r1 =
                     vld1q_dup_f32(in1 + in1_base + in1_stride1 * r4 + r5 * size6 + r6 + size6);
+                acc1_0 = vfmaq_f32(acc1_0, in0_v0, in1_r1);
                 float32x4_t in1_r2 =
                     vld1q_dup_f32(in1 + in1_base + in1_stride1 * r4 + r5 * size6 + r6 + 2 * size6);
+                acc2_0 = vfmaq_f32(acc2_0, in0_v0, in1_r2);
                 float32x4_t in1_r3 =
                     vld1q_dup_f32(in1 + in1_base + in1_stride1 * r4 + r5 * size6 + r6 + 3 * size6);
+                acc3_0 = vfmaq_f32(acc3_0, in0_v0, in1_r3);
                 float32x4_t in1_r4 =
                     vld1q_dup_f32(in1 + in1_base + in1_stride1 * r4 + r5 * size6 + r6 + 4 * size6);
+                acc4_0 = vfmaq_f32(acc4_0, in0_v0, in1_r4);
                 float32x4_t in1_r5 =
                     vld1q_dup_f32(in1 + in1_base + in1_stride1 * r4 + r5 * size6 + r6 + 5 * size6);
-                acc0_0 = vfmaq_f32(acc0_0, in0_v0, in1_r0);
-                acc1_0 = vfmaq_f32(acc1_0, in0_v0, in1_r1);
-                acc2_0 = vfmaq_f32(acc2_0, in0_v0, in1_r2);
-                acc3_0 = vfmaq_f32(acc3_0, in0_v0, in1_r3);
-                acc4_0 = vfmaq_f32(acc4_0, in0_v0, in1_r4);
                 acc5_0 = vfmaq_f32(acc5_0, in0_v0, in1_r5);
               }
             }
@@ -2725,15 +2725,15 @@ void conv_bias_relu_f32_neon(const float* in0, const float* in1, const float* in
                     vld1q_f32(in0 + in0_stride0 * r6 + in0_stride1 * r4 + j + r5 * size3);
                 float32x4_t in1_r0 =
                     vld1q_dup_f32(in1 + in1_base + in1_stride1 * r4 + r5 * size6 + r6);
+                acc0_0 = vfmaq_f32(acc0_0, in0_v0, in1_r0);
                 float32x4_t in1_r1 =
                     vld1q_dup_f32(in1 + in1_base + in1_stride1 * r4 + r5 * size6 + r6 + size6);
+                acc1_0 = vfmaq_f32(acc1_0, in0_v0, in1_r1);
                 float32x4_t in1_r2 =
                     vld1q_dup_f32(in1 + in1_base + in1_stride1 * r4 + r5 * size6 + r6 + 2 * size6);
+                acc2_0 = vfmaq_f32(acc2_0, in0_v0, in1_r2);
                 float32x4_t in1_r3 =
                     vld1q_dup_f32(in1 + in1_base + in1_stride1 * r4 + r5 * size6 + r6 + 3 * size6);
-                acc0_0 = vfmaq_f32(acc0_0, in0_v0, in1_r0);
-                acc1_0 = vfmaq_f32(acc1_0, in0_v0, in1_r1);
-                acc2_0 = vfmaq_f32(acc2_0, in0_v0, in1_r2);
                 acc3_0 = vfmaq_f32(acc3_0, in0_v0, in1_r3);
               }
             }
@@ -2767,9 +2767,9 @@ void conv_bias_relu_f32_neon(const float* in0, const float* in1, const float* in
                     vld1q_f32(in0 + in0_stride0 * r6 + in0_stride1 * r4 + j + r5 * size3);
                 float32x4_t in1_r0 =
                     vld1q_dup_f32(in1 + in1_base + in1_stride1 * r4 + r5 * size6 + r6);
+                acc0_0 = vfmaq_f32(acc0_0, in0_v0, in1_r0);
                 float32x4_t in1_r1 =
                     vld1q_dup_f32(in1 + in1_base + in1_stride1 * r4 + r5 * size6 + r6 + size6);
-                acc0_0 = vfmaq_f32(acc0_0, in0_v0, in1_r0);
                 acc1_0 = vfmaq_f32(acc1_0, in0_v0, in1_r1);
               }
             }
@@ -2841,21 +2841,21 @@ void conv_bias_relu_f32_neon(const float* in0, const float* in1, const float* in
                     in0 + in0_stride0 * r6 + in0_stride1 * r4 + j + r5 * size3, (size3 - j) * 4));
                 float32x4_t in1_r0 =
                     vld1q_dup_f32(in1 + in1_base + in1_stride1 * r4 + r5 * size6 + r6);
+                acc0_0 = vfmaq_f32(acc0_0, in0_v0, in1_r0);
                 float32x4_t in1_r1 =
                     vld1q_dup_f32(in1 + in1_base + in1_stride1 * r4 + r5 * size6 + r6 + size6);
+                acc1_0 = vfmaq_f32(acc1_0, in0_v0, in1_r1);
                 float32x4_t in1_r2 =
                     vld1q_dup_f32(in1 + in1_base + in1_stride1 * r4 + r5 * size6 + r6 + 2 * size6);
+                acc2_0 = vfmaq_f32(acc2_0, in0_v0, in1_r2);
                 float32x4_t in1_r3 =
                     vld1q_dup_f32(in1 + in1_base + in1_stride1 * r4 + r5 * size6 + r6 + 3 * size6);
+                acc3_0 = vfmaq_f32(acc3_0, in0_v0, in1_r3);
                 float32x4_t in1_r4 =
                     vld1q_dup_f32(in1 + in1_base + in1_stride1 * r4 + r5 * size6 + r6 + 4 * size6);
+                acc4_0 = vfmaq_f32(acc4_0, in0_v0, in1_r4);
                 float32x4_t in1_r5 =
                     vld1q_dup_f32(in1 + in1_base + in1_stride1 * r4 + r5 * size6 + r6 + 5 * size6);
-                acc0_0 = vfmaq_f32(acc0_0, in0_v0, in1_r0);
-                acc1_0 = vfmaq_f32(acc1_0, in0_v0, in1_r1);
-                acc2_0 = vfmaq_f32(acc2_0, in0_v0, in1_r2);
-                acc3_0 = vfmaq_f32(acc3_0, in0_v0, in1_r3);
-                acc4_0 = vfmaq_f32(acc4_0, in0_v0, in1_r4);
                 acc5_0 = vfmaq_f32(acc5_0, in0_v0, in1_r5);
               }
             }
@@ -2900,15 +2900,15 @@ void conv_bias_relu_f32_neon(const float* in0, const float* in1, const float* in
                     in0 + in0_stride0 * r6 + in0_stride1 * r4 + j + r5 * size3, (size3 - j) * 4));
                 float32x4_t in1_r0 =
                     vld1q_dup_f32(in1 + in1_base + in1_stride1 * r4 + r5 * size6 + r6);
+                acc0_0 = vfmaq_f32(acc0_0, in0_v0, in1_r0);
                 float32x4_t in1_r1 =
                     vld1q_dup_f32(in1 + in1_base + in1_stride1 * r4 + r5 * size6 + r6 + size6);
+                acc1_0 = vfmaq_f32(acc1_0, in0_v0, in1_r1);
                 float32x4_t in1_r2 =
                     vld1q_dup_f32(in1 + in1_base + in1_stride1 * r4 + r5 * size6 + r6 + 2 * size6);
+                acc2_0 = vfmaq_f32(acc2_0, in0_v0, in1_r2);
                 float32x4_t in1_r3 =
                     vld1q_dup_f32(in1 + in1_base + in1_stride1 * r4 + r5 * size6 + r6 + 3 * size6);
-                acc0_0 = vfmaq_f32(acc0_0, in0_v0, in1_r0);
-                acc1_0 = vfmaq_f32(acc1_0, in0_v0, in1_r1);
-                acc2_0 = vfmaq_f32(acc2_0, in0_v0, in1_r2);
                 acc3_0 = vfmaq_f32(acc3_0, in0_v0, in1_r3);
               }
             }
@@ -2945,9 +2945,9 @@ void conv_bias_relu_f32_neon(const float* in0, const float* in1, const float* in
                     in0 + in0_stride0 * r6 + in0_stride1 * r4 + j + r5 * size3, (size3 - j) * 4));
                 float32x4_t in1_r0 =
                     vld1q_dup_f32(in1 + in1_base + in1_stride1 * r4 + r5 * size6 + r6);
+                acc0_0 = vfmaq_f32(acc0_0, in0_v0, in1_r0);
                 float32x4_t in1_r1 =
                     vld1q_dup_f32(in1 + in1_base + in1_stride1 * r4 + r5 * size6 + r6 + size6);
-                acc0_0 = vfmaq_f32(acc0_0, in0_v0, in1_r0);
                 acc1_0 = vfmaq_f32(acc1_0, in0_v0, in1_r1);
               }
             }
@@ -3047,31 +3047,31 @@ void conv_bias_relu_f32_scalar(const float* in0, const float* in1, const float* 
                 float in0_v0 = in0[in0_stride0 * r6 + in0_stride1 * r4 + j + r5 * size3];
                 float in0_v1 = in0[in0_stride0 * r6 + in0_stride1 * r4 + j + r5 * size3 + 1];
                 float in1_r0 = in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6];
-                float in1_r1 = in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6 + size6];
-                float in1_r2 = in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6 + 2 * size6];
-                float in1_r3 = in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6 + 3 * size6];
-                float in1_r4 = in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6 + 4 * size6];
-                float in1_r5 = in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6 + 5 * size6];
                 float product0_0 = (in0_v0 * in1_r0);
                 acc0_0 = (acc0_0 + product0_0);
                 float product0_1 = (in0_v1 * in1_r0);
                 acc0_1 = (acc0_1 + product0_1);
+                float in1_r1 = in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6 + size6];
                 float product1_0 = (in0_v0 * in1_r1);
                 acc1_0 = (acc1_0 + product1_0);
                 float product1_1 = (in0_v1 * in1_r1);
                 acc1_1 = (acc1_1 + product1_1);
+                float in1_r2 = in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6 + 2 * size6];
                 float product2_0 = (in0_v0 * in1_r2);
                 acc2_0 = (acc2_0 + product2_0);
                 float product2_1 = (in0_v1 * in1_r2);
                 acc2_1 = (acc2_1 + product2_1);
+                float in1_r3 = in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6 + 3 * size6];
                 float product3_0 = (in0_v0 * in1_r3);
                 acc3_0 = (acc3_0 + product3_0);
                 float product3_1 = (in0_v1 * in1_r3);
                 acc3_1 = (acc3_1 + product3_1);
+                float in1_r4 = in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6 + 4 * size6];
                 float product4_0 = (in0_v0 * in1_r4);
                 acc4_0 = (acc4_0 + product4_0);
                 float product4_1 = (in0_v1 * in1_r4);
                 acc4_1 = (acc4_1 + product4_1);
+                float in1_r5 = in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6 + 5 * size6];
                 float product5_0 = (in0_v0 * in1_r5);
                 acc5_0 = (acc5_0 + product5_0);
                 float product5_1 = (in0_v1 * in1_r5);
@@ -3129,21 +3129,21 @@ void conv_bias_relu_f32_scalar(const float* in0, const float* in1, const float* 
                 float in0_v0 = in0[in0_stride0 * r6 + in0_stride1 * r4 + j + r5 * size3];
                 float in0_v1 = in0[in0_stride0 * r6 + in0_stride1 * r4 + j + r5 * size3 + 1];
                 float in1_r0 = in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6];
-                float in1_r1 = in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6 + size6];
-                float in1_r2 = in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6 + 2 * size6];
-                float in1_r3 = in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6 + 3 * size6];
                 float product0_0 = (in0_v0 * in1_r0);
                 acc0_0 = (acc0_0 + product0_0);
                 float product0_1 = (in0_v1 * in1_r0);
                 acc0_1 = (acc0_1 + product0_1);
+                float in1_r1 = in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6 + size6];
                 float product1_0 = (in0_v0 * in1_r1);
                 acc1_0 = (acc1_0 + product1_0);
                 float product1_1 = (in0_v1 * in1_r1);
                 acc1_1 = (acc1_1 + product1_1);
+                float in1_r2 = in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6 + 2 * size6];
                 float product2_0 = (in0_v0 * in1_r2);
                 acc2_0 = (acc2_0 + product2_0);
                 float product2_1 = (in0_v1 * in1_r2);
                 acc2_1 = (acc2_1 + product2_1);
+                float in1_r3 = in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6 + 3 * size6];
                 float product3_0 = (in0_v0 * in1_r3);
                 acc3_0 = (acc3_0 + product3_0);
                 float product3_1 = (in0_v1 * in1_r3);
@@ -3189,11 +3189,11 @@ void conv_bias_relu_f32_scalar(const float* in0, const float* in1, const float* 
                 float in0_v0 = in0[in0_stride0 * r6 + in0_stride1 * r4 + j + r5 * size3];
                 float in0_v1 = in0[in0_stride0 * r6 + in0_stride1 * r4 + j + r5 * size3 + 1];
                 float in1_r0 = in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6];
-                float in1_r1 = in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6 + size6];
                 float product0_0 = (in0_v0 * in1_r0);
                 acc0_0 = (acc0_0 + product0_0);
                 float product0_1 = (in0_v1 * in1_r0);
                 acc0_1 = (acc0_1 + product0_1);
+                float in1_r1 = in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6 + size6];
                 float product1_0 = (in0_v0 * in1_r1);
                 acc1_0 = (acc1_0 + product1_0);
                 float product1_1 = (in0_v1 * in1_r1);
@@ -3275,21 +3275,21 @@ void conv_bias_relu_f32_scalar(const float* in0, const float* in1, const float* 
               for (; r6 < size6; ++r6) {
                 float in0_v0 = in0[in0_stride0 * r6 + in0_stride1 * r4 + j + r5 * size3];
                 float in1_r0 = in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6];
-                float in1_r1 = in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6 + size6];
-                float in1_r2 = in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6 + 2 * size6];
-                float in1_r3 = in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6 + 3 * size6];
-                float in1_r4 = in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6 + 4 * size6];
-                float in1_r5 = in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6 + 5 * size6];
                 float product0_0 = (in0_v0 * in1_r0);
                 acc0_0 = (acc0_0 + product0_0);
+                float in1_r1 = in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6 + size6];
                 float product1_0 = (in0_v0 * in1_r1);
                 acc1_0 = (acc1_0 + product1_0);
+                float in1_r2 = in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6 + 2 * size6];
                 float product2_0 = (in0_v0 * in1_r2);
                 acc2_0 = (acc2_0 + product2_0);
+                float in1_r3 = in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6 + 3 * size6];
                 float product3_0 = (in0_v0 * in1_r3);
                 acc3_0 = (acc3_0 + product3_0);
+                float in1_r4 = in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6 + 4 * size6];
                 float product4_0 = (in0_v0 * in1_r4);
                 acc4_0 = (acc4_0 + product4_0);
+                float in1_r5 = in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6 + 5 * size6];
                 float product5_0 = (in0_v0 * in1_r5);
                 acc5_0 = (acc5_0 + product5_0);
               }
@@ -3328,15 +3328,15 @@ void conv_bias_relu_f32_scalar(const float* in0, const float* in1, const float* 
               for (; r6 < size6; ++r6) {
                 float in0_v0 = in0[in0_stride0 * r6 + in0_stride1 * r4 + j + r5 * size3];
                 float in1_r0 = in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6];
-                float in1_r1 = in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6 + size6];
-                float in1_r2 = in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6 + 2 * size6];
-                float in1_r3 = in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6 + 3 * size6];
                 float product0_0 = (in0_v0 * in1_r0);
                 acc0_0 = (acc0_0 + product0_0);
+                float in1_r1 = in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6 + size6];
                 float product1_0 = (in0_v0 * in1_r1);
                 acc1_0 = (acc1_0 + product1_0);
+                float in1_r2 = in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6 + 2 * size6];
                 float product2_0 = (in0_v0 * in1_r2);
                 acc2_0 = (acc2_0 + product2_0);
+                float in1_r3 = in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6 + 3 * size6];
                 float product3_0 = (in0_v0 * in1_r3);
                 acc3_0 = (acc3_0 + product3_0);
               }
@@ -3369,9 +3369,9 @@ void conv_bias_relu_f32_scalar(const float* in0, const float* in1, const float* 
               for (; r6 < size6; ++r6) {
                 float in0_v0 = in0[in0_stride0 * r6 + in0_stride1 * r4 + j + r5 * size3];
                 float in1_r0 = in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6];
-                float in1_r1 = in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6 + size6];
                 float product0_0 = (in0_v0 * in1_r0);
                 acc0_0 = (acc0_0 + product0_0);
+                float in1_r1 = in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6 + size6];
                 float product1_0 = (in0_v0 * in1_r1);
                 acc1_0 = (acc1_0 + product1_0);
               }

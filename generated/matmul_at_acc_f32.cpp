@@ -150,36 +150,36 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void matmul_a
       // k
       int64_t r2 = 0;
       for (; r2 < size2; ++r2) {
-        __m512 in0_r0 = _mm512_set1_ps(in0[i + r2 * stride0]);
-        __m512 in0_r1 = _mm512_set1_ps(in0[i + r2 * stride0 + 1]);
-        __m512 in0_r2 = _mm512_set1_ps(in0[i + r2 * stride0 + 2]);
-        __m512 in0_r3 = _mm512_set1_ps(in0[i + r2 * stride0 + 3]);
-        __m512 in0_r4 = _mm512_set1_ps(in0[i + r2 * stride0 + 4]);
-        __m512 in0_r5 = _mm512_set1_ps(in0[i + r2 * stride0 + 5]);
         __m512 in1_v0 = _mm512_loadu_ps(in1 + j + r2 * stride1);
         __m512 in1_v1 = _mm512_loadu_ps(in1 + j + r2 * stride1 + 16);
         __m512 in1_v2 = _mm512_loadu_ps(in1 + j + r2 * stride1 + 32);
         __m512 in1_v3 = _mm512_loadu_ps(in1 + j + r2 * stride1 + 48);
+        __m512 in0_r0 = _mm512_set1_ps(in0[i + r2 * stride0]);
         acc0_0 = _mm512_fmadd_ps(in0_r0, in1_v0, acc0_0);
         acc0_1 = _mm512_fmadd_ps(in0_r0, in1_v1, acc0_1);
         acc0_2 = _mm512_fmadd_ps(in0_r0, in1_v2, acc0_2);
         acc0_3 = _mm512_fmadd_ps(in0_r0, in1_v3, acc0_3);
+        __m512 in0_r1 = _mm512_set1_ps(in0[i + r2 * stride0 + 1]);
         acc1_0 = _mm512_fmadd_ps(in0_r1, in1_v0, acc1_0);
         acc1_1 = _mm512_fmadd_ps(in0_r1, in1_v1, acc1_1);
         acc1_2 = _mm512_fmadd_ps(in0_r1, in1_v2, acc1_2);
         acc1_3 = _mm512_fmadd_ps(in0_r1, in1_v3, acc1_3);
+        __m512 in0_r2 = _mm512_set1_ps(in0[i + r2 * stride0 + 2]);
         acc2_0 = _mm512_fmadd_ps(in0_r2, in1_v0, acc2_0);
         acc2_1 = _mm512_fmadd_ps(in0_r2, in1_v1, acc2_1);
         acc2_2 = _mm512_fmadd_ps(in0_r2, in1_v2, acc2_2);
         acc2_3 = _mm512_fmadd_ps(in0_r2, in1_v3, acc2_3);
+        __m512 in0_r3 = _mm512_set1_ps(in0[i + r2 * stride0 + 3]);
         acc3_0 = _mm512_fmadd_ps(in0_r3, in1_v0, acc3_0);
         acc3_1 = _mm512_fmadd_ps(in0_r3, in1_v1, acc3_1);
         acc3_2 = _mm512_fmadd_ps(in0_r3, in1_v2, acc3_2);
         acc3_3 = _mm512_fmadd_ps(in0_r3, in1_v3, acc3_3);
+        __m512 in0_r4 = _mm512_set1_ps(in0[i + r2 * stride0 + 4]);
         acc4_0 = _mm512_fmadd_ps(in0_r4, in1_v0, acc4_0);
         acc4_1 = _mm512_fmadd_ps(in0_r4, in1_v1, acc4_1);
         acc4_2 = _mm512_fmadd_ps(in0_r4, in1_v2, acc4_2);
         acc4_3 = _mm512_fmadd_ps(in0_r4, in1_v3, acc4_3);
+        __m512 in0_r5 = _mm512_set1_ps(in0[i + r2 * stride0 + 5]);
         acc5_0 = _mm512_fmadd_ps(in0_r5, in1_v0, acc5_0);
         acc5_1 = _mm512_fmadd_ps(in0_r5, in1_v1, acc5_1);
         acc5_2 = _mm512_fmadd_ps(in0_r5, in1_v2, acc5_2);
@@ -307,26 +307,26 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void matmul_a
       // k
       int64_t r2 = 0;
       for (; r2 < size2; ++r2) {
-        __m512 in0_r0 = _mm512_set1_ps(in0[i + r2 * stride0]);
-        __m512 in0_r1 = _mm512_set1_ps(in0[i + r2 * stride0 + 1]);
-        __m512 in0_r2 = _mm512_set1_ps(in0[i + r2 * stride0 + 2]);
-        __m512 in0_r3 = _mm512_set1_ps(in0[i + r2 * stride0 + 3]);
         __m512 in1_v0 = _mm512_loadu_ps(in1 + j + r2 * stride1);
         __m512 in1_v1 = _mm512_loadu_ps(in1 + j + r2 * stride1 + 16);
         __m512 in1_v2 = _mm512_loadu_ps(in1 + j + r2 * stride1 + 32);
         __m512 in1_v3 = _mm512_loadu_ps(in1 + j + r2 * stride1 + 48);
+        __m512 in0_r0 = _mm512_set1_ps(in0[i + r2 * stride0]);
         acc0_0 = _mm512_fmadd_ps(in0_r0, in1_v0, acc0_0);
         acc0_1 = _mm512_fmadd_ps(in0_r0, in1_v1, acc0_1);
         acc0_2 = _mm512_fmadd_ps(in0_r0, in1_v2, acc0_2);
         acc0_3 = _mm512_fmadd_ps(in0_r0, in1_v3, acc0_3);
+        __m512 in0_r1 = _mm512_set1_ps(in0[i + r2 * stride0 + 1]);
         acc1_0 = _mm512_fmadd_ps(in0_r1, in1_v0, acc1_0);
         acc1_1 = _mm512_fmadd_ps(in0_r1, in1_v1, acc1_1);
         acc1_2 = _mm512_fmadd_ps(in0_r1, in1_v2, acc1_2);
         acc1_3 = _mm512_fmadd_ps(in0_r1, in1_v3, acc1_3);
+        __m512 in0_r2 = _mm512_set1_ps(in0[i + r2 * stride0 + 2]);
         acc2_0 = _mm512_fmadd_ps(in0_r2, in1_v0, acc2_0);
         acc2_1 = _mm512_fmadd_ps(in0_r2, in1_v1, acc2_1);
         acc2_2 = _mm512_fmadd_ps(in0_r2, in1_v2, acc2_2);
         acc2_3 = _mm512_fmadd_ps(in0_r2, in1_v3, acc2_3);
+        __m512 in0_r3 = _mm512_set1_ps(in0[i + r2 * stride0 + 3]);
         acc3_0 = _mm512_fmadd_ps(in0_r3, in1_v0, acc3_0);
         acc3_1 = _mm512_fmadd_ps(in0_r3, in1_v1, acc3_1);
         acc3_2 = _mm512_fmadd_ps(in0_r3, in1_v2, acc3_2);
@@ -414,16 +414,16 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void matmul_a
       // k
       int64_t r2 = 0;
       for (; r2 < size2; ++r2) {
-        __m512 in0_r0 = _mm512_set1_ps(in0[i + r2 * stride0]);
-        __m512 in0_r1 = _mm512_set1_ps(in0[i + r2 * stride0 + 1]);
         __m512 in1_v0 = _mm512_loadu_ps(in1 + j + r2 * stride1);
         __m512 in1_v1 = _mm512_loadu_ps(in1 + j + r2 * stride1 + 16);
         __m512 in1_v2 = _mm512_loadu_ps(in1 + j + r2 * stride1 + 32);
         __m512 in1_v3 = _mm512_loadu_ps(in1 + j + r2 * stride1 + 48);
+        __m512 in0_r0 = _mm512_set1_ps(in0[i + r2 * stride0]);
         acc0_0 = _mm512_fmadd_ps(in0_r0, in1_v0, acc0_0);
         acc0_1 = _mm512_fmadd_ps(in0_r0, in1_v1, acc0_1);
         acc0_2 = _mm512_fmadd_ps(in0_r0, in1_v2, acc0_2);
         acc0_3 = _mm512_fmadd_ps(in0_r0, in1_v3, acc0_3);
+        __m512 in0_r1 = _mm512_set1_ps(in0[i + r2 * stride0 + 1]);
         acc1_0 = _mm512_fmadd_ps(in0_r1, in1_v0, acc1_0);
         acc1_1 = _mm512_fmadd_ps(in0_r1, in1_v1, acc1_1);
         acc1_2 = _mm512_fmadd_ps(in0_r1, in1_v2, acc1_2);
@@ -475,11 +475,11 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void matmul_a
       // k
       int64_t r2 = 0;
       for (; r2 < size2; ++r2) {
-        __m512 in0_r0 = _mm512_set1_ps(in0[i + r2 * stride0]);
         __m512 in1_v0 = _mm512_loadu_ps(in1 + j + r2 * stride1);
         __m512 in1_v1 = _mm512_loadu_ps(in1 + j + r2 * stride1 + 16);
         __m512 in1_v2 = _mm512_loadu_ps(in1 + j + r2 * stride1 + 32);
         __m512 in1_v3 = _mm512_loadu_ps(in1 + j + r2 * stride1 + 48);
+        __m512 in0_r0 = _mm512_set1_ps(in0[i + r2 * stride0]);
         acc0_0 = _mm512_fmadd_ps(in0_r0, in1_v0, acc0_0);
         acc0_1 = _mm512_fmadd_ps(in0_r0, in1_v1, acc0_1);
         acc0_2 = _mm512_fmadd_ps(in0_r0, in1_v2, acc0_2);
@@ -521,18 +521,18 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void matmul_a
       // k
       int64_t r2 = 0;
       for (; r2 < size2; ++r2) {
-        __m512 in0_r0 = _mm512_set1_ps(in0[i + r2 * stride0]);
-        __m512 in0_r1 = _mm512_set1_ps(in0[i + r2 * stride0 + 1]);
-        __m512 in0_r2 = _mm512_set1_ps(in0[i + r2 * stride0 + 2]);
-        __m512 in0_r3 = _mm512_set1_ps(in0[i + r2 * stride0 + 3]);
-        __m512 in0_r4 = _mm512_set1_ps(in0[i + r2 * stride0 + 4]);
-        __m512 in0_r5 = _mm512_set1_ps(in0[i + r2 * stride0 + 5]);
         __m512 in1_v0 = _mm512_loadu_ps(in1 + j + r2 * stride1);
+        __m512 in0_r0 = _mm512_set1_ps(in0[i + r2 * stride0]);
         acc0_0 = _mm512_fmadd_ps(in0_r0, in1_v0, acc0_0);
+        __m512 in0_r1 = _mm512_set1_ps(in0[i + r2 * stride0 + 1]);
         acc1_0 = _mm512_fmadd_ps(in0_r1, in1_v0, acc1_0);
+        __m512 in0_r2 = _mm512_set1_ps(in0[i + r2 * stride0 + 2]);
         acc2_0 = _mm512_fmadd_ps(in0_r2, in1_v0, acc2_0);
+        __m512 in0_r3 = _mm512_set1_ps(in0[i + r2 * stride0 + 3]);
         acc3_0 = _mm512_fmadd_ps(in0_r3, in1_v0, acc3_0);
+        __m512 in0_r4 = _mm512_set1_ps(in0[i + r2 * stride0 + 4]);
         acc4_0 = _mm512_fmadd_ps(in0_r4, in1_v0, acc4_0);
+        __m512 in0_r5 = _mm512_set1_ps(in0[i + r2 * stride0 + 5]);
         acc5_0 = _mm512_fmadd_ps(in0_r5, in1_v0, acc5_0);
       }
       __m512 factor_e0 = _mm512_set1_ps(scalar0);
@@ -573,14 +573,14 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void matmul_a
       // k
       int64_t r2 = 0;
       for (; r2 < size2; ++r2) {
-        __m512 in0_r0 = _mm512_set1_ps(in0[i + r2 * stride0]);
-        __m512 in0_r1 = _mm512_set1_ps(in0[i + r2 * stride0 + 1]);
-        __m512 in0_r2 = _mm512_set1_ps(in0[i + r2 * stride0 + 2]);
-        __m512 in0_r3 = _mm512_set1_ps(in0[i + r2 * stride0 + 3]);
         __m512 in1_v0 = _mm512_loadu_ps(in1 + j + r2 * stride1);
+        __m512 in0_r0 = _mm512_set1_ps(in0[i + r2 * stride0]);
         acc0_0 = _mm512_fmadd_ps(in0_r0, in1_v0, acc0_0);
+        __m512 in0_r1 = _mm512_set1_ps(in0[i + r2 * stride0 + 1]);
         acc1_0 = _mm512_fmadd_ps(in0_r1, in1_v0, acc1_0);
+        __m512 in0_r2 = _mm512_set1_ps(in0[i + r2 * stride0 + 2]);
         acc2_0 = _mm512_fmadd_ps(in0_r2, in1_v0, acc2_0);
+        __m512 in0_r3 = _mm512_set1_ps(in0[i + r2 * stride0 + 3]);
         acc3_0 = _mm512_fmadd_ps(in0_r3, in1_v0, acc3_0);
       }
       __m512 factor_e0 = _mm512_set1_ps(scalar0);
@@ -611,10 +611,10 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void matmul_a
       // k
       int64_t r2 = 0;
       for (; r2 < size2; ++r2) {
-        __m512 in0_r0 = _mm512_set1_ps(in0[i + r2 * stride0]);
-        __m512 in0_r1 = _mm512_set1_ps(in0[i + r2 * stride0 + 1]);
         __m512 in1_v0 = _mm512_loadu_ps(in1 + j + r2 * stride1);
+        __m512 in0_r0 = _mm512_set1_ps(in0[i + r2 * stride0]);
         acc0_0 = _mm512_fmadd_ps(in0_r0, in1_v0, acc0_0);
+        __m512 in0_r1 = _mm512_set1_ps(in0[i + r2 * stride0 + 1]);
         acc1_0 = _mm512_fmadd_ps(in0_r1, in1_v0, acc1_0);
       }
       __m512 factor_e0 = _mm512_set1_ps(scalar0);
@@ -636,8 +636,9 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void matmul_a
       // k
       int64_t r2 = 0;
       for (; r2 < size2; ++r2) {
+        __m512 in1_v0 = _mm512_loadu_ps(in1 + j + r2 * stride1);
         __m512 in0_r0 = _mm512_set1_ps(in0[i + r2 * stride0]);
-        acc0_0 = _mm512_fmadd_ps(in0_r0, _mm512_loadu_ps(in1 + j + r2 * stride1), acc0_0);
+        acc0_0 = _mm512_fmadd_ps(in0_r0, in1_v0, acc0_0);
       }
       __m512 factor_e0 = _mm512_set1_ps(scalar0);
       acc0_0 = _mm512_mul_ps(acc0_0, factor_e0);
@@ -674,20 +675,20 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void matmul_a
       // k
       int64_t r2 = 0;
       for (; r2 < size2; ++r2) {
-        __m512 in0_r0 = _mm512_set1_ps(in0[i + r2 * stride0]);
-        __m512 in0_r1 = _mm512_set1_ps(in0[i + r2 * stride0 + 1]);
-        __m512 in0_r2 = _mm512_set1_ps(in0[i + r2 * stride0 + 2]);
-        __m512 in0_r3 = _mm512_set1_ps(in0[i + r2 * stride0 + 3]);
-        __m512 in0_r4 = _mm512_set1_ps(in0[i + r2 * stride0 + 4]);
-        __m512 in0_r5 = _mm512_set1_ps(in0[i + r2 * stride0 + 5]);
         __m512 in1_v0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
                                              (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
                                              in1 + j + r2 * stride1);
+        __m512 in0_r0 = _mm512_set1_ps(in0[i + r2 * stride0]);
         acc0_0 = _mm512_fmadd_ps(in0_r0, in1_v0, acc0_0);
+        __m512 in0_r1 = _mm512_set1_ps(in0[i + r2 * stride0 + 1]);
         acc1_0 = _mm512_fmadd_ps(in0_r1, in1_v0, acc1_0);
+        __m512 in0_r2 = _mm512_set1_ps(in0[i + r2 * stride0 + 2]);
         acc2_0 = _mm512_fmadd_ps(in0_r2, in1_v0, acc2_0);
+        __m512 in0_r3 = _mm512_set1_ps(in0[i + r2 * stride0 + 3]);
         acc3_0 = _mm512_fmadd_ps(in0_r3, in1_v0, acc3_0);
+        __m512 in0_r4 = _mm512_set1_ps(in0[i + r2 * stride0 + 4]);
         acc4_0 = _mm512_fmadd_ps(in0_r4, in1_v0, acc4_0);
+        __m512 in0_r5 = _mm512_set1_ps(in0[i + r2 * stride0 + 5]);
         acc5_0 = _mm512_fmadd_ps(in0_r5, in1_v0, acc5_0);
       }
       __m512 factor_e0 = _mm512_set1_ps(scalar0);
@@ -741,16 +742,16 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void matmul_a
       // k
       int64_t r2 = 0;
       for (; r2 < size2; ++r2) {
-        __m512 in0_r0 = _mm512_set1_ps(in0[i + r2 * stride0]);
-        __m512 in0_r1 = _mm512_set1_ps(in0[i + r2 * stride0 + 1]);
-        __m512 in0_r2 = _mm512_set1_ps(in0[i + r2 * stride0 + 2]);
-        __m512 in0_r3 = _mm512_set1_ps(in0[i + r2 * stride0 + 3]);
         __m512 in1_v0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
                                              (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
                                              in1 + j + r2 * stride1);
+        __m512 in0_r0 = _mm512_set1_ps(in0[i + r2 * stride0]);
         acc0_0 = _mm512_fmadd_ps(in0_r0, in1_v0, acc0_0);
+        __m512 in0_r1 = _mm512_set1_ps(in0[i + r2 * stride0 + 1]);
         acc1_0 = _mm512_fmadd_ps(in0_r1, in1_v0, acc1_0);
+        __m512 in0_r2 = _mm512_set1_ps(in0[i + r2 * stride0 + 2]);
         acc2_0 = _mm512_fmadd_ps(in0_r2, in1_v0, acc2_0);
+        __m512 in0_r3 = _mm512_set1_ps(in0[i + r2 * stride0 + 3]);
         acc3_0 = _mm512_fmadd_ps(in0_r3, in1_v0, acc3_0);
       }
       __m512 factor_e0 = _mm512_set1_ps(scalar0);
@@ -788,12 +789,12 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void matmul_a
       // k
       int64_t r2 = 0;
       for (; r2 < size2; ++r2) {
-        __m512 in0_r0 = _mm512_set1_ps(in0[i + r2 * stride0]);
-        __m512 in0_r1 = _mm512_set1_ps(in0[i + r2 * stride0 + 1]);
         __m512 in1_v0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
                                              (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
                                              in1 + j + r2 * stride1);
+        __m512 in0_r0 = _mm512_set1_ps(in0[i + r2 * stride0]);
         acc0_0 = _mm512_fmadd_ps(in0_r0, in1_v0, acc0_0);
+        __m512 in0_r1 = _mm512_set1_ps(in0[i + r2 * stride0 + 1]);
         acc1_0 = _mm512_fmadd_ps(in0_r1, in1_v0, acc1_0);
       }
       __m512 factor_e0 = _mm512_set1_ps(scalar0);
@@ -818,10 +819,10 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void matmul_a
       // k
       int64_t r2 = 0;
       for (; r2 < size2; ++r2) {
-        __m512 in0_r0 = _mm512_set1_ps(in0[i + r2 * stride0]);
         __m512 in1_v0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
                                              (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
                                              in1 + j + r2 * stride1);
+        __m512 in0_r0 = _mm512_set1_ps(in0[i + r2 * stride0]);
         acc0_0 = _mm512_fmadd_ps(in0_r0, in1_v0, acc0_0);
       }
       __m512 factor_e0 = _mm512_set1_ps(scalar0);
@@ -884,36 +885,36 @@ __attribute__((target("+sve"))) void matmul_at_acc_f32_sve(const float* in0, con
       // k
       int64_t r2 = 0;
       for (; r2 < size2; ++r2) {
-        svfloat32_t in0_r0 = svdup_n_f32(in0[i + r2 * stride0]);
-        svfloat32_t in0_r1 = svdup_n_f32(in0[i + r2 * stride0 + 1]);
-        svfloat32_t in0_r2 = svdup_n_f32(in0[i + r2 * stride0 + 2]);
-        svfloat32_t in0_r3 = svdup_n_f32(in0[i + r2 * stride0 + 3]);
-        svfloat32_t in0_r4 = svdup_n_f32(in0[i + r2 * stride0 + 4]);
-        svfloat32_t in0_r5 = svdup_n_f32(in0[i + r2 * stride0 + 5]);
         svfloat32_t in1_v0 = svld1_f32(svptrue_b32(), in1 + j + r2 * stride1);
         svfloat32_t in1_v1 = svld1_f32(svptrue_b32(), in1 + j + r2 * stride1 + 4 * vscale);
         svfloat32_t in1_v2 = svld1_f32(svptrue_b32(), in1 + j + r2 * stride1 + 8 * vscale);
         svfloat32_t in1_v3 = svld1_f32(svptrue_b32(), in1 + j + r2 * stride1 + 12 * vscale);
+        svfloat32_t in0_r0 = svdup_n_f32(in0[i + r2 * stride0]);
         acc0_0 = svmla_f32_x(svptrue_b32(), acc0_0, in0_r0, in1_v0);
         acc0_1 = svmla_f32_x(svptrue_b32(), acc0_1, in0_r0, in1_v1);
         acc0_2 = svmla_f32_x(svptrue_b32(), acc0_2, in0_r0, in1_v2);
         acc0_3 = svmla_f32_x(svptrue_b32(), acc0_3, in0_r0, in1_v3);
+        svfloat32_t in0_r1 = svdup_n_f32(in0[i + r2 * stride0 + 1]);
         acc1_0 = svmla_f32_x(svptrue_b32(), acc1_0, in0_r1, in1_v0);
         acc1_1 = svmla_f32_x(svptrue_b32(), acc1_1, in0_r1, in1_v1);
         acc1_2 = svmla_f32_x(svptrue_b32(), acc1_2, in0_r1, in1_v2);
         acc1_3 = svmla_f32_x(svptrue_b32(), acc1_3, in0_r1, in1_v3);
+        svfloat32_t in0_r2 = svdup_n_f32(in0[i + r2 * stride0 + 2]);
         acc2_0 = svmla_f32_x(svptrue_b32(), acc2_0, in0_r2, in1_v0);
         acc2_1 = svmla_f32_x(svptrue_b32(), acc2_1, in0_r2, in1_v1);
         acc2_2 = svmla_f32_x(svptrue_b32(), acc2_2, in0_r2, in1_v2);
         acc2_3 = svmla_f32_x(svptrue_b32(), acc2_3, in0_r2, in1_v3);
+        svfloat32_t in0_r3 = svdup_n_f32(in0[i + r2 * stride0 + 3]);
         acc3_0 = svmla_f32_x(svptrue_b32(), acc3_0, in0_r3, in1_v0);
         acc3_1 = svmla_f32_x(svptrue_b32(), acc3_1, in0_r3, in1_v1);
         acc3_2 = svmla_f32_x(svptrue_b32(), acc3_2, in0_r3, in1_v2);
         acc3_3 = svmla_f32_x(svptrue_b32(), acc3_3, in0_r3, in1_v3);
+        svfloat32_t in0_r4 = svdup_n_f32(in0[i + r2 * stride0 + 4]);
         acc4_0 = svmla_f32_x(svptrue_b32(), acc4_0, in0_r4, in1_v0);
         acc4_1 = svmla_f32_x(svptrue_b32(), acc4_1, in0_r4, in1_v1);
         acc4_2 = svmla_f32_x(svptrue_b32(), acc4_2, in0_r4, in1_v2);
         acc4_3 = svmla_f32_x(svptrue_b32(), acc4_3, in0_r4, in1_v3);
+        svfloat32_t in0_r5 = svdup_n_f32(in0[i + r2 * stride0 + 5]);
         acc5_0 = svmla_f32_x(svptrue_b32(), acc5_0, in0_r5, in1_v0);
         acc5_1 = svmla_f32_x(svptrue_b32(), acc5_1, in0_r5, in1_v1);
         acc5_2 = svmla_f32_x(svptrue_b32(), acc5_2, in0_r5, in1_v2);
@@ -1041,26 +1042,26 @@ __attribute__((target("+sve"))) void matmul_at_acc_f32_sve(const float* in0, con
       // k
       int64_t r2 = 0;
       for (; r2 < size2; ++r2) {
-        svfloat32_t in0_r0 = svdup_n_f32(in0[i + r2 * stride0]);
-        svfloat32_t in0_r1 = svdup_n_f32(in0[i + r2 * stride0 + 1]);
-        svfloat32_t in0_r2 = svdup_n_f32(in0[i + r2 * stride0 + 2]);
-        svfloat32_t in0_r3 = svdup_n_f32(in0[i + r2 * stride0 + 3]);
         svfloat32_t in1_v0 = svld1_f32(svptrue_b32(), in1 + j + r2 * stride1);
         svfloat32_t in1_v1 = svld1_f32(svptrue_b32(), in1 + j + r2 * stride1 + 4 * vscale);
         svfloat32_t in1_v2 = svld1_f32(svptrue_b32(), in1 + j + r2 * stride1 + 8 * vscale);
         svfloat32_t in1_v3 = svld1_f32(svptrue_b32(), in1 + j + r2 * stride1 + 12 * vscale);
+        svfloat32_t in0_r0 = svdup_n_f32(in0[i + r2 * stride0]);
         acc0_0 = svmla_f32_x(svptrue_b32(), acc0_0, in0_r0, in1_v0);
         acc0_1 = svmla_f32_x(svptrue_b32(), acc0_1, in0_r0, in1_v1);
         acc0_2 = svmla_f32_x(svptrue_b32(), acc0_2, in0_r0, in1_v2);
         acc0_3 = svmla_f32_x(svptrue_b32(), acc0_3, in0_r0, in1_v3);
+        svfloat32_t in0_r1 = svdup_n_f32(in0[i + r2 * stride0 + 1]);
         acc1_0 = svmla_f32_x(svptrue_b32(), acc1_0, in0_r1, in1_v0);
         acc1_1 = svmla_f32_x(svptrue_b32(), acc1_1, in0_r1, in1_v1);
         acc1_2 = svmla_f32_x(svptrue_b32(), acc1_2, in0_r1, in1_v2);
         acc1_3 = svmla_f32_x(svptrue_b32(), acc1_3, in0_r1, in1_v3);
+        svfloat32_t in0_r2 = svdup_n_f32(in0[i + r2 * stride0 + 2]);
         acc2_0 = svmla_f32_x(svptrue_b32(), acc2_0, in0_r2, in1_v0);
         acc2_1 = svmla_f32_x(svptrue_b32(), acc2_1, in0_r2, in1_v1);
         acc2_2 = svmla_f32_x(svptrue_b32(), acc2_2, in0_r2, in1_v2);
         acc2_3 = svmla_f32_x(svptrue_b32(), acc2_3, in0_r2, in1_v3);
+        svfloat32_t in0_r3 = svdup_n_f32(in0[i + r2 * stride0 + 3]);
         acc3_0 = svmla_f32_x(svptrue_b32(), acc3_0, in0_r3, in1_v0);
         acc3_1 = svmla_f32_x(svptrue_b32(), acc3_1, in0_r3, in1_v1);
         acc3_2 = svmla_f32_x(svptrue_b32(), acc3_2, in0_r3, in1_v2);
@@ -1148,16 +1149,16 @@ __attribute__((target("+sve"))) void matmul_at_acc_f32_sve(const float* in0, con
       // k
       int64_t r2 = 0;
       for (; r2 < size2; ++r2) {
-        svfloat32_t in0_r0 = svdup_n_f32(in0[i + r2 * stride0]);
-        svfloat32_t in0_r1 = svdup_n_f32(in0[i + r2 * stride0 + 1]);
         svfloat32_t in1_v0 = svld1_f32(svptrue_b32(), in1 + j + r2 * stride1);
         svfloat32_t in1_v1 = svld1_f32(svptrue_b32(), in1 + j + r2 * stride1 + 4 * vscale);
         svfloat32_t in1_v2 = svld1_f32(svptrue_b32(), in1 + j + r2 * stride1 + 8 * vscale);
         svfloat32_t in1_v3 = svld1_f32(svptrue_b32(), in1 + j + r2 * stride1 + 12 * vscale);
+        svfloat32_t in0_r0 = svdup_n_f32(in0[i + r2 * stride0]);
         acc0_0 = svmla_f32_x(svptrue_b32(), acc0_0, in0_r0, in1_v0);
         acc0_1 = svmla_f32_x(svptrue_b32(), acc0_1, in0_r0, in1_v1);
         acc0_2 = svmla_f32_x(svptrue_b32(), acc0_2, in0_r0, in1_v2);
         acc0_3 = svmla_f32_x(svptrue_b32(), acc0_3, in0_r0, in1_v3);
+        svfloat32_t in0_r1 = svdup_n_f32(in0[i + r2 * stride0 + 1]);
         acc1_0 = svmla_f32_x(svptrue_b32(), acc1_0, in0_r1, in1_v0);
         acc1_1 = svmla_f32_x(svptrue_b32(), acc1_1, in0_r1, in1_v1);
         acc1_2 = svmla_f32_x(svptrue_b32(), acc1_2, in0_r1, in1_v2);
@@ -1209,11 +1210,11 @@ __attribute__((target("+sve"))) void matmul_at_acc_f32_sve(const float* in0, con
       // k
       int64_t r2 = 0;
       for (; r2 < size2; ++r2) {
-        svfloat32_t in0_r0 = svdup_n_f32(in0[i + r2 * stride0]);
         svfloat32_t in1_v0 = svld1_f32(svptrue_b32(), in1 + j + r2 * stride1);
         svfloat32_t in1_v1 = svld1_f32(svptrue_b32(), in1 + j + r2 * stride1 + 4 * vscale);
         svfloat32_t in1_v2 = svld1_f32(svptrue_b32(), in1 + j + r2 * stride1 + 8 * vscale);
         svfloat32_t in1_v3 = svld1_f32(svptrue_b32(), in1 + j + r2 * stride1 + 12 * vscale);
+        svfloat32_t in0_r0 = svdup_n_f32(in0[i + r2 * stride0]);
         acc0_0 = svmla_f32_x(svptrue_b32(), acc0_0, in0_r0, in1_v0);
         acc0_1 = svmla_f32_x(svptrue_b32(), acc0_1, in0_r0, in1_v1);
         acc0_2 = svmla_f32_x(svptrue_b32(), acc0_2, in0_r0, in1_v2);
@@ -1255,18 +1256,18 @@ __attribute__((target("+sve"))) void matmul_at_acc_f32_sve(const float* in0, con
       // k
       int64_t r2 = 0;
       for (; r2 < size2; ++r2) {
-        svfloat32_t in0_r0 = svdup_n_f32(in0[i + r2 * stride0]);
-        svfloat32_t in0_r1 = svdup_n_f32(in0[i + r2 * stride0 + 1]);
-        svfloat32_t in0_r2 = svdup_n_f32(in0[i + r2 * stride0 + 2]);
-        svfloat32_t in0_r3 = svdup_n_f32(in0[i + r2 * stride0 + 3]);
-        svfloat32_t in0_r4 = svdup_n_f32(in0[i + r2 * stride0 + 4]);
-        svfloat32_t in0_r5 = svdup_n_f32(in0[i + r2 * stride0 + 5]);
         svfloat32_t in1_v0 = svld1_f32(svptrue_b32(), in1 + j + r2 * stride1);
+        svfloat32_t in0_r0 = svdup_n_f32(in0[i + r2 * stride0]);
         acc0_0 = svmla_f32_x(svptrue_b32(), acc0_0, in0_r0, in1_v0);
+        svfloat32_t in0_r1 = svdup_n_f32(in0[i + r2 * stride0 + 1]);
         acc1_0 = svmla_f32_x(svptrue_b32(), acc1_0, in0_r1, in1_v0);
+        svfloat32_t in0_r2 = svdup_n_f32(in0[i + r2 * stride0 + 2]);
         acc2_0 = svmla_f32_x(svptrue_b32(), acc2_0, in0_r2, in1_v0);
+        svfloat32_t in0_r3 = svdup_n_f32(in0[i + r2 * stride0 + 3]);
         acc3_0 = svmla_f32_x(svptrue_b32(), acc3_0, in0_r3, in1_v0);
+        svfloat32_t in0_r4 = svdup_n_f32(in0[i + r2 * stride0 + 4]);
         acc4_0 = svmla_f32_x(svptrue_b32(), acc4_0, in0_r4, in1_v0);
+        svfloat32_t in0_r5 = svdup_n_f32(in0[i + r2 * stride0 + 5]);
         acc5_0 = svmla_f32_x(svptrue_b32(), acc5_0, in0_r5, in1_v0);
       }
       svfloat32_t factor_e0 = svdup_n_f32(scalar0);
@@ -1307,14 +1308,14 @@ __attribute__((target("+sve"))) void matmul_at_acc_f32_sve(const float* in0, con
       // k
       int64_t r2 = 0;
       for (; r2 < size2; ++r2) {
-        svfloat32_t in0_r0 = svdup_n_f32(in0[i + r2 * stride0]);
-        svfloat32_t in0_r1 = svdup_n_f32(in0[i + r2 * stride0 + 1]);
-        svfloat32_t in0_r2 = svdup_n_f32(in0[i + r2 * stride0 + 2]);
-        svfloat32_t in0_r3 = svdup_n_f32(in0[i + r2 * stride0 + 3]);
         svfloat32_t in1_v0 = svld1_f32(svptrue_b32(), in1 + j + r2 * stride1);
+        svfloat32_t in0_r0 = svdup_n_f32(in0[i + r2 * stride0]);
         acc0_0 = svmla_f32_x(svptrue_b32(), acc0_0, in0_r0, in1_v0);
+        svfloat32_t in0_r1 = svdup_n_f32(in0[i + r2 * stride0 + 1]);
         acc1_0 = svmla_f32_x(svptrue_b32(), acc1_0, in0_r1, in1_v0);
+        svfloat32_t in0_r2 = svdup_n_f32(in0[i + r2 * stride0 + 2]);
         acc2_0 = svmla_f32_x(svptrue_b32(), acc2_0, in0_r2, in1_v0);
+        svfloat32_t in0_r3 = svdup_n_f32(in0[i + r2 * stride0 + 3]);
         acc3_0 = svmla_f32_x(svptrue_b32(), acc3_0, in0_r3, in1_v0);
       }
       svfloat32_t factor_e0 = svdup_n_f32(scalar0);
@@ -1345,10 +1346,10 @@ __attribute__((target("+sve"))) void matmul_at_acc_f32_sve(const float* in0, con
       // k
       int64_t r2 = 0;
       for (; r2 < size2; ++r2) {
-        svfloat32_t in0_r0 = svdup_n_f32(in0[i + r2 * stride0]);
-        svfloat32_t in0_r1 = svdup_n_f32(in0[i + r2 * stride0 + 1]);
         svfloat32_t in1_v0 = svld1_f32(svptrue_b32(), in1 + j + r2 * stride1);
+        svfloat32_t in0_r0 = svdup_n_f32(in0[i + r2 * stride0]);
         acc0_0 = svmla_f32_x(svptrue_b32(), acc0_0, in0_r0, in1_v0);
+        svfloat32_t in0_r1 = svdup_n_f32(in0[i + r2 * stride0 + 1]);
         acc1_0 = svmla_f32_x(svptrue_b32(), acc1_0, in0_r1, in1_v0);
       }
       svfloat32_t factor_e0 = svdup_n_f32(scalar0);
@@ -1370,9 +1371,9 @@ __attribute__((target("+sve"))) void matmul_at_acc_f32_sve(const float* in0, con
       // k
       int64_t r2 = 0;
       for (; r2 < size2; ++r2) {
+        svfloat32_t in1_v0 = svld1_f32(svptrue_b32(), in1 + j + r2 * stride1);
         svfloat32_t in0_r0 = svdup_n_f32(in0[i + r2 * stride0]);
-        acc0_0 = svmla_f32_x(svptrue_b32(), acc0_0, in0_r0,
-                             svld1_f32(svptrue_b32(), in1 + j + r2 * stride1));
+        acc0_0 = svmla_f32_x(svptrue_b32(), acc0_0, in0_r0, in1_v0);
       }
       svfloat32_t factor_e0 = svdup_n_f32(scalar0);
       acc0_0 = svmul_f32_x(svptrue_b32(), acc0_0, factor_e0);
@@ -1399,18 +1400,18 @@ __attribute__((target("+sve"))) void matmul_at_acc_f32_sve(const float* in0, con
       // k
       int64_t r2 = 0;
       for (; r2 < size2; ++r2) {
-        svfloat32_t in0_r0 = svdup_n_f32(in0[i + r2 * stride0]);
-        svfloat32_t in0_r1 = svdup_n_f32(in0[i + r2 * stride0 + 1]);
-        svfloat32_t in0_r2 = svdup_n_f32(in0[i + r2 * stride0 + 2]);
-        svfloat32_t in0_r3 = svdup_n_f32(in0[i + r2 * stride0 + 3]);
-        svfloat32_t in0_r4 = svdup_n_f32(in0[i + r2 * stride0 + 4]);
-        svfloat32_t in0_r5 = svdup_n_f32(in0[i + r2 * stride0 + 5]);
         svfloat32_t in1_v0 = svld1_f32(tail_lanes, in1 + j + r2 * stride1);
+        svfloat32_t in0_r0 = svdup_n_f32(in0[i + r2 * stride0]);
         acc0_0 = svmla_f32_x(svptrue_b32(), acc0_0, in0_r0, in1_v0);
+        svfloat32_t in0_r1 = svdup_n_f32(in0[i + r2 * stride0 + 1]);
         acc1_0 = svmla_f32_x(svptrue_b32(), acc1_0, in0_r1, in1_v0);
+        svfloat32_t in0_r2 = svdup_n_f32(in0[i + r2 * stride0 + 2]);
         acc2_0 = svmla_f32_x(svptrue_b32(), acc2_0, in0_r2, in1_v0);
+        svfloat32_t in0_r3 = svdup_n_f32(in0[i + r2 * stride0 + 3]);
         acc3_0 = svmla_f32_x(svptrue_b32(), acc3_0, in0_r3, in1_v0);
+        svfloat32_t in0_r4 = svdup_n_f32(in0[i + r2 * stride0 + 4]);
         acc4_0 = svmla_f32_x(svptrue_b32(), acc4_0, in0_r4, in1_v0);
+        svfloat32_t in0_r5 = svdup_n_f32(in0[i + r2 * stride0 + 5]);
         acc5_0 = svmla_f32_x(svptrue_b32(), acc5_0, in0_r5, in1_v0);
       }
       svfloat32_t factor_e0 = svdup_n_f32(scalar0);
@@ -1451,14 +1452,14 @@ __attribute__((target("+sve"))) void matmul_at_acc_f32_sve(const float* in0, con
       // k
       int64_t r2 = 0;
       for (; r2 < size2; ++r2) {
-        svfloat32_t in0_r0 = svdup_n_f32(in0[i + r2 * stride0]);
-        svfloat32_t in0_r1 = svdup_n_f32(in0[i + r2 * stride0 + 1]);
-        svfloat32_t in0_r2 = svdup_n_f32(in0[i + r2 * stride0 + 2]);
-        svfloat32_t in0_r3 = svdup_n_f32(in0[i + r2 * stride0 + 3]);
         svfloat32_t in1_v0 = svld1_f32(tail_lanes, in1 + j + r2 * stride1);
+        svfloat32_t in0_r0 = svdup_n_f32(in0[i + r2 * stride0]);
         acc0_0 = svmla_f32_x(svptrue_b32(), acc0_0, in0_r0, in1_v0);
+        svfloat32_t in0_r1 = svdup_n_f32(in0[i + r2 * stride0 + 1]);
         acc1_0 = svmla_f32_x(svptrue_b32(), acc1_0, in0_r1, in1_v0);
+        svfloat32_t in0_r2 = svdup_n_f32(in0[i + r2 * stride0 + 2]);
         acc2_0 = svmla_f32_x(svptrue_b32(), acc2_0, in0_r2, in1_v0);
+        svfloat32_t in0_r3 = svdup_n_f32(in0[i + r2 * stride0 + 3]);
         acc3_0 = svmla_f32_x(svptrue_b32(), acc3_0, in0_r3, in1_v0);
       }
       svfloat32_t factor_e0 = svdup_n_f32(scalar0);
@@ -1489,10 +1490,10 @@ __attribute__((target("+sve"))) void matmul_at_acc_f32_sve(const float* in0, con
       // k
       int64_t r2 = 0;
       for (; r2 < size2; ++r2) {
-        svfloat32_t in0_r0 = svdup_n_f32(in0[i + r2 * stride0]);
-        svfloat32_t in0_r1 = svdup_n_f32(in0[i + r2 * stride0 + 1]);
         svfloat32_t in1_v0 = svld1_f32(tail_lanes, in1 + j + r2 * stride1);
+        svfloat32_t in0_r0 = svdup_n_f32(in0[i + r2 * stride0]);
         acc0_0 = svmla_f32_x(svptrue_b32(), acc0_0, in0_r0, in1_v0);
+        svfloat32_t in0_r1 = svdup_n_f32(in0[i + r2 * stride0 + 1]);
         acc1_0 = svmla_f32_x(svptrue_b32(), acc1_0, in0_r1, in1_v0);
       }
       svfloat32_t factor_e0 = svdup_n_f32(scalar0);
@@ -1514,8 +1515,8 @@ __attribute__((target("+sve"))) void matmul_at_acc_f32_sve(const float* in0, con
       // k
       int64_t r2 = 0;
       for (; r2 < size2; ++r2) {
-        svfloat32_t in0_r0 = svdup_n_f32(in0[i + r2 * stride0]);
         svfloat32_t in1_v0 = svld1_f32(tail_lanes, in1 + j + r2 * stride1);
+        svfloat32_t in0_r0 = svdup_n_f32(in0[i + r2 * stride0]);
         acc0_0 = svmla_f32_x(svptrue_b32(), acc0_0, in0_r0, in1_v0);
       }
       svfloat32_t factor_e0 = svdup_n_f32(scalar0);
@@ -1563,24 +1564,24 @@ __attribute__((target("avx2,fma"))) void matmul_at_acc_f32_avx2_fma(
       // k
       int64_t r2 = 0;
       for (; r2 < size2; ++r2) {
-        __m256 in0_r0 = _mm256_set1_ps(in0[i + r2 * stride0]);
-        __m256 in0_r1 = _mm256_set1_ps(in0[i + r2 * stride0 + 1]);
-        __m256 in0_r2 = _mm256_set1_ps(in0[i + r2 * stride0 + 2]);
-        __m256 in0_r3 = _mm256_set1_ps(in0[i + r2 * stride0 + 3]);
-        __m256 in0_r4 = _mm256_set1_ps(in0[i + r2 * stride0 + 4]);
-        __m256 in0_r5 = _mm256_set1_ps(in0[i + r2 * stride0 + 5]);
         __m256 in1_v0 = _mm256_loadu_ps(in1 + j + r2 * stride1);
         __m256 in1_v1 = _mm256_loadu_ps(in1 + j + r2 * stride1 + 8);
+        __m256 in0_r0 = _mm256_set1_ps(in0[i + r2 * stride0]);
         acc0_0 = _mm256_fmadd_ps(in0_r0, in1_v0, acc0_0);
         acc0_1 = _mm256_fmadd_ps(in0_r0, in1_v1, acc0_1);
+        __m256 in0_r1 = _mm256_set1_ps(in0[i + r2 * stride0 + 1]);
         acc1_0 = _mm256_fmadd_ps(in0_r1, in1_v0, acc1_0);
         acc1_1 = _mm256_fmadd_ps(in0_r1, in1_v1, acc1_1);
+        __m256 in0_r2 = _mm256_set1_ps(in0[i + r2 * stride0 + 2]);
         acc2_0 = _mm256_fmadd_ps(in0_r2, in1_v0, acc2_0);
         acc2_1 = _mm256_fmadd_ps(in0_r2, in1_v1, acc2_1);
+        __m256 in0_r3 = _mm256_set1_ps(in0[i + r2 * stride0 + 3]);
         acc3_0 = _mm256_fmadd_ps(in0_r3, in1_v0, acc3_0);
         acc3_1 = _mm256_fmadd_ps(in0_r3, in1_v1, acc3_1);
+        __m256 in0_r4 = _mm256_set1_ps(in0[i + r2 * stride0 + 4]);
         acc4_0 = _mm256_fmadd_ps(in0_r4, in1_v0, acc4_0);
         acc4_1 = _mm256_fmadd_ps(in0_r4, in1_v1, acc4_1);
+        __m256 in0_r5 = _mm256_set1_ps(in0[i + r2 * stride0 + 5]);
         acc5_0 = _mm256_fmadd_ps(in0_r5, in1_v0, acc5_0);
         acc5_1 = _mm256_fmadd_ps(in0_r5, in1_v1, acc5_1);
       }
@@ -1650,18 +1651,18 @@ __attribute__((target("avx2,fma"))) void matmul_at_acc_f32_avx2_fma(
       // k
       int64_t r2 = 0;
       for (; r2 < size2; ++r2) {
-        __m256 in0_r0 = _mm256_set1_ps(in0[i + r2 * stride0]);
-        __m256 in0_r1 = _mm256_set1_ps(in0[i + r2 * stride0 + 1]);
-        __m256 in0_r2 = _mm256_set1_ps(in0[i + r2 * stride0 + 2]);
-        __m256 in0_r3 = _mm256_set1_ps(in0[i + r2 * stride0 + 3]);
         __m256 in1_v0 = _mm256_loadu_ps(in1 + j + r2 * stride1);
         __m256 in1_v1 = _mm256_loadu_ps(in1 + j + r2 * stride1 + 8);
+        __m256 in0_r0 = _mm256_set1_ps(in0[i + r2 * stride0]);
         acc0_0 = _mm256_fmadd_ps(in0_r0, in1_v0, acc0_0);
         acc0_1 = _mm256_fmadd_ps(in0_r0, in1_v1, acc0_1);
+        __m256 in0_r1 = _mm256_set1_ps(in0[i + r2 * stride0 + 1]);
         acc1_0 = _mm256_fmadd_ps(in0_r1, in1_v0, acc1_0);
         acc1_1 = _mm256_fmadd_ps(in0_r1, in1_v1, acc1_1);
+        __m256 in0_r2 = _mm256_set1_ps(in0[i + r2 * stride0 + 2]);
         acc2_0 = _mm256_fmadd_ps(in0_r2, in1_v0, acc2_0);
         acc2_1 = _mm256_fmadd_ps(in0_r2, in1_v1, acc2_1);
+        __m256 in0_r3 = _mm256_set1_ps(in0[i + r2 * stride0 + 3]);
         acc3_0 = _mm256_fmadd_ps(in0_r3, in1_v0, acc3_0);
         acc3_1 = _mm256_fmadd_ps(in0_r3, in1_v1, acc3_1);
       }
@@ -1711,12 +1712,12 @@ __attribute__((target("avx2,fma"))) void matmul_at_acc_f32_avx2_fma(
       // k
       int64_t r2 = 0;
       for (; r2 < size2; ++r2) {
-        __m256 in0_r0 = _mm256_set1_ps(in0[i + r2 * stride0]);
-        __m256 in0_r1 = _mm256_set1_ps(in0[i + r2 * stride0 + 1]);
         __m256 in1_v0 = _mm256_loadu_ps(in1 + j + r2 * stride1);
         __m256 in1_v1 = _mm256_loadu_ps(in1 + j + r2 * stride1 + 8);
+        __m256 in0_r0 = _mm256_set1_ps(in0[i + r2 * stride0]);
         acc0_0 = _mm256_fmadd_ps(in0_r0, in1_v0, acc0_0);
         acc0_1 = _mm256_fmadd_ps(in0_r0, in1_v1, acc0_1);
+        __m256 in0_r1 = _mm256_set1_ps(in0[i + r2 * stride0 + 1]);
         acc1_0 = _mm256_fmadd_ps(in0_r1, in1_v0, acc1_0);
         acc1_1 = _mm256_fmadd_ps(in0_r1, in1_v1, acc1_1);
       }
@@ -1748,9 +1749,9 @@ __attribute__((target("avx2,fma"))) void matmul_at_acc_f32_avx2_fma(
       // k
       int64_t r2 = 0;
       for (; r2 < size2; ++r2) {
-        __m256 in0_r0 = _mm256_set1_ps(in0[i + r2 * stride0]);
         __m256 in1_v0 = _mm256_loadu_ps(in1 + j + r2 * stride1);
         __m256 in1_v1 = _mm256_loadu_ps(in1 + j + r2 * stride1 + 8);
+        __m256 in0_r0 = _mm256_set1_ps(in0[i + r2 * stride0]);
         acc0_0 = _mm256_fmadd_ps(in0_r0, in1_v0, acc0_0);
         acc0_1 = _mm256_fmadd_ps(in0_r0, in1_v1, acc0_1);
       }
@@ -1782,18 +1783,18 @@ __attribute__((target("avx2,fma"))) void matmul_at_acc_f32_avx2_fma(
       // k
       int64_t r2 = 0;
       for (; r2 < size2; ++r2) {
-        __m256 in0_r0 = _mm256_set1_ps(in0[i + r2 * stride0]);
-        __m256 in0_r1 = _mm256_set1_ps(in0[i + r2 * stride0 + 1]);
-        __m256 in0_r2 = _mm256_set1_ps(in0[i + r2 * stride0 + 2]);
-        __m256 in0_r3 = _mm256_set1_ps(in0[i + r2 * stride0 + 3]);
-        __m256 in0_r4 = _mm256_set1_ps(in0[i + r2 * stride0 + 4]);
-        __m256 in0_r5 = _mm256_set1_ps(in0[i + r2 * stride0 + 5]);
         __m256 in1_v0 = _mm256_loadu_ps(in1 + j + r2 * stride1);
+        __m256 in0_r0 = _mm256_set1_ps(in0[i + r2 * stride0]);
         acc0_0 = _mm256_fmadd_ps(in0_r0, in1_v0, acc0_0);
+        __m256 in0_r1 = _mm256_set1_ps(in0[i + r2 * stride0 + 1]);
         acc1_0 = _mm256_fmadd_ps(in0_r1, in1_v0, acc1_0);
+        __m256 in0_r2 = _mm256_set1_ps(in0[i + r2 * stride0 + 2]);
         acc2_0 = _mm256_fmadd_ps(in0_r2, in1_v0, acc2_0);
+        __m256 in0_r3 = _mm256_set1_ps(in0[i + r2 * stride0 + 3]);
         acc3_0 = _mm256_fmadd_ps(in0_r3, in1_v0, acc3_0);
+        __m256 in0_r4 = _mm256_set1_ps(in0[i + r2 * stride0 + 4]);
         acc4_0 = _mm256_fmadd_ps(in0_r4, in1_v0, acc4_0);
+        __m256 in0_r5 = _mm256_set1_ps(in0[i + r2 * stride0 + 5]);
         acc5_0 = _mm256_fmadd_ps(in0_r5, in1_v0, acc5_0);
       }
       __m256 factor_e0 = _mm256_set1_ps(scalar0);
@@ -1834,14 +1835,14 @@ __attribute__((target("avx2,fma"))) void matmul_at_acc_f32_avx2_fma(
       // k
       int64_t r2 = 0;
       for (; r2 < size2; ++r2) {
-        __m256 in0_r0 = _mm256_set1_ps(in0[i + r2 * stride0]);
-        __m256 in0_r1 = _mm256_set1_ps(in0[i + r2 * stride0 + 1]);
-        __m256 in0_r2 = _mm256_set1_ps(in0[i + r2 * stride0 + 2]);
-        __m256 in0_r3 = _mm256_set1_ps(in0[i + r2 * stride0 + 3]);
         __m256 in1_v0 = _mm256_loadu_ps(in1 + j + r2 * stride1);
+        __m256 in0_r0 = _mm256_set1_ps(in0[i + r2 * stride0]);
         acc0_0 = _mm256_fmadd_ps(in0_r0, in1_v0, acc0_0);
+        __m256 in0_r1 = _mm256_set1_ps(in0[i + r2 * stride0 + 1]);
         acc1_0 = _mm256_fmadd_ps(in0_r1, in1_v0, acc1_0);
+        __m256 in0_r2 = _mm256_set1_ps(in0[i + r2 * stride0 + 2]);
         acc2_0 = _mm256_fmadd_ps(in0_r2, in1_v0, acc2_0);
+        __m256 in0_r3 = _mm256_set1_ps(in0[i + r2 * stride0 + 3]);
         acc3_0 = _mm256_fmadd_ps(in0_r3, in1_v0, acc3_0);
       }
       __m256 factor_e0 = _mm256_set1_ps(scalar0);
@@ -1872,10 +1873,10 @@ __attribute__((target("avx2,fma"))) void matmul_at_acc_f32_avx2_fma(
       // k
       int64_t r2 = 0;
       for (; r2 < size2; ++r2) {
-        __m256 in0_r0 = _mm256_set1_ps(in0[i + r2 * stride0]);
-        __m256 in0_r1 = _mm256_set1_ps(in0[i + r2 * stride0 + 1]);
         __m256 in1_v0 = _mm256_loadu_ps(in1 + j + r2 * stride1);
+        __m256 in0_r0 = _mm256_set1_ps(in0[i + r2 * stride0]);
         acc0_0 = _mm256_fmadd_ps(in0_r0, in1_v0, acc0_0);
+        __m256 in0_r1 = _mm256_set1_ps(in0[i + r2 * stride0 + 1]);
         acc1_0 = _mm256_fmadd_ps(in0_r1, in1_v0, acc1_0);
       }
       __m256 factor_e0 = _mm256_set1_ps(scalar0);
@@ -1897,8 +1898,9 @@ __attribute__((target("avx2,fma"))) void matmul_at_acc_f32_avx2_fma(
       // k
       int64_t r2 = 0;
       for (; r2 < size2; ++r2) {
+        __m256 in1_v0 = _mm256_loadu_ps(in1 + j + r2 * stride1);
         __m256 in0_r0 = _mm256_set1_ps(in0[i + r2 * stride0]);
-        acc0_0 = _mm256_fmadd_ps(in0_r0, _mm256_loadu_ps(in1 + j + r2 * stride1), acc0_0);
+        acc0_0 = _mm256_fmadd_ps(in0_r0, in1_v0, acc0_0);
       }
       __m256 factor_e0 = _mm256_set1_ps(scalar0);
       acc0_0 = _mm256_mul_ps(acc0_0, factor_e0);
@@ -1953,23 +1955,23 @@ __attribute__((target("avx2,fma"))) void matmul_at_acc_f32_avx2_fma(
       // k
       int64_t r2 = 0;
       for (; r2 < size2; ++r2) {
-        __m256 in0_r0 = _mm256_set1_ps(in0[i + r2 * stride0]);
-        __m256 in0_r1 = _mm256_set1_ps(in0[i + r2 * stride0 + 1]);
-        __m256 in0_r2 = _mm256_set1_ps(in0[i + r2 * stride0 + 2]);
-        __m256 in0_r3 = _mm256_set1_ps(in0[i + r2 * stride0 + 3]);
-        __m256 in0_r4 = _mm256_set1_ps(in0[i + r2 * stride0 + 4]);
-        __m256 in0_r5 = _mm256_set1_ps(in0[i + r2 * stride0 + 5]);
         const __m256i in1_v0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
                                                          _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
         __m256 in1_v0 = _mm256_blendv_ps(
             _mm256_setzero_ps(),
             _mm256_maskload_ps((const float*)(in1 + j + r2 * stride1), in1_v0_active),
             _mm256_castsi256_ps(in1_v0_active));
+        __m256 in0_r0 = _mm256_set1_ps(in0[i + r2 * stride0]);
         acc0_0 = _mm256_fmadd_ps(in0_r0, in1_v0, acc0_0);
+        __m256 in0_r1 = _mm256_set1_ps(in0[i + r2 * stride0 + 1]);
         acc1_0 = _mm256_fmadd_ps(in0_r1, in1_v0, acc1_0);
+        __m256 in0_r2 = _mm256_set1_ps(in0[i + r2 * stride0 + 2]);
         acc2_0 = _mm256_fmadd_ps(in0_r2, in1_v0, acc2_0);
+        __m256 in0_r3 = _mm256_set1_ps(in0[i + r2 * stride0 + 3]);
         acc3_0 = _mm256_fmadd_ps(in0_r3, in1_v0, acc3_0);
+        __m256 in0_r4 = _mm256_set1_ps(in0[i + r2 * stride0 + 4]);
         acc4_0 = _mm256_fmadd_ps(in0_r4, in1_v0, acc4_0);
+        __m256 in0_r5 = _mm256_set1_ps(in0[i + r2 * stride0 + 5]);
         acc5_0 = _mm256_fmadd_ps(in0_r5, in1_v0, acc5_0);
       }
       __m256 factor_e0 = _mm256_set1_ps(scalar0);
@@ -2047,19 +2049,19 @@ __attribute__((target("avx2,fma"))) void matmul_at_acc_f32_avx2_fma(
       // k
       int64_t r2 = 0;
       for (; r2 < size2; ++r2) {
-        __m256 in0_r0 = _mm256_set1_ps(in0[i + r2 * stride0]);
-        __m256 in0_r1 = _mm256_set1_ps(in0[i + r2 * stride0 + 1]);
-        __m256 in0_r2 = _mm256_set1_ps(in0[i + r2 * stride0 + 2]);
-        __m256 in0_r3 = _mm256_set1_ps(in0[i + r2 * stride0 + 3]);
         const __m256i in1_v0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
                                                          _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
         __m256 in1_v0 = _mm256_blendv_ps(
             _mm256_setzero_ps(),
             _mm256_maskload_ps((const float*)(in1 + j + r2 * stride1), in1_v0_active),
             _mm256_castsi256_ps(in1_v0_active));
+        __m256 in0_r0 = _mm256_set1_ps(in0[i + r2 * stride0]);
         acc0_0 = _mm256_fmadd_ps(in0_r0, in1_v0, acc0_0);
+        __m256 in0_r1 = _mm256_set1_ps(in0[i + r2 * stride0 + 1]);
         acc1_0 = _mm256_fmadd_ps(in0_r1, in1_v0, acc1_0);
+        __m256 in0_r2 = _mm256_set1_ps(in0[i + r2 * stride0 + 2]);
         acc2_0 = _mm256_fmadd_ps(in0_r2, in1_v0, acc2_0);
+        __m256 in0_r3 = _mm256_set1_ps(in0[i + r2 * stride0 + 3]);
         acc3_0 = _mm256_fmadd_ps(in0_r3, in1_v0, acc3_0);
       }
       __m256 factor_e0 = _mm256_set1_ps(scalar0);
@@ -2111,15 +2113,15 @@ __attribute__((target("avx2,fma"))) void matmul_at_acc_f32_avx2_fma(
       // k
       int64_t r2 = 0;
       for (; r2 < size2; ++r2) {
-        __m256 in0_r0 = _mm256_set1_ps(in0[i + r2 * stride0]);
-        __m256 in0_r1 = _mm256_set1_ps(in0[i + r2 * stride0 + 1]);
         const __m256i in1_v0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
                                                          _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
         __m256 in1_v0 = _mm256_blendv_ps(
             _mm256_setzero_ps(),
             _mm256_maskload_ps((const float*)(in1 + j + r2 * stride1), in1_v0_active),
             _mm256_castsi256_ps(in1_v0_active));
+        __m256 in0_r0 = _mm256_set1_ps(in0[i + r2 * stride0]);
         acc0_0 = _mm256_fmadd_ps(in0_r0, in1_v0, acc0_0);
+        __m256 in0_r1 = _mm256_set1_ps(in0[i + r2 * stride0 + 1]);
         acc1_0 = _mm256_fmadd_ps(in0_r1, in1_v0, acc1_0);
       }
       __m256 factor_e0 = _mm256_set1_ps(scalar0);
@@ -2151,13 +2153,13 @@ __attribute__((target("avx2,fma"))) void matmul_at_acc_f32_avx2_fma(
       // k
       int64_t r2 = 0;
       for (; r2 < size2; ++r2) {
-        __m256 in0_r0 = _mm256_set1_ps(in0[i + r2 * stride0]);
         const __m256i in1_v0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
                                                          _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
         __m256 in1_v0 = _mm256_blendv_ps(
             _mm256_setzero_ps(),
             _mm256_maskload_ps((const float*)(in1 + j + r2 * stride1), in1_v0_active),
             _mm256_castsi256_ps(in1_v0_active));
+        __m256 in0_r0 = _mm256_set1_ps(in0[i + r2 * stride0]);
         acc0_0 = _mm256_fmadd_ps(in0_r0, in1_v0, acc0_0);
       }
       __m256 factor_e0 = _mm256_set1_ps(scalar0);
@@ -2221,36 +2223,36 @@ void matmul_at_acc_f32_neon(const float* in0, const float* in1, int64_t size0, i
       // k
       int64_t r2 = 0;
       for (; r2 < size2; ++r2) {
-        float32x4_t in0_r0 = vld1q_dup_f32(in0 + i + r2 * stride0);
-        float32x4_t in0_r1 = vld1q_dup_f32(in0 + i + r2 * stride0 + 1);
-        float32x4_t in0_r2 = vld1q_dup_f32(in0 + i + r2 * stride0 + 2);
-        float32x4_t in0_r3 = vld1q_dup_f32(in0 + i + r2 * stride0 + 3);
-        float32x4_t in0_r4 = vld1q_dup_f32(in0 + i + r2 * stride0 + 4);
-        float32x4_t in0_r5 = vld1q_dup_f32(in0 + i + r2 * stride0 + 5);
         float32x4_t in1_v0 = vld1q_f32(in1 + j + r2 * stride1);
         float32x4_t in1_v1 = vld1q_f32(in1 + j + r2 * stride1 + 4);
         float32x4_t in1_v2 = vld1q_f32(in1 + j + r2 * stride1 + 8);
         float32x4_t in1_v3 = vld1q_f32(in1 + j + r2 * stride1 + 12);
+        float32x4_t in0_r0 = vld1q_dup_f32(in0 + i + r2 * stride0);
         acc0_0 = vfmaq_f32(acc0_0, in0_r0, in1_v0);
         acc0_1 = vfmaq_f32(acc0_1, in0_r0, in1_v1);
         acc0_2 = vfmaq_f32(acc0_2, in0_r0, in1_v2);
         acc0_3 = vfmaq_f32(acc0_3, in0_r0, in1_v3);
+        float32x4_t in0_r1 = vld1q_dup_f32(in0 + i + r2 * stride0 + 1);
         acc1_0 = vfmaq_f32(acc1_0, in0_r1, in1_v0);
         acc1_1 = vfmaq_f32(acc1_1, in0_r1, in1_v1);
         acc1_2 = vfmaq_f32(acc1_2, in0_r1, in1_v2);
         acc1_3 = vfmaq_f32(acc1_3, in0_r1, in1_v3);
+        float32x4_t in0_r2 = vld1q_dup_f32(in0 + i + r2 * stride0 + 2);
         acc2_0 = vfmaq_f32(acc2_0, in0_r2, in1_v0);
         acc2_1 = vfmaq_f32(acc2_1, in0_r2, in1_v1);
         acc2_2 = vfmaq_f32(acc2_2, in0_r2, in1_v2);
         acc2_3 = vfmaq_f32(acc2_3, in0_r2, in1_v3);
+        float32x4_t in0_r3 = vld1q_dup_f32(in0 + i + r2 * stride0 + 3);
         acc3_0 = vfmaq_f32(acc3_0, in0_r3, in1_v0);
         acc3_1 = vfmaq_f32(acc3_1, in0_r3, in1_v1);
         acc3_2 = vfmaq_f32(acc3_2, in0_r3, in1_v2);
         acc3_3 = vfmaq_f32(acc3_3, in0_r3, in1_v3);
+        float32x4_t in0_r4 = vld1q_dup_f32(in0 + i + r2 * stride0 + 4);
         acc4_0 = vfmaq_f32(acc4_0, in0_r4, in1_v0);
         acc4_1 = vfmaq_f32(acc4_1, in0_r4, in1_v1);
         acc4_2 = vfmaq_f32(acc4_2, in0_r4, in1_v2);
         acc4_3 = vfmaq_f32(acc4_3, in0_r4, in1_v3);
+        float32x4_t in0_r5 = vld1q_dup_f32(in0 + i + r2 * stride0 + 5);
         acc5_0 = vfmaq_f32(acc5_0, in0_r5, in1_v0);
         acc5_1 = vfmaq_f32(acc5_1, in0_r5, in1_v1);
         acc5_2 = vfmaq_f32(acc5_2, in0_r5, in1_v2);
@@ -2378,26 +2380,26 @@ void matmul_at_acc_f32_neon(const float* in0, const float* in1, int64_t size0, i
       // k
       int64_t r2 = 0;
       for (; r2 < size2; ++r2) {
-        float32x4_t in0_r0 = vld1q_dup_f32(in0 + i + r2 * stride0);
-        float32x4_t in0_r1 = vld1q_dup_f32(in0 + i + r2 * stride0 + 1);
-        float32x4_t in0_r2 = vld1q_dup_f32(in0 + i + r2 * stride0 + 2);
-        float32x4_t in0_r3 = vld1q_dup_f32(in0 + i + r2 * stride0 + 3);
         float32x4_t in1_v0 = vld1q_f32(in1 + j + r2 * stride1);
         float32x4_t in1_v1 = vld1q_f32(in1 + j + r2 * stride1 + 4);
         float32x4_t in1_v2 = vld1q_f32(in1 + j + r2 * stride1 + 8);
         float32x4_t in1_v3 = vld1q_f32(in1 + j + r2 * stride1 + 12);
+        float32x4_t in0_r0 = vld1q_dup_f32(in0 + i + r2 * stride0);
         acc0_0 = vfmaq_f32(acc0_0, in0_r0, in1_v0);
         acc0_1 = vfmaq_f32(acc0_1, in0_r0, in1_v1);
         acc0_2 = vfmaq_f32(acc0_2, in0_r0, in1_v2);
         acc0_3 = vfmaq_f32(acc0_3, in0_r0, in1_v3);
+        float32x4_t in0_r1 = vld1q_dup_f32(in0 + i + r2 * stride0 + 1);
         acc1_0 = vfmaq_f32(acc1_0, in0_r1, in1_v0);
         acc1_1 = vfmaq_f32(acc1_1, in0_r1, in1_v1);
         acc1_2 = vfmaq_f32(acc1_2, in0_r1, in1_v2);
         acc1_3 = vfmaq_f32(acc1_3, in0_r1, in1_v3);
+        float32x4_t in0_r2 = vld1q_dup_f32(in0 + i + r2 * stride0 + 2);
         acc2_0 = vfmaq_f32(acc2_0, in0_r2, in1_v0);
         acc2_1 = vfmaq_f32(acc2_1, in0_r2, in1_v1);
         acc2_2 = vfmaq_f32(acc2_2, in0_r2, in1_v2);
         acc2_3 = vfmaq_f32(acc2_3, in0_r2, in1_v3);
+        float32x4_t in0_r3 = vld1q_dup_f32(in0 + i + r2 * stride0 + 3);
         acc3_0 = vfmaq_f32(acc3_0, in0_r3, in1_v0);
         acc3_1 = vfmaq_f32(acc3_1, in0_r3, in1_v1);
         acc3_2 = vfmaq_f32(acc3_2, in0_r3, in1_v2);
@@ -2485,16 +2487,16 @@ void matmul_at_acc_f32_neon(const float* in0, const float* in1, int64_t size0, i
       // k
       int64_t r2 = 0;
       for (; r2 < size2; ++r2) {
-        float32x4_t in0_r0 = vld1q_dup_f32(in0 + i + r2 * stride0);
-        float32x4_t in0_r1 = vld1q_dup_f32(in0 + i + r2 * stride0 + 1);
         float32x4_t in1_v0 = vld1q_f32(in1 + j + r2 * stride1);
         float32x4_t in1_v1 = vld1q_f32(in1 + j + r2 * stride1 + 4);
         float32x4_t in1_v2 = vld1q_f32(in1 + j + r2 * stride1 + 8);
         float32x4_t in1_v3 = vld1q_f32(in1 + j + r2 * stride1 + 12);
+        float32x4_t in0_r0 = vld1q_dup_f32(in0 + i + r2 * stride0);
         acc0_0 = vfmaq_f32(acc0_0, in0_r0, in1_v0);
         acc0_1 = vfmaq_f32(acc0_1, in0_r0, in1_v1);
         acc0_2 = vfmaq_f32(acc0_2, in0_r0, in1_v2);
         acc0_3 = vfmaq_f32(acc0_3, in0_r0, in1_v3);
+        float32x4_t in0_r1 = vld1q_dup_f32(in0 + i + r2 * stride0 + 1);
         acc1_0 = vfmaq_f32(acc1_0, in0_r1, in1_v0);
         acc1_1 = vfmaq_f32(acc1_1, in0_r1, in1_v1);
         acc1_2 = vfmaq_f32(acc1_2, in0_r1, in1_v2);
@@ -2546,11 +2548,11 @@ void matmul_at_acc_f32_neon(const float* in0, const float* in1, int64_t size0, i
       // k
       int64_t r2 = 0;
       for (; r2 < size2; ++r2) {
-        float32x4_t in0_r0 = vld1q_dup_f32(in0 + i + r2 * stride0);
         float32x4_t in1_v0 = vld1q_f32(in1 + j + r2 * stride1);
         float32x4_t in1_v1 = vld1q_f32(in1 + j + r2 * stride1 + 4);
         float32x4_t in1_v2 = vld1q_f32(in1 + j + r2 * stride1 + 8);
         float32x4_t in1_v3 = vld1q_f32(in1 + j + r2 * stride1 + 12);
+        float32x4_t in0_r0 = vld1q_dup_f32(in0 + i + r2 * stride0);
         acc0_0 = vfmaq_f32(acc0_0, in0_r0, in1_v0);
         acc0_1 = vfmaq_f32(acc0_1, in0_r0, in1_v1);
         acc0_2 = vfmaq_f32(acc0_2, in0_r0, in1_v2);
@@ -2592,18 +2594,18 @@ void matmul_at_acc_f32_neon(const float* in0, const float* in1, int64_t size0, i
       // k
       int64_t r2 = 0;
       for (; r2 < size2; ++r2) {
-        float32x4_t in0_r0 = vld1q_dup_f32(in0 + i + r2 * stride0);
-        float32x4_t in0_r1 = vld1q_dup_f32(in0 + i + r2 * stride0 + 1);
-        float32x4_t in0_r2 = vld1q_dup_f32(in0 + i + r2 * stride0 + 2);
-        float32x4_t in0_r3 = vld1q_dup_f32(in0 + i + r2 * stride0 + 3);
-        float32x4_t in0_r4 = vld1q_dup_f32(in0 + i + r2 * stride0 + 4);
-        float32x4_t in0_r5 = vld1q_dup_f32(in0 + i + r2 * stride0 + 5);
         float32x4_t in1_v0 = vld1q_f32(in1 + j + r2 * stride1);
+        float32x4_t in0_r0 = vld1q_dup_f32(in0 + i + r2 * stride0);
         acc0_0 = vfmaq_f32(acc0_0, in0_r0, in1_v0);
+        float32x4_t in0_r1 = vld1q_dup_f32(in0 + i + r2 * stride0 + 1);
         acc1_0 = vfmaq_f32(acc1_0, in0_r1, in1_v0);
+        float32x4_t in0_r2 = vld1q_dup_f32(in0 + i + r2 * stride0 + 2);
         acc2_0 = vfmaq_f32(acc2_0, in0_r2, in1_v0);
+        float32x4_t in0_r3 = vld1q_dup_f32(in0 + i + r2 * stride0 + 3);
         acc3_0 = vfmaq_f32(acc3_0, in0_r3, in1_v0);
+        float32x4_t in0_r4 = vld1q_dup_f32(in0 + i + r2 * stride0 + 4);
         acc4_0 = vfmaq_f32(acc4_0, in0_r4, in1_v0);
+        float32x4_t in0_r5 = vld1q_dup_f32(in0 + i + r2 * stride0 + 5);
         acc5_0 = vfmaq_f32(acc5_0, in0_r5, in1_v0);
       }
       float32x4_t factor_e0 = vdupq_n_f32(scalar0);
@@ -2644,14 +2646,14 @@ void matmul_at_acc_f32_neon(const float* in0, const float* in1, int64_t size0, i
       // k
       int64_t r2 = 0;
       for (; r2 < size2; ++r2) {
-        float32x4_t in0_r0 = vld1q_dup_f32(in0 + i + r2 * stride0);
-        float32x4_t in0_r1 = vld1q_dup_f32(in0 + i + r2 * stride0 + 1);
-        float32x4_t in0_r2 = vld1q_dup_f32(in0 + i + r2 * stride0 + 2);
-        float32x4_t in0_r3 = vld1q_dup_f32(in0 + i + r2 * stride0 + 3);
         float32x4_t in1_v0 = vld1q_f32(in1 + j + r2 * stride1);
+        float32x4_t in0_r0 = vld1q_dup_f32(in0 + i + r2 * stride0);
         acc0_0 = vfmaq_f32(acc0_0, in0_r0, in1_v0);
+        float32x4_t in0_r1 = vld1q_dup_f32(in0 + i + r2 * stride0 + 1);
         acc1_0 = vfmaq_f32(acc1_0, in0_r1, in1_v0);
+        float32x4_t in0_r2 = vld1q_dup_f32(in0 + i + r2 * stride0 + 2);
         acc2_0 = vfmaq_f32(acc2_0, in0_r2, in1_v0);
+        float32x4_t in0_r3 = vld1q_dup_f32(in0 + i + r2 * stride0 + 3);
         acc3_0 = vfmaq_f32(acc3_0, in0_r3, in1_v0);
       }
       float32x4_t factor_e0 = vdupq_n_f32(scalar0);
@@ -2682,10 +2684,10 @@ void matmul_at_acc_f32_neon(const float* in0, const float* in1, int64_t size0, i
       // k
       int64_t r2 = 0;
       for (; r2 < size2; ++r2) {
-        float32x4_t in0_r0 = vld1q_dup_f32(in0 + i + r2 * stride0);
-        float32x4_t in0_r1 = vld1q_dup_f32(in0 + i + r2 * stride0 + 1);
         float32x4_t in1_v0 = vld1q_f32(in1 + j + r2 * stride1);
+        float32x4_t in0_r0 = vld1q_dup_f32(in0 + i + r2 * stride0);
         acc0_0 = vfmaq_f32(acc0_0, in0_r0, in1_v0);
+        float32x4_t in0_r1 = vld1q_dup_f32(in0 + i + r2 * stride0 + 1);
         acc1_0 = vfmaq_f32(acc1_0, in0_r1, in1_v0);
       }
       float32x4_t factor_e0 = vdupq_n_f32(scalar0);
@@ -2707,8 +2709,9 @@ void matmul_at_acc_f32_neon(const float* in0, const float* in1, int64_t size0, i
       // k
       int64_t r2 = 0;
       for (; r2 < size2; ++r2) {
+        float32x4_t in1_v0 = vld1q_f32(in1 + j + r2 * stride1);
         float32x4_t in0_r0 = vld1q_dup_f32(in0 + i + r2 * stride0);
-        acc0_0 = vfmaq_f32(acc0_0, in0_r0, vld1q_f32(in1 + j + r2 * stride1));
+        acc0_0 = vfmaq_f32(acc0_0, in0_r0, in1_v0);
       }
       float32x4_t factor_e0 = vdupq_n_f32(scalar0);
       acc0_0 = vmulq_f32(acc0_0, factor_e0);
@@ -2740,19 +2743,19 @@ void matmul_at_acc_f32_neon(const float* in0, const float* in1, int64_t size0, i
       // k
       int64_t r2 = 0;
       for (; r2 < size2; ++r2) {
-        float32x4_t in0_r0 = vld1q_dup_f32(in0 + i + r2 * stride0);
-        float32x4_t in0_r1 = vld1q_dup_f32(in0 + i + r2 * stride0 + 1);
-        float32x4_t in0_r2 = vld1q_dup_f32(in0 + i + r2 * stride0 + 2);
-        float32x4_t in0_r3 = vld1q_dup_f32(in0 + i + r2 * stride0 + 3);
-        float32x4_t in0_r4 = vld1q_dup_f32(in0 + i + r2 * stride0 + 4);
-        float32x4_t in0_r5 = vld1q_dup_f32(in0 + i + r2 * stride0 + 5);
         float32x4_t in1_v0 =
             vreinterpretq_f32_u8(simdgen_load_prefix(in1 + j + r2 * stride1, (size1 - j) * 4));
+        float32x4_t in0_r0 = vld1q_dup_f32(in0 + i + r2 * stride0);
         acc0_0 = vfmaq_f32(acc0_0, in0_r0, in1_v0);
+        float32x4_t in0_r1 = vld1q_dup_f32(in0 + i + r2 * stride0 + 1);
         acc1_0 = vfmaq_f32(acc1_0, in0_r1, in1_v0);
+        float32x4_t in0_r2 = vld1q_dup_f32(in0 + i + r2 * stride0 + 2);
         acc2_0 = vfmaq_f32(acc2_0, in0_r2, in1_v0);
+        float32x4_t in0_r3 = vld1q_dup_f32(in0 + i + r2 * stride0 + 3);
         acc3_0 = vfmaq_f32(acc3_0, in0_r3, in1_v0);
+        float32x4_t in0_r4 = vld1q_dup_f32(in0 + i + r2 * stride0 + 4);
         acc4_0 = vfmaq_f32(acc4_0, in0_r4, in1_v0);
+        float32x4_t in0_r5 = vld1q_dup_f32(in0 + i + r2 * stride0 + 5);
         acc5_0 = vfmaq_f32(acc5_0, in0_r5, in1_v0);
       }
       float32x4_t factor_e0 = vdupq_n_f32(scalar0);
@@ -2801,15 +2804,15 @@ void matmul_at_acc_f32_neon(const float* in0, const float* in1, int64_t size0, i
       // k
       int64_t r2 = 0;
       for (; r2 < size2; ++r2) {
-        float32x4_t in0_r0 = vld1q_dup_f32(in0 + i + r2 * stride0);
-        float32x4_t in0_r1 = vld1q_dup_f32(in0 + i + r2 * stride0 + 1);
-        float32x4_t in0_r2 = vld1q_dup_f32(in0 + i + r2 * stride0 + 2);
-        float32x4_t in0_r3 = vld1q_dup_f32(in0 + i + r2 * stride0 + 3);
         float32x4_t in1_v0 =
             vreinterpretq_f32_u8(simdgen_load_prefix(in1 + j + r2 * stride1, (size1 - j) * 4));
+        float32x4_t in0_r0 = vld1q_dup_f32(in0 + i + r2 * stride0);
         acc0_0 = vfmaq_f32(acc0_0, in0_r0, in1_v0);
+        float32x4_t in0_r1 = vld1q_dup_f32(in0 + i + r2 * stride0 + 1);
         acc1_0 = vfmaq_f32(acc1_0, in0_r1, in1_v0);
+        float32x4_t in0_r2 = vld1q_dup_f32(in0 + i + r2 * stride0 + 2);
         acc2_0 = vfmaq_f32(acc2_0, in0_r2, in1_v0);
+        float32x4_t in0_r3 = vld1q_dup_f32(in0 + i + r2 * stride0 + 3);
         acc3_0 = vfmaq_f32(acc3_0, in0_r3, in1_v0);
       }
       float32x4_t factor_e0 = vdupq_n_f32(scalar0);
@@ -2844,11 +2847,11 @@ void matmul_at_acc_f32_neon(const float* in0, const float* in1, int64_t size0, i
       // k
       int64_t r2 = 0;
       for (; r2 < size2; ++r2) {
-        float32x4_t in0_r0 = vld1q_dup_f32(in0 + i + r2 * stride0);
-        float32x4_t in0_r1 = vld1q_dup_f32(in0 + i + r2 * stride0 + 1);
         float32x4_t in1_v0 =
             vreinterpretq_f32_u8(simdgen_load_prefix(in1 + j + r2 * stride1, (size1 - j) * 4));
+        float32x4_t in0_r0 = vld1q_dup_f32(in0 + i + r2 * stride0);
         acc0_0 = vfmaq_f32(acc0_0, in0_r0, in1_v0);
+        float32x4_t in0_r1 = vld1q_dup_f32(in0 + i + r2 * stride0 + 1);
         acc1_0 = vfmaq_f32(acc1_0, in0_r1, in1_v0);
       }
       float32x4_t factor_e0 = vdupq_n_f32(scalar0);
@@ -2871,9 +2874,9 @@ void matmul_at_acc_f32_neon(const float* in0, const float* in1, int64_t size0, i
       // k
       int64_t r2 = 0;
       for (; r2 < size2; ++r2) {
-        float32x4_t in0_r0 = vld1q_dup_f32(in0 + i + r2 * stride0);
         float32x4_t in1_v0 =
             vreinterpretq_f32_u8(simdgen_load_prefix(in1 + j + r2 * stride1, (size1 - j) * 4));
+        float32x4_t in0_r0 = vld1q_dup_f32(in0 + i + r2 * stride0);
         acc0_0 = vfmaq_f32(acc0_0, in0_r0, in1_v0);
       }
       float32x4_t factor_e0 = vdupq_n_f32(scalar0);
@@ -2918,34 +2921,34 @@ void matmul_at_acc_f32_scalar(const float* in0, const float* in1, int64_t size0,
       // k
       int64_t r2 = 0;
       for (; r2 < size2; ++r2) {
-        float in0_r0 = in0[i + r2 * stride0];
-        float in0_r1 = in0[i + r2 * stride0 + 1];
-        float in0_r2 = in0[i + r2 * stride0 + 2];
-        float in0_r3 = in0[i + r2 * stride0 + 3];
-        float in0_r4 = in0[i + r2 * stride0 + 4];
-        float in0_r5 = in0[i + r2 * stride0 + 5];
         float in1_v0 = in1[j + r2 * stride1];
         float in1_v1 = in1[j + r2 * stride1 + 1];
+        float in0_r0 = in0[i + r2 * stride0];
         float product0_0 = (in0_r0 * in1_v0);
         acc0_0 = (acc0_0 + product0_0);
         float product0_1 = (in0_r0 * in1_v1);
         acc0_1 = (acc0_1 + product0_1);
+        float in0_r1 = in0[i + r2 * stride0 + 1];
         float product1_0 = (in0_r1 * in1_v0);
         acc1_0 = (acc1_0 + product1_0);
         float product1_1 = (in0_r1 * in1_v1);
         acc1_1 = (acc1_1 + product1_1);
+        float in0_r2 = in0[i + r2 * stride0 + 2];
         float product2_0 = (in0_r2 * in1_v0);
         acc2_0 = (acc2_0 + product2_0);
         float product2_1 = (in0_r2 * in1_v1);
         acc2_1 = (acc2_1 + product2_1);
+        float in0_r3 = in0[i + r2 * stride0 + 3];
         float product3_0 = (in0_r3 * in1_v0);
         acc3_0 = (acc3_0 + product3_0);
         float product3_1 = (in0_r3 * in1_v1);
         acc3_1 = (acc3_1 + product3_1);
+        float in0_r4 = in0[i + r2 * stride0 + 4];
         float product4_0 = (in0_r4 * in1_v0);
         acc4_0 = (acc4_0 + product4_0);
         float product4_1 = (in0_r4 * in1_v1);
         acc4_1 = (acc4_1 + product4_1);
+        float in0_r5 = in0[i + r2 * stride0 + 5];
         float product5_0 = (in0_r5 * in1_v0);
         acc5_0 = (acc5_0 + product5_0);
         float product5_1 = (in0_r5 * in1_v1);
@@ -3017,24 +3020,24 @@ void matmul_at_acc_f32_scalar(const float* in0, const float* in1, int64_t size0,
       // k
       int64_t r2 = 0;
       for (; r2 < size2; ++r2) {
-        float in0_r0 = in0[i + r2 * stride0];
-        float in0_r1 = in0[i + r2 * stride0 + 1];
-        float in0_r2 = in0[i + r2 * stride0 + 2];
-        float in0_r3 = in0[i + r2 * stride0 + 3];
         float in1_v0 = in1[j + r2 * stride1];
         float in1_v1 = in1[j + r2 * stride1 + 1];
+        float in0_r0 = in0[i + r2 * stride0];
         float product0_0 = (in0_r0 * in1_v0);
         acc0_0 = (acc0_0 + product0_0);
         float product0_1 = (in0_r0 * in1_v1);
         acc0_1 = (acc0_1 + product0_1);
+        float in0_r1 = in0[i + r2 * stride0 + 1];
         float product1_0 = (in0_r1 * in1_v0);
         acc1_0 = (acc1_0 + product1_0);
         float product1_1 = (in0_r1 * in1_v1);
         acc1_1 = (acc1_1 + product1_1);
+        float in0_r2 = in0[i + r2 * stride0 + 2];
         float product2_0 = (in0_r2 * in1_v0);
         acc2_0 = (acc2_0 + product2_0);
         float product2_1 = (in0_r2 * in1_v1);
         acc2_1 = (acc2_1 + product2_1);
+        float in0_r3 = in0[i + r2 * stride0 + 3];
         float product3_0 = (in0_r3 * in1_v0);
         acc3_0 = (acc3_0 + product3_0);
         float product3_1 = (in0_r3 * in1_v1);
@@ -3086,14 +3089,14 @@ void matmul_at_acc_f32_scalar(const float* in0, const float* in1, int64_t size0,
       // k
       int64_t r2 = 0;
       for (; r2 < size2; ++r2) {
-        float in0_r0 = in0[i + r2 * stride0];
-        float in0_r1 = in0[i + r2 * stride0 + 1];
         float in1_v0 = in1[j + r2 * stride1];
         float in1_v1 = in1[j + r2 * stride1 + 1];
+        float in0_r0 = in0[i + r2 * stride0];
         float product0_0 = (in0_r0 * in1_v0);
         acc0_0 = (acc0_0 + product0_0);
         float product0_1 = (in0_r0 * in1_v1);
         acc0_1 = (acc0_1 + product0_1);
+        float in0_r1 = in0[i + r2 * stride0 + 1];
         float product1_0 = (in0_r1 * in1_v0);
         acc1_0 = (acc1_0 + product1_0);
         float product1_1 = (in0_r1 * in1_v1);
@@ -3127,9 +3130,9 @@ void matmul_at_acc_f32_scalar(const float* in0, const float* in1, int64_t size0,
       // k
       int64_t r2 = 0;
       for (; r2 < size2; ++r2) {
-        float in0_r0 = in0[i + r2 * stride0];
         float in1_v0 = in1[j + r2 * stride1];
         float in1_v1 = in1[j + r2 * stride1 + 1];
+        float in0_r0 = in0[i + r2 * stride0];
         float product0_0 = (in0_r0 * in1_v0);
         acc0_0 = (acc0_0 + product0_0);
         float product0_1 = (in0_r0 * in1_v1);
@@ -3163,23 +3166,23 @@ void matmul_at_acc_f32_scalar(const float* in0, const float* in1, int64_t size0,
       // k
       int64_t r2 = 0;
       for (; r2 < size2; ++r2) {
-        float in0_r0 = in0[i + r2 * stride0];
-        float in0_r1 = in0[i + r2 * stride0 + 1];
-        float in0_r2 = in0[i + r2 * stride0 + 2];
-        float in0_r3 = in0[i + r2 * stride0 + 3];
-        float in0_r4 = in0[i + r2 * stride0 + 4];
-        float in0_r5 = in0[i + r2 * stride0 + 5];
         float in1_v0 = in1[j + r2 * stride1];
+        float in0_r0 = in0[i + r2 * stride0];
         float product0_0 = (in0_r0 * in1_v0);
         acc0_0 = (acc0_0 + product0_0);
+        float in0_r1 = in0[i + r2 * stride0 + 1];
         float product1_0 = (in0_r1 * in1_v0);
         acc1_0 = (acc1_0 + product1_0);
+        float in0_r2 = in0[i + r2 * stride0 + 2];
         float product2_0 = (in0_r2 * in1_v0);
         acc2_0 = (acc2_0 + product2_0);
+        float in0_r3 = in0[i + r2 * stride0 + 3];
         float product3_0 = (in0_r3 * in1_v0);
         acc3_0 = (acc3_0 + product3_0);
+        float in0_r4 = in0[i + r2 * stride0 + 4];
         float product4_0 = (in0_r4 * in1_v0);
         acc4_0 = (acc4_0 + product4_0);
+        float in0_r5 = in0[i + r2 * stride0 + 5];
         float product5_0 = (in0_r5 * in1_v0);
         acc5_0 = (acc5_0 + product5_0);
       }
@@ -3221,17 +3224,17 @@ void matmul_at_acc_f32_scalar(const float* in0, const float* in1, int64_t size0,
       // k
       int64_t r2 = 0;
       for (; r2 < size2; ++r2) {
-        float in0_r0 = in0[i + r2 * stride0];
-        float in0_r1 = in0[i + r2 * stride0 + 1];
-        float in0_r2 = in0[i + r2 * stride0 + 2];
-        float in0_r3 = in0[i + r2 * stride0 + 3];
         float in1_v0 = in1[j + r2 * stride1];
+        float in0_r0 = in0[i + r2 * stride0];
         float product0_0 = (in0_r0 * in1_v0);
         acc0_0 = (acc0_0 + product0_0);
+        float in0_r1 = in0[i + r2 * stride0 + 1];
         float product1_0 = (in0_r1 * in1_v0);
         acc1_0 = (acc1_0 + product1_0);
+        float in0_r2 = in0[i + r2 * stride0 + 2];
         float product2_0 = (in0_r2 * in1_v0);
         acc2_0 = (acc2_0 + product2_0);
+        float in0_r3 = in0[i + r2 * stride0 + 3];
         float product3_0 = (in0_r3 * in1_v0);
         acc3_0 = (acc3_0 + product3_0);
       }
@@ -3263,11 +3266,11 @@ void matmul_at_acc_f32_scalar(const float* in0, const float* in1, int64_t size0,
       // k
       int64_t r2 = 0;
       for (; r2 < size2; ++r2) {
-        float in0_r0 = in0[i + r2 * stride0];
-        float in0_r1 = in0[i + r2 * stride0 + 1];
         float in1_v0 = in1[j + r2 * stride1];
+        float in0_r0 = in0[i + r2 * stride0];
         float product0_0 = (in0_r0 * in1_v0);
         acc0_0 = (acc0_0 + product0_0);
+        float in0_r1 = in0[i + r2 * stride0 + 1];
         float product1_0 = (in0_r1 * in1_v0);
         acc1_0 = (acc1_0 + product1_0);
       }
@@ -3290,8 +3293,8 @@ void matmul_at_acc_f32_scalar(const float* in0, const float* in1, int64_t size0,
       // k
       int64_t r2 = 0;
       for (; r2 < size2; ++r2) {
-        float in0_r0 = in0[i + r2 * stride0];
         float in1_v0 = in1[j + r2 * stride1];
+        float in0_r0 = in0[i + r2 * stride0];
         float product0_0 = (in0_r0 * in1_v0);
         acc0_0 = (acc0_0 + product0_0);
       }

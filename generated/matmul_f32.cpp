@@ -150,36 +150,36 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void matmul_f
       // k
       int64_t r2 = 0;
       for (; r2 < size2; ++r2) {
-        __m512 in0_r0 = _mm512_set1_ps(in0[i * stride0 + r2]);
-        __m512 in0_r1 = _mm512_set1_ps(in0[i * stride0 + r2 + stride0]);
-        __m512 in0_r2 = _mm512_set1_ps(in0[i * stride0 + r2 + 2 * stride0]);
-        __m512 in0_r3 = _mm512_set1_ps(in0[i * stride0 + r2 + 3 * stride0]);
-        __m512 in0_r4 = _mm512_set1_ps(in0[i * stride0 + r2 + 4 * stride0]);
-        __m512 in0_r5 = _mm512_set1_ps(in0[i * stride0 + r2 + 5 * stride0]);
         __m512 in1_v0 = _mm512_loadu_ps(in1 + j + r2 * stride1);
         __m512 in1_v1 = _mm512_loadu_ps(in1 + j + r2 * stride1 + 16);
         __m512 in1_v2 = _mm512_loadu_ps(in1 + j + r2 * stride1 + 32);
         __m512 in1_v3 = _mm512_loadu_ps(in1 + j + r2 * stride1 + 48);
+        __m512 in0_r0 = _mm512_set1_ps(in0[i * stride0 + r2]);
         acc0_0 = _mm512_fmadd_ps(in0_r0, in1_v0, acc0_0);
         acc0_1 = _mm512_fmadd_ps(in0_r0, in1_v1, acc0_1);
         acc0_2 = _mm512_fmadd_ps(in0_r0, in1_v2, acc0_2);
         acc0_3 = _mm512_fmadd_ps(in0_r0, in1_v3, acc0_3);
+        __m512 in0_r1 = _mm512_set1_ps(in0[i * stride0 + r2 + stride0]);
         acc1_0 = _mm512_fmadd_ps(in0_r1, in1_v0, acc1_0);
         acc1_1 = _mm512_fmadd_ps(in0_r1, in1_v1, acc1_1);
         acc1_2 = _mm512_fmadd_ps(in0_r1, in1_v2, acc1_2);
         acc1_3 = _mm512_fmadd_ps(in0_r1, in1_v3, acc1_3);
+        __m512 in0_r2 = _mm512_set1_ps(in0[i * stride0 + r2 + 2 * stride0]);
         acc2_0 = _mm512_fmadd_ps(in0_r2, in1_v0, acc2_0);
         acc2_1 = _mm512_fmadd_ps(in0_r2, in1_v1, acc2_1);
         acc2_2 = _mm512_fmadd_ps(in0_r2, in1_v2, acc2_2);
         acc2_3 = _mm512_fmadd_ps(in0_r2, in1_v3, acc2_3);
+        __m512 in0_r3 = _mm512_set1_ps(in0[i * stride0 + r2 + 3 * stride0]);
         acc3_0 = _mm512_fmadd_ps(in0_r3, in1_v0, acc3_0);
         acc3_1 = _mm512_fmadd_ps(in0_r3, in1_v1, acc3_1);
         acc3_2 = _mm512_fmadd_ps(in0_r3, in1_v2, acc3_2);
         acc3_3 = _mm512_fmadd_ps(in0_r3, in1_v3, acc3_3);
+        __m512 in0_r4 = _mm512_set1_ps(in0[i * stride0 + r2 + 4 * stride0]);
         acc4_0 = _mm512_fmadd_ps(in0_r4, in1_v0, acc4_0);
         acc4_1 = _mm512_fmadd_ps(in0_r4, in1_v1, acc4_1);
         acc4_2 = _mm512_fmadd_ps(in0_r4, in1_v2, acc4_2);
         acc4_3 = _mm512_fmadd_ps(in0_r4, in1_v3, acc4_3);
+        __m512 in0_r5 = _mm512_set1_ps(in0[i * stride0 + r2 + 5 * stride0]);
         acc5_0 = _mm512_fmadd_ps(in0_r5, in1_v0, acc5_0);
         acc5_1 = _mm512_fmadd_ps(in0_r5, in1_v1, acc5_1);
         acc5_2 = _mm512_fmadd_ps(in0_r5, in1_v2, acc5_2);
@@ -232,26 +232,26 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void matmul_f
       // k
       int64_t r2 = 0;
       for (; r2 < size2; ++r2) {
-        __m512 in0_r0 = _mm512_set1_ps(in0[i * stride0 + r2]);
-        __m512 in0_r1 = _mm512_set1_ps(in0[i * stride0 + r2 + stride0]);
-        __m512 in0_r2 = _mm512_set1_ps(in0[i * stride0 + r2 + 2 * stride0]);
-        __m512 in0_r3 = _mm512_set1_ps(in0[i * stride0 + r2 + 3 * stride0]);
         __m512 in1_v0 = _mm512_loadu_ps(in1 + j + r2 * stride1);
         __m512 in1_v1 = _mm512_loadu_ps(in1 + j + r2 * stride1 + 16);
         __m512 in1_v2 = _mm512_loadu_ps(in1 + j + r2 * stride1 + 32);
         __m512 in1_v3 = _mm512_loadu_ps(in1 + j + r2 * stride1 + 48);
+        __m512 in0_r0 = _mm512_set1_ps(in0[i * stride0 + r2]);
         acc0_0 = _mm512_fmadd_ps(in0_r0, in1_v0, acc0_0);
         acc0_1 = _mm512_fmadd_ps(in0_r0, in1_v1, acc0_1);
         acc0_2 = _mm512_fmadd_ps(in0_r0, in1_v2, acc0_2);
         acc0_3 = _mm512_fmadd_ps(in0_r0, in1_v3, acc0_3);
+        __m512 in0_r1 = _mm512_set1_ps(in0[i * stride0 + r2 + stride0]);
         acc1_0 = _mm512_fmadd_ps(in0_r1, in1_v0, acc1_0);
         acc1_1 = _mm512_fmadd_ps(in0_r1, in1_v1, acc1_1);
         acc1_2 = _mm512_fmadd_ps(in0_r1, in1_v2, acc1_2);
         acc1_3 = _mm512_fmadd_ps(in0_r1, in1_v3, acc1_3);
+        __m512 in0_r2 = _mm512_set1_ps(in0[i * stride0 + r2 + 2 * stride0]);
         acc2_0 = _mm512_fmadd_ps(in0_r2, in1_v0, acc2_0);
         acc2_1 = _mm512_fmadd_ps(in0_r2, in1_v1, acc2_1);
         acc2_2 = _mm512_fmadd_ps(in0_r2, in1_v2, acc2_2);
         acc2_3 = _mm512_fmadd_ps(in0_r2, in1_v3, acc2_3);
+        __m512 in0_r3 = _mm512_set1_ps(in0[i * stride0 + r2 + 3 * stride0]);
         acc3_0 = _mm512_fmadd_ps(in0_r3, in1_v0, acc3_0);
         acc3_1 = _mm512_fmadd_ps(in0_r3, in1_v1, acc3_1);
         acc3_2 = _mm512_fmadd_ps(in0_r3, in1_v2, acc3_2);
@@ -288,16 +288,16 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void matmul_f
       // k
       int64_t r2 = 0;
       for (; r2 < size2; ++r2) {
-        __m512 in0_r0 = _mm512_set1_ps(in0[i * stride0 + r2]);
-        __m512 in0_r1 = _mm512_set1_ps(in0[i * stride0 + r2 + stride0]);
         __m512 in1_v0 = _mm512_loadu_ps(in1 + j + r2 * stride1);
         __m512 in1_v1 = _mm512_loadu_ps(in1 + j + r2 * stride1 + 16);
         __m512 in1_v2 = _mm512_loadu_ps(in1 + j + r2 * stride1 + 32);
         __m512 in1_v3 = _mm512_loadu_ps(in1 + j + r2 * stride1 + 48);
+        __m512 in0_r0 = _mm512_set1_ps(in0[i * stride0 + r2]);
         acc0_0 = _mm512_fmadd_ps(in0_r0, in1_v0, acc0_0);
         acc0_1 = _mm512_fmadd_ps(in0_r0, in1_v1, acc0_1);
         acc0_2 = _mm512_fmadd_ps(in0_r0, in1_v2, acc0_2);
         acc0_3 = _mm512_fmadd_ps(in0_r0, in1_v3, acc0_3);
+        __m512 in0_r1 = _mm512_set1_ps(in0[i * stride0 + r2 + stride0]);
         acc1_0 = _mm512_fmadd_ps(in0_r1, in1_v0, acc1_0);
         acc1_1 = _mm512_fmadd_ps(in0_r1, in1_v1, acc1_1);
         acc1_2 = _mm512_fmadd_ps(in0_r1, in1_v2, acc1_2);
@@ -322,11 +322,11 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void matmul_f
       // k
       int64_t r2 = 0;
       for (; r2 < size2; ++r2) {
-        __m512 in0_r0 = _mm512_set1_ps(in0[i * stride0 + r2]);
         __m512 in1_v0 = _mm512_loadu_ps(in1 + j + r2 * stride1);
         __m512 in1_v1 = _mm512_loadu_ps(in1 + j + r2 * stride1 + 16);
         __m512 in1_v2 = _mm512_loadu_ps(in1 + j + r2 * stride1 + 32);
         __m512 in1_v3 = _mm512_loadu_ps(in1 + j + r2 * stride1 + 48);
+        __m512 in0_r0 = _mm512_set1_ps(in0[i * stride0 + r2]);
         acc0_0 = _mm512_fmadd_ps(in0_r0, in1_v0, acc0_0);
         acc0_1 = _mm512_fmadd_ps(in0_r0, in1_v1, acc0_1);
         acc0_2 = _mm512_fmadd_ps(in0_r0, in1_v2, acc0_2);
@@ -353,18 +353,18 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void matmul_f
       // k
       int64_t r2 = 0;
       for (; r2 < size2; ++r2) {
-        __m512 in0_r0 = _mm512_set1_ps(in0[i * stride0 + r2]);
-        __m512 in0_r1 = _mm512_set1_ps(in0[i * stride0 + r2 + stride0]);
-        __m512 in0_r2 = _mm512_set1_ps(in0[i * stride0 + r2 + 2 * stride0]);
-        __m512 in0_r3 = _mm512_set1_ps(in0[i * stride0 + r2 + 3 * stride0]);
-        __m512 in0_r4 = _mm512_set1_ps(in0[i * stride0 + r2 + 4 * stride0]);
-        __m512 in0_r5 = _mm512_set1_ps(in0[i * stride0 + r2 + 5 * stride0]);
         __m512 in1_v0 = _mm512_loadu_ps(in1 + j + r2 * stride1);
+        __m512 in0_r0 = _mm512_set1_ps(in0[i * stride0 + r2]);
         acc0_0 = _mm512_fmadd_ps(in0_r0, in1_v0, acc0_0);
+        __m512 in0_r1 = _mm512_set1_ps(in0[i * stride0 + r2 + stride0]);
         acc1_0 = _mm512_fmadd_ps(in0_r1, in1_v0, acc1_0);
+        __m512 in0_r2 = _mm512_set1_ps(in0[i * stride0 + r2 + 2 * stride0]);
         acc2_0 = _mm512_fmadd_ps(in0_r2, in1_v0, acc2_0);
+        __m512 in0_r3 = _mm512_set1_ps(in0[i * stride0 + r2 + 3 * stride0]);
         acc3_0 = _mm512_fmadd_ps(in0_r3, in1_v0, acc3_0);
+        __m512 in0_r4 = _mm512_set1_ps(in0[i * stride0 + r2 + 4 * stride0]);
         acc4_0 = _mm512_fmadd_ps(in0_r4, in1_v0, acc4_0);
+        __m512 in0_r5 = _mm512_set1_ps(in0[i * stride0 + r2 + 5 * stride0]);
         acc5_0 = _mm512_fmadd_ps(in0_r5, in1_v0, acc5_0);
       }
       _mm512_storeu_ps(out + out_base, acc0_0);
@@ -384,14 +384,14 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void matmul_f
       // k
       int64_t r2 = 0;
       for (; r2 < size2; ++r2) {
-        __m512 in0_r0 = _mm512_set1_ps(in0[i * stride0 + r2]);
-        __m512 in0_r1 = _mm512_set1_ps(in0[i * stride0 + r2 + stride0]);
-        __m512 in0_r2 = _mm512_set1_ps(in0[i * stride0 + r2 + 2 * stride0]);
-        __m512 in0_r3 = _mm512_set1_ps(in0[i * stride0 + r2 + 3 * stride0]);
         __m512 in1_v0 = _mm512_loadu_ps(in1 + j + r2 * stride1);
+        __m512 in0_r0 = _mm512_set1_ps(in0[i * stride0 + r2]);
         acc0_0 = _mm512_fmadd_ps(in0_r0, in1_v0, acc0_0);
+        __m512 in0_r1 = _mm512_set1_ps(in0[i * stride0 + r2 + stride0]);
         acc1_0 = _mm512_fmadd_ps(in0_r1, in1_v0, acc1_0);
+        __m512 in0_r2 = _mm512_set1_ps(in0[i * stride0 + r2 + 2 * stride0]);
         acc2_0 = _mm512_fmadd_ps(in0_r2, in1_v0, acc2_0);
+        __m512 in0_r3 = _mm512_set1_ps(in0[i * stride0 + r2 + 3 * stride0]);
         acc3_0 = _mm512_fmadd_ps(in0_r3, in1_v0, acc3_0);
       }
       _mm512_storeu_ps(out + out_base, acc0_0);
@@ -407,10 +407,10 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void matmul_f
       // k
       int64_t r2 = 0;
       for (; r2 < size2; ++r2) {
-        __m512 in0_r0 = _mm512_set1_ps(in0[i * stride0 + r2]);
-        __m512 in0_r1 = _mm512_set1_ps(in0[i * stride0 + r2 + stride0]);
         __m512 in1_v0 = _mm512_loadu_ps(in1 + j + r2 * stride1);
+        __m512 in0_r0 = _mm512_set1_ps(in0[i * stride0 + r2]);
         acc0_0 = _mm512_fmadd_ps(in0_r0, in1_v0, acc0_0);
+        __m512 in0_r1 = _mm512_set1_ps(in0[i * stride0 + r2 + stride0]);
         acc1_0 = _mm512_fmadd_ps(in0_r1, in1_v0, acc1_0);
       }
       _mm512_storeu_ps(out + out_base, acc0_0);
@@ -423,8 +423,9 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void matmul_f
       // k
       int64_t r2 = 0;
       for (; r2 < size2; ++r2) {
+        __m512 in1_v0 = _mm512_loadu_ps(in1 + j + r2 * stride1);
         __m512 in0_r0 = _mm512_set1_ps(in0[i * stride0 + r2]);
-        acc0_0 = _mm512_fmadd_ps(in0_r0, _mm512_loadu_ps(in1 + j + r2 * stride1), acc0_0);
+        acc0_0 = _mm512_fmadd_ps(in0_r0, in1_v0, acc0_0);
       }
       _mm512_storeu_ps(out + out_base, acc0_0);
     }
@@ -444,20 +445,20 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void matmul_f
       // k
       int64_t r2 = 0;
       for (; r2 < size2; ++r2) {
-        __m512 in0_r0 = _mm512_set1_ps(in0[i * stride0 + r2]);
-        __m512 in0_r1 = _mm512_set1_ps(in0[i * stride0 + r2 + stride0]);
-        __m512 in0_r2 = _mm512_set1_ps(in0[i * stride0 + r2 + 2 * stride0]);
-        __m512 in0_r3 = _mm512_set1_ps(in0[i * stride0 + r2 + 3 * stride0]);
-        __m512 in0_r4 = _mm512_set1_ps(in0[i * stride0 + r2 + 4 * stride0]);
-        __m512 in0_r5 = _mm512_set1_ps(in0[i * stride0 + r2 + 5 * stride0]);
         __m512 in1_v0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
                                              (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
                                              in1 + j + r2 * stride1);
+        __m512 in0_r0 = _mm512_set1_ps(in0[i * stride0 + r2]);
         acc0_0 = _mm512_fmadd_ps(in0_r0, in1_v0, acc0_0);
+        __m512 in0_r1 = _mm512_set1_ps(in0[i * stride0 + r2 + stride0]);
         acc1_0 = _mm512_fmadd_ps(in0_r1, in1_v0, acc1_0);
+        __m512 in0_r2 = _mm512_set1_ps(in0[i * stride0 + r2 + 2 * stride0]);
         acc2_0 = _mm512_fmadd_ps(in0_r2, in1_v0, acc2_0);
+        __m512 in0_r3 = _mm512_set1_ps(in0[i * stride0 + r2 + 3 * stride0]);
         acc3_0 = _mm512_fmadd_ps(in0_r3, in1_v0, acc3_0);
+        __m512 in0_r4 = _mm512_set1_ps(in0[i * stride0 + r2 + 4 * stride0]);
         acc4_0 = _mm512_fmadd_ps(in0_r4, in1_v0, acc4_0);
+        __m512 in0_r5 = _mm512_set1_ps(in0[i * stride0 + r2 + 5 * stride0]);
         acc5_0 = _mm512_fmadd_ps(in0_r5, in1_v0, acc5_0);
       }
       _mm512_mask_storeu_ps(out + out_base, (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
@@ -483,16 +484,16 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void matmul_f
       // k
       int64_t r2 = 0;
       for (; r2 < size2; ++r2) {
-        __m512 in0_r0 = _mm512_set1_ps(in0[i * stride0 + r2]);
-        __m512 in0_r1 = _mm512_set1_ps(in0[i * stride0 + r2 + stride0]);
-        __m512 in0_r2 = _mm512_set1_ps(in0[i * stride0 + r2 + 2 * stride0]);
-        __m512 in0_r3 = _mm512_set1_ps(in0[i * stride0 + r2 + 3 * stride0]);
         __m512 in1_v0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
                                              (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
                                              in1 + j + r2 * stride1);
+        __m512 in0_r0 = _mm512_set1_ps(in0[i * stride0 + r2]);
         acc0_0 = _mm512_fmadd_ps(in0_r0, in1_v0, acc0_0);
+        __m512 in0_r1 = _mm512_set1_ps(in0[i * stride0 + r2 + stride0]);
         acc1_0 = _mm512_fmadd_ps(in0_r1, in1_v0, acc1_0);
+        __m512 in0_r2 = _mm512_set1_ps(in0[i * stride0 + r2 + 2 * stride0]);
         acc2_0 = _mm512_fmadd_ps(in0_r2, in1_v0, acc2_0);
+        __m512 in0_r3 = _mm512_set1_ps(in0[i * stride0 + r2 + 3 * stride0]);
         acc3_0 = _mm512_fmadd_ps(in0_r3, in1_v0, acc3_0);
       }
       _mm512_mask_storeu_ps(out + out_base, (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
@@ -512,12 +513,12 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void matmul_f
       // k
       int64_t r2 = 0;
       for (; r2 < size2; ++r2) {
-        __m512 in0_r0 = _mm512_set1_ps(in0[i * stride0 + r2]);
-        __m512 in0_r1 = _mm512_set1_ps(in0[i * stride0 + r2 + stride0]);
         __m512 in1_v0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
                                              (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
                                              in1 + j + r2 * stride1);
+        __m512 in0_r0 = _mm512_set1_ps(in0[i * stride0 + r2]);
         acc0_0 = _mm512_fmadd_ps(in0_r0, in1_v0, acc0_0);
+        __m512 in0_r1 = _mm512_set1_ps(in0[i * stride0 + r2 + stride0]);
         acc1_0 = _mm512_fmadd_ps(in0_r1, in1_v0, acc1_0);
       }
       _mm512_mask_storeu_ps(out + out_base, (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
@@ -532,10 +533,10 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void matmul_f
       // k
       int64_t r2 = 0;
       for (; r2 < size2; ++r2) {
-        __m512 in0_r0 = _mm512_set1_ps(in0[i * stride0 + r2]);
         __m512 in1_v0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
                                              (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
                                              in1 + j + r2 * stride1);
+        __m512 in0_r0 = _mm512_set1_ps(in0[i * stride0 + r2]);
         acc0_0 = _mm512_fmadd_ps(in0_r0, in1_v0, acc0_0);
       }
       _mm512_mask_storeu_ps(out + out_base, (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
@@ -591,36 +592,36 @@ __attribute__((target("+sve"))) void matmul_f32_sve(const float* in0, const floa
       // k
       int64_t r2 = 0;
       for (; r2 < size2; ++r2) {
-        svfloat32_t in0_r0 = svdup_n_f32(in0[i * stride0 + r2]);
-        svfloat32_t in0_r1 = svdup_n_f32(in0[i * stride0 + r2 + stride0]);
-        svfloat32_t in0_r2 = svdup_n_f32(in0[i * stride0 + r2 + 2 * stride0]);
-        svfloat32_t in0_r3 = svdup_n_f32(in0[i * stride0 + r2 + 3 * stride0]);
-        svfloat32_t in0_r4 = svdup_n_f32(in0[i * stride0 + r2 + 4 * stride0]);
-        svfloat32_t in0_r5 = svdup_n_f32(in0[i * stride0 + r2 + 5 * stride0]);
         svfloat32_t in1_v0 = svld1_f32(svptrue_b32(), in1 + j + r2 * stride1);
         svfloat32_t in1_v1 = svld1_f32(svptrue_b32(), in1 + j + r2 * stride1 + 4 * vscale);
         svfloat32_t in1_v2 = svld1_f32(svptrue_b32(), in1 + j + r2 * stride1 + 8 * vscale);
         svfloat32_t in1_v3 = svld1_f32(svptrue_b32(), in1 + j + r2 * stride1 + 12 * vscale);
+        svfloat32_t in0_r0 = svdup_n_f32(in0[i * stride0 + r2]);
         acc0_0 = svmla_f32_x(svptrue_b32(), acc0_0, in0_r0, in1_v0);
         acc0_1 = svmla_f32_x(svptrue_b32(), acc0_1, in0_r0, in1_v1);
         acc0_2 = svmla_f32_x(svptrue_b32(), acc0_2, in0_r0, in1_v2);
         acc0_3 = svmla_f32_x(svptrue_b32(), acc0_3, in0_r0, in1_v3);
+        svfloat32_t in0_r1 = svdup_n_f32(in0[i * stride0 + r2 + stride0]);
         acc1_0 = svmla_f32_x(svptrue_b32(), acc1_0, in0_r1, in1_v0);
         acc1_1 = svmla_f32_x(svptrue_b32(), acc1_1, in0_r1, in1_v1);
         acc1_2 = svmla_f32_x(svptrue_b32(), acc1_2, in0_r1, in1_v2);
         acc1_3 = svmla_f32_x(svptrue_b32(), acc1_3, in0_r1, in1_v3);
+        svfloat32_t in0_r2 = svdup_n_f32(in0[i * stride0 + r2 + 2 * stride0]);
         acc2_0 = svmla_f32_x(svptrue_b32(), acc2_0, in0_r2, in1_v0);
         acc2_1 = svmla_f32_x(svptrue_b32(), acc2_1, in0_r2, in1_v1);
         acc2_2 = svmla_f32_x(svptrue_b32(), acc2_2, in0_r2, in1_v2);
         acc2_3 = svmla_f32_x(svptrue_b32(), acc2_3, in0_r2, in1_v3);
+        svfloat32_t in0_r3 = svdup_n_f32(in0[i * stride0 + r2 + 3 * stride0]);
         acc3_0 = svmla_f32_x(svptrue_b32(), acc3_0, in0_r3, in1_v0);
         acc3_1 = svmla_f32_x(svptrue_b32(), acc3_1, in0_r3, in1_v1);
         acc3_2 = svmla_f32_x(svptrue_b32(), acc3_2, in0_r3, in1_v2);
         acc3_3 = svmla_f32_x(svptrue_b32(), acc3_3, in0_r3, in1_v3);
+        svfloat32_t in0_r4 = svdup_n_f32(in0[i * stride0 + r2 + 4 * stride0]);
         acc4_0 = svmla_f32_x(svptrue_b32(), acc4_0, in0_r4, in1_v0);
         acc4_1 = svmla_f32_x(svptrue_b32(), acc4_1, in0_r4, in1_v1);
         acc4_2 = svmla_f32_x(svptrue_b32(), acc4_2, in0_r4, in1_v2);
         acc4_3 = svmla_f32_x(svptrue_b32(), acc4_3, in0_r4, in1_v3);
+        svfloat32_t in0_r5 = svdup_n_f32(in0[i * stride0 + r2 + 5 * stride0]);
         acc5_0 = svmla_f32_x(svptrue_b32(), acc5_0, in0_r5, in1_v0);
         acc5_1 = svmla_f32_x(svptrue_b32(), acc5_1, in0_r5, in1_v1);
         acc5_2 = svmla_f32_x(svptrue_b32(), acc5_2, in0_r5, in1_v2);
@@ -673,26 +674,26 @@ __attribute__((target("+sve"))) void matmul_f32_sve(const float* in0, const floa
       // k
       int64_t r2 = 0;
       for (; r2 < size2; ++r2) {
-        svfloat32_t in0_r0 = svdup_n_f32(in0[i * stride0 + r2]);
-        svfloat32_t in0_r1 = svdup_n_f32(in0[i * stride0 + r2 + stride0]);
-        svfloat32_t in0_r2 = svdup_n_f32(in0[i * stride0 + r2 + 2 * stride0]);
-        svfloat32_t in0_r3 = svdup_n_f32(in0[i * stride0 + r2 + 3 * stride0]);
         svfloat32_t in1_v0 = svld1_f32(svptrue_b32(), in1 + j + r2 * stride1);
         svfloat32_t in1_v1 = svld1_f32(svptrue_b32(), in1 + j + r2 * stride1 + 4 * vscale);
         svfloat32_t in1_v2 = svld1_f32(svptrue_b32(), in1 + j + r2 * stride1 + 8 * vscale);
         svfloat32_t in1_v3 = svld1_f32(svptrue_b32(), in1 + j + r2 * stride1 + 12 * vscale);
+        svfloat32_t in0_r0 = svdup_n_f32(in0[i * stride0 + r2]);
         acc0_0 = svmla_f32_x(svptrue_b32(), acc0_0, in0_r0, in1_v0);
         acc0_1 = svmla_f32_x(svptrue_b32(), acc0_1, in0_r0, in1_v1);
         acc0_2 = svmla_f32_x(svptrue_b32(), acc0_2, in0_r0, in1_v2);
         acc0_3 = svmla_f32_x(svptrue_b32(), acc0_3, in0_r0, in1_v3);
+        svfloat32_t in0_r1 = svdup_n_f32(in0[i * stride0 + r2 + stride0]);
         acc1_0 = svmla_f32_x(svptrue_b32(), acc1_0, in0_r1, in1_v0);
         acc1_1 = svmla_f32_x(svptrue_b32(), acc1_1, in0_r1, in1_v1);
         acc1_2 = svmla_f32_x(svptrue_b32(), acc1_2, in0_r1, in1_v2);
         acc1_3 = svmla_f32_x(svptrue_b32(), acc1_3, in0_r1, in1_v3);
+        svfloat32_t in0_r2 = svdup_n_f32(in0[i * stride0 + r2 + 2 * stride0]);
         acc2_0 = svmla_f32_x(svptrue_b32(), acc2_0, in0_r2, in1_v0);
         acc2_1 = svmla_f32_x(svptrue_b32(), acc2_1, in0_r2, in1_v1);
         acc2_2 = svmla_f32_x(svptrue_b32(), acc2_2, in0_r2, in1_v2);
         acc2_3 = svmla_f32_x(svptrue_b32(), acc2_3, in0_r2, in1_v3);
+        svfloat32_t in0_r3 = svdup_n_f32(in0[i * stride0 + r2 + 3 * stride0]);
         acc3_0 = svmla_f32_x(svptrue_b32(), acc3_0, in0_r3, in1_v0);
         acc3_1 = svmla_f32_x(svptrue_b32(), acc3_1, in0_r3, in1_v1);
         acc3_2 = svmla_f32_x(svptrue_b32(), acc3_2, in0_r3, in1_v2);
@@ -729,16 +730,16 @@ __attribute__((target("+sve"))) void matmul_f32_sve(const float* in0, const floa
       // k
       int64_t r2 = 0;
       for (; r2 < size2; ++r2) {
-        svfloat32_t in0_r0 = svdup_n_f32(in0[i * stride0 + r2]);
-        svfloat32_t in0_r1 = svdup_n_f32(in0[i * stride0 + r2 + stride0]);
         svfloat32_t in1_v0 = svld1_f32(svptrue_b32(), in1 + j + r2 * stride1);
         svfloat32_t in1_v1 = svld1_f32(svptrue_b32(), in1 + j + r2 * stride1 + 4 * vscale);
         svfloat32_t in1_v2 = svld1_f32(svptrue_b32(), in1 + j + r2 * stride1 + 8 * vscale);
         svfloat32_t in1_v3 = svld1_f32(svptrue_b32(), in1 + j + r2 * stride1 + 12 * vscale);
+        svfloat32_t in0_r0 = svdup_n_f32(in0[i * stride0 + r2]);
         acc0_0 = svmla_f32_x(svptrue_b32(), acc0_0, in0_r0, in1_v0);
         acc0_1 = svmla_f32_x(svptrue_b32(), acc0_1, in0_r0, in1_v1);
         acc0_2 = svmla_f32_x(svptrue_b32(), acc0_2, in0_r0, in1_v2);
         acc0_3 = svmla_f32_x(svptrue_b32(), acc0_3, in0_r0, in1_v3);
+        svfloat32_t in0_r1 = svdup_n_f32(in0[i * stride0 + r2 + stride0]);
         acc1_0 = svmla_f32_x(svptrue_b32(), acc1_0, in0_r1, in1_v0);
         acc1_1 = svmla_f32_x(svptrue_b32(), acc1_1, in0_r1, in1_v1);
         acc1_2 = svmla_f32_x(svptrue_b32(), acc1_2, in0_r1, in1_v2);
@@ -763,11 +764,11 @@ __attribute__((target("+sve"))) void matmul_f32_sve(const float* in0, const floa
       // k
       int64_t r2 = 0;
       for (; r2 < size2; ++r2) {
-        svfloat32_t in0_r0 = svdup_n_f32(in0[i * stride0 + r2]);
         svfloat32_t in1_v0 = svld1_f32(svptrue_b32(), in1 + j + r2 * stride1);
         svfloat32_t in1_v1 = svld1_f32(svptrue_b32(), in1 + j + r2 * stride1 + 4 * vscale);
         svfloat32_t in1_v2 = svld1_f32(svptrue_b32(), in1 + j + r2 * stride1 + 8 * vscale);
         svfloat32_t in1_v3 = svld1_f32(svptrue_b32(), in1 + j + r2 * stride1 + 12 * vscale);
+        svfloat32_t in0_r0 = svdup_n_f32(in0[i * stride0 + r2]);
         acc0_0 = svmla_f32_x(svptrue_b32(), acc0_0, in0_r0, in1_v0);
         acc0_1 = svmla_f32_x(svptrue_b32(), acc0_1, in0_r0, in1_v1);
         acc0_2 = svmla_f32_x(svptrue_b32(), acc0_2, in0_r0, in1_v2);
@@ -794,18 +795,18 @@ __attribute__((target("+sve"))) void matmul_f32_sve(const float* in0, const floa
       // k
       int64_t r2 = 0;
       for (; r2 < size2; ++r2) {
-        svfloat32_t in0_r0 = svdup_n_f32(in0[i * stride0 + r2]);
-        svfloat32_t in0_r1 = svdup_n_f32(in0[i * stride0 + r2 + stride0]);
-        svfloat32_t in0_r2 = svdup_n_f32(in0[i * stride0 + r2 + 2 * stride0]);
-        svfloat32_t in0_r3 = svdup_n_f32(in0[i * stride0 + r2 + 3 * stride0]);
-        svfloat32_t in0_r4 = svdup_n_f32(in0[i * stride0 + r2 + 4 * stride0]);
-        svfloat32_t in0_r5 = svdup_n_f32(in0[i * stride0 + r2 + 5 * stride0]);
         svfloat32_t in1_v0 = svld1_f32(svptrue_b32(), in1 + j + r2 * stride1);
+        svfloat32_t in0_r0 = svdup_n_f32(in0[i * stride0 + r2]);
         acc0_0 = svmla_f32_x(svptrue_b32(), acc0_0, in0_r0, in1_v0);
+        svfloat32_t in0_r1 = svdup_n_f32(in0[i * stride0 + r2 + stride0]);
         acc1_0 = svmla_f32_x(svptrue_b32(), acc1_0, in0_r1, in1_v0);
+        svfloat32_t in0_r2 = svdup_n_f32(in0[i * stride0 + r2 + 2 * stride0]);
         acc2_0 = svmla_f32_x(svptrue_b32(), acc2_0, in0_r2, in1_v0);
+        svfloat32_t in0_r3 = svdup_n_f32(in0[i * stride0 + r2 + 3 * stride0]);
         acc3_0 = svmla_f32_x(svptrue_b32(), acc3_0, in0_r3, in1_v0);
+        svfloat32_t in0_r4 = svdup_n_f32(in0[i * stride0 + r2 + 4 * stride0]);
         acc4_0 = svmla_f32_x(svptrue_b32(), acc4_0, in0_r4, in1_v0);
+        svfloat32_t in0_r5 = svdup_n_f32(in0[i * stride0 + r2 + 5 * stride0]);
         acc5_0 = svmla_f32_x(svptrue_b32(), acc5_0, in0_r5, in1_v0);
       }
       svst1_f32(svptrue_b32(), out + out_base, acc0_0);
@@ -825,14 +826,14 @@ __attribute__((target("+sve"))) void matmul_f32_sve(const float* in0, const floa
       // k
       int64_t r2 = 0;
       for (; r2 < size2; ++r2) {
-        svfloat32_t in0_r0 = svdup_n_f32(in0[i * stride0 + r2]);
-        svfloat32_t in0_r1 = svdup_n_f32(in0[i * stride0 + r2 + stride0]);
-        svfloat32_t in0_r2 = svdup_n_f32(in0[i * stride0 + r2 + 2 * stride0]);
-        svfloat32_t in0_r3 = svdup_n_f32(in0[i * stride0 + r2 + 3 * stride0]);
         svfloat32_t in1_v0 = svld1_f32(svptrue_b32(), in1 + j + r2 * stride1);
+        svfloat32_t in0_r0 = svdup_n_f32(in0[i * stride0 + r2]);
         acc0_0 = svmla_f32_x(svptrue_b32(), acc0_0, in0_r0, in1_v0);
+        svfloat32_t in0_r1 = svdup_n_f32(in0[i * stride0 + r2 + stride0]);
         acc1_0 = svmla_f32_x(svptrue_b32(), acc1_0, in0_r1, in1_v0);
+        svfloat32_t in0_r2 = svdup_n_f32(in0[i * stride0 + r2 + 2 * stride0]);
         acc2_0 = svmla_f32_x(svptrue_b32(), acc2_0, in0_r2, in1_v0);
+        svfloat32_t in0_r3 = svdup_n_f32(in0[i * stride0 + r2 + 3 * stride0]);
         acc3_0 = svmla_f32_x(svptrue_b32(), acc3_0, in0_r3, in1_v0);
       }
       svst1_f32(svptrue_b32(), out + out_base, acc0_0);
@@ -848,10 +849,10 @@ __attribute__((target("+sve"))) void matmul_f32_sve(const float* in0, const floa
       // k
       int64_t r2 = 0;
       for (; r2 < size2; ++r2) {
-        svfloat32_t in0_r0 = svdup_n_f32(in0[i * stride0 + r2]);
-        svfloat32_t in0_r1 = svdup_n_f32(in0[i * stride0 + r2 + stride0]);
         svfloat32_t in1_v0 = svld1_f32(svptrue_b32(), in1 + j + r2 * stride1);
+        svfloat32_t in0_r0 = svdup_n_f32(in0[i * stride0 + r2]);
         acc0_0 = svmla_f32_x(svptrue_b32(), acc0_0, in0_r0, in1_v0);
+        svfloat32_t in0_r1 = svdup_n_f32(in0[i * stride0 + r2 + stride0]);
         acc1_0 = svmla_f32_x(svptrue_b32(), acc1_0, in0_r1, in1_v0);
       }
       svst1_f32(svptrue_b32(), out + out_base, acc0_0);
@@ -864,9 +865,9 @@ __attribute__((target("+sve"))) void matmul_f32_sve(const float* in0, const floa
       // k
       int64_t r2 = 0;
       for (; r2 < size2; ++r2) {
+        svfloat32_t in1_v0 = svld1_f32(svptrue_b32(), in1 + j + r2 * stride1);
         svfloat32_t in0_r0 = svdup_n_f32(in0[i * stride0 + r2]);
-        acc0_0 = svmla_f32_x(svptrue_b32(), acc0_0, in0_r0,
-                             svld1_f32(svptrue_b32(), in1 + j + r2 * stride1));
+        acc0_0 = svmla_f32_x(svptrue_b32(), acc0_0, in0_r0, in1_v0);
       }
       svst1_f32(svptrue_b32(), out + out_base, acc0_0);
     }
@@ -887,18 +888,18 @@ __attribute__((target("+sve"))) void matmul_f32_sve(const float* in0, const floa
       // k
       int64_t r2 = 0;
       for (; r2 < size2; ++r2) {
-        svfloat32_t in0_r0 = svdup_n_f32(in0[i * stride0 + r2]);
-        svfloat32_t in0_r1 = svdup_n_f32(in0[i * stride0 + r2 + stride0]);
-        svfloat32_t in0_r2 = svdup_n_f32(in0[i * stride0 + r2 + 2 * stride0]);
-        svfloat32_t in0_r3 = svdup_n_f32(in0[i * stride0 + r2 + 3 * stride0]);
-        svfloat32_t in0_r4 = svdup_n_f32(in0[i * stride0 + r2 + 4 * stride0]);
-        svfloat32_t in0_r5 = svdup_n_f32(in0[i * stride0 + r2 + 5 * stride0]);
         svfloat32_t in1_v0 = svld1_f32(tail_lanes, in1 + j + r2 * stride1);
+        svfloat32_t in0_r0 = svdup_n_f32(in0[i * stride0 + r2]);
         acc0_0 = svmla_f32_x(svptrue_b32(), acc0_0, in0_r0, in1_v0);
+        svfloat32_t in0_r1 = svdup_n_f32(in0[i * stride0 + r2 + stride0]);
         acc1_0 = svmla_f32_x(svptrue_b32(), acc1_0, in0_r1, in1_v0);
+        svfloat32_t in0_r2 = svdup_n_f32(in0[i * stride0 + r2 + 2 * stride0]);
         acc2_0 = svmla_f32_x(svptrue_b32(), acc2_0, in0_r2, in1_v0);
+        svfloat32_t in0_r3 = svdup_n_f32(in0[i * stride0 + r2 + 3 * stride0]);
         acc3_0 = svmla_f32_x(svptrue_b32(), acc3_0, in0_r3, in1_v0);
+        svfloat32_t in0_r4 = svdup_n_f32(in0[i * stride0 + r2 + 4 * stride0]);
         acc4_0 = svmla_f32_x(svptrue_b32(), acc4_0, in0_r4, in1_v0);
+        svfloat32_t in0_r5 = svdup_n_f32(in0[i * stride0 + r2 + 5 * stride0]);
         acc5_0 = svmla_f32_x(svptrue_b32(), acc5_0, in0_r5, in1_v0);
       }
       svst1_f32(tail_lanes, out + out_base, acc0_0);
@@ -918,14 +919,14 @@ __attribute__((target("+sve"))) void matmul_f32_sve(const float* in0, const floa
       // k
       int64_t r2 = 0;
       for (; r2 < size2; ++r2) {
-        svfloat32_t in0_r0 = svdup_n_f32(in0[i * stride0 + r2]);
-        svfloat32_t in0_r1 = svdup_n_f32(in0[i * stride0 + r2 + stride0]);
-        svfloat32_t in0_r2 = svdup_n_f32(in0[i * stride0 + r2 + 2 * stride0]);
-        svfloat32_t in0_r3 = svdup_n_f32(in0[i * stride0 + r2 + 3 * stride0]);
         svfloat32_t in1_v0 = svld1_f32(tail_lanes, in1 + j + r2 * stride1);
+        svfloat32_t in0_r0 = svdup_n_f32(in0[i * stride0 + r2]);
         acc0_0 = svmla_f32_x(svptrue_b32(), acc0_0, in0_r0, in1_v0);
+        svfloat32_t in0_r1 = svdup_n_f32(in0[i * stride0 + r2 + stride0]);
         acc1_0 = svmla_f32_x(svptrue_b32(), acc1_0, in0_r1, in1_v0);
+        svfloat32_t in0_r2 = svdup_n_f32(in0[i * stride0 + r2 + 2 * stride0]);
         acc2_0 = svmla_f32_x(svptrue_b32(), acc2_0, in0_r2, in1_v0);
+        svfloat32_t in0_r3 = svdup_n_f32(in0[i * stride0 + r2 + 3 * stride0]);
         acc3_0 = svmla_f32_x(svptrue_b32(), acc3_0, in0_r3, in1_v0);
       }
       svst1_f32(tail_lanes, out + out_base, acc0_0);
@@ -941,10 +942,10 @@ __attribute__((target("+sve"))) void matmul_f32_sve(const float* in0, const floa
       // k
       int64_t r2 = 0;
       for (; r2 < size2; ++r2) {
-        svfloat32_t in0_r0 = svdup_n_f32(in0[i * stride0 + r2]);
-        svfloat32_t in0_r1 = svdup_n_f32(in0[i * stride0 + r2 + stride0]);
         svfloat32_t in1_v0 = svld1_f32(tail_lanes, in1 + j + r2 * stride1);
+        svfloat32_t in0_r0 = svdup_n_f32(in0[i * stride0 + r2]);
         acc0_0 = svmla_f32_x(svptrue_b32(), acc0_0, in0_r0, in1_v0);
+        svfloat32_t in0_r1 = svdup_n_f32(in0[i * stride0 + r2 + stride0]);
         acc1_0 = svmla_f32_x(svptrue_b32(), acc1_0, in0_r1, in1_v0);
       }
       svst1_f32(tail_lanes, out + out_base, acc0_0);
@@ -957,8 +958,8 @@ __attribute__((target("+sve"))) void matmul_f32_sve(const float* in0, const floa
       // k
       int64_t r2 = 0;
       for (; r2 < size2; ++r2) {
-        svfloat32_t in0_r0 = svdup_n_f32(in0[i * stride0 + r2]);
         svfloat32_t in1_v0 = svld1_f32(tail_lanes, in1 + j + r2 * stride1);
+        svfloat32_t in0_r0 = svdup_n_f32(in0[i * stride0 + r2]);
         acc0_0 = svmla_f32_x(svptrue_b32(), acc0_0, in0_r0, in1_v0);
       }
       svst1_f32(tail_lanes, out + out_base, acc0_0);
@@ -1002,24 +1003,24 @@ __attribute__((target("avx2,fma"))) void matmul_f32_avx2_fma(const float* in0, c
       // k
       int64_t r2 = 0;
       for (; r2 < size2; ++r2) {
-        __m256 in0_r0 = _mm256_set1_ps(in0[i * stride0 + r2]);
-        __m256 in0_r1 = _mm256_set1_ps(in0[i * stride0 + r2 + stride0]);
-        __m256 in0_r2 = _mm256_set1_ps(in0[i * stride0 + r2 + 2 * stride0]);
-        __m256 in0_r3 = _mm256_set1_ps(in0[i * stride0 + r2 + 3 * stride0]);
-        __m256 in0_r4 = _mm256_set1_ps(in0[i * stride0 + r2 + 4 * stride0]);
-        __m256 in0_r5 = _mm256_set1_ps(in0[i * stride0 + r2 + 5 * stride0]);
         __m256 in1_v0 = _mm256_loadu_ps(in1 + j + r2 * stride1);
         __m256 in1_v1 = _mm256_loadu_ps(in1 + j + r2 * stride1 + 8);
+        __m256 in0_r0 = _mm256_set1_ps(in0[i * stride0 + r2]);
         acc0_0 = _mm256_fmadd_ps(in0_r0, in1_v0, acc0_0);
         acc0_1 = _mm256_fmadd_ps(in0_r0, in1_v1, acc0_1);
+        __m256 in0_r1 = _mm256_set1_ps(in0[i * stride0 + r2 + stride0]);
         acc1_0 = _mm256_fmadd_ps(in0_r1, in1_v0, acc1_0);
         acc1_1 = _mm256_fmadd_ps(in0_r1, in1_v1, acc1_1);
+        __m256 in0_r2 = _mm256_set1_ps(in0[i * stride0 + r2 + 2 * stride0]);
         acc2_0 = _mm256_fmadd_ps(in0_r2, in1_v0, acc2_0);
         acc2_1 = _mm256_fmadd_ps(in0_r2, in1_v1, acc2_1);
+        __m256 in0_r3 = _mm256_set1_ps(in0[i * stride0 + r2 + 3 * stride0]);
         acc3_0 = _mm256_fmadd_ps(in0_r3, in1_v0, acc3_0);
         acc3_1 = _mm256_fmadd_ps(in0_r3, in1_v1, acc3_1);
+        __m256 in0_r4 = _mm256_set1_ps(in0[i * stride0 + r2 + 4 * stride0]);
         acc4_0 = _mm256_fmadd_ps(in0_r4, in1_v0, acc4_0);
         acc4_1 = _mm256_fmadd_ps(in0_r4, in1_v1, acc4_1);
+        __m256 in0_r5 = _mm256_set1_ps(in0[i * stride0 + r2 + 5 * stride0]);
         acc5_0 = _mm256_fmadd_ps(in0_r5, in1_v0, acc5_0);
         acc5_1 = _mm256_fmadd_ps(in0_r5, in1_v1, acc5_1);
       }
@@ -1050,18 +1051,18 @@ __attribute__((target("avx2,fma"))) void matmul_f32_avx2_fma(const float* in0, c
       // k
       int64_t r2 = 0;
       for (; r2 < size2; ++r2) {
-        __m256 in0_r0 = _mm256_set1_ps(in0[i * stride0 + r2]);
-        __m256 in0_r1 = _mm256_set1_ps(in0[i * stride0 + r2 + stride0]);
-        __m256 in0_r2 = _mm256_set1_ps(in0[i * stride0 + r2 + 2 * stride0]);
-        __m256 in0_r3 = _mm256_set1_ps(in0[i * stride0 + r2 + 3 * stride0]);
         __m256 in1_v0 = _mm256_loadu_ps(in1 + j + r2 * stride1);
         __m256 in1_v1 = _mm256_loadu_ps(in1 + j + r2 * stride1 + 8);
+        __m256 in0_r0 = _mm256_set1_ps(in0[i * stride0 + r2]);
         acc0_0 = _mm256_fmadd_ps(in0_r0, in1_v0, acc0_0);
         acc0_1 = _mm256_fmadd_ps(in0_r0, in1_v1, acc0_1);
+        __m256 in0_r1 = _mm256_set1_ps(in0[i * stride0 + r2 + stride0]);
         acc1_0 = _mm256_fmadd_ps(in0_r1, in1_v0, acc1_0);
         acc1_1 = _mm256_fmadd_ps(in0_r1, in1_v1, acc1_1);
+        __m256 in0_r2 = _mm256_set1_ps(in0[i * stride0 + r2 + 2 * stride0]);
         acc2_0 = _mm256_fmadd_ps(in0_r2, in1_v0, acc2_0);
         acc2_1 = _mm256_fmadd_ps(in0_r2, in1_v1, acc2_1);
+        __m256 in0_r3 = _mm256_set1_ps(in0[i * stride0 + r2 + 3 * stride0]);
         acc3_0 = _mm256_fmadd_ps(in0_r3, in1_v0, acc3_0);
         acc3_1 = _mm256_fmadd_ps(in0_r3, in1_v1, acc3_1);
       }
@@ -1084,12 +1085,12 @@ __attribute__((target("avx2,fma"))) void matmul_f32_avx2_fma(const float* in0, c
       // k
       int64_t r2 = 0;
       for (; r2 < size2; ++r2) {
-        __m256 in0_r0 = _mm256_set1_ps(in0[i * stride0 + r2]);
-        __m256 in0_r1 = _mm256_set1_ps(in0[i * stride0 + r2 + stride0]);
         __m256 in1_v0 = _mm256_loadu_ps(in1 + j + r2 * stride1);
         __m256 in1_v1 = _mm256_loadu_ps(in1 + j + r2 * stride1 + 8);
+        __m256 in0_r0 = _mm256_set1_ps(in0[i * stride0 + r2]);
         acc0_0 = _mm256_fmadd_ps(in0_r0, in1_v0, acc0_0);
         acc0_1 = _mm256_fmadd_ps(in0_r0, in1_v1, acc0_1);
+        __m256 in0_r1 = _mm256_set1_ps(in0[i * stride0 + r2 + stride0]);
         acc1_0 = _mm256_fmadd_ps(in0_r1, in1_v0, acc1_0);
         acc1_1 = _mm256_fmadd_ps(in0_r1, in1_v1, acc1_1);
       }
@@ -1106,9 +1107,9 @@ __attribute__((target("avx2,fma"))) void matmul_f32_avx2_fma(const float* in0, c
       // k
       int64_t r2 = 0;
       for (; r2 < size2; ++r2) {
-        __m256 in0_r0 = _mm256_set1_ps(in0[i * stride0 + r2]);
         __m256 in1_v0 = _mm256_loadu_ps(in1 + j + r2 * stride1);
         __m256 in1_v1 = _mm256_loadu_ps(in1 + j + r2 * stride1 + 8);
+        __m256 in0_r0 = _mm256_set1_ps(in0[i * stride0 + r2]);
         acc0_0 = _mm256_fmadd_ps(in0_r0, in1_v0, acc0_0);
         acc0_1 = _mm256_fmadd_ps(in0_r0, in1_v1, acc0_1);
       }
@@ -1131,18 +1132,18 @@ __attribute__((target("avx2,fma"))) void matmul_f32_avx2_fma(const float* in0, c
       // k
       int64_t r2 = 0;
       for (; r2 < size2; ++r2) {
-        __m256 in0_r0 = _mm256_set1_ps(in0[i * stride0 + r2]);
-        __m256 in0_r1 = _mm256_set1_ps(in0[i * stride0 + r2 + stride0]);
-        __m256 in0_r2 = _mm256_set1_ps(in0[i * stride0 + r2 + 2 * stride0]);
-        __m256 in0_r3 = _mm256_set1_ps(in0[i * stride0 + r2 + 3 * stride0]);
-        __m256 in0_r4 = _mm256_set1_ps(in0[i * stride0 + r2 + 4 * stride0]);
-        __m256 in0_r5 = _mm256_set1_ps(in0[i * stride0 + r2 + 5 * stride0]);
         __m256 in1_v0 = _mm256_loadu_ps(in1 + j + r2 * stride1);
+        __m256 in0_r0 = _mm256_set1_ps(in0[i * stride0 + r2]);
         acc0_0 = _mm256_fmadd_ps(in0_r0, in1_v0, acc0_0);
+        __m256 in0_r1 = _mm256_set1_ps(in0[i * stride0 + r2 + stride0]);
         acc1_0 = _mm256_fmadd_ps(in0_r1, in1_v0, acc1_0);
+        __m256 in0_r2 = _mm256_set1_ps(in0[i * stride0 + r2 + 2 * stride0]);
         acc2_0 = _mm256_fmadd_ps(in0_r2, in1_v0, acc2_0);
+        __m256 in0_r3 = _mm256_set1_ps(in0[i * stride0 + r2 + 3 * stride0]);
         acc3_0 = _mm256_fmadd_ps(in0_r3, in1_v0, acc3_0);
+        __m256 in0_r4 = _mm256_set1_ps(in0[i * stride0 + r2 + 4 * stride0]);
         acc4_0 = _mm256_fmadd_ps(in0_r4, in1_v0, acc4_0);
+        __m256 in0_r5 = _mm256_set1_ps(in0[i * stride0 + r2 + 5 * stride0]);
         acc5_0 = _mm256_fmadd_ps(in0_r5, in1_v0, acc5_0);
       }
       _mm256_storeu_ps(out + out_base, acc0_0);
@@ -1162,14 +1163,14 @@ __attribute__((target("avx2,fma"))) void matmul_f32_avx2_fma(const float* in0, c
       // k
       int64_t r2 = 0;
       for (; r2 < size2; ++r2) {
-        __m256 in0_r0 = _mm256_set1_ps(in0[i * stride0 + r2]);
-        __m256 in0_r1 = _mm256_set1_ps(in0[i * stride0 + r2 + stride0]);
-        __m256 in0_r2 = _mm256_set1_ps(in0[i * stride0 + r2 + 2 * stride0]);
-        __m256 in0_r3 = _mm256_set1_ps(in0[i * stride0 + r2 + 3 * stride0]);
         __m256 in1_v0 = _mm256_loadu_ps(in1 + j + r2 * stride1);
+        __m256 in0_r0 = _mm256_set1_ps(in0[i * stride0 + r2]);
         acc0_0 = _mm256_fmadd_ps(in0_r0, in1_v0, acc0_0);
+        __m256 in0_r1 = _mm256_set1_ps(in0[i * stride0 + r2 + stride0]);
         acc1_0 = _mm256_fmadd_ps(in0_r1, in1_v0, acc1_0);
+        __m256 in0_r2 = _mm256_set1_ps(in0[i * stride0 + r2 + 2 * stride0]);
         acc2_0 = _mm256_fmadd_ps(in0_r2, in1_v0, acc2_0);
+        __m256 in0_r3 = _mm256_set1_ps(in0[i * stride0 + r2 + 3 * stride0]);
         acc3_0 = _mm256_fmadd_ps(in0_r3, in1_v0, acc3_0);
       }
       _mm256_storeu_ps(out + out_base, acc0_0);
@@ -1185,10 +1186,10 @@ __attribute__((target("avx2,fma"))) void matmul_f32_avx2_fma(const float* in0, c
       // k
       int64_t r2 = 0;
       for (; r2 < size2; ++r2) {
-        __m256 in0_r0 = _mm256_set1_ps(in0[i * stride0 + r2]);
-        __m256 in0_r1 = _mm256_set1_ps(in0[i * stride0 + r2 + stride0]);
         __m256 in1_v0 = _mm256_loadu_ps(in1 + j + r2 * stride1);
+        __m256 in0_r0 = _mm256_set1_ps(in0[i * stride0 + r2]);
         acc0_0 = _mm256_fmadd_ps(in0_r0, in1_v0, acc0_0);
+        __m256 in0_r1 = _mm256_set1_ps(in0[i * stride0 + r2 + stride0]);
         acc1_0 = _mm256_fmadd_ps(in0_r1, in1_v0, acc1_0);
       }
       _mm256_storeu_ps(out + out_base, acc0_0);
@@ -1201,8 +1202,9 @@ __attribute__((target("avx2,fma"))) void matmul_f32_avx2_fma(const float* in0, c
       // k
       int64_t r2 = 0;
       for (; r2 < size2; ++r2) {
+        __m256 in1_v0 = _mm256_loadu_ps(in1 + j + r2 * stride1);
         __m256 in0_r0 = _mm256_set1_ps(in0[i * stride0 + r2]);
-        acc0_0 = _mm256_fmadd_ps(in0_r0, _mm256_loadu_ps(in1 + j + r2 * stride1), acc0_0);
+        acc0_0 = _mm256_fmadd_ps(in0_r0, in1_v0, acc0_0);
       }
       _mm256_storeu_ps(out + out_base, acc0_0);
     }
@@ -1222,23 +1224,23 @@ __attribute__((target("avx2,fma"))) void matmul_f32_avx2_fma(const float* in0, c
       // k
       int64_t r2 = 0;
       for (; r2 < size2; ++r2) {
-        __m256 in0_r0 = _mm256_set1_ps(in0[i * stride0 + r2]);
-        __m256 in0_r1 = _mm256_set1_ps(in0[i * stride0 + r2 + stride0]);
-        __m256 in0_r2 = _mm256_set1_ps(in0[i * stride0 + r2 + 2 * stride0]);
-        __m256 in0_r3 = _mm256_set1_ps(in0[i * stride0 + r2 + 3 * stride0]);
-        __m256 in0_r4 = _mm256_set1_ps(in0[i * stride0 + r2 + 4 * stride0]);
-        __m256 in0_r5 = _mm256_set1_ps(in0[i * stride0 + r2 + 5 * stride0]);
         const __m256i in1_v0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
                                                          _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
         __m256 in1_v0 = _mm256_blendv_ps(
             _mm256_setzero_ps(),
             _mm256_maskload_ps((const float*)(in1 + j + r2 * stride1), in1_v0_active),
             _mm256_castsi256_ps(in1_v0_active));
+        __m256 in0_r0 = _mm256_set1_ps(in0[i * stride0 + r2]);
         acc0_0 = _mm256_fmadd_ps(in0_r0, in1_v0, acc0_0);
+        __m256 in0_r1 = _mm256_set1_ps(in0[i * stride0 + r2 + stride0]);
         acc1_0 = _mm256_fmadd_ps(in0_r1, in1_v0, acc1_0);
+        __m256 in0_r2 = _mm256_set1_ps(in0[i * stride0 + r2 + 2 * stride0]);
         acc2_0 = _mm256_fmadd_ps(in0_r2, in1_v0, acc2_0);
+        __m256 in0_r3 = _mm256_set1_ps(in0[i * stride0 + r2 + 3 * stride0]);
         acc3_0 = _mm256_fmadd_ps(in0_r3, in1_v0, acc3_0);
+        __m256 in0_r4 = _mm256_set1_ps(in0[i * stride0 + r2 + 4 * stride0]);
         acc4_0 = _mm256_fmadd_ps(in0_r4, in1_v0, acc4_0);
+        __m256 in0_r5 = _mm256_set1_ps(in0[i * stride0 + r2 + 5 * stride0]);
         acc5_0 = _mm256_fmadd_ps(in0_r5, in1_v0, acc5_0);
       }
       _mm256_maskstore_ps((float*)(out + out_base),
@@ -1276,19 +1278,19 @@ __attribute__((target("avx2,fma"))) void matmul_f32_avx2_fma(const float* in0, c
       // k
       int64_t r2 = 0;
       for (; r2 < size2; ++r2) {
-        __m256 in0_r0 = _mm256_set1_ps(in0[i * stride0 + r2]);
-        __m256 in0_r1 = _mm256_set1_ps(in0[i * stride0 + r2 + stride0]);
-        __m256 in0_r2 = _mm256_set1_ps(in0[i * stride0 + r2 + 2 * stride0]);
-        __m256 in0_r3 = _mm256_set1_ps(in0[i * stride0 + r2 + 3 * stride0]);
         const __m256i in1_v0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
                                                          _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
         __m256 in1_v0 = _mm256_blendv_ps(
             _mm256_setzero_ps(),
             _mm256_maskload_ps((const float*)(in1 + j + r2 * stride1), in1_v0_active),
             _mm256_castsi256_ps(in1_v0_active));
+        __m256 in0_r0 = _mm256_set1_ps(in0[i * stride0 + r2]);
         acc0_0 = _mm256_fmadd_ps(in0_r0, in1_v0, acc0_0);
+        __m256 in0_r1 = _mm256_set1_ps(in0[i * stride0 + r2 + stride0]);
         acc1_0 = _mm256_fmadd_ps(in0_r1, in1_v0, acc1_0);
+        __m256 in0_r2 = _mm256_set1_ps(in0[i * stride0 + r2 + 2 * stride0]);
         acc2_0 = _mm256_fmadd_ps(in0_r2, in1_v0, acc2_0);
+        __m256 in0_r3 = _mm256_set1_ps(in0[i * stride0 + r2 + 3 * stride0]);
         acc3_0 = _mm256_fmadd_ps(in0_r3, in1_v0, acc3_0);
       }
       _mm256_maskstore_ps((float*)(out + out_base),
@@ -1316,15 +1318,15 @@ __attribute__((target("avx2,fma"))) void matmul_f32_avx2_fma(const float* in0, c
       // k
       int64_t r2 = 0;
       for (; r2 < size2; ++r2) {
-        __m256 in0_r0 = _mm256_set1_ps(in0[i * stride0 + r2]);
-        __m256 in0_r1 = _mm256_set1_ps(in0[i * stride0 + r2 + stride0]);
         const __m256i in1_v0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
                                                          _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
         __m256 in1_v0 = _mm256_blendv_ps(
             _mm256_setzero_ps(),
             _mm256_maskload_ps((const float*)(in1 + j + r2 * stride1), in1_v0_active),
             _mm256_castsi256_ps(in1_v0_active));
+        __m256 in0_r0 = _mm256_set1_ps(in0[i * stride0 + r2]);
         acc0_0 = _mm256_fmadd_ps(in0_r0, in1_v0, acc0_0);
+        __m256 in0_r1 = _mm256_set1_ps(in0[i * stride0 + r2 + stride0]);
         acc1_0 = _mm256_fmadd_ps(in0_r1, in1_v0, acc1_0);
       }
       _mm256_maskstore_ps((float*)(out + out_base),
@@ -1343,13 +1345,13 @@ __attribute__((target("avx2,fma"))) void matmul_f32_avx2_fma(const float* in0, c
       // k
       int64_t r2 = 0;
       for (; r2 < size2; ++r2) {
-        __m256 in0_r0 = _mm256_set1_ps(in0[i * stride0 + r2]);
         const __m256i in1_v0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
                                                          _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
         __m256 in1_v0 = _mm256_blendv_ps(
             _mm256_setzero_ps(),
             _mm256_maskload_ps((const float*)(in1 + j + r2 * stride1), in1_v0_active),
             _mm256_castsi256_ps(in1_v0_active));
+        __m256 in0_r0 = _mm256_set1_ps(in0[i * stride0 + r2]);
         acc0_0 = _mm256_fmadd_ps(in0_r0, in1_v0, acc0_0);
       }
       _mm256_maskstore_ps((float*)(out + out_base),
@@ -1406,36 +1408,36 @@ void matmul_f32_neon(const float* in0, const float* in1, int64_t size0, int64_t 
       // k
       int64_t r2 = 0;
       for (; r2 < size2; ++r2) {
-        float32x4_t in0_r0 = vld1q_dup_f32(in0 + i * stride0 + r2);
-        float32x4_t in0_r1 = vld1q_dup_f32(in0 + i * stride0 + r2 + stride0);
-        float32x4_t in0_r2 = vld1q_dup_f32(in0 + i * stride0 + r2 + 2 * stride0);
-        float32x4_t in0_r3 = vld1q_dup_f32(in0 + i * stride0 + r2 + 3 * stride0);
-        float32x4_t in0_r4 = vld1q_dup_f32(in0 + i * stride0 + r2 + 4 * stride0);
-        float32x4_t in0_r5 = vld1q_dup_f32(in0 + i * stride0 + r2 + 5 * stride0);
         float32x4_t in1_v0 = vld1q_f32(in1 + j + r2 * stride1);
         float32x4_t in1_v1 = vld1q_f32(in1 + j + r2 * stride1 + 4);
         float32x4_t in1_v2 = vld1q_f32(in1 + j + r2 * stride1 + 8);
         float32x4_t in1_v3 = vld1q_f32(in1 + j + r2 * stride1 + 12);
+        float32x4_t in0_r0 = vld1q_dup_f32(in0 + i * stride0 + r2);
         acc0_0 = vfmaq_f32(acc0_0, in0_r0, in1_v0);
         acc0_1 = vfmaq_f32(acc0_1, in0_r0, in1_v1);
         acc0_2 = vfmaq_f32(acc0_2, in0_r0, in1_v2);
         acc0_3 = vfmaq_f32(acc0_3, in0_r0, in1_v3);
+        float32x4_t in0_r1 = vld1q_dup_f32(in0 + i * stride0 + r2 + stride0);
         acc1_0 = vfmaq_f32(acc1_0, in0_r1, in1_v0);
         acc1_1 = vfmaq_f32(acc1_1, in0_r1, in1_v1);
         acc1_2 = vfmaq_f32(acc1_2, in0_r1, in1_v2);
         acc1_3 = vfmaq_f32(acc1_3, in0_r1, in1_v3);
+        float32x4_t in0_r2 = vld1q_dup_f32(in0 + i * stride0 + r2 + 2 * stride0);
         acc2_0 = vfmaq_f32(acc2_0, in0_r2, in1_v0);
         acc2_1 = vfmaq_f32(acc2_1, in0_r2, in1_v1);
         acc2_2 = vfmaq_f32(acc2_2, in0_r2, in1_v2);
         acc2_3 = vfmaq_f32(acc2_3, in0_r2, in1_v3);
+        float32x4_t in0_r3 = vld1q_dup_f32(in0 + i * stride0 + r2 + 3 * stride0);
         acc3_0 = vfmaq_f32(acc3_0, in0_r3, in1_v0);
         acc3_1 = vfmaq_f32(acc3_1, in0_r3, in1_v1);
         acc3_2 = vfmaq_f32(acc3_2, in0_r3, in1_v2);
         acc3_3 = vfmaq_f32(acc3_3, in0_r3, in1_v3);
+        float32x4_t in0_r4 = vld1q_dup_f32(in0 + i * stride0 + r2 + 4 * stride0);
         acc4_0 = vfmaq_f32(acc4_0, in0_r4, in1_v0);
         acc4_1 = vfmaq_f32(acc4_1, in0_r4, in1_v1);
         acc4_2 = vfmaq_f32(acc4_2, in0_r4, in1_v2);
         acc4_3 = vfmaq_f32(acc4_3, in0_r4, in1_v3);
+        float32x4_t in0_r5 = vld1q_dup_f32(in0 + i * stride0 + r2 + 5 * stride0);
         acc5_0 = vfmaq_f32(acc5_0, in0_r5, in1_v0);
         acc5_1 = vfmaq_f32(acc5_1, in0_r5, in1_v1);
         acc5_2 = vfmaq_f32(acc5_2, in0_r5, in1_v2);
@@ -1488,26 +1490,26 @@ void matmul_f32_neon(const float* in0, const float* in1, int64_t size0, int64_t 
       // k
       int64_t r2 = 0;
       for (; r2 < size2; ++r2) {
-        float32x4_t in0_r0 = vld1q_dup_f32(in0 + i * stride0 + r2);
-        float32x4_t in0_r1 = vld1q_dup_f32(in0 + i * stride0 + r2 + stride0);
-        float32x4_t in0_r2 = vld1q_dup_f32(in0 + i * stride0 + r2 + 2 * stride0);
-        float32x4_t in0_r3 = vld1q_dup_f32(in0 + i * stride0 + r2 + 3 * stride0);
         float32x4_t in1_v0 = vld1q_f32(in1 + j + r2 * stride1);
         float32x4_t in1_v1 = vld1q_f32(in1 + j + r2 * stride1 + 4);
         float32x4_t in1_v2 = vld1q_f32(in1 + j + r2 * stride1 + 8);
         float32x4_t in1_v3 = vld1q_f32(in1 + j + r2 * stride1 + 12);
+        float32x4_t in0_r0 = vld1q_dup_f32(in0 + i * stride0 + r2);
         acc0_0 = vfmaq_f32(acc0_0, in0_r0, in1_v0);
         acc0_1 = vfmaq_f32(acc0_1, in0_r0, in1_v1);
         acc0_2 = vfmaq_f32(acc0_2, in0_r0, in1_v2);
         acc0_3 = vfmaq_f32(acc0_3, in0_r0, in1_v3);
+        float32x4_t in0_r1 = vld1q_dup_f32(in0 + i * stride0 + r2 + stride0);
         acc1_0 = vfmaq_f32(acc1_0, in0_r1, in1_v0);
         acc1_1 = vfmaq_f32(acc1_1, in0_r1, in1_v1);
         acc1_2 = vfmaq_f32(acc1_2, in0_r1, in1_v2);
         acc1_3 = vfmaq_f32(acc1_3, in0_r1, in1_v3);
+        float32x4_t in0_r2 = vld1q_dup_f32(in0 + i * stride0 + r2 + 2 * stride0);
         acc2_0 = vfmaq_f32(acc2_0, in0_r2, in1_v0);
         acc2_1 = vfmaq_f32(acc2_1, in0_r2, in1_v1);
         acc2_2 = vfmaq_f32(acc2_2, in0_r2, in1_v2);
         acc2_3 = vfmaq_f32(acc2_3, in0_r2, in1_v3);
+        float32x4_t in0_r3 = vld1q_dup_f32(in0 + i * stride0 + r2 + 3 * stride0);
         acc3_0 = vfmaq_f32(acc3_0, in0_r3, in1_v0);
         acc3_1 = vfmaq_f32(acc3_1, in0_r3, in1_v1);
         acc3_2 = vfmaq_f32(acc3_2, in0_r3, in1_v2);
@@ -1544,16 +1546,16 @@ void matmul_f32_neon(const float* in0, const float* in1, int64_t size0, int64_t 
       // k
       int64_t r2 = 0;
       for (; r2 < size2; ++r2) {
-        float32x4_t in0_r0 = vld1q_dup_f32(in0 + i * stride0 + r2);
-        float32x4_t in0_r1 = vld1q_dup_f32(in0 + i * stride0 + r2 + stride0);
         float32x4_t in1_v0 = vld1q_f32(in1 + j + r2 * stride1);
         float32x4_t in1_v1 = vld1q_f32(in1 + j + r2 * stride1 + 4);
         float32x4_t in1_v2 = vld1q_f32(in1 + j + r2 * stride1 + 8);
         float32x4_t in1_v3 = vld1q_f32(in1 + j + r2 * stride1 + 12);
+        float32x4_t in0_r0 = vld1q_dup_f32(in0 + i * stride0 + r2);
         acc0_0 = vfmaq_f32(acc0_0, in0_r0, in1_v0);
         acc0_1 = vfmaq_f32(acc0_1, in0_r0, in1_v1);
         acc0_2 = vfmaq_f32(acc0_2, in0_r0, in1_v2);
         acc0_3 = vfmaq_f32(acc0_3, in0_r0, in1_v3);
+        float32x4_t in0_r1 = vld1q_dup_f32(in0 + i * stride0 + r2 + stride0);
         acc1_0 = vfmaq_f32(acc1_0, in0_r1, in1_v0);
         acc1_1 = vfmaq_f32(acc1_1, in0_r1, in1_v1);
         acc1_2 = vfmaq_f32(acc1_2, in0_r1, in1_v2);
@@ -1578,11 +1580,11 @@ void matmul_f32_neon(const float* in0, const float* in1, int64_t size0, int64_t 
       // k
       int64_t r2 = 0;
       for (; r2 < size2; ++r2) {
-        float32x4_t in0_r0 = vld1q_dup_f32(in0 + i * stride0 + r2);
         float32x4_t in1_v0 = vld1q_f32(in1 + j + r2 * stride1);
         float32x4_t in1_v1 = vld1q_f32(in1 + j + r2 * stride1 + 4);
         float32x4_t in1_v2 = vld1q_f32(in1 + j + r2 * stride1 + 8);
         float32x4_t in1_v3 = vld1q_f32(in1 + j + r2 * stride1 + 12);
+        float32x4_t in0_r0 = vld1q_dup_f32(in0 + i * stride0 + r2);
         acc0_0 = vfmaq_f32(acc0_0, in0_r0, in1_v0);
         acc0_1 = vfmaq_f32(acc0_1, in0_r0, in1_v1);
         acc0_2 = vfmaq_f32(acc0_2, in0_r0, in1_v2);
@@ -1609,18 +1611,18 @@ void matmul_f32_neon(const float* in0, const float* in1, int64_t size0, int64_t 
       // k
       int64_t r2 = 0;
       for (; r2 < size2; ++r2) {
-        float32x4_t in0_r0 = vld1q_dup_f32(in0 + i * stride0 + r2);
-        float32x4_t in0_r1 = vld1q_dup_f32(in0 + i * stride0 + r2 + stride0);
-        float32x4_t in0_r2 = vld1q_dup_f32(in0 + i * stride0 + r2 + 2 * stride0);
-        float32x4_t in0_r3 = vld1q_dup_f32(in0 + i * stride0 + r2 + 3 * stride0);
-        float32x4_t in0_r4 = vld1q_dup_f32(in0 + i * stride0 + r2 + 4 * stride0);
-        float32x4_t in0_r5 = vld1q_dup_f32(in0 + i * stride0 + r2 + 5 * stride0);
         float32x4_t in1_v0 = vld1q_f32(in1 + j + r2 * stride1);
+        float32x4_t in0_r0 = vld1q_dup_f32(in0 + i * stride0 + r2);
         acc0_0 = vfmaq_f32(acc0_0, in0_r0, in1_v0);
+        float32x4_t in0_r1 = vld1q_dup_f32(in0 + i * stride0 + r2 + stride0);
         acc1_0 = vfmaq_f32(acc1_0, in0_r1, in1_v0);
+        float32x4_t in0_r2 = vld1q_dup_f32(in0 + i * stride0 + r2 + 2 * stride0);
         acc2_0 = vfmaq_f32(acc2_0, in0_r2, in1_v0);
+        float32x4_t in0_r3 = vld1q_dup_f32(in0 + i * stride0 + r2 + 3 * stride0);
         acc3_0 = vfmaq_f32(acc3_0, in0_r3, in1_v0);
+        float32x4_t in0_r4 = vld1q_dup_f32(in0 + i * stride0 + r2 + 4 * stride0);
         acc4_0 = vfmaq_f32(acc4_0, in0_r4, in1_v0);
+        float32x4_t in0_r5 = vld1q_dup_f32(in0 + i * stride0 + r2 + 5 * stride0);
         acc5_0 = vfmaq_f32(acc5_0, in0_r5, in1_v0);
       }
       vst1q_f32(out + out_base, acc0_0);
@@ -1640,14 +1642,14 @@ void matmul_f32_neon(const float* in0, const float* in1, int64_t size0, int64_t 
       // k
       int64_t r2 = 0;
       for (; r2 < size2; ++r2) {
-        float32x4_t in0_r0 = vld1q_dup_f32(in0 + i * stride0 + r2);
-        float32x4_t in0_r1 = vld1q_dup_f32(in0 + i * stride0 + r2 + stride0);
-        float32x4_t in0_r2 = vld1q_dup_f32(in0 + i * stride0 + r2 + 2 * stride0);
-        float32x4_t in0_r3 = vld1q_dup_f32(in0 + i * stride0 + r2 + 3 * stride0);
         float32x4_t in1_v0 = vld1q_f32(in1 + j + r2 * stride1);
+        float32x4_t in0_r0 = vld1q_dup_f32(in0 + i * stride0 + r2);
         acc0_0 = vfmaq_f32(acc0_0, in0_r0, in1_v0);
+        float32x4_t in0_r1 = vld1q_dup_f32(in0 + i * stride0 + r2 + stride0);
         acc1_0 = vfmaq_f32(acc1_0, in0_r1, in1_v0);
+        float32x4_t in0_r2 = vld1q_dup_f32(in0 + i * stride0 + r2 + 2 * stride0);
         acc2_0 = vfmaq_f32(acc2_0, in0_r2, in1_v0);
+        float32x4_t in0_r3 = vld1q_dup_f32(in0 + i * stride0 + r2 + 3 * stride0);
         acc3_0 = vfmaq_f32(acc3_0, in0_r3, in1_v0);
       }
       vst1q_f32(out + out_base, acc0_0);
@@ -1663,10 +1665,10 @@ void matmul_f32_neon(const float* in0, const float* in1, int64_t size0, int64_t 
       // k
       int64_t r2 = 0;
       for (; r2 < size2; ++r2) {
-        float32x4_t in0_r0 = vld1q_dup_f32(in0 + i * stride0 + r2);
-        float32x4_t in0_r1 = vld1q_dup_f32(in0 + i * stride0 + r2 + stride0);
         float32x4_t in1_v0 = vld1q_f32(in1 + j + r2 * stride1);
+        float32x4_t in0_r0 = vld1q_dup_f32(in0 + i * stride0 + r2);
         acc0_0 = vfmaq_f32(acc0_0, in0_r0, in1_v0);
+        float32x4_t in0_r1 = vld1q_dup_f32(in0 + i * stride0 + r2 + stride0);
         acc1_0 = vfmaq_f32(acc1_0, in0_r1, in1_v0);
       }
       vst1q_f32(out + out_base, acc0_0);
@@ -1679,8 +1681,9 @@ void matmul_f32_neon(const float* in0, const float* in1, int64_t size0, int64_t 
       // k
       int64_t r2 = 0;
       for (; r2 < size2; ++r2) {
+        float32x4_t in1_v0 = vld1q_f32(in1 + j + r2 * stride1);
         float32x4_t in0_r0 = vld1q_dup_f32(in0 + i * stride0 + r2);
-        acc0_0 = vfmaq_f32(acc0_0, in0_r0, vld1q_f32(in1 + j + r2 * stride1));
+        acc0_0 = vfmaq_f32(acc0_0, in0_r0, in1_v0);
       }
       vst1q_f32(out + out_base, acc0_0);
     }
@@ -1700,19 +1703,19 @@ void matmul_f32_neon(const float* in0, const float* in1, int64_t size0, int64_t 
       // k
       int64_t r2 = 0;
       for (; r2 < size2; ++r2) {
-        float32x4_t in0_r0 = vld1q_dup_f32(in0 + i * stride0 + r2);
-        float32x4_t in0_r1 = vld1q_dup_f32(in0 + i * stride0 + r2 + stride0);
-        float32x4_t in0_r2 = vld1q_dup_f32(in0 + i * stride0 + r2 + 2 * stride0);
-        float32x4_t in0_r3 = vld1q_dup_f32(in0 + i * stride0 + r2 + 3 * stride0);
-        float32x4_t in0_r4 = vld1q_dup_f32(in0 + i * stride0 + r2 + 4 * stride0);
-        float32x4_t in0_r5 = vld1q_dup_f32(in0 + i * stride0 + r2 + 5 * stride0);
         float32x4_t in1_v0 =
             vreinterpretq_f32_u8(simdgen_load_prefix(in1 + j + r2 * stride1, (size1 - j) * 4));
+        float32x4_t in0_r0 = vld1q_dup_f32(in0 + i * stride0 + r2);
         acc0_0 = vfmaq_f32(acc0_0, in0_r0, in1_v0);
+        float32x4_t in0_r1 = vld1q_dup_f32(in0 + i * stride0 + r2 + stride0);
         acc1_0 = vfmaq_f32(acc1_0, in0_r1, in1_v0);
+        float32x4_t in0_r2 = vld1q_dup_f32(in0 + i * stride0 + r2 + 2 * stride0);
         acc2_0 = vfmaq_f32(acc2_0, in0_r2, in1_v0);
+        float32x4_t in0_r3 = vld1q_dup_f32(in0 + i * stride0 + r2 + 3 * stride0);
         acc3_0 = vfmaq_f32(acc3_0, in0_r3, in1_v0);
+        float32x4_t in0_r4 = vld1q_dup_f32(in0 + i * stride0 + r2 + 4 * stride0);
         acc4_0 = vfmaq_f32(acc4_0, in0_r4, in1_v0);
+        float32x4_t in0_r5 = vld1q_dup_f32(in0 + i * stride0 + r2 + 5 * stride0);
         acc5_0 = vfmaq_f32(acc5_0, in0_r5, in1_v0);
       }
       simdgen_store_prefix(out + out_base, vreinterpretq_u8_f32(acc0_0), (size1 - j) * 4);
@@ -1736,15 +1739,15 @@ void matmul_f32_neon(const float* in0, const float* in1, int64_t size0, int64_t 
       // k
       int64_t r2 = 0;
       for (; r2 < size2; ++r2) {
-        float32x4_t in0_r0 = vld1q_dup_f32(in0 + i * stride0 + r2);
-        float32x4_t in0_r1 = vld1q_dup_f32(in0 + i * stride0 + r2 + stride0);
-        float32x4_t in0_r2 = vld1q_dup_f32(in0 + i * stride0 + r2 + 2 * stride0);
-        float32x4_t in0_r3 = vld1q_dup_f32(in0 + i * stride0 + r2 + 3 * stride0);
         float32x4_t in1_v0 =
             vreinterpretq_f32_u8(simdgen_load_prefix(in1 + j + r2 * stride1, (size1 - j) * 4));
+        float32x4_t in0_r0 = vld1q_dup_f32(in0 + i * stride0 + r2);
         acc0_0 = vfmaq_f32(acc0_0, in0_r0, in1_v0);
+        float32x4_t in0_r1 = vld1q_dup_f32(in0 + i * stride0 + r2 + stride0);
         acc1_0 = vfmaq_f32(acc1_0, in0_r1, in1_v0);
+        float32x4_t in0_r2 = vld1q_dup_f32(in0 + i * stride0 + r2 + 2 * stride0);
         acc2_0 = vfmaq_f32(acc2_0, in0_r2, in1_v0);
+        float32x4_t in0_r3 = vld1q_dup_f32(in0 + i * stride0 + r2 + 3 * stride0);
         acc3_0 = vfmaq_f32(acc3_0, in0_r3, in1_v0);
       }
       simdgen_store_prefix(out + out_base, vreinterpretq_u8_f32(acc0_0), (size1 - j) * 4);
@@ -1762,11 +1765,11 @@ void matmul_f32_neon(const float* in0, const float* in1, int64_t size0, int64_t 
       // k
       int64_t r2 = 0;
       for (; r2 < size2; ++r2) {
-        float32x4_t in0_r0 = vld1q_dup_f32(in0 + i * stride0 + r2);
-        float32x4_t in0_r1 = vld1q_dup_f32(in0 + i * stride0 + r2 + stride0);
         float32x4_t in1_v0 =
             vreinterpretq_f32_u8(simdgen_load_prefix(in1 + j + r2 * stride1, (size1 - j) * 4));
+        float32x4_t in0_r0 = vld1q_dup_f32(in0 + i * stride0 + r2);
         acc0_0 = vfmaq_f32(acc0_0, in0_r0, in1_v0);
+        float32x4_t in0_r1 = vld1q_dup_f32(in0 + i * stride0 + r2 + stride0);
         acc1_0 = vfmaq_f32(acc1_0, in0_r1, in1_v0);
       }
       simdgen_store_prefix(out + out_base, vreinterpretq_u8_f32(acc0_0), (size1 - j) * 4);
@@ -1779,9 +1782,9 @@ void matmul_f32_neon(const float* in0, const float* in1, int64_t size0, int64_t 
       // k
       int64_t r2 = 0;
       for (; r2 < size2; ++r2) {
-        float32x4_t in0_r0 = vld1q_dup_f32(in0 + i * stride0 + r2);
         float32x4_t in1_v0 =
             vreinterpretq_f32_u8(simdgen_load_prefix(in1 + j + r2 * stride1, (size1 - j) * 4));
+        float32x4_t in0_r0 = vld1q_dup_f32(in0 + i * stride0 + r2);
         acc0_0 = vfmaq_f32(acc0_0, in0_r0, in1_v0);
       }
       simdgen_store_prefix(out + out_base, vreinterpretq_u8_f32(acc0_0), (size1 - j) * 4);
@@ -1820,34 +1823,34 @@ void matmul_f32_scalar(const float* in0, const float* in1, int64_t size0, int64_
       // k
       int64_t r2 = 0;
       for (; r2 < size2; ++r2) {
-        float in0_r0 = in0[i * stride0 + r2];
-        float in0_r1 = in0[i * stride0 + r2 + stride0];
-        float in0_r2 = in0[i * stride0 + r2 + 2 * stride0];
-        float in0_r3 = in0[i * stride0 + r2 + 3 * stride0];
-        float in0_r4 = in0[i * stride0 + r2 + 4 * stride0];
-        float in0_r5 = in0[i * stride0 + r2 + 5 * stride0];
         float in1_v0 = in1[j + r2 * stride1];
         float in1_v1 = in1[j + r2 * stride1 + 1];
+        float in0_r0 = in0[i * stride0 + r2];
         float product0_0 = (in0_r0 * in1_v0);
         acc0_0 = (acc0_0 + product0_0);
         float product0_1 = (in0_r0 * in1_v1);
         acc0_1 = (acc0_1 + product0_1);
+        float in0_r1 = in0[i * stride0 + r2 + stride0];
         float product1_0 = (in0_r1 * in1_v0);
         acc1_0 = (acc1_0 + product1_0);
         float product1_1 = (in0_r1 * in1_v1);
         acc1_1 = (acc1_1 + product1_1);
+        float in0_r2 = in0[i * stride0 + r2 + 2 * stride0];
         float product2_0 = (in0_r2 * in1_v0);
         acc2_0 = (acc2_0 + product2_0);
         float product2_1 = (in0_r2 * in1_v1);
         acc2_1 = (acc2_1 + product2_1);
+        float in0_r3 = in0[i * stride0 + r2 + 3 * stride0];
         float product3_0 = (in0_r3 * in1_v0);
         acc3_0 = (acc3_0 + product3_0);
         float product3_1 = (in0_r3 * in1_v1);
         acc3_1 = (acc3_1 + product3_1);
+        float in0_r4 = in0[i * stride0 + r2 + 4 * stride0];
         float product4_0 = (in0_r4 * in1_v0);
         acc4_0 = (acc4_0 + product4_0);
         float product4_1 = (in0_r4 * in1_v1);
         acc4_1 = (acc4_1 + product4_1);
+        float in0_r5 = in0[i * stride0 + r2 + 5 * stride0];
         float product5_0 = (in0_r5 * in1_v0);
         acc5_0 = (acc5_0 + product5_0);
         float product5_1 = (in0_r5 * in1_v1);
@@ -1880,24 +1883,24 @@ void matmul_f32_scalar(const float* in0, const float* in1, int64_t size0, int64_
       // k
       int64_t r2 = 0;
       for (; r2 < size2; ++r2) {
-        float in0_r0 = in0[i * stride0 + r2];
-        float in0_r1 = in0[i * stride0 + r2 + stride0];
-        float in0_r2 = in0[i * stride0 + r2 + 2 * stride0];
-        float in0_r3 = in0[i * stride0 + r2 + 3 * stride0];
         float in1_v0 = in1[j + r2 * stride1];
         float in1_v1 = in1[j + r2 * stride1 + 1];
+        float in0_r0 = in0[i * stride0 + r2];
         float product0_0 = (in0_r0 * in1_v0);
         acc0_0 = (acc0_0 + product0_0);
         float product0_1 = (in0_r0 * in1_v1);
         acc0_1 = (acc0_1 + product0_1);
+        float in0_r1 = in0[i * stride0 + r2 + stride0];
         float product1_0 = (in0_r1 * in1_v0);
         acc1_0 = (acc1_0 + product1_0);
         float product1_1 = (in0_r1 * in1_v1);
         acc1_1 = (acc1_1 + product1_1);
+        float in0_r2 = in0[i * stride0 + r2 + 2 * stride0];
         float product2_0 = (in0_r2 * in1_v0);
         acc2_0 = (acc2_0 + product2_0);
         float product2_1 = (in0_r2 * in1_v1);
         acc2_1 = (acc2_1 + product2_1);
+        float in0_r3 = in0[i * stride0 + r2 + 3 * stride0];
         float product3_0 = (in0_r3 * in1_v0);
         acc3_0 = (acc3_0 + product3_0);
         float product3_1 = (in0_r3 * in1_v1);
@@ -1922,14 +1925,14 @@ void matmul_f32_scalar(const float* in0, const float* in1, int64_t size0, int64_
       // k
       int64_t r2 = 0;
       for (; r2 < size2; ++r2) {
-        float in0_r0 = in0[i * stride0 + r2];
-        float in0_r1 = in0[i * stride0 + r2 + stride0];
         float in1_v0 = in1[j + r2 * stride1];
         float in1_v1 = in1[j + r2 * stride1 + 1];
+        float in0_r0 = in0[i * stride0 + r2];
         float product0_0 = (in0_r0 * in1_v0);
         acc0_0 = (acc0_0 + product0_0);
         float product0_1 = (in0_r0 * in1_v1);
         acc0_1 = (acc0_1 + product0_1);
+        float in0_r1 = in0[i * stride0 + r2 + stride0];
         float product1_0 = (in0_r1 * in1_v0);
         acc1_0 = (acc1_0 + product1_0);
         float product1_1 = (in0_r1 * in1_v1);
@@ -1948,9 +1951,9 @@ void matmul_f32_scalar(const float* in0, const float* in1, int64_t size0, int64_
       // k
       int64_t r2 = 0;
       for (; r2 < size2; ++r2) {
-        float in0_r0 = in0[i * stride0 + r2];
         float in1_v0 = in1[j + r2 * stride1];
         float in1_v1 = in1[j + r2 * stride1 + 1];
+        float in0_r0 = in0[i * stride0 + r2];
         float product0_0 = (in0_r0 * in1_v0);
         acc0_0 = (acc0_0 + product0_0);
         float product0_1 = (in0_r0 * in1_v1);
@@ -1975,23 +1978,23 @@ void matmul_f32_scalar(const float* in0, const float* in1, int64_t size0, int64_
       // k
       int64_t r2 = 0;
       for (; r2 < size2; ++r2) {
-        float in0_r0 = in0[i * stride0 + r2];
-        float in0_r1 = in0[i * stride0 + r2 + stride0];
-        float in0_r2 = in0[i * stride0 + r2 + 2 * stride0];
-        float in0_r3 = in0[i * stride0 + r2 + 3 * stride0];
-        float in0_r4 = in0[i * stride0 + r2 + 4 * stride0];
-        float in0_r5 = in0[i * stride0 + r2 + 5 * stride0];
         float in1_v0 = in1[j + r2 * stride1];
+        float in0_r0 = in0[i * stride0 + r2];
         float product0_0 = (in0_r0 * in1_v0);
         acc0_0 = (acc0_0 + product0_0);
+        float in0_r1 = in0[i * stride0 + r2 + stride0];
         float product1_0 = (in0_r1 * in1_v0);
         acc1_0 = (acc1_0 + product1_0);
+        float in0_r2 = in0[i * stride0 + r2 + 2 * stride0];
         float product2_0 = (in0_r2 * in1_v0);
         acc2_0 = (acc2_0 + product2_0);
+        float in0_r3 = in0[i * stride0 + r2 + 3 * stride0];
         float product3_0 = (in0_r3 * in1_v0);
         acc3_0 = (acc3_0 + product3_0);
+        float in0_r4 = in0[i * stride0 + r2 + 4 * stride0];
         float product4_0 = (in0_r4 * in1_v0);
         acc4_0 = (acc4_0 + product4_0);
+        float in0_r5 = in0[i * stride0 + r2 + 5 * stride0];
         float product5_0 = (in0_r5 * in1_v0);
         acc5_0 = (acc5_0 + product5_0);
       }
@@ -2012,17 +2015,17 @@ void matmul_f32_scalar(const float* in0, const float* in1, int64_t size0, int64_
       // k
       int64_t r2 = 0;
       for (; r2 < size2; ++r2) {
-        float in0_r0 = in0[i * stride0 + r2];
-        float in0_r1 = in0[i * stride0 + r2 + stride0];
-        float in0_r2 = in0[i * stride0 + r2 + 2 * stride0];
-        float in0_r3 = in0[i * stride0 + r2 + 3 * stride0];
         float in1_v0 = in1[j + r2 * stride1];
+        float in0_r0 = in0[i * stride0 + r2];
         float product0_0 = (in0_r0 * in1_v0);
         acc0_0 = (acc0_0 + product0_0);
+        float in0_r1 = in0[i * stride0 + r2 + stride0];
         float product1_0 = (in0_r1 * in1_v0);
         acc1_0 = (acc1_0 + product1_0);
+        float in0_r2 = in0[i * stride0 + r2 + 2 * stride0];
         float product2_0 = (in0_r2 * in1_v0);
         acc2_0 = (acc2_0 + product2_0);
+        float in0_r3 = in0[i * stride0 + r2 + 3 * stride0];
         float product3_0 = (in0_r3 * in1_v0);
         acc3_0 = (acc3_0 + product3_0);
       }
@@ -2039,11 +2042,11 @@ void matmul_f32_scalar(const float* in0, const float* in1, int64_t size0, int64_
       // k
       int64_t r2 = 0;
       for (; r2 < size2; ++r2) {
-        float in0_r0 = in0[i * stride0 + r2];
-        float in0_r1 = in0[i * stride0 + r2 + stride0];
         float in1_v0 = in1[j + r2 * stride1];
+        float in0_r0 = in0[i * stride0 + r2];
         float product0_0 = (in0_r0 * in1_v0);
         acc0_0 = (acc0_0 + product0_0);
+        float in0_r1 = in0[i * stride0 + r2 + stride0];
         float product1_0 = (in0_r1 * in1_v0);
         acc1_0 = (acc1_0 + product1_0);
       }
@@ -2057,8 +2060,8 @@ void matmul_f32_scalar(const float* in0, const float* in1, int64_t size0, int64_
       // k
       int64_t r2 = 0;
       for (; r2 < size2; ++r2) {
-        float in0_r0 = in0[i * stride0 + r2];
         float in1_v0 = in1[j + r2 * stride1];
+        float in0_r0 = in0[i * stride0 + r2];
         float product0_0 = (in0_r0 * in1_v0);
         acc0_0 = (acc0_0 + product0_0);
       }

@@ -368,27 +368,33 @@ class ContractionBuilder {
           out.push_back(loadOf(from, acc, r, u, pred));
         }
       }
-    // The reduction body: operand values (each loaded once per distinct (row, vector) it depends
-    // on), then the FMAs.
+    // The reduction body: the values that serve every row (the operand along the vector dim), then
+    // row by row the values of that row (a broadcast) and the row's FMAs, so that a row's values
+    // die before the next row's load: with AVX2's 16 registers, all broadcasts first made GCC
+    // spill accumulators. Each tensor is loaded once per distinct (row, vector) it depends on.
     ir::Block body;
     std::vector<std::vector<std::vector<std::string>>> value(2);  // [operand][row][vec]
-    for (int k = 0; k < 2; ++k) {
+    auto loadRow = [&](int k, int r) {  // r = -1: the operand's values that no row depends on
       const PlannedTensor& t = inputs_[size_t(k)];
       const bool byRow = dependsOn(t, tdim_), byVec = dependsOn(t, vdim_);
+      if (byRow != (r >= 0)) return;
+      for (int u = 0; u < (byVec ? nr : 1); ++u) {
+        std::string name = t.name;
+        if (byRow) name += "_r" + std::to_string(r);
+        if (byVec) name += "_v" + std::to_string(u);
+        if (!byRow && !byVec) name += "_elem";  // one element for the whole tile
+        body.push_back(loadOf(t, name, std::max(r, 0), u, pred));
+        for (int rr = 0; rr < mr; ++rr)
+          for (int uu = 0; uu < nr; ++uu)
+            if ((!byRow || rr == r) && (!byVec || uu == u)) value[size_t(k)][size_t(rr)][size_t(uu)] = name;
+      }
+    };
+    for (int k = 0; k < 2; ++k) {
       value[size_t(k)].assign(size_t(mr), std::vector<std::string>(size_t(nr)));
-      for (int r = 0; r < (byRow ? mr : 1); ++r)
-        for (int u = 0; u < (byVec ? nr : 1); ++u) {
-          std::string name = t.name;
-          if (byRow) name += "_r" + std::to_string(r);
-          if (byVec) name += "_v" + std::to_string(u);
-          if (!byRow && !byVec) name += "_elem";  // one element for the whole tile
-          body.push_back(loadOf(t, name, r, u, pred));
-          for (int rr = 0; rr < mr; ++rr)
-            for (int uu = 0; uu < nr; ++uu)
-              if ((!byRow || rr == r) && (!byVec || uu == u)) value[size_t(k)][size_t(rr)][size_t(uu)] = name;
-        }
+      loadRow(k, -1);
     }
-    for (int r = 0; r < mr; ++r)
+    for (int r = 0; r < mr; ++r) {
+      for (int k = 0; k < 2; ++k) loadRow(k, r);
       for (int u = 0; u < nr; ++u) {
         const std::string& a = value[0][size_t(r)][size_t(u)];
         const std::string& b = value[1][size_t(r)][size_t(u)];
@@ -400,6 +406,7 @@ class ContractionBuilder {
           body.push_back(binary(ReduceOp::add, accName(r, u), accName(r, u), p, false));
         }
       }
+    }
     // Reduction loops, innermost last in the spec's order.
     for (size_t d = c_.dims.size(); d-- > 0;) {
       if (!c_.dims[d].reduction) continue;
