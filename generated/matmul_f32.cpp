@@ -106,6 +106,7 @@ static inline void simdgen_store_prefix(void* to, uint8x16_t v, int64_t bytes) {
 #endif
 
 // ---- avx512 (512-bit vectors)
+// packing: b is copied per column of tiles into a 32 KiB panel, 128 steps of k at a time (the reduction runs in blocks of 128)
 // register tile: 6 x 4 vectors of f32x16 (24 accumulators) along i x j
 // per step of k: fused multiply-adds; init and epilogue fused into the tile (each output element is written once)
 // tails: j: single vectors, then one masked partial vector; i: tiles of 4, 2, 1 rows
@@ -116,226 +117,308 @@ static inline void simdgen_store_prefix(void* to, uint8x16_t v, int64_t bytes) {
 __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void matmul_f32_avx512(
     const float* in0, const float* in1, int64_t size0, int64_t size1, int64_t size2,
     int64_t stride0, int64_t stride1, int64_t stride2, float* out) {
+  alignas(64) float panel[8192];
   int64_t j = 0;
   // along j: tiles of 4 vectors
   for (; j + 64 <= size1; j += 64) {
-    int64_t i = 0;
-    // along i: tiles of 6 x 4 vectors
-    for (; i + 6 <= size0; i += 6) {
-      int64_t out_base = i * stride2 + j;
-      __m512 acc0_0 = _mm512_setzero_ps();
-      __m512 acc0_1 = _mm512_setzero_ps();
-      __m512 acc0_2 = _mm512_setzero_ps();
-      __m512 acc0_3 = _mm512_setzero_ps();
-      __m512 acc1_0 = _mm512_setzero_ps();
-      __m512 acc1_1 = _mm512_setzero_ps();
-      __m512 acc1_2 = _mm512_setzero_ps();
-      __m512 acc1_3 = _mm512_setzero_ps();
-      __m512 acc2_0 = _mm512_setzero_ps();
-      __m512 acc2_1 = _mm512_setzero_ps();
-      __m512 acc2_2 = _mm512_setzero_ps();
-      __m512 acc2_3 = _mm512_setzero_ps();
-      __m512 acc3_0 = _mm512_setzero_ps();
-      __m512 acc3_1 = _mm512_setzero_ps();
-      __m512 acc3_2 = _mm512_setzero_ps();
-      __m512 acc3_3 = _mm512_setzero_ps();
-      __m512 acc4_0 = _mm512_setzero_ps();
-      __m512 acc4_1 = _mm512_setzero_ps();
-      __m512 acc4_2 = _mm512_setzero_ps();
-      __m512 acc4_3 = _mm512_setzero_ps();
-      __m512 acc5_0 = _mm512_setzero_ps();
-      __m512 acc5_1 = _mm512_setzero_ps();
-      __m512 acc5_2 = _mm512_setzero_ps();
-      __m512 acc5_3 = _mm512_setzero_ps();
-      // k
-      int64_t r2 = 0;
-      for (; r2 < size2; ++r2) {
-        __m512 in1_v0 = _mm512_loadu_ps(in1 + j + r2 * stride1);
-        __m512 in1_v1 = _mm512_loadu_ps(in1 + j + r2 * stride1 + 16);
-        __m512 in1_v2 = _mm512_loadu_ps(in1 + j + r2 * stride1 + 32);
-        __m512 in1_v3 = _mm512_loadu_ps(in1 + j + r2 * stride1 + 48);
-        __m512 in0_r0 = _mm512_set1_ps(in0[i * stride0 + r2]);
-        acc0_0 = _mm512_fmadd_ps(in0_r0, in1_v0, acc0_0);
-        acc0_1 = _mm512_fmadd_ps(in0_r0, in1_v1, acc0_1);
-        acc0_2 = _mm512_fmadd_ps(in0_r0, in1_v2, acc0_2);
-        acc0_3 = _mm512_fmadd_ps(in0_r0, in1_v3, acc0_3);
-        __m512 in0_r1 = _mm512_set1_ps(in0[i * stride0 + r2 + stride0]);
-        acc1_0 = _mm512_fmadd_ps(in0_r1, in1_v0, acc1_0);
-        acc1_1 = _mm512_fmadd_ps(in0_r1, in1_v1, acc1_1);
-        acc1_2 = _mm512_fmadd_ps(in0_r1, in1_v2, acc1_2);
-        acc1_3 = _mm512_fmadd_ps(in0_r1, in1_v3, acc1_3);
-        __m512 in0_r2 = _mm512_set1_ps(in0[i * stride0 + r2 + 2 * stride0]);
-        acc2_0 = _mm512_fmadd_ps(in0_r2, in1_v0, acc2_0);
-        acc2_1 = _mm512_fmadd_ps(in0_r2, in1_v1, acc2_1);
-        acc2_2 = _mm512_fmadd_ps(in0_r2, in1_v2, acc2_2);
-        acc2_3 = _mm512_fmadd_ps(in0_r2, in1_v3, acc2_3);
-        __m512 in0_r3 = _mm512_set1_ps(in0[i * stride0 + r2 + 3 * stride0]);
-        acc3_0 = _mm512_fmadd_ps(in0_r3, in1_v0, acc3_0);
-        acc3_1 = _mm512_fmadd_ps(in0_r3, in1_v1, acc3_1);
-        acc3_2 = _mm512_fmadd_ps(in0_r3, in1_v2, acc3_2);
-        acc3_3 = _mm512_fmadd_ps(in0_r3, in1_v3, acc3_3);
-        __m512 in0_r4 = _mm512_set1_ps(in0[i * stride0 + r2 + 4 * stride0]);
-        acc4_0 = _mm512_fmadd_ps(in0_r4, in1_v0, acc4_0);
-        acc4_1 = _mm512_fmadd_ps(in0_r4, in1_v1, acc4_1);
-        acc4_2 = _mm512_fmadd_ps(in0_r4, in1_v2, acc4_2);
-        acc4_3 = _mm512_fmadd_ps(in0_r4, in1_v3, acc4_3);
-        __m512 in0_r5 = _mm512_set1_ps(in0[i * stride0 + r2 + 5 * stride0]);
-        acc5_0 = _mm512_fmadd_ps(in0_r5, in1_v0, acc5_0);
-        acc5_1 = _mm512_fmadd_ps(in0_r5, in1_v1, acc5_1);
-        acc5_2 = _mm512_fmadd_ps(in0_r5, in1_v2, acc5_2);
-        acc5_3 = _mm512_fmadd_ps(in0_r5, in1_v3, acc5_3);
+    int64_t k_blocks_end = size2 > 1 ? size2 : 1;
+    // blocks of 128 steps of k through the panel
+    int64_t k0 = 0;
+    for (; k0 < k_blocks_end; k0 += 128) {
+      int64_t k_end = k0 + 128 < size2 ? k0 + 128 : size2;
+      // pack: 4 vectors of b per step
+      int64_t kp = k0;
+      for (; kp < k_end; ++kp) {
+        _mm512_storeu_ps(panel + 64 * kp - 64 * k0, _mm512_loadu_ps(in1 + j + kp * stride1));
+        _mm512_storeu_ps(panel + 64 * kp - 64 * k0 + 16,
+                         _mm512_loadu_ps(in1 + j + kp * stride1 + 16));
+        _mm512_storeu_ps(panel + 64 * kp - 64 * k0 + 32,
+                         _mm512_loadu_ps(in1 + j + kp * stride1 + 32));
+        _mm512_storeu_ps(panel + 64 * kp - 64 * k0 + 48,
+                         _mm512_loadu_ps(in1 + j + kp * stride1 + 48));
       }
-      _mm512_storeu_ps(out + out_base, acc0_0);
-      _mm512_storeu_ps(out + out_base + 16, acc0_1);
-      _mm512_storeu_ps(out + out_base + 32, acc0_2);
-      _mm512_storeu_ps(out + out_base + 48, acc0_3);
-      _mm512_storeu_ps(out + out_base + stride2, acc1_0);
-      _mm512_storeu_ps(out + out_base + stride2 + 16, acc1_1);
-      _mm512_storeu_ps(out + out_base + stride2 + 32, acc1_2);
-      _mm512_storeu_ps(out + out_base + stride2 + 48, acc1_3);
-      _mm512_storeu_ps(out + out_base + 2 * stride2, acc2_0);
-      _mm512_storeu_ps(out + out_base + 2 * stride2 + 16, acc2_1);
-      _mm512_storeu_ps(out + out_base + 2 * stride2 + 32, acc2_2);
-      _mm512_storeu_ps(out + out_base + 2 * stride2 + 48, acc2_3);
-      _mm512_storeu_ps(out + out_base + 3 * stride2, acc3_0);
-      _mm512_storeu_ps(out + out_base + 3 * stride2 + 16, acc3_1);
-      _mm512_storeu_ps(out + out_base + 3 * stride2 + 32, acc3_2);
-      _mm512_storeu_ps(out + out_base + 3 * stride2 + 48, acc3_3);
-      _mm512_storeu_ps(out + out_base + 4 * stride2, acc4_0);
-      _mm512_storeu_ps(out + out_base + 4 * stride2 + 16, acc4_1);
-      _mm512_storeu_ps(out + out_base + 4 * stride2 + 32, acc4_2);
-      _mm512_storeu_ps(out + out_base + 4 * stride2 + 48, acc4_3);
-      _mm512_storeu_ps(out + out_base + 5 * stride2, acc5_0);
-      _mm512_storeu_ps(out + out_base + 5 * stride2 + 16, acc5_1);
-      _mm512_storeu_ps(out + out_base + 5 * stride2 + 32, acc5_2);
-      _mm512_storeu_ps(out + out_base + 5 * stride2 + 48, acc5_3);
-    }
-    // the rest: 4 rows
-    for (; i + 4 <= size0; i += 4) {
-      int64_t out_base = i * stride2 + j;
-      __m512 acc0_0 = _mm512_setzero_ps();
-      __m512 acc0_1 = _mm512_setzero_ps();
-      __m512 acc0_2 = _mm512_setzero_ps();
-      __m512 acc0_3 = _mm512_setzero_ps();
-      __m512 acc1_0 = _mm512_setzero_ps();
-      __m512 acc1_1 = _mm512_setzero_ps();
-      __m512 acc1_2 = _mm512_setzero_ps();
-      __m512 acc1_3 = _mm512_setzero_ps();
-      __m512 acc2_0 = _mm512_setzero_ps();
-      __m512 acc2_1 = _mm512_setzero_ps();
-      __m512 acc2_2 = _mm512_setzero_ps();
-      __m512 acc2_3 = _mm512_setzero_ps();
-      __m512 acc3_0 = _mm512_setzero_ps();
-      __m512 acc3_1 = _mm512_setzero_ps();
-      __m512 acc3_2 = _mm512_setzero_ps();
-      __m512 acc3_3 = _mm512_setzero_ps();
-      // k
-      int64_t r2 = 0;
-      for (; r2 < size2; ++r2) {
-        __m512 in1_v0 = _mm512_loadu_ps(in1 + j + r2 * stride1);
-        __m512 in1_v1 = _mm512_loadu_ps(in1 + j + r2 * stride1 + 16);
-        __m512 in1_v2 = _mm512_loadu_ps(in1 + j + r2 * stride1 + 32);
-        __m512 in1_v3 = _mm512_loadu_ps(in1 + j + r2 * stride1 + 48);
-        __m512 in0_r0 = _mm512_set1_ps(in0[i * stride0 + r2]);
-        acc0_0 = _mm512_fmadd_ps(in0_r0, in1_v0, acc0_0);
-        acc0_1 = _mm512_fmadd_ps(in0_r0, in1_v1, acc0_1);
-        acc0_2 = _mm512_fmadd_ps(in0_r0, in1_v2, acc0_2);
-        acc0_3 = _mm512_fmadd_ps(in0_r0, in1_v3, acc0_3);
-        __m512 in0_r1 = _mm512_set1_ps(in0[i * stride0 + r2 + stride0]);
-        acc1_0 = _mm512_fmadd_ps(in0_r1, in1_v0, acc1_0);
-        acc1_1 = _mm512_fmadd_ps(in0_r1, in1_v1, acc1_1);
-        acc1_2 = _mm512_fmadd_ps(in0_r1, in1_v2, acc1_2);
-        acc1_3 = _mm512_fmadd_ps(in0_r1, in1_v3, acc1_3);
-        __m512 in0_r2 = _mm512_set1_ps(in0[i * stride0 + r2 + 2 * stride0]);
-        acc2_0 = _mm512_fmadd_ps(in0_r2, in1_v0, acc2_0);
-        acc2_1 = _mm512_fmadd_ps(in0_r2, in1_v1, acc2_1);
-        acc2_2 = _mm512_fmadd_ps(in0_r2, in1_v2, acc2_2);
-        acc2_3 = _mm512_fmadd_ps(in0_r2, in1_v3, acc2_3);
-        __m512 in0_r3 = _mm512_set1_ps(in0[i * stride0 + r2 + 3 * stride0]);
-        acc3_0 = _mm512_fmadd_ps(in0_r3, in1_v0, acc3_0);
-        acc3_1 = _mm512_fmadd_ps(in0_r3, in1_v1, acc3_1);
-        acc3_2 = _mm512_fmadd_ps(in0_r3, in1_v2, acc3_2);
-        acc3_3 = _mm512_fmadd_ps(in0_r3, in1_v3, acc3_3);
+      int64_t i = 0;
+      // along i: tiles of 6 x 4 vectors
+      for (; i + 6 <= size0; i += 6) {
+        int64_t out_base = i * stride2 + j;
+        __m512 acc0_0 = _mm512_setzero_ps();
+        __m512 acc0_1 = _mm512_setzero_ps();
+        __m512 acc0_2 = _mm512_setzero_ps();
+        __m512 acc0_3 = _mm512_setzero_ps();
+        __m512 acc1_0 = _mm512_setzero_ps();
+        __m512 acc1_1 = _mm512_setzero_ps();
+        __m512 acc1_2 = _mm512_setzero_ps();
+        __m512 acc1_3 = _mm512_setzero_ps();
+        __m512 acc2_0 = _mm512_setzero_ps();
+        __m512 acc2_1 = _mm512_setzero_ps();
+        __m512 acc2_2 = _mm512_setzero_ps();
+        __m512 acc2_3 = _mm512_setzero_ps();
+        __m512 acc3_0 = _mm512_setzero_ps();
+        __m512 acc3_1 = _mm512_setzero_ps();
+        __m512 acc3_2 = _mm512_setzero_ps();
+        __m512 acc3_3 = _mm512_setzero_ps();
+        __m512 acc4_0 = _mm512_setzero_ps();
+        __m512 acc4_1 = _mm512_setzero_ps();
+        __m512 acc4_2 = _mm512_setzero_ps();
+        __m512 acc4_3 = _mm512_setzero_ps();
+        __m512 acc5_0 = _mm512_setzero_ps();
+        __m512 acc5_1 = _mm512_setzero_ps();
+        __m512 acc5_2 = _mm512_setzero_ps();
+        __m512 acc5_3 = _mm512_setzero_ps();
+        // a later block: the sums so far
+        if (k0 > 0) {
+          acc0_0 = _mm512_loadu_ps(out + out_base);
+          acc0_1 = _mm512_loadu_ps(out + out_base + 16);
+          acc0_2 = _mm512_loadu_ps(out + out_base + 32);
+          acc0_3 = _mm512_loadu_ps(out + out_base + 48);
+          acc1_0 = _mm512_loadu_ps(out + out_base + stride2);
+          acc1_1 = _mm512_loadu_ps(out + out_base + stride2 + 16);
+          acc1_2 = _mm512_loadu_ps(out + out_base + stride2 + 32);
+          acc1_3 = _mm512_loadu_ps(out + out_base + stride2 + 48);
+          acc2_0 = _mm512_loadu_ps(out + out_base + 2 * stride2);
+          acc2_1 = _mm512_loadu_ps(out + out_base + 2 * stride2 + 16);
+          acc2_2 = _mm512_loadu_ps(out + out_base + 2 * stride2 + 32);
+          acc2_3 = _mm512_loadu_ps(out + out_base + 2 * stride2 + 48);
+          acc3_0 = _mm512_loadu_ps(out + out_base + 3 * stride2);
+          acc3_1 = _mm512_loadu_ps(out + out_base + 3 * stride2 + 16);
+          acc3_2 = _mm512_loadu_ps(out + out_base + 3 * stride2 + 32);
+          acc3_3 = _mm512_loadu_ps(out + out_base + 3 * stride2 + 48);
+          acc4_0 = _mm512_loadu_ps(out + out_base + 4 * stride2);
+          acc4_1 = _mm512_loadu_ps(out + out_base + 4 * stride2 + 16);
+          acc4_2 = _mm512_loadu_ps(out + out_base + 4 * stride2 + 32);
+          acc4_3 = _mm512_loadu_ps(out + out_base + 4 * stride2 + 48);
+          acc5_0 = _mm512_loadu_ps(out + out_base + 5 * stride2);
+          acc5_1 = _mm512_loadu_ps(out + out_base + 5 * stride2 + 16);
+          acc5_2 = _mm512_loadu_ps(out + out_base + 5 * stride2 + 32);
+          acc5_3 = _mm512_loadu_ps(out + out_base + 5 * stride2 + 48);
+        }
+        // k
+        int64_t r2 = k0;
+        for (; r2 < k_end; ++r2) {
+          __m512 in1_v0 = _mm512_loadu_ps(panel + 64 * r2 - 64 * k0);
+          __m512 in1_v1 = _mm512_loadu_ps(panel + 64 * r2 - 64 * k0 + 16);
+          __m512 in1_v2 = _mm512_loadu_ps(panel + 64 * r2 - 64 * k0 + 32);
+          __m512 in1_v3 = _mm512_loadu_ps(panel + 64 * r2 - 64 * k0 + 48);
+          __m512 in0_r0 = _mm512_set1_ps(in0[i * stride0 + r2]);
+          acc0_0 = _mm512_fmadd_ps(in0_r0, in1_v0, acc0_0);
+          acc0_1 = _mm512_fmadd_ps(in0_r0, in1_v1, acc0_1);
+          acc0_2 = _mm512_fmadd_ps(in0_r0, in1_v2, acc0_2);
+          acc0_3 = _mm512_fmadd_ps(in0_r0, in1_v3, acc0_3);
+          __m512 in0_r1 = _mm512_set1_ps(in0[i * stride0 + r2 + stride0]);
+          acc1_0 = _mm512_fmadd_ps(in0_r1, in1_v0, acc1_0);
+          acc1_1 = _mm512_fmadd_ps(in0_r1, in1_v1, acc1_1);
+          acc1_2 = _mm512_fmadd_ps(in0_r1, in1_v2, acc1_2);
+          acc1_3 = _mm512_fmadd_ps(in0_r1, in1_v3, acc1_3);
+          __m512 in0_r2 = _mm512_set1_ps(in0[i * stride0 + r2 + 2 * stride0]);
+          acc2_0 = _mm512_fmadd_ps(in0_r2, in1_v0, acc2_0);
+          acc2_1 = _mm512_fmadd_ps(in0_r2, in1_v1, acc2_1);
+          acc2_2 = _mm512_fmadd_ps(in0_r2, in1_v2, acc2_2);
+          acc2_3 = _mm512_fmadd_ps(in0_r2, in1_v3, acc2_3);
+          __m512 in0_r3 = _mm512_set1_ps(in0[i * stride0 + r2 + 3 * stride0]);
+          acc3_0 = _mm512_fmadd_ps(in0_r3, in1_v0, acc3_0);
+          acc3_1 = _mm512_fmadd_ps(in0_r3, in1_v1, acc3_1);
+          acc3_2 = _mm512_fmadd_ps(in0_r3, in1_v2, acc3_2);
+          acc3_3 = _mm512_fmadd_ps(in0_r3, in1_v3, acc3_3);
+          __m512 in0_r4 = _mm512_set1_ps(in0[i * stride0 + r2 + 4 * stride0]);
+          acc4_0 = _mm512_fmadd_ps(in0_r4, in1_v0, acc4_0);
+          acc4_1 = _mm512_fmadd_ps(in0_r4, in1_v1, acc4_1);
+          acc4_2 = _mm512_fmadd_ps(in0_r4, in1_v2, acc4_2);
+          acc4_3 = _mm512_fmadd_ps(in0_r4, in1_v3, acc4_3);
+          __m512 in0_r5 = _mm512_set1_ps(in0[i * stride0 + r2 + 5 * stride0]);
+          acc5_0 = _mm512_fmadd_ps(in0_r5, in1_v0, acc5_0);
+          acc5_1 = _mm512_fmadd_ps(in0_r5, in1_v1, acc5_1);
+          acc5_2 = _mm512_fmadd_ps(in0_r5, in1_v2, acc5_2);
+          acc5_3 = _mm512_fmadd_ps(in0_r5, in1_v3, acc5_3);
+        }
+        _mm512_storeu_ps(out + out_base, acc0_0);
+        _mm512_storeu_ps(out + out_base + 16, acc0_1);
+        _mm512_storeu_ps(out + out_base + 32, acc0_2);
+        _mm512_storeu_ps(out + out_base + 48, acc0_3);
+        _mm512_storeu_ps(out + out_base + stride2, acc1_0);
+        _mm512_storeu_ps(out + out_base + stride2 + 16, acc1_1);
+        _mm512_storeu_ps(out + out_base + stride2 + 32, acc1_2);
+        _mm512_storeu_ps(out + out_base + stride2 + 48, acc1_3);
+        _mm512_storeu_ps(out + out_base + 2 * stride2, acc2_0);
+        _mm512_storeu_ps(out + out_base + 2 * stride2 + 16, acc2_1);
+        _mm512_storeu_ps(out + out_base + 2 * stride2 + 32, acc2_2);
+        _mm512_storeu_ps(out + out_base + 2 * stride2 + 48, acc2_3);
+        _mm512_storeu_ps(out + out_base + 3 * stride2, acc3_0);
+        _mm512_storeu_ps(out + out_base + 3 * stride2 + 16, acc3_1);
+        _mm512_storeu_ps(out + out_base + 3 * stride2 + 32, acc3_2);
+        _mm512_storeu_ps(out + out_base + 3 * stride2 + 48, acc3_3);
+        _mm512_storeu_ps(out + out_base + 4 * stride2, acc4_0);
+        _mm512_storeu_ps(out + out_base + 4 * stride2 + 16, acc4_1);
+        _mm512_storeu_ps(out + out_base + 4 * stride2 + 32, acc4_2);
+        _mm512_storeu_ps(out + out_base + 4 * stride2 + 48, acc4_3);
+        _mm512_storeu_ps(out + out_base + 5 * stride2, acc5_0);
+        _mm512_storeu_ps(out + out_base + 5 * stride2 + 16, acc5_1);
+        _mm512_storeu_ps(out + out_base + 5 * stride2 + 32, acc5_2);
+        _mm512_storeu_ps(out + out_base + 5 * stride2 + 48, acc5_3);
       }
-      _mm512_storeu_ps(out + out_base, acc0_0);
-      _mm512_storeu_ps(out + out_base + 16, acc0_1);
-      _mm512_storeu_ps(out + out_base + 32, acc0_2);
-      _mm512_storeu_ps(out + out_base + 48, acc0_3);
-      _mm512_storeu_ps(out + out_base + stride2, acc1_0);
-      _mm512_storeu_ps(out + out_base + stride2 + 16, acc1_1);
-      _mm512_storeu_ps(out + out_base + stride2 + 32, acc1_2);
-      _mm512_storeu_ps(out + out_base + stride2 + 48, acc1_3);
-      _mm512_storeu_ps(out + out_base + 2 * stride2, acc2_0);
-      _mm512_storeu_ps(out + out_base + 2 * stride2 + 16, acc2_1);
-      _mm512_storeu_ps(out + out_base + 2 * stride2 + 32, acc2_2);
-      _mm512_storeu_ps(out + out_base + 2 * stride2 + 48, acc2_3);
-      _mm512_storeu_ps(out + out_base + 3 * stride2, acc3_0);
-      _mm512_storeu_ps(out + out_base + 3 * stride2 + 16, acc3_1);
-      _mm512_storeu_ps(out + out_base + 3 * stride2 + 32, acc3_2);
-      _mm512_storeu_ps(out + out_base + 3 * stride2 + 48, acc3_3);
-    }
-    // the rest: 2 rows
-    for (; i + 2 <= size0; i += 2) {
-      int64_t out_base = i * stride2 + j;
-      __m512 acc0_0 = _mm512_setzero_ps();
-      __m512 acc0_1 = _mm512_setzero_ps();
-      __m512 acc0_2 = _mm512_setzero_ps();
-      __m512 acc0_3 = _mm512_setzero_ps();
-      __m512 acc1_0 = _mm512_setzero_ps();
-      __m512 acc1_1 = _mm512_setzero_ps();
-      __m512 acc1_2 = _mm512_setzero_ps();
-      __m512 acc1_3 = _mm512_setzero_ps();
-      // k
-      int64_t r2 = 0;
-      for (; r2 < size2; ++r2) {
-        __m512 in1_v0 = _mm512_loadu_ps(in1 + j + r2 * stride1);
-        __m512 in1_v1 = _mm512_loadu_ps(in1 + j + r2 * stride1 + 16);
-        __m512 in1_v2 = _mm512_loadu_ps(in1 + j + r2 * stride1 + 32);
-        __m512 in1_v3 = _mm512_loadu_ps(in1 + j + r2 * stride1 + 48);
-        __m512 in0_r0 = _mm512_set1_ps(in0[i * stride0 + r2]);
-        acc0_0 = _mm512_fmadd_ps(in0_r0, in1_v0, acc0_0);
-        acc0_1 = _mm512_fmadd_ps(in0_r0, in1_v1, acc0_1);
-        acc0_2 = _mm512_fmadd_ps(in0_r0, in1_v2, acc0_2);
-        acc0_3 = _mm512_fmadd_ps(in0_r0, in1_v3, acc0_3);
-        __m512 in0_r1 = _mm512_set1_ps(in0[i * stride0 + r2 + stride0]);
-        acc1_0 = _mm512_fmadd_ps(in0_r1, in1_v0, acc1_0);
-        acc1_1 = _mm512_fmadd_ps(in0_r1, in1_v1, acc1_1);
-        acc1_2 = _mm512_fmadd_ps(in0_r1, in1_v2, acc1_2);
-        acc1_3 = _mm512_fmadd_ps(in0_r1, in1_v3, acc1_3);
+      // the rest: 4 rows
+      for (; i + 4 <= size0; i += 4) {
+        int64_t out_base = i * stride2 + j;
+        __m512 acc0_0 = _mm512_setzero_ps();
+        __m512 acc0_1 = _mm512_setzero_ps();
+        __m512 acc0_2 = _mm512_setzero_ps();
+        __m512 acc0_3 = _mm512_setzero_ps();
+        __m512 acc1_0 = _mm512_setzero_ps();
+        __m512 acc1_1 = _mm512_setzero_ps();
+        __m512 acc1_2 = _mm512_setzero_ps();
+        __m512 acc1_3 = _mm512_setzero_ps();
+        __m512 acc2_0 = _mm512_setzero_ps();
+        __m512 acc2_1 = _mm512_setzero_ps();
+        __m512 acc2_2 = _mm512_setzero_ps();
+        __m512 acc2_3 = _mm512_setzero_ps();
+        __m512 acc3_0 = _mm512_setzero_ps();
+        __m512 acc3_1 = _mm512_setzero_ps();
+        __m512 acc3_2 = _mm512_setzero_ps();
+        __m512 acc3_3 = _mm512_setzero_ps();
+        // a later block: the sums so far
+        if (k0 > 0) {
+          acc0_0 = _mm512_loadu_ps(out + out_base);
+          acc0_1 = _mm512_loadu_ps(out + out_base + 16);
+          acc0_2 = _mm512_loadu_ps(out + out_base + 32);
+          acc0_3 = _mm512_loadu_ps(out + out_base + 48);
+          acc1_0 = _mm512_loadu_ps(out + out_base + stride2);
+          acc1_1 = _mm512_loadu_ps(out + out_base + stride2 + 16);
+          acc1_2 = _mm512_loadu_ps(out + out_base + stride2 + 32);
+          acc1_3 = _mm512_loadu_ps(out + out_base + stride2 + 48);
+          acc2_0 = _mm512_loadu_ps(out + out_base + 2 * stride2);
+          acc2_1 = _mm512_loadu_ps(out + out_base + 2 * stride2 + 16);
+          acc2_2 = _mm512_loadu_ps(out + out_base + 2 * stride2 + 32);
+          acc2_3 = _mm512_loadu_ps(out + out_base + 2 * stride2 + 48);
+          acc3_0 = _mm512_loadu_ps(out + out_base + 3 * stride2);
+          acc3_1 = _mm512_loadu_ps(out + out_base + 3 * stride2 + 16);
+          acc3_2 = _mm512_loadu_ps(out + out_base + 3 * stride2 + 32);
+          acc3_3 = _mm512_loadu_ps(out + out_base + 3 * stride2 + 48);
+        }
+        // k
+        int64_t r2 = k0;
+        for (; r2 < k_end; ++r2) {
+          __m512 in1_v0 = _mm512_loadu_ps(panel + 64 * r2 - 64 * k0);
+          __m512 in1_v1 = _mm512_loadu_ps(panel + 64 * r2 - 64 * k0 + 16);
+          __m512 in1_v2 = _mm512_loadu_ps(panel + 64 * r2 - 64 * k0 + 32);
+          __m512 in1_v3 = _mm512_loadu_ps(panel + 64 * r2 - 64 * k0 + 48);
+          __m512 in0_r0 = _mm512_set1_ps(in0[i * stride0 + r2]);
+          acc0_0 = _mm512_fmadd_ps(in0_r0, in1_v0, acc0_0);
+          acc0_1 = _mm512_fmadd_ps(in0_r0, in1_v1, acc0_1);
+          acc0_2 = _mm512_fmadd_ps(in0_r0, in1_v2, acc0_2);
+          acc0_3 = _mm512_fmadd_ps(in0_r0, in1_v3, acc0_3);
+          __m512 in0_r1 = _mm512_set1_ps(in0[i * stride0 + r2 + stride0]);
+          acc1_0 = _mm512_fmadd_ps(in0_r1, in1_v0, acc1_0);
+          acc1_1 = _mm512_fmadd_ps(in0_r1, in1_v1, acc1_1);
+          acc1_2 = _mm512_fmadd_ps(in0_r1, in1_v2, acc1_2);
+          acc1_3 = _mm512_fmadd_ps(in0_r1, in1_v3, acc1_3);
+          __m512 in0_r2 = _mm512_set1_ps(in0[i * stride0 + r2 + 2 * stride0]);
+          acc2_0 = _mm512_fmadd_ps(in0_r2, in1_v0, acc2_0);
+          acc2_1 = _mm512_fmadd_ps(in0_r2, in1_v1, acc2_1);
+          acc2_2 = _mm512_fmadd_ps(in0_r2, in1_v2, acc2_2);
+          acc2_3 = _mm512_fmadd_ps(in0_r2, in1_v3, acc2_3);
+          __m512 in0_r3 = _mm512_set1_ps(in0[i * stride0 + r2 + 3 * stride0]);
+          acc3_0 = _mm512_fmadd_ps(in0_r3, in1_v0, acc3_0);
+          acc3_1 = _mm512_fmadd_ps(in0_r3, in1_v1, acc3_1);
+          acc3_2 = _mm512_fmadd_ps(in0_r3, in1_v2, acc3_2);
+          acc3_3 = _mm512_fmadd_ps(in0_r3, in1_v3, acc3_3);
+        }
+        _mm512_storeu_ps(out + out_base, acc0_0);
+        _mm512_storeu_ps(out + out_base + 16, acc0_1);
+        _mm512_storeu_ps(out + out_base + 32, acc0_2);
+        _mm512_storeu_ps(out + out_base + 48, acc0_3);
+        _mm512_storeu_ps(out + out_base + stride2, acc1_0);
+        _mm512_storeu_ps(out + out_base + stride2 + 16, acc1_1);
+        _mm512_storeu_ps(out + out_base + stride2 + 32, acc1_2);
+        _mm512_storeu_ps(out + out_base + stride2 + 48, acc1_3);
+        _mm512_storeu_ps(out + out_base + 2 * stride2, acc2_0);
+        _mm512_storeu_ps(out + out_base + 2 * stride2 + 16, acc2_1);
+        _mm512_storeu_ps(out + out_base + 2 * stride2 + 32, acc2_2);
+        _mm512_storeu_ps(out + out_base + 2 * stride2 + 48, acc2_3);
+        _mm512_storeu_ps(out + out_base + 3 * stride2, acc3_0);
+        _mm512_storeu_ps(out + out_base + 3 * stride2 + 16, acc3_1);
+        _mm512_storeu_ps(out + out_base + 3 * stride2 + 32, acc3_2);
+        _mm512_storeu_ps(out + out_base + 3 * stride2 + 48, acc3_3);
       }
-      _mm512_storeu_ps(out + out_base, acc0_0);
-      _mm512_storeu_ps(out + out_base + 16, acc0_1);
-      _mm512_storeu_ps(out + out_base + 32, acc0_2);
-      _mm512_storeu_ps(out + out_base + 48, acc0_3);
-      _mm512_storeu_ps(out + out_base + stride2, acc1_0);
-      _mm512_storeu_ps(out + out_base + stride2 + 16, acc1_1);
-      _mm512_storeu_ps(out + out_base + stride2 + 32, acc1_2);
-      _mm512_storeu_ps(out + out_base + stride2 + 48, acc1_3);
-    }
-    // the rest: 1 row
-    for (; i < size0; ++i) {
-      int64_t out_base = i * stride2 + j;
-      __m512 acc0_0 = _mm512_setzero_ps();
-      __m512 acc0_1 = _mm512_setzero_ps();
-      __m512 acc0_2 = _mm512_setzero_ps();
-      __m512 acc0_3 = _mm512_setzero_ps();
-      // k
-      int64_t r2 = 0;
-      for (; r2 < size2; ++r2) {
-        __m512 in1_v0 = _mm512_loadu_ps(in1 + j + r2 * stride1);
-        __m512 in1_v1 = _mm512_loadu_ps(in1 + j + r2 * stride1 + 16);
-        __m512 in1_v2 = _mm512_loadu_ps(in1 + j + r2 * stride1 + 32);
-        __m512 in1_v3 = _mm512_loadu_ps(in1 + j + r2 * stride1 + 48);
-        __m512 in0_r0 = _mm512_set1_ps(in0[i * stride0 + r2]);
-        acc0_0 = _mm512_fmadd_ps(in0_r0, in1_v0, acc0_0);
-        acc0_1 = _mm512_fmadd_ps(in0_r0, in1_v1, acc0_1);
-        acc0_2 = _mm512_fmadd_ps(in0_r0, in1_v2, acc0_2);
-        acc0_3 = _mm512_fmadd_ps(in0_r0, in1_v3, acc0_3);
+      // the rest: 2 rows
+      for (; i + 2 <= size0; i += 2) {
+        int64_t out_base = i * stride2 + j;
+        __m512 acc0_0 = _mm512_setzero_ps();
+        __m512 acc0_1 = _mm512_setzero_ps();
+        __m512 acc0_2 = _mm512_setzero_ps();
+        __m512 acc0_3 = _mm512_setzero_ps();
+        __m512 acc1_0 = _mm512_setzero_ps();
+        __m512 acc1_1 = _mm512_setzero_ps();
+        __m512 acc1_2 = _mm512_setzero_ps();
+        __m512 acc1_3 = _mm512_setzero_ps();
+        // a later block: the sums so far
+        if (k0 > 0) {
+          acc0_0 = _mm512_loadu_ps(out + out_base);
+          acc0_1 = _mm512_loadu_ps(out + out_base + 16);
+          acc0_2 = _mm512_loadu_ps(out + out_base + 32);
+          acc0_3 = _mm512_loadu_ps(out + out_base + 48);
+          acc1_0 = _mm512_loadu_ps(out + out_base + stride2);
+          acc1_1 = _mm512_loadu_ps(out + out_base + stride2 + 16);
+          acc1_2 = _mm512_loadu_ps(out + out_base + stride2 + 32);
+          acc1_3 = _mm512_loadu_ps(out + out_base + stride2 + 48);
+        }
+        // k
+        int64_t r2 = k0;
+        for (; r2 < k_end; ++r2) {
+          __m512 in1_v0 = _mm512_loadu_ps(panel + 64 * r2 - 64 * k0);
+          __m512 in1_v1 = _mm512_loadu_ps(panel + 64 * r2 - 64 * k0 + 16);
+          __m512 in1_v2 = _mm512_loadu_ps(panel + 64 * r2 - 64 * k0 + 32);
+          __m512 in1_v3 = _mm512_loadu_ps(panel + 64 * r2 - 64 * k0 + 48);
+          __m512 in0_r0 = _mm512_set1_ps(in0[i * stride0 + r2]);
+          acc0_0 = _mm512_fmadd_ps(in0_r0, in1_v0, acc0_0);
+          acc0_1 = _mm512_fmadd_ps(in0_r0, in1_v1, acc0_1);
+          acc0_2 = _mm512_fmadd_ps(in0_r0, in1_v2, acc0_2);
+          acc0_3 = _mm512_fmadd_ps(in0_r0, in1_v3, acc0_3);
+          __m512 in0_r1 = _mm512_set1_ps(in0[i * stride0 + r2 + stride0]);
+          acc1_0 = _mm512_fmadd_ps(in0_r1, in1_v0, acc1_0);
+          acc1_1 = _mm512_fmadd_ps(in0_r1, in1_v1, acc1_1);
+          acc1_2 = _mm512_fmadd_ps(in0_r1, in1_v2, acc1_2);
+          acc1_3 = _mm512_fmadd_ps(in0_r1, in1_v3, acc1_3);
+        }
+        _mm512_storeu_ps(out + out_base, acc0_0);
+        _mm512_storeu_ps(out + out_base + 16, acc0_1);
+        _mm512_storeu_ps(out + out_base + 32, acc0_2);
+        _mm512_storeu_ps(out + out_base + 48, acc0_3);
+        _mm512_storeu_ps(out + out_base + stride2, acc1_0);
+        _mm512_storeu_ps(out + out_base + stride2 + 16, acc1_1);
+        _mm512_storeu_ps(out + out_base + stride2 + 32, acc1_2);
+        _mm512_storeu_ps(out + out_base + stride2 + 48, acc1_3);
       }
-      _mm512_storeu_ps(out + out_base, acc0_0);
-      _mm512_storeu_ps(out + out_base + 16, acc0_1);
-      _mm512_storeu_ps(out + out_base + 32, acc0_2);
-      _mm512_storeu_ps(out + out_base + 48, acc0_3);
+      // the rest: 1 row
+      for (; i < size0; ++i) {
+        int64_t out_base = i * stride2 + j;
+        __m512 acc0_0 = _mm512_setzero_ps();
+        __m512 acc0_1 = _mm512_setzero_ps();
+        __m512 acc0_2 = _mm512_setzero_ps();
+        __m512 acc0_3 = _mm512_setzero_ps();
+        // a later block: the sums so far
+        if (k0 > 0) {
+          acc0_0 = _mm512_loadu_ps(out + out_base);
+          acc0_1 = _mm512_loadu_ps(out + out_base + 16);
+          acc0_2 = _mm512_loadu_ps(out + out_base + 32);
+          acc0_3 = _mm512_loadu_ps(out + out_base + 48);
+        }
+        // k
+        int64_t r2 = k0;
+        for (; r2 < k_end; ++r2) {
+          __m512 in1_v0 = _mm512_loadu_ps(panel + 64 * r2 - 64 * k0);
+          __m512 in1_v1 = _mm512_loadu_ps(panel + 64 * r2 - 64 * k0 + 16);
+          __m512 in1_v2 = _mm512_loadu_ps(panel + 64 * r2 - 64 * k0 + 32);
+          __m512 in1_v3 = _mm512_loadu_ps(panel + 64 * r2 - 64 * k0 + 48);
+          __m512 in0_r0 = _mm512_set1_ps(in0[i * stride0 + r2]);
+          acc0_0 = _mm512_fmadd_ps(in0_r0, in1_v0, acc0_0);
+          acc0_1 = _mm512_fmadd_ps(in0_r0, in1_v1, acc0_1);
+          acc0_2 = _mm512_fmadd_ps(in0_r0, in1_v2, acc0_2);
+          acc0_3 = _mm512_fmadd_ps(in0_r0, in1_v3, acc0_3);
+        }
+        _mm512_storeu_ps(out + out_base, acc0_0);
+        _mm512_storeu_ps(out + out_base + 16, acc0_1);
+        _mm512_storeu_ps(out + out_base + 32, acc0_2);
+        _mm512_storeu_ps(out + out_base + 48, acc0_3);
+      }
     }
   }
   // one vector at a time
@@ -969,6 +1052,7 @@ __attribute__((target("+sve"))) void matmul_f32_sve(const float* in0, const floa
 #endif
 
 // ---- avx2+fma (256-bit vectors)
+// packing: b is copied per column of tiles into a 32 KiB panel, 512 steps of k at a time (the reduction runs in blocks of 512)
 // register tile: 6 x 2 vectors of f32x8 (12 accumulators) along i x j
 // per step of k: fused multiply-adds; init and epilogue fused into the tile (each output element is written once)
 // tails: j: single vectors, then one masked partial vector; i: tiles of 4, 2, 1 rows
@@ -981,140 +1065,192 @@ __attribute__((target("avx2,fma"))) void matmul_f32_avx2_fma(const float* in0, c
                                                              int64_t size2, int64_t stride0,
                                                              int64_t stride1, int64_t stride2,
                                                              float* out) {
+  alignas(64) float panel[8192];
   int64_t j = 0;
   // along j: tiles of 2 vectors
   for (; j + 16 <= size1; j += 16) {
-    int64_t i = 0;
-    // along i: tiles of 6 x 2 vectors
-    for (; i + 6 <= size0; i += 6) {
-      int64_t out_base = i * stride2 + j;
-      __m256 acc0_0 = _mm256_setzero_ps();
-      __m256 acc0_1 = _mm256_setzero_ps();
-      __m256 acc1_0 = _mm256_setzero_ps();
-      __m256 acc1_1 = _mm256_setzero_ps();
-      __m256 acc2_0 = _mm256_setzero_ps();
-      __m256 acc2_1 = _mm256_setzero_ps();
-      __m256 acc3_0 = _mm256_setzero_ps();
-      __m256 acc3_1 = _mm256_setzero_ps();
-      __m256 acc4_0 = _mm256_setzero_ps();
-      __m256 acc4_1 = _mm256_setzero_ps();
-      __m256 acc5_0 = _mm256_setzero_ps();
-      __m256 acc5_1 = _mm256_setzero_ps();
-      // k
-      int64_t r2 = 0;
-      for (; r2 < size2; ++r2) {
-        __m256 in1_v0 = _mm256_loadu_ps(in1 + j + r2 * stride1);
-        __m256 in1_v1 = _mm256_loadu_ps(in1 + j + r2 * stride1 + 8);
-        __m256 in0_r0 = _mm256_set1_ps(in0[i * stride0 + r2]);
-        acc0_0 = _mm256_fmadd_ps(in0_r0, in1_v0, acc0_0);
-        acc0_1 = _mm256_fmadd_ps(in0_r0, in1_v1, acc0_1);
-        __m256 in0_r1 = _mm256_set1_ps(in0[i * stride0 + r2 + stride0]);
-        acc1_0 = _mm256_fmadd_ps(in0_r1, in1_v0, acc1_0);
-        acc1_1 = _mm256_fmadd_ps(in0_r1, in1_v1, acc1_1);
-        __m256 in0_r2 = _mm256_set1_ps(in0[i * stride0 + r2 + 2 * stride0]);
-        acc2_0 = _mm256_fmadd_ps(in0_r2, in1_v0, acc2_0);
-        acc2_1 = _mm256_fmadd_ps(in0_r2, in1_v1, acc2_1);
-        __m256 in0_r3 = _mm256_set1_ps(in0[i * stride0 + r2 + 3 * stride0]);
-        acc3_0 = _mm256_fmadd_ps(in0_r3, in1_v0, acc3_0);
-        acc3_1 = _mm256_fmadd_ps(in0_r3, in1_v1, acc3_1);
-        __m256 in0_r4 = _mm256_set1_ps(in0[i * stride0 + r2 + 4 * stride0]);
-        acc4_0 = _mm256_fmadd_ps(in0_r4, in1_v0, acc4_0);
-        acc4_1 = _mm256_fmadd_ps(in0_r4, in1_v1, acc4_1);
-        __m256 in0_r5 = _mm256_set1_ps(in0[i * stride0 + r2 + 5 * stride0]);
-        acc5_0 = _mm256_fmadd_ps(in0_r5, in1_v0, acc5_0);
-        acc5_1 = _mm256_fmadd_ps(in0_r5, in1_v1, acc5_1);
+    int64_t k_blocks_end = size2 > 1 ? size2 : 1;
+    // blocks of 512 steps of k through the panel
+    int64_t k0 = 0;
+    for (; k0 < k_blocks_end; k0 += 512) {
+      int64_t k_end = k0 + 512 < size2 ? k0 + 512 : size2;
+      // pack: 2 vectors of b per step
+      int64_t kp = k0;
+      for (; kp < k_end; ++kp) {
+        _mm256_storeu_ps(panel + 16 * kp - 16 * k0, _mm256_loadu_ps(in1 + j + kp * stride1));
+        _mm256_storeu_ps(panel + 16 * kp - 16 * k0 + 8,
+                         _mm256_loadu_ps(in1 + j + kp * stride1 + 8));
       }
-      _mm256_storeu_ps(out + out_base, acc0_0);
-      _mm256_storeu_ps(out + out_base + 8, acc0_1);
-      _mm256_storeu_ps(out + out_base + stride2, acc1_0);
-      _mm256_storeu_ps(out + out_base + stride2 + 8, acc1_1);
-      _mm256_storeu_ps(out + out_base + 2 * stride2, acc2_0);
-      _mm256_storeu_ps(out + out_base + 2 * stride2 + 8, acc2_1);
-      _mm256_storeu_ps(out + out_base + 3 * stride2, acc3_0);
-      _mm256_storeu_ps(out + out_base + 3 * stride2 + 8, acc3_1);
-      _mm256_storeu_ps(out + out_base + 4 * stride2, acc4_0);
-      _mm256_storeu_ps(out + out_base + 4 * stride2 + 8, acc4_1);
-      _mm256_storeu_ps(out + out_base + 5 * stride2, acc5_0);
-      _mm256_storeu_ps(out + out_base + 5 * stride2 + 8, acc5_1);
-    }
-    // the rest: 4 rows
-    for (; i + 4 <= size0; i += 4) {
-      int64_t out_base = i * stride2 + j;
-      __m256 acc0_0 = _mm256_setzero_ps();
-      __m256 acc0_1 = _mm256_setzero_ps();
-      __m256 acc1_0 = _mm256_setzero_ps();
-      __m256 acc1_1 = _mm256_setzero_ps();
-      __m256 acc2_0 = _mm256_setzero_ps();
-      __m256 acc2_1 = _mm256_setzero_ps();
-      __m256 acc3_0 = _mm256_setzero_ps();
-      __m256 acc3_1 = _mm256_setzero_ps();
-      // k
-      int64_t r2 = 0;
-      for (; r2 < size2; ++r2) {
-        __m256 in1_v0 = _mm256_loadu_ps(in1 + j + r2 * stride1);
-        __m256 in1_v1 = _mm256_loadu_ps(in1 + j + r2 * stride1 + 8);
-        __m256 in0_r0 = _mm256_set1_ps(in0[i * stride0 + r2]);
-        acc0_0 = _mm256_fmadd_ps(in0_r0, in1_v0, acc0_0);
-        acc0_1 = _mm256_fmadd_ps(in0_r0, in1_v1, acc0_1);
-        __m256 in0_r1 = _mm256_set1_ps(in0[i * stride0 + r2 + stride0]);
-        acc1_0 = _mm256_fmadd_ps(in0_r1, in1_v0, acc1_0);
-        acc1_1 = _mm256_fmadd_ps(in0_r1, in1_v1, acc1_1);
-        __m256 in0_r2 = _mm256_set1_ps(in0[i * stride0 + r2 + 2 * stride0]);
-        acc2_0 = _mm256_fmadd_ps(in0_r2, in1_v0, acc2_0);
-        acc2_1 = _mm256_fmadd_ps(in0_r2, in1_v1, acc2_1);
-        __m256 in0_r3 = _mm256_set1_ps(in0[i * stride0 + r2 + 3 * stride0]);
-        acc3_0 = _mm256_fmadd_ps(in0_r3, in1_v0, acc3_0);
-        acc3_1 = _mm256_fmadd_ps(in0_r3, in1_v1, acc3_1);
+      int64_t i = 0;
+      // along i: tiles of 6 x 2 vectors
+      for (; i + 6 <= size0; i += 6) {
+        int64_t out_base = i * stride2 + j;
+        __m256 acc0_0 = _mm256_setzero_ps();
+        __m256 acc0_1 = _mm256_setzero_ps();
+        __m256 acc1_0 = _mm256_setzero_ps();
+        __m256 acc1_1 = _mm256_setzero_ps();
+        __m256 acc2_0 = _mm256_setzero_ps();
+        __m256 acc2_1 = _mm256_setzero_ps();
+        __m256 acc3_0 = _mm256_setzero_ps();
+        __m256 acc3_1 = _mm256_setzero_ps();
+        __m256 acc4_0 = _mm256_setzero_ps();
+        __m256 acc4_1 = _mm256_setzero_ps();
+        __m256 acc5_0 = _mm256_setzero_ps();
+        __m256 acc5_1 = _mm256_setzero_ps();
+        // a later block: the sums so far
+        if (k0 > 0) {
+          acc0_0 = _mm256_loadu_ps(out + out_base);
+          acc0_1 = _mm256_loadu_ps(out + out_base + 8);
+          acc1_0 = _mm256_loadu_ps(out + out_base + stride2);
+          acc1_1 = _mm256_loadu_ps(out + out_base + stride2 + 8);
+          acc2_0 = _mm256_loadu_ps(out + out_base + 2 * stride2);
+          acc2_1 = _mm256_loadu_ps(out + out_base + 2 * stride2 + 8);
+          acc3_0 = _mm256_loadu_ps(out + out_base + 3 * stride2);
+          acc3_1 = _mm256_loadu_ps(out + out_base + 3 * stride2 + 8);
+          acc4_0 = _mm256_loadu_ps(out + out_base + 4 * stride2);
+          acc4_1 = _mm256_loadu_ps(out + out_base + 4 * stride2 + 8);
+          acc5_0 = _mm256_loadu_ps(out + out_base + 5 * stride2);
+          acc5_1 = _mm256_loadu_ps(out + out_base + 5 * stride2 + 8);
+        }
+        // k
+        int64_t r2 = k0;
+        for (; r2 < k_end; ++r2) {
+          __m256 in1_v0 = _mm256_loadu_ps(panel + 16 * r2 - 16 * k0);
+          __m256 in1_v1 = _mm256_loadu_ps(panel + 16 * r2 - 16 * k0 + 8);
+          __m256 in0_r0 = _mm256_set1_ps(in0[i * stride0 + r2]);
+          acc0_0 = _mm256_fmadd_ps(in0_r0, in1_v0, acc0_0);
+          acc0_1 = _mm256_fmadd_ps(in0_r0, in1_v1, acc0_1);
+          __m256 in0_r1 = _mm256_set1_ps(in0[i * stride0 + r2 + stride0]);
+          acc1_0 = _mm256_fmadd_ps(in0_r1, in1_v0, acc1_0);
+          acc1_1 = _mm256_fmadd_ps(in0_r1, in1_v1, acc1_1);
+          __m256 in0_r2 = _mm256_set1_ps(in0[i * stride0 + r2 + 2 * stride0]);
+          acc2_0 = _mm256_fmadd_ps(in0_r2, in1_v0, acc2_0);
+          acc2_1 = _mm256_fmadd_ps(in0_r2, in1_v1, acc2_1);
+          __m256 in0_r3 = _mm256_set1_ps(in0[i * stride0 + r2 + 3 * stride0]);
+          acc3_0 = _mm256_fmadd_ps(in0_r3, in1_v0, acc3_0);
+          acc3_1 = _mm256_fmadd_ps(in0_r3, in1_v1, acc3_1);
+          __m256 in0_r4 = _mm256_set1_ps(in0[i * stride0 + r2 + 4 * stride0]);
+          acc4_0 = _mm256_fmadd_ps(in0_r4, in1_v0, acc4_0);
+          acc4_1 = _mm256_fmadd_ps(in0_r4, in1_v1, acc4_1);
+          __m256 in0_r5 = _mm256_set1_ps(in0[i * stride0 + r2 + 5 * stride0]);
+          acc5_0 = _mm256_fmadd_ps(in0_r5, in1_v0, acc5_0);
+          acc5_1 = _mm256_fmadd_ps(in0_r5, in1_v1, acc5_1);
+        }
+        _mm256_storeu_ps(out + out_base, acc0_0);
+        _mm256_storeu_ps(out + out_base + 8, acc0_1);
+        _mm256_storeu_ps(out + out_base + stride2, acc1_0);
+        _mm256_storeu_ps(out + out_base + stride2 + 8, acc1_1);
+        _mm256_storeu_ps(out + out_base + 2 * stride2, acc2_0);
+        _mm256_storeu_ps(out + out_base + 2 * stride2 + 8, acc2_1);
+        _mm256_storeu_ps(out + out_base + 3 * stride2, acc3_0);
+        _mm256_storeu_ps(out + out_base + 3 * stride2 + 8, acc3_1);
+        _mm256_storeu_ps(out + out_base + 4 * stride2, acc4_0);
+        _mm256_storeu_ps(out + out_base + 4 * stride2 + 8, acc4_1);
+        _mm256_storeu_ps(out + out_base + 5 * stride2, acc5_0);
+        _mm256_storeu_ps(out + out_base + 5 * stride2 + 8, acc5_1);
       }
-      _mm256_storeu_ps(out + out_base, acc0_0);
-      _mm256_storeu_ps(out + out_base + 8, acc0_1);
-      _mm256_storeu_ps(out + out_base + stride2, acc1_0);
-      _mm256_storeu_ps(out + out_base + stride2 + 8, acc1_1);
-      _mm256_storeu_ps(out + out_base + 2 * stride2, acc2_0);
-      _mm256_storeu_ps(out + out_base + 2 * stride2 + 8, acc2_1);
-      _mm256_storeu_ps(out + out_base + 3 * stride2, acc3_0);
-      _mm256_storeu_ps(out + out_base + 3 * stride2 + 8, acc3_1);
-    }
-    // the rest: 2 rows
-    for (; i + 2 <= size0; i += 2) {
-      int64_t out_base = i * stride2 + j;
-      __m256 acc0_0 = _mm256_setzero_ps();
-      __m256 acc0_1 = _mm256_setzero_ps();
-      __m256 acc1_0 = _mm256_setzero_ps();
-      __m256 acc1_1 = _mm256_setzero_ps();
-      // k
-      int64_t r2 = 0;
-      for (; r2 < size2; ++r2) {
-        __m256 in1_v0 = _mm256_loadu_ps(in1 + j + r2 * stride1);
-        __m256 in1_v1 = _mm256_loadu_ps(in1 + j + r2 * stride1 + 8);
-        __m256 in0_r0 = _mm256_set1_ps(in0[i * stride0 + r2]);
-        acc0_0 = _mm256_fmadd_ps(in0_r0, in1_v0, acc0_0);
-        acc0_1 = _mm256_fmadd_ps(in0_r0, in1_v1, acc0_1);
-        __m256 in0_r1 = _mm256_set1_ps(in0[i * stride0 + r2 + stride0]);
-        acc1_0 = _mm256_fmadd_ps(in0_r1, in1_v0, acc1_0);
-        acc1_1 = _mm256_fmadd_ps(in0_r1, in1_v1, acc1_1);
+      // the rest: 4 rows
+      for (; i + 4 <= size0; i += 4) {
+        int64_t out_base = i * stride2 + j;
+        __m256 acc0_0 = _mm256_setzero_ps();
+        __m256 acc0_1 = _mm256_setzero_ps();
+        __m256 acc1_0 = _mm256_setzero_ps();
+        __m256 acc1_1 = _mm256_setzero_ps();
+        __m256 acc2_0 = _mm256_setzero_ps();
+        __m256 acc2_1 = _mm256_setzero_ps();
+        __m256 acc3_0 = _mm256_setzero_ps();
+        __m256 acc3_1 = _mm256_setzero_ps();
+        // a later block: the sums so far
+        if (k0 > 0) {
+          acc0_0 = _mm256_loadu_ps(out + out_base);
+          acc0_1 = _mm256_loadu_ps(out + out_base + 8);
+          acc1_0 = _mm256_loadu_ps(out + out_base + stride2);
+          acc1_1 = _mm256_loadu_ps(out + out_base + stride2 + 8);
+          acc2_0 = _mm256_loadu_ps(out + out_base + 2 * stride2);
+          acc2_1 = _mm256_loadu_ps(out + out_base + 2 * stride2 + 8);
+          acc3_0 = _mm256_loadu_ps(out + out_base + 3 * stride2);
+          acc3_1 = _mm256_loadu_ps(out + out_base + 3 * stride2 + 8);
+        }
+        // k
+        int64_t r2 = k0;
+        for (; r2 < k_end; ++r2) {
+          __m256 in1_v0 = _mm256_loadu_ps(panel + 16 * r2 - 16 * k0);
+          __m256 in1_v1 = _mm256_loadu_ps(panel + 16 * r2 - 16 * k0 + 8);
+          __m256 in0_r0 = _mm256_set1_ps(in0[i * stride0 + r2]);
+          acc0_0 = _mm256_fmadd_ps(in0_r0, in1_v0, acc0_0);
+          acc0_1 = _mm256_fmadd_ps(in0_r0, in1_v1, acc0_1);
+          __m256 in0_r1 = _mm256_set1_ps(in0[i * stride0 + r2 + stride0]);
+          acc1_0 = _mm256_fmadd_ps(in0_r1, in1_v0, acc1_0);
+          acc1_1 = _mm256_fmadd_ps(in0_r1, in1_v1, acc1_1);
+          __m256 in0_r2 = _mm256_set1_ps(in0[i * stride0 + r2 + 2 * stride0]);
+          acc2_0 = _mm256_fmadd_ps(in0_r2, in1_v0, acc2_0);
+          acc2_1 = _mm256_fmadd_ps(in0_r2, in1_v1, acc2_1);
+          __m256 in0_r3 = _mm256_set1_ps(in0[i * stride0 + r2 + 3 * stride0]);
+          acc3_0 = _mm256_fmadd_ps(in0_r3, in1_v0, acc3_0);
+          acc3_1 = _mm256_fmadd_ps(in0_r3, in1_v1, acc3_1);
+        }
+        _mm256_storeu_ps(out + out_base, acc0_0);
+        _mm256_storeu_ps(out + out_base + 8, acc0_1);
+        _mm256_storeu_ps(out + out_base + stride2, acc1_0);
+        _mm256_storeu_ps(out + out_base + stride2 + 8, acc1_1);
+        _mm256_storeu_ps(out + out_base + 2 * stride2, acc2_0);
+        _mm256_storeu_ps(out + out_base + 2 * stride2 + 8, acc2_1);
+        _mm256_storeu_ps(out + out_base + 3 * stride2, acc3_0);
+        _mm256_storeu_ps(out + out_base + 3 * stride2 + 8, acc3_1);
       }
-      _mm256_storeu_ps(out + out_base, acc0_0);
-      _mm256_storeu_ps(out + out_base + 8, acc0_1);
-      _mm256_storeu_ps(out + out_base + stride2, acc1_0);
-      _mm256_storeu_ps(out + out_base + stride2 + 8, acc1_1);
-    }
-    // the rest: 1 row
-    for (; i < size0; ++i) {
-      int64_t out_base = i * stride2 + j;
-      __m256 acc0_0 = _mm256_setzero_ps();
-      __m256 acc0_1 = _mm256_setzero_ps();
-      // k
-      int64_t r2 = 0;
-      for (; r2 < size2; ++r2) {
-        __m256 in1_v0 = _mm256_loadu_ps(in1 + j + r2 * stride1);
-        __m256 in1_v1 = _mm256_loadu_ps(in1 + j + r2 * stride1 + 8);
-        __m256 in0_r0 = _mm256_set1_ps(in0[i * stride0 + r2]);
-        acc0_0 = _mm256_fmadd_ps(in0_r0, in1_v0, acc0_0);
-        acc0_1 = _mm256_fmadd_ps(in0_r0, in1_v1, acc0_1);
+      // the rest: 2 rows
+      for (; i + 2 <= size0; i += 2) {
+        int64_t out_base = i * stride2 + j;
+        __m256 acc0_0 = _mm256_setzero_ps();
+        __m256 acc0_1 = _mm256_setzero_ps();
+        __m256 acc1_0 = _mm256_setzero_ps();
+        __m256 acc1_1 = _mm256_setzero_ps();
+        // a later block: the sums so far
+        if (k0 > 0) {
+          acc0_0 = _mm256_loadu_ps(out + out_base);
+          acc0_1 = _mm256_loadu_ps(out + out_base + 8);
+          acc1_0 = _mm256_loadu_ps(out + out_base + stride2);
+          acc1_1 = _mm256_loadu_ps(out + out_base + stride2 + 8);
+        }
+        // k
+        int64_t r2 = k0;
+        for (; r2 < k_end; ++r2) {
+          __m256 in1_v0 = _mm256_loadu_ps(panel + 16 * r2 - 16 * k0);
+          __m256 in1_v1 = _mm256_loadu_ps(panel + 16 * r2 - 16 * k0 + 8);
+          __m256 in0_r0 = _mm256_set1_ps(in0[i * stride0 + r2]);
+          acc0_0 = _mm256_fmadd_ps(in0_r0, in1_v0, acc0_0);
+          acc0_1 = _mm256_fmadd_ps(in0_r0, in1_v1, acc0_1);
+          __m256 in0_r1 = _mm256_set1_ps(in0[i * stride0 + r2 + stride0]);
+          acc1_0 = _mm256_fmadd_ps(in0_r1, in1_v0, acc1_0);
+          acc1_1 = _mm256_fmadd_ps(in0_r1, in1_v1, acc1_1);
+        }
+        _mm256_storeu_ps(out + out_base, acc0_0);
+        _mm256_storeu_ps(out + out_base + 8, acc0_1);
+        _mm256_storeu_ps(out + out_base + stride2, acc1_0);
+        _mm256_storeu_ps(out + out_base + stride2 + 8, acc1_1);
       }
-      _mm256_storeu_ps(out + out_base, acc0_0);
-      _mm256_storeu_ps(out + out_base + 8, acc0_1);
+      // the rest: 1 row
+      for (; i < size0; ++i) {
+        int64_t out_base = i * stride2 + j;
+        __m256 acc0_0 = _mm256_setzero_ps();
+        __m256 acc0_1 = _mm256_setzero_ps();
+        // a later block: the sums so far
+        if (k0 > 0) {
+          acc0_0 = _mm256_loadu_ps(out + out_base);
+          acc0_1 = _mm256_loadu_ps(out + out_base + 8);
+        }
+        // k
+        int64_t r2 = k0;
+        for (; r2 < k_end; ++r2) {
+          __m256 in1_v0 = _mm256_loadu_ps(panel + 16 * r2 - 16 * k0);
+          __m256 in1_v1 = _mm256_loadu_ps(panel + 16 * r2 - 16 * k0 + 8);
+          __m256 in0_r0 = _mm256_set1_ps(in0[i * stride0 + r2]);
+          acc0_0 = _mm256_fmadd_ps(in0_r0, in1_v0, acc0_0);
+          acc0_1 = _mm256_fmadd_ps(in0_r0, in1_v1, acc0_1);
+        }
+        _mm256_storeu_ps(out + out_base, acc0_0);
+        _mm256_storeu_ps(out + out_base + 8, acc0_1);
+      }
     }
   }
   // one vector at a time
@@ -1364,6 +1500,7 @@ __attribute__((target("avx2,fma"))) void matmul_f32_avx2_fma(const float* in0, c
 #endif
 
 // ---- neon (128-bit vectors)
+// packing: b is copied per column of tiles into a 32 KiB panel, 512 steps of k at a time (the reduction runs in blocks of 512)
 // register tile: 6 x 4 vectors of f32x4 (24 accumulators) along i x j
 // per step of k: fused multiply-adds; init and epilogue fused into the tile (each output element is written once)
 // tails: j: single vectors, then one masked partial vector; i: tiles of 4, 2, 1 rows
@@ -1374,226 +1511,305 @@ __attribute__((target("avx2,fma"))) void matmul_f32_avx2_fma(const float* in0, c
 
 void matmul_f32_neon(const float* in0, const float* in1, int64_t size0, int64_t size1,
                      int64_t size2, int64_t stride0, int64_t stride1, int64_t stride2, float* out) {
+  alignas(64) float panel[8192];
   int64_t j = 0;
   // along j: tiles of 4 vectors
   for (; j + 16 <= size1; j += 16) {
-    int64_t i = 0;
-    // along i: tiles of 6 x 4 vectors
-    for (; i + 6 <= size0; i += 6) {
-      int64_t out_base = i * stride2 + j;
-      float32x4_t acc0_0 = vdupq_n_f32(0.0f);
-      float32x4_t acc0_1 = vdupq_n_f32(0.0f);
-      float32x4_t acc0_2 = vdupq_n_f32(0.0f);
-      float32x4_t acc0_3 = vdupq_n_f32(0.0f);
-      float32x4_t acc1_0 = vdupq_n_f32(0.0f);
-      float32x4_t acc1_1 = vdupq_n_f32(0.0f);
-      float32x4_t acc1_2 = vdupq_n_f32(0.0f);
-      float32x4_t acc1_3 = vdupq_n_f32(0.0f);
-      float32x4_t acc2_0 = vdupq_n_f32(0.0f);
-      float32x4_t acc2_1 = vdupq_n_f32(0.0f);
-      float32x4_t acc2_2 = vdupq_n_f32(0.0f);
-      float32x4_t acc2_3 = vdupq_n_f32(0.0f);
-      float32x4_t acc3_0 = vdupq_n_f32(0.0f);
-      float32x4_t acc3_1 = vdupq_n_f32(0.0f);
-      float32x4_t acc3_2 = vdupq_n_f32(0.0f);
-      float32x4_t acc3_3 = vdupq_n_f32(0.0f);
-      float32x4_t acc4_0 = vdupq_n_f32(0.0f);
-      float32x4_t acc4_1 = vdupq_n_f32(0.0f);
-      float32x4_t acc4_2 = vdupq_n_f32(0.0f);
-      float32x4_t acc4_3 = vdupq_n_f32(0.0f);
-      float32x4_t acc5_0 = vdupq_n_f32(0.0f);
-      float32x4_t acc5_1 = vdupq_n_f32(0.0f);
-      float32x4_t acc5_2 = vdupq_n_f32(0.0f);
-      float32x4_t acc5_3 = vdupq_n_f32(0.0f);
-      // k
-      int64_t r2 = 0;
-      for (; r2 < size2; ++r2) {
-        float32x4_t in1_v0 = vld1q_f32(in1 + j + r2 * stride1);
-        float32x4_t in1_v1 = vld1q_f32(in1 + j + r2 * stride1 + 4);
-        float32x4_t in1_v2 = vld1q_f32(in1 + j + r2 * stride1 + 8);
-        float32x4_t in1_v3 = vld1q_f32(in1 + j + r2 * stride1 + 12);
-        float32x4_t in0_r0 = vld1q_dup_f32(in0 + i * stride0 + r2);
-        acc0_0 = vfmaq_f32(acc0_0, in0_r0, in1_v0);
-        acc0_1 = vfmaq_f32(acc0_1, in0_r0, in1_v1);
-        acc0_2 = vfmaq_f32(acc0_2, in0_r0, in1_v2);
-        acc0_3 = vfmaq_f32(acc0_3, in0_r0, in1_v3);
-        float32x4_t in0_r1 = vld1q_dup_f32(in0 + i * stride0 + r2 + stride0);
-        acc1_0 = vfmaq_f32(acc1_0, in0_r1, in1_v0);
-        acc1_1 = vfmaq_f32(acc1_1, in0_r1, in1_v1);
-        acc1_2 = vfmaq_f32(acc1_2, in0_r1, in1_v2);
-        acc1_3 = vfmaq_f32(acc1_3, in0_r1, in1_v3);
-        float32x4_t in0_r2 = vld1q_dup_f32(in0 + i * stride0 + r2 + 2 * stride0);
-        acc2_0 = vfmaq_f32(acc2_0, in0_r2, in1_v0);
-        acc2_1 = vfmaq_f32(acc2_1, in0_r2, in1_v1);
-        acc2_2 = vfmaq_f32(acc2_2, in0_r2, in1_v2);
-        acc2_3 = vfmaq_f32(acc2_3, in0_r2, in1_v3);
-        float32x4_t in0_r3 = vld1q_dup_f32(in0 + i * stride0 + r2 + 3 * stride0);
-        acc3_0 = vfmaq_f32(acc3_0, in0_r3, in1_v0);
-        acc3_1 = vfmaq_f32(acc3_1, in0_r3, in1_v1);
-        acc3_2 = vfmaq_f32(acc3_2, in0_r3, in1_v2);
-        acc3_3 = vfmaq_f32(acc3_3, in0_r3, in1_v3);
-        float32x4_t in0_r4 = vld1q_dup_f32(in0 + i * stride0 + r2 + 4 * stride0);
-        acc4_0 = vfmaq_f32(acc4_0, in0_r4, in1_v0);
-        acc4_1 = vfmaq_f32(acc4_1, in0_r4, in1_v1);
-        acc4_2 = vfmaq_f32(acc4_2, in0_r4, in1_v2);
-        acc4_3 = vfmaq_f32(acc4_3, in0_r4, in1_v3);
-        float32x4_t in0_r5 = vld1q_dup_f32(in0 + i * stride0 + r2 + 5 * stride0);
-        acc5_0 = vfmaq_f32(acc5_0, in0_r5, in1_v0);
-        acc5_1 = vfmaq_f32(acc5_1, in0_r5, in1_v1);
-        acc5_2 = vfmaq_f32(acc5_2, in0_r5, in1_v2);
-        acc5_3 = vfmaq_f32(acc5_3, in0_r5, in1_v3);
+    int64_t k_blocks_end = size2 > 1 ? size2 : 1;
+    // blocks of 512 steps of k through the panel
+    int64_t k0 = 0;
+    for (; k0 < k_blocks_end; k0 += 512) {
+      int64_t k_end = k0 + 512 < size2 ? k0 + 512 : size2;
+      // pack: 4 vectors of b per step
+      int64_t kp = k0;
+      for (; kp < k_end; ++kp) {
+        vst1q_f32(panel + 16 * kp - 16 * k0, vld1q_f32(in1 + j + kp * stride1));
+        vst1q_f32(panel + 16 * kp - 16 * k0 + 4, vld1q_f32(in1 + j + kp * stride1 + 4));
+        vst1q_f32(panel + 16 * kp - 16 * k0 + 8, vld1q_f32(in1 + j + kp * stride1 + 8));
+        vst1q_f32(panel + 16 * kp - 16 * k0 + 12, vld1q_f32(in1 + j + kp * stride1 + 12));
       }
-      vst1q_f32(out + out_base, acc0_0);
-      vst1q_f32(out + out_base + 4, acc0_1);
-      vst1q_f32(out + out_base + 8, acc0_2);
-      vst1q_f32(out + out_base + 12, acc0_3);
-      vst1q_f32(out + out_base + stride2, acc1_0);
-      vst1q_f32(out + out_base + stride2 + 4, acc1_1);
-      vst1q_f32(out + out_base + stride2 + 8, acc1_2);
-      vst1q_f32(out + out_base + stride2 + 12, acc1_3);
-      vst1q_f32(out + out_base + 2 * stride2, acc2_0);
-      vst1q_f32(out + out_base + 2 * stride2 + 4, acc2_1);
-      vst1q_f32(out + out_base + 2 * stride2 + 8, acc2_2);
-      vst1q_f32(out + out_base + 2 * stride2 + 12, acc2_3);
-      vst1q_f32(out + out_base + 3 * stride2, acc3_0);
-      vst1q_f32(out + out_base + 3 * stride2 + 4, acc3_1);
-      vst1q_f32(out + out_base + 3 * stride2 + 8, acc3_2);
-      vst1q_f32(out + out_base + 3 * stride2 + 12, acc3_3);
-      vst1q_f32(out + out_base + 4 * stride2, acc4_0);
-      vst1q_f32(out + out_base + 4 * stride2 + 4, acc4_1);
-      vst1q_f32(out + out_base + 4 * stride2 + 8, acc4_2);
-      vst1q_f32(out + out_base + 4 * stride2 + 12, acc4_3);
-      vst1q_f32(out + out_base + 5 * stride2, acc5_0);
-      vst1q_f32(out + out_base + 5 * stride2 + 4, acc5_1);
-      vst1q_f32(out + out_base + 5 * stride2 + 8, acc5_2);
-      vst1q_f32(out + out_base + 5 * stride2 + 12, acc5_3);
-    }
-    // the rest: 4 rows
-    for (; i + 4 <= size0; i += 4) {
-      int64_t out_base = i * stride2 + j;
-      float32x4_t acc0_0 = vdupq_n_f32(0.0f);
-      float32x4_t acc0_1 = vdupq_n_f32(0.0f);
-      float32x4_t acc0_2 = vdupq_n_f32(0.0f);
-      float32x4_t acc0_3 = vdupq_n_f32(0.0f);
-      float32x4_t acc1_0 = vdupq_n_f32(0.0f);
-      float32x4_t acc1_1 = vdupq_n_f32(0.0f);
-      float32x4_t acc1_2 = vdupq_n_f32(0.0f);
-      float32x4_t acc1_3 = vdupq_n_f32(0.0f);
-      float32x4_t acc2_0 = vdupq_n_f32(0.0f);
-      float32x4_t acc2_1 = vdupq_n_f32(0.0f);
-      float32x4_t acc2_2 = vdupq_n_f32(0.0f);
-      float32x4_t acc2_3 = vdupq_n_f32(0.0f);
-      float32x4_t acc3_0 = vdupq_n_f32(0.0f);
-      float32x4_t acc3_1 = vdupq_n_f32(0.0f);
-      float32x4_t acc3_2 = vdupq_n_f32(0.0f);
-      float32x4_t acc3_3 = vdupq_n_f32(0.0f);
-      // k
-      int64_t r2 = 0;
-      for (; r2 < size2; ++r2) {
-        float32x4_t in1_v0 = vld1q_f32(in1 + j + r2 * stride1);
-        float32x4_t in1_v1 = vld1q_f32(in1 + j + r2 * stride1 + 4);
-        float32x4_t in1_v2 = vld1q_f32(in1 + j + r2 * stride1 + 8);
-        float32x4_t in1_v3 = vld1q_f32(in1 + j + r2 * stride1 + 12);
-        float32x4_t in0_r0 = vld1q_dup_f32(in0 + i * stride0 + r2);
-        acc0_0 = vfmaq_f32(acc0_0, in0_r0, in1_v0);
-        acc0_1 = vfmaq_f32(acc0_1, in0_r0, in1_v1);
-        acc0_2 = vfmaq_f32(acc0_2, in0_r0, in1_v2);
-        acc0_3 = vfmaq_f32(acc0_3, in0_r0, in1_v3);
-        float32x4_t in0_r1 = vld1q_dup_f32(in0 + i * stride0 + r2 + stride0);
-        acc1_0 = vfmaq_f32(acc1_0, in0_r1, in1_v0);
-        acc1_1 = vfmaq_f32(acc1_1, in0_r1, in1_v1);
-        acc1_2 = vfmaq_f32(acc1_2, in0_r1, in1_v2);
-        acc1_3 = vfmaq_f32(acc1_3, in0_r1, in1_v3);
-        float32x4_t in0_r2 = vld1q_dup_f32(in0 + i * stride0 + r2 + 2 * stride0);
-        acc2_0 = vfmaq_f32(acc2_0, in0_r2, in1_v0);
-        acc2_1 = vfmaq_f32(acc2_1, in0_r2, in1_v1);
-        acc2_2 = vfmaq_f32(acc2_2, in0_r2, in1_v2);
-        acc2_3 = vfmaq_f32(acc2_3, in0_r2, in1_v3);
-        float32x4_t in0_r3 = vld1q_dup_f32(in0 + i * stride0 + r2 + 3 * stride0);
-        acc3_0 = vfmaq_f32(acc3_0, in0_r3, in1_v0);
-        acc3_1 = vfmaq_f32(acc3_1, in0_r3, in1_v1);
-        acc3_2 = vfmaq_f32(acc3_2, in0_r3, in1_v2);
-        acc3_3 = vfmaq_f32(acc3_3, in0_r3, in1_v3);
+      int64_t i = 0;
+      // along i: tiles of 6 x 4 vectors
+      for (; i + 6 <= size0; i += 6) {
+        int64_t out_base = i * stride2 + j;
+        float32x4_t acc0_0 = vdupq_n_f32(0.0f);
+        float32x4_t acc0_1 = vdupq_n_f32(0.0f);
+        float32x4_t acc0_2 = vdupq_n_f32(0.0f);
+        float32x4_t acc0_3 = vdupq_n_f32(0.0f);
+        float32x4_t acc1_0 = vdupq_n_f32(0.0f);
+        float32x4_t acc1_1 = vdupq_n_f32(0.0f);
+        float32x4_t acc1_2 = vdupq_n_f32(0.0f);
+        float32x4_t acc1_3 = vdupq_n_f32(0.0f);
+        float32x4_t acc2_0 = vdupq_n_f32(0.0f);
+        float32x4_t acc2_1 = vdupq_n_f32(0.0f);
+        float32x4_t acc2_2 = vdupq_n_f32(0.0f);
+        float32x4_t acc2_3 = vdupq_n_f32(0.0f);
+        float32x4_t acc3_0 = vdupq_n_f32(0.0f);
+        float32x4_t acc3_1 = vdupq_n_f32(0.0f);
+        float32x4_t acc3_2 = vdupq_n_f32(0.0f);
+        float32x4_t acc3_3 = vdupq_n_f32(0.0f);
+        float32x4_t acc4_0 = vdupq_n_f32(0.0f);
+        float32x4_t acc4_1 = vdupq_n_f32(0.0f);
+        float32x4_t acc4_2 = vdupq_n_f32(0.0f);
+        float32x4_t acc4_3 = vdupq_n_f32(0.0f);
+        float32x4_t acc5_0 = vdupq_n_f32(0.0f);
+        float32x4_t acc5_1 = vdupq_n_f32(0.0f);
+        float32x4_t acc5_2 = vdupq_n_f32(0.0f);
+        float32x4_t acc5_3 = vdupq_n_f32(0.0f);
+        // a later block: the sums so far
+        if (k0 > 0) {
+          acc0_0 = vld1q_f32(out + out_base);
+          acc0_1 = vld1q_f32(out + out_base + 4);
+          acc0_2 = vld1q_f32(out + out_base + 8);
+          acc0_3 = vld1q_f32(out + out_base + 12);
+          acc1_0 = vld1q_f32(out + out_base + stride2);
+          acc1_1 = vld1q_f32(out + out_base + stride2 + 4);
+          acc1_2 = vld1q_f32(out + out_base + stride2 + 8);
+          acc1_3 = vld1q_f32(out + out_base + stride2 + 12);
+          acc2_0 = vld1q_f32(out + out_base + 2 * stride2);
+          acc2_1 = vld1q_f32(out + out_base + 2 * stride2 + 4);
+          acc2_2 = vld1q_f32(out + out_base + 2 * stride2 + 8);
+          acc2_3 = vld1q_f32(out + out_base + 2 * stride2 + 12);
+          acc3_0 = vld1q_f32(out + out_base + 3 * stride2);
+          acc3_1 = vld1q_f32(out + out_base + 3 * stride2 + 4);
+          acc3_2 = vld1q_f32(out + out_base + 3 * stride2 + 8);
+          acc3_3 = vld1q_f32(out + out_base + 3 * stride2 + 12);
+          acc4_0 = vld1q_f32(out + out_base + 4 * stride2);
+          acc4_1 = vld1q_f32(out + out_base + 4 * stride2 + 4);
+          acc4_2 = vld1q_f32(out + out_base + 4 * stride2 + 8);
+          acc4_3 = vld1q_f32(out + out_base + 4 * stride2 + 12);
+          acc5_0 = vld1q_f32(out + out_base + 5 * stride2);
+          acc5_1 = vld1q_f32(out + out_base + 5 * stride2 + 4);
+          acc5_2 = vld1q_f32(out + out_base + 5 * stride2 + 8);
+          acc5_3 = vld1q_f32(out + out_base + 5 * stride2 + 12);
+        }
+        // k
+        int64_t r2 = k0;
+        for (; r2 < k_end; ++r2) {
+          float32x4_t in1_v0 = vld1q_f32(panel + 16 * r2 - 16 * k0);
+          float32x4_t in1_v1 = vld1q_f32(panel + 16 * r2 - 16 * k0 + 4);
+          float32x4_t in1_v2 = vld1q_f32(panel + 16 * r2 - 16 * k0 + 8);
+          float32x4_t in1_v3 = vld1q_f32(panel + 16 * r2 - 16 * k0 + 12);
+          float32x4_t in0_r0 = vld1q_dup_f32(in0 + i * stride0 + r2);
+          acc0_0 = vfmaq_f32(acc0_0, in0_r0, in1_v0);
+          acc0_1 = vfmaq_f32(acc0_1, in0_r0, in1_v1);
+          acc0_2 = vfmaq_f32(acc0_2, in0_r0, in1_v2);
+          acc0_3 = vfmaq_f32(acc0_3, in0_r0, in1_v3);
+          float32x4_t in0_r1 = vld1q_dup_f32(in0 + i * stride0 + r2 + stride0);
+          acc1_0 = vfmaq_f32(acc1_0, in0_r1, in1_v0);
+          acc1_1 = vfmaq_f32(acc1_1, in0_r1, in1_v1);
+          acc1_2 = vfmaq_f32(acc1_2, in0_r1, in1_v2);
+          acc1_3 = vfmaq_f32(acc1_3, in0_r1, in1_v3);
+          float32x4_t in0_r2 = vld1q_dup_f32(in0 + i * stride0 + r2 + 2 * stride0);
+          acc2_0 = vfmaq_f32(acc2_0, in0_r2, in1_v0);
+          acc2_1 = vfmaq_f32(acc2_1, in0_r2, in1_v1);
+          acc2_2 = vfmaq_f32(acc2_2, in0_r2, in1_v2);
+          acc2_3 = vfmaq_f32(acc2_3, in0_r2, in1_v3);
+          float32x4_t in0_r3 = vld1q_dup_f32(in0 + i * stride0 + r2 + 3 * stride0);
+          acc3_0 = vfmaq_f32(acc3_0, in0_r3, in1_v0);
+          acc3_1 = vfmaq_f32(acc3_1, in0_r3, in1_v1);
+          acc3_2 = vfmaq_f32(acc3_2, in0_r3, in1_v2);
+          acc3_3 = vfmaq_f32(acc3_3, in0_r3, in1_v3);
+          float32x4_t in0_r4 = vld1q_dup_f32(in0 + i * stride0 + r2 + 4 * stride0);
+          acc4_0 = vfmaq_f32(acc4_0, in0_r4, in1_v0);
+          acc4_1 = vfmaq_f32(acc4_1, in0_r4, in1_v1);
+          acc4_2 = vfmaq_f32(acc4_2, in0_r4, in1_v2);
+          acc4_3 = vfmaq_f32(acc4_3, in0_r4, in1_v3);
+          float32x4_t in0_r5 = vld1q_dup_f32(in0 + i * stride0 + r2 + 5 * stride0);
+          acc5_0 = vfmaq_f32(acc5_0, in0_r5, in1_v0);
+          acc5_1 = vfmaq_f32(acc5_1, in0_r5, in1_v1);
+          acc5_2 = vfmaq_f32(acc5_2, in0_r5, in1_v2);
+          acc5_3 = vfmaq_f32(acc5_3, in0_r5, in1_v3);
+        }
+        vst1q_f32(out + out_base, acc0_0);
+        vst1q_f32(out + out_base + 4, acc0_1);
+        vst1q_f32(out + out_base + 8, acc0_2);
+        vst1q_f32(out + out_base + 12, acc0_3);
+        vst1q_f32(out + out_base + stride2, acc1_0);
+        vst1q_f32(out + out_base + stride2 + 4, acc1_1);
+        vst1q_f32(out + out_base + stride2 + 8, acc1_2);
+        vst1q_f32(out + out_base + stride2 + 12, acc1_3);
+        vst1q_f32(out + out_base + 2 * stride2, acc2_0);
+        vst1q_f32(out + out_base + 2 * stride2 + 4, acc2_1);
+        vst1q_f32(out + out_base + 2 * stride2 + 8, acc2_2);
+        vst1q_f32(out + out_base + 2 * stride2 + 12, acc2_3);
+        vst1q_f32(out + out_base + 3 * stride2, acc3_0);
+        vst1q_f32(out + out_base + 3 * stride2 + 4, acc3_1);
+        vst1q_f32(out + out_base + 3 * stride2 + 8, acc3_2);
+        vst1q_f32(out + out_base + 3 * stride2 + 12, acc3_3);
+        vst1q_f32(out + out_base + 4 * stride2, acc4_0);
+        vst1q_f32(out + out_base + 4 * stride2 + 4, acc4_1);
+        vst1q_f32(out + out_base + 4 * stride2 + 8, acc4_2);
+        vst1q_f32(out + out_base + 4 * stride2 + 12, acc4_3);
+        vst1q_f32(out + out_base + 5 * stride2, acc5_0);
+        vst1q_f32(out + out_base + 5 * stride2 + 4, acc5_1);
+        vst1q_f32(out + out_base + 5 * stride2 + 8, acc5_2);
+        vst1q_f32(out + out_base + 5 * stride2 + 12, acc5_3);
       }
-      vst1q_f32(out + out_base, acc0_0);
-      vst1q_f32(out + out_base + 4, acc0_1);
-      vst1q_f32(out + out_base + 8, acc0_2);
-      vst1q_f32(out + out_base + 12, acc0_3);
-      vst1q_f32(out + out_base + stride2, acc1_0);
-      vst1q_f32(out + out_base + stride2 + 4, acc1_1);
-      vst1q_f32(out + out_base + stride2 + 8, acc1_2);
-      vst1q_f32(out + out_base + stride2 + 12, acc1_3);
-      vst1q_f32(out + out_base + 2 * stride2, acc2_0);
-      vst1q_f32(out + out_base + 2 * stride2 + 4, acc2_1);
-      vst1q_f32(out + out_base + 2 * stride2 + 8, acc2_2);
-      vst1q_f32(out + out_base + 2 * stride2 + 12, acc2_3);
-      vst1q_f32(out + out_base + 3 * stride2, acc3_0);
-      vst1q_f32(out + out_base + 3 * stride2 + 4, acc3_1);
-      vst1q_f32(out + out_base + 3 * stride2 + 8, acc3_2);
-      vst1q_f32(out + out_base + 3 * stride2 + 12, acc3_3);
-    }
-    // the rest: 2 rows
-    for (; i + 2 <= size0; i += 2) {
-      int64_t out_base = i * stride2 + j;
-      float32x4_t acc0_0 = vdupq_n_f32(0.0f);
-      float32x4_t acc0_1 = vdupq_n_f32(0.0f);
-      float32x4_t acc0_2 = vdupq_n_f32(0.0f);
-      float32x4_t acc0_3 = vdupq_n_f32(0.0f);
-      float32x4_t acc1_0 = vdupq_n_f32(0.0f);
-      float32x4_t acc1_1 = vdupq_n_f32(0.0f);
-      float32x4_t acc1_2 = vdupq_n_f32(0.0f);
-      float32x4_t acc1_3 = vdupq_n_f32(0.0f);
-      // k
-      int64_t r2 = 0;
-      for (; r2 < size2; ++r2) {
-        float32x4_t in1_v0 = vld1q_f32(in1 + j + r2 * stride1);
-        float32x4_t in1_v1 = vld1q_f32(in1 + j + r2 * stride1 + 4);
-        float32x4_t in1_v2 = vld1q_f32(in1 + j + r2 * stride1 + 8);
-        float32x4_t in1_v3 = vld1q_f32(in1 + j + r2 * stride1 + 12);
-        float32x4_t in0_r0 = vld1q_dup_f32(in0 + i * stride0 + r2);
-        acc0_0 = vfmaq_f32(acc0_0, in0_r0, in1_v0);
-        acc0_1 = vfmaq_f32(acc0_1, in0_r0, in1_v1);
-        acc0_2 = vfmaq_f32(acc0_2, in0_r0, in1_v2);
-        acc0_3 = vfmaq_f32(acc0_3, in0_r0, in1_v3);
-        float32x4_t in0_r1 = vld1q_dup_f32(in0 + i * stride0 + r2 + stride0);
-        acc1_0 = vfmaq_f32(acc1_0, in0_r1, in1_v0);
-        acc1_1 = vfmaq_f32(acc1_1, in0_r1, in1_v1);
-        acc1_2 = vfmaq_f32(acc1_2, in0_r1, in1_v2);
-        acc1_3 = vfmaq_f32(acc1_3, in0_r1, in1_v3);
+      // the rest: 4 rows
+      for (; i + 4 <= size0; i += 4) {
+        int64_t out_base = i * stride2 + j;
+        float32x4_t acc0_0 = vdupq_n_f32(0.0f);
+        float32x4_t acc0_1 = vdupq_n_f32(0.0f);
+        float32x4_t acc0_2 = vdupq_n_f32(0.0f);
+        float32x4_t acc0_3 = vdupq_n_f32(0.0f);
+        float32x4_t acc1_0 = vdupq_n_f32(0.0f);
+        float32x4_t acc1_1 = vdupq_n_f32(0.0f);
+        float32x4_t acc1_2 = vdupq_n_f32(0.0f);
+        float32x4_t acc1_3 = vdupq_n_f32(0.0f);
+        float32x4_t acc2_0 = vdupq_n_f32(0.0f);
+        float32x4_t acc2_1 = vdupq_n_f32(0.0f);
+        float32x4_t acc2_2 = vdupq_n_f32(0.0f);
+        float32x4_t acc2_3 = vdupq_n_f32(0.0f);
+        float32x4_t acc3_0 = vdupq_n_f32(0.0f);
+        float32x4_t acc3_1 = vdupq_n_f32(0.0f);
+        float32x4_t acc3_2 = vdupq_n_f32(0.0f);
+        float32x4_t acc3_3 = vdupq_n_f32(0.0f);
+        // a later block: the sums so far
+        if (k0 > 0) {
+          acc0_0 = vld1q_f32(out + out_base);
+          acc0_1 = vld1q_f32(out + out_base + 4);
+          acc0_2 = vld1q_f32(out + out_base + 8);
+          acc0_3 = vld1q_f32(out + out_base + 12);
+          acc1_0 = vld1q_f32(out + out_base + stride2);
+          acc1_1 = vld1q_f32(out + out_base + stride2 + 4);
+          acc1_2 = vld1q_f32(out + out_base + stride2 + 8);
+          acc1_3 = vld1q_f32(out + out_base + stride2 + 12);
+          acc2_0 = vld1q_f32(out + out_base + 2 * stride2);
+          acc2_1 = vld1q_f32(out + out_base + 2 * stride2 + 4);
+          acc2_2 = vld1q_f32(out + out_base + 2 * stride2 + 8);
+          acc2_3 = vld1q_f32(out + out_base + 2 * stride2 + 12);
+          acc3_0 = vld1q_f32(out + out_base + 3 * stride2);
+          acc3_1 = vld1q_f32(out + out_base + 3 * stride2 + 4);
+          acc3_2 = vld1q_f32(out + out_base + 3 * stride2 + 8);
+          acc3_3 = vld1q_f32(out + out_base + 3 * stride2 + 12);
+        }
+        // k
+        int64_t r2 = k0;
+        for (; r2 < k_end; ++r2) {
+          float32x4_t in1_v0 = vld1q_f32(panel + 16 * r2 - 16 * k0);
+          float32x4_t in1_v1 = vld1q_f32(panel + 16 * r2 - 16 * k0 + 4);
+          float32x4_t in1_v2 = vld1q_f32(panel + 16 * r2 - 16 * k0 + 8);
+          float32x4_t in1_v3 = vld1q_f32(panel + 16 * r2 - 16 * k0 + 12);
+          float32x4_t in0_r0 = vld1q_dup_f32(in0 + i * stride0 + r2);
+          acc0_0 = vfmaq_f32(acc0_0, in0_r0, in1_v0);
+          acc0_1 = vfmaq_f32(acc0_1, in0_r0, in1_v1);
+          acc0_2 = vfmaq_f32(acc0_2, in0_r0, in1_v2);
+          acc0_3 = vfmaq_f32(acc0_3, in0_r0, in1_v3);
+          float32x4_t in0_r1 = vld1q_dup_f32(in0 + i * stride0 + r2 + stride0);
+          acc1_0 = vfmaq_f32(acc1_0, in0_r1, in1_v0);
+          acc1_1 = vfmaq_f32(acc1_1, in0_r1, in1_v1);
+          acc1_2 = vfmaq_f32(acc1_2, in0_r1, in1_v2);
+          acc1_3 = vfmaq_f32(acc1_3, in0_r1, in1_v3);
+          float32x4_t in0_r2 = vld1q_dup_f32(in0 + i * stride0 + r2 + 2 * stride0);
+          acc2_0 = vfmaq_f32(acc2_0, in0_r2, in1_v0);
+          acc2_1 = vfmaq_f32(acc2_1, in0_r2, in1_v1);
+          acc2_2 = vfmaq_f32(acc2_2, in0_r2, in1_v2);
+          acc2_3 = vfmaq_f32(acc2_3, in0_r2, in1_v3);
+          float32x4_t in0_r3 = vld1q_dup_f32(in0 + i * stride0 + r2 + 3 * stride0);
+          acc3_0 = vfmaq_f32(acc3_0, in0_r3, in1_v0);
+          acc3_1 = vfmaq_f32(acc3_1, in0_r3, in1_v1);
+          acc3_2 = vfmaq_f32(acc3_2, in0_r3, in1_v2);
+          acc3_3 = vfmaq_f32(acc3_3, in0_r3, in1_v3);
+        }
+        vst1q_f32(out + out_base, acc0_0);
+        vst1q_f32(out + out_base + 4, acc0_1);
+        vst1q_f32(out + out_base + 8, acc0_2);
+        vst1q_f32(out + out_base + 12, acc0_3);
+        vst1q_f32(out + out_base + stride2, acc1_0);
+        vst1q_f32(out + out_base + stride2 + 4, acc1_1);
+        vst1q_f32(out + out_base + stride2 + 8, acc1_2);
+        vst1q_f32(out + out_base + stride2 + 12, acc1_3);
+        vst1q_f32(out + out_base + 2 * stride2, acc2_0);
+        vst1q_f32(out + out_base + 2 * stride2 + 4, acc2_1);
+        vst1q_f32(out + out_base + 2 * stride2 + 8, acc2_2);
+        vst1q_f32(out + out_base + 2 * stride2 + 12, acc2_3);
+        vst1q_f32(out + out_base + 3 * stride2, acc3_0);
+        vst1q_f32(out + out_base + 3 * stride2 + 4, acc3_1);
+        vst1q_f32(out + out_base + 3 * stride2 + 8, acc3_2);
+        vst1q_f32(out + out_base + 3 * stride2 + 12, acc3_3);
       }
-      vst1q_f32(out + out_base, acc0_0);
-      vst1q_f32(out + out_base + 4, acc0_1);
-      vst1q_f32(out + out_base + 8, acc0_2);
-      vst1q_f32(out + out_base + 12, acc0_3);
-      vst1q_f32(out + out_base + stride2, acc1_0);
-      vst1q_f32(out + out_base + stride2 + 4, acc1_1);
-      vst1q_f32(out + out_base + stride2 + 8, acc1_2);
-      vst1q_f32(out + out_base + stride2 + 12, acc1_3);
-    }
-    // the rest: 1 row
-    for (; i < size0; ++i) {
-      int64_t out_base = i * stride2 + j;
-      float32x4_t acc0_0 = vdupq_n_f32(0.0f);
-      float32x4_t acc0_1 = vdupq_n_f32(0.0f);
-      float32x4_t acc0_2 = vdupq_n_f32(0.0f);
-      float32x4_t acc0_3 = vdupq_n_f32(0.0f);
-      // k
-      int64_t r2 = 0;
-      for (; r2 < size2; ++r2) {
-        float32x4_t in1_v0 = vld1q_f32(in1 + j + r2 * stride1);
-        float32x4_t in1_v1 = vld1q_f32(in1 + j + r2 * stride1 + 4);
-        float32x4_t in1_v2 = vld1q_f32(in1 + j + r2 * stride1 + 8);
-        float32x4_t in1_v3 = vld1q_f32(in1 + j + r2 * stride1 + 12);
-        float32x4_t in0_r0 = vld1q_dup_f32(in0 + i * stride0 + r2);
-        acc0_0 = vfmaq_f32(acc0_0, in0_r0, in1_v0);
-        acc0_1 = vfmaq_f32(acc0_1, in0_r0, in1_v1);
-        acc0_2 = vfmaq_f32(acc0_2, in0_r0, in1_v2);
-        acc0_3 = vfmaq_f32(acc0_3, in0_r0, in1_v3);
+      // the rest: 2 rows
+      for (; i + 2 <= size0; i += 2) {
+        int64_t out_base = i * stride2 + j;
+        float32x4_t acc0_0 = vdupq_n_f32(0.0f);
+        float32x4_t acc0_1 = vdupq_n_f32(0.0f);
+        float32x4_t acc0_2 = vdupq_n_f32(0.0f);
+        float32x4_t acc0_3 = vdupq_n_f32(0.0f);
+        float32x4_t acc1_0 = vdupq_n_f32(0.0f);
+        float32x4_t acc1_1 = vdupq_n_f32(0.0f);
+        float32x4_t acc1_2 = vdupq_n_f32(0.0f);
+        float32x4_t acc1_3 = vdupq_n_f32(0.0f);
+        // a later block: the sums so far
+        if (k0 > 0) {
+          acc0_0 = vld1q_f32(out + out_base);
+          acc0_1 = vld1q_f32(out + out_base + 4);
+          acc0_2 = vld1q_f32(out + out_base + 8);
+          acc0_3 = vld1q_f32(out + out_base + 12);
+          acc1_0 = vld1q_f32(out + out_base + stride2);
+          acc1_1 = vld1q_f32(out + out_base + stride2 + 4);
+          acc1_2 = vld1q_f32(out + out_base + stride2 + 8);
+          acc1_3 = vld1q_f32(out + out_base + stride2 + 12);
+        }
+        // k
+        int64_t r2 = k0;
+        for (; r2 < k_end; ++r2) {
+          float32x4_t in1_v0 = vld1q_f32(panel + 16 * r2 - 16 * k0);
+          float32x4_t in1_v1 = vld1q_f32(panel + 16 * r2 - 16 * k0 + 4);
+          float32x4_t in1_v2 = vld1q_f32(panel + 16 * r2 - 16 * k0 + 8);
+          float32x4_t in1_v3 = vld1q_f32(panel + 16 * r2 - 16 * k0 + 12);
+          float32x4_t in0_r0 = vld1q_dup_f32(in0 + i * stride0 + r2);
+          acc0_0 = vfmaq_f32(acc0_0, in0_r0, in1_v0);
+          acc0_1 = vfmaq_f32(acc0_1, in0_r0, in1_v1);
+          acc0_2 = vfmaq_f32(acc0_2, in0_r0, in1_v2);
+          acc0_3 = vfmaq_f32(acc0_3, in0_r0, in1_v3);
+          float32x4_t in0_r1 = vld1q_dup_f32(in0 + i * stride0 + r2 + stride0);
+          acc1_0 = vfmaq_f32(acc1_0, in0_r1, in1_v0);
+          acc1_1 = vfmaq_f32(acc1_1, in0_r1, in1_v1);
+          acc1_2 = vfmaq_f32(acc1_2, in0_r1, in1_v2);
+          acc1_3 = vfmaq_f32(acc1_3, in0_r1, in1_v3);
+        }
+        vst1q_f32(out + out_base, acc0_0);
+        vst1q_f32(out + out_base + 4, acc0_1);
+        vst1q_f32(out + out_base + 8, acc0_2);
+        vst1q_f32(out + out_base + 12, acc0_3);
+        vst1q_f32(out + out_base + stride2, acc1_0);
+        vst1q_f32(out + out_base + stride2 + 4, acc1_1);
+        vst1q_f32(out + out_base + stride2 + 8, acc1_2);
+        vst1q_f32(out + out_base + stride2 + 12, acc1_3);
       }
-      vst1q_f32(out + out_base, acc0_0);
-      vst1q_f32(out + out_base + 4, acc0_1);
-      vst1q_f32(out + out_base + 8, acc0_2);
-      vst1q_f32(out + out_base + 12, acc0_3);
+      // the rest: 1 row
+      for (; i < size0; ++i) {
+        int64_t out_base = i * stride2 + j;
+        float32x4_t acc0_0 = vdupq_n_f32(0.0f);
+        float32x4_t acc0_1 = vdupq_n_f32(0.0f);
+        float32x4_t acc0_2 = vdupq_n_f32(0.0f);
+        float32x4_t acc0_3 = vdupq_n_f32(0.0f);
+        // a later block: the sums so far
+        if (k0 > 0) {
+          acc0_0 = vld1q_f32(out + out_base);
+          acc0_1 = vld1q_f32(out + out_base + 4);
+          acc0_2 = vld1q_f32(out + out_base + 8);
+          acc0_3 = vld1q_f32(out + out_base + 12);
+        }
+        // k
+        int64_t r2 = k0;
+        for (; r2 < k_end; ++r2) {
+          float32x4_t in1_v0 = vld1q_f32(panel + 16 * r2 - 16 * k0);
+          float32x4_t in1_v1 = vld1q_f32(panel + 16 * r2 - 16 * k0 + 4);
+          float32x4_t in1_v2 = vld1q_f32(panel + 16 * r2 - 16 * k0 + 8);
+          float32x4_t in1_v3 = vld1q_f32(panel + 16 * r2 - 16 * k0 + 12);
+          float32x4_t in0_r0 = vld1q_dup_f32(in0 + i * stride0 + r2);
+          acc0_0 = vfmaq_f32(acc0_0, in0_r0, in1_v0);
+          acc0_1 = vfmaq_f32(acc0_1, in0_r0, in1_v1);
+          acc0_2 = vfmaq_f32(acc0_2, in0_r0, in1_v2);
+          acc0_3 = vfmaq_f32(acc0_3, in0_r0, in1_v3);
+        }
+        vst1q_f32(out + out_base, acc0_0);
+        vst1q_f32(out + out_base + 4, acc0_1);
+        vst1q_f32(out + out_base + 8, acc0_2);
+        vst1q_f32(out + out_base + 12, acc0_3);
+      }
     }
   }
   // one vector at a time

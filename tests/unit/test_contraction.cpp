@@ -15,6 +15,7 @@
 #include "plan/family.h"
 #include "sim/interpreter.h"
 #include "spec/spec.h"
+#include "spec_errors.h"
 #include "targets/target.h"
 
 using namespace simdgen;
@@ -29,15 +30,7 @@ const std::string kMatmul = R"J(  "dims": [{"name": "i", "extent": "m"}, {"name"
   "operands": [{"name": "a", "index": ["i", "k"], "strides": ["lda", 1]}, {"name": "b", "index": ["k", "j"], "strides": ["ldb", 1]}],
   "output": {"name": "c", "index": ["i", "j"], "strides": ["ldc", 1]})J";
 
-SpecError errorOf(const std::string& text) {
-  try {
-    parseSpecText(text, "t.json");
-  } catch (const SpecError& e) {
-    return e;
-  }
-  FAIL("expected a SpecError for:\n" << text);
-  throw;
-}
+using simdgen::testing::errorOf;
 
 void checkError(const std::string& body, const std::string& pointer, const std::string& part) {
   const SpecError e = errorOf(spec(body));
@@ -291,6 +284,10 @@ TEST_CASE("contraction plans: matmul, transposed and accumulated forms agree wit
       checkPlans(spec(acc), {{"m", m}, {"n", n}, {"k", 5}}, uint64_t(m * 100 + n));
       checkPlans(spec(bt), {{"m", m}, {"n", n}, {"k", 4}}, uint64_t(m * 100 + n + 1));
     }
+  // Long reductions: several blocks of the packed panel (128 steps on AVX-512, 512 on AVX2 and
+  // NEON), init and epilogue around them.
+  checkPlans(spec(kMatmul), {{"m", 7}, {"n", 70}, {"k", 600}}, 21);
+  checkPlans(spec(acc), {{"m", 9}, {"n", 66}, {"k", 530}}, 22);
   // Static extents: the tile fits the shape (37 rows: MR from 6, 5, 4; 40 columns).
   const std::string fixed = R"J(  "dims": [{"name": "i", "extent": 37}, {"name": "j", "extent": 40}, {"name": "k", "extent": 3, "kind": "reduction"}],
   "operands": [{"name": "a", "index": ["i", "k"]}, {"name": "b", "index": ["k", "j"]}],

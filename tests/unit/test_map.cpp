@@ -14,6 +14,7 @@
 #include "plan/family.h"
 #include "sim/interpreter.h"
 #include "spec/spec.h"
+#include "spec_errors.h"
 #include "targets/target.h"
 
 using namespace simdgen;
@@ -26,15 +27,7 @@ std::string mapSpec(const std::string& outputs, const std::string& extra = "",
          ",\n  \"outputs\": " + outputs + extra + "\n}\n";
 }
 
-SpecError errorOf(const std::string& text) {
-  try {
-    parseSpecText(text, "t.json");
-  } catch (const SpecError& e) {
-    return e;
-  }
-  FAIL("expected a SpecError for:\n" << text);
-  throw;
-}
+using simdgen::testing::errorOf;
 
 void checkError(const std::string& text, const std::string& pointer, int column, const std::string& part) {
   const SpecError e = errorOf(text);

@@ -12,6 +12,7 @@
 #include "plan/family.h"
 #include "sim/interpreter.h"
 #include "spec/spec.h"
+#include "spec_errors.h"
 #include "targets/target.h"
 
 using namespace simdgen;
@@ -23,15 +24,7 @@ std::string transposeSpec(const std::string& dtype, const std::string& shape, co
          "\", \"shape\": " + shape + "}" + extra + "\n}\n";
 }
 
-SpecError errorOf(const std::string& text) {
-  try {
-    parseSpecText(text, "t.json");
-  } catch (const SpecError& e) {
-    return e;
-  }
-  FAIL("expected a SpecError for:\n" << text);
-  throw;
-}
+using simdgen::testing::errorOf;
 
 void checkError(const std::string& text, const std::string& pointer, const std::string& part) {
   const SpecError e = errorOf(text);

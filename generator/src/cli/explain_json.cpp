@@ -25,6 +25,7 @@ std::string explainJson(const emit::GeneratedKernel& g, const std::string& targe
   j["strategy"] = plan.strategy;
   j["tensors"] = json::array();
   for (const ir::Tensor& t : plan.tensors)
+    if (!t.scratch)  // a local array, not a parameter
     j["tensors"].push_back({{"name", t.name},
                             {"dtype", std::string(nameOf(t.dtype))},
                             {"output", t.output},

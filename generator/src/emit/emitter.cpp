@@ -158,6 +158,9 @@ std::vector<std::string> lowerBody(LowerContext& cx) {
   for (const auto& [name, value] : cx.plan.constants)
     lines.push_back("constexpr int64_t " + name + " = " + std::to_string(value) + ";");
   if (cx.plan.scalable) lines.push_back(loweringFor(cx.target).vscaleDeclaration());
+  for (const ir::Tensor& t : cx.plan.tensors)
+    if (t.scratch)
+      lines.push_back("alignas(64) " + std::string(cTypeOf(t.dtype)) + " " + t.name + "[" + t.extents.at(0).str() + "];");
   lines.insert(lines.end(), cx.prelude.begin(), cx.prelude.end());
   lines.insert(lines.end(), w.lines.begin(), w.lines.end());
   return lines;

@@ -255,6 +255,10 @@ struct Tensor {
   bool output = false;
   std::vector<Index> extents;
   std::vector<Index> strides;
+  // A local array of the kernel, not a parameter (a packed panel): one static extent, read and
+  // written (listed after the real outputs, so "" still names the first of those); the emitter
+  // declares it 64-byte aligned, the interpreter fills it with NaN bytes before the run.
+  bool scratch = false;
 };
 
 // One parameter of the kernel's signature, in order. The generated .cpp uses `name`, owned by

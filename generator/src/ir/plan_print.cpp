@@ -114,7 +114,7 @@ std::string Plan::print() const {
   else if (vectorBits) os << " (" << vectorBits << "-bit vectors)";
   os << (family.empty() ? "" : ": " + family) << (strategy.empty() ? "" : ", " + strategy) << "\n";
   for (const Tensor& t : tensors) {
-    os << "  " << (t.output ? "out " : "in  ") << t.name << " : " << nameOf(t.dtype) << "[";
+    os << "  " << (t.scratch ? "tmp " : t.output ? "out " : "in  ") << t.name << " : " << nameOf(t.dtype) << "[";
     for (size_t k = 0; k < t.extents.size(); ++k) os << (k ? ", " : "") << t.extents[k].str();
     os << "]";
     if (t.strides.size() > 1) {

@@ -497,6 +497,16 @@ void runPlan(const ir::Plan& plan, const std::map<std::string, int64_t>& params,
              int vscale) {
   Machine m{plan, plan.scalable ? vscale : 1, {}, {}, {}};
   for (const Buffer& b : buffers) m.buffers[b.name] = b;
+  // Scratch arrays start as NaN bytes: a plan that reads what it did not write shows.
+  std::map<std::string, std::vector<unsigned char>> scratch;
+  for (const ir::Tensor& t : plan.tensors)
+    if (t.scratch) {
+      const auto elems = t.extents.at(0).constantValue();
+      if (!elems) throw std::logic_error("scratch tensor " + t.name + " has no static size");
+      auto& mem = scratch[t.name];
+      mem.assign(size_t(*elems) * size_t(bytesOf(t.dtype)), 0xFF);
+      m.buffers[t.name] = Buffer{t.name, mem.data(), mem.data(), size_t(*elems)};
+    }
   for (const auto& [name, value] : plan.constants) m.symbols[name] = value;
   if (plan.scalable) m.symbols[ir::kVscale] = m.vscale;
   for (const ir::Param& p : plan.params) {

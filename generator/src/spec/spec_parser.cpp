@@ -367,11 +367,7 @@ class Parser {
     std::vector<std::string> taken;  // public names: extents, strides, tensors, scalars
     readDims(required(root, "", "dims"), c, taken);
     auto claim = [&](const std::string& name, const std::string& pointer, const char* what) {
-      checkIdentifier(name, pointer, what);
-      if (std::find(taken.begin(), taken.end(), name) != taken.end())
-        fail(pointer, "name " + inQuotes(name) + " is already used (by an extent, stride, tensor or scalar); every parameter needs its own name");
-      if (name == spec.name) fail(pointer, "name " + inQuotes(name) + " is the kernel's name");
-      taken.push_back(name);
+      claimName(taken, spec, name, pointer, what, "an extent, stride, tensor or scalar");
     };
     const json& operands = required(root, "", "operands");
     if (!operands.is_array() || operands.size() != 2)
@@ -430,6 +426,17 @@ class Parser {
       if (std::find(functions.begin() + 1, functions.end(), name) != functions.end())
         fail("/name", "parameter " + inQuotes(name) + " has the name of the generated function " + name);
     return spec;
+  }
+
+  // A public name (a parameter of the header) the spec gives: a usable identifier, not taken by
+  // another parameter (`users` says by what) nor the kernel's name; then taken.
+  void claimName(std::vector<std::string>& taken, const KernelSpec& spec, const std::string& name, const std::string& pointer,
+                 const char* what, const char* users) const {
+    checkIdentifier(name, pointer, what);
+    if (std::find(taken.begin(), taken.end(), name) != taken.end())
+      fail(pointer, "name " + inQuotes(name) + " is already used (by " + users + "); every parameter needs its own name");
+    if (name == spec.name) fail(pointer, "name " + inQuotes(name) + " is the kernel's name");
+    taken.push_back(name);
   }
 
   // "dims": [{"name": "i", "extent": 64 | "m", "kind": "parallel" | "reduction"}, ...]
@@ -592,11 +599,7 @@ class Parser {
     for (const Extent* e : {&spec.rows, &spec.cols, spec.rowStride ? &*spec.rowStride : nullptr})
       if (e && !e->isStatic()) taken.push_back(e->name);
     auto claim = [&](const std::string& name, const std::string& pointer, const char* what = "tensor name") {
-      checkIdentifier(name, pointer, what);
-      if (std::find(taken.begin(), taken.end(), name) != taken.end())
-        fail(pointer, "name " + inQuotes(name) + " is already used (by an extent, input, param or output); every parameter needs its own name");
-      if (name == spec.name) fail(pointer, "name " + inQuotes(name) + " is the kernel's name");
-      taken.push_back(name);
+      claimName(taken, spec, name, pointer, what, "an extent, input, param or output");
     };
     const json& inputs = required(root, "", "inputs");
     if (!inputs.is_array() || inputs.empty())
