@@ -109,6 +109,17 @@ static inline void simdgen_store_prefix(void* to, uint8x16_t v, int64_t bytes) {
 // register tile: 6 x 4 vectors of f32x16 (24 accumulators) along x x co
 // per step of rz, ry, rx: fused multiply-adds; init and epilogue fused into the tile (each output element is written once)
 // tails: co: single vectors, then one masked partial vector; x: tiles of 4, 2, 1 rows
+// loop nest (tails left out):
+//   for co: tiles of 4 x f32x16 along co
+//     for n
+//       for y
+//         for x: tiles of 6 rows along x
+//           sums[6][4] = bias[co]   (compute_at x: in registers)
+//           for rz
+//             for ry
+//               for rx
+//                 sums[6][4] += filter[rx][rz][ry][co] * input[n][y + rz][x + ry][rx]: 4 vector loads, 6 broadcasts, 24 FMAs
+//           output[n][y][x][co] = relu(sums)
 // uses masked loads (AVX-512 k-registers) for the tail
 // uses vfmadd fused multiply-add
 
@@ -842,6 +853,17 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void conv_bia
 // register tile: 6 x 4 vectors of f32 x vscale*4 (24 accumulators) along x x co
 // per step of rz, ry, rx: fused multiply-adds; init and epilogue fused into the tile (each output element is written once)
 // tails: co: single vectors, then one masked partial vector; x: tiles of 4, 2, 1 rows
+// loop nest (tails left out):
+//   for co: tiles of 4 x f32 x vscale*4 along co
+//     for n
+//       for y
+//         for x: tiles of 6 rows along x
+//           sums[6][4] = bias[co]   (compute_at x: in registers)
+//           for rz
+//             for ry
+//               for rx
+//                 sums[6][4] += filter[rx][rz][ry][co] * input[n][y + rz][x + ry][rx]: 4 vector loads, 6 broadcasts, 24 FMAs
+//           output[n][y][x][co] = relu(sums)
 // uses fmla fused multiply-add
 
 #if defined(__aarch64__)
@@ -1572,6 +1594,17 @@ __attribute__((target("+sve"))) void conv_bias_relu_f32_sve(const float* in0, co
 // register tile: 6 x 2 vectors of f32x8 (12 accumulators) along x x co
 // per step of rz, ry, rx: fused multiply-adds; init and epilogue fused into the tile (each output element is written once)
 // tails: co: single vectors, then one masked partial vector; x: tiles of 4, 2, 1 rows
+// loop nest (tails left out):
+//   for co: tiles of 2 x f32x8 along co
+//     for n
+//       for y
+//         for x: tiles of 6 rows along x
+//           sums[6][2] = bias[co]   (compute_at x: in registers)
+//           for rz
+//             for ry
+//               for rx
+//                 sums[6][2] += filter[rx][rz][ry][co] * input[n][y + rz][x + ry][rx]: 2 vector loads, 6 broadcasts, 12 FMAs
+//           output[n][y][x][co] = relu(sums)
 // uses vfmadd fused multiply-add
 // uses vpmaskmov/vmaskmov masked loads for 32/64-bit tails
 
@@ -2270,6 +2303,17 @@ __attribute__((target("avx2,fma"))) void conv_bias_relu_f32_avx2_fma(
 // register tile: 6 x 4 vectors of f32x4 (24 accumulators) along x x co
 // per step of rz, ry, rx: fused multiply-adds; init and epilogue fused into the tile (each output element is written once)
 // tails: co: single vectors, then one masked partial vector; x: tiles of 4, 2, 1 rows
+// loop nest (tails left out):
+//   for co: tiles of 4 x f32x4 along co
+//     for n
+//       for y
+//         for x: tiles of 6 rows along x
+//           sums[6][4] = bias[co]   (compute_at x: in registers)
+//           for rz
+//             for ry
+//               for rx
+//                 sums[6][4] += filter[rx][rz][ry][co] * input[n][y + rz][x + ry][rx]: 4 vector loads, 6 broadcasts, 24 FMAs
+//           output[n][y][x][co] = relu(sums)
 // uses fmla fused multiply-add
 // uses partial vectors loaded and stored piecewise (8/4/2/1-byte accesses: NEON has no masked load)
 
@@ -2995,6 +3039,17 @@ void conv_bias_relu_f32_neon(const float* in0, const float* in1, const float* in
 // register tile: 6 x 2 vectors of f32 (12 accumulators) along x x co
 // per step of rz, ry, rx: multiplies and adds; init and epilogue fused into the tile (each output element is written once)
 // tails: co: one element at a time; x: tiles of 4, 2, 1 rows
+// loop nest (tails left out):
+//   for co: tiles of 2 x 1 lane along co
+//     for n
+//       for y
+//         for x: tiles of 6 rows along x
+//           sums[6][2] = bias[co]   (compute_at x: in registers)
+//           for rz
+//             for ry
+//               for rx
+//                 sums[6][2] += filter[rx][rz][ry][co] * input[n][y + rz][x + ry][rx]: 0 loads, 7 loads, 12 multiply-adds
+//           output[n][y][x][co] = relu(sums)
 
 void conv_bias_relu_f32_scalar(const float* in0, const float* in1, const float* in2, int64_t size0,
                                int64_t size1, int64_t size2, int64_t size3, int64_t size6,
@@ -3010,7 +3065,7 @@ void conv_bias_relu_f32_scalar(const float* in0, const float* in1, const float* 
   int64_t out_stride0 = size1 * size2 * size3;
   int64_t out_stride1 = size2 * size3;
   int64_t j = 0;
-  // along co: tiles of 2 vectors
+  // along co: tiles of 2 elements
   for (; j + 2 <= size3; j += 2) {
     // n
     int64_t p0 = 0;
@@ -3019,7 +3074,7 @@ void conv_bias_relu_f32_scalar(const float* in0, const float* in1, const float* 
       int64_t p1 = 0;
       for (; p1 < size1; ++p1) {
         int64_t i = 0;
-        // along x: tiles of 6 x 2 vectors
+        // along x: tiles of 6 x 2 elements
         for (; i + 6 <= size2; i += 6) {
           int64_t in1_base = i * size6 + in1_stride0 * p0 + in1_stride1 * p1;
           int64_t out_base = i * size3 + j + out_stride0 * p0 + out_stride1 * p1;
@@ -3245,7 +3300,7 @@ void conv_bias_relu_f32_scalar(const float* in0, const float* in1, const float* 
       }
     }
   }
-  // one vector at a time
+  // one element at a time
   for (; j < size3; ++j) {
     // n
     int64_t p0 = 0;
@@ -3254,7 +3309,7 @@ void conv_bias_relu_f32_scalar(const float* in0, const float* in1, const float* 
       int64_t p1 = 0;
       for (; p1 < size1; ++p1) {
         int64_t i = 0;
-        // along x: tiles of 6 x 1 vectors
+        // along x: tiles of 6 x 1 elements
         for (; i + 6 <= size2; i += 6) {
           int64_t in1_base = i * size6 + in1_stride0 * p0 + in1_stride1 * p1;
           int64_t out_base = i * size3 + j + out_stride0 * p0 + out_stride1 * p1;

@@ -110,6 +110,14 @@ static inline void simdgen_store_prefix(void* to, uint8x16_t v, int64_t bytes) {
 // register tile: 6 x 4 vectors of f32x16 (24 accumulators) along i x j
 // per step of k: fused multiply-adds; init and epilogue fused into the tile (each output element is written once)
 // tails: j: single vectors, then one masked partial vector; i: tiles of 4, 2, 1 rows
+// loop nest (tails left out):
+//   for j: tiles of 4 x f32x16 along j
+//     for blocks of 128 steps of k: pack b into the panel
+//       for i: tiles of 6 rows along i
+//         sums[6][4] = c[i][j]   (compute_at i: in registers)
+//         for k
+//           sums[6][4] += at[k][i] * b[k][j]: 4 vector loads, 6 broadcasts, 24 FMAs
+//         c[i][j] = clamp(scale(sums))
 // uses masked loads (AVX-512 k-registers) for the tail
 // uses vfmadd fused multiply-add
 
@@ -873,6 +881,13 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void matmul_a
 // register tile: 6 x 4 vectors of f32 x vscale*4 (24 accumulators) along i x j
 // per step of k: fused multiply-adds; init and epilogue fused into the tile (each output element is written once)
 // tails: j: single vectors, then one masked partial vector; i: tiles of 4, 2, 1 rows
+// loop nest (tails left out):
+//   for j: tiles of 4 x f32 x vscale*4 along j
+//     for i: tiles of 6 rows along i
+//       sums[6][4] = c[i][j]   (compute_at i: in registers)
+//       for k
+//         sums[6][4] += at[k][i] * b[k][j]: 4 vector loads, 6 broadcasts, 24 FMAs
+//       c[i][j] = clamp(scale(sums))
 // uses fmla fused multiply-add
 
 #if defined(__aarch64__)
@@ -1567,6 +1582,14 @@ __attribute__((target("+sve"))) void matmul_at_acc_f32_sve(const float* in0, con
 // register tile: 6 x 2 vectors of f32x8 (12 accumulators) along i x j
 // per step of k: fused multiply-adds; init and epilogue fused into the tile (each output element is written once)
 // tails: j: single vectors, then one masked partial vector; i: tiles of 4, 2, 1 rows
+// loop nest (tails left out):
+//   for j: tiles of 2 x f32x8 along j
+//     for blocks of 512 steps of k: pack b into the panel
+//       for i: tiles of 6 rows along i
+//         sums[6][2] = c[i][j]   (compute_at i: in registers)
+//         for k
+//           sums[6][2] += at[k][i] * b[k][j]: 2 vector loads, 6 broadcasts, 12 FMAs
+//         c[i][j] = clamp(scale(sums))
 // uses vfmadd fused multiply-add
 // uses vpmaskmov/vmaskmov masked loads for 32/64-bit tails
 
@@ -2240,6 +2263,14 @@ __attribute__((target("avx2,fma"))) void matmul_at_acc_f32_avx2_fma(
 // register tile: 6 x 4 vectors of f32x4 (24 accumulators) along i x j
 // per step of k: fused multiply-adds; init and epilogue fused into the tile (each output element is written once)
 // tails: j: single vectors, then one masked partial vector; i: tiles of 4, 2, 1 rows
+// loop nest (tails left out):
+//   for j: tiles of 4 x f32x4 along j
+//     for blocks of 512 steps of k: pack b into the panel
+//       for i: tiles of 6 rows along i
+//         sums[6][4] = c[i][j]   (compute_at i: in registers)
+//         for k
+//           sums[6][4] += at[k][i] * b[k][j]: 4 vector loads, 6 broadcasts, 24 FMAs
+//         c[i][j] = clamp(scale(sums))
 // uses fmla fused multiply-add
 // uses partial vectors loaded and stored piecewise (8/4/2/1-byte accesses: NEON has no masked load)
 
@@ -2981,15 +3012,22 @@ void matmul_at_acc_f32_neon(const float* in0, const float* in1, int64_t size0, i
 // register tile: 6 x 2 vectors of f32 (12 accumulators) along i x j
 // per step of k: multiplies and adds; init and epilogue fused into the tile (each output element is written once)
 // tails: j: one element at a time; i: tiles of 4, 2, 1 rows
+// loop nest (tails left out):
+//   for j: tiles of 2 x 1 lane along j
+//     for i: tiles of 6 rows along i
+//       sums[6][2] = c[i][j]   (compute_at i: in registers)
+//       for k
+//         sums[6][2] += at[k][i] * b[k][j]: 0 loads, 7 loads, 12 multiply-adds
+//       c[i][j] = clamp(scale(sums))
 
 void matmul_at_acc_f32_scalar(const float* in0, const float* in1, int64_t size0, int64_t size1,
                               int64_t size2, int64_t stride0, int64_t stride1, int64_t stride2,
                               float scalar0, float* out) {
   int64_t j = 0;
-  // along j: tiles of 2 vectors
+  // along j: tiles of 2 elements
   for (; j + 2 <= size1; j += 2) {
     int64_t i = 0;
-    // along i: tiles of 6 x 2 vectors
+    // along i: tiles of 6 x 2 elements
     for (; i + 6 <= size0; i += 6) {
       int64_t out_base = i * stride2 + j;
       float acc0_0 = out[out_base];
@@ -3237,10 +3275,10 @@ void matmul_at_acc_f32_scalar(const float* in0, const float* in1, int64_t size0,
       out[out_base + 1] = acc0_1;
     }
   }
-  // one vector at a time
+  // one element at a time
   for (; j < size1; ++j) {
     int64_t i = 0;
-    // along i: tiles of 6 x 1 vectors
+    // along i: tiles of 6 x 1 elements
     for (; i + 6 <= size0; i += 6) {
       int64_t out_base = i * stride2 + j;
       float acc0_0 = out[out_base];

@@ -110,6 +110,14 @@ static inline void simdgen_store_prefix(void* to, uint8x16_t v, int64_t bytes) {
 // register tile: 6 x 4 vectors of f32x16 (24 accumulators) along i x j
 // per step of k: fused multiply-adds; init and epilogue fused into the tile (each output element is written once)
 // tails: j: single vectors, then one masked partial vector; i: tiles of 4, 2, 1 rows
+// loop nest (tails left out):
+//   for j: tiles of 4 x f32x16 along j
+//     for blocks of 128 steps of k: pack b into the panel
+//       for i: tiles of 6 rows along i
+//         sums[6][4] = 0   (compute_at i: in registers)
+//         for k
+//           sums[6][4] += a[i][k] * b[k][j]: 4 vector loads, 6 broadcasts, 24 FMAs
+//         c[i][j] = sums
 // uses masked loads (AVX-512 k-registers) for the tail
 // uses vfmadd fused multiply-add
 
@@ -633,6 +641,13 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void matmul_f
 // register tile: 6 x 4 vectors of f32 x vscale*4 (24 accumulators) along i x j
 // per step of k: fused multiply-adds; init and epilogue fused into the tile (each output element is written once)
 // tails: j: single vectors, then one masked partial vector; i: tiles of 4, 2, 1 rows
+// loop nest (tails left out):
+//   for j: tiles of 4 x f32 x vscale*4 along j
+//     for i: tiles of 6 rows along i
+//       sums[6][4] = 0   (compute_at i: in registers)
+//       for k
+//         sums[6][4] += a[i][k] * b[k][j]: 4 vector loads, 6 broadcasts, 24 FMAs
+//       c[i][j] = sums
 // uses fmla fused multiply-add
 
 #if defined(__aarch64__)
@@ -1056,6 +1071,14 @@ __attribute__((target("+sve"))) void matmul_f32_sve(const float* in0, const floa
 // register tile: 6 x 2 vectors of f32x8 (12 accumulators) along i x j
 // per step of k: fused multiply-adds; init and epilogue fused into the tile (each output element is written once)
 // tails: j: single vectors, then one masked partial vector; i: tiles of 4, 2, 1 rows
+// loop nest (tails left out):
+//   for j: tiles of 2 x f32x8 along j
+//     for blocks of 512 steps of k: pack b into the panel
+//       for i: tiles of 6 rows along i
+//         sums[6][2] = 0   (compute_at i: in registers)
+//         for k
+//           sums[6][2] += a[i][k] * b[k][j]: 2 vector loads, 6 broadcasts, 12 FMAs
+//         c[i][j] = sums
 // uses vfmadd fused multiply-add
 // uses vpmaskmov/vmaskmov masked loads for 32/64-bit tails
 
@@ -1504,6 +1527,14 @@ __attribute__((target("avx2,fma"))) void matmul_f32_avx2_fma(const float* in0, c
 // register tile: 6 x 4 vectors of f32x4 (24 accumulators) along i x j
 // per step of k: fused multiply-adds; init and epilogue fused into the tile (each output element is written once)
 // tails: j: single vectors, then one masked partial vector; i: tiles of 4, 2, 1 rows
+// loop nest (tails left out):
+//   for j: tiles of 4 x f32x4 along j
+//     for blocks of 512 steps of k: pack b into the panel
+//       for i: tiles of 6 rows along i
+//         sums[6][4] = 0   (compute_at i: in registers)
+//         for k
+//           sums[6][4] += a[i][k] * b[k][j]: 4 vector loads, 6 broadcasts, 24 FMAs
+//         c[i][j] = sums
 // uses fmla fused multiply-add
 // uses partial vectors loaded and stored piecewise (8/4/2/1-byte accesses: NEON has no masked load)
 
@@ -2013,15 +2044,22 @@ void matmul_f32_neon(const float* in0, const float* in1, int64_t size0, int64_t 
 // register tile: 6 x 2 vectors of f32 (12 accumulators) along i x j
 // per step of k: multiplies and adds; init and epilogue fused into the tile (each output element is written once)
 // tails: j: one element at a time; i: tiles of 4, 2, 1 rows
+// loop nest (tails left out):
+//   for j: tiles of 2 x 1 lane along j
+//     for i: tiles of 6 rows along i
+//       sums[6][2] = 0   (compute_at i: in registers)
+//       for k
+//         sums[6][2] += a[i][k] * b[k][j]: 0 loads, 7 loads, 12 multiply-adds
+//       c[i][j] = sums
 
 void matmul_f32_scalar(const float* in0, const float* in1, int64_t size0, int64_t size1,
                        int64_t size2, int64_t stride0, int64_t stride1, int64_t stride2,
                        float* out) {
   int64_t j = 0;
-  // along j: tiles of 2 vectors
+  // along j: tiles of 2 elements
   for (; j + 2 <= size1; j += 2) {
     int64_t i = 0;
-    // along i: tiles of 6 x 2 vectors
+    // along i: tiles of 6 x 2 elements
     for (; i + 6 <= size0; i += 6) {
       int64_t out_base = i * stride2 + j;
       float acc0_0 = (float)(0.0f);
@@ -2179,10 +2217,10 @@ void matmul_f32_scalar(const float* in0, const float* in1, int64_t size0, int64_
       out[out_base + 1] = acc0_1;
     }
   }
-  // one vector at a time
+  // one element at a time
   for (; j < size1; ++j) {
     int64_t i = 0;
-    // along i: tiles of 6 x 1 vectors
+    // along i: tiles of 6 x 1 elements
     for (; i + 6 <= size0; i += 6) {
       int64_t out_base = i * stride2 + j;
       float acc0_0 = (float)(0.0f);

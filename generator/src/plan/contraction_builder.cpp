@@ -22,6 +22,7 @@
 #include <stdexcept>
 
 #include "ir/simplify.h"
+#include "plan/contraction_schedule.h"
 #include "plan/reduce_builder.h"  // PlanError
 
 namespace simdgen {
@@ -84,10 +85,15 @@ class ContractionBuilder {
     bindDims();
     declareTensors();
     chooseDims();
-    chooseTile();
+    if (const ContractionSchedule* s = scheduleFor(c_, target_.spelling)) {
+      applySchedule(*s);
+    } else {
+      chooseTile();
+      defaultNest();
+    }
     choosePacking();
     plan_.body = strideLets_;
-    const ir::Block loops = vectorDimLoops();
+    const ir::Block loops = nestFrom(0, 1, nr_, "");
     plan_.body.insert(plan_.body.end(), loops.begin(), loops.end());
     ir::removeDeadLoops(plan_);
     document();
@@ -191,9 +197,10 @@ class ContractionBuilder {
 
   // ---- the plan's shape ----
   // Loop variables: the vector dim's j, the tile dim's i, other parallel dims p<d>, reductions r<d>.
+  // A shifted last tile (tail shift_inwards) runs at j_last / i_last.
   std::string loopVar(int d) const {
-    if (d == vdim_) return "j";
-    if (d == tdim_) return "i";
+    if (d == vdim_) return shiftedVec_ ? "j_last" : "j";
+    if (d == tdim_) return shiftedRow_ ? "i_last" : "i";
     return (c_.dims[size_t(d)].reduction ? "r" : "p") + std::to_string(d);
   }
 
@@ -206,6 +213,7 @@ class ContractionBuilder {
       Index value = Index::constant(ix.constant);
       for (const AffineIndex::Term& term : ix.terms) {
         Index v = sym(loopVar(term.dim));
+        if (auto off = stepOffset_.find(term.dim); off != stepOffset_.end()) v = v + Index::constant(off->second);  // an unrolled copy
         if (term.dim == tdim_) v = v + Index::constant(row);
         if (term.dim == vdim_) v = v + lanesIndex() * vec;
         value = value + v * term.coef;
@@ -262,9 +270,17 @@ class ContractionBuilder {
     for (const PlannedTensor* t : all) {
       const Index step = stepAlong(*t, vdim_);
       if (step.terms.empty() || step.constantValue() == int64_t{1}) continue;
+      notContiguous_ = "tensor " + t->spec->name + " steps by " + step.str() + " elements along the vector dim " + c_.dims[size_t(vdim_)].name +
+                       " (vector loads need consecutive elements)";
+      // A matmul's transposed B: packed into the panel element by element, it is read as vectors.
+      const int k = t == &inputs_[0] ? 0 : t == &inputs_[1] ? 1 : -1;
+      if (k >= 0 && transposed_ < 0 && packShape(k).empty()) {
+        transposed_ = k;
+        continue;
+      }
       lanes_ = VecType{c_.dtype, 1};
-      note("one lane wide: tensor " + t->spec->name + " steps by " + step.str() + " elements along the vector dim " +
-           c_.dims[size_t(vdim_)].name + " (vector loads need consecutive elements; packing it into a panel is not planned yet)");
+      transposed_ = -1;
+      if (!scheduleFor(c_, target_.spelling)) note("one lane wide: " + notContiguous_ + "; a panel would need the packing conditions");
       return;
     }
   }
@@ -302,6 +318,61 @@ class ContractionBuilder {
     }
   }
 
+  // ---- the schedule ----
+  // The nest without a schedule: tiles of the vector dim outermost, the other parallel dims in
+  // the output's order, tiles of the tile dim innermost; the reductions in the spec's order.
+  void defaultNest() {
+    nest_.vdim = vdim_;
+    nest_.tdim = tdim_;
+    nest_.nr = nr_;
+    nest_.mr = mr_;
+    nest_.vectorTail = lanes_.lanes > 1 ? SplitTail::predicate : SplitTail::guard;
+    nest_.outer.push_back({NestLoop::Kind::vectorTiles, vdim_, 1, dimName(vdim_)});
+    for (const AffineIndex& ix : c_.output.index)
+      if (ix.plainDim() != vdim_ && ix.plainDim() != tdim_) nest_.outer.push_back({NestLoop::Kind::dim, ix.plainDim(), 1, dimName(ix.plainDim())});
+    if (tdim_ >= 0) nest_.outer.push_back({NestLoop::Kind::tileRows, tdim_, 1, dimName(tdim_)});
+    nest_.computeAt = nest_.outer.back().name;
+    for (size_t d = 0; d < c_.dims.size(); ++d)
+      if (c_.dims[d].reduction) nest_.reductions.push_back(int(d));
+  }
+
+  // The spec's schedule for this target (plan/contraction_schedule.cpp checks it).
+  void applySchedule(const ContractionSchedule& s) {
+    // A schedule for every target that vectorizes cannot hold on scalar, the portable fallback.
+    const bool vectorizes = std::any_of(s.output.begin(), s.output.end(), [](const ScheduleDirective& d) { return d.kind == ScheduleDirective::Kind::vectorize; });
+    if (!target_.vectorBits && vectorizes && s.targets.empty()) {
+      note("schedule " + s.pointer + " vectorizes, and " + target_.spelling + " has no vectors: the default nest");
+      chooseTile();
+      defaultNest();
+      return;
+    }
+    ScheduleTarget t;
+    t.name = target_.spelling;
+    t.lanes = target_.vectorBits ? target_.lanes(c_.dtype) : 1;
+    t.scalable = lanes_.scalable;
+    t.registers = target_.vectorBits ? target_.registers : 16;
+    t.fma = target_.vectorBits && (target_.module != LoweringModule::x86 || target_.maskRegisters || target_.has("fma"));
+    t.notContiguous = notContiguous_;
+    if (transposed_ >= 0) {  // vectorized through a transposing panel, unless the schedule packs nothing
+      const bool none = s.packGiven && s.pack.empty();
+      t.notContiguous = none ? notContiguous_ + "; packing it (\"pack\": [\"" + c_.operands[size_t(transposed_)].name + "\"]) reads it as vectors" : "";
+    }
+    nest_ = scheduleContraction(c_, s, t);
+    vdim_ = nest_.vdim;
+    tdim_ = nest_.tdim;
+    if (!nest_.vectorized) lanes_ = VecType{c_.dtype, 1};
+    mr_ = nest_.mr;
+    nr_ = nest_.nr;
+    note("schedule " + s.pointer + (s.targets.empty() ? "" : " (for " + join(s.targets) + ")") + ": " + std::to_string(mr_) + " x " + std::to_string(nr_) +
+         " tile computed at " + nest_.computeAt);
+    for (const std::string& n : nest_.notes) note(n);
+  }
+  static std::string join(const std::vector<std::string>& v) {
+    std::string out;
+    for (const std::string& x : v) out += (out.empty() ? "" : ", ") + x;
+    return out;
+  }
+
   // ---- packing (GEMM's panel of B) ----
   // The operand along the vector dim is packed when it depends on that dim and on the one
   // reduction dim only (a matmul's B, not a convolution's filter with three reduction dims), the
@@ -311,60 +382,102 @@ class ContractionBuilder {
   // floats every step of k touched another 4 KiB page, and rows of odd length split every vector
   // load over two cache lines (matmul 1024^3 81%, 509 x 517 x 511 88% of the FMA peak). The
   // reduction runs in blocks of KC: the first block starts from init, the later ones from the
-  // output, and the epilogue follows the last.
+  // output, and the epilogue follows the last. A schedule may ask for it ("pack") or refuse it.
   void choosePacking() {
-    if (lanes_.lanes == 1 || lanes_.scalable || !target_.vectorBits) return;
-    int reductions = 0;
-    for (size_t d = 0; d < c_.dims.size(); ++d)
-      if (c_.dims[d].reduction) ++reductions, kdim_ = int(d);
-    if (reductions != 1) return;
+    if (lanes_.lanes == 1) transposed_ = -1;  // scalar code reads it in place
+    if (nest_.pack == ContractionNest::Pack::none) return;
+    const bool asked = nest_.pack == ContractionNest::Pack::operand;
+    std::string why;
     for (int k = 0; k < 2; ++k) {
-      const PlannedTensor& b = inputs_[size_t(k)];
-      const PlannedTensor& a = inputs_[size_t(1 - k)];
-      if (!dependsOn(b, vdim_) || dependsOn(a, vdim_)) continue;
-      bool onlyVecAndK = true;
-      for (size_t d = 0; d < c_.dims.size(); ++d)
-        if (int(d) != vdim_ && int(d) != kdim_ && dependsOn(b, int(d))) onlyVecAndK = false;
-      if (!onlyVecAndK) continue;
-      packed_ = k;
+      if ((asked && k != nest_.packOperand) || (transposed_ >= 0 && k != transposed_)) continue;
+      why = packable(k);
+      if (why.empty()) {
+        packed_ = k;
+        break;
+      }
     }
+    if (asked && packed_ < 0)
+      throw PlanError("on " + target_.spelling + ": operand " + inQuotes(c_.operands[size_t(nest_.packOperand)].name) + " cannot be packed: " + why, nest_.packPointer + "/0");
+    if (transposed_ >= 0 && packed_ < 0)
+      throw PlanError("on " + target_.spelling + ": operand " + inQuotes(c_.operands[size_t(transposed_)].name) + " must be packed to be read as vectors (" +
+                          notContiguous_ + "), but cannot be: " + why, nest_.packPointer.empty() ? nest_.schedulePointer : nest_.packPointer);
     if (packed_ < 0) return;
-    const Extent& ve = c_.dims[size_t(vdim_)].extent;
-    if (ve.isStatic() && *ve.value < int64_t(nr_) * lanes_.lanes) {
-      packed_ = -1;
-      return;
-    }
     const int64_t columns = int64_t(nr_) * lanes_.lanes;
     kc_ = std::max<int64_t>(16, kPanelBytes / (columns * bytesOf(c_.dtype)));
     plan_.tensors.push_back({"panel", c_.dtype, true, {Index::constant(kc_ * columns)}, {Index::constant(1)}});
     plan_.tensors.back().scratch = true;
-    note("packing: " + inputs_[size_t(packed_)].spec->name + " is copied per column of tiles into a " + std::to_string(kc_ * columns * bytesOf(c_.dtype) / 1024) +
+    note("packing: " + inputs_[size_t(packed_)].spec->name + (packed_ == transposed_ ? " (transposed: element by element)" : "") + " is copied per column of tiles into a " + std::to_string(kc_ * columns * bytesOf(c_.dtype) / 1024) +
          " KiB panel, " + std::to_string(kc_) + " steps of " + dimName(kdim_) + " at a time (the reduction runs in blocks of " + std::to_string(kc_) + ")");
   }
+  // Why operand k cannot be packed ("" if it can).
+  std::string packable(int k) {
+    if (lanes_.lanes == 1) return "the kernel is one lane wide";
+    if (std::string why = packShape(k); !why.empty()) return why;
+    const Extent& ve = c_.dims[size_t(vdim_)].extent;
+    if (k != transposed_ && ve.isStatic() && *ve.value < int64_t(nr_) * lanes_.lanes) return "the vector dim is narrower than one tile";
+    if (nest_.rowTail == SplitTail::shift_inwards) return "tail shift_inwards on the tile dim recomputes rows that a block already added";
+    return "";
+  }
+  // The shape packing needs: fixed-width vectors, one reduction dim, and an operand that runs
+  // along the vector dim and that dim only besides the reduction, the other one broadcast.
+  std::string packShape(int k) {
+    if (lanes_.scalable) return "panels of scalable vectors are not planned yet (SVE)";
+    int reductions = 0;
+    for (size_t d = 0; d < c_.dims.size(); ++d)
+      if (c_.dims[d].reduction) ++reductions, kdim_ = int(d);
+    if (reductions != 1) return "packing needs exactly one reduction dim (the panel holds KC steps of it), found " + std::to_string(reductions);
+    const PlannedTensor& b = inputs_[size_t(k)];
+    const PlannedTensor& a = inputs_[size_t(1 - k)];
+    if (!dependsOn(b, vdim_)) return "it does not run along the vector dim " + dimName(vdim_);
+    if (dependsOn(a, vdim_)) return "the other operand runs along the vector dim too";
+    for (size_t d = 0; d < c_.dims.size(); ++d)
+      if (int(d) != vdim_ && int(d) != kdim_ && dependsOn(b, int(d))) return "it depends on " + dimName(int(d)) + " besides " + dimName(vdim_) + " and " + dimName(kdim_);
+    return "";
+  }
+  static std::string inQuotes(const std::string& s) { return "\"" + s + "\""; }
 
   // One column of tiles (j fixed) through the panel: blocks of KC steps of the reduction dim,
-  // each packed, then every tile of the column over it.
-  ir::Block packedColumns() {
+  // each packed, then the rest of the nest (from `pos`) over it.
+  // A column of nr vectors (a tail's one vector, `pred` masking its lanes past the extent).
+  ir::Block packedColumn(size_t pos, int mr, int nr, const std::string& pred) {
     const PlannedTensor& b = inputs_[size_t(packed_)];
     const std::string k = loopVar(kdim_);
-    const int64_t columns = int64_t(nr_) * lanes_.lanes;
+    const int64_t columns = int64_t(nr) * lanes_.lanes;
     ir::Block block;
     block.push_back(ir::letMin("k_end", sym("k0") + kc_, dimExtent(kdim_)));
-    ir::Block copy;
-    for (int u = 0; u < nr_; ++u) {
-      const std::string v = "packed" + std::to_string(u);
-      Stmt l = op(OpKind::Load, v, lanes_);
+    if (packed_ != transposed_) {
+      ir::Block copy;
+      for (int u = 0; u < nr; ++u) {
+        const std::string v = "packed" + std::to_string(u);
+        Stmt l = op(OpKind::Load, v, lanes_);
+        l.tensor = b.name;
+        l.index = renamed(address(b, 0, u), k, "kp");
+        copy.push_back(l);
+        Stmt st = op(OpKind::Store, "", lanes_, {v}, false);
+        st.tensor = "panel";
+        st.index = ((sym("kp") - sym("k0")) * columns + lanesIndex() * u).simplified();
+        copy.push_back(st);
+      }
+      block.push_back(ir::forLoop("kp", sym("k0"), sym("k_end"), 1, std::move(copy), false, "pack: " + std::to_string(nr) + " vectors of " + b.spec->name + " per step"));
+    } else {
+      // Transposed: column by column (B^T's rows, contiguous along the reduction), element by
+      // element; a partial column packs only the lanes before the extent.
+      const VecType one{c_.dtype, 1};
+      Stmt l = op(OpKind::Load, "packed", one);
       l.tensor = b.name;
-      l.index = renamed(address(b, 0, u), k, "kp");
-      copy.push_back(l);
-      Stmt st = op(OpKind::Store, "", lanes_, {v}, false);
+      l.index = (renamed(address(b, 0, 0), k, "kp") + product(sym("col"), stepAlong(b, vdim_))).simplified();
+      Stmt st = op(OpKind::Store, "", one, {"packed"}, false);
       st.tensor = "panel";
-      st.index = ((sym("kp") - sym("k0")) * columns + lanesIndex() * u).simplified();
-      copy.push_back(st);
+      st.index = ((sym("kp") - sym("k0")) * columns + sym("col")).simplified();
+      ir::Block steps;
+      steps.push_back(ir::forLoop("kp", sym("k0"), sym("k_end"), 1, ir::Block{l, st}, false, ""));
+      const Index width = pred.empty() ? Index::constant(columns) : (dimExtent(vdim_) - sym(loopVar(vdim_))).simplified();
+      block.push_back(ir::forLoop("col", Index::constant(0), width, 1, std::move(steps), false,
+                                  "pack: " + std::string(pred.empty() ? std::to_string(columns) : "the last") + " columns of " + b.spec->name + ", transposed"));
     }
-    block.push_back(ir::forLoop("kp", sym("k0"), sym("k_end"), 1, std::move(copy), false, "pack: " + std::to_string(nr_) + " vectors of " + b.spec->name + " per step"));
     packing_ = true;
-    ir::Block tiles = parallelLoops(nr_, "");
+    panelColumns_ = columns;
+    ir::Block tiles = nestFrom(pos, mr, nr, pred);
     packing_ = false;
     block.insert(block.end(), tiles.begin(), tiles.end());
     // At least one block: with no steps at all the tiles still store epilogue(init).
@@ -386,53 +499,136 @@ class ContractionBuilder {
   }
 
   // ---- loops ----
-  // The vector dim: whole tiles of NR vectors, then single vectors, then one partial vector.
-  ir::Block vectorDimLoops() {
+  // The nest from loop `pos` of nest_.outer inward, around tiles of mr x nr vectors (`pred`: the
+  // mask of a partial vector).
+  ir::Block nestFrom(size_t pos, int mr, int nr, const std::string& pred) {
+    if (pos == nest_.outer.size()) return tile(mr, nr, pred);
+    const NestLoop& loop = nest_.outer[pos];
+    switch (loop.kind) {
+      case NestLoop::Kind::vectorTiles: return vectorTiles(pos, mr);
+      case NestLoop::Kind::tileRows: return tileRows(pos, nr, pred);
+      case NestLoop::Kind::dim: {
+        ir::Block out;
+        out.push_back(ir::forLoop(loopVar(loop.dim), Index::constant(0), dimExtent(loop.dim), 1, nestFrom(pos + 1, mr, nr, pred), false, loop.name));
+        return out;
+      }
+      case NestLoop::Kind::blockOuter: {
+        ir::Block out;
+        Stmt l = ir::forLoop(loopVar(loop.dim) + "o", Index::constant(0), dimExtent(loop.dim), loop.factor, nestFrom(pos + 1, mr, nr, pred), false,
+                             loop.name + ": blocks of " + std::to_string(loop.factor) + " " + dimName(loop.dim));
+        l.coversTail = true;  // the last block may be shorter
+        out.push_back(std::move(l));
+        return out;
+      }
+      case NestLoop::Kind::blockInner: {
+        const std::string v = loopVar(loop.dim);
+        ir::Block out;
+        out.push_back(ir::letMin(v + "_end", sym(v + "o") + loop.factor, dimExtent(loop.dim)));
+        out.push_back(ir::forLoop(v, sym(v + "o"), sym(v + "_end"), 1, nestFrom(pos + 1, mr, nr, pred), false, loop.name));
+        return out;
+      }
+    }
+    return {};
+  }
+
+  // "along x", or "xo (along x)" for a schedule's loop of another name.
+  std::string along(const NestLoop& loop) const {
+    return loop.name == dimName(loop.dim) ? "along " + loop.name : loop.name + " (along " + dimName(loop.dim) + ")";
+  }
+
+  // The vector dim: whole tiles of NR vectors (a packed column each when packing), then its tail
+  // as the schedule says: predicate (single vectors, then one partial vector, masked), guard
+  // (single vectors, then single lanes), shift_inwards (one whole tile ending at the extent) or
+  // round_up (nothing: the extent is a multiple of the tile).
+  ir::Block vectorTiles(size_t pos, int mr) {
+    const NestLoop& loop = nest_.outer[pos];
+    const Index V = dimExtent(vdim_);
+    const Index W = lanesIndex() * nr_;
+    auto tiles = [&]() { return packed_ >= 0 ? packedColumn(pos + 1, mr, nr_, "") : nestFrom(pos + 1, mr, nr_, ""); };
+    ir::Block out;
+    out.push_back(ir::letIndex("j", Index::constant(0)));
+    out.push_back(ir::forLoop("j", Index::constant(0), V, W, tiles(), true,
+                              along(loop) + ": tiles of " + std::to_string(nr_) + (lanes_.lanes > 1 ? " vectors" : " elements")));
+    if (nest_.vectorTail == SplitTail::round_up) return out;
+    if (nest_.vectorTail == SplitTail::shift_inwards && nr_ * lanes_.lanes > 1) {
+      ir::Block last;
+      last.push_back(ir::letIndex("j_last", (V - W).simplified()));
+      shiftedVec_ = true;
+      ir::Block t = tiles();
+      shiftedVec_ = false;
+      last.insert(last.end(), t.begin(), t.end());
+      ir::Block rest;
+      rest.push_back(ir::ifLess(sym("j"), V, std::move(last), "the rest: one whole tile ending at " + dimName(vdim_) + "'s extent (shift_inwards)"));
+      out.push_back(ir::ifIndex(W, ir::Cmp::le, V, std::move(rest), "at least one whole tile"));
+      out.push_back(ir::ifLess(V, W, vectorRest(pos, mr), "narrower than a tile"));
+      return out;
+    }
+    ir::Block rest = vectorRest(pos, mr);
+    out.insert(out.end(), rest.begin(), rest.end());
+    return out;
+  }
+  // After the whole tiles: single vectors, then a partial vector (predicate) or single lanes.
+  ir::Block vectorRest(size_t pos, int mr) {
     ir::Block out;
     const Index V = dimExtent(vdim_);
-    out.push_back(ir::letIndex("j", Index::constant(0)));
-    out.push_back(ir::forLoop("j", Index::constant(0), V, lanesIndex() * nr_, packed_ >= 0 ? packedColumns() : parallelLoops(nr_, ""), true,
-                              "along " + dimName(vdim_) + ": tiles of " + std::to_string(nr_) + " vectors"));
-    if (nr_ > 1)
-      out.push_back(ir::forLoop("j", Index::constant(0), V, lanesIndex(), parallelLoops(1, ""), true, "one vector at a time"));
-    if (lanes_.lanes > 1) {
-      ir::Block tail;
-      Stmt w = ir::op(OpKind::WhileLt, "tail_lanes", lanes_.mask());
-      w.declare = true;
-      w.lo = sym("j");
-      w.hi = V;
-      w.partialOnly = true;
-      tail.push_back(w);
-      ir::Block rest = parallelLoops(1, "tail_lanes");
-      tail.insert(tail.end(), rest.begin(), rest.end());
-      out.push_back(ir::ifLess(sym("j"), V, std::move(tail), "the rest of " + dimName(vdim_) + ": one partial vector, its loads and stores masked"));
+    // A transposed operand is read through the panel in the tails too.
+    auto column = [&](const std::string& pred) { return packed_ >= 0 && packed_ == transposed_ ? packedColumn(pos + 1, mr, 1, pred) : nestFrom(pos + 1, mr, 1, pred); };
+    if (nr_ > 1 && lanes_.lanes > 1) out.push_back(ir::forLoop("j", Index::constant(0), V, lanesIndex(), column(""), true, "one vector at a time"));
+    if (lanes_.lanes == 1) {
+      if (nr_ > 1) out.push_back(ir::forLoop("j", Index::constant(0), V, 1, nestFrom(pos + 1, mr, 1, ""), true, "one element at a time"));
+      return out;
     }
+    if (nest_.vectorTail == SplitTail::guard) {  // single lanes, no masks
+      const VecType vector = lanes_;
+      lanes_ = VecType{c_.dtype, 1};
+      out.push_back(ir::forLoop("j", Index::constant(0), V, 1, nestFrom(pos + 1, mr, 1, ""), true, "the rest: one lane at a time (tail guard)"));
+      lanes_ = vector;
+      return out;
+    }
+    ir::Block tail;
+    Stmt w = ir::op(OpKind::WhileLt, "tail_lanes", lanes_.mask());
+    w.declare = true;
+    w.lo = sym("j");
+    w.hi = V;
+    w.partialOnly = true;
+    tail.push_back(w);
+    ir::Block rest = column("tail_lanes");
+    tail.insert(tail.end(), rest.begin(), rest.end());
+    out.push_back(ir::ifLess(sym("j"), V, std::move(tail), "the rest of " + dimName(vdim_) + ": one partial vector, its loads and stores masked"));
     return out;
   }
 
-  // The other parallel dims (output order), then the tile dim.
-  ir::Block parallelLoops(int nr, const std::string& pred) {
-    ir::Block body = tileDimLoops(nr, pred);
-    for (size_t q = c_.output.index.size(); q-- > 0;) {
-      const int d = c_.output.index[q].plainDim();
-      if (d == vdim_ || d == tdim_) continue;
-      ir::Block wrapped;
-      wrapped.push_back(ir::forLoop(loopVar(d), Index::constant(0), dimExtent(d), 1, std::move(body), false, dimName(d)));
-      body = std::move(wrapped);
-    }
-    return body;
-  }
-
-  // Tiles of MR rows, then of 4, 2, 1 for the rest (each such loop runs at most once).
-  ir::Block tileDimLoops(int nr, const std::string& pred) {
-    if (tdim_ < 0) return tile(1, nr, pred);
+  // The tile dim: tiles of MR rows, then the tail: guard (tiles of 4, 2, 1 rows, each such loop
+  // running at most once), shift_inwards (one whole tile ending at the extent) or round_up.
+  ir::Block tileRows(size_t pos, int nr, const std::string& pred) {
+    const NestLoop& loop = nest_.outer[pos];
     ir::Block out;
     const Index T = dimExtent(tdim_);
     out.push_back(ir::letIndex("i", Index::constant(0)));
-    out.push_back(ir::forLoop("i", Index::constant(0), T, mr_, tile(mr_, nr, pred), true,
-                              "along " + dimName(tdim_) + ": tiles of " + std::to_string(mr_) + " x " + std::to_string(nr) + " vectors"));
-    for (int rows = 4; rows >= 1; rows /= 2)
-      if (rows < mr_) out.push_back(ir::forLoop("i", Index::constant(0), T, rows, tile(rows, nr, pred), true, "the rest: " + std::to_string(rows) + " row" + (rows > 1 ? "s" : "")));
+    out.push_back(ir::forLoop("i", Index::constant(0), T, mr_, nestFrom(pos + 1, mr_, nr, pred), true,
+                              along(loop) + ": tiles of " + std::to_string(mr_) + " x " + std::to_string(nr) + (lanes_.lanes > 1 ? " vectors" : " elements")));
+    if (nest_.rowTail == SplitTail::round_up) return out;
+    auto smaller = [&]() {
+      ir::Block rows;
+      for (int r = 4; r >= 1; r /= 2)
+        if (r < mr_) rows.push_back(ir::forLoop("i", Index::constant(0), T, r, nestFrom(pos + 1, r, nr, pred), true, "the rest: " + std::to_string(r) + " row" + (r > 1 ? "s" : "")));
+      return rows;
+    };
+    if (nest_.rowTail == SplitTail::shift_inwards && mr_ > 1) {
+      ir::Block last;
+      last.push_back(ir::letIndex("i_last", (T - Index::constant(mr_)).simplified()));
+      shiftedRow_ = true;
+      ir::Block t = nestFrom(pos + 1, mr_, nr, pred);
+      shiftedRow_ = false;
+      last.insert(last.end(), t.begin(), t.end());
+      ir::Block rest;
+      rest.push_back(ir::ifLess(sym("i"), T, std::move(last), "the rest: one whole tile ending at " + dimName(tdim_) + "'s extent (shift_inwards)"));
+      out.push_back(ir::ifIndex(Index::constant(mr_), ir::Cmp::le, T, std::move(rest), "at least one whole tile"));
+      out.push_back(ir::ifLess(T, Index::constant(mr_), smaller(), "fewer rows than a tile"));
+      return out;
+    }
+    ir::Block rows = smaller();
+    out.insert(out.end(), rows.begin(), rows.end());
     return out;
   }
 
@@ -463,10 +659,62 @@ class ContractionBuilder {
         }
       out.push_back(ir::ifIndex(sym("k0"), ir::Cmp::gt, Index::constant(0), std::move(later), "a later block: the sums so far"));
     }
-    // The reduction body: the values that serve every row (the operand along the vector dim), then
-    // row by row the values of that row (a broadcast) and the row's FMAs, so that a row's values
-    // die before the next row's load: with AVX2's 16 registers, all broadcasts first made GCC
-    // spill accumulators. Each tensor is loaded once per distinct (row, vector) it depends on.
+    ir::Block body = reductionLoops(0, mr, nr, pred);
+    out.insert(out.end(), body.begin(), body.end());
+    if (packing_ && !c_.epilogue.empty()) {
+      ir::Block last;
+      epilogue(last, mr, nr, pred);
+      out.push_back(ir::ifIndex(sym("k_end"), ir::Cmp::eq, dimExtent(kdim_), std::move(last), "the last block: the epilogue"));
+    } else {
+      epilogue(out, mr, nr, pred);
+    }
+    for (int r = 0; r < mr; ++r)
+      for (int u = 0; u < nr; ++u) {
+        Stmt s = op(OpKind::Store, "", lanes_, {accName(r, u)}, false);
+        s.tensor = "out";
+        s.index = tileAddress(out_, r, u);
+        s.pred = pred;
+        out.push_back(s);
+      }
+    return out;
+  }
+
+  // The reduction loops from nest_.reductions[level] inward (outermost first); an unrolled one
+  // (the update's "unroll") runs copies of its body at step offsets 0..u-1, then single steps.
+  ir::Block reductionLoops(size_t level, int mr, int nr, const std::string& pred) {
+    if (level == nest_.reductions.size()) return reductionStep(mr, nr, pred);
+    const int d = nest_.reductions[level];
+    const bool block = packing_ && d == kdim_;  // this block's steps
+    const Index lo = block ? sym("k0") : Index::constant(0), hi = block ? sym("k_end") : dimExtent(d);
+    const std::string v = loopVar(d);
+    ir::Block out;
+    auto it = nest_.unroll.find(d);
+    if (it == nest_.unroll.end()) {
+      out.push_back(ir::forLoop(v, lo, hi, 1, reductionLoops(level + 1, mr, nr, pred), false, dimName(d)));
+      return out;
+    }
+    const int64_t u = it->second;
+    ir::Block copies;
+    for (int64_t k = 0; k < u; ++k) {
+      stepOffset_[d] = k;
+      ir::Block c = reductionLoops(level + 1, mr, nr, pred);
+      copies.insert(copies.end(), c.begin(), c.end());
+    }
+    stepOffset_.erase(d);
+    out.push_back(ir::forLoop(v, lo, hi, u, std::move(copies), false, dimName(d) + ", unrolled by " + std::to_string(u)));
+    out.push_back(ir::forLoop(v, lo, hi, 1, reductionLoops(level + 1, mr, nr, pred), true, "the rest of " + dimName(d)));
+    return out;
+  }
+
+  // One step of the reductions: the values that serve every row (the operand along the vector
+  // dim), then row by row the values of that row (a broadcast) and the row's FMAs, so that a
+  // row's values die before the next row's load: with AVX2's 16 registers, all broadcasts first
+  // made GCC spill accumulators. Each tensor is loaded once per distinct (row, vector) it depends
+  // on. Values of an unrolled copy carry its offsets ("_u1").
+  ir::Block reductionStep(int mr, int nr, const std::string& pred) {
+    std::string copy;
+    for (const auto& [d, k] : stepOffset_)
+      if (k) copy += "_u" + std::to_string(k);
     ir::Block body;
     std::vector<std::vector<std::vector<std::string>>> value(2);  // [operand][row][vec]
     auto loadRow = [&](int k, int r) {  // r = -1: the operand's values that no row depends on
@@ -478,6 +726,7 @@ class ContractionBuilder {
         if (byRow) name += "_r" + std::to_string(r);
         if (byVec) name += "_v" + std::to_string(u);
         if (!byRow && !byVec) name += "_elem";  // one element for the whole tile
+        name += copy;
         body.push_back(loadOf(t, name, std::max(r, 0), u, pred));
         for (int rr = 0; rr < mr; ++rr)
           for (int uu = 0; uu < nr; ++uu)
@@ -496,38 +745,13 @@ class ContractionBuilder {
         if (hasFma()) {
           body.push_back(op(OpKind::Fma, accName(r, u), lanes_, {accName(r, u), a, b}, false));
         } else {
-          const std::string p = "product" + std::to_string(r) + "_" + std::to_string(u);
+          const std::string p = "product" + std::to_string(r) + "_" + std::to_string(u) + copy;
           body.push_back(binary(ReduceOp::mul, p, a, b, true));
           body.push_back(binary(ReduceOp::add, accName(r, u), accName(r, u), p, false));
         }
       }
     }
-    // Reduction loops, innermost last in the spec's order.
-    for (size_t d = c_.dims.size(); d-- > 0;) {
-      if (!c_.dims[d].reduction) continue;
-      ir::Block wrapped;
-      const bool block = packing_ && int(d) == kdim_;  // this block's steps
-      wrapped.push_back(ir::forLoop(loopVar(int(d)), block ? sym("k0") : Index::constant(0), block ? sym("k_end") : dimExtent(int(d)), 1,
-                                    std::move(body), false, dimName(int(d))));
-      body = std::move(wrapped);
-    }
-    out.insert(out.end(), body.begin(), body.end());
-    if (packing_ && !c_.epilogue.empty()) {
-      ir::Block last;
-      epilogue(last, mr, nr, pred);
-      out.push_back(ir::ifIndex(sym("k_end"), ir::Cmp::eq, dimExtent(kdim_), std::move(last), "the last block: the epilogue"));
-    } else {
-      epilogue(out, mr, nr, pred);
-    }
-    for (int r = 0; r < mr; ++r)
-      for (int u = 0; u < nr; ++u) {
-        Stmt s = op(OpKind::Store, "", lanes_, {accName(r, u)}, false);
-        s.tensor = "out";
-        s.index = tileAddress(out_, r, u);
-        s.pred = pred;
-        out.push_back(s);
-      }
-    return out;
+    return body;
   }
 
   void epilogue(ir::Block& out, int mr, int nr, const std::string& pred) {
@@ -571,7 +795,13 @@ class ContractionBuilder {
     if (packing_ && packed_ >= 0 && t.name == inputs_[size_t(packed_)].name) {  // the panel, in order
       Stmt s = op(OpKind::Load, dst, lanes_);
       s.tensor = "panel";
-      s.index = ((sym(loopVar(kdim_)) - sym("k0")) * (int64_t(nr_) * lanes_.lanes) + lanesIndex() * vec).simplified();
+      auto off = stepOffset_.find(kdim_);
+      const Index k = sym(loopVar(kdim_)) + Index::constant(off == stepOffset_.end() ? 0 : off->second);
+      s.index = ((k - sym("k0")) * panelColumns_ + lanesIndex() * vec).simplified();
+      if (!pred.empty()) {  // a partial column: the lanes past the extent were not packed
+        s.pred = pred;
+        s.literal = zeroLiteral();
+      }
       return s;
     }
     Stmt s = op(byVec || lanes_.lanes == 1 ? OpKind::Load : OpKind::LoadBroadcast, dst, lanes_);
@@ -683,8 +913,73 @@ class ContractionBuilder {
       if (d.reduction) red += (red.empty() ? "" : ", ") + d.name;
     note("per step of " + (red.empty() ? std::string("the tile") : red) + ": " + (hasFma() ? "fused multiply-adds" : "multiplies and adds") +
          "; init and epilogue fused into the tile (each output element is written once)");
-    note("tails: " + dimName(vdim_) + (lanes_.lanes > 1 ? ": single vectors, then one masked partial vector" : ": one element at a time") +
-         (tdim_ >= 0 ? "; " + dimName(tdim_) + ": tiles of 4, 2, 1 rows" : ""));
+    note("tails: " + dimName(vdim_) + ": " + vectorTailText() + (tdim_ >= 0 ? "; " + dimName(tdim_) + ": " + rowTailText() : ""));
+    printNest();
+  }
+
+  std::string vectorTailText() const {
+    if (lanes_.lanes == 1) return nr_ > 1 && nest_.vectorTail != SplitTail::round_up ? "one element at a time" : "none";
+    switch (nest_.vectorTail) {
+      case SplitTail::guard: return std::string(nr_ > 1 ? "single vectors, then " : "") + "one lane at a time (guard)";
+      case SplitTail::shift_inwards: return "one whole tile ending at the extent (shift_inwards; narrower: single vectors, then one masked partial vector)";
+      case SplitTail::round_up: return "none (round_up: whole tiles)";
+      default: return std::string(nr_ > 1 ? "single vectors, then " : "") + "one masked partial vector";
+    }
+  }
+  std::string rowTailText() const {
+    switch (nest_.rowTail) {
+      case SplitTail::shift_inwards: return "one whole tile ending at the extent (shift_inwards; fewer rows: tiles of 4, 2, 1 rows)";
+      case SplitTail::round_up: return "none (round_up: whole tiles)";
+      default: return mr_ > 1 ? "tiles of 4, 2, 1 rows" : "none";
+    }
+  }
+
+  // The loop nest after scheduling, like the seed's pseudo-code (summary lines).
+  void printNest() {
+    note("loop nest (tails left out):");
+    std::string pad = "  ";
+    auto line = [&](const std::string& s) { note(pad + s); };
+    const std::string lanes = lanes_.lanes > 1 ? toString(lanes_) : "1 lane";
+    for (const NestLoop& l : nest_.outer) {
+      switch (l.kind) {
+        case NestLoop::Kind::vectorTiles:
+          line("for " + l.name + ": tiles of " + std::to_string(nr_) + " x " + lanes + " along " + dimName(l.dim));
+          if (packed_ >= 0) {
+            pad += "  ";
+            line("for blocks of " + std::to_string(kc_) + " steps of " + dimName(kdim_) + ": pack " + inputs_[size_t(packed_)].spec->name + " into the panel");
+          }
+          break;
+        case NestLoop::Kind::tileRows: line("for " + l.name + ": tiles of " + std::to_string(mr_) + " rows along " + dimName(l.dim)); break;
+        case NestLoop::Kind::dim: line("for " + l.name); break;
+        case NestLoop::Kind::blockOuter: line("for " + l.name + ": blocks of " + std::to_string(l.factor) + " along " + dimName(l.dim)); break;
+        case NestLoop::Kind::blockInner: line("for " + l.name + " in the block"); break;
+      }
+      pad += "  ";
+    }
+    const std::string tileName = "sums[" + std::to_string(mr_) + "][" + std::to_string(nr_) + "]";
+    const std::string init = c_.init == ContractionInit::zero ? "0" : c_.init == ContractionInit::output ? c_.output.name + indexText(c_.output)
+                                                                                                        : c_.initOperand.name + indexText(c_.initOperand);
+    line(tileName + " = " + init + (nest_.computeAt.empty() ? "" : "   (compute_at " + nest_.computeAt + ": in registers)"));
+    for (int d : nest_.reductions) {
+      auto u = nest_.unroll.find(d);
+      line("for " + dimName(d) + (u == nest_.unroll.end() ? "" : ", unrolled by " + std::to_string(u->second)));
+      pad += "  ";
+    }
+    int vectorLoads = 0, broadcasts = 0;
+    for (int k = 0; k < 2; ++k) {
+      const PlannedTensor& t = inputs_[size_t(k)];
+      const bool byRow = dependsOn(t, tdim_), byVec = dependsOn(t, vdim_) && lanes_.lanes > 1;
+      (byVec ? vectorLoads : broadcasts) += (byVec ? nr_ : 1) * (byRow ? mr_ : 1);
+    }
+    line(tileName + " += " + c_.operands[0].name + indexText(c_.operands[0]) + " * " + c_.operands[1].name + indexText(c_.operands[1]) + ": " +
+         std::to_string(vectorLoads) + (lanes_.lanes > 1 ? " vector loads, " : " loads, ") + std::to_string(broadcasts) + (lanes_.lanes > 1 ? " broadcasts, " : " loads, ") +
+         std::to_string(mr_ * nr_) + (hasFma() ? " FMAs" : " multiply-adds"));
+    pad.resize(pad.size() - 2 * nest_.reductions.size());
+    std::string result = "sums";
+    for (const EpilogueStep& e : c_.epilogue)
+      result = std::string(e.kind == EpilogueStep::Kind::relu ? "relu" : e.kind == EpilogueStep::Kind::clamp ? "clamp" : e.kind == EpilogueStep::Kind::scale ? "scale" : "add") +
+               "(" + result + ")";
+    line(c_.output.name + indexText(c_.output) + " = " + result);
   }
 
   const KernelSpec& spec_;
@@ -706,6 +1001,12 @@ class ContractionBuilder {
   int kdim_ = -1;         // the one reduction dim when packing
   int64_t kc_ = 0;        // steps of it per panel
   bool packing_ = false;  // while planning the tiles of a packed column
+  int64_t panelColumns_ = 0;  // the panel's columns per step while packing_
+  int transposed_ = -1;   // an operand read through a transposing panel (its vector dim strided)
+  ContractionNest nest_;  // the loops around the tile (the schedule's, or defaultNest)
+  std::string notContiguous_;  // why the vector dim is one lane wide ("" if it is not)
+  bool shiftedVec_ = false, shiftedRow_ = false;  // planning a shifted last tile (j_last, i_last)
+  std::map<int, int64_t> stepOffset_;  // reduction dim -> offset of the unrolled copy being planned
   static constexpr int64_t kPanelBytes = 32 * 1024;
 };
 

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/dtype.h"
+#include "spec/contraction_schedule.h"
 #include "spec/extent.h"
 
 namespace simdgen {
@@ -69,6 +70,9 @@ struct ContractionSpec {
   std::vector<EpilogueStep> epilogue;
   // Runtime stride names that are not dim extents, in order of first appearance (one parameter each).
   std::vector<std::string> strideNames;
+  // "schedule": per target, the first entry that lists it (or lists no targets) applies; a target
+  // no entry covers gets the default (plan/contraction_builder.cpp).
+  std::vector<ContractionSchedule> schedules;
 };
 
 }  // namespace simdgen

@@ -63,7 +63,7 @@ constexpr std::string_view kScheduleKeys[] = {"accumulators", "unroll", "rows", 
 
 constexpr std::string_view kKindNames[] = {"reduce", "arg_reduce", "map", "transpose", "contraction"};
 constexpr std::string_view kContractionKeys[] = {"$schema", "simdgen", "name", "description", "kind", "dtype",
-                                                 "dims", "operands", "init", "output", "epilogue", "targets"};
+                                                 "dims", "operands", "init", "output", "epilogue", "targets", "schedule"};
 constexpr std::string_view kContractionOnlyKeys[] = {"dtype", "dims", "operands", "init", "epilogue"};
 constexpr std::string_view kContractionDTypes[] = {"f32", "f64"};
 constexpr std::string_view kDimKeys[] = {"name", "extent", "kind"};
@@ -71,6 +71,13 @@ constexpr std::string_view kDimKinds[] = {"parallel", "reduction"};
 constexpr std::string_view kTensorKeys[] = {"name", "index", "strides"};
 constexpr std::string_view kAddedTensorKeys[] = {"op", "name", "strides"};
 constexpr std::string_view kInitNames[] = {"zero", "output"};
+constexpr std::string_view kContractionScheduleKeys[] = {"targets", "output", "init", "update", "compute_at", "store_at", "pack"};
+constexpr std::string_view kDirectiveNames[] = {"split", "reorder", "vectorize", "unroll"};
+constexpr std::string_view kSplitKeys[] = {"split", "into", "factor", "vectors", "tail"};
+constexpr std::string_view kReorderKeys[] = {"reorder"};
+constexpr std::string_view kVectorizeKeys[] = {"vectorize", "width"};
+constexpr std::string_view kUnrollKeys[] = {"unroll", "factor"};
+constexpr std::string_view kSplitTailNames[] = {"auto", "predicate", "guard", "shift_inwards", "round_up"};
 constexpr std::string_view kEpilogueOps[] = {"relu", "clamp", "scale", "add"};
 constexpr std::string_view kStrategyNames[] = {"auto", "inner_parallel", "inner_reduction",
                                                "vector_accumulator"};
@@ -416,6 +423,18 @@ class Parser {
         c.epilogue.push_back(readEpilogueStep((*epilogue)[k], "/epilogue/" + std::to_string(k), c, claim));
     }
     readTargets(member(root, "targets"), spec);
+    if (const json* schedule = member(root, "schedule")) {
+      if (schedule->is_array()) {
+        for (std::size_t k = 0; k < schedule->size(); ++k)
+          c.schedules.push_back(readContractionSchedule((*schedule)[k], "/schedule/" + std::to_string(k), spec, c));
+      } else {
+        c.schedules.push_back(readContractionSchedule(*schedule, "/schedule", spec, c));
+      }
+      for (std::size_t k = 0; k + 1 < c.schedules.size(); ++k)
+        if (c.schedules[k].targets.empty())
+          fail(c.schedules[k + 1].pointer, "this schedule is never used: the one before it lists no \"targets\" and so applies to every target; "
+                                           "give that one \"targets\" or move it last");
+    }
     std::vector<std::string> functions{spec.name};
     for (const TargetRequest& t : spec.targets) {
       std::string f = spec.name + "_" + t.spelling();
@@ -437,6 +456,129 @@ class Parser {
       fail(pointer, "name " + inQuotes(name) + " is already used (by " + users + "); every parameter needs its own name");
     if (name == spec.name) fail(pointer, "name " + inQuotes(name) + " is the kernel's name");
     taken.push_back(name);
+  }
+
+  // A contraction's "schedule" object (spec/contraction_schedule.h): its form only; what the
+  // directives mean for a target is checked when planning (plan/contraction_schedule.cpp).
+  ContractionSchedule readContractionSchedule(const json& j, const std::string& at, const KernelSpec& spec, const ContractionSpec& c) const {
+    ContractionSchedule out;
+    out.pointer = at;
+    getObject(j, at, kContractionScheduleKeys);
+    if (const json* targets = member(j, "targets")) {
+      std::vector<std::string> known;
+      for (const TargetRequest& t : spec.targets) known.push_back(t.spelling());
+      if (!targets->is_array() || targets->empty())
+        fail(at + "/targets", "expected a non-empty array of the spec's targets, found " + describe(*targets));
+      for (std::size_t k = 0; k < targets->size(); ++k) {
+        const std::string where = at + "/targets/" + std::to_string(k);
+        const std::string t = getString((*targets)[k], where);
+        if (std::find(known.begin(), known.end(), t) == known.end()) {
+          std::vector<std::string_view> names(known.begin(), known.end());
+          fail(where, "target " + inQuotes(t) + " is not one of the spec's targets" + suggestion(t, names) + "; allowed: " + join(names));
+        }
+        out.targets.push_back(t);
+      }
+    }
+    auto stage = [&](const char* key, std::vector<ScheduleDirective>& into, Names allowed) {
+      const json* list = member(j, key);
+      if (!list) return;
+      const std::string where = at + "/" + key;
+      if (!list->is_array()) fail(where, "expected an array of directives ({\"split\": ...}, {\"reorder\": [...]}, ...), found " + describe(*list));
+      for (std::size_t k = 0; k < list->size(); ++k) into.push_back(readDirective((*list)[k], where + "/" + std::to_string(k), key, allowed));
+    };
+    stage("output", out.output, kDirectiveNames);
+    // The initialisation and the update run inside the output's register tile (compute_at): their
+    // loops are the spec's dims, which they may vectorize, unroll or (the update) reorder.
+    static constexpr std::string_view kInitDirectives[] = {"vectorize", "unroll"};
+    static constexpr std::string_view kUpdateDirectives[] = {"reorder", "vectorize", "unroll"};
+    stage("init", out.init, kInitDirectives);
+    stage("update", out.update, kUpdateDirectives);
+    if (const json* v = member(j, "compute_at")) out.computeAt = getString(*v, out.computeAtPointer = at + "/compute_at");
+    if (const json* v = member(j, "store_at")) out.storeAt = getString(*v, out.storeAtPointer = at + "/store_at");
+    if (const json* pack = member(j, "pack")) {
+      out.packGiven = true;
+      out.packPointer = at + "/pack";
+      if (!pack->is_array()) fail(out.packPointer, "expected an array of operand names (empty: pack nothing), found " + describe(*pack));
+      std::vector<std::string_view> names{c.operands[0].name, c.operands[1].name};
+      for (std::size_t k = 0; k < pack->size(); ++k) {
+        const std::string where = out.packPointer + "/" + std::to_string(k);
+        out.pack.push_back(getString((*pack)[k], where));
+        if (!contains(names, out.pack.back()))
+          fail(where, "unknown operand " + inQuotes(out.pack.back()) + suggestion(out.pack.back(), names) + "; allowed: " + join(names));
+      }
+    }
+    return out;
+  }
+
+  // {"split": "x", "into": ["xo", "xi"], "factor": 5 | "vectors": 4, "tail": ...}, {"reorder": [...]},
+  // {"vectorize": "ci", "width": 16 | "native"}, {"unroll": "xi", "factor": 2}.
+  ScheduleDirective readDirective(const json& j, const std::string& at, const char* stage, Names allowed) const {
+    if (!j.is_object()) fail(at, "expected a directive object ({\"split\": ...}, {\"reorder\": [...]}, {\"vectorize\": ...}, {\"unroll\": ...}), found " + describe(j));
+    ScheduleDirective d;
+    d.pointer = at;
+    std::string kind;
+    for (const auto& [key, value] : j.items())
+      if (contains(kDirectiveNames, key)) {
+        if (!kind.empty()) failAtKey(at + "/" + key, "one directive per object: found both " + inQuotes(kind) + " and " + inQuotes(key));
+        kind = key;
+      }
+    if (kind.empty()) fail(at, "expected one of the keys " + join(allowed) + " (the directive)");
+    if (!contains(allowed, kind))
+      failAtKey(at + "/" + kind, "directive " + inQuotes(kind) + " does not apply to " + inQuotes(stage) +
+                                     (std::string(stage) == "output" ? "" : ", which runs inside the output's register tile over the spec's dims; split the output's loops instead") +
+                                     "; allowed: " + join(allowed));
+    auto loopName = [&](const char* key) {
+      std::string name = getString(j.at(key), at + "/" + key);
+      checkIdentifier(name, at + "/" + key, "loop name");
+      return name;
+    };
+    if (kind == "split") {
+      checkKeys(j, at, kSplitKeys);
+      d.kind = ScheduleDirective::Kind::split;
+      d.loop = loopName("split");
+      const json& into = required(j, at, "into");
+      if (!into.is_array() || into.size() != 2)
+        fail(at + "/into", "expected the names of the two loops the split makes, [outer, inner], found " + describe(into));
+      for (std::size_t k = 0; k < 2; ++k) {
+        (k ? d.inner : d.outer) = getString(into[k], at + "/into/" + std::to_string(k));
+        checkIdentifier(k ? d.inner : d.outer, at + "/into/" + std::to_string(k), "loop name");
+      }
+      if (d.outer == d.inner) fail(at + "/into/1", "the outer and inner loops need different names; both are " + inQuotes(d.inner));
+      const json* factor = member(j, "factor");
+      const json* vectors = member(j, "vectors");
+      if (factor && vectors) failAtKey(at + "/vectors", "give either \"factor\" (elements) or \"vectors\" (vectors of the vectorized width), not both");
+      if (!factor && !vectors) fail(at + "/factor", "missing required key \"factor\" (the inner loop's extent in elements; or \"vectors\")");
+      if (factor) d.factor = getInt(*factor, at + "/factor", 1, int64_t{1} << 20);
+      if (vectors) d.vectors = getInt(*vectors, at + "/vectors", 1, 16);
+      if (const json* tail = member(j, "tail")) d.tail = static_cast<SplitTail>(choose(*tail, at + "/tail", "tail", kSplitTailNames));
+    } else if (kind == "reorder") {
+      checkKeys(j, at, kReorderKeys);
+      d.kind = ScheduleDirective::Kind::reorder;
+      const json& order = j.at("reorder");
+      if (!order.is_array() || order.size() < 2)
+        fail(at + "/reorder", "expected an array of at least two loop names, innermost first (as in Halide), found " + describe(order));
+      for (std::size_t k = 0; k < order.size(); ++k) {
+        const std::string where = at + "/reorder/" + std::to_string(k);
+        d.order.push_back(getString(order[k], where));
+        if (std::find(d.order.begin(), d.order.end() - 1, d.order.back()) != d.order.end() - 1)
+          fail(where, "loop " + inQuotes(d.order.back()) + " is listed twice");
+      }
+    } else if (kind == "vectorize") {
+      checkKeys(j, at, kVectorizeKeys);
+      d.kind = ScheduleDirective::Kind::vectorize;
+      d.loop = loopName("vectorize");
+      if (const json* width = member(j, "width"))
+        if (!(width->is_string() && width->get<std::string>() == "native")) {
+          if (width->is_string()) fail(at + "/width", "expected a number of lanes or \"native\" (the target's vector, scalable on SVE), found " + describe(*width));
+          d.width = getInt(*width, at + "/width", 1, 1024);
+        }
+    } else {
+      checkKeys(j, at, kUnrollKeys);
+      d.kind = ScheduleDirective::Kind::unroll;
+      d.loop = loopName("unroll");
+      if (const json* factor = member(j, "factor")) d.factor = getInt(*factor, at + "/factor", 2, 64);
+    }
+    return d;
   }
 
   // "dims": [{"name": "i", "extent": 64 | "m", "kind": "parallel" | "reduction"}, ...]

@@ -1,0 +1,191 @@
+// SPDX-License-Identifier: Apache-2.0
+// Runs every plan of a contraction spec in the interpreter against a double-precision loop over
+// the spec's definition (the contraction unit tests: families and schedules).
+#include "contraction_check.h"
+
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <cstring>
+#include <functional>
+#include <map>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "plan/family.h"
+#include "sim/interpreter.h"
+#include "spec/spec.h"
+#include "targets/target.h"
+
+namespace simdgen::testing {
+
+namespace {
+
+// One tensor's memory in the test: dense unless the spec gives strides; padding elements keep a
+// sentinel so writes outside the elements are caught.
+struct Mem {
+  std::vector<int64_t> extents, strides;
+  std::vector<float> data;
+  int64_t offset(const std::vector<int64_t>& at) const {
+    int64_t o = 0;
+    for (size_t q = 0; q < at.size(); ++q) o += at[q] * strides[q];
+    return o;
+  }
+};
+
+int64_t valueOf(const AffineIndex& ix, const std::vector<int64_t>& point) {
+  int64_t v = ix.constant;
+  for (const auto& t : ix.terms) v += t.coef * point[size_t(t.dim)];
+  return v;
+}
+
+// Runs every plan of `text` (generic targets at every vector length, and the real targets) for
+// the given dim extents and checks each output element against the definition.
+}  // namespace
+
+void checkPlans(const std::string& text, const std::map<std::string, int64_t>& sizes, uint64_t seed) {
+  const KernelSpec s = parseSpecText(text, "t.json");
+  const ContractionSpec& c = s.contraction;
+  std::mt19937_64 rng(seed);
+  std::vector<int64_t> ext;
+  for (const ContractionDim& d : c.dims) ext.push_back(d.extent.isStatic() ? *d.extent.value : sizes.at(d.extent.name));
+  std::map<std::string, int64_t> runtime;  // public name -> value
+  for (const auto& [k, v] : sizes) runtime[k] = v;
+  // Tensors in the plan's order: operands, init operand, added tensors, output.
+  std::vector<const ContractionTensor*> tensors{&c.operands[0], &c.operands[1]};
+  if (c.init == ContractionInit::operand) tensors.push_back(&c.initOperand);
+  for (const EpilogueStep& e : c.epilogue)
+    if (e.kind == EpilogueStep::Kind::add) tensors.push_back(&e.operand);
+  tensors.push_back(&c.output);
+  std::vector<Mem> mem(tensors.size());
+  for (size_t k = 0; k < tensors.size(); ++k) {
+    const ContractionTensor& t = *tensors[k];
+    Mem& m = mem[k];
+    for (const AffineIndex& ix : t.index) {
+      int64_t e = ix.constant + 1;
+      for (const auto& term : ix.terms) e += term.coef * (ext[size_t(term.dim)] - 1);
+      m.extents.push_back(std::max<int64_t>(e, 0));
+    }
+    m.strides.assign(t.index.size(), 0);
+    int64_t dense = 1;
+    for (size_t q = t.index.size(); q-- > 0;) {
+      if (t.strides.empty()) {
+        m.strides[q] = dense;
+      } else if (t.strides[q]->isStatic()) {
+        m.strides[q] = *t.strides[q]->value;
+      } else {  // a runtime stride: at least dense, plus padding
+        const std::string& name = t.strides[q]->name;
+        if (!runtime.count(name)) runtime[name] = dense + int64_t(rng() % 5);
+        m.strides[q] = runtime[name];
+      }
+      dense = m.strides[q] * std::max<int64_t>(m.extents[q], 1);
+    }
+    int64_t span = 1;
+    for (size_t q = 0; q < m.extents.size(); ++q) span += (m.extents[q] - 1) * m.strides[q];
+    m.data.assign(size_t(std::max<int64_t>(span, 1)), 0.0f);
+    const bool out = k + 1 == tensors.size();
+    for (float& x : m.data) x = out && c.init != ContractionInit::output ? -777.0f : float(int64_t(rng() % 2001) - 1000) / 256.0f;
+  }
+  const std::vector<float> before = mem.back().data;
+  float scale = 1.0f;
+  std::map<std::string, float> scalars;
+  for (const EpilogueStep& e : c.epilogue)
+    if (e.kind == EpilogueStep::Kind::scale && !e.param.empty()) scalars[e.param] = float(int64_t(rng() % 9) - 4) / 4.0f + 0.125f;
+
+  // The reference: every output point, in double.
+  std::vector<double> want(mem.back().data.size()), bound(mem.back().data.size());
+  std::vector<char> written(mem.back().data.size(), 0);
+  std::vector<int64_t> point(ext.size(), 0);
+  std::function<void(size_t)> parallel = [&](size_t d) {
+    if (d < ext.size() && c.dims[d].reduction) return parallel(d + 1);
+    if (d < ext.size()) {
+      for (point[d] = 0; point[d] < ext[d]; ++point[d]) parallel(d + 1);
+      point[d] = 0;
+      return;
+    }
+    auto at = [&](size_t k) {
+      std::vector<int64_t> v;
+      for (const AffineIndex& ix : tensors[k]->index) v.push_back(valueOf(ix, point));
+      return mem[k].offset(v);
+    };
+    const int64_t o = at(tensors.size() - 1);
+    double sum = 0, abs = 0;
+    if (c.init == ContractionInit::output) sum = before[size_t(o)];
+    if (c.init == ContractionInit::operand) sum = mem[2].data[size_t(at(2))];
+    abs = std::fabs(sum);
+    int64_t terms = 1;
+    std::function<void(size_t)> reduce = [&](size_t r) {
+      if (r < ext.size() && !c.dims[r].reduction) return reduce(r + 1);
+      if (r < ext.size()) {
+        for (point[r] = 0; point[r] < ext[r]; ++point[r]) reduce(r + 1);
+        point[r] = 0;
+        return;
+      }
+      const double p = double(mem[0].data[size_t(at(0))]) * mem[1].data[size_t(at(1))];
+      sum += p, abs += std::fabs(p), ++terms;
+    };
+    reduce(0);
+    // Any order of binary32 sums and FMAs: |error| <= gamma_n * sum |terms| (n = terms), and
+    // each epilogue step is 1-Lipschitz (relu, clamp), scales the error (scale) or adds one
+    // rounding (scale, add).
+    const double u = std::ldexp(1.0, -24);
+    double err = terms * u / (1 - terms * u) * abs;
+    size_t added = c.init == ContractionInit::operand ? 3 : 2;
+    for (const EpilogueStep& e : c.epilogue) {
+      switch (e.kind) {
+        case EpilogueStep::Kind::relu: sum = sum > 0 ? sum : 0; break;
+        case EpilogueStep::Kind::clamp: sum = std::min(std::max(sum, std::stod(e.lo)), std::stod(e.hi)); break;
+        case EpilogueStep::Kind::scale: {
+          const double f = e.param.empty() ? std::stod(e.factor) : scalars[e.param];
+          sum *= f, err = err * std::fabs(f) + u * std::fabs(sum);
+          break;
+        }
+        case EpilogueStep::Kind::add: sum += mem[added++].data[size_t(at(added - 1))], err += u * std::fabs(sum); break;
+      }
+    }
+    want[size_t(o)] = sum;
+    bound[size_t(o)] = err + u * std::fabs(sum) + 1e-30;
+    written[size_t(o)] = 1;
+  };
+  parallel(0);
+
+  std::vector<Target> targets;
+  for (int bits : {128, 256, 512, 1024, 2048}) targets.push_back(makeGenericTarget(bits));
+  for (const char* isa : {"avx512", "avx2", "neon", "sve", "scalar"}) {
+    TargetRequest r{isa, {}};
+    if (std::string(isa) == "avx2") r.features = {"fma"};
+    targets.push_back(makeTarget(r));
+  }
+  targets.push_back(makeTarget(TargetRequest{"avx2", {}}));  // no FMA: multiplies and adds
+  for (const Target& target : targets) {
+    const ir::Plan plan = buildPlan(s, target);
+    for (int vscale : target.scalable ? std::vector<int>{1, 2, 4, 16} : std::vector<int>{1}) {
+      CAPTURE(target.spelling);
+      CAPTURE(vscale);
+      std::map<std::string, int64_t> params;
+      for (const ir::Param& p : plan.params) {
+        if (p.kind == ir::Param::Kind::extent) params[p.name] = runtime.at(p.publicName);
+        if (p.kind == ir::Param::Kind::scalar) {
+          int64_t bits = 0;
+          std::memcpy(&bits, &scalars.at(p.publicName), sizeof(float));
+          params[p.name] = bits;
+        }
+      }
+      std::vector<float> out = before;
+      std::vector<sim::Buffer> buffers;
+      for (size_t k = 0; k + 1 < tensors.size(); ++k) buffers.push_back({plan.tensors[k].name, mem[k].data.data(), nullptr, mem[k].data.size()});
+      buffers.push_back({"out", out.data(), out.data(), out.size()});  // init "output" reads it
+      sim::runPlan(plan, params, buffers, vscale);
+      for (size_t e = 0; e < out.size(); ++e) {
+        if (!written[e]) {
+          REQUIRE_MESSAGE(std::memcmp(&out[e], &before[e], sizeof(float)) == 0, "element " << e << " outside the output was written");
+          continue;
+        }
+        REQUIRE_MESSAGE(std::fabs(out[e] - want[e]) <= bound[e], "element " << e << ": got " << out[e] << ", want " << want[e] << " +- " << bound[e]);
+      }
+    }
+  }
+}
+
+}  // namespace simdgen::testing

@@ -1,0 +1,248 @@
+// SPDX-License-Identifier: Apache-2.0
+// Contraction schedules (seed 002's Halide directives): the seed's full schedule gives the seed's
+// loop structure, several schedules of one computation each agree with the definition on every
+// target (so with each other), and schedules the builder cannot honour are errors that name the
+// directive (JSON pointer) and say why.
+#include <doctest/doctest.h>
+
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "contraction_check.h"
+#include "ir/plan.h"
+#include "plan/family.h"
+#include "plan/reduce_builder.h"  // PlanError
+#include "spec/spec.h"
+#include "spec_errors.h"
+#include "targets/target.h"
+
+using namespace simdgen;
+using simdgen::testing::checkPlans;
+using simdgen::testing::contractionSpec;
+
+namespace {
+
+const std::string kMatmul = R"J(  "dims": [{"name": "i", "extent": "m"}, {"name": "j", "extent": "n"}, {"name": "k", "extent": "k", "kind": "reduction"}],
+  "operands": [{"name": "a", "index": ["i", "k"], "strides": ["lda", 1]}, {"name": "b", "index": ["k", "j"]}],
+  "output": {"name": "c", "index": ["i", "j"], "strides": ["ldc", 1]})J";
+
+const std::string kConv = R"J(  "dims": [{"name": "n", "extent": "batch"}, {"name": "y", "extent": "h"}, {"name": "x", "extent": "w"},
+           {"name": "c", "extent": "cout"}, {"name": "rz", "extent": 3, "kind": "reduction"},
+           {"name": "ry", "extent": 3, "kind": "reduction"}, {"name": "rx", "extent": "cin", "kind": "reduction"}],
+  "operands": [{"name": "filter", "index": ["rx", "rz", "ry", "c"]}, {"name": "input", "index": ["n", "y + rz", "x + ry", "rx"]}],
+  "init": {"name": "bias", "index": ["c"]},
+  "output": {"name": "relu", "index": ["n", "y", "x", "c"]},
+  "epilogue": [{"op": "relu"}])J";
+
+std::string withSchedule(const std::string& body, const std::string& schedule) { return contractionSpec(body + ",\n  \"schedule\": " + schedule); }
+
+std::string readFile(const std::string& path) {
+  std::ifstream f(path);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
+
+Target targetNamed(const std::string& isa, std::vector<std::string> features = {}) { return makeTarget(TargetRequest{isa, std::move(features)}); }
+
+// The PlanError that planning `text` for `target` raises.
+PlanError planErrorOf(const std::string& text, const Target& target) {
+  const KernelSpec s = parseSpecText(text, "t.json");
+  try {
+    buildPlan(s, target);
+  } catch (const PlanError& e) {
+    return e;
+  }
+  FAIL("expected a PlanError on " << target.spelling << " for:\n" << text);
+  throw;
+}
+
+void checkPlanError(const std::string& text, const Target& target, const std::string& pointer, const std::string& part) {
+  const PlanError e = planErrorOf(text, target);
+  CHECK_MESSAGE(e.pointer == pointer, std::string(e.what()));
+  CHECK_MESSAGE(std::string(e.what()).find(part) != std::string::npos, std::string(e.what()));
+}
+
+bool has(const std::vector<std::string>& lines, const std::string& text) {
+  for (const std::string& l : lines)
+    if (l.find(text) != std::string::npos) return true;
+  return false;
+}
+
+}  // namespace
+
+TEST_CASE("contraction schedule: the seed's full schedule gives the seed's loop nest") {
+  const KernelSpec s = parseSpecText(readFile(SIMDGEN_SOURCE_DIR "/specs/conv_seed_schedule_f32.json"), "conv_seed_schedule_f32.json");
+  const ir::Plan plan = buildPlan(s, targetNamed("avx512"));
+  const std::vector<std::string>& nest = plan.summary;
+  CAPTURE(plan.summary.size());
+  // for co / for n / for y / for xo / 5 x 4 sums / rz / ry / rx unrolled by 2: 4 loads, 5 broadcasts, 20 FMAs.
+  CHECK(has(nest, "register tile: 5 x 4 vectors of f32x16 (20 accumulators) along x x c"));
+  CHECK(has(nest, "  for co: tiles of 4 x f32x16 along c"));
+  CHECK(has(nest, "    for n"));
+  CHECK(has(nest, "      for y"));
+  CHECK(has(nest, "        for xo: tiles of 5 rows along x"));
+  CHECK(has(nest, "          sums[5][4] = bias[c]   (compute_at xo: in registers)"));
+  CHECK(has(nest, "          for rz"));
+  CHECK(has(nest, "            for ry"));
+  CHECK(has(nest, "              for rx, unrolled by 2"));
+  CHECK(has(nest, "                sums[5][4] += filter[rx][rz][ry][c] * input[n][y + rz][x + ry][rx]"));
+  CHECK(has(nest, "4 vector loads, 5 broadcasts, 20 FMAs"));
+  CHECK(has(nest, "          relu[n][y][x][c] = relu(sums)"));
+  // The same computation under the spec's other schedules and the default, on every target.
+  for (int64_t w : {1, 5, 7, 12})
+    for (int64_t cout : {3, 40, 70})
+      for (int64_t cin : {1, 4}) {
+        CAPTURE(w);
+        CAPTURE(cout);
+        CAPTURE(cin);
+        checkPlans(readFile(SIMDGEN_SOURCE_DIR "/specs/conv_seed_schedule_f32.json"),
+                   {{"batch", 1}, {"height", 2}, {"width", w}, {"out_channels", cout}, {"in_channels", cin}}, uint64_t(w * 1000 + cout * 10 + cin));
+      }
+}
+
+TEST_CASE("contraction schedule: several schedules of a matmul agree with the definition") {
+  const std::vector<std::string> schedules = {
+      // Tails predicate (vector dim) and shift_inwards (rows), k unrolled by 3, no packing.
+      R"J({"output": [{"split": "j", "into": ["jo", "ji"], "vectors": 2, "tail": "predicate"},
+                      {"split": "i", "into": ["io", "ii"], "factor": 3, "tail": "shift_inwards"},
+                      {"reorder": ["ji", "ii", "io", "jo"]}, {"vectorize": "ji"}, {"unroll": "ji"}, {"unroll": "ii"}],
+           "update": [{"unroll": "k", "factor": 3}], "pack": []})J",
+      // Tails guard on both, rows outermost (the tile loop of j inside), packing where it can.
+      R"J({"output": [{"split": "j", "into": ["jo", "ji"], "vectors": 3, "tail": "guard"},
+                      {"split": "i", "into": ["io", "ii"], "factor": 3},
+                      {"reorder": ["ji", "ii", "jo", "io"]}, {"vectorize": "ji"}, {"unroll": "ji"}, {"unroll": "ii"}],
+           "compute_at": "jo"})J",
+      // shift_inwards on the vector dim, one row per tile.
+      R"J({"output": [{"split": "j", "into": ["jo", "ji"], "vectors": 2, "tail": "shift_inwards"}, {"vectorize": "ji"}, {"unroll": "ji"}]})J",
+      // No vectorize: a 2 x 3 tile of scalars on every target.
+      R"J({"output": [{"split": "j", "into": ["jo", "ji"], "factor": 3}, {"split": "i", "into": ["io", "ii"], "factor": 2},
+                      {"reorder": ["ji", "ii", "jo", "io"]}, {"unroll": "ji"}, {"unroll": "ii"}], "update": [{"unroll": "k", "factor": 2}]})J",
+      // Halide's shorthands: vectorize(j) splits j by one vector; unroll(i, 4) splits i by 4.
+      R"J({"output": [{"vectorize": "j"}, {"unroll": "i", "factor": 4}, {"reorder": ["j_vi", "i_ui", "i", "j"]}]})J",
+  };
+  for (size_t k = 0; k < schedules.size(); ++k)
+    for (int64_t m : {1, 3, 7, 10})
+      for (int64_t n : {1, 5, 17, 40})
+        for (int64_t kk : {0, 1, 7}) {
+          CAPTURE(k);
+          CAPTURE(m);
+          CAPTURE(n);
+          CAPTURE(kk);
+          checkPlans(withSchedule(kMatmul, schedules[k]), {{"m", m}, {"n", n}, {"k", kk}}, uint64_t(k * 100000 + m * 1000 + n * 10 + kk));
+        }
+  // Packing asked for on the targets that can, with blocks of the reduction (600 steps).
+  const std::string packed = R"J([{"targets": ["avx512", "avx2+fma", "neon"],
+     "output": [{"split": "j", "into": ["jo", "ji"], "vectors": 2}, {"split": "i", "into": ["io", "ii"], "factor": 5},
+                {"reorder": ["ji", "ii", "io", "jo"]}, {"vectorize": "ji"}, {"unroll": "ji"}, {"unroll": "ii"}],
+     "update": [{"unroll": "k", "factor": 2}], "pack": ["b"]}])J";
+  checkPlans(withSchedule(kMatmul + ",\n  \"targets\": [\"avx512\", \"avx2+fma\", \"neon\", \"sve\"]", packed), {{"m", 11}, {"n", 37}, {"k", 600}}, 5);
+  // round_up on static extents: 36 rows in tiles of 6.
+  const std::string fixed = R"J(  "dims": [{"name": "i", "extent": 36}, {"name": "j", "extent": 19}, {"name": "k", "extent": 5, "kind": "reduction"}],
+  "operands": [{"name": "a", "index": ["i", "k"]}, {"name": "b", "index": ["k", "j"]}],
+  "output": {"name": "c", "index": ["i", "j"]})J";
+  checkPlans(withSchedule(fixed, R"J({"output": [{"split": "i", "into": ["io", "ii"], "factor": 6, "tail": "round_up"}, {"unroll": "ii"},
+                                                 {"vectorize": "j"}, {"reorder": ["j_vi", "ii", "j", "io"]}], "update": [{"unroll": "k"}]})J"),
+             {}, 6);
+}
+
+TEST_CASE("contraction schedule: convolution schedules with blocked loops and a tile along y") {
+  const std::vector<std::string> schedules = {
+      // y blocked by 2 (outside the tile), the tile along x.
+      R"J({"output": [{"split": "c", "into": ["co", "ci"], "vectors": 2}, {"split": "x", "into": ["xo", "xi"], "factor": 3},
+                      {"split": "y", "into": ["yo", "yi"], "factor": 2},
+                      {"reorder": ["ci", "xi", "xo", "yi", "co", "yo", "n"]}, {"vectorize": "ci"}, {"unroll": "ci"}, {"unroll": "xi"}],
+           "update": [{"reorder": ["c", "x", "rx", "ry", "rz"]}, {"unroll": "ry"}]})J",
+      // The tile along y (3 rows) with x outside it.
+      R"J({"output": [{"split": "c", "into": ["co", "ci"], "vectors": 1, "tail": "guard"}, {"split": "y", "into": ["yo", "yi"], "factor": 3},
+                      {"reorder": ["ci", "yi", "x", "yo", "n", "co"]}, {"vectorize": "ci"}, {"unroll": "ci"}, {"unroll": "yi"}]})J",
+  };
+  for (size_t k = 0; k < schedules.size(); ++k)
+    for (int64_t h : {1, 4, 5})
+      for (int64_t cout : {3, 21}) {
+        CAPTURE(k);
+        CAPTURE(h);
+        CAPTURE(cout);
+        checkPlans(withSchedule(kConv, schedules[k]), {{"batch", 2}, {"h", h}, {"w", 7}, {"cout", cout}, {"cin", 2}}, uint64_t(k * 1000 + h * 100 + cout));
+      }
+}
+
+TEST_CASE("contraction schedule: schedules the builder cannot honour are errors that say where and why") {
+  const Target avx512 = targetNamed("avx512"), avx2 = targetNamed("avx2", {"fma"}), sve = targetNamed("sve");
+  auto matmul = [&](const std::string& schedule) { return withSchedule(kMatmul, schedule); };
+  // Vectorizing a reduction dim (in the output's loops and in the update).
+  checkPlanError(matmul(R"({"output": [{"vectorize": "k"}]})"), avx512, "/schedule/output/0/vectorize", "needs a reduction strategy");
+  checkPlanError(matmul(R"({"output": [{"vectorize": "j"}], "update": [{"vectorize": "k"}]})"), avx512, "/schedule/update/0/vectorize",
+                 "needs a reduction strategy");
+  // A tile past the register budget: 8 x 2 vectors on AVX2's 16 registers.
+  checkPlanError(matmul(R"({"output": [{"split": "j", "into": ["jo", "ji"], "vectors": 2}, {"split": "i", "into": ["io", "ii"], "factor": 8},
+                                       {"reorder": ["ji", "ii", "io", "jo"]}, {"vectorize": "ji"}, {"unroll": "ji"}, {"unroll": "ii"}]})"),
+                 avx2, "/schedule/output", "needs 16 accumulators + 2 operand vectors + 1 broadcast = 19 vector registers; the target has 16");
+  // A reorder that breaks the dependence: the reduction inside the tile's row loop.
+  checkPlanError(matmul(R"({"output": [{"split": "i", "into": ["io", "ii"], "factor": 2}, {"unroll": "ii"}, {"vectorize": "j"},
+                                       {"reorder": ["j_vi", "ii", "j", "io"]}], "update": [{"reorder": ["k", "i"]}]})"),
+                 avx512, "/schedule/update/0/reorder/1", "a dim of the register tile");
+  checkPlanError(matmul(R"({"output": [{"reorder": ["k", "i"]}]})"), avx512, "/schedule/output/0/reorder/0", "is a reduction dim");
+  // Unknown dims and loops.
+  checkPlanError(matmul(R"({"output": [{"split": "q", "into": ["qo", "qi"], "factor": 2}]})"), avx512, "/schedule/output/0/split",
+                 "unknown loop \"q\"; the output's loops here are: i, j");
+  checkPlanError(matmul(R"({"output": [{"vectorize": "j"}], "update": [{"unroll": "kk", "factor": 2}]})"), avx512, "/schedule/update/0/unroll",
+                 "unknown dim \"kk\"");
+  checkPlanError(matmul(R"({"output": [{"split": "i", "into": ["io", "ii"], "factor": 2}, {"split": "i", "into": ["a", "b"], "factor": 2}]})"), avx512,
+                 "/schedule/output/1/split", "(dim \"i\" was split)");
+  // The tile's loops: inside compute_at, unrolled; compute_at / store_at.
+  checkPlanError(matmul(R"({"output": [{"split": "i", "into": ["io", "ii"], "factor": 2}, {"vectorize": "j"}, {"reorder": ["j_vi", "ii", "j", "io"]}],
+                            "compute_at": "io"})"),
+                 avx512, "/schedule/compute_at", "loop \"j\" is inside compute_at \"io\" but neither vectorized nor unrolled");
+  checkPlanError(matmul(R"({"output": [{"split": "i", "into": ["io", "ii"], "factor": 2}, {"unroll": "ii"}, {"vectorize": "j"}]})"), avx512,
+                 "/schedule/output/1/unroll", "it runs outside compute_at");
+  checkPlanError(matmul(R"({"output": [{"vectorize": "j"}], "store_at": "i"})"), avx512, "/schedule/store_at", "store_at must be compute_at's loop \"j\"");
+  checkPlanError(matmul(R"({"output": [{"vectorize": "j"}, {"reorder": ["i", "j_vi"]}]})"), avx512, "/schedule/output/0/vectorize", "must be innermost");
+  checkPlanError(matmul(R"({"output": [{"vectorize": "i"}]})"), avx512, "/schedule/output/0/vectorize", "along the output's innermost dim \"j\"");
+  // Widths and factors per target.
+  checkPlanError(matmul(R"({"output": [{"vectorize": "j", "width": 8}]})"), avx512, "/schedule/output/0/width", "not a multiple of the target's 16 lanes");
+  checkPlanError(matmul(R"({"output": [{"vectorize": "j", "width": 16}]})"), sve, "/schedule/output/0/width", "on sve: vectors are scalable");
+  checkPlanError(matmul(R"({"output": [{"split": "j", "into": ["jo", "ji"], "factor": 32}, {"vectorize": "ji"}]})"), sve, "/schedule/output/0/factor",
+                 "split \"j\" in \"vectors\"");
+  checkPlanError(matmul(R"({"output": [{"split": "j", "into": ["jo", "ji"], "factor": 24}, {"vectorize": "ji"}]})"), avx512, "/schedule/output/0/factor",
+                 "not a multiple of the vector width (16 lanes)");
+  // Tail policies.
+  checkPlanError(matmul(R"({"output": [{"split": "i", "into": ["io", "ii"], "factor": 2, "tail": "predicate"}, {"unroll": "ii"}, {"vectorize": "j"},
+                                       {"reorder": ["j_vi", "ii", "j", "io"]}]})"),
+                 avx512, "/schedule/output/0/tail", "tail predicate masks the lanes of the vectorized loop");
+  checkPlanError(matmul(R"({"output": [{"split": "i", "into": ["io", "ii"], "factor": 2, "tail": "round_up"}, {"unroll": "ii"}, {"vectorize": "j"},
+                                       {"reorder": ["j_vi", "ii", "j", "io"]}]})"),
+                 avx512, "/schedule/output/0/tail", "has the runtime extent \"m\"");
+  const std::string accumulate = R"J(  "dims": [{"name": "i", "extent": "m"}, {"name": "j", "extent": "n"}, {"name": "k", "extent": "k", "kind": "reduction"}],
+  "operands": [{"name": "a", "index": ["i", "k"]}, {"name": "b", "index": ["k", "j"]}],
+  "init": "output",
+  "output": {"name": "c", "index": ["i", "j"]})J";
+  checkPlanError(withSchedule(accumulate, R"({"output": [{"split": "j", "into": ["jo", "ji"], "vectors": 1, "tail": "shift_inwards"}, {"vectorize": "ji"}]})"),
+                 avx512, "/schedule/output/0/tail", "would add their sums twice");
+  // Packing.
+  checkPlanError(withSchedule(kConv, R"({"output": [{"vectorize": "c"}], "pack": ["filter"]})"), avx512, "/schedule/pack/0",
+                 "operand \"filter\" cannot be packed: packing needs exactly one reduction dim");
+  checkPlanError(matmul(R"({"output": [{"vectorize": "j"}], "pack": ["b"]})"), sve, "/schedule/pack/0", "not planned yet (SVE)");
+  checkPlanError(matmul(R"({"output": [{"split": "j", "into": ["jo", "ji"], "vectors": 1}, {"split": "i", "into": ["io", "ii"], "factor": 2, "tail": "shift_inwards"},
+                                       {"reorder": ["ji", "ii", "io", "jo"]}, {"vectorize": "ji"}, {"unroll": "ii"}], "pack": ["b"]})"),
+                 avx512, "/schedule/pack", "tail shift_inwards on the tile dim recomputes rows");
+}
+
+TEST_CASE("contraction schedule: errors in the schedule's form") {
+  using simdgen::testing::errorOf;
+  auto check = [](const std::string& schedule, const std::string& pointer, const std::string& part) {
+    const SpecError e = errorOf(withSchedule(kMatmul, schedule));
+    CHECK_MESSAGE(e.pointer == pointer, e.what());
+    CHECK_MESSAGE(std::string(e.what()).find(part) != std::string::npos, e.what());
+  };
+  check(R"({"update": [{"split": "k", "into": ["ko", "ki"], "factor": 4}]})", "/schedule/update/0/split", "split the output's loops instead");
+  check(R"({"output": [{"split": "j", "into": ["jo", "ji"], "factor": 4, "tail": "clamp"}]})", "/schedule/output/0/tail", "allowed: auto, predicate, guard, shift_inwards, round_up");
+  check(R"({"output": [{"split": "j", "into": ["jo", "jo"], "factor": 4}]})", "/schedule/output/0/into/1", "need different names");
+  check(R"({"output": [{"split": "j", "into": ["jo", "ji"]}]})", "/schedule/output/0/factor", "missing required key \"factor\"");
+  check(R"({"output": [{"vectorize": "j", "unroll": "i"}]})", "/schedule/output/0/vectorize", "one directive per object");
+  check(R"({"output": [{"reorder": ["i", "i"]}]})", "/schedule/output/0/reorder/1", "listed twice");
+  check(R"({"targets": ["avx9"]})", "/schedule/targets/0", "is not one of the spec's targets");
+  check(R"([{}, {"targets": ["avx512"]}])", "/schedule/1", "this schedule is never used");
+  check(R"({"pack": ["x"]})", "/schedule/pack/0", "unknown operand \"x\"");
+}
