@@ -3,12 +3,15 @@
 // time (CMakeLists.txt): the runtime dispatcher ("simdgen") and each x86
 // variant by name ("simdgen.avx512", "simdgen.avx2_fma", ...) that this CPU
 // runs.
+#include <memory>
 #include <string>
 
 #include "peers_contraction.h"
 
+#include "bench_matmul_bt_f32.h"
 #include "bench_matmul_f32.h"
 #include "bench_seed_conv.h"
+#include "bench_seed_conv_schedule.h"
 
 namespace simdgen_bench {
 namespace {
@@ -40,6 +43,18 @@ Peer matmul_peer(const std::string& name, Matmul f) {
           }};
 }
 
+// The same product from B stored transposed (bt[n][k]): the copy is made once, untimed, as a
+// caller holding B^T would have it.
+Peer matmul_bt_peer(const std::string& name, Matmul f) {
+  return {name, [f](const Problem& p) {
+            auto bt = std::make_shared<std::vector<float>>(static_cast<size_t>(p.n * p.k));
+            for (int64_t k = 0; k < p.k; ++k)
+              for (int64_t j = 0; j < p.n; ++j) (*bt)[static_cast<size_t>(j * p.k + k)] = p.b[k * p.n + j];
+            return Prepared{[f, p, bt] { f(p.a, bt->data(), p.m, p.n, p.k, p.k, p.k, p.n, p.out); },
+                            [p] { return static_cast<const float*>(p.out); }};
+          }};
+}
+
 Peer conv_peer(const std::string& name, ConvFn f) {
   return {name, [f](const Problem& p) {
             // Generated signature order: filter, input, bias, output.
@@ -51,8 +66,9 @@ Peer conv_peer(const std::string& name, ConvFn f) {
 }  // namespace
 
 std::string simdgen_contraction_info() {
-  return std::string("dispatchers run bench_matmul_f32_") + bench_matmul_f32_variant() +
-         ", bench_seed_conv_" + bench_seed_conv_variant();
+  return std::string("dispatchers run bench_matmul_f32_") + bench_matmul_f32_variant() + ", bench_matmul_bt_f32_" +
+         bench_matmul_bt_f32_variant() + ", bench_seed_conv_" + bench_seed_conv_variant() + ", bench_seed_conv_schedule_" +
+         bench_seed_conv_schedule_variant();
 }
 
 std::vector<Peer> simdgen_matmul_peers() {
@@ -62,6 +78,7 @@ std::vector<Peer> simdgen_matmul_peers() {
   if (cpu_runs(#v)) peers.push_back(matmul_peer("simdgen." #v, bench_matmul_f32_##v));
   SIMDGEN_bench_matmul_f32_VARIANTS(SIMDGEN_BENCH_VARIANT)
 #undef SIMDGEN_BENCH_VARIANT
+  peers.push_back(matmul_bt_peer("simdgen_bt", bench_matmul_bt_f32));
   return peers;
 }
 
@@ -72,6 +89,7 @@ std::vector<Peer> simdgen_conv_peers() {
   if (cpu_runs(#v)) peers.push_back(conv_peer("simdgen." #v, bench_seed_conv_##v));
   SIMDGEN_bench_seed_conv_VARIANTS(SIMDGEN_BENCH_VARIANT)
 #undef SIMDGEN_BENCH_VARIANT
+  peers.push_back(conv_peer("simdgen_seed_schedule", bench_seed_conv_schedule));
   return peers;
 }
 
