@@ -547,331 +547,380 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void matmul_a
   }
   // one vector at a time
   for (; j + 16 <= size1; j += 16) {
-    int64_t i = 0;
-    // along i: tiles of 6 x 1 vectors
-    for (; i + 6 <= size0; i += 6) {
-      int64_t out_base = i * stride2 + j;
-      __m512 acc0_0 = _mm512_loadu_ps(out + out_base);
-      __m512 acc1_0 = _mm512_loadu_ps(out + out_base + stride2);
-      __m512 acc2_0 = _mm512_loadu_ps(out + out_base + 2 * stride2);
-      __m512 acc3_0 = _mm512_loadu_ps(out + out_base + 3 * stride2);
-      __m512 acc4_0 = _mm512_loadu_ps(out + out_base + 4 * stride2);
-      __m512 acc5_0 = _mm512_loadu_ps(out + out_base + 5 * stride2);
-      // k
-      int64_t r2 = 0;
-      for (; r2 < size2; ++r2) {
-        __m512 in1_v0 = _mm512_loadu_ps(in1 + j + r2 * stride1);
-        __m512 in0_r0 = _mm512_set1_ps(in0[i + r2 * stride0]);
-        acc0_0 = _mm512_fmadd_ps(in0_r0, in1_v0, acc0_0);
-        __m512 in0_r1 = _mm512_set1_ps(in0[i + r2 * stride0 + 1]);
-        acc1_0 = _mm512_fmadd_ps(in0_r1, in1_v0, acc1_0);
-        __m512 in0_r2 = _mm512_set1_ps(in0[i + r2 * stride0 + 2]);
-        acc2_0 = _mm512_fmadd_ps(in0_r2, in1_v0, acc2_0);
-        __m512 in0_r3 = _mm512_set1_ps(in0[i + r2 * stride0 + 3]);
-        acc3_0 = _mm512_fmadd_ps(in0_r3, in1_v0, acc3_0);
-        __m512 in0_r4 = _mm512_set1_ps(in0[i + r2 * stride0 + 4]);
-        acc4_0 = _mm512_fmadd_ps(in0_r4, in1_v0, acc4_0);
-        __m512 in0_r5 = _mm512_set1_ps(in0[i + r2 * stride0 + 5]);
-        acc5_0 = _mm512_fmadd_ps(in0_r5, in1_v0, acc5_0);
+    int64_t k_blocks_end = size2 > 1 ? size2 : 1;
+    // blocks of 128 steps of k through the panel
+    int64_t k0 = 0;
+    for (; k0 < k_blocks_end; k0 += 128) {
+      int64_t k_end = k0 + 128 < size2 ? k0 + 128 : size2;
+      // pack: 1 vector of b per step
+      int64_t kp = k0;
+      for (; kp < k_end; ++kp) {
+        _mm512_storeu_ps(panel + 16 * kp - 16 * k0, _mm512_loadu_ps(in1 + j + kp * stride1));
       }
-      __m512 factor_e0 = _mm512_set1_ps(scalar0);
-      acc0_0 = _mm512_mul_ps(acc0_0, factor_e0);
-      acc1_0 = _mm512_mul_ps(acc1_0, factor_e0);
-      acc2_0 = _mm512_mul_ps(acc2_0, factor_e0);
-      acc3_0 = _mm512_mul_ps(acc3_0, factor_e0);
-      acc4_0 = _mm512_mul_ps(acc4_0, factor_e0);
-      acc5_0 = _mm512_mul_ps(acc5_0, factor_e0);
-      __m512 lo_e1 = _mm512_set1_ps(-1.0f);
-      __m512 hi_e1 = _mm512_set1_ps(1.0f);
-      acc0_0 = _mm512_max_ps(acc0_0, lo_e1);
-      acc0_0 = _mm512_min_ps(acc0_0, hi_e1);
-      acc1_0 = _mm512_max_ps(acc1_0, lo_e1);
-      acc1_0 = _mm512_min_ps(acc1_0, hi_e1);
-      acc2_0 = _mm512_max_ps(acc2_0, lo_e1);
-      acc2_0 = _mm512_min_ps(acc2_0, hi_e1);
-      acc3_0 = _mm512_max_ps(acc3_0, lo_e1);
-      acc3_0 = _mm512_min_ps(acc3_0, hi_e1);
-      acc4_0 = _mm512_max_ps(acc4_0, lo_e1);
-      acc4_0 = _mm512_min_ps(acc4_0, hi_e1);
-      acc5_0 = _mm512_max_ps(acc5_0, lo_e1);
-      acc5_0 = _mm512_min_ps(acc5_0, hi_e1);
-      _mm512_storeu_ps(out + out_base, acc0_0);
-      _mm512_storeu_ps(out + out_base + stride2, acc1_0);
-      _mm512_storeu_ps(out + out_base + 2 * stride2, acc2_0);
-      _mm512_storeu_ps(out + out_base + 3 * stride2, acc3_0);
-      _mm512_storeu_ps(out + out_base + 4 * stride2, acc4_0);
-      _mm512_storeu_ps(out + out_base + 5 * stride2, acc5_0);
-    }
-    // the rest: 4 rows
-    for (; i + 4 <= size0; i += 4) {
-      int64_t out_base = i * stride2 + j;
-      __m512 acc0_0 = _mm512_loadu_ps(out + out_base);
-      __m512 acc1_0 = _mm512_loadu_ps(out + out_base + stride2);
-      __m512 acc2_0 = _mm512_loadu_ps(out + out_base + 2 * stride2);
-      __m512 acc3_0 = _mm512_loadu_ps(out + out_base + 3 * stride2);
-      // k
-      int64_t r2 = 0;
-      for (; r2 < size2; ++r2) {
-        __m512 in1_v0 = _mm512_loadu_ps(in1 + j + r2 * stride1);
-        __m512 in0_r0 = _mm512_set1_ps(in0[i + r2 * stride0]);
-        acc0_0 = _mm512_fmadd_ps(in0_r0, in1_v0, acc0_0);
-        __m512 in0_r1 = _mm512_set1_ps(in0[i + r2 * stride0 + 1]);
-        acc1_0 = _mm512_fmadd_ps(in0_r1, in1_v0, acc1_0);
-        __m512 in0_r2 = _mm512_set1_ps(in0[i + r2 * stride0 + 2]);
-        acc2_0 = _mm512_fmadd_ps(in0_r2, in1_v0, acc2_0);
-        __m512 in0_r3 = _mm512_set1_ps(in0[i + r2 * stride0 + 3]);
-        acc3_0 = _mm512_fmadd_ps(in0_r3, in1_v0, acc3_0);
+      int64_t i = 0;
+      // along i: tiles of 6 x 1 vectors
+      for (; i + 6 <= size0; i += 6) {
+        int64_t out_base = i * stride2 + j;
+        __m512 acc0_0 = _mm512_loadu_ps(out + out_base);
+        __m512 acc1_0 = _mm512_loadu_ps(out + out_base + stride2);
+        __m512 acc2_0 = _mm512_loadu_ps(out + out_base + 2 * stride2);
+        __m512 acc3_0 = _mm512_loadu_ps(out + out_base + 3 * stride2);
+        __m512 acc4_0 = _mm512_loadu_ps(out + out_base + 4 * stride2);
+        __m512 acc5_0 = _mm512_loadu_ps(out + out_base + 5 * stride2);
+        // k
+        int64_t r2 = k0;
+        for (; r2 < k_end; ++r2) {
+          __m512 in1_v0 = _mm512_loadu_ps(panel + 16 * r2 - 16 * k0);
+          __m512 in0_r0 = _mm512_set1_ps(in0[i + r2 * stride0]);
+          acc0_0 = _mm512_fmadd_ps(in0_r0, in1_v0, acc0_0);
+          __m512 in0_r1 = _mm512_set1_ps(in0[i + r2 * stride0 + 1]);
+          acc1_0 = _mm512_fmadd_ps(in0_r1, in1_v0, acc1_0);
+          __m512 in0_r2 = _mm512_set1_ps(in0[i + r2 * stride0 + 2]);
+          acc2_0 = _mm512_fmadd_ps(in0_r2, in1_v0, acc2_0);
+          __m512 in0_r3 = _mm512_set1_ps(in0[i + r2 * stride0 + 3]);
+          acc3_0 = _mm512_fmadd_ps(in0_r3, in1_v0, acc3_0);
+          __m512 in0_r4 = _mm512_set1_ps(in0[i + r2 * stride0 + 4]);
+          acc4_0 = _mm512_fmadd_ps(in0_r4, in1_v0, acc4_0);
+          __m512 in0_r5 = _mm512_set1_ps(in0[i + r2 * stride0 + 5]);
+          acc5_0 = _mm512_fmadd_ps(in0_r5, in1_v0, acc5_0);
+        }
+        // the last block: the epilogue
+        if (k_end == size2) {
+          __m512 factor_e0 = _mm512_set1_ps(scalar0);
+          acc0_0 = _mm512_mul_ps(acc0_0, factor_e0);
+          acc1_0 = _mm512_mul_ps(acc1_0, factor_e0);
+          acc2_0 = _mm512_mul_ps(acc2_0, factor_e0);
+          acc3_0 = _mm512_mul_ps(acc3_0, factor_e0);
+          acc4_0 = _mm512_mul_ps(acc4_0, factor_e0);
+          acc5_0 = _mm512_mul_ps(acc5_0, factor_e0);
+          __m512 lo_e1 = _mm512_set1_ps(-1.0f);
+          __m512 hi_e1 = _mm512_set1_ps(1.0f);
+          acc0_0 = _mm512_max_ps(acc0_0, lo_e1);
+          acc0_0 = _mm512_min_ps(acc0_0, hi_e1);
+          acc1_0 = _mm512_max_ps(acc1_0, lo_e1);
+          acc1_0 = _mm512_min_ps(acc1_0, hi_e1);
+          acc2_0 = _mm512_max_ps(acc2_0, lo_e1);
+          acc2_0 = _mm512_min_ps(acc2_0, hi_e1);
+          acc3_0 = _mm512_max_ps(acc3_0, lo_e1);
+          acc3_0 = _mm512_min_ps(acc3_0, hi_e1);
+          acc4_0 = _mm512_max_ps(acc4_0, lo_e1);
+          acc4_0 = _mm512_min_ps(acc4_0, hi_e1);
+          acc5_0 = _mm512_max_ps(acc5_0, lo_e1);
+          acc5_0 = _mm512_min_ps(acc5_0, hi_e1);
+        }
+        _mm512_storeu_ps(out + out_base, acc0_0);
+        _mm512_storeu_ps(out + out_base + stride2, acc1_0);
+        _mm512_storeu_ps(out + out_base + 2 * stride2, acc2_0);
+        _mm512_storeu_ps(out + out_base + 3 * stride2, acc3_0);
+        _mm512_storeu_ps(out + out_base + 4 * stride2, acc4_0);
+        _mm512_storeu_ps(out + out_base + 5 * stride2, acc5_0);
       }
-      __m512 factor_e0 = _mm512_set1_ps(scalar0);
-      acc0_0 = _mm512_mul_ps(acc0_0, factor_e0);
-      acc1_0 = _mm512_mul_ps(acc1_0, factor_e0);
-      acc2_0 = _mm512_mul_ps(acc2_0, factor_e0);
-      acc3_0 = _mm512_mul_ps(acc3_0, factor_e0);
-      __m512 lo_e1 = _mm512_set1_ps(-1.0f);
-      __m512 hi_e1 = _mm512_set1_ps(1.0f);
-      acc0_0 = _mm512_max_ps(acc0_0, lo_e1);
-      acc0_0 = _mm512_min_ps(acc0_0, hi_e1);
-      acc1_0 = _mm512_max_ps(acc1_0, lo_e1);
-      acc1_0 = _mm512_min_ps(acc1_0, hi_e1);
-      acc2_0 = _mm512_max_ps(acc2_0, lo_e1);
-      acc2_0 = _mm512_min_ps(acc2_0, hi_e1);
-      acc3_0 = _mm512_max_ps(acc3_0, lo_e1);
-      acc3_0 = _mm512_min_ps(acc3_0, hi_e1);
-      _mm512_storeu_ps(out + out_base, acc0_0);
-      _mm512_storeu_ps(out + out_base + stride2, acc1_0);
-      _mm512_storeu_ps(out + out_base + 2 * stride2, acc2_0);
-      _mm512_storeu_ps(out + out_base + 3 * stride2, acc3_0);
-    }
-    // the rest: 2 rows
-    for (; i + 2 <= size0; i += 2) {
-      int64_t out_base = i * stride2 + j;
-      __m512 acc0_0 = _mm512_loadu_ps(out + out_base);
-      __m512 acc1_0 = _mm512_loadu_ps(out + out_base + stride2);
-      // k
-      int64_t r2 = 0;
-      for (; r2 < size2; ++r2) {
-        __m512 in1_v0 = _mm512_loadu_ps(in1 + j + r2 * stride1);
-        __m512 in0_r0 = _mm512_set1_ps(in0[i + r2 * stride0]);
-        acc0_0 = _mm512_fmadd_ps(in0_r0, in1_v0, acc0_0);
-        __m512 in0_r1 = _mm512_set1_ps(in0[i + r2 * stride0 + 1]);
-        acc1_0 = _mm512_fmadd_ps(in0_r1, in1_v0, acc1_0);
+      // the rest: 4 rows
+      for (; i + 4 <= size0; i += 4) {
+        int64_t out_base = i * stride2 + j;
+        __m512 acc0_0 = _mm512_loadu_ps(out + out_base);
+        __m512 acc1_0 = _mm512_loadu_ps(out + out_base + stride2);
+        __m512 acc2_0 = _mm512_loadu_ps(out + out_base + 2 * stride2);
+        __m512 acc3_0 = _mm512_loadu_ps(out + out_base + 3 * stride2);
+        // k
+        int64_t r2 = k0;
+        for (; r2 < k_end; ++r2) {
+          __m512 in1_v0 = _mm512_loadu_ps(panel + 16 * r2 - 16 * k0);
+          __m512 in0_r0 = _mm512_set1_ps(in0[i + r2 * stride0]);
+          acc0_0 = _mm512_fmadd_ps(in0_r0, in1_v0, acc0_0);
+          __m512 in0_r1 = _mm512_set1_ps(in0[i + r2 * stride0 + 1]);
+          acc1_0 = _mm512_fmadd_ps(in0_r1, in1_v0, acc1_0);
+          __m512 in0_r2 = _mm512_set1_ps(in0[i + r2 * stride0 + 2]);
+          acc2_0 = _mm512_fmadd_ps(in0_r2, in1_v0, acc2_0);
+          __m512 in0_r3 = _mm512_set1_ps(in0[i + r2 * stride0 + 3]);
+          acc3_0 = _mm512_fmadd_ps(in0_r3, in1_v0, acc3_0);
+        }
+        // the last block: the epilogue
+        if (k_end == size2) {
+          __m512 factor_e0 = _mm512_set1_ps(scalar0);
+          acc0_0 = _mm512_mul_ps(acc0_0, factor_e0);
+          acc1_0 = _mm512_mul_ps(acc1_0, factor_e0);
+          acc2_0 = _mm512_mul_ps(acc2_0, factor_e0);
+          acc3_0 = _mm512_mul_ps(acc3_0, factor_e0);
+          __m512 lo_e1 = _mm512_set1_ps(-1.0f);
+          __m512 hi_e1 = _mm512_set1_ps(1.0f);
+          acc0_0 = _mm512_max_ps(acc0_0, lo_e1);
+          acc0_0 = _mm512_min_ps(acc0_0, hi_e1);
+          acc1_0 = _mm512_max_ps(acc1_0, lo_e1);
+          acc1_0 = _mm512_min_ps(acc1_0, hi_e1);
+          acc2_0 = _mm512_max_ps(acc2_0, lo_e1);
+          acc2_0 = _mm512_min_ps(acc2_0, hi_e1);
+          acc3_0 = _mm512_max_ps(acc3_0, lo_e1);
+          acc3_0 = _mm512_min_ps(acc3_0, hi_e1);
+        }
+        _mm512_storeu_ps(out + out_base, acc0_0);
+        _mm512_storeu_ps(out + out_base + stride2, acc1_0);
+        _mm512_storeu_ps(out + out_base + 2 * stride2, acc2_0);
+        _mm512_storeu_ps(out + out_base + 3 * stride2, acc3_0);
       }
-      __m512 factor_e0 = _mm512_set1_ps(scalar0);
-      acc0_0 = _mm512_mul_ps(acc0_0, factor_e0);
-      acc1_0 = _mm512_mul_ps(acc1_0, factor_e0);
-      __m512 lo_e1 = _mm512_set1_ps(-1.0f);
-      __m512 hi_e1 = _mm512_set1_ps(1.0f);
-      acc0_0 = _mm512_max_ps(acc0_0, lo_e1);
-      acc0_0 = _mm512_min_ps(acc0_0, hi_e1);
-      acc1_0 = _mm512_max_ps(acc1_0, lo_e1);
-      acc1_0 = _mm512_min_ps(acc1_0, hi_e1);
-      _mm512_storeu_ps(out + out_base, acc0_0);
-      _mm512_storeu_ps(out + out_base + stride2, acc1_0);
-    }
-    // the rest: 1 row
-    for (; i < size0; ++i) {
-      int64_t out_base = i * stride2 + j;
-      __m512 acc0_0 = _mm512_loadu_ps(out + out_base);
-      // k
-      int64_t r2 = 0;
-      for (; r2 < size2; ++r2) {
-        __m512 in1_v0 = _mm512_loadu_ps(in1 + j + r2 * stride1);
-        __m512 in0_r0 = _mm512_set1_ps(in0[i + r2 * stride0]);
-        acc0_0 = _mm512_fmadd_ps(in0_r0, in1_v0, acc0_0);
+      // the rest: 2 rows
+      for (; i + 2 <= size0; i += 2) {
+        int64_t out_base = i * stride2 + j;
+        __m512 acc0_0 = _mm512_loadu_ps(out + out_base);
+        __m512 acc1_0 = _mm512_loadu_ps(out + out_base + stride2);
+        // k
+        int64_t r2 = k0;
+        for (; r2 < k_end; ++r2) {
+          __m512 in1_v0 = _mm512_loadu_ps(panel + 16 * r2 - 16 * k0);
+          __m512 in0_r0 = _mm512_set1_ps(in0[i + r2 * stride0]);
+          acc0_0 = _mm512_fmadd_ps(in0_r0, in1_v0, acc0_0);
+          __m512 in0_r1 = _mm512_set1_ps(in0[i + r2 * stride0 + 1]);
+          acc1_0 = _mm512_fmadd_ps(in0_r1, in1_v0, acc1_0);
+        }
+        // the last block: the epilogue
+        if (k_end == size2) {
+          __m512 factor_e0 = _mm512_set1_ps(scalar0);
+          acc0_0 = _mm512_mul_ps(acc0_0, factor_e0);
+          acc1_0 = _mm512_mul_ps(acc1_0, factor_e0);
+          __m512 lo_e1 = _mm512_set1_ps(-1.0f);
+          __m512 hi_e1 = _mm512_set1_ps(1.0f);
+          acc0_0 = _mm512_max_ps(acc0_0, lo_e1);
+          acc0_0 = _mm512_min_ps(acc0_0, hi_e1);
+          acc1_0 = _mm512_max_ps(acc1_0, lo_e1);
+          acc1_0 = _mm512_min_ps(acc1_0, hi_e1);
+        }
+        _mm512_storeu_ps(out + out_base, acc0_0);
+        _mm512_storeu_ps(out + out_base + stride2, acc1_0);
       }
-      __m512 factor_e0 = _mm512_set1_ps(scalar0);
-      acc0_0 = _mm512_mul_ps(acc0_0, factor_e0);
-      __m512 lo_e1 = _mm512_set1_ps(-1.0f);
-      __m512 hi_e1 = _mm512_set1_ps(1.0f);
-      acc0_0 = _mm512_max_ps(acc0_0, lo_e1);
-      acc0_0 = _mm512_min_ps(acc0_0, hi_e1);
-      _mm512_storeu_ps(out + out_base, acc0_0);
+      // the rest: 1 row
+      for (; i < size0; ++i) {
+        int64_t out_base = i * stride2 + j;
+        __m512 acc0_0 = _mm512_loadu_ps(out + out_base);
+        // k
+        int64_t r2 = k0;
+        for (; r2 < k_end; ++r2) {
+          __m512 in1_v0 = _mm512_loadu_ps(panel + 16 * r2 - 16 * k0);
+          __m512 in0_r0 = _mm512_set1_ps(in0[i + r2 * stride0]);
+          acc0_0 = _mm512_fmadd_ps(in0_r0, in1_v0, acc0_0);
+        }
+        // the last block: the epilogue
+        if (k_end == size2) {
+          __m512 factor_e0 = _mm512_set1_ps(scalar0);
+          acc0_0 = _mm512_mul_ps(acc0_0, factor_e0);
+          __m512 lo_e1 = _mm512_set1_ps(-1.0f);
+          __m512 hi_e1 = _mm512_set1_ps(1.0f);
+          acc0_0 = _mm512_max_ps(acc0_0, lo_e1);
+          acc0_0 = _mm512_min_ps(acc0_0, hi_e1);
+        }
+        _mm512_storeu_ps(out + out_base, acc0_0);
+      }
     }
   }
   // the rest of j: one partial vector, its loads and stores masked
   if (j < size1) {
-    int64_t i = 0;
-    // along i: tiles of 6 x 1 vectors
-    for (; i + 6 <= size0; i += 6) {
-      int64_t out_base = i * stride2 + j;
-      __m512 acc0_0 = _mm512_mask_loadu_ps(
-          _mm512_setzero_ps(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), out + out_base);
-      __m512 acc1_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                           (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                           out + out_base + stride2);
-      __m512 acc2_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                           (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                           out + out_base + 2 * stride2);
-      __m512 acc3_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                           (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                           out + out_base + 3 * stride2);
-      __m512 acc4_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                           (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                           out + out_base + 4 * stride2);
-      __m512 acc5_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                           (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                           out + out_base + 5 * stride2);
-      // k
-      int64_t r2 = 0;
-      for (; r2 < size2; ++r2) {
-        __m512 in1_v0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                             (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                             in1 + j + r2 * stride1);
-        __m512 in0_r0 = _mm512_set1_ps(in0[i + r2 * stride0]);
-        acc0_0 = _mm512_fmadd_ps(in0_r0, in1_v0, acc0_0);
-        __m512 in0_r1 = _mm512_set1_ps(in0[i + r2 * stride0 + 1]);
-        acc1_0 = _mm512_fmadd_ps(in0_r1, in1_v0, acc1_0);
-        __m512 in0_r2 = _mm512_set1_ps(in0[i + r2 * stride0 + 2]);
-        acc2_0 = _mm512_fmadd_ps(in0_r2, in1_v0, acc2_0);
-        __m512 in0_r3 = _mm512_set1_ps(in0[i + r2 * stride0 + 3]);
-        acc3_0 = _mm512_fmadd_ps(in0_r3, in1_v0, acc3_0);
-        __m512 in0_r4 = _mm512_set1_ps(in0[i + r2 * stride0 + 4]);
-        acc4_0 = _mm512_fmadd_ps(in0_r4, in1_v0, acc4_0);
-        __m512 in0_r5 = _mm512_set1_ps(in0[i + r2 * stride0 + 5]);
-        acc5_0 = _mm512_fmadd_ps(in0_r5, in1_v0, acc5_0);
+    int64_t k_blocks_end = size2 > 1 ? size2 : 1;
+    // blocks of 128 steps of k through the panel
+    int64_t k0 = 0;
+    for (; k0 < k_blocks_end; k0 += 128) {
+      int64_t k_end = k0 + 128 < size2 ? k0 + 128 : size2;
+      // pack: 1 vector of b per step
+      int64_t kp = k0;
+      for (; kp < k_end; ++kp) {
+        __m512 packed0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
+                                              (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
+                                              in1 + j + kp * stride1);
+        _mm512_storeu_ps(panel + 16 * kp - 16 * k0, packed0);
       }
-      __m512 factor_e0 = _mm512_set1_ps(scalar0);
-      acc0_0 = _mm512_mul_ps(acc0_0, factor_e0);
-      acc1_0 = _mm512_mul_ps(acc1_0, factor_e0);
-      acc2_0 = _mm512_mul_ps(acc2_0, factor_e0);
-      acc3_0 = _mm512_mul_ps(acc3_0, factor_e0);
-      acc4_0 = _mm512_mul_ps(acc4_0, factor_e0);
-      acc5_0 = _mm512_mul_ps(acc5_0, factor_e0);
-      __m512 lo_e1 = _mm512_set1_ps(-1.0f);
-      __m512 hi_e1 = _mm512_set1_ps(1.0f);
-      acc0_0 = _mm512_max_ps(acc0_0, lo_e1);
-      acc0_0 = _mm512_min_ps(acc0_0, hi_e1);
-      acc1_0 = _mm512_max_ps(acc1_0, lo_e1);
-      acc1_0 = _mm512_min_ps(acc1_0, hi_e1);
-      acc2_0 = _mm512_max_ps(acc2_0, lo_e1);
-      acc2_0 = _mm512_min_ps(acc2_0, hi_e1);
-      acc3_0 = _mm512_max_ps(acc3_0, lo_e1);
-      acc3_0 = _mm512_min_ps(acc3_0, hi_e1);
-      acc4_0 = _mm512_max_ps(acc4_0, lo_e1);
-      acc4_0 = _mm512_min_ps(acc4_0, hi_e1);
-      acc5_0 = _mm512_max_ps(acc5_0, lo_e1);
-      acc5_0 = _mm512_min_ps(acc5_0, hi_e1);
-      _mm512_mask_storeu_ps(out + out_base, (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                            acc0_0);
-      _mm512_mask_storeu_ps(out + out_base + stride2,
-                            (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc1_0);
-      _mm512_mask_storeu_ps(out + out_base + 2 * stride2,
-                            (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc2_0);
-      _mm512_mask_storeu_ps(out + out_base + 3 * stride2,
-                            (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc3_0);
-      _mm512_mask_storeu_ps(out + out_base + 4 * stride2,
-                            (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc4_0);
-      _mm512_mask_storeu_ps(out + out_base + 5 * stride2,
-                            (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc5_0);
-    }
-    // the rest: 4 rows
-    for (; i + 4 <= size0; i += 4) {
-      int64_t out_base = i * stride2 + j;
-      __m512 acc0_0 = _mm512_mask_loadu_ps(
-          _mm512_setzero_ps(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), out + out_base);
-      __m512 acc1_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                           (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                           out + out_base + stride2);
-      __m512 acc2_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                           (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                           out + out_base + 2 * stride2);
-      __m512 acc3_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                           (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                           out + out_base + 3 * stride2);
-      // k
-      int64_t r2 = 0;
-      for (; r2 < size2; ++r2) {
-        __m512 in1_v0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
+      int64_t i = 0;
+      // along i: tiles of 6 x 1 vectors
+      for (; i + 6 <= size0; i += 6) {
+        int64_t out_base = i * stride2 + j;
+        __m512 acc0_0 = _mm512_mask_loadu_ps(
+            _mm512_setzero_ps(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), out + out_base);
+        __m512 acc1_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
                                              (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                             in1 + j + r2 * stride1);
-        __m512 in0_r0 = _mm512_set1_ps(in0[i + r2 * stride0]);
-        acc0_0 = _mm512_fmadd_ps(in0_r0, in1_v0, acc0_0);
-        __m512 in0_r1 = _mm512_set1_ps(in0[i + r2 * stride0 + 1]);
-        acc1_0 = _mm512_fmadd_ps(in0_r1, in1_v0, acc1_0);
-        __m512 in0_r2 = _mm512_set1_ps(in0[i + r2 * stride0 + 2]);
-        acc2_0 = _mm512_fmadd_ps(in0_r2, in1_v0, acc2_0);
-        __m512 in0_r3 = _mm512_set1_ps(in0[i + r2 * stride0 + 3]);
-        acc3_0 = _mm512_fmadd_ps(in0_r3, in1_v0, acc3_0);
-      }
-      __m512 factor_e0 = _mm512_set1_ps(scalar0);
-      acc0_0 = _mm512_mul_ps(acc0_0, factor_e0);
-      acc1_0 = _mm512_mul_ps(acc1_0, factor_e0);
-      acc2_0 = _mm512_mul_ps(acc2_0, factor_e0);
-      acc3_0 = _mm512_mul_ps(acc3_0, factor_e0);
-      __m512 lo_e1 = _mm512_set1_ps(-1.0f);
-      __m512 hi_e1 = _mm512_set1_ps(1.0f);
-      acc0_0 = _mm512_max_ps(acc0_0, lo_e1);
-      acc0_0 = _mm512_min_ps(acc0_0, hi_e1);
-      acc1_0 = _mm512_max_ps(acc1_0, lo_e1);
-      acc1_0 = _mm512_min_ps(acc1_0, hi_e1);
-      acc2_0 = _mm512_max_ps(acc2_0, lo_e1);
-      acc2_0 = _mm512_min_ps(acc2_0, hi_e1);
-      acc3_0 = _mm512_max_ps(acc3_0, lo_e1);
-      acc3_0 = _mm512_min_ps(acc3_0, hi_e1);
-      _mm512_mask_storeu_ps(out + out_base, (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                            acc0_0);
-      _mm512_mask_storeu_ps(out + out_base + stride2,
-                            (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc1_0);
-      _mm512_mask_storeu_ps(out + out_base + 2 * stride2,
-                            (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc2_0);
-      _mm512_mask_storeu_ps(out + out_base + 3 * stride2,
-                            (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc3_0);
-    }
-    // the rest: 2 rows
-    for (; i + 2 <= size0; i += 2) {
-      int64_t out_base = i * stride2 + j;
-      __m512 acc0_0 = _mm512_mask_loadu_ps(
-          _mm512_setzero_ps(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), out + out_base);
-      __m512 acc1_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                           (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                           out + out_base + stride2);
-      // k
-      int64_t r2 = 0;
-      for (; r2 < size2; ++r2) {
-        __m512 in1_v0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
+                                             out + out_base + stride2);
+        __m512 acc2_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
                                              (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                             in1 + j + r2 * stride1);
-        __m512 in0_r0 = _mm512_set1_ps(in0[i + r2 * stride0]);
-        acc0_0 = _mm512_fmadd_ps(in0_r0, in1_v0, acc0_0);
-        __m512 in0_r1 = _mm512_set1_ps(in0[i + r2 * stride0 + 1]);
-        acc1_0 = _mm512_fmadd_ps(in0_r1, in1_v0, acc1_0);
-      }
-      __m512 factor_e0 = _mm512_set1_ps(scalar0);
-      acc0_0 = _mm512_mul_ps(acc0_0, factor_e0);
-      acc1_0 = _mm512_mul_ps(acc1_0, factor_e0);
-      __m512 lo_e1 = _mm512_set1_ps(-1.0f);
-      __m512 hi_e1 = _mm512_set1_ps(1.0f);
-      acc0_0 = _mm512_max_ps(acc0_0, lo_e1);
-      acc0_0 = _mm512_min_ps(acc0_0, hi_e1);
-      acc1_0 = _mm512_max_ps(acc1_0, lo_e1);
-      acc1_0 = _mm512_min_ps(acc1_0, hi_e1);
-      _mm512_mask_storeu_ps(out + out_base, (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                            acc0_0);
-      _mm512_mask_storeu_ps(out + out_base + stride2,
-                            (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc1_0);
-    }
-    // the rest: 1 row
-    for (; i < size0; ++i) {
-      int64_t out_base = i * stride2 + j;
-      __m512 acc0_0 = _mm512_mask_loadu_ps(
-          _mm512_setzero_ps(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), out + out_base);
-      // k
-      int64_t r2 = 0;
-      for (; r2 < size2; ++r2) {
-        __m512 in1_v0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
+                                             out + out_base + 2 * stride2);
+        __m512 acc3_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
                                              (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                             in1 + j + r2 * stride1);
-        __m512 in0_r0 = _mm512_set1_ps(in0[i + r2 * stride0]);
-        acc0_0 = _mm512_fmadd_ps(in0_r0, in1_v0, acc0_0);
+                                             out + out_base + 3 * stride2);
+        __m512 acc4_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
+                                             (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
+                                             out + out_base + 4 * stride2);
+        __m512 acc5_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
+                                             (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
+                                             out + out_base + 5 * stride2);
+        // k
+        int64_t r2 = k0;
+        for (; r2 < k_end; ++r2) {
+          __m512 in1_v0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
+                                               (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
+                                               panel + 16 * r2 - 16 * k0);
+          __m512 in0_r0 = _mm512_set1_ps(in0[i + r2 * stride0]);
+          acc0_0 = _mm512_fmadd_ps(in0_r0, in1_v0, acc0_0);
+          __m512 in0_r1 = _mm512_set1_ps(in0[i + r2 * stride0 + 1]);
+          acc1_0 = _mm512_fmadd_ps(in0_r1, in1_v0, acc1_0);
+          __m512 in0_r2 = _mm512_set1_ps(in0[i + r2 * stride0 + 2]);
+          acc2_0 = _mm512_fmadd_ps(in0_r2, in1_v0, acc2_0);
+          __m512 in0_r3 = _mm512_set1_ps(in0[i + r2 * stride0 + 3]);
+          acc3_0 = _mm512_fmadd_ps(in0_r3, in1_v0, acc3_0);
+          __m512 in0_r4 = _mm512_set1_ps(in0[i + r2 * stride0 + 4]);
+          acc4_0 = _mm512_fmadd_ps(in0_r4, in1_v0, acc4_0);
+          __m512 in0_r5 = _mm512_set1_ps(in0[i + r2 * stride0 + 5]);
+          acc5_0 = _mm512_fmadd_ps(in0_r5, in1_v0, acc5_0);
+        }
+        // the last block: the epilogue
+        if (k_end == size2) {
+          __m512 factor_e0 = _mm512_set1_ps(scalar0);
+          acc0_0 = _mm512_mul_ps(acc0_0, factor_e0);
+          acc1_0 = _mm512_mul_ps(acc1_0, factor_e0);
+          acc2_0 = _mm512_mul_ps(acc2_0, factor_e0);
+          acc3_0 = _mm512_mul_ps(acc3_0, factor_e0);
+          acc4_0 = _mm512_mul_ps(acc4_0, factor_e0);
+          acc5_0 = _mm512_mul_ps(acc5_0, factor_e0);
+          __m512 lo_e1 = _mm512_set1_ps(-1.0f);
+          __m512 hi_e1 = _mm512_set1_ps(1.0f);
+          acc0_0 = _mm512_max_ps(acc0_0, lo_e1);
+          acc0_0 = _mm512_min_ps(acc0_0, hi_e1);
+          acc1_0 = _mm512_max_ps(acc1_0, lo_e1);
+          acc1_0 = _mm512_min_ps(acc1_0, hi_e1);
+          acc2_0 = _mm512_max_ps(acc2_0, lo_e1);
+          acc2_0 = _mm512_min_ps(acc2_0, hi_e1);
+          acc3_0 = _mm512_max_ps(acc3_0, lo_e1);
+          acc3_0 = _mm512_min_ps(acc3_0, hi_e1);
+          acc4_0 = _mm512_max_ps(acc4_0, lo_e1);
+          acc4_0 = _mm512_min_ps(acc4_0, hi_e1);
+          acc5_0 = _mm512_max_ps(acc5_0, lo_e1);
+          acc5_0 = _mm512_min_ps(acc5_0, hi_e1);
+        }
+        _mm512_mask_storeu_ps(out + out_base, (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
+                              acc0_0);
+        _mm512_mask_storeu_ps(out + out_base + stride2,
+                              (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc1_0);
+        _mm512_mask_storeu_ps(out + out_base + 2 * stride2,
+                              (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc2_0);
+        _mm512_mask_storeu_ps(out + out_base + 3 * stride2,
+                              (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc3_0);
+        _mm512_mask_storeu_ps(out + out_base + 4 * stride2,
+                              (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc4_0);
+        _mm512_mask_storeu_ps(out + out_base + 5 * stride2,
+                              (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc5_0);
       }
-      __m512 factor_e0 = _mm512_set1_ps(scalar0);
-      acc0_0 = _mm512_mul_ps(acc0_0, factor_e0);
-      __m512 lo_e1 = _mm512_set1_ps(-1.0f);
-      __m512 hi_e1 = _mm512_set1_ps(1.0f);
-      acc0_0 = _mm512_max_ps(acc0_0, lo_e1);
-      acc0_0 = _mm512_min_ps(acc0_0, hi_e1);
-      _mm512_mask_storeu_ps(out + out_base, (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                            acc0_0);
+      // the rest: 4 rows
+      for (; i + 4 <= size0; i += 4) {
+        int64_t out_base = i * stride2 + j;
+        __m512 acc0_0 = _mm512_mask_loadu_ps(
+            _mm512_setzero_ps(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), out + out_base);
+        __m512 acc1_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
+                                             (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
+                                             out + out_base + stride2);
+        __m512 acc2_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
+                                             (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
+                                             out + out_base + 2 * stride2);
+        __m512 acc3_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
+                                             (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
+                                             out + out_base + 3 * stride2);
+        // k
+        int64_t r2 = k0;
+        for (; r2 < k_end; ++r2) {
+          __m512 in1_v0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
+                                               (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
+                                               panel + 16 * r2 - 16 * k0);
+          __m512 in0_r0 = _mm512_set1_ps(in0[i + r2 * stride0]);
+          acc0_0 = _mm512_fmadd_ps(in0_r0, in1_v0, acc0_0);
+          __m512 in0_r1 = _mm512_set1_ps(in0[i + r2 * stride0 + 1]);
+          acc1_0 = _mm512_fmadd_ps(in0_r1, in1_v0, acc1_0);
+          __m512 in0_r2 = _mm512_set1_ps(in0[i + r2 * stride0 + 2]);
+          acc2_0 = _mm512_fmadd_ps(in0_r2, in1_v0, acc2_0);
+          __m512 in0_r3 = _mm512_set1_ps(in0[i + r2 * stride0 + 3]);
+          acc3_0 = _mm512_fmadd_ps(in0_r3, in1_v0, acc3_0);
+        }
+        // the last block: the epilogue
+        if (k_end == size2) {
+          __m512 factor_e0 = _mm512_set1_ps(scalar0);
+          acc0_0 = _mm512_mul_ps(acc0_0, factor_e0);
+          acc1_0 = _mm512_mul_ps(acc1_0, factor_e0);
+          acc2_0 = _mm512_mul_ps(acc2_0, factor_e0);
+          acc3_0 = _mm512_mul_ps(acc3_0, factor_e0);
+          __m512 lo_e1 = _mm512_set1_ps(-1.0f);
+          __m512 hi_e1 = _mm512_set1_ps(1.0f);
+          acc0_0 = _mm512_max_ps(acc0_0, lo_e1);
+          acc0_0 = _mm512_min_ps(acc0_0, hi_e1);
+          acc1_0 = _mm512_max_ps(acc1_0, lo_e1);
+          acc1_0 = _mm512_min_ps(acc1_0, hi_e1);
+          acc2_0 = _mm512_max_ps(acc2_0, lo_e1);
+          acc2_0 = _mm512_min_ps(acc2_0, hi_e1);
+          acc3_0 = _mm512_max_ps(acc3_0, lo_e1);
+          acc3_0 = _mm512_min_ps(acc3_0, hi_e1);
+        }
+        _mm512_mask_storeu_ps(out + out_base, (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
+                              acc0_0);
+        _mm512_mask_storeu_ps(out + out_base + stride2,
+                              (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc1_0);
+        _mm512_mask_storeu_ps(out + out_base + 2 * stride2,
+                              (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc2_0);
+        _mm512_mask_storeu_ps(out + out_base + 3 * stride2,
+                              (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc3_0);
+      }
+      // the rest: 2 rows
+      for (; i + 2 <= size0; i += 2) {
+        int64_t out_base = i * stride2 + j;
+        __m512 acc0_0 = _mm512_mask_loadu_ps(
+            _mm512_setzero_ps(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), out + out_base);
+        __m512 acc1_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
+                                             (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
+                                             out + out_base + stride2);
+        // k
+        int64_t r2 = k0;
+        for (; r2 < k_end; ++r2) {
+          __m512 in1_v0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
+                                               (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
+                                               panel + 16 * r2 - 16 * k0);
+          __m512 in0_r0 = _mm512_set1_ps(in0[i + r2 * stride0]);
+          acc0_0 = _mm512_fmadd_ps(in0_r0, in1_v0, acc0_0);
+          __m512 in0_r1 = _mm512_set1_ps(in0[i + r2 * stride0 + 1]);
+          acc1_0 = _mm512_fmadd_ps(in0_r1, in1_v0, acc1_0);
+        }
+        // the last block: the epilogue
+        if (k_end == size2) {
+          __m512 factor_e0 = _mm512_set1_ps(scalar0);
+          acc0_0 = _mm512_mul_ps(acc0_0, factor_e0);
+          acc1_0 = _mm512_mul_ps(acc1_0, factor_e0);
+          __m512 lo_e1 = _mm512_set1_ps(-1.0f);
+          __m512 hi_e1 = _mm512_set1_ps(1.0f);
+          acc0_0 = _mm512_max_ps(acc0_0, lo_e1);
+          acc0_0 = _mm512_min_ps(acc0_0, hi_e1);
+          acc1_0 = _mm512_max_ps(acc1_0, lo_e1);
+          acc1_0 = _mm512_min_ps(acc1_0, hi_e1);
+        }
+        _mm512_mask_storeu_ps(out + out_base, (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
+                              acc0_0);
+        _mm512_mask_storeu_ps(out + out_base + stride2,
+                              (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc1_0);
+      }
+      // the rest: 1 row
+      for (; i < size0; ++i) {
+        int64_t out_base = i * stride2 + j;
+        __m512 acc0_0 = _mm512_mask_loadu_ps(
+            _mm512_setzero_ps(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), out + out_base);
+        // k
+        int64_t r2 = k0;
+        for (; r2 < k_end; ++r2) {
+          __m512 in1_v0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
+                                               (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
+                                               panel + 16 * r2 - 16 * k0);
+          __m512 in0_r0 = _mm512_set1_ps(in0[i + r2 * stride0]);
+          acc0_0 = _mm512_fmadd_ps(in0_r0, in1_v0, acc0_0);
+        }
+        // the last block: the epilogue
+        if (k_end == size2) {
+          __m512 factor_e0 = _mm512_set1_ps(scalar0);
+          acc0_0 = _mm512_mul_ps(acc0_0, factor_e0);
+          __m512 lo_e1 = _mm512_set1_ps(-1.0f);
+          __m512 hi_e1 = _mm512_set1_ps(1.0f);
+          acc0_0 = _mm512_max_ps(acc0_0, lo_e1);
+          acc0_0 = _mm512_min_ps(acc0_0, hi_e1);
+        }
+        _mm512_mask_storeu_ps(out + out_base, (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
+                              acc0_0);
+      }
     }
   }
 }
@@ -1851,408 +1900,460 @@ __attribute__((target("avx2,fma"))) void matmul_at_acc_f32_avx2_fma(
   }
   // one vector at a time
   for (; j + 8 <= size1; j += 8) {
-    int64_t i = 0;
-    // along i: tiles of 6 x 1 vectors
-    for (; i + 6 <= size0; i += 6) {
-      int64_t out_base = i * stride2 + j;
-      __m256 acc0_0 = _mm256_loadu_ps(out + out_base);
-      __m256 acc1_0 = _mm256_loadu_ps(out + out_base + stride2);
-      __m256 acc2_0 = _mm256_loadu_ps(out + out_base + 2 * stride2);
-      __m256 acc3_0 = _mm256_loadu_ps(out + out_base + 3 * stride2);
-      __m256 acc4_0 = _mm256_loadu_ps(out + out_base + 4 * stride2);
-      __m256 acc5_0 = _mm256_loadu_ps(out + out_base + 5 * stride2);
-      // k
-      int64_t r2 = 0;
-      for (; r2 < size2; ++r2) {
-        __m256 in1_v0 = _mm256_loadu_ps(in1 + j + r2 * stride1);
-        __m256 in0_r0 = _mm256_set1_ps(in0[i + r2 * stride0]);
-        acc0_0 = _mm256_fmadd_ps(in0_r0, in1_v0, acc0_0);
-        __m256 in0_r1 = _mm256_set1_ps(in0[i + r2 * stride0 + 1]);
-        acc1_0 = _mm256_fmadd_ps(in0_r1, in1_v0, acc1_0);
-        __m256 in0_r2 = _mm256_set1_ps(in0[i + r2 * stride0 + 2]);
-        acc2_0 = _mm256_fmadd_ps(in0_r2, in1_v0, acc2_0);
-        __m256 in0_r3 = _mm256_set1_ps(in0[i + r2 * stride0 + 3]);
-        acc3_0 = _mm256_fmadd_ps(in0_r3, in1_v0, acc3_0);
-        __m256 in0_r4 = _mm256_set1_ps(in0[i + r2 * stride0 + 4]);
-        acc4_0 = _mm256_fmadd_ps(in0_r4, in1_v0, acc4_0);
-        __m256 in0_r5 = _mm256_set1_ps(in0[i + r2 * stride0 + 5]);
-        acc5_0 = _mm256_fmadd_ps(in0_r5, in1_v0, acc5_0);
+    int64_t k_blocks_end = size2 > 1 ? size2 : 1;
+    // blocks of 512 steps of k through the panel
+    int64_t k0 = 0;
+    for (; k0 < k_blocks_end; k0 += 512) {
+      int64_t k_end = k0 + 512 < size2 ? k0 + 512 : size2;
+      // pack: 1 vector of b per step
+      int64_t kp = k0;
+      for (; kp < k_end; ++kp) {
+        _mm256_storeu_ps(panel + 8 * kp - 8 * k0, _mm256_loadu_ps(in1 + j + kp * stride1));
       }
-      __m256 factor_e0 = _mm256_set1_ps(scalar0);
-      acc0_0 = _mm256_mul_ps(acc0_0, factor_e0);
-      acc1_0 = _mm256_mul_ps(acc1_0, factor_e0);
-      acc2_0 = _mm256_mul_ps(acc2_0, factor_e0);
-      acc3_0 = _mm256_mul_ps(acc3_0, factor_e0);
-      acc4_0 = _mm256_mul_ps(acc4_0, factor_e0);
-      acc5_0 = _mm256_mul_ps(acc5_0, factor_e0);
-      __m256 lo_e1 = _mm256_set1_ps(-1.0f);
-      __m256 hi_e1 = _mm256_set1_ps(1.0f);
-      acc0_0 = _mm256_max_ps(acc0_0, lo_e1);
-      acc0_0 = _mm256_min_ps(acc0_0, hi_e1);
-      acc1_0 = _mm256_max_ps(acc1_0, lo_e1);
-      acc1_0 = _mm256_min_ps(acc1_0, hi_e1);
-      acc2_0 = _mm256_max_ps(acc2_0, lo_e1);
-      acc2_0 = _mm256_min_ps(acc2_0, hi_e1);
-      acc3_0 = _mm256_max_ps(acc3_0, lo_e1);
-      acc3_0 = _mm256_min_ps(acc3_0, hi_e1);
-      acc4_0 = _mm256_max_ps(acc4_0, lo_e1);
-      acc4_0 = _mm256_min_ps(acc4_0, hi_e1);
-      acc5_0 = _mm256_max_ps(acc5_0, lo_e1);
-      acc5_0 = _mm256_min_ps(acc5_0, hi_e1);
-      _mm256_storeu_ps(out + out_base, acc0_0);
-      _mm256_storeu_ps(out + out_base + stride2, acc1_0);
-      _mm256_storeu_ps(out + out_base + 2 * stride2, acc2_0);
-      _mm256_storeu_ps(out + out_base + 3 * stride2, acc3_0);
-      _mm256_storeu_ps(out + out_base + 4 * stride2, acc4_0);
-      _mm256_storeu_ps(out + out_base + 5 * stride2, acc5_0);
-    }
-    // the rest: 4 rows
-    for (; i + 4 <= size0; i += 4) {
-      int64_t out_base = i * stride2 + j;
-      __m256 acc0_0 = _mm256_loadu_ps(out + out_base);
-      __m256 acc1_0 = _mm256_loadu_ps(out + out_base + stride2);
-      __m256 acc2_0 = _mm256_loadu_ps(out + out_base + 2 * stride2);
-      __m256 acc3_0 = _mm256_loadu_ps(out + out_base + 3 * stride2);
-      // k
-      int64_t r2 = 0;
-      for (; r2 < size2; ++r2) {
-        __m256 in1_v0 = _mm256_loadu_ps(in1 + j + r2 * stride1);
-        __m256 in0_r0 = _mm256_set1_ps(in0[i + r2 * stride0]);
-        acc0_0 = _mm256_fmadd_ps(in0_r0, in1_v0, acc0_0);
-        __m256 in0_r1 = _mm256_set1_ps(in0[i + r2 * stride0 + 1]);
-        acc1_0 = _mm256_fmadd_ps(in0_r1, in1_v0, acc1_0);
-        __m256 in0_r2 = _mm256_set1_ps(in0[i + r2 * stride0 + 2]);
-        acc2_0 = _mm256_fmadd_ps(in0_r2, in1_v0, acc2_0);
-        __m256 in0_r3 = _mm256_set1_ps(in0[i + r2 * stride0 + 3]);
-        acc3_0 = _mm256_fmadd_ps(in0_r3, in1_v0, acc3_0);
+      int64_t i = 0;
+      // along i: tiles of 6 x 1 vectors
+      for (; i + 6 <= size0; i += 6) {
+        int64_t out_base = i * stride2 + j;
+        __m256 acc0_0 = _mm256_loadu_ps(out + out_base);
+        __m256 acc1_0 = _mm256_loadu_ps(out + out_base + stride2);
+        __m256 acc2_0 = _mm256_loadu_ps(out + out_base + 2 * stride2);
+        __m256 acc3_0 = _mm256_loadu_ps(out + out_base + 3 * stride2);
+        __m256 acc4_0 = _mm256_loadu_ps(out + out_base + 4 * stride2);
+        __m256 acc5_0 = _mm256_loadu_ps(out + out_base + 5 * stride2);
+        // k
+        int64_t r2 = k0;
+        for (; r2 < k_end; ++r2) {
+          __m256 in1_v0 = _mm256_loadu_ps(panel + 8 * r2 - 8 * k0);
+          __m256 in0_r0 = _mm256_set1_ps(in0[i + r2 * stride0]);
+          acc0_0 = _mm256_fmadd_ps(in0_r0, in1_v0, acc0_0);
+          __m256 in0_r1 = _mm256_set1_ps(in0[i + r2 * stride0 + 1]);
+          acc1_0 = _mm256_fmadd_ps(in0_r1, in1_v0, acc1_0);
+          __m256 in0_r2 = _mm256_set1_ps(in0[i + r2 * stride0 + 2]);
+          acc2_0 = _mm256_fmadd_ps(in0_r2, in1_v0, acc2_0);
+          __m256 in0_r3 = _mm256_set1_ps(in0[i + r2 * stride0 + 3]);
+          acc3_0 = _mm256_fmadd_ps(in0_r3, in1_v0, acc3_0);
+          __m256 in0_r4 = _mm256_set1_ps(in0[i + r2 * stride0 + 4]);
+          acc4_0 = _mm256_fmadd_ps(in0_r4, in1_v0, acc4_0);
+          __m256 in0_r5 = _mm256_set1_ps(in0[i + r2 * stride0 + 5]);
+          acc5_0 = _mm256_fmadd_ps(in0_r5, in1_v0, acc5_0);
+        }
+        // the last block: the epilogue
+        if (k_end == size2) {
+          __m256 factor_e0 = _mm256_set1_ps(scalar0);
+          acc0_0 = _mm256_mul_ps(acc0_0, factor_e0);
+          acc1_0 = _mm256_mul_ps(acc1_0, factor_e0);
+          acc2_0 = _mm256_mul_ps(acc2_0, factor_e0);
+          acc3_0 = _mm256_mul_ps(acc3_0, factor_e0);
+          acc4_0 = _mm256_mul_ps(acc4_0, factor_e0);
+          acc5_0 = _mm256_mul_ps(acc5_0, factor_e0);
+          __m256 lo_e1 = _mm256_set1_ps(-1.0f);
+          __m256 hi_e1 = _mm256_set1_ps(1.0f);
+          acc0_0 = _mm256_max_ps(acc0_0, lo_e1);
+          acc0_0 = _mm256_min_ps(acc0_0, hi_e1);
+          acc1_0 = _mm256_max_ps(acc1_0, lo_e1);
+          acc1_0 = _mm256_min_ps(acc1_0, hi_e1);
+          acc2_0 = _mm256_max_ps(acc2_0, lo_e1);
+          acc2_0 = _mm256_min_ps(acc2_0, hi_e1);
+          acc3_0 = _mm256_max_ps(acc3_0, lo_e1);
+          acc3_0 = _mm256_min_ps(acc3_0, hi_e1);
+          acc4_0 = _mm256_max_ps(acc4_0, lo_e1);
+          acc4_0 = _mm256_min_ps(acc4_0, hi_e1);
+          acc5_0 = _mm256_max_ps(acc5_0, lo_e1);
+          acc5_0 = _mm256_min_ps(acc5_0, hi_e1);
+        }
+        _mm256_storeu_ps(out + out_base, acc0_0);
+        _mm256_storeu_ps(out + out_base + stride2, acc1_0);
+        _mm256_storeu_ps(out + out_base + 2 * stride2, acc2_0);
+        _mm256_storeu_ps(out + out_base + 3 * stride2, acc3_0);
+        _mm256_storeu_ps(out + out_base + 4 * stride2, acc4_0);
+        _mm256_storeu_ps(out + out_base + 5 * stride2, acc5_0);
       }
-      __m256 factor_e0 = _mm256_set1_ps(scalar0);
-      acc0_0 = _mm256_mul_ps(acc0_0, factor_e0);
-      acc1_0 = _mm256_mul_ps(acc1_0, factor_e0);
-      acc2_0 = _mm256_mul_ps(acc2_0, factor_e0);
-      acc3_0 = _mm256_mul_ps(acc3_0, factor_e0);
-      __m256 lo_e1 = _mm256_set1_ps(-1.0f);
-      __m256 hi_e1 = _mm256_set1_ps(1.0f);
-      acc0_0 = _mm256_max_ps(acc0_0, lo_e1);
-      acc0_0 = _mm256_min_ps(acc0_0, hi_e1);
-      acc1_0 = _mm256_max_ps(acc1_0, lo_e1);
-      acc1_0 = _mm256_min_ps(acc1_0, hi_e1);
-      acc2_0 = _mm256_max_ps(acc2_0, lo_e1);
-      acc2_0 = _mm256_min_ps(acc2_0, hi_e1);
-      acc3_0 = _mm256_max_ps(acc3_0, lo_e1);
-      acc3_0 = _mm256_min_ps(acc3_0, hi_e1);
-      _mm256_storeu_ps(out + out_base, acc0_0);
-      _mm256_storeu_ps(out + out_base + stride2, acc1_0);
-      _mm256_storeu_ps(out + out_base + 2 * stride2, acc2_0);
-      _mm256_storeu_ps(out + out_base + 3 * stride2, acc3_0);
-    }
-    // the rest: 2 rows
-    for (; i + 2 <= size0; i += 2) {
-      int64_t out_base = i * stride2 + j;
-      __m256 acc0_0 = _mm256_loadu_ps(out + out_base);
-      __m256 acc1_0 = _mm256_loadu_ps(out + out_base + stride2);
-      // k
-      int64_t r2 = 0;
-      for (; r2 < size2; ++r2) {
-        __m256 in1_v0 = _mm256_loadu_ps(in1 + j + r2 * stride1);
-        __m256 in0_r0 = _mm256_set1_ps(in0[i + r2 * stride0]);
-        acc0_0 = _mm256_fmadd_ps(in0_r0, in1_v0, acc0_0);
-        __m256 in0_r1 = _mm256_set1_ps(in0[i + r2 * stride0 + 1]);
-        acc1_0 = _mm256_fmadd_ps(in0_r1, in1_v0, acc1_0);
+      // the rest: 4 rows
+      for (; i + 4 <= size0; i += 4) {
+        int64_t out_base = i * stride2 + j;
+        __m256 acc0_0 = _mm256_loadu_ps(out + out_base);
+        __m256 acc1_0 = _mm256_loadu_ps(out + out_base + stride2);
+        __m256 acc2_0 = _mm256_loadu_ps(out + out_base + 2 * stride2);
+        __m256 acc3_0 = _mm256_loadu_ps(out + out_base + 3 * stride2);
+        // k
+        int64_t r2 = k0;
+        for (; r2 < k_end; ++r2) {
+          __m256 in1_v0 = _mm256_loadu_ps(panel + 8 * r2 - 8 * k0);
+          __m256 in0_r0 = _mm256_set1_ps(in0[i + r2 * stride0]);
+          acc0_0 = _mm256_fmadd_ps(in0_r0, in1_v0, acc0_0);
+          __m256 in0_r1 = _mm256_set1_ps(in0[i + r2 * stride0 + 1]);
+          acc1_0 = _mm256_fmadd_ps(in0_r1, in1_v0, acc1_0);
+          __m256 in0_r2 = _mm256_set1_ps(in0[i + r2 * stride0 + 2]);
+          acc2_0 = _mm256_fmadd_ps(in0_r2, in1_v0, acc2_0);
+          __m256 in0_r3 = _mm256_set1_ps(in0[i + r2 * stride0 + 3]);
+          acc3_0 = _mm256_fmadd_ps(in0_r3, in1_v0, acc3_0);
+        }
+        // the last block: the epilogue
+        if (k_end == size2) {
+          __m256 factor_e0 = _mm256_set1_ps(scalar0);
+          acc0_0 = _mm256_mul_ps(acc0_0, factor_e0);
+          acc1_0 = _mm256_mul_ps(acc1_0, factor_e0);
+          acc2_0 = _mm256_mul_ps(acc2_0, factor_e0);
+          acc3_0 = _mm256_mul_ps(acc3_0, factor_e0);
+          __m256 lo_e1 = _mm256_set1_ps(-1.0f);
+          __m256 hi_e1 = _mm256_set1_ps(1.0f);
+          acc0_0 = _mm256_max_ps(acc0_0, lo_e1);
+          acc0_0 = _mm256_min_ps(acc0_0, hi_e1);
+          acc1_0 = _mm256_max_ps(acc1_0, lo_e1);
+          acc1_0 = _mm256_min_ps(acc1_0, hi_e1);
+          acc2_0 = _mm256_max_ps(acc2_0, lo_e1);
+          acc2_0 = _mm256_min_ps(acc2_0, hi_e1);
+          acc3_0 = _mm256_max_ps(acc3_0, lo_e1);
+          acc3_0 = _mm256_min_ps(acc3_0, hi_e1);
+        }
+        _mm256_storeu_ps(out + out_base, acc0_0);
+        _mm256_storeu_ps(out + out_base + stride2, acc1_0);
+        _mm256_storeu_ps(out + out_base + 2 * stride2, acc2_0);
+        _mm256_storeu_ps(out + out_base + 3 * stride2, acc3_0);
       }
-      __m256 factor_e0 = _mm256_set1_ps(scalar0);
-      acc0_0 = _mm256_mul_ps(acc0_0, factor_e0);
-      acc1_0 = _mm256_mul_ps(acc1_0, factor_e0);
-      __m256 lo_e1 = _mm256_set1_ps(-1.0f);
-      __m256 hi_e1 = _mm256_set1_ps(1.0f);
-      acc0_0 = _mm256_max_ps(acc0_0, lo_e1);
-      acc0_0 = _mm256_min_ps(acc0_0, hi_e1);
-      acc1_0 = _mm256_max_ps(acc1_0, lo_e1);
-      acc1_0 = _mm256_min_ps(acc1_0, hi_e1);
-      _mm256_storeu_ps(out + out_base, acc0_0);
-      _mm256_storeu_ps(out + out_base + stride2, acc1_0);
-    }
-    // the rest: 1 row
-    for (; i < size0; ++i) {
-      int64_t out_base = i * stride2 + j;
-      __m256 acc0_0 = _mm256_loadu_ps(out + out_base);
-      // k
-      int64_t r2 = 0;
-      for (; r2 < size2; ++r2) {
-        __m256 in1_v0 = _mm256_loadu_ps(in1 + j + r2 * stride1);
-        __m256 in0_r0 = _mm256_set1_ps(in0[i + r2 * stride0]);
-        acc0_0 = _mm256_fmadd_ps(in0_r0, in1_v0, acc0_0);
+      // the rest: 2 rows
+      for (; i + 2 <= size0; i += 2) {
+        int64_t out_base = i * stride2 + j;
+        __m256 acc0_0 = _mm256_loadu_ps(out + out_base);
+        __m256 acc1_0 = _mm256_loadu_ps(out + out_base + stride2);
+        // k
+        int64_t r2 = k0;
+        for (; r2 < k_end; ++r2) {
+          __m256 in1_v0 = _mm256_loadu_ps(panel + 8 * r2 - 8 * k0);
+          __m256 in0_r0 = _mm256_set1_ps(in0[i + r2 * stride0]);
+          acc0_0 = _mm256_fmadd_ps(in0_r0, in1_v0, acc0_0);
+          __m256 in0_r1 = _mm256_set1_ps(in0[i + r2 * stride0 + 1]);
+          acc1_0 = _mm256_fmadd_ps(in0_r1, in1_v0, acc1_0);
+        }
+        // the last block: the epilogue
+        if (k_end == size2) {
+          __m256 factor_e0 = _mm256_set1_ps(scalar0);
+          acc0_0 = _mm256_mul_ps(acc0_0, factor_e0);
+          acc1_0 = _mm256_mul_ps(acc1_0, factor_e0);
+          __m256 lo_e1 = _mm256_set1_ps(-1.0f);
+          __m256 hi_e1 = _mm256_set1_ps(1.0f);
+          acc0_0 = _mm256_max_ps(acc0_0, lo_e1);
+          acc0_0 = _mm256_min_ps(acc0_0, hi_e1);
+          acc1_0 = _mm256_max_ps(acc1_0, lo_e1);
+          acc1_0 = _mm256_min_ps(acc1_0, hi_e1);
+        }
+        _mm256_storeu_ps(out + out_base, acc0_0);
+        _mm256_storeu_ps(out + out_base + stride2, acc1_0);
       }
-      __m256 factor_e0 = _mm256_set1_ps(scalar0);
-      acc0_0 = _mm256_mul_ps(acc0_0, factor_e0);
-      __m256 lo_e1 = _mm256_set1_ps(-1.0f);
-      __m256 hi_e1 = _mm256_set1_ps(1.0f);
-      acc0_0 = _mm256_max_ps(acc0_0, lo_e1);
-      acc0_0 = _mm256_min_ps(acc0_0, hi_e1);
-      _mm256_storeu_ps(out + out_base, acc0_0);
+      // the rest: 1 row
+      for (; i < size0; ++i) {
+        int64_t out_base = i * stride2 + j;
+        __m256 acc0_0 = _mm256_loadu_ps(out + out_base);
+        // k
+        int64_t r2 = k0;
+        for (; r2 < k_end; ++r2) {
+          __m256 in1_v0 = _mm256_loadu_ps(panel + 8 * r2 - 8 * k0);
+          __m256 in0_r0 = _mm256_set1_ps(in0[i + r2 * stride0]);
+          acc0_0 = _mm256_fmadd_ps(in0_r0, in1_v0, acc0_0);
+        }
+        // the last block: the epilogue
+        if (k_end == size2) {
+          __m256 factor_e0 = _mm256_set1_ps(scalar0);
+          acc0_0 = _mm256_mul_ps(acc0_0, factor_e0);
+          __m256 lo_e1 = _mm256_set1_ps(-1.0f);
+          __m256 hi_e1 = _mm256_set1_ps(1.0f);
+          acc0_0 = _mm256_max_ps(acc0_0, lo_e1);
+          acc0_0 = _mm256_min_ps(acc0_0, hi_e1);
+        }
+        _mm256_storeu_ps(out + out_base, acc0_0);
+      }
     }
   }
   // the rest of j: one partial vector, its loads and stores masked
   if (j < size1) {
-    int64_t i = 0;
-    // along i: tiles of 6 x 1 vectors
-    for (; i + 6 <= size0; i += 6) {
-      int64_t out_base = i * stride2 + j;
-      const __m256i acc0_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                       _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-      __m256 acc0_0 = _mm256_blendv_ps(
-          _mm256_setzero_ps(), _mm256_maskload_ps((const float*)(out + out_base), acc0_0_active),
-          _mm256_castsi256_ps(acc0_0_active));
-      const __m256i acc1_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                       _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-      __m256 acc1_0 = _mm256_blendv_ps(
-          _mm256_setzero_ps(),
-          _mm256_maskload_ps((const float*)(out + out_base + stride2), acc1_0_active),
-          _mm256_castsi256_ps(acc1_0_active));
-      const __m256i acc2_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                       _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-      __m256 acc2_0 = _mm256_blendv_ps(
-          _mm256_setzero_ps(),
-          _mm256_maskload_ps((const float*)(out + out_base + 2 * stride2), acc2_0_active),
-          _mm256_castsi256_ps(acc2_0_active));
-      const __m256i acc3_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                       _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-      __m256 acc3_0 = _mm256_blendv_ps(
-          _mm256_setzero_ps(),
-          _mm256_maskload_ps((const float*)(out + out_base + 3 * stride2), acc3_0_active),
-          _mm256_castsi256_ps(acc3_0_active));
-      const __m256i acc4_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                       _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-      __m256 acc4_0 = _mm256_blendv_ps(
-          _mm256_setzero_ps(),
-          _mm256_maskload_ps((const float*)(out + out_base + 4 * stride2), acc4_0_active),
-          _mm256_castsi256_ps(acc4_0_active));
-      const __m256i acc5_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                       _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-      __m256 acc5_0 = _mm256_blendv_ps(
-          _mm256_setzero_ps(),
-          _mm256_maskload_ps((const float*)(out + out_base + 5 * stride2), acc5_0_active),
-          _mm256_castsi256_ps(acc5_0_active));
-      // k
-      int64_t r2 = 0;
-      for (; r2 < size2; ++r2) {
-        const __m256i in1_v0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256 in1_v0 = _mm256_blendv_ps(
+    int64_t k_blocks_end = size2 > 1 ? size2 : 1;
+    // blocks of 512 steps of k through the panel
+    int64_t k0 = 0;
+    for (; k0 < k_blocks_end; k0 += 512) {
+      int64_t k_end = k0 + 512 < size2 ? k0 + 512 : size2;
+      // pack: 1 vector of b per step
+      int64_t kp = k0;
+      for (; kp < k_end; ++kp) {
+        const __m256i packed0_active = _mm256_cmpgt_epi32(
+            _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+        __m256 packed0 = _mm256_blendv_ps(
             _mm256_setzero_ps(),
-            _mm256_maskload_ps((const float*)(in1 + j + r2 * stride1), in1_v0_active),
-            _mm256_castsi256_ps(in1_v0_active));
-        __m256 in0_r0 = _mm256_set1_ps(in0[i + r2 * stride0]);
-        acc0_0 = _mm256_fmadd_ps(in0_r0, in1_v0, acc0_0);
-        __m256 in0_r1 = _mm256_set1_ps(in0[i + r2 * stride0 + 1]);
-        acc1_0 = _mm256_fmadd_ps(in0_r1, in1_v0, acc1_0);
-        __m256 in0_r2 = _mm256_set1_ps(in0[i + r2 * stride0 + 2]);
-        acc2_0 = _mm256_fmadd_ps(in0_r2, in1_v0, acc2_0);
-        __m256 in0_r3 = _mm256_set1_ps(in0[i + r2 * stride0 + 3]);
-        acc3_0 = _mm256_fmadd_ps(in0_r3, in1_v0, acc3_0);
-        __m256 in0_r4 = _mm256_set1_ps(in0[i + r2 * stride0 + 4]);
-        acc4_0 = _mm256_fmadd_ps(in0_r4, in1_v0, acc4_0);
-        __m256 in0_r5 = _mm256_set1_ps(in0[i + r2 * stride0 + 5]);
-        acc5_0 = _mm256_fmadd_ps(in0_r5, in1_v0, acc5_0);
+            _mm256_maskload_ps((const float*)(in1 + j + kp * stride1), packed0_active),
+            _mm256_castsi256_ps(packed0_active));
+        _mm256_storeu_ps(panel + 8 * kp - 8 * k0, packed0);
       }
-      __m256 factor_e0 = _mm256_set1_ps(scalar0);
-      acc0_0 = _mm256_mul_ps(acc0_0, factor_e0);
-      acc1_0 = _mm256_mul_ps(acc1_0, factor_e0);
-      acc2_0 = _mm256_mul_ps(acc2_0, factor_e0);
-      acc3_0 = _mm256_mul_ps(acc3_0, factor_e0);
-      acc4_0 = _mm256_mul_ps(acc4_0, factor_e0);
-      acc5_0 = _mm256_mul_ps(acc5_0, factor_e0);
-      __m256 lo_e1 = _mm256_set1_ps(-1.0f);
-      __m256 hi_e1 = _mm256_set1_ps(1.0f);
-      acc0_0 = _mm256_max_ps(acc0_0, lo_e1);
-      acc0_0 = _mm256_min_ps(acc0_0, hi_e1);
-      acc1_0 = _mm256_max_ps(acc1_0, lo_e1);
-      acc1_0 = _mm256_min_ps(acc1_0, hi_e1);
-      acc2_0 = _mm256_max_ps(acc2_0, lo_e1);
-      acc2_0 = _mm256_min_ps(acc2_0, hi_e1);
-      acc3_0 = _mm256_max_ps(acc3_0, lo_e1);
-      acc3_0 = _mm256_min_ps(acc3_0, hi_e1);
-      acc4_0 = _mm256_max_ps(acc4_0, lo_e1);
-      acc4_0 = _mm256_min_ps(acc4_0, hi_e1);
-      acc5_0 = _mm256_max_ps(acc5_0, lo_e1);
-      acc5_0 = _mm256_min_ps(acc5_0, hi_e1);
-      _mm256_maskstore_ps((float*)(out + out_base),
-                          _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                             _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                          acc0_0);
-      _mm256_maskstore_ps((float*)(out + out_base + stride2),
-                          _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                             _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                          acc1_0);
-      _mm256_maskstore_ps((float*)(out + out_base + 2 * stride2),
-                          _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                             _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                          acc2_0);
-      _mm256_maskstore_ps((float*)(out + out_base + 3 * stride2),
-                          _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                             _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                          acc3_0);
-      _mm256_maskstore_ps((float*)(out + out_base + 4 * stride2),
-                          _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                             _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                          acc4_0);
-      _mm256_maskstore_ps((float*)(out + out_base + 5 * stride2),
-                          _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                             _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                          acc5_0);
-    }
-    // the rest: 4 rows
-    for (; i + 4 <= size0; i += 4) {
-      int64_t out_base = i * stride2 + j;
-      const __m256i acc0_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                       _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-      __m256 acc0_0 = _mm256_blendv_ps(
-          _mm256_setzero_ps(), _mm256_maskload_ps((const float*)(out + out_base), acc0_0_active),
-          _mm256_castsi256_ps(acc0_0_active));
-      const __m256i acc1_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                       _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-      __m256 acc1_0 = _mm256_blendv_ps(
-          _mm256_setzero_ps(),
-          _mm256_maskload_ps((const float*)(out + out_base + stride2), acc1_0_active),
-          _mm256_castsi256_ps(acc1_0_active));
-      const __m256i acc2_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                       _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-      __m256 acc2_0 = _mm256_blendv_ps(
-          _mm256_setzero_ps(),
-          _mm256_maskload_ps((const float*)(out + out_base + 2 * stride2), acc2_0_active),
-          _mm256_castsi256_ps(acc2_0_active));
-      const __m256i acc3_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                       _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-      __m256 acc3_0 = _mm256_blendv_ps(
-          _mm256_setzero_ps(),
-          _mm256_maskload_ps((const float*)(out + out_base + 3 * stride2), acc3_0_active),
-          _mm256_castsi256_ps(acc3_0_active));
-      // k
-      int64_t r2 = 0;
-      for (; r2 < size2; ++r2) {
-        const __m256i in1_v0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
+      int64_t i = 0;
+      // along i: tiles of 6 x 1 vectors
+      for (; i + 6 <= size0; i += 6) {
+        int64_t out_base = i * stride2 + j;
+        const __m256i acc0_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
                                                          _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256 in1_v0 = _mm256_blendv_ps(
-            _mm256_setzero_ps(),
-            _mm256_maskload_ps((const float*)(in1 + j + r2 * stride1), in1_v0_active),
-            _mm256_castsi256_ps(in1_v0_active));
-        __m256 in0_r0 = _mm256_set1_ps(in0[i + r2 * stride0]);
-        acc0_0 = _mm256_fmadd_ps(in0_r0, in1_v0, acc0_0);
-        __m256 in0_r1 = _mm256_set1_ps(in0[i + r2 * stride0 + 1]);
-        acc1_0 = _mm256_fmadd_ps(in0_r1, in1_v0, acc1_0);
-        __m256 in0_r2 = _mm256_set1_ps(in0[i + r2 * stride0 + 2]);
-        acc2_0 = _mm256_fmadd_ps(in0_r2, in1_v0, acc2_0);
-        __m256 in0_r3 = _mm256_set1_ps(in0[i + r2 * stride0 + 3]);
-        acc3_0 = _mm256_fmadd_ps(in0_r3, in1_v0, acc3_0);
-      }
-      __m256 factor_e0 = _mm256_set1_ps(scalar0);
-      acc0_0 = _mm256_mul_ps(acc0_0, factor_e0);
-      acc1_0 = _mm256_mul_ps(acc1_0, factor_e0);
-      acc2_0 = _mm256_mul_ps(acc2_0, factor_e0);
-      acc3_0 = _mm256_mul_ps(acc3_0, factor_e0);
-      __m256 lo_e1 = _mm256_set1_ps(-1.0f);
-      __m256 hi_e1 = _mm256_set1_ps(1.0f);
-      acc0_0 = _mm256_max_ps(acc0_0, lo_e1);
-      acc0_0 = _mm256_min_ps(acc0_0, hi_e1);
-      acc1_0 = _mm256_max_ps(acc1_0, lo_e1);
-      acc1_0 = _mm256_min_ps(acc1_0, hi_e1);
-      acc2_0 = _mm256_max_ps(acc2_0, lo_e1);
-      acc2_0 = _mm256_min_ps(acc2_0, hi_e1);
-      acc3_0 = _mm256_max_ps(acc3_0, lo_e1);
-      acc3_0 = _mm256_min_ps(acc3_0, hi_e1);
-      _mm256_maskstore_ps((float*)(out + out_base),
-                          _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                             _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                          acc0_0);
-      _mm256_maskstore_ps((float*)(out + out_base + stride2),
-                          _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                             _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                          acc1_0);
-      _mm256_maskstore_ps((float*)(out + out_base + 2 * stride2),
-                          _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                             _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                          acc2_0);
-      _mm256_maskstore_ps((float*)(out + out_base + 3 * stride2),
-                          _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                             _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                          acc3_0);
-    }
-    // the rest: 2 rows
-    for (; i + 2 <= size0; i += 2) {
-      int64_t out_base = i * stride2 + j;
-      const __m256i acc0_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                       _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-      __m256 acc0_0 = _mm256_blendv_ps(
-          _mm256_setzero_ps(), _mm256_maskload_ps((const float*)(out + out_base), acc0_0_active),
-          _mm256_castsi256_ps(acc0_0_active));
-      const __m256i acc1_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                       _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-      __m256 acc1_0 = _mm256_blendv_ps(
-          _mm256_setzero_ps(),
-          _mm256_maskload_ps((const float*)(out + out_base + stride2), acc1_0_active),
-          _mm256_castsi256_ps(acc1_0_active));
-      // k
-      int64_t r2 = 0;
-      for (; r2 < size2; ++r2) {
-        const __m256i in1_v0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
+        __m256 acc0_0 = _mm256_blendv_ps(
+            _mm256_setzero_ps(), _mm256_maskload_ps((const float*)(out + out_base), acc0_0_active),
+            _mm256_castsi256_ps(acc0_0_active));
+        const __m256i acc1_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
                                                          _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256 in1_v0 = _mm256_blendv_ps(
+        __m256 acc1_0 = _mm256_blendv_ps(
             _mm256_setzero_ps(),
-            _mm256_maskload_ps((const float*)(in1 + j + r2 * stride1), in1_v0_active),
-            _mm256_castsi256_ps(in1_v0_active));
-        __m256 in0_r0 = _mm256_set1_ps(in0[i + r2 * stride0]);
-        acc0_0 = _mm256_fmadd_ps(in0_r0, in1_v0, acc0_0);
-        __m256 in0_r1 = _mm256_set1_ps(in0[i + r2 * stride0 + 1]);
-        acc1_0 = _mm256_fmadd_ps(in0_r1, in1_v0, acc1_0);
-      }
-      __m256 factor_e0 = _mm256_set1_ps(scalar0);
-      acc0_0 = _mm256_mul_ps(acc0_0, factor_e0);
-      acc1_0 = _mm256_mul_ps(acc1_0, factor_e0);
-      __m256 lo_e1 = _mm256_set1_ps(-1.0f);
-      __m256 hi_e1 = _mm256_set1_ps(1.0f);
-      acc0_0 = _mm256_max_ps(acc0_0, lo_e1);
-      acc0_0 = _mm256_min_ps(acc0_0, hi_e1);
-      acc1_0 = _mm256_max_ps(acc1_0, lo_e1);
-      acc1_0 = _mm256_min_ps(acc1_0, hi_e1);
-      _mm256_maskstore_ps((float*)(out + out_base),
-                          _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                             _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                          acc0_0);
-      _mm256_maskstore_ps((float*)(out + out_base + stride2),
-                          _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                             _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                          acc1_0);
-    }
-    // the rest: 1 row
-    for (; i < size0; ++i) {
-      int64_t out_base = i * stride2 + j;
-      const __m256i acc0_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                       _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-      __m256 acc0_0 = _mm256_blendv_ps(
-          _mm256_setzero_ps(), _mm256_maskload_ps((const float*)(out + out_base), acc0_0_active),
-          _mm256_castsi256_ps(acc0_0_active));
-      // k
-      int64_t r2 = 0;
-      for (; r2 < size2; ++r2) {
-        const __m256i in1_v0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
+            _mm256_maskload_ps((const float*)(out + out_base + stride2), acc1_0_active),
+            _mm256_castsi256_ps(acc1_0_active));
+        const __m256i acc2_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
                                                          _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256 in1_v0 = _mm256_blendv_ps(
+        __m256 acc2_0 = _mm256_blendv_ps(
             _mm256_setzero_ps(),
-            _mm256_maskload_ps((const float*)(in1 + j + r2 * stride1), in1_v0_active),
-            _mm256_castsi256_ps(in1_v0_active));
-        __m256 in0_r0 = _mm256_set1_ps(in0[i + r2 * stride0]);
-        acc0_0 = _mm256_fmadd_ps(in0_r0, in1_v0, acc0_0);
+            _mm256_maskload_ps((const float*)(out + out_base + 2 * stride2), acc2_0_active),
+            _mm256_castsi256_ps(acc2_0_active));
+        const __m256i acc3_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
+                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+        __m256 acc3_0 = _mm256_blendv_ps(
+            _mm256_setzero_ps(),
+            _mm256_maskload_ps((const float*)(out + out_base + 3 * stride2), acc3_0_active),
+            _mm256_castsi256_ps(acc3_0_active));
+        const __m256i acc4_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
+                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+        __m256 acc4_0 = _mm256_blendv_ps(
+            _mm256_setzero_ps(),
+            _mm256_maskload_ps((const float*)(out + out_base + 4 * stride2), acc4_0_active),
+            _mm256_castsi256_ps(acc4_0_active));
+        const __m256i acc5_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
+                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+        __m256 acc5_0 = _mm256_blendv_ps(
+            _mm256_setzero_ps(),
+            _mm256_maskload_ps((const float*)(out + out_base + 5 * stride2), acc5_0_active),
+            _mm256_castsi256_ps(acc5_0_active));
+        // k
+        int64_t r2 = k0;
+        for (; r2 < k_end; ++r2) {
+          const __m256i in1_v0_active = _mm256_cmpgt_epi32(
+              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+          __m256 in1_v0 = _mm256_blendv_ps(
+              _mm256_setzero_ps(),
+              _mm256_maskload_ps((const float*)(panel + 8 * r2 - 8 * k0), in1_v0_active),
+              _mm256_castsi256_ps(in1_v0_active));
+          __m256 in0_r0 = _mm256_set1_ps(in0[i + r2 * stride0]);
+          acc0_0 = _mm256_fmadd_ps(in0_r0, in1_v0, acc0_0);
+          __m256 in0_r1 = _mm256_set1_ps(in0[i + r2 * stride0 + 1]);
+          acc1_0 = _mm256_fmadd_ps(in0_r1, in1_v0, acc1_0);
+          __m256 in0_r2 = _mm256_set1_ps(in0[i + r2 * stride0 + 2]);
+          acc2_0 = _mm256_fmadd_ps(in0_r2, in1_v0, acc2_0);
+          __m256 in0_r3 = _mm256_set1_ps(in0[i + r2 * stride0 + 3]);
+          acc3_0 = _mm256_fmadd_ps(in0_r3, in1_v0, acc3_0);
+          __m256 in0_r4 = _mm256_set1_ps(in0[i + r2 * stride0 + 4]);
+          acc4_0 = _mm256_fmadd_ps(in0_r4, in1_v0, acc4_0);
+          __m256 in0_r5 = _mm256_set1_ps(in0[i + r2 * stride0 + 5]);
+          acc5_0 = _mm256_fmadd_ps(in0_r5, in1_v0, acc5_0);
+        }
+        // the last block: the epilogue
+        if (k_end == size2) {
+          __m256 factor_e0 = _mm256_set1_ps(scalar0);
+          acc0_0 = _mm256_mul_ps(acc0_0, factor_e0);
+          acc1_0 = _mm256_mul_ps(acc1_0, factor_e0);
+          acc2_0 = _mm256_mul_ps(acc2_0, factor_e0);
+          acc3_0 = _mm256_mul_ps(acc3_0, factor_e0);
+          acc4_0 = _mm256_mul_ps(acc4_0, factor_e0);
+          acc5_0 = _mm256_mul_ps(acc5_0, factor_e0);
+          __m256 lo_e1 = _mm256_set1_ps(-1.0f);
+          __m256 hi_e1 = _mm256_set1_ps(1.0f);
+          acc0_0 = _mm256_max_ps(acc0_0, lo_e1);
+          acc0_0 = _mm256_min_ps(acc0_0, hi_e1);
+          acc1_0 = _mm256_max_ps(acc1_0, lo_e1);
+          acc1_0 = _mm256_min_ps(acc1_0, hi_e1);
+          acc2_0 = _mm256_max_ps(acc2_0, lo_e1);
+          acc2_0 = _mm256_min_ps(acc2_0, hi_e1);
+          acc3_0 = _mm256_max_ps(acc3_0, lo_e1);
+          acc3_0 = _mm256_min_ps(acc3_0, hi_e1);
+          acc4_0 = _mm256_max_ps(acc4_0, lo_e1);
+          acc4_0 = _mm256_min_ps(acc4_0, hi_e1);
+          acc5_0 = _mm256_max_ps(acc5_0, lo_e1);
+          acc5_0 = _mm256_min_ps(acc5_0, hi_e1);
+        }
+        _mm256_maskstore_ps((float*)(out + out_base),
+                            _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
+                                               _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
+                            acc0_0);
+        _mm256_maskstore_ps((float*)(out + out_base + stride2),
+                            _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
+                                               _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
+                            acc1_0);
+        _mm256_maskstore_ps((float*)(out + out_base + 2 * stride2),
+                            _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
+                                               _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
+                            acc2_0);
+        _mm256_maskstore_ps((float*)(out + out_base + 3 * stride2),
+                            _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
+                                               _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
+                            acc3_0);
+        _mm256_maskstore_ps((float*)(out + out_base + 4 * stride2),
+                            _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
+                                               _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
+                            acc4_0);
+        _mm256_maskstore_ps((float*)(out + out_base + 5 * stride2),
+                            _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
+                                               _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
+                            acc5_0);
       }
-      __m256 factor_e0 = _mm256_set1_ps(scalar0);
-      acc0_0 = _mm256_mul_ps(acc0_0, factor_e0);
-      __m256 lo_e1 = _mm256_set1_ps(-1.0f);
-      __m256 hi_e1 = _mm256_set1_ps(1.0f);
-      acc0_0 = _mm256_max_ps(acc0_0, lo_e1);
-      acc0_0 = _mm256_min_ps(acc0_0, hi_e1);
-      _mm256_maskstore_ps((float*)(out + out_base),
-                          _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                             _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                          acc0_0);
+      // the rest: 4 rows
+      for (; i + 4 <= size0; i += 4) {
+        int64_t out_base = i * stride2 + j;
+        const __m256i acc0_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
+                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+        __m256 acc0_0 = _mm256_blendv_ps(
+            _mm256_setzero_ps(), _mm256_maskload_ps((const float*)(out + out_base), acc0_0_active),
+            _mm256_castsi256_ps(acc0_0_active));
+        const __m256i acc1_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
+                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+        __m256 acc1_0 = _mm256_blendv_ps(
+            _mm256_setzero_ps(),
+            _mm256_maskload_ps((const float*)(out + out_base + stride2), acc1_0_active),
+            _mm256_castsi256_ps(acc1_0_active));
+        const __m256i acc2_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
+                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+        __m256 acc2_0 = _mm256_blendv_ps(
+            _mm256_setzero_ps(),
+            _mm256_maskload_ps((const float*)(out + out_base + 2 * stride2), acc2_0_active),
+            _mm256_castsi256_ps(acc2_0_active));
+        const __m256i acc3_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
+                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+        __m256 acc3_0 = _mm256_blendv_ps(
+            _mm256_setzero_ps(),
+            _mm256_maskload_ps((const float*)(out + out_base + 3 * stride2), acc3_0_active),
+            _mm256_castsi256_ps(acc3_0_active));
+        // k
+        int64_t r2 = k0;
+        for (; r2 < k_end; ++r2) {
+          const __m256i in1_v0_active = _mm256_cmpgt_epi32(
+              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+          __m256 in1_v0 = _mm256_blendv_ps(
+              _mm256_setzero_ps(),
+              _mm256_maskload_ps((const float*)(panel + 8 * r2 - 8 * k0), in1_v0_active),
+              _mm256_castsi256_ps(in1_v0_active));
+          __m256 in0_r0 = _mm256_set1_ps(in0[i + r2 * stride0]);
+          acc0_0 = _mm256_fmadd_ps(in0_r0, in1_v0, acc0_0);
+          __m256 in0_r1 = _mm256_set1_ps(in0[i + r2 * stride0 + 1]);
+          acc1_0 = _mm256_fmadd_ps(in0_r1, in1_v0, acc1_0);
+          __m256 in0_r2 = _mm256_set1_ps(in0[i + r2 * stride0 + 2]);
+          acc2_0 = _mm256_fmadd_ps(in0_r2, in1_v0, acc2_0);
+          __m256 in0_r3 = _mm256_set1_ps(in0[i + r2 * stride0 + 3]);
+          acc3_0 = _mm256_fmadd_ps(in0_r3, in1_v0, acc3_0);
+        }
+        // the last block: the epilogue
+        if (k_end == size2) {
+          __m256 factor_e0 = _mm256_set1_ps(scalar0);
+          acc0_0 = _mm256_mul_ps(acc0_0, factor_e0);
+          acc1_0 = _mm256_mul_ps(acc1_0, factor_e0);
+          acc2_0 = _mm256_mul_ps(acc2_0, factor_e0);
+          acc3_0 = _mm256_mul_ps(acc3_0, factor_e0);
+          __m256 lo_e1 = _mm256_set1_ps(-1.0f);
+          __m256 hi_e1 = _mm256_set1_ps(1.0f);
+          acc0_0 = _mm256_max_ps(acc0_0, lo_e1);
+          acc0_0 = _mm256_min_ps(acc0_0, hi_e1);
+          acc1_0 = _mm256_max_ps(acc1_0, lo_e1);
+          acc1_0 = _mm256_min_ps(acc1_0, hi_e1);
+          acc2_0 = _mm256_max_ps(acc2_0, lo_e1);
+          acc2_0 = _mm256_min_ps(acc2_0, hi_e1);
+          acc3_0 = _mm256_max_ps(acc3_0, lo_e1);
+          acc3_0 = _mm256_min_ps(acc3_0, hi_e1);
+        }
+        _mm256_maskstore_ps((float*)(out + out_base),
+                            _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
+                                               _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
+                            acc0_0);
+        _mm256_maskstore_ps((float*)(out + out_base + stride2),
+                            _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
+                                               _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
+                            acc1_0);
+        _mm256_maskstore_ps((float*)(out + out_base + 2 * stride2),
+                            _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
+                                               _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
+                            acc2_0);
+        _mm256_maskstore_ps((float*)(out + out_base + 3 * stride2),
+                            _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
+                                               _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
+                            acc3_0);
+      }
+      // the rest: 2 rows
+      for (; i + 2 <= size0; i += 2) {
+        int64_t out_base = i * stride2 + j;
+        const __m256i acc0_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
+                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+        __m256 acc0_0 = _mm256_blendv_ps(
+            _mm256_setzero_ps(), _mm256_maskload_ps((const float*)(out + out_base), acc0_0_active),
+            _mm256_castsi256_ps(acc0_0_active));
+        const __m256i acc1_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
+                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+        __m256 acc1_0 = _mm256_blendv_ps(
+            _mm256_setzero_ps(),
+            _mm256_maskload_ps((const float*)(out + out_base + stride2), acc1_0_active),
+            _mm256_castsi256_ps(acc1_0_active));
+        // k
+        int64_t r2 = k0;
+        for (; r2 < k_end; ++r2) {
+          const __m256i in1_v0_active = _mm256_cmpgt_epi32(
+              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+          __m256 in1_v0 = _mm256_blendv_ps(
+              _mm256_setzero_ps(),
+              _mm256_maskload_ps((const float*)(panel + 8 * r2 - 8 * k0), in1_v0_active),
+              _mm256_castsi256_ps(in1_v0_active));
+          __m256 in0_r0 = _mm256_set1_ps(in0[i + r2 * stride0]);
+          acc0_0 = _mm256_fmadd_ps(in0_r0, in1_v0, acc0_0);
+          __m256 in0_r1 = _mm256_set1_ps(in0[i + r2 * stride0 + 1]);
+          acc1_0 = _mm256_fmadd_ps(in0_r1, in1_v0, acc1_0);
+        }
+        // the last block: the epilogue
+        if (k_end == size2) {
+          __m256 factor_e0 = _mm256_set1_ps(scalar0);
+          acc0_0 = _mm256_mul_ps(acc0_0, factor_e0);
+          acc1_0 = _mm256_mul_ps(acc1_0, factor_e0);
+          __m256 lo_e1 = _mm256_set1_ps(-1.0f);
+          __m256 hi_e1 = _mm256_set1_ps(1.0f);
+          acc0_0 = _mm256_max_ps(acc0_0, lo_e1);
+          acc0_0 = _mm256_min_ps(acc0_0, hi_e1);
+          acc1_0 = _mm256_max_ps(acc1_0, lo_e1);
+          acc1_0 = _mm256_min_ps(acc1_0, hi_e1);
+        }
+        _mm256_maskstore_ps((float*)(out + out_base),
+                            _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
+                                               _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
+                            acc0_0);
+        _mm256_maskstore_ps((float*)(out + out_base + stride2),
+                            _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
+                                               _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
+                            acc1_0);
+      }
+      // the rest: 1 row
+      for (; i < size0; ++i) {
+        int64_t out_base = i * stride2 + j;
+        const __m256i acc0_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
+                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+        __m256 acc0_0 = _mm256_blendv_ps(
+            _mm256_setzero_ps(), _mm256_maskload_ps((const float*)(out + out_base), acc0_0_active),
+            _mm256_castsi256_ps(acc0_0_active));
+        // k
+        int64_t r2 = k0;
+        for (; r2 < k_end; ++r2) {
+          const __m256i in1_v0_active = _mm256_cmpgt_epi32(
+              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+          __m256 in1_v0 = _mm256_blendv_ps(
+              _mm256_setzero_ps(),
+              _mm256_maskload_ps((const float*)(panel + 8 * r2 - 8 * k0), in1_v0_active),
+              _mm256_castsi256_ps(in1_v0_active));
+          __m256 in0_r0 = _mm256_set1_ps(in0[i + r2 * stride0]);
+          acc0_0 = _mm256_fmadd_ps(in0_r0, in1_v0, acc0_0);
+        }
+        // the last block: the epilogue
+        if (k_end == size2) {
+          __m256 factor_e0 = _mm256_set1_ps(scalar0);
+          acc0_0 = _mm256_mul_ps(acc0_0, factor_e0);
+          __m256 lo_e1 = _mm256_set1_ps(-1.0f);
+          __m256 hi_e1 = _mm256_set1_ps(1.0f);
+          acc0_0 = _mm256_max_ps(acc0_0, lo_e1);
+          acc0_0 = _mm256_min_ps(acc0_0, hi_e1);
+        }
+        _mm256_maskstore_ps((float*)(out + out_base),
+                            _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
+                                               _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
+                            acc0_0);
+      }
     }
   }
 }
@@ -2698,311 +2799,362 @@ void matmul_at_acc_f32_neon(const float* in0, const float* in1, int64_t size0, i
   }
   // one vector at a time
   for (; j + 4 <= size1; j += 4) {
-    int64_t i = 0;
-    // along i: tiles of 6 x 1 vectors
-    for (; i + 6 <= size0; i += 6) {
-      int64_t out_base = i * stride2 + j;
-      float32x4_t acc0_0 = vld1q_f32(out + out_base);
-      float32x4_t acc1_0 = vld1q_f32(out + out_base + stride2);
-      float32x4_t acc2_0 = vld1q_f32(out + out_base + 2 * stride2);
-      float32x4_t acc3_0 = vld1q_f32(out + out_base + 3 * stride2);
-      float32x4_t acc4_0 = vld1q_f32(out + out_base + 4 * stride2);
-      float32x4_t acc5_0 = vld1q_f32(out + out_base + 5 * stride2);
-      // k
-      int64_t r2 = 0;
-      for (; r2 < size2; ++r2) {
-        float32x4_t in1_v0 = vld1q_f32(in1 + j + r2 * stride1);
-        float32x4_t in0_r0 = vld1q_dup_f32(in0 + i + r2 * stride0);
-        acc0_0 = vfmaq_f32(acc0_0, in0_r0, in1_v0);
-        float32x4_t in0_r1 = vld1q_dup_f32(in0 + i + r2 * stride0 + 1);
-        acc1_0 = vfmaq_f32(acc1_0, in0_r1, in1_v0);
-        float32x4_t in0_r2 = vld1q_dup_f32(in0 + i + r2 * stride0 + 2);
-        acc2_0 = vfmaq_f32(acc2_0, in0_r2, in1_v0);
-        float32x4_t in0_r3 = vld1q_dup_f32(in0 + i + r2 * stride0 + 3);
-        acc3_0 = vfmaq_f32(acc3_0, in0_r3, in1_v0);
-        float32x4_t in0_r4 = vld1q_dup_f32(in0 + i + r2 * stride0 + 4);
-        acc4_0 = vfmaq_f32(acc4_0, in0_r4, in1_v0);
-        float32x4_t in0_r5 = vld1q_dup_f32(in0 + i + r2 * stride0 + 5);
-        acc5_0 = vfmaq_f32(acc5_0, in0_r5, in1_v0);
+    int64_t k_blocks_end = size2 > 1 ? size2 : 1;
+    // blocks of 512 steps of k through the panel
+    int64_t k0 = 0;
+    for (; k0 < k_blocks_end; k0 += 512) {
+      int64_t k_end = k0 + 512 < size2 ? k0 + 512 : size2;
+      // pack: 1 vector of b per step
+      int64_t kp = k0;
+      for (; kp < k_end; ++kp) {
+        vst1q_f32(panel + 4 * kp - 4 * k0, vld1q_f32(in1 + j + kp * stride1));
       }
-      float32x4_t factor_e0 = vdupq_n_f32(scalar0);
-      acc0_0 = vmulq_f32(acc0_0, factor_e0);
-      acc1_0 = vmulq_f32(acc1_0, factor_e0);
-      acc2_0 = vmulq_f32(acc2_0, factor_e0);
-      acc3_0 = vmulq_f32(acc3_0, factor_e0);
-      acc4_0 = vmulq_f32(acc4_0, factor_e0);
-      acc5_0 = vmulq_f32(acc5_0, factor_e0);
-      float32x4_t lo_e1 = vdupq_n_f32(-1.0f);
-      float32x4_t hi_e1 = vdupq_n_f32(1.0f);
-      acc0_0 = vbslq_f32(vcgtq_f32(acc0_0, lo_e1), acc0_0, lo_e1);
-      acc0_0 = vbslq_f32(vcltq_f32(acc0_0, hi_e1), acc0_0, hi_e1);
-      acc1_0 = vbslq_f32(vcgtq_f32(acc1_0, lo_e1), acc1_0, lo_e1);
-      acc1_0 = vbslq_f32(vcltq_f32(acc1_0, hi_e1), acc1_0, hi_e1);
-      acc2_0 = vbslq_f32(vcgtq_f32(acc2_0, lo_e1), acc2_0, lo_e1);
-      acc2_0 = vbslq_f32(vcltq_f32(acc2_0, hi_e1), acc2_0, hi_e1);
-      acc3_0 = vbslq_f32(vcgtq_f32(acc3_0, lo_e1), acc3_0, lo_e1);
-      acc3_0 = vbslq_f32(vcltq_f32(acc3_0, hi_e1), acc3_0, hi_e1);
-      acc4_0 = vbslq_f32(vcgtq_f32(acc4_0, lo_e1), acc4_0, lo_e1);
-      acc4_0 = vbslq_f32(vcltq_f32(acc4_0, hi_e1), acc4_0, hi_e1);
-      acc5_0 = vbslq_f32(vcgtq_f32(acc5_0, lo_e1), acc5_0, lo_e1);
-      acc5_0 = vbslq_f32(vcltq_f32(acc5_0, hi_e1), acc5_0, hi_e1);
-      vst1q_f32(out + out_base, acc0_0);
-      vst1q_f32(out + out_base + stride2, acc1_0);
-      vst1q_f32(out + out_base + 2 * stride2, acc2_0);
-      vst1q_f32(out + out_base + 3 * stride2, acc3_0);
-      vst1q_f32(out + out_base + 4 * stride2, acc4_0);
-      vst1q_f32(out + out_base + 5 * stride2, acc5_0);
-    }
-    // the rest: 4 rows
-    for (; i + 4 <= size0; i += 4) {
-      int64_t out_base = i * stride2 + j;
-      float32x4_t acc0_0 = vld1q_f32(out + out_base);
-      float32x4_t acc1_0 = vld1q_f32(out + out_base + stride2);
-      float32x4_t acc2_0 = vld1q_f32(out + out_base + 2 * stride2);
-      float32x4_t acc3_0 = vld1q_f32(out + out_base + 3 * stride2);
-      // k
-      int64_t r2 = 0;
-      for (; r2 < size2; ++r2) {
-        float32x4_t in1_v0 = vld1q_f32(in1 + j + r2 * stride1);
-        float32x4_t in0_r0 = vld1q_dup_f32(in0 + i + r2 * stride0);
-        acc0_0 = vfmaq_f32(acc0_0, in0_r0, in1_v0);
-        float32x4_t in0_r1 = vld1q_dup_f32(in0 + i + r2 * stride0 + 1);
-        acc1_0 = vfmaq_f32(acc1_0, in0_r1, in1_v0);
-        float32x4_t in0_r2 = vld1q_dup_f32(in0 + i + r2 * stride0 + 2);
-        acc2_0 = vfmaq_f32(acc2_0, in0_r2, in1_v0);
-        float32x4_t in0_r3 = vld1q_dup_f32(in0 + i + r2 * stride0 + 3);
-        acc3_0 = vfmaq_f32(acc3_0, in0_r3, in1_v0);
+      int64_t i = 0;
+      // along i: tiles of 6 x 1 vectors
+      for (; i + 6 <= size0; i += 6) {
+        int64_t out_base = i * stride2 + j;
+        float32x4_t acc0_0 = vld1q_f32(out + out_base);
+        float32x4_t acc1_0 = vld1q_f32(out + out_base + stride2);
+        float32x4_t acc2_0 = vld1q_f32(out + out_base + 2 * stride2);
+        float32x4_t acc3_0 = vld1q_f32(out + out_base + 3 * stride2);
+        float32x4_t acc4_0 = vld1q_f32(out + out_base + 4 * stride2);
+        float32x4_t acc5_0 = vld1q_f32(out + out_base + 5 * stride2);
+        // k
+        int64_t r2 = k0;
+        for (; r2 < k_end; ++r2) {
+          float32x4_t in1_v0 = vld1q_f32(panel + 4 * r2 - 4 * k0);
+          float32x4_t in0_r0 = vld1q_dup_f32(in0 + i + r2 * stride0);
+          acc0_0 = vfmaq_f32(acc0_0, in0_r0, in1_v0);
+          float32x4_t in0_r1 = vld1q_dup_f32(in0 + i + r2 * stride0 + 1);
+          acc1_0 = vfmaq_f32(acc1_0, in0_r1, in1_v0);
+          float32x4_t in0_r2 = vld1q_dup_f32(in0 + i + r2 * stride0 + 2);
+          acc2_0 = vfmaq_f32(acc2_0, in0_r2, in1_v0);
+          float32x4_t in0_r3 = vld1q_dup_f32(in0 + i + r2 * stride0 + 3);
+          acc3_0 = vfmaq_f32(acc3_0, in0_r3, in1_v0);
+          float32x4_t in0_r4 = vld1q_dup_f32(in0 + i + r2 * stride0 + 4);
+          acc4_0 = vfmaq_f32(acc4_0, in0_r4, in1_v0);
+          float32x4_t in0_r5 = vld1q_dup_f32(in0 + i + r2 * stride0 + 5);
+          acc5_0 = vfmaq_f32(acc5_0, in0_r5, in1_v0);
+        }
+        // the last block: the epilogue
+        if (k_end == size2) {
+          float32x4_t factor_e0 = vdupq_n_f32(scalar0);
+          acc0_0 = vmulq_f32(acc0_0, factor_e0);
+          acc1_0 = vmulq_f32(acc1_0, factor_e0);
+          acc2_0 = vmulq_f32(acc2_0, factor_e0);
+          acc3_0 = vmulq_f32(acc3_0, factor_e0);
+          acc4_0 = vmulq_f32(acc4_0, factor_e0);
+          acc5_0 = vmulq_f32(acc5_0, factor_e0);
+          float32x4_t lo_e1 = vdupq_n_f32(-1.0f);
+          float32x4_t hi_e1 = vdupq_n_f32(1.0f);
+          acc0_0 = vbslq_f32(vcgtq_f32(acc0_0, lo_e1), acc0_0, lo_e1);
+          acc0_0 = vbslq_f32(vcltq_f32(acc0_0, hi_e1), acc0_0, hi_e1);
+          acc1_0 = vbslq_f32(vcgtq_f32(acc1_0, lo_e1), acc1_0, lo_e1);
+          acc1_0 = vbslq_f32(vcltq_f32(acc1_0, hi_e1), acc1_0, hi_e1);
+          acc2_0 = vbslq_f32(vcgtq_f32(acc2_0, lo_e1), acc2_0, lo_e1);
+          acc2_0 = vbslq_f32(vcltq_f32(acc2_0, hi_e1), acc2_0, hi_e1);
+          acc3_0 = vbslq_f32(vcgtq_f32(acc3_0, lo_e1), acc3_0, lo_e1);
+          acc3_0 = vbslq_f32(vcltq_f32(acc3_0, hi_e1), acc3_0, hi_e1);
+          acc4_0 = vbslq_f32(vcgtq_f32(acc4_0, lo_e1), acc4_0, lo_e1);
+          acc4_0 = vbslq_f32(vcltq_f32(acc4_0, hi_e1), acc4_0, hi_e1);
+          acc5_0 = vbslq_f32(vcgtq_f32(acc5_0, lo_e1), acc5_0, lo_e1);
+          acc5_0 = vbslq_f32(vcltq_f32(acc5_0, hi_e1), acc5_0, hi_e1);
+        }
+        vst1q_f32(out + out_base, acc0_0);
+        vst1q_f32(out + out_base + stride2, acc1_0);
+        vst1q_f32(out + out_base + 2 * stride2, acc2_0);
+        vst1q_f32(out + out_base + 3 * stride2, acc3_0);
+        vst1q_f32(out + out_base + 4 * stride2, acc4_0);
+        vst1q_f32(out + out_base + 5 * stride2, acc5_0);
       }
-      float32x4_t factor_e0 = vdupq_n_f32(scalar0);
-      acc0_0 = vmulq_f32(acc0_0, factor_e0);
-      acc1_0 = vmulq_f32(acc1_0, factor_e0);
-      acc2_0 = vmulq_f32(acc2_0, factor_e0);
-      acc3_0 = vmulq_f32(acc3_0, factor_e0);
-      float32x4_t lo_e1 = vdupq_n_f32(-1.0f);
-      float32x4_t hi_e1 = vdupq_n_f32(1.0f);
-      acc0_0 = vbslq_f32(vcgtq_f32(acc0_0, lo_e1), acc0_0, lo_e1);
-      acc0_0 = vbslq_f32(vcltq_f32(acc0_0, hi_e1), acc0_0, hi_e1);
-      acc1_0 = vbslq_f32(vcgtq_f32(acc1_0, lo_e1), acc1_0, lo_e1);
-      acc1_0 = vbslq_f32(vcltq_f32(acc1_0, hi_e1), acc1_0, hi_e1);
-      acc2_0 = vbslq_f32(vcgtq_f32(acc2_0, lo_e1), acc2_0, lo_e1);
-      acc2_0 = vbslq_f32(vcltq_f32(acc2_0, hi_e1), acc2_0, hi_e1);
-      acc3_0 = vbslq_f32(vcgtq_f32(acc3_0, lo_e1), acc3_0, lo_e1);
-      acc3_0 = vbslq_f32(vcltq_f32(acc3_0, hi_e1), acc3_0, hi_e1);
-      vst1q_f32(out + out_base, acc0_0);
-      vst1q_f32(out + out_base + stride2, acc1_0);
-      vst1q_f32(out + out_base + 2 * stride2, acc2_0);
-      vst1q_f32(out + out_base + 3 * stride2, acc3_0);
-    }
-    // the rest: 2 rows
-    for (; i + 2 <= size0; i += 2) {
-      int64_t out_base = i * stride2 + j;
-      float32x4_t acc0_0 = vld1q_f32(out + out_base);
-      float32x4_t acc1_0 = vld1q_f32(out + out_base + stride2);
-      // k
-      int64_t r2 = 0;
-      for (; r2 < size2; ++r2) {
-        float32x4_t in1_v0 = vld1q_f32(in1 + j + r2 * stride1);
-        float32x4_t in0_r0 = vld1q_dup_f32(in0 + i + r2 * stride0);
-        acc0_0 = vfmaq_f32(acc0_0, in0_r0, in1_v0);
-        float32x4_t in0_r1 = vld1q_dup_f32(in0 + i + r2 * stride0 + 1);
-        acc1_0 = vfmaq_f32(acc1_0, in0_r1, in1_v0);
+      // the rest: 4 rows
+      for (; i + 4 <= size0; i += 4) {
+        int64_t out_base = i * stride2 + j;
+        float32x4_t acc0_0 = vld1q_f32(out + out_base);
+        float32x4_t acc1_0 = vld1q_f32(out + out_base + stride2);
+        float32x4_t acc2_0 = vld1q_f32(out + out_base + 2 * stride2);
+        float32x4_t acc3_0 = vld1q_f32(out + out_base + 3 * stride2);
+        // k
+        int64_t r2 = k0;
+        for (; r2 < k_end; ++r2) {
+          float32x4_t in1_v0 = vld1q_f32(panel + 4 * r2 - 4 * k0);
+          float32x4_t in0_r0 = vld1q_dup_f32(in0 + i + r2 * stride0);
+          acc0_0 = vfmaq_f32(acc0_0, in0_r0, in1_v0);
+          float32x4_t in0_r1 = vld1q_dup_f32(in0 + i + r2 * stride0 + 1);
+          acc1_0 = vfmaq_f32(acc1_0, in0_r1, in1_v0);
+          float32x4_t in0_r2 = vld1q_dup_f32(in0 + i + r2 * stride0 + 2);
+          acc2_0 = vfmaq_f32(acc2_0, in0_r2, in1_v0);
+          float32x4_t in0_r3 = vld1q_dup_f32(in0 + i + r2 * stride0 + 3);
+          acc3_0 = vfmaq_f32(acc3_0, in0_r3, in1_v0);
+        }
+        // the last block: the epilogue
+        if (k_end == size2) {
+          float32x4_t factor_e0 = vdupq_n_f32(scalar0);
+          acc0_0 = vmulq_f32(acc0_0, factor_e0);
+          acc1_0 = vmulq_f32(acc1_0, factor_e0);
+          acc2_0 = vmulq_f32(acc2_0, factor_e0);
+          acc3_0 = vmulq_f32(acc3_0, factor_e0);
+          float32x4_t lo_e1 = vdupq_n_f32(-1.0f);
+          float32x4_t hi_e1 = vdupq_n_f32(1.0f);
+          acc0_0 = vbslq_f32(vcgtq_f32(acc0_0, lo_e1), acc0_0, lo_e1);
+          acc0_0 = vbslq_f32(vcltq_f32(acc0_0, hi_e1), acc0_0, hi_e1);
+          acc1_0 = vbslq_f32(vcgtq_f32(acc1_0, lo_e1), acc1_0, lo_e1);
+          acc1_0 = vbslq_f32(vcltq_f32(acc1_0, hi_e1), acc1_0, hi_e1);
+          acc2_0 = vbslq_f32(vcgtq_f32(acc2_0, lo_e1), acc2_0, lo_e1);
+          acc2_0 = vbslq_f32(vcltq_f32(acc2_0, hi_e1), acc2_0, hi_e1);
+          acc3_0 = vbslq_f32(vcgtq_f32(acc3_0, lo_e1), acc3_0, lo_e1);
+          acc3_0 = vbslq_f32(vcltq_f32(acc3_0, hi_e1), acc3_0, hi_e1);
+        }
+        vst1q_f32(out + out_base, acc0_0);
+        vst1q_f32(out + out_base + stride2, acc1_0);
+        vst1q_f32(out + out_base + 2 * stride2, acc2_0);
+        vst1q_f32(out + out_base + 3 * stride2, acc3_0);
       }
-      float32x4_t factor_e0 = vdupq_n_f32(scalar0);
-      acc0_0 = vmulq_f32(acc0_0, factor_e0);
-      acc1_0 = vmulq_f32(acc1_0, factor_e0);
-      float32x4_t lo_e1 = vdupq_n_f32(-1.0f);
-      float32x4_t hi_e1 = vdupq_n_f32(1.0f);
-      acc0_0 = vbslq_f32(vcgtq_f32(acc0_0, lo_e1), acc0_0, lo_e1);
-      acc0_0 = vbslq_f32(vcltq_f32(acc0_0, hi_e1), acc0_0, hi_e1);
-      acc1_0 = vbslq_f32(vcgtq_f32(acc1_0, lo_e1), acc1_0, lo_e1);
-      acc1_0 = vbslq_f32(vcltq_f32(acc1_0, hi_e1), acc1_0, hi_e1);
-      vst1q_f32(out + out_base, acc0_0);
-      vst1q_f32(out + out_base + stride2, acc1_0);
-    }
-    // the rest: 1 row
-    for (; i < size0; ++i) {
-      int64_t out_base = i * stride2 + j;
-      float32x4_t acc0_0 = vld1q_f32(out + out_base);
-      // k
-      int64_t r2 = 0;
-      for (; r2 < size2; ++r2) {
-        float32x4_t in1_v0 = vld1q_f32(in1 + j + r2 * stride1);
-        float32x4_t in0_r0 = vld1q_dup_f32(in0 + i + r2 * stride0);
-        acc0_0 = vfmaq_f32(acc0_0, in0_r0, in1_v0);
+      // the rest: 2 rows
+      for (; i + 2 <= size0; i += 2) {
+        int64_t out_base = i * stride2 + j;
+        float32x4_t acc0_0 = vld1q_f32(out + out_base);
+        float32x4_t acc1_0 = vld1q_f32(out + out_base + stride2);
+        // k
+        int64_t r2 = k0;
+        for (; r2 < k_end; ++r2) {
+          float32x4_t in1_v0 = vld1q_f32(panel + 4 * r2 - 4 * k0);
+          float32x4_t in0_r0 = vld1q_dup_f32(in0 + i + r2 * stride0);
+          acc0_0 = vfmaq_f32(acc0_0, in0_r0, in1_v0);
+          float32x4_t in0_r1 = vld1q_dup_f32(in0 + i + r2 * stride0 + 1);
+          acc1_0 = vfmaq_f32(acc1_0, in0_r1, in1_v0);
+        }
+        // the last block: the epilogue
+        if (k_end == size2) {
+          float32x4_t factor_e0 = vdupq_n_f32(scalar0);
+          acc0_0 = vmulq_f32(acc0_0, factor_e0);
+          acc1_0 = vmulq_f32(acc1_0, factor_e0);
+          float32x4_t lo_e1 = vdupq_n_f32(-1.0f);
+          float32x4_t hi_e1 = vdupq_n_f32(1.0f);
+          acc0_0 = vbslq_f32(vcgtq_f32(acc0_0, lo_e1), acc0_0, lo_e1);
+          acc0_0 = vbslq_f32(vcltq_f32(acc0_0, hi_e1), acc0_0, hi_e1);
+          acc1_0 = vbslq_f32(vcgtq_f32(acc1_0, lo_e1), acc1_0, lo_e1);
+          acc1_0 = vbslq_f32(vcltq_f32(acc1_0, hi_e1), acc1_0, hi_e1);
+        }
+        vst1q_f32(out + out_base, acc0_0);
+        vst1q_f32(out + out_base + stride2, acc1_0);
       }
-      float32x4_t factor_e0 = vdupq_n_f32(scalar0);
-      acc0_0 = vmulq_f32(acc0_0, factor_e0);
-      float32x4_t lo_e1 = vdupq_n_f32(-1.0f);
-      float32x4_t hi_e1 = vdupq_n_f32(1.0f);
-      acc0_0 = vbslq_f32(vcgtq_f32(acc0_0, lo_e1), acc0_0, lo_e1);
-      acc0_0 = vbslq_f32(vcltq_f32(acc0_0, hi_e1), acc0_0, hi_e1);
-      vst1q_f32(out + out_base, acc0_0);
+      // the rest: 1 row
+      for (; i < size0; ++i) {
+        int64_t out_base = i * stride2 + j;
+        float32x4_t acc0_0 = vld1q_f32(out + out_base);
+        // k
+        int64_t r2 = k0;
+        for (; r2 < k_end; ++r2) {
+          float32x4_t in1_v0 = vld1q_f32(panel + 4 * r2 - 4 * k0);
+          float32x4_t in0_r0 = vld1q_dup_f32(in0 + i + r2 * stride0);
+          acc0_0 = vfmaq_f32(acc0_0, in0_r0, in1_v0);
+        }
+        // the last block: the epilogue
+        if (k_end == size2) {
+          float32x4_t factor_e0 = vdupq_n_f32(scalar0);
+          acc0_0 = vmulq_f32(acc0_0, factor_e0);
+          float32x4_t lo_e1 = vdupq_n_f32(-1.0f);
+          float32x4_t hi_e1 = vdupq_n_f32(1.0f);
+          acc0_0 = vbslq_f32(vcgtq_f32(acc0_0, lo_e1), acc0_0, lo_e1);
+          acc0_0 = vbslq_f32(vcltq_f32(acc0_0, hi_e1), acc0_0, hi_e1);
+        }
+        vst1q_f32(out + out_base, acc0_0);
+      }
     }
   }
   // the rest of j: one partial vector, its loads and stores masked
   if (j < size1) {
-    int64_t i = 0;
-    // along i: tiles of 6 x 1 vectors
-    for (; i + 6 <= size0; i += 6) {
-      int64_t out_base = i * stride2 + j;
-      float32x4_t acc0_0 =
-          vreinterpretq_f32_u8(simdgen_load_prefix(out + out_base, (size1 - j) * 4));
-      float32x4_t acc1_0 =
-          vreinterpretq_f32_u8(simdgen_load_prefix(out + out_base + stride2, (size1 - j) * 4));
-      float32x4_t acc2_0 =
-          vreinterpretq_f32_u8(simdgen_load_prefix(out + out_base + 2 * stride2, (size1 - j) * 4));
-      float32x4_t acc3_0 =
-          vreinterpretq_f32_u8(simdgen_load_prefix(out + out_base + 3 * stride2, (size1 - j) * 4));
-      float32x4_t acc4_0 =
-          vreinterpretq_f32_u8(simdgen_load_prefix(out + out_base + 4 * stride2, (size1 - j) * 4));
-      float32x4_t acc5_0 =
-          vreinterpretq_f32_u8(simdgen_load_prefix(out + out_base + 5 * stride2, (size1 - j) * 4));
-      // k
-      int64_t r2 = 0;
-      for (; r2 < size2; ++r2) {
-        float32x4_t in1_v0 =
-            vreinterpretq_f32_u8(simdgen_load_prefix(in1 + j + r2 * stride1, (size1 - j) * 4));
-        float32x4_t in0_r0 = vld1q_dup_f32(in0 + i + r2 * stride0);
-        acc0_0 = vfmaq_f32(acc0_0, in0_r0, in1_v0);
-        float32x4_t in0_r1 = vld1q_dup_f32(in0 + i + r2 * stride0 + 1);
-        acc1_0 = vfmaq_f32(acc1_0, in0_r1, in1_v0);
-        float32x4_t in0_r2 = vld1q_dup_f32(in0 + i + r2 * stride0 + 2);
-        acc2_0 = vfmaq_f32(acc2_0, in0_r2, in1_v0);
-        float32x4_t in0_r3 = vld1q_dup_f32(in0 + i + r2 * stride0 + 3);
-        acc3_0 = vfmaq_f32(acc3_0, in0_r3, in1_v0);
-        float32x4_t in0_r4 = vld1q_dup_f32(in0 + i + r2 * stride0 + 4);
-        acc4_0 = vfmaq_f32(acc4_0, in0_r4, in1_v0);
-        float32x4_t in0_r5 = vld1q_dup_f32(in0 + i + r2 * stride0 + 5);
-        acc5_0 = vfmaq_f32(acc5_0, in0_r5, in1_v0);
+    int64_t k_blocks_end = size2 > 1 ? size2 : 1;
+    // blocks of 512 steps of k through the panel
+    int64_t k0 = 0;
+    for (; k0 < k_blocks_end; k0 += 512) {
+      int64_t k_end = k0 + 512 < size2 ? k0 + 512 : size2;
+      // pack: 1 vector of b per step
+      int64_t kp = k0;
+      for (; kp < k_end; ++kp) {
+        float32x4_t packed0 =
+            vreinterpretq_f32_u8(simdgen_load_prefix(in1 + j + kp * stride1, (size1 - j) * 4));
+        vst1q_f32(panel + 4 * kp - 4 * k0, packed0);
       }
-      float32x4_t factor_e0 = vdupq_n_f32(scalar0);
-      acc0_0 = vmulq_f32(acc0_0, factor_e0);
-      acc1_0 = vmulq_f32(acc1_0, factor_e0);
-      acc2_0 = vmulq_f32(acc2_0, factor_e0);
-      acc3_0 = vmulq_f32(acc3_0, factor_e0);
-      acc4_0 = vmulq_f32(acc4_0, factor_e0);
-      acc5_0 = vmulq_f32(acc5_0, factor_e0);
-      float32x4_t lo_e1 = vdupq_n_f32(-1.0f);
-      float32x4_t hi_e1 = vdupq_n_f32(1.0f);
-      acc0_0 = vbslq_f32(vcgtq_f32(acc0_0, lo_e1), acc0_0, lo_e1);
-      acc0_0 = vbslq_f32(vcltq_f32(acc0_0, hi_e1), acc0_0, hi_e1);
-      acc1_0 = vbslq_f32(vcgtq_f32(acc1_0, lo_e1), acc1_0, lo_e1);
-      acc1_0 = vbslq_f32(vcltq_f32(acc1_0, hi_e1), acc1_0, hi_e1);
-      acc2_0 = vbslq_f32(vcgtq_f32(acc2_0, lo_e1), acc2_0, lo_e1);
-      acc2_0 = vbslq_f32(vcltq_f32(acc2_0, hi_e1), acc2_0, hi_e1);
-      acc3_0 = vbslq_f32(vcgtq_f32(acc3_0, lo_e1), acc3_0, lo_e1);
-      acc3_0 = vbslq_f32(vcltq_f32(acc3_0, hi_e1), acc3_0, hi_e1);
-      acc4_0 = vbslq_f32(vcgtq_f32(acc4_0, lo_e1), acc4_0, lo_e1);
-      acc4_0 = vbslq_f32(vcltq_f32(acc4_0, hi_e1), acc4_0, hi_e1);
-      acc5_0 = vbslq_f32(vcgtq_f32(acc5_0, lo_e1), acc5_0, lo_e1);
-      acc5_0 = vbslq_f32(vcltq_f32(acc5_0, hi_e1), acc5_0, hi_e1);
-      simdgen_store_prefix(out + out_base, vreinterpretq_u8_f32(acc0_0), (size1 - j) * 4);
-      simdgen_store_prefix(out + out_base + stride2, vreinterpretq_u8_f32(acc1_0), (size1 - j) * 4);
-      simdgen_store_prefix(out + out_base + 2 * stride2, vreinterpretq_u8_f32(acc2_0),
-                           (size1 - j) * 4);
-      simdgen_store_prefix(out + out_base + 3 * stride2, vreinterpretq_u8_f32(acc3_0),
-                           (size1 - j) * 4);
-      simdgen_store_prefix(out + out_base + 4 * stride2, vreinterpretq_u8_f32(acc4_0),
-                           (size1 - j) * 4);
-      simdgen_store_prefix(out + out_base + 5 * stride2, vreinterpretq_u8_f32(acc5_0),
-                           (size1 - j) * 4);
-    }
-    // the rest: 4 rows
-    for (; i + 4 <= size0; i += 4) {
-      int64_t out_base = i * stride2 + j;
-      float32x4_t acc0_0 =
-          vreinterpretq_f32_u8(simdgen_load_prefix(out + out_base, (size1 - j) * 4));
-      float32x4_t acc1_0 =
-          vreinterpretq_f32_u8(simdgen_load_prefix(out + out_base + stride2, (size1 - j) * 4));
-      float32x4_t acc2_0 =
-          vreinterpretq_f32_u8(simdgen_load_prefix(out + out_base + 2 * stride2, (size1 - j) * 4));
-      float32x4_t acc3_0 =
-          vreinterpretq_f32_u8(simdgen_load_prefix(out + out_base + 3 * stride2, (size1 - j) * 4));
-      // k
-      int64_t r2 = 0;
-      for (; r2 < size2; ++r2) {
-        float32x4_t in1_v0 =
-            vreinterpretq_f32_u8(simdgen_load_prefix(in1 + j + r2 * stride1, (size1 - j) * 4));
-        float32x4_t in0_r0 = vld1q_dup_f32(in0 + i + r2 * stride0);
-        acc0_0 = vfmaq_f32(acc0_0, in0_r0, in1_v0);
-        float32x4_t in0_r1 = vld1q_dup_f32(in0 + i + r2 * stride0 + 1);
-        acc1_0 = vfmaq_f32(acc1_0, in0_r1, in1_v0);
-        float32x4_t in0_r2 = vld1q_dup_f32(in0 + i + r2 * stride0 + 2);
-        acc2_0 = vfmaq_f32(acc2_0, in0_r2, in1_v0);
-        float32x4_t in0_r3 = vld1q_dup_f32(in0 + i + r2 * stride0 + 3);
-        acc3_0 = vfmaq_f32(acc3_0, in0_r3, in1_v0);
+      int64_t i = 0;
+      // along i: tiles of 6 x 1 vectors
+      for (; i + 6 <= size0; i += 6) {
+        int64_t out_base = i * stride2 + j;
+        float32x4_t acc0_0 =
+            vreinterpretq_f32_u8(simdgen_load_prefix(out + out_base, (size1 - j) * 4));
+        float32x4_t acc1_0 =
+            vreinterpretq_f32_u8(simdgen_load_prefix(out + out_base + stride2, (size1 - j) * 4));
+        float32x4_t acc2_0 = vreinterpretq_f32_u8(
+            simdgen_load_prefix(out + out_base + 2 * stride2, (size1 - j) * 4));
+        float32x4_t acc3_0 = vreinterpretq_f32_u8(
+            simdgen_load_prefix(out + out_base + 3 * stride2, (size1 - j) * 4));
+        float32x4_t acc4_0 = vreinterpretq_f32_u8(
+            simdgen_load_prefix(out + out_base + 4 * stride2, (size1 - j) * 4));
+        float32x4_t acc5_0 = vreinterpretq_f32_u8(
+            simdgen_load_prefix(out + out_base + 5 * stride2, (size1 - j) * 4));
+        // k
+        int64_t r2 = k0;
+        for (; r2 < k_end; ++r2) {
+          float32x4_t in1_v0 =
+              vreinterpretq_f32_u8(simdgen_load_prefix(panel + 4 * r2 - 4 * k0, (size1 - j) * 4));
+          float32x4_t in0_r0 = vld1q_dup_f32(in0 + i + r2 * stride0);
+          acc0_0 = vfmaq_f32(acc0_0, in0_r0, in1_v0);
+          float32x4_t in0_r1 = vld1q_dup_f32(in0 + i + r2 * stride0 + 1);
+          acc1_0 = vfmaq_f32(acc1_0, in0_r1, in1_v0);
+          float32x4_t in0_r2 = vld1q_dup_f32(in0 + i + r2 * stride0 + 2);
+          acc2_0 = vfmaq_f32(acc2_0, in0_r2, in1_v0);
+          float32x4_t in0_r3 = vld1q_dup_f32(in0 + i + r2 * stride0 + 3);
+          acc3_0 = vfmaq_f32(acc3_0, in0_r3, in1_v0);
+          float32x4_t in0_r4 = vld1q_dup_f32(in0 + i + r2 * stride0 + 4);
+          acc4_0 = vfmaq_f32(acc4_0, in0_r4, in1_v0);
+          float32x4_t in0_r5 = vld1q_dup_f32(in0 + i + r2 * stride0 + 5);
+          acc5_0 = vfmaq_f32(acc5_0, in0_r5, in1_v0);
+        }
+        // the last block: the epilogue
+        if (k_end == size2) {
+          float32x4_t factor_e0 = vdupq_n_f32(scalar0);
+          acc0_0 = vmulq_f32(acc0_0, factor_e0);
+          acc1_0 = vmulq_f32(acc1_0, factor_e0);
+          acc2_0 = vmulq_f32(acc2_0, factor_e0);
+          acc3_0 = vmulq_f32(acc3_0, factor_e0);
+          acc4_0 = vmulq_f32(acc4_0, factor_e0);
+          acc5_0 = vmulq_f32(acc5_0, factor_e0);
+          float32x4_t lo_e1 = vdupq_n_f32(-1.0f);
+          float32x4_t hi_e1 = vdupq_n_f32(1.0f);
+          acc0_0 = vbslq_f32(vcgtq_f32(acc0_0, lo_e1), acc0_0, lo_e1);
+          acc0_0 = vbslq_f32(vcltq_f32(acc0_0, hi_e1), acc0_0, hi_e1);
+          acc1_0 = vbslq_f32(vcgtq_f32(acc1_0, lo_e1), acc1_0, lo_e1);
+          acc1_0 = vbslq_f32(vcltq_f32(acc1_0, hi_e1), acc1_0, hi_e1);
+          acc2_0 = vbslq_f32(vcgtq_f32(acc2_0, lo_e1), acc2_0, lo_e1);
+          acc2_0 = vbslq_f32(vcltq_f32(acc2_0, hi_e1), acc2_0, hi_e1);
+          acc3_0 = vbslq_f32(vcgtq_f32(acc3_0, lo_e1), acc3_0, lo_e1);
+          acc3_0 = vbslq_f32(vcltq_f32(acc3_0, hi_e1), acc3_0, hi_e1);
+          acc4_0 = vbslq_f32(vcgtq_f32(acc4_0, lo_e1), acc4_0, lo_e1);
+          acc4_0 = vbslq_f32(vcltq_f32(acc4_0, hi_e1), acc4_0, hi_e1);
+          acc5_0 = vbslq_f32(vcgtq_f32(acc5_0, lo_e1), acc5_0, lo_e1);
+          acc5_0 = vbslq_f32(vcltq_f32(acc5_0, hi_e1), acc5_0, hi_e1);
+        }
+        simdgen_store_prefix(out + out_base, vreinterpretq_u8_f32(acc0_0), (size1 - j) * 4);
+        simdgen_store_prefix(out + out_base + stride2, vreinterpretq_u8_f32(acc1_0),
+                             (size1 - j) * 4);
+        simdgen_store_prefix(out + out_base + 2 * stride2, vreinterpretq_u8_f32(acc2_0),
+                             (size1 - j) * 4);
+        simdgen_store_prefix(out + out_base + 3 * stride2, vreinterpretq_u8_f32(acc3_0),
+                             (size1 - j) * 4);
+        simdgen_store_prefix(out + out_base + 4 * stride2, vreinterpretq_u8_f32(acc4_0),
+                             (size1 - j) * 4);
+        simdgen_store_prefix(out + out_base + 5 * stride2, vreinterpretq_u8_f32(acc5_0),
+                             (size1 - j) * 4);
       }
-      float32x4_t factor_e0 = vdupq_n_f32(scalar0);
-      acc0_0 = vmulq_f32(acc0_0, factor_e0);
-      acc1_0 = vmulq_f32(acc1_0, factor_e0);
-      acc2_0 = vmulq_f32(acc2_0, factor_e0);
-      acc3_0 = vmulq_f32(acc3_0, factor_e0);
-      float32x4_t lo_e1 = vdupq_n_f32(-1.0f);
-      float32x4_t hi_e1 = vdupq_n_f32(1.0f);
-      acc0_0 = vbslq_f32(vcgtq_f32(acc0_0, lo_e1), acc0_0, lo_e1);
-      acc0_0 = vbslq_f32(vcltq_f32(acc0_0, hi_e1), acc0_0, hi_e1);
-      acc1_0 = vbslq_f32(vcgtq_f32(acc1_0, lo_e1), acc1_0, lo_e1);
-      acc1_0 = vbslq_f32(vcltq_f32(acc1_0, hi_e1), acc1_0, hi_e1);
-      acc2_0 = vbslq_f32(vcgtq_f32(acc2_0, lo_e1), acc2_0, lo_e1);
-      acc2_0 = vbslq_f32(vcltq_f32(acc2_0, hi_e1), acc2_0, hi_e1);
-      acc3_0 = vbslq_f32(vcgtq_f32(acc3_0, lo_e1), acc3_0, lo_e1);
-      acc3_0 = vbslq_f32(vcltq_f32(acc3_0, hi_e1), acc3_0, hi_e1);
-      simdgen_store_prefix(out + out_base, vreinterpretq_u8_f32(acc0_0), (size1 - j) * 4);
-      simdgen_store_prefix(out + out_base + stride2, vreinterpretq_u8_f32(acc1_0), (size1 - j) * 4);
-      simdgen_store_prefix(out + out_base + 2 * stride2, vreinterpretq_u8_f32(acc2_0),
-                           (size1 - j) * 4);
-      simdgen_store_prefix(out + out_base + 3 * stride2, vreinterpretq_u8_f32(acc3_0),
-                           (size1 - j) * 4);
-    }
-    // the rest: 2 rows
-    for (; i + 2 <= size0; i += 2) {
-      int64_t out_base = i * stride2 + j;
-      float32x4_t acc0_0 =
-          vreinterpretq_f32_u8(simdgen_load_prefix(out + out_base, (size1 - j) * 4));
-      float32x4_t acc1_0 =
-          vreinterpretq_f32_u8(simdgen_load_prefix(out + out_base + stride2, (size1 - j) * 4));
-      // k
-      int64_t r2 = 0;
-      for (; r2 < size2; ++r2) {
-        float32x4_t in1_v0 =
-            vreinterpretq_f32_u8(simdgen_load_prefix(in1 + j + r2 * stride1, (size1 - j) * 4));
-        float32x4_t in0_r0 = vld1q_dup_f32(in0 + i + r2 * stride0);
-        acc0_0 = vfmaq_f32(acc0_0, in0_r0, in1_v0);
-        float32x4_t in0_r1 = vld1q_dup_f32(in0 + i + r2 * stride0 + 1);
-        acc1_0 = vfmaq_f32(acc1_0, in0_r1, in1_v0);
+      // the rest: 4 rows
+      for (; i + 4 <= size0; i += 4) {
+        int64_t out_base = i * stride2 + j;
+        float32x4_t acc0_0 =
+            vreinterpretq_f32_u8(simdgen_load_prefix(out + out_base, (size1 - j) * 4));
+        float32x4_t acc1_0 =
+            vreinterpretq_f32_u8(simdgen_load_prefix(out + out_base + stride2, (size1 - j) * 4));
+        float32x4_t acc2_0 = vreinterpretq_f32_u8(
+            simdgen_load_prefix(out + out_base + 2 * stride2, (size1 - j) * 4));
+        float32x4_t acc3_0 = vreinterpretq_f32_u8(
+            simdgen_load_prefix(out + out_base + 3 * stride2, (size1 - j) * 4));
+        // k
+        int64_t r2 = k0;
+        for (; r2 < k_end; ++r2) {
+          float32x4_t in1_v0 =
+              vreinterpretq_f32_u8(simdgen_load_prefix(panel + 4 * r2 - 4 * k0, (size1 - j) * 4));
+          float32x4_t in0_r0 = vld1q_dup_f32(in0 + i + r2 * stride0);
+          acc0_0 = vfmaq_f32(acc0_0, in0_r0, in1_v0);
+          float32x4_t in0_r1 = vld1q_dup_f32(in0 + i + r2 * stride0 + 1);
+          acc1_0 = vfmaq_f32(acc1_0, in0_r1, in1_v0);
+          float32x4_t in0_r2 = vld1q_dup_f32(in0 + i + r2 * stride0 + 2);
+          acc2_0 = vfmaq_f32(acc2_0, in0_r2, in1_v0);
+          float32x4_t in0_r3 = vld1q_dup_f32(in0 + i + r2 * stride0 + 3);
+          acc3_0 = vfmaq_f32(acc3_0, in0_r3, in1_v0);
+        }
+        // the last block: the epilogue
+        if (k_end == size2) {
+          float32x4_t factor_e0 = vdupq_n_f32(scalar0);
+          acc0_0 = vmulq_f32(acc0_0, factor_e0);
+          acc1_0 = vmulq_f32(acc1_0, factor_e0);
+          acc2_0 = vmulq_f32(acc2_0, factor_e0);
+          acc3_0 = vmulq_f32(acc3_0, factor_e0);
+          float32x4_t lo_e1 = vdupq_n_f32(-1.0f);
+          float32x4_t hi_e1 = vdupq_n_f32(1.0f);
+          acc0_0 = vbslq_f32(vcgtq_f32(acc0_0, lo_e1), acc0_0, lo_e1);
+          acc0_0 = vbslq_f32(vcltq_f32(acc0_0, hi_e1), acc0_0, hi_e1);
+          acc1_0 = vbslq_f32(vcgtq_f32(acc1_0, lo_e1), acc1_0, lo_e1);
+          acc1_0 = vbslq_f32(vcltq_f32(acc1_0, hi_e1), acc1_0, hi_e1);
+          acc2_0 = vbslq_f32(vcgtq_f32(acc2_0, lo_e1), acc2_0, lo_e1);
+          acc2_0 = vbslq_f32(vcltq_f32(acc2_0, hi_e1), acc2_0, hi_e1);
+          acc3_0 = vbslq_f32(vcgtq_f32(acc3_0, lo_e1), acc3_0, lo_e1);
+          acc3_0 = vbslq_f32(vcltq_f32(acc3_0, hi_e1), acc3_0, hi_e1);
+        }
+        simdgen_store_prefix(out + out_base, vreinterpretq_u8_f32(acc0_0), (size1 - j) * 4);
+        simdgen_store_prefix(out + out_base + stride2, vreinterpretq_u8_f32(acc1_0),
+                             (size1 - j) * 4);
+        simdgen_store_prefix(out + out_base + 2 * stride2, vreinterpretq_u8_f32(acc2_0),
+                             (size1 - j) * 4);
+        simdgen_store_prefix(out + out_base + 3 * stride2, vreinterpretq_u8_f32(acc3_0),
+                             (size1 - j) * 4);
       }
-      float32x4_t factor_e0 = vdupq_n_f32(scalar0);
-      acc0_0 = vmulq_f32(acc0_0, factor_e0);
-      acc1_0 = vmulq_f32(acc1_0, factor_e0);
-      float32x4_t lo_e1 = vdupq_n_f32(-1.0f);
-      float32x4_t hi_e1 = vdupq_n_f32(1.0f);
-      acc0_0 = vbslq_f32(vcgtq_f32(acc0_0, lo_e1), acc0_0, lo_e1);
-      acc0_0 = vbslq_f32(vcltq_f32(acc0_0, hi_e1), acc0_0, hi_e1);
-      acc1_0 = vbslq_f32(vcgtq_f32(acc1_0, lo_e1), acc1_0, lo_e1);
-      acc1_0 = vbslq_f32(vcltq_f32(acc1_0, hi_e1), acc1_0, hi_e1);
-      simdgen_store_prefix(out + out_base, vreinterpretq_u8_f32(acc0_0), (size1 - j) * 4);
-      simdgen_store_prefix(out + out_base + stride2, vreinterpretq_u8_f32(acc1_0), (size1 - j) * 4);
-    }
-    // the rest: 1 row
-    for (; i < size0; ++i) {
-      int64_t out_base = i * stride2 + j;
-      float32x4_t acc0_0 =
-          vreinterpretq_f32_u8(simdgen_load_prefix(out + out_base, (size1 - j) * 4));
-      // k
-      int64_t r2 = 0;
-      for (; r2 < size2; ++r2) {
-        float32x4_t in1_v0 =
-            vreinterpretq_f32_u8(simdgen_load_prefix(in1 + j + r2 * stride1, (size1 - j) * 4));
-        float32x4_t in0_r0 = vld1q_dup_f32(in0 + i + r2 * stride0);
-        acc0_0 = vfmaq_f32(acc0_0, in0_r0, in1_v0);
+      // the rest: 2 rows
+      for (; i + 2 <= size0; i += 2) {
+        int64_t out_base = i * stride2 + j;
+        float32x4_t acc0_0 =
+            vreinterpretq_f32_u8(simdgen_load_prefix(out + out_base, (size1 - j) * 4));
+        float32x4_t acc1_0 =
+            vreinterpretq_f32_u8(simdgen_load_prefix(out + out_base + stride2, (size1 - j) * 4));
+        // k
+        int64_t r2 = k0;
+        for (; r2 < k_end; ++r2) {
+          float32x4_t in1_v0 =
+              vreinterpretq_f32_u8(simdgen_load_prefix(panel + 4 * r2 - 4 * k0, (size1 - j) * 4));
+          float32x4_t in0_r0 = vld1q_dup_f32(in0 + i + r2 * stride0);
+          acc0_0 = vfmaq_f32(acc0_0, in0_r0, in1_v0);
+          float32x4_t in0_r1 = vld1q_dup_f32(in0 + i + r2 * stride0 + 1);
+          acc1_0 = vfmaq_f32(acc1_0, in0_r1, in1_v0);
+        }
+        // the last block: the epilogue
+        if (k_end == size2) {
+          float32x4_t factor_e0 = vdupq_n_f32(scalar0);
+          acc0_0 = vmulq_f32(acc0_0, factor_e0);
+          acc1_0 = vmulq_f32(acc1_0, factor_e0);
+          float32x4_t lo_e1 = vdupq_n_f32(-1.0f);
+          float32x4_t hi_e1 = vdupq_n_f32(1.0f);
+          acc0_0 = vbslq_f32(vcgtq_f32(acc0_0, lo_e1), acc0_0, lo_e1);
+          acc0_0 = vbslq_f32(vcltq_f32(acc0_0, hi_e1), acc0_0, hi_e1);
+          acc1_0 = vbslq_f32(vcgtq_f32(acc1_0, lo_e1), acc1_0, lo_e1);
+          acc1_0 = vbslq_f32(vcltq_f32(acc1_0, hi_e1), acc1_0, hi_e1);
+        }
+        simdgen_store_prefix(out + out_base, vreinterpretq_u8_f32(acc0_0), (size1 - j) * 4);
+        simdgen_store_prefix(out + out_base + stride2, vreinterpretq_u8_f32(acc1_0),
+                             (size1 - j) * 4);
       }
-      float32x4_t factor_e0 = vdupq_n_f32(scalar0);
-      acc0_0 = vmulq_f32(acc0_0, factor_e0);
-      float32x4_t lo_e1 = vdupq_n_f32(-1.0f);
-      float32x4_t hi_e1 = vdupq_n_f32(1.0f);
-      acc0_0 = vbslq_f32(vcgtq_f32(acc0_0, lo_e1), acc0_0, lo_e1);
-      acc0_0 = vbslq_f32(vcltq_f32(acc0_0, hi_e1), acc0_0, hi_e1);
-      simdgen_store_prefix(out + out_base, vreinterpretq_u8_f32(acc0_0), (size1 - j) * 4);
+      // the rest: 1 row
+      for (; i < size0; ++i) {
+        int64_t out_base = i * stride2 + j;
+        float32x4_t acc0_0 =
+            vreinterpretq_f32_u8(simdgen_load_prefix(out + out_base, (size1 - j) * 4));
+        // k
+        int64_t r2 = k0;
+        for (; r2 < k_end; ++r2) {
+          float32x4_t in1_v0 =
+              vreinterpretq_f32_u8(simdgen_load_prefix(panel + 4 * r2 - 4 * k0, (size1 - j) * 4));
+          float32x4_t in0_r0 = vld1q_dup_f32(in0 + i + r2 * stride0);
+          acc0_0 = vfmaq_f32(acc0_0, in0_r0, in1_v0);
+        }
+        // the last block: the epilogue
+        if (k_end == size2) {
+          float32x4_t factor_e0 = vdupq_n_f32(scalar0);
+          acc0_0 = vmulq_f32(acc0_0, factor_e0);
+          float32x4_t lo_e1 = vdupq_n_f32(-1.0f);
+          float32x4_t hi_e1 = vdupq_n_f32(1.0f);
+          acc0_0 = vbslq_f32(vcgtq_f32(acc0_0, lo_e1), acc0_0, lo_e1);
+          acc0_0 = vbslq_f32(vcltq_f32(acc0_0, hi_e1), acc0_0, hi_e1);
+        }
+        simdgen_store_prefix(out + out_base, vreinterpretq_u8_f32(acc0_0), (size1 - j) * 4);
+      }
     }
   }
 }

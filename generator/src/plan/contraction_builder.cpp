@@ -452,13 +452,17 @@ class ContractionBuilder {
         Stmt l = op(OpKind::Load, v, lanes_);
         l.tensor = b.name;
         l.index = renamed(address(b, 0, u), k, "kp");
+        if (!pred.empty()) {  // the last columns: lanes past the extent are packed as zeros
+          l.pred = pred;
+          l.literal = zeroLiteral();
+        }
         copy.push_back(l);
         Stmt st = op(OpKind::Store, "", lanes_, {v}, false);
         st.tensor = "panel";
         st.index = ((sym("kp") - sym("k0")) * columns + lanesIndex() * u).simplified();
         copy.push_back(st);
       }
-      block.push_back(ir::forLoop("kp", sym("k0"), sym("k_end"), 1, std::move(copy), false, "pack: " + std::to_string(nr) + " vectors of " + b.spec->name + " per step"));
+      block.push_back(ir::forLoop("kp", sym("k0"), sym("k_end"), 1, std::move(copy), false, "pack: " + std::to_string(nr) + (nr == 1 ? " vector of " : " vectors of ") + b.spec->name + " per step"));
     } else {
       // Transposed: column by column (B^T's rows, contiguous along the reduction), element by
       // element; a partial column packs only the lanes before the extent.
@@ -571,8 +575,10 @@ class ContractionBuilder {
   ir::Block vectorRest(size_t pos, int mr) {
     ir::Block out;
     const Index V = dimExtent(vdim_);
-    // A transposed operand is read through the panel in the tails too.
-    auto column = [&](const std::string& pred) { return packed_ >= 0 && packed_ == transposed_ ? packedColumn(pos + 1, mr, 1, pred) : nestFrom(pos + 1, mr, 1, pred); };
+    // The tails read the packed operand through a panel too: unpacked, a column of single
+    // vectors reloads B's rows (ldb apart) for every tile of rows, from L2 (matmul 509 x 517 x 511
+    // lost about 5% of the peak in its 5 last columns); a transposed operand needs it anyway.
+    auto column = [&](const std::string& pred) { return packed_ >= 0 ? packedColumn(pos + 1, mr, 1, pred) : nestFrom(pos + 1, mr, 1, pred); };
     if (nr_ > 1 && lanes_.lanes > 1) out.push_back(ir::forLoop("j", Index::constant(0), V, lanesIndex(), column(""), true, "one vector at a time"));
     if (lanes_.lanes == 1) {
       if (nr_ > 1) out.push_back(ir::forLoop("j", Index::constant(0), V, 1, nestFrom(pos + 1, mr, 1, ""), true, "one element at a time"));
