@@ -106,13 +106,13 @@ static inline void simdgen_store_prefix(void* to, uint8x16_t v, int64_t bytes) {
 #endif
 
 // ---- avx512 (512-bit vectors)
-// packing: b is copied per column of tiles into a 32 KiB panel, 128 steps of k at a time (the reduction runs in blocks of 128)
+// packing: b is copied per column of tiles into a 128 KiB panel, 512 steps of k at a time (the reduction runs in blocks of 512)
 // register tile: 6 x 4 vectors of f32x16 (24 accumulators) along i x j
 // per step of k: fused multiply-adds; init and epilogue fused into the tile (each output element is written once)
 // tails: j: single vectors, then one masked partial vector; i: tiles of 4, 2, 1 rows
 // loop nest (tails left out):
 //   for j: tiles of 4 x f32x16 along j
-//     for blocks of 128 steps of k: pack b into the panel
+//     for blocks of 512 steps of k: pack b into the panel
 //       for i: tiles of 6 rows along i
 //         sums[6][4] = 0   (compute_at i: in registers)
 //         for k
@@ -125,15 +125,15 @@ static inline void simdgen_store_prefix(void* to, uint8x16_t v, int64_t bytes) {
 __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void matmul_f32_avx512(
     const float* in0, const float* in1, int64_t size0, int64_t size1, int64_t size2,
     int64_t stride0, int64_t stride1, int64_t stride2, float* out) {
-  alignas(64) float panel[8192];
+  alignas(64) float panel[32768];
   int64_t j = 0;
   // along j: tiles of 4 vectors
   for (; j + 64 <= size1; j += 64) {
     int64_t k_blocks_end = size2 > 1 ? size2 : 1;
-    // blocks of 128 steps of k through the panel
+    // blocks of 512 steps of k through the panel
     int64_t k0 = 0;
-    for (; k0 < k_blocks_end; k0 += 128) {
-      int64_t k_end = k0 + 128 < size2 ? k0 + 128 : size2;
+    for (; k0 < k_blocks_end; k0 += 512) {
+      int64_t k_end = k0 + 512 < size2 ? k0 + 512 : size2;
       // pack: 4 vectors of b per step
       int64_t kp = k0;
       for (; kp < k_end; ++kp) {
@@ -432,10 +432,10 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void matmul_f
   // one vector at a time
   for (; j + 16 <= size1; j += 16) {
     int64_t k_blocks_end = size2 > 1 ? size2 : 1;
-    // blocks of 128 steps of k through the panel
+    // blocks of 512 steps of k through the panel
     int64_t k0 = 0;
-    for (; k0 < k_blocks_end; k0 += 128) {
-      int64_t k_end = k0 + 128 < size2 ? k0 + 128 : size2;
+    for (; k0 < k_blocks_end; k0 += 512) {
+      int64_t k_end = k0 + 512 < size2 ? k0 + 512 : size2;
       // pack: 1 vector of b per step
       int64_t kp = k0;
       for (; kp < k_end; ++kp) {
@@ -560,10 +560,10 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void matmul_f
   // the rest of j: one partial vector, its loads and stores masked
   if (j < size1) {
     int64_t k_blocks_end = size2 > 1 ? size2 : 1;
-    // blocks of 128 steps of k through the panel
+    // blocks of 512 steps of k through the panel
     int64_t k0 = 0;
-    for (; k0 < k_blocks_end; k0 += 128) {
-      int64_t k_end = k0 + 128 < size2 ? k0 + 128 : size2;
+    for (; k0 < k_blocks_end; k0 += 512) {
+      int64_t k_end = k0 + 512 < size2 ? k0 + 512 : size2;
       // pack: 1 vector of b per step
       int64_t kp = k0;
       for (; kp < k_end; ++kp) {
@@ -1168,13 +1168,13 @@ __attribute__((target("+sve"))) void matmul_f32_sve(const float* in0, const floa
 #endif
 
 // ---- avx2+fma (256-bit vectors)
-// packing: b is copied per column of tiles into a 32 KiB panel, 512 steps of k at a time (the reduction runs in blocks of 512)
+// packing: b is copied per column of tiles into a 128 KiB panel, 2048 steps of k at a time (the reduction runs in blocks of 2048)
 // register tile: 6 x 2 vectors of f32x8 (12 accumulators) along i x j
 // per step of k: fused multiply-adds; init and epilogue fused into the tile (each output element is written once)
 // tails: j: single vectors, then one masked partial vector; i: tiles of 4, 2, 1 rows
 // loop nest (tails left out):
 //   for j: tiles of 2 x f32x8 along j
-//     for blocks of 512 steps of k: pack b into the panel
+//     for blocks of 2048 steps of k: pack b into the panel
 //       for i: tiles of 6 rows along i
 //         sums[6][2] = 0   (compute_at i: in registers)
 //         for k
@@ -1189,15 +1189,15 @@ __attribute__((target("avx2,fma"))) void matmul_f32_avx2_fma(const float* in0, c
                                                              int64_t size2, int64_t stride0,
                                                              int64_t stride1, int64_t stride2,
                                                              float* out) {
-  alignas(64) float panel[8192];
+  alignas(64) float panel[32768];
   int64_t j = 0;
   // along j: tiles of 2 vectors
   for (; j + 16 <= size1; j += 16) {
     int64_t k_blocks_end = size2 > 1 ? size2 : 1;
-    // blocks of 512 steps of k through the panel
+    // blocks of 2048 steps of k through the panel
     int64_t k0 = 0;
-    for (; k0 < k_blocks_end; k0 += 512) {
-      int64_t k_end = k0 + 512 < size2 ? k0 + 512 : size2;
+    for (; k0 < k_blocks_end; k0 += 2048) {
+      int64_t k_end = k0 + 2048 < size2 ? k0 + 2048 : size2;
       // pack: 2 vectors of b per step
       int64_t kp = k0;
       for (; kp < k_end; ++kp) {
@@ -1380,10 +1380,10 @@ __attribute__((target("avx2,fma"))) void matmul_f32_avx2_fma(const float* in0, c
   // one vector at a time
   for (; j + 8 <= size1; j += 8) {
     int64_t k_blocks_end = size2 > 1 ? size2 : 1;
-    // blocks of 512 steps of k through the panel
+    // blocks of 2048 steps of k through the panel
     int64_t k0 = 0;
-    for (; k0 < k_blocks_end; k0 += 512) {
-      int64_t k_end = k0 + 512 < size2 ? k0 + 512 : size2;
+    for (; k0 < k_blocks_end; k0 += 2048) {
+      int64_t k_end = k0 + 2048 < size2 ? k0 + 2048 : size2;
       // pack: 1 vector of b per step
       int64_t kp = k0;
       for (; kp < k_end; ++kp) {
@@ -1508,10 +1508,10 @@ __attribute__((target("avx2,fma"))) void matmul_f32_avx2_fma(const float* in0, c
   // the rest of j: one partial vector, its loads and stores masked
   if (j < size1) {
     int64_t k_blocks_end = size2 > 1 ? size2 : 1;
-    // blocks of 512 steps of k through the panel
+    // blocks of 2048 steps of k through the panel
     int64_t k0 = 0;
-    for (; k0 < k_blocks_end; k0 += 512) {
-      int64_t k_end = k0 + 512 < size2 ? k0 + 512 : size2;
+    for (; k0 < k_blocks_end; k0 += 2048) {
+      int64_t k_end = k0 + 2048 < size2 ? k0 + 2048 : size2;
       // pack: 1 vector of b per step
       int64_t kp = k0;
       for (; kp < k_end; ++kp) {
@@ -1767,13 +1767,13 @@ __attribute__((target("avx2,fma"))) void matmul_f32_avx2_fma(const float* in0, c
 #endif
 
 // ---- neon (128-bit vectors)
-// packing: b is copied per column of tiles into a 32 KiB panel, 512 steps of k at a time (the reduction runs in blocks of 512)
+// packing: b is copied per column of tiles into a 128 KiB panel, 2048 steps of k at a time (the reduction runs in blocks of 2048)
 // register tile: 6 x 4 vectors of f32x4 (24 accumulators) along i x j
 // per step of k: fused multiply-adds; init and epilogue fused into the tile (each output element is written once)
 // tails: j: single vectors, then one masked partial vector; i: tiles of 4, 2, 1 rows
 // loop nest (tails left out):
 //   for j: tiles of 4 x f32x4 along j
-//     for blocks of 512 steps of k: pack b into the panel
+//     for blocks of 2048 steps of k: pack b into the panel
 //       for i: tiles of 6 rows along i
 //         sums[6][4] = 0   (compute_at i: in registers)
 //         for k
@@ -1786,15 +1786,15 @@ __attribute__((target("avx2,fma"))) void matmul_f32_avx2_fma(const float* in0, c
 
 void matmul_f32_neon(const float* in0, const float* in1, int64_t size0, int64_t size1,
                      int64_t size2, int64_t stride0, int64_t stride1, int64_t stride2, float* out) {
-  alignas(64) float panel[8192];
+  alignas(64) float panel[32768];
   int64_t j = 0;
   // along j: tiles of 4 vectors
   for (; j + 16 <= size1; j += 16) {
     int64_t k_blocks_end = size2 > 1 ? size2 : 1;
-    // blocks of 512 steps of k through the panel
+    // blocks of 2048 steps of k through the panel
     int64_t k0 = 0;
-    for (; k0 < k_blocks_end; k0 += 512) {
-      int64_t k_end = k0 + 512 < size2 ? k0 + 512 : size2;
+    for (; k0 < k_blocks_end; k0 += 2048) {
+      int64_t k_end = k0 + 2048 < size2 ? k0 + 2048 : size2;
       // pack: 4 vectors of b per step
       int64_t kp = k0;
       for (; kp < k_end; ++kp) {
@@ -2090,10 +2090,10 @@ void matmul_f32_neon(const float* in0, const float* in1, int64_t size0, int64_t 
   // one vector at a time
   for (; j + 4 <= size1; j += 4) {
     int64_t k_blocks_end = size2 > 1 ? size2 : 1;
-    // blocks of 512 steps of k through the panel
+    // blocks of 2048 steps of k through the panel
     int64_t k0 = 0;
-    for (; k0 < k_blocks_end; k0 += 512) {
-      int64_t k_end = k0 + 512 < size2 ? k0 + 512 : size2;
+    for (; k0 < k_blocks_end; k0 += 2048) {
+      int64_t k_end = k0 + 2048 < size2 ? k0 + 2048 : size2;
       // pack: 1 vector of b per step
       int64_t kp = k0;
       for (; kp < k_end; ++kp) {
@@ -2218,10 +2218,10 @@ void matmul_f32_neon(const float* in0, const float* in1, int64_t size0, int64_t 
   // the rest of j: one partial vector, its loads and stores masked
   if (j < size1) {
     int64_t k_blocks_end = size2 > 1 ? size2 : 1;
-    // blocks of 512 steps of k through the panel
+    // blocks of 2048 steps of k through the panel
     int64_t k0 = 0;
-    for (; k0 < k_blocks_end; k0 += 512) {
-      int64_t k_end = k0 + 512 < size2 ? k0 + 512 : size2;
+    for (; k0 < k_blocks_end; k0 += 2048) {
+      int64_t k_end = k0 + 2048 < size2 ? k0 + 2048 : size2;
       // pack: 1 vector of b per step
       int64_t kp = k0;
       for (; kp < k_end; ++kp) {

@@ -378,7 +378,7 @@ class ContractionBuilder {
   // reduction dim only (a matmul's B, not a convolution's filter with three reduction dims), the
   // other operand is broadcast, and the target has fixed-width vectors: for each column of tiles,
   // KC steps of its NR vectors are copied into a contiguous, 64-byte aligned panel on the stack
-  // (32 KiB), which the tiles then read in order. Unpacked, B's rows are ldb apart: at ldb = 1024
+  // (128 KiB: Eigen's stack allocation limit; L2-resident), which the tiles then read in order. Unpacked, B's rows are ldb apart: at ldb = 1024
   // floats every step of k touched another 4 KiB page, and rows of odd length split every vector
   // load over two cache lines (matmul 1024^3 81%, 509 x 517 x 511 88% of the FMA peak). The
   // reduction runs in blocks of KC: the first block starts from init, the later ones from the
@@ -1013,7 +1013,11 @@ class ContractionBuilder {
   std::string notContiguous_;  // why the vector dim is one lane wide ("" if it is not)
   bool shiftedVec_ = false, shiftedRow_ = false;  // planning a shifted last tile (j_last, i_last)
   std::map<int, int64_t> stepOffset_;  // reduction dim -> offset of the unrolled copy being planned
-  static constexpr int64_t kPanelBytes = 32 * 1024;
+  // 128 KiB, not an L1-sized 32: the panel streams well from L2, and every block of KC steps
+  // reloads and stores the output's tiles once more; at 1024^3 on AVX-512 (KC 512 vs 128) the
+  // fewer blocks ran 1.2x faster, 2048^3 1.3x, 509 x 517 x 511 1.02-1.08x, 512^3 the same,
+  // 64 x 1024 x 300 0.96x (A/B in one process, Intel Xeon host, 2026-11-26; docs/design.md).
+  static constexpr int64_t kPanelBytes = 128 * 1024;
 };
 
 }  // namespace

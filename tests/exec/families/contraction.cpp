@@ -953,6 +953,16 @@ void run_large(const Kernel& kernel) {
   }
   uint64_t seed = 100001;
   for (const std::vector<int64_t>& sizes : {odd, even}) r.run(within(r, request(sizes, seed++), {}, budget));
+  // A long reduction: packed kernels run it in several blocks of the panel (512 steps on AVX-512,
+  // 2048 on AVX2 and NEON) and a shorter last one; the reductions are kept, the rest shrinks.
+  std::vector<int64_t> lengths;
+  std::vector<size_t> reductions;
+  for (size_t i = 0; i < n; ++i) {
+    const bool reduction = r.reduction_param(r.dim_params()[i]);
+    lengths.push_back(reduction ? 4100 + int64_t(i) : 13 + 8 * int64_t(i));
+    if (reduction) reductions.push_back(i);
+  }
+  r.run(within(r, request(lengths, seed++), reductions, budget / 16));
 }
 
 // Special values (one NaN or infinity at a random element, signed zeros, huge and tiny values,
