@@ -403,7 +403,9 @@ class ContractionBuilder {
                           notContiguous_ + "), but cannot be: " + why, nest_.packPointer.empty() ? nest_.schedulePointer : nest_.packPointer);
     if (packed_ < 0) return;
     const int64_t columns = int64_t(nr_) * lanes_.lanes;
-    kc_ = std::max<int64_t>(16, kPanelBytes / (columns * bytesOf(c_.dtype)));
+    // A transposing copy writes the panel one lane at a time, column by column: it stays in L1.
+    const int64_t bytes = packed_ == transposed_ ? kTransposedPanelBytes : kPanelBytes;
+    kc_ = std::max<int64_t>(16, bytes / (columns * bytesOf(c_.dtype)));
     plan_.tensors.push_back({"panel", c_.dtype, true, {Index::constant(kc_ * columns)}, {Index::constant(1)}});
     plan_.tensors.back().scratch = true;
     note("packing: " + inputs_[size_t(packed_)].spec->name + (packed_ == transposed_ ? " (transposed: element by element)" : "") + " is copied per column of tiles into a " + std::to_string(kc_ * columns * bytesOf(c_.dtype) / 1024) +
@@ -1018,6 +1020,7 @@ class ContractionBuilder {
   // fewer blocks ran 1.2x faster, 2048^3 1.3x, 509 x 517 x 511 1.02-1.08x, 512^3 the same,
   // 64 x 1024 x 300 0.96x (A/B in one process, Intel Xeon host, 2026-11-26; docs/design.md).
   static constexpr int64_t kPanelBytes = 128 * 1024;
+  static constexpr int64_t kTransposedPanelBytes = 32 * 1024;
 };
 
 }  // namespace
