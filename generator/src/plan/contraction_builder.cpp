@@ -378,7 +378,7 @@ class ContractionBuilder {
   // reduction dim only (a matmul's B, not a convolution's filter with three reduction dims), the
   // other operand is broadcast, and the target has fixed-width vectors: for each column of tiles,
   // KC steps of its NR vectors are copied into a contiguous, 64-byte aligned panel on the stack
-  // (128 KiB: Eigen's stack allocation limit; L2-resident), which the tiles then read in order. Unpacked, B's rows are ldb apart: at ldb = 1024
+  // (kPanelBytes), which the tiles then read in order. Unpacked, B's rows are ldb apart: at ldb = 1024
   // floats every step of k touched another 4 KiB page, and rows of odd length split every vector
   // load over two cache lines (matmul 1024^3 81%, 509 x 517 x 511 88% of the FMA peak). The
   // reduction runs in blocks of KC: the first block starts from init, the later ones from the
@@ -403,7 +403,6 @@ class ContractionBuilder {
                           notContiguous_ + "), but cannot be: " + why, nest_.packPointer.empty() ? nest_.schedulePointer : nest_.packPointer);
     if (packed_ < 0) return;
     const int64_t columns = int64_t(nr_) * lanes_.lanes;
-    // A transposing copy writes the panel one lane at a time, column by column: it stays in L1.
     const int64_t bytes = packed_ == transposed_ ? kTransposedPanelBytes : kPanelBytes;
     kc_ = std::max<int64_t>(16, bytes / (columns * bytesOf(c_.dtype)));
     plan_.tensors.push_back({"panel", c_.dtype, true, {Index::constant(kc_ * columns)}, {Index::constant(1)}});
@@ -1015,10 +1014,10 @@ class ContractionBuilder {
   std::string notContiguous_;  // why the vector dim is one lane wide ("" if it is not)
   bool shiftedVec_ = false, shiftedRow_ = false;  // planning a shifted last tile (j_last, i_last)
   std::map<int, int64_t> stepOffset_;  // reduction dim -> offset of the unrolled copy being planned
-  // 128 KiB, not an L1-sized 32: the panel streams well from L2, and every block of KC steps
-  // reloads and stores the output's tiles once more; at 1024^3 on AVX-512 (KC 512 vs 128) the
-  // fewer blocks ran 1.2x faster, 2048^3 1.3x, 509 x 517 x 511 1.02-1.08x, 512^3 the same,
-  // 64 x 1024 x 300 0.96x (A/B in one process, Intel Xeon host, 2026-11-26; docs/design.md).
+  // 128 KiB (Eigen's limit for stack temporaries), not an L1-sized 32: the panel streams well from
+  // L2, and every block of KC steps reloads and stores the output's tiles once more (1024^3 1.2x
+  // faster; measurements in docs/design.md). A transposing copy writes its panel one lane at a
+  // time, which pays only while the panel stays in L1.
   static constexpr int64_t kPanelBytes = 128 * 1024;
   static constexpr int64_t kTransposedPanelBytes = 32 * 1024;
 };
