@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: Apache-2.0
 # The light build a consumer gets: simdgen as a subproject of examples/rowstats (add_subdirectory,
 # so SIMDGEN_WITH_CLANG defaults to OFF) with LLVM and Clang made unfindable. Only the simdgen
-# target is built, without optimisation (fast). It must not link LLVM, must refuse `check` with
+# target is built, without optimisation (fast). It must not link LLVM, must refuse `check` (and `lift`) with
 # exit 2 naming the option, and must reproduce generated/ and the vendored kernels byte for byte.
 source "$(dirname "$0")/lib.sh"
 start
@@ -19,6 +19,11 @@ out=$("$bin" check "$SIMDGEN_SOURCE_DIR/specs/sum_u64.json" 2>&1)
 code=$?
 set -e
 [[ $code == 2 && $out == *"-DSIMDGEN_WITH_CLANG=OFF"* ]] || fail "check: exit $code, '$out'"
+set +e
+out=$("$bin" lift x.c -o specs 2>&1)
+code=$?
+set -e
+[[ $code == 2 && $out == *"-DSIMDGEN_WITH_CLANG=OFF"* ]] || fail "lift: exit $code, '$out'"
 "$bin" list > /dev/null
 "$bin" validate "$SIMDGEN_SOURCE_DIR"/specs/*.json > /dev/null
 "$bin" explain "$SIMDGEN_SOURCE_DIR/specs/rowsum_i8.json" > /dev/null

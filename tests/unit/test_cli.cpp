@@ -149,7 +149,7 @@ TEST_CASE("--check is a CI gate: 1 stale or missing, 2 bad specs or usage, 3 too
 TEST_CASE("usage errors exit 2 and say what is wrong, like git and clang") {
   Result r = run("frobnicate");
   CHECK(r.code == 2);
-  CHECK(r.output.find("unknown command 'frobnicate' (commands: generate, explain, validate, list, check)") != std::string::npos);
+  CHECK(r.output.find("unknown command 'frobnicate' (commands: generate, explain, validate, list, check, lift)") != std::string::npos);
   r = run("");
   CHECK(r.code == 2);
   CHECK(r.output.find("no command given") != std::string::npos);
@@ -287,6 +287,44 @@ TEST_CASE("check compiles generated code in-process for x86-64 and aarch64") {
   r = run("check " + (d / "out" / "good.cpp").string());
   CHECK(r.code == 1);
   CHECK(r.output.find("requires target feature") != std::string::npos);
+}
+
+TEST_CASE("lift: remarks per loop, specs for the lifted ones, --diff changes nothing, a file that does not compile writes nothing") {
+  fs::path d = tempDir("lift");
+  const std::string source =
+      "#include <stdint.h>\n"
+      "int32_t sum(const int8_t* a, int n) {\n"
+      "  int32_t s = 0;\n"
+      "  for (int i = 0; i < n; ++i) s += a[i];\n"
+      "  return s;\n"
+      "}\n"
+      "void scale(float* a, int n) {\n"
+      "  for (int i = 0; i < n; ++i) a[i] *= 2;\n"
+      "}\n";
+  write(d / "k.c", source);
+  Result r = run("lift " + (d / "k.c").string() + " -o " + (d / "specs").string() + " -- -std=c11");
+  CHECK(r.code == 0);
+  CHECK(r.output.find("k.c:4:3: remark: lifted: sum_lifted (reduce add i8 -> i32)") != std::string::npos);
+  CHECK(r.output.find("k.c:8:3: remark: not lifted: the loop writes to memory (`a[i] *= 2`)") != std::string::npos);
+  CHECK(read(d / "specs" / "sum_lifted.json").find("\"kind\": \"reduce\"") != std::string::npos);
+  CHECK(!fs::exists(d / "specs" / "scale_lifted.json"));
+
+  r = run("-q lift --diff " + (d / "k.c").string() + " -o " + (d / "specs").string() + " -- -std=c11");
+  CHECK(r.code == 0);
+  CHECK(r.output.find("+#include \"sum_lifted.h\"") != std::string::npos);
+  CHECK(r.output.find("sum_lifted(a, simdgen_n, &simdgen_r);") != std::string::npos);
+  CHECK(read(d / "k.c") == source);
+
+  write(d / "broken.c", "int f(const int* a, int n) { int s = 0; for (int i = 0; i < n; ++i) s += a[i] return s; }\n");
+  r = run("lift " + (d / "broken.c").string() + " -o " + (d / "out2").string() + " -- -std=c11");
+  CHECK(r.code == 2);
+  CHECK(r.output.find("expected ';'") != std::string::npos);
+  CHECK(r.output.find("nothing was written") != std::string::npos);
+  CHECK(!fs::exists(d / "out2"));
+
+  r = run("lift " + (d / "missing.c").string() + " -o " + (d / "out3").string());
+  CHECK(r.code == 2);
+  CHECK(r.output.find("missing.c: error: cannot read file") != std::string::npos);
 }
 #else
 TEST_CASE("check says that a build without clang lacks it") {

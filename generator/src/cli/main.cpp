@@ -3,6 +3,7 @@
 #include <CLI/CLI.hpp>
 
 #include "cli/commands.h"
+#include "cli/lift_command.h"
 #include "cli/exit_codes.h"
 #include "cli/list.h"
 #include "cli/usage.h"
@@ -85,6 +86,31 @@ int main(int argc, char** argv) {
   check->add_option("inputs", checkInputs, "Spec files (.json) or generated sources (.cpp)")->required();
   check->footer(std::string(kGlobalOptions) + kExitCodes);
 
+  LiftOptions liftOptions;
+  CLI::App* lift = app.add_subcommand(
+      "lift", "Find scalar loops in C/C++ files (Clang) that are simdgen kernels; write their specs, optionally rewrite the loops");
+  lift->add_option("files", liftOptions.files, "C or C++ source files")->required();
+  lift->add_option("-o,--output", liftOptions.outDir, "Directory for the specs (NAME.json per lifted loop)")->required();
+  lift->add_option("-p", liftOptions.buildDir, "Build directory with compile_commands.json (else the compiler arguments after --)");
+  lift->add_option("--functions", liftOptions.functions,
+                   "Only these functions (default: those marked [[clang::annotate(\"simdgen\")]], else all)");
+  lift->add_flag("--reassociate", liftOptions.reassociate,
+                 "Also lift float sums and products (summed across vector lanes: the last bits may differ)");
+  lift->add_flag("--rewrite", liftOptions.rewrite, "Replace each lifted loop in place by a call to its kernel (and #include it)");
+  lift->add_flag("--diff", liftOptions.diff, "Print the rewrite as a unified diff instead of applying it");
+  lift->footer("Example: simdgen lift src/stats.c -o specs -- -std=c11 -Iinclude\n"
+               "         simdgen lift --rewrite src/stats.c -o specs -p build && simdgen generate specs/*.json -o generated\n"
+               "Prints `file:line:col: remark: lifted: NAME (...)` or `... remark: not lifted: <reason>` per loop.\n" +
+               std::string(kGlobalOptions) + kExitCodes);
+
+  // Everything after `--` is the compiler's (lift), not simdgen's.
+  for (int k = 1; k < argc; ++k) {
+    if (std::string(argv[k]) == "--") {
+      liftOptions.compilerArgs.assign(argv + k + 1, argv + argc);
+      argc = k;
+      break;
+    }
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -105,5 +131,6 @@ int main(int argc, char** argv) {
   if (*validate) return runValidate(validateSpecs);
   if (*list) return runList(listJson);
   if (*check) return runCheck(checkInputs, findTemplates(templates));
+  if (*lift) return runLift(liftOptions);
   return kBadInput;
 }

@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "clang/lift/lift_output.h"
+
+#include <algorithm>
+#include <cctype>
+
+#include <nlohmann/json.hpp>
+
+namespace simdgen::lift {
+
+std::string cType(const std::string& dtype) {
+  if (dtype == "f32") return "float";
+  if (dtype == "f64") return "double";
+  return (dtype[0] == 'u' ? "uint" : "int") + dtype.substr(1) + "_t";
+}
+
+std::string specJson(const Recognition& r, const std::string& name, const std::string& description) {
+  nlohmann::ordered_json j;
+  j["simdgen"] = 1;
+  j["name"] = name;
+  j["description"] = description;
+  j["kind"] = r.kind;
+  j["op"] = r.op;
+  if (r.kind == "arg_reduce") {
+    j["index"] = r.lastIndex ? "last" : "first";
+    j["index_type"] = "i64";
+    if (r.element.isFloat) j["nan"] = "ignore";
+  }
+  j["input"] = {{"dtype", r.element.dtype}, {"shape", {"n"}}};
+  if (r.kind == "reduce") j["output"] = {{"dtype", r.outDtype}};
+  return j.dump(2) + "\n";
+}
+
+namespace {
+
+bool isWord(const std::string& t) {  // an identifier or a number: needs no parentheses
+  if (t.empty()) return false;
+  for (char c : t)
+    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_')) return false;
+  return true;
+}
+std::string paren(const std::string& t) { return isWord(t) ? t : "(" + t + ")"; }
+bool isDecimal(const std::string& t) {
+  return !t.empty() && std::all_of(t.begin(), t.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
+}
+
+}  // namespace
+
+std::string replacementCode(const LoopModel& loop, const Recognition& r, const std::string& name, const std::string& local) {
+  const std::string n = local + "n", res = local + "r", idx = local + "i";
+  const std::string& indT = loop.inductionType.spelling;
+  const bool zeroStart = loop.startText == "0";
+  // A small literal start compares with the bound as the counter would; anything else is
+  // converted to the counter's type first, as `T i = start` does.
+  const std::string start = isDecimal(loop.startText) && loop.startText.size() < 10 ? loop.startText : "(" + indT + ")" + paren(loop.startText);
+  const std::string end = paren(loop.endText);
+  const long long firstOffset = r.offset;
+  std::string pointer;
+  if (zeroStart && firstOffset == 0) pointer = r.baseText;
+  else if (zeroStart) pointer = r.baseText + (firstOffset > 0 ? " + " : " - ") + std::to_string(firstOffset > 0 ? firstOffset : -firstOffset);
+  else pointer = r.baseText + " + " + start + (firstOffset == 0 ? "" : (firstOffset > 0 ? " + " : " - ") + std::to_string(firstOffset > 0 ? firstOffset : -firstOffset));
+  std::string count;
+  if (zeroStart && !loop.inclusive) count = end + " > 0 ? (int64_t)" + end + " : 0";
+  else count = start + (loop.inclusive ? " <= " : " < ") + end + " ? (int64_t)(" + end + " - " + start + ")" + (loop.inclusive ? " + 1" : "") + " : 0";
+
+  std::string code = "{  // simdgen lift: " + name + " (" + r.summary + ")\n";
+  code += "  const int64_t " + n + " = " + count + ";\n";
+  std::string body;
+  if (r.kind == "arg_reduce") {
+    body += "  " + cType(r.element.dtype) + " " + res + ";\n";
+    body += "  int64_t " + idx + ";\n";
+    body += "  " + name + "(" + pointer + ", " + n + ", &" + res + ", &" + idx + ");\n";
+    body += "  if (" + idx + " >= 0 && " + res + " " + r.combineRel + " " + r.accName + ") {\n";
+    body += "    " + r.accName + " = " + res + ";\n";
+    body += "    " + r.indexName + " = (" + indT + ")" + (zeroStart ? idx : "(" + start + " + " + idx + ")") + ";\n";
+    body += "  }\n";
+  } else if (r.chunk) {
+    // Each chunk's sum fits the kernel's output; the chunks add up in the accumulator's width.
+    const std::string k = local + "k", u = r.accType.bits > 32 ? "(uint64_t)" : "(uint32_t)", c = std::to_string(r.chunk);
+    body += "  for (int64_t " + k + " = 0; " + k + " < " + n + "; " + k + " += " + c + ") {\n";
+    body += "    " + cType(r.outDtype) + " " + res + ";\n";
+    body += "    " + name + "(" + paren(pointer) + " + " + k + ", " + n + " - " + k + " < " + c + " ? " + n + " - " + k + " : " + c +
+            ", &" + res + ");\n";
+    body += "    " + r.accName + " = (" + r.accType.spelling + ")(" + u + r.accName + " + " + u + res + ");\n";
+    body += "  }\n";
+  } else {
+    body += "  " + cType(r.outDtype) + " " + res + ";\n";
+    body += "  " + name + "(" + pointer + ", " + n + ", &" + res + ");\n";
+    if (r.combineOp.empty()) {
+      body += "  if (" + res + " " + r.combineRel + " " + r.accName + ") " + r.accName + " = " + res + ";\n";
+    } else if (r.accType.isFloat) {
+      body += "  " + r.accName + " = " + r.accName + " " + r.combineOp + " " + res + ";\n";
+    } else {
+      // In unsigned arithmetic: it wraps like the loop's accumulator, without signed overflow.
+      const std::string u = r.accType.bits > 32 ? "(uint64_t)" : "(uint32_t)";
+      body += "  " + r.accName + " = (" + r.accType.spelling + ")(" + u + r.accName + " " + r.combineOp + " " + u + res + ");\n";
+    }
+  }
+  std::string indented;
+  for (size_t p = 0; p < body.size();) {
+    size_t e = body.find('\n', p);
+    indented += "  " + body.substr(p, e + 1 - p);
+    p = e + 1;
+  }
+  if (r.nanIgnoringCall) {
+    // fmax/fmin replace a NaN accumulator by the first non-NaN element: that rare case keeps the loop.
+    code += "  if (" + r.accName + " != " + r.accName + ") {\n    " + loop.loopText + "\n  } else if (" + n + " > 0) {\n" + indented + "  }\n";
+  } else {
+    code += "  if (" + n + " > 0) {\n" + indented + "  }\n";
+  }
+  return code + "}";
+}
+
+}  // namespace simdgen::lift

@@ -1,0 +1,21 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+// What a recognised loop becomes: its spec (JSON text) and the code that replaces the loop.
+#include <string>
+
+#include "clang/lift/loop_model.h"
+#include "clang/lift/recognize.h"
+
+namespace simdgen::lift {
+
+std::string specJson(const Recognition& r, const std::string& name, const std::string& description);
+
+// A block that calls kernel `name` over the loop's range and combines its result with the
+// accumulators' values before the loop, exactly as the loop would have. `local` prefixes the
+// block's own variables (a prefix the function does not use).
+std::string replacementCode(const LoopModel& loop, const Recognition& r, const std::string& name, const std::string& local);
+
+// The C type of a dtype: i8 -> int8_t, f64 -> double.
+std::string cType(const std::string& dtype);
+
+}  // namespace simdgen::lift

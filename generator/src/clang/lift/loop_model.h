@@ -1,0 +1,28 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+// What lift knows about one `for` loop once its body has been evaluated symbolically: the
+// trip range, and the new value of every variable the body changes. No clang headers.
+#include <string>
+#include <vector>
+
+#include "clang/lift/sym.h"
+
+namespace simdgen::lift {
+
+struct CarriedVar {
+  std::string name;
+  ScalarType type;
+  SymPtr next;  // its value after one iteration
+};
+
+struct LoopModel {
+  std::string function;
+  std::string inductionName;
+  ScalarType inductionType;
+  std::string startText, endText;  // i runs over [start, end), or [start, end] when inclusive
+  bool inclusive = false;
+  std::vector<CarriedVar> carried;  // only the variables the body changes
+  std::string loopText;             // the loop's source, kept by rewrites that need a fallback
+};
+
+}  // namespace simdgen::lift

@@ -1,0 +1,41 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+// Which spec a loop is, from its symbolic model: a reduction (reduce) or a min/max with index
+// (arg_reduce), and how the kernel's result combines with the accumulators' values before the
+// loop. Refusals say why, as the remark's text. No clang headers.
+#include <string>
+#include <variant>
+
+#include "clang/lift/loop_model.h"
+
+namespace simdgen::lift {
+
+struct Recognition {
+  std::string kind;  // "reduce" or "arg_reduce"
+  std::string op;    // add mul and or xor min max | argmin argmax
+  ScalarType element;
+  std::string outDtype;        // reduce: the kernel's output (accumulator) dtype
+  std::string baseText;        // the array, as written
+  long long offset = 0;        // element i + offset of the array is read
+  std::string accName;         // the accumulator (reduce) or the best value (arg_reduce)
+  ScalarType accType;
+  // How the kernel's result r replaces the accumulator: reduce add/mul/and/or/xor combine with
+  // `combineOp`; min/max and arg_reduce take r when `r <combineRel> acc`.
+  std::string combineOp, combineRel;
+  bool nanIgnoringCall = false;  // fmax/fmin: a NaN accumulator is replaced too
+  std::string indexName;         // arg_reduce
+  ScalarType indexType;
+  bool lastIndex = false;
+  bool reassociates = false;  // a float add/mul
+  long long chunk = 0;        // > 0: the kernel runs over chunks of this many elements (a sum wider than its output)
+  std::string summary;        // "reduce add i8 -> i32", "arg_reduce argmax i32 first"
+};
+
+struct Options {
+  bool allowReassociation = false;
+};
+
+// The Recognition, or why the loop is not lifted.
+std::variant<Recognition, std::string> recognize(const LoopModel& loop, const Options& options);
+
+}  // namespace simdgen::lift

@@ -1,0 +1,46 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "clang/lift/sym.h"
+
+namespace simdgen::lift {
+
+bool preservesValues(const ScalarType& from, const ScalarType& to) {
+  if (from.dtype.empty() || to.dtype.empty()) return false;
+  if (from.isFloat || to.isFloat) return from.isFloat && to.isFloat && to.bits >= from.bits;
+  if (from.isSigned == to.isSigned) return to.bits >= from.bits;
+  return !from.isSigned && to.isSigned && to.bits > from.bits;  // uint8 -> int16 and wider
+}
+
+SymPtr makeSym(Sym s) { return std::make_shared<const Sym>(std::move(s)); }
+
+bool sameSym(const SymPtr& a, const SymPtr& b) {
+  if (a == b) return true;
+  if (!a || !b || a->kind != b->kind || a->op != b->op || a->name != b->name || a->offset != b->offset ||
+      !(a->type == b->type) || a->args.size() != b->args.size())
+    return false;
+  for (size_t i = 0; i < a->args.size(); ++i)
+    if (!sameSym(a->args[i], b->args[i])) return false;
+  return true;
+}
+
+const Sym& stripCasts(const Sym& s) { return s.kind == Sym::Kind::cast ? stripCasts(*s.args[0]) : s; }
+
+std::string render(const Sym& s) {
+  switch (s.kind) {
+    case Sym::Kind::load:
+      return s.name + "[i" + (s.offset > 0 ? " + " + std::to_string(s.offset) : s.offset < 0 ? " - " + std::to_string(-s.offset) : "") + "]";
+    case Sym::Kind::induction: return "i";
+    case Sym::Kind::carried:
+    case Sym::Kind::invariant:
+    case Sym::Kind::constant: return s.name;
+    case Sym::Kind::cast: return "(" + s.type.spelling + ")" + render(*s.args[0]);
+    case Sym::Kind::binary:
+    case Sym::Kind::compare: return "(" + render(*s.args[0]) + " " + s.op + " " + render(*s.args[1]) + ")";
+    case Sym::Kind::logical_not: return "!" + render(*s.args[0]);
+    case Sym::Kind::select:
+      return "(" + render(*s.args[0]) + " ? " + render(*s.args[1]) + " : " + render(*s.args[2]) + ")";
+    case Sym::Kind::fmax: return s.op + "(" + render(*s.args[0]) + ", " + render(*s.args[1]) + ")";
+  }
+  return "?";
+}
+
+}  // namespace simdgen::lift

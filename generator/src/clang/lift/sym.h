@@ -1,0 +1,57 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+// The value of a loop-carried variable after one iteration, as a small expression tree over the
+// loop's element load, its induction variable and the carried variables' old values. Built from
+// the Clang AST (loop_model.cpp), read without Clang (recognize.cpp), so no clang headers here.
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace simdgen::lift {
+
+// A C scalar type as the spec sees it: "i8".."u64", "f32", "f64"; `spelling` is the source's
+// name for it (int, int64_t, size_t, ...), used when the rewrite declares or casts.
+struct ScalarType {
+  std::string dtype;  // empty: not a type a spec can hold (bool, plain char, long double, ...)
+  std::string spelling;
+  unsigned bits = 0;
+  bool isSigned = false, isFloat = false;
+  bool operator==(const ScalarType& o) const { return dtype == o.dtype; }
+};
+
+// Every value of `from` is a value of `to` (int8 -> int, uint8 -> int, float -> double).
+bool preservesValues(const ScalarType& from, const ScalarType& to);
+
+struct Sym;
+using SymPtr = std::shared_ptr<const Sym>;
+
+struct Sym {
+  enum class Kind {
+    load,       // base[i + offset]: the element of this iteration
+    induction,  // the loop counter i
+    carried,    // a carried variable's value before this iteration (`name`)
+    invariant,  // a value the loop does not change (`name`: its source text)
+    constant,   // a literal (`name`: its source text)
+    cast,       // conversion of args[0] to `type`
+    binary,     // args[0] op args[1], op one of + - * / % & | ^ << >> && ||
+    compare,    // args[0] op args[1], op one of < <= > >= == !=
+    logical_not,
+    select,     // args[0] ? args[1] : args[2]
+    fmax,       // fmax/fmaxf/fmin/fminf (op "fmax" or "fmin"): NaN operands are ignored
+  };
+  Kind kind;
+  ScalarType type;
+  std::string op;    // binary, compare, fmax
+  std::string name;  // carried, invariant, constant; load: the base's source text
+  long long offset = 0;  // load
+  std::vector<SymPtr> args;
+};
+
+SymPtr makeSym(Sym s);
+bool sameSym(const SymPtr& a, const SymPtr& b);
+// Peels conversions: the value the casts start from.
+const Sym& stripCasts(const Sym& s);
+// A readable rendering for remarks: (acc + (int)a[i]).
+std::string render(const Sym& s);
+
+}  // namespace simdgen::lift

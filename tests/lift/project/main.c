@@ -1,0 +1,43 @@
+// SPDX-License-Identifier: Apache-2.0
+// Prints the statistics of pseudo-random data of several lengths: the output must not change
+// when stats.c is rewritten to call simdgen kernels.
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "stats.h"
+
+static uint64_t state = 88172645463325252ull;
+static uint64_t next(void) {
+  state ^= state << 13;
+  state ^= state >> 7;
+  state ^= state << 17;
+  return state;
+}
+
+int main(void) {
+  const int lengths[] = {1, 2, 7, 16, 31, 64, 100, 257, 1000, 4099};
+  for (size_t k = 0; k < sizeof lengths / sizeof lengths[0]; ++k) {
+    const int n = lengths[k];
+    uint8_t* px = malloc(n);
+    float* t = malloc(n * sizeof(float));
+    int16_t* s = malloc(n * sizeof(int16_t));
+    int64_t* w = malloc(n * sizeof(int64_t));
+    int* a = malloc(n * sizeof(int));
+    int* peaks = malloc(n * sizeof(int));
+    for (int i = 0; i < n; ++i) {
+      px[i] = (uint8_t)next();
+      t[i] = (float)(next() % 2001) / 10.0f - 50.0f;  // ties are likely
+      if (next() % 17 == 0) t[i] = NAN;
+      s[i] = (int16_t)next();
+      w[i] = (int64_t)next();
+      a[i] = (int)(next() % 50);
+    }
+    float hot = 0;
+    const long at = hottest(t, n, &hot);
+    printf("n=%d sum=%u hottest=%ld (%g) lowest=%d/%d checksum=%lld peaks=%d\n", n, pixel_sum(px, (size_t)n), at, hot,
+           lowest(s, n, 0), lowest(s, n, -32768), (long long)checksum(w, n), running_peaks(a, n, peaks));
+    free(px), free(t), free(s), free(w), free(a), free(peaks);
+  }
+  return 0;
+}

@@ -1,0 +1,43 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "stats.h"
+
+uint32_t pixel_sum(const uint8_t* pixels, size_t count) {
+  uint32_t total = 0;
+  for (size_t i = 0; i < count; i++)
+    total += pixels[i];
+  return total;
+}
+
+long hottest(const float* temps, long n, float* value) {
+  float best = temps[0];
+  long at = 0;
+  for (long i = 1; i < n; ++i) {
+    if (temps[i] > best) {
+      best = temps[i];
+      at = i;
+    }
+  }
+  *value = best;
+  return at;
+}
+
+int16_t lowest(const int16_t* samples, int n, int16_t ceiling) {
+  int16_t low = ceiling;
+  for (int i = 0; i < n; ++i)
+    low = samples[i] < low ? samples[i] : low;
+  return low;
+}
+
+int64_t checksum(const int64_t* words, int n) {
+  int64_t x = 0x5bd1e995;
+  for (int i = 0; i < n; ++i) x ^= words[i];
+  return x;
+}
+
+// Not a reduction: it writes an array (stays as it is).
+int running_peaks(const int* a, int n, int* peaks) {
+  int count = 0;
+  for (int i = 1; i + 1 < n; ++i)
+    if (a[i] > a[i - 1] && a[i] > a[i + 1]) peaks[count++] = i;
+  return count;
+}
