@@ -39,5 +39,11 @@ int main(void) {
            lowest(s, n, 0), lowest(s, n, -32768), (long long)checksum(w, n), running_peaks(a, n, peaks));
     free(px), free(t), free(s), free(w), free(a), free(peaks);
   }
+  // Past the first 2^24-element chunk, all 255: a 32-bit sum would have wrapped.
+  const size_t big = (1u << 24) + (1u << 20);
+  uint8_t* bytes = malloc(big);
+  for (size_t i = 0; i < big; ++i) bytes[i] = (uint8_t)(i < 5000 ? next() : 255);
+  printf("bytes=%llu\n", (unsigned long long)byte_total(bytes, big));
+  free(bytes);
   return 0;
 }

@@ -34,6 +34,13 @@ int64_t checksum(const int64_t* words, int n) {
   return x;
 }
 
+// A 64-bit sum of bytes: the kernel sums 2^24-element chunks in 32 bits.
+uint64_t byte_total(const uint8_t* bytes, size_t n) {
+  uint64_t total = 0;
+  for (size_t i = 0; i < n; ++i) total += bytes[i];
+  return total;
+}
+
 // Not a reduction: it writes an array (stays as it is).
 int running_peaks(const int* a, int n, int* peaks) {
   int count = 0;

@@ -7,4 +7,5 @@ uint32_t pixel_sum(const uint8_t* pixels, size_t count);
 long hottest(const float* temps, long n, float* value);
 int16_t lowest(const int16_t* samples, int n, int16_t ceiling);
 int64_t checksum(const int64_t* words, int n);
+uint64_t byte_total(const uint8_t* bytes, size_t n);
 int running_peaks(const int* a, int n, int* peaks);
