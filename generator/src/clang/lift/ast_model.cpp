@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "clang/lift/ast_model.h"
 
+#include <cctype>
 #include <map>
 #include <set>
 
@@ -186,45 +187,65 @@ class Evaluator {
     return v;
   }
 
-  // base[i + c]: base a pointer or array the loop does not change.
+  // base[i + c + e]: base a pointer or array and e an integer, neither changed by the loop (a row
+  // pointer `a[r]`, a row offset `r * stride`); the load is (base + e)[i + c].
   SymPtr load(const ArraySubscriptExpr& sub) {
     if (sub.getType().isVolatileQualified()) throw NotLifted{"the elements of `" + sourceText(sub, ctx_) + "` are volatile"};
-    const Expr* base = sub.getBase()->IgnoreParenImpCasts();
-    const VarDecl* b = referencedVar(base);
-    if (!b || !isa<DeclRefExpr>(base))
-      throw NotLifted{"the array in `" + sourceText(sub, ctx_) + "` is not a plain pointer or array variable"
-                      " (row-wise and member accesses are not lifted yet)"};
-    if (written_.count(b)) throw NotLifted{"the loop changes the pointer `" + b->getNameAsString() + "` it reads through"};
-    long long offset = 0;
-    if (!affineOffset(sub.getIdx(), offset))
+    const Expr* base = sub.getBase();
+    if (!invariant(base))
+      throw NotLifted{"the array `" + sourceText(*base, ctx_) + "` in `" + sourceText(sub, ctx_) + "` changes in the loop or has side effects"};
+    Index index;
+    decompose(sub.getIdx(), 1, index);
+    if (!index.ok || index.counter != 1)
       throw NotLifted{"the index `" + sourceText(*sub.getIdx(), ctx_) + "` is not `" + induction_->getNameAsString() +
-                      "` or `" + induction_->getNameAsString() + " + constant` (strided and indirect accesses are not lifted yet)"};
-    Sym s{Sym::Kind::load, scalarTypeOf(sub.getType(), ctx_), "", sourceText(*sub.getBase(), ctx_), offset, {}};
+                      " + constant` or plus a value the loop does not change (strided and indirect accesses are not lifted yet)"};
+    std::string pointer = sourceText(*base, ctx_);
+    for (const auto& [sign, term] : index.terms) pointer += (sign > 0 ? " + " : " - ") + term;
+    Sym s{Sym::Kind::load, scalarTypeOf(sub.getType(), ctx_), "", pointer, index.constant, {}};
     s.type.spelling = sub.getType().getUnqualifiedType().getAsString(ctx_.getPrintingPolicy());
     return makeSym(std::move(s));
   }
 
-  bool affineOffset(const Expr* idx, long long& offset) {
-    idx = idx->IgnoreParenImpCasts();
-    if (referencedVar(idx) == induction_) return true;
-    const auto* bin = dyn_cast<BinaryOperator>(idx);
-    if (!bin || (bin->getOpcode() != BO_Add && bin->getOpcode() != BO_Sub)) return false;
-    auto constant = [&](const Expr* e) -> std::optional<long long> {
-      if (auto v = e->getIntegerConstantExpr(ctx_)) return v->getExtValue();
-      return std::nullopt;
-    };
-    if (referencedVar(bin->getLHS()->IgnoreParenImpCasts()) == induction_) {
-      if (auto c = constant(bin->getRHS())) {
-        offset = bin->getOpcode() == BO_Add ? *c : -*c;
+  // No side effects, and no variable the loop changes (nor its counter).
+  bool invariant(const Expr* e) {
+    if (e->HasSideEffects(ctx_)) return false;
+    struct Refs : RecursiveASTVisitor<Refs> {
+      std::vector<const VarDecl*> vars;
+      bool VisitDeclRefExpr(DeclRefExpr* r) {
+        if (const auto* v = dyn_cast<VarDecl>(r->getDecl())) vars.push_back(v);
         return true;
       }
-    } else if (bin->getOpcode() == BO_Add && referencedVar(bin->getRHS()->IgnoreParenImpCasts()) == induction_) {
-      if (auto c = constant(bin->getLHS())) {
-        offset = *c;
-        return true;
-      }
+    } refs;
+    refs.TraverseStmt(const_cast<Expr*>(e));
+    for (const VarDecl* v : refs.vars)
+      if (v == induction_ || written_.count(v) || v->getType().isVolatileQualified()) return false;
+    return true;
+  }
+
+  struct Index {
+    bool ok = true;
+    long long counter = 0, constant = 0;
+    std::vector<std::pair<int, std::string>> terms;  // sign and text of each invariant term
+  };
+  // The index as counter * i + constant + the invariant terms, through + and -.
+  void decompose(const Expr* e, int sign, Index& out) {
+    e = e->IgnoreParenImpCasts();
+    if (referencedVar(e) == induction_ && isa<DeclRefExpr>(e)) {
+      out.counter += sign;
+    } else if (auto c = e->getIntegerConstantExpr(ctx_)) {
+      out.constant += sign * c->getExtValue();
+    } else if (const auto* bin = dyn_cast<BinaryOperator>(e); bin && (bin->getOpcode() == BO_Add || bin->getOpcode() == BO_Sub)) {
+      decompose(bin->getLHS(), sign, out);
+      decompose(bin->getRHS(), bin->getOpcode() == BO_Add ? sign : -sign, out);
+    } else if (invariant(e)) {
+      std::string text = sourceText(*e, ctx_);
+      bool word = true;
+      for (char ch : text) word = word && (std::isalnum(static_cast<unsigned char>(ch)) || ch == '_');
+      const bool product = isa<BinaryOperator>(e) && clang::cast<BinaryOperator>(e)->isMultiplicativeOp();
+      out.terms.push_back({sign, word || product ? text : "(" + text + ")"});
+    } else {
+      out.ok = false;
     }
-    return false;
   }
 
   SymPtr callOf(const CallExpr& call, const Env& env) {

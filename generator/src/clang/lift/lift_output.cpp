@@ -55,15 +55,18 @@ std::string replacementCode(const LoopModel& loop, const Recognition& r, const s
   const std::string start = isDecimal(loop.startText) && loop.startText.size() < 10 ? loop.startText : "(" + indT + ")" + paren(loop.startText);
   const std::string end = paren(loop.endText);
   const long long firstOffset = r.offset;
-  std::string pointer;
-  if (zeroStart && firstOffset == 0) pointer = r.baseText;
-  else if (zeroStart) pointer = r.baseText + (firstOffset > 0 ? " + " : " - ") + std::to_string(firstOffset > 0 ? firstOffset : -firstOffset);
-  else pointer = r.baseText + " + " + start + (firstOffset == 0 ? "" : (firstOffset > 0 ? " + " : " - ") + std::to_string(firstOffset > 0 ? firstOffset : -firstOffset));
+  // The first element read: base (+ row offset, in baseText) + start + the constant offset.
+  std::string pointer = r.baseText;
+  if (!zeroStart) pointer += " + " + start;
+  if (firstOffset != 0) pointer += (firstOffset > 0 ? " + " : " - ") + std::to_string(firstOffset > 0 ? firstOffset : -firstOffset);
   std::string count;
-  if (zeroStart && !loop.inclusive) count = end + " > 0 ? (int64_t)" + end + " : 0";
+  if (isDecimal(loop.startText) && isDecimal(loop.endText) && loop.startText.size() < 10 && loop.endText.size() < 10) {
+    const long long c = std::stoll(loop.endText) - std::stoll(loop.startText) + (loop.inclusive ? 1 : 0);
+    count = std::to_string(c > 0 ? c : 0);
+  } else if (zeroStart && !loop.inclusive) count = end + " > 0 ? (int64_t)" + end + " : 0";
   else count = start + (loop.inclusive ? " <= " : " < ") + end + " ? (int64_t)(" + end + " - " + start + ")" + (loop.inclusive ? " + 1" : "") + " : 0";
 
-  std::string code = "{  // simdgen lift: " + name + " (" + r.summary + ")\n";
+  std::string code = "{\n  // simdgen lift: " + name + " (" + r.summary + ")\n";
   code += "  const int64_t " + n + " = " + count + ";\n";
   std::string body;
   if (r.kind == "arg_reduce") {
