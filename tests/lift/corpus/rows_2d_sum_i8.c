@@ -1,0 +1,19 @@
+// SPDX-License-Identifier: Apache-2.0
+// Row sums of a 7-column matrix through `a[r * cols + c]`: the inner loop lifts (one call per row),
+// the outer one, which mixes the sums into a checksum, does not.
+#include <stdint.h>
+
+int64_t row_sums_checksum(const int8_t* a, int n) {
+    const int cols = 7, rows = n / 7;
+    int64_t check = 0;
+    // expect: not lifted: the body contains a loop
+    for (int r = 0; r < rows; ++r) {
+        int32_t s = 0;
+        // expect: lifted reduce add i8 -> i32
+        for (int c = 0; c < cols; ++c) {
+            s += a[r * cols + c];
+        }
+        check = check * 31 + s;
+    }
+    return check;
+}
