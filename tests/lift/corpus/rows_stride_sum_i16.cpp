@@ -4,7 +4,7 @@
 #include <cstdint>
 
 int64_t weighted_rows(const int16_t* a, long n) {
-    const long stride = 13, cols = 11;
+    const long stride = 75, cols = 70;
     int64_t total = 0;
     // expect: not lifted: the condition
     for (long r = 0; (r + 1) * stride <= n; ++r) {

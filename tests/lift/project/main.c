@@ -39,6 +39,19 @@ int main(void) {
            lowest(s, n, 0), lowest(s, n, -32768), (long long)checksum(w, n), running_peaks(a, n, peaks));
     free(px), free(t), free(s), free(w), free(a), free(peaks);
   }
+  // Row-wise: an image with padding, and a matrix whose results overwrite rows still to be read.
+  uint8_t img[23 * 40];
+  for (int i = 0; i < 23 * 40; ++i) img[i] = (uint8_t)next();
+  uint32_t totals[23];
+  row_totals(img, 23, 37, 40, totals);
+  uint64_t h = 0;
+  for (int r = 0; r < 23; ++r) h = h * 1000003u + totals[r];
+  int32_t m[41 * 11];
+  for (int i = 0; i < 41 * 11; ++i) m[i] = (int32_t)(next() % 1000) - 500;
+  row_max_shifted(m, 40, 11);  // more rows than a vector has lanes: kernels take them in groups
+  for (int i = 0; i < 41 * 11; ++i) h = h * 1000003u + (uint32_t)m[i];
+  printf("rows=%llu\n", (unsigned long long)h);
+
   // Past the first 2^24-element chunk, all 255: a 32-bit sum would have wrapped.
   const size_t big = (1u << 24) + (1u << 20);
   uint8_t* bytes = malloc(big);

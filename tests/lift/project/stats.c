@@ -41,6 +41,28 @@ uint64_t byte_total(const uint8_t* bytes, size_t n) {
   return total;
 }
 
+// Row sums of an image with a row stride: one kernel call for all rows.
+void row_totals(const uint8_t* img, int rows, int cols, int stride, uint32_t* out) {
+  for (int r = 0; r < rows; ++r) {
+    uint32_t t = 0;
+    for (int c = 0; c < cols; ++c)
+      t += img[r * stride + c];
+    out[r] = t;
+  }
+}
+
+// Row maxima written over the matrix from its second row on: each result changes a row that is
+// still to be read, so the rewrite must run the loop as written (its overlap check sees it).
+void row_max_shifted(int32_t* m, int rows, int cols) {
+  int32_t* out = m + cols;
+  for (int r = 0; r < rows; ++r) {
+    int32_t best = INT32_MIN;
+    for (int c = 0; c < cols; ++c)
+      if (m[r * cols + c] > best) best = m[r * cols + c];
+    out[r] = best;
+  }
+}
+
 // Not a reduction: it writes an array (stays as it is).
 int running_peaks(const int* a, int n, int* peaks) {
   int count = 0;

@@ -21,14 +21,6 @@ struct NotLifted {
   std::string reason;
 };
 
-std::string sourceText(const Stmt& s, const ASTContext& ctx) {
-  return Lexer::getSourceText(CharSourceRange::getTokenRange(s.getSourceRange()), ctx.getSourceManager(), ctx.getLangOpts()).str();
-}
-
-const VarDecl* referencedVar(const Expr* e) {
-  if (const auto* ref = dyn_cast<DeclRefExpr>(e->IgnoreParenImpCasts())) return dyn_cast<VarDecl>(ref->getDecl());
-  return nullptr;
-}
 
 // Every variable the body assigns (=, op=, ++, --), and whether it writes anything else.
 class WriteCollector : public RecursiveASTVisitor<WriteCollector> {
@@ -209,15 +201,7 @@ class Evaluator {
   // No side effects, and no variable the loop changes (nor its counter).
   bool invariant(const Expr* e) {
     if (e->HasSideEffects(ctx_)) return false;
-    struct Refs : RecursiveASTVisitor<Refs> {
-      std::vector<const VarDecl*> vars;
-      bool VisitDeclRefExpr(DeclRefExpr* r) {
-        if (const auto* v = dyn_cast<VarDecl>(r->getDecl())) vars.push_back(v);
-        return true;
-      }
-    } refs;
-    refs.TraverseStmt(const_cast<Expr*>(e));
-    for (const VarDecl* v : refs.vars)
+    for (const VarDecl* v : referencedVars(e))
       if (v == induction_ || written_.count(v) || v->getType().isVolatileQualified()) return false;
     return true;
   }
@@ -310,64 +294,107 @@ ScalarType scalarTypeOf(QualType type, const ASTContext& ctx) {
   }
 }
 
-std::variant<LoopModel, std::string> modelLoop(const ForStmt& loop, ASTContext& ctx) {
-  try {
-    LoopModel m;
-    // for (T i = start; ...): the counter is the loop's own, so nothing reads it afterwards.
-    const auto* init = dyn_cast_or_null<DeclStmt>(loop.getInit());
-    const VarDecl* i = init && init->isSingleDecl() ? dyn_cast<VarDecl>(init->getSingleDecl()) : nullptr;
-    if (!i || !i->hasInit())
-      throw NotLifted{loop.getInit() ? "the loop counter is declared before the loop (declare it in the `for`, so that nothing reads it afterwards)"
-                                     : "the loop has no counter"};
-    m.inductionName = i->getNameAsString();
-    m.inductionType = scalarTypeOf(i->getType(), ctx);
-    if (m.inductionType.dtype.empty() || m.inductionType.isFloat)
-      throw NotLifted{"the loop counter `" + m.inductionName + "` is not an integer"};
-    if (i->getInit()->HasSideEffects(ctx)) throw NotLifted{"the counter's start value has side effects"};
-    m.startText = sourceText(*i->getInit(), ctx);
+namespace {
 
+// The `for` statement's own parts: for (T i = start; i < end; ++i), end fixed by the body.
+LoopHeader header(const ForStmt& loop, ASTContext& ctx, const std::set<const VarDecl*>& written) {
+  LoopHeader h;
+  LoopModel& m = h.model;
+  // for (T i = start; ...): the counter is the loop's own, so nothing reads it afterwards.
+  const auto* init = dyn_cast_or_null<DeclStmt>(loop.getInit());
+  const VarDecl* i = init && init->isSingleDecl() ? dyn_cast<VarDecl>(init->getSingleDecl()) : nullptr;
+  if (!i || !i->hasInit())
+    throw NotLifted{loop.getInit() ? "the loop counter is declared before the loop (declare it in the `for`, so that nothing reads it afterwards)"
+                                   : "the loop has no counter"};
+  h.counter = i;
+  m.inductionName = i->getNameAsString();
+  m.inductionType = scalarTypeOf(i->getType(), ctx);
+  if (m.inductionType.dtype.empty() || m.inductionType.isFloat)
+    throw NotLifted{"the loop counter `" + m.inductionName + "` is not an integer"};
+  if (i->getInit()->HasSideEffects(ctx)) throw NotLifted{"the counter's start value has side effects"};
+  h.start = i->getInit();
+  m.startText = sourceText(*i->getInit(), ctx);
+  if (written.count(i)) throw NotLifted{"the body changes the loop counter `" + m.inductionName + "`"};
+
+  // i < end, i <= end (or end > i, end >= i), with end unchanged by the loop.
+  const auto* cond = dyn_cast_or_null<BinaryOperator>(loop.getCond() ? loop.getCond()->IgnoreParenImpCasts() : nullptr);
+  const Expr* end = nullptr;
+  if (cond && referencedVar(cond->getLHS()) == i && (cond->getOpcode() == BO_LT || cond->getOpcode() == BO_LE)) {
+    end = cond->getRHS();
+    m.inclusive = cond->getOpcode() == BO_LE;
+  } else if (cond && referencedVar(cond->getRHS()) == i && (cond->getOpcode() == BO_GT || cond->getOpcode() == BO_GE)) {
+    end = cond->getLHS();
+    m.inclusive = cond->getOpcode() == BO_GE;
+  }
+  if (!end)
+    throw NotLifted{"the condition `" + (loop.getCond() ? sourceText(*loop.getCond(), ctx) : std::string()) + "` is not `" +
+                    m.inductionName + " < end`: the trip count depends on the data or is not a simple range"};
+  if (end->HasSideEffects(ctx)) throw NotLifted{"the loop's bound `" + sourceText(*end, ctx) + "` has side effects"};
+  for (const VarDecl* v : referencedVars(end)) {
+    if (v == i || written.count(v)) throw NotLifted{"the loop's bound `" + sourceText(*end, ctx) + "` changes inside the loop"};
+    if (v->getType().isVolatileQualified()) throw NotLifted{"the loop's bound reads the volatile `" + v->getNameAsString() + "`"};
+  }
+  if (isa<CallExpr>(end->IgnoreParenImpCasts()) || isa<CXXMemberCallExpr>(end->IgnoreParenImpCasts()))
+    throw NotLifted{"the loop's bound is a call (`" + sourceText(*end, ctx) + "`): store it in a variable first"};
+  h.end = end;
+  m.endText = sourceText(*end, ctx);
+  Expr::EvalResult first, last;
+  if (h.start->EvaluateAsInt(first, ctx) && end->EvaluateAsInt(last, ctx)) {
+    const long long n = last.Val.getInt().getExtValue() - first.Val.getInt().getExtValue() + (m.inclusive ? 1 : 0);
+    m.tripCount = n > 0 ? n : 0;
+  }
+  if (!loop.getInc() || !isUnitStep(loop.getInc(), i, ctx))
+    throw NotLifted{"the counter does not step by 1 (`" + (loop.getInc() ? sourceText(*loop.getInc(), ctx) : std::string()) +
+                    "`): strided loops are not lifted yet"};
+  m.loopText = sourceText(loop, ctx);
+  return h;
+}
+
+}  // namespace
+
+std::string sourceText(const Stmt& s, const ASTContext& ctx) {
+  return Lexer::getSourceText(CharSourceRange::getTokenRange(s.getSourceRange()), ctx.getSourceManager(), ctx.getLangOpts()).str();
+}
+
+const VarDecl* referencedVar(const Expr* e) {
+  if (const auto* ref = dyn_cast<DeclRefExpr>(e->IgnoreParenImpCasts())) return dyn_cast<VarDecl>(ref->getDecl());
+  return nullptr;
+}
+
+std::vector<const VarDecl*> referencedVars(const Stmt* s) {
+  struct Refs : RecursiveASTVisitor<Refs> {
+    std::vector<const VarDecl*> vars;
+    bool VisitDeclRefExpr(DeclRefExpr* r) {
+      if (const auto* v = dyn_cast<VarDecl>(r->getDecl())) vars.push_back(v);
+      return true;
+    }
+  } refs;
+  refs.TraverseStmt(const_cast<Stmt*>(s));
+  return refs.vars;
+}
+
+std::variant<LoopHeader, std::string> loopHeader(const ForStmt& loop, ASTContext& ctx) {
+  try {
     WriteCollector writes;
     writes.ctx = &ctx;
     writes.TraverseStmt(const_cast<Stmt*>(loop.getBody()));
+    return header(loop, ctx, writes.vars);
+  } catch (const NotLifted& n) {
+    return n.reason;
+  }
+}
+
+std::variant<LoopModel, std::string> modelLoop(const ForStmt& loop, ASTContext& ctx) {
+  try {
+    WriteCollector writes;
+    writes.ctx = &ctx;
+    writes.TraverseStmt(const_cast<Stmt*>(loop.getBody()));
+    LoopHeader h = header(loop, ctx, writes.vars);
+    LoopModel& m = h.model;
+    const VarDecl* i = h.counter;
     if (!writes.otherWrite.empty())
       throw NotLifted{"the loop writes to memory (`" + writes.otherWrite + "`), which may alias its input; "
                       "accumulate in a local variable and store it after the loop"};
-    if (writes.vars.count(i)) throw NotLifted{"the body changes the loop counter `" + m.inductionName + "`"};
-
-    // i < end, i <= end (or end > i, end >= i), with end unchanged by the loop.
-    const auto* cond = dyn_cast_or_null<BinaryOperator>(loop.getCond() ? loop.getCond()->IgnoreParenImpCasts() : nullptr);
-    const Expr* end = nullptr;
-    if (cond && referencedVar(cond->getLHS()) == i && (cond->getOpcode() == BO_LT || cond->getOpcode() == BO_LE)) {
-      end = cond->getRHS();
-      m.inclusive = cond->getOpcode() == BO_LE;
-    } else if (cond && referencedVar(cond->getRHS()) == i && (cond->getOpcode() == BO_GT || cond->getOpcode() == BO_GE)) {
-      end = cond->getLHS();
-      m.inclusive = cond->getOpcode() == BO_GE;
-    }
-    if (!end)
-      throw NotLifted{"the condition `" + (loop.getCond() ? sourceText(*loop.getCond(), ctx) : std::string()) + "` is not `" +
-                      m.inductionName + " < end`: the trip count depends on the data or is not a simple range"};
-    if (end->HasSideEffects(ctx)) throw NotLifted{"the loop's bound `" + sourceText(*end, ctx) + "` has side effects"};
-    std::set<const VarDecl*> endVars;
-    struct RefCollector : RecursiveASTVisitor<RefCollector> {
-      std::set<const VarDecl*>* out;
-      bool VisitDeclRefExpr(DeclRefExpr* r) {
-        if (const auto* v = dyn_cast<VarDecl>(r->getDecl())) out->insert(v);
-        return true;
-      }
-    } refs;
-    refs.out = &endVars;
-    refs.TraverseStmt(const_cast<Expr*>(end));
-    for (const VarDecl* v : endVars) {
-      if (v == i || writes.vars.count(v)) throw NotLifted{"the loop's bound `" + sourceText(*end, ctx) + "` changes inside the loop"};
-      if (v->getType().isVolatileQualified()) throw NotLifted{"the loop's bound reads the volatile `" + v->getNameAsString() + "`"};
-    }
-    if (isa<CallExpr>(end->IgnoreParenImpCasts()) || isa<CXXMemberCallExpr>(end->IgnoreParenImpCasts()))
-      throw NotLifted{"the loop's bound is a call (`" + sourceText(*end, ctx) + "`): store it in a variable first"};
-    m.endText = sourceText(*end, ctx);
-    if (!loop.getInc() || !isUnitStep(loop.getInc(), i, ctx))
-      throw NotLifted{"the counter does not step by 1 (`" + (loop.getInc() ? sourceText(*loop.getInc(), ctx) : std::string()) +
-                      "`): strided loops are not lifted yet"};
 
     // The body, evaluated once with every variable it writes standing for its old value.
     Evaluator eval(ctx, i, writes.vars);
@@ -390,7 +417,6 @@ std::variant<LoopModel, std::string> modelLoop(const ForStmt& loop, ASTContext& 
     }
     // By name, so that the order does not depend on pointer values.
     std::sort(m.carried.begin(), m.carried.end(), [](const CarriedVar& a, const CarriedVar& b) { return a.name < b.name; });
-    m.loopText = sourceText(loop, ctx);
     return m;
   } catch (const NotLifted& n) {
     return n.reason;

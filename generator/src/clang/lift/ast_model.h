@@ -3,6 +3,7 @@
 // Builds a LoopModel from a `for` statement by evaluating its body symbolically (clang side).
 #include <string>
 #include <variant>
+#include <vector>
 
 #include <clang/AST/ASTContext.h>
 #include <clang/AST/Stmt.h>
@@ -12,6 +13,22 @@
 namespace simdgen::lift {
 
 ScalarType scalarTypeOf(clang::QualType type, const clang::ASTContext& ctx);
+
+// The statement's text as written.
+std::string sourceText(const clang::Stmt& s, const clang::ASTContext& ctx);
+// The variable `e` names, through parentheses and implicit conversions (else null).
+const clang::VarDecl* referencedVar(const clang::Expr* e);
+// Every variable `s` names (with repeats).
+std::vector<const clang::VarDecl*> referencedVars(const clang::Stmt* s);
+
+// A loop's header: `for (T i = start; i < end; ++i)` with end not changed by the body.
+struct LoopHeader {
+  LoopModel model;  // the header's fields (counter, start, end, inclusive) and loopText
+  const clang::VarDecl* counter = nullptr;
+  const clang::Expr* start = nullptr;
+  const clang::Expr* end = nullptr;
+};
+std::variant<LoopHeader, std::string> loopHeader(const clang::ForStmt& loop, clang::ASTContext& ctx);
 
 // The model, or why the loop is not a simple range over an array with carried scalars.
 std::variant<LoopModel, std::string> modelLoop(const clang::ForStmt& loop, clang::ASTContext& ctx);

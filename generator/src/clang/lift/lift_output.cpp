@@ -39,32 +39,43 @@ bool isWord(const std::string& t) {  // an identifier or a number: needs no pare
     if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_')) return false;
   return true;
 }
-std::string paren(const std::string& t) { return isWord(t) ? t : "(" + t + ")"; }
 bool isDecimal(const std::string& t) {
   return !t.empty() && std::all_of(t.begin(), t.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
 }
 
 }  // namespace
 
+std::string paren(const std::string& t) { return isWord(t) ? t : "(" + t + ")"; }
+
+std::string rangeStart(const LoopModel& loop) {
+  // A small literal start compares with the bound as the counter would; anything else is
+  // converted to the counter's type first, as `T i = start` does.
+  return isDecimal(loop.startText) && loop.startText.size() < 10 ? loop.startText
+                                                                 : "(" + loop.inductionType.spelling + ")" + paren(loop.startText);
+}
+
+std::string rangeCount(const LoopModel& loop) {
+  const std::string start = rangeStart(loop), end = paren(loop.endText);
+  if (isDecimal(loop.startText) && isDecimal(loop.endText) && loop.startText.size() < 10 && loop.endText.size() < 10) {
+    const long long c = std::stoll(loop.endText) - std::stoll(loop.startText) + (loop.inclusive ? 1 : 0);
+    return std::to_string(c > 0 ? c : 0);
+  }
+  if (loop.startText == "0" && !loop.inclusive) return end + " > 0 ? (int64_t)" + end + " : 0";
+  return start + (loop.inclusive ? " <= " : " < ") + end + " ? (int64_t)(" + end + " - " + start + ")" + (loop.inclusive ? " + 1" : "") +
+         " : 0";
+}
+
 std::string replacementCode(const LoopModel& loop, const Recognition& r, const std::string& name, const std::string& local) {
   const std::string n = local + "n", res = local + "r", idx = local + "i";
   const std::string& indT = loop.inductionType.spelling;
   const bool zeroStart = loop.startText == "0";
-  // A small literal start compares with the bound as the counter would; anything else is
-  // converted to the counter's type first, as `T i = start` does.
-  const std::string start = isDecimal(loop.startText) && loop.startText.size() < 10 ? loop.startText : "(" + indT + ")" + paren(loop.startText);
-  const std::string end = paren(loop.endText);
+  const std::string start = rangeStart(loop);
   const long long firstOffset = r.offset;
   // The first element read: base (+ row offset, in baseText) + start + the constant offset.
   std::string pointer = r.baseText;
   if (!zeroStart) pointer += " + " + start;
   if (firstOffset != 0) pointer += (firstOffset > 0 ? " + " : " - ") + std::to_string(firstOffset > 0 ? firstOffset : -firstOffset);
-  std::string count;
-  if (isDecimal(loop.startText) && isDecimal(loop.endText) && loop.startText.size() < 10 && loop.endText.size() < 10) {
-    const long long c = std::stoll(loop.endText) - std::stoll(loop.startText) + (loop.inclusive ? 1 : 0);
-    count = std::to_string(c > 0 ? c : 0);
-  } else if (zeroStart && !loop.inclusive) count = end + " > 0 ? (int64_t)" + end + " : 0";
-  else count = start + (loop.inclusive ? " <= " : " < ") + end + " ? (int64_t)(" + end + " - " + start + ")" + (loop.inclusive ? " + 1" : "") + " : 0";
+  const std::string count = rangeCount(loop);
 
   std::string code = "{\n  // simdgen lift: " + name + " (" + r.summary + ")\n";
   code += "  const int64_t " + n + " = " + count + ";\n";

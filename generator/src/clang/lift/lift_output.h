@@ -15,6 +15,13 @@ std::string specJson(const Recognition& r, const std::string& name, const std::s
 // block's own variables (a prefix the function does not use).
 std::string replacementCode(const LoopModel& loop, const Recognition& r, const std::string& name, const std::string& local);
 
+// `t`, parenthesized unless it is an identifier or a number.
+std::string paren(const std::string& t);
+
+// The loop's first counter value, and its trip count as an int64_t expression (0 when empty).
+std::string rangeStart(const LoopModel& loop);
+std::string rangeCount(const LoopModel& loop);
+
 // The C type of a dtype: i8 -> int8_t, f64 -> double.
 std::string cType(const std::string& dtype);
 

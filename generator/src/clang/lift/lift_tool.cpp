@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <set>
 
@@ -23,6 +24,7 @@
 #include "clang/lift/ast_model.h"
 #include "clang/lift/lift_output.h"
 #include "clang/lift/recognize.h"
+#include "clang/lift/rows_model.h"
 
 #ifndef SIMDGEN_CLANG_RESOURCE_DIR
 #error "SIMDGEN_CLANG_RESOURCE_DIR must point at clang's resource dir"
@@ -198,42 +200,67 @@ LiftResult runLift(const LiftRequest& request) {
           reject("the loop is in a template, whose types are not known until it is instantiated");
           continue;
         }
+        Options options;
+        options.allowReassociation = request.allowReassociation;
+        auto accept = [&](const std::string& summary, const std::function<std::string(const std::string&)>& spec,
+                          const std::function<std::string(const std::string&)>& code) {
+          std::set<std::string> tentative = usedNames;
+          const std::string name = uniqueName(f->getNameAsString() + "_lifted", tentative);
+          const std::string json = spec(name);
+          if (request.validate) {
+            if (auto error = request.validate(json)) {
+              reject("simdgen cannot build its spec: " + *error);
+              return false;
+            }
+          }
+          usedNames.insert(name);
+          result.specs.push_back({name, json});
+          remark.text = "lifted: " + name + " (" + summary + ")";
+          result.remarks.push_back(remark);
+          if (request.rewrite) {
+            llvm::Error e = edits.add(tooling::Replacement(sm, loopRange(*loop, ctx), code(name), ctx.getLangOpts()));
+            if (e) result.errors.push_back(file + ": error: " + llvm::toString(std::move(e)));
+            includes.insert(name);
+          }
+          return true;
+        };
+        const std::string description = "Lifted by simdgen lift from " + file + ":" + std::to_string(remark.line) + ":" +
+                                        std::to_string(remark.column) + " (function " + f->getQualifiedNameAsString() + ").";
+        if (hasInnerLoop(*loop)) {
+          // A loop over rows: one kernel for the matrix, or a remark (the inner loop may still lift).
+          const ForStmt* inner = nullptr;
+          auto rows = modelRows(*loop, ctx, options, inner);
+          if (auto* reason = std::get_if<std::string>(&rows)) {
+            reject("as a row-wise reduction: " + *reason);
+            continue;
+          }
+          RowsLift& lift = std::get<RowsLift>(rows);
+          lift.outer.loopText = tooling::getText(loopRange(*loop, ctx), ctx).str();
+          if (accept(lift.recognition.summary + ", over rows", [&](const std::string& name) { return rowsSpecJson(lift, name, description); },
+                     [&](const std::string& name) { return rowsReplacementCode(lift, name, local); }))
+            seen.insert(inner);  // part of this lift
+          continue;
+        }
         auto model = modelLoop(*loop, ctx);
         if (auto* reason = std::get_if<std::string>(&model)) {
           reject(*reason);
           continue;
         }
         LoopModel& m = std::get<LoopModel>(model);
+        if (auto count = staticTripCount(m); count && *count < kMinStaticTrip) {
+          reject("a loop of " + std::to_string(*count) + " elements: a kernel call (about 10-30 ns) costs more than it saves");
+          continue;
+        }
         m.loopText = tooling::getText(loopRange(*loop, ctx), ctx).str();
         m.function = f->getNameAsString();
-        Options options;
-        options.allowReassociation = request.allowReassociation;
         auto recognized = recognize(m, options);
         if (auto* reason = std::get_if<std::string>(&recognized)) {
           reject(*reason);
           continue;
         }
         const Recognition& r = std::get<Recognition>(recognized);
-        std::set<std::string> tentative = usedNames;
-        const std::string name = uniqueName(m.function + "_lifted", tentative);
-        const std::string json = specJson(r, name, "Lifted by simdgen lift from " + file + ":" + std::to_string(remark.line) + ":" +
-                                                       std::to_string(remark.column) + " (function " + f->getQualifiedNameAsString() + ").");
-        if (request.validate) {
-          if (auto error = request.validate(json)) {
-            reject("simdgen cannot build its spec: " + *error);
-            continue;
-          }
-        }
-        usedNames.insert(name);
-        result.specs.push_back({name, json});
-        remark.text = "lifted: " + name + " (" + r.summary + ")";
-        result.remarks.push_back(remark);
-        if (request.rewrite) {
-          const std::string code = replacementCode(m, r, name, local);
-          llvm::Error e = edits.add(tooling::Replacement(sm, loopRange(*loop, ctx), code, ctx.getLangOpts()));
-          if (e) result.errors.push_back(file + ": error: " + llvm::toString(std::move(e)));
-          includes.insert(name);
-        }
+        accept(r.summary, [&](const std::string& name) { return specJson(r, name, description); },
+               [&](const std::string& name) { return replacementCode(m, r, name, local); });
       }
     }
     if (request.rewrite && !edits.empty()) {

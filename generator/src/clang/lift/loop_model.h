@@ -2,6 +2,7 @@
 #pragma once
 // What lift knows about one `for` loop once its body has been evaluated symbolically: the
 // trip range, and the new value of every variable the body changes. No clang headers.
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -21,6 +22,7 @@ struct LoopModel {
   ScalarType inductionType;
   std::string startText, endText;  // i runs over [start, end), or [start, end] when inclusive
   bool inclusive = false;
+  std::optional<long long> tripCount;  // when start and end are compile-time constants
   std::vector<CarriedVar> carried;  // only the variables the body changes
   std::string loopText;             // the loop's source, kept by rewrites that need a fallback
 };

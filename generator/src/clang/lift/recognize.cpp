@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "clang/lift/recognize.h"
 
+#include <algorithm>
 #include <functional>
 #include <optional>
 
@@ -258,6 +259,8 @@ Result argReduceOf(const CarriedVar& value, const CarriedVar& index) {
 }
 
 }  // namespace
+
+std::optional<long long> staticTripCount(const LoopModel& loop) { return loop.tripCount; }
 
 Result recognize(const LoopModel& loop, const Options& options) {
   if (loop.carried.empty()) return std::string("the loop changes no variable declared before it");

@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
-// Rows of 8 floats in one array: the largest of the row maxima, through a row offset `r + c`.
+// Rows of 64 floats in one array: the largest of the row maxima, through a row offset `r + c`.
 #include <math.h>
 
 float max_of_rows(const float* a, int n) {
     float best = -INFINITY;
     // expect: not lifted: the condition
-    for (int r = 0; r + 8 <= n; r += 8) {
+    for (int r = 0; r + 64 <= n; r += 64) {
         float m = -INFINITY;
         // expect: lifted reduce max f32
-        for (int c = 0; c < 8; ++c)
+        for (int c = 0; c < 64; ++c)
             if (a[r + c] > m) m = a[r + c];
         best = m > best ? m : best;
     }
