@@ -46,10 +46,13 @@ int main(void) {
   row_totals(img, 23, 37, 40, totals);
   uint64_t h = 0;
   for (int r = 0; r < 23; ++r) h = h * 1000003u + totals[r];
-  int32_t m[41 * 11];
-  for (int i = 0; i < 41 * 11; ++i) m[i] = (int32_t)(next() % 1000) - 500;
-  row_max_shifted(m, 40, 11);  // more rows than a vector has lanes: kernels take them in groups
-  for (int i = 0; i < 41 * 11; ++i) h = h * 1000003u + (uint32_t)m[i];
+  // Row 0's maximum (written over row 1's first element) is larger than all of row 1: the loop
+  // then finds it again as row 1's maximum, a kernel reading rows in groups would not.
+  int32_t m[41 * 64];
+  for (int i = 0; i < 41 * 64; ++i) m[i] = (int32_t)(next() % 1000) - 500;
+  m[5] = 100000;
+  row_max_shifted(m, 40, 64);
+  for (int i = 0; i < 41 * 64; ++i) h = h * 1000003u + (uint32_t)m[i];
   printf("rows=%llu\n", (unsigned long long)h);
 
   // Past the first 2^24-element chunk, all 255: a 32-bit sum would have wrapped.
