@@ -326,6 +326,26 @@ TEST_CASE("lift: remarks per loop, specs for the lifted ones, --diff changes not
   CHECK(r.code == 2);
   CHECK(r.output.find("missing.c: error: cannot read file") != std::string::npos);
 }
+
+TEST_CASE("lift looks at the functions named by --functions, else at the annotated ones, else at all") {
+  fs::path d = tempDir("lift_select");
+  write(d / "k.cpp",
+        "#include <cstdint>\n"
+        "int32_t a_sum(const int8_t* a, int n) { int32_t s = 0; for (int i = 0; i < n; ++i) s += a[i]; return s; }\n"
+        "[[clang::annotate(\"simdgen\")]] int32_t b_sum(const int8_t* a, int n) { int32_t s = 0; for (int i = 0; i < n; ++i) s += a[i]; return s; }\n"
+        "int32_t c_sum(const int8_t* a, int n) { int32_t s = 0; for (int i = 0; i < n; ++i) s += a[i]; return s; }\n");
+  const std::string file = (d / "k.cpp").string(), out = " -o " + (d / "specs").string() + " -- -std=c++17";
+  Result r = run("lift " + file + out);
+  CHECK(r.code == 0);
+  CHECK(r.output.find("lifted: b_sum_lifted") != std::string::npos);
+  CHECK(r.output.find("a_sum") == std::string::npos);
+  CHECK(r.output.find("c_sum") == std::string::npos);
+  r = run("lift --functions a_sum,c_sum " + file + out);
+  CHECK(r.code == 0);
+  CHECK(r.output.find("lifted: a_sum_lifted") != std::string::npos);
+  CHECK(r.output.find("lifted: c_sum_lifted") != std::string::npos);
+  CHECK(r.output.find("b_sum") == std::string::npos);
+}
 #else
 TEST_CASE("check says that a build without clang lacks it") {
   const Result r = run("check x.json");

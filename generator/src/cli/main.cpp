@@ -93,7 +93,11 @@ int main(int argc, char** argv) {
   lift->add_option("-o,--output", liftOptions.outDir, "Directory for the specs (NAME.json per lifted loop)")->required();
   lift->add_option("-p", liftOptions.buildDir, "Build directory with compile_commands.json (else the compiler arguments after --)");
   lift->add_option("--functions", liftOptions.functions,
-                   "Only these functions (default: those marked [[clang::annotate(\"simdgen\")]], else all)");
+                   "Only these functions, comma-separated or repeated (default: those marked [[clang::annotate(\"simdgen\")]], else all)")
+      ->expected(1)
+      ->delimiter(',')
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
+      ->allow_extra_args(false);
   lift->add_flag("--reassociate", liftOptions.reassociate,
                  "Also lift float sums and products (summed across vector lanes: the last bits may differ)");
   lift->add_flag("--rewrite", liftOptions.rewrite, "Replace each lifted loop in place by a call to its kernel (and #include it)");
