@@ -188,14 +188,20 @@ class Evaluator {
       throw NotLifted{"the array `" + sourceText(*base, ctx_) + "` in `" + sourceText(sub, ctx_) + "` changes in the loop or has side effects"};
     Index index;
     decompose(sub.getIdx(), 1, index);
-    if (!index.ok || index.counter != 1)
+    if (!index.ok || !((index.counter == 1 && index.stride.empty()) || (index.counter == 0 && !index.stride.empty())))
       throw NotLifted{"the index `" + sourceText(*sub.getIdx(), ctx_) + "` is not `" + induction_->getNameAsString() +
-                      " + constant` or plus a value the loop does not change (strided and indirect accesses are not lifted yet)"};
+                      " + constant` or plus a value the loop does not change (indirect accesses are not lifted)"};
     std::string pointer = sourceText(*base, ctx_);
     for (const auto& [sign, term] : index.terms) pointer += (sign > 0 ? " + " : " - ") + term;
     Sym s{Sym::Kind::load, scalarTypeOf(sub.getType(), ctx_), "", pointer, index.constant, {}};
+    s.stride = index.stride;
     s.type.spelling = sub.getType().getUnqualifiedType().getAsString(ctx_.getPrintingPolicy());
     return makeSym(std::move(s));
+  }
+
+  bool isCounter(const Expr* e) const {
+    e = e->IgnoreParenImpCasts();
+    return isa<DeclRefExpr>(e) && referencedVar(e) == induction_;
   }
 
   // No side effects, and no variable the loop changes (nor its counter).
@@ -209,6 +215,7 @@ class Evaluator {
   struct Index {
     bool ok = true;
     long long counter = 0, constant = 0;
+    std::string stride;  // the counter times this (a column of a matrix), instead of the counter alone
     std::vector<std::pair<int, std::string>> terms;  // sign and text of each invariant term
   };
   // The index as counter * i + constant + the invariant terms, through + and -.
@@ -221,6 +228,11 @@ class Evaluator {
     } else if (const auto* bin = dyn_cast<BinaryOperator>(e); bin && (bin->getOpcode() == BO_Add || bin->getOpcode() == BO_Sub)) {
       decompose(bin->getLHS(), sign, out);
       decompose(bin->getRHS(), bin->getOpcode() == BO_Add ? sign : -sign, out);
+    } else if (const auto* mul = dyn_cast<BinaryOperator>(e); mul && mul->getOpcode() == BO_Mul &&
+               (isCounter(mul->getLHS()) || isCounter(mul->getRHS()))) {
+      const Expr* stride = isCounter(mul->getLHS()) ? mul->getRHS() : mul->getLHS();
+      if (sign < 0 || !out.stride.empty() || !invariant(stride)) out.ok = false;
+      else out.stride = sourceText(*stride, ctx_);
     } else if (invariant(e)) {
       std::string text = sourceText(*e, ctx_);
       bool word = true;

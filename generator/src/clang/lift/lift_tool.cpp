@@ -236,7 +236,7 @@ LiftResult runLift(const LiftRequest& request) {
           }
           RowsLift& lift = std::get<RowsLift>(rows);
           lift.outer.loopText = tooling::getText(loopRange(*loop, ctx), ctx).str();
-          if (accept(lift.recognition.summary + ", over rows", [&](const std::string& name) { return rowsSpecJson(lift, name, description); },
+          if (accept(lift.recognition.summary, [&](const std::string& name) { return rowsSpecJson(lift, name, description); },
                      [&](const std::string& name) { return rowsReplacementCode(lift, name, local); }))
             seen.insert(inner);  // part of this lift
           continue;

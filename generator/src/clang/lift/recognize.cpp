@@ -277,6 +277,9 @@ Result recognize(const LoopModel& loop, const Options& options) {
       return std::string("the update of " + c.name + " involves other values than the element (" + render(*c.next) + ")");
   }
   const Sym& load = *loads[0];
+  if (!load.stride.empty() && !options.allowStridedLoads)
+    return std::string("the loop reads every " + load.stride + "th element (" + render(load) +
+                       "): strided loads are lifted only down the columns of a matrix, from the loop over its columns");
   if (load.type.dtype.empty())
     return std::string("the elements' type (" + load.type.spelling + ") is not one simdgen has" +
                        (load.type.spelling.find("char") != std::string::npos && load.type.spelling.find("signed") == std::string::npos

@@ -34,6 +34,7 @@ struct Recognition {
 
 struct Options {
   bool allowReassociation = false;
+  bool allowStridedLoads = false;  // a[i * stride]: only down the columns of a matrix (rows_model)
 };
 
 // 1-D loops with fewer elements than this, known at compile time, stay as they are: measured on the

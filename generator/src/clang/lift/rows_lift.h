@@ -12,8 +12,10 @@ struct RowsLift {
   LoopModel outer;  // the row loop's header and its text (the rewrite's fallback)
   LoopModel inner;  // the loop over a row
   Recognition recognition;
-  std::string matrix;   // the first row's first element read, as a pointer expression
+  std::string matrix;   // the first element read (first row, first column), as a pointer expression
   std::string stride;   // elements between rows, as written
+  bool columns = false;     // the inner loop runs down a column: a reduction over axis 0
+  bool sequential = false;  // a float sum down columns: the spec's order "sequential" (exact)
   std::string values;   // where the first row's result (value) goes, as a pointer expression
   std::string indices;  // arg_reduce: where the first row's index goes
   std::string indexDtype;                  // arg_reduce: "i32" or "i64", the index array's type

@@ -12,6 +12,7 @@
 #include <clang/ASTMatchers/ASTMatchers.h>
 
 #include "clang/lift/ast_model.h"
+#include "clang/lift/lift_output.h"
 
 namespace simdgen::lift {
 namespace {
@@ -33,57 +34,101 @@ std::string kernelCType(const std::string& dtype) {
 
 std::string canonical(QualType t) { return t.getCanonicalType().getUnqualifiedType().getAsString(); }
 
-// Positions in the matrix: pointer + counter terms. Each term of an index or pointer offset is
-// the inner counter, the row counter times a stride, a constant, or a value the rows do not change.
-class RowAddress {
+// A position in the matrix as pointer + terms: each counter (the outer loop's, the inner loop's)
+// appears alone (a unit step) or times a stride the loops do not change; the rest are constants
+// and values the loops do not change.
+class MatrixAddress {
  public:
-  RowAddress(ASTContext& ctx, const VarDecl* row, const VarDecl* col, const std::map<const VarDecl*, const Expr*>& locals,
-             const std::string& firstRow)
-      : ctx_(ctx), row_(row), col_(col), locals_(locals), firstRow_(firstRow) {}
+  MatrixAddress(ASTContext& ctx, const VarDecl* outer, const VarDecl* inner, const std::map<const VarDecl*, const Expr*>& locals)
+      : ctx_(ctx), outer_(outer), inner_(inner), locals_(locals) {}
+
+  struct Counter {
+    int unit = 0;        // how often the counter appears alone
+    std::string stride;  // the stride it is multiplied by, if it is
+  };
+  Counter outer, inner;
+  long long constant = 0;
+  std::string array;  // the pointer (or g[first row] of a 2-D array)
+  std::vector<std::string> terms;
+  bool rowsOfArray = false;
 
   // Adds the terms of an integer expression, with their sign.
   void index(const Expr* e, int sign) {
     e = e->IgnoreParenImpCasts();
-    if (col_ && referencedVar(e) == col_ && isa<DeclRefExpr>(e)) {
-      colCoefficient += sign;
-    } else if (referencedVar(e) == row_ && isa<DeclRefExpr>(e)) {
-      setStride("1", sign);
+    if (isCounter(e, inner_)) {
+      inner.unit += sign;
+    } else if (isCounter(e, outer_)) {
+      outer.unit += sign;
     } else if (auto c = e->getIntegerConstantExpr(ctx_)) {
       constant += sign * c->getExtValue();
     } else if (const auto* bin = dyn_cast<BinaryOperator>(e); bin && (bin->getOpcode() == BO_Add || bin->getOpcode() == BO_Sub)) {
       index(bin->getLHS(), sign);
       index(bin->getRHS(), bin->getOpcode() == BO_Add ? sign : -sign);
-    } else if (bin && bin->getOpcode() == BO_Mul && (isRow(bin->getLHS()) || isRow(bin->getRHS()))) {
-      const Expr* stride = isRow(bin->getLHS()) ? bin->getRHS() : bin->getLHS();
-      if (!fixed(stride)) throw NotRows{"the row stride `" + sourceText(*stride, ctx_) + "` changes from row to row"};
-      setStride(sourceText(*stride, ctx_), sign);
+    } else if (bin && bin->getOpcode() == BO_Mul && (counterOf(bin->getLHS()) || counterOf(bin->getRHS()))) {
+      const bool left = counterOf(bin->getLHS()) != nullptr;
+      const Expr* stride = left ? bin->getRHS() : bin->getLHS();
+      if (!fixed(stride)) throw NotRows{"the stride `" + sourceText(*stride, ctx_) + "` changes inside the loops"};
+      Counter& c = counterOf(left ? bin->getLHS() : bin->getRHS()) == outer_ ? outer : inner;
+      if (sign < 0 || !c.stride.empty()) throw NotRows{"the position does not advance by one stride per row"};
+      c.stride = sourceText(*stride, ctx_);
     } else if (fixed(e)) {
       terms.push_back((sign > 0 ? " + " : " - ") + paren(sourceText(*e, ctx_)));
     } else {
-      throw NotRows{"the position `" + sourceText(*e, ctx_) + "` is not the row times a stride plus the column"};
+      throw NotRows{"the position `" + sourceText(*e, ctx_) + "` is not a row times a stride plus a column"};
     }
   }
 
-  // The array the row is read from: a fixed pointer, a row pointer declared in the row loop
-  // (`const T* row = a + r * stride;`), or a row of a 2-D array (`g[r]`).
+  // The array the elements are read from: a fixed pointer, a row pointer declared in the outer
+  // loop (`const T* row = a + r * stride;`), or a row of a 2-D array (`g[r]`).
   void base(const Expr* e) {
     e = e->IgnoreParenImpCasts();
     if (const VarDecl* v = referencedVar(e); v && isa<DeclRefExpr>(e) && locals_.count(v)) {
       pointer(locals_.at(v));
-    } else if (const auto* sub = dyn_cast<ArraySubscriptExpr>(e);
-               sub && referencedVar(sub->getIdx()) == row_ && isa<DeclRefExpr>(sub->getIdx()->IgnoreParenImpCasts())) {
+    } else if (const auto* sub = dyn_cast<ArraySubscriptExpr>(e); sub && isCounter(sub->getIdx()->IgnoreParenImpCasts(), outer_)) {
       const auto* rowType = ctx_.getAsConstantArrayType(sub->getType());
       if (!rowType || !fixed(sub->getBase())) throw NotRows{"`" + sourceText(*sub, ctx_) + "` is not a row of a 2-D array"};
-      array = sourceText(*sub->getBase(), ctx_) + "[" + firstRow_ + "]";
+      array = sourceText(*sub->getBase(), ctx_);
       rowsOfArray = true;
-      setStride(std::to_string(rowType->getSize().getZExtValue()), 1);
+      if (!outer.stride.empty()) throw NotRows{"the position does not advance by one stride per row"};
+      outer.stride = std::to_string(rowType->getSize().getZExtValue());
     } else if (fixed(e)) {
       array = sourceText(*e, ctx_);
     } else {
-      throw NotRows{"the row's array `" + sourceText(*e, ctx_) + "` is not a fixed pointer, a row pointer or a row of a 2-D array"};
+      throw NotRows{"the array `" + sourceText(*e, ctx_) + "` is not a fixed pointer, a row pointer or a row of a 2-D array"};
     }
   }
 
+  // The address where both counters are at their first values.
+  std::string first(const std::string& outerStart, const std::string& innerStart) const {
+    std::string p = rowsOfArray ? array + "[" + outerStart + "]" : array;
+    long long k = constant;
+    auto add = [&](const Counter& c, const std::string& start, bool done) {
+      if (done || start == "0" || (c.unit == 0 && c.stride.empty())) return;
+      const std::string step = c.stride.empty() ? "" : c.stride;
+      if (isDecimal(start) && (step.empty() || isDecimal(step))) {
+        k += std::stoll(start) * (step.empty() ? 1 : std::stoll(step));
+      } else {
+        p += " + " + paren(start) + (step.empty() ? "" : " * " + paren(step));
+      }
+    };
+    add(outer, outerStart, rowsOfArray);
+    add(inner, innerStart, false);
+    for (const auto& t : terms) p += t;
+    if (k) p += (k > 0 ? " + " : " - ") + std::to_string(k > 0 ? k : -k);
+    return p;
+  }
+
+ private:
+  static bool isDecimal(const std::string& t) {
+    return !t.empty() && t.size() < 10 && std::all_of(t.begin(), t.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
+  }
+  bool isCounter(const Expr* e, const VarDecl* counter) const {
+    return counter && isa<DeclRefExpr>(e) && referencedVar(e) == counter;
+  }
+  const VarDecl* counterOf(const Expr* e) const {
+    e = e->IgnoreParenImpCasts();
+    return isCounter(e, outer_) ? outer_ : isCounter(e, inner_) ? inner_ : nullptr;
+  }
   // A row pointer's value: p + terms, or &p[index].
   void pointer(const Expr* e) {
     e = e->IgnoreParenImpCasts();
@@ -99,49 +144,18 @@ class RowAddress {
       base(e);
     }
   }
-
-  // The address of the first row's element `constant + extra` (the first column).
-  std::string first(long long extra) const {
-    std::string p = array;
-    long long k = constant + extra;
-    const bool literalRow = !firstRow_.empty() && firstRow_.size() < 10 &&
-                            std::all_of(firstRow_.begin(), firstRow_.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
-    if (literalRow && stride == "1" && !rowsOfArray) k += std::stoll(firstRow_);
-    else if (firstRow_ != "0" && !rowsOfArray) p += " + " + paren(firstRow_) + (stride == "1" ? "" : " * " + paren(stride));
-    for (const auto& t : terms) p += t;
-    if (k) p += (k > 0 ? " + " : " - ") + std::to_string(k > 0 ? k : -k);
-    return p;
-  }
-
-  int colCoefficient = 0;
-  long long constant = 0;
-  std::string stride, array;
-  std::vector<std::string> terms;
-  bool rowsOfArray = false;
-
- private:
-  static std::string paren(const std::string& t) {
-    return std::all_of(t.begin(), t.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }) ? t
-                                                                                                                          : "(" + t + ")";
-  }
-  bool isRow(const Expr* e) const { return referencedVar(e) == row_ && isa<DeclRefExpr>(e->IgnoreParenImpCasts()); }
-  // Side-effect free, and naming neither counter nor the row loop's own variables.
+  // Side-effect free, and naming neither counter nor the outer loop's own variables.
   bool fixed(const Expr* e) const {
     if (e->HasSideEffects(ctx_)) return false;
     for (const VarDecl* v : referencedVars(e))
-      if (v == row_ || v == col_ || locals_.count(v) || v->getType().isVolatileQualified()) return false;
+      if (v == outer_ || v == inner_ || locals_.count(v) || v->getType().isVolatileQualified()) return false;
     return true;
-  }
-  void setStride(const std::string& s, int sign) {
-    if (sign < 0 || !stride.empty()) throw NotRows{"the position does not advance by one stride per row"};
-    stride = s;
   }
 
   ASTContext& ctx_;
-  const VarDecl* row_;
-  const VarDecl* col_;
+  const VarDecl* outer_;
+  const VarDecl* inner_;
   const std::map<const VarDecl*, const Expr*>& locals_;
-  std::string firstRow_;
 };
 
 std::optional<APValue> constantValue(const Expr* e, const ASTContext& ctx) {
@@ -227,7 +241,11 @@ std::variant<RowsLift, std::string> modelRows(const ForStmt& outer, ASTContext& 
     auto innerModel = modelLoop(*inner, ctx);
     if (auto* why = std::get_if<std::string>(&innerModel)) throw NotRows{"its loop over the row: " + *why};
     lift.inner = std::get<LoopModel>(innerModel);
-    auto recognized = recognize(lift.inner, options);
+    // Down columns, a float sum keeps the loop's order exactly (one lane per column): decided below.
+    Options anyOrder = options;
+    anyOrder.allowReassociation = true;
+    anyOrder.allowStridedLoads = true;
+    auto recognized = recognize(lift.inner, anyOrder);
     if (auto* why = std::get_if<std::string>(&recognized)) throw NotRows{"its loop over the row: " + *why};
     Recognition& r = lift.recognition = std::get<Recognition>(recognized);
     if (r.chunk) throw NotRows{"a 64-bit sum of bytes per row is not lifted row by row yet"};
@@ -248,14 +266,30 @@ std::variant<RowsLift, std::string> modelRows(const ForStmt& outer, ASTContext& 
         if (v == cols.counter) load = load ? load : sub;
     }
     if (!load) throw NotRows{"the loop over the row reads no element of it"};
-    const std::string firstRow = lift.outer.startText;
-    RowAddress address(ctx, rows.counter, cols.counter, locals, firstRow);
+    MatrixAddress address(ctx, rows.counter, cols.counter, locals);
     address.base(load->getBase());
     address.index(load->getIdx(), 1);
-    if (address.colCoefficient != 1 || address.stride.empty())
-      throw NotRows{"`" + sourceText(*load, ctx) + "` does not read row r, column c as base + r * stride + c"};
-    lift.stride = address.stride;
-    lift.matrix = address.first(0);
+    const auto& o = address.outer;
+    const auto& in = address.inner;
+    if (in.unit == 1 && in.stride.empty() && o.unit == 0 && !o.stride.empty()) {
+      lift.stride = o.stride;  // rows: the inner loop runs along a row
+    } else if (o.unit == 1 && o.stride.empty() && in.unit == 0 && !in.stride.empty()) {
+      lift.columns = true;  // columns: the inner loop runs down a column
+      lift.stride = in.stride;
+    } else {
+      throw NotRows{"`" + sourceText(*load, ctx) + "` is not element [r][c] of a matrix, a + r * stride + c, with one loop "
+                    "over r and the other over c"};
+    }
+    if (lift.columns && r.kind == "arg_reduce") throw NotRows{"argmin/argmax down columns: simdgen's arg_reduce runs along rows"};
+    if (r.reassociates && !lift.columns && !options.allowReassociation)
+      throw NotRows{"a float " + r.op + " along rows would be reassociated across vector lanes, which changes its rounding; "
+                    "pass --reassociate to accept that"};
+    if (r.reassociates && lift.columns) {
+      lift.sequential = true;
+      r.reassociates = false;
+    }
+    r.summary += lift.columns ? ", over columns" : ", over rows";
+    lift.matrix = address.first(lift.outer.startText, lift.inner.startText);
 
     // The results: out[r + k] = acc, once per accumulator, without conversion.
     std::map<std::string, std::string> outputs;
@@ -267,11 +301,12 @@ std::variant<RowsLift, std::string> modelRows(const ForStmt& outer, ASTContext& 
         throw NotRows{"`" + sourceText(*store, ctx) + "` does not store an accumulator of the row"};
       if (canonical(lhs->getType()) != canonical(v->getType()))
         throw NotRows{"`" + sourceText(*store, ctx) + "` converts the result (" + canonical(v->getType()) + " to " + canonical(lhs->getType()) + ")"};
-      RowAddress out(ctx, rows.counter, nullptr, locals, firstRow);
+      MatrixAddress out(ctx, rows.counter, nullptr, locals);
       out.base(lhs->getBase());
       out.index(lhs->getIdx(), 1);
-      if (out.stride != "1") throw NotRows{"`" + sourceText(*lhs, ctx) + "` is not out[r + k]: one result per row, in order"};
-      if (!outputs.emplace(v->getNameAsString(), out.first(0)).second)
+      if (out.outer.unit != 1 || !out.outer.stride.empty() || out.rowsOfArray)
+        throw NotRows{"`" + sourceText(*lhs, ctx) + "` is not out[r + k]: one result per row, in order"};
+      if (!outputs.emplace(v->getNameAsString(), out.first(lift.outer.startText, "0")).second)
         throw NotRows{"`" + v->getNameAsString() + "` is stored twice"};
       const std::string want = v->getNameAsString() == r.accName ? kernelCType(r.kind == "reduce" ? r.outDtype : r.element.dtype)
                                                                    : canonical(lhs->getType());

@@ -14,7 +14,7 @@ SymPtr makeSym(Sym s) { return std::make_shared<const Sym>(std::move(s)); }
 
 bool sameSym(const SymPtr& a, const SymPtr& b) {
   if (a == b) return true;
-  if (!a || !b || a->kind != b->kind || a->op != b->op || a->name != b->name || a->offset != b->offset ||
+  if (!a || !b || a->kind != b->kind || a->op != b->op || a->name != b->name || a->offset != b->offset || a->stride != b->stride ||
       !(a->type == b->type) || a->args.size() != b->args.size())
     return false;
   for (size_t i = 0; i < a->args.size(); ++i)
@@ -27,7 +27,7 @@ const Sym& stripCasts(const Sym& s) { return s.kind == Sym::Kind::cast ? stripCa
 std::string render(const Sym& s) {
   switch (s.kind) {
     case Sym::Kind::load:
-      return s.name + "[i" + (s.offset > 0 ? " + " + std::to_string(s.offset) : s.offset < 0 ? " - " + std::to_string(-s.offset) : "") + "]";
+      return s.name + "[i" + (s.stride.empty() ? "" : " * " + s.stride) + (s.offset > 0 ? " + " + std::to_string(s.offset) : s.offset < 0 ? " - " + std::to_string(-s.offset) : "") + "]";
     case Sym::Kind::induction: return "i";
     case Sym::Kind::carried:
     case Sym::Kind::invariant:

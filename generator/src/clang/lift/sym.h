@@ -45,6 +45,7 @@ struct Sym {
   std::string name;  // carried, invariant, constant; load: the base's source text
   long long offset = 0;  // load
   std::vector<SymPtr> args;
+  std::string stride;  // load: empty for base[i + offset], else base[i * stride + offset]
 };
 
 SymPtr makeSym(Sym s);
