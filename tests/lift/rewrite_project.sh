@@ -23,7 +23,7 @@ grep -q '^+#include "pixel_sum_lifted.h"' "$work/diff.txt" || { cat "$work/diff.
 
 "$simdgen" lift --rewrite -p "$work/build" "$work/src/stats.c" -o "$work/specs" 2> "$work/remarks.txt"
 cat "$work/remarks.txt"
-for name in pixel_sum hottest lowest checksum byte_total row_totals row_max_shifted; do
+for name in pixel_sum hottest lowest checksum byte_total row_totals row_max_shifted brighten; do
   grep -q "remark: lifted: ${name}_lifted" "$work/remarks.txt" || fail "$name was not lifted"
   grep -q "${name}_lifted(" "$work/src/stats.c" || fail "the rewritten stats.c does not call ${name}_lifted"
 done

@@ -2,7 +2,7 @@
 // Every other element (the real parts of interleaved complex numbers): stride 2.
 float max_real(const float* a, int n) {
     float m = -1e30f;
-    // expect: not lifted: 2 * i
+    // expect: not lifted: elements 2 apart
     for (int i = 0; i < n / 2; ++i) {
         if (a[2 * i] > m)
             m = a[2 * i];

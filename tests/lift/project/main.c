@@ -55,6 +55,14 @@ int main(void) {
   for (int i = 0; i < 41 * 64; ++i) h = h * 1000003u + (uint32_t)m[i];
   printf("rows=%llu\n", (unsigned long long)h);
 
+  // A map, then the same map shifted onto its own input (each result feeds the next element).
+  uint8_t light[300], shifted[301];
+  for (int i = 0; i < 301; ++i) shifted[i] = (uint8_t)(next() % 64);
+  brighten(img, light, 300);
+  brighten(shifted, shifted + 1, 300);
+  for (int i = 0; i < 300; ++i) h = h * 1000003u + light[i] + 7u * shifted[i + 1];
+  printf("map=%llu\n", (unsigned long long)h);
+
   // Past the first 2^24-element chunk, all 255: a 32-bit sum would have wrapped.
   const size_t big = (1u << 24) + (1u << 20);
   uint8_t* bytes = malloc(big);

@@ -10,6 +10,7 @@
 #include <clang/AST/RecursiveASTVisitor.h>
 #include <clang/Basic/SourceManager.h>
 #include <clang/Lex/Lexer.h>
+#include <llvm/ADT/StringExtras.h>
 
 namespace simdgen::lift {
 namespace {
@@ -76,6 +77,16 @@ class Evaluator {
         if (!sameSym(t, e)) value = makeSym(Sym{Sym::Kind::select, t->type, "", "", 0, {cond, t, e}});
         else value = t;
       }
+    } else if (const auto* store = dyn_cast<BinaryOperator>(s);
+               store && store->getOpcode() == BO_Assign && stores_ && isa<ArraySubscriptExpr>(store->getLHS()->IgnoreParens())) {
+      const auto* sub = clang::cast<ArraySubscriptExpr>(store->getLHS()->IgnoreParens());
+      SymPtr value = eval(store->getRHS(), env);
+      SymPtr at = load(*sub);  // where it goes: the same checks as a load
+      if (!at->stride.empty()) throw NotLifted{"the store `" + sourceText(*store, ctx_) + "` is strided"};
+      for (const auto& st : *stores_)
+        if (st.base == at->name) throw NotLifted{"`" + at->name + "` is written twice in one iteration"};
+      stores_->push_back({at->name, at->offset, at->type, value});
+      stored_.insert(at->name);
     } else if (const auto* assign = dyn_cast<BinaryOperator>(s); assign && assign->isAssignmentOp()) {
       const VarDecl* v = assignedVar(assign->getLHS());
       SymPtr rhs = eval(assign->getRHS(), env);
@@ -134,7 +145,7 @@ class Evaluator {
       return makeSym(Sym{Sym::Kind::invariant, scalarTypeOf(v->getType(), ctx_), "", v->getNameAsString(), 0, {}});
     }
     if (isa<IntegerLiteral>(e) || isa<FloatingLiteral>(e) || isa<CharacterLiteral>(e) || isa<CXXBoolLiteralExpr>(e))
-      return makeSym(Sym{Sym::Kind::constant, scalarTypeOf(e->getType(), ctx_), "", sourceText(*e, ctx_), 0, {}});
+      return constant(e);
     if (const auto* sub = dyn_cast<ArraySubscriptExpr>(e)) return load(*sub);
     if (const auto* bin = dyn_cast<BinaryOperator>(e)) {
       if (bin->isAssignmentOp() || bin->isCommaOp())
@@ -147,6 +158,11 @@ class Evaluator {
       if (un->getOpcode() == UO_LNot)
         return makeSym(Sym{Sym::Kind::logical_not, scalarTypeOf(e->getType(), ctx_), "", "", 0, {eval(un->getSubExpr(), env)}});
       if (un->getOpcode() == UO_Deref) throw NotLifted{"`" + sourceText(*e, ctx_) + "` reads through a pointer other than a[i]"};
+      if (un->getOpcode() == UO_Minus) {
+        if (e->isEvaluatable(ctx_)) return constant(e);
+        return makeSym(Sym{Sym::Kind::negate, scalarTypeOf(e->getType(), ctx_), "", "", 0, {eval(un->getSubExpr(), env)}});
+      }
+      if (un->getOpcode() == UO_Plus) return eval(un->getSubExpr(), env);
       throw NotLifted{"the operator in `" + sourceText(*e, ctx_) + "` is not one lift understands"};
     }
     if (const auto* cond = dyn_cast<ConditionalOperator>(e))
@@ -162,6 +178,9 @@ class Evaluator {
   }
 
   SymPtr cast(const ScalarType& to, SymPtr value) { return makeSym(Sym{Sym::Kind::cast, to, "", "", 0, {std::move(value)}}); }
+
+  // Element-wise loops: stores `base[i + k] = value` are recorded here instead of refused.
+  void allowStores(std::vector<MapStore>* stores) { stores_ = stores; }
 
  private:
   void checkScalarLocal(const VarDecl* v) {
@@ -179,6 +198,21 @@ class Evaluator {
     return v;
   }
 
+  // A literal or constant expression, by its value: 2.0f is "2", 'a' is "97", 0x10 is "16".
+  SymPtr constant(const Expr* e) {
+    Expr::EvalResult r;
+    std::string text = sourceText(*e, ctx_);
+    if (e->EvaluateAsRValue(r, ctx_)) {
+      if (r.Val.isInt()) text = llvm::toString(r.Val.getInt(), 10);
+      else if (r.Val.isFloat()) {
+        llvm::SmallString<32> digits;
+        r.Val.getFloat().toString(digits);
+        text = digits.str().str();
+      }
+    }
+    return makeSym(Sym{Sym::Kind::constant, scalarTypeOf(e->getType(), ctx_), "", text, 0, {}});
+  }
+
   // base[i + c + e]: base a pointer or array and e an integer, neither changed by the loop (a row
   // pointer `a[r]`, a row offset `r * stride`); the load is (base + e)[i + c].
   SymPtr load(const ArraySubscriptExpr& sub) {
@@ -193,6 +227,7 @@ class Evaluator {
                       " + constant` or plus a value the loop does not change (indirect accesses are not lifted)"};
     std::string pointer = sourceText(*base, ctx_);
     for (const auto& [sign, term] : index.terms) pointer += (sign > 0 ? " + " : " - ") + term;
+    if (stored_.count(pointer)) throw NotLifted{"`" + sourceText(sub, ctx_) + "` reads an array after the loop body wrote it"};
     Sym s{Sym::Kind::load, scalarTypeOf(sub.getType(), ctx_), "", pointer, index.constant, {}};
     s.stride = index.stride;
     s.type.spelling = sub.getType().getUnqualifiedType().getAsString(ctx_.getPrintingPolicy());
@@ -270,6 +305,8 @@ class Evaluator {
   ASTContext& ctx_;
   const VarDecl* induction_;
   const std::set<const VarDecl*>& written_;
+  std::vector<MapStore>* stores_ = nullptr;
+  std::set<std::string> stored_;
 };
 
 bool isUnitStep(const Expr* inc, const VarDecl* i, const ASTContext& ctx) {
@@ -429,6 +466,29 @@ std::variant<LoopModel, std::string> modelLoop(const ForStmt& loop, ASTContext& 
     }
     // By name, so that the order does not depend on pointer values.
     std::sort(m.carried.begin(), m.carried.end(), [](const CarriedVar& a, const CarriedVar& b) { return a.name < b.name; });
+    return m;
+  } catch (const NotLifted& n) {
+    return n.reason;
+  }
+}
+
+std::variant<MapModel, std::string> modelMap(const ForStmt& loop, ASTContext& ctx) {
+  try {
+    WriteCollector writes;
+    writes.ctx = &ctx;
+    writes.TraverseStmt(const_cast<Stmt*>(loop.getBody()));
+    LoopHeader h = header(loop, ctx, writes.vars);
+    MapModel m;
+    m.loop = h.model;
+    Evaluator eval(ctx, h.counter, writes.vars);
+    eval.allowStores(&m.stores);
+    Evaluator::Env env;
+    const SourceManager& sm = ctx.getSourceManager();
+    for (const VarDecl* v : writes.vars)
+      if (sm.isBeforeInTranslationUnit(v->getLocation(), loop.getBeginLoc()))
+        throw NotLifted{"the loop changes `" + v->getNameAsString() + "`, declared before it (an element-wise loop only writes arrays)"};
+    eval.exec(loop.getBody(), env);
+    if (m.stores.empty()) throw NotLifted{"the loop writes no array element"};
     return m;
   } catch (const NotLifted& n) {
     return n.reason;

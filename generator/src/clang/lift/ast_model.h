@@ -30,6 +30,9 @@ struct LoopHeader {
 };
 std::variant<LoopHeader, std::string> loopHeader(const clang::ForStmt& loop, clang::ASTContext& ctx);
 
+// An element-wise loop's stores, or why it is not one.
+std::variant<MapModel, std::string> modelMap(const clang::ForStmt& loop, clang::ASTContext& ctx);
+
 // The model, or why the loop is not a simple range over an array with carried scalars.
 std::variant<LoopModel, std::string> modelLoop(const clang::ForStmt& loop, clang::ASTContext& ctx);
 

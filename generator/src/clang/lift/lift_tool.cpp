@@ -23,6 +23,7 @@
 
 #include "clang/lift/ast_model.h"
 #include "clang/lift/lift_output.h"
+#include "clang/lift/map_lift.h"
 #include "clang/lift/recognize.h"
 #include "clang/lift/rows_model.h"
 
@@ -243,7 +244,30 @@ LiftResult runLift(const LiftRequest& request) {
         }
         auto model = modelLoop(*loop, ctx);
         if (auto* reason = std::get_if<std::string>(&model)) {
-          reject(*reason);
+          if (reason->rfind("the loop writes to memory", 0) != 0) {
+            reject(*reason);
+            continue;
+          }
+          // It writes arrays: an element-wise loop?
+          auto mapModel = modelMap(*loop, ctx);
+          if (auto* why = std::get_if<std::string>(&mapModel)) {
+            reject(*reason + "; as an element-wise loop: " + *why);
+            continue;
+          }
+          MapModel& mm = std::get<MapModel>(mapModel);
+          if (auto count = staticTripCount(mm.loop); count && *count < kMinStaticTrip) {
+            reject("a loop of " + std::to_string(*count) + " elements: a kernel call (about 10-30 ns) costs more than it saves");
+            continue;
+          }
+          mm.loop.loopText = tooling::getText(loopRange(*loop, ctx), ctx).str();
+          auto map = recognizeMap(mm);
+          if (auto* why = std::get_if<std::string>(&map)) {
+            reject("as an element-wise loop: " + *why);
+            continue;
+          }
+          const MapLift& ml = std::get<MapLift>(map);
+          accept(ml.summary, [&](const std::string& name) { return mapSpecJson(ml, name, description); },
+                 [&](const std::string& name) { return mapReplacementCode(mm, ml, name, local); });
           continue;
         }
         LoopModel& m = std::get<LoopModel>(model);

@@ -27,4 +27,17 @@ struct LoopModel {
   std::string loopText;             // the loop's source, kept by rewrites that need a fallback
 };
 
+// An element-wise loop: `out[i + k] = expr;` for each output, no carried variables.
+struct MapStore {
+  std::string base;  // the output array, as written
+  long long offset = 0;
+  ScalarType type;   // the stored element's type
+  SymPtr value;      // converted to `type` when the assignment converts
+};
+
+struct MapModel {
+  LoopModel loop;
+  std::vector<MapStore> stores;  // in source order
+};
+
 }  // namespace simdgen::lift

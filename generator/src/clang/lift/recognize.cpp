@@ -278,7 +278,7 @@ Result recognize(const LoopModel& loop, const Options& options) {
   }
   const Sym& load = *loads[0];
   if (!load.stride.empty() && !options.allowStridedLoads)
-    return std::string("the loop reads every " + load.stride + "th element (" + render(load) +
+    return std::string("the loop reads elements " + load.stride + " apart (" + render(load) +
                        "): strided loads are lifted only down the columns of a matrix, from the loop over its columns");
   if (load.type.dtype.empty())
     return std::string("the elements' type (" + load.type.spelling + ") is not one simdgen has" +

@@ -38,6 +38,7 @@ struct Sym {
     logical_not,
     select,     // args[0] ? args[1] : args[2]
     fmax,       // fmax/fmaxf/fmin/fminf (op "fmax" or "fmin"): NaN operands are ignored
+    negate,     // -args[0]
   };
   Kind kind;
   ScalarType type;

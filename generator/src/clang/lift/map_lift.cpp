@@ -1,0 +1,226 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "clang/lift/map_lift.h"
+
+#include <algorithm>
+#include <cctype>
+#include <set>
+
+#include <nlohmann/json.hpp>
+
+#include "clang/lift/lift_output.h"
+
+namespace simdgen::lift {
+namespace {
+
+using Kind = Sym::Kind;
+
+struct NotMap {
+  std::string reason;
+};
+
+bool identifier(const std::string& t) {
+  return !t.empty() && !std::isdigit(static_cast<unsigned char>(t[0])) &&
+         std::all_of(t.begin(), t.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
+}
+
+class Translator {
+ public:
+  explicit Translator(MapLift& map) : map_(map) {}
+
+  std::string expr(const Sym& s) {
+    switch (s.kind) {
+      case Kind::load: return input(s);
+      case Kind::invariant: return param(s);
+      case Kind::constant: return s.name;
+      case Kind::cast: {
+        const Sym& inner = *s.args[0];
+        if (s.type.dtype.empty()) throw NotMap{"a conversion to " + s.type.spelling};
+        if (inner.kind == Kind::constant) {
+          if (!s.type.isFloat && inner.type.isFloat) throw NotMap{"a float constant converted to an integer"};
+          return inner.name;  // a number takes its operands' dtype
+        }
+        if (inner.type.dtype == s.type.dtype) return expr(inner);
+        return "convert(" + expr(inner) + ", " + s.type.dtype + ")";
+      }
+      case Kind::binary: {
+        static const std::set<std::string> ops = {"+", "-", "*", "/"};
+        if (!ops.count(s.op)) throw NotMap{"`" + s.op + "` is not in the map family's operations (+ - * /, min, max, select, convert)"};
+        if (s.op == "/" && !s.type.isFloat) throw NotMap{"an integer division (the map family divides floats only)"};
+        const std::string lhs = expr(*s.args[0]);  // in order: inputs are numbered as they appear
+        const std::string rhs = expr(*s.args[1]);
+        return "(" + lhs + " " + s.op + " " + rhs + ")";
+      }
+      case Kind::negate: return "-" + expr(*s.args[0]);
+      case Kind::select: {
+        const Sym* cond = s.args[0].get();
+        const Sym* a = s.args[1].get();
+        const Sym* b = s.args[2].get();
+        while (cond->kind == Kind::cast || cond->kind == Kind::logical_not) {
+          if (cond->kind == Kind::logical_not) std::swap(a, b);
+          cond = cond->args[0].get();
+        }
+        if (cond->kind != Kind::compare) throw NotMap{"the condition " + render(*s.args[0]) + " is not a comparison"};
+        const std::string lhs = expr(*cond->args[0]);
+        const std::string rhs = expr(*cond->args[1]);
+        const std::string ifTrue = expr(*a);
+        const std::string ifFalse = expr(*b);
+        return "select(" + lhs + " " + cond->op + " " + rhs + ", " + ifTrue + ", " + ifFalse + ")";
+      }
+      case Kind::induction: throw NotMap{"the value uses the loop index itself"};
+      case Kind::fmax: throw NotMap{s.op + " in an element-wise loop (its NaN rule is not the map family's min/max)"};
+      default: throw NotMap{"`" + render(s) + "` is not an element-wise expression simdgen has"};
+    }
+  }
+
+ private:
+  std::string input(const Sym& s) {
+    if (!s.stride.empty()) throw NotMap{"`" + render(s) + "` is strided"};
+    if (s.type.dtype.empty()) throw NotMap{"the elements of " + s.name + " are " + s.type.spelling};
+    for (const auto& in : map_.inputs)
+      if (in.base == s.name && in.offset == s.offset) return in.name;
+    MapLift::Array in;
+    in.base = s.name;
+    in.offset = s.offset;
+    in.type = s.type;
+    in.name = identifier(s.name) && s.offset == 0 && !used(s.name) ? s.name : "in" + std::to_string(map_.inputs.size());
+    map_.inputs.push_back(in);
+    return in.name;
+  }
+  std::string param(const Sym& s) {
+    if (s.type.dtype.empty()) throw NotMap{"`" + s.name + "` is a " + s.type.spelling};
+    for (const auto& p : map_.params)
+      if (p.first == s.name) return p.first;
+    map_.params.push_back({s.name, s.type});
+    return s.name;
+  }
+  bool used(const std::string& name) const {
+    for (const auto& a : map_.inputs)
+      if (a.name == name) return true;
+    for (const auto& p : map_.params)
+      if (p.first == name) return true;
+    return name == "n";
+  }
+  MapLift& map_;
+};
+
+// No parenthesis closes before it opens: "(a) + (b)" is not one parenthesized expression.
+bool balanced(const std::string& t) {
+  int depth = 0;
+  for (char c : t) {
+    depth += c == '(' ? 1 : c == ')' ? -1 : 0;
+    if (depth < 0) return false;
+  }
+  return depth == 0;
+}
+
+std::string pointer(const LoopModel& loop, const std::string& base, long long offset) {
+  std::string p = base;
+  if (loop.startText != "0") p += " + " + rangeStart(loop);
+  if (offset) p += (offset > 0 ? " + " : " - ") + std::to_string(offset > 0 ? offset : -offset);
+  return p;
+}
+
+}  // namespace
+
+std::variant<MapLift, std::string> recognizeMap(const MapModel& model) {
+  try {
+    MapLift map;
+    Translator t(map);
+    for (const MapStore& st : model.stores) {
+      if (st.type.dtype.empty()) throw NotMap{"the elements of " + st.base + " are " + st.type.spelling};
+      MapLift::Array out;
+      out.base = st.base;
+      out.offset = st.offset;
+      out.type = st.type;
+      const Sym& value = *st.value;
+      // The assignment's conversion to the element type, written out when it changes the dtype.
+      std::string e = t.expr(value);
+      if (e.size() > 1 && e.front() == '(' && e.back() == ')' && balanced(e.substr(1, e.size() - 2))) e = e.substr(1, e.size() - 2);
+      out.expr = value.type.dtype == st.type.dtype ? e : "convert(" + e + ", " + st.type.dtype + ")";
+      map.outputs.push_back(out);
+    }
+    std::set<std::string> names;
+    for (const auto& in : map.inputs) names.insert(in.name);
+    for (const auto& p : map.params) names.insert(p.first);
+    for (size_t k = 0; k < map.outputs.size(); ++k) {
+      auto& out = map.outputs[k];
+      for (const auto& in : map.inputs)
+        if (in.base == out.base && in.offset == out.offset) out.inPlace = in.name;
+      out.name = identifier(out.base) && out.offset == 0 && out.inPlace.empty() && !names.count(out.base) ? out.base
+                                                                                                          : "out" + std::to_string(k);
+      while (names.count(out.name)) out.name += "_";
+      names.insert(out.name);
+    }
+    for (const auto& out : map.outputs)
+      for (const auto& in : map.inputs)
+        if (in.base == out.base && in.offset != out.offset)
+          throw NotMap{"`" + out.base + "` is read and written at different positions (a[i] = a[i + 1]: a shift, not element-wise)"};
+    if (map.inputs.empty()) throw NotMap{"the loop only fills arrays (no input array)"};
+    std::string dtypes;
+    for (const auto& in : map.inputs)
+      if (dtypes.find(in.type.dtype) == std::string::npos) dtypes += (dtypes.empty() ? "" : ",") + in.type.dtype;
+    std::string outTypes;
+    for (const auto& out : map.outputs)
+      if (outTypes.find(out.type.dtype) == std::string::npos) outTypes += (outTypes.empty() ? "" : ",") + out.type.dtype;
+    map.summary = "map " + dtypes + " -> " + outTypes + " (" + std::to_string(map.inputs.size()) + " input" +
+                  (map.inputs.size() > 1 ? "s" : "") + ", " + std::to_string(map.outputs.size()) + " output" +
+                  (map.outputs.size() > 1 ? "s" : "") + ")";
+    return map;
+  } catch (const NotMap& n) {
+    return n.reason;
+  }
+}
+
+std::string mapSpecJson(const MapLift& map, const std::string& name, const std::string& description) {
+  nlohmann::ordered_json j;
+  j["simdgen"] = 1;
+  j["name"] = name;
+  j["description"] = description;
+  j["kind"] = "map";
+  j["shape"] = {"n"};
+  j["inputs"] = nlohmann::json::array();
+  for (const auto& in : map.inputs) j["inputs"].push_back({{"name", in.name}, {"dtype", in.type.dtype}});
+  if (!map.params.empty()) {
+    j["params"] = nlohmann::json::array();
+    for (const auto& [p, type] : map.params) j["params"].push_back({{"name", p}, {"dtype", type.dtype}});
+  }
+  j["outputs"] = nlohmann::json::array();
+  for (const auto& out : map.outputs) {
+    nlohmann::ordered_json o = {{"name", out.name}, {"dtype", out.type.dtype}, {"expr", out.expr}};
+    if (!out.inPlace.empty()) o["in_place"] = out.inPlace;
+    j["outputs"].push_back(o);
+  }
+  return j.dump(2) + "\n";
+}
+
+std::string mapReplacementCode(const MapModel& model, const MapLift& map, const std::string& name, const std::string& local) {
+  const LoopModel& loop = model.loop;
+  const std::string n = local + "n";
+  std::vector<std::string> checks;
+  auto apart = [&](const std::string& x, const std::string& y) {
+    return "((uintptr_t)(" + paren(x) + " + " + n + ") <= (uintptr_t)" + paren(y) + " || (uintptr_t)(" + paren(y) + " + " + n +
+           ") <= (uintptr_t)" + paren(x) + ")";
+  };
+  for (size_t k = 0; k < map.outputs.size(); ++k) {
+    const auto& out = map.outputs[k];
+    const std::string o = pointer(loop, out.base, out.offset);
+    for (const auto& in : map.inputs)
+      if (in.name != out.inPlace) checks.push_back(apart(o, pointer(loop, in.base, in.offset)));
+    for (size_t m = k + 1; m < map.outputs.size(); ++m)
+      checks.push_back(apart(o, pointer(loop, map.outputs[m].base, map.outputs[m].offset)));
+  }
+  std::string args;
+  for (const auto& in : map.inputs) args += pointer(loop, in.base, in.offset) + ", ";
+  args += n;
+  for (const auto& p : map.params) args += ", " + p.first;
+  for (const auto& out : map.outputs) args += ", " + pointer(loop, out.base, out.offset);
+
+  std::string code = "{\n  // simdgen lift: " + name + " (" + map.summary + ")\n";
+  code += "  const int64_t " + n + " = " + rangeCount(loop) + ";\n";
+  std::string cond = n + " > 0";
+  for (const auto& c : checks) cond += " && " + c;
+  code += "  if (" + cond + ") {\n    " + name + "(" + args + ");\n  } else {\n    " + loop.loopText + "\n  }\n";
+  return code + "}";
+}
+
+}  // namespace simdgen::lift

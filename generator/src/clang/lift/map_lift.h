@@ -1,0 +1,33 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+// Element-wise loops (`out[i] = expr(a[i], b[i], scalars)`) as `map` specs: the expression in the
+// map family's syntax with every C conversion written out, and the call that replaces the loop.
+// No clang headers.
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "clang/lift/loop_model.h"
+
+namespace simdgen::lift {
+
+struct MapLift {
+  struct Array {
+    std::string name;  // in the spec and the kernel's signature
+    std::string base;  // as written in the loop
+    long long offset = 0;
+    ScalarType type;
+    std::string expr, inPlace;  // outputs only
+  };
+  std::vector<Array> inputs, outputs;
+  std::vector<std::pair<std::string, ScalarType>> params;  // scalars the loop reads, by variable name
+  std::string summary;                                      // "map i16 -> f32 (2 inputs, 1 output)"
+};
+
+std::variant<MapLift, std::string> recognizeMap(const MapModel& model);
+std::string mapSpecJson(const MapLift& map, const std::string& name, const std::string& description);
+// Calls the kernel when no output overlaps another array (an output may be its own input, element
+// for element); otherwise, and for an empty range, the block runs the original loop.
+std::string mapReplacementCode(const MapModel& model, const MapLift& map, const std::string& name, const std::string& local);
+
+}  // namespace simdgen::lift
