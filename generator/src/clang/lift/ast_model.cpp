@@ -410,6 +410,8 @@ const VarDecl* referencedVar(const Expr* e) {
   return nullptr;
 }
 
+std::string canonicalType(QualType t) { return t.getCanonicalType().getUnqualifiedType().getAsString(); }
+
 std::vector<const VarDecl*> referencedVars(const Stmt* s) {
   struct Refs : RecursiveASTVisitor<Refs> {
     std::vector<const VarDecl*> vars;

@@ -18,6 +18,8 @@ ScalarType scalarTypeOf(clang::QualType type, const clang::ASTContext& ctx);
 std::string sourceText(const clang::Stmt& s, const clang::ASTContext& ctx);
 // The variable `e` names, through parentheses and implicit conversions (else null).
 const clang::VarDecl* referencedVar(const clang::Expr* e);
+// The type as the compiler sees it, without qualifiers: "long", "unsigned char".
+std::string canonicalType(clang::QualType t);
 // Every variable `s` names (with repeats).
 std::vector<const clang::VarDecl*> referencedVars(const clang::Stmt* s);
 

@@ -26,6 +26,7 @@
 #include "clang/lift/map_lift.h"
 #include "clang/lift/recognize.h"
 #include "clang/lift/rows_model.h"
+#include "clang/lift/transpose_lift.h"
 
 #ifndef SIMDGEN_CLANG_RESOURCE_DIR
 #error "SIMDGEN_CLANG_RESOURCE_DIR must point at clang's resource dir"
@@ -232,7 +233,16 @@ LiftResult runLift(const LiftRequest& request) {
           const ForStmt* inner = nullptr;
           auto rows = modelRows(*loop, ctx, options, inner);
           if (auto* reason = std::get_if<std::string>(&rows)) {
-            reject("as a row-wise reduction: " + *reason);
+            auto transpose = modelTranspose(*loop, ctx);
+            if (auto* why = std::get_if<std::string>(&transpose)) {
+              reject(why->rfind(kNotANest, 0) == 0 ? "as a row-wise reduction: " + *reason : "as a transpose: " + *why);
+              continue;
+            }
+            TransposeLift& t = std::get<TransposeLift>(transpose);
+            t.loopText = tooling::getText(loopRange(*loop, ctx), ctx).str();
+            if (accept("transpose " + t.type.dtype, [&](const std::string& name) { return transposeSpecJson(t, name, description); },
+                       [&](const std::string& name) { return transposeReplacementCode(t, name, local); }))
+              seen.insert(t.innerLoop);
             continue;
           }
           RowsLift& lift = std::get<RowsLift>(rows);

@@ -12,6 +12,7 @@
 #include <clang/ASTMatchers/ASTMatchers.h>
 
 #include "clang/lift/ast_model.h"
+#include "clang/lift/matrix_address.h"
 #include "clang/lift/lift_output.h"
 
 namespace simdgen::lift {
@@ -19,9 +20,7 @@ namespace {
 
 using namespace clang;
 
-struct NotRows {
-  std::string reason;
-};
+using NotRows = NotLiftable;
 
 // The C type a kernel's pointer parameter has for a dtype (stdint.h on LP64 Linux), canonical.
 std::string kernelCType(const std::string& dtype) {
@@ -32,131 +31,6 @@ std::string kernelCType(const std::string& dtype) {
   return types.at(dtype);
 }
 
-std::string canonical(QualType t) { return t.getCanonicalType().getUnqualifiedType().getAsString(); }
-
-// A position in the matrix as pointer + terms: each counter (the outer loop's, the inner loop's)
-// appears alone (a unit step) or times a stride the loops do not change; the rest are constants
-// and values the loops do not change.
-class MatrixAddress {
- public:
-  MatrixAddress(ASTContext& ctx, const VarDecl* outer, const VarDecl* inner, const std::map<const VarDecl*, const Expr*>& locals)
-      : ctx_(ctx), outer_(outer), inner_(inner), locals_(locals) {}
-
-  struct Counter {
-    int unit = 0;        // how often the counter appears alone
-    std::string stride;  // the stride it is multiplied by, if it is
-  };
-  Counter outer, inner;
-  long long constant = 0;
-  std::string array;  // the pointer (or g[first row] of a 2-D array)
-  std::vector<std::string> terms;
-  bool rowsOfArray = false;
-
-  // Adds the terms of an integer expression, with their sign.
-  void index(const Expr* e, int sign) {
-    e = e->IgnoreParenImpCasts();
-    if (isCounter(e, inner_)) {
-      inner.unit += sign;
-    } else if (isCounter(e, outer_)) {
-      outer.unit += sign;
-    } else if (auto c = e->getIntegerConstantExpr(ctx_)) {
-      constant += sign * c->getExtValue();
-    } else if (const auto* bin = dyn_cast<BinaryOperator>(e); bin && (bin->getOpcode() == BO_Add || bin->getOpcode() == BO_Sub)) {
-      index(bin->getLHS(), sign);
-      index(bin->getRHS(), bin->getOpcode() == BO_Add ? sign : -sign);
-    } else if (bin && bin->getOpcode() == BO_Mul && (counterOf(bin->getLHS()) || counterOf(bin->getRHS()))) {
-      const bool left = counterOf(bin->getLHS()) != nullptr;
-      const Expr* stride = left ? bin->getRHS() : bin->getLHS();
-      if (!fixed(stride)) throw NotRows{"the stride `" + sourceText(*stride, ctx_) + "` changes inside the loops"};
-      Counter& c = counterOf(left ? bin->getLHS() : bin->getRHS()) == outer_ ? outer : inner;
-      if (sign < 0 || !c.stride.empty()) throw NotRows{"the position does not advance by one stride per row"};
-      c.stride = sourceText(*stride, ctx_);
-    } else if (fixed(e)) {
-      terms.push_back((sign > 0 ? " + " : " - ") + paren(sourceText(*e, ctx_)));
-    } else {
-      throw NotRows{"the position `" + sourceText(*e, ctx_) + "` is not a row times a stride plus a column"};
-    }
-  }
-
-  // The array the elements are read from: a fixed pointer, a row pointer declared in the outer
-  // loop (`const T* row = a + r * stride;`), or a row of a 2-D array (`g[r]`).
-  void base(const Expr* e) {
-    e = e->IgnoreParenImpCasts();
-    if (const VarDecl* v = referencedVar(e); v && isa<DeclRefExpr>(e) && locals_.count(v)) {
-      pointer(locals_.at(v));
-    } else if (const auto* sub = dyn_cast<ArraySubscriptExpr>(e); sub && isCounter(sub->getIdx()->IgnoreParenImpCasts(), outer_)) {
-      const auto* rowType = ctx_.getAsConstantArrayType(sub->getType());
-      if (!rowType || !fixed(sub->getBase())) throw NotRows{"`" + sourceText(*sub, ctx_) + "` is not a row of a 2-D array"};
-      array = sourceText(*sub->getBase(), ctx_);
-      rowsOfArray = true;
-      if (!outer.stride.empty()) throw NotRows{"the position does not advance by one stride per row"};
-      outer.stride = std::to_string(rowType->getSize().getZExtValue());
-    } else if (fixed(e)) {
-      array = sourceText(*e, ctx_);
-    } else {
-      throw NotRows{"the array `" + sourceText(*e, ctx_) + "` is not a fixed pointer, a row pointer or a row of a 2-D array"};
-    }
-  }
-
-  // The address where both counters are at their first values.
-  std::string first(const std::string& outerStart, const std::string& innerStart) const {
-    std::string p = rowsOfArray ? array + "[" + outerStart + "]" : array;
-    long long k = constant;
-    auto add = [&](const Counter& c, const std::string& start, bool done) {
-      if (done || start == "0" || (c.unit == 0 && c.stride.empty())) return;
-      const std::string step = c.stride.empty() ? "" : c.stride;
-      if (isDecimal(start) && (step.empty() || isDecimal(step))) {
-        k += std::stoll(start) * (step.empty() ? 1 : std::stoll(step));
-      } else {
-        p += " + " + paren(start) + (step.empty() ? "" : " * " + paren(step));
-      }
-    };
-    add(outer, outerStart, rowsOfArray);
-    add(inner, innerStart, false);
-    for (const auto& t : terms) p += t;
-    if (k) p += (k > 0 ? " + " : " - ") + std::to_string(k > 0 ? k : -k);
-    return p;
-  }
-
- private:
-  static bool isDecimal(const std::string& t) {
-    return !t.empty() && t.size() < 10 && std::all_of(t.begin(), t.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
-  }
-  bool isCounter(const Expr* e, const VarDecl* counter) const {
-    return counter && isa<DeclRefExpr>(e) && referencedVar(e) == counter;
-  }
-  const VarDecl* counterOf(const Expr* e) const {
-    e = e->IgnoreParenImpCasts();
-    return isCounter(e, outer_) ? outer_ : isCounter(e, inner_) ? inner_ : nullptr;
-  }
-  // A row pointer's value: p + terms, or &p[index].
-  void pointer(const Expr* e) {
-    e = e->IgnoreParenImpCasts();
-    if (const auto* addr = dyn_cast<UnaryOperator>(e); addr && addr->getOpcode() == UO_AddrOf) {
-      const auto* sub = dyn_cast<ArraySubscriptExpr>(addr->getSubExpr()->IgnoreParens());
-      if (!sub) throw NotRows{"the row pointer `" + sourceText(*e, ctx_) + "` is not &array[position]"};
-      base(sub->getBase());
-      index(sub->getIdx(), 1);
-    } else if (const auto* bin = dyn_cast<BinaryOperator>(e); bin && bin->getOpcode() == BO_Add && bin->getLHS()->getType()->isPointerType()) {
-      pointer(bin->getLHS());
-      index(bin->getRHS(), 1);
-    } else {
-      base(e);
-    }
-  }
-  // Side-effect free, and naming neither counter nor the outer loop's own variables.
-  bool fixed(const Expr* e) const {
-    if (e->HasSideEffects(ctx_)) return false;
-    for (const VarDecl* v : referencedVars(e))
-      if (v == outer_ || v == inner_ || locals_.count(v) || v->getType().isVolatileQualified()) return false;
-    return true;
-  }
-
-  ASTContext& ctx_;
-  const VarDecl* outer_;
-  const VarDecl* inner_;
-  const std::map<const VarDecl*, const Expr*>& locals_;
-};
 
 std::optional<APValue> constantValue(const Expr* e, const ASTContext& ctx) {
   Expr::EvalResult result;
@@ -299,8 +173,8 @@ std::variant<RowsLift, std::string> modelRows(const ForStmt& outer, ASTContext& 
       if (!v || !isa<DeclRefExpr>(store->getRHS()->IgnoreParenImpCasts()) ||
           std::none_of(lift.inner.carried.begin(), lift.inner.carried.end(), [&](const CarriedVar& c) { return c.name == v->getNameAsString(); }))
         throw NotRows{"`" + sourceText(*store, ctx) + "` does not store an accumulator of the row"};
-      if (canonical(lhs->getType()) != canonical(v->getType()))
-        throw NotRows{"`" + sourceText(*store, ctx) + "` converts the result (" + canonical(v->getType()) + " to " + canonical(lhs->getType()) + ")"};
+      if (canonicalType(lhs->getType()) != canonicalType(v->getType()))
+        throw NotRows{"`" + sourceText(*store, ctx) + "` converts the result (" + canonicalType(v->getType()) + " to " + canonicalType(lhs->getType()) + ")"};
       MatrixAddress out(ctx, rows.counter, nullptr, locals);
       out.base(lhs->getBase());
       out.index(lhs->getIdx(), 1);
@@ -309,11 +183,11 @@ std::variant<RowsLift, std::string> modelRows(const ForStmt& outer, ASTContext& 
       if (!outputs.emplace(v->getNameAsString(), out.first(lift.outer.startText, "0")).second)
         throw NotRows{"`" + v->getNameAsString() + "` is stored twice"};
       const std::string want = v->getNameAsString() == r.accName ? kernelCType(r.kind == "reduce" ? r.outDtype : r.element.dtype)
-                                                                   : canonical(lhs->getType());
-      if (canonical(lhs->getType()) != want)
-        throw NotRows{"`" + sourceText(*lhs, ctx) + "` is " + canonical(lhs->getType()) + ", the kernel writes " + want};
+                                                                   : canonicalType(lhs->getType());
+      if (canonicalType(lhs->getType()) != want)
+        throw NotRows{"`" + sourceText(*lhs, ctx) + "` is " + canonicalType(lhs->getType()) + ", the kernel writes " + want};
       if (v->getNameAsString() == r.indexName) {
-        const std::string t = canonical(lhs->getType());
+        const std::string t = canonicalType(lhs->getType());
         lift.indexDtype = t == "long" ? "i64" : t == "int" ? "i32" : "";
         if (lift.indexDtype.empty()) throw NotRows{"the row's index is stored as " + t + " (the kernel writes int32_t or int64_t)"};
       }
