@@ -322,6 +322,13 @@ TEST_CASE("lift: remarks per loop, specs for the lifted ones, --diff changes not
   CHECK(r.output.find("nothing was written") != std::string::npos);
   CHECK(!fs::exists(d / "out2"));
 
+  // The touched lines follow the file's .clang-format (here 8-space indents) from where the loop was.
+  write(d / ".clang-format", "BasedOnStyle: LLVM\nIndentWidth: 8\n");
+  r = run("-q lift --diff " + (d / "k.c").string() + " -o " + (d / "specs").string() + " -- -std=c11");
+  CHECK(r.output.find("\n+  {\n+          // simdgen lift: sum_lifted") != std::string::npos);
+  CHECK(r.output.find("\n+                  int32_t simdgen_r;") != std::string::npos);
+  fs::remove(d / ".clang-format");
+
   r = run("lift " + (d / "missing.c").string() + " -o " + (d / "out3").string());
   CHECK(r.code == 2);
   CHECK(r.output.find("missing.c: error: cannot read file") != std::string::npos);
