@@ -424,12 +424,18 @@ std::vector<const VarDecl*> referencedVars(const Stmt* s) {
   return refs.vars;
 }
 
+namespace {
+WriteCollector writesOf(const ForStmt& loop, const ASTContext& ctx) {
+  WriteCollector writes;
+  writes.ctx = &ctx;
+  writes.TraverseStmt(const_cast<Stmt*>(loop.getBody()));
+  return writes;
+}
+}  // namespace
+
 std::variant<LoopHeader, std::string> loopHeader(const ForStmt& loop, ASTContext& ctx) {
   try {
-    WriteCollector writes;
-    writes.ctx = &ctx;
-    writes.TraverseStmt(const_cast<Stmt*>(loop.getBody()));
-    return header(loop, ctx, writes.vars);
+    return header(loop, ctx, writesOf(loop, ctx).vars);
   } catch (const NotLifted& n) {
     return n.reason;
   }
@@ -437,9 +443,7 @@ std::variant<LoopHeader, std::string> loopHeader(const ForStmt& loop, ASTContext
 
 std::variant<LoopModel, std::string> modelLoop(const ForStmt& loop, ASTContext& ctx) {
   try {
-    WriteCollector writes;
-    writes.ctx = &ctx;
-    writes.TraverseStmt(const_cast<Stmt*>(loop.getBody()));
+    const WriteCollector writes = writesOf(loop, ctx);
     LoopHeader h = header(loop, ctx, writes.vars);
     LoopModel& m = h.model;
     const VarDecl* i = h.counter;
@@ -476,9 +480,7 @@ std::variant<LoopModel, std::string> modelLoop(const ForStmt& loop, ASTContext& 
 
 std::variant<MapModel, std::string> modelMap(const ForStmt& loop, ASTContext& ctx) {
   try {
-    WriteCollector writes;
-    writes.ctx = &ctx;
-    writes.TraverseStmt(const_cast<Stmt*>(loop.getBody()));
+    const WriteCollector writes = writesOf(loop, ctx);
     LoopHeader h = header(loop, ctx, writes.vars);
     MapModel m;
     m.loop = h.model;

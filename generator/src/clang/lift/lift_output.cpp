@@ -14,7 +14,8 @@ std::string cType(const std::string& dtype) {
   return (dtype[0] == 'u' ? "uint" : "int") + dtype.substr(1) + "_t";
 }
 
-std::string specJson(const Recognition& r, const std::string& name, const std::string& description) {
+nlohmann::ordered_json specHead(const Recognition& r, const std::string& name, const std::string& description,
+                                const std::string& indexType) {
   nlohmann::ordered_json j;
   j["simdgen"] = 1;
   j["name"] = name;
@@ -23,9 +24,14 @@ std::string specJson(const Recognition& r, const std::string& name, const std::s
   j["op"] = r.op;
   if (r.kind == "arg_reduce") {
     j["index"] = r.lastIndex ? "last" : "first";
-    j["index_type"] = "i64";
+    j["index_type"] = indexType;
     if (r.element.isFloat) j["nan"] = "ignore";
   }
+  return j;
+}
+
+std::string specJson(const Recognition& r, const std::string& name, const std::string& description) {
+  nlohmann::ordered_json j = specHead(r, name, description, "i64");
   j["input"] = {{"dtype", r.element.dtype}, {"shape", {"n"}}};
   if (r.kind == "reduce") j["output"] = {{"dtype", r.outDtype}};
   return j.dump(2) + "\n";

@@ -3,11 +3,16 @@
 // What a recognised loop becomes: its spec (JSON text) and the code that replaces the loop.
 #include <string>
 
+#include <nlohmann/json.hpp>
+
 #include "clang/lift/loop_model.h"
 #include "clang/lift/recognize.h"
 
 namespace simdgen::lift {
 
+// The keys every reduce/arg_reduce spec of a lift starts with (name to nan).
+nlohmann::ordered_json specHead(const Recognition& r, const std::string& name, const std::string& description,
+                                const std::string& indexType);
 std::string specJson(const Recognition& r, const std::string& name, const std::string& description);
 
 // A block that calls kernel `name` over the loop's range and combines its result with the

@@ -9,18 +9,9 @@ namespace simdgen::lift {
 
 std::string rowsSpecJson(const RowsLift& rows, const std::string& name, const std::string& description) {
   const Recognition& r = rows.recognition;
-  nlohmann::ordered_json j;
-  j["simdgen"] = 1;
-  j["name"] = name;
-  j["description"] = description;
-  j["kind"] = r.kind;
-  j["op"] = r.op;
-  if (r.kind == "arg_reduce") {
-    j["index"] = r.lastIndex ? "last" : "first";
-    j["index_type"] = rows.indexDtype;
-    if (r.element.isFloat) j["nan"] = "ignore";
+  nlohmann::ordered_json j = specHead(r, name, description, rows.indexDtype);
+  if (r.kind == "arg_reduce")
     j["initial"] = {{"value", nlohmann::json::parse(rows.initialValue)}, {"index", nlohmann::json::parse(rows.initialIndex)}};
-  }
   j["input"] = {{"dtype", r.element.dtype}, {"shape", {"rows", "cols"}}, {"row_stride", "stride"}};
   if (r.kind == "reduce") j["output"] = {{"dtype", r.outDtype}};
   if (rows.columns) j["axis"] = 0;
