@@ -551,9 +551,9 @@ def process(path_arg, args, tc):
     main_cpp.write_text(harness_main(cf, path_arg, names))
     # (what, command without -c/-o, source, files the object depends on besides the source, object)
     compiles = [
-        ("original", [*cc, cf.std, "-O2", *warn, "-fwrapv", f"-D{fn}={fn}__orig"], Path(path_arg), None,
+        ("original", [*cc, cf.std, "-O2", *warn, "-fwrapv", "-ffp-contract=off", f"-D{fn}={fn}__orig"], Path(path_arg), None,
          build / "original.o"),
-        ("rewritten", [*cc, cf.std, "-O2", *warn, "-fwrapv", f"-D{fn}={fn}__lifted", "-I", str(gen)], copy, None,
+        ("rewritten", [*cc, cf.std, "-O2", *warn, "-fwrapv", "-ffp-contract=off", f"-D{fn}={fn}__lifted", "-I", str(gen)], copy, None,
          build / "rewritten.o"),
     ]
     for k, g in enumerate(sorted(gen.glob("*.cpp"))):
