@@ -516,9 +516,13 @@ def kind_of(e):
         w = s.split()
         op = w[1] if len(w) > 1 else s
         ops.append(op)
-    fam = "arg_reduce" if e.summaries and e.summaries[0].startswith("arg_reduce") else "reduce"
+    first = e.summaries[0].split()[0] if e.summaries else "reduce"
+    fam = first if first in ("arg_reduce", "map", "transpose") else "reduce"
+    if fam in ("map", "transpose"):
+        return fam
+    matrix = any(", over rows" in s or ", over columns" in s for s in e.summaries)
     uniq = sorted(set(ops))
-    return f"{fam} {'+'.join(uniq)}" + (" (inner loop: a call per row)" if e.per_row else "")
+    return f"{fam} {'+'.join(uniq)}" + (" (inner loop: a call per row)" if e.per_row else "") + (" (matrix)" if matrix else "")
 
 
 def fmt_ns(x):
