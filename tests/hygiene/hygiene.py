@@ -235,17 +235,18 @@ def main():
         print("\n".join(problems))
         return 1
 
-    for fx, tag, cxx, objs in links:
+    def link_and_run(fx, tag, cxx, objs):
         exe = work / f"hygiene_{fx}.{tag}"
         res = run([cxx, *map(str, objs), "-o", str(exe)])
         if res.returncode:
-            problems.append(f"{fx} [{tag}]: link failed\n{res.stderr[:4000]}")
-            continue
+            return f"{fx} [{tag}]: link failed\n{res.stderr[:4000]}"
         res = run([str(exe)])
         last = res.stdout.strip().splitlines()[-1] if res.stdout.strip() else f"exit {res.returncode}"
-        print(f"{fx} [{tag}]: {len(copies[fx])} renamed copies: {last}")
-        if res.returncode:
-            problems.append(f"{fx} [{tag}]: wrong results\n{res.stdout[-4000:]}")
+        print(f"{fx} [{tag}]: {len(copies[fx])} renamed copies: {last}", flush=True)
+        return f"{fx} [{tag}]: wrong results\n{res.stdout[-4000:]}" if res.returncode else None
+
+    with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
+        problems += [p for p in pool.map(lambda link: link_and_run(*link), links) if p]
     if problems:
         print("\n".join(problems))
         return 1

@@ -840,6 +840,9 @@ const std::vector<int64_t> kSweep = {0, 1, 2, 3, 5, 7, 8, 9, 11, 13, 15, 16, 17,
 // The two output dims a kernel tiles, crossed: every edge of 1..16-lane vectors and 2..4-vector tiles.
 const std::vector<int64_t> kTile = {1, 2, 3, 4, 5, 6, 7, 8, 9, 12, 15, 16, 17, 24, 31, 32, 33, 47, 48, 49, 64, 65};
 const std::vector<int64_t> kTileThin = {1, 2, 3, 5, 7, 8, 9, 15, 16, 17, 31, 33, 48, 65};
+// The thin sweep's register-tile rows (the outer of the two tiled dims): default tiles are at most
+// 8 rows high (the specs' schedules 5 or 6), so these cover every row tail of such a tile.
+const std::vector<int64_t> kTileRowsThin = {1, 2, 3, 5, 7, 9, 17, 33};
 // Other extents while one or two are swept: reductions through unroll tails, batches small.
 const std::vector<int64_t> kReductionBase = {1, 2, 3, 8, 9, 17, 31};
 const std::vector<int64_t> kParallelBase = {1, 2, 3};
@@ -918,7 +921,8 @@ void run_sizes(const Kernel& kernel) {
     for (size_t i = 0; i < n; ++i) s.push_back(base(r, i, k));
     return s;
   };
-  for (int64_t v0 : tiled.empty() ? std::vector<int64_t>{} : tile)
+  const std::vector<int64_t>& rows = thin_sweep() && tiled.size() > 1 ? kTileRowsThin : tile;
+  for (int64_t v0 : tiled.empty() ? std::vector<int64_t>{} : rows)
     for (int64_t v1 : tiled.size() > 1 ? tile : std::vector<int64_t>{0}) {
       std::vector<int64_t> s = sizes(seed);
       s[tiled[0]] = v0;
@@ -979,6 +983,7 @@ void run_large(const Kernel& kernel) {
 void run_edges(const Kernel& kernel) {
   Runner r(kernel);
   const size_t n = r.dim_params().size();
+  const int64_t macs = scalable_variants_only() ? kSizesMacs / 4 : kSizesMacs;  // as in run_sizes
   const std::vector<int64_t> small = {1, 3, 8, 17, 33, 9, 2, 16};
   uint64_t seed = 200001;
   auto shape = [&](uint64_t k, const std::vector<int64_t>& values) {
@@ -988,14 +993,14 @@ void run_edges(const Kernel& kernel) {
   };
   for (Data d : {Data::nan_spot, Data::inf_spot, Data::neg_zero, Data::huge, Data::tiny, Data::specials})
     for (uint64_t k = 0, shapes = d == Data::nan_spot || d == Data::inf_spot ? 12 : 6; k < shapes; ++k) {
-      Request q = within(r, request(shape(k, small), seed++), {}, kSizesMacs);
+      Request q = within(r, request(shape(k, small), seed++), {}, macs);
       q.data = d;
       r.run(q);
     }
   const std::vector<int64_t> edges = {1, 2, 7, 8, 9, 15, 16, 17, 31, 33, 64, 65};
   for (uint64_t k = 0; k < (thin_sweep() ? 8 : 16); ++k)
     for (int guard : {1, 2}) {
-      Request q = within(r, request(shape(k, edges), seed++), {}, kSizesMacs);
+      Request q = within(r, request(shape(k, edges), seed++), {}, macs);
       q.guard = guard, q.misalign = 0;  // against the page: no room to misalign
       r.run(q);
     }
