@@ -246,6 +246,12 @@ LiftResult runLift(const LiftRequest& request) {
             continue;
           }
           RowsLift& lift = std::get<RowsLift>(rows);
+          const unsigned elementBytes = lift.recognition.element.bits / 8;
+          if (auto cols = staticTripCount(lift.inner); !lift.columns && cols && *cols * elementBytes < kMinRowBytes) {
+            reject("as a row-wise reduction: rows of " + std::to_string(*cols) + " elements (" + std::to_string(*cols * elementBytes) +
+                   " bytes) are shorter than one " + std::to_string(kMinRowBytes) + "-byte vector: the loop costs less than a kernel call per row");
+            continue;
+          }
           lift.outer.loopText = tooling::getText(loopRange(*loop, ctx), ctx).str();
           if (accept(lift.recognition.summary, [&](const std::string& name) { return rowsSpecJson(lift, name, description); },
                      [&](const std::string& name) { return rowsReplacementCode(lift, name, local); }))

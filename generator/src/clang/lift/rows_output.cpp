@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "clang/lift/rows_lift.h"
 
+#include <algorithm>
+
 #include <nlohmann/json.hpp>
 
 #include "clang/lift/lift_output.h"
@@ -37,7 +39,13 @@ std::string rowsReplacementCode(const RowsLift& rows, const std::string& name, c
   auto apart = [&](const std::string& out) {
     return "((uintptr_t)(" + paren(out) + " + " + outputs + ") <= (uintptr_t)" + m + " || " + end + " <= (uintptr_t)" + paren(out) + ")";
   };
-  code += "  if (" + nRows + " > 0 && " + nCols + " > 0 && " + stride + " >= " + nCols + " && " + apart(rows.values);
+  // Short rows (a length known only at run time) run the loop too: see kMinRowBytes.
+  std::string longRows = nCols + " > 0";
+  if (!rows.columns && !staticTripCount(colLoop)) {
+    const long long bytes = std::max(1u, r.element.bits / 8);
+    longRows = nCols + " >= " + std::to_string((kMinRowBytes + bytes - 1) / bytes);
+  }
+  code += "  if (" + nRows + " > 0 && " + longRows + " && " + stride + " >= " + nCols + " && " + apart(rows.values);
   if (!rows.indices.empty()) code += " && " + apart(rows.indices);
   code += ") {\n";
   code += "    " + name + "(" + rows.matrix + ", " + nRows + ", " + nCols + ", " + stride + ", " + rows.values +
