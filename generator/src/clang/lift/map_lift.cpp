@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <optional>
 #include <set>
 
 #include <nlohmann/json.hpp>
@@ -35,6 +36,7 @@ class Translator {
       case Kind::cast: {
         const Sym& inner = *s.args[0];
         if (s.type.dtype.empty()) throw NotMap{"a conversion to " + s.type.spelling};
+        if (auto narrow = narrowed(s, s.type)) return *narrow;
         if (inner.kind == Kind::constant) {
           if (!s.type.isFloat && inner.type.isFloat) throw NotMap{"a float constant converted to an integer"};
           return inner.name;  // a number takes its operands' dtype
@@ -101,6 +103,63 @@ class Translator {
     return name == "n";
   }
   MapLift& map_;
+
+ public:
+  // An integer value truncated to `to` (narrower, or as wide) computed in `to` itself, when only
+  // + - * and negation lie between the truncation and the loads: their low bits depend only on
+  // their operands' low bits. C promotes `uint8_t a + b` to int; truncated back to uint8_t it is a
+  // u8 sum modulo 2^8, which runs at u8 lanes (four times i32's) instead of the promoted width.
+  std::optional<std::string> narrowed(const Sym& s, const ScalarType& to) {
+    if (to.isFloat || to.dtype.empty() || s.type.isFloat || s.type.dtype.empty() || s.type.bits < to.bits) return std::nullopt;
+    switch (s.kind) {
+      case Kind::load:
+      case Kind::invariant: {
+        const std::string e = s.kind == Kind::load ? input(s) : param(s);
+        return s.type.dtype == to.dtype ? e : "convert(" + e + ", " + to.dtype + ")";
+      }
+      case Kind::constant: return wrappedConstant(s.name, to);
+      case Kind::cast: {
+        const Sym& inner = *s.args[0];
+        if (inner.type.isFloat || inner.type.dtype.empty()) return std::nullopt;
+        if (inner.kind == Kind::constant) return wrappedConstant(inner.name, to);
+        // A narrower inner value is extended first: its bits above its own width are not its low bits.
+        if (inner.type.bits < to.bits) return inner.type.dtype == to.dtype ? expr(inner) : "convert(" + expr(inner) + ", " + to.dtype + ")";
+        return narrowed(inner, to);
+      }
+      case Kind::binary: {
+        if (s.op != "+" && s.op != "-" && s.op != "*") return std::nullopt;
+        auto lhs = narrowed(*s.args[0], to);
+        if (!lhs) return std::nullopt;
+        auto rhs = narrowed(*s.args[1], to);
+        if (!rhs) return std::nullopt;
+        return "(" + *lhs + " " + s.op + " " + *rhs + ")";
+      }
+      case Kind::negate: {
+        auto e = narrowed(*s.args[0], to);
+        if (!e) return std::nullopt;
+        return "-(" + *e + ")";  // "-" before a number would be part of the number
+      }
+      default: return std::nullopt;
+    }
+  }
+
+ private:
+  // An integer literal's value modulo 2^bits of `to`, written in `to`'s range (a map literal must
+  // be representable in its dtype).
+  static std::optional<std::string> wrappedConstant(const std::string& text, const ScalarType& to) {
+    size_t end = 0;
+    unsigned long long v = 0;
+    try {
+      v = std::stoull(text, &end, 0);
+    } catch (...) {
+      return std::nullopt;
+    }
+    if (text.find_first_not_of("uUlL", end) != std::string::npos) return std::nullopt;
+    if (to.bits < 64) v &= (1ULL << to.bits) - 1;
+    if (to.isSigned && to.bits < 64 && v >= (1ULL << (to.bits - 1))) return std::to_string(static_cast<long long>(v) - (1LL << to.bits));
+    if (to.isSigned && to.bits == 64) return std::to_string(static_cast<long long>(v));
+    return std::to_string(v);
+  }
 };
 
 // No parenthesis closes before it opens: "(a) + (b)" is not one parenthesized expression.
@@ -134,9 +193,10 @@ std::variant<MapLift, std::string> recognizeMap(const MapModel& model) {
       out.type = st.type;
       const Sym& value = *st.value;
       // The assignment's conversion to the element type, written out when it changes the dtype.
-      std::string e = t.expr(value);
+      auto narrow = value.type.dtype == st.type.dtype ? std::nullopt : t.narrowed(value, st.type);
+      std::string e = narrow ? *narrow : t.expr(value);
       if (e.size() > 1 && e.front() == '(' && e.back() == ')' && balanced(e.substr(1, e.size() - 2))) e = e.substr(1, e.size() - 2);
-      out.expr = value.type.dtype == st.type.dtype ? e : "convert(" + e + ", " + st.type.dtype + ")";
+      out.expr = narrow || value.type.dtype == st.type.dtype ? e : "convert(" + e + ", " + st.type.dtype + ")";
       map.outputs.push_back(out);
     }
     std::set<std::string> names;
