@@ -289,6 +289,10 @@ class Evaluator {
       return makeSym(Sym{Sym::Kind::fmax, scalarTypeOf(call.getType(), ctx_), op, "", 0,
                          {eval(call.getArg(0), env), eval(call.getArg(1), env)}});
     }
+    static const std::set<std::string> fused = {"fma", "fmaf", "std::fma", "std::fmaf", "__builtin_fma", "__builtin_fmaf"};
+    if (fused.count(name) && call.getNumArgs() == 3)
+      return makeSym(Sym{Sym::Kind::fma, scalarTypeOf(call.getType(), ctx_), "fma", "", 0,
+                         {eval(call.getArg(0), env), eval(call.getArg(1), env), eval(call.getArg(2), env)}});
     if ((name == "std::max" || name == "std::min") && call.getNumArgs() == 2) {
       SymPtr a = eval(call.getArg(0), env), b = eval(call.getArg(1), env);
       const ScalarType t = scalarTypeOf(call.getType().getNonReferenceType(), ctx_);

@@ -46,13 +46,21 @@ class Translator {
       }
       case Kind::binary: {
         static const std::set<std::string> ops = {"+", "-", "*", "/"};
-        if (!ops.count(s.op)) throw NotMap{"`" + s.op + "` is not in the map family's operations (+ - * /, min, max, select, convert)"};
+        if (!ops.count(s.op)) throw NotMap{"`" + s.op + "` is not in the map family's operations (+ - * /, fma, min, max, select, convert)"};
         if (s.op == "/" && !s.type.isFloat) throw NotMap{"an integer division (the map family divides floats only)"};
         const std::string lhs = expr(*s.args[0]);  // in order: inputs are numbered as they appear
         const std::string rhs = expr(*s.args[1]);
         return "(" + lhs + " " + s.op + " " + rhs + ")";
       }
       case Kind::negate: return "-" + expr(*s.args[0]);
+      case Kind::fma: {
+        if (!s.type.isFloat) throw NotMap{"an fma of integers"};
+        map_.fused = true;
+        const std::string a = expr(*s.args[0]);  // in order, as for binary operators
+        const std::string b = expr(*s.args[1]);
+        const std::string c = expr(*s.args[2]);
+        return "fma(" + a + ", " + b + ", " + c + ")";
+      }
       case Kind::select: {
         const Sym* cond = s.args[0].get();
         const Sym* a = s.args[1].get();
@@ -245,6 +253,7 @@ std::string mapSpecJson(const MapLift& map, const std::string& name, const std::
     for (const auto& [p, type] : map.params) j["params"].push_back({{"name", p}, {"dtype", type.dtype}});
   }
   j["outputs"] = nlohmann::json::array();
+  if (map.fused) j["targets"] = {"avx512", "avx2+fma", "sve2", "sve", "neon", "scalar"};  // the defaults, AVX2 with FMA3
   for (const auto& out : map.outputs) {
     nlohmann::ordered_json o = {{"name", out.name}, {"dtype", out.type.dtype}, {"expr", out.expr}};
     if (!out.inPlace.empty()) o["in_place"] = out.inPlace;

@@ -22,6 +22,7 @@ struct MapLift {
   std::vector<Array> inputs, outputs;
   std::vector<std::pair<std::string, ScalarType>> params;  // scalars the loop reads, by variable name
   std::string summary;                                      // "map i16 -> f32 (2 inputs, 1 output)"
+  bool fused = false;  // an fma(): AVX2 only with FMA3 (the spec's targets say avx2+fma)
 };
 
 std::variant<MapLift, std::string> recognizeMap(const MapModel& model);
