@@ -284,13 +284,27 @@ class TransposeBuilder {
   // With streaming stores the output bypasses the caches, and the input's block can fill half the
   // L2 instead: 512 rows of 1 KiB (f32 1024 x 1024 on AVX-512, 16 x 16 tiles: 64 x 64 blocks
   // 192 us, 128 x 128 150, 512 x 256 114-124, 1024 x 1024 179; docs/design.md).
+  // Tiles whose rows are whole 64-byte lines (f32 16 x 16 and f64 8 x 8 on AVX-512) stream best in
+  // short row blocks: 32 rows of 8 KiB (on the Intel Xeon host, 2026-11-26, one process, this
+  // kernel hand-edited: 1024 x 1024 0.79-0.85 -> 1.00-1.09 of memcpy, 2048 x 2048 0.78-0.80 ->
+  // 0.90-0.94, 4096 x 4096 0.78-0.82 -> 1.25-1.28; 16-row blocks 0.75-0.83, 64 rows 0.85-1.07).
+  // Other tiles keep 512-row blocks. (AVX2's tiles store half lines; on this Intel host streaming
+  // them lost to the caches at all block shapes, 1024 x 1024 0.16-0.23 of memcpy against 0.48
+  // cached, while on Zen 5 it won, 460 -> 272 us: left as measured there.)
   static constexpr int kStreamBlockRows = 512, kStreamBlockRowBytes = 1024;
+  static constexpr int kStreamBlockRowsWholeLines = 32, kStreamBlockRowBytesWholeLines = 8192;
+  int streamBlockRows(const TransposeNetwork& net) const {
+    return net.type.bits() / 8 == 64 ? kStreamBlockRowsWholeLines : kStreamBlockRows;
+  }
+  int streamBlockRowBytes(const TransposeNetwork& net) const {
+    return net.type.bits() / 8 == 64 ? kStreamBlockRowBytesWholeLines : kStreamBlockRowBytes;
+  }
   // `net` transposes whole tiles, `plain` (whole rows: masked loads work on it) the edge tiles;
   // `streaming`: whole tiles leave through non-temporal stores (then a fence).
   void tiles(const TransposeNetwork& net, const TransposeNetwork& plain, bool streaming = false) {
     const int n = int(net.rows.size()), blockTiles = this->blockTiles(n);
-    const int blockRows = streaming ? std::max(n, kStreamBlockRows / n * n) : blockTiles * n;
-    const int blockCols = streaming ? std::max(n, kStreamBlockRowBytes / bytesOf(spec_.input) / n * n) : blockTiles * n;
+    const int blockRows = streaming ? std::max(n, streamBlockRows(net) / n * n) : blockTiles * n;
+    const int blockCols = streaming ? std::max(n, streamBlockRowBytes(net) / bytesOf(spec_.input) / n * n) : blockTiles * n;
     const VecType v = net.type;
     const bool predicated = spec_.tail == TailPolicy::predicated;
     ir::Block full;
@@ -414,7 +428,7 @@ class TransposeBuilder {
                                "an aligned output of " + bytes + ": whole tiles stored past the caches"));
     body.push_back(ir::ifIndex(size, ir::Cmp::lt, Index::constant(threshold), std::move(cached), "otherwise through the caches"));
     note("outputs of " + bytes + " whose tile rows are " + std::to_string(vbytes) + "-byte aligned: whole tiles through streaming (non-temporal) stores, in blocks of " +
-         std::to_string(std::max(int(net.rows.size()), kStreamBlockRows / int(net.rows.size()) * int(net.rows.size()))) + " rows, then a store fence");
+         std::to_string(std::max(int(net.rows.size()), streamBlockRows(net) / int(net.rows.size()) * int(net.rows.size()))) + " rows, then a store fence");
   }
 
   // x86: a matrix that fits a tile of half the width (at most 8 x 8 f32 on AVX-512) goes through
