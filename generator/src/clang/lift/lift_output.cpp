@@ -122,11 +122,17 @@ std::string replacementCode(const LoopModel& loop, const Recognition& r, const s
     indented += "  " + body.substr(p, e + 1 - p);
     p = e + 1;
   }
+  // Short runtime ranges keep the loop (a kernel call costs more than a few steps; kMinRuntimeTrip);
+  // a static range is at least kMinStaticTrip long.
+  const std::string enough = loop.tripCount ? n + " > 0" : n + " >= " + std::to_string(kMinRuntimeTrip);
   if (r.nanIgnoringCall) {
     // fmax/fmin replace a NaN accumulator by the first non-NaN element: that rare case keeps the loop.
-    code += "  if (" + r.accName + " != " + r.accName + ") {\n    " + loop.loopText + "\n  } else if (" + n + " > 0) {\n" + indented + "  }\n";
+    code += "  if (" + r.accName + " != " + r.accName + " || " + n + " < " + std::to_string(kMinRuntimeTrip) + ") {\n    " + loop.loopText +
+            "\n  } else {\n" + indented + "  }\n";
+  } else if (loop.tripCount) {
+    code += "  if (" + enough + ") {\n" + indented + "  }\n";
   } else {
-    code += "  if (" + n + " > 0) {\n" + indented + "  }\n";
+    code += "  if (" + enough + ") {\n" + indented + "  } else {\n    " + loop.loopText + "\n  }\n";
   }
   return code + "}";
 }

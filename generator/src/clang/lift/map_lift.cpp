@@ -286,7 +286,8 @@ std::string mapReplacementCode(const MapModel& model, const MapLift& map, const 
 
   std::string code = "{\n  // simdgen lift: " + name + " (" + map.summary + ")\n";
   code += "  const int64_t " + n + " = " + rangeCount(loop) + ";\n";
-  std::string cond = n + " > 0";
+  // Short runtime ranges keep the loop (kMinRuntimeTrip); a static one is at least kMinStaticTrip.
+  std::string cond = loop.tripCount ? n + " > 0" : n + " >= " + std::to_string(kMinRuntimeTrip);
   for (const auto& c : checks) cond += " && " + c;
   code += "  if (" + cond + ") {\n    " + name + "(" + args + ");\n  } else {\n    " + loop.loopText + "\n  }\n";
   return code + "}";

@@ -46,6 +46,9 @@ constexpr long long kMinStaticTrip = 64;
 // and horizontal reduction cost more than a few scalar steps); rows of 19 u32 (76 bytes) ran
 // 2.3x faster. A row length known only at run time is tested there (the rewrite keeps the loop).
 constexpr long long kMinRowBytes = 64;
+// A 1-D loop whose trip count is known only at run time calls its kernel from this many elements
+// on and runs as written below (the rewrite keeps the loop): bench/lift at small n, see docs/lift.md.
+constexpr long long kMinRuntimeTrip = 32;
 // The trip count when both bounds are compile-time constants.
 std::optional<long long> staticTripCount(const LoopModel& loop);
 
