@@ -9,6 +9,7 @@
 #include "transpose.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <map>
 #include <memory>
@@ -220,8 +221,14 @@ void run_large(const Kernel& kernel) {
   const std::vector<Request> big = {{1000, 1000, 0, 0, 0, 1}, {1024, 1024, 0, 0, 0, 1}, {1024, 1024, 0, 0, 1, 1}, {1, 4096, 0, 0, 0},
                                     {4096, 1, 0, 0, 0},        {1023, 1025, 3, 1, 1, 1}, {257, 129, 1024 - 129, 4096 - 257, 0},
                                     {100, 100, 0, 0, 0, 7, 0}};
+  // Under emulation (SIMDGEN_EXEC_EMULATED=1: the qemu runs, where a 1024 x 1024 transpose and its
+  // check take seconds) and in the thin sweep: the matrices up to 1024 x 1024, and that one aligned
+  // only (the misaligned copy is there for x86's streaming stores; qemu's CPUs have none).
+  const char* emulated = std::getenv("SIMDGEN_EXEC_EMULATED");
+  const bool fewer = thin_sweep() || (emulated && std::string(emulated) == "1");
   for (const Request& q : big)
-    if (!thin_sweep() || q.rows * q.cols <= 1024 * 1024) r.run(q, seed++, 0);
+    if (!fewer || (q.rows * q.cols <= 1024 * 1024 && !(q.rows == 1024 && q.misalign))) r.run(q, seed++, 0);
+    else ++seed;  // the next requests keep their seeds
 }
 
 void run_guard_pages(const Kernel& kernel) {
