@@ -223,6 +223,12 @@ inline std::vector<Variant> runnable_variants(const Kernel& k, Report& rep) {
     rep.fail(k.name + ": the variant X-macro lists no 'scalar' variant");
   if (!skipped.empty()) MESSAGE(k.name << ": CPU lacks features for" << skipped << " (not run)");
   if (!fixedWidth.empty()) MESSAGE(k.name << ": fixed-width variants" << fixedWidth << " not run at this vector length (SIMDGEN_EXEC_VARIANTS)");
+  // The dispatcher calls one of the variants run here by name: spared when asked, if one runs.
+  const bool another = std::any_of(out.begin(), out.end(), [](const Variant& v) { return v.suffix != "dispatch"; });
+  if (dispatcher_spared() && another) {
+    out.erase(std::remove_if(out.begin(), out.end(), [](const Variant& v) { return v.suffix == "dispatch"; }), out.end());
+    MESSAGE(k.name << ": the dispatcher not run on this CPU (SIMDGEN_EXEC_VARIANTS: it calls a variant run here)");
+  }
   return out;
 }
 

@@ -29,17 +29,23 @@ inline bool thin_sweep() {
 // SIMDGEN_EXEC_VARIANTS=scalable: run only the variants whose code depends on the vector length
 // (SVE) and the dispatcher. The other SVE lengths' runs repeat the fixed-width variants (NEON,
 // scalar) exactly, so tests/exec_aarch64 gives those their full sweep at one SVE length and on the
-// NEON-only CPU, and spares the rest.
-inline bool scalable_variants_only() {
-  static const bool only = [] {
+// NEON-only CPU, and spares the rest. SIMDGEN_EXEC_VARIANTS=sve: the SVE variants alone (the
+// dispatcher too when the kernel has none): on qemu's max the dispatcher calls one of them, so at
+// the lengths after the first it repeats a run (exec_aarch64.dispatch/<cpu> checks its choice).
+// SIMDGEN_EXEC_VARIANTS=variants: every variant the CPU runs, without the dispatcher (which calls
+// one of them; the NEON-only CPU's runs, whose dispatcher picks neon).
+inline const std::string& variants_setting() {
+  static const std::string setting = [] {
     const char* v = std::getenv("SIMDGEN_EXEC_VARIANTS");
     const std::string s = v ? v : "";
-    if (s != "" && s != "all" && s != "scalable")
-      throw std::invalid_argument("SIMDGEN_EXEC_VARIANTS=" + s + ": expected all or scalable");
-    return s == "scalable";
+    if (s != "" && s != "all" && s != "scalable" && s != "sve" && s != "variants")
+      throw std::invalid_argument("SIMDGEN_EXEC_VARIANTS=" + s + ": expected all, scalable, sve or variants");
+    return s;
   }();
-  return only;
+  return setting;
 }
+inline bool scalable_variants_only() { return variants_setting() == "scalable" || variants_setting() == "sve"; }
+inline bool dispatcher_spared() { return variants_setting() == "sve" || variants_setting() == "variants"; }
 
 // The thin sweep's lengths: 0..17 (below one vector of most widths), and p - 1, p, p + 1 for each
 // p <= `last` that is a power of two or three times one (vector multiples, unrolled or not); then

@@ -914,8 +914,9 @@ void run_sizes(const Kernel& kernel) {
   const std::vector<size_t> tiled = tiled_params(r);
   const std::vector<int64_t>& tile = thin_sweep() ? kTileThin : kTile;
   // Emulated SVE (the scalable-only runs) is the slowest: the same shapes, shrunk to a quarter of
-  // the multiply-adds (the swept extents keep their values, the others get smaller).
-  const int64_t macs = scalable_variants_only() ? kSizesMacs / 4 : kSizesMacs;
+  // the multiply-adds (an eighth in the thin sweep; the swept extents keep their values, the
+  // others get smaller).
+  const int64_t macs = scalable_variants_only() ? kSizesMacs / (thin_sweep() ? 8 : 4) : kSizesMacs;
   auto sizes = [&](uint64_t k) {
     std::vector<int64_t> s;
     for (size_t i = 0; i < n; ++i) s.push_back(base(r, i, k));
@@ -946,14 +947,14 @@ void run_sizes(const Kernel& kernel) {
 // One big shape of odd extents (509, 517, 511, ...: every loop has tails) and one of powers of
 // two, each shrunk to a fixed budget of multiply-adds: 150 M natively (509 x 517 x 511 fits), 18 M
 // under emulation (SIMDGEN_EXEC_EMULATED=1, set by the qemu tests: 150 M took 10 s there) and in
-// the thin sweep, 6 M for the SVE-only runs (50-100 s each at 18 M). Fixed, not timed: a test runs the same shapes on every run.
+// the thin sweep, 6 M for the SVE-only runs (50-100 s each at 18 M), 3 M for their thin sweeps. Fixed, not timed: a test runs the same shapes on every run.
 void run_large(const Kernel& kernel) {
   Runner r(kernel);
   const char* emulated = std::getenv("SIMDGEN_EXEC_EMULATED");
   const bool small = thin_sweep() || (emulated && std::string(emulated) == "1");
   // Emulated SVE runs several times slower than emulated NEON: its runs (the scalable variants
   // only) take a third of the budget, the same shapes shrunk further.
-  const int64_t budget = !small ? 150'000'000 : scalable_variants_only() ? 6'000'000 : 18'000'000;
+  const int64_t budget = !small ? 150'000'000 : scalable_variants_only() ? (thin_sweep() ? 3'000'000 : 6'000'000) : 18'000'000;
   const size_t n = r.dim_params().size();
   std::vector<int64_t> odd, even;
   for (size_t i = 0; i < n; ++i) {
@@ -983,7 +984,7 @@ void run_large(const Kernel& kernel) {
 void run_edges(const Kernel& kernel) {
   Runner r(kernel);
   const size_t n = r.dim_params().size();
-  const int64_t macs = scalable_variants_only() ? kSizesMacs / 4 : kSizesMacs;  // as in run_sizes
+  const int64_t macs = scalable_variants_only() ? kSizesMacs / (thin_sweep() ? 8 : 4) : kSizesMacs;  // as in run_sizes
   const std::vector<int64_t> small = {1, 3, 8, 17, 33, 9, 2, 16};
   uint64_t seed = 200001;
   auto shape = [&](uint64_t k, const std::vector<int64_t>& values) {
