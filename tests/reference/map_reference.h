@@ -4,7 +4,10 @@
 // dtype; integers wrap, min(a, b) = a < b ? a : b, max(a, b) = a > b ? a : b, abs of the signed
 // minimum is itself (so is its negation), float abs clears the sign bit and unary minus flips it,
 // '/' divides floats (correctly rounded), fma rounds once, comparisons of NaN are false
-// except !=, relu(x) = max(x, 0), clamp(x, lo, hi) = min(max(x, lo), hi). convert(x, T[, mode]):
+// except !=, relu(x) = max(x, 0), clamp(x, lo, hi) = min(max(x, lo), hi); & | ^ ~ on the bits,
+// x << n drops the bits shifted out, x >> n is arithmetic for signed types and logical for
+// unsigned ones (C's precedence: | loosest, then ^, &, shifts, + -, * /; numbers decimal or 0x
+// hexadecimal). convert(x, T[, mode]):
 // to a float the C++ conversion (round to nearest even); integers to integers keep the value when
 // it fits, else wrap (modulo 2^bits) or sat (clamp to T's range); floats to integers round by
 // trunc (default) / nearest (ties to even) / floor / ceil, then clamp to T's range, NaN giving 0.
@@ -80,7 +83,7 @@ class Expression {
  public:
   Expression(const std::string& text, const std::map<std::string, DType>& inputs, DType result)
       : text_(text), inputs_(inputs) {
-    root_ = parse_sum();
+    root_ = parse_or();
     skip();
     if (at_ != text_.size()) fail("trailing text");
     result_ = result;
@@ -104,9 +107,33 @@ class Expression {
   bool eat(const std::string& tok) {
     skip();
     if (text_.compare(at_, tok.size(), tok) != 0) return false;
-    if ((tok == "<" || tok == ">") && at_ + 1 < text_.size() && text_[at_ + 1] == '=') return false;
+    if (tok.size() == 1 && (tok == "<" || tok == ">") && at_ + 1 < text_.size() && (text_[at_ + 1] == '=' || text_[at_ + 1] == tok[0]))
+      return false;
     at_ += tok.size();
     return true;
+  }
+  Node parse_or() {
+    Node n = parse_xor();
+    while (eat("|")) n = Node{"|", "", {n, parse_xor()}};
+    return n;
+  }
+  Node parse_xor() {
+    Node n = parse_and();
+    while (eat("^")) n = Node{"^", "", {n, parse_and()}};
+    return n;
+  }
+  Node parse_and() {
+    Node n = parse_shift();
+    while (eat("&")) n = Node{"&", "", {n, parse_shift()}};
+    return n;
+  }
+  Node parse_shift() {
+    Node n = parse_sum();
+    for (;;) {
+      if (eat("<<")) n = Node{"<<", "", {n, parse_sum()}};
+      else if (eat(">>")) n = Node{">>", "", {n, parse_sum()}};
+      else return n;
+    }
   }
   Node parse_sum() {
     Node n = parse_product();
@@ -126,9 +153,10 @@ class Expression {
   }
   Node parse_unary() {
     if (eat("-")) return Node{"neg", "", {parse_unary()}};
+    if (eat("~")) return Node{"~", "", {parse_unary()}};
     skip();
     if (eat("(")) {
-      Node n = parse_sum();
+      Node n = parse_or();
       if (!eat(")")) fail("expected )");
       return n;
     }
@@ -145,7 +173,7 @@ class Expression {
     if (!eat("(")) return Node{"name", name, {}};
     Node call{name, "", {}};
     if (name == "select") {
-      Node a = parse_sum();
+      Node a = parse_or();
       std::string cmp;
       for (const char* c : {"<=", ">=", "==", "!=", "<", ">"})
         if (eat(c)) {
@@ -153,11 +181,11 @@ class Expression {
           break;
         }
       if (cmp.empty()) fail("select needs a comparison");
-      call.args.push_back(Node{cmp, "", {a, parse_sum()}});
+      call.args.push_back(Node{cmp, "", {a, parse_or()}});
     } else {
-      call.args.push_back(parse_sum());
+      call.args.push_back(parse_or());
     }
-    while (eat(",")) call.args.push_back(parse_sum());
+    while (eat(",")) call.args.push_back(parse_or());
     if (!eat(")")) fail("expected )");
     return call;
   }
@@ -209,7 +237,8 @@ class Expression {
     if (t.is_float()) {
       v.f = round_to(t, (negative ? -1 : 1) * std::strtod(s.c_str(), nullptr));
     } else {
-      const uint64_t m = std::strtoull(s.c_str(), nullptr, 10);
+      const bool hex = s.size() > 1 && (s[1] == 'x' || s[1] == 'X');
+      const uint64_t m = hex ? std::strtoull(s.c_str() + 2, nullptr, 16) : std::strtoull(s.c_str(), nullptr, 10);
       v.u = wrap(t, negative ? 0 - m : m);
     }
     return v;
@@ -245,6 +274,22 @@ class Expression {
       } else {
         r.u = wrap(t, n.op == "+" ? a.u + b.u : n.op == "-" ? a.u - b.u : a.u * b.u);
       }
+      return r;
+    }
+    if (n.op == "&" || n.op == "|" || n.op == "^") {
+      const Value a = arg(0), b = arg(1);
+      r.u = wrap(t, n.op == "&" ? a.u & b.u : n.op == "|" ? a.u | b.u : a.u ^ b.u);
+      return r;
+    }
+    if (n.op == "~") {
+      r.u = wrap(t, ~arg(0).u);
+      return r;
+    }
+    if (n.op == "<<" || n.op == ">>") {  // the count is a number
+      const Value a = arg(0);
+      const unsigned count = unsigned(number(n.args[1].text, false, DType{'u', 64}).u);
+      if (n.op == "<<") r.u = wrap(t, a.u << count);
+      else r.u = t.kind == 'i' ? wrap(t, uint64_t(int64_t(a.u) >> count)) : a.u >> count;
       return r;
     }
     if (n.op == "min" || n.op == "max") {

@@ -79,6 +79,30 @@ TEST_CASE("map spec: dtypes, widths, numbers, in_place and keys are checked") {
              "'/' is defined on floats only, but its operands are i8");
 }
 
+TEST_CASE("map spec: bitwise operators and shifts take integers, and shift counts are numbers below the width") {
+  const std::string ints = R"J([{"name": "a", "dtype": "i8"}, {"name": "b", "dtype": "u8"}])J";
+  const std::string head = R"J([{"name": "o", "dtype": "i8", "expr": ")J";
+  const int col0 = int(std::string("  \"outputs\": ").size() + head.size()) + 1;
+  auto out = [&](const std::string& e) { return head + e + "\"}]"; };
+  checkError(mapSpec(R"J([{"name": "o", "dtype": "f32", "expr": "x & y"}])J"), "/outputs/0/expr", 0, "'&' is defined on integers only, but its operands are f32");
+  checkError(mapSpec(R"J([{"name": "o", "dtype": "f32", "expr": "~x"}])J"), "/outputs/0/expr", 0, "'~' is defined on integers only, but its operand is f32");
+  checkError(mapSpec(R"J([{"name": "o", "dtype": "f32", "expr": "x + 0x10"}])J"), "/outputs/0/expr", 0, "hexadecimal number 0x10 is an integer");
+  checkError(mapSpec(out("a << 8"), "", ints), "/outputs/0/expr", col0 + 5, "shift count 8 is out of range: a shift count is a number from 0 to 7");
+  checkError(mapSpec(out("a >> 0x10"), "", ints), "/outputs/0/expr", col0 + 5, "shift count 0x10 is out of range");
+  checkError(mapSpec(out("a << a"), "", ints), "/outputs/0/expr", col0 + 5, "a shift count is a number from 0 to 7");
+  checkError(mapSpec(out("a >> -1"), "", ints), "/outputs/0/expr", col0 + 5, "a shift count is a number");
+  checkError(mapSpec(out("a && a"), "", ints), "/outputs/0/expr", col0 + 2, "'&&' is not an operator here");
+  checkError(mapSpec(out("a || a"), "", ints), "/outputs/0/expr", col0 + 2, "'||' is not an operator here");
+  checkError(mapSpec(out("a & b"), "", ints), "/outputs/0/expr", col0 + 4, "has dtype u8 but an earlier one");
+  checkError(mapSpec(out("a | 0x"), "", ints), "/outputs/0/expr", col0 + 4, "a hexadecimal number needs digits after 0x");
+  checkError(mapSpec(out("a | 0x1g"), "", ints), "/outputs/0/expr", col0 + 7, "unexpected character 'g' in a hexadecimal number");
+  checkError(mapSpec(out("a | 0x80"), "", ints), "/outputs/0/expr", col0 + 4, "number 0x80 is not representable in i8");
+  checkError(mapSpec(out("a ^ 0x10000000000000000"), "", ints), "/outputs/0/expr", col0 + 4, "does not fit in 64 bits");
+  // Comparisons bind loosest (unlike C): (a & 1) == 0.
+  const KernelSpec ok = parseSpecText(mapSpec(out("select(a & 1 == 0, a >> 1, ~a)"), "", ints), "t.json");
+  CHECK(ok.mapOutputs.size() == 1);
+}
+
 TEST_CASE("map spec: convert(x, dtype[, mode]) names a dtype and a mode that fits the conversion") {
   const std::string in = R"J([{"name": "a", "dtype": "i32"}, {"name": "f", "dtype": "f64"}])J";
   auto spec = [&](const std::string& dtype, const std::string& e) {
@@ -223,8 +247,16 @@ TEST_CASE("map plans: the interpreter agrees with the reference at 128..2048 bit
                                       {"name": "p", "dtype": "f32", "expr": "convert(a, f32) * x"},
                                       {"name": "q", "dtype": "i32", "expr": "convert(convert(x, u32, ceil), i32)"}])J",
                                    "", R"J([{"name": "a", "dtype": "i32"}, {"name": "x", "dtype": "f32"}])J");
+  const std::string bits16 = mapSpec(R"J([{"name": "o", "dtype": "i16", "expr": "(a >> 3) ^ ~a & (a << 5) | 0x0F0F"},
+                                        {"name": "p", "dtype": "u16", "expr": "(b >> 15) | (b << 1) ^ select((b & 3) == 1, b >> 2, ~b)"},
+                                        {"name": "q", "dtype": "u8", "expr": "convert(b >> 8, u8) >> 3 | convert(a, u8) << 7"}])J",
+                                     "", R"J([{"name": "a", "dtype": "i16"}, {"name": "b", "dtype": "u16"}])J");
+  const std::string bits64 = mapSpec(R"J([{"name": "o", "dtype": "i64", "expr": "(a >> 63) ^ (a >> 1) ^ (a << 62)"},
+                                        {"name": "p", "dtype": "u64", "expr": "(b >> 40 | b << 24) & ~0xF0F0F0F0F0F0F0F0"},
+                                        {"name": "q", "dtype": "i8", "expr": "convert(a, i8) >> 7 ^ convert(b, i8, wrap) << 3 >> 2"}])J",
+                                     "", R"J([{"name": "a", "dtype": "i64"}, {"name": "b", "dtype": "u64"}])J");
   for (const std::string& tail : {std::string(""), std::string(",\n  \"tail\": \"scalar\"")})
-    for (const std::string* base : {&f32, &i8, &params, &ints, &converts, &same}) {
+    for (const std::string* base : {&f32, &i8, &params, &ints, &converts, &same, &bits16, &bits64}) {
       std::string text = *base;
       text.insert(text.rfind('\n', text.size() - 3), tail);
       for (int bits : {128, 256, 512, 1024, 2048})

@@ -149,4 +149,14 @@ std::string abs(DType t, const std::string& x, ReduceOp rop) {
   return "(" + ct + ")(" + real + " < 0 ? (" + ut + ")0 - (" + ut + ")" + x + " : (" + ut + ")" + x + ")";
 }
 
+std::string shift(bool left, DType t, const std::string& x, int count, ReduceOp rop) {
+  const std::string ct = carrier(t, rop), c = std::to_string(count);
+  // Left: in unsigned arithmetic of at least int's width (no promotion to a signed int, whose
+  // overflow is undefined), the bits above the type dropped by the cast.
+  if (left) return "(" + ct + ")((" + std::string(bitsOf(t) == 64 ? "uint64_t" : "uint32_t") + ")" + x + " << " + c + ")";
+  // Right: in the real type, so signed values shift arithmetically (what GCC and Clang define).
+  const std::string real = carriedUnsigned(t, rop) ? "(" + ctype(t) + ")" + x : x;
+  return "(" + ct + ")(" + real + " >> " + c + ")";
+}
+
 }  // namespace simdgen::emit::c

@@ -37,5 +37,7 @@ std::string binary(ReduceOp op, DType t, const std::string& a, const std::string
 // a - b and |x| of one-lane values held in carrier(t, rop): integers wrap (|MIN| = MIN).
 std::string sub(DType t, const std::string& a, const std::string& b, ReduceOp rop);
 std::string abs(DType t, const std::string& x, ReduceOp rop);
+// x << count or x >> count (0 < count < bits): left wraps, right is arithmetic for signed types.
+std::string shift(bool left, DType t, const std::string& x, int count, ReduceOp rop);
 
 }  // namespace simdgen::emit::c

@@ -343,6 +343,9 @@ class NeonLowering final : public IsaLowering {
         return w.assign(call("vdivq_" + sfx(t), {s.args[0], s.args[1]}));
       case OpKind::Abs:  // abs wraps (|MIN| = MIN) like the plan; fabs clears the sign bit
         return w.assign(isSigned(t) ? call("vabsq_" + sfx(t), {s.args[0]}) : s.args[0]);
+      case OpKind::ShiftLeft:  // shl; sshr (signed) or ushr: the immediate forms take 1..bits
+        return w.assign(call("vshlq_n_" + sfx(t), {s.args[0], std::to_string(s.part)}));
+      case OpKind::ShiftRight: return w.assign(call("vshrq_n_" + sfx(t), {s.args[0], std::to_string(s.part)}));
       case OpKind::Select: return w.assign(select(t, predicate(s.args[0], w.cx), s.args[1], s.args[2]));
       case OpKind::Compare: {
         const DType a = w.typeOf(s.args[0]).elem;

@@ -499,6 +499,11 @@ class SveLowering final : public IsaLowering {
       case OpKind::Abs:  // sabs keeps the most negative integer (wraps), fabs clears the sign bit
         if (!isFloat(t) && !isSigned(t)) return w.assign(s.args[0]);
         return w.assign(call("svabs_" + sfx(t) + "_x", {all(t), s.args[0]}));
+      case OpKind::ShiftLeft:  // lsl; asr (signed) or lsr by an immediate. Unpacked narrow lanes
+                               // shift at their own width, so each container's low element is right.
+        return w.assign(call("svlsl_n_" + sfx(t) + "_x", {all(t), s.args[0], std::to_string(s.part)}));
+      case OpKind::ShiftRight:
+        return w.assign(call((isSigned(t) ? "svasr_n_" : "svlsr_n_") + sfx(t) + "_x", {all(t), s.args[0], std::to_string(s.part)}));
       case OpKind::Select: return w.assign(call("svsel_" + sfx(t), {s.args[0], s.args[1], s.args[2]}));
       case OpKind::DotAccumulate: return x.dotAccumulate();
       case OpKind::ReduceLanes: return x.reduceLanes();

@@ -103,6 +103,30 @@ std::string absExpr(DType t, int bits, const std::string& x, LowerContext& cx) {
   return call(p + "sub_epi64", {call(p + "xor_" + si(bits), {x, m}), m});
 }
 
+// x << count or x >> count lane-wise (0 < count < bits; >> arithmetic for signed types).
+// 16/32/64-bit lanes have immediate shifts, except AVX2's 64-bit arithmetic one; bytes shift as
+// 16-bit lanes with the bits that crossed into a neighbouring byte masked off.
+std::string shiftExpr(bool left, DType t, int bits, const std::string& x, int count, LowerContext& cx) {
+  const std::string p = pfx(bits), c = std::to_string(count), n = std::to_string(bitsOf(t));
+  auto bytes = [&](int mask) { return call(p + "set1_epi8", {std::to_string(int(int8_t(uint8_t(mask))))}); };
+  if (bitsOf(t) == 8) {
+    cx.instructions.insert("8-bit shifts emulated with 16-bit shifts and a byte mask (x86 has no byte shifts)");
+    if (left) return call(p + "and_" + si(bits), {call(p + "slli_epi16", {x, c}), bytes(0xFF << count)});
+    const std::string logical = call(p + "and_" + si(bits), {call(p + "srli_epi16", {x, c}), bytes(0xFF >> count)});
+    if (!isSigned(t)) return logical;
+    // The (8 - count)-bit logical result sign-extended: (v ^ m) - m with m its sign bit.
+    const std::string m = bytes(0x80 >> count);
+    return call(p + "sub_epi8", {call(p + "xor_" + si(bits), {logical, m}), m});
+  }
+  if (left) return call(p + "slli_epi" + n, {x, c});
+  if (!isSigned(t)) return call(p + "srli_epi" + n, {x, c});
+  if (bitsOf(t) < 64 || cx.target.isa == "avx512") return call(p + "srai_epi" + n, {x, c});
+  // AVX2 has no vpsraq: the logical shift with the sign's copies shifted into the top bits.
+  cx.instructions.insert("64-bit arithmetic shift emulated with vpcmpgtq and two logical shifts (AVX2 has no vpsraq)");
+  const std::string sign = call(p + "cmpgt_epi64", {p + "setzero_" + si(bits) + "()", x});
+  return call(p + "or_" + si(bits), {call(p + "srli_epi64", {x, c}), call(p + "slli_epi64", {sign, std::to_string(64 - count)})});
+}
+
 // ---- op lowerings --------------------------------------------------------------------------
 
 std::string shuffleCall(const ir::Shuffle& sh, VecType type, const std::string& a, const std::string& b);
@@ -778,6 +802,9 @@ class X86Lowering final : public IsaLowering {
       case OpKind::Fma: return fma(x, w.decl());
       case OpKind::Sub: return x.assign(subExpr(s.type.elem, s.type.bits(), s.args[0], s.args[1]));
       case OpKind::Abs: return x.assign(absExpr(s.type.elem, s.type.bits(), s.args[0], w.cx));
+      case OpKind::ShiftLeft:
+      case OpKind::ShiftRight:
+        return x.assign(shiftExpr(s.op == OpKind::ShiftLeft, s.type.elem, s.type.bits(), s.args[0], s.part, w.cx));
       case OpKind::Neg: return x.assign(negExpr(s.type.elem, s.type.bits(), s.args[0]));
       case OpKind::Div: return x.assign(call(pfx(s.type.bits()) + "div_" + fsfx(s.type.elem), {s.args[0], s.args[1]}));
       case OpKind::Select:

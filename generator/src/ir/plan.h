@@ -93,6 +93,10 @@ enum class OpKind {
   Div,           // dst lane l = a[l] / b[l]   (floats only, correctly rounded; no predicate)
   Abs,           // dst lane l = |a[l]|   (signed integers wrap: |MIN| = MIN; unsigned: a[l];
                  //   floats clear the sign bit: |-0.0| = +0.0, NaN stays NaN; no predicate)
+  ShiftLeft,     // dst lane l = a[l] << part   (integers; 0 < part < bits; the bits shifted out
+                 //   are dropped: wraps, never undefined; no predicate)
+  ShiftRight,    // dst lane l = a[l] >> part   (integers; 0 < part < bits; arithmetic for signed
+                 //   element types, logical for unsigned; no predicate)
   Select,        // dst lane l = p[l] ? a[l] : b[l]      (args: p, a, b)
   DotAccumulate, // dst lane l = a[l] + sum_{t<group} (dst.elem) b[l*group + t]   (rop == add)
   ReduceLanes,   // dst (scalar) = fold(a): while lanes > 1: a = rop(lower half, upper half);
@@ -195,7 +199,7 @@ struct Stmt {
   Index index;                    // Load*/Gather/Store element offset
   Index stride;                   // GatherRows: elements between lanes
   std::string literal;            // Splat value, predicated Load/GatherRows fill
-  int part = 0;                   // Extend
+  int part = 0;                   // Extend; ShiftLeft/ShiftRight: the count
   ConvMode conv = ConvMode::plain;  // Convert
   int group = 1;                  // DotAccumulate
   FoldNetwork network;            // ReduceRows

@@ -156,6 +156,13 @@ struct Verifier {
           if (!(t == s.type) || t.predicate) fail(where, std::string(nameOf(s.op)) + " operands must be " + toString(s.type));
         if (!s.pred.empty()) fail(where, std::string(nameOf(s.op)) + " takes no predicate");
         break;
+      case OpKind::ShiftLeft:
+      case OpKind::ShiftRight:
+        if (!need(1)) break;
+        if (!(in[0] == s.type) || s.type.predicate || isFloat(s.type.elem)) fail(where, std::string(nameOf(s.op)) + " needs an integer operand of its own type");
+        if (s.part <= 0 || s.part >= bitsOf(s.type.elem)) fail(where, "shift count " + std::to_string(s.part) + " outside (0, bits)");
+        if (!s.pred.empty()) fail(where, std::string(nameOf(s.op)) + " takes no predicate");
+        break;
       case OpKind::DotAccumulate:
         if (!need(2)) break;
         if (!(in[0] == s.type)) fail(where, "accumulator type mismatch");

@@ -67,6 +67,12 @@ bool reads(const ir::Block& block, const std::string& v) {
 
 bool usesConvert(const MapExpr& e) { return usesOp(e, MapOp::convert); }
 
+// The C literal of an integer type's value with every bit set (what ~a xors with).
+std::string allOnes(DType t) {
+  if (isSigned(t)) return "-1";
+  return bitsOf(t) == 64 ? "18446744073709551615ull" : std::to_string((uint64_t{1} << bitsOf(t)) - 1);
+}
+
 void inputsUsed(const MapExpr& e, std::set<int>& out) {
   if (e.op == MapOp::input) out.insert(e.input);
   for (const MapExpr& a : e.args) inputsUsed(a, out);
@@ -395,6 +401,7 @@ class MapBuilder {
     if (e.op == MapOp::input) return v.inputs.at(e.input);
     std::vector<std::string> args;
     for (const MapExpr& a : e.args) args.push_back(value(a, v, out));
+    if ((e.op == MapOp::shl || e.op == MapOp::shr) && e.count == 0) return args[0];
     const std::string dst = "t" + std::to_string(temps_++) + v.suffix;
     if (e.op == MapOp::select && v.vector) args[0] = predicateFor(args[0], e.args[0].args[0].type, e.type, dst, out);
     if (e.op == MapOp::convert) {
@@ -419,6 +426,18 @@ class MapBuilder {
         s.args = {args[2], args[0], args[1]};
         break;
       case MapOp::select: s.op = OpKind::Select; break;
+      case MapOp::bit_and: s.rop = ReduceOp::bit_and; break;
+      case MapOp::bit_or: s.rop = ReduceOp::bit_or; break;
+      case MapOp::bit_xor: s.rop = ReduceOp::bit_xor; break;
+      case MapOp::bit_not:  // ~a = a ^ all ones
+        s.rop = ReduceOp::bit_xor;
+        s.args.push_back(constant(allOnes(e.type), t));
+        break;
+      case MapOp::shl:
+      case MapOp::shr:
+        s.op = e.op == MapOp::shl ? OpKind::ShiftLeft : OpKind::ShiftRight;
+        s.part = e.count;
+        break;
       default:  // a comparison: a predicate over lanes of its operands' type
         s.op = OpKind::Compare;
         s.cmp = cmpOf(e.op);

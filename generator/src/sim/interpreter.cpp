@@ -333,6 +333,17 @@ struct Machine {
         }
         break;
       }
+      case OpKind::ShiftLeft:
+      case OpKind::ShiftRight: {
+        // Lanes hold integers sign- or zero-extended to 64 bits: >> of the extended value is the
+        // arithmetic (signed) or logical (unsigned) shift; << wraps through normalize.
+        const Value& a = var(s.args[0]);
+        for (int l = 0; l < lanes; ++l)
+          v.lanes[l].u = s.op == OpKind::ShiftLeft ? normalize(t, a.lanes[l].u << s.part)
+                         : isSigned(t)              ? uint64_t(int64_t(a.lanes[l].u) >> s.part)
+                                                    : a.lanes[l].u >> s.part;
+        break;
+      }
       case OpKind::Select: {
         const Value &p = var(s.args[0]), &a = var(s.args[1]), &b = var(s.args[2]);
         for (int l = 0; l < lanes; ++l) v.lanes[l] = p.lanes[l].u ? a.lanes[l] : b.lanes[l];

@@ -38,8 +38,12 @@ class Lexer {
   bool eat(const std::string& tok) {
     skip();
     if (s_.compare(i_, tok.size(), tok) != 0) return false;
-    // "<" must not take the first half of "<="
-    if ((tok == "<" || tok == ">") && i_ + 1 < s_.size() && s_[i_ + 1] == '=') return false;
+    // "<" must not take the first half of "<=" or "<<", "&" of "&&" (refused by the parser)
+    if (tok.size() == 1 && i_ + 1 < s_.size()) {
+      const char next = s_[i_ + 1];
+      if ((tok == "<" || tok == ">") && (next == '=' || next == tok[0])) return false;
+      if ((tok == "&" || tok == "|") && next == tok[0]) return false;
+    }
     i_ += tok.size();
     return true;
   }
@@ -52,6 +56,14 @@ class Lexer {
   }
   std::string number() {
     const std::size_t b = pos();
+    if (s_[i_] == '0' && i_ + 1 < s_.size() && (s_[i_ + 1] == 'x' || s_[i_ + 1] == 'X')) {
+      i_ += 2;
+      while (i_ < s_.size() && std::isxdigit(static_cast<unsigned char>(s_[i_]))) ++i_;
+      if (i_ == b + 2) throw ExprError(b, "a hexadecimal number needs digits after 0x");
+      if (i_ < s_.size() && (isNameChar(s_[i_]) || s_[i_] == '.'))
+        throw ExprError(i_, "unexpected character '" + std::string(1, s_[i_]) + "' in a hexadecimal number");
+      return s_.substr(b, i_ - b);
+    }
     while (i_ < s_.size() && std::isdigit(static_cast<unsigned char>(s_[i_]))) ++i_;
     if (i_ < s_.size() && s_[i_] == '.') {
       ++i_;
@@ -84,13 +96,32 @@ class Parser {
     Node n = expr();
     if (!lx_.atEnd()) {
       const std::size_t at = lx_.pos();
-      throw ExprError(at, "unexpected '" + std::string(1, lx_.peek()) + "'; expected an operator (+ - * /), ')' or the end");
+      throw ExprError(at, "unexpected '" + std::string(1, lx_.peek()) + "'; expected an operator (+ - * / & | ^ << >>), ')' or the end");
     }
     return n;
   }
 
  private:
-  Node expr() {
+  // Left-associative chains of binary operators, loosest first (C's order).
+  Node expr() { return chain({"|"}, &Parser::bitXor, "||"); }
+  Node bitXor() { return chain({"^"}, &Parser::bitAnd, ""); }
+  Node bitAnd() { return chain({"&"}, &Parser::shift, "&&"); }
+  Node shift() { return chain({"<<", ">>"}, &Parser::sum, ""); }
+  Node chain(const std::vector<std::string>& ops, Node (Parser::*next)(), const std::string& logical) {
+    Node n = (this->*next)();
+    for (;;) {
+      const std::size_t at = lx_.pos();
+      if (!logical.empty() && lx_.eat(logical))
+        throw ExprError(at, "'" + logical + "' is not an operator here: conditions go in select(cond, a, b), and '" + logical.substr(1) +
+                                "' is the bitwise operator on integers");
+      std::string op;
+      for (const std::string& o : ops)
+        if (lx_.eat(o)) op = o;
+      if (op.empty()) return n;
+      n = Node{op, "", at, {std::move(n), (this->*next)()}};
+    }
+  }
+  Node sum() {
     Node n = term();
     for (;;) {
       const std::size_t at = lx_.pos();
@@ -111,6 +142,7 @@ class Parser {
   Node unary() {
     const std::size_t at = lx_.pos();
     if (lx_.eat("-")) return Node{"neg", "", at, {unary()}};
+    if (lx_.eat("~")) return Node{"~", "", at, {unary()}};
     return primary();
   }
   Node primary() {
@@ -159,8 +191,18 @@ class Parser {
 
 // ---- typing ---------------------------------------------------------------------------------
 
+// A hexadecimal number's value in decimal digits (too large for 64 bits: an error).
+std::string decimalOfHex(const Node& num) {
+  if (num.text.size() - 2 > 16 && num.text.find_first_not_of('0', 2) < num.text.size() - 16)
+    throw ExprError(num.at, "number " + num.text + " does not fit in 64 bits");
+  return std::to_string(std::stoull(num.text.substr(2), nullptr, 16));
+}
+
 std::string cLiteral(const Node& num, bool negative, DType t) {
-  const std::string& s = num.text;
+  const bool hex = num.text.size() > 1 && (num.text[1] == 'x' || num.text[1] == 'X');
+  if (hex && isFloat(t))
+    throw ExprError(num.at, "hexadecimal number " + num.text + " is an integer, but the operand's dtype is " + std::string(nameOf(t)));
+  const std::string s = hex ? decimalOfHex(num) : num.text;
   const bool integral = s.find_first_of(".eE") == std::string::npos;
   if (isFloat(t)) {
     std::string v = (negative ? "-" : "") + s;
@@ -182,7 +224,7 @@ std::string cLiteral(const Node& num, bool negative, DType t) {
   }
   const bool ok = negative ? (isSigned(t) && v <= hi) || v == 0 : v <= hi - 1;
   if (!ok)
-    throw ExprError(num.at, "number " + std::string(negative ? "-" : "") + s + " is not representable in " + std::string(nameOf(t)));
+    throw ExprError(num.at, "number " + std::string(negative ? "-" : "") + num.text + " is not representable in " + std::string(nameOf(t)));
   if (bits == 64 && negative && v == hi) return "(-9223372036854775807ll - 1)";
   std::string digits;
   for (unsigned __int128 x = v; x || digits.empty(); x /= 10) digits.insert(digits.begin(), char('0' + int(x % 10)));
@@ -219,7 +261,7 @@ struct Typer {
   std::optional<DType> infer(const Node& n) const {
     if (n.kind == "num") return std::nullopt;
     if (n.kind == "name") return dtypeOf(n);
-    if (n.kind == "neg") return infer(n.args[0]);
+    if (n.kind == "neg" || n.kind == "~" || n.kind == "<<" || n.kind == ">>") return infer(n.args[0]);  // a shift count is a number
     if (n.kind == "call") checkCall(n);
     if (n.kind == "call" && n.text == "convert") return convertTarget(n).first;
     std::size_t first = n.kind == "call" && n.text == "select" ? 1 : 0;
@@ -324,6 +366,7 @@ struct Typer {
     if (n.kind == "/" && !isFloat(t))
       throw ExprError(n.at, "'/' is defined on floats only, but its operands are " + std::string(nameOf(t)) +
                                 " (no SIMD integer division; multiply by a float reciprocal instead)");
+    if (n.kind == "&" || n.kind == "|" || n.kind == "^" || n.kind == "~" || n.kind == "<<" || n.kind == ">>") return bitwise(n, t);
     if (n.kind == "+" || n.kind == "-" || n.kind == "*" || n.kind == "/") {
       const MapOp op = n.kind == "+" ? MapOp::add : n.kind == "-" ? MapOp::sub : n.kind == "*" ? MapOp::mul : MapOp::div;
       return make(op, t, {build(n.args[0], t), build(n.args[1], t)});
@@ -352,6 +395,30 @@ struct Typer {
     throw ExprError(n.at, "a comparison is allowed only as the first argument of select(cond, a, b)");
   }
 
+  // & | ^ ~ << >>: integers only; a shift count is a number below the value's bits.
+  MapExpr bitwise(const Node& n, DType t) const {
+    const std::string op = n.kind;
+    if (isFloat(t))
+      throw ExprError(n.at, "'" + op + "' is defined on integers only, but its operand" + (op == "~" ? " is " : "s are ") + std::string(nameOf(t)) +
+                                " (convert to an integer type first)");
+    if (op == "~") return make(MapOp::bit_not, t, {build(n.args[0], t)});
+    if (op == "<<" || op == ">>") {
+      const Node& c = n.args[1];
+      const int bits = bitsOf(t);
+      const std::string range = "a number from 0 to " + std::to_string(bits - 1) + " (the bits of " + std::string(nameOf(t)) + " minus 1)";
+      const bool hex = c.text.find_first_of("xX") != std::string::npos;
+      if (c.kind != "num" || (!hex && c.text.find_first_of(".eE") != std::string::npos))
+        throw ExprError(c.at, "a shift count is " + range);
+      const uint64_t count = hex ? std::stoull(decimalOfHex(c)) : c.text.size() > 18 ? ~uint64_t{0} : std::stoull(c.text);
+      if (count >= uint64_t(bits)) throw ExprError(c.at, "shift count " + c.text + " is out of range: a shift count is " + range);
+      MapExpr e = make(op == "<<" ? MapOp::shl : MapOp::shr, t, {build(n.args[0], t)});
+      e.count = int(count);
+      return e;
+    }
+    const MapOp m = op == "&" ? MapOp::bit_and : op == "|" ? MapOp::bit_or : MapOp::bit_xor;
+    return make(m, t, {build(n.args[0], t), build(n.args[1], t)});
+  }
+
   MapExpr condition(const Node& c) const {
     static const std::pair<const char*, MapOp> ops[] = {{"<", MapOp::lt},  {"<=", MapOp::le}, {">", MapOp::gt},
                                                         {">=", MapOp::ge}, {"==", MapOp::eq}, {"!=", MapOp::ne}};
@@ -367,7 +434,7 @@ struct Typer {
 
 std::string_view nameOf(MapOp op) {
   static const char* names[] = {"literal", "input", "param", "+", "-", "*", "min", "max", "/", "neg", "fma", "abs", "select", "convert",
-                                "<",       "<=",    ">",     ">=", "==", "!="};
+                                "<",       "<=",    ">",     ">=", "==", "!=", "&",   "|", "^",      "~",   "<<",     ">>"};
   return names[static_cast<int>(op)];
 }
 
@@ -396,6 +463,12 @@ std::string toString(const MapExpr& e, const std::vector<MapInputName>& inputs, 
     case MapOp::max: return "max(" + arg(0) + ", " + arg(1) + ")";
     case MapOp::fma: return "fma(" + arg(0) + ", " + arg(1) + ", " + arg(2) + ")";
     case MapOp::abs: return "abs(" + arg(0) + ")";
+    case MapOp::bit_and:
+    case MapOp::bit_or:
+    case MapOp::bit_xor: return "(" + arg(0) + " " + std::string(nameOf(e.op)) + " " + arg(1) + ")";
+    case MapOp::bit_not: return "(~" + arg(0) + ")";
+    case MapOp::shl:
+    case MapOp::shr: return "(" + arg(0) + " " + std::string(nameOf(e.op)) + " " + std::to_string(e.count) + ")";
     case MapOp::select: return "select(" + arg(0) + ", " + arg(1) + ", " + arg(2) + ")";
     case MapOp::convert:
       return "convert(" + arg(0) + ", " + std::string(nameOf(e.type)) +

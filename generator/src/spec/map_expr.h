@@ -25,6 +25,10 @@ enum class MapOp {
   select,   // select(cond, a, b): cond is a comparison node
   convert,  // convert(a, dtype[, mode]): a (of args[0].type) as `type`, by `mode` (docs/spec.md)
   lt, le, gt, ge, eq, ne,  // comparisons (only as select's condition; floats: false with NaN, except ne)
+  bit_and, bit_or, bit_xor,  // a & b, a | b, a ^ b (integers only)
+  bit_not,  // ~a (integers only)
+  shl, shr, // a << count, a >> count: `count` in [0, bits); shr is arithmetic for signed types,
+            //   logical for unsigned; shl drops the bits shifted out (wraps, never undefined)
 };
 std::string_view nameOf(MapOp op);
 
@@ -35,6 +39,7 @@ struct MapExpr {
   int input = -1;           // input: index into the spec's inputs; param: into its params
   std::vector<MapExpr> args;
   ConvMode mode = ConvMode::plain;  // convert: wrap/sat (integers), trunc/nearest/floor/ceil (float -> integer)
+  int count = 0;                    // shl, shr: the shift count (args holds only the shifted value)
 };
 
 // A problem in an expression string: `offset` is the character (0-based) it points at.
@@ -49,12 +54,19 @@ struct MapInputName {
 };
 
 // Parses `text` as an expression of type `result` over `inputs`. Throws ExprError.
-// Grammar (whitespace between tokens is free):
-//   expr    := term (('+' | '-') term)*
+// Grammar (whitespace between tokens is free; C's precedence, except that a comparison binds
+// loosest: `a & 1 == 0` is `(a & 1) == 0`):
+//   expr    := xor ('|' xor)*
+//   xor     := and ('^' and)*
+//   and     := shift ('&' shift)*
+//   shift   := sum (('<<' | '>>') number)*
+//   sum     := term (('+' | '-') term)*
 //   term    := unary (('*' | '/') unary)*
-//   unary   := '-' unary | primary
+//   unary   := '-' unary | '~' unary | primary
 //   primary := number | name | name '(' args ')' | '(' expr ')'
 //   cond    := expr ('<' | '<=' | '>' | '>=' | '==' | '!=') expr
+// Numbers are decimal, or hexadecimal integers (0x1F). Bitwise operators and shifts take integers;
+// a shift count is a number from 0 to the bits of the shifted value's dtype minus 1.
 // Functions: fma(a, b, c), min(a, b), max(a, b), clamp(x, lo, hi) = min(max(x, lo), hi),
 // relu(x) = max(x, 0), abs(x), select(cond, a, b), convert(x, dtype) and convert(x, dtype, mode);
 // '/' on floats only. A name is an input or a
