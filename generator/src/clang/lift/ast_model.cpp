@@ -163,6 +163,10 @@ class Evaluator {
         return makeSym(Sym{Sym::Kind::negate, scalarTypeOf(e->getType(), ctx_), "", "", 0, {eval(un->getSubExpr(), env)}});
       }
       if (un->getOpcode() == UO_Plus) return eval(un->getSubExpr(), env);
+      if (un->getOpcode() == UO_Not) {
+        if (e->isEvaluatable(ctx_)) return constant(e);
+        return makeSym(Sym{Sym::Kind::bit_not, scalarTypeOf(e->getType(), ctx_), "", "", 0, {eval(un->getSubExpr(), env)}});
+      }
       throw NotLifted{"the operator in `" + sourceText(*e, ctx_) + "` is not one lift understands"};
     }
     if (const auto* cond = dyn_cast<ConditionalOperator>(e))

@@ -45,14 +45,17 @@ class Translator {
         return "convert(" + expr(inner) + ", " + s.type.dtype + ")";
       }
       case Kind::binary: {
-        static const std::set<std::string> ops = {"+", "-", "*", "/"};
-        if (!ops.count(s.op)) throw NotMap{"`" + s.op + "` is not in the map family's operations (+ - * /, fma, min, max, select, convert)"};
+        static const std::set<std::string> ops = {"+", "-", "*", "/", "&", "|", "^", "<<", ">>"};
+        if (!ops.count(s.op))
+          throw NotMap{"`" + s.op + "` is not in the map family's operations (+ - * / & | ^ << >>, fma, min, max, select, convert)"};
         if (s.op == "/" && !s.type.isFloat) throw NotMap{"an integer division (the map family divides floats only)"};
+        if (s.op == "<<" || s.op == ">>") return "(" + expr(*s.args[0]) + " " + s.op + " " + std::to_string(shiftCount(s)) + ")";
         const std::string lhs = expr(*s.args[0]);  // in order: inputs are numbered as they appear
         const std::string rhs = expr(*s.args[1]);
         return "(" + lhs + " " + s.op + " " + rhs + ")";
       }
       case Kind::negate: return "-" + expr(*s.args[0]);
+      case Kind::bit_not: return "~" + expr(*s.args[0]);
       case Kind::fma: {
         if (!s.type.isFloat) throw NotMap{"an fma of integers"};
         map_.fused = true;
@@ -135,20 +138,58 @@ class Translator {
         return narrowed(inner, to);
       }
       case Kind::binary: {
-        if (s.op != "+" && s.op != "-" && s.op != "*") return std::nullopt;
+        if (s.op == "<<" || s.op == ">>") return narrowedShift(s, to);
+        // & | ^ too: bitwise, every result bit depends on the operands' bits at its position.
+        if (s.op != "+" && s.op != "-" && s.op != "*" && s.op != "&" && s.op != "|" && s.op != "^") return std::nullopt;
         auto lhs = narrowed(*s.args[0], to);
         if (!lhs) return std::nullopt;
         auto rhs = narrowed(*s.args[1], to);
         if (!rhs) return std::nullopt;
         return "(" + *lhs + " " + s.op + " " + *rhs + ")";
       }
-      case Kind::negate: {
+      case Kind::negate:
+      case Kind::bit_not: {
         auto e = narrowed(*s.args[0], to);
         if (!e) return std::nullopt;
-        return "-(" + *e + ")";  // "-" before a number would be part of the number
+        return (s.kind == Kind::negate ? "-(" : "~(") + *e + ")";  // "-" before a number would be part of the number
       }
       default: return std::nullopt;
     }
+  }
+
+  // The count of a shift: a constant below the shifted value's bits (the map family's rule, and
+  // what C defines).
+  static int shiftCount(const Sym& s) {
+    const Sym& c = stripCasts(*s.args[1]);
+    size_t end = 0;
+    long long v = -1;
+    if (c.kind == Kind::constant) {
+      try {
+        v = std::stoll(c.name, &end, 0);
+      } catch (...) {
+        v = -1;
+      }
+      if (c.name.find_first_not_of("uUlL", end) != std::string::npos) v = -1;
+    }
+    if (c.kind != Kind::constant || v < 0) throw NotMap{"the shift count in `" + render(s) + "` is not a constant"};
+    if (v >= static_cast<long long>(s.type.bits)) throw NotMap{"the shift count in `" + render(s) + "` is not below the width of its type"};
+    return static_cast<int>(v);
+  }
+
+  // x << c in `to`: its low bits depend only on x's low bits (when c < to's bits). x >> c only when
+  // x is a value of `to` itself (an element or scalar of that dtype, promoted by C): the promoted
+  // shift of its sign- or zero-extension is `to`'s own arithmetic or logical shift.
+  std::optional<std::string> narrowedShift(const Sym& s, const ScalarType& to) {
+    const int count = shiftCount(s);
+    if (count >= static_cast<int>(to.bits)) return std::nullopt;
+    if (s.op == "<<") {
+      auto e = narrowed(*s.args[0], to);
+      if (!e) return std::nullopt;
+      return "(" + *e + " << " + std::to_string(count) + ")";
+    }
+    const Sym& x = stripCasts(*s.args[0]);
+    if ((x.kind != Kind::load && x.kind != Kind::invariant) || x.type.dtype != to.dtype) return std::nullopt;
+    return "(" + (x.kind == Kind::load ? input(x) : param(x)) + " >> " + std::to_string(count) + ")";
   }
 
  private:

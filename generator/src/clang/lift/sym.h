@@ -39,6 +39,7 @@ struct Sym {
     select,     // args[0] ? args[1] : args[2]
     fmax,       // fmax/fmaxf/fmin/fminf (op "fmax" or "fmin"): NaN operands are ignored
     negate,     // -args[0]
+    bit_not,    // ~args[0]
     fma,        // fma/fmaf: args[0] * args[1] + args[2], rounded once
   };
   Kind kind;
