@@ -29,6 +29,7 @@
 #include "harness.h"
 #include "map_absdiff_i16.h"
 #include "map_axpby_fma_f32.h"
+#include "map_bits_u8_i8.h"
 #include "map_f32_to_u8_nearest.h"
 #include "map_u8_to_f32_fma.h"
 #include "peers_map_highway.h"
@@ -218,6 +219,40 @@ void add_f32_to_u8(const std::string& kernel, const std::string& impl, MapF32ToU
   });
 }
 
+// specs/map_bits_u8_i8.json: four 8-bit outputs of bitwise operators and shifts of a (u8) and s
+// (i8). The reference is C on the promoted ints (s << 6 as s * 64, defined for negative s).
+void add_bits(const std::string& kernel, const std::string& impl, MapBitsU8I8 fn, int64_t n) {
+  const std::string name = case_name(kernel, impl, n);
+  add(name, [=](benchmark::State& state) {
+    const uint8_t* a = input<uint8_t>(n, 0);
+    const int8_t* s = input<int8_t>(n, 1);
+    Buffer<uint8_t> swapped = alloc<uint8_t>(n), mixed = alloc<uint8_t>(n);
+    Buffer<int8_t> halved = alloc<int8_t>(n), odd = alloc<int8_t>(n);
+    std::fill_n(swapped.data(), n + kGuard, uint8_t{0x5a});
+    std::fill_n(mixed.data(), n + kGuard, uint8_t{0x5a});
+    std::fill_n(halved.data(), n + kGuard, int8_t{0x5a});
+    std::fill_n(odd.data(), n + kGuard, int8_t{0x5a});
+    fn(a, s, n, swapped.data(), mixed.data(), halved.data(), odd.data());
+    std::vector<uint8_t> want1(n), want2(n);
+    std::vector<int8_t> want3(n), want4(n);
+    for (int64_t i = 0; i < n; ++i) {
+      want1[i] = static_cast<uint8_t>((a[i] >> 4) | (a[i] << 4));
+      want2[i] = static_cast<uint8_t>(~a[i] ^ ((a[i] >> 3) & 0x5A));
+      want3[i] = static_cast<int8_t>((s[i] >> 1) + (s[i] >> 7) - s[i] * 64);
+      want4[i] = (s[i] & 1) == 1 ? static_cast<int8_t>(s[i] >> 2) : static_cast<int8_t>(~s[i] | 0x40);
+    }
+    check(name + " swapped", swapped.data(), want1, uint8_t{0x5a});
+    check(name + " mixed", mixed.data(), want2, uint8_t{0x5a});
+    check(name + " halved", halved.data(), want3, int8_t{0x5a});
+    check(name + " odd", odd.data(), want4, int8_t{0x5a});
+    for (auto _ : state) {
+      fn(a, s, n, swapped.data(), mixed.data(), halved.data(), odd.data());
+      benchmark::ClobberMemory();
+    }
+    set_counters(state, n);
+  });
+}
+
 // The harness's own cost per call: an empty kernel called the same way (through
 // a function pointer, then ClobberMemory). Nothing to verify.
 __attribute__((noinline)) void empty_kernel(const float* a, int64_t n, float* b) {
@@ -314,6 +349,19 @@ void register_map_benchmarks() {
     add_f32_to_u8("f32_to_u8_nearest", "hwy", hwy_f32_to_u8_nearest, n);
     if (hwy3.f32_to_u8_nearest)
       add_f32_to_u8("f32_to_u8_nearest", "hwy.avx3_dl", hwy3.f32_to_u8_nearest, n);
+
+    // bits_u8_i8: bitwise operators and shifts on bytes (four outputs)
+    add_bits("bits_u8_i8", "simdgen", map_bits_u8_i8, n);
+    if (cpu_avx512() && __builtin_cpu_supports("gfni"))
+      add_bits("bits_u8_i8", "simdgen.avx512_gfni", map_bits_u8_i8_avx512_gfni, n);
+    if (cpu_avx512()) add_bits("bits_u8_i8", "simdgen.avx512", map_bits_u8_i8_avx512, n);
+    if (cpu_avx2()) add_bits("bits_u8_i8", "simdgen.avx2", map_bits_u8_i8_avx2, n);
+#define SIMDGEN_MAP_PLAIN(suffix) \
+  add_bits("bits_u8_i8", "plain." #suffix, plain_bits_u8_i8_##suffix, n);
+    SIMDGEN_MAP_PLAIN_PEER_BUILDS(SIMDGEN_MAP_PLAIN)
+#undef SIMDGEN_MAP_PLAIN
+    add_bits("bits_u8_i8", "hwy", hwy_bits_u8_i8, n);
+    if (hwy3.bits_u8_i8) add_bits("bits_u8_i8", "hwy.avx3_dl", hwy3.bits_u8_i8, n);
   }
 }
 

@@ -115,6 +115,46 @@ void F32ToU8Nearest(const float* HWY_RESTRICT x, int64_t n64, float scale,
   hn::BlendedStore(r, hn::FirstN(d8, n - i), d8, q + i);
 }
 
+// specs/map_bits_u8_i8.json: swapped = (a >> 4) | (a << 4), mixed = ~a ^ ((a >> 3) & 0x5A),
+// halved = (s >> 1) + (s >> 7) - (s << 6), odd = (s & 1) == 1 ? s >> 2 : ~s | 0x40 (Highway's
+// 8-bit shifts are emulated on x86 as the generated ones are).
+template <class DU, class DI, class VU, class VI>
+HWY_INLINE void Bits(DU du, DI di, VU va, VI vs, VU& swapped, VU& mixed, VI& halved, VI& odd) {
+  swapped = hn::Or(hn::ShiftRight<4>(va), hn::ShiftLeft<4>(va));
+  mixed = hn::Xor(hn::Not(va), hn::And(hn::ShiftRight<3>(va), hn::Set(du, uint8_t{0x5A})));
+  halved = hn::Sub(hn::Add(hn::ShiftRight<1>(vs), hn::ShiftRight<7>(vs)), hn::ShiftLeft<6>(vs));
+  const auto one = hn::Set(di, int8_t{1});
+  odd = hn::IfThenElse(hn::Eq(hn::And(vs, one), one), hn::ShiftRight<2>(vs), hn::Or(hn::Not(vs), hn::Set(di, int8_t{0x40})));
+}
+
+void BitsU8I8(const uint8_t* HWY_RESTRICT a, const int8_t* HWY_RESTRICT s, int64_t n64, uint8_t* HWY_RESTRICT swapped,
+              uint8_t* HWY_RESTRICT mixed, int8_t* HWY_RESTRICT halved, int8_t* HWY_RESTRICT odd) {
+  const hn::ScalableTag<uint8_t> du;
+  const hn::ScalableTag<int8_t> di;
+  const size_t N = hn::Lanes(du);
+  const size_t n = static_cast<size_t>(n64);
+  hn::Vec<decltype(du)> o1, o2;
+  hn::Vec<decltype(di)> o3, o4;
+  size_t i = 0;
+  if (n >= N) {
+    for (; i <= n - N; i += N) {
+      Bits(du, di, hn::LoadU(du, a + i), hn::LoadU(di, s + i), o1, o2, o3, o4);
+      hn::StoreU(o1, du, swapped + i);
+      hn::StoreU(o2, du, mixed + i);
+      hn::StoreU(o3, di, halved + i);
+      hn::StoreU(o4, di, odd + i);
+    }
+  }
+  if (i == n) return;
+  const auto mu = hn::FirstN(du, n - i);
+  const auto mi = hn::FirstN(di, n - i);
+  Bits(du, di, hn::MaskedLoad(mu, du, a + i), hn::MaskedLoad(mi, di, s + i), o1, o2, o3, o4);
+  hn::BlendedStore(o1, mu, du, swapped + i);
+  hn::BlendedStore(o2, mu, du, mixed + i);
+  hn::BlendedStore(o3, mi, di, halved + i);
+  hn::BlendedStore(o4, mi, di, odd + i);
+}
+
 }  // namespace HWY_NAMESPACE
 }  // namespace simdgen_bench
 HWY_AFTER_NAMESPACE();
@@ -126,6 +166,7 @@ HWY_EXPORT(AxpbyFma);
 HWY_EXPORT(AbsDiffI16);
 HWY_EXPORT(U8ToF32Fma);
 HWY_EXPORT(F32ToU8Nearest);
+HWY_EXPORT(BitsU8I8);
 
 void hwy_times_two(const float* a, int64_t n, float* b) {
   HWY_DYNAMIC_DISPATCH(TimesTwo)(a, n, b);
@@ -144,6 +185,11 @@ void hwy_f32_to_u8_nearest(const float* x, int64_t n, float scale, uint8_t* q) {
   HWY_DYNAMIC_DISPATCH(F32ToU8Nearest)(x, n, scale, q);
 }
 
+void hwy_bits_u8_i8(const uint8_t* a, const int8_t* s, int64_t n, uint8_t* swapped, uint8_t* mixed,
+                    int8_t* halved, int8_t* odd) {
+  HWY_DYNAMIC_DISPATCH(BitsU8I8)(a, s, n, swapped, mixed, halved, odd);
+}
+
 HighwayMapAvx3 hwy_map_avx3_dl() {
   HighwayMapAvx3 k;
 #if HWY_TARGETS & HWY_AVX3_DL
@@ -153,6 +199,7 @@ HighwayMapAvx3 hwy_map_avx3_dl() {
     k.absdiff_i16 = &N_AVX3_DL::AbsDiffI16;
     k.u8_to_f32_fma = &N_AVX3_DL::U8ToF32Fma;
     k.f32_to_u8_nearest = &N_AVX3_DL::F32ToU8Nearest;
+    k.bits_u8_i8 = &N_AVX3_DL::BitsU8I8;
   }
 #endif
   return k;

@@ -49,4 +49,18 @@ void PEER(plain_f32_to_u8_nearest)(const float* __restrict x, int64_t n, float s
   }
 }
 
+// specs/map_bits_u8_i8.json as C: the shifts of int8_t are C's (arithmetic on the promoted int),
+// s << 6 written as s * 64 (a left shift of a negative int is undefined before C++20), every
+// result truncated to its 8-bit type.
+void PEER(plain_bits_u8_i8)(const uint8_t* __restrict a, const int8_t* __restrict s, int64_t n,
+                            uint8_t* __restrict swapped, uint8_t* __restrict mixed,
+                            int8_t* __restrict halved, int8_t* __restrict odd) {
+  for (int64_t i = 0; i < n; ++i) {
+    swapped[i] = static_cast<uint8_t>((a[i] >> 4) | (a[i] << 4));
+    mixed[i] = static_cast<uint8_t>(~a[i] ^ ((a[i] >> 3) & 0x5A));
+    halved[i] = static_cast<int8_t>((s[i] >> 1) + (s[i] >> 7) - s[i] * 64);
+    odd[i] = (s[i] & 1) == 1 ? static_cast<int8_t>(s[i] >> 2) : static_cast<int8_t>(~s[i] | 0x40);
+  }
+}
+
 }  // namespace simdgen_bench

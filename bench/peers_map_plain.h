@@ -21,7 +21,10 @@ namespace simdgen_bench {
   void plain_u8_to_f32_fma_##suffix(const uint8_t* px, int64_t n, float scale,     \
                                     float bias, float* y);                         \
   void plain_f32_to_u8_nearest_##suffix(const float* x, int64_t n, float scale,    \
-                                        uint8_t* q);
+                                        uint8_t* q);                                   \
+  void plain_bits_u8_i8_##suffix(const uint8_t* a, const int8_t* s, int64_t n,      \
+                                 uint8_t* swapped, uint8_t* mixed, int8_t* halved,  \
+                                 int8_t* odd);
 SIMDGEN_MAP_PLAIN_PEER_BUILDS(SIMDGEN_DECLARE_MAP_PLAIN)
 #undef SIMDGEN_DECLARE_MAP_PLAIN
 }  // namespace simdgen_bench

@@ -43,6 +43,7 @@ __attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) 
 
 // Plan summary (`simdgen explain` prints the full plans):
 //   avx512+vnni: identical to avx512 for this kernel, not emitted
+//   avx512+gfni: identical to avx512 for this kernel, not emitted
 //   sve2: identical to sve for this kernel, not emitted
 //   neon+dotprod: identical to neon for this kernel, not emitted
 
@@ -1127,7 +1128,9 @@ bool argmax_f32_known(const char* requested) {
       " scalar"
 #if defined(__x86_64__)
       " avx2 avx2_avx_vnni avx2+avx_vnni avx2_fma avx2+fma avx2_avx_vnni_fma avx2+avx_vnni+fma "
-      "avx512 avx512_vnni avx512+vnni"
+      "avx2_gfni avx2+gfni avx2_avx_vnni_gfni avx2+avx_vnni+gfni avx2_fma_gfni avx2+fma+gfni "
+      "avx2_avx_vnni_fma_gfni avx2+avx_vnni+fma+gfni avx512 avx512_vnni avx512+vnni avx512_gfni "
+      "avx512+gfni avx512_gfni_vnni avx512+gfni+vnni"
 #elif defined(__aarch64__)
       " neon neon_dotprod neon+dotprod sve sve2"
 #endif

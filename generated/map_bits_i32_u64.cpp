@@ -629,7 +629,9 @@ bool map_bits_i32_u64_known(const char* requested) {
       " scalar"
 #if defined(__x86_64__)
       " avx2 avx2_avx_vnni avx2+avx_vnni avx2_fma avx2+fma avx2_avx_vnni_fma avx2+avx_vnni+fma "
-      "avx512 avx512_vnni avx512+vnni"
+      "avx2_gfni avx2+gfni avx2_avx_vnni_gfni avx2+avx_vnni+gfni avx2_fma_gfni avx2+fma+gfni "
+      "avx2_avx_vnni_fma_gfni avx2+avx_vnni+fma+gfni avx512 avx512_vnni avx512+vnni avx512_gfni "
+      "avx512+gfni avx512_gfni_vnni avx512+gfni+vnni"
 #elif defined(__aarch64__)
       " neon neon_dotprod neon+dotprod sve sve2"
 #endif

@@ -181,7 +181,7 @@ TEST_CASE("explain --target takes spec spellings and variant suffixes and lists 
   const std::string spec = (d / "good.json").string();
   Result r = run("explain --target avx9 " + spec);
   CHECK(r.code == 2);
-  CHECK(r.output.find("unknown target 'avx9' (targets: scalar, avx2[+avx_vnni][+fma], avx512[+vnni]") != std::string::npos);
+  CHECK(r.output.find("unknown target 'avx9' (targets: scalar, avx2[+avx_vnni][+fma][+gfni], avx512[+vnni][+gfni]") != std::string::npos);
   r = run("explain --target avx512 " + spec);  // a target, but not one of this spec's
   CHECK(r.code == 2);
   CHECK(r.output.find("no emitted variant for target 'avx512' (emitted: avx2 scalar)") != std::string::npos);

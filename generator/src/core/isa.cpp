@@ -10,9 +10,12 @@ namespace {
 constexpr IsaFeature kAvx2Features[] = {
     {"avx_vnni", "avxvnni", "__builtin_cpu_supports(\"avxvnni\")"},
     {"fma", "fma", "__builtin_cpu_supports(\"fma\")"},
+    {"gfni", "gfni", "__builtin_cpu_supports(\"gfni\")"},
 };
+// gfni: byte shifts as one vgf2p8affineqb (x86 has no byte shift; without it, 16-bit shifts and a mask).
 constexpr IsaFeature kAvx512Features[] = {
     {"vnni", "avx512vnni", "__builtin_cpu_supports(\"avx512vnni\")"},
+    {"gfni", "gfni", "__builtin_cpu_supports(\"gfni\")"},
 };
 
 // Linux reports Arm features in AT_HWCAP / AT_HWCAP2 (bits from <asm/hwcap.h>); simdgen_arm_hwcap
@@ -36,7 +39,7 @@ constexpr IsaInfo kIsas[] = {
      ""},
 };
 
-constexpr std::string_view kDefaultTargets[] = {"avx512+vnni", "avx512", "avx2", "sve2", "sve", "neon+dotprod", "neon", "scalar"};
+constexpr std::string_view kDefaultTargets[] = {"avx512+vnni", "avx512+gfni", "avx512", "avx2", "sve2", "sve", "neon+dotprod", "neon", "scalar"};
 
 }  // namespace
 

@@ -335,6 +335,7 @@ GeneratedKernel generate(const KernelSpec& spec, const Templates& templates, con
 
   // File-level helpers the variants need, per lowering module (std::set: a stable order).
   std::map<const IsaLowering*, std::set<std::string>> helpers;
+  std::vector<std::pair<std::string, size_t>> dropped;  // a variant not emitted, the slot whose code it has
   for (const Target& t : targets) {
     Variant v{t, buildPlan(spec, t), "", {}};
     LowerContext cx{t, v.plan, {}, {}, {}, {}, {}, {}, {}};
@@ -355,12 +356,15 @@ GeneratedKernel generate(const KernelSpec& spec, const Templates& templates, con
     // targets come best first, so keep the later (plainer) one in the earlier one's place.
     auto same = std::find_if(g.variants.begin(), g.variants.end(), [&](const Variant& o) { return o.body == v.body; });
     if (same != g.variants.end()) {
-      g.dropped.push_back(same->target.spelling + ": identical to " + t.spelling + " for this kernel, not emitted");
+      dropped.push_back({same->target.spelling, size_t(same - g.variants.begin())});
       *same = std::move(v);
     } else {
       g.variants.push_back(std::move(v));
     }
   }
+  // Named after the variant that finally holds the slot (a chain of drops ends at the plainest).
+  for (const auto& [name, slot] : dropped)
+    g.dropped.push_back(name + ": identical to " + g.variants[slot].target.spelling + " for this kernel, not emitted");
   // A plainer variant that took a dropped one's place goes back to its own rank (best first).
   std::stable_sort(g.variants.begin(), g.variants.end(),
                    [](const Variant& a, const Variant& b) { return a.target.priority > b.target.priority; });

@@ -4,6 +4,7 @@
 #include "emit/x86_lowering.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <stdexcept>
 
 #include "emit/c_scalar.h"
@@ -109,6 +110,20 @@ std::string absExpr(DType t, int bits, const std::string& x, LowerContext& cx) {
 std::string shiftExpr(bool left, DType t, int bits, const std::string& x, int count, LowerContext& cx) {
   const std::string p = pfx(bits), c = std::to_string(count), n = std::to_string(bitsOf(t));
   auto bytes = [&](int mask) { return call(p + "set1_epi8", {std::to_string(int(int8_t(uint8_t(mask))))}); };
+  if (bitsOf(t) == 8 && cx.target.has("gfni")) {
+    // One affine transform per byte: output bit i = parity(matrix byte 7 - i & x), so row 7 - i
+    // selects the input bit that lands in bit i (none: zero; an arithmetic shift repeats bit 7).
+    uint64_t matrix = 0;
+    for (int i = 0; i < 8; ++i) {
+      const int from = left ? i - count : std::min(i + count, isSigned(t) ? 7 : 8);
+      if (from >= 0 && from < 8) matrix |= uint64_t{1} << (8 * (7 - i) + from);
+    }
+    cx.instructions.insert("8-bit shifts as vgf2p8affineqb with a bit-matrix (GFNI)");
+    char hex[32];
+    std::snprintf(hex, sizeof hex, "0x%016llxull", static_cast<unsigned long long>(matrix));
+    const std::string splat = bits == 512 ? p + "set1_epi64" : p + "set1_epi64x";
+    return call(p + "gf2p8affine_epi64_epi8", {x, call(splat, {std::string("(long long)") + hex}), "0"});
+  }
   if (bitsOf(t) == 8) {
     cx.instructions.insert("8-bit shifts emulated with 16-bit shifts and a byte mask (x86 has no byte shifts)");
     if (left) return call(p + "and_" + si(bits), {call(p + "slli_epi16", {x, c}), bytes(0xFF << count)});
