@@ -37,6 +37,7 @@ class Translator {
         const Sym& inner = *s.args[0];
         if (s.type.dtype.empty()) throw NotMap{"a conversion to " + s.type.spelling};
         if (auto narrow = narrowed(s, s.type)) return *narrow;
+        if (auto bounded = narrowedByRange(inner, s.type)) return *bounded;
         if (inner.kind == Kind::constant) {
           if (!s.type.isFloat && inner.type.isFloat) throw NotMap{"a float constant converted to an integer"};
           return inner.name;  // a number takes its operands' dtype
@@ -157,6 +158,151 @@ class Translator {
     }
   }
 
+  // A narrower integer value whose C computation (in the promoted int) never leaves a 16-bit type's
+  // range, computed in that type: `(a[i] + 200) >> 1` stored as uint8_t needs the sum's ninth bit,
+  // which i16 lanes hold (twice as many per vector as the promoted i32). What compilers call
+  // minimal bit width analysis; every intermediate value is bounded from the operands' types.
+  std::optional<std::string> narrowedByRange(const Sym& s, const ScalarType& to) {
+    if (to.isFloat || to.dtype.empty() || to.bits > 16 || s.type.isFloat || s.type.bits <= 16) return std::nullopt;
+    for (const char* w : {"i16", "u16"}) {
+      const bool isSigned = w[0] == 'i';
+      const Range limit{isSigned ? -32768 : 0, isSigned ? 32767 : 65535};
+      if (!fits(s, limit)) continue;
+      std::string e = in16(s, w);
+      return std::string(w) == to.dtype ? e : "convert(" + e + ", " + to.dtype + ")";
+    }
+    return std::nullopt;
+  }
+
+ private:
+  struct Range {
+    long long lo, hi;
+  };
+  // The values an integer node takes in C (its promoted type), or nullopt when not bounded here.
+  std::optional<Range> rangeOf(const Sym& s) const {
+    if (s.type.isFloat || s.type.dtype.empty()) return std::nullopt;
+    const Range type = typeRange(s.type);
+    std::optional<Range> r;
+    switch (s.kind) {
+      case Kind::load:
+      case Kind::invariant: r = type; break;
+      case Kind::constant: {
+        size_t end = 0;
+        try {
+          const long long v = std::stoll(s.name, &end, 0);
+          if (s.name.find_first_not_of("uUlL", end) == std::string::npos) r = Range{v, v};
+        } catch (...) {
+        }
+        break;
+      }
+      case Kind::cast: r = rangeOf(*s.args[0]); break;
+      case Kind::negate:
+      case Kind::bit_not: {
+        const auto a = rangeOf(*s.args[0]);
+        if (a) r = s.kind == Kind::negate ? Range{-a->hi, -a->lo} : Range{-a->hi - 1, -a->lo - 1};
+        break;
+      }
+      case Kind::select: {
+        const auto a = rangeOf(*s.args[1]), b = rangeOf(*s.args[2]);
+        if (a && b) r = Range{std::min(a->lo, b->lo), std::max(a->hi, b->hi)};
+        break;
+      }
+      case Kind::binary: {
+        // Products and left shifts only of values below 2^31 (no overflow in long long).
+        auto small = [](const Range& x) { return x.lo > -(1LL << 31) && x.hi < (1LL << 31); };
+        const auto a = rangeOf(*s.args[0]);
+        if (!a) break;
+        if (s.op == "<<" || s.op == ">>") {
+          const int c = shiftCount(s);
+          if (s.op == ">>") r = Range{a->lo >> c, a->hi >> c};
+          else if (small(*a) && c < 31) r = Range{a->lo * (1LL << c), a->hi * (1LL << c)};
+          break;
+        }
+        const auto b = rangeOf(*s.args[1]);
+        if (!b || !small(*a) || !small(*b)) break;
+        if (s.op == "+") r = Range{a->lo + b->lo, a->hi + b->hi};
+        if (s.op == "-") r = Range{a->lo - b->hi, a->hi - b->lo};
+        if (s.op == "*") {
+          const long long p[] = {a->lo * b->lo, a->lo * b->hi, a->hi * b->lo, a->hi * b->hi};
+          r = Range{*std::min_element(p, p + 4), *std::max_element(p, p + 4)};
+        }
+        if ((s.op == "&" || s.op == "|" || s.op == "^") && a->lo >= 0 && b->lo >= 0) {
+          long long top = 1;
+          while (top <= std::max(a->hi, b->hi)) top *= 2;
+          r = s.op == "&" ? Range{0, std::min(a->hi, b->hi)} : Range{0, top - 1};
+        }
+        break;
+      }
+      default: break;
+    }
+    // Beyond the node's own type C would have wrapped (or overflowed): not a plain bound.
+    if (r && (r->lo < type.lo || r->hi > type.hi)) return std::nullopt;
+    return r;
+  }
+  static Range typeRange(const ScalarType& t) {
+    if (t.bits >= 64) return t.isSigned ? Range{-(1LL << 62), (1LL << 62)} : Range{0, 1LL << 62};  // bounds kept small: no overflow
+    return t.isSigned ? Range{-(1LL << (t.bits - 1)), (1LL << (t.bits - 1)) - 1} : Range{0, (1LL << t.bits) - 1};
+  }
+  // Every integer node of s within `limit` (comparisons' operands too: they compare the same values).
+  bool fits(const Sym& s, Range limit) const {
+    switch (s.kind) {
+      case Kind::load:
+      case Kind::invariant:
+      case Kind::constant:
+      case Kind::cast:
+      case Kind::negate:
+      case Kind::bit_not:
+      case Kind::binary:
+      case Kind::select: break;
+      default: return false;
+    }
+    const auto r = rangeOf(s);
+    if (!r || r->lo < limit.lo || r->hi > limit.hi) return false;
+    if (s.kind == Kind::load || s.kind == Kind::invariant || s.kind == Kind::constant) return true;
+    if (s.kind == Kind::select) {
+      const Sym* cond = s.args[0].get();
+      while (cond->kind == Kind::cast || cond->kind == Kind::logical_not) cond = cond->args[0].get();
+      if (cond->kind != Kind::compare || !fits(*cond->args[0], limit) || !fits(*cond->args[1], limit)) return false;
+      return fits(*s.args[1], limit) && fits(*s.args[2], limit);
+    }
+    if (s.kind == Kind::binary && (s.op == "<<" || s.op == ">>")) return fits(*s.args[0], limit);
+    for (const SymPtr& a : s.args)
+      if (!fits(*a, limit)) return false;
+    return true;
+  }
+  // s written in 16-bit dtype w (fits() holds: every value, and so every operation, is the same).
+  std::string in16(const Sym& s, const std::string& w) {
+    switch (s.kind) {
+      case Kind::load:
+      case Kind::invariant: {
+        const std::string e = s.kind == Kind::load ? input(s) : param(s);
+        return s.type.dtype == w ? e : "convert(" + e + ", " + w + ")";
+      }
+      case Kind::constant: return std::to_string(rangeOf(s)->lo);
+      case Kind::cast: return in16(*s.args[0], w);
+      case Kind::negate: return "-(" + in16(*s.args[0], w) + ")";
+      case Kind::bit_not: return "~(" + in16(*s.args[0], w) + ")";
+      case Kind::select: {
+        const Sym* cond = s.args[0].get();
+        const Sym* a = s.args[1].get();
+        const Sym* b = s.args[2].get();
+        while (cond->kind == Kind::cast || cond->kind == Kind::logical_not) {
+          if (cond->kind == Kind::logical_not) std::swap(a, b);
+          cond = cond->args[0].get();
+        }
+        const std::string lhs = in16(*cond->args[0], w), rhs = in16(*cond->args[1], w);
+        const std::string ifTrue = in16(*a, w), ifFalse = in16(*b, w);
+        return "select(" + lhs + " " + cond->op + " " + rhs + ", " + ifTrue + ", " + ifFalse + ")";
+      }
+      default: {  // binary
+        if (s.op == "<<" || s.op == ">>") return "(" + in16(*s.args[0], w) + " " + s.op + " " + std::to_string(shiftCount(s)) + ")";
+        const std::string lhs = in16(*s.args[0], w);
+        return "(" + lhs + " " + s.op + " " + in16(*s.args[1], w) + ")";
+      }
+    }
+  }
+
+ public:
   // The count of a shift: a constant below the shifted value's bits (the map family's rule, and
   // what C defines).
   static int shiftCount(const Sym& s) {
