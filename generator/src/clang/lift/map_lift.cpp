@@ -24,6 +24,32 @@ bool identifier(const std::string& t) {
          std::all_of(t.begin(), t.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
 }
 
+// A select's comparison with casts and `!` peeled off (each `!` swaps the branches).
+struct Selection {
+  const Sym* compare;
+  const Sym* ifTrue;
+  const Sym* ifFalse;
+};
+Selection selection(const Sym& select) {
+  Selection sel{select.args[0].get(), select.args[1].get(), select.args[2].get()};
+  while (sel.compare->kind == Kind::cast || sel.compare->kind == Kind::logical_not) {
+    if (sel.compare->kind == Kind::logical_not) std::swap(sel.ifTrue, sel.ifFalse);
+    sel.compare = sel.compare->args[0].get();
+  }
+  return sel;
+}
+// select(a <op> b, t, f) with each operand written by `operand`, called in that order (inputs are
+// numbered as they first appear).
+template <class Write>
+std::string writeSelect(const Sym& select, Write&& operand) {
+  const Selection sel = selection(select);
+  const std::string lhs = operand(*sel.compare->args[0]);
+  const std::string rhs = operand(*sel.compare->args[1]);
+  const std::string ifTrue = operand(*sel.ifTrue);
+  const std::string ifFalse = operand(*sel.ifFalse);
+  return "select(" + lhs + " " + sel.compare->op + " " + rhs + ", " + ifTrue + ", " + ifFalse + ")";
+}
+
 class Translator {
  public:
   explicit Translator(MapLift& map) : map_(map) {}
@@ -66,19 +92,8 @@ class Translator {
         return "fma(" + a + ", " + b + ", " + c + ")";
       }
       case Kind::select: {
-        const Sym* cond = s.args[0].get();
-        const Sym* a = s.args[1].get();
-        const Sym* b = s.args[2].get();
-        while (cond->kind == Kind::cast || cond->kind == Kind::logical_not) {
-          if (cond->kind == Kind::logical_not) std::swap(a, b);
-          cond = cond->args[0].get();
-        }
-        if (cond->kind != Kind::compare) throw NotMap{"the condition " + render(*s.args[0]) + " is not a comparison"};
-        const std::string lhs = expr(*cond->args[0]);
-        const std::string rhs = expr(*cond->args[1]);
-        const std::string ifTrue = expr(*a);
-        const std::string ifFalse = expr(*b);
-        return "select(" + lhs + " " + cond->op + " " + rhs + ", " + ifTrue + ", " + ifFalse + ")";
+        if (selection(s).compare->kind != Kind::compare) throw NotMap{"the condition " + render(*s.args[0]) + " is not a comparison"};
+        return writeSelect(s, [&](const Sym& x) { return expr(x); });
       }
       case Kind::induction: throw NotMap{"the value uses the loop index itself"};
       case Kind::fmax: throw NotMap{s.op + " in an element-wise loop (its NaN rule is not the map family's min/max)"};
@@ -260,10 +275,9 @@ class Translator {
     if (!r || r->lo < limit.lo || r->hi > limit.hi) return false;
     if (s.kind == Kind::load || s.kind == Kind::invariant || s.kind == Kind::constant) return true;
     if (s.kind == Kind::select) {
-      const Sym* cond = s.args[0].get();
-      while (cond->kind == Kind::cast || cond->kind == Kind::logical_not) cond = cond->args[0].get();
-      if (cond->kind != Kind::compare || !fits(*cond->args[0], limit) || !fits(*cond->args[1], limit)) return false;
-      return fits(*s.args[1], limit) && fits(*s.args[2], limit);
+      const Selection sel = selection(s);
+      if (sel.compare->kind != Kind::compare || !fits(*sel.compare->args[0], limit) || !fits(*sel.compare->args[1], limit)) return false;
+      return fits(*sel.ifTrue, limit) && fits(*sel.ifFalse, limit);
     }
     if (s.kind == Kind::binary && (s.op == "<<" || s.op == ">>")) return fits(*s.args[0], limit);
     for (const SymPtr& a : s.args)
@@ -282,18 +296,7 @@ class Translator {
       case Kind::cast: return in16(*s.args[0], w);
       case Kind::negate: return "-(" + in16(*s.args[0], w) + ")";
       case Kind::bit_not: return "~(" + in16(*s.args[0], w) + ")";
-      case Kind::select: {
-        const Sym* cond = s.args[0].get();
-        const Sym* a = s.args[1].get();
-        const Sym* b = s.args[2].get();
-        while (cond->kind == Kind::cast || cond->kind == Kind::logical_not) {
-          if (cond->kind == Kind::logical_not) std::swap(a, b);
-          cond = cond->args[0].get();
-        }
-        const std::string lhs = in16(*cond->args[0], w), rhs = in16(*cond->args[1], w);
-        const std::string ifTrue = in16(*a, w), ifFalse = in16(*b, w);
-        return "select(" + lhs + " " + cond->op + " " + rhs + ", " + ifTrue + ", " + ifFalse + ")";
-      }
+      case Kind::select: return writeSelect(s, [&](const Sym& x) { return in16(x, w); });
       default: {  // binary
         if (s.op == "<<" || s.op == ">>") return "(" + in16(*s.args[0], w) + " " + s.op + " " + std::to_string(shiftCount(s)) + ")";
         const std::string lhs = in16(*s.args[0], w);
