@@ -13,6 +13,7 @@
 // trunc (default) / nearest (ties to even) / floor / ceil, then clamp to T's range, NaN giving 0.
 #pragma once
 
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <cstdint>
@@ -21,6 +22,7 @@
 #include <map>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace simdgen_ref::map {
@@ -87,16 +89,76 @@ class Expression {
     skip();
     if (at_ != text_.size()) fail("trailing text");
     result_ = result;
+    resolve(root_);
   }
-  // `element(name)` gives the input's value at this position.
-  Value eval(const std::function<Value(const std::string&)>& element) const { return eval(root_, result_, element); }
+  // The names the expression reads, in the order of eval's `slot_values`.
+  const std::vector<std::string>& slots() const { return slots_; }
+  // One element from the values of slots() at this position.
+  Value eval(const Value* slot_values) const { return eval(root_, result_, slot_values); }
+  // The same with `element(name)` giving each named value.
+  Value eval(const std::function<Value(const std::string&)>& element) const {
+    std::vector<Value> v;
+    for (const std::string& name : slots_) v.push_back(element(name));
+    return eval(v.data());
+  }
 
  private:
+  enum class Code { num, name, neg, div, add, sub, mul, bit_and, bit_or, bit_xor, bit_not, shl, shr, min, max, relu, clamp, abs, fma,
+                    convert, select, lt, gt, le, ge, eq, ne, mode };
   struct Node {
+    Node() = default;
+    Node(std::string o, std::string t, std::vector<Node> a) : op(std::move(o)), text(std::move(t)), args(std::move(a)) {}
     std::string op;  // "num", "name", "+", "-", "*", "neg", function name, or a comparison
     std::string text;
     std::vector<Node> args;
+    // Resolved once after parsing (resolve()): what eval switches on.
+    Code code = Code::num;
+    size_t slot = 0;       // name: index into slots_
+    DType from;            // convert: the operand's dtype; select: the comparison's
+    double num_f = 0;      // num: the text as a double, and as an unsigned integer (decimal or hex)
+    uint64_t num_u = 0;
+    int mode = 0;          // convert: 0 trunc/wrap, 1 nearest, 2 floor, 3 ceil, 4 sat
   };
+
+  void resolve(Node& n) {
+    static const std::map<std::string, Code> kCodes = {
+        {"num", Code::num}, {"name", Code::name}, {"neg", Code::neg}, {"/", Code::div}, {"+", Code::add}, {"-", Code::sub},
+        {"*", Code::mul}, {"&", Code::bit_and}, {"|", Code::bit_or}, {"^", Code::bit_xor}, {"~", Code::bit_not}, {"<<", Code::shl},
+        {">>", Code::shr}, {"min", Code::min}, {"max", Code::max}, {"relu", Code::relu}, {"clamp", Code::clamp}, {"abs", Code::abs},
+        {"fma", Code::fma}, {"convert", Code::convert}, {"select", Code::select}, {"<", Code::lt}, {">", Code::gt},
+        {"<=", Code::le}, {">=", Code::ge}, {"==", Code::eq}, {"!=", Code::ne}};
+    const auto it = kCodes.find(n.op);
+    if (it == kCodes.end()) fail("unknown operation " + n.op);
+    n.code = it->second;
+    if (n.code == Code::name) {
+      if (!inputs_.count(n.text)) fail("unknown name " + n.text);
+      const auto at = std::find(slots_.begin(), slots_.end(), n.text);
+      n.slot = size_t(at - slots_.begin());
+      if (at == slots_.end()) slots_.push_back(n.text);
+      return;
+    }
+    if (n.code == Code::num) {
+      n.num_f = std::strtod(n.text.c_str(), nullptr);
+      const bool hex = n.text.size() > 1 && (n.text[1] == 'x' || n.text[1] == 'X');
+      n.num_u = hex ? std::strtoull(n.text.c_str() + 2, nullptr, 16) : std::strtoull(n.text.c_str(), nullptr, 10);
+      return;
+    }
+    if (n.code == Code::convert) {
+      if (!dtype_of(n.args.at(0), n.from)) fail("convert of a number");
+      const std::string m = n.args.size() > 2 ? n.args[2].text : "";
+      n.mode = m == "nearest" ? 1 : m == "floor" ? 2 : m == "ceil" ? 3 : m == "sat" ? 4 : 0;
+      resolve(n.args[0]);  // args 1 and 2 are the dtype and mode names
+      return;
+    }
+    if (n.code == Code::select && !dtype_of(n.args.at(0), n.from)) fail("comparison without an input");
+    if (n.code == Code::shl || n.code == Code::shr) {
+      resolve(n.args.at(0));
+      resolve(n.args.at(1));
+      if (n.args[1].code != Code::num) fail("a shift count must be a number");
+      return;
+    }
+    for (Node& a : n.args) resolve(a);
+  }
 
   [[noreturn]] void fail(const std::string& why) const {
     throw std::runtime_error("map reference: expression '" + text_ + "': " + why);
@@ -206,7 +268,7 @@ class Expression {
   }
 
   // convert(): x of dtype `from` as dtype `to`.
-  static Value convert(DType from, DType to, Value x, const std::string& mode) {
+  static Value convert(DType from, DType to, Value x, int mode) {
     Value r;
     if (to.is_float()) {
       if (from.is_float()) r.f = round_to(to, x.f);
@@ -219,28 +281,22 @@ class Expression {
     __int128 v;
     if (from.is_float()) {
       if (std::isnan(x.f)) return r;
-      const double y = mode == "nearest" ? std::nearbyint(x.f) : mode == "floor" ? std::floor(x.f) : mode == "ceil" ? std::ceil(x.f)
-                                                                                                   : std::trunc(x.f);
+      const double y = mode == 1 ? std::nearbyint(x.f) : mode == 2 ? std::floor(x.f) : mode == 3 ? std::ceil(x.f) : std::trunc(x.f);
       if (y <= double(lo)) v = lo;
       else if (y >= double(hi)) v = hi;  // beyond 2^53 every double is an integer and double(hi) is the next power of two
       else v = __int128(y);
     } else {
       v = from.kind == 'i' ? __int128(int64_t(x.u)) : __int128(x.u);
-      if (mode == "sat") v = v < lo ? lo : v > hi ? hi : v;
+      if (mode == 4) v = v < lo ? lo : v > hi ? hi : v;
     }
     r.u = wrap(to, uint64_t(v));
     return r;
   }
 
-  static Value number(const std::string& s, bool negative, DType t) {
+  static Value number(const Node& n, bool negative, DType t) {
     Value v;
-    if (t.is_float()) {
-      v.f = round_to(t, (negative ? -1 : 1) * std::strtod(s.c_str(), nullptr));
-    } else {
-      const bool hex = s.size() > 1 && (s[1] == 'x' || s[1] == 'X');
-      const uint64_t m = hex ? std::strtoull(s.c_str() + 2, nullptr, 16) : std::strtoull(s.c_str(), nullptr, 10);
-      v.u = wrap(t, negative ? 0 - m : m);
-    }
+    if (t.is_float()) v.f = round_to(t, (negative ? -1 : 1) * n.num_f);
+    else v.u = wrap(t, negative ? 0 - n.num_u : n.num_u);
     return v;
   }
 
@@ -250,95 +306,90 @@ class Expression {
   }
   static bool equal(DType t, Value a, Value b) { return t.is_float() ? a.f == b.f : a.u == b.u; }
 
-  Value eval(const Node& n, DType t, const std::function<Value(const std::string&)>& element) const {
-    auto arg = [&](size_t k) { return eval(n.args[k], t, element); };
+  Value eval(const Node& n, DType t, const Value* slot) const {
+    auto arg = [&](size_t k) { return eval(n.args[k], t, slot); };
     Value r;
-    if (n.op == "num") return number(n.text, false, t);
-    if (n.op == "neg" && n.args[0].op == "num") return number(n.args[0].text, true, t);
-    if (n.op == "neg") {  // floats: the sign bit flips (zeros, NaN); integers: 0 - a, wrapping
-      const Value a = arg(0);
-      if (t.is_float()) r.f = -a.f;
-      else r.u = wrap(t, 0 - a.u);
-      return r;
-    }
-    if (n.op == "name") return element(n.text);
-    if (n.op == "/") {  // floats only: correctly rounded in the dtype (an f32 quotient is rounded once)
-      const Value a = arg(0), b = arg(1);
-      r.f = t.bits == 32 ? double(float(a.f) / float(b.f)) : a.f / b.f;
-      return r;
-    }
-    if (n.op == "+" || n.op == "-" || n.op == "*") {
-      const Value a = arg(0), b = arg(1);
-      if (t.is_float()) {
-        r.f = round_to(t, n.op == "+" ? a.f + b.f : n.op == "-" ? a.f - b.f : a.f * b.f);
-      } else {
-        r.u = wrap(t, n.op == "+" ? a.u + b.u : n.op == "-" ? a.u - b.u : a.u * b.u);
+    switch (n.code) {
+      case Code::num: return number(n, false, t);
+      case Code::name: return slot[n.slot];
+      case Code::neg: {  // floats: the sign bit flips (zeros, NaN); integers: 0 - a, wrapping
+        if (n.args[0].code == Code::num) return number(n.args[0], true, t);
+        const Value a = arg(0);
+        if (t.is_float()) r.f = -a.f;
+        else r.u = wrap(t, 0 - a.u);
+        return r;
       }
-      return r;
+      case Code::div: {  // floats only: correctly rounded in the dtype (an f32 quotient is rounded once)
+        const Value a = arg(0), b = arg(1);
+        r.f = t.bits == 32 ? double(float(a.f) / float(b.f)) : a.f / b.f;
+        return r;
+      }
+      case Code::add: case Code::sub: case Code::mul: {
+        const Value a = arg(0), b = arg(1);
+        if (t.is_float())
+          r.f = round_to(t, n.code == Code::add ? a.f + b.f : n.code == Code::sub ? a.f - b.f : a.f * b.f);
+        else
+          r.u = wrap(t, n.code == Code::add ? a.u + b.u : n.code == Code::sub ? a.u - b.u : a.u * b.u);
+        return r;
+      }
+      case Code::bit_and: case Code::bit_or: case Code::bit_xor: {
+        const Value a = arg(0), b = arg(1);
+        r.u = wrap(t, n.code == Code::bit_and ? a.u & b.u : n.code == Code::bit_or ? a.u | b.u : a.u ^ b.u);
+        return r;
+      }
+      case Code::bit_not: r.u = wrap(t, ~arg(0).u); return r;
+      case Code::shl: case Code::shr: {  // the count is a number
+        const Value a = arg(0);
+        const unsigned count = unsigned(n.args[1].num_u);
+        if (n.code == Code::shl) r.u = wrap(t, a.u << count);
+        else r.u = t.kind == 'i' ? wrap(t, uint64_t(int64_t(a.u) >> count)) : a.u >> count;
+        return r;
+      }
+      case Code::min: case Code::max: {
+        const Value a = arg(0), b = arg(1);
+        return n.code == Code::min ? (less(t, a, b) ? a : b) : (less(t, b, a) ? a : b);
+      }
+      case Code::relu: {
+        const Value a = arg(0), zero{};
+        return less(t, zero, a) ? a : zero;
+      }
+      case Code::clamp: {
+        const Value x = arg(0), lo = arg(1), hi = arg(2);
+        const Value m = less(t, lo, x) ? x : lo;
+        return less(t, m, hi) ? m : hi;
+      }
+      case Code::abs: {
+        const Value a = arg(0);
+        if (t.is_float()) r.f = std::fabs(a.f);
+        else r.u = t.kind == 'i' && int64_t(a.u) < 0 ? wrap(t, 0 - a.u) : a.u;
+        return r;
+      }
+      case Code::fma: {
+        const Value a = arg(0), b = arg(1), c = arg(2);
+        r.f = t.bits == 32 ? double(std::fma(float(a.f), float(b.f), float(c.f))) : std::fma(a.f, b.f, c.f);
+        return r;
+      }
+      case Code::convert: return convert(n.from, t, eval(n.args[0], n.from, slot), n.mode);
+      case Code::select: {
+        const Node& c = n.args[0];
+        const Value a = eval(c.args[0], n.from, slot), b = eval(c.args[1], n.from, slot);
+        bool yes = false;
+        switch (c.code) {
+          case Code::lt: yes = less(n.from, a, b); break;
+          case Code::gt: yes = less(n.from, b, a); break;
+          case Code::le: yes = less(n.from, a, b) || equal(n.from, a, b); break;
+          case Code::ge: yes = less(n.from, b, a) || equal(n.from, a, b); break;
+          case Code::eq: yes = equal(n.from, a, b); break;
+          default: yes = !equal(n.from, a, b); break;
+        }
+        return yes ? arg(1) : arg(2);
+      }
+      default: fail("unknown operation " + n.op);
     }
-    if (n.op == "&" || n.op == "|" || n.op == "^") {
-      const Value a = arg(0), b = arg(1);
-      r.u = wrap(t, n.op == "&" ? a.u & b.u : n.op == "|" ? a.u | b.u : a.u ^ b.u);
-      return r;
-    }
-    if (n.op == "~") {
-      r.u = wrap(t, ~arg(0).u);
-      return r;
-    }
-    if (n.op == "<<" || n.op == ">>") {  // the count is a number
-      const Value a = arg(0);
-      const unsigned count = unsigned(number(n.args[1].text, false, DType{'u', 64}).u);
-      if (n.op == "<<") r.u = wrap(t, a.u << count);
-      else r.u = t.kind == 'i' ? wrap(t, uint64_t(int64_t(a.u) >> count)) : a.u >> count;
-      return r;
-    }
-    if (n.op == "min" || n.op == "max") {
-      const Value a = arg(0), b = arg(1);
-      return n.op == "min" ? (less(t, a, b) ? a : b) : (less(t, b, a) ? a : b);
-    }
-    if (n.op == "relu") {
-      const Value a = arg(0), zero{};
-      return less(t, zero, a) ? a : zero;
-    }
-    if (n.op == "clamp") {
-      const Value x = arg(0), lo = arg(1), hi = arg(2);
-      const Value m = less(t, lo, x) ? x : lo;
-      return less(t, m, hi) ? m : hi;
-    }
-    if (n.op == "abs") {
-      const Value a = arg(0);
-      if (t.is_float()) r.f = std::fabs(a.f);
-      else r.u = t.kind == 'i' && int64_t(a.u) < 0 ? wrap(t, 0 - a.u) : a.u;
-      return r;
-    }
-    if (n.op == "fma") {
-      const Value a = arg(0), b = arg(1), c = arg(2);
-      r.f = t.bits == 32 ? double(std::fma(float(a.f), float(b.f), float(c.f))) : std::fma(a.f, b.f, c.f);
-      return r;
-    }
-    if (n.op == "convert") {
-      DType from;
-      if (!dtype_of(n.args[0], from)) fail("convert of a number");
-      return convert(from, t, eval(n.args[0], from, element), n.args.size() > 2 ? n.args[2].text : "");
-    }
-    if (n.op == "select") {
-      const Node& c = n.args[0];
-      DType ct;
-      if (!dtype_of(c, ct)) fail("comparison without an input");
-      const Value a = eval(c.args[0], ct, element), b = eval(c.args[1], ct, element);
-      bool yes = false;
-      if (c.op == "<") yes = less(ct, a, b);
-      else if (c.op == ">") yes = less(ct, b, a);
-      else if (c.op == "<=") yes = less(ct, a, b) || equal(ct, a, b);
-      else if (c.op == ">=") yes = less(ct, b, a) || equal(ct, a, b);
-      else if (c.op == "==") yes = equal(ct, a, b);
-      else yes = !equal(ct, a, b);
-      return yes ? arg(1) : arg(2);
-    }
-    fail("unknown operation " + n.op);
   }
 
   std::string text_;
+  std::vector<std::string> slots_;
   std::map<std::string, DType> inputs_;
   size_t at_ = 0;
   Node root_;

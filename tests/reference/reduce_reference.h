@@ -93,8 +93,9 @@ struct Wide {
   long double hi = 1, lo = 1;  // mul: prod max(|x|,1) and prod min(|x|,1) over finite nonzero x
 };
 
+// The same in long double throughout: the fallback of reduce_line_wide.
 template <class In>
-Wide reduce_line_wide(Op op, const In* p, int64_t n, int64_t step) {
+Wide reduce_line_long(Op op, const In* p, int64_t n, int64_t step) {
   Wide w;
   w.value = op == Op::mul ? 1.0L : 0.0L;
   for (int64_t k = 0; k < n; ++k) {
@@ -108,6 +109,65 @@ Wide reduce_line_wide(Op op, const In* p, int64_t n, int64_t step) {
       if (std::isfinite(x)) w.abs_sum += std::fabs(x);
     }
   }
+  return w;
+}
+
+// reduce_line_long's result, computed in hardware doubles: AArch64's long double is a software
+// quad float, which made that loop most of the emulated tests' time. The finite part is a
+// double-double (hi + lo, about 104 significant bits: TwoSum for sums, an fma for the error of
+// products; f32 data need no low part: a double's rounding is 2^-29 of the f32 tolerance). Inputs
+// that are NaN or infinite decide the value on their own (no finite part can overflow in long
+// double). Double's exponent range is all it has: when a partial result of finite data overflows,
+// or a product gets small enough for its low part to lose bits, the line runs in long double.
+template <class In>
+Wide reduce_line_wide(Op op, const In* p, int64_t n, int64_t step) {
+  if constexpr (std::is_integral_v<In> && sizeof(In) > 4) return reduce_line_long(op, p, n, step);  // inexact in double
+  constexpr bool kCompensate = !std::is_same_v<In, float> && !(std::is_integral_v<In> && sizeof(In) <= 2);
+  constexpr double kTiny = 0x1p-900;  // below it, lo (2^-106 of hi) would be subnormal
+  const bool mul = op == Op::mul;
+  double hi = mul ? 1.0 : 0.0, lo = 0, abs_sum = 0, big = 1, small = 1;
+  bool nan = false, pos_inf = false, neg_inf = false, zero = false, negative = false, safe = true;
+  for (int64_t k = 0; k < n; ++k) {
+    const double x = static_cast<double>(p[k * step]);
+    negative ^= std::signbit(x);
+    if (!std::isfinite(x)) {
+      nan |= std::isnan(x);
+      (x > 0 ? pos_inf : neg_inf) |= !std::isnan(x);
+      continue;
+    }
+    if (mul) {
+      const double prod = hi * x;
+      if constexpr (kCompensate) {
+        const double tail = lo * x + std::fma(hi, x, -prod);
+        hi = prod + tail;
+        lo = tail - (hi - prod);
+      } else {
+        hi = prod;
+      }
+      const double a = std::fabs(x);
+      zero |= a == 0;
+      if (a != 0) (a > 1 ? big : small) *= a;
+      safe &= std::isfinite(hi) && (hi == 0 || std::fabs(hi) >= kTiny);
+    } else {
+      const double sum = hi + x;
+      if constexpr (kCompensate) {
+        const double back = sum - hi;
+        lo += (hi - (sum - back)) + (x - back);
+      }
+      hi = sum;
+      abs_sum += std::fabs(x);
+      safe &= std::isfinite(hi);
+    }
+  }
+  Wide w;
+  constexpr long double kInf = std::numeric_limits<long double>::infinity();
+  if (nan || (mul ? (pos_inf || neg_inf) && zero : pos_inf && neg_inf)) w.value = std::numeric_limits<long double>::quiet_NaN();
+  else if (pos_inf || neg_inf) w.value = mul ? (negative ? -kInf : kInf) : pos_inf ? kInf : -kInf;
+  else if (!safe) return reduce_line_long(op, p, n, step);
+  else w.value = static_cast<long double>(hi) + static_cast<long double>(lo);
+  w.abs_sum = abs_sum;  // double overflows where long double may not: either way >= half of any output type's max
+  w.hi = big;
+  w.lo = small;
   return w;
 }
 

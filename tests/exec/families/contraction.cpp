@@ -31,6 +31,7 @@
 #include "runner.h"
 #include "show.h"
 #include "sweep.h"
+#include "test_rng.h"
 
 namespace simdgen_exec::contraction {
 namespace {
@@ -394,7 +395,7 @@ class Runner {
 
   // Runs every variant on one request; false when the kernel's static strides do not fit it.
   bool run(const Request& q) {
-    std::mt19937_64 rng(q.seed);
+    TestRng rng(q.seed);
     const Env env = bind_strides(bind_dims(q), q.pad, rng);
     if (!output_fits(env)) return false;
     if (!seen_.insert(key(q, env)).second) return true;
@@ -425,7 +426,7 @@ class Runner {
   // allow plus padding: a stride parameter at a tensor position must step over the elements the
   // positions with known strides span. Positions are bound innermost (last) first, in rounds, as
   // one stride may depend on another (or serve several tensors).
-  Env bind_strides(Env env, int pad, std::mt19937_64& rng) const {
+  Env bind_strides(Env env, int pad, TestRng& rng) const {
     for (bool progress = true; progress;) {
       progress = false;
       std::map<std::string, int64_t> want;
@@ -452,7 +453,7 @@ class Runner {
       return std::nullopt;
     }
   }
-  static int64_t padding(int pad, std::mt19937_64& rng) {
+  static int64_t padding(int pad, TestRng& rng) {
     if (pad == 0) return 0;
     return pad == 1 ? int64_t(1 + rng() % 7) : int64_t(16 + rng() % 50);
   }
@@ -534,7 +535,7 @@ class Runner {
   }
 
   template <class T, class Acc>
-  void execute(const Request& q, const Env& env, std::vector<Mem>& mems, std::mt19937_64& rng, const std::string& shape);
+  void execute(const Request& q, const Env& env, std::vector<Mem>& mems, TestRng& rng, const std::string& shape);
 
   const Kernel& k_;
   CrashContext crash_;
@@ -555,7 +556,7 @@ class Runner {
 // One request in element type T: data, reference, calls and checks.
 
 template <class T>
-T random_value(Data data, std::mt19937_64& rng) {
+T random_value(Data data, TestRng& rng) {
   using L = std::numeric_limits<T>;
   const uint64_t r = rng();
   const T unit = T(double(r >> 11) * 0x1p-53 * 2 - 1);  // [-1, 1)
@@ -585,7 +586,7 @@ T random_value(Data data, std::mt19937_64& rng) {
 template <class T, class Acc>
 class Run {
  public:
-  Run(Runner& r, const Request& q, const Env& env, std::vector<Mem>& mems, std::mt19937_64& rng, std::string shape)
+  Run(Runner& r, const Request& q, const Env& env, std::vector<Mem>& mems, TestRng& rng, std::string shape)
       : r_(r), def_(r.def_), q_(q), env_(env), mems_(mems), rng_(rng), shape_(std::move(shape)) {
     for (const Dim& d : def_.dims) ext_.push_back(Expr::eval(d.extent, env));
     for (size_t d = 0; d < def_.dims.size(); ++d) (def_.dims[d].reduction ? red_ : par_).push_back(d);
@@ -816,7 +817,7 @@ class Run {
   const Request& q_;
   const Env& env_;
   std::vector<Mem>& mems_;
-  std::mt19937_64& rng_;
+  TestRng& rng_;
   std::string shape_;
   std::vector<int64_t> ext_;
   std::vector<size_t> par_, red_;
@@ -828,7 +829,7 @@ class Run {
 };
 
 template <class T, class Acc>
-void Runner::execute(const Request& q, const Env& env, std::vector<Mem>& mems, std::mt19937_64& rng, const std::string& shape) {
+void Runner::execute(const Request& q, const Env& env, std::vector<Mem>& mems, TestRng& rng, const std::string& shape) {
   Run<T, Acc>(*this, q, env, mems, rng, shape).go();
 }
 
@@ -936,7 +937,7 @@ void run_sizes(const Kernel& kernel) {
       s[i] = v;
       r.run(within(r, request(s, seed++), {i}, macs));
     }
-  std::mt19937_64 rng(7);
+  TestRng rng(7);
   for (int c = 0, combos = thin_sweep() ? 12 : 48; c < combos; ++c) {
     std::vector<int64_t> s;
     for (size_t i = 0; i < n; ++i) s.push_back(kSweep[rng() % kSweep.size()]);

@@ -79,13 +79,20 @@ class MapRunner {
     for (const Mem& m : mems) {
       if (!m.t->output) continue;
       auto& e = expected[m.t->name];
+      const simdgen_ref::map::Expression& expr = exprs_.at(m.t->name);
+      // Each name the expression reads: a scalar's value, or its input's memory.
+      const size_t n = expr.slots().size();
+      std::vector<Value> slot(n);
+      std::vector<const Mem*> from(n, nullptr);
+      for (size_t k = 0; k < n; ++k)
+        if (const auto it = scalars.find(expr.slots()[k]); it != scalars.end()) slot[k] = it->second;
+        else from[k] = inputs.at(expr.slots()[k]);
       for (int64_t r = 0; r < s.rows; ++r)
-        for (int64_t c = 0; c < s.cols; ++c)
-          e.push_back(exprs_.at(m.t->name).eval([&](const std::string& name) {
-            if (const auto it = scalars.find(name); it != scalars.end()) return it->second;
-            const Mem* in = inputs.at(name);
-            return simdgen_ref::map::read(in->dt, in->data, r * in->row_stride + c * in->col_stride);
-          }));
+        for (int64_t c = 0; c < s.cols; ++c) {
+          for (size_t k = 0; k < n; ++k)
+            if (const Mem* in = from[k]) slot[k] = simdgen_ref::map::read(in->dt, in->data, r * in->row_stride + c * in->col_stride);
+          e.push_back(expr.eval(slot.data()));
+        }
     }
     const std::string head = "rows=" + std::to_string(s.rows) + " cols=" + std::to_string(s.cols) + " stride=" + std::to_string(s.stride) +
                              " misalign=" + std::to_string(s.misalign) + " seed=" + std::to_string(seed) +

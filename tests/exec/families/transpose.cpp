@@ -20,6 +20,7 @@
 
 #include "runner.h"
 #include "sweep.h"
+#include "test_rng.h"
 
 namespace simdgen_exec::transpose {
 namespace {
@@ -82,7 +83,7 @@ class TransposeRunner {
     runs_ += 1;
 
     Mem in = place(in_.span(env), q.misalign, guard), out = place(out_.span(env), q.misalign, guard);
-    std::mt19937_64 rng(seed);
+    TestRng rng(seed);
     for (unsigned char* p = in.lo; p < in.hi; ++p) *p = 0xEE;  // poison: padding and beyond
     for (int64_t b = 0; b < batch; ++b)
       for (int64_t r = 0; r < rows; ++r)

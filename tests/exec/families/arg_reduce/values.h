@@ -11,11 +11,12 @@
 #include <type_traits>
 
 #include "arg_reference.h"
+#include "test_rng.h"
 
 namespace simdgen_exec::arg_reduce {
 
 using simdgen_ref::ArgOp;
-using Rng = std::mt19937_64;
+using Rng = TestRng;
 
 template <class T>
 struct Values {

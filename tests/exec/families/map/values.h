@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "map_reference.h"
+#include "test_rng.h"
 
 namespace simdgen_exec::map {
 
@@ -65,7 +66,7 @@ class Values {
 
  private:
   DType t_;
-  std::mt19937_64 rng_;
+  TestRng rng_;
   double special_;
   std::vector<Value> ext_;
 };

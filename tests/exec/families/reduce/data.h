@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "reduce_reference.h"
+#include "test_rng.h"
 
 namespace simdgen_test {
 
@@ -56,7 +57,7 @@ struct Filler {
   using L = std::numeric_limits<T>;
   Op op;
   Pattern pattern;
-  std::mt19937_64 rng;
+  simdgen_exec::TestRng rng;
 
   int64_t salt;  // rotates special positions between calls, even for single-line shapes
 
