@@ -31,9 +31,11 @@
 #include "map_axpby_fma_f32.h"
 #include "map_bits_u8_i8.h"
 #include "map_f32_to_u8_nearest.h"
+#include "map_norm_floor_f32.h"
 #include "map_u8_to_f32_fma.h"
 #include "peers_map_highway.h"
 #include "peers_map_plain.h"
+#include "peers_map_plain_math.h"
 #include "times_two_n.h"
 #include "times_two_n_scalar_tail.h"
 
@@ -253,6 +255,32 @@ void add_bits(const std::string& kernel, const std::string& impl, MapBitsU8I8 fn
   });
 }
 
+// specs/map_norm_floor_f32.json: norm = sqrt(x * x + y * y), cell = floor(x * 0.25); inputs in
+// [-1, 1), so floor gives -1 or 0 (the zeros' signs are compared too).
+void add_norm_floor(const std::string& kernel, const std::string& impl, MapNormFloor fn, int64_t n) {
+  const std::string name = case_name(kernel, impl, n);
+  add(name, [=](benchmark::State& state) {
+    const float *x = input<float>(n, 0), *y = input<float>(n, 1);
+    Buffer<float> norm = alloc<float>(n), cell = alloc<float>(n);
+    std::fill_n(norm.data(), n + kGuard, -12345.0f);
+    std::fill_n(cell.data(), n + kGuard, -12345.0f);
+    fn(x, y, n, norm.data(), cell.data());
+    std::vector<float> want1(n), want2(n);
+    for (int64_t i = 0; i < n; ++i) {
+      const float xx = x[i] * x[i], yy = y[i] * y[i];
+      want1[i] = std::sqrt(xx + yy);
+      want2[i] = std::floor(x[i] * 0.25f);
+    }
+    check(name + " norm", norm.data(), want1, -12345.0f);
+    check(name + " cell", cell.data(), want2, -12345.0f);
+    for (auto _ : state) {
+      fn(x, y, n, norm.data(), cell.data());
+      benchmark::ClobberMemory();
+    }
+    set_counters(state, n);
+  });
+}
+
 // The harness's own cost per call: an empty kernel called the same way (through
 // a function pointer, then ClobberMemory). Nothing to verify.
 __attribute__((noinline)) void empty_kernel(const float* a, int64_t n, float* b) {
@@ -362,6 +390,17 @@ void register_map_benchmarks() {
 #undef SIMDGEN_MAP_PLAIN
     add_bits("bits_u8_i8", "hwy", hwy_bits_u8_i8, n);
     if (hwy3.bits_u8_i8) add_bits("bits_u8_i8", "hwy.avx3_dl", hwy3.bits_u8_i8, n);
+
+    // norm_floor_f32: a square root and a floor per element (two outputs)
+    add_norm_floor("norm_floor_f32", "simdgen", map_norm_floor_f32, n);
+    if (cpu_avx512()) add_norm_floor("norm_floor_f32", "simdgen.avx512", map_norm_floor_f32_avx512, n);
+    if (cpu_avx2()) add_norm_floor("norm_floor_f32", "simdgen.avx2", map_norm_floor_f32_avx2, n);
+#define SIMDGEN_MAP_PLAIN(suffix) \
+  add_norm_floor("norm_floor_f32", "plain." #suffix, plain_norm_floor_f32_##suffix, n);
+    SIMDGEN_MAP_PLAIN_MATH_PEER_BUILDS(SIMDGEN_MAP_PLAIN)
+#undef SIMDGEN_MAP_PLAIN
+    add_norm_floor("norm_floor_f32", "hwy", hwy_norm_floor_f32, n);
+    if (hwy3.norm_floor_f32) add_norm_floor("norm_floor_f32", "hwy.avx3_dl", hwy3.norm_floor_f32, n);
   }
 }
 

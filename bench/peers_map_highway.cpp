@@ -155,6 +155,28 @@ void BitsU8I8(const uint8_t* HWY_RESTRICT a, const int8_t* HWY_RESTRICT s, int64
   hn::BlendedStore(o4, mi, di, odd + i);
 }
 
+// specs/map_norm_floor_f32.json: norm = sqrt(x * x + y * y), cell = floor(x * 0.25).
+void NormFloorF32(const float* HWY_RESTRICT x, const float* HWY_RESTRICT y, int64_t n64, float* HWY_RESTRICT norm,
+                  float* HWY_RESTRICT cell) {
+  const hn::ScalableTag<float> d;
+  const size_t N = hn::Lanes(d);
+  const size_t n = static_cast<size_t>(n64);
+  const auto quarter = hn::Set(d, 0.25f);
+  size_t i = 0;
+  if (n >= N) {
+    for (; i <= n - N; i += N) {
+      const auto vx = hn::LoadU(d, x + i), vy = hn::LoadU(d, y + i);
+      hn::StoreU(hn::Sqrt(hn::Add(hn::Mul(vx, vx), hn::Mul(vy, vy))), d, norm + i);
+      hn::StoreU(hn::Floor(hn::Mul(vx, quarter)), d, cell + i);
+    }
+  }
+  if (i == n) return;
+  const auto m = hn::FirstN(d, n - i);
+  const auto vx = hn::MaskedLoad(m, d, x + i), vy = hn::MaskedLoad(m, d, y + i);
+  hn::BlendedStore(hn::Sqrt(hn::Add(hn::Mul(vx, vx), hn::Mul(vy, vy))), m, d, norm + i);
+  hn::BlendedStore(hn::Floor(hn::Mul(vx, quarter)), m, d, cell + i);
+}
+
 }  // namespace HWY_NAMESPACE
 }  // namespace simdgen_bench
 HWY_AFTER_NAMESPACE();
@@ -167,6 +189,7 @@ HWY_EXPORT(AbsDiffI16);
 HWY_EXPORT(U8ToF32Fma);
 HWY_EXPORT(F32ToU8Nearest);
 HWY_EXPORT(BitsU8I8);
+HWY_EXPORT(NormFloorF32);
 
 void hwy_times_two(const float* a, int64_t n, float* b) {
   HWY_DYNAMIC_DISPATCH(TimesTwo)(a, n, b);
@@ -190,6 +213,10 @@ void hwy_bits_u8_i8(const uint8_t* a, const int8_t* s, int64_t n, uint8_t* swapp
   HWY_DYNAMIC_DISPATCH(BitsU8I8)(a, s, n, swapped, mixed, halved, odd);
 }
 
+void hwy_norm_floor_f32(const float* x, const float* y, int64_t n, float* norm, float* cell) {
+  HWY_DYNAMIC_DISPATCH(NormFloorF32)(x, y, n, norm, cell);
+}
+
 HighwayMapAvx3 hwy_map_avx3_dl() {
   HighwayMapAvx3 k;
 #if HWY_TARGETS & HWY_AVX3_DL
@@ -200,6 +227,7 @@ HighwayMapAvx3 hwy_map_avx3_dl() {
     k.u8_to_f32_fma = &N_AVX3_DL::U8ToF32Fma;
     k.f32_to_u8_nearest = &N_AVX3_DL::F32ToU8Nearest;
     k.bits_u8_i8 = &N_AVX3_DL::BitsU8I8;
+    k.norm_floor_f32 = &N_AVX3_DL::NormFloorF32;
   }
 #endif
   return k;

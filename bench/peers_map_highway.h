@@ -16,6 +16,9 @@ using MapF32ToU8 = void (*)(const float* x, int64_t n, float scale, uint8_t* q);
 using MapBitsU8I8 = void (*)(const uint8_t* a, const int8_t* s, int64_t n, uint8_t* swapped,
                              uint8_t* mixed, int8_t* halved, int8_t* odd);
 
+// specs/map_norm_floor_f32.json: norm = sqrt(x * x + y * y), cell = floor(x * 0.25).
+using MapNormFloor = void (*)(const float* x, const float* y, int64_t n, float* norm, float* cell);
+
 void hwy_times_two(const float* a, int64_t n, float* b);
 void hwy_axpby_fma(const float* x, const float* y, int64_t n, float alpha, float beta,
                    float* out);
@@ -24,6 +27,7 @@ void hwy_u8_to_f32_fma(const uint8_t* px, int64_t n, float scale, float bias, fl
 void hwy_f32_to_u8_nearest(const float* x, int64_t n, float scale, uint8_t* q);
 void hwy_bits_u8_i8(const uint8_t* a, const int8_t* s, int64_t n, uint8_t* swapped, uint8_t* mixed,
                     int8_t* halved, int8_t* odd);
+void hwy_norm_floor_f32(const float* x, const float* y, int64_t n, float* norm, float* cell);
 
 // Highway's AVX3_DL (Zen 4 / Ice Lake, 512-bit) functions called directly,
 // without HWY_DYNAMIC_DISPATCH (null where that target is not compiled).
@@ -34,6 +38,7 @@ struct HighwayMapAvx3 {
   MapU8ToF32 u8_to_f32_fma = nullptr;
   MapF32ToU8 f32_to_u8_nearest = nullptr;
   MapBitsU8I8 bits_u8_i8 = nullptr;
+  MapNormFloor norm_floor_f32 = nullptr;
 };
 HighwayMapAvx3 hwy_map_avx3_dl();
 }  // namespace simdgen_bench

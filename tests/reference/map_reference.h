@@ -3,8 +3,9 @@
 // evaluates an output's expression text for one element. Values are held as the bits of their
 // dtype; integers wrap, min(a, b) = a < b ? a : b, max(a, b) = a > b ? a : b, abs of the signed
 // minimum is itself (so is its negation), float abs clears the sign bit and unary minus flips it,
-// '/' divides floats (correctly rounded), fma rounds once, comparisons of NaN are false
-// except !=, relu(x) = max(x, 0), clamp(x, lo, hi) = min(max(x, lo), hi); & | ^ ~ on the bits,
+// '/' divides floats (correctly rounded), fma rounds once, sqrt is correctly rounded in the dtype,
+// floor/ceil/trunc/nearest (ties to even) round a float to an integral float (zeros keep their
+// sign), comparisons of NaN are false except !=, relu(x) = max(x, 0), clamp(x, lo, hi) = min(max(x, lo), hi); & | ^ ~ on the bits,
 // x << n drops the bits shifted out, x >> n is arithmetic for signed types and logical for
 // unsigned ones (C's precedence: | loosest, then ^, &, shifts, + -, * /; numbers decimal or 0x
 // hexadecimal). convert(x, T[, mode]):
@@ -104,7 +105,7 @@ class Expression {
 
  private:
   enum class Code { num, name, neg, div, add, sub, mul, bit_and, bit_or, bit_xor, bit_not, shl, shr, min, max, relu, clamp, abs, fma,
-                    convert, select, lt, gt, le, ge, eq, ne, mode };
+                    convert, select, lt, gt, le, ge, eq, ne, mode, sqrt, floor, ceil, trunc, nearest };
   struct Node {
     Node() = default;
     Node(std::string o, std::string t, std::vector<Node> a) : op(std::move(o)), text(std::move(t)), args(std::move(a)) {}
@@ -126,7 +127,8 @@ class Expression {
         {"*", Code::mul}, {"&", Code::bit_and}, {"|", Code::bit_or}, {"^", Code::bit_xor}, {"~", Code::bit_not}, {"<<", Code::shl},
         {">>", Code::shr}, {"min", Code::min}, {"max", Code::max}, {"relu", Code::relu}, {"clamp", Code::clamp}, {"abs", Code::abs},
         {"fma", Code::fma}, {"convert", Code::convert}, {"select", Code::select}, {"<", Code::lt}, {">", Code::gt},
-        {"<=", Code::le}, {">=", Code::ge}, {"==", Code::eq}, {"!=", Code::ne}};
+        {"<=", Code::le}, {">=", Code::ge}, {"==", Code::eq}, {"!=", Code::ne}, {"sqrt", Code::sqrt},
+        {"floor", Code::floor}, {"ceil", Code::ceil}, {"trunc", Code::trunc}, {"nearest", Code::nearest}};
     const auto it = kCodes.find(n.op);
     if (it == kCodes.end()) fail("unknown operation " + n.op);
     n.code = it->second;
@@ -369,6 +371,15 @@ class Expression {
         r.f = t.bits == 32 ? double(std::fma(float(a.f), float(b.f), float(c.f))) : std::fma(a.f, b.f, c.f);
         return r;
       }
+      case Code::sqrt: {  // std::sqrt of a float is correctly rounded in float
+        const Value a = arg(0);
+        r.f = t.bits == 32 ? double(std::sqrt(float(a.f))) : std::sqrt(a.f);
+        return r;
+      }
+      case Code::floor: r.f = std::floor(arg(0).f); return r;
+      case Code::ceil: r.f = std::ceil(arg(0).f); return r;
+      case Code::trunc: r.f = std::trunc(arg(0).f); return r;
+      case Code::nearest: r.f = std::nearbyint(arg(0).f); return r;  // the default rounding mode: ties to even
       case Code::convert: return convert(n.from, t, eval(n.args[0], n.from, slot), n.mode);
       case Code::select: {
         const Node& c = n.args[0];

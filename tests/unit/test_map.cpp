@@ -79,6 +79,23 @@ TEST_CASE("map spec: dtypes, widths, numbers, in_place and keys are checked") {
              "'/' is defined on floats only, but its operands are i8");
 }
 
+TEST_CASE("map spec: sqrt and the roundings take one float") {
+  const std::string ints = R"J([{"name": "a", "dtype": "i8"}, {"name": "b", "dtype": "u8"}])J";
+  const std::string head = R"J([{"name": "o", "dtype": "f32", "expr": ")J";
+  const int col0 = int(std::string("  \"outputs\": ").size() + head.size()) + 1;
+  auto out = [&](const std::string& e) { return head + e + "\"}]"; };
+  checkError(mapSpec(R"J([{"name": "o", "dtype": "i8", "expr": "sqrt(a)"}])J", "", ints), "/outputs/0/expr", 0,
+             "sqrt() is defined on floats, but its operand is i8 (convert it to a float first: sqrt(convert(x, f32)))");
+  checkError(mapSpec(R"J([{"name": "o", "dtype": "u8", "expr": "floor(b)"}])J", "", ints), "/outputs/0/expr", 0,
+             "floor() is defined on floats, but its operand is u8 (an integer is already integral; convert(x, u8, floor) rounds a float");
+  checkError(mapSpec(out("x + nearest(x, y)")), "/outputs/0/expr", col0 + 4, "nearest() takes 1 argument, found 2");
+  checkError(mapSpec(out("ceil()")), "/outputs/0/expr", col0 + 5, "unexpected ')'; expected a number, an input name");
+  checkError(mapSpec(out("trunc + x")), "/outputs/0/expr", col0, "unknown name 'trunc' (a function: call it with parentheses)");
+  checkError(mapSpec(out("round(x)")), "/outputs/0/expr", col0, "allowed functions: fma, min, max, clamp, relu, abs, select, convert, sqrt, floor, ceil, trunc, nearest");
+  checkError(mapSpec(R"J([{"name": "o", "dtype": "i32", "expr": "floor(x)"}])J"), "/outputs/0/expr", 0,
+             "the expression has dtype f32 but the output is i32; convert it: convert(..., i32)");
+}
+
 TEST_CASE("map spec: bitwise operators and shifts take integers, and shift counts are numbers below the width") {
   const std::string ints = R"J([{"name": "a", "dtype": "i8"}, {"name": "b", "dtype": "u8"}])J";
   const std::string head = R"J([{"name": "o", "dtype": "i8", "expr": ")J";
@@ -255,8 +272,13 @@ TEST_CASE("map plans: the interpreter agrees with the reference at 128..2048 bit
                                         {"name": "p", "dtype": "u64", "expr": "(b >> 40 | b << 24) & ~0xF0F0F0F0F0F0F0F0"},
                                         {"name": "q", "dtype": "i8", "expr": "convert(a, i8) >> 7 ^ convert(b, i8, wrap) << 3 >> 2"}])J",
                                      "", R"J([{"name": "a", "dtype": "i64"}, {"name": "b", "dtype": "u64"}])J");
+  // Inputs are random bytes: NaN, infinities, subnormals, zeros of both signs and ties all occur.
+  const std::string math = mapSpec(R"J([{"name": "o", "dtype": "f32", "expr": "sqrt(x) + floor(x) * ceil(x)"},
+                                      {"name": "p", "dtype": "f64", "expr": "sqrt(d) - trunc(d) + nearest(d)"},
+                                      {"name": "q", "dtype": "f32", "expr": "nearest(x * 0.5) - trunc(convert(d, f32))"}])J",
+                                   "", R"J([{"name": "x", "dtype": "f32"}, {"name": "d", "dtype": "f64"}])J");
   for (const std::string& tail : {std::string(""), std::string(",\n  \"tail\": \"scalar\"")})
-    for (const std::string* base : {&f32, &i8, &params, &ints, &converts, &same, &bits16, &bits64}) {
+    for (const std::string* base : {&f32, &i8, &params, &ints, &converts, &same, &bits16, &bits64, &math}) {
       std::string text = *base;
       text.insert(text.rfind('\n', text.size() - 3), tail);
       for (int bits : {128, 256, 512, 1024, 2048})

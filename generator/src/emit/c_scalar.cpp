@@ -149,6 +149,15 @@ std::string abs(DType t, const std::string& x, ReduceOp rop) {
   return "(" + ct + ")(" + real + " < 0 ? (" + ut + ")0 - (" + ut + ")" + x + " : (" + ut + ")" + x + ")";
 }
 
+std::string sqrt(DType t, const std::string& x) { return call(t == DType::f32 ? "__builtin_sqrtf" : "__builtin_sqrt", {x}); }
+
+std::string round(DType t, const std::string& x, ConvMode mode) {
+  const std::string fn = mode == ConvMode::nearest ? "__builtin_rint" : mode == ConvMode::floor ? "__builtin_floor"
+                         : mode == ConvMode::ceil  ? "__builtin_ceil"
+                                                   : "__builtin_trunc";
+  return call(fn + (t == DType::f32 ? "f" : ""), {x});
+}
+
 std::string shift(bool left, DType t, const std::string& x, int count, ReduceOp rop) {
   const std::string ct = carrier(t, rop), c = std::to_string(count);
   // Left: in unsigned arithmetic of at least int's width (no promotion to a signed int, whose

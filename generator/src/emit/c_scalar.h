@@ -38,6 +38,9 @@ std::string binary(ReduceOp op, DType t, const std::string& a, const std::string
 std::string sub(DType t, const std::string& a, const std::string& b, ReduceOp rop);
 std::string abs(DType t, const std::string& x, ReduceOp rop);
 // x << count or x >> count (0 < count < bits): left wraps, right is arithmetic for signed types.
+// sqrt(x) and x rounded to an integral float by `mode` (floor, ceil, trunc, nearest: rint), x a float.
+std::string sqrt(DType t, const std::string& x);
+std::string round(DType t, const std::string& x, ConvMode mode);
 std::string shift(bool left, DType t, const std::string& x, int count, ReduceOp rop);
 
 }  // namespace simdgen::emit::c

@@ -343,6 +343,11 @@ class NeonLowering final : public IsaLowering {
         return w.assign(call("vdivq_" + sfx(t), {s.args[0], s.args[1]}));
       case OpKind::Abs:  // abs wraps (|MIN| = MIN) like the plan; fabs clears the sign bit
         return w.assign(isSigned(t) ? call("vabsq_" + sfx(t), {s.args[0]}) : s.args[0]);
+      case OpKind::Sqrt: return w.assign(call("vsqrtq_" + sfx(t), {s.args[0]}));
+      case OpKind::Round: {  // frintm / frintp / frintz / frintn: the direction is in the opcode
+        const char* fn = s.conv == ConvMode::floor ? "vrndmq_" : s.conv == ConvMode::ceil ? "vrndpq_" : s.conv == ConvMode::trunc ? "vrndq_" : "vrndnq_";
+        return w.assign(call(fn + sfx(t), {s.args[0]}));
+      }
       case OpKind::ShiftLeft:  // shl; sshr (signed) or ushr: the immediate forms take 1..bits
         return w.assign(call("vshlq_n_" + sfx(t), {s.args[0], std::to_string(s.part)}));
       case OpKind::ShiftRight: return w.assign(call("vshrq_n_" + sfx(t), {s.args[0], std::to_string(s.part)}));

@@ -499,6 +499,11 @@ class SveLowering final : public IsaLowering {
       case OpKind::Abs:  // sabs keeps the most negative integer (wraps), fabs clears the sign bit
         if (!isFloat(t) && !isSigned(t)) return w.assign(s.args[0]);
         return w.assign(call("svabs_" + sfx(t) + "_x", {all(t), s.args[0]}));
+      case OpKind::Sqrt: return w.assign(call("svsqrt_" + sfx(t) + "_x", {all(t), s.args[0]}));
+      case OpKind::Round: {  // frintm / frintp / frintz / frintn: the direction is in the opcode
+        const char* fn = s.conv == ConvMode::floor ? "svrintm_" : s.conv == ConvMode::ceil ? "svrintp_" : s.conv == ConvMode::trunc ? "svrintz_" : "svrintn_";
+        return w.assign(call(fn + sfx(t) + "_x", {all(t), s.args[0]}));
+      }
       case OpKind::ShiftLeft:  // lsl; asr (signed) or lsr by an immediate. Unpacked narrow lanes
                                // shift at their own width, so each container's low element is right.
         return w.assign(call("svlsl_n_" + sfx(t) + "_x", {all(t), s.args[0], std::to_string(s.part)}));

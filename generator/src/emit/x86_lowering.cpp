@@ -104,6 +104,16 @@ std::string absExpr(DType t, int bits, const std::string& x, LowerContext& cx) {
   return call(p + "sub_epi64", {call(p + "xor_" + si(bits), {x, m}), m});
 }
 
+// A float rounded to an integral value: the direction is in the immediate (not MXCSR's), exceptions
+// suppressed; vroundps/pd up to 256 bits, vrndscaleps/pd (scale 0) at 512.
+std::string roundExpr(DType t, int bits, const std::string& x, ConvMode mode) {
+  const std::string dir = mode == ConvMode::floor  ? "_MM_FROUND_TO_NEG_INF"
+                          : mode == ConvMode::ceil  ? "_MM_FROUND_TO_POS_INF"
+                          : mode == ConvMode::trunc ? "_MM_FROUND_TO_ZERO"
+                                                    : "_MM_FROUND_TO_NEAREST_INT";
+  return call(pfx(bits) + (bits == 512 ? "roundscale_" : "round_") + fsfx(t), {x, dir + " | _MM_FROUND_NO_EXC"});
+}
+
 // x << count or x >> count lane-wise (0 < count < bits; >> arithmetic for signed types).
 // 16/32/64-bit lanes have immediate shifts, except AVX2's 64-bit arithmetic one; bytes shift as
 // 16-bit lanes with the bits that crossed into a neighbouring byte masked off.
@@ -817,6 +827,8 @@ class X86Lowering final : public IsaLowering {
       case OpKind::Fma: return fma(x, w.decl());
       case OpKind::Sub: return x.assign(subExpr(s.type.elem, s.type.bits(), s.args[0], s.args[1]));
       case OpKind::Abs: return x.assign(absExpr(s.type.elem, s.type.bits(), s.args[0], w.cx));
+      case OpKind::Sqrt: return x.assign(call(pfx(s.type.bits()) + "sqrt_" + fsfx(s.type.elem), {s.args[0]}));
+      case OpKind::Round: return x.assign(roundExpr(s.type.elem, s.type.bits(), s.args[0], s.conv));
       case OpKind::ShiftLeft:
       case OpKind::ShiftRight:
         return x.assign(shiftExpr(s.op == OpKind::ShiftLeft, s.type.elem, s.type.bits(), s.args[0], s.part, w.cx));

@@ -237,6 +237,8 @@ std::string_view nameOf(OpKind k) {
     case OpKind::Neg: return "neg";
     case OpKind::Div: return "div";
     case OpKind::Abs: return "abs";
+    case OpKind::Sqrt: return "sqrt";
+    case OpKind::Round: return "round";
     case OpKind::ShiftLeft: return "shift_left";
     case OpKind::ShiftRight: return "shift_right";
     case OpKind::Select: return "select";

@@ -93,6 +93,12 @@ enum class OpKind {
   Div,           // dst lane l = a[l] / b[l]   (floats only, correctly rounded; no predicate)
   Abs,           // dst lane l = |a[l]|   (signed integers wrap: |MIN| = MIN; unsigned: a[l];
                  //   floats clear the sign bit: |-0.0| = +0.0, NaN stays NaN; no predicate)
+  Sqrt,          // dst lane l = sqrt(a[l])   (floats; correctly rounded: IEEE, sqrt(-0.0) = -0.0, below
+                 //   zero NaN; no predicate)
+  Round,         // dst lane l = a[l] rounded to an integral value of its float type by `conv` (floor,
+                 //   ceil, trunc, nearest: ties to even, as convert's nearest: vector instructions
+                 //   encode it, scalar code calls rint in the default rounding mode); zeros keep
+                 //   their sign, NaN stays NaN; no predicate
   ShiftLeft,     // dst lane l = a[l] << part   (integers; 0 < part < bits; the bits shifted out
                  //   are dropped: wraps, never undefined; no predicate)
   ShiftRight,    // dst lane l = a[l] >> part   (integers; 0 < part < bits; arithmetic for signed
@@ -200,7 +206,7 @@ struct Stmt {
   Index stride;                   // GatherRows: elements between lanes
   std::string literal;            // Splat value, predicated Load/GatherRows fill
   int part = 0;                   // Extend; ShiftLeft/ShiftRight: the count
-  ConvMode conv = ConvMode::plain;  // Convert
+  ConvMode conv = ConvMode::plain;  // Convert; Round: the direction
   int group = 1;                  // DotAccumulate
   FoldNetwork network;            // ReduceRows
   Shuffle shuffle;                // Shuffle

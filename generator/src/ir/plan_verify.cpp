@@ -150,8 +150,14 @@ struct Verifier {
       case OpKind::Div:
       case OpKind::Neg:
       case OpKind::Abs:
+      case OpKind::Sqrt:
+      case OpKind::Round:
         if (!need(s.op == OpKind::Sub || s.op == OpKind::Div ? 2 : 1)) break;
-        if (s.op == OpKind::Div && !isFloat(s.type.elem)) fail(where, "div is defined on floats only");
+        if ((s.op == OpKind::Div || s.op == OpKind::Sqrt || s.op == OpKind::Round) && !isFloat(s.type.elem))
+          fail(where, std::string(nameOf(s.op)) + " is defined on floats only");
+        if (s.op == OpKind::Round && s.conv != ConvMode::floor && s.conv != ConvMode::ceil && s.conv != ConvMode::trunc &&
+            s.conv != ConvMode::nearest)
+          fail(where, "round needs a direction: floor, ceil, trunc or nearest");
         for (const auto& t : in)
           if (!(t == s.type) || t.predicate) fail(where, std::string(nameOf(s.op)) + " operands must be " + toString(s.type));
         if (!s.pred.empty()) fail(where, std::string(nameOf(s.op)) + " takes no predicate");

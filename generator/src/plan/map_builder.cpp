@@ -421,6 +421,11 @@ class MapBuilder {
       case MapOp::div: s.op = OpKind::Div; break;
       case MapOp::neg: s.op = OpKind::Neg; break;
       case MapOp::abs: s.op = OpKind::Abs; break;
+      case MapOp::sqrt: s.op = OpKind::Sqrt; break;
+      case MapOp::round:
+        s.op = OpKind::Round;
+        s.conv = e.mode;
+        break;
       case MapOp::fma:  // fma(a, b, c) = a * b + c: the IR's accumulator comes first
         s.op = OpKind::Fma;
         s.args = {args[2], args[0], args[1]};

@@ -325,6 +325,21 @@ struct Machine {
         }
         break;
       }
+      case OpKind::Sqrt: {  // in the dtype: sqrt of a float is correctly rounded by std::sqrt(float)
+        const Value& a = var(s.args[0]);
+        for (int l = 0; l < lanes; ++l)
+          v.lanes[l].f = t == DType::f32 ? double(std::sqrt(float(a.lanes[l].f))) : std::sqrt(a.lanes[l].f);
+        break;
+      }
+      case OpKind::Round: {  // an integral value of a float is exact in its own dtype
+        const Value& a = var(s.args[0]);
+        for (int l = 0; l < lanes; ++l) {
+          const double x = a.lanes[l].f;
+          v.lanes[l].f = s.conv == ConvMode::floor ? std::floor(x) : s.conv == ConvMode::ceil ? std::ceil(x)
+                       : s.conv == ConvMode::trunc ? std::trunc(x) : std::nearbyint(x);
+        }
+        break;
+      }
       case OpKind::Abs: {
         const Value& a = var(s.args[0]);
         for (int l = 0; l < lanes; ++l) {

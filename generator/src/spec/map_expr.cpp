@@ -14,7 +14,25 @@ namespace simdgen {
 
 namespace {
 
-constexpr const char* kFunctions = "fma, min, max, clamp, relu, abs, select, convert";
+// The functions and their argument counts (convert takes 2 or 3: checked on its own).
+struct Function {
+  const char* name;
+  std::size_t arity;
+};
+constexpr Function kFunctionTable[] = {{"fma", 3},  {"min", 2},     {"max", 2},     {"clamp", 3}, {"relu", 1},  {"abs", 1},
+                                       {"select", 3}, {"convert", 0}, {"sqrt", 1}, {"floor", 1}, {"ceil", 1}, {"trunc", 1},
+                                       {"nearest", 1}};
+std::string functionList() {
+  std::string out;
+  for (const Function& f : kFunctionTable) out += (out.empty() ? "" : ", ") + std::string(f.name);
+  return out;
+}
+
+const Function* functionNamed(const std::string& name) {
+  for (const Function& f : kFunctionTable)
+    if (name == f.name) return &f;
+  return nullptr;
+}
 
 struct Node {
   std::string kind;  // "num", "name", "call", "+", "-", "*", "neg", "<", "<=", ...
@@ -245,8 +263,7 @@ struct Typer {
     for (const auto& i : inputs) names += (names.empty() ? "" : ", ") + i.name;
     std::string scalars;
     for (const auto& p : params) scalars += (scalars.empty() ? "" : ", ") + p.name;
-    const bool fn = n.text == "fma" || n.text == "min" || n.text == "max" || n.text == "clamp" || n.text == "relu" ||
-                    n.text == "abs" || n.text == "select" || n.text == "convert";
+    const bool fn = functionNamed(n.text) != nullptr;
     throw ExprError(n.at, "unknown name '" + n.text + "'" + (fn ? " (a function: call it with parentheses)" : "") +
                               "; the inputs are: " + names + (scalars.empty() ? "" : "; the params are: " + scalars));
   }
@@ -288,15 +305,12 @@ struct Typer {
   }
 
   static void checkCall(const Node& n) {
-    struct F { const char* name; std::size_t arity; };
-    static const F fs[] = {{"fma", 3}, {"min", 2}, {"max", 2}, {"clamp", 3}, {"relu", 1}, {"abs", 1}, {"select", 3}};
-    for (const F& f : fs)
-      if (n.text == f.name) {
-        if (n.args.size() != f.arity)
-          throw ExprError(n.at, n.text + "() takes " + std::to_string(f.arity) + " argument" + (f.arity > 1 ? "s" : "") + ", found " +
-                                    std::to_string(n.args.size()));
-        return;
-      }
+    if (const Function* f = functionNamed(n.text); f && f->arity > 0) {
+      if (n.args.size() != f->arity)
+        throw ExprError(n.at, n.text + "() takes " + std::to_string(f->arity) + " argument" + (f->arity > 1 ? "s" : "") + ", found " +
+                                  std::to_string(n.args.size()));
+      return;
+    }
     if (n.text == "convert") {
       if (n.args.size() != 2 && n.args.size() != 3)
         throw ExprError(n.at, "convert() takes 2 or 3 arguments (convert(x, dtype) or convert(x, dtype, mode)), found " +
@@ -304,7 +318,7 @@ struct Typer {
       return;
     }
     if (n.text == "cast") throw ExprError(n.at, "unknown function 'cast'; write convert(x, dtype) or convert(x, dtype, mode)");
-    throw ExprError(n.at, "unknown function '" + n.text + "'; allowed functions: " + kFunctions);
+    throw ExprError(n.at, "unknown function '" + n.text + "'; allowed functions: " + functionList());
   }
 
   static constexpr const char* kDTypeNames = "i8, u8, i16, u16, i32, u32, i64, u64, f32, f64";
@@ -381,6 +395,17 @@ struct Typer {
       if (n.text == "clamp") return make(MapOp::min, t, {make(MapOp::max, t, {arg(0), arg(1)}), arg(2)});
       if (n.text == "relu") return make(MapOp::max, t, {arg(0), MapExpr{MapOp::literal, t, isFloat(t) ? (t == DType::f32 ? "0.0f" : "0.0") : "0", -1, {}}});
       if (n.text == "abs") return make(MapOp::abs, t, {arg(0)});
+      if (n.text == "sqrt" || n.text == "floor" || n.text == "ceil" || n.text == "trunc" || n.text == "nearest") {
+        if (!isFloat(t))
+          throw ExprError(n.at, n.text + "() is defined on floats, but its operand is " + std::string(nameOf(t)) +
+                                    (n.text == "sqrt" ? " (convert it to a float first: sqrt(convert(x, f32)))"
+                                                      : " (an integer is already integral; convert(x, " + std::string(nameOf(t)) + ", " +
+                                                            n.text + ") rounds a float to an integer)"));
+        if (n.text == "sqrt") return make(MapOp::sqrt, t, {arg(0)});
+        MapExpr e = make(MapOp::round, t, {arg(0)});
+        e.mode = *parseConvMode(n.text);
+        return e;
+      }
       if (n.text == "select") return make(MapOp::select, t, {condition(n.args[0]), arg(1), arg(2)});
       if (n.text == "convert") {
         const auto [to, mode] = convertTarget(n);
@@ -434,7 +459,8 @@ struct Typer {
 
 std::string_view nameOf(MapOp op) {
   static const char* names[] = {"literal", "input", "param", "+", "-", "*", "min", "max", "/", "neg", "fma", "abs", "select", "convert",
-                                "<",       "<=",    ">",     ">=", "==", "!=", "&",   "|", "^",      "~",   "<<",     ">>"};
+                                "<",       "<=",    ">",     ">=", "==", "!=", "&",   "|", "^",      "~",   "<<",     ">>",
+                                "sqrt",    "round"};
   return names[static_cast<int>(op)];
 }
 
@@ -463,6 +489,8 @@ std::string toString(const MapExpr& e, const std::vector<MapInputName>& inputs, 
     case MapOp::max: return "max(" + arg(0) + ", " + arg(1) + ")";
     case MapOp::fma: return "fma(" + arg(0) + ", " + arg(1) + ", " + arg(2) + ")";
     case MapOp::abs: return "abs(" + arg(0) + ")";
+    case MapOp::sqrt: return "sqrt(" + arg(0) + ")";
+    case MapOp::round: return std::string(nameOf(e.mode)) + "(" + arg(0) + ")";
     case MapOp::bit_and:
     case MapOp::bit_or:
     case MapOp::bit_xor: return "(" + arg(0) + " " + std::string(nameOf(e.op)) + " " + arg(1) + ")";

@@ -29,6 +29,9 @@ enum class MapOp {
   bit_not,  // ~a (integers only)
   shl, shr, // a << count, a >> count: `count` in [0, bits); shr is arithmetic for signed types,
             //   logical for unsigned; shl drops the bits shifted out (wraps, never undefined)
+  sqrt,     // sqrt(a), correctly rounded (floats only: IEEE, sqrt(-0.0) = -0.0, below zero NaN)
+  round,    // floor(a) / ceil(a) / trunc(a) / nearest(a) by `mode`: a float rounded to an integral
+            //   value of its own dtype (nearest: ties to even; the sign of a zero result is kept)
 };
 std::string_view nameOf(MapOp op);
 
@@ -38,7 +41,7 @@ struct MapExpr {
   std::string text;         // literal: C literal of `type`
   int input = -1;           // input: index into the spec's inputs; param: into its params
   std::vector<MapExpr> args;
-  ConvMode mode = ConvMode::plain;  // convert: wrap/sat (integers), trunc/nearest/floor/ceil (float -> integer)
+  ConvMode mode = ConvMode::plain;  // convert: wrap/sat (integers), trunc/nearest/floor/ceil (float -> integer); round: the direction
   int count = 0;                    // shl, shr: the shift count (args holds only the shifted value)
 };
 
@@ -69,7 +72,7 @@ struct MapInputName {
 // a shift count is a number from 0 to the bits of the shifted value's dtype minus 1.
 // Functions: fma(a, b, c), min(a, b), max(a, b), clamp(x, lo, hi) = min(max(x, lo), hi),
 // relu(x) = max(x, 0), abs(x), select(cond, a, b), convert(x, dtype) and convert(x, dtype, mode);
-// '/' on floats only. A name is an input or a
+// on floats only: sqrt(x), floor(x), ceil(x), trunc(x), nearest(x) and '/'. A name is an input or a
 // scalar parameter (`params`). Operands of one operator have one dtype; numbers take the dtype of
 // the other operand (or of the output) and must be representable in it.
 MapExpr parseMapExpr(const std::string& text, const std::vector<MapInputName>& inputs,

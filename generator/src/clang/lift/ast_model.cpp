@@ -283,6 +283,17 @@ class Evaluator {
     }
   }
 
+  // The map family's name of a C math function with one float argument ("" if it is none): sqrt,
+  // floor, ceil, trunc, and rint/nearbyint (to nearest, ties to even, in the default rounding mode)
+  // as nearest. Their float, double and std:: overloads and GCC builtins.
+  static std::string mathFunction(const std::string& name) {
+    std::string base = name.rfind("std::", 0) == 0 ? name.substr(5) : name.rfind("__builtin_", 0) == 0 ? name.substr(10) : name;
+    if (base.size() > 1 && base.back() == 'f' && base != "f") base.pop_back();
+    if (base == "sqrt" || base == "floor" || base == "ceil" || base == "trunc") return base;
+    if (base == "rint" || base == "nearbyint") return "nearest";
+    return "";
+  }
+
   SymPtr callOf(const CallExpr& call, const Env& env) {
     const std::string name = calleeName(call);
     static const std::set<std::string> nanIgnoring = {"fmax", "fmaxf", "fmin", "fminf", "std::fmax", "std::fmaxf",
@@ -297,6 +308,11 @@ class Evaluator {
     if (fused.count(name) && call.getNumArgs() == 3)
       return makeSym(Sym{Sym::Kind::fma, scalarTypeOf(call.getType(), ctx_), "fma", "", 0,
                          {eval(call.getArg(0), env), eval(call.getArg(1), env), eval(call.getArg(2), env)}});
+    if (const std::string fn = mathFunction(name); !fn.empty() && call.getNumArgs() == 1)
+      return makeSym(Sym{Sym::Kind::math, scalarTypeOf(call.getType(), ctx_), fn, "", 0, {eval(call.getArg(0), env)}});
+    if (name == "round" || name == "roundf" || name == "std::round" || name == "__builtin_round" || name == "__builtin_roundf")
+      throw NotLifted{"`" + name + "` rounds halfway cases away from zero, which no SIMD rounding instruction does (rint and "
+                      "nearbyint round them to even)"};
     if ((name == "std::max" || name == "std::min") && call.getNumArgs() == 2) {
       SymPtr a = eval(call.getArg(0), env), b = eval(call.getArg(1), env);
       const ScalarType t = scalarTypeOf(call.getType().getNonReferenceType(), ctx_);

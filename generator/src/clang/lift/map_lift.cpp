@@ -64,6 +64,12 @@ class Translator {
         if (s.type.dtype.empty()) throw NotMap{"a conversion to " + s.type.spelling};
         if (auto narrow = narrowed(s, s.type)) return *narrow;
         if (auto bounded = narrowedByRange(inner, s.type)) return *bounded;
+        // (float)sqrt((double)x) of a float x is sqrtf(x): double (53 bits) holds more than twice
+        // float's 24 + 2, so rounding twice gives the correctly rounded float; an integral value
+        // of a float is a float. So the C promotion costs nothing here: computed in f32 lanes.
+        if (s.type.dtype == "f32" && inner.kind == Kind::math && inner.type.dtype == "f64" && inner.args[0]->kind == Kind::cast &&
+            inner.args[0]->args[0]->type.dtype == "f32")
+          return inner.op + "(" + expr(*inner.args[0]->args[0]) + ")";
         if (inner.kind == Kind::constant) {
           if (!s.type.isFloat && inner.type.isFloat) throw NotMap{"a float constant converted to an integer"};
           return inner.name;  // a number takes its operands' dtype
@@ -74,7 +80,8 @@ class Translator {
       case Kind::binary: {
         static const std::set<std::string> ops = {"+", "-", "*", "/", "&", "|", "^", "<<", ">>"};
         if (!ops.count(s.op))
-          throw NotMap{"`" + s.op + "` is not in the map family's operations (+ - * / & | ^ << >>, fma, min, max, select, convert)"};
+          throw NotMap{"`" + s.op + "` is not in the map family's operations (+ - * / & | ^ << >>, fma, min, max, select, convert, sqrt, "
+                       "floor, ceil, trunc, nearest)"};
         if (s.op == "/" && !s.type.isFloat) throw NotMap{"an integer division (the map family divides floats only)"};
         if (s.op == "<<" || s.op == ">>") return "(" + expr(*s.args[0]) + " " + s.op + " " + std::to_string(shiftCount(s)) + ")";
         const std::string lhs = expr(*s.args[0]);  // in order: inputs are numbered as they appear
@@ -83,6 +90,9 @@ class Translator {
       }
       case Kind::negate: return "-" + expr(*s.args[0]);
       case Kind::bit_not: return "~" + expr(*s.args[0]);
+      case Kind::math:
+        if (!s.type.isFloat) throw NotMap{s.op + " of " + s.type.spelling};
+        return s.op + "(" + expr(*s.args[0]) + ")";
       case Kind::fma: {
         if (!s.type.isFloat) throw NotMap{"an fma of integers"};
         map_.fused = true;

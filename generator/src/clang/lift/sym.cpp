@@ -42,6 +42,7 @@ std::string render(const Sym& s) {
     case Sym::Kind::bit_not: return "~" + render(*s.args[0]);
     case Sym::Kind::fmax: return s.op + "(" + render(*s.args[0]) + ", " + render(*s.args[1]) + ")";
     case Sym::Kind::fma: return "fma(" + render(*s.args[0]) + ", " + render(*s.args[1]) + ", " + render(*s.args[2]) + ")";
+    case Sym::Kind::math: return s.op + "(" + render(*s.args[0]) + ")";
   }
   return "?";
 }

@@ -41,6 +41,8 @@ struct Sym {
     negate,     // -args[0]
     bit_not,    // ~args[0]
     fma,        // fma/fmaf: args[0] * args[1] + args[2], rounded once
+    math,       // sqrt/floor/ceil/trunc/rint (op: the map family's name: sqrt, floor, ceil, trunc,
+                //   nearest) of args[0], in the call's float type
   };
   Kind kind;
   ScalarType type;
