@@ -64,6 +64,15 @@ std::string powerOfTwo(DType t, int e, bool negative) {
   return (negative ? "-" : "") + digits + (t == DType::f32 ? ".0f" : ".0");
 }
 
+// The builtin rounding a float of type t to an integral value by mode (nearest: rint, which rounds
+// ties to even in the default rounding mode).
+std::string roundingBuiltin(DType t, ConvMode mode) {
+  const char* fn = mode == ConvMode::nearest ? "__builtin_rint" : mode == ConvMode::floor ? "__builtin_floor"
+                   : mode == ConvMode::ceil  ? "__builtin_ceil"
+                                             : "__builtin_trunc";
+  return std::string(fn) + (t == DType::f32 ? "f" : "");
+}
+
 }  // namespace
 
 std::vector<std::string> convertLines(const std::string& target, const std::string& tmp, const std::string& x, DType from, DType to,
@@ -96,12 +105,10 @@ std::vector<std::string> convertLines(const std::string& target, const std::stri
     return out;
   }
   const bool f32 = from == DType::f32;
-  const char* fn = mode == ConvMode::nearest ? "__builtin_rint" : mode == ConvMode::floor ? "__builtin_floor"
-                   : mode == ConvMode::ceil  ? "__builtin_ceil"
-                                             : "__builtin_trunc";
+  const std::string fn = roundingBuiltin(from, mode);
   const std::string r = tmp + "_r", in = tmp + "_in", mx = tmp + "_max", mn = tmp + "_min";
   // An integer r in [lo, hi) converts exactly; NaN is in no range and stays 0.
-  out.push_back("const " + cf + " " + r + " = " + fn + (f32 ? "f" : "") + "(" + x + ");");
+  out.push_back("const " + cf + " " + r + " = " + fn + "(" + x + ");");
   out.push_back("const " + cf + " " + lo + " = " + (st ? powerOfTwo(from, bt - 1, true) : (f32 ? "0.0f" : "0.0")) + ";");
   out.push_back("const " + cf + " " + hi + " = " + powerOfTwo(from, st ? bt - 1 : bt, false) + ";");
   out.push_back("bool " + in + " = " + r + " >= " + lo + ";");
@@ -151,12 +158,7 @@ std::string abs(DType t, const std::string& x, ReduceOp rop) {
 
 std::string sqrt(DType t, const std::string& x) { return call(t == DType::f32 ? "__builtin_sqrtf" : "__builtin_sqrt", {x}); }
 
-std::string round(DType t, const std::string& x, ConvMode mode) {
-  const std::string fn = mode == ConvMode::nearest ? "__builtin_rint" : mode == ConvMode::floor ? "__builtin_floor"
-                         : mode == ConvMode::ceil  ? "__builtin_ceil"
-                                                   : "__builtin_trunc";
-  return call(fn + (t == DType::f32 ? "f" : ""), {x});
-}
+std::string round(DType t, const std::string& x, ConvMode mode) { return call(roundingBuiltin(t, mode), {x}); }
 
 std::string shift(bool left, DType t, const std::string& x, int count, ReduceOp rop) {
   const std::string ct = carrier(t, rop), c = std::to_string(count);
