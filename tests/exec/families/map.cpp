@@ -10,6 +10,7 @@
 #include "map.h"
 
 #include <algorithm>
+#include <cstring>
 #include <map>
 #include <memory>
 #include <string>
@@ -70,8 +71,13 @@ class MapRunner {
     }
     for (Mem& m : mems) {
       if (m.t->output) continue;
+      // Values for the tensor's elements and kSlack beyond; the rest of the readable memory after
+      // it (up to two pages when the tensor starts after a guard page) repeats them.
       Values vals(m.dt, seed + 7919 * ++salt, special);
-      for (int64_t e = 0; e < (m.hi - m.data) / (m.dt.bits / 8); ++e) simdgen_ref::map::write(m.dt, m.data, e, vals.next());
+      const int64_t size = m.dt.bits / 8, room = (m.hi - m.data) / size, fresh = std::min(room, m.t->span(env) + kSlack);
+      for (int64_t e = 0; e < fresh; ++e) simdgen_ref::map::write(m.dt, m.data, e, vals.next());
+      for (unsigned char* p = m.data + fresh * size; fresh > 0 && p < m.hi; p += fresh * size)
+        std::memcpy(p, m.data, size_t(std::min<int64_t>(fresh * size, m.hi - p)));
       inputs[k_.semantic("name." + m.t->name)] = &m;
     }
     // The expected outputs, from the inputs before any call.

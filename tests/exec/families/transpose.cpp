@@ -16,6 +16,7 @@
 #include <random>
 #include <set>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "runner.h"
@@ -83,15 +84,9 @@ class TransposeRunner {
     runs_ += 1;
 
     Mem in = place(in_.span(env), q.misalign, guard), out = place(out_.span(env), q.misalign, guard);
-    TestRng rng(seed);
-    for (unsigned char* p = in.lo; p < in.hi; ++p) *p = 0xEE;  // poison: padding and beyond
-    for (int64_t b = 0; b < batch; ++b)
-      for (int64_t r = 0; r < rows; ++r)
-        for (int64_t c = 0; c < cols; ++c) {
-          const uint64_t v = rng();
-          std::memcpy(in.data + (b * sa + r * lda + c) * size_, &v, size_t(size_));
-        }
+    std::memset(in.lo, 0xEE, size_t(in.hi - in.lo));  // poison: padding and beyond
     const View view{batch, rows, cols, lda, ldo, sa, sb};
+    by_size([&](auto n) { fill<n()>(in.data, view, seed); });
     const std::string head = k_.name + (batched_ ? " batch=" + std::to_string(batch) + " sa=" + std::to_string(sa) + " sb=" + std::to_string(sb) : "") +
                              " rows=" + std::to_string(rows) + " cols=" + std::to_string(cols) + " lda=" + std::to_string(lda) +
                              " ldo=" + std::to_string(ldo) + " misalign=" + std::to_string(q.misalign) + " seed=" + std::to_string(seed) +
@@ -129,7 +124,8 @@ class TransposeRunner {
     std::fill(out.lo, out.hi, kSentinel);
     const std::vector<unsigned char> before(in.lo, in.hi);
     v.call(Binding(env, {{in_.name, in.data}, {out_.name, out.data}}));
-    check(head, s, out, in.data, [](const unsigned char*) { return kSentinel; }, "output", "input");
+    const std::vector<unsigned char> sentinels(size_t(out.hi - out.lo), kSentinel);
+    check(head, s, out, in.data, sentinels.data(), "output", "input");
     if (!std::equal(before.begin(), before.end(), in.lo)) rep_.fail(head + ": the input's memory changed");
   }
 
@@ -141,19 +137,68 @@ class TransposeRunner {
     const std::vector<unsigned char> before(m.lo, m.hi);
     v.call(Binding(env, {{in_.name, m.data}, {out_.name, m.data}}));
     const unsigned char* old = before.data() + (m.data - m.lo);
-    check(head, s, m, old, [&](const unsigned char* p) { return before[size_t(p - m.lo)]; }, "element", "the old element");
+    check(head, s, m, old, before.data(), "element", "the old element");
   }
 
-  // out's element [c, r] must hold the bytes of src's [r, c]; every other byte p of out's memory
-  // must still be kept(p).
-  template <class Kept>
-  void check(const std::string& head, const View& s, const Mem& out, const unsigned char* src, Kept kept, const char* outName,
-             const char* srcName) {
+  // Calls f(std::integral_constant<int64_t, element size>): the per-element loops get a constant
+  // size (a memcpy of a runtime size is a library call per element, slow under qemu).
+  template <class F>
+  void by_size(F f) const {
+    switch (size_) {
+      case 1: return f(std::integral_constant<int64_t, 1>{});
+      case 2: return f(std::integral_constant<int64_t, 2>{});
+      case 4: return f(std::integral_constant<int64_t, 4>{});
+      case 8: return f(std::integral_constant<int64_t, 8>{});
+      default: throw std::logic_error("exec driver: transpose of " + std::to_string(size_) + "-byte elements");
+    }
+  }
+
+  // Random bits in every element of the input view.
+  template <int64_t N>
+  static void fill(unsigned char* data, const View& s, uint64_t seed) {
+    TestRng rng(seed);
+    for (int64_t b = 0; b < s.batch; ++b)
+      for (int64_t r = 0; r < s.rows; ++r)
+        for (int64_t c = 0; c < s.cols; ++c) {
+          const uint64_t v = rng();
+          std::memcpy(data + (b * s.sa + r * s.lda + c) * N, &v, size_t(N));
+        }
+  }
+
+  // The bytes out's memory must hold: `kept` (the memory's bytes before the call, from out.lo)
+  // with src's element [r, c] at output element [c, r].
+  template <int64_t N>
+  static std::vector<unsigned char> expected(const View& s, const Mem& out, const unsigned char* src, const unsigned char* kept) {
+    std::vector<unsigned char> want(kept, kept + (out.hi - out.lo));
+    unsigned char* data = want.data() + (out.data - out.lo);
+    for (int64_t b = 0; b < s.batch; ++b)
+      for (int64_t r = 0; r < s.rows; ++r)
+        for (int64_t c = 0; c < s.cols; ++c)
+          std::memcpy(data + (b * s.sb + c * s.ldo + r) * N, src + (b * s.sa + r * s.lda + c) * N, size_t(N));
+    return want;
+  }
+
+  // out's element [c, r] must hold the bytes of src's [r, c]; every other byte of out's memory
+  // must still hold `kept` (its bytes before the call, from out.lo). The whole memory is compared
+  // at once; a difference is then explained element by element.
+  void check(const std::string& head, const View& s, const Mem& out, const unsigned char* src, const unsigned char* kept,
+             const char* outName, const char* srcName) {
+    std::vector<unsigned char> want;
+    by_size([&](auto n) { want = expected<n()>(s, out, src, kept); });
+    if (std::memcmp(want.data(), out.lo, want.size()) == 0) return;
+    explain(head, s, out, src, kept, outName, srcName);
+  }
+
+  void explain(const std::string& head, const View& s, const Mem& out, const unsigned char* src, const unsigned char* kept,
+               const char* outName, const char* srcName) {
     int64_t bad = 0;
     std::string first;
     std::vector<bool> element(size_t(out.hi - out.data) / size_t(size_) + 1, false);
     auto at = [&](int64_t b, int64_t x, int64_t y) {
-      return "[" + (batched_ ? std::to_string(b) + ", " : "") + std::to_string(x) + ", " + std::to_string(y) + "]";
+      std::string t = "[";
+      if (batched_) t += std::to_string(b) + ", ";
+      t += std::to_string(x) + ", " + std::to_string(y);
+      return t + "]";
     };
     for (int64_t b = 0; b < s.batch; ++b)
       for (int64_t c = 0; c < s.cols; ++c)
@@ -167,7 +212,7 @@ class TransposeRunner {
     if (bad) rep_.fail(head + ": " + first + "; " + std::to_string(bad) + " wrong elements");
     for (const unsigned char* p = out.lo; p < out.hi; ++p) {
       const int64_t off = p - out.data;
-      if (!(off >= 0 && element[size_t(off / size_)]) && *p != kept(p)) {
+      if (!(off >= 0 && element[size_t(off / size_)]) && *p != kept[p - out.lo]) {
         rep_.fail(head + ": wrote outside the output's elements, byte offset " + std::to_string(off));
         break;
       }
