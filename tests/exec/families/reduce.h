@@ -68,8 +68,8 @@ struct Reduce {
     const int64_t lines = outputs(s), n = reduced(s);
     std::vector<Expected<Out>> e(size_t(lines > 0 ? lines : 0));
     std::vector<Out> exact(e.size());
-    simdgen_ref::reduce<Out>(op, axis, in, s.rows, s.cols, s.stride, exact.data());
     const bool wide = std::is_floating_point_v<Out> && !sequential && (op == Op::add || op == Op::mul);
+    if (!wide) simdgen_ref::reduce<Out>(op, axis, in, s.rows, s.cols, s.stride, exact.data());  // else unused
     for (int64_t l = 0; l < lines; ++l) {
       e[size_t(l)] = {op, exact[size_t(l)], {}, wide, n};
       if (wide)
