@@ -44,11 +44,19 @@ struct Values {
     else return up ? (v == L::max() ? v : T(v + 1)) : (v == L::lowest() ? v : T(v - 1));
   }
 
-  // Random value that loses to win(): floats in (-100, 100) with some zeros, integers anything else.
+  // Random value that loses to win(): floats of magnitude in [2^-8, 128) with some zeros (sign,
+  // exponent and mantissa from random bits: under qemu the harness's float arithmetic is
+  // emulated in software), integers anything else.
   T background(Rng& rng) const {
     if constexpr (kFloat) {
       if (rng() % 16 == 0) return rng() % 2 ? T(0.0) : T(-0.0);
-      return T((double(rng() >> 11) * 0x1p-53 * 2 - 1) * 100);
+      using U = std::conditional_t<sizeof(T) == 8, uint64_t, uint32_t>;
+      constexpr int kMant = L::digits - 1, kBias = L::max_exponent - 1;
+      const uint64_t r = rng();
+      const U u = U(U(r >> 63) << (8 * sizeof(T) - 1)) | U(U(kBias - 8 + int(rng() % 15)) << kMant) | (U(r) & ((U(1) << kMant) - 1));
+      T x;
+      std::memcpy(&x, &u, sizeof x);
+      return x;
     } else {
       for (;;)
         if (T x = full(rng); x != win()) return x;
