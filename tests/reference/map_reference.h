@@ -12,6 +12,8 @@
 // to a float the C++ conversion (round to nearest even); integers to integers keep the value when
 // it fits, else wrap (modulo 2^bits) or sat (clamp to T's range); floats to integers round by
 // trunc (default) / nearest (ties to even) / floor / ceil, then clamp to T's range, NaN giving 0.
+// add_sat(a, b) and sub_sat(a, b) are the exact sum and difference clamped to T's range,
+// avg_round(a, b) the exact (a + b + 1) / 2 rounded down (integers only).
 #pragma once
 
 #include <algorithm>
@@ -105,7 +107,8 @@ class Expression {
 
  private:
   enum class Code { num, name, neg, div, add, sub, mul, bit_and, bit_or, bit_xor, bit_not, shl, shr, min, max, relu, clamp, abs, fma,
-                    convert, select, lt, gt, le, ge, eq, ne, mode, sqrt, floor, ceil, trunc, nearest };
+                    convert, select, lt, gt, le, ge, eq, ne, mode, sqrt, floor, ceil, trunc, nearest, add_sat, sub_sat,
+                    avg_round };
   struct Node {
     Node() = default;
     Node(std::string o, std::string t, std::vector<Node> a) : op(std::move(o)), text(std::move(t)), args(std::move(a)) {}
@@ -128,7 +131,8 @@ class Expression {
         {">>", Code::shr}, {"min", Code::min}, {"max", Code::max}, {"relu", Code::relu}, {"clamp", Code::clamp}, {"abs", Code::abs},
         {"fma", Code::fma}, {"convert", Code::convert}, {"select", Code::select}, {"<", Code::lt}, {">", Code::gt},
         {"<=", Code::le}, {">=", Code::ge}, {"==", Code::eq}, {"!=", Code::ne}, {"sqrt", Code::sqrt},
-        {"floor", Code::floor}, {"ceil", Code::ceil}, {"trunc", Code::trunc}, {"nearest", Code::nearest}};
+        {"floor", Code::floor}, {"ceil", Code::ceil}, {"trunc", Code::trunc}, {"nearest", Code::nearest},
+        {"add_sat", Code::add_sat}, {"sub_sat", Code::sub_sat}, {"avg_round", Code::avg_round}};
     const auto it = kCodes.find(n.op);
     if (it == kCodes.end()) fail("unknown operation " + n.op);
     n.code = it->second;
@@ -374,6 +378,23 @@ class Expression {
       case Code::sqrt: {  // std::sqrt of a float is correctly rounded in float
         const Value a = arg(0);
         r.f = t.bits == 32 ? double(std::sqrt(float(a.f))) : std::sqrt(a.f);
+        return r;
+      }
+      case Code::add_sat: case Code::sub_sat: case Code::avg_round: {
+        // In 128-bit integers: every sum and difference of two 64-bit values is exact there.
+        const Value a = arg(0), b = arg(1);
+        const bool s = t.kind == 'i';
+        const __int128 x = s ? __int128(int64_t(a.u)) : __int128(a.u), y = s ? __int128(int64_t(b.u)) : __int128(b.u);
+        const __int128 lo = s ? -(__int128(1) << (t.bits - 1)) : 0, hi = (__int128(1) << (t.bits - (s ? 1 : 0))) - 1;
+        __int128 v;
+        if (n.code == Code::avg_round) {
+          const __int128 sum = x + y + 1;  // floor division by 2 of a possibly negative number
+          v = sum >= 0 ? sum / 2 : -((-sum + 1) / 2);
+        } else {
+          v = n.code == Code::add_sat ? x + y : x - y;
+          v = v < lo ? lo : v > hi ? hi : v;
+        }
+        r.u = wrap(t, uint64_t(v));
         return r;
       }
       case Code::floor: r.f = std::floor(arg(0).f); return r;

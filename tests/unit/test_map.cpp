@@ -91,9 +91,27 @@ TEST_CASE("map spec: sqrt and the roundings take one float") {
   checkError(mapSpec(out("x + nearest(x, y)")), "/outputs/0/expr", col0 + 4, "nearest() takes 1 argument, found 2");
   checkError(mapSpec(out("ceil()")), "/outputs/0/expr", col0 + 5, "unexpected ')'; expected a number, an input name");
   checkError(mapSpec(out("trunc + x")), "/outputs/0/expr", col0, "unknown name 'trunc' (a function: call it with parentheses)");
-  checkError(mapSpec(out("round(x)")), "/outputs/0/expr", col0, "allowed functions: fma, min, max, clamp, relu, abs, select, convert, sqrt, floor, ceil, trunc, nearest");
+  checkError(mapSpec(out("round(x)")), "/outputs/0/expr", col0,
+             "allowed functions: fma, min, max, clamp, relu, abs, select, convert, sqrt, floor, ceil, trunc, nearest, add_sat, sub_sat, avg_round");
   checkError(mapSpec(R"J([{"name": "o", "dtype": "i32", "expr": "floor(x)"}])J"), "/outputs/0/expr", 0,
              "the expression has dtype f32 but the output is i32; convert it: convert(..., i32)");
+}
+
+TEST_CASE("map spec: add_sat, sub_sat and avg_round take two integers of the output's dtype") {
+  const std::string ints = R"J([{"name": "a", "dtype": "i8"}, {"name": "b", "dtype": "u8"}])J";
+  const std::string head = R"J([{"name": "o", "dtype": "f32", "expr": ")J";
+  const int col0 = int(std::string("  \"outputs\": ").size() + head.size()) + 1;
+  auto out = [&](const std::string& e) { return head + e + "\"}]"; };
+  checkError(mapSpec(out("add_sat(x, y)")), "/outputs/0/expr", col0,
+             "add_sat() is defined on integers, but its operands are f32 (float arithmetic does not wrap: write a + b)");
+  checkError(mapSpec(out("x * sub_sat(x, y)")), "/outputs/0/expr", col0 + 4, "sub_sat() is defined on integers, but its operands are f32");
+  checkError(mapSpec(out("avg_round(x, y)")), "/outputs/0/expr", col0, "(write (a + b) * 0.5 for floats)");
+  checkError(mapSpec(out("avg_round(x)")), "/outputs/0/expr", col0, "avg_round() takes 2 arguments, found 1");
+  checkError(mapSpec(R"J([{"name": "o", "dtype": "i8", "expr": "add_sat(a, b)"}])J", "", ints), "/outputs/0/expr", 0,
+             "has dtype u8 but an earlier one");
+  checkError(mapSpec(R"J([{"name": "o", "dtype": "i16", "expr": "add_sat(a, a)"}])J", "", ints), "/outputs/0/expr", 0,
+             "the expression has dtype i8 but the output is i16; convert it: convert(..., i16)");
+  CHECK_NOTHROW(parseSpecText(mapSpec(R"J([{"name": "o", "dtype": "i8", "expr": "avg_round(add_sat(a, 100), sub_sat(-a, 1))"}])J", "", ints), "t.json"));
 }
 
 TEST_CASE("map spec: bitwise operators and shifts take integers, and shift counts are numbers below the width") {
@@ -277,8 +295,15 @@ TEST_CASE("map plans: the interpreter agrees with the reference at 128..2048 bit
                                       {"name": "p", "dtype": "f64", "expr": "sqrt(d) - trunc(d) + nearest(d)"},
                                       {"name": "q", "dtype": "f32", "expr": "nearest(x * 0.5) - trunc(convert(d, f32))"}])J",
                                    "", R"J([{"name": "x", "dtype": "f32"}, {"name": "d", "dtype": "f64"}])J");
+  // Operands at the ends of each range (random bytes hit them, and the tests/exec extremes do).
+  const std::string saturating = mapSpec(R"J([{"name": "o", "dtype": "i8", "expr": "avg_round(add_sat(a, b), sub_sat(a, b))"},
+                                            {"name": "p", "dtype": "u16", "expr": "add_sat(c, d) ^ sub_sat(c, d) ^ avg_round(c, d)"},
+                                            {"name": "q", "dtype": "i64", "expr": "add_sat(e, e) ^ sub_sat(e, -e) ^ avg_round(e, -e)"},
+                                            {"name": "r", "dtype": "u32", "expr": "add_sat(convert(d, u32), 4294901760) ^ avg_round(convert(c, u32), 4294967295)"}])J",
+                                         "", R"J([{"name": "a", "dtype": "i8"}, {"name": "b", "dtype": "i8"}, {"name": "c", "dtype": "u16"},
+                                                  {"name": "d", "dtype": "u16"}, {"name": "e", "dtype": "i64"}])J");
   for (const std::string& tail : {std::string(""), std::string(",\n  \"tail\": \"scalar\"")})
-    for (const std::string* base : {&f32, &i8, &params, &ints, &converts, &same, &bits16, &bits64, &math}) {
+    for (const std::string* base : {&f32, &i8, &params, &ints, &converts, &same, &bits16, &bits64, &math, &saturating}) {
       std::string text = *base;
       text.insert(text.rfind('\n', text.size() - 3), tail);
       for (int bits : {128, 256, 512, 1024, 2048})

@@ -42,5 +42,9 @@ std::string abs(DType t, const std::string& x, ReduceOp rop);
 std::string sqrt(DType t, const std::string& x);
 std::string round(DType t, const std::string& x, ConvMode mode);
 std::string shift(bool left, DType t, const std::string& x, int count, ReduceOp rop);
+// a + b / a - b clamped to t's range (`add`: which), and (a + b + 1) >> 1 without overflow, of
+// integers held in carrier(t, rop).
+std::string addSubSat(bool add, DType t, const std::string& a, const std::string& b, ReduceOp rop);
+std::string avgRound(DType t, const std::string& a, const std::string& b, ReduceOp rop);
 
 }  // namespace simdgen::emit::c

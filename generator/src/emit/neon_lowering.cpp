@@ -344,6 +344,12 @@ class NeonLowering final : public IsaLowering {
       case OpKind::Abs:  // abs wraps (|MIN| = MIN) like the plan; fabs clears the sign bit
         return w.assign(isSigned(t) ? call("vabsq_" + sfx(t), {s.args[0]}) : s.args[0]);
       case OpKind::Sqrt: return w.assign(call("vsqrtq_" + sfx(t), {s.args[0]}));
+      case OpKind::AddSat: return w.assign(call("vqaddq_" + sfx(t), {s.args[0], s.args[1]}));  // sqadd / uqadd
+      case OpKind::SubSat: return w.assign(call("vqsubq_" + sfx(t), {s.args[0], s.args[1]}));
+      case OpKind::AvgRound:  // srhadd / urhadd up to 32 bits; 64: (a | b) - ((a ^ b) >> 1)
+        if (bitsOf(t) < 64) return w.assign(call("vrhaddq_" + sfx(t), {s.args[0], s.args[1]}));
+        return w.assign(call("vsubq_" + sfx(t), {call("vorrq_" + sfx(t), {s.args[0], s.args[1]}),
+                                                 call("vshrq_n_" + sfx(t), {call("veorq_" + sfx(t), {s.args[0], s.args[1]}), "1"})}));
       case OpKind::Round: {  // frintm / frintp / frintz / frintn: the direction is in the opcode
         const char* fn = s.conv == ConvMode::floor ? "vrndmq_" : s.conv == ConvMode::ceil ? "vrndpq_" : s.conv == ConvMode::trunc ? "vrndq_" : "vrndnq_";
         return w.assign(call(fn + sfx(t), {s.args[0]}));

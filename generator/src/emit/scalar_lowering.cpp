@@ -59,6 +59,9 @@ class ScalarLowering final : public IsaLowering {
       case OpKind::Abs: return w.assign(c::abs(t, s.args[0], rop));
       case OpKind::Sqrt: return w.assign(c::sqrt(t, s.args[0]));
       case OpKind::Round: return w.assign(c::round(t, s.args[0], s.conv));
+      case OpKind::AddSat:
+      case OpKind::SubSat: return w.assign(c::addSubSat(s.op == OpKind::AddSat, t, s.args[0], s.args[1], rop));
+      case OpKind::AvgRound: return w.assign(c::avgRound(t, s.args[0], s.args[1], rop));
       case OpKind::ShiftLeft:
       case OpKind::ShiftRight: return w.assign(c::shift(s.op == OpKind::ShiftLeft, t, s.args[0], s.part, rop));
       case OpKind::Neg: return w.assign(isFloat(t) ? "(-" + s.args[0] + ")" : c::sub(t, "0", s.args[0], rop));

@@ -500,6 +500,14 @@ class SveLowering final : public IsaLowering {
         if (!isFloat(t) && !isSigned(t)) return w.assign(s.args[0]);
         return w.assign(call("svabs_" + sfx(t) + "_x", {all(t), s.args[0]}));
       case OpKind::Sqrt: return w.assign(call("svsqrt_" + sfx(t) + "_x", {all(t), s.args[0]}));
+      case OpKind::AddSat: return w.assign(call("svqadd_" + sfx(t), {s.args[0], s.args[1]}));  // sqadd / uqadd, unpredicated
+      case OpKind::SubSat: return w.assign(call("svqsub_" + sfx(t), {s.args[0], s.args[1]}));
+      case OpKind::AvgRound: {  // SVE2 srhadd / urhadd; SVE: (a | b) - ((a ^ b) >> 1)
+        const std::string a = s.args[0], b = s.args[1], p = all(t);
+        if (w.cx.target.isa == "sve2") return w.assign(call("svrhadd_" + sfx(t) + "_x", {p, a, b}));
+        const std::string half = call((isSigned(t) ? "svasr_n_" : "svlsr_n_") + sfx(t) + "_x", {p, call("sveor_" + sfx(t) + "_x", {p, a, b}), "1"});
+        return w.assign(call("svsub_" + sfx(t) + "_x", {p, call("svorr_" + sfx(t) + "_x", {p, a, b}), half}));
+      }
       case OpKind::Round: {  // frintm / frintp / frintz / frintn: the direction is in the opcode
         const char* fn = s.conv == ConvMode::floor ? "svrintm_" : s.conv == ConvMode::ceil ? "svrintp_" : s.conv == ConvMode::trunc ? "svrintz_" : "svrintn_";
         return w.assign(call(fn + sfx(t) + "_x", {all(t), s.args[0]}));

@@ -154,6 +154,56 @@ std::string shiftExpr(bool left, DType t, int bits, const std::string& x, int co
 
 // ---- op lowerings --------------------------------------------------------------------------
 
+// a + b / a - b clamped to t's range, into `out` as statements ending in `dst = ...;`. 8- and
+// 16-bit lanes have the instructions (vpaddsb, vpsubusw, ...). Wider unsigned lanes: a + min(b, ~a)
+// and max(a, b) - b (AVX2's 64-bit lanes, which have no unsigned min/max, by an unsigned compare:
+// the sign bits flipped); wider signed lanes wrap, and where the result's sign is wrong for the
+// operands' (for sums (a ^ s) & (b ^ s) < 0) take a's bound: (a < 0 ? all ones : 0) ^ MAX.
+void addSubSat(bool add, DType t, int bits, const std::string& a, const std::string& b, const std::string& dst,
+               const std::string& decl, std::vector<std::string>& out, LowerContext& cx) {
+  const std::string p = pfx(bits), w = std::to_string(bitsOf(t)), e = epi(t), v = si(bits), reg = regType(t, bits);
+  auto assign = [&](const std::string& expr) { out.push_back(decl + " = " + expr + ";"); };
+  if (bitsOf(t) <= 16) return assign(call(p + (add ? "adds_" : "subs_") + (isSigned(t) ? "epi" : "epu") + w, {a, b}));
+  const bool k = kmasks(cx), avx2 = !k;
+  const std::string zero = p + "setzero_" + v + "()", s = dst + "_wrapped";
+  if (!isSigned(t) && (bitsOf(t) == 32 || k)) {
+    if (add) return assign(call(p + "add_" + e, {a, call(p + "min_epu" + w, {b, call(p + "xor_" + v, {a, splatExpr(t, bits, "-1")})})}));
+    return assign(call(p + "sub_" + e, {call(p + "max_epu" + w, {a, b}), b}));
+  }
+  out.push_back("const " + reg + " " + s + " = " + call(p + (add ? "add_" : "sub_") + e, {a, b}) + ";");
+  if (!isSigned(t)) {
+    cx.instructions.insert("unsigned 64-bit saturation by vpcmpgtq on sign-flipped operands (AVX2 has no vpminuq)");
+    const std::string flip = splatExpr(t, bits, "INT64_MIN");
+    auto flipped = [&](const std::string& x) { return call(p + "xor_" + v, {x, flip}); };
+    // add: wrapped below a means a carry out (saturate to all ones); sub: b above a (to zero).
+    if (add) return assign(call(p + "or_" + v, {s, call(p + "cmpgt_epi64", {flipped(a), flipped(s)})}));
+    return assign(call(p + "andnot_" + v, {call(p + "cmpgt_epi64", {flipped(b), flipped(a)}), s}));
+  }
+  const std::string bad = dst + "_overflow", bound = dst + "_bound";
+  const std::string x1 = call(p + "xor_" + v, {a, add ? s : b}), x2 = call(p + "xor_" + v, {add ? b : a, s});
+  out.push_back("const " + reg + " " + bad + " = " + call(p + "and_" + v, {x1, x2}) + ";  // sign bit: overflowed");
+  const std::string negative = avx2 && bitsOf(t) == 64 ? call(p + "cmpgt_epi64", {zero, a}) : call(p + "srai_" + e, {a, w == "32" ? "31" : "63"});
+  out.push_back("const " + reg + " " + bound + " = " + call(p + "xor_" + v, {negative, splatExpr(t, bits, bitsOf(t) == 32 ? "INT32_MAX" : "INT64_MAX")}) + ";");
+  if (k) return assign(call(p + "mask_blend_" + e, {call(p + "cmplt_" + e + "_mask", {bad, zero}), s, bound}));
+  const std::string lanes = bitsOf(t) == 64 ? call(p + "cmpgt_epi64", {zero, bad}) : call(p + "srai_epi32", {bad, "31"});
+  assign(call(p + "blendv_epi8", {s, bound, lanes}));
+}
+
+// (a + b + 1) >> 1 without overflow: vpavgb/vpavgw for unsigned bytes and words, signed ones
+// through them with the sign bits flipped (which adds 2^(bits-1) to both and so to the mean);
+// wider lanes (a | b) - ((a ^ b) >> 1), the shift arithmetic for signed lanes.
+std::string avgRoundExpr(DType t, int bits, const std::string& a, const std::string& b, LowerContext& cx) {
+  const std::string p = pfx(bits), v = si(bits), w = std::to_string(bitsOf(t));
+  if (bitsOf(t) <= 16) {
+    const std::string avg = p + "avg_epu" + w;
+    if (!isSigned(t)) return call(avg, {a, b});
+    const std::string flip = splatExpr(t, bits, bitsOf(t) == 8 ? "-128" : "-32768");
+    auto flipped = [&](const std::string& x) { return call(p + "xor_" + v, {x, flip}); };
+    return flipped(call(avg, {flipped(a), flipped(b)}));
+  }
+  return call(p + "sub_" + epi(t), {call(p + "or_" + v, {a, b}), shiftExpr(false, t, bits, call(p + "xor_" + v, {a, b}), 1, cx)});
+}
+
 std::string shuffleCall(const ir::Shuffle& sh, VecType type, const std::string& a, const std::string& b);
 
 struct X86Writer {
@@ -829,6 +879,10 @@ class X86Lowering final : public IsaLowering {
       case OpKind::Abs: return x.assign(absExpr(s.type.elem, s.type.bits(), s.args[0], w.cx));
       case OpKind::Sqrt: return x.assign(call(pfx(s.type.bits()) + "sqrt_" + fsfx(s.type.elem), {s.args[0]}));
       case OpKind::Round: return x.assign(roundExpr(s.type.elem, s.type.bits(), s.args[0], s.conv));
+      case OpKind::AddSat:
+      case OpKind::SubSat:
+        return addSubSat(s.op == OpKind::AddSat, s.type.elem, s.type.bits(), s.args[0], s.args[1], s.dst, w.decl(), w.out, w.cx);
+      case OpKind::AvgRound: return x.assign(avgRoundExpr(s.type.elem, s.type.bits(), s.args[0], s.args[1], w.cx));
       case OpKind::ShiftLeft:
       case OpKind::ShiftRight:
         return x.assign(shiftExpr(s.op == OpKind::ShiftLeft, s.type.elem, s.type.bits(), s.args[0], s.part, w.cx));

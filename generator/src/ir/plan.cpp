@@ -239,6 +239,9 @@ std::string_view nameOf(OpKind k) {
     case OpKind::Abs: return "abs";
     case OpKind::Sqrt: return "sqrt";
     case OpKind::Round: return "round";
+    case OpKind::AddSat: return "add_sat";
+    case OpKind::SubSat: return "sub_sat";
+    case OpKind::AvgRound: return "avg_round";
     case OpKind::ShiftLeft: return "shift_left";
     case OpKind::ShiftRight: return "shift_right";
     case OpKind::Select: return "select";

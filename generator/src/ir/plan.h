@@ -99,6 +99,11 @@ enum class OpKind {
                  //   ceil, trunc, nearest: ties to even, as convert's nearest: vector instructions
                  //   encode it, scalar code calls rint in the default rounding mode); zeros keep
                  //   their sign, NaN stays NaN; no predicate
+  AddSat,        // dst lane l = a[l] + b[l] clamped to the element type's range (integers; no
+                 //   predicate)
+  SubSat,        // dst lane l = a[l] - b[l] clamped likewise (integers; no predicate)
+  AvgRound,      // dst lane l = (a[l] + b[l] + 1) >> 1 computed without overflow (integers: the
+                 //   mean rounded towards +infinity; no predicate)
   ShiftLeft,     // dst lane l = a[l] << part   (integers; 0 < part < bits; the bits shifted out
                  //   are dropped: wraps, never undefined; no predicate)
   ShiftRight,    // dst lane l = a[l] >> part   (integers; 0 < part < bits; arithmetic for signed

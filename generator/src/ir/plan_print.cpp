@@ -46,6 +46,9 @@ std::string opName(const Plan& plan, const Stmt& s) {
     case OpKind::Abs: return "abs " + args(s);
     case OpKind::Sqrt: return "sqrt " + args(s);
     case OpKind::Round: return "round " + args(s) + " " + std::string(nameOf(s.conv));
+    case OpKind::AddSat:
+    case OpKind::SubSat:
+    case OpKind::AvgRound: return std::string(nameOf(s.op)) + " " + args(s);
     case OpKind::ShiftLeft: return "shift_left " + args(s) + " by " + std::to_string(s.part);
     case OpKind::ShiftRight: return "shift_right " + args(s) + " by " + std::to_string(s.part);
     case OpKind::Select: return "select " + args(s);

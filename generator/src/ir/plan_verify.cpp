@@ -152,9 +152,14 @@ struct Verifier {
       case OpKind::Abs:
       case OpKind::Sqrt:
       case OpKind::Round:
-        if (!need(s.op == OpKind::Sub || s.op == OpKind::Div ? 2 : 1)) break;
+      case OpKind::AddSat:
+      case OpKind::SubSat:
+      case OpKind::AvgRound: {
+        const bool integral = s.op == OpKind::AddSat || s.op == OpKind::SubSat || s.op == OpKind::AvgRound;
+        if (!need(s.op == OpKind::Sub || s.op == OpKind::Div || integral ? 2 : 1)) break;
         if ((s.op == OpKind::Div || s.op == OpKind::Sqrt || s.op == OpKind::Round) && !isFloat(s.type.elem))
           fail(where, std::string(nameOf(s.op)) + " is defined on floats only");
+        if (integral && isFloat(s.type.elem)) fail(where, std::string(nameOf(s.op)) + " is defined on integers only");
         if (s.op == OpKind::Round && s.conv != ConvMode::floor && s.conv != ConvMode::ceil && s.conv != ConvMode::trunc &&
             s.conv != ConvMode::nearest)
           fail(where, "round needs a direction: floor, ceil, trunc or nearest");
@@ -162,6 +167,7 @@ struct Verifier {
           if (!(t == s.type) || t.predicate) fail(where, std::string(nameOf(s.op)) + " operands must be " + toString(s.type));
         if (!s.pred.empty()) fail(where, std::string(nameOf(s.op)) + " takes no predicate");
         break;
+      }
       case OpKind::ShiftLeft:
       case OpKind::ShiftRight:
         if (!need(1)) break;

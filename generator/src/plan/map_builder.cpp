@@ -422,6 +422,9 @@ class MapBuilder {
       case MapOp::neg: s.op = OpKind::Neg; break;
       case MapOp::abs: s.op = OpKind::Abs; break;
       case MapOp::sqrt: s.op = OpKind::Sqrt; break;
+      case MapOp::add_sat: s.op = OpKind::AddSat; break;
+      case MapOp::sub_sat: s.op = OpKind::SubSat; break;
+      case MapOp::avg_round: s.op = OpKind::AvgRound; break;
       case MapOp::round:
         s.op = OpKind::Round;
         s.conv = e.mode;

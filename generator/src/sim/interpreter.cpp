@@ -340,6 +340,25 @@ struct Machine {
         }
         break;
       }
+      case OpKind::AddSat:
+      case OpKind::SubSat:
+      case OpKind::AvgRound: {
+        // Lanes hold integers sign- or zero-extended to 64 bits: the exact result in 128 bits,
+        // then clamped (add/sub) or halved (the mean always fits).
+        const Value &a = var(s.args[0]), &b = var(s.args[1]);
+        const int bits = bitsOf(t);
+        const __int128 lo = isSigned(t) ? -((__int128)1 << (bits - 1)) : 0;
+        const __int128 hi = isSigned(t) ? ((__int128)1 << (bits - 1)) - 1 : ((__int128)1 << bits) - 1;
+        for (int l = 0; l < lanes; ++l) {
+          const __int128 x = isSigned(t) ? (__int128)int64_t(a.lanes[l].u) : (__int128)a.lanes[l].u;
+          const __int128 y = isSigned(t) ? (__int128)int64_t(b.lanes[l].u) : (__int128)b.lanes[l].u;
+          __int128 r;
+          if (s.op == OpKind::AvgRound) r = (x + y + 1) >> 1;
+          else r = std::clamp(s.op == OpKind::AddSat ? x + y : x - y, lo, hi);
+          v.lanes[l].u = normalize(t, uint64_t(r));
+        }
+        break;
+      }
       case OpKind::Abs: {
         const Value& a = var(s.args[0]);
         for (int l = 0; l < lanes; ++l) {

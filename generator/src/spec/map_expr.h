@@ -32,6 +32,8 @@ enum class MapOp {
   sqrt,     // sqrt(a), correctly rounded (floats only: IEEE, sqrt(-0.0) = -0.0, below zero NaN)
   round,    // floor(a) / ceil(a) / trunc(a) / nearest(a) by `mode`: a float rounded to an integral
             //   value of its own dtype (nearest: ties to even; the sign of a zero result is kept)
+  add_sat, sub_sat,  // a + b, a - b clamped to the dtype's range (integers only)
+  avg_round,         // (a + b + 1) >> 1 without overflow: the mean rounded up (integers only)
 };
 std::string_view nameOf(MapOp op);
 
