@@ -10,6 +10,7 @@
 // tail. Each case is checked once against a scalar reference before it is
 // first timed, including that nothing past element n is written; a mismatch
 // aborts the run.
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -29,6 +30,7 @@
 #include "harness.h"
 #include "map_absdiff_i16.h"
 #include "map_axpby_fma_f32.h"
+#include "map_blend_u8.h"
 #include "map_bits_u8_i8.h"
 #include "map_f32_to_u8_nearest.h"
 #include "map_norm_floor_f32.h"
@@ -281,6 +283,33 @@ void add_norm_floor(const std::string& kernel, const std::string& impl, MapNormF
   });
 }
 
+// specs/map_blend_u8.json: lighten = add_sat(a, b), darken = sub_sat(a, b), mean = avg_round(a, b)
+// on random bytes (about half of the sums saturate).
+void add_blend(const std::string& kernel, const std::string& impl, MapBlendU8 fn, int64_t n) {
+  const std::string name = case_name(kernel, impl, n);
+  add(name, [=](benchmark::State& state) {
+    const uint8_t *a = input<uint8_t>(n, 0), *b = input<uint8_t>(n, 1);
+    Buffer<uint8_t> lighten = alloc<uint8_t>(n), darken = alloc<uint8_t>(n), mean = alloc<uint8_t>(n);
+    for (uint8_t* p : {lighten.data(), darken.data(), mean.data()}) std::fill_n(p, n + kGuard, uint8_t{0x5a});
+    fn(a, b, n, lighten.data(), darken.data(), mean.data());
+    std::vector<uint8_t> want1(n), want2(n), want3(n);
+    for (int64_t i = 0; i < n; ++i) {
+      const int x = a[i], y = b[i];
+      want1[i] = static_cast<uint8_t>(std::min(x + y, 255));
+      want2[i] = static_cast<uint8_t>(std::max(x - y, 0));
+      want3[i] = static_cast<uint8_t>((x + y + 1) / 2);
+    }
+    check(name + " lighten", lighten.data(), want1, uint8_t{0x5a});
+    check(name + " darken", darken.data(), want2, uint8_t{0x5a});
+    check(name + " mean", mean.data(), want3, uint8_t{0x5a});
+    for (auto _ : state) {
+      fn(a, b, n, lighten.data(), darken.data(), mean.data());
+      benchmark::ClobberMemory();
+    }
+    set_counters(state, n);
+  });
+}
+
 // The harness's own cost per call: an empty kernel called the same way (through
 // a function pointer, then ClobberMemory). Nothing to verify.
 __attribute__((noinline)) void empty_kernel(const float* a, int64_t n, float* b) {
@@ -401,6 +430,16 @@ void register_map_benchmarks() {
 #undef SIMDGEN_MAP_PLAIN
     add_norm_floor("norm_floor_f32", "hwy", hwy_norm_floor_f32, n);
     if (hwy3.norm_floor_f32) add_norm_floor("norm_floor_f32", "hwy.avx3_dl", hwy3.norm_floor_f32, n);
+
+    // blend_u8: saturating add and subtract and the rounded mean of two byte arrays
+    add_blend("blend_u8", "simdgen", map_blend_u8, n);
+    if (cpu_avx512()) add_blend("blend_u8", "simdgen.avx512", map_blend_u8_avx512, n);
+    if (cpu_avx2()) add_blend("blend_u8", "simdgen.avx2", map_blend_u8_avx2, n);
+#define SIMDGEN_MAP_PLAIN(suffix) add_blend("blend_u8", "plain." #suffix, plain_blend_u8_##suffix, n);
+    SIMDGEN_MAP_PLAIN_PEER_BUILDS(SIMDGEN_MAP_PLAIN)
+#undef SIMDGEN_MAP_PLAIN
+    add_blend("blend_u8", "hwy", hwy_blend_u8, n);
+    if (hwy3.blend_u8) add_blend("blend_u8", "hwy.avx3_dl", hwy3.blend_u8, n);
   }
 }
 

@@ -177,6 +177,29 @@ void NormFloorF32(const float* HWY_RESTRICT x, const float* HWY_RESTRICT y, int6
   hn::BlendedStore(hn::Floor(hn::Mul(vx, quarter)), m, d, cell + i);
 }
 
+// specs/map_blend_u8.json: SaturatedAdd, SaturatedSub and AverageRound of two byte arrays.
+void BlendU8(const uint8_t* HWY_RESTRICT a, const uint8_t* HWY_RESTRICT b, int64_t n64, uint8_t* HWY_RESTRICT lighten,
+             uint8_t* HWY_RESTRICT darken, uint8_t* HWY_RESTRICT mean) {
+  const hn::ScalableTag<uint8_t> d;
+  const size_t N = hn::Lanes(d);
+  const size_t n = static_cast<size_t>(n64);
+  size_t i = 0;
+  if (n >= N) {
+    for (; i <= n - N; i += N) {
+      const auto va = hn::LoadU(d, a + i), vb = hn::LoadU(d, b + i);
+      hn::StoreU(hn::SaturatedAdd(va, vb), d, lighten + i);
+      hn::StoreU(hn::SaturatedSub(va, vb), d, darken + i);
+      hn::StoreU(hn::AverageRound(va, vb), d, mean + i);
+    }
+  }
+  if (i == n) return;
+  const auto m = hn::FirstN(d, n - i);
+  const auto va = hn::MaskedLoad(m, d, a + i), vb = hn::MaskedLoad(m, d, b + i);
+  hn::BlendedStore(hn::SaturatedAdd(va, vb), m, d, lighten + i);
+  hn::BlendedStore(hn::SaturatedSub(va, vb), m, d, darken + i);
+  hn::BlendedStore(hn::AverageRound(va, vb), m, d, mean + i);
+}
+
 }  // namespace HWY_NAMESPACE
 }  // namespace simdgen_bench
 HWY_AFTER_NAMESPACE();
@@ -190,6 +213,7 @@ HWY_EXPORT(U8ToF32Fma);
 HWY_EXPORT(F32ToU8Nearest);
 HWY_EXPORT(BitsU8I8);
 HWY_EXPORT(NormFloorF32);
+HWY_EXPORT(BlendU8);
 
 void hwy_times_two(const float* a, int64_t n, float* b) {
   HWY_DYNAMIC_DISPATCH(TimesTwo)(a, n, b);
@@ -217,6 +241,10 @@ void hwy_norm_floor_f32(const float* x, const float* y, int64_t n, float* norm, 
   HWY_DYNAMIC_DISPATCH(NormFloorF32)(x, y, n, norm, cell);
 }
 
+void hwy_blend_u8(const uint8_t* a, const uint8_t* b, int64_t n, uint8_t* lighten, uint8_t* darken, uint8_t* mean) {
+  HWY_DYNAMIC_DISPATCH(BlendU8)(a, b, n, lighten, darken, mean);
+}
+
 HighwayMapAvx3 hwy_map_avx3_dl() {
   HighwayMapAvx3 k;
 #if HWY_TARGETS & HWY_AVX3_DL
@@ -228,6 +256,7 @@ HighwayMapAvx3 hwy_map_avx3_dl() {
     k.f32_to_u8_nearest = &N_AVX3_DL::F32ToU8Nearest;
     k.bits_u8_i8 = &N_AVX3_DL::BitsU8I8;
     k.norm_floor_f32 = &N_AVX3_DL::NormFloorF32;
+    k.blend_u8 = &N_AVX3_DL::BlendU8;
   }
 #endif
   return k;

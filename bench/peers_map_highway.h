@@ -27,6 +27,10 @@ void hwy_u8_to_f32_fma(const uint8_t* px, int64_t n, float scale, float bias, fl
 void hwy_f32_to_u8_nearest(const float* x, int64_t n, float scale, uint8_t* q);
 void hwy_bits_u8_i8(const uint8_t* a, const int8_t* s, int64_t n, uint8_t* swapped, uint8_t* mixed,
                     int8_t* halved, int8_t* odd);
+// specs/map_blend_u8.json: add_sat, sub_sat and avg_round of two byte arrays.
+using MapBlendU8 = void (*)(const uint8_t* a, const uint8_t* b, int64_t n, uint8_t* lighten, uint8_t* darken,
+                            uint8_t* mean);
+void hwy_blend_u8(const uint8_t* a, const uint8_t* b, int64_t n, uint8_t* lighten, uint8_t* darken, uint8_t* mean);
 void hwy_norm_floor_f32(const float* x, const float* y, int64_t n, float* norm, float* cell);
 
 // Highway's AVX3_DL (Zen 4 / Ice Lake, 512-bit) functions called directly,
@@ -39,6 +43,7 @@ struct HighwayMapAvx3 {
   MapF32ToU8 f32_to_u8_nearest = nullptr;
   MapBitsU8I8 bits_u8_i8 = nullptr;
   MapNormFloor norm_floor_f32 = nullptr;
+  MapBlendU8 blend_u8 = nullptr;
 };
 HighwayMapAvx3 hwy_map_avx3_dl();
 }  // namespace simdgen_bench

@@ -63,4 +63,16 @@ void PEER(plain_bits_u8_i8)(const uint8_t* __restrict a, const int8_t* __restric
   }
 }
 
+// specs/map_blend_u8.json as C: the saturating sum and difference and the rounded mean of two
+// bytes, in int arithmetic (the idioms both compilers turn into vpaddusb, vpsubusb and vpavgb).
+void PEER(plain_blend_u8)(const uint8_t* __restrict a, const uint8_t* __restrict b, int64_t n,
+                          uint8_t* __restrict lighten, uint8_t* __restrict darken, uint8_t* __restrict mean) {
+  for (int64_t i = 0; i < n; ++i) {
+    const int s = a[i] + b[i], d = a[i] - b[i];
+    lighten[i] = static_cast<uint8_t>(s > 255 ? 255 : s);
+    darken[i] = static_cast<uint8_t>(d < 0 ? 0 : d);
+    mean[i] = static_cast<uint8_t>((s + 1) >> 1);
+  }
+}
+
 }  // namespace simdgen_bench

@@ -24,7 +24,9 @@ namespace simdgen_bench {
                                         uint8_t* q);                                   \
   void plain_bits_u8_i8_##suffix(const uint8_t* a, const int8_t* s, int64_t n,      \
                                  uint8_t* swapped, uint8_t* mixed, int8_t* halved,  \
-                                 int8_t* odd);
+                                 int8_t* odd);                                      \
+  void plain_blend_u8_##suffix(const uint8_t* a, const uint8_t* b, int64_t n,       \
+                               uint8_t* lighten, uint8_t* darken, uint8_t* mean);
 SIMDGEN_MAP_PLAIN_PEER_BUILDS(SIMDGEN_DECLARE_MAP_PLAIN)
 #undef SIMDGEN_DECLARE_MAP_PLAIN
 }  // namespace simdgen_bench
