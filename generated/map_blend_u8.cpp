@@ -384,14 +384,10 @@ void map_blend_u8_scalar(const uint8_t* in0, const uint8_t* in1, int64_t n, uint
   for (; i < n; ++i) {
     uint8_t a_v = in0[i];
     uint8_t b_v = in1[i];
-    uint8_t t0 =
-        (uint8_t)(((int32_t)a_v + (int32_t)b_v) <
-                  (int32_t)(uint8_t)0 ? (uint8_t)0 : ((int32_t)a_v + (int32_t)b_v) >
-                  (int32_t)(uint8_t)255ull ? (uint8_t)255ull : ((int32_t)a_v + (int32_t)b_v));
-    uint8_t t1 =
-        (uint8_t)(((int32_t)a_v - (int32_t)b_v) <
-                  (int32_t)(uint8_t)0 ? (uint8_t)0 : ((int32_t)a_v - (int32_t)b_v) >
-                  (int32_t)(uint8_t)255ull ? (uint8_t)255ull : ((int32_t)a_v - (int32_t)b_v));
+    const int32_t t0_wide = (int32_t)a_v + (int32_t)b_v;
+    uint8_t t0 = (uint8_t)(t0_wide > 255 ? 255 : t0_wide);
+    const int32_t t1_wide = (int32_t)a_v - (int32_t)b_v;
+    uint8_t t1 = (uint8_t)(t1_wide < 0 ? 0 : t1_wide);
     uint8_t t2 = (uint8_t)(((int64_t)a_v + (int64_t)b_v + 1) >> 1);
     out0[i] = t0;
     out1[i] = t1;

@@ -75,9 +75,8 @@ map_saturate_i32_u64_rows_avx512(const int32_t* in0, const int32_t* in1, const u
         __m512i g_v_0 = _mm512_loadu_si512((const void*)(in6 + c + r * stride));
         __m512i h_v_0 = _mm512_loadu_si512((const void*)(in7 + c + r * stride));
         const __m256i t0_0_wrapped = _mm256_add_epi32(a_v_0, b_v_0);
-        const __m256i t0_0_overflow =
-            _mm256_and_si256(_mm256_xor_si256(a_v_0, t0_0_wrapped),
-                             _mm256_xor_si256(b_v_0, t0_0_wrapped)); // sign bit: overflowed
+        const __m256i t0_0_overflow = _mm256_and_si256(_mm256_xor_si256(a_v_0, t0_0_wrapped),
+                                                       _mm256_xor_si256(b_v_0, t0_0_wrapped));
         const __m256i t0_0_bound =
             _mm256_xor_si256(_mm256_srai_epi32(a_v_0, 31), _mm256_set1_epi32((int)(INT32_MAX)));
         __m256i t0_0 =
@@ -85,8 +84,7 @@ map_saturate_i32_u64_rows_avx512(const int32_t* in0, const int32_t* in1, const u
                                     t0_0_wrapped, t0_0_bound);
         const __m256i t1_0_wrapped = _mm256_sub_epi32(a_v_0, b_v_0);
         const __m256i t1_0_overflow =
-            _mm256_and_si256(_mm256_xor_si256(a_v_0, b_v_0),
-                             _mm256_xor_si256(a_v_0, t1_0_wrapped)); // sign bit: overflowed
+            _mm256_and_si256(_mm256_xor_si256(a_v_0, b_v_0), _mm256_xor_si256(a_v_0, t1_0_wrapped));
         const __m256i t1_0_bound =
             _mm256_xor_si256(_mm256_srai_epi32(a_v_0, 31), _mm256_set1_epi32((int)(INT32_MAX)));
         __m256i t1_0 =
@@ -100,9 +98,8 @@ map_saturate_i32_u64_rows_avx512(const int32_t* in0, const int32_t* in1, const u
         __m256i t5_0 = _mm256_sub_epi32(_mm256_or_si256(c_v_0, d_v_0),
                                         _mm256_srli_epi32(_mm256_xor_si256(c_v_0, d_v_0), 1));
         const __m512i t6_0_wrapped = _mm512_add_epi64(e_v_0, f_v_0);
-        const __m512i t6_0_overflow =
-            _mm512_and_si512(_mm512_xor_si512(e_v_0, t6_0_wrapped),
-                             _mm512_xor_si512(f_v_0, t6_0_wrapped)); // sign bit: overflowed
+        const __m512i t6_0_overflow = _mm512_and_si512(_mm512_xor_si512(e_v_0, t6_0_wrapped),
+                                                       _mm512_xor_si512(f_v_0, t6_0_wrapped));
         const __m512i t6_0_bound = _mm512_xor_si512(_mm512_srai_epi64(e_v_0, 63),
                                                     _mm512_set1_epi64((long long)(INT64_MAX)));
         __m512i t6_0 =
@@ -110,8 +107,7 @@ map_saturate_i32_u64_rows_avx512(const int32_t* in0, const int32_t* in1, const u
                                     t6_0_wrapped, t6_0_bound);
         const __m512i t7_0_wrapped = _mm512_sub_epi64(e_v_0, f_v_0);
         const __m512i t7_0_overflow =
-            _mm512_and_si512(_mm512_xor_si512(e_v_0, f_v_0),
-                             _mm512_xor_si512(e_v_0, t7_0_wrapped)); // sign bit: overflowed
+            _mm512_and_si512(_mm512_xor_si512(e_v_0, f_v_0), _mm512_xor_si512(e_v_0, t7_0_wrapped));
         const __m512i t7_0_bound = _mm512_xor_si512(_mm512_srai_epi64(e_v_0, 63),
                                                     _mm512_set1_epi64((long long)(INT64_MAX)));
         __m512i t7_0 =
@@ -146,9 +142,8 @@ map_saturate_i32_u64_rows_avx512(const int32_t* in0, const int32_t* in1, const u
         __m512i g_v_1 = _mm512_loadu_si512((const void*)(in6 + c + r * stride + 8));
         __m512i h_v_1 = _mm512_loadu_si512((const void*)(in7 + c + r * stride + 8));
         const __m256i t0_1_wrapped = _mm256_add_epi32(a_v_1, b_v_1);
-        const __m256i t0_1_overflow =
-            _mm256_and_si256(_mm256_xor_si256(a_v_1, t0_1_wrapped),
-                             _mm256_xor_si256(b_v_1, t0_1_wrapped)); // sign bit: overflowed
+        const __m256i t0_1_overflow = _mm256_and_si256(_mm256_xor_si256(a_v_1, t0_1_wrapped),
+                                                       _mm256_xor_si256(b_v_1, t0_1_wrapped));
         const __m256i t0_1_bound =
             _mm256_xor_si256(_mm256_srai_epi32(a_v_1, 31), _mm256_set1_epi32((int)(INT32_MAX)));
         __m256i t0_1 =
@@ -156,8 +151,7 @@ map_saturate_i32_u64_rows_avx512(const int32_t* in0, const int32_t* in1, const u
                                     t0_1_wrapped, t0_1_bound);
         const __m256i t1_1_wrapped = _mm256_sub_epi32(a_v_1, b_v_1);
         const __m256i t1_1_overflow =
-            _mm256_and_si256(_mm256_xor_si256(a_v_1, b_v_1),
-                             _mm256_xor_si256(a_v_1, t1_1_wrapped)); // sign bit: overflowed
+            _mm256_and_si256(_mm256_xor_si256(a_v_1, b_v_1), _mm256_xor_si256(a_v_1, t1_1_wrapped));
         const __m256i t1_1_bound =
             _mm256_xor_si256(_mm256_srai_epi32(a_v_1, 31), _mm256_set1_epi32((int)(INT32_MAX)));
         __m256i t1_1 =
@@ -171,9 +165,8 @@ map_saturate_i32_u64_rows_avx512(const int32_t* in0, const int32_t* in1, const u
         __m256i t5_1 = _mm256_sub_epi32(_mm256_or_si256(c_v_1, d_v_1),
                                         _mm256_srli_epi32(_mm256_xor_si256(c_v_1, d_v_1), 1));
         const __m512i t6_1_wrapped = _mm512_add_epi64(e_v_1, f_v_1);
-        const __m512i t6_1_overflow =
-            _mm512_and_si512(_mm512_xor_si512(e_v_1, t6_1_wrapped),
-                             _mm512_xor_si512(f_v_1, t6_1_wrapped)); // sign bit: overflowed
+        const __m512i t6_1_overflow = _mm512_and_si512(_mm512_xor_si512(e_v_1, t6_1_wrapped),
+                                                       _mm512_xor_si512(f_v_1, t6_1_wrapped));
         const __m512i t6_1_bound = _mm512_xor_si512(_mm512_srai_epi64(e_v_1, 63),
                                                     _mm512_set1_epi64((long long)(INT64_MAX)));
         __m512i t6_1 =
@@ -181,8 +174,7 @@ map_saturate_i32_u64_rows_avx512(const int32_t* in0, const int32_t* in1, const u
                                     t6_1_wrapped, t6_1_bound);
         const __m512i t7_1_wrapped = _mm512_sub_epi64(e_v_1, f_v_1);
         const __m512i t7_1_overflow =
-            _mm512_and_si512(_mm512_xor_si512(e_v_1, f_v_1),
-                             _mm512_xor_si512(e_v_1, t7_1_wrapped)); // sign bit: overflowed
+            _mm512_and_si512(_mm512_xor_si512(e_v_1, f_v_1), _mm512_xor_si512(e_v_1, t7_1_wrapped));
         const __m512i t7_1_bound = _mm512_xor_si512(_mm512_srai_epi64(e_v_1, 63),
                                                     _mm512_set1_epi64((long long)(INT64_MAX)));
         __m512i t7_1 =
@@ -220,16 +212,15 @@ map_saturate_i32_u64_rows_avx512(const int32_t* in0, const int32_t* in1, const u
         __m512i g_v = _mm512_loadu_si512((const void*)(in6 + c + r * stride));
         __m512i h_v = _mm512_loadu_si512((const void*)(in7 + c + r * stride));
         const __m256i t12_wrapped = _mm256_add_epi32(a_v, b_v);
-        const __m256i t12_overflow =
-            _mm256_and_si256(_mm256_xor_si256(a_v, t12_wrapped),
-                             _mm256_xor_si256(b_v, t12_wrapped)); // sign bit: overflowed
+        const __m256i t12_overflow = _mm256_and_si256(_mm256_xor_si256(a_v, t12_wrapped),
+                                                      _mm256_xor_si256(b_v, t12_wrapped));
         const __m256i t12_bound =
             _mm256_xor_si256(_mm256_srai_epi32(a_v, 31), _mm256_set1_epi32((int)(INT32_MAX)));
         __m256i t12 = _mm256_mask_blend_epi32(
             _mm256_cmplt_epi32_mask(t12_overflow, _mm256_setzero_si256()), t12_wrapped, t12_bound);
         const __m256i t13_wrapped = _mm256_sub_epi32(a_v, b_v);
-        const __m256i t13_overflow = _mm256_and_si256(
-            _mm256_xor_si256(a_v, b_v), _mm256_xor_si256(a_v, t13_wrapped)); // sign bit: overflowed
+        const __m256i t13_overflow =
+            _mm256_and_si256(_mm256_xor_si256(a_v, b_v), _mm256_xor_si256(a_v, t13_wrapped));
         const __m256i t13_bound =
             _mm256_xor_si256(_mm256_srai_epi32(a_v, 31), _mm256_set1_epi32((int)(INT32_MAX)));
         __m256i t13 = _mm256_mask_blend_epi32(
@@ -242,16 +233,15 @@ map_saturate_i32_u64_rows_avx512(const int32_t* in0, const int32_t* in1, const u
         __m256i t17 = _mm256_sub_epi32(_mm256_or_si256(c_v, d_v),
                                        _mm256_srli_epi32(_mm256_xor_si256(c_v, d_v), 1));
         const __m512i t18_wrapped = _mm512_add_epi64(e_v, f_v);
-        const __m512i t18_overflow =
-            _mm512_and_si512(_mm512_xor_si512(e_v, t18_wrapped),
-                             _mm512_xor_si512(f_v, t18_wrapped)); // sign bit: overflowed
+        const __m512i t18_overflow = _mm512_and_si512(_mm512_xor_si512(e_v, t18_wrapped),
+                                                      _mm512_xor_si512(f_v, t18_wrapped));
         const __m512i t18_bound =
             _mm512_xor_si512(_mm512_srai_epi64(e_v, 63), _mm512_set1_epi64((long long)(INT64_MAX)));
         __m512i t18 = _mm512_mask_blend_epi64(
             _mm512_cmplt_epi64_mask(t18_overflow, _mm512_setzero_si512()), t18_wrapped, t18_bound);
         const __m512i t19_wrapped = _mm512_sub_epi64(e_v, f_v);
-        const __m512i t19_overflow = _mm512_and_si512(
-            _mm512_xor_si512(e_v, f_v), _mm512_xor_si512(e_v, t19_wrapped)); // sign bit: overflowed
+        const __m512i t19_overflow =
+            _mm512_and_si512(_mm512_xor_si512(e_v, f_v), _mm512_xor_si512(e_v, t19_wrapped));
         const __m512i t19_bound =
             _mm512_xor_si512(_mm512_srai_epi64(e_v, 63), _mm512_set1_epi64((long long)(INT64_MAX)));
         __m512i t19 = _mm512_mask_blend_epi64(
@@ -287,56 +277,42 @@ map_saturate_i32_u64_rows_avx512(const int32_t* in0, const int32_t* in1, const u
       uint64_t f_v_tail = (uint64_t)in5[c + r * stride];
       uint64_t g_v_tail = in6[c + r * stride];
       uint64_t h_v_tail = in7[c + r * stride];
+      const int64_t t24_tail_wide = (int64_t)(int32_t)a_v_tail + (int64_t)(int32_t)b_v_tail;
+      const int64_t t24_tail_low =
+          t24_tail_wide < (-2147483647ll - 1) ? (-2147483647ll - 1) : t24_tail_wide;
       uint32_t t24_tail =
-          (uint32_t)(int32_t)(((int64_t)(int32_t)a_v_tail + (int64_t)(int32_t)b_v_tail) <
-                              (int64_t)(int32_t)-2147483648ll ? (int32_t)-2147483648ll
-                                                              : ((int64_t)(int32_t)a_v_tail +
-                                                                 (int64_t)(int32_t)b_v_tail) >
-                              (int64_t)(int32_t)2147483647ull ? (int32_t)2147483647ull
-                                                              : ((int64_t)(int32_t)a_v_tail +
-                                                                 (int64_t)(int32_t)b_v_tail));
+          (uint32_t)(int32_t)(t24_tail_low > 2147483647ll ? 2147483647ll : t24_tail_low);
+      const int64_t t25_tail_wide = (int64_t)(int32_t)a_v_tail - (int64_t)(int32_t)b_v_tail;
+      const int64_t t25_tail_low =
+          t25_tail_wide < (-2147483647ll - 1) ? (-2147483647ll - 1) : t25_tail_wide;
       uint32_t t25_tail =
-          (uint32_t)(int32_t)(((int64_t)(int32_t)a_v_tail - (int64_t)(int32_t)b_v_tail) <
-                              (int64_t)(int32_t)-2147483648ll ? (int32_t)-2147483648ll
-                                                              : ((int64_t)(int32_t)a_v_tail -
-                                                                 (int64_t)(int32_t)b_v_tail) >
-                              (int64_t)(int32_t)2147483647ull ? (int32_t)2147483647ull
-                                                              : ((int64_t)(int32_t)a_v_tail -
-                                                                 (int64_t)(int32_t)b_v_tail));
+          (uint32_t)(int32_t)(t25_tail_low > 2147483647ll ? 2147483647ll : t25_tail_low);
       uint32_t t26_tail =
           (uint32_t)(int32_t)(((int64_t)(int32_t)a_v_tail + (int64_t)(int32_t)b_v_tail + 1) >> 1);
-      uint32_t t27_tail =
-          (uint32_t)(((int64_t)c_v_tail + (int64_t)d_v_tail) <
-                     (int64_t)(uint32_t)0 ? (uint32_t)0 : ((int64_t)c_v_tail + (int64_t)d_v_tail) >
-                     (int64_t)(uint32_t)4294967295ull ? (uint32_t)4294967295ull
-                                                      : ((int64_t)c_v_tail + (int64_t)d_v_tail));
-      uint32_t t28_tail =
-          (uint32_t)(((int64_t)c_v_tail - (int64_t)d_v_tail) <
-                     (int64_t)(uint32_t)0 ? (uint32_t)0 : ((int64_t)c_v_tail - (int64_t)d_v_tail) >
-                     (int64_t)(uint32_t)4294967295ull ? (uint32_t)4294967295ull
-                                                      : ((int64_t)c_v_tail - (int64_t)d_v_tail));
+      const int64_t t27_tail_wide = (int64_t)c_v_tail + (int64_t)d_v_tail;
+      uint32_t t27_tail = (uint32_t)(t27_tail_wide > 4294967295ll ? 4294967295ll : t27_tail_wide);
+      const int64_t t28_tail_wide = (int64_t)c_v_tail - (int64_t)d_v_tail;
+      uint32_t t28_tail = (uint32_t)(t28_tail_wide < 0 ? 0 : t28_tail_wide);
       uint32_t t29_tail = (uint32_t)(((int64_t)c_v_tail + (int64_t)d_v_tail + 1) >> 1);
-      uint64_t t30_tail =
-          (uint64_t)((((int64_t)e_v_tail ^
-                       (int64_t)((uint64_t)(int64_t)e_v_tail + (uint64_t)(int64_t)f_v_tail)) &
-                      ((int64_t)f_v_tail ^
-                       (int64_t)((uint64_t)(int64_t)e_v_tail + (uint64_t)(int64_t)f_v_tail))) <
-                     0 ? ((int64_t)e_v_tail < 0 ? (int64_t)(-9223372036854775807ll - 1)
-                                                : (int64_t)9223372036854775807ull)
-                       : (int64_t)((uint64_t)(int64_t)e_v_tail + (uint64_t)(int64_t)f_v_tail));
-      uint64_t t31_tail =
-          (uint64_t)((((int64_t)e_v_tail ^ (int64_t)f_v_tail) &
-                      ((int64_t)e_v_tail ^
-                       (int64_t)((uint64_t)(int64_t)e_v_tail - (uint64_t)(int64_t)f_v_tail))) <
-                     0 ? ((int64_t)e_v_tail < 0 ? (int64_t)(-9223372036854775807ll - 1)
-                                                : (int64_t)9223372036854775807ull)
-                       : (int64_t)((uint64_t)(int64_t)e_v_tail - (uint64_t)(int64_t)f_v_tail));
+      const int64_t t30_tail_wide =
+          (int64_t)((uint64_t)(int64_t)e_v_tail + (uint64_t)(int64_t)f_v_tail);
+      const int64_t t30_tail_overflow =
+          ((int64_t)e_v_tail ^ t30_tail_wide) & ((int64_t)f_v_tail ^ t30_tail_wide);
+      const int64_t t30_tail_bound = (int64_t)e_v_tail < 0 ? INT64_MIN : INT64_MAX;
+      uint64_t t30_tail = (uint64_t)(t30_tail_overflow < 0 ? t30_tail_bound : t30_tail_wide);
+      const int64_t t31_tail_wide =
+          (int64_t)((uint64_t)(int64_t)e_v_tail - (uint64_t)(int64_t)f_v_tail);
+      const int64_t t31_tail_overflow =
+          ((int64_t)e_v_tail ^ (int64_t)f_v_tail) & ((int64_t)e_v_tail ^ t31_tail_wide);
+      const int64_t t31_tail_bound = (int64_t)e_v_tail < 0 ? INT64_MIN : INT64_MAX;
+      uint64_t t31_tail = (uint64_t)(t31_tail_overflow < 0 ? t31_tail_bound : t31_tail_wide);
       uint64_t t32_tail =
           (uint64_t)(int64_t)((uint64_t)((int64_t)e_v_tail | (int64_t)f_v_tail) -
                               (uint64_t)(((int64_t)e_v_tail ^ (int64_t)f_v_tail) >> 1));
-      uint64_t t33_tail = (g_v_tail + h_v_tail < g_v_tail ? (uint64_t)18446744073709551615ull
-                                                          : g_v_tail + h_v_tail);
-      uint64_t t34_tail = (g_v_tail < h_v_tail ? (uint64_t)0 : g_v_tail - h_v_tail);
+      const uint64_t t33_tail_wide = g_v_tail + h_v_tail;
+      uint64_t t33_tail = (t33_tail_wide < g_v_tail ? UINT64_MAX : t33_tail_wide);
+      const uint64_t t34_tail_wide = g_v_tail - h_v_tail;
+      uint64_t t34_tail = (g_v_tail < h_v_tail ? 0 : t34_tail_wide);
       uint64_t t35_tail = ((g_v_tail | h_v_tail) - ((g_v_tail ^ h_v_tail) >> 1));
       out0[c + r * stride] = (int32_t)t24_tail;
       out1[c + r * stride] = (int32_t)t25_tail;
@@ -417,56 +393,42 @@ __attribute__((target("+sve2"))) void map_saturate_i32_u64_rows_sve2(
       uint64_t f_v_tail = (uint64_t)in5[c + r * stride];
       uint64_t g_v_tail = in6[c + r * stride];
       uint64_t h_v_tail = in7[c + r * stride];
+      const int64_t t12_tail_wide = (int64_t)(int32_t)a_v_tail + (int64_t)(int32_t)b_v_tail;
+      const int64_t t12_tail_low =
+          t12_tail_wide < (-2147483647ll - 1) ? (-2147483647ll - 1) : t12_tail_wide;
       uint32_t t12_tail =
-          (uint32_t)(int32_t)(((int64_t)(int32_t)a_v_tail + (int64_t)(int32_t)b_v_tail) <
-                              (int64_t)(int32_t)-2147483648ll ? (int32_t)-2147483648ll
-                                                              : ((int64_t)(int32_t)a_v_tail +
-                                                                 (int64_t)(int32_t)b_v_tail) >
-                              (int64_t)(int32_t)2147483647ull ? (int32_t)2147483647ull
-                                                              : ((int64_t)(int32_t)a_v_tail +
-                                                                 (int64_t)(int32_t)b_v_tail));
+          (uint32_t)(int32_t)(t12_tail_low > 2147483647ll ? 2147483647ll : t12_tail_low);
+      const int64_t t13_tail_wide = (int64_t)(int32_t)a_v_tail - (int64_t)(int32_t)b_v_tail;
+      const int64_t t13_tail_low =
+          t13_tail_wide < (-2147483647ll - 1) ? (-2147483647ll - 1) : t13_tail_wide;
       uint32_t t13_tail =
-          (uint32_t)(int32_t)(((int64_t)(int32_t)a_v_tail - (int64_t)(int32_t)b_v_tail) <
-                              (int64_t)(int32_t)-2147483648ll ? (int32_t)-2147483648ll
-                                                              : ((int64_t)(int32_t)a_v_tail -
-                                                                 (int64_t)(int32_t)b_v_tail) >
-                              (int64_t)(int32_t)2147483647ull ? (int32_t)2147483647ull
-                                                              : ((int64_t)(int32_t)a_v_tail -
-                                                                 (int64_t)(int32_t)b_v_tail));
+          (uint32_t)(int32_t)(t13_tail_low > 2147483647ll ? 2147483647ll : t13_tail_low);
       uint32_t t14_tail =
           (uint32_t)(int32_t)(((int64_t)(int32_t)a_v_tail + (int64_t)(int32_t)b_v_tail + 1) >> 1);
-      uint32_t t15_tail =
-          (uint32_t)(((int64_t)c_v_tail + (int64_t)d_v_tail) <
-                     (int64_t)(uint32_t)0 ? (uint32_t)0 : ((int64_t)c_v_tail + (int64_t)d_v_tail) >
-                     (int64_t)(uint32_t)4294967295ull ? (uint32_t)4294967295ull
-                                                      : ((int64_t)c_v_tail + (int64_t)d_v_tail));
-      uint32_t t16_tail =
-          (uint32_t)(((int64_t)c_v_tail - (int64_t)d_v_tail) <
-                     (int64_t)(uint32_t)0 ? (uint32_t)0 : ((int64_t)c_v_tail - (int64_t)d_v_tail) >
-                     (int64_t)(uint32_t)4294967295ull ? (uint32_t)4294967295ull
-                                                      : ((int64_t)c_v_tail - (int64_t)d_v_tail));
+      const int64_t t15_tail_wide = (int64_t)c_v_tail + (int64_t)d_v_tail;
+      uint32_t t15_tail = (uint32_t)(t15_tail_wide > 4294967295ll ? 4294967295ll : t15_tail_wide);
+      const int64_t t16_tail_wide = (int64_t)c_v_tail - (int64_t)d_v_tail;
+      uint32_t t16_tail = (uint32_t)(t16_tail_wide < 0 ? 0 : t16_tail_wide);
       uint32_t t17_tail = (uint32_t)(((int64_t)c_v_tail + (int64_t)d_v_tail + 1) >> 1);
-      uint64_t t18_tail =
-          (uint64_t)((((int64_t)e_v_tail ^
-                       (int64_t)((uint64_t)(int64_t)e_v_tail + (uint64_t)(int64_t)f_v_tail)) &
-                      ((int64_t)f_v_tail ^
-                       (int64_t)((uint64_t)(int64_t)e_v_tail + (uint64_t)(int64_t)f_v_tail))) <
-                     0 ? ((int64_t)e_v_tail < 0 ? (int64_t)(-9223372036854775807ll - 1)
-                                                : (int64_t)9223372036854775807ull)
-                       : (int64_t)((uint64_t)(int64_t)e_v_tail + (uint64_t)(int64_t)f_v_tail));
-      uint64_t t19_tail =
-          (uint64_t)((((int64_t)e_v_tail ^ (int64_t)f_v_tail) &
-                      ((int64_t)e_v_tail ^
-                       (int64_t)((uint64_t)(int64_t)e_v_tail - (uint64_t)(int64_t)f_v_tail))) <
-                     0 ? ((int64_t)e_v_tail < 0 ? (int64_t)(-9223372036854775807ll - 1)
-                                                : (int64_t)9223372036854775807ull)
-                       : (int64_t)((uint64_t)(int64_t)e_v_tail - (uint64_t)(int64_t)f_v_tail));
+      const int64_t t18_tail_wide =
+          (int64_t)((uint64_t)(int64_t)e_v_tail + (uint64_t)(int64_t)f_v_tail);
+      const int64_t t18_tail_overflow =
+          ((int64_t)e_v_tail ^ t18_tail_wide) & ((int64_t)f_v_tail ^ t18_tail_wide);
+      const int64_t t18_tail_bound = (int64_t)e_v_tail < 0 ? INT64_MIN : INT64_MAX;
+      uint64_t t18_tail = (uint64_t)(t18_tail_overflow < 0 ? t18_tail_bound : t18_tail_wide);
+      const int64_t t19_tail_wide =
+          (int64_t)((uint64_t)(int64_t)e_v_tail - (uint64_t)(int64_t)f_v_tail);
+      const int64_t t19_tail_overflow =
+          ((int64_t)e_v_tail ^ (int64_t)f_v_tail) & ((int64_t)e_v_tail ^ t19_tail_wide);
+      const int64_t t19_tail_bound = (int64_t)e_v_tail < 0 ? INT64_MIN : INT64_MAX;
+      uint64_t t19_tail = (uint64_t)(t19_tail_overflow < 0 ? t19_tail_bound : t19_tail_wide);
       uint64_t t20_tail =
           (uint64_t)(int64_t)((uint64_t)((int64_t)e_v_tail | (int64_t)f_v_tail) -
                               (uint64_t)(((int64_t)e_v_tail ^ (int64_t)f_v_tail) >> 1));
-      uint64_t t21_tail = (g_v_tail + h_v_tail < g_v_tail ? (uint64_t)18446744073709551615ull
-                                                          : g_v_tail + h_v_tail);
-      uint64_t t22_tail = (g_v_tail < h_v_tail ? (uint64_t)0 : g_v_tail - h_v_tail);
+      const uint64_t t21_tail_wide = g_v_tail + h_v_tail;
+      uint64_t t21_tail = (t21_tail_wide < g_v_tail ? UINT64_MAX : t21_tail_wide);
+      const uint64_t t22_tail_wide = g_v_tail - h_v_tail;
+      uint64_t t22_tail = (g_v_tail < h_v_tail ? 0 : t22_tail_wide);
       uint64_t t23_tail = ((g_v_tail | h_v_tail) - ((g_v_tail ^ h_v_tail) >> 1));
       out0[c + r * stride] = (int32_t)t12_tail;
       out1[c + r * stride] = (int32_t)t13_tail;
@@ -555,56 +517,42 @@ __attribute__((target("+sve"))) void map_saturate_i32_u64_rows_sve(
       uint64_t f_v_tail = (uint64_t)in5[c + r * stride];
       uint64_t g_v_tail = in6[c + r * stride];
       uint64_t h_v_tail = in7[c + r * stride];
+      const int64_t t12_tail_wide = (int64_t)(int32_t)a_v_tail + (int64_t)(int32_t)b_v_tail;
+      const int64_t t12_tail_low =
+          t12_tail_wide < (-2147483647ll - 1) ? (-2147483647ll - 1) : t12_tail_wide;
       uint32_t t12_tail =
-          (uint32_t)(int32_t)(((int64_t)(int32_t)a_v_tail + (int64_t)(int32_t)b_v_tail) <
-                              (int64_t)(int32_t)-2147483648ll ? (int32_t)-2147483648ll
-                                                              : ((int64_t)(int32_t)a_v_tail +
-                                                                 (int64_t)(int32_t)b_v_tail) >
-                              (int64_t)(int32_t)2147483647ull ? (int32_t)2147483647ull
-                                                              : ((int64_t)(int32_t)a_v_tail +
-                                                                 (int64_t)(int32_t)b_v_tail));
+          (uint32_t)(int32_t)(t12_tail_low > 2147483647ll ? 2147483647ll : t12_tail_low);
+      const int64_t t13_tail_wide = (int64_t)(int32_t)a_v_tail - (int64_t)(int32_t)b_v_tail;
+      const int64_t t13_tail_low =
+          t13_tail_wide < (-2147483647ll - 1) ? (-2147483647ll - 1) : t13_tail_wide;
       uint32_t t13_tail =
-          (uint32_t)(int32_t)(((int64_t)(int32_t)a_v_tail - (int64_t)(int32_t)b_v_tail) <
-                              (int64_t)(int32_t)-2147483648ll ? (int32_t)-2147483648ll
-                                                              : ((int64_t)(int32_t)a_v_tail -
-                                                                 (int64_t)(int32_t)b_v_tail) >
-                              (int64_t)(int32_t)2147483647ull ? (int32_t)2147483647ull
-                                                              : ((int64_t)(int32_t)a_v_tail -
-                                                                 (int64_t)(int32_t)b_v_tail));
+          (uint32_t)(int32_t)(t13_tail_low > 2147483647ll ? 2147483647ll : t13_tail_low);
       uint32_t t14_tail =
           (uint32_t)(int32_t)(((int64_t)(int32_t)a_v_tail + (int64_t)(int32_t)b_v_tail + 1) >> 1);
-      uint32_t t15_tail =
-          (uint32_t)(((int64_t)c_v_tail + (int64_t)d_v_tail) <
-                     (int64_t)(uint32_t)0 ? (uint32_t)0 : ((int64_t)c_v_tail + (int64_t)d_v_tail) >
-                     (int64_t)(uint32_t)4294967295ull ? (uint32_t)4294967295ull
-                                                      : ((int64_t)c_v_tail + (int64_t)d_v_tail));
-      uint32_t t16_tail =
-          (uint32_t)(((int64_t)c_v_tail - (int64_t)d_v_tail) <
-                     (int64_t)(uint32_t)0 ? (uint32_t)0 : ((int64_t)c_v_tail - (int64_t)d_v_tail) >
-                     (int64_t)(uint32_t)4294967295ull ? (uint32_t)4294967295ull
-                                                      : ((int64_t)c_v_tail - (int64_t)d_v_tail));
+      const int64_t t15_tail_wide = (int64_t)c_v_tail + (int64_t)d_v_tail;
+      uint32_t t15_tail = (uint32_t)(t15_tail_wide > 4294967295ll ? 4294967295ll : t15_tail_wide);
+      const int64_t t16_tail_wide = (int64_t)c_v_tail - (int64_t)d_v_tail;
+      uint32_t t16_tail = (uint32_t)(t16_tail_wide < 0 ? 0 : t16_tail_wide);
       uint32_t t17_tail = (uint32_t)(((int64_t)c_v_tail + (int64_t)d_v_tail + 1) >> 1);
-      uint64_t t18_tail =
-          (uint64_t)((((int64_t)e_v_tail ^
-                       (int64_t)((uint64_t)(int64_t)e_v_tail + (uint64_t)(int64_t)f_v_tail)) &
-                      ((int64_t)f_v_tail ^
-                       (int64_t)((uint64_t)(int64_t)e_v_tail + (uint64_t)(int64_t)f_v_tail))) <
-                     0 ? ((int64_t)e_v_tail < 0 ? (int64_t)(-9223372036854775807ll - 1)
-                                                : (int64_t)9223372036854775807ull)
-                       : (int64_t)((uint64_t)(int64_t)e_v_tail + (uint64_t)(int64_t)f_v_tail));
-      uint64_t t19_tail =
-          (uint64_t)((((int64_t)e_v_tail ^ (int64_t)f_v_tail) &
-                      ((int64_t)e_v_tail ^
-                       (int64_t)((uint64_t)(int64_t)e_v_tail - (uint64_t)(int64_t)f_v_tail))) <
-                     0 ? ((int64_t)e_v_tail < 0 ? (int64_t)(-9223372036854775807ll - 1)
-                                                : (int64_t)9223372036854775807ull)
-                       : (int64_t)((uint64_t)(int64_t)e_v_tail - (uint64_t)(int64_t)f_v_tail));
+      const int64_t t18_tail_wide =
+          (int64_t)((uint64_t)(int64_t)e_v_tail + (uint64_t)(int64_t)f_v_tail);
+      const int64_t t18_tail_overflow =
+          ((int64_t)e_v_tail ^ t18_tail_wide) & ((int64_t)f_v_tail ^ t18_tail_wide);
+      const int64_t t18_tail_bound = (int64_t)e_v_tail < 0 ? INT64_MIN : INT64_MAX;
+      uint64_t t18_tail = (uint64_t)(t18_tail_overflow < 0 ? t18_tail_bound : t18_tail_wide);
+      const int64_t t19_tail_wide =
+          (int64_t)((uint64_t)(int64_t)e_v_tail - (uint64_t)(int64_t)f_v_tail);
+      const int64_t t19_tail_overflow =
+          ((int64_t)e_v_tail ^ (int64_t)f_v_tail) & ((int64_t)e_v_tail ^ t19_tail_wide);
+      const int64_t t19_tail_bound = (int64_t)e_v_tail < 0 ? INT64_MIN : INT64_MAX;
+      uint64_t t19_tail = (uint64_t)(t19_tail_overflow < 0 ? t19_tail_bound : t19_tail_wide);
       uint64_t t20_tail =
           (uint64_t)(int64_t)((uint64_t)((int64_t)e_v_tail | (int64_t)f_v_tail) -
                               (uint64_t)(((int64_t)e_v_tail ^ (int64_t)f_v_tail) >> 1));
-      uint64_t t21_tail = (g_v_tail + h_v_tail < g_v_tail ? (uint64_t)18446744073709551615ull
-                                                          : g_v_tail + h_v_tail);
-      uint64_t t22_tail = (g_v_tail < h_v_tail ? (uint64_t)0 : g_v_tail - h_v_tail);
+      const uint64_t t21_tail_wide = g_v_tail + h_v_tail;
+      uint64_t t21_tail = (t21_tail_wide < g_v_tail ? UINT64_MAX : t21_tail_wide);
+      const uint64_t t22_tail_wide = g_v_tail - h_v_tail;
+      uint64_t t22_tail = (g_v_tail < h_v_tail ? 0 : t22_tail_wide);
       uint64_t t23_tail = ((g_v_tail | h_v_tail) - ((g_v_tail ^ h_v_tail) >> 1));
       out0[c + r * stride] = (int32_t)t12_tail;
       out1[c + r * stride] = (int32_t)t13_tail;
@@ -655,15 +603,13 @@ __attribute__((target("avx2"))) void map_saturate_i32_u64_rows_avx2(
         __m256i h_v_0 = _mm256_loadu_si256((const __m256i*)(in7 + c + r * stride));
         const __m128i t0_0_wrapped = _mm_add_epi32(a_v_0, b_v_0);
         const __m128i t0_0_overflow =
-            _mm_and_si128(_mm_xor_si128(a_v_0, t0_0_wrapped),
-                          _mm_xor_si128(b_v_0, t0_0_wrapped)); // sign bit: overflowed
+            _mm_and_si128(_mm_xor_si128(a_v_0, t0_0_wrapped), _mm_xor_si128(b_v_0, t0_0_wrapped));
         const __m128i t0_0_bound =
             _mm_xor_si128(_mm_srai_epi32(a_v_0, 31), _mm_set1_epi32((int)(INT32_MAX)));
         __m128i t0_0 = _mm_blendv_epi8(t0_0_wrapped, t0_0_bound, _mm_srai_epi32(t0_0_overflow, 31));
         const __m128i t1_0_wrapped = _mm_sub_epi32(a_v_0, b_v_0);
         const __m128i t1_0_overflow =
-            _mm_and_si128(_mm_xor_si128(a_v_0, b_v_0),
-                          _mm_xor_si128(a_v_0, t1_0_wrapped)); // sign bit: overflowed
+            _mm_and_si128(_mm_xor_si128(a_v_0, b_v_0), _mm_xor_si128(a_v_0, t1_0_wrapped));
         const __m128i t1_0_bound =
             _mm_xor_si128(_mm_srai_epi32(a_v_0, 31), _mm_set1_epi32((int)(INT32_MAX)));
         __m128i t1_0 = _mm_blendv_epi8(t1_0_wrapped, t1_0_bound, _mm_srai_epi32(t1_0_overflow, 31));
@@ -675,9 +621,8 @@ __attribute__((target("avx2"))) void map_saturate_i32_u64_rows_avx2(
         __m128i t5_0 = _mm_sub_epi32(_mm_or_si128(c_v_0, d_v_0),
                                      _mm_srli_epi32(_mm_xor_si128(c_v_0, d_v_0), 1));
         const __m256i t6_0_wrapped = _mm256_add_epi64(e_v_0, f_v_0);
-        const __m256i t6_0_overflow =
-            _mm256_and_si256(_mm256_xor_si256(e_v_0, t6_0_wrapped),
-                             _mm256_xor_si256(f_v_0, t6_0_wrapped)); // sign bit: overflowed
+        const __m256i t6_0_overflow = _mm256_and_si256(_mm256_xor_si256(e_v_0, t6_0_wrapped),
+                                                       _mm256_xor_si256(f_v_0, t6_0_wrapped));
         const __m256i t6_0_bound =
             _mm256_xor_si256(_mm256_cmpgt_epi64(_mm256_setzero_si256(), e_v_0),
                              _mm256_set1_epi64x((long long)(INT64_MAX)));
@@ -685,8 +630,7 @@ __attribute__((target("avx2"))) void map_saturate_i32_u64_rows_avx2(
             t6_0_wrapped, t6_0_bound, _mm256_cmpgt_epi64(_mm256_setzero_si256(), t6_0_overflow));
         const __m256i t7_0_wrapped = _mm256_sub_epi64(e_v_0, f_v_0);
         const __m256i t7_0_overflow =
-            _mm256_and_si256(_mm256_xor_si256(e_v_0, f_v_0),
-                             _mm256_xor_si256(e_v_0, t7_0_wrapped)); // sign bit: overflowed
+            _mm256_and_si256(_mm256_xor_si256(e_v_0, f_v_0), _mm256_xor_si256(e_v_0, t7_0_wrapped));
         const __m256i t7_0_bound =
             _mm256_xor_si256(_mm256_cmpgt_epi64(_mm256_setzero_si256(), e_v_0),
                              _mm256_set1_epi64x((long long)(INT64_MAX)));
@@ -733,15 +677,13 @@ __attribute__((target("avx2"))) void map_saturate_i32_u64_rows_avx2(
         __m256i h_v_1 = _mm256_loadu_si256((const __m256i*)(in7 + c + r * stride + 4));
         const __m128i t0_1_wrapped = _mm_add_epi32(a_v_1, b_v_1);
         const __m128i t0_1_overflow =
-            _mm_and_si128(_mm_xor_si128(a_v_1, t0_1_wrapped),
-                          _mm_xor_si128(b_v_1, t0_1_wrapped)); // sign bit: overflowed
+            _mm_and_si128(_mm_xor_si128(a_v_1, t0_1_wrapped), _mm_xor_si128(b_v_1, t0_1_wrapped));
         const __m128i t0_1_bound =
             _mm_xor_si128(_mm_srai_epi32(a_v_1, 31), _mm_set1_epi32((int)(INT32_MAX)));
         __m128i t0_1 = _mm_blendv_epi8(t0_1_wrapped, t0_1_bound, _mm_srai_epi32(t0_1_overflow, 31));
         const __m128i t1_1_wrapped = _mm_sub_epi32(a_v_1, b_v_1);
         const __m128i t1_1_overflow =
-            _mm_and_si128(_mm_xor_si128(a_v_1, b_v_1),
-                          _mm_xor_si128(a_v_1, t1_1_wrapped)); // sign bit: overflowed
+            _mm_and_si128(_mm_xor_si128(a_v_1, b_v_1), _mm_xor_si128(a_v_1, t1_1_wrapped));
         const __m128i t1_1_bound =
             _mm_xor_si128(_mm_srai_epi32(a_v_1, 31), _mm_set1_epi32((int)(INT32_MAX)));
         __m128i t1_1 = _mm_blendv_epi8(t1_1_wrapped, t1_1_bound, _mm_srai_epi32(t1_1_overflow, 31));
@@ -753,9 +695,8 @@ __attribute__((target("avx2"))) void map_saturate_i32_u64_rows_avx2(
         __m128i t5_1 = _mm_sub_epi32(_mm_or_si128(c_v_1, d_v_1),
                                      _mm_srli_epi32(_mm_xor_si128(c_v_1, d_v_1), 1));
         const __m256i t6_1_wrapped = _mm256_add_epi64(e_v_1, f_v_1);
-        const __m256i t6_1_overflow =
-            _mm256_and_si256(_mm256_xor_si256(e_v_1, t6_1_wrapped),
-                             _mm256_xor_si256(f_v_1, t6_1_wrapped)); // sign bit: overflowed
+        const __m256i t6_1_overflow = _mm256_and_si256(_mm256_xor_si256(e_v_1, t6_1_wrapped),
+                                                       _mm256_xor_si256(f_v_1, t6_1_wrapped));
         const __m256i t6_1_bound =
             _mm256_xor_si256(_mm256_cmpgt_epi64(_mm256_setzero_si256(), e_v_1),
                              _mm256_set1_epi64x((long long)(INT64_MAX)));
@@ -763,8 +704,7 @@ __attribute__((target("avx2"))) void map_saturate_i32_u64_rows_avx2(
             t6_1_wrapped, t6_1_bound, _mm256_cmpgt_epi64(_mm256_setzero_si256(), t6_1_overflow));
         const __m256i t7_1_wrapped = _mm256_sub_epi64(e_v_1, f_v_1);
         const __m256i t7_1_overflow =
-            _mm256_and_si256(_mm256_xor_si256(e_v_1, f_v_1),
-                             _mm256_xor_si256(e_v_1, t7_1_wrapped)); // sign bit: overflowed
+            _mm256_and_si256(_mm256_xor_si256(e_v_1, f_v_1), _mm256_xor_si256(e_v_1, t7_1_wrapped));
         const __m256i t7_1_bound =
             _mm256_xor_si256(_mm256_cmpgt_epi64(_mm256_setzero_si256(), e_v_1),
                              _mm256_set1_epi64x((long long)(INT64_MAX)));
@@ -814,14 +754,13 @@ __attribute__((target("avx2"))) void map_saturate_i32_u64_rows_avx2(
         __m256i h_v = _mm256_loadu_si256((const __m256i*)(in7 + c + r * stride));
         const __m128i t12_wrapped = _mm_add_epi32(a_v, b_v);
         const __m128i t12_overflow =
-            _mm_and_si128(_mm_xor_si128(a_v, t12_wrapped),
-                          _mm_xor_si128(b_v, t12_wrapped)); // sign bit: overflowed
+            _mm_and_si128(_mm_xor_si128(a_v, t12_wrapped), _mm_xor_si128(b_v, t12_wrapped));
         const __m128i t12_bound =
             _mm_xor_si128(_mm_srai_epi32(a_v, 31), _mm_set1_epi32((int)(INT32_MAX)));
         __m128i t12 = _mm_blendv_epi8(t12_wrapped, t12_bound, _mm_srai_epi32(t12_overflow, 31));
         const __m128i t13_wrapped = _mm_sub_epi32(a_v, b_v);
-        const __m128i t13_overflow = _mm_and_si128(
-            _mm_xor_si128(a_v, b_v), _mm_xor_si128(a_v, t13_wrapped)); // sign bit: overflowed
+        const __m128i t13_overflow =
+            _mm_and_si128(_mm_xor_si128(a_v, b_v), _mm_xor_si128(a_v, t13_wrapped));
         const __m128i t13_bound =
             _mm_xor_si128(_mm_srai_epi32(a_v, 31), _mm_set1_epi32((int)(INT32_MAX)));
         __m128i t13 = _mm_blendv_epi8(t13_wrapped, t13_bound, _mm_srai_epi32(t13_overflow, 31));
@@ -833,16 +772,15 @@ __attribute__((target("avx2"))) void map_saturate_i32_u64_rows_avx2(
         __m128i t17 =
             _mm_sub_epi32(_mm_or_si128(c_v, d_v), _mm_srli_epi32(_mm_xor_si128(c_v, d_v), 1));
         const __m256i t18_wrapped = _mm256_add_epi64(e_v, f_v);
-        const __m256i t18_overflow =
-            _mm256_and_si256(_mm256_xor_si256(e_v, t18_wrapped),
-                             _mm256_xor_si256(f_v, t18_wrapped)); // sign bit: overflowed
+        const __m256i t18_overflow = _mm256_and_si256(_mm256_xor_si256(e_v, t18_wrapped),
+                                                      _mm256_xor_si256(f_v, t18_wrapped));
         const __m256i t18_bound = _mm256_xor_si256(_mm256_cmpgt_epi64(_mm256_setzero_si256(), e_v),
                                                    _mm256_set1_epi64x((long long)(INT64_MAX)));
         __m256i t18 = _mm256_blendv_epi8(t18_wrapped, t18_bound,
                                          _mm256_cmpgt_epi64(_mm256_setzero_si256(), t18_overflow));
         const __m256i t19_wrapped = _mm256_sub_epi64(e_v, f_v);
-        const __m256i t19_overflow = _mm256_and_si256(
-            _mm256_xor_si256(e_v, f_v), _mm256_xor_si256(e_v, t19_wrapped)); // sign bit: overflowed
+        const __m256i t19_overflow =
+            _mm256_and_si256(_mm256_xor_si256(e_v, f_v), _mm256_xor_si256(e_v, t19_wrapped));
         const __m256i t19_bound = _mm256_xor_si256(_mm256_cmpgt_epi64(_mm256_setzero_si256(), e_v),
                                                    _mm256_set1_epi64x((long long)(INT64_MAX)));
         __m256i t19 = _mm256_blendv_epi8(t19_wrapped, t19_bound,
@@ -890,56 +828,42 @@ __attribute__((target("avx2"))) void map_saturate_i32_u64_rows_avx2(
       uint64_t f_v_tail = (uint64_t)in5[c + r * stride];
       uint64_t g_v_tail = in6[c + r * stride];
       uint64_t h_v_tail = in7[c + r * stride];
+      const int64_t t24_tail_wide = (int64_t)(int32_t)a_v_tail + (int64_t)(int32_t)b_v_tail;
+      const int64_t t24_tail_low =
+          t24_tail_wide < (-2147483647ll - 1) ? (-2147483647ll - 1) : t24_tail_wide;
       uint32_t t24_tail =
-          (uint32_t)(int32_t)(((int64_t)(int32_t)a_v_tail + (int64_t)(int32_t)b_v_tail) <
-                              (int64_t)(int32_t)-2147483648ll ? (int32_t)-2147483648ll
-                                                              : ((int64_t)(int32_t)a_v_tail +
-                                                                 (int64_t)(int32_t)b_v_tail) >
-                              (int64_t)(int32_t)2147483647ull ? (int32_t)2147483647ull
-                                                              : ((int64_t)(int32_t)a_v_tail +
-                                                                 (int64_t)(int32_t)b_v_tail));
+          (uint32_t)(int32_t)(t24_tail_low > 2147483647ll ? 2147483647ll : t24_tail_low);
+      const int64_t t25_tail_wide = (int64_t)(int32_t)a_v_tail - (int64_t)(int32_t)b_v_tail;
+      const int64_t t25_tail_low =
+          t25_tail_wide < (-2147483647ll - 1) ? (-2147483647ll - 1) : t25_tail_wide;
       uint32_t t25_tail =
-          (uint32_t)(int32_t)(((int64_t)(int32_t)a_v_tail - (int64_t)(int32_t)b_v_tail) <
-                              (int64_t)(int32_t)-2147483648ll ? (int32_t)-2147483648ll
-                                                              : ((int64_t)(int32_t)a_v_tail -
-                                                                 (int64_t)(int32_t)b_v_tail) >
-                              (int64_t)(int32_t)2147483647ull ? (int32_t)2147483647ull
-                                                              : ((int64_t)(int32_t)a_v_tail -
-                                                                 (int64_t)(int32_t)b_v_tail));
+          (uint32_t)(int32_t)(t25_tail_low > 2147483647ll ? 2147483647ll : t25_tail_low);
       uint32_t t26_tail =
           (uint32_t)(int32_t)(((int64_t)(int32_t)a_v_tail + (int64_t)(int32_t)b_v_tail + 1) >> 1);
-      uint32_t t27_tail =
-          (uint32_t)(((int64_t)c_v_tail + (int64_t)d_v_tail) <
-                     (int64_t)(uint32_t)0 ? (uint32_t)0 : ((int64_t)c_v_tail + (int64_t)d_v_tail) >
-                     (int64_t)(uint32_t)4294967295ull ? (uint32_t)4294967295ull
-                                                      : ((int64_t)c_v_tail + (int64_t)d_v_tail));
-      uint32_t t28_tail =
-          (uint32_t)(((int64_t)c_v_tail - (int64_t)d_v_tail) <
-                     (int64_t)(uint32_t)0 ? (uint32_t)0 : ((int64_t)c_v_tail - (int64_t)d_v_tail) >
-                     (int64_t)(uint32_t)4294967295ull ? (uint32_t)4294967295ull
-                                                      : ((int64_t)c_v_tail - (int64_t)d_v_tail));
+      const int64_t t27_tail_wide = (int64_t)c_v_tail + (int64_t)d_v_tail;
+      uint32_t t27_tail = (uint32_t)(t27_tail_wide > 4294967295ll ? 4294967295ll : t27_tail_wide);
+      const int64_t t28_tail_wide = (int64_t)c_v_tail - (int64_t)d_v_tail;
+      uint32_t t28_tail = (uint32_t)(t28_tail_wide < 0 ? 0 : t28_tail_wide);
       uint32_t t29_tail = (uint32_t)(((int64_t)c_v_tail + (int64_t)d_v_tail + 1) >> 1);
-      uint64_t t30_tail =
-          (uint64_t)((((int64_t)e_v_tail ^
-                       (int64_t)((uint64_t)(int64_t)e_v_tail + (uint64_t)(int64_t)f_v_tail)) &
-                      ((int64_t)f_v_tail ^
-                       (int64_t)((uint64_t)(int64_t)e_v_tail + (uint64_t)(int64_t)f_v_tail))) <
-                     0 ? ((int64_t)e_v_tail < 0 ? (int64_t)(-9223372036854775807ll - 1)
-                                                : (int64_t)9223372036854775807ull)
-                       : (int64_t)((uint64_t)(int64_t)e_v_tail + (uint64_t)(int64_t)f_v_tail));
-      uint64_t t31_tail =
-          (uint64_t)((((int64_t)e_v_tail ^ (int64_t)f_v_tail) &
-                      ((int64_t)e_v_tail ^
-                       (int64_t)((uint64_t)(int64_t)e_v_tail - (uint64_t)(int64_t)f_v_tail))) <
-                     0 ? ((int64_t)e_v_tail < 0 ? (int64_t)(-9223372036854775807ll - 1)
-                                                : (int64_t)9223372036854775807ull)
-                       : (int64_t)((uint64_t)(int64_t)e_v_tail - (uint64_t)(int64_t)f_v_tail));
+      const int64_t t30_tail_wide =
+          (int64_t)((uint64_t)(int64_t)e_v_tail + (uint64_t)(int64_t)f_v_tail);
+      const int64_t t30_tail_overflow =
+          ((int64_t)e_v_tail ^ t30_tail_wide) & ((int64_t)f_v_tail ^ t30_tail_wide);
+      const int64_t t30_tail_bound = (int64_t)e_v_tail < 0 ? INT64_MIN : INT64_MAX;
+      uint64_t t30_tail = (uint64_t)(t30_tail_overflow < 0 ? t30_tail_bound : t30_tail_wide);
+      const int64_t t31_tail_wide =
+          (int64_t)((uint64_t)(int64_t)e_v_tail - (uint64_t)(int64_t)f_v_tail);
+      const int64_t t31_tail_overflow =
+          ((int64_t)e_v_tail ^ (int64_t)f_v_tail) & ((int64_t)e_v_tail ^ t31_tail_wide);
+      const int64_t t31_tail_bound = (int64_t)e_v_tail < 0 ? INT64_MIN : INT64_MAX;
+      uint64_t t31_tail = (uint64_t)(t31_tail_overflow < 0 ? t31_tail_bound : t31_tail_wide);
       uint64_t t32_tail =
           (uint64_t)(int64_t)((uint64_t)((int64_t)e_v_tail | (int64_t)f_v_tail) -
                               (uint64_t)(((int64_t)e_v_tail ^ (int64_t)f_v_tail) >> 1));
-      uint64_t t33_tail = (g_v_tail + h_v_tail < g_v_tail ? (uint64_t)18446744073709551615ull
-                                                          : g_v_tail + h_v_tail);
-      uint64_t t34_tail = (g_v_tail < h_v_tail ? (uint64_t)0 : g_v_tail - h_v_tail);
+      const uint64_t t33_tail_wide = g_v_tail + h_v_tail;
+      uint64_t t33_tail = (t33_tail_wide < g_v_tail ? UINT64_MAX : t33_tail_wide);
+      const uint64_t t34_tail_wide = g_v_tail - h_v_tail;
+      uint64_t t34_tail = (g_v_tail < h_v_tail ? 0 : t34_tail_wide);
       uint64_t t35_tail = ((g_v_tail | h_v_tail) - ((g_v_tail ^ h_v_tail) >> 1));
       out0[c + r * stride] = (int32_t)t24_tail;
       out1[c + r * stride] = (int32_t)t25_tail;
@@ -1020,56 +944,42 @@ void map_saturate_i32_u64_rows_neon(const int32_t* in0, const int32_t* in1, cons
       uint64_t f_v_tail = (uint64_t)in5[c + r * stride];
       uint64_t g_v_tail = in6[c + r * stride];
       uint64_t h_v_tail = in7[c + r * stride];
+      const int64_t t12_tail_wide = (int64_t)(int32_t)a_v_tail + (int64_t)(int32_t)b_v_tail;
+      const int64_t t12_tail_low =
+          t12_tail_wide < (-2147483647ll - 1) ? (-2147483647ll - 1) : t12_tail_wide;
       uint32_t t12_tail =
-          (uint32_t)(int32_t)(((int64_t)(int32_t)a_v_tail + (int64_t)(int32_t)b_v_tail) <
-                              (int64_t)(int32_t)-2147483648ll ? (int32_t)-2147483648ll
-                                                              : ((int64_t)(int32_t)a_v_tail +
-                                                                 (int64_t)(int32_t)b_v_tail) >
-                              (int64_t)(int32_t)2147483647ull ? (int32_t)2147483647ull
-                                                              : ((int64_t)(int32_t)a_v_tail +
-                                                                 (int64_t)(int32_t)b_v_tail));
+          (uint32_t)(int32_t)(t12_tail_low > 2147483647ll ? 2147483647ll : t12_tail_low);
+      const int64_t t13_tail_wide = (int64_t)(int32_t)a_v_tail - (int64_t)(int32_t)b_v_tail;
+      const int64_t t13_tail_low =
+          t13_tail_wide < (-2147483647ll - 1) ? (-2147483647ll - 1) : t13_tail_wide;
       uint32_t t13_tail =
-          (uint32_t)(int32_t)(((int64_t)(int32_t)a_v_tail - (int64_t)(int32_t)b_v_tail) <
-                              (int64_t)(int32_t)-2147483648ll ? (int32_t)-2147483648ll
-                                                              : ((int64_t)(int32_t)a_v_tail -
-                                                                 (int64_t)(int32_t)b_v_tail) >
-                              (int64_t)(int32_t)2147483647ull ? (int32_t)2147483647ull
-                                                              : ((int64_t)(int32_t)a_v_tail -
-                                                                 (int64_t)(int32_t)b_v_tail));
+          (uint32_t)(int32_t)(t13_tail_low > 2147483647ll ? 2147483647ll : t13_tail_low);
       uint32_t t14_tail =
           (uint32_t)(int32_t)(((int64_t)(int32_t)a_v_tail + (int64_t)(int32_t)b_v_tail + 1) >> 1);
-      uint32_t t15_tail =
-          (uint32_t)(((int64_t)c_v_tail + (int64_t)d_v_tail) <
-                     (int64_t)(uint32_t)0 ? (uint32_t)0 : ((int64_t)c_v_tail + (int64_t)d_v_tail) >
-                     (int64_t)(uint32_t)4294967295ull ? (uint32_t)4294967295ull
-                                                      : ((int64_t)c_v_tail + (int64_t)d_v_tail));
-      uint32_t t16_tail =
-          (uint32_t)(((int64_t)c_v_tail - (int64_t)d_v_tail) <
-                     (int64_t)(uint32_t)0 ? (uint32_t)0 : ((int64_t)c_v_tail - (int64_t)d_v_tail) >
-                     (int64_t)(uint32_t)4294967295ull ? (uint32_t)4294967295ull
-                                                      : ((int64_t)c_v_tail - (int64_t)d_v_tail));
+      const int64_t t15_tail_wide = (int64_t)c_v_tail + (int64_t)d_v_tail;
+      uint32_t t15_tail = (uint32_t)(t15_tail_wide > 4294967295ll ? 4294967295ll : t15_tail_wide);
+      const int64_t t16_tail_wide = (int64_t)c_v_tail - (int64_t)d_v_tail;
+      uint32_t t16_tail = (uint32_t)(t16_tail_wide < 0 ? 0 : t16_tail_wide);
       uint32_t t17_tail = (uint32_t)(((int64_t)c_v_tail + (int64_t)d_v_tail + 1) >> 1);
-      uint64_t t18_tail =
-          (uint64_t)((((int64_t)e_v_tail ^
-                       (int64_t)((uint64_t)(int64_t)e_v_tail + (uint64_t)(int64_t)f_v_tail)) &
-                      ((int64_t)f_v_tail ^
-                       (int64_t)((uint64_t)(int64_t)e_v_tail + (uint64_t)(int64_t)f_v_tail))) <
-                     0 ? ((int64_t)e_v_tail < 0 ? (int64_t)(-9223372036854775807ll - 1)
-                                                : (int64_t)9223372036854775807ull)
-                       : (int64_t)((uint64_t)(int64_t)e_v_tail + (uint64_t)(int64_t)f_v_tail));
-      uint64_t t19_tail =
-          (uint64_t)((((int64_t)e_v_tail ^ (int64_t)f_v_tail) &
-                      ((int64_t)e_v_tail ^
-                       (int64_t)((uint64_t)(int64_t)e_v_tail - (uint64_t)(int64_t)f_v_tail))) <
-                     0 ? ((int64_t)e_v_tail < 0 ? (int64_t)(-9223372036854775807ll - 1)
-                                                : (int64_t)9223372036854775807ull)
-                       : (int64_t)((uint64_t)(int64_t)e_v_tail - (uint64_t)(int64_t)f_v_tail));
+      const int64_t t18_tail_wide =
+          (int64_t)((uint64_t)(int64_t)e_v_tail + (uint64_t)(int64_t)f_v_tail);
+      const int64_t t18_tail_overflow =
+          ((int64_t)e_v_tail ^ t18_tail_wide) & ((int64_t)f_v_tail ^ t18_tail_wide);
+      const int64_t t18_tail_bound = (int64_t)e_v_tail < 0 ? INT64_MIN : INT64_MAX;
+      uint64_t t18_tail = (uint64_t)(t18_tail_overflow < 0 ? t18_tail_bound : t18_tail_wide);
+      const int64_t t19_tail_wide =
+          (int64_t)((uint64_t)(int64_t)e_v_tail - (uint64_t)(int64_t)f_v_tail);
+      const int64_t t19_tail_overflow =
+          ((int64_t)e_v_tail ^ (int64_t)f_v_tail) & ((int64_t)e_v_tail ^ t19_tail_wide);
+      const int64_t t19_tail_bound = (int64_t)e_v_tail < 0 ? INT64_MIN : INT64_MAX;
+      uint64_t t19_tail = (uint64_t)(t19_tail_overflow < 0 ? t19_tail_bound : t19_tail_wide);
       uint64_t t20_tail =
           (uint64_t)(int64_t)((uint64_t)((int64_t)e_v_tail | (int64_t)f_v_tail) -
                               (uint64_t)(((int64_t)e_v_tail ^ (int64_t)f_v_tail) >> 1));
-      uint64_t t21_tail = (g_v_tail + h_v_tail < g_v_tail ? (uint64_t)18446744073709551615ull
-                                                          : g_v_tail + h_v_tail);
-      uint64_t t22_tail = (g_v_tail < h_v_tail ? (uint64_t)0 : g_v_tail - h_v_tail);
+      const uint64_t t21_tail_wide = g_v_tail + h_v_tail;
+      uint64_t t21_tail = (t21_tail_wide < g_v_tail ? UINT64_MAX : t21_tail_wide);
+      const uint64_t t22_tail_wide = g_v_tail - h_v_tail;
+      uint64_t t22_tail = (g_v_tail < h_v_tail ? 0 : t22_tail_wide);
       uint64_t t23_tail = ((g_v_tail | h_v_tail) - ((g_v_tail ^ h_v_tail) >> 1));
       out0[c + r * stride] = (int32_t)t12_tail;
       out1[c + r * stride] = (int32_t)t13_tail;
@@ -1111,46 +1021,32 @@ void map_saturate_i32_u64_rows_scalar(const int32_t* in0, const int32_t* in1, co
       uint64_t f_v = (uint64_t)in5[c + r * stride];
       uint64_t g_v = in6[c + r * stride];
       uint64_t h_v = in7[c + r * stride];
-      uint32_t t0 = (uint32_t)(int32_t)(((int64_t)(int32_t)a_v + (int64_t)(int32_t)b_v) <
-                                        (int64_t)(int32_t)-2147483648ll ? (int32_t)-2147483648ll
-                                                                        : ((int64_t)(int32_t)a_v +
-                                                                           (int64_t)(int32_t)b_v) >
-                                        (int64_t)(int32_t)2147483647ull ? (int32_t)2147483647ull
-                                                                        : ((int64_t)(int32_t)a_v +
-                                                                           (int64_t)(int32_t)b_v));
-      uint32_t t1 = (uint32_t)(int32_t)(((int64_t)(int32_t)a_v - (int64_t)(int32_t)b_v) <
-                                        (int64_t)(int32_t)-2147483648ll ? (int32_t)-2147483648ll
-                                                                        : ((int64_t)(int32_t)a_v -
-                                                                           (int64_t)(int32_t)b_v) >
-                                        (int64_t)(int32_t)2147483647ull ? (int32_t)2147483647ull
-                                                                        : ((int64_t)(int32_t)a_v -
-                                                                           (int64_t)(int32_t)b_v));
+      const int64_t t0_wide = (int64_t)(int32_t)a_v + (int64_t)(int32_t)b_v;
+      const int64_t t0_low = t0_wide < (-2147483647ll - 1) ? (-2147483647ll - 1) : t0_wide;
+      uint32_t t0 = (uint32_t)(int32_t)(t0_low > 2147483647ll ? 2147483647ll : t0_low);
+      const int64_t t1_wide = (int64_t)(int32_t)a_v - (int64_t)(int32_t)b_v;
+      const int64_t t1_low = t1_wide < (-2147483647ll - 1) ? (-2147483647ll - 1) : t1_wide;
+      uint32_t t1 = (uint32_t)(int32_t)(t1_low > 2147483647ll ? 2147483647ll : t1_low);
       uint32_t t2 = (uint32_t)(int32_t)(((int64_t)(int32_t)a_v + (int64_t)(int32_t)b_v + 1) >> 1);
-      uint32_t t3 = (uint32_t)(((int64_t)c_v + (int64_t)d_v) <
-                               (int64_t)(uint32_t)0 ? (uint32_t)0 : ((int64_t)c_v + (int64_t)d_v) >
-                               (int64_t)(uint32_t)4294967295ull ? (uint32_t)4294967295ull
-                                                                : ((int64_t)c_v + (int64_t)d_v));
-      uint32_t t4 = (uint32_t)(((int64_t)c_v - (int64_t)d_v) <
-                               (int64_t)(uint32_t)0 ? (uint32_t)0 : ((int64_t)c_v - (int64_t)d_v) >
-                               (int64_t)(uint32_t)4294967295ull ? (uint32_t)4294967295ull
-                                                                : ((int64_t)c_v - (int64_t)d_v));
+      const int64_t t3_wide = (int64_t)c_v + (int64_t)d_v;
+      uint32_t t3 = (uint32_t)(t3_wide > 4294967295ll ? 4294967295ll : t3_wide);
+      const int64_t t4_wide = (int64_t)c_v - (int64_t)d_v;
+      uint32_t t4 = (uint32_t)(t4_wide < 0 ? 0 : t4_wide);
       uint32_t t5 = (uint32_t)(((int64_t)c_v + (int64_t)d_v + 1) >> 1);
-      uint64_t t6 =
-          (uint64_t)((((int64_t)e_v ^ (int64_t)((uint64_t)(int64_t)e_v + (uint64_t)(int64_t)f_v)) &
-                      ((int64_t)f_v ^ (int64_t)((uint64_t)(int64_t)e_v + (uint64_t)(int64_t)f_v))) <
-                     0 ? ((int64_t)e_v < 0 ? (int64_t)(-9223372036854775807ll - 1)
-                                           : (int64_t)9223372036854775807ull)
-                       : (int64_t)((uint64_t)(int64_t)e_v + (uint64_t)(int64_t)f_v));
-      uint64_t t7 =
-          (uint64_t)((((int64_t)e_v ^ (int64_t)f_v) &
-                      ((int64_t)e_v ^ (int64_t)((uint64_t)(int64_t)e_v - (uint64_t)(int64_t)f_v))) <
-                     0 ? ((int64_t)e_v < 0 ? (int64_t)(-9223372036854775807ll - 1)
-                                           : (int64_t)9223372036854775807ull)
-                       : (int64_t)((uint64_t)(int64_t)e_v - (uint64_t)(int64_t)f_v));
+      const int64_t t6_wide = (int64_t)((uint64_t)(int64_t)e_v + (uint64_t)(int64_t)f_v);
+      const int64_t t6_overflow = ((int64_t)e_v ^ t6_wide) & ((int64_t)f_v ^ t6_wide);
+      const int64_t t6_bound = (int64_t)e_v < 0 ? INT64_MIN : INT64_MAX;
+      uint64_t t6 = (uint64_t)(t6_overflow < 0 ? t6_bound : t6_wide);
+      const int64_t t7_wide = (int64_t)((uint64_t)(int64_t)e_v - (uint64_t)(int64_t)f_v);
+      const int64_t t7_overflow = ((int64_t)e_v ^ (int64_t)f_v) & ((int64_t)e_v ^ t7_wide);
+      const int64_t t7_bound = (int64_t)e_v < 0 ? INT64_MIN : INT64_MAX;
+      uint64_t t7 = (uint64_t)(t7_overflow < 0 ? t7_bound : t7_wide);
       uint64_t t8 = (uint64_t)(int64_t)((uint64_t)((int64_t)e_v | (int64_t)f_v) -
                                         (uint64_t)(((int64_t)e_v ^ (int64_t)f_v) >> 1));
-      uint64_t t9 = (g_v + h_v < g_v ? (uint64_t)18446744073709551615ull : g_v + h_v);
-      uint64_t t10 = (g_v < h_v ? (uint64_t)0 : g_v - h_v);
+      const uint64_t t9_wide = g_v + h_v;
+      uint64_t t9 = (t9_wide < g_v ? UINT64_MAX : t9_wide);
+      const uint64_t t10_wide = g_v - h_v;
+      uint64_t t10 = (g_v < h_v ? 0 : t10_wide);
       uint64_t t11 = ((g_v | h_v) - ((g_v ^ h_v) >> 1));
       out0[c + r * stride] = (int32_t)t0;
       out1[c + r * stride] = (int32_t)t1;

@@ -114,6 +114,34 @@ TEST_CASE("map spec: add_sat, sub_sat and avg_round take two integers of the out
   CHECK_NOTHROW(parseSpecText(mapSpec(R"J([{"name": "o", "dtype": "i8", "expr": "avg_round(add_sat(a, 100), sub_sat(-a, 1))"}])J", "", ints), "t.json"));
 }
 
+TEST_CASE("map spec: widened clamps and means of two integers become add_sat, sub_sat and avg_round, near misses stay") {
+  const std::string inputs = R"J([{"name": "a", "dtype": "u8"}, {"name": "b", "dtype": "u8"}, {"name": "s", "dtype": "i16"},
+                                  {"name": "t", "dtype": "i16"}])J";
+  auto rewritten = [&](const std::string& dtype, const std::string& expr) {
+    const KernelSpec spec = parseSpecText(mapSpec(R"J([{"name": "o", "dtype": ")J" + dtype + R"J(", "expr": ")J" + expr + R"J("}])J", "", inputs), "t.json");
+    return toString(spec.mapOutputs[0].expr, spec.mapInputs, spec.mapParams);
+  };
+  const std::string A = "convert(a, i16)", B = "convert(b, i16)", S = "convert(s, i32)", T = "convert(t, i32)";
+  CHECK(rewritten("u8", "convert(min(" + A + " + " + B + ", 255), u8)") == "add_sat(a, b)");
+  CHECK(rewritten("u8", "convert(select(" + A + " + " + B + " > 255, 255, " + A + " + " + B + "), u8)") == "add_sat(a, b)");
+  CHECK(rewritten("u8", "convert(select(" + A + " + " + B + " <= 255, " + A + " + " + B + ", 255), u8, sat)") == "add_sat(a, b)");
+  CHECK(rewritten("u8", "convert(max(" + A + " - " + B + ", 0), u8)") == "sub_sat(a, b)");
+  CHECK(rewritten("u8", "convert(select(" + A + " - " + B + " < 0, 0, " + A + " - " + B + "), u8)") == "sub_sat(a, b)");
+  CHECK(rewritten("u8", "convert((" + A + " + " + B + " + 1) >> 1, u8)") == "avg_round(a, b)");
+  CHECK(rewritten("i16", "convert(clamp(" + S + " + " + T + ", -32768, 32767), i16)") == "add_sat(s, t)");
+  CHECK(rewritten("i16", "convert(max(min(" + S + " - " + T + ", 32767), -32768), i16)") == "sub_sat(s, t)");
+  CHECK(rewritten("i16", "convert(select(" + S + " - " + T + " > 32767, 32767, select(" + S + " - " + T + " < -32768, -32768, " + S +
+                             " - " + T + ")), i16)") == "sub_sat(s, t)");
+  CHECK(rewritten("i16", "convert((1 + (" + S + " + " + T + ")) >> 1, i16)") == "avg_round(s, t)");
+  // Not the idioms: another bound, a difference in an unsigned type, the mean without + 1, a
+  // select that keeps the bound on the wrong side, one bound only for a signed type.
+  CHECK(rewritten("u8", "convert(min(" + A + " + " + B + ", 254), u8)") != "add_sat(a, b)");
+  CHECK(rewritten("u8", "convert(max(convert(a, u16) - convert(b, u16), 0), u8)").find("sub_sat") == std::string::npos);
+  CHECK(rewritten("u8", "convert((" + A + " + " + B + ") >> 1, u8)").find("avg_round") == std::string::npos);
+  CHECK(rewritten("u8", "convert(select(" + A + " + " + B + " > 255, " + A + " + " + B + ", 255), u8)").find("add_sat") == std::string::npos);
+  CHECK(rewritten("i16", "convert(min(" + S + " + " + T + ", 32767), i16)").find("add_sat") == std::string::npos);
+}
+
 TEST_CASE("map spec: bitwise operators and shifts take integers, and shift counts are numbers below the width") {
   const std::string ints = R"J([{"name": "a", "dtype": "i8"}, {"name": "b", "dtype": "u8"}])J";
   const std::string head = R"J([{"name": "o", "dtype": "i8", "expr": ")J";

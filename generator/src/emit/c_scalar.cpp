@@ -170,39 +170,43 @@ std::string shift(bool left, DType t, const std::string& x, int count, ReduceOp 
   return "(" + ct + ")(" + real + " >> " + c + ")";
 }
 
-std::string addSubSat(bool add, DType t, const std::string& a0, const std::string& b0, ReduceOp rop) {
-  const std::string ct = ctype(t), op = add ? " + " : " - ";
-  const std::string a = carriedUnsigned(t, rop) ? "(" + ct + ")" + a0 : a0, b = carriedUnsigned(t, rop) ? "(" + ct + ")" + b0 : b0;
+std::vector<std::string> addSubSatLines(bool add, const std::string& target, const std::string& cast, const std::string& tmp, DType t,
+                                        const std::string& a, const std::string& b) {
+  // One short statement each (no nested ?:, which clang-format lays out in a way of its own).
+  const std::string ct = ctype(t), op = add ? " + " : " - ", wide = tmp + "_wide";
   const int bits = bitsOf(t);
-  const uint64_t top = bits == 64 ? ~uint64_t{0} >> (isSigned(t) ? 1 : 0) : (uint64_t{1} << (bits - (isSigned(t) ? 1 : 0))) - 1;
-  const std::string mx = intLiteral(t, false, top), mn = isSigned(t) ? intLiteral(t, true, uint64_t{1} << (bits - 1)) : "(" + ct + ")0";
-  std::string r;
   if (bits < 64) {
-    // Exact in a wider signed type, then clamped.
-    const std::string w = bits < 32 ? "int32_t" : "int64_t", s = "((" + w + ")" + a + op + "(" + w + ")" + b + ")";
-    r = "(" + ct + ")(" + s + " < (" + w + ")" + mn + " ? " + mn + " : " + s + " > (" + w + ")" + mx + " ? " + mx + " : " + s + ")";
-  } else if (!isSigned(t)) {
-    r = add ? "(" + a + " + " + b + " < " + a + " ? " + mx + " : " + a + " + " + b + ")" : "(" + a + " < " + b + " ? " + mn + " : " + a + " - " + b + ")";
-  } else {
-    // Wrapped in unsigned arithmetic; it overflowed when the result's sign is wrong for the
-    // operands' (then it saturates towards a's sign).
-    const std::string s = "(int64_t)((uint64_t)" + a + op + "(uint64_t)" + b + ")";
-    const std::string wrong = add ? "((" + a + " ^ " + s + ") & (" + b + " ^ " + s + "))" : "((" + a + " ^ " + b + ") & (" + a + " ^ " + s + "))";
-    r = "(" + wrong + " < 0 ? (" + a + " < 0 ? " + mn + " : " + mx + ") : " + s + ")";
+    // Exact in a wider signed type, then clamped to t's limits (written in that type).
+    const std::string w = bits < 32 ? "int32_t" : "int64_t", sfx = bits < 32 ? "" : "ll";
+    const uint64_t top = (uint64_t{1} << (bits - (isSigned(t) ? 1 : 0))) - 1;
+    const std::string hi = std::to_string(top) + sfx;
+    const std::string lo = !isSigned(t) ? "0" : bits < 32 ? "-" + std::to_string(top + 1) : "(-" + std::to_string(top) + "ll - 1)";
+    std::vector<std::string> out{"const " + w + " " + wide + " = (" + w + ")" + a + op + "(" + w + ")" + b + ";"};
+    if (!isSigned(t) && add) return out.push_back(target + " = " + cast + "(" + ct + ")(" + wide + " > " + hi + " ? " + hi + " : " + wide + ");"), out;
+    if (!isSigned(t)) return out.push_back(target + " = " + cast + "(" + ct + ")(" + wide + " < 0 ? 0 : " + wide + ");"), out;
+    const std::string low = tmp + "_low";
+    out.push_back("const " + w + " " + low + " = " + wide + " < " + lo + " ? " + lo + " : " + wide + ";");
+    out.push_back(target + " = " + cast + "(" + ct + ")(" + low + " > " + hi + " ? " + hi + " : " + low + ");");
+    return out;
   }
-  return carriedUnsigned(t, rop) ? "(" + carrier(t, rop) + ")" + r : r;
+  if (!isSigned(t))
+    return {"const uint64_t " + wide + " = " + a + op + b + ";",
+            target + " = " + cast + "(" + (add ? wide + " < " + a + " ? UINT64_MAX : " + wide : a + " < " + b + " ? 0 : " + wide) + ");"};
+  // Wrapped in unsigned arithmetic; it overflowed when the result's sign is wrong for the
+  // operands' (then it saturates towards a's sign).
+  const std::string bound = tmp + "_bound", flags = tmp + "_overflow";
+  return {"const int64_t " + wide + " = (int64_t)((uint64_t)" + a + op + "(uint64_t)" + b + ");",
+          "const int64_t " + flags + " = " + (add ? "(" + a + " ^ " + wide + ") & (" + b + " ^ " + wide + ")" : "(" + a + " ^ " + b + ") & (" + a + " ^ " + wide + ")") + ";",
+          "const int64_t " + bound + " = " + a + " < 0 ? INT64_MIN : INT64_MAX;",
+          target + " = " + cast + "(" + flags + " < 0 ? " + bound + " : " + wide + ");"};
 }
 
-std::string avgRound(DType t, const std::string& a0, const std::string& b0, ReduceOp rop) {
-  const std::string ct = ctype(t);
-  const std::string a = carriedUnsigned(t, rop) ? "(" + ct + ")" + a0 : a0, b = carriedUnsigned(t, rop) ? "(" + ct + ")" + b0 : b0;
-  std::string r;
+std::string avgRound(DType t, const std::string& a, const std::string& b) {
   // Exact in 64 bits, shifted arithmetically (what GCC and Clang define for signed >>); 64-bit
   // lanes as (a | b) - ((a ^ b) >> 1), which never overflows.
-  if (bitsOf(t) < 64) r = "(" + ct + ")(((int64_t)" + a + " + (int64_t)" + b + " + 1) >> 1)";
-  else if (!isSigned(t)) r = "((" + a + " | " + b + ") - ((" + a + " ^ " + b + ") >> 1))";
-  else r = "(int64_t)((uint64_t)(" + a + " | " + b + ") - (uint64_t)((" + a + " ^ " + b + ") >> 1))";
-  return carriedUnsigned(t, rop) ? "(" + carrier(t, rop) + ")" + r : r;
+  if (bitsOf(t) < 64) return "(" + ctype(t) + ")(((int64_t)" + a + " + (int64_t)" + b + " + 1) >> 1)";
+  if (!isSigned(t)) return "((" + a + " | " + b + ") - ((" + a + " ^ " + b + ") >> 1))";
+  return "(int64_t)((uint64_t)(" + a + " | " + b + ") - (uint64_t)((" + a + " ^ " + b + ") >> 1))";
 }
 
 }  // namespace simdgen::emit::c

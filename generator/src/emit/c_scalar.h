@@ -42,9 +42,11 @@ std::string abs(DType t, const std::string& x, ReduceOp rop);
 std::string sqrt(DType t, const std::string& x);
 std::string round(DType t, const std::string& x, ConvMode mode);
 std::string shift(bool left, DType t, const std::string& x, int count, ReduceOp rop);
-// a + b / a - b clamped to t's range (`add`: which), and (a + b + 1) >> 1 without overflow, of
-// integers held in carrier(t, rop).
-std::string addSubSat(bool add, DType t, const std::string& a, const std::string& b, ReduceOp rop);
-std::string avgRound(DType t, const std::string& a, const std::string& b, ReduceOp rop);
+// a + b / a - b clamped to t's range (`add`: which), as short statements (the last `target =
+// cast(<value>);`, the others declaring temporaries named tmp + "_..."), and (a + b + 1) >> 1
+// without overflow; operands are expressions of t's own C type (not its carrier).
+std::vector<std::string> addSubSatLines(bool add, const std::string& target, const std::string& cast, const std::string& tmp, DType t,
+                                        const std::string& a, const std::string& b);
+std::string avgRound(DType t, const std::string& a, const std::string& b);
 
 }  // namespace simdgen::emit::c

@@ -60,8 +60,15 @@ class ScalarLowering final : public IsaLowering {
       case OpKind::Sqrt: return w.assign(c::sqrt(t, s.args[0]));
       case OpKind::Round: return w.assign(c::round(t, s.args[0], s.conv));
       case OpKind::AddSat:
-      case OpKind::SubSat: return w.assign(c::addSubSat(s.op == OpKind::AddSat, t, s.args[0], s.args[1], rop));
-      case OpKind::AvgRound: return w.assign(c::avgRound(t, s.args[0], s.args[1], rop));
+      case OpKind::SubSat:
+      case OpKind::AvgRound: {
+        const std::string a = real(s.args[0]), b = real(s.args[1]);
+        if (s.op == OpKind::AvgRound) return w.assign(carry(c::avgRound(t, a, b)));
+        const std::string cast = c::carriedUnsigned(t, rop) ? "(" + c::carrier(t, rop) + ")" : "";
+        const std::vector<std::string> lines = c::addSubSatLines(s.op == OpKind::AddSat, w.decl(), cast, s.dst, t, a, b);
+        w.out.insert(w.out.end(), lines.begin(), lines.end());
+        return;
+      }
       case OpKind::ShiftLeft:
       case OpKind::ShiftRight: return w.assign(c::shift(s.op == OpKind::ShiftLeft, t, s.args[0], s.part, rop));
       case OpKind::Neg: return w.assign(isFloat(t) ? "(-" + s.args[0] + ")" : c::sub(t, "0", s.args[0], rop));

@@ -179,9 +179,9 @@ void addSubSat(bool add, DType t, int bits, const std::string& a, const std::str
     if (add) return assign(call(p + "or_" + v, {s, call(p + "cmpgt_epi64", {flipped(a), flipped(s)})}));
     return assign(call(p + "andnot_" + v, {call(p + "cmpgt_epi64", {flipped(b), flipped(a)}), s}));
   }
-  const std::string bad = dst + "_overflow", bound = dst + "_bound";
+  const std::string bad = dst + "_overflow", bound = dst + "_bound";  // overflow: in the sign bit
   const std::string x1 = call(p + "xor_" + v, {a, add ? s : b}), x2 = call(p + "xor_" + v, {add ? b : a, s});
-  out.push_back("const " + reg + " " + bad + " = " + call(p + "and_" + v, {x1, x2}) + ";  // sign bit: overflowed");
+  out.push_back("const " + reg + " " + bad + " = " + call(p + "and_" + v, {x1, x2}) + ";");
   const std::string negative = avx2 && bitsOf(t) == 64 ? call(p + "cmpgt_epi64", {zero, a}) : call(p + "srai_" + e, {a, w == "32" ? "31" : "63"});
   out.push_back("const " + reg + " " + bound + " = " + call(p + "xor_" + v, {negative, splatExpr(t, bits, bitsOf(t) == 32 ? "INT32_MAX" : "INT64_MAX")}) + ";");
   if (k) return assign(call(p + "mask_blend_" + e, {call(p + "cmplt_" + e + "_mask", {bad, zero}), s, bound}));

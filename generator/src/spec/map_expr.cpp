@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Two passes: the text becomes an untyped tree with source offsets, then the tree is typed from
-// the inputs' dtypes and the output's, which gives numbers their dtype.
+// the inputs' dtypes and the output's, which gives numbers their dtype; integer idioms are then
+// recognised (map_idioms.h).
 #include "spec/map_expr.h"
 
 #include <algorithm>
@@ -9,6 +10,8 @@
 #include <cstdint>
 #include <cstdlib>
 #include <optional>
+
+#include "spec/map_idioms.h"
 
 namespace simdgen {
 
@@ -480,7 +483,7 @@ MapExpr parseMapExpr(const std::string& text, const std::vector<MapInputName>& i
   if (const auto t = typer.infer(root); t && *t != result)
     throw ExprError(root.at, "the expression has dtype " + std::string(nameOf(*t)) + " but the output is " + std::string(nameOf(result)) +
                                  "; convert it: convert(..., " + std::string(nameOf(result)) + ")");
-  return typer.build(root, result);
+  return recognizeIdioms(typer.build(root, result));
 }
 
 std::string toString(const MapExpr& e, const std::vector<MapInputName>& inputs, const std::vector<MapInputName>& params) {
