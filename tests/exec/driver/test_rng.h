@@ -6,7 +6,9 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 #include <limits>
+#include <type_traits>
 
 namespace simdgen_exec {
 
@@ -26,5 +28,19 @@ class TestRng {
  private:
   uint64_t state_;
 };
+
+// +-1.m x 2^e as float type T, sign and mantissa from the random bits r (e within T's normal
+// range): test values assembled without floating-point arithmetic, which qemu emulates in software.
+template <class T>
+T float_from_bits(uint64_t r, int e) {
+  using Bits = std::conditional_t<sizeof(T) == 4, uint32_t, uint64_t>;
+  using L = std::numeric_limits<T>;
+  constexpr int kMant = L::digits - 1, kBias = L::max_exponent - 1;
+  const Bits sign = Bits(r >> 63) << (8 * sizeof(T) - 1), mant = Bits(r) & ((Bits(1) << kMant) - 1);
+  const Bits b = sign | (Bits(e + kBias) << kMant) | mant;
+  T v;
+  std::memcpy(&v, &b, sizeof v);
+  return v;
+}
 
 }  // namespace simdgen_exec

@@ -50,13 +50,8 @@ struct Values {
   T background(Rng& rng) const {
     if constexpr (kFloat) {
       if (rng() % 16 == 0) return rng() % 2 ? T(0.0) : T(-0.0);
-      using U = std::conditional_t<sizeof(T) == 8, uint64_t, uint32_t>;
-      constexpr int kMant = L::digits - 1, kBias = L::max_exponent - 1;
       const uint64_t r = rng();
-      const U u = U(U(r >> 63) << (8 * sizeof(T) - 1)) | U(U(kBias - 8 + int(rng() % 15)) << kMant) | (U(r) & ((U(1) << kMant) - 1));
-      T x;
-      std::memcpy(&x, &u, sizeof x);
-      return x;
+      return float_from_bits<T>(r, int(rng() % 15) - 8);
     } else {
       for (;;)
         if (T x = full(rng); x != win()) return x;

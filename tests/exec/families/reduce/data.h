@@ -5,7 +5,6 @@
 
 #include <cmath>
 #include <cstdint>
-#include <cstring>
 #include <limits>
 #include <random>
 #include <type_traits>
@@ -83,7 +82,8 @@ struct Filler {
       // Random sign and mantissa, exponent in [-range - 1, range), assembled from bits: under
       // qemu every floating-point operation of the harness is emulated in software.
       const int range = op == Op::add ? 6 : 20;
-      return from_bits(bits(), int(bits() % (2 * range + 1)) - range - 1);
+      const uint64_t r = bits();
+      return simdgen_exec::float_from_bits<T>(r, int(bits() % (2 * range + 1)) - range - 1);
     } else {
       using U = std::make_unsigned_t<T>;
       const U r = U(bits()), one_bit = U(U(1) << (bits() % (8 * sizeof(T))));
@@ -94,17 +94,6 @@ struct Filler {
         default: return static_cast<T>(r);
       }
     }
-  }
-
-  // +-1.m x 2^e with sign and mantissa from r (e within the normal range of T).
-  static T from_bits(uint64_t r, int e) {
-    using Bits = std::conditional_t<sizeof(T) == 4, uint32_t, uint64_t>;
-    constexpr int kMant = L::digits - 1, kBias = L::max_exponent - 1;
-    const Bits sign = Bits(r >> 63) << (8 * sizeof(T) - 1), mant = Bits(r) & ((Bits(1) << kMant) - 1);
-    const Bits b = sign | (Bits(e + kBias) << kMant) | mant;
-    T v;
-    std::memcpy(&v, &b, sizeof v);
-    return v;
   }
 
   T value(int64_t line, int64_t pos, int64_t n) {
