@@ -428,7 +428,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void rowsum_f
 // ---- sve (128-bit vectors)
 // strategy vector_accumulator: vector accumulators, one horizontal reduction per row
 // tails: masked loads with the identity in inactive lanes
-// uses horizontal folds in the plan's order (halves by svtbl, then lane 0)
+// uses faddv: the pairwise float sum across the vector
 
 #if defined(__aarch64__)
 __attribute__((target("+sve"))) void rowsum_f32_sve(const float* input, int64_t rows, int64_t cols,
@@ -464,11 +464,7 @@ __attribute__((target("+sve"))) void rowsum_f32_sve(const float* input, int64_t 
     acc0 = svadd_f32_x(svptrue_b32(), acc1, acc0);
     acc2 = svadd_f32_x(svptrue_b32(), acc3, acc2);
     acc0 = svadd_f32_x(svptrue_b32(), acc2, acc0);
-    svfloat32_t row_sum_fold = acc0;
-    for (uint64_t half = svcntw() / 2; half > 0; half /= 2)
-      row_sum_fold = svadd_f32_x(svptrue_b32(), row_sum_fold,
-                                 svtbl_f32(row_sum_fold, svindex_u32((uint32_t)half, 1)));
-    float row_sum = svlasta_f32(svpfalse_b(), row_sum_fold);
+    float row_sum = svaddv_f32(svptrue_b32(), acc0);
     output[i] = row_sum;
   }
 }
@@ -479,7 +475,7 @@ __attribute__((target("+sve"))) void rowsum_f32_sve(const float* input, int64_t 
 // rows are reduced 4 at a time; their 4 final horizontal reductions share one fold network (2 stages)
 // rows shorter than 16 columns (256 when the input fits in L1) take the blocks of rows, longer rows accumulators of their own (chosen at run time)
 // tails: the row's last whole vector re-read, counted lanes blended to the identity (rows shorter than a vector: masked loads or a staged copy)
-// uses horizontal reductions in the plan's order (halves, then lanes)
+// uses faddp: pairwise float sums across the vector (vaddvq)
 // uses pairwise fold of the rows' accumulators (addp/sminp/smaxp)
 // uses partial vectors loaded and stored piecewise (8/4/2/1-byte accesses: NEON has no masked load)
 // uses tails: the row's last whole vector, inactive lanes selected to the identity
@@ -591,8 +587,7 @@ void rowsum_f32_neon(const float* input, int64_t rows, int64_t cols, int64_t str
       acc0 = vaddq_f32(acc1, acc0);
       acc2 = vaddq_f32(acc3, acc2);
       acc0 = vaddq_f32(acc2, acc0);
-      const float32x2_t row_sum_half = vadd_f32(vget_low_f32(acc0), vget_high_f32(acc0));
-      float row_sum = vpadds_f32(row_sum_half);
+      float row_sum = vaddvq_f32(acc0);
       output[i] = row_sum;
     }
   }
@@ -635,8 +630,7 @@ void rowsum_f32_neon(const float* input, int64_t rows, int64_t cols, int64_t str
       acc0 = vaddq_f32(acc1, acc0);
       acc2 = vaddq_f32(acc3, acc2);
       acc0 = vaddq_f32(acc2, acc0);
-      const float32x2_t row_sum_half = vadd_f32(vget_low_f32(acc0), vget_high_f32(acc0));
-      float row_sum = vpadds_f32(row_sum_half);
+      float row_sum = vaddvq_f32(acc0);
       output[i] = row_sum;
     }
   }

@@ -449,7 +449,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void rowsum_f
 // strategy vector_accumulator: vector accumulators, one horizontal reduction per row
 // inputs are widened to f64 in 2 parts per vector
 // tails: masked loads with the identity in inactive lanes
-// uses horizontal folds in the plan's order (halves by svtbl, then lane 0)
+// uses faddv: the pairwise float sum across the vector
 
 #if defined(__aarch64__)
 __attribute__((target("+sve"))) void rowsum_f32_to_f64_sve(const float* input, int64_t rows,
@@ -502,11 +502,7 @@ __attribute__((target("+sve"))) void rowsum_f32_to_f64_sve(const float* input, i
       acc1 = svadd_f64_x(svptrue_b64(), tail0_w1, acc1);
     }
     acc0 = svadd_f64_x(svptrue_b64(), acc1, acc0);
-    svfloat64_t row_sum_fold = acc0;
-    for (uint64_t half = svcntd() / 2; half > 0; half /= 2)
-      row_sum_fold = svadd_f64_x(svptrue_b64(), row_sum_fold,
-                                 svtbl_f64(row_sum_fold, svindex_u64((uint64_t)half, 1)));
-    double row_sum = svlasta_f64(svpfalse_b(), row_sum_fold);
+    double row_sum = svaddv_f64(svptrue_b64(), acc0);
     output[i] = row_sum;
   }
 }
@@ -518,7 +514,7 @@ __attribute__((target("+sve"))) void rowsum_f32_to_f64_sve(const float* input, i
 // rows shorter than 16 columns (256 when the input fits in L1) take the blocks of rows, longer rows accumulators of their own (chosen at run time)
 // inputs are widened to f64 in 2 parts per vector
 // tails: the row's last whole vector re-read, counted lanes blended to the identity (rows shorter than a vector: masked loads or a staged copy)
-// uses horizontal reductions in the plan's order (halves, then lanes)
+// uses faddp: pairwise float sums across the vector (vaddvq)
 // uses pairwise fold of the rows' accumulators (addp/sminp/smaxp)
 // uses partial vectors loaded and stored piecewise (8/4/2/1-byte accesses: NEON has no masked load)
 // uses tails: the row's last whole vector, inactive lanes selected to the identity
@@ -651,7 +647,7 @@ void rowsum_f32_to_f64_neon(const float* input, int64_t rows, int64_t cols, int6
         }
       }
       acc0 = vaddq_f64(acc1, acc0);
-      double row_sum = vpaddd_f64(acc0);
+      double row_sum = vaddvq_f64(acc0);
       output[i] = row_sum;
     }
   }
@@ -716,7 +712,7 @@ void rowsum_f32_to_f64_neon(const float* input, int64_t rows, int64_t cols, int6
         }
       }
       acc0 = vaddq_f64(acc1, acc0);
-      double row_sum = vpaddd_f64(acc0);
+      double row_sum = vaddvq_f64(acc0);
       output[i] = row_sum;
     }
   }

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // Writes the proof plans (tests/ir/proof_plans.h) lowered for avx512, avx2+fma, neon, sve (the
-// scalable plans) and scalar as one C++ file, each under its architecture guard: times_two_<variant>, gemm_<variant>, threshold_<dtype>_<variant>, the seed-004
+// scalable plans) and scalar as one C++ file, each under its architecture guard: times_two_<variant>, gemm_<variant>, threshold_<dtype>_<variant>, lane_sum_<dtype>_<order>_<variant>, the seed-004
 // 16x16 (avx512, also its half-row form transpose16h_) and 8x8 (avx2) transpose networks
 // transpose16_/transpose8_<dtype>_<variant>, and the generic networks of every element type
 // (addTransposeNetworks). The execution test
@@ -94,6 +94,13 @@ int main(int argc, char** argv) {
       for (const Threshold& th : thresholds)
         add(proof_plans::threshold(th.t, bitsFor(v, th.t), th.limit), target,
             "threshold_" + std::string(nameOf(th.t)) + "_" + v.suffix);
+      // Float sums of one vector in each order the target lowers: lane_sum_<dtype>_<halves|pairwise>_<variant>.
+      if (v.bits >= 0)
+        for (DType t : {DType::f32, DType::f64})
+          for (bool pairwise : {false, true})
+            if (!pairwise || target.pairwiseLaneSums())
+              add(proof_plans::laneSum(t, v.bits, pairwise), target,
+                  "lane_sum_" + std::string(nameOf(t)) + (pairwise ? "_pairwise_" : "_halves_") + v.suffix);
     }
   } catch (const std::exception& e) {
     std::cerr << "emit_proof_kernels: " << e.what() << "\n";

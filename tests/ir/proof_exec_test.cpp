@@ -36,7 +36,9 @@
   void threshold_i16_##s(const int16_t* a, int64_t n, int16_t* b, int16_t* total);                            \
   void threshold_u64_##s(const uint64_t* a, int64_t n, uint64_t* b, uint64_t* total);                         \
   void threshold_f64_##s(const double* a, int64_t n, double* b, double* total);                               \
-  void threshold_f32_##s(const float* a, int64_t n, float* b, float* total);
+  void threshold_f32_##s(const float* a, int64_t n, float* b, float* total);                                    \
+  void lane_sum_f32_halves_##s(const float* a, int64_t n, float* total);                                        \
+  void lane_sum_f64_halves_##s(const double* a, int64_t n, double* total);
 SIMDGEN_PROOF_VARIANTS(DECLARE)
 #undef DECLARE
 // Every element type: its name in kernel names and its C type.
@@ -73,6 +75,10 @@ SIMDGEN_PROOF_DTYPES(DECLARE)
   void transpose_trn_##d##_sve(const T* in, T* out);
 SIMDGEN_PROOF_DTYPES(DECLARE)
 #undef DECLARE
+void lane_sum_f32_pairwise_neon(const float* a, int64_t n, float* total);
+void lane_sum_f64_pairwise_neon(const double* a, int64_t n, double* total);
+void lane_sum_f32_pairwise_sve(const float* a, int64_t n, float* total);
+void lane_sum_f64_pairwise_sve(const double* a, int64_t n, double* total);
 #endif
 
 namespace {
@@ -138,7 +144,74 @@ void checkThreshold(const char* variant, Fn fn, T limit) {
   }
 }
 
+// The sum of a[0..n) in one vector of `lanes` lanes (inactive ones +0.0), folded as the plan
+// defines: rop(lower half, upper half), or with `pairwise` adjacent lanes first.
+template <class T>
+T laneFold(const T* a, int64_t n, int lanes, bool pairwise) {
+  std::vector<T> v(size_t(lanes), T(0));
+  for (int64_t i = 0; i < n; ++i) v[size_t(i)] = a[i];
+  while (v.size() > 1) {
+    const size_t h = v.size() / 2;
+    for (size_t l = 0; l < h; ++l) v[l] = pairwise ? v[2 * l] + v[2 * l + 1] : v[l] + v[l + h];
+    v.resize(h);
+  }
+  return v[0];
+}
+
+// Bit-for-bit against laneFold in the kernel's order, on data whose sum depends on the order
+// (magnitudes within a few binades, both signs): from 4 lanes on, a lowering that folds in the
+// other order fails (2 lanes have one order).
+template <class T, class Fn>
+void checkLaneSum(const std::string& name, Fn fn, int lanes, bool pairwise) {
+  CAPTURE(name);
+  CAPTURE(lanes);
+  std::mt19937 rng(11);
+  std::uniform_real_distribution<double> mantissa(-1.0, 1.0);
+  std::uniform_int_distribution<int> exponent(-4, 4);
+  int telling = 0;  // inputs on which the two orders differ
+  for (int trial = 0; trial < 40; ++trial)
+    for (int64_t n = 0; n <= lanes; ++n) {
+      CAPTURE(n);
+      Guarded<T> a(static_cast<size_t>(n));
+      for (int64_t i = 0; i < n; ++i) a.data[i] = static_cast<T>(std::ldexp(mantissa(rng), exponent(rng)));
+      T total = T(7);
+      fn(a.data, n, &total);
+      const T want = laneFold(a.data, n, lanes, pairwise);
+      CHECK(same(total, want));
+      if (!same(want, laneFold(a.data, n, lanes, !pairwise))) ++telling;
+    }
+  if (lanes >= 4) CHECK(telling >= 5);
+}
+
 }  // namespace
+
+TEST_CASE("horizontal float sums lowered in the plan's order, bit for bit: halves everywhere, pairwise on Arm") {
+#if defined(__x86_64__)
+  if (supported("avx512")) {
+    checkLaneSum<float>("lane_sum_f32_halves_avx512", lane_sum_f32_halves_avx512, 16, false);
+    checkLaneSum<double>("lane_sum_f64_halves_avx512", lane_sum_f64_halves_avx512, 8, false);
+  }
+  if (supported("avx2_fma")) {
+    checkLaneSum<float>("lane_sum_f32_halves_avx2", lane_sum_f32_halves_avx2, 8, false);
+    checkLaneSum<double>("lane_sum_f64_halves_avx2", lane_sum_f64_halves_avx2, 4, false);
+  }
+#elif defined(__aarch64__)
+  if (supported("neon")) {
+    checkLaneSum<float>("lane_sum_f32_halves_neon", lane_sum_f32_halves_neon, 4, false);
+    checkLaneSum<double>("lane_sum_f64_halves_neon", lane_sum_f64_halves_neon, 2, false);
+    checkLaneSum<float>("lane_sum_f32_pairwise_neon", lane_sum_f32_pairwise_neon, 4, true);
+    checkLaneSum<double>("lane_sum_f64_pairwise_neon", lane_sum_f64_pairwise_neon, 2, true);
+  }
+  const int vl = prctl(PR_SVE_GET_VL);
+  if (supported("sve") && vl > 0) {
+    const int bytes = vl & PR_SVE_VL_LEN_MASK;
+    checkLaneSum<float>("lane_sum_f32_halves_sve", lane_sum_f32_halves_sve, bytes / 4, false);
+    checkLaneSum<double>("lane_sum_f64_halves_sve", lane_sum_f64_halves_sve, bytes / 8, false);
+    checkLaneSum<float>("lane_sum_f32_pairwise_sve", lane_sum_f32_pairwise_sve, bytes / 4, true);
+    checkLaneSum<double>("lane_sum_f64_pairwise_sve", lane_sum_f64_pairwise_sve, bytes / 8, true);
+  }
+#endif
+}
 
 TEST_CASE("seed 001 times_two lowered: every variant, n = 0..300, guard page after the input") {
 #define CHECK_VARIANT(s, support)                                                                 \

@@ -9,6 +9,7 @@
 //              their inputs from the rows by concat_halves: gatherHalfRows).
 //   threshold: out[i] = x > t ? x : t and the wrapped sum of the elements that are not above t
 //              (compare, not, and, select, predicated loads, stores and reduction).
+//   laneSum: the float sum of one vector in either fold order (halves; pairwise on Arm).
 // `bits` is the vector length: 0 = scalable (SVE model), 8..2048 fixed (one lane when it equals
 // the element width).
 #pragma once
@@ -221,6 +222,28 @@ inline ir::Plan threshold(DType t, int bits, const std::string& limit) {
   loop.coversTail = true;
   p.body = {limitV, sum, loop, store("total", "sum", one, Index::constant(0), "")};
   if (v.lanes == 1) p.body.insert(p.body.begin() + 1, zero);  // only the one-lane form selects it
+  return p;
+}
+
+// ---- lane folds: the order of a horizontal sum ------------------------------------------------
+
+// total = the sum of the first n <= lanes elements of a, folded in the plan's order: halves, or
+// adjacent lanes first (`pairwise`, Arm's faddv/faddp); inactive lanes count as +0.0.
+inline ir::Plan laneSum(DType t, int bits, bool pairwise) {
+  const VecType v = vectorOf(t, bits), one{t, 1};
+  ir::Plan p;
+  p.kernel = "lane_sum";
+  setVectorLength(p, bits);
+  p.rop = ReduceOp::add;
+  p.tensors = {{"a", t, false, {sym("n")}, {Index::constant(1)}}, {"total", t, true, {Index::constant(1)}, {Index::constant(1)}}};
+  p.params = {{ir::Param::Kind::tensor, "a", "a", "a", ""},
+              {ir::Param::Kind::extent, "n", "n", "", ""},
+              {ir::Param::Kind::tensor, "total", "total", "total", ""}};
+  Stmt sum = declare(OpKind::ReduceLanes, "sum", one, {"x"});
+  sum.pred = "active";
+  sum.pairwise = pairwise;
+  p.body = {whileLt("active", v, Index::constant(0), sym("n")), access(OpKind::Load, "x", v, "a", Index::constant(0), "active"), sum,
+            store("total", "sum", one, Index::constant(0), "")};
   return p;
 }
 

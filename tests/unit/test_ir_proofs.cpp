@@ -4,6 +4,7 @@
 //   1. seed 001: B[i] = A[i] * 2 as one vector-length-agnostic loop governed by whilelt.
 //   2. a register-tiled f32 GEMM micro-kernel (5 x 4 vectors, one broadcast and four FMAs per
 //      element of A) with the bias as the accumulators' initial value and ReLU before the store.
+//   3. the two orders of a horizontal float sum (halves; adjacent lanes first, Arm's faddv).
 // (The seed 004 transpose network is proven in test_shuffle.cpp.)
 #include <doctest/doctest.h>
 
@@ -179,6 +180,39 @@ TEST_CASE("register-tiled GEMM micro-kernel with bias and ReLU: 5 x 4 vectors, s
                          vscale);
             CHECK(c == gemmReference(a, b, bias, m, n, kk));
           }
+  }
+}
+
+
+// ---- 3. the order of a horizontal sum -----------------------------------------------------------
+
+TEST_CASE("reduce_lanes folds by halves, or adjacent lanes first when pairwise (faddv's tree)") {
+  // f32: 1e8 + 1 rounds to 1e8, so the order shows. Halves: (1e8 + -1e8) + (1 + 1) = 2;
+  // pairwise: (1e8 + 1) + (-1e8 + 1) = 0. Inactive lanes (n < 4) count as +0.0.
+  struct Case {
+    std::vector<float> a;
+    float halves, pairwise;
+  };
+  const Case cases[] = {{{1e8f, 1.0f, -1e8f, 1.0f}, 2.0f, 0.0f}, {{1e8f, 1.0f, -1e8f}, 1.0f, 0.0f}, {{-0.0f}, 0.0f, 0.0f}};
+  for (const Case& c : cases)
+    for (bool pairwise : {false, true}) {
+      CAPTURE(c.a.size());
+      CAPTURE(pairwise);
+      const ir::Plan plan = laneSum(DType::f32, 128, pairwise);
+      REQUIRE(plan.verify().empty());
+      CHECK(contains(plan.print(), pairwise ? "reduce_lanes_pairwise add x if active" : "reduce_lanes add x if active"));
+      std::vector<float> a = c.a, total(1, 7.0f);
+      sim::runPlan(plan, {{"n", int64_t(a.size())}}, {{"a", a.data(), nullptr, a.size()}, {"total", nullptr, total.data(), 1}}, 1);
+      const float want = pairwise ? c.pairwise : c.halves;
+      CHECK(std::memcmp(&total[0], &want, sizeof want) == 0);
+    }
+  // At every scalable length the pairwise fold of 1, 2, 3, ... is their exact sum (small integers).
+  for (int vscale : {1, 2, 4, 8, 16}) {
+    const ir::Plan plan = laneSum(DType::f64, 0, true);
+    std::vector<double> a(size_t(2 * vscale)), total(1, 0.0);
+    for (size_t i = 0; i < a.size(); ++i) a[i] = double(i + 1);
+    sim::runPlan(plan, {{"n", int64_t(a.size())}}, {{"a", a.data(), nullptr, a.size()}, {"total", nullptr, total.data(), 1}}, vscale);
+    CHECK(total[0] == double(a.size() * (a.size() + 1) / 2));
   }
 }
 

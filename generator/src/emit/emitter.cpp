@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <fstream>
 #include <map>
+#include <regex>
 #include <set>
 #include <sstream>
 #include <stdexcept>
@@ -157,7 +158,14 @@ std::vector<std::string> lowerBody(LowerContext& cx) {
   std::vector<std::string> lines;
   for (const auto& [name, value] : cx.plan.constants)
     lines.push_back("constexpr int64_t " + name + " = " + std::to_string(value) + ";");
-  if (cx.plan.scalable) lines.push_back(loweringFor(cx.target).vscaleDeclaration());
+  // Declared only where used: a plan whose steps are all constants (one predicated vector)
+  // would leave it unused, a -Wunused-variable warning in the user's build.
+  auto usesVscale = [](const std::vector<std::string>& text) {
+    static const std::regex word("\\bvscale\\b");
+    return std::any_of(text.begin(), text.end(), [](const std::string& l) { return std::regex_search(l, word); });
+  };
+  if (cx.plan.scalable && (usesVscale(w.lines) || usesVscale(cx.prelude)))
+    lines.push_back(loweringFor(cx.target).vscaleDeclaration());
   for (const ir::Tensor& t : cx.plan.tensors)
     if (t.scratch)
       lines.push_back("alignas(64) " + std::string(cTypeOf(t.dtype)) + " " + t.name + "[" + t.extents.at(0).str() + "];");

@@ -79,6 +79,11 @@ struct NeonWriter {
     const DType t = typeOf(v).elem;
     const ReduceOp op = s.rop;
     const std::string st = sfx(t);
+    if (s.pairwise) {  // faddp of adjacent lanes, twice for f32: the plan's pairwise fold
+      if (!isFloat(t) || op != ReduceOp::add) throw std::logic_error("NEON pairwise reduce_lanes: float sums only");
+      cx.instructions.insert("faddp: pairwise float sums across the vector (vaddvq)");
+      return w.assign(call("vaddvq_" + st, {v}));
+    }
     cx.instructions.insert("horizontal reductions in the plan's order (halves, then lanes)");
     // Integer add, min and max do not depend on the order: one across-vector instruction
     // (no 64-bit smaxv/sminv exists).

@@ -163,6 +163,12 @@ struct SveWriter {
     const DType t = v.elem;
     const ReduceOp op = s.rop;
     const std::string pg = s.pred.empty() ? all(t) : s.pred;
+    if (s.pairwise) {
+      // faddv folds adjacent lanes first and reads inactive lanes as +0.0, the identity of add.
+      if (!isFloat(t) || op != ReduceOp::add) throw std::logic_error("SVE pairwise reduce_lanes: float sums only");
+      cx.instructions.insert("faddv: the pairwise float sum across the vector");
+      return w.assign(call("svaddv_" + sfx(t), {pg, s.args[0]}));
+    }
     // Integer add, min, max and bitwise ops do not depend on the order: one across-vector
     // instruction that skips inactive lanes (addv sums in 64 bits; the low bits are the wrapped sum).
     if (!isFloat(t) && op != ReduceOp::mul) {

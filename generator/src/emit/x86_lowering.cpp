@@ -549,6 +549,7 @@ struct X86Writer {
 
   // Halves folded down to 128 bits, then in-register byte shifts: log2(lanes) steps.
   void reduceLanes() {
+    if (s.pairwise) throw std::logic_error("x86 lowers reduce_lanes by halves only (pairwise is an Arm order)");
     const VecType v = typeOf(s.args[0]);
     const DType t = v.elem;
     const bool f = isFloat(t);

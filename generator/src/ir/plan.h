@@ -111,7 +111,9 @@ enum class OpKind {
   Select,        // dst lane l = p[l] ? a[l] : b[l]      (args: p, a, b)
   DotAccumulate, // dst lane l = a[l] + sum_{t<group} (dst.elem) b[l*group + t]   (rop == add)
   ReduceLanes,   // dst (scalar) = fold(a): while lanes > 1: a = rop(lower half, upper half);
-                 //   with a predicate, inactive lanes count as the identity of rop
+                 //   with `pairwise`, adjacent lanes instead: a[l] = rop(a[2l], a[2l + 1]) (the
+                 //   tree of Arm's across-vector faddv and faddp); with a predicate, inactive
+                 //   lanes count as the identity of rop
   ReduceRows,    // dst lane r = fold(args[perm[r]]) through `network` (see FoldNetwork)
   Convert,       // dst lane l = (dst.elem) a[l]  (same lane count) by `conv`: plain and wrap are C
                  //   casts (integer narrowing wraps, to floats rounds to nearest even); sat clamps
@@ -207,6 +209,7 @@ struct Stmt {
   // lowerings need not clamp the count; the interpreter checks the promise.
   bool partialOnly = false;
   bool streaming = false;         // Store: non-temporal (see OpKind::Store)
+  bool pairwise = false;          // ReduceLanes: fold adjacent lanes first (see OpKind::ReduceLanes)
   Index index;                    // Load*/Gather/Store element offset
   Index stride;                   // GatherRows: elements between lanes
   std::string literal;            // Splat value, predicated Load/GatherRows fill

@@ -54,7 +54,8 @@ std::string opName(const Plan& plan, const Stmt& s) {
     case OpKind::Select: return "select " + args(s);
     case OpKind::DotAccumulate:
       return "dot_accumulate<" + std::to_string(s.group) + "> " + s.args[0] + ", " + s.args[1];
-    case OpKind::ReduceLanes: return "reduce_lanes " + std::string(nameOf(s.rop)) + " " + s.args[0] + pred;
+    case OpKind::ReduceLanes:
+      return std::string(s.pairwise ? "reduce_lanes_pairwise " : "reduce_lanes ") + std::string(nameOf(s.rop)) + " " + s.args[0] + pred;
     case OpKind::ReduceRows: return "reduce_rows " + std::string(nameOf(s.rop)) + " [" + args(s) + "]";
     case OpKind::Convert: return "convert " + s.args[0] + (s.conv == ConvMode::plain ? "" : " " + std::string(nameOf(s.conv)));
     case OpKind::Shuffle: return "shuffle " + s.shuffle.str() + " " + args(s);

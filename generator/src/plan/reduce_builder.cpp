@@ -171,6 +171,14 @@ struct RowPlanner {
     return body;
   }
 
+  // dst = the horizontal fold of accumulator v. Float sums on Arm fold adjacent lanes first,
+  // the order of faddv / faddp (one instruction on SVE instead of log2(lanes) table lookups).
+  Stmt reduceLanes(const std::string& dst, const std::string& v) {
+    Stmt r = b.make(OpKind::ReduceLanes, dst, {a.acc.elem, 1}, {v});
+    r.pairwise = isFloat(a.acc.elem) && b.spec.op == ReduceOp::add && b.target.pairwiseLaneSums();
+    return r;
+  }
+
   // Folds accumulators acc[0..k) into acc[0] as a balanced tree.
   void combineTree(ir::Block& out, const std::vector<std::string>& accs, VecType t) {
     for (size_t step = 1; step < accs.size(); step *= 2)
@@ -213,7 +221,7 @@ struct RowPlanner {
     combineTree(row, accs, a.acc);
     std::string sum = "row_sum";
     if (a.acc.lanes > 1) {
-      row.push_back(b.make(OpKind::ReduceLanes, sum, {a.acc.elem, 1}, {accs[0]}));
+      row.push_back(reduceLanes(sum, accs[0]));
     } else {
       sum = accs[0];
     }
@@ -282,7 +290,7 @@ struct RowPlanner {
           out.push_back(b.splatIdentity(v, a.acc));
           accumulate(out, v, x, a.in, a.acc);
         }
-        out.push_back(b.make(OpKind::ReduceLanes, x + "_sum", {a.acc.elem, 1}, {v}));
+        out.push_back(reduceLanes(x + "_sum", v));
         out.push_back(b.combine("row_acc", x + "_sum", s1));
       } else {
         accumulate(out, "row_acc", x, a.in, s1);

@@ -399,7 +399,8 @@ struct Machine {
           if (!active(s, int(l))) a[l] = parseLiteral(t, identityLiteral(s.rop, t));
         while (a.size() > 1) {
           const size_t h = a.size() / 2;
-          for (size_t l = 0; l < h; ++l) a[l] = binary(s.rop, t, a[l], a[l + h]);
+          for (size_t l = 0; l < h; ++l)
+            a[l] = s.pairwise ? binary(s.rop, t, a[2 * l], a[2 * l + 1]) : binary(s.rop, t, a[l], a[l + h]);
           a.resize(h);
         }
         v.lanes = a;

@@ -51,6 +51,9 @@ struct Target {
   // Whether the final reductions of several rows fold adjacent lanes (NEON addp/smaxp: one
   // instruction per pair of vectors) instead of the x86 shuffle network.
   bool pairwiseFolds() const { return module == LoweringModule::neon; }
+  // Whether a vector's float sum folds adjacent lanes first, the order of Arm's across-vector
+  // faddv (SVE) and faddp (NEON vaddvq): one or two instructions instead of log2(lanes) steps.
+  bool pairwiseLaneSums() const { return module == LoweringModule::neon || module == LoweringModule::sve; }
   bool has(const std::string& feature) const;
   // Lanes of a vector of t; per vscale when scalable (the count at the minimum length).
   int lanes(DType t) const { return vectorBits ? vectorBits / bitsOf(t) : 1; }
