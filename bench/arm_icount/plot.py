@@ -38,11 +38,14 @@ ISSUE = {("acle_sve_predicated", 128, 1000): 1791, ("acle_sve_cleanup", 128, 100
          ("acle_sve_predicated", 128, 17): 60, ("acle_sve_cleanup", 128, 17): 52}
 
 
-def load(path):
-    data = collections.defaultdict(dict)  # (kernel, policy, vl) -> {n: count}
+def load(path, whole_calls=False):
+    """(kernel, policy, vl) -> {n: count}: the call at n minus the call at n = 0, or with
+    whole_calls the call at n itself (the n = 0 segment added back: fixed per-call work included)."""
+    data = collections.defaultdict(dict)
     with open(path) as f:
         for r in csv.DictReader(f):
-            data[(r["kernel"], r["policy"], int(r["vl_bits"]))][int(r["n"])] = int(r["instructions"])
+            extra = int(r.get("at_n0") or 0) if whole_calls else 0
+            data[(r["kernel"], r["policy"], int(r["vl_bits"]))][int(r["n"])] = int(r["instructions"]) + extra
     return data
 
 
@@ -82,25 +85,25 @@ def plot(data, out):
     print("wrote", out)
 
 
-def table(data):
+def table(data, ns=(17, 100, 1000)):
     policies = [p for p in STYLE]
-    print("| kernel | policy | " + " | ".join("n=%d @%d" % (n, vl) for n in (17, 100, 1000) for vl in VLS) + " |")
-    print("|---|---|" + "---:|" * 9)
+    print("| kernel | policy | " + " | ".join("n=%d @%d" % (n, vl) for n in ns for vl in VLS) + " |")
+    print("|---|---|" + "---:|" * (len(ns) * len(VLS)))
     for kernel in KERNELS:
         for policy in policies:
             if not any(series(data, kernel, policy, vl) for vl in VLS):
                 continue
             cells = []
-            for n in (17, 100, 1000):
+            for n in ns:
                 for vl in VLS:
                     s = series(data, kernel, policy, vl) or {}
                     cells.append(str(s.get(n, "")))
             print("| %s | %s | %s |" % (kernel, policy, " | ".join(cells)))
 
 
-def goals(data):
+def goals(data, title="Goals:"):
     print()
-    print("Goals:")
+    print(title)
     for kernel in KERNELS:
         for vl in VLS:
             pred = series(data, kernel, "sve_predicated", vl)
@@ -157,6 +160,12 @@ def main():
     data = load(args.csv)
     table(data)
     goals(data)
+    # The same checks on whole calls: a policy cannot move work into the subtracted n = 0 call.
+    whole = load(args.csv, whole_calls=True)
+    print()
+    print("Whole calls at n = 0 (subtracted above; includes the driver's marker call and loop):")
+    table(whole, ns=(0,))
+    goals(whole, "Goals on whole calls (the n = 0 call included):")
     if not args.no_plot:
         plot(data, args.output)
 

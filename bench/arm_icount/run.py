@@ -15,7 +15,9 @@ run untraced in "check" mode, which compares every result with a plain reference
     bench/arm_icount/run.py                     # full sweep -> bench/arm_icount/results.csv
     bench/arm_icount/run.py --nmax 40 -o /tmp/x.csv --kernels times_two   # quick check
 
-CSV columns: kernel,policy,vl_bits,n,instructions. NEON rows are measured once (qemu
+CSV columns: kernel,policy,vl_bits,n,instructions,at_n0 (instructions = the call at n minus the
+call at n = 0; at_n0 = the n = 0 segment itself: the kernel's fixed per-call work plus the
+marker call and the driver loop, the same for every policy of a kernel). NEON rows are measured once (qemu
 `-cpu max,sve=off`) and have vl_bits = 128.
 """
 import argparse
@@ -119,7 +121,7 @@ def measure(job):
     if ns[0] != 0:
         raise RuntimeError("the first call must be n = 0")
     base = segments[0]
-    return kernel, policy, vl or 128, [(n, c - base) for n, c in zip(ns, segments)]
+    return kernel, policy, vl or 128, base, [(n, c - base) for n, c in zip(ns, segments)]
 
 
 def main():
@@ -148,13 +150,13 @@ def main():
                 jobs.append((exe, mark, args.qemu, args.sysroot, kernel, policy, vl, args.nmax, sampling))
     rows = []
     with concurrent.futures.ProcessPoolExecutor(max_workers=args.jobs) as pool:
-        for kernel, policy, vl, counts in pool.map(measure, jobs):
+        for kernel, policy, vl, base, counts in pool.map(measure, jobs):
             print("%-10s %-24s %3d bits: n=%d -> %d instructions" % (kernel, policy, vl, counts[-1][0], counts[-1][1]),
                   file=sys.stderr)
-            rows += [(kernel, policy, vl, n, c) for n, c in counts]
+            rows += [(kernel, policy, vl, n, c, base) for n, c in counts]
     with open(args.output, "w", newline="") as f:
         w = csv.writer(f)
-        w.writerow(["kernel", "policy", "vl_bits", "n", "instructions"])
+        w.writerow(["kernel", "policy", "vl_bits", "n", "instructions", "at_n0"])
         w.writerows(rows)
     print("wrote %s (%d rows)" % (args.output, len(rows)), file=sys.stderr)
 
