@@ -184,8 +184,10 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void map_stri
 #endif
 
 // ---- sve (128-bit vectors)
+// strided inputs with a constant stride of 2 to 4: structure loads (ld2/ld3/ld4) keep one member, except in the last column of a row
 // tail: scalar cleanup loop after the whole vectors
 // uses ld1 gathers (lane r reads element r * stride)
+// uses strided lanes by structure loads (svld2/svld3/svld4, one member kept)
 
 #if defined(__aarch64__)
 __attribute__((target("+sve"))) void map_strided_i8_sve(const int8_t* in0, const int8_t* in1,
@@ -202,8 +204,18 @@ __attribute__((target("+sve"))) void map_strided_i8_sve(const int8_t* in0, const
   const svint32_t offsets32_stride1 = svindex_s32(0, (int32_t)stride1);
   // contiguous input (a stride of 1): whole-vector loads
   if (stride1 == 1) {
-    // whole vectors
+    // whole vectors, strided inputs as structure loads (stops 1 column early)
     int64_t i = 0;
+    for (; i <= n - 16 * vscale - 1; i += 16 * vscale) {
+      svint8_t a_v = svget2_s8(svld2_s8(svptrue_b8(), (in0 + 2 * i)), 0);
+      svint8_t b_v = svld1_s8(svptrue_b8(), in1 + i);
+      svbool_t t12 = svcmpgt_s8(svptrue_b8(), a_v, b_v);
+      svint8_t t13 = svsub_s8_x(svptrue_b8(), a_v, b_v);
+      svint8_t t14 = svsub_s8_x(svptrue_b8(), b_v, a_v);
+      svint8_t t15 = svsel_s8(t12, t13, t14);
+      svst1_s8(svptrue_b8(), out0 + i, t15);
+    }
+    // whole vectors, strided inputs lane by lane
     for (; i <= n - 16 * vscale; i += 16 * vscale) {
       const svuint32_t a_v_g0 = svld1ub_gather_s32offset_u32(
           svunpklo_b(svunpklo_b(svptrue_b8())), (const uint8_t*)(in0 + 2 * i), offsets32_2);
@@ -222,27 +234,53 @@ __attribute__((target("+sve"))) void map_strided_i8_sve(const int8_t* in0, const
                     svreinterpret_u8_u16(
                         svuzp1_u16(svreinterpret_u16_u32(a_v_g2), svreinterpret_u16_u32(a_v_g3)))));
       svint8_t b_v = svld1_s8(svptrue_b8(), in1 + i);
-      svbool_t t8 = svcmpgt_s8(svptrue_b8(), a_v, b_v);
-      svint8_t t9 = svsub_s8_x(svptrue_b8(), a_v, b_v);
-      svint8_t t10 = svsub_s8_x(svptrue_b8(), b_v, a_v);
-      svint8_t t11 = svsel_s8(t8, t9, t10);
-      svst1_s8(svptrue_b8(), out0 + i, t11);
+      svbool_t t16 = svcmpgt_s8(svptrue_b8(), a_v, b_v);
+      svint8_t t17 = svsub_s8_x(svptrue_b8(), a_v, b_v);
+      svint8_t t18 = svsub_s8_x(svptrue_b8(), b_v, a_v);
+      svint8_t t19 = svsel_s8(t16, t17, t18);
+      svst1_s8(svptrue_b8(), out0 + i, t19);
     }
     // scalar cleanup
     for (; i < n; ++i) {
       uint8_t a_v_tail = (uint8_t)in0[2 * i];
       uint8_t b_v_tail = (uint8_t)in1[i];
-      bool t12_tail = ((int8_t)a_v_tail > (int8_t)b_v_tail);
-      uint8_t t13_tail = (uint8_t)((uint32_t)a_v_tail - (uint32_t)b_v_tail);
-      uint8_t t14_tail = (uint8_t)((uint32_t)b_v_tail - (uint32_t)a_v_tail);
-      uint8_t t15_tail = (t12_tail ? t13_tail : t14_tail);
-      out0[i] = (int8_t)t15_tail;
+      bool t20_tail = ((int8_t)a_v_tail > (int8_t)b_v_tail);
+      uint8_t t21_tail = (uint8_t)((uint32_t)a_v_tail - (uint32_t)b_v_tail);
+      uint8_t t22_tail = (uint8_t)((uint32_t)b_v_tail - (uint32_t)a_v_tail);
+      uint8_t t23_tail = (t20_tail ? t21_tail : t22_tail);
+      out0[i] = (int8_t)t23_tail;
     }
   }
   // strided input: gathered lanes
   if (stride1 != 1) {
-    // whole vectors
+    // whole vectors, strided inputs as structure loads (stops 1 column early)
     int64_t i = 0;
+    for (; i <= n - 16 * vscale - 1; i += 16 * vscale) {
+      svint8_t a_v = svget2_s8(svld2_s8(svptrue_b8(), (in0 + 2 * i)), 0);
+      const svuint32_t b_v_g0 =
+          svld1ub_gather_s32offset_u32(svunpklo_b(svunpklo_b(svptrue_b8())),
+                                       (const uint8_t*)(in1 + i * stride1), offsets32_stride1);
+      const svuint32_t b_v_g1 = svld1ub_gather_s32offset_u32(
+          svunpkhi_b(svunpklo_b(svptrue_b8())),
+          (const uint8_t*)(in1 + i * stride1 + (int64_t)svcntw() * 1 * stride1), offsets32_stride1);
+      const svuint32_t b_v_g2 = svld1ub_gather_s32offset_u32(
+          svunpklo_b(svunpkhi_b(svptrue_b8())),
+          (const uint8_t*)(in1 + i * stride1 + (int64_t)svcntw() * 2 * stride1), offsets32_stride1);
+      const svuint32_t b_v_g3 = svld1ub_gather_s32offset_u32(
+          svunpkhi_b(svunpkhi_b(svptrue_b8())),
+          (const uint8_t*)(in1 + i * stride1 + (int64_t)svcntw() * 3 * stride1), offsets32_stride1);
+      svint8_t b_v = svreinterpret_s8_u8(
+          svuzp1_u8(svreinterpret_u8_u16(
+                        svuzp1_u16(svreinterpret_u16_u32(b_v_g0), svreinterpret_u16_u32(b_v_g1))),
+                    svreinterpret_u8_u16(
+                        svuzp1_u16(svreinterpret_u16_u32(b_v_g2), svreinterpret_u16_u32(b_v_g3)))));
+      svbool_t t0 = svcmpgt_s8(svptrue_b8(), a_v, b_v);
+      svint8_t t1 = svsub_s8_x(svptrue_b8(), a_v, b_v);
+      svint8_t t2 = svsub_s8_x(svptrue_b8(), b_v, a_v);
+      svint8_t t3 = svsel_s8(t0, t1, t2);
+      svst1_s8(svptrue_b8(), out0 + i, t3);
+    }
+    // whole vectors, strided inputs lane by lane
     for (; i <= n - 16 * vscale; i += 16 * vscale) {
       const svuint32_t a_v_g0 = svld1ub_gather_s32offset_u32(
           svunpklo_b(svunpklo_b(svptrue_b8())), (const uint8_t*)(in0 + 2 * i), offsets32_2);
@@ -277,21 +315,21 @@ __attribute__((target("+sve"))) void map_strided_i8_sve(const int8_t* in0, const
                         svuzp1_u16(svreinterpret_u16_u32(b_v_g0), svreinterpret_u16_u32(b_v_g1))),
                     svreinterpret_u8_u16(
                         svuzp1_u16(svreinterpret_u16_u32(b_v_g2), svreinterpret_u16_u32(b_v_g3)))));
-      svbool_t t0 = svcmpgt_s8(svptrue_b8(), a_v, b_v);
-      svint8_t t1 = svsub_s8_x(svptrue_b8(), a_v, b_v);
-      svint8_t t2 = svsub_s8_x(svptrue_b8(), b_v, a_v);
-      svint8_t t3 = svsel_s8(t0, t1, t2);
-      svst1_s8(svptrue_b8(), out0 + i, t3);
+      svbool_t t4 = svcmpgt_s8(svptrue_b8(), a_v, b_v);
+      svint8_t t5 = svsub_s8_x(svptrue_b8(), a_v, b_v);
+      svint8_t t6 = svsub_s8_x(svptrue_b8(), b_v, a_v);
+      svint8_t t7 = svsel_s8(t4, t5, t6);
+      svst1_s8(svptrue_b8(), out0 + i, t7);
     }
     // scalar cleanup
     for (; i < n; ++i) {
       uint8_t a_v_tail = (uint8_t)in0[2 * i];
       uint8_t b_v_tail = (uint8_t)in1[i * stride1];
-      bool t4_tail = ((int8_t)a_v_tail > (int8_t)b_v_tail);
-      uint8_t t5_tail = (uint8_t)((uint32_t)a_v_tail - (uint32_t)b_v_tail);
-      uint8_t t6_tail = (uint8_t)((uint32_t)b_v_tail - (uint32_t)a_v_tail);
-      uint8_t t7_tail = (t4_tail ? t5_tail : t6_tail);
-      out0[i] = (int8_t)t7_tail;
+      bool t8_tail = ((int8_t)a_v_tail > (int8_t)b_v_tail);
+      uint8_t t9_tail = (uint8_t)((uint32_t)a_v_tail - (uint32_t)b_v_tail);
+      uint8_t t10_tail = (uint8_t)((uint32_t)b_v_tail - (uint32_t)a_v_tail);
+      uint8_t t11_tail = (t8_tail ? t9_tail : t10_tail);
+      out0[i] = (int8_t)t11_tail;
     }
   }
 }
@@ -393,7 +431,9 @@ __attribute__((target("avx2"))) void map_strided_i8_avx2(const int8_t* in0, cons
 #endif
 
 // ---- neon (128-bit vectors)
+// strided inputs with a constant stride of 2 to 4: structure loads (ld2/ld3/ld4) keep one member, except in the last column of a row
 // tail: scalar cleanup loop after the whole vectors
+// uses strided lanes by structure loads (vld2/vld3/vld4, one member kept)
 // uses strided lanes loaded one at a time into their places (ld1 to a lane: NEON has no gather)
 
 #if defined(__aarch64__)
@@ -402,8 +442,18 @@ void map_strided_i8_neon(const int8_t* in0, const int8_t* in1, int64_t n, int64_
                          int8_t* out0) {
   // contiguous input (a stride of 1): whole-vector loads
   if (stride1 == 1) {
-    // whole vectors
+    // whole vectors, strided inputs as structure loads (stops 1 column early)
     int64_t i = 0;
+    for (; i + 16 <= n - 1; i += 16) {
+      int8x16_t a_v = vld2q_s8((in0 + 2 * i)).val[0];
+      int8x16_t b_v = vld1q_s8(in1 + i);
+      uint8x16_t t12 = vcgtq_s8(a_v, b_v);
+      int8x16_t t13 = vsubq_s8(a_v, b_v);
+      int8x16_t t14 = vsubq_s8(b_v, a_v);
+      int8x16_t t15 = vbslq_s8(t12, t13, t14);
+      vst1q_s8(out0 + i, t15);
+    }
+    // whole vectors, strided inputs lane by lane
     for (; i + 16 <= n; i += 16) {
       int8x16_t a_v = vdupq_n_s8(0);
       a_v = vld1q_lane_s8((in0 + 2 * i + 0 * 2), a_v, 0);
@@ -423,27 +473,53 @@ void map_strided_i8_neon(const int8_t* in0, const int8_t* in1, int64_t n, int64_
       a_v = vld1q_lane_s8((in0 + 2 * i + 14 * 2), a_v, 14);
       a_v = vld1q_lane_s8((in0 + 2 * i + 15 * 2), a_v, 15);
       int8x16_t b_v = vld1q_s8(in1 + i);
-      uint8x16_t t8 = vcgtq_s8(a_v, b_v);
-      int8x16_t t9 = vsubq_s8(a_v, b_v);
-      int8x16_t t10 = vsubq_s8(b_v, a_v);
-      int8x16_t t11 = vbslq_s8(t8, t9, t10);
-      vst1q_s8(out0 + i, t11);
+      uint8x16_t t16 = vcgtq_s8(a_v, b_v);
+      int8x16_t t17 = vsubq_s8(a_v, b_v);
+      int8x16_t t18 = vsubq_s8(b_v, a_v);
+      int8x16_t t19 = vbslq_s8(t16, t17, t18);
+      vst1q_s8(out0 + i, t19);
     }
     // scalar cleanup
     for (; i < n; ++i) {
       uint8_t a_v_tail = (uint8_t)in0[2 * i];
       uint8_t b_v_tail = (uint8_t)in1[i];
-      bool t12_tail = ((int8_t)a_v_tail > (int8_t)b_v_tail);
-      uint8_t t13_tail = (uint8_t)((uint32_t)a_v_tail - (uint32_t)b_v_tail);
-      uint8_t t14_tail = (uint8_t)((uint32_t)b_v_tail - (uint32_t)a_v_tail);
-      uint8_t t15_tail = (t12_tail ? t13_tail : t14_tail);
-      out0[i] = (int8_t)t15_tail;
+      bool t20_tail = ((int8_t)a_v_tail > (int8_t)b_v_tail);
+      uint8_t t21_tail = (uint8_t)((uint32_t)a_v_tail - (uint32_t)b_v_tail);
+      uint8_t t22_tail = (uint8_t)((uint32_t)b_v_tail - (uint32_t)a_v_tail);
+      uint8_t t23_tail = (t20_tail ? t21_tail : t22_tail);
+      out0[i] = (int8_t)t23_tail;
     }
   }
   // strided input: gathered lanes
   if (stride1 != 1) {
-    // whole vectors
+    // whole vectors, strided inputs as structure loads (stops 1 column early)
     int64_t i = 0;
+    for (; i + 16 <= n - 1; i += 16) {
+      int8x16_t a_v = vld2q_s8((in0 + 2 * i)).val[0];
+      int8x16_t b_v = vdupq_n_s8(0);
+      b_v = vld1q_lane_s8((in1 + i * stride1 + 0 * stride1), b_v, 0);
+      b_v = vld1q_lane_s8((in1 + i * stride1 + 1 * stride1), b_v, 1);
+      b_v = vld1q_lane_s8((in1 + i * stride1 + 2 * stride1), b_v, 2);
+      b_v = vld1q_lane_s8((in1 + i * stride1 + 3 * stride1), b_v, 3);
+      b_v = vld1q_lane_s8((in1 + i * stride1 + 4 * stride1), b_v, 4);
+      b_v = vld1q_lane_s8((in1 + i * stride1 + 5 * stride1), b_v, 5);
+      b_v = vld1q_lane_s8((in1 + i * stride1 + 6 * stride1), b_v, 6);
+      b_v = vld1q_lane_s8((in1 + i * stride1 + 7 * stride1), b_v, 7);
+      b_v = vld1q_lane_s8((in1 + i * stride1 + 8 * stride1), b_v, 8);
+      b_v = vld1q_lane_s8((in1 + i * stride1 + 9 * stride1), b_v, 9);
+      b_v = vld1q_lane_s8((in1 + i * stride1 + 10 * stride1), b_v, 10);
+      b_v = vld1q_lane_s8((in1 + i * stride1 + 11 * stride1), b_v, 11);
+      b_v = vld1q_lane_s8((in1 + i * stride1 + 12 * stride1), b_v, 12);
+      b_v = vld1q_lane_s8((in1 + i * stride1 + 13 * stride1), b_v, 13);
+      b_v = vld1q_lane_s8((in1 + i * stride1 + 14 * stride1), b_v, 14);
+      b_v = vld1q_lane_s8((in1 + i * stride1 + 15 * stride1), b_v, 15);
+      uint8x16_t t0 = vcgtq_s8(a_v, b_v);
+      int8x16_t t1 = vsubq_s8(a_v, b_v);
+      int8x16_t t2 = vsubq_s8(b_v, a_v);
+      int8x16_t t3 = vbslq_s8(t0, t1, t2);
+      vst1q_s8(out0 + i, t3);
+    }
+    // whole vectors, strided inputs lane by lane
     for (; i + 16 <= n; i += 16) {
       int8x16_t a_v = vdupq_n_s8(0);
       a_v = vld1q_lane_s8((in0 + 2 * i + 0 * 2), a_v, 0);
@@ -479,21 +555,21 @@ void map_strided_i8_neon(const int8_t* in0, const int8_t* in1, int64_t n, int64_
       b_v = vld1q_lane_s8((in1 + i * stride1 + 13 * stride1), b_v, 13);
       b_v = vld1q_lane_s8((in1 + i * stride1 + 14 * stride1), b_v, 14);
       b_v = vld1q_lane_s8((in1 + i * stride1 + 15 * stride1), b_v, 15);
-      uint8x16_t t0 = vcgtq_s8(a_v, b_v);
-      int8x16_t t1 = vsubq_s8(a_v, b_v);
-      int8x16_t t2 = vsubq_s8(b_v, a_v);
-      int8x16_t t3 = vbslq_s8(t0, t1, t2);
-      vst1q_s8(out0 + i, t3);
+      uint8x16_t t4 = vcgtq_s8(a_v, b_v);
+      int8x16_t t5 = vsubq_s8(a_v, b_v);
+      int8x16_t t6 = vsubq_s8(b_v, a_v);
+      int8x16_t t7 = vbslq_s8(t4, t5, t6);
+      vst1q_s8(out0 + i, t7);
     }
     // scalar cleanup
     for (; i < n; ++i) {
       uint8_t a_v_tail = (uint8_t)in0[2 * i];
       uint8_t b_v_tail = (uint8_t)in1[i * stride1];
-      bool t4_tail = ((int8_t)a_v_tail > (int8_t)b_v_tail);
-      uint8_t t5_tail = (uint8_t)((uint32_t)a_v_tail - (uint32_t)b_v_tail);
-      uint8_t t6_tail = (uint8_t)((uint32_t)b_v_tail - (uint32_t)a_v_tail);
-      uint8_t t7_tail = (t4_tail ? t5_tail : t6_tail);
-      out0[i] = (int8_t)t7_tail;
+      bool t8_tail = ((int8_t)a_v_tail > (int8_t)b_v_tail);
+      uint8_t t9_tail = (uint8_t)((uint32_t)a_v_tail - (uint32_t)b_v_tail);
+      uint8_t t10_tail = (uint8_t)((uint32_t)b_v_tail - (uint32_t)a_v_tail);
+      uint8_t t11_tail = (t8_tail ? t9_tail : t10_tail);
+      out0[i] = (int8_t)t11_tail;
     }
   }
 }

@@ -651,8 +651,10 @@ __attribute__((target("avx2"))) void map_strided_mixed_f64_avx2(
 
 // ---- neon (128-bit vectors)
 // element widths differ (8 to 64 bits): 2 lanes per vector, the widest type's; narrower values fill the low lanes of their registers
+// strided inputs with a constant stride of 2 to 4: structure loads (ld2/ld3/ld4) keep one member, except in the last 3 columns of a row
 // tail: one predicated partial vector after the whole vectors (nothing outside the arrays is read or written)
 // uses partial vectors loaded and stored piecewise (8/4/2/1-byte accesses: NEON has no masked load)
+// uses strided lanes by structure loads (vld2/vld3/vld4, one member kept)
 // uses strided lanes loaded one at a time into their places (ld1 to a lane: NEON has no gather)
 // uses sxtl/uxtl widening
 // uses xtn/sqxtn/uqxtn narrowing between element widths
@@ -667,30 +669,53 @@ void map_strided_mixed_f64_neon(const float* in0, const int16_t* in1, const int8
   for (; r < rows; ++r) {
     // contiguous input (a stride of 1): whole-vector loads
     if (stride1 == 1) {
-      // whole vectors
+      // whole vectors, strided inputs as structure loads (stops 3 columns early)
       int64_t c = 0;
+      for (; c + 2 <= cols - 3; c += 2) {
+        float32x4_t x_v = vcombine_f32(vld1_f32(in0 + c + r * stride * stride1), vdup_n_f32(0));
+        int16x8_t w_v =
+            vcombine_s16(vld2_s16((in1 + 2 * c + 2 * r * stride)).val[0], vdup_n_s16(0));
+        int8x16_t bias_v = vld1q_dup_s8(in2 + 0);
+        float64x2_t t27 = vcvt_f64_f32(vget_low_f32(x_v));
+        int64x2_t t28_w = vmovl_s32(vget_low_s32(vmovl_s16(vget_low_s16(w_v))));
+        float64x2_t t28 = vcvtq_f64_s64(t28_w);
+        float64x2_t t29 = vmulq_f64(t27, t28);
+        int64x2_t t30_w =
+            vmovl_s32(vget_low_s32(vmovl_s16(vget_low_s16(vmovl_s8(vget_low_s8(bias_v))))));
+        float64x2_t t30 = vcvtq_f64_s64(t30_w);
+        float64x2_t t31 = vaddq_f64(t29, t30);
+        int8x16_t t32 = vcombine_s8(vqmovn_s16(w_v), vdup_n_s8(0));
+        int8x16_t t33 = vaddq_s8(t32, bias_v);
+        int32x4_t t34_w = vmovl_s16(vget_low_s16(w_v));
+        float32x4_t t34 = vcvtq_f32_s32(t34_w);
+        float32x4_t t35 = vmulq_f32(x_v, t34);
+        vst1q_f64(out0 + c + r * stride, t31);
+        simdgen_store_prefix(out1 + c + r * stride, vreinterpretq_u8_s8(t33), 2);
+        vst1_f32(out2 + c + r * stride, vget_low_f32(t35));
+      }
+      // whole vectors, strided inputs lane by lane
       for (; c + 2 <= cols; c += 2) {
         float32x4_t x_v = vcombine_f32(vld1_f32(in0 + c + r * stride * stride1), vdup_n_f32(0));
         int16x8_t w_v = vdupq_n_s16(0);
         w_v = vld1q_lane_s16((in1 + 2 * c + 2 * r * stride + 0 * 2), w_v, 0);
         w_v = vld1q_lane_s16((in1 + 2 * c + 2 * r * stride + 1 * 2), w_v, 1);
         int8x16_t bias_v = vld1q_dup_s8(in2 + 0);
-        float64x2_t t18 = vcvt_f64_f32(vget_low_f32(x_v));
-        int64x2_t t19_w = vmovl_s32(vget_low_s32(vmovl_s16(vget_low_s16(w_v))));
-        float64x2_t t19 = vcvtq_f64_s64(t19_w);
-        float64x2_t t20 = vmulq_f64(t18, t19);
-        int64x2_t t21_w =
+        float64x2_t t36 = vcvt_f64_f32(vget_low_f32(x_v));
+        int64x2_t t37_w = vmovl_s32(vget_low_s32(vmovl_s16(vget_low_s16(w_v))));
+        float64x2_t t37 = vcvtq_f64_s64(t37_w);
+        float64x2_t t38 = vmulq_f64(t36, t37);
+        int64x2_t t39_w =
             vmovl_s32(vget_low_s32(vmovl_s16(vget_low_s16(vmovl_s8(vget_low_s8(bias_v))))));
-        float64x2_t t21 = vcvtq_f64_s64(t21_w);
-        float64x2_t t22 = vaddq_f64(t20, t21);
-        int8x16_t t23 = vcombine_s8(vqmovn_s16(w_v), vdup_n_s8(0));
-        int8x16_t t24 = vaddq_s8(t23, bias_v);
-        int32x4_t t25_w = vmovl_s16(vget_low_s16(w_v));
-        float32x4_t t25 = vcvtq_f32_s32(t25_w);
-        float32x4_t t26 = vmulq_f32(x_v, t25);
-        vst1q_f64(out0 + c + r * stride, t22);
-        simdgen_store_prefix(out1 + c + r * stride, vreinterpretq_u8_s8(t24), 2);
-        vst1_f32(out2 + c + r * stride, vget_low_f32(t26));
+        float64x2_t t39 = vcvtq_f64_s64(t39_w);
+        float64x2_t t40 = vaddq_f64(t38, t39);
+        int8x16_t t41 = vcombine_s8(vqmovn_s16(w_v), vdup_n_s8(0));
+        int8x16_t t42 = vaddq_s8(t41, bias_v);
+        int32x4_t t43_w = vmovl_s16(vget_low_s16(w_v));
+        float32x4_t t43 = vcvtq_f32_s32(t43_w);
+        float32x4_t t44 = vmulq_f32(x_v, t43);
+        vst1q_f64(out0 + c + r * stride, t40);
+        simdgen_store_prefix(out1 + c + r * stride, vreinterpretq_u8_s8(t42), 2);
+        vst1_f32(out2 + c + r * stride, vget_low_f32(t44));
       }
       // the rest: one partial vector, its loads and stores masked
       if (c < cols) {
@@ -704,35 +729,34 @@ void map_strided_mixed_f64_neon(const float* in0, const int16_t* in1, const int8
         int8x16_t bias_v_tail = vdupq_n_s8(0);
         if (0 < cols - c) bias_v_tail = vld1q_lane_s8((in2 + 0 + 0 * 0), bias_v_tail, 0);
         if (1 < cols - c) bias_v_tail = vld1q_lane_s8((in2 + 0 + 1 * 0), bias_v_tail, 1);
-        float64x2_t t27_tail = vcvt_f64_f32(vget_low_f32(x_v_tail));
-        int64x2_t t28_tail_w = vmovl_s32(vget_low_s32(vmovl_s16(vget_low_s16(w_v_tail))));
-        float64x2_t t28_tail = vcvtq_f64_s64(t28_tail_w);
-        float64x2_t t29_tail = vmulq_f64(t27_tail, t28_tail);
-        int64x2_t t30_tail_w =
+        float64x2_t t45_tail = vcvt_f64_f32(vget_low_f32(x_v_tail));
+        int64x2_t t46_tail_w = vmovl_s32(vget_low_s32(vmovl_s16(vget_low_s16(w_v_tail))));
+        float64x2_t t46_tail = vcvtq_f64_s64(t46_tail_w);
+        float64x2_t t47_tail = vmulq_f64(t45_tail, t46_tail);
+        int64x2_t t48_tail_w =
             vmovl_s32(vget_low_s32(vmovl_s16(vget_low_s16(vmovl_s8(vget_low_s8(bias_v_tail))))));
-        float64x2_t t30_tail = vcvtq_f64_s64(t30_tail_w);
-        float64x2_t t31_tail = vaddq_f64(t29_tail, t30_tail);
-        int8x16_t t32_tail = vcombine_s8(vqmovn_s16(w_v_tail), vdup_n_s8(0));
-        int8x16_t t33_tail = vaddq_s8(t32_tail, bias_v_tail);
-        int32x4_t t34_tail_w = vmovl_s16(vget_low_s16(w_v_tail));
-        float32x4_t t34_tail = vcvtq_f32_s32(t34_tail_w);
-        float32x4_t t35_tail = vmulq_f32(x_v_tail, t34_tail);
-        simdgen_store_prefix(out0 + c + r * stride, vreinterpretq_u8_f64(t31_tail), (cols - c) * 8);
-        simdgen_store_prefix(out1 + c + r * stride, vreinterpretq_u8_s8(t33_tail), (cols - c) * 1);
-        simdgen_store_prefix(out2 + c + r * stride, vreinterpretq_u8_f32(t35_tail), (cols - c) * 4);
+        float64x2_t t48_tail = vcvtq_f64_s64(t48_tail_w);
+        float64x2_t t49_tail = vaddq_f64(t47_tail, t48_tail);
+        int8x16_t t50_tail = vcombine_s8(vqmovn_s16(w_v_tail), vdup_n_s8(0));
+        int8x16_t t51_tail = vaddq_s8(t50_tail, bias_v_tail);
+        int32x4_t t52_tail_w = vmovl_s16(vget_low_s16(w_v_tail));
+        float32x4_t t52_tail = vcvtq_f32_s32(t52_tail_w);
+        float32x4_t t53_tail = vmulq_f32(x_v_tail, t52_tail);
+        simdgen_store_prefix(out0 + c + r * stride, vreinterpretq_u8_f64(t49_tail), (cols - c) * 8);
+        simdgen_store_prefix(out1 + c + r * stride, vreinterpretq_u8_s8(t51_tail), (cols - c) * 1);
+        simdgen_store_prefix(out2 + c + r * stride, vreinterpretq_u8_f32(t53_tail), (cols - c) * 4);
       }
     }
     // strided input: gathered lanes
     if (stride1 != 1) {
-      // whole vectors
+      // whole vectors, strided inputs as structure loads (stops 3 columns early)
       int64_t c = 0;
-      for (; c + 2 <= cols; c += 2) {
+      for (; c + 2 <= cols - 3; c += 2) {
         float32x4_t x_v = vdupq_n_f32(0);
         x_v = vld1q_lane_f32((in0 + c * stride1 + r * stride * stride1 + 0 * stride1), x_v, 0);
         x_v = vld1q_lane_f32((in0 + c * stride1 + r * stride * stride1 + 1 * stride1), x_v, 1);
-        int16x8_t w_v = vdupq_n_s16(0);
-        w_v = vld1q_lane_s16((in1 + 2 * c + 2 * r * stride + 0 * 2), w_v, 0);
-        w_v = vld1q_lane_s16((in1 + 2 * c + 2 * r * stride + 1 * 2), w_v, 1);
+        int16x8_t w_v =
+            vcombine_s16(vld2_s16((in1 + 2 * c + 2 * r * stride)).val[0], vdup_n_s16(0));
         int8x16_t bias_v = vld1q_dup_s8(in2 + 0);
         float64x2_t t0 = vcvt_f64_f32(vget_low_f32(x_v));
         int64x2_t t1_w = vmovl_s32(vget_low_s32(vmovl_s16(vget_low_s16(w_v))));
@@ -751,6 +775,32 @@ void map_strided_mixed_f64_neon(const float* in0, const int16_t* in1, const int8
         simdgen_store_prefix(out1 + c + r * stride, vreinterpretq_u8_s8(t6), 2);
         vst1_f32(out2 + c + r * stride, vget_low_f32(t8));
       }
+      // whole vectors, strided inputs lane by lane
+      for (; c + 2 <= cols; c += 2) {
+        float32x4_t x_v = vdupq_n_f32(0);
+        x_v = vld1q_lane_f32((in0 + c * stride1 + r * stride * stride1 + 0 * stride1), x_v, 0);
+        x_v = vld1q_lane_f32((in0 + c * stride1 + r * stride * stride1 + 1 * stride1), x_v, 1);
+        int16x8_t w_v = vdupq_n_s16(0);
+        w_v = vld1q_lane_s16((in1 + 2 * c + 2 * r * stride + 0 * 2), w_v, 0);
+        w_v = vld1q_lane_s16((in1 + 2 * c + 2 * r * stride + 1 * 2), w_v, 1);
+        int8x16_t bias_v = vld1q_dup_s8(in2 + 0);
+        float64x2_t t9 = vcvt_f64_f32(vget_low_f32(x_v));
+        int64x2_t t10_w = vmovl_s32(vget_low_s32(vmovl_s16(vget_low_s16(w_v))));
+        float64x2_t t10 = vcvtq_f64_s64(t10_w);
+        float64x2_t t11 = vmulq_f64(t9, t10);
+        int64x2_t t12_w =
+            vmovl_s32(vget_low_s32(vmovl_s16(vget_low_s16(vmovl_s8(vget_low_s8(bias_v))))));
+        float64x2_t t12 = vcvtq_f64_s64(t12_w);
+        float64x2_t t13 = vaddq_f64(t11, t12);
+        int8x16_t t14 = vcombine_s8(vqmovn_s16(w_v), vdup_n_s8(0));
+        int8x16_t t15 = vaddq_s8(t14, bias_v);
+        int32x4_t t16_w = vmovl_s16(vget_low_s16(w_v));
+        float32x4_t t16 = vcvtq_f32_s32(t16_w);
+        float32x4_t t17 = vmulq_f32(x_v, t16);
+        vst1q_f64(out0 + c + r * stride, t13);
+        simdgen_store_prefix(out1 + c + r * stride, vreinterpretq_u8_s8(t15), 2);
+        vst1_f32(out2 + c + r * stride, vget_low_f32(t17));
+      }
       // the rest: one partial vector, its loads and stores masked
       if (c < cols) {
         float32x4_t x_v_tail = vdupq_n_f32(0);
@@ -768,22 +818,22 @@ void map_strided_mixed_f64_neon(const float* in0, const int16_t* in1, const int8
         int8x16_t bias_v_tail = vdupq_n_s8(0);
         if (0 < cols - c) bias_v_tail = vld1q_lane_s8((in2 + 0 + 0 * 0), bias_v_tail, 0);
         if (1 < cols - c) bias_v_tail = vld1q_lane_s8((in2 + 0 + 1 * 0), bias_v_tail, 1);
-        float64x2_t t9_tail = vcvt_f64_f32(vget_low_f32(x_v_tail));
-        int64x2_t t10_tail_w = vmovl_s32(vget_low_s32(vmovl_s16(vget_low_s16(w_v_tail))));
-        float64x2_t t10_tail = vcvtq_f64_s64(t10_tail_w);
-        float64x2_t t11_tail = vmulq_f64(t9_tail, t10_tail);
-        int64x2_t t12_tail_w =
+        float64x2_t t18_tail = vcvt_f64_f32(vget_low_f32(x_v_tail));
+        int64x2_t t19_tail_w = vmovl_s32(vget_low_s32(vmovl_s16(vget_low_s16(w_v_tail))));
+        float64x2_t t19_tail = vcvtq_f64_s64(t19_tail_w);
+        float64x2_t t20_tail = vmulq_f64(t18_tail, t19_tail);
+        int64x2_t t21_tail_w =
             vmovl_s32(vget_low_s32(vmovl_s16(vget_low_s16(vmovl_s8(vget_low_s8(bias_v_tail))))));
-        float64x2_t t12_tail = vcvtq_f64_s64(t12_tail_w);
-        float64x2_t t13_tail = vaddq_f64(t11_tail, t12_tail);
-        int8x16_t t14_tail = vcombine_s8(vqmovn_s16(w_v_tail), vdup_n_s8(0));
-        int8x16_t t15_tail = vaddq_s8(t14_tail, bias_v_tail);
-        int32x4_t t16_tail_w = vmovl_s16(vget_low_s16(w_v_tail));
-        float32x4_t t16_tail = vcvtq_f32_s32(t16_tail_w);
-        float32x4_t t17_tail = vmulq_f32(x_v_tail, t16_tail);
-        simdgen_store_prefix(out0 + c + r * stride, vreinterpretq_u8_f64(t13_tail), (cols - c) * 8);
-        simdgen_store_prefix(out1 + c + r * stride, vreinterpretq_u8_s8(t15_tail), (cols - c) * 1);
-        simdgen_store_prefix(out2 + c + r * stride, vreinterpretq_u8_f32(t17_tail), (cols - c) * 4);
+        float64x2_t t21_tail = vcvtq_f64_s64(t21_tail_w);
+        float64x2_t t22_tail = vaddq_f64(t20_tail, t21_tail);
+        int8x16_t t23_tail = vcombine_s8(vqmovn_s16(w_v_tail), vdup_n_s8(0));
+        int8x16_t t24_tail = vaddq_s8(t23_tail, bias_v_tail);
+        int32x4_t t25_tail_w = vmovl_s16(vget_low_s16(w_v_tail));
+        float32x4_t t25_tail = vcvtq_f32_s32(t25_tail_w);
+        float32x4_t t26_tail = vmulq_f32(x_v_tail, t25_tail);
+        simdgen_store_prefix(out0 + c + r * stride, vreinterpretq_u8_f64(t22_tail), (cols - c) * 8);
+        simdgen_store_prefix(out1 + c + r * stride, vreinterpretq_u8_s8(t24_tail), (cols - c) * 1);
+        simdgen_store_prefix(out2 + c + r * stride, vreinterpretq_u8_f32(t26_tail), (cols - c) * 4);
       }
     }
   }

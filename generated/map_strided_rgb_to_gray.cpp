@@ -412,7 +412,9 @@ __attribute__((target("avx2"))) void map_strided_rgb_to_gray_avx2(const uint8_t*
 
 // ---- neon (128-bit vectors)
 // element widths differ (8 to 32 bits): 4 lanes per vector, the widest type's; narrower values fill the low lanes of their registers
+// strided inputs with a constant stride of 2 to 4: structure loads (ld2/ld3/ld4) keep one member, except in the last 5 columns of a row
 // tail: one predicated partial vector after the whole vectors (nothing outside the arrays is read or written)
+// uses strided lanes by structure loads (vld2/vld3/vld4, one member kept)
 // uses strided lanes loaded one at a time into their places (ld1 to a lane: NEON has no gather)
 // uses sxtl/uxtl widening
 // uses xtn/sqxtn/uqxtn narrowing between element widths
@@ -427,24 +429,12 @@ void map_strided_rgb_to_gray_neon(const uint8_t* in0, const uint8_t* in1, const 
   // rows
   int64_t r = 0;
   for (; r < rows; ++r) {
-    // whole vectors
+    // whole vectors, strided inputs as structure loads (stops 5 columns early)
     int64_t c = 0;
-    for (; c + 4 <= cols; c += 4) {
-      uint8x16_t red_v = vdupq_n_u8(0);
-      red_v = vld1q_lane_u8((in0 + 3 * c + r * stride1 + 0 * 3), red_v, 0);
-      red_v = vld1q_lane_u8((in0 + 3 * c + r * stride1 + 1 * 3), red_v, 1);
-      red_v = vld1q_lane_u8((in0 + 3 * c + r * stride1 + 2 * 3), red_v, 2);
-      red_v = vld1q_lane_u8((in0 + 3 * c + r * stride1 + 3 * 3), red_v, 3);
-      uint8x16_t green_v = vdupq_n_u8(0);
-      green_v = vld1q_lane_u8((in1 + 3 * c + r * stride1 + 0 * 3), green_v, 0);
-      green_v = vld1q_lane_u8((in1 + 3 * c + r * stride1 + 1 * 3), green_v, 1);
-      green_v = vld1q_lane_u8((in1 + 3 * c + r * stride1 + 2 * 3), green_v, 2);
-      green_v = vld1q_lane_u8((in1 + 3 * c + r * stride1 + 3 * 3), green_v, 3);
-      uint8x16_t blue_v = vdupq_n_u8(0);
-      blue_v = vld1q_lane_u8((in2 + 3 * c + r * stride1 + 0 * 3), blue_v, 0);
-      blue_v = vld1q_lane_u8((in2 + 3 * c + r * stride1 + 1 * 3), blue_v, 1);
-      blue_v = vld1q_lane_u8((in2 + 3 * c + r * stride1 + 2 * 3), blue_v, 2);
-      blue_v = vld1q_lane_u8((in2 + 3 * c + r * stride1 + 3 * 3), blue_v, 3);
+    for (; c + 4 <= cols - 5; c += 4) {
+      uint8x16_t red_v = vcombine_u8(vld3_u8((in0 + 3 * c + r * stride1)).val[0], vdup_n_u8(0));
+      uint8x16_t green_v = vcombine_u8(vld3_u8((in1 + 3 * c + r * stride1)).val[0], vdup_n_u8(0));
+      uint8x16_t blue_v = vcombine_u8(vld3_u8((in2 + 3 * c + r * stride1)).val[0], vdup_n_u8(0));
       int32x4_t t0_w = vreinterpretq_s32_u32(vmovl_u16(vget_low_u16(vmovl_u8(vget_low_u8(red_v)))));
       float32x4_t t0 = vcvtq_f32_s32(t0_w);
       float32x4_t t1 = vmulq_f32(k0, t0);
@@ -462,6 +452,41 @@ void map_strided_rgb_to_gray_neon(const uint8_t* in0, const uint8_t* in1, const 
       uint8x16_t t8 =
           vcombine_u8(vqmovn_u16(vcombine_u16(vqmovn_u32(t8_w), vdup_n_u16(0))), vdup_n_u8(0));
       simdgen_store_prefix(out0 + c + cols * r, t8, 4);
+    }
+    // whole vectors, strided inputs lane by lane
+    for (; c + 4 <= cols; c += 4) {
+      uint8x16_t red_v = vdupq_n_u8(0);
+      red_v = vld1q_lane_u8((in0 + 3 * c + r * stride1 + 0 * 3), red_v, 0);
+      red_v = vld1q_lane_u8((in0 + 3 * c + r * stride1 + 1 * 3), red_v, 1);
+      red_v = vld1q_lane_u8((in0 + 3 * c + r * stride1 + 2 * 3), red_v, 2);
+      red_v = vld1q_lane_u8((in0 + 3 * c + r * stride1 + 3 * 3), red_v, 3);
+      uint8x16_t green_v = vdupq_n_u8(0);
+      green_v = vld1q_lane_u8((in1 + 3 * c + r * stride1 + 0 * 3), green_v, 0);
+      green_v = vld1q_lane_u8((in1 + 3 * c + r * stride1 + 1 * 3), green_v, 1);
+      green_v = vld1q_lane_u8((in1 + 3 * c + r * stride1 + 2 * 3), green_v, 2);
+      green_v = vld1q_lane_u8((in1 + 3 * c + r * stride1 + 3 * 3), green_v, 3);
+      uint8x16_t blue_v = vdupq_n_u8(0);
+      blue_v = vld1q_lane_u8((in2 + 3 * c + r * stride1 + 0 * 3), blue_v, 0);
+      blue_v = vld1q_lane_u8((in2 + 3 * c + r * stride1 + 1 * 3), blue_v, 1);
+      blue_v = vld1q_lane_u8((in2 + 3 * c + r * stride1 + 2 * 3), blue_v, 2);
+      blue_v = vld1q_lane_u8((in2 + 3 * c + r * stride1 + 3 * 3), blue_v, 3);
+      int32x4_t t9_w = vreinterpretq_s32_u32(vmovl_u16(vget_low_u16(vmovl_u8(vget_low_u8(red_v)))));
+      float32x4_t t9 = vcvtq_f32_s32(t9_w);
+      float32x4_t t10 = vmulq_f32(k0, t9);
+      int32x4_t t11_w =
+          vreinterpretq_s32_u32(vmovl_u16(vget_low_u16(vmovl_u8(vget_low_u8(green_v)))));
+      float32x4_t t11 = vcvtq_f32_s32(t11_w);
+      float32x4_t t12 = vmulq_f32(k1, t11);
+      float32x4_t t13 = vaddq_f32(t10, t12);
+      int32x4_t t14_w =
+          vreinterpretq_s32_u32(vmovl_u16(vget_low_u16(vmovl_u8(vget_low_u8(blue_v)))));
+      float32x4_t t14 = vcvtq_f32_s32(t14_w);
+      float32x4_t t15 = vmulq_f32(k2, t14);
+      float32x4_t t16 = vaddq_f32(t13, t15);
+      uint32x4_t t17_w = vcvtnq_u32_f32(t16);
+      uint8x16_t t17 =
+          vcombine_u8(vqmovn_u16(vcombine_u16(vqmovn_u32(t17_w), vdup_n_u16(0))), vdup_n_u8(0));
+      simdgen_store_prefix(out0 + c + cols * r, t17, 4);
     }
     // the rest: one partial vector, its loads and stores masked
     if (c < cols) {
@@ -492,24 +517,24 @@ void map_strided_rgb_to_gray_neon(const uint8_t* in0, const uint8_t* in1, const 
         blue_v_tail = vld1q_lane_u8((in2 + 3 * c + r * stride1 + 2 * 3), blue_v_tail, 2);
       if (3 < cols - c)
         blue_v_tail = vld1q_lane_u8((in2 + 3 * c + r * stride1 + 3 * 3), blue_v_tail, 3);
-      int32x4_t t9_tail_w =
+      int32x4_t t18_tail_w =
           vreinterpretq_s32_u32(vmovl_u16(vget_low_u16(vmovl_u8(vget_low_u8(red_v_tail)))));
-      float32x4_t t9_tail = vcvtq_f32_s32(t9_tail_w);
-      float32x4_t t10_tail = vmulq_f32(k0, t9_tail);
-      int32x4_t t11_tail_w =
+      float32x4_t t18_tail = vcvtq_f32_s32(t18_tail_w);
+      float32x4_t t19_tail = vmulq_f32(k0, t18_tail);
+      int32x4_t t20_tail_w =
           vreinterpretq_s32_u32(vmovl_u16(vget_low_u16(vmovl_u8(vget_low_u8(green_v_tail)))));
-      float32x4_t t11_tail = vcvtq_f32_s32(t11_tail_w);
-      float32x4_t t12_tail = vmulq_f32(k1, t11_tail);
-      float32x4_t t13_tail = vaddq_f32(t10_tail, t12_tail);
-      int32x4_t t14_tail_w =
+      float32x4_t t20_tail = vcvtq_f32_s32(t20_tail_w);
+      float32x4_t t21_tail = vmulq_f32(k1, t20_tail);
+      float32x4_t t22_tail = vaddq_f32(t19_tail, t21_tail);
+      int32x4_t t23_tail_w =
           vreinterpretq_s32_u32(vmovl_u16(vget_low_u16(vmovl_u8(vget_low_u8(blue_v_tail)))));
-      float32x4_t t14_tail = vcvtq_f32_s32(t14_tail_w);
-      float32x4_t t15_tail = vmulq_f32(k2, t14_tail);
-      float32x4_t t16_tail = vaddq_f32(t13_tail, t15_tail);
-      uint32x4_t t17_tail_w = vcvtnq_u32_f32(t16_tail);
-      uint8x16_t t17_tail = vcombine_u8(
-          vqmovn_u16(vcombine_u16(vqmovn_u32(t17_tail_w), vdup_n_u16(0))), vdup_n_u8(0));
-      simdgen_store_prefix(out0 + c + cols * r, t17_tail, (cols - c) * 1);
+      float32x4_t t23_tail = vcvtq_f32_s32(t23_tail_w);
+      float32x4_t t24_tail = vmulq_f32(k2, t23_tail);
+      float32x4_t t25_tail = vaddq_f32(t22_tail, t24_tail);
+      uint32x4_t t26_tail_w = vcvtnq_u32_f32(t25_tail);
+      uint8x16_t t26_tail = vcombine_u8(
+          vqmovn_u16(vcombine_u16(vqmovn_u32(t26_tail_w), vdup_n_u16(0))), vdup_n_u8(0));
+      simdgen_store_prefix(out0 + c + cols * r, t26_tail, (cols - c) * 1);
     }
   }
 }

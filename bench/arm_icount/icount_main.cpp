@@ -33,6 +33,8 @@
 #include "rowsum_i8_scal.h"
 #include "f32_to_u8_pred.h"
 #include "f32_to_u8_scal.h"
+#include "strided3_pred.h"
+#include "strided3_scal.h"
 #include "times_two_pred.h"
 #include "times_two_scal.h"
 #include "u8_to_f32_pred.h"
@@ -44,7 +46,7 @@ extern "C" __attribute__((noinline)) void icount_mark(long n) { __asm__ volatile
 
 namespace {
 
-enum class Kind { times_two, rowsum_i8, rowsum_f32, u8_to_f32, f32_to_u8 };
+enum class Kind { times_two, rowsum_i8, rowsum_f32, u8_to_f32, f32_to_u8, strided3 };
 
 // Every kernel has the shape f(const T* in, int64_t n, U* out); AAPCS64 passes the three
 // arguments in x0, x1, x2 whatever the pointee types, so one pointer type calls them all.
@@ -85,6 +87,10 @@ const Entry kEntries[] = {
     {"rowsum_f32", "neon_cleanup", Kind::rowsum_f32, any(rowsum_f32_scal_neon)},
     // Element widths differ: SVE (bytes unpacked in 32-bit containers), NEON (fractional vectors)
     // and the one-element code both ran before (the scalar variant).
+    {"strided3", "sve_predicated", Kind::strided3, any(strided3_pred_sve)},
+    {"strided3", "sve_cleanup", Kind::strided3, any(strided3_scal_sve)},
+    {"strided3", "neon_predicated", Kind::strided3, any(strided3_pred_neon)},
+    {"strided3", "neon_cleanup", Kind::strided3, any(strided3_scal_neon)},
     {"u8_to_f32", "sve_predicated", Kind::u8_to_f32, any(u8_to_f32_pred_sve)},
     {"u8_to_f32", "sve_cleanup", Kind::u8_to_f32, any(u8_to_f32_scal_sve)},
     {"f32_to_u8", "sve_predicated", Kind::f32_to_u8, any(f32_to_u8_pred_sve)},
@@ -118,6 +124,13 @@ bool check(const Entry& e, const void* in, int64_t n, const void* out) {
       for (int64_t i = n; i < n + kSlack; ++i)
         if (!std::isnan(b[i])) return std::printf("n=%lld: B[%lld] written past the end\n", (long long)n, (long long)i), false;
       return true;
+    }
+    case Kind::strided3: {
+      const uint8_t* a = static_cast<const uint8_t*>(in);
+      const uint8_t* b = static_cast<const uint8_t*>(out);
+      for (int64_t i = 0; i < n; ++i)
+        if (b[i] != uint8_t(a[3 * i] + 1)) return std::printf("n=%lld: y[%lld] = %d, want %d\n", (long long)n, (long long)i, b[i], uint8_t(a[3 * i] + 1)), false;
+      return untouched(out, n, 1);
     }
     case Kind::rowsum_i8: {
       const int8_t* a = static_cast<const int8_t*>(in);
@@ -181,14 +194,12 @@ int main(int argc, char** argv) {
     if (!sampled || n <= 256 || n % 8 == 0 || n == 17 || n == 100 || n == 1000 || n == nmax) ns.push_back(n);
 
   // Inputs: small values (i8 sums cannot overflow, f32 products and sums are exact enough).
-  std::vector<int8_t> in_i8(nmax + kSlack);
+  std::vector<int8_t> in_i8(3 * nmax + kSlack);  // strided3 reads every third byte
   std::vector<float> in_f32(nmax + kSlack);
-  for (int64_t i = 0; i < nmax + kSlack; ++i) {
-    in_i8[i] = (int8_t)((i * 37 + 11) % 255 - 127);
-    in_f32[i] = (float)((i * 13 + 5) % 97 - 48) / 16.0f;
-  }
+  for (int64_t i = 0; i < 3 * nmax + kSlack; ++i) in_i8[i] = (int8_t)((i * 37 + 11) % 255 - 127);
+  for (int64_t i = 0; i < nmax + kSlack; ++i) in_f32[i] = (float)((i * 13 + 5) % 97 - 48) / 16.0f;
   std::vector<float> out(nmax + kSlack);
-  const bool bytes_in = entry->kind == Kind::rowsum_i8 || entry->kind == Kind::u8_to_f32;
+  const bool bytes_in = entry->kind == Kind::rowsum_i8 || entry->kind == Kind::u8_to_f32 || entry->kind == Kind::strided3;
   const void* in = bytes_in ? (const void*)in_i8.data() : (const void*)in_f32.data();
   void* outp = out.data();
 

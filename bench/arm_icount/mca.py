@@ -29,7 +29,7 @@ import tempfile
 
 CORES = [("neoverse-n2", 16), ("neoverse-v2", 16), ("neoverse-v1", 32), ("a64fx", 64), ("cortex-a72", 0)]
 FUNCTIONS = ["times_two_pred_sve", "times_two_pred_neon", "rowsum_i8_pred_sve", "rowsum_i8_pred_neon_dotprod",
-             "rowsum_f32_pred_sve", "rowsum_f32_pred_neon"]
+             "rowsum_f32_pred_sve", "rowsum_f32_pred_neon", "strided3_pred_sve", "strided3_pred_neon"]
 
 
 def alternative(name):
@@ -72,14 +72,21 @@ def vector_loads(insn):
         return 1
     if op == "ldp" and re.match(r"^\S+\s+q\d+", insn):
         return 2
-    if op == "ld1" and "{v" in insn:
-        return insn.count(".") if "-" not in insn.split("}")[0] else 4
+    if op in ("ld1", "ld2", "ld3", "ld4") and "{v" in insn:  # a list of registers, or a range v0.4s-v2.4s
+        regs = insn.split("{")[1].split("}")[0]
+        if "-" in regs:
+            lo, hi = (int(re.match(r"v(\d+)", r.strip()).group(1)) for r in regs.split("-"))
+            return (hi - lo) % 32 + 1
+        return regs.count(",") + 1
+    if re.match(r"^ld[234][bhwd]$", op) and "{z" in insn:  # SVE structure loads
+        return int(op[2])
     return 0
 
 
-def main_loop(body):
-    """The backward branch whose loop (target .. branch) holds the most vector loads."""
-    best = None
+def main_loop(body, pick=None):
+    """The innermost loop (backward branch .. its target) with structure loads, else the one with
+    the most vector loads, or with `pick` the pick-th innermost loop in address order."""
+    best, found = None, []
     addrs = [a for a, _ in body]
     for k, (addr, insn) in enumerate(body):
         m = re.match(r"^(b\.\w+|b|cbnz|cbz|tbnz|tbz)\s+.*?([0-9a-f]+) <", insn)
@@ -92,8 +99,16 @@ def main_loop(body):
         if any(re.match(r"^(b\.\w+|b|cbnz|cbz)\s", i) for i in loop[:-1]):
             continue  # not innermost
         loads = sum(vector_loads(i) for i in loop)
+        found.append((loads, loop))
         if best is None or loads > best[0]:
             best = (loads, loop)
+    # A loop of structure loads (ld2/ld3/ld4) is the main one where there is one: the lane-by-lane
+    # loop after it has more loads but runs for the last columns only.
+    structured = [f for f in found if any(re.match(r"^ld[234][bhwd]?\s", i) for i in f[1])]
+    if structured:
+        best = structured[0]
+    if pick is not None:
+        best = found[pick] if pick < len(found) else None
     if best is None:
         raise SystemExit("no loop found")
     # llvm-mca wants a branch target it can parse: any label works, the body repeats anyway.
@@ -120,9 +135,14 @@ def main():
     ap.add_argument("--objdump", default="aarch64-linux-gnu-objdump")
     ap.add_argument("--mca", default="llvm-mca-19")
     ap.add_argument("--show-loops", action="store_true", help="print each loop's instructions")
+    ap.add_argument("--loop", type=int, help="measure the N-th innermost loop (address order) instead of the one with most loads")
+    ap.add_argument("--functions", help="comma-separated functions of --exe (an object file works too) instead of the bench's")
     args = ap.parse_args()
-    rows = [(f, *main_loop(disassemble(args.objdump, args.exe, f))) for f in FUNCTIONS]
-    rows += [(name, 4, alternative(name)) for name in ("rowsum_f32 via ld2w", "rowsum_f32 via ld4w")]
+    functions = args.functions.split(",") if args.functions else FUNCTIONS
+    rows = [(f + ("" if args.loop is None else " loop %d" % args.loop), *main_loop(disassemble(args.objdump, args.exe, f), args.loop))
+            for f in functions]
+    if not args.functions:
+        rows += [(name, 4, alternative(name)) for name in ("rowsum_f32 via ld2w", "rowsum_f32 via ld4w")]
     print("| loop | instructions | vectors loaded | " + " | ".join("%s cycles (B/cycle)" % c for c, _ in CORES) + " |")
     print("|---|---:|---:|" + "---:|" * len(CORES))
     for name, loads, loop in rows:

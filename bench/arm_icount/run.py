@@ -44,6 +44,9 @@ KERNELS = {
     # Element widths differ (unpacked containers on SVE, fractional vectors on NEON; one element at a time before).
     "u8_to_f32": (["u8_to_f32_pred", "u8_to_f32_scal"],
                   ["sve_predicated", "sve_cleanup", "neon_predicated", "neon_cleanup", "neon_one_element"], "sampled"),
+    # Bytes at a constant stride of 3 (an RGB channel): NEON structure loads since 2026-11-27.
+    "strided3": (["strided3_pred", "strided3_scal"],
+                 ["sve_predicated", "sve_cleanup", "neon_predicated", "neon_cleanup"], "sampled"),
     "f32_to_u8": (["f32_to_u8_pred", "f32_to_u8_scal"],
                   ["sve_predicated", "sve_cleanup", "neon_predicated", "neon_cleanup", "neon_one_element"], "sampled"),
 }

@@ -415,26 +415,44 @@ TEST_CASE("map spec: inputs with strides of their own") {
              "/outputs/0/in_place", 0, "stride or row_stride of its own");
 }
 
-TEST_CASE("map plans with strided inputs: the interpreter reads exactly the strided elements at 128..2048 bits") {
-  // A runtime stride and a static one; the last kernel mixes widths (bytes beside f64 lanes).
-  const std::vector<std::pair<std::string, std::string>> kernels = {
+TEST_CASE("map plans with strided inputs: the interpreter reads exactly the strided elements at 128..2048 bits, on NEON and SVE") {
+  // A runtime stride and a static one; some kernels mix widths (bytes beside f64 lanes). `neon`, `sve`:
+  // whether those targets read a static stride of 2 to 4 as structures (read ahead, checked below:
+  // the span is read ahead only where it exists). 8/16-bit lanes always; NEON 32-bit lanes at
+  // strides 2 and 4, also as 64-bit halves of a fractional vector; SVE 32/64-bit at a stride of 2,
+  // whole registers only (narrower values of a mixed-width plan sit unpacked in wide containers).
+  struct Kernel {
+    std::string inputs, outputs;
+    bool neon, sve;
+  };
+  const std::vector<Kernel> kernels = {
       {R"J([{"name": "a", "dtype": "i8", "stride": "s"}, {"name": "b", "dtype": "i8", "stride": 3}])J",
-       R"J([{"name": "o", "dtype": "i8", "expr": "a * 3 - b"}])J"},
+       R"J([{"name": "o", "dtype": "i8", "expr": "a * 3 - b"}])J", true, true},
       {R"J([{"name": "a", "dtype": "u16", "stride": "s"}, {"name": "b", "dtype": "u16", "stride": 0}])J",
-       R"J([{"name": "o", "dtype": "u16", "expr": "a + b"}])J"},
+       R"J([{"name": "o", "dtype": "u16", "expr": "a + b"}])J", false, false},
       {R"J([{"name": "a", "dtype": "f32", "stride": "s"}, {"name": "b", "dtype": "f32", "stride": "t"}])J",
-       R"J([{"name": "o", "dtype": "f32", "expr": "a * 2 - b"}, {"name": "p", "dtype": "f32", "expr": "b"}])J"},
+       R"J([{"name": "o", "dtype": "f32", "expr": "a * 2 - b"}, {"name": "p", "dtype": "f32", "expr": "b"}])J", false, false},
       {R"J([{"name": "a", "dtype": "f64", "stride": 2}, {"name": "b", "dtype": "f64", "stride": "t"}])J",
-       R"J([{"name": "o", "dtype": "f64", "expr": "a - b"}])J"},
+       R"J([{"name": "o", "dtype": "f64", "expr": "a - b"}])J", false, true},
       {R"J([{"name": "a", "dtype": "u8", "stride": "s"}, {"name": "b", "dtype": "f32", "stride": "t"}])J",
        R"J([{"name": "o", "dtype": "f64", "expr": "convert(a, f64) * convert(b, f64)"}, {"name": "p", "dtype": "u8", "expr": "a + 1"},
-            {"name": "q", "dtype": "f32", "expr": "b * 2"}])J"},
+            {"name": "q", "dtype": "f32", "expr": "b * 2"}])J", false, false},
+      {R"J([{"name": "a", "dtype": "f32", "stride": 4}, {"name": "b", "dtype": "f32", "stride": "s"}])J",
+       R"J([{"name": "o", "dtype": "f32", "expr": "a + b"}])J", true, false},
+      {R"J([{"name": "a", "dtype": "f32", "stride": 3}, {"name": "b", "dtype": "u16", "stride": 2}])J",
+       R"J([{"name": "o", "dtype": "f32", "expr": "a + convert(b, f32)"}])J", true, false},
+      {R"J([{"name": "a", "dtype": "u8", "stride": 4}, {"name": "b", "dtype": "f32", "stride": "t"}])J",
+       R"J([{"name": "o", "dtype": "f32", "expr": "convert(a, f32) * b"}])J", true, false},
+      {R"J([{"name": "a", "dtype": "u16", "stride": 3}, {"name": "b", "dtype": "i16", "stride": 2}])J",
+       R"J([{"name": "o", "dtype": "u16", "expr": "a ^ convert(b, u16)"}])J", true, true},
   };
-  for (const auto& [inputs, outputs] : kernels)
+  for (const Kernel& kernel : kernels)
     for (const char* tail : {"predicated", "scalar"}) {
-      const KernelSpec spec = parseSpecText(mapSpec(outputs, std::string(",\n  \"tail\": \"") + tail + "\"", inputs), "t.json");
-      for (int bits : {128, 256, 512, 1024, 2048})
-        for (int64_t n : {0, 1, 5, 16, 17, 64, 65, 257})
+      const std::string& inputs = kernel.inputs;
+      const KernelSpec spec = parseSpecText(mapSpec(kernel.outputs, std::string(",\n  \"tail\": \"") + tail + "\"", inputs), "t.json");
+      // 0: the NEON target's plan; -1: SVE's (scalable, run at several lengths).
+      for (int bits : {128, 256, 512, 1024, 2048, 0, -1})
+        for (int64_t n : {0, 1, 5, 16, 17, 21, 22, 64, 65, 257})
           // (s, t): every combination of 1 (the contiguous versions) and not 1, and 0 (one element).
           for (const auto& [s, t] : std::vector<std::pair<int64_t, int64_t>>{{0, 1}, {1, 1}, {1, 2}, {2, 3}, {7, 0}}) {
             const std::map<std::string, int64_t> strideOf{{"s", s}, {"t", t}};
@@ -444,9 +462,10 @@ TEST_CASE("map plans with strided inputs: the interpreter reads exactly the stri
             CAPTURE(s);
             CAPTURE(t);
             CAPTURE(tail);
-            const ir::Plan plan = buildPlan(spec, makeGenericTarget(bits));
-            if (n == 0 && s == 0) CHECK(plan.print().find("gather_rows in0[") != std::string::npos);  // vectors gather
-            if (n == 0 && s == 0 && inputs.find("\"s\"") != std::string::npos)  // versioned: a copy with whole-vector loads
+            const ir::Plan plan = buildPlan(spec, bits > 0 ? makeGenericTarget(bits) : makeTarget({bits ? "sve" : "neon", {}}));
+            CHECK((plan.print().find(" read_ahead ") != std::string::npos) == (bits == 0 ? kernel.neon : bits < 0 && kernel.sve));
+            if (n == 0 && s == 0 && bits > 0) CHECK(plan.print().find("gather_rows in0[") != std::string::npos);  // vectors gather
+            if (n == 0 && s == 0 && bits > 0 && inputs.find("\"s\"") != std::string::npos)  // versioned: a copy with whole-vector loads
               CHECK(plan.print().find("if stride1 == 1") != std::string::npos);
             std::map<std::string, int64_t> bindings{{"n", n}};
             for (const ir::Param& p : plan.params)
@@ -456,18 +475,21 @@ TEST_CASE("map plans with strided inputs: the interpreter reads exactly the stri
               const Extent& e = *spec.mapInputLayouts[k].stride;
               stride.push_back(e.isStatic() ? *e.value : strideOf.at(e.name));
             }
-            std::mt19937_64 rng(uint64_t(bits * 7919 + n * 31 + s * 5 + t));
-            std::vector<std::vector<unsigned char>> mem;
-            std::vector<sim::Buffer> buffers;
-            for (size_t k = 0; k < plan.tensors.size(); ++k) {
-              const ir::Tensor& t = plan.tensors[k];
-              const int64_t span = t.output || n == 0 ? n : (n - 1) * stride[k] + 1;
-              mem.emplace_back(size_t(span * int64_t(bitsOf(t.dtype)) / 8 + 1));
-              for (auto& b : mem.back()) b = t.output ? 0xA5 : static_cast<unsigned char>(rng() >> 40);
-              buffers.push_back({t.name, t.output ? nullptr : mem[k].data(), t.output ? mem[k].data() : nullptr, size_t(span)});
+            for (int vscale : bits < 0 ? std::vector<int>{1, 2, 4, 16} : std::vector<int>{1}) {
+              CAPTURE(vscale);
+              std::mt19937_64 rng(uint64_t(bits * 7919 + n * 31 + s * 5 + t + vscale));
+              std::vector<std::vector<unsigned char>> mem;
+              std::vector<sim::Buffer> buffers;
+              for (size_t k = 0; k < plan.tensors.size(); ++k) {
+                const ir::Tensor& t = plan.tensors[k];
+                const int64_t span = t.output || n == 0 ? n : (n - 1) * stride[k] + 1;
+                mem.emplace_back(size_t(span * int64_t(bitsOf(t.dtype)) / 8 + 1));
+                for (auto& b : mem.back()) b = t.output ? 0xA5 : static_cast<unsigned char>(rng() >> 40);
+                buffers.push_back({t.name, t.output ? nullptr : mem[k].data(), t.output ? mem[k].data() : nullptr, size_t(span)});
+              }
+              sim::runPlan(plan, bindings, buffers, vscale);  // bounds-checked: nothing outside the spans is read
+              checkOutputs(spec, mem, n, stride, {});
             }
-            sim::runPlan(plan, bindings, buffers, 1);  // bounds-checked: nothing outside the spans is read
-            checkOutputs(spec, mem, n, stride, {});
           }
     }
 }

@@ -49,7 +49,7 @@ struct BodyWriter {
   // (lane 0 is active exactly when var < hi), which compilers turn into one whilelt and a branch
   // on its flags per iteration. Returns false (writing nothing) for any other loop.
   bool governedLoop(const ir::Stmt& loop) {
-    if (!loop.coversTail || loop.continues || loop.body.empty()) return false;
+    if (!loop.coversTail || loop.body.empty()) return false;
     const ir::Stmt& w = loop.body.front();
     if (w.kind != ir::Stmt::Kind::Op || w.op != ir::OpKind::WhileLt || !w.declare || w.partialOnly) return false;
     const ir::Index var = ir::Index::symbol(loop.var);
@@ -63,7 +63,7 @@ struct BodyWriter {
     // B = A * 2 on SVE, no test before the loop): when the extent is 0 the body runs once with
     // no lane active, which reads and writes nothing, as in any partial last iteration.
     lines.push_back("{");
-    lines.push_back("int64_t " + loop.var + " = " + loop.lo.str() + ";");
+    if (!loop.continues) lines.push_back("int64_t " + loop.var + " = " + loop.lo.str() + ";");
     for (auto& l : lowerOp(w, cx)) lines.push_back(l);
     lines.push_back("do {");
     block(ir::Block(loop.body.begin() + 1, loop.body.end()));

@@ -174,6 +174,17 @@ struct NeonWriter {
       return e.replace(e.find("%d"), 2, std::to_string(r));
     };
     const auto range = s.pred.empty() ? std::nullopt : laneRange(s.pred, cx);
+    // A constant stride of 2 to 4 whose whole structures may be read (the plan's readAhead covers
+    // the load's lanes past the vector's): one structure load, its first member; 64 bits of
+    // structures when the vector fits in 64 (a fractional vector), zeros above.
+    const auto k = s.stride.constantValue();
+    const bool half = lanes * bitsOf(t) <= 64;
+    if (s.readAhead >= 0 && s.pred.empty() && w.source().dtype == t && k && *k >= 2 && *k <= 4 &&
+        (half ? 64 : 128) / bitsOf(t) - lanes <= s.readAhead) {
+      cx.instructions.insert("strided lanes by structure loads (vld2/vld3/vld4, one member kept)");
+      const std::string member = call("vld" + std::to_string(*k) + (half ? "_" : "q_") + sfx(t), {"(" + w.src() + " + " + s.index.str() + ")"}) + ".val[0]";
+      return w.assign(half ? call("vcombine_" + sfx(t), {member, call("vdup_n_" + sfx(t), {"0"})}) : member);
+    }
     if (w.source().dtype == t && (s.pred.empty() || (range && !range->last))) {
       cx.instructions.insert("strided lanes loaded one at a time into their places (ld1 to a lane: NEON has no gather)");
       const std::string fill = s.literal.empty() ? "0" : s.literal;

@@ -222,8 +222,21 @@ struct SveWriter {
   // are 64-bit for 64-bit lanes, 32-bit otherwise (larger strides call the scalar variant).
   // Anything else fills a stack tile as large as the largest vector.
   void gatherRows() {
+    if (structureLoad()) return;
     if (hardwareGather()) return;
     tileGather();
+  }
+
+  // A constant stride of 2 to 4 over whole registers whose structures may all be read (the
+  // plan's readAhead): one svld2/svld3/svld4 and its first member, instead of a gather.
+  bool structureLoad() {
+    const auto k = s.stride.constantValue();
+    const DType t = s.type.elem;
+    if (s.readAhead < 0 || !s.pred.empty() || unpacked(s.type) || w.source().dtype != t || !k || *k < 2 || *k > 4) return false;
+    cx.instructions.insert("strided lanes by structure loads (svld2/svld3/svld4, one member kept)");
+    const std::string n = std::to_string(*k);
+    w.assign(call("svget" + n + "_" + sfx(t), {call("svld" + n + "_" + sfx(t), {all(t), "(" + w.src() + " + " + s.index.str() + ")"}), "0"}));
+    return true;
   }
 
   bool hardwareGather() {

@@ -73,7 +73,10 @@ enum class OpKind {
                  //   Param of that dtype: a runtime value)
   Load,          // dst lane l = pred[l] ? tensor[index + l] : literal
   LoadBroadcast, // dst = every lane tensor[index] (one element read)
-  GatherRows,    // dst lane r = pred[r] ? (dst.elem) tensor[index + r*stride] : literal
+  GatherRows,    // dst lane r = pred[r] ? (dst.elem) tensor[index + r*stride] : literal; with
+                 //   `readAhead` >= 0 (no predicate) every element from index to index + (lanes +
+                 //   readAhead) * stride - 1 exists and may be read (gaps included), so a
+                 //   lowering may load whole structures (NEON ld2/ld3/ld4) and keep one member
   LoadHalves,    // dst lane l = tensor[index + l] for l < lanes/2, tensor[index + stride + l - lanes/2]
                  //   above: two half-vector loads joined (x86: a 256-bit load, then vinsertf32x8 /
                  //   vinsertf128 of the other half from memory); no predicate
@@ -210,6 +213,7 @@ struct Stmt {
   bool partialOnly = false;
   bool streaming = false;         // Store: non-temporal (see OpKind::Store)
   bool pairwise = false;          // ReduceLanes: fold adjacent lanes first (see OpKind::ReduceLanes)
+  int readAhead = -1;             // GatherRows: lanes past the last whose span may be read (see OpKind)
   Index index;                    // Load*/Gather/Store element offset
   Index stride;                   // GatherRows: elements between lanes
   std::string literal;            // Splat value, predicated Load/GatherRows fill

@@ -34,7 +34,8 @@ std::string opName(const Plan& plan, const Stmt& s) {
     case OpKind::LoadBroadcast: return "load_broadcast " + in + "[" + s.index.str() + "]";
     case OpKind::GatherRows:
       return "gather_rows " + in + "[" + s.index.str() + " + r * " + s.stride.str() + "]" + pred +
-             (s.pred.empty() || s.literal.empty() ? "" : " fill " + s.literal);
+             (s.pred.empty() || s.literal.empty() ? "" : " fill " + s.literal) +
+             (s.readAhead >= 0 ? " read_ahead " + std::to_string(s.readAhead) : "");
     case OpKind::LoadHalves:
       return "load_halves " + in + "[" + s.index.str() + "], " + in + "[" + s.index.str() + " + " + s.stride.str() + "]";
     case OpKind::Extend: return "extend part " + std::to_string(s.part) + " of " + s.args[0];

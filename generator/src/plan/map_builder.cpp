@@ -225,12 +225,21 @@ class MapBuilder {
     }
     const VecType v = vectorOf(mixedLanes_ ? integerOf(DType::u8, *widths.rbegin()) : width);
     if (spec_.tail == TailPolicy::predicated && target_.maskRegisters && target_.scalable) {
+      // Strided inputs read as structures while whole vectors and what they read ahead remain;
+      // the governed loop finishes the row with gathers.
+      const int ahead = structureReadAhead(v);
+      if (ahead >= 0) {
+        out.push_back(ir::forLoop(c, Index::constant(0), sym(cols_) + (-1 - ahead), lanesOf(v), elements(c, true, "", "", Index::constant(0), true),
+                                  false, "whole vectors, strided inputs as structure loads (stops one column early)"));
+        note("strided inputs with a constant stride of 2 to 4: structure loads (ld2/ld3/ld4) keep one member, except in the last column of a row");
+      }
       ir::Block body;
       body.push_back(whileLt("active", v, sym(c), sym(cols_), false));
       ir::Block rest = elements(c, true, "active", "");
       body.insert(body.end(), rest.begin(), rest.end());
-      Stmt loop = ir::forLoop(c, Index::constant(0), sym(cols_), lanesOf(v), std::move(body), false,
-                              "one loop governed by whilelt: the last vector is partial, no cleanup");
+      Stmt loop = ir::forLoop(c, Index::constant(0), sym(cols_), lanesOf(v), std::move(body), ahead >= 0,
+                              ahead >= 0 ? "the rest, governed by whilelt: gathers, the last vector partial"
+                                         : "one loop governed by whilelt: the last vector is partial, no cleanup");
       loop.coversTail = true;
       out.push_back(std::move(loop));
       note("tail: predicated (whilelt masks on every load and store of the last vector)");
@@ -257,6 +266,15 @@ class MapBuilder {
         out.push_back(ir::ifLess(lanesOf(v) + (-1), sym(cols_), std::move(loops), "at least one whole vector"));
       }
       note("whole vectors: " + std::to_string(unroll) + " per iteration (unrolled), then one per iteration");
+    } else if (const int ahead = structureReadAhead(v); ahead >= 0) {
+      // The structure loads read past their last lane (the rest of its structure, and whole
+      // structures up to the register's lane count), so their loop stops while that much of the
+      // row is left; the last vectors gather lane by lane.
+      out.push_back(ir::forLoop(c, Index::constant(0), sym(cols_) + (-1 - ahead), lanesOf(v), elements(c, true, "", "", Index::constant(0), true),
+                                false, "whole vectors, strided inputs as structure loads (stops " + std::to_string(ahead + 1) + (ahead ? " columns" : " column") + " early)"));
+      out.push_back(ir::forLoop(c, Index::constant(0), sym(cols_), lanesOf(v), elements(c, true, "", ""), true, "whole vectors, strided inputs lane by lane"));
+      note("strided inputs with a constant stride of 2 to 4: structure loads (ld2/ld3/ld4) keep one member, except in the last " +
+           (ahead ? std::to_string(ahead + 1) + " columns" : std::string("column")) + " of a row");
     } else {
       out.push_back(ir::forLoop(c, Index::constant(0), sym(cols_), lanesOf(v), elements(c, true, "", ""), false, "whole vectors"));
     }
@@ -331,11 +349,44 @@ class MapBuilder {
     return s;
   }
 
+  // Structure loads (ld2/ld3/ld4, one member kept) for inputs whose stride is a constant 2 to 4:
+  // the structures loaded beyond the vector's lanes, or -1 when no input qualifies. Chosen by
+  // LLVM's models of Neoverse N2/V2/V1, A64FX and Cortex-A72 (bench/arm_icount/strided_mca.py,
+  // docs/benchmarks.md "Strided inputs on Arm"):
+  // - 8- and 16-bit lanes always: NEON loads them one at a time otherwise, SVE gathers them in
+  //   32-bit containers and narrows (3-20x the cycles);
+  // - NEON 32-bit lanes at a stride of 2 or 4 (1.3-2.7x); at 3, and 64-bit lanes, GCC already
+  //   turns the lane loads into pair loads and moves that run as fast or faster;
+  // - SVE 32/64-bit lanes at a stride of 2 only (1.3-2.5x); ld3w/ld4w run slower than a gather
+  //   on V1 (0.7-0.9x) and ld4d on V2 (0.6x).
+  // A NEON fractional vector (narrow values of a mixed-width plan) takes the low lanes of a 64-
+  // or 128-bit load; SVE keeps such values one per wide container, where no structure load fits.
+  int structureReadAhead(VecType v, int input = -1) const {
+    const bool sve = target_.module == LoweringModule::sve;
+    if ((target_.module != LoweringModule::neon && !sve) || v.lanes < 2) return -1;
+    std::set<int> used;
+    for (const MapOutput& o : spec_.mapOutputs) inputsUsed(o.expr, used);
+    int ahead = -1;
+    for (int k : used) {
+      const auto stride = layouts_[size_t(k)].col.constantValue();
+      if ((input >= 0 && k != input) || !stride || *stride < 2 || *stride > 4) continue;
+      const int bits = bitsOf(spec_.mapInputs[size_t(k)].dtype);
+      if (sve) {
+        if (v.lanes * bits == 128 && (bits <= 16 || *stride == 2)) ahead = 0;
+        continue;
+      }
+      if (bits == 64 || (bits == 32 && *stride == 3)) continue;
+      ahead = std::max(ahead, (v.lanes * bits <= 64 ? 64 : 128) / bits - v.lanes);
+    }
+    return ahead;
+  }
+
   // Loads of the inputs used, every output's expression, stores: all loads come before any store,
   // so an output may be the same array as an input (in_place).
-  // `offset`: elements past column c (the copies of an unrolled body).
+  // `offset`: elements past column c (the copies of an unrolled body). `structures`: the loop
+  // leaves enough of the row for the strided inputs' structure loads (structureReadAhead).
   ir::Block elements(const std::string& c, bool vector, const std::string& pred, const std::string& suffix,
-                     const Index& offset = Index::constant(0)) {
+                     const Index& offset = Index::constant(0), bool structures = false) {
     ir::Block out;
     const Index at = ((spec_.rank == 2 ? Index::symbol("r").times(stride_) + sym(c) : sym(c)) + offset).simplified();
     std::set<int> used;
@@ -356,6 +407,7 @@ class MapBuilder {
       load.tensor = inName(k);
       load.index = ((spec_.rank == 2 ? times(Index::symbol("r"), l.row) : Index::constant(0)) + times(sym(c) + offset, l.col)).simplified();
       if (load.op == OpKind::GatherRows) load.stride = l.col;
+      if (load.op == OpKind::GatherRows && structures && pred.empty()) load.readAhead = structureReadAhead(load.type, k);
       if (load.op != OpKind::LoadBroadcast) load.pred = pred;
       out.push_back(load);
       vals.inputs[k] = name;

@@ -262,6 +262,8 @@ struct Machine {
       }
       case OpKind::GatherRows: {
         const int64_t base = eval(s.index), stride = eval(s.stride);
+        if (s.readAhead >= 0 && stride > 0)  // the span the hardware may read: the promise is checked
+          for (int64_t e = base; e < base + (lanes + s.readAhead) * stride; ++e) in(e, s);
         for (int r = 0; r < lanes; ++r)
           v.lanes[r] = active(s, r) ? convert(source(s).dtype, t, in(base + r * stride, s)) : fill(s, t);
         break;
