@@ -1073,7 +1073,7 @@ void map_strided_channels_u8_neon(const uint8_t* in0, const uint8_t* in1, const 
   // rows
   int64_t r = 0;
   for (; r < rows; ++r) {
-    // whole vectors, strided inputs as structure loads (stops 1 column early)
+    // whole vectors, strided inputs as structure loads (stops one column early)
     int64_t c = 0;
     for (; c + 16 <= cols - 1; c += 16) {
       uint8x16_t red_v = vld3q_u8((in0 + 3 * c + r * stride1)).val[0];

@@ -204,7 +204,7 @@ __attribute__((target("+sve"))) void map_strided_i8_sve(const int8_t* in0, const
   const svint32_t offsets32_stride1 = svindex_s32(0, (int32_t)stride1);
   // contiguous input (a stride of 1): whole-vector loads
   if (stride1 == 1) {
-    // whole vectors, strided inputs as structure loads (stops 1 column early)
+    // whole vectors, strided inputs as structure loads (stops one column early)
     int64_t i = 0;
     for (; i <= n - 16 * vscale - 1; i += 16 * vscale) {
       svint8_t a_v = svget2_s8(svld2_s8(svptrue_b8(), (in0 + 2 * i)), 0);
@@ -253,7 +253,7 @@ __attribute__((target("+sve"))) void map_strided_i8_sve(const int8_t* in0, const
   }
   // strided input: gathered lanes
   if (stride1 != 1) {
-    // whole vectors, strided inputs as structure loads (stops 1 column early)
+    // whole vectors, strided inputs as structure loads (stops one column early)
     int64_t i = 0;
     for (; i <= n - 16 * vscale - 1; i += 16 * vscale) {
       svint8_t a_v = svget2_s8(svld2_s8(svptrue_b8(), (in0 + 2 * i)), 0);
@@ -442,7 +442,7 @@ void map_strided_i8_neon(const int8_t* in0, const int8_t* in1, int64_t n, int64_
                          int8_t* out0) {
   // contiguous input (a stride of 1): whole-vector loads
   if (stride1 == 1) {
-    // whole vectors, strided inputs as structure loads (stops 1 column early)
+    // whole vectors, strided inputs as structure loads (stops one column early)
     int64_t i = 0;
     for (; i + 16 <= n - 1; i += 16) {
       int8x16_t a_v = vld2q_s8((in0 + 2 * i)).val[0];
@@ -492,7 +492,7 @@ void map_strided_i8_neon(const int8_t* in0, const int8_t* in1, int64_t n, int64_
   }
   // strided input: gathered lanes
   if (stride1 != 1) {
-    // whole vectors, strided inputs as structure loads (stops 1 column early)
+    // whole vectors, strided inputs as structure loads (stops one column early)
     int64_t i = 0;
     for (; i + 16 <= n - 1; i += 16) {
       int8x16_t a_v = vld2q_s8((in0 + 2 * i)).val[0];

@@ -228,11 +228,7 @@ class MapBuilder {
       // Strided inputs read as structures while whole vectors and what they read ahead remain;
       // the governed loop finishes the row with gathers.
       const int ahead = structureReadAhead(v);
-      if (ahead >= 0) {
-        out.push_back(ir::forLoop(c, Index::constant(0), sym(cols_) + (-1 - ahead), lanesOf(v), elements(c, true, "", "", Index::constant(0), true),
-                                  false, "whole vectors, strided inputs as structure loads (stops one column early)"));
-        note("strided inputs with a constant stride of 2 to 4: structure loads (ld2/ld3/ld4) keep one member, except in the last column of a row");
-      }
+      if (ahead >= 0) out.push_back(structureLoop(c, v, ahead));
       ir::Block body;
       body.push_back(whileLt("active", v, sym(c), sym(cols_), false));
       ir::Block rest = elements(c, true, "active", "");
@@ -267,14 +263,8 @@ class MapBuilder {
       }
       note("whole vectors: " + std::to_string(unroll) + " per iteration (unrolled), then one per iteration");
     } else if (const int ahead = structureReadAhead(v); ahead >= 0) {
-      // The structure loads read past their last lane (the rest of its structure, and whole
-      // structures up to the register's lane count), so their loop stops while that much of the
-      // row is left; the last vectors gather lane by lane.
-      out.push_back(ir::forLoop(c, Index::constant(0), sym(cols_) + (-1 - ahead), lanesOf(v), elements(c, true, "", "", Index::constant(0), true),
-                                false, "whole vectors, strided inputs as structure loads (stops " + std::to_string(ahead + 1) + (ahead ? " columns" : " column") + " early)"));
+      out.push_back(structureLoop(c, v, ahead));
       out.push_back(ir::forLoop(c, Index::constant(0), sym(cols_), lanesOf(v), elements(c, true, "", ""), true, "whole vectors, strided inputs lane by lane"));
-      note("strided inputs with a constant stride of 2 to 4: structure loads (ld2/ld3/ld4) keep one member, except in the last " +
-           (ahead ? std::to_string(ahead + 1) + " columns" : std::string("column")) + " of a row");
     } else {
       out.push_back(ir::forLoop(c, Index::constant(0), sym(cols_), lanesOf(v), elements(c, true, "", ""), false, "whole vectors"));
     }
@@ -379,6 +369,17 @@ class MapBuilder {
       ahead = std::max(ahead, (v.lanes * bits <= 64 ? 64 : 128) / bits - v.lanes);
     }
     return ahead;
+  }
+
+  // The whole-vector loop whose strided inputs are structure loads. They read past their last
+  // lane (the rest of its structure, and whole structures up to the load's lane count), so the
+  // loop stops while `ahead` + 1 columns of the row are left; the caller's next loop gathers them.
+  Stmt structureLoop(const std::string& c, VecType v, int ahead) {
+    const std::string left = ahead ? std::to_string(ahead + 1) + " columns" : std::string("one column");
+    note("strided inputs with a constant stride of 2 to 4: structure loads (ld2/ld3/ld4) keep one member, except in the last " +
+         (ahead ? left : std::string("column")) + " of a row");
+    return ir::forLoop(c, Index::constant(0), sym(cols_) + (-1 - ahead), lanesOf(v), elements(c, true, "", "", Index::constant(0), true), false,
+                       "whole vectors, strided inputs as structure loads (stops " + left + " early)");
   }
 
   // Loads of the inputs used, every output's expression, stores: all loads come before any store,
