@@ -243,7 +243,6 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void map_absd
 #if defined(__aarch64__)
 __attribute__((target("+sve"))) void map_absdiff_i16_sve(const int16_t* in0, const int16_t* in1,
                                                          int64_t n, int16_t* out0) {
-  const int64_t vscale = (int64_t)(svcntb() / 16);  // vector bits / 128, known at run time
   // one loop governed by whilelt: the last vector is partial, no cleanup
   {
     int64_t i = 0;
@@ -256,7 +255,7 @@ __attribute__((target("+sve"))) void map_absdiff_i16_sve(const int16_t* in0, con
       svint16_t t2 = svsub_s16_x(svptrue_b16(), b_v, a_v);
       svint16_t t3 = svsel_s16(t0, t1, t2);
       svst1_s16(active, out0 + i, t3);
-      i += 8 * vscale;
+      i += (int64_t)svcnth();
       active = svwhilelt_b16_s64(i, n);
     } while (svptest_first(svptrue_b16(), active));
   }

@@ -190,7 +190,6 @@ __attribute__((target("+sve"))) void map_axpby_params_f32_sve(const float* in0, 
                                                               int64_t n, float scalar0,
                                                               float scalar1, float* out0,
                                                               float* out1, float* out2) {
-  const int64_t vscale = (int64_t)(svcntb() / 16);  // vector bits / 128, known at run time
   svfloat32_t k0 = svdup_n_f32(scalar0);
   svfloat32_t k1 = svdup_n_f32(scalar1);
   // one loop governed by whilelt: the last vector is partial, no cleanup
@@ -211,7 +210,7 @@ __attribute__((target("+sve"))) void map_axpby_params_f32_sve(const float* in0, 
       svst1_f32(active, out0 + i, t2);
       svst1_f32(active, out1 + i, t5);
       svst1_f32(active, out2 + i, t7);
-      i += 4 * vscale;
+      i += (int64_t)svcntw();
       active = svwhilelt_b32_s64(i, n);
     } while (svptest_first(svptrue_b32(), active));
   }

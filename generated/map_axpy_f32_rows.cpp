@@ -143,7 +143,6 @@ __attribute__((target("+sve"))) void map_axpy_f32_rows_sve(const float* in0, con
                                                            int64_t rows, int64_t cols,
                                                            int64_t stride, float* out0, float* out1,
                                                            float* out2) {
-  const int64_t vscale = (int64_t)(svcntb() / 16);  // vector bits / 128, known at run time
   svfloat32_t k0 = svdup_n_f32(2.5f);
   svfloat32_t k1 = svdup_n_f32(-0.75f);
   svfloat32_t k2 = svdup_n_f32(0.5f);
@@ -159,7 +158,7 @@ __attribute__((target("+sve"))) void map_axpy_f32_rows_sve(const float* in0, con
   for (; r < rows; ++r) {
     // whole vectors
     int64_t c = 0;
-    for (; c <= cols - 4 * vscale; c += 4 * vscale) {
+    for (; c <= cols - (int64_t)svcntw(); c += (int64_t)svcntw()) {
       svfloat32_t x_v = svld1_f32(svptrue_b32(), in0 + c + r * stride);
       svfloat32_t y_v = svld1_f32(svptrue_b32(), in1 + c + r * stride);
       svfloat32_t t0 = svmul_f32_x(svptrue_b32(), k0, x_v);

@@ -280,7 +280,6 @@ __attribute__((target("+sve"))) void map_bits_i32_u64_sve(const uint64_t* in0, c
                                                           const int32_t* in2, int64_t n,
                                                           uint64_t* out0, int64_t* out1,
                                                           int32_t* out2) {
-  const int64_t vscale = (int64_t)(svcntb() / 16);  // vector bits / 128, known at run time
   svuint64_t k0 = svdup_n_u64(18446462598732906495ull);
   svuint64_t k1 = svdup_n_u64(18446744073709551615ull);
   svint32_t k2 = svdup_n_s32(2147483647);
@@ -313,7 +312,7 @@ __attribute__((target("+sve"))) void map_bits_i32_u64_sve(const uint64_t* in0, c
       svst1_u64(active, out0 + i, t4);
       svst1_s64(active, out1 + i, t10);
       svst1w_s64(active, out2 + i, svreinterpret_s64_s32(t17));
-      i += 2 * vscale;
+      i += (int64_t)svcntd();
       active = svwhilelt_b64_s64(i, n);
     } while (svptest_first(svptrue_b64(), active));
   }

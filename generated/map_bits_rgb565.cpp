@@ -208,7 +208,6 @@ __attribute__((target("+sve"))) void map_bits_rgb565_sve(const uint16_t* in0, co
                                                          int64_t rows, int64_t cols, int64_t stride,
                                                          uint8_t* out0, uint8_t* out1,
                                                          uint8_t* out2, int16_t* out3) {
-  const int64_t vscale = (int64_t)(svcntb() / 16);  // vector bits / 128, known at run time
   svuint16_t k0 = svdup_n_u16(63);
   svuint16_t k1 = svdup_n_u16(3);
   svuint16_t k2 = svdup_n_u16(31);
@@ -222,7 +221,7 @@ __attribute__((target("+sve"))) void map_bits_rgb565_sve(const uint16_t* in0, co
   for (; r < rows; ++r) {
     // whole vectors
     int64_t c = 0;
-    for (; c <= cols - 8 * vscale; c += 8 * vscale) {
+    for (; c <= cols - (int64_t)svcnth(); c += (int64_t)svcnth()) {
       svuint16_t px_v = svld1_u16(svptrue_b16(), in0 + c + r * stride);
       svint16_t q_v = svld1_s16(svptrue_b16(), in1 + c + r * stride);
       svuint16_t t0 = svlsr_n_u16_x(svptrue_b16(), px_v, 11);

@@ -498,7 +498,6 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void map_bits
 __attribute__((target("+sve"))) void map_bits_u8_i8_sve(const uint8_t* in0, const int8_t* in1,
                                                         int64_t n, uint8_t* out0, uint8_t* out1,
                                                         int8_t* out2, int8_t* out3) {
-  const int64_t vscale = (int64_t)(svcntb() / 16);  // vector bits / 128, known at run time
   svuint8_t k0 = svdup_n_u8(255);
   svuint8_t k1 = svdup_n_u8(90);
   svint8_t k2 = svdup_n_s8(1);
@@ -533,7 +532,7 @@ __attribute__((target("+sve"))) void map_bits_u8_i8_sve(const uint8_t* in0, cons
       svst1_u8(active, out1 + i, t6);
       svst1_s8(active, out2 + i, t11);
       svst1_s8(active, out3 + i, t17);
-      i += 16 * vscale;
+      i += (int64_t)svcntb();
       active = svwhilelt_b8_s64(i, n);
     } while (svptest_first(svptrue_b8(), active));
   }

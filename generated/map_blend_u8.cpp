@@ -234,7 +234,6 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void map_blen
 __attribute__((target("+sve2"))) void map_blend_u8_sve2(const uint8_t* in0, const uint8_t* in1,
                                                         int64_t n, uint8_t* out0, uint8_t* out1,
                                                         uint8_t* out2) {
-  const int64_t vscale = (int64_t)(svcntb() / 16);  // vector bits / 128, known at run time
   // one loop governed by whilelt: the last vector is partial, no cleanup
   {
     int64_t i = 0;
@@ -248,7 +247,7 @@ __attribute__((target("+sve2"))) void map_blend_u8_sve2(const uint8_t* in0, cons
       svst1_u8(active, out0 + i, t0);
       svst1_u8(active, out1 + i, t1);
       svst1_u8(active, out2 + i, t2);
-      i += 16 * vscale;
+      i += (int64_t)svcntb();
       active = svwhilelt_b8_s64(i, n);
     } while (svptest_first(svptrue_b8(), active));
   }
@@ -262,7 +261,6 @@ __attribute__((target("+sve2"))) void map_blend_u8_sve2(const uint8_t* in0, cons
 __attribute__((target("+sve"))) void map_blend_u8_sve(const uint8_t* in0, const uint8_t* in1,
                                                       int64_t n, uint8_t* out0, uint8_t* out1,
                                                       uint8_t* out2) {
-  const int64_t vscale = (int64_t)(svcntb() / 16);  // vector bits / 128, known at run time
   // one loop governed by whilelt: the last vector is partial, no cleanup
   {
     int64_t i = 0;
@@ -277,7 +275,7 @@ __attribute__((target("+sve"))) void map_blend_u8_sve(const uint8_t* in0, const 
       svst1_u8(active, out0 + i, t0);
       svst1_u8(active, out1 + i, t1);
       svst1_u8(active, out2 + i, t2);
-      i += 16 * vscale;
+      i += (int64_t)svcntb();
       active = svwhilelt_b8_s64(i, n);
     } while (svptest_first(svptrue_b8(), active));
   }

@@ -308,7 +308,6 @@ __attribute__((target("+sve"))) void map_broadcast_i16_sve(const int16_t* in0, c
                                                            const int16_t* in2, int64_t cols,
                                                            int16_t* out0) {
   constexpr int64_t kRows = 5;
-  const int64_t vscale = (int64_t)(svcntb() / 16);  // vector bits / 128, known at run time
   // Lane offsets for the gathers: lane r reads element r * 0.
   const svint32_t offsets32_0 = svindex_s32(0, (int32_t)0);
   // rows
@@ -331,7 +330,7 @@ __attribute__((target("+sve"))) void map_broadcast_i16_sve(const int16_t* in0, c
         svint16_t t0 = svmul_s16_x(svptrue_b16(), x_v, scale_v);
         svint16_t t1 = svadd_s16_x(svptrue_b16(), t0, bias_v);
         svst1_s16(active, out0 + c + cols * r, t1);
-        c += 8 * vscale;
+        c += (int64_t)svcnth();
         active = svwhilelt_b16_s64(c, cols);
       } while (svptest_first(svptrue_b16(), active));
     }

@@ -296,12 +296,11 @@ __attribute__((target("+sve"))) void map_convert_f64_i16_sve(const double* in0, 
                                                              int16_t* out3, int8_t* out4,
                                                              float* out5, double* out6) {
   constexpr int64_t kCols = 100;
-  const int64_t vscale = (int64_t)(svcntb() / 16);  // vector bits / 128, known at run time
   svfloat64_t k0 = svdup_n_f64(1e15);
   double k1_s = (double)(1e15);
   // whole vectors
   int64_t i = 0;
-  for (; i <= kCols - 2 * vscale; i += 2 * vscale) {
+  for (; i <= kCols - (int64_t)svcntd(); i += (int64_t)svcntd()) {
     svfloat64_t x_v = svld1_f64(svptrue_b64(), in0 + i);
     svint32_t a_v = svreinterpret_s32_s64(svld1sw_s64(svptrue_b64(), in1 + i));
     svint16_t h_v = svreinterpret_s16_s64(svld1sh_s64(svptrue_b64(), in2 + i));

@@ -293,7 +293,6 @@ map_convert_f64_i64_rows_avx512(const double* in0, const int64_t* in1, const uin
 __attribute__((target("+sve"))) void map_convert_f64_i64_rows_sve(
     const double* in0, const int64_t* in1, const uint64_t* in2, int64_t rows, int64_t cols,
     int64_t stride, int64_t* out0, int64_t* out1, uint64_t* out2, uint64_t* out3, double* out4) {
-  const int64_t vscale = (int64_t)(svcntb() / 16);  // vector bits / 128, known at run time
   svfloat64_t k0 = svdup_n_f64(1e17);
   // rows
   int64_t r = 0;
@@ -325,7 +324,7 @@ __attribute__((target("+sve"))) void map_convert_f64_i64_rows_sve(
         svst1_u64(active, out2 + c + r * stride, t7);
         svst1_u64(active, out3 + c + r * stride, t9);
         svst1_f64(active, out4 + c + r * stride, t12);
-        c += 2 * vscale;
+        c += (int64_t)svcntd();
         active = svwhilelt_b64_s64(c, cols);
       } while (svptest_first(svptrue_b64(), active));
     }

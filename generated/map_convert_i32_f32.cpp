@@ -325,14 +325,13 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void map_conv
 __attribute__((target("+sve"))) void map_convert_i32_f32_sve(
     const float* in0, const int32_t* in1, const uint32_t* in2, int64_t n, int32_t* out0,
     int32_t* out1, int32_t* out2, uint32_t* out3, uint32_t* out4, uint32_t* out5, float* out6) {
-  const int64_t vscale = (int64_t)(svcntb() / 16);  // vector bits / 128, known at run time
   svfloat32_t k0 = svdup_n_f32(65536.0f);
   svfloat32_t k1 = svdup_n_f32(0.5f);
   float k2_s = (float)(65536.0f);
   float k3_s = (float)(0.5f);
   // whole vectors
   int64_t i = 0;
-  for (; i <= n - 4 * vscale; i += 4 * vscale) {
+  for (; i <= n - (int64_t)svcntw(); i += (int64_t)svcntw()) {
     svfloat32_t x_v = svld1_f32(svptrue_b32(), in0 + i);
     svint32_t a_v = svld1_s32(svptrue_b32(), in1 + i);
     svuint32_t u_v = svld1_u32(svptrue_b32(), in2 + i);

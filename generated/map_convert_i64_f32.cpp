@@ -313,7 +313,6 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void map_conv
 __attribute__((target("+sve"))) void map_convert_i64_f32_sve(
     const int64_t* in0, const uint64_t* in1, const uint8_t* in2, int64_t n, float* out0,
     float* out1, int64_t* out2, uint64_t* out3, int8_t* out4) {
-  const int64_t vscale = (int64_t)(svcntb() / 16);  // vector bits / 128, known at run time
   // one loop governed by whilelt: the last vector is partial, no cleanup
   {
     int64_t i = 0;
@@ -345,7 +344,7 @@ __attribute__((target("+sve"))) void map_convert_i64_f32_sve(
       svst1_s64(active, out2 + i, t7);
       svst1_u64(active, out3 + i, t9);
       svst1b_s64(active, out4 + i, svreinterpret_s64_s8(t12));
-      i += 2 * vscale;
+      i += (int64_t)svcntd();
       active = svwhilelt_b64_s64(i, n);
     } while (svptest_first(svptrue_b64(), active));
   }

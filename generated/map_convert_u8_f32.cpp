@@ -347,7 +347,6 @@ __attribute__((target("+sve"))) void map_convert_u8_f32_sve(const uint8_t* in0, 
                                                             int64_t n, float scalar0, uint8_t* out0,
                                                             int32_t* out1, int16_t* out2,
                                                             float* out3) {
-  const int64_t vscale = (int64_t)(svcntb() / 16);  // vector bits / 128, known at run time
   svfloat32_t k0 = svdup_n_f32(scalar0);
   // one loop governed by whilelt: the last vector is partial, no cleanup
   {
@@ -375,7 +374,7 @@ __attribute__((target("+sve"))) void map_convert_u8_f32_sve(const uint8_t* in0, 
       svst1_s32(active, out1 + i, t6);
       svst1h_s32(active, out2 + i, svreinterpret_s32_s16(t8));
       svst1_f32(active, out3 + i, t10);
-      i += 4 * vscale;
+      i += (int64_t)svcntw();
       active = svwhilelt_b32_s64(i, n);
     } while (svptest_first(svptrue_b32(), active));
   }

@@ -179,10 +179,9 @@ __attribute__((target("+sve"))) void map_convert_widths_i16_sve(const int8_t* in
                                                                 int8_t* out1, uint8_t* out2,
                                                                 int16_t* out3) {
   constexpr int64_t kCols = 77;
-  const int64_t vscale = (int64_t)(svcntb() / 16);  // vector bits / 128, known at run time
   // whole vectors
   int64_t i = 0;
-  for (; i <= kCols - 8 * vscale; i += 8 * vscale) {
+  for (; i <= kCols - (int64_t)svcnth(); i += (int64_t)svcnth()) {
     svint8_t a_v = svreinterpret_s8_s16(svld1sb_s16(svptrue_b16(), in0 + i));
     svuint8_t b_v = svreinterpret_u8_u16(svld1ub_u16(svptrue_b16(), in1 + i));
     svint16_t c_v = svld1_s16(svptrue_b16(), in2 + i);

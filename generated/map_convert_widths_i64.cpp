@@ -745,7 +745,6 @@ __attribute__((target("+sve"))) void map_convert_widths_i64_sve(
     const float* in8, const double* in9, int64_t rows, int64_t cols, int64_t stride, int64_t* out0,
     int8_t* out1, uint8_t* out2, uint16_t* out3, int16_t* out4, int32_t* out5, float* out6,
     double* out7, int64_t* out8, int8_t* out9, uint16_t* out10, int8_t* out11) {
-  const int64_t vscale = (int64_t)(svcntb() / 16);  // vector bits / 128, known at run time
   // rows
   int64_t r = 0;
   for (; r < rows; ++r) {
@@ -862,7 +861,7 @@ __attribute__((target("+sve"))) void map_convert_widths_i64_sve(
         svst1b_s64(active, out9 + c + r * stride, svreinterpret_s64_s8(t55));
         svst1h_u64(active, out10 + c + r * stride, svreinterpret_u64_u16(t58));
         svst1b_s64(active, out11 + c + r * stride, svreinterpret_s64_s8(t62));
-        c += 2 * vscale;
+        c += (int64_t)svcntd();
         active = svwhilelt_b64_s64(c, cols);
       } while (svptest_first(svptrue_b64(), active));
     }

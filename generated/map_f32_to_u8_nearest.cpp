@@ -184,7 +184,6 @@ map_f32_to_u8_nearest_avx512(const float* in0, int64_t n, float scalar0, uint8_t
 #if defined(__aarch64__)
 __attribute__((target("+sve"))) void map_f32_to_u8_nearest_sve(const float* in0, int64_t n,
                                                                float scalar0, uint8_t* out0) {
-  const int64_t vscale = (int64_t)(svcntb() / 16);  // vector bits / 128, known at run time
   svfloat32_t k0 = svdup_n_f32(scalar0);
   // one loop governed by whilelt: the last vector is partial, no cleanup
   {
@@ -196,7 +195,7 @@ __attribute__((target("+sve"))) void map_f32_to_u8_nearest_sve(const float* in0,
       svuint32_t t1_w = svcvt_u32_f32_x(svptrue_b32(), svrintn_f32_x(svptrue_b32(), t0));
       svuint8_t t1 = svreinterpret_u8_u32(svmin_n_u32_x(svptrue_b32(), t1_w, 255));
       svst1b_u32(active, out0 + i, svreinterpret_u32_u8(t1));
-      i += 4 * vscale;
+      i += (int64_t)svcntw();
       active = svwhilelt_b32_s64(i, n);
     } while (svptest_first(svptrue_b32(), active));
   }

@@ -348,7 +348,6 @@ __attribute__((target("+sve"))) void map_float_math_f32_f64_sve(
     const float* in0, const float* in1, const double* in2, int64_t rows, int64_t cols,
     int64_t stride, float* out0, double* out1, float* out2, double* out3, float* out4, double* out5,
     int32_t* out6) {
-  const int64_t vscale = (int64_t)(svcntb() / 16);  // vector bits / 128, known at run time
   svfloat32_t k0 = svdup_n_f32(0.5f);
   svfloat32_t k1 = svdup_n_f32(4.0f);
   // rows
@@ -392,7 +391,7 @@ __attribute__((target("+sve"))) void map_float_math_f32_f64_sve(
         svst1_f32(svuzp1_b32(active, svpfalse_b()), out4 + c + r * stride, svuzp1_f32(t8, t8));
         svst1_f64(active, out5 + c + r * stride, t12);
         svst1w_s64(active, out6 + c + r * stride, svreinterpret_s64_s32(t18));
-        c += 2 * vscale;
+        c += (int64_t)svcntd();
         active = svwhilelt_b64_s64(c, cols);
       } while (svptest_first(svptrue_b64(), active));
     }

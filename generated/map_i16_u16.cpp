@@ -165,7 +165,6 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void map_i16_
 __attribute__((target("+sve"))) void map_i16_u16_sve(const int16_t* in0, const int16_t* in1,
                                                      const uint16_t* in2, int64_t n, int16_t* out0,
                                                      int16_t* out1, uint16_t* out2) {
-  const int64_t vscale = (int64_t)(svcntb() / 16);  // vector bits / 128, known at run time
   svint16_t k0 = svdup_n_s16(1000);
   svint16_t k1 = svdup_n_s16(-32768);
   svint16_t k2 = svdup_n_s16(32767);
@@ -182,7 +181,7 @@ __attribute__((target("+sve"))) void map_i16_u16_sve(const int16_t* in0, const i
   uint16_t k13_s = (uint16_t)(1);
   // whole vectors
   int64_t i = 0;
-  for (; i <= n - 8 * vscale; i += 8 * vscale) {
+  for (; i <= n - (int64_t)svcnth(); i += (int64_t)svcnth()) {
     svint16_t a_v = svld1_s16(svptrue_b16(), in0 + i);
     svint16_t b_v = svld1_s16(svptrue_b16(), in1 + i);
     svuint16_t w_v = svld1_u16(svptrue_b16(), in2 + i);

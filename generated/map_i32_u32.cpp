@@ -213,7 +213,6 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void map_i32_
 __attribute__((target("+sve"))) void map_i32_u32_sve(const int32_t* in0, const uint32_t* in1,
                                                      const float* in2, int64_t n, int32_t* out0,
                                                      uint32_t* out1, float* out2, float* out3) {
-  const int64_t vscale = (int64_t)(svcntb() / 16);  // vector bits / 128, known at run time
   svint32_t k0 = svdup_n_s32(7);
   svint32_t k1 = svdup_n_s32(-100000);
   svint32_t k2 = svdup_n_s32(100000);
@@ -245,7 +244,7 @@ __attribute__((target("+sve"))) void map_i32_u32_sve(const int32_t* in0, const u
       svst1_u32(active, out1 + i, t8);
       svst1_f32(active, out2 + i, t11);
       svst1_f32(active, out3 + i, f_v);
-      i += 4 * vscale;
+      i += (int64_t)svcntw();
       active = svwhilelt_b32_s64(i, n);
     } while (svptest_first(svptrue_b32(), active));
   }

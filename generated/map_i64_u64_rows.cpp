@@ -232,7 +232,6 @@ __attribute__((target("+sve"))) void map_i64_u64_rows_sve(const int64_t* in0, co
                                                           int64_t cols, int64_t* out0,
                                                           int64_t* out1, uint64_t* out2,
                                                           double* out3) {
-  const int64_t vscale = (int64_t)(svcntb() / 16);  // vector bits / 128, known at run time
   svint64_t k0 = svdup_n_s64((-9223372036854775807ll - 1));
   svint64_t k1 = svdup_n_s64(1000000ll);
   svuint64_t k2 = svdup_n_u64(18446744073709551615ull);
@@ -266,7 +265,7 @@ __attribute__((target("+sve"))) void map_i64_u64_rows_sve(const int64_t* in0, co
         svst1_s64(active, out1 + c + cols * r, t5);
         svst1_u64(active, out2 + c + cols * r, t10);
         svst1_f64(active, out3 + c + cols * r, k6);
-        c += 2 * vscale;
+        c += (int64_t)svcntd();
         active = svwhilelt_b64_s64(c, cols);
       } while (svptest_first(svptrue_b64(), active));
     }

@@ -274,7 +274,6 @@ __attribute__((target("+sve"))) void map_i8_u8_tile_sve(const int8_t* in0, const
   constexpr int64_t kRows = 7;
   constexpr int64_t kCols = 45;
   constexpr int64_t kStride = 50;
-  const int64_t vscale = (int64_t)(svcntb() / 16);  // vector bits / 128, known at run time
   svint8_t k0 = svdup_n_s8(3);
   svint8_t k1 = svdup_n_s8(-5);
   svint8_t k2 = svdup_n_s8(100);
@@ -312,7 +311,7 @@ __attribute__((target("+sve"))) void map_i8_u8_tile_sve(const int8_t* in0, const
         svst1_s8(active, out0 + c + kStride * r, t7);
         svst1_u8(active, out1 + c + kStride * r, t12);
         svst1_u8(active, out2 + c + kStride * r, t15);
-        c += 16 * vscale;
+        c += (int64_t)svcntb();
         active = svwhilelt_b8_s64(c, kCols);
       } while (svptest_first(svptrue_b8(), active));
     }

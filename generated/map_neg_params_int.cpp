@@ -172,7 +172,6 @@ __attribute__((target("+sve"))) void map_neg_params_int_sve(const int32_t* in0, 
                                                             int64_t n, int32_t scalar0,
                                                             uint32_t scalar1, int32_t* out0,
                                                             uint32_t* out1) {
-  const int64_t vscale = (int64_t)(svcntb() / 16);  // vector bits / 128, known at run time
   svint32_t k0 = svdup_n_s32(scalar0);
   svuint32_t k1 = svdup_n_u32(scalar1);
   // one loop governed by whilelt: the last vector is partial, no cleanup
@@ -190,7 +189,7 @@ __attribute__((target("+sve"))) void map_neg_params_int_sve(const int32_t* in0, 
       svuint32_t t5 = svmul_u32_x(svptrue_b32(), t4, k1);
       svst1_s32(active, out0 + i, t3);
       svst1_u32(active, out1 + i, t5);
-      i += 4 * vscale;
+      i += (int64_t)svcntw();
       active = svwhilelt_b32_s64(i, n);
     } while (svptest_first(svptrue_b32(), active));
   }

@@ -174,7 +174,6 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void map_norm
 #if defined(__aarch64__)
 __attribute__((target("+sve"))) void map_norm_floor_f32_sve(const float* in0, const float* in1,
                                                             int64_t n, float* out0, float* out1) {
-  const int64_t vscale = (int64_t)(svcntb() / 16);  // vector bits / 128, known at run time
   svfloat32_t k0 = svdup_n_f32(0.25f);
   // one loop governed by whilelt: the last vector is partial, no cleanup
   {
@@ -191,7 +190,7 @@ __attribute__((target("+sve"))) void map_norm_floor_f32_sve(const float* in0, co
       svfloat32_t t5 = svrintm_f32_x(svptrue_b32(), t4);
       svst1_f32(active, out0 + i, t3);
       svst1_f32(active, out1 + i, t5);
-      i += 4 * vscale;
+      i += (int64_t)svcntw();
       active = svwhilelt_b32_s64(i, n);
     } while (svptest_first(svptrue_b32(), active));
   }

@@ -343,13 +343,12 @@ __attribute__((target("+sve2"))) void map_saturate_i32_u64_rows_sve2(
     int64_t cols, int64_t stride, int32_t* out0, int32_t* out1, int32_t* out2, uint32_t* out3,
     uint32_t* out4, uint32_t* out5, int64_t* out6, int64_t* out7, int64_t* out8, uint64_t* out9,
     uint64_t* out10, uint64_t* out11) {
-  const int64_t vscale = (int64_t)(svcntb() / 16);  // vector bits / 128, known at run time
   // rows
   int64_t r = 0;
   for (; r < rows; ++r) {
     // whole vectors
     int64_t c = 0;
-    for (; c <= cols - 2 * vscale; c += 2 * vscale) {
+    for (; c <= cols - (int64_t)svcntd(); c += (int64_t)svcntd()) {
       svint32_t a_v = svreinterpret_s32_s64(svld1sw_s64(svptrue_b64(), in0 + c + r * stride));
       svint32_t b_v = svreinterpret_s32_s64(svld1sw_s64(svptrue_b64(), in1 + c + r * stride));
       svuint32_t c_v = svreinterpret_u32_u64(svld1uw_u64(svptrue_b64(), in2 + c + r * stride));
@@ -459,13 +458,12 @@ __attribute__((target("+sve"))) void map_saturate_i32_u64_rows_sve(
     int64_t cols, int64_t stride, int32_t* out0, int32_t* out1, int32_t* out2, uint32_t* out3,
     uint32_t* out4, uint32_t* out5, int64_t* out6, int64_t* out7, int64_t* out8, uint64_t* out9,
     uint64_t* out10, uint64_t* out11) {
-  const int64_t vscale = (int64_t)(svcntb() / 16);  // vector bits / 128, known at run time
   // rows
   int64_t r = 0;
   for (; r < rows; ++r) {
     // whole vectors
     int64_t c = 0;
-    for (; c <= cols - 2 * vscale; c += 2 * vscale) {
+    for (; c <= cols - (int64_t)svcntd(); c += (int64_t)svcntd()) {
       svint32_t a_v = svreinterpret_s32_s64(svld1sw_s64(svptrue_b64(), in0 + c + r * stride));
       svint32_t b_v = svreinterpret_s32_s64(svld1sw_s64(svptrue_b64(), in1 + c + r * stride));
       svuint32_t c_v = svreinterpret_u32_u64(svld1uw_u64(svptrue_b64(), in2 + c + r * stride));

@@ -457,7 +457,6 @@ __attribute__((target("+sve2"))) void map_saturate_i8_u16_sve2(
     int8_t* out0, int8_t* out1, int8_t* out2, uint8_t* out3, uint8_t* out4, uint8_t* out5,
     int16_t* out6, int16_t* out7, int16_t* out8, uint16_t* out9, uint16_t* out10, uint16_t* out11,
     uint8_t* out12, uint8_t* out13, int8_t* out14, int16_t* out15, int16_t* out16, uint8_t* out17) {
-  const int64_t vscale = (int64_t)(svcntb() / 16);  // vector bits / 128, known at run time
   svint16_t k0 = svdup_n_s16(254);
   // one loop governed by whilelt: the last vector is partial, no cleanup
   {
@@ -514,7 +513,7 @@ __attribute__((target("+sve2"))) void map_saturate_i8_u16_sve2(
       svst1_s16(active, out15 + i, t15);
       svst1_s16(active, out16 + i, t16);
       svst1b_u16(active, out17 + i, svreinterpret_u16_u8(t21));
-      i += 8 * vscale;
+      i += (int64_t)svcnth();
       active = svwhilelt_b16_s64(i, n);
     } while (svptest_first(svptrue_b16(), active));
   }
@@ -534,7 +533,6 @@ __attribute__((target("+sve"))) void map_saturate_i8_u16_sve(
     int8_t* out0, int8_t* out1, int8_t* out2, uint8_t* out3, uint8_t* out4, uint8_t* out5,
     int16_t* out6, int16_t* out7, int16_t* out8, uint16_t* out9, uint16_t* out10, uint16_t* out11,
     uint8_t* out12, uint8_t* out13, int8_t* out14, int16_t* out15, int16_t* out16, uint8_t* out17) {
-  const int64_t vscale = (int64_t)(svcntb() / 16);  // vector bits / 128, known at run time
   svint16_t k0 = svdup_n_s16(254);
   // one loop governed by whilelt: the last vector is partial, no cleanup
   {
@@ -599,7 +597,7 @@ __attribute__((target("+sve"))) void map_saturate_i8_u16_sve(
       svst1_s16(active, out15 + i, t15);
       svst1_s16(active, out16 + i, t16);
       svst1b_u16(active, out17 + i, svreinterpret_u16_u8(t21));
-      i += 8 * vscale;
+      i += (int64_t)svcnth();
       active = svwhilelt_b16_s64(i, n);
     } while (svptest_first(svptrue_b16(), active));
   }

@@ -122,7 +122,6 @@ __attribute__((target("+sve"))) void map_scale_params_f64_rows_sve(const double*
                                                                    int64_t cols, int64_t stride,
                                                                    double scalar0, double scalar1,
                                                                    double* out0, double* out1) {
-  const int64_t vscale = (int64_t)(svcntb() / 16);  // vector bits / 128, known at run time
   svfloat64_t k0 = svdup_n_f64(scalar0);
   svfloat64_t k1 = svdup_n_f64(scalar1);
   double k2_s = (double)(scalar0);
@@ -132,7 +131,7 @@ __attribute__((target("+sve"))) void map_scale_params_f64_rows_sve(const double*
   for (; r < rows; ++r) {
     // whole vectors
     int64_t c = 0;
-    for (; c <= cols - 2 * vscale; c += 2 * vscale) {
+    for (; c <= cols - (int64_t)svcntd(); c += (int64_t)svcntd()) {
       svfloat64_t num_v = svld1_f64(svptrue_b64(), in0 + c + r * stride);
       svfloat64_t t0 =
           svdiv_f64_x(svptrue_b64(), num_v, svld1_f64(svptrue_b64(), in1 + c + r * stride));

@@ -201,7 +201,6 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void map_sele
 __attribute__((target("+sve"))) void map_select_f64_sve(const double* in0, const double* in1,
                                                         int64_t n, double* out0, double* out1,
                                                         double* out2, double* out3, double* out4) {
-  const int64_t vscale = (int64_t)(svcntb() / 16);  // vector bits / 128, known at run time
   svfloat64_t k0 = svdup_n_f64(-1.5);
   svfloat64_t k1 = svdup_n_f64(2.0);
   // one loop governed by whilelt: the last vector is partial, no cleanup
@@ -225,7 +224,7 @@ __attribute__((target("+sve"))) void map_select_f64_sve(const double* in0, const
       svst1_f64(active, out2 + i, t3);
       svst1_f64(active, out3 + i, t4);
       svst1_f64(active, out4 + i, t8);
-      i += 2 * vscale;
+      i += (int64_t)svcntd();
       active = svwhilelt_b64_s64(i, n);
     } while (svptest_first(svptrue_b64(), active));
   }

@@ -388,7 +388,6 @@ __attribute__((target("+sve"))) void map_strided_axpy_f32_sve(const float* in0, 
     map_strided_axpy_f32_scalar(in0, in1, in2, n, stride1, stride2, scalar0, out0, out1);
     return;
   }
-  const int64_t vscale = (int64_t)(svcntb() / 16);  // vector bits / 128, known at run time
   // Lane offsets for the gathers: lane r reads element r * stride2.
   const svint32_t offsets32_stride2 = svindex_s32(0, (int32_t)stride2);
   // Lane offsets for the gathers: lane r reads element r * stride1.
@@ -414,7 +413,7 @@ __attribute__((target("+sve"))) void map_strided_axpy_f32_sve(const float* in0, 
           svint32_t t11 = svadd_s32_x(svptrue_b32(), t10, k2);
           svst1_f32(active, out0 + i, t9);
           svst1_s32(active, out1 + i, t11);
-          i += 4 * vscale;
+          i += (int64_t)svcntw();
           active = svwhilelt_b32_s64(i, n);
         } while (svptest_first(svptrue_b32(), active));
       }
@@ -436,7 +435,7 @@ __attribute__((target("+sve"))) void map_strided_axpy_f32_sve(const float* in0, 
           svint32_t t7 = svadd_s32_x(svptrue_b32(), t6, k2);
           svst1_f32(active, out0 + i, t5);
           svst1_s32(active, out1 + i, t7);
-          i += 4 * vscale;
+          i += (int64_t)svcntw();
           active = svwhilelt_b32_s64(i, n);
         } while (svptest_first(svptrue_b32(), active));
       }
@@ -458,7 +457,7 @@ __attribute__((target("+sve"))) void map_strided_axpy_f32_sve(const float* in0, 
         svint32_t t3 = svadd_s32_x(svptrue_b32(), t2, k2);
         svst1_f32(active, out0 + i, t1);
         svst1_s32(active, out1 + i, t3);
-        i += 4 * vscale;
+        i += (int64_t)svcntw();
         active = svwhilelt_b32_s64(i, n);
       } while (svptest_first(svptrue_b32(), active));
     }

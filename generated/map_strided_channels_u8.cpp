@@ -617,7 +617,6 @@ __attribute__((target("+sve2"))) void map_strided_channels_u8_sve2(const uint8_t
                                                                    const uint8_t* in2, int64_t rows,
                                                                    int64_t cols, int64_t stride1,
                                                                    uint8_t* out0, uint8_t* out1) {
-  const int64_t vscale = (int64_t)(svcntb() / 16);  // vector bits / 128, known at run time
   // Lane offsets for the gathers: lane r reads element r * 3.
   const svint32_t offsets32_3 = svindex_s32(0, (int32_t)3);
   // rows
@@ -625,7 +624,7 @@ __attribute__((target("+sve2"))) void map_strided_channels_u8_sve2(const uint8_t
   for (; r < rows; ++r) {
     // whole vectors, strided inputs as structure loads (stops one column early)
     int64_t c = 0;
-    for (; c <= cols - 16 * vscale - 1; c += 16 * vscale) {
+    for (; c <= cols - (int64_t)svcntb() - 1; c += (int64_t)svcntb()) {
       svuint8_t red_v = svget3_u8(svld3_u8(svptrue_b8(), (in0 + 3 * c + r * stride1)), 0);
       svuint8_t green_v = svget3_u8(svld3_u8(svptrue_b8(), (in1 + 3 * c + r * stride1)), 0);
       svuint8_t blue_v = svget3_u8(svld3_u8(svptrue_b8(), (in2 + 3 * c + r * stride1)), 0);
@@ -695,7 +694,7 @@ __attribute__((target("+sve2"))) void map_strided_channels_u8_sve2(const uint8_t
         svuint8_t t5 = svrhadd_u8_x(svptrue_b8(), red_v, blue_v);
         svst1_u8(active, out0 + c + cols * r, t4);
         svst1_u8(active, out1 + c + cols * r, t5);
-        c += 16 * vscale;
+        c += (int64_t)svcntb();
         active = svwhilelt_b8_s64(c, cols);
       } while (svptest_first(svptrue_b8(), active));
     }
@@ -715,7 +714,6 @@ __attribute__((target("+sve"))) void map_strided_channels_u8_sve(const uint8_t* 
                                                                  const uint8_t* in2, int64_t rows,
                                                                  int64_t cols, int64_t stride1,
                                                                  uint8_t* out0, uint8_t* out1) {
-  const int64_t vscale = (int64_t)(svcntb() / 16);  // vector bits / 128, known at run time
   // Lane offsets for the gathers: lane r reads element r * 3.
   const svint32_t offsets32_3 = svindex_s32(0, (int32_t)3);
   // rows
@@ -723,7 +721,7 @@ __attribute__((target("+sve"))) void map_strided_channels_u8_sve(const uint8_t* 
   for (; r < rows; ++r) {
     // whole vectors, strided inputs as structure loads (stops one column early)
     int64_t c = 0;
-    for (; c <= cols - 16 * vscale - 1; c += 16 * vscale) {
+    for (; c <= cols - (int64_t)svcntb() - 1; c += (int64_t)svcntb()) {
       svuint8_t red_v = svget3_u8(svld3_u8(svptrue_b8(), (in0 + 3 * c + r * stride1)), 0);
       svuint8_t green_v = svget3_u8(svld3_u8(svptrue_b8(), (in1 + 3 * c + r * stride1)), 0);
       svuint8_t blue_v = svget3_u8(svld3_u8(svptrue_b8(), (in2 + 3 * c + r * stride1)), 0);
@@ -797,7 +795,7 @@ __attribute__((target("+sve"))) void map_strided_channels_u8_sve(const uint8_t* 
                        svlsr_n_u8_x(svptrue_b8(), sveor_u8_x(svptrue_b8(), red_v, blue_v), 1));
         svst1_u8(active, out0 + c + cols * r, t4);
         svst1_u8(active, out1 + c + cols * r, t5);
-        c += 16 * vscale;
+        c += (int64_t)svcntb();
         active = svwhilelt_b8_s64(c, cols);
       } while (svptest_first(svptrue_b8(), active));
     }

@@ -197,7 +197,6 @@ __attribute__((target("+sve"))) void map_strided_i8_sve(const int8_t* in0, const
     map_strided_i8_scalar(in0, in1, n, stride1, out0);
     return;
   }
-  const int64_t vscale = (int64_t)(svcntb() / 16);  // vector bits / 128, known at run time
   // Lane offsets for the gathers: lane r reads element r * 2.
   const svint32_t offsets32_2 = svindex_s32(0, (int32_t)2);
   // Lane offsets for the gathers: lane r reads element r * stride1.
@@ -206,7 +205,7 @@ __attribute__((target("+sve"))) void map_strided_i8_sve(const int8_t* in0, const
   if (stride1 == 1) {
     // whole vectors, strided inputs as structure loads (stops one column early)
     int64_t i = 0;
-    for (; i <= n - 16 * vscale - 1; i += 16 * vscale) {
+    for (; i <= n - (int64_t)svcntb() - 1; i += (int64_t)svcntb()) {
       svint8_t a_v = svget2_s8(svld2_s8(svptrue_b8(), (in0 + 2 * i)), 0);
       svint8_t b_v = svld1_s8(svptrue_b8(), in1 + i);
       svbool_t t12 = svcmpgt_s8(svptrue_b8(), a_v, b_v);
@@ -216,7 +215,7 @@ __attribute__((target("+sve"))) void map_strided_i8_sve(const int8_t* in0, const
       svst1_s8(svptrue_b8(), out0 + i, t15);
     }
     // whole vectors, strided inputs lane by lane
-    for (; i <= n - 16 * vscale; i += 16 * vscale) {
+    for (; i <= n - (int64_t)svcntb(); i += (int64_t)svcntb()) {
       const svuint32_t a_v_g0 = svld1ub_gather_s32offset_u32(
           svunpklo_b(svunpklo_b(svptrue_b8())), (const uint8_t*)(in0 + 2 * i), offsets32_2);
       const svuint32_t a_v_g1 = svld1ub_gather_s32offset_u32(
@@ -255,7 +254,7 @@ __attribute__((target("+sve"))) void map_strided_i8_sve(const int8_t* in0, const
   if (stride1 != 1) {
     // whole vectors, strided inputs as structure loads (stops one column early)
     int64_t i = 0;
-    for (; i <= n - 16 * vscale - 1; i += 16 * vscale) {
+    for (; i <= n - (int64_t)svcntb() - 1; i += (int64_t)svcntb()) {
       svint8_t a_v = svget2_s8(svld2_s8(svptrue_b8(), (in0 + 2 * i)), 0);
       const svuint32_t b_v_g0 =
           svld1ub_gather_s32offset_u32(svunpklo_b(svunpklo_b(svptrue_b8())),
@@ -281,7 +280,7 @@ __attribute__((target("+sve"))) void map_strided_i8_sve(const int8_t* in0, const
       svst1_s8(svptrue_b8(), out0 + i, t3);
     }
     // whole vectors, strided inputs lane by lane
-    for (; i <= n - 16 * vscale; i += 16 * vscale) {
+    for (; i <= n - (int64_t)svcntb(); i += (int64_t)svcntb()) {
       const svuint32_t a_v_g0 = svld1ub_gather_s32offset_u32(
           svunpklo_b(svunpklo_b(svptrue_b8())), (const uint8_t*)(in0 + 2 * i), offsets32_2);
       const svuint32_t a_v_g1 = svld1ub_gather_s32offset_u32(

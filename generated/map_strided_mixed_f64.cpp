@@ -346,7 +346,6 @@ __attribute__((target("+sve"))) void map_strided_mixed_f64_sve(const float* in0,
     map_strided_mixed_f64_scalar(in0, in1, in2, rows, cols, stride, stride1, out0, out1, out2);
     return;
   }
-  const int64_t vscale = (int64_t)(svcntb() / 16);  // vector bits / 128, known at run time
   // Lane offsets for the gathers: lane r reads element r * 2.
   const svint64_t offsets64_2 = svindex_s64(0, (int64_t)2);
   // Lane offsets for the gathers: lane r reads element r * 0.
@@ -386,7 +385,7 @@ __attribute__((target("+sve"))) void map_strided_mixed_f64_sve(const float* in0,
           svst1_f64(active, out0 + c + r * stride, t13);
           svst1b_s64(active, out1 + c + r * stride, svreinterpret_s64_s8(t15));
           svst1_f32(svuzp1_b32(active, svpfalse_b()), out2 + c + r * stride, svuzp1_f32(t17, t17));
-          c += 2 * vscale;
+          c += (int64_t)svcntd();
           active = svwhilelt_b64_s64(c, cols);
         } while (svptest_first(svptrue_b64(), active));
       }
@@ -422,7 +421,7 @@ __attribute__((target("+sve"))) void map_strided_mixed_f64_sve(const float* in0,
           svst1_f64(active, out0 + c + r * stride, t4);
           svst1b_s64(active, out1 + c + r * stride, svreinterpret_s64_s8(t6));
           svst1_f32(svuzp1_b32(active, svpfalse_b()), out2 + c + r * stride, svuzp1_f32(t8, t8));
-          c += 2 * vscale;
+          c += (int64_t)svcntd();
           active = svwhilelt_b64_s64(c, cols);
         } while (svptest_first(svptrue_b64(), active));
       }

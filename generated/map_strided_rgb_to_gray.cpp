@@ -246,7 +246,6 @@ __attribute__((target("+sve"))) void map_strided_rgb_to_gray_sve(const uint8_t* 
                                                                  const uint8_t* in2, int64_t rows,
                                                                  int64_t cols, int64_t stride1,
                                                                  uint8_t* out0) {
-  const int64_t vscale = (int64_t)(svcntb() / 16);  // vector bits / 128, known at run time
   // Lane offsets for the gathers: lane r reads element r * 3.
   const svint32_t offsets32_3 = svindex_s32(0, (int32_t)3);
   svfloat32_t k0 = svdup_n_f32(0.299f);
@@ -280,7 +279,7 @@ __attribute__((target("+sve"))) void map_strided_rgb_to_gray_sve(const uint8_t* 
         svuint32_t t8_w = svcvt_u32_f32_x(svptrue_b32(), svrintn_f32_x(svptrue_b32(), t7));
         svuint8_t t8 = svreinterpret_u8_u32(svmin_n_u32_x(svptrue_b32(), t8_w, 255));
         svst1b_u32(active, out0 + c + cols * r, svreinterpret_u32_u8(t8));
-        c += 4 * vscale;
+        c += (int64_t)svcntw();
         active = svwhilelt_b32_s64(c, cols);
       } while (svptest_first(svptrue_b32(), active));
     }

@@ -134,7 +134,6 @@ __attribute__((target("+sve"))) void map_transposed_f64_sve(const double* in0, c
                                                             int64_t rows, int64_t cols,
                                                             int64_t stride, int64_t stride1,
                                                             double* out0) {
-  const int64_t vscale = (int64_t)(svcntb() / 16);  // vector bits / 128, known at run time
   // Lane offsets for the gathers: lane r reads element r * stride1.
   const svint64_t offsets64_stride1 = svindex_s64(0, (int64_t)stride1);
   svfloat64_t k0 = svdup_n_f64(0.5);
@@ -146,7 +145,7 @@ __attribute__((target("+sve"))) void map_transposed_f64_sve(const double* in0, c
     if (stride1 == 1) {
       // whole vectors
       int64_t c = 0;
-      for (; c <= cols - 2 * vscale; c += 2 * vscale) {
+      for (; c <= cols - (int64_t)svcntd(); c += (int64_t)svcntd()) {
         svfloat64_t a_v = svld1_f64(svptrue_b64(), in0 + c + r);
         svfloat64_t t2 =
             svmla_f64_x(svptrue_b64(), svld1_f64(svptrue_b64(), in1 + c + r * stride), a_v, k0);
@@ -164,7 +163,7 @@ __attribute__((target("+sve"))) void map_transposed_f64_sve(const double* in0, c
     if (stride1 != 1) {
       // whole vectors
       int64_t c = 0;
-      for (; c <= cols - 2 * vscale; c += 2 * vscale) {
+      for (; c <= cols - (int64_t)svcntd(); c += (int64_t)svcntd()) {
         svfloat64_t a_v =
             svld1_gather_s64index_f64(svptrue_b64(), (in0 + c * stride1 + r), offsets64_stride1);
         svfloat64_t t0 =

@@ -186,7 +186,6 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void map_u8_t
 __attribute__((target("+sve"))) void map_u8_to_f32_fma_sve(const uint8_t* in0, int64_t n,
                                                            float scalar0, float scalar1,
                                                            float* out0) {
-  const int64_t vscale = (int64_t)(svcntb() / 16);  // vector bits / 128, known at run time
   svfloat32_t k0 = svdup_n_f32(scalar0);
   svfloat32_t k1 = svdup_n_f32(scalar1);
   // one loop governed by whilelt: the last vector is partial, no cleanup
@@ -199,7 +198,7 @@ __attribute__((target("+sve"))) void map_u8_to_f32_fma_sve(const uint8_t* in0, i
       svfloat32_t t0 = svcvt_f32_s32_x(svptrue_b32(), t0_w);
       svfloat32_t t1 = svmla_f32_x(svptrue_b32(), k1, t0, k0);
       svst1_f32(active, out0 + i, t1);
-      i += 4 * vscale;
+      i += (int64_t)svcntw();
       active = svwhilelt_b32_s64(i, n);
     } while (svptest_first(svptrue_b32(), active));
   }

@@ -106,12 +106,11 @@ __attribute__((target("+sve"))) void rowmax_f32_inner_parallel_sve(const float* 
     rowmax_f32_inner_parallel_scalar(input, rows, cols, stride, output);
     return;
   }
-  const int64_t vscale = (int64_t)(svcntb() / 16);  // vector bits / 128, known at run time
   // Lane offsets for the gathers: lane r reads element r * stride.
   const svint32_t offsets32_stride = svindex_s32(0, (int32_t)stride);
   // 4 rows per vector, lane = row
   int64_t i = 0;
-  for (; i <= rows - 4 * vscale; i += 4 * vscale) {
+  for (; i <= rows - (int64_t)svcntw(); i += (int64_t)svcntw()) {
     svfloat32_t lane_acc = svdup_n_f32(-__builtin_inff());
     // sequential along the row
     int64_t j = 0;

@@ -170,13 +170,12 @@ __attribute__((target("+sve"))) void rowmin_f64_inner_reduction_sve(const double
                                                                     int64_t rows, int64_t cols,
                                                                     int64_t stride,
                                                                     double* output) {
-  const int64_t vscale = (int64_t)(svcntb() / 16);  // vector bits / 128, known at run time
   int64_t i = 0;
   for (; i < rows; ++i) {
     double row_acc = (double)(__builtin_inf());
     // horizontal reduction every iteration
     int64_t j = 0;
-    for (; j <= cols - 2 * vscale; j += 2 * vscale) {
+    for (; j <= cols - (int64_t)svcntd(); j += (int64_t)svcntd()) {
       svfloat64_t x = svld1_f64(svptrue_b64(), input + i * stride + j);
       svfloat64_t x_acc = svdup_n_f64(__builtin_inf());
       x_acc = svsel_f64(svcmplt_f64(svptrue_b64(), x, x_acc), x, x_acc);

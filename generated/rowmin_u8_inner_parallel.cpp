@@ -259,12 +259,11 @@ __attribute__((target("+sve"))) void rowmin_u8_inner_parallel_sve(const uint8_t*
     rowmin_u8_inner_parallel_scalar(input, rows, cols, stride, output);
     return;
   }
-  const int64_t vscale = (int64_t)(svcntb() / 16);  // vector bits / 128, known at run time
   // Lane offsets for the gathers: lane r reads element r * stride.
   const svint32_t offsets32_stride = svindex_s32(0, (int32_t)stride);
   // 16 rows per vector, lane = row
   int64_t i = 0;
-  for (; i <= rows - 16 * vscale; i += 16 * vscale) {
+  for (; i <= rows - (int64_t)svcntb(); i += (int64_t)svcntb()) {
     svuint8_t lane_acc = svdup_n_u8(255);
     // sequential along the row
     int64_t j = 0;

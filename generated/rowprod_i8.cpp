@@ -263,13 +263,12 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void rowprod_
 #if defined(__aarch64__)
 __attribute__((target("+sve"))) void rowprod_i8_sve(const int8_t* input, int64_t rows, int64_t cols,
                                                     int64_t stride, int8_t* output) {
-  const int64_t vscale = (int64_t)(svcntb() / 16);  // vector bits / 128, known at run time
   int64_t i = 0;
   for (; i < rows; ++i) {
     uint8_t row_acc = (uint8_t)(int8_t)(1);
     // horizontal reduction every iteration
     int64_t j = 0;
-    for (; j <= cols - 16 * vscale; j += 16 * vscale) {
+    for (; j <= cols - (int64_t)svcntb(); j += (int64_t)svcntb()) {
       svint8_t x_sum_fold = svld1_s8(svptrue_b8(), input + i * stride + j);
       for (uint64_t half = svcntb() / 2; half > 0; half /= 2)
         x_sum_fold = svmul_s8_x(svptrue_b8(), x_sum_fold,

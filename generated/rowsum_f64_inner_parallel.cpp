@@ -97,12 +97,11 @@ rowsum_f64_inner_parallel_avx512(const double* input, int64_t rows, int64_t cols
 __attribute__((target("+sve"))) void rowsum_f64_inner_parallel_sve(const double* input,
                                                                    int64_t rows, int64_t cols,
                                                                    int64_t stride, double* output) {
-  const int64_t vscale = (int64_t)(svcntb() / 16);  // vector bits / 128, known at run time
   // Lane offsets for the gathers: lane r reads element r * stride.
   const svint64_t offsets64_stride = svindex_s64(0, (int64_t)stride);
   // 2 rows per vector, lane = row
   int64_t i = 0;
-  for (; i <= rows - 2 * vscale; i += 2 * vscale) {
+  for (; i <= rows - (int64_t)svcntd(); i += (int64_t)svcntd()) {
     svfloat64_t lane_acc = svdup_n_f64(0.0);
     // sequential along the row
     int64_t j = 0;

@@ -149,12 +149,11 @@ __attribute__((target("+sve"))) void rowsum_i64_inner_parallel_sve(const int64_t
                                                                    int64_t rows, int64_t cols,
                                                                    int64_t stride,
                                                                    int64_t* output) {
-  const int64_t vscale = (int64_t)(svcntb() / 16);  // vector bits / 128, known at run time
   // Lane offsets for the gathers: lane r reads element r * stride.
   const svint64_t offsets64_stride = svindex_s64(0, (int64_t)stride);
   // 2 rows per vector, lane = row
   int64_t i = 0;
-  for (; i <= rows - 2 * vscale; i += 2 * vscale) {
+  for (; i <= rows - (int64_t)svcntd(); i += (int64_t)svcntd()) {
     svint64_t lane_acc = svdup_n_s64(0);
     // sequential along the row
     int64_t j = 0;

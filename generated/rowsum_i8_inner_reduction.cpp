@@ -251,14 +251,13 @@ __attribute__((target("+sve"))) void rowsum_i8_inner_reduction_sve(const int8_t*
                                                                    int64_t rows, int64_t cols,
                                                                    int64_t stride,
                                                                    int32_t* output) {
-  const int64_t vscale = (int64_t)(svcntb() / 16);  // vector bits / 128, known at run time
   const svint8_t ones_s8 = svdup_n_s8(1);
   int64_t i = 0;
   for (; i < rows; ++i) {
     uint32_t row_acc = (uint32_t)(int32_t)(0);
     // horizontal reduction every iteration
     int64_t j = 0;
-    for (; j <= cols - 16 * vscale; j += 16 * vscale) {
+    for (; j <= cols - (int64_t)svcntb(); j += (int64_t)svcntb()) {
       svint8_t x = svld1_s8(svptrue_b8(), input + i * stride + j);
       svint32_t x_acc = svdup_n_s32(0);
       x_acc = svdot_s32(x_acc, x, ones_s8);

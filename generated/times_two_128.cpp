@@ -75,7 +75,6 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void times_tw
 #if defined(__aarch64__)
 __attribute__((target("+sve"))) void times_two_128_sve(const float* in0, float* out0) {
   constexpr int64_t kCols = 128;
-  const int64_t vscale = (int64_t)(svcntb() / 16);  // vector bits / 128, known at run time
   svfloat32_t k0 = svdup_n_f32(2.0f);
   // one loop governed by whilelt: the last vector is partial, no cleanup
   {
@@ -85,7 +84,7 @@ __attribute__((target("+sve"))) void times_two_128_sve(const float* in0, float* 
       svfloat32_t A_v = svld1_f32(active, in0 + i);
       svfloat32_t t0 = svmul_f32_x(svptrue_b32(), A_v, k0);
       svst1_f32(active, out0 + i, t0);
-      i += 4 * vscale;
+      i += (int64_t)svcntw();
       active = svwhilelt_b32_s64(i, kCols);
     } while (svptest_first(svptrue_b32(), active));
   }

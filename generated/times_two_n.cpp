@@ -139,7 +139,6 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void times_tw
 
 #if defined(__aarch64__)
 __attribute__((target("+sve"))) void times_two_n_sve(const float* in0, int64_t n, float* out0) {
-  const int64_t vscale = (int64_t)(svcntb() / 16);  // vector bits / 128, known at run time
   svfloat32_t k0 = svdup_n_f32(2.0f);
   // one loop governed by whilelt: the last vector is partial, no cleanup
   {
@@ -149,7 +148,7 @@ __attribute__((target("+sve"))) void times_two_n_sve(const float* in0, int64_t n
       svfloat32_t A_v = svld1_f32(active, in0 + i);
       svfloat32_t t0 = svmul_f32_x(svptrue_b32(), A_v, k0);
       svst1_f32(active, out0 + i, t0);
-      i += 4 * vscale;
+      i += (int64_t)svcntw();
       active = svwhilelt_b32_s64(i, n);
     } while (svptest_first(svptrue_b32(), active));
   }

@@ -89,12 +89,11 @@ times_two_n_scalar_tail_avx512(const float* in0, int64_t n, float* out0) {
 #if defined(__aarch64__)
 __attribute__((target("+sve"))) void times_two_n_scalar_tail_sve(const float* in0, int64_t n,
                                                                  float* out0) {
-  const int64_t vscale = (int64_t)(svcntb() / 16);  // vector bits / 128, known at run time
   svfloat32_t k0 = svdup_n_f32(2.0f);
   float k1_s = (float)(2.0f);
   // whole vectors
   int64_t i = 0;
-  for (; i <= n - 4 * vscale; i += 4 * vscale) {
+  for (; i <= n - (int64_t)svcntw(); i += (int64_t)svcntw()) {
     svfloat32_t t0 = svmul_f32_x(svptrue_b32(), svld1_f32(svptrue_b32(), in0 + i), k0);
     svst1_f32(svptrue_b32(), out0 + i, t0);
   }

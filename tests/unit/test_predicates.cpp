@@ -121,3 +121,50 @@ TEST_CASE("x86 writes a whilelt at its uses only while what it reads stays the s
   REQUIRE(p.verify().empty());
   CHECK(contains(emit::emitFunction(p, avx2, "k").function, "__m256i tail_lanes = "));
 }
+
+TEST_CASE("SVE loop steps and bounds are lane counts (svcntw) when nothing else reads vscale, else vscale throughout") {
+  const ir::VecType v = ir::scalableOf(DType::f32);
+  ir::Plan p = onePlan(DType::f32);
+  p.scalable = true;
+  p.params = {{ir::Param::Kind::tensor, "input", "input", "input", ""},
+              {ir::Param::Kind::extent, "n", "n", "", ""},
+              {ir::Param::Kind::tensor, "output", "output", "output", ""}};
+  for (ir::Tensor& t : p.tensors) {
+    t.extents = {ir::Index::symbol("n")};
+    t.strides = {ir::Index::constant(1)};
+  }
+  // for i in steps of `step` lanes per vscale: output[i + offset] = input[i + offset]; then a
+  // let of `let` lanes per vscale.
+  auto emitted = [&](int64_t step, std::vector<int64_t> offsets, int64_t let) {
+    ir::Block body;
+    for (int64_t o : offsets) {
+      ir::Stmt l = declared(ir::OpKind::Load, "x" + std::to_string(o), v);
+      l.index = ir::Index::symbol("i") + ir::Index::vscaled(o);
+      ir::Stmt st = ir::op(ir::OpKind::Store, "", v, {l.dst});
+      st.index = l.index;
+      body.push_back(l);
+      body.push_back(st);
+    }
+    p.body = {ir::forLoop("i", ir::Index::constant(0), ir::Index::symbol("n"), ir::Index::vscaled(step), body, false, "16 * vscale lanes per step"),
+              ir::letIndex("rest", ir::Index::symbol("n") - ir::Index::vscaled(let))};
+    REQUIRE(p.verify().empty());
+    return emit::emitFunction(p, makeTarget({"sve", {}}), "k").function;
+  };
+  const std::string f = emitted(16, {0}, 6);
+  CHECK(contains(f, "for (; i <= n - 4 * (int64_t)svcntw(); i += 4 * (int64_t)svcntw())"));  // f32 lanes, one `cntw` under GCC
+  CHECK(contains(f, "int64_t rest = n - 3 * (int64_t)svcntd();"));  // 6 f32 lanes per 128 bits: the widest count that divides
+  CHECK(contains(f, "// 16 * vscale lanes per step"));
+  CHECK(!contains(f, "const int64_t vscale"));  // unused: declaring it would warn
+  // Loads at vector offsets read vscale: then the steps keep it too, so that GCC computes one
+  // value for both (mixing the spellings cost the i8 row sum a `cntb`).
+  const std::string offsets = emitted(16, {0, 4, 12}, 2);
+  CHECK(contains(offsets, "input + i + 4 * vscale"));
+  CHECK(contains(offsets, "for (; i <= n - 16 * vscale; i += 16 * vscale)"));
+  CHECK(contains(offsets, "int64_t rest = n - 2 * vscale;"));
+  CHECK(contains(offsets, "const int64_t vscale = "));
+  CHECK(!contains(offsets, "(int64_t)svcnt"));
+  const std::string odd = emitted(3, {0}, 16);
+  CHECK(contains(odd, "i += 3 * vscale"));
+  CHECK(contains(odd, "int64_t rest = n - 16 * vscale;"));
+  CHECK(contains(odd, "const int64_t vscale = "));
+}

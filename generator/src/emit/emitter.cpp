@@ -37,6 +37,19 @@ std::string readFile(const std::filesystem::path& p) {
 struct BodyWriter {
   LowerContext& cx;
   std::vector<std::string> lines;
+  bool laneCounts = false;  // spell control-flow indices as the ISA's lane counts (idx)
+
+  // An index of the control flow (loop bounds and steps, lets, conditions), spelt by the ISA
+  // when laneCounts: SVE counts `4 * vscale` as `(int64_t)svcntw()`. Addresses inside ops keep
+  // `vscale`: spelt as lane counts there, GCC 12 switched the f32 row sum's loads to
+  // `[x, #1, mul vl]` with a second induction variable, one instruction more per iteration.
+  std::string idx(const ir::Index& x) const {
+    const std::string text = x.str();
+    if (!laneCounts) return text;
+    int unit = 2;  // lanes per vscale of the plan's narrowest element
+    for (const ir::Tensor& t : cx.plan.tensors) unit = std::max(unit, 128 / bitsOf(t.dtype));
+    return loweringFor(cx.target).spellLaneCounts(text, unit);
+  }
 
   void appendLaneTable(const ir::Stmt& s) {
     lines.push_back("// Lane table (row in each lane of the first vector after each stage):");
@@ -63,11 +76,11 @@ struct BodyWriter {
     // B = A * 2 on SVE, no test before the loop): when the extent is 0 the body runs once with
     // no lane active, which reads and writes nothing, as in any partial last iteration.
     lines.push_back("{");
-    if (!loop.continues) lines.push_back("int64_t " + loop.var + " = " + loop.lo.str() + ";");
+    if (!loop.continues) lines.push_back("int64_t " + loop.var + " = " + idx(loop.lo) + ";");
     for (auto& l : lowerOp(w, cx)) lines.push_back(l);
     lines.push_back("do {");
     block(ir::Block(loop.body.begin() + 1, loop.body.end()));
-    lines.push_back(loop.var + " += " + loop.step.str() + ";");
+    lines.push_back(loop.var + " += " + idx(loop.step) + ";");
     ir::Stmt again = w;
     again.declare = false;
     for (auto& l : lowerOp(again, cx)) lines.push_back(l);
@@ -101,33 +114,33 @@ struct BodyWriter {
         case ir::Stmt::Kind::For: {
           if (!s.text.empty()) lines.push_back("// " + s.text);
           if (governedLoop(s)) break;
-          if (!s.continues) lines.push_back("int64_t " + s.var + " = " + s.lo.str() + ";");
+          if (!s.continues) lines.push_back("int64_t " + s.var + " = " + idx(s.lo) + ";");
           const bool one = s.step.constantValue() == 1;
-          const std::string step = one ? "++" + s.var : s.var + " += " + s.step.str();
+          const std::string step = one ? "++" + s.var : s.var + " += " + idx(s.step);
           // Whole steps only. A scalable step is written `j <= hi - step` so the bound is loop-invariant
           // (GCC otherwise keeps j and j + step alive: one more instruction per iteration on SVE).
           // A constant step keeps `j + step <= hi`: compilers fold it into the address arithmetic,
           // and the invariant form measured ~5% slower on AVX-512 row sums (docs/benchmarks.md).
           // Extents are non-negative int64, so neither form can overflow.
           const bool constantStep = s.step.constantValue().has_value();
-          const std::string cond = one || s.coversTail ? s.var + " < " + s.hi.str()
-                                   : constantStep      ? s.var + " + " + s.step.str() + " <= " + s.hi.str()
-                                                       : s.var + " <= " + (s.hi - s.step).str();
+          const std::string cond = one || s.coversTail ? s.var + " < " + idx(s.hi)
+                                   : constantStep      ? s.var + " + " + idx(s.step) + " <= " + idx(s.hi)
+                                                       : s.var + " <= " + idx(s.hi - s.step);
           lines.push_back("for (; " + cond + "; " + step + ") {");
           block(s.body);
           lines.push_back("}");
           break;
         }
         case ir::Stmt::Kind::Let: {
-          std::string value = s.letMin   ? s.lo.str() + " < " + s.hi.str() + " ? " + s.lo.str() + " : " + s.hi.str()
-                              : s.letMax ? s.lo.str() + " > " + s.hi.str() + " ? " + s.lo.str() + " : " + s.hi.str()
-                                         : s.lo.str();
+          std::string value = s.letMin   ? idx(s.lo) + " < " + idx(s.hi) + " ? " + idx(s.lo) + " : " + idx(s.hi)
+                              : s.letMax ? idx(s.lo) + " > " + idx(s.hi) + " ? " + idx(s.lo) + " : " + idx(s.hi)
+                                         : idx(s.lo);
           if (s.opaque) {
             cx.helpers.insert("opaque");
             value = "simdgen_opaque(" + value + ")";
           }
           if (s.alignBytes)  // 1 when the element's address is a multiple of alignBytes
-            value = "(uintptr_t)(" + s.tensor + (s.lo.constantValue() == 0 ? "" : " + " + s.lo.str()) + ") % " + std::to_string(s.alignBytes) + " == 0";
+            value = "(uintptr_t)(" + s.tensor + (s.lo.constantValue() == 0 ? "" : " + " + idx(s.lo)) + ") % " + std::to_string(s.alignBytes) + " == 0";
           lines.push_back("int64_t " + s.var + " = " + value + ";");
           break;
         }
@@ -141,8 +154,8 @@ struct BodyWriter {
           if (!s.text.empty()) lines.push_back("// " + s.text);
           // A constant on the left reads better on the right: `n > 15`, not `15 < n`.
           lines.push_back(s.cmp == ir::Cmp::lt && s.cmpLhs.constantValue() && !s.cmpRhs.constantValue()
-                              ? "if (" + s.cmpRhs.str() + " > " + s.cmpLhs.str() + ") {"
-                              : "if (" + s.cmpLhs.str() + " " + std::string(ir::symbolOf(s.cmp)) + " " + s.cmpRhs.str() + ") {");
+                              ? "if (" + idx(s.cmpRhs) + " > " + idx(s.cmpLhs) + ") {"
+                              : "if (" + idx(s.cmpLhs) + " " + std::string(ir::symbolOf(s.cmp)) + " " + idx(s.cmpRhs) + ") {");
           block(s.body);
           lines.push_back("}");
           break;
@@ -151,19 +164,32 @@ struct BodyWriter {
   }
 };
 
+// Whether code (comments aside) reads the variable `vscale`.
+bool usesVscale(const std::vector<std::string>& text) {
+  static const std::regex word("\\bvscale\\b");
+  return std::any_of(text.begin(), text.end(), [](const std::string& l) { return std::regex_search(l.substr(0, l.find("//")), word); });
+}
+
 // A variant's statements: its constants, the hoisted prelude the lowering asked for, the body.
 std::vector<std::string> lowerBody(LowerContext& cx) {
-  BodyWriter w{cx, {}};
+  // Scalable plans: loop steps and bounds are spelt as lane counts (svcntw) only when that
+  // leaves no `vscale` in the code, so the variant drops its declaration (GCC 12: cntb, lsr, lsl
+  // per call). Where ops still read vscale, one spelling throughout lets GCC share the value
+  // (both spellings at once cost the i8 row sum a cntb more on its tail path).
+  bool laneCounts = false;
+  if (cx.plan.scalable) {
+    LowerContext trial = cx;
+    BodyWriter t{trial, {}, true};
+    t.block(cx.plan.body);
+    laneCounts = !usesVscale(t.lines) && !usesVscale(trial.prelude);
+  }
+  BodyWriter w{cx, {}, laneCounts};
   w.block(cx.plan.body);
   std::vector<std::string> lines;
   for (const auto& [name, value] : cx.plan.constants)
     lines.push_back("constexpr int64_t " + name + " = " + std::to_string(value) + ";");
-  // Declared only where used: a plan whose steps are all constants (one predicated vector)
-  // would leave it unused, a -Wunused-variable warning in the user's build.
-  auto usesVscale = [](const std::vector<std::string>& text) {
-    static const std::regex word("\\bvscale\\b");
-    return std::any_of(text.begin(), text.end(), [](const std::string& l) { return std::regex_search(l, word); });
-  };
+  // Declared only where code uses it: a plan whose steps are all constants (one predicated
+  // vector) or lane counts would leave it unused, a -Wunused-variable warning.
   if (cx.plan.scalable && (usesVscale(w.lines) || usesVscale(cx.prelude)))
     lines.push_back(loweringFor(cx.target).vscaleDeclaration());
   for (const ir::Tensor& t : cx.plan.tensors)

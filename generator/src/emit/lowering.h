@@ -77,6 +77,13 @@ class IsaLowering {
   virtual std::string dispatchInit() const { return ""; }
   // Scalable plans: the declaration of `vscale` (vector bits / 128) at the top of a variant.
   virtual std::string vscaleDeclaration() const;
+  // Scalable plans: an index of the control flow with its `k * vscale` terms spelt as this ISA
+  // counts lanes (SVE: `(int64_t)svcntw()`); `unit` is the lanes per vscale of the plan's
+  // narrowest element, the count to prefer.
+  virtual std::string spellLaneCounts(const std::string& index, int unit) const {
+    (void)unit;
+    return index;
+  }
   // The condition "lane 0 of predicate p is active", if this ISA can branch on it directly
   // (SVE: the flags whilelt sets). A loop that covers its tail with whilelt(i, n) at the top of its
   // body is then written with whilelt at the bottom and this test as its condition ("" = a

@@ -7,6 +7,7 @@
 #include "emit/sve_lowering.h"
 
 #include <algorithm>
+#include <regex>
 #include <stdexcept>
 
 #include "emit/c_scalar.h"
@@ -565,6 +566,36 @@ class SveLowering final : public IsaLowering {
   std::string cpuSupport() const override { return neonLowering().cpuSupport(); }  // the same AT_HWCAP reader
   std::string vscaleDeclaration() const override {
     return "const int64_t vscale = (int64_t)(svcntb() / 16);  // vector bits / 128, known at run time";
+  }
+  // `k * vscale` as a multiple of svcntb/h/w/d: GCC 12 computes `(svcntb() / 16) * 4` as cntb,
+  // lsr, lsl, where `svcntw()` is one cntw (and `3 * svcntw()` one cntw with mul #3). Odd
+  // multiples and products with other symbols keep `vscale`.
+  std::string spellLaneCounts(const std::string& index, int unit) const override {
+    static const std::regex multiple("\\b([0-9]+) \\* vscale\\b");
+    std::string out;
+    auto from = index.cbegin();
+    for (std::sregex_iterator it(index.begin(), index.end(), multiple), end; it != end; ++it) {
+      out.append(from, (*it)[0].first);
+      out += lanesSpelling(std::stoll((*it)[1].str()), unit);
+      from = (*it)[0].second;
+    }
+    return out.append(from, index.cend());
+  }
+  // k * vscale (k lanes per 128 bits) counted in the plan's lanes (`unit` per vscale) when they
+  // divide it (4 f32 vectors: `4 * svcntw()`, not `svcntb()`), else in the widest that do.
+  static std::string lanesSpelling(int64_t k, int unit) {
+    using Count = std::pair<int, const char*>;
+    const Count counts[] = {{16, "svcntb"}, {8, "svcnth"}, {4, "svcntw"}, {2, "svcntd"}};
+    std::vector<Count> order;
+    for (const Count& c : counts)
+      if (c.first == unit) order.push_back(c);
+    order.insert(order.end(), std::begin(counts), std::end(counts));
+    for (const auto& [perVscale, count] : order)
+      if (k % perVscale == 0) {
+        const std::string lanes = std::string("(int64_t)") + count + "()";
+        return k == perVscale ? lanes : std::to_string(k / perVscale) + " * " + lanes;
+      }
+    return std::to_string(k) + " * vscale";
   }
   std::string firstLaneActive(const std::string& p, VecType type) const override {
     return call("svptest_first", {all(type.elem), p});
