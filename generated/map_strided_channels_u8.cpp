@@ -606,9 +606,8 @@ map_strided_channels_u8_avx512(const uint8_t* in0, const uint8_t* in1, const uin
 #endif
 
 // ---- sve2 (128-bit vectors)
-// strided inputs with a constant stride of 2 to 4: structure loads (ld2/ld3/ld4) keep one member, except in the last column of a row
+// strided inputs with a constant stride of 2 to 4: predicated structure loads (ld2/ld3/ld4) keep one member, except in the last column of a row
 // tail: predicated (whilelt masks on every load and store of the last vector)
-// uses ld1 gathers (lane r reads element r * stride)
 // uses strided lanes by structure loads (svld2/svld3/svld4, one member kept)
 
 #if defined(__aarch64__)
@@ -617,95 +616,43 @@ __attribute__((target("+sve2"))) void map_strided_channels_u8_sve2(const uint8_t
                                                                    const uint8_t* in2, int64_t rows,
                                                                    int64_t cols, int64_t stride1,
                                                                    uint8_t* out0, uint8_t* out1) {
-  // Lane offsets for the gathers: lane r reads element r * 3.
-  const svint32_t offsets32_3 = svindex_s32(0, (int32_t)3);
   // rows
   int64_t r = 0;
   for (; r < rows; ++r) {
-    // whole vectors, strided inputs as structure loads (stops one column early)
-    int64_t c = 0;
-    for (; c <= cols - (int64_t)svcntb() - 1; c += (int64_t)svcntb()) {
-      svuint8_t red_v = svget3_u8(svld3_u8(svptrue_b8(), (in0 + 3 * c + r * stride1)), 0);
-      svuint8_t green_v = svget3_u8(svld3_u8(svptrue_b8(), (in1 + 3 * c + r * stride1)), 0);
-      svuint8_t blue_v = svget3_u8(svld3_u8(svptrue_b8(), (in2 + 3 * c + r * stride1)), 0);
-      svuint8_t t0 = svmax_u8_x(svptrue_b8(), red_v, green_v);
-      svuint8_t t1 = svmax_u8_x(svptrue_b8(), t0, blue_v);
-      svuint8_t t2 = svrhadd_u8_x(svptrue_b8(), red_v, blue_v);
-      svst1_u8(svptrue_b8(), out0 + c + cols * r, t1);
-      svst1_u8(svptrue_b8(), out1 + c + cols * r, t2);
-    }
-    // the rest, governed by whilelt: gathers, the last vector partial
+    // governed by whilelt: strided inputs as structure loads, every column but the last
     {
-      svbool_t active = svwhilelt_b8_s64(c, cols);
+      int64_t c = 0;
+      svbool_t active = svwhilelt_b8_s64(c, cols - 1);
       do {
-        const svuint32_t red_v_g0 =
-            svld1ub_gather_s32offset_u32(svunpklo_b(svunpklo_b(active)),
-                                         (const uint8_t*)(in0 + 3 * c + r * stride1), offsets32_3);
-        const svuint32_t red_v_g1 = svld1ub_gather_s32offset_u32(
-            svunpkhi_b(svunpklo_b(active)),
-            (const uint8_t*)(in0 + 3 * c + r * stride1 + (int64_t)svcntw() * 1 * 3), offsets32_3);
-        const svuint32_t red_v_g2 = svld1ub_gather_s32offset_u32(
-            svunpklo_b(svunpkhi_b(active)),
-            (const uint8_t*)(in0 + 3 * c + r * stride1 + (int64_t)svcntw() * 2 * 3), offsets32_3);
-        const svuint32_t red_v_g3 = svld1ub_gather_s32offset_u32(
-            svunpkhi_b(svunpkhi_b(active)),
-            (const uint8_t*)(in0 + 3 * c + r * stride1 + (int64_t)svcntw() * 3 * 3), offsets32_3);
-        svuint8_t red_v =
-            svuzp1_u8(svreinterpret_u8_u16(svuzp1_u16(svreinterpret_u16_u32(red_v_g0),
-                                                      svreinterpret_u16_u32(red_v_g1))),
-                      svreinterpret_u8_u16(svuzp1_u16(svreinterpret_u16_u32(red_v_g2),
-                                                      svreinterpret_u16_u32(red_v_g3))));
-        const svuint32_t green_v_g0 =
-            svld1ub_gather_s32offset_u32(svunpklo_b(svunpklo_b(active)),
-                                         (const uint8_t*)(in1 + 3 * c + r * stride1), offsets32_3);
-        const svuint32_t green_v_g1 = svld1ub_gather_s32offset_u32(
-            svunpkhi_b(svunpklo_b(active)),
-            (const uint8_t*)(in1 + 3 * c + r * stride1 + (int64_t)svcntw() * 1 * 3), offsets32_3);
-        const svuint32_t green_v_g2 = svld1ub_gather_s32offset_u32(
-            svunpklo_b(svunpkhi_b(active)),
-            (const uint8_t*)(in1 + 3 * c + r * stride1 + (int64_t)svcntw() * 2 * 3), offsets32_3);
-        const svuint32_t green_v_g3 = svld1ub_gather_s32offset_u32(
-            svunpkhi_b(svunpkhi_b(active)),
-            (const uint8_t*)(in1 + 3 * c + r * stride1 + (int64_t)svcntw() * 3 * 3), offsets32_3);
-        svuint8_t green_v =
-            svuzp1_u8(svreinterpret_u8_u16(svuzp1_u16(svreinterpret_u16_u32(green_v_g0),
-                                                      svreinterpret_u16_u32(green_v_g1))),
-                      svreinterpret_u8_u16(svuzp1_u16(svreinterpret_u16_u32(green_v_g2),
-                                                      svreinterpret_u16_u32(green_v_g3))));
-        const svuint32_t blue_v_g0 =
-            svld1ub_gather_s32offset_u32(svunpklo_b(svunpklo_b(active)),
-                                         (const uint8_t*)(in2 + 3 * c + r * stride1), offsets32_3);
-        const svuint32_t blue_v_g1 = svld1ub_gather_s32offset_u32(
-            svunpkhi_b(svunpklo_b(active)),
-            (const uint8_t*)(in2 + 3 * c + r * stride1 + (int64_t)svcntw() * 1 * 3), offsets32_3);
-        const svuint32_t blue_v_g2 = svld1ub_gather_s32offset_u32(
-            svunpklo_b(svunpkhi_b(active)),
-            (const uint8_t*)(in2 + 3 * c + r * stride1 + (int64_t)svcntw() * 2 * 3), offsets32_3);
-        const svuint32_t blue_v_g3 = svld1ub_gather_s32offset_u32(
-            svunpkhi_b(svunpkhi_b(active)),
-            (const uint8_t*)(in2 + 3 * c + r * stride1 + (int64_t)svcntw() * 3 * 3), offsets32_3);
-        svuint8_t blue_v =
-            svuzp1_u8(svreinterpret_u8_u16(svuzp1_u16(svreinterpret_u16_u32(blue_v_g0),
-                                                      svreinterpret_u16_u32(blue_v_g1))),
-                      svreinterpret_u8_u16(svuzp1_u16(svreinterpret_u16_u32(blue_v_g2),
-                                                      svreinterpret_u16_u32(blue_v_g3))));
-        svuint8_t t3 = svmax_u8_x(svptrue_b8(), red_v, green_v);
-        svuint8_t t4 = svmax_u8_x(svptrue_b8(), t3, blue_v);
-        svuint8_t t5 = svrhadd_u8_x(svptrue_b8(), red_v, blue_v);
-        svst1_u8(active, out0 + c + cols * r, t4);
-        svst1_u8(active, out1 + c + cols * r, t5);
+        svuint8_t red_v = svget3_u8(svld3_u8(active, (in0 + 3 * c + r * stride1)), 0);
+        svuint8_t green_v = svget3_u8(svld3_u8(active, (in1 + 3 * c + r * stride1)), 0);
+        svuint8_t blue_v = svget3_u8(svld3_u8(active, (in2 + 3 * c + r * stride1)), 0);
+        svuint8_t t0 = svmax_u8_x(svptrue_b8(), red_v, green_v);
+        svuint8_t t1 = svmax_u8_x(svptrue_b8(), t0, blue_v);
+        svuint8_t t2 = svrhadd_u8_x(svptrue_b8(), red_v, blue_v);
+        svst1_u8(active, out0 + c + cols * r, t1);
+        svst1_u8(active, out1 + c + cols * r, t2);
         c += (int64_t)svcntb();
-        active = svwhilelt_b8_s64(c, cols);
+        active = svwhilelt_b8_s64(c, cols - 1);
       } while (svptest_first(svptrue_b8(), active));
     }
+    int64_t c_last = cols - 1 > 0 ? cols - 1 : 0;
+    svbool_t last_lane = svwhilelt_b8_s64(c_last, cols);
+    svuint8_t red_v_last = svld1_u8(last_lane, in0 + 3 * c_last + r * stride1);
+    svuint8_t green_v_last = svld1_u8(last_lane, in1 + 3 * c_last + r * stride1);
+    svuint8_t blue_v_last = svld1_u8(last_lane, in2 + 3 * c_last + r * stride1);
+    svuint8_t t3_last = svmax_u8_x(svptrue_b8(), red_v_last, green_v_last);
+    svuint8_t t4_last = svmax_u8_x(svptrue_b8(), t3_last, blue_v_last);
+    svuint8_t t5_last = svrhadd_u8_x(svptrue_b8(), red_v_last, blue_v_last);
+    svst1_u8(last_lane, out0 + c_last + cols * r, t4_last);
+    svst1_u8(last_lane, out1 + c_last + cols * r, t5_last);
   }
 }
 #endif
 
 // ---- sve (128-bit vectors)
-// strided inputs with a constant stride of 2 to 4: structure loads (ld2/ld3/ld4) keep one member, except in the last column of a row
+// strided inputs with a constant stride of 2 to 4: predicated structure loads (ld2/ld3/ld4) keep one member, except in the last column of a row
 // tail: predicated (whilelt masks on every load and store of the last vector)
-// uses ld1 gathers (lane r reads element r * stride)
 // uses strided lanes by structure loads (svld2/svld3/svld4, one member kept)
 
 #if defined(__aarch64__)
@@ -714,91 +661,40 @@ __attribute__((target("+sve"))) void map_strided_channels_u8_sve(const uint8_t* 
                                                                  const uint8_t* in2, int64_t rows,
                                                                  int64_t cols, int64_t stride1,
                                                                  uint8_t* out0, uint8_t* out1) {
-  // Lane offsets for the gathers: lane r reads element r * 3.
-  const svint32_t offsets32_3 = svindex_s32(0, (int32_t)3);
   // rows
   int64_t r = 0;
   for (; r < rows; ++r) {
-    // whole vectors, strided inputs as structure loads (stops one column early)
-    int64_t c = 0;
-    for (; c <= cols - (int64_t)svcntb() - 1; c += (int64_t)svcntb()) {
-      svuint8_t red_v = svget3_u8(svld3_u8(svptrue_b8(), (in0 + 3 * c + r * stride1)), 0);
-      svuint8_t green_v = svget3_u8(svld3_u8(svptrue_b8(), (in1 + 3 * c + r * stride1)), 0);
-      svuint8_t blue_v = svget3_u8(svld3_u8(svptrue_b8(), (in2 + 3 * c + r * stride1)), 0);
-      svuint8_t t0 = svmax_u8_x(svptrue_b8(), red_v, green_v);
-      svuint8_t t1 = svmax_u8_x(svptrue_b8(), t0, blue_v);
-      svuint8_t t2 =
-          svsub_u8_x(svptrue_b8(), svorr_u8_x(svptrue_b8(), red_v, blue_v),
-                     svlsr_n_u8_x(svptrue_b8(), sveor_u8_x(svptrue_b8(), red_v, blue_v), 1));
-      svst1_u8(svptrue_b8(), out0 + c + cols * r, t1);
-      svst1_u8(svptrue_b8(), out1 + c + cols * r, t2);
-    }
-    // the rest, governed by whilelt: gathers, the last vector partial
+    // governed by whilelt: strided inputs as structure loads, every column but the last
     {
-      svbool_t active = svwhilelt_b8_s64(c, cols);
+      int64_t c = 0;
+      svbool_t active = svwhilelt_b8_s64(c, cols - 1);
       do {
-        const svuint32_t red_v_g0 =
-            svld1ub_gather_s32offset_u32(svunpklo_b(svunpklo_b(active)),
-                                         (const uint8_t*)(in0 + 3 * c + r * stride1), offsets32_3);
-        const svuint32_t red_v_g1 = svld1ub_gather_s32offset_u32(
-            svunpkhi_b(svunpklo_b(active)),
-            (const uint8_t*)(in0 + 3 * c + r * stride1 + (int64_t)svcntw() * 1 * 3), offsets32_3);
-        const svuint32_t red_v_g2 = svld1ub_gather_s32offset_u32(
-            svunpklo_b(svunpkhi_b(active)),
-            (const uint8_t*)(in0 + 3 * c + r * stride1 + (int64_t)svcntw() * 2 * 3), offsets32_3);
-        const svuint32_t red_v_g3 = svld1ub_gather_s32offset_u32(
-            svunpkhi_b(svunpkhi_b(active)),
-            (const uint8_t*)(in0 + 3 * c + r * stride1 + (int64_t)svcntw() * 3 * 3), offsets32_3);
-        svuint8_t red_v =
-            svuzp1_u8(svreinterpret_u8_u16(svuzp1_u16(svreinterpret_u16_u32(red_v_g0),
-                                                      svreinterpret_u16_u32(red_v_g1))),
-                      svreinterpret_u8_u16(svuzp1_u16(svreinterpret_u16_u32(red_v_g2),
-                                                      svreinterpret_u16_u32(red_v_g3))));
-        const svuint32_t green_v_g0 =
-            svld1ub_gather_s32offset_u32(svunpklo_b(svunpklo_b(active)),
-                                         (const uint8_t*)(in1 + 3 * c + r * stride1), offsets32_3);
-        const svuint32_t green_v_g1 = svld1ub_gather_s32offset_u32(
-            svunpkhi_b(svunpklo_b(active)),
-            (const uint8_t*)(in1 + 3 * c + r * stride1 + (int64_t)svcntw() * 1 * 3), offsets32_3);
-        const svuint32_t green_v_g2 = svld1ub_gather_s32offset_u32(
-            svunpklo_b(svunpkhi_b(active)),
-            (const uint8_t*)(in1 + 3 * c + r * stride1 + (int64_t)svcntw() * 2 * 3), offsets32_3);
-        const svuint32_t green_v_g3 = svld1ub_gather_s32offset_u32(
-            svunpkhi_b(svunpkhi_b(active)),
-            (const uint8_t*)(in1 + 3 * c + r * stride1 + (int64_t)svcntw() * 3 * 3), offsets32_3);
-        svuint8_t green_v =
-            svuzp1_u8(svreinterpret_u8_u16(svuzp1_u16(svreinterpret_u16_u32(green_v_g0),
-                                                      svreinterpret_u16_u32(green_v_g1))),
-                      svreinterpret_u8_u16(svuzp1_u16(svreinterpret_u16_u32(green_v_g2),
-                                                      svreinterpret_u16_u32(green_v_g3))));
-        const svuint32_t blue_v_g0 =
-            svld1ub_gather_s32offset_u32(svunpklo_b(svunpklo_b(active)),
-                                         (const uint8_t*)(in2 + 3 * c + r * stride1), offsets32_3);
-        const svuint32_t blue_v_g1 = svld1ub_gather_s32offset_u32(
-            svunpkhi_b(svunpklo_b(active)),
-            (const uint8_t*)(in2 + 3 * c + r * stride1 + (int64_t)svcntw() * 1 * 3), offsets32_3);
-        const svuint32_t blue_v_g2 = svld1ub_gather_s32offset_u32(
-            svunpklo_b(svunpkhi_b(active)),
-            (const uint8_t*)(in2 + 3 * c + r * stride1 + (int64_t)svcntw() * 2 * 3), offsets32_3);
-        const svuint32_t blue_v_g3 = svld1ub_gather_s32offset_u32(
-            svunpkhi_b(svunpkhi_b(active)),
-            (const uint8_t*)(in2 + 3 * c + r * stride1 + (int64_t)svcntw() * 3 * 3), offsets32_3);
-        svuint8_t blue_v =
-            svuzp1_u8(svreinterpret_u8_u16(svuzp1_u16(svreinterpret_u16_u32(blue_v_g0),
-                                                      svreinterpret_u16_u32(blue_v_g1))),
-                      svreinterpret_u8_u16(svuzp1_u16(svreinterpret_u16_u32(blue_v_g2),
-                                                      svreinterpret_u16_u32(blue_v_g3))));
-        svuint8_t t3 = svmax_u8_x(svptrue_b8(), red_v, green_v);
-        svuint8_t t4 = svmax_u8_x(svptrue_b8(), t3, blue_v);
-        svuint8_t t5 =
+        svuint8_t red_v = svget3_u8(svld3_u8(active, (in0 + 3 * c + r * stride1)), 0);
+        svuint8_t green_v = svget3_u8(svld3_u8(active, (in1 + 3 * c + r * stride1)), 0);
+        svuint8_t blue_v = svget3_u8(svld3_u8(active, (in2 + 3 * c + r * stride1)), 0);
+        svuint8_t t0 = svmax_u8_x(svptrue_b8(), red_v, green_v);
+        svuint8_t t1 = svmax_u8_x(svptrue_b8(), t0, blue_v);
+        svuint8_t t2 =
             svsub_u8_x(svptrue_b8(), svorr_u8_x(svptrue_b8(), red_v, blue_v),
                        svlsr_n_u8_x(svptrue_b8(), sveor_u8_x(svptrue_b8(), red_v, blue_v), 1));
-        svst1_u8(active, out0 + c + cols * r, t4);
-        svst1_u8(active, out1 + c + cols * r, t5);
+        svst1_u8(active, out0 + c + cols * r, t1);
+        svst1_u8(active, out1 + c + cols * r, t2);
         c += (int64_t)svcntb();
-        active = svwhilelt_b8_s64(c, cols);
+        active = svwhilelt_b8_s64(c, cols - 1);
       } while (svptest_first(svptrue_b8(), active));
     }
+    int64_t c_last = cols - 1 > 0 ? cols - 1 : 0;
+    svbool_t last_lane = svwhilelt_b8_s64(c_last, cols);
+    svuint8_t red_v_last = svld1_u8(last_lane, in0 + 3 * c_last + r * stride1);
+    svuint8_t green_v_last = svld1_u8(last_lane, in1 + 3 * c_last + r * stride1);
+    svuint8_t blue_v_last = svld1_u8(last_lane, in2 + 3 * c_last + r * stride1);
+    svuint8_t t3_last = svmax_u8_x(svptrue_b8(), red_v_last, green_v_last);
+    svuint8_t t4_last = svmax_u8_x(svptrue_b8(), t3_last, blue_v_last);
+    svuint8_t t5_last = svsub_u8_x(
+        svptrue_b8(), svorr_u8_x(svptrue_b8(), red_v_last, blue_v_last),
+        svlsr_n_u8_x(svptrue_b8(), sveor_u8_x(svptrue_b8(), red_v_last, blue_v_last), 1));
+    svst1_u8(last_lane, out0 + c_last + cols * r, t4_last);
+    svst1_u8(last_lane, out1 + c_last + cols * r, t5_last);
   }
 }
 #endif

@@ -229,14 +229,17 @@ struct SveWriter {
   }
 
   // A constant stride of 2 to 4 over whole registers whose structures may all be read (the
-  // plan's readAhead): one svld2/svld3/svld4 and its first member, instead of a gather.
+  // plan's readAhead): one svld2/svld3/svld4 and its first member, instead of a gather. Under a
+  // predicate it reads the active lanes' structures only, and inactive lanes are zero.
   bool structureLoad() {
     const auto k = s.stride.constantValue();
     const DType t = s.type.elem;
-    if (s.readAhead < 0 || !s.pred.empty() || unpacked(s.type) || w.source().dtype != t || !k || *k < 2 || *k > 4) return false;
+    if (s.readAhead < 0 || unpacked(s.type) || w.source().dtype != t || !k || *k < 2 || *k > 4) return false;
     cx.instructions.insert("strided lanes by structure loads (svld2/svld3/svld4, one member kept)");
-    const std::string n = std::to_string(*k);
-    w.assign(call("svget" + n + "_" + sfx(t), {call("svld" + n + "_" + sfx(t), {all(t), "(" + w.src() + " + " + s.index.str() + ")"}), "0"}));
+    const std::string n = std::to_string(*k), pg = s.pred.empty() ? all(t) : governingContainers();
+    const std::string loaded = call("svget" + n + "_" + sfx(t), {call("svld" + n + "_" + sfx(t), {pg, "(" + w.src() + " + " + s.index.str() + ")"}), "0"});
+    if (s.pred.empty() || s.literal.empty() || c::isZeroLiteral(s.literal)) return (w.assign(loaded), true);
+    w.assign(call("svsel_" + sfx(t), {pg, loaded, splat(t, s.literal)}));
     return true;
   }
 

@@ -74,9 +74,11 @@ enum class OpKind {
   Load,          // dst lane l = pred[l] ? tensor[index + l] : literal
   LoadBroadcast, // dst = every lane tensor[index] (one element read)
   GatherRows,    // dst lane r = pred[r] ? (dst.elem) tensor[index + r*stride] : literal; with
-                 //   `readAhead` >= 0 (no predicate) every element from index to index + (lanes +
-                 //   readAhead) * stride - 1 exists and may be read (gaps included), so a
-                 //   lowering may load whole structures (NEON ld2/ld3/ld4) and keep one member
+                 //   `readAhead` >= 0 every element from index to index + (lanes + readAhead) *
+                 //   stride - 1 exists and may be read (gaps included), so a lowering may load
+                 //   whole structures (NEON ld2/ld3/ld4) and keep one member; with a predicate
+                 //   too, the span ends after the last active lane's structure plus readAhead
+                 //   lanes' (SVE's predicated svld3 reads the active lanes' structures only)
   LoadHalves,    // dst lane l = tensor[index + l] for l < lanes/2, tensor[index + stride + l - lanes/2]
                  //   above: two half-vector loads joined (x86: a 256-bit load, then vinsertf32x8 /
                  //   vinsertf128 of the other half from memory); no predicate

@@ -127,8 +127,8 @@ struct Verifier {
       case OpKind::GatherRows:
         checkIndex(where, s.index);
         checkIndex(where, s.stride);
-        if (s.readAhead >= 0 && (!s.pred.empty() || !s.stride.constantValue() || *s.stride.constantValue() < 1))
-          fail(where, "gather_rows read_ahead needs a constant positive stride and no predicate");
+        if (s.readAhead >= 0 && (!s.stride.constantValue() || *s.stride.constantValue() < 1))
+          fail(where, "gather_rows read_ahead needs a constant positive stride");
         break;
       case OpKind::LoadHalves:
         checkIndex(where, s.index);

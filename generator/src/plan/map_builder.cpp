@@ -225,17 +225,13 @@ class MapBuilder {
     }
     const VecType v = vectorOf(mixedLanes_ ? integerOf(DType::u8, *widths.rbegin()) : width);
     if (spec_.tail == TailPolicy::predicated && target_.maskRegisters && target_.scalable) {
-      // Strided inputs read as structures while whole vectors and what they read ahead remain;
-      // the governed loop finishes the row with gathers.
-      const int ahead = structureReadAhead(v);
-      if (ahead >= 0) out.push_back(structureLoop(c, v, ahead));
+      if (structureReadAhead(v) >= 0) return governedStructures(c, v);
       ir::Block body;
       body.push_back(whileLt("active", v, sym(c), sym(cols_), false));
       ir::Block rest = elements(c, true, "active", "");
       body.insert(body.end(), rest.begin(), rest.end());
-      Stmt loop = ir::forLoop(c, Index::constant(0), sym(cols_), lanesOf(v), std::move(body), ahead >= 0,
-                              ahead >= 0 ? "the rest, governed by whilelt: gathers, the last vector partial"
-                                         : "one loop governed by whilelt: the last vector is partial, no cleanup");
+      Stmt loop = ir::forLoop(c, Index::constant(0), sym(cols_), lanesOf(v), std::move(body), false,
+                              "one loop governed by whilelt: the last vector is partial, no cleanup");
       loop.coversTail = true;
       out.push_back(std::move(loop));
       note("tail: predicated (whilelt masks on every load and store of the last vector)");
@@ -382,12 +378,37 @@ class MapBuilder {
                        "whole vectors, strided inputs as structure loads (stops " + left + " early)");
   }
 
+  // SVE, strided inputs read as structures (structureReadAhead is 0 there: a predicated svld3
+  // reads the active lanes' structures only): one loop governed by whilelt(c, cols - 1) for every
+  // column but the last, whose structure may end past the row's last element, then that column
+  // alone under a one-lane predicate (none when the row is empty), where lane 0 of a contiguous
+  // load is the element a gather would read.
+  ir::Block governedStructures(const std::string& c, VecType v) {
+    note("strided inputs with a constant stride of 2 to 4: predicated structure loads (ld2/ld3/ld4) keep one member, except in the last column of a row");
+    note("tail: predicated (whilelt masks on every load and store of the last vector)");
+    ir::Block out, body;
+    body.push_back(whileLt("active", v, sym(c), sym(cols_) + (-1), false));
+    ir::Block rest = elements(c, true, "active", "", Index::constant(0), true);
+    body.insert(body.end(), rest.begin(), rest.end());
+    Stmt loop = ir::forLoop(c, Index::constant(0), sym(cols_) + (-1), lanesOf(v), std::move(body), false,
+                            "governed by whilelt: strided inputs as structure loads, every column but the last");
+    loop.coversTail = true;
+    out.push_back(std::move(loop));
+    const std::string last = c + "_last";
+    out.push_back(ir::letMax(last, sym(cols_) + (-1), Index::constant(0)));
+    out.push_back(whileLt("last_lane", v, sym(last), sym(cols_), false));
+    ir::Block one = elements(last, true, "last_lane", "_last", Index::constant(0), false, true);
+    out.insert(out.end(), one.begin(), one.end());
+    return out;
+  }
+
   // Loads of the inputs used, every output's expression, stores: all loads come before any store,
   // so an output may be the same array as an input (in_place).
   // `offset`: elements past column c (the copies of an unrolled body). `structures`: the loop
   // leaves enough of the row for the strided inputs' structure loads (structureReadAhead).
+  // `lane0`: `pred` has at most lane 0 active, so every input is a (predicated) contiguous load.
   ir::Block elements(const std::string& c, bool vector, const std::string& pred, const std::string& suffix,
-                     const Index& offset = Index::constant(0), bool structures = false) {
+                     const Index& offset = Index::constant(0), bool structures = false, bool lane0 = false) {
     ir::Block out;
     const Index at = ((spec_.rank == 2 ? Index::symbol("r").times(stride_) + sym(c) : sym(c)) + offset).simplified();
     std::set<int> used;
@@ -402,13 +423,13 @@ class MapBuilder {
       // element (under a predicate that may have no lane active, the element may not exist: then
       // it is a gather, which reads active lanes only), any other stride gathers (the lowerings
       // choose how: docs/design.md).
-      const OpKind kind = !vector || contiguous ? OpKind::Load : repeated && pred.empty() ? OpKind::LoadBroadcast : OpKind::GatherRows;
+      const OpKind kind = !vector || contiguous || lane0 ? OpKind::Load : repeated && pred.empty() ? OpKind::LoadBroadcast : OpKind::GatherRows;
       Stmt load = ir::op(kind, name, typeFor(t, vector));
       load.declare = true;
       load.tensor = inName(k);
       load.index = ((spec_.rank == 2 ? times(Index::symbol("r"), l.row) : Index::constant(0)) + times(sym(c) + offset, l.col)).simplified();
       if (load.op == OpKind::GatherRows) load.stride = l.col;
-      if (load.op == OpKind::GatherRows && structures && pred.empty()) load.readAhead = structureReadAhead(load.type, k);
+      if (load.op == OpKind::GatherRows && structures) load.readAhead = structureReadAhead(load.type, k);
       if (load.op != OpKind::LoadBroadcast) load.pred = pred;
       out.push_back(load);
       vals.inputs[k] = name;

@@ -262,8 +262,13 @@ struct Machine {
       }
       case OpKind::GatherRows: {
         const int64_t base = eval(s.index), stride = eval(s.stride);
-        if (s.readAhead >= 0 && stride > 0)  // the span the hardware may read: the promise is checked
-          for (int64_t e = base; e < base + (lanes + s.readAhead) * stride; ++e) in(e, s);
+        if (s.readAhead >= 0 && stride > 0) {  // the span the hardware may read: the promise is checked
+          int spanned = 0;  // lanes up to the last active one (all of them without a predicate)
+          for (int r = 0; r < lanes; ++r)
+            if (active(s, r)) spanned = r + 1;
+          if (spanned > 0)
+            for (int64_t e = base; e < base + (spanned + s.readAhead) * stride; ++e) in(e, s);
+        }
         for (int r = 0; r < lanes; ++r)
           v.lanes[r] = active(s, r) ? convert(source(s).dtype, t, in(base + r * stride, s)) : fill(s, t);
         break;
