@@ -61,6 +61,9 @@ SCHEMA_BLIND = {
     "contraction_schedule_reorder_breaks_tile.json": "which dims form the register tile follows from the output's directives (replaying them)",
     "contraction_schedule_unknown_loop.json": "loop names are made by earlier directives and the dims (replaying them)",
     "contraction_schedule_unknown_target.json": "a schedule's targets must be among the spec's own targets (another value)",
+    "contraction_pack_affine_index.json": "whether an index names one dim or an expression of several depends on the dims (another value)",
+    "contraction_pack_without_vector_dim.json": "which dim is the output's innermost is another value of the instance",
+    "contraction_pack_name_taken.json": "comparing two values (a name + \"_packed\" against the other names) is beyond JSON Schema",
 }
 
 ERROR_LINE = re.compile(r"^(?P<file>.+?):(?P<line>\d+):(?P<col>\d+): error: (?:at (?P<ptr>/\S*|): )?")

@@ -436,6 +436,16 @@ GeneratedKernel generate(const KernelSpec& spec, const Templates& templates, con
   data.set("public_params", params(plan, true));
   data.set("args", args(plan));
   data.set("api_doc", join(plan.apiDoc, "\n"));
+  mst::data companions{mst::data::type::list};
+  for (const ir::Companion& c : plan.companions) {
+    mst::data item;
+    item.set("doc", join(c.doc, "\n"));
+    item.set("declaration", c.declaration);
+    item.set("definition", c.definition);
+    companions.push_back(item);
+  }
+  data.set("companions", companions);
+  data.set("has_companions", mst::data(!plan.companions.empty()));
   mst::data variants{mst::data::type::list};
   std::vector<std::string> summary{"Plan summary (`simdgen explain` prints the full plans):"};
   if (!plan.overview.empty()) summary.push_back("  " + plan.overview);

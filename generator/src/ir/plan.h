@@ -299,6 +299,15 @@ struct Param {
   DType dtype = DType::i64;  // Kind::scalar: its type
 };
 
+// A public function the kernel's files carry beside the kernel (contraction's pack functions,
+// plan/pack_ahead.h): its header documentation and declaration in public names, and its
+// definition in the .cpp's own names (one statement or brace per line; the layout pass indents).
+struct Companion {
+  std::vector<std::string> doc;
+  std::string declaration;
+  std::string definition;
+};
+
 struct Plan {
   std::string kernel;      // spec name
   std::string family;      // "reduce", "arg_reduce", ...
@@ -313,6 +322,7 @@ struct Plan {
   std::vector<std::pair<std::string, int64_t>> constants;
   std::vector<std::string> summary;  // human-readable decisions: strategy, why, instructions
   std::vector<std::string> apiDoc;   // the header's documentation of the kernel (public names)
+  std::vector<Companion> companions;  // public functions beside the kernel, target-independent
   std::string overview;              // one line for the generated plan summary ("" = none)
   // The C compiler's own loop vectorizer stays off for the file (GCC only): GCC 12 -O2 turns the
   // grouped scalar loads of a one-lane register tile into vector loads that read past the last

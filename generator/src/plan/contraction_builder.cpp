@@ -23,6 +23,7 @@
 
 #include "ir/simplify.h"
 #include "plan/contraction_schedule.h"
+#include "plan/pack_ahead.h"
 #include "plan/reduce_builder.h"  // PlanError
 
 namespace simdgen {
@@ -838,9 +839,10 @@ class ContractionBuilder {
   void note(const std::string& s) { plan_.summary.push_back(s); }
 
   // ---- documentation ----
-  std::string indexText(const ContractionTensor& t) const {
+  std::string indexText(const ContractionTensor& t) const { return indexText(t.index); }
+  static std::string indexText(const std::vector<AffineIndex>& index) {
     std::string s;
-    for (const AffineIndex& ix : t.index) s += "[" + ix.text + "]";
+    for (const AffineIndex& ix : index) s += "[" + ix.text + "]";
     return s;
   }
   // The same index over d0, d1, ... (the exec driver's reference reads it).
@@ -912,6 +914,15 @@ class ContractionBuilder {
     if (!c_.epilogue.empty()) doc.push_back("/// NaN: relu(NaN) = +0; clamp(NaN) = its min (like max(x, lo) then min(x, hi) with the bound winning).");
     doc.push_back("/// No alignment is required. The output must not overlap any input" +
                   std::string(c_.init == ContractionInit::output ? " (it is read once, before it is written)." : "."));
+    for (const ContractionTensor& t : c_.operands)
+      if (t.packedFrom)
+        doc.push_back("/// " + t.name + " is " + t.packedFrom->name + indexText(t.packedFrom->index) + " packed ahead (\"pack\": \"ahead\") by " + spec_.name +
+                      "_pack_" + t.packedFrom->name + "(), below: made once, read by every call.");
+    plan_.companions = packAheadFunctions(spec_);
+    for (const ContractionTensor& t : c_.operands)
+      if (t.packedFrom)
+        note("packed ahead: " + t.name + indexText(t) + " is " + t.packedFrom->name + indexText(t.packedFrom->index) + " copied once by " + spec_.name + "_pack_" +
+             t.packedFrom->name + "() (dense, the vector dim innermost)");
 
     note("register tile: " + std::to_string(mr_) + " x " + std::to_string(nr_) + " vectors of " + toString(lanes_) + " (" +
          std::to_string(mr_ * nr_) + " accumulators) along " + (tdim_ >= 0 ? dimName(tdim_) + " x " : "") + dimName(vdim_));

@@ -47,6 +47,16 @@ struct ContractionTensor {
   std::string pointer;  // JSON pointer of the tensor's object (for errors found while planning)
   std::vector<AffineIndex> index;
   std::vector<std::optional<Extent>> strides;  // empty = dense; else one per dimension
+  // An operand with "pack": "ahead": the kernel reads a dense copy (`name`, `index` above: the
+  // caller's name + "_packed", its dims reordered so that the vector dim is innermost and the
+  // reduction dims come in the spec's order) which the generated <kernel>_pack_<source name>()
+  // makes once, ahead of the calls (plan/pack_ahead.h). This is the caller's tensor.
+  struct Source {
+    std::string name;
+    std::vector<AffineIndex> index;
+    std::vector<std::optional<Extent>> strides;
+  };
+  std::optional<Source> packedFrom;
 };
 
 struct EpilogueStep {

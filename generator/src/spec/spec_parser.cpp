@@ -68,7 +68,8 @@ constexpr std::string_view kContractionOnlyKeys[] = {"dtype", "dims", "operands"
 constexpr std::string_view kContractionDTypes[] = {"f32", "f64"};
 constexpr std::string_view kDimKeys[] = {"name", "extent", "kind"};
 constexpr std::string_view kDimKinds[] = {"parallel", "reduction"};
-constexpr std::string_view kTensorKeys[] = {"name", "index", "strides"};
+constexpr std::string_view kTensorKeys[] = {"name", "index", "strides", "pack"};
+constexpr std::string_view kPackNames[] = {"ahead"};
 constexpr std::string_view kAddedTensorKeys[] = {"op", "name", "strides"};
 constexpr std::string_view kInitNames[] = {"zero", "output"};
 constexpr std::string_view kContractionScheduleKeys[] = {"targets", "output", "init", "update", "compute_at", "store_at", "pack"};
@@ -381,7 +382,7 @@ class Parser {
       fail("/operands", "expected an array of the two multiplied tensors ({\"name\", \"index\"}), found " + describe(operands));
     for (std::size_t k = 0; k < 2; ++k) {
       const std::string at = "/operands/" + std::to_string(k);
-      c.operands.push_back(readContractionTensor(operands[k], at, c, claim, false));
+      c.operands.push_back(readContractionTensor(operands[k], at, c, claim, false, true));
     }
     const json& output = required(root, "", "output");
     c.output = readContractionTensor(output, "/output", c, claim, true);
@@ -435,7 +436,13 @@ class Parser {
           fail(c.schedules[k + 1].pointer, "this schedule is never used: the one before it lists no \"targets\" and so applies to every target; "
                                            "give that one \"targets\" or move it last");
     }
+    packAhead(c, taken, claim);
     std::vector<std::string> functions{spec.name};
+    for (const ContractionTensor& t : c.operands)
+      if (t.packedFrom) {
+        functions.push_back(spec.name + "_pack_" + t.packedFrom->name);
+        functions.push_back(spec.name + "_" + t.packedFrom->name + "_packed_elements");
+      }
     for (const TargetRequest& t : spec.targets) {
       std::string f = spec.name + "_" + t.spelling();
       std::replace(f.begin(), f.end(), '+', '_');
@@ -444,6 +451,9 @@ class Parser {
     for (const std::string& name : taken)
       if (std::find(functions.begin() + 1, functions.end(), name) != functions.end())
         fail("/name", "parameter " + inQuotes(name) + " has the name of the generated function " + name);
+    for (auto f = functions.begin(); f != functions.end(); ++f)
+      if (std::find(f + 1, functions.end(), *f) != functions.end())
+        fail("/operands", "two generated functions would both be named " + *f + "; rename an operand packed ahead");
     return spec;
   }
 
@@ -610,7 +620,8 @@ class Parser {
 
   // {"name", "index": [...], "strides": [...]}; `output`: the output (plain dims, checked by the caller).
   template <class Claim>
-  ContractionTensor readContractionTensor(const json& j, const std::string& at, ContractionSpec& c, Claim& claim, bool output) const {
+  ContractionTensor readContractionTensor(const json& j, const std::string& at, ContractionSpec& c, Claim& claim, bool output,
+                                          bool operand = false) const {
     const json& obj = getObject(j, at, kTensorKeys);
     ContractionTensor t;
     t.pointer = at;
@@ -629,7 +640,81 @@ class Parser {
       }
     }
     if (const json* strides = member(obj, "strides")) t.strides = readStrides(*strides, at + "/strides", index.size(), c, claim);
+    if (const json* pack = member(obj, "pack")) {
+      if (!operand)
+        fail(at + "/pack", "only an operand (\"operands\") can be packed ahead: the kernel reads the output and the init tensor as the caller lays them out");
+      choose(*pack, at + "/pack", "pack", kPackNames);
+      t.packedFrom = ContractionTensor::Source{};
+    }
     return t;
+  }
+
+  // Operands with "pack": "ahead" (spec/contraction_spec.h): checked, then rewritten into the
+  // dense copy the kernel reads (vector dim innermost, reduction dims in the spec's order after
+  // the other parallel dims); the caller's tensor is kept as its source. Runtime strides only the
+  // sources use are no parameters of the kernel (the pack function takes them).
+  template <class Claim>
+  void packAhead(ContractionSpec& c, const std::vector<std::string>& taken, Claim& claim) const {
+    const int vdim = c.output.index.back().plainDim();
+    for (ContractionTensor& t : c.operands) {
+      if (!t.packedFrom) continue;
+      std::vector<int> seen(c.dims.size(), 0);
+      for (std::size_t p = 0; p < t.index.size(); ++p) {
+        const int d = t.index[p].plainDim();
+        const std::string ip = t.pointer + "/index/" + std::to_string(p);
+        if (d < 0)
+          fail(ip, "an operand packed ahead is indexed by plain dims, one per dimension (the copy is laid out by dim); found " + inQuotes(t.index[p].text) +
+                       "; drop \"pack\" or pack the other operand");
+        if (seen[size_t(d)]++) fail(ip, "dim " + inQuotes(c.dims[size_t(d)].name) + " indexes the operand twice; an operand packed ahead needs one dim per dimension");
+      }
+      if (!seen[size_t(vdim)])
+        fail(t.pointer + "/pack", "packing ahead lays " + inQuotes(t.name) + " out with the output's innermost dim " + inQuotes(c.dims[size_t(vdim)].name) +
+                                      " innermost, so that the kernel reads it as vectors; " + inQuotes(t.name) + " does not depend on " +
+                                      inQuotes(c.dims[size_t(vdim)].name) + ": there is nothing to gain; drop \"pack\"");
+      t.packedFrom->name = t.name;
+      t.packedFrom->index = std::move(t.index);
+      t.packedFrom->strides = std::move(t.strides);
+      t.index.clear();
+      t.strides.clear();
+      auto place = [&](bool reduction) {
+        for (std::size_t d = 0; d < c.dims.size(); ++d)
+          if (seen[d] && c.dims[d].reduction == reduction && int(d) != vdim) {
+            AffineIndex ix;
+            ix.terms.push_back({int(d), 1});
+            ix.text = c.dims[d].name;
+            t.index.push_back(ix);
+          }
+      };
+      place(false);
+      place(true);
+      AffineIndex last;
+      last.terms.push_back({vdim, 1});
+      last.text = c.dims[size_t(vdim)].name;
+      t.index.push_back(last);
+      t.name = t.packedFrom->name + "_packed";
+      if (std::find(taken.begin(), taken.end(), t.name) != taken.end())
+        fail(t.pointer + "/name", "the kernel's parameter for " + inQuotes(t.packedFrom->name) + " packed ahead is named " + inQuotes(t.name) +
+                                      ", which another parameter has; rename one of them");
+      claim(t.name, t.pointer + "/name", "packed operand's name (the tensor's name + \"_packed\")");
+      for (ContractionSchedule& s : c.schedules)
+        for (std::string& name : s.pack)
+          if (name == t.packedFrom->name) name = t.name;
+    }
+    // Runtime stride names the kernel still reads, in their order of first appearance.
+    std::vector<std::string> used;
+    auto keep = [&](const ContractionTensor& t) {
+      for (const std::optional<Extent>& e : t.strides)
+        if (e && !e->isStatic() && std::find(used.begin(), used.end(), e->name) == used.end()) used.push_back(e->name);
+    };
+    for (const ContractionTensor& t : c.operands) keep(t);
+    keep(c.output);
+    if (c.init == ContractionInit::operand) keep(c.initOperand);
+    for (const EpilogueStep& s : c.epilogue)
+      if (s.kind == EpilogueStep::Kind::add) keep(s.operand);
+    std::vector<std::string> names;
+    for (const std::string& n : c.strideNames)
+      if (std::find(used.begin(), used.end(), n) != used.end()) names.push_back(n);
+    c.strideNames = std::move(names);
   }
 
   // "strides": one per dimension, each a number of elements or a runtime name: a dim's extent name

@@ -1,0 +1,157 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "plan/pack_ahead.h"
+
+#include <algorithm>
+#include <string>
+
+#include "core/dtype.h"
+
+namespace simdgen {
+namespace {
+
+std::string join(const std::vector<std::string>& v, const std::string& sep) {
+  std::string out;
+  for (const std::string& s : v) out += (out.empty() ? "" : sep) + s;
+  return out;
+}
+
+std::string bracketed(const std::vector<AffineIndex>& index) {
+  std::string out;
+  for (const AffineIndex& ix : index) out += "[" + ix.text + "]";
+  return out;
+}
+
+// One operand's pair of functions. Public names (the spec's extents and strides) appear only in
+// the declarations; the definitions use their own (src, dst, e<k>, s<k>, i<k>).
+class PackWriter {
+ public:
+  PackWriter(const KernelSpec& spec, const ContractionTensor& t) : spec_(spec), c_(spec.contraction), t_(t), src_(*t.packedFrom) {
+    // Runtime extents of the source's dims, in the order of the dims (as the kernel's), then its
+    // runtime strides that are no extent, in the order written.
+    for (const ContractionDim& d : c_.dims)
+      if (usesDim(d) && !d.extent.isStatic()) addParam(d.extent.name, extentNames_);
+    for (const std::optional<Extent>& s : src_.strides)
+      if (s && !s->isStatic() && !isExtent(s->name)) addParam(s->name, strideNames_);
+  }
+
+  std::vector<ir::Companion> write() const {
+    const std::string type(cTypeOf(c_.dtype));
+    const std::string pack = spec_.name + "_pack_" + src_.name, elements = spec_.name + "_" + src_.name + "_packed_elements";
+    std::vector<std::string> publicExtents, ownExtents;
+    for (size_t k = 0; k < extentNames_.size(); ++k) {
+      publicExtents.push_back("int64_t " + extentNames_[k]);
+      ownExtents.push_back("int64_t " + own(extentNames_[k]));
+    }
+    std::vector<std::string> publicPack{"const " + type + "* " + src_.name}, ownPack{"const " + type + "* src"};
+    publicPack.insert(publicPack.end(), publicExtents.begin(), publicExtents.end());
+    ownPack.insert(ownPack.end(), ownExtents.begin(), ownExtents.end());
+    for (const std::string& s : strideNames_) {
+      publicPack.push_back("int64_t " + s);
+      ownPack.push_back("int64_t " + own(s));
+    }
+    publicPack.push_back(type + "* " + t_.name);
+    ownPack.push_back(type + "* dst");
+
+    std::vector<std::string> loops;  // "i < extent" per packed dim
+    for (const AffineIndex& ix : t_.index) loops.push_back(ix.text + " < " + extentText(c_.dims[size_t(ix.plainDim())], false));
+    ir::Companion packFn;
+    packFn.doc = {"/// " + pack + ": copies " + src_.name + bracketed(src_.index) + " into " + t_.name + bracketed(t_.index) + ", the layout " +
+                      spec_.name + "() reads,",
+                  "///   for " + join(loops, ", ") + ". Call it once per " + src_.name + ", ahead of the kernel's calls.",
+                  "/// " + t_.name + " is dense and holds " + elements + "() elements; " + src_.name + " is read as the spec lays it out" +
+                      (src_.strides.empty() ? " (dense)" : " (with its strides)") + ". The two must not overlap."};
+    packFn.declaration = "void " + pack + "(" + join(publicPack, ", ") + ")";
+    packFn.definition = "void " + pack + "(" + join(ownPack, ", ") + ") {\n" + copyBody() + "}";
+
+    ir::Companion sizeFn;
+    sizeFn.doc = {"/// " + elements + ": the number of elements of " + t_.name + " (" + sizeText(false) + "); 0 when any extent is 0."};
+    sizeFn.declaration = "int64_t " + elements + "(" + (publicExtents.empty() ? "void" : join(publicExtents, ", ")) + ")";
+    sizeFn.definition = "int64_t " + elements + "(" + (ownExtents.empty() ? "void" : join(ownExtents, ", ")) + ") {\nreturn " + sizeText(true) + ";\n}";
+    return {sizeFn, packFn};
+  }
+
+ private:
+  bool usesDim(const ContractionDim& d) const {
+    for (const AffineIndex& ix : src_.index)
+      if (&c_.dims[size_t(ix.plainDim())] == &d) return true;
+    return false;
+  }
+  bool isExtent(const std::string& name) const {
+    return std::any_of(c_.dims.begin(), c_.dims.end(), [&](const ContractionDim& d) { return !d.extent.isStatic() && d.extent.name == name; });
+  }
+  static void addParam(const std::string& name, std::vector<std::string>& to) {
+    if (std::find(to.begin(), to.end(), name) == to.end()) to.push_back(name);
+  }
+  std::string own(const std::string& publicName) const {
+    for (size_t k = 0; k < extentNames_.size(); ++k)
+      if (extentNames_[k] == publicName) return "e" + std::to_string(k);
+    for (size_t k = 0; k < strideNames_.size(); ++k)
+      if (strideNames_[k] == publicName) return "s" + std::to_string(k);
+    throw std::logic_error("pack_ahead: no parameter " + publicName);
+  }
+  std::string extentText(const ContractionDim& d, bool ownNames) const {
+    return d.extent.isStatic() ? std::to_string(*d.extent.value) : ownNames ? own(d.extent.name) : d.extent.name;
+  }
+  // The copy's element count: the product of its dims' extents, static ones folded.
+  std::string sizeText(bool ownNames) const {
+    int64_t constant = 1;
+    std::vector<std::string> factors;
+    for (const AffineIndex& ix : t_.index) {
+      const ContractionDim& d = c_.dims[size_t(ix.plainDim())];
+      if (d.extent.isStatic())
+        constant *= *d.extent.value;
+      else
+        factors.push_back(extentText(d, ownNames));
+    }
+    if (constant != 1 || factors.empty()) factors.insert(factors.begin(), std::to_string(constant));
+    return join(factors, " * ");
+  }
+  // Loops over the copy's dims in its order (so it is written front to back), each element read
+  // from the source at its strides: the spec's, or dense over the source's extents.
+  std::string copyBody() const {
+    std::vector<std::string> lines;
+    const size_t n = src_.index.size();
+    std::vector<std::string> stride(n);
+    for (size_t p = n; p-- > 0;) {  // innermost first: a dense stride is the next one's times its extent
+      const std::optional<Extent>& s = src_.strides.empty() ? std::nullopt : src_.strides[p];
+      if (s)
+        stride[p] = s->isStatic() ? std::to_string(*s->value) : own(s->name);
+      else if (p + 1 == n)
+        stride[p] = "1";
+      else
+        stride[p] = "src_stride" + std::to_string(p + 1) + " * " + extentText(c_.dims[size_t(src_.index[p + 1].plainDim())], true);
+      lines.push_back("const int64_t src_stride" + std::to_string(p) + " = " + stride[p] + ";");
+    }
+    // The loop variable of each dim, and the source offset as a sum over them.
+    std::vector<std::string> terms;
+    for (size_t p = 0; p < n; ++p) terms.push_back(loopVar(src_.index[p].plainDim()) + " * src_stride" + std::to_string(p));
+    lines.push_back("int64_t at = 0;");
+    for (const AffineIndex& ix : t_.index) {
+      const std::string v = loopVar(ix.plainDim());
+      lines.push_back("for (int64_t " + v + " = 0; " + v + " < " + extentText(c_.dims[size_t(ix.plainDim())], true) + "; ++" + v + ") {");
+    }
+    lines.push_back("dst[at] = src[" + join(terms, " + ") + "];");
+    lines.push_back("++at;");
+    for (size_t k = 0; k < t_.index.size(); ++k) lines.push_back("}");
+    return join(lines, "\n") + "\n";
+  }
+  static std::string loopVar(int dim) { return "i" + std::to_string(dim); }
+
+  const KernelSpec& spec_;
+  const ContractionSpec& c_;
+  const ContractionTensor& t_;
+  const ContractionTensor::Source& src_;
+  std::vector<std::string> extentNames_, strideNames_;
+};
+
+}  // namespace
+
+std::vector<ir::Companion> packAheadFunctions(const KernelSpec& spec) {
+  std::vector<ir::Companion> out;
+  for (const ContractionTensor& t : spec.contraction.operands)
+    if (t.packedFrom)
+      for (ir::Companion& f : PackWriter(spec, t).write()) out.push_back(std::move(f));
+  return out;
+}
+
+}  // namespace simdgen
