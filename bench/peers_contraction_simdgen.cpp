@@ -3,14 +3,17 @@
 // time (CMakeLists.txt): the runtime dispatcher ("simdgen") and each x86
 // variant by name ("simdgen.avx512", "simdgen.avx2_fma", ...) that this CPU
 // runs.
+#include <cstdlib>
 #include <memory>
 #include <string>
 
 #include "peers_contraction.h"
 
 #include "bench_matmul_bt_f32.h"
+#include "bench_matmul_bt_packed_f32.h"
 #include "bench_matmul_f32.h"
 #include "bench_seed_conv.h"
+#include "bench_seed_conv_packed.h"
 #include "bench_seed_conv_schedule.h"
 
 namespace simdgen_bench {
@@ -32,6 +35,14 @@ bool cpu_runs(const std::string& variant) {
   return false;
 }
 
+// A copy of an operand made once, untimed, 64-byte aligned like the harness's own buffers
+// (std::vector's 16-byte alignment splits a cache line on every other 512-bit load: 1.3x
+// slower convolution).
+std::shared_ptr<float> aligned_floats(int64_t n) {
+  const size_t bytes = (static_cast<size_t>(n) * sizeof(float) + 63) / 64 * 64;
+  return std::shared_ptr<float>(static_cast<float*>(std::aligned_alloc(64, bytes)), std::free);
+}
+
 using Matmul = void (*)(const float*, const float*, int64_t, int64_t, int64_t, int64_t, int64_t,
                         int64_t, float*);
 using ConvFn = void (*)(const float*, const float*, const float*, float*);
@@ -47,10 +58,24 @@ Peer matmul_peer(const std::string& name, Matmul f) {
 // caller holding B^T would have it.
 Peer matmul_bt_peer(const std::string& name, Matmul f) {
   return {name, [f](const Problem& p) {
-            auto bt = std::make_shared<std::vector<float>>(static_cast<size_t>(p.n * p.k));
+            std::shared_ptr<float> bt = aligned_floats(p.n * p.k);
             for (int64_t k = 0; k < p.k; ++k)
-              for (int64_t j = 0; j < p.n; ++j) (*bt)[static_cast<size_t>(j * p.k + k)] = p.b[k * p.n + j];
-            return Prepared{[f, p, bt] { f(p.a, bt->data(), p.m, p.n, p.k, p.k, p.k, p.n, p.out); },
+              for (int64_t j = 0; j < p.n; ++j) bt.get()[j * p.k + k] = p.b[k * p.n + j];
+            return Prepared{[f, p, bt] { f(p.a, bt.get(), p.m, p.n, p.k, p.k, p.k, p.n, p.out); },
+                            [p] { return static_cast<const float*>(p.out); }};
+          }};
+}
+
+// The same product with B^T packed ahead ("pack": "ahead"): the generated pack function copies
+// bt[n][k] into bt_packed[k][n] once, untimed, as a caller holding a linear layer's weights would.
+Peer matmul_bt_packed_peer(const std::string& name) {
+  return {name, [](const Problem& p) {
+            std::shared_ptr<float> bt = aligned_floats(p.n * p.k);
+            for (int64_t k = 0; k < p.k; ++k)
+              for (int64_t j = 0; j < p.n; ++j) bt.get()[j * p.k + k] = p.b[k * p.n + j];
+            std::shared_ptr<float> packed = aligned_floats(bench_matmul_bt_packed_f32_bt_packed_elements(p.n, p.k));
+            bench_matmul_bt_packed_f32_pack_bt(bt.get(), p.n, p.k, p.k, packed.get());
+            return Prepared{[p, packed] { bench_matmul_bt_packed_f32(p.a, packed.get(), p.m, p.n, p.k, p.k, p.n, p.out); },
                             [p] { return static_cast<const float*>(p.out); }};
           }};
 }
@@ -63,12 +88,27 @@ Peer conv_peer(const std::string& name, ConvFn f) {
           }};
 }
 
+// The convolution with its filter packed ahead ("pack": "ahead"): the generated pack function
+// copies the seed's filter[rx][rz][ry][co] into filter_packed[rz][ry][rx][co] once, untimed, as
+// oneDNN reorders its weights outside the timing ("simdgen_packed"); "simdgen_packed_each_call"
+// packs inside the timing, before every call: what the packing costs.
+Peer conv_packed_peer(const std::string& name, bool pack_each_call) {
+  return {name, [pack_each_call](const Problem& p) {
+            std::shared_ptr<float> packed = aligned_floats(bench_seed_conv_packed_filter_packed_elements());
+            bench_seed_conv_packed_pack_filter(p.b, packed.get());
+            return Prepared{[p, packed, pack_each_call] {
+                              if (pack_each_call) bench_seed_conv_packed_pack_filter(p.b, packed.get());
+                              bench_seed_conv_packed(packed.get(), p.a, p.bias, p.out);
+                            },
+                            [p] { return static_cast<const float*>(p.out); }};
+          }};
+}
 }  // namespace
 
 std::string simdgen_contraction_info() {
   return std::string("dispatchers run bench_matmul_f32_") + bench_matmul_f32_variant() + ", bench_matmul_bt_f32_" +
          bench_matmul_bt_f32_variant() + ", bench_seed_conv_" + bench_seed_conv_variant() + ", bench_seed_conv_schedule_" +
-         bench_seed_conv_schedule_variant();
+         bench_seed_conv_schedule_variant() + ", bench_seed_conv_packed_" + bench_seed_conv_packed_variant();
 }
 
 std::vector<Peer> simdgen_matmul_peers() {
@@ -79,6 +119,7 @@ std::vector<Peer> simdgen_matmul_peers() {
   SIMDGEN_bench_matmul_f32_VARIANTS(SIMDGEN_BENCH_VARIANT)
 #undef SIMDGEN_BENCH_VARIANT
   peers.push_back(matmul_bt_peer("simdgen_bt", bench_matmul_bt_f32));
+  peers.push_back(matmul_bt_packed_peer("simdgen_bt_packed"));
   return peers;
 }
 
@@ -90,6 +131,8 @@ std::vector<Peer> simdgen_conv_peers() {
   SIMDGEN_bench_seed_conv_VARIANTS(SIMDGEN_BENCH_VARIANT)
 #undef SIMDGEN_BENCH_VARIANT
   peers.push_back(conv_peer("simdgen_seed_schedule", bench_seed_conv_schedule));
+  peers.push_back(conv_packed_peer("simdgen_packed", false));
+  peers.push_back(conv_packed_peer("simdgen_packed_each_call", true));
   return peers;
 }
 
