@@ -5,7 +5,9 @@
 // exec.<name>/* (their packed operand is just another layout there); this test covers the pack
 // functions (plain C, the same on every target) and the whole flow against scalar references
 // written from the caller's layout: PyTorch OIHW weights (conv_oihw_packed_f32) and a
-// transposed B with a padded leading dimension (matmul_bt_packed_f32).
+// transposed B with a padded leading dimension (matmul_bt_packed_f32), and a batched f64 product
+// whose packed operand keeps a batch dim, a runtime stride and a stride named by another dim's
+// extent (pack_batched_f64).
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -16,6 +18,7 @@
 
 #include "conv_oihw_packed_f32.h"
 #include "matmul_bt_packed_f32.h"
+#include "pack_batched_f64.h"  // tests/exec/pack_ahead/, generated at build time
 
 namespace {
 
@@ -124,6 +127,51 @@ TEST_CASE("pack_ahead: a transposed B with a padded leading dimension, then the 
         }
       }
     }
+}
+
+TEST_CASE("pack_ahead: a batch dim in the copy, a runtime stride and a stride named by another extent") {
+  std::mt19937 rng(13);
+  for (int64_t batch : {1, 3})
+    for (int64_t m : {2, 5, 40})
+      for (int64_t n : {1, 9, 20})
+        for (int64_t kk : {1, 6}) {
+          CAPTURE(batch);
+          CAPTURE(m);
+          CAPTURE(n);
+          CAPTURE(kk);
+          // w[j][b][k] with strides [m, ldw, 1]: consecutive j are m elements apart, which may be
+          // less than a j's span (the entries overlap: reading them is allowed); what the strides
+          // do not reach stays NaN.
+          const int64_t ldw = kk + 2;
+          std::vector<double> w(size_t((n - 1) * m + (batch - 1) * ldw + kk), std::nan(""));
+          std::uniform_real_distribution<double> u(-1, 1);
+          for (int64_t j = 0; j < n; ++j)
+            for (int64_t b = 0; b < batch; ++b)
+              for (int64_t q = 0; q < kk; ++q) w[size_t(j * m + b * ldw + q)] = u(rng);
+          const int64_t elements = pack_batched_f64_w_packed_elements(batch, n, kk);
+          REQUIRE(elements == batch * n * kk);
+          std::vector<double> packed(size_t(elements) + 1, std::nan(""));
+          pack_batched_f64_pack_w(w.data(), batch, m, n, kk, ldw, packed.data());
+          for (int64_t b = 0; b < batch; ++b)
+            for (int64_t q = 0; q < kk; ++q)
+              for (int64_t j = 0; j < n; ++j) REQUIRE(packed[size_t((b * kk + q) * n + j)] == w[size_t(j * m + b * ldw + q)]);
+          REQUIRE(std::isnan(packed.back()));
+
+          std::vector<double> a(size_t(batch * m * kk)), c(size_t(batch * m * n), std::nan(""));
+          for (double& x : a) x = u(rng);
+          pack_batched_f64(a.data(), packed.data(), batch, m, n, kk, c.data());
+          for (int64_t b = 0; b < batch; ++b)
+            for (int64_t i = 0; i < m; ++i)
+              for (int64_t j = 0; j < n; ++j) {
+                double sum = 0, mag = 0;
+                for (int64_t q = 0; q < kk; ++q) {
+                  const double p = a[size_t((b * m + i) * kk + q)] * w[size_t(j * m + b * ldw + q)];
+                  sum += p;
+                  mag += std::fabs(p);
+                }
+                REQUIRE(std::fabs(c[size_t((b * m + i) * n + j)] - sum) <= double(kk + 2) * std::ldexp(1.0, -52) * (mag + 1e-300));
+              }
+        }
 }
 
 TEST_CASE("pack_ahead: empty extents pack nothing") {

@@ -5,6 +5,7 @@
 #include <doctest/doctest.h>
 
 #include <string>
+#include <vector>
 
 #include "contraction_check.h"
 #include "spec/spec.h"
@@ -150,4 +151,64 @@ TEST_CASE("contraction plans: the seed convolution, a depthwise convolution and 
   "operands": [{"name": "a", "index": ["b", "i", "k"]}, {"name": "bm", "index": ["b", "k", "j"]}],
   "output": {"name": "c", "index": ["b", "i", "j"]})J";
   checkPlans(spec(batched), {{"batch", 3}, {"m", 7}, {"n", 18}, {"k", 5}}, 12);
+}
+
+TEST_CASE("contraction spec: an operand packed ahead is rewritten into the copy the kernel reads") {
+  const std::string batched = R"J(  "dims": [{"name": "b", "extent": "batch"}, {"name": "i", "extent": "m"}, {"name": "j", "extent": "n"},
+           {"name": "k", "extent": "kk", "kind": "reduction"}],
+  "operands": [{"name": "a", "index": ["b", "i", "k"], "strides": ["sa", "lda", 1]},
+               {"name": "w", "index": ["j", "b", "k"], "strides": ["m", "ldw", 1], "pack": "ahead"}],
+  "output": {"name": "c", "index": ["b", "i", "j"]})J";
+  const KernelSpec s = parseSpecText(spec(batched), "t.json");
+  const ContractionTensor& w = s.contraction.operands[1];
+  CHECK(w.name == "w_packed");
+  REQUIRE(w.index.size() == 3);  // other parallel dims, reductions, the vector dim
+  CHECK(w.index[0].text == "b");
+  CHECK(w.index[1].text == "k");
+  CHECK(w.index[2].text == "j");
+  CHECK(w.strides.empty());  // dense
+  REQUIRE(w.packedFrom);
+  CHECK(w.packedFrom->name == "w");
+  CHECK(w.packedFrom->index[0].text == "j");
+  CHECK(w.packedFrom->strides.size() == 3);
+  // ldw is the pack function's parameter, not the kernel's; m stays an extent.
+  CHECK(s.contraction.strideNames == std::vector<std::string>{"sa", "lda"});
+  CHECK_FALSE(s.contraction.operands[0].packedFrom);
+  // The kernel on the copy computes the definition on every target and vector length.
+  checkPlans(spec(batched), {{"batch", 2}, {"m", 5}, {"n", 19}, {"kk", 4}, {"sa", 23}, {"lda", 4}}, 21);
+  // Both operands packed ahead (both run along the channels).
+  const std::string both = R"J(  "dims": [{"name": "x", "extent": "len"}, {"name": "c", "extent": 20}, {"name": "r", "extent": 5, "kind": "reduction"}],
+  "operands": [{"name": "p", "index": ["c", "r"], "pack": "ahead"}, {"name": "q", "index": ["r", "x", "c"], "pack": "ahead"}],
+  "output": {"name": "o", "index": ["x", "c"]})J";
+  const KernelSpec t = parseSpecText(spec(both), "t.json");
+  CHECK(t.contraction.operands[0].index[0].text == "r");
+  CHECK(t.contraction.operands[1].index[0].text == "x");  // a parallel dim outermost
+  CHECK(t.contraction.operands[1].index[1].text == "r");
+  checkPlans(spec(both), {{"len", 7}}, 22);
+}
+
+TEST_CASE("contraction spec: pack ahead errors say where and why") {
+  checkError(R"J(  "dims": [{"name": "x", "extent": "w"}, {"name": "c", "extent": 16}, {"name": "r", "extent": 3, "kind": "reduction"}],
+  "operands": [{"name": "f", "index": ["r", "c"]}, {"name": "a", "index": ["x + r", "c"], "pack": "ahead"}],
+  "output": {"name": "o", "index": ["x", "c"]})J",
+             "/operands/1/index/0", "indexed by plain dims");
+  checkError(R"J(  "dims": [{"name": "i", "extent": "m"}, {"name": "j", "extent": "n"}, {"name": "k", "extent": 8, "kind": "reduction"}],
+  "operands": [{"name": "a", "index": ["k", "i"], "pack": "ahead"}, {"name": "b", "index": ["k", "j"]}],
+  "output": {"name": "c", "index": ["i", "j"]})J",
+             "/operands/0/pack", "does not depend on \"j\"");
+  checkError(kMatmul + R"J(,
+  "init": {"name": "bias", "index": ["j"], "pack": "ahead"})J",
+             "/init/pack", "only an operand");
+  checkError(R"J(  "dims": [{"name": "i", "extent": "m"}, {"name": "j", "extent": "n"}, {"name": "k", "extent": 8, "kind": "reduction"}],
+  "operands": [{"name": "b_packed", "index": ["i", "k"]}, {"name": "b", "index": ["j", "k"], "pack": "ahead"}],
+  "output": {"name": "c", "index": ["i", "j"]})J",
+             "/operands/1/name", "is named \"b_packed\", which another parameter has");
+  checkError(R"J(  "dims": [{"name": "i", "extent": "m"}, {"name": "j", "extent": "n"}, {"name": "k", "extent": 8, "kind": "reduction"}],
+  "operands": [{"name": "a", "index": ["i", "k"]}, {"name": "b", "index": ["k", "j"], "pack": "later"}],
+  "output": {"name": "c", "index": ["i", "j"]})J",
+             "/operands/1/pack", "allowed: ahead");
+  checkError(R"J(  "dims": [{"name": "i", "extent": "m"}, {"name": "j", "extent": "n"}, {"name": "k", "extent": 8, "kind": "reduction"}],
+  "operands": [{"name": "a", "index": ["i", "k"]}, {"name": "b", "index": ["k", "j", "j"], "pack": "ahead"}],
+  "output": {"name": "c", "index": ["i", "j"]})J",
+             "/operands/1/index/2", "indexes the operand twice");
 }

@@ -28,8 +28,13 @@ class PackWriter {
   PackWriter(const KernelSpec& spec, const ContractionTensor& t) : spec_(spec), c_(spec.contraction), t_(t), src_(*t.packedFrom) {
     // Runtime extents of the source's dims, in the order of the dims (as the kernel's), then its
     // runtime strides that are no extent, in the order written.
-    for (const ContractionDim& d : c_.dims)
-      if (usesDim(d) && !d.extent.isStatic()) addParam(d.extent.name, extentNames_);
+    // A stride may name any dim's extent: that extent is then a parameter of the pack function
+    // too, not of the size function (which needs the copy's extents only).
+    for (const ContractionDim& d : c_.dims) {
+      if (d.extent.isStatic()) continue;
+      if (usesDim(d)) addParam(d.extent.name, sizeExtents_);
+      if (usesDim(d) || stridesName(d.extent.name)) addParam(d.extent.name, extentNames_);
+    }
     for (const std::optional<Extent>& s : src_.strides)
       if (s && !s->isStatic() && !isExtent(s->name)) addParam(s->name, strideNames_);
   }
@@ -37,10 +42,14 @@ class PackWriter {
   std::vector<ir::Companion> write() const {
     const std::string type(cTypeOf(c_.dtype));
     const std::string pack = spec_.name + "_pack_" + src_.name, elements = spec_.name + "_" + src_.name + "_packed_elements";
-    std::vector<std::string> publicExtents, ownExtents;
-    for (size_t k = 0; k < extentNames_.size(); ++k) {
-      publicExtents.push_back("int64_t " + extentNames_[k]);
-      ownExtents.push_back("int64_t " + own(extentNames_[k]));
+    std::vector<std::string> publicExtents, ownExtents, publicSize, ownSize;
+    for (const std::string& e : extentNames_) {
+      publicExtents.push_back("int64_t " + e);
+      ownExtents.push_back("int64_t " + own(e));
+    }
+    for (size_t k = 0; k < sizeExtents_.size(); ++k) {
+      publicSize.push_back("int64_t " + sizeExtents_[k]);
+      ownSize.push_back("int64_t e" + std::to_string(k));
     }
     std::vector<std::string> publicPack{"const " + type + "* " + src_.name}, ownPack{"const " + type + "* src"};
     publicPack.insert(publicPack.end(), publicExtents.begin(), publicExtents.end());
@@ -65,8 +74,8 @@ class PackWriter {
 
     ir::Companion sizeFn;
     sizeFn.doc = {"/// " + elements + ": the number of elements of " + t_.name + " (" + sizeText(false) + "); 0 when any extent is 0."};
-    sizeFn.declaration = "int64_t " + elements + "(" + (publicExtents.empty() ? "void" : join(publicExtents, ", ")) + ")";
-    sizeFn.definition = "int64_t " + elements + "(" + (ownExtents.empty() ? "void" : join(ownExtents, ", ")) + ") {\nreturn " + sizeText(true) + ";\n}";
+    sizeFn.declaration = "int64_t " + elements + "(" + (publicSize.empty() ? "void" : join(publicSize, ", ")) + ")";
+    sizeFn.definition = "int64_t " + elements + "(" + (ownSize.empty() ? "void" : join(ownSize, ", ")) + ") {\nreturn " + sizeText(true) + ";\n}";
     return {sizeFn, packFn};
   }
 
@@ -75,6 +84,9 @@ class PackWriter {
     for (const AffineIndex& ix : src_.index)
       if (&c_.dims[size_t(ix.plainDim())] == &d) return true;
     return false;
+  }
+  bool stridesName(const std::string& name) const {
+    return std::any_of(src_.strides.begin(), src_.strides.end(), [&](const std::optional<Extent>& s) { return s && !s->isStatic() && s->name == name; });
   }
   bool isExtent(const std::string& name) const {
     return std::any_of(c_.dims.begin(), c_.dims.end(), [&](const ContractionDim& d) { return !d.extent.isStatic() && d.extent.name == name; });
@@ -92,16 +104,21 @@ class PackWriter {
   std::string extentText(const ContractionDim& d, bool ownNames) const {
     return d.extent.isStatic() ? std::to_string(*d.extent.value) : ownNames ? own(d.extent.name) : d.extent.name;
   }
-  // The copy's element count: the product of its dims' extents, static ones folded.
+  // The copy's element count: the product of its dims' extents, static ones folded (in the size
+  // function's own names, e<k> over sizeExtents_, or in public names).
   std::string sizeText(bool ownNames) const {
     int64_t constant = 1;
     std::vector<std::string> factors;
     for (const AffineIndex& ix : t_.index) {
       const ContractionDim& d = c_.dims[size_t(ix.plainDim())];
-      if (d.extent.isStatic())
+      if (d.extent.isStatic()) {
         constant *= *d.extent.value;
-      else
-        factors.push_back(extentText(d, ownNames));
+      } else if (!ownNames) {
+        factors.push_back(d.extent.name);
+      } else {
+        const auto at = std::find(sizeExtents_.begin(), sizeExtents_.end(), d.extent.name);
+        factors.push_back("e" + std::to_string(at - sizeExtents_.begin()));
+      }
     }
     if (constant != 1 || factors.empty()) factors.insert(factors.begin(), std::to_string(constant));
     return join(factors, " * ");
@@ -141,7 +158,8 @@ class PackWriter {
   const ContractionSpec& c_;
   const ContractionTensor& t_;
   const ContractionTensor::Source& src_;
-  std::vector<std::string> extentNames_, strideNames_;
+  std::vector<std::string> extentNames_, strideNames_;  // the pack function's runtime parameters
+  std::vector<std::string> sizeExtents_;                // the size function's
 };
 
 }  // namespace
