@@ -106,6 +106,7 @@ static inline void simdgen_store_prefix(void* to, uint8x16_t v, int64_t bytes) {
 #endif
 
 // ---- avx512 (512-bit vectors)
+// hint: filter[rx][rz][ry][co] is not laid out in the order the kernel reads it; weights used by many calls can be packed ahead ("pack": "ahead") into filter_packed[rz][ry][rx][co], read in order
 // register tile: 6 x 4 vectors of f32x16 (24 accumulators) along x x co
 // per step of rz, ry, rx: fused multiply-adds; init and epilogue fused into the tile (each output element is written once)
 // tails: co: single vectors, then one masked partial vector; x: tiles of 4, 2, 1 rows
@@ -850,6 +851,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void conv_bia
 #endif
 
 // ---- sve (128-bit vectors)
+// hint: filter[rx][rz][ry][co] is not laid out in the order the kernel reads it; weights used by many calls can be packed ahead ("pack": "ahead") into filter_packed[rz][ry][rx][co], read in order
 // register tile: 6 x 4 vectors of f32 x vscale*4 (24 accumulators) along x x co
 // per step of rz, ry, rx: fused multiply-adds; init and epilogue fused into the tile (each output element is written once)
 // tails: co: single vectors, then one masked partial vector; x: tiles of 4, 2, 1 rows
@@ -1591,6 +1593,7 @@ __attribute__((target("+sve"))) void conv_bias_relu_f32_sve(const float* in0, co
 #endif
 
 // ---- avx2+fma (256-bit vectors)
+// hint: filter[rx][rz][ry][co] is not laid out in the order the kernel reads it; weights used by many calls can be packed ahead ("pack": "ahead") into filter_packed[rz][ry][rx][co], read in order
 // register tile: 6 x 2 vectors of f32x8 (12 accumulators) along x x co
 // per step of rz, ry, rx: fused multiply-adds; init and epilogue fused into the tile (each output element is written once)
 // tails: co: single vectors, then one masked partial vector; x: tiles of 4, 2, 1 rows
@@ -2300,6 +2303,7 @@ __attribute__((target("avx2,fma"))) void conv_bias_relu_f32_avx2_fma(
 #endif
 
 // ---- neon (128-bit vectors)
+// hint: filter[rx][rz][ry][co] is not laid out in the order the kernel reads it; weights used by many calls can be packed ahead ("pack": "ahead") into filter_packed[rz][ry][rx][co], read in order
 // register tile: 6 x 4 vectors of f32x4 (24 accumulators) along x x co
 // per step of rz, ry, rx: fused multiply-adds; init and epilogue fused into the tile (each output element is written once)
 // tails: co: single vectors, then one masked partial vector; x: tiles of 4, 2, 1 rows
@@ -3036,6 +3040,7 @@ void conv_bias_relu_f32_neon(const float* in0, const float* in1, const float* in
 #endif
 
 // ---- scalar (portable C++)
+// hint: filter[rx][rz][ry][co] is not laid out in the order the kernel reads it; weights used by many calls can be packed ahead ("pack": "ahead") into filter_packed[rz][ry][rx][co], read in order
 // register tile: 6 x 2 vectors of f32 (12 accumulators) along x x co
 // per step of rz, ry, rx: multiplies and adds; init and epilogue fused into the tile (each output element is written once)
 // tails: co: one element at a time; x: tiles of 4, 2, 1 rows

@@ -109,6 +109,7 @@ static inline void simdgen_store_prefix(void* to, uint8x16_t v, int64_t bytes) {
 // schedule /schedule/0 (for avx512): 5 x 4 tile computed at xo
 // init: unroll y has no effect (one point of it per register tile)
 // update: unroll y has no effect (one point of it per register tile)
+// hint: filter[rx][rz][ry][c] is not laid out in the order the kernel reads it; weights used by many calls can be packed ahead ("pack": "ahead") into filter_packed[rz][ry][rx][c], read in order
 // register tile: 5 x 4 vectors of f32x16 (20 accumulators) along x x c
 // per step of rz, ry, rx: fused multiply-adds; init and epilogue fused into the tile (each output element is written once)
 // tails: c: single vectors, then one masked partial vector; x: tiles of 4, 2, 1 rows
@@ -1239,6 +1240,7 @@ conv_seed_schedule_f32_avx512(const float* in0, const float* in1, const float* i
 
 // ---- sve (128-bit vectors)
 // schedule /schedule/1 (for sve, neon): 5 x 4 tile computed at xo
+// hint: filter[rx][rz][ry][c] is not laid out in the order the kernel reads it; weights used by many calls can be packed ahead ("pack": "ahead") into filter_packed[rz][ry][rx][c], read in order
 // register tile: 5 x 4 vectors of f32 x vscale*4 (20 accumulators) along x x c
 // per step of rz, ry, rx: fused multiply-adds; init and epilogue fused into the tile (each output element is written once)
 // tails: c: single vectors, then one masked partial vector; x: one whole tile ending at the extent (shift_inwards; fewer rows: tiles of 4, 2, 1 rows)
@@ -2191,6 +2193,7 @@ __attribute__((target("+sve"))) void conv_seed_schedule_f32_sve(const float* in0
 
 // ---- avx2+fma (256-bit vectors)
 // schedule /schedule/2 (for avx2+fma): 6 x 2 tile computed at xo
+// hint: filter[rx][rz][ry][c] is not laid out in the order the kernel reads it; weights used by many calls can be packed ahead ("pack": "ahead") into filter_packed[rz][ry][rx][c], read in order
 // register tile: 6 x 2 vectors of f32x8 (12 accumulators) along x x c
 // per step of rz, ry, rx: fused multiply-adds; init and epilogue fused into the tile (each output element is written once)
 // tails: c: single vectors, then one lane at a time (guard); x: tiles of 4, 2, 1 rows
@@ -2793,6 +2796,7 @@ __attribute__((target("avx2,fma"))) void conv_seed_schedule_f32_avx2_fma(
 
 // ---- neon (128-bit vectors)
 // schedule /schedule/1 (for sve, neon): 5 x 4 tile computed at xo
+// hint: filter[rx][rz][ry][c] is not laid out in the order the kernel reads it; weights used by many calls can be packed ahead ("pack": "ahead") into filter_packed[rz][ry][rx][c], read in order
 // register tile: 5 x 4 vectors of f32x4 (20 accumulators) along x x c
 // per step of rz, ry, rx: fused multiply-adds; init and epilogue fused into the tile (each output element is written once)
 // tails: c: single vectors, then one masked partial vector; x: one whole tile ending at the extent (shift_inwards; fewer rows: tiles of 4, 2, 1 rows)
@@ -3751,6 +3755,7 @@ void conv_seed_schedule_f32_neon(const float* in0, const float* in1, const float
 #endif
 
 // ---- scalar (portable C++)
+// hint: filter[rx][rz][ry][c] is not laid out in the order the kernel reads it; weights used by many calls can be packed ahead ("pack": "ahead") into filter_packed[rz][ry][rx][c], read in order
 // register tile: 6 x 2 vectors of f32 (12 accumulators) along x x c
 // per step of rz, ry, rx: multiplies and adds; init and epilogue fused into the tile (each output element is written once)
 // tails: c: one element at a time; x: tiles of 4, 2, 1 rows

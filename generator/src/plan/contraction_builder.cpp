@@ -839,6 +839,27 @@ class ContractionBuilder {
   void note(const std::string& s) { plan_.summary.push_back(s); }
 
   // ---- documentation ----
+  // The layout "pack": "ahead" would give `t` ("[k][j]"), when `t` could be packed ahead and is not
+  // already laid out so (plain dims, one per dimension, the vector dim among them); else "".
+  std::string packedOrderIfDifferent(const ContractionTensor& t) const {
+    if (t.packedFrom || vdim_ < 0) return "";
+    std::vector<int> dims;
+    for (const AffineIndex& ix : t.index) {
+      const int d = ix.plainDim();
+      if (d < 0 || std::find(dims.begin(), dims.end(), d) != dims.end()) return "";
+      dims.push_back(d);
+    }
+    if (std::find(dims.begin(), dims.end(), vdim_) == dims.end()) return "";
+    std::vector<int> packed;
+    for (bool reduction : {false, true})
+      for (size_t d = 0; d < c_.dims.size(); ++d)
+        if (c_.dims[d].reduction == reduction && int(d) != vdim_ && std::find(dims.begin(), dims.end(), int(d)) != dims.end()) packed.push_back(int(d));
+    packed.push_back(vdim_);
+    if (packed == dims) return "";
+    std::string text;
+    for (int d : packed) text += "[" + c_.dims[size_t(d)].name + "]";
+    return text;
+  }
   std::string indexText(const ContractionTensor& t) const { return indexText(t.index); }
   static std::string indexText(const std::vector<AffineIndex>& index) {
     std::string s;
@@ -919,6 +940,10 @@ class ContractionBuilder {
         doc.push_back("/// " + t.name + " is " + t.packedFrom->name + indexText(t.packedFrom->index) + " packed ahead (\"pack\": \"ahead\") by " + spec_.name +
                       "_pack_" + t.packedFrom->name + "(), below: made once, read by every call.");
     plan_.companions = packAheadFunctions(spec_);
+    for (const ContractionTensor& t : c_.operands)
+      if (const std::string order = packedOrderIfDifferent(t); !order.empty())
+        note("hint: " + t.name + indexText(t) + " is not laid out in the order the kernel reads it; weights used by many calls can be packed ahead (\"pack\": \"ahead\") into " +
+             t.name + "_packed" + order + ", read in order");
     for (const ContractionTensor& t : c_.operands)
       if (t.packedFrom)
         note("packed ahead: " + t.name + indexText(t) + " is " + t.packedFrom->name + indexText(t.packedFrom->index) + " copied once by " + spec_.name + "_pack_" +
