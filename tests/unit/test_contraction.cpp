@@ -116,8 +116,10 @@ TEST_CASE("contraction plans: matmul, transposed and accumulated forms agree wit
   // NEON; the last block shorter), init and epilogue around them.
   checkPlans(spec(kMatmul), {{"m", 7}, {"n", 70}, {"k", 4100}}, 21);
   checkPlans(spec(acc), {{"m", 9}, {"n", 66}, {"k", 1030}}, 22);
-  // A transposed B keeps a 32 KiB panel (KC 128 on AVX-512, 512 on AVX2 and NEON).
+  // A transposed B goes into the panel through L x L transpose tiles (whole columns; the steps
+  // after the last whole tile and the partial column element by element), several blocks.
   checkPlans(spec(bt), {{"m", 5}, {"n", 70}, {"k", 1100}}, 23);
+  checkPlans(spec(bt), {{"m", 7}, {"n", 49}, {"k", 37}}, 24);
   // Static extents: the tile fits the shape (37 rows: MR from 6, 5, 4; 40 columns).
   const std::string fixed = R"J(  "dims": [{"name": "i", "extent": 37}, {"name": "j", "extent": 40}, {"name": "k", "extent": 3, "kind": "reduction"}],
   "operands": [{"name": "a", "index": ["i", "k"]}, {"name": "b", "index": ["k", "j"]}],

@@ -24,6 +24,8 @@
 #include "ir/simplify.h"
 #include "plan/contraction_schedule.h"
 #include "plan/pack_ahead.h"
+#include "plan/transpose_networks.h"
+#include "sim/lane_sim.h"
 #include "plan/reduce_builder.h"  // PlanError
 
 namespace simdgen {
@@ -404,11 +406,12 @@ class ContractionBuilder {
                           notContiguous_ + "), but cannot be: " + why, nest_.packPointer.empty() ? nest_.schedulePointer : nest_.packPointer);
     if (packed_ < 0) return;
     const int64_t columns = int64_t(nr_) * lanes_.lanes;
-    const int64_t bytes = packed_ == transposed_ ? kTransposedPanelBytes : kPanelBytes;
+    const bool byElement = packed_ == transposed_ && !transposesByNetwork();
+    const int64_t bytes = byElement ? kTransposedPanelBytes : kPanelBytes;
     kc_ = std::max<int64_t>(16, bytes / (columns * bytesOf(c_.dtype)));
     plan_.tensors.push_back({"panel", c_.dtype, true, {Index::constant(kc_ * columns)}, {Index::constant(1)}});
     plan_.tensors.back().scratch = true;
-    note("packing: " + inputs_[size_t(packed_)].spec->name + (packed_ == transposed_ ? " (transposed: element by element)" : "") + " is copied per column of tiles into a " + std::to_string(kc_ * columns * bytesOf(c_.dtype) / 1024) +
+    note("packing: " + inputs_[size_t(packed_)].spec->name + (byElement ? " (transposed: element by element)" : packed_ == transposed_ ? " (transposed by " + std::to_string(lanes_.lanes) + " x " + std::to_string(lanes_.lanes) + " tiles)" : "") + " is copied per column of tiles into a " + std::to_string(kc_ * columns * bytesOf(c_.dtype) / 1024) +
          " KiB panel, " + std::to_string(kc_) + " steps of " + dimName(kdim_) + " at a time (the reduction runs in blocks of " + std::to_string(kc_) + ")");
   }
   // Why operand k cannot be packed ("" if it can).
@@ -465,6 +468,9 @@ class ContractionBuilder {
         copy.push_back(st);
       }
       block.push_back(ir::forLoop("kp", sym("k0"), sym("k_end"), 1, std::move(copy), false, "pack: " + std::to_string(nr) + (nr == 1 ? " vector of " : " vectors of ") + b.spec->name + " per step"));
+    } else if (pred.empty() && transposesByNetwork()) {
+      const ir::Block tiles = transposedTiles(b, columns);
+      block.insert(block.end(), tiles.begin(), tiles.end());
     } else {
       // Transposed: column by column (B^T's rows, contiguous along the reduction), element by
       // element; a partial column packs only the lanes before the extent.
@@ -493,6 +499,57 @@ class ContractionBuilder {
                             "blocks of " + std::to_string(kc_) + " steps of " + dimName(kdim_) + " through the panel");
     loop.coversTail = true;  // the last block may be shorter (k_end)
     out.push_back(std::move(loop));
+    return out;
+  }
+
+  // Whether whole columns of a transposed operand go into the panel through the target's
+  // transpose network: its rows must be contiguous along the reduction (a vector load reads L
+  // steps of it) and the target must have a network (fixed-width vectors of 2 lanes or more).
+  bool transposesByNetwork() const {
+    if (lanes_.lanes < 2 || lanes_.scalable) return false;
+    return stepAlong(inputs_[size_t(transposed_)], kdim_).constantValue() == int64_t{1};
+  }
+  // The panel's `columns` columns from a transposed operand, L x L tiles at a time (L = lanes):
+  // L of its rows (panel columns cb..cb+L), L steps of the reduction each, loaded as L vectors,
+  // turned by the network into L vectors along the columns, stored as L panel rows; the steps
+  // left after the last whole tile one element at a time. The network is proven first.
+  ir::Block transposedTiles(const PlannedTensor& b, int64_t columns) {
+    const int L = lanes_.lanes;
+    const TransposeNetwork net = squareTransposeNetwork(target_, lanes_);
+    if (const sim::TransposeProof proof = sim::proveTranspose(net.body, net.rows, net.cols); !proof.ok)
+      throw std::logic_error("internal error: the transpose network for the panel on " + target_.spelling + " is not a transpose: " + proof.message);
+    const Index row = renamed(address(b, 0, 0), loopVar(kdim_), "kp");  // b's row j + col at step kp
+    const Index colStep = stepAlong(b, vdim_);
+    ir::Block tile;
+    for (int r = 0; r < L; ++r) {
+      Stmt l = op(OpKind::Load, net.rows[size_t(r)], lanes_);
+      l.tensor = b.name;
+      l.index = (row + product(sym("cb"), colStep) + colStep * r).simplified();
+      tile.push_back(l);
+    }
+    tile.insert(tile.end(), net.body.begin(), net.body.end());
+    for (int c = 0; c < L; ++c) {
+      Stmt st = op(OpKind::Store, "", lanes_, {net.cols[size_t(c)]}, false);
+      st.tensor = "panel";
+      st.index = ((sym("kp") - sym("k0") + c) * columns + sym("cb")).simplified();
+      tile.push_back(st);
+    }
+    const VecType one{c_.dtype, 1};
+    Stmt l = op(OpKind::Load, "packed", one);
+    l.tensor = b.name;
+    l.index = (renamed(row, "kp", "kq") + product(sym("col"), colStep)).simplified();
+    Stmt st = op(OpKind::Store, "", one, {"packed"}, false);
+    st.tensor = "panel";
+    st.index = ((sym("kq") - sym("k0")) * columns + sym("col")).simplified();
+    ir::Block rest;
+    rest.push_back(ir::forLoop("kq", sym("kp"), sym("k_end"), 1, ir::Block{l, st}, false, ""));
+    ir::Block perTile;
+    perTile.push_back(ir::forLoop("kp", sym("k0"), sym("k_end"), L, std::move(tile), false,
+                                  std::to_string(L) + " x " + std::to_string(L) + " tiles: " + std::to_string(L) + " rows of " + b.spec->name + ", transposed by the network"));
+    perTile.push_back(ir::forLoop("col", sym("cb"), sym("cb") + L, 1, std::move(rest), false, "the steps after the last whole tile, one element at a time"));
+    ir::Block out;
+    out.push_back(ir::forLoop("cb", Index::constant(0), Index::constant(columns), L, std::move(perTile), false,
+                              "pack: " + std::to_string(columns) + " columns of " + b.spec->name + ", transposed"));
     return out;
   }
 

@@ -204,11 +204,7 @@ class TransposeBuilder {
   }
 
   // The network of an n x n tile of v's lanes on this target whose inputs are whole rows.
-  TransposeNetwork plainNetwork(VecType v) const {
-    if (target_.module != LoweringModule::x86) return transposeZip(v, v.lanes);  // NEON and the generic (simulation) targets
-    // AVX2 32-bit keeps shuffle_ps for its 64-bit stage (the seed's AVX2 network).
-    return bitsOf(v.elem) == 32 && v.bits() == 256 ? transpose8x8Avx2(v.elem) : transposeNetworkX86(v);
-  }
+  TransposeNetwork plainNetwork(VecType v) const { return squareTransposeNetwork(target_, v); }
 
   // The half-row network for whole tiles when the strategy asks for it and the tile vector has a
   // 128-bit block stage for the loads to do (x86, 256 or 512 bits). "auto" keeps whole rows:

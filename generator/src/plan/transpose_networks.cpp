@@ -212,4 +212,9 @@ TransposeNetwork transposeTrn(ir::VecType type, int n) {
   return net;
 }
 
+TransposeNetwork squareTransposeNetwork(const Target& target, ir::VecType v) {
+  if (target.module != LoweringModule::x86) return transposeZip(v, v.lanes);
+  return bitsOf(v.elem) == 32 && v.bits() == 256 ? transpose8x8Avx2(v.elem) : transposeNetworkX86(v);
+}
+
 }  // namespace simdgen

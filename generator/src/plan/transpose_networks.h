@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "ir/plan.h"
+#include "targets/target.h"
 
 namespace simdgen {
 
@@ -84,5 +85,11 @@ TransposeNetwork transposeZip(ir::VecType type, int n);
 // w * 2^(s-1) pairs vector i with i + 2^(s-1) (trn1 to i, trn2 to i + 2^(s-1)); names t1_*, ...,
 // col*. n shuffles per stage, as many as the zip network, with no cross-half moves.
 TransposeNetwork transposeTrn(ir::VecType type, int n);
+
+// The network a target uses for an n x n tile whose inputs are whole rows, n = v.lanes (fixed-
+// width vectors): x86's (the seed's AVX2 8 x 8 for 32-bit elements in 256 bits), the zip network
+// elsewhere (NEON, and the generic targets of plan simulation). Shared by the transpose family and
+// the contraction's transposing panel.
+TransposeNetwork squareTransposeNetwork(const Target& target, ir::VecType v);
 
 }  // namespace simdgen
