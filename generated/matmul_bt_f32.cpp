@@ -991,401 +991,462 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void matmul_b
 #endif
 
 // ---- sve (128-bit vectors)
-// one lane wide: tensor bt steps by stride1 elements along the vector dim j (vector loads need consecutive elements); a panel would need the packing conditions
 // hint: bt[j][k] is not laid out in the order the kernel reads it; weights used by many calls can be packed ahead ("pack": "ahead") into bt_packed[k][j], read in order
-// register tile: 6 x 4 vectors of f32 (24 accumulators) along i x j
-// per step of k: multiplies and adds; init and epilogue fused into the tile (each output element is written once)
-// tails: j: one element at a time; i: tiles of 4, 2, 1 rows
+// register tile: 6 x 4 vectors of f32 x vscale*4 (24 accumulators) along i x j
+// per step of k: fused multiply-adds; init and epilogue fused into the tile (each output element is written once)
+// tails: j: single vectors, then one masked partial vector; i: tiles of 4, 2, 1 rows
 // loop nest (tails left out):
-//   for j: tiles of 4 x 1 lane along j
+//   for j: tiles of 4 x f32 x vscale*4 along j
 //     for i: tiles of 6 rows along i
 //       sums[6][4] = 0   (compute_at i: in registers)
 //       for k
-//         sums[6][4] += a[i][k] * bt[j][k]: 0 loads, 7 loads, 24 multiply-adds
+//         sums[6][4] += a[i][k] * bt[j][k]: 4 gathers (strided lanes), 6 broadcasts, 24 FMAs
 //       c[i][j] = sums
+// uses fmla fused multiply-add
+// uses ld1 gathers (lane r reads element r * stride)
 
 #if defined(__aarch64__)
 __attribute__((target("+sve"))) void matmul_bt_f32_sve(const float* in0, const float* in1,
                                                        int64_t size0, int64_t size1, int64_t size2,
                                                        int64_t stride0, int64_t stride1,
                                                        int64_t stride2, float* out) {
+  // Gathers use 32-bit lane offsets: larger strides take the scalar variant.
+  if (stride1 > 2147483647 / 63) {
+    matmul_bt_f32_scalar(in0, in1, size0, size1, size2, stride0, stride1, stride2, out);
+    return;
+  }
+  const int64_t vscale = (int64_t)(svcntb() / 16);  // vector bits / 128, known at run time
+  // Lane offsets for the gathers: lane r reads element r * stride1.
+  const svint32_t offsets32_stride1 = svindex_s32(0, (int32_t)stride1);
   int64_t j = 0;
-  // along j: tiles of 4 elements
-  for (; j + 4 <= size1; j += 4) {
+  // along j: tiles of 4 vectors
+  for (; j <= size1 - 16 * vscale; j += 16 * vscale) {
     int64_t i = 0;
-    // along i: tiles of 6 x 4 elements
+    // along i: tiles of 6 x 4 vectors
     for (; i + 6 <= size0; i += 6) {
       int64_t out_base = i * stride2 + j;
-      float acc0_0 = (float)(0.0f);
-      float acc0_1 = (float)(0.0f);
-      float acc0_2 = (float)(0.0f);
-      float acc0_3 = (float)(0.0f);
-      float acc1_0 = (float)(0.0f);
-      float acc1_1 = (float)(0.0f);
-      float acc1_2 = (float)(0.0f);
-      float acc1_3 = (float)(0.0f);
-      float acc2_0 = (float)(0.0f);
-      float acc2_1 = (float)(0.0f);
-      float acc2_2 = (float)(0.0f);
-      float acc2_3 = (float)(0.0f);
-      float acc3_0 = (float)(0.0f);
-      float acc3_1 = (float)(0.0f);
-      float acc3_2 = (float)(0.0f);
-      float acc3_3 = (float)(0.0f);
-      float acc4_0 = (float)(0.0f);
-      float acc4_1 = (float)(0.0f);
-      float acc4_2 = (float)(0.0f);
-      float acc4_3 = (float)(0.0f);
-      float acc5_0 = (float)(0.0f);
-      float acc5_1 = (float)(0.0f);
-      float acc5_2 = (float)(0.0f);
-      float acc5_3 = (float)(0.0f);
+      svfloat32_t acc0_0 = svdup_n_f32(0.0f);
+      svfloat32_t acc0_1 = svdup_n_f32(0.0f);
+      svfloat32_t acc0_2 = svdup_n_f32(0.0f);
+      svfloat32_t acc0_3 = svdup_n_f32(0.0f);
+      svfloat32_t acc1_0 = svdup_n_f32(0.0f);
+      svfloat32_t acc1_1 = svdup_n_f32(0.0f);
+      svfloat32_t acc1_2 = svdup_n_f32(0.0f);
+      svfloat32_t acc1_3 = svdup_n_f32(0.0f);
+      svfloat32_t acc2_0 = svdup_n_f32(0.0f);
+      svfloat32_t acc2_1 = svdup_n_f32(0.0f);
+      svfloat32_t acc2_2 = svdup_n_f32(0.0f);
+      svfloat32_t acc2_3 = svdup_n_f32(0.0f);
+      svfloat32_t acc3_0 = svdup_n_f32(0.0f);
+      svfloat32_t acc3_1 = svdup_n_f32(0.0f);
+      svfloat32_t acc3_2 = svdup_n_f32(0.0f);
+      svfloat32_t acc3_3 = svdup_n_f32(0.0f);
+      svfloat32_t acc4_0 = svdup_n_f32(0.0f);
+      svfloat32_t acc4_1 = svdup_n_f32(0.0f);
+      svfloat32_t acc4_2 = svdup_n_f32(0.0f);
+      svfloat32_t acc4_3 = svdup_n_f32(0.0f);
+      svfloat32_t acc5_0 = svdup_n_f32(0.0f);
+      svfloat32_t acc5_1 = svdup_n_f32(0.0f);
+      svfloat32_t acc5_2 = svdup_n_f32(0.0f);
+      svfloat32_t acc5_3 = svdup_n_f32(0.0f);
       // k
       int64_t r2 = 0;
       for (; r2 < size2; ++r2) {
-        float in1_v0 = in1[j * stride1 + r2];
-        float in1_v1 = in1[j * stride1 + r2 + stride1];
-        float in1_v2 = in1[j * stride1 + r2 + 2 * stride1];
-        float in1_v3 = in1[j * stride1 + r2 + 3 * stride1];
-        float in0_r0 = in0[i * stride0 + r2];
-        float product0_0 = (in0_r0 * in1_v0);
-        acc0_0 = (acc0_0 + product0_0);
-        float product0_1 = (in0_r0 * in1_v1);
-        acc0_1 = (acc0_1 + product0_1);
-        float product0_2 = (in0_r0 * in1_v2);
-        acc0_2 = (acc0_2 + product0_2);
-        float product0_3 = (in0_r0 * in1_v3);
-        acc0_3 = (acc0_3 + product0_3);
-        float in0_r1 = in0[i * stride0 + r2 + stride0];
-        float product1_0 = (in0_r1 * in1_v0);
-        acc1_0 = (acc1_0 + product1_0);
-        float product1_1 = (in0_r1 * in1_v1);
-        acc1_1 = (acc1_1 + product1_1);
-        float product1_2 = (in0_r1 * in1_v2);
-        acc1_2 = (acc1_2 + product1_2);
-        float product1_3 = (in0_r1 * in1_v3);
-        acc1_3 = (acc1_3 + product1_3);
-        float in0_r2 = in0[i * stride0 + r2 + 2 * stride0];
-        float product2_0 = (in0_r2 * in1_v0);
-        acc2_0 = (acc2_0 + product2_0);
-        float product2_1 = (in0_r2 * in1_v1);
-        acc2_1 = (acc2_1 + product2_1);
-        float product2_2 = (in0_r2 * in1_v2);
-        acc2_2 = (acc2_2 + product2_2);
-        float product2_3 = (in0_r2 * in1_v3);
-        acc2_3 = (acc2_3 + product2_3);
-        float in0_r3 = in0[i * stride0 + r2 + 3 * stride0];
-        float product3_0 = (in0_r3 * in1_v0);
-        acc3_0 = (acc3_0 + product3_0);
-        float product3_1 = (in0_r3 * in1_v1);
-        acc3_1 = (acc3_1 + product3_1);
-        float product3_2 = (in0_r3 * in1_v2);
-        acc3_2 = (acc3_2 + product3_2);
-        float product3_3 = (in0_r3 * in1_v3);
-        acc3_3 = (acc3_3 + product3_3);
-        float in0_r4 = in0[i * stride0 + r2 + 4 * stride0];
-        float product4_0 = (in0_r4 * in1_v0);
-        acc4_0 = (acc4_0 + product4_0);
-        float product4_1 = (in0_r4 * in1_v1);
-        acc4_1 = (acc4_1 + product4_1);
-        float product4_2 = (in0_r4 * in1_v2);
-        acc4_2 = (acc4_2 + product4_2);
-        float product4_3 = (in0_r4 * in1_v3);
-        acc4_3 = (acc4_3 + product4_3);
-        float in0_r5 = in0[i * stride0 + r2 + 5 * stride0];
-        float product5_0 = (in0_r5 * in1_v0);
-        acc5_0 = (acc5_0 + product5_0);
-        float product5_1 = (in0_r5 * in1_v1);
-        acc5_1 = (acc5_1 + product5_1);
-        float product5_2 = (in0_r5 * in1_v2);
-        acc5_2 = (acc5_2 + product5_2);
-        float product5_3 = (in0_r5 * in1_v3);
-        acc5_3 = (acc5_3 + product5_3);
+        svfloat32_t in1_v0 =
+            svld1_gather_s32index_f32(svptrue_b32(), (in1 + j * stride1 + r2), offsets32_stride1);
+        svfloat32_t in1_v1 = svld1_gather_s32index_f32(
+            svptrue_b32(), (in1 + j * stride1 + r2 + 4 * stride1 * vscale), offsets32_stride1);
+        svfloat32_t in1_v2 = svld1_gather_s32index_f32(
+            svptrue_b32(), (in1 + j * stride1 + r2 + 8 * stride1 * vscale), offsets32_stride1);
+        svfloat32_t in1_v3 = svld1_gather_s32index_f32(
+            svptrue_b32(), (in1 + j * stride1 + r2 + 12 * stride1 * vscale), offsets32_stride1);
+        svfloat32_t in0_r0 = svdup_n_f32(in0[i * stride0 + r2]);
+        acc0_0 = svmla_f32_x(svptrue_b32(), acc0_0, in0_r0, in1_v0);
+        acc0_1 = svmla_f32_x(svptrue_b32(), acc0_1, in0_r0, in1_v1);
+        acc0_2 = svmla_f32_x(svptrue_b32(), acc0_2, in0_r0, in1_v2);
+        acc0_3 = svmla_f32_x(svptrue_b32(), acc0_3, in0_r0, in1_v3);
+        svfloat32_t in0_r1 = svdup_n_f32(in0[i * stride0 + r2 + stride0]);
+        acc1_0 = svmla_f32_x(svptrue_b32(), acc1_0, in0_r1, in1_v0);
+        acc1_1 = svmla_f32_x(svptrue_b32(), acc1_1, in0_r1, in1_v1);
+        acc1_2 = svmla_f32_x(svptrue_b32(), acc1_2, in0_r1, in1_v2);
+        acc1_3 = svmla_f32_x(svptrue_b32(), acc1_3, in0_r1, in1_v3);
+        svfloat32_t in0_r2 = svdup_n_f32(in0[i * stride0 + r2 + 2 * stride0]);
+        acc2_0 = svmla_f32_x(svptrue_b32(), acc2_0, in0_r2, in1_v0);
+        acc2_1 = svmla_f32_x(svptrue_b32(), acc2_1, in0_r2, in1_v1);
+        acc2_2 = svmla_f32_x(svptrue_b32(), acc2_2, in0_r2, in1_v2);
+        acc2_3 = svmla_f32_x(svptrue_b32(), acc2_3, in0_r2, in1_v3);
+        svfloat32_t in0_r3 = svdup_n_f32(in0[i * stride0 + r2 + 3 * stride0]);
+        acc3_0 = svmla_f32_x(svptrue_b32(), acc3_0, in0_r3, in1_v0);
+        acc3_1 = svmla_f32_x(svptrue_b32(), acc3_1, in0_r3, in1_v1);
+        acc3_2 = svmla_f32_x(svptrue_b32(), acc3_2, in0_r3, in1_v2);
+        acc3_3 = svmla_f32_x(svptrue_b32(), acc3_3, in0_r3, in1_v3);
+        svfloat32_t in0_r4 = svdup_n_f32(in0[i * stride0 + r2 + 4 * stride0]);
+        acc4_0 = svmla_f32_x(svptrue_b32(), acc4_0, in0_r4, in1_v0);
+        acc4_1 = svmla_f32_x(svptrue_b32(), acc4_1, in0_r4, in1_v1);
+        acc4_2 = svmla_f32_x(svptrue_b32(), acc4_2, in0_r4, in1_v2);
+        acc4_3 = svmla_f32_x(svptrue_b32(), acc4_3, in0_r4, in1_v3);
+        svfloat32_t in0_r5 = svdup_n_f32(in0[i * stride0 + r2 + 5 * stride0]);
+        acc5_0 = svmla_f32_x(svptrue_b32(), acc5_0, in0_r5, in1_v0);
+        acc5_1 = svmla_f32_x(svptrue_b32(), acc5_1, in0_r5, in1_v1);
+        acc5_2 = svmla_f32_x(svptrue_b32(), acc5_2, in0_r5, in1_v2);
+        acc5_3 = svmla_f32_x(svptrue_b32(), acc5_3, in0_r5, in1_v3);
       }
-      out[out_base] = acc0_0;
-      out[out_base + 1] = acc0_1;
-      out[out_base + 2] = acc0_2;
-      out[out_base + 3] = acc0_3;
-      out[out_base + stride2] = acc1_0;
-      out[out_base + stride2 + 1] = acc1_1;
-      out[out_base + stride2 + 2] = acc1_2;
-      out[out_base + stride2 + 3] = acc1_3;
-      out[out_base + 2 * stride2] = acc2_0;
-      out[out_base + 2 * stride2 + 1] = acc2_1;
-      out[out_base + 2 * stride2 + 2] = acc2_2;
-      out[out_base + 2 * stride2 + 3] = acc2_3;
-      out[out_base + 3 * stride2] = acc3_0;
-      out[out_base + 3 * stride2 + 1] = acc3_1;
-      out[out_base + 3 * stride2 + 2] = acc3_2;
-      out[out_base + 3 * stride2 + 3] = acc3_3;
-      out[out_base + 4 * stride2] = acc4_0;
-      out[out_base + 4 * stride2 + 1] = acc4_1;
-      out[out_base + 4 * stride2 + 2] = acc4_2;
-      out[out_base + 4 * stride2 + 3] = acc4_3;
-      out[out_base + 5 * stride2] = acc5_0;
-      out[out_base + 5 * stride2 + 1] = acc5_1;
-      out[out_base + 5 * stride2 + 2] = acc5_2;
-      out[out_base + 5 * stride2 + 3] = acc5_3;
+      svst1_f32(svptrue_b32(), out + out_base, acc0_0);
+      svst1_f32(svptrue_b32(), out + out_base + 4 * vscale, acc0_1);
+      svst1_f32(svptrue_b32(), out + out_base + 8 * vscale, acc0_2);
+      svst1_f32(svptrue_b32(), out + out_base + 12 * vscale, acc0_3);
+      svst1_f32(svptrue_b32(), out + out_base + stride2, acc1_0);
+      svst1_f32(svptrue_b32(), out + out_base + stride2 + 4 * vscale, acc1_1);
+      svst1_f32(svptrue_b32(), out + out_base + stride2 + 8 * vscale, acc1_2);
+      svst1_f32(svptrue_b32(), out + out_base + stride2 + 12 * vscale, acc1_3);
+      svst1_f32(svptrue_b32(), out + out_base + 2 * stride2, acc2_0);
+      svst1_f32(svptrue_b32(), out + out_base + 2 * stride2 + 4 * vscale, acc2_1);
+      svst1_f32(svptrue_b32(), out + out_base + 2 * stride2 + 8 * vscale, acc2_2);
+      svst1_f32(svptrue_b32(), out + out_base + 2 * stride2 + 12 * vscale, acc2_3);
+      svst1_f32(svptrue_b32(), out + out_base + 3 * stride2, acc3_0);
+      svst1_f32(svptrue_b32(), out + out_base + 3 * stride2 + 4 * vscale, acc3_1);
+      svst1_f32(svptrue_b32(), out + out_base + 3 * stride2 + 8 * vscale, acc3_2);
+      svst1_f32(svptrue_b32(), out + out_base + 3 * stride2 + 12 * vscale, acc3_3);
+      svst1_f32(svptrue_b32(), out + out_base + 4 * stride2, acc4_0);
+      svst1_f32(svptrue_b32(), out + out_base + 4 * stride2 + 4 * vscale, acc4_1);
+      svst1_f32(svptrue_b32(), out + out_base + 4 * stride2 + 8 * vscale, acc4_2);
+      svst1_f32(svptrue_b32(), out + out_base + 4 * stride2 + 12 * vscale, acc4_3);
+      svst1_f32(svptrue_b32(), out + out_base + 5 * stride2, acc5_0);
+      svst1_f32(svptrue_b32(), out + out_base + 5 * stride2 + 4 * vscale, acc5_1);
+      svst1_f32(svptrue_b32(), out + out_base + 5 * stride2 + 8 * vscale, acc5_2);
+      svst1_f32(svptrue_b32(), out + out_base + 5 * stride2 + 12 * vscale, acc5_3);
     }
     // the rest: 4 rows
     for (; i + 4 <= size0; i += 4) {
       int64_t out_base = i * stride2 + j;
-      float acc0_0 = (float)(0.0f);
-      float acc0_1 = (float)(0.0f);
-      float acc0_2 = (float)(0.0f);
-      float acc0_3 = (float)(0.0f);
-      float acc1_0 = (float)(0.0f);
-      float acc1_1 = (float)(0.0f);
-      float acc1_2 = (float)(0.0f);
-      float acc1_3 = (float)(0.0f);
-      float acc2_0 = (float)(0.0f);
-      float acc2_1 = (float)(0.0f);
-      float acc2_2 = (float)(0.0f);
-      float acc2_3 = (float)(0.0f);
-      float acc3_0 = (float)(0.0f);
-      float acc3_1 = (float)(0.0f);
-      float acc3_2 = (float)(0.0f);
-      float acc3_3 = (float)(0.0f);
+      svfloat32_t acc0_0 = svdup_n_f32(0.0f);
+      svfloat32_t acc0_1 = svdup_n_f32(0.0f);
+      svfloat32_t acc0_2 = svdup_n_f32(0.0f);
+      svfloat32_t acc0_3 = svdup_n_f32(0.0f);
+      svfloat32_t acc1_0 = svdup_n_f32(0.0f);
+      svfloat32_t acc1_1 = svdup_n_f32(0.0f);
+      svfloat32_t acc1_2 = svdup_n_f32(0.0f);
+      svfloat32_t acc1_3 = svdup_n_f32(0.0f);
+      svfloat32_t acc2_0 = svdup_n_f32(0.0f);
+      svfloat32_t acc2_1 = svdup_n_f32(0.0f);
+      svfloat32_t acc2_2 = svdup_n_f32(0.0f);
+      svfloat32_t acc2_3 = svdup_n_f32(0.0f);
+      svfloat32_t acc3_0 = svdup_n_f32(0.0f);
+      svfloat32_t acc3_1 = svdup_n_f32(0.0f);
+      svfloat32_t acc3_2 = svdup_n_f32(0.0f);
+      svfloat32_t acc3_3 = svdup_n_f32(0.0f);
       // k
       int64_t r2 = 0;
       for (; r2 < size2; ++r2) {
-        float in1_v0 = in1[j * stride1 + r2];
-        float in1_v1 = in1[j * stride1 + r2 + stride1];
-        float in1_v2 = in1[j * stride1 + r2 + 2 * stride1];
-        float in1_v3 = in1[j * stride1 + r2 + 3 * stride1];
-        float in0_r0 = in0[i * stride0 + r2];
-        float product0_0 = (in0_r0 * in1_v0);
-        acc0_0 = (acc0_0 + product0_0);
-        float product0_1 = (in0_r0 * in1_v1);
-        acc0_1 = (acc0_1 + product0_1);
-        float product0_2 = (in0_r0 * in1_v2);
-        acc0_2 = (acc0_2 + product0_2);
-        float product0_3 = (in0_r0 * in1_v3);
-        acc0_3 = (acc0_3 + product0_3);
-        float in0_r1 = in0[i * stride0 + r2 + stride0];
-        float product1_0 = (in0_r1 * in1_v0);
-        acc1_0 = (acc1_0 + product1_0);
-        float product1_1 = (in0_r1 * in1_v1);
-        acc1_1 = (acc1_1 + product1_1);
-        float product1_2 = (in0_r1 * in1_v2);
-        acc1_2 = (acc1_2 + product1_2);
-        float product1_3 = (in0_r1 * in1_v3);
-        acc1_3 = (acc1_3 + product1_3);
-        float in0_r2 = in0[i * stride0 + r2 + 2 * stride0];
-        float product2_0 = (in0_r2 * in1_v0);
-        acc2_0 = (acc2_0 + product2_0);
-        float product2_1 = (in0_r2 * in1_v1);
-        acc2_1 = (acc2_1 + product2_1);
-        float product2_2 = (in0_r2 * in1_v2);
-        acc2_2 = (acc2_2 + product2_2);
-        float product2_3 = (in0_r2 * in1_v3);
-        acc2_3 = (acc2_3 + product2_3);
-        float in0_r3 = in0[i * stride0 + r2 + 3 * stride0];
-        float product3_0 = (in0_r3 * in1_v0);
-        acc3_0 = (acc3_0 + product3_0);
-        float product3_1 = (in0_r3 * in1_v1);
-        acc3_1 = (acc3_1 + product3_1);
-        float product3_2 = (in0_r3 * in1_v2);
-        acc3_2 = (acc3_2 + product3_2);
-        float product3_3 = (in0_r3 * in1_v3);
-        acc3_3 = (acc3_3 + product3_3);
+        svfloat32_t in1_v0 =
+            svld1_gather_s32index_f32(svptrue_b32(), (in1 + j * stride1 + r2), offsets32_stride1);
+        svfloat32_t in1_v1 = svld1_gather_s32index_f32(
+            svptrue_b32(), (in1 + j * stride1 + r2 + 4 * stride1 * vscale), offsets32_stride1);
+        svfloat32_t in1_v2 = svld1_gather_s32index_f32(
+            svptrue_b32(), (in1 + j * stride1 + r2 + 8 * stride1 * vscale), offsets32_stride1);
+        svfloat32_t in1_v3 = svld1_gather_s32index_f32(
+            svptrue_b32(), (in1 + j * stride1 + r2 + 12 * stride1 * vscale), offsets32_stride1);
+        svfloat32_t in0_r0 = svdup_n_f32(in0[i * stride0 + r2]);
+        acc0_0 = svmla_f32_x(svptrue_b32(), acc0_0, in0_r0, in1_v0);
+        acc0_1 = svmla_f32_x(svptrue_b32(), acc0_1, in0_r0, in1_v1);
+        acc0_2 = svmla_f32_x(svptrue_b32(), acc0_2, in0_r0, in1_v2);
+        acc0_3 = svmla_f32_x(svptrue_b32(), acc0_3, in0_r0, in1_v3);
+        svfloat32_t in0_r1 = svdup_n_f32(in0[i * stride0 + r2 + stride0]);
+        acc1_0 = svmla_f32_x(svptrue_b32(), acc1_0, in0_r1, in1_v0);
+        acc1_1 = svmla_f32_x(svptrue_b32(), acc1_1, in0_r1, in1_v1);
+        acc1_2 = svmla_f32_x(svptrue_b32(), acc1_2, in0_r1, in1_v2);
+        acc1_3 = svmla_f32_x(svptrue_b32(), acc1_3, in0_r1, in1_v3);
+        svfloat32_t in0_r2 = svdup_n_f32(in0[i * stride0 + r2 + 2 * stride0]);
+        acc2_0 = svmla_f32_x(svptrue_b32(), acc2_0, in0_r2, in1_v0);
+        acc2_1 = svmla_f32_x(svptrue_b32(), acc2_1, in0_r2, in1_v1);
+        acc2_2 = svmla_f32_x(svptrue_b32(), acc2_2, in0_r2, in1_v2);
+        acc2_3 = svmla_f32_x(svptrue_b32(), acc2_3, in0_r2, in1_v3);
+        svfloat32_t in0_r3 = svdup_n_f32(in0[i * stride0 + r2 + 3 * stride0]);
+        acc3_0 = svmla_f32_x(svptrue_b32(), acc3_0, in0_r3, in1_v0);
+        acc3_1 = svmla_f32_x(svptrue_b32(), acc3_1, in0_r3, in1_v1);
+        acc3_2 = svmla_f32_x(svptrue_b32(), acc3_2, in0_r3, in1_v2);
+        acc3_3 = svmla_f32_x(svptrue_b32(), acc3_3, in0_r3, in1_v3);
       }
-      out[out_base] = acc0_0;
-      out[out_base + 1] = acc0_1;
-      out[out_base + 2] = acc0_2;
-      out[out_base + 3] = acc0_3;
-      out[out_base + stride2] = acc1_0;
-      out[out_base + stride2 + 1] = acc1_1;
-      out[out_base + stride2 + 2] = acc1_2;
-      out[out_base + stride2 + 3] = acc1_3;
-      out[out_base + 2 * stride2] = acc2_0;
-      out[out_base + 2 * stride2 + 1] = acc2_1;
-      out[out_base + 2 * stride2 + 2] = acc2_2;
-      out[out_base + 2 * stride2 + 3] = acc2_3;
-      out[out_base + 3 * stride2] = acc3_0;
-      out[out_base + 3 * stride2 + 1] = acc3_1;
-      out[out_base + 3 * stride2 + 2] = acc3_2;
-      out[out_base + 3 * stride2 + 3] = acc3_3;
+      svst1_f32(svptrue_b32(), out + out_base, acc0_0);
+      svst1_f32(svptrue_b32(), out + out_base + 4 * vscale, acc0_1);
+      svst1_f32(svptrue_b32(), out + out_base + 8 * vscale, acc0_2);
+      svst1_f32(svptrue_b32(), out + out_base + 12 * vscale, acc0_3);
+      svst1_f32(svptrue_b32(), out + out_base + stride2, acc1_0);
+      svst1_f32(svptrue_b32(), out + out_base + stride2 + 4 * vscale, acc1_1);
+      svst1_f32(svptrue_b32(), out + out_base + stride2 + 8 * vscale, acc1_2);
+      svst1_f32(svptrue_b32(), out + out_base + stride2 + 12 * vscale, acc1_3);
+      svst1_f32(svptrue_b32(), out + out_base + 2 * stride2, acc2_0);
+      svst1_f32(svptrue_b32(), out + out_base + 2 * stride2 + 4 * vscale, acc2_1);
+      svst1_f32(svptrue_b32(), out + out_base + 2 * stride2 + 8 * vscale, acc2_2);
+      svst1_f32(svptrue_b32(), out + out_base + 2 * stride2 + 12 * vscale, acc2_3);
+      svst1_f32(svptrue_b32(), out + out_base + 3 * stride2, acc3_0);
+      svst1_f32(svptrue_b32(), out + out_base + 3 * stride2 + 4 * vscale, acc3_1);
+      svst1_f32(svptrue_b32(), out + out_base + 3 * stride2 + 8 * vscale, acc3_2);
+      svst1_f32(svptrue_b32(), out + out_base + 3 * stride2 + 12 * vscale, acc3_3);
     }
     // the rest: 2 rows
     for (; i + 2 <= size0; i += 2) {
       int64_t out_base = i * stride2 + j;
-      float acc0_0 = (float)(0.0f);
-      float acc0_1 = (float)(0.0f);
-      float acc0_2 = (float)(0.0f);
-      float acc0_3 = (float)(0.0f);
-      float acc1_0 = (float)(0.0f);
-      float acc1_1 = (float)(0.0f);
-      float acc1_2 = (float)(0.0f);
-      float acc1_3 = (float)(0.0f);
+      svfloat32_t acc0_0 = svdup_n_f32(0.0f);
+      svfloat32_t acc0_1 = svdup_n_f32(0.0f);
+      svfloat32_t acc0_2 = svdup_n_f32(0.0f);
+      svfloat32_t acc0_3 = svdup_n_f32(0.0f);
+      svfloat32_t acc1_0 = svdup_n_f32(0.0f);
+      svfloat32_t acc1_1 = svdup_n_f32(0.0f);
+      svfloat32_t acc1_2 = svdup_n_f32(0.0f);
+      svfloat32_t acc1_3 = svdup_n_f32(0.0f);
       // k
       int64_t r2 = 0;
       for (; r2 < size2; ++r2) {
-        float in1_v0 = in1[j * stride1 + r2];
-        float in1_v1 = in1[j * stride1 + r2 + stride1];
-        float in1_v2 = in1[j * stride1 + r2 + 2 * stride1];
-        float in1_v3 = in1[j * stride1 + r2 + 3 * stride1];
-        float in0_r0 = in0[i * stride0 + r2];
-        float product0_0 = (in0_r0 * in1_v0);
-        acc0_0 = (acc0_0 + product0_0);
-        float product0_1 = (in0_r0 * in1_v1);
-        acc0_1 = (acc0_1 + product0_1);
-        float product0_2 = (in0_r0 * in1_v2);
-        acc0_2 = (acc0_2 + product0_2);
-        float product0_3 = (in0_r0 * in1_v3);
-        acc0_3 = (acc0_3 + product0_3);
-        float in0_r1 = in0[i * stride0 + r2 + stride0];
-        float product1_0 = (in0_r1 * in1_v0);
-        acc1_0 = (acc1_0 + product1_0);
-        float product1_1 = (in0_r1 * in1_v1);
-        acc1_1 = (acc1_1 + product1_1);
-        float product1_2 = (in0_r1 * in1_v2);
-        acc1_2 = (acc1_2 + product1_2);
-        float product1_3 = (in0_r1 * in1_v3);
-        acc1_3 = (acc1_3 + product1_3);
+        svfloat32_t in1_v0 =
+            svld1_gather_s32index_f32(svptrue_b32(), (in1 + j * stride1 + r2), offsets32_stride1);
+        svfloat32_t in1_v1 = svld1_gather_s32index_f32(
+            svptrue_b32(), (in1 + j * stride1 + r2 + 4 * stride1 * vscale), offsets32_stride1);
+        svfloat32_t in1_v2 = svld1_gather_s32index_f32(
+            svptrue_b32(), (in1 + j * stride1 + r2 + 8 * stride1 * vscale), offsets32_stride1);
+        svfloat32_t in1_v3 = svld1_gather_s32index_f32(
+            svptrue_b32(), (in1 + j * stride1 + r2 + 12 * stride1 * vscale), offsets32_stride1);
+        svfloat32_t in0_r0 = svdup_n_f32(in0[i * stride0 + r2]);
+        acc0_0 = svmla_f32_x(svptrue_b32(), acc0_0, in0_r0, in1_v0);
+        acc0_1 = svmla_f32_x(svptrue_b32(), acc0_1, in0_r0, in1_v1);
+        acc0_2 = svmla_f32_x(svptrue_b32(), acc0_2, in0_r0, in1_v2);
+        acc0_3 = svmla_f32_x(svptrue_b32(), acc0_3, in0_r0, in1_v3);
+        svfloat32_t in0_r1 = svdup_n_f32(in0[i * stride0 + r2 + stride0]);
+        acc1_0 = svmla_f32_x(svptrue_b32(), acc1_0, in0_r1, in1_v0);
+        acc1_1 = svmla_f32_x(svptrue_b32(), acc1_1, in0_r1, in1_v1);
+        acc1_2 = svmla_f32_x(svptrue_b32(), acc1_2, in0_r1, in1_v2);
+        acc1_3 = svmla_f32_x(svptrue_b32(), acc1_3, in0_r1, in1_v3);
       }
-      out[out_base] = acc0_0;
-      out[out_base + 1] = acc0_1;
-      out[out_base + 2] = acc0_2;
-      out[out_base + 3] = acc0_3;
-      out[out_base + stride2] = acc1_0;
-      out[out_base + stride2 + 1] = acc1_1;
-      out[out_base + stride2 + 2] = acc1_2;
-      out[out_base + stride2 + 3] = acc1_3;
+      svst1_f32(svptrue_b32(), out + out_base, acc0_0);
+      svst1_f32(svptrue_b32(), out + out_base + 4 * vscale, acc0_1);
+      svst1_f32(svptrue_b32(), out + out_base + 8 * vscale, acc0_2);
+      svst1_f32(svptrue_b32(), out + out_base + 12 * vscale, acc0_3);
+      svst1_f32(svptrue_b32(), out + out_base + stride2, acc1_0);
+      svst1_f32(svptrue_b32(), out + out_base + stride2 + 4 * vscale, acc1_1);
+      svst1_f32(svptrue_b32(), out + out_base + stride2 + 8 * vscale, acc1_2);
+      svst1_f32(svptrue_b32(), out + out_base + stride2 + 12 * vscale, acc1_3);
     }
     // the rest: 1 row
     for (; i < size0; ++i) {
       int64_t out_base = i * stride2 + j;
-      float acc0_0 = (float)(0.0f);
-      float acc0_1 = (float)(0.0f);
-      float acc0_2 = (float)(0.0f);
-      float acc0_3 = (float)(0.0f);
+      svfloat32_t acc0_0 = svdup_n_f32(0.0f);
+      svfloat32_t acc0_1 = svdup_n_f32(0.0f);
+      svfloat32_t acc0_2 = svdup_n_f32(0.0f);
+      svfloat32_t acc0_3 = svdup_n_f32(0.0f);
       // k
       int64_t r2 = 0;
       for (; r2 < size2; ++r2) {
-        float in1_v0 = in1[j * stride1 + r2];
-        float in1_v1 = in1[j * stride1 + r2 + stride1];
-        float in1_v2 = in1[j * stride1 + r2 + 2 * stride1];
-        float in1_v3 = in1[j * stride1 + r2 + 3 * stride1];
-        float in0_r0 = in0[i * stride0 + r2];
-        float product0_0 = (in0_r0 * in1_v0);
-        acc0_0 = (acc0_0 + product0_0);
-        float product0_1 = (in0_r0 * in1_v1);
-        acc0_1 = (acc0_1 + product0_1);
-        float product0_2 = (in0_r0 * in1_v2);
-        acc0_2 = (acc0_2 + product0_2);
-        float product0_3 = (in0_r0 * in1_v3);
-        acc0_3 = (acc0_3 + product0_3);
+        svfloat32_t in1_v0 =
+            svld1_gather_s32index_f32(svptrue_b32(), (in1 + j * stride1 + r2), offsets32_stride1);
+        svfloat32_t in1_v1 = svld1_gather_s32index_f32(
+            svptrue_b32(), (in1 + j * stride1 + r2 + 4 * stride1 * vscale), offsets32_stride1);
+        svfloat32_t in1_v2 = svld1_gather_s32index_f32(
+            svptrue_b32(), (in1 + j * stride1 + r2 + 8 * stride1 * vscale), offsets32_stride1);
+        svfloat32_t in1_v3 = svld1_gather_s32index_f32(
+            svptrue_b32(), (in1 + j * stride1 + r2 + 12 * stride1 * vscale), offsets32_stride1);
+        svfloat32_t in0_r0 = svdup_n_f32(in0[i * stride0 + r2]);
+        acc0_0 = svmla_f32_x(svptrue_b32(), acc0_0, in0_r0, in1_v0);
+        acc0_1 = svmla_f32_x(svptrue_b32(), acc0_1, in0_r0, in1_v1);
+        acc0_2 = svmla_f32_x(svptrue_b32(), acc0_2, in0_r0, in1_v2);
+        acc0_3 = svmla_f32_x(svptrue_b32(), acc0_3, in0_r0, in1_v3);
       }
-      out[out_base] = acc0_0;
-      out[out_base + 1] = acc0_1;
-      out[out_base + 2] = acc0_2;
-      out[out_base + 3] = acc0_3;
+      svst1_f32(svptrue_b32(), out + out_base, acc0_0);
+      svst1_f32(svptrue_b32(), out + out_base + 4 * vscale, acc0_1);
+      svst1_f32(svptrue_b32(), out + out_base + 8 * vscale, acc0_2);
+      svst1_f32(svptrue_b32(), out + out_base + 12 * vscale, acc0_3);
     }
   }
-  // one element at a time
-  for (; j < size1; ++j) {
+  // one vector at a time
+  for (; j <= size1 - 4 * vscale; j += 4 * vscale) {
     int64_t i = 0;
-    // along i: tiles of 6 x 1 elements
+    // along i: tiles of 6 x 1 vectors
     for (; i + 6 <= size0; i += 6) {
       int64_t out_base = i * stride2 + j;
-      float acc0_0 = (float)(0.0f);
-      float acc1_0 = (float)(0.0f);
-      float acc2_0 = (float)(0.0f);
-      float acc3_0 = (float)(0.0f);
-      float acc4_0 = (float)(0.0f);
-      float acc5_0 = (float)(0.0f);
+      svfloat32_t acc0_0 = svdup_n_f32(0.0f);
+      svfloat32_t acc1_0 = svdup_n_f32(0.0f);
+      svfloat32_t acc2_0 = svdup_n_f32(0.0f);
+      svfloat32_t acc3_0 = svdup_n_f32(0.0f);
+      svfloat32_t acc4_0 = svdup_n_f32(0.0f);
+      svfloat32_t acc5_0 = svdup_n_f32(0.0f);
       // k
       int64_t r2 = 0;
       for (; r2 < size2; ++r2) {
-        float in1_v0 = in1[j * stride1 + r2];
-        float in0_r0 = in0[i * stride0 + r2];
-        float product0_0 = (in0_r0 * in1_v0);
-        acc0_0 = (acc0_0 + product0_0);
-        float in0_r1 = in0[i * stride0 + r2 + stride0];
-        float product1_0 = (in0_r1 * in1_v0);
-        acc1_0 = (acc1_0 + product1_0);
-        float in0_r2 = in0[i * stride0 + r2 + 2 * stride0];
-        float product2_0 = (in0_r2 * in1_v0);
-        acc2_0 = (acc2_0 + product2_0);
-        float in0_r3 = in0[i * stride0 + r2 + 3 * stride0];
-        float product3_0 = (in0_r3 * in1_v0);
-        acc3_0 = (acc3_0 + product3_0);
-        float in0_r4 = in0[i * stride0 + r2 + 4 * stride0];
-        float product4_0 = (in0_r4 * in1_v0);
-        acc4_0 = (acc4_0 + product4_0);
-        float in0_r5 = in0[i * stride0 + r2 + 5 * stride0];
-        float product5_0 = (in0_r5 * in1_v0);
-        acc5_0 = (acc5_0 + product5_0);
+        svfloat32_t in1_v0 =
+            svld1_gather_s32index_f32(svptrue_b32(), (in1 + j * stride1 + r2), offsets32_stride1);
+        svfloat32_t in0_r0 = svdup_n_f32(in0[i * stride0 + r2]);
+        acc0_0 = svmla_f32_x(svptrue_b32(), acc0_0, in0_r0, in1_v0);
+        svfloat32_t in0_r1 = svdup_n_f32(in0[i * stride0 + r2 + stride0]);
+        acc1_0 = svmla_f32_x(svptrue_b32(), acc1_0, in0_r1, in1_v0);
+        svfloat32_t in0_r2 = svdup_n_f32(in0[i * stride0 + r2 + 2 * stride0]);
+        acc2_0 = svmla_f32_x(svptrue_b32(), acc2_0, in0_r2, in1_v0);
+        svfloat32_t in0_r3 = svdup_n_f32(in0[i * stride0 + r2 + 3 * stride0]);
+        acc3_0 = svmla_f32_x(svptrue_b32(), acc3_0, in0_r3, in1_v0);
+        svfloat32_t in0_r4 = svdup_n_f32(in0[i * stride0 + r2 + 4 * stride0]);
+        acc4_0 = svmla_f32_x(svptrue_b32(), acc4_0, in0_r4, in1_v0);
+        svfloat32_t in0_r5 = svdup_n_f32(in0[i * stride0 + r2 + 5 * stride0]);
+        acc5_0 = svmla_f32_x(svptrue_b32(), acc5_0, in0_r5, in1_v0);
       }
-      out[out_base] = acc0_0;
-      out[out_base + stride2] = acc1_0;
-      out[out_base + 2 * stride2] = acc2_0;
-      out[out_base + 3 * stride2] = acc3_0;
-      out[out_base + 4 * stride2] = acc4_0;
-      out[out_base + 5 * stride2] = acc5_0;
+      svst1_f32(svptrue_b32(), out + out_base, acc0_0);
+      svst1_f32(svptrue_b32(), out + out_base + stride2, acc1_0);
+      svst1_f32(svptrue_b32(), out + out_base + 2 * stride2, acc2_0);
+      svst1_f32(svptrue_b32(), out + out_base + 3 * stride2, acc3_0);
+      svst1_f32(svptrue_b32(), out + out_base + 4 * stride2, acc4_0);
+      svst1_f32(svptrue_b32(), out + out_base + 5 * stride2, acc5_0);
     }
     // the rest: 4 rows
     for (; i + 4 <= size0; i += 4) {
       int64_t out_base = i * stride2 + j;
-      float acc0_0 = (float)(0.0f);
-      float acc1_0 = (float)(0.0f);
-      float acc2_0 = (float)(0.0f);
-      float acc3_0 = (float)(0.0f);
+      svfloat32_t acc0_0 = svdup_n_f32(0.0f);
+      svfloat32_t acc1_0 = svdup_n_f32(0.0f);
+      svfloat32_t acc2_0 = svdup_n_f32(0.0f);
+      svfloat32_t acc3_0 = svdup_n_f32(0.0f);
       // k
       int64_t r2 = 0;
       for (; r2 < size2; ++r2) {
-        float in1_v0 = in1[j * stride1 + r2];
-        float in0_r0 = in0[i * stride0 + r2];
-        float product0_0 = (in0_r0 * in1_v0);
-        acc0_0 = (acc0_0 + product0_0);
-        float in0_r1 = in0[i * stride0 + r2 + stride0];
-        float product1_0 = (in0_r1 * in1_v0);
-        acc1_0 = (acc1_0 + product1_0);
-        float in0_r2 = in0[i * stride0 + r2 + 2 * stride0];
-        float product2_0 = (in0_r2 * in1_v0);
-        acc2_0 = (acc2_0 + product2_0);
-        float in0_r3 = in0[i * stride0 + r2 + 3 * stride0];
-        float product3_0 = (in0_r3 * in1_v0);
-        acc3_0 = (acc3_0 + product3_0);
+        svfloat32_t in1_v0 =
+            svld1_gather_s32index_f32(svptrue_b32(), (in1 + j * stride1 + r2), offsets32_stride1);
+        svfloat32_t in0_r0 = svdup_n_f32(in0[i * stride0 + r2]);
+        acc0_0 = svmla_f32_x(svptrue_b32(), acc0_0, in0_r0, in1_v0);
+        svfloat32_t in0_r1 = svdup_n_f32(in0[i * stride0 + r2 + stride0]);
+        acc1_0 = svmla_f32_x(svptrue_b32(), acc1_0, in0_r1, in1_v0);
+        svfloat32_t in0_r2 = svdup_n_f32(in0[i * stride0 + r2 + 2 * stride0]);
+        acc2_0 = svmla_f32_x(svptrue_b32(), acc2_0, in0_r2, in1_v0);
+        svfloat32_t in0_r3 = svdup_n_f32(in0[i * stride0 + r2 + 3 * stride0]);
+        acc3_0 = svmla_f32_x(svptrue_b32(), acc3_0, in0_r3, in1_v0);
       }
-      out[out_base] = acc0_0;
-      out[out_base + stride2] = acc1_0;
-      out[out_base + 2 * stride2] = acc2_0;
-      out[out_base + 3 * stride2] = acc3_0;
+      svst1_f32(svptrue_b32(), out + out_base, acc0_0);
+      svst1_f32(svptrue_b32(), out + out_base + stride2, acc1_0);
+      svst1_f32(svptrue_b32(), out + out_base + 2 * stride2, acc2_0);
+      svst1_f32(svptrue_b32(), out + out_base + 3 * stride2, acc3_0);
     }
     // the rest: 2 rows
     for (; i + 2 <= size0; i += 2) {
       int64_t out_base = i * stride2 + j;
-      float acc0_0 = (float)(0.0f);
-      float acc1_0 = (float)(0.0f);
+      svfloat32_t acc0_0 = svdup_n_f32(0.0f);
+      svfloat32_t acc1_0 = svdup_n_f32(0.0f);
       // k
       int64_t r2 = 0;
       for (; r2 < size2; ++r2) {
-        float in1_v0 = in1[j * stride1 + r2];
-        float in0_r0 = in0[i * stride0 + r2];
-        float product0_0 = (in0_r0 * in1_v0);
-        acc0_0 = (acc0_0 + product0_0);
-        float in0_r1 = in0[i * stride0 + r2 + stride0];
-        float product1_0 = (in0_r1 * in1_v0);
-        acc1_0 = (acc1_0 + product1_0);
+        svfloat32_t in1_v0 =
+            svld1_gather_s32index_f32(svptrue_b32(), (in1 + j * stride1 + r2), offsets32_stride1);
+        svfloat32_t in0_r0 = svdup_n_f32(in0[i * stride0 + r2]);
+        acc0_0 = svmla_f32_x(svptrue_b32(), acc0_0, in0_r0, in1_v0);
+        svfloat32_t in0_r1 = svdup_n_f32(in0[i * stride0 + r2 + stride0]);
+        acc1_0 = svmla_f32_x(svptrue_b32(), acc1_0, in0_r1, in1_v0);
       }
-      out[out_base] = acc0_0;
-      out[out_base + stride2] = acc1_0;
+      svst1_f32(svptrue_b32(), out + out_base, acc0_0);
+      svst1_f32(svptrue_b32(), out + out_base + stride2, acc1_0);
     }
     // the rest: 1 row
     for (; i < size0; ++i) {
       int64_t out_base = i * stride2 + j;
-      float acc0_0 = (float)(0.0f);
+      svfloat32_t acc0_0 = svdup_n_f32(0.0f);
       // k
       int64_t r2 = 0;
       for (; r2 < size2; ++r2) {
-        float in1_v0 = in1[j * stride1 + r2];
-        float in0_r0 = in0[i * stride0 + r2];
-        float product0_0 = (in0_r0 * in1_v0);
-        acc0_0 = (acc0_0 + product0_0);
+        svfloat32_t in1_v0 =
+            svld1_gather_s32index_f32(svptrue_b32(), (in1 + j * stride1 + r2), offsets32_stride1);
+        svfloat32_t in0_r0 = svdup_n_f32(in0[i * stride0 + r2]);
+        acc0_0 = svmla_f32_x(svptrue_b32(), acc0_0, in0_r0, in1_v0);
       }
-      out[out_base] = acc0_0;
+      svst1_f32(svptrue_b32(), out + out_base, acc0_0);
+    }
+  }
+  // the rest of j: one partial vector, its loads and stores masked
+  if (j < size1) {
+    svbool_t tail_lanes = svwhilelt_b32_s64(j, size1);
+    int64_t i = 0;
+    // along i: tiles of 6 x 1 vectors
+    for (; i + 6 <= size0; i += 6) {
+      int64_t out_base = i * stride2 + j;
+      svfloat32_t acc0_0 = svdup_n_f32(0.0f);
+      svfloat32_t acc1_0 = svdup_n_f32(0.0f);
+      svfloat32_t acc2_0 = svdup_n_f32(0.0f);
+      svfloat32_t acc3_0 = svdup_n_f32(0.0f);
+      svfloat32_t acc4_0 = svdup_n_f32(0.0f);
+      svfloat32_t acc5_0 = svdup_n_f32(0.0f);
+      // k
+      int64_t r2 = 0;
+      for (; r2 < size2; ++r2) {
+        svfloat32_t in1_v0 =
+            svld1_gather_s32index_f32(tail_lanes, (in1 + j * stride1 + r2), offsets32_stride1);
+        svfloat32_t in0_r0 = svdup_n_f32(in0[i * stride0 + r2]);
+        acc0_0 = svmla_f32_x(svptrue_b32(), acc0_0, in0_r0, in1_v0);
+        svfloat32_t in0_r1 = svdup_n_f32(in0[i * stride0 + r2 + stride0]);
+        acc1_0 = svmla_f32_x(svptrue_b32(), acc1_0, in0_r1, in1_v0);
+        svfloat32_t in0_r2 = svdup_n_f32(in0[i * stride0 + r2 + 2 * stride0]);
+        acc2_0 = svmla_f32_x(svptrue_b32(), acc2_0, in0_r2, in1_v0);
+        svfloat32_t in0_r3 = svdup_n_f32(in0[i * stride0 + r2 + 3 * stride0]);
+        acc3_0 = svmla_f32_x(svptrue_b32(), acc3_0, in0_r3, in1_v0);
+        svfloat32_t in0_r4 = svdup_n_f32(in0[i * stride0 + r2 + 4 * stride0]);
+        acc4_0 = svmla_f32_x(svptrue_b32(), acc4_0, in0_r4, in1_v0);
+        svfloat32_t in0_r5 = svdup_n_f32(in0[i * stride0 + r2 + 5 * stride0]);
+        acc5_0 = svmla_f32_x(svptrue_b32(), acc5_0, in0_r5, in1_v0);
+      }
+      svst1_f32(tail_lanes, out + out_base, acc0_0);
+      svst1_f32(tail_lanes, out + out_base + stride2, acc1_0);
+      svst1_f32(tail_lanes, out + out_base + 2 * stride2, acc2_0);
+      svst1_f32(tail_lanes, out + out_base + 3 * stride2, acc3_0);
+      svst1_f32(tail_lanes, out + out_base + 4 * stride2, acc4_0);
+      svst1_f32(tail_lanes, out + out_base + 5 * stride2, acc5_0);
+    }
+    // the rest: 4 rows
+    for (; i + 4 <= size0; i += 4) {
+      int64_t out_base = i * stride2 + j;
+      svfloat32_t acc0_0 = svdup_n_f32(0.0f);
+      svfloat32_t acc1_0 = svdup_n_f32(0.0f);
+      svfloat32_t acc2_0 = svdup_n_f32(0.0f);
+      svfloat32_t acc3_0 = svdup_n_f32(0.0f);
+      // k
+      int64_t r2 = 0;
+      for (; r2 < size2; ++r2) {
+        svfloat32_t in1_v0 =
+            svld1_gather_s32index_f32(tail_lanes, (in1 + j * stride1 + r2), offsets32_stride1);
+        svfloat32_t in0_r0 = svdup_n_f32(in0[i * stride0 + r2]);
+        acc0_0 = svmla_f32_x(svptrue_b32(), acc0_0, in0_r0, in1_v0);
+        svfloat32_t in0_r1 = svdup_n_f32(in0[i * stride0 + r2 + stride0]);
+        acc1_0 = svmla_f32_x(svptrue_b32(), acc1_0, in0_r1, in1_v0);
+        svfloat32_t in0_r2 = svdup_n_f32(in0[i * stride0 + r2 + 2 * stride0]);
+        acc2_0 = svmla_f32_x(svptrue_b32(), acc2_0, in0_r2, in1_v0);
+        svfloat32_t in0_r3 = svdup_n_f32(in0[i * stride0 + r2 + 3 * stride0]);
+        acc3_0 = svmla_f32_x(svptrue_b32(), acc3_0, in0_r3, in1_v0);
+      }
+      svst1_f32(tail_lanes, out + out_base, acc0_0);
+      svst1_f32(tail_lanes, out + out_base + stride2, acc1_0);
+      svst1_f32(tail_lanes, out + out_base + 2 * stride2, acc2_0);
+      svst1_f32(tail_lanes, out + out_base + 3 * stride2, acc3_0);
+    }
+    // the rest: 2 rows
+    for (; i + 2 <= size0; i += 2) {
+      int64_t out_base = i * stride2 + j;
+      svfloat32_t acc0_0 = svdup_n_f32(0.0f);
+      svfloat32_t acc1_0 = svdup_n_f32(0.0f);
+      // k
+      int64_t r2 = 0;
+      for (; r2 < size2; ++r2) {
+        svfloat32_t in1_v0 =
+            svld1_gather_s32index_f32(tail_lanes, (in1 + j * stride1 + r2), offsets32_stride1);
+        svfloat32_t in0_r0 = svdup_n_f32(in0[i * stride0 + r2]);
+        acc0_0 = svmla_f32_x(svptrue_b32(), acc0_0, in0_r0, in1_v0);
+        svfloat32_t in0_r1 = svdup_n_f32(in0[i * stride0 + r2 + stride0]);
+        acc1_0 = svmla_f32_x(svptrue_b32(), acc1_0, in0_r1, in1_v0);
+      }
+      svst1_f32(tail_lanes, out + out_base, acc0_0);
+      svst1_f32(tail_lanes, out + out_base + stride2, acc1_0);
+    }
+    // the rest: 1 row
+    for (; i < size0; ++i) {
+      int64_t out_base = i * stride2 + j;
+      svfloat32_t acc0_0 = svdup_n_f32(0.0f);
+      // k
+      int64_t r2 = 0;
+      for (; r2 < size2; ++r2) {
+        svfloat32_t in1_v0 =
+            svld1_gather_s32index_f32(tail_lanes, (in1 + j * stride1 + r2), offsets32_stride1);
+        svfloat32_t in0_r0 = svdup_n_f32(in0[i * stride0 + r2]);
+        acc0_0 = svmla_f32_x(svptrue_b32(), acc0_0, in0_r0, in1_v0);
+      }
+      svst1_f32(tail_lanes, out + out_base, acc0_0);
     }
   }
 }

@@ -102,7 +102,8 @@ TEST_CASE("contraction plans: matmul, transposed and accumulated forms agree wit
   "init": "output",
   "output": {"name": "c", "index": ["i", "j"], "strides": ["ldc", 1]},
   "epilogue": [{"op": "scale", "by": "alpha"}, {"op": "clamp", "min": -1, "max": 1.5}, {"op": "add", "name": "res"}])J";
-  // B stored transposed: not contiguous along j, planned one lane wide.
+  // B stored transposed: not contiguous along j: through the transposing panel on x86 and NEON,
+  // gathered on SVE (no panel for scalable vectors).
   const std::string bt = R"J(  "dims": [{"name": "i", "extent": "m"}, {"name": "j", "extent": "n"}, {"name": "k", "extent": "k", "kind": "reduction"}],
   "operands": [{"name": "a", "index": ["i", "k"]}, {"name": "bt", "index": ["j", "k"]}],
   "output": {"name": "c", "index": ["i", "j"]},

@@ -18,6 +18,7 @@
 #include "plan/contraction_builder.h"
 
 #include <algorithm>
+#include <array>
 #include <map>
 #include <stdexcept>
 
@@ -281,11 +282,43 @@ class ContractionBuilder {
         transposed_ = k;
         continue;
       }
+      // An operand no panel can take (scalable vectors, several reduction dims): gathers, one
+      // lane per element at its step, instead of a kernel one lane wide.
+      if (k >= 0 && transposed_ != k) {
+        gathered_[size_t(k)] = true;
+        continue;
+      }
       lanes_ = VecType{c_.dtype, 1};
       transposed_ = -1;
+      gathered_ = {false, false};
       if (!scheduleFor(c_, target_.spelling)) note("one lane wide: " + notContiguous_ + "; a panel would need the packing conditions");
       return;
     }
+  }
+  // `x` over the kernel's parameters only: each named stride (nameStrides) replaced by its value.
+  // A gather's stride is read before the body's lets (its lane offsets are hoisted).
+  Index withoutStrideLets(const Index& x) const {
+    Index out = x;
+    for (const Stmt& let : strideLets_) {
+      Index next;
+      for (const ir::Term& t : out.terms) {
+        auto at = std::find(t.symbols.begin(), t.symbols.end(), let.var);
+        if (at == t.symbols.end()) {
+          next.terms.push_back(t);
+          continue;
+        }
+        ir::Term rest = t;
+        rest.symbols.erase(rest.symbols.begin() + (at - t.symbols.begin()));
+        next = next + product(Index{{rest}}, let.lo);
+      }
+      out = next.simplified();
+    }
+    return out;
+  }
+  bool isGathered(const PlannedTensor& t) const {
+    for (size_t k = 0; k < 2; ++k)
+      if (gathered_[k] && t.name == inputs_[k].name) return true;
+    return false;
   }
   Index lanesIndex() const { return lanes_.scalable ? Index::vscaled(lanes_.lanes) : Index::constant(lanes_.lanes); }
   bool hasFma() const {
@@ -869,9 +902,11 @@ class ContractionBuilder {
       }
       return s;
     }
-    Stmt s = op(byVec || lanes_.lanes == 1 ? OpKind::Load : OpKind::LoadBroadcast, dst, lanes_);
+    const bool gathered = byVec && isGathered(t);
+    Stmt s = op(gathered ? OpKind::GatherRows : byVec || lanes_.lanes == 1 ? OpKind::Load : OpKind::LoadBroadcast, dst, lanes_);
     s.tensor = t.name;
     s.index = tileAddress(t, row, vec);
+    if (gathered) s.stride = withoutStrideLets(stepAlong(t, vdim_));
     if (byVec && !pred.empty()) {
       s.pred = pred;
       s.literal = zeroLiteral();
@@ -1065,14 +1100,15 @@ class ContractionBuilder {
       line("for " + dimName(d) + (u == nest_.unroll.end() ? "" : ", unrolled by " + std::to_string(u->second)));
       pad += "  ";
     }
-    int vectorLoads = 0, broadcasts = 0;
+    int vectorLoads = 0, gathers = 0, broadcasts = 0;
     for (int k = 0; k < 2; ++k) {
       const PlannedTensor& t = inputs_[size_t(k)];
       const bool byRow = dependsOn(t, tdim_), byVec = dependsOn(t, vdim_) && lanes_.lanes > 1;
-      (byVec ? vectorLoads : broadcasts) += (byVec ? nr_ : 1) * (byRow ? mr_ : 1);
+      (byVec ? isGathered(t) ? gathers : vectorLoads : broadcasts) += (byVec ? nr_ : 1) * (byRow ? mr_ : 1);
     }
     line(tileName + " += " + c_.operands[0].name + indexText(c_.operands[0]) + " * " + c_.operands[1].name + indexText(c_.operands[1]) + ": " +
-         std::to_string(vectorLoads) + (lanes_.lanes > 1 ? " vector loads, " : " loads, ") + std::to_string(broadcasts) + (lanes_.lanes > 1 ? " broadcasts, " : " loads, ") +
+         (vectorLoads || !gathers ? std::to_string(vectorLoads) + (lanes_.lanes > 1 ? " vector loads, " : " loads, ") : "") +
+         (gathers ? std::to_string(gathers) + " gathers (strided lanes), " : "") + std::to_string(broadcasts) + (lanes_.lanes > 1 ? " broadcasts, " : " loads, ") +
          std::to_string(mr_ * nr_) + (hasFma() ? " FMAs" : " multiply-adds"));
     pad.resize(pad.size() - 2 * nest_.reductions.size());
     std::string result = "sums";
@@ -1103,6 +1139,7 @@ class ContractionBuilder {
   bool packing_ = false;  // while planning the tiles of a packed column
   int64_t panelColumns_ = 0;  // the panel's columns per step while packing_
   int transposed_ = -1;   // an operand read through a transposing panel (its vector dim strided)
+  std::array<bool, 2> gathered_{false, false};  // operands read with gathers (strided, no panel)
   ContractionNest nest_;  // the loops around the tile (the schedule's, or defaultNest)
   std::string notContiguous_;  // why the vector dim is one lane wide ("" if it is not)
   bool shiftedVec_ = false, shiftedRow_ = false;  // planning a shifted last tile (j_last, i_last)
