@@ -217,7 +217,9 @@ struct Stmt {
   bool pairwise = false;          // ReduceLanes: fold adjacent lanes first (see OpKind::ReduceLanes)
   int readAhead = -1;             // GatherRows: lanes past the last whose span may be read (see OpKind)
   Index index;                    // Load*/Gather/Store element offset
-  Index stride;                   // GatherRows: elements between lanes
+  // GatherRows: elements between lanes, over the kernel's parameters and constants only (no
+  // loop variable or let: lowerings hoist the lane offsets to the top of the variant).
+  Index stride;
   std::string literal;            // Splat value, predicated Load/GatherRows fill
   int part = 0;                   // Extend; ShiftLeft/ShiftRight: the count
   ConvMode conv = ConvMode::plain;  // Convert; Round: the direction
