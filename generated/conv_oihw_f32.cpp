@@ -109,7 +109,7 @@ static inline void simdgen_store_prefix(void* to, uint8x16_t v, int64_t bytes) {
 // hint: weight[co][ci][ky][kx] is not laid out in the order the kernel reads it; weights used by many calls can be packed ahead ("pack": "ahead") into weight_packed[ky][kx][ci][co], read in order
 // register tile: 6 x 4 vectors of f32x16 (24 accumulators) along x x co
 // per step of ky, kx, ci: fused multiply-adds; init and epilogue fused into the tile (each output element is written once)
-// tails: co: single vectors, then one masked partial vector; x: tiles of 4, 2, 1 rows
+// tails: co: single vectors, then one masked partial vector (in tiles of 8 x 1 vectors); x: tiles of 4, 2, 1 rows
 // loop nest (tails left out):
 //   for co: tiles of 4 x f32x16 along co
 //     for n
@@ -779,8 +779,8 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void conv_oih
       int64_t p1 = 0;
       for (; p1 < size1; ++p1) {
         int64_t i = 0;
-        // along x: tiles of 6 x 1 vectors
-        for (; i + 6 <= size2; i += 6) {
+        // along x: tiles of 8 x 1 vectors
+        for (; i + 8 <= size2; i += 8) {
           int64_t in1_base = i * size6 + p0 * stride0 + p1 * stride1;
           int64_t out_base = i * size3 + j + out_stride0 * p0 + out_stride1 * p1;
           __m512 acc0_0 = _mm512_loadu_ps(in2 + j);
@@ -789,6 +789,8 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void conv_oih
           __m512 acc3_0 = _mm512_loadu_ps(in2 + j);
           __m512 acc4_0 = _mm512_loadu_ps(in2 + j);
           __m512 acc5_0 = _mm512_loadu_ps(in2 + j);
+          __m512 acc6_0 = _mm512_loadu_ps(in2 + j);
+          __m512 acc7_0 = _mm512_loadu_ps(in2 + j);
           // ky
           int64_t r4 = 0;
           for (; r4 < kSize4; ++r4) {
@@ -835,6 +837,12 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void conv_oih
                 __m512 in1_r5 =
                     _mm512_set1_ps(in1[in1_base + r4 * stride1 + r5 * size6 + r6 + 5 * size6]);
                 acc5_0 = _mm512_fmadd_ps(in0_v0, in1_r5, acc5_0);
+                __m512 in1_r6 =
+                    _mm512_set1_ps(in1[in1_base + r4 * stride1 + r5 * size6 + r6 + 6 * size6]);
+                acc6_0 = _mm512_fmadd_ps(in0_v0, in1_r6, acc6_0);
+                __m512 in1_r7 =
+                    _mm512_set1_ps(in1[in1_base + r4 * stride1 + r5 * size6 + r6 + 7 * size6]);
+                acc7_0 = _mm512_fmadd_ps(in0_v0, in1_r7, acc7_0);
               }
             }
           }
@@ -845,12 +853,16 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void conv_oih
           acc3_0 = _mm512_max_ps(acc3_0, zero_e0);
           acc4_0 = _mm512_max_ps(acc4_0, zero_e0);
           acc5_0 = _mm512_max_ps(acc5_0, zero_e0);
+          acc6_0 = _mm512_max_ps(acc6_0, zero_e0);
+          acc7_0 = _mm512_max_ps(acc7_0, zero_e0);
           _mm512_storeu_ps(out + out_base, acc0_0);
           _mm512_storeu_ps(out + out_base + size3, acc1_0);
           _mm512_storeu_ps(out + out_base + 2 * size3, acc2_0);
           _mm512_storeu_ps(out + out_base + 3 * size3, acc3_0);
           _mm512_storeu_ps(out + out_base + 4 * size3, acc4_0);
           _mm512_storeu_ps(out + out_base + 5 * size3, acc5_0);
+          _mm512_storeu_ps(out + out_base + 6 * size3, acc6_0);
+          _mm512_storeu_ps(out + out_base + 7 * size3, acc7_0);
         }
         // the rest: 4 rows
         for (; i + 4 <= size2; i += 4) {
@@ -1017,8 +1029,8 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void conv_oih
       int64_t p1 = 0;
       for (; p1 < size1; ++p1) {
         int64_t i = 0;
-        // along x: tiles of 6 x 1 vectors
-        for (; i + 6 <= size2; i += 6) {
+        // along x: tiles of 8 x 1 vectors
+        for (; i + 8 <= size2; i += 8) {
           int64_t in1_base = i * size6 + p0 * stride0 + p1 * stride1;
           int64_t out_base = i * size3 + j + out_stride0 * p0 + out_stride1 * p1;
           __m512 acc0_0 = _mm512_mask_loadu_ps(
@@ -1032,6 +1044,10 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void conv_oih
           __m512 acc4_0 = _mm512_mask_loadu_ps(
               _mm512_setzero_ps(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)), in2 + j);
           __m512 acc5_0 = _mm512_mask_loadu_ps(
+              _mm512_setzero_ps(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)), in2 + j);
+          __m512 acc6_0 = _mm512_mask_loadu_ps(
+              _mm512_setzero_ps(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)), in2 + j);
+          __m512 acc7_0 = _mm512_mask_loadu_ps(
               _mm512_setzero_ps(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)), in2 + j);
           // ky
           int64_t r4 = 0;
@@ -1085,6 +1101,12 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void conv_oih
                 __m512 in1_r5 =
                     _mm512_set1_ps(in1[in1_base + r4 * stride1 + r5 * size6 + r6 + 5 * size6]);
                 acc5_0 = _mm512_fmadd_ps(in0_v0, in1_r5, acc5_0);
+                __m512 in1_r6 =
+                    _mm512_set1_ps(in1[in1_base + r4 * stride1 + r5 * size6 + r6 + 6 * size6]);
+                acc6_0 = _mm512_fmadd_ps(in0_v0, in1_r6, acc6_0);
+                __m512 in1_r7 =
+                    _mm512_set1_ps(in1[in1_base + r4 * stride1 + r5 * size6 + r6 + 7 * size6]);
+                acc7_0 = _mm512_fmadd_ps(in0_v0, in1_r7, acc7_0);
               }
             }
           }
@@ -1095,6 +1117,8 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void conv_oih
           acc3_0 = _mm512_max_ps(acc3_0, zero_e0);
           acc4_0 = _mm512_max_ps(acc4_0, zero_e0);
           acc5_0 = _mm512_max_ps(acc5_0, zero_e0);
+          acc6_0 = _mm512_max_ps(acc6_0, zero_e0);
+          acc7_0 = _mm512_max_ps(acc7_0, zero_e0);
           _mm512_mask_storeu_ps(out + out_base, (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)),
                                 acc0_0);
           _mm512_mask_storeu_ps(out + out_base + size3,
@@ -1107,6 +1131,10 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void conv_oih
                                 (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)), acc4_0);
           _mm512_mask_storeu_ps(out + out_base + 5 * size3,
                                 (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)), acc5_0);
+          _mm512_mask_storeu_ps(out + out_base + 6 * size3,
+                                (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)), acc6_0);
+          _mm512_mask_storeu_ps(out + out_base + 7 * size3,
+                                (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)), acc7_0);
         }
         // the rest: 4 rows
         for (; i + 4 <= size2; i += 4) {
@@ -1303,7 +1331,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void conv_oih
 // hint: weight[co][ci][ky][kx] is not laid out in the order the kernel reads it; weights used by many calls can be packed ahead ("pack": "ahead") into weight_packed[ky][kx][ci][co], read in order
 // register tile: 6 x 4 vectors of f32 x vscale*4 (24 accumulators) along x x co
 // per step of ky, kx, ci: fused multiply-adds; init and epilogue fused into the tile (each output element is written once)
-// tails: co: single vectors, then one masked partial vector; x: tiles of 4, 2, 1 rows
+// tails: co: single vectors, then one masked partial vector (in tiles of 8 x 1 vectors); x: tiles of 4, 2, 1 rows
 // loop nest (tails left out):
 //   for co: tiles of 4 x f32 x vscale*4 along co
 //     for n
@@ -1735,8 +1763,8 @@ __attribute__((target("+sve"))) void conv_oihw_f32_sve(const float* in0, const f
       int64_t p1 = 0;
       for (; p1 < size1; ++p1) {
         int64_t i = 0;
-        // along x: tiles of 6 x 1 vectors
-        for (; i + 6 <= size2; i += 6) {
+        // along x: tiles of 8 x 1 vectors
+        for (; i + 8 <= size2; i += 8) {
           int64_t in1_base = i * size6 + p0 * stride0 + p1 * stride1;
           int64_t out_base = i * size3 + j + out_stride0 * p0 + out_stride1 * p1;
           svfloat32_t acc0_0 = svld1_f32(svptrue_b32(), in2 + j);
@@ -1745,6 +1773,8 @@ __attribute__((target("+sve"))) void conv_oihw_f32_sve(const float* in0, const f
           svfloat32_t acc3_0 = svld1_f32(svptrue_b32(), in2 + j);
           svfloat32_t acc4_0 = svld1_f32(svptrue_b32(), in2 + j);
           svfloat32_t acc5_0 = svld1_f32(svptrue_b32(), in2 + j);
+          svfloat32_t acc6_0 = svld1_f32(svptrue_b32(), in2 + j);
+          svfloat32_t acc7_0 = svld1_f32(svptrue_b32(), in2 + j);
           // ky
           int64_t r4 = 0;
           for (; r4 < kSize4; ++r4) {
@@ -1774,6 +1804,12 @@ __attribute__((target("+sve"))) void conv_oihw_f32_sve(const float* in0, const f
                 svfloat32_t in1_r5 =
                     svdup_n_f32(in1[in1_base + r4 * stride1 + r5 * size6 + r6 + 5 * size6]);
                 acc5_0 = svmla_f32_x(svptrue_b32(), acc5_0, in0_v0, in1_r5);
+                svfloat32_t in1_r6 =
+                    svdup_n_f32(in1[in1_base + r4 * stride1 + r5 * size6 + r6 + 6 * size6]);
+                acc6_0 = svmla_f32_x(svptrue_b32(), acc6_0, in0_v0, in1_r6);
+                svfloat32_t in1_r7 =
+                    svdup_n_f32(in1[in1_base + r4 * stride1 + r5 * size6 + r6 + 7 * size6]);
+                acc7_0 = svmla_f32_x(svptrue_b32(), acc7_0, in0_v0, in1_r7);
               }
             }
           }
@@ -1784,12 +1820,16 @@ __attribute__((target("+sve"))) void conv_oihw_f32_sve(const float* in0, const f
           acc3_0 = svsel_f32(svcmpgt_f32(svptrue_b32(), acc3_0, zero_e0), acc3_0, zero_e0);
           acc4_0 = svsel_f32(svcmpgt_f32(svptrue_b32(), acc4_0, zero_e0), acc4_0, zero_e0);
           acc5_0 = svsel_f32(svcmpgt_f32(svptrue_b32(), acc5_0, zero_e0), acc5_0, zero_e0);
+          acc6_0 = svsel_f32(svcmpgt_f32(svptrue_b32(), acc6_0, zero_e0), acc6_0, zero_e0);
+          acc7_0 = svsel_f32(svcmpgt_f32(svptrue_b32(), acc7_0, zero_e0), acc7_0, zero_e0);
           svst1_f32(svptrue_b32(), out + out_base, acc0_0);
           svst1_f32(svptrue_b32(), out + out_base + size3, acc1_0);
           svst1_f32(svptrue_b32(), out + out_base + 2 * size3, acc2_0);
           svst1_f32(svptrue_b32(), out + out_base + 3 * size3, acc3_0);
           svst1_f32(svptrue_b32(), out + out_base + 4 * size3, acc4_0);
           svst1_f32(svptrue_b32(), out + out_base + 5 * size3, acc5_0);
+          svst1_f32(svptrue_b32(), out + out_base + 6 * size3, acc6_0);
+          svst1_f32(svptrue_b32(), out + out_base + 7 * size3, acc7_0);
         }
         // the rest: 4 rows
         for (; i + 4 <= size2; i += 4) {
@@ -1906,8 +1946,8 @@ __attribute__((target("+sve"))) void conv_oihw_f32_sve(const float* in0, const f
       int64_t p1 = 0;
       for (; p1 < size1; ++p1) {
         int64_t i = 0;
-        // along x: tiles of 6 x 1 vectors
-        for (; i + 6 <= size2; i += 6) {
+        // along x: tiles of 8 x 1 vectors
+        for (; i + 8 <= size2; i += 8) {
           int64_t in1_base = i * size6 + p0 * stride0 + p1 * stride1;
           int64_t out_base = i * size3 + j + out_stride0 * p0 + out_stride1 * p1;
           svfloat32_t acc0_0 = svld1_f32(tail_lanes, in2 + j);
@@ -1916,6 +1956,8 @@ __attribute__((target("+sve"))) void conv_oihw_f32_sve(const float* in0, const f
           svfloat32_t acc3_0 = svld1_f32(tail_lanes, in2 + j);
           svfloat32_t acc4_0 = svld1_f32(tail_lanes, in2 + j);
           svfloat32_t acc5_0 = svld1_f32(tail_lanes, in2 + j);
+          svfloat32_t acc6_0 = svld1_f32(tail_lanes, in2 + j);
+          svfloat32_t acc7_0 = svld1_f32(tail_lanes, in2 + j);
           // ky
           int64_t r4 = 0;
           for (; r4 < kSize4; ++r4) {
@@ -1945,6 +1987,12 @@ __attribute__((target("+sve"))) void conv_oihw_f32_sve(const float* in0, const f
                 svfloat32_t in1_r5 =
                     svdup_n_f32(in1[in1_base + r4 * stride1 + r5 * size6 + r6 + 5 * size6]);
                 acc5_0 = svmla_f32_x(svptrue_b32(), acc5_0, in0_v0, in1_r5);
+                svfloat32_t in1_r6 =
+                    svdup_n_f32(in1[in1_base + r4 * stride1 + r5 * size6 + r6 + 6 * size6]);
+                acc6_0 = svmla_f32_x(svptrue_b32(), acc6_0, in0_v0, in1_r6);
+                svfloat32_t in1_r7 =
+                    svdup_n_f32(in1[in1_base + r4 * stride1 + r5 * size6 + r6 + 7 * size6]);
+                acc7_0 = svmla_f32_x(svptrue_b32(), acc7_0, in0_v0, in1_r7);
               }
             }
           }
@@ -1955,12 +2003,16 @@ __attribute__((target("+sve"))) void conv_oihw_f32_sve(const float* in0, const f
           acc3_0 = svsel_f32(svcmpgt_f32(svptrue_b32(), acc3_0, zero_e0), acc3_0, zero_e0);
           acc4_0 = svsel_f32(svcmpgt_f32(svptrue_b32(), acc4_0, zero_e0), acc4_0, zero_e0);
           acc5_0 = svsel_f32(svcmpgt_f32(svptrue_b32(), acc5_0, zero_e0), acc5_0, zero_e0);
+          acc6_0 = svsel_f32(svcmpgt_f32(svptrue_b32(), acc6_0, zero_e0), acc6_0, zero_e0);
+          acc7_0 = svsel_f32(svcmpgt_f32(svptrue_b32(), acc7_0, zero_e0), acc7_0, zero_e0);
           svst1_f32(tail_lanes, out + out_base, acc0_0);
           svst1_f32(tail_lanes, out + out_base + size3, acc1_0);
           svst1_f32(tail_lanes, out + out_base + 2 * size3, acc2_0);
           svst1_f32(tail_lanes, out + out_base + 3 * size3, acc3_0);
           svst1_f32(tail_lanes, out + out_base + 4 * size3, acc4_0);
           svst1_f32(tail_lanes, out + out_base + 5 * size3, acc5_0);
+          svst1_f32(tail_lanes, out + out_base + 6 * size3, acc6_0);
+          svst1_f32(tail_lanes, out + out_base + 7 * size3, acc7_0);
         }
         // the rest: 4 rows
         for (; i + 4 <= size2; i += 4) {
@@ -2074,7 +2126,7 @@ __attribute__((target("+sve"))) void conv_oihw_f32_sve(const float* in0, const f
 // hint: weight[co][ci][ky][kx] is not laid out in the order the kernel reads it; weights used by many calls can be packed ahead ("pack": "ahead") into weight_packed[ky][kx][ci][co], read in order
 // register tile: 6 x 2 vectors of f32x8 (12 accumulators) along x x co
 // per step of ky, kx, ci: fused multiply-adds; init and epilogue fused into the tile (each output element is written once)
-// tails: co: single vectors, then one masked partial vector; x: tiles of 4, 2, 1 rows
+// tails: co: single vectors, then one masked partial vector (in tiles of 8 x 1 vectors); x: tiles of 4, 2, 1 rows
 // loop nest (tails left out):
 //   for co: tiles of 2 x f32x8 along co
 //     for n
@@ -2392,8 +2444,8 @@ __attribute__((target("avx2,fma"))) void conv_oihw_f32_avx2_fma(
       int64_t p1 = 0;
       for (; p1 < size1; ++p1) {
         int64_t i = 0;
-        // along x: tiles of 6 x 1 vectors
-        for (; i + 6 <= size2; i += 6) {
+        // along x: tiles of 8 x 1 vectors
+        for (; i + 8 <= size2; i += 8) {
           int64_t in1_base = i * size6 + p0 * stride0 + p1 * stride1;
           int64_t out_base = i * size3 + j + out_stride0 * p0 + out_stride1 * p1;
           __m256 acc0_0 = _mm256_loadu_ps(in2 + j);
@@ -2402,6 +2454,8 @@ __attribute__((target("avx2,fma"))) void conv_oihw_f32_avx2_fma(
           __m256 acc3_0 = _mm256_loadu_ps(in2 + j);
           __m256 acc4_0 = _mm256_loadu_ps(in2 + j);
           __m256 acc5_0 = _mm256_loadu_ps(in2 + j);
+          __m256 acc6_0 = _mm256_loadu_ps(in2 + j);
+          __m256 acc7_0 = _mm256_loadu_ps(in2 + j);
           // ky
           int64_t r4 = 0;
           for (; r4 < kSize4; ++r4) {
@@ -2437,6 +2491,12 @@ __attribute__((target("avx2,fma"))) void conv_oihw_f32_avx2_fma(
                 __m256 in1_r5 =
                     _mm256_set1_ps(in1[in1_base + r4 * stride1 + r5 * size6 + r6 + 5 * size6]);
                 acc5_0 = _mm256_fmadd_ps(in0_v0, in1_r5, acc5_0);
+                __m256 in1_r6 =
+                    _mm256_set1_ps(in1[in1_base + r4 * stride1 + r5 * size6 + r6 + 6 * size6]);
+                acc6_0 = _mm256_fmadd_ps(in0_v0, in1_r6, acc6_0);
+                __m256 in1_r7 =
+                    _mm256_set1_ps(in1[in1_base + r4 * stride1 + r5 * size6 + r6 + 7 * size6]);
+                acc7_0 = _mm256_fmadd_ps(in0_v0, in1_r7, acc7_0);
               }
             }
           }
@@ -2447,12 +2507,16 @@ __attribute__((target("avx2,fma"))) void conv_oihw_f32_avx2_fma(
           acc3_0 = _mm256_max_ps(acc3_0, zero_e0);
           acc4_0 = _mm256_max_ps(acc4_0, zero_e0);
           acc5_0 = _mm256_max_ps(acc5_0, zero_e0);
+          acc6_0 = _mm256_max_ps(acc6_0, zero_e0);
+          acc7_0 = _mm256_max_ps(acc7_0, zero_e0);
           _mm256_storeu_ps(out + out_base, acc0_0);
           _mm256_storeu_ps(out + out_base + size3, acc1_0);
           _mm256_storeu_ps(out + out_base + 2 * size3, acc2_0);
           _mm256_storeu_ps(out + out_base + 3 * size3, acc3_0);
           _mm256_storeu_ps(out + out_base + 4 * size3, acc4_0);
           _mm256_storeu_ps(out + out_base + 5 * size3, acc5_0);
+          _mm256_storeu_ps(out + out_base + 6 * size3, acc6_0);
+          _mm256_storeu_ps(out + out_base + 7 * size3, acc7_0);
         }
         // the rest: 4 rows
         for (; i + 4 <= size2; i += 4) {
@@ -2586,8 +2650,8 @@ __attribute__((target("avx2,fma"))) void conv_oihw_f32_avx2_fma(
       int64_t p1 = 0;
       for (; p1 < size1; ++p1) {
         int64_t i = 0;
-        // along x: tiles of 6 x 1 vectors
-        for (; i + 6 <= size2; i += 6) {
+        // along x: tiles of 8 x 1 vectors
+        for (; i + 8 <= size2; i += 8) {
           int64_t in1_base = i * size6 + p0 * stride0 + p1 * stride1;
           int64_t out_base = i * size3 + j + out_stride0 * p0 + out_stride1 * p1;
           const __m256i acc0_0_active = _mm256_cmpgt_epi32(
@@ -2620,6 +2684,16 @@ __attribute__((target("avx2,fma"))) void conv_oihw_f32_avx2_fma(
           __m256 acc5_0 = _mm256_blendv_ps(
               _mm256_setzero_ps(), _mm256_maskload_ps((const float*)(in2 + j), acc5_0_active),
               _mm256_castsi256_ps(acc5_0_active));
+          const __m256i acc6_0_active = _mm256_cmpgt_epi32(
+              _mm256_set1_epi32((int)(size3 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+          __m256 acc6_0 = _mm256_blendv_ps(
+              _mm256_setzero_ps(), _mm256_maskload_ps((const float*)(in2 + j), acc6_0_active),
+              _mm256_castsi256_ps(acc6_0_active));
+          const __m256i acc7_0_active = _mm256_cmpgt_epi32(
+              _mm256_set1_epi32((int)(size3 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+          __m256 acc7_0 = _mm256_blendv_ps(
+              _mm256_setzero_ps(), _mm256_maskload_ps((const float*)(in2 + j), acc7_0_active),
+              _mm256_castsi256_ps(acc7_0_active));
           // ky
           int64_t r4 = 0;
           for (; r4 < kSize4; ++r4) {
@@ -2659,6 +2733,12 @@ __attribute__((target("avx2,fma"))) void conv_oihw_f32_avx2_fma(
                 __m256 in1_r5 =
                     _mm256_set1_ps(in1[in1_base + r4 * stride1 + r5 * size6 + r6 + 5 * size6]);
                 acc5_0 = _mm256_fmadd_ps(in0_v0, in1_r5, acc5_0);
+                __m256 in1_r6 =
+                    _mm256_set1_ps(in1[in1_base + r4 * stride1 + r5 * size6 + r6 + 6 * size6]);
+                acc6_0 = _mm256_fmadd_ps(in0_v0, in1_r6, acc6_0);
+                __m256 in1_r7 =
+                    _mm256_set1_ps(in1[in1_base + r4 * stride1 + r5 * size6 + r6 + 7 * size6]);
+                acc7_0 = _mm256_fmadd_ps(in0_v0, in1_r7, acc7_0);
               }
             }
           }
@@ -2669,6 +2749,8 @@ __attribute__((target("avx2,fma"))) void conv_oihw_f32_avx2_fma(
           acc3_0 = _mm256_max_ps(acc3_0, zero_e0);
           acc4_0 = _mm256_max_ps(acc4_0, zero_e0);
           acc5_0 = _mm256_max_ps(acc5_0, zero_e0);
+          acc6_0 = _mm256_max_ps(acc6_0, zero_e0);
+          acc7_0 = _mm256_max_ps(acc7_0, zero_e0);
           _mm256_maskstore_ps((float*)(out + out_base),
                               _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size3 - j)),
                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
@@ -2693,6 +2775,14 @@ __attribute__((target("avx2,fma"))) void conv_oihw_f32_avx2_fma(
                               _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size3 - j)),
                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
                               acc5_0);
+          _mm256_maskstore_ps((float*)(out + out_base + 6 * size3),
+                              _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size3 - j)),
+                                                 _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
+                              acc6_0);
+          _mm256_maskstore_ps((float*)(out + out_base + 7 * size3),
+                              _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size3 - j)),
+                                                 _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
+                              acc7_0);
         }
         // the rest: 4 rows
         for (; i + 4 <= size2; i += 4) {
@@ -2885,7 +2975,7 @@ __attribute__((target("avx2,fma"))) void conv_oihw_f32_avx2_fma(
 // hint: weight[co][ci][ky][kx] is not laid out in the order the kernel reads it; weights used by many calls can be packed ahead ("pack": "ahead") into weight_packed[ky][kx][ci][co], read in order
 // register tile: 6 x 4 vectors of f32x4 (24 accumulators) along x x co
 // per step of ky, kx, ci: fused multiply-adds; init and epilogue fused into the tile (each output element is written once)
-// tails: co: single vectors, then one masked partial vector; x: tiles of 4, 2, 1 rows
+// tails: co: single vectors, then one masked partial vector (in tiles of 8 x 1 vectors); x: tiles of 4, 2, 1 rows
 // loop nest (tails left out):
 //   for co: tiles of 4 x f32x4 along co
 //     for n
@@ -3492,8 +3582,8 @@ void conv_oihw_f32_neon(const float* in0, const float* in1, const float* in2, in
       int64_t p1 = 0;
       for (; p1 < size1; ++p1) {
         int64_t i = 0;
-        // along x: tiles of 6 x 1 vectors
-        for (; i + 6 <= size2; i += 6) {
+        // along x: tiles of 8 x 1 vectors
+        for (; i + 8 <= size2; i += 8) {
           int64_t in1_base = i * size6 + p0 * stride0 + p1 * stride1;
           int64_t out_base = i * size3 + j + out_stride0 * p0 + out_stride1 * p1;
           float32x4_t acc0_0 = vld1q_f32(in2 + j);
@@ -3502,6 +3592,8 @@ void conv_oihw_f32_neon(const float* in0, const float* in1, const float* in2, in
           float32x4_t acc3_0 = vld1q_f32(in2 + j);
           float32x4_t acc4_0 = vld1q_f32(in2 + j);
           float32x4_t acc5_0 = vld1q_f32(in2 + j);
+          float32x4_t acc6_0 = vld1q_f32(in2 + j);
+          float32x4_t acc7_0 = vld1q_f32(in2 + j);
           // ky
           int64_t r4 = 0;
           for (; r4 < kSize4; ++r4) {
@@ -3541,6 +3633,12 @@ void conv_oihw_f32_neon(const float* in0, const float* in1, const float* in2, in
                 float32x4_t in1_r5 =
                     vld1q_dup_f32(in1 + in1_base + r4 * stride1 + r5 * size6 + r6 + 5 * size6);
                 acc5_0 = vfmaq_f32(acc5_0, in0_v0, in1_r5);
+                float32x4_t in1_r6 =
+                    vld1q_dup_f32(in1 + in1_base + r4 * stride1 + r5 * size6 + r6 + 6 * size6);
+                acc6_0 = vfmaq_f32(acc6_0, in0_v0, in1_r6);
+                float32x4_t in1_r7 =
+                    vld1q_dup_f32(in1 + in1_base + r4 * stride1 + r5 * size6 + r6 + 7 * size6);
+                acc7_0 = vfmaq_f32(acc7_0, in0_v0, in1_r7);
               }
             }
           }
@@ -3551,12 +3649,16 @@ void conv_oihw_f32_neon(const float* in0, const float* in1, const float* in2, in
           acc3_0 = vbslq_f32(vcgtq_f32(acc3_0, zero_e0), acc3_0, zero_e0);
           acc4_0 = vbslq_f32(vcgtq_f32(acc4_0, zero_e0), acc4_0, zero_e0);
           acc5_0 = vbslq_f32(vcgtq_f32(acc5_0, zero_e0), acc5_0, zero_e0);
+          acc6_0 = vbslq_f32(vcgtq_f32(acc6_0, zero_e0), acc6_0, zero_e0);
+          acc7_0 = vbslq_f32(vcgtq_f32(acc7_0, zero_e0), acc7_0, zero_e0);
           vst1q_f32(out + out_base, acc0_0);
           vst1q_f32(out + out_base + size3, acc1_0);
           vst1q_f32(out + out_base + 2 * size3, acc2_0);
           vst1q_f32(out + out_base + 3 * size3, acc3_0);
           vst1q_f32(out + out_base + 4 * size3, acc4_0);
           vst1q_f32(out + out_base + 5 * size3, acc5_0);
+          vst1q_f32(out + out_base + 6 * size3, acc6_0);
+          vst1q_f32(out + out_base + 7 * size3, acc7_0);
         }
         // the rest: 4 rows
         for (; i + 4 <= size2; i += 4) {
@@ -3702,8 +3804,8 @@ void conv_oihw_f32_neon(const float* in0, const float* in1, const float* in2, in
       int64_t p1 = 0;
       for (; p1 < size1; ++p1) {
         int64_t i = 0;
-        // along x: tiles of 6 x 1 vectors
-        for (; i + 6 <= size2; i += 6) {
+        // along x: tiles of 8 x 1 vectors
+        for (; i + 8 <= size2; i += 8) {
           int64_t in1_base = i * size6 + p0 * stride0 + p1 * stride1;
           int64_t out_base = i * size3 + j + out_stride0 * p0 + out_stride1 * p1;
           float32x4_t acc0_0 = vreinterpretq_f32_u8(simdgen_load_prefix(in2 + j, (size3 - j) * 4));
@@ -3712,6 +3814,8 @@ void conv_oihw_f32_neon(const float* in0, const float* in1, const float* in2, in
           float32x4_t acc3_0 = vreinterpretq_f32_u8(simdgen_load_prefix(in2 + j, (size3 - j) * 4));
           float32x4_t acc4_0 = vreinterpretq_f32_u8(simdgen_load_prefix(in2 + j, (size3 - j) * 4));
           float32x4_t acc5_0 = vreinterpretq_f32_u8(simdgen_load_prefix(in2 + j, (size3 - j) * 4));
+          float32x4_t acc6_0 = vreinterpretq_f32_u8(simdgen_load_prefix(in2 + j, (size3 - j) * 4));
+          float32x4_t acc7_0 = vreinterpretq_f32_u8(simdgen_load_prefix(in2 + j, (size3 - j) * 4));
           // ky
           int64_t r4 = 0;
           for (; r4 < kSize4; ++r4) {
@@ -3755,6 +3859,12 @@ void conv_oihw_f32_neon(const float* in0, const float* in1, const float* in2, in
                 float32x4_t in1_r5 =
                     vld1q_dup_f32(in1 + in1_base + r4 * stride1 + r5 * size6 + r6 + 5 * size6);
                 acc5_0 = vfmaq_f32(acc5_0, in0_v0, in1_r5);
+                float32x4_t in1_r6 =
+                    vld1q_dup_f32(in1 + in1_base + r4 * stride1 + r5 * size6 + r6 + 6 * size6);
+                acc6_0 = vfmaq_f32(acc6_0, in0_v0, in1_r6);
+                float32x4_t in1_r7 =
+                    vld1q_dup_f32(in1 + in1_base + r4 * stride1 + r5 * size6 + r6 + 7 * size6);
+                acc7_0 = vfmaq_f32(acc7_0, in0_v0, in1_r7);
               }
             }
           }
@@ -3765,6 +3875,8 @@ void conv_oihw_f32_neon(const float* in0, const float* in1, const float* in2, in
           acc3_0 = vbslq_f32(vcgtq_f32(acc3_0, zero_e0), acc3_0, zero_e0);
           acc4_0 = vbslq_f32(vcgtq_f32(acc4_0, zero_e0), acc4_0, zero_e0);
           acc5_0 = vbslq_f32(vcgtq_f32(acc5_0, zero_e0), acc5_0, zero_e0);
+          acc6_0 = vbslq_f32(vcgtq_f32(acc6_0, zero_e0), acc6_0, zero_e0);
+          acc7_0 = vbslq_f32(vcgtq_f32(acc7_0, zero_e0), acc7_0, zero_e0);
           simdgen_store_prefix(out + out_base, vreinterpretq_u8_f32(acc0_0), (size3 - j) * 4);
           simdgen_store_prefix(out + out_base + size3, vreinterpretq_u8_f32(acc1_0),
                                (size3 - j) * 4);
@@ -3775,6 +3887,10 @@ void conv_oihw_f32_neon(const float* in0, const float* in1, const float* in2, in
           simdgen_store_prefix(out + out_base + 4 * size3, vreinterpretq_u8_f32(acc4_0),
                                (size3 - j) * 4);
           simdgen_store_prefix(out + out_base + 5 * size3, vreinterpretq_u8_f32(acc5_0),
+                               (size3 - j) * 4);
+          simdgen_store_prefix(out + out_base + 6 * size3, vreinterpretq_u8_f32(acc6_0),
+                               (size3 - j) * 4);
+          simdgen_store_prefix(out + out_base + 7 * size3, vreinterpretq_u8_f32(acc7_0),
                                (size3 - j) * 4);
         }
         // the rest: 4 rows

@@ -109,7 +109,7 @@ static inline void simdgen_store_prefix(void* to, uint8x16_t v, int64_t bytes) {
 // packing: b is copied per column of tiles into a 128 KiB panel, 512 steps of k at a time (the reduction runs in blocks of 512)
 // register tile: 6 x 4 vectors of f32x16 (24 accumulators) along i x j
 // per step of k: fused multiply-adds; init and epilogue fused into the tile (each output element is written once)
-// tails: j: single vectors, then one masked partial vector; i: tiles of 4, 2, 1 rows
+// tails: j: single vectors, then one masked partial vector (in tiles of 8 x 1 vectors); i: tiles of 4, 2, 1 rows
 // loop nest (tails left out):
 //   for j: tiles of 4 x f32x16 along j
 //     for blocks of 512 steps of k: pack b into the panel
@@ -558,8 +558,8 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void matmul_a
         _mm512_storeu_ps(panel + 16 * kp - 16 * k0, _mm512_loadu_ps(in1 + j + kp * stride1));
       }
       int64_t i = 0;
-      // along i: tiles of 6 x 1 vectors
-      for (; i + 6 <= size0; i += 6) {
+      // along i: tiles of 8 x 1 vectors
+      for (; i + 8 <= size0; i += 8) {
         int64_t out_base = i * stride2 + j;
         __m512 acc0_0 = _mm512_loadu_ps(out + out_base);
         __m512 acc1_0 = _mm512_loadu_ps(out + out_base + stride2);
@@ -567,6 +567,8 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void matmul_a
         __m512 acc3_0 = _mm512_loadu_ps(out + out_base + 3 * stride2);
         __m512 acc4_0 = _mm512_loadu_ps(out + out_base + 4 * stride2);
         __m512 acc5_0 = _mm512_loadu_ps(out + out_base + 5 * stride2);
+        __m512 acc6_0 = _mm512_loadu_ps(out + out_base + 6 * stride2);
+        __m512 acc7_0 = _mm512_loadu_ps(out + out_base + 7 * stride2);
         // k
         int64_t r2 = k0;
         for (; r2 < k_end; ++r2) {
@@ -583,6 +585,10 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void matmul_a
           acc4_0 = _mm512_fmadd_ps(in0_r4, in1_v0, acc4_0);
           __m512 in0_r5 = _mm512_set1_ps(in0[i + r2 * stride0 + 5]);
           acc5_0 = _mm512_fmadd_ps(in0_r5, in1_v0, acc5_0);
+          __m512 in0_r6 = _mm512_set1_ps(in0[i + r2 * stride0 + 6]);
+          acc6_0 = _mm512_fmadd_ps(in0_r6, in1_v0, acc6_0);
+          __m512 in0_r7 = _mm512_set1_ps(in0[i + r2 * stride0 + 7]);
+          acc7_0 = _mm512_fmadd_ps(in0_r7, in1_v0, acc7_0);
         }
         // the last block: the epilogue
         if (k_end == size2) {
@@ -593,6 +599,8 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void matmul_a
           acc3_0 = _mm512_mul_ps(acc3_0, factor_e0);
           acc4_0 = _mm512_mul_ps(acc4_0, factor_e0);
           acc5_0 = _mm512_mul_ps(acc5_0, factor_e0);
+          acc6_0 = _mm512_mul_ps(acc6_0, factor_e0);
+          acc7_0 = _mm512_mul_ps(acc7_0, factor_e0);
           __m512 lo_e1 = _mm512_set1_ps(-1.0f);
           __m512 hi_e1 = _mm512_set1_ps(1.0f);
           acc0_0 = _mm512_max_ps(acc0_0, lo_e1);
@@ -607,6 +615,10 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void matmul_a
           acc4_0 = _mm512_min_ps(acc4_0, hi_e1);
           acc5_0 = _mm512_max_ps(acc5_0, lo_e1);
           acc5_0 = _mm512_min_ps(acc5_0, hi_e1);
+          acc6_0 = _mm512_max_ps(acc6_0, lo_e1);
+          acc6_0 = _mm512_min_ps(acc6_0, hi_e1);
+          acc7_0 = _mm512_max_ps(acc7_0, lo_e1);
+          acc7_0 = _mm512_min_ps(acc7_0, hi_e1);
         }
         _mm512_storeu_ps(out + out_base, acc0_0);
         _mm512_storeu_ps(out + out_base + stride2, acc1_0);
@@ -614,6 +626,8 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void matmul_a
         _mm512_storeu_ps(out + out_base + 3 * stride2, acc3_0);
         _mm512_storeu_ps(out + out_base + 4 * stride2, acc4_0);
         _mm512_storeu_ps(out + out_base + 5 * stride2, acc5_0);
+        _mm512_storeu_ps(out + out_base + 6 * stride2, acc6_0);
+        _mm512_storeu_ps(out + out_base + 7 * stride2, acc7_0);
       }
       // the rest: 4 rows
       for (; i + 4 <= size0; i += 4) {
@@ -727,8 +741,8 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void matmul_a
         _mm512_storeu_ps(panel + 16 * kp - 16 * k0, packed0);
       }
       int64_t i = 0;
-      // along i: tiles of 6 x 1 vectors
-      for (; i + 6 <= size0; i += 6) {
+      // along i: tiles of 8 x 1 vectors
+      for (; i + 8 <= size0; i += 8) {
         int64_t out_base = i * stride2 + j;
         __m512 acc0_0 = _mm512_mask_loadu_ps(
             _mm512_setzero_ps(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), out + out_base);
@@ -747,6 +761,12 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void matmul_a
         __m512 acc5_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
                                              (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
                                              out + out_base + 5 * stride2);
+        __m512 acc6_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
+                                             (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
+                                             out + out_base + 6 * stride2);
+        __m512 acc7_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
+                                             (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
+                                             out + out_base + 7 * stride2);
         // k
         int64_t r2 = k0;
         for (; r2 < k_end; ++r2) {
@@ -765,6 +785,10 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void matmul_a
           acc4_0 = _mm512_fmadd_ps(in0_r4, in1_v0, acc4_0);
           __m512 in0_r5 = _mm512_set1_ps(in0[i + r2 * stride0 + 5]);
           acc5_0 = _mm512_fmadd_ps(in0_r5, in1_v0, acc5_0);
+          __m512 in0_r6 = _mm512_set1_ps(in0[i + r2 * stride0 + 6]);
+          acc6_0 = _mm512_fmadd_ps(in0_r6, in1_v0, acc6_0);
+          __m512 in0_r7 = _mm512_set1_ps(in0[i + r2 * stride0 + 7]);
+          acc7_0 = _mm512_fmadd_ps(in0_r7, in1_v0, acc7_0);
         }
         // the last block: the epilogue
         if (k_end == size2) {
@@ -775,6 +799,8 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void matmul_a
           acc3_0 = _mm512_mul_ps(acc3_0, factor_e0);
           acc4_0 = _mm512_mul_ps(acc4_0, factor_e0);
           acc5_0 = _mm512_mul_ps(acc5_0, factor_e0);
+          acc6_0 = _mm512_mul_ps(acc6_0, factor_e0);
+          acc7_0 = _mm512_mul_ps(acc7_0, factor_e0);
           __m512 lo_e1 = _mm512_set1_ps(-1.0f);
           __m512 hi_e1 = _mm512_set1_ps(1.0f);
           acc0_0 = _mm512_max_ps(acc0_0, lo_e1);
@@ -789,6 +815,10 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void matmul_a
           acc4_0 = _mm512_min_ps(acc4_0, hi_e1);
           acc5_0 = _mm512_max_ps(acc5_0, lo_e1);
           acc5_0 = _mm512_min_ps(acc5_0, hi_e1);
+          acc6_0 = _mm512_max_ps(acc6_0, lo_e1);
+          acc6_0 = _mm512_min_ps(acc6_0, hi_e1);
+          acc7_0 = _mm512_max_ps(acc7_0, lo_e1);
+          acc7_0 = _mm512_min_ps(acc7_0, hi_e1);
         }
         _mm512_mask_storeu_ps(out + out_base, (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
                               acc0_0);
@@ -802,6 +832,10 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void matmul_a
                               (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc4_0);
         _mm512_mask_storeu_ps(out + out_base + 5 * stride2,
                               (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc5_0);
+        _mm512_mask_storeu_ps(out + out_base + 6 * stride2,
+                              (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc6_0);
+        _mm512_mask_storeu_ps(out + out_base + 7 * stride2,
+                              (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc7_0);
       }
       // the rest: 4 rows
       for (; i + 4 <= size0; i += 4) {
@@ -929,7 +963,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void matmul_a
 // ---- sve (128-bit vectors)
 // register tile: 6 x 4 vectors of f32 x vscale*4 (24 accumulators) along i x j
 // per step of k: fused multiply-adds; init and epilogue fused into the tile (each output element is written once)
-// tails: j: single vectors, then one masked partial vector; i: tiles of 4, 2, 1 rows
+// tails: j: single vectors, then one masked partial vector (in tiles of 8 x 1 vectors); i: tiles of 4, 2, 1 rows
 // loop nest (tails left out):
 //   for j: tiles of 4 x f32 x vscale*4 along j
 //     for i: tiles of 6 rows along i
@@ -1339,8 +1373,8 @@ __attribute__((target("+sve"))) void matmul_at_acc_f32_sve(const float* in0, con
   // one vector at a time
   for (; j <= size1 - 4 * vscale; j += 4 * vscale) {
     int64_t i = 0;
-    // along i: tiles of 6 x 1 vectors
-    for (; i + 6 <= size0; i += 6) {
+    // along i: tiles of 8 x 1 vectors
+    for (; i + 8 <= size0; i += 8) {
       int64_t out_base = i * stride2 + j;
       svfloat32_t acc0_0 = svld1_f32(svptrue_b32(), out + out_base);
       svfloat32_t acc1_0 = svld1_f32(svptrue_b32(), out + out_base + stride2);
@@ -1348,6 +1382,8 @@ __attribute__((target("+sve"))) void matmul_at_acc_f32_sve(const float* in0, con
       svfloat32_t acc3_0 = svld1_f32(svptrue_b32(), out + out_base + 3 * stride2);
       svfloat32_t acc4_0 = svld1_f32(svptrue_b32(), out + out_base + 4 * stride2);
       svfloat32_t acc5_0 = svld1_f32(svptrue_b32(), out + out_base + 5 * stride2);
+      svfloat32_t acc6_0 = svld1_f32(svptrue_b32(), out + out_base + 6 * stride2);
+      svfloat32_t acc7_0 = svld1_f32(svptrue_b32(), out + out_base + 7 * stride2);
       // k
       int64_t r2 = 0;
       for (; r2 < size2; ++r2) {
@@ -1364,6 +1400,10 @@ __attribute__((target("+sve"))) void matmul_at_acc_f32_sve(const float* in0, con
         acc4_0 = svmla_f32_x(svptrue_b32(), acc4_0, in0_r4, in1_v0);
         svfloat32_t in0_r5 = svdup_n_f32(in0[i + r2 * stride0 + 5]);
         acc5_0 = svmla_f32_x(svptrue_b32(), acc5_0, in0_r5, in1_v0);
+        svfloat32_t in0_r6 = svdup_n_f32(in0[i + r2 * stride0 + 6]);
+        acc6_0 = svmla_f32_x(svptrue_b32(), acc6_0, in0_r6, in1_v0);
+        svfloat32_t in0_r7 = svdup_n_f32(in0[i + r2 * stride0 + 7]);
+        acc7_0 = svmla_f32_x(svptrue_b32(), acc7_0, in0_r7, in1_v0);
       }
       svfloat32_t factor_e0 = svdup_n_f32(scalar0);
       acc0_0 = svmul_f32_x(svptrue_b32(), acc0_0, factor_e0);
@@ -1372,6 +1412,8 @@ __attribute__((target("+sve"))) void matmul_at_acc_f32_sve(const float* in0, con
       acc3_0 = svmul_f32_x(svptrue_b32(), acc3_0, factor_e0);
       acc4_0 = svmul_f32_x(svptrue_b32(), acc4_0, factor_e0);
       acc5_0 = svmul_f32_x(svptrue_b32(), acc5_0, factor_e0);
+      acc6_0 = svmul_f32_x(svptrue_b32(), acc6_0, factor_e0);
+      acc7_0 = svmul_f32_x(svptrue_b32(), acc7_0, factor_e0);
       svfloat32_t lo_e1 = svdup_n_f32(-1.0f);
       svfloat32_t hi_e1 = svdup_n_f32(1.0f);
       acc0_0 = svsel_f32(svcmpgt_f32(svptrue_b32(), acc0_0, lo_e1), acc0_0, lo_e1);
@@ -1386,12 +1428,18 @@ __attribute__((target("+sve"))) void matmul_at_acc_f32_sve(const float* in0, con
       acc4_0 = svsel_f32(svcmplt_f32(svptrue_b32(), acc4_0, hi_e1), acc4_0, hi_e1);
       acc5_0 = svsel_f32(svcmpgt_f32(svptrue_b32(), acc5_0, lo_e1), acc5_0, lo_e1);
       acc5_0 = svsel_f32(svcmplt_f32(svptrue_b32(), acc5_0, hi_e1), acc5_0, hi_e1);
+      acc6_0 = svsel_f32(svcmpgt_f32(svptrue_b32(), acc6_0, lo_e1), acc6_0, lo_e1);
+      acc6_0 = svsel_f32(svcmplt_f32(svptrue_b32(), acc6_0, hi_e1), acc6_0, hi_e1);
+      acc7_0 = svsel_f32(svcmpgt_f32(svptrue_b32(), acc7_0, lo_e1), acc7_0, lo_e1);
+      acc7_0 = svsel_f32(svcmplt_f32(svptrue_b32(), acc7_0, hi_e1), acc7_0, hi_e1);
       svst1_f32(svptrue_b32(), out + out_base, acc0_0);
       svst1_f32(svptrue_b32(), out + out_base + stride2, acc1_0);
       svst1_f32(svptrue_b32(), out + out_base + 2 * stride2, acc2_0);
       svst1_f32(svptrue_b32(), out + out_base + 3 * stride2, acc3_0);
       svst1_f32(svptrue_b32(), out + out_base + 4 * stride2, acc4_0);
       svst1_f32(svptrue_b32(), out + out_base + 5 * stride2, acc5_0);
+      svst1_f32(svptrue_b32(), out + out_base + 6 * stride2, acc6_0);
+      svst1_f32(svptrue_b32(), out + out_base + 7 * stride2, acc7_0);
     }
     // the rest: 4 rows
     for (; i + 4 <= size0; i += 4) {
@@ -1483,8 +1531,8 @@ __attribute__((target("+sve"))) void matmul_at_acc_f32_sve(const float* in0, con
   if (j < size1) {
     svbool_t tail_lanes = svwhilelt_b32_s64(j, size1);
     int64_t i = 0;
-    // along i: tiles of 6 x 1 vectors
-    for (; i + 6 <= size0; i += 6) {
+    // along i: tiles of 8 x 1 vectors
+    for (; i + 8 <= size0; i += 8) {
       int64_t out_base = i * stride2 + j;
       svfloat32_t acc0_0 = svld1_f32(tail_lanes, out + out_base);
       svfloat32_t acc1_0 = svld1_f32(tail_lanes, out + out_base + stride2);
@@ -1492,6 +1540,8 @@ __attribute__((target("+sve"))) void matmul_at_acc_f32_sve(const float* in0, con
       svfloat32_t acc3_0 = svld1_f32(tail_lanes, out + out_base + 3 * stride2);
       svfloat32_t acc4_0 = svld1_f32(tail_lanes, out + out_base + 4 * stride2);
       svfloat32_t acc5_0 = svld1_f32(tail_lanes, out + out_base + 5 * stride2);
+      svfloat32_t acc6_0 = svld1_f32(tail_lanes, out + out_base + 6 * stride2);
+      svfloat32_t acc7_0 = svld1_f32(tail_lanes, out + out_base + 7 * stride2);
       // k
       int64_t r2 = 0;
       for (; r2 < size2; ++r2) {
@@ -1508,6 +1558,10 @@ __attribute__((target("+sve"))) void matmul_at_acc_f32_sve(const float* in0, con
         acc4_0 = svmla_f32_x(svptrue_b32(), acc4_0, in0_r4, in1_v0);
         svfloat32_t in0_r5 = svdup_n_f32(in0[i + r2 * stride0 + 5]);
         acc5_0 = svmla_f32_x(svptrue_b32(), acc5_0, in0_r5, in1_v0);
+        svfloat32_t in0_r6 = svdup_n_f32(in0[i + r2 * stride0 + 6]);
+        acc6_0 = svmla_f32_x(svptrue_b32(), acc6_0, in0_r6, in1_v0);
+        svfloat32_t in0_r7 = svdup_n_f32(in0[i + r2 * stride0 + 7]);
+        acc7_0 = svmla_f32_x(svptrue_b32(), acc7_0, in0_r7, in1_v0);
       }
       svfloat32_t factor_e0 = svdup_n_f32(scalar0);
       acc0_0 = svmul_f32_x(svptrue_b32(), acc0_0, factor_e0);
@@ -1516,6 +1570,8 @@ __attribute__((target("+sve"))) void matmul_at_acc_f32_sve(const float* in0, con
       acc3_0 = svmul_f32_x(svptrue_b32(), acc3_0, factor_e0);
       acc4_0 = svmul_f32_x(svptrue_b32(), acc4_0, factor_e0);
       acc5_0 = svmul_f32_x(svptrue_b32(), acc5_0, factor_e0);
+      acc6_0 = svmul_f32_x(svptrue_b32(), acc6_0, factor_e0);
+      acc7_0 = svmul_f32_x(svptrue_b32(), acc7_0, factor_e0);
       svfloat32_t lo_e1 = svdup_n_f32(-1.0f);
       svfloat32_t hi_e1 = svdup_n_f32(1.0f);
       acc0_0 = svsel_f32(svcmpgt_f32(svptrue_b32(), acc0_0, lo_e1), acc0_0, lo_e1);
@@ -1530,12 +1586,18 @@ __attribute__((target("+sve"))) void matmul_at_acc_f32_sve(const float* in0, con
       acc4_0 = svsel_f32(svcmplt_f32(svptrue_b32(), acc4_0, hi_e1), acc4_0, hi_e1);
       acc5_0 = svsel_f32(svcmpgt_f32(svptrue_b32(), acc5_0, lo_e1), acc5_0, lo_e1);
       acc5_0 = svsel_f32(svcmplt_f32(svptrue_b32(), acc5_0, hi_e1), acc5_0, hi_e1);
+      acc6_0 = svsel_f32(svcmpgt_f32(svptrue_b32(), acc6_0, lo_e1), acc6_0, lo_e1);
+      acc6_0 = svsel_f32(svcmplt_f32(svptrue_b32(), acc6_0, hi_e1), acc6_0, hi_e1);
+      acc7_0 = svsel_f32(svcmpgt_f32(svptrue_b32(), acc7_0, lo_e1), acc7_0, lo_e1);
+      acc7_0 = svsel_f32(svcmplt_f32(svptrue_b32(), acc7_0, hi_e1), acc7_0, hi_e1);
       svst1_f32(tail_lanes, out + out_base, acc0_0);
       svst1_f32(tail_lanes, out + out_base + stride2, acc1_0);
       svst1_f32(tail_lanes, out + out_base + 2 * stride2, acc2_0);
       svst1_f32(tail_lanes, out + out_base + 3 * stride2, acc3_0);
       svst1_f32(tail_lanes, out + out_base + 4 * stride2, acc4_0);
       svst1_f32(tail_lanes, out + out_base + 5 * stride2, acc5_0);
+      svst1_f32(tail_lanes, out + out_base + 6 * stride2, acc6_0);
+      svst1_f32(tail_lanes, out + out_base + 7 * stride2, acc7_0);
     }
     // the rest: 4 rows
     for (; i + 4 <= size0; i += 4) {
@@ -1630,7 +1692,7 @@ __attribute__((target("+sve"))) void matmul_at_acc_f32_sve(const float* in0, con
 // packing: b is copied per column of tiles into a 128 KiB panel, 2048 steps of k at a time (the reduction runs in blocks of 2048)
 // register tile: 6 x 2 vectors of f32x8 (12 accumulators) along i x j
 // per step of k: fused multiply-adds; init and epilogue fused into the tile (each output element is written once)
-// tails: j: single vectors, then one masked partial vector; i: tiles of 4, 2, 1 rows
+// tails: j: single vectors, then one masked partial vector (in tiles of 8 x 1 vectors); i: tiles of 4, 2, 1 rows
 // loop nest (tails left out):
 //   for j: tiles of 2 x f32x8 along j
 //     for blocks of 2048 steps of k: pack b into the panel
@@ -1911,8 +1973,8 @@ __attribute__((target("avx2,fma"))) void matmul_at_acc_f32_avx2_fma(
         _mm256_storeu_ps(panel + 8 * kp - 8 * k0, _mm256_loadu_ps(in1 + j + kp * stride1));
       }
       int64_t i = 0;
-      // along i: tiles of 6 x 1 vectors
-      for (; i + 6 <= size0; i += 6) {
+      // along i: tiles of 8 x 1 vectors
+      for (; i + 8 <= size0; i += 8) {
         int64_t out_base = i * stride2 + j;
         __m256 acc0_0 = _mm256_loadu_ps(out + out_base);
         __m256 acc1_0 = _mm256_loadu_ps(out + out_base + stride2);
@@ -1920,6 +1982,8 @@ __attribute__((target("avx2,fma"))) void matmul_at_acc_f32_avx2_fma(
         __m256 acc3_0 = _mm256_loadu_ps(out + out_base + 3 * stride2);
         __m256 acc4_0 = _mm256_loadu_ps(out + out_base + 4 * stride2);
         __m256 acc5_0 = _mm256_loadu_ps(out + out_base + 5 * stride2);
+        __m256 acc6_0 = _mm256_loadu_ps(out + out_base + 6 * stride2);
+        __m256 acc7_0 = _mm256_loadu_ps(out + out_base + 7 * stride2);
         // k
         int64_t r2 = k0;
         for (; r2 < k_end; ++r2) {
@@ -1936,6 +2000,10 @@ __attribute__((target("avx2,fma"))) void matmul_at_acc_f32_avx2_fma(
           acc4_0 = _mm256_fmadd_ps(in0_r4, in1_v0, acc4_0);
           __m256 in0_r5 = _mm256_set1_ps(in0[i + r2 * stride0 + 5]);
           acc5_0 = _mm256_fmadd_ps(in0_r5, in1_v0, acc5_0);
+          __m256 in0_r6 = _mm256_set1_ps(in0[i + r2 * stride0 + 6]);
+          acc6_0 = _mm256_fmadd_ps(in0_r6, in1_v0, acc6_0);
+          __m256 in0_r7 = _mm256_set1_ps(in0[i + r2 * stride0 + 7]);
+          acc7_0 = _mm256_fmadd_ps(in0_r7, in1_v0, acc7_0);
         }
         // the last block: the epilogue
         if (k_end == size2) {
@@ -1946,6 +2014,8 @@ __attribute__((target("avx2,fma"))) void matmul_at_acc_f32_avx2_fma(
           acc3_0 = _mm256_mul_ps(acc3_0, factor_e0);
           acc4_0 = _mm256_mul_ps(acc4_0, factor_e0);
           acc5_0 = _mm256_mul_ps(acc5_0, factor_e0);
+          acc6_0 = _mm256_mul_ps(acc6_0, factor_e0);
+          acc7_0 = _mm256_mul_ps(acc7_0, factor_e0);
           __m256 lo_e1 = _mm256_set1_ps(-1.0f);
           __m256 hi_e1 = _mm256_set1_ps(1.0f);
           acc0_0 = _mm256_max_ps(acc0_0, lo_e1);
@@ -1960,6 +2030,10 @@ __attribute__((target("avx2,fma"))) void matmul_at_acc_f32_avx2_fma(
           acc4_0 = _mm256_min_ps(acc4_0, hi_e1);
           acc5_0 = _mm256_max_ps(acc5_0, lo_e1);
           acc5_0 = _mm256_min_ps(acc5_0, hi_e1);
+          acc6_0 = _mm256_max_ps(acc6_0, lo_e1);
+          acc6_0 = _mm256_min_ps(acc6_0, hi_e1);
+          acc7_0 = _mm256_max_ps(acc7_0, lo_e1);
+          acc7_0 = _mm256_min_ps(acc7_0, hi_e1);
         }
         _mm256_storeu_ps(out + out_base, acc0_0);
         _mm256_storeu_ps(out + out_base + stride2, acc1_0);
@@ -1967,6 +2041,8 @@ __attribute__((target("avx2,fma"))) void matmul_at_acc_f32_avx2_fma(
         _mm256_storeu_ps(out + out_base + 3 * stride2, acc3_0);
         _mm256_storeu_ps(out + out_base + 4 * stride2, acc4_0);
         _mm256_storeu_ps(out + out_base + 5 * stride2, acc5_0);
+        _mm256_storeu_ps(out + out_base + 6 * stride2, acc6_0);
+        _mm256_storeu_ps(out + out_base + 7 * stride2, acc7_0);
       }
       // the rest: 4 rows
       for (; i + 4 <= size0; i += 4) {
@@ -2083,8 +2159,8 @@ __attribute__((target("avx2,fma"))) void matmul_at_acc_f32_avx2_fma(
         _mm256_storeu_ps(panel + 8 * kp - 8 * k0, packed0);
       }
       int64_t i = 0;
-      // along i: tiles of 6 x 1 vectors
-      for (; i + 6 <= size0; i += 6) {
+      // along i: tiles of 8 x 1 vectors
+      for (; i + 8 <= size0; i += 8) {
         int64_t out_base = i * stride2 + j;
         const __m256i acc0_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
                                                          _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
@@ -2121,6 +2197,18 @@ __attribute__((target("avx2,fma"))) void matmul_at_acc_f32_avx2_fma(
             _mm256_setzero_ps(),
             _mm256_maskload_ps((const float*)(out + out_base + 5 * stride2), acc5_0_active),
             _mm256_castsi256_ps(acc5_0_active));
+        const __m256i acc6_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
+                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+        __m256 acc6_0 = _mm256_blendv_ps(
+            _mm256_setzero_ps(),
+            _mm256_maskload_ps((const float*)(out + out_base + 6 * stride2), acc6_0_active),
+            _mm256_castsi256_ps(acc6_0_active));
+        const __m256i acc7_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
+                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+        __m256 acc7_0 = _mm256_blendv_ps(
+            _mm256_setzero_ps(),
+            _mm256_maskload_ps((const float*)(out + out_base + 7 * stride2), acc7_0_active),
+            _mm256_castsi256_ps(acc7_0_active));
         // k
         int64_t r2 = k0;
         for (; r2 < k_end; ++r2) {
@@ -2142,6 +2230,10 @@ __attribute__((target("avx2,fma"))) void matmul_at_acc_f32_avx2_fma(
           acc4_0 = _mm256_fmadd_ps(in0_r4, in1_v0, acc4_0);
           __m256 in0_r5 = _mm256_set1_ps(in0[i + r2 * stride0 + 5]);
           acc5_0 = _mm256_fmadd_ps(in0_r5, in1_v0, acc5_0);
+          __m256 in0_r6 = _mm256_set1_ps(in0[i + r2 * stride0 + 6]);
+          acc6_0 = _mm256_fmadd_ps(in0_r6, in1_v0, acc6_0);
+          __m256 in0_r7 = _mm256_set1_ps(in0[i + r2 * stride0 + 7]);
+          acc7_0 = _mm256_fmadd_ps(in0_r7, in1_v0, acc7_0);
         }
         // the last block: the epilogue
         if (k_end == size2) {
@@ -2152,6 +2244,8 @@ __attribute__((target("avx2,fma"))) void matmul_at_acc_f32_avx2_fma(
           acc3_0 = _mm256_mul_ps(acc3_0, factor_e0);
           acc4_0 = _mm256_mul_ps(acc4_0, factor_e0);
           acc5_0 = _mm256_mul_ps(acc5_0, factor_e0);
+          acc6_0 = _mm256_mul_ps(acc6_0, factor_e0);
+          acc7_0 = _mm256_mul_ps(acc7_0, factor_e0);
           __m256 lo_e1 = _mm256_set1_ps(-1.0f);
           __m256 hi_e1 = _mm256_set1_ps(1.0f);
           acc0_0 = _mm256_max_ps(acc0_0, lo_e1);
@@ -2166,6 +2260,10 @@ __attribute__((target("avx2,fma"))) void matmul_at_acc_f32_avx2_fma(
           acc4_0 = _mm256_min_ps(acc4_0, hi_e1);
           acc5_0 = _mm256_max_ps(acc5_0, lo_e1);
           acc5_0 = _mm256_min_ps(acc5_0, hi_e1);
+          acc6_0 = _mm256_max_ps(acc6_0, lo_e1);
+          acc6_0 = _mm256_min_ps(acc6_0, hi_e1);
+          acc7_0 = _mm256_max_ps(acc7_0, lo_e1);
+          acc7_0 = _mm256_min_ps(acc7_0, hi_e1);
         }
         _mm256_maskstore_ps((float*)(out + out_base),
                             _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
@@ -2191,6 +2289,14 @@ __attribute__((target("avx2,fma"))) void matmul_at_acc_f32_avx2_fma(
                             _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
                                                _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
                             acc5_0);
+        _mm256_maskstore_ps((float*)(out + out_base + 6 * stride2),
+                            _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
+                                               _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
+                            acc6_0);
+        _mm256_maskstore_ps((float*)(out + out_base + 7 * stride2),
+                            _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
+                                               _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
+                            acc7_0);
       }
       // the rest: 4 rows
       for (; i + 4 <= size0; i += 4) {
@@ -2363,7 +2469,7 @@ __attribute__((target("avx2,fma"))) void matmul_at_acc_f32_avx2_fma(
 // packing: b is copied per column of tiles into a 128 KiB panel, 2048 steps of k at a time (the reduction runs in blocks of 2048)
 // register tile: 6 x 4 vectors of f32x4 (24 accumulators) along i x j
 // per step of k: fused multiply-adds; init and epilogue fused into the tile (each output element is written once)
-// tails: j: single vectors, then one masked partial vector; i: tiles of 4, 2, 1 rows
+// tails: j: single vectors, then one masked partial vector (in tiles of 8 x 1 vectors); i: tiles of 4, 2, 1 rows
 // loop nest (tails left out):
 //   for j: tiles of 4 x f32x4 along j
 //     for blocks of 2048 steps of k: pack b into the panel
@@ -2810,8 +2916,8 @@ void matmul_at_acc_f32_neon(const float* in0, const float* in1, int64_t size0, i
         vst1q_f32(panel + 4 * kp - 4 * k0, vld1q_f32(in1 + j + kp * stride1));
       }
       int64_t i = 0;
-      // along i: tiles of 6 x 1 vectors
-      for (; i + 6 <= size0; i += 6) {
+      // along i: tiles of 8 x 1 vectors
+      for (; i + 8 <= size0; i += 8) {
         int64_t out_base = i * stride2 + j;
         float32x4_t acc0_0 = vld1q_f32(out + out_base);
         float32x4_t acc1_0 = vld1q_f32(out + out_base + stride2);
@@ -2819,6 +2925,8 @@ void matmul_at_acc_f32_neon(const float* in0, const float* in1, int64_t size0, i
         float32x4_t acc3_0 = vld1q_f32(out + out_base + 3 * stride2);
         float32x4_t acc4_0 = vld1q_f32(out + out_base + 4 * stride2);
         float32x4_t acc5_0 = vld1q_f32(out + out_base + 5 * stride2);
+        float32x4_t acc6_0 = vld1q_f32(out + out_base + 6 * stride2);
+        float32x4_t acc7_0 = vld1q_f32(out + out_base + 7 * stride2);
         // k
         int64_t r2 = k0;
         for (; r2 < k_end; ++r2) {
@@ -2835,6 +2943,10 @@ void matmul_at_acc_f32_neon(const float* in0, const float* in1, int64_t size0, i
           acc4_0 = vfmaq_f32(acc4_0, in0_r4, in1_v0);
           float32x4_t in0_r5 = vld1q_dup_f32(in0 + i + r2 * stride0 + 5);
           acc5_0 = vfmaq_f32(acc5_0, in0_r5, in1_v0);
+          float32x4_t in0_r6 = vld1q_dup_f32(in0 + i + r2 * stride0 + 6);
+          acc6_0 = vfmaq_f32(acc6_0, in0_r6, in1_v0);
+          float32x4_t in0_r7 = vld1q_dup_f32(in0 + i + r2 * stride0 + 7);
+          acc7_0 = vfmaq_f32(acc7_0, in0_r7, in1_v0);
         }
         // the last block: the epilogue
         if (k_end == size2) {
@@ -2845,6 +2957,8 @@ void matmul_at_acc_f32_neon(const float* in0, const float* in1, int64_t size0, i
           acc3_0 = vmulq_f32(acc3_0, factor_e0);
           acc4_0 = vmulq_f32(acc4_0, factor_e0);
           acc5_0 = vmulq_f32(acc5_0, factor_e0);
+          acc6_0 = vmulq_f32(acc6_0, factor_e0);
+          acc7_0 = vmulq_f32(acc7_0, factor_e0);
           float32x4_t lo_e1 = vdupq_n_f32(-1.0f);
           float32x4_t hi_e1 = vdupq_n_f32(1.0f);
           acc0_0 = vbslq_f32(vcgtq_f32(acc0_0, lo_e1), acc0_0, lo_e1);
@@ -2859,6 +2973,10 @@ void matmul_at_acc_f32_neon(const float* in0, const float* in1, int64_t size0, i
           acc4_0 = vbslq_f32(vcltq_f32(acc4_0, hi_e1), acc4_0, hi_e1);
           acc5_0 = vbslq_f32(vcgtq_f32(acc5_0, lo_e1), acc5_0, lo_e1);
           acc5_0 = vbslq_f32(vcltq_f32(acc5_0, hi_e1), acc5_0, hi_e1);
+          acc6_0 = vbslq_f32(vcgtq_f32(acc6_0, lo_e1), acc6_0, lo_e1);
+          acc6_0 = vbslq_f32(vcltq_f32(acc6_0, hi_e1), acc6_0, hi_e1);
+          acc7_0 = vbslq_f32(vcgtq_f32(acc7_0, lo_e1), acc7_0, lo_e1);
+          acc7_0 = vbslq_f32(vcltq_f32(acc7_0, hi_e1), acc7_0, hi_e1);
         }
         vst1q_f32(out + out_base, acc0_0);
         vst1q_f32(out + out_base + stride2, acc1_0);
@@ -2866,6 +2984,8 @@ void matmul_at_acc_f32_neon(const float* in0, const float* in1, int64_t size0, i
         vst1q_f32(out + out_base + 3 * stride2, acc3_0);
         vst1q_f32(out + out_base + 4 * stride2, acc4_0);
         vst1q_f32(out + out_base + 5 * stride2, acc5_0);
+        vst1q_f32(out + out_base + 6 * stride2, acc6_0);
+        vst1q_f32(out + out_base + 7 * stride2, acc7_0);
       }
       // the rest: 4 rows
       for (; i + 4 <= size0; i += 4) {
@@ -2978,8 +3098,8 @@ void matmul_at_acc_f32_neon(const float* in0, const float* in1, int64_t size0, i
         vst1q_f32(panel + 4 * kp - 4 * k0, packed0);
       }
       int64_t i = 0;
-      // along i: tiles of 6 x 1 vectors
-      for (; i + 6 <= size0; i += 6) {
+      // along i: tiles of 8 x 1 vectors
+      for (; i + 8 <= size0; i += 8) {
         int64_t out_base = i * stride2 + j;
         float32x4_t acc0_0 =
             vreinterpretq_f32_u8(simdgen_load_prefix(out + out_base, (size1 - j) * 4));
@@ -2993,6 +3113,10 @@ void matmul_at_acc_f32_neon(const float* in0, const float* in1, int64_t size0, i
             simdgen_load_prefix(out + out_base + 4 * stride2, (size1 - j) * 4));
         float32x4_t acc5_0 = vreinterpretq_f32_u8(
             simdgen_load_prefix(out + out_base + 5 * stride2, (size1 - j) * 4));
+        float32x4_t acc6_0 = vreinterpretq_f32_u8(
+            simdgen_load_prefix(out + out_base + 6 * stride2, (size1 - j) * 4));
+        float32x4_t acc7_0 = vreinterpretq_f32_u8(
+            simdgen_load_prefix(out + out_base + 7 * stride2, (size1 - j) * 4));
         // k
         int64_t r2 = k0;
         for (; r2 < k_end; ++r2) {
@@ -3010,6 +3134,10 @@ void matmul_at_acc_f32_neon(const float* in0, const float* in1, int64_t size0, i
           acc4_0 = vfmaq_f32(acc4_0, in0_r4, in1_v0);
           float32x4_t in0_r5 = vld1q_dup_f32(in0 + i + r2 * stride0 + 5);
           acc5_0 = vfmaq_f32(acc5_0, in0_r5, in1_v0);
+          float32x4_t in0_r6 = vld1q_dup_f32(in0 + i + r2 * stride0 + 6);
+          acc6_0 = vfmaq_f32(acc6_0, in0_r6, in1_v0);
+          float32x4_t in0_r7 = vld1q_dup_f32(in0 + i + r2 * stride0 + 7);
+          acc7_0 = vfmaq_f32(acc7_0, in0_r7, in1_v0);
         }
         // the last block: the epilogue
         if (k_end == size2) {
@@ -3020,6 +3148,8 @@ void matmul_at_acc_f32_neon(const float* in0, const float* in1, int64_t size0, i
           acc3_0 = vmulq_f32(acc3_0, factor_e0);
           acc4_0 = vmulq_f32(acc4_0, factor_e0);
           acc5_0 = vmulq_f32(acc5_0, factor_e0);
+          acc6_0 = vmulq_f32(acc6_0, factor_e0);
+          acc7_0 = vmulq_f32(acc7_0, factor_e0);
           float32x4_t lo_e1 = vdupq_n_f32(-1.0f);
           float32x4_t hi_e1 = vdupq_n_f32(1.0f);
           acc0_0 = vbslq_f32(vcgtq_f32(acc0_0, lo_e1), acc0_0, lo_e1);
@@ -3034,6 +3164,10 @@ void matmul_at_acc_f32_neon(const float* in0, const float* in1, int64_t size0, i
           acc4_0 = vbslq_f32(vcltq_f32(acc4_0, hi_e1), acc4_0, hi_e1);
           acc5_0 = vbslq_f32(vcgtq_f32(acc5_0, lo_e1), acc5_0, lo_e1);
           acc5_0 = vbslq_f32(vcltq_f32(acc5_0, hi_e1), acc5_0, hi_e1);
+          acc6_0 = vbslq_f32(vcgtq_f32(acc6_0, lo_e1), acc6_0, lo_e1);
+          acc6_0 = vbslq_f32(vcltq_f32(acc6_0, hi_e1), acc6_0, hi_e1);
+          acc7_0 = vbslq_f32(vcgtq_f32(acc7_0, lo_e1), acc7_0, lo_e1);
+          acc7_0 = vbslq_f32(vcltq_f32(acc7_0, hi_e1), acc7_0, hi_e1);
         }
         simdgen_store_prefix(out + out_base, vreinterpretq_u8_f32(acc0_0), (size1 - j) * 4);
         simdgen_store_prefix(out + out_base + stride2, vreinterpretq_u8_f32(acc1_0),
@@ -3045,6 +3179,10 @@ void matmul_at_acc_f32_neon(const float* in0, const float* in1, int64_t size0, i
         simdgen_store_prefix(out + out_base + 4 * stride2, vreinterpretq_u8_f32(acc4_0),
                              (size1 - j) * 4);
         simdgen_store_prefix(out + out_base + 5 * stride2, vreinterpretq_u8_f32(acc5_0),
+                             (size1 - j) * 4);
+        simdgen_store_prefix(out + out_base + 6 * stride2, vreinterpretq_u8_f32(acc6_0),
+                             (size1 - j) * 4);
+        simdgen_store_prefix(out + out_base + 7 * stride2, vreinterpretq_u8_f32(acc7_0),
                              (size1 - j) * 4);
       }
       // the rest: 4 rows

@@ -110,7 +110,7 @@ static inline void simdgen_store_prefix(void* to, uint8x16_t v, int64_t bytes) {
 // hint: bt[j][k] is not laid out in the order the kernel reads it; weights used by many calls can be packed ahead ("pack": "ahead") into bt_packed[k][j], read in order
 // register tile: 6 x 4 vectors of f32x16 (24 accumulators) along i x j
 // per step of k: fused multiply-adds; init and epilogue fused into the tile (each output element is written once)
-// tails: j: single vectors, then one masked partial vector; i: tiles of 4, 2, 1 rows
+// tails: j: single vectors, then one masked partial vector (in tiles of 8 x 1 vectors); i: tiles of 4, 2, 1 rows
 // loop nest (tails left out):
 //   for j: tiles of 4 x f32x16 along j
 //     for blocks of 512 steps of k: pack bt into the panel
@@ -693,8 +693,8 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void matmul_b
         }
       }
       int64_t i = 0;
-      // along i: tiles of 6 x 1 vectors
-      for (; i + 6 <= size0; i += 6) {
+      // along i: tiles of 8 x 1 vectors
+      for (; i + 8 <= size0; i += 8) {
         int64_t out_base = i * stride2 + j;
         __m512 acc0_0 = _mm512_setzero_ps();
         __m512 acc1_0 = _mm512_setzero_ps();
@@ -702,6 +702,8 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void matmul_b
         __m512 acc3_0 = _mm512_setzero_ps();
         __m512 acc4_0 = _mm512_setzero_ps();
         __m512 acc5_0 = _mm512_setzero_ps();
+        __m512 acc6_0 = _mm512_setzero_ps();
+        __m512 acc7_0 = _mm512_setzero_ps();
         // a later block: the sums so far
         if (k0 > 0) {
           acc0_0 = _mm512_loadu_ps(out + out_base);
@@ -710,6 +712,8 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void matmul_b
           acc3_0 = _mm512_loadu_ps(out + out_base + 3 * stride2);
           acc4_0 = _mm512_loadu_ps(out + out_base + 4 * stride2);
           acc5_0 = _mm512_loadu_ps(out + out_base + 5 * stride2);
+          acc6_0 = _mm512_loadu_ps(out + out_base + 6 * stride2);
+          acc7_0 = _mm512_loadu_ps(out + out_base + 7 * stride2);
         }
         // k
         int64_t r2 = k0;
@@ -727,6 +731,10 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void matmul_b
           acc4_0 = _mm512_fmadd_ps(in0_r4, in1_v0, acc4_0);
           __m512 in0_r5 = _mm512_set1_ps(in0[i * stride0 + r2 + 5 * stride0]);
           acc5_0 = _mm512_fmadd_ps(in0_r5, in1_v0, acc5_0);
+          __m512 in0_r6 = _mm512_set1_ps(in0[i * stride0 + r2 + 6 * stride0]);
+          acc6_0 = _mm512_fmadd_ps(in0_r6, in1_v0, acc6_0);
+          __m512 in0_r7 = _mm512_set1_ps(in0[i * stride0 + r2 + 7 * stride0]);
+          acc7_0 = _mm512_fmadd_ps(in0_r7, in1_v0, acc7_0);
         }
         _mm512_storeu_ps(out + out_base, acc0_0);
         _mm512_storeu_ps(out + out_base + stride2, acc1_0);
@@ -734,6 +742,8 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void matmul_b
         _mm512_storeu_ps(out + out_base + 3 * stride2, acc3_0);
         _mm512_storeu_ps(out + out_base + 4 * stride2, acc4_0);
         _mm512_storeu_ps(out + out_base + 5 * stride2, acc5_0);
+        _mm512_storeu_ps(out + out_base + 6 * stride2, acc6_0);
+        _mm512_storeu_ps(out + out_base + 7 * stride2, acc7_0);
       }
       // the rest: 4 rows
       for (; i + 4 <= size0; i += 4) {
@@ -825,8 +835,8 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void matmul_b
         }
       }
       int64_t i = 0;
-      // along i: tiles of 6 x 1 vectors
-      for (; i + 6 <= size0; i += 6) {
+      // along i: tiles of 8 x 1 vectors
+      for (; i + 8 <= size0; i += 8) {
         int64_t out_base = i * stride2 + j;
         __m512 acc0_0 = _mm512_setzero_ps();
         __m512 acc1_0 = _mm512_setzero_ps();
@@ -834,6 +844,8 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void matmul_b
         __m512 acc3_0 = _mm512_setzero_ps();
         __m512 acc4_0 = _mm512_setzero_ps();
         __m512 acc5_0 = _mm512_setzero_ps();
+        __m512 acc6_0 = _mm512_setzero_ps();
+        __m512 acc7_0 = _mm512_setzero_ps();
         // a later block: the sums so far
         if (k0 > 0) {
           acc0_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
@@ -854,6 +866,12 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void matmul_b
           acc5_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
                                         (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
                                         out + out_base + 5 * stride2);
+          acc6_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
+                                        (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
+                                        out + out_base + 6 * stride2);
+          acc7_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
+                                        (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
+                                        out + out_base + 7 * stride2);
         }
         // k
         int64_t r2 = k0;
@@ -873,6 +891,10 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void matmul_b
           acc4_0 = _mm512_fmadd_ps(in0_r4, in1_v0, acc4_0);
           __m512 in0_r5 = _mm512_set1_ps(in0[i * stride0 + r2 + 5 * stride0]);
           acc5_0 = _mm512_fmadd_ps(in0_r5, in1_v0, acc5_0);
+          __m512 in0_r6 = _mm512_set1_ps(in0[i * stride0 + r2 + 6 * stride0]);
+          acc6_0 = _mm512_fmadd_ps(in0_r6, in1_v0, acc6_0);
+          __m512 in0_r7 = _mm512_set1_ps(in0[i * stride0 + r2 + 7 * stride0]);
+          acc7_0 = _mm512_fmadd_ps(in0_r7, in1_v0, acc7_0);
         }
         _mm512_mask_storeu_ps(out + out_base, (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
                               acc0_0);
@@ -886,6 +908,10 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void matmul_b
                               (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc4_0);
         _mm512_mask_storeu_ps(out + out_base + 5 * stride2,
                               (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc5_0);
+        _mm512_mask_storeu_ps(out + out_base + 6 * stride2,
+                              (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc6_0);
+        _mm512_mask_storeu_ps(out + out_base + 7 * stride2,
+                              (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc7_0);
       }
       // the rest: 4 rows
       for (; i + 4 <= size0; i += 4) {
@@ -994,7 +1020,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void matmul_b
 // hint: bt[j][k] is not laid out in the order the kernel reads it; weights used by many calls can be packed ahead ("pack": "ahead") into bt_packed[k][j], read in order
 // register tile: 6 x 4 vectors of f32 x vscale*4 (24 accumulators) along i x j
 // per step of k: fused multiply-adds; init and epilogue fused into the tile (each output element is written once)
-// tails: j: single vectors, then one masked partial vector; i: tiles of 4, 2, 1 rows
+// tails: j: single vectors, then one masked partial vector (in tiles of 8 x 1 vectors); i: tiles of 4, 2, 1 rows
 // loop nest (tails left out):
 //   for j: tiles of 4 x f32 x vscale*4 along j
 //     for i: tiles of 6 rows along i
@@ -1259,8 +1285,8 @@ __attribute__((target("+sve"))) void matmul_bt_f32_sve(const float* in0, const f
   // one vector at a time
   for (; j <= size1 - 4 * vscale; j += 4 * vscale) {
     int64_t i = 0;
-    // along i: tiles of 6 x 1 vectors
-    for (; i + 6 <= size0; i += 6) {
+    // along i: tiles of 8 x 1 vectors
+    for (; i + 8 <= size0; i += 8) {
       int64_t out_base = i * stride2 + j;
       svfloat32_t acc0_0 = svdup_n_f32(0.0f);
       svfloat32_t acc1_0 = svdup_n_f32(0.0f);
@@ -1268,6 +1294,8 @@ __attribute__((target("+sve"))) void matmul_bt_f32_sve(const float* in0, const f
       svfloat32_t acc3_0 = svdup_n_f32(0.0f);
       svfloat32_t acc4_0 = svdup_n_f32(0.0f);
       svfloat32_t acc5_0 = svdup_n_f32(0.0f);
+      svfloat32_t acc6_0 = svdup_n_f32(0.0f);
+      svfloat32_t acc7_0 = svdup_n_f32(0.0f);
       // k
       int64_t r2 = 0;
       for (; r2 < size2; ++r2) {
@@ -1285,6 +1313,10 @@ __attribute__((target("+sve"))) void matmul_bt_f32_sve(const float* in0, const f
         acc4_0 = svmla_f32_x(svptrue_b32(), acc4_0, in0_r4, in1_v0);
         svfloat32_t in0_r5 = svdup_n_f32(in0[i * stride0 + r2 + 5 * stride0]);
         acc5_0 = svmla_f32_x(svptrue_b32(), acc5_0, in0_r5, in1_v0);
+        svfloat32_t in0_r6 = svdup_n_f32(in0[i * stride0 + r2 + 6 * stride0]);
+        acc6_0 = svmla_f32_x(svptrue_b32(), acc6_0, in0_r6, in1_v0);
+        svfloat32_t in0_r7 = svdup_n_f32(in0[i * stride0 + r2 + 7 * stride0]);
+        acc7_0 = svmla_f32_x(svptrue_b32(), acc7_0, in0_r7, in1_v0);
       }
       svst1_f32(svptrue_b32(), out + out_base, acc0_0);
       svst1_f32(svptrue_b32(), out + out_base + stride2, acc1_0);
@@ -1292,6 +1324,8 @@ __attribute__((target("+sve"))) void matmul_bt_f32_sve(const float* in0, const f
       svst1_f32(svptrue_b32(), out + out_base + 3 * stride2, acc3_0);
       svst1_f32(svptrue_b32(), out + out_base + 4 * stride2, acc4_0);
       svst1_f32(svptrue_b32(), out + out_base + 5 * stride2, acc5_0);
+      svst1_f32(svptrue_b32(), out + out_base + 6 * stride2, acc6_0);
+      svst1_f32(svptrue_b32(), out + out_base + 7 * stride2, acc7_0);
     }
     // the rest: 4 rows
     for (; i + 4 <= size0; i += 4) {
@@ -1356,8 +1390,8 @@ __attribute__((target("+sve"))) void matmul_bt_f32_sve(const float* in0, const f
   if (j < size1) {
     svbool_t tail_lanes = svwhilelt_b32_s64(j, size1);
     int64_t i = 0;
-    // along i: tiles of 6 x 1 vectors
-    for (; i + 6 <= size0; i += 6) {
+    // along i: tiles of 8 x 1 vectors
+    for (; i + 8 <= size0; i += 8) {
       int64_t out_base = i * stride2 + j;
       svfloat32_t acc0_0 = svdup_n_f32(0.0f);
       svfloat32_t acc1_0 = svdup_n_f32(0.0f);
@@ -1365,6 +1399,8 @@ __attribute__((target("+sve"))) void matmul_bt_f32_sve(const float* in0, const f
       svfloat32_t acc3_0 = svdup_n_f32(0.0f);
       svfloat32_t acc4_0 = svdup_n_f32(0.0f);
       svfloat32_t acc5_0 = svdup_n_f32(0.0f);
+      svfloat32_t acc6_0 = svdup_n_f32(0.0f);
+      svfloat32_t acc7_0 = svdup_n_f32(0.0f);
       // k
       int64_t r2 = 0;
       for (; r2 < size2; ++r2) {
@@ -1382,6 +1418,10 @@ __attribute__((target("+sve"))) void matmul_bt_f32_sve(const float* in0, const f
         acc4_0 = svmla_f32_x(svptrue_b32(), acc4_0, in0_r4, in1_v0);
         svfloat32_t in0_r5 = svdup_n_f32(in0[i * stride0 + r2 + 5 * stride0]);
         acc5_0 = svmla_f32_x(svptrue_b32(), acc5_0, in0_r5, in1_v0);
+        svfloat32_t in0_r6 = svdup_n_f32(in0[i * stride0 + r2 + 6 * stride0]);
+        acc6_0 = svmla_f32_x(svptrue_b32(), acc6_0, in0_r6, in1_v0);
+        svfloat32_t in0_r7 = svdup_n_f32(in0[i * stride0 + r2 + 7 * stride0]);
+        acc7_0 = svmla_f32_x(svptrue_b32(), acc7_0, in0_r7, in1_v0);
       }
       svst1_f32(tail_lanes, out + out_base, acc0_0);
       svst1_f32(tail_lanes, out + out_base + stride2, acc1_0);
@@ -1389,6 +1429,8 @@ __attribute__((target("+sve"))) void matmul_bt_f32_sve(const float* in0, const f
       svst1_f32(tail_lanes, out + out_base + 3 * stride2, acc3_0);
       svst1_f32(tail_lanes, out + out_base + 4 * stride2, acc4_0);
       svst1_f32(tail_lanes, out + out_base + 5 * stride2, acc5_0);
+      svst1_f32(tail_lanes, out + out_base + 6 * stride2, acc6_0);
+      svst1_f32(tail_lanes, out + out_base + 7 * stride2, acc7_0);
     }
     // the rest: 4 rows
     for (; i + 4 <= size0; i += 4) {
@@ -1457,7 +1499,7 @@ __attribute__((target("+sve"))) void matmul_bt_f32_sve(const float* in0, const f
 // hint: bt[j][k] is not laid out in the order the kernel reads it; weights used by many calls can be packed ahead ("pack": "ahead") into bt_packed[k][j], read in order
 // register tile: 6 x 2 vectors of f32x8 (12 accumulators) along i x j
 // per step of k: fused multiply-adds; init and epilogue fused into the tile (each output element is written once)
-// tails: j: single vectors, then one masked partial vector; i: tiles of 4, 2, 1 rows
+// tails: j: single vectors, then one masked partial vector (in tiles of 8 x 1 vectors); i: tiles of 4, 2, 1 rows
 // loop nest (tails left out):
 //   for j: tiles of 2 x f32x8 along j
 //     for blocks of 2048 steps of k: pack bt into the panel
@@ -1784,8 +1826,8 @@ __attribute__((target("avx2,fma"))) void matmul_bt_f32_avx2_fma(const float* in0
         }
       }
       int64_t i = 0;
-      // along i: tiles of 6 x 1 vectors
-      for (; i + 6 <= size0; i += 6) {
+      // along i: tiles of 8 x 1 vectors
+      for (; i + 8 <= size0; i += 8) {
         int64_t out_base = i * stride2 + j;
         __m256 acc0_0 = _mm256_setzero_ps();
         __m256 acc1_0 = _mm256_setzero_ps();
@@ -1793,6 +1835,8 @@ __attribute__((target("avx2,fma"))) void matmul_bt_f32_avx2_fma(const float* in0
         __m256 acc3_0 = _mm256_setzero_ps();
         __m256 acc4_0 = _mm256_setzero_ps();
         __m256 acc5_0 = _mm256_setzero_ps();
+        __m256 acc6_0 = _mm256_setzero_ps();
+        __m256 acc7_0 = _mm256_setzero_ps();
         // a later block: the sums so far
         if (k0 > 0) {
           acc0_0 = _mm256_loadu_ps(out + out_base);
@@ -1801,6 +1845,8 @@ __attribute__((target("avx2,fma"))) void matmul_bt_f32_avx2_fma(const float* in0
           acc3_0 = _mm256_loadu_ps(out + out_base + 3 * stride2);
           acc4_0 = _mm256_loadu_ps(out + out_base + 4 * stride2);
           acc5_0 = _mm256_loadu_ps(out + out_base + 5 * stride2);
+          acc6_0 = _mm256_loadu_ps(out + out_base + 6 * stride2);
+          acc7_0 = _mm256_loadu_ps(out + out_base + 7 * stride2);
         }
         // k
         int64_t r2 = k0;
@@ -1818,6 +1864,10 @@ __attribute__((target("avx2,fma"))) void matmul_bt_f32_avx2_fma(const float* in0
           acc4_0 = _mm256_fmadd_ps(in0_r4, in1_v0, acc4_0);
           __m256 in0_r5 = _mm256_set1_ps(in0[i * stride0 + r2 + 5 * stride0]);
           acc5_0 = _mm256_fmadd_ps(in0_r5, in1_v0, acc5_0);
+          __m256 in0_r6 = _mm256_set1_ps(in0[i * stride0 + r2 + 6 * stride0]);
+          acc6_0 = _mm256_fmadd_ps(in0_r6, in1_v0, acc6_0);
+          __m256 in0_r7 = _mm256_set1_ps(in0[i * stride0 + r2 + 7 * stride0]);
+          acc7_0 = _mm256_fmadd_ps(in0_r7, in1_v0, acc7_0);
         }
         _mm256_storeu_ps(out + out_base, acc0_0);
         _mm256_storeu_ps(out + out_base + stride2, acc1_0);
@@ -1825,6 +1875,8 @@ __attribute__((target("avx2,fma"))) void matmul_bt_f32_avx2_fma(const float* in0
         _mm256_storeu_ps(out + out_base + 3 * stride2, acc3_0);
         _mm256_storeu_ps(out + out_base + 4 * stride2, acc4_0);
         _mm256_storeu_ps(out + out_base + 5 * stride2, acc5_0);
+        _mm256_storeu_ps(out + out_base + 6 * stride2, acc6_0);
+        _mm256_storeu_ps(out + out_base + 7 * stride2, acc7_0);
       }
       // the rest: 4 rows
       for (; i + 4 <= size0; i += 4) {
@@ -1916,8 +1968,8 @@ __attribute__((target("avx2,fma"))) void matmul_bt_f32_avx2_fma(const float* in0
         }
       }
       int64_t i = 0;
-      // along i: tiles of 6 x 1 vectors
-      for (; i + 6 <= size0; i += 6) {
+      // along i: tiles of 8 x 1 vectors
+      for (; i + 8 <= size0; i += 8) {
         int64_t out_base = i * stride2 + j;
         __m256 acc0_0 = _mm256_setzero_ps();
         __m256 acc1_0 = _mm256_setzero_ps();
@@ -1925,6 +1977,8 @@ __attribute__((target("avx2,fma"))) void matmul_bt_f32_avx2_fma(const float* in0
         __m256 acc3_0 = _mm256_setzero_ps();
         __m256 acc4_0 = _mm256_setzero_ps();
         __m256 acc5_0 = _mm256_setzero_ps();
+        __m256 acc6_0 = _mm256_setzero_ps();
+        __m256 acc7_0 = _mm256_setzero_ps();
         // a later block: the sums so far
         if (k0 > 0) {
           const __m256i acc0_0_active = _mm256_cmpgt_epi32(
@@ -1963,6 +2017,18 @@ __attribute__((target("avx2,fma"))) void matmul_bt_f32_avx2_fma(const float* in0
               _mm256_setzero_ps(),
               _mm256_maskload_ps((const float*)(out + out_base + 5 * stride2), acc5_0_active),
               _mm256_castsi256_ps(acc5_0_active));
+          const __m256i acc6_0_active = _mm256_cmpgt_epi32(
+              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+          acc6_0 = _mm256_blendv_ps(
+              _mm256_setzero_ps(),
+              _mm256_maskload_ps((const float*)(out + out_base + 6 * stride2), acc6_0_active),
+              _mm256_castsi256_ps(acc6_0_active));
+          const __m256i acc7_0_active = _mm256_cmpgt_epi32(
+              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+          acc7_0 = _mm256_blendv_ps(
+              _mm256_setzero_ps(),
+              _mm256_maskload_ps((const float*)(out + out_base + 7 * stride2), acc7_0_active),
+              _mm256_castsi256_ps(acc7_0_active));
         }
         // k
         int64_t r2 = k0;
@@ -1985,6 +2051,10 @@ __attribute__((target("avx2,fma"))) void matmul_bt_f32_avx2_fma(const float* in0
           acc4_0 = _mm256_fmadd_ps(in0_r4, in1_v0, acc4_0);
           __m256 in0_r5 = _mm256_set1_ps(in0[i * stride0 + r2 + 5 * stride0]);
           acc5_0 = _mm256_fmadd_ps(in0_r5, in1_v0, acc5_0);
+          __m256 in0_r6 = _mm256_set1_ps(in0[i * stride0 + r2 + 6 * stride0]);
+          acc6_0 = _mm256_fmadd_ps(in0_r6, in1_v0, acc6_0);
+          __m256 in0_r7 = _mm256_set1_ps(in0[i * stride0 + r2 + 7 * stride0]);
+          acc7_0 = _mm256_fmadd_ps(in0_r7, in1_v0, acc7_0);
         }
         _mm256_maskstore_ps((float*)(out + out_base),
                             _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
@@ -2010,6 +2080,14 @@ __attribute__((target("avx2,fma"))) void matmul_bt_f32_avx2_fma(const float* in0
                             _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
                                                _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
                             acc5_0);
+        _mm256_maskstore_ps((float*)(out + out_base + 6 * stride2),
+                            _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
+                                               _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
+                            acc6_0);
+        _mm256_maskstore_ps((float*)(out + out_base + 7 * stride2),
+                            _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
+                                               _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
+                            acc7_0);
       }
       // the rest: 4 rows
       for (; i + 4 <= size0; i += 4) {
@@ -2163,7 +2241,7 @@ __attribute__((target("avx2,fma"))) void matmul_bt_f32_avx2_fma(const float* in0
 // hint: bt[j][k] is not laid out in the order the kernel reads it; weights used by many calls can be packed ahead ("pack": "ahead") into bt_packed[k][j], read in order
 // register tile: 6 x 4 vectors of f32x4 (24 accumulators) along i x j
 // per step of k: fused multiply-adds; init and epilogue fused into the tile (each output element is written once)
-// tails: j: single vectors, then one masked partial vector; i: tiles of 4, 2, 1 rows
+// tails: j: single vectors, then one masked partial vector (in tiles of 8 x 1 vectors); i: tiles of 4, 2, 1 rows
 // loop nest (tails left out):
 //   for j: tiles of 4 x f32x4 along j
 //     for blocks of 2048 steps of k: pack bt into the panel
@@ -2551,8 +2629,8 @@ void matmul_bt_f32_neon(const float* in0, const float* in1, int64_t size0, int64
         }
       }
       int64_t i = 0;
-      // along i: tiles of 6 x 1 vectors
-      for (; i + 6 <= size0; i += 6) {
+      // along i: tiles of 8 x 1 vectors
+      for (; i + 8 <= size0; i += 8) {
         int64_t out_base = i * stride2 + j;
         float32x4_t acc0_0 = vdupq_n_f32(0.0f);
         float32x4_t acc1_0 = vdupq_n_f32(0.0f);
@@ -2560,6 +2638,8 @@ void matmul_bt_f32_neon(const float* in0, const float* in1, int64_t size0, int64
         float32x4_t acc3_0 = vdupq_n_f32(0.0f);
         float32x4_t acc4_0 = vdupq_n_f32(0.0f);
         float32x4_t acc5_0 = vdupq_n_f32(0.0f);
+        float32x4_t acc6_0 = vdupq_n_f32(0.0f);
+        float32x4_t acc7_0 = vdupq_n_f32(0.0f);
         // a later block: the sums so far
         if (k0 > 0) {
           acc0_0 = vld1q_f32(out + out_base);
@@ -2568,6 +2648,8 @@ void matmul_bt_f32_neon(const float* in0, const float* in1, int64_t size0, int64
           acc3_0 = vld1q_f32(out + out_base + 3 * stride2);
           acc4_0 = vld1q_f32(out + out_base + 4 * stride2);
           acc5_0 = vld1q_f32(out + out_base + 5 * stride2);
+          acc6_0 = vld1q_f32(out + out_base + 6 * stride2);
+          acc7_0 = vld1q_f32(out + out_base + 7 * stride2);
         }
         // k
         int64_t r2 = k0;
@@ -2585,6 +2667,10 @@ void matmul_bt_f32_neon(const float* in0, const float* in1, int64_t size0, int64
           acc4_0 = vfmaq_f32(acc4_0, in0_r4, in1_v0);
           float32x4_t in0_r5 = vld1q_dup_f32(in0 + i * stride0 + r2 + 5 * stride0);
           acc5_0 = vfmaq_f32(acc5_0, in0_r5, in1_v0);
+          float32x4_t in0_r6 = vld1q_dup_f32(in0 + i * stride0 + r2 + 6 * stride0);
+          acc6_0 = vfmaq_f32(acc6_0, in0_r6, in1_v0);
+          float32x4_t in0_r7 = vld1q_dup_f32(in0 + i * stride0 + r2 + 7 * stride0);
+          acc7_0 = vfmaq_f32(acc7_0, in0_r7, in1_v0);
         }
         vst1q_f32(out + out_base, acc0_0);
         vst1q_f32(out + out_base + stride2, acc1_0);
@@ -2592,6 +2678,8 @@ void matmul_bt_f32_neon(const float* in0, const float* in1, int64_t size0, int64
         vst1q_f32(out + out_base + 3 * stride2, acc3_0);
         vst1q_f32(out + out_base + 4 * stride2, acc4_0);
         vst1q_f32(out + out_base + 5 * stride2, acc5_0);
+        vst1q_f32(out + out_base + 6 * stride2, acc6_0);
+        vst1q_f32(out + out_base + 7 * stride2, acc7_0);
       }
       // the rest: 4 rows
       for (; i + 4 <= size0; i += 4) {
@@ -2683,8 +2771,8 @@ void matmul_bt_f32_neon(const float* in0, const float* in1, int64_t size0, int64
         }
       }
       int64_t i = 0;
-      // along i: tiles of 6 x 1 vectors
-      for (; i + 6 <= size0; i += 6) {
+      // along i: tiles of 8 x 1 vectors
+      for (; i + 8 <= size0; i += 8) {
         int64_t out_base = i * stride2 + j;
         float32x4_t acc0_0 = vdupq_n_f32(0.0f);
         float32x4_t acc1_0 = vdupq_n_f32(0.0f);
@@ -2692,6 +2780,8 @@ void matmul_bt_f32_neon(const float* in0, const float* in1, int64_t size0, int64
         float32x4_t acc3_0 = vdupq_n_f32(0.0f);
         float32x4_t acc4_0 = vdupq_n_f32(0.0f);
         float32x4_t acc5_0 = vdupq_n_f32(0.0f);
+        float32x4_t acc6_0 = vdupq_n_f32(0.0f);
+        float32x4_t acc7_0 = vdupq_n_f32(0.0f);
         // a later block: the sums so far
         if (k0 > 0) {
           acc0_0 = vreinterpretq_f32_u8(simdgen_load_prefix(out + out_base, (size1 - j) * 4));
@@ -2705,6 +2795,10 @@ void matmul_bt_f32_neon(const float* in0, const float* in1, int64_t size0, int64
               simdgen_load_prefix(out + out_base + 4 * stride2, (size1 - j) * 4));
           acc5_0 = vreinterpretq_f32_u8(
               simdgen_load_prefix(out + out_base + 5 * stride2, (size1 - j) * 4));
+          acc6_0 = vreinterpretq_f32_u8(
+              simdgen_load_prefix(out + out_base + 6 * stride2, (size1 - j) * 4));
+          acc7_0 = vreinterpretq_f32_u8(
+              simdgen_load_prefix(out + out_base + 7 * stride2, (size1 - j) * 4));
         }
         // k
         int64_t r2 = k0;
@@ -2723,6 +2817,10 @@ void matmul_bt_f32_neon(const float* in0, const float* in1, int64_t size0, int64
           acc4_0 = vfmaq_f32(acc4_0, in0_r4, in1_v0);
           float32x4_t in0_r5 = vld1q_dup_f32(in0 + i * stride0 + r2 + 5 * stride0);
           acc5_0 = vfmaq_f32(acc5_0, in0_r5, in1_v0);
+          float32x4_t in0_r6 = vld1q_dup_f32(in0 + i * stride0 + r2 + 6 * stride0);
+          acc6_0 = vfmaq_f32(acc6_0, in0_r6, in1_v0);
+          float32x4_t in0_r7 = vld1q_dup_f32(in0 + i * stride0 + r2 + 7 * stride0);
+          acc7_0 = vfmaq_f32(acc7_0, in0_r7, in1_v0);
         }
         simdgen_store_prefix(out + out_base, vreinterpretq_u8_f32(acc0_0), (size1 - j) * 4);
         simdgen_store_prefix(out + out_base + stride2, vreinterpretq_u8_f32(acc1_0),
@@ -2734,6 +2832,10 @@ void matmul_bt_f32_neon(const float* in0, const float* in1, int64_t size0, int64
         simdgen_store_prefix(out + out_base + 4 * stride2, vreinterpretq_u8_f32(acc4_0),
                              (size1 - j) * 4);
         simdgen_store_prefix(out + out_base + 5 * stride2, vreinterpretq_u8_f32(acc5_0),
+                             (size1 - j) * 4);
+        simdgen_store_prefix(out + out_base + 6 * stride2, vreinterpretq_u8_f32(acc6_0),
+                             (size1 - j) * 4);
+        simdgen_store_prefix(out + out_base + 7 * stride2, vreinterpretq_u8_f32(acc7_0),
                              (size1 - j) * 4);
       }
       // the rest: 4 rows

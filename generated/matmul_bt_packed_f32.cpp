@@ -110,7 +110,7 @@ static inline void simdgen_store_prefix(void* to, uint8x16_t v, int64_t bytes) {
 // packed ahead: bt_packed[k][j] is bt[j][k] copied once by matmul_bt_packed_f32_pack_bt() (dense, the vector dim innermost)
 // register tile: 6 x 4 vectors of f32x16 (24 accumulators) along i x j
 // per step of k: fused multiply-adds; init and epilogue fused into the tile (each output element is written once)
-// tails: j: single vectors, then one masked partial vector; i: tiles of 4, 2, 1 rows
+// tails: j: single vectors, then one masked partial vector (in tiles of 8 x 1 vectors); i: tiles of 4, 2, 1 rows
 // loop nest (tails left out):
 //   for j: tiles of 4 x f32x16 along j
 //     for blocks of 512 steps of k: pack bt_packed into the panel
@@ -443,8 +443,8 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void matmul_b
         _mm512_storeu_ps(panel + 16 * kp - 16 * k0, _mm512_loadu_ps(in1 + j + kp * size1));
       }
       int64_t i = 0;
-      // along i: tiles of 6 x 1 vectors
-      for (; i + 6 <= size0; i += 6) {
+      // along i: tiles of 8 x 1 vectors
+      for (; i + 8 <= size0; i += 8) {
         int64_t out_base = i * stride1 + j;
         __m512 acc0_0 = _mm512_loadu_ps(in2 + j);
         __m512 acc1_0 = _mm512_loadu_ps(in2 + j);
@@ -452,6 +452,8 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void matmul_b
         __m512 acc3_0 = _mm512_loadu_ps(in2 + j);
         __m512 acc4_0 = _mm512_loadu_ps(in2 + j);
         __m512 acc5_0 = _mm512_loadu_ps(in2 + j);
+        __m512 acc6_0 = _mm512_loadu_ps(in2 + j);
+        __m512 acc7_0 = _mm512_loadu_ps(in2 + j);
         // a later block: the sums so far
         if (k0 > 0) {
           acc0_0 = _mm512_loadu_ps(out + out_base);
@@ -460,6 +462,8 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void matmul_b
           acc3_0 = _mm512_loadu_ps(out + out_base + 3 * stride1);
           acc4_0 = _mm512_loadu_ps(out + out_base + 4 * stride1);
           acc5_0 = _mm512_loadu_ps(out + out_base + 5 * stride1);
+          acc6_0 = _mm512_loadu_ps(out + out_base + 6 * stride1);
+          acc7_0 = _mm512_loadu_ps(out + out_base + 7 * stride1);
         }
         // k
         int64_t r2 = k0;
@@ -477,6 +481,10 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void matmul_b
           acc4_0 = _mm512_fmadd_ps(in0_r4, in1_v0, acc4_0);
           __m512 in0_r5 = _mm512_set1_ps(in0[i * stride0 + r2 + 5 * stride0]);
           acc5_0 = _mm512_fmadd_ps(in0_r5, in1_v0, acc5_0);
+          __m512 in0_r6 = _mm512_set1_ps(in0[i * stride0 + r2 + 6 * stride0]);
+          acc6_0 = _mm512_fmadd_ps(in0_r6, in1_v0, acc6_0);
+          __m512 in0_r7 = _mm512_set1_ps(in0[i * stride0 + r2 + 7 * stride0]);
+          acc7_0 = _mm512_fmadd_ps(in0_r7, in1_v0, acc7_0);
         }
         _mm512_storeu_ps(out + out_base, acc0_0);
         _mm512_storeu_ps(out + out_base + stride1, acc1_0);
@@ -484,6 +492,8 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void matmul_b
         _mm512_storeu_ps(out + out_base + 3 * stride1, acc3_0);
         _mm512_storeu_ps(out + out_base + 4 * stride1, acc4_0);
         _mm512_storeu_ps(out + out_base + 5 * stride1, acc5_0);
+        _mm512_storeu_ps(out + out_base + 6 * stride1, acc6_0);
+        _mm512_storeu_ps(out + out_base + 7 * stride1, acc7_0);
       }
       // the rest: 4 rows
       for (; i + 4 <= size0; i += 4) {
@@ -574,8 +584,8 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void matmul_b
         _mm512_storeu_ps(panel + 16 * kp - 16 * k0, packed0);
       }
       int64_t i = 0;
-      // along i: tiles of 6 x 1 vectors
-      for (; i + 6 <= size0; i += 6) {
+      // along i: tiles of 8 x 1 vectors
+      for (; i + 8 <= size0; i += 8) {
         int64_t out_base = i * stride1 + j;
         __m512 acc0_0 = _mm512_mask_loadu_ps(
             _mm512_setzero_ps(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), in2 + j);
@@ -588,6 +598,10 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void matmul_b
         __m512 acc4_0 = _mm512_mask_loadu_ps(
             _mm512_setzero_ps(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), in2 + j);
         __m512 acc5_0 = _mm512_mask_loadu_ps(
+            _mm512_setzero_ps(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), in2 + j);
+        __m512 acc6_0 = _mm512_mask_loadu_ps(
+            _mm512_setzero_ps(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), in2 + j);
+        __m512 acc7_0 = _mm512_mask_loadu_ps(
             _mm512_setzero_ps(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), in2 + j);
         // a later block: the sums so far
         if (k0 > 0) {
@@ -609,6 +623,12 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void matmul_b
           acc5_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
                                         (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
                                         out + out_base + 5 * stride1);
+          acc6_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
+                                        (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
+                                        out + out_base + 6 * stride1);
+          acc7_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
+                                        (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
+                                        out + out_base + 7 * stride1);
         }
         // k
         int64_t r2 = k0;
@@ -628,6 +648,10 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void matmul_b
           acc4_0 = _mm512_fmadd_ps(in0_r4, in1_v0, acc4_0);
           __m512 in0_r5 = _mm512_set1_ps(in0[i * stride0 + r2 + 5 * stride0]);
           acc5_0 = _mm512_fmadd_ps(in0_r5, in1_v0, acc5_0);
+          __m512 in0_r6 = _mm512_set1_ps(in0[i * stride0 + r2 + 6 * stride0]);
+          acc6_0 = _mm512_fmadd_ps(in0_r6, in1_v0, acc6_0);
+          __m512 in0_r7 = _mm512_set1_ps(in0[i * stride0 + r2 + 7 * stride0]);
+          acc7_0 = _mm512_fmadd_ps(in0_r7, in1_v0, acc7_0);
         }
         _mm512_mask_storeu_ps(out + out_base, (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
                               acc0_0);
@@ -641,6 +665,10 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void matmul_b
                               (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc4_0);
         _mm512_mask_storeu_ps(out + out_base + 5 * stride1,
                               (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc5_0);
+        _mm512_mask_storeu_ps(out + out_base + 6 * stride1,
+                              (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc6_0);
+        _mm512_mask_storeu_ps(out + out_base + 7 * stride1,
+                              (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc7_0);
       }
       // the rest: 4 rows
       for (; i + 4 <= size0; i += 4) {
@@ -756,7 +784,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void matmul_b
 // packed ahead: bt_packed[k][j] is bt[j][k] copied once by matmul_bt_packed_f32_pack_bt() (dense, the vector dim innermost)
 // register tile: 6 x 4 vectors of f32 x vscale*4 (24 accumulators) along i x j
 // per step of k: fused multiply-adds; init and epilogue fused into the tile (each output element is written once)
-// tails: j: single vectors, then one masked partial vector; i: tiles of 4, 2, 1 rows
+// tails: j: single vectors, then one masked partial vector (in tiles of 8 x 1 vectors); i: tiles of 4, 2, 1 rows
 // loop nest (tails left out):
 //   for j: tiles of 4 x f32 x vscale*4 along j
 //     for i: tiles of 6 rows along i
@@ -998,8 +1026,8 @@ __attribute__((target("+sve"))) void matmul_bt_packed_f32_sve(const float* in0, 
   // one vector at a time
   for (; j <= size1 - 4 * vscale; j += 4 * vscale) {
     int64_t i = 0;
-    // along i: tiles of 6 x 1 vectors
-    for (; i + 6 <= size0; i += 6) {
+    // along i: tiles of 8 x 1 vectors
+    for (; i + 8 <= size0; i += 8) {
       int64_t out_base = i * stride1 + j;
       svfloat32_t acc0_0 = svld1_f32(svptrue_b32(), in2 + j);
       svfloat32_t acc1_0 = svld1_f32(svptrue_b32(), in2 + j);
@@ -1007,6 +1035,8 @@ __attribute__((target("+sve"))) void matmul_bt_packed_f32_sve(const float* in0, 
       svfloat32_t acc3_0 = svld1_f32(svptrue_b32(), in2 + j);
       svfloat32_t acc4_0 = svld1_f32(svptrue_b32(), in2 + j);
       svfloat32_t acc5_0 = svld1_f32(svptrue_b32(), in2 + j);
+      svfloat32_t acc6_0 = svld1_f32(svptrue_b32(), in2 + j);
+      svfloat32_t acc7_0 = svld1_f32(svptrue_b32(), in2 + j);
       // k
       int64_t r2 = 0;
       for (; r2 < size2; ++r2) {
@@ -1023,6 +1053,10 @@ __attribute__((target("+sve"))) void matmul_bt_packed_f32_sve(const float* in0, 
         acc4_0 = svmla_f32_x(svptrue_b32(), acc4_0, in0_r4, in1_v0);
         svfloat32_t in0_r5 = svdup_n_f32(in0[i * stride0 + r2 + 5 * stride0]);
         acc5_0 = svmla_f32_x(svptrue_b32(), acc5_0, in0_r5, in1_v0);
+        svfloat32_t in0_r6 = svdup_n_f32(in0[i * stride0 + r2 + 6 * stride0]);
+        acc6_0 = svmla_f32_x(svptrue_b32(), acc6_0, in0_r6, in1_v0);
+        svfloat32_t in0_r7 = svdup_n_f32(in0[i * stride0 + r2 + 7 * stride0]);
+        acc7_0 = svmla_f32_x(svptrue_b32(), acc7_0, in0_r7, in1_v0);
       }
       svst1_f32(svptrue_b32(), out + out_base, acc0_0);
       svst1_f32(svptrue_b32(), out + out_base + stride1, acc1_0);
@@ -1030,6 +1064,8 @@ __attribute__((target("+sve"))) void matmul_bt_packed_f32_sve(const float* in0, 
       svst1_f32(svptrue_b32(), out + out_base + 3 * stride1, acc3_0);
       svst1_f32(svptrue_b32(), out + out_base + 4 * stride1, acc4_0);
       svst1_f32(svptrue_b32(), out + out_base + 5 * stride1, acc5_0);
+      svst1_f32(svptrue_b32(), out + out_base + 6 * stride1, acc6_0);
+      svst1_f32(svptrue_b32(), out + out_base + 7 * stride1, acc7_0);
     }
     // the rest: 4 rows
     for (; i + 4 <= size0; i += 4) {
@@ -1091,8 +1127,8 @@ __attribute__((target("+sve"))) void matmul_bt_packed_f32_sve(const float* in0, 
   if (j < size1) {
     svbool_t tail_lanes = svwhilelt_b32_s64(j, size1);
     int64_t i = 0;
-    // along i: tiles of 6 x 1 vectors
-    for (; i + 6 <= size0; i += 6) {
+    // along i: tiles of 8 x 1 vectors
+    for (; i + 8 <= size0; i += 8) {
       int64_t out_base = i * stride1 + j;
       svfloat32_t acc0_0 = svld1_f32(tail_lanes, in2 + j);
       svfloat32_t acc1_0 = svld1_f32(tail_lanes, in2 + j);
@@ -1100,6 +1136,8 @@ __attribute__((target("+sve"))) void matmul_bt_packed_f32_sve(const float* in0, 
       svfloat32_t acc3_0 = svld1_f32(tail_lanes, in2 + j);
       svfloat32_t acc4_0 = svld1_f32(tail_lanes, in2 + j);
       svfloat32_t acc5_0 = svld1_f32(tail_lanes, in2 + j);
+      svfloat32_t acc6_0 = svld1_f32(tail_lanes, in2 + j);
+      svfloat32_t acc7_0 = svld1_f32(tail_lanes, in2 + j);
       // k
       int64_t r2 = 0;
       for (; r2 < size2; ++r2) {
@@ -1116,6 +1154,10 @@ __attribute__((target("+sve"))) void matmul_bt_packed_f32_sve(const float* in0, 
         acc4_0 = svmla_f32_x(svptrue_b32(), acc4_0, in0_r4, in1_v0);
         svfloat32_t in0_r5 = svdup_n_f32(in0[i * stride0 + r2 + 5 * stride0]);
         acc5_0 = svmla_f32_x(svptrue_b32(), acc5_0, in0_r5, in1_v0);
+        svfloat32_t in0_r6 = svdup_n_f32(in0[i * stride0 + r2 + 6 * stride0]);
+        acc6_0 = svmla_f32_x(svptrue_b32(), acc6_0, in0_r6, in1_v0);
+        svfloat32_t in0_r7 = svdup_n_f32(in0[i * stride0 + r2 + 7 * stride0]);
+        acc7_0 = svmla_f32_x(svptrue_b32(), acc7_0, in0_r7, in1_v0);
       }
       svst1_f32(tail_lanes, out + out_base, acc0_0);
       svst1_f32(tail_lanes, out + out_base + stride1, acc1_0);
@@ -1123,6 +1165,8 @@ __attribute__((target("+sve"))) void matmul_bt_packed_f32_sve(const float* in0, 
       svst1_f32(tail_lanes, out + out_base + 3 * stride1, acc3_0);
       svst1_f32(tail_lanes, out + out_base + 4 * stride1, acc4_0);
       svst1_f32(tail_lanes, out + out_base + 5 * stride1, acc5_0);
+      svst1_f32(tail_lanes, out + out_base + 6 * stride1, acc6_0);
+      svst1_f32(tail_lanes, out + out_base + 7 * stride1, acc7_0);
     }
     // the rest: 4 rows
     for (; i + 4 <= size0; i += 4) {
@@ -1188,7 +1232,7 @@ __attribute__((target("+sve"))) void matmul_bt_packed_f32_sve(const float* in0, 
 // packed ahead: bt_packed[k][j] is bt[j][k] copied once by matmul_bt_packed_f32_pack_bt() (dense, the vector dim innermost)
 // register tile: 6 x 2 vectors of f32x8 (12 accumulators) along i x j
 // per step of k: fused multiply-adds; init and epilogue fused into the tile (each output element is written once)
-// tails: j: single vectors, then one masked partial vector; i: tiles of 4, 2, 1 rows
+// tails: j: single vectors, then one masked partial vector (in tiles of 8 x 1 vectors); i: tiles of 4, 2, 1 rows
 // loop nest (tails left out):
 //   for j: tiles of 2 x f32x8 along j
 //     for blocks of 2048 steps of k: pack bt_packed into the panel
@@ -1404,8 +1448,8 @@ __attribute__((target("avx2,fma"))) void matmul_bt_packed_f32_avx2_fma(
         _mm256_storeu_ps(panel + 8 * kp - 8 * k0, _mm256_loadu_ps(in1 + j + kp * size1));
       }
       int64_t i = 0;
-      // along i: tiles of 6 x 1 vectors
-      for (; i + 6 <= size0; i += 6) {
+      // along i: tiles of 8 x 1 vectors
+      for (; i + 8 <= size0; i += 8) {
         int64_t out_base = i * stride1 + j;
         __m256 acc0_0 = _mm256_loadu_ps(in2 + j);
         __m256 acc1_0 = _mm256_loadu_ps(in2 + j);
@@ -1413,6 +1457,8 @@ __attribute__((target("avx2,fma"))) void matmul_bt_packed_f32_avx2_fma(
         __m256 acc3_0 = _mm256_loadu_ps(in2 + j);
         __m256 acc4_0 = _mm256_loadu_ps(in2 + j);
         __m256 acc5_0 = _mm256_loadu_ps(in2 + j);
+        __m256 acc6_0 = _mm256_loadu_ps(in2 + j);
+        __m256 acc7_0 = _mm256_loadu_ps(in2 + j);
         // a later block: the sums so far
         if (k0 > 0) {
           acc0_0 = _mm256_loadu_ps(out + out_base);
@@ -1421,6 +1467,8 @@ __attribute__((target("avx2,fma"))) void matmul_bt_packed_f32_avx2_fma(
           acc3_0 = _mm256_loadu_ps(out + out_base + 3 * stride1);
           acc4_0 = _mm256_loadu_ps(out + out_base + 4 * stride1);
           acc5_0 = _mm256_loadu_ps(out + out_base + 5 * stride1);
+          acc6_0 = _mm256_loadu_ps(out + out_base + 6 * stride1);
+          acc7_0 = _mm256_loadu_ps(out + out_base + 7 * stride1);
         }
         // k
         int64_t r2 = k0;
@@ -1438,6 +1486,10 @@ __attribute__((target("avx2,fma"))) void matmul_bt_packed_f32_avx2_fma(
           acc4_0 = _mm256_fmadd_ps(in0_r4, in1_v0, acc4_0);
           __m256 in0_r5 = _mm256_set1_ps(in0[i * stride0 + r2 + 5 * stride0]);
           acc5_0 = _mm256_fmadd_ps(in0_r5, in1_v0, acc5_0);
+          __m256 in0_r6 = _mm256_set1_ps(in0[i * stride0 + r2 + 6 * stride0]);
+          acc6_0 = _mm256_fmadd_ps(in0_r6, in1_v0, acc6_0);
+          __m256 in0_r7 = _mm256_set1_ps(in0[i * stride0 + r2 + 7 * stride0]);
+          acc7_0 = _mm256_fmadd_ps(in0_r7, in1_v0, acc7_0);
         }
         _mm256_storeu_ps(out + out_base, acc0_0);
         _mm256_storeu_ps(out + out_base + stride1, acc1_0);
@@ -1445,6 +1497,8 @@ __attribute__((target("avx2,fma"))) void matmul_bt_packed_f32_avx2_fma(
         _mm256_storeu_ps(out + out_base + 3 * stride1, acc3_0);
         _mm256_storeu_ps(out + out_base + 4 * stride1, acc4_0);
         _mm256_storeu_ps(out + out_base + 5 * stride1, acc5_0);
+        _mm256_storeu_ps(out + out_base + 6 * stride1, acc6_0);
+        _mm256_storeu_ps(out + out_base + 7 * stride1, acc7_0);
       }
       // the rest: 4 rows
       for (; i + 4 <= size0; i += 4) {
@@ -1538,8 +1592,8 @@ __attribute__((target("avx2,fma"))) void matmul_bt_packed_f32_avx2_fma(
         _mm256_storeu_ps(panel + 8 * kp - 8 * k0, packed0);
       }
       int64_t i = 0;
-      // along i: tiles of 6 x 1 vectors
-      for (; i + 6 <= size0; i += 6) {
+      // along i: tiles of 8 x 1 vectors
+      for (; i + 8 <= size0; i += 8) {
         int64_t out_base = i * stride1 + j;
         const __m256i acc0_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
                                                          _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
@@ -1571,6 +1625,16 @@ __attribute__((target("avx2,fma"))) void matmul_bt_packed_f32_avx2_fma(
         __m256 acc5_0 = _mm256_blendv_ps(_mm256_setzero_ps(),
                                          _mm256_maskload_ps((const float*)(in2 + j), acc5_0_active),
                                          _mm256_castsi256_ps(acc5_0_active));
+        const __m256i acc6_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
+                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+        __m256 acc6_0 = _mm256_blendv_ps(_mm256_setzero_ps(),
+                                         _mm256_maskload_ps((const float*)(in2 + j), acc6_0_active),
+                                         _mm256_castsi256_ps(acc6_0_active));
+        const __m256i acc7_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
+                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+        __m256 acc7_0 = _mm256_blendv_ps(_mm256_setzero_ps(),
+                                         _mm256_maskload_ps((const float*)(in2 + j), acc7_0_active),
+                                         _mm256_castsi256_ps(acc7_0_active));
         // a later block: the sums so far
         if (k0 > 0) {
           const __m256i acc0_0_active = _mm256_cmpgt_epi32(
@@ -1609,6 +1673,18 @@ __attribute__((target("avx2,fma"))) void matmul_bt_packed_f32_avx2_fma(
               _mm256_setzero_ps(),
               _mm256_maskload_ps((const float*)(out + out_base + 5 * stride1), acc5_0_active),
               _mm256_castsi256_ps(acc5_0_active));
+          const __m256i acc6_0_active = _mm256_cmpgt_epi32(
+              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+          acc6_0 = _mm256_blendv_ps(
+              _mm256_setzero_ps(),
+              _mm256_maskload_ps((const float*)(out + out_base + 6 * stride1), acc6_0_active),
+              _mm256_castsi256_ps(acc6_0_active));
+          const __m256i acc7_0_active = _mm256_cmpgt_epi32(
+              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+          acc7_0 = _mm256_blendv_ps(
+              _mm256_setzero_ps(),
+              _mm256_maskload_ps((const float*)(out + out_base + 7 * stride1), acc7_0_active),
+              _mm256_castsi256_ps(acc7_0_active));
         }
         // k
         int64_t r2 = k0;
@@ -1631,6 +1707,10 @@ __attribute__((target("avx2,fma"))) void matmul_bt_packed_f32_avx2_fma(
           acc4_0 = _mm256_fmadd_ps(in0_r4, in1_v0, acc4_0);
           __m256 in0_r5 = _mm256_set1_ps(in0[i * stride0 + r2 + 5 * stride0]);
           acc5_0 = _mm256_fmadd_ps(in0_r5, in1_v0, acc5_0);
+          __m256 in0_r6 = _mm256_set1_ps(in0[i * stride0 + r2 + 6 * stride0]);
+          acc6_0 = _mm256_fmadd_ps(in0_r6, in1_v0, acc6_0);
+          __m256 in0_r7 = _mm256_set1_ps(in0[i * stride0 + r2 + 7 * stride0]);
+          acc7_0 = _mm256_fmadd_ps(in0_r7, in1_v0, acc7_0);
         }
         _mm256_maskstore_ps((float*)(out + out_base),
                             _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
@@ -1656,6 +1736,14 @@ __attribute__((target("avx2,fma"))) void matmul_bt_packed_f32_avx2_fma(
                             _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
                                                _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
                             acc5_0);
+        _mm256_maskstore_ps((float*)(out + out_base + 6 * stride1),
+                            _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
+                                               _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
+                            acc6_0);
+        _mm256_maskstore_ps((float*)(out + out_base + 7 * stride1),
+                            _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
+                                               _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
+                            acc7_0);
       }
       // the rest: 4 rows
       for (; i + 4 <= size0; i += 4) {
@@ -1837,7 +1925,7 @@ __attribute__((target("avx2,fma"))) void matmul_bt_packed_f32_avx2_fma(
 // packed ahead: bt_packed[k][j] is bt[j][k] copied once by matmul_bt_packed_f32_pack_bt() (dense, the vector dim innermost)
 // register tile: 6 x 4 vectors of f32x4 (24 accumulators) along i x j
 // per step of k: fused multiply-adds; init and epilogue fused into the tile (each output element is written once)
-// tails: j: single vectors, then one masked partial vector; i: tiles of 4, 2, 1 rows
+// tails: j: single vectors, then one masked partial vector (in tiles of 8 x 1 vectors); i: tiles of 4, 2, 1 rows
 // loop nest (tails left out):
 //   for j: tiles of 4 x f32x4 along j
 //     for blocks of 2048 steps of k: pack bt_packed into the panel
@@ -2168,8 +2256,8 @@ void matmul_bt_packed_f32_neon(const float* in0, const float* in1, const float* 
         vst1q_f32(panel + 4 * kp - 4 * k0, vld1q_f32(in1 + j + kp * size1));
       }
       int64_t i = 0;
-      // along i: tiles of 6 x 1 vectors
-      for (; i + 6 <= size0; i += 6) {
+      // along i: tiles of 8 x 1 vectors
+      for (; i + 8 <= size0; i += 8) {
         int64_t out_base = i * stride1 + j;
         float32x4_t acc0_0 = vld1q_f32(in2 + j);
         float32x4_t acc1_0 = vld1q_f32(in2 + j);
@@ -2177,6 +2265,8 @@ void matmul_bt_packed_f32_neon(const float* in0, const float* in1, const float* 
         float32x4_t acc3_0 = vld1q_f32(in2 + j);
         float32x4_t acc4_0 = vld1q_f32(in2 + j);
         float32x4_t acc5_0 = vld1q_f32(in2 + j);
+        float32x4_t acc6_0 = vld1q_f32(in2 + j);
+        float32x4_t acc7_0 = vld1q_f32(in2 + j);
         // a later block: the sums so far
         if (k0 > 0) {
           acc0_0 = vld1q_f32(out + out_base);
@@ -2185,6 +2275,8 @@ void matmul_bt_packed_f32_neon(const float* in0, const float* in1, const float* 
           acc3_0 = vld1q_f32(out + out_base + 3 * stride1);
           acc4_0 = vld1q_f32(out + out_base + 4 * stride1);
           acc5_0 = vld1q_f32(out + out_base + 5 * stride1);
+          acc6_0 = vld1q_f32(out + out_base + 6 * stride1);
+          acc7_0 = vld1q_f32(out + out_base + 7 * stride1);
         }
         // k
         int64_t r2 = k0;
@@ -2202,6 +2294,10 @@ void matmul_bt_packed_f32_neon(const float* in0, const float* in1, const float* 
           acc4_0 = vfmaq_f32(acc4_0, in0_r4, in1_v0);
           float32x4_t in0_r5 = vld1q_dup_f32(in0 + i * stride0 + r2 + 5 * stride0);
           acc5_0 = vfmaq_f32(acc5_0, in0_r5, in1_v0);
+          float32x4_t in0_r6 = vld1q_dup_f32(in0 + i * stride0 + r2 + 6 * stride0);
+          acc6_0 = vfmaq_f32(acc6_0, in0_r6, in1_v0);
+          float32x4_t in0_r7 = vld1q_dup_f32(in0 + i * stride0 + r2 + 7 * stride0);
+          acc7_0 = vfmaq_f32(acc7_0, in0_r7, in1_v0);
         }
         vst1q_f32(out + out_base, acc0_0);
         vst1q_f32(out + out_base + stride1, acc1_0);
@@ -2209,6 +2305,8 @@ void matmul_bt_packed_f32_neon(const float* in0, const float* in1, const float* 
         vst1q_f32(out + out_base + 3 * stride1, acc3_0);
         vst1q_f32(out + out_base + 4 * stride1, acc4_0);
         vst1q_f32(out + out_base + 5 * stride1, acc5_0);
+        vst1q_f32(out + out_base + 6 * stride1, acc6_0);
+        vst1q_f32(out + out_base + 7 * stride1, acc7_0);
       }
       // the rest: 4 rows
       for (; i + 4 <= size0; i += 4) {
@@ -2298,8 +2396,8 @@ void matmul_bt_packed_f32_neon(const float* in0, const float* in1, const float* 
         vst1q_f32(panel + 4 * kp - 4 * k0, packed0);
       }
       int64_t i = 0;
-      // along i: tiles of 6 x 1 vectors
-      for (; i + 6 <= size0; i += 6) {
+      // along i: tiles of 8 x 1 vectors
+      for (; i + 8 <= size0; i += 8) {
         int64_t out_base = i * stride1 + j;
         float32x4_t acc0_0 = vreinterpretq_f32_u8(simdgen_load_prefix(in2 + j, (size1 - j) * 4));
         float32x4_t acc1_0 = vreinterpretq_f32_u8(simdgen_load_prefix(in2 + j, (size1 - j) * 4));
@@ -2307,6 +2405,8 @@ void matmul_bt_packed_f32_neon(const float* in0, const float* in1, const float* 
         float32x4_t acc3_0 = vreinterpretq_f32_u8(simdgen_load_prefix(in2 + j, (size1 - j) * 4));
         float32x4_t acc4_0 = vreinterpretq_f32_u8(simdgen_load_prefix(in2 + j, (size1 - j) * 4));
         float32x4_t acc5_0 = vreinterpretq_f32_u8(simdgen_load_prefix(in2 + j, (size1 - j) * 4));
+        float32x4_t acc6_0 = vreinterpretq_f32_u8(simdgen_load_prefix(in2 + j, (size1 - j) * 4));
+        float32x4_t acc7_0 = vreinterpretq_f32_u8(simdgen_load_prefix(in2 + j, (size1 - j) * 4));
         // a later block: the sums so far
         if (k0 > 0) {
           acc0_0 = vreinterpretq_f32_u8(simdgen_load_prefix(out + out_base, (size1 - j) * 4));
@@ -2320,6 +2420,10 @@ void matmul_bt_packed_f32_neon(const float* in0, const float* in1, const float* 
               simdgen_load_prefix(out + out_base + 4 * stride1, (size1 - j) * 4));
           acc5_0 = vreinterpretq_f32_u8(
               simdgen_load_prefix(out + out_base + 5 * stride1, (size1 - j) * 4));
+          acc6_0 = vreinterpretq_f32_u8(
+              simdgen_load_prefix(out + out_base + 6 * stride1, (size1 - j) * 4));
+          acc7_0 = vreinterpretq_f32_u8(
+              simdgen_load_prefix(out + out_base + 7 * stride1, (size1 - j) * 4));
         }
         // k
         int64_t r2 = k0;
@@ -2338,6 +2442,10 @@ void matmul_bt_packed_f32_neon(const float* in0, const float* in1, const float* 
           acc4_0 = vfmaq_f32(acc4_0, in0_r4, in1_v0);
           float32x4_t in0_r5 = vld1q_dup_f32(in0 + i * stride0 + r2 + 5 * stride0);
           acc5_0 = vfmaq_f32(acc5_0, in0_r5, in1_v0);
+          float32x4_t in0_r6 = vld1q_dup_f32(in0 + i * stride0 + r2 + 6 * stride0);
+          acc6_0 = vfmaq_f32(acc6_0, in0_r6, in1_v0);
+          float32x4_t in0_r7 = vld1q_dup_f32(in0 + i * stride0 + r2 + 7 * stride0);
+          acc7_0 = vfmaq_f32(acc7_0, in0_r7, in1_v0);
         }
         simdgen_store_prefix(out + out_base, vreinterpretq_u8_f32(acc0_0), (size1 - j) * 4);
         simdgen_store_prefix(out + out_base + stride1, vreinterpretq_u8_f32(acc1_0),
@@ -2349,6 +2457,10 @@ void matmul_bt_packed_f32_neon(const float* in0, const float* in1, const float* 
         simdgen_store_prefix(out + out_base + 4 * stride1, vreinterpretq_u8_f32(acc4_0),
                              (size1 - j) * 4);
         simdgen_store_prefix(out + out_base + 5 * stride1, vreinterpretq_u8_f32(acc5_0),
+                             (size1 - j) * 4);
+        simdgen_store_prefix(out + out_base + 6 * stride1, vreinterpretq_u8_f32(acc6_0),
+                             (size1 - j) * 4);
+        simdgen_store_prefix(out + out_base + 7 * stride1, vreinterpretq_u8_f32(acc7_0),
                              (size1 - j) * 4);
       }
       // the rest: 4 rows

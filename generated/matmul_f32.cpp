@@ -109,7 +109,7 @@ static inline void simdgen_store_prefix(void* to, uint8x16_t v, int64_t bytes) {
 // packing: b is copied per column of tiles into a 128 KiB panel, 512 steps of k at a time (the reduction runs in blocks of 512)
 // register tile: 6 x 4 vectors of f32x16 (24 accumulators) along i x j
 // per step of k: fused multiply-adds; init and epilogue fused into the tile (each output element is written once)
-// tails: j: single vectors, then one masked partial vector; i: tiles of 4, 2, 1 rows
+// tails: j: single vectors, then one masked partial vector (in tiles of 8 x 1 vectors); i: tiles of 4, 2, 1 rows
 // loop nest (tails left out):
 //   for j: tiles of 4 x f32x16 along j
 //     for blocks of 512 steps of k: pack b into the panel
@@ -442,8 +442,8 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void matmul_f
         _mm512_storeu_ps(panel + 16 * kp - 16 * k0, _mm512_loadu_ps(in1 + j + kp * stride1));
       }
       int64_t i = 0;
-      // along i: tiles of 6 x 1 vectors
-      for (; i + 6 <= size0; i += 6) {
+      // along i: tiles of 8 x 1 vectors
+      for (; i + 8 <= size0; i += 8) {
         int64_t out_base = i * stride2 + j;
         __m512 acc0_0 = _mm512_setzero_ps();
         __m512 acc1_0 = _mm512_setzero_ps();
@@ -451,6 +451,8 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void matmul_f
         __m512 acc3_0 = _mm512_setzero_ps();
         __m512 acc4_0 = _mm512_setzero_ps();
         __m512 acc5_0 = _mm512_setzero_ps();
+        __m512 acc6_0 = _mm512_setzero_ps();
+        __m512 acc7_0 = _mm512_setzero_ps();
         // a later block: the sums so far
         if (k0 > 0) {
           acc0_0 = _mm512_loadu_ps(out + out_base);
@@ -459,6 +461,8 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void matmul_f
           acc3_0 = _mm512_loadu_ps(out + out_base + 3 * stride2);
           acc4_0 = _mm512_loadu_ps(out + out_base + 4 * stride2);
           acc5_0 = _mm512_loadu_ps(out + out_base + 5 * stride2);
+          acc6_0 = _mm512_loadu_ps(out + out_base + 6 * stride2);
+          acc7_0 = _mm512_loadu_ps(out + out_base + 7 * stride2);
         }
         // k
         int64_t r2 = k0;
@@ -476,6 +480,10 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void matmul_f
           acc4_0 = _mm512_fmadd_ps(in0_r4, in1_v0, acc4_0);
           __m512 in0_r5 = _mm512_set1_ps(in0[i * stride0 + r2 + 5 * stride0]);
           acc5_0 = _mm512_fmadd_ps(in0_r5, in1_v0, acc5_0);
+          __m512 in0_r6 = _mm512_set1_ps(in0[i * stride0 + r2 + 6 * stride0]);
+          acc6_0 = _mm512_fmadd_ps(in0_r6, in1_v0, acc6_0);
+          __m512 in0_r7 = _mm512_set1_ps(in0[i * stride0 + r2 + 7 * stride0]);
+          acc7_0 = _mm512_fmadd_ps(in0_r7, in1_v0, acc7_0);
         }
         _mm512_storeu_ps(out + out_base, acc0_0);
         _mm512_storeu_ps(out + out_base + stride2, acc1_0);
@@ -483,6 +491,8 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void matmul_f
         _mm512_storeu_ps(out + out_base + 3 * stride2, acc3_0);
         _mm512_storeu_ps(out + out_base + 4 * stride2, acc4_0);
         _mm512_storeu_ps(out + out_base + 5 * stride2, acc5_0);
+        _mm512_storeu_ps(out + out_base + 6 * stride2, acc6_0);
+        _mm512_storeu_ps(out + out_base + 7 * stride2, acc7_0);
       }
       // the rest: 4 rows
       for (; i + 4 <= size0; i += 4) {
@@ -573,8 +583,8 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void matmul_f
         _mm512_storeu_ps(panel + 16 * kp - 16 * k0, packed0);
       }
       int64_t i = 0;
-      // along i: tiles of 6 x 1 vectors
-      for (; i + 6 <= size0; i += 6) {
+      // along i: tiles of 8 x 1 vectors
+      for (; i + 8 <= size0; i += 8) {
         int64_t out_base = i * stride2 + j;
         __m512 acc0_0 = _mm512_setzero_ps();
         __m512 acc1_0 = _mm512_setzero_ps();
@@ -582,6 +592,8 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void matmul_f
         __m512 acc3_0 = _mm512_setzero_ps();
         __m512 acc4_0 = _mm512_setzero_ps();
         __m512 acc5_0 = _mm512_setzero_ps();
+        __m512 acc6_0 = _mm512_setzero_ps();
+        __m512 acc7_0 = _mm512_setzero_ps();
         // a later block: the sums so far
         if (k0 > 0) {
           acc0_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
@@ -602,6 +614,12 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void matmul_f
           acc5_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
                                         (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
                                         out + out_base + 5 * stride2);
+          acc6_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
+                                        (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
+                                        out + out_base + 6 * stride2);
+          acc7_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
+                                        (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
+                                        out + out_base + 7 * stride2);
         }
         // k
         int64_t r2 = k0;
@@ -621,6 +639,10 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void matmul_f
           acc4_0 = _mm512_fmadd_ps(in0_r4, in1_v0, acc4_0);
           __m512 in0_r5 = _mm512_set1_ps(in0[i * stride0 + r2 + 5 * stride0]);
           acc5_0 = _mm512_fmadd_ps(in0_r5, in1_v0, acc5_0);
+          __m512 in0_r6 = _mm512_set1_ps(in0[i * stride0 + r2 + 6 * stride0]);
+          acc6_0 = _mm512_fmadd_ps(in0_r6, in1_v0, acc6_0);
+          __m512 in0_r7 = _mm512_set1_ps(in0[i * stride0 + r2 + 7 * stride0]);
+          acc7_0 = _mm512_fmadd_ps(in0_r7, in1_v0, acc7_0);
         }
         _mm512_mask_storeu_ps(out + out_base, (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
                               acc0_0);
@@ -634,6 +656,10 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void matmul_f
                               (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc4_0);
         _mm512_mask_storeu_ps(out + out_base + 5 * stride2,
                               (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc5_0);
+        _mm512_mask_storeu_ps(out + out_base + 6 * stride2,
+                              (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc6_0);
+        _mm512_mask_storeu_ps(out + out_base + 7 * stride2,
+                              (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc7_0);
       }
       // the rest: 4 rows
       for (; i + 4 <= size0; i += 4) {
@@ -741,7 +767,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void matmul_f
 // ---- sve (128-bit vectors)
 // register tile: 6 x 4 vectors of f32 x vscale*4 (24 accumulators) along i x j
 // per step of k: fused multiply-adds; init and epilogue fused into the tile (each output element is written once)
-// tails: j: single vectors, then one masked partial vector; i: tiles of 4, 2, 1 rows
+// tails: j: single vectors, then one masked partial vector (in tiles of 8 x 1 vectors); i: tiles of 4, 2, 1 rows
 // loop nest (tails left out):
 //   for j: tiles of 4 x f32 x vscale*4 along j
 //     for i: tiles of 6 rows along i
@@ -982,8 +1008,8 @@ __attribute__((target("+sve"))) void matmul_f32_sve(const float* in0, const floa
   // one vector at a time
   for (; j <= size1 - 4 * vscale; j += 4 * vscale) {
     int64_t i = 0;
-    // along i: tiles of 6 x 1 vectors
-    for (; i + 6 <= size0; i += 6) {
+    // along i: tiles of 8 x 1 vectors
+    for (; i + 8 <= size0; i += 8) {
       int64_t out_base = i * stride2 + j;
       svfloat32_t acc0_0 = svdup_n_f32(0.0f);
       svfloat32_t acc1_0 = svdup_n_f32(0.0f);
@@ -991,6 +1017,8 @@ __attribute__((target("+sve"))) void matmul_f32_sve(const float* in0, const floa
       svfloat32_t acc3_0 = svdup_n_f32(0.0f);
       svfloat32_t acc4_0 = svdup_n_f32(0.0f);
       svfloat32_t acc5_0 = svdup_n_f32(0.0f);
+      svfloat32_t acc6_0 = svdup_n_f32(0.0f);
+      svfloat32_t acc7_0 = svdup_n_f32(0.0f);
       // k
       int64_t r2 = 0;
       for (; r2 < size2; ++r2) {
@@ -1007,6 +1035,10 @@ __attribute__((target("+sve"))) void matmul_f32_sve(const float* in0, const floa
         acc4_0 = svmla_f32_x(svptrue_b32(), acc4_0, in0_r4, in1_v0);
         svfloat32_t in0_r5 = svdup_n_f32(in0[i * stride0 + r2 + 5 * stride0]);
         acc5_0 = svmla_f32_x(svptrue_b32(), acc5_0, in0_r5, in1_v0);
+        svfloat32_t in0_r6 = svdup_n_f32(in0[i * stride0 + r2 + 6 * stride0]);
+        acc6_0 = svmla_f32_x(svptrue_b32(), acc6_0, in0_r6, in1_v0);
+        svfloat32_t in0_r7 = svdup_n_f32(in0[i * stride0 + r2 + 7 * stride0]);
+        acc7_0 = svmla_f32_x(svptrue_b32(), acc7_0, in0_r7, in1_v0);
       }
       svst1_f32(svptrue_b32(), out + out_base, acc0_0);
       svst1_f32(svptrue_b32(), out + out_base + stride2, acc1_0);
@@ -1014,6 +1046,8 @@ __attribute__((target("+sve"))) void matmul_f32_sve(const float* in0, const floa
       svst1_f32(svptrue_b32(), out + out_base + 3 * stride2, acc3_0);
       svst1_f32(svptrue_b32(), out + out_base + 4 * stride2, acc4_0);
       svst1_f32(svptrue_b32(), out + out_base + 5 * stride2, acc5_0);
+      svst1_f32(svptrue_b32(), out + out_base + 6 * stride2, acc6_0);
+      svst1_f32(svptrue_b32(), out + out_base + 7 * stride2, acc7_0);
     }
     // the rest: 4 rows
     for (; i + 4 <= size0; i += 4) {
@@ -1075,8 +1109,8 @@ __attribute__((target("+sve"))) void matmul_f32_sve(const float* in0, const floa
   if (j < size1) {
     svbool_t tail_lanes = svwhilelt_b32_s64(j, size1);
     int64_t i = 0;
-    // along i: tiles of 6 x 1 vectors
-    for (; i + 6 <= size0; i += 6) {
+    // along i: tiles of 8 x 1 vectors
+    for (; i + 8 <= size0; i += 8) {
       int64_t out_base = i * stride2 + j;
       svfloat32_t acc0_0 = svdup_n_f32(0.0f);
       svfloat32_t acc1_0 = svdup_n_f32(0.0f);
@@ -1084,6 +1118,8 @@ __attribute__((target("+sve"))) void matmul_f32_sve(const float* in0, const floa
       svfloat32_t acc3_0 = svdup_n_f32(0.0f);
       svfloat32_t acc4_0 = svdup_n_f32(0.0f);
       svfloat32_t acc5_0 = svdup_n_f32(0.0f);
+      svfloat32_t acc6_0 = svdup_n_f32(0.0f);
+      svfloat32_t acc7_0 = svdup_n_f32(0.0f);
       // k
       int64_t r2 = 0;
       for (; r2 < size2; ++r2) {
@@ -1100,6 +1136,10 @@ __attribute__((target("+sve"))) void matmul_f32_sve(const float* in0, const floa
         acc4_0 = svmla_f32_x(svptrue_b32(), acc4_0, in0_r4, in1_v0);
         svfloat32_t in0_r5 = svdup_n_f32(in0[i * stride0 + r2 + 5 * stride0]);
         acc5_0 = svmla_f32_x(svptrue_b32(), acc5_0, in0_r5, in1_v0);
+        svfloat32_t in0_r6 = svdup_n_f32(in0[i * stride0 + r2 + 6 * stride0]);
+        acc6_0 = svmla_f32_x(svptrue_b32(), acc6_0, in0_r6, in1_v0);
+        svfloat32_t in0_r7 = svdup_n_f32(in0[i * stride0 + r2 + 7 * stride0]);
+        acc7_0 = svmla_f32_x(svptrue_b32(), acc7_0, in0_r7, in1_v0);
       }
       svst1_f32(tail_lanes, out + out_base, acc0_0);
       svst1_f32(tail_lanes, out + out_base + stride2, acc1_0);
@@ -1107,6 +1147,8 @@ __attribute__((target("+sve"))) void matmul_f32_sve(const float* in0, const floa
       svst1_f32(tail_lanes, out + out_base + 3 * stride2, acc3_0);
       svst1_f32(tail_lanes, out + out_base + 4 * stride2, acc4_0);
       svst1_f32(tail_lanes, out + out_base + 5 * stride2, acc5_0);
+      svst1_f32(tail_lanes, out + out_base + 6 * stride2, acc6_0);
+      svst1_f32(tail_lanes, out + out_base + 7 * stride2, acc7_0);
     }
     // the rest: 4 rows
     for (; i + 4 <= size0; i += 4) {
@@ -1171,7 +1213,7 @@ __attribute__((target("+sve"))) void matmul_f32_sve(const float* in0, const floa
 // packing: b is copied per column of tiles into a 128 KiB panel, 2048 steps of k at a time (the reduction runs in blocks of 2048)
 // register tile: 6 x 2 vectors of f32x8 (12 accumulators) along i x j
 // per step of k: fused multiply-adds; init and epilogue fused into the tile (each output element is written once)
-// tails: j: single vectors, then one masked partial vector; i: tiles of 4, 2, 1 rows
+// tails: j: single vectors, then one masked partial vector (in tiles of 8 x 1 vectors); i: tiles of 4, 2, 1 rows
 // loop nest (tails left out):
 //   for j: tiles of 2 x f32x8 along j
 //     for blocks of 2048 steps of k: pack b into the panel
@@ -1390,8 +1432,8 @@ __attribute__((target("avx2,fma"))) void matmul_f32_avx2_fma(const float* in0, c
         _mm256_storeu_ps(panel + 8 * kp - 8 * k0, _mm256_loadu_ps(in1 + j + kp * stride1));
       }
       int64_t i = 0;
-      // along i: tiles of 6 x 1 vectors
-      for (; i + 6 <= size0; i += 6) {
+      // along i: tiles of 8 x 1 vectors
+      for (; i + 8 <= size0; i += 8) {
         int64_t out_base = i * stride2 + j;
         __m256 acc0_0 = _mm256_setzero_ps();
         __m256 acc1_0 = _mm256_setzero_ps();
@@ -1399,6 +1441,8 @@ __attribute__((target("avx2,fma"))) void matmul_f32_avx2_fma(const float* in0, c
         __m256 acc3_0 = _mm256_setzero_ps();
         __m256 acc4_0 = _mm256_setzero_ps();
         __m256 acc5_0 = _mm256_setzero_ps();
+        __m256 acc6_0 = _mm256_setzero_ps();
+        __m256 acc7_0 = _mm256_setzero_ps();
         // a later block: the sums so far
         if (k0 > 0) {
           acc0_0 = _mm256_loadu_ps(out + out_base);
@@ -1407,6 +1451,8 @@ __attribute__((target("avx2,fma"))) void matmul_f32_avx2_fma(const float* in0, c
           acc3_0 = _mm256_loadu_ps(out + out_base + 3 * stride2);
           acc4_0 = _mm256_loadu_ps(out + out_base + 4 * stride2);
           acc5_0 = _mm256_loadu_ps(out + out_base + 5 * stride2);
+          acc6_0 = _mm256_loadu_ps(out + out_base + 6 * stride2);
+          acc7_0 = _mm256_loadu_ps(out + out_base + 7 * stride2);
         }
         // k
         int64_t r2 = k0;
@@ -1424,6 +1470,10 @@ __attribute__((target("avx2,fma"))) void matmul_f32_avx2_fma(const float* in0, c
           acc4_0 = _mm256_fmadd_ps(in0_r4, in1_v0, acc4_0);
           __m256 in0_r5 = _mm256_set1_ps(in0[i * stride0 + r2 + 5 * stride0]);
           acc5_0 = _mm256_fmadd_ps(in0_r5, in1_v0, acc5_0);
+          __m256 in0_r6 = _mm256_set1_ps(in0[i * stride0 + r2 + 6 * stride0]);
+          acc6_0 = _mm256_fmadd_ps(in0_r6, in1_v0, acc6_0);
+          __m256 in0_r7 = _mm256_set1_ps(in0[i * stride0 + r2 + 7 * stride0]);
+          acc7_0 = _mm256_fmadd_ps(in0_r7, in1_v0, acc7_0);
         }
         _mm256_storeu_ps(out + out_base, acc0_0);
         _mm256_storeu_ps(out + out_base + stride2, acc1_0);
@@ -1431,6 +1481,8 @@ __attribute__((target("avx2,fma"))) void matmul_f32_avx2_fma(const float* in0, c
         _mm256_storeu_ps(out + out_base + 3 * stride2, acc3_0);
         _mm256_storeu_ps(out + out_base + 4 * stride2, acc4_0);
         _mm256_storeu_ps(out + out_base + 5 * stride2, acc5_0);
+        _mm256_storeu_ps(out + out_base + 6 * stride2, acc6_0);
+        _mm256_storeu_ps(out + out_base + 7 * stride2, acc7_0);
       }
       // the rest: 4 rows
       for (; i + 4 <= size0; i += 4) {
@@ -1524,8 +1576,8 @@ __attribute__((target("avx2,fma"))) void matmul_f32_avx2_fma(const float* in0, c
         _mm256_storeu_ps(panel + 8 * kp - 8 * k0, packed0);
       }
       int64_t i = 0;
-      // along i: tiles of 6 x 1 vectors
-      for (; i + 6 <= size0; i += 6) {
+      // along i: tiles of 8 x 1 vectors
+      for (; i + 8 <= size0; i += 8) {
         int64_t out_base = i * stride2 + j;
         __m256 acc0_0 = _mm256_setzero_ps();
         __m256 acc1_0 = _mm256_setzero_ps();
@@ -1533,6 +1585,8 @@ __attribute__((target("avx2,fma"))) void matmul_f32_avx2_fma(const float* in0, c
         __m256 acc3_0 = _mm256_setzero_ps();
         __m256 acc4_0 = _mm256_setzero_ps();
         __m256 acc5_0 = _mm256_setzero_ps();
+        __m256 acc6_0 = _mm256_setzero_ps();
+        __m256 acc7_0 = _mm256_setzero_ps();
         // a later block: the sums so far
         if (k0 > 0) {
           const __m256i acc0_0_active = _mm256_cmpgt_epi32(
@@ -1571,6 +1625,18 @@ __attribute__((target("avx2,fma"))) void matmul_f32_avx2_fma(const float* in0, c
               _mm256_setzero_ps(),
               _mm256_maskload_ps((const float*)(out + out_base + 5 * stride2), acc5_0_active),
               _mm256_castsi256_ps(acc5_0_active));
+          const __m256i acc6_0_active = _mm256_cmpgt_epi32(
+              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+          acc6_0 = _mm256_blendv_ps(
+              _mm256_setzero_ps(),
+              _mm256_maskload_ps((const float*)(out + out_base + 6 * stride2), acc6_0_active),
+              _mm256_castsi256_ps(acc6_0_active));
+          const __m256i acc7_0_active = _mm256_cmpgt_epi32(
+              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+          acc7_0 = _mm256_blendv_ps(
+              _mm256_setzero_ps(),
+              _mm256_maskload_ps((const float*)(out + out_base + 7 * stride2), acc7_0_active),
+              _mm256_castsi256_ps(acc7_0_active));
         }
         // k
         int64_t r2 = k0;
@@ -1593,6 +1659,10 @@ __attribute__((target("avx2,fma"))) void matmul_f32_avx2_fma(const float* in0, c
           acc4_0 = _mm256_fmadd_ps(in0_r4, in1_v0, acc4_0);
           __m256 in0_r5 = _mm256_set1_ps(in0[i * stride0 + r2 + 5 * stride0]);
           acc5_0 = _mm256_fmadd_ps(in0_r5, in1_v0, acc5_0);
+          __m256 in0_r6 = _mm256_set1_ps(in0[i * stride0 + r2 + 6 * stride0]);
+          acc6_0 = _mm256_fmadd_ps(in0_r6, in1_v0, acc6_0);
+          __m256 in0_r7 = _mm256_set1_ps(in0[i * stride0 + r2 + 7 * stride0]);
+          acc7_0 = _mm256_fmadd_ps(in0_r7, in1_v0, acc7_0);
         }
         _mm256_maskstore_ps((float*)(out + out_base),
                             _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
@@ -1618,6 +1688,14 @@ __attribute__((target("avx2,fma"))) void matmul_f32_avx2_fma(const float* in0, c
                             _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
                                                _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
                             acc5_0);
+        _mm256_maskstore_ps((float*)(out + out_base + 6 * stride2),
+                            _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
+                                               _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
+                            acc6_0);
+        _mm256_maskstore_ps((float*)(out + out_base + 7 * stride2),
+                            _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
+                                               _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
+                            acc7_0);
       }
       // the rest: 4 rows
       for (; i + 4 <= size0; i += 4) {
@@ -1770,7 +1848,7 @@ __attribute__((target("avx2,fma"))) void matmul_f32_avx2_fma(const float* in0, c
 // packing: b is copied per column of tiles into a 128 KiB panel, 2048 steps of k at a time (the reduction runs in blocks of 2048)
 // register tile: 6 x 4 vectors of f32x4 (24 accumulators) along i x j
 // per step of k: fused multiply-adds; init and epilogue fused into the tile (each output element is written once)
-// tails: j: single vectors, then one masked partial vector; i: tiles of 4, 2, 1 rows
+// tails: j: single vectors, then one masked partial vector (in tiles of 8 x 1 vectors); i: tiles of 4, 2, 1 rows
 // loop nest (tails left out):
 //   for j: tiles of 4 x f32x4 along j
 //     for blocks of 2048 steps of k: pack b into the panel
@@ -2100,8 +2178,8 @@ void matmul_f32_neon(const float* in0, const float* in1, int64_t size0, int64_t 
         vst1q_f32(panel + 4 * kp - 4 * k0, vld1q_f32(in1 + j + kp * stride1));
       }
       int64_t i = 0;
-      // along i: tiles of 6 x 1 vectors
-      for (; i + 6 <= size0; i += 6) {
+      // along i: tiles of 8 x 1 vectors
+      for (; i + 8 <= size0; i += 8) {
         int64_t out_base = i * stride2 + j;
         float32x4_t acc0_0 = vdupq_n_f32(0.0f);
         float32x4_t acc1_0 = vdupq_n_f32(0.0f);
@@ -2109,6 +2187,8 @@ void matmul_f32_neon(const float* in0, const float* in1, int64_t size0, int64_t 
         float32x4_t acc3_0 = vdupq_n_f32(0.0f);
         float32x4_t acc4_0 = vdupq_n_f32(0.0f);
         float32x4_t acc5_0 = vdupq_n_f32(0.0f);
+        float32x4_t acc6_0 = vdupq_n_f32(0.0f);
+        float32x4_t acc7_0 = vdupq_n_f32(0.0f);
         // a later block: the sums so far
         if (k0 > 0) {
           acc0_0 = vld1q_f32(out + out_base);
@@ -2117,6 +2197,8 @@ void matmul_f32_neon(const float* in0, const float* in1, int64_t size0, int64_t 
           acc3_0 = vld1q_f32(out + out_base + 3 * stride2);
           acc4_0 = vld1q_f32(out + out_base + 4 * stride2);
           acc5_0 = vld1q_f32(out + out_base + 5 * stride2);
+          acc6_0 = vld1q_f32(out + out_base + 6 * stride2);
+          acc7_0 = vld1q_f32(out + out_base + 7 * stride2);
         }
         // k
         int64_t r2 = k0;
@@ -2134,6 +2216,10 @@ void matmul_f32_neon(const float* in0, const float* in1, int64_t size0, int64_t 
           acc4_0 = vfmaq_f32(acc4_0, in0_r4, in1_v0);
           float32x4_t in0_r5 = vld1q_dup_f32(in0 + i * stride0 + r2 + 5 * stride0);
           acc5_0 = vfmaq_f32(acc5_0, in0_r5, in1_v0);
+          float32x4_t in0_r6 = vld1q_dup_f32(in0 + i * stride0 + r2 + 6 * stride0);
+          acc6_0 = vfmaq_f32(acc6_0, in0_r6, in1_v0);
+          float32x4_t in0_r7 = vld1q_dup_f32(in0 + i * stride0 + r2 + 7 * stride0);
+          acc7_0 = vfmaq_f32(acc7_0, in0_r7, in1_v0);
         }
         vst1q_f32(out + out_base, acc0_0);
         vst1q_f32(out + out_base + stride2, acc1_0);
@@ -2141,6 +2227,8 @@ void matmul_f32_neon(const float* in0, const float* in1, int64_t size0, int64_t 
         vst1q_f32(out + out_base + 3 * stride2, acc3_0);
         vst1q_f32(out + out_base + 4 * stride2, acc4_0);
         vst1q_f32(out + out_base + 5 * stride2, acc5_0);
+        vst1q_f32(out + out_base + 6 * stride2, acc6_0);
+        vst1q_f32(out + out_base + 7 * stride2, acc7_0);
       }
       // the rest: 4 rows
       for (; i + 4 <= size0; i += 4) {
@@ -2230,8 +2318,8 @@ void matmul_f32_neon(const float* in0, const float* in1, int64_t size0, int64_t 
         vst1q_f32(panel + 4 * kp - 4 * k0, packed0);
       }
       int64_t i = 0;
-      // along i: tiles of 6 x 1 vectors
-      for (; i + 6 <= size0; i += 6) {
+      // along i: tiles of 8 x 1 vectors
+      for (; i + 8 <= size0; i += 8) {
         int64_t out_base = i * stride2 + j;
         float32x4_t acc0_0 = vdupq_n_f32(0.0f);
         float32x4_t acc1_0 = vdupq_n_f32(0.0f);
@@ -2239,6 +2327,8 @@ void matmul_f32_neon(const float* in0, const float* in1, int64_t size0, int64_t 
         float32x4_t acc3_0 = vdupq_n_f32(0.0f);
         float32x4_t acc4_0 = vdupq_n_f32(0.0f);
         float32x4_t acc5_0 = vdupq_n_f32(0.0f);
+        float32x4_t acc6_0 = vdupq_n_f32(0.0f);
+        float32x4_t acc7_0 = vdupq_n_f32(0.0f);
         // a later block: the sums so far
         if (k0 > 0) {
           acc0_0 = vreinterpretq_f32_u8(simdgen_load_prefix(out + out_base, (size1 - j) * 4));
@@ -2252,6 +2342,10 @@ void matmul_f32_neon(const float* in0, const float* in1, int64_t size0, int64_t 
               simdgen_load_prefix(out + out_base + 4 * stride2, (size1 - j) * 4));
           acc5_0 = vreinterpretq_f32_u8(
               simdgen_load_prefix(out + out_base + 5 * stride2, (size1 - j) * 4));
+          acc6_0 = vreinterpretq_f32_u8(
+              simdgen_load_prefix(out + out_base + 6 * stride2, (size1 - j) * 4));
+          acc7_0 = vreinterpretq_f32_u8(
+              simdgen_load_prefix(out + out_base + 7 * stride2, (size1 - j) * 4));
         }
         // k
         int64_t r2 = k0;
@@ -2270,6 +2364,10 @@ void matmul_f32_neon(const float* in0, const float* in1, int64_t size0, int64_t 
           acc4_0 = vfmaq_f32(acc4_0, in0_r4, in1_v0);
           float32x4_t in0_r5 = vld1q_dup_f32(in0 + i * stride0 + r2 + 5 * stride0);
           acc5_0 = vfmaq_f32(acc5_0, in0_r5, in1_v0);
+          float32x4_t in0_r6 = vld1q_dup_f32(in0 + i * stride0 + r2 + 6 * stride0);
+          acc6_0 = vfmaq_f32(acc6_0, in0_r6, in1_v0);
+          float32x4_t in0_r7 = vld1q_dup_f32(in0 + i * stride0 + r2 + 7 * stride0);
+          acc7_0 = vfmaq_f32(acc7_0, in0_r7, in1_v0);
         }
         simdgen_store_prefix(out + out_base, vreinterpretq_u8_f32(acc0_0), (size1 - j) * 4);
         simdgen_store_prefix(out + out_base + stride2, vreinterpretq_u8_f32(acc1_0),
@@ -2281,6 +2379,10 @@ void matmul_f32_neon(const float* in0, const float* in1, int64_t size0, int64_t 
         simdgen_store_prefix(out + out_base + 4 * stride2, vreinterpretq_u8_f32(acc4_0),
                              (size1 - j) * 4);
         simdgen_store_prefix(out + out_base + 5 * stride2, vreinterpretq_u8_f32(acc5_0),
+                             (size1 - j) * 4);
+        simdgen_store_prefix(out + out_base + 6 * stride2, vreinterpretq_u8_f32(acc6_0),
+                             (size1 - j) * 4);
+        simdgen_store_prefix(out + out_base + 7 * stride2, vreinterpretq_u8_f32(acc7_0),
                              (size1 - j) * 4);
       }
       // the rest: 4 rows

@@ -247,3 +247,28 @@ TEST_CASE("contraction schedule: errors in the schedule's form") {
   check(R"([{}, {"targets": ["avx512"]}])", "/schedule/1", "this schedule is never used");
   check(R"({"pack": ["x"]})", "/schedule/pack/0", "unknown operand \"x\"");
 }
+
+TEST_CASE("contraction default nest: the vector dim's one-vector tail columns run in taller tiles") {
+  // One vector wide, MR rows would be MR accumulators: too few for two FMA pipes of latency 4.
+  const KernelSpec runtime = parseSpecText(contractionSpec(kMatmul), "matmul.json");
+  for (const std::string name : {"avx512", "avx2", "neon", "sve"}) {
+    CAPTURE(name);
+    const ir::Plan plan = buildPlan(runtime, targetNamed(name));
+    CHECK(has(plan.summary, "one masked partial vector (in tiles of 8 x 1 vectors)"));
+  }
+  // A static tile dim shorter than 8 rows keeps its MR; the scalar target has no vectors.
+  const std::string five = R"J(  "dims": [{"name": "i", "extent": 5}, {"name": "j", "extent": "n"}, {"name": "k", "extent": "k", "kind": "reduction"}],
+  "operands": [{"name": "a", "index": ["i", "k"]}, {"name": "b", "index": ["k", "j"]}],
+  "output": {"name": "c", "index": ["i", "j"]})J";
+  CHECK_FALSE(has(buildPlan(parseSpecText(contractionSpec(five), "five.json"), targetNamed("avx512")).summary, "tiles of 8 x 1"));
+  CHECK_FALSE(has(buildPlan(runtime, targetNamed("scalar")).summary, "tiles of 8 x 1"));
+  // A schedule's tile is kept in its tails too.
+  const KernelSpec seed = parseSpecText(readFile(SIMDGEN_SOURCE_DIR "/specs/conv_seed_schedule_f32.json"), "conv_seed_schedule_f32.json");
+  CHECK_FALSE(has(buildPlan(seed, targetNamed("avx512")).summary, "tiles of 8 x 1"));
+  // Rows in 8-row tail tiles, then 4, 2, 1: 8 + 8 + 4 + 2 + 1 = 23 rows, columns with a partial
+  // vector and (at 128 bits) whole single vectors after the 4-vector tiles.
+  for (int64_t n : {17, 21, 77}) {
+    CAPTURE(n);
+    checkPlans(contractionSpec(kMatmul), {{"m", 23}, {"n", n}, {"k", 3}}, uint64_t(n));
+  }
+}

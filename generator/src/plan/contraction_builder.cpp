@@ -10,8 +10,8 @@
 //   - init (zero, a broadcast bias, or the output itself) and the epilogue (relu, clamp, scale,
 //     add) are fused into the tile: each output element is written once (Halide's compute_at);
 //   - tails: along the vector dim whole tiles, then one vector at a time, then one predicated
-//     partial vector (never outside the arrays); along the tile dim whole tiles of MR rows, then
-//     tiles of 4, 2 and 1 rows for the rest.
+//     partial vector (never outside the arrays), those one-vector columns in taller tiles of 8 rows
+//     (default nest); along the tile dim whole tiles of MR rows, then tiles of 4, 2 and 1 rows.
 // An operand whose elements along the vector dim are not contiguous (a transposed B, a runtime
 // stride) cannot be loaded as vectors; such a contraction is planned one lane wide (still a
 // register tile) and the summary says why. Packing such an operand into a panel is future work.
@@ -341,6 +341,10 @@ class ContractionBuilder {
     }
     const int budget = std::min(8, (regs - nr_ - 1 - (hasFma() ? 0 : 1)) / nr_);
     mr_ = budget;
+    // The vector dim's last columns run one vector wide: with MR rows that is MR accumulators,
+    // too few to cover the FMA latency (two pipes x 4 cycles); taller tiles keep the pipes busy
+    // (each FMA needs its own broadcast either way).
+    if (nr_ > 1 && lanes_.lanes > 1) columnTailMr_ = std::max(mr_, std::min(kColumnTailRows, regs - 1 - 1 - (hasFma() ? 0 : 1)));
     const Extent& te = c_.dims[size_t(tdim_)].extent;
     if (te.isStatic()) {
       const int64_t t = *te.value;
@@ -351,6 +355,7 @@ class ContractionBuilder {
         for (int m = budget; m >= std::max(4, budget - 2); --m)
           if (best < 0 || t % m < best) best = t % m, mr_ = m;
       }
+      columnTailMr_ = std::max(mr_, int(std::min<int64_t>(columnTailMr_, t)));
     }
   }
 
@@ -702,14 +707,15 @@ class ContractionBuilder {
     const NestLoop& loop = nest_.outer[pos];
     ir::Block out;
     const Index T = dimExtent(tdim_);
+    const int mr = nr < nr_ && columnTailMr_ > 0 ? columnTailMr_ : mr_;
     out.push_back(ir::letIndex("i", Index::constant(0)));
-    out.push_back(ir::forLoop("i", Index::constant(0), T, mr_, nestFrom(pos + 1, mr_, nr, pred), true,
-                              along(loop) + ": tiles of " + std::to_string(mr_) + " x " + std::to_string(nr) + (lanes_.lanes > 1 ? " vectors" : " elements")));
+    out.push_back(ir::forLoop("i", Index::constant(0), T, mr, nestFrom(pos + 1, mr, nr, pred), true,
+                              along(loop) + ": tiles of " + std::to_string(mr) + " x " + std::to_string(nr) + (lanes_.lanes > 1 ? " vectors" : " elements")));
     if (nest_.rowTail == SplitTail::round_up) return out;
     auto smaller = [&]() {
       ir::Block rows;
       for (int r = 4; r >= 1; r /= 2)
-        if (r < mr_) rows.push_back(ir::forLoop("i", Index::constant(0), T, r, nestFrom(pos + 1, r, nr, pred), true, "the rest: " + std::to_string(r) + " row" + (r > 1 ? "s" : "")));
+        if (r < mr) rows.push_back(ir::forLoop("i", Index::constant(0), T, r, nestFrom(pos + 1, r, nr, pred), true, "the rest: " + std::to_string(r) + " row" + (r > 1 ? "s" : "")));
       return rows;
     };
     if (nest_.rowTail == SplitTail::shift_inwards && mr_ > 1) {
@@ -1055,11 +1061,14 @@ class ContractionBuilder {
   std::string vectorTailText() const {
     if (lanes_.lanes == 1) return nr_ > 1 && nest_.vectorTail != SplitTail::round_up ? "one element at a time" : "none";
     switch (nest_.vectorTail) {
-      case SplitTail::guard: return std::string(nr_ > 1 ? "single vectors, then " : "") + "one lane at a time (guard)";
+      case SplitTail::guard: return std::string(nr_ > 1 ? "single vectors" + columnTailRowsText() + ", then " : "") + "one lane at a time (guard)";
       case SplitTail::shift_inwards: return "one whole tile ending at the extent (shift_inwards; narrower: single vectors, then one masked partial vector)";
       case SplitTail::round_up: return "none (round_up: whole tiles)";
-      default: return std::string(nr_ > 1 ? "single vectors, then " : "") + "one masked partial vector";
+      default: return std::string(nr_ > 1 ? "single vectors, then " : "") + "one masked partial vector" + columnTailRowsText();
     }
+  }
+  std::string columnTailRowsText() const {
+    return columnTailMr_ > mr_ ? " (in tiles of " + std::to_string(columnTailMr_) + " x 1 vectors)" : "";
   }
   std::string rowTailText() const {
     switch (nest_.rowTail) {
@@ -1133,6 +1142,9 @@ class ContractionBuilder {
   int vdim_ = -1, tdim_ = -1;
   VecType lanes_;
   int mr_ = 1, nr_ = 1;
+  // Rows per tile in the vector dim's one-vector tail columns (0: mr_; only the default nest).
+  static constexpr int kColumnTailRows = 8;
+  int columnTailMr_ = 0;
   int packed_ = -1;       // the operand packed into the panel (choosePacking), -1: none
   int kdim_ = -1;         // the one reduction dim when packing
   int64_t kc_ = 0;        // steps of it per panel
