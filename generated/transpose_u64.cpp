@@ -151,7 +151,7 @@ static inline void simdgen_store_prefix(void* to, uint8x16_t v, int64_t bytes) {
 
 // ---- avx512 (512-bit vectors)
 // tiles of 8 x 8 through a 16-shuffle network on half rows joined by the loads (strategy half_rows), in blocks of 8 x 8 tiles; edge tiles run the same network on masked rows and columns
-// outputs of 2 MiB or more whose tile rows are 64-byte aligned: whole tiles through streaming (non-temporal) stores, in blocks of 32 rows, then a store fence
+// outputs of 2 MiB or more whose tile rows are 64-byte aligned: whole tiles through streaming (non-temporal) stores, in blocks of 64 rows, then a store fence
 // matrices of at most 4 rows and 4 columns:
 // tiles of 4 x 4 through a 8-shuffle network, in blocks of 16 x 16 tiles; edge tiles run the same network on masked rows and columns
 // a matrix of one row or one column is copied by vector loops (gathered when its elements are strided)
@@ -460,10 +460,10 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void transpos
         int64_t out_rows_aligned = (uintptr_t)(output + rows) % 64 == 0;
         // an aligned output of 2 MiB or more: whole tiles stored past the caches
         if (cols * out_aligned * out_rows_aligned * rows >= 262144) {
-          // row blocks of 32 x 1024 elements (cache blocking)
+          // row blocks of 64 x 1024 elements (cache blocking)
           int64_t ib_nt = 0;
-          for (; ib_nt < rows; ib_nt += 32) {
-            int64_t i_end_nt = ib_nt + 32 < rows ? ib_nt + 32 : rows;
+          for (; ib_nt < rows; ib_nt += 64) {
+            int64_t i_end_nt = ib_nt + 64 < rows ? ib_nt + 64 : rows;
             // column blocks
             int64_t jb_nt = 0;
             for (; jb_nt < cols; jb_nt += 1024) {

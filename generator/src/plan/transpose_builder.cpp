@@ -280,15 +280,17 @@ class TransposeBuilder {
   // With streaming stores the output bypasses the caches, and the input's block can fill half the
   // L2 instead: 512 rows of 1 KiB (f32 1024 x 1024 on AVX-512, 16 x 16 tiles: 64 x 64 blocks
   // 192 us, 128 x 128 150, 512 x 256 114-124, 1024 x 1024 179; docs/design.md).
-  // Tiles whose rows are whole 64-byte lines (f32 16 x 16 and f64 8 x 8 on AVX-512) stream best in
-  // short row blocks: 32 rows of 8 KiB (on the Intel Xeon host, 2026-11-26, one process, this
-  // kernel hand-edited: 1024 x 1024 0.79-0.85 -> 1.00-1.09 of memcpy, 2048 x 2048 0.78-0.80 ->
-  // 0.90-0.94, 4096 x 4096 0.78-0.82 -> 1.25-1.28; 16-row blocks 0.75-0.83, 64 rows 0.85-1.07).
+  // Tiles whose rows are whole 64-byte lines (f32 16 x 16 and f64 8 x 8 on AVX-512) stream in
+  // short row blocks: 64 rows of 8 KiB. On the Intel Xeon host (2026-11-26, one process, this
+  // kernel hand-edited) 32 rows were best (1024 x 1024 0.79-0.85 -> 1.00-1.09 of memcpy with 512
+  // rows; 64 rows 0.97-1.07, 16 rows 0.75-0.83), but on the Zen 5 host (2026-11-27) 32 rows ran at
+  // 0.15 of memcpy (16 rows 0.13, 64 rows 0.52-0.57, 256-512 rows 0.53-0.82, all noisy): 64 rows
+  // is the shape measured well on both (docs/benchmarks.md, "Streaming block shapes").
   // Other tiles keep 512-row blocks. (AVX2's tiles store half lines; on this Intel host streaming
   // them lost to the caches at all block shapes, 1024 x 1024 0.16-0.23 of memcpy against 0.48
   // cached, while on Zen 5 it won, 460 -> 272 us: left as measured there.)
   static constexpr int kStreamBlockRows = 512, kStreamBlockRowBytes = 1024;
-  static constexpr int kStreamBlockRowsWholeLines = 32, kStreamBlockRowBytesWholeLines = 8192;
+  static constexpr int kStreamBlockRowsWholeLines = 64, kStreamBlockRowBytesWholeLines = 8192;
   int streamBlockRows(const TransposeNetwork& net) const {
     return net.type.bits() / 8 == 64 ? kStreamBlockRowsWholeLines : kStreamBlockRows;
   }
