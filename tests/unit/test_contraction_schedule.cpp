@@ -225,6 +225,12 @@ TEST_CASE("contraction schedule: schedules the builder cannot honour are errors 
   checkPlanError(withSchedule(kConv, R"({"output": [{"vectorize": "c"}], "pack": ["filter"]})"), avx512, "/schedule/pack/0",
                  "operand \"filter\" cannot be packed: packing needs exactly one reduction dim");
   checkPlanError(matmul(R"({"output": [{"vectorize": "j"}], "pack": ["b"]})"), sve, "/schedule/pack/0", "not planned yet (SVE)");
+  // An operand packed ahead is named as the spec names it, with the copy the kernel reads.
+  const std::string packedAhead = R"J(  "dims": [{"name": "i", "extent": "m"}, {"name": "j", "extent": "n"}, {"name": "k", "extent": "k", "kind": "reduction"}],
+  "operands": [{"name": "a", "index": ["i", "k"]}, {"name": "b", "index": ["k", "j"], "pack": "ahead"}],
+  "output": {"name": "c", "index": ["i", "j"]})J";
+  checkPlanError(withSchedule(packedAhead, R"({"output": [{"vectorize": "j"}], "pack": ["b"]})"), sve, "/schedule/pack/0",
+                 "operand \"b\" (packed ahead: \"b_packed\") cannot be packed: ");
   checkPlanError(matmul(R"({"output": [{"split": "j", "into": ["jo", "ji"], "vectors": 1}, {"split": "i", "into": ["io", "ii"], "factor": 2, "tail": "shift_inwards"},
                                        {"reorder": ["ji", "ii", "io", "jo"]}, {"vectorize": "ji"}, {"unroll": "ii"}], "pack": ["b"]})"),
                  avx512, "/schedule/pack", "tail shift_inwards on the tile dim recomputes rows");

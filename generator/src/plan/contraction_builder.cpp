@@ -438,9 +438,9 @@ class ContractionBuilder {
       }
     }
     if (asked && packed_ < 0)
-      throw PlanError("on " + target_.spelling + ": operand " + inQuotes(c_.operands[size_t(nest_.packOperand)].name) + " cannot be packed: " + why, nest_.packPointer + "/0");
+      throw PlanError("on " + target_.spelling + ": operand " + operandName(nest_.packOperand) + " cannot be packed: " + why, nest_.packPointer + "/0");
     if (transposed_ >= 0 && packed_ < 0)
-      throw PlanError("on " + target_.spelling + ": operand " + inQuotes(c_.operands[size_t(transposed_)].name) + " must be packed to be read as vectors (" +
+      throw PlanError("on " + target_.spelling + ": operand " + operandName(transposed_) + " must be packed to be read as vectors (" +
                           notContiguous_ + "), but cannot be: " + why, nest_.packPointer.empty() ? nest_.schedulePointer : nest_.packPointer);
     if (packed_ < 0) return;
     const int64_t columns = int64_t(nr_) * lanes_.lanes;
@@ -478,6 +478,11 @@ class ContractionBuilder {
     return "";
   }
   static std::string inQuotes(const std::string& s) { return "\"" + s + "\""; }
+  // Operand k as the user wrote it: an operand packed ahead by the name in the spec, and its copy.
+  std::string operandName(int k) const {
+    const ContractionTensor& t = c_.operands[size_t(k)];
+    return t.packedFrom ? inQuotes(t.packedFrom->name) + " (packed ahead: " + inQuotes(t.name) + ")" : inQuotes(t.name);
+  }
 
   // One column of tiles (j fixed) through the panel: blocks of KC steps of the reduction dim,
   // each packed, then the rest of the nest (from `pos`) over it.
