@@ -282,8 +282,8 @@ class TransposeBuilder {
   // 192 us, 128 x 128 150, 512 x 256 114-124, 1024 x 1024 179; docs/design.md).
   // Tiles whose rows are whole 64-byte lines (f32 16 x 16 and f64 8 x 8 on AVX-512) stream in
   // short row blocks: 64 rows of 8 KiB. On the Intel Xeon host (2026-11-26, one process, this
-  // kernel hand-edited) 32 rows were best (1024 x 1024 0.79-0.85 -> 1.00-1.09 of memcpy with 512
-  // rows; 64 rows 0.97-1.07, 16 rows 0.75-0.83), but on the Zen 5 host (2026-11-27) 32 rows ran at
+  // kernel hand-edited) 32 rows were best (1024 x 1024: 1.00-1.09 of memcpy, 512 rows 0.79-0.85,
+  // 64 rows 0.97-1.07, 16 rows 0.75-0.83), but on the Zen 5 host (2026-11-27) 32 rows ran at
   // 0.15 of memcpy (16 rows 0.13, 64 rows 0.52-0.57, 256-512 rows 0.53-0.82, all noisy): 64 rows
   // is the shape measured well on both (docs/benchmarks.md, "Streaming block shapes").
   // Other tiles keep 512-row blocks. (AVX2's tiles store half lines; on this Intel host streaming
