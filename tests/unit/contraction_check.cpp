@@ -27,6 +27,7 @@ namespace {
 struct Mem {
   std::vector<int64_t> extents, strides;
   std::vector<float> data;
+  std::vector<uint16_t> bf16;  // an operand stored as bf16: the bits the kernel reads (data: their values)
   int64_t offset(const std::vector<int64_t>& at) const {
     int64_t o = 0;
     for (size_t q = 0; q < at.size(); ++q) o += at[q] * strides[q];
@@ -40,8 +41,19 @@ int64_t valueOf(const AffineIndex& ix, const std::vector<int64_t>& point) {
   return v;
 }
 
-// Runs every plan of `text` (generic targets at every vector length, and the real targets) for
-// the given dim extents and checks each output element against the definition.
+// x rounded to the nearest bfloat16 (ties to even), as its bits: the upper half of the f32 (no
+// NaN here).
+uint16_t bf16Bits(float x) {
+  uint32_t u;
+  std::memcpy(&u, &x, 4);
+  return uint16_t((u + 0x7fffu + ((u >> 16) & 1u)) >> 16);
+}
+float bf16Value(uint16_t bits) {
+  const uint32_t u = uint32_t(bits) << 16;
+  float x;
+  std::memcpy(&x, &u, 4);
+  return x;
+}
 }  // namespace
 
 void checkPlans(const std::string& text, const std::map<std::string, int64_t>& sizes, uint64_t seed) {
@@ -86,6 +98,9 @@ void checkPlans(const std::string& text, const std::map<std::string, int64_t>& s
     m.data.assign(size_t(std::max<int64_t>(span, 1)), 0.0f);
     const bool out = k + 1 == tensors.size();
     for (float& x : m.data) x = out && c.init != ContractionInit::output ? -777.0f : float(int64_t(rng() % 2001) - 1000) / 256.0f;
+    if (t.bf16) {  // values a bf16 holds (8 significant bits, some of these round), and their bits
+      for (float& x : m.data) x = bf16Value(m.bf16.emplace_back(bf16Bits(x * 1.0078125f)));
+    }
   }
   const std::vector<float> before = mem.back().data;
   float scale = 1.0f;
@@ -174,7 +189,10 @@ void checkPlans(const std::string& text, const std::map<std::string, int64_t>& s
       }
       std::vector<float> out = before;
       std::vector<sim::Buffer> buffers;
-      for (size_t k = 0; k + 1 < tensors.size(); ++k) buffers.push_back({plan.tensors[k].name, mem[k].data.data(), nullptr, mem[k].data.size()});
+      for (size_t k = 0; k + 1 < tensors.size(); ++k) {
+        if (tensors[k]->bf16) buffers.push_back({plan.tensors[k].name, mem[k].bf16.data(), nullptr, mem[k].bf16.size()});
+        else buffers.push_back({plan.tensors[k].name, mem[k].data.data(), nullptr, mem[k].data.size()});
+      }
       buffers.push_back({"out", out.data(), out.data(), out.size()});  // init "output" reads it
       sim::runPlan(plan, params, buffers, vscale);
       for (size_t e = 0; e < out.size(); ++e) {

@@ -215,3 +215,63 @@ TEST_CASE("contraction spec: pack ahead errors say where and why") {
   "output": {"name": "c", "index": ["i", "j"]})J",
              "/operands/1/index/2", "indexes the operand twice");
 }
+
+TEST_CASE("contraction plans: bf16 operands are widened exactly and summed in f32") {
+  // Every way an operand is read: broadcast elements (a), vectors into the panel (b), a transposed
+  // B through the transpose network or element by element (bt), gathers (SVE), one lane (scalar),
+  // masked partial vectors, a depthwise convolution whose operands both run along the vector dim,
+  // and a copy packed ahead (kept bf16). The reference multiplies the bf16 values in double.
+  auto bf16 = [](std::string body, const std::vector<std::string>& names) {
+    for (const std::string& n : names) {
+      const std::string key = "{\"name\": \"" + n + "\", ";
+      const size_t at = body.find(key);
+      REQUIRE(at != std::string::npos);
+      body.insert(at + key.size(), "\"dtype\": \"bf16\", ");
+    }
+    return spec(body);
+  };
+  for (int64_t m : {1, 7})
+    for (int64_t n : {5, 17, 65}) checkPlans(bf16(kMatmul, {"a", "b"}), {{"m", m}, {"n", n}, {"k", 9}}, uint64_t(m * 100 + n));
+  checkPlans(bf16(kMatmul, {"b"}), {{"m", 5}, {"n", 70}, {"k", 600}}, 31);  // several panel blocks
+  checkPlans(bf16(kMatmul, {"a"}), {{"m", 13}, {"n", 33}, {"k", 0}}, 32);
+  const std::string bt = R"J(  "dims": [{"name": "i", "extent": "m"}, {"name": "j", "extent": "n"}, {"name": "k", "extent": "k", "kind": "reduction"}],
+  "operands": [{"name": "a", "index": ["i", "k"]}, {"name": "bt", "index": ["j", "k"]}],
+  "init": {"name": "bias", "index": ["j"]},
+  "output": {"name": "c", "index": ["i", "j"]},
+  "epilogue": [{"op": "relu"}])J";
+  checkPlans(bf16(bt, {"a", "bt"}), {{"m", 6}, {"n", 37}, {"k", 35}}, 33);
+  const std::string depthwise = R"J(  "dims": [{"name": "y", "extent": "h"}, {"name": "x", "extent": "width"}, {"name": "c", "extent": "ch"},
+           {"name": "ry", "extent": 3, "kind": "reduction"}, {"name": "rx", "extent": 3, "kind": "reduction"}],
+  "operands": [{"name": "input", "index": ["y + ry", "x + rx", "c"]}, {"name": "w", "index": ["ry", "rx", "c"]}],
+  "output": {"name": "output", "index": ["y", "x", "c"]})J";
+  checkPlans(bf16(depthwise, {"input", "w"}), {{"h", 2}, {"width", 5}, {"ch", 21}}, 34);
+  const std::string packed = R"J(  "dims": [{"name": "i", "extent": "m"}, {"name": "j", "extent": "n"}, {"name": "k", "extent": "k", "kind": "reduction"}],
+  "operands": [{"name": "a", "index": ["i", "k"]}, {"name": "bt", "index": ["j", "k"], "pack": "ahead"}],
+  "output": {"name": "c", "index": ["i", "j"]})J";
+  checkPlans(bf16(packed, {"a", "bt"}), {{"m", 7}, {"n", 19}, {"k", 6}}, 35);
+  const KernelSpec s = parseSpecText(bf16(packed, {"bt"}), "t.json");
+  CHECK(s.contraction.operands[1].bf16);  // the copy packed ahead stays bf16
+  CHECK_FALSE(s.contraction.operands[0].bf16);
+}
+
+TEST_CASE("contraction spec: operand dtype errors say where and what is allowed") {
+  checkError(R"J(  "dims": [{"name": "i", "extent": 4}, {"name": "k", "extent": 4, "kind": "reduction"}],
+  "operands": [{"name": "a", "index": ["i", "k"], "dtype": "f16"}, {"name": "b", "index": ["k"]}],
+  "output": {"name": "c", "index": ["i"]})J",
+             "/operands/0/dtype", "\"bf16\" (stored as bfloat16, computed in f32); found \"f16\"");
+  checkError(R"J(  "dims": [{"name": "i", "extent": 4}, {"name": "k", "extent": 4, "kind": "reduction"}],
+  "operands": [{"name": "a", "index": ["i", "k"]}, {"name": "b", "index": ["k"]}],
+  "output": {"name": "c", "index": ["i"], "dtype": "bf16"})J",
+             "/output/dtype", "only an operand");
+  checkError(R"J(  "dims": [{"name": "i", "extent": 4}, {"name": "k", "extent": 4, "kind": "reduction"}],
+  "operands": [{"name": "a", "index": ["i", "k"]}, {"name": "b", "index": ["k"]}],
+  "init": {"name": "bias", "index": ["i"], "dtype": "bf16"},
+  "output": {"name": "c", "index": ["i"]})J",
+             "/init/dtype", "only an operand");
+  const SpecError f64 = errorOf(R"J({"simdgen": 1, "name": "k", "kind": "contraction", "dtype": "f64",
+  "dims": [{"name": "i", "extent": 4}, {"name": "k", "extent": 4, "kind": "reduction"}],
+  "operands": [{"name": "a", "index": ["i", "k"], "dtype": "bf16"}, {"name": "b", "index": ["k"]}],
+  "output": {"name": "c", "index": ["i"]}})J");
+  CHECK_MESSAGE(f64.pointer == "/operands/0/dtype", f64.what());
+  CHECK_MESSAGE(std::string(f64.what()).find("in an f32 contraction, \"bf16\"") != std::string::npos, f64.what());
+}

@@ -339,7 +339,7 @@ class NeonLowering final : public IsaLowering {
     const DType t = s.type.elem;
     if (!s.pred.empty()) return lowerPredicated(x);
     switch (s.op) {
-      case OpKind::Splat: return w.assign(splat(t, s.literal));
+      case OpKind::Splat: return w.assign(splat(t, s.args.empty() ? s.literal : s.args[0]));
       case OpKind::Load: return w.assign(s.type.bits() < 128 ? x.loadLow(s.type.bits()) : load(t, w.in(s.index)));
       case OpKind::LoadBroadcast: return w.assign(call("vld1q_dup_" + sfx(t), {w.in(s.index)}));
       case OpKind::GatherRows: return x.gatherRows();
@@ -392,6 +392,7 @@ class NeonLowering final : public IsaLowering {
       }
       case OpKind::NaNMask: return x.nanMask();
       case OpKind::LocateEqual: return x.locateEqual();
+      case OpKind::Bitcast: return w.assign(reinterpret(s.args[0], w.typeOf(s.args[0]).elem, t));
       case OpKind::Convert: {
         const DType f = w.typeOf(s.args[0]).elem;
         return w.assign(bitsOf(f) > bitsOf(t) ? narrowExpr(s, f, w.cx) : convertExpr(s, f));

@@ -33,7 +33,7 @@ class ScalarLowering final : public IsaLowering {
     const std::string zero = carry("(" + c::ctype(t) + ")0");
     auto real = [&](const std::string& v) { return c::carriedUnsigned(t, rop) ? "(" + c::ctype(t) + ")" + v : v; };
     switch (s.op) {
-      case OpKind::Splat: return w.assign(carry("(" + c::ctype(t) + ")(" + s.literal + ")"));
+      case OpKind::Splat: return w.assign(carry("(" + c::ctype(t) + ")(" + (s.args.empty() ? s.literal : s.args[0]) + ")"));
       case OpKind::Load:
       case OpKind::LoadBroadcast:
         return w.assign(governed(carry(w.src() + "[" + s.index.str() + "]"),
@@ -44,6 +44,11 @@ class ScalarLowering final : public IsaLowering {
         const std::vector<std::string> lines = c::convertLines(w.decl(), s.dst, s.args[0], w.typeOf(s.args[0]).elem, t, rop, s.conv);
         w.out.insert(w.out.end(), lines.begin(), lines.end());
         return;
+      }
+      case OpKind::Bitcast: {
+        const DType in = w.typeOf(s.args[0]).elem;
+        const std::string a = c::carriedUnsigned(in, rop) ? "(" + c::ctype(in) + ")" + s.args[0] : s.args[0];
+        return w.assign(carry("__builtin_bit_cast(" + c::ctype(t) + ", " + a + ")"));
       }
       case OpKind::Binary: {
         if (s.type.predicate) {

@@ -502,7 +502,7 @@ class SveLowering final : public IsaLowering {
     const DType t = s.type.elem;
     if (s.type.predicate) return x.predicateOp();
     switch (s.op) {
-      case OpKind::Splat: return w.assign(splat(t, s.literal));
+      case OpKind::Splat: return w.assign(splat(t, s.args.empty() ? s.literal : s.args[0]));
       case OpKind::Load: return x.load();
       case OpKind::LoadBroadcast: return w.assign(splat(t, w.src() + "[" + s.index.str() + "]"));
       case OpKind::GatherRows: return x.gatherRows();
@@ -547,6 +547,7 @@ class SveLowering final : public IsaLowering {
       case OpKind::Shuffle: return w.assign(x.shuffle(s.shuffle, s.type, s.args[0], s.args.size() > 1 ? s.args[1] : s.args[0]));
       case OpKind::NaNMask: return x.nanMask();
       case OpKind::LocateEqual: return x.locateEqual();
+      case OpKind::Bitcast: return w.assign(reinterpret(s.args[0], w.typeOf(s.args[0]).elem, t));
       case OpKind::Convert: {
         const DType f = w.typeOf(s.args[0]).elem;
         if (bitsOf(f) > bitsOf(t)) w.cx.instructions.insert("narrowing to unpacked elements (clamped, then the low bits)");

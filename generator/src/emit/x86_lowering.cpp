@@ -226,7 +226,7 @@ struct X86Writer {
   }
 
   void splat() {
-    assign(splatExpr(s.type.elem, s.type.bits(), s.literal));
+    assign(splatExpr(s.type.elem, s.type.bits(), s.args.empty() ? s.literal : s.args[0]));
   }
 
   void load() {
@@ -905,6 +905,11 @@ class X86Lowering final : public IsaLowering {
       case OpKind::NaNMask: return x.nanMask();
       case OpKind::LocateEqual: return x.locateEqual();
       case OpKind::Convert: return convert(x);
+      case OpKind::Bitcast: {
+        const VecType in = w.typeOf(s.args[0]);
+        const int bits = in.bits() < 128 ? 128 : in.bits();
+        return x.assign(castTo(s.args[0], in.elem, bits, isFloat(s.type.elem) ? fsfx(s.type.elem) : "si"));
+      }
       case OpKind::LocateNaN:
       case OpKind::SetIndex:
       case OpKind::Fence:

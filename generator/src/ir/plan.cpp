@@ -249,6 +249,7 @@ std::string_view nameOf(OpKind k) {
     case OpKind::ReduceLanes: return "reduce_lanes";
     case OpKind::ReduceRows: return "reduce_rows";
     case OpKind::Convert: return "convert";
+    case OpKind::Bitcast: return "bitcast";
     case OpKind::Shuffle: return "shuffle";
     case OpKind::WhileLt: return "whilelt";
     case OpKind::Compare: return "compare";

@@ -70,7 +70,8 @@ enum class OpKind {
   // A partial vector is a predicated op: a prefix of lanes is whilelt(lo, hi), a suffix
   // not(whilelt(lo, hi)); lowerings recognise these forms (x86 tails, row-end re-reads).
   Splat,         // dst = every lane `literal` (a C literal of dst.elem, or the name of a scalar
-                 //   Param of that dtype: a runtime value)
+                 //   Param of that dtype: a runtime value), or with an operand, every lane args[0]
+                 //   (a one-lane value of dst.elem)
   Load,          // dst lane l = pred[l] ? tensor[index + l] : literal
   LoadBroadcast, // dst = every lane tensor[index] (one element read)
   GatherRows,    // dst lane r = pred[r] ? (dst.elem) tensor[index + r*stride] : literal; with
@@ -124,6 +125,8 @@ enum class OpKind {
                  //   casts (integer narrowing wraps, to floats rounds to nearest even); sat clamps
                  //   an integer to dst's range; trunc/nearest/floor/ceil round a float to an
                  //   integer, out of range saturating to dst's min/max and NaN giving 0
+  Bitcast,       // dst lane l = the bits of a[l] read as dst.elem (same width and lane count: bf16
+                 //   widened to u32 and shifted left 16 is the f32 it stands for; no predicate)
   Shuffle,       // dst lane l = concat(args)[shuffle.laneMap(dst lanes)[l]]  (see Shuffle)
   // Predicates (dst.predicate).
   WhileLt,       // dst lane l = lo + l < hi   (svwhilelt; the first hi - lo lanes)

@@ -27,7 +27,7 @@ std::string opName(const Plan& plan, const Stmt& s) {
   const std::string in = tensor(false);
   const std::string pred = s.pred.empty() ? "" : std::string(" if ") + s.pred + (s.zeroing ? " (zeroing)" : "");
   switch (s.op) {
-    case OpKind::Splat: return "splat " + s.literal;
+    case OpKind::Splat: return "splat " + (s.args.empty() ? s.literal : s.args[0]);
     case OpKind::Load:
       return "load " + in + "[" + s.index.str() + "]" + pred + (s.pred.empty() || s.literal.empty() ? "" : " fill " + s.literal) +
              (s.inBounds ? " in_bounds" : "");
@@ -59,6 +59,7 @@ std::string opName(const Plan& plan, const Stmt& s) {
       return std::string(s.pairwise ? "reduce_lanes_pairwise " : "reduce_lanes ") + std::string(nameOf(s.rop)) + " " + s.args[0] + pred;
     case OpKind::ReduceRows: return "reduce_rows " + std::string(nameOf(s.rop)) + " [" + args(s) + "]";
     case OpKind::Convert: return "convert " + s.args[0] + (s.conv == ConvMode::plain ? "" : " " + std::string(nameOf(s.conv)));
+    case OpKind::Bitcast: return "bitcast " + s.args[0];
     case OpKind::Shuffle: return "shuffle " + s.shuffle.str() + " " + args(s);
     case OpKind::WhileLt: return "whilelt(" + s.lo.str() + ", " + s.hi.str() + ")" + (s.partialOnly ? " partial" : "");
     case OpKind::Compare: return "compare " + s.args[0] + " " + std::string(symbolOf(s.cmp)) + " " + s.args[1];

@@ -72,6 +72,11 @@ struct Verifier {
     };
     switch (s.op) {
       case OpKind::Splat:
+        if (!s.args.empty()) {
+          if (!s.literal.empty() || s.args.size() != 1) fail(where, "a splat takes a literal or one value, not both");
+          else if (need(1) && !(in[0] == VecType{s.type.elem, 1})) fail(where, "splats " + toString(in[0]) + " as " + toString(s.type) + " (needs a one-lane value of its element type)");
+          break;
+        }
         if (s.literal.empty()) fail(where, "splat without a value");
         for (const Param& p : plan.params)
           if (p.kind == Param::Kind::scalar && p.name == s.literal && p.dtype != s.type.elem)
@@ -202,6 +207,13 @@ struct Verifier {
         if (s.conv != ConvMode::plain && s.conv != ConvMode::wrap && s.conv != ConvMode::sat &&
             (!isFloat(in[0].elem) || isFloat(s.type.elem)))
           fail(where, "convert " + std::string(nameOf(s.conv)) + " rounds a float to an integer");
+        break;
+      case OpKind::Bitcast:
+        if (!need(1)) break;
+        if (in[0].lanes != s.type.lanes || in[0].scalable != s.type.scalable || bitsOf(in[0].elem) != bitsOf(s.type.elem) ||
+            in[0].predicate || s.type.predicate)
+          fail(where, "bitcast keeps the lane count and the lane width");
+        if (!s.pred.empty()) fail(where, "bitcast takes no predicate");
         break;
       case OpKind::Store: {
         if (!need(1)) break;

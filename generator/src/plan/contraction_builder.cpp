@@ -184,7 +184,7 @@ class ContractionBuilder {
       if (s.kind == EpilogueStep::Kind::add) inputs.push_back(plannedTensor("in" + std::to_string(inputs.size()), s.operand));
     out_ = plannedTensor("out", c_.output);
     for (const PlannedTensor& t : inputs) {
-      plan_.tensors.push_back({t.name, c_.dtype, false, t.extents, t.strides});
+      plan_.tensors.push_back({t.name, t.spec->bf16 ? DType::u16 : c_.dtype, false, t.extents, t.strides});
       plan_.params.push_back({ir::Param::Kind::tensor, t.name, t.spec->name, t.name, ""});
     }
     plan_.params.insert(plan_.params.end(), extents_.begin(), extents_.end());
@@ -504,7 +504,7 @@ class ContractionBuilder {
           l.pred = pred;
           l.literal = zeroLiteral();
         }
-        copy.push_back(l);
+        pushLoad(copy, l);
         Stmt st = op(OpKind::Store, "", lanes_, {v}, false);
         st.tensor = "panel";
         st.index = ((sym("kp") - sym("k0")) * columns + lanesIndex() * u).simplified();
@@ -525,7 +525,10 @@ class ContractionBuilder {
       st.tensor = "panel";
       st.index = ((sym("kp") - sym("k0")) * columns + sym("col")).simplified();
       ir::Block steps;
-      steps.push_back(ir::forLoop("kp", sym("k0"), sym("k_end"), 1, ir::Block{l, st}, false, ""));
+      ir::Block step;
+      pushLoad(step, l);
+      step.push_back(st);
+      steps.push_back(ir::forLoop("kp", sym("k0"), sym("k_end"), 1, std::move(step), false, ""));
       const Index width = pred.empty() ? Index::constant(columns) : (dimExtent(vdim_) - sym(loopVar(vdim_))).simplified();
       block.push_back(ir::forLoop("col", Index::constant(0), width, 1, std::move(steps), false,
                                   "pack: " + std::string(pred.empty() ? std::to_string(columns) : "the last") + " columns of " + b.spec->name + ", transposed"));
@@ -568,7 +571,7 @@ class ContractionBuilder {
       Stmt l = op(OpKind::Load, net.rows[size_t(r)], lanes_);
       l.tensor = b.name;
       l.index = (row + product(sym("cb"), colStep) + colStep * r).simplified();
-      tile.push_back(l);
+      pushLoad(tile, l);
     }
     tile.insert(tile.end(), net.body.begin(), net.body.end());
     for (int c = 0; c < L; ++c) {
@@ -584,8 +587,11 @@ class ContractionBuilder {
     Stmt st = op(OpKind::Store, "", one, {"packed"}, false);
     st.tensor = "panel";
     st.index = ((sym("kq") - sym("k0")) * columns + sym("col")).simplified();
+    ir::Block step;
+    pushLoad(step, l);
+    step.push_back(st);
     ir::Block rest;
-    rest.push_back(ir::forLoop("kq", sym("kp"), sym("k_end"), 1, ir::Block{l, st}, false, ""));
+    rest.push_back(ir::forLoop("kq", sym("kp"), sym("k_end"), 1, std::move(step), false, ""));
     ir::Block perTile;
     perTile.push_back(ir::forLoop("kp", sym("k0"), sym("k_end"), L, std::move(tile), false,
                                   std::to_string(L) + " x " + std::to_string(L) + " tiles: " + std::to_string(L) + " rows of " + b.spec->name + ", transposed by the network"));
@@ -699,6 +705,8 @@ class ContractionBuilder {
     w.lo = sym("j");
     w.hi = V;
     w.partialOnly = true;
+    tailLo_ = w.lo;
+    tailHi_ = w.hi;
     tail.push_back(w);
     ir::Block rest = column("tail_lanes");
     tail.insert(tail.end(), rest.begin(), rest.end());
@@ -836,7 +844,7 @@ class ContractionBuilder {
         if (byVec) name += "_v" + std::to_string(u);
         if (!byRow && !byVec) name += "_elem";  // one element for the whole tile
         name += copy;
-        body.push_back(loadOf(t, name, std::max(r, 0), u, pred));
+        pushLoad(body, loadOf(t, name, std::max(r, 0), u, pred));
         for (int rr = 0; rr < mr; ++rr)
           for (int uu = 0; uu < nr; ++uu)
             if ((!byRow || rr == r) && (!byVec || uu == u)) value[size_t(k)][size_t(rr)][size_t(uu)] = name;
@@ -896,6 +904,47 @@ class ContractionBuilder {
           }
         }
     }
+  }
+
+  // Pushes `load` (a load of an operand into dst's f32 type). An operand stored as bf16 is read as
+  // its 16-bit lanes and widened exactly: the bits become the upper half of a u32 (zero-extend,
+  // shift left by 16), read as f32. A broadcast widens its one element, then splats it. A
+  // predicated load's lanes are counted again in 16-bit lanes where predicates have the element
+  // width (AVX2, NEON masks; k-masks and SVE's govern lanes of any width).
+  void pushLoad(ir::Block& out, Stmt load) {
+    const auto it = std::find_if(inputs_.begin(), inputs_.end(), [&](const PlannedTensor& t) { return t.name == load.tensor; });
+    if (it == inputs_.end() || !it->spec->bf16) return out.push_back(std::move(load));
+    if (load.op == OpKind::LoadBroadcast) {  // the element as a one-lane load, then the splat
+      Stmt splat = op(OpKind::Splat, load.dst, load.type, {load.dst + "_elem"}, load.declare);
+      load.op = OpKind::Load;
+      load.type = VecType{load.type.elem, 1};
+      load.dst += "_elem";
+      load.declare = true;
+      pushLoad(out, std::move(load));
+      return out.push_back(std::move(splat));
+    }
+    const VecType f32 = load.type, bits{DType::u16, f32.lanes, f32.scalable}, wide{DType::u32, f32.lanes, f32.scalable};
+    const std::string dst = load.dst;
+    const bool declare = load.declare;
+    load.dst = dst + "_bf16";
+    load.type = bits;
+    load.declare = true;
+    if (!load.literal.empty()) load.literal = "0";  // +0.0f
+    if (!load.pred.empty() && f32.lanes > 1 && !target_.maskRegisters && !f32.scalable) {
+      Stmt live = op(OpKind::WhileLt, dst + "_lanes16", bits.mask());
+      live.lo = tailLo_;
+      live.hi = tailHi_;
+      live.partialOnly = true;
+      out.push_back(live);
+      load.pred = live.dst;
+    }
+    out.push_back(std::move(load));
+    Stmt widen = op(f32.lanes > 1 ? OpKind::Extend : OpKind::Convert, dst + "_u32", wide, {dst + "_bf16"});
+    out.push_back(widen);
+    Stmt shift = op(OpKind::ShiftLeft, dst + "_f32bits", wide, {dst + "_u32"});
+    shift.part = 16;
+    out.push_back(shift);
+    out.push_back(op(OpKind::Bitcast, dst, f32, {dst + "_f32bits"}, declare));
   }
 
   // dst = t at (row, vec): a vector when t runs along the vector dim, else one element broadcast.
@@ -991,6 +1040,8 @@ class ContractionBuilder {
       sem.push_back({"dim" + std::to_string(d) + ".name", c_.dims[d].name});
     }
     for (const PlannedTensor& t : inputs_) sem.push_back({t.name + ".index", semanticIndex(*t.spec)});
+    for (const PlannedTensor& t : inputs_)
+      if (t.spec->bf16) sem.push_back({t.name + ".storage", "bf16"});
     sem.push_back({"out.index", semanticIndex(c_.output)});
     sem.push_back({"operands", "in0,in1"});
     sem.push_back({"init", c_.init == ContractionInit::zero ? "zero" : c_.init == ContractionInit::output ? "output" : "in" + std::to_string(init_)});
@@ -1038,6 +1089,9 @@ class ContractionBuilder {
     if (!c_.epilogue.empty()) doc.push_back("/// NaN: relu(NaN) = +0; clamp(NaN) = its min (like max(x, lo) then min(x, hi) with the bound winning).");
     doc.push_back("/// No alignment is required. The output must not overlap any input" +
                   std::string(c_.init == ContractionInit::output ? " (it is read once, before it is written)." : "."));
+    for (const ContractionTensor& t : c_.operands)
+      if (t.bf16)
+        doc.push_back("/// " + t.name + " holds bfloat16 values as their bits (uint16_t: the upper half of the float each stands for); they are widened exactly, products and sums are f32.");
     for (const ContractionTensor& t : c_.operands)
       if (t.packedFrom)
         doc.push_back("/// " + t.name + " is " + t.packedFrom->name + indexText(t.packedFrom->index) + " packed ahead (\"pack\": \"ahead\") by " + spec_.name +
@@ -1158,6 +1212,7 @@ class ContractionBuilder {
   int transposed_ = -1;   // an operand read through a transposing panel (its vector dim strided)
   std::array<bool, 2> gathered_{false, false};  // operands read with gathers (strided, no panel)
   ContractionNest nest_;  // the loops around the tile (the schedule's, or defaultNest)
+  Index tailLo_, tailHi_;       // the vector dim's partial vector: lanes tailLo_ + l < tailHi_
   std::string notContiguous_;  // why the vector dim is one lane wide ("" if it is not)
   bool shiftedVec_ = false, shiftedRow_ = false;  // planning a shifted last tile (j_last, i_last)
   std::map<int, int64_t> stepOffset_;  // reduction dim -> offset of the unrolled copy being planned

@@ -74,6 +74,13 @@ Lane convert(DType from, DType to, Lane l) {
   return r;
 }
 
+// The bits of l (of type `from`) read as `to`, a type of the same width (ir::OpKind::Bitcast).
+Lane bitcast(DType from, DType to, Lane l) {
+  unsigned char bytes[8] = {};
+  writeElem(from, bytes, 0, l);
+  return readElem(to, bytes, 0);
+}
+
 // convert with a mode (ir::OpKind::Convert): integer saturation, float to integer with a rounding
 // (out of range saturates, NaN is 0); every other case is the plain conversion.
 Lane convert(DType from, DType to, Lane l, ConvMode mode) {
@@ -239,7 +246,7 @@ struct Machine {
     const DType t = s.type.elem;
     switch (s.op) {
       case OpKind::Splat: {
-        const Lane x = splatValue(s, t);
+        const Lane x = s.args.empty() ? splatValue(s, t) : var(s.args[0]).lanes[0];
         for (auto& l : v.lanes) l = x;
         break;
       }
@@ -281,6 +288,11 @@ struct Machine {
       case OpKind::Extend: {
         const Value& a = var(s.args[0]);
         for (int l = 0; l < lanes; ++l) v.lanes[l] = convert(a.type.elem, t, a.lanes[s.part * lanes + l]);
+        break;
+      }
+      case OpKind::Bitcast: {
+        const Value& a = var(s.args[0]);
+        for (int l = 0; l < lanes; ++l) v.lanes[l] = bitcast(a.type.elem, t, a.lanes[l]);
         break;
       }
       case OpKind::Convert: {

@@ -57,6 +57,10 @@ struct ContractionTensor {
     std::vector<std::optional<Extent>> strides;
   };
   std::optional<Source> packedFrom;
+  // Operands only ("dtype": "bf16" in an f32 contraction): the elements are bfloat16, passed as
+  // their bits (uint16_t: the upper half of the f32 they stand for), widened exactly to f32 where
+  // they are read; products and sums stay f32. A copy packed ahead keeps them bf16.
+  bool bf16 = false;
 };
 
 struct EpilogueStep {

@@ -68,7 +68,7 @@ constexpr std::string_view kContractionOnlyKeys[] = {"dtype", "dims", "operands"
 constexpr std::string_view kContractionDTypes[] = {"f32", "f64"};
 constexpr std::string_view kDimKeys[] = {"name", "extent", "kind"};
 constexpr std::string_view kDimKinds[] = {"parallel", "reduction"};
-constexpr std::string_view kTensorKeys[] = {"name", "index", "strides", "pack"};
+constexpr std::string_view kTensorKeys[] = {"name", "index", "strides", "pack", "dtype"};
 constexpr std::string_view kPackNames[] = {"ahead"};
 constexpr std::string_view kAddedTensorKeys[] = {"op", "name", "strides"};
 constexpr std::string_view kInitNames[] = {"zero", "output"};
@@ -645,6 +645,17 @@ class Parser {
         fail(at + "/pack", "only an operand (\"operands\") can be packed ahead: the kernel reads the output and the init tensor as the caller lays them out");
       choose(*pack, at + "/pack", "pack", kPackNames);
       t.packedFrom = ContractionTensor::Source{};
+    }
+    if (const json* dtype = member(obj, "dtype")) {
+      if (!operand)
+        fail(at + "/dtype", "only an operand (\"operands\") can have a dtype of its own: the output, the init tensor and added tensors have the contraction's dtype " +
+                                inQuotes(nameOf(c.dtype)) + "; drop \"dtype\"");
+      const std::string name = getString(*dtype, at + "/dtype");
+      const bool same = name == nameOf(c.dtype), bf16 = name == "bf16" && c.dtype == DType::f32;
+      if (!same && !bf16)
+        fail(at + "/dtype", "an operand's dtype is the contraction's (" + inQuotes(nameOf(c.dtype)) + ") or, in an f32 contraction, \"bf16\" (stored as bfloat16, computed in f32); found " +
+                                inQuotes(name));
+      t.bf16 = bf16;
     }
     return t;
   }

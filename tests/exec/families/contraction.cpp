@@ -368,9 +368,16 @@ class Runner {
         param_reduction_[p] = d.reduction;
       }
     }
-    for (const Tensor& t : k.tensors)
-      if (t.dtype != k.tensor(def_.out).dtype)
+    // Operands stored as bf16 (semantics <tensor>.storage) are u16 tensors of bits in an f32 kernel.
+    for (const Tensor& t : k.tensors) {
+      if (k.has_semantic(t.name + ".storage")) {
+        if (k.semantic(t.name + ".storage") != "bf16" || t.dtype != "u16" || k.tensor(def_.out).dtype != "f32" || (t.name != def_.a && t.name != def_.b))
+          bad_definition(k, t.name + ".storage " + k.semantic(t.name + ".storage") + " on a " + t.dtype + " tensor (the runner takes bf16 operands as u16 bits of an f32 kernel)");
+        bf16_.insert(t.name);
+      } else if (t.dtype != k.tensor(def_.out).dtype) {
         bad_definition(k, "tensors of dtypes " + t.dtype + " and " + k.tensor(def_.out).dtype + " (the runner takes one dtype)");
+      }
+    }
     dtype_ = k.tensor(def_.out).dtype;
     if (dtype_ != "f32" && dtype_ != "f64") bad_definition(k, "dtype " + dtype_ + " (the runner takes f32 and f64)");
   }
@@ -511,7 +518,7 @@ class Runner {
       for (size_t d = 0; d < def_.dims.size(); ++d) m.access.coef[d] += m.strides[p] * index[p].coef[d];
     }
     check_in_bounds(m, env);
-    static_cast<PlacedBytes&>(m) = place_bytes(m.span, dtype_ == "f32" ? 4 : 8, q.misalign, q.guard, kSlack);
+    static_cast<PlacedBytes&>(m) = place_bytes(m.span, bf16_.count(t.name) ? 2 : dtype_ == "f32" ? 4 : 8, q.misalign, q.guard, kSlack);
     return m;
   }
 
@@ -545,6 +552,7 @@ class Runner {
   std::vector<std::string> dim_params_;
   std::map<std::string, bool> param_reduction_;
   std::string dtype_;
+  std::set<std::string, std::less<>> bf16_;  // operands stored as bf16 bits
   std::set<std::string> seen_;
   int64_t runs_ = 0;
 
@@ -594,6 +602,7 @@ class Run {
 
   void go() {
     fill();
+    widen();
     reference();
     snapshot();
     for (const Variant& v : r_.variants_) call(v);
@@ -606,6 +615,39 @@ class Run {
     throw std::logic_error("exec driver: no tensor " + name);
   }
   T* elems(const std::string& name) { return reinterpret_cast<T*>(mem(name).data); }
+  bool bf16(const std::string& name) const { return r_.bf16_.count(name) > 0; }
+  // The values of an input's elements: its own, or those its bf16 bits stand for (widen()).
+  const T* values(const std::string& name) {
+    const auto it = widened_.find(name);
+    return it == widened_.end() ? elems(name) : it->second.data();
+  }
+  void widen() {
+    for (const std::string& name : r_.bf16_) {
+      const Mem& m = mem(name);
+      const uint16_t* bits = reinterpret_cast<const uint16_t*>(m.data);
+      std::vector<T>& v = widened_[name];
+      v.resize(size_t(m.span));
+      for (size_t e = 0; e < v.size(); ++e) v[e] = bf16_value(bits[e]);
+    }
+  }
+  // x rounded to the nearest bf16 (ties to even; NaN stays a quiet NaN), as its bits.
+  static uint16_t bf16_bits(float x) {
+    uint32_t u;
+    std::memcpy(&u, &x, 4);
+    if (std::isnan(x)) return uint16_t((u >> 16) | 0x40);
+    return uint16_t((u + 0x7fffu + ((u >> 16) & 1u)) >> 16);
+  }
+  static float bf16_value(uint16_t bits) {
+    const uint32_t u = uint32_t(bits) << 16;
+    float x;
+    std::memcpy(&x, &u, 4);
+    return x;
+  }
+  // Writes x at element o of tensor m (rounded to bf16 for an operand stored so).
+  void put(Mem& m, int64_t o, T x) {
+    if (bf16(m.t->name)) reinterpret_cast<uint16_t*>(m.data)[o] = bf16_bits(float(x));
+    else reinterpret_cast<T*>(m.data)[o] = x;
+  }
 
   // Inputs: poison (a quiet NaN with a payload) everywhere, then values at the tensor's elements;
   // the output: sentinel bytes, and values at its elements when it is the init. Scalars: a factor
@@ -616,6 +658,7 @@ class Run {
     std::memcpy(&poison, &bits, sizeof poison);
     for (Mem& m : mems_) {
       if (m.t->output) std::fill(m.lo, m.hi, Runner::kSentinel);
+      else if (bf16(m.t->name)) std::fill(reinterpret_cast<uint16_t*>(m.lo), reinterpret_cast<uint16_t*>(m.hi), bf16_bits(float(poison)));
       else std::fill(reinterpret_cast<T*>(m.lo), reinterpret_cast<T*>(m.hi), poison);
       if (!m.t->output || def_.init == "output") fill_elements(m);
     }
@@ -633,11 +676,10 @@ class Run {
     for (size_t p = 0; p < all.size(); ++p) all[p] = p;
     std::vector<int64_t> i(all.size(), 0);
     if (empty_box(all, m.extents)) return;
-    T* e = reinterpret_cast<T*>(m.data);
     do {
       int64_t o = 0;
       for (size_t p = 0; p < i.size(); ++p) o += i[p] * m.strides[p];
-      e[o] = random_value<T>(q_.data, rng_);
+      put(m, o, random_value<T>(q_.data, rng_));
     } while (step(i, all, m.extents));
   }
   // One NaN or infinity at a random element of an operand or the init (the rest stays finite).
@@ -651,7 +693,7 @@ class Run {
     for (size_t p = 0; p < m.extents.size(); ++p) i.push_back(int64_t(rng_() % uint64_t(m.extents[p]))), o += i.back() * m.strides[p];
     const T x = q_.data == Data::nan_spot ? std::numeric_limits<T>::quiet_NaN()
                                           : (rng_() & 1 ? -1 : 1) * std::numeric_limits<T>::infinity();
-    reinterpret_cast<T*>(m.data)[o] = x;
+    put(m, o, x);
     shape_ += " (" + simdgen_test::show(x) + " at " + m.t->name + "[";
     for (size_t p = 0; p < i.size(); ++p) shape_ += (p ? ", " : "") + std::to_string(i[p]);
     shape_ += "])";
@@ -694,7 +736,7 @@ class Run {
     for (size_t d : red_) products *= ext_[d];
     const Access &a = mem(def_.a).access, &b = mem(def_.b).access;
     const int64_t ca = inner == SIZE_MAX ? 0 : a.coef[inner], cb = inner == SIZE_MAX ? 0 : b.coef[inner];
-    const T *pa = elems(def_.a), *pb = elems(def_.b);
+    const T *pa = values(def_.a), *pb = values(def_.b);
     const size_t count = size_t(n);
     std::vector<Acc> acc(count), mag(count);
     std::vector<int64_t> x(ext_.size(), 0);
@@ -820,6 +862,7 @@ class Run {
   TestRng& rng_;
   std::string shape_;
   std::vector<int64_t> ext_;
+  std::map<std::string, std::vector<T>, std::less<>> widened_;  // bf16 operands' values, element by element
   std::vector<size_t> par_, red_;
   std::map<std::string, T> scalars_;
   std::map<std::string, uint64_t, std::less<>> scalar_bits_;
