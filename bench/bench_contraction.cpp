@@ -120,6 +120,32 @@ ProblemKind matmul_problem(const MatmulSize& s) {
           }};
 }
 
+// The same product on values a bfloat16 represents exactly (the f32 inputs rounded to 8
+// significant bits), so that bf16 kernels and the f32 reference see the same numbers.
+const float* bf16_input(const std::string& name, int64_t n) {
+  static std::map<std::string, Floats> cache;
+  Floats& a = cache[name + "/" + std::to_string(n)];
+  if (!a) {
+    a = alloc(n);
+    const float* x = random_input(name, n);
+    for (int64_t i = 0; i < n; ++i) {
+      uint32_t u;
+      std::memcpy(&u, &x[i], 4);
+      u = (u + 0x7fffu + ((u >> 16) & 1u)) & 0xffff0000u;  // to nearest, ties to even
+      std::memcpy(&a[i], &u, 4);
+    }
+  }
+  return a.get();
+}
+
+ProblemKind matmul_bf16_problem(const MatmulSize& s) {
+  ProblemKind kind = matmul_problem(s);
+  kind.label = "matmul_bf16/" + s.name();
+  kind.inputs.a = bf16_input("a", s.m * s.k);
+  kind.inputs.b = bf16_input("b", s.k * s.n);
+  return kind;
+}
+
 ProblemKind conv_problem() {
   Problem p{};
   p.a = random_input("conv.input", SeedConv::kInput);
@@ -305,6 +331,13 @@ void register_contraction_benchmarks() {
   for (const MatmulSize& size : kMatmulSizes) {
     const ProblemKind kind = matmul_problem(size);
     for (const Peer& peer : matmuls) add(kind, peer);
+  }
+  std::vector<Peer> bf16 = simdgen_bf16_matmul_peers();
+  for (Peer& p : onednn_bf16_matmul_peers()) bf16.push_back(std::move(p));
+  for (const MatmulSize& size : kMatmulSizes) {
+    if (size.m != size.n) continue;  // 512^3 and 1024^3
+    const ProblemKind kind = matmul_bf16_problem(size);
+    for (const Peer& peer : bf16) add(kind, peer);
   }
 }
 

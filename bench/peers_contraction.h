@@ -65,12 +65,18 @@ std::string simdgen_contraction_info();  // which variant the dispatchers run, o
 std::vector<Peer> openblas_matmul_peers();  // "openblas": cblas_sgemm
 std::vector<Peer> blis_matmul_peers();      // "blis": bli_sgemm (BLIS's typed API)
 std::vector<Peer> onednn_matmul_peers();    // "onednn": the matmul primitive, plain layouts
+// bf16 matmuls (a and b hold values a bfloat16 represents exactly; f32 output): "onednn" (plain
+// bf16 layouts), "onednn.packed" (weights in oneDNN's preferred layout, reordered once).
+std::vector<Peer> onednn_bf16_matmul_peers();
 std::vector<Peer> onednn_conv_peers();      // "onednn" (preferred layouts), "onednn.nhwc"
 std::vector<Peer> halide_conv_peers();      // "halide": JIT, the seed's schedule minus parallel
 
 // The generated kernels (dispatcher "simdgen" and each variant "simdgen.<isa>"
 // the CPU runs); empty when the bench was configured without them.
 std::vector<Peer> simdgen_matmul_peers();
+// bf16 matmuls: "simdgen" (specs' matmul_bf16 on the bits of a and b, converted once, untimed),
+// its variants, and "simdgen_f32" (the f32 kernel on the same values).
+std::vector<Peer> simdgen_bf16_matmul_peers();
 std::vector<Peer> simdgen_conv_peers();
 
 }  // namespace simdgen_bench

@@ -76,6 +76,28 @@ Prepared matmul(const Problem& p) {
           pd.impl_info_str()};
 }
 
+// c = a * b on bf16 a and b (made from the benchmark's f32 values, which bf16 represents exactly:
+// reordered once, outside the timing), f32 c. packed: the weights in the layout oneDNN prefers
+// (reordered once, as simdgen's pack ahead), else plain row-major bf16.
+Prepared matmul_bf16(const Problem& p, bool packed) {
+  const memory::desc a_f32({p.m, p.k}, dt::f32, tag::ab), b_f32({p.k, p.n}, dt::f32, tag::ab),
+      a_md({p.m, p.k}, dt::bf16, tag::ab), b_plain({p.k, p.n}, dt::bf16, tag::ab),
+      b_md = packed ? memory::desc({p.k, p.n}, dt::bf16, tag::any) : b_plain, c_md({p.m, p.n}, dt::f32, tag::ab);
+  const dnnl::matmul::primitive_desc pd(dnnl::matmul::desc(a_md, b_md, c_md), cpu());
+  auto prim = std::make_shared<dnnl::matmul>(pd);
+  auto s = std::make_shared<dnnl::stream>(cpu());
+  const memory a = reordered(wrap(a_f32, p.a), a_md, *s);
+  const memory b = reordered(wrap(b_f32, p.b), pd.weights_desc(), *s);
+  auto args = std::make_shared<std::unordered_map<int, memory>>(std::unordered_map<int, memory>{
+      {DNNL_ARG_SRC, a}, {DNNL_ARG_WEIGHTS, b}, {DNNL_ARG_DST, wrap(c_md, p.out)}});
+  return {[=] {
+            prim->execute(*s, *args);
+            s->wait();
+          },
+          [p] { return static_cast<const float*>(p.out); },
+          std::string(pd.impl_info_str()) + ", weights " + layout(pd.weights_desc(), b_plain, "plain")};
+}
+
 // The seed convolution; nhwc = false lets oneDNN pick the activation layouts.
 Prepared conv(const Problem& p, bool nhwc) {
   using C = SeedConv;
@@ -144,6 +166,11 @@ std::string onednn_single_thread() {
 }
 
 std::vector<Peer> onednn_matmul_peers() { return {{"onednn", matmul}}; }
+
+std::vector<Peer> onednn_bf16_matmul_peers() {
+  return {{"onednn", [](const Problem& p) { return matmul_bf16(p, false); }},
+          {"onednn.packed", [](const Problem& p) { return matmul_bf16(p, true); }}};
+}
 
 std::vector<Peer> onednn_conv_peers() {
   return {{"onednn", [](const Problem& p) { return conv(p, false); }},

@@ -3,12 +3,16 @@
 // time (CMakeLists.txt): the runtime dispatcher ("simdgen") and each x86
 // variant by name ("simdgen.avx512", "simdgen.avx2_fma", ...) that this CPU
 // runs.
+#include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #include <memory>
+#include <stdexcept>
 #include <string>
 
 #include "peers_contraction.h"
 
+#include "bench_matmul_bf16.h"
 #include "bench_matmul_bt_f32.h"
 #include "bench_matmul_bt_packed_f32.h"
 #include "bench_matmul_f32.h"
@@ -80,6 +84,29 @@ Peer matmul_bt_packed_peer(const std::string& name) {
           }};
 }
 
+// The bits of x, a float a bfloat16 represents exactly (the benchmark's bf16 inputs): its upper half.
+std::shared_ptr<uint16_t> bf16_bits(const float* x, int64_t n) {
+  const size_t bytes = (static_cast<size_t>(n) * 2 + 63) / 64 * 64;
+  std::shared_ptr<uint16_t> bits(static_cast<uint16_t*>(std::aligned_alloc(64, bytes)), std::free);
+  for (int64_t i = 0; i < n; ++i) {
+    uint32_t u;
+    std::memcpy(&u, &x[i], 4);
+    if (u & 0xffffu) throw std::runtime_error("bf16 input holds a value bfloat16 cannot represent");
+    bits.get()[i] = static_cast<uint16_t>(u >> 16);
+  }
+  return bits;
+}
+
+using MatmulBf16 = void (*)(const uint16_t*, const uint16_t*, int64_t, int64_t, int64_t, int64_t, int64_t,
+                            int64_t, float*);
+Peer matmul_bf16_peer(const std::string& name, MatmulBf16 f) {
+  return {name, [f](const Problem& p) {
+            std::shared_ptr<uint16_t> a = bf16_bits(p.a, p.m * p.k), b = bf16_bits(p.b, p.k * p.n);
+            return Prepared{[f, p, a, b] { f(a.get(), b.get(), p.m, p.n, p.k, p.k, p.n, p.n, p.out); },
+                            [p] { return static_cast<const float*>(p.out); }};
+          }};
+}
+
 Peer conv_peer(const std::string& name, ConvFn f) {
   return {name, [f](const Problem& p) {
             // Generated signature order: filter, input, bias, output.
@@ -106,7 +133,8 @@ Peer conv_packed_peer(const std::string& name, bool pack_each_call) {
 }  // namespace
 
 std::string simdgen_contraction_info() {
-  return std::string("dispatchers run bench_matmul_f32_") + bench_matmul_f32_variant() + ", bench_matmul_bt_f32_" +
+  return std::string("dispatchers run bench_matmul_f32_") + bench_matmul_f32_variant() + ", bench_matmul_bf16_" +
+         bench_matmul_bf16_variant() + ", bench_matmul_bt_f32_" +
          bench_matmul_bt_f32_variant() + ", bench_seed_conv_" + bench_seed_conv_variant() + ", bench_seed_conv_schedule_" +
          bench_seed_conv_schedule_variant() + ", bench_seed_conv_packed_" + bench_seed_conv_packed_variant();
 }
@@ -120,6 +148,17 @@ std::vector<Peer> simdgen_matmul_peers() {
 #undef SIMDGEN_BENCH_VARIANT
   peers.push_back(matmul_bt_peer("simdgen_bt", bench_matmul_bt_f32));
   peers.push_back(matmul_bt_packed_peer("simdgen_bt_packed"));
+  return peers;
+}
+
+std::vector<Peer> simdgen_bf16_matmul_peers() {
+  std::vector<Peer> peers;
+  peers.push_back(matmul_bf16_peer("simdgen", bench_matmul_bf16));
+#define SIMDGEN_BENCH_VARIANT(v) \
+  if (cpu_runs(#v)) peers.push_back(matmul_bf16_peer("simdgen." #v, bench_matmul_bf16_##v));
+  SIMDGEN_bench_matmul_bf16_VARIANTS(SIMDGEN_BENCH_VARIANT)
+#undef SIMDGEN_BENCH_VARIANT
+  peers.push_back(matmul_peer("simdgen_f32", bench_matmul_f32));
   return peers;
 }
 
