@@ -24,7 +24,7 @@ import sys
 
 KERNEL_ORDER = ["conv", "matmul", "matmul_bf16"]
 SIZE_ORDER = ["seed", "512x512x512", "509x517x511", "1024x1024x1024"]
-IMPL_ORDER = ["simdgen", "simdgen.avx512", "simdgen.avx2_fma", "simdgen.avx2", "simdgen_f32", "halide", "onednn",
+IMPL_ORDER = ["simdgen", "simdgen.avx512_bf16", "simdgen.avx512", "simdgen.avx2_fma", "simdgen.avx2", "simdgen_f32", "halide", "onednn",
               "onednn.nhwc", "onednn.packed", "openblas", "blis", "eigen", "plain.clang19"]
 SUBJECT = "simdgen"
 

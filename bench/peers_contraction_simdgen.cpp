@@ -32,10 +32,11 @@ bool cpu_runs(const std::string& variant) {
   if (variant == "scalar") return false;
   const bool avx2_fma = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
   if (variant == "avx2" || variant == "avx2_fma") return avx2_fma;
-  if (variant == "avx512")
-    return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-           __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-           __builtin_cpu_supports("bmi2") && avx2_fma;
+  const bool avx512 = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+                      __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
+                      __builtin_cpu_supports("bmi2") && avx2_fma;
+  if (variant == "avx512") return avx512;
+  if (variant == "avx512_bf16") return avx512 && __builtin_cpu_supports("avx512bf16");
   return false;
 }
 

@@ -1557,7 +1557,9 @@ bool transpose_batch_u16_4_known(const char* requested) {
       " avx2 avx2_avx_vnni avx2+avx_vnni avx2_fma avx2+fma avx2_avx_vnni_fma avx2+avx_vnni+fma "
       "avx2_gfni avx2+gfni avx2_avx_vnni_gfni avx2+avx_vnni+gfni avx2_fma_gfni avx2+fma+gfni "
       "avx2_avx_vnni_fma_gfni avx2+avx_vnni+fma+gfni avx512 avx512_vnni avx512+vnni avx512_gfni "
-      "avx512+gfni avx512_gfni_vnni avx512+gfni+vnni"
+      "avx512+gfni avx512_gfni_vnni avx512+gfni+vnni avx512_bf16 avx512+bf16 avx512_bf16_vnni "
+      "avx512+bf16+vnni avx512_bf16_gfni avx512+bf16+gfni avx512_bf16_gfni_vnni "
+      "avx512+bf16+gfni+vnni"
 #elif defined(__aarch64__)
       " neon neon_dotprod neon+dotprod sve sve2"
 #endif

@@ -56,6 +56,16 @@ float bf16Value(uint16_t bits) {
 }
 }  // namespace
 
+std::string withBf16Operands(std::string body, const std::vector<std::string>& names) {
+  for (const std::string& n : names) {
+    const std::string key = "{\"name\": \"" + n + "\", ";
+    const size_t at = body.find(key);
+    REQUIRE_MESSAGE(at != std::string::npos, "no tensor " << n << " in the spec body");
+    body.insert(at + key.size(), "\"dtype\": \"bf16\", ");
+  }
+  return body;
+}
+
 void checkPlans(const std::string& text, const std::map<std::string, int64_t>& sizes, uint64_t seed) {
   const KernelSpec s = parseSpecText(text, "t.json");
   const ContractionSpec& c = s.contraction;
@@ -173,6 +183,7 @@ void checkPlans(const std::string& text, const std::map<std::string, int64_t>& s
     targets.push_back(makeTarget(r));
   }
   targets.push_back(makeTarget(TargetRequest{"avx2", {}}));  // no FMA: multiplies and adds
+  targets.push_back(makeTarget(TargetRequest{"avx512", {"bf16"}}));  // bf16 operands: vdpbf16ps
   for (const Target& target : targets) {
     const ir::Plan plan = buildPlan(s, target);
     for (int vscale : target.scalable ? std::vector<int>{1, 2, 4, 16} : std::vector<int>{1}) {

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <vector>
 
 namespace simdgen::testing {
 
@@ -12,6 +13,9 @@ namespace simdgen::testing {
 inline std::string contractionSpec(const std::string& body, const std::string& name = "k") {
   return "{\n  \"simdgen\": 1,\n  \"name\": \"" + name + "\",\n  \"kind\": \"contraction\",\n  \"dtype\": \"f32\",\n" + body + "\n}\n";
 }
+
+// `body` with "dtype": "bf16" given to the tensors named `names` (each written `{"name": "x", ...`).
+std::string withBf16Operands(std::string body, const std::vector<std::string>& names);
 
 // Runs every plan of `text` (generic targets at 128..2048 bits, each real target, SVE at several
 // vector lengths) in the interpreter for the given runtime extents and checks every output element

@@ -221,15 +221,7 @@ TEST_CASE("contraction plans: bf16 operands are widened exactly and summed in f3
   // B through the transpose network or element by element (bt), gathers (SVE), one lane (scalar),
   // masked partial vectors, a depthwise convolution whose operands both run along the vector dim,
   // and a copy packed ahead (kept bf16). The reference multiplies the bf16 values in double.
-  auto bf16 = [](std::string body, const std::vector<std::string>& names) {
-    for (const std::string& n : names) {
-      const std::string key = "{\"name\": \"" + n + "\", ";
-      const size_t at = body.find(key);
-      REQUIRE(at != std::string::npos);
-      body.insert(at + key.size(), "\"dtype\": \"bf16\", ");
-    }
-    return spec(body);
-  };
+  auto bf16 = [](const std::string& body, const std::vector<std::string>& names) { return spec(simdgen::testing::withBf16Operands(body, names)); };
   for (int64_t m : {1, 7})
     for (int64_t n : {5, 17, 65}) checkPlans(bf16(kMatmul, {"a", "b"}), {{"m", m}, {"n", n}, {"k", 9}}, uint64_t(m * 100 + n));
   checkPlans(bf16(kMatmul, {"b"}), {{"m", 5}, {"n", 70}, {"k", 600}}, 31);  // several panel blocks

@@ -278,3 +278,38 @@ TEST_CASE("contraction default nest: the vector dim's one-vector tail columns ru
     checkPlans(contractionSpec(kMatmul), {{"m", 23}, {"n", n}, {"k", 3}}, uint64_t(n));
   }
 }
+
+TEST_CASE("contraction with bf16 operands on avx512+bf16: vdpbf16ps on pairs where the panel allows, else widening") {
+  auto bf16 = [](const std::string& body, const std::vector<std::string>& names) {
+    return parseSpecText(contractionSpec(simdgen::testing::withBf16Operands(body, names)), "bf16.json");
+  };
+  const std::string dot = "vdpbf16ps (two bf16 products per f32 lane";
+  auto ops = [](const ir::Plan& p) {
+    std::ostringstream s;
+    s << p.print();
+    return s.str();
+  };
+  const ir::Plan pairs = buildPlan(bf16(kMatmul, {"a", "b"}), targetNamed("avx512", {"bf16"}));
+  CHECK(has(pairs.summary, dot));
+  CHECK(has(pairs.summary, "bf16 pairs: panel row p holds steps 2p and 2p + 1"));
+  CHECK(ops(pairs).find("dot_bf16") != std::string::npos);
+  // The same spec without the feature, with one f32 operand, or with B transposed: widening and FMAs.
+  for (const ir::Plan& p : {buildPlan(bf16(kMatmul, {"a", "b"}), targetNamed("avx512")), buildPlan(bf16(kMatmul, {"b"}), targetNamed("avx512", {"bf16"})),
+                            buildPlan(bf16(kMatmul, {"a"}), targetNamed("avx512", {"bf16"}))}) {
+    CHECK_FALSE(has(p.summary, dot));
+    CHECK(ops(p).find("dot_bf16") == std::string::npos);
+    CHECK(ops(p).find("bitcast") != std::string::npos);
+  }
+  const std::string bt = R"J(  "dims": [{"name": "i", "extent": "m"}, {"name": "j", "extent": "n"}, {"name": "k", "extent": "k", "kind": "reduction"}],
+  "operands": [{"name": "a", "index": ["i", "k"]}, {"name": "bt", "index": ["j", "k"]}],
+  "output": {"name": "c", "index": ["i", "j"]})J";
+  CHECK_FALSE(has(buildPlan(bf16(bt, {"a", "bt"}), targetNamed("avx512", {"bf16"})).summary, dot));
+  // Odd and even reduction lengths, several blocks, partial columns, row tails: the pairs agree with
+  // the double reference (checkPlans runs avx512+bf16 among its targets).
+  for (int64_t k : {1, 2, 7, 2051})
+    checkPlans(contractionSpec(R"J(  "dims": [{"name": "i", "extent": "m"}, {"name": "j", "extent": "n"}, {"name": "k", "extent": "k", "kind": "reduction"}],
+  "operands": [{"name": "a", "dtype": "bf16", "index": ["i", "k"], "strides": ["lda", 1]}, {"name": "b", "dtype": "bf16", "index": ["k", "j"]}],
+  "init": "output",
+  "output": {"name": "c", "index": ["i", "j"]},
+  "epilogue": [{"op": "relu"}])J"), {{"m", 7}, {"n", 71}, {"k", k}}, uint64_t(k));
+}

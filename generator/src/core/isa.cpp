@@ -16,6 +16,8 @@ constexpr IsaFeature kAvx2Features[] = {
 constexpr IsaFeature kAvx512Features[] = {
     {"vnni", "avx512vnni", "__builtin_cpu_supports(\"avx512vnni\")"},
     {"gfni", "gfni", "__builtin_cpu_supports(\"gfni\")"},
+    // bf16: vdpbf16ps, two bf16 products per f32 lane (contractions of bf16 operands).
+    {"bf16", "avx512bf16", "__builtin_cpu_supports(\"avx512bf16\")"},
 };
 
 // Linux reports Arm features in AT_HWCAP / AT_HWCAP2 (bits from <asm/hwcap.h>); simdgen_arm_hwcap

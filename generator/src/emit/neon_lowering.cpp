@@ -400,6 +400,7 @@ class NeonLowering final : public IsaLowering {
       case OpKind::LocateNaN:
       case OpKind::SetIndex:
       case OpKind::Fence:
+      case OpKind::DotBf16:  // an x86 instruction: only avx512+bf16 plans use it
         break;
     }
     throw std::logic_error("no NEON lowering for vector " + std::string(ir::nameOf(s.op)) + " on " + ir::toString(s.type));

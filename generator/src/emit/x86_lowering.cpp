@@ -876,6 +876,13 @@ class X86Lowering final : public IsaLowering {
       case OpKind::Binary: return s.type.predicate ? predicateLogic(w) : x.binary();
       case OpKind::Not: return predicateLogic(w);
       case OpKind::Fma: return fma(x, w.decl());
+      case OpKind::DotBf16: {  // GCC 12 and clang take the pairs as __m512bh: a cast of the same bits
+        if (!w.cx.target.has("bf16")) throw std::logic_error("dot_bf16 needs the bf16 feature (target avx512+bf16)");
+        const int bits = s.type.bits();
+        w.cx.instructions.insert("vdpbf16ps bf16 pair dot products");
+        const std::string bh = "(__m" + std::to_string(bits) + "bh)";
+        return x.assign(call(pfx(bits) + "dpbf16_ps", {s.args[0], bh + s.args[1], bh + s.args[2]}));
+      }
       case OpKind::Sub: return x.assign(subExpr(s.type.elem, s.type.bits(), s.args[0], s.args[1]));
       case OpKind::Abs: return x.assign(absExpr(s.type.elem, s.type.bits(), s.args[0], w.cx));
       case OpKind::Sqrt: return x.assign(call(pfx(s.type.bits()) + "sqrt_" + fsfx(s.type.elem), {s.args[0]}));

@@ -93,6 +93,11 @@ enum class OpKind {
   Binary,        // dst lane l = rop(a[l], b[l]); min/max: a < b ? a : b (b wins ties and NaN);
                  //   on predicates: and/or/xor of the lanes
   Fma,           // dst lane l = a[l] + b[l] * c[l], rounded once (a is the accumulator)
+  DotBf16,       // dst (f32) lane l = a[l] + b'[2l+1] * c'[2l+1] + b'[2l] * c'[2l], in that order, where
+                 //   b and c are u32 vectors of dst's lanes, each lane a pair of bf16 bits (the low
+                 //   half the even element) and b', c' their values with subnormals read as zero;
+                 //   each product is exact, each addition rounded to nearest even, a subnormal
+                 //   sum flushed to zero (x86 vdpbf16ps); no predicate
   Sub,           // dst lane l = a[l] - b[l]   (integers wrap; floats rounded once; no predicate)
   Neg,           // dst lane l = -a[l]   (integers: 0 - a, wrapping; floats flip the sign bit, NaN
                  //   and zeros included; no predicate)

@@ -41,6 +41,7 @@ std::string opName(const Plan& plan, const Stmt& s) {
     case OpKind::Extend: return "extend part " + std::to_string(s.part) + " of " + s.args[0];
     case OpKind::Binary: return std::string(nameOf(s.rop)) + " " + args(s) + pred;
     case OpKind::Fma: return "fma " + args(s) + pred;
+    case OpKind::DotBf16: return "dot_bf16 " + args(s);
     case OpKind::Sub: return "sub " + args(s);
     case OpKind::Neg: return "neg " + args(s);
     case OpKind::Div: return "div " + args(s);

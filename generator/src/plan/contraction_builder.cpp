@@ -446,11 +446,25 @@ class ContractionBuilder {
     const int64_t columns = int64_t(nr_) * lanes_.lanes;
     const bool byElement = packed_ == transposed_ && !transposesByNetwork();
     const int64_t bytes = byElement ? kTransposedPanelBytes : kPanelBytes;
-    kc_ = std::max<int64_t>(16, bytes / (columns * bytesOf(c_.dtype)));
-    plan_.tensors.push_back({"panel", c_.dtype, true, {Index::constant(kc_ * columns)}, {Index::constant(1)}});
+    dotBf16_ = dotPairs();
+    const int64_t elementBytes = dotBf16_ ? 2 : bytesOf(c_.dtype);  // a pair panel keeps bf16
+    kc_ = std::max<int64_t>(16, bytes / (columns * elementBytes));
+    kc_ += kc_ & 1;  // pairs of steps (dotBf16_)
+    if (dotBf16_) plan_.tensors.push_back({"panel", DType::u32, true, {Index::constant(kc_ / 2 * columns)}, {Index::constant(1)}});
+    else plan_.tensors.push_back({"panel", c_.dtype, true, {Index::constant(kc_ * columns)}, {Index::constant(1)}});
     plan_.tensors.back().scratch = true;
-    note("packing: " + inputs_[size_t(packed_)].spec->name + (byElement ? " (transposed: element by element)" : packed_ == transposed_ ? " (transposed by " + std::to_string(lanes_.lanes) + " x " + std::to_string(lanes_.lanes) + " tiles)" : "") + " is copied per column of tiles into a " + std::to_string(kc_ * columns * bytesOf(c_.dtype) / 1024) +
-         " KiB panel, " + std::to_string(kc_) + " steps of " + dimName(kdim_) + " at a time (the reduction runs in blocks of " + std::to_string(kc_) + ")");
+    note("packing: " + inputs_[size_t(packed_)].spec->name + (byElement ? " (transposed: element by element)" : packed_ == transposed_ ? " (transposed by " + std::to_string(lanes_.lanes) + " x " + std::to_string(lanes_.lanes) + " tiles)" : "") + " is copied per column of tiles into a " + std::to_string(kc_ * columns * elementBytes / 1024) +
+         " KiB panel, " + std::to_string(kc_) + " steps of " + dimName(kdim_) + " at a time (the reduction runs in blocks of " + std::to_string(kc_) + ")" +
+         (dotBf16_ ? "; bf16 pairs: panel row p holds steps 2p and 2p + 1 of each column as one u32, for vdpbf16ps" : ""));
+  }
+  // Whether the reduction runs through vdpbf16ps (two bf16 products per f32 lane): the target has
+  // it, both operands are bf16, the vector-dim operand goes through the panel as it is laid out
+  // (a transposed one is not paired yet), the broadcast one has consecutive reduction steps (a
+  // pair is two adjacent elements), and no schedule unrolls the reduction.
+  bool dotPairs() const {
+    if (!target_.has("bf16") || packed_ < 0 || packed_ == transposed_ || nest_.unroll.count(kdim_)) return false;
+    const PlannedTensor &b = inputs_[size_t(packed_)], &a = inputs_[size_t(1 - packed_)];
+    return a.spec->bf16 && b.spec->bf16 && stepAlong(a, kdim_).constantValue() == int64_t{1};
   }
   // Why operand k cannot be packed ("" if it can).
   std::string packable(int k) {
@@ -493,7 +507,10 @@ class ContractionBuilder {
     const int64_t columns = int64_t(nr) * lanes_.lanes;
     ir::Block block;
     block.push_back(ir::letMin("k_end", sym("k0") + kc_, dimExtent(kdim_)));
-    if (packed_ != transposed_) {
+    if (dotBf16_) {
+      const ir::Block pairs = pairPanel(b, nr, pred);
+      block.insert(block.end(), pairs.begin(), pairs.end());
+    } else if (packed_ != transposed_) {
       ir::Block copy;
       for (int u = 0; u < nr; ++u) {
         const std::string v = "packed" + std::to_string(u);
@@ -546,6 +563,106 @@ class ContractionBuilder {
     loop.coversTail = true;  // the last block may be shorter (k_end)
     out.push_back(std::move(loop));
     return out;
+  }
+
+  // The pair panel (dotBf16_): row (kp - k0) / 2 holds steps kp and kp + 1 of each of the
+  // column's nr vectors as one u32 per column (kp's bf16 in the low half: what vdpbf16ps
+  // multiplies): both rows zero-extended, the second shifted up, or-ed. An odd last step pairs
+  // with zero; lanes past the extent (a partial column) are packed as zeros.
+  ir::Block pairPanel(const PlannedTensor& b, int nr, const std::string& pred) {
+    const std::string k = loopVar(kdim_);
+    const int64_t columns = int64_t(nr) * lanes_.lanes;
+    const VecType bits{DType::u16, lanes_.lanes}, pair{DType::u32, lanes_.lanes};
+    auto rows = [&](bool both) {
+      ir::Block copy;
+      for (int u = 0; u < nr; ++u) {
+        const std::string v = "pair" + std::to_string(u);
+        for (int h = 0; h < (both ? 2 : 1); ++h) {
+          const std::string half = v + "_" + std::to_string(h);
+          Stmt l = op(OpKind::Load, half + "_bf16", bits);
+          l.tensor = b.name;
+          l.index = (renamed(address(b, 0, u), k, "kp") + stepAlong(b, kdim_) * h).simplified();
+          if (!pred.empty()) {
+            l.pred = pred;
+            l.literal = "0";
+          }
+          copy.push_back(l);
+          copy.push_back(op(OpKind::Extend, half, pair, {half + "_bf16"}));
+        }
+        if (both) {
+          Stmt up = op(OpKind::ShiftLeft, v + "_1_high", pair, {v + "_1"});
+          up.part = 16;
+          copy.push_back(up);
+          Stmt join = op(OpKind::Binary, v, pair, {v + "_0", v + "_1_high"});
+          join.rop = ReduceOp::bit_or;
+          copy.push_back(join);
+        }
+        Stmt st = op(OpKind::Store, "", pair, {both ? v : v + "_0"}, false);
+        st.tensor = "panel";
+        st.index = ((sym("kp") - sym("k0")) * (columns / 2) + lanesIndex() * u).simplified();
+        copy.push_back(st);
+      }
+      return copy;
+    };
+    ir::Block out;
+    out.push_back(ir::forLoop("kp", sym("k0"), sym("k_end"), 2, rows(true), false,
+                              "pack: " + std::to_string(nr) + (nr == 1 ? " vector" : " vectors") + " of " + b.spec->name + " per two steps, as bf16 pairs"));
+    out.push_back(ir::forLoop("kp", sym("k0"), sym("k_end"), 1, rows(false), true, "an odd last step, paired with zero"));
+    return out;
+  }
+
+  // The reduction through the pair panel (dotBf16_): two steps per vdpbf16ps, then an odd last
+  // step whose missing halves are zero on both sides.
+  ir::Block dotReduction(int mr, int nr, const std::string& pred) {
+    const std::string k = loopVar(kdim_);
+    ir::Block out;
+    out.push_back(ir::forLoop(k, sym("k0"), sym("k_end"), 2, dotStep(mr, nr, pred, true), false, dimName(kdim_) + ", two steps per vdpbf16ps"));
+    out.push_back(ir::forLoop(k, sym("k0"), sym("k_end"), 1, dotStep(mr, nr, pred, false), true, "an odd last step of " + dimName(kdim_)));
+    return out;
+  }
+  // One pair of steps (or the odd last step alone): the panel's pair vectors, then per row the
+  // broadcast operand's pair (two adjacent bf16 as one u32, the first in the low half), splat,
+  // and the row's dot products.
+  ir::Block dotStep(int mr, int nr, const std::string& pred, bool both) {
+    const PlannedTensor& a = inputs_[size_t(1 - packed_)];
+    const VecType pair{DType::u32, lanes_.lanes}, one16{DType::u16, 1}, one32{DType::u32, 1};
+    const std::string k = loopVar(kdim_), tag = both ? "" : "_last";
+    ir::Block body;
+    for (int u = 0; u < nr; ++u) {
+      Stmt s = op(OpKind::Load, "panel_v" + std::to_string(u) + tag, pair);
+      s.tensor = "panel";
+      s.index = ((sym(k) - sym("k0")) * (panelColumns_ / 2) + lanesIndex() * u).simplified();
+      if (!pred.empty()) {  // a partial column: the lanes past the extent were not packed
+        s.pred = pred;
+        s.literal = "0";
+      }
+      body.push_back(s);
+    }
+    for (int r = 0; r < mr; ++r) {
+      const std::string x = a.name + "_r" + std::to_string(r) + tag;
+      for (int h = 0; h < (both ? 2 : 1); ++h) {
+        const std::string half = x + "_" + std::to_string(h);
+        Stmt l = op(OpKind::Load, half + "_bf16", one16);
+        l.tensor = a.name;
+        l.index = (tileAddress(a, r, 0) + h).simplified();
+        body.push_back(l);
+        body.push_back(op(OpKind::Convert, half, one32, {half + "_bf16"}));
+      }
+      std::string value = x + "_0";
+      if (both) {
+        Stmt up = op(OpKind::ShiftLeft, x + "_1_high", one32, {x + "_1"});
+        up.part = 16;
+        body.push_back(up);
+        Stmt join = op(OpKind::Binary, x + "_pair", one32, {x + "_0", x + "_1_high"});
+        join.rop = ReduceOp::bit_or;
+        body.push_back(join);
+        value = x + "_pair";
+      }
+      body.push_back(op(OpKind::Splat, x, pair, {value}));
+      for (int u = 0; u < nr; ++u)
+        body.push_back(op(OpKind::DotBf16, accName(r, u), lanes_, {accName(r, u), "panel_v" + std::to_string(u) + tag, x}, false));
+    }
+    return body;
   }
 
   // Whether whole columns of a transposed operand go into the panel through the target's
@@ -776,7 +893,7 @@ class ContractionBuilder {
         }
       out.push_back(ir::ifIndex(sym("k0"), ir::Cmp::gt, Index::constant(0), std::move(later), "a later block: the sums so far"));
     }
-    ir::Block body = reductionLoops(0, mr, nr, pred);
+    ir::Block body = dotBf16_ && packing_ ? dotReduction(mr, nr, pred) : reductionLoops(0, mr, nr, pred);
     out.insert(out.end(), body.begin(), body.end());
     if (packing_ && !c_.epilogue.empty()) {
       ir::Block last;
@@ -1111,7 +1228,9 @@ class ContractionBuilder {
     std::string red;
     for (const ContractionDim& d : c_.dims)
       if (d.reduction) red += (red.empty() ? "" : ", ") + d.name;
-    note("per step of " + (red.empty() ? std::string("the tile") : red) + ": " + (hasFma() ? "fused multiply-adds" : "multiplies and adds") +
+    if (dotBf16_)
+      note("per two steps of " + dimName(kdim_) + ": vdpbf16ps (two bf16 products per f32 lane; subnormal inputs and sums flushed to zero), the broadcast operand's pair as one u32");
+    else note("per step of " + (red.empty() ? std::string("the tile") : red) + ": " + (hasFma() ? "fused multiply-adds" : "multiplies and adds") +
          "; init and epilogue fused into the tile (each output element is written once)");
     note("tails: " + dimName(vdim_) + ": " + vectorTailText() + (tdim_ >= 0 ? "; " + dimName(tdim_) + ": " + rowTailText() : ""));
     printNest();
@@ -1213,6 +1332,7 @@ class ContractionBuilder {
   std::array<bool, 2> gathered_{false, false};  // operands read with gathers (strided, no panel)
   ContractionNest nest_;  // the loops around the tile (the schedule's, or defaultNest)
   Index tailLo_, tailHi_;       // the vector dim's partial vector: lanes tailLo_ + l < tailHi_
+  bool dotBf16_ = false;        // bf16 pairs through vdpbf16ps (dotPairs)
   std::string notContiguous_;  // why the vector dim is one lane wide ("" if it is not)
   bool shiftedVec_ = false, shiftedRow_ = false;  // planning a shifted last tile (j_last, i_last)
   std::map<int, int64_t> stepOffset_;  // reduction dim -> offset of the unrolled copy being planned

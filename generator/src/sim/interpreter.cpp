@@ -74,6 +74,18 @@ Lane convert(DType from, DType to, Lane l) {
   return r;
 }
 
+// vdpbf16ps's arithmetic (ir::OpKind::DotBf16): the bf16 in half `half` of a u32 pair, a subnormal
+// read as zero (its sign kept); a subnormal f32 result flushed to zero. A product of two bf16
+// (8-bit significands) is exact in f32 unless it leaves f32's range, where f32 rounds it as the
+// hardware does.
+float bf16Half(uint64_t pair, int half) {
+  const uint32_t bits = uint32_t(pair >> (16 * half) & 0xffffu) << 16;
+  float x;
+  std::memcpy(&x, &bits, 4);
+  return std::fpclassify(x) == FP_SUBNORMAL ? std::copysign(0.0f, x) : x;
+}
+float flushSubnormal(float x) { return std::fpclassify(x) == FP_SUBNORMAL ? std::copysign(0.0f, x) : x; }
+
 // The bits of l (of type `from`) read as `to`, a type of the same width (ir::OpKind::Bitcast).
 Lane bitcast(DType from, DType to, Lane l) {
   unsigned char bytes[8] = {};
@@ -317,6 +329,15 @@ struct Machine {
             v.lanes[l].f = std::fma(float(b.lanes[l].f), float(c.lanes[l].f), float(a.lanes[l].f));
           else
             v.lanes[l].f = std::fma(b.lanes[l].f, c.lanes[l].f, a.lanes[l].f);
+        }
+        break;
+      }
+      case OpKind::DotBf16: {
+        const Value &a = var(s.args[0]), &b = var(s.args[1]), &c = var(s.args[2]);
+        for (int l = 0; l < lanes; ++l) {
+          float sum = float(a.lanes[l].f);
+          for (int half : {1, 0}) sum = flushSubnormal(sum + bf16Half(b.lanes[l].u, half) * bf16Half(c.lanes[l].u, half));
+          v.lanes[l].f = sum;
         }
         break;
       }

@@ -738,26 +738,41 @@ class Run {
     const int64_t ca = inner == SIZE_MAX ? 0 : a.coef[inner], cb = inner == SIZE_MAX ? 0 : b.coef[inner];
     const T *pa = values(def_.a), *pb = values(def_.b);
     const size_t count = size_t(n);
-    std::vector<Acc> acc(count), mag(count);
+    std::vector<Acc> acc(count), mag(count), flush(count);
+    std::vector<char> daz_inf(count);
+    const bool bf16_dot = !r_.bf16_.empty();
     std::vector<int64_t> x(ext_.size(), 0);
     do {
       for (int64_t j = 0; j < n; ++j) {
         if (inner != SIZE_MAX) x[inner] = j;
         acc[size_t(j)] = init_value(x);
         mag[size_t(j)] = finite_abs(acc[size_t(j)]);
+        flush[size_t(j)] = 0, daz_inf[size_t(j)] = 0;
       }
       if (inner != SIZE_MAX) x[inner] = 0;
       if (!empty_box(red_, ext_)) do {
           const T *ra = pa + a.at(x), *rb = pb + b.at(x);
-          for (int64_t j = 0; j < n; ++j) {
-            const Acc p = Acc(ra[j * ca]) * Acc(rb[j * cb]);
-            acc[size_t(j)] += p;
-            mag[size_t(j)] += finite_abs(p);
+          if (!bf16_dot) {
+            for (int64_t j = 0; j < n; ++j) {
+              const Acc p = Acc(ra[j * ca]) * Acc(rb[j * cb]);
+              acc[size_t(j)] += p;
+              mag[size_t(j)] += finite_abs(p);
+            }
+          } else {  // and what vdpbf16ps may flush to zero (see expect)
+            for (int64_t j = 0; j < n; ++j) {
+              const T xa = ra[j * ca], xb = rb[j * cb];
+              const Acc p = Acc(xa) * Acc(xb);
+              acc[size_t(j)] += p;
+              mag[size_t(j)] += finite_abs(p);
+              const bool sub = std::fpclassify(xa) == FP_SUBNORMAL || std::fpclassify(xb) == FP_SUBNORMAL;
+              if (sub || std::fabs(p) < Acc(std::numeric_limits<T>::min())) flush[size_t(j)] += finite_abs(p);
+              if (sub && (std::isinf(xa) || std::isinf(xb))) daz_inf[size_t(j)] = 1;
+            }
           }
         } while (step(x, red_, ext_));
       for (int64_t j = 0; j < n; ++j) {
         if (inner != SIZE_MAX) x[inner] = j;
-        wants_.push_back(expect(x, acc[size_t(j)], mag[size_t(j)], products));
+        wants_.push_back(expect(x, acc[size_t(j)], mag[size_t(j)], products, flush[size_t(j)], daz_inf[size_t(j)]));
       }
       if (inner != SIZE_MAX) x[inner] = 0;
     } while (step(x, outer, ext_));
@@ -767,11 +782,20 @@ class Run {
     return m <= std::numeric_limits<Acc>::max() ? m : Acc(0);  // NaN and infinities: not in the magnitude
   }
 
-  Want<Acc> expect(const std::vector<int64_t>& x, Acc sum, Acc magnitude, int64_t products) {
+  // With bf16 operands the kernel may use vdpbf16ps, which reads subnormal inputs as zero and
+  // flushes subnormal partial sums: each product with a subnormal factor or below the smallest
+  // normal may be lost (`flush`, the sum of their magnitudes), and each of the products + 1
+  // additions may lose up to the smallest normal; a subnormal times an infinity may give NaN.
+  Want<Acc> expect(const std::vector<int64_t>& x, Acc sum, Acc magnitude, int64_t products, Acc flush = 0, bool daz_inf = false) {
     Want<Acc> w;
     w.offset = mem(def_.out).access.at(x);
     for (size_t d : par_) w.point = w.point * ext_[d] + x[d];
     Bound<T, Acc>::sum(w, sum, magnitude, products);
+    if (!r_.bf16_.empty()) {
+      for (int i = 0; i < w.n; ++i)
+        if (std::isfinite(w.c[i].v)) w.c[i].bound += flush + Acc(products + 1) * Acc(std::numeric_limits<T>::min());
+      if (daz_inf) w.add(std::numeric_limits<Acc>::quiet_NaN(), 0);
+    }
     for (const Step& s : def_.epilogue) {
       Acc factor = 0;
       if (s.kind == Step::Kind::scale) factor = s.param.empty() ? Acc(T(s.factor)) : Acc(scalars_.at(s.param));
