@@ -449,7 +449,7 @@ class ContractionBuilder {
     dotBf16_ = dotPairs();
     const int64_t elementBytes = dotBf16_ ? 2 : bytesOf(c_.dtype);  // a pair panel keeps bf16
     kc_ = std::max<int64_t>(16, bytes / (columns * elementBytes));
-    kc_ += kc_ & 1;  // pairs of steps (dotBf16_)
+    if (dotBf16_) kc_ += kc_ & 1;  // blocks of whole pairs of steps
     if (dotBf16_) plan_.tensors.push_back({"panel", DType::u32, true, {Index::constant(kc_ / 2 * columns)}, {Index::constant(1)}});
     else plan_.tensors.push_back({"panel", c_.dtype, true, {Index::constant(kc_ * columns)}, {Index::constant(1)}});
     plan_.tensors.back().scratch = true;
