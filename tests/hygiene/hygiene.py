@@ -9,7 +9,7 @@ or a map's input, parameter and output names):
   2. drop the identifiers the spec parser rejects for a runtime extent (each gets a clear error,
      e.g. keywords, `input`, the kernel's own function names);
   3. make copies of the spec whose runtime extents take the remaining identifiers, three at a time;
-  4. generate every copy and check each (ten to a translation unit) with -Wall -Wextra -Wshadow
+  4. generate every copy and check each (BATCH to a translation unit) with -Wall -Wextra -Wshadow
      -Werror -fsyntax-only: every --cxx and --cxx-syntax compiler natively, every
      --cxx-syntax-aarch64 compiler for AArch64 (the NEON and SVE variants, which this machine does
      not run). A clash of names is a front-end diagnostic, so this is the check of every name;
@@ -48,8 +48,8 @@ UNUSABLE = {"map_strides_i32": {"nr", "nc", "ns"}}
 SLOTS = ["@R@", "@C@", "@S@"]
 PLAIN = ["rows", "cols", "stride"]
 REPORTED = ["r", "c", "acc0", "x0", "row_sum", "lane_acc", "column", "k", "mask"]
-BATCH = 10  # renamed copies compiled as one translation unit
-RUN_EVERY = 4  # one batch in RUN_EVERY is also built and run (the first, the fifth, ...)
+BATCH = 20  # renamed copies compiled as one translation unit
+RUN_EVERY = 6  # one batch in RUN_EVERY is also built and run (the first, the seventh, ...)
 IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
