@@ -56,6 +56,8 @@ SCHEMA_BLIND = {
     "contraction_unknown_dim.json": "index expressions refer to other values (the dims' names)",
     "contraction_parallel_not_in_output.json": "which dims the output's index names is beyond JSON Schema",
     "contraction_clamp_min_above_max.json": "comparing two values (min <= max) is beyond JSON Schema",
+    "contraction_operand_i8_in_f32.json": "which operand dtypes are allowed depends on the contraction's dtype (another value)",
+    "contraction_clamp_fraction_i32.json": "whether a bound must be an integer depends on the contraction's dtype (another value)",
     "contraction_schedule_vectorize_reduction.json": "which dims are reductions is another value of the instance (dims)",
     "contraction_schedule_register_budget.json": "a tile's register count depends on the target's vector registers (planning)",
     "contraction_schedule_reorder_breaks_tile.json": "which dims form the register tile follows from the output's directives (replaying them)",

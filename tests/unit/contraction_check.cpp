@@ -22,24 +22,12 @@ namespace simdgen::testing {
 
 namespace {
 
-// One tensor's memory in the test: dense unless the spec gives strides; padding elements keep a
-// sentinel so writes outside the elements are caught.
-struct Mem {
-  std::vector<int64_t> extents, strides;
+// One tensor's memory in the test: its layout, the values (data) and, for an operand stored as
+// bf16, the bits the kernel reads (data: their values).
+struct Mem : TensorLayout {
   std::vector<float> data;
-  std::vector<uint16_t> bf16;  // an operand stored as bf16: the bits the kernel reads (data: their values)
-  int64_t offset(const std::vector<int64_t>& at) const {
-    int64_t o = 0;
-    for (size_t q = 0; q < at.size(); ++q) o += at[q] * strides[q];
-    return o;
-  }
+  std::vector<uint16_t> bf16;
 };
-
-int64_t valueOf(const AffineIndex& ix, const std::vector<int64_t>& point) {
-  int64_t v = ix.constant;
-  for (const auto& t : ix.terms) v += t.coef * point[size_t(t.dim)];
-  return v;
-}
 
 // x rounded to the nearest bfloat16 (ties to even), as its bits: the upper half of the f32 (no
 // NaN here).
@@ -55,6 +43,66 @@ float bf16Value(uint16_t bits) {
   return x;
 }
 }  // namespace
+
+int64_t TensorLayout::offset(const ContractionTensor& t, const std::vector<int64_t>& point) const {
+  int64_t o = 0;
+  for (size_t q = 0; q < t.index.size(); ++q) {
+    int64_t v = t.index[q].constant;
+    for (const auto& term : t.index[q].terms) v += term.coef * point[size_t(term.dim)];
+    o += v * strides[q];
+  }
+  return o;
+}
+
+TensorLayout layoutOf(const ContractionTensor& t, const std::vector<int64_t>& ext, std::map<std::string, int64_t>& runtime, std::mt19937_64& rng) {
+  TensorLayout m;
+  for (const AffineIndex& ix : t.index) {
+    int64_t e = ix.constant + 1;
+    for (const auto& term : ix.terms) e += term.coef * (ext[size_t(term.dim)] - 1);
+    m.extents.push_back(std::max<int64_t>(e, 0));
+  }
+  m.strides.assign(t.index.size(), 0);
+  int64_t dense = 1;
+  for (size_t q = t.index.size(); q-- > 0;) {
+    if (t.strides.empty()) {
+      m.strides[q] = dense;
+    } else if (t.strides[q]->isStatic()) {
+      m.strides[q] = *t.strides[q]->value;
+    } else {  // a runtime stride: at least dense, plus padding
+      const std::string& name = t.strides[q]->name;
+      if (!runtime.count(name)) runtime[name] = dense + int64_t(rng() % 5);
+      m.strides[q] = runtime[name];
+    }
+    dense = m.strides[q] * std::max<int64_t>(m.extents[q], 1);
+  }
+  m.span = 1;
+  for (size_t q = 0; q < m.extents.size(); ++q) m.span += (m.extents[q] - 1) * m.strides[q];
+  m.span = std::max<int64_t>(m.span, 1);
+  return m;
+}
+
+std::vector<const ContractionTensor*> planTensors(const ContractionSpec& c) {
+  std::vector<const ContractionTensor*> tensors{&c.operands[0], &c.operands[1]};
+  if (c.init == ContractionInit::operand) tensors.push_back(&c.initOperand);
+  for (const EpilogueStep& e : c.epilogue)
+    if (e.kind == EpilogueStep::Kind::add) tensors.push_back(&e.operand);
+  tensors.push_back(&c.output);
+  return tensors;
+}
+
+std::vector<Target> checkTargets(const ContractionSpec& c) {
+  std::vector<Target> targets;
+  for (int bits : {128, 256, 512, 1024, 2048}) targets.push_back(makeGenericTarget(bits));
+  for (const char* isa : {"avx512", "avx2", "neon", "sve", "scalar"}) {
+    TargetRequest r{isa, {}};
+    if (std::string(isa) == "avx2") r.features = {"fma"};
+    targets.push_back(makeTarget(r));
+  }
+  targets.push_back(makeTarget(TargetRequest{"avx2", {}}));  // no FMA: multiplies and adds
+  // avx512+bf16 plans differ from avx512 ones only for bf16 operands (vdpbf16ps on pairs).
+  if (c.operands[0].bf16 || c.operands[1].bf16) targets.push_back(makeTarget(TargetRequest{"avx512", {"bf16"}}));
+  return targets;
+}
 
 std::string withBf16Operands(std::string body, const std::vector<std::string>& names) {
   for (const std::string& n : names) {
@@ -74,38 +122,13 @@ void checkPlans(const std::string& text, const std::map<std::string, int64_t>& s
   for (const ContractionDim& d : c.dims) ext.push_back(d.extent.isStatic() ? *d.extent.value : sizes.at(d.extent.name));
   std::map<std::string, int64_t> runtime;  // public name -> value
   for (const auto& [k, v] : sizes) runtime[k] = v;
-  // Tensors in the plan's order: operands, init operand, added tensors, output.
-  std::vector<const ContractionTensor*> tensors{&c.operands[0], &c.operands[1]};
-  if (c.init == ContractionInit::operand) tensors.push_back(&c.initOperand);
-  for (const EpilogueStep& e : c.epilogue)
-    if (e.kind == EpilogueStep::Kind::add) tensors.push_back(&e.operand);
-  tensors.push_back(&c.output);
+  const std::vector<const ContractionTensor*> tensors = planTensors(c);
   std::vector<Mem> mem(tensors.size());
   for (size_t k = 0; k < tensors.size(); ++k) {
     const ContractionTensor& t = *tensors[k];
     Mem& m = mem[k];
-    for (const AffineIndex& ix : t.index) {
-      int64_t e = ix.constant + 1;
-      for (const auto& term : ix.terms) e += term.coef * (ext[size_t(term.dim)] - 1);
-      m.extents.push_back(std::max<int64_t>(e, 0));
-    }
-    m.strides.assign(t.index.size(), 0);
-    int64_t dense = 1;
-    for (size_t q = t.index.size(); q-- > 0;) {
-      if (t.strides.empty()) {
-        m.strides[q] = dense;
-      } else if (t.strides[q]->isStatic()) {
-        m.strides[q] = *t.strides[q]->value;
-      } else {  // a runtime stride: at least dense, plus padding
-        const std::string& name = t.strides[q]->name;
-        if (!runtime.count(name)) runtime[name] = dense + int64_t(rng() % 5);
-        m.strides[q] = runtime[name];
-      }
-      dense = m.strides[q] * std::max<int64_t>(m.extents[q], 1);
-    }
-    int64_t span = 1;
-    for (size_t q = 0; q < m.extents.size(); ++q) span += (m.extents[q] - 1) * m.strides[q];
-    m.data.assign(size_t(std::max<int64_t>(span, 1)), 0.0f);
+    static_cast<TensorLayout&>(m) = layoutOf(t, ext, runtime, rng);
+    m.data.assign(size_t(m.span), 0.0f);
     const bool out = k + 1 == tensors.size();
     for (float& x : m.data) x = out && c.init != ContractionInit::output ? -777.0f : float(int64_t(rng() % 2001) - 1000) / 256.0f;
     if (t.bf16) {  // values a bf16 holds (8 significant bits, some of these round), and their bits
@@ -129,11 +152,7 @@ void checkPlans(const std::string& text, const std::map<std::string, int64_t>& s
       point[d] = 0;
       return;
     }
-    auto at = [&](size_t k) {
-      std::vector<int64_t> v;
-      for (const AffineIndex& ix : tensors[k]->index) v.push_back(valueOf(ix, point));
-      return mem[k].offset(v);
-    };
+    auto at = [&](size_t k) { return mem[k].offset(*tensors[k], point); };
     const int64_t o = at(tensors.size() - 1);
     double sum = 0, abs = 0;
     if (c.init == ContractionInit::output) sum = before[size_t(o)];
@@ -175,17 +194,7 @@ void checkPlans(const std::string& text, const std::map<std::string, int64_t>& s
   };
   parallel(0);
 
-  std::vector<Target> targets;
-  for (int bits : {128, 256, 512, 1024, 2048}) targets.push_back(makeGenericTarget(bits));
-  for (const char* isa : {"avx512", "avx2", "neon", "sve", "scalar"}) {
-    TargetRequest r{isa, {}};
-    if (std::string(isa) == "avx2") r.features = {"fma"};
-    targets.push_back(makeTarget(r));
-  }
-  targets.push_back(makeTarget(TargetRequest{"avx2", {}}));  // no FMA: multiplies and adds
-  // avx512+bf16 plans differ from avx512 ones only for bf16 operands (vdpbf16ps on pairs).
-  if (c.operands[0].bf16 || c.operands[1].bf16) targets.push_back(makeTarget(TargetRequest{"avx512", {"bf16"}}));
-  for (const Target& target : targets) {
+  for (const Target& target : checkTargets(c)) {
     const ir::Plan plan = buildPlan(s, target);
     for (int vscale : target.scalable ? std::vector<int>{1, 2, 4, 16} : std::vector<int>{1}) {
       CAPTURE(target.spelling);

@@ -4,6 +4,7 @@
 // precision loop over the spec's definition computes, within a rounding bound.
 #include <doctest/doctest.h>
 
+#include <array>
 #include <string>
 #include <vector>
 
@@ -16,7 +17,9 @@ using namespace simdgen;
 namespace {
 
 std::string spec(const std::string& body) { return simdgen::testing::contractionSpec(body); }
+using simdgen::testing::checkIntPlans;
 using simdgen::testing::checkPlans;
+using simdgen::testing::contractionSpec;
 
 const std::string kMatmul = R"J(  "dims": [{"name": "i", "extent": "m"}, {"name": "j", "extent": "n"}, {"name": "k", "extent": "k", "kind": "reduction"}],
   "operands": [{"name": "a", "index": ["i", "k"], "strides": ["lda", 1]}, {"name": "b", "index": ["k", "j"], "strides": ["ldb", 1]}],
@@ -250,7 +253,7 @@ TEST_CASE("contraction spec: operand dtype errors say where and what is allowed"
   checkError(R"J(  "dims": [{"name": "i", "extent": 4}, {"name": "k", "extent": 4, "kind": "reduction"}],
   "operands": [{"name": "a", "index": ["i", "k"], "dtype": "f16"}, {"name": "b", "index": ["k"]}],
   "output": {"name": "c", "index": ["i"]})J",
-             "/operands/0/dtype", "\"bf16\" (stored as bfloat16, computed in f32); found \"f16\"");
+             "/operands/0/dtype", "\"bf16\" (stored as bfloat16, computed in f32), in an i32 contraction one of i8, u8, i16, u16 (widened exactly, computed in i32); found \"f16\"");
   checkError(R"J(  "dims": [{"name": "i", "extent": 4}, {"name": "k", "extent": 4, "kind": "reduction"}],
   "operands": [{"name": "a", "index": ["i", "k"]}, {"name": "b", "index": ["k"]}],
   "output": {"name": "c", "index": ["i"], "dtype": "bf16"})J",
@@ -265,5 +268,62 @@ TEST_CASE("contraction spec: operand dtype errors say where and what is allowed"
   "operands": [{"name": "a", "index": ["i", "k"], "dtype": "bf16"}, {"name": "b", "index": ["k"]}],
   "output": {"name": "c", "index": ["i"]}})J");
   CHECK_MESSAGE(f64.pointer == "/operands/0/dtype", f64.what());
-  CHECK_MESSAGE(std::string(f64.what()).find("in an f32 contraction, \"bf16\"") != std::string::npos, f64.what());
+  CHECK_MESSAGE(std::string(f64.what()).find("in an f32 contraction \"bf16\"") != std::string::npos, f64.what());
+  const std::string ints = R"J(  "dims": [{"name": "i", "extent": 4}, {"name": "k", "extent": 4, "kind": "reduction"}],
+  "operands": [{"name": "a", "index": ["i", "k"], "dtype": "@A@"}, {"name": "b", "index": ["k"]}],
+  "output": {"name": "c", "index": ["i"]}@E@)J";
+  auto intSpec = [&](const std::string& a, const std::string& epilogue) {
+    std::string body = ints;
+    body.replace(body.find("@A@"), 3, a);
+    body.replace(body.find("@E@"), 3, epilogue);
+    return contractionSpec(body, "k", "i32");
+  };
+  for (const char* bad : {"bf16", "i64", "f32", "u32"}) {
+    const SpecError e = errorOf(intSpec(bad, ""));
+    CHECK_MESSAGE(e.pointer == "/operands/0/dtype", e.what());
+    CHECK_MESSAGE(std::string(e.what()).find("in an i32 contraction one of i8, u8, i16, u16") != std::string::npos, e.what());
+  }
+  for (const char* bound : {"0.5", "2147483648", "-2147483649", "\"1\""}) {
+    const SpecError e = errorOf(intSpec("i8", std::string(R"J(, "epilogue": [{"op": "clamp", "min": )J") + bound + R"J(, "max": 3}])J"));
+    CHECK_MESSAGE(e.pointer == "/epilogue/0/min", e.what());
+    CHECK_MESSAGE(std::string(e.what()).find("expected an integer from -2147483648 to 2147483647") != std::string::npos, e.what());
+  }
+  const SpecError i16 = errorOf(contractionSpec(R"J(  "dims": [{"name": "i", "extent": 4}, {"name": "k", "extent": 4, "kind": "reduction"}],
+  "operands": [{"name": "a", "index": ["i", "k"]}, {"name": "b", "index": ["k"]}],
+  "output": {"name": "c", "index": ["i"]})J", "k", "i16"));
+  CHECK_MESSAGE(i16.pointer == "/dtype", i16.what());
+  CHECK_MESSAGE(std::string(i16.what()).find("allowed: f32, f64, i32") != std::string::npos, i16.what());
+}
+
+TEST_CASE("contraction plans: i32 sums of i8, u8, i16, u16 and i32 operands are exact and wrap") {
+  // Every read path (broadcast, panel, transposed panel, one lane, masked tails, packed ahead, a
+  // depthwise convolution) with operands over their whole range: products and sums overflow.
+  const std::string matmul = R"J(  "dims": [{"name": "i", "extent": "m"}, {"name": "j", "extent": "n"}, {"name": "k", "extent": "k", "kind": "reduction"}],
+  "operands": [{"name": "a", "index": ["i", "k"], "strides": ["lda", 1], "dtype": "@A@"}, {"name": "b", "index": ["k", "j"], "dtype": "@B@"}],
+  "init": {"name": "bias", "index": ["j"]},
+  "output": {"name": "c", "index": ["i", "j"], "strides": ["ldc", 1]},
+  "epilogue": [{"op": "clamp", "min": -2147483648, "max": 1000000}, {"op": "scale", "by": 3}, {"op": "add", "name": "r"}])J";
+  const std::vector<std::pair<std::string, std::string>> pairs = {{"u8", "i8"}, {"i8", "u8"}, {"i16", "u16"}, {"u16", "i32"}, {"i32", "i16"}};
+  uint64_t seed = 41;
+  for (const auto& [a, b] : pairs) {
+    CAPTURE(a);
+    CAPTURE(b);
+    std::string body = matmul;
+    body.replace(body.find("@A@"), 3, a);
+    body.replace(body.find("@B@"), 3, b);
+    for (const auto& [m, n, k] : std::vector<std::array<int64_t, 3>>{{7, 37, 5}, {1, 3, 1}, {13, 70, 9}})
+      checkIntPlans(contractionSpec(body, "k", "i32"), {{"m", m}, {"n", n}, {"k", k}}, seed++);
+  }
+  // B transposed (a panel by transposing network or element by element) and B packed ahead, relu.
+  checkIntPlans(contractionSpec(R"J(  "dims": [{"name": "i", "extent": "m"}, {"name": "j", "extent": "n"}, {"name": "k", "extent": "k", "kind": "reduction"}],
+  "operands": [{"name": "a", "index": ["i", "k"], "dtype": "i8"}, {"name": "bt", "index": ["j", "k"], "dtype": "u8"}],
+  "output": {"name": "c", "index": ["i", "j"]}, "epilogue": [{"op": "relu"}])J", "k", "i32"), {{"m", 9}, {"n", 21}, {"k", 19}}, 7);
+  checkIntPlans(contractionSpec(R"J(  "dims": [{"name": "i", "extent": "m"}, {"name": "j", "extent": "n"}, {"name": "k", "extent": "k", "kind": "reduction"}],
+  "operands": [{"name": "a", "index": ["i", "k"], "dtype": "u8"}, {"name": "bt", "index": ["j", "k"], "dtype": "i8", "pack": "ahead"}],
+  "init": "output", "output": {"name": "c", "index": ["i", "j"]}, "epilogue": [{"op": "scale", "by": "alpha"}])J", "k", "i32"),
+                {{"m", 5}, {"n", 33}, {"k", 6}}, 8);
+  // A depthwise convolution (the vector dim indexes both operands) and a 1x3 window.
+  checkIntPlans(contractionSpec(R"J(  "dims": [{"name": "x", "extent": "w"}, {"name": "c", "extent": "ch"}, {"name": "r", "extent": 3, "kind": "reduction"}],
+  "operands": [{"name": "in", "index": ["x + r", "c"], "dtype": "i16"}, {"name": "f", "index": ["r", "c"], "dtype": "i8"}],
+  "output": {"name": "out", "index": ["x", "c"]})J", "k", "i32"), {{"w", 6}, {"ch", 35}}, 9);
 }

@@ -184,7 +184,7 @@ class ContractionBuilder {
       if (s.kind == EpilogueStep::Kind::add) inputs.push_back(plannedTensor("in" + std::to_string(inputs.size()), s.operand));
     out_ = plannedTensor("out", c_.output);
     for (const PlannedTensor& t : inputs) {
-      plan_.tensors.push_back({t.name, t.spec->bf16 ? DType::u16 : c_.dtype, false, t.extents, t.strides});
+      plan_.tensors.push_back({t.name, t.spec->bf16 ? DType::u16 : t.spec->narrow.value_or(c_.dtype), false, t.extents, t.strides});
       plan_.params.push_back({ir::Param::Kind::tensor, t.name, t.spec->name, t.name, ""});
     }
     plan_.params.insert(plan_.params.end(), extents_.begin(), extents_.end());
@@ -323,6 +323,7 @@ class ContractionBuilder {
   Index lanesIndex() const { return lanes_.scalable ? Index::vscaled(lanes_.lanes) : Index::constant(lanes_.lanes); }
   bool hasFma() const {
     if (!target_.vectorBits || lanes_.lanes == 1) return false;  // scalar code: the C compiler contracts a * b + c
+    if (!isFloat(c_.dtype)) return false;  // i32: multiply and add (compilers fuse them into mla on Arm)
     return target_.module != LoweringModule::x86 || target_.maskRegisters || target_.has("fma");
   }
 
@@ -392,7 +393,7 @@ class ContractionBuilder {
     t.lanes = target_.vectorBits ? target_.lanes(c_.dtype) : 1;
     t.scalable = lanes_.scalable;
     t.registers = target_.vectorBits ? target_.registers : 16;
-    t.fma = target_.vectorBits && (target_.module != LoweringModule::x86 || target_.maskRegisters || target_.has("fma"));
+    t.fma = target_.vectorBits && isFloat(c_.dtype) && (target_.module != LoweringModule::x86 || target_.maskRegisters || target_.has("fma"));
     t.notContiguous = notContiguous_;
     if (transposed_ >= 0) {  // vectorized through a transposing panel, unless the schedule packs nothing
       const bool none = s.packGiven && s.pack.empty();
@@ -1023,14 +1024,15 @@ class ContractionBuilder {
     }
   }
 
-  // Pushes `load` (a load of an operand into dst's f32 type). An operand stored as bf16 is read as
-  // its 16-bit lanes and widened exactly: the bits become the upper half of a u32 (zero-extend,
-  // shift left by 16), read as f32. A broadcast widens its one element, then splats it. A
-  // predicated load's lanes are counted again in 16-bit lanes where predicates have the element
-  // width (AVX2, NEON masks; k-masks and SVE's govern lanes of any width).
+  // Pushes `load` (a load of an operand into dst's type, the contraction's). An operand stored
+  // narrower is read as its own lanes and widened exactly: bf16 bits become the upper half of a
+  // u32 (zero-extend, shift left by 16), read as f32; i8/u8/i16/u16 extend to i32 by their
+  // signedness. A broadcast widens its one element, then splats it. A predicated load's lanes are
+  // counted again in the narrow lanes where predicates have the element width (AVX2, NEON masks;
+  // k-masks and SVE's govern lanes of any width).
   void pushLoad(ir::Block& out, Stmt load) {
     const auto it = std::find_if(inputs_.begin(), inputs_.end(), [&](const PlannedTensor& t) { return t.name == load.tensor; });
-    if (it == inputs_.end() || !it->spec->bf16) return out.push_back(std::move(load));
+    if (it == inputs_.end() || (!it->spec->bf16 && !it->spec->narrow)) return out.push_back(std::move(load));
     if (load.op == OpKind::LoadBroadcast) {  // the element as a one-lane load, then the splat
       Stmt splat = op(OpKind::Splat, load.dst, load.type, {load.dst + "_elem"}, load.declare);
       load.op = OpKind::Load;
@@ -1040,22 +1042,25 @@ class ContractionBuilder {
       pushLoad(out, std::move(load));
       return out.push_back(std::move(splat));
     }
-    const VecType f32 = load.type, bits{DType::u16, f32.lanes, f32.scalable}, wide{DType::u32, f32.lanes, f32.scalable};
+    const VecType f32 = load.type, bits{it->spec->narrow.value_or(DType::u16), f32.lanes, f32.scalable}, wide{DType::u32, f32.lanes, f32.scalable};
     const std::string dst = load.dst;
     const bool declare = load.declare;
-    load.dst = dst + "_bf16";
+    load.dst = dst + (it->spec->narrow ? "_" + std::string(nameOf(bits.elem)) : "_bf16");
     load.type = bits;
     load.declare = true;
-    if (!load.literal.empty()) load.literal = "0";  // +0.0f
+    if (!load.literal.empty()) load.literal = "0";  // +0.0f, or the integer 0
     if (!load.pred.empty() && f32.lanes > 1 && !target_.maskRegisters && !f32.scalable) {
-      Stmt live = op(OpKind::WhileLt, dst + "_lanes16", bits.mask());
+      Stmt live = op(OpKind::WhileLt, dst + "_lanes" + std::to_string(bitsOf(bits.elem)), bits.mask());
       live.lo = tailLo_;
       live.hi = tailHi_;
       live.partialOnly = true;
       out.push_back(live);
       load.pred = live.dst;
     }
+    const std::string narrowValue = load.dst;
     out.push_back(std::move(load));
+    if (it->spec->narrow)  // i32 = the narrow integer, extended by its signedness
+      return out.push_back(op(f32.lanes > 1 ? OpKind::Extend : OpKind::Convert, dst, f32, {narrowValue}, declare));
     Stmt widen = op(f32.lanes > 1 ? OpKind::Extend : OpKind::Convert, dst + "_u32", wide, {dst + "_bf16"});
     out.push_back(widen);
     Stmt shift = op(OpKind::ShiftLeft, dst + "_f32bits", wide, {dst + "_u32"});
@@ -1103,7 +1108,7 @@ class ContractionBuilder {
     s.rop = rop;
     return s;
   }
-  std::string zeroLiteral() const { return c_.dtype == DType::f32 ? "0.0f" : "0.0"; }
+  std::string zeroLiteral() const { return c_.dtype == DType::f32 ? "0.0f" : c_.dtype == DType::f64 ? "0.0" : "0"; }
   std::string dimName(int d) const { return c_.dims[size_t(d)].name; }
   void note(const std::string& s) { plan_.summary.push_back(s); }
 
@@ -1202,13 +1207,18 @@ class ContractionBuilder {
     if (!spec_.description.empty()) doc.push_back("/// " + spec_.description);
     doc.push_back("///");
     doc.push_back("/// Tensors are indexed [outermost]...[innermost], dense row-major unless the spec gives strides.");
-    doc.push_back("/// Sums may be reassociated and use fused multiply-adds: results match a double-precision sum to a few ulps times the length.");
-    if (!c_.epilogue.empty()) doc.push_back("/// NaN: relu(NaN) = +0; clamp(NaN) = its min (like max(x, lo) then min(x, hi) with the bound winning).");
+    if (isFloat(c_.dtype))
+      doc.push_back("/// Sums may be reassociated and use fused multiply-adds: results match a double-precision sum to a few ulps times the length.");
+    else
+      doc.push_back("/// Products and sums are exact modulo 2^32 (they wrap like uint32_t arithmetic), so the order of the sum does not matter.");
+    if (!c_.epilogue.empty() && isFloat(c_.dtype)) doc.push_back("/// NaN: relu(NaN) = +0; clamp(NaN) = its min (like max(x, lo) then min(x, hi) with the bound winning).");
     doc.push_back("/// No alignment is required. The output must not overlap any input" +
                   std::string(c_.init == ContractionInit::output ? " (it is read once, before it is written)." : "."));
     for (const ContractionTensor& t : c_.operands)
       if (t.bf16)
         doc.push_back("/// " + t.name + " holds bfloat16 values as their bits (uint16_t: the upper half of the float each stands for); they are widened exactly, products and sums are f32.");
+      else if (t.narrow)
+        doc.push_back("/// " + t.name + " holds " + std::string(nameOf(*t.narrow)) + " values, widened exactly to i32 where they are read.");
     for (const ContractionTensor& t : c_.operands)
       if (t.packedFrom)
         doc.push_back("/// " + t.name + " is " + t.packedFrom->name + indexText(t.packedFrom->index) + " packed ahead (\"pack\": \"ahead\") by " + spec_.name +

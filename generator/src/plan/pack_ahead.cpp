@@ -40,7 +40,7 @@ class PackWriter {
   }
 
   std::vector<ir::Companion> write() const {
-    const std::string type(t_.bf16 ? "uint16_t" : cTypeOf(c_.dtype));  // bf16 is copied as its bits
+    const std::string type(t_.bf16 ? "uint16_t" : cTypeOf(t_.narrow.value_or(c_.dtype)));  // bf16 is copied as its bits, narrow integers as they are
     const std::string pack = spec_.name + "_pack_" + src_.name, elements = spec_.name + "_" + src_.name + "_packed_elements";
     std::vector<std::string> publicExtents, ownExtents, publicSize, ownSize;
     for (const std::string& e : extentNames_) {

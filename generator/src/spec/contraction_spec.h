@@ -61,6 +61,10 @@ struct ContractionTensor {
   // their bits (uint16_t: the upper half of the f32 they stand for), widened exactly to f32 where
   // they are read; products and sums stay f32. A copy packed ahead keeps them bf16.
   bool bf16 = false;
+  // Operands of an i32 contraction only ("dtype": "i8", "u8", "i16" or "u16"): the elements are
+  // stored so and widened exactly (C's conversion) where they are read; products and sums are i32,
+  // wrapping. A copy packed ahead keeps them narrow.
+  std::optional<DType> narrow;
 };
 
 struct EpilogueStep {

@@ -65,7 +65,9 @@ constexpr std::string_view kKindNames[] = {"reduce", "arg_reduce", "map", "trans
 constexpr std::string_view kContractionKeys[] = {"$schema", "simdgen", "name", "description", "kind", "dtype",
                                                  "dims", "operands", "init", "output", "epilogue", "targets", "schedule"};
 constexpr std::string_view kContractionOnlyKeys[] = {"dtype", "dims", "operands", "init", "epilogue"};
-constexpr std::string_view kContractionDTypes[] = {"f32", "f64"};
+constexpr std::string_view kContractionDTypes[] = {"f32", "f64", "i32"};
+// Operand storage of an i32 contraction: narrower integers, widened exactly (C's conversion).
+constexpr std::string_view kNarrowOperandDTypes[] = {"i8", "u8", "i16", "u16"};
 constexpr std::string_view kDimKeys[] = {"name", "extent", "kind"};
 constexpr std::string_view kDimKinds[] = {"parallel", "reduction"};
 constexpr std::string_view kTensorKeys[] = {"name", "index", "strides", "pack", "dtype"};
@@ -370,7 +372,7 @@ class Parser {
     ContractionSpec& c = spec.contraction;
     c.dtype = getDType(required(root, "", "dtype"), "/dtype");
     if (!contains(kContractionDTypes, nameOf(c.dtype)))
-      fail("/dtype", "contraction supports float dtypes: allowed: " + join(kContractionDTypes) + "; found " + inQuotes(nameOf(c.dtype)));
+      fail("/dtype", "contraction supports f32, f64 and (exact, wrapping) i32 sums: allowed: " + join(kContractionDTypes) + "; found " + inQuotes(nameOf(c.dtype)));
     spec.input = spec.output = c.dtype;
     std::vector<std::string> taken;  // public names: extents, strides, tensors, scalars
     readDims(required(root, "", "dims"), c, taken);
@@ -652,10 +654,13 @@ class Parser {
                                 inQuotes(nameOf(c.dtype)) + "; drop \"dtype\"");
       const std::string name = getString(*dtype, at + "/dtype");
       const bool same = name == nameOf(c.dtype), bf16 = name == "bf16" && c.dtype == DType::f32;
-      if (!same && !bf16)
-        fail(at + "/dtype", "an operand's dtype is the contraction's (" + inQuotes(nameOf(c.dtype)) + ") or, in an f32 contraction, \"bf16\" (stored as bfloat16, computed in f32); found " +
-                                inQuotes(name));
+      const bool narrow = c.dtype == DType::i32 && contains(kNarrowOperandDTypes, name);
+      if (!same && !bf16 && !narrow)
+        fail(at + "/dtype", "an operand's dtype is the contraction's (" + inQuotes(nameOf(c.dtype)) +
+                                "), in an f32 contraction \"bf16\" (stored as bfloat16, computed in f32), in an i32 contraction one of " +
+                                join(kNarrowOperandDTypes) + " (widened exactly, computed in i32); found " + inQuotes(name));
       t.bf16 = bf16;
+      if (narrow) t.narrow = *parseDType(name);
     }
     return t;
   }
@@ -767,8 +772,15 @@ class Parser {
     }
   }
 
-  // A float literal of the contraction's dtype from a JSON number (its text as written).
+  // A literal of the contraction's dtype from a JSON number: floats as written, i32 an integer in range.
   std::string floatLiteral(const json& j, const std::string& at, DType t) const {
+    if (t == DType::i32) {
+      const bool inRange = j.is_number_unsigned() ? j.get<uint64_t>() <= uint64_t(INT32_MAX)
+                                                  : j.is_number_integer() && j.get<int64_t>() >= INT32_MIN && j.get<int64_t>() <= INT32_MAX;
+      if (!inRange)
+        fail(at, "expected an integer from " + std::to_string(INT32_MIN) + " to " + std::to_string(INT32_MAX) + " (an i32 contraction), found " + describe(j));
+      return j.get<int64_t>() == INT32_MIN ? "(-2147483647 - 1)" : std::to_string(j.get<int64_t>());  // -2147483648 is a long
+    }
     if (!j.is_number()) fail(at, "expected a number, found " + describe(j));
     const double v = j.get<double>();
     if (!std::isfinite(v) || (t == DType::f32 && std::fabs(v) > FLT_MAX))

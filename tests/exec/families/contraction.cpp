@@ -64,6 +64,7 @@ std::string numbered(const char* prefix, size_t n) {
 // A C floating literal ("-1", "0.5f", "1e-3"): its value, or false.
 bool literal(const std::string& s, double* v) {
   if (s.empty()) return false;
+  if (s == "(-2147483647 - 1)") return *v = -2147483648.0, true;  // how an i32 contraction spells its minimum
   char* end = nullptr;
   *v = std::strtod(s.c_str(), &end);
   if (end != s.c_str() && (*end == 'f' || *end == 'F')) ++end;
@@ -368,9 +369,13 @@ class Runner {
         param_reduction_[p] = d.reduction;
       }
     }
-    // Operands stored as bf16 (semantics <tensor>.storage) are u16 tensors of bits in an f32 kernel.
+    // Operands stored as bf16 (semantics <tensor>.storage) are u16 tensors of bits in an f32 kernel;
+    // operands of an i32 kernel may be narrower integers (widened exactly).
+    const bool narrow_ok = k.tensor(def_.out).dtype == "i32";
     for (const Tensor& t : k.tensors) {
-      if (k.has_semantic(t.name + ".storage")) {
+      if (narrow_ok && (t.name == def_.a || t.name == def_.b) && (t.dtype == "i8" || t.dtype == "u8" || t.dtype == "i16" || t.dtype == "u16")) {
+        continue;
+      } else if (k.has_semantic(t.name + ".storage")) {
         if (k.semantic(t.name + ".storage") != "bf16" || t.dtype != "u16" || k.tensor(def_.out).dtype != "f32" || (t.name != def_.a && t.name != def_.b))
           bad_definition(k, t.name + ".storage " + k.semantic(t.name + ".storage") + " on a " + t.dtype + " tensor (the runner takes bf16 operands as u16 bits of an f32 kernel)");
         bf16_.insert(t.name);
@@ -379,7 +384,7 @@ class Runner {
       }
     }
     dtype_ = k.tensor(def_.out).dtype;
-    if (dtype_ != "f32" && dtype_ != "f64") bad_definition(k, "dtype " + dtype_ + " (the runner takes f32 and f64)");
+    if (dtype_ != "f32" && dtype_ != "f64" && dtype_ != "i32") bad_definition(k, "dtype " + dtype_ + " (the runner takes f32, f64 and i32)");
   }
   ~Runner() { CHECK_MESSAGE(runs_ > 0, (k_.name + ": no shape of this case fits the kernel")); }
   Runner(const Runner&) = delete;
@@ -411,7 +416,8 @@ class Runner {
     for (const Tensor& t : k_.tensors) mems.push_back(place(t, env, q));
     const std::string head = describe(q, env);
     if (dtype_ == "f32") execute<float, double>(q, env, mems, rng, head);
-    else execute<double, long double>(q, env, mems, rng, head);
+    else if (dtype_ == "f64") execute<double, long double>(q, env, mems, rng, head);
+    else execute_int(q, env, mems, rng, head);
     return true;
   }
 
@@ -518,7 +524,7 @@ class Runner {
       for (size_t d = 0; d < def_.dims.size(); ++d) m.access.coef[d] += m.strides[p] * index[p].coef[d];
     }
     check_in_bounds(m, env);
-    static_cast<PlacedBytes&>(m) = place_bytes(m.span, bf16_.count(t.name) ? 2 : dtype_ == "f32" ? 4 : 8, q.misalign, q.guard, kSlack);
+    static_cast<PlacedBytes&>(m) = place_bytes(m.span, element_bytes(t), q.misalign, q.guard, kSlack);
     return m;
   }
 
@@ -541,8 +547,14 @@ class Runner {
     }
   }
 
+  int64_t element_bytes(const Tensor& t) const {
+    if (bf16_.count(t.name) || t.dtype == "i16" || t.dtype == "u16") return 2;
+    return t.dtype == "i8" || t.dtype == "u8" ? 1 : t.dtype == "f64" ? 8 : 4;
+  }
+
   template <class T, class Acc>
   void execute(const Request& q, const Env& env, std::vector<Mem>& mems, TestRng& rng, const std::string& shape);
+  void execute_int(const Request& q, const Env& env, std::vector<Mem>& mems, TestRng& rng, const std::string& shape);
 
   const Kernel& k_;
   CrashContext crash_;
@@ -558,6 +570,7 @@ class Runner {
 
   template <class T, class Acc>
   friend class Run;
+  friend class IntRun;
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -898,6 +911,172 @@ class Run {
 template <class T, class Acc>
 void Runner::execute(const Request& q, const Env& env, std::vector<Mem>& mems, TestRng& rng, const std::string& shape) {
   Run<T, Acc>(*this, q, env, mems, rng, shape).go();
+}
+
+// ---------------------------------------------------------------------------------------------
+// One request of an i32 kernel: operands of i8, u8, i16, u16 or i32, the rest i32. The sums are
+// exact modulo 2^32, so the reference is exact: uint32_t arithmetic (which wraps as the kernel's
+// does) over the values widened as C widens them, and the epilogue in int32_t.
+
+class IntRun {
+ public:
+  IntRun(Runner& r, const Request& q, const Env& env, std::vector<Mem>& mems, TestRng& rng, std::string shape)
+      : r_(r), def_(r.def_), q_(q), env_(env), mems_(mems), rng_(rng), shape_(std::move(shape)) {
+    for (const Dim& d : def_.dims) ext_.push_back(Expr::eval(d.extent, env));
+    for (size_t d = 0; d < def_.dims.size(); ++d) (def_.dims[d].reduction ? red_ : par_).push_back(d);
+  }
+
+  void go() {
+    fill();
+    reference();
+    for (const Mem& m : mems_) before_.emplace_back(m.lo, m.hi);
+    for (const Variant& v : r_.variants_) call(v);
+  }
+
+ private:
+  Mem& mem(const std::string& name) const {
+    for (Mem& m : mems_)
+      if (m.t->name == name) return m;
+    throw std::logic_error("exec driver: no tensor " + name);
+  }
+  // Element o of m as C widens it to int64_t, and the store of v (truncated to the element type).
+  static int64_t get(const Mem& m, int64_t o) {
+    const std::string& t = m.t->dtype;
+    if (t == "i8") return reinterpret_cast<const int8_t*>(m.data)[o];
+    if (t == "u8") return reinterpret_cast<const uint8_t*>(m.data)[o];
+    if (t == "i16") return reinterpret_cast<const int16_t*>(m.data)[o];
+    if (t == "u16") return reinterpret_cast<const uint16_t*>(m.data)[o];
+    return reinterpret_cast<const int32_t*>(m.data)[o];
+  }
+  static void put(Mem& m, int64_t o, int64_t v) {
+    const std::string& t = m.t->dtype;
+    const int bytes = t == "i8" || t == "u8" ? 1 : t == "i16" || t == "u16" ? 2 : 4;
+    std::memcpy(m.data + o * bytes, &v, size_t(bytes));  // the low bytes: little-endian truncation
+  }
+  // A value of `type`: the type's extremes and their neighbours ("huge" and "special values"
+  // data: products and sums that wrap), else a third small values, the rest over the whole range.
+  int64_t value(const std::string& type) {
+    const int bits = type == "i8" || type == "u8" ? 8 : type == "i16" || type == "u16" ? 16 : 32;
+    const bool is_signed = type[0] == 'i';
+    const int64_t lo = is_signed ? -(int64_t(1) << (bits - 1)) : 0, hi = is_signed ? (int64_t(1) << (bits - 1)) - 1 : (int64_t(1) << bits) - 1;
+    const uint64_t r = rng_();
+    if ((q_.data == Data::huge || q_.data == Data::specials) && r % 2 == 0) {
+      const int64_t edge[] = {lo, lo + 1, hi, hi - 1, 0, is_signed ? -1 : 1};
+      return edge[(r >> 8) % 6];
+    }
+    if ((r >> 4) % 3 == 0) return std::clamp<int64_t>(int64_t((r >> 12) % 9) - 4, lo, hi);
+    return lo + int64_t((r >> 12) % uint64_t(hi - lo + 1));
+  }
+
+  // Inputs: a byte pattern everywhere, then values at the tensor's elements; the output: sentinel
+  // bytes, and values at its elements when it is the init.
+  void fill() {
+    for (Mem& m : mems_) {
+      std::fill(m.lo, m.hi, m.t->output ? Runner::kSentinel : (unsigned char)0x5A);
+      if (m.t->output && def_.init != "output") continue;
+      std::vector<size_t> all(m.extents.size());
+      for (size_t p = 0; p < all.size(); ++p) all[p] = p;
+      std::vector<int64_t> i(all.size(), 0);
+      if (empty_box(all, m.extents)) continue;
+      do {
+        int64_t o = 0;
+        for (size_t p = 0; p < i.size(); ++p) o += i[p] * m.strides[p];
+        put(m, o, value(m.t->dtype));
+      } while (step(i, all, m.extents));
+    }
+    for (const ScalarParam& p : r_.k_.scalar_params) {
+      const int32_t x = int32_t(value("i32"));
+      scalars_[p.name] = x;
+      uint64_t b = 0;
+      std::memcpy(&b, &x, sizeof x);
+      scalar_bits_[p.name] = b;
+    }
+  }
+
+  void reference() {
+    if (empty_box(par_, ext_)) return;
+    const Mem &a = mem(def_.a), &b = mem(def_.b), &out = mem(def_.out);
+    std::vector<int64_t> x(ext_.size(), 0);
+    do {
+      uint32_t acc = 0;
+      if (def_.init != "zero") {
+        const Mem& t = mem(def_.init == "output" ? def_.out : def_.init);
+        acc = uint32_t(get(t, t.access.at(x)));
+      }
+      if (!empty_box(red_, ext_)) do
+          acc += uint32_t(uint64_t(get(a, a.access.at(x)) * get(b, b.access.at(x))));  // |product| < 2^62
+        while (step(x, red_, ext_));
+      int32_t v = int32_t(acc);
+      for (const Step& s : def_.epilogue) {
+        switch (s.kind) {
+          case Step::Kind::relu: v = std::max(v, 0); break;
+          case Step::Kind::clamp: v = std::min(std::max(v, int32_t(s.lo)), int32_t(s.hi)); break;
+          case Step::Kind::scale: v = int32_t(uint32_t(v) * uint32_t(s.param.empty() ? int32_t(s.factor) : scalars_.at(s.param))); break;
+          case Step::Kind::add: {
+            const Mem& t = mem(s.tensor);
+            v = int32_t(uint32_t(v) + uint32_t(get(t, t.access.at(x))));
+            break;
+          }
+        }
+      }
+      wants_.push_back({out.access.at(x), v});
+    } while (step(x, par_, ext_));
+    element_.assign(size_t(out.span), false);
+    for (const auto& [o, v] : wants_) {
+      if (element_[size_t(o)]) bad_definition(r_.k_, "two output points share element " + std::to_string(o));
+      element_[size_t(o)] = true;
+    }
+  }
+
+  void call(const Variant& v) {
+    const std::string head = r_.k_.name + " [" + v.suffix + "] " + shape_;
+    CrashContext::set(head);
+    std::map<std::string, void*, std::less<>> args;
+    for (size_t i = 0; i < mems_.size(); ++i) {
+      if (mems_[i].t->output) std::copy(before_[i].begin(), before_[i].end(), mems_[i].lo);
+      args[mems_[i].t->name] = mems_[i].data;
+    }
+    v.call(Binding(env_, std::move(args), scalar_bits_));
+    const Mem& out = mem(def_.out);
+    int64_t bad = 0;
+    for (const auto& [o, want] : wants_) {
+      const int32_t got = int32_t(get(out, o));
+      if (got != want && bad++ == 0)
+        r_.rep_.fail(head + ": " + out.t->name + " element " + std::to_string(o) + " = " + std::to_string(got) + ", expected " + std::to_string(want) + " (exact)");
+    }
+    if (bad > 1) r_.rep_.fail(head + ": " + std::to_string(bad) + " of " + std::to_string(wants_.size()) + " output elements wrong");
+    for (size_t i = 0; i < mems_.size(); ++i) {  // nothing else changes
+      const Mem& m = mems_[i];
+      for (const unsigned char* p = m.lo; p < m.hi; ++p) {
+        const int64_t off = p - m.data, e = off >= 0 ? off / 4 : -1;
+        const bool element = m.t->output && e >= 0 && e < m.span && element_[size_t(e)];
+        if (!element && *p != before_[i][size_t(p - m.lo)]) {
+          r_.rep_.fail(head + ": " + (m.t->output ? "wrote outside the elements of " : "changed the input ") + m.t->name + ", byte offset " +
+                       std::to_string(off) + " from " + m.t->name + "[0] (" + std::to_string(m.span) + " elements span)");
+          break;
+        }
+      }
+    }
+  }
+
+  Runner& r_;
+  const Definition& def_;
+  const Request& q_;
+  const Env& env_;
+  std::vector<Mem>& mems_;
+  TestRng& rng_;
+  std::string shape_;
+  std::vector<int64_t> ext_;
+  std::vector<size_t> par_, red_;
+  std::map<std::string, int32_t> scalars_;
+  std::map<std::string, uint64_t, std::less<>> scalar_bits_;
+  std::vector<std::pair<int64_t, int32_t>> wants_;  // (output element, its value)
+  std::vector<std::vector<unsigned char>> before_;
+  std::vector<bool> element_;
+};
+
+void Runner::execute_int(const Request& q, const Env& env, std::vector<Mem>& mems, TestRng& rng, const std::string& shape) {
+  IntRun(*this, q, env, mems, rng, shape).go();
 }
 
 // ---------------------------------------------------------------------------------------------
