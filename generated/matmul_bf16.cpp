@@ -162,52 +162,76 @@ matmul_bf16_avx512_bf16(const uint16_t* in0, const uint16_t* in1, int64_t size0,
     int64_t k0 = 0;
     for (; k0 < k_blocks_end; k0 += 1024) {
       int64_t k_end = k0 + 1024 < size2 ? k0 + 1024 : size2;
-      // pack: 4 vectors of b per two steps, as bf16 pairs
+      // pack: 4 vectors of b per 2 steps, as bf16 pairs
       int64_t kp = k0;
       for (; kp + 2 <= k_end; kp += 2) {
-        __m512i pair0_0 =
+        __m512i group0 =
             _mm512_cvtepu16_epi32(_mm256_loadu_si256((const __m256i*)(in1 + j + kp * stride1)));
-        __m512i pair0_1 = _mm512_cvtepu16_epi32(
+        __m512i group0_1 = _mm512_cvtepu16_epi32(
             _mm256_loadu_si256((const __m256i*)(in1 + j + kp * stride1 + stride1)));
-        __m512i pair0_1_high = _mm512_slli_epi32(pair0_1, 16);
-        __m512i pair0 = _mm512_or_si512(pair0_0, pair0_1_high);
-        _mm512_storeu_si512((void*)(panel + 32 * kp - 32 * k0), pair0);
-        __m512i pair1_0 = _mm512_cvtepu16_epi32(
+        __m512i group0_1_high = _mm512_slli_epi32(group0_1, 16);
+        group0 = _mm512_or_si512(group0, group0_1_high);
+        _mm512_storeu_si512((void*)(panel + 32 * kp - 32 * k0), group0);
+        __m512i group1 = _mm512_cvtepu16_epi32(
             _mm256_loadu_si256((const __m256i*)(in1 + j + kp * stride1 + 16)));
-        __m512i pair1_1 = _mm512_cvtepu16_epi32(
+        __m512i group1_1 = _mm512_cvtepu16_epi32(
             _mm256_loadu_si256((const __m256i*)(in1 + j + kp * stride1 + stride1 + 16)));
-        __m512i pair1_1_high = _mm512_slli_epi32(pair1_1, 16);
-        __m512i pair1 = _mm512_or_si512(pair1_0, pair1_1_high);
-        _mm512_storeu_si512((void*)(panel + 32 * kp - 32 * k0 + 16), pair1);
-        __m512i pair2_0 = _mm512_cvtepu16_epi32(
+        __m512i group1_1_high = _mm512_slli_epi32(group1_1, 16);
+        group1 = _mm512_or_si512(group1, group1_1_high);
+        _mm512_storeu_si512((void*)(panel + 32 * kp - 32 * k0 + 16), group1);
+        __m512i group2 = _mm512_cvtepu16_epi32(
             _mm256_loadu_si256((const __m256i*)(in1 + j + kp * stride1 + 32)));
-        __m512i pair2_1 = _mm512_cvtepu16_epi32(
+        __m512i group2_1 = _mm512_cvtepu16_epi32(
             _mm256_loadu_si256((const __m256i*)(in1 + j + kp * stride1 + stride1 + 32)));
-        __m512i pair2_1_high = _mm512_slli_epi32(pair2_1, 16);
-        __m512i pair2 = _mm512_or_si512(pair2_0, pair2_1_high);
-        _mm512_storeu_si512((void*)(panel + 32 * kp - 32 * k0 + 32), pair2);
-        __m512i pair3_0 = _mm512_cvtepu16_epi32(
+        __m512i group2_1_high = _mm512_slli_epi32(group2_1, 16);
+        group2 = _mm512_or_si512(group2, group2_1_high);
+        _mm512_storeu_si512((void*)(panel + 32 * kp - 32 * k0 + 32), group2);
+        __m512i group3 = _mm512_cvtepu16_epi32(
             _mm256_loadu_si256((const __m256i*)(in1 + j + kp * stride1 + 48)));
-        __m512i pair3_1 = _mm512_cvtepu16_epi32(
+        __m512i group3_1 = _mm512_cvtepu16_epi32(
             _mm256_loadu_si256((const __m256i*)(in1 + j + kp * stride1 + stride1 + 48)));
-        __m512i pair3_1_high = _mm512_slli_epi32(pair3_1, 16);
-        __m512i pair3 = _mm512_or_si512(pair3_0, pair3_1_high);
-        _mm512_storeu_si512((void*)(panel + 32 * kp - 32 * k0 + 48), pair3);
+        __m512i group3_1_high = _mm512_slli_epi32(group3_1, 16);
+        group3 = _mm512_or_si512(group3, group3_1_high);
+        _mm512_storeu_si512((void*)(panel + 32 * kp - 32 * k0 + 48), group3);
       }
-      // an odd last step, paired with zero
-      for (; kp < k_end; ++kp) {
-        __m512i pair0_0 =
+      // the last steps, the missing ones zero
+      if (kp < k_end) {
+        __m512i group0 =
             _mm512_cvtepu16_epi32(_mm256_loadu_si256((const __m256i*)(in1 + j + kp * stride1)));
-        _mm512_storeu_si512((void*)(panel + 32 * kp - 32 * k0), pair0_0);
-        __m512i pair1_0 = _mm512_cvtepu16_epi32(
+        if (kp + 1 < k_end) {
+          __m512i group0_1 = _mm512_cvtepu16_epi32(
+              _mm256_loadu_si256((const __m256i*)(in1 + j + kp * stride1 + stride1)));
+          __m512i group0_1_high = _mm512_slli_epi32(group0_1, 16);
+          group0 = _mm512_or_si512(group0, group0_1_high);
+        }
+        _mm512_storeu_si512((void*)(panel + 32 * kp - 32 * k0), group0);
+        __m512i group1 = _mm512_cvtepu16_epi32(
             _mm256_loadu_si256((const __m256i*)(in1 + j + kp * stride1 + 16)));
-        _mm512_storeu_si512((void*)(panel + 32 * kp - 32 * k0 + 16), pair1_0);
-        __m512i pair2_0 = _mm512_cvtepu16_epi32(
+        if (kp + 1 < k_end) {
+          __m512i group1_1 = _mm512_cvtepu16_epi32(
+              _mm256_loadu_si256((const __m256i*)(in1 + j + kp * stride1 + stride1 + 16)));
+          __m512i group1_1_high = _mm512_slli_epi32(group1_1, 16);
+          group1 = _mm512_or_si512(group1, group1_1_high);
+        }
+        _mm512_storeu_si512((void*)(panel + 32 * kp - 32 * k0 + 16), group1);
+        __m512i group2 = _mm512_cvtepu16_epi32(
             _mm256_loadu_si256((const __m256i*)(in1 + j + kp * stride1 + 32)));
-        _mm512_storeu_si512((void*)(panel + 32 * kp - 32 * k0 + 32), pair2_0);
-        __m512i pair3_0 = _mm512_cvtepu16_epi32(
+        if (kp + 1 < k_end) {
+          __m512i group2_1 = _mm512_cvtepu16_epi32(
+              _mm256_loadu_si256((const __m256i*)(in1 + j + kp * stride1 + stride1 + 32)));
+          __m512i group2_1_high = _mm512_slli_epi32(group2_1, 16);
+          group2 = _mm512_or_si512(group2, group2_1_high);
+        }
+        _mm512_storeu_si512((void*)(panel + 32 * kp - 32 * k0 + 32), group2);
+        __m512i group3 = _mm512_cvtepu16_epi32(
             _mm256_loadu_si256((const __m256i*)(in1 + j + kp * stride1 + 48)));
-        _mm512_storeu_si512((void*)(panel + 32 * kp - 32 * k0 + 48), pair3_0);
+        if (kp + 1 < k_end) {
+          __m512i group3_1 = _mm512_cvtepu16_epi32(
+              _mm256_loadu_si256((const __m256i*)(in1 + j + kp * stride1 + stride1 + 48)));
+          __m512i group3_1_high = _mm512_slli_epi32(group3_1, 16);
+          group3 = _mm512_or_si512(group3, group3_1_high);
+        }
+        _mm512_storeu_si512((void*)(panel + 32 * kp - 32 * k0 + 48), group3);
       }
       int64_t i = 0;
       // along i: tiles of 6 x 4 vectors
@@ -264,124 +288,160 @@ matmul_bf16_avx512_bf16(const uint16_t* in0, const uint16_t* in1, int64_t size0,
           acc5_2 = _mm512_loadu_ps(out + out_base + 5 * stride2 + 32);
           acc5_3 = _mm512_loadu_ps(out + out_base + 5 * stride2 + 48);
         }
-        // k, two steps per vdpbf16ps
+        // k, 2 steps per vdpbf16ps
         int64_t r2 = k0;
         for (; r2 + 2 <= k_end; r2 += 2) {
           __m512i panel_v0 = _mm512_loadu_si512((const void*)(panel + 32 * r2 - 32 * k0));
           __m512i panel_v1 = _mm512_loadu_si512((const void*)(panel + 32 * r2 - 32 * k0 + 16));
           __m512i panel_v2 = _mm512_loadu_si512((const void*)(panel + 32 * r2 - 32 * k0 + 32));
           __m512i panel_v3 = _mm512_loadu_si512((const void*)(panel + 32 * r2 - 32 * k0 + 48));
-          uint16_t in0_r0_0_bf16 = in0[i * stride0 + r2];
-          uint32_t in0_r0_0 = (uint32_t)in0_r0_0_bf16;
-          uint16_t in0_r0_1_bf16 = in0[i * stride0 + r2 + 1];
-          uint32_t in0_r0_1 = (uint32_t)in0_r0_1_bf16;
-          uint32_t in0_r0_1_high = (uint32_t)((uint32_t)in0_r0_1 << 16);
-          uint32_t in0_r0_pair = (uint32_t)(in0_r0_0 | in0_r0_1_high);
-          __m512i in0_r0 = _mm512_set1_epi32((int)(in0_r0_pair));
+          uint16_t in0_r0_group_0_u16 = in0[i * stride0 + r2];
+          uint32_t in0_r0_group = (uint32_t)in0_r0_group_0_u16;
+          uint16_t in0_r0_group_1_u16 = in0[i * stride0 + r2 + 1];
+          uint32_t in0_r0_group_1 = (uint32_t)in0_r0_group_1_u16;
+          uint32_t in0_r0_group_1_high = (uint32_t)((uint32_t)in0_r0_group_1 << 16);
+          in0_r0_group = (uint32_t)(in0_r0_group | in0_r0_group_1_high);
+          __m512i in0_r0 = _mm512_set1_epi32((int)(in0_r0_group));
           acc0_0 = _mm512_dpbf16_ps(acc0_0, (__m512bh)panel_v0, (__m512bh)in0_r0);
           acc0_1 = _mm512_dpbf16_ps(acc0_1, (__m512bh)panel_v1, (__m512bh)in0_r0);
           acc0_2 = _mm512_dpbf16_ps(acc0_2, (__m512bh)panel_v2, (__m512bh)in0_r0);
           acc0_3 = _mm512_dpbf16_ps(acc0_3, (__m512bh)panel_v3, (__m512bh)in0_r0);
-          uint16_t in0_r1_0_bf16 = in0[i * stride0 + r2 + stride0];
-          uint32_t in0_r1_0 = (uint32_t)in0_r1_0_bf16;
-          uint16_t in0_r1_1_bf16 = in0[i * stride0 + r2 + stride0 + 1];
-          uint32_t in0_r1_1 = (uint32_t)in0_r1_1_bf16;
-          uint32_t in0_r1_1_high = (uint32_t)((uint32_t)in0_r1_1 << 16);
-          uint32_t in0_r1_pair = (uint32_t)(in0_r1_0 | in0_r1_1_high);
-          __m512i in0_r1 = _mm512_set1_epi32((int)(in0_r1_pair));
+          uint16_t in0_r1_group_0_u16 = in0[i * stride0 + r2 + stride0];
+          uint32_t in0_r1_group = (uint32_t)in0_r1_group_0_u16;
+          uint16_t in0_r1_group_1_u16 = in0[i * stride0 + r2 + stride0 + 1];
+          uint32_t in0_r1_group_1 = (uint32_t)in0_r1_group_1_u16;
+          uint32_t in0_r1_group_1_high = (uint32_t)((uint32_t)in0_r1_group_1 << 16);
+          in0_r1_group = (uint32_t)(in0_r1_group | in0_r1_group_1_high);
+          __m512i in0_r1 = _mm512_set1_epi32((int)(in0_r1_group));
           acc1_0 = _mm512_dpbf16_ps(acc1_0, (__m512bh)panel_v0, (__m512bh)in0_r1);
           acc1_1 = _mm512_dpbf16_ps(acc1_1, (__m512bh)panel_v1, (__m512bh)in0_r1);
           acc1_2 = _mm512_dpbf16_ps(acc1_2, (__m512bh)panel_v2, (__m512bh)in0_r1);
           acc1_3 = _mm512_dpbf16_ps(acc1_3, (__m512bh)panel_v3, (__m512bh)in0_r1);
-          uint16_t in0_r2_0_bf16 = in0[i * stride0 + r2 + 2 * stride0];
-          uint32_t in0_r2_0 = (uint32_t)in0_r2_0_bf16;
-          uint16_t in0_r2_1_bf16 = in0[i * stride0 + r2 + 2 * stride0 + 1];
-          uint32_t in0_r2_1 = (uint32_t)in0_r2_1_bf16;
-          uint32_t in0_r2_1_high = (uint32_t)((uint32_t)in0_r2_1 << 16);
-          uint32_t in0_r2_pair = (uint32_t)(in0_r2_0 | in0_r2_1_high);
-          __m512i in0_r2 = _mm512_set1_epi32((int)(in0_r2_pair));
+          uint16_t in0_r2_group_0_u16 = in0[i * stride0 + r2 + 2 * stride0];
+          uint32_t in0_r2_group = (uint32_t)in0_r2_group_0_u16;
+          uint16_t in0_r2_group_1_u16 = in0[i * stride0 + r2 + 2 * stride0 + 1];
+          uint32_t in0_r2_group_1 = (uint32_t)in0_r2_group_1_u16;
+          uint32_t in0_r2_group_1_high = (uint32_t)((uint32_t)in0_r2_group_1 << 16);
+          in0_r2_group = (uint32_t)(in0_r2_group | in0_r2_group_1_high);
+          __m512i in0_r2 = _mm512_set1_epi32((int)(in0_r2_group));
           acc2_0 = _mm512_dpbf16_ps(acc2_0, (__m512bh)panel_v0, (__m512bh)in0_r2);
           acc2_1 = _mm512_dpbf16_ps(acc2_1, (__m512bh)panel_v1, (__m512bh)in0_r2);
           acc2_2 = _mm512_dpbf16_ps(acc2_2, (__m512bh)panel_v2, (__m512bh)in0_r2);
           acc2_3 = _mm512_dpbf16_ps(acc2_3, (__m512bh)panel_v3, (__m512bh)in0_r2);
-          uint16_t in0_r3_0_bf16 = in0[i * stride0 + r2 + 3 * stride0];
-          uint32_t in0_r3_0 = (uint32_t)in0_r3_0_bf16;
-          uint16_t in0_r3_1_bf16 = in0[i * stride0 + r2 + 3 * stride0 + 1];
-          uint32_t in0_r3_1 = (uint32_t)in0_r3_1_bf16;
-          uint32_t in0_r3_1_high = (uint32_t)((uint32_t)in0_r3_1 << 16);
-          uint32_t in0_r3_pair = (uint32_t)(in0_r3_0 | in0_r3_1_high);
-          __m512i in0_r3 = _mm512_set1_epi32((int)(in0_r3_pair));
+          uint16_t in0_r3_group_0_u16 = in0[i * stride0 + r2 + 3 * stride0];
+          uint32_t in0_r3_group = (uint32_t)in0_r3_group_0_u16;
+          uint16_t in0_r3_group_1_u16 = in0[i * stride0 + r2 + 3 * stride0 + 1];
+          uint32_t in0_r3_group_1 = (uint32_t)in0_r3_group_1_u16;
+          uint32_t in0_r3_group_1_high = (uint32_t)((uint32_t)in0_r3_group_1 << 16);
+          in0_r3_group = (uint32_t)(in0_r3_group | in0_r3_group_1_high);
+          __m512i in0_r3 = _mm512_set1_epi32((int)(in0_r3_group));
           acc3_0 = _mm512_dpbf16_ps(acc3_0, (__m512bh)panel_v0, (__m512bh)in0_r3);
           acc3_1 = _mm512_dpbf16_ps(acc3_1, (__m512bh)panel_v1, (__m512bh)in0_r3);
           acc3_2 = _mm512_dpbf16_ps(acc3_2, (__m512bh)panel_v2, (__m512bh)in0_r3);
           acc3_3 = _mm512_dpbf16_ps(acc3_3, (__m512bh)panel_v3, (__m512bh)in0_r3);
-          uint16_t in0_r4_0_bf16 = in0[i * stride0 + r2 + 4 * stride0];
-          uint32_t in0_r4_0 = (uint32_t)in0_r4_0_bf16;
-          uint16_t in0_r4_1_bf16 = in0[i * stride0 + r2 + 4 * stride0 + 1];
-          uint32_t in0_r4_1 = (uint32_t)in0_r4_1_bf16;
-          uint32_t in0_r4_1_high = (uint32_t)((uint32_t)in0_r4_1 << 16);
-          uint32_t in0_r4_pair = (uint32_t)(in0_r4_0 | in0_r4_1_high);
-          __m512i in0_r4 = _mm512_set1_epi32((int)(in0_r4_pair));
+          uint16_t in0_r4_group_0_u16 = in0[i * stride0 + r2 + 4 * stride0];
+          uint32_t in0_r4_group = (uint32_t)in0_r4_group_0_u16;
+          uint16_t in0_r4_group_1_u16 = in0[i * stride0 + r2 + 4 * stride0 + 1];
+          uint32_t in0_r4_group_1 = (uint32_t)in0_r4_group_1_u16;
+          uint32_t in0_r4_group_1_high = (uint32_t)((uint32_t)in0_r4_group_1 << 16);
+          in0_r4_group = (uint32_t)(in0_r4_group | in0_r4_group_1_high);
+          __m512i in0_r4 = _mm512_set1_epi32((int)(in0_r4_group));
           acc4_0 = _mm512_dpbf16_ps(acc4_0, (__m512bh)panel_v0, (__m512bh)in0_r4);
           acc4_1 = _mm512_dpbf16_ps(acc4_1, (__m512bh)panel_v1, (__m512bh)in0_r4);
           acc4_2 = _mm512_dpbf16_ps(acc4_2, (__m512bh)panel_v2, (__m512bh)in0_r4);
           acc4_3 = _mm512_dpbf16_ps(acc4_3, (__m512bh)panel_v3, (__m512bh)in0_r4);
-          uint16_t in0_r5_0_bf16 = in0[i * stride0 + r2 + 5 * stride0];
-          uint32_t in0_r5_0 = (uint32_t)in0_r5_0_bf16;
-          uint16_t in0_r5_1_bf16 = in0[i * stride0 + r2 + 5 * stride0 + 1];
-          uint32_t in0_r5_1 = (uint32_t)in0_r5_1_bf16;
-          uint32_t in0_r5_1_high = (uint32_t)((uint32_t)in0_r5_1 << 16);
-          uint32_t in0_r5_pair = (uint32_t)(in0_r5_0 | in0_r5_1_high);
-          __m512i in0_r5 = _mm512_set1_epi32((int)(in0_r5_pair));
+          uint16_t in0_r5_group_0_u16 = in0[i * stride0 + r2 + 5 * stride0];
+          uint32_t in0_r5_group = (uint32_t)in0_r5_group_0_u16;
+          uint16_t in0_r5_group_1_u16 = in0[i * stride0 + r2 + 5 * stride0 + 1];
+          uint32_t in0_r5_group_1 = (uint32_t)in0_r5_group_1_u16;
+          uint32_t in0_r5_group_1_high = (uint32_t)((uint32_t)in0_r5_group_1 << 16);
+          in0_r5_group = (uint32_t)(in0_r5_group | in0_r5_group_1_high);
+          __m512i in0_r5 = _mm512_set1_epi32((int)(in0_r5_group));
           acc5_0 = _mm512_dpbf16_ps(acc5_0, (__m512bh)panel_v0, (__m512bh)in0_r5);
           acc5_1 = _mm512_dpbf16_ps(acc5_1, (__m512bh)panel_v1, (__m512bh)in0_r5);
           acc5_2 = _mm512_dpbf16_ps(acc5_2, (__m512bh)panel_v2, (__m512bh)in0_r5);
           acc5_3 = _mm512_dpbf16_ps(acc5_3, (__m512bh)panel_v3, (__m512bh)in0_r5);
         }
-        // an odd last step of k
-        for (; r2 < k_end; ++r2) {
+        // the last steps of k
+        if (r2 < k_end) {
           __m512i panel_v0_last = _mm512_loadu_si512((const void*)(panel + 32 * r2 - 32 * k0));
           __m512i panel_v1_last = _mm512_loadu_si512((const void*)(panel + 32 * r2 - 32 * k0 + 16));
           __m512i panel_v2_last = _mm512_loadu_si512((const void*)(panel + 32 * r2 - 32 * k0 + 32));
           __m512i panel_v3_last = _mm512_loadu_si512((const void*)(panel + 32 * r2 - 32 * k0 + 48));
-          uint16_t in0_r0_last_0_bf16 = in0[i * stride0 + r2];
-          uint32_t in0_r0_last_0 = (uint32_t)in0_r0_last_0_bf16;
-          __m512i in0_r0_last = _mm512_set1_epi32((int)(in0_r0_last_0));
+          uint16_t in0_r0_last_group_0_u16 = in0[i * stride0 + r2];
+          uint32_t in0_r0_last_group = (uint32_t)in0_r0_last_group_0_u16;
+          if (r2 + 1 < k_end) {
+            uint16_t in0_r0_last_group_1_u16 = in0[i * stride0 + r2 + 1];
+            uint32_t in0_r0_last_group_1 = (uint32_t)in0_r0_last_group_1_u16;
+            uint32_t in0_r0_last_group_1_high = (uint32_t)((uint32_t)in0_r0_last_group_1 << 16);
+            in0_r0_last_group = (uint32_t)(in0_r0_last_group | in0_r0_last_group_1_high);
+          }
+          __m512i in0_r0_last = _mm512_set1_epi32((int)(in0_r0_last_group));
           acc0_0 = _mm512_dpbf16_ps(acc0_0, (__m512bh)panel_v0_last, (__m512bh)in0_r0_last);
           acc0_1 = _mm512_dpbf16_ps(acc0_1, (__m512bh)panel_v1_last, (__m512bh)in0_r0_last);
           acc0_2 = _mm512_dpbf16_ps(acc0_2, (__m512bh)panel_v2_last, (__m512bh)in0_r0_last);
           acc0_3 = _mm512_dpbf16_ps(acc0_3, (__m512bh)panel_v3_last, (__m512bh)in0_r0_last);
-          uint16_t in0_r1_last_0_bf16 = in0[i * stride0 + r2 + stride0];
-          uint32_t in0_r1_last_0 = (uint32_t)in0_r1_last_0_bf16;
-          __m512i in0_r1_last = _mm512_set1_epi32((int)(in0_r1_last_0));
+          uint16_t in0_r1_last_group_0_u16 = in0[i * stride0 + r2 + stride0];
+          uint32_t in0_r1_last_group = (uint32_t)in0_r1_last_group_0_u16;
+          if (r2 + 1 < k_end) {
+            uint16_t in0_r1_last_group_1_u16 = in0[i * stride0 + r2 + stride0 + 1];
+            uint32_t in0_r1_last_group_1 = (uint32_t)in0_r1_last_group_1_u16;
+            uint32_t in0_r1_last_group_1_high = (uint32_t)((uint32_t)in0_r1_last_group_1 << 16);
+            in0_r1_last_group = (uint32_t)(in0_r1_last_group | in0_r1_last_group_1_high);
+          }
+          __m512i in0_r1_last = _mm512_set1_epi32((int)(in0_r1_last_group));
           acc1_0 = _mm512_dpbf16_ps(acc1_0, (__m512bh)panel_v0_last, (__m512bh)in0_r1_last);
           acc1_1 = _mm512_dpbf16_ps(acc1_1, (__m512bh)panel_v1_last, (__m512bh)in0_r1_last);
           acc1_2 = _mm512_dpbf16_ps(acc1_2, (__m512bh)panel_v2_last, (__m512bh)in0_r1_last);
           acc1_3 = _mm512_dpbf16_ps(acc1_3, (__m512bh)panel_v3_last, (__m512bh)in0_r1_last);
-          uint16_t in0_r2_last_0_bf16 = in0[i * stride0 + r2 + 2 * stride0];
-          uint32_t in0_r2_last_0 = (uint32_t)in0_r2_last_0_bf16;
-          __m512i in0_r2_last = _mm512_set1_epi32((int)(in0_r2_last_0));
+          uint16_t in0_r2_last_group_0_u16 = in0[i * stride0 + r2 + 2 * stride0];
+          uint32_t in0_r2_last_group = (uint32_t)in0_r2_last_group_0_u16;
+          if (r2 + 1 < k_end) {
+            uint16_t in0_r2_last_group_1_u16 = in0[i * stride0 + r2 + 2 * stride0 + 1];
+            uint32_t in0_r2_last_group_1 = (uint32_t)in0_r2_last_group_1_u16;
+            uint32_t in0_r2_last_group_1_high = (uint32_t)((uint32_t)in0_r2_last_group_1 << 16);
+            in0_r2_last_group = (uint32_t)(in0_r2_last_group | in0_r2_last_group_1_high);
+          }
+          __m512i in0_r2_last = _mm512_set1_epi32((int)(in0_r2_last_group));
           acc2_0 = _mm512_dpbf16_ps(acc2_0, (__m512bh)panel_v0_last, (__m512bh)in0_r2_last);
           acc2_1 = _mm512_dpbf16_ps(acc2_1, (__m512bh)panel_v1_last, (__m512bh)in0_r2_last);
           acc2_2 = _mm512_dpbf16_ps(acc2_2, (__m512bh)panel_v2_last, (__m512bh)in0_r2_last);
           acc2_3 = _mm512_dpbf16_ps(acc2_3, (__m512bh)panel_v3_last, (__m512bh)in0_r2_last);
-          uint16_t in0_r3_last_0_bf16 = in0[i * stride0 + r2 + 3 * stride0];
-          uint32_t in0_r3_last_0 = (uint32_t)in0_r3_last_0_bf16;
-          __m512i in0_r3_last = _mm512_set1_epi32((int)(in0_r3_last_0));
+          uint16_t in0_r3_last_group_0_u16 = in0[i * stride0 + r2 + 3 * stride0];
+          uint32_t in0_r3_last_group = (uint32_t)in0_r3_last_group_0_u16;
+          if (r2 + 1 < k_end) {
+            uint16_t in0_r3_last_group_1_u16 = in0[i * stride0 + r2 + 3 * stride0 + 1];
+            uint32_t in0_r3_last_group_1 = (uint32_t)in0_r3_last_group_1_u16;
+            uint32_t in0_r3_last_group_1_high = (uint32_t)((uint32_t)in0_r3_last_group_1 << 16);
+            in0_r3_last_group = (uint32_t)(in0_r3_last_group | in0_r3_last_group_1_high);
+          }
+          __m512i in0_r3_last = _mm512_set1_epi32((int)(in0_r3_last_group));
           acc3_0 = _mm512_dpbf16_ps(acc3_0, (__m512bh)panel_v0_last, (__m512bh)in0_r3_last);
           acc3_1 = _mm512_dpbf16_ps(acc3_1, (__m512bh)panel_v1_last, (__m512bh)in0_r3_last);
           acc3_2 = _mm512_dpbf16_ps(acc3_2, (__m512bh)panel_v2_last, (__m512bh)in0_r3_last);
           acc3_3 = _mm512_dpbf16_ps(acc3_3, (__m512bh)panel_v3_last, (__m512bh)in0_r3_last);
-          uint16_t in0_r4_last_0_bf16 = in0[i * stride0 + r2 + 4 * stride0];
-          uint32_t in0_r4_last_0 = (uint32_t)in0_r4_last_0_bf16;
-          __m512i in0_r4_last = _mm512_set1_epi32((int)(in0_r4_last_0));
+          uint16_t in0_r4_last_group_0_u16 = in0[i * stride0 + r2 + 4 * stride0];
+          uint32_t in0_r4_last_group = (uint32_t)in0_r4_last_group_0_u16;
+          if (r2 + 1 < k_end) {
+            uint16_t in0_r4_last_group_1_u16 = in0[i * stride0 + r2 + 4 * stride0 + 1];
+            uint32_t in0_r4_last_group_1 = (uint32_t)in0_r4_last_group_1_u16;
+            uint32_t in0_r4_last_group_1_high = (uint32_t)((uint32_t)in0_r4_last_group_1 << 16);
+            in0_r4_last_group = (uint32_t)(in0_r4_last_group | in0_r4_last_group_1_high);
+          }
+          __m512i in0_r4_last = _mm512_set1_epi32((int)(in0_r4_last_group));
           acc4_0 = _mm512_dpbf16_ps(acc4_0, (__m512bh)panel_v0_last, (__m512bh)in0_r4_last);
           acc4_1 = _mm512_dpbf16_ps(acc4_1, (__m512bh)panel_v1_last, (__m512bh)in0_r4_last);
           acc4_2 = _mm512_dpbf16_ps(acc4_2, (__m512bh)panel_v2_last, (__m512bh)in0_r4_last);
           acc4_3 = _mm512_dpbf16_ps(acc4_3, (__m512bh)panel_v3_last, (__m512bh)in0_r4_last);
-          uint16_t in0_r5_last_0_bf16 = in0[i * stride0 + r2 + 5 * stride0];
-          uint32_t in0_r5_last_0 = (uint32_t)in0_r5_last_0_bf16;
-          __m512i in0_r5_last = _mm512_set1_epi32((int)(in0_r5_last_0));
+          uint16_t in0_r5_last_group_0_u16 = in0[i * stride0 + r2 + 5 * stride0];
+          uint32_t in0_r5_last_group = (uint32_t)in0_r5_last_group_0_u16;
+          if (r2 + 1 < k_end) {
+            uint16_t in0_r5_last_group_1_u16 = in0[i * stride0 + r2 + 5 * stride0 + 1];
+            uint32_t in0_r5_last_group_1 = (uint32_t)in0_r5_last_group_1_u16;
+            uint32_t in0_r5_last_group_1_high = (uint32_t)((uint32_t)in0_r5_last_group_1 << 16);
+            in0_r5_last_group = (uint32_t)(in0_r5_last_group | in0_r5_last_group_1_high);
+          }
+          __m512i in0_r5_last = _mm512_set1_epi32((int)(in0_r5_last_group));
           acc5_0 = _mm512_dpbf16_ps(acc5_0, (__m512bh)panel_v0_last, (__m512bh)in0_r5_last);
           acc5_1 = _mm512_dpbf16_ps(acc5_1, (__m512bh)panel_v1_last, (__m512bh)in0_r5_last);
           acc5_2 = _mm512_dpbf16_ps(acc5_2, (__m512bh)panel_v2_last, (__m512bh)in0_r5_last);
@@ -450,88 +510,112 @@ matmul_bf16_avx512_bf16(const uint16_t* in0, const uint16_t* in1, int64_t size0,
           acc3_2 = _mm512_loadu_ps(out + out_base + 3 * stride2 + 32);
           acc3_3 = _mm512_loadu_ps(out + out_base + 3 * stride2 + 48);
         }
-        // k, two steps per vdpbf16ps
+        // k, 2 steps per vdpbf16ps
         int64_t r2 = k0;
         for (; r2 + 2 <= k_end; r2 += 2) {
           __m512i panel_v0 = _mm512_loadu_si512((const void*)(panel + 32 * r2 - 32 * k0));
           __m512i panel_v1 = _mm512_loadu_si512((const void*)(panel + 32 * r2 - 32 * k0 + 16));
           __m512i panel_v2 = _mm512_loadu_si512((const void*)(panel + 32 * r2 - 32 * k0 + 32));
           __m512i panel_v3 = _mm512_loadu_si512((const void*)(panel + 32 * r2 - 32 * k0 + 48));
-          uint16_t in0_r0_0_bf16 = in0[i * stride0 + r2];
-          uint32_t in0_r0_0 = (uint32_t)in0_r0_0_bf16;
-          uint16_t in0_r0_1_bf16 = in0[i * stride0 + r2 + 1];
-          uint32_t in0_r0_1 = (uint32_t)in0_r0_1_bf16;
-          uint32_t in0_r0_1_high = (uint32_t)((uint32_t)in0_r0_1 << 16);
-          uint32_t in0_r0_pair = (uint32_t)(in0_r0_0 | in0_r0_1_high);
-          __m512i in0_r0 = _mm512_set1_epi32((int)(in0_r0_pair));
+          uint16_t in0_r0_group_0_u16 = in0[i * stride0 + r2];
+          uint32_t in0_r0_group = (uint32_t)in0_r0_group_0_u16;
+          uint16_t in0_r0_group_1_u16 = in0[i * stride0 + r2 + 1];
+          uint32_t in0_r0_group_1 = (uint32_t)in0_r0_group_1_u16;
+          uint32_t in0_r0_group_1_high = (uint32_t)((uint32_t)in0_r0_group_1 << 16);
+          in0_r0_group = (uint32_t)(in0_r0_group | in0_r0_group_1_high);
+          __m512i in0_r0 = _mm512_set1_epi32((int)(in0_r0_group));
           acc0_0 = _mm512_dpbf16_ps(acc0_0, (__m512bh)panel_v0, (__m512bh)in0_r0);
           acc0_1 = _mm512_dpbf16_ps(acc0_1, (__m512bh)panel_v1, (__m512bh)in0_r0);
           acc0_2 = _mm512_dpbf16_ps(acc0_2, (__m512bh)panel_v2, (__m512bh)in0_r0);
           acc0_3 = _mm512_dpbf16_ps(acc0_3, (__m512bh)panel_v3, (__m512bh)in0_r0);
-          uint16_t in0_r1_0_bf16 = in0[i * stride0 + r2 + stride0];
-          uint32_t in0_r1_0 = (uint32_t)in0_r1_0_bf16;
-          uint16_t in0_r1_1_bf16 = in0[i * stride0 + r2 + stride0 + 1];
-          uint32_t in0_r1_1 = (uint32_t)in0_r1_1_bf16;
-          uint32_t in0_r1_1_high = (uint32_t)((uint32_t)in0_r1_1 << 16);
-          uint32_t in0_r1_pair = (uint32_t)(in0_r1_0 | in0_r1_1_high);
-          __m512i in0_r1 = _mm512_set1_epi32((int)(in0_r1_pair));
+          uint16_t in0_r1_group_0_u16 = in0[i * stride0 + r2 + stride0];
+          uint32_t in0_r1_group = (uint32_t)in0_r1_group_0_u16;
+          uint16_t in0_r1_group_1_u16 = in0[i * stride0 + r2 + stride0 + 1];
+          uint32_t in0_r1_group_1 = (uint32_t)in0_r1_group_1_u16;
+          uint32_t in0_r1_group_1_high = (uint32_t)((uint32_t)in0_r1_group_1 << 16);
+          in0_r1_group = (uint32_t)(in0_r1_group | in0_r1_group_1_high);
+          __m512i in0_r1 = _mm512_set1_epi32((int)(in0_r1_group));
           acc1_0 = _mm512_dpbf16_ps(acc1_0, (__m512bh)panel_v0, (__m512bh)in0_r1);
           acc1_1 = _mm512_dpbf16_ps(acc1_1, (__m512bh)panel_v1, (__m512bh)in0_r1);
           acc1_2 = _mm512_dpbf16_ps(acc1_2, (__m512bh)panel_v2, (__m512bh)in0_r1);
           acc1_3 = _mm512_dpbf16_ps(acc1_3, (__m512bh)panel_v3, (__m512bh)in0_r1);
-          uint16_t in0_r2_0_bf16 = in0[i * stride0 + r2 + 2 * stride0];
-          uint32_t in0_r2_0 = (uint32_t)in0_r2_0_bf16;
-          uint16_t in0_r2_1_bf16 = in0[i * stride0 + r2 + 2 * stride0 + 1];
-          uint32_t in0_r2_1 = (uint32_t)in0_r2_1_bf16;
-          uint32_t in0_r2_1_high = (uint32_t)((uint32_t)in0_r2_1 << 16);
-          uint32_t in0_r2_pair = (uint32_t)(in0_r2_0 | in0_r2_1_high);
-          __m512i in0_r2 = _mm512_set1_epi32((int)(in0_r2_pair));
+          uint16_t in0_r2_group_0_u16 = in0[i * stride0 + r2 + 2 * stride0];
+          uint32_t in0_r2_group = (uint32_t)in0_r2_group_0_u16;
+          uint16_t in0_r2_group_1_u16 = in0[i * stride0 + r2 + 2 * stride0 + 1];
+          uint32_t in0_r2_group_1 = (uint32_t)in0_r2_group_1_u16;
+          uint32_t in0_r2_group_1_high = (uint32_t)((uint32_t)in0_r2_group_1 << 16);
+          in0_r2_group = (uint32_t)(in0_r2_group | in0_r2_group_1_high);
+          __m512i in0_r2 = _mm512_set1_epi32((int)(in0_r2_group));
           acc2_0 = _mm512_dpbf16_ps(acc2_0, (__m512bh)panel_v0, (__m512bh)in0_r2);
           acc2_1 = _mm512_dpbf16_ps(acc2_1, (__m512bh)panel_v1, (__m512bh)in0_r2);
           acc2_2 = _mm512_dpbf16_ps(acc2_2, (__m512bh)panel_v2, (__m512bh)in0_r2);
           acc2_3 = _mm512_dpbf16_ps(acc2_3, (__m512bh)panel_v3, (__m512bh)in0_r2);
-          uint16_t in0_r3_0_bf16 = in0[i * stride0 + r2 + 3 * stride0];
-          uint32_t in0_r3_0 = (uint32_t)in0_r3_0_bf16;
-          uint16_t in0_r3_1_bf16 = in0[i * stride0 + r2 + 3 * stride0 + 1];
-          uint32_t in0_r3_1 = (uint32_t)in0_r3_1_bf16;
-          uint32_t in0_r3_1_high = (uint32_t)((uint32_t)in0_r3_1 << 16);
-          uint32_t in0_r3_pair = (uint32_t)(in0_r3_0 | in0_r3_1_high);
-          __m512i in0_r3 = _mm512_set1_epi32((int)(in0_r3_pair));
+          uint16_t in0_r3_group_0_u16 = in0[i * stride0 + r2 + 3 * stride0];
+          uint32_t in0_r3_group = (uint32_t)in0_r3_group_0_u16;
+          uint16_t in0_r3_group_1_u16 = in0[i * stride0 + r2 + 3 * stride0 + 1];
+          uint32_t in0_r3_group_1 = (uint32_t)in0_r3_group_1_u16;
+          uint32_t in0_r3_group_1_high = (uint32_t)((uint32_t)in0_r3_group_1 << 16);
+          in0_r3_group = (uint32_t)(in0_r3_group | in0_r3_group_1_high);
+          __m512i in0_r3 = _mm512_set1_epi32((int)(in0_r3_group));
           acc3_0 = _mm512_dpbf16_ps(acc3_0, (__m512bh)panel_v0, (__m512bh)in0_r3);
           acc3_1 = _mm512_dpbf16_ps(acc3_1, (__m512bh)panel_v1, (__m512bh)in0_r3);
           acc3_2 = _mm512_dpbf16_ps(acc3_2, (__m512bh)panel_v2, (__m512bh)in0_r3);
           acc3_3 = _mm512_dpbf16_ps(acc3_3, (__m512bh)panel_v3, (__m512bh)in0_r3);
         }
-        // an odd last step of k
-        for (; r2 < k_end; ++r2) {
+        // the last steps of k
+        if (r2 < k_end) {
           __m512i panel_v0_last = _mm512_loadu_si512((const void*)(panel + 32 * r2 - 32 * k0));
           __m512i panel_v1_last = _mm512_loadu_si512((const void*)(panel + 32 * r2 - 32 * k0 + 16));
           __m512i panel_v2_last = _mm512_loadu_si512((const void*)(panel + 32 * r2 - 32 * k0 + 32));
           __m512i panel_v3_last = _mm512_loadu_si512((const void*)(panel + 32 * r2 - 32 * k0 + 48));
-          uint16_t in0_r0_last_0_bf16 = in0[i * stride0 + r2];
-          uint32_t in0_r0_last_0 = (uint32_t)in0_r0_last_0_bf16;
-          __m512i in0_r0_last = _mm512_set1_epi32((int)(in0_r0_last_0));
+          uint16_t in0_r0_last_group_0_u16 = in0[i * stride0 + r2];
+          uint32_t in0_r0_last_group = (uint32_t)in0_r0_last_group_0_u16;
+          if (r2 + 1 < k_end) {
+            uint16_t in0_r0_last_group_1_u16 = in0[i * stride0 + r2 + 1];
+            uint32_t in0_r0_last_group_1 = (uint32_t)in0_r0_last_group_1_u16;
+            uint32_t in0_r0_last_group_1_high = (uint32_t)((uint32_t)in0_r0_last_group_1 << 16);
+            in0_r0_last_group = (uint32_t)(in0_r0_last_group | in0_r0_last_group_1_high);
+          }
+          __m512i in0_r0_last = _mm512_set1_epi32((int)(in0_r0_last_group));
           acc0_0 = _mm512_dpbf16_ps(acc0_0, (__m512bh)panel_v0_last, (__m512bh)in0_r0_last);
           acc0_1 = _mm512_dpbf16_ps(acc0_1, (__m512bh)panel_v1_last, (__m512bh)in0_r0_last);
           acc0_2 = _mm512_dpbf16_ps(acc0_2, (__m512bh)panel_v2_last, (__m512bh)in0_r0_last);
           acc0_3 = _mm512_dpbf16_ps(acc0_3, (__m512bh)panel_v3_last, (__m512bh)in0_r0_last);
-          uint16_t in0_r1_last_0_bf16 = in0[i * stride0 + r2 + stride0];
-          uint32_t in0_r1_last_0 = (uint32_t)in0_r1_last_0_bf16;
-          __m512i in0_r1_last = _mm512_set1_epi32((int)(in0_r1_last_0));
+          uint16_t in0_r1_last_group_0_u16 = in0[i * stride0 + r2 + stride0];
+          uint32_t in0_r1_last_group = (uint32_t)in0_r1_last_group_0_u16;
+          if (r2 + 1 < k_end) {
+            uint16_t in0_r1_last_group_1_u16 = in0[i * stride0 + r2 + stride0 + 1];
+            uint32_t in0_r1_last_group_1 = (uint32_t)in0_r1_last_group_1_u16;
+            uint32_t in0_r1_last_group_1_high = (uint32_t)((uint32_t)in0_r1_last_group_1 << 16);
+            in0_r1_last_group = (uint32_t)(in0_r1_last_group | in0_r1_last_group_1_high);
+          }
+          __m512i in0_r1_last = _mm512_set1_epi32((int)(in0_r1_last_group));
           acc1_0 = _mm512_dpbf16_ps(acc1_0, (__m512bh)panel_v0_last, (__m512bh)in0_r1_last);
           acc1_1 = _mm512_dpbf16_ps(acc1_1, (__m512bh)panel_v1_last, (__m512bh)in0_r1_last);
           acc1_2 = _mm512_dpbf16_ps(acc1_2, (__m512bh)panel_v2_last, (__m512bh)in0_r1_last);
           acc1_3 = _mm512_dpbf16_ps(acc1_3, (__m512bh)panel_v3_last, (__m512bh)in0_r1_last);
-          uint16_t in0_r2_last_0_bf16 = in0[i * stride0 + r2 + 2 * stride0];
-          uint32_t in0_r2_last_0 = (uint32_t)in0_r2_last_0_bf16;
-          __m512i in0_r2_last = _mm512_set1_epi32((int)(in0_r2_last_0));
+          uint16_t in0_r2_last_group_0_u16 = in0[i * stride0 + r2 + 2 * stride0];
+          uint32_t in0_r2_last_group = (uint32_t)in0_r2_last_group_0_u16;
+          if (r2 + 1 < k_end) {
+            uint16_t in0_r2_last_group_1_u16 = in0[i * stride0 + r2 + 2 * stride0 + 1];
+            uint32_t in0_r2_last_group_1 = (uint32_t)in0_r2_last_group_1_u16;
+            uint32_t in0_r2_last_group_1_high = (uint32_t)((uint32_t)in0_r2_last_group_1 << 16);
+            in0_r2_last_group = (uint32_t)(in0_r2_last_group | in0_r2_last_group_1_high);
+          }
+          __m512i in0_r2_last = _mm512_set1_epi32((int)(in0_r2_last_group));
           acc2_0 = _mm512_dpbf16_ps(acc2_0, (__m512bh)panel_v0_last, (__m512bh)in0_r2_last);
           acc2_1 = _mm512_dpbf16_ps(acc2_1, (__m512bh)panel_v1_last, (__m512bh)in0_r2_last);
           acc2_2 = _mm512_dpbf16_ps(acc2_2, (__m512bh)panel_v2_last, (__m512bh)in0_r2_last);
           acc2_3 = _mm512_dpbf16_ps(acc2_3, (__m512bh)panel_v3_last, (__m512bh)in0_r2_last);
-          uint16_t in0_r3_last_0_bf16 = in0[i * stride0 + r2 + 3 * stride0];
-          uint32_t in0_r3_last_0 = (uint32_t)in0_r3_last_0_bf16;
-          __m512i in0_r3_last = _mm512_set1_epi32((int)(in0_r3_last_0));
+          uint16_t in0_r3_last_group_0_u16 = in0[i * stride0 + r2 + 3 * stride0];
+          uint32_t in0_r3_last_group = (uint32_t)in0_r3_last_group_0_u16;
+          if (r2 + 1 < k_end) {
+            uint16_t in0_r3_last_group_1_u16 = in0[i * stride0 + r2 + 3 * stride0 + 1];
+            uint32_t in0_r3_last_group_1 = (uint32_t)in0_r3_last_group_1_u16;
+            uint32_t in0_r3_last_group_1_high = (uint32_t)((uint32_t)in0_r3_last_group_1 << 16);
+            in0_r3_last_group = (uint32_t)(in0_r3_last_group | in0_r3_last_group_1_high);
+          }
+          __m512i in0_r3_last = _mm512_set1_epi32((int)(in0_r3_last_group));
           acc3_0 = _mm512_dpbf16_ps(acc3_0, (__m512bh)panel_v0_last, (__m512bh)in0_r3_last);
           acc3_1 = _mm512_dpbf16_ps(acc3_1, (__m512bh)panel_v1_last, (__m512bh)in0_r3_last);
           acc3_2 = _mm512_dpbf16_ps(acc3_2, (__m512bh)panel_v2_last, (__m512bh)in0_r3_last);
@@ -576,52 +660,64 @@ matmul_bf16_avx512_bf16(const uint16_t* in0, const uint16_t* in1, int64_t size0,
           acc1_2 = _mm512_loadu_ps(out + out_base + stride2 + 32);
           acc1_3 = _mm512_loadu_ps(out + out_base + stride2 + 48);
         }
-        // k, two steps per vdpbf16ps
+        // k, 2 steps per vdpbf16ps
         int64_t r2 = k0;
         for (; r2 + 2 <= k_end; r2 += 2) {
           __m512i panel_v0 = _mm512_loadu_si512((const void*)(panel + 32 * r2 - 32 * k0));
           __m512i panel_v1 = _mm512_loadu_si512((const void*)(panel + 32 * r2 - 32 * k0 + 16));
           __m512i panel_v2 = _mm512_loadu_si512((const void*)(panel + 32 * r2 - 32 * k0 + 32));
           __m512i panel_v3 = _mm512_loadu_si512((const void*)(panel + 32 * r2 - 32 * k0 + 48));
-          uint16_t in0_r0_0_bf16 = in0[i * stride0 + r2];
-          uint32_t in0_r0_0 = (uint32_t)in0_r0_0_bf16;
-          uint16_t in0_r0_1_bf16 = in0[i * stride0 + r2 + 1];
-          uint32_t in0_r0_1 = (uint32_t)in0_r0_1_bf16;
-          uint32_t in0_r0_1_high = (uint32_t)((uint32_t)in0_r0_1 << 16);
-          uint32_t in0_r0_pair = (uint32_t)(in0_r0_0 | in0_r0_1_high);
-          __m512i in0_r0 = _mm512_set1_epi32((int)(in0_r0_pair));
+          uint16_t in0_r0_group_0_u16 = in0[i * stride0 + r2];
+          uint32_t in0_r0_group = (uint32_t)in0_r0_group_0_u16;
+          uint16_t in0_r0_group_1_u16 = in0[i * stride0 + r2 + 1];
+          uint32_t in0_r0_group_1 = (uint32_t)in0_r0_group_1_u16;
+          uint32_t in0_r0_group_1_high = (uint32_t)((uint32_t)in0_r0_group_1 << 16);
+          in0_r0_group = (uint32_t)(in0_r0_group | in0_r0_group_1_high);
+          __m512i in0_r0 = _mm512_set1_epi32((int)(in0_r0_group));
           acc0_0 = _mm512_dpbf16_ps(acc0_0, (__m512bh)panel_v0, (__m512bh)in0_r0);
           acc0_1 = _mm512_dpbf16_ps(acc0_1, (__m512bh)panel_v1, (__m512bh)in0_r0);
           acc0_2 = _mm512_dpbf16_ps(acc0_2, (__m512bh)panel_v2, (__m512bh)in0_r0);
           acc0_3 = _mm512_dpbf16_ps(acc0_3, (__m512bh)panel_v3, (__m512bh)in0_r0);
-          uint16_t in0_r1_0_bf16 = in0[i * stride0 + r2 + stride0];
-          uint32_t in0_r1_0 = (uint32_t)in0_r1_0_bf16;
-          uint16_t in0_r1_1_bf16 = in0[i * stride0 + r2 + stride0 + 1];
-          uint32_t in0_r1_1 = (uint32_t)in0_r1_1_bf16;
-          uint32_t in0_r1_1_high = (uint32_t)((uint32_t)in0_r1_1 << 16);
-          uint32_t in0_r1_pair = (uint32_t)(in0_r1_0 | in0_r1_1_high);
-          __m512i in0_r1 = _mm512_set1_epi32((int)(in0_r1_pair));
+          uint16_t in0_r1_group_0_u16 = in0[i * stride0 + r2 + stride0];
+          uint32_t in0_r1_group = (uint32_t)in0_r1_group_0_u16;
+          uint16_t in0_r1_group_1_u16 = in0[i * stride0 + r2 + stride0 + 1];
+          uint32_t in0_r1_group_1 = (uint32_t)in0_r1_group_1_u16;
+          uint32_t in0_r1_group_1_high = (uint32_t)((uint32_t)in0_r1_group_1 << 16);
+          in0_r1_group = (uint32_t)(in0_r1_group | in0_r1_group_1_high);
+          __m512i in0_r1 = _mm512_set1_epi32((int)(in0_r1_group));
           acc1_0 = _mm512_dpbf16_ps(acc1_0, (__m512bh)panel_v0, (__m512bh)in0_r1);
           acc1_1 = _mm512_dpbf16_ps(acc1_1, (__m512bh)panel_v1, (__m512bh)in0_r1);
           acc1_2 = _mm512_dpbf16_ps(acc1_2, (__m512bh)panel_v2, (__m512bh)in0_r1);
           acc1_3 = _mm512_dpbf16_ps(acc1_3, (__m512bh)panel_v3, (__m512bh)in0_r1);
         }
-        // an odd last step of k
-        for (; r2 < k_end; ++r2) {
+        // the last steps of k
+        if (r2 < k_end) {
           __m512i panel_v0_last = _mm512_loadu_si512((const void*)(panel + 32 * r2 - 32 * k0));
           __m512i panel_v1_last = _mm512_loadu_si512((const void*)(panel + 32 * r2 - 32 * k0 + 16));
           __m512i panel_v2_last = _mm512_loadu_si512((const void*)(panel + 32 * r2 - 32 * k0 + 32));
           __m512i panel_v3_last = _mm512_loadu_si512((const void*)(panel + 32 * r2 - 32 * k0 + 48));
-          uint16_t in0_r0_last_0_bf16 = in0[i * stride0 + r2];
-          uint32_t in0_r0_last_0 = (uint32_t)in0_r0_last_0_bf16;
-          __m512i in0_r0_last = _mm512_set1_epi32((int)(in0_r0_last_0));
+          uint16_t in0_r0_last_group_0_u16 = in0[i * stride0 + r2];
+          uint32_t in0_r0_last_group = (uint32_t)in0_r0_last_group_0_u16;
+          if (r2 + 1 < k_end) {
+            uint16_t in0_r0_last_group_1_u16 = in0[i * stride0 + r2 + 1];
+            uint32_t in0_r0_last_group_1 = (uint32_t)in0_r0_last_group_1_u16;
+            uint32_t in0_r0_last_group_1_high = (uint32_t)((uint32_t)in0_r0_last_group_1 << 16);
+            in0_r0_last_group = (uint32_t)(in0_r0_last_group | in0_r0_last_group_1_high);
+          }
+          __m512i in0_r0_last = _mm512_set1_epi32((int)(in0_r0_last_group));
           acc0_0 = _mm512_dpbf16_ps(acc0_0, (__m512bh)panel_v0_last, (__m512bh)in0_r0_last);
           acc0_1 = _mm512_dpbf16_ps(acc0_1, (__m512bh)panel_v1_last, (__m512bh)in0_r0_last);
           acc0_2 = _mm512_dpbf16_ps(acc0_2, (__m512bh)panel_v2_last, (__m512bh)in0_r0_last);
           acc0_3 = _mm512_dpbf16_ps(acc0_3, (__m512bh)panel_v3_last, (__m512bh)in0_r0_last);
-          uint16_t in0_r1_last_0_bf16 = in0[i * stride0 + r2 + stride0];
-          uint32_t in0_r1_last_0 = (uint32_t)in0_r1_last_0_bf16;
-          __m512i in0_r1_last = _mm512_set1_epi32((int)(in0_r1_last_0));
+          uint16_t in0_r1_last_group_0_u16 = in0[i * stride0 + r2 + stride0];
+          uint32_t in0_r1_last_group = (uint32_t)in0_r1_last_group_0_u16;
+          if (r2 + 1 < k_end) {
+            uint16_t in0_r1_last_group_1_u16 = in0[i * stride0 + r2 + stride0 + 1];
+            uint32_t in0_r1_last_group_1 = (uint32_t)in0_r1_last_group_1_u16;
+            uint32_t in0_r1_last_group_1_high = (uint32_t)((uint32_t)in0_r1_last_group_1 << 16);
+            in0_r1_last_group = (uint32_t)(in0_r1_last_group | in0_r1_last_group_1_high);
+          }
+          __m512i in0_r1_last = _mm512_set1_epi32((int)(in0_r1_last_group));
           acc1_0 = _mm512_dpbf16_ps(acc1_0, (__m512bh)panel_v0_last, (__m512bh)in0_r1_last);
           acc1_1 = _mm512_dpbf16_ps(acc1_1, (__m512bh)panel_v1_last, (__m512bh)in0_r1_last);
           acc1_2 = _mm512_dpbf16_ps(acc1_2, (__m512bh)panel_v2_last, (__m512bh)in0_r1_last);
@@ -650,34 +746,40 @@ matmul_bf16_avx512_bf16(const uint16_t* in0, const uint16_t* in1, int64_t size0,
           acc0_2 = _mm512_loadu_ps(out + out_base + 32);
           acc0_3 = _mm512_loadu_ps(out + out_base + 48);
         }
-        // k, two steps per vdpbf16ps
+        // k, 2 steps per vdpbf16ps
         int64_t r2 = k0;
         for (; r2 + 2 <= k_end; r2 += 2) {
           __m512i panel_v0 = _mm512_loadu_si512((const void*)(panel + 32 * r2 - 32 * k0));
           __m512i panel_v1 = _mm512_loadu_si512((const void*)(panel + 32 * r2 - 32 * k0 + 16));
           __m512i panel_v2 = _mm512_loadu_si512((const void*)(panel + 32 * r2 - 32 * k0 + 32));
           __m512i panel_v3 = _mm512_loadu_si512((const void*)(panel + 32 * r2 - 32 * k0 + 48));
-          uint16_t in0_r0_0_bf16 = in0[i * stride0 + r2];
-          uint32_t in0_r0_0 = (uint32_t)in0_r0_0_bf16;
-          uint16_t in0_r0_1_bf16 = in0[i * stride0 + r2 + 1];
-          uint32_t in0_r0_1 = (uint32_t)in0_r0_1_bf16;
-          uint32_t in0_r0_1_high = (uint32_t)((uint32_t)in0_r0_1 << 16);
-          uint32_t in0_r0_pair = (uint32_t)(in0_r0_0 | in0_r0_1_high);
-          __m512i in0_r0 = _mm512_set1_epi32((int)(in0_r0_pair));
+          uint16_t in0_r0_group_0_u16 = in0[i * stride0 + r2];
+          uint32_t in0_r0_group = (uint32_t)in0_r0_group_0_u16;
+          uint16_t in0_r0_group_1_u16 = in0[i * stride0 + r2 + 1];
+          uint32_t in0_r0_group_1 = (uint32_t)in0_r0_group_1_u16;
+          uint32_t in0_r0_group_1_high = (uint32_t)((uint32_t)in0_r0_group_1 << 16);
+          in0_r0_group = (uint32_t)(in0_r0_group | in0_r0_group_1_high);
+          __m512i in0_r0 = _mm512_set1_epi32((int)(in0_r0_group));
           acc0_0 = _mm512_dpbf16_ps(acc0_0, (__m512bh)panel_v0, (__m512bh)in0_r0);
           acc0_1 = _mm512_dpbf16_ps(acc0_1, (__m512bh)panel_v1, (__m512bh)in0_r0);
           acc0_2 = _mm512_dpbf16_ps(acc0_2, (__m512bh)panel_v2, (__m512bh)in0_r0);
           acc0_3 = _mm512_dpbf16_ps(acc0_3, (__m512bh)panel_v3, (__m512bh)in0_r0);
         }
-        // an odd last step of k
-        for (; r2 < k_end; ++r2) {
+        // the last steps of k
+        if (r2 < k_end) {
           __m512i panel_v0_last = _mm512_loadu_si512((const void*)(panel + 32 * r2 - 32 * k0));
           __m512i panel_v1_last = _mm512_loadu_si512((const void*)(panel + 32 * r2 - 32 * k0 + 16));
           __m512i panel_v2_last = _mm512_loadu_si512((const void*)(panel + 32 * r2 - 32 * k0 + 32));
           __m512i panel_v3_last = _mm512_loadu_si512((const void*)(panel + 32 * r2 - 32 * k0 + 48));
-          uint16_t in0_r0_last_0_bf16 = in0[i * stride0 + r2];
-          uint32_t in0_r0_last_0 = (uint32_t)in0_r0_last_0_bf16;
-          __m512i in0_r0_last = _mm512_set1_epi32((int)(in0_r0_last_0));
+          uint16_t in0_r0_last_group_0_u16 = in0[i * stride0 + r2];
+          uint32_t in0_r0_last_group = (uint32_t)in0_r0_last_group_0_u16;
+          if (r2 + 1 < k_end) {
+            uint16_t in0_r0_last_group_1_u16 = in0[i * stride0 + r2 + 1];
+            uint32_t in0_r0_last_group_1 = (uint32_t)in0_r0_last_group_1_u16;
+            uint32_t in0_r0_last_group_1_high = (uint32_t)((uint32_t)in0_r0_last_group_1 << 16);
+            in0_r0_last_group = (uint32_t)(in0_r0_last_group | in0_r0_last_group_1_high);
+          }
+          __m512i in0_r0_last = _mm512_set1_epi32((int)(in0_r0_last_group));
           acc0_0 = _mm512_dpbf16_ps(acc0_0, (__m512bh)panel_v0_last, (__m512bh)in0_r0_last);
           acc0_1 = _mm512_dpbf16_ps(acc0_1, (__m512bh)panel_v1_last, (__m512bh)in0_r0_last);
           acc0_2 = _mm512_dpbf16_ps(acc0_2, (__m512bh)panel_v2_last, (__m512bh)in0_r0_last);
@@ -697,22 +799,28 @@ matmul_bf16_avx512_bf16(const uint16_t* in0, const uint16_t* in1, int64_t size0,
     int64_t k0 = 0;
     for (; k0 < k_blocks_end; k0 += 1024) {
       int64_t k_end = k0 + 1024 < size2 ? k0 + 1024 : size2;
-      // pack: 1 vector of b per two steps, as bf16 pairs
+      // pack: 1 vector of b per 2 steps, as bf16 pairs
       int64_t kp = k0;
       for (; kp + 2 <= k_end; kp += 2) {
-        __m512i pair0_0 =
+        __m512i group0 =
             _mm512_cvtepu16_epi32(_mm256_loadu_si256((const __m256i*)(in1 + j + kp * stride1)));
-        __m512i pair0_1 = _mm512_cvtepu16_epi32(
+        __m512i group0_1 = _mm512_cvtepu16_epi32(
             _mm256_loadu_si256((const __m256i*)(in1 + j + kp * stride1 + stride1)));
-        __m512i pair0_1_high = _mm512_slli_epi32(pair0_1, 16);
-        __m512i pair0 = _mm512_or_si512(pair0_0, pair0_1_high);
-        _mm512_storeu_si512((void*)(panel + 8 * kp - 8 * k0), pair0);
+        __m512i group0_1_high = _mm512_slli_epi32(group0_1, 16);
+        group0 = _mm512_or_si512(group0, group0_1_high);
+        _mm512_storeu_si512((void*)(panel + 8 * kp - 8 * k0), group0);
       }
-      // an odd last step, paired with zero
-      for (; kp < k_end; ++kp) {
-        __m512i pair0_0 =
+      // the last steps, the missing ones zero
+      if (kp < k_end) {
+        __m512i group0 =
             _mm512_cvtepu16_epi32(_mm256_loadu_si256((const __m256i*)(in1 + j + kp * stride1)));
-        _mm512_storeu_si512((void*)(panel + 8 * kp - 8 * k0), pair0_0);
+        if (kp + 1 < k_end) {
+          __m512i group0_1 = _mm512_cvtepu16_epi32(
+              _mm256_loadu_si256((const __m256i*)(in1 + j + kp * stride1 + stride1)));
+          __m512i group0_1_high = _mm512_slli_epi32(group0_1, 16);
+          group0 = _mm512_or_si512(group0, group0_1_high);
+        }
+        _mm512_storeu_si512((void*)(panel + 8 * kp - 8 * k0), group0);
       }
       int64_t i = 0;
       // along i: tiles of 8 x 1 vectors
@@ -737,109 +845,157 @@ matmul_bf16_avx512_bf16(const uint16_t* in0, const uint16_t* in1, int64_t size0,
           acc6_0 = _mm512_loadu_ps(out + out_base + 6 * stride2);
           acc7_0 = _mm512_loadu_ps(out + out_base + 7 * stride2);
         }
-        // k, two steps per vdpbf16ps
+        // k, 2 steps per vdpbf16ps
         int64_t r2 = k0;
         for (; r2 + 2 <= k_end; r2 += 2) {
           __m512i panel_v0 = _mm512_loadu_si512((const void*)(panel + 8 * r2 - 8 * k0));
-          uint16_t in0_r0_0_bf16 = in0[i * stride0 + r2];
-          uint32_t in0_r0_0 = (uint32_t)in0_r0_0_bf16;
-          uint16_t in0_r0_1_bf16 = in0[i * stride0 + r2 + 1];
-          uint32_t in0_r0_1 = (uint32_t)in0_r0_1_bf16;
-          uint32_t in0_r0_1_high = (uint32_t)((uint32_t)in0_r0_1 << 16);
-          uint32_t in0_r0_pair = (uint32_t)(in0_r0_0 | in0_r0_1_high);
-          __m512i in0_r0 = _mm512_set1_epi32((int)(in0_r0_pair));
+          uint16_t in0_r0_group_0_u16 = in0[i * stride0 + r2];
+          uint32_t in0_r0_group = (uint32_t)in0_r0_group_0_u16;
+          uint16_t in0_r0_group_1_u16 = in0[i * stride0 + r2 + 1];
+          uint32_t in0_r0_group_1 = (uint32_t)in0_r0_group_1_u16;
+          uint32_t in0_r0_group_1_high = (uint32_t)((uint32_t)in0_r0_group_1 << 16);
+          in0_r0_group = (uint32_t)(in0_r0_group | in0_r0_group_1_high);
+          __m512i in0_r0 = _mm512_set1_epi32((int)(in0_r0_group));
           acc0_0 = _mm512_dpbf16_ps(acc0_0, (__m512bh)panel_v0, (__m512bh)in0_r0);
-          uint16_t in0_r1_0_bf16 = in0[i * stride0 + r2 + stride0];
-          uint32_t in0_r1_0 = (uint32_t)in0_r1_0_bf16;
-          uint16_t in0_r1_1_bf16 = in0[i * stride0 + r2 + stride0 + 1];
-          uint32_t in0_r1_1 = (uint32_t)in0_r1_1_bf16;
-          uint32_t in0_r1_1_high = (uint32_t)((uint32_t)in0_r1_1 << 16);
-          uint32_t in0_r1_pair = (uint32_t)(in0_r1_0 | in0_r1_1_high);
-          __m512i in0_r1 = _mm512_set1_epi32((int)(in0_r1_pair));
+          uint16_t in0_r1_group_0_u16 = in0[i * stride0 + r2 + stride0];
+          uint32_t in0_r1_group = (uint32_t)in0_r1_group_0_u16;
+          uint16_t in0_r1_group_1_u16 = in0[i * stride0 + r2 + stride0 + 1];
+          uint32_t in0_r1_group_1 = (uint32_t)in0_r1_group_1_u16;
+          uint32_t in0_r1_group_1_high = (uint32_t)((uint32_t)in0_r1_group_1 << 16);
+          in0_r1_group = (uint32_t)(in0_r1_group | in0_r1_group_1_high);
+          __m512i in0_r1 = _mm512_set1_epi32((int)(in0_r1_group));
           acc1_0 = _mm512_dpbf16_ps(acc1_0, (__m512bh)panel_v0, (__m512bh)in0_r1);
-          uint16_t in0_r2_0_bf16 = in0[i * stride0 + r2 + 2 * stride0];
-          uint32_t in0_r2_0 = (uint32_t)in0_r2_0_bf16;
-          uint16_t in0_r2_1_bf16 = in0[i * stride0 + r2 + 2 * stride0 + 1];
-          uint32_t in0_r2_1 = (uint32_t)in0_r2_1_bf16;
-          uint32_t in0_r2_1_high = (uint32_t)((uint32_t)in0_r2_1 << 16);
-          uint32_t in0_r2_pair = (uint32_t)(in0_r2_0 | in0_r2_1_high);
-          __m512i in0_r2 = _mm512_set1_epi32((int)(in0_r2_pair));
+          uint16_t in0_r2_group_0_u16 = in0[i * stride0 + r2 + 2 * stride0];
+          uint32_t in0_r2_group = (uint32_t)in0_r2_group_0_u16;
+          uint16_t in0_r2_group_1_u16 = in0[i * stride0 + r2 + 2 * stride0 + 1];
+          uint32_t in0_r2_group_1 = (uint32_t)in0_r2_group_1_u16;
+          uint32_t in0_r2_group_1_high = (uint32_t)((uint32_t)in0_r2_group_1 << 16);
+          in0_r2_group = (uint32_t)(in0_r2_group | in0_r2_group_1_high);
+          __m512i in0_r2 = _mm512_set1_epi32((int)(in0_r2_group));
           acc2_0 = _mm512_dpbf16_ps(acc2_0, (__m512bh)panel_v0, (__m512bh)in0_r2);
-          uint16_t in0_r3_0_bf16 = in0[i * stride0 + r2 + 3 * stride0];
-          uint32_t in0_r3_0 = (uint32_t)in0_r3_0_bf16;
-          uint16_t in0_r3_1_bf16 = in0[i * stride0 + r2 + 3 * stride0 + 1];
-          uint32_t in0_r3_1 = (uint32_t)in0_r3_1_bf16;
-          uint32_t in0_r3_1_high = (uint32_t)((uint32_t)in0_r3_1 << 16);
-          uint32_t in0_r3_pair = (uint32_t)(in0_r3_0 | in0_r3_1_high);
-          __m512i in0_r3 = _mm512_set1_epi32((int)(in0_r3_pair));
+          uint16_t in0_r3_group_0_u16 = in0[i * stride0 + r2 + 3 * stride0];
+          uint32_t in0_r3_group = (uint32_t)in0_r3_group_0_u16;
+          uint16_t in0_r3_group_1_u16 = in0[i * stride0 + r2 + 3 * stride0 + 1];
+          uint32_t in0_r3_group_1 = (uint32_t)in0_r3_group_1_u16;
+          uint32_t in0_r3_group_1_high = (uint32_t)((uint32_t)in0_r3_group_1 << 16);
+          in0_r3_group = (uint32_t)(in0_r3_group | in0_r3_group_1_high);
+          __m512i in0_r3 = _mm512_set1_epi32((int)(in0_r3_group));
           acc3_0 = _mm512_dpbf16_ps(acc3_0, (__m512bh)panel_v0, (__m512bh)in0_r3);
-          uint16_t in0_r4_0_bf16 = in0[i * stride0 + r2 + 4 * stride0];
-          uint32_t in0_r4_0 = (uint32_t)in0_r4_0_bf16;
-          uint16_t in0_r4_1_bf16 = in0[i * stride0 + r2 + 4 * stride0 + 1];
-          uint32_t in0_r4_1 = (uint32_t)in0_r4_1_bf16;
-          uint32_t in0_r4_1_high = (uint32_t)((uint32_t)in0_r4_1 << 16);
-          uint32_t in0_r4_pair = (uint32_t)(in0_r4_0 | in0_r4_1_high);
-          __m512i in0_r4 = _mm512_set1_epi32((int)(in0_r4_pair));
+          uint16_t in0_r4_group_0_u16 = in0[i * stride0 + r2 + 4 * stride0];
+          uint32_t in0_r4_group = (uint32_t)in0_r4_group_0_u16;
+          uint16_t in0_r4_group_1_u16 = in0[i * stride0 + r2 + 4 * stride0 + 1];
+          uint32_t in0_r4_group_1 = (uint32_t)in0_r4_group_1_u16;
+          uint32_t in0_r4_group_1_high = (uint32_t)((uint32_t)in0_r4_group_1 << 16);
+          in0_r4_group = (uint32_t)(in0_r4_group | in0_r4_group_1_high);
+          __m512i in0_r4 = _mm512_set1_epi32((int)(in0_r4_group));
           acc4_0 = _mm512_dpbf16_ps(acc4_0, (__m512bh)panel_v0, (__m512bh)in0_r4);
-          uint16_t in0_r5_0_bf16 = in0[i * stride0 + r2 + 5 * stride0];
-          uint32_t in0_r5_0 = (uint32_t)in0_r5_0_bf16;
-          uint16_t in0_r5_1_bf16 = in0[i * stride0 + r2 + 5 * stride0 + 1];
-          uint32_t in0_r5_1 = (uint32_t)in0_r5_1_bf16;
-          uint32_t in0_r5_1_high = (uint32_t)((uint32_t)in0_r5_1 << 16);
-          uint32_t in0_r5_pair = (uint32_t)(in0_r5_0 | in0_r5_1_high);
-          __m512i in0_r5 = _mm512_set1_epi32((int)(in0_r5_pair));
+          uint16_t in0_r5_group_0_u16 = in0[i * stride0 + r2 + 5 * stride0];
+          uint32_t in0_r5_group = (uint32_t)in0_r5_group_0_u16;
+          uint16_t in0_r5_group_1_u16 = in0[i * stride0 + r2 + 5 * stride0 + 1];
+          uint32_t in0_r5_group_1 = (uint32_t)in0_r5_group_1_u16;
+          uint32_t in0_r5_group_1_high = (uint32_t)((uint32_t)in0_r5_group_1 << 16);
+          in0_r5_group = (uint32_t)(in0_r5_group | in0_r5_group_1_high);
+          __m512i in0_r5 = _mm512_set1_epi32((int)(in0_r5_group));
           acc5_0 = _mm512_dpbf16_ps(acc5_0, (__m512bh)panel_v0, (__m512bh)in0_r5);
-          uint16_t in0_r6_0_bf16 = in0[i * stride0 + r2 + 6 * stride0];
-          uint32_t in0_r6_0 = (uint32_t)in0_r6_0_bf16;
-          uint16_t in0_r6_1_bf16 = in0[i * stride0 + r2 + 6 * stride0 + 1];
-          uint32_t in0_r6_1 = (uint32_t)in0_r6_1_bf16;
-          uint32_t in0_r6_1_high = (uint32_t)((uint32_t)in0_r6_1 << 16);
-          uint32_t in0_r6_pair = (uint32_t)(in0_r6_0 | in0_r6_1_high);
-          __m512i in0_r6 = _mm512_set1_epi32((int)(in0_r6_pair));
+          uint16_t in0_r6_group_0_u16 = in0[i * stride0 + r2 + 6 * stride0];
+          uint32_t in0_r6_group = (uint32_t)in0_r6_group_0_u16;
+          uint16_t in0_r6_group_1_u16 = in0[i * stride0 + r2 + 6 * stride0 + 1];
+          uint32_t in0_r6_group_1 = (uint32_t)in0_r6_group_1_u16;
+          uint32_t in0_r6_group_1_high = (uint32_t)((uint32_t)in0_r6_group_1 << 16);
+          in0_r6_group = (uint32_t)(in0_r6_group | in0_r6_group_1_high);
+          __m512i in0_r6 = _mm512_set1_epi32((int)(in0_r6_group));
           acc6_0 = _mm512_dpbf16_ps(acc6_0, (__m512bh)panel_v0, (__m512bh)in0_r6);
-          uint16_t in0_r7_0_bf16 = in0[i * stride0 + r2 + 7 * stride0];
-          uint32_t in0_r7_0 = (uint32_t)in0_r7_0_bf16;
-          uint16_t in0_r7_1_bf16 = in0[i * stride0 + r2 + 7 * stride0 + 1];
-          uint32_t in0_r7_1 = (uint32_t)in0_r7_1_bf16;
-          uint32_t in0_r7_1_high = (uint32_t)((uint32_t)in0_r7_1 << 16);
-          uint32_t in0_r7_pair = (uint32_t)(in0_r7_0 | in0_r7_1_high);
-          __m512i in0_r7 = _mm512_set1_epi32((int)(in0_r7_pair));
+          uint16_t in0_r7_group_0_u16 = in0[i * stride0 + r2 + 7 * stride0];
+          uint32_t in0_r7_group = (uint32_t)in0_r7_group_0_u16;
+          uint16_t in0_r7_group_1_u16 = in0[i * stride0 + r2 + 7 * stride0 + 1];
+          uint32_t in0_r7_group_1 = (uint32_t)in0_r7_group_1_u16;
+          uint32_t in0_r7_group_1_high = (uint32_t)((uint32_t)in0_r7_group_1 << 16);
+          in0_r7_group = (uint32_t)(in0_r7_group | in0_r7_group_1_high);
+          __m512i in0_r7 = _mm512_set1_epi32((int)(in0_r7_group));
           acc7_0 = _mm512_dpbf16_ps(acc7_0, (__m512bh)panel_v0, (__m512bh)in0_r7);
         }
-        // an odd last step of k
-        for (; r2 < k_end; ++r2) {
+        // the last steps of k
+        if (r2 < k_end) {
           __m512i panel_v0_last = _mm512_loadu_si512((const void*)(panel + 8 * r2 - 8 * k0));
-          uint16_t in0_r0_last_0_bf16 = in0[i * stride0 + r2];
-          uint32_t in0_r0_last_0 = (uint32_t)in0_r0_last_0_bf16;
-          __m512i in0_r0_last = _mm512_set1_epi32((int)(in0_r0_last_0));
+          uint16_t in0_r0_last_group_0_u16 = in0[i * stride0 + r2];
+          uint32_t in0_r0_last_group = (uint32_t)in0_r0_last_group_0_u16;
+          if (r2 + 1 < k_end) {
+            uint16_t in0_r0_last_group_1_u16 = in0[i * stride0 + r2 + 1];
+            uint32_t in0_r0_last_group_1 = (uint32_t)in0_r0_last_group_1_u16;
+            uint32_t in0_r0_last_group_1_high = (uint32_t)((uint32_t)in0_r0_last_group_1 << 16);
+            in0_r0_last_group = (uint32_t)(in0_r0_last_group | in0_r0_last_group_1_high);
+          }
+          __m512i in0_r0_last = _mm512_set1_epi32((int)(in0_r0_last_group));
           acc0_0 = _mm512_dpbf16_ps(acc0_0, (__m512bh)panel_v0_last, (__m512bh)in0_r0_last);
-          uint16_t in0_r1_last_0_bf16 = in0[i * stride0 + r2 + stride0];
-          uint32_t in0_r1_last_0 = (uint32_t)in0_r1_last_0_bf16;
-          __m512i in0_r1_last = _mm512_set1_epi32((int)(in0_r1_last_0));
+          uint16_t in0_r1_last_group_0_u16 = in0[i * stride0 + r2 + stride0];
+          uint32_t in0_r1_last_group = (uint32_t)in0_r1_last_group_0_u16;
+          if (r2 + 1 < k_end) {
+            uint16_t in0_r1_last_group_1_u16 = in0[i * stride0 + r2 + stride0 + 1];
+            uint32_t in0_r1_last_group_1 = (uint32_t)in0_r1_last_group_1_u16;
+            uint32_t in0_r1_last_group_1_high = (uint32_t)((uint32_t)in0_r1_last_group_1 << 16);
+            in0_r1_last_group = (uint32_t)(in0_r1_last_group | in0_r1_last_group_1_high);
+          }
+          __m512i in0_r1_last = _mm512_set1_epi32((int)(in0_r1_last_group));
           acc1_0 = _mm512_dpbf16_ps(acc1_0, (__m512bh)panel_v0_last, (__m512bh)in0_r1_last);
-          uint16_t in0_r2_last_0_bf16 = in0[i * stride0 + r2 + 2 * stride0];
-          uint32_t in0_r2_last_0 = (uint32_t)in0_r2_last_0_bf16;
-          __m512i in0_r2_last = _mm512_set1_epi32((int)(in0_r2_last_0));
+          uint16_t in0_r2_last_group_0_u16 = in0[i * stride0 + r2 + 2 * stride0];
+          uint32_t in0_r2_last_group = (uint32_t)in0_r2_last_group_0_u16;
+          if (r2 + 1 < k_end) {
+            uint16_t in0_r2_last_group_1_u16 = in0[i * stride0 + r2 + 2 * stride0 + 1];
+            uint32_t in0_r2_last_group_1 = (uint32_t)in0_r2_last_group_1_u16;
+            uint32_t in0_r2_last_group_1_high = (uint32_t)((uint32_t)in0_r2_last_group_1 << 16);
+            in0_r2_last_group = (uint32_t)(in0_r2_last_group | in0_r2_last_group_1_high);
+          }
+          __m512i in0_r2_last = _mm512_set1_epi32((int)(in0_r2_last_group));
           acc2_0 = _mm512_dpbf16_ps(acc2_0, (__m512bh)panel_v0_last, (__m512bh)in0_r2_last);
-          uint16_t in0_r3_last_0_bf16 = in0[i * stride0 + r2 + 3 * stride0];
-          uint32_t in0_r3_last_0 = (uint32_t)in0_r3_last_0_bf16;
-          __m512i in0_r3_last = _mm512_set1_epi32((int)(in0_r3_last_0));
+          uint16_t in0_r3_last_group_0_u16 = in0[i * stride0 + r2 + 3 * stride0];
+          uint32_t in0_r3_last_group = (uint32_t)in0_r3_last_group_0_u16;
+          if (r2 + 1 < k_end) {
+            uint16_t in0_r3_last_group_1_u16 = in0[i * stride0 + r2 + 3 * stride0 + 1];
+            uint32_t in0_r3_last_group_1 = (uint32_t)in0_r3_last_group_1_u16;
+            uint32_t in0_r3_last_group_1_high = (uint32_t)((uint32_t)in0_r3_last_group_1 << 16);
+            in0_r3_last_group = (uint32_t)(in0_r3_last_group | in0_r3_last_group_1_high);
+          }
+          __m512i in0_r3_last = _mm512_set1_epi32((int)(in0_r3_last_group));
           acc3_0 = _mm512_dpbf16_ps(acc3_0, (__m512bh)panel_v0_last, (__m512bh)in0_r3_last);
-          uint16_t in0_r4_last_0_bf16 = in0[i * stride0 + r2 + 4 * stride0];
-          uint32_t in0_r4_last_0 = (uint32_t)in0_r4_last_0_bf16;
-          __m512i in0_r4_last = _mm512_set1_epi32((int)(in0_r4_last_0));
+          uint16_t in0_r4_last_group_0_u16 = in0[i * stride0 + r2 + 4 * stride0];
+          uint32_t in0_r4_last_group = (uint32_t)in0_r4_last_group_0_u16;
+          if (r2 + 1 < k_end) {
+            uint16_t in0_r4_last_group_1_u16 = in0[i * stride0 + r2 + 4 * stride0 + 1];
+            uint32_t in0_r4_last_group_1 = (uint32_t)in0_r4_last_group_1_u16;
+            uint32_t in0_r4_last_group_1_high = (uint32_t)((uint32_t)in0_r4_last_group_1 << 16);
+            in0_r4_last_group = (uint32_t)(in0_r4_last_group | in0_r4_last_group_1_high);
+          }
+          __m512i in0_r4_last = _mm512_set1_epi32((int)(in0_r4_last_group));
           acc4_0 = _mm512_dpbf16_ps(acc4_0, (__m512bh)panel_v0_last, (__m512bh)in0_r4_last);
-          uint16_t in0_r5_last_0_bf16 = in0[i * stride0 + r2 + 5 * stride0];
-          uint32_t in0_r5_last_0 = (uint32_t)in0_r5_last_0_bf16;
-          __m512i in0_r5_last = _mm512_set1_epi32((int)(in0_r5_last_0));
+          uint16_t in0_r5_last_group_0_u16 = in0[i * stride0 + r2 + 5 * stride0];
+          uint32_t in0_r5_last_group = (uint32_t)in0_r5_last_group_0_u16;
+          if (r2 + 1 < k_end) {
+            uint16_t in0_r5_last_group_1_u16 = in0[i * stride0 + r2 + 5 * stride0 + 1];
+            uint32_t in0_r5_last_group_1 = (uint32_t)in0_r5_last_group_1_u16;
+            uint32_t in0_r5_last_group_1_high = (uint32_t)((uint32_t)in0_r5_last_group_1 << 16);
+            in0_r5_last_group = (uint32_t)(in0_r5_last_group | in0_r5_last_group_1_high);
+          }
+          __m512i in0_r5_last = _mm512_set1_epi32((int)(in0_r5_last_group));
           acc5_0 = _mm512_dpbf16_ps(acc5_0, (__m512bh)panel_v0_last, (__m512bh)in0_r5_last);
-          uint16_t in0_r6_last_0_bf16 = in0[i * stride0 + r2 + 6 * stride0];
-          uint32_t in0_r6_last_0 = (uint32_t)in0_r6_last_0_bf16;
-          __m512i in0_r6_last = _mm512_set1_epi32((int)(in0_r6_last_0));
+          uint16_t in0_r6_last_group_0_u16 = in0[i * stride0 + r2 + 6 * stride0];
+          uint32_t in0_r6_last_group = (uint32_t)in0_r6_last_group_0_u16;
+          if (r2 + 1 < k_end) {
+            uint16_t in0_r6_last_group_1_u16 = in0[i * stride0 + r2 + 6 * stride0 + 1];
+            uint32_t in0_r6_last_group_1 = (uint32_t)in0_r6_last_group_1_u16;
+            uint32_t in0_r6_last_group_1_high = (uint32_t)((uint32_t)in0_r6_last_group_1 << 16);
+            in0_r6_last_group = (uint32_t)(in0_r6_last_group | in0_r6_last_group_1_high);
+          }
+          __m512i in0_r6_last = _mm512_set1_epi32((int)(in0_r6_last_group));
           acc6_0 = _mm512_dpbf16_ps(acc6_0, (__m512bh)panel_v0_last, (__m512bh)in0_r6_last);
-          uint16_t in0_r7_last_0_bf16 = in0[i * stride0 + r2 + 7 * stride0];
-          uint32_t in0_r7_last_0 = (uint32_t)in0_r7_last_0_bf16;
-          __m512i in0_r7_last = _mm512_set1_epi32((int)(in0_r7_last_0));
+          uint16_t in0_r7_last_group_0_u16 = in0[i * stride0 + r2 + 7 * stride0];
+          uint32_t in0_r7_last_group = (uint32_t)in0_r7_last_group_0_u16;
+          if (r2 + 1 < k_end) {
+            uint16_t in0_r7_last_group_1_u16 = in0[i * stride0 + r2 + 7 * stride0 + 1];
+            uint32_t in0_r7_last_group_1 = (uint32_t)in0_r7_last_group_1_u16;
+            uint32_t in0_r7_last_group_1_high = (uint32_t)((uint32_t)in0_r7_last_group_1 << 16);
+            in0_r7_last_group = (uint32_t)(in0_r7_last_group | in0_r7_last_group_1_high);
+          }
+          __m512i in0_r7_last = _mm512_set1_epi32((int)(in0_r7_last_group));
           acc7_0 = _mm512_dpbf16_ps(acc7_0, (__m512bh)panel_v0_last, (__m512bh)in0_r7_last);
         }
         _mm512_storeu_ps(out + out_base, acc0_0);
@@ -865,61 +1021,85 @@ matmul_bf16_avx512_bf16(const uint16_t* in0, const uint16_t* in1, int64_t size0,
           acc2_0 = _mm512_loadu_ps(out + out_base + 2 * stride2);
           acc3_0 = _mm512_loadu_ps(out + out_base + 3 * stride2);
         }
-        // k, two steps per vdpbf16ps
+        // k, 2 steps per vdpbf16ps
         int64_t r2 = k0;
         for (; r2 + 2 <= k_end; r2 += 2) {
           __m512i panel_v0 = _mm512_loadu_si512((const void*)(panel + 8 * r2 - 8 * k0));
-          uint16_t in0_r0_0_bf16 = in0[i * stride0 + r2];
-          uint32_t in0_r0_0 = (uint32_t)in0_r0_0_bf16;
-          uint16_t in0_r0_1_bf16 = in0[i * stride0 + r2 + 1];
-          uint32_t in0_r0_1 = (uint32_t)in0_r0_1_bf16;
-          uint32_t in0_r0_1_high = (uint32_t)((uint32_t)in0_r0_1 << 16);
-          uint32_t in0_r0_pair = (uint32_t)(in0_r0_0 | in0_r0_1_high);
-          __m512i in0_r0 = _mm512_set1_epi32((int)(in0_r0_pair));
+          uint16_t in0_r0_group_0_u16 = in0[i * stride0 + r2];
+          uint32_t in0_r0_group = (uint32_t)in0_r0_group_0_u16;
+          uint16_t in0_r0_group_1_u16 = in0[i * stride0 + r2 + 1];
+          uint32_t in0_r0_group_1 = (uint32_t)in0_r0_group_1_u16;
+          uint32_t in0_r0_group_1_high = (uint32_t)((uint32_t)in0_r0_group_1 << 16);
+          in0_r0_group = (uint32_t)(in0_r0_group | in0_r0_group_1_high);
+          __m512i in0_r0 = _mm512_set1_epi32((int)(in0_r0_group));
           acc0_0 = _mm512_dpbf16_ps(acc0_0, (__m512bh)panel_v0, (__m512bh)in0_r0);
-          uint16_t in0_r1_0_bf16 = in0[i * stride0 + r2 + stride0];
-          uint32_t in0_r1_0 = (uint32_t)in0_r1_0_bf16;
-          uint16_t in0_r1_1_bf16 = in0[i * stride0 + r2 + stride0 + 1];
-          uint32_t in0_r1_1 = (uint32_t)in0_r1_1_bf16;
-          uint32_t in0_r1_1_high = (uint32_t)((uint32_t)in0_r1_1 << 16);
-          uint32_t in0_r1_pair = (uint32_t)(in0_r1_0 | in0_r1_1_high);
-          __m512i in0_r1 = _mm512_set1_epi32((int)(in0_r1_pair));
+          uint16_t in0_r1_group_0_u16 = in0[i * stride0 + r2 + stride0];
+          uint32_t in0_r1_group = (uint32_t)in0_r1_group_0_u16;
+          uint16_t in0_r1_group_1_u16 = in0[i * stride0 + r2 + stride0 + 1];
+          uint32_t in0_r1_group_1 = (uint32_t)in0_r1_group_1_u16;
+          uint32_t in0_r1_group_1_high = (uint32_t)((uint32_t)in0_r1_group_1 << 16);
+          in0_r1_group = (uint32_t)(in0_r1_group | in0_r1_group_1_high);
+          __m512i in0_r1 = _mm512_set1_epi32((int)(in0_r1_group));
           acc1_0 = _mm512_dpbf16_ps(acc1_0, (__m512bh)panel_v0, (__m512bh)in0_r1);
-          uint16_t in0_r2_0_bf16 = in0[i * stride0 + r2 + 2 * stride0];
-          uint32_t in0_r2_0 = (uint32_t)in0_r2_0_bf16;
-          uint16_t in0_r2_1_bf16 = in0[i * stride0 + r2 + 2 * stride0 + 1];
-          uint32_t in0_r2_1 = (uint32_t)in0_r2_1_bf16;
-          uint32_t in0_r2_1_high = (uint32_t)((uint32_t)in0_r2_1 << 16);
-          uint32_t in0_r2_pair = (uint32_t)(in0_r2_0 | in0_r2_1_high);
-          __m512i in0_r2 = _mm512_set1_epi32((int)(in0_r2_pair));
+          uint16_t in0_r2_group_0_u16 = in0[i * stride0 + r2 + 2 * stride0];
+          uint32_t in0_r2_group = (uint32_t)in0_r2_group_0_u16;
+          uint16_t in0_r2_group_1_u16 = in0[i * stride0 + r2 + 2 * stride0 + 1];
+          uint32_t in0_r2_group_1 = (uint32_t)in0_r2_group_1_u16;
+          uint32_t in0_r2_group_1_high = (uint32_t)((uint32_t)in0_r2_group_1 << 16);
+          in0_r2_group = (uint32_t)(in0_r2_group | in0_r2_group_1_high);
+          __m512i in0_r2 = _mm512_set1_epi32((int)(in0_r2_group));
           acc2_0 = _mm512_dpbf16_ps(acc2_0, (__m512bh)panel_v0, (__m512bh)in0_r2);
-          uint16_t in0_r3_0_bf16 = in0[i * stride0 + r2 + 3 * stride0];
-          uint32_t in0_r3_0 = (uint32_t)in0_r3_0_bf16;
-          uint16_t in0_r3_1_bf16 = in0[i * stride0 + r2 + 3 * stride0 + 1];
-          uint32_t in0_r3_1 = (uint32_t)in0_r3_1_bf16;
-          uint32_t in0_r3_1_high = (uint32_t)((uint32_t)in0_r3_1 << 16);
-          uint32_t in0_r3_pair = (uint32_t)(in0_r3_0 | in0_r3_1_high);
-          __m512i in0_r3 = _mm512_set1_epi32((int)(in0_r3_pair));
+          uint16_t in0_r3_group_0_u16 = in0[i * stride0 + r2 + 3 * stride0];
+          uint32_t in0_r3_group = (uint32_t)in0_r3_group_0_u16;
+          uint16_t in0_r3_group_1_u16 = in0[i * stride0 + r2 + 3 * stride0 + 1];
+          uint32_t in0_r3_group_1 = (uint32_t)in0_r3_group_1_u16;
+          uint32_t in0_r3_group_1_high = (uint32_t)((uint32_t)in0_r3_group_1 << 16);
+          in0_r3_group = (uint32_t)(in0_r3_group | in0_r3_group_1_high);
+          __m512i in0_r3 = _mm512_set1_epi32((int)(in0_r3_group));
           acc3_0 = _mm512_dpbf16_ps(acc3_0, (__m512bh)panel_v0, (__m512bh)in0_r3);
         }
-        // an odd last step of k
-        for (; r2 < k_end; ++r2) {
+        // the last steps of k
+        if (r2 < k_end) {
           __m512i panel_v0_last = _mm512_loadu_si512((const void*)(panel + 8 * r2 - 8 * k0));
-          uint16_t in0_r0_last_0_bf16 = in0[i * stride0 + r2];
-          uint32_t in0_r0_last_0 = (uint32_t)in0_r0_last_0_bf16;
-          __m512i in0_r0_last = _mm512_set1_epi32((int)(in0_r0_last_0));
+          uint16_t in0_r0_last_group_0_u16 = in0[i * stride0 + r2];
+          uint32_t in0_r0_last_group = (uint32_t)in0_r0_last_group_0_u16;
+          if (r2 + 1 < k_end) {
+            uint16_t in0_r0_last_group_1_u16 = in0[i * stride0 + r2 + 1];
+            uint32_t in0_r0_last_group_1 = (uint32_t)in0_r0_last_group_1_u16;
+            uint32_t in0_r0_last_group_1_high = (uint32_t)((uint32_t)in0_r0_last_group_1 << 16);
+            in0_r0_last_group = (uint32_t)(in0_r0_last_group | in0_r0_last_group_1_high);
+          }
+          __m512i in0_r0_last = _mm512_set1_epi32((int)(in0_r0_last_group));
           acc0_0 = _mm512_dpbf16_ps(acc0_0, (__m512bh)panel_v0_last, (__m512bh)in0_r0_last);
-          uint16_t in0_r1_last_0_bf16 = in0[i * stride0 + r2 + stride0];
-          uint32_t in0_r1_last_0 = (uint32_t)in0_r1_last_0_bf16;
-          __m512i in0_r1_last = _mm512_set1_epi32((int)(in0_r1_last_0));
+          uint16_t in0_r1_last_group_0_u16 = in0[i * stride0 + r2 + stride0];
+          uint32_t in0_r1_last_group = (uint32_t)in0_r1_last_group_0_u16;
+          if (r2 + 1 < k_end) {
+            uint16_t in0_r1_last_group_1_u16 = in0[i * stride0 + r2 + stride0 + 1];
+            uint32_t in0_r1_last_group_1 = (uint32_t)in0_r1_last_group_1_u16;
+            uint32_t in0_r1_last_group_1_high = (uint32_t)((uint32_t)in0_r1_last_group_1 << 16);
+            in0_r1_last_group = (uint32_t)(in0_r1_last_group | in0_r1_last_group_1_high);
+          }
+          __m512i in0_r1_last = _mm512_set1_epi32((int)(in0_r1_last_group));
           acc1_0 = _mm512_dpbf16_ps(acc1_0, (__m512bh)panel_v0_last, (__m512bh)in0_r1_last);
-          uint16_t in0_r2_last_0_bf16 = in0[i * stride0 + r2 + 2 * stride0];
-          uint32_t in0_r2_last_0 = (uint32_t)in0_r2_last_0_bf16;
-          __m512i in0_r2_last = _mm512_set1_epi32((int)(in0_r2_last_0));
+          uint16_t in0_r2_last_group_0_u16 = in0[i * stride0 + r2 + 2 * stride0];
+          uint32_t in0_r2_last_group = (uint32_t)in0_r2_last_group_0_u16;
+          if (r2 + 1 < k_end) {
+            uint16_t in0_r2_last_group_1_u16 = in0[i * stride0 + r2 + 2 * stride0 + 1];
+            uint32_t in0_r2_last_group_1 = (uint32_t)in0_r2_last_group_1_u16;
+            uint32_t in0_r2_last_group_1_high = (uint32_t)((uint32_t)in0_r2_last_group_1 << 16);
+            in0_r2_last_group = (uint32_t)(in0_r2_last_group | in0_r2_last_group_1_high);
+          }
+          __m512i in0_r2_last = _mm512_set1_epi32((int)(in0_r2_last_group));
           acc2_0 = _mm512_dpbf16_ps(acc2_0, (__m512bh)panel_v0_last, (__m512bh)in0_r2_last);
-          uint16_t in0_r3_last_0_bf16 = in0[i * stride0 + r2 + 3 * stride0];
-          uint32_t in0_r3_last_0 = (uint32_t)in0_r3_last_0_bf16;
-          __m512i in0_r3_last = _mm512_set1_epi32((int)(in0_r3_last_0));
+          uint16_t in0_r3_last_group_0_u16 = in0[i * stride0 + r2 + 3 * stride0];
+          uint32_t in0_r3_last_group = (uint32_t)in0_r3_last_group_0_u16;
+          if (r2 + 1 < k_end) {
+            uint16_t in0_r3_last_group_1_u16 = in0[i * stride0 + r2 + 3 * stride0 + 1];
+            uint32_t in0_r3_last_group_1 = (uint32_t)in0_r3_last_group_1_u16;
+            uint32_t in0_r3_last_group_1_high = (uint32_t)((uint32_t)in0_r3_last_group_1 << 16);
+            in0_r3_last_group = (uint32_t)(in0_r3_last_group | in0_r3_last_group_1_high);
+          }
+          __m512i in0_r3_last = _mm512_set1_epi32((int)(in0_r3_last_group));
           acc3_0 = _mm512_dpbf16_ps(acc3_0, (__m512bh)panel_v0_last, (__m512bh)in0_r3_last);
         }
         _mm512_storeu_ps(out + out_base, acc0_0);
@@ -937,37 +1117,49 @@ matmul_bf16_avx512_bf16(const uint16_t* in0, const uint16_t* in1, int64_t size0,
           acc0_0 = _mm512_loadu_ps(out + out_base);
           acc1_0 = _mm512_loadu_ps(out + out_base + stride2);
         }
-        // k, two steps per vdpbf16ps
+        // k, 2 steps per vdpbf16ps
         int64_t r2 = k0;
         for (; r2 + 2 <= k_end; r2 += 2) {
           __m512i panel_v0 = _mm512_loadu_si512((const void*)(panel + 8 * r2 - 8 * k0));
-          uint16_t in0_r0_0_bf16 = in0[i * stride0 + r2];
-          uint32_t in0_r0_0 = (uint32_t)in0_r0_0_bf16;
-          uint16_t in0_r0_1_bf16 = in0[i * stride0 + r2 + 1];
-          uint32_t in0_r0_1 = (uint32_t)in0_r0_1_bf16;
-          uint32_t in0_r0_1_high = (uint32_t)((uint32_t)in0_r0_1 << 16);
-          uint32_t in0_r0_pair = (uint32_t)(in0_r0_0 | in0_r0_1_high);
-          __m512i in0_r0 = _mm512_set1_epi32((int)(in0_r0_pair));
+          uint16_t in0_r0_group_0_u16 = in0[i * stride0 + r2];
+          uint32_t in0_r0_group = (uint32_t)in0_r0_group_0_u16;
+          uint16_t in0_r0_group_1_u16 = in0[i * stride0 + r2 + 1];
+          uint32_t in0_r0_group_1 = (uint32_t)in0_r0_group_1_u16;
+          uint32_t in0_r0_group_1_high = (uint32_t)((uint32_t)in0_r0_group_1 << 16);
+          in0_r0_group = (uint32_t)(in0_r0_group | in0_r0_group_1_high);
+          __m512i in0_r0 = _mm512_set1_epi32((int)(in0_r0_group));
           acc0_0 = _mm512_dpbf16_ps(acc0_0, (__m512bh)panel_v0, (__m512bh)in0_r0);
-          uint16_t in0_r1_0_bf16 = in0[i * stride0 + r2 + stride0];
-          uint32_t in0_r1_0 = (uint32_t)in0_r1_0_bf16;
-          uint16_t in0_r1_1_bf16 = in0[i * stride0 + r2 + stride0 + 1];
-          uint32_t in0_r1_1 = (uint32_t)in0_r1_1_bf16;
-          uint32_t in0_r1_1_high = (uint32_t)((uint32_t)in0_r1_1 << 16);
-          uint32_t in0_r1_pair = (uint32_t)(in0_r1_0 | in0_r1_1_high);
-          __m512i in0_r1 = _mm512_set1_epi32((int)(in0_r1_pair));
+          uint16_t in0_r1_group_0_u16 = in0[i * stride0 + r2 + stride0];
+          uint32_t in0_r1_group = (uint32_t)in0_r1_group_0_u16;
+          uint16_t in0_r1_group_1_u16 = in0[i * stride0 + r2 + stride0 + 1];
+          uint32_t in0_r1_group_1 = (uint32_t)in0_r1_group_1_u16;
+          uint32_t in0_r1_group_1_high = (uint32_t)((uint32_t)in0_r1_group_1 << 16);
+          in0_r1_group = (uint32_t)(in0_r1_group | in0_r1_group_1_high);
+          __m512i in0_r1 = _mm512_set1_epi32((int)(in0_r1_group));
           acc1_0 = _mm512_dpbf16_ps(acc1_0, (__m512bh)panel_v0, (__m512bh)in0_r1);
         }
-        // an odd last step of k
-        for (; r2 < k_end; ++r2) {
+        // the last steps of k
+        if (r2 < k_end) {
           __m512i panel_v0_last = _mm512_loadu_si512((const void*)(panel + 8 * r2 - 8 * k0));
-          uint16_t in0_r0_last_0_bf16 = in0[i * stride0 + r2];
-          uint32_t in0_r0_last_0 = (uint32_t)in0_r0_last_0_bf16;
-          __m512i in0_r0_last = _mm512_set1_epi32((int)(in0_r0_last_0));
+          uint16_t in0_r0_last_group_0_u16 = in0[i * stride0 + r2];
+          uint32_t in0_r0_last_group = (uint32_t)in0_r0_last_group_0_u16;
+          if (r2 + 1 < k_end) {
+            uint16_t in0_r0_last_group_1_u16 = in0[i * stride0 + r2 + 1];
+            uint32_t in0_r0_last_group_1 = (uint32_t)in0_r0_last_group_1_u16;
+            uint32_t in0_r0_last_group_1_high = (uint32_t)((uint32_t)in0_r0_last_group_1 << 16);
+            in0_r0_last_group = (uint32_t)(in0_r0_last_group | in0_r0_last_group_1_high);
+          }
+          __m512i in0_r0_last = _mm512_set1_epi32((int)(in0_r0_last_group));
           acc0_0 = _mm512_dpbf16_ps(acc0_0, (__m512bh)panel_v0_last, (__m512bh)in0_r0_last);
-          uint16_t in0_r1_last_0_bf16 = in0[i * stride0 + r2 + stride0];
-          uint32_t in0_r1_last_0 = (uint32_t)in0_r1_last_0_bf16;
-          __m512i in0_r1_last = _mm512_set1_epi32((int)(in0_r1_last_0));
+          uint16_t in0_r1_last_group_0_u16 = in0[i * stride0 + r2 + stride0];
+          uint32_t in0_r1_last_group = (uint32_t)in0_r1_last_group_0_u16;
+          if (r2 + 1 < k_end) {
+            uint16_t in0_r1_last_group_1_u16 = in0[i * stride0 + r2 + stride0 + 1];
+            uint32_t in0_r1_last_group_1 = (uint32_t)in0_r1_last_group_1_u16;
+            uint32_t in0_r1_last_group_1_high = (uint32_t)((uint32_t)in0_r1_last_group_1 << 16);
+            in0_r1_last_group = (uint32_t)(in0_r1_last_group | in0_r1_last_group_1_high);
+          }
+          __m512i in0_r1_last = _mm512_set1_epi32((int)(in0_r1_last_group));
           acc1_0 = _mm512_dpbf16_ps(acc1_0, (__m512bh)panel_v0_last, (__m512bh)in0_r1_last);
         }
         _mm512_storeu_ps(out + out_base, acc0_0);
@@ -981,25 +1173,31 @@ matmul_bf16_avx512_bf16(const uint16_t* in0, const uint16_t* in1, int64_t size0,
         if (k0 > 0) {
           acc0_0 = _mm512_loadu_ps(out + out_base);
         }
-        // k, two steps per vdpbf16ps
+        // k, 2 steps per vdpbf16ps
         int64_t r2 = k0;
         for (; r2 + 2 <= k_end; r2 += 2) {
           __m512i panel_v0 = _mm512_loadu_si512((const void*)(panel + 8 * r2 - 8 * k0));
-          uint16_t in0_r0_0_bf16 = in0[i * stride0 + r2];
-          uint32_t in0_r0_0 = (uint32_t)in0_r0_0_bf16;
-          uint16_t in0_r0_1_bf16 = in0[i * stride0 + r2 + 1];
-          uint32_t in0_r0_1 = (uint32_t)in0_r0_1_bf16;
-          uint32_t in0_r0_1_high = (uint32_t)((uint32_t)in0_r0_1 << 16);
-          uint32_t in0_r0_pair = (uint32_t)(in0_r0_0 | in0_r0_1_high);
-          __m512i in0_r0 = _mm512_set1_epi32((int)(in0_r0_pair));
+          uint16_t in0_r0_group_0_u16 = in0[i * stride0 + r2];
+          uint32_t in0_r0_group = (uint32_t)in0_r0_group_0_u16;
+          uint16_t in0_r0_group_1_u16 = in0[i * stride0 + r2 + 1];
+          uint32_t in0_r0_group_1 = (uint32_t)in0_r0_group_1_u16;
+          uint32_t in0_r0_group_1_high = (uint32_t)((uint32_t)in0_r0_group_1 << 16);
+          in0_r0_group = (uint32_t)(in0_r0_group | in0_r0_group_1_high);
+          __m512i in0_r0 = _mm512_set1_epi32((int)(in0_r0_group));
           acc0_0 = _mm512_dpbf16_ps(acc0_0, (__m512bh)panel_v0, (__m512bh)in0_r0);
         }
-        // an odd last step of k
-        for (; r2 < k_end; ++r2) {
+        // the last steps of k
+        if (r2 < k_end) {
           __m512i panel_v0_last = _mm512_loadu_si512((const void*)(panel + 8 * r2 - 8 * k0));
-          uint16_t in0_r0_last_0_bf16 = in0[i * stride0 + r2];
-          uint32_t in0_r0_last_0 = (uint32_t)in0_r0_last_0_bf16;
-          __m512i in0_r0_last = _mm512_set1_epi32((int)(in0_r0_last_0));
+          uint16_t in0_r0_last_group_0_u16 = in0[i * stride0 + r2];
+          uint32_t in0_r0_last_group = (uint32_t)in0_r0_last_group_0_u16;
+          if (r2 + 1 < k_end) {
+            uint16_t in0_r0_last_group_1_u16 = in0[i * stride0 + r2 + 1];
+            uint32_t in0_r0_last_group_1 = (uint32_t)in0_r0_last_group_1_u16;
+            uint32_t in0_r0_last_group_1_high = (uint32_t)((uint32_t)in0_r0_last_group_1 << 16);
+            in0_r0_last_group = (uint32_t)(in0_r0_last_group | in0_r0_last_group_1_high);
+          }
+          __m512i in0_r0_last = _mm512_set1_epi32((int)(in0_r0_last_group));
           acc0_0 = _mm512_dpbf16_ps(acc0_0, (__m512bh)panel_v0_last, (__m512bh)in0_r0_last);
         }
         _mm512_storeu_ps(out + out_base, acc0_0);
@@ -1013,28 +1211,36 @@ matmul_bf16_avx512_bf16(const uint16_t* in0, const uint16_t* in1, int64_t size0,
     int64_t k0 = 0;
     for (; k0 < k_blocks_end; k0 += 1024) {
       int64_t k_end = k0 + 1024 < size2 ? k0 + 1024 : size2;
-      // pack: 1 vector of b per two steps, as bf16 pairs
+      // pack: 1 vector of b per 2 steps, as bf16 pairs
       int64_t kp = k0;
       for (; kp + 2 <= k_end; kp += 2) {
-        __m256i pair0_0_bf16 = _mm256_mask_loadu_epi16(
+        __m256i group0_0_u16 = _mm256_mask_loadu_epi16(
             _mm256_setzero_si256(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
             in1 + j + kp * stride1);
-        __m512i pair0_0 = _mm512_cvtepu16_epi32(pair0_0_bf16);
-        __m256i pair0_1_bf16 = _mm256_mask_loadu_epi16(
+        __m512i group0 = _mm512_cvtepu16_epi32(group0_0_u16);
+        __m256i group0_1_u16 = _mm256_mask_loadu_epi16(
             _mm256_setzero_si256(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
             in1 + j + kp * stride1 + stride1);
-        __m512i pair0_1 = _mm512_cvtepu16_epi32(pair0_1_bf16);
-        __m512i pair0_1_high = _mm512_slli_epi32(pair0_1, 16);
-        __m512i pair0 = _mm512_or_si512(pair0_0, pair0_1_high);
-        _mm512_storeu_si512((void*)(panel + 8 * kp - 8 * k0), pair0);
+        __m512i group0_1 = _mm512_cvtepu16_epi32(group0_1_u16);
+        __m512i group0_1_high = _mm512_slli_epi32(group0_1, 16);
+        group0 = _mm512_or_si512(group0, group0_1_high);
+        _mm512_storeu_si512((void*)(panel + 8 * kp - 8 * k0), group0);
       }
-      // an odd last step, paired with zero
-      for (; kp < k_end; ++kp) {
-        __m256i pair0_0_bf16 = _mm256_mask_loadu_epi16(
+      // the last steps, the missing ones zero
+      if (kp < k_end) {
+        __m256i group0_0_u16 = _mm256_mask_loadu_epi16(
             _mm256_setzero_si256(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
             in1 + j + kp * stride1);
-        __m512i pair0_0 = _mm512_cvtepu16_epi32(pair0_0_bf16);
-        _mm512_storeu_si512((void*)(panel + 8 * kp - 8 * k0), pair0_0);
+        __m512i group0 = _mm512_cvtepu16_epi32(group0_0_u16);
+        if (kp + 1 < k_end) {
+          __m256i group0_1_u16 = _mm256_mask_loadu_epi16(
+              _mm256_setzero_si256(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
+              in1 + j + kp * stride1 + stride1);
+          __m512i group0_1 = _mm512_cvtepu16_epi32(group0_1_u16);
+          __m512i group0_1_high = _mm512_slli_epi32(group0_1, 16);
+          group0 = _mm512_or_si512(group0, group0_1_high);
+        }
+        _mm512_storeu_si512((void*)(panel + 8 * kp - 8 * k0), group0);
       }
       int64_t i = 0;
       // along i: tiles of 8 x 1 vectors
@@ -1075,113 +1281,161 @@ matmul_bf16_avx512_bf16(const uint16_t* in0, const uint16_t* in1, int64_t size0,
                                         (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
                                         out + out_base + 7 * stride2);
         }
-        // k, two steps per vdpbf16ps
+        // k, 2 steps per vdpbf16ps
         int64_t r2 = k0;
         for (; r2 + 2 <= k_end; r2 += 2) {
           __m512i panel_v0 = _mm512_mask_loadu_epi32(
               _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
               panel + 8 * r2 - 8 * k0);
-          uint16_t in0_r0_0_bf16 = in0[i * stride0 + r2];
-          uint32_t in0_r0_0 = (uint32_t)in0_r0_0_bf16;
-          uint16_t in0_r0_1_bf16 = in0[i * stride0 + r2 + 1];
-          uint32_t in0_r0_1 = (uint32_t)in0_r0_1_bf16;
-          uint32_t in0_r0_1_high = (uint32_t)((uint32_t)in0_r0_1 << 16);
-          uint32_t in0_r0_pair = (uint32_t)(in0_r0_0 | in0_r0_1_high);
-          __m512i in0_r0 = _mm512_set1_epi32((int)(in0_r0_pair));
+          uint16_t in0_r0_group_0_u16 = in0[i * stride0 + r2];
+          uint32_t in0_r0_group = (uint32_t)in0_r0_group_0_u16;
+          uint16_t in0_r0_group_1_u16 = in0[i * stride0 + r2 + 1];
+          uint32_t in0_r0_group_1 = (uint32_t)in0_r0_group_1_u16;
+          uint32_t in0_r0_group_1_high = (uint32_t)((uint32_t)in0_r0_group_1 << 16);
+          in0_r0_group = (uint32_t)(in0_r0_group | in0_r0_group_1_high);
+          __m512i in0_r0 = _mm512_set1_epi32((int)(in0_r0_group));
           acc0_0 = _mm512_dpbf16_ps(acc0_0, (__m512bh)panel_v0, (__m512bh)in0_r0);
-          uint16_t in0_r1_0_bf16 = in0[i * stride0 + r2 + stride0];
-          uint32_t in0_r1_0 = (uint32_t)in0_r1_0_bf16;
-          uint16_t in0_r1_1_bf16 = in0[i * stride0 + r2 + stride0 + 1];
-          uint32_t in0_r1_1 = (uint32_t)in0_r1_1_bf16;
-          uint32_t in0_r1_1_high = (uint32_t)((uint32_t)in0_r1_1 << 16);
-          uint32_t in0_r1_pair = (uint32_t)(in0_r1_0 | in0_r1_1_high);
-          __m512i in0_r1 = _mm512_set1_epi32((int)(in0_r1_pair));
+          uint16_t in0_r1_group_0_u16 = in0[i * stride0 + r2 + stride0];
+          uint32_t in0_r1_group = (uint32_t)in0_r1_group_0_u16;
+          uint16_t in0_r1_group_1_u16 = in0[i * stride0 + r2 + stride0 + 1];
+          uint32_t in0_r1_group_1 = (uint32_t)in0_r1_group_1_u16;
+          uint32_t in0_r1_group_1_high = (uint32_t)((uint32_t)in0_r1_group_1 << 16);
+          in0_r1_group = (uint32_t)(in0_r1_group | in0_r1_group_1_high);
+          __m512i in0_r1 = _mm512_set1_epi32((int)(in0_r1_group));
           acc1_0 = _mm512_dpbf16_ps(acc1_0, (__m512bh)panel_v0, (__m512bh)in0_r1);
-          uint16_t in0_r2_0_bf16 = in0[i * stride0 + r2 + 2 * stride0];
-          uint32_t in0_r2_0 = (uint32_t)in0_r2_0_bf16;
-          uint16_t in0_r2_1_bf16 = in0[i * stride0 + r2 + 2 * stride0 + 1];
-          uint32_t in0_r2_1 = (uint32_t)in0_r2_1_bf16;
-          uint32_t in0_r2_1_high = (uint32_t)((uint32_t)in0_r2_1 << 16);
-          uint32_t in0_r2_pair = (uint32_t)(in0_r2_0 | in0_r2_1_high);
-          __m512i in0_r2 = _mm512_set1_epi32((int)(in0_r2_pair));
+          uint16_t in0_r2_group_0_u16 = in0[i * stride0 + r2 + 2 * stride0];
+          uint32_t in0_r2_group = (uint32_t)in0_r2_group_0_u16;
+          uint16_t in0_r2_group_1_u16 = in0[i * stride0 + r2 + 2 * stride0 + 1];
+          uint32_t in0_r2_group_1 = (uint32_t)in0_r2_group_1_u16;
+          uint32_t in0_r2_group_1_high = (uint32_t)((uint32_t)in0_r2_group_1 << 16);
+          in0_r2_group = (uint32_t)(in0_r2_group | in0_r2_group_1_high);
+          __m512i in0_r2 = _mm512_set1_epi32((int)(in0_r2_group));
           acc2_0 = _mm512_dpbf16_ps(acc2_0, (__m512bh)panel_v0, (__m512bh)in0_r2);
-          uint16_t in0_r3_0_bf16 = in0[i * stride0 + r2 + 3 * stride0];
-          uint32_t in0_r3_0 = (uint32_t)in0_r3_0_bf16;
-          uint16_t in0_r3_1_bf16 = in0[i * stride0 + r2 + 3 * stride0 + 1];
-          uint32_t in0_r3_1 = (uint32_t)in0_r3_1_bf16;
-          uint32_t in0_r3_1_high = (uint32_t)((uint32_t)in0_r3_1 << 16);
-          uint32_t in0_r3_pair = (uint32_t)(in0_r3_0 | in0_r3_1_high);
-          __m512i in0_r3 = _mm512_set1_epi32((int)(in0_r3_pair));
+          uint16_t in0_r3_group_0_u16 = in0[i * stride0 + r2 + 3 * stride0];
+          uint32_t in0_r3_group = (uint32_t)in0_r3_group_0_u16;
+          uint16_t in0_r3_group_1_u16 = in0[i * stride0 + r2 + 3 * stride0 + 1];
+          uint32_t in0_r3_group_1 = (uint32_t)in0_r3_group_1_u16;
+          uint32_t in0_r3_group_1_high = (uint32_t)((uint32_t)in0_r3_group_1 << 16);
+          in0_r3_group = (uint32_t)(in0_r3_group | in0_r3_group_1_high);
+          __m512i in0_r3 = _mm512_set1_epi32((int)(in0_r3_group));
           acc3_0 = _mm512_dpbf16_ps(acc3_0, (__m512bh)panel_v0, (__m512bh)in0_r3);
-          uint16_t in0_r4_0_bf16 = in0[i * stride0 + r2 + 4 * stride0];
-          uint32_t in0_r4_0 = (uint32_t)in0_r4_0_bf16;
-          uint16_t in0_r4_1_bf16 = in0[i * stride0 + r2 + 4 * stride0 + 1];
-          uint32_t in0_r4_1 = (uint32_t)in0_r4_1_bf16;
-          uint32_t in0_r4_1_high = (uint32_t)((uint32_t)in0_r4_1 << 16);
-          uint32_t in0_r4_pair = (uint32_t)(in0_r4_0 | in0_r4_1_high);
-          __m512i in0_r4 = _mm512_set1_epi32((int)(in0_r4_pair));
+          uint16_t in0_r4_group_0_u16 = in0[i * stride0 + r2 + 4 * stride0];
+          uint32_t in0_r4_group = (uint32_t)in0_r4_group_0_u16;
+          uint16_t in0_r4_group_1_u16 = in0[i * stride0 + r2 + 4 * stride0 + 1];
+          uint32_t in0_r4_group_1 = (uint32_t)in0_r4_group_1_u16;
+          uint32_t in0_r4_group_1_high = (uint32_t)((uint32_t)in0_r4_group_1 << 16);
+          in0_r4_group = (uint32_t)(in0_r4_group | in0_r4_group_1_high);
+          __m512i in0_r4 = _mm512_set1_epi32((int)(in0_r4_group));
           acc4_0 = _mm512_dpbf16_ps(acc4_0, (__m512bh)panel_v0, (__m512bh)in0_r4);
-          uint16_t in0_r5_0_bf16 = in0[i * stride0 + r2 + 5 * stride0];
-          uint32_t in0_r5_0 = (uint32_t)in0_r5_0_bf16;
-          uint16_t in0_r5_1_bf16 = in0[i * stride0 + r2 + 5 * stride0 + 1];
-          uint32_t in0_r5_1 = (uint32_t)in0_r5_1_bf16;
-          uint32_t in0_r5_1_high = (uint32_t)((uint32_t)in0_r5_1 << 16);
-          uint32_t in0_r5_pair = (uint32_t)(in0_r5_0 | in0_r5_1_high);
-          __m512i in0_r5 = _mm512_set1_epi32((int)(in0_r5_pair));
+          uint16_t in0_r5_group_0_u16 = in0[i * stride0 + r2 + 5 * stride0];
+          uint32_t in0_r5_group = (uint32_t)in0_r5_group_0_u16;
+          uint16_t in0_r5_group_1_u16 = in0[i * stride0 + r2 + 5 * stride0 + 1];
+          uint32_t in0_r5_group_1 = (uint32_t)in0_r5_group_1_u16;
+          uint32_t in0_r5_group_1_high = (uint32_t)((uint32_t)in0_r5_group_1 << 16);
+          in0_r5_group = (uint32_t)(in0_r5_group | in0_r5_group_1_high);
+          __m512i in0_r5 = _mm512_set1_epi32((int)(in0_r5_group));
           acc5_0 = _mm512_dpbf16_ps(acc5_0, (__m512bh)panel_v0, (__m512bh)in0_r5);
-          uint16_t in0_r6_0_bf16 = in0[i * stride0 + r2 + 6 * stride0];
-          uint32_t in0_r6_0 = (uint32_t)in0_r6_0_bf16;
-          uint16_t in0_r6_1_bf16 = in0[i * stride0 + r2 + 6 * stride0 + 1];
-          uint32_t in0_r6_1 = (uint32_t)in0_r6_1_bf16;
-          uint32_t in0_r6_1_high = (uint32_t)((uint32_t)in0_r6_1 << 16);
-          uint32_t in0_r6_pair = (uint32_t)(in0_r6_0 | in0_r6_1_high);
-          __m512i in0_r6 = _mm512_set1_epi32((int)(in0_r6_pair));
+          uint16_t in0_r6_group_0_u16 = in0[i * stride0 + r2 + 6 * stride0];
+          uint32_t in0_r6_group = (uint32_t)in0_r6_group_0_u16;
+          uint16_t in0_r6_group_1_u16 = in0[i * stride0 + r2 + 6 * stride0 + 1];
+          uint32_t in0_r6_group_1 = (uint32_t)in0_r6_group_1_u16;
+          uint32_t in0_r6_group_1_high = (uint32_t)((uint32_t)in0_r6_group_1 << 16);
+          in0_r6_group = (uint32_t)(in0_r6_group | in0_r6_group_1_high);
+          __m512i in0_r6 = _mm512_set1_epi32((int)(in0_r6_group));
           acc6_0 = _mm512_dpbf16_ps(acc6_0, (__m512bh)panel_v0, (__m512bh)in0_r6);
-          uint16_t in0_r7_0_bf16 = in0[i * stride0 + r2 + 7 * stride0];
-          uint32_t in0_r7_0 = (uint32_t)in0_r7_0_bf16;
-          uint16_t in0_r7_1_bf16 = in0[i * stride0 + r2 + 7 * stride0 + 1];
-          uint32_t in0_r7_1 = (uint32_t)in0_r7_1_bf16;
-          uint32_t in0_r7_1_high = (uint32_t)((uint32_t)in0_r7_1 << 16);
-          uint32_t in0_r7_pair = (uint32_t)(in0_r7_0 | in0_r7_1_high);
-          __m512i in0_r7 = _mm512_set1_epi32((int)(in0_r7_pair));
+          uint16_t in0_r7_group_0_u16 = in0[i * stride0 + r2 + 7 * stride0];
+          uint32_t in0_r7_group = (uint32_t)in0_r7_group_0_u16;
+          uint16_t in0_r7_group_1_u16 = in0[i * stride0 + r2 + 7 * stride0 + 1];
+          uint32_t in0_r7_group_1 = (uint32_t)in0_r7_group_1_u16;
+          uint32_t in0_r7_group_1_high = (uint32_t)((uint32_t)in0_r7_group_1 << 16);
+          in0_r7_group = (uint32_t)(in0_r7_group | in0_r7_group_1_high);
+          __m512i in0_r7 = _mm512_set1_epi32((int)(in0_r7_group));
           acc7_0 = _mm512_dpbf16_ps(acc7_0, (__m512bh)panel_v0, (__m512bh)in0_r7);
         }
-        // an odd last step of k
-        for (; r2 < k_end; ++r2) {
+        // the last steps of k
+        if (r2 < k_end) {
           __m512i panel_v0_last = _mm512_mask_loadu_epi32(
               _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
               panel + 8 * r2 - 8 * k0);
-          uint16_t in0_r0_last_0_bf16 = in0[i * stride0 + r2];
-          uint32_t in0_r0_last_0 = (uint32_t)in0_r0_last_0_bf16;
-          __m512i in0_r0_last = _mm512_set1_epi32((int)(in0_r0_last_0));
+          uint16_t in0_r0_last_group_0_u16 = in0[i * stride0 + r2];
+          uint32_t in0_r0_last_group = (uint32_t)in0_r0_last_group_0_u16;
+          if (r2 + 1 < k_end) {
+            uint16_t in0_r0_last_group_1_u16 = in0[i * stride0 + r2 + 1];
+            uint32_t in0_r0_last_group_1 = (uint32_t)in0_r0_last_group_1_u16;
+            uint32_t in0_r0_last_group_1_high = (uint32_t)((uint32_t)in0_r0_last_group_1 << 16);
+            in0_r0_last_group = (uint32_t)(in0_r0_last_group | in0_r0_last_group_1_high);
+          }
+          __m512i in0_r0_last = _mm512_set1_epi32((int)(in0_r0_last_group));
           acc0_0 = _mm512_dpbf16_ps(acc0_0, (__m512bh)panel_v0_last, (__m512bh)in0_r0_last);
-          uint16_t in0_r1_last_0_bf16 = in0[i * stride0 + r2 + stride0];
-          uint32_t in0_r1_last_0 = (uint32_t)in0_r1_last_0_bf16;
-          __m512i in0_r1_last = _mm512_set1_epi32((int)(in0_r1_last_0));
+          uint16_t in0_r1_last_group_0_u16 = in0[i * stride0 + r2 + stride0];
+          uint32_t in0_r1_last_group = (uint32_t)in0_r1_last_group_0_u16;
+          if (r2 + 1 < k_end) {
+            uint16_t in0_r1_last_group_1_u16 = in0[i * stride0 + r2 + stride0 + 1];
+            uint32_t in0_r1_last_group_1 = (uint32_t)in0_r1_last_group_1_u16;
+            uint32_t in0_r1_last_group_1_high = (uint32_t)((uint32_t)in0_r1_last_group_1 << 16);
+            in0_r1_last_group = (uint32_t)(in0_r1_last_group | in0_r1_last_group_1_high);
+          }
+          __m512i in0_r1_last = _mm512_set1_epi32((int)(in0_r1_last_group));
           acc1_0 = _mm512_dpbf16_ps(acc1_0, (__m512bh)panel_v0_last, (__m512bh)in0_r1_last);
-          uint16_t in0_r2_last_0_bf16 = in0[i * stride0 + r2 + 2 * stride0];
-          uint32_t in0_r2_last_0 = (uint32_t)in0_r2_last_0_bf16;
-          __m512i in0_r2_last = _mm512_set1_epi32((int)(in0_r2_last_0));
+          uint16_t in0_r2_last_group_0_u16 = in0[i * stride0 + r2 + 2 * stride0];
+          uint32_t in0_r2_last_group = (uint32_t)in0_r2_last_group_0_u16;
+          if (r2 + 1 < k_end) {
+            uint16_t in0_r2_last_group_1_u16 = in0[i * stride0 + r2 + 2 * stride0 + 1];
+            uint32_t in0_r2_last_group_1 = (uint32_t)in0_r2_last_group_1_u16;
+            uint32_t in0_r2_last_group_1_high = (uint32_t)((uint32_t)in0_r2_last_group_1 << 16);
+            in0_r2_last_group = (uint32_t)(in0_r2_last_group | in0_r2_last_group_1_high);
+          }
+          __m512i in0_r2_last = _mm512_set1_epi32((int)(in0_r2_last_group));
           acc2_0 = _mm512_dpbf16_ps(acc2_0, (__m512bh)panel_v0_last, (__m512bh)in0_r2_last);
-          uint16_t in0_r3_last_0_bf16 = in0[i * stride0 + r2 + 3 * stride0];
-          uint32_t in0_r3_last_0 = (uint32_t)in0_r3_last_0_bf16;
-          __m512i in0_r3_last = _mm512_set1_epi32((int)(in0_r3_last_0));
+          uint16_t in0_r3_last_group_0_u16 = in0[i * stride0 + r2 + 3 * stride0];
+          uint32_t in0_r3_last_group = (uint32_t)in0_r3_last_group_0_u16;
+          if (r2 + 1 < k_end) {
+            uint16_t in0_r3_last_group_1_u16 = in0[i * stride0 + r2 + 3 * stride0 + 1];
+            uint32_t in0_r3_last_group_1 = (uint32_t)in0_r3_last_group_1_u16;
+            uint32_t in0_r3_last_group_1_high = (uint32_t)((uint32_t)in0_r3_last_group_1 << 16);
+            in0_r3_last_group = (uint32_t)(in0_r3_last_group | in0_r3_last_group_1_high);
+          }
+          __m512i in0_r3_last = _mm512_set1_epi32((int)(in0_r3_last_group));
           acc3_0 = _mm512_dpbf16_ps(acc3_0, (__m512bh)panel_v0_last, (__m512bh)in0_r3_last);
-          uint16_t in0_r4_last_0_bf16 = in0[i * stride0 + r2 + 4 * stride0];
-          uint32_t in0_r4_last_0 = (uint32_t)in0_r4_last_0_bf16;
-          __m512i in0_r4_last = _mm512_set1_epi32((int)(in0_r4_last_0));
+          uint16_t in0_r4_last_group_0_u16 = in0[i * stride0 + r2 + 4 * stride0];
+          uint32_t in0_r4_last_group = (uint32_t)in0_r4_last_group_0_u16;
+          if (r2 + 1 < k_end) {
+            uint16_t in0_r4_last_group_1_u16 = in0[i * stride0 + r2 + 4 * stride0 + 1];
+            uint32_t in0_r4_last_group_1 = (uint32_t)in0_r4_last_group_1_u16;
+            uint32_t in0_r4_last_group_1_high = (uint32_t)((uint32_t)in0_r4_last_group_1 << 16);
+            in0_r4_last_group = (uint32_t)(in0_r4_last_group | in0_r4_last_group_1_high);
+          }
+          __m512i in0_r4_last = _mm512_set1_epi32((int)(in0_r4_last_group));
           acc4_0 = _mm512_dpbf16_ps(acc4_0, (__m512bh)panel_v0_last, (__m512bh)in0_r4_last);
-          uint16_t in0_r5_last_0_bf16 = in0[i * stride0 + r2 + 5 * stride0];
-          uint32_t in0_r5_last_0 = (uint32_t)in0_r5_last_0_bf16;
-          __m512i in0_r5_last = _mm512_set1_epi32((int)(in0_r5_last_0));
+          uint16_t in0_r5_last_group_0_u16 = in0[i * stride0 + r2 + 5 * stride0];
+          uint32_t in0_r5_last_group = (uint32_t)in0_r5_last_group_0_u16;
+          if (r2 + 1 < k_end) {
+            uint16_t in0_r5_last_group_1_u16 = in0[i * stride0 + r2 + 5 * stride0 + 1];
+            uint32_t in0_r5_last_group_1 = (uint32_t)in0_r5_last_group_1_u16;
+            uint32_t in0_r5_last_group_1_high = (uint32_t)((uint32_t)in0_r5_last_group_1 << 16);
+            in0_r5_last_group = (uint32_t)(in0_r5_last_group | in0_r5_last_group_1_high);
+          }
+          __m512i in0_r5_last = _mm512_set1_epi32((int)(in0_r5_last_group));
           acc5_0 = _mm512_dpbf16_ps(acc5_0, (__m512bh)panel_v0_last, (__m512bh)in0_r5_last);
-          uint16_t in0_r6_last_0_bf16 = in0[i * stride0 + r2 + 6 * stride0];
-          uint32_t in0_r6_last_0 = (uint32_t)in0_r6_last_0_bf16;
-          __m512i in0_r6_last = _mm512_set1_epi32((int)(in0_r6_last_0));
+          uint16_t in0_r6_last_group_0_u16 = in0[i * stride0 + r2 + 6 * stride0];
+          uint32_t in0_r6_last_group = (uint32_t)in0_r6_last_group_0_u16;
+          if (r2 + 1 < k_end) {
+            uint16_t in0_r6_last_group_1_u16 = in0[i * stride0 + r2 + 6 * stride0 + 1];
+            uint32_t in0_r6_last_group_1 = (uint32_t)in0_r6_last_group_1_u16;
+            uint32_t in0_r6_last_group_1_high = (uint32_t)((uint32_t)in0_r6_last_group_1 << 16);
+            in0_r6_last_group = (uint32_t)(in0_r6_last_group | in0_r6_last_group_1_high);
+          }
+          __m512i in0_r6_last = _mm512_set1_epi32((int)(in0_r6_last_group));
           acc6_0 = _mm512_dpbf16_ps(acc6_0, (__m512bh)panel_v0_last, (__m512bh)in0_r6_last);
-          uint16_t in0_r7_last_0_bf16 = in0[i * stride0 + r2 + 7 * stride0];
-          uint32_t in0_r7_last_0 = (uint32_t)in0_r7_last_0_bf16;
-          __m512i in0_r7_last = _mm512_set1_epi32((int)(in0_r7_last_0));
+          uint16_t in0_r7_last_group_0_u16 = in0[i * stride0 + r2 + 7 * stride0];
+          uint32_t in0_r7_last_group = (uint32_t)in0_r7_last_group_0_u16;
+          if (r2 + 1 < k_end) {
+            uint16_t in0_r7_last_group_1_u16 = in0[i * stride0 + r2 + 7 * stride0 + 1];
+            uint32_t in0_r7_last_group_1 = (uint32_t)in0_r7_last_group_1_u16;
+            uint32_t in0_r7_last_group_1_high = (uint32_t)((uint32_t)in0_r7_last_group_1 << 16);
+            in0_r7_last_group = (uint32_t)(in0_r7_last_group | in0_r7_last_group_1_high);
+          }
+          __m512i in0_r7_last = _mm512_set1_epi32((int)(in0_r7_last_group));
           acc7_0 = _mm512_dpbf16_ps(acc7_0, (__m512bh)panel_v0_last, (__m512bh)in0_r7_last);
         }
         _mm512_mask_storeu_ps(out + out_base, (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
@@ -1223,65 +1477,89 @@ matmul_bf16_avx512_bf16(const uint16_t* in0, const uint16_t* in1, int64_t size0,
                                         (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
                                         out + out_base + 3 * stride2);
         }
-        // k, two steps per vdpbf16ps
+        // k, 2 steps per vdpbf16ps
         int64_t r2 = k0;
         for (; r2 + 2 <= k_end; r2 += 2) {
           __m512i panel_v0 = _mm512_mask_loadu_epi32(
               _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
               panel + 8 * r2 - 8 * k0);
-          uint16_t in0_r0_0_bf16 = in0[i * stride0 + r2];
-          uint32_t in0_r0_0 = (uint32_t)in0_r0_0_bf16;
-          uint16_t in0_r0_1_bf16 = in0[i * stride0 + r2 + 1];
-          uint32_t in0_r0_1 = (uint32_t)in0_r0_1_bf16;
-          uint32_t in0_r0_1_high = (uint32_t)((uint32_t)in0_r0_1 << 16);
-          uint32_t in0_r0_pair = (uint32_t)(in0_r0_0 | in0_r0_1_high);
-          __m512i in0_r0 = _mm512_set1_epi32((int)(in0_r0_pair));
+          uint16_t in0_r0_group_0_u16 = in0[i * stride0 + r2];
+          uint32_t in0_r0_group = (uint32_t)in0_r0_group_0_u16;
+          uint16_t in0_r0_group_1_u16 = in0[i * stride0 + r2 + 1];
+          uint32_t in0_r0_group_1 = (uint32_t)in0_r0_group_1_u16;
+          uint32_t in0_r0_group_1_high = (uint32_t)((uint32_t)in0_r0_group_1 << 16);
+          in0_r0_group = (uint32_t)(in0_r0_group | in0_r0_group_1_high);
+          __m512i in0_r0 = _mm512_set1_epi32((int)(in0_r0_group));
           acc0_0 = _mm512_dpbf16_ps(acc0_0, (__m512bh)panel_v0, (__m512bh)in0_r0);
-          uint16_t in0_r1_0_bf16 = in0[i * stride0 + r2 + stride0];
-          uint32_t in0_r1_0 = (uint32_t)in0_r1_0_bf16;
-          uint16_t in0_r1_1_bf16 = in0[i * stride0 + r2 + stride0 + 1];
-          uint32_t in0_r1_1 = (uint32_t)in0_r1_1_bf16;
-          uint32_t in0_r1_1_high = (uint32_t)((uint32_t)in0_r1_1 << 16);
-          uint32_t in0_r1_pair = (uint32_t)(in0_r1_0 | in0_r1_1_high);
-          __m512i in0_r1 = _mm512_set1_epi32((int)(in0_r1_pair));
+          uint16_t in0_r1_group_0_u16 = in0[i * stride0 + r2 + stride0];
+          uint32_t in0_r1_group = (uint32_t)in0_r1_group_0_u16;
+          uint16_t in0_r1_group_1_u16 = in0[i * stride0 + r2 + stride0 + 1];
+          uint32_t in0_r1_group_1 = (uint32_t)in0_r1_group_1_u16;
+          uint32_t in0_r1_group_1_high = (uint32_t)((uint32_t)in0_r1_group_1 << 16);
+          in0_r1_group = (uint32_t)(in0_r1_group | in0_r1_group_1_high);
+          __m512i in0_r1 = _mm512_set1_epi32((int)(in0_r1_group));
           acc1_0 = _mm512_dpbf16_ps(acc1_0, (__m512bh)panel_v0, (__m512bh)in0_r1);
-          uint16_t in0_r2_0_bf16 = in0[i * stride0 + r2 + 2 * stride0];
-          uint32_t in0_r2_0 = (uint32_t)in0_r2_0_bf16;
-          uint16_t in0_r2_1_bf16 = in0[i * stride0 + r2 + 2 * stride0 + 1];
-          uint32_t in0_r2_1 = (uint32_t)in0_r2_1_bf16;
-          uint32_t in0_r2_1_high = (uint32_t)((uint32_t)in0_r2_1 << 16);
-          uint32_t in0_r2_pair = (uint32_t)(in0_r2_0 | in0_r2_1_high);
-          __m512i in0_r2 = _mm512_set1_epi32((int)(in0_r2_pair));
+          uint16_t in0_r2_group_0_u16 = in0[i * stride0 + r2 + 2 * stride0];
+          uint32_t in0_r2_group = (uint32_t)in0_r2_group_0_u16;
+          uint16_t in0_r2_group_1_u16 = in0[i * stride0 + r2 + 2 * stride0 + 1];
+          uint32_t in0_r2_group_1 = (uint32_t)in0_r2_group_1_u16;
+          uint32_t in0_r2_group_1_high = (uint32_t)((uint32_t)in0_r2_group_1 << 16);
+          in0_r2_group = (uint32_t)(in0_r2_group | in0_r2_group_1_high);
+          __m512i in0_r2 = _mm512_set1_epi32((int)(in0_r2_group));
           acc2_0 = _mm512_dpbf16_ps(acc2_0, (__m512bh)panel_v0, (__m512bh)in0_r2);
-          uint16_t in0_r3_0_bf16 = in0[i * stride0 + r2 + 3 * stride0];
-          uint32_t in0_r3_0 = (uint32_t)in0_r3_0_bf16;
-          uint16_t in0_r3_1_bf16 = in0[i * stride0 + r2 + 3 * stride0 + 1];
-          uint32_t in0_r3_1 = (uint32_t)in0_r3_1_bf16;
-          uint32_t in0_r3_1_high = (uint32_t)((uint32_t)in0_r3_1 << 16);
-          uint32_t in0_r3_pair = (uint32_t)(in0_r3_0 | in0_r3_1_high);
-          __m512i in0_r3 = _mm512_set1_epi32((int)(in0_r3_pair));
+          uint16_t in0_r3_group_0_u16 = in0[i * stride0 + r2 + 3 * stride0];
+          uint32_t in0_r3_group = (uint32_t)in0_r3_group_0_u16;
+          uint16_t in0_r3_group_1_u16 = in0[i * stride0 + r2 + 3 * stride0 + 1];
+          uint32_t in0_r3_group_1 = (uint32_t)in0_r3_group_1_u16;
+          uint32_t in0_r3_group_1_high = (uint32_t)((uint32_t)in0_r3_group_1 << 16);
+          in0_r3_group = (uint32_t)(in0_r3_group | in0_r3_group_1_high);
+          __m512i in0_r3 = _mm512_set1_epi32((int)(in0_r3_group));
           acc3_0 = _mm512_dpbf16_ps(acc3_0, (__m512bh)panel_v0, (__m512bh)in0_r3);
         }
-        // an odd last step of k
-        for (; r2 < k_end; ++r2) {
+        // the last steps of k
+        if (r2 < k_end) {
           __m512i panel_v0_last = _mm512_mask_loadu_epi32(
               _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
               panel + 8 * r2 - 8 * k0);
-          uint16_t in0_r0_last_0_bf16 = in0[i * stride0 + r2];
-          uint32_t in0_r0_last_0 = (uint32_t)in0_r0_last_0_bf16;
-          __m512i in0_r0_last = _mm512_set1_epi32((int)(in0_r0_last_0));
+          uint16_t in0_r0_last_group_0_u16 = in0[i * stride0 + r2];
+          uint32_t in0_r0_last_group = (uint32_t)in0_r0_last_group_0_u16;
+          if (r2 + 1 < k_end) {
+            uint16_t in0_r0_last_group_1_u16 = in0[i * stride0 + r2 + 1];
+            uint32_t in0_r0_last_group_1 = (uint32_t)in0_r0_last_group_1_u16;
+            uint32_t in0_r0_last_group_1_high = (uint32_t)((uint32_t)in0_r0_last_group_1 << 16);
+            in0_r0_last_group = (uint32_t)(in0_r0_last_group | in0_r0_last_group_1_high);
+          }
+          __m512i in0_r0_last = _mm512_set1_epi32((int)(in0_r0_last_group));
           acc0_0 = _mm512_dpbf16_ps(acc0_0, (__m512bh)panel_v0_last, (__m512bh)in0_r0_last);
-          uint16_t in0_r1_last_0_bf16 = in0[i * stride0 + r2 + stride0];
-          uint32_t in0_r1_last_0 = (uint32_t)in0_r1_last_0_bf16;
-          __m512i in0_r1_last = _mm512_set1_epi32((int)(in0_r1_last_0));
+          uint16_t in0_r1_last_group_0_u16 = in0[i * stride0 + r2 + stride0];
+          uint32_t in0_r1_last_group = (uint32_t)in0_r1_last_group_0_u16;
+          if (r2 + 1 < k_end) {
+            uint16_t in0_r1_last_group_1_u16 = in0[i * stride0 + r2 + stride0 + 1];
+            uint32_t in0_r1_last_group_1 = (uint32_t)in0_r1_last_group_1_u16;
+            uint32_t in0_r1_last_group_1_high = (uint32_t)((uint32_t)in0_r1_last_group_1 << 16);
+            in0_r1_last_group = (uint32_t)(in0_r1_last_group | in0_r1_last_group_1_high);
+          }
+          __m512i in0_r1_last = _mm512_set1_epi32((int)(in0_r1_last_group));
           acc1_0 = _mm512_dpbf16_ps(acc1_0, (__m512bh)panel_v0_last, (__m512bh)in0_r1_last);
-          uint16_t in0_r2_last_0_bf16 = in0[i * stride0 + r2 + 2 * stride0];
-          uint32_t in0_r2_last_0 = (uint32_t)in0_r2_last_0_bf16;
-          __m512i in0_r2_last = _mm512_set1_epi32((int)(in0_r2_last_0));
+          uint16_t in0_r2_last_group_0_u16 = in0[i * stride0 + r2 + 2 * stride0];
+          uint32_t in0_r2_last_group = (uint32_t)in0_r2_last_group_0_u16;
+          if (r2 + 1 < k_end) {
+            uint16_t in0_r2_last_group_1_u16 = in0[i * stride0 + r2 + 2 * stride0 + 1];
+            uint32_t in0_r2_last_group_1 = (uint32_t)in0_r2_last_group_1_u16;
+            uint32_t in0_r2_last_group_1_high = (uint32_t)((uint32_t)in0_r2_last_group_1 << 16);
+            in0_r2_last_group = (uint32_t)(in0_r2_last_group | in0_r2_last_group_1_high);
+          }
+          __m512i in0_r2_last = _mm512_set1_epi32((int)(in0_r2_last_group));
           acc2_0 = _mm512_dpbf16_ps(acc2_0, (__m512bh)panel_v0_last, (__m512bh)in0_r2_last);
-          uint16_t in0_r3_last_0_bf16 = in0[i * stride0 + r2 + 3 * stride0];
-          uint32_t in0_r3_last_0 = (uint32_t)in0_r3_last_0_bf16;
-          __m512i in0_r3_last = _mm512_set1_epi32((int)(in0_r3_last_0));
+          uint16_t in0_r3_last_group_0_u16 = in0[i * stride0 + r2 + 3 * stride0];
+          uint32_t in0_r3_last_group = (uint32_t)in0_r3_last_group_0_u16;
+          if (r2 + 1 < k_end) {
+            uint16_t in0_r3_last_group_1_u16 = in0[i * stride0 + r2 + 3 * stride0 + 1];
+            uint32_t in0_r3_last_group_1 = (uint32_t)in0_r3_last_group_1_u16;
+            uint32_t in0_r3_last_group_1_high = (uint32_t)((uint32_t)in0_r3_last_group_1 << 16);
+            in0_r3_last_group = (uint32_t)(in0_r3_last_group | in0_r3_last_group_1_high);
+          }
+          __m512i in0_r3_last = _mm512_set1_epi32((int)(in0_r3_last_group));
           acc3_0 = _mm512_dpbf16_ps(acc3_0, (__m512bh)panel_v0_last, (__m512bh)in0_r3_last);
         }
         _mm512_mask_storeu_ps(out + out_base, (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
@@ -1307,41 +1585,53 @@ matmul_bf16_avx512_bf16(const uint16_t* in0, const uint16_t* in1, int64_t size0,
                                         (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
                                         out + out_base + stride2);
         }
-        // k, two steps per vdpbf16ps
+        // k, 2 steps per vdpbf16ps
         int64_t r2 = k0;
         for (; r2 + 2 <= k_end; r2 += 2) {
           __m512i panel_v0 = _mm512_mask_loadu_epi32(
               _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
               panel + 8 * r2 - 8 * k0);
-          uint16_t in0_r0_0_bf16 = in0[i * stride0 + r2];
-          uint32_t in0_r0_0 = (uint32_t)in0_r0_0_bf16;
-          uint16_t in0_r0_1_bf16 = in0[i * stride0 + r2 + 1];
-          uint32_t in0_r0_1 = (uint32_t)in0_r0_1_bf16;
-          uint32_t in0_r0_1_high = (uint32_t)((uint32_t)in0_r0_1 << 16);
-          uint32_t in0_r0_pair = (uint32_t)(in0_r0_0 | in0_r0_1_high);
-          __m512i in0_r0 = _mm512_set1_epi32((int)(in0_r0_pair));
+          uint16_t in0_r0_group_0_u16 = in0[i * stride0 + r2];
+          uint32_t in0_r0_group = (uint32_t)in0_r0_group_0_u16;
+          uint16_t in0_r0_group_1_u16 = in0[i * stride0 + r2 + 1];
+          uint32_t in0_r0_group_1 = (uint32_t)in0_r0_group_1_u16;
+          uint32_t in0_r0_group_1_high = (uint32_t)((uint32_t)in0_r0_group_1 << 16);
+          in0_r0_group = (uint32_t)(in0_r0_group | in0_r0_group_1_high);
+          __m512i in0_r0 = _mm512_set1_epi32((int)(in0_r0_group));
           acc0_0 = _mm512_dpbf16_ps(acc0_0, (__m512bh)panel_v0, (__m512bh)in0_r0);
-          uint16_t in0_r1_0_bf16 = in0[i * stride0 + r2 + stride0];
-          uint32_t in0_r1_0 = (uint32_t)in0_r1_0_bf16;
-          uint16_t in0_r1_1_bf16 = in0[i * stride0 + r2 + stride0 + 1];
-          uint32_t in0_r1_1 = (uint32_t)in0_r1_1_bf16;
-          uint32_t in0_r1_1_high = (uint32_t)((uint32_t)in0_r1_1 << 16);
-          uint32_t in0_r1_pair = (uint32_t)(in0_r1_0 | in0_r1_1_high);
-          __m512i in0_r1 = _mm512_set1_epi32((int)(in0_r1_pair));
+          uint16_t in0_r1_group_0_u16 = in0[i * stride0 + r2 + stride0];
+          uint32_t in0_r1_group = (uint32_t)in0_r1_group_0_u16;
+          uint16_t in0_r1_group_1_u16 = in0[i * stride0 + r2 + stride0 + 1];
+          uint32_t in0_r1_group_1 = (uint32_t)in0_r1_group_1_u16;
+          uint32_t in0_r1_group_1_high = (uint32_t)((uint32_t)in0_r1_group_1 << 16);
+          in0_r1_group = (uint32_t)(in0_r1_group | in0_r1_group_1_high);
+          __m512i in0_r1 = _mm512_set1_epi32((int)(in0_r1_group));
           acc1_0 = _mm512_dpbf16_ps(acc1_0, (__m512bh)panel_v0, (__m512bh)in0_r1);
         }
-        // an odd last step of k
-        for (; r2 < k_end; ++r2) {
+        // the last steps of k
+        if (r2 < k_end) {
           __m512i panel_v0_last = _mm512_mask_loadu_epi32(
               _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
               panel + 8 * r2 - 8 * k0);
-          uint16_t in0_r0_last_0_bf16 = in0[i * stride0 + r2];
-          uint32_t in0_r0_last_0 = (uint32_t)in0_r0_last_0_bf16;
-          __m512i in0_r0_last = _mm512_set1_epi32((int)(in0_r0_last_0));
+          uint16_t in0_r0_last_group_0_u16 = in0[i * stride0 + r2];
+          uint32_t in0_r0_last_group = (uint32_t)in0_r0_last_group_0_u16;
+          if (r2 + 1 < k_end) {
+            uint16_t in0_r0_last_group_1_u16 = in0[i * stride0 + r2 + 1];
+            uint32_t in0_r0_last_group_1 = (uint32_t)in0_r0_last_group_1_u16;
+            uint32_t in0_r0_last_group_1_high = (uint32_t)((uint32_t)in0_r0_last_group_1 << 16);
+            in0_r0_last_group = (uint32_t)(in0_r0_last_group | in0_r0_last_group_1_high);
+          }
+          __m512i in0_r0_last = _mm512_set1_epi32((int)(in0_r0_last_group));
           acc0_0 = _mm512_dpbf16_ps(acc0_0, (__m512bh)panel_v0_last, (__m512bh)in0_r0_last);
-          uint16_t in0_r1_last_0_bf16 = in0[i * stride0 + r2 + stride0];
-          uint32_t in0_r1_last_0 = (uint32_t)in0_r1_last_0_bf16;
-          __m512i in0_r1_last = _mm512_set1_epi32((int)(in0_r1_last_0));
+          uint16_t in0_r1_last_group_0_u16 = in0[i * stride0 + r2 + stride0];
+          uint32_t in0_r1_last_group = (uint32_t)in0_r1_last_group_0_u16;
+          if (r2 + 1 < k_end) {
+            uint16_t in0_r1_last_group_1_u16 = in0[i * stride0 + r2 + stride0 + 1];
+            uint32_t in0_r1_last_group_1 = (uint32_t)in0_r1_last_group_1_u16;
+            uint32_t in0_r1_last_group_1_high = (uint32_t)((uint32_t)in0_r1_last_group_1 << 16);
+            in0_r1_last_group = (uint32_t)(in0_r1_last_group | in0_r1_last_group_1_high);
+          }
+          __m512i in0_r1_last = _mm512_set1_epi32((int)(in0_r1_last_group));
           acc1_0 = _mm512_dpbf16_ps(acc1_0, (__m512bh)panel_v0_last, (__m512bh)in0_r1_last);
         }
         _mm512_mask_storeu_ps(out + out_base, (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
@@ -1359,29 +1649,35 @@ matmul_bf16_avx512_bf16(const uint16_t* in0, const uint16_t* in1, int64_t size0,
                                         (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
                                         out + out_base);
         }
-        // k, two steps per vdpbf16ps
+        // k, 2 steps per vdpbf16ps
         int64_t r2 = k0;
         for (; r2 + 2 <= k_end; r2 += 2) {
           __m512i panel_v0 = _mm512_mask_loadu_epi32(
               _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
               panel + 8 * r2 - 8 * k0);
-          uint16_t in0_r0_0_bf16 = in0[i * stride0 + r2];
-          uint32_t in0_r0_0 = (uint32_t)in0_r0_0_bf16;
-          uint16_t in0_r0_1_bf16 = in0[i * stride0 + r2 + 1];
-          uint32_t in0_r0_1 = (uint32_t)in0_r0_1_bf16;
-          uint32_t in0_r0_1_high = (uint32_t)((uint32_t)in0_r0_1 << 16);
-          uint32_t in0_r0_pair = (uint32_t)(in0_r0_0 | in0_r0_1_high);
-          __m512i in0_r0 = _mm512_set1_epi32((int)(in0_r0_pair));
+          uint16_t in0_r0_group_0_u16 = in0[i * stride0 + r2];
+          uint32_t in0_r0_group = (uint32_t)in0_r0_group_0_u16;
+          uint16_t in0_r0_group_1_u16 = in0[i * stride0 + r2 + 1];
+          uint32_t in0_r0_group_1 = (uint32_t)in0_r0_group_1_u16;
+          uint32_t in0_r0_group_1_high = (uint32_t)((uint32_t)in0_r0_group_1 << 16);
+          in0_r0_group = (uint32_t)(in0_r0_group | in0_r0_group_1_high);
+          __m512i in0_r0 = _mm512_set1_epi32((int)(in0_r0_group));
           acc0_0 = _mm512_dpbf16_ps(acc0_0, (__m512bh)panel_v0, (__m512bh)in0_r0);
         }
-        // an odd last step of k
-        for (; r2 < k_end; ++r2) {
+        // the last steps of k
+        if (r2 < k_end) {
           __m512i panel_v0_last = _mm512_mask_loadu_epi32(
               _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
               panel + 8 * r2 - 8 * k0);
-          uint16_t in0_r0_last_0_bf16 = in0[i * stride0 + r2];
-          uint32_t in0_r0_last_0 = (uint32_t)in0_r0_last_0_bf16;
-          __m512i in0_r0_last = _mm512_set1_epi32((int)(in0_r0_last_0));
+          uint16_t in0_r0_last_group_0_u16 = in0[i * stride0 + r2];
+          uint32_t in0_r0_last_group = (uint32_t)in0_r0_last_group_0_u16;
+          if (r2 + 1 < k_end) {
+            uint16_t in0_r0_last_group_1_u16 = in0[i * stride0 + r2 + 1];
+            uint32_t in0_r0_last_group_1 = (uint32_t)in0_r0_last_group_1_u16;
+            uint32_t in0_r0_last_group_1_high = (uint32_t)((uint32_t)in0_r0_last_group_1 << 16);
+            in0_r0_last_group = (uint32_t)(in0_r0_last_group | in0_r0_last_group_1_high);
+          }
+          __m512i in0_r0_last = _mm512_set1_epi32((int)(in0_r0_last_group));
           acc0_0 = _mm512_dpbf16_ps(acc0_0, (__m512bh)panel_v0_last, (__m512bh)in0_r0_last);
         }
         _mm512_mask_storeu_ps(out + out_base, (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),

@@ -18,6 +18,7 @@
 #include "targets/target.h"
 
 using namespace simdgen;
+using simdgen::testing::checkIntPlans;
 using simdgen::testing::checkPlans;
 using simdgen::testing::contractionSpec;
 
@@ -312,4 +313,45 @@ TEST_CASE("contraction with bf16 operands on avx512+bf16: vdpbf16ps on pairs whe
   "init": "output",
   "output": {"name": "c", "index": ["i", "j"]},
   "epilogue": [{"op": "relu"}])J"), {{"m", 7}, {"n", 71}, {"k", k}}, uint64_t(k));
+}
+
+TEST_CASE("contraction with u8 x i8 operands on avx512+vnni: vpdpbusd on quads where the panel allows, else widening") {
+  auto ints = [](const std::string& a, const std::string& b, bool transposed) {
+    std::string body = std::string(R"J(  "dims": [{"name": "i", "extent": "m"}, {"name": "j", "extent": "n"}, {"name": "k", "extent": "k", "kind": "reduction"}],
+  "operands": [{"name": "a", "dtype": "@A@", "index": ["i", "k"], "strides": ["lda", 1]}, {"name": "b", "dtype": "@B@", "index": )J") +
+                       (transposed ? R"J(["j", "k"]}],)J" : R"J(["k", "j"]}],)J") + R"J(
+  "init": "output",
+  "output": {"name": "c", "index": ["i", "j"]},
+  "epilogue": [{"op": "relu"}])J";
+    body.replace(body.find("@A@"), 3, a);
+    body.replace(body.find("@B@"), 3, b);
+    return contractionSpec(body, "k", "i32");
+  };
+  const std::string dot = "vpdpbusd (four u8 x i8 products per i32 lane";
+  auto ops = [](const ir::Plan& p) {
+    std::ostringstream s;
+    s << p.print();
+    return s.str();
+  };
+  for (const auto& [a, b] : {std::pair<const char*, const char*>{"u8", "i8"}, {"i8", "u8"}}) {
+    CAPTURE(a);
+    const ir::Plan quads = buildPlan(parseSpecText(ints(a, b, false), "q.json"), targetNamed("avx512", {"vnni"}));
+    CHECK(has(quads.summary, dot));
+    CHECK(has(quads.summary, "byte quads: panel row p holds steps 4p..4p + 3"));
+    CHECK(ops(quads).find("dot_u8i8") != std::string::npos);
+  }
+  // Without the feature, with operands of one signedness or wider, or with B transposed: widening.
+  for (const ir::Plan& p : {buildPlan(parseSpecText(ints("u8", "i8", false), "q.json"), targetNamed("avx512")),
+                            buildPlan(parseSpecText(ints("i8", "i8", false), "q.json"), targetNamed("avx512", {"vnni"})),
+                            buildPlan(parseSpecText(ints("u8", "i16", false), "q.json"), targetNamed("avx512", {"vnni"})),
+                            buildPlan(parseSpecText(ints("u8", "i8", true), "q.json"), targetNamed("avx512", {"vnni"}))}) {
+    CHECK_FALSE(has(p.summary, dot));
+    CHECK(ops(p).find("dot_u8i8") == std::string::npos);
+  }
+  // Every remainder of the reduction modulo 4, several blocks of the panel (2048 steps), partial
+  // columns and row tails: the quads agree exactly with the definition (checkIntPlans runs
+  // avx512+vnni among its targets).
+  for (int64_t k : {1, 2, 3, 4, 6, 7, 2053})
+    for (const auto& [a, b] : {std::pair<const char*, const char*>{"u8", "i8"}, {"i8", "u8"}})
+      checkIntPlans(ints(a, b, false), {{"m", 7}, {"n", k > 100 ? 17 : 71}, {"k", k}}, uint64_t(k));
 }

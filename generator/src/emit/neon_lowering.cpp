@@ -400,6 +400,7 @@ class NeonLowering final : public IsaLowering {
       case OpKind::LocateNaN:
       case OpKind::SetIndex:
       case OpKind::Fence:
+      case OpKind::DotU8I8:  // an x86 instruction: only avx512+vnni plans use it
       case OpKind::DotBf16:  // an x86 instruction: only avx512+bf16 plans use it
         break;
     }

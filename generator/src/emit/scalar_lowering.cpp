@@ -114,6 +114,7 @@ class ScalarLowering final : public IsaLowering {
         return;
       }
       case OpKind::Extend:
+      case OpKind::DotU8I8:  // an x86 instruction: only avx512+vnni plans use it
       case OpKind::DotBf16:  // an x86 instruction: only avx512+bf16 plans use it
       case OpKind::DotAccumulate:
       case OpKind::ReduceLanes:

@@ -883,6 +883,11 @@ class X86Lowering final : public IsaLowering {
         const std::string bh = "(__m" + std::to_string(bits) + "bh)";
         return x.assign(call(pfx(bits) + "dpbf16_ps", {s.args[0], bh + s.args[1], bh + s.args[2]}));
       }
+      case OpKind::DotU8I8: {  // vpdpbusd: u8 x s8 quads into i32 lanes (wrapping)
+        if (!w.cx.target.has("vnni")) throw std::logic_error("dot_u8i8 needs the vnni feature (target avx512+vnni)");
+        w.cx.instructions.insert("vpdpbusd u8 x s8 quad dot products");
+        return x.assign(call(pfx(s.type.bits()) + "dpbusd_epi32", {s.args[0], s.args[1], s.args[2]}));
+      }
       case OpKind::Sub: return x.assign(subExpr(s.type.elem, s.type.bits(), s.args[0], s.args[1]));
       case OpKind::Abs: return x.assign(absExpr(s.type.elem, s.type.bits(), s.args[0], w.cx));
       case OpKind::Sqrt: return x.assign(call(pfx(s.type.bits()) + "sqrt_" + fsfx(s.type.elem), {s.args[0]}));

@@ -234,6 +234,7 @@ std::string_view nameOf(OpKind k) {
     case OpKind::Binary: return "binary";
     case OpKind::Fma: return "fma";
     case OpKind::DotBf16: return "dot_bf16";
+    case OpKind::DotU8I8: return "dot_u8i8";
     case OpKind::Sub: return "sub";
     case OpKind::Neg: return "neg";
     case OpKind::Div: return "div";

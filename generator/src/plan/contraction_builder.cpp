@@ -447,25 +447,59 @@ class ContractionBuilder {
     const int64_t columns = int64_t(nr_) * lanes_.lanes;
     const bool byElement = packed_ == transposed_ && !transposesByNetwork();
     const int64_t bytes = byElement ? kTransposedPanelBytes : kPanelBytes;
-    dotBf16_ = dotPairs();
-    const int64_t elementBytes = dotBf16_ ? 2 : bytesOf(c_.dtype);  // a pair panel keeps bf16
+    group_ = dotGroup();
+    const int64_t elementBytes = group_ ? 4 / group_ : bytesOf(c_.dtype);  // a group panel keeps bf16 or bytes
     kc_ = std::max<int64_t>(16, bytes / (columns * elementBytes));
-    if (dotBf16_) kc_ += kc_ & 1;  // blocks of whole pairs of steps
-    if (dotBf16_) plan_.tensors.push_back({"panel", DType::u32, true, {Index::constant(kc_ / 2 * columns)}, {Index::constant(1)}});
+    if (group_) kc_ -= kc_ % group_;  // blocks of whole groups of steps
+    if (group_) plan_.tensors.push_back({"panel", DType::u32, true, {Index::constant(kc_ / group_ * columns)}, {Index::constant(1)}});
     else plan_.tensors.push_back({"panel", c_.dtype, true, {Index::constant(kc_ * columns)}, {Index::constant(1)}});
     plan_.tensors.back().scratch = true;
     note("packing: " + inputs_[size_t(packed_)].spec->name + (byElement ? " (transposed: element by element)" : packed_ == transposed_ ? " (transposed by " + std::to_string(lanes_.lanes) + " x " + std::to_string(lanes_.lanes) + " tiles)" : "") + " is copied per column of tiles into a " + std::to_string(kc_ * columns * elementBytes / 1024) +
          " KiB panel, " + std::to_string(kc_) + " steps of " + dimName(kdim_) + " at a time (the reduction runs in blocks of " + std::to_string(kc_) + ")" +
-         (dotBf16_ ? "; bf16 pairs: panel row p holds steps 2p and 2p + 1 of each column as one u32, for vdpbf16ps" : ""));
+         (group_ == 2 ? "; bf16 pairs: panel row p holds steps 2p and 2p + 1 of each column as one u32, for vdpbf16ps" : "") +
+         (group_ == 4 ? "; byte quads: panel row p holds steps 4p..4p + 3 of each column as one u32, for vpdpbusd" : ""));
   }
-  // Whether the reduction runs through vdpbf16ps (two bf16 products per f32 lane): the target has
-  // it, both operands are bf16, the vector-dim operand goes through the panel as it is laid out
-  // (a transposed one is not paired yet), the broadcast one has consecutive reduction steps (a
-  // pair is two adjacent elements), and no schedule unrolls the reduction.
-  bool dotPairs() const {
-    if (!target_.has("bf16") || packed_ < 0 || packed_ == transposed_ || nest_.unroll.count(kdim_)) return false;
+  // The steps one dot-product instruction multiplies into each lane (0: none): 2 through vdpbf16ps
+  // (two bf16 products per f32 lane) when both operands are bf16 and the target has it, 4 through
+  // vpdpbusd (four u8 x s8 products per i32 lane) when one operand is u8 and the other i8 and the
+  // target has AVX512-VNNI. Either way the vector-dim operand goes through the panel as it is laid
+  // out (a transposed one is not grouped yet), the broadcast one has consecutive reduction steps (a
+  // group is adjacent elements), and no schedule unrolls the reduction.
+  int dotGroup() const {
+    if (packed_ < 0 || packed_ == transposed_ || nest_.unroll.count(kdim_)) return 0;
     const PlannedTensor &b = inputs_[size_t(packed_)], &a = inputs_[size_t(1 - packed_)];
-    return a.spec->bf16 && b.spec->bf16 && stepAlong(a, kdim_).constantValue() == int64_t{1};
+    if (stepAlong(a, kdim_).constantValue() != int64_t{1}) return 0;
+    if (target_.has("bf16") && a.spec->bf16 && b.spec->bf16) return 2;
+    const DType na = a.spec->narrow.value_or(DType::i32), nb = b.spec->narrow.value_or(DType::i32);
+    const bool u8i8 = (na == DType::u8 && nb == DType::i8) || (na == DType::i8 && nb == DType::u8);
+    return target_.has("vnni") && target_.maskRegisters && u8i8 ? 4 : 0;
+  }
+  // The element type of a group's parts (bf16 bits or the operand's bytes) and the bits each
+  // part takes in its u32.
+  DType groupPart(const PlannedTensor& t) const { return group_ == 2 ? DType::u16 : *t.spec->narrow; }
+  int groupPartBits() const { return 32 / group_; }
+  // Part h of a group, zero-extended to u32 and moved to its place (bits h * 32 / G up), or-ed
+  // into `group` (declared by part 0). `load` reads the part (its dst and type are set here).
+  void groupPartInto(ir::Block& out, Stmt load, const std::string& group, int h, VecType part) {
+    const std::string name = group + "_" + std::to_string(h);
+    const VecType wide{DType::u32, part.lanes}, bytes{DType::u8, part.lanes};
+    load.dst = name + "_" + std::string(nameOf(part.elem));
+    load.type = part;
+    std::string bits = load.dst;
+    out.push_back(std::move(load));
+    if (part.elem == DType::i8) {  // the byte's bits, not its value: zero-extended below
+      out.push_back(op(part.lanes > 1 ? OpKind::Bitcast : OpKind::Convert, name + "_u8", bytes, {bits}));
+      bits = name + "_u8";
+    }
+    const std::string widened = h == 0 ? group : name;
+    out.push_back(op(part.lanes > 1 ? OpKind::Extend : OpKind::Convert, widened, wide, {bits}));
+    if (h == 0) return;
+    Stmt up = op(OpKind::ShiftLeft, name + "_high", wide, {name});
+    up.part = h * groupPartBits();
+    out.push_back(up);
+    Stmt join = op(OpKind::Binary, group, wide, {group, name + "_high"}, false);
+    join.rop = ReduceOp::bit_or;
+    out.push_back(join);
   }
   // Why operand k cannot be packed ("" if it can).
   std::string packable(int k) {
@@ -508,9 +542,9 @@ class ContractionBuilder {
     const int64_t columns = int64_t(nr) * lanes_.lanes;
     ir::Block block;
     block.push_back(ir::letMin("k_end", sym("k0") + kc_, dimExtent(kdim_)));
-    if (dotBf16_) {
-      const ir::Block pairs = pairPanel(b, nr, pred);
-      block.insert(block.end(), pairs.begin(), pairs.end());
+    if (group_) {
+      const ir::Block groups = groupPanel(b, nr, pred);
+      block.insert(block.end(), groups.begin(), groups.end());
     } else if (packed_ != transposed_) {
       ir::Block copy;
       for (int u = 0; u < nr; ++u) {
@@ -566,102 +600,92 @@ class ContractionBuilder {
     return out;
   }
 
-  // The pair panel (dotBf16_): row (kp - k0) / 2 holds steps kp and kp + 1 of each of the
-  // column's nr vectors as one u32 per column (kp's bf16 in the low half: what vdpbf16ps
-  // multiplies): both rows zero-extended, the second shifted up, or-ed. An odd last step pairs
-  // with zero; lanes past the extent (a partial column) are packed as zeros.
-  ir::Block pairPanel(const PlannedTensor& b, int nr, const std::string& pred) {
+  // The group panel (group_ = G): row (kp - k0) / G holds steps kp..kp + G - 1 of each of the
+  // column's nr vectors as one u32 per column (step kp + h in bits h * 32 / G up: what
+  // vdpbf16ps and vpdpbusd multiply), each row zero-extended, shifted up and or-ed. The last
+  // group, when the block's steps do not divide, has its missing parts zero (a step past the end
+  // is not read); lanes past the extent (a partial column) are packed as zeros.
+  ir::Block groupPanel(const PlannedTensor& b, int nr, const std::string& pred) {
     const std::string k = loopVar(kdim_);
     const int64_t columns = int64_t(nr) * lanes_.lanes;
-    const VecType bits{DType::u16, lanes_.lanes}, pair{DType::u32, lanes_.lanes};
-    auto rows = [&](bool both) {
+    const VecType part{groupPart(b), lanes_.lanes}, wide{DType::u32, lanes_.lanes};
+    auto rows = [&](bool whole) {
       ir::Block copy;
       for (int u = 0; u < nr; ++u) {
-        const std::string v = "pair" + std::to_string(u);
-        for (int h = 0; h < (both ? 2 : 1); ++h) {
-          const std::string half = v + "_" + std::to_string(h);
-          Stmt l = op(OpKind::Load, half + "_bf16", bits);
+        const std::string v = "group" + std::to_string(u);
+        for (int h = 0; h < group_; ++h) {
+          Stmt l = op(OpKind::Load, "", part);
           l.tensor = b.name;
           l.index = (renamed(address(b, 0, u), k, "kp") + stepAlong(b, kdim_) * h).simplified();
           if (!pred.empty()) {
             l.pred = pred;
             l.literal = "0";
           }
-          copy.push_back(l);
-          copy.push_back(op(OpKind::Extend, half, pair, {half + "_bf16"}));
+          ir::Block parts;
+          groupPartInto(whole || h == 0 ? copy : parts, l, v, h, part);
+          if (!parts.empty()) copy.push_back(ir::ifLess(sym("kp") + h, sym("k_end"), std::move(parts)));
         }
-        if (both) {
-          Stmt up = op(OpKind::ShiftLeft, v + "_1_high", pair, {v + "_1"});
-          up.part = 16;
-          copy.push_back(up);
-          Stmt join = op(OpKind::Binary, v, pair, {v + "_0", v + "_1_high"});
-          join.rop = ReduceOp::bit_or;
-          copy.push_back(join);
-        }
-        Stmt st = op(OpKind::Store, "", pair, {both ? v : v + "_0"}, false);
+        Stmt st = op(OpKind::Store, "", wide, {v}, false);
         st.tensor = "panel";
-        st.index = ((sym("kp") - sym("k0")) * (columns / 2) + lanesIndex() * u).simplified();
+        st.index = ((sym("kp") - sym("k0")) * (columns / group_) + lanesIndex() * u).simplified();
         copy.push_back(st);
       }
       return copy;
     };
+    const std::string what = group_ == 2 ? "as bf16 pairs" : "as byte quads";
     ir::Block out;
-    out.push_back(ir::forLoop("kp", sym("k0"), sym("k_end"), 2, rows(true), false,
-                              "pack: " + std::to_string(nr) + (nr == 1 ? " vector" : " vectors") + " of " + b.spec->name + " per two steps, as bf16 pairs"));
-    out.push_back(ir::forLoop("kp", sym("k0"), sym("k_end"), 1, rows(false), true, "an odd last step, paired with zero"));
+    out.push_back(ir::forLoop("kp", sym("k0"), sym("k_end"), group_, rows(true), false,
+                              "pack: " + std::to_string(nr) + (nr == 1 ? " vector" : " vectors") + " of " + b.spec->name + " per " + std::to_string(group_) + " steps, " + what));
+    Stmt last = ir::ifLess(sym("kp"), sym("k_end"), rows(false), "the last steps, the missing ones zero");
+    out.push_back(std::move(last));
     return out;
   }
 
-  // The reduction through the pair panel (dotBf16_): two steps per vdpbf16ps, then an odd last
-  // step whose missing halves are zero on both sides.
+  // The reduction through the group panel (group_ = G): G steps per instruction, then the last
+  // steps when the block's do not divide (the missing parts zero on both sides).
   ir::Block dotReduction(int mr, int nr, const std::string& pred) {
-    const std::string k = loopVar(kdim_);
+    const std::string k = loopVar(kdim_), n = std::to_string(group_), ins = group_ == 2 ? "vdpbf16ps" : "vpdpbusd";
     ir::Block out;
-    out.push_back(ir::forLoop(k, sym("k0"), sym("k_end"), 2, dotStep(mr, nr, pred, true), false, dimName(kdim_) + ", two steps per vdpbf16ps"));
-    out.push_back(ir::forLoop(k, sym("k0"), sym("k_end"), 1, dotStep(mr, nr, pred, false), true, "an odd last step of " + dimName(kdim_)));
+    out.push_back(ir::forLoop(k, sym("k0"), sym("k_end"), group_, dotStep(mr, nr, pred, true), false, dimName(kdim_) + ", " + n + " steps per " + ins));
+    out.push_back(ir::ifLess(sym(k), sym("k_end"), dotStep(mr, nr, pred, false), "the last steps of " + dimName(kdim_)));
     return out;
   }
-  // One pair of steps (or the odd last step alone): the panel's pair vectors, then per row the
-  // broadcast operand's pair (two adjacent bf16 as one u32, the first in the low half), splat,
-  // and the row's dot products.
-  ir::Block dotStep(int mr, int nr, const std::string& pred, bool both) {
+  // One group of steps (or the last, partial one: its parts past k_end are zero): the panel's
+  // group vectors, then per row the broadcast operand's group (G adjacent elements as one u32,
+  // the first in the low bits), splat, and the row's dot products.
+  ir::Block dotStep(int mr, int nr, const std::string& pred, bool whole) {
     const PlannedTensor& a = inputs_[size_t(1 - packed_)];
-    const VecType pair{DType::u32, lanes_.lanes}, one16{DType::u16, 1}, one32{DType::u32, 1};
-    const std::string k = loopVar(kdim_), tag = both ? "" : "_last";
+    const VecType wide{DType::u32, lanes_.lanes}, one{groupPart(a), 1};
+    const std::string k = loopVar(kdim_), tag = whole ? "" : "_last";
     ir::Block body;
     for (int u = 0; u < nr; ++u) {
-      Stmt s = op(OpKind::Load, "panel_v" + std::to_string(u) + tag, pair);
+      Stmt s = op(OpKind::Load, "panel_v" + std::to_string(u) + tag, wide);
       s.tensor = "panel";
-      s.index = ((sym(k) - sym("k0")) * (panelColumns_ / 2) + lanesIndex() * u).simplified();
+      s.index = ((sym(k) - sym("k0")) * (panelColumns_ / group_) + lanesIndex() * u).simplified();
       if (!pred.empty()) {  // a partial column: the lanes past the extent were not packed
         s.pred = pred;
         s.literal = "0";
       }
       body.push_back(s);
     }
+    // vpdpbusd multiplies unsigned bytes (its first operand) by signed ones.
+    const bool broadcastUnsigned = group_ == 4 && a.spec->narrow == DType::u8;
     for (int r = 0; r < mr; ++r) {
       const std::string x = a.name + "_r" + std::to_string(r) + tag;
-      for (int h = 0; h < (both ? 2 : 1); ++h) {
-        const std::string half = x + "_" + std::to_string(h);
-        Stmt l = op(OpKind::Load, half + "_bf16", one16);
+      for (int h = 0; h < group_; ++h) {
+        Stmt l = op(OpKind::Load, "", one);
         l.tensor = a.name;
         l.index = (tileAddress(a, r, 0) + h).simplified();
-        body.push_back(l);
-        body.push_back(op(OpKind::Convert, half, one32, {half + "_bf16"}));
+        ir::Block parts;
+        groupPartInto(whole || h == 0 ? body : parts, l, x + "_group", h, one);
+        if (!parts.empty()) body.push_back(ir::ifLess(sym(k) + h, sym("k_end"), std::move(parts)));
       }
-      std::string value = x + "_0";
-      if (both) {
-        Stmt up = op(OpKind::ShiftLeft, x + "_1_high", one32, {x + "_1"});
-        up.part = 16;
-        body.push_back(up);
-        Stmt join = op(OpKind::Binary, x + "_pair", one32, {x + "_0", x + "_1_high"});
-        join.rop = ReduceOp::bit_or;
-        body.push_back(join);
-        value = x + "_pair";
+      body.push_back(op(OpKind::Splat, x, wide, {x + "_group"}));
+      for (int u = 0; u < nr; ++u) {
+        const std::string panel = "panel_v" + std::to_string(u) + tag;
+        if (group_ == 2) body.push_back(op(OpKind::DotBf16, accName(r, u), lanes_, {accName(r, u), panel, x}, false));
+        else body.push_back(op(OpKind::DotU8I8, accName(r, u), lanes_, {accName(r, u), broadcastUnsigned ? x : panel, broadcastUnsigned ? panel : x}, false));
       }
-      body.push_back(op(OpKind::Splat, x, pair, {value}));
-      for (int u = 0; u < nr; ++u)
-        body.push_back(op(OpKind::DotBf16, accName(r, u), lanes_, {accName(r, u), "panel_v" + std::to_string(u) + tag, x}, false));
     }
     return body;
   }
@@ -894,7 +918,7 @@ class ContractionBuilder {
         }
       out.push_back(ir::ifIndex(sym("k0"), ir::Cmp::gt, Index::constant(0), std::move(later), "a later block: the sums so far"));
     }
-    ir::Block body = dotBf16_ && packing_ ? dotReduction(mr, nr, pred) : reductionLoops(0, mr, nr, pred);
+    ir::Block body = group_ && packing_ ? dotReduction(mr, nr, pred) : reductionLoops(0, mr, nr, pred);
     out.insert(out.end(), body.begin(), body.end());
     if (packing_ && !c_.epilogue.empty()) {
       ir::Block last;
@@ -1238,7 +1262,9 @@ class ContractionBuilder {
     std::string red;
     for (const ContractionDim& d : c_.dims)
       if (d.reduction) red += (red.empty() ? "" : ", ") + d.name;
-    if (dotBf16_)
+    if (group_ == 4)
+      note("per four steps of " + dimName(kdim_) + ": vpdpbusd (four u8 x i8 products per i32 lane, wrapping), the broadcast operand's quad as one u32");
+    else if (group_ == 2)
       note("per two steps of " + dimName(kdim_) + ": vdpbf16ps (two bf16 products per f32 lane; subnormal inputs and sums flushed to zero), the broadcast operand's pair as one u32");
     else note("per step of " + (red.empty() ? std::string("the tile") : red) + ": " + (hasFma() ? "fused multiply-adds" : "multiplies and adds") +
          "; init and epilogue fused into the tile (each output element is written once)");
@@ -1342,7 +1368,7 @@ class ContractionBuilder {
   std::array<bool, 2> gathered_{false, false};  // operands read with gathers (strided, no panel)
   ContractionNest nest_;  // the loops around the tile (the schedule's, or defaultNest)
   Index tailLo_, tailHi_;       // the vector dim's partial vector: lanes tailLo_ + l < tailHi_
-  bool dotBf16_ = false;        // bf16 pairs through vdpbf16ps (dotPairs)
+  int group_ = 0;               // steps per dot-product instruction: 2 bf16 pairs, 4 byte quads (dotGroup)
   std::string notContiguous_;  // why the vector dim is one lane wide ("" if it is not)
   bool shiftedVec_ = false, shiftedRow_ = false;  // planning a shifted last tile (j_last, i_last)
   std::map<int, int64_t> stepOffset_;  // reduction dim -> offset of the unrolled copy being planned

@@ -332,6 +332,15 @@ struct Machine {
         }
         break;
       }
+      case OpKind::DotU8I8: {  // vpdpbusd: four exact products, their sum added with wrap-around
+        const Value &a = var(s.args[0]), &b = var(s.args[1]), &c = var(s.args[2]);
+        for (int l = 0; l < lanes; ++l) {
+          uint64_t sum = a.lanes[l].u;
+          for (int h = 0; h < 4; ++h) sum += uint64_t(int64_t(uint8_t(b.lanes[l].u >> (8 * h))) * int8_t(uint8_t(c.lanes[l].u >> (8 * h))));
+          v.lanes[l].u = normalize(DType::i32, sum);
+        }
+        break;
+      }
       case OpKind::DotBf16: {
         const Value &a = var(s.args[0]), &b = var(s.args[1]), &c = var(s.args[2]);
         for (int l = 0; l < lanes; ++l) {
