@@ -26,6 +26,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <exception>
+#include <functional>
 #include <limits>
 #include <map>
 #include <memory>
@@ -143,6 +144,28 @@ ProblemKind matmul_bf16_problem(const MatmulSize& s) {
   kind.label = "matmul_bf16/" + s.name();
   kind.inputs.a = bf16_input("a", s.m * s.k);
   kind.inputs.b = bf16_input("b", s.k * s.n);
+  return kind;
+}
+
+// The same product on integers: a in 0..255 (u8), b in -128..127 (i8), so int8 kernels and the
+// f32 reference see the same numbers (f32 sums of these are exact up to 2^24; the check's
+// tolerance covers the rest).
+const float* int8_input(const std::string& name, int64_t n, bool is_unsigned) {
+  static std::map<std::string, Floats> cache;
+  Floats& a = cache[name + "/" + std::to_string(n)];
+  if (!a) {
+    a = alloc(n);
+    std::mt19937_64 rng(std::hash<std::string>{}(name) + uint64_t(n));
+    for (int64_t i = 0; i < n; ++i) a[i] = static_cast<float>(static_cast<int>(rng() % 256) - (is_unsigned ? 0 : 128));
+  }
+  return a.get();
+}
+
+ProblemKind matmul_u8i8_problem(const MatmulSize& s) {
+  ProblemKind kind = matmul_problem(s);
+  kind.label = "matmul_u8i8/" + s.name();
+  kind.inputs.a = int8_input("a.u8", s.m * s.k, true);
+  kind.inputs.b = int8_input("b.i8", s.k * s.n, false);
   return kind;
 }
 
@@ -338,6 +361,13 @@ void register_contraction_benchmarks() {
     if (size.m != size.n) continue;  // 512^3 and 1024^3
     const ProblemKind kind = matmul_bf16_problem(size);
     for (const Peer& peer : bf16) add(kind, peer);
+  }
+  std::vector<Peer> int8 = simdgen_u8i8_matmul_peers();
+  for (Peer& p : onednn_u8i8_matmul_peers()) int8.push_back(std::move(p));
+  for (const MatmulSize& size : kMatmulSizes) {
+    if (size.m != size.n) continue;  // 512^3 and 1024^3
+    const ProblemKind kind = matmul_u8i8_problem(size);
+    for (const Peer& peer : int8) add(kind, peer);
   }
 }
 

@@ -68,6 +68,9 @@ std::vector<Peer> onednn_matmul_peers();    // "onednn": the matmul primitive, p
 // bf16 matmuls (a and b hold values a bfloat16 represents exactly; f32 output): "onednn" (plain
 // bf16 layouts), "onednn.packed" (weights in oneDNN's preferred layout, reordered once).
 std::vector<Peer> onednn_bf16_matmul_peers();
+// int8 matmuls (a holds integers 0..255, b -128..127; i32 output, compared as floats): "onednn"
+// (u8 x s8 -> s32, plain layouts), "onednn.packed" (weights reordered once to its layout).
+std::vector<Peer> onednn_u8i8_matmul_peers();
 std::vector<Peer> onednn_conv_peers();      // "onednn" (preferred layouts), "onednn.nhwc"
 std::vector<Peer> halide_conv_peers();      // "halide": JIT, the seed's schedule minus parallel
 
@@ -77,6 +80,9 @@ std::vector<Peer> simdgen_matmul_peers();
 // bf16 matmuls: "simdgen" (specs' matmul_bf16 on the bits of a and b, converted once, untimed),
 // its variants, and "simdgen_f32" (the f32 kernel on the same values).
 std::vector<Peer> simdgen_bf16_matmul_peers();
+// int8 matmuls: "simdgen" (bench_matmul_u8i8 on u8 and i8 copies, made once, untimed), its
+// variants, and "simdgen_f32" (the f32 kernel on the same values).
+std::vector<Peer> simdgen_u8i8_matmul_peers();
 std::vector<Peer> simdgen_conv_peers();
 
 }  // namespace simdgen_bench

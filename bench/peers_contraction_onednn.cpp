@@ -98,6 +98,32 @@ Prepared matmul_bf16(const Problem& p, bool packed) {
           std::string(pd.impl_info_str()) + ", weights " + layout(pd.weights_desc(), b_plain, "plain")};
 }
 
+// c = a * b on u8 a and s8 b (the benchmark's floats hold integers in their ranges: reordered
+// once, outside the timing), s32 c, converted to floats for the check outside the timing.
+// packed: the weights in the layout oneDNN prefers (reordered once), else plain row-major s8.
+Prepared matmul_u8i8(const Problem& p, bool packed) {
+  const memory::desc a_f32({p.m, p.k}, dt::f32, tag::ab), b_f32({p.k, p.n}, dt::f32, tag::ab),
+      a_md({p.m, p.k}, dt::u8, tag::ab), b_plain({p.k, p.n}, dt::s8, tag::ab),
+      b_md = packed ? memory::desc({p.k, p.n}, dt::s8, tag::any) : b_plain, c_md({p.m, p.n}, dt::s32, tag::ab);
+  const dnnl::matmul::primitive_desc pd(dnnl::matmul::desc(a_md, b_md, c_md), cpu());
+  auto prim = std::make_shared<dnnl::matmul>(pd);
+  auto s = std::make_shared<dnnl::stream>(cpu());
+  const memory a = reordered(wrap(a_f32, p.a), a_md, *s);
+  const memory b = reordered(wrap(b_f32, p.b), pd.weights_desc(), *s);
+  auto c = std::make_shared<std::vector<int32_t>>(static_cast<size_t>(p.m * p.n));
+  auto args = std::make_shared<std::unordered_map<int, memory>>(std::unordered_map<int, memory>{
+      {DNNL_ARG_SRC, a}, {DNNL_ARG_WEIGHTS, b}, {DNNL_ARG_DST, memory(c_md, cpu(), c->data())}});
+  return {[=] {
+            prim->execute(*s, *args);
+            s->wait();
+          },
+          [p, c] {
+            for (int64_t i = 0; i < p.m * p.n; ++i) p.out[i] = static_cast<float>((*c)[static_cast<size_t>(i)]);
+            return static_cast<const float*>(p.out);
+          },
+          std::string(pd.impl_info_str()) + ", weights " + layout(pd.weights_desc(), b_plain, "plain")};
+}
+
 // The seed convolution; nhwc = false lets oneDNN pick the activation layouts.
 Prepared conv(const Problem& p, bool nhwc) {
   using C = SeedConv;
@@ -170,6 +196,11 @@ std::vector<Peer> onednn_matmul_peers() { return {{"onednn", matmul}}; }
 std::vector<Peer> onednn_bf16_matmul_peers() {
   return {{"onednn", [](const Problem& p) { return matmul_bf16(p, false); }},
           {"onednn.packed", [](const Problem& p) { return matmul_bf16(p, true); }}};
+}
+
+std::vector<Peer> onednn_u8i8_matmul_peers() {
+  return {{"onednn", [](const Problem& p) { return matmul_u8i8(p, false); }},
+          {"onednn.packed", [](const Problem& p) { return matmul_u8i8(p, true); }}};
 }
 
 std::vector<Peer> onednn_conv_peers() {

@@ -16,6 +16,7 @@
 #include "bench_matmul_bt_f32.h"
 #include "bench_matmul_bt_packed_f32.h"
 #include "bench_matmul_f32.h"
+#include "bench_matmul_u8i8.h"
 #include "bench_seed_conv.h"
 #include "bench_seed_conv_packed.h"
 #include "bench_seed_conv_schedule.h"
@@ -37,6 +38,7 @@ bool cpu_runs(const std::string& variant) {
                       __builtin_cpu_supports("bmi2") && avx2_fma;
   if (variant == "avx512") return avx512;
   if (variant == "avx512_bf16") return avx512 && __builtin_cpu_supports("avx512bf16");
+  if (variant == "avx512_vnni") return avx512 && __builtin_cpu_supports("avx512vnni");
   return false;
 }
 
@@ -108,6 +110,34 @@ Peer matmul_bf16_peer(const std::string& name, MatmulBf16 f) {
           }};
 }
 
+// The benchmark's int8 inputs (floats holding integers in the type's range) as the type itself.
+template <class T>
+std::shared_ptr<T> integers(const float* x, int64_t n) {
+  const size_t bytes = (static_cast<size_t>(n) * sizeof(T) + 63) / 64 * 64;
+  std::shared_ptr<T> v(static_cast<T*>(std::aligned_alloc(64, bytes)), std::free);
+  for (int64_t i = 0; i < n; ++i) {
+    if (x[i] != static_cast<float>(static_cast<T>(x[i]))) throw std::runtime_error("int8 input holds a value its type cannot");
+    v.get()[i] = static_cast<T>(x[i]);
+  }
+  return v;
+}
+
+using MatmulU8I8 = void (*)(const uint8_t*, const int8_t*, int64_t, int64_t, int64_t, int64_t, int64_t,
+                            int64_t, int32_t*);
+// u8 a, i8 b converted once (untimed); the i32 result converted to floats outside the timing.
+Peer matmul_u8i8_peer(const std::string& name, MatmulU8I8 f) {
+  return {name, [f](const Problem& p) {
+            std::shared_ptr<uint8_t> a = integers<uint8_t>(p.a, p.m * p.k);
+            std::shared_ptr<int8_t> b = integers<int8_t>(p.b, p.k * p.n);
+            std::shared_ptr<int32_t> c(static_cast<int32_t*>(std::aligned_alloc(64, static_cast<size_t>((p.m * p.n * 4 + 63) / 64 * 64))), std::free);
+            return Prepared{[f, p, a, b, c] { f(a.get(), b.get(), p.m, p.n, p.k, p.k, p.n, p.n, c.get()); },
+                            [p, c] {
+                              for (int64_t i = 0; i < p.m * p.n; ++i) p.out[i] = static_cast<float>(c.get()[i]);
+                              return static_cast<const float*>(p.out);
+                            }};
+          }};
+}
+
 Peer conv_peer(const std::string& name, ConvFn f) {
   return {name, [f](const Problem& p) {
             // Generated signature order: filter, input, bias, output.
@@ -158,6 +188,17 @@ std::vector<Peer> simdgen_bf16_matmul_peers() {
 #define SIMDGEN_BENCH_VARIANT(v) \
   if (cpu_runs(#v)) peers.push_back(matmul_bf16_peer("simdgen." #v, bench_matmul_bf16_##v));
   SIMDGEN_bench_matmul_bf16_VARIANTS(SIMDGEN_BENCH_VARIANT)
+#undef SIMDGEN_BENCH_VARIANT
+  peers.push_back(matmul_peer("simdgen_f32", bench_matmul_f32));
+  return peers;
+}
+
+std::vector<Peer> simdgen_u8i8_matmul_peers() {
+  std::vector<Peer> peers;
+  peers.push_back(matmul_u8i8_peer("simdgen", bench_matmul_u8i8));
+#define SIMDGEN_BENCH_VARIANT(v) \
+  if (cpu_runs(#v)) peers.push_back(matmul_u8i8_peer("simdgen." #v, bench_matmul_u8i8_##v));
+  SIMDGEN_bench_matmul_u8i8_VARIANTS(SIMDGEN_BENCH_VARIANT)
 #undef SIMDGEN_BENCH_VARIANT
   peers.push_back(matmul_peer("simdgen_f32", bench_matmul_f32));
   return peers;
