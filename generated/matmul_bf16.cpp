@@ -295,67 +295,47 @@ matmul_bf16_avx512_bf16(const uint16_t* in0, const uint16_t* in1, int64_t size0,
           __m512i panel_v1 = _mm512_loadu_si512((const void*)(panel + 32 * r2 - 32 * k0 + 16));
           __m512i panel_v2 = _mm512_loadu_si512((const void*)(panel + 32 * r2 - 32 * k0 + 32));
           __m512i panel_v3 = _mm512_loadu_si512((const void*)(panel + 32 * r2 - 32 * k0 + 48));
-          uint16_t in0_r0_group_0_u16 = in0[i * stride0 + r2];
-          uint32_t in0_r0_group = (uint32_t)in0_r0_group_0_u16;
-          uint16_t in0_r0_group_1_u16 = in0[i * stride0 + r2 + 1];
-          uint32_t in0_r0_group_1 = (uint32_t)in0_r0_group_1_u16;
-          uint32_t in0_r0_group_1_high = (uint32_t)((uint32_t)in0_r0_group_1 << 16);
-          in0_r0_group = (uint32_t)(in0_r0_group | in0_r0_group_1_high);
+          uint32_t in0_r0_group;
+          __builtin_memcpy(&in0_r0_group, in0 + i * stride0 + r2, sizeof in0_r0_group);
           __m512i in0_r0 = _mm512_set1_epi32((int)(in0_r0_group));
           acc0_0 = _mm512_dpbf16_ps(acc0_0, (__m512bh)panel_v0, (__m512bh)in0_r0);
           acc0_1 = _mm512_dpbf16_ps(acc0_1, (__m512bh)panel_v1, (__m512bh)in0_r0);
           acc0_2 = _mm512_dpbf16_ps(acc0_2, (__m512bh)panel_v2, (__m512bh)in0_r0);
           acc0_3 = _mm512_dpbf16_ps(acc0_3, (__m512bh)panel_v3, (__m512bh)in0_r0);
-          uint16_t in0_r1_group_0_u16 = in0[i * stride0 + r2 + stride0];
-          uint32_t in0_r1_group = (uint32_t)in0_r1_group_0_u16;
-          uint16_t in0_r1_group_1_u16 = in0[i * stride0 + r2 + stride0 + 1];
-          uint32_t in0_r1_group_1 = (uint32_t)in0_r1_group_1_u16;
-          uint32_t in0_r1_group_1_high = (uint32_t)((uint32_t)in0_r1_group_1 << 16);
-          in0_r1_group = (uint32_t)(in0_r1_group | in0_r1_group_1_high);
+          uint32_t in0_r1_group;
+          __builtin_memcpy(&in0_r1_group, in0 + i * stride0 + r2 + stride0, sizeof in0_r1_group);
           __m512i in0_r1 = _mm512_set1_epi32((int)(in0_r1_group));
           acc1_0 = _mm512_dpbf16_ps(acc1_0, (__m512bh)panel_v0, (__m512bh)in0_r1);
           acc1_1 = _mm512_dpbf16_ps(acc1_1, (__m512bh)panel_v1, (__m512bh)in0_r1);
           acc1_2 = _mm512_dpbf16_ps(acc1_2, (__m512bh)panel_v2, (__m512bh)in0_r1);
           acc1_3 = _mm512_dpbf16_ps(acc1_3, (__m512bh)panel_v3, (__m512bh)in0_r1);
-          uint16_t in0_r2_group_0_u16 = in0[i * stride0 + r2 + 2 * stride0];
-          uint32_t in0_r2_group = (uint32_t)in0_r2_group_0_u16;
-          uint16_t in0_r2_group_1_u16 = in0[i * stride0 + r2 + 2 * stride0 + 1];
-          uint32_t in0_r2_group_1 = (uint32_t)in0_r2_group_1_u16;
-          uint32_t in0_r2_group_1_high = (uint32_t)((uint32_t)in0_r2_group_1 << 16);
-          in0_r2_group = (uint32_t)(in0_r2_group | in0_r2_group_1_high);
+          uint32_t in0_r2_group;
+          __builtin_memcpy(&in0_r2_group, in0 + i * stride0 + r2 + 2 * stride0,
+                           sizeof in0_r2_group);
           __m512i in0_r2 = _mm512_set1_epi32((int)(in0_r2_group));
           acc2_0 = _mm512_dpbf16_ps(acc2_0, (__m512bh)panel_v0, (__m512bh)in0_r2);
           acc2_1 = _mm512_dpbf16_ps(acc2_1, (__m512bh)panel_v1, (__m512bh)in0_r2);
           acc2_2 = _mm512_dpbf16_ps(acc2_2, (__m512bh)panel_v2, (__m512bh)in0_r2);
           acc2_3 = _mm512_dpbf16_ps(acc2_3, (__m512bh)panel_v3, (__m512bh)in0_r2);
-          uint16_t in0_r3_group_0_u16 = in0[i * stride0 + r2 + 3 * stride0];
-          uint32_t in0_r3_group = (uint32_t)in0_r3_group_0_u16;
-          uint16_t in0_r3_group_1_u16 = in0[i * stride0 + r2 + 3 * stride0 + 1];
-          uint32_t in0_r3_group_1 = (uint32_t)in0_r3_group_1_u16;
-          uint32_t in0_r3_group_1_high = (uint32_t)((uint32_t)in0_r3_group_1 << 16);
-          in0_r3_group = (uint32_t)(in0_r3_group | in0_r3_group_1_high);
+          uint32_t in0_r3_group;
+          __builtin_memcpy(&in0_r3_group, in0 + i * stride0 + r2 + 3 * stride0,
+                           sizeof in0_r3_group);
           __m512i in0_r3 = _mm512_set1_epi32((int)(in0_r3_group));
           acc3_0 = _mm512_dpbf16_ps(acc3_0, (__m512bh)panel_v0, (__m512bh)in0_r3);
           acc3_1 = _mm512_dpbf16_ps(acc3_1, (__m512bh)panel_v1, (__m512bh)in0_r3);
           acc3_2 = _mm512_dpbf16_ps(acc3_2, (__m512bh)panel_v2, (__m512bh)in0_r3);
           acc3_3 = _mm512_dpbf16_ps(acc3_3, (__m512bh)panel_v3, (__m512bh)in0_r3);
-          uint16_t in0_r4_group_0_u16 = in0[i * stride0 + r2 + 4 * stride0];
-          uint32_t in0_r4_group = (uint32_t)in0_r4_group_0_u16;
-          uint16_t in0_r4_group_1_u16 = in0[i * stride0 + r2 + 4 * stride0 + 1];
-          uint32_t in0_r4_group_1 = (uint32_t)in0_r4_group_1_u16;
-          uint32_t in0_r4_group_1_high = (uint32_t)((uint32_t)in0_r4_group_1 << 16);
-          in0_r4_group = (uint32_t)(in0_r4_group | in0_r4_group_1_high);
+          uint32_t in0_r4_group;
+          __builtin_memcpy(&in0_r4_group, in0 + i * stride0 + r2 + 4 * stride0,
+                           sizeof in0_r4_group);
           __m512i in0_r4 = _mm512_set1_epi32((int)(in0_r4_group));
           acc4_0 = _mm512_dpbf16_ps(acc4_0, (__m512bh)panel_v0, (__m512bh)in0_r4);
           acc4_1 = _mm512_dpbf16_ps(acc4_1, (__m512bh)panel_v1, (__m512bh)in0_r4);
           acc4_2 = _mm512_dpbf16_ps(acc4_2, (__m512bh)panel_v2, (__m512bh)in0_r4);
           acc4_3 = _mm512_dpbf16_ps(acc4_3, (__m512bh)panel_v3, (__m512bh)in0_r4);
-          uint16_t in0_r5_group_0_u16 = in0[i * stride0 + r2 + 5 * stride0];
-          uint32_t in0_r5_group = (uint32_t)in0_r5_group_0_u16;
-          uint16_t in0_r5_group_1_u16 = in0[i * stride0 + r2 + 5 * stride0 + 1];
-          uint32_t in0_r5_group_1 = (uint32_t)in0_r5_group_1_u16;
-          uint32_t in0_r5_group_1_high = (uint32_t)((uint32_t)in0_r5_group_1 << 16);
-          in0_r5_group = (uint32_t)(in0_r5_group | in0_r5_group_1_high);
+          uint32_t in0_r5_group;
+          __builtin_memcpy(&in0_r5_group, in0 + i * stride0 + r2 + 5 * stride0,
+                           sizeof in0_r5_group);
           __m512i in0_r5 = _mm512_set1_epi32((int)(in0_r5_group));
           acc5_0 = _mm512_dpbf16_ps(acc5_0, (__m512bh)panel_v0, (__m512bh)in0_r5);
           acc5_1 = _mm512_dpbf16_ps(acc5_1, (__m512bh)panel_v1, (__m512bh)in0_r5);
@@ -517,45 +497,31 @@ matmul_bf16_avx512_bf16(const uint16_t* in0, const uint16_t* in1, int64_t size0,
           __m512i panel_v1 = _mm512_loadu_si512((const void*)(panel + 32 * r2 - 32 * k0 + 16));
           __m512i panel_v2 = _mm512_loadu_si512((const void*)(panel + 32 * r2 - 32 * k0 + 32));
           __m512i panel_v3 = _mm512_loadu_si512((const void*)(panel + 32 * r2 - 32 * k0 + 48));
-          uint16_t in0_r0_group_0_u16 = in0[i * stride0 + r2];
-          uint32_t in0_r0_group = (uint32_t)in0_r0_group_0_u16;
-          uint16_t in0_r0_group_1_u16 = in0[i * stride0 + r2 + 1];
-          uint32_t in0_r0_group_1 = (uint32_t)in0_r0_group_1_u16;
-          uint32_t in0_r0_group_1_high = (uint32_t)((uint32_t)in0_r0_group_1 << 16);
-          in0_r0_group = (uint32_t)(in0_r0_group | in0_r0_group_1_high);
+          uint32_t in0_r0_group;
+          __builtin_memcpy(&in0_r0_group, in0 + i * stride0 + r2, sizeof in0_r0_group);
           __m512i in0_r0 = _mm512_set1_epi32((int)(in0_r0_group));
           acc0_0 = _mm512_dpbf16_ps(acc0_0, (__m512bh)panel_v0, (__m512bh)in0_r0);
           acc0_1 = _mm512_dpbf16_ps(acc0_1, (__m512bh)panel_v1, (__m512bh)in0_r0);
           acc0_2 = _mm512_dpbf16_ps(acc0_2, (__m512bh)panel_v2, (__m512bh)in0_r0);
           acc0_3 = _mm512_dpbf16_ps(acc0_3, (__m512bh)panel_v3, (__m512bh)in0_r0);
-          uint16_t in0_r1_group_0_u16 = in0[i * stride0 + r2 + stride0];
-          uint32_t in0_r1_group = (uint32_t)in0_r1_group_0_u16;
-          uint16_t in0_r1_group_1_u16 = in0[i * stride0 + r2 + stride0 + 1];
-          uint32_t in0_r1_group_1 = (uint32_t)in0_r1_group_1_u16;
-          uint32_t in0_r1_group_1_high = (uint32_t)((uint32_t)in0_r1_group_1 << 16);
-          in0_r1_group = (uint32_t)(in0_r1_group | in0_r1_group_1_high);
+          uint32_t in0_r1_group;
+          __builtin_memcpy(&in0_r1_group, in0 + i * stride0 + r2 + stride0, sizeof in0_r1_group);
           __m512i in0_r1 = _mm512_set1_epi32((int)(in0_r1_group));
           acc1_0 = _mm512_dpbf16_ps(acc1_0, (__m512bh)panel_v0, (__m512bh)in0_r1);
           acc1_1 = _mm512_dpbf16_ps(acc1_1, (__m512bh)panel_v1, (__m512bh)in0_r1);
           acc1_2 = _mm512_dpbf16_ps(acc1_2, (__m512bh)panel_v2, (__m512bh)in0_r1);
           acc1_3 = _mm512_dpbf16_ps(acc1_3, (__m512bh)panel_v3, (__m512bh)in0_r1);
-          uint16_t in0_r2_group_0_u16 = in0[i * stride0 + r2 + 2 * stride0];
-          uint32_t in0_r2_group = (uint32_t)in0_r2_group_0_u16;
-          uint16_t in0_r2_group_1_u16 = in0[i * stride0 + r2 + 2 * stride0 + 1];
-          uint32_t in0_r2_group_1 = (uint32_t)in0_r2_group_1_u16;
-          uint32_t in0_r2_group_1_high = (uint32_t)((uint32_t)in0_r2_group_1 << 16);
-          in0_r2_group = (uint32_t)(in0_r2_group | in0_r2_group_1_high);
+          uint32_t in0_r2_group;
+          __builtin_memcpy(&in0_r2_group, in0 + i * stride0 + r2 + 2 * stride0,
+                           sizeof in0_r2_group);
           __m512i in0_r2 = _mm512_set1_epi32((int)(in0_r2_group));
           acc2_0 = _mm512_dpbf16_ps(acc2_0, (__m512bh)panel_v0, (__m512bh)in0_r2);
           acc2_1 = _mm512_dpbf16_ps(acc2_1, (__m512bh)panel_v1, (__m512bh)in0_r2);
           acc2_2 = _mm512_dpbf16_ps(acc2_2, (__m512bh)panel_v2, (__m512bh)in0_r2);
           acc2_3 = _mm512_dpbf16_ps(acc2_3, (__m512bh)panel_v3, (__m512bh)in0_r2);
-          uint16_t in0_r3_group_0_u16 = in0[i * stride0 + r2 + 3 * stride0];
-          uint32_t in0_r3_group = (uint32_t)in0_r3_group_0_u16;
-          uint16_t in0_r3_group_1_u16 = in0[i * stride0 + r2 + 3 * stride0 + 1];
-          uint32_t in0_r3_group_1 = (uint32_t)in0_r3_group_1_u16;
-          uint32_t in0_r3_group_1_high = (uint32_t)((uint32_t)in0_r3_group_1 << 16);
-          in0_r3_group = (uint32_t)(in0_r3_group | in0_r3_group_1_high);
+          uint32_t in0_r3_group;
+          __builtin_memcpy(&in0_r3_group, in0 + i * stride0 + r2 + 3 * stride0,
+                           sizeof in0_r3_group);
           __m512i in0_r3 = _mm512_set1_epi32((int)(in0_r3_group));
           acc3_0 = _mm512_dpbf16_ps(acc3_0, (__m512bh)panel_v0, (__m512bh)in0_r3);
           acc3_1 = _mm512_dpbf16_ps(acc3_1, (__m512bh)panel_v1, (__m512bh)in0_r3);
@@ -667,23 +633,15 @@ matmul_bf16_avx512_bf16(const uint16_t* in0, const uint16_t* in1, int64_t size0,
           __m512i panel_v1 = _mm512_loadu_si512((const void*)(panel + 32 * r2 - 32 * k0 + 16));
           __m512i panel_v2 = _mm512_loadu_si512((const void*)(panel + 32 * r2 - 32 * k0 + 32));
           __m512i panel_v3 = _mm512_loadu_si512((const void*)(panel + 32 * r2 - 32 * k0 + 48));
-          uint16_t in0_r0_group_0_u16 = in0[i * stride0 + r2];
-          uint32_t in0_r0_group = (uint32_t)in0_r0_group_0_u16;
-          uint16_t in0_r0_group_1_u16 = in0[i * stride0 + r2 + 1];
-          uint32_t in0_r0_group_1 = (uint32_t)in0_r0_group_1_u16;
-          uint32_t in0_r0_group_1_high = (uint32_t)((uint32_t)in0_r0_group_1 << 16);
-          in0_r0_group = (uint32_t)(in0_r0_group | in0_r0_group_1_high);
+          uint32_t in0_r0_group;
+          __builtin_memcpy(&in0_r0_group, in0 + i * stride0 + r2, sizeof in0_r0_group);
           __m512i in0_r0 = _mm512_set1_epi32((int)(in0_r0_group));
           acc0_0 = _mm512_dpbf16_ps(acc0_0, (__m512bh)panel_v0, (__m512bh)in0_r0);
           acc0_1 = _mm512_dpbf16_ps(acc0_1, (__m512bh)panel_v1, (__m512bh)in0_r0);
           acc0_2 = _mm512_dpbf16_ps(acc0_2, (__m512bh)panel_v2, (__m512bh)in0_r0);
           acc0_3 = _mm512_dpbf16_ps(acc0_3, (__m512bh)panel_v3, (__m512bh)in0_r0);
-          uint16_t in0_r1_group_0_u16 = in0[i * stride0 + r2 + stride0];
-          uint32_t in0_r1_group = (uint32_t)in0_r1_group_0_u16;
-          uint16_t in0_r1_group_1_u16 = in0[i * stride0 + r2 + stride0 + 1];
-          uint32_t in0_r1_group_1 = (uint32_t)in0_r1_group_1_u16;
-          uint32_t in0_r1_group_1_high = (uint32_t)((uint32_t)in0_r1_group_1 << 16);
-          in0_r1_group = (uint32_t)(in0_r1_group | in0_r1_group_1_high);
+          uint32_t in0_r1_group;
+          __builtin_memcpy(&in0_r1_group, in0 + i * stride0 + r2 + stride0, sizeof in0_r1_group);
           __m512i in0_r1 = _mm512_set1_epi32((int)(in0_r1_group));
           acc1_0 = _mm512_dpbf16_ps(acc1_0, (__m512bh)panel_v0, (__m512bh)in0_r1);
           acc1_1 = _mm512_dpbf16_ps(acc1_1, (__m512bh)panel_v1, (__m512bh)in0_r1);
@@ -753,12 +711,8 @@ matmul_bf16_avx512_bf16(const uint16_t* in0, const uint16_t* in1, int64_t size0,
           __m512i panel_v1 = _mm512_loadu_si512((const void*)(panel + 32 * r2 - 32 * k0 + 16));
           __m512i panel_v2 = _mm512_loadu_si512((const void*)(panel + 32 * r2 - 32 * k0 + 32));
           __m512i panel_v3 = _mm512_loadu_si512((const void*)(panel + 32 * r2 - 32 * k0 + 48));
-          uint16_t in0_r0_group_0_u16 = in0[i * stride0 + r2];
-          uint32_t in0_r0_group = (uint32_t)in0_r0_group_0_u16;
-          uint16_t in0_r0_group_1_u16 = in0[i * stride0 + r2 + 1];
-          uint32_t in0_r0_group_1 = (uint32_t)in0_r0_group_1_u16;
-          uint32_t in0_r0_group_1_high = (uint32_t)((uint32_t)in0_r0_group_1 << 16);
-          in0_r0_group = (uint32_t)(in0_r0_group | in0_r0_group_1_high);
+          uint32_t in0_r0_group;
+          __builtin_memcpy(&in0_r0_group, in0 + i * stride0 + r2, sizeof in0_r0_group);
           __m512i in0_r0 = _mm512_set1_epi32((int)(in0_r0_group));
           acc0_0 = _mm512_dpbf16_ps(acc0_0, (__m512bh)panel_v0, (__m512bh)in0_r0);
           acc0_1 = _mm512_dpbf16_ps(acc0_1, (__m512bh)panel_v1, (__m512bh)in0_r0);
@@ -849,68 +803,42 @@ matmul_bf16_avx512_bf16(const uint16_t* in0, const uint16_t* in1, int64_t size0,
         int64_t r2 = k0;
         for (; r2 + 2 <= k_end; r2 += 2) {
           __m512i panel_v0 = _mm512_loadu_si512((const void*)(panel + 8 * r2 - 8 * k0));
-          uint16_t in0_r0_group_0_u16 = in0[i * stride0 + r2];
-          uint32_t in0_r0_group = (uint32_t)in0_r0_group_0_u16;
-          uint16_t in0_r0_group_1_u16 = in0[i * stride0 + r2 + 1];
-          uint32_t in0_r0_group_1 = (uint32_t)in0_r0_group_1_u16;
-          uint32_t in0_r0_group_1_high = (uint32_t)((uint32_t)in0_r0_group_1 << 16);
-          in0_r0_group = (uint32_t)(in0_r0_group | in0_r0_group_1_high);
+          uint32_t in0_r0_group;
+          __builtin_memcpy(&in0_r0_group, in0 + i * stride0 + r2, sizeof in0_r0_group);
           __m512i in0_r0 = _mm512_set1_epi32((int)(in0_r0_group));
           acc0_0 = _mm512_dpbf16_ps(acc0_0, (__m512bh)panel_v0, (__m512bh)in0_r0);
-          uint16_t in0_r1_group_0_u16 = in0[i * stride0 + r2 + stride0];
-          uint32_t in0_r1_group = (uint32_t)in0_r1_group_0_u16;
-          uint16_t in0_r1_group_1_u16 = in0[i * stride0 + r2 + stride0 + 1];
-          uint32_t in0_r1_group_1 = (uint32_t)in0_r1_group_1_u16;
-          uint32_t in0_r1_group_1_high = (uint32_t)((uint32_t)in0_r1_group_1 << 16);
-          in0_r1_group = (uint32_t)(in0_r1_group | in0_r1_group_1_high);
+          uint32_t in0_r1_group;
+          __builtin_memcpy(&in0_r1_group, in0 + i * stride0 + r2 + stride0, sizeof in0_r1_group);
           __m512i in0_r1 = _mm512_set1_epi32((int)(in0_r1_group));
           acc1_0 = _mm512_dpbf16_ps(acc1_0, (__m512bh)panel_v0, (__m512bh)in0_r1);
-          uint16_t in0_r2_group_0_u16 = in0[i * stride0 + r2 + 2 * stride0];
-          uint32_t in0_r2_group = (uint32_t)in0_r2_group_0_u16;
-          uint16_t in0_r2_group_1_u16 = in0[i * stride0 + r2 + 2 * stride0 + 1];
-          uint32_t in0_r2_group_1 = (uint32_t)in0_r2_group_1_u16;
-          uint32_t in0_r2_group_1_high = (uint32_t)((uint32_t)in0_r2_group_1 << 16);
-          in0_r2_group = (uint32_t)(in0_r2_group | in0_r2_group_1_high);
+          uint32_t in0_r2_group;
+          __builtin_memcpy(&in0_r2_group, in0 + i * stride0 + r2 + 2 * stride0,
+                           sizeof in0_r2_group);
           __m512i in0_r2 = _mm512_set1_epi32((int)(in0_r2_group));
           acc2_0 = _mm512_dpbf16_ps(acc2_0, (__m512bh)panel_v0, (__m512bh)in0_r2);
-          uint16_t in0_r3_group_0_u16 = in0[i * stride0 + r2 + 3 * stride0];
-          uint32_t in0_r3_group = (uint32_t)in0_r3_group_0_u16;
-          uint16_t in0_r3_group_1_u16 = in0[i * stride0 + r2 + 3 * stride0 + 1];
-          uint32_t in0_r3_group_1 = (uint32_t)in0_r3_group_1_u16;
-          uint32_t in0_r3_group_1_high = (uint32_t)((uint32_t)in0_r3_group_1 << 16);
-          in0_r3_group = (uint32_t)(in0_r3_group | in0_r3_group_1_high);
+          uint32_t in0_r3_group;
+          __builtin_memcpy(&in0_r3_group, in0 + i * stride0 + r2 + 3 * stride0,
+                           sizeof in0_r3_group);
           __m512i in0_r3 = _mm512_set1_epi32((int)(in0_r3_group));
           acc3_0 = _mm512_dpbf16_ps(acc3_0, (__m512bh)panel_v0, (__m512bh)in0_r3);
-          uint16_t in0_r4_group_0_u16 = in0[i * stride0 + r2 + 4 * stride0];
-          uint32_t in0_r4_group = (uint32_t)in0_r4_group_0_u16;
-          uint16_t in0_r4_group_1_u16 = in0[i * stride0 + r2 + 4 * stride0 + 1];
-          uint32_t in0_r4_group_1 = (uint32_t)in0_r4_group_1_u16;
-          uint32_t in0_r4_group_1_high = (uint32_t)((uint32_t)in0_r4_group_1 << 16);
-          in0_r4_group = (uint32_t)(in0_r4_group | in0_r4_group_1_high);
+          uint32_t in0_r4_group;
+          __builtin_memcpy(&in0_r4_group, in0 + i * stride0 + r2 + 4 * stride0,
+                           sizeof in0_r4_group);
           __m512i in0_r4 = _mm512_set1_epi32((int)(in0_r4_group));
           acc4_0 = _mm512_dpbf16_ps(acc4_0, (__m512bh)panel_v0, (__m512bh)in0_r4);
-          uint16_t in0_r5_group_0_u16 = in0[i * stride0 + r2 + 5 * stride0];
-          uint32_t in0_r5_group = (uint32_t)in0_r5_group_0_u16;
-          uint16_t in0_r5_group_1_u16 = in0[i * stride0 + r2 + 5 * stride0 + 1];
-          uint32_t in0_r5_group_1 = (uint32_t)in0_r5_group_1_u16;
-          uint32_t in0_r5_group_1_high = (uint32_t)((uint32_t)in0_r5_group_1 << 16);
-          in0_r5_group = (uint32_t)(in0_r5_group | in0_r5_group_1_high);
+          uint32_t in0_r5_group;
+          __builtin_memcpy(&in0_r5_group, in0 + i * stride0 + r2 + 5 * stride0,
+                           sizeof in0_r5_group);
           __m512i in0_r5 = _mm512_set1_epi32((int)(in0_r5_group));
           acc5_0 = _mm512_dpbf16_ps(acc5_0, (__m512bh)panel_v0, (__m512bh)in0_r5);
-          uint16_t in0_r6_group_0_u16 = in0[i * stride0 + r2 + 6 * stride0];
-          uint32_t in0_r6_group = (uint32_t)in0_r6_group_0_u16;
-          uint16_t in0_r6_group_1_u16 = in0[i * stride0 + r2 + 6 * stride0 + 1];
-          uint32_t in0_r6_group_1 = (uint32_t)in0_r6_group_1_u16;
-          uint32_t in0_r6_group_1_high = (uint32_t)((uint32_t)in0_r6_group_1 << 16);
-          in0_r6_group = (uint32_t)(in0_r6_group | in0_r6_group_1_high);
+          uint32_t in0_r6_group;
+          __builtin_memcpy(&in0_r6_group, in0 + i * stride0 + r2 + 6 * stride0,
+                           sizeof in0_r6_group);
           __m512i in0_r6 = _mm512_set1_epi32((int)(in0_r6_group));
           acc6_0 = _mm512_dpbf16_ps(acc6_0, (__m512bh)panel_v0, (__m512bh)in0_r6);
-          uint16_t in0_r7_group_0_u16 = in0[i * stride0 + r2 + 7 * stride0];
-          uint32_t in0_r7_group = (uint32_t)in0_r7_group_0_u16;
-          uint16_t in0_r7_group_1_u16 = in0[i * stride0 + r2 + 7 * stride0 + 1];
-          uint32_t in0_r7_group_1 = (uint32_t)in0_r7_group_1_u16;
-          uint32_t in0_r7_group_1_high = (uint32_t)((uint32_t)in0_r7_group_1 << 16);
-          in0_r7_group = (uint32_t)(in0_r7_group | in0_r7_group_1_high);
+          uint32_t in0_r7_group;
+          __builtin_memcpy(&in0_r7_group, in0 + i * stride0 + r2 + 7 * stride0,
+                           sizeof in0_r7_group);
           __m512i in0_r7 = _mm512_set1_epi32((int)(in0_r7_group));
           acc7_0 = _mm512_dpbf16_ps(acc7_0, (__m512bh)panel_v0, (__m512bh)in0_r7);
         }
@@ -1025,36 +953,22 @@ matmul_bf16_avx512_bf16(const uint16_t* in0, const uint16_t* in1, int64_t size0,
         int64_t r2 = k0;
         for (; r2 + 2 <= k_end; r2 += 2) {
           __m512i panel_v0 = _mm512_loadu_si512((const void*)(panel + 8 * r2 - 8 * k0));
-          uint16_t in0_r0_group_0_u16 = in0[i * stride0 + r2];
-          uint32_t in0_r0_group = (uint32_t)in0_r0_group_0_u16;
-          uint16_t in0_r0_group_1_u16 = in0[i * stride0 + r2 + 1];
-          uint32_t in0_r0_group_1 = (uint32_t)in0_r0_group_1_u16;
-          uint32_t in0_r0_group_1_high = (uint32_t)((uint32_t)in0_r0_group_1 << 16);
-          in0_r0_group = (uint32_t)(in0_r0_group | in0_r0_group_1_high);
+          uint32_t in0_r0_group;
+          __builtin_memcpy(&in0_r0_group, in0 + i * stride0 + r2, sizeof in0_r0_group);
           __m512i in0_r0 = _mm512_set1_epi32((int)(in0_r0_group));
           acc0_0 = _mm512_dpbf16_ps(acc0_0, (__m512bh)panel_v0, (__m512bh)in0_r0);
-          uint16_t in0_r1_group_0_u16 = in0[i * stride0 + r2 + stride0];
-          uint32_t in0_r1_group = (uint32_t)in0_r1_group_0_u16;
-          uint16_t in0_r1_group_1_u16 = in0[i * stride0 + r2 + stride0 + 1];
-          uint32_t in0_r1_group_1 = (uint32_t)in0_r1_group_1_u16;
-          uint32_t in0_r1_group_1_high = (uint32_t)((uint32_t)in0_r1_group_1 << 16);
-          in0_r1_group = (uint32_t)(in0_r1_group | in0_r1_group_1_high);
+          uint32_t in0_r1_group;
+          __builtin_memcpy(&in0_r1_group, in0 + i * stride0 + r2 + stride0, sizeof in0_r1_group);
           __m512i in0_r1 = _mm512_set1_epi32((int)(in0_r1_group));
           acc1_0 = _mm512_dpbf16_ps(acc1_0, (__m512bh)panel_v0, (__m512bh)in0_r1);
-          uint16_t in0_r2_group_0_u16 = in0[i * stride0 + r2 + 2 * stride0];
-          uint32_t in0_r2_group = (uint32_t)in0_r2_group_0_u16;
-          uint16_t in0_r2_group_1_u16 = in0[i * stride0 + r2 + 2 * stride0 + 1];
-          uint32_t in0_r2_group_1 = (uint32_t)in0_r2_group_1_u16;
-          uint32_t in0_r2_group_1_high = (uint32_t)((uint32_t)in0_r2_group_1 << 16);
-          in0_r2_group = (uint32_t)(in0_r2_group | in0_r2_group_1_high);
+          uint32_t in0_r2_group;
+          __builtin_memcpy(&in0_r2_group, in0 + i * stride0 + r2 + 2 * stride0,
+                           sizeof in0_r2_group);
           __m512i in0_r2 = _mm512_set1_epi32((int)(in0_r2_group));
           acc2_0 = _mm512_dpbf16_ps(acc2_0, (__m512bh)panel_v0, (__m512bh)in0_r2);
-          uint16_t in0_r3_group_0_u16 = in0[i * stride0 + r2 + 3 * stride0];
-          uint32_t in0_r3_group = (uint32_t)in0_r3_group_0_u16;
-          uint16_t in0_r3_group_1_u16 = in0[i * stride0 + r2 + 3 * stride0 + 1];
-          uint32_t in0_r3_group_1 = (uint32_t)in0_r3_group_1_u16;
-          uint32_t in0_r3_group_1_high = (uint32_t)((uint32_t)in0_r3_group_1 << 16);
-          in0_r3_group = (uint32_t)(in0_r3_group | in0_r3_group_1_high);
+          uint32_t in0_r3_group;
+          __builtin_memcpy(&in0_r3_group, in0 + i * stride0 + r2 + 3 * stride0,
+                           sizeof in0_r3_group);
           __m512i in0_r3 = _mm512_set1_epi32((int)(in0_r3_group));
           acc3_0 = _mm512_dpbf16_ps(acc3_0, (__m512bh)panel_v0, (__m512bh)in0_r3);
         }
@@ -1121,20 +1035,12 @@ matmul_bf16_avx512_bf16(const uint16_t* in0, const uint16_t* in1, int64_t size0,
         int64_t r2 = k0;
         for (; r2 + 2 <= k_end; r2 += 2) {
           __m512i panel_v0 = _mm512_loadu_si512((const void*)(panel + 8 * r2 - 8 * k0));
-          uint16_t in0_r0_group_0_u16 = in0[i * stride0 + r2];
-          uint32_t in0_r0_group = (uint32_t)in0_r0_group_0_u16;
-          uint16_t in0_r0_group_1_u16 = in0[i * stride0 + r2 + 1];
-          uint32_t in0_r0_group_1 = (uint32_t)in0_r0_group_1_u16;
-          uint32_t in0_r0_group_1_high = (uint32_t)((uint32_t)in0_r0_group_1 << 16);
-          in0_r0_group = (uint32_t)(in0_r0_group | in0_r0_group_1_high);
+          uint32_t in0_r0_group;
+          __builtin_memcpy(&in0_r0_group, in0 + i * stride0 + r2, sizeof in0_r0_group);
           __m512i in0_r0 = _mm512_set1_epi32((int)(in0_r0_group));
           acc0_0 = _mm512_dpbf16_ps(acc0_0, (__m512bh)panel_v0, (__m512bh)in0_r0);
-          uint16_t in0_r1_group_0_u16 = in0[i * stride0 + r2 + stride0];
-          uint32_t in0_r1_group = (uint32_t)in0_r1_group_0_u16;
-          uint16_t in0_r1_group_1_u16 = in0[i * stride0 + r2 + stride0 + 1];
-          uint32_t in0_r1_group_1 = (uint32_t)in0_r1_group_1_u16;
-          uint32_t in0_r1_group_1_high = (uint32_t)((uint32_t)in0_r1_group_1 << 16);
-          in0_r1_group = (uint32_t)(in0_r1_group | in0_r1_group_1_high);
+          uint32_t in0_r1_group;
+          __builtin_memcpy(&in0_r1_group, in0 + i * stride0 + r2 + stride0, sizeof in0_r1_group);
           __m512i in0_r1 = _mm512_set1_epi32((int)(in0_r1_group));
           acc1_0 = _mm512_dpbf16_ps(acc1_0, (__m512bh)panel_v0, (__m512bh)in0_r1);
         }
@@ -1177,12 +1083,8 @@ matmul_bf16_avx512_bf16(const uint16_t* in0, const uint16_t* in1, int64_t size0,
         int64_t r2 = k0;
         for (; r2 + 2 <= k_end; r2 += 2) {
           __m512i panel_v0 = _mm512_loadu_si512((const void*)(panel + 8 * r2 - 8 * k0));
-          uint16_t in0_r0_group_0_u16 = in0[i * stride0 + r2];
-          uint32_t in0_r0_group = (uint32_t)in0_r0_group_0_u16;
-          uint16_t in0_r0_group_1_u16 = in0[i * stride0 + r2 + 1];
-          uint32_t in0_r0_group_1 = (uint32_t)in0_r0_group_1_u16;
-          uint32_t in0_r0_group_1_high = (uint32_t)((uint32_t)in0_r0_group_1 << 16);
-          in0_r0_group = (uint32_t)(in0_r0_group | in0_r0_group_1_high);
+          uint32_t in0_r0_group;
+          __builtin_memcpy(&in0_r0_group, in0 + i * stride0 + r2, sizeof in0_r0_group);
           __m512i in0_r0 = _mm512_set1_epi32((int)(in0_r0_group));
           acc0_0 = _mm512_dpbf16_ps(acc0_0, (__m512bh)panel_v0, (__m512bh)in0_r0);
         }
@@ -1287,68 +1189,42 @@ matmul_bf16_avx512_bf16(const uint16_t* in0, const uint16_t* in1, int64_t size0,
           __m512i panel_v0 = _mm512_mask_loadu_epi32(
               _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
               panel + 8 * r2 - 8 * k0);
-          uint16_t in0_r0_group_0_u16 = in0[i * stride0 + r2];
-          uint32_t in0_r0_group = (uint32_t)in0_r0_group_0_u16;
-          uint16_t in0_r0_group_1_u16 = in0[i * stride0 + r2 + 1];
-          uint32_t in0_r0_group_1 = (uint32_t)in0_r0_group_1_u16;
-          uint32_t in0_r0_group_1_high = (uint32_t)((uint32_t)in0_r0_group_1 << 16);
-          in0_r0_group = (uint32_t)(in0_r0_group | in0_r0_group_1_high);
+          uint32_t in0_r0_group;
+          __builtin_memcpy(&in0_r0_group, in0 + i * stride0 + r2, sizeof in0_r0_group);
           __m512i in0_r0 = _mm512_set1_epi32((int)(in0_r0_group));
           acc0_0 = _mm512_dpbf16_ps(acc0_0, (__m512bh)panel_v0, (__m512bh)in0_r0);
-          uint16_t in0_r1_group_0_u16 = in0[i * stride0 + r2 + stride0];
-          uint32_t in0_r1_group = (uint32_t)in0_r1_group_0_u16;
-          uint16_t in0_r1_group_1_u16 = in0[i * stride0 + r2 + stride0 + 1];
-          uint32_t in0_r1_group_1 = (uint32_t)in0_r1_group_1_u16;
-          uint32_t in0_r1_group_1_high = (uint32_t)((uint32_t)in0_r1_group_1 << 16);
-          in0_r1_group = (uint32_t)(in0_r1_group | in0_r1_group_1_high);
+          uint32_t in0_r1_group;
+          __builtin_memcpy(&in0_r1_group, in0 + i * stride0 + r2 + stride0, sizeof in0_r1_group);
           __m512i in0_r1 = _mm512_set1_epi32((int)(in0_r1_group));
           acc1_0 = _mm512_dpbf16_ps(acc1_0, (__m512bh)panel_v0, (__m512bh)in0_r1);
-          uint16_t in0_r2_group_0_u16 = in0[i * stride0 + r2 + 2 * stride0];
-          uint32_t in0_r2_group = (uint32_t)in0_r2_group_0_u16;
-          uint16_t in0_r2_group_1_u16 = in0[i * stride0 + r2 + 2 * stride0 + 1];
-          uint32_t in0_r2_group_1 = (uint32_t)in0_r2_group_1_u16;
-          uint32_t in0_r2_group_1_high = (uint32_t)((uint32_t)in0_r2_group_1 << 16);
-          in0_r2_group = (uint32_t)(in0_r2_group | in0_r2_group_1_high);
+          uint32_t in0_r2_group;
+          __builtin_memcpy(&in0_r2_group, in0 + i * stride0 + r2 + 2 * stride0,
+                           sizeof in0_r2_group);
           __m512i in0_r2 = _mm512_set1_epi32((int)(in0_r2_group));
           acc2_0 = _mm512_dpbf16_ps(acc2_0, (__m512bh)panel_v0, (__m512bh)in0_r2);
-          uint16_t in0_r3_group_0_u16 = in0[i * stride0 + r2 + 3 * stride0];
-          uint32_t in0_r3_group = (uint32_t)in0_r3_group_0_u16;
-          uint16_t in0_r3_group_1_u16 = in0[i * stride0 + r2 + 3 * stride0 + 1];
-          uint32_t in0_r3_group_1 = (uint32_t)in0_r3_group_1_u16;
-          uint32_t in0_r3_group_1_high = (uint32_t)((uint32_t)in0_r3_group_1 << 16);
-          in0_r3_group = (uint32_t)(in0_r3_group | in0_r3_group_1_high);
+          uint32_t in0_r3_group;
+          __builtin_memcpy(&in0_r3_group, in0 + i * stride0 + r2 + 3 * stride0,
+                           sizeof in0_r3_group);
           __m512i in0_r3 = _mm512_set1_epi32((int)(in0_r3_group));
           acc3_0 = _mm512_dpbf16_ps(acc3_0, (__m512bh)panel_v0, (__m512bh)in0_r3);
-          uint16_t in0_r4_group_0_u16 = in0[i * stride0 + r2 + 4 * stride0];
-          uint32_t in0_r4_group = (uint32_t)in0_r4_group_0_u16;
-          uint16_t in0_r4_group_1_u16 = in0[i * stride0 + r2 + 4 * stride0 + 1];
-          uint32_t in0_r4_group_1 = (uint32_t)in0_r4_group_1_u16;
-          uint32_t in0_r4_group_1_high = (uint32_t)((uint32_t)in0_r4_group_1 << 16);
-          in0_r4_group = (uint32_t)(in0_r4_group | in0_r4_group_1_high);
+          uint32_t in0_r4_group;
+          __builtin_memcpy(&in0_r4_group, in0 + i * stride0 + r2 + 4 * stride0,
+                           sizeof in0_r4_group);
           __m512i in0_r4 = _mm512_set1_epi32((int)(in0_r4_group));
           acc4_0 = _mm512_dpbf16_ps(acc4_0, (__m512bh)panel_v0, (__m512bh)in0_r4);
-          uint16_t in0_r5_group_0_u16 = in0[i * stride0 + r2 + 5 * stride0];
-          uint32_t in0_r5_group = (uint32_t)in0_r5_group_0_u16;
-          uint16_t in0_r5_group_1_u16 = in0[i * stride0 + r2 + 5 * stride0 + 1];
-          uint32_t in0_r5_group_1 = (uint32_t)in0_r5_group_1_u16;
-          uint32_t in0_r5_group_1_high = (uint32_t)((uint32_t)in0_r5_group_1 << 16);
-          in0_r5_group = (uint32_t)(in0_r5_group | in0_r5_group_1_high);
+          uint32_t in0_r5_group;
+          __builtin_memcpy(&in0_r5_group, in0 + i * stride0 + r2 + 5 * stride0,
+                           sizeof in0_r5_group);
           __m512i in0_r5 = _mm512_set1_epi32((int)(in0_r5_group));
           acc5_0 = _mm512_dpbf16_ps(acc5_0, (__m512bh)panel_v0, (__m512bh)in0_r5);
-          uint16_t in0_r6_group_0_u16 = in0[i * stride0 + r2 + 6 * stride0];
-          uint32_t in0_r6_group = (uint32_t)in0_r6_group_0_u16;
-          uint16_t in0_r6_group_1_u16 = in0[i * stride0 + r2 + 6 * stride0 + 1];
-          uint32_t in0_r6_group_1 = (uint32_t)in0_r6_group_1_u16;
-          uint32_t in0_r6_group_1_high = (uint32_t)((uint32_t)in0_r6_group_1 << 16);
-          in0_r6_group = (uint32_t)(in0_r6_group | in0_r6_group_1_high);
+          uint32_t in0_r6_group;
+          __builtin_memcpy(&in0_r6_group, in0 + i * stride0 + r2 + 6 * stride0,
+                           sizeof in0_r6_group);
           __m512i in0_r6 = _mm512_set1_epi32((int)(in0_r6_group));
           acc6_0 = _mm512_dpbf16_ps(acc6_0, (__m512bh)panel_v0, (__m512bh)in0_r6);
-          uint16_t in0_r7_group_0_u16 = in0[i * stride0 + r2 + 7 * stride0];
-          uint32_t in0_r7_group = (uint32_t)in0_r7_group_0_u16;
-          uint16_t in0_r7_group_1_u16 = in0[i * stride0 + r2 + 7 * stride0 + 1];
-          uint32_t in0_r7_group_1 = (uint32_t)in0_r7_group_1_u16;
-          uint32_t in0_r7_group_1_high = (uint32_t)((uint32_t)in0_r7_group_1 << 16);
-          in0_r7_group = (uint32_t)(in0_r7_group | in0_r7_group_1_high);
+          uint32_t in0_r7_group;
+          __builtin_memcpy(&in0_r7_group, in0 + i * stride0 + r2 + 7 * stride0,
+                           sizeof in0_r7_group);
           __m512i in0_r7 = _mm512_set1_epi32((int)(in0_r7_group));
           acc7_0 = _mm512_dpbf16_ps(acc7_0, (__m512bh)panel_v0, (__m512bh)in0_r7);
         }
@@ -1483,36 +1359,22 @@ matmul_bf16_avx512_bf16(const uint16_t* in0, const uint16_t* in1, int64_t size0,
           __m512i panel_v0 = _mm512_mask_loadu_epi32(
               _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
               panel + 8 * r2 - 8 * k0);
-          uint16_t in0_r0_group_0_u16 = in0[i * stride0 + r2];
-          uint32_t in0_r0_group = (uint32_t)in0_r0_group_0_u16;
-          uint16_t in0_r0_group_1_u16 = in0[i * stride0 + r2 + 1];
-          uint32_t in0_r0_group_1 = (uint32_t)in0_r0_group_1_u16;
-          uint32_t in0_r0_group_1_high = (uint32_t)((uint32_t)in0_r0_group_1 << 16);
-          in0_r0_group = (uint32_t)(in0_r0_group | in0_r0_group_1_high);
+          uint32_t in0_r0_group;
+          __builtin_memcpy(&in0_r0_group, in0 + i * stride0 + r2, sizeof in0_r0_group);
           __m512i in0_r0 = _mm512_set1_epi32((int)(in0_r0_group));
           acc0_0 = _mm512_dpbf16_ps(acc0_0, (__m512bh)panel_v0, (__m512bh)in0_r0);
-          uint16_t in0_r1_group_0_u16 = in0[i * stride0 + r2 + stride0];
-          uint32_t in0_r1_group = (uint32_t)in0_r1_group_0_u16;
-          uint16_t in0_r1_group_1_u16 = in0[i * stride0 + r2 + stride0 + 1];
-          uint32_t in0_r1_group_1 = (uint32_t)in0_r1_group_1_u16;
-          uint32_t in0_r1_group_1_high = (uint32_t)((uint32_t)in0_r1_group_1 << 16);
-          in0_r1_group = (uint32_t)(in0_r1_group | in0_r1_group_1_high);
+          uint32_t in0_r1_group;
+          __builtin_memcpy(&in0_r1_group, in0 + i * stride0 + r2 + stride0, sizeof in0_r1_group);
           __m512i in0_r1 = _mm512_set1_epi32((int)(in0_r1_group));
           acc1_0 = _mm512_dpbf16_ps(acc1_0, (__m512bh)panel_v0, (__m512bh)in0_r1);
-          uint16_t in0_r2_group_0_u16 = in0[i * stride0 + r2 + 2 * stride0];
-          uint32_t in0_r2_group = (uint32_t)in0_r2_group_0_u16;
-          uint16_t in0_r2_group_1_u16 = in0[i * stride0 + r2 + 2 * stride0 + 1];
-          uint32_t in0_r2_group_1 = (uint32_t)in0_r2_group_1_u16;
-          uint32_t in0_r2_group_1_high = (uint32_t)((uint32_t)in0_r2_group_1 << 16);
-          in0_r2_group = (uint32_t)(in0_r2_group | in0_r2_group_1_high);
+          uint32_t in0_r2_group;
+          __builtin_memcpy(&in0_r2_group, in0 + i * stride0 + r2 + 2 * stride0,
+                           sizeof in0_r2_group);
           __m512i in0_r2 = _mm512_set1_epi32((int)(in0_r2_group));
           acc2_0 = _mm512_dpbf16_ps(acc2_0, (__m512bh)panel_v0, (__m512bh)in0_r2);
-          uint16_t in0_r3_group_0_u16 = in0[i * stride0 + r2 + 3 * stride0];
-          uint32_t in0_r3_group = (uint32_t)in0_r3_group_0_u16;
-          uint16_t in0_r3_group_1_u16 = in0[i * stride0 + r2 + 3 * stride0 + 1];
-          uint32_t in0_r3_group_1 = (uint32_t)in0_r3_group_1_u16;
-          uint32_t in0_r3_group_1_high = (uint32_t)((uint32_t)in0_r3_group_1 << 16);
-          in0_r3_group = (uint32_t)(in0_r3_group | in0_r3_group_1_high);
+          uint32_t in0_r3_group;
+          __builtin_memcpy(&in0_r3_group, in0 + i * stride0 + r2 + 3 * stride0,
+                           sizeof in0_r3_group);
           __m512i in0_r3 = _mm512_set1_epi32((int)(in0_r3_group));
           acc3_0 = _mm512_dpbf16_ps(acc3_0, (__m512bh)panel_v0, (__m512bh)in0_r3);
         }
@@ -1591,20 +1453,12 @@ matmul_bf16_avx512_bf16(const uint16_t* in0, const uint16_t* in1, int64_t size0,
           __m512i panel_v0 = _mm512_mask_loadu_epi32(
               _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
               panel + 8 * r2 - 8 * k0);
-          uint16_t in0_r0_group_0_u16 = in0[i * stride0 + r2];
-          uint32_t in0_r0_group = (uint32_t)in0_r0_group_0_u16;
-          uint16_t in0_r0_group_1_u16 = in0[i * stride0 + r2 + 1];
-          uint32_t in0_r0_group_1 = (uint32_t)in0_r0_group_1_u16;
-          uint32_t in0_r0_group_1_high = (uint32_t)((uint32_t)in0_r0_group_1 << 16);
-          in0_r0_group = (uint32_t)(in0_r0_group | in0_r0_group_1_high);
+          uint32_t in0_r0_group;
+          __builtin_memcpy(&in0_r0_group, in0 + i * stride0 + r2, sizeof in0_r0_group);
           __m512i in0_r0 = _mm512_set1_epi32((int)(in0_r0_group));
           acc0_0 = _mm512_dpbf16_ps(acc0_0, (__m512bh)panel_v0, (__m512bh)in0_r0);
-          uint16_t in0_r1_group_0_u16 = in0[i * stride0 + r2 + stride0];
-          uint32_t in0_r1_group = (uint32_t)in0_r1_group_0_u16;
-          uint16_t in0_r1_group_1_u16 = in0[i * stride0 + r2 + stride0 + 1];
-          uint32_t in0_r1_group_1 = (uint32_t)in0_r1_group_1_u16;
-          uint32_t in0_r1_group_1_high = (uint32_t)((uint32_t)in0_r1_group_1 << 16);
-          in0_r1_group = (uint32_t)(in0_r1_group | in0_r1_group_1_high);
+          uint32_t in0_r1_group;
+          __builtin_memcpy(&in0_r1_group, in0 + i * stride0 + r2 + stride0, sizeof in0_r1_group);
           __m512i in0_r1 = _mm512_set1_epi32((int)(in0_r1_group));
           acc1_0 = _mm512_dpbf16_ps(acc1_0, (__m512bh)panel_v0, (__m512bh)in0_r1);
         }
@@ -1655,12 +1509,8 @@ matmul_bf16_avx512_bf16(const uint16_t* in0, const uint16_t* in1, int64_t size0,
           __m512i panel_v0 = _mm512_mask_loadu_epi32(
               _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
               panel + 8 * r2 - 8 * k0);
-          uint16_t in0_r0_group_0_u16 = in0[i * stride0 + r2];
-          uint32_t in0_r0_group = (uint32_t)in0_r0_group_0_u16;
-          uint16_t in0_r0_group_1_u16 = in0[i * stride0 + r2 + 1];
-          uint32_t in0_r0_group_1 = (uint32_t)in0_r0_group_1_u16;
-          uint32_t in0_r0_group_1_high = (uint32_t)((uint32_t)in0_r0_group_1 << 16);
-          in0_r0_group = (uint32_t)(in0_r0_group | in0_r0_group_1_high);
+          uint32_t in0_r0_group;
+          __builtin_memcpy(&in0_r0_group, in0 + i * stride0 + r2, sizeof in0_r0_group);
           __m512i in0_r0 = _mm512_set1_epi32((int)(in0_r0_group));
           acc0_0 = _mm512_dpbf16_ps(acc0_0, (__m512bh)panel_v0, (__m512bh)in0_r0);
         }

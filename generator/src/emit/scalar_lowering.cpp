@@ -36,6 +36,10 @@ class ScalarLowering final : public IsaLowering {
       case OpKind::Splat: return w.assign(carry("(" + c::ctype(t) + ")(" + (s.args.empty() ? s.literal : s.args[0]) + ")"));
       case OpKind::Load:
       case OpKind::LoadBroadcast:
+        if (s.packedElements) {  // adjacent narrow elements as one value: an unaligned load
+          if (s.declare) w.out.push_back(c::ctype(t) + " " + s.dst + ";");
+          return w.out.push_back("__builtin_memcpy(&" + s.dst + ", " + w.in(s.index) + ", sizeof " + s.dst + ");");
+        }
         return w.assign(governed(carry(w.src() + "[" + s.index.str() + "]"),
                                  s.literal.empty() ? zero : carry("(" + c::ctype(t) + ")(" + s.literal + ")")));
       case OpKind::GatherRows:

@@ -221,6 +221,9 @@ struct Stmt {
   std::string pred;               // predicate variable governing the op (empty: all lanes)
   bool zeroing = false;           // predicated arithmetic: inactive lanes 0 instead of args[0]
   bool inBounds = false;          // predicated Load: inactive lanes may be read (see OpKind)
+  // One-lane Load of a type wider than the tensor's: the consecutive elements at index that fill
+  // it, as one little-endian value (four adjacent u8 as one u32); no predicate.
+  bool packedElements = false;
   // WhileLt: the builder guarantees 0 < hi - lo < lanes (a tail, neither empty nor full), so
   // lowerings need not clamp the count; the interpreter checks the promise.
   bool partialOnly = false;

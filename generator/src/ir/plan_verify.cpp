@@ -86,8 +86,13 @@ struct Verifier {
       case OpKind::LoadBroadcast:
         checkIndex(where, s.index);
         if (s.inBounds && s.pred.empty()) fail(where, "in_bounds is a promise about inactive lanes: the load needs a predicate");
-        if (const Tensor* t = tensorOf(false); t && t->dtype != s.type.elem)
+        if (const Tensor* t = tensorOf(false); t && s.packedElements) {
+          if (s.op != OpKind::Load || s.type.lanes != 1 || s.type.scalable || !s.pred.empty() || isFloat(s.type.elem) ||
+              bitsOf(s.type.elem) <= bitsOf(t->dtype))
+            fail(where, "a packed-elements load reads one unpredicated integer lane wider than the tensor's elements");
+        } else if (t && t->dtype != s.type.elem) {
           fail(where, "loads " + toString(s.type) + " from " + std::string(nameOf(t->dtype)) + " tensor " + t->name);
+        }
         break;
       case OpKind::Fma:
         if (!need(3)) break;

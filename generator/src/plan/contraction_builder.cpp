@@ -652,7 +652,8 @@ class ContractionBuilder {
   }
   // One group of steps (or the last, partial one: its parts past k_end are zero): the panel's
   // group vectors, then per row the broadcast operand's group (G adjacent elements as one u32,
-  // the first in the low bits), splat, and the row's dot products.
+  // the first in the low bits: one 32-bit load of a whole group), splat, and the row's dot
+  // products.
   ir::Block dotStep(int mr, int nr, const std::string& pred, bool whole) {
     const PlannedTensor& a = inputs_[size_t(1 - packed_)];
     const VecType wide{DType::u32, lanes_.lanes}, one{groupPart(a), 1};
@@ -672,12 +673,19 @@ class ContractionBuilder {
     const bool broadcastUnsigned = group_ == 4 && a.spec->narrow == DType::u8;
     for (int r = 0; r < mr; ++r) {
       const std::string x = a.name + "_r" + std::to_string(r) + tag;
-      for (int h = 0; h < group_; ++h) {
+      if (whole) {  // the group's G adjacent elements, in order, are its u32: one load
+        Stmt l = op(OpKind::Load, x + "_group", VecType{DType::u32, 1});
+        l.tensor = a.name;
+        l.index = tileAddress(a, r, 0);
+        l.packedElements = true;
+        body.push_back(l);
+      }
+      for (int h = 0; h < group_ && !whole; ++h) {  // the last group: its parts past k_end zero
         Stmt l = op(OpKind::Load, "", one);
         l.tensor = a.name;
         l.index = (tileAddress(a, r, 0) + h).simplified();
         ir::Block parts;
-        groupPartInto(whole || h == 0 ? body : parts, l, x + "_group", h, one);
+        groupPartInto(h == 0 ? body : parts, l, x + "_group", h, one);
         if (!parts.empty()) body.push_back(ir::ifLess(sym(k) + h, sym("k_end"), std::move(parts)));
       }
       body.push_back(op(OpKind::Splat, x, wide, {x + "_group"}));

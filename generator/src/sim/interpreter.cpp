@@ -264,6 +264,13 @@ struct Machine {
       }
       case OpKind::Load: {
         const int64_t base = eval(s.index);
+        if (s.packedElements) {  // consecutive elements as one little-endian value
+          const int w = bitsOf(source(s).dtype), n = bitsOf(t) / w;
+          uint64_t u = 0;
+          for (int e = 0; e < n; ++e) u |= (in(base + e, s).u & (~uint64_t{0} >> (64 - w))) << (w * e);
+          v.lanes[0].u = normalize(t, u);
+          break;
+        }
         for (int l = 0; l < lanes; ++l) {
           if (active(s, l)) {
             v.lanes[l] = in(base + l, s);
