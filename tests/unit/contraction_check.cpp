@@ -101,9 +101,9 @@ std::vector<Target> checkTargets(const ContractionSpec& c) {
   targets.push_back(makeTarget(TargetRequest{"avx2", {}}));  // no FMA: multiplies and adds
   // avx512+bf16 plans differ from avx512 ones only for bf16 operands (vdpbf16ps on pairs).
   if (c.operands[0].bf16 || c.operands[1].bf16) targets.push_back(makeTarget(TargetRequest{"avx512", {"bf16"}}));
-  // avx512+vnni plans differ from avx512 ones only for u8 x i8 operands (vpdpbusd on quads).
+  // avx512+vnni and avx2+avx_vnni plans differ from the plain ones only for u8 x i8 operands (vpdpbusd on quads).
   if (c.operands[0].narrow && c.operands[1].narrow && bitsOf(*c.operands[0].narrow) == 8 && bitsOf(*c.operands[1].narrow) == 8)
-    targets.push_back(makeTarget(TargetRequest{"avx512", {"vnni"}}));
+    targets.push_back(makeTarget(TargetRequest{"avx512", {"vnni"}})), targets.push_back(makeTarget(TargetRequest{"avx2", {"avx_vnni"}}));
   return targets;
 }
 

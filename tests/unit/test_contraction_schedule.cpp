@@ -335,10 +335,12 @@ TEST_CASE("contraction with u8 x i8 operands on avx512+vnni: vpdpbusd on quads w
   };
   for (const auto& [a, b] : {std::pair<const char*, const char*>{"u8", "i8"}, {"i8", "u8"}}) {
     CAPTURE(a);
-    const ir::Plan quads = buildPlan(parseSpecText(ints(a, b, false), "q.json"), targetNamed("avx512", {"vnni"}));
-    CHECK(has(quads.summary, dot));
-    CHECK(has(quads.summary, "byte quads: panel row p holds steps 4p..4p + 3"));
-    CHECK(ops(quads).find("dot_u8i8") != std::string::npos);
+    for (const ir::Plan& quads : {buildPlan(parseSpecText(ints(a, b, false), "q.json"), targetNamed("avx512", {"vnni"})),
+                                  buildPlan(parseSpecText(ints(a, b, false), "q.json"), targetNamed("avx2", {"avx_vnni"}))}) {
+      CHECK(has(quads.summary, dot));
+      CHECK(has(quads.summary, "byte quads: panel row p holds steps 4p..4p + 3"));
+      CHECK(ops(quads).find("dot_u8i8") != std::string::npos);
+    }
   }
   // Without the feature, with operands of one signedness or wider, or with B transposed: widening.
   for (const ir::Plan& p : {buildPlan(parseSpecText(ints("u8", "i8", false), "q.json"), targetNamed("avx512")),

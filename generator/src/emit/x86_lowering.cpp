@@ -884,9 +884,11 @@ class X86Lowering final : public IsaLowering {
         return x.assign(call(pfx(bits) + "dpbf16_ps", {s.args[0], bh + s.args[1], bh + s.args[2]}));
       }
       case OpKind::DotU8I8: {  // vpdpbusd: u8 x s8 quads into i32 lanes (wrapping)
-        if (!w.cx.target.has("vnni")) throw std::logic_error("dot_u8i8 needs the vnni feature (target avx512+vnni)");
+        const bool zmm = s.type.bits() == 512;
+        if (zmm ? !w.cx.target.has("vnni") : !w.cx.target.has("avx_vnni"))
+          throw std::logic_error("dot_u8i8 needs the vnni feature (targets avx512+vnni, avx2+avx_vnni)");
         w.cx.instructions.insert("vpdpbusd u8 x s8 quad dot products");
-        return x.assign(call(pfx(s.type.bits()) + "dpbusd_epi32", {s.args[0], s.args[1], s.args[2]}));
+        return x.assign(call(pfx(s.type.bits()) + (zmm ? "dpbusd_epi32" : "dpbusd_avx_epi32"), {s.args[0], s.args[1], s.args[2]}));
       }
       case OpKind::Sub: return x.assign(subExpr(s.type.elem, s.type.bits(), s.args[0], s.args[1]));
       case OpKind::Abs: return x.assign(absExpr(s.type.elem, s.type.bits(), s.args[0], w.cx));

@@ -462,7 +462,7 @@ class ContractionBuilder {
   // The steps one dot-product instruction multiplies into each lane (0: none): 2 through vdpbf16ps
   // (two bf16 products per f32 lane) when both operands are bf16 and the target has it, 4 through
   // vpdpbusd (four u8 x s8 products per i32 lane) when one operand is u8 and the other i8 and the
-  // target has AVX512-VNNI. Either way the vector-dim operand goes through the panel as it is laid
+  // target has AVX512-VNNI or AVX-VNNI. Either way the vector-dim operand goes through the panel as it is laid
   // out (a transposed one is not grouped yet), the broadcast one has consecutive reduction steps (a
   // group is adjacent elements), and no schedule unrolls the reduction.
   int dotGroup() const {
@@ -472,7 +472,7 @@ class ContractionBuilder {
     if (target_.has("bf16") && a.spec->bf16 && b.spec->bf16) return 2;
     const DType na = a.spec->narrow.value_or(DType::i32), nb = b.spec->narrow.value_or(DType::i32);
     const bool u8i8 = (na == DType::u8 && nb == DType::i8) || (na == DType::i8 && nb == DType::u8);
-    return target_.has("vnni") && target_.maskRegisters && u8i8 ? 4 : 0;
+    return u8i8 && ((target_.has("vnni") && target_.maskRegisters) || target_.has("avx_vnni")) ? 4 : 0;
   }
   // The element type of a group's parts (bf16 bits or the operand's bytes) and the bits each
   // part takes in its u32.
@@ -609,6 +609,16 @@ class ContractionBuilder {
     const std::string k = loopVar(kdim_);
     const int64_t columns = int64_t(nr) * lanes_.lanes;
     const VecType part{groupPart(b), lanes_.lanes}, wide{DType::u32, lanes_.lanes};
+    ir::Block out;
+    std::string partPred = pred;  // AVX2's predicates are vectors of the element width: the parts' own
+    if (!pred.empty() && !target_.maskRegisters) {
+      Stmt live = op(OpKind::WhileLt, "group_lanes" + std::to_string(bitsOf(part.elem)), part.mask());
+      live.lo = tailLo_;
+      live.hi = tailHi_;
+      live.partialOnly = true;
+      partPred = live.dst;
+      out.push_back(live);
+    }
     auto rows = [&](bool whole) {
       ir::Block copy;
       for (int u = 0; u < nr; ++u) {
@@ -618,7 +628,7 @@ class ContractionBuilder {
           l.tensor = b.name;
           l.index = (renamed(address(b, 0, u), k, "kp") + stepAlong(b, kdim_) * h).simplified();
           if (!pred.empty()) {
-            l.pred = pred;
+            l.pred = partPred;
             l.literal = "0";
           }
           ir::Block parts;
@@ -633,7 +643,6 @@ class ContractionBuilder {
       return copy;
     };
     const std::string what = group_ == 2 ? "as bf16 pairs" : "as byte quads";
-    ir::Block out;
     out.push_back(ir::forLoop("kp", sym("k0"), sym("k_end"), group_, rows(true), false,
                               "pack: " + std::to_string(nr) + (nr == 1 ? " vector" : " vectors") + " of " + b.spec->name + " per " + std::to_string(group_) + " steps, " + what));
     Stmt last = ir::ifLess(sym("kp"), sym("k_end"), rows(false), "the last steps, the missing ones zero");
