@@ -39,6 +39,7 @@ bool cpu_runs(const std::string& variant) {
   if (variant == "avx512") return avx512;
   if (variant == "avx512_bf16") return avx512 && __builtin_cpu_supports("avx512bf16");
   if (variant == "avx512_vnni") return avx512 && __builtin_cpu_supports("avx512vnni");
+  if (variant == "avx2_avx_vnni") return avx2_fma && __builtin_cpu_supports("avxvnni");
   return false;
 }
 
