@@ -573,6 +573,26 @@ class Runner {
   friend class IntRun;
 };
 
+// Outside the output's elements (element[e]: output element e is one; out_bytes each) nothing
+// changes; the inputs do not change at all. `before` holds each tensor's memory before the call.
+void check_unchanged(Report& rep, const std::string& head, const std::vector<Mem>& mems,
+                     const std::vector<std::vector<unsigned char>>& before, const std::vector<bool>& element, int64_t out_bytes) {
+  for (size_t i = 0; i < mems.size(); ++i) {
+    const Mem& m = mems[i];
+    const std::vector<unsigned char>& old = before[i];
+    if (std::equal(old.begin(), old.end(), m.lo)) continue;
+    for (const unsigned char* p = m.lo; p < m.hi; ++p) {
+      const int64_t off = p - m.data, e = off >= 0 ? off / out_bytes : -1;
+      const bool is_element = m.t->output && e >= 0 && e < m.span && element[size_t(e)];
+      if (!is_element && *p != old[size_t(p - m.lo)]) {
+        rep.fail(head + ": " + (m.t->output ? "wrote outside the elements of " : "changed the input ") + m.t->name + ", byte offset " +
+                 std::to_string(off) + " from " + m.t->name + "[0] (" + std::to_string(m.span) + " elements span)");
+        break;
+      }
+    }
+  }
+}
+
 // ---------------------------------------------------------------------------------------------
 // One request in element type T: data, reference, calls and checks.
 
@@ -873,23 +893,7 @@ class Run {
            " (bound from |init| + sum |a*b| = " + show_acc(w.magnitude) + " over " + std::to_string(products) + " products)";
   }
 
-  // Outside the output's elements nothing changes; the inputs do not change at all.
-  void check_memory(const std::string& head) {
-    for (size_t i = 0; i < mems_.size(); ++i) {
-      const Mem& m = mems_[i];
-      const std::vector<unsigned char>& old = before_[i];
-      if (std::equal(old.begin(), old.end(), m.lo)) continue;
-      for (const unsigned char* p = m.lo; p < m.hi; ++p) {
-        const int64_t off = p - m.data, e = off >= 0 ? off / int64_t(sizeof(T)) : -1;
-        const bool element = m.t->output && e >= 0 && e < m.span && element_[size_t(e)];
-        if (!element && *p != old[size_t(p - m.lo)]) {
-          r_.rep_.fail(head + ": " + (m.t->output ? "wrote outside the elements of " : "changed the input ") + m.t->name + ", byte offset " +
-                       std::to_string(off) + " from " + m.t->name + "[0] (" + std::to_string(m.span) + " elements span)");
-          break;
-        }
-      }
-    }
-  }
+  void check_memory(const std::string& head) { check_unchanged(r_.rep_, head, mems_, before_, element_, int64_t(sizeof(T))); }
 
   Runner& r_;
   const Definition& def_;
@@ -1045,18 +1049,7 @@ class IntRun {
         r_.rep_.fail(head + ": " + out.t->name + " element " + std::to_string(o) + " = " + std::to_string(got) + ", expected " + std::to_string(want) + " (exact)");
     }
     if (bad > 1) r_.rep_.fail(head + ": " + std::to_string(bad) + " of " + std::to_string(wants_.size()) + " output elements wrong");
-    for (size_t i = 0; i < mems_.size(); ++i) {  // nothing else changes
-      const Mem& m = mems_[i];
-      for (const unsigned char* p = m.lo; p < m.hi; ++p) {
-        const int64_t off = p - m.data, e = off >= 0 ? off / 4 : -1;
-        const bool element = m.t->output && e >= 0 && e < m.span && element_[size_t(e)];
-        if (!element && *p != before_[i][size_t(p - m.lo)]) {
-          r_.rep_.fail(head + ": " + (m.t->output ? "wrote outside the elements of " : "changed the input ") + m.t->name + ", byte offset " +
-                       std::to_string(off) + " from " + m.t->name + "[0] (" + std::to_string(m.span) + " elements span)");
-          break;
-        }
-      }
-    }
+    check_unchanged(r_.rep_, head, mems_, before_, element_, 4);
   }
 
   Runner& r_;
