@@ -8,6 +8,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <tuple>
 
 #include "contraction_check.h"
 #include "ir/plan.h"
@@ -315,7 +316,7 @@ TEST_CASE("contraction with bf16 operands on avx512+bf16: vdpbf16ps on pairs whe
   "epilogue": [{"op": "relu"}])J"), {{"m", 7}, {"n", 71}, {"k", k}}, uint64_t(k));
 }
 
-TEST_CASE("contraction with u8 x i8 operands on avx512+vnni: vpdpbusd on quads where the panel allows, else widening") {
+TEST_CASE("contraction with byte operands: vpdpbusd (u8 x i8, x86 VNNI), sdot and udot (NEON dotprod) on quads where the panel allows, else widening") {
   auto ints = [](const std::string& a, const std::string& b, bool transposed) {
     std::string body = std::string(R"J(  "dims": [{"name": "i", "extent": "m"}, {"name": "j", "extent": "n"}, {"name": "k", "extent": "k", "kind": "reduction"}],
   "operands": [{"name": "a", "dtype": "@A@", "index": ["i", "k"], "strides": ["lda", 1]}, {"name": "b", "dtype": "@B@", "index": )J") +
@@ -350,10 +351,18 @@ TEST_CASE("contraction with u8 x i8 operands on avx512+vnni: vpdpbusd on quads w
     CHECK_FALSE(has(p.summary, dot));
     CHECK(ops(p).find("dot_u8i8") == std::string::npos);
   }
+  // NEON with dot products: sdot for i8 x i8, udot for u8 x u8; u8 x i8 (usdot needs i8mm) widens.
+  for (const auto& [a, b, name] : {std::tuple<const char*, const char*, const char*>{"i8", "i8", "dot_i8i8"}, {"u8", "u8", "dot_u8u8"}}) {
+    CAPTURE(a);
+    const ir::Plan quads = buildPlan(parseSpecText(ints(a, b, false), "q.json"), targetNamed("neon", {"dotprod"}));
+    CHECK(has(quads.summary, std::string(name) == "dot_i8i8" ? "sdot (four i8 x i8 products per i32 lane" : "udot (four u8 x u8 products per i32 lane"));
+    CHECK(ops(quads).find(name) != std::string::npos);
+  }
+  CHECK(ops(buildPlan(parseSpecText(ints("u8", "i8", false), "q.json"), targetNamed("neon", {"dotprod"}))).find("dot_") == std::string::npos);
   // Every remainder of the reduction modulo 4, several blocks of the panel (2048 steps), partial
   // columns and row tails: the quads agree exactly with the definition (checkIntPlans runs
-  // avx512+vnni among its targets).
+  // avx512+vnni, avx2+avx_vnni and neon+dotprod among its targets).
   for (int64_t k : {1, 2, 3, 4, 6, 7, 2053})
-    for (const auto& [a, b] : {std::pair<const char*, const char*>{"u8", "i8"}, {"i8", "u8"}})
+    for (const auto& [a, b] : {std::pair<const char*, const char*>{"u8", "i8"}, {"i8", "u8"}, {"i8", "i8"}, {"u8", "u8"}})
       checkIntPlans(ints(a, b, false), {{"m", 7}, {"n", k > 100 ? 17 : 71}, {"k", k}}, uint64_t(k));
 }

@@ -400,6 +400,16 @@ class NeonLowering final : public IsaLowering {
       case OpKind::LocateNaN:
       case OpKind::SetIndex:
       case OpKind::Fence:
+      case OpKind::DotI8I8:  // sdot / udot on the quads' bytes (neon+dotprod)
+      case OpKind::DotU8U8: {
+        if (!w.cx.target.has("dotprod")) throw std::logic_error(std::string(ir::nameOf(s.op)) + " needs the dotprod feature (target neon+dotprod)");
+        const bool sdot = s.op == OpKind::DotI8I8;
+        const DType b8 = sdot ? DType::i8 : DType::u8, acc = sdot ? DType::i32 : DType::u32;
+        w.cx.instructions.insert(sdot ? "sdot i8 x i8 quad dot products" : "udot u8 x u8 quad dot products");
+        const std::string dot = call(sdot ? "vdotq_s32" : "vdotq_u32", {reinterpret(s.args[0], DType::i32, acc), reinterpret(s.args[1], DType::u32, b8),
+                                                                       reinterpret(s.args[2], DType::u32, b8)});
+        return w.assign(reinterpret(dot, acc, DType::i32));
+      }
       case OpKind::DotU8I8:  // an x86 instruction: only avx512+vnni plans use it
       case OpKind::DotBf16:  // an x86 instruction: only avx512+bf16 plans use it
         break;

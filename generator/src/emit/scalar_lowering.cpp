@@ -118,6 +118,8 @@ class ScalarLowering final : public IsaLowering {
         return;
       }
       case OpKind::Extend:
+      case OpKind::DotI8I8:  // NEON sdot/udot: only neon+dotprod plans use them
+      case OpKind::DotU8U8:
       case OpKind::DotU8I8:  // an x86 instruction: only avx512+vnni plans use it
       case OpKind::DotBf16:  // an x86 instruction: only avx512+bf16 plans use it
       case OpKind::DotAccumulate:

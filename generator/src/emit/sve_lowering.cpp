@@ -553,6 +553,8 @@ class SveLowering final : public IsaLowering {
         if (bitsOf(f) > bitsOf(t)) w.cx.instructions.insert("narrowing to unpacked elements (clamped, then the low bits)");
         return w.assign(bitsOf(f) > bitsOf(t) ? narrowExpr(s, f) : convertExpr(s, f));
       }
+      case OpKind::DotI8I8:  // NEON sdot/udot: only neon+dotprod plans use them
+      case OpKind::DotU8U8:
       case OpKind::DotU8I8:  // an x86 instruction: only avx512+vnni plans use it
       case OpKind::DotBf16:     // an x86 instruction: only avx512+bf16 plans use it
       case OpKind::ReduceRows:  // a fixed network over lanes-many vectors: fixed lane counts only

@@ -883,6 +883,9 @@ class X86Lowering final : public IsaLowering {
         const std::string bh = "(__m" + std::to_string(bits) + "bh)";
         return x.assign(call(pfx(bits) + "dpbf16_ps", {s.args[0], bh + s.args[1], bh + s.args[2]}));
       }
+      case OpKind::DotI8I8:  // NEON sdot/udot: only neon+dotprod plans use them
+      case OpKind::DotU8U8:
+        break;
       case OpKind::DotU8I8: {  // vpdpbusd: u8 x s8 quads into i32 lanes (wrapping)
         const bool zmm = s.type.bits() == 512;
         if (zmm ? !w.cx.target.has("vnni") : !w.cx.target.has("avx_vnni"))

@@ -101,6 +101,8 @@ enum class OpKind {
   DotU8I8,       // dst (i32) lane l = a[l] + sum over h < 4 of (uint8_t)b'[4l+h] * (int8_t)c'[4l+h],
                  //   wrapping, where b and c are u32 vectors of dst's lanes holding four bytes each
                  //   (byte h = bits 8h..8h+7): unsigned bytes times signed bytes (x86 vpdpbusd); no predicate
+  DotI8I8,       // the same with both operands' bytes signed (Arm sdot)
+  DotU8U8,       // the same with both operands' bytes unsigned (Arm udot)
   Sub,           // dst lane l = a[l] - b[l]   (integers wrap; floats rounded once; no predicate)
   Neg,           // dst lane l = -a[l]   (integers: 0 - a, wrapping; floats flip the sign bit, NaN
                  //   and zeros included; no predicate)

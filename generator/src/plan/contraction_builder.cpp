@@ -457,12 +457,14 @@ class ContractionBuilder {
     note("packing: " + inputs_[size_t(packed_)].spec->name + (byElement ? " (transposed: element by element)" : packed_ == transposed_ ? " (transposed by " + std::to_string(lanes_.lanes) + " x " + std::to_string(lanes_.lanes) + " tiles)" : "") + " is copied per column of tiles into a " + std::to_string(kc_ * columns * elementBytes / 1024) +
          " KiB panel, " + std::to_string(kc_) + " steps of " + dimName(kdim_) + " at a time (the reduction runs in blocks of " + std::to_string(kc_) + ")" +
          (group_ == 2 ? "; bf16 pairs: panel row p holds steps 2p and 2p + 1 of each column as one u32, for vdpbf16ps" : "") +
-         (group_ == 4 ? "; byte quads: panel row p holds steps 4p..4p + 3 of each column as one u32, for vpdpbusd" : ""));
+         (group_ == 4 ? "; byte quads: panel row p holds steps 4p..4p + 3 of each column as one u32, for " +
+                            std::string(target_.module == LoweringModule::neon ? "sdot/udot" : "vpdpbusd") : ""));
   }
   // The steps one dot-product instruction multiplies into each lane (0: none): 2 through vdpbf16ps
   // (two bf16 products per f32 lane) when both operands are bf16 and the target has it, 4 through
   // vpdpbusd (four u8 x s8 products per i32 lane) when one operand is u8 and the other i8 and the
-  // target has AVX512-VNNI or AVX-VNNI. Either way the vector-dim operand goes through the panel as it is laid
+  // target has AVX512-VNNI or AVX-VNNI, and through sdot/udot when both are i8 or both u8 on
+  // NEON with dot products. Either way the vector-dim operand goes through the panel as it is laid
   // out (a transposed one is not grouped yet), the broadcast one has consecutive reduction steps (a
   // group is adjacent elements), and no schedule unrolls the reduction.
   int dotGroup() const {
@@ -472,7 +474,9 @@ class ContractionBuilder {
     if (target_.has("bf16") && a.spec->bf16 && b.spec->bf16) return 2;
     const DType na = a.spec->narrow.value_or(DType::i32), nb = b.spec->narrow.value_or(DType::i32);
     const bool u8i8 = (na == DType::u8 && nb == DType::i8) || (na == DType::i8 && nb == DType::u8);
-    return u8i8 && ((target_.has("vnni") && target_.maskRegisters) || target_.has("avx_vnni")) ? 4 : 0;
+    if (u8i8 && ((target_.has("vnni") && target_.maskRegisters) || target_.has("avx_vnni"))) return 4;
+    const bool sameBytes = na == nb && (na == DType::i8 || na == DType::u8);  // sdot, udot
+    return sameBytes && target_.module == LoweringModule::neon && target_.has("dotprod") ? 4 : 0;
   }
   // The element type of a group's parts (bf16 bits or the operand's bytes) and the bits each
   // part takes in its u32.
@@ -653,7 +657,8 @@ class ContractionBuilder {
   // The reduction through the group panel (group_ = G): G steps per instruction, then the last
   // steps when the block's do not divide (the missing parts zero on both sides).
   ir::Block dotReduction(int mr, int nr, const std::string& pred) {
-    const std::string k = loopVar(kdim_), n = std::to_string(group_), ins = group_ == 2 ? "vdpbf16ps" : "vpdpbusd";
+    const std::string k = loopVar(kdim_), n = std::to_string(group_);
+    const std::string ins = group_ == 2 ? "vdpbf16ps" : target_.module == LoweringModule::neon ? "sdot/udot" : "vpdpbusd";
     ir::Block out;
     out.push_back(ir::forLoop(k, sym("k0"), sym("k_end"), group_, dotStep(mr, nr, pred, true), false, dimName(kdim_) + ", " + n + " steps per " + ins));
     out.push_back(ir::ifLess(sym(k), sym("k_end"), dotStep(mr, nr, pred, false), "the last steps of " + dimName(kdim_)));
@@ -678,8 +683,12 @@ class ContractionBuilder {
       }
       body.push_back(s);
     }
-    // vpdpbusd multiplies unsigned bytes (its first operand) by signed ones.
+    // vpdpbusd multiplies unsigned bytes (its first operand) by signed ones; sdot and udot bytes of
+    // one signedness.
     const bool broadcastUnsigned = group_ == 4 && a.spec->narrow == DType::u8;
+    const OpKind bytesOp = group_ != 4 || a.spec->narrow != inputs_[size_t(packed_)].spec->narrow ? OpKind::DotU8I8
+                           : a.spec->narrow == DType::i8                                          ? OpKind::DotI8I8
+                                                                                                  : OpKind::DotU8U8;
     for (int r = 0; r < mr; ++r) {
       const std::string x = a.name + "_r" + std::to_string(r) + tag;
       if (whole) {  // the group's G adjacent elements, in order, are its u32: one load
@@ -701,6 +710,7 @@ class ContractionBuilder {
       for (int u = 0; u < nr; ++u) {
         const std::string panel = "panel_v" + std::to_string(u) + tag;
         if (group_ == 2) body.push_back(op(OpKind::DotBf16, accName(r, u), lanes_, {accName(r, u), panel, x}, false));
+        else if (bytesOp != OpKind::DotU8I8) body.push_back(op(bytesOp, accName(r, u), lanes_, {accName(r, u), x, panel}, false));
         else body.push_back(op(OpKind::DotU8I8, accName(r, u), lanes_, {accName(r, u), broadcastUnsigned ? x : panel, broadcastUnsigned ? panel : x}, false));
       }
     }
@@ -1280,7 +1290,10 @@ class ContractionBuilder {
     for (const ContractionDim& d : c_.dims)
       if (d.reduction) red += (red.empty() ? "" : ", ") + d.name;
     if (group_ == 4)
-      note("per four steps of " + dimName(kdim_) + ": vpdpbusd (four u8 x i8 products per i32 lane, wrapping), the broadcast operand's quad as one u32");
+      note("per four steps of " + dimName(kdim_) + ": " +
+           (target_.module == LoweringModule::neon ? std::string(inputs_[0].spec->narrow == DType::i8 ? "sdot (four i8 x i8" : "udot (four u8 x u8")
+                                                   : std::string("vpdpbusd (four u8 x i8")) +
+           " products per i32 lane, wrapping), the broadcast operand's quad as one u32");
     else if (group_ == 2)
       note("per two steps of " + dimName(kdim_) + ": vdpbf16ps (two bf16 products per f32 lane; subnormal inputs and sums flushed to zero), the broadcast operand's pair as one u32");
     else note("per step of " + (red.empty() ? std::string("the tile") : red) + ": " + (hasFma() ? "fused multiply-adds" : "multiplies and adds") +

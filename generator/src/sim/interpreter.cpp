@@ -339,11 +339,15 @@ struct Machine {
         }
         break;
       }
-      case OpKind::DotU8I8: {  // vpdpbusd: four exact products, their sum added with wrap-around
+      case OpKind::DotU8I8:  // vpdpbusd, sdot, udot: four exact products, their sum added with wrap-around
+      case OpKind::DotI8I8:
+      case OpKind::DotU8U8: {
         const Value &a = var(s.args[0]), &b = var(s.args[1]), &c = var(s.args[2]);
+        const bool bSigned = s.op == OpKind::DotI8I8, cSigned = s.op != OpKind::DotU8U8;
+        auto byte = [](uint64_t u, int h, bool isSigned) { return isSigned ? int64_t(int8_t(uint8_t(u >> (8 * h)))) : int64_t(uint8_t(u >> (8 * h))); };
         for (int l = 0; l < lanes; ++l) {
           uint64_t sum = a.lanes[l].u;
-          for (int h = 0; h < 4; ++h) sum += uint64_t(int64_t(uint8_t(b.lanes[l].u >> (8 * h))) * int8_t(uint8_t(c.lanes[l].u >> (8 * h))));
+          for (int h = 0; h < 4; ++h) sum += uint64_t(byte(b.lanes[l].u, h, bSigned) * byte(c.lanes[l].u, h, cSigned));
           v.lanes[l].u = normalize(DType::i32, sum);
         }
         break;
