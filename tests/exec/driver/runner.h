@@ -198,7 +198,8 @@ inline std::vector<Variant> runnable_variants(const Kernel& k, Report& rep) {
   std::string skipped, fixedWidth;
   for (const Variant& v : k.variants) {
     if (v.suffix != "dispatch") listed.push_back(v.suffix);
-    if (scalable_variants_only() && v.suffix != "dispatch" && v.suffix.rfind("sve", 0) != 0) {
+    if ((scalable_variants_only() && v.suffix != "dispatch" && v.suffix.rfind("sve", 0) != 0) ||
+        (dotprod_variants_only() && v.suffix != "dispatch" && v.suffix.find("dotprod") == std::string::npos)) {
       fixedWidth += " " + v.suffix;
       continue;
     }

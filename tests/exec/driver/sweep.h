@@ -33,19 +33,24 @@ inline bool thin_sweep() {
 // dispatcher too when the kernel has none): on qemu's max the dispatcher calls one of them, so at
 // the lengths after the first it repeats a run (exec_aarch64.dispatch/<cpu> checks its choice).
 // SIMDGEN_EXEC_VARIANTS=variants: every variant the CPU runs, without the dispatcher (which calls
-// one of them; the NEON-only CPU's runs, whose dispatcher picks neon).
+// one of them; the NEON-only CPU's runs, whose dispatcher picks neon). SIMDGEN_EXEC_VARIANTS=dotprod:
+// the variants with dot products (neon_dotprod) alone, which no other run reaches.
 inline const std::string& variants_setting() {
   static const std::string setting = [] {
     const char* v = std::getenv("SIMDGEN_EXEC_VARIANTS");
     const std::string s = v ? v : "";
-    if (s != "" && s != "all" && s != "scalable" && s != "sve" && s != "variants")
-      throw std::invalid_argument("SIMDGEN_EXEC_VARIANTS=" + s + ": expected all, scalable, sve or variants");
+    if (s != "" && s != "all" && s != "scalable" && s != "sve" && s != "variants" && s != "dotprod")
+      throw std::invalid_argument("SIMDGEN_EXEC_VARIANTS=" + s + ": expected all, scalable, sve, variants or dotprod");
     return s;
   }();
   return setting;
 }
 inline bool scalable_variants_only() { return variants_setting() == "scalable" || variants_setting() == "sve"; }
-inline bool dispatcher_spared() { return variants_setting() == "sve" || variants_setting() == "variants"; }
+inline bool dispatcher_spared() { return variants_setting() == "sve" || variants_setting() == "variants" || variants_setting() == "dotprod"; }
+inline bool dotprod_variants_only() { return variants_setting() == "dotprod"; }
+// Runs of the SVE or dot-product variants alone under emulation: the contraction module shrinks
+// their shapes further (the fixed-width variants have their full runs on the NEON-only CPU).
+inline bool few_emulated_variants() { return scalable_variants_only() || dotprod_variants_only(); }
 
 // The thin sweep's lengths: 0..17 (below one vector of most widths), and p - 1, p, p + 1 for each
 // p <= `last` that is a power of two or three times one (vector multiples, unrolled or not); then

@@ -1156,7 +1156,7 @@ void run_sizes(const Kernel& kernel) {
   // Emulated SVE (the scalable-only runs) is the slowest: the same shapes, shrunk to a quarter of
   // the multiply-adds (an eighth in the thin sweep; the swept extents keep their values, the
   // others get smaller).
-  const int64_t macs = scalable_variants_only() ? kSizesMacs / (thin_sweep() ? 8 : 4) : kSizesMacs;
+  const int64_t macs = few_emulated_variants() ? kSizesMacs / (thin_sweep() ? 8 : 4) : kSizesMacs;
   auto sizes = [&](uint64_t k) {
     std::vector<int64_t> s;
     for (size_t i = 0; i < n; ++i) s.push_back(base(r, i, k));
@@ -1194,7 +1194,7 @@ void run_large(const Kernel& kernel) {
   const bool small = thin_sweep() || (emulated && std::string(emulated) == "1");
   // Emulated SVE runs several times slower than emulated NEON: its runs (the scalable variants
   // only) take a third of the budget, the same shapes shrunk further.
-  const int64_t budget = !small ? 150'000'000 : scalable_variants_only() ? (thin_sweep() ? 3'000'000 : 6'000'000) : 18'000'000;
+  const int64_t budget = !small ? 150'000'000 : few_emulated_variants() ? (thin_sweep() ? 3'000'000 : 6'000'000) : 18'000'000;
   const size_t n = r.dim_params().size();
   std::vector<int64_t> odd, even;
   for (size_t i = 0; i < n; ++i) {
@@ -1224,7 +1224,7 @@ void run_large(const Kernel& kernel) {
 void run_edges(const Kernel& kernel) {
   Runner r(kernel);
   const size_t n = r.dim_params().size();
-  const int64_t macs = scalable_variants_only() ? kSizesMacs / (thin_sweep() ? 8 : 4) : kSizesMacs;  // as in run_sizes
+  const int64_t macs = few_emulated_variants() ? kSizesMacs / (thin_sweep() ? 8 : 4) : kSizesMacs;  // as in run_sizes
   const std::vector<int64_t> small = {1, 3, 8, 17, 33, 9, 2, 16};
   uint64_t seed = 200001;
   auto shape = [&](uint64_t k, const std::vector<int64_t>& values) {
