@@ -616,12 +616,8 @@ class ContractionBuilder {
     ir::Block out;
     std::string partPred = pred;  // AVX2's predicates are vectors of the element width: the parts' own
     if (!pred.empty() && !target_.maskRegisters) {
-      Stmt live = op(OpKind::WhileLt, "group_lanes" + std::to_string(bitsOf(part.elem)), part.mask());
-      live.lo = tailLo_;
-      live.hi = tailHi_;
-      live.partialOnly = true;
-      partPred = live.dst;
-      out.push_back(live);
+      out.push_back(narrowTail("group", part));
+      partPred = out.back().dst;
     }
     auto rows = [&](bool whole) {
       ir::Block copy;
@@ -1101,12 +1097,8 @@ class ContractionBuilder {
     load.declare = true;
     if (!load.literal.empty()) load.literal = "0";  // +0.0f, or the integer 0
     if (!load.pred.empty() && f32.lanes > 1 && !target_.maskRegisters && !f32.scalable) {
-      Stmt live = op(OpKind::WhileLt, dst + "_lanes" + std::to_string(bitsOf(bits.elem)), bits.mask());
-      live.lo = tailLo_;
-      live.hi = tailHi_;
-      live.partialOnly = true;
-      out.push_back(live);
-      load.pred = live.dst;
+      out.push_back(narrowTail(dst, bits));
+      load.pred = out.back().dst;
     }
     const std::string narrowValue = load.dst;
     out.push_back(std::move(load));
@@ -1118,6 +1110,17 @@ class ContractionBuilder {
     shift.part = 16;
     out.push_back(shift);
     out.push_back(op(OpKind::Bitcast, dst, f32, {dst + "_f32bits"}, declare));
+  }
+
+  // The partial vector's lanes (tailLo_ + l < tailHi_) as a predicate of `narrow`'s element width,
+  // `<prefix>_lanes<bits>`: where predicates are vectors of the element width (AVX2, NEON) a load of
+  // narrower elements needs its own.
+  Stmt narrowTail(const std::string& prefix, VecType narrow) const {
+    Stmt live = op(OpKind::WhileLt, prefix + "_lanes" + std::to_string(bitsOf(narrow.elem)), narrow.mask());
+    live.lo = tailLo_;
+    live.hi = tailHi_;
+    live.partialOnly = true;
+    return live;
   }
 
   // dst = t at (row, vec): a vector when t runs along the vector dim, else one element broadcast.
