@@ -66,18 +66,18 @@ simdgen_ref::ArgSpec<T> reference_spec(const Kernel& k) {
   return s;
 }
 
-// Runs rows x cols shapes of one kernel: T = values and input, Idx = indices.
-template <class Types>
+// Runs rows x cols shapes of one kernel: T = values and input; the indices are i32 or i64, read
+// as the kernel's tensor says (one runner per value type: compiled once, see arg_reduce.cpp).
+template <class T>
 class ArgRunner {
  public:
-  using T = typename Types::input;
-  using Idx = typename Types::indices;
-  static_assert(std::is_same_v<T, typename Types::values>, "arg_reduce values have the input's dtype");
-
   explicit ArgRunner(const Kernel& k)
       : spec_(reference_spec<T>(k)), values_{spec_.op}, block_(std::stoll(k.semantic("block", "0"))),
-        r_(k, poison()) {
+        wide_indices_(k.tensor("indices").dtype == "i64"), r_(k, poison()) {
     REQUIRE_MESSAGE(block_ > 0, k.name << ": semantics block '" << k.semantic("block") << "'");
+    REQUIRE_MESSAGE((k.tensor("values").dtype == k.input().dtype), k.name << ": values and input differ in dtype");
+    REQUIRE_MESSAGE((wide_indices_ || k.tensor("indices").dtype == "i32"),
+                    k.name << ": indices dtype '" << k.tensor("indices").dtype << "' (i32 or i64 expected)");
   }
 
   const simdgen_ref::ArgSpec<T>& spec() const { return spec_; }
@@ -121,12 +121,14 @@ class ArgRunner {
   simdgen_exec::Check expect(const T* in, const Shape& s) const {
     std::vector<simdgen_ref::ArgResult<T>> e;
     for (int64_t i = 0; i < s.rows; ++i) e.push_back(simdgen_ref::arg_reduce_row(spec_, in + i * s.stride, s.cols));
-    return [e = std::move(e), in, s](const simdgen_exec::Outputs& o) -> std::string {
+    return [e = std::move(e), in, s, wide = wide_indices_](const simdgen_exec::Outputs& o) -> std::string {
       const T* values = o.get<T>("values");
-      const Idx* indices = o.get<Idx>("indices");
+      // An index as the kernel stores it, and an expected index as an i32 kernel would store it.
+      auto got_index = [&](int64_t r) { return wide ? o.get<int64_t>("indices")[r] : int64_t(o.get<int32_t>("indices")[r]); };
+      auto stored = [&](int64_t index) { return wide ? index : int64_t(static_cast<int32_t>(index)); };
       int64_t bad = 0, first = -1;
       for (int64_t r = 0; r < s.rows; ++r)
-        if (!same_value(values[r], e[size_t(r)].value) || indices[r] != static_cast<Idx>(e[size_t(r)].index))
+        if (!same_value(values[r], e[size_t(r)].value) || got_index(r) != stored(e[size_t(r)].index))
           bad += 1, first = first < 0 ? r : first;
       if (!bad) return "";
       const T* row = in + first * s.stride;
@@ -135,8 +137,8 @@ class ArgRunner {
       };
       const auto& want = e[size_t(first)];
       return "row " + std::to_string(first) + " of " + std::to_string(s.rows) + ": got value " + show(values[first]) +
-             " index " + std::to_string(int64_t(indices[first])) + element(int64_t(indices[first])) +
-             ", expected value " + show(want.value) + " index " + std::to_string(int64_t(static_cast<Idx>(want.index))) +
+             " index " + std::to_string(got_index(first)) + element(got_index(first)) +
+             ", expected value " + show(want.value) + " index " + std::to_string(stored(want.index)) +
              element(want.index) + "; " + std::to_string(bad) + " mismatching rows";
     };
   }
@@ -144,6 +146,7 @@ class ArgRunner {
   simdgen_ref::ArgSpec<T> spec_;
   Values<T> values_;
   int64_t block_;
+  bool wide_indices_;  // i64 indices, else i32
   simdgen_exec::Runner<T> r_;
   uint64_t seed_ = 1;
   unsigned turn_ = 0;
