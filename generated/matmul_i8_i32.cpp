@@ -1481,7 +1481,7 @@ __attribute__((target("+sve"))) void matmul_i8_i32_sve(const int8_t* in0, const 
 #endif
 
 // ---- neon+dotprod (128-bit vectors)
-// packing: b is copied per column of tiles into a 128 KiB panel, 8192 steps of k at a time (the reduction runs in blocks of 8192); byte quads: panel row p holds steps 4p..4p + 3 of each column as one u32, for sdot/udot
+// packing: b is copied per column of tiles into a 128 KiB panel, 8192 steps of k at a time (the reduction runs in blocks of 8192); byte quads: panel row p holds steps 4p..4p + 3 of each column as one u32, for sdot
 // register tile: 6 x 4 vectors of i32x4 (24 accumulators) along i x j
 // per four steps of k: sdot (four i8 x i8 products per i32 lane, wrapping), the broadcast operand's quad as one u32
 // tails: j: single vectors, then one masked partial vector (in tiles of 8 x 1 vectors); i: tiles of 4, 2, 1 rows
@@ -5421,7 +5421,8 @@ bool matmul_i8_i32_known(const char* requested) {
       "avx512+bf16+vnni avx512_bf16_gfni avx512+bf16+gfni avx512_bf16_gfni_vnni "
       "avx512+bf16+gfni+vnni"
 #elif defined(__aarch64__)
-      " neon neon_dotprod neon+dotprod sve sve2"
+      " neon neon_dotprod neon+dotprod neon_i8mm neon+i8mm neon_dotprod_i8mm neon+dotprod+i8mm sve "
+      "sve2"
 #endif
       " ";
   const size_t n = strlen(requested);

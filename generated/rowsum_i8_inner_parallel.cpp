@@ -304,7 +304,8 @@ bool rowsum_i8_inner_parallel_known(const char* requested) {
       "avx512+bf16+vnni avx512_bf16_gfni avx512+bf16+gfni avx512_bf16_gfni_vnni "
       "avx512+bf16+gfni+vnni"
 #elif defined(__aarch64__)
-      " neon neon_dotprod neon+dotprod sve sve2"
+      " neon neon_dotprod neon+dotprod neon_i8mm neon+i8mm neon_dotprod_i8mm neon+dotprod+i8mm sve "
+      "sve2"
 #endif
       " ";
   const size_t n = strlen(requested);

@@ -26,7 +26,7 @@ TensorLayout layoutOf(const ContractionTensor& t, const std::vector<int64_t>& ex
 // The tensors in the plan's order: operands, init operand, added tensors, output.
 std::vector<const ContractionTensor*> planTensors(const ContractionSpec& c);
 // The targets every plan runs on: generic at 128..2048 bits, each real one (avx2 with and without
-// FMA; avx512+bf16 when an operand is bf16, avx512+vnni, avx2+avx_vnni and neon+dotprod when both are bytes).
+// FMA; avx512+bf16 when an operand is bf16, avx512+vnni, avx2+avx_vnni, neon+dotprod and neon+i8mm when both are bytes).
 std::vector<Target> checkTargets(const ContractionSpec& c);
 
 // A contraction spec of `dtype` (f32 unless given) around `body` (dims, operands, output, ...).

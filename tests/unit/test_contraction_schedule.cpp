@@ -316,7 +316,7 @@ TEST_CASE("contraction with bf16 operands on avx512+bf16: vdpbf16ps on pairs whe
   "epilogue": [{"op": "relu"}])J"), {{"m", 7}, {"n", 71}, {"k", k}}, uint64_t(k));
 }
 
-TEST_CASE("contraction with byte operands: vpdpbusd (u8 x i8, x86 VNNI), sdot and udot (NEON dotprod) on quads where the panel allows, else widening") {
+TEST_CASE("contraction with byte operands: vpdpbusd (u8 x i8, x86 VNNI), usdot (u8 x i8, NEON i8mm), sdot and udot (NEON dotprod) on quads where the panel allows, else widening") {
   auto ints = [](const std::string& a, const std::string& b, bool transposed) {
     std::string body = std::string(R"J(  "dims": [{"name": "i", "extent": "m"}, {"name": "j", "extent": "n"}, {"name": "k", "extent": "k", "kind": "reduction"}],
   "operands": [{"name": "a", "dtype": "@A@", "index": ["i", "k"], "strides": ["lda", 1]}, {"name": "b", "dtype": "@B@", "index": )J") +
@@ -359,9 +359,17 @@ TEST_CASE("contraction with byte operands: vpdpbusd (u8 x i8, x86 VNNI), sdot an
     CHECK(ops(quads).find(name) != std::string::npos);
   }
   CHECK(ops(buildPlan(parseSpecText(ints("u8", "i8", false), "q.json"), targetNamed("neon", {"dotprod"}))).find("dot_") == std::string::npos);
+  // NEON with i8mm: usdot for u8 x i8 in either order (vpdpbusd's products); one signedness widens.
+  for (const auto& [a, b] : {std::pair<const char*, const char*>{"u8", "i8"}, {"i8", "u8"}}) {
+    CAPTURE(a);
+    const ir::Plan quads = buildPlan(parseSpecText(ints(a, b, false), "q.json"), targetNamed("neon", {"i8mm"}));
+    CHECK(has(quads.summary, "usdot (four u8 x i8 products per i32 lane"));
+    CHECK(ops(quads).find("dot_u8i8") != std::string::npos);
+  }
+  CHECK(ops(buildPlan(parseSpecText(ints("i8", "i8", false), "q.json"), targetNamed("neon", {"i8mm"}))).find("dot_") == std::string::npos);
   // Every remainder of the reduction modulo 4, several blocks of the panel (2048 steps), partial
   // columns and row tails: the quads agree exactly with the definition (checkIntPlans runs
-  // avx512+vnni, avx2+avx_vnni and neon+dotprod among its targets).
+  // avx512+vnni, avx2+avx_vnni, neon+dotprod and neon+i8mm among its targets).
   for (int64_t k : {1, 2, 3, 4, 6, 7, 2053})
     for (const auto& [a, b] : {std::pair<const char*, const char*>{"u8", "i8"}, {"i8", "u8"}, {"i8", "i8"}, {"u8", "u8"}})
       checkIntPlans(ints(a, b, false), {{"m", 7}, {"n", k > 100 ? 17 : 71}, {"k", k}}, uint64_t(k));

@@ -281,6 +281,13 @@ TEST_CASE("target factory: attributes, CPU checks, capabilities, errors") {
   CHECK(contains(makeTarget({"avx2", {}}).dot(DType::i8, DType::i32)->instruction, "vpmaddubsw"));
   CHECK(!makeTarget({"scalar", {}}).dot(DType::i8, DType::i32));
   CHECK(!v.dot(DType::f32, DType::f64));
+  // Two Arm features: one arch= item (GCC ignores an attribute with two), both CPU checks.
+  CHECK(makeTarget({"neon", {"i8mm"}}).attribute == "arch=armv8.2-a+i8mm");
+  const Target arm = makeTarget({"neon", {"dotprod", "i8mm"}});
+  CHECK(arm.attribute == "arch=armv8.2-a+dotprod+i8mm");
+  CHECK(contains(arm.cpuCheck, "HWCAP_ASIMDDP"));
+  CHECK(contains(arm.cpuCheck, "HWCAP2_I8MM"));
+  CHECK(makeTarget({"avx512", {"gfni", "vnni"}}).attribute == "avx512f,avx512bw,avx512dq,avx512vl,bmi2,gfni,avx512vnni");
   CHECK_THROWS_WITH(makeTarget({"avx2", {"vnni"}}), doctest::Contains("allowed: avx_vnni, fma"));
   CHECK_THROWS_WITH(makeTarget({"sse9", {}}), doctest::Contains("allowed: scalar, avx2, avx512"));
 }

@@ -24,6 +24,8 @@ constexpr IsaFeature kAvx512Features[] = {
 // is defined by the NEON module's CPU support code. NEON itself is part of every AArch64 Linux CPU.
 constexpr IsaFeature kNeonFeatures[] = {
     {"dotprod", "arch=armv8.2-a+dotprod", "(simdgen_arm_hwcap(1) & (1ul << 20)) /* HWCAP_ASIMDDP */"},
+    // i8mm: usdot, four u8 x s8 products per 32-bit lane (contractions of u8 and i8 operands).
+    {"i8mm", "arch=armv8.2-a+i8mm", "(simdgen_arm_hwcap(2) & (1ul << 13)) /* HWCAP2_I8MM */"},
 };
 
 constexpr IsaInfo kIsas[] = {

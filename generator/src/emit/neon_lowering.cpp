@@ -410,7 +410,12 @@ class NeonLowering final : public IsaLowering {
                                                                        reinterpret(s.args[2], DType::u32, b8)});
         return w.assign(reinterpret(dot, acc, DType::i32));
       }
-      case OpKind::DotU8I8:  // an x86 instruction: only avx512+vnni plans use it
+      case OpKind::DotU8I8: {  // usdot on the quads' bytes (neon+i8mm): vpdpbusd's products
+        if (!w.cx.target.has("i8mm")) throw std::logic_error("dot_u8i8 needs the i8mm feature (target neon+i8mm)");
+        w.cx.instructions.insert("usdot u8 x i8 quad dot products");
+        return w.assign(call("vusdotq_s32", {s.args[0], reinterpret(s.args[1], DType::u32, DType::u8),
+                                             reinterpret(s.args[2], DType::u32, DType::i8)}));
+      }
       case OpKind::DotBf16:  // an x86 instruction: only avx512+bf16 plans use it
         break;
     }

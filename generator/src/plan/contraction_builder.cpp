@@ -458,12 +458,12 @@ class ContractionBuilder {
          " KiB panel, " + std::to_string(kc_) + " steps of " + dimName(kdim_) + " at a time (the reduction runs in blocks of " + std::to_string(kc_) + ")" +
          (group_ == 2 ? "; bf16 pairs: panel row p holds steps 2p and 2p + 1 of each column as one u32, for vdpbf16ps" : "") +
          (group_ == 4 ? "; byte quads: panel row p holds steps 4p..4p + 3 of each column as one u32, for " +
-                            std::string(target_.module == LoweringModule::neon ? "sdot/udot" : "vpdpbusd") : ""));
+                            quadInstruction() : ""));
   }
   // The steps one dot-product instruction multiplies into each lane (0: none): 2 through vdpbf16ps
   // (two bf16 products per f32 lane) when both operands are bf16 and the target has it, 4 through
   // vpdpbusd (four u8 x s8 products per i32 lane) when one operand is u8 and the other i8 and the
-  // target has AVX512-VNNI or AVX-VNNI, and through sdot/udot when both are i8 or both u8 on
+  // target has AVX512-VNNI or AVX-VNNI (NEON with i8mm: usdot), and through sdot/udot when both are i8 or both u8 on
   // NEON with dot products. Either way the vector-dim operand goes through the panel as it is laid
   // out (a transposed one is not grouped yet), the broadcast one has consecutive reduction steps (a
   // group is adjacent elements), and no schedule unrolls the reduction.
@@ -474,9 +474,16 @@ class ContractionBuilder {
     if (target_.has("bf16") && a.spec->bf16 && b.spec->bf16) return 2;
     const DType na = a.spec->narrow.value_or(DType::i32), nb = b.spec->narrow.value_or(DType::i32);
     const bool u8i8 = (na == DType::u8 && nb == DType::i8) || (na == DType::i8 && nb == DType::u8);
-    if (u8i8 && ((target_.has("vnni") && target_.maskRegisters) || target_.has("avx_vnni"))) return 4;
+    if (u8i8 && ((target_.has("vnni") && target_.maskRegisters) || target_.has("avx_vnni") || target_.has("i8mm"))) return 4;
     const bool sameBytes = na == nb && (na == DType::i8 || na == DType::u8);  // sdot, udot
     return sameBytes && target_.module == LoweringModule::neon && target_.has("dotprod") ? 4 : 0;
+  }
+  // The instruction of byte quads: vpdpbusd (x86), usdot (NEON u8 x i8), sdot or udot (NEON, one
+  // signedness).
+  std::string quadInstruction() const {
+    if (target_.module != LoweringModule::neon) return "vpdpbusd";
+    const DType a = *inputs_[0].spec->narrow, b = *inputs_[1].spec->narrow;
+    return a != b ? "usdot" : a == DType::i8 ? "sdot" : "udot";
   }
   // The element type of a group's parts (bf16 bits or the operand's bytes) and the bits each
   // part takes in its u32.
@@ -1294,8 +1301,7 @@ class ContractionBuilder {
       if (d.reduction) red += (red.empty() ? "" : ", ") + d.name;
     if (group_ == 4)
       note("per four steps of " + dimName(kdim_) + ": " +
-           (target_.module == LoweringModule::neon ? std::string(inputs_[0].spec->narrow == DType::i8 ? "sdot (four i8 x i8" : "udot (four u8 x u8")
-                                                   : std::string("vpdpbusd (four u8 x i8")) +
+           quadInstruction() + " (four " + (inputs_[0].spec->narrow == inputs_[1].spec->narrow ? std::string(nameOf(*inputs_[0].spec->narrow)) + " x " + std::string(nameOf(*inputs_[0].spec->narrow)) : std::string("u8 x i8")) +
            " products per i32 lane, wrapping), the broadcast operand's quad as one u32");
     else if (group_ == 2)
       note("per two steps of " + dimName(kdim_) + ": vdpbf16ps (two bf16 products per f32 lane; subnormal inputs and sums flushed to zero), the broadcast operand's pair as one u32");

@@ -66,6 +66,21 @@ std::string joined(std::vector<std::string_view> names) {
   return out;
 }
 
+// Adds a feature's function attribute to `attribute` (comma-separated items). A second
+// "arch=<base>+<features>" item joins the first one's modifiers: GCC ignores an attribute with two
+// arch= items (neon+dotprod+i8mm is "arch=armv8.2-a+dotprod+i8mm").
+void addAttribute(std::string& attribute, const std::string_view feature) {
+  constexpr std::string_view kArch = "arch=";
+  const size_t arch = attribute.find(kArch);
+  if (feature.starts_with(kArch) && arch != std::string::npos && feature.find('+') != std::string_view::npos) {
+    const size_t end = attribute.find(',', arch);
+    attribute.insert(end == std::string::npos ? attribute.size() : end, feature.substr(feature.find('+')));
+    return;
+  }
+  if (!attribute.empty()) attribute += ",";
+  attribute += feature;
+}
+
 }  // namespace
 
 Target makeTarget(const TargetRequest& req) {
@@ -92,8 +107,7 @@ Target makeTarget(const TargetRequest& req) {
       for (const IsaFeature& x : isa->features) allowed.push_back(x.name);
       throw std::invalid_argument(req.isa + " has no feature '" + f + "' (allowed: " + joined(allowed) + ")");
     }
-    if (!t.attribute.empty()) t.attribute += ",";
-    t.attribute += it->attribute;
+    addAttribute(t.attribute, it->attribute);
     if (!t.cpuCheck.empty()) t.cpuCheck += " && ";
     t.cpuCheck += it->cpuCheck;
     t.priority += 1;

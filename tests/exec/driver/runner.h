@@ -199,7 +199,7 @@ inline std::vector<Variant> runnable_variants(const Kernel& k, Report& rep) {
   for (const Variant& v : k.variants) {
     if (v.suffix != "dispatch") listed.push_back(v.suffix);
     if ((scalable_variants_only() && v.suffix != "dispatch" && v.suffix.rfind("sve", 0) != 0) ||
-        (dotprod_variants_only() && v.suffix != "dispatch" && v.suffix.find("dotprod") == std::string::npos)) {
+        (dotprod_variants_only() && v.suffix != "dispatch" && !arm_dot_variant(v.suffix))) {
       fixedWidth += " " + v.suffix;
       continue;
     }
