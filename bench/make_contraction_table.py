@@ -11,9 +11,11 @@ median over its repetitions (the "median" aggregate, or the median of the
 repetitions when they are all reported); over several runs, the median of the
 runs' figures.
 
-Columns: CPU time per call; GFLOP/s (the GFLOP rate counter: CPU time, an FMA
-is 2 flops); "% of peak" = GFLOP/s over the better FMA peak row of the same run
-(independent FMA chains on zmm or ymm registers), then the median over runs;
+Columns: CPU time per call; G ops/s (the GFLOP rate counter: CPU time, an FMA
+is 2 operations; for integer kernels, a multiply-add of two integers is 2
+integer operations); "% of peak" = G ops/s over the better f32 FMA peak row of
+the same run (independent FMA chains on zmm or ymm registers), then the median
+over runs, for float kernels only (integer dot products are not bound by it);
 "time / simdgen" = the row's time over the generated dispatcher's ("simdgen")
 for the same kernel and size: above 1, simdgen is faster.
 """
@@ -22,7 +24,8 @@ import json
 import statistics
 import sys
 
-KERNEL_ORDER = ["conv", "matmul", "matmul_bf16"]
+KERNEL_ORDER = ["conv", "matmul", "matmul_bf16", "matmul_u8i8"]
+INTEGER_KERNELS = {"matmul_u8i8"}  # G ops/s are integer operations: no % of the f32 FMA peak
 SIZE_ORDER = ["seed", "512x512x512", "509x517x511", "1024x1024x1024"]
 IMPL_ORDER = ["simdgen", "simdgen.avx512_bf16", "simdgen.avx512", "simdgen.avx2_fma", "simdgen.avx2", "simdgen_f32", "halide", "onednn",
               "onednn.nhwc", "onednn.packed", "openblas", "blis", "eigen", "plain.clang19"]
@@ -106,7 +109,7 @@ def main(paths):
         if key in context:
             print(f"{key}: {context[key]}")
     print()
-    print("| kernel | size | implementation | ms/call | GFLOP/s | % of peak | time / simdgen | notes |")
+    print("| kernel | size | implementation | ms/call | G ops/s | % of f32 peak | time / simdgen | notes |")
     print("|---|---|---|---:|---:|---:|---:|---|")
 
     def key(n):
@@ -121,7 +124,7 @@ def main(paths):
             continue
         subject = med.get(f"{kernel}/{size}/{SUBJECT}")
         gflops = statistics.median(gflop_runs[n]) if gflop_runs[n] else None
-        frac = statistics.median(frac_runs[n]) * 100 if frac_runs[n] else None
+        frac = statistics.median(frac_runs[n]) * 100 if frac_runs[n] and kernel not in INTEGER_KERNELS else None
         ratio = med[n] / subject if subject else None
         print(f"| {kernel} | {size} | {impl} | {med[n] / 1e6:.3f} | {fmt(gflops, 1)} | "
               f"{fmt(frac, 1)}{'%' if frac is not None else ''} | {fmt(ratio)} | {labels.get(n, '')} |")
