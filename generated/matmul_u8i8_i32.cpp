@@ -6792,7 +6792,7 @@ __attribute__((target("arch=armv8.2-a+i8mm"))) void matmul_u8i8_i32_neon_i8mm(
           acc5_2 = vld1q_s32(out + out_base + 5 * stride2 + 8);
           acc5_3 = vld1q_s32(out + out_base + 5 * stride2 + 12);
         }
-        // k, 4 steps per sdot/udot
+        // k, 4 steps per usdot
         int64_t r2 = k0;
         for (; r2 + 4 <= k_end; r2 += 4) {
           uint32x4_t panel_v0 = vld1q_u32(panel + 4 * r2 - 4 * k0);
@@ -7167,7 +7167,7 @@ __attribute__((target("arch=armv8.2-a+i8mm"))) void matmul_u8i8_i32_neon_i8mm(
           acc3_2 = vld1q_s32(out + out_base + 3 * stride2 + 8);
           acc3_3 = vld1q_s32(out + out_base + 3 * stride2 + 12);
         }
-        // k, 4 steps per sdot/udot
+        // k, 4 steps per usdot
         int64_t r2 = k0;
         for (; r2 + 4 <= k_end; r2 += 4) {
           uint32x4_t panel_v0 = vld1q_u32(panel + 4 * r2 - 4 * k0);
@@ -7420,7 +7420,7 @@ __attribute__((target("arch=armv8.2-a+i8mm"))) void matmul_u8i8_i32_neon_i8mm(
           acc1_2 = vld1q_s32(out + out_base + stride2 + 8);
           acc1_3 = vld1q_s32(out + out_base + stride2 + 12);
         }
-        // k, 4 steps per sdot/udot
+        // k, 4 steps per usdot
         int64_t r2 = k0;
         for (; r2 + 4 <= k_end; r2 += 4) {
           uint32x4_t panel_v0 = vld1q_u32(panel + 4 * r2 - 4 * k0);
@@ -7559,7 +7559,7 @@ __attribute__((target("arch=armv8.2-a+i8mm"))) void matmul_u8i8_i32_neon_i8mm(
           acc0_2 = vld1q_s32(out + out_base + 8);
           acc0_3 = vld1q_s32(out + out_base + 12);
         }
-        // k, 4 steps per sdot/udot
+        // k, 4 steps per usdot
         int64_t r2 = k0;
         for (; r2 + 4 <= k_end; r2 += 4) {
           uint32x4_t panel_v0 = vld1q_u32(panel + 4 * r2 - 4 * k0);
@@ -7715,7 +7715,7 @@ __attribute__((target("arch=armv8.2-a+i8mm"))) void matmul_u8i8_i32_neon_i8mm(
           acc6_0 = vld1q_s32(out + out_base + 6 * stride2);
           acc7_0 = vld1q_s32(out + out_base + 7 * stride2);
         }
-        // k, 4 steps per sdot/udot
+        // k, 4 steps per usdot
         int64_t r2 = k0;
         for (; r2 + 4 <= k_end; r2 += 4) {
           uint32x4_t panel_v0 = vld1q_u32(panel + r2 - k0);
@@ -7998,7 +7998,7 @@ __attribute__((target("arch=armv8.2-a+i8mm"))) void matmul_u8i8_i32_neon_i8mm(
           acc2_0 = vld1q_s32(out + out_base + 2 * stride2);
           acc3_0 = vld1q_s32(out + out_base + 3 * stride2);
         }
-        // k, 4 steps per sdot/udot
+        // k, 4 steps per usdot
         int64_t r2 = k0;
         for (; r2 + 4 <= k_end; r2 += 4) {
           uint32x4_t panel_v0 = vld1q_u32(panel + r2 - k0);
@@ -8149,7 +8149,7 @@ __attribute__((target("arch=armv8.2-a+i8mm"))) void matmul_u8i8_i32_neon_i8mm(
           acc0_0 = vld1q_s32(out + out_base);
           acc1_0 = vld1q_s32(out + out_base + stride2);
         }
-        // k, 4 steps per sdot/udot
+        // k, 4 steps per usdot
         int64_t r2 = k0;
         for (; r2 + 4 <= k_end; r2 += 4) {
           uint32x4_t panel_v0 = vld1q_u32(panel + r2 - k0);
@@ -8234,7 +8234,7 @@ __attribute__((target("arch=armv8.2-a+i8mm"))) void matmul_u8i8_i32_neon_i8mm(
         if (k0 > 0) {
           acc0_0 = vld1q_s32(out + out_base);
         }
-        // k, 4 steps per sdot/udot
+        // k, 4 steps per usdot
         int64_t r2 = k0;
         for (; r2 + 4 <= k_end; r2 += 4) {
           uint32x4_t panel_v0 = vld1q_u32(panel + r2 - k0);
@@ -8378,7 +8378,7 @@ __attribute__((target("arch=armv8.2-a+i8mm"))) void matmul_u8i8_i32_neon_i8mm(
           acc7_0 = vreinterpretq_s32_u8(
               simdgen_load_prefix(out + out_base + 7 * stride2, (size1 - j) * 4));
         }
-        // k, 4 steps per sdot/udot
+        // k, 4 steps per usdot
         int64_t r2 = k0;
         for (; r2 + 4 <= k_end; r2 += 4) {
           uint32x4_t panel_v0 =
@@ -8673,7 +8673,7 @@ __attribute__((target("arch=armv8.2-a+i8mm"))) void matmul_u8i8_i32_neon_i8mm(
           acc3_0 = vreinterpretq_s32_u8(
               simdgen_load_prefix(out + out_base + 3 * stride2, (size1 - j) * 4));
         }
-        // k, 4 steps per sdot/udot
+        // k, 4 steps per usdot
         int64_t r2 = k0;
         for (; r2 + 4 <= k_end; r2 += 4) {
           uint32x4_t panel_v0 =
@@ -8830,7 +8830,7 @@ __attribute__((target("arch=armv8.2-a+i8mm"))) void matmul_u8i8_i32_neon_i8mm(
           acc1_0 =
               vreinterpretq_s32_u8(simdgen_load_prefix(out + out_base + stride2, (size1 - j) * 4));
         }
-        // k, 4 steps per sdot/udot
+        // k, 4 steps per usdot
         int64_t r2 = k0;
         for (; r2 + 4 <= k_end; r2 += 4) {
           uint32x4_t panel_v0 =
@@ -8918,7 +8918,7 @@ __attribute__((target("arch=armv8.2-a+i8mm"))) void matmul_u8i8_i32_neon_i8mm(
         if (k0 > 0) {
           acc0_0 = vreinterpretq_s32_u8(simdgen_load_prefix(out + out_base, (size1 - j) * 4));
         }
-        // k, 4 steps per sdot/udot
+        // k, 4 steps per usdot
         int64_t r2 = k0;
         for (; r2 + 4 <= k_end; r2 += 4) {
           uint32x4_t panel_v0 =

@@ -316,7 +316,7 @@ TEST_CASE("contraction with bf16 operands on avx512+bf16: vdpbf16ps on pairs whe
   "epilogue": [{"op": "relu"}])J"), {{"m", 7}, {"n", 71}, {"k", k}}, uint64_t(k));
 }
 
-TEST_CASE("contraction with byte operands: vpdpbusd (u8 x i8, x86 VNNI), usdot (u8 x i8, NEON i8mm), sdot and udot (NEON dotprod) on quads where the panel allows, else widening") {
+TEST_CASE("contraction with byte operands: vpdpbusd (u8 x i8, and i8 x i8 with an offset, x86 VNNI), usdot (u8 x i8, NEON i8mm), sdot and udot (NEON dotprod) on quads where the panel allows, else widening") {
   auto ints = [](const std::string& a, const std::string& b, bool transposed) {
     std::string body = std::string(R"J(  "dims": [{"name": "i", "extent": "m"}, {"name": "j", "extent": "n"}, {"name": "k", "extent": "k", "kind": "reduction"}],
   "operands": [{"name": "a", "dtype": "@A@", "index": ["i", "k"], "strides": ["lda", 1]}, {"name": "b", "dtype": "@B@", "index": )J") +
@@ -343,9 +343,17 @@ TEST_CASE("contraction with byte operands: vpdpbusd (u8 x i8, x86 VNNI), usdot (
       CHECK(ops(quads).find("dot_u8i8") != std::string::npos);
     }
   }
-  // Without the feature, with operands of one signedness or wider, or with B transposed: widening.
+  // i8 x i8 through vpdpbusd: the broadcast bytes offset by 128, the panel's column sums taken off.
+  for (const ir::Plan& offset : {buildPlan(parseSpecText(ints("i8", "i8", false), "q.json"), targetNamed("avx512", {"vnni"})),
+                                 buildPlan(parseSpecText(ints("i8", "i8", false), "q.json"), targetNamed("avx2", {"avx_vnni"}))}) {
+    CHECK(has(offset.summary, "vpdpbusd (four i8 x i8 products per i32 lane"));
+    CHECK(has(offset.summary, "the broadcast bytes xor 0x80"));
+    CHECK(ops(offset).find("dot_u8i8") != std::string::npos);
+    CHECK(ops(offset).find("panel_sums") != std::string::npos);
+  }
+  // Without the feature, with u8 x u8 (no offset yet) or wider operands, or with B transposed: widening.
   for (const ir::Plan& p : {buildPlan(parseSpecText(ints("u8", "i8", false), "q.json"), targetNamed("avx512")),
-                            buildPlan(parseSpecText(ints("i8", "i8", false), "q.json"), targetNamed("avx512", {"vnni"})),
+                            buildPlan(parseSpecText(ints("u8", "u8", false), "q.json"), targetNamed("avx512", {"vnni"})),
                             buildPlan(parseSpecText(ints("u8", "i16", false), "q.json"), targetNamed("avx512", {"vnni"})),
                             buildPlan(parseSpecText(ints("u8", "i8", true), "q.json"), targetNamed("avx512", {"vnni"}))}) {
     CHECK_FALSE(has(p.summary, dot));
