@@ -161,10 +161,11 @@ const float* int8_input(const std::string& name, int64_t n, bool is_unsigned) {
   return a.get();
 }
 
-ProblemKind matmul_u8i8_problem(const MatmulSize& s) {
+// u8 (a_unsigned) or i8 a, i8 b.
+ProblemKind matmul_int8_problem(const MatmulSize& s, bool a_unsigned) {
   ProblemKind kind = matmul_problem(s);
-  kind.label = "matmul_u8i8/" + s.name();
-  kind.inputs.a = int8_input("a.u8", s.m * s.k, true);
+  kind.label = std::string(a_unsigned ? "matmul_u8i8/" : "matmul_i8i8/") + s.name();
+  kind.inputs.a = int8_input(a_unsigned ? "a.u8" : "a.i8", s.m * s.k, a_unsigned);
   kind.inputs.b = int8_input("b.i8", s.k * s.n, false);
   return kind;
 }
@@ -362,12 +363,14 @@ void register_contraction_benchmarks() {
     const ProblemKind kind = matmul_bf16_problem(size);
     for (const Peer& peer : bf16) add(kind, peer);
   }
-  std::vector<Peer> int8 = simdgen_u8i8_matmul_peers();
-  for (Peer& p : onednn_u8i8_matmul_peers()) int8.push_back(std::move(p));
-  for (const MatmulSize& size : kMatmulSizes) {
-    if (size.m != size.n) continue;  // 512^3 and 1024^3
-    const ProblemKind kind = matmul_u8i8_problem(size);
-    for (const Peer& peer : int8) add(kind, peer);
+  for (const bool a_unsigned : {true, false}) {
+    std::vector<Peer> int8 = a_unsigned ? simdgen_u8i8_matmul_peers() : simdgen_i8i8_matmul_peers();
+    for (Peer& p : a_unsigned ? onednn_u8i8_matmul_peers() : onednn_i8i8_matmul_peers()) int8.push_back(std::move(p));
+    for (const MatmulSize& size : kMatmulSizes) {
+      if (size.m != size.n) continue;  // 512^3 and 1024^3
+      const ProblemKind kind = matmul_int8_problem(size, a_unsigned);
+      for (const Peer& peer : int8) add(kind, peer);
+    }
   }
 }
 

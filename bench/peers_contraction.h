@@ -71,6 +71,7 @@ std::vector<Peer> onednn_bf16_matmul_peers();
 // int8 matmuls (a holds integers 0..255, b -128..127; i32 output, compared as floats): "onednn"
 // (u8 x s8 -> s32, plain layouts), "onednn.packed" (weights reordered once to its layout).
 std::vector<Peer> onednn_u8i8_matmul_peers();
+std::vector<Peer> onednn_i8i8_matmul_peers();  // the same with s8 a (-128..127)
 std::vector<Peer> onednn_conv_peers();      // "onednn" (preferred layouts), "onednn.nhwc"
 std::vector<Peer> halide_conv_peers();      // "halide": JIT, the seed's schedule minus parallel
 
@@ -83,6 +84,7 @@ std::vector<Peer> simdgen_bf16_matmul_peers();
 // int8 matmuls: "simdgen" (bench_matmul_u8i8 on u8 and i8 copies, made once, untimed), its
 // variants, and "simdgen_f32" (the f32 kernel on the same values).
 std::vector<Peer> simdgen_u8i8_matmul_peers();
+std::vector<Peer> simdgen_i8i8_matmul_peers();  // the same with bench_matmul_i8i8 (i8 a)
 std::vector<Peer> simdgen_conv_peers();
 
 }  // namespace simdgen_bench

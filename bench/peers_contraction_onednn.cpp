@@ -98,12 +98,13 @@ Prepared matmul_bf16(const Problem& p, bool packed) {
           std::string(pd.impl_info_str()) + ", weights " + layout(pd.weights_desc(), b_plain, "plain")};
 }
 
-// c = a * b on u8 a and s8 b (the benchmark's floats hold integers in their ranges: reordered
-// once, outside the timing), s32 c, converted to floats for the check outside the timing.
-// packed: the weights in the layout oneDNN prefers (reordered once), else plain row-major s8.
-Prepared matmul_u8i8(const Problem& p, bool packed) {
+// c = a * b on u8 (or s8: a_type) a and s8 b (the benchmark's floats hold integers in their
+// ranges: reordered once, outside the timing), s32 c, converted to floats for the check outside
+// the timing. packed: the weights in the layout oneDNN prefers (reordered once), else plain
+// row-major s8.
+Prepared matmul_int8(const Problem& p, bool packed, dt a_type) {
   const memory::desc a_f32({p.m, p.k}, dt::f32, tag::ab), b_f32({p.k, p.n}, dt::f32, tag::ab),
-      a_md({p.m, p.k}, dt::u8, tag::ab), b_plain({p.k, p.n}, dt::s8, tag::ab),
+      a_md({p.m, p.k}, a_type, tag::ab), b_plain({p.k, p.n}, dt::s8, tag::ab),
       b_md = packed ? memory::desc({p.k, p.n}, dt::s8, tag::any) : b_plain, c_md({p.m, p.n}, dt::s32, tag::ab);
   const dnnl::matmul::primitive_desc pd(dnnl::matmul::desc(a_md, b_md, c_md), cpu());
   auto prim = std::make_shared<dnnl::matmul>(pd);
@@ -199,8 +200,13 @@ std::vector<Peer> onednn_bf16_matmul_peers() {
 }
 
 std::vector<Peer> onednn_u8i8_matmul_peers() {
-  return {{"onednn", [](const Problem& p) { return matmul_u8i8(p, false); }},
-          {"onednn.packed", [](const Problem& p) { return matmul_u8i8(p, true); }}};
+  return {{"onednn", [](const Problem& p) { return matmul_int8(p, false, dt::u8); }},
+          {"onednn.packed", [](const Problem& p) { return matmul_int8(p, true, dt::u8); }}};
+}
+
+std::vector<Peer> onednn_i8i8_matmul_peers() {
+  return {{"onednn", [](const Problem& p) { return matmul_int8(p, false, dt::s8); }},
+          {"onednn.packed", [](const Problem& p) { return matmul_int8(p, true, dt::s8); }}};
 }
 
 std::vector<Peer> onednn_conv_peers() {

@@ -16,6 +16,7 @@
 #include "bench_matmul_bt_f32.h"
 #include "bench_matmul_bt_packed_f32.h"
 #include "bench_matmul_f32.h"
+#include "bench_matmul_i8i8.h"
 #include "bench_matmul_u8i8.h"
 #include "bench_seed_conv.h"
 #include "bench_seed_conv_packed.h"
@@ -123,12 +124,14 @@ std::shared_ptr<T> integers(const float* x, int64_t n) {
   return v;
 }
 
-using MatmulU8I8 = void (*)(const uint8_t*, const int8_t*, int64_t, int64_t, int64_t, int64_t, int64_t,
-                            int64_t, int32_t*);
-// u8 a, i8 b converted once (untimed); the i32 result converted to floats outside the timing.
-Peer matmul_u8i8_peer(const std::string& name, MatmulU8I8 f) {
+template <class A>
+using MatmulInt8 = void (*)(const A*, const int8_t*, int64_t, int64_t, int64_t, int64_t, int64_t, int64_t, int32_t*);
+// A (u8 or i8) a, i8 b converted once (untimed); the i32 result converted to floats outside the
+// timing.
+template <class A>
+Peer matmul_int8_peer(const std::string& name, MatmulInt8<A> f) {
   return {name, [f](const Problem& p) {
-            std::shared_ptr<uint8_t> a = integers<uint8_t>(p.a, p.m * p.k);
+            std::shared_ptr<A> a = integers<A>(p.a, p.m * p.k);
             std::shared_ptr<int8_t> b = integers<int8_t>(p.b, p.k * p.n);
             std::shared_ptr<int32_t> c(static_cast<int32_t*>(std::aligned_alloc(64, static_cast<size_t>((p.m * p.n * 4 + 63) / 64 * 64))), std::free);
             return Prepared{[f, p, a, b, c] { f(a.get(), b.get(), p.m, p.n, p.k, p.k, p.n, p.n, c.get()); },
@@ -196,10 +199,21 @@ std::vector<Peer> simdgen_bf16_matmul_peers() {
 
 std::vector<Peer> simdgen_u8i8_matmul_peers() {
   std::vector<Peer> peers;
-  peers.push_back(matmul_u8i8_peer("simdgen", bench_matmul_u8i8));
+  peers.push_back(matmul_int8_peer<uint8_t>("simdgen", bench_matmul_u8i8));
 #define SIMDGEN_BENCH_VARIANT(v) \
-  if (cpu_runs(#v)) peers.push_back(matmul_u8i8_peer("simdgen." #v, bench_matmul_u8i8_##v));
+  if (cpu_runs(#v)) peers.push_back(matmul_int8_peer<uint8_t>("simdgen." #v, bench_matmul_u8i8_##v));
   SIMDGEN_bench_matmul_u8i8_VARIANTS(SIMDGEN_BENCH_VARIANT)
+#undef SIMDGEN_BENCH_VARIANT
+  peers.push_back(matmul_peer("simdgen_f32", bench_matmul_f32));
+  return peers;
+}
+
+std::vector<Peer> simdgen_i8i8_matmul_peers() {
+  std::vector<Peer> peers;
+  peers.push_back(matmul_int8_peer<int8_t>("simdgen", bench_matmul_i8i8));
+#define SIMDGEN_BENCH_VARIANT(v) \
+  if (cpu_runs(#v)) peers.push_back(matmul_int8_peer<int8_t>("simdgen." #v, bench_matmul_i8i8_##v));
+  SIMDGEN_bench_matmul_i8i8_VARIANTS(SIMDGEN_BENCH_VARIANT)
 #undef SIMDGEN_BENCH_VARIANT
   peers.push_back(matmul_peer("simdgen_f32", bench_matmul_f32));
   return peers;
