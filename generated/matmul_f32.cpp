@@ -1589,54 +1589,54 @@ __attribute__((target("avx2,fma"))) void matmul_f32_avx2_fma(const float* in0, c
         __m256 acc7_0 = _mm256_setzero_ps();
         // a later block: the sums so far
         if (k0 > 0) {
-          const __m256i acc0_0_active = _mm256_cmpgt_epi32(
+          const __m256i acc0_0_active_2 = _mm256_cmpgt_epi32(
               _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
           acc0_0 =
               _mm256_blendv_ps(_mm256_setzero_ps(),
-                               _mm256_maskload_ps((const float*)(out + out_base), acc0_0_active),
-                               _mm256_castsi256_ps(acc0_0_active));
-          const __m256i acc1_0_active = _mm256_cmpgt_epi32(
+                               _mm256_maskload_ps((const float*)(out + out_base), acc0_0_active_2),
+                               _mm256_castsi256_ps(acc0_0_active_2));
+          const __m256i acc1_0_active_2 = _mm256_cmpgt_epi32(
               _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
           acc1_0 = _mm256_blendv_ps(
               _mm256_setzero_ps(),
-              _mm256_maskload_ps((const float*)(out + out_base + stride2), acc1_0_active),
-              _mm256_castsi256_ps(acc1_0_active));
-          const __m256i acc2_0_active = _mm256_cmpgt_epi32(
+              _mm256_maskload_ps((const float*)(out + out_base + stride2), acc1_0_active_2),
+              _mm256_castsi256_ps(acc1_0_active_2));
+          const __m256i acc2_0_active_2 = _mm256_cmpgt_epi32(
               _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
           acc2_0 = _mm256_blendv_ps(
               _mm256_setzero_ps(),
-              _mm256_maskload_ps((const float*)(out + out_base + 2 * stride2), acc2_0_active),
-              _mm256_castsi256_ps(acc2_0_active));
-          const __m256i acc3_0_active = _mm256_cmpgt_epi32(
+              _mm256_maskload_ps((const float*)(out + out_base + 2 * stride2), acc2_0_active_2),
+              _mm256_castsi256_ps(acc2_0_active_2));
+          const __m256i acc3_0_active_2 = _mm256_cmpgt_epi32(
               _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
           acc3_0 = _mm256_blendv_ps(
               _mm256_setzero_ps(),
-              _mm256_maskload_ps((const float*)(out + out_base + 3 * stride2), acc3_0_active),
-              _mm256_castsi256_ps(acc3_0_active));
-          const __m256i acc4_0_active = _mm256_cmpgt_epi32(
+              _mm256_maskload_ps((const float*)(out + out_base + 3 * stride2), acc3_0_active_2),
+              _mm256_castsi256_ps(acc3_0_active_2));
+          const __m256i acc4_0_active_2 = _mm256_cmpgt_epi32(
               _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
           acc4_0 = _mm256_blendv_ps(
               _mm256_setzero_ps(),
-              _mm256_maskload_ps((const float*)(out + out_base + 4 * stride2), acc4_0_active),
-              _mm256_castsi256_ps(acc4_0_active));
-          const __m256i acc5_0_active = _mm256_cmpgt_epi32(
+              _mm256_maskload_ps((const float*)(out + out_base + 4 * stride2), acc4_0_active_2),
+              _mm256_castsi256_ps(acc4_0_active_2));
+          const __m256i acc5_0_active_2 = _mm256_cmpgt_epi32(
               _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
           acc5_0 = _mm256_blendv_ps(
               _mm256_setzero_ps(),
-              _mm256_maskload_ps((const float*)(out + out_base + 5 * stride2), acc5_0_active),
-              _mm256_castsi256_ps(acc5_0_active));
-          const __m256i acc6_0_active = _mm256_cmpgt_epi32(
+              _mm256_maskload_ps((const float*)(out + out_base + 5 * stride2), acc5_0_active_2),
+              _mm256_castsi256_ps(acc5_0_active_2));
+          const __m256i acc6_0_active_2 = _mm256_cmpgt_epi32(
               _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
           acc6_0 = _mm256_blendv_ps(
               _mm256_setzero_ps(),
-              _mm256_maskload_ps((const float*)(out + out_base + 6 * stride2), acc6_0_active),
-              _mm256_castsi256_ps(acc6_0_active));
-          const __m256i acc7_0_active = _mm256_cmpgt_epi32(
+              _mm256_maskload_ps((const float*)(out + out_base + 6 * stride2), acc6_0_active_2),
+              _mm256_castsi256_ps(acc6_0_active_2));
+          const __m256i acc7_0_active_2 = _mm256_cmpgt_epi32(
               _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
           acc7_0 = _mm256_blendv_ps(
               _mm256_setzero_ps(),
-              _mm256_maskload_ps((const float*)(out + out_base + 7 * stride2), acc7_0_active),
-              _mm256_castsi256_ps(acc7_0_active));
+              _mm256_maskload_ps((const float*)(out + out_base + 7 * stride2), acc7_0_active_2),
+              _mm256_castsi256_ps(acc7_0_active_2));
         }
         // k
         int64_t r2 = k0;
@@ -1706,30 +1706,30 @@ __attribute__((target("avx2,fma"))) void matmul_f32_avx2_fma(const float* in0, c
         __m256 acc3_0 = _mm256_setzero_ps();
         // a later block: the sums so far
         if (k0 > 0) {
-          const __m256i acc0_0_active = _mm256_cmpgt_epi32(
+          const __m256i acc0_0_active_3 = _mm256_cmpgt_epi32(
               _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
           acc0_0 =
               _mm256_blendv_ps(_mm256_setzero_ps(),
-                               _mm256_maskload_ps((const float*)(out + out_base), acc0_0_active),
-                               _mm256_castsi256_ps(acc0_0_active));
-          const __m256i acc1_0_active = _mm256_cmpgt_epi32(
+                               _mm256_maskload_ps((const float*)(out + out_base), acc0_0_active_3),
+                               _mm256_castsi256_ps(acc0_0_active_3));
+          const __m256i acc1_0_active_3 = _mm256_cmpgt_epi32(
               _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
           acc1_0 = _mm256_blendv_ps(
               _mm256_setzero_ps(),
-              _mm256_maskload_ps((const float*)(out + out_base + stride2), acc1_0_active),
-              _mm256_castsi256_ps(acc1_0_active));
-          const __m256i acc2_0_active = _mm256_cmpgt_epi32(
+              _mm256_maskload_ps((const float*)(out + out_base + stride2), acc1_0_active_3),
+              _mm256_castsi256_ps(acc1_0_active_3));
+          const __m256i acc2_0_active_3 = _mm256_cmpgt_epi32(
               _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
           acc2_0 = _mm256_blendv_ps(
               _mm256_setzero_ps(),
-              _mm256_maskload_ps((const float*)(out + out_base + 2 * stride2), acc2_0_active),
-              _mm256_castsi256_ps(acc2_0_active));
-          const __m256i acc3_0_active = _mm256_cmpgt_epi32(
+              _mm256_maskload_ps((const float*)(out + out_base + 2 * stride2), acc2_0_active_3),
+              _mm256_castsi256_ps(acc2_0_active_3));
+          const __m256i acc3_0_active_3 = _mm256_cmpgt_epi32(
               _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
           acc3_0 = _mm256_blendv_ps(
               _mm256_setzero_ps(),
-              _mm256_maskload_ps((const float*)(out + out_base + 3 * stride2), acc3_0_active),
-              _mm256_castsi256_ps(acc3_0_active));
+              _mm256_maskload_ps((const float*)(out + out_base + 3 * stride2), acc3_0_active_3),
+              _mm256_castsi256_ps(acc3_0_active_3));
         }
         // k
         int64_t r2 = k0;
@@ -1773,18 +1773,18 @@ __attribute__((target("avx2,fma"))) void matmul_f32_avx2_fma(const float* in0, c
         __m256 acc1_0 = _mm256_setzero_ps();
         // a later block: the sums so far
         if (k0 > 0) {
-          const __m256i acc0_0_active = _mm256_cmpgt_epi32(
+          const __m256i acc0_0_active_4 = _mm256_cmpgt_epi32(
               _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
           acc0_0 =
               _mm256_blendv_ps(_mm256_setzero_ps(),
-                               _mm256_maskload_ps((const float*)(out + out_base), acc0_0_active),
-                               _mm256_castsi256_ps(acc0_0_active));
-          const __m256i acc1_0_active = _mm256_cmpgt_epi32(
+                               _mm256_maskload_ps((const float*)(out + out_base), acc0_0_active_4),
+                               _mm256_castsi256_ps(acc0_0_active_4));
+          const __m256i acc1_0_active_4 = _mm256_cmpgt_epi32(
               _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
           acc1_0 = _mm256_blendv_ps(
               _mm256_setzero_ps(),
-              _mm256_maskload_ps((const float*)(out + out_base + stride2), acc1_0_active),
-              _mm256_castsi256_ps(acc1_0_active));
+              _mm256_maskload_ps((const float*)(out + out_base + stride2), acc1_0_active_4),
+              _mm256_castsi256_ps(acc1_0_active_4));
         }
         // k
         int64_t r2 = k0;
@@ -1815,12 +1815,12 @@ __attribute__((target("avx2,fma"))) void matmul_f32_avx2_fma(const float* in0, c
         __m256 acc0_0 = _mm256_setzero_ps();
         // a later block: the sums so far
         if (k0 > 0) {
-          const __m256i acc0_0_active = _mm256_cmpgt_epi32(
+          const __m256i acc0_0_active_5 = _mm256_cmpgt_epi32(
               _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
           acc0_0 =
               _mm256_blendv_ps(_mm256_setzero_ps(),
-                               _mm256_maskload_ps((const float*)(out + out_base), acc0_0_active),
-                               _mm256_castsi256_ps(acc0_0_active));
+                               _mm256_maskload_ps((const float*)(out + out_base), acc0_0_active_5),
+                               _mm256_castsi256_ps(acc0_0_active_5));
         }
         // k
         int64_t r2 = k0;

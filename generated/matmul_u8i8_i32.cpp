@@ -5791,53 +5791,54 @@ __attribute__((target("avx2,avxvnni"))) void matmul_u8i8_i32_avx2_avx_vnni(
             acc7_0_active);
         // a later block: the sums so far
         if (k0 > 0) {
-          const __m256i acc0_0_active = _mm256_cmpgt_epi32(
+          const __m256i acc0_0_active_2 = _mm256_cmpgt_epi32(
               _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
           acc0_0 = _mm256_blendv_epi8(
               _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(out + out_base), acc0_0_active), acc0_0_active);
-          const __m256i acc1_0_active = _mm256_cmpgt_epi32(
+              _mm256_maskload_epi32((const int*)(out + out_base), acc0_0_active_2),
+              acc0_0_active_2);
+          const __m256i acc1_0_active_2 = _mm256_cmpgt_epi32(
               _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
           acc1_0 = _mm256_blendv_epi8(
               _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(out + out_base + stride2), acc1_0_active),
-              acc1_0_active);
-          const __m256i acc2_0_active = _mm256_cmpgt_epi32(
+              _mm256_maskload_epi32((const int*)(out + out_base + stride2), acc1_0_active_2),
+              acc1_0_active_2);
+          const __m256i acc2_0_active_2 = _mm256_cmpgt_epi32(
               _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
           acc2_0 = _mm256_blendv_epi8(
               _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(out + out_base + 2 * stride2), acc2_0_active),
-              acc2_0_active);
-          const __m256i acc3_0_active = _mm256_cmpgt_epi32(
+              _mm256_maskload_epi32((const int*)(out + out_base + 2 * stride2), acc2_0_active_2),
+              acc2_0_active_2);
+          const __m256i acc3_0_active_2 = _mm256_cmpgt_epi32(
               _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
           acc3_0 = _mm256_blendv_epi8(
               _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(out + out_base + 3 * stride2), acc3_0_active),
-              acc3_0_active);
-          const __m256i acc4_0_active = _mm256_cmpgt_epi32(
+              _mm256_maskload_epi32((const int*)(out + out_base + 3 * stride2), acc3_0_active_2),
+              acc3_0_active_2);
+          const __m256i acc4_0_active_2 = _mm256_cmpgt_epi32(
               _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
           acc4_0 = _mm256_blendv_epi8(
               _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(out + out_base + 4 * stride2), acc4_0_active),
-              acc4_0_active);
-          const __m256i acc5_0_active = _mm256_cmpgt_epi32(
+              _mm256_maskload_epi32((const int*)(out + out_base + 4 * stride2), acc4_0_active_2),
+              acc4_0_active_2);
+          const __m256i acc5_0_active_2 = _mm256_cmpgt_epi32(
               _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
           acc5_0 = _mm256_blendv_epi8(
               _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(out + out_base + 5 * stride2), acc5_0_active),
-              acc5_0_active);
-          const __m256i acc6_0_active = _mm256_cmpgt_epi32(
+              _mm256_maskload_epi32((const int*)(out + out_base + 5 * stride2), acc5_0_active_2),
+              acc5_0_active_2);
+          const __m256i acc6_0_active_2 = _mm256_cmpgt_epi32(
               _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
           acc6_0 = _mm256_blendv_epi8(
               _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(out + out_base + 6 * stride2), acc6_0_active),
-              acc6_0_active);
-          const __m256i acc7_0_active = _mm256_cmpgt_epi32(
+              _mm256_maskload_epi32((const int*)(out + out_base + 6 * stride2), acc6_0_active_2),
+              acc6_0_active_2);
+          const __m256i acc7_0_active_2 = _mm256_cmpgt_epi32(
               _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
           acc7_0 = _mm256_blendv_epi8(
               _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(out + out_base + 7 * stride2), acc7_0_active),
-              acc7_0_active);
+              _mm256_maskload_epi32((const int*)(out + out_base + 7 * stride2), acc7_0_active_2),
+              acc7_0_active_2);
         }
         // k, 4 steps per vpdpbusd
         int64_t r2 = k0;
@@ -6151,29 +6152,30 @@ __attribute__((target("avx2,avxvnni"))) void matmul_u8i8_i32_avx2_avx_vnni(
             acc3_0_active);
         // a later block: the sums so far
         if (k0 > 0) {
-          const __m256i acc0_0_active = _mm256_cmpgt_epi32(
+          const __m256i acc0_0_active_3 = _mm256_cmpgt_epi32(
               _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
           acc0_0 = _mm256_blendv_epi8(
               _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(out + out_base), acc0_0_active), acc0_0_active);
-          const __m256i acc1_0_active = _mm256_cmpgt_epi32(
+              _mm256_maskload_epi32((const int*)(out + out_base), acc0_0_active_3),
+              acc0_0_active_3);
+          const __m256i acc1_0_active_3 = _mm256_cmpgt_epi32(
               _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
           acc1_0 = _mm256_blendv_epi8(
               _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(out + out_base + stride2), acc1_0_active),
-              acc1_0_active);
-          const __m256i acc2_0_active = _mm256_cmpgt_epi32(
+              _mm256_maskload_epi32((const int*)(out + out_base + stride2), acc1_0_active_3),
+              acc1_0_active_3);
+          const __m256i acc2_0_active_3 = _mm256_cmpgt_epi32(
               _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
           acc2_0 = _mm256_blendv_epi8(
               _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(out + out_base + 2 * stride2), acc2_0_active),
-              acc2_0_active);
-          const __m256i acc3_0_active = _mm256_cmpgt_epi32(
+              _mm256_maskload_epi32((const int*)(out + out_base + 2 * stride2), acc2_0_active_3),
+              acc2_0_active_3);
+          const __m256i acc3_0_active_3 = _mm256_cmpgt_epi32(
               _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
           acc3_0 = _mm256_blendv_epi8(
               _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(out + out_base + 3 * stride2), acc3_0_active),
-              acc3_0_active);
+              _mm256_maskload_epi32((const int*)(out + out_base + 3 * stride2), acc3_0_active_3),
+              acc3_0_active_3);
         }
         // k, 4 steps per vpdpbusd
         int64_t r2 = k0;
@@ -6345,17 +6347,18 @@ __attribute__((target("avx2,avxvnni"))) void matmul_u8i8_i32_avx2_avx_vnni(
             acc1_0_active);
         // a later block: the sums so far
         if (k0 > 0) {
-          const __m256i acc0_0_active = _mm256_cmpgt_epi32(
+          const __m256i acc0_0_active_4 = _mm256_cmpgt_epi32(
               _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
           acc0_0 = _mm256_blendv_epi8(
               _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(out + out_base), acc0_0_active), acc0_0_active);
-          const __m256i acc1_0_active = _mm256_cmpgt_epi32(
+              _mm256_maskload_epi32((const int*)(out + out_base), acc0_0_active_4),
+              acc0_0_active_4);
+          const __m256i acc1_0_active_4 = _mm256_cmpgt_epi32(
               _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
           acc1_0 = _mm256_blendv_epi8(
               _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(out + out_base + stride2), acc1_0_active),
-              acc1_0_active);
+              _mm256_maskload_epi32((const int*)(out + out_base + stride2), acc1_0_active_4),
+              acc1_0_active_4);
         }
         // k, 4 steps per vpdpbusd
         int64_t r2 = k0;
@@ -6456,11 +6459,12 @@ __attribute__((target("avx2,avxvnni"))) void matmul_u8i8_i32_avx2_avx_vnni(
             acc0_0_active);
         // a later block: the sums so far
         if (k0 > 0) {
-          const __m256i acc0_0_active = _mm256_cmpgt_epi32(
+          const __m256i acc0_0_active_5 = _mm256_cmpgt_epi32(
               _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
           acc0_0 = _mm256_blendv_epi8(
               _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(out + out_base), acc0_0_active), acc0_0_active);
+              _mm256_maskload_epi32((const int*)(out + out_base), acc0_0_active_5),
+              acc0_0_active_5);
         }
         // k, 4 steps per vpdpbusd
         int64_t r2 = k0;
@@ -9605,53 +9609,54 @@ __attribute__((target("avx2"))) void matmul_u8i8_i32_avx2(const uint8_t* in0, co
             acc7_0_active);
         // a later block: the sums so far
         if (k0 > 0) {
-          const __m256i acc0_0_active = _mm256_cmpgt_epi32(
+          const __m256i acc0_0_active_2 = _mm256_cmpgt_epi32(
               _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
           acc0_0 = _mm256_blendv_epi8(
               _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(out + out_base), acc0_0_active), acc0_0_active);
-          const __m256i acc1_0_active = _mm256_cmpgt_epi32(
+              _mm256_maskload_epi32((const int*)(out + out_base), acc0_0_active_2),
+              acc0_0_active_2);
+          const __m256i acc1_0_active_2 = _mm256_cmpgt_epi32(
               _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
           acc1_0 = _mm256_blendv_epi8(
               _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(out + out_base + stride2), acc1_0_active),
-              acc1_0_active);
-          const __m256i acc2_0_active = _mm256_cmpgt_epi32(
+              _mm256_maskload_epi32((const int*)(out + out_base + stride2), acc1_0_active_2),
+              acc1_0_active_2);
+          const __m256i acc2_0_active_2 = _mm256_cmpgt_epi32(
               _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
           acc2_0 = _mm256_blendv_epi8(
               _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(out + out_base + 2 * stride2), acc2_0_active),
-              acc2_0_active);
-          const __m256i acc3_0_active = _mm256_cmpgt_epi32(
+              _mm256_maskload_epi32((const int*)(out + out_base + 2 * stride2), acc2_0_active_2),
+              acc2_0_active_2);
+          const __m256i acc3_0_active_2 = _mm256_cmpgt_epi32(
               _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
           acc3_0 = _mm256_blendv_epi8(
               _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(out + out_base + 3 * stride2), acc3_0_active),
-              acc3_0_active);
-          const __m256i acc4_0_active = _mm256_cmpgt_epi32(
+              _mm256_maskload_epi32((const int*)(out + out_base + 3 * stride2), acc3_0_active_2),
+              acc3_0_active_2);
+          const __m256i acc4_0_active_2 = _mm256_cmpgt_epi32(
               _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
           acc4_0 = _mm256_blendv_epi8(
               _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(out + out_base + 4 * stride2), acc4_0_active),
-              acc4_0_active);
-          const __m256i acc5_0_active = _mm256_cmpgt_epi32(
+              _mm256_maskload_epi32((const int*)(out + out_base + 4 * stride2), acc4_0_active_2),
+              acc4_0_active_2);
+          const __m256i acc5_0_active_2 = _mm256_cmpgt_epi32(
               _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
           acc5_0 = _mm256_blendv_epi8(
               _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(out + out_base + 5 * stride2), acc5_0_active),
-              acc5_0_active);
-          const __m256i acc6_0_active = _mm256_cmpgt_epi32(
+              _mm256_maskload_epi32((const int*)(out + out_base + 5 * stride2), acc5_0_active_2),
+              acc5_0_active_2);
+          const __m256i acc6_0_active_2 = _mm256_cmpgt_epi32(
               _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
           acc6_0 = _mm256_blendv_epi8(
               _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(out + out_base + 6 * stride2), acc6_0_active),
-              acc6_0_active);
-          const __m256i acc7_0_active = _mm256_cmpgt_epi32(
+              _mm256_maskload_epi32((const int*)(out + out_base + 6 * stride2), acc6_0_active_2),
+              acc6_0_active_2);
+          const __m256i acc7_0_active_2 = _mm256_cmpgt_epi32(
               _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
           acc7_0 = _mm256_blendv_epi8(
               _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(out + out_base + 7 * stride2), acc7_0_active),
-              acc7_0_active);
+              _mm256_maskload_epi32((const int*)(out + out_base + 7 * stride2), acc7_0_active_2),
+              acc7_0_active_2);
         }
         // k
         int64_t r2 = k0;
@@ -9782,29 +9787,30 @@ __attribute__((target("avx2"))) void matmul_u8i8_i32_avx2(const uint8_t* in0, co
             acc3_0_active);
         // a later block: the sums so far
         if (k0 > 0) {
-          const __m256i acc0_0_active = _mm256_cmpgt_epi32(
+          const __m256i acc0_0_active_3 = _mm256_cmpgt_epi32(
               _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
           acc0_0 = _mm256_blendv_epi8(
               _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(out + out_base), acc0_0_active), acc0_0_active);
-          const __m256i acc1_0_active = _mm256_cmpgt_epi32(
+              _mm256_maskload_epi32((const int*)(out + out_base), acc0_0_active_3),
+              acc0_0_active_3);
+          const __m256i acc1_0_active_3 = _mm256_cmpgt_epi32(
               _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
           acc1_0 = _mm256_blendv_epi8(
               _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(out + out_base + stride2), acc1_0_active),
-              acc1_0_active);
-          const __m256i acc2_0_active = _mm256_cmpgt_epi32(
+              _mm256_maskload_epi32((const int*)(out + out_base + stride2), acc1_0_active_3),
+              acc1_0_active_3);
+          const __m256i acc2_0_active_3 = _mm256_cmpgt_epi32(
               _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
           acc2_0 = _mm256_blendv_epi8(
               _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(out + out_base + 2 * stride2), acc2_0_active),
-              acc2_0_active);
-          const __m256i acc3_0_active = _mm256_cmpgt_epi32(
+              _mm256_maskload_epi32((const int*)(out + out_base + 2 * stride2), acc2_0_active_3),
+              acc2_0_active_3);
+          const __m256i acc3_0_active_3 = _mm256_cmpgt_epi32(
               _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
           acc3_0 = _mm256_blendv_epi8(
               _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(out + out_base + 3 * stride2), acc3_0_active),
-              acc3_0_active);
+              _mm256_maskload_epi32((const int*)(out + out_base + 3 * stride2), acc3_0_active_3),
+              acc3_0_active_3);
         }
         // k
         int64_t r2 = k0;
@@ -9881,17 +9887,18 @@ __attribute__((target("avx2"))) void matmul_u8i8_i32_avx2(const uint8_t* in0, co
             acc1_0_active);
         // a later block: the sums so far
         if (k0 > 0) {
-          const __m256i acc0_0_active = _mm256_cmpgt_epi32(
+          const __m256i acc0_0_active_4 = _mm256_cmpgt_epi32(
               _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
           acc0_0 = _mm256_blendv_epi8(
               _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(out + out_base), acc0_0_active), acc0_0_active);
-          const __m256i acc1_0_active = _mm256_cmpgt_epi32(
+              _mm256_maskload_epi32((const int*)(out + out_base), acc0_0_active_4),
+              acc0_0_active_4);
+          const __m256i acc1_0_active_4 = _mm256_cmpgt_epi32(
               _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
           acc1_0 = _mm256_blendv_epi8(
               _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(out + out_base + stride2), acc1_0_active),
-              acc1_0_active);
+              _mm256_maskload_epi32((const int*)(out + out_base + stride2), acc1_0_active_4),
+              acc1_0_active_4);
         }
         // k
         int64_t r2 = k0;
@@ -9941,11 +9948,12 @@ __attribute__((target("avx2"))) void matmul_u8i8_i32_avx2(const uint8_t* in0, co
             acc0_0_active);
         // a later block: the sums so far
         if (k0 > 0) {
-          const __m256i acc0_0_active = _mm256_cmpgt_epi32(
+          const __m256i acc0_0_active_5 = _mm256_cmpgt_epi32(
               _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
           acc0_0 = _mm256_blendv_epi8(
               _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(out + out_base), acc0_0_active), acc0_0_active);
+              _mm256_maskload_epi32((const int*)(out + out_base), acc0_0_active_5),
+              acc0_0_active_5);
         }
         // k
         int64_t r2 = k0;

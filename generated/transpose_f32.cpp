@@ -3498,90 +3498,90 @@ __attribute__((target("avx2"))) void transpose_f32_avx2(const float* input, int6
                   int64_t edge_out_r_nt = i_nt + j_nt * out_stride;
                   __m256 row0_r = _mm256_setzero_ps();
                   if (i_nt < rows) {
-                    const __m256i row0_r_active = _mm256_cmpgt_epi32(
+                    const __m256i row0_r_active_2 = _mm256_cmpgt_epi32(
                         _mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j_nt, 8))),
                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
                     row0_r = _mm256_blendv_ps(
                         _mm256_setzero_ps(),
-                        _mm256_maskload_ps((const float*)(input + edge_in_r_nt), row0_r_active),
-                        _mm256_castsi256_ps(row0_r_active));
+                        _mm256_maskload_ps((const float*)(input + edge_in_r_nt), row0_r_active_2),
+                        _mm256_castsi256_ps(row0_r_active_2));
                   }
                   __m256 row1_r = _mm256_setzero_ps();
                   if (i_nt + 1 < rows) {
-                    const __m256i row1_r_active = _mm256_cmpgt_epi32(
+                    const __m256i row1_r_active_2 = _mm256_cmpgt_epi32(
                         _mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j_nt, 8))),
                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
                     row1_r = _mm256_blendv_ps(
                         _mm256_setzero_ps(),
                         _mm256_maskload_ps((const float*)(input + edge_in_r_nt + stride),
-                                           row1_r_active),
-                        _mm256_castsi256_ps(row1_r_active));
+                                           row1_r_active_2),
+                        _mm256_castsi256_ps(row1_r_active_2));
                   }
                   __m256 row2_r = _mm256_setzero_ps();
                   if (i_nt + 2 < rows) {
-                    const __m256i row2_r_active = _mm256_cmpgt_epi32(
+                    const __m256i row2_r_active_2 = _mm256_cmpgt_epi32(
                         _mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j_nt, 8))),
                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
                     row2_r = _mm256_blendv_ps(
                         _mm256_setzero_ps(),
                         _mm256_maskload_ps((const float*)(input + edge_in_r_nt + 2 * stride),
-                                           row2_r_active),
-                        _mm256_castsi256_ps(row2_r_active));
+                                           row2_r_active_2),
+                        _mm256_castsi256_ps(row2_r_active_2));
                   }
                   __m256 row3_r = _mm256_setzero_ps();
                   if (i_nt + 3 < rows) {
-                    const __m256i row3_r_active = _mm256_cmpgt_epi32(
+                    const __m256i row3_r_active_2 = _mm256_cmpgt_epi32(
                         _mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j_nt, 8))),
                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
                     row3_r = _mm256_blendv_ps(
                         _mm256_setzero_ps(),
                         _mm256_maskload_ps((const float*)(input + edge_in_r_nt + 3 * stride),
-                                           row3_r_active),
-                        _mm256_castsi256_ps(row3_r_active));
+                                           row3_r_active_2),
+                        _mm256_castsi256_ps(row3_r_active_2));
                   }
                   __m256 row4_r = _mm256_setzero_ps();
                   if (i_nt + 4 < rows) {
-                    const __m256i row4_r_active = _mm256_cmpgt_epi32(
+                    const __m256i row4_r_active_2 = _mm256_cmpgt_epi32(
                         _mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j_nt, 8))),
                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
                     row4_r = _mm256_blendv_ps(
                         _mm256_setzero_ps(),
                         _mm256_maskload_ps((const float*)(input + edge_in_r_nt + 4 * stride),
-                                           row4_r_active),
-                        _mm256_castsi256_ps(row4_r_active));
+                                           row4_r_active_2),
+                        _mm256_castsi256_ps(row4_r_active_2));
                   }
                   __m256 row5_r = _mm256_setzero_ps();
                   if (i_nt + 5 < rows) {
-                    const __m256i row5_r_active = _mm256_cmpgt_epi32(
+                    const __m256i row5_r_active_2 = _mm256_cmpgt_epi32(
                         _mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j_nt, 8))),
                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
                     row5_r = _mm256_blendv_ps(
                         _mm256_setzero_ps(),
                         _mm256_maskload_ps((const float*)(input + edge_in_r_nt + 5 * stride),
-                                           row5_r_active),
-                        _mm256_castsi256_ps(row5_r_active));
+                                           row5_r_active_2),
+                        _mm256_castsi256_ps(row5_r_active_2));
                   }
                   __m256 row6_r = _mm256_setzero_ps();
                   if (i_nt + 6 < rows) {
-                    const __m256i row6_r_active = _mm256_cmpgt_epi32(
+                    const __m256i row6_r_active_2 = _mm256_cmpgt_epi32(
                         _mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j_nt, 8))),
                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
                     row6_r = _mm256_blendv_ps(
                         _mm256_setzero_ps(),
                         _mm256_maskload_ps((const float*)(input + edge_in_r_nt + 6 * stride),
-                                           row6_r_active),
-                        _mm256_castsi256_ps(row6_r_active));
+                                           row6_r_active_2),
+                        _mm256_castsi256_ps(row6_r_active_2));
                   }
                   __m256 row7_r = _mm256_setzero_ps();
                   if (i_nt + 7 < rows) {
-                    const __m256i row7_r_active = _mm256_cmpgt_epi32(
+                    const __m256i row7_r_active_2 = _mm256_cmpgt_epi32(
                         _mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j_nt, 8))),
                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
                     row7_r = _mm256_blendv_ps(
                         _mm256_setzero_ps(),
                         _mm256_maskload_ps((const float*)(input + edge_in_r_nt + 7 * stride),
-                                           row7_r_active),
-                        _mm256_castsi256_ps(row7_r_active));
+                                           row7_r_active_2),
+                        _mm256_castsi256_ps(row7_r_active_2));
                   }
                   // stage 1: interleave 32-bit lanes of row pairs (unpacklo/hi_ps)
                   __m256 t1_0_r = _mm256_unpacklo_ps(row0_r, row1_r);
@@ -3685,90 +3685,90 @@ __attribute__((target("avx2"))) void transpose_f32_avx2(const float* input, int6
                   int64_t edge_out_c_nt = i_nt + j_nt * out_stride;
                   __m256 row0_c = _mm256_setzero_ps();
                   if (i_nt < rows) {
-                    const __m256i row0_c_active = _mm256_cmpgt_epi32(
+                    const __m256i row0_c_active_2 = _mm256_cmpgt_epi32(
                         _mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j_nt, 8))),
                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
                     row0_c = _mm256_blendv_ps(
                         _mm256_setzero_ps(),
-                        _mm256_maskload_ps((const float*)(input + edge_in_c_nt), row0_c_active),
-                        _mm256_castsi256_ps(row0_c_active));
+                        _mm256_maskload_ps((const float*)(input + edge_in_c_nt), row0_c_active_2),
+                        _mm256_castsi256_ps(row0_c_active_2));
                   }
                   __m256 row1_c = _mm256_setzero_ps();
                   if (i_nt + 1 < rows) {
-                    const __m256i row1_c_active = _mm256_cmpgt_epi32(
+                    const __m256i row1_c_active_2 = _mm256_cmpgt_epi32(
                         _mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j_nt, 8))),
                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
                     row1_c = _mm256_blendv_ps(
                         _mm256_setzero_ps(),
                         _mm256_maskload_ps((const float*)(input + edge_in_c_nt + stride),
-                                           row1_c_active),
-                        _mm256_castsi256_ps(row1_c_active));
+                                           row1_c_active_2),
+                        _mm256_castsi256_ps(row1_c_active_2));
                   }
                   __m256 row2_c = _mm256_setzero_ps();
                   if (i_nt + 2 < rows) {
-                    const __m256i row2_c_active = _mm256_cmpgt_epi32(
+                    const __m256i row2_c_active_2 = _mm256_cmpgt_epi32(
                         _mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j_nt, 8))),
                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
                     row2_c = _mm256_blendv_ps(
                         _mm256_setzero_ps(),
                         _mm256_maskload_ps((const float*)(input + edge_in_c_nt + 2 * stride),
-                                           row2_c_active),
-                        _mm256_castsi256_ps(row2_c_active));
+                                           row2_c_active_2),
+                        _mm256_castsi256_ps(row2_c_active_2));
                   }
                   __m256 row3_c = _mm256_setzero_ps();
                   if (i_nt + 3 < rows) {
-                    const __m256i row3_c_active = _mm256_cmpgt_epi32(
+                    const __m256i row3_c_active_2 = _mm256_cmpgt_epi32(
                         _mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j_nt, 8))),
                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
                     row3_c = _mm256_blendv_ps(
                         _mm256_setzero_ps(),
                         _mm256_maskload_ps((const float*)(input + edge_in_c_nt + 3 * stride),
-                                           row3_c_active),
-                        _mm256_castsi256_ps(row3_c_active));
+                                           row3_c_active_2),
+                        _mm256_castsi256_ps(row3_c_active_2));
                   }
                   __m256 row4_c = _mm256_setzero_ps();
                   if (i_nt + 4 < rows) {
-                    const __m256i row4_c_active = _mm256_cmpgt_epi32(
+                    const __m256i row4_c_active_2 = _mm256_cmpgt_epi32(
                         _mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j_nt, 8))),
                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
                     row4_c = _mm256_blendv_ps(
                         _mm256_setzero_ps(),
                         _mm256_maskload_ps((const float*)(input + edge_in_c_nt + 4 * stride),
-                                           row4_c_active),
-                        _mm256_castsi256_ps(row4_c_active));
+                                           row4_c_active_2),
+                        _mm256_castsi256_ps(row4_c_active_2));
                   }
                   __m256 row5_c = _mm256_setzero_ps();
                   if (i_nt + 5 < rows) {
-                    const __m256i row5_c_active = _mm256_cmpgt_epi32(
+                    const __m256i row5_c_active_2 = _mm256_cmpgt_epi32(
                         _mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j_nt, 8))),
                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
                     row5_c = _mm256_blendv_ps(
                         _mm256_setzero_ps(),
                         _mm256_maskload_ps((const float*)(input + edge_in_c_nt + 5 * stride),
-                                           row5_c_active),
-                        _mm256_castsi256_ps(row5_c_active));
+                                           row5_c_active_2),
+                        _mm256_castsi256_ps(row5_c_active_2));
                   }
                   __m256 row6_c = _mm256_setzero_ps();
                   if (i_nt + 6 < rows) {
-                    const __m256i row6_c_active = _mm256_cmpgt_epi32(
+                    const __m256i row6_c_active_2 = _mm256_cmpgt_epi32(
                         _mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j_nt, 8))),
                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
                     row6_c = _mm256_blendv_ps(
                         _mm256_setzero_ps(),
                         _mm256_maskload_ps((const float*)(input + edge_in_c_nt + 6 * stride),
-                                           row6_c_active),
-                        _mm256_castsi256_ps(row6_c_active));
+                                           row6_c_active_2),
+                        _mm256_castsi256_ps(row6_c_active_2));
                   }
                   __m256 row7_c = _mm256_setzero_ps();
                   if (i_nt + 7 < rows) {
-                    const __m256i row7_c_active = _mm256_cmpgt_epi32(
+                    const __m256i row7_c_active_2 = _mm256_cmpgt_epi32(
                         _mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j_nt, 8))),
                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
                     row7_c = _mm256_blendv_ps(
                         _mm256_setzero_ps(),
                         _mm256_maskload_ps((const float*)(input + edge_in_c_nt + 7 * stride),
-                                           row7_c_active),
-                        _mm256_castsi256_ps(row7_c_active));
+                                           row7_c_active_2),
+                        _mm256_castsi256_ps(row7_c_active_2));
                   }
                   // stage 1: interleave 32-bit lanes of row pairs (unpacklo/hi_ps)
                   __m256 t1_0_c = _mm256_unpacklo_ps(row0_c, row1_c);
@@ -3962,90 +3962,90 @@ __attribute__((target("avx2"))) void transpose_f32_avx2(const float* input, int6
                   int64_t edge_out_r = i + j * out_stride;
                   __m256 row0_r = _mm256_setzero_ps();
                   if (i < rows) {
-                    const __m256i row0_r_active = _mm256_cmpgt_epi32(
+                    const __m256i row0_r_active_3 = _mm256_cmpgt_epi32(
                         _mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j, 8))),
                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
                     row0_r = _mm256_blendv_ps(
                         _mm256_setzero_ps(),
-                        _mm256_maskload_ps((const float*)(input + edge_in_r), row0_r_active),
-                        _mm256_castsi256_ps(row0_r_active));
+                        _mm256_maskload_ps((const float*)(input + edge_in_r), row0_r_active_3),
+                        _mm256_castsi256_ps(row0_r_active_3));
                   }
                   __m256 row1_r = _mm256_setzero_ps();
                   if (i + 1 < rows) {
-                    const __m256i row1_r_active = _mm256_cmpgt_epi32(
+                    const __m256i row1_r_active_3 = _mm256_cmpgt_epi32(
                         _mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j, 8))),
                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
                     row1_r = _mm256_blendv_ps(
                         _mm256_setzero_ps(),
                         _mm256_maskload_ps((const float*)(input + edge_in_r + stride),
-                                           row1_r_active),
-                        _mm256_castsi256_ps(row1_r_active));
+                                           row1_r_active_3),
+                        _mm256_castsi256_ps(row1_r_active_3));
                   }
                   __m256 row2_r = _mm256_setzero_ps();
                   if (i + 2 < rows) {
-                    const __m256i row2_r_active = _mm256_cmpgt_epi32(
+                    const __m256i row2_r_active_3 = _mm256_cmpgt_epi32(
                         _mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j, 8))),
                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
                     row2_r = _mm256_blendv_ps(
                         _mm256_setzero_ps(),
                         _mm256_maskload_ps((const float*)(input + edge_in_r + 2 * stride),
-                                           row2_r_active),
-                        _mm256_castsi256_ps(row2_r_active));
+                                           row2_r_active_3),
+                        _mm256_castsi256_ps(row2_r_active_3));
                   }
                   __m256 row3_r = _mm256_setzero_ps();
                   if (i + 3 < rows) {
-                    const __m256i row3_r_active = _mm256_cmpgt_epi32(
+                    const __m256i row3_r_active_3 = _mm256_cmpgt_epi32(
                         _mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j, 8))),
                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
                     row3_r = _mm256_blendv_ps(
                         _mm256_setzero_ps(),
                         _mm256_maskload_ps((const float*)(input + edge_in_r + 3 * stride),
-                                           row3_r_active),
-                        _mm256_castsi256_ps(row3_r_active));
+                                           row3_r_active_3),
+                        _mm256_castsi256_ps(row3_r_active_3));
                   }
                   __m256 row4_r = _mm256_setzero_ps();
                   if (i + 4 < rows) {
-                    const __m256i row4_r_active = _mm256_cmpgt_epi32(
+                    const __m256i row4_r_active_3 = _mm256_cmpgt_epi32(
                         _mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j, 8))),
                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
                     row4_r = _mm256_blendv_ps(
                         _mm256_setzero_ps(),
                         _mm256_maskload_ps((const float*)(input + edge_in_r + 4 * stride),
-                                           row4_r_active),
-                        _mm256_castsi256_ps(row4_r_active));
+                                           row4_r_active_3),
+                        _mm256_castsi256_ps(row4_r_active_3));
                   }
                   __m256 row5_r = _mm256_setzero_ps();
                   if (i + 5 < rows) {
-                    const __m256i row5_r_active = _mm256_cmpgt_epi32(
+                    const __m256i row5_r_active_3 = _mm256_cmpgt_epi32(
                         _mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j, 8))),
                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
                     row5_r = _mm256_blendv_ps(
                         _mm256_setzero_ps(),
                         _mm256_maskload_ps((const float*)(input + edge_in_r + 5 * stride),
-                                           row5_r_active),
-                        _mm256_castsi256_ps(row5_r_active));
+                                           row5_r_active_3),
+                        _mm256_castsi256_ps(row5_r_active_3));
                   }
                   __m256 row6_r = _mm256_setzero_ps();
                   if (i + 6 < rows) {
-                    const __m256i row6_r_active = _mm256_cmpgt_epi32(
+                    const __m256i row6_r_active_3 = _mm256_cmpgt_epi32(
                         _mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j, 8))),
                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
                     row6_r = _mm256_blendv_ps(
                         _mm256_setzero_ps(),
                         _mm256_maskload_ps((const float*)(input + edge_in_r + 6 * stride),
-                                           row6_r_active),
-                        _mm256_castsi256_ps(row6_r_active));
+                                           row6_r_active_3),
+                        _mm256_castsi256_ps(row6_r_active_3));
                   }
                   __m256 row7_r = _mm256_setzero_ps();
                   if (i + 7 < rows) {
-                    const __m256i row7_r_active = _mm256_cmpgt_epi32(
+                    const __m256i row7_r_active_3 = _mm256_cmpgt_epi32(
                         _mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j, 8))),
                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
                     row7_r = _mm256_blendv_ps(
                         _mm256_setzero_ps(),
                         _mm256_maskload_ps((const float*)(input + edge_in_r + 7 * stride),
-                                           row7_r_active),
-                        _mm256_castsi256_ps(row7_r_active));
+                                           row7_r_active_3),
+                        _mm256_castsi256_ps(row7_r_active_3));
                   }
                   // stage 1: interleave 32-bit lanes of row pairs (unpacklo/hi_ps)
                   __m256 t1_0_r = _mm256_unpacklo_ps(row0_r, row1_r);
@@ -4149,90 +4149,90 @@ __attribute__((target("avx2"))) void transpose_f32_avx2(const float* input, int6
                   int64_t edge_out_c = i + j * out_stride;
                   __m256 row0_c = _mm256_setzero_ps();
                   if (i < rows) {
-                    const __m256i row0_c_active = _mm256_cmpgt_epi32(
+                    const __m256i row0_c_active_3 = _mm256_cmpgt_epi32(
                         _mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j, 8))),
                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
                     row0_c = _mm256_blendv_ps(
                         _mm256_setzero_ps(),
-                        _mm256_maskload_ps((const float*)(input + edge_in_c), row0_c_active),
-                        _mm256_castsi256_ps(row0_c_active));
+                        _mm256_maskload_ps((const float*)(input + edge_in_c), row0_c_active_3),
+                        _mm256_castsi256_ps(row0_c_active_3));
                   }
                   __m256 row1_c = _mm256_setzero_ps();
                   if (i + 1 < rows) {
-                    const __m256i row1_c_active = _mm256_cmpgt_epi32(
+                    const __m256i row1_c_active_3 = _mm256_cmpgt_epi32(
                         _mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j, 8))),
                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
                     row1_c = _mm256_blendv_ps(
                         _mm256_setzero_ps(),
                         _mm256_maskload_ps((const float*)(input + edge_in_c + stride),
-                                           row1_c_active),
-                        _mm256_castsi256_ps(row1_c_active));
+                                           row1_c_active_3),
+                        _mm256_castsi256_ps(row1_c_active_3));
                   }
                   __m256 row2_c = _mm256_setzero_ps();
                   if (i + 2 < rows) {
-                    const __m256i row2_c_active = _mm256_cmpgt_epi32(
+                    const __m256i row2_c_active_3 = _mm256_cmpgt_epi32(
                         _mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j, 8))),
                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
                     row2_c = _mm256_blendv_ps(
                         _mm256_setzero_ps(),
                         _mm256_maskload_ps((const float*)(input + edge_in_c + 2 * stride),
-                                           row2_c_active),
-                        _mm256_castsi256_ps(row2_c_active));
+                                           row2_c_active_3),
+                        _mm256_castsi256_ps(row2_c_active_3));
                   }
                   __m256 row3_c = _mm256_setzero_ps();
                   if (i + 3 < rows) {
-                    const __m256i row3_c_active = _mm256_cmpgt_epi32(
+                    const __m256i row3_c_active_3 = _mm256_cmpgt_epi32(
                         _mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j, 8))),
                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
                     row3_c = _mm256_blendv_ps(
                         _mm256_setzero_ps(),
                         _mm256_maskload_ps((const float*)(input + edge_in_c + 3 * stride),
-                                           row3_c_active),
-                        _mm256_castsi256_ps(row3_c_active));
+                                           row3_c_active_3),
+                        _mm256_castsi256_ps(row3_c_active_3));
                   }
                   __m256 row4_c = _mm256_setzero_ps();
                   if (i + 4 < rows) {
-                    const __m256i row4_c_active = _mm256_cmpgt_epi32(
+                    const __m256i row4_c_active_3 = _mm256_cmpgt_epi32(
                         _mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j, 8))),
                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
                     row4_c = _mm256_blendv_ps(
                         _mm256_setzero_ps(),
                         _mm256_maskload_ps((const float*)(input + edge_in_c + 4 * stride),
-                                           row4_c_active),
-                        _mm256_castsi256_ps(row4_c_active));
+                                           row4_c_active_3),
+                        _mm256_castsi256_ps(row4_c_active_3));
                   }
                   __m256 row5_c = _mm256_setzero_ps();
                   if (i + 5 < rows) {
-                    const __m256i row5_c_active = _mm256_cmpgt_epi32(
+                    const __m256i row5_c_active_3 = _mm256_cmpgt_epi32(
                         _mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j, 8))),
                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
                     row5_c = _mm256_blendv_ps(
                         _mm256_setzero_ps(),
                         _mm256_maskload_ps((const float*)(input + edge_in_c + 5 * stride),
-                                           row5_c_active),
-                        _mm256_castsi256_ps(row5_c_active));
+                                           row5_c_active_3),
+                        _mm256_castsi256_ps(row5_c_active_3));
                   }
                   __m256 row6_c = _mm256_setzero_ps();
                   if (i + 6 < rows) {
-                    const __m256i row6_c_active = _mm256_cmpgt_epi32(
+                    const __m256i row6_c_active_3 = _mm256_cmpgt_epi32(
                         _mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j, 8))),
                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
                     row6_c = _mm256_blendv_ps(
                         _mm256_setzero_ps(),
                         _mm256_maskload_ps((const float*)(input + edge_in_c + 6 * stride),
-                                           row6_c_active),
-                        _mm256_castsi256_ps(row6_c_active));
+                                           row6_c_active_3),
+                        _mm256_castsi256_ps(row6_c_active_3));
                   }
                   __m256 row7_c = _mm256_setzero_ps();
                   if (i + 7 < rows) {
-                    const __m256i row7_c_active = _mm256_cmpgt_epi32(
+                    const __m256i row7_c_active_3 = _mm256_cmpgt_epi32(
                         _mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j, 8))),
                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
                     row7_c = _mm256_blendv_ps(
                         _mm256_setzero_ps(),
                         _mm256_maskload_ps((const float*)(input + edge_in_c + 7 * stride),
-                                           row7_c_active),
-                        _mm256_castsi256_ps(row7_c_active));
+                                           row7_c_active_3),
+                        _mm256_castsi256_ps(row7_c_active_3));
                   }
                   // stage 1: interleave 32-bit lanes of row pairs (unpacklo/hi_ps)
                   __m256 t1_0_c = _mm256_unpacklo_ps(row0_c, row1_c);

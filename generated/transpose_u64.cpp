@@ -2448,47 +2448,47 @@ __attribute__((target("avx2"))) void transpose_u64_avx2(const uint64_t* input, i
                 int64_t edge_out_r_nt = i_nt + j_nt * rows;
                 __m256i row0_r = _mm256_setzero_si256();
                 if (i_nt < rows) {
-                  const __m256i row0_r_active = _mm256_cmpgt_epi64(
+                  const __m256i row0_r_active_2 = _mm256_cmpgt_epi64(
                       _mm256_set1_epi64x((long long)(simdgen_clamp_lanes(cols - j_nt, 4))),
                       _mm256_setr_epi64x(0, 1, 2, 3));
                   row0_r = _mm256_blendv_epi8(
                       _mm256_setzero_si256(),
                       _mm256_maskload_epi64((const long long*)(input + edge_in_r_nt),
-                                            row0_r_active),
-                      row0_r_active);
+                                            row0_r_active_2),
+                      row0_r_active_2);
                 }
                 __m256i row1_r = _mm256_setzero_si256();
                 if (i_nt + 1 < rows) {
-                  const __m256i row1_r_active = _mm256_cmpgt_epi64(
+                  const __m256i row1_r_active_2 = _mm256_cmpgt_epi64(
                       _mm256_set1_epi64x((long long)(simdgen_clamp_lanes(cols - j_nt, 4))),
                       _mm256_setr_epi64x(0, 1, 2, 3));
                   row1_r = _mm256_blendv_epi8(
                       _mm256_setzero_si256(),
                       _mm256_maskload_epi64((const long long*)(input + edge_in_r_nt + stride),
-                                            row1_r_active),
-                      row1_r_active);
+                                            row1_r_active_2),
+                      row1_r_active_2);
                 }
                 __m256i row2_r = _mm256_setzero_si256();
                 if (i_nt + 2 < rows) {
-                  const __m256i row2_r_active = _mm256_cmpgt_epi64(
+                  const __m256i row2_r_active_2 = _mm256_cmpgt_epi64(
                       _mm256_set1_epi64x((long long)(simdgen_clamp_lanes(cols - j_nt, 4))),
                       _mm256_setr_epi64x(0, 1, 2, 3));
                   row2_r = _mm256_blendv_epi8(
                       _mm256_setzero_si256(),
                       _mm256_maskload_epi64((const long long*)(input + edge_in_r_nt + 2 * stride),
-                                            row2_r_active),
-                      row2_r_active);
+                                            row2_r_active_2),
+                      row2_r_active_2);
                 }
                 __m256i row3_r = _mm256_setzero_si256();
                 if (i_nt + 3 < rows) {
-                  const __m256i row3_r_active = _mm256_cmpgt_epi64(
+                  const __m256i row3_r_active_2 = _mm256_cmpgt_epi64(
                       _mm256_set1_epi64x((long long)(simdgen_clamp_lanes(cols - j_nt, 4))),
                       _mm256_setr_epi64x(0, 1, 2, 3));
                   row3_r = _mm256_blendv_epi8(
                       _mm256_setzero_si256(),
                       _mm256_maskload_epi64((const long long*)(input + edge_in_r_nt + 3 * stride),
-                                            row3_r_active),
-                      row3_r_active);
+                                            row3_r_active_2),
+                      row3_r_active_2);
                 }
                 // stage 1: interleave 64-bit lanes of row pairs (unpacklo/hi_epi64)
                 __m256i t1_0_r = _mm256_unpacklo_epi64(row0_r, row1_r);
@@ -2543,47 +2543,47 @@ __attribute__((target("avx2"))) void transpose_u64_avx2(const uint64_t* input, i
                 int64_t edge_out_c_nt = i_nt + j_nt * rows;
                 __m256i row0_c = _mm256_setzero_si256();
                 if (i_nt < rows) {
-                  const __m256i row0_c_active = _mm256_cmpgt_epi64(
+                  const __m256i row0_c_active_2 = _mm256_cmpgt_epi64(
                       _mm256_set1_epi64x((long long)(simdgen_clamp_lanes(cols - j_nt, 4))),
                       _mm256_setr_epi64x(0, 1, 2, 3));
                   row0_c = _mm256_blendv_epi8(
                       _mm256_setzero_si256(),
                       _mm256_maskload_epi64((const long long*)(input + edge_in_c_nt),
-                                            row0_c_active),
-                      row0_c_active);
+                                            row0_c_active_2),
+                      row0_c_active_2);
                 }
                 __m256i row1_c = _mm256_setzero_si256();
                 if (i_nt + 1 < rows) {
-                  const __m256i row1_c_active = _mm256_cmpgt_epi64(
+                  const __m256i row1_c_active_2 = _mm256_cmpgt_epi64(
                       _mm256_set1_epi64x((long long)(simdgen_clamp_lanes(cols - j_nt, 4))),
                       _mm256_setr_epi64x(0, 1, 2, 3));
                   row1_c = _mm256_blendv_epi8(
                       _mm256_setzero_si256(),
                       _mm256_maskload_epi64((const long long*)(input + edge_in_c_nt + stride),
-                                            row1_c_active),
-                      row1_c_active);
+                                            row1_c_active_2),
+                      row1_c_active_2);
                 }
                 __m256i row2_c = _mm256_setzero_si256();
                 if (i_nt + 2 < rows) {
-                  const __m256i row2_c_active = _mm256_cmpgt_epi64(
+                  const __m256i row2_c_active_2 = _mm256_cmpgt_epi64(
                       _mm256_set1_epi64x((long long)(simdgen_clamp_lanes(cols - j_nt, 4))),
                       _mm256_setr_epi64x(0, 1, 2, 3));
                   row2_c = _mm256_blendv_epi8(
                       _mm256_setzero_si256(),
                       _mm256_maskload_epi64((const long long*)(input + edge_in_c_nt + 2 * stride),
-                                            row2_c_active),
-                      row2_c_active);
+                                            row2_c_active_2),
+                      row2_c_active_2);
                 }
                 __m256i row3_c = _mm256_setzero_si256();
                 if (i_nt + 3 < rows) {
-                  const __m256i row3_c_active = _mm256_cmpgt_epi64(
+                  const __m256i row3_c_active_2 = _mm256_cmpgt_epi64(
                       _mm256_set1_epi64x((long long)(simdgen_clamp_lanes(cols - j_nt, 4))),
                       _mm256_setr_epi64x(0, 1, 2, 3));
                   row3_c = _mm256_blendv_epi8(
                       _mm256_setzero_si256(),
                       _mm256_maskload_epi64((const long long*)(input + edge_in_c_nt + 3 * stride),
-                                            row3_c_active),
-                      row3_c_active);
+                                            row3_c_active_2),
+                      row3_c_active_2);
                 }
                 // stage 1: interleave 64-bit lanes of row pairs (unpacklo/hi_epi64)
                 __m256i t1_0_c = _mm256_unpacklo_epi64(row0_c, row1_c);
@@ -2689,46 +2689,46 @@ __attribute__((target("avx2"))) void transpose_u64_avx2(const uint64_t* input, i
                 int64_t edge_out_r = i + j * rows;
                 __m256i row0_r = _mm256_setzero_si256();
                 if (i < rows) {
-                  const __m256i row0_r_active = _mm256_cmpgt_epi64(
+                  const __m256i row0_r_active_3 = _mm256_cmpgt_epi64(
                       _mm256_set1_epi64x((long long)(simdgen_clamp_lanes(cols - j, 4))),
                       _mm256_setr_epi64x(0, 1, 2, 3));
                   row0_r = _mm256_blendv_epi8(
                       _mm256_setzero_si256(),
-                      _mm256_maskload_epi64((const long long*)(input + edge_in_r), row0_r_active),
-                      row0_r_active);
+                      _mm256_maskload_epi64((const long long*)(input + edge_in_r), row0_r_active_3),
+                      row0_r_active_3);
                 }
                 __m256i row1_r = _mm256_setzero_si256();
                 if (i + 1 < rows) {
-                  const __m256i row1_r_active = _mm256_cmpgt_epi64(
+                  const __m256i row1_r_active_3 = _mm256_cmpgt_epi64(
                       _mm256_set1_epi64x((long long)(simdgen_clamp_lanes(cols - j, 4))),
                       _mm256_setr_epi64x(0, 1, 2, 3));
                   row1_r = _mm256_blendv_epi8(
                       _mm256_setzero_si256(),
                       _mm256_maskload_epi64((const long long*)(input + edge_in_r + stride),
-                                            row1_r_active),
-                      row1_r_active);
+                                            row1_r_active_3),
+                      row1_r_active_3);
                 }
                 __m256i row2_r = _mm256_setzero_si256();
                 if (i + 2 < rows) {
-                  const __m256i row2_r_active = _mm256_cmpgt_epi64(
+                  const __m256i row2_r_active_3 = _mm256_cmpgt_epi64(
                       _mm256_set1_epi64x((long long)(simdgen_clamp_lanes(cols - j, 4))),
                       _mm256_setr_epi64x(0, 1, 2, 3));
                   row2_r = _mm256_blendv_epi8(
                       _mm256_setzero_si256(),
                       _mm256_maskload_epi64((const long long*)(input + edge_in_r + 2 * stride),
-                                            row2_r_active),
-                      row2_r_active);
+                                            row2_r_active_3),
+                      row2_r_active_3);
                 }
                 __m256i row3_r = _mm256_setzero_si256();
                 if (i + 3 < rows) {
-                  const __m256i row3_r_active = _mm256_cmpgt_epi64(
+                  const __m256i row3_r_active_3 = _mm256_cmpgt_epi64(
                       _mm256_set1_epi64x((long long)(simdgen_clamp_lanes(cols - j, 4))),
                       _mm256_setr_epi64x(0, 1, 2, 3));
                   row3_r = _mm256_blendv_epi8(
                       _mm256_setzero_si256(),
                       _mm256_maskload_epi64((const long long*)(input + edge_in_r + 3 * stride),
-                                            row3_r_active),
-                      row3_r_active);
+                                            row3_r_active_3),
+                      row3_r_active_3);
                 }
                 // stage 1: interleave 64-bit lanes of row pairs (unpacklo/hi_epi64)
                 __m256i t1_0_r = _mm256_unpacklo_epi64(row0_r, row1_r);
@@ -2783,46 +2783,46 @@ __attribute__((target("avx2"))) void transpose_u64_avx2(const uint64_t* input, i
                 int64_t edge_out_c = i + j * rows;
                 __m256i row0_c = _mm256_setzero_si256();
                 if (i < rows) {
-                  const __m256i row0_c_active = _mm256_cmpgt_epi64(
+                  const __m256i row0_c_active_3 = _mm256_cmpgt_epi64(
                       _mm256_set1_epi64x((long long)(simdgen_clamp_lanes(cols - j, 4))),
                       _mm256_setr_epi64x(0, 1, 2, 3));
                   row0_c = _mm256_blendv_epi8(
                       _mm256_setzero_si256(),
-                      _mm256_maskload_epi64((const long long*)(input + edge_in_c), row0_c_active),
-                      row0_c_active);
+                      _mm256_maskload_epi64((const long long*)(input + edge_in_c), row0_c_active_3),
+                      row0_c_active_3);
                 }
                 __m256i row1_c = _mm256_setzero_si256();
                 if (i + 1 < rows) {
-                  const __m256i row1_c_active = _mm256_cmpgt_epi64(
+                  const __m256i row1_c_active_3 = _mm256_cmpgt_epi64(
                       _mm256_set1_epi64x((long long)(simdgen_clamp_lanes(cols - j, 4))),
                       _mm256_setr_epi64x(0, 1, 2, 3));
                   row1_c = _mm256_blendv_epi8(
                       _mm256_setzero_si256(),
                       _mm256_maskload_epi64((const long long*)(input + edge_in_c + stride),
-                                            row1_c_active),
-                      row1_c_active);
+                                            row1_c_active_3),
+                      row1_c_active_3);
                 }
                 __m256i row2_c = _mm256_setzero_si256();
                 if (i + 2 < rows) {
-                  const __m256i row2_c_active = _mm256_cmpgt_epi64(
+                  const __m256i row2_c_active_3 = _mm256_cmpgt_epi64(
                       _mm256_set1_epi64x((long long)(simdgen_clamp_lanes(cols - j, 4))),
                       _mm256_setr_epi64x(0, 1, 2, 3));
                   row2_c = _mm256_blendv_epi8(
                       _mm256_setzero_si256(),
                       _mm256_maskload_epi64((const long long*)(input + edge_in_c + 2 * stride),
-                                            row2_c_active),
-                      row2_c_active);
+                                            row2_c_active_3),
+                      row2_c_active_3);
                 }
                 __m256i row3_c = _mm256_setzero_si256();
                 if (i + 3 < rows) {
-                  const __m256i row3_c_active = _mm256_cmpgt_epi64(
+                  const __m256i row3_c_active_3 = _mm256_cmpgt_epi64(
                       _mm256_set1_epi64x((long long)(simdgen_clamp_lanes(cols - j, 4))),
                       _mm256_setr_epi64x(0, 1, 2, 3));
                   row3_c = _mm256_blendv_epi8(
                       _mm256_setzero_si256(),
                       _mm256_maskload_epi64((const long long*)(input + edge_in_c + 3 * stride),
-                                            row3_c_active),
-                      row3_c_active);
+                                            row3_c_active_3),
+                      row3_c_active_3);
                 }
                 // stage 1: interleave 64-bit lanes of row pairs (unpacklo/hi_epi64)
                 __m256i t1_0_c = _mm256_unpacklo_epi64(row0_c, row1_c);

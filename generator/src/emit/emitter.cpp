@@ -372,7 +372,7 @@ GeneratedKernel generate(const KernelSpec& spec, const Templates& templates, con
   std::vector<std::pair<std::string, size_t>> dropped;  // a variant not emitted, the slot whose code it has
   for (const Target& t : targets) {
     Variant v{t, buildPlan(spec, t), "", {}};
-    LowerContext cx{t, v.plan, {}, {}, {}, {}, {}, {}, {}};
+    LowerContext cx{t, v.plan, {}, {}, {}, {}, {}, {}, {}, {}};
     std::vector<std::string> lines = lowerBody(cx);
     if (!cx.scalarFallbackWhen.empty()) {
       std::string when;
@@ -480,7 +480,7 @@ GeneratedKernel generate(const KernelSpec& spec, const Templates& templates, con
 
 EmittedFunction emitFunction(const ir::Plan& plan, const Target& target, const std::string& name) {
   const IsaLowering& isa = loweringFor(target);
-  LowerContext cx{target, plan, {}, {}, {}, {}, {}, {}, {}};
+  LowerContext cx{target, plan, {}, {}, {}, {}, {}, {}, {}, {}};
   const std::vector<std::string> lines = lowerBody(cx);
   if (!cx.scalarFallbackWhen.empty()) throw std::logic_error(name + ": a scalar fallback needs a whole kernel (generate())");
   EmittedFunction f;

@@ -15,6 +15,11 @@ void LowerContext::hoist(const std::string& line) {
   if (std::find(prelude.begin(), prelude.end(), line) == prelude.end()) prelude.push_back(line);
 }
 
+std::string LowerContext::local(const ir::Stmt& s, const std::string& suffix) {
+  if (s.declare) return s.dst + suffix;
+  return s.dst + suffix + "_" + std::to_string(1 + ++locals[s.dst + suffix]);
+}
+
 std::string OpWriter::decl() const {
   if (!s.declare) return s.dst;
   // A position indexes memory and is compared with extents: a plain int64_t, never a carrier.

@@ -29,8 +29,15 @@ struct LowerContext {
   // SVE: unpacked narrow values whose containers already hold the element extended by its
   // signedness (an extending load or gather defined them), so widening them is free.
   std::set<std::string> extendedContainers;
+  // How many locals of each name the lowering declared for values assigned again (local()).
+  std::map<std::string, int> locals;
 
   void hoist(const std::string& line);
+  // The name of a local the lowering declares for op `s` (its mask, its staging array):
+  // s.dst + suffix where the op declares its value, else (the value assigned again, perhaps in a
+  // scope inside the first one's: the sums so far of a later block) s.dst + suffix + "_2", "_3",
+  // ..., which shadow nothing (-Wshadow).
+  std::string local(const ir::Stmt& s, const std::string& suffix);
 };
 
 class IsaLowering;

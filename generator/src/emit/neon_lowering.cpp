@@ -205,8 +205,9 @@ struct NeonWriter {
       if (range && !range->last) {
         active = "lane < " + range->count.str();
       } else {
-        for (auto& l : activeLanes(s.dst + "_active", t, s.pred, cx)) out.push_back(l);
-        active = s.dst + "_active[lane]";
+        const std::string lanesOf = cx.local(s, "_active");
+        for (auto& l : activeLanes(lanesOf, t, s.pred, cx)) out.push_back(l);
+        active = lanesOf + "[lane]";
       }
       read = active + " ? " + row + " : (" + ctype(t) + ")(" + (s.literal.empty() ? "0" : s.literal) + ")";
     }
@@ -504,7 +505,7 @@ class NeonLowering final : public IsaLowering {
       }
       case OpKind::ReduceLanes: {
         const VecType v = w.typeOf(s.args[0]);
-        const std::string active = s.dst + "_active";
+        const std::string active = w.cx.local(s, "_active");
         w.out.push_back(vecType(v.elem, v.lanes) + " " + active + " = " +
                         select(v.elem, predicate(s.pred, w.cx), s.args[0], splat(v.elem, identityLiteral(s.rop, v.elem))) + ";");
         w.cx.types[active] = v;

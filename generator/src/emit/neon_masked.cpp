@@ -88,11 +88,11 @@ void maskedLoad(OpWriter& w) {
     if (s.literal.empty() || c::isZeroLiteral(s.literal)) return w.assign(loaded);
     return w.assign(select(t, predicate(s.pred, w.cx), loaded, fillOf(s)));
   }
-  const std::string stage = s.dst + "_stage";
+  const std::string stage = w.cx.local(s, "_stage");
   w.out.push_back(ctype(t) + " " + stage + "[" + std::to_string(lanes) + "];");
   w.out.push_back(store(t, stage, fillOf(s)));
   w.cx.instructions.insert("predicated loads lane by lane (NEON has no masked load)");
-  const std::string active = s.dst + "_active";
+  const std::string active = w.cx.local(s, "_active");
   for (auto& l : activeLanes(active, t, s.pred, w.cx)) w.out.push_back(l);
   w.out.push_back("for (int l = 0; l < " + std::to_string(lanes) + "; ++l) if (" + active + "[l]) " + stage + "[l] = (" +
                   w.in(s.index) + ")[l];");

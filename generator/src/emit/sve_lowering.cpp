@@ -356,7 +356,7 @@ struct SveWriter {
     out.push_back(ctype(t) + " " + stage + "[" + maxLanes(t) + "];");
     std::string read = "(" + ctype(t) + ")" + w.src() + "[" + s.index.str() + " + lane * " + s.stride.str() + "]";
     if (!s.pred.empty()) {
-      const std::string active = s.dst + "_active", u = usfx(t);
+      const std::string active = w.cx.local(s, "_active"), u = usfx(t);
       out.push_back(ctype(unsignedOf(t)) + " " + active + "[" + maxLanes(t) + "];");
       out.push_back(call("svst1_" + u, {all(t), active, call("svsel_" + u, {s.pred, splat(unsignedOf(t), "1"), splat(unsignedOf(t), "0")})}) + ";");
       read = active + "[lane] ? " + read + " : (" + ctype(t) + ")(" + (s.literal.empty() ? "0" : s.literal) + ")";
@@ -375,7 +375,7 @@ struct SveWriter {
     out.push_back(ctype(t) + " " + stage + "[" + maxLanes(t) + "] = {};");
     std::string read = "(" + ctype(t) + ")" + w.src() + "[" + s.index.str() + " + lane * " + s.stride.str() + "]";
     if (!s.pred.empty()) {
-      const std::string active = s.dst + "_active";
+      const std::string active = w.cx.local(s, "_active");
       out.push_back(ctype(c) + " " + active + "[" + maxLanes(c) + "];");
       out.push_back(call("svst1_" + sfx(c), {all(c), active, call("svsel_" + sfx(c), {s.pred, splat(c, "1"), splat(c, "0")})}) + ";");
       read = active + "[lane] ? " + read + " : (" + ctype(t) + ")(" + (s.literal.empty() ? "0" : s.literal) + ")";

@@ -347,7 +347,7 @@ struct X86Writer {
         } else if (kmasks(cx)) {
           active = "(((uint64_t)" + predicate(s.pred, cx) + " >> lane) & 1)";
         } else {
-          const std::string lanesOf = s.dst + "_active";
+          const std::string lanesOf = cx.local(s, "_active");
           out.push_back("alignas(32) " + ctype(t) + " " + lanesOf + "[" + std::to_string(lanes) + "];");
           out.push_back("_mm256_store_si256((__m256i*)" + lanesOf + ", " + predicate(s.pred, cx) + ");");
           active = lanesOf + "[lane]";
@@ -1023,7 +1023,7 @@ class X86Lowering final : public IsaLowering {
       }
       case OpKind::ReduceLanes: {
         const VecType v = x.typeOf(s.args[0]);
-        const std::string active = s.dst + "_active";
+        const std::string active = x.cx.local(s, "_active");
         x.out.push_back(typeName(v, x.cx) + " " + active + " = " +
                         blend(v.elem, v.bits(), predicate(s.pred, x.cx), splatExpr(v.elem, v.bits(), identityLiteral(s.rop, v.elem)), s.args[0], x.cx) + ";");
         x.cx.types[active] = v;

@@ -160,14 +160,15 @@ void maskedLoad(OpWriter& w) {
     w.cx.instructions.insert("vpmaskmov/vmaskmov masked loads for 32/64-bit tails");
     std::string p = predicate(s.pred, w.cx);
     if (p != s.pred) {  // an expression: name it once for the load and the blend
-      w.out.push_back("const __m256i " + s.dst + "_active = " + p + ";");
-      p = s.dst + "_active";
+      const std::string active = w.cx.local(s, "_active");
+      w.out.push_back("const __m256i " + active + " = " + p + ";");
+      p = active;
     }
     const std::string ptr = avx2MaskPtr(t) + "(" + w.in(s.index) + ")";
     return w.assign(blend(t, bits, p, fill, call("_mm256_maskload_" + domain(t), {ptr, p}), w.cx));
   }
   // AVX2 has no 8/16-bit masked load.
-  const std::string stage = s.dst + "_stage";
+  const std::string stage = w.cx.local(s, "_stage");
   if (range && !range->last) {  // a prefix: loaded piecewise into a register, the fill blended in
     w.cx.instructions.insert("8/16-bit partial vectors loaded and stored piecewise (8/4/2/1-byte accesses: no AVX2 byte masked load)");
     w.cx.helpers.insert("load_prefix16_avx2");
@@ -177,7 +178,7 @@ void maskedLoad(OpWriter& w) {
     return w.assign(blend(t, bits, predicate(s.pred, w.cx), fill, loaded, w.cx));
   }
   w.cx.instructions.insert("8/16-bit predicated loads lane by lane (no AVX2 byte masked load)");
-  const std::string active = s.dst + "_active";
+  const std::string active = w.cx.local(s, "_active");
   w.out.push_back("alignas(32) " + ctype(t) + " " + stage + "[" + std::to_string(lanes) + "];");
   w.out.push_back("alignas(32) " + ctype(t) + " " + active + "[" + std::to_string(lanes) + "];");
   w.out.push_back("_mm256_store_si256((__m256i*)" + stage + ", " + fill + ");");
