@@ -448,9 +448,7 @@ class ContractionBuilder {
     const bool byElement = packed_ == transposed_ && !transposesByNetwork();
     const int64_t bytes = byElement ? kTransposedPanelBytes : kPanelBytes;
     group_ = dotGroup();
-    offsetBytes_ = group_ == 4 && target_.module == LoweringModule::x86 && *inputs_[0].spec->narrow == DType::i8 &&
-                   *inputs_[1].spec->narrow == DType::i8;
-    if (offsetBytes_) {  // 128 x each panel column's sum over the block, per panel vector (offsetQuads)
+    if (offsetBytes()) {  // 128 x each panel column's sum over the block, per panel vector
       plan_.tensors.push_back({"panel_sums", DType::i32, true, {Index::constant(columns)}, {Index::constant(1)}});
       plan_.tensors.back().scratch = true;
     }
@@ -484,7 +482,7 @@ class ContractionBuilder {
     const bool sameBytes = na == nb && (na == DType::i8 || na == DType::u8);  // sdot, udot
     if (sameBytes && target_.module == LoweringModule::neon) return target_.has("dotprod") ? 4 : 0;
     const bool x86Quads = (target_.has("vnni") && target_.maskRegisters) || target_.has("avx_vnni");
-    return na == DType::i8 && nb == DType::i8 && x86Quads ? 4 : 0;  // vpdpbusd with an offset (offsetQuads)
+    return na == DType::i8 && nb == DType::i8 && x86Quads ? 4 : 0;  // vpdpbusd with an offset (see offsetBytes)
   }
   // The instruction of byte quads: vpdpbusd (x86; i8 x i8 with an offset), usdot (NEON u8 x i8),
   // sdot or udot (NEON, one signedness).
@@ -634,7 +632,7 @@ class ContractionBuilder {
       out.push_back(narrowTail("group", part));
       partPred = out.back().dst;
     }
-    if (offsetBytes_) {  // the column sums of the block, 128 x each, as the tiles take them (offsetQuads)
+    if (offsetBytes()) {  // the column sums of the block, 128 x each, as the tiles take them
       out.push_back(bytes80("bytes80_pack"));
       for (int u = 0; u < nr; ++u) {
         Stmt z = op(OpKind::Splat, "sums" + std::to_string(u), lanes_);
@@ -658,7 +656,7 @@ class ContractionBuilder {
           groupPartInto(whole || h == 0 ? copy : parts, l, v, h, part);
           if (!parts.empty()) copy.push_back(ir::ifLess(sym("kp") + h, sym("k_end"), std::move(parts)));
         }
-        if (offsetBytes_) {
+        if (offsetBytes()) {
           const std::string sums = "sums" + std::to_string(u);
           copy.push_back(op(OpKind::DotU8I8, sums, lanes_, {sums, "bytes80_pack", v}, false));
         }
@@ -674,7 +672,7 @@ class ContractionBuilder {
                               "pack: " + std::to_string(nr) + (nr == 1 ? " vector" : " vectors") + " of " + b.spec->name + " per " + std::to_string(group_) + " steps, " + what));
     Stmt last = ir::ifLess(sym("kp"), sym("k_end"), rows(false), "the last steps, the missing ones zero");
     out.push_back(std::move(last));
-    for (int u = 0; u < nr && offsetBytes_; ++u) {
+    for (int u = 0; u < nr && offsetBytes(); ++u) {
       Stmt st = op(OpKind::Store, "", lanes_, {"sums" + std::to_string(u)}, false);
       st.tensor = "panel_sums";
       st.index = (lanesIndex() * u).simplified();
@@ -687,6 +685,10 @@ class ContractionBuilder {
   // sum((a + 128) * b) = sum(a * b) + 128 * sum(b); the panel's packing sums 128 * b per column
   // (a vpdpbusd of 0x80 bytes) and each tile subtracts those sums from its accumulators before
   // its reduction (oneDNN's compensation; exact: everything wraps modulo 2^32).
+  bool offsetBytes() const {
+    return group_ == 4 && target_.module == LoweringModule::x86 && *inputs_[0].spec->narrow == DType::i8 &&
+           *inputs_[1].spec->narrow == DType::i8;
+  }
   Stmt bytes80(const std::string& name) const {
     Stmt s = op(OpKind::Splat, name, VecType{DType::u32, lanes_.lanes});
     s.literal = "2155905152u";  // 0x80808080: the interpreter reads decimal literals
@@ -746,14 +748,14 @@ class ContractionBuilder {
         if (!parts.empty()) body.push_back(ir::ifLess(sym(k) + h, sym("k_end"), std::move(parts)));
       }
       body.push_back(op(OpKind::Splat, x, wide, {x + "_group"}));
-      if (offsetBytes_) {  // a + 128 as unsigned bytes (bytes80)
+      if (offsetBytes()) {  // a + 128 as unsigned bytes (bytes80)
         Stmt o = op(OpKind::Binary, x + "_offset", wide, {x, "bytes80"});
         o.rop = ReduceOp::bit_xor;
         body.push_back(o);
       }
       for (int u = 0; u < nr; ++u) {
         const std::string panel = "panel_v" + std::to_string(u) + tag;
-        if (offsetBytes_) body.push_back(op(OpKind::DotU8I8, accName(r, u), lanes_, {accName(r, u), x + "_offset", panel}, false));
+        if (offsetBytes()) body.push_back(op(OpKind::DotU8I8, accName(r, u), lanes_, {accName(r, u), x + "_offset", panel}, false));
         else if (group_ == 2) body.push_back(op(OpKind::DotBf16, accName(r, u), lanes_, {accName(r, u), panel, x}, false));
         else if (bytesOp != OpKind::DotU8I8) body.push_back(op(bytesOp, accName(r, u), lanes_, {accName(r, u), x, panel}, false));
         else body.push_back(op(OpKind::DotU8I8, accName(r, u), lanes_, {accName(r, u), broadcastUnsigned ? x : panel, broadcastUnsigned ? panel : x}, false));
@@ -990,7 +992,7 @@ class ContractionBuilder {
         }
       out.push_back(ir::ifIndex(sym("k0"), ir::Cmp::gt, Index::constant(0), std::move(later), "a later block: the sums so far"));
     }
-    if (group_ && packing_ && offsetBytes_) {  // the panel's 128 x column sums, taken once (bytes80)
+    if (group_ && packing_ && offsetBytes()) {  // the panel's 128 x column sums, taken once (bytes80)
       out.push_back(bytes80("bytes80"));
       for (int u = 0; u < nr; ++u) {
         Stmt l = op(OpKind::Load, "panel_sums_v" + std::to_string(u), lanes_);
@@ -1355,7 +1357,7 @@ class ContractionBuilder {
       note("per four steps of " + dimName(kdim_) + ": " +
            quadInstruction() + " (four " + (inputs_[0].spec->narrow == inputs_[1].spec->narrow ? std::string(nameOf(*inputs_[0].spec->narrow)) + " x " + std::string(nameOf(*inputs_[0].spec->narrow)) : std::string("u8 x i8")) +
            " products per i32 lane, wrapping), the broadcast operand's quad as one u32" +
-           (offsetBytes_ ? "; i8 x i8: the broadcast bytes xor 0x80 (each + 128, read unsigned), and 128 x each panel column's sum "
+           (offsetBytes() ? "; i8 x i8: the broadcast bytes xor 0x80 (each + 128, read unsigned), and 128 x each panel column's sum "
                            "over the block (vpdpbusd of 0x80 bytes, while packing) taken from the accumulators at each tile's start"
                          : ""));
     else if (group_ == 2)
@@ -1463,7 +1465,6 @@ class ContractionBuilder {
   ContractionNest nest_;  // the loops around the tile (the schedule's, or defaultNest)
   Index tailLo_, tailHi_;       // the vector dim's partial vector: lanes tailLo_ + l < tailHi_
   int group_ = 0;               // steps per dot-product instruction: 2 bf16 pairs, 4 byte quads (dotGroup)
-  bool offsetBytes_ = false;    // i8 x i8 quads through vpdpbusd: the broadcast bytes offset by 128 (offsetQuads)
   std::string notContiguous_;  // why the vector dim is one lane wide ("" if it is not)
   bool shiftedVec_ = false, shiftedRow_ = false;  // planning a shifted last tile (j_last, i_last)
   std::map<int, int64_t> stepOffset_;  // reduction dim -> offset of the unrolled copy being planned
