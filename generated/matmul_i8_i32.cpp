@@ -3209,17 +3209,21 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void matmul_i
 #endif
 
 // ---- sve (128-bit vectors)
+// packing: b is copied per column of tiles into a 128 KiB panel (at 2048-bit vectors; shorter ones use its start), 512 steps of k at a time (the reduction runs in blocks of 512); byte quads: panel row p holds steps 4p..4p + 3 of each column as one u32, for sdot
 // register tile: 6 x 4 vectors of i32 x vscale*4 (24 accumulators) along i x j
-// per step of k: multiplies and adds; init and epilogue fused into the tile (each output element is written once)
+// per four steps of k: sdot (four i8 x i8 products per i32 lane, wrapping), the broadcast operand's quad as one u32
 // tails: j: single vectors, then one masked partial vector (in tiles of 8 x 1 vectors); i: tiles of 4, 2, 1 rows
 // loop nest (tails left out):
 //   for j: tiles of 4 x i32 x vscale*4 along j
-//     for i: tiles of 6 rows along i
-//       sums[6][4] = c[i][j]   (compute_at i: in registers)
-//       for k
-//         sums[6][4] += a[i][k] * b[k][j]: 4 vector loads, 6 broadcasts, 24 multiply-adds
-//       c[i][j] = sums
+//     for blocks of 512 steps of k: pack b into the panel
+//       for i: tiles of 6 rows along i
+//         sums[6][4] = c[i][j]   (compute_at i: in registers)
+//         for k
+//           sums[6][4] += a[i][k] * b[k][j]: 4 vector loads, 6 broadcasts, 24 multiply-adds
+//         c[i][j] = sums
+// uses sdot i8 x i8 quad dot products
 // uses unpacked narrow elements: extending loads and truncating stores (ld1b/h/w, st1b/h/w)
+// uses uxtb/sxtb, uxth/sxth, uxtw/sxtw widening of unpacked elements
 
 #if defined(__aarch64__)
 __attribute__((target("+sve"))) void matmul_i8_i32_sve(const int8_t* in0, const int8_t* in1,
@@ -3227,619 +3231,2174 @@ __attribute__((target("+sve"))) void matmul_i8_i32_sve(const int8_t* in0, const 
                                                        int64_t stride0, int64_t stride1,
                                                        int64_t stride2, int32_t* out) {
   const int64_t vscale = (int64_t)(svcntb() / 16);  // vector bits / 128, known at run time
+  alignas(64) uint32_t panel[32768];
   int64_t j = 0;
   // along j: tiles of 4 vectors
   for (; j <= size1 - 16 * vscale; j += 16 * vscale) {
-    int64_t i = 0;
-    // along i: tiles of 6 x 4 vectors
-    for (; i + 6 <= size0; i += 6) {
-      int64_t out_base = i * stride2 + j;
-      svint32_t acc0_0 = svld1_s32(svptrue_b32(), out + out_base);
-      svint32_t acc0_1 = svld1_s32(svptrue_b32(), out + out_base + 4 * vscale);
-      svint32_t acc0_2 = svld1_s32(svptrue_b32(), out + out_base + 8 * vscale);
-      svint32_t acc0_3 = svld1_s32(svptrue_b32(), out + out_base + 12 * vscale);
-      svint32_t acc1_0 = svld1_s32(svptrue_b32(), out + out_base + stride2);
-      svint32_t acc1_1 = svld1_s32(svptrue_b32(), out + out_base + stride2 + 4 * vscale);
-      svint32_t acc1_2 = svld1_s32(svptrue_b32(), out + out_base + stride2 + 8 * vscale);
-      svint32_t acc1_3 = svld1_s32(svptrue_b32(), out + out_base + stride2 + 12 * vscale);
-      svint32_t acc2_0 = svld1_s32(svptrue_b32(), out + out_base + 2 * stride2);
-      svint32_t acc2_1 = svld1_s32(svptrue_b32(), out + out_base + 2 * stride2 + 4 * vscale);
-      svint32_t acc2_2 = svld1_s32(svptrue_b32(), out + out_base + 2 * stride2 + 8 * vscale);
-      svint32_t acc2_3 = svld1_s32(svptrue_b32(), out + out_base + 2 * stride2 + 12 * vscale);
-      svint32_t acc3_0 = svld1_s32(svptrue_b32(), out + out_base + 3 * stride2);
-      svint32_t acc3_1 = svld1_s32(svptrue_b32(), out + out_base + 3 * stride2 + 4 * vscale);
-      svint32_t acc3_2 = svld1_s32(svptrue_b32(), out + out_base + 3 * stride2 + 8 * vscale);
-      svint32_t acc3_3 = svld1_s32(svptrue_b32(), out + out_base + 3 * stride2 + 12 * vscale);
-      svint32_t acc4_0 = svld1_s32(svptrue_b32(), out + out_base + 4 * stride2);
-      svint32_t acc4_1 = svld1_s32(svptrue_b32(), out + out_base + 4 * stride2 + 4 * vscale);
-      svint32_t acc4_2 = svld1_s32(svptrue_b32(), out + out_base + 4 * stride2 + 8 * vscale);
-      svint32_t acc4_3 = svld1_s32(svptrue_b32(), out + out_base + 4 * stride2 + 12 * vscale);
-      svint32_t acc5_0 = svld1_s32(svptrue_b32(), out + out_base + 5 * stride2);
-      svint32_t acc5_1 = svld1_s32(svptrue_b32(), out + out_base + 5 * stride2 + 4 * vscale);
-      svint32_t acc5_2 = svld1_s32(svptrue_b32(), out + out_base + 5 * stride2 + 8 * vscale);
-      svint32_t acc5_3 = svld1_s32(svptrue_b32(), out + out_base + 5 * stride2 + 12 * vscale);
-      // k
-      int64_t r2 = 0;
-      for (; r2 < size2; ++r2) {
-        svint32_t in1_v0 = svreinterpret_s32_s8(
-            svreinterpret_s8_s32(svld1sb_s32(svptrue_b32(), in1 + j + r2 * stride1)));
-        svint32_t in1_v1 = svreinterpret_s32_s8(
-            svreinterpret_s8_s32(svld1sb_s32(svptrue_b32(), in1 + j + r2 * stride1 + 4 * vscale)));
-        svint32_t in1_v2 = svreinterpret_s32_s8(
-            svreinterpret_s8_s32(svld1sb_s32(svptrue_b32(), in1 + j + r2 * stride1 + 8 * vscale)));
-        svint32_t in1_v3 = svreinterpret_s32_s8(
-            svreinterpret_s8_s32(svld1sb_s32(svptrue_b32(), in1 + j + r2 * stride1 + 12 * vscale)));
-        uint8_t in0_r0_elem_i8 = (uint8_t)in0[i * stride0 + r2];
-        uint32_t in0_r0_elem = (uint32_t)(int32_t)(int8_t)in0_r0_elem_i8;
-        svint32_t in0_r0 = svdup_n_s32(in0_r0_elem);
-        svint32_t product0_0 = svmul_s32_x(svptrue_b32(), in0_r0, in1_v0);
-        acc0_0 = svadd_s32_x(svptrue_b32(), acc0_0, product0_0);
-        svint32_t product0_1 = svmul_s32_x(svptrue_b32(), in0_r0, in1_v1);
-        acc0_1 = svadd_s32_x(svptrue_b32(), acc0_1, product0_1);
-        svint32_t product0_2 = svmul_s32_x(svptrue_b32(), in0_r0, in1_v2);
-        acc0_2 = svadd_s32_x(svptrue_b32(), acc0_2, product0_2);
-        svint32_t product0_3 = svmul_s32_x(svptrue_b32(), in0_r0, in1_v3);
-        acc0_3 = svadd_s32_x(svptrue_b32(), acc0_3, product0_3);
-        uint8_t in0_r1_elem_i8 = (uint8_t)in0[i * stride0 + r2 + stride0];
-        uint32_t in0_r1_elem = (uint32_t)(int32_t)(int8_t)in0_r1_elem_i8;
-        svint32_t in0_r1 = svdup_n_s32(in0_r1_elem);
-        svint32_t product1_0 = svmul_s32_x(svptrue_b32(), in0_r1, in1_v0);
-        acc1_0 = svadd_s32_x(svptrue_b32(), acc1_0, product1_0);
-        svint32_t product1_1 = svmul_s32_x(svptrue_b32(), in0_r1, in1_v1);
-        acc1_1 = svadd_s32_x(svptrue_b32(), acc1_1, product1_1);
-        svint32_t product1_2 = svmul_s32_x(svptrue_b32(), in0_r1, in1_v2);
-        acc1_2 = svadd_s32_x(svptrue_b32(), acc1_2, product1_2);
-        svint32_t product1_3 = svmul_s32_x(svptrue_b32(), in0_r1, in1_v3);
-        acc1_3 = svadd_s32_x(svptrue_b32(), acc1_3, product1_3);
-        uint8_t in0_r2_elem_i8 = (uint8_t)in0[i * stride0 + r2 + 2 * stride0];
-        uint32_t in0_r2_elem = (uint32_t)(int32_t)(int8_t)in0_r2_elem_i8;
-        svint32_t in0_r2 = svdup_n_s32(in0_r2_elem);
-        svint32_t product2_0 = svmul_s32_x(svptrue_b32(), in0_r2, in1_v0);
-        acc2_0 = svadd_s32_x(svptrue_b32(), acc2_0, product2_0);
-        svint32_t product2_1 = svmul_s32_x(svptrue_b32(), in0_r2, in1_v1);
-        acc2_1 = svadd_s32_x(svptrue_b32(), acc2_1, product2_1);
-        svint32_t product2_2 = svmul_s32_x(svptrue_b32(), in0_r2, in1_v2);
-        acc2_2 = svadd_s32_x(svptrue_b32(), acc2_2, product2_2);
-        svint32_t product2_3 = svmul_s32_x(svptrue_b32(), in0_r2, in1_v3);
-        acc2_3 = svadd_s32_x(svptrue_b32(), acc2_3, product2_3);
-        uint8_t in0_r3_elem_i8 = (uint8_t)in0[i * stride0 + r2 + 3 * stride0];
-        uint32_t in0_r3_elem = (uint32_t)(int32_t)(int8_t)in0_r3_elem_i8;
-        svint32_t in0_r3 = svdup_n_s32(in0_r3_elem);
-        svint32_t product3_0 = svmul_s32_x(svptrue_b32(), in0_r3, in1_v0);
-        acc3_0 = svadd_s32_x(svptrue_b32(), acc3_0, product3_0);
-        svint32_t product3_1 = svmul_s32_x(svptrue_b32(), in0_r3, in1_v1);
-        acc3_1 = svadd_s32_x(svptrue_b32(), acc3_1, product3_1);
-        svint32_t product3_2 = svmul_s32_x(svptrue_b32(), in0_r3, in1_v2);
-        acc3_2 = svadd_s32_x(svptrue_b32(), acc3_2, product3_2);
-        svint32_t product3_3 = svmul_s32_x(svptrue_b32(), in0_r3, in1_v3);
-        acc3_3 = svadd_s32_x(svptrue_b32(), acc3_3, product3_3);
-        uint8_t in0_r4_elem_i8 = (uint8_t)in0[i * stride0 + r2 + 4 * stride0];
-        uint32_t in0_r4_elem = (uint32_t)(int32_t)(int8_t)in0_r4_elem_i8;
-        svint32_t in0_r4 = svdup_n_s32(in0_r4_elem);
-        svint32_t product4_0 = svmul_s32_x(svptrue_b32(), in0_r4, in1_v0);
-        acc4_0 = svadd_s32_x(svptrue_b32(), acc4_0, product4_0);
-        svint32_t product4_1 = svmul_s32_x(svptrue_b32(), in0_r4, in1_v1);
-        acc4_1 = svadd_s32_x(svptrue_b32(), acc4_1, product4_1);
-        svint32_t product4_2 = svmul_s32_x(svptrue_b32(), in0_r4, in1_v2);
-        acc4_2 = svadd_s32_x(svptrue_b32(), acc4_2, product4_2);
-        svint32_t product4_3 = svmul_s32_x(svptrue_b32(), in0_r4, in1_v3);
-        acc4_3 = svadd_s32_x(svptrue_b32(), acc4_3, product4_3);
-        uint8_t in0_r5_elem_i8 = (uint8_t)in0[i * stride0 + r2 + 5 * stride0];
-        uint32_t in0_r5_elem = (uint32_t)(int32_t)(int8_t)in0_r5_elem_i8;
-        svint32_t in0_r5 = svdup_n_s32(in0_r5_elem);
-        svint32_t product5_0 = svmul_s32_x(svptrue_b32(), in0_r5, in1_v0);
-        acc5_0 = svadd_s32_x(svptrue_b32(), acc5_0, product5_0);
-        svint32_t product5_1 = svmul_s32_x(svptrue_b32(), in0_r5, in1_v1);
-        acc5_1 = svadd_s32_x(svptrue_b32(), acc5_1, product5_1);
-        svint32_t product5_2 = svmul_s32_x(svptrue_b32(), in0_r5, in1_v2);
-        acc5_2 = svadd_s32_x(svptrue_b32(), acc5_2, product5_2);
-        svint32_t product5_3 = svmul_s32_x(svptrue_b32(), in0_r5, in1_v3);
-        acc5_3 = svadd_s32_x(svptrue_b32(), acc5_3, product5_3);
+    int64_t k_blocks_end = size2 > 1 ? size2 : 1;
+    // blocks of 512 steps of k through the panel
+    int64_t k0 = 0;
+    for (; k0 < k_blocks_end; k0 += 512) {
+      int64_t k_end = k0 + 512 < size2 ? k0 + 512 : size2;
+      // pack: 4 vectors of b per 4 steps, as byte quads
+      int64_t kp = k0;
+      for (; kp + 4 <= k_end; kp += 4) {
+        svuint8_t group0_0_u8 = svreinterpret_u8_s8(
+            svreinterpret_s8_s32(svld1sb_s32(svptrue_b32(), in1 + j + kp * stride1)));
+        svuint32_t group0 = svextb_u32_x(svptrue_b32(), svreinterpret_u32_u8(group0_0_u8));
+        svuint8_t group0_1_u8 = svreinterpret_u8_s8(
+            svreinterpret_s8_s32(svld1sb_s32(svptrue_b32(), in1 + j + kp * stride1 + stride1)));
+        svuint32_t group0_1 = svextb_u32_x(svptrue_b32(), svreinterpret_u32_u8(group0_1_u8));
+        svuint32_t group0_1_high = svlsl_n_u32_x(svptrue_b32(), group0_1, 8);
+        group0 = svorr_u32_x(svptrue_b32(), group0, group0_1_high);
+        svuint8_t group0_2_u8 = svreinterpret_u8_s8(
+            svreinterpret_s8_s32(svld1sb_s32(svptrue_b32(), in1 + j + kp * stride1 + 2 * stride1)));
+        svuint32_t group0_2 = svextb_u32_x(svptrue_b32(), svreinterpret_u32_u8(group0_2_u8));
+        svuint32_t group0_2_high = svlsl_n_u32_x(svptrue_b32(), group0_2, 16);
+        group0 = svorr_u32_x(svptrue_b32(), group0, group0_2_high);
+        svuint8_t group0_3_u8 = svreinterpret_u8_s8(
+            svreinterpret_s8_s32(svld1sb_s32(svptrue_b32(), in1 + j + kp * stride1 + 3 * stride1)));
+        svuint32_t group0_3 = svextb_u32_x(svptrue_b32(), svreinterpret_u32_u8(group0_3_u8));
+        svuint32_t group0_3_high = svlsl_n_u32_x(svptrue_b32(), group0_3, 24);
+        group0 = svorr_u32_x(svptrue_b32(), group0, group0_3_high);
+        svst1_u32(svptrue_b32(), panel + 4 * kp * vscale - 4 * k0 * vscale, group0);
+        svuint8_t group1_0_u8 = svreinterpret_u8_s8(
+            svreinterpret_s8_s32(svld1sb_s32(svptrue_b32(), in1 + j + kp * stride1 + 4 * vscale)));
+        svuint32_t group1 = svextb_u32_x(svptrue_b32(), svreinterpret_u32_u8(group1_0_u8));
+        svuint8_t group1_1_u8 = svreinterpret_u8_s8(svreinterpret_s8_s32(
+            svld1sb_s32(svptrue_b32(), in1 + j + kp * stride1 + stride1 + 4 * vscale)));
+        svuint32_t group1_1 = svextb_u32_x(svptrue_b32(), svreinterpret_u32_u8(group1_1_u8));
+        svuint32_t group1_1_high = svlsl_n_u32_x(svptrue_b32(), group1_1, 8);
+        group1 = svorr_u32_x(svptrue_b32(), group1, group1_1_high);
+        svuint8_t group1_2_u8 = svreinterpret_u8_s8(svreinterpret_s8_s32(
+            svld1sb_s32(svptrue_b32(), in1 + j + kp * stride1 + 2 * stride1 + 4 * vscale)));
+        svuint32_t group1_2 = svextb_u32_x(svptrue_b32(), svreinterpret_u32_u8(group1_2_u8));
+        svuint32_t group1_2_high = svlsl_n_u32_x(svptrue_b32(), group1_2, 16);
+        group1 = svorr_u32_x(svptrue_b32(), group1, group1_2_high);
+        svuint8_t group1_3_u8 = svreinterpret_u8_s8(svreinterpret_s8_s32(
+            svld1sb_s32(svptrue_b32(), in1 + j + kp * stride1 + 3 * stride1 + 4 * vscale)));
+        svuint32_t group1_3 = svextb_u32_x(svptrue_b32(), svreinterpret_u32_u8(group1_3_u8));
+        svuint32_t group1_3_high = svlsl_n_u32_x(svptrue_b32(), group1_3, 24);
+        group1 = svorr_u32_x(svptrue_b32(), group1, group1_3_high);
+        svst1_u32(svptrue_b32(), panel + 4 * kp * vscale + 4 * vscale - 4 * k0 * vscale, group1);
+        svuint8_t group2_0_u8 = svreinterpret_u8_s8(
+            svreinterpret_s8_s32(svld1sb_s32(svptrue_b32(), in1 + j + kp * stride1 + 8 * vscale)));
+        svuint32_t group2 = svextb_u32_x(svptrue_b32(), svreinterpret_u32_u8(group2_0_u8));
+        svuint8_t group2_1_u8 = svreinterpret_u8_s8(svreinterpret_s8_s32(
+            svld1sb_s32(svptrue_b32(), in1 + j + kp * stride1 + stride1 + 8 * vscale)));
+        svuint32_t group2_1 = svextb_u32_x(svptrue_b32(), svreinterpret_u32_u8(group2_1_u8));
+        svuint32_t group2_1_high = svlsl_n_u32_x(svptrue_b32(), group2_1, 8);
+        group2 = svorr_u32_x(svptrue_b32(), group2, group2_1_high);
+        svuint8_t group2_2_u8 = svreinterpret_u8_s8(svreinterpret_s8_s32(
+            svld1sb_s32(svptrue_b32(), in1 + j + kp * stride1 + 2 * stride1 + 8 * vscale)));
+        svuint32_t group2_2 = svextb_u32_x(svptrue_b32(), svreinterpret_u32_u8(group2_2_u8));
+        svuint32_t group2_2_high = svlsl_n_u32_x(svptrue_b32(), group2_2, 16);
+        group2 = svorr_u32_x(svptrue_b32(), group2, group2_2_high);
+        svuint8_t group2_3_u8 = svreinterpret_u8_s8(svreinterpret_s8_s32(
+            svld1sb_s32(svptrue_b32(), in1 + j + kp * stride1 + 3 * stride1 + 8 * vscale)));
+        svuint32_t group2_3 = svextb_u32_x(svptrue_b32(), svreinterpret_u32_u8(group2_3_u8));
+        svuint32_t group2_3_high = svlsl_n_u32_x(svptrue_b32(), group2_3, 24);
+        group2 = svorr_u32_x(svptrue_b32(), group2, group2_3_high);
+        svst1_u32(svptrue_b32(), panel + 4 * kp * vscale + 8 * vscale - 4 * k0 * vscale, group2);
+        svuint8_t group3_0_u8 = svreinterpret_u8_s8(
+            svreinterpret_s8_s32(svld1sb_s32(svptrue_b32(), in1 + j + kp * stride1 + 12 * vscale)));
+        svuint32_t group3 = svextb_u32_x(svptrue_b32(), svreinterpret_u32_u8(group3_0_u8));
+        svuint8_t group3_1_u8 = svreinterpret_u8_s8(svreinterpret_s8_s32(
+            svld1sb_s32(svptrue_b32(), in1 + j + kp * stride1 + stride1 + 12 * vscale)));
+        svuint32_t group3_1 = svextb_u32_x(svptrue_b32(), svreinterpret_u32_u8(group3_1_u8));
+        svuint32_t group3_1_high = svlsl_n_u32_x(svptrue_b32(), group3_1, 8);
+        group3 = svorr_u32_x(svptrue_b32(), group3, group3_1_high);
+        svuint8_t group3_2_u8 = svreinterpret_u8_s8(svreinterpret_s8_s32(
+            svld1sb_s32(svptrue_b32(), in1 + j + kp * stride1 + 2 * stride1 + 12 * vscale)));
+        svuint32_t group3_2 = svextb_u32_x(svptrue_b32(), svreinterpret_u32_u8(group3_2_u8));
+        svuint32_t group3_2_high = svlsl_n_u32_x(svptrue_b32(), group3_2, 16);
+        group3 = svorr_u32_x(svptrue_b32(), group3, group3_2_high);
+        svuint8_t group3_3_u8 = svreinterpret_u8_s8(svreinterpret_s8_s32(
+            svld1sb_s32(svptrue_b32(), in1 + j + kp * stride1 + 3 * stride1 + 12 * vscale)));
+        svuint32_t group3_3 = svextb_u32_x(svptrue_b32(), svreinterpret_u32_u8(group3_3_u8));
+        svuint32_t group3_3_high = svlsl_n_u32_x(svptrue_b32(), group3_3, 24);
+        group3 = svorr_u32_x(svptrue_b32(), group3, group3_3_high);
+        svst1_u32(svptrue_b32(), panel + 4 * kp * vscale + 12 * vscale - 4 * k0 * vscale, group3);
       }
-      svst1_s32(svptrue_b32(), out + out_base, acc0_0);
-      svst1_s32(svptrue_b32(), out + out_base + 4 * vscale, acc0_1);
-      svst1_s32(svptrue_b32(), out + out_base + 8 * vscale, acc0_2);
-      svst1_s32(svptrue_b32(), out + out_base + 12 * vscale, acc0_3);
-      svst1_s32(svptrue_b32(), out + out_base + stride2, acc1_0);
-      svst1_s32(svptrue_b32(), out + out_base + stride2 + 4 * vscale, acc1_1);
-      svst1_s32(svptrue_b32(), out + out_base + stride2 + 8 * vscale, acc1_2);
-      svst1_s32(svptrue_b32(), out + out_base + stride2 + 12 * vscale, acc1_3);
-      svst1_s32(svptrue_b32(), out + out_base + 2 * stride2, acc2_0);
-      svst1_s32(svptrue_b32(), out + out_base + 2 * stride2 + 4 * vscale, acc2_1);
-      svst1_s32(svptrue_b32(), out + out_base + 2 * stride2 + 8 * vscale, acc2_2);
-      svst1_s32(svptrue_b32(), out + out_base + 2 * stride2 + 12 * vscale, acc2_3);
-      svst1_s32(svptrue_b32(), out + out_base + 3 * stride2, acc3_0);
-      svst1_s32(svptrue_b32(), out + out_base + 3 * stride2 + 4 * vscale, acc3_1);
-      svst1_s32(svptrue_b32(), out + out_base + 3 * stride2 + 8 * vscale, acc3_2);
-      svst1_s32(svptrue_b32(), out + out_base + 3 * stride2 + 12 * vscale, acc3_3);
-      svst1_s32(svptrue_b32(), out + out_base + 4 * stride2, acc4_0);
-      svst1_s32(svptrue_b32(), out + out_base + 4 * stride2 + 4 * vscale, acc4_1);
-      svst1_s32(svptrue_b32(), out + out_base + 4 * stride2 + 8 * vscale, acc4_2);
-      svst1_s32(svptrue_b32(), out + out_base + 4 * stride2 + 12 * vscale, acc4_3);
-      svst1_s32(svptrue_b32(), out + out_base + 5 * stride2, acc5_0);
-      svst1_s32(svptrue_b32(), out + out_base + 5 * stride2 + 4 * vscale, acc5_1);
-      svst1_s32(svptrue_b32(), out + out_base + 5 * stride2 + 8 * vscale, acc5_2);
-      svst1_s32(svptrue_b32(), out + out_base + 5 * stride2 + 12 * vscale, acc5_3);
-    }
-    // the rest: 4 rows
-    for (; i + 4 <= size0; i += 4) {
-      int64_t out_base = i * stride2 + j;
-      svint32_t acc0_0 = svld1_s32(svptrue_b32(), out + out_base);
-      svint32_t acc0_1 = svld1_s32(svptrue_b32(), out + out_base + 4 * vscale);
-      svint32_t acc0_2 = svld1_s32(svptrue_b32(), out + out_base + 8 * vscale);
-      svint32_t acc0_3 = svld1_s32(svptrue_b32(), out + out_base + 12 * vscale);
-      svint32_t acc1_0 = svld1_s32(svptrue_b32(), out + out_base + stride2);
-      svint32_t acc1_1 = svld1_s32(svptrue_b32(), out + out_base + stride2 + 4 * vscale);
-      svint32_t acc1_2 = svld1_s32(svptrue_b32(), out + out_base + stride2 + 8 * vscale);
-      svint32_t acc1_3 = svld1_s32(svptrue_b32(), out + out_base + stride2 + 12 * vscale);
-      svint32_t acc2_0 = svld1_s32(svptrue_b32(), out + out_base + 2 * stride2);
-      svint32_t acc2_1 = svld1_s32(svptrue_b32(), out + out_base + 2 * stride2 + 4 * vscale);
-      svint32_t acc2_2 = svld1_s32(svptrue_b32(), out + out_base + 2 * stride2 + 8 * vscale);
-      svint32_t acc2_3 = svld1_s32(svptrue_b32(), out + out_base + 2 * stride2 + 12 * vscale);
-      svint32_t acc3_0 = svld1_s32(svptrue_b32(), out + out_base + 3 * stride2);
-      svint32_t acc3_1 = svld1_s32(svptrue_b32(), out + out_base + 3 * stride2 + 4 * vscale);
-      svint32_t acc3_2 = svld1_s32(svptrue_b32(), out + out_base + 3 * stride2 + 8 * vscale);
-      svint32_t acc3_3 = svld1_s32(svptrue_b32(), out + out_base + 3 * stride2 + 12 * vscale);
-      // k
-      int64_t r2 = 0;
-      for (; r2 < size2; ++r2) {
-        svint32_t in1_v0 = svreinterpret_s32_s8(
-            svreinterpret_s8_s32(svld1sb_s32(svptrue_b32(), in1 + j + r2 * stride1)));
-        svint32_t in1_v1 = svreinterpret_s32_s8(
-            svreinterpret_s8_s32(svld1sb_s32(svptrue_b32(), in1 + j + r2 * stride1 + 4 * vscale)));
-        svint32_t in1_v2 = svreinterpret_s32_s8(
-            svreinterpret_s8_s32(svld1sb_s32(svptrue_b32(), in1 + j + r2 * stride1 + 8 * vscale)));
-        svint32_t in1_v3 = svreinterpret_s32_s8(
-            svreinterpret_s8_s32(svld1sb_s32(svptrue_b32(), in1 + j + r2 * stride1 + 12 * vscale)));
-        uint8_t in0_r0_elem_i8 = (uint8_t)in0[i * stride0 + r2];
-        uint32_t in0_r0_elem = (uint32_t)(int32_t)(int8_t)in0_r0_elem_i8;
-        svint32_t in0_r0 = svdup_n_s32(in0_r0_elem);
-        svint32_t product0_0 = svmul_s32_x(svptrue_b32(), in0_r0, in1_v0);
-        acc0_0 = svadd_s32_x(svptrue_b32(), acc0_0, product0_0);
-        svint32_t product0_1 = svmul_s32_x(svptrue_b32(), in0_r0, in1_v1);
-        acc0_1 = svadd_s32_x(svptrue_b32(), acc0_1, product0_1);
-        svint32_t product0_2 = svmul_s32_x(svptrue_b32(), in0_r0, in1_v2);
-        acc0_2 = svadd_s32_x(svptrue_b32(), acc0_2, product0_2);
-        svint32_t product0_3 = svmul_s32_x(svptrue_b32(), in0_r0, in1_v3);
-        acc0_3 = svadd_s32_x(svptrue_b32(), acc0_3, product0_3);
-        uint8_t in0_r1_elem_i8 = (uint8_t)in0[i * stride0 + r2 + stride0];
-        uint32_t in0_r1_elem = (uint32_t)(int32_t)(int8_t)in0_r1_elem_i8;
-        svint32_t in0_r1 = svdup_n_s32(in0_r1_elem);
-        svint32_t product1_0 = svmul_s32_x(svptrue_b32(), in0_r1, in1_v0);
-        acc1_0 = svadd_s32_x(svptrue_b32(), acc1_0, product1_0);
-        svint32_t product1_1 = svmul_s32_x(svptrue_b32(), in0_r1, in1_v1);
-        acc1_1 = svadd_s32_x(svptrue_b32(), acc1_1, product1_1);
-        svint32_t product1_2 = svmul_s32_x(svptrue_b32(), in0_r1, in1_v2);
-        acc1_2 = svadd_s32_x(svptrue_b32(), acc1_2, product1_2);
-        svint32_t product1_3 = svmul_s32_x(svptrue_b32(), in0_r1, in1_v3);
-        acc1_3 = svadd_s32_x(svptrue_b32(), acc1_3, product1_3);
-        uint8_t in0_r2_elem_i8 = (uint8_t)in0[i * stride0 + r2 + 2 * stride0];
-        uint32_t in0_r2_elem = (uint32_t)(int32_t)(int8_t)in0_r2_elem_i8;
-        svint32_t in0_r2 = svdup_n_s32(in0_r2_elem);
-        svint32_t product2_0 = svmul_s32_x(svptrue_b32(), in0_r2, in1_v0);
-        acc2_0 = svadd_s32_x(svptrue_b32(), acc2_0, product2_0);
-        svint32_t product2_1 = svmul_s32_x(svptrue_b32(), in0_r2, in1_v1);
-        acc2_1 = svadd_s32_x(svptrue_b32(), acc2_1, product2_1);
-        svint32_t product2_2 = svmul_s32_x(svptrue_b32(), in0_r2, in1_v2);
-        acc2_2 = svadd_s32_x(svptrue_b32(), acc2_2, product2_2);
-        svint32_t product2_3 = svmul_s32_x(svptrue_b32(), in0_r2, in1_v3);
-        acc2_3 = svadd_s32_x(svptrue_b32(), acc2_3, product2_3);
-        uint8_t in0_r3_elem_i8 = (uint8_t)in0[i * stride0 + r2 + 3 * stride0];
-        uint32_t in0_r3_elem = (uint32_t)(int32_t)(int8_t)in0_r3_elem_i8;
-        svint32_t in0_r3 = svdup_n_s32(in0_r3_elem);
-        svint32_t product3_0 = svmul_s32_x(svptrue_b32(), in0_r3, in1_v0);
-        acc3_0 = svadd_s32_x(svptrue_b32(), acc3_0, product3_0);
-        svint32_t product3_1 = svmul_s32_x(svptrue_b32(), in0_r3, in1_v1);
-        acc3_1 = svadd_s32_x(svptrue_b32(), acc3_1, product3_1);
-        svint32_t product3_2 = svmul_s32_x(svptrue_b32(), in0_r3, in1_v2);
-        acc3_2 = svadd_s32_x(svptrue_b32(), acc3_2, product3_2);
-        svint32_t product3_3 = svmul_s32_x(svptrue_b32(), in0_r3, in1_v3);
-        acc3_3 = svadd_s32_x(svptrue_b32(), acc3_3, product3_3);
+      // the last steps, the missing ones zero
+      if (kp < k_end) {
+        svuint8_t group0_0_u8 = svreinterpret_u8_s8(
+            svreinterpret_s8_s32(svld1sb_s32(svptrue_b32(), in1 + j + kp * stride1)));
+        svuint32_t group0 = svextb_u32_x(svptrue_b32(), svreinterpret_u32_u8(group0_0_u8));
+        if (kp + 1 < k_end) {
+          svuint8_t group0_1_u8 = svreinterpret_u8_s8(
+              svreinterpret_s8_s32(svld1sb_s32(svptrue_b32(), in1 + j + kp * stride1 + stride1)));
+          svuint32_t group0_1 = svextb_u32_x(svptrue_b32(), svreinterpret_u32_u8(group0_1_u8));
+          svuint32_t group0_1_high = svlsl_n_u32_x(svptrue_b32(), group0_1, 8);
+          group0 = svorr_u32_x(svptrue_b32(), group0, group0_1_high);
+        }
+        if (kp + 2 < k_end) {
+          svuint8_t group0_2_u8 = svreinterpret_u8_s8(svreinterpret_s8_s32(
+              svld1sb_s32(svptrue_b32(), in1 + j + kp * stride1 + 2 * stride1)));
+          svuint32_t group0_2 = svextb_u32_x(svptrue_b32(), svreinterpret_u32_u8(group0_2_u8));
+          svuint32_t group0_2_high = svlsl_n_u32_x(svptrue_b32(), group0_2, 16);
+          group0 = svorr_u32_x(svptrue_b32(), group0, group0_2_high);
+        }
+        if (kp + 3 < k_end) {
+          svuint8_t group0_3_u8 = svreinterpret_u8_s8(svreinterpret_s8_s32(
+              svld1sb_s32(svptrue_b32(), in1 + j + kp * stride1 + 3 * stride1)));
+          svuint32_t group0_3 = svextb_u32_x(svptrue_b32(), svreinterpret_u32_u8(group0_3_u8));
+          svuint32_t group0_3_high = svlsl_n_u32_x(svptrue_b32(), group0_3, 24);
+          group0 = svorr_u32_x(svptrue_b32(), group0, group0_3_high);
+        }
+        svst1_u32(svptrue_b32(), panel + 4 * kp * vscale - 4 * k0 * vscale, group0);
+        svuint8_t group1_0_u8 = svreinterpret_u8_s8(
+            svreinterpret_s8_s32(svld1sb_s32(svptrue_b32(), in1 + j + kp * stride1 + 4 * vscale)));
+        svuint32_t group1 = svextb_u32_x(svptrue_b32(), svreinterpret_u32_u8(group1_0_u8));
+        if (kp + 1 < k_end) {
+          svuint8_t group1_1_u8 = svreinterpret_u8_s8(svreinterpret_s8_s32(
+              svld1sb_s32(svptrue_b32(), in1 + j + kp * stride1 + stride1 + 4 * vscale)));
+          svuint32_t group1_1 = svextb_u32_x(svptrue_b32(), svreinterpret_u32_u8(group1_1_u8));
+          svuint32_t group1_1_high = svlsl_n_u32_x(svptrue_b32(), group1_1, 8);
+          group1 = svorr_u32_x(svptrue_b32(), group1, group1_1_high);
+        }
+        if (kp + 2 < k_end) {
+          svuint8_t group1_2_u8 = svreinterpret_u8_s8(svreinterpret_s8_s32(
+              svld1sb_s32(svptrue_b32(), in1 + j + kp * stride1 + 2 * stride1 + 4 * vscale)));
+          svuint32_t group1_2 = svextb_u32_x(svptrue_b32(), svreinterpret_u32_u8(group1_2_u8));
+          svuint32_t group1_2_high = svlsl_n_u32_x(svptrue_b32(), group1_2, 16);
+          group1 = svorr_u32_x(svptrue_b32(), group1, group1_2_high);
+        }
+        if (kp + 3 < k_end) {
+          svuint8_t group1_3_u8 = svreinterpret_u8_s8(svreinterpret_s8_s32(
+              svld1sb_s32(svptrue_b32(), in1 + j + kp * stride1 + 3 * stride1 + 4 * vscale)));
+          svuint32_t group1_3 = svextb_u32_x(svptrue_b32(), svreinterpret_u32_u8(group1_3_u8));
+          svuint32_t group1_3_high = svlsl_n_u32_x(svptrue_b32(), group1_3, 24);
+          group1 = svorr_u32_x(svptrue_b32(), group1, group1_3_high);
+        }
+        svst1_u32(svptrue_b32(), panel + 4 * kp * vscale + 4 * vscale - 4 * k0 * vscale, group1);
+        svuint8_t group2_0_u8 = svreinterpret_u8_s8(
+            svreinterpret_s8_s32(svld1sb_s32(svptrue_b32(), in1 + j + kp * stride1 + 8 * vscale)));
+        svuint32_t group2 = svextb_u32_x(svptrue_b32(), svreinterpret_u32_u8(group2_0_u8));
+        if (kp + 1 < k_end) {
+          svuint8_t group2_1_u8 = svreinterpret_u8_s8(svreinterpret_s8_s32(
+              svld1sb_s32(svptrue_b32(), in1 + j + kp * stride1 + stride1 + 8 * vscale)));
+          svuint32_t group2_1 = svextb_u32_x(svptrue_b32(), svreinterpret_u32_u8(group2_1_u8));
+          svuint32_t group2_1_high = svlsl_n_u32_x(svptrue_b32(), group2_1, 8);
+          group2 = svorr_u32_x(svptrue_b32(), group2, group2_1_high);
+        }
+        if (kp + 2 < k_end) {
+          svuint8_t group2_2_u8 = svreinterpret_u8_s8(svreinterpret_s8_s32(
+              svld1sb_s32(svptrue_b32(), in1 + j + kp * stride1 + 2 * stride1 + 8 * vscale)));
+          svuint32_t group2_2 = svextb_u32_x(svptrue_b32(), svreinterpret_u32_u8(group2_2_u8));
+          svuint32_t group2_2_high = svlsl_n_u32_x(svptrue_b32(), group2_2, 16);
+          group2 = svorr_u32_x(svptrue_b32(), group2, group2_2_high);
+        }
+        if (kp + 3 < k_end) {
+          svuint8_t group2_3_u8 = svreinterpret_u8_s8(svreinterpret_s8_s32(
+              svld1sb_s32(svptrue_b32(), in1 + j + kp * stride1 + 3 * stride1 + 8 * vscale)));
+          svuint32_t group2_3 = svextb_u32_x(svptrue_b32(), svreinterpret_u32_u8(group2_3_u8));
+          svuint32_t group2_3_high = svlsl_n_u32_x(svptrue_b32(), group2_3, 24);
+          group2 = svorr_u32_x(svptrue_b32(), group2, group2_3_high);
+        }
+        svst1_u32(svptrue_b32(), panel + 4 * kp * vscale + 8 * vscale - 4 * k0 * vscale, group2);
+        svuint8_t group3_0_u8 = svreinterpret_u8_s8(
+            svreinterpret_s8_s32(svld1sb_s32(svptrue_b32(), in1 + j + kp * stride1 + 12 * vscale)));
+        svuint32_t group3 = svextb_u32_x(svptrue_b32(), svreinterpret_u32_u8(group3_0_u8));
+        if (kp + 1 < k_end) {
+          svuint8_t group3_1_u8 = svreinterpret_u8_s8(svreinterpret_s8_s32(
+              svld1sb_s32(svptrue_b32(), in1 + j + kp * stride1 + stride1 + 12 * vscale)));
+          svuint32_t group3_1 = svextb_u32_x(svptrue_b32(), svreinterpret_u32_u8(group3_1_u8));
+          svuint32_t group3_1_high = svlsl_n_u32_x(svptrue_b32(), group3_1, 8);
+          group3 = svorr_u32_x(svptrue_b32(), group3, group3_1_high);
+        }
+        if (kp + 2 < k_end) {
+          svuint8_t group3_2_u8 = svreinterpret_u8_s8(svreinterpret_s8_s32(
+              svld1sb_s32(svptrue_b32(), in1 + j + kp * stride1 + 2 * stride1 + 12 * vscale)));
+          svuint32_t group3_2 = svextb_u32_x(svptrue_b32(), svreinterpret_u32_u8(group3_2_u8));
+          svuint32_t group3_2_high = svlsl_n_u32_x(svptrue_b32(), group3_2, 16);
+          group3 = svorr_u32_x(svptrue_b32(), group3, group3_2_high);
+        }
+        if (kp + 3 < k_end) {
+          svuint8_t group3_3_u8 = svreinterpret_u8_s8(svreinterpret_s8_s32(
+              svld1sb_s32(svptrue_b32(), in1 + j + kp * stride1 + 3 * stride1 + 12 * vscale)));
+          svuint32_t group3_3 = svextb_u32_x(svptrue_b32(), svreinterpret_u32_u8(group3_3_u8));
+          svuint32_t group3_3_high = svlsl_n_u32_x(svptrue_b32(), group3_3, 24);
+          group3 = svorr_u32_x(svptrue_b32(), group3, group3_3_high);
+        }
+        svst1_u32(svptrue_b32(), panel + 4 * kp * vscale + 12 * vscale - 4 * k0 * vscale, group3);
       }
-      svst1_s32(svptrue_b32(), out + out_base, acc0_0);
-      svst1_s32(svptrue_b32(), out + out_base + 4 * vscale, acc0_1);
-      svst1_s32(svptrue_b32(), out + out_base + 8 * vscale, acc0_2);
-      svst1_s32(svptrue_b32(), out + out_base + 12 * vscale, acc0_3);
-      svst1_s32(svptrue_b32(), out + out_base + stride2, acc1_0);
-      svst1_s32(svptrue_b32(), out + out_base + stride2 + 4 * vscale, acc1_1);
-      svst1_s32(svptrue_b32(), out + out_base + stride2 + 8 * vscale, acc1_2);
-      svst1_s32(svptrue_b32(), out + out_base + stride2 + 12 * vscale, acc1_3);
-      svst1_s32(svptrue_b32(), out + out_base + 2 * stride2, acc2_0);
-      svst1_s32(svptrue_b32(), out + out_base + 2 * stride2 + 4 * vscale, acc2_1);
-      svst1_s32(svptrue_b32(), out + out_base + 2 * stride2 + 8 * vscale, acc2_2);
-      svst1_s32(svptrue_b32(), out + out_base + 2 * stride2 + 12 * vscale, acc2_3);
-      svst1_s32(svptrue_b32(), out + out_base + 3 * stride2, acc3_0);
-      svst1_s32(svptrue_b32(), out + out_base + 3 * stride2 + 4 * vscale, acc3_1);
-      svst1_s32(svptrue_b32(), out + out_base + 3 * stride2 + 8 * vscale, acc3_2);
-      svst1_s32(svptrue_b32(), out + out_base + 3 * stride2 + 12 * vscale, acc3_3);
-    }
-    // the rest: 2 rows
-    for (; i + 2 <= size0; i += 2) {
-      int64_t out_base = i * stride2 + j;
-      svint32_t acc0_0 = svld1_s32(svptrue_b32(), out + out_base);
-      svint32_t acc0_1 = svld1_s32(svptrue_b32(), out + out_base + 4 * vscale);
-      svint32_t acc0_2 = svld1_s32(svptrue_b32(), out + out_base + 8 * vscale);
-      svint32_t acc0_3 = svld1_s32(svptrue_b32(), out + out_base + 12 * vscale);
-      svint32_t acc1_0 = svld1_s32(svptrue_b32(), out + out_base + stride2);
-      svint32_t acc1_1 = svld1_s32(svptrue_b32(), out + out_base + stride2 + 4 * vscale);
-      svint32_t acc1_2 = svld1_s32(svptrue_b32(), out + out_base + stride2 + 8 * vscale);
-      svint32_t acc1_3 = svld1_s32(svptrue_b32(), out + out_base + stride2 + 12 * vscale);
-      // k
-      int64_t r2 = 0;
-      for (; r2 < size2; ++r2) {
-        svint32_t in1_v0 = svreinterpret_s32_s8(
-            svreinterpret_s8_s32(svld1sb_s32(svptrue_b32(), in1 + j + r2 * stride1)));
-        svint32_t in1_v1 = svreinterpret_s32_s8(
-            svreinterpret_s8_s32(svld1sb_s32(svptrue_b32(), in1 + j + r2 * stride1 + 4 * vscale)));
-        svint32_t in1_v2 = svreinterpret_s32_s8(
-            svreinterpret_s8_s32(svld1sb_s32(svptrue_b32(), in1 + j + r2 * stride1 + 8 * vscale)));
-        svint32_t in1_v3 = svreinterpret_s32_s8(
-            svreinterpret_s8_s32(svld1sb_s32(svptrue_b32(), in1 + j + r2 * stride1 + 12 * vscale)));
-        uint8_t in0_r0_elem_i8 = (uint8_t)in0[i * stride0 + r2];
-        uint32_t in0_r0_elem = (uint32_t)(int32_t)(int8_t)in0_r0_elem_i8;
-        svint32_t in0_r0 = svdup_n_s32(in0_r0_elem);
-        svint32_t product0_0 = svmul_s32_x(svptrue_b32(), in0_r0, in1_v0);
-        acc0_0 = svadd_s32_x(svptrue_b32(), acc0_0, product0_0);
-        svint32_t product0_1 = svmul_s32_x(svptrue_b32(), in0_r0, in1_v1);
-        acc0_1 = svadd_s32_x(svptrue_b32(), acc0_1, product0_1);
-        svint32_t product0_2 = svmul_s32_x(svptrue_b32(), in0_r0, in1_v2);
-        acc0_2 = svadd_s32_x(svptrue_b32(), acc0_2, product0_2);
-        svint32_t product0_3 = svmul_s32_x(svptrue_b32(), in0_r0, in1_v3);
-        acc0_3 = svadd_s32_x(svptrue_b32(), acc0_3, product0_3);
-        uint8_t in0_r1_elem_i8 = (uint8_t)in0[i * stride0 + r2 + stride0];
-        uint32_t in0_r1_elem = (uint32_t)(int32_t)(int8_t)in0_r1_elem_i8;
-        svint32_t in0_r1 = svdup_n_s32(in0_r1_elem);
-        svint32_t product1_0 = svmul_s32_x(svptrue_b32(), in0_r1, in1_v0);
-        acc1_0 = svadd_s32_x(svptrue_b32(), acc1_0, product1_0);
-        svint32_t product1_1 = svmul_s32_x(svptrue_b32(), in0_r1, in1_v1);
-        acc1_1 = svadd_s32_x(svptrue_b32(), acc1_1, product1_1);
-        svint32_t product1_2 = svmul_s32_x(svptrue_b32(), in0_r1, in1_v2);
-        acc1_2 = svadd_s32_x(svptrue_b32(), acc1_2, product1_2);
-        svint32_t product1_3 = svmul_s32_x(svptrue_b32(), in0_r1, in1_v3);
-        acc1_3 = svadd_s32_x(svptrue_b32(), acc1_3, product1_3);
+      int64_t i = 0;
+      // along i: tiles of 6 x 4 vectors
+      for (; i + 6 <= size0; i += 6) {
+        int64_t out_base = i * stride2 + j;
+        svint32_t acc0_0 = svld1_s32(svptrue_b32(), out + out_base);
+        svint32_t acc0_1 = svld1_s32(svptrue_b32(), out + out_base + 4 * vscale);
+        svint32_t acc0_2 = svld1_s32(svptrue_b32(), out + out_base + 8 * vscale);
+        svint32_t acc0_3 = svld1_s32(svptrue_b32(), out + out_base + 12 * vscale);
+        svint32_t acc1_0 = svld1_s32(svptrue_b32(), out + out_base + stride2);
+        svint32_t acc1_1 = svld1_s32(svptrue_b32(), out + out_base + stride2 + 4 * vscale);
+        svint32_t acc1_2 = svld1_s32(svptrue_b32(), out + out_base + stride2 + 8 * vscale);
+        svint32_t acc1_3 = svld1_s32(svptrue_b32(), out + out_base + stride2 + 12 * vscale);
+        svint32_t acc2_0 = svld1_s32(svptrue_b32(), out + out_base + 2 * stride2);
+        svint32_t acc2_1 = svld1_s32(svptrue_b32(), out + out_base + 2 * stride2 + 4 * vscale);
+        svint32_t acc2_2 = svld1_s32(svptrue_b32(), out + out_base + 2 * stride2 + 8 * vscale);
+        svint32_t acc2_3 = svld1_s32(svptrue_b32(), out + out_base + 2 * stride2 + 12 * vscale);
+        svint32_t acc3_0 = svld1_s32(svptrue_b32(), out + out_base + 3 * stride2);
+        svint32_t acc3_1 = svld1_s32(svptrue_b32(), out + out_base + 3 * stride2 + 4 * vscale);
+        svint32_t acc3_2 = svld1_s32(svptrue_b32(), out + out_base + 3 * stride2 + 8 * vscale);
+        svint32_t acc3_3 = svld1_s32(svptrue_b32(), out + out_base + 3 * stride2 + 12 * vscale);
+        svint32_t acc4_0 = svld1_s32(svptrue_b32(), out + out_base + 4 * stride2);
+        svint32_t acc4_1 = svld1_s32(svptrue_b32(), out + out_base + 4 * stride2 + 4 * vscale);
+        svint32_t acc4_2 = svld1_s32(svptrue_b32(), out + out_base + 4 * stride2 + 8 * vscale);
+        svint32_t acc4_3 = svld1_s32(svptrue_b32(), out + out_base + 4 * stride2 + 12 * vscale);
+        svint32_t acc5_0 = svld1_s32(svptrue_b32(), out + out_base + 5 * stride2);
+        svint32_t acc5_1 = svld1_s32(svptrue_b32(), out + out_base + 5 * stride2 + 4 * vscale);
+        svint32_t acc5_2 = svld1_s32(svptrue_b32(), out + out_base + 5 * stride2 + 8 * vscale);
+        svint32_t acc5_3 = svld1_s32(svptrue_b32(), out + out_base + 5 * stride2 + 12 * vscale);
+        // k, 4 steps per sdot
+        int64_t r2 = k0;
+        for (; r2 + 4 <= k_end; r2 += 4) {
+          svuint32_t panel_v0 = svld1_u32(svptrue_b32(), panel + 4 * r2 * vscale - 4 * k0 * vscale);
+          svuint32_t panel_v1 =
+              svld1_u32(svptrue_b32(), panel + 4 * r2 * vscale + 4 * vscale - 4 * k0 * vscale);
+          svuint32_t panel_v2 =
+              svld1_u32(svptrue_b32(), panel + 4 * r2 * vscale + 8 * vscale - 4 * k0 * vscale);
+          svuint32_t panel_v3 =
+              svld1_u32(svptrue_b32(), panel + 4 * r2 * vscale + 12 * vscale - 4 * k0 * vscale);
+          uint32_t in0_r0_group;
+          __builtin_memcpy(&in0_r0_group, in0 + i * stride0 + r2, sizeof in0_r0_group);
+          svuint32_t in0_r0 = svdup_n_u32(in0_r0_group);
+          acc0_0 = svdot_s32(acc0_0, svreinterpret_s8_u32(in0_r0), svreinterpret_s8_u32(panel_v0));
+          acc0_1 = svdot_s32(acc0_1, svreinterpret_s8_u32(in0_r0), svreinterpret_s8_u32(panel_v1));
+          acc0_2 = svdot_s32(acc0_2, svreinterpret_s8_u32(in0_r0), svreinterpret_s8_u32(panel_v2));
+          acc0_3 = svdot_s32(acc0_3, svreinterpret_s8_u32(in0_r0), svreinterpret_s8_u32(panel_v3));
+          uint32_t in0_r1_group;
+          __builtin_memcpy(&in0_r1_group, in0 + i * stride0 + r2 + stride0, sizeof in0_r1_group);
+          svuint32_t in0_r1 = svdup_n_u32(in0_r1_group);
+          acc1_0 = svdot_s32(acc1_0, svreinterpret_s8_u32(in0_r1), svreinterpret_s8_u32(panel_v0));
+          acc1_1 = svdot_s32(acc1_1, svreinterpret_s8_u32(in0_r1), svreinterpret_s8_u32(panel_v1));
+          acc1_2 = svdot_s32(acc1_2, svreinterpret_s8_u32(in0_r1), svreinterpret_s8_u32(panel_v2));
+          acc1_3 = svdot_s32(acc1_3, svreinterpret_s8_u32(in0_r1), svreinterpret_s8_u32(panel_v3));
+          uint32_t in0_r2_group;
+          __builtin_memcpy(&in0_r2_group, in0 + i * stride0 + r2 + 2 * stride0,
+                           sizeof in0_r2_group);
+          svuint32_t in0_r2 = svdup_n_u32(in0_r2_group);
+          acc2_0 = svdot_s32(acc2_0, svreinterpret_s8_u32(in0_r2), svreinterpret_s8_u32(panel_v0));
+          acc2_1 = svdot_s32(acc2_1, svreinterpret_s8_u32(in0_r2), svreinterpret_s8_u32(panel_v1));
+          acc2_2 = svdot_s32(acc2_2, svreinterpret_s8_u32(in0_r2), svreinterpret_s8_u32(panel_v2));
+          acc2_3 = svdot_s32(acc2_3, svreinterpret_s8_u32(in0_r2), svreinterpret_s8_u32(panel_v3));
+          uint32_t in0_r3_group;
+          __builtin_memcpy(&in0_r3_group, in0 + i * stride0 + r2 + 3 * stride0,
+                           sizeof in0_r3_group);
+          svuint32_t in0_r3 = svdup_n_u32(in0_r3_group);
+          acc3_0 = svdot_s32(acc3_0, svreinterpret_s8_u32(in0_r3), svreinterpret_s8_u32(panel_v0));
+          acc3_1 = svdot_s32(acc3_1, svreinterpret_s8_u32(in0_r3), svreinterpret_s8_u32(panel_v1));
+          acc3_2 = svdot_s32(acc3_2, svreinterpret_s8_u32(in0_r3), svreinterpret_s8_u32(panel_v2));
+          acc3_3 = svdot_s32(acc3_3, svreinterpret_s8_u32(in0_r3), svreinterpret_s8_u32(panel_v3));
+          uint32_t in0_r4_group;
+          __builtin_memcpy(&in0_r4_group, in0 + i * stride0 + r2 + 4 * stride0,
+                           sizeof in0_r4_group);
+          svuint32_t in0_r4 = svdup_n_u32(in0_r4_group);
+          acc4_0 = svdot_s32(acc4_0, svreinterpret_s8_u32(in0_r4), svreinterpret_s8_u32(panel_v0));
+          acc4_1 = svdot_s32(acc4_1, svreinterpret_s8_u32(in0_r4), svreinterpret_s8_u32(panel_v1));
+          acc4_2 = svdot_s32(acc4_2, svreinterpret_s8_u32(in0_r4), svreinterpret_s8_u32(panel_v2));
+          acc4_3 = svdot_s32(acc4_3, svreinterpret_s8_u32(in0_r4), svreinterpret_s8_u32(panel_v3));
+          uint32_t in0_r5_group;
+          __builtin_memcpy(&in0_r5_group, in0 + i * stride0 + r2 + 5 * stride0,
+                           sizeof in0_r5_group);
+          svuint32_t in0_r5 = svdup_n_u32(in0_r5_group);
+          acc5_0 = svdot_s32(acc5_0, svreinterpret_s8_u32(in0_r5), svreinterpret_s8_u32(panel_v0));
+          acc5_1 = svdot_s32(acc5_1, svreinterpret_s8_u32(in0_r5), svreinterpret_s8_u32(panel_v1));
+          acc5_2 = svdot_s32(acc5_2, svreinterpret_s8_u32(in0_r5), svreinterpret_s8_u32(panel_v2));
+          acc5_3 = svdot_s32(acc5_3, svreinterpret_s8_u32(in0_r5), svreinterpret_s8_u32(panel_v3));
+        }
+        // the last steps of k
+        if (r2 < k_end) {
+          svuint32_t panel_v0_last =
+              svld1_u32(svptrue_b32(), panel + 4 * r2 * vscale - 4 * k0 * vscale);
+          svuint32_t panel_v1_last =
+              svld1_u32(svptrue_b32(), panel + 4 * r2 * vscale + 4 * vscale - 4 * k0 * vscale);
+          svuint32_t panel_v2_last =
+              svld1_u32(svptrue_b32(), panel + 4 * r2 * vscale + 8 * vscale - 4 * k0 * vscale);
+          svuint32_t panel_v3_last =
+              svld1_u32(svptrue_b32(), panel + 4 * r2 * vscale + 12 * vscale - 4 * k0 * vscale);
+          uint8_t in0_r0_last_group_0_i8 = (uint8_t)in0[i * stride0 + r2];
+          uint8_t in0_r0_last_group_0_u8 = (uint8_t)(int8_t)in0_r0_last_group_0_i8;
+          uint32_t in0_r0_last_group = (uint32_t)in0_r0_last_group_0_u8;
+          if (r2 + 1 < k_end) {
+            uint8_t in0_r0_last_group_1_i8 = (uint8_t)in0[i * stride0 + r2 + 1];
+            uint8_t in0_r0_last_group_1_u8 = (uint8_t)(int8_t)in0_r0_last_group_1_i8;
+            uint32_t in0_r0_last_group_1 = (uint32_t)in0_r0_last_group_1_u8;
+            uint32_t in0_r0_last_group_1_high = (uint32_t)((uint32_t)in0_r0_last_group_1 << 8);
+            in0_r0_last_group = (uint32_t)(in0_r0_last_group | in0_r0_last_group_1_high);
+          }
+          if (r2 + 2 < k_end) {
+            uint8_t in0_r0_last_group_2_i8 = (uint8_t)in0[i * stride0 + r2 + 2];
+            uint8_t in0_r0_last_group_2_u8 = (uint8_t)(int8_t)in0_r0_last_group_2_i8;
+            uint32_t in0_r0_last_group_2 = (uint32_t)in0_r0_last_group_2_u8;
+            uint32_t in0_r0_last_group_2_high = (uint32_t)((uint32_t)in0_r0_last_group_2 << 16);
+            in0_r0_last_group = (uint32_t)(in0_r0_last_group | in0_r0_last_group_2_high);
+          }
+          if (r2 + 3 < k_end) {
+            uint8_t in0_r0_last_group_3_i8 = (uint8_t)in0[i * stride0 + r2 + 3];
+            uint8_t in0_r0_last_group_3_u8 = (uint8_t)(int8_t)in0_r0_last_group_3_i8;
+            uint32_t in0_r0_last_group_3 = (uint32_t)in0_r0_last_group_3_u8;
+            uint32_t in0_r0_last_group_3_high = (uint32_t)((uint32_t)in0_r0_last_group_3 << 24);
+            in0_r0_last_group = (uint32_t)(in0_r0_last_group | in0_r0_last_group_3_high);
+          }
+          svuint32_t in0_r0_last = svdup_n_u32(in0_r0_last_group);
+          acc0_0 = svdot_s32(acc0_0, svreinterpret_s8_u32(in0_r0_last),
+                             svreinterpret_s8_u32(panel_v0_last));
+          acc0_1 = svdot_s32(acc0_1, svreinterpret_s8_u32(in0_r0_last),
+                             svreinterpret_s8_u32(panel_v1_last));
+          acc0_2 = svdot_s32(acc0_2, svreinterpret_s8_u32(in0_r0_last),
+                             svreinterpret_s8_u32(panel_v2_last));
+          acc0_3 = svdot_s32(acc0_3, svreinterpret_s8_u32(in0_r0_last),
+                             svreinterpret_s8_u32(panel_v3_last));
+          uint8_t in0_r1_last_group_0_i8 = (uint8_t)in0[i * stride0 + r2 + stride0];
+          uint8_t in0_r1_last_group_0_u8 = (uint8_t)(int8_t)in0_r1_last_group_0_i8;
+          uint32_t in0_r1_last_group = (uint32_t)in0_r1_last_group_0_u8;
+          if (r2 + 1 < k_end) {
+            uint8_t in0_r1_last_group_1_i8 = (uint8_t)in0[i * stride0 + r2 + stride0 + 1];
+            uint8_t in0_r1_last_group_1_u8 = (uint8_t)(int8_t)in0_r1_last_group_1_i8;
+            uint32_t in0_r1_last_group_1 = (uint32_t)in0_r1_last_group_1_u8;
+            uint32_t in0_r1_last_group_1_high = (uint32_t)((uint32_t)in0_r1_last_group_1 << 8);
+            in0_r1_last_group = (uint32_t)(in0_r1_last_group | in0_r1_last_group_1_high);
+          }
+          if (r2 + 2 < k_end) {
+            uint8_t in0_r1_last_group_2_i8 = (uint8_t)in0[i * stride0 + r2 + stride0 + 2];
+            uint8_t in0_r1_last_group_2_u8 = (uint8_t)(int8_t)in0_r1_last_group_2_i8;
+            uint32_t in0_r1_last_group_2 = (uint32_t)in0_r1_last_group_2_u8;
+            uint32_t in0_r1_last_group_2_high = (uint32_t)((uint32_t)in0_r1_last_group_2 << 16);
+            in0_r1_last_group = (uint32_t)(in0_r1_last_group | in0_r1_last_group_2_high);
+          }
+          if (r2 + 3 < k_end) {
+            uint8_t in0_r1_last_group_3_i8 = (uint8_t)in0[i * stride0 + r2 + stride0 + 3];
+            uint8_t in0_r1_last_group_3_u8 = (uint8_t)(int8_t)in0_r1_last_group_3_i8;
+            uint32_t in0_r1_last_group_3 = (uint32_t)in0_r1_last_group_3_u8;
+            uint32_t in0_r1_last_group_3_high = (uint32_t)((uint32_t)in0_r1_last_group_3 << 24);
+            in0_r1_last_group = (uint32_t)(in0_r1_last_group | in0_r1_last_group_3_high);
+          }
+          svuint32_t in0_r1_last = svdup_n_u32(in0_r1_last_group);
+          acc1_0 = svdot_s32(acc1_0, svreinterpret_s8_u32(in0_r1_last),
+                             svreinterpret_s8_u32(panel_v0_last));
+          acc1_1 = svdot_s32(acc1_1, svreinterpret_s8_u32(in0_r1_last),
+                             svreinterpret_s8_u32(panel_v1_last));
+          acc1_2 = svdot_s32(acc1_2, svreinterpret_s8_u32(in0_r1_last),
+                             svreinterpret_s8_u32(panel_v2_last));
+          acc1_3 = svdot_s32(acc1_3, svreinterpret_s8_u32(in0_r1_last),
+                             svreinterpret_s8_u32(panel_v3_last));
+          uint8_t in0_r2_last_group_0_i8 = (uint8_t)in0[i * stride0 + r2 + 2 * stride0];
+          uint8_t in0_r2_last_group_0_u8 = (uint8_t)(int8_t)in0_r2_last_group_0_i8;
+          uint32_t in0_r2_last_group = (uint32_t)in0_r2_last_group_0_u8;
+          if (r2 + 1 < k_end) {
+            uint8_t in0_r2_last_group_1_i8 = (uint8_t)in0[i * stride0 + r2 + 2 * stride0 + 1];
+            uint8_t in0_r2_last_group_1_u8 = (uint8_t)(int8_t)in0_r2_last_group_1_i8;
+            uint32_t in0_r2_last_group_1 = (uint32_t)in0_r2_last_group_1_u8;
+            uint32_t in0_r2_last_group_1_high = (uint32_t)((uint32_t)in0_r2_last_group_1 << 8);
+            in0_r2_last_group = (uint32_t)(in0_r2_last_group | in0_r2_last_group_1_high);
+          }
+          if (r2 + 2 < k_end) {
+            uint8_t in0_r2_last_group_2_i8 = (uint8_t)in0[i * stride0 + r2 + 2 * stride0 + 2];
+            uint8_t in0_r2_last_group_2_u8 = (uint8_t)(int8_t)in0_r2_last_group_2_i8;
+            uint32_t in0_r2_last_group_2 = (uint32_t)in0_r2_last_group_2_u8;
+            uint32_t in0_r2_last_group_2_high = (uint32_t)((uint32_t)in0_r2_last_group_2 << 16);
+            in0_r2_last_group = (uint32_t)(in0_r2_last_group | in0_r2_last_group_2_high);
+          }
+          if (r2 + 3 < k_end) {
+            uint8_t in0_r2_last_group_3_i8 = (uint8_t)in0[i * stride0 + r2 + 2 * stride0 + 3];
+            uint8_t in0_r2_last_group_3_u8 = (uint8_t)(int8_t)in0_r2_last_group_3_i8;
+            uint32_t in0_r2_last_group_3 = (uint32_t)in0_r2_last_group_3_u8;
+            uint32_t in0_r2_last_group_3_high = (uint32_t)((uint32_t)in0_r2_last_group_3 << 24);
+            in0_r2_last_group = (uint32_t)(in0_r2_last_group | in0_r2_last_group_3_high);
+          }
+          svuint32_t in0_r2_last = svdup_n_u32(in0_r2_last_group);
+          acc2_0 = svdot_s32(acc2_0, svreinterpret_s8_u32(in0_r2_last),
+                             svreinterpret_s8_u32(panel_v0_last));
+          acc2_1 = svdot_s32(acc2_1, svreinterpret_s8_u32(in0_r2_last),
+                             svreinterpret_s8_u32(panel_v1_last));
+          acc2_2 = svdot_s32(acc2_2, svreinterpret_s8_u32(in0_r2_last),
+                             svreinterpret_s8_u32(panel_v2_last));
+          acc2_3 = svdot_s32(acc2_3, svreinterpret_s8_u32(in0_r2_last),
+                             svreinterpret_s8_u32(panel_v3_last));
+          uint8_t in0_r3_last_group_0_i8 = (uint8_t)in0[i * stride0 + r2 + 3 * stride0];
+          uint8_t in0_r3_last_group_0_u8 = (uint8_t)(int8_t)in0_r3_last_group_0_i8;
+          uint32_t in0_r3_last_group = (uint32_t)in0_r3_last_group_0_u8;
+          if (r2 + 1 < k_end) {
+            uint8_t in0_r3_last_group_1_i8 = (uint8_t)in0[i * stride0 + r2 + 3 * stride0 + 1];
+            uint8_t in0_r3_last_group_1_u8 = (uint8_t)(int8_t)in0_r3_last_group_1_i8;
+            uint32_t in0_r3_last_group_1 = (uint32_t)in0_r3_last_group_1_u8;
+            uint32_t in0_r3_last_group_1_high = (uint32_t)((uint32_t)in0_r3_last_group_1 << 8);
+            in0_r3_last_group = (uint32_t)(in0_r3_last_group | in0_r3_last_group_1_high);
+          }
+          if (r2 + 2 < k_end) {
+            uint8_t in0_r3_last_group_2_i8 = (uint8_t)in0[i * stride0 + r2 + 3 * stride0 + 2];
+            uint8_t in0_r3_last_group_2_u8 = (uint8_t)(int8_t)in0_r3_last_group_2_i8;
+            uint32_t in0_r3_last_group_2 = (uint32_t)in0_r3_last_group_2_u8;
+            uint32_t in0_r3_last_group_2_high = (uint32_t)((uint32_t)in0_r3_last_group_2 << 16);
+            in0_r3_last_group = (uint32_t)(in0_r3_last_group | in0_r3_last_group_2_high);
+          }
+          if (r2 + 3 < k_end) {
+            uint8_t in0_r3_last_group_3_i8 = (uint8_t)in0[i * stride0 + r2 + 3 * stride0 + 3];
+            uint8_t in0_r3_last_group_3_u8 = (uint8_t)(int8_t)in0_r3_last_group_3_i8;
+            uint32_t in0_r3_last_group_3 = (uint32_t)in0_r3_last_group_3_u8;
+            uint32_t in0_r3_last_group_3_high = (uint32_t)((uint32_t)in0_r3_last_group_3 << 24);
+            in0_r3_last_group = (uint32_t)(in0_r3_last_group | in0_r3_last_group_3_high);
+          }
+          svuint32_t in0_r3_last = svdup_n_u32(in0_r3_last_group);
+          acc3_0 = svdot_s32(acc3_0, svreinterpret_s8_u32(in0_r3_last),
+                             svreinterpret_s8_u32(panel_v0_last));
+          acc3_1 = svdot_s32(acc3_1, svreinterpret_s8_u32(in0_r3_last),
+                             svreinterpret_s8_u32(panel_v1_last));
+          acc3_2 = svdot_s32(acc3_2, svreinterpret_s8_u32(in0_r3_last),
+                             svreinterpret_s8_u32(panel_v2_last));
+          acc3_3 = svdot_s32(acc3_3, svreinterpret_s8_u32(in0_r3_last),
+                             svreinterpret_s8_u32(panel_v3_last));
+          uint8_t in0_r4_last_group_0_i8 = (uint8_t)in0[i * stride0 + r2 + 4 * stride0];
+          uint8_t in0_r4_last_group_0_u8 = (uint8_t)(int8_t)in0_r4_last_group_0_i8;
+          uint32_t in0_r4_last_group = (uint32_t)in0_r4_last_group_0_u8;
+          if (r2 + 1 < k_end) {
+            uint8_t in0_r4_last_group_1_i8 = (uint8_t)in0[i * stride0 + r2 + 4 * stride0 + 1];
+            uint8_t in0_r4_last_group_1_u8 = (uint8_t)(int8_t)in0_r4_last_group_1_i8;
+            uint32_t in0_r4_last_group_1 = (uint32_t)in0_r4_last_group_1_u8;
+            uint32_t in0_r4_last_group_1_high = (uint32_t)((uint32_t)in0_r4_last_group_1 << 8);
+            in0_r4_last_group = (uint32_t)(in0_r4_last_group | in0_r4_last_group_1_high);
+          }
+          if (r2 + 2 < k_end) {
+            uint8_t in0_r4_last_group_2_i8 = (uint8_t)in0[i * stride0 + r2 + 4 * stride0 + 2];
+            uint8_t in0_r4_last_group_2_u8 = (uint8_t)(int8_t)in0_r4_last_group_2_i8;
+            uint32_t in0_r4_last_group_2 = (uint32_t)in0_r4_last_group_2_u8;
+            uint32_t in0_r4_last_group_2_high = (uint32_t)((uint32_t)in0_r4_last_group_2 << 16);
+            in0_r4_last_group = (uint32_t)(in0_r4_last_group | in0_r4_last_group_2_high);
+          }
+          if (r2 + 3 < k_end) {
+            uint8_t in0_r4_last_group_3_i8 = (uint8_t)in0[i * stride0 + r2 + 4 * stride0 + 3];
+            uint8_t in0_r4_last_group_3_u8 = (uint8_t)(int8_t)in0_r4_last_group_3_i8;
+            uint32_t in0_r4_last_group_3 = (uint32_t)in0_r4_last_group_3_u8;
+            uint32_t in0_r4_last_group_3_high = (uint32_t)((uint32_t)in0_r4_last_group_3 << 24);
+            in0_r4_last_group = (uint32_t)(in0_r4_last_group | in0_r4_last_group_3_high);
+          }
+          svuint32_t in0_r4_last = svdup_n_u32(in0_r4_last_group);
+          acc4_0 = svdot_s32(acc4_0, svreinterpret_s8_u32(in0_r4_last),
+                             svreinterpret_s8_u32(panel_v0_last));
+          acc4_1 = svdot_s32(acc4_1, svreinterpret_s8_u32(in0_r4_last),
+                             svreinterpret_s8_u32(panel_v1_last));
+          acc4_2 = svdot_s32(acc4_2, svreinterpret_s8_u32(in0_r4_last),
+                             svreinterpret_s8_u32(panel_v2_last));
+          acc4_3 = svdot_s32(acc4_3, svreinterpret_s8_u32(in0_r4_last),
+                             svreinterpret_s8_u32(panel_v3_last));
+          uint8_t in0_r5_last_group_0_i8 = (uint8_t)in0[i * stride0 + r2 + 5 * stride0];
+          uint8_t in0_r5_last_group_0_u8 = (uint8_t)(int8_t)in0_r5_last_group_0_i8;
+          uint32_t in0_r5_last_group = (uint32_t)in0_r5_last_group_0_u8;
+          if (r2 + 1 < k_end) {
+            uint8_t in0_r5_last_group_1_i8 = (uint8_t)in0[i * stride0 + r2 + 5 * stride0 + 1];
+            uint8_t in0_r5_last_group_1_u8 = (uint8_t)(int8_t)in0_r5_last_group_1_i8;
+            uint32_t in0_r5_last_group_1 = (uint32_t)in0_r5_last_group_1_u8;
+            uint32_t in0_r5_last_group_1_high = (uint32_t)((uint32_t)in0_r5_last_group_1 << 8);
+            in0_r5_last_group = (uint32_t)(in0_r5_last_group | in0_r5_last_group_1_high);
+          }
+          if (r2 + 2 < k_end) {
+            uint8_t in0_r5_last_group_2_i8 = (uint8_t)in0[i * stride0 + r2 + 5 * stride0 + 2];
+            uint8_t in0_r5_last_group_2_u8 = (uint8_t)(int8_t)in0_r5_last_group_2_i8;
+            uint32_t in0_r5_last_group_2 = (uint32_t)in0_r5_last_group_2_u8;
+            uint32_t in0_r5_last_group_2_high = (uint32_t)((uint32_t)in0_r5_last_group_2 << 16);
+            in0_r5_last_group = (uint32_t)(in0_r5_last_group | in0_r5_last_group_2_high);
+          }
+          if (r2 + 3 < k_end) {
+            uint8_t in0_r5_last_group_3_i8 = (uint8_t)in0[i * stride0 + r2 + 5 * stride0 + 3];
+            uint8_t in0_r5_last_group_3_u8 = (uint8_t)(int8_t)in0_r5_last_group_3_i8;
+            uint32_t in0_r5_last_group_3 = (uint32_t)in0_r5_last_group_3_u8;
+            uint32_t in0_r5_last_group_3_high = (uint32_t)((uint32_t)in0_r5_last_group_3 << 24);
+            in0_r5_last_group = (uint32_t)(in0_r5_last_group | in0_r5_last_group_3_high);
+          }
+          svuint32_t in0_r5_last = svdup_n_u32(in0_r5_last_group);
+          acc5_0 = svdot_s32(acc5_0, svreinterpret_s8_u32(in0_r5_last),
+                             svreinterpret_s8_u32(panel_v0_last));
+          acc5_1 = svdot_s32(acc5_1, svreinterpret_s8_u32(in0_r5_last),
+                             svreinterpret_s8_u32(panel_v1_last));
+          acc5_2 = svdot_s32(acc5_2, svreinterpret_s8_u32(in0_r5_last),
+                             svreinterpret_s8_u32(panel_v2_last));
+          acc5_3 = svdot_s32(acc5_3, svreinterpret_s8_u32(in0_r5_last),
+                             svreinterpret_s8_u32(panel_v3_last));
+        }
+        svst1_s32(svptrue_b32(), out + out_base, acc0_0);
+        svst1_s32(svptrue_b32(), out + out_base + 4 * vscale, acc0_1);
+        svst1_s32(svptrue_b32(), out + out_base + 8 * vscale, acc0_2);
+        svst1_s32(svptrue_b32(), out + out_base + 12 * vscale, acc0_3);
+        svst1_s32(svptrue_b32(), out + out_base + stride2, acc1_0);
+        svst1_s32(svptrue_b32(), out + out_base + stride2 + 4 * vscale, acc1_1);
+        svst1_s32(svptrue_b32(), out + out_base + stride2 + 8 * vscale, acc1_2);
+        svst1_s32(svptrue_b32(), out + out_base + stride2 + 12 * vscale, acc1_3);
+        svst1_s32(svptrue_b32(), out + out_base + 2 * stride2, acc2_0);
+        svst1_s32(svptrue_b32(), out + out_base + 2 * stride2 + 4 * vscale, acc2_1);
+        svst1_s32(svptrue_b32(), out + out_base + 2 * stride2 + 8 * vscale, acc2_2);
+        svst1_s32(svptrue_b32(), out + out_base + 2 * stride2 + 12 * vscale, acc2_3);
+        svst1_s32(svptrue_b32(), out + out_base + 3 * stride2, acc3_0);
+        svst1_s32(svptrue_b32(), out + out_base + 3 * stride2 + 4 * vscale, acc3_1);
+        svst1_s32(svptrue_b32(), out + out_base + 3 * stride2 + 8 * vscale, acc3_2);
+        svst1_s32(svptrue_b32(), out + out_base + 3 * stride2 + 12 * vscale, acc3_3);
+        svst1_s32(svptrue_b32(), out + out_base + 4 * stride2, acc4_0);
+        svst1_s32(svptrue_b32(), out + out_base + 4 * stride2 + 4 * vscale, acc4_1);
+        svst1_s32(svptrue_b32(), out + out_base + 4 * stride2 + 8 * vscale, acc4_2);
+        svst1_s32(svptrue_b32(), out + out_base + 4 * stride2 + 12 * vscale, acc4_3);
+        svst1_s32(svptrue_b32(), out + out_base + 5 * stride2, acc5_0);
+        svst1_s32(svptrue_b32(), out + out_base + 5 * stride2 + 4 * vscale, acc5_1);
+        svst1_s32(svptrue_b32(), out + out_base + 5 * stride2 + 8 * vscale, acc5_2);
+        svst1_s32(svptrue_b32(), out + out_base + 5 * stride2 + 12 * vscale, acc5_3);
       }
-      svst1_s32(svptrue_b32(), out + out_base, acc0_0);
-      svst1_s32(svptrue_b32(), out + out_base + 4 * vscale, acc0_1);
-      svst1_s32(svptrue_b32(), out + out_base + 8 * vscale, acc0_2);
-      svst1_s32(svptrue_b32(), out + out_base + 12 * vscale, acc0_3);
-      svst1_s32(svptrue_b32(), out + out_base + stride2, acc1_0);
-      svst1_s32(svptrue_b32(), out + out_base + stride2 + 4 * vscale, acc1_1);
-      svst1_s32(svptrue_b32(), out + out_base + stride2 + 8 * vscale, acc1_2);
-      svst1_s32(svptrue_b32(), out + out_base + stride2 + 12 * vscale, acc1_3);
-    }
-    // the rest: 1 row
-    for (; i < size0; ++i) {
-      int64_t out_base = i * stride2 + j;
-      svint32_t acc0_0 = svld1_s32(svptrue_b32(), out + out_base);
-      svint32_t acc0_1 = svld1_s32(svptrue_b32(), out + out_base + 4 * vscale);
-      svint32_t acc0_2 = svld1_s32(svptrue_b32(), out + out_base + 8 * vscale);
-      svint32_t acc0_3 = svld1_s32(svptrue_b32(), out + out_base + 12 * vscale);
-      // k
-      int64_t r2 = 0;
-      for (; r2 < size2; ++r2) {
-        svint32_t in1_v0 = svreinterpret_s32_s8(
-            svreinterpret_s8_s32(svld1sb_s32(svptrue_b32(), in1 + j + r2 * stride1)));
-        svint32_t in1_v1 = svreinterpret_s32_s8(
-            svreinterpret_s8_s32(svld1sb_s32(svptrue_b32(), in1 + j + r2 * stride1 + 4 * vscale)));
-        svint32_t in1_v2 = svreinterpret_s32_s8(
-            svreinterpret_s8_s32(svld1sb_s32(svptrue_b32(), in1 + j + r2 * stride1 + 8 * vscale)));
-        svint32_t in1_v3 = svreinterpret_s32_s8(
-            svreinterpret_s8_s32(svld1sb_s32(svptrue_b32(), in1 + j + r2 * stride1 + 12 * vscale)));
-        uint8_t in0_r0_elem_i8 = (uint8_t)in0[i * stride0 + r2];
-        uint32_t in0_r0_elem = (uint32_t)(int32_t)(int8_t)in0_r0_elem_i8;
-        svint32_t in0_r0 = svdup_n_s32(in0_r0_elem);
-        svint32_t product0_0 = svmul_s32_x(svptrue_b32(), in0_r0, in1_v0);
-        acc0_0 = svadd_s32_x(svptrue_b32(), acc0_0, product0_0);
-        svint32_t product0_1 = svmul_s32_x(svptrue_b32(), in0_r0, in1_v1);
-        acc0_1 = svadd_s32_x(svptrue_b32(), acc0_1, product0_1);
-        svint32_t product0_2 = svmul_s32_x(svptrue_b32(), in0_r0, in1_v2);
-        acc0_2 = svadd_s32_x(svptrue_b32(), acc0_2, product0_2);
-        svint32_t product0_3 = svmul_s32_x(svptrue_b32(), in0_r0, in1_v3);
-        acc0_3 = svadd_s32_x(svptrue_b32(), acc0_3, product0_3);
+      // the rest: 4 rows
+      for (; i + 4 <= size0; i += 4) {
+        int64_t out_base = i * stride2 + j;
+        svint32_t acc0_0 = svld1_s32(svptrue_b32(), out + out_base);
+        svint32_t acc0_1 = svld1_s32(svptrue_b32(), out + out_base + 4 * vscale);
+        svint32_t acc0_2 = svld1_s32(svptrue_b32(), out + out_base + 8 * vscale);
+        svint32_t acc0_3 = svld1_s32(svptrue_b32(), out + out_base + 12 * vscale);
+        svint32_t acc1_0 = svld1_s32(svptrue_b32(), out + out_base + stride2);
+        svint32_t acc1_1 = svld1_s32(svptrue_b32(), out + out_base + stride2 + 4 * vscale);
+        svint32_t acc1_2 = svld1_s32(svptrue_b32(), out + out_base + stride2 + 8 * vscale);
+        svint32_t acc1_3 = svld1_s32(svptrue_b32(), out + out_base + stride2 + 12 * vscale);
+        svint32_t acc2_0 = svld1_s32(svptrue_b32(), out + out_base + 2 * stride2);
+        svint32_t acc2_1 = svld1_s32(svptrue_b32(), out + out_base + 2 * stride2 + 4 * vscale);
+        svint32_t acc2_2 = svld1_s32(svptrue_b32(), out + out_base + 2 * stride2 + 8 * vscale);
+        svint32_t acc2_3 = svld1_s32(svptrue_b32(), out + out_base + 2 * stride2 + 12 * vscale);
+        svint32_t acc3_0 = svld1_s32(svptrue_b32(), out + out_base + 3 * stride2);
+        svint32_t acc3_1 = svld1_s32(svptrue_b32(), out + out_base + 3 * stride2 + 4 * vscale);
+        svint32_t acc3_2 = svld1_s32(svptrue_b32(), out + out_base + 3 * stride2 + 8 * vscale);
+        svint32_t acc3_3 = svld1_s32(svptrue_b32(), out + out_base + 3 * stride2 + 12 * vscale);
+        // k, 4 steps per sdot
+        int64_t r2 = k0;
+        for (; r2 + 4 <= k_end; r2 += 4) {
+          svuint32_t panel_v0 = svld1_u32(svptrue_b32(), panel + 4 * r2 * vscale - 4 * k0 * vscale);
+          svuint32_t panel_v1 =
+              svld1_u32(svptrue_b32(), panel + 4 * r2 * vscale + 4 * vscale - 4 * k0 * vscale);
+          svuint32_t panel_v2 =
+              svld1_u32(svptrue_b32(), panel + 4 * r2 * vscale + 8 * vscale - 4 * k0 * vscale);
+          svuint32_t panel_v3 =
+              svld1_u32(svptrue_b32(), panel + 4 * r2 * vscale + 12 * vscale - 4 * k0 * vscale);
+          uint32_t in0_r0_group;
+          __builtin_memcpy(&in0_r0_group, in0 + i * stride0 + r2, sizeof in0_r0_group);
+          svuint32_t in0_r0 = svdup_n_u32(in0_r0_group);
+          acc0_0 = svdot_s32(acc0_0, svreinterpret_s8_u32(in0_r0), svreinterpret_s8_u32(panel_v0));
+          acc0_1 = svdot_s32(acc0_1, svreinterpret_s8_u32(in0_r0), svreinterpret_s8_u32(panel_v1));
+          acc0_2 = svdot_s32(acc0_2, svreinterpret_s8_u32(in0_r0), svreinterpret_s8_u32(panel_v2));
+          acc0_3 = svdot_s32(acc0_3, svreinterpret_s8_u32(in0_r0), svreinterpret_s8_u32(panel_v3));
+          uint32_t in0_r1_group;
+          __builtin_memcpy(&in0_r1_group, in0 + i * stride0 + r2 + stride0, sizeof in0_r1_group);
+          svuint32_t in0_r1 = svdup_n_u32(in0_r1_group);
+          acc1_0 = svdot_s32(acc1_0, svreinterpret_s8_u32(in0_r1), svreinterpret_s8_u32(panel_v0));
+          acc1_1 = svdot_s32(acc1_1, svreinterpret_s8_u32(in0_r1), svreinterpret_s8_u32(panel_v1));
+          acc1_2 = svdot_s32(acc1_2, svreinterpret_s8_u32(in0_r1), svreinterpret_s8_u32(panel_v2));
+          acc1_3 = svdot_s32(acc1_3, svreinterpret_s8_u32(in0_r1), svreinterpret_s8_u32(panel_v3));
+          uint32_t in0_r2_group;
+          __builtin_memcpy(&in0_r2_group, in0 + i * stride0 + r2 + 2 * stride0,
+                           sizeof in0_r2_group);
+          svuint32_t in0_r2 = svdup_n_u32(in0_r2_group);
+          acc2_0 = svdot_s32(acc2_0, svreinterpret_s8_u32(in0_r2), svreinterpret_s8_u32(panel_v0));
+          acc2_1 = svdot_s32(acc2_1, svreinterpret_s8_u32(in0_r2), svreinterpret_s8_u32(panel_v1));
+          acc2_2 = svdot_s32(acc2_2, svreinterpret_s8_u32(in0_r2), svreinterpret_s8_u32(panel_v2));
+          acc2_3 = svdot_s32(acc2_3, svreinterpret_s8_u32(in0_r2), svreinterpret_s8_u32(panel_v3));
+          uint32_t in0_r3_group;
+          __builtin_memcpy(&in0_r3_group, in0 + i * stride0 + r2 + 3 * stride0,
+                           sizeof in0_r3_group);
+          svuint32_t in0_r3 = svdup_n_u32(in0_r3_group);
+          acc3_0 = svdot_s32(acc3_0, svreinterpret_s8_u32(in0_r3), svreinterpret_s8_u32(panel_v0));
+          acc3_1 = svdot_s32(acc3_1, svreinterpret_s8_u32(in0_r3), svreinterpret_s8_u32(panel_v1));
+          acc3_2 = svdot_s32(acc3_2, svreinterpret_s8_u32(in0_r3), svreinterpret_s8_u32(panel_v2));
+          acc3_3 = svdot_s32(acc3_3, svreinterpret_s8_u32(in0_r3), svreinterpret_s8_u32(panel_v3));
+        }
+        // the last steps of k
+        if (r2 < k_end) {
+          svuint32_t panel_v0_last =
+              svld1_u32(svptrue_b32(), panel + 4 * r2 * vscale - 4 * k0 * vscale);
+          svuint32_t panel_v1_last =
+              svld1_u32(svptrue_b32(), panel + 4 * r2 * vscale + 4 * vscale - 4 * k0 * vscale);
+          svuint32_t panel_v2_last =
+              svld1_u32(svptrue_b32(), panel + 4 * r2 * vscale + 8 * vscale - 4 * k0 * vscale);
+          svuint32_t panel_v3_last =
+              svld1_u32(svptrue_b32(), panel + 4 * r2 * vscale + 12 * vscale - 4 * k0 * vscale);
+          uint8_t in0_r0_last_group_0_i8 = (uint8_t)in0[i * stride0 + r2];
+          uint8_t in0_r0_last_group_0_u8 = (uint8_t)(int8_t)in0_r0_last_group_0_i8;
+          uint32_t in0_r0_last_group = (uint32_t)in0_r0_last_group_0_u8;
+          if (r2 + 1 < k_end) {
+            uint8_t in0_r0_last_group_1_i8 = (uint8_t)in0[i * stride0 + r2 + 1];
+            uint8_t in0_r0_last_group_1_u8 = (uint8_t)(int8_t)in0_r0_last_group_1_i8;
+            uint32_t in0_r0_last_group_1 = (uint32_t)in0_r0_last_group_1_u8;
+            uint32_t in0_r0_last_group_1_high = (uint32_t)((uint32_t)in0_r0_last_group_1 << 8);
+            in0_r0_last_group = (uint32_t)(in0_r0_last_group | in0_r0_last_group_1_high);
+          }
+          if (r2 + 2 < k_end) {
+            uint8_t in0_r0_last_group_2_i8 = (uint8_t)in0[i * stride0 + r2 + 2];
+            uint8_t in0_r0_last_group_2_u8 = (uint8_t)(int8_t)in0_r0_last_group_2_i8;
+            uint32_t in0_r0_last_group_2 = (uint32_t)in0_r0_last_group_2_u8;
+            uint32_t in0_r0_last_group_2_high = (uint32_t)((uint32_t)in0_r0_last_group_2 << 16);
+            in0_r0_last_group = (uint32_t)(in0_r0_last_group | in0_r0_last_group_2_high);
+          }
+          if (r2 + 3 < k_end) {
+            uint8_t in0_r0_last_group_3_i8 = (uint8_t)in0[i * stride0 + r2 + 3];
+            uint8_t in0_r0_last_group_3_u8 = (uint8_t)(int8_t)in0_r0_last_group_3_i8;
+            uint32_t in0_r0_last_group_3 = (uint32_t)in0_r0_last_group_3_u8;
+            uint32_t in0_r0_last_group_3_high = (uint32_t)((uint32_t)in0_r0_last_group_3 << 24);
+            in0_r0_last_group = (uint32_t)(in0_r0_last_group | in0_r0_last_group_3_high);
+          }
+          svuint32_t in0_r0_last = svdup_n_u32(in0_r0_last_group);
+          acc0_0 = svdot_s32(acc0_0, svreinterpret_s8_u32(in0_r0_last),
+                             svreinterpret_s8_u32(panel_v0_last));
+          acc0_1 = svdot_s32(acc0_1, svreinterpret_s8_u32(in0_r0_last),
+                             svreinterpret_s8_u32(panel_v1_last));
+          acc0_2 = svdot_s32(acc0_2, svreinterpret_s8_u32(in0_r0_last),
+                             svreinterpret_s8_u32(panel_v2_last));
+          acc0_3 = svdot_s32(acc0_3, svreinterpret_s8_u32(in0_r0_last),
+                             svreinterpret_s8_u32(panel_v3_last));
+          uint8_t in0_r1_last_group_0_i8 = (uint8_t)in0[i * stride0 + r2 + stride0];
+          uint8_t in0_r1_last_group_0_u8 = (uint8_t)(int8_t)in0_r1_last_group_0_i8;
+          uint32_t in0_r1_last_group = (uint32_t)in0_r1_last_group_0_u8;
+          if (r2 + 1 < k_end) {
+            uint8_t in0_r1_last_group_1_i8 = (uint8_t)in0[i * stride0 + r2 + stride0 + 1];
+            uint8_t in0_r1_last_group_1_u8 = (uint8_t)(int8_t)in0_r1_last_group_1_i8;
+            uint32_t in0_r1_last_group_1 = (uint32_t)in0_r1_last_group_1_u8;
+            uint32_t in0_r1_last_group_1_high = (uint32_t)((uint32_t)in0_r1_last_group_1 << 8);
+            in0_r1_last_group = (uint32_t)(in0_r1_last_group | in0_r1_last_group_1_high);
+          }
+          if (r2 + 2 < k_end) {
+            uint8_t in0_r1_last_group_2_i8 = (uint8_t)in0[i * stride0 + r2 + stride0 + 2];
+            uint8_t in0_r1_last_group_2_u8 = (uint8_t)(int8_t)in0_r1_last_group_2_i8;
+            uint32_t in0_r1_last_group_2 = (uint32_t)in0_r1_last_group_2_u8;
+            uint32_t in0_r1_last_group_2_high = (uint32_t)((uint32_t)in0_r1_last_group_2 << 16);
+            in0_r1_last_group = (uint32_t)(in0_r1_last_group | in0_r1_last_group_2_high);
+          }
+          if (r2 + 3 < k_end) {
+            uint8_t in0_r1_last_group_3_i8 = (uint8_t)in0[i * stride0 + r2 + stride0 + 3];
+            uint8_t in0_r1_last_group_3_u8 = (uint8_t)(int8_t)in0_r1_last_group_3_i8;
+            uint32_t in0_r1_last_group_3 = (uint32_t)in0_r1_last_group_3_u8;
+            uint32_t in0_r1_last_group_3_high = (uint32_t)((uint32_t)in0_r1_last_group_3 << 24);
+            in0_r1_last_group = (uint32_t)(in0_r1_last_group | in0_r1_last_group_3_high);
+          }
+          svuint32_t in0_r1_last = svdup_n_u32(in0_r1_last_group);
+          acc1_0 = svdot_s32(acc1_0, svreinterpret_s8_u32(in0_r1_last),
+                             svreinterpret_s8_u32(panel_v0_last));
+          acc1_1 = svdot_s32(acc1_1, svreinterpret_s8_u32(in0_r1_last),
+                             svreinterpret_s8_u32(panel_v1_last));
+          acc1_2 = svdot_s32(acc1_2, svreinterpret_s8_u32(in0_r1_last),
+                             svreinterpret_s8_u32(panel_v2_last));
+          acc1_3 = svdot_s32(acc1_3, svreinterpret_s8_u32(in0_r1_last),
+                             svreinterpret_s8_u32(panel_v3_last));
+          uint8_t in0_r2_last_group_0_i8 = (uint8_t)in0[i * stride0 + r2 + 2 * stride0];
+          uint8_t in0_r2_last_group_0_u8 = (uint8_t)(int8_t)in0_r2_last_group_0_i8;
+          uint32_t in0_r2_last_group = (uint32_t)in0_r2_last_group_0_u8;
+          if (r2 + 1 < k_end) {
+            uint8_t in0_r2_last_group_1_i8 = (uint8_t)in0[i * stride0 + r2 + 2 * stride0 + 1];
+            uint8_t in0_r2_last_group_1_u8 = (uint8_t)(int8_t)in0_r2_last_group_1_i8;
+            uint32_t in0_r2_last_group_1 = (uint32_t)in0_r2_last_group_1_u8;
+            uint32_t in0_r2_last_group_1_high = (uint32_t)((uint32_t)in0_r2_last_group_1 << 8);
+            in0_r2_last_group = (uint32_t)(in0_r2_last_group | in0_r2_last_group_1_high);
+          }
+          if (r2 + 2 < k_end) {
+            uint8_t in0_r2_last_group_2_i8 = (uint8_t)in0[i * stride0 + r2 + 2 * stride0 + 2];
+            uint8_t in0_r2_last_group_2_u8 = (uint8_t)(int8_t)in0_r2_last_group_2_i8;
+            uint32_t in0_r2_last_group_2 = (uint32_t)in0_r2_last_group_2_u8;
+            uint32_t in0_r2_last_group_2_high = (uint32_t)((uint32_t)in0_r2_last_group_2 << 16);
+            in0_r2_last_group = (uint32_t)(in0_r2_last_group | in0_r2_last_group_2_high);
+          }
+          if (r2 + 3 < k_end) {
+            uint8_t in0_r2_last_group_3_i8 = (uint8_t)in0[i * stride0 + r2 + 2 * stride0 + 3];
+            uint8_t in0_r2_last_group_3_u8 = (uint8_t)(int8_t)in0_r2_last_group_3_i8;
+            uint32_t in0_r2_last_group_3 = (uint32_t)in0_r2_last_group_3_u8;
+            uint32_t in0_r2_last_group_3_high = (uint32_t)((uint32_t)in0_r2_last_group_3 << 24);
+            in0_r2_last_group = (uint32_t)(in0_r2_last_group | in0_r2_last_group_3_high);
+          }
+          svuint32_t in0_r2_last = svdup_n_u32(in0_r2_last_group);
+          acc2_0 = svdot_s32(acc2_0, svreinterpret_s8_u32(in0_r2_last),
+                             svreinterpret_s8_u32(panel_v0_last));
+          acc2_1 = svdot_s32(acc2_1, svreinterpret_s8_u32(in0_r2_last),
+                             svreinterpret_s8_u32(panel_v1_last));
+          acc2_2 = svdot_s32(acc2_2, svreinterpret_s8_u32(in0_r2_last),
+                             svreinterpret_s8_u32(panel_v2_last));
+          acc2_3 = svdot_s32(acc2_3, svreinterpret_s8_u32(in0_r2_last),
+                             svreinterpret_s8_u32(panel_v3_last));
+          uint8_t in0_r3_last_group_0_i8 = (uint8_t)in0[i * stride0 + r2 + 3 * stride0];
+          uint8_t in0_r3_last_group_0_u8 = (uint8_t)(int8_t)in0_r3_last_group_0_i8;
+          uint32_t in0_r3_last_group = (uint32_t)in0_r3_last_group_0_u8;
+          if (r2 + 1 < k_end) {
+            uint8_t in0_r3_last_group_1_i8 = (uint8_t)in0[i * stride0 + r2 + 3 * stride0 + 1];
+            uint8_t in0_r3_last_group_1_u8 = (uint8_t)(int8_t)in0_r3_last_group_1_i8;
+            uint32_t in0_r3_last_group_1 = (uint32_t)in0_r3_last_group_1_u8;
+            uint32_t in0_r3_last_group_1_high = (uint32_t)((uint32_t)in0_r3_last_group_1 << 8);
+            in0_r3_last_group = (uint32_t)(in0_r3_last_group | in0_r3_last_group_1_high);
+          }
+          if (r2 + 2 < k_end) {
+            uint8_t in0_r3_last_group_2_i8 = (uint8_t)in0[i * stride0 + r2 + 3 * stride0 + 2];
+            uint8_t in0_r3_last_group_2_u8 = (uint8_t)(int8_t)in0_r3_last_group_2_i8;
+            uint32_t in0_r3_last_group_2 = (uint32_t)in0_r3_last_group_2_u8;
+            uint32_t in0_r3_last_group_2_high = (uint32_t)((uint32_t)in0_r3_last_group_2 << 16);
+            in0_r3_last_group = (uint32_t)(in0_r3_last_group | in0_r3_last_group_2_high);
+          }
+          if (r2 + 3 < k_end) {
+            uint8_t in0_r3_last_group_3_i8 = (uint8_t)in0[i * stride0 + r2 + 3 * stride0 + 3];
+            uint8_t in0_r3_last_group_3_u8 = (uint8_t)(int8_t)in0_r3_last_group_3_i8;
+            uint32_t in0_r3_last_group_3 = (uint32_t)in0_r3_last_group_3_u8;
+            uint32_t in0_r3_last_group_3_high = (uint32_t)((uint32_t)in0_r3_last_group_3 << 24);
+            in0_r3_last_group = (uint32_t)(in0_r3_last_group | in0_r3_last_group_3_high);
+          }
+          svuint32_t in0_r3_last = svdup_n_u32(in0_r3_last_group);
+          acc3_0 = svdot_s32(acc3_0, svreinterpret_s8_u32(in0_r3_last),
+                             svreinterpret_s8_u32(panel_v0_last));
+          acc3_1 = svdot_s32(acc3_1, svreinterpret_s8_u32(in0_r3_last),
+                             svreinterpret_s8_u32(panel_v1_last));
+          acc3_2 = svdot_s32(acc3_2, svreinterpret_s8_u32(in0_r3_last),
+                             svreinterpret_s8_u32(panel_v2_last));
+          acc3_3 = svdot_s32(acc3_3, svreinterpret_s8_u32(in0_r3_last),
+                             svreinterpret_s8_u32(panel_v3_last));
+        }
+        svst1_s32(svptrue_b32(), out + out_base, acc0_0);
+        svst1_s32(svptrue_b32(), out + out_base + 4 * vscale, acc0_1);
+        svst1_s32(svptrue_b32(), out + out_base + 8 * vscale, acc0_2);
+        svst1_s32(svptrue_b32(), out + out_base + 12 * vscale, acc0_3);
+        svst1_s32(svptrue_b32(), out + out_base + stride2, acc1_0);
+        svst1_s32(svptrue_b32(), out + out_base + stride2 + 4 * vscale, acc1_1);
+        svst1_s32(svptrue_b32(), out + out_base + stride2 + 8 * vscale, acc1_2);
+        svst1_s32(svptrue_b32(), out + out_base + stride2 + 12 * vscale, acc1_3);
+        svst1_s32(svptrue_b32(), out + out_base + 2 * stride2, acc2_0);
+        svst1_s32(svptrue_b32(), out + out_base + 2 * stride2 + 4 * vscale, acc2_1);
+        svst1_s32(svptrue_b32(), out + out_base + 2 * stride2 + 8 * vscale, acc2_2);
+        svst1_s32(svptrue_b32(), out + out_base + 2 * stride2 + 12 * vscale, acc2_3);
+        svst1_s32(svptrue_b32(), out + out_base + 3 * stride2, acc3_0);
+        svst1_s32(svptrue_b32(), out + out_base + 3 * stride2 + 4 * vscale, acc3_1);
+        svst1_s32(svptrue_b32(), out + out_base + 3 * stride2 + 8 * vscale, acc3_2);
+        svst1_s32(svptrue_b32(), out + out_base + 3 * stride2 + 12 * vscale, acc3_3);
       }
-      svst1_s32(svptrue_b32(), out + out_base, acc0_0);
-      svst1_s32(svptrue_b32(), out + out_base + 4 * vscale, acc0_1);
-      svst1_s32(svptrue_b32(), out + out_base + 8 * vscale, acc0_2);
-      svst1_s32(svptrue_b32(), out + out_base + 12 * vscale, acc0_3);
+      // the rest: 2 rows
+      for (; i + 2 <= size0; i += 2) {
+        int64_t out_base = i * stride2 + j;
+        svint32_t acc0_0 = svld1_s32(svptrue_b32(), out + out_base);
+        svint32_t acc0_1 = svld1_s32(svptrue_b32(), out + out_base + 4 * vscale);
+        svint32_t acc0_2 = svld1_s32(svptrue_b32(), out + out_base + 8 * vscale);
+        svint32_t acc0_3 = svld1_s32(svptrue_b32(), out + out_base + 12 * vscale);
+        svint32_t acc1_0 = svld1_s32(svptrue_b32(), out + out_base + stride2);
+        svint32_t acc1_1 = svld1_s32(svptrue_b32(), out + out_base + stride2 + 4 * vscale);
+        svint32_t acc1_2 = svld1_s32(svptrue_b32(), out + out_base + stride2 + 8 * vscale);
+        svint32_t acc1_3 = svld1_s32(svptrue_b32(), out + out_base + stride2 + 12 * vscale);
+        // k, 4 steps per sdot
+        int64_t r2 = k0;
+        for (; r2 + 4 <= k_end; r2 += 4) {
+          svuint32_t panel_v0 = svld1_u32(svptrue_b32(), panel + 4 * r2 * vscale - 4 * k0 * vscale);
+          svuint32_t panel_v1 =
+              svld1_u32(svptrue_b32(), panel + 4 * r2 * vscale + 4 * vscale - 4 * k0 * vscale);
+          svuint32_t panel_v2 =
+              svld1_u32(svptrue_b32(), panel + 4 * r2 * vscale + 8 * vscale - 4 * k0 * vscale);
+          svuint32_t panel_v3 =
+              svld1_u32(svptrue_b32(), panel + 4 * r2 * vscale + 12 * vscale - 4 * k0 * vscale);
+          uint32_t in0_r0_group;
+          __builtin_memcpy(&in0_r0_group, in0 + i * stride0 + r2, sizeof in0_r0_group);
+          svuint32_t in0_r0 = svdup_n_u32(in0_r0_group);
+          acc0_0 = svdot_s32(acc0_0, svreinterpret_s8_u32(in0_r0), svreinterpret_s8_u32(panel_v0));
+          acc0_1 = svdot_s32(acc0_1, svreinterpret_s8_u32(in0_r0), svreinterpret_s8_u32(panel_v1));
+          acc0_2 = svdot_s32(acc0_2, svreinterpret_s8_u32(in0_r0), svreinterpret_s8_u32(panel_v2));
+          acc0_3 = svdot_s32(acc0_3, svreinterpret_s8_u32(in0_r0), svreinterpret_s8_u32(panel_v3));
+          uint32_t in0_r1_group;
+          __builtin_memcpy(&in0_r1_group, in0 + i * stride0 + r2 + stride0, sizeof in0_r1_group);
+          svuint32_t in0_r1 = svdup_n_u32(in0_r1_group);
+          acc1_0 = svdot_s32(acc1_0, svreinterpret_s8_u32(in0_r1), svreinterpret_s8_u32(panel_v0));
+          acc1_1 = svdot_s32(acc1_1, svreinterpret_s8_u32(in0_r1), svreinterpret_s8_u32(panel_v1));
+          acc1_2 = svdot_s32(acc1_2, svreinterpret_s8_u32(in0_r1), svreinterpret_s8_u32(panel_v2));
+          acc1_3 = svdot_s32(acc1_3, svreinterpret_s8_u32(in0_r1), svreinterpret_s8_u32(panel_v3));
+        }
+        // the last steps of k
+        if (r2 < k_end) {
+          svuint32_t panel_v0_last =
+              svld1_u32(svptrue_b32(), panel + 4 * r2 * vscale - 4 * k0 * vscale);
+          svuint32_t panel_v1_last =
+              svld1_u32(svptrue_b32(), panel + 4 * r2 * vscale + 4 * vscale - 4 * k0 * vscale);
+          svuint32_t panel_v2_last =
+              svld1_u32(svptrue_b32(), panel + 4 * r2 * vscale + 8 * vscale - 4 * k0 * vscale);
+          svuint32_t panel_v3_last =
+              svld1_u32(svptrue_b32(), panel + 4 * r2 * vscale + 12 * vscale - 4 * k0 * vscale);
+          uint8_t in0_r0_last_group_0_i8 = (uint8_t)in0[i * stride0 + r2];
+          uint8_t in0_r0_last_group_0_u8 = (uint8_t)(int8_t)in0_r0_last_group_0_i8;
+          uint32_t in0_r0_last_group = (uint32_t)in0_r0_last_group_0_u8;
+          if (r2 + 1 < k_end) {
+            uint8_t in0_r0_last_group_1_i8 = (uint8_t)in0[i * stride0 + r2 + 1];
+            uint8_t in0_r0_last_group_1_u8 = (uint8_t)(int8_t)in0_r0_last_group_1_i8;
+            uint32_t in0_r0_last_group_1 = (uint32_t)in0_r0_last_group_1_u8;
+            uint32_t in0_r0_last_group_1_high = (uint32_t)((uint32_t)in0_r0_last_group_1 << 8);
+            in0_r0_last_group = (uint32_t)(in0_r0_last_group | in0_r0_last_group_1_high);
+          }
+          if (r2 + 2 < k_end) {
+            uint8_t in0_r0_last_group_2_i8 = (uint8_t)in0[i * stride0 + r2 + 2];
+            uint8_t in0_r0_last_group_2_u8 = (uint8_t)(int8_t)in0_r0_last_group_2_i8;
+            uint32_t in0_r0_last_group_2 = (uint32_t)in0_r0_last_group_2_u8;
+            uint32_t in0_r0_last_group_2_high = (uint32_t)((uint32_t)in0_r0_last_group_2 << 16);
+            in0_r0_last_group = (uint32_t)(in0_r0_last_group | in0_r0_last_group_2_high);
+          }
+          if (r2 + 3 < k_end) {
+            uint8_t in0_r0_last_group_3_i8 = (uint8_t)in0[i * stride0 + r2 + 3];
+            uint8_t in0_r0_last_group_3_u8 = (uint8_t)(int8_t)in0_r0_last_group_3_i8;
+            uint32_t in0_r0_last_group_3 = (uint32_t)in0_r0_last_group_3_u8;
+            uint32_t in0_r0_last_group_3_high = (uint32_t)((uint32_t)in0_r0_last_group_3 << 24);
+            in0_r0_last_group = (uint32_t)(in0_r0_last_group | in0_r0_last_group_3_high);
+          }
+          svuint32_t in0_r0_last = svdup_n_u32(in0_r0_last_group);
+          acc0_0 = svdot_s32(acc0_0, svreinterpret_s8_u32(in0_r0_last),
+                             svreinterpret_s8_u32(panel_v0_last));
+          acc0_1 = svdot_s32(acc0_1, svreinterpret_s8_u32(in0_r0_last),
+                             svreinterpret_s8_u32(panel_v1_last));
+          acc0_2 = svdot_s32(acc0_2, svreinterpret_s8_u32(in0_r0_last),
+                             svreinterpret_s8_u32(panel_v2_last));
+          acc0_3 = svdot_s32(acc0_3, svreinterpret_s8_u32(in0_r0_last),
+                             svreinterpret_s8_u32(panel_v3_last));
+          uint8_t in0_r1_last_group_0_i8 = (uint8_t)in0[i * stride0 + r2 + stride0];
+          uint8_t in0_r1_last_group_0_u8 = (uint8_t)(int8_t)in0_r1_last_group_0_i8;
+          uint32_t in0_r1_last_group = (uint32_t)in0_r1_last_group_0_u8;
+          if (r2 + 1 < k_end) {
+            uint8_t in0_r1_last_group_1_i8 = (uint8_t)in0[i * stride0 + r2 + stride0 + 1];
+            uint8_t in0_r1_last_group_1_u8 = (uint8_t)(int8_t)in0_r1_last_group_1_i8;
+            uint32_t in0_r1_last_group_1 = (uint32_t)in0_r1_last_group_1_u8;
+            uint32_t in0_r1_last_group_1_high = (uint32_t)((uint32_t)in0_r1_last_group_1 << 8);
+            in0_r1_last_group = (uint32_t)(in0_r1_last_group | in0_r1_last_group_1_high);
+          }
+          if (r2 + 2 < k_end) {
+            uint8_t in0_r1_last_group_2_i8 = (uint8_t)in0[i * stride0 + r2 + stride0 + 2];
+            uint8_t in0_r1_last_group_2_u8 = (uint8_t)(int8_t)in0_r1_last_group_2_i8;
+            uint32_t in0_r1_last_group_2 = (uint32_t)in0_r1_last_group_2_u8;
+            uint32_t in0_r1_last_group_2_high = (uint32_t)((uint32_t)in0_r1_last_group_2 << 16);
+            in0_r1_last_group = (uint32_t)(in0_r1_last_group | in0_r1_last_group_2_high);
+          }
+          if (r2 + 3 < k_end) {
+            uint8_t in0_r1_last_group_3_i8 = (uint8_t)in0[i * stride0 + r2 + stride0 + 3];
+            uint8_t in0_r1_last_group_3_u8 = (uint8_t)(int8_t)in0_r1_last_group_3_i8;
+            uint32_t in0_r1_last_group_3 = (uint32_t)in0_r1_last_group_3_u8;
+            uint32_t in0_r1_last_group_3_high = (uint32_t)((uint32_t)in0_r1_last_group_3 << 24);
+            in0_r1_last_group = (uint32_t)(in0_r1_last_group | in0_r1_last_group_3_high);
+          }
+          svuint32_t in0_r1_last = svdup_n_u32(in0_r1_last_group);
+          acc1_0 = svdot_s32(acc1_0, svreinterpret_s8_u32(in0_r1_last),
+                             svreinterpret_s8_u32(panel_v0_last));
+          acc1_1 = svdot_s32(acc1_1, svreinterpret_s8_u32(in0_r1_last),
+                             svreinterpret_s8_u32(panel_v1_last));
+          acc1_2 = svdot_s32(acc1_2, svreinterpret_s8_u32(in0_r1_last),
+                             svreinterpret_s8_u32(panel_v2_last));
+          acc1_3 = svdot_s32(acc1_3, svreinterpret_s8_u32(in0_r1_last),
+                             svreinterpret_s8_u32(panel_v3_last));
+        }
+        svst1_s32(svptrue_b32(), out + out_base, acc0_0);
+        svst1_s32(svptrue_b32(), out + out_base + 4 * vscale, acc0_1);
+        svst1_s32(svptrue_b32(), out + out_base + 8 * vscale, acc0_2);
+        svst1_s32(svptrue_b32(), out + out_base + 12 * vscale, acc0_3);
+        svst1_s32(svptrue_b32(), out + out_base + stride2, acc1_0);
+        svst1_s32(svptrue_b32(), out + out_base + stride2 + 4 * vscale, acc1_1);
+        svst1_s32(svptrue_b32(), out + out_base + stride2 + 8 * vscale, acc1_2);
+        svst1_s32(svptrue_b32(), out + out_base + stride2 + 12 * vscale, acc1_3);
+      }
+      // the rest: 1 row
+      for (; i < size0; ++i) {
+        int64_t out_base = i * stride2 + j;
+        svint32_t acc0_0 = svld1_s32(svptrue_b32(), out + out_base);
+        svint32_t acc0_1 = svld1_s32(svptrue_b32(), out + out_base + 4 * vscale);
+        svint32_t acc0_2 = svld1_s32(svptrue_b32(), out + out_base + 8 * vscale);
+        svint32_t acc0_3 = svld1_s32(svptrue_b32(), out + out_base + 12 * vscale);
+        // k, 4 steps per sdot
+        int64_t r2 = k0;
+        for (; r2 + 4 <= k_end; r2 += 4) {
+          svuint32_t panel_v0 = svld1_u32(svptrue_b32(), panel + 4 * r2 * vscale - 4 * k0 * vscale);
+          svuint32_t panel_v1 =
+              svld1_u32(svptrue_b32(), panel + 4 * r2 * vscale + 4 * vscale - 4 * k0 * vscale);
+          svuint32_t panel_v2 =
+              svld1_u32(svptrue_b32(), panel + 4 * r2 * vscale + 8 * vscale - 4 * k0 * vscale);
+          svuint32_t panel_v3 =
+              svld1_u32(svptrue_b32(), panel + 4 * r2 * vscale + 12 * vscale - 4 * k0 * vscale);
+          uint32_t in0_r0_group;
+          __builtin_memcpy(&in0_r0_group, in0 + i * stride0 + r2, sizeof in0_r0_group);
+          svuint32_t in0_r0 = svdup_n_u32(in0_r0_group);
+          acc0_0 = svdot_s32(acc0_0, svreinterpret_s8_u32(in0_r0), svreinterpret_s8_u32(panel_v0));
+          acc0_1 = svdot_s32(acc0_1, svreinterpret_s8_u32(in0_r0), svreinterpret_s8_u32(panel_v1));
+          acc0_2 = svdot_s32(acc0_2, svreinterpret_s8_u32(in0_r0), svreinterpret_s8_u32(panel_v2));
+          acc0_3 = svdot_s32(acc0_3, svreinterpret_s8_u32(in0_r0), svreinterpret_s8_u32(panel_v3));
+        }
+        // the last steps of k
+        if (r2 < k_end) {
+          svuint32_t panel_v0_last =
+              svld1_u32(svptrue_b32(), panel + 4 * r2 * vscale - 4 * k0 * vscale);
+          svuint32_t panel_v1_last =
+              svld1_u32(svptrue_b32(), panel + 4 * r2 * vscale + 4 * vscale - 4 * k0 * vscale);
+          svuint32_t panel_v2_last =
+              svld1_u32(svptrue_b32(), panel + 4 * r2 * vscale + 8 * vscale - 4 * k0 * vscale);
+          svuint32_t panel_v3_last =
+              svld1_u32(svptrue_b32(), panel + 4 * r2 * vscale + 12 * vscale - 4 * k0 * vscale);
+          uint8_t in0_r0_last_group_0_i8 = (uint8_t)in0[i * stride0 + r2];
+          uint8_t in0_r0_last_group_0_u8 = (uint8_t)(int8_t)in0_r0_last_group_0_i8;
+          uint32_t in0_r0_last_group = (uint32_t)in0_r0_last_group_0_u8;
+          if (r2 + 1 < k_end) {
+            uint8_t in0_r0_last_group_1_i8 = (uint8_t)in0[i * stride0 + r2 + 1];
+            uint8_t in0_r0_last_group_1_u8 = (uint8_t)(int8_t)in0_r0_last_group_1_i8;
+            uint32_t in0_r0_last_group_1 = (uint32_t)in0_r0_last_group_1_u8;
+            uint32_t in0_r0_last_group_1_high = (uint32_t)((uint32_t)in0_r0_last_group_1 << 8);
+            in0_r0_last_group = (uint32_t)(in0_r0_last_group | in0_r0_last_group_1_high);
+          }
+          if (r2 + 2 < k_end) {
+            uint8_t in0_r0_last_group_2_i8 = (uint8_t)in0[i * stride0 + r2 + 2];
+            uint8_t in0_r0_last_group_2_u8 = (uint8_t)(int8_t)in0_r0_last_group_2_i8;
+            uint32_t in0_r0_last_group_2 = (uint32_t)in0_r0_last_group_2_u8;
+            uint32_t in0_r0_last_group_2_high = (uint32_t)((uint32_t)in0_r0_last_group_2 << 16);
+            in0_r0_last_group = (uint32_t)(in0_r0_last_group | in0_r0_last_group_2_high);
+          }
+          if (r2 + 3 < k_end) {
+            uint8_t in0_r0_last_group_3_i8 = (uint8_t)in0[i * stride0 + r2 + 3];
+            uint8_t in0_r0_last_group_3_u8 = (uint8_t)(int8_t)in0_r0_last_group_3_i8;
+            uint32_t in0_r0_last_group_3 = (uint32_t)in0_r0_last_group_3_u8;
+            uint32_t in0_r0_last_group_3_high = (uint32_t)((uint32_t)in0_r0_last_group_3 << 24);
+            in0_r0_last_group = (uint32_t)(in0_r0_last_group | in0_r0_last_group_3_high);
+          }
+          svuint32_t in0_r0_last = svdup_n_u32(in0_r0_last_group);
+          acc0_0 = svdot_s32(acc0_0, svreinterpret_s8_u32(in0_r0_last),
+                             svreinterpret_s8_u32(panel_v0_last));
+          acc0_1 = svdot_s32(acc0_1, svreinterpret_s8_u32(in0_r0_last),
+                             svreinterpret_s8_u32(panel_v1_last));
+          acc0_2 = svdot_s32(acc0_2, svreinterpret_s8_u32(in0_r0_last),
+                             svreinterpret_s8_u32(panel_v2_last));
+          acc0_3 = svdot_s32(acc0_3, svreinterpret_s8_u32(in0_r0_last),
+                             svreinterpret_s8_u32(panel_v3_last));
+        }
+        svst1_s32(svptrue_b32(), out + out_base, acc0_0);
+        svst1_s32(svptrue_b32(), out + out_base + 4 * vscale, acc0_1);
+        svst1_s32(svptrue_b32(), out + out_base + 8 * vscale, acc0_2);
+        svst1_s32(svptrue_b32(), out + out_base + 12 * vscale, acc0_3);
+      }
     }
   }
   // one vector at a time
   for (; j <= size1 - 4 * vscale; j += 4 * vscale) {
-    int64_t i = 0;
-    // along i: tiles of 8 x 1 vectors
-    for (; i + 8 <= size0; i += 8) {
-      int64_t out_base = i * stride2 + j;
-      svint32_t acc0_0 = svld1_s32(svptrue_b32(), out + out_base);
-      svint32_t acc1_0 = svld1_s32(svptrue_b32(), out + out_base + stride2);
-      svint32_t acc2_0 = svld1_s32(svptrue_b32(), out + out_base + 2 * stride2);
-      svint32_t acc3_0 = svld1_s32(svptrue_b32(), out + out_base + 3 * stride2);
-      svint32_t acc4_0 = svld1_s32(svptrue_b32(), out + out_base + 4 * stride2);
-      svint32_t acc5_0 = svld1_s32(svptrue_b32(), out + out_base + 5 * stride2);
-      svint32_t acc6_0 = svld1_s32(svptrue_b32(), out + out_base + 6 * stride2);
-      svint32_t acc7_0 = svld1_s32(svptrue_b32(), out + out_base + 7 * stride2);
-      // k
-      int64_t r2 = 0;
-      for (; r2 < size2; ++r2) {
-        svint32_t in1_v0 = svreinterpret_s32_s8(
-            svreinterpret_s8_s32(svld1sb_s32(svptrue_b32(), in1 + j + r2 * stride1)));
-        uint8_t in0_r0_elem_i8 = (uint8_t)in0[i * stride0 + r2];
-        uint32_t in0_r0_elem = (uint32_t)(int32_t)(int8_t)in0_r0_elem_i8;
-        svint32_t in0_r0 = svdup_n_s32(in0_r0_elem);
-        svint32_t product0_0 = svmul_s32_x(svptrue_b32(), in0_r0, in1_v0);
-        acc0_0 = svadd_s32_x(svptrue_b32(), acc0_0, product0_0);
-        uint8_t in0_r1_elem_i8 = (uint8_t)in0[i * stride0 + r2 + stride0];
-        uint32_t in0_r1_elem = (uint32_t)(int32_t)(int8_t)in0_r1_elem_i8;
-        svint32_t in0_r1 = svdup_n_s32(in0_r1_elem);
-        svint32_t product1_0 = svmul_s32_x(svptrue_b32(), in0_r1, in1_v0);
-        acc1_0 = svadd_s32_x(svptrue_b32(), acc1_0, product1_0);
-        uint8_t in0_r2_elem_i8 = (uint8_t)in0[i * stride0 + r2 + 2 * stride0];
-        uint32_t in0_r2_elem = (uint32_t)(int32_t)(int8_t)in0_r2_elem_i8;
-        svint32_t in0_r2 = svdup_n_s32(in0_r2_elem);
-        svint32_t product2_0 = svmul_s32_x(svptrue_b32(), in0_r2, in1_v0);
-        acc2_0 = svadd_s32_x(svptrue_b32(), acc2_0, product2_0);
-        uint8_t in0_r3_elem_i8 = (uint8_t)in0[i * stride0 + r2 + 3 * stride0];
-        uint32_t in0_r3_elem = (uint32_t)(int32_t)(int8_t)in0_r3_elem_i8;
-        svint32_t in0_r3 = svdup_n_s32(in0_r3_elem);
-        svint32_t product3_0 = svmul_s32_x(svptrue_b32(), in0_r3, in1_v0);
-        acc3_0 = svadd_s32_x(svptrue_b32(), acc3_0, product3_0);
-        uint8_t in0_r4_elem_i8 = (uint8_t)in0[i * stride0 + r2 + 4 * stride0];
-        uint32_t in0_r4_elem = (uint32_t)(int32_t)(int8_t)in0_r4_elem_i8;
-        svint32_t in0_r4 = svdup_n_s32(in0_r4_elem);
-        svint32_t product4_0 = svmul_s32_x(svptrue_b32(), in0_r4, in1_v0);
-        acc4_0 = svadd_s32_x(svptrue_b32(), acc4_0, product4_0);
-        uint8_t in0_r5_elem_i8 = (uint8_t)in0[i * stride0 + r2 + 5 * stride0];
-        uint32_t in0_r5_elem = (uint32_t)(int32_t)(int8_t)in0_r5_elem_i8;
-        svint32_t in0_r5 = svdup_n_s32(in0_r5_elem);
-        svint32_t product5_0 = svmul_s32_x(svptrue_b32(), in0_r5, in1_v0);
-        acc5_0 = svadd_s32_x(svptrue_b32(), acc5_0, product5_0);
-        uint8_t in0_r6_elem_i8 = (uint8_t)in0[i * stride0 + r2 + 6 * stride0];
-        uint32_t in0_r6_elem = (uint32_t)(int32_t)(int8_t)in0_r6_elem_i8;
-        svint32_t in0_r6 = svdup_n_s32(in0_r6_elem);
-        svint32_t product6_0 = svmul_s32_x(svptrue_b32(), in0_r6, in1_v0);
-        acc6_0 = svadd_s32_x(svptrue_b32(), acc6_0, product6_0);
-        uint8_t in0_r7_elem_i8 = (uint8_t)in0[i * stride0 + r2 + 7 * stride0];
-        uint32_t in0_r7_elem = (uint32_t)(int32_t)(int8_t)in0_r7_elem_i8;
-        svint32_t in0_r7 = svdup_n_s32(in0_r7_elem);
-        svint32_t product7_0 = svmul_s32_x(svptrue_b32(), in0_r7, in1_v0);
-        acc7_0 = svadd_s32_x(svptrue_b32(), acc7_0, product7_0);
+    int64_t k_blocks_end = size2 > 1 ? size2 : 1;
+    // blocks of 512 steps of k through the panel
+    int64_t k0 = 0;
+    for (; k0 < k_blocks_end; k0 += 512) {
+      int64_t k_end = k0 + 512 < size2 ? k0 + 512 : size2;
+      // pack: 1 vector of b per 4 steps, as byte quads
+      int64_t kp = k0;
+      for (; kp + 4 <= k_end; kp += 4) {
+        svuint8_t group0_0_u8 = svreinterpret_u8_s8(
+            svreinterpret_s8_s32(svld1sb_s32(svptrue_b32(), in1 + j + kp * stride1)));
+        svuint32_t group0 = svextb_u32_x(svptrue_b32(), svreinterpret_u32_u8(group0_0_u8));
+        svuint8_t group0_1_u8 = svreinterpret_u8_s8(
+            svreinterpret_s8_s32(svld1sb_s32(svptrue_b32(), in1 + j + kp * stride1 + stride1)));
+        svuint32_t group0_1 = svextb_u32_x(svptrue_b32(), svreinterpret_u32_u8(group0_1_u8));
+        svuint32_t group0_1_high = svlsl_n_u32_x(svptrue_b32(), group0_1, 8);
+        group0 = svorr_u32_x(svptrue_b32(), group0, group0_1_high);
+        svuint8_t group0_2_u8 = svreinterpret_u8_s8(
+            svreinterpret_s8_s32(svld1sb_s32(svptrue_b32(), in1 + j + kp * stride1 + 2 * stride1)));
+        svuint32_t group0_2 = svextb_u32_x(svptrue_b32(), svreinterpret_u32_u8(group0_2_u8));
+        svuint32_t group0_2_high = svlsl_n_u32_x(svptrue_b32(), group0_2, 16);
+        group0 = svorr_u32_x(svptrue_b32(), group0, group0_2_high);
+        svuint8_t group0_3_u8 = svreinterpret_u8_s8(
+            svreinterpret_s8_s32(svld1sb_s32(svptrue_b32(), in1 + j + kp * stride1 + 3 * stride1)));
+        svuint32_t group0_3 = svextb_u32_x(svptrue_b32(), svreinterpret_u32_u8(group0_3_u8));
+        svuint32_t group0_3_high = svlsl_n_u32_x(svptrue_b32(), group0_3, 24);
+        group0 = svorr_u32_x(svptrue_b32(), group0, group0_3_high);
+        svst1_u32(svptrue_b32(), panel + kp * vscale - k0 * vscale, group0);
       }
-      svst1_s32(svptrue_b32(), out + out_base, acc0_0);
-      svst1_s32(svptrue_b32(), out + out_base + stride2, acc1_0);
-      svst1_s32(svptrue_b32(), out + out_base + 2 * stride2, acc2_0);
-      svst1_s32(svptrue_b32(), out + out_base + 3 * stride2, acc3_0);
-      svst1_s32(svptrue_b32(), out + out_base + 4 * stride2, acc4_0);
-      svst1_s32(svptrue_b32(), out + out_base + 5 * stride2, acc5_0);
-      svst1_s32(svptrue_b32(), out + out_base + 6 * stride2, acc6_0);
-      svst1_s32(svptrue_b32(), out + out_base + 7 * stride2, acc7_0);
-    }
-    // the rest: 4 rows
-    for (; i + 4 <= size0; i += 4) {
-      int64_t out_base = i * stride2 + j;
-      svint32_t acc0_0 = svld1_s32(svptrue_b32(), out + out_base);
-      svint32_t acc1_0 = svld1_s32(svptrue_b32(), out + out_base + stride2);
-      svint32_t acc2_0 = svld1_s32(svptrue_b32(), out + out_base + 2 * stride2);
-      svint32_t acc3_0 = svld1_s32(svptrue_b32(), out + out_base + 3 * stride2);
-      // k
-      int64_t r2 = 0;
-      for (; r2 < size2; ++r2) {
-        svint32_t in1_v0 = svreinterpret_s32_s8(
-            svreinterpret_s8_s32(svld1sb_s32(svptrue_b32(), in1 + j + r2 * stride1)));
-        uint8_t in0_r0_elem_i8 = (uint8_t)in0[i * stride0 + r2];
-        uint32_t in0_r0_elem = (uint32_t)(int32_t)(int8_t)in0_r0_elem_i8;
-        svint32_t in0_r0 = svdup_n_s32(in0_r0_elem);
-        svint32_t product0_0 = svmul_s32_x(svptrue_b32(), in0_r0, in1_v0);
-        acc0_0 = svadd_s32_x(svptrue_b32(), acc0_0, product0_0);
-        uint8_t in0_r1_elem_i8 = (uint8_t)in0[i * stride0 + r2 + stride0];
-        uint32_t in0_r1_elem = (uint32_t)(int32_t)(int8_t)in0_r1_elem_i8;
-        svint32_t in0_r1 = svdup_n_s32(in0_r1_elem);
-        svint32_t product1_0 = svmul_s32_x(svptrue_b32(), in0_r1, in1_v0);
-        acc1_0 = svadd_s32_x(svptrue_b32(), acc1_0, product1_0);
-        uint8_t in0_r2_elem_i8 = (uint8_t)in0[i * stride0 + r2 + 2 * stride0];
-        uint32_t in0_r2_elem = (uint32_t)(int32_t)(int8_t)in0_r2_elem_i8;
-        svint32_t in0_r2 = svdup_n_s32(in0_r2_elem);
-        svint32_t product2_0 = svmul_s32_x(svptrue_b32(), in0_r2, in1_v0);
-        acc2_0 = svadd_s32_x(svptrue_b32(), acc2_0, product2_0);
-        uint8_t in0_r3_elem_i8 = (uint8_t)in0[i * stride0 + r2 + 3 * stride0];
-        uint32_t in0_r3_elem = (uint32_t)(int32_t)(int8_t)in0_r3_elem_i8;
-        svint32_t in0_r3 = svdup_n_s32(in0_r3_elem);
-        svint32_t product3_0 = svmul_s32_x(svptrue_b32(), in0_r3, in1_v0);
-        acc3_0 = svadd_s32_x(svptrue_b32(), acc3_0, product3_0);
+      // the last steps, the missing ones zero
+      if (kp < k_end) {
+        svuint8_t group0_0_u8 = svreinterpret_u8_s8(
+            svreinterpret_s8_s32(svld1sb_s32(svptrue_b32(), in1 + j + kp * stride1)));
+        svuint32_t group0 = svextb_u32_x(svptrue_b32(), svreinterpret_u32_u8(group0_0_u8));
+        if (kp + 1 < k_end) {
+          svuint8_t group0_1_u8 = svreinterpret_u8_s8(
+              svreinterpret_s8_s32(svld1sb_s32(svptrue_b32(), in1 + j + kp * stride1 + stride1)));
+          svuint32_t group0_1 = svextb_u32_x(svptrue_b32(), svreinterpret_u32_u8(group0_1_u8));
+          svuint32_t group0_1_high = svlsl_n_u32_x(svptrue_b32(), group0_1, 8);
+          group0 = svorr_u32_x(svptrue_b32(), group0, group0_1_high);
+        }
+        if (kp + 2 < k_end) {
+          svuint8_t group0_2_u8 = svreinterpret_u8_s8(svreinterpret_s8_s32(
+              svld1sb_s32(svptrue_b32(), in1 + j + kp * stride1 + 2 * stride1)));
+          svuint32_t group0_2 = svextb_u32_x(svptrue_b32(), svreinterpret_u32_u8(group0_2_u8));
+          svuint32_t group0_2_high = svlsl_n_u32_x(svptrue_b32(), group0_2, 16);
+          group0 = svorr_u32_x(svptrue_b32(), group0, group0_2_high);
+        }
+        if (kp + 3 < k_end) {
+          svuint8_t group0_3_u8 = svreinterpret_u8_s8(svreinterpret_s8_s32(
+              svld1sb_s32(svptrue_b32(), in1 + j + kp * stride1 + 3 * stride1)));
+          svuint32_t group0_3 = svextb_u32_x(svptrue_b32(), svreinterpret_u32_u8(group0_3_u8));
+          svuint32_t group0_3_high = svlsl_n_u32_x(svptrue_b32(), group0_3, 24);
+          group0 = svorr_u32_x(svptrue_b32(), group0, group0_3_high);
+        }
+        svst1_u32(svptrue_b32(), panel + kp * vscale - k0 * vscale, group0);
       }
-      svst1_s32(svptrue_b32(), out + out_base, acc0_0);
-      svst1_s32(svptrue_b32(), out + out_base + stride2, acc1_0);
-      svst1_s32(svptrue_b32(), out + out_base + 2 * stride2, acc2_0);
-      svst1_s32(svptrue_b32(), out + out_base + 3 * stride2, acc3_0);
-    }
-    // the rest: 2 rows
-    for (; i + 2 <= size0; i += 2) {
-      int64_t out_base = i * stride2 + j;
-      svint32_t acc0_0 = svld1_s32(svptrue_b32(), out + out_base);
-      svint32_t acc1_0 = svld1_s32(svptrue_b32(), out + out_base + stride2);
-      // k
-      int64_t r2 = 0;
-      for (; r2 < size2; ++r2) {
-        svint32_t in1_v0 = svreinterpret_s32_s8(
-            svreinterpret_s8_s32(svld1sb_s32(svptrue_b32(), in1 + j + r2 * stride1)));
-        uint8_t in0_r0_elem_i8 = (uint8_t)in0[i * stride0 + r2];
-        uint32_t in0_r0_elem = (uint32_t)(int32_t)(int8_t)in0_r0_elem_i8;
-        svint32_t in0_r0 = svdup_n_s32(in0_r0_elem);
-        svint32_t product0_0 = svmul_s32_x(svptrue_b32(), in0_r0, in1_v0);
-        acc0_0 = svadd_s32_x(svptrue_b32(), acc0_0, product0_0);
-        uint8_t in0_r1_elem_i8 = (uint8_t)in0[i * stride0 + r2 + stride0];
-        uint32_t in0_r1_elem = (uint32_t)(int32_t)(int8_t)in0_r1_elem_i8;
-        svint32_t in0_r1 = svdup_n_s32(in0_r1_elem);
-        svint32_t product1_0 = svmul_s32_x(svptrue_b32(), in0_r1, in1_v0);
-        acc1_0 = svadd_s32_x(svptrue_b32(), acc1_0, product1_0);
+      int64_t i = 0;
+      // along i: tiles of 8 x 1 vectors
+      for (; i + 8 <= size0; i += 8) {
+        int64_t out_base = i * stride2 + j;
+        svint32_t acc0_0 = svld1_s32(svptrue_b32(), out + out_base);
+        svint32_t acc1_0 = svld1_s32(svptrue_b32(), out + out_base + stride2);
+        svint32_t acc2_0 = svld1_s32(svptrue_b32(), out + out_base + 2 * stride2);
+        svint32_t acc3_0 = svld1_s32(svptrue_b32(), out + out_base + 3 * stride2);
+        svint32_t acc4_0 = svld1_s32(svptrue_b32(), out + out_base + 4 * stride2);
+        svint32_t acc5_0 = svld1_s32(svptrue_b32(), out + out_base + 5 * stride2);
+        svint32_t acc6_0 = svld1_s32(svptrue_b32(), out + out_base + 6 * stride2);
+        svint32_t acc7_0 = svld1_s32(svptrue_b32(), out + out_base + 7 * stride2);
+        // k, 4 steps per sdot
+        int64_t r2 = k0;
+        for (; r2 + 4 <= k_end; r2 += 4) {
+          svuint32_t panel_v0 = svld1_u32(svptrue_b32(), panel + r2 * vscale - k0 * vscale);
+          uint32_t in0_r0_group;
+          __builtin_memcpy(&in0_r0_group, in0 + i * stride0 + r2, sizeof in0_r0_group);
+          svuint32_t in0_r0 = svdup_n_u32(in0_r0_group);
+          acc0_0 = svdot_s32(acc0_0, svreinterpret_s8_u32(in0_r0), svreinterpret_s8_u32(panel_v0));
+          uint32_t in0_r1_group;
+          __builtin_memcpy(&in0_r1_group, in0 + i * stride0 + r2 + stride0, sizeof in0_r1_group);
+          svuint32_t in0_r1 = svdup_n_u32(in0_r1_group);
+          acc1_0 = svdot_s32(acc1_0, svreinterpret_s8_u32(in0_r1), svreinterpret_s8_u32(panel_v0));
+          uint32_t in0_r2_group;
+          __builtin_memcpy(&in0_r2_group, in0 + i * stride0 + r2 + 2 * stride0,
+                           sizeof in0_r2_group);
+          svuint32_t in0_r2 = svdup_n_u32(in0_r2_group);
+          acc2_0 = svdot_s32(acc2_0, svreinterpret_s8_u32(in0_r2), svreinterpret_s8_u32(panel_v0));
+          uint32_t in0_r3_group;
+          __builtin_memcpy(&in0_r3_group, in0 + i * stride0 + r2 + 3 * stride0,
+                           sizeof in0_r3_group);
+          svuint32_t in0_r3 = svdup_n_u32(in0_r3_group);
+          acc3_0 = svdot_s32(acc3_0, svreinterpret_s8_u32(in0_r3), svreinterpret_s8_u32(panel_v0));
+          uint32_t in0_r4_group;
+          __builtin_memcpy(&in0_r4_group, in0 + i * stride0 + r2 + 4 * stride0,
+                           sizeof in0_r4_group);
+          svuint32_t in0_r4 = svdup_n_u32(in0_r4_group);
+          acc4_0 = svdot_s32(acc4_0, svreinterpret_s8_u32(in0_r4), svreinterpret_s8_u32(panel_v0));
+          uint32_t in0_r5_group;
+          __builtin_memcpy(&in0_r5_group, in0 + i * stride0 + r2 + 5 * stride0,
+                           sizeof in0_r5_group);
+          svuint32_t in0_r5 = svdup_n_u32(in0_r5_group);
+          acc5_0 = svdot_s32(acc5_0, svreinterpret_s8_u32(in0_r5), svreinterpret_s8_u32(panel_v0));
+          uint32_t in0_r6_group;
+          __builtin_memcpy(&in0_r6_group, in0 + i * stride0 + r2 + 6 * stride0,
+                           sizeof in0_r6_group);
+          svuint32_t in0_r6 = svdup_n_u32(in0_r6_group);
+          acc6_0 = svdot_s32(acc6_0, svreinterpret_s8_u32(in0_r6), svreinterpret_s8_u32(panel_v0));
+          uint32_t in0_r7_group;
+          __builtin_memcpy(&in0_r7_group, in0 + i * stride0 + r2 + 7 * stride0,
+                           sizeof in0_r7_group);
+          svuint32_t in0_r7 = svdup_n_u32(in0_r7_group);
+          acc7_0 = svdot_s32(acc7_0, svreinterpret_s8_u32(in0_r7), svreinterpret_s8_u32(panel_v0));
+        }
+        // the last steps of k
+        if (r2 < k_end) {
+          svuint32_t panel_v0_last = svld1_u32(svptrue_b32(), panel + r2 * vscale - k0 * vscale);
+          uint8_t in0_r0_last_group_0_i8 = (uint8_t)in0[i * stride0 + r2];
+          uint8_t in0_r0_last_group_0_u8 = (uint8_t)(int8_t)in0_r0_last_group_0_i8;
+          uint32_t in0_r0_last_group = (uint32_t)in0_r0_last_group_0_u8;
+          if (r2 + 1 < k_end) {
+            uint8_t in0_r0_last_group_1_i8 = (uint8_t)in0[i * stride0 + r2 + 1];
+            uint8_t in0_r0_last_group_1_u8 = (uint8_t)(int8_t)in0_r0_last_group_1_i8;
+            uint32_t in0_r0_last_group_1 = (uint32_t)in0_r0_last_group_1_u8;
+            uint32_t in0_r0_last_group_1_high = (uint32_t)((uint32_t)in0_r0_last_group_1 << 8);
+            in0_r0_last_group = (uint32_t)(in0_r0_last_group | in0_r0_last_group_1_high);
+          }
+          if (r2 + 2 < k_end) {
+            uint8_t in0_r0_last_group_2_i8 = (uint8_t)in0[i * stride0 + r2 + 2];
+            uint8_t in0_r0_last_group_2_u8 = (uint8_t)(int8_t)in0_r0_last_group_2_i8;
+            uint32_t in0_r0_last_group_2 = (uint32_t)in0_r0_last_group_2_u8;
+            uint32_t in0_r0_last_group_2_high = (uint32_t)((uint32_t)in0_r0_last_group_2 << 16);
+            in0_r0_last_group = (uint32_t)(in0_r0_last_group | in0_r0_last_group_2_high);
+          }
+          if (r2 + 3 < k_end) {
+            uint8_t in0_r0_last_group_3_i8 = (uint8_t)in0[i * stride0 + r2 + 3];
+            uint8_t in0_r0_last_group_3_u8 = (uint8_t)(int8_t)in0_r0_last_group_3_i8;
+            uint32_t in0_r0_last_group_3 = (uint32_t)in0_r0_last_group_3_u8;
+            uint32_t in0_r0_last_group_3_high = (uint32_t)((uint32_t)in0_r0_last_group_3 << 24);
+            in0_r0_last_group = (uint32_t)(in0_r0_last_group | in0_r0_last_group_3_high);
+          }
+          svuint32_t in0_r0_last = svdup_n_u32(in0_r0_last_group);
+          acc0_0 = svdot_s32(acc0_0, svreinterpret_s8_u32(in0_r0_last),
+                             svreinterpret_s8_u32(panel_v0_last));
+          uint8_t in0_r1_last_group_0_i8 = (uint8_t)in0[i * stride0 + r2 + stride0];
+          uint8_t in0_r1_last_group_0_u8 = (uint8_t)(int8_t)in0_r1_last_group_0_i8;
+          uint32_t in0_r1_last_group = (uint32_t)in0_r1_last_group_0_u8;
+          if (r2 + 1 < k_end) {
+            uint8_t in0_r1_last_group_1_i8 = (uint8_t)in0[i * stride0 + r2 + stride0 + 1];
+            uint8_t in0_r1_last_group_1_u8 = (uint8_t)(int8_t)in0_r1_last_group_1_i8;
+            uint32_t in0_r1_last_group_1 = (uint32_t)in0_r1_last_group_1_u8;
+            uint32_t in0_r1_last_group_1_high = (uint32_t)((uint32_t)in0_r1_last_group_1 << 8);
+            in0_r1_last_group = (uint32_t)(in0_r1_last_group | in0_r1_last_group_1_high);
+          }
+          if (r2 + 2 < k_end) {
+            uint8_t in0_r1_last_group_2_i8 = (uint8_t)in0[i * stride0 + r2 + stride0 + 2];
+            uint8_t in0_r1_last_group_2_u8 = (uint8_t)(int8_t)in0_r1_last_group_2_i8;
+            uint32_t in0_r1_last_group_2 = (uint32_t)in0_r1_last_group_2_u8;
+            uint32_t in0_r1_last_group_2_high = (uint32_t)((uint32_t)in0_r1_last_group_2 << 16);
+            in0_r1_last_group = (uint32_t)(in0_r1_last_group | in0_r1_last_group_2_high);
+          }
+          if (r2 + 3 < k_end) {
+            uint8_t in0_r1_last_group_3_i8 = (uint8_t)in0[i * stride0 + r2 + stride0 + 3];
+            uint8_t in0_r1_last_group_3_u8 = (uint8_t)(int8_t)in0_r1_last_group_3_i8;
+            uint32_t in0_r1_last_group_3 = (uint32_t)in0_r1_last_group_3_u8;
+            uint32_t in0_r1_last_group_3_high = (uint32_t)((uint32_t)in0_r1_last_group_3 << 24);
+            in0_r1_last_group = (uint32_t)(in0_r1_last_group | in0_r1_last_group_3_high);
+          }
+          svuint32_t in0_r1_last = svdup_n_u32(in0_r1_last_group);
+          acc1_0 = svdot_s32(acc1_0, svreinterpret_s8_u32(in0_r1_last),
+                             svreinterpret_s8_u32(panel_v0_last));
+          uint8_t in0_r2_last_group_0_i8 = (uint8_t)in0[i * stride0 + r2 + 2 * stride0];
+          uint8_t in0_r2_last_group_0_u8 = (uint8_t)(int8_t)in0_r2_last_group_0_i8;
+          uint32_t in0_r2_last_group = (uint32_t)in0_r2_last_group_0_u8;
+          if (r2 + 1 < k_end) {
+            uint8_t in0_r2_last_group_1_i8 = (uint8_t)in0[i * stride0 + r2 + 2 * stride0 + 1];
+            uint8_t in0_r2_last_group_1_u8 = (uint8_t)(int8_t)in0_r2_last_group_1_i8;
+            uint32_t in0_r2_last_group_1 = (uint32_t)in0_r2_last_group_1_u8;
+            uint32_t in0_r2_last_group_1_high = (uint32_t)((uint32_t)in0_r2_last_group_1 << 8);
+            in0_r2_last_group = (uint32_t)(in0_r2_last_group | in0_r2_last_group_1_high);
+          }
+          if (r2 + 2 < k_end) {
+            uint8_t in0_r2_last_group_2_i8 = (uint8_t)in0[i * stride0 + r2 + 2 * stride0 + 2];
+            uint8_t in0_r2_last_group_2_u8 = (uint8_t)(int8_t)in0_r2_last_group_2_i8;
+            uint32_t in0_r2_last_group_2 = (uint32_t)in0_r2_last_group_2_u8;
+            uint32_t in0_r2_last_group_2_high = (uint32_t)((uint32_t)in0_r2_last_group_2 << 16);
+            in0_r2_last_group = (uint32_t)(in0_r2_last_group | in0_r2_last_group_2_high);
+          }
+          if (r2 + 3 < k_end) {
+            uint8_t in0_r2_last_group_3_i8 = (uint8_t)in0[i * stride0 + r2 + 2 * stride0 + 3];
+            uint8_t in0_r2_last_group_3_u8 = (uint8_t)(int8_t)in0_r2_last_group_3_i8;
+            uint32_t in0_r2_last_group_3 = (uint32_t)in0_r2_last_group_3_u8;
+            uint32_t in0_r2_last_group_3_high = (uint32_t)((uint32_t)in0_r2_last_group_3 << 24);
+            in0_r2_last_group = (uint32_t)(in0_r2_last_group | in0_r2_last_group_3_high);
+          }
+          svuint32_t in0_r2_last = svdup_n_u32(in0_r2_last_group);
+          acc2_0 = svdot_s32(acc2_0, svreinterpret_s8_u32(in0_r2_last),
+                             svreinterpret_s8_u32(panel_v0_last));
+          uint8_t in0_r3_last_group_0_i8 = (uint8_t)in0[i * stride0 + r2 + 3 * stride0];
+          uint8_t in0_r3_last_group_0_u8 = (uint8_t)(int8_t)in0_r3_last_group_0_i8;
+          uint32_t in0_r3_last_group = (uint32_t)in0_r3_last_group_0_u8;
+          if (r2 + 1 < k_end) {
+            uint8_t in0_r3_last_group_1_i8 = (uint8_t)in0[i * stride0 + r2 + 3 * stride0 + 1];
+            uint8_t in0_r3_last_group_1_u8 = (uint8_t)(int8_t)in0_r3_last_group_1_i8;
+            uint32_t in0_r3_last_group_1 = (uint32_t)in0_r3_last_group_1_u8;
+            uint32_t in0_r3_last_group_1_high = (uint32_t)((uint32_t)in0_r3_last_group_1 << 8);
+            in0_r3_last_group = (uint32_t)(in0_r3_last_group | in0_r3_last_group_1_high);
+          }
+          if (r2 + 2 < k_end) {
+            uint8_t in0_r3_last_group_2_i8 = (uint8_t)in0[i * stride0 + r2 + 3 * stride0 + 2];
+            uint8_t in0_r3_last_group_2_u8 = (uint8_t)(int8_t)in0_r3_last_group_2_i8;
+            uint32_t in0_r3_last_group_2 = (uint32_t)in0_r3_last_group_2_u8;
+            uint32_t in0_r3_last_group_2_high = (uint32_t)((uint32_t)in0_r3_last_group_2 << 16);
+            in0_r3_last_group = (uint32_t)(in0_r3_last_group | in0_r3_last_group_2_high);
+          }
+          if (r2 + 3 < k_end) {
+            uint8_t in0_r3_last_group_3_i8 = (uint8_t)in0[i * stride0 + r2 + 3 * stride0 + 3];
+            uint8_t in0_r3_last_group_3_u8 = (uint8_t)(int8_t)in0_r3_last_group_3_i8;
+            uint32_t in0_r3_last_group_3 = (uint32_t)in0_r3_last_group_3_u8;
+            uint32_t in0_r3_last_group_3_high = (uint32_t)((uint32_t)in0_r3_last_group_3 << 24);
+            in0_r3_last_group = (uint32_t)(in0_r3_last_group | in0_r3_last_group_3_high);
+          }
+          svuint32_t in0_r3_last = svdup_n_u32(in0_r3_last_group);
+          acc3_0 = svdot_s32(acc3_0, svreinterpret_s8_u32(in0_r3_last),
+                             svreinterpret_s8_u32(panel_v0_last));
+          uint8_t in0_r4_last_group_0_i8 = (uint8_t)in0[i * stride0 + r2 + 4 * stride0];
+          uint8_t in0_r4_last_group_0_u8 = (uint8_t)(int8_t)in0_r4_last_group_0_i8;
+          uint32_t in0_r4_last_group = (uint32_t)in0_r4_last_group_0_u8;
+          if (r2 + 1 < k_end) {
+            uint8_t in0_r4_last_group_1_i8 = (uint8_t)in0[i * stride0 + r2 + 4 * stride0 + 1];
+            uint8_t in0_r4_last_group_1_u8 = (uint8_t)(int8_t)in0_r4_last_group_1_i8;
+            uint32_t in0_r4_last_group_1 = (uint32_t)in0_r4_last_group_1_u8;
+            uint32_t in0_r4_last_group_1_high = (uint32_t)((uint32_t)in0_r4_last_group_1 << 8);
+            in0_r4_last_group = (uint32_t)(in0_r4_last_group | in0_r4_last_group_1_high);
+          }
+          if (r2 + 2 < k_end) {
+            uint8_t in0_r4_last_group_2_i8 = (uint8_t)in0[i * stride0 + r2 + 4 * stride0 + 2];
+            uint8_t in0_r4_last_group_2_u8 = (uint8_t)(int8_t)in0_r4_last_group_2_i8;
+            uint32_t in0_r4_last_group_2 = (uint32_t)in0_r4_last_group_2_u8;
+            uint32_t in0_r4_last_group_2_high = (uint32_t)((uint32_t)in0_r4_last_group_2 << 16);
+            in0_r4_last_group = (uint32_t)(in0_r4_last_group | in0_r4_last_group_2_high);
+          }
+          if (r2 + 3 < k_end) {
+            uint8_t in0_r4_last_group_3_i8 = (uint8_t)in0[i * stride0 + r2 + 4 * stride0 + 3];
+            uint8_t in0_r4_last_group_3_u8 = (uint8_t)(int8_t)in0_r4_last_group_3_i8;
+            uint32_t in0_r4_last_group_3 = (uint32_t)in0_r4_last_group_3_u8;
+            uint32_t in0_r4_last_group_3_high = (uint32_t)((uint32_t)in0_r4_last_group_3 << 24);
+            in0_r4_last_group = (uint32_t)(in0_r4_last_group | in0_r4_last_group_3_high);
+          }
+          svuint32_t in0_r4_last = svdup_n_u32(in0_r4_last_group);
+          acc4_0 = svdot_s32(acc4_0, svreinterpret_s8_u32(in0_r4_last),
+                             svreinterpret_s8_u32(panel_v0_last));
+          uint8_t in0_r5_last_group_0_i8 = (uint8_t)in0[i * stride0 + r2 + 5 * stride0];
+          uint8_t in0_r5_last_group_0_u8 = (uint8_t)(int8_t)in0_r5_last_group_0_i8;
+          uint32_t in0_r5_last_group = (uint32_t)in0_r5_last_group_0_u8;
+          if (r2 + 1 < k_end) {
+            uint8_t in0_r5_last_group_1_i8 = (uint8_t)in0[i * stride0 + r2 + 5 * stride0 + 1];
+            uint8_t in0_r5_last_group_1_u8 = (uint8_t)(int8_t)in0_r5_last_group_1_i8;
+            uint32_t in0_r5_last_group_1 = (uint32_t)in0_r5_last_group_1_u8;
+            uint32_t in0_r5_last_group_1_high = (uint32_t)((uint32_t)in0_r5_last_group_1 << 8);
+            in0_r5_last_group = (uint32_t)(in0_r5_last_group | in0_r5_last_group_1_high);
+          }
+          if (r2 + 2 < k_end) {
+            uint8_t in0_r5_last_group_2_i8 = (uint8_t)in0[i * stride0 + r2 + 5 * stride0 + 2];
+            uint8_t in0_r5_last_group_2_u8 = (uint8_t)(int8_t)in0_r5_last_group_2_i8;
+            uint32_t in0_r5_last_group_2 = (uint32_t)in0_r5_last_group_2_u8;
+            uint32_t in0_r5_last_group_2_high = (uint32_t)((uint32_t)in0_r5_last_group_2 << 16);
+            in0_r5_last_group = (uint32_t)(in0_r5_last_group | in0_r5_last_group_2_high);
+          }
+          if (r2 + 3 < k_end) {
+            uint8_t in0_r5_last_group_3_i8 = (uint8_t)in0[i * stride0 + r2 + 5 * stride0 + 3];
+            uint8_t in0_r5_last_group_3_u8 = (uint8_t)(int8_t)in0_r5_last_group_3_i8;
+            uint32_t in0_r5_last_group_3 = (uint32_t)in0_r5_last_group_3_u8;
+            uint32_t in0_r5_last_group_3_high = (uint32_t)((uint32_t)in0_r5_last_group_3 << 24);
+            in0_r5_last_group = (uint32_t)(in0_r5_last_group | in0_r5_last_group_3_high);
+          }
+          svuint32_t in0_r5_last = svdup_n_u32(in0_r5_last_group);
+          acc5_0 = svdot_s32(acc5_0, svreinterpret_s8_u32(in0_r5_last),
+                             svreinterpret_s8_u32(panel_v0_last));
+          uint8_t in0_r6_last_group_0_i8 = (uint8_t)in0[i * stride0 + r2 + 6 * stride0];
+          uint8_t in0_r6_last_group_0_u8 = (uint8_t)(int8_t)in0_r6_last_group_0_i8;
+          uint32_t in0_r6_last_group = (uint32_t)in0_r6_last_group_0_u8;
+          if (r2 + 1 < k_end) {
+            uint8_t in0_r6_last_group_1_i8 = (uint8_t)in0[i * stride0 + r2 + 6 * stride0 + 1];
+            uint8_t in0_r6_last_group_1_u8 = (uint8_t)(int8_t)in0_r6_last_group_1_i8;
+            uint32_t in0_r6_last_group_1 = (uint32_t)in0_r6_last_group_1_u8;
+            uint32_t in0_r6_last_group_1_high = (uint32_t)((uint32_t)in0_r6_last_group_1 << 8);
+            in0_r6_last_group = (uint32_t)(in0_r6_last_group | in0_r6_last_group_1_high);
+          }
+          if (r2 + 2 < k_end) {
+            uint8_t in0_r6_last_group_2_i8 = (uint8_t)in0[i * stride0 + r2 + 6 * stride0 + 2];
+            uint8_t in0_r6_last_group_2_u8 = (uint8_t)(int8_t)in0_r6_last_group_2_i8;
+            uint32_t in0_r6_last_group_2 = (uint32_t)in0_r6_last_group_2_u8;
+            uint32_t in0_r6_last_group_2_high = (uint32_t)((uint32_t)in0_r6_last_group_2 << 16);
+            in0_r6_last_group = (uint32_t)(in0_r6_last_group | in0_r6_last_group_2_high);
+          }
+          if (r2 + 3 < k_end) {
+            uint8_t in0_r6_last_group_3_i8 = (uint8_t)in0[i * stride0 + r2 + 6 * stride0 + 3];
+            uint8_t in0_r6_last_group_3_u8 = (uint8_t)(int8_t)in0_r6_last_group_3_i8;
+            uint32_t in0_r6_last_group_3 = (uint32_t)in0_r6_last_group_3_u8;
+            uint32_t in0_r6_last_group_3_high = (uint32_t)((uint32_t)in0_r6_last_group_3 << 24);
+            in0_r6_last_group = (uint32_t)(in0_r6_last_group | in0_r6_last_group_3_high);
+          }
+          svuint32_t in0_r6_last = svdup_n_u32(in0_r6_last_group);
+          acc6_0 = svdot_s32(acc6_0, svreinterpret_s8_u32(in0_r6_last),
+                             svreinterpret_s8_u32(panel_v0_last));
+          uint8_t in0_r7_last_group_0_i8 = (uint8_t)in0[i * stride0 + r2 + 7 * stride0];
+          uint8_t in0_r7_last_group_0_u8 = (uint8_t)(int8_t)in0_r7_last_group_0_i8;
+          uint32_t in0_r7_last_group = (uint32_t)in0_r7_last_group_0_u8;
+          if (r2 + 1 < k_end) {
+            uint8_t in0_r7_last_group_1_i8 = (uint8_t)in0[i * stride0 + r2 + 7 * stride0 + 1];
+            uint8_t in0_r7_last_group_1_u8 = (uint8_t)(int8_t)in0_r7_last_group_1_i8;
+            uint32_t in0_r7_last_group_1 = (uint32_t)in0_r7_last_group_1_u8;
+            uint32_t in0_r7_last_group_1_high = (uint32_t)((uint32_t)in0_r7_last_group_1 << 8);
+            in0_r7_last_group = (uint32_t)(in0_r7_last_group | in0_r7_last_group_1_high);
+          }
+          if (r2 + 2 < k_end) {
+            uint8_t in0_r7_last_group_2_i8 = (uint8_t)in0[i * stride0 + r2 + 7 * stride0 + 2];
+            uint8_t in0_r7_last_group_2_u8 = (uint8_t)(int8_t)in0_r7_last_group_2_i8;
+            uint32_t in0_r7_last_group_2 = (uint32_t)in0_r7_last_group_2_u8;
+            uint32_t in0_r7_last_group_2_high = (uint32_t)((uint32_t)in0_r7_last_group_2 << 16);
+            in0_r7_last_group = (uint32_t)(in0_r7_last_group | in0_r7_last_group_2_high);
+          }
+          if (r2 + 3 < k_end) {
+            uint8_t in0_r7_last_group_3_i8 = (uint8_t)in0[i * stride0 + r2 + 7 * stride0 + 3];
+            uint8_t in0_r7_last_group_3_u8 = (uint8_t)(int8_t)in0_r7_last_group_3_i8;
+            uint32_t in0_r7_last_group_3 = (uint32_t)in0_r7_last_group_3_u8;
+            uint32_t in0_r7_last_group_3_high = (uint32_t)((uint32_t)in0_r7_last_group_3 << 24);
+            in0_r7_last_group = (uint32_t)(in0_r7_last_group | in0_r7_last_group_3_high);
+          }
+          svuint32_t in0_r7_last = svdup_n_u32(in0_r7_last_group);
+          acc7_0 = svdot_s32(acc7_0, svreinterpret_s8_u32(in0_r7_last),
+                             svreinterpret_s8_u32(panel_v0_last));
+        }
+        svst1_s32(svptrue_b32(), out + out_base, acc0_0);
+        svst1_s32(svptrue_b32(), out + out_base + stride2, acc1_0);
+        svst1_s32(svptrue_b32(), out + out_base + 2 * stride2, acc2_0);
+        svst1_s32(svptrue_b32(), out + out_base + 3 * stride2, acc3_0);
+        svst1_s32(svptrue_b32(), out + out_base + 4 * stride2, acc4_0);
+        svst1_s32(svptrue_b32(), out + out_base + 5 * stride2, acc5_0);
+        svst1_s32(svptrue_b32(), out + out_base + 6 * stride2, acc6_0);
+        svst1_s32(svptrue_b32(), out + out_base + 7 * stride2, acc7_0);
       }
-      svst1_s32(svptrue_b32(), out + out_base, acc0_0);
-      svst1_s32(svptrue_b32(), out + out_base + stride2, acc1_0);
-    }
-    // the rest: 1 row
-    for (; i < size0; ++i) {
-      int64_t out_base = i * stride2 + j;
-      svint32_t acc0_0 = svld1_s32(svptrue_b32(), out + out_base);
-      // k
-      int64_t r2 = 0;
-      for (; r2 < size2; ++r2) {
-        svint32_t in1_v0 = svreinterpret_s32_s8(
-            svreinterpret_s8_s32(svld1sb_s32(svptrue_b32(), in1 + j + r2 * stride1)));
-        uint8_t in0_r0_elem_i8 = (uint8_t)in0[i * stride0 + r2];
-        uint32_t in0_r0_elem = (uint32_t)(int32_t)(int8_t)in0_r0_elem_i8;
-        svint32_t in0_r0 = svdup_n_s32(in0_r0_elem);
-        svint32_t product0_0 = svmul_s32_x(svptrue_b32(), in0_r0, in1_v0);
-        acc0_0 = svadd_s32_x(svptrue_b32(), acc0_0, product0_0);
+      // the rest: 4 rows
+      for (; i + 4 <= size0; i += 4) {
+        int64_t out_base = i * stride2 + j;
+        svint32_t acc0_0 = svld1_s32(svptrue_b32(), out + out_base);
+        svint32_t acc1_0 = svld1_s32(svptrue_b32(), out + out_base + stride2);
+        svint32_t acc2_0 = svld1_s32(svptrue_b32(), out + out_base + 2 * stride2);
+        svint32_t acc3_0 = svld1_s32(svptrue_b32(), out + out_base + 3 * stride2);
+        // k, 4 steps per sdot
+        int64_t r2 = k0;
+        for (; r2 + 4 <= k_end; r2 += 4) {
+          svuint32_t panel_v0 = svld1_u32(svptrue_b32(), panel + r2 * vscale - k0 * vscale);
+          uint32_t in0_r0_group;
+          __builtin_memcpy(&in0_r0_group, in0 + i * stride0 + r2, sizeof in0_r0_group);
+          svuint32_t in0_r0 = svdup_n_u32(in0_r0_group);
+          acc0_0 = svdot_s32(acc0_0, svreinterpret_s8_u32(in0_r0), svreinterpret_s8_u32(panel_v0));
+          uint32_t in0_r1_group;
+          __builtin_memcpy(&in0_r1_group, in0 + i * stride0 + r2 + stride0, sizeof in0_r1_group);
+          svuint32_t in0_r1 = svdup_n_u32(in0_r1_group);
+          acc1_0 = svdot_s32(acc1_0, svreinterpret_s8_u32(in0_r1), svreinterpret_s8_u32(panel_v0));
+          uint32_t in0_r2_group;
+          __builtin_memcpy(&in0_r2_group, in0 + i * stride0 + r2 + 2 * stride0,
+                           sizeof in0_r2_group);
+          svuint32_t in0_r2 = svdup_n_u32(in0_r2_group);
+          acc2_0 = svdot_s32(acc2_0, svreinterpret_s8_u32(in0_r2), svreinterpret_s8_u32(panel_v0));
+          uint32_t in0_r3_group;
+          __builtin_memcpy(&in0_r3_group, in0 + i * stride0 + r2 + 3 * stride0,
+                           sizeof in0_r3_group);
+          svuint32_t in0_r3 = svdup_n_u32(in0_r3_group);
+          acc3_0 = svdot_s32(acc3_0, svreinterpret_s8_u32(in0_r3), svreinterpret_s8_u32(panel_v0));
+        }
+        // the last steps of k
+        if (r2 < k_end) {
+          svuint32_t panel_v0_last = svld1_u32(svptrue_b32(), panel + r2 * vscale - k0 * vscale);
+          uint8_t in0_r0_last_group_0_i8 = (uint8_t)in0[i * stride0 + r2];
+          uint8_t in0_r0_last_group_0_u8 = (uint8_t)(int8_t)in0_r0_last_group_0_i8;
+          uint32_t in0_r0_last_group = (uint32_t)in0_r0_last_group_0_u8;
+          if (r2 + 1 < k_end) {
+            uint8_t in0_r0_last_group_1_i8 = (uint8_t)in0[i * stride0 + r2 + 1];
+            uint8_t in0_r0_last_group_1_u8 = (uint8_t)(int8_t)in0_r0_last_group_1_i8;
+            uint32_t in0_r0_last_group_1 = (uint32_t)in0_r0_last_group_1_u8;
+            uint32_t in0_r0_last_group_1_high = (uint32_t)((uint32_t)in0_r0_last_group_1 << 8);
+            in0_r0_last_group = (uint32_t)(in0_r0_last_group | in0_r0_last_group_1_high);
+          }
+          if (r2 + 2 < k_end) {
+            uint8_t in0_r0_last_group_2_i8 = (uint8_t)in0[i * stride0 + r2 + 2];
+            uint8_t in0_r0_last_group_2_u8 = (uint8_t)(int8_t)in0_r0_last_group_2_i8;
+            uint32_t in0_r0_last_group_2 = (uint32_t)in0_r0_last_group_2_u8;
+            uint32_t in0_r0_last_group_2_high = (uint32_t)((uint32_t)in0_r0_last_group_2 << 16);
+            in0_r0_last_group = (uint32_t)(in0_r0_last_group | in0_r0_last_group_2_high);
+          }
+          if (r2 + 3 < k_end) {
+            uint8_t in0_r0_last_group_3_i8 = (uint8_t)in0[i * stride0 + r2 + 3];
+            uint8_t in0_r0_last_group_3_u8 = (uint8_t)(int8_t)in0_r0_last_group_3_i8;
+            uint32_t in0_r0_last_group_3 = (uint32_t)in0_r0_last_group_3_u8;
+            uint32_t in0_r0_last_group_3_high = (uint32_t)((uint32_t)in0_r0_last_group_3 << 24);
+            in0_r0_last_group = (uint32_t)(in0_r0_last_group | in0_r0_last_group_3_high);
+          }
+          svuint32_t in0_r0_last = svdup_n_u32(in0_r0_last_group);
+          acc0_0 = svdot_s32(acc0_0, svreinterpret_s8_u32(in0_r0_last),
+                             svreinterpret_s8_u32(panel_v0_last));
+          uint8_t in0_r1_last_group_0_i8 = (uint8_t)in0[i * stride0 + r2 + stride0];
+          uint8_t in0_r1_last_group_0_u8 = (uint8_t)(int8_t)in0_r1_last_group_0_i8;
+          uint32_t in0_r1_last_group = (uint32_t)in0_r1_last_group_0_u8;
+          if (r2 + 1 < k_end) {
+            uint8_t in0_r1_last_group_1_i8 = (uint8_t)in0[i * stride0 + r2 + stride0 + 1];
+            uint8_t in0_r1_last_group_1_u8 = (uint8_t)(int8_t)in0_r1_last_group_1_i8;
+            uint32_t in0_r1_last_group_1 = (uint32_t)in0_r1_last_group_1_u8;
+            uint32_t in0_r1_last_group_1_high = (uint32_t)((uint32_t)in0_r1_last_group_1 << 8);
+            in0_r1_last_group = (uint32_t)(in0_r1_last_group | in0_r1_last_group_1_high);
+          }
+          if (r2 + 2 < k_end) {
+            uint8_t in0_r1_last_group_2_i8 = (uint8_t)in0[i * stride0 + r2 + stride0 + 2];
+            uint8_t in0_r1_last_group_2_u8 = (uint8_t)(int8_t)in0_r1_last_group_2_i8;
+            uint32_t in0_r1_last_group_2 = (uint32_t)in0_r1_last_group_2_u8;
+            uint32_t in0_r1_last_group_2_high = (uint32_t)((uint32_t)in0_r1_last_group_2 << 16);
+            in0_r1_last_group = (uint32_t)(in0_r1_last_group | in0_r1_last_group_2_high);
+          }
+          if (r2 + 3 < k_end) {
+            uint8_t in0_r1_last_group_3_i8 = (uint8_t)in0[i * stride0 + r2 + stride0 + 3];
+            uint8_t in0_r1_last_group_3_u8 = (uint8_t)(int8_t)in0_r1_last_group_3_i8;
+            uint32_t in0_r1_last_group_3 = (uint32_t)in0_r1_last_group_3_u8;
+            uint32_t in0_r1_last_group_3_high = (uint32_t)((uint32_t)in0_r1_last_group_3 << 24);
+            in0_r1_last_group = (uint32_t)(in0_r1_last_group | in0_r1_last_group_3_high);
+          }
+          svuint32_t in0_r1_last = svdup_n_u32(in0_r1_last_group);
+          acc1_0 = svdot_s32(acc1_0, svreinterpret_s8_u32(in0_r1_last),
+                             svreinterpret_s8_u32(panel_v0_last));
+          uint8_t in0_r2_last_group_0_i8 = (uint8_t)in0[i * stride0 + r2 + 2 * stride0];
+          uint8_t in0_r2_last_group_0_u8 = (uint8_t)(int8_t)in0_r2_last_group_0_i8;
+          uint32_t in0_r2_last_group = (uint32_t)in0_r2_last_group_0_u8;
+          if (r2 + 1 < k_end) {
+            uint8_t in0_r2_last_group_1_i8 = (uint8_t)in0[i * stride0 + r2 + 2 * stride0 + 1];
+            uint8_t in0_r2_last_group_1_u8 = (uint8_t)(int8_t)in0_r2_last_group_1_i8;
+            uint32_t in0_r2_last_group_1 = (uint32_t)in0_r2_last_group_1_u8;
+            uint32_t in0_r2_last_group_1_high = (uint32_t)((uint32_t)in0_r2_last_group_1 << 8);
+            in0_r2_last_group = (uint32_t)(in0_r2_last_group | in0_r2_last_group_1_high);
+          }
+          if (r2 + 2 < k_end) {
+            uint8_t in0_r2_last_group_2_i8 = (uint8_t)in0[i * stride0 + r2 + 2 * stride0 + 2];
+            uint8_t in0_r2_last_group_2_u8 = (uint8_t)(int8_t)in0_r2_last_group_2_i8;
+            uint32_t in0_r2_last_group_2 = (uint32_t)in0_r2_last_group_2_u8;
+            uint32_t in0_r2_last_group_2_high = (uint32_t)((uint32_t)in0_r2_last_group_2 << 16);
+            in0_r2_last_group = (uint32_t)(in0_r2_last_group | in0_r2_last_group_2_high);
+          }
+          if (r2 + 3 < k_end) {
+            uint8_t in0_r2_last_group_3_i8 = (uint8_t)in0[i * stride0 + r2 + 2 * stride0 + 3];
+            uint8_t in0_r2_last_group_3_u8 = (uint8_t)(int8_t)in0_r2_last_group_3_i8;
+            uint32_t in0_r2_last_group_3 = (uint32_t)in0_r2_last_group_3_u8;
+            uint32_t in0_r2_last_group_3_high = (uint32_t)((uint32_t)in0_r2_last_group_3 << 24);
+            in0_r2_last_group = (uint32_t)(in0_r2_last_group | in0_r2_last_group_3_high);
+          }
+          svuint32_t in0_r2_last = svdup_n_u32(in0_r2_last_group);
+          acc2_0 = svdot_s32(acc2_0, svreinterpret_s8_u32(in0_r2_last),
+                             svreinterpret_s8_u32(panel_v0_last));
+          uint8_t in0_r3_last_group_0_i8 = (uint8_t)in0[i * stride0 + r2 + 3 * stride0];
+          uint8_t in0_r3_last_group_0_u8 = (uint8_t)(int8_t)in0_r3_last_group_0_i8;
+          uint32_t in0_r3_last_group = (uint32_t)in0_r3_last_group_0_u8;
+          if (r2 + 1 < k_end) {
+            uint8_t in0_r3_last_group_1_i8 = (uint8_t)in0[i * stride0 + r2 + 3 * stride0 + 1];
+            uint8_t in0_r3_last_group_1_u8 = (uint8_t)(int8_t)in0_r3_last_group_1_i8;
+            uint32_t in0_r3_last_group_1 = (uint32_t)in0_r3_last_group_1_u8;
+            uint32_t in0_r3_last_group_1_high = (uint32_t)((uint32_t)in0_r3_last_group_1 << 8);
+            in0_r3_last_group = (uint32_t)(in0_r3_last_group | in0_r3_last_group_1_high);
+          }
+          if (r2 + 2 < k_end) {
+            uint8_t in0_r3_last_group_2_i8 = (uint8_t)in0[i * stride0 + r2 + 3 * stride0 + 2];
+            uint8_t in0_r3_last_group_2_u8 = (uint8_t)(int8_t)in0_r3_last_group_2_i8;
+            uint32_t in0_r3_last_group_2 = (uint32_t)in0_r3_last_group_2_u8;
+            uint32_t in0_r3_last_group_2_high = (uint32_t)((uint32_t)in0_r3_last_group_2 << 16);
+            in0_r3_last_group = (uint32_t)(in0_r3_last_group | in0_r3_last_group_2_high);
+          }
+          if (r2 + 3 < k_end) {
+            uint8_t in0_r3_last_group_3_i8 = (uint8_t)in0[i * stride0 + r2 + 3 * stride0 + 3];
+            uint8_t in0_r3_last_group_3_u8 = (uint8_t)(int8_t)in0_r3_last_group_3_i8;
+            uint32_t in0_r3_last_group_3 = (uint32_t)in0_r3_last_group_3_u8;
+            uint32_t in0_r3_last_group_3_high = (uint32_t)((uint32_t)in0_r3_last_group_3 << 24);
+            in0_r3_last_group = (uint32_t)(in0_r3_last_group | in0_r3_last_group_3_high);
+          }
+          svuint32_t in0_r3_last = svdup_n_u32(in0_r3_last_group);
+          acc3_0 = svdot_s32(acc3_0, svreinterpret_s8_u32(in0_r3_last),
+                             svreinterpret_s8_u32(panel_v0_last));
+        }
+        svst1_s32(svptrue_b32(), out + out_base, acc0_0);
+        svst1_s32(svptrue_b32(), out + out_base + stride2, acc1_0);
+        svst1_s32(svptrue_b32(), out + out_base + 2 * stride2, acc2_0);
+        svst1_s32(svptrue_b32(), out + out_base + 3 * stride2, acc3_0);
       }
-      svst1_s32(svptrue_b32(), out + out_base, acc0_0);
+      // the rest: 2 rows
+      for (; i + 2 <= size0; i += 2) {
+        int64_t out_base = i * stride2 + j;
+        svint32_t acc0_0 = svld1_s32(svptrue_b32(), out + out_base);
+        svint32_t acc1_0 = svld1_s32(svptrue_b32(), out + out_base + stride2);
+        // k, 4 steps per sdot
+        int64_t r2 = k0;
+        for (; r2 + 4 <= k_end; r2 += 4) {
+          svuint32_t panel_v0 = svld1_u32(svptrue_b32(), panel + r2 * vscale - k0 * vscale);
+          uint32_t in0_r0_group;
+          __builtin_memcpy(&in0_r0_group, in0 + i * stride0 + r2, sizeof in0_r0_group);
+          svuint32_t in0_r0 = svdup_n_u32(in0_r0_group);
+          acc0_0 = svdot_s32(acc0_0, svreinterpret_s8_u32(in0_r0), svreinterpret_s8_u32(panel_v0));
+          uint32_t in0_r1_group;
+          __builtin_memcpy(&in0_r1_group, in0 + i * stride0 + r2 + stride0, sizeof in0_r1_group);
+          svuint32_t in0_r1 = svdup_n_u32(in0_r1_group);
+          acc1_0 = svdot_s32(acc1_0, svreinterpret_s8_u32(in0_r1), svreinterpret_s8_u32(panel_v0));
+        }
+        // the last steps of k
+        if (r2 < k_end) {
+          svuint32_t panel_v0_last = svld1_u32(svptrue_b32(), panel + r2 * vscale - k0 * vscale);
+          uint8_t in0_r0_last_group_0_i8 = (uint8_t)in0[i * stride0 + r2];
+          uint8_t in0_r0_last_group_0_u8 = (uint8_t)(int8_t)in0_r0_last_group_0_i8;
+          uint32_t in0_r0_last_group = (uint32_t)in0_r0_last_group_0_u8;
+          if (r2 + 1 < k_end) {
+            uint8_t in0_r0_last_group_1_i8 = (uint8_t)in0[i * stride0 + r2 + 1];
+            uint8_t in0_r0_last_group_1_u8 = (uint8_t)(int8_t)in0_r0_last_group_1_i8;
+            uint32_t in0_r0_last_group_1 = (uint32_t)in0_r0_last_group_1_u8;
+            uint32_t in0_r0_last_group_1_high = (uint32_t)((uint32_t)in0_r0_last_group_1 << 8);
+            in0_r0_last_group = (uint32_t)(in0_r0_last_group | in0_r0_last_group_1_high);
+          }
+          if (r2 + 2 < k_end) {
+            uint8_t in0_r0_last_group_2_i8 = (uint8_t)in0[i * stride0 + r2 + 2];
+            uint8_t in0_r0_last_group_2_u8 = (uint8_t)(int8_t)in0_r0_last_group_2_i8;
+            uint32_t in0_r0_last_group_2 = (uint32_t)in0_r0_last_group_2_u8;
+            uint32_t in0_r0_last_group_2_high = (uint32_t)((uint32_t)in0_r0_last_group_2 << 16);
+            in0_r0_last_group = (uint32_t)(in0_r0_last_group | in0_r0_last_group_2_high);
+          }
+          if (r2 + 3 < k_end) {
+            uint8_t in0_r0_last_group_3_i8 = (uint8_t)in0[i * stride0 + r2 + 3];
+            uint8_t in0_r0_last_group_3_u8 = (uint8_t)(int8_t)in0_r0_last_group_3_i8;
+            uint32_t in0_r0_last_group_3 = (uint32_t)in0_r0_last_group_3_u8;
+            uint32_t in0_r0_last_group_3_high = (uint32_t)((uint32_t)in0_r0_last_group_3 << 24);
+            in0_r0_last_group = (uint32_t)(in0_r0_last_group | in0_r0_last_group_3_high);
+          }
+          svuint32_t in0_r0_last = svdup_n_u32(in0_r0_last_group);
+          acc0_0 = svdot_s32(acc0_0, svreinterpret_s8_u32(in0_r0_last),
+                             svreinterpret_s8_u32(panel_v0_last));
+          uint8_t in0_r1_last_group_0_i8 = (uint8_t)in0[i * stride0 + r2 + stride0];
+          uint8_t in0_r1_last_group_0_u8 = (uint8_t)(int8_t)in0_r1_last_group_0_i8;
+          uint32_t in0_r1_last_group = (uint32_t)in0_r1_last_group_0_u8;
+          if (r2 + 1 < k_end) {
+            uint8_t in0_r1_last_group_1_i8 = (uint8_t)in0[i * stride0 + r2 + stride0 + 1];
+            uint8_t in0_r1_last_group_1_u8 = (uint8_t)(int8_t)in0_r1_last_group_1_i8;
+            uint32_t in0_r1_last_group_1 = (uint32_t)in0_r1_last_group_1_u8;
+            uint32_t in0_r1_last_group_1_high = (uint32_t)((uint32_t)in0_r1_last_group_1 << 8);
+            in0_r1_last_group = (uint32_t)(in0_r1_last_group | in0_r1_last_group_1_high);
+          }
+          if (r2 + 2 < k_end) {
+            uint8_t in0_r1_last_group_2_i8 = (uint8_t)in0[i * stride0 + r2 + stride0 + 2];
+            uint8_t in0_r1_last_group_2_u8 = (uint8_t)(int8_t)in0_r1_last_group_2_i8;
+            uint32_t in0_r1_last_group_2 = (uint32_t)in0_r1_last_group_2_u8;
+            uint32_t in0_r1_last_group_2_high = (uint32_t)((uint32_t)in0_r1_last_group_2 << 16);
+            in0_r1_last_group = (uint32_t)(in0_r1_last_group | in0_r1_last_group_2_high);
+          }
+          if (r2 + 3 < k_end) {
+            uint8_t in0_r1_last_group_3_i8 = (uint8_t)in0[i * stride0 + r2 + stride0 + 3];
+            uint8_t in0_r1_last_group_3_u8 = (uint8_t)(int8_t)in0_r1_last_group_3_i8;
+            uint32_t in0_r1_last_group_3 = (uint32_t)in0_r1_last_group_3_u8;
+            uint32_t in0_r1_last_group_3_high = (uint32_t)((uint32_t)in0_r1_last_group_3 << 24);
+            in0_r1_last_group = (uint32_t)(in0_r1_last_group | in0_r1_last_group_3_high);
+          }
+          svuint32_t in0_r1_last = svdup_n_u32(in0_r1_last_group);
+          acc1_0 = svdot_s32(acc1_0, svreinterpret_s8_u32(in0_r1_last),
+                             svreinterpret_s8_u32(panel_v0_last));
+        }
+        svst1_s32(svptrue_b32(), out + out_base, acc0_0);
+        svst1_s32(svptrue_b32(), out + out_base + stride2, acc1_0);
+      }
+      // the rest: 1 row
+      for (; i < size0; ++i) {
+        int64_t out_base = i * stride2 + j;
+        svint32_t acc0_0 = svld1_s32(svptrue_b32(), out + out_base);
+        // k, 4 steps per sdot
+        int64_t r2 = k0;
+        for (; r2 + 4 <= k_end; r2 += 4) {
+          svuint32_t panel_v0 = svld1_u32(svptrue_b32(), panel + r2 * vscale - k0 * vscale);
+          uint32_t in0_r0_group;
+          __builtin_memcpy(&in0_r0_group, in0 + i * stride0 + r2, sizeof in0_r0_group);
+          svuint32_t in0_r0 = svdup_n_u32(in0_r0_group);
+          acc0_0 = svdot_s32(acc0_0, svreinterpret_s8_u32(in0_r0), svreinterpret_s8_u32(panel_v0));
+        }
+        // the last steps of k
+        if (r2 < k_end) {
+          svuint32_t panel_v0_last = svld1_u32(svptrue_b32(), panel + r2 * vscale - k0 * vscale);
+          uint8_t in0_r0_last_group_0_i8 = (uint8_t)in0[i * stride0 + r2];
+          uint8_t in0_r0_last_group_0_u8 = (uint8_t)(int8_t)in0_r0_last_group_0_i8;
+          uint32_t in0_r0_last_group = (uint32_t)in0_r0_last_group_0_u8;
+          if (r2 + 1 < k_end) {
+            uint8_t in0_r0_last_group_1_i8 = (uint8_t)in0[i * stride0 + r2 + 1];
+            uint8_t in0_r0_last_group_1_u8 = (uint8_t)(int8_t)in0_r0_last_group_1_i8;
+            uint32_t in0_r0_last_group_1 = (uint32_t)in0_r0_last_group_1_u8;
+            uint32_t in0_r0_last_group_1_high = (uint32_t)((uint32_t)in0_r0_last_group_1 << 8);
+            in0_r0_last_group = (uint32_t)(in0_r0_last_group | in0_r0_last_group_1_high);
+          }
+          if (r2 + 2 < k_end) {
+            uint8_t in0_r0_last_group_2_i8 = (uint8_t)in0[i * stride0 + r2 + 2];
+            uint8_t in0_r0_last_group_2_u8 = (uint8_t)(int8_t)in0_r0_last_group_2_i8;
+            uint32_t in0_r0_last_group_2 = (uint32_t)in0_r0_last_group_2_u8;
+            uint32_t in0_r0_last_group_2_high = (uint32_t)((uint32_t)in0_r0_last_group_2 << 16);
+            in0_r0_last_group = (uint32_t)(in0_r0_last_group | in0_r0_last_group_2_high);
+          }
+          if (r2 + 3 < k_end) {
+            uint8_t in0_r0_last_group_3_i8 = (uint8_t)in0[i * stride0 + r2 + 3];
+            uint8_t in0_r0_last_group_3_u8 = (uint8_t)(int8_t)in0_r0_last_group_3_i8;
+            uint32_t in0_r0_last_group_3 = (uint32_t)in0_r0_last_group_3_u8;
+            uint32_t in0_r0_last_group_3_high = (uint32_t)((uint32_t)in0_r0_last_group_3 << 24);
+            in0_r0_last_group = (uint32_t)(in0_r0_last_group | in0_r0_last_group_3_high);
+          }
+          svuint32_t in0_r0_last = svdup_n_u32(in0_r0_last_group);
+          acc0_0 = svdot_s32(acc0_0, svreinterpret_s8_u32(in0_r0_last),
+                             svreinterpret_s8_u32(panel_v0_last));
+        }
+        svst1_s32(svptrue_b32(), out + out_base, acc0_0);
+      }
     }
   }
   // the rest of j: one partial vector, its loads and stores masked
   if (j < size1) {
     svbool_t tail_lanes = svwhilelt_b32_s64(j, size1);
-    int64_t i = 0;
-    // along i: tiles of 8 x 1 vectors
-    for (; i + 8 <= size0; i += 8) {
-      int64_t out_base = i * stride2 + j;
-      svint32_t acc0_0 = svld1_s32(tail_lanes, out + out_base);
-      svint32_t acc1_0 = svld1_s32(tail_lanes, out + out_base + stride2);
-      svint32_t acc2_0 = svld1_s32(tail_lanes, out + out_base + 2 * stride2);
-      svint32_t acc3_0 = svld1_s32(tail_lanes, out + out_base + 3 * stride2);
-      svint32_t acc4_0 = svld1_s32(tail_lanes, out + out_base + 4 * stride2);
-      svint32_t acc5_0 = svld1_s32(tail_lanes, out + out_base + 5 * stride2);
-      svint32_t acc6_0 = svld1_s32(tail_lanes, out + out_base + 6 * stride2);
-      svint32_t acc7_0 = svld1_s32(tail_lanes, out + out_base + 7 * stride2);
-      // k
-      int64_t r2 = 0;
-      for (; r2 < size2; ++r2) {
-        svint8_t in1_v0_i8 = svreinterpret_s8_s32(svld1sb_s32(tail_lanes, in1 + j + r2 * stride1));
-        svint32_t in1_v0 = svreinterpret_s32_s8(in1_v0_i8);
-        uint8_t in0_r0_elem_i8 = (uint8_t)in0[i * stride0 + r2];
-        uint32_t in0_r0_elem = (uint32_t)(int32_t)(int8_t)in0_r0_elem_i8;
-        svint32_t in0_r0 = svdup_n_s32(in0_r0_elem);
-        svint32_t product0_0 = svmul_s32_x(svptrue_b32(), in0_r0, in1_v0);
-        acc0_0 = svadd_s32_x(svptrue_b32(), acc0_0, product0_0);
-        uint8_t in0_r1_elem_i8 = (uint8_t)in0[i * stride0 + r2 + stride0];
-        uint32_t in0_r1_elem = (uint32_t)(int32_t)(int8_t)in0_r1_elem_i8;
-        svint32_t in0_r1 = svdup_n_s32(in0_r1_elem);
-        svint32_t product1_0 = svmul_s32_x(svptrue_b32(), in0_r1, in1_v0);
-        acc1_0 = svadd_s32_x(svptrue_b32(), acc1_0, product1_0);
-        uint8_t in0_r2_elem_i8 = (uint8_t)in0[i * stride0 + r2 + 2 * stride0];
-        uint32_t in0_r2_elem = (uint32_t)(int32_t)(int8_t)in0_r2_elem_i8;
-        svint32_t in0_r2 = svdup_n_s32(in0_r2_elem);
-        svint32_t product2_0 = svmul_s32_x(svptrue_b32(), in0_r2, in1_v0);
-        acc2_0 = svadd_s32_x(svptrue_b32(), acc2_0, product2_0);
-        uint8_t in0_r3_elem_i8 = (uint8_t)in0[i * stride0 + r2 + 3 * stride0];
-        uint32_t in0_r3_elem = (uint32_t)(int32_t)(int8_t)in0_r3_elem_i8;
-        svint32_t in0_r3 = svdup_n_s32(in0_r3_elem);
-        svint32_t product3_0 = svmul_s32_x(svptrue_b32(), in0_r3, in1_v0);
-        acc3_0 = svadd_s32_x(svptrue_b32(), acc3_0, product3_0);
-        uint8_t in0_r4_elem_i8 = (uint8_t)in0[i * stride0 + r2 + 4 * stride0];
-        uint32_t in0_r4_elem = (uint32_t)(int32_t)(int8_t)in0_r4_elem_i8;
-        svint32_t in0_r4 = svdup_n_s32(in0_r4_elem);
-        svint32_t product4_0 = svmul_s32_x(svptrue_b32(), in0_r4, in1_v0);
-        acc4_0 = svadd_s32_x(svptrue_b32(), acc4_0, product4_0);
-        uint8_t in0_r5_elem_i8 = (uint8_t)in0[i * stride0 + r2 + 5 * stride0];
-        uint32_t in0_r5_elem = (uint32_t)(int32_t)(int8_t)in0_r5_elem_i8;
-        svint32_t in0_r5 = svdup_n_s32(in0_r5_elem);
-        svint32_t product5_0 = svmul_s32_x(svptrue_b32(), in0_r5, in1_v0);
-        acc5_0 = svadd_s32_x(svptrue_b32(), acc5_0, product5_0);
-        uint8_t in0_r6_elem_i8 = (uint8_t)in0[i * stride0 + r2 + 6 * stride0];
-        uint32_t in0_r6_elem = (uint32_t)(int32_t)(int8_t)in0_r6_elem_i8;
-        svint32_t in0_r6 = svdup_n_s32(in0_r6_elem);
-        svint32_t product6_0 = svmul_s32_x(svptrue_b32(), in0_r6, in1_v0);
-        acc6_0 = svadd_s32_x(svptrue_b32(), acc6_0, product6_0);
-        uint8_t in0_r7_elem_i8 = (uint8_t)in0[i * stride0 + r2 + 7 * stride0];
-        uint32_t in0_r7_elem = (uint32_t)(int32_t)(int8_t)in0_r7_elem_i8;
-        svint32_t in0_r7 = svdup_n_s32(in0_r7_elem);
-        svint32_t product7_0 = svmul_s32_x(svptrue_b32(), in0_r7, in1_v0);
-        acc7_0 = svadd_s32_x(svptrue_b32(), acc7_0, product7_0);
+    int64_t k_blocks_end = size2 > 1 ? size2 : 1;
+    // blocks of 512 steps of k through the panel
+    int64_t k0 = 0;
+    for (; k0 < k_blocks_end; k0 += 512) {
+      int64_t k_end = k0 + 512 < size2 ? k0 + 512 : size2;
+      // pack: 1 vector of b per 4 steps, as byte quads
+      int64_t kp = k0;
+      for (; kp + 4 <= k_end; kp += 4) {
+        svint8_t group0_0_i8 =
+            svreinterpret_s8_s32(svld1sb_s32(tail_lanes, in1 + j + kp * stride1));
+        svuint8_t group0_0_u8 = svreinterpret_u8_s8(group0_0_i8);
+        svuint32_t group0 = svextb_u32_x(svptrue_b32(), svreinterpret_u32_u8(group0_0_u8));
+        svint8_t group0_1_i8 =
+            svreinterpret_s8_s32(svld1sb_s32(tail_lanes, in1 + j + kp * stride1 + stride1));
+        svuint8_t group0_1_u8 = svreinterpret_u8_s8(group0_1_i8);
+        svuint32_t group0_1 = svextb_u32_x(svptrue_b32(), svreinterpret_u32_u8(group0_1_u8));
+        svuint32_t group0_1_high = svlsl_n_u32_x(svptrue_b32(), group0_1, 8);
+        group0 = svorr_u32_x(svptrue_b32(), group0, group0_1_high);
+        svint8_t group0_2_i8 =
+            svreinterpret_s8_s32(svld1sb_s32(tail_lanes, in1 + j + kp * stride1 + 2 * stride1));
+        svuint8_t group0_2_u8 = svreinterpret_u8_s8(group0_2_i8);
+        svuint32_t group0_2 = svextb_u32_x(svptrue_b32(), svreinterpret_u32_u8(group0_2_u8));
+        svuint32_t group0_2_high = svlsl_n_u32_x(svptrue_b32(), group0_2, 16);
+        group0 = svorr_u32_x(svptrue_b32(), group0, group0_2_high);
+        svint8_t group0_3_i8 =
+            svreinterpret_s8_s32(svld1sb_s32(tail_lanes, in1 + j + kp * stride1 + 3 * stride1));
+        svuint8_t group0_3_u8 = svreinterpret_u8_s8(group0_3_i8);
+        svuint32_t group0_3 = svextb_u32_x(svptrue_b32(), svreinterpret_u32_u8(group0_3_u8));
+        svuint32_t group0_3_high = svlsl_n_u32_x(svptrue_b32(), group0_3, 24);
+        group0 = svorr_u32_x(svptrue_b32(), group0, group0_3_high);
+        svst1_u32(svptrue_b32(), panel + kp * vscale - k0 * vscale, group0);
       }
-      svst1_s32(tail_lanes, out + out_base, acc0_0);
-      svst1_s32(tail_lanes, out + out_base + stride2, acc1_0);
-      svst1_s32(tail_lanes, out + out_base + 2 * stride2, acc2_0);
-      svst1_s32(tail_lanes, out + out_base + 3 * stride2, acc3_0);
-      svst1_s32(tail_lanes, out + out_base + 4 * stride2, acc4_0);
-      svst1_s32(tail_lanes, out + out_base + 5 * stride2, acc5_0);
-      svst1_s32(tail_lanes, out + out_base + 6 * stride2, acc6_0);
-      svst1_s32(tail_lanes, out + out_base + 7 * stride2, acc7_0);
-    }
-    // the rest: 4 rows
-    for (; i + 4 <= size0; i += 4) {
-      int64_t out_base = i * stride2 + j;
-      svint32_t acc0_0 = svld1_s32(tail_lanes, out + out_base);
-      svint32_t acc1_0 = svld1_s32(tail_lanes, out + out_base + stride2);
-      svint32_t acc2_0 = svld1_s32(tail_lanes, out + out_base + 2 * stride2);
-      svint32_t acc3_0 = svld1_s32(tail_lanes, out + out_base + 3 * stride2);
-      // k
-      int64_t r2 = 0;
-      for (; r2 < size2; ++r2) {
-        svint8_t in1_v0_i8 = svreinterpret_s8_s32(svld1sb_s32(tail_lanes, in1 + j + r2 * stride1));
-        svint32_t in1_v0 = svreinterpret_s32_s8(in1_v0_i8);
-        uint8_t in0_r0_elem_i8 = (uint8_t)in0[i * stride0 + r2];
-        uint32_t in0_r0_elem = (uint32_t)(int32_t)(int8_t)in0_r0_elem_i8;
-        svint32_t in0_r0 = svdup_n_s32(in0_r0_elem);
-        svint32_t product0_0 = svmul_s32_x(svptrue_b32(), in0_r0, in1_v0);
-        acc0_0 = svadd_s32_x(svptrue_b32(), acc0_0, product0_0);
-        uint8_t in0_r1_elem_i8 = (uint8_t)in0[i * stride0 + r2 + stride0];
-        uint32_t in0_r1_elem = (uint32_t)(int32_t)(int8_t)in0_r1_elem_i8;
-        svint32_t in0_r1 = svdup_n_s32(in0_r1_elem);
-        svint32_t product1_0 = svmul_s32_x(svptrue_b32(), in0_r1, in1_v0);
-        acc1_0 = svadd_s32_x(svptrue_b32(), acc1_0, product1_0);
-        uint8_t in0_r2_elem_i8 = (uint8_t)in0[i * stride0 + r2 + 2 * stride0];
-        uint32_t in0_r2_elem = (uint32_t)(int32_t)(int8_t)in0_r2_elem_i8;
-        svint32_t in0_r2 = svdup_n_s32(in0_r2_elem);
-        svint32_t product2_0 = svmul_s32_x(svptrue_b32(), in0_r2, in1_v0);
-        acc2_0 = svadd_s32_x(svptrue_b32(), acc2_0, product2_0);
-        uint8_t in0_r3_elem_i8 = (uint8_t)in0[i * stride0 + r2 + 3 * stride0];
-        uint32_t in0_r3_elem = (uint32_t)(int32_t)(int8_t)in0_r3_elem_i8;
-        svint32_t in0_r3 = svdup_n_s32(in0_r3_elem);
-        svint32_t product3_0 = svmul_s32_x(svptrue_b32(), in0_r3, in1_v0);
-        acc3_0 = svadd_s32_x(svptrue_b32(), acc3_0, product3_0);
+      // the last steps, the missing ones zero
+      if (kp < k_end) {
+        svint8_t group0_0_i8 =
+            svreinterpret_s8_s32(svld1sb_s32(tail_lanes, in1 + j + kp * stride1));
+        svuint8_t group0_0_u8 = svreinterpret_u8_s8(group0_0_i8);
+        svuint32_t group0 = svextb_u32_x(svptrue_b32(), svreinterpret_u32_u8(group0_0_u8));
+        if (kp + 1 < k_end) {
+          svint8_t group0_1_i8 =
+              svreinterpret_s8_s32(svld1sb_s32(tail_lanes, in1 + j + kp * stride1 + stride1));
+          svuint8_t group0_1_u8 = svreinterpret_u8_s8(group0_1_i8);
+          svuint32_t group0_1 = svextb_u32_x(svptrue_b32(), svreinterpret_u32_u8(group0_1_u8));
+          svuint32_t group0_1_high = svlsl_n_u32_x(svptrue_b32(), group0_1, 8);
+          group0 = svorr_u32_x(svptrue_b32(), group0, group0_1_high);
+        }
+        if (kp + 2 < k_end) {
+          svint8_t group0_2_i8 =
+              svreinterpret_s8_s32(svld1sb_s32(tail_lanes, in1 + j + kp * stride1 + 2 * stride1));
+          svuint8_t group0_2_u8 = svreinterpret_u8_s8(group0_2_i8);
+          svuint32_t group0_2 = svextb_u32_x(svptrue_b32(), svreinterpret_u32_u8(group0_2_u8));
+          svuint32_t group0_2_high = svlsl_n_u32_x(svptrue_b32(), group0_2, 16);
+          group0 = svorr_u32_x(svptrue_b32(), group0, group0_2_high);
+        }
+        if (kp + 3 < k_end) {
+          svint8_t group0_3_i8 =
+              svreinterpret_s8_s32(svld1sb_s32(tail_lanes, in1 + j + kp * stride1 + 3 * stride1));
+          svuint8_t group0_3_u8 = svreinterpret_u8_s8(group0_3_i8);
+          svuint32_t group0_3 = svextb_u32_x(svptrue_b32(), svreinterpret_u32_u8(group0_3_u8));
+          svuint32_t group0_3_high = svlsl_n_u32_x(svptrue_b32(), group0_3, 24);
+          group0 = svorr_u32_x(svptrue_b32(), group0, group0_3_high);
+        }
+        svst1_u32(svptrue_b32(), panel + kp * vscale - k0 * vscale, group0);
       }
-      svst1_s32(tail_lanes, out + out_base, acc0_0);
-      svst1_s32(tail_lanes, out + out_base + stride2, acc1_0);
-      svst1_s32(tail_lanes, out + out_base + 2 * stride2, acc2_0);
-      svst1_s32(tail_lanes, out + out_base + 3 * stride2, acc3_0);
-    }
-    // the rest: 2 rows
-    for (; i + 2 <= size0; i += 2) {
-      int64_t out_base = i * stride2 + j;
-      svint32_t acc0_0 = svld1_s32(tail_lanes, out + out_base);
-      svint32_t acc1_0 = svld1_s32(tail_lanes, out + out_base + stride2);
-      // k
-      int64_t r2 = 0;
-      for (; r2 < size2; ++r2) {
-        svint8_t in1_v0_i8 = svreinterpret_s8_s32(svld1sb_s32(tail_lanes, in1 + j + r2 * stride1));
-        svint32_t in1_v0 = svreinterpret_s32_s8(in1_v0_i8);
-        uint8_t in0_r0_elem_i8 = (uint8_t)in0[i * stride0 + r2];
-        uint32_t in0_r0_elem = (uint32_t)(int32_t)(int8_t)in0_r0_elem_i8;
-        svint32_t in0_r0 = svdup_n_s32(in0_r0_elem);
-        svint32_t product0_0 = svmul_s32_x(svptrue_b32(), in0_r0, in1_v0);
-        acc0_0 = svadd_s32_x(svptrue_b32(), acc0_0, product0_0);
-        uint8_t in0_r1_elem_i8 = (uint8_t)in0[i * stride0 + r2 + stride0];
-        uint32_t in0_r1_elem = (uint32_t)(int32_t)(int8_t)in0_r1_elem_i8;
-        svint32_t in0_r1 = svdup_n_s32(in0_r1_elem);
-        svint32_t product1_0 = svmul_s32_x(svptrue_b32(), in0_r1, in1_v0);
-        acc1_0 = svadd_s32_x(svptrue_b32(), acc1_0, product1_0);
+      int64_t i = 0;
+      // along i: tiles of 8 x 1 vectors
+      for (; i + 8 <= size0; i += 8) {
+        int64_t out_base = i * stride2 + j;
+        svint32_t acc0_0 = svld1_s32(tail_lanes, out + out_base);
+        svint32_t acc1_0 = svld1_s32(tail_lanes, out + out_base + stride2);
+        svint32_t acc2_0 = svld1_s32(tail_lanes, out + out_base + 2 * stride2);
+        svint32_t acc3_0 = svld1_s32(tail_lanes, out + out_base + 3 * stride2);
+        svint32_t acc4_0 = svld1_s32(tail_lanes, out + out_base + 4 * stride2);
+        svint32_t acc5_0 = svld1_s32(tail_lanes, out + out_base + 5 * stride2);
+        svint32_t acc6_0 = svld1_s32(tail_lanes, out + out_base + 6 * stride2);
+        svint32_t acc7_0 = svld1_s32(tail_lanes, out + out_base + 7 * stride2);
+        // k, 4 steps per sdot
+        int64_t r2 = k0;
+        for (; r2 + 4 <= k_end; r2 += 4) {
+          svuint32_t panel_v0 = svld1_u32(tail_lanes, panel + r2 * vscale - k0 * vscale);
+          uint32_t in0_r0_group;
+          __builtin_memcpy(&in0_r0_group, in0 + i * stride0 + r2, sizeof in0_r0_group);
+          svuint32_t in0_r0 = svdup_n_u32(in0_r0_group);
+          acc0_0 = svdot_s32(acc0_0, svreinterpret_s8_u32(in0_r0), svreinterpret_s8_u32(panel_v0));
+          uint32_t in0_r1_group;
+          __builtin_memcpy(&in0_r1_group, in0 + i * stride0 + r2 + stride0, sizeof in0_r1_group);
+          svuint32_t in0_r1 = svdup_n_u32(in0_r1_group);
+          acc1_0 = svdot_s32(acc1_0, svreinterpret_s8_u32(in0_r1), svreinterpret_s8_u32(panel_v0));
+          uint32_t in0_r2_group;
+          __builtin_memcpy(&in0_r2_group, in0 + i * stride0 + r2 + 2 * stride0,
+                           sizeof in0_r2_group);
+          svuint32_t in0_r2 = svdup_n_u32(in0_r2_group);
+          acc2_0 = svdot_s32(acc2_0, svreinterpret_s8_u32(in0_r2), svreinterpret_s8_u32(panel_v0));
+          uint32_t in0_r3_group;
+          __builtin_memcpy(&in0_r3_group, in0 + i * stride0 + r2 + 3 * stride0,
+                           sizeof in0_r3_group);
+          svuint32_t in0_r3 = svdup_n_u32(in0_r3_group);
+          acc3_0 = svdot_s32(acc3_0, svreinterpret_s8_u32(in0_r3), svreinterpret_s8_u32(panel_v0));
+          uint32_t in0_r4_group;
+          __builtin_memcpy(&in0_r4_group, in0 + i * stride0 + r2 + 4 * stride0,
+                           sizeof in0_r4_group);
+          svuint32_t in0_r4 = svdup_n_u32(in0_r4_group);
+          acc4_0 = svdot_s32(acc4_0, svreinterpret_s8_u32(in0_r4), svreinterpret_s8_u32(panel_v0));
+          uint32_t in0_r5_group;
+          __builtin_memcpy(&in0_r5_group, in0 + i * stride0 + r2 + 5 * stride0,
+                           sizeof in0_r5_group);
+          svuint32_t in0_r5 = svdup_n_u32(in0_r5_group);
+          acc5_0 = svdot_s32(acc5_0, svreinterpret_s8_u32(in0_r5), svreinterpret_s8_u32(panel_v0));
+          uint32_t in0_r6_group;
+          __builtin_memcpy(&in0_r6_group, in0 + i * stride0 + r2 + 6 * stride0,
+                           sizeof in0_r6_group);
+          svuint32_t in0_r6 = svdup_n_u32(in0_r6_group);
+          acc6_0 = svdot_s32(acc6_0, svreinterpret_s8_u32(in0_r6), svreinterpret_s8_u32(panel_v0));
+          uint32_t in0_r7_group;
+          __builtin_memcpy(&in0_r7_group, in0 + i * stride0 + r2 + 7 * stride0,
+                           sizeof in0_r7_group);
+          svuint32_t in0_r7 = svdup_n_u32(in0_r7_group);
+          acc7_0 = svdot_s32(acc7_0, svreinterpret_s8_u32(in0_r7), svreinterpret_s8_u32(panel_v0));
+        }
+        // the last steps of k
+        if (r2 < k_end) {
+          svuint32_t panel_v0_last = svld1_u32(tail_lanes, panel + r2 * vscale - k0 * vscale);
+          uint8_t in0_r0_last_group_0_i8 = (uint8_t)in0[i * stride0 + r2];
+          uint8_t in0_r0_last_group_0_u8 = (uint8_t)(int8_t)in0_r0_last_group_0_i8;
+          uint32_t in0_r0_last_group = (uint32_t)in0_r0_last_group_0_u8;
+          if (r2 + 1 < k_end) {
+            uint8_t in0_r0_last_group_1_i8 = (uint8_t)in0[i * stride0 + r2 + 1];
+            uint8_t in0_r0_last_group_1_u8 = (uint8_t)(int8_t)in0_r0_last_group_1_i8;
+            uint32_t in0_r0_last_group_1 = (uint32_t)in0_r0_last_group_1_u8;
+            uint32_t in0_r0_last_group_1_high = (uint32_t)((uint32_t)in0_r0_last_group_1 << 8);
+            in0_r0_last_group = (uint32_t)(in0_r0_last_group | in0_r0_last_group_1_high);
+          }
+          if (r2 + 2 < k_end) {
+            uint8_t in0_r0_last_group_2_i8 = (uint8_t)in0[i * stride0 + r2 + 2];
+            uint8_t in0_r0_last_group_2_u8 = (uint8_t)(int8_t)in0_r0_last_group_2_i8;
+            uint32_t in0_r0_last_group_2 = (uint32_t)in0_r0_last_group_2_u8;
+            uint32_t in0_r0_last_group_2_high = (uint32_t)((uint32_t)in0_r0_last_group_2 << 16);
+            in0_r0_last_group = (uint32_t)(in0_r0_last_group | in0_r0_last_group_2_high);
+          }
+          if (r2 + 3 < k_end) {
+            uint8_t in0_r0_last_group_3_i8 = (uint8_t)in0[i * stride0 + r2 + 3];
+            uint8_t in0_r0_last_group_3_u8 = (uint8_t)(int8_t)in0_r0_last_group_3_i8;
+            uint32_t in0_r0_last_group_3 = (uint32_t)in0_r0_last_group_3_u8;
+            uint32_t in0_r0_last_group_3_high = (uint32_t)((uint32_t)in0_r0_last_group_3 << 24);
+            in0_r0_last_group = (uint32_t)(in0_r0_last_group | in0_r0_last_group_3_high);
+          }
+          svuint32_t in0_r0_last = svdup_n_u32(in0_r0_last_group);
+          acc0_0 = svdot_s32(acc0_0, svreinterpret_s8_u32(in0_r0_last),
+                             svreinterpret_s8_u32(panel_v0_last));
+          uint8_t in0_r1_last_group_0_i8 = (uint8_t)in0[i * stride0 + r2 + stride0];
+          uint8_t in0_r1_last_group_0_u8 = (uint8_t)(int8_t)in0_r1_last_group_0_i8;
+          uint32_t in0_r1_last_group = (uint32_t)in0_r1_last_group_0_u8;
+          if (r2 + 1 < k_end) {
+            uint8_t in0_r1_last_group_1_i8 = (uint8_t)in0[i * stride0 + r2 + stride0 + 1];
+            uint8_t in0_r1_last_group_1_u8 = (uint8_t)(int8_t)in0_r1_last_group_1_i8;
+            uint32_t in0_r1_last_group_1 = (uint32_t)in0_r1_last_group_1_u8;
+            uint32_t in0_r1_last_group_1_high = (uint32_t)((uint32_t)in0_r1_last_group_1 << 8);
+            in0_r1_last_group = (uint32_t)(in0_r1_last_group | in0_r1_last_group_1_high);
+          }
+          if (r2 + 2 < k_end) {
+            uint8_t in0_r1_last_group_2_i8 = (uint8_t)in0[i * stride0 + r2 + stride0 + 2];
+            uint8_t in0_r1_last_group_2_u8 = (uint8_t)(int8_t)in0_r1_last_group_2_i8;
+            uint32_t in0_r1_last_group_2 = (uint32_t)in0_r1_last_group_2_u8;
+            uint32_t in0_r1_last_group_2_high = (uint32_t)((uint32_t)in0_r1_last_group_2 << 16);
+            in0_r1_last_group = (uint32_t)(in0_r1_last_group | in0_r1_last_group_2_high);
+          }
+          if (r2 + 3 < k_end) {
+            uint8_t in0_r1_last_group_3_i8 = (uint8_t)in0[i * stride0 + r2 + stride0 + 3];
+            uint8_t in0_r1_last_group_3_u8 = (uint8_t)(int8_t)in0_r1_last_group_3_i8;
+            uint32_t in0_r1_last_group_3 = (uint32_t)in0_r1_last_group_3_u8;
+            uint32_t in0_r1_last_group_3_high = (uint32_t)((uint32_t)in0_r1_last_group_3 << 24);
+            in0_r1_last_group = (uint32_t)(in0_r1_last_group | in0_r1_last_group_3_high);
+          }
+          svuint32_t in0_r1_last = svdup_n_u32(in0_r1_last_group);
+          acc1_0 = svdot_s32(acc1_0, svreinterpret_s8_u32(in0_r1_last),
+                             svreinterpret_s8_u32(panel_v0_last));
+          uint8_t in0_r2_last_group_0_i8 = (uint8_t)in0[i * stride0 + r2 + 2 * stride0];
+          uint8_t in0_r2_last_group_0_u8 = (uint8_t)(int8_t)in0_r2_last_group_0_i8;
+          uint32_t in0_r2_last_group = (uint32_t)in0_r2_last_group_0_u8;
+          if (r2 + 1 < k_end) {
+            uint8_t in0_r2_last_group_1_i8 = (uint8_t)in0[i * stride0 + r2 + 2 * stride0 + 1];
+            uint8_t in0_r2_last_group_1_u8 = (uint8_t)(int8_t)in0_r2_last_group_1_i8;
+            uint32_t in0_r2_last_group_1 = (uint32_t)in0_r2_last_group_1_u8;
+            uint32_t in0_r2_last_group_1_high = (uint32_t)((uint32_t)in0_r2_last_group_1 << 8);
+            in0_r2_last_group = (uint32_t)(in0_r2_last_group | in0_r2_last_group_1_high);
+          }
+          if (r2 + 2 < k_end) {
+            uint8_t in0_r2_last_group_2_i8 = (uint8_t)in0[i * stride0 + r2 + 2 * stride0 + 2];
+            uint8_t in0_r2_last_group_2_u8 = (uint8_t)(int8_t)in0_r2_last_group_2_i8;
+            uint32_t in0_r2_last_group_2 = (uint32_t)in0_r2_last_group_2_u8;
+            uint32_t in0_r2_last_group_2_high = (uint32_t)((uint32_t)in0_r2_last_group_2 << 16);
+            in0_r2_last_group = (uint32_t)(in0_r2_last_group | in0_r2_last_group_2_high);
+          }
+          if (r2 + 3 < k_end) {
+            uint8_t in0_r2_last_group_3_i8 = (uint8_t)in0[i * stride0 + r2 + 2 * stride0 + 3];
+            uint8_t in0_r2_last_group_3_u8 = (uint8_t)(int8_t)in0_r2_last_group_3_i8;
+            uint32_t in0_r2_last_group_3 = (uint32_t)in0_r2_last_group_3_u8;
+            uint32_t in0_r2_last_group_3_high = (uint32_t)((uint32_t)in0_r2_last_group_3 << 24);
+            in0_r2_last_group = (uint32_t)(in0_r2_last_group | in0_r2_last_group_3_high);
+          }
+          svuint32_t in0_r2_last = svdup_n_u32(in0_r2_last_group);
+          acc2_0 = svdot_s32(acc2_0, svreinterpret_s8_u32(in0_r2_last),
+                             svreinterpret_s8_u32(panel_v0_last));
+          uint8_t in0_r3_last_group_0_i8 = (uint8_t)in0[i * stride0 + r2 + 3 * stride0];
+          uint8_t in0_r3_last_group_0_u8 = (uint8_t)(int8_t)in0_r3_last_group_0_i8;
+          uint32_t in0_r3_last_group = (uint32_t)in0_r3_last_group_0_u8;
+          if (r2 + 1 < k_end) {
+            uint8_t in0_r3_last_group_1_i8 = (uint8_t)in0[i * stride0 + r2 + 3 * stride0 + 1];
+            uint8_t in0_r3_last_group_1_u8 = (uint8_t)(int8_t)in0_r3_last_group_1_i8;
+            uint32_t in0_r3_last_group_1 = (uint32_t)in0_r3_last_group_1_u8;
+            uint32_t in0_r3_last_group_1_high = (uint32_t)((uint32_t)in0_r3_last_group_1 << 8);
+            in0_r3_last_group = (uint32_t)(in0_r3_last_group | in0_r3_last_group_1_high);
+          }
+          if (r2 + 2 < k_end) {
+            uint8_t in0_r3_last_group_2_i8 = (uint8_t)in0[i * stride0 + r2 + 3 * stride0 + 2];
+            uint8_t in0_r3_last_group_2_u8 = (uint8_t)(int8_t)in0_r3_last_group_2_i8;
+            uint32_t in0_r3_last_group_2 = (uint32_t)in0_r3_last_group_2_u8;
+            uint32_t in0_r3_last_group_2_high = (uint32_t)((uint32_t)in0_r3_last_group_2 << 16);
+            in0_r3_last_group = (uint32_t)(in0_r3_last_group | in0_r3_last_group_2_high);
+          }
+          if (r2 + 3 < k_end) {
+            uint8_t in0_r3_last_group_3_i8 = (uint8_t)in0[i * stride0 + r2 + 3 * stride0 + 3];
+            uint8_t in0_r3_last_group_3_u8 = (uint8_t)(int8_t)in0_r3_last_group_3_i8;
+            uint32_t in0_r3_last_group_3 = (uint32_t)in0_r3_last_group_3_u8;
+            uint32_t in0_r3_last_group_3_high = (uint32_t)((uint32_t)in0_r3_last_group_3 << 24);
+            in0_r3_last_group = (uint32_t)(in0_r3_last_group | in0_r3_last_group_3_high);
+          }
+          svuint32_t in0_r3_last = svdup_n_u32(in0_r3_last_group);
+          acc3_0 = svdot_s32(acc3_0, svreinterpret_s8_u32(in0_r3_last),
+                             svreinterpret_s8_u32(panel_v0_last));
+          uint8_t in0_r4_last_group_0_i8 = (uint8_t)in0[i * stride0 + r2 + 4 * stride0];
+          uint8_t in0_r4_last_group_0_u8 = (uint8_t)(int8_t)in0_r4_last_group_0_i8;
+          uint32_t in0_r4_last_group = (uint32_t)in0_r4_last_group_0_u8;
+          if (r2 + 1 < k_end) {
+            uint8_t in0_r4_last_group_1_i8 = (uint8_t)in0[i * stride0 + r2 + 4 * stride0 + 1];
+            uint8_t in0_r4_last_group_1_u8 = (uint8_t)(int8_t)in0_r4_last_group_1_i8;
+            uint32_t in0_r4_last_group_1 = (uint32_t)in0_r4_last_group_1_u8;
+            uint32_t in0_r4_last_group_1_high = (uint32_t)((uint32_t)in0_r4_last_group_1 << 8);
+            in0_r4_last_group = (uint32_t)(in0_r4_last_group | in0_r4_last_group_1_high);
+          }
+          if (r2 + 2 < k_end) {
+            uint8_t in0_r4_last_group_2_i8 = (uint8_t)in0[i * stride0 + r2 + 4 * stride0 + 2];
+            uint8_t in0_r4_last_group_2_u8 = (uint8_t)(int8_t)in0_r4_last_group_2_i8;
+            uint32_t in0_r4_last_group_2 = (uint32_t)in0_r4_last_group_2_u8;
+            uint32_t in0_r4_last_group_2_high = (uint32_t)((uint32_t)in0_r4_last_group_2 << 16);
+            in0_r4_last_group = (uint32_t)(in0_r4_last_group | in0_r4_last_group_2_high);
+          }
+          if (r2 + 3 < k_end) {
+            uint8_t in0_r4_last_group_3_i8 = (uint8_t)in0[i * stride0 + r2 + 4 * stride0 + 3];
+            uint8_t in0_r4_last_group_3_u8 = (uint8_t)(int8_t)in0_r4_last_group_3_i8;
+            uint32_t in0_r4_last_group_3 = (uint32_t)in0_r4_last_group_3_u8;
+            uint32_t in0_r4_last_group_3_high = (uint32_t)((uint32_t)in0_r4_last_group_3 << 24);
+            in0_r4_last_group = (uint32_t)(in0_r4_last_group | in0_r4_last_group_3_high);
+          }
+          svuint32_t in0_r4_last = svdup_n_u32(in0_r4_last_group);
+          acc4_0 = svdot_s32(acc4_0, svreinterpret_s8_u32(in0_r4_last),
+                             svreinterpret_s8_u32(panel_v0_last));
+          uint8_t in0_r5_last_group_0_i8 = (uint8_t)in0[i * stride0 + r2 + 5 * stride0];
+          uint8_t in0_r5_last_group_0_u8 = (uint8_t)(int8_t)in0_r5_last_group_0_i8;
+          uint32_t in0_r5_last_group = (uint32_t)in0_r5_last_group_0_u8;
+          if (r2 + 1 < k_end) {
+            uint8_t in0_r5_last_group_1_i8 = (uint8_t)in0[i * stride0 + r2 + 5 * stride0 + 1];
+            uint8_t in0_r5_last_group_1_u8 = (uint8_t)(int8_t)in0_r5_last_group_1_i8;
+            uint32_t in0_r5_last_group_1 = (uint32_t)in0_r5_last_group_1_u8;
+            uint32_t in0_r5_last_group_1_high = (uint32_t)((uint32_t)in0_r5_last_group_1 << 8);
+            in0_r5_last_group = (uint32_t)(in0_r5_last_group | in0_r5_last_group_1_high);
+          }
+          if (r2 + 2 < k_end) {
+            uint8_t in0_r5_last_group_2_i8 = (uint8_t)in0[i * stride0 + r2 + 5 * stride0 + 2];
+            uint8_t in0_r5_last_group_2_u8 = (uint8_t)(int8_t)in0_r5_last_group_2_i8;
+            uint32_t in0_r5_last_group_2 = (uint32_t)in0_r5_last_group_2_u8;
+            uint32_t in0_r5_last_group_2_high = (uint32_t)((uint32_t)in0_r5_last_group_2 << 16);
+            in0_r5_last_group = (uint32_t)(in0_r5_last_group | in0_r5_last_group_2_high);
+          }
+          if (r2 + 3 < k_end) {
+            uint8_t in0_r5_last_group_3_i8 = (uint8_t)in0[i * stride0 + r2 + 5 * stride0 + 3];
+            uint8_t in0_r5_last_group_3_u8 = (uint8_t)(int8_t)in0_r5_last_group_3_i8;
+            uint32_t in0_r5_last_group_3 = (uint32_t)in0_r5_last_group_3_u8;
+            uint32_t in0_r5_last_group_3_high = (uint32_t)((uint32_t)in0_r5_last_group_3 << 24);
+            in0_r5_last_group = (uint32_t)(in0_r5_last_group | in0_r5_last_group_3_high);
+          }
+          svuint32_t in0_r5_last = svdup_n_u32(in0_r5_last_group);
+          acc5_0 = svdot_s32(acc5_0, svreinterpret_s8_u32(in0_r5_last),
+                             svreinterpret_s8_u32(panel_v0_last));
+          uint8_t in0_r6_last_group_0_i8 = (uint8_t)in0[i * stride0 + r2 + 6 * stride0];
+          uint8_t in0_r6_last_group_0_u8 = (uint8_t)(int8_t)in0_r6_last_group_0_i8;
+          uint32_t in0_r6_last_group = (uint32_t)in0_r6_last_group_0_u8;
+          if (r2 + 1 < k_end) {
+            uint8_t in0_r6_last_group_1_i8 = (uint8_t)in0[i * stride0 + r2 + 6 * stride0 + 1];
+            uint8_t in0_r6_last_group_1_u8 = (uint8_t)(int8_t)in0_r6_last_group_1_i8;
+            uint32_t in0_r6_last_group_1 = (uint32_t)in0_r6_last_group_1_u8;
+            uint32_t in0_r6_last_group_1_high = (uint32_t)((uint32_t)in0_r6_last_group_1 << 8);
+            in0_r6_last_group = (uint32_t)(in0_r6_last_group | in0_r6_last_group_1_high);
+          }
+          if (r2 + 2 < k_end) {
+            uint8_t in0_r6_last_group_2_i8 = (uint8_t)in0[i * stride0 + r2 + 6 * stride0 + 2];
+            uint8_t in0_r6_last_group_2_u8 = (uint8_t)(int8_t)in0_r6_last_group_2_i8;
+            uint32_t in0_r6_last_group_2 = (uint32_t)in0_r6_last_group_2_u8;
+            uint32_t in0_r6_last_group_2_high = (uint32_t)((uint32_t)in0_r6_last_group_2 << 16);
+            in0_r6_last_group = (uint32_t)(in0_r6_last_group | in0_r6_last_group_2_high);
+          }
+          if (r2 + 3 < k_end) {
+            uint8_t in0_r6_last_group_3_i8 = (uint8_t)in0[i * stride0 + r2 + 6 * stride0 + 3];
+            uint8_t in0_r6_last_group_3_u8 = (uint8_t)(int8_t)in0_r6_last_group_3_i8;
+            uint32_t in0_r6_last_group_3 = (uint32_t)in0_r6_last_group_3_u8;
+            uint32_t in0_r6_last_group_3_high = (uint32_t)((uint32_t)in0_r6_last_group_3 << 24);
+            in0_r6_last_group = (uint32_t)(in0_r6_last_group | in0_r6_last_group_3_high);
+          }
+          svuint32_t in0_r6_last = svdup_n_u32(in0_r6_last_group);
+          acc6_0 = svdot_s32(acc6_0, svreinterpret_s8_u32(in0_r6_last),
+                             svreinterpret_s8_u32(panel_v0_last));
+          uint8_t in0_r7_last_group_0_i8 = (uint8_t)in0[i * stride0 + r2 + 7 * stride0];
+          uint8_t in0_r7_last_group_0_u8 = (uint8_t)(int8_t)in0_r7_last_group_0_i8;
+          uint32_t in0_r7_last_group = (uint32_t)in0_r7_last_group_0_u8;
+          if (r2 + 1 < k_end) {
+            uint8_t in0_r7_last_group_1_i8 = (uint8_t)in0[i * stride0 + r2 + 7 * stride0 + 1];
+            uint8_t in0_r7_last_group_1_u8 = (uint8_t)(int8_t)in0_r7_last_group_1_i8;
+            uint32_t in0_r7_last_group_1 = (uint32_t)in0_r7_last_group_1_u8;
+            uint32_t in0_r7_last_group_1_high = (uint32_t)((uint32_t)in0_r7_last_group_1 << 8);
+            in0_r7_last_group = (uint32_t)(in0_r7_last_group | in0_r7_last_group_1_high);
+          }
+          if (r2 + 2 < k_end) {
+            uint8_t in0_r7_last_group_2_i8 = (uint8_t)in0[i * stride0 + r2 + 7 * stride0 + 2];
+            uint8_t in0_r7_last_group_2_u8 = (uint8_t)(int8_t)in0_r7_last_group_2_i8;
+            uint32_t in0_r7_last_group_2 = (uint32_t)in0_r7_last_group_2_u8;
+            uint32_t in0_r7_last_group_2_high = (uint32_t)((uint32_t)in0_r7_last_group_2 << 16);
+            in0_r7_last_group = (uint32_t)(in0_r7_last_group | in0_r7_last_group_2_high);
+          }
+          if (r2 + 3 < k_end) {
+            uint8_t in0_r7_last_group_3_i8 = (uint8_t)in0[i * stride0 + r2 + 7 * stride0 + 3];
+            uint8_t in0_r7_last_group_3_u8 = (uint8_t)(int8_t)in0_r7_last_group_3_i8;
+            uint32_t in0_r7_last_group_3 = (uint32_t)in0_r7_last_group_3_u8;
+            uint32_t in0_r7_last_group_3_high = (uint32_t)((uint32_t)in0_r7_last_group_3 << 24);
+            in0_r7_last_group = (uint32_t)(in0_r7_last_group | in0_r7_last_group_3_high);
+          }
+          svuint32_t in0_r7_last = svdup_n_u32(in0_r7_last_group);
+          acc7_0 = svdot_s32(acc7_0, svreinterpret_s8_u32(in0_r7_last),
+                             svreinterpret_s8_u32(panel_v0_last));
+        }
+        svst1_s32(tail_lanes, out + out_base, acc0_0);
+        svst1_s32(tail_lanes, out + out_base + stride2, acc1_0);
+        svst1_s32(tail_lanes, out + out_base + 2 * stride2, acc2_0);
+        svst1_s32(tail_lanes, out + out_base + 3 * stride2, acc3_0);
+        svst1_s32(tail_lanes, out + out_base + 4 * stride2, acc4_0);
+        svst1_s32(tail_lanes, out + out_base + 5 * stride2, acc5_0);
+        svst1_s32(tail_lanes, out + out_base + 6 * stride2, acc6_0);
+        svst1_s32(tail_lanes, out + out_base + 7 * stride2, acc7_0);
       }
-      svst1_s32(tail_lanes, out + out_base, acc0_0);
-      svst1_s32(tail_lanes, out + out_base + stride2, acc1_0);
-    }
-    // the rest: 1 row
-    for (; i < size0; ++i) {
-      int64_t out_base = i * stride2 + j;
-      svint32_t acc0_0 = svld1_s32(tail_lanes, out + out_base);
-      // k
-      int64_t r2 = 0;
-      for (; r2 < size2; ++r2) {
-        svint8_t in1_v0_i8 = svreinterpret_s8_s32(svld1sb_s32(tail_lanes, in1 + j + r2 * stride1));
-        svint32_t in1_v0 = svreinterpret_s32_s8(in1_v0_i8);
-        uint8_t in0_r0_elem_i8 = (uint8_t)in0[i * stride0 + r2];
-        uint32_t in0_r0_elem = (uint32_t)(int32_t)(int8_t)in0_r0_elem_i8;
-        svint32_t in0_r0 = svdup_n_s32(in0_r0_elem);
-        svint32_t product0_0 = svmul_s32_x(svptrue_b32(), in0_r0, in1_v0);
-        acc0_0 = svadd_s32_x(svptrue_b32(), acc0_0, product0_0);
+      // the rest: 4 rows
+      for (; i + 4 <= size0; i += 4) {
+        int64_t out_base = i * stride2 + j;
+        svint32_t acc0_0 = svld1_s32(tail_lanes, out + out_base);
+        svint32_t acc1_0 = svld1_s32(tail_lanes, out + out_base + stride2);
+        svint32_t acc2_0 = svld1_s32(tail_lanes, out + out_base + 2 * stride2);
+        svint32_t acc3_0 = svld1_s32(tail_lanes, out + out_base + 3 * stride2);
+        // k, 4 steps per sdot
+        int64_t r2 = k0;
+        for (; r2 + 4 <= k_end; r2 += 4) {
+          svuint32_t panel_v0 = svld1_u32(tail_lanes, panel + r2 * vscale - k0 * vscale);
+          uint32_t in0_r0_group;
+          __builtin_memcpy(&in0_r0_group, in0 + i * stride0 + r2, sizeof in0_r0_group);
+          svuint32_t in0_r0 = svdup_n_u32(in0_r0_group);
+          acc0_0 = svdot_s32(acc0_0, svreinterpret_s8_u32(in0_r0), svreinterpret_s8_u32(panel_v0));
+          uint32_t in0_r1_group;
+          __builtin_memcpy(&in0_r1_group, in0 + i * stride0 + r2 + stride0, sizeof in0_r1_group);
+          svuint32_t in0_r1 = svdup_n_u32(in0_r1_group);
+          acc1_0 = svdot_s32(acc1_0, svreinterpret_s8_u32(in0_r1), svreinterpret_s8_u32(panel_v0));
+          uint32_t in0_r2_group;
+          __builtin_memcpy(&in0_r2_group, in0 + i * stride0 + r2 + 2 * stride0,
+                           sizeof in0_r2_group);
+          svuint32_t in0_r2 = svdup_n_u32(in0_r2_group);
+          acc2_0 = svdot_s32(acc2_0, svreinterpret_s8_u32(in0_r2), svreinterpret_s8_u32(panel_v0));
+          uint32_t in0_r3_group;
+          __builtin_memcpy(&in0_r3_group, in0 + i * stride0 + r2 + 3 * stride0,
+                           sizeof in0_r3_group);
+          svuint32_t in0_r3 = svdup_n_u32(in0_r3_group);
+          acc3_0 = svdot_s32(acc3_0, svreinterpret_s8_u32(in0_r3), svreinterpret_s8_u32(panel_v0));
+        }
+        // the last steps of k
+        if (r2 < k_end) {
+          svuint32_t panel_v0_last = svld1_u32(tail_lanes, panel + r2 * vscale - k0 * vscale);
+          uint8_t in0_r0_last_group_0_i8 = (uint8_t)in0[i * stride0 + r2];
+          uint8_t in0_r0_last_group_0_u8 = (uint8_t)(int8_t)in0_r0_last_group_0_i8;
+          uint32_t in0_r0_last_group = (uint32_t)in0_r0_last_group_0_u8;
+          if (r2 + 1 < k_end) {
+            uint8_t in0_r0_last_group_1_i8 = (uint8_t)in0[i * stride0 + r2 + 1];
+            uint8_t in0_r0_last_group_1_u8 = (uint8_t)(int8_t)in0_r0_last_group_1_i8;
+            uint32_t in0_r0_last_group_1 = (uint32_t)in0_r0_last_group_1_u8;
+            uint32_t in0_r0_last_group_1_high = (uint32_t)((uint32_t)in0_r0_last_group_1 << 8);
+            in0_r0_last_group = (uint32_t)(in0_r0_last_group | in0_r0_last_group_1_high);
+          }
+          if (r2 + 2 < k_end) {
+            uint8_t in0_r0_last_group_2_i8 = (uint8_t)in0[i * stride0 + r2 + 2];
+            uint8_t in0_r0_last_group_2_u8 = (uint8_t)(int8_t)in0_r0_last_group_2_i8;
+            uint32_t in0_r0_last_group_2 = (uint32_t)in0_r0_last_group_2_u8;
+            uint32_t in0_r0_last_group_2_high = (uint32_t)((uint32_t)in0_r0_last_group_2 << 16);
+            in0_r0_last_group = (uint32_t)(in0_r0_last_group | in0_r0_last_group_2_high);
+          }
+          if (r2 + 3 < k_end) {
+            uint8_t in0_r0_last_group_3_i8 = (uint8_t)in0[i * stride0 + r2 + 3];
+            uint8_t in0_r0_last_group_3_u8 = (uint8_t)(int8_t)in0_r0_last_group_3_i8;
+            uint32_t in0_r0_last_group_3 = (uint32_t)in0_r0_last_group_3_u8;
+            uint32_t in0_r0_last_group_3_high = (uint32_t)((uint32_t)in0_r0_last_group_3 << 24);
+            in0_r0_last_group = (uint32_t)(in0_r0_last_group | in0_r0_last_group_3_high);
+          }
+          svuint32_t in0_r0_last = svdup_n_u32(in0_r0_last_group);
+          acc0_0 = svdot_s32(acc0_0, svreinterpret_s8_u32(in0_r0_last),
+                             svreinterpret_s8_u32(panel_v0_last));
+          uint8_t in0_r1_last_group_0_i8 = (uint8_t)in0[i * stride0 + r2 + stride0];
+          uint8_t in0_r1_last_group_0_u8 = (uint8_t)(int8_t)in0_r1_last_group_0_i8;
+          uint32_t in0_r1_last_group = (uint32_t)in0_r1_last_group_0_u8;
+          if (r2 + 1 < k_end) {
+            uint8_t in0_r1_last_group_1_i8 = (uint8_t)in0[i * stride0 + r2 + stride0 + 1];
+            uint8_t in0_r1_last_group_1_u8 = (uint8_t)(int8_t)in0_r1_last_group_1_i8;
+            uint32_t in0_r1_last_group_1 = (uint32_t)in0_r1_last_group_1_u8;
+            uint32_t in0_r1_last_group_1_high = (uint32_t)((uint32_t)in0_r1_last_group_1 << 8);
+            in0_r1_last_group = (uint32_t)(in0_r1_last_group | in0_r1_last_group_1_high);
+          }
+          if (r2 + 2 < k_end) {
+            uint8_t in0_r1_last_group_2_i8 = (uint8_t)in0[i * stride0 + r2 + stride0 + 2];
+            uint8_t in0_r1_last_group_2_u8 = (uint8_t)(int8_t)in0_r1_last_group_2_i8;
+            uint32_t in0_r1_last_group_2 = (uint32_t)in0_r1_last_group_2_u8;
+            uint32_t in0_r1_last_group_2_high = (uint32_t)((uint32_t)in0_r1_last_group_2 << 16);
+            in0_r1_last_group = (uint32_t)(in0_r1_last_group | in0_r1_last_group_2_high);
+          }
+          if (r2 + 3 < k_end) {
+            uint8_t in0_r1_last_group_3_i8 = (uint8_t)in0[i * stride0 + r2 + stride0 + 3];
+            uint8_t in0_r1_last_group_3_u8 = (uint8_t)(int8_t)in0_r1_last_group_3_i8;
+            uint32_t in0_r1_last_group_3 = (uint32_t)in0_r1_last_group_3_u8;
+            uint32_t in0_r1_last_group_3_high = (uint32_t)((uint32_t)in0_r1_last_group_3 << 24);
+            in0_r1_last_group = (uint32_t)(in0_r1_last_group | in0_r1_last_group_3_high);
+          }
+          svuint32_t in0_r1_last = svdup_n_u32(in0_r1_last_group);
+          acc1_0 = svdot_s32(acc1_0, svreinterpret_s8_u32(in0_r1_last),
+                             svreinterpret_s8_u32(panel_v0_last));
+          uint8_t in0_r2_last_group_0_i8 = (uint8_t)in0[i * stride0 + r2 + 2 * stride0];
+          uint8_t in0_r2_last_group_0_u8 = (uint8_t)(int8_t)in0_r2_last_group_0_i8;
+          uint32_t in0_r2_last_group = (uint32_t)in0_r2_last_group_0_u8;
+          if (r2 + 1 < k_end) {
+            uint8_t in0_r2_last_group_1_i8 = (uint8_t)in0[i * stride0 + r2 + 2 * stride0 + 1];
+            uint8_t in0_r2_last_group_1_u8 = (uint8_t)(int8_t)in0_r2_last_group_1_i8;
+            uint32_t in0_r2_last_group_1 = (uint32_t)in0_r2_last_group_1_u8;
+            uint32_t in0_r2_last_group_1_high = (uint32_t)((uint32_t)in0_r2_last_group_1 << 8);
+            in0_r2_last_group = (uint32_t)(in0_r2_last_group | in0_r2_last_group_1_high);
+          }
+          if (r2 + 2 < k_end) {
+            uint8_t in0_r2_last_group_2_i8 = (uint8_t)in0[i * stride0 + r2 + 2 * stride0 + 2];
+            uint8_t in0_r2_last_group_2_u8 = (uint8_t)(int8_t)in0_r2_last_group_2_i8;
+            uint32_t in0_r2_last_group_2 = (uint32_t)in0_r2_last_group_2_u8;
+            uint32_t in0_r2_last_group_2_high = (uint32_t)((uint32_t)in0_r2_last_group_2 << 16);
+            in0_r2_last_group = (uint32_t)(in0_r2_last_group | in0_r2_last_group_2_high);
+          }
+          if (r2 + 3 < k_end) {
+            uint8_t in0_r2_last_group_3_i8 = (uint8_t)in0[i * stride0 + r2 + 2 * stride0 + 3];
+            uint8_t in0_r2_last_group_3_u8 = (uint8_t)(int8_t)in0_r2_last_group_3_i8;
+            uint32_t in0_r2_last_group_3 = (uint32_t)in0_r2_last_group_3_u8;
+            uint32_t in0_r2_last_group_3_high = (uint32_t)((uint32_t)in0_r2_last_group_3 << 24);
+            in0_r2_last_group = (uint32_t)(in0_r2_last_group | in0_r2_last_group_3_high);
+          }
+          svuint32_t in0_r2_last = svdup_n_u32(in0_r2_last_group);
+          acc2_0 = svdot_s32(acc2_0, svreinterpret_s8_u32(in0_r2_last),
+                             svreinterpret_s8_u32(panel_v0_last));
+          uint8_t in0_r3_last_group_0_i8 = (uint8_t)in0[i * stride0 + r2 + 3 * stride0];
+          uint8_t in0_r3_last_group_0_u8 = (uint8_t)(int8_t)in0_r3_last_group_0_i8;
+          uint32_t in0_r3_last_group = (uint32_t)in0_r3_last_group_0_u8;
+          if (r2 + 1 < k_end) {
+            uint8_t in0_r3_last_group_1_i8 = (uint8_t)in0[i * stride0 + r2 + 3 * stride0 + 1];
+            uint8_t in0_r3_last_group_1_u8 = (uint8_t)(int8_t)in0_r3_last_group_1_i8;
+            uint32_t in0_r3_last_group_1 = (uint32_t)in0_r3_last_group_1_u8;
+            uint32_t in0_r3_last_group_1_high = (uint32_t)((uint32_t)in0_r3_last_group_1 << 8);
+            in0_r3_last_group = (uint32_t)(in0_r3_last_group | in0_r3_last_group_1_high);
+          }
+          if (r2 + 2 < k_end) {
+            uint8_t in0_r3_last_group_2_i8 = (uint8_t)in0[i * stride0 + r2 + 3 * stride0 + 2];
+            uint8_t in0_r3_last_group_2_u8 = (uint8_t)(int8_t)in0_r3_last_group_2_i8;
+            uint32_t in0_r3_last_group_2 = (uint32_t)in0_r3_last_group_2_u8;
+            uint32_t in0_r3_last_group_2_high = (uint32_t)((uint32_t)in0_r3_last_group_2 << 16);
+            in0_r3_last_group = (uint32_t)(in0_r3_last_group | in0_r3_last_group_2_high);
+          }
+          if (r2 + 3 < k_end) {
+            uint8_t in0_r3_last_group_3_i8 = (uint8_t)in0[i * stride0 + r2 + 3 * stride0 + 3];
+            uint8_t in0_r3_last_group_3_u8 = (uint8_t)(int8_t)in0_r3_last_group_3_i8;
+            uint32_t in0_r3_last_group_3 = (uint32_t)in0_r3_last_group_3_u8;
+            uint32_t in0_r3_last_group_3_high = (uint32_t)((uint32_t)in0_r3_last_group_3 << 24);
+            in0_r3_last_group = (uint32_t)(in0_r3_last_group | in0_r3_last_group_3_high);
+          }
+          svuint32_t in0_r3_last = svdup_n_u32(in0_r3_last_group);
+          acc3_0 = svdot_s32(acc3_0, svreinterpret_s8_u32(in0_r3_last),
+                             svreinterpret_s8_u32(panel_v0_last));
+        }
+        svst1_s32(tail_lanes, out + out_base, acc0_0);
+        svst1_s32(tail_lanes, out + out_base + stride2, acc1_0);
+        svst1_s32(tail_lanes, out + out_base + 2 * stride2, acc2_0);
+        svst1_s32(tail_lanes, out + out_base + 3 * stride2, acc3_0);
       }
-      svst1_s32(tail_lanes, out + out_base, acc0_0);
+      // the rest: 2 rows
+      for (; i + 2 <= size0; i += 2) {
+        int64_t out_base = i * stride2 + j;
+        svint32_t acc0_0 = svld1_s32(tail_lanes, out + out_base);
+        svint32_t acc1_0 = svld1_s32(tail_lanes, out + out_base + stride2);
+        // k, 4 steps per sdot
+        int64_t r2 = k0;
+        for (; r2 + 4 <= k_end; r2 += 4) {
+          svuint32_t panel_v0 = svld1_u32(tail_lanes, panel + r2 * vscale - k0 * vscale);
+          uint32_t in0_r0_group;
+          __builtin_memcpy(&in0_r0_group, in0 + i * stride0 + r2, sizeof in0_r0_group);
+          svuint32_t in0_r0 = svdup_n_u32(in0_r0_group);
+          acc0_0 = svdot_s32(acc0_0, svreinterpret_s8_u32(in0_r0), svreinterpret_s8_u32(panel_v0));
+          uint32_t in0_r1_group;
+          __builtin_memcpy(&in0_r1_group, in0 + i * stride0 + r2 + stride0, sizeof in0_r1_group);
+          svuint32_t in0_r1 = svdup_n_u32(in0_r1_group);
+          acc1_0 = svdot_s32(acc1_0, svreinterpret_s8_u32(in0_r1), svreinterpret_s8_u32(panel_v0));
+        }
+        // the last steps of k
+        if (r2 < k_end) {
+          svuint32_t panel_v0_last = svld1_u32(tail_lanes, panel + r2 * vscale - k0 * vscale);
+          uint8_t in0_r0_last_group_0_i8 = (uint8_t)in0[i * stride0 + r2];
+          uint8_t in0_r0_last_group_0_u8 = (uint8_t)(int8_t)in0_r0_last_group_0_i8;
+          uint32_t in0_r0_last_group = (uint32_t)in0_r0_last_group_0_u8;
+          if (r2 + 1 < k_end) {
+            uint8_t in0_r0_last_group_1_i8 = (uint8_t)in0[i * stride0 + r2 + 1];
+            uint8_t in0_r0_last_group_1_u8 = (uint8_t)(int8_t)in0_r0_last_group_1_i8;
+            uint32_t in0_r0_last_group_1 = (uint32_t)in0_r0_last_group_1_u8;
+            uint32_t in0_r0_last_group_1_high = (uint32_t)((uint32_t)in0_r0_last_group_1 << 8);
+            in0_r0_last_group = (uint32_t)(in0_r0_last_group | in0_r0_last_group_1_high);
+          }
+          if (r2 + 2 < k_end) {
+            uint8_t in0_r0_last_group_2_i8 = (uint8_t)in0[i * stride0 + r2 + 2];
+            uint8_t in0_r0_last_group_2_u8 = (uint8_t)(int8_t)in0_r0_last_group_2_i8;
+            uint32_t in0_r0_last_group_2 = (uint32_t)in0_r0_last_group_2_u8;
+            uint32_t in0_r0_last_group_2_high = (uint32_t)((uint32_t)in0_r0_last_group_2 << 16);
+            in0_r0_last_group = (uint32_t)(in0_r0_last_group | in0_r0_last_group_2_high);
+          }
+          if (r2 + 3 < k_end) {
+            uint8_t in0_r0_last_group_3_i8 = (uint8_t)in0[i * stride0 + r2 + 3];
+            uint8_t in0_r0_last_group_3_u8 = (uint8_t)(int8_t)in0_r0_last_group_3_i8;
+            uint32_t in0_r0_last_group_3 = (uint32_t)in0_r0_last_group_3_u8;
+            uint32_t in0_r0_last_group_3_high = (uint32_t)((uint32_t)in0_r0_last_group_3 << 24);
+            in0_r0_last_group = (uint32_t)(in0_r0_last_group | in0_r0_last_group_3_high);
+          }
+          svuint32_t in0_r0_last = svdup_n_u32(in0_r0_last_group);
+          acc0_0 = svdot_s32(acc0_0, svreinterpret_s8_u32(in0_r0_last),
+                             svreinterpret_s8_u32(panel_v0_last));
+          uint8_t in0_r1_last_group_0_i8 = (uint8_t)in0[i * stride0 + r2 + stride0];
+          uint8_t in0_r1_last_group_0_u8 = (uint8_t)(int8_t)in0_r1_last_group_0_i8;
+          uint32_t in0_r1_last_group = (uint32_t)in0_r1_last_group_0_u8;
+          if (r2 + 1 < k_end) {
+            uint8_t in0_r1_last_group_1_i8 = (uint8_t)in0[i * stride0 + r2 + stride0 + 1];
+            uint8_t in0_r1_last_group_1_u8 = (uint8_t)(int8_t)in0_r1_last_group_1_i8;
+            uint32_t in0_r1_last_group_1 = (uint32_t)in0_r1_last_group_1_u8;
+            uint32_t in0_r1_last_group_1_high = (uint32_t)((uint32_t)in0_r1_last_group_1 << 8);
+            in0_r1_last_group = (uint32_t)(in0_r1_last_group | in0_r1_last_group_1_high);
+          }
+          if (r2 + 2 < k_end) {
+            uint8_t in0_r1_last_group_2_i8 = (uint8_t)in0[i * stride0 + r2 + stride0 + 2];
+            uint8_t in0_r1_last_group_2_u8 = (uint8_t)(int8_t)in0_r1_last_group_2_i8;
+            uint32_t in0_r1_last_group_2 = (uint32_t)in0_r1_last_group_2_u8;
+            uint32_t in0_r1_last_group_2_high = (uint32_t)((uint32_t)in0_r1_last_group_2 << 16);
+            in0_r1_last_group = (uint32_t)(in0_r1_last_group | in0_r1_last_group_2_high);
+          }
+          if (r2 + 3 < k_end) {
+            uint8_t in0_r1_last_group_3_i8 = (uint8_t)in0[i * stride0 + r2 + stride0 + 3];
+            uint8_t in0_r1_last_group_3_u8 = (uint8_t)(int8_t)in0_r1_last_group_3_i8;
+            uint32_t in0_r1_last_group_3 = (uint32_t)in0_r1_last_group_3_u8;
+            uint32_t in0_r1_last_group_3_high = (uint32_t)((uint32_t)in0_r1_last_group_3 << 24);
+            in0_r1_last_group = (uint32_t)(in0_r1_last_group | in0_r1_last_group_3_high);
+          }
+          svuint32_t in0_r1_last = svdup_n_u32(in0_r1_last_group);
+          acc1_0 = svdot_s32(acc1_0, svreinterpret_s8_u32(in0_r1_last),
+                             svreinterpret_s8_u32(panel_v0_last));
+        }
+        svst1_s32(tail_lanes, out + out_base, acc0_0);
+        svst1_s32(tail_lanes, out + out_base + stride2, acc1_0);
+      }
+      // the rest: 1 row
+      for (; i < size0; ++i) {
+        int64_t out_base = i * stride2 + j;
+        svint32_t acc0_0 = svld1_s32(tail_lanes, out + out_base);
+        // k, 4 steps per sdot
+        int64_t r2 = k0;
+        for (; r2 + 4 <= k_end; r2 += 4) {
+          svuint32_t panel_v0 = svld1_u32(tail_lanes, panel + r2 * vscale - k0 * vscale);
+          uint32_t in0_r0_group;
+          __builtin_memcpy(&in0_r0_group, in0 + i * stride0 + r2, sizeof in0_r0_group);
+          svuint32_t in0_r0 = svdup_n_u32(in0_r0_group);
+          acc0_0 = svdot_s32(acc0_0, svreinterpret_s8_u32(in0_r0), svreinterpret_s8_u32(panel_v0));
+        }
+        // the last steps of k
+        if (r2 < k_end) {
+          svuint32_t panel_v0_last = svld1_u32(tail_lanes, panel + r2 * vscale - k0 * vscale);
+          uint8_t in0_r0_last_group_0_i8 = (uint8_t)in0[i * stride0 + r2];
+          uint8_t in0_r0_last_group_0_u8 = (uint8_t)(int8_t)in0_r0_last_group_0_i8;
+          uint32_t in0_r0_last_group = (uint32_t)in0_r0_last_group_0_u8;
+          if (r2 + 1 < k_end) {
+            uint8_t in0_r0_last_group_1_i8 = (uint8_t)in0[i * stride0 + r2 + 1];
+            uint8_t in0_r0_last_group_1_u8 = (uint8_t)(int8_t)in0_r0_last_group_1_i8;
+            uint32_t in0_r0_last_group_1 = (uint32_t)in0_r0_last_group_1_u8;
+            uint32_t in0_r0_last_group_1_high = (uint32_t)((uint32_t)in0_r0_last_group_1 << 8);
+            in0_r0_last_group = (uint32_t)(in0_r0_last_group | in0_r0_last_group_1_high);
+          }
+          if (r2 + 2 < k_end) {
+            uint8_t in0_r0_last_group_2_i8 = (uint8_t)in0[i * stride0 + r2 + 2];
+            uint8_t in0_r0_last_group_2_u8 = (uint8_t)(int8_t)in0_r0_last_group_2_i8;
+            uint32_t in0_r0_last_group_2 = (uint32_t)in0_r0_last_group_2_u8;
+            uint32_t in0_r0_last_group_2_high = (uint32_t)((uint32_t)in0_r0_last_group_2 << 16);
+            in0_r0_last_group = (uint32_t)(in0_r0_last_group | in0_r0_last_group_2_high);
+          }
+          if (r2 + 3 < k_end) {
+            uint8_t in0_r0_last_group_3_i8 = (uint8_t)in0[i * stride0 + r2 + 3];
+            uint8_t in0_r0_last_group_3_u8 = (uint8_t)(int8_t)in0_r0_last_group_3_i8;
+            uint32_t in0_r0_last_group_3 = (uint32_t)in0_r0_last_group_3_u8;
+            uint32_t in0_r0_last_group_3_high = (uint32_t)((uint32_t)in0_r0_last_group_3 << 24);
+            in0_r0_last_group = (uint32_t)(in0_r0_last_group | in0_r0_last_group_3_high);
+          }
+          svuint32_t in0_r0_last = svdup_n_u32(in0_r0_last_group);
+          acc0_0 = svdot_s32(acc0_0, svreinterpret_s8_u32(in0_r0_last),
+                             svreinterpret_s8_u32(panel_v0_last));
+        }
+        svst1_s32(tail_lanes, out + out_base, acc0_0);
+      }
     }
   }
 }

@@ -226,7 +226,7 @@ TEST_CASE("contraction schedule: schedules the builder cannot honour are errors 
   // Packing.
   checkPlanError(withSchedule(kConv, R"({"output": [{"vectorize": "c"}], "pack": ["filter"]})"), avx512, "/schedule/pack/0",
                  "operand \"filter\" cannot be packed: packing needs exactly one reduction dim");
-  checkPlanError(matmul(R"({"output": [{"vectorize": "j"}], "pack": ["b"]})"), sve, "/schedule/pack/0", "not planned yet (SVE)");
+  checkPlanError(matmul(R"({"output": [{"vectorize": "j"}], "pack": ["b"]})"), sve, "/schedule/pack/0", "panels of scalable vectors are planned for byte-quad dot products only");
   // An operand packed ahead is named as the spec names it, with the copy the kernel reads.
   const std::string packedAhead = R"J(  "dims": [{"name": "i", "extent": "m"}, {"name": "j", "extent": "n"}, {"name": "k", "extent": "k", "kind": "reduction"}],
   "operands": [{"name": "a", "index": ["i", "k"]}, {"name": "b", "index": ["k", "j"], "pack": "ahead"}],
@@ -375,9 +375,20 @@ TEST_CASE("contraction with byte operands: vpdpbusd (u8 x i8, and i8 x i8 with a
     CHECK(ops(quads).find("dot_u8i8") != std::string::npos);
   }
   CHECK(ops(buildPlan(parseSpecText(ints("i8", "i8", false), "q.json"), targetNamed("neon", {"i8mm"}))).find("dot_") == std::string::npos);
+  // SVE: sdot and udot (base SVE) through a panel sized for 2048-bit vectors; u8 x i8 widens.
+  for (const char* isa : {"sve", "sve2"})
+    for (const auto& [a, name] : {std::pair<const char*, const char*>{"i8", "dot_i8i8"}, {"u8", "dot_u8u8"}}) {
+      CAPTURE(isa);
+      CAPTURE(a);
+      const ir::Plan quads = buildPlan(parseSpecText(ints(a, a, false), "q.json"), targetNamed(isa, {}));
+      CHECK(has(quads.summary, std::string(name) == "dot_i8i8" ? "sdot (four i8 x i8 products per i32 lane" : "udot (four u8 x u8 products per i32 lane"));
+      CHECK(has(quads.summary, "panel (at 2048-bit vectors"));
+      CHECK(ops(quads).find(name) != std::string::npos);
+    }
+  CHECK(ops(buildPlan(parseSpecText(ints("u8", "i8", false), "q.json"), targetNamed("sve", {}))).find("dot_") == std::string::npos);
   // Every remainder of the reduction modulo 4, several blocks of the panel (2048 steps), partial
   // columns and row tails: the quads agree exactly with the definition (checkIntPlans runs
-  // avx512+vnni, avx2+avx_vnni, neon+dotprod and neon+i8mm among its targets).
+  // avx512+vnni, avx2+avx_vnni, neon+dotprod, neon+i8mm and sve at 128..2048 bits among its targets).
   for (int64_t k : {1, 2, 3, 4, 6, 7, 2053})
     for (const auto& [a, b] : {std::pair<const char*, const char*>{"u8", "i8"}, {"i8", "u8"}, {"i8", "i8"}, {"u8", "u8"}})
       checkIntPlans(ints(a, b, false), {{"m", 7}, {"n", k > 100 ? 17 : 71}, {"k", k}}, uint64_t(k));

@@ -553,9 +553,16 @@ class SveLowering final : public IsaLowering {
         if (bitsOf(f) > bitsOf(t)) w.cx.instructions.insert("narrowing to unpacked elements (clamped, then the low bits)");
         return w.assign(bitsOf(f) > bitsOf(t) ? narrowExpr(s, f) : convertExpr(s, f));
       }
-      case OpKind::DotI8I8:  // NEON sdot/udot: only neon+dotprod plans use them
-      case OpKind::DotU8U8:
-      case OpKind::DotU8I8:  // an x86 instruction: only avx512+vnni plans use it
+      case OpKind::DotI8I8:  // sdot / udot on the quads' bytes (base SVE)
+      case OpKind::DotU8U8: {
+        const bool sdot = s.op == OpKind::DotI8I8;
+        const DType b8 = sdot ? DType::i8 : DType::u8, acc = sdot ? DType::i32 : DType::u32;
+        w.cx.instructions.insert(sdot ? "sdot i8 x i8 quad dot products" : "udot u8 x u8 quad dot products");
+        const std::string dot = call(sdot ? "svdot_s32" : "svdot_u32", {reinterpret(s.args[0], DType::i32, acc), reinterpret(s.args[1], DType::u32, b8),
+                                                                       reinterpret(s.args[2], DType::u32, b8)});
+        return w.assign(reinterpret(dot, acc, DType::i32));
+      }
+      case OpKind::DotU8I8:  // usdot needs i8mm, not a feature of the SVE targets yet
       case OpKind::DotBf16:     // an x86 instruction: only avx512+bf16 plans use it
       case OpKind::ReduceRows:  // a fixed network over lanes-many vectors: fixed lane counts only
       case OpKind::LocateNaN:

@@ -278,7 +278,7 @@ class ContractionBuilder {
                        " (vector loads need consecutive elements)";
       // A matmul's transposed B: packed into the panel element by element, it is read as vectors.
       const int k = t == &inputs_[0] ? 0 : t == &inputs_[1] ? 1 : -1;
-      if (k >= 0 && transposed_ < 0 && packShape(k).empty()) {
+      if (k >= 0 && transposed_ < 0 && !lanes_.scalable && packShape(k).empty()) {
         transposed_ = k;
         continue;
       }
@@ -321,6 +321,12 @@ class ContractionBuilder {
     return false;
   }
   Index lanesIndex() const { return lanes_.scalable ? Index::vscaled(lanes_.lanes) : Index::constant(lanes_.lanes); }
+  // The elements of one panel row of nr vectors, `per` steps to a row (a multiple of vscale
+  // when scalable).
+  Index panelRow(int nr, int per = 1) const {
+    const int64_t w = int64_t(nr) * lanes_.lanes / per;
+    return lanes_.scalable ? Index::vscaled(w) : Index::constant(w);
+  }
   bool hasFma() const {
     if (!target_.vectorBits || lanes_.lanes == 1) return false;  // scalar code: the C compiler contracts a * b + c
     if (!isFloat(c_.dtype)) return false;  // i32: multiply and add (compilers fuse them into mla on Arm)
@@ -444,10 +450,11 @@ class ContractionBuilder {
       throw PlanError("on " + target_.spelling + ": operand " + operandName(transposed_) + " must be packed to be read as vectors (" +
                           notContiguous_ + "), but cannot be: " + why, nest_.packPointer.empty() ? nest_.schedulePointer : nest_.packPointer);
     if (packed_ < 0) return;
-    const int64_t columns = int64_t(nr_) * lanes_.lanes;
+    // A scalable panel is sized for the longest vectors (2048 bits); shorter ones use its start.
+    const int64_t columns = int64_t(nr_) * lanes_.lanes * (lanes_.scalable ? kMaxVscale : 1);
     const bool byElement = packed_ == transposed_ && !transposesByNetwork();
     const int64_t bytes = byElement ? kTransposedPanelBytes : kPanelBytes;
-    group_ = dotGroup();
+    group_ = dotGroup(packed_);
     if (offsetBytes()) {  // 128 x each panel column's sum over the block, per panel vector
       plan_.tensors.push_back({"panel_sums", DType::i32, true, {Index::constant(columns)}, {Index::constant(1)}});
       plan_.tensors.back().scratch = true;
@@ -459,7 +466,7 @@ class ContractionBuilder {
     else plan_.tensors.push_back({"panel", c_.dtype, true, {Index::constant(kc_ * columns)}, {Index::constant(1)}});
     plan_.tensors.back().scratch = true;
     note("packing: " + inputs_[size_t(packed_)].spec->name + (byElement ? " (transposed: element by element)" : packed_ == transposed_ ? " (transposed by " + std::to_string(lanes_.lanes) + " x " + std::to_string(lanes_.lanes) + " tiles)" : "") + " is copied per column of tiles into a " + std::to_string(kc_ * columns * elementBytes / 1024) +
-         " KiB panel, " + std::to_string(kc_) + " steps of " + dimName(kdim_) + " at a time (the reduction runs in blocks of " + std::to_string(kc_) + ")" +
+         (lanes_.scalable ? " KiB panel (at 2048-bit vectors; shorter ones use its start), " : " KiB panel, ") + std::to_string(kc_) + " steps of " + dimName(kdim_) + " at a time (the reduction runs in blocks of " + std::to_string(kc_) + ")" +
          (group_ == 2 ? "; bf16 pairs: panel row p holds steps 2p and 2p + 1 of each column as one u32, for vdpbf16ps" : "") +
          (group_ == 4 ? "; byte quads: panel row p holds steps 4p..4p + 3 of each column as one u32, for " +
                             quadInstruction() : ""));
@@ -468,12 +475,13 @@ class ContractionBuilder {
   // (two bf16 products per f32 lane) when both operands are bf16 and the target has it, 4 through
   // vpdpbusd (four u8 x s8 products per i32 lane) when one operand is u8 and the other i8 and the
   // target has AVX512-VNNI or AVX-VNNI (NEON with i8mm: usdot), and through sdot/udot when both are i8 or both u8 on
-  // NEON with dot products. Either way the vector-dim operand goes through the panel as it is laid
+  // NEON with dot products and on SVE (base SVE has them; its panel is sized for the longest
+  // vectors). Either way the vector-dim operand (`packed`) goes through the panel as it is laid
   // out (a transposed one is not grouped yet), the broadcast one has consecutive reduction steps (a
   // group is adjacent elements), and no schedule unrolls the reduction.
-  int dotGroup() const {
-    if (packed_ < 0 || packed_ == transposed_ || nest_.unroll.count(kdim_)) return 0;
-    const PlannedTensor &b = inputs_[size_t(packed_)], &a = inputs_[size_t(1 - packed_)];
+  int dotGroup(int packed) const {
+    if (packed < 0 || packed == transposed_ || nest_.unroll.count(kdim_)) return 0;
+    const PlannedTensor &b = inputs_[size_t(packed)], &a = inputs_[size_t(1 - packed)];
     if (stepAlong(a, kdim_).constantValue() != int64_t{1}) return 0;
     if (target_.has("bf16") && a.spec->bf16 && b.spec->bf16) return 2;
     const DType na = a.spec->narrow.value_or(DType::i32), nb = b.spec->narrow.value_or(DType::i32);
@@ -481,13 +489,14 @@ class ContractionBuilder {
     if (u8i8 && ((target_.has("vnni") && target_.maskRegisters) || target_.has("avx_vnni") || target_.has("i8mm"))) return 4;
     const bool sameBytes = na == nb && (na == DType::i8 || na == DType::u8);  // sdot, udot
     if (sameBytes && target_.module == LoweringModule::neon) return target_.has("dotprod") ? 4 : 0;
+    if (sameBytes && target_.module == LoweringModule::sve) return 4;
     const bool x86Quads = (target_.has("vnni") && target_.maskRegisters) || target_.has("avx_vnni");
     return na == DType::i8 && nb == DType::i8 && x86Quads ? 4 : 0;  // vpdpbusd with an offset (see offsetBytes)
   }
   // The instruction of byte quads: vpdpbusd (x86; i8 x i8 with an offset), usdot (NEON u8 x i8),
-  // sdot or udot (NEON, one signedness).
+  // sdot or udot (NEON and SVE, one signedness).
   std::string quadInstruction() const {
-    if (target_.module != LoweringModule::neon) return "vpdpbusd";
+    if (target_.module == LoweringModule::x86) return "vpdpbusd";
     const DType a = *inputs_[0].spec->narrow, b = *inputs_[1].spec->narrow;
     return a != b ? "usdot" : a == DType::i8 ? "sdot" : "udot";
   }
@@ -499,7 +508,7 @@ class ContractionBuilder {
   // into `group` (declared by part 0). `load` reads the part (its dst and type are set here).
   void groupPartInto(ir::Block& out, Stmt load, const std::string& group, int h, VecType part) {
     const std::string name = group + "_" + std::to_string(h);
-    const VecType wide{DType::u32, part.lanes}, bytes{DType::u8, part.lanes};
+    const VecType wide{DType::u32, part.lanes, part.scalable}, bytes{DType::u8, part.lanes, part.scalable};
     load.dst = name + "_" + std::string(nameOf(part.elem));
     load.type = part;
     std::string bits = load.dst;
@@ -522,6 +531,7 @@ class ContractionBuilder {
   std::string packable(int k) {
     if (lanes_.lanes == 1) return "the kernel is one lane wide";
     if (std::string why = packShape(k); !why.empty()) return why;
+    if (lanes_.scalable && !dotGroup(k)) return "panels of scalable vectors are planned for byte-quad dot products only (SVE sdot, udot)";
     const Extent& ve = c_.dims[size_t(vdim_)].extent;
     if (k != transposed_ && ve.isStatic() && *ve.value < int64_t(nr_) * lanes_.lanes) return "the vector dim is narrower than one tile";
     if (nest_.rowTail == SplitTail::shift_inwards) return "tail shift_inwards on the tile dim recomputes rows that a block already added";
@@ -530,7 +540,6 @@ class ContractionBuilder {
   // The shape packing needs: fixed-width vectors, one reduction dim, and an operand that runs
   // along the vector dim and that dim only besides the reduction, the other one broadcast.
   std::string packShape(int k) {
-    if (lanes_.scalable) return "panels of scalable vectors are not planned yet (SVE)";
     int reductions = 0;
     for (size_t d = 0; d < c_.dims.size(); ++d)
       if (c_.dims[d].reduction) ++reductions, kdim_ = int(d);
@@ -576,7 +585,7 @@ class ContractionBuilder {
         pushLoad(copy, l);
         Stmt st = op(OpKind::Store, "", lanes_, {v}, false);
         st.tensor = "panel";
-        st.index = ((sym("kp") - sym("k0")) * columns + lanesIndex() * u).simplified();
+        st.index = (product(sym("kp") - sym("k0"), panelRow(nr)) + lanesIndex() * u).simplified();
         copy.push_back(st);
       }
       block.push_back(ir::forLoop("kp", sym("k0"), sym("k_end"), 1, std::move(copy), false, "pack: " + std::to_string(nr) + (nr == 1 ? " vector of " : " vectors of ") + b.spec->name + " per step"));
@@ -603,7 +612,7 @@ class ContractionBuilder {
                                   "pack: " + std::string(pred.empty() ? std::to_string(columns) : "the last") + " columns of " + b.spec->name + ", transposed"));
     }
     packing_ = true;
-    panelColumns_ = columns;
+    panelNr_ = nr;
     ir::Block tiles = nestFrom(pos, mr, nr, pred);
     packing_ = false;
     block.insert(block.end(), tiles.begin(), tiles.end());
@@ -624,8 +633,7 @@ class ContractionBuilder {
   // is not read); lanes past the extent (a partial column) are packed as zeros.
   ir::Block groupPanel(const PlannedTensor& b, int nr, const std::string& pred) {
     const std::string k = loopVar(kdim_);
-    const int64_t columns = int64_t(nr) * lanes_.lanes;
-    const VecType part{groupPart(b), lanes_.lanes}, wide{DType::u32, lanes_.lanes};
+    const VecType part{groupPart(b), lanes_.lanes, lanes_.scalable}, wide{DType::u32, lanes_.lanes, lanes_.scalable};
     ir::Block out;
     std::string partPred = pred;  // AVX2's predicates are vectors of the element width: the parts' own
     if (!pred.empty() && !target_.maskRegisters) {
@@ -662,7 +670,7 @@ class ContractionBuilder {
         }
         Stmt st = op(OpKind::Store, "", wide, {v}, false);
         st.tensor = "panel";
-        st.index = ((sym("kp") - sym("k0")) * (columns / group_) + lanesIndex() * u).simplified();
+        st.index = (product(sym("kp") - sym("k0"), panelRow(nr, group_)) + lanesIndex() * u).simplified();
         copy.push_back(st);
       }
       return copy;
@@ -711,13 +719,13 @@ class ContractionBuilder {
   // products.
   ir::Block dotStep(int mr, int nr, const std::string& pred, bool whole) {
     const PlannedTensor& a = inputs_[size_t(1 - packed_)];
-    const VecType wide{DType::u32, lanes_.lanes}, one{groupPart(a), 1};
+    const VecType wide{DType::u32, lanes_.lanes, lanes_.scalable}, one{groupPart(a), 1};
     const std::string k = loopVar(kdim_), tag = whole ? "" : "_last";
     ir::Block body;
     for (int u = 0; u < nr; ++u) {
       Stmt s = op(OpKind::Load, "panel_v" + std::to_string(u) + tag, wide);
       s.tensor = "panel";
-      s.index = ((sym(k) - sym("k0")) * (panelColumns_ / group_) + lanesIndex() * u).simplified();
+      s.index = (product(sym(k) - sym("k0"), panelRow(panelNr_, group_)) + lanesIndex() * u).simplified();
       if (!pred.empty()) {  // a partial column: the lanes past the extent were not packed
         s.pred = pred;
         s.literal = "0";
@@ -1192,7 +1200,7 @@ class ContractionBuilder {
       s.tensor = "panel";
       auto off = stepOffset_.find(kdim_);
       const Index k = sym(loopVar(kdim_)) + Index::constant(off == stepOffset_.end() ? 0 : off->second);
-      s.index = ((k - sym("k0")) * panelColumns_ + lanesIndex() * vec).simplified();
+      s.index = (product(k - sym("k0"), panelRow(panelNr_)) + lanesIndex() * vec).simplified();
       if (!pred.empty()) {  // a partial column: the lanes past the extent were not packed
         s.pred = pred;
         s.literal = zeroLiteral();
@@ -1459,7 +1467,7 @@ class ContractionBuilder {
   int kdim_ = -1;         // the one reduction dim when packing
   int64_t kc_ = 0;        // steps of it per panel
   bool packing_ = false;  // while planning the tiles of a packed column
-  int64_t panelColumns_ = 0;  // the panel's columns per step while packing_
+  int panelNr_ = 0;  // the panel's vectors per step while packing_
   int transposed_ = -1;   // an operand read through a transposing panel (its vector dim strided)
   std::array<bool, 2> gathered_{false, false};  // operands read with gathers (strided, no panel)
   ContractionNest nest_;  // the loops around the tile (the schedule's, or defaultNest)
@@ -1473,6 +1481,7 @@ class ContractionBuilder {
   // faster; measurements in docs/design.md). A transposing copy writes its panel one lane at a
   // time, which pays only while the panel stays in L1.
   static constexpr int64_t kPanelBytes = 128 * 1024;
+  static constexpr int64_t kMaxVscale = 16;  // SVE's longest vectors: 2048 bits
   static constexpr int64_t kTransposedPanelBytes = 32 * 1024;
 };
 
