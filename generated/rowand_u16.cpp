@@ -446,7 +446,7 @@ bool rowand_u16_known(const char* requested) {
       "avx512+bf16+gfni+vnni"
 #elif defined(__aarch64__)
       " neon neon_dotprod neon+dotprod neon_i8mm neon+i8mm neon_dotprod_i8mm neon+dotprod+i8mm sve "
-      "sve2"
+      "sve_i8mm sve+i8mm sve2 sve2_i8mm sve2+i8mm"
 #endif
       " ";
   const size_t n = strlen(requested);

@@ -316,7 +316,7 @@ TEST_CASE("contraction with bf16 operands on avx512+bf16: vdpbf16ps on pairs whe
   "epilogue": [{"op": "relu"}])J"), {{"m", 7}, {"n", 71}, {"k", k}}, uint64_t(k));
 }
 
-TEST_CASE("contraction with byte operands: vpdpbusd (u8 x i8, and i8 x i8 with an offset, x86 VNNI), usdot (u8 x i8, NEON i8mm), sdot and udot (NEON dotprod) on quads where the panel allows, else widening") {
+TEST_CASE("contraction with byte operands: vpdpbusd (u8 x i8, and i8 x i8 with an offset, x86 VNNI), usdot (u8 x i8, NEON and SVE i8mm), sdot and udot (NEON dotprod, SVE) on quads where the panel allows, else widening") {
   auto ints = [](const std::string& a, const std::string& b, bool transposed) {
     std::string body = std::string(R"J(  "dims": [{"name": "i", "extent": "m"}, {"name": "j", "extent": "n"}, {"name": "k", "extent": "k", "kind": "reduction"}],
   "operands": [{"name": "a", "dtype": "@A@", "index": ["i", "k"], "strides": ["lda", 1]}, {"name": "b", "dtype": "@B@", "index": )J") +
@@ -386,9 +386,25 @@ TEST_CASE("contraction with byte operands: vpdpbusd (u8 x i8, and i8 x i8 with a
       CHECK(ops(quads).find(name) != std::string::npos);
     }
   CHECK(ops(buildPlan(parseSpecText(ints("u8", "i8", false), "q.json"), targetNamed("sve", {}))).find("dot_") == std::string::npos);
+  // A transposed B on SVE is read by gathers (no scalable transposing panel): never packed as if
+  // contiguous along j; every byte pair, against the definition at every vector length.
+  for (const auto& [a, b] : {std::pair<const char*, const char*>{"i8", "i8"}, {"u8", "u8"}, {"u8", "i8"}}) {
+    CAPTURE(a);
+    CHECK(ops(buildPlan(parseSpecText(ints(a, b, true), "q.json"), targetNamed("sve", {"i8mm"}))).find("dot_") == std::string::npos);
+    checkIntPlans(ints(a, b, true), {{"m", 7}, {"n", 37}, {"k", 9}}, 5);
+  }
+  // SVE with i8mm: usdot for u8 x i8 in either order.
+  for (const char* isa : {"sve", "sve2"})
+    for (const auto& [a, b] : {std::pair<const char*, const char*>{"u8", "i8"}, {"i8", "u8"}}) {
+      CAPTURE(isa);
+      CAPTURE(a);
+      const ir::Plan quads = buildPlan(parseSpecText(ints(a, b, false), "q.json"), targetNamed(isa, {"i8mm"}));
+      CHECK(has(quads.summary, "usdot (four u8 x i8 products per i32 lane"));
+      CHECK(ops(quads).find("dot_u8i8") != std::string::npos);
+    }
   // Every remainder of the reduction modulo 4, several blocks of the panel (2048 steps), partial
   // columns and row tails: the quads agree exactly with the definition (checkIntPlans runs
-  // avx512+vnni, avx2+avx_vnni, neon+dotprod, neon+i8mm and sve at 128..2048 bits among its targets).
+  // avx512+vnni, avx2+avx_vnni, neon+dotprod, neon+i8mm, sve and sve+i8mm at 128..2048 bits among its targets).
   for (int64_t k : {1, 2, 3, 4, 6, 7, 2053})
     for (const auto& [a, b] : {std::pair<const char*, const char*>{"u8", "i8"}, {"i8", "u8"}, {"i8", "i8"}, {"u8", "u8"}})
       checkIntPlans(ints(a, b, false), {{"m", 7}, {"n", k > 100 ? 17 : 71}, {"k", k}}, uint64_t(k));

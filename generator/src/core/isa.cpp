@@ -28,6 +28,15 @@ constexpr IsaFeature kNeonFeatures[] = {
     {"i8mm", "arch=armv8.2-a+i8mm", "(simdgen_arm_hwcap(2) & (1ul << 13)) /* HWCAP2_I8MM */"},
 };
 
+// SVE's i8mm: usdot on scalable vectors (HWCAP2_SVEI8MM). The attribute's arch= item names the
+// SVE level too: GCC 12 does not pass "+sve+i8mm" on to the assembler (usdot is rejected).
+constexpr IsaFeature kSveFeatures[] = {
+    {"i8mm", "arch=armv8.2-a+sve+i8mm", "(simdgen_arm_hwcap(2) & (1ul << 9)) /* HWCAP2_SVEI8MM */"},
+};
+constexpr IsaFeature kSve2Features[] = {
+    {"i8mm", "arch=armv8.2-a+sve2+i8mm", "(simdgen_arm_hwcap(2) & (1ul << 9)) /* HWCAP2_SVEI8MM */"},
+};
+
 constexpr IsaInfo kIsas[] = {
     {"scalar", LoweringModule::scalar, 0, false, 0, false, "", "", 0, {}, ""},
     {"avx2", LoweringModule::x86, 256, false, 16, false, "avx2", "__builtin_cpu_supports(\"avx2\")", 10, kAvx2Features, ""},
@@ -38,8 +47,8 @@ constexpr IsaInfo kIsas[] = {
      20, kAvx512Features, "avx512 already implies F, BW, DQ and VL"},
     {"neon", LoweringModule::neon, 128, false, 32, false, "", "", 10, kNeonFeatures, ""},
     // SVE code is vector-length agnostic: one variant for every length, predicates in registers.
-    {"sve", LoweringModule::sve, 128, true, 32, true, "+sve", "(simdgen_arm_hwcap(1) & (1ul << 22)) /* HWCAP_SVE */", 15, {}, ""},
-    {"sve2", LoweringModule::sve, 128, true, 32, true, "+sve2", "(simdgen_arm_hwcap(2) & (1ul << 1)) /* HWCAP2_SVE2 */", 20, {},
+    {"sve", LoweringModule::sve, 128, true, 32, true, "+sve", "(simdgen_arm_hwcap(1) & (1ul << 22)) /* HWCAP_SVE */", 15, kSveFeatures, ""},
+    {"sve2", LoweringModule::sve, 128, true, 32, true, "+sve2", "(simdgen_arm_hwcap(2) & (1ul << 1)) /* HWCAP2_SVE2 */", 20, kSve2Features,
      ""},
 };
 

@@ -562,7 +562,11 @@ class SveLowering final : public IsaLowering {
                                                                        reinterpret(s.args[2], DType::u32, b8)});
         return w.assign(reinterpret(dot, acc, DType::i32));
       }
-      case OpKind::DotU8I8:  // usdot needs i8mm, not a feature of the SVE targets yet
+      case OpKind::DotU8I8: {  // usdot on the quads' bytes (sve+i8mm): vpdpbusd's products
+        if (!w.cx.target.has("i8mm")) throw std::logic_error("dot_u8i8 needs the i8mm feature (target sve+i8mm or sve2+i8mm)");
+        w.cx.instructions.insert("usdot u8 x i8 quad dot products");
+        return w.assign(call("svusdot_s32", {s.args[0], reinterpret(s.args[1], DType::u32, DType::u8), reinterpret(s.args[2], DType::u32, DType::i8)}));
+      }
       case OpKind::DotBf16:     // an x86 instruction: only avx512+bf16 plans use it
       case OpKind::ReduceRows:  // a fixed network over lanes-many vectors: fixed lane counts only
       case OpKind::LocateNaN:

@@ -531,6 +531,7 @@ class ContractionBuilder {
   std::string packable(int k) {
     if (lanes_.lanes == 1) return "the kernel is one lane wide";
     if (std::string why = packShape(k); !why.empty()) return why;
+    if (gathered_[size_t(k)]) return "it is read by gathers (" + notContiguous_ + ")";
     if (lanes_.scalable && !dotGroup(k)) return "panels of scalable vectors are planned for byte-quad dot products only (SVE sdot, udot)";
     const Extent& ve = c_.dims[size_t(vdim_)].extent;
     if (k != transposed_ && ve.isStatic() && *ve.value < int64_t(nr_) * lanes_.lanes) return "the vector dim is narrower than one tile";
