@@ -359,14 +359,23 @@ TEST_CASE("contraction with byte operands: vpdpbusd (u8 x i8, and i8 x i8 with a
     CHECK_FALSE(has(p.summary, dot));
     CHECK(ops(p).find("dot_u8i8") == std::string::npos);
   }
-  // NEON with dot products: sdot for i8 x i8, udot for u8 x u8; u8 x i8 (usdot needs i8mm) widens.
+  // NEON with dot products: sdot for i8 x i8, udot for u8 x u8, sdot with an offset for a u8
+  // broadcast operand times an i8 panel; i8 x u8 (usdot needs i8mm) widens.
   for (const auto& [a, b, name] : {std::tuple<const char*, const char*, const char*>{"i8", "i8", "dot_i8i8"}, {"u8", "u8", "dot_u8u8"}}) {
     CAPTURE(a);
     const ir::Plan quads = buildPlan(parseSpecText(ints(a, b, false), "q.json"), targetNamed("neon", {"dotprod"}));
     CHECK(has(quads.summary, std::string(name) == "dot_i8i8" ? "sdot (four i8 x i8 products per i32 lane" : "udot (four u8 x u8 products per i32 lane"));
     CHECK(ops(quads).find(name) != std::string::npos);
   }
-  CHECK(ops(buildPlan(parseSpecText(ints("u8", "i8", false), "q.json"), targetNamed("neon", {"dotprod"}))).find("dot_") == std::string::npos);
+  for (const char* isa : {"neon", "sve"}) {
+    CAPTURE(isa);
+    const ir::Plan offset = buildPlan(parseSpecText(ints("u8", "i8", false), "q.json"), targetNamed(isa, std::string(isa) == "neon" ? std::vector<std::string>{"dotprod"} : std::vector<std::string>{}));
+    CHECK(has(offset.summary, "sdot (four u8 x i8 products per i32 lane"));
+    CHECK(has(offset.summary, "u8 x i8 without usdot: the broadcast bytes xor 0x80"));
+    CHECK(ops(offset).find("dot_i8i8") != std::string::npos);
+    CHECK(ops(offset).find("panel_sums") != std::string::npos);
+    CHECK(ops(buildPlan(parseSpecText(ints("i8", "u8", false), "q.json"), targetNamed(isa, std::string(isa) == "neon" ? std::vector<std::string>{"dotprod"} : std::vector<std::string>{}))).find("dot_") == std::string::npos);
+  }
   // NEON with i8mm: usdot for u8 x i8 in either order (vpdpbusd's products); one signedness widens.
   for (const auto& [a, b] : {std::pair<const char*, const char*>{"u8", "i8"}, {"i8", "u8"}}) {
     CAPTURE(a);
@@ -385,7 +394,6 @@ TEST_CASE("contraction with byte operands: vpdpbusd (u8 x i8, and i8 x i8 with a
       CHECK(has(quads.summary, "panel (at 2048-bit vectors"));
       CHECK(ops(quads).find(name) != std::string::npos);
     }
-  CHECK(ops(buildPlan(parseSpecText(ints("u8", "i8", false), "q.json"), targetNamed("sve", {}))).find("dot_") == std::string::npos);
   // A transposed B on SVE is read by gathers (no scalable transposing panel): never packed as if
   // contiguous along j; every byte pair, against the definition at every vector length.
   for (const auto& [a, b] : {std::pair<const char*, const char*>{"i8", "i8"}, {"u8", "u8"}, {"u8", "i8"}}) {

@@ -491,12 +491,20 @@ class ContractionBuilder {
     if (sameBytes && target_.module == LoweringModule::neon) return target_.has("dotprod") ? 4 : 0;
     if (sameBytes && target_.module == LoweringModule::sve) return 4;
     const bool x86Quads = (target_.has("vnni") && target_.maskRegisters) || target_.has("avx_vnni");
-    return na == DType::i8 && nb == DType::i8 && x86Quads ? 4 : 0;  // vpdpbusd with an offset (see offsetBytes)
+    if (na == DType::i8 && nb == DType::i8 && x86Quads) return 4;  // vpdpbusd with an offset (see offsetBytes)
+    return armOffsetQuads(na, nb) ? 4 : 0;  // sdot with an offset
+  }
+  // u8 (broadcast) x i8 (panel) on Arm with sdot but without usdot (i8mm): the broadcast bytes go
+  // in offset by -128 (see offsetBytes). A u8 panel would need row sums of the broadcast operand.
+  bool armOffsetQuads(DType broadcast, DType panel) const {
+    const bool sdot = (target_.module == LoweringModule::neon && target_.has("dotprod")) || target_.module == LoweringModule::sve;
+    return sdot && !target_.has("i8mm") && broadcast == DType::u8 && panel == DType::i8;
   }
   // The instruction of byte quads: vpdpbusd (x86; i8 x i8 with an offset), usdot (NEON u8 x i8),
   // sdot or udot (NEON and SVE, one signedness).
   std::string quadInstruction() const {
     if (target_.module == LoweringModule::x86) return "vpdpbusd";
+    if (offsetBytes()) return "sdot";
     const DType a = *inputs_[0].spec->narrow, b = *inputs_[1].spec->narrow;
     return a != b ? "usdot" : a == DType::i8 ? "sdot" : "udot";
   }
@@ -667,7 +675,7 @@ class ContractionBuilder {
         }
         if (offsetBytes()) {
           const std::string sums = "sums" + std::to_string(u);
-          copy.push_back(op(OpKind::DotU8I8, sums, lanes_, {sums, "bytes80_pack", v}, false));
+          copy.push_back(op(offsetDot(), sums, lanes_, {sums, "bytes80_pack", v}, false));
         }
         Stmt st = op(OpKind::Store, "", wide, {v}, false);
         st.tensor = "panel";
@@ -689,17 +697,24 @@ class ContractionBuilder {
     }
     return out;
   }
-  // i8 x i8 quads through vpdpbusd, whose first operand's bytes are unsigned: the broadcast bytes
-  // go in xor 0x80, i.e. as a + 128 read unsigned, so each dot product is
+  // Quads with one operand's bytes offset by 128, so that they fit the instruction's signedness.
+  // x86, i8 x i8 through vpdpbusd (its first operand's bytes unsigned): the broadcast bytes go in
+  // xor 0x80, i.e. as a + 128 read unsigned, so each dot product is
   // sum((a + 128) * b) = sum(a * b) + 128 * sum(b); the panel's packing sums 128 * b per column
   // (a vpdpbusd of 0x80 bytes) and each tile subtracts those sums from its accumulators before
   // its reduction (oneDNN's compensation; exact: everything wraps modulo 2^32).
+  // Arm, u8 x i8 through sdot (armOffsetQuads): the same xor makes a - 128 read signed, so each
+  // dot product is sum(a * b) - 128 * sum(b); the packing's sdot of 0x80 bytes (-128 read signed)
+  // sums -128 * b, and the same subtraction adds 128 * sum(b) back.
   bool offsetBytes() const {
-    return group_ == 4 && target_.module == LoweringModule::x86 && *inputs_[0].spec->narrow == DType::i8 &&
-           *inputs_[1].spec->narrow == DType::i8;
+    if (group_ != 4) return false;
+    if (target_.module == LoweringModule::x86) return *inputs_[0].spec->narrow == DType::i8 && *inputs_[1].spec->narrow == DType::i8;
+    return armOffsetQuads(*inputs_[size_t(1 - packed_)].spec->narrow, *inputs_[size_t(packed_)].spec->narrow);
   }
+  // The dot product of offset quads: vpdpbusd (u8 x i8) on x86, sdot (i8 x i8) on Arm.
+  OpKind offsetDot() const { return target_.module == LoweringModule::x86 ? OpKind::DotU8I8 : OpKind::DotI8I8; }
   Stmt bytes80(const std::string& name) const {
-    Stmt s = op(OpKind::Splat, name, VecType{DType::u32, lanes_.lanes});
+    Stmt s = op(OpKind::Splat, name, VecType{DType::u32, lanes_.lanes, lanes_.scalable});
     s.literal = "2155905152u";  // 0x80808080: the interpreter reads decimal literals
     return s;
   }
@@ -764,7 +779,7 @@ class ContractionBuilder {
       }
       for (int u = 0; u < nr; ++u) {
         const std::string panel = "panel_v" + std::to_string(u) + tag;
-        if (offsetBytes()) body.push_back(op(OpKind::DotU8I8, accName(r, u), lanes_, {accName(r, u), x + "_offset", panel}, false));
+        if (offsetBytes()) body.push_back(op(offsetDot(), accName(r, u), lanes_, {accName(r, u), x + "_offset", panel}, false));
         else if (group_ == 2) body.push_back(op(OpKind::DotBf16, accName(r, u), lanes_, {accName(r, u), panel, x}, false));
         else if (bytesOp != OpKind::DotU8I8) body.push_back(op(bytesOp, accName(r, u), lanes_, {accName(r, u), x, panel}, false));
         else body.push_back(op(OpKind::DotU8I8, accName(r, u), lanes_, {accName(r, u), broadcastUnsigned ? x : panel, broadcastUnsigned ? panel : x}, false));
@@ -1366,9 +1381,12 @@ class ContractionBuilder {
       note("per four steps of " + dimName(kdim_) + ": " +
            quadInstruction() + " (four " + (inputs_[0].spec->narrow == inputs_[1].spec->narrow ? std::string(nameOf(*inputs_[0].spec->narrow)) + " x " + std::string(nameOf(*inputs_[0].spec->narrow)) : std::string("u8 x i8")) +
            " products per i32 lane, wrapping), the broadcast operand's quad as one u32" +
-           (offsetBytes() ? "; i8 x i8: the broadcast bytes xor 0x80 (each + 128, read unsigned), and 128 x each panel column's sum "
-                           "over the block (vpdpbusd of 0x80 bytes, while packing) taken from the accumulators at each tile's start"
-                         : ""));
+           (!offsetBytes() ? ""
+            : target_.module == LoweringModule::x86
+                ? "; i8 x i8: the broadcast bytes xor 0x80 (each + 128, read unsigned), and 128 x each panel column's sum "
+                  "over the block (vpdpbusd of 0x80 bytes, while packing) taken from the accumulators at each tile's start"
+                : "; u8 x i8 without usdot: the broadcast bytes xor 0x80 (each - 128, read signed), and -128 x each panel column's sum "
+                  "over the block (sdot of 0x80 bytes, while packing) taken from the accumulators at each tile's start"));
     else if (group_ == 2)
       note("per two steps of " + dimName(kdim_) + ": vdpbf16ps (two bf16 products per f32 lane; subnormal inputs and sums flushed to zero), the broadcast operand's pair as one u32");
     else note("per step of " + (red.empty() ? std::string("the tile") : red) + ": " + (hasFma() ? "fused multiply-adds" : "multiplies and adds") +
