@@ -14,6 +14,7 @@
 
 #include "bench_matmul_bf16.h"
 #include "bench_matmul_bt_f32.h"
+#include "bench_matmul_bt_u8i8.h"
 #include "bench_matmul_bt_packed_f32.h"
 #include "bench_matmul_f32.h"
 #include "bench_matmul_i8i8.h"
@@ -129,12 +130,19 @@ using MatmulInt8 = void (*)(const A*, const int8_t*, int64_t, int64_t, int64_t, 
 // A (u8 or i8) a, i8 b converted once (untimed); the i32 result converted to floats outside the
 // timing.
 template <class A>
-Peer matmul_int8_peer(const std::string& name, MatmulInt8<A> f) {
-  return {name, [f](const Problem& p) {
+Peer matmul_int8_peer(const std::string& name, MatmulInt8<A> f, bool transposed = false) {
+  return {name, [f, transposed](const Problem& p) {
             std::shared_ptr<A> a = integers<A>(p.a, p.m * p.k);
             std::shared_ptr<int8_t> b = integers<int8_t>(p.b, p.k * p.n);
+            if (transposed) {  // weights stored as bt[n][k] (a linear layer's), copied once, untimed
+              std::shared_ptr<int8_t> bt = integers<int8_t>(p.b, p.k * p.n);
+              for (int64_t k = 0; k < p.k; ++k)
+                for (int64_t j = 0; j < p.n; ++j) bt.get()[j * p.k + k] = b.get()[k * p.n + j];
+              b = bt;
+            }
+            const int64_t ldb = transposed ? p.k : p.n;
             std::shared_ptr<int32_t> c(static_cast<int32_t*>(std::aligned_alloc(64, static_cast<size_t>((p.m * p.n * 4 + 63) / 64 * 64))), std::free);
-            return Prepared{[f, p, a, b, c] { f(a.get(), b.get(), p.m, p.n, p.k, p.k, p.n, p.n, c.get()); },
+            return Prepared{[f, p, a, b, c, ldb] { f(a.get(), b.get(), p.m, p.n, p.k, p.k, ldb, p.n, c.get()); },
                             [p, c] {
                               for (int64_t i = 0; i < p.m * p.n; ++i) p.out[i] = static_cast<float>(c.get()[i]);
                               return static_cast<const float*>(p.out);
@@ -204,6 +212,7 @@ std::vector<Peer> simdgen_u8i8_matmul_peers() {
   if (cpu_runs(#v)) peers.push_back(matmul_int8_peer<uint8_t>("simdgen." #v, bench_matmul_u8i8_##v));
   SIMDGEN_bench_matmul_u8i8_VARIANTS(SIMDGEN_BENCH_VARIANT)
 #undef SIMDGEN_BENCH_VARIANT
+  peers.push_back(matmul_int8_peer<uint8_t>("simdgen_bt", bench_matmul_bt_u8i8, true));
   peers.push_back(matmul_peer("simdgen_f32", bench_matmul_f32));
   return peers;
 }

@@ -295,7 +295,7 @@ TEST_CASE("contraction with bf16 operands on avx512+bf16: vdpbf16ps on pairs whe
   CHECK(has(pairs.summary, dot));
   CHECK(has(pairs.summary, "bf16 pairs: panel row p holds steps 2p and 2p + 1"));
   CHECK(ops(pairs).find("dot_bf16") != std::string::npos);
-  // The same spec without the feature, with one f32 operand, or with B transposed: widening and FMAs.
+  // The same spec without the feature or with one f32 operand: widening and FMAs.
   for (const ir::Plan& p : {buildPlan(bf16(kMatmul, {"a", "b"}), targetNamed("avx512")), buildPlan(bf16(kMatmul, {"b"}), targetNamed("avx512", {"bf16"})),
                             buildPlan(bf16(kMatmul, {"a"}), targetNamed("avx512", {"bf16"}))}) {
     CHECK_FALSE(has(p.summary, dot));
@@ -305,7 +305,10 @@ TEST_CASE("contraction with bf16 operands on avx512+bf16: vdpbf16ps on pairs whe
   const std::string bt = R"J(  "dims": [{"name": "i", "extent": "m"}, {"name": "j", "extent": "n"}, {"name": "k", "extent": "k", "kind": "reduction"}],
   "operands": [{"name": "a", "index": ["i", "k"]}, {"name": "bt", "index": ["j", "k"]}],
   "output": {"name": "c", "index": ["i", "j"]})J";
-  CHECK_FALSE(has(buildPlan(bf16(bt, {"a", "bt"}), targetNamed("avx512", {"bf16"})).summary, dot));
+  // B transposed: its pairs are adjacent, packed one u32 at a time (transposedGroupPanel).
+  const ir::Plan transposedPairs = buildPlan(bf16(bt, {"a", "bt"}), targetNamed("avx512", {"bf16"}));
+  CHECK(has(transposedPairs.summary, dot));
+  CHECK(ops(transposedPairs).find("transposed, one bf16 pair at a time") != std::string::npos);
   // Odd and even reduction lengths, several blocks, partial columns, row tails: the pairs agree with
   // the double reference (checkPlans runs avx512+bf16 among its targets).
   for (int64_t k : {1, 2, 7, 2051})
@@ -314,6 +317,11 @@ TEST_CASE("contraction with bf16 operands on avx512+bf16: vdpbf16ps on pairs whe
   "init": "output",
   "output": {"name": "c", "index": ["i", "j"]},
   "epilogue": [{"op": "relu"}])J"), {{"m", 7}, {"n", 71}, {"k", k}}, uint64_t(k));
+  // The same with B transposed (blocks of 256 steps: 600 is three).
+  for (int64_t k : {1, 2, 7, 600})
+    checkPlans(contractionSpec(R"J(  "dims": [{"name": "i", "extent": "m"}, {"name": "j", "extent": "n"}, {"name": "k", "extent": "k", "kind": "reduction"}],
+  "operands": [{"name": "a", "dtype": "bf16", "index": ["i", "k"], "strides": ["lda", 1]}, {"name": "bt", "dtype": "bf16", "index": ["j", "k"], "strides": ["ldbt", 1]}],
+  "output": {"name": "c", "index": ["i", "j"]})J"), {{"m", 7}, {"n", 71}, {"k", k}}, uint64_t(k));
 }
 
 TEST_CASE("contraction with byte operands: vpdpbusd (u8 x i8, and i8 x i8 with an offset, x86 VNNI), usdot (u8 x i8, NEON and SVE i8mm), sdot and udot (NEON dotprod, SVE) on quads where the panel allows, else widening") {
@@ -351,11 +359,10 @@ TEST_CASE("contraction with byte operands: vpdpbusd (u8 x i8, and i8 x i8 with a
     CHECK(ops(offset).find("dot_u8i8") != std::string::npos);
     CHECK(ops(offset).find("panel_sums") != std::string::npos);
   }
-  // Without the feature, with u8 x u8 (no offset yet) or wider operands, or with B transposed: widening.
+  // Without the feature, with u8 x u8 (no offset yet) or wider operands: widening.
   for (const ir::Plan& p : {buildPlan(parseSpecText(ints("u8", "i8", false), "q.json"), targetNamed("avx512")),
                             buildPlan(parseSpecText(ints("u8", "u8", false), "q.json"), targetNamed("avx512", {"vnni"})),
-                            buildPlan(parseSpecText(ints("u8", "i16", false), "q.json"), targetNamed("avx512", {"vnni"})),
-                            buildPlan(parseSpecText(ints("u8", "i8", true), "q.json"), targetNamed("avx512", {"vnni"}))}) {
+                            buildPlan(parseSpecText(ints("u8", "i16", false), "q.json"), targetNamed("avx512", {"vnni"}))}) {
     CHECK_FALSE(has(p.summary, dot));
     CHECK(ops(p).find("dot_u8i8") == std::string::npos);
   }
@@ -394,6 +401,20 @@ TEST_CASE("contraction with byte operands: vpdpbusd (u8 x i8, and i8 x i8 with a
       CHECK(has(quads.summary, "panel (at 2048-bit vectors"));
       CHECK(ops(quads).find(name) != std::string::npos);
     }
+  // B transposed (quads adjacent in memory, packed one u32 at a time) on x86 and NEON, the
+  // offset's column sums taken from the packed rows: every remainder of the reduction modulo 4,
+  // several blocks (512 steps each), a partial column, against the definition.
+  for (const auto& [a, b, target, feature] : {std::tuple<const char*, const char*, const char*, const char*>{"u8", "i8", "avx512", "vnni"},
+                                              {"i8", "i8", "avx2", "avx_vnni"}, {"i8", "i8", "neon", "dotprod"}, {"u8", "i8", "neon", "dotprod"}}) {
+    CAPTURE(a);
+    CAPTURE(target);
+    const ir::Plan quads = buildPlan(parseSpecText(ints(a, b, true), "q.json"), targetNamed(target, {feature}));
+    CHECK(ops(quads).find("transposed, one byte quad at a time") != std::string::npos);
+    CHECK(ops(quads).find(std::string(target) != "neon" ? "dot_u8i8" : "dot_i8i8") != std::string::npos);
+  }
+  for (int64_t k : {1, 2, 3, 4, 5, 1100})
+    for (const auto& [a, b] : {std::pair<const char*, const char*>{"u8", "i8"}, {"i8", "u8"}, {"i8", "i8"}, {"u8", "u8"}})
+      checkIntPlans(ints(a, b, true), {{"m", 7}, {"n", 71}, {"k", k}}, uint64_t(k) + 100);
   // A transposed B on SVE is read by gathers (no scalable transposing panel): never packed as if
   // contiguous along j; every byte pair, against the definition at every vector length.
   for (const auto& [a, b] : {std::pair<const char*, const char*>{"i8", "i8"}, {"u8", "u8"}, {"u8", "i8"}}) {

@@ -452,9 +452,9 @@ class ContractionBuilder {
     if (packed_ < 0) return;
     // A scalable panel is sized for the longest vectors (2048 bits); shorter ones use its start.
     const int64_t columns = int64_t(nr_) * lanes_.lanes * (lanes_.scalable ? kMaxVscale : 1);
-    const bool byElement = packed_ == transposed_ && !transposesByNetwork();
-    const int64_t bytes = byElement ? kTransposedPanelBytes : kPanelBytes;
     group_ = dotGroup(packed_);
+    const bool byElement = packed_ == transposed_ && (group_ || !transposesByNetwork());
+    const int64_t bytes = byElement && !group_ ? kTransposedPanelBytes : kPanelBytes;
     if (offsetBytes()) {  // 128 x each panel column's sum over the block, per panel vector
       plan_.tensors.push_back({"panel_sums", DType::i32, true, {Index::constant(columns)}, {Index::constant(1)}});
       plan_.tensors.back().scratch = true;
@@ -479,10 +479,13 @@ class ContractionBuilder {
   // vectors). Either way the vector-dim operand (`packed`) goes through the panel as it is laid
   // out (a transposed one is not grouped yet), the broadcast one has consecutive reduction steps (a
   // group is adjacent elements), and no schedule unrolls the reduction.
+  // A transposed operand (contiguous along the reduction: a group is one u32 of it) is packed
+  // group by group (transposedGroupPanel).
   int dotGroup(int packed) const {
-    if (packed < 0 || packed == transposed_ || nest_.unroll.count(kdim_)) return 0;
+    if (packed < 0 || nest_.unroll.count(kdim_)) return 0;
     const PlannedTensor &b = inputs_[size_t(packed)], &a = inputs_[size_t(1 - packed)];
     if (stepAlong(a, kdim_).constantValue() != int64_t{1}) return 0;
+    if (packed == transposed_ && stepAlong(b, kdim_).constantValue() != int64_t{1}) return 0;
     if (target_.has("bf16") && a.spec->bf16 && b.spec->bf16) return 2;
     const DType na = a.spec->narrow.value_or(DType::i32), nb = b.spec->narrow.value_or(DType::i32);
     const bool u8i8 = (na == DType::u8 && nb == DType::i8) || (na == DType::i8 && nb == DType::u8);
@@ -578,7 +581,7 @@ class ContractionBuilder {
     ir::Block block;
     block.push_back(ir::letMin("k_end", sym("k0") + kc_, dimExtent(kdim_)));
     if (group_) {
-      const ir::Block groups = groupPanel(b, nr, pred);
+      const ir::Block groups = packed_ == transposed_ ? transposedGroupPanel(b, nr, pred) : groupPanel(b, nr, pred);
       block.insert(block.end(), groups.begin(), groups.end());
     } else if (packed_ != transposed_) {
       ir::Block copy;
@@ -697,6 +700,83 @@ class ContractionBuilder {
     }
     return out;
   }
+  // The group panel from a transposed operand (B^T, contiguous along the reduction): column by
+  // column, each group of G steps one 32-bit load of G adjacent elements (the little-endian u32
+  // the panel holds), the last group of a block part by part with its missing parts zero; a
+  // partial column packs only the columns before the extent (the tiles load it masked). The
+  // offset's column sums come from the packed panel afterwards, a vector per panel row.
+  ir::Block transposedGroupPanel(const PlannedTensor& b, int nr, const std::string& pred) {
+    const std::string k = loopVar(kdim_);
+    const int64_t columns = int64_t(nr) * lanes_.lanes;
+    const VecType u32{DType::u32, 1}, one{groupPart(b), 1};
+    const Index at = (renamed(address(b, 0, 0), k, "kp") + product(sym("col"), stepAlong(b, vdim_))).simplified();
+    const Index slot = ((sym("kp") - sym("k0")) * (columns / group_) + sym("col")).simplified();
+    auto store = [&](const std::string& v) {
+      Stmt st = op(OpKind::Store, "", u32, {v}, false);
+      st.tensor = "panel";
+      st.index = slot;
+      return st;
+    };
+    ir::Block whole;
+    Stmt l = op(OpKind::Load, "quad", u32);
+    l.tensor = b.name;
+    l.index = at;
+    l.packedElements = true;
+    whole.push_back(l);
+    whole.push_back(store("quad"));
+    ir::Block last;
+    for (int h = 0; h < group_; ++h) {
+      Stmt part = op(OpKind::Load, "", one);
+      part.tensor = b.name;
+      part.index = (at + h).simplified();
+      ir::Block parts;
+      groupPartInto(h == 0 ? last : parts, part, "last_quad", h, one);
+      if (!parts.empty()) last.push_back(ir::ifLess(sym("kp") + h, sym("k_end"), std::move(parts)));
+    }
+    last.push_back(store("last_quad"));
+    // Panel rows in order (its writes contiguous; the columns' reads are ldb apart).
+    const Index width = pred.empty() ? Index::constant(columns) : (dimExtent(vdim_) - sym(loopVar(vdim_))).simplified();
+    ir::Block rowCopy;
+    rowCopy.push_back(ir::forLoop("col", Index::constant(0), width, 1, std::move(whole), false, ""));
+    ir::Block lastRow;
+    lastRow.push_back(ir::forLoop("col", Index::constant(0), width, 1, std::move(last), false, ""));
+    ir::Block out;
+    out.push_back(ir::forLoop("kp", sym("k0"), sym("k_end"), group_, std::move(rowCopy), false,
+                              "pack: " + std::string(pred.empty() ? std::to_string(columns) : "the last") + " columns of " + b.spec->name +
+                                  ", transposed, one " + (group_ == 2 ? "bf16 pair" : "byte quad") + " at a time"));
+    out.push_back(ir::ifLess(sym("kp"), sym("k_end"), std::move(lastRow), "the last steps, the missing ones zero"));
+    if (!offsetBytes()) return out;
+    // The column sums (see offsetBytes), from the packed rows: one dot product per vector.
+    const VecType wide{DType::u32, lanes_.lanes};
+    out.push_back(bytes80("bytes80_pack"));
+    ir::Block row;
+    for (int u = 0; u < nr; ++u) {
+      const std::string v = "packed" + std::to_string(u), sums = "sums" + std::to_string(u);
+      Stmt z = op(OpKind::Splat, sums, lanes_);
+      z.literal = "0";
+      out.push_back(z);
+      Stmt pl = op(OpKind::Load, v, wide);
+      pl.tensor = "panel";
+      pl.index = ((sym("kq") - sym("k0")) * (columns / group_) + lanesIndex() * u).simplified();
+      if (!pred.empty()) {  // the lanes past the extent were not packed
+        pl.pred = pred;
+        pl.literal = "0";
+      }
+      row.push_back(pl);
+      row.push_back(op(offsetDot(), sums, lanes_, {sums, "bytes80_pack", v}, false));
+    }
+    Stmt rows = ir::forLoop("kq", sym("k0"), sym("k_end"), group_, std::move(row), false, "the column sums of the packed rows");
+    rows.coversTail = true;  // the last, partial group's row too
+    out.push_back(std::move(rows));
+    for (int u = 0; u < nr; ++u) {
+      Stmt st = op(OpKind::Store, "", lanes_, {"sums" + std::to_string(u)}, false);
+      st.tensor = "panel_sums";
+      st.index = (lanesIndex() * u).simplified();
+      out.push_back(st);
+    }
+    return out;
+  }
+
   // Quads with one operand's bytes offset by 128, so that they fit the instruction's signedness.
   // x86, i8 x i8 through vpdpbusd (its first operand's bytes unsigned): the broadcast bytes go in
   // xor 0x80, i.e. as a + 128 read unsigned, so each dot product is
