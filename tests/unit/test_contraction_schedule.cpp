@@ -412,15 +412,15 @@ TEST_CASE("contraction with byte operands: vpdpbusd (u8 x i8, and i8 x i8 with a
     CHECK(ops(quads).find("transposed, one byte quad at a time") != std::string::npos);
     CHECK(ops(quads).find(std::string(target) != "neon" ? "dot_u8i8" : "dot_i8i8") != std::string::npos);
   }
-  for (int64_t k : {1, 2, 3, 4, 5, 1100})
-    for (const auto& [a, b] : {std::pair<const char*, const char*>{"u8", "i8"}, {"i8", "u8"}, {"i8", "i8"}, {"u8", "u8"}})
-      checkIntPlans(ints(a, b, true), {{"m", 7}, {"n", 71}, {"k", k}}, uint64_t(k) + 100);
+  // (Several blocks only for the offset pairs: the other pairs' blocks are the same loops.)
+  for (int64_t k : {1, 2, 3, 5, 1100})
+    for (const auto& [a, b] : {std::pair<const char*, const char*>{"u8", "i8"}, {"i8", "i8"}, {"i8", "u8"}, {"u8", "u8"}})
+      if (k < 100 || std::string(b) == "i8") checkIntPlans(ints(a, b, true), {{"m", 7}, {"n", k > 100 ? 37 : 71}, {"k", k}}, uint64_t(k) + 100);
   // A transposed B on SVE is read by gathers (no scalable transposing panel): never packed as if
-  // contiguous along j; every byte pair, against the definition at every vector length.
+  // contiguous along j (the transposed checkIntPlans above run sve+i8mm at every vector length).
   for (const auto& [a, b] : {std::pair<const char*, const char*>{"i8", "i8"}, {"u8", "u8"}, {"u8", "i8"}}) {
     CAPTURE(a);
     CHECK(ops(buildPlan(parseSpecText(ints(a, b, true), "q.json"), targetNamed("sve", {"i8mm"}))).find("dot_") == std::string::npos);
-    checkIntPlans(ints(a, b, true), {{"m", 7}, {"n", 37}, {"k", 9}}, 5);
   }
   // SVE with i8mm: usdot for u8 x i8 in either order.
   for (const char* isa : {"sve", "sve2"})
