@@ -700,9 +700,9 @@ class ContractionBuilder {
     }
     return out;
   }
-  // The group panel from a transposed operand (B^T, contiguous along the reduction): column by
-  // column, each group of G steps one 32-bit load of G adjacent elements (the little-endian u32
-  // the panel holds), the last group of a block part by part with its missing parts zero; a
+  // The group panel from a transposed operand (B^T, contiguous along the reduction): panel row by
+  // panel row, each column's group of G steps one 32-bit load of G adjacent elements (the
+  // little-endian u32 the panel holds), the last group of a block part by part with its missing parts zero; a
   // partial column packs only the columns before the extent (the tiles load it masked). The
   // offset's column sums come from the packed panel afterwards, a vector per panel row.
   ir::Block transposedGroupPanel(const PlannedTensor& b, int nr, const std::string& pred) {
