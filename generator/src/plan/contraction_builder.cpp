@@ -652,14 +652,7 @@ class ContractionBuilder {
       out.push_back(narrowTail("group", part));
       partPred = out.back().dst;
     }
-    if (offsetBytes()) {  // the column sums of the block, 128 x each, as the tiles take them
-      out.push_back(bytes80("bytes80_pack"));
-      for (int u = 0; u < nr; ++u) {
-        Stmt z = op(OpKind::Splat, "sums" + std::to_string(u), lanes_);
-        z.literal = "0";
-        out.push_back(z);
-      }
-    }
+    if (offsetBytes()) startColumnSums(out, nr);  // the column sums of the block, as the tiles take them
     auto rows = [&](bool whole) {
       ir::Block copy;
       for (int u = 0; u < nr; ++u) {
@@ -692,12 +685,7 @@ class ContractionBuilder {
                               "pack: " + std::to_string(nr) + (nr == 1 ? " vector" : " vectors") + " of " + b.spec->name + " per " + std::to_string(group_) + " steps, " + what));
     Stmt last = ir::ifLess(sym("kp"), sym("k_end"), rows(false), "the last steps, the missing ones zero");
     out.push_back(std::move(last));
-    for (int u = 0; u < nr && offsetBytes(); ++u) {
-      Stmt st = op(OpKind::Store, "", lanes_, {"sums" + std::to_string(u)}, false);
-      st.tensor = "panel_sums";
-      st.index = (lanesIndex() * u).simplified();
-      out.push_back(st);
-    }
+    if (offsetBytes()) storeColumnSums(out, nr);
     return out;
   }
   // The group panel from a transposed operand (B^T, contiguous along the reduction): panel row by
@@ -708,7 +696,7 @@ class ContractionBuilder {
   ir::Block transposedGroupPanel(const PlannedTensor& b, int nr, const std::string& pred) {
     const std::string k = loopVar(kdim_);
     const int64_t columns = int64_t(nr) * lanes_.lanes;
-    const VecType u32{DType::u32, 1}, one{groupPart(b), 1};
+    const VecType u32{DType::u32, 1};
     const Index at = (renamed(address(b, 0, 0), k, "kp") + product(sym("col"), stepAlong(b, vdim_))).simplified();
     const Index slot = ((sym("kp") - sym("k0")) * (columns / group_) + sym("col")).simplified();
     auto store = [&](const std::string& v) {
@@ -725,14 +713,7 @@ class ContractionBuilder {
     whole.push_back(l);
     whole.push_back(store("quad"));
     ir::Block last;
-    for (int h = 0; h < group_; ++h) {
-      Stmt part = op(OpKind::Load, "", one);
-      part.tensor = b.name;
-      part.index = (at + h).simplified();
-      ir::Block parts;
-      groupPartInto(h == 0 ? last : parts, part, "last_quad", h, one);
-      if (!parts.empty()) last.push_back(ir::ifLess(sym("kp") + h, sym("k_end"), std::move(parts)));
-    }
+    lastGroup(last, b, at, "last_quad", "kp");
     last.push_back(store("last_quad"));
     // Panel rows in order (its writes contiguous; the columns' reads are ldb apart).
     const Index width = pred.empty() ? Index::constant(columns) : (dimExtent(vdim_) - sym(loopVar(vdim_))).simplified();
@@ -748,13 +729,10 @@ class ContractionBuilder {
     if (!offsetBytes()) return out;
     // The column sums (see offsetBytes), from the packed rows: one dot product per vector.
     const VecType wide{DType::u32, lanes_.lanes};
-    out.push_back(bytes80("bytes80_pack"));
+    startColumnSums(out, nr);
     ir::Block row;
     for (int u = 0; u < nr; ++u) {
       const std::string v = "packed" + std::to_string(u), sums = "sums" + std::to_string(u);
-      Stmt z = op(OpKind::Splat, sums, lanes_);
-      z.literal = "0";
-      out.push_back(z);
       Stmt pl = op(OpKind::Load, v, wide);
       pl.tensor = "panel";
       pl.index = ((sym("kq") - sym("k0")) * (columns / group_) + lanesIndex() * u).simplified();
@@ -768,13 +746,39 @@ class ContractionBuilder {
     Stmt rows = ir::forLoop("kq", sym("k0"), sym("k_end"), group_, std::move(row), false, "the column sums of the packed rows");
     rows.coversTail = true;  // the last, partial group's row too
     out.push_back(std::move(rows));
+    storeColumnSums(out, nr);
+    return out;
+  }
+  // The offset's column sums of a panel block (see offsetBytes): the 0x80 bytes and zero sums
+  // before the block is packed, the sums stored into panel_sums after it.
+  void startColumnSums(ir::Block& out, int nr) const {
+    out.push_back(bytes80("bytes80_pack"));
+    for (int u = 0; u < nr; ++u) {
+      Stmt z = op(OpKind::Splat, "sums" + std::to_string(u), lanes_);
+      z.literal = "0";
+      out.push_back(z);
+    }
+  }
+  void storeColumnSums(ir::Block& out, int nr) const {
     for (int u = 0; u < nr; ++u) {
       Stmt st = op(OpKind::Store, "", lanes_, {"sums" + std::to_string(u)}, false);
       st.tensor = "panel_sums";
       st.index = (lanesIndex() * u).simplified();
       out.push_back(st);
     }
-    return out;
+  }
+  // The last, partial group of `t` at `at` (steps `step`.. of the reduction) as one u32 named
+  // `group`, part by part, each part past k_end left zero (never read).
+  void lastGroup(ir::Block& out, const PlannedTensor& t, const Index& at, const std::string& group, const std::string& step) {
+    const VecType one{groupPart(t), 1};
+    for (int h = 0; h < group_; ++h) {
+      Stmt part = op(OpKind::Load, "", one);
+      part.tensor = t.name;
+      part.index = (at + h).simplified();
+      ir::Block parts;
+      groupPartInto(h == 0 ? out : parts, part, group, h, one);
+      if (!parts.empty()) out.push_back(ir::ifLess(sym(step) + h, sym("k_end"), std::move(parts)));
+    }
   }
 
   // Quads with one operand's bytes offset by 128, so that they fit the instruction's signedness.
@@ -815,7 +819,7 @@ class ContractionBuilder {
   // products.
   ir::Block dotStep(int mr, int nr, const std::string& pred, bool whole) {
     const PlannedTensor& a = inputs_[size_t(1 - packed_)];
-    const VecType wide{DType::u32, lanes_.lanes, lanes_.scalable}, one{groupPart(a), 1};
+    const VecType wide{DType::u32, lanes_.lanes, lanes_.scalable};
     const std::string k = loopVar(kdim_), tag = whole ? "" : "_last";
     ir::Block body;
     for (int u = 0; u < nr; ++u) {
@@ -843,14 +847,7 @@ class ContractionBuilder {
         l.packedElements = true;
         body.push_back(l);
       }
-      for (int h = 0; h < group_ && !whole; ++h) {  // the last group: its parts past k_end zero
-        Stmt l = op(OpKind::Load, "", one);
-        l.tensor = a.name;
-        l.index = (tileAddress(a, r, 0) + h).simplified();
-        ir::Block parts;
-        groupPartInto(h == 0 ? body : parts, l, x + "_group", h, one);
-        if (!parts.empty()) body.push_back(ir::ifLess(sym(k) + h, sym("k_end"), std::move(parts)));
-      }
+      if (!whole) lastGroup(body, a, tileAddress(a, r, 0), x + "_group", k);  // its parts past k_end zero
       body.push_back(op(OpKind::Splat, x, wide, {x + "_group"}));
       if (offsetBytes()) {  // a + 128 as unsigned bytes (bytes80)
         Stmt o = op(OpKind::Binary, x + "_offset", wide, {x, "bytes80"});
