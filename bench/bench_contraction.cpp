@@ -161,12 +161,13 @@ const float* int8_input(const std::string& name, int64_t n, bool is_unsigned) {
   return a.get();
 }
 
-// u8 (a_unsigned) or i8 a, i8 b.
-ProblemKind matmul_int8_problem(const MatmulSize& s, bool a_unsigned) {
+// pair: "u8i8", "i8i8" or "u8u8" (a's type, then b's).
+ProblemKind matmul_int8_problem(const MatmulSize& s, const std::string& pair) {
   ProblemKind kind = matmul_problem(s);
-  kind.label = std::string(a_unsigned ? "matmul_u8i8/" : "matmul_i8i8/") + s.name();
-  kind.inputs.a = int8_input(a_unsigned ? "a.u8" : "a.i8", s.m * s.k, a_unsigned);
-  kind.inputs.b = int8_input("b.i8", s.k * s.n, false);
+  kind.label = "matmul_" + pair + "/" + s.name();
+  const std::string a = pair.substr(0, 2), b = pair.substr(2, 2);
+  kind.inputs.a = int8_input("a." + a, s.m * s.k, a == "u8");
+  kind.inputs.b = int8_input("b." + b, s.k * s.n, b == "u8");
   return kind;
 }
 
@@ -363,12 +364,14 @@ void register_contraction_benchmarks() {
     const ProblemKind kind = matmul_bf16_problem(size);
     for (const Peer& peer : bf16) add(kind, peer);
   }
-  for (const bool a_unsigned : {true, false}) {
-    std::vector<Peer> int8 = a_unsigned ? simdgen_u8i8_matmul_peers() : simdgen_i8i8_matmul_peers();
-    for (Peer& p : a_unsigned ? onednn_u8i8_matmul_peers() : onednn_i8i8_matmul_peers()) int8.push_back(std::move(p));
+  for (const std::string pair : {"u8i8", "i8i8", "u8u8"}) {
+    // oneDNN's int8 matmul takes s8 weights only: u8 x u8 has no oneDNN row.
+    std::vector<Peer> int8 = pair == "u8i8" ? simdgen_u8i8_matmul_peers() : pair == "i8i8" ? simdgen_i8i8_matmul_peers() : simdgen_u8u8_matmul_peers();
+    if (pair != "u8u8")
+      for (Peer& p : pair == "u8i8" ? onednn_u8i8_matmul_peers() : onednn_i8i8_matmul_peers()) int8.push_back(std::move(p));
     for (const MatmulSize& size : kMatmulSizes) {
       if (size.m != size.n) continue;  // 512^3 and 1024^3
-      const ProblemKind kind = matmul_int8_problem(size, a_unsigned);
+      const ProblemKind kind = matmul_int8_problem(size, pair);
       for (const Peer& peer : int8) add(kind, peer);
     }
   }

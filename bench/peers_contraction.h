@@ -85,6 +85,7 @@ std::vector<Peer> simdgen_bf16_matmul_peers();
 // variants, and "simdgen_f32" (the f32 kernel on the same values).
 std::vector<Peer> simdgen_u8i8_matmul_peers();
 std::vector<Peer> simdgen_i8i8_matmul_peers();  // the same with bench_matmul_i8i8 (i8 a)
+std::vector<Peer> simdgen_u8u8_matmul_peers();  // the same with bench_matmul_u8u8 (u8 a and b)
 std::vector<Peer> simdgen_conv_peers();
 
 }  // namespace simdgen_bench

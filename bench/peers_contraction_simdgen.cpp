@@ -18,6 +18,7 @@
 #include "bench_matmul_bt_packed_f32.h"
 #include "bench_matmul_f32.h"
 #include "bench_matmul_i8i8.h"
+#include "bench_matmul_u8u8.h"
 #include "bench_matmul_u8i8.h"
 #include "bench_seed_conv.h"
 #include "bench_seed_conv_packed.h"
@@ -125,17 +126,17 @@ std::shared_ptr<T> integers(const float* x, int64_t n) {
   return v;
 }
 
-template <class A>
-using MatmulInt8 = void (*)(const A*, const int8_t*, int64_t, int64_t, int64_t, int64_t, int64_t, int64_t, int32_t*);
-// A (u8 or i8) a, i8 b converted once (untimed); the i32 result converted to floats outside the
-// timing.
-template <class A>
-Peer matmul_int8_peer(const std::string& name, MatmulInt8<A> f, bool transposed = false) {
+template <class A, class B>
+using MatmulInt8 = void (*)(const A*, const B*, int64_t, int64_t, int64_t, int64_t, int64_t, int64_t, int32_t*);
+// A (u8 or i8) a, B (i8 or u8) b converted once (untimed); the i32 result converted to floats
+// outside the timing.
+template <class A, class B = int8_t>
+Peer matmul_int8_peer(const std::string& name, MatmulInt8<A, B> f, bool transposed = false) {
   return {name, [f, transposed](const Problem& p) {
             std::shared_ptr<A> a = integers<A>(p.a, p.m * p.k);
-            std::shared_ptr<int8_t> b = integers<int8_t>(p.b, p.k * p.n);
+            std::shared_ptr<B> b = integers<B>(p.b, p.k * p.n);
             if (transposed) {  // weights stored as bt[n][k] (a linear layer's), copied once, untimed
-              std::shared_ptr<int8_t> bt = integers<int8_t>(p.b, p.k * p.n);
+              std::shared_ptr<B> bt = integers<B>(p.b, p.k * p.n);
               for (int64_t k = 0; k < p.k; ++k)
                 for (int64_t j = 0; j < p.n; ++j) bt.get()[j * p.k + k] = b.get()[k * p.n + j];
               b = bt;
@@ -213,6 +214,17 @@ std::vector<Peer> simdgen_u8i8_matmul_peers() {
   SIMDGEN_bench_matmul_u8i8_VARIANTS(SIMDGEN_BENCH_VARIANT)
 #undef SIMDGEN_BENCH_VARIANT
   peers.push_back(matmul_int8_peer<uint8_t>("simdgen_bt", bench_matmul_bt_u8i8, true));
+  peers.push_back(matmul_peer("simdgen_f32", bench_matmul_f32));
+  return peers;
+}
+
+std::vector<Peer> simdgen_u8u8_matmul_peers() {
+  std::vector<Peer> peers;
+  peers.push_back(matmul_int8_peer<uint8_t, uint8_t>("simdgen", bench_matmul_u8u8));
+#define SIMDGEN_BENCH_VARIANT(v) \
+  if (cpu_runs(#v)) peers.push_back(matmul_int8_peer<uint8_t, uint8_t>("simdgen." #v, bench_matmul_u8u8_##v));
+  SIMDGEN_bench_matmul_u8u8_VARIANTS(SIMDGEN_BENCH_VARIANT)
+#undef SIMDGEN_BENCH_VARIANT
   peers.push_back(matmul_peer("simdgen_f32", bench_matmul_f32));
   return peers;
 }

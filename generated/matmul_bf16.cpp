@@ -141,8 +141,8 @@ static inline void simdgen_store_prefix(void* to, uint8x16_t v, int64_t bytes) {
 //     for blocks of 1024 steps of k: pack b into the panel
 //       for i: tiles of 6 rows along i
 //         sums[6][4] = 0   (compute_at i: in registers)
-//         for k
-//           sums[6][4] += a[i][k] * b[k][j]: 4 vector loads, 6 broadcasts, 24 FMAs
+//         for k, 2 steps at a time
+//           sums[6][4] += a[i][k] * b[k][j]: 4 vector loads, 6 broadcasts, 24 vdpbf16ps (2 steps each)
 //         c[i][j] = sums
 // uses masked loads (AVX-512 k-registers) for the tail
 // uses vdpbf16ps bf16 pair dot products

@@ -112,8 +112,8 @@ static inline void simdgen_store_prefix(void* to, uint8x16_t v, int64_t bytes) {
 //     for blocks of 2048 steps of k: pack w into the panel
 //       for i: tiles of 6 rows along i
 //         sums[6][4] = bias[j]   (compute_at i: in registers)
-//         for k
-//           sums[6][4] += a[i][k] * w[j][k]: 4 vector loads, 6 broadcasts, 24 multiply-adds
+//         for k, 4 steps at a time
+//           sums[6][4] += a[i][k] * w[j][k]: 4 vector loads, 6 broadcasts, 24 vpdpbusd (4 steps each)
 //         c[i][j] = sums
 // uses masked loads (AVX-512 k-registers) for the tail
 // uses vpdpbusd u8 x s8 quad dot products
@@ -2718,8 +2718,8 @@ __attribute__((target("+sve"))) void matmul_bt_u8i8_i32_sve(const uint8_t* in0, 
 //     for blocks of 8192 steps of k: pack w into the panel
 //       for i: tiles of 6 rows along i
 //         sums[6][2] = bias[j]   (compute_at i: in registers)
-//         for k
-//           sums[6][2] += a[i][k] * w[j][k]: 2 vector loads, 6 broadcasts, 12 multiply-adds
+//         for k, 4 steps at a time
+//           sums[6][2] += a[i][k] * w[j][k]: 2 vector loads, 6 broadcasts, 12 vpdpbusd (4 steps each)
 //         c[i][j] = sums
 // uses vpdpbusd u8 x s8 quad dot products
 // uses vpmaskmov/vmaskmov masked loads for 32/64-bit tails
@@ -4651,8 +4651,8 @@ __attribute__((target("avx2,avxvnni"))) void matmul_bt_u8i8_i32_avx2_avx_vnni(
 //     for blocks of 8192 steps of k: pack w into the panel
 //       for i: tiles of 6 rows along i
 //         sums[6][4] = bias[j]   (compute_at i: in registers)
-//         for k
-//           sums[6][4] += a[i][k] * w[j][k]: 4 vector loads, 6 broadcasts, 24 multiply-adds
+//         for k, 4 steps at a time
+//           sums[6][4] += a[i][k] * w[j][k]: 4 vector loads, 6 broadcasts, 24 usdot (4 steps each)
 //         c[i][j] = sums
 // uses partial vectors loaded and stored piecewise (8/4/2/1-byte accesses: NEON has no masked load)
 // uses usdot u8 x i8 quad dot products
@@ -6704,8 +6704,8 @@ __attribute__((target("arch=armv8.2-a+i8mm"))) void matmul_bt_u8i8_i32_neon_i8mm
 //     for blocks of 8192 steps of k: pack w into the panel
 //       for i: tiles of 6 rows along i
 //         sums[6][4] = bias[j]   (compute_at i: in registers)
-//         for k
-//           sums[6][4] += a[i][k] * w[j][k]: 4 vector loads, 6 broadcasts, 24 multiply-adds
+//         for k, 4 steps at a time
+//           sums[6][4] += a[i][k] * w[j][k]: 4 vector loads, 6 broadcasts, 24 sdot (4 steps each)
 //         c[i][j] = sums
 // uses partial vectors loaded and stored piecewise (8/4/2/1-byte accesses: NEON has no masked load)
 // uses sdot i8 x i8 quad dot products

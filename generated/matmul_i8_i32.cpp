@@ -136,8 +136,8 @@ static inline void simdgen_store_prefix(void* to, uint8x16_t v, int64_t bytes) {
 //     for blocks of 2048 steps of k: pack b into the panel
 //       for i: tiles of 6 rows along i
 //         sums[6][4] = c[i][j]   (compute_at i: in registers)
-//         for k
-//           sums[6][4] += a[i][k] * b[k][j]: 4 vector loads, 6 broadcasts, 24 multiply-adds
+//         for k, 4 steps at a time
+//           sums[6][4] += a[i][k] * b[k][j]: 4 vector loads, 6 broadcasts, 24 vpdpbusd (4 steps each)
 //         c[i][j] = sums
 // uses masked loads (AVX-512 k-registers) for the tail
 // uses vpdpbusd u8 x s8 quad dot products
@@ -3218,8 +3218,8 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void matmul_i
 //     for blocks of 512 steps of k: pack b into the panel
 //       for i: tiles of 6 rows along i
 //         sums[6][4] = c[i][j]   (compute_at i: in registers)
-//         for k
-//           sums[6][4] += a[i][k] * b[k][j]: 4 vector loads, 6 broadcasts, 24 multiply-adds
+//         for k, 4 steps at a time
+//           sums[6][4] += a[i][k] * b[k][j]: 4 vector loads, 6 broadcasts, 24 sdot (4 steps each)
 //         c[i][j] = sums
 // uses sdot i8 x i8 quad dot products
 // uses unpacked narrow elements: extending loads and truncating stores (ld1b/h/w, st1b/h/w)
@@ -5414,8 +5414,8 @@ __attribute__((target("+sve"))) void matmul_i8_i32_sve(const int8_t* in0, const 
 //     for blocks of 8192 steps of k: pack b into the panel
 //       for i: tiles of 6 rows along i
 //         sums[6][2] = c[i][j]   (compute_at i: in registers)
-//         for k
-//           sums[6][2] += a[i][k] * b[k][j]: 2 vector loads, 6 broadcasts, 12 multiply-adds
+//         for k, 4 steps at a time
+//           sums[6][2] += a[i][k] * b[k][j]: 2 vector loads, 6 broadcasts, 12 vpdpbusd (4 steps each)
 //         c[i][j] = sums
 // uses partial fractional vectors loaded and stored piecewise (8/4/2/1-byte accesses)
 // uses vpdpbusd u8 x s8 quad dot products
@@ -7622,8 +7622,8 @@ __attribute__((target("avx2,avxvnni"))) void matmul_i8_i32_avx2_avx_vnni(
 //     for blocks of 8192 steps of k: pack b into the panel
 //       for i: tiles of 6 rows along i
 //         sums[6][4] = c[i][j]   (compute_at i: in registers)
-//         for k
-//           sums[6][4] += a[i][k] * b[k][j]: 4 vector loads, 6 broadcasts, 24 multiply-adds
+//         for k, 4 steps at a time
+//           sums[6][4] += a[i][k] * b[k][j]: 4 vector loads, 6 broadcasts, 24 sdot (4 steps each)
 //         c[i][j] = sums
 // uses partial vectors loaded and stored piecewise (8/4/2/1-byte accesses: NEON has no masked load)
 // uses sdot i8 x i8 quad dot products

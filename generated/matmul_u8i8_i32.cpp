@@ -136,8 +136,8 @@ static inline void simdgen_store_prefix(void* to, uint8x16_t v, int64_t bytes) {
 //     for blocks of 2048 steps of k: pack b into the panel
 //       for i: tiles of 6 rows along i
 //         sums[6][4] = bias[j]   (compute_at i: in registers)
-//         for k
-//           sums[6][4] += a[i][k] * b[k][j]: 4 vector loads, 6 broadcasts, 24 multiply-adds
+//         for k, 4 steps at a time
+//           sums[6][4] += a[i][k] * b[k][j]: 4 vector loads, 6 broadcasts, 24 vpdpbusd (4 steps each)
 //         c[i][j] = clamp(sums)
 // uses masked loads (AVX-512 k-registers) for the tail
 // uses vpdpbusd u8 x s8 quad dot products
@@ -3534,8 +3534,8 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void matmul_u
 //     for blocks of 512 steps of k: pack b into the panel
 //       for i: tiles of 6 rows along i
 //         sums[6][4] = bias[j]   (compute_at i: in registers)
-//         for k
-//           sums[6][4] += a[i][k] * b[k][j]: 4 vector loads, 6 broadcasts, 24 multiply-adds
+//         for k, 4 steps at a time
+//           sums[6][4] += a[i][k] * b[k][j]: 4 vector loads, 6 broadcasts, 24 usdot (4 steps each)
 //         c[i][j] = clamp(sums)
 // uses unpacked narrow elements: extending loads and truncating stores (ld1b/h/w, st1b/h/w)
 // uses usdot u8 x i8 quad dot products
@@ -5981,8 +5981,8 @@ __attribute__((target("+sve,arch=armv8.2-a+sve+i8mm"))) void matmul_u8i8_i32_sve
 //     for blocks of 512 steps of k: pack b into the panel
 //       for i: tiles of 6 rows along i
 //         sums[6][4] = bias[j]   (compute_at i: in registers)
-//         for k
-//           sums[6][4] += a[i][k] * b[k][j]: 4 vector loads, 6 broadcasts, 24 multiply-adds
+//         for k, 4 steps at a time
+//           sums[6][4] += a[i][k] * b[k][j]: 4 vector loads, 6 broadcasts, 24 sdot (4 steps each)
 //         c[i][j] = clamp(sums)
 // uses sdot i8 x i8 quad dot products
 // uses unpacked narrow elements: extending loads and truncating stores (ld1b/h/w, st1b/h/w)
@@ -8659,8 +8659,8 @@ __attribute__((target("+sve"))) void matmul_u8i8_i32_sve(const uint8_t* in0, con
 //     for blocks of 8192 steps of k: pack b into the panel
 //       for i: tiles of 6 rows along i
 //         sums[6][2] = bias[j]   (compute_at i: in registers)
-//         for k
-//           sums[6][2] += a[i][k] * b[k][j]: 2 vector loads, 6 broadcasts, 12 multiply-adds
+//         for k, 4 steps at a time
+//           sums[6][2] += a[i][k] * b[k][j]: 2 vector loads, 6 broadcasts, 12 vpdpbusd (4 steps each)
 //         c[i][j] = clamp(sums)
 // uses partial fractional vectors loaded and stored piecewise (8/4/2/1-byte accesses)
 // uses vpdpbusd u8 x s8 quad dot products
@@ -10837,8 +10837,8 @@ __attribute__((target("avx2,avxvnni"))) void matmul_u8i8_i32_avx2_avx_vnni(
 //     for blocks of 8192 steps of k: pack b into the panel
 //       for i: tiles of 6 rows along i
 //         sums[6][4] = bias[j]   (compute_at i: in registers)
-//         for k
-//           sums[6][4] += a[i][k] * b[k][j]: 4 vector loads, 6 broadcasts, 24 multiply-adds
+//         for k, 4 steps at a time
+//           sums[6][4] += a[i][k] * b[k][j]: 4 vector loads, 6 broadcasts, 24 usdot (4 steps each)
 //         c[i][j] = clamp(sums)
 // uses partial vectors loaded and stored piecewise (8/4/2/1-byte accesses: NEON has no masked load)
 // uses sxtl/uxtl widening
@@ -13284,8 +13284,8 @@ __attribute__((target("arch=armv8.2-a+i8mm"))) void matmul_u8i8_i32_neon_i8mm(
 //     for blocks of 8192 steps of k: pack b into the panel
 //       for i: tiles of 6 rows along i
 //         sums[6][4] = bias[j]   (compute_at i: in registers)
-//         for k
-//           sums[6][4] += a[i][k] * b[k][j]: 4 vector loads, 6 broadcasts, 24 multiply-adds
+//         for k, 4 steps at a time
+//           sums[6][4] += a[i][k] * b[k][j]: 4 vector loads, 6 broadcasts, 24 sdot (4 steps each)
 //         c[i][j] = clamp(sums)
 // uses partial vectors loaded and stored piecewise (8/4/2/1-byte accesses: NEON has no masked load)
 // uses sdot i8 x i8 quad dot products

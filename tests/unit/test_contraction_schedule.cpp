@@ -324,7 +324,7 @@ TEST_CASE("contraction with bf16 operands on avx512+bf16: vdpbf16ps on pairs whe
   "output": {"name": "c", "index": ["i", "j"]})J"), {{"m", 7}, {"n", 71}, {"k", k}}, uint64_t(k));
 }
 
-TEST_CASE("contraction with byte operands: vpdpbusd (u8 x i8, and i8 x i8 with an offset, x86 VNNI), usdot (u8 x i8, NEON and SVE i8mm), sdot and udot (NEON dotprod, SVE) on quads where the panel allows, else widening") {
+TEST_CASE("contraction with byte operands: vpdpbusd (u8 x i8, and i8 x i8 and u8 x u8 with an offset, x86 VNNI), usdot (u8 x i8, NEON and SVE i8mm), sdot and udot (NEON dotprod, SVE, mixed signs with an offset) on quads where the panel allows, else widening") {
   auto ints = [](const std::string& a, const std::string& b, bool transposed) {
     std::string body = std::string(R"J(  "dims": [{"name": "i", "extent": "m"}, {"name": "j", "extent": "n"}, {"name": "k", "extent": "k", "kind": "reduction"}],
   "operands": [{"name": "a", "dtype": "@A@", "index": ["i", "k"], "strides": ["lda", 1]}, {"name": "b", "dtype": "@B@", "index": )J") +
@@ -351,38 +351,43 @@ TEST_CASE("contraction with byte operands: vpdpbusd (u8 x i8, and i8 x i8 with a
       CHECK(ops(quads).find("dot_u8i8") != std::string::npos);
     }
   }
-  // i8 x i8 through vpdpbusd: the broadcast bytes offset by 128, the panel's column sums taken off.
-  for (const ir::Plan& offset : {buildPlan(parseSpecText(ints("i8", "i8", false), "q.json"), targetNamed("avx512", {"vnni"})),
-                                 buildPlan(parseSpecText(ints("i8", "i8", false), "q.json"), targetNamed("avx2", {"avx_vnni"}))}) {
-    CHECK(has(offset.summary, "vpdpbusd (four i8 x i8 products per i32 lane"));
-    CHECK(has(offset.summary, "the broadcast bytes xor 0x80"));
-    CHECK(ops(offset).find("dot_u8i8") != std::string::npos);
-    CHECK(ops(offset).find("panel_sums") != std::string::npos);
-  }
-  // Without the feature, with u8 x u8 (no offset yet) or wider operands: widening.
+  // i8 x i8 and u8 x u8 through vpdpbusd: the broadcast bytes offset by 128 (to u8, or to i8 with
+  // the panel's bytes as the unsigned ones), the panel's column sums taken off.
+  for (const auto& [a, sign] : {std::pair<const char*, const char*>{"i8", "each + 128, read unsigned"}, {"u8", "each - 128, read signed"}})
+    for (const ir::Plan& offset : {buildPlan(parseSpecText(ints(a, a, false), "q.json"), targetNamed("avx512", {"vnni"})),
+                                   buildPlan(parseSpecText(ints(a, a, false), "q.json"), targetNamed("avx2", {"avx_vnni"}))}) {
+      CAPTURE(a);
+      CHECK(has(offset.summary, "vpdpbusd (four " + std::string(a) + " x " + a + " products per i32 lane"));
+      CHECK(has(offset.summary, std::string(a) + " x " + a + ": the broadcast bytes xor 0x80 (" + sign));
+      CHECK(ops(offset).find("dot_u8i8") != std::string::npos);
+      CHECK(ops(offset).find("panel_sums") != std::string::npos);
+    }
+  // Without the feature, or with wider operands: widening.
   for (const ir::Plan& p : {buildPlan(parseSpecText(ints("u8", "i8", false), "q.json"), targetNamed("avx512")),
-                            buildPlan(parseSpecText(ints("u8", "u8", false), "q.json"), targetNamed("avx512", {"vnni"})),
+                            buildPlan(parseSpecText(ints("u8", "u8", false), "q.json"), targetNamed("avx512")),
                             buildPlan(parseSpecText(ints("u8", "i16", false), "q.json"), targetNamed("avx512", {"vnni"}))}) {
     CHECK_FALSE(has(p.summary, dot));
     CHECK(ops(p).find("dot_u8i8") == std::string::npos);
   }
   // NEON with dot products: sdot for i8 x i8, udot for u8 x u8, sdot with an offset for a u8
-  // broadcast operand times an i8 panel; i8 x u8 (usdot needs i8mm) widens.
+  // broadcast operand times an i8 panel, udot with an offset for an i8 broadcast operand times a u8
+  // panel (mixed signs without usdot).
   for (const auto& [a, b, name] : {std::tuple<const char*, const char*, const char*>{"i8", "i8", "dot_i8i8"}, {"u8", "u8", "dot_u8u8"}}) {
     CAPTURE(a);
     const ir::Plan quads = buildPlan(parseSpecText(ints(a, b, false), "q.json"), targetNamed("neon", {"dotprod"}));
     CHECK(has(quads.summary, std::string(name) == "dot_i8i8" ? "sdot (four i8 x i8 products per i32 lane" : "udot (four u8 x u8 products per i32 lane"));
     CHECK(ops(quads).find(name) != std::string::npos);
   }
-  for (const char* isa : {"neon", "sve"}) {
-    CAPTURE(isa);
-    const ir::Plan offset = buildPlan(parseSpecText(ints("u8", "i8", false), "q.json"), targetNamed(isa, std::string(isa) == "neon" ? std::vector<std::string>{"dotprod"} : std::vector<std::string>{}));
-    CHECK(has(offset.summary, "sdot (four u8 x i8 products per i32 lane"));
-    CHECK(has(offset.summary, "u8 x i8 without usdot: the broadcast bytes xor 0x80"));
-    CHECK(ops(offset).find("dot_i8i8") != std::string::npos);
-    CHECK(ops(offset).find("panel_sums") != std::string::npos);
-    CHECK(ops(buildPlan(parseSpecText(ints("i8", "u8", false), "q.json"), targetNamed(isa, std::string(isa) == "neon" ? std::vector<std::string>{"dotprod"} : std::vector<std::string>{}))).find("dot_") == std::string::npos);
-  }
+  for (const char* isa : {"neon", "sve"})
+    for (const auto& [a, b, ins, name] : {std::tuple<const char*, const char*, const char*, const char*>{"u8", "i8", "sdot", "dot_i8i8"}, {"i8", "u8", "udot", "dot_u8u8"}}) {
+      CAPTURE(isa);
+      CAPTURE(a);
+      const ir::Plan offset = buildPlan(parseSpecText(ints(a, b, false), "q.json"), targetNamed(isa, std::string(isa) == "neon" ? std::vector<std::string>{"dotprod"} : std::vector<std::string>{}));
+      CHECK(has(offset.summary, std::string(ins) + " (four u8 x i8 products per i32 lane"));
+      CHECK(has(offset.summary, std::string(a) + " x " + b + " without usdot: the broadcast bytes xor 0x80 (each " + (std::string(a) == "u8" ? "- 128" : "+ 128")));
+      CHECK(ops(offset).find(name) != std::string::npos);
+      CHECK(ops(offset).find("panel_sums") != std::string::npos);
+    }
   // NEON with i8mm: usdot for u8 x i8 in either order (vpdpbusd's products); one signedness widens.
   for (const auto& [a, b] : {std::pair<const char*, const char*>{"u8", "i8"}, {"i8", "u8"}}) {
     CAPTURE(a);
@@ -405,17 +410,18 @@ TEST_CASE("contraction with byte operands: vpdpbusd (u8 x i8, and i8 x i8 with a
   // offset's column sums taken from the packed rows: every remainder of the reduction modulo 4,
   // several blocks (512 steps each), a partial column, against the definition.
   for (const auto& [a, b, target, feature] : {std::tuple<const char*, const char*, const char*, const char*>{"u8", "i8", "avx512", "vnni"},
-                                              {"i8", "i8", "avx2", "avx_vnni"}, {"i8", "i8", "neon", "dotprod"}, {"u8", "i8", "neon", "dotprod"}}) {
+                                              {"i8", "i8", "avx2", "avx_vnni"}, {"u8", "u8", "avx512", "vnni"}, {"i8", "i8", "neon", "dotprod"},
+                                              {"u8", "i8", "neon", "dotprod"}, {"i8", "u8", "neon", "dotprod"}}) {
     CAPTURE(a);
     CAPTURE(target);
     const ir::Plan quads = buildPlan(parseSpecText(ints(a, b, true), "q.json"), targetNamed(target, {feature}));
     CHECK(ops(quads).find("transposed, one byte quad at a time") != std::string::npos);
-    CHECK(ops(quads).find(std::string(target) != "neon" ? "dot_u8i8" : "dot_i8i8") != std::string::npos);
+    CHECK(ops(quads).find(std::string(target) != "neon" ? "dot_u8i8" : std::string(b) == "i8" ? "dot_i8i8" : "dot_u8u8") != std::string::npos);
   }
-  // (Several blocks only for the offset pairs: the other pairs' blocks are the same loops.)
+  // (Every pair takes an offset on some target: x86 i8 x i8 and u8 x u8, Arm u8 x i8 and i8 x u8.)
   for (int64_t k : {1, 2, 3, 5, 1100})
     for (const auto& [a, b] : {std::pair<const char*, const char*>{"u8", "i8"}, {"i8", "i8"}, {"i8", "u8"}, {"u8", "u8"}})
-      if (k < 100 || std::string(b) == "i8") checkIntPlans(ints(a, b, true), {{"m", 7}, {"n", k > 100 ? 37 : 71}, {"k", k}}, uint64_t(k) + 100);
+      checkIntPlans(ints(a, b, true), {{"m", 7}, {"n", k > 100 ? 37 : 71}, {"k", k}}, uint64_t(k) + 100);
   // A transposed B on SVE is read by gathers (no scalable transposing panel): never packed as if
   // contiguous along j (the transposed checkIntPlans above run sve+i8mm at every vector length).
   for (const auto& [a, b] : {std::pair<const char*, const char*>{"i8", "i8"}, {"u8", "u8"}, {"u8", "i8"}}) {

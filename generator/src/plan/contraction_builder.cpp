@@ -494,20 +494,21 @@ class ContractionBuilder {
     if (sameBytes && target_.module == LoweringModule::neon) return target_.has("dotprod") ? 4 : 0;
     if (sameBytes && target_.module == LoweringModule::sve) return 4;
     const bool x86Quads = (target_.has("vnni") && target_.maskRegisters) || target_.has("avx_vnni");
-    if (na == DType::i8 && nb == DType::i8 && x86Quads) return 4;  // vpdpbusd with an offset (see offsetBytes)
-    return armOffsetQuads(na, nb) ? 4 : 0;  // sdot with an offset
+    if (sameBytes && x86Quads) return 4;  // vpdpbusd with an offset (see offsetBytes)
+    return armOffsetQuads(na, nb) ? 4 : 0;  // sdot or udot with an offset
   }
-  // u8 (broadcast) x i8 (panel) on Arm with sdot but without usdot (i8mm): the broadcast bytes go
-  // in offset by -128 (see offsetBytes). A u8 panel would need row sums of the broadcast operand.
+  // Mixed signs on Arm with sdot/udot but without usdot (i8mm): the broadcast bytes go in offset
+  // by 128 to the panel's signedness (see offsetBytes).
   bool armOffsetQuads(DType broadcast, DType panel) const {
-    const bool sdot = (target_.module == LoweringModule::neon && target_.has("dotprod")) || target_.module == LoweringModule::sve;
-    return sdot && !target_.has("i8mm") && broadcast == DType::u8 && panel == DType::i8;
+    const bool dot = (target_.module == LoweringModule::neon && target_.has("dotprod")) || target_.module == LoweringModule::sve;
+    const bool mixed = (broadcast == DType::u8 && panel == DType::i8) || (broadcast == DType::i8 && panel == DType::u8);
+    return dot && !target_.has("i8mm") && mixed;
   }
   // The instruction of byte quads: vpdpbusd (x86; i8 x i8 with an offset), usdot (NEON u8 x i8),
   // sdot or udot (NEON and SVE, one signedness).
   std::string quadInstruction() const {
     if (target_.module == LoweringModule::x86) return "vpdpbusd";
-    if (offsetBytes()) return "sdot";
+    if (offsetBytes()) return *inputs_[size_t(packed_)].spec->narrow == DType::i8 ? "sdot" : "udot";
     const DType a = *inputs_[0].spec->narrow, b = *inputs_[1].spec->narrow;
     return a != b ? "usdot" : a == DType::i8 ? "sdot" : "udot";
   }
@@ -671,7 +672,7 @@ class ContractionBuilder {
         }
         if (offsetBytes()) {
           const std::string sums = "sums" + std::to_string(u);
-          copy.push_back(op(offsetDot(), sums, lanes_, {sums, "bytes80_pack", v}, false));
+          copy.push_back(offsetDot(sums, "bytes80_pack", v));
         }
         Stmt st = op(OpKind::Store, "", wide, {v}, false);
         st.tensor = "panel";
@@ -741,7 +742,7 @@ class ContractionBuilder {
         pl.literal = "0";
       }
       row.push_back(pl);
-      row.push_back(op(offsetDot(), sums, lanes_, {sums, "bytes80_pack", v}, false));
+      row.push_back(offsetDot(sums, "bytes80_pack", v));
     }
     Stmt rows = ir::forLoop("kq", sym("k0"), sym("k_end"), group_, std::move(row), false, "the column sums of the packed rows");
     rows.coversTail = true;  // the last, partial group's row too
@@ -781,22 +782,28 @@ class ContractionBuilder {
     }
   }
 
-  // Quads with one operand's bytes offset by 128, so that they fit the instruction's signedness.
-  // x86, i8 x i8 through vpdpbusd (its first operand's bytes unsigned): the broadcast bytes go in
-  // xor 0x80, i.e. as a + 128 read unsigned, so each dot product is
-  // sum((a + 128) * b) = sum(a * b) + 128 * sum(b); the panel's packing sums 128 * b per column
-  // (a vpdpbusd of 0x80 bytes) and each tile subtracts those sums from its accumulators before
-  // its reduction (oneDNN's compensation; exact: everything wraps modulo 2^32).
-  // Arm, u8 x i8 through sdot (armOffsetQuads): the same xor makes a - 128 read signed, so each
-  // dot product is sum(a * b) - 128 * sum(b); the packing's sdot of 0x80 bytes (-128 read signed)
-  // sums -128 * b, and the same subtraction adds 128 * sum(b) back.
+  // Quads with the broadcast operand's bytes offset by 128 (xor 0x80), so that the pair fits the
+  // instruction's signedness. The xor turns a into o = a + 128 read unsigned (a was i8) or
+  // o = a - 128 read signed (a was u8), so each dot product is sum(o * b) = sum(a * b) + c * sum(b)
+  // with c = 128 or -128: the panel's packing takes the same dot product with 0x80 bytes in
+  // place of o (c * b per column, into panel_sums) and each tile subtracts those sums from its
+  // accumulators before its reduction (oneDNN's compensation; exact: everything wraps modulo 2^32).
+  // x86 vpdpbusd (first operand's bytes unsigned): i8 x i8 (o unsigned) and u8 x u8 (o signed,
+  // the panel's bytes the unsigned ones). Arm without usdot (armOffsetQuads): u8 x i8 panel
+  // through sdot (o signed), i8 x u8 panel through udot (o unsigned).
   bool offsetBytes() const {
     if (group_ != 4) return false;
-    if (target_.module == LoweringModule::x86) return *inputs_[0].spec->narrow == DType::i8 && *inputs_[1].spec->narrow == DType::i8;
+    if (target_.module == LoweringModule::x86) return *inputs_[0].spec->narrow == *inputs_[1].spec->narrow;
     return armOffsetQuads(*inputs_[size_t(1 - packed_)].spec->narrow, *inputs_[size_t(packed_)].spec->narrow);
   }
-  // The dot product of offset quads: vpdpbusd (u8 x i8) on x86, sdot (i8 x i8) on Arm.
-  OpKind offsetDot() const { return target_.module == LoweringModule::x86 ? OpKind::DotU8I8 : OpKind::DotI8I8; }
+  // acc += the dot product of offset quads `offset` (the broadcast's, or the 0x80 bytes) and
+  // panel quads `panel`, in the op of their signedness (see offsetBytes).
+  Stmt offsetDot(const std::string& acc, const std::string& offset, const std::string& panel) const {
+    const bool panelSigned = *inputs_[size_t(packed_)].spec->narrow == DType::i8;
+    if (target_.module == LoweringModule::x86)  // vpdpbusd: the unsigned bytes first
+      return op(OpKind::DotU8I8, acc, lanes_, {acc, panelSigned ? offset : panel, panelSigned ? panel : offset}, false);
+    return op(panelSigned ? OpKind::DotI8I8 : OpKind::DotU8U8, acc, lanes_, {acc, offset, panel}, false);
+  }
   Stmt bytes80(const std::string& name) const {
     Stmt s = op(OpKind::Splat, name, VecType{DType::u32, lanes_.lanes, lanes_.scalable});
     s.literal = "2155905152u";  // 0x80808080: the interpreter reads decimal literals
@@ -856,7 +863,7 @@ class ContractionBuilder {
       }
       for (int u = 0; u < nr; ++u) {
         const std::string panel = "panel_v" + std::to_string(u) + tag;
-        if (offsetBytes()) body.push_back(op(offsetDot(), accName(r, u), lanes_, {accName(r, u), x + "_offset", panel}, false));
+        if (offsetBytes()) body.push_back(offsetDot(accName(r, u), x + "_offset", panel));
         else if (group_ == 2) body.push_back(op(OpKind::DotBf16, accName(r, u), lanes_, {accName(r, u), panel, x}, false));
         else if (bytesOp != OpKind::DotU8I8) body.push_back(op(bytesOp, accName(r, u), lanes_, {accName(r, u), x, panel}, false));
         else body.push_back(op(OpKind::DotU8I8, accName(r, u), lanes_, {accName(r, u), broadcastUnsigned ? x : panel, broadcastUnsigned ? panel : x}, false));
@@ -1458,18 +1465,25 @@ class ContractionBuilder {
       note("per four steps of " + dimName(kdim_) + ": " +
            quadInstruction() + " (four " + (inputs_[0].spec->narrow == inputs_[1].spec->narrow ? std::string(nameOf(*inputs_[0].spec->narrow)) + " x " + std::string(nameOf(*inputs_[0].spec->narrow)) : std::string("u8 x i8")) +
            " products per i32 lane, wrapping), the broadcast operand's quad as one u32" +
-           (!offsetBytes() ? ""
-            : target_.module == LoweringModule::x86
-                ? "; i8 x i8: the broadcast bytes xor 0x80 (each + 128, read unsigned), and 128 x each panel column's sum "
-                  "over the block (vpdpbusd of 0x80 bytes, while packing) taken from the accumulators at each tile's start"
-                : "; u8 x i8 without usdot: the broadcast bytes xor 0x80 (each - 128, read signed), and -128 x each panel column's sum "
-                  "over the block (sdot of 0x80 bytes, while packing) taken from the accumulators at each tile's start"));
+           offsetNote());
     else if (group_ == 2)
       note("per two steps of " + dimName(kdim_) + ": vdpbf16ps (two bf16 products per f32 lane; subnormal inputs and sums flushed to zero), the broadcast operand's pair as one u32");
     else note("per step of " + (red.empty() ? std::string("the tile") : red) + ": " + (hasFma() ? "fused multiply-adds" : "multiplies and adds") +
          "; init and epilogue fused into the tile (each output element is written once)");
     note("tails: " + dimName(vdim_) + ": " + vectorTailText() + (tdim_ >= 0 ? "; " + dimName(tdim_) + ": " + rowTailText() : ""));
     printNest();
+  }
+
+  // The explain note of offset quads (see offsetBytes), empty without them.
+  std::string offsetNote() const {
+    if (!offsetBytes()) return "";
+    const DType broadcast = *inputs_[size_t(1 - packed_)].spec->narrow, panel = *inputs_[size_t(packed_)].spec->narrow;
+    const bool plus = broadcast == DType::i8, x86 = target_.module == LoweringModule::x86;
+    return "; " + std::string(nameOf(broadcast)) + " x " + std::string(nameOf(panel)) + (x86 ? "" : " without usdot") +
+           ": the broadcast bytes xor 0x80 (each " + (plus ? "+ 128, read unsigned" : "- 128, read signed") +
+           (x86 && !plus ? "; the panel's bytes are vpdpbusd's unsigned ones" : "") + "), and " + (plus ? "128" : "-128") +
+           " x each panel column's sum over the block (" + quadInstruction() +
+           " of 0x80 bytes, while packing) taken from the accumulators at each tile's start";
   }
 
   std::string vectorTailText() const {
@@ -1518,9 +1532,13 @@ class ContractionBuilder {
     const std::string init = c_.init == ContractionInit::zero ? "0" : c_.init == ContractionInit::output ? c_.output.name + indexText(c_.output)
                                                                                                         : c_.initOperand.name + indexText(c_.initOperand);
     line(tileName + " = " + init + (nest_.computeAt.empty() ? "" : "   (compute_at " + nest_.computeAt + ": in registers)"));
+    // Dot-product tiles take a group of steps per instruction (dotReduction).
+    const std::string groupSteps = std::to_string(group_) + " steps";
+    const std::string dotIns = group_ == 2 ? "vdpbf16ps" : group_ == 4 ? quadInstruction() : "";
     for (int d : nest_.reductions) {
       auto u = nest_.unroll.find(d);
-      line("for " + dimName(d) + (u == nest_.unroll.end() ? "" : ", unrolled by " + std::to_string(u->second)));
+      line("for " + dimName(d) + (u == nest_.unroll.end() ? "" : ", unrolled by " + std::to_string(u->second)) +
+           (group_ && d == kdim_ ? ", " + groupSteps + " at a time" : ""));
       pad += "  ";
     }
     int vectorLoads = 0, gathers = 0, broadcasts = 0;
@@ -1532,7 +1550,7 @@ class ContractionBuilder {
     line(tileName + " += " + c_.operands[0].name + indexText(c_.operands[0]) + " * " + c_.operands[1].name + indexText(c_.operands[1]) + ": " +
          (vectorLoads || !gathers ? std::to_string(vectorLoads) + (lanes_.lanes > 1 ? " vector loads, " : " loads, ") : "") +
          (gathers ? std::to_string(gathers) + " gathers (strided lanes), " : "") + std::to_string(broadcasts) + (lanes_.lanes > 1 ? " broadcasts, " : " loads, ") +
-         std::to_string(mr_ * nr_) + (hasFma() ? " FMAs" : " multiply-adds"));
+         std::to_string(mr_ * nr_) + (group_ ? " " + dotIns + " (" + groupSteps + " each)" : hasFma() ? " FMAs" : " multiply-adds"));
     pad.resize(pad.size() - 2 * nest_.reductions.size());
     std::string result = "sums";
     for (const EpilogueStep& e : c_.epilogue)
